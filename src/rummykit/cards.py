@@ -1,0 +1,253 @@
+"""Cards, card notation, decks and hands.
+
+Notation (RULES.md §0.1): a natural card is its rank ``A 2 3 4 5 6 7 8 9 10 J Q K`` followed by its
+suit ``C D H S`` (clubs, diamonds, hearts, spades): ``AH``, ``10D``, ``QC``. A joker is ``JK``.
+On input ``T`` is accepted for ten, the German ``B`` (Bube) and ``D`` (Dame) are *not* accepted
+(``D`` is diamonds), suits may also be written ``♣ ♦ ♥ ♠`` and everything is case-insensitive.
+
+Inside the engine a card is a small int (``suit * 13 + rank - 1`` for naturals, 52 for the joker);
+:class:`Card` is that int with a readable face. Two-deck games hold two copies of each face; the
+rules never distinguish copies, so a hand is a multiset of faces (:class:`Hand`).
+
+>>> parse_cards("AH 10D qc ♠K JK TD")
+(Card.parse('AH'), Card.parse('10D'), Card.parse('QC'), Card.parse('KS'), Card.parse('JK'), Card.parse('10D'))
+>>> str(Card.parse("td"))
+'10D'
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator
+from typing import Final
+
+from rummykit.errors import NotationError
+
+SUITS: Final = "CDHS"
+"""Suit letters in code order: clubs 0, diamonds 1, hearts 2, spades 3. Suits have no rank in play."""
+SUIT_NAMES: Final = ("clubs", "diamonds", "hearts", "spades")
+SUIT_SYMBOLS: Final = "♣♦♥♠"
+RANKS: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+"""Rank texts; rank numbers run from 1 (ace) to 13 (king)."""
+NUM_SUITS: Final = 4
+NUM_RANKS: Final = 13
+NUM_FACES: Final = NUM_SUITS * NUM_RANKS
+"""Distinct natural faces in one French pack."""
+JOKER_CODE: Final = NUM_FACES
+NUM_CODES: Final = NUM_FACES + 1
+"""Size of a count array indexed by card code (naturals and the joker)."""
+
+_RANK_BY_TEXT: Final = {text: number for number, text in enumerate(RANKS, start=1)} | {"T": 10}
+_SUIT_BY_TEXT: Final = {letter: i for i, letter in enumerate(SUITS)} | {
+    symbol: i for i, symbol in enumerate(SUIT_SYMBOLS)
+}
+
+
+class Card(int):
+    """One card face: a natural (rank and suit) or the joker.
+
+    ``Card`` is an ``int`` (its code) so that the engine can index arrays with it; ``str()`` gives the
+    notation and ``repr()`` a constructor expression. Instances are shared: ``Card(7) is Card(7)``.
+
+    >>> c = Card.parse("QH")
+    >>> c.rank, c.suit, c.is_joker, str(c)
+    (12, 2, False, 'QH')
+    >>> Card.parse("JK").is_joker
+    True
+    """
+
+    __slots__ = ()
+    _cache: list[Card]
+
+    def __new__(cls, code: int) -> Card:
+        try:
+            if code >= 0:
+                return cls._cache[code]
+        except IndexError:
+            pass
+        raise NotationError(f"no card has code {code!r}: codes run from 0 to {JOKER_CODE}")
+
+    @classmethod
+    def of(cls, rank: int, suit: int) -> Card:
+        """The natural card with ``rank`` (1 = ace … 13 = king) and ``suit`` (index into ``SUITS``)."""
+        if not (1 <= rank <= NUM_RANKS and 0 <= suit < NUM_SUITS):
+            raise NotationError(f"no card has rank {rank!r} and suit {suit!r}")
+        return cls._cache[suit * NUM_RANKS + rank - 1]
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Parse one card: ``AH``, ``10D``, ``TD``, ``qc``, ``K♠``, ``♠K`` or ``JK``.
+
+        Raises:
+            NotationError: the text is not a card; the message quotes it.
+        """
+        t = text.strip().upper()
+        if t in ("JK", "JOKER", "🃏"):
+            return JOKER
+        if len(t) >= 2:
+            for rank_text, suit_text in ((t[:-1], t[-1]), (t[1:], t[0])):
+                rank = _RANK_BY_TEXT.get(rank_text)
+                suit = _SUIT_BY_TEXT.get(suit_text)
+                if rank is not None and suit is not None:
+                    return cls._cache[suit * NUM_RANKS + rank - 1]
+        raise NotationError(
+            f"not a card: {text!r} (write rank then suit, e.g. AH, 10D, TD, QC, KS, or JK for a joker)"
+        )
+
+    @property
+    def is_joker(self) -> bool:
+        return self == JOKER_CODE
+
+    @property
+    def rank(self) -> int:
+        """1 (ace) … 13 (king); 0 for the joker."""
+        return 0 if self == JOKER_CODE else self % NUM_RANKS + 1
+
+    @property
+    def suit(self) -> int:
+        """Index into ``SUITS``; -1 for the joker."""
+        return -1 if self == JOKER_CODE else self // NUM_RANKS
+
+    def __str__(self) -> str:
+        if self == JOKER_CODE:
+            return "JK"
+        return RANKS[self % NUM_RANKS] + SUITS[self // NUM_RANKS]
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+    def symbol(self) -> str:
+        """The card with a suit symbol, for display: ``Q♥``, ``10♣``, ``JK``."""
+        if self == JOKER_CODE:
+            return "JK"
+        return RANKS[self % NUM_RANKS] + SUIT_SYMBOLS[self // NUM_RANKS]
+
+
+Card._cache = [int.__new__(Card, code) for code in range(NUM_CODES)]
+JOKER: Final = Card._cache[JOKER_CODE]
+ALL_FACES: Final = tuple(Card._cache[:NUM_FACES])
+"""Every natural face once, in code order (clubs A…K, diamonds, hearts, spades)."""
+
+
+def parse_cards(text: str) -> tuple[Card, ...]:
+    """Parse whitespace- or comma-separated cards, keeping their order.
+
+    >>> [str(c) for c in parse_cards("10H, JH QH")]
+    ['10H', 'JH', 'QH']
+
+    Raises:
+        NotationError: one of the tokens is not a card.
+    """
+    return tuple(Card.parse(token) for token in text.replace(",", " ").split())
+
+
+def format_cards(cards: Iterable[int]) -> str:
+    """The notation of several cards separated by spaces (the inverse of :func:`parse_cards`)."""
+    return " ".join(str(Card(c)) for c in cards)
+
+
+def sort_key_by_suit(card: int) -> tuple[int, int]:
+    """Sort key grouping by suit, then rank; jokers last."""
+    return (NUM_SUITS, 0) if card == JOKER_CODE else (card // NUM_RANKS, card % NUM_RANKS)
+
+
+def sort_key_by_rank(card: int) -> tuple[int, int]:
+    """Sort key grouping by rank, then suit; jokers last."""
+    return (NUM_RANKS, 0) if card == JOKER_CODE else (card % NUM_RANKS, card // NUM_RANKS)
+
+
+def build_deck(num_decks: int, jokers_total: int) -> tuple[Card, ...]:
+    """The unshuffled deck: ``num_decks`` copies of every natural face, then the jokers (RULES.md §2.1).
+
+    >>> len(build_deck(2, 6)), len(build_deck(2, 2)), len(build_deck(1, 0))
+    (110, 106, 52)
+    """
+    return ALL_FACES * num_decks + (JOKER,) * jokers_total
+
+
+def shuffled_deck(num_decks: int, jokers_total: int, rng: random.Random) -> list[Card]:
+    """A deck shuffled with the injected ``rng``; the first element is the top of the stock."""
+    deck = list(build_deck(num_decks, jokers_total))
+    rng.shuffle(deck)
+    return deck
+
+
+class Hand:
+    """A multiset of cards, stored as counts per card code.
+
+    Two decks hold two copies of a face, so the same card may be present twice. Iteration yields
+    each card as often as it is held, in code order.
+
+    >>> h = Hand(parse_cards("7H 7H JK"))
+    >>> h.count(Card.parse("7H")), len(h), str(h)
+    (2, 3, '7H 7H JK')
+    """
+
+    __slots__ = ("_counts", "_size")
+
+    def __init__(self, cards: Iterable[int] = ()) -> None:
+        self._counts = [0] * NUM_CODES
+        self._size = 0
+        for c in cards:
+            self._counts[c] += 1
+            self._size += 1
+
+    def copy(self) -> Hand:
+        new = Hand.__new__(Hand)
+        new._counts = self._counts[:]
+        new._size = self._size
+        return new
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        """Counts indexed by card code (length ``NUM_CODES``)."""
+        return tuple(self._counts)
+
+    def count(self, card: int) -> int:
+        return self._counts[card]
+
+    def add(self, card: int) -> None:
+        self._counts[card] += 1
+        self._size += 1
+
+    def remove(self, card: int) -> None:
+        """Remove one copy of ``card``; a missing card raises :class:`KeyError`."""
+        if self._counts[card] == 0:
+            raise KeyError(card)
+        self._counts[card] -= 1
+        self._size -= 1
+
+    def contains_all(self, cards: Iterable[int]) -> bool:
+        """Whether the hand holds every card of ``cards`` counted with multiplicity."""
+        need: dict[int, int] = {}
+        for c in cards:
+            need[c] = need.get(c, 0) + 1
+        return all(self._counts[c] >= n for c, n in need.items())
+
+    def cards(self) -> tuple[Card, ...]:
+        return tuple(self)
+
+    def __iter__(self) -> Iterator[Card]:
+        for code, n in enumerate(self._counts):
+            if n:
+                card = Card._cache[code]
+                for _ in range(n):
+                    yield card
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __contains__(self, card: object) -> bool:
+        return isinstance(card, int) and 0 <= card < NUM_CODES and self._counts[card] > 0
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Hand) and self._counts == other._counts
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._counts))
+
+    def __str__(self) -> str:
+        return format_cards(self)
+
+    def __repr__(self) -> str:
+        return f"Hand(parse_cards({str(self)!r}))"

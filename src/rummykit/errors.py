@@ -1,0 +1,48 @@
+"""The error hierarchy of rummykit.
+
+Every error raised for bad input derives from :class:`RummyError` and from :class:`ValueError`, so a
+caller can catch one family (``except rk.IllegalActionError``) or everything (``except
+rk.RummyError``). Programs branch on the class or on the ``rule`` attribute, never on message text.
+"""
+
+from __future__ import annotations
+
+
+class RummyError(Exception):
+    """Root of every error rummykit raises for bad input."""
+
+
+class NotationError(RummyError, ValueError):
+    """Text that is not valid card, meld, action, rules or record notation."""
+
+
+class RulesError(RummyError, ValueError):
+    """An invalid option value or an inconsistent combination of options."""
+
+    def __init__(self, message: str, option: str | None = None) -> None:
+        super().__init__(message)
+        self.option = option
+
+
+class IllegalMeldError(RummyError, ValueError):
+    """Cards that do not form a valid meld (set or run) under the rules in force.
+
+    ``rule`` names the broken rule, e.g. ``"set_distinct_suits"`` or ``"run_wraparound"``.
+    """
+
+    def __init__(self, message: str, rule: str) -> None:
+        super().__init__(message)
+        self.rule = rule
+
+
+class IllegalActionError(RummyError, ValueError):
+    """An action that the current round or match does not allow.
+
+    ``rule`` names the broken rule: the option name of RULES.md §6 where there is one
+    (``"opening_min_points"``, ``"may_discard_taken_discard"``), otherwise a short identifier such as
+    ``"not_your_turn"`` or ``"card_not_in_hand"``. The round is left unchanged.
+    """
+
+    def __init__(self, message: str, rule: str) -> None:
+        super().__init__(message)
+        self.rule = rule

@@ -1,0 +1,681 @@
+"""Rule sets: every option of RULES.md §6 in one frozen dataclass, and the presets.
+
+A :class:`Rules` value is data; the engine branches on its options, never on a preset's name.
+Invalid values and inconsistent combinations raise :class:`~rummykit.errors.RulesError` at
+construction, naming the option: nothing is silently replaced by a default.
+
+>>> rules = Rules.preset("Rommé")
+>>> rules.name, rules.opening_min_points, rules.penalty_joker
+('german', 40, 30)
+>>> r2 = rules.replace(opening_min_points=30)
+>>> str(r2)
+'german(opening_min_points=30)'
+>>> Rules.parse(str(r2)) == r2
+True
+
+Options that RULES.md marks as not applicable (``–``) to a preset hold a harmless value that the
+engine of that family never reads; numeric thresholds that only exist in one family (for example
+``knock_threshold``) are ``None`` elsewhere, and that ``None`` is what makes a preset a knock game.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import tomllib
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any, ClassVar, Final, Literal, get_args
+
+from rummykit.cards import NUM_FACES
+from rummykit.errors import RulesError
+
+SeatDraw = Literal["high_card", "random"]
+DealRotation = Literal["clockwise", "counterclockwise", "winner_deals"]
+HandSizeRule = Literal["fixed", "by_player_count"]
+DealPackets = Literal["singly", "p3334"]
+StartMode = Literal["upcard", "dealer_extra_card", "forehand_extra_card", "gin_first_upcard"]
+JokerLimit = Literal[
+    "jokers_le_naturals", "min_two_naturals", "max_one_joker_per_meld", "at_least_one_natural"
+]
+JokerEndAssignment = Literal["declared", "upward_default"]
+OpeningScope = Literal["all_melds_this_turn", "single_meld"]
+SetJokerExchange = Literal["any_missing_suit", "complete_four_only"]
+ExchangedJokerDestination = Literal["new_meld_same_turn", "any_meld_same_turn", "hand"]
+DiscardPickupRequiresOpened = Literal["never", "opened_or_opening_with_it", "opened_before"]
+JokerDiscardAllowed = Literal["always", "only_when_closing"]
+StockExhaustion = Literal[
+    "reshuffle_keep_top",
+    "turn_over_keep_top",
+    "turn_over_all_if_declined",
+    "end_hand_no_score",
+    "wall_draw",
+]
+HandScoring = Literal["losers_penalty", "winner_collects", "deadwood_all", "gin_difference"]
+MatchEnd = Literal["fixed_hands", "penalty_limit", "elimination_last_survivor", "target_score", "single_hand"]
+KnockComparison = Literal["lt", "le"]
+LayoffAfterKnock = Literal["none", "onto_knocker_unless_gin"]
+KnockUndercutRule = Literal["none", "knocker_penalised"]
+AnteFrequency = Literal["per_rubber", "per_hand"]
+BuybackTarget = Literal["second_worst_not_above_buyer"]
+AllEliminatedTiebreak = Literal["lowest_total_wins"]
+
+PACKETS: Final[dict[str, tuple[int, ...]]] = {"p3334": (3, 3, 3, 4)}
+"""Packet sizes per deal round for ``deal_packets`` values other than ``singly``."""
+
+BASIC_HAND_SIZES: Final = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}
+"""``hand_size_rule = by_player_count`` (Basic Rummy, RULES.md §5.3): hand size by player count."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """A complete rule set; field names are the option names of RULES.md §6.
+
+    Build one with :meth:`preset`, :meth:`parse` or :meth:`load`, change it with :meth:`replace`.
+    """
+
+    name: str = "german"
+    """Name of the preset this rule set started from (for display and the text form only)."""
+
+    # Components and players ---------------------------------------------------------------------
+    num_decks: int = 2
+    """Number of 52-card French packs."""
+    jokers_total: int = 6
+    """Jokers in the whole deck."""
+    min_players: int = 2
+    max_players: int = 6
+    dealer_sits_out_at_table_of: int | None = None
+    """At a table of this many the dealer sits out for the hand (DSkV: 4); ``None`` = never."""
+    seat_draw: SeatDraw = "high_card"
+    draw_ties_and_jokers: Literal["redraw"] = "redraw"
+    deal_rotation: DealRotation = "clockwise"
+
+    # Deal ---------------------------------------------------------------------------------------
+    hand_size: int = 13
+    hand_size_rule: HandSizeRule = "fixed"
+    deal_packets: DealPackets = "p3334"
+    start_mode: StartMode = "upcard"
+    joker_robbing: bool = False
+    robbed_joker_counts_toward_hand: bool = True
+
+    # Melds --------------------------------------------------------------------------------------
+    ace_low_in_runs: bool = True
+    ace_high_in_runs: bool = True
+    run_wraparound: bool = False
+    allow_ace_both_ends: bool = True
+    """A 14-card run A-2-…-K-A (two ace copies) is legal (decision D6)."""
+    set_size_min: int = 3
+    set_size_max: int = 4
+    set_distinct_suits: bool = True
+    joker_limit: JokerLimit = "jokers_le_naturals"
+    max_adjacent_jokers: int | None = 2
+    """Most jokers on consecutive run positions; ``None`` = no limit."""
+    joker_end_assignment: JokerEndAssignment = "declared"
+    """A joker at an open run end represents what the player declares, upward when undeclared (D12)."""
+
+    # Opening, melding, lay-offs, joker exchange -------------------------------------------------
+    opening_min_points: int | None = 40
+    """Minimum opening value (RULES.md §2.2) of the first meld(s); ``None`` in knock games."""
+    opening_scope: OpeningScope = "all_melds_this_turn"
+    opening_counts_taken_discard: bool = True
+    layoff_on_opening_turn: bool = False
+    layoff_requires_opened: bool = True
+    joker_exchange: bool = True
+    joker_exchange_requires_opened: bool = True
+    joker_exchange_on_opening_turn: bool = False
+    set_joker_exchange: SetJokerExchange = "any_missing_suit"
+    exchanged_joker_destination: ExchangedJokerDestination = "new_meld_same_turn"
+
+    # Drawing and discarding ---------------------------------------------------------------------
+    discard_pickup_requires_meld: bool = False
+    discard_pickup_requires_opened: DiscardPickupRequiresOpened = "never"
+    may_discard_taken_discard: bool = False
+    joker_discard_allowed: JokerDiscardAllowed = "always"
+    discard_playable_card_allowed: bool = True
+    going_out_requires_discard: bool = False
+    final_discard_face_down: bool = True
+
+    # Hand scoring -------------------------------------------------------------------------------
+    hand_romme_multiplier: int = 2
+    hand_romme_requires_opening_min: bool = True
+    penalty_ace: int = 11
+    penalty_joker: int = 30
+    penalty_court: int = 10
+    stock_exhaustion: StockExhaustion = "reshuffle_keep_top"
+    max_stock_rebuilds: int | None = 3
+    """Stock rebuilds allowed per hand; ``None`` = unlimited (written ``unlimited``)."""
+    hand_scoring: HandScoring = "losers_penalty"
+
+    # Match --------------------------------------------------------------------------------------
+    match_end: MatchEnd = "fixed_hands"
+    num_hands: int | None = None
+    """Hands in a ``fixed_hands`` match; ``None`` = one per player (every player deals once, D25)."""
+    penalty_limit: int = 500
+    """``match_end = penalty_limit``: the match ends when someone reaches this many minus points."""
+    target_score: int = 100
+    """``match_end = target_score``: the match ends when someone's plus score reaches this."""
+    elimination_threshold: int | None = None
+    reentry: bool = False
+
+    # Knock games --------------------------------------------------------------------------------
+    knock_threshold: int | None = None
+    """Knock limit on deadwood after the discard; ``None`` means the game has no knocking."""
+    knock_comparison: KnockComparison = "lt"
+    knock_extra_turn: bool = False
+    layoff_after_knock: LayoffAfterKnock = "none"
+    knock_undercut_rule: KnockUndercutRule = "none"
+    knocker_scores_own_deadwood: bool = True
+    knock_discard_face_up: bool = True
+    rummy_multiplier: int = 1
+    deadwood_ace: int = 11
+    deadwood_joker: int = 20
+    pot_ante: int = 5
+    ante_frequency: AnteFrequency = "per_rubber"
+    knock_money: int = 1
+    buyback_window: tuple[int, int] = (81, 101)
+    """Exclusive bounds on the score that allows a buy-back (D8)."""
+    buyback_cost: int = 5
+    buyback_limit: int = 1
+    buyback_target: BuybackTarget = "second_worst_not_above_buyer"
+    all_eliminated_tiebreak: AllEliminatedTiebreak = "lowest_total_wins"
+
+    # Gin (OpenSpiel-compatible) -----------------------------------------------------------------
+    knock_card: int = 10
+    oklahoma: bool = False
+    gin_bonus: int = 25
+    undercut_bonus: int = 25
+    undercut_on_tie: bool = False
+    big_gin_bonus: int | None = None
+    wall_stock_size: int = 2
+    max_upcard_draws: int = 50
+    repeat_discard_draw: bool = True
+
+    PRESETS: ClassVar[Mapping[str, Rules]]
+    ALIASES: ClassVar[Mapping[str, str]]
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    # Construction -------------------------------------------------------------------------------
+    @classmethod
+    def preset(cls, name: str) -> Rules:
+        """The preset called ``name``: a preset name or an alias, case- and accent-insensitive.
+
+        >>> Rules.preset("Wiener Rummy").name, Rules.preset("Scala 40").name
+        ('viennese', 'scala40')
+
+        Raises:
+            RulesError: no preset has that name.
+        """
+        key = _normalise(name)
+        key = cls.ALIASES.get(key, key)
+        try:
+            return cls.PRESETS[key]
+        except KeyError:
+            known = ", ".join(cls.PRESETS)
+            raise RulesError(f"unknown preset {name!r}; known presets: {known}") from None
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some options changed; the result is validated like any rule set.
+
+        Raises:
+            RulesError: an unknown option name or an invalid value.
+        """
+        names = _FIELD_NAMES
+        for key in changes:
+            if key not in names:
+                raise RulesError(f"unknown rule option {key!r}", option=key)
+        return dataclasses.replace(self, **changes)
+
+    @classmethod
+    def parse(cls, text: str) -> Rules:
+        """Parse the text form ``preset(option=value, ...)`` or a bare preset name.
+
+        Values are integers, ``true``/``false``, ``none`` (or ``unlimited``), identifiers and pairs
+        ``(81, 101)``.
+
+        >>> Rules.parse("viennese(knock_comparison=le, buyback_window=(80, 101))").knock_comparison
+        'le'
+
+        Raises:
+            RulesError: malformed text, an unknown preset or option, or an invalid value.
+        """
+        m = re.fullmatch(r"\s*([^()]+?)\s*(?:\((.*)\))?\s*", text, flags=re.DOTALL)
+        if m is None:
+            raise RulesError(f"malformed rules text {text!r}: expected preset(option=value, ...)")
+        base = cls.preset(m.group(1))
+        body = (m.group(2) or "").strip()
+        if not body:
+            return base
+        changes: dict[str, Any] = {}
+        for key, raw in _split_assignments(body, text):
+            changes[key] = _coerce(key, raw)
+        return base.replace(**changes)
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> Rules:
+        """Build from a mapping with an optional ``preset`` key (default ``german``) plus options.
+
+        Raises:
+            RulesError: unknown option, wrong type or invalid value.
+        """
+        data = dict(data)
+        base = cls.preset(str(data.pop("preset", data.pop("name", "german"))))
+        changes = {key: _coerce(key, value) for key, value in data.items()}
+        return base.replace(**changes)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Rules:
+        """Load a rule set from a TOML file: ``preset = "german"`` plus option assignments.
+
+        A ``[rules]`` table is used when present, otherwise the top level.
+
+        Raises:
+            RulesError: unreadable file, bad TOML, unknown option or invalid value.
+        """
+        try:
+            data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise RulesError(f"cannot read rules file {str(path)!r}: {exc}") from None
+        table = data.get("rules", data)
+        if not isinstance(table, dict):
+            raise RulesError(f"rules file {str(path)!r}: [rules] must be a table")
+        return cls.from_mapping(table)
+
+    # Text and data forms ------------------------------------------------------------------------
+    def changes(self) -> dict[str, Any]:
+        """The options that differ from the preset this rule set is named after."""
+        base = Rules.PRESETS.get(self.name)
+        if base is None:
+            base = Rules.PRESETS["german"]
+        return {
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if f.name != "name" and getattr(self, f.name) != getattr(base, f.name)
+        }
+
+    def __str__(self) -> str:
+        changes = self.changes()
+        if not changes:
+            return self.name
+        body = ", ".join(f"{key}={_format_value(key, value)}" for key, value in changes.items())
+        return f"{self.name}({body})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every option with its value (JSON-compatible: pairs become lists)."""
+        return {f.name: list(v) if isinstance(v := getattr(self, f.name), tuple) else v for f in fields(self)}
+
+    # Derived values -----------------------------------------------------------------------------
+    @property
+    def is_knock_game(self) -> bool:
+        """Knock family (cards stay in hand, the hand ends by Rummy or knock): ``knock_threshold`` set."""
+        return self.knock_threshold is not None
+
+    @property
+    def deck_size(self) -> int:
+        return self.num_decks * NUM_FACES + self.jokers_total
+
+    def hand_size_for(self, players: int) -> int:
+        """Cards dealt to each player at a table of ``players`` active players (``hand_size_rule``)."""
+        if self.hand_size_rule == "by_player_count":
+            return BASIC_HAND_SIZES.get(players, self.hand_size)
+        return self.hand_size
+
+    def active_players(self, seated: int) -> int:
+        """Players who receive cards when ``seated`` sit at the table (the DSkV dealer sits out)."""
+        if self.dealer_sits_out_at_table_of is not None and seated == self.dealer_sits_out_at_table_of:
+            return seated - 1
+        return seated
+
+    def penalty_value(self, card: int) -> int:
+        """Value of a card left in hand at the end of a melding-game hand (RULES.md §2.2, 3.14)."""
+        if card == NUM_FACES:
+            return self.penalty_joker
+        rank = card % 13 + 1
+        if rank == 1:
+            return self.penalty_ace
+        return self.penalty_court if rank > 10 else rank
+
+    def deadwood_value(self, card: int) -> int:
+        """Value of an unmelded card in a knock game (RULES.md §2.2, 4.6)."""
+        if card == NUM_FACES:
+            return self.deadwood_joker
+        rank = card % 13 + 1
+        if rank == 1:
+            return self.deadwood_ace
+        return 10 if rank > 10 else rank
+
+    def card_points(self, card: int) -> int:
+        """End-of-hand value in this game: deadwood value in knock games, penalty value otherwise."""
+        return self.deadwood_value(card) if self.is_knock_game else self.penalty_value(card)
+
+
+_FIELD_NAMES: Final = frozenset(f.name for f in fields(Rules))
+_FIELD_TYPES: Final = {f.name: f.type for f in fields(Rules)}
+
+
+def _literal_choices(option: str) -> tuple[str, ...] | None:
+    annotation = _FIELD_TYPES[option]
+    if not isinstance(annotation, str):
+        return None
+    alias = globals().get(annotation)
+    if alias is None:
+        m = re.fullmatch(r"Literal\[(.*)\]", annotation)
+        if m is None:
+            return None
+        return tuple(part.strip().strip("'\"") for part in m.group(1).split(","))
+    return tuple(str(a) for a in get_args(alias))
+
+
+def _normalise(name: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", name.strip().lower())
+    ascii_name = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return re.sub(r"[\s\-]+", "_", ascii_name)
+
+
+def _split_assignments(body: str, text: str) -> list[tuple[str, str]]:
+    parts: list[str] = []
+    depth = 0
+    current = ""
+    for ch in body:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += ch
+    parts.append(current)
+    result = []
+    for part in parts:
+        if "=" not in part:
+            raise RulesError(f"malformed rules text {text!r}: {part.strip()!r} is not option=value")
+        key, raw = part.split("=", 1)
+        result.append((key.strip(), raw.strip()))
+    return result
+
+
+_NONE_WORDS: Final = frozenset({"none", "null", "unlimited"})
+
+
+def _coerce(option: str, raw: Any) -> Any:
+    """Convert text (or a TOML value) into the option's type; validation happens afterwards."""
+    if option not in _FIELD_NAMES:
+        raise RulesError(f"unknown rule option {option!r}", option=option)
+    annotation = str(_FIELD_TYPES[option])
+    if isinstance(raw, str):
+        text = raw.strip()
+        word = text.lower()
+        if word in _NONE_WORDS and "None" in annotation:
+            return None
+        if annotation == "bool":
+            if word in ("true", "yes", "on", "1"):
+                return True
+            if word in ("false", "no", "off", "0"):
+                return False
+            raise RulesError(f"{option} must be true or false, not {text!r}", option=option)
+        if annotation.startswith("int"):
+            try:
+                return int(text)
+            except ValueError:
+                raise RulesError(f"{option} must be an integer, not {text!r}", option=option) from None
+        if annotation.startswith("tuple"):
+            m = re.fullmatch(r"\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?", text)
+            if m is None:
+                raise RulesError(f"{option} must be a pair like (81, 101), not {text!r}", option=option)
+            return (int(m.group(1)), int(m.group(2)))
+        return text.strip("'\"")
+    if isinstance(raw, list):
+        return tuple(raw)
+    return raw
+
+
+def _format_value(option: str, value: Any) -> str:
+    if value is None:
+        return "unlimited" if option == "max_stock_rebuilds" else "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(str(v) for v in value) + ")"
+    return str(value)
+
+
+def _validate(rules: Rules) -> None:
+    """Reject invalid values and inconsistent combinations; the message names the option."""
+
+    def fail(option: str, message: str) -> None:
+        raise RulesError(f"{option}: {message}", option=option)
+
+    for f in fields(rules):
+        value = getattr(rules, f.name)
+        annotation = str(f.type)
+        choices = _literal_choices(f.name)
+        if choices is not None:
+            if value not in choices:
+                fail(f.name, f"{value!r} is not one of {', '.join(choices)}")
+        elif annotation == "bool":
+            if not isinstance(value, bool):
+                fail(f.name, f"must be true or false, not {value!r}")
+        elif annotation.startswith("int"):
+            if value is None and "None" in annotation:
+                continue
+            if isinstance(value, bool) or not isinstance(value, int):
+                fail(f.name, f"must be an integer, not {value!r}")
+            if value < 0:
+                fail(f.name, f"must not be negative, got {value}")
+        elif annotation.startswith("tuple"):
+            if (
+                not isinstance(value, tuple)
+                or len(value) != 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+            ):
+                fail(f.name, f"must be a pair of integers, not {value!r}")
+        elif annotation == "str" and not isinstance(value, str):
+            fail(f.name, f"must be text, not {value!r}")
+
+    if rules.num_decks not in (1, 2):
+        fail("num_decks", f"must be 1 or 2, got {rules.num_decks}")
+    if not 0 <= rules.jokers_total <= 6:
+        fail("jokers_total", f"must be between 0 and 6, got {rules.jokers_total}")
+    if rules.min_players < 2:
+        fail("min_players", f"at least 2 players are needed, got {rules.min_players}")
+    if rules.max_players < rules.min_players:
+        fail("max_players", f"{rules.max_players} is below min_players {rules.min_players}")
+    if rules.max_players > 8:
+        fail("max_players", f"at most 8 players are supported, got {rules.max_players}")
+    if rules.dealer_sits_out_at_table_of is not None and not (
+        rules.min_players < rules.dealer_sits_out_at_table_of <= rules.max_players + 1
+    ):
+        fail("dealer_sits_out_at_table_of", f"{rules.dealer_sits_out_at_table_of} is not a table size")
+    if rules.hand_size < 1:
+        fail("hand_size", f"must be at least 1, got {rules.hand_size}")
+    if not rules.ace_low_in_runs and not rules.ace_high_in_runs and rules.allow_ace_both_ends:
+        fail("allow_ace_both_ends", "needs both ace_low_in_runs and ace_high_in_runs")
+    if rules.run_wraparound:
+        fail("run_wraparound", "round-the-corner runs (K-A-2) are not supported by this engine")
+    if not 3 <= rules.set_size_min <= rules.set_size_max:
+        fail(
+            "set_size_min",
+            f"needs 3 <= set_size_min <= set_size_max, got {rules.set_size_min}/{rules.set_size_max}",
+        )
+    if rules.set_size_max > 4 and rules.set_distinct_suits:
+        fail("set_size_max", "a set of distinct suits holds at most 4 cards")
+    if rules.set_size_max > 8:
+        fail("set_size_max", f"at most 8, got {rules.set_size_max}")
+    if rules.max_adjacent_jokers is not None and rules.max_adjacent_jokers < 1:
+        fail("max_adjacent_jokers", f"must be at least 1 or none, got {rules.max_adjacent_jokers}")
+    if rules.hand_romme_multiplier not in (1, 2):
+        fail("hand_romme_multiplier", f"must be 1 or 2, got {rules.hand_romme_multiplier}")
+    if rules.rummy_multiplier not in (1, 2):
+        fail("rummy_multiplier", f"must be 1 or 2, got {rules.rummy_multiplier}")
+    low, high = rules.buyback_window
+    if low >= high:
+        fail("buyback_window", f"low bound {low} must be below high bound {high}")
+    if rules.knock_card > 10:
+        fail("knock_card", f"must be between 0 and 10, got {rules.knock_card}")
+    if rules.is_knock_game:
+        if rules.hand_scoring not in ("deadwood_all", "gin_difference"):
+            fail(
+                "hand_scoring",
+                f"{rules.hand_scoring} does not score a knock game (use deadwood_all or gin_difference)",
+            )
+        if rules.start_mode == "forehand_extra_card":
+            fail("start_mode", "forehand_extra_card is not a knock-game deal")
+    else:
+        if rules.hand_scoring in ("deadwood_all", "gin_difference"):
+            fail("hand_scoring", f"{rules.hand_scoring} needs knock_threshold (a knock game)")
+        if rules.opening_min_points is None:
+            fail("opening_min_points", "a melding game needs an opening minimum (0 for none)")
+        if rules.start_mode == "gin_first_upcard":
+            fail("start_mode", "gin_first_upcard is only for knock games")
+    if rules.match_end == "elimination_last_survivor" and rules.elimination_threshold is None:
+        fail("elimination_threshold", "elimination_last_survivor needs an elimination threshold")
+    if rules.stock_exhaustion == "wall_draw" and not rules.is_knock_game:
+        fail("stock_exhaustion", "wall_draw is a gin rule and needs a knock game")
+
+    # The deck must hold every hand at the largest table, the extra starting card and at least one
+    # card of stock (or the upcard).
+    deck = rules.deck_size
+    for players in range(rules.min_players, rules.max_players + 1):
+        active = rules.active_players(players)
+        needed = active * rules.hand_size_for(active) + 2
+        if needed > deck:
+            fail(
+                "hand_size",
+                f"a deck of {deck} cards cannot deal {rules.hand_size_for(active)} "
+                f"cards to {active} players and leave a stock",
+            )
+
+
+def _presets() -> dict[str, Rules]:
+    german = Rules(name="german")
+    german_dskv = dataclasses.replace(
+        german,
+        name="german_dskv",
+        min_players=3,
+        max_players=4,
+        dealer_sits_out_at_table_of=4,
+        seat_draw="random",
+        deal_packets="singly",
+        penalty_joker=20,
+        set_joker_exchange="complete_four_only",
+    )
+    knock = dict(
+        layoff_on_opening_turn=False,
+        layoff_requires_opened=True,
+        joker_exchange=False,
+        joker_exchange_requires_opened=True,
+        exchanged_joker_destination="hand",
+        opening_min_points=None,
+        hand_romme_multiplier=1,
+        going_out_requires_discard=True,
+        hand_scoring="deadwood_all",
+        match_end="elimination_last_survivor",
+        elimination_threshold=101,
+        penalty_joker=20,
+    )
+    viennese = dataclasses.replace(
+        german,
+        name="viennese",
+        jokers_total=2,
+        hand_size=10,
+        deal_packets="singly",
+        start_mode="dealer_extra_card",
+        knock_threshold=5,
+        knock_comparison="lt",
+        knock_extra_turn=True,
+        deadwood_ace=11,
+        deadwood_joker=20,
+        **knock,  # type: ignore[arg-type]
+    )
+    romme_ohne_auslegen = dataclasses.replace(
+        viennese,
+        name="romme_ohne_auslegen",
+        jokers_total=6,
+        hand_size=13,
+        start_mode="upcard",
+        knock_threshold=10,
+        knock_extra_turn=False,
+        penalty_joker=30,
+        deadwood_joker=30,
+    )
+    scala40 = dataclasses.replace(
+        german,
+        name="scala40",
+        jokers_total=4,
+        deal_packets="singly",
+        allow_ace_both_ends=False,
+        exchanged_joker_destination="hand",
+        discard_pickup_requires_meld=True,
+        discard_pickup_requires_opened="opened_or_opening_with_it",
+        joker_discard_allowed="only_when_closing",
+        discard_playable_card_allowed=False,
+        going_out_requires_discard=True,
+        final_discard_face_down=False,
+        penalty_joker=25,
+        match_end="elimination_last_survivor",
+        elimination_threshold=101,
+    )
+    basic = dataclasses.replace(
+        german,
+        name="basic",
+        num_decks=1,
+        jokers_total=2,
+        hand_size=10,
+        hand_size_rule="by_player_count",
+        deal_packets="singly",
+        ace_high_in_runs=False,
+        allow_ace_both_ends=False,
+        max_adjacent_jokers=None,
+        opening_min_points=0,
+        layoff_on_opening_turn=True,
+        layoff_requires_opened=False,
+        joker_exchange_requires_opened=False,
+        joker_exchange_on_opening_turn=True,
+        exchanged_joker_destination="hand",
+        final_discard_face_down=False,
+        penalty_ace=1,
+        penalty_joker=15,
+        stock_exhaustion="turn_over_all_if_declined",
+        hand_scoring="winner_collects",
+        match_end="target_score",
+        target_score=100,
+    )
+    return {r.name: r for r in (german, german_dskv, viennese, romme_ohne_auslegen, scala40, basic)}
+
+
+Rules.PRESETS = _presets()
+Rules.ALIASES = {
+    _normalise(alias): name
+    for name, aliases in {
+        "german": (
+            "Rommé",
+            "Rommee",
+            "Romme",
+            "German Rummy",
+            "Deutsches Rommé",
+            "Rommé mit Auslegen",
+            "Romme mit Auslegen",
+        ),
+        "german_dskv": ("DSkV", "DRoV", "German DSkV", "German tournament", "Turnier-Rommé"),
+        "viennese": (
+            "Wiener",
+            "Wiener Rummy",
+            "Wiener Rommé",
+            "Viennese Rummy",
+            "Knock Rummy",
+            "Klopf-Rommé",
+        ),
+        "romme_ohne_auslegen": ("Rommé ohne Auslegen", "Romme ohne Auslegen", "ROA"),
+        "scala40": ("Scala 40", "Scala Quaranta", "Scala_40"),
+        "basic": ("Basic Rummy", "Rummy", "Parlett"),
+    }.items()
+    for alias in aliases
+}
+
+PRESET_NAMES: Final = tuple(Rules.PRESETS)
+"""The preset names in their documented order."""
