@@ -5,6 +5,8 @@
 41
 """
 
+from rummykit import solver
+from rummykit.actions import Action
 from rummykit.cards import JOKER, Card, Hand, build_deck, format_cards, parse_cards
 from rummykit.errors import (
     IllegalActionError,
@@ -14,25 +16,38 @@ from rummykit.errors import (
     RummyError,
 )
 from rummykit.melds import Meld, MeldKind
+from rummykit.record import Record
+from rummykit.round import Event, Round
 from rummykit.rules import PRESET_NAMES, Rules
+from rummykit.views import Phase, PlayerView, RoundResult, TableMeld, Termination
 
 __version__ = "0.1.0"
 
 __all__ = [
     "JOKER",
     "PRESET_NAMES",
+    "Action",
     "Card",
+    "Event",
     "Hand",
     "IllegalActionError",
     "IllegalMeldError",
     "Meld",
     "MeldKind",
     "NotationError",
+    "Phase",
+    "PlayerView",
+    "Record",
+    "Round",
+    "RoundResult",
     "Rules",
     "RulesError",
     "RummyError",
+    "TableMeld",
+    "Termination",
     "__version__",
     "build_deck",
     "format_cards",
     "parse_cards",
+    "solver",
 ]

@@ -46,3 +46,43 @@ class IllegalActionError(RummyError, ValueError):
     def __init__(self, message: str, rule: str) -> None:
         super().__init__(message)
         self.rule = rule
+
+
+class WrongTurnError(IllegalActionError):
+    """The action does not fit the phase of the turn (e.g. discarding before drawing)."""
+
+
+class CardNotInHandError(IllegalActionError):
+    """The action uses cards the player does not hold."""
+
+
+class DrawError(IllegalActionError):
+    """Drawing or taking the discard is not allowed now."""
+
+
+class OpeningError(IllegalActionError):
+    """The opening (first meld) breaks a rule, e.g. ``opening_min_points``."""
+
+
+class MeldError(IllegalActionError):
+    """A meld in the action is invalid, or melding is not allowed now."""
+
+
+class LayOffError(IllegalActionError):
+    """A lay-off (Anlegen) is not allowed."""
+
+
+class JokerExchangeError(IllegalActionError):
+    """A joker exchange (Joker tauschen) is not allowed."""
+
+
+class DiscardError(IllegalActionError):
+    """The card may not be discarded now."""
+
+
+class KnockError(IllegalActionError):
+    """Knocking or calling Rummy is not allowed."""
+
+
+class MatchDecisionError(IllegalActionError):
+    """A match decision (buy-back) is not allowed."""

@@ -1,0 +1,272 @@
+"""Actions a player can take, with a text notation that round-trips.
+
+Notation (one action per line in records; cards as in :mod:`rummykit.cards`, table melds numbered
+from 1 in the order they were laid):
+
+=====================================  ==========================================================
+``draw``                               take the top card of the stock (Stoß)
+``take``                               take the top card of the discard pile (Ablage)
+``open 10H JH QH | AS AD AC``          first meld(s) (Erstmeldung), several melds separated by ``|``
+``meld 7C 8C 9C``                      a further meld after opening (``|`` for several)
+``layoff 5H on 2``                     lay a card off on table meld 2 (anlegen); ``low``/``high``
+                                       may follow to choose the end of a run: ``layoff JK on 2 low``
+``swap 6C on 3 then meld 8D 9D JK``    exchange jokers of meld 3 (Joker tauschen) for the given
+                                       naturals and lay the freed joker(s) in new melds at once;
+                                       several naturals: ``swap 6C 6D on 3 then meld …``; with
+                                       ``exchanged_joker_destination = hand``: ``swap 6C on 3``;
+                                       with ``any_meld_same_turn`` also ``then layoff JK on 2``
+``discard QS``                         discard a card (ablegen); discarding the last card goes out
+``knock QS``                           knock games: discard ``QS`` face up and knock (klopfen)
+``rummy QS``                           knock games: all other cards melded, ``QS`` goes face down
+``buyback`` / ``decline``              match decisions of a Viennese rubber (buy back in or not)
+=====================================  ==========================================================
+
+Runs are written low to high and the written order fixes what a joker stands for; an annotation
+``JK(=7H)`` in an action is read as a plain joker (the position already says what it is).
+
+>>> a = Action.parse("swap 6C on 3 then meld 8D 9D JK")
+>>> str(a), Action.parse(str(a)) == a
+('swap 6C on 3 then meld 8D 9D JK', True)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import ClassVar, Final, Literal
+
+from rummykit.cards import Card, format_cards
+from rummykit.errors import NotationError
+from rummykit.melds import End, meld_text_cards
+
+MeldCards = tuple[Card, ...]
+"""The cards of one meld in written order."""
+
+
+class Action:
+    """Base of every action; ``Action.parse(text)`` reads any action's notation."""
+
+    __slots__ = ()
+    verb: ClassVar[str]
+
+    @staticmethod
+    def parse(text: str) -> Action:
+        """Parse an action from its notation; see :func:`parse_action`."""
+        return parse_action(text)
+
+
+def _melds_text(melds: tuple[MeldCards, ...]) -> str:
+    return " | ".join(format_cards(m) for m in melds)
+
+
+def _parse_melds(text: str, what: str) -> tuple[MeldCards, ...]:
+    parts = [p.strip() for p in text.split("|")]
+    if not text.strip() or any(not p for p in parts):
+        raise NotationError(f"{what} needs cards, e.g. '{what} 7C 8C 9C' (melds separated by '|')")
+    return tuple(meld_text_cards(p) for p in parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Draw(Action):
+    """Take the top card of the stock."""
+
+    verb: ClassVar[str] = "draw"
+
+    def __str__(self) -> str:
+        return "draw"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeDiscard(Action):
+    """Take the top card of the discard pile."""
+
+    verb: ClassVar[str] = "take"
+
+    def __str__(self) -> str:
+        return "take"
+
+
+@dataclass(frozen=True, slots=True)
+class Open(Action):
+    """The opening (Erstmeldung): one or more melds laid at once, together worth at least
+    ``opening_min_points``."""
+
+    melds: tuple[MeldCards, ...]
+    verb: ClassVar[str] = "open"
+
+    def __str__(self) -> str:
+        return f"open {_melds_text(self.melds)}"
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return tuple(c for m in self.melds for c in m)
+
+
+@dataclass(frozen=True, slots=True)
+class MeldAction(Action):
+    """One or more further melds laid by a player who has opened."""
+
+    melds: tuple[MeldCards, ...]
+    verb: ClassVar[str] = "meld"
+
+    def __str__(self) -> str:
+        return f"meld {_melds_text(self.melds)}"
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return tuple(c for m in self.melds for c in m)
+
+
+@dataclass(frozen=True, slots=True)
+class LayOff(Action):
+    """Lay one card off on table meld ``target`` (numbered from 1); ``end`` picks a run end."""
+
+    card: Card
+    target: int
+    end: End | None = None
+    verb: ClassVar[str] = "layoff"
+
+    def __str__(self) -> str:
+        suffix = f" {self.end}" if self.end else ""
+        return f"layoff {self.card} on {self.target}{suffix}"
+
+
+@dataclass(frozen=True, slots=True)
+class Swap(Action):
+    """Joker exchange: ``cards`` (naturals) go into table meld ``target``, each replacing a joker
+    that stands for it (or, under ``complete_four_only``, completing the set), and the freed jokers
+    are laid at once in ``melds`` (new melds) or ``layoffs`` (onto table melds)."""
+
+    cards: tuple[Card, ...]
+    target: int
+    melds: tuple[MeldCards, ...] = ()
+    layoffs: tuple[LayOff, ...] = ()
+    verb: ClassVar[str] = "swap"
+
+    def __str__(self) -> str:
+        text = f"swap {format_cards(self.cards)} on {self.target}"
+        if self.melds:
+            text += f" then meld {_melds_text(self.melds)}"
+        for layoff in self.layoffs:
+            text += f" then {layoff}"
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class Discard(Action):
+    """Discard a card face up; this ends the turn (and the hand if it was the last card)."""
+
+    card: Card
+    verb: ClassVar[str] = "discard"
+
+    def __str__(self) -> str:
+        return f"discard {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class Knock(Action):
+    """Knock games: discard ``card`` face up and knock with the remaining hand."""
+
+    card: Card
+    verb: ClassVar[str] = "knock"
+
+    def __str__(self) -> str:
+        return f"knock {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class CallRummy(Action):
+    """Knock games: every other card forms melds; ``card`` goes face down and the hand ends."""
+
+    card: Card
+    verb: ClassVar[str] = "rummy"
+
+    def __str__(self) -> str:
+        return f"rummy {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class BuyBack(Action):
+    """Match decision: buy back into the rubber (pay ``buyback_cost`` chips into the pot)."""
+
+    verb: ClassVar[str] = "buyback"
+
+    def __str__(self) -> str:
+        return "buyback"
+
+
+@dataclass(frozen=True, slots=True)
+class Decline(Action):
+    """Match decision: decline the buy-back offer."""
+
+    verb: ClassVar[str] = "decline"
+
+    def __str__(self) -> str:
+        return "decline"
+
+
+_LAYOFF: Final = re.compile(r"^layoff\s+(\S+)\s+on\s+(\d+)(?:\s+(low|high))?$", re.IGNORECASE)
+_SWAP: Final = re.compile(r"^swap\s+(.+?)\s+on\s+(\d+)((?:\s+then\s+.+)?)$", re.IGNORECASE)
+
+
+def _parse_layoff(text: str) -> LayOff:
+    m = _LAYOFF.match(text.strip())
+    if m is None:
+        raise NotationError(f"not a lay-off: {text!r} (write e.g. 'layoff 5H on 2' or 'layoff JK on 2 low')")
+    card = meld_text_cards(m.group(1))
+    if len(card) != 1:
+        raise NotationError(f"a lay-off moves one card: {text!r}")
+    end: Literal["low", "high"] | None = None
+    if m.group(3):
+        end = "low" if m.group(3).lower() == "low" else "high"
+    return LayOff(card[0], int(m.group(2)), end)
+
+
+def parse_action(text: str) -> Action:
+    """Parse an action from its notation (case-insensitive).
+
+    Raises:
+        NotationError: the text is not an action; the message shows the expected form.
+    """
+    stripped = " ".join(text.strip().split())
+    verb, _, rest = stripped.partition(" ")
+    verb = verb.lower()
+    if verb in ("draw", "take", "buyback", "decline"):
+        if rest:
+            raise NotationError(f"{verb!r} takes no arguments: {text!r}")
+        return {"draw": Draw(), "take": TakeDiscard(), "buyback": BuyBack(), "decline": Decline()}[verb]
+    if verb == "open":
+        return Open(_parse_melds(rest, "open"))
+    if verb == "meld":
+        return MeldAction(_parse_melds(rest, "meld"))
+    if verb == "layoff":
+        return _parse_layoff(stripped)
+    if verb in ("discard", "knock", "rummy"):
+        cards = meld_text_cards(rest) if rest else ()
+        if len(cards) != 1:
+            raise NotationError(f"{verb!r} needs exactly one card, e.g. '{verb} QS': {text!r}")
+        card = cards[0]
+        return Discard(card) if verb == "discard" else Knock(card) if verb == "knock" else CallRummy(card)
+    if verb == "swap":
+        m = _SWAP.match(stripped)
+        if m is None:
+            raise NotationError(
+                f"not a joker exchange: {text!r} (write e.g. 'swap 6C on 3 then meld 8D 9D JK')"
+            )
+        naturals = meld_text_cards(m.group(1))
+        melds: tuple[MeldCards, ...] = ()
+        layoffs: list[LayOff] = []
+        clauses = [c.strip() for c in re.split(r"\s+then\s+", m.group(3), flags=re.IGNORECASE) if c.strip()]
+        for clause in clauses:
+            word, _, body = clause.partition(" ")
+            if word.lower() == "meld" and not melds and not layoffs:
+                melds = _parse_melds(body, "meld")
+            elif word.lower() == "layoff":
+                layoffs.append(_parse_layoff(clause))
+            else:
+                raise NotationError(f"after 'then' write 'meld …' (once, first) or 'layoff …': {text!r}")
+        return Swap(naturals, int(m.group(2)), melds, tuple(layoffs))
+    raise NotationError(
+        f"unknown action {text!r}; actions: draw, take, open, meld, layoff, swap, discard, knock, rummy, "
+        "buyback, decline"
+    )

@@ -1,0 +1,249 @@
+"""Turn logic of the knock games: Viennese Rummy (Wiener Rummy) and Rommé ohne Auslegen.
+
+Cards stay in hand (RULES.md §4.3). A turn is DRAW (``draw`` or ``take``), then DISCARD, which is one
+of:
+
+* ``discard C``: discard face up (never the card just taken, D15).
+* ``knock C`` (klopfen): discard face up; the minimum deadwood ``d`` of the hand left must satisfy
+  ``0 < d`` and ``d < knock_threshold`` (``knock_comparison = lt``) or ``d <= knock_threshold``
+  (``le``). A hand with ``d = 0`` must call Rummy instead (D14). The knocker's hand is shown.
+  With ``knock_extra_turn`` every other player, clockwise from the knocker's left, takes exactly one
+  more turn of draw and discard (no knock, no Rummy, no lay-off); then the showdown.
+* ``rummy C``: every other card forms melds; ``C`` goes face down and the hand ends at once.
+
+Showdown (§4.5–4.7, ``hand_scoring = deadwood_all``): every seat's hand is arranged optimally by the
+solver and shown; the Rummy caller scores 0, the knocker their own deadwood
+(``knocker_scores_own_deadwood``), everybody else their minimum deadwood, times ``rummy_multiplier``
+after a Rummy call.
+
+Legal-action enumeration: ``draw``, ``take`` in the draw phase; then ``rummy C`` and ``knock C`` for
+every card that allows them, then every distinct ``discard C``.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from rummykit import solver
+from rummykit.actions import Action, CallRummy, Discard, Draw, Knock, TakeDiscard
+from rummykit.cards import Card, Hand
+from rummykit.errors import CardNotInHandError, DiscardError, DrawError, KnockError, WrongTurnError
+from rummykit.family import Plan
+from rummykit.round import Round
+from rummykit.views import Arrangement, Phase, Termination
+
+
+def _without(rnd: Round, seat: int, card: Card, action: Action) -> Hand:
+    hand = rnd.hands[seat]
+    if card not in hand:
+        raise CardNotInHandError(f"{action}: you do not hold {card}", "card_not_in_hand")
+    after = hand.copy()
+    after.remove(card)
+    return after
+
+
+def knock_allowed(deadwood: int, threshold: int, comparison: str) -> bool:
+    """Whether ``deadwood`` after the discard allows a knock (RULES.md §4.5; zero is a Rummy)."""
+    if deadwood == 0:
+        return False
+    return deadwood < threshold if comparison == "lt" else deadwood <= threshold
+
+
+class KnockFamily:
+    """Turn logic for the knock games."""
+
+    after_draw_phase: Final = Phase.DISCARD
+
+    def plan(self, rnd: Round, action: Action) -> Plan:
+        if rnd.phase is Phase.DRAW:
+            if isinstance(action, Draw):
+                return self._plan_draw(rnd)
+            if isinstance(action, TakeDiscard):
+                return self._plan_take(rnd)
+            raise WrongTurnError(f"{action}: first draw from the stock or take the discard", "draw_first")
+        if isinstance(action, (Draw, TakeDiscard)):
+            raise WrongTurnError(f"{action}: you have already drawn this turn", "one_draw_per_turn")
+        if isinstance(action, Discard):
+            return self._plan_discard(rnd, action)
+        if isinstance(action, Knock):
+            return self._plan_knock(rnd, action)
+        if isinstance(action, CallRummy):
+            return self._plan_rummy(rnd, action)
+        raise WrongTurnError(
+            f"{action}: in {rnd.rules.name} cards stay in hand; discard, knock or call rummy",
+            "not_in_this_game",
+        )
+
+    def _plan_draw(self, rnd: Round) -> Plan:
+        seat = rnd.to_move
+        turn_over = not rnd.stock
+        if turn_over and not rnd.discard_pile:
+            raise DrawError("draw: the stock is empty", "stock_exhaustion")
+
+        def effect() -> Card:
+            if turn_over:
+                rnd.turn_over_discard_pile()
+            card = rnd.stock.pop()
+            rnd.hands[seat].add(card)
+            rnd.phase = Phase.DISCARD
+            return card
+
+        return effect
+
+    def _plan_take(self, rnd: Round) -> Plan:
+        seat = rnd.to_move
+        if not rnd.discard_pile:
+            raise DrawError("take: the discard pile is empty", "empty_discard_pile")
+        card = rnd.discard_pile[-1]
+
+        def effect() -> None:
+            rnd.discard_pile.pop()
+            rnd.hands[seat].add(card)
+            rnd.taken = card
+            rnd.phase = Phase.DISCARD
+
+        return effect
+
+    def _check_not_taken(self, rnd: Round, card: Card, action: Action) -> None:
+        if card == rnd.taken and not rnd.rules.may_discard_taken_discard:
+            raise DiscardError(
+                f"{action}: you may not discard the card you took from the discard pile "
+                "(may_discard_taken_discard is off)",
+                "may_discard_taken_discard",
+            )
+
+    def _plan_discard(self, rnd: Round, action: Discard) -> Plan:
+        seat = rnd.to_move
+        hand = _without(rnd, seat, action.card, action)
+        self._check_not_taken(rnd, action.card, action)
+
+        def effect() -> None:
+            rnd.hands[seat] = hand
+            rnd.discard_pile.append(action.card)
+            self._next(rnd, seat)
+
+        return effect
+
+    def _plan_knock(self, rnd: Round, action: Knock) -> Plan:
+        rules = rnd.rules
+        seat = rnd.to_move
+        if rnd.knocker is not None:
+            raise KnockError(
+                f"{action}: {rnd.knocker} has already knocked; draw and discard", "knock_extra_turn"
+            )
+        hand = _without(rnd, seat, action.card, action)
+        self._check_not_taken(rnd, action.card, action)
+        deadwood = solver.min_deadwood(list(hand), rules)
+        threshold = rules.knock_threshold or 0
+        if deadwood == 0:
+            raise KnockError(
+                f"{action}: your hand has no deadwood; call 'rummy {action.card}' instead", "rummy"
+            )
+        if not knock_allowed(deadwood, threshold, rules.knock_comparison):
+            sign = "<" if rules.knock_comparison == "lt" else "<="
+            raise KnockError(
+                f"cannot knock with {deadwood} deadwood: knock_threshold needs deadwood {sign} {threshold}",
+                "knock_threshold",
+            )
+
+        def effect() -> None:
+            rnd.hands[seat] = hand
+            if rules.knock_discard_face_up:
+                rnd.discard_pile.append(action.card)
+            else:
+                rnd.face_down = action.card
+            rnd.knocker = seat
+            rnd.knock_deadwood = deadwood
+            if rules.knock_extra_turn:
+                rnd.extra_turns = [s for s in _clockwise_from(rnd, seat) if s != seat]
+                self._next_extra(rnd)
+            else:
+                self._showdown(rnd, seat, Termination.KNOCK)
+
+        return effect
+
+    def _plan_rummy(self, rnd: Round, action: CallRummy) -> Plan:
+        rules = rnd.rules
+        seat = rnd.to_move
+        if rnd.knocker is not None:
+            raise KnockError(f"{action}: after a knock the others only draw and discard", "knock_extra_turn")
+        hand = _without(rnd, seat, action.card, action)
+        deadwood = solver.min_deadwood(list(hand), rules)
+        if deadwood:
+            raise KnockError(f"cannot call Rummy: {deadwood} points of your cards fit in no meld", "rummy")
+
+        def effect() -> None:
+            rnd.hands[seat] = hand
+            if rules.final_discard_face_down:
+                rnd.face_down = action.card
+            else:
+                rnd.discard_pile.append(action.card)
+            self._showdown(rnd, seat, Termination.RUMMY)
+
+        return effect
+
+    def _next(self, rnd: Round, seat: int) -> None:
+        if rnd.knocker is None:
+            rnd.begin_turn(rnd.next_seat(seat))
+        else:
+            self._next_extra(rnd)
+
+    def _next_extra(self, rnd: Round) -> None:
+        assert rnd.knocker is not None
+        if not rnd.extra_turns:
+            self._showdown(rnd, rnd.knocker, Termination.KNOCK)
+            return
+        rnd.begin_turn(rnd.extra_turns.pop(0))
+
+    def _showdown(self, rnd: Round, winner: int, termination: Termination) -> None:
+        """Every hand is shown and scored by its minimum deadwood (RULES.md §4.5–4.7)."""
+        rules = rnd.rules
+        arrangements: list[Arrangement | None] = [None] * rnd.seats
+        penalties = [0] * rnd.seats
+        multiplier = rules.rummy_multiplier if termination is Termination.RUMMY else 1
+        for seat in rnd.active:
+            best = solver.best_arrangement(list(rnd.hands[seat]), rules)
+            arrangements[seat] = Arrangement(best.melds, best.deadwood_cards, best.deadwood)
+            if seat == winner:
+                own = best.deadwood if termination is Termination.KNOCK else 0
+                penalties[seat] = own if rules.knocker_scores_own_deadwood else 0
+            else:
+                penalties[seat] = best.deadwood * multiplier
+        rnd.finish(termination, winner, penalties, [0] * rnd.seats, multiplier, tuple(arrangements))
+
+    def legal_actions(self, rnd: Round) -> list[Action]:
+        if rnd.phase is Phase.DRAW:
+            draw_phase: list[Action] = [Draw(), TakeDiscard()]
+            return [a for a in draw_phase if rnd.is_legal(a)]
+        rules = rnd.rules
+        seat = rnd.to_move
+        hand = rnd.hands[seat]
+        distinct = [c for c in sorted(set(hand)) if c != rnd.taken or rules.may_discard_taken_discard]
+        calls: list[Action] = []
+        if rnd.knocker is None:
+            threshold = rules.knock_threshold or 0
+            for card in distinct:
+                rest = hand.copy()
+                rest.remove(card)
+                d = solver.min_deadwood(list(rest), rules)
+                if d == 0:
+                    calls.append(CallRummy(card))
+                elif knock_allowed(d, threshold, rules.knock_comparison):
+                    calls.append(Knock(card))
+        calls.sort(
+            key=lambda a: (not isinstance(a, CallRummy), a.card if isinstance(a, (Knock, CallRummy)) else 0)
+        )
+        return calls + [Discard(c) for c in distinct]
+
+
+def _clockwise_from(rnd: Round, seat: int) -> list[int]:
+    """Active seats in turn order starting at ``seat``'s left."""
+    order = []
+    s = seat
+    for _ in rnd.active:
+        s = rnd.next_seat(s)
+        order.append(s)
+    return order
+
+
+KNOCK_FAMILY: Final = KnockFamily()

@@ -1,0 +1,649 @@
+"""Turn logic of the melding games: German Rummy (Rommé mit Auslegen), Scala 40, Basic Rummy.
+
+A turn (RULES.md §3.6) is DRAW (``draw`` or ``take``), then PLAY: any number of ``open`` (first
+melds, together worth ``opening_min_points``), ``meld``, ``layoff`` (anlegen) and ``swap`` (Joker
+tauschen), ended by ``discard``. A player who holds no cards has gone out; the hand ends at once.
+
+Decisions made here beyond RULES.md:
+
+* A card taken from the discard pile that must be melded (``discard_pickup_requires_meld``, or an
+  unopened player under ``opened_or_opening_with_it``) may be taken only when a legal way to lay it
+  this turn exists, and every later action of the turn must keep such a way open. This is the
+  engine's "no dead ends" guarantee (DESIGN.md §3).
+* When every card left in a hand is barred from the discard (the taken discard, a playable card under
+  ``discard_playable_card_allowed = false``, a joker under ``joker_discard_allowed =
+  only_when_closing``), those bars are lifted in that order until a card can be discarded, so the
+  turn can always end.
+* ``hand_romme_requires_opening_min = false`` waives the opening minimum when the opening leaves at
+  most one card (which the player must then discard, going out).
+
+Legal-action enumeration (``Round.legal_actions``): in the draw phase ``draw`` and ``take``; in the
+play phase for an unopened player the best-value opening and every single meld that is an opening on
+its own (all restricted to melds using the taken discard while it must be laid); for an opened player
+every distinct single meld, every lay-off (run ends named when a card fits at both), every joker
+exchange with each new meld that can take the freed joker; then every distinct discard. Compound
+openings other than the best one are accepted by ``check``/``apply`` but not enumerated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from rummykit import solver
+from rummykit.actions import (
+    Action,
+    Discard,
+    Draw,
+    LayOff,
+    MeldAction,
+    MeldCards,
+    Open,
+    Swap,
+    TakeDiscard,
+)
+from rummykit.cards import JOKER, JOKER_CODE, Card, Hand
+from rummykit.errors import (
+    CardNotInHandError,
+    DiscardError,
+    DrawError,
+    IllegalMeldError,
+    JokerExchangeError,
+    LayOffError,
+    MeldError,
+    OpeningError,
+    WrongTurnError,
+)
+from rummykit.family import Plan
+from rummykit.melds import Meld, position_value, rank_value
+from rummykit.round import Round, remove_cards
+from rummykit.rules import Rules
+from rummykit.views import Phase, TableMeld, Termination
+
+
+def _meld(cards: MeldCards, rules: Rules, action: Action) -> Meld:
+    try:
+        return Meld.from_cards(cards, rules)
+    except IllegalMeldError as exc:
+        raise MeldError(f"{action}: {exc}", exc.rule) from None
+
+
+def _hand_after(rnd: Round, seat: int, cards: Sequence[int], action: Action) -> Hand:
+    hand = rnd.hands[seat]
+    if not hand.contains_all(cards):
+        missing = Hand(cards)
+        for c in hand:
+            if missing.count(c):
+                missing.remove(c)
+        raise CardNotInHandError(f"{action}: you do not hold {missing}", "card_not_in_hand")
+    after = hand.copy()
+    remove_cards(after, cards)
+    return after
+
+
+def _card_value_in(meld: Meld, card: Card) -> int:
+    """Opening value that ``card`` contributes to ``meld`` (for ``opening_counts_taken_discard``)."""
+    if meld.is_set:
+        return rank_value(meld.rank)
+    i = meld.cards.index(card)
+    return position_value(meld.start + i)
+
+
+def _opening_value(melds: Sequence[Meld], rules: Rules, taken: Card | None) -> int:
+    values = [m.value for m in melds]
+    if taken is not None and not rules.opening_counts_taken_discard:
+        for i, m in enumerate(melds):
+            if taken in m.cards:
+                values[i] -= _card_value_in(m, taken)
+                break
+    if rules.opening_scope == "single_meld":
+        return max(values, default=0)
+    return sum(values)
+
+
+def _keep_one(rules: Rules) -> bool:
+    return rules.going_out_requires_discard
+
+
+def may_lay_off(rnd: Round, seat: int) -> bool:
+    """Lay-offs need an opening on an earlier turn (``layoff_requires_opened``,
+    ``layoff_on_opening_turn``; decision D7)."""
+    rules = rnd.rules
+    opened = rnd.opened_turn[seat]
+    if rules.layoff_requires_opened and opened is None:
+        return False
+    return rules.layoff_on_opening_turn or opened is None or opened < rnd.turn
+
+
+def _exchange_problem(rnd: Round, seat: int) -> str | None:
+    rules = rnd.rules
+    opened = rnd.opened_turn[seat]
+    if not rules.joker_exchange:
+        return "jokers cannot be exchanged in this game (joker_exchange is off)"
+    if rules.joker_exchange_requires_opened and opened is None:
+        return "only a player who has opened may exchange a joker"
+    if not rules.joker_exchange_on_opening_turn and opened == rnd.turn:
+        return "no joker exchange in the turn of the opening (joker_exchange_on_opening_turn is off)"
+    return None
+
+
+def _must_lay_taken(rnd: Round, seat: int) -> bool:
+    rules = rnd.rules
+    return rules.discard_pickup_requires_meld or (
+        rules.discard_pickup_requires_opened == "opened_or_opening_with_it" and not rnd.has_opened(seat)
+    )
+
+
+def _can_place(
+    rnd: Round, seat: int, card: Card, hand: Hand, table: Sequence[Meld], opened: bool, layoff_ok: bool
+) -> bool:
+    """Whether ``card`` (held in ``hand``) can still be laid on the table this turn."""
+    rules = rnd.rules
+    cards = list(hand)
+    limit = len(cards) - 1 if _keep_one(rules) else len(cards)
+    if opened:
+        spare = len(cards) > (1 if _keep_one(rules) else 0)
+        if layoff_ok and spare and any(m.can_lay_off(card, rules) for m in table):
+            return True
+        return any(len(m) <= limit for m in solver.melds_containing(cards, card, rules))
+    best = solver.best_opening(cards, rules, must_include=card, keep_one=_keep_one(rules))
+    if best is None:
+        return False
+    taken = rnd.taken if rnd.taken == card else None
+    minimum = rules.opening_min_points or 0
+    return _opening_value(best, rules, taken) >= minimum
+
+
+class MeldingFamily:
+    """Turn logic for the melding games."""
+
+    after_draw_phase: Final = Phase.PLAY
+
+    # Planning (legality in one place) ------------------------------------------------------------
+    def plan(self, rnd: Round, action: Action) -> Plan:
+        if rnd.phase is Phase.DRAW:
+            if isinstance(action, Draw):
+                return self._plan_draw(rnd)
+            if isinstance(action, TakeDiscard):
+                return self._plan_take(rnd)
+            raise WrongTurnError(f"{action}: first draw from the stock or take the discard", "draw_first")
+        if isinstance(action, (Draw, TakeDiscard)):
+            raise WrongTurnError(f"{action}: you have already drawn this turn", "one_draw_per_turn")
+        if isinstance(action, Open):
+            return self._plan_open(rnd, action)
+        if isinstance(action, MeldAction):
+            return self._plan_meld(rnd, action)
+        if isinstance(action, LayOff):
+            return self._plan_layoff(rnd, action)
+        if isinstance(action, Swap):
+            return self._plan_swap(rnd, action)
+        if isinstance(action, Discard):
+            return self._plan_discard(rnd, action)
+        raise WrongTurnError(f"{action}: not an action of {rnd.rules.name}", "not_in_this_game")
+
+    def _plan_draw(self, rnd: Round) -> Plan:
+        seat = rnd.to_move
+        turn_over = not rnd.stock
+        if turn_over and not rnd.discard_pile:
+            raise DrawError("draw: the stock is empty", "stock_exhaustion")
+
+        def effect() -> Card:
+            if turn_over:
+                rnd.turn_over_discard_pile()
+            card = rnd.stock.pop()
+            rnd.hands[seat].add(card)
+            rnd.phase = Phase.PLAY
+            return card
+
+        return effect
+
+    def _plan_take(self, rnd: Round) -> Plan:
+        rules = rnd.rules
+        seat = rnd.to_move
+        if not rnd.discard_pile:
+            raise DrawError("take: the discard pile is empty", "empty_discard_pile")
+        card = rnd.discard_pile[-1]
+        opened = rnd.has_opened(seat)
+        if rules.discard_pickup_requires_opened == "opened_before" and not opened:
+            raise DrawError(
+                f"take: only a player who has opened may take the discard {card} "
+                "(discard_pickup_requires_opened is opened_before)",
+                "discard_pickup_requires_opened",
+            )
+        must_lay = _must_lay_taken(rnd, seat)
+        if must_lay:
+            hand = rnd.hands[seat].copy()
+            hand.add(card)
+            table = [tm.meld for tm in rnd.table]
+            if not _can_place(rnd, seat, card, hand, table, opened, opened and may_lay_off(rnd, seat)):
+                rule = (
+                    "discard_pickup_requires_meld"
+                    if rules.discard_pickup_requires_meld
+                    else ("discard_pickup_requires_opened")
+                )
+                how = "a meld or lay-off" if opened else "an opening worth enough"
+                raise DrawError(
+                    f"take: {card} must be laid this turn ({rule}) and you have no {how} with it", rule
+                )
+
+        def effect() -> None:
+            rnd.discard_pile.pop()
+            rnd.hands[seat].add(card)
+            rnd.taken = card
+            rnd.pending_taken = card if must_lay else None
+            rnd.phase = Phase.PLAY
+
+        return effect
+
+    def _check_pending(
+        self, rnd: Round, seat: int, action: Action, hand: Hand, table: Sequence[Meld], placed: bool
+    ) -> None:
+        """The taken discard that must be laid must stay placeable after this action."""
+        card = rnd.pending_taken
+        if card is None or placed:
+            return
+        opened = True if isinstance(action, (Open, MeldAction, Swap)) else rnd.has_opened(seat)
+        if not _can_place(rnd, seat, card, hand, table, opened, may_lay_off(rnd, seat)):
+            raise MeldError(
+                f"{action}: afterwards the taken discard {card} could no longer be laid this turn "
+                "(discard_pickup_requires_meld)",
+                "discard_pickup_requires_meld",
+            )
+
+    def _plan_open(self, rnd: Round, action: Open) -> Plan:
+        rules = rnd.rules
+        seat = rnd.to_move
+        if rnd.has_opened(seat):
+            raise OpeningError(f"{action}: you have already opened; lay further melds with 'meld'", "opened")
+        melds = [_meld(cards, rules, action) for cards in action.melds]
+        hand = _hand_after(rnd, seat, action.cards, action)
+        if _keep_one(rules) and len(hand) == 0:
+            raise OpeningError(
+                f"{action}: you must keep a card to discard (going_out_requires_discard)",
+                "going_out_requires_discard",
+            )
+        pending = rnd.pending_taken
+        placed = pending is not None and pending in action.cards
+        if pending is not None and not placed:
+            raise OpeningError(
+                f"{action}: the taken discard {pending} must be part of the opening",
+                "discard_pickup_requires_meld",
+            )
+        taken = rnd.taken if rnd.taken is not None and rnd.taken in action.cards else None
+        value = _opening_value(melds, rules, taken)
+        minimum = rules.opening_min_points or 0
+        waived = not rules.hand_romme_requires_opening_min and len(hand) <= 1
+        if value < minimum and not waived:
+            scope = " in one meld" if rules.opening_scope == "single_meld" else ""
+            raise OpeningError(
+                f"cannot open with {value} points{scope}: opening_min_points is {minimum}",
+                "opening_min_points",
+            )
+
+        def effect() -> None:
+            rnd.hands[seat] = hand
+            rnd.table.extend(TableMeld(m, seat) for m in melds)
+            rnd.opened_turn[seat] = rnd.turn
+            if placed:
+                rnd.pending_taken = None
+            self._after_placement(rnd, seat)
+
+        return effect
+
+    def _plan_meld(self, rnd: Round, action: MeldAction) -> Plan:
+        rules = rnd.rules
+        seat = rnd.to_move
+        if not rnd.has_opened(seat):
+            raise MeldError(f"{action}: your first melds must be an opening ('open …')", "opening_min_points")
+        melds = [_meld(cards, rules, action) for cards in action.melds]
+        hand = _hand_after(rnd, seat, action.cards, action)
+        if _keep_one(rules) and len(hand) == 0:
+            raise MeldError(
+                f"{action}: you must keep a card to discard (going_out_requires_discard)",
+                "going_out_requires_discard",
+            )
+        pending = rnd.pending_taken
+        placed = pending is not None and pending in action.cards
+        table = [tm.meld for tm in rnd.table] + melds
+        self._check_pending(rnd, seat, action, hand, table, placed)
+
+        def effect() -> None:
+            rnd.hands[seat] = hand
+            rnd.table.extend(TableMeld(m, seat) for m in melds)
+            if placed:
+                rnd.pending_taken = None
+            self._after_placement(rnd, seat)
+
+        return effect
+
+    def _layoff_permission(self, rnd: Round, seat: int, action: Action) -> None:
+        rules = rnd.rules
+        if rules.layoff_requires_opened and not rnd.has_opened(seat):
+            raise LayOffError(f"{action}: only a player who has opened may lay off", "layoff_requires_opened")
+        if not may_lay_off(rnd, seat):
+            raise LayOffError(
+                f"{action}: no lay-off in the turn of the opening (layoff_on_opening_turn is off)",
+                "layoff_on_opening_turn",
+            )
+
+    def _plan_layoff(self, rnd: Round, action: LayOff) -> Plan:
+        rules = rnd.rules
+        seat = rnd.to_move
+        self._layoff_permission(rnd, seat, action)
+        target = rnd.table_meld(action.target)
+        hand = _hand_after(rnd, seat, (action.card,), action)
+        if _keep_one(rules) and len(hand) == 0:
+            raise LayOffError(
+                f"{action}: you must keep a card to discard (going_out_requires_discard)",
+                "going_out_requires_discard",
+            )
+        try:
+            new = target.with_layoff(action.card, rules, action.end)
+        except IllegalMeldError as exc:
+            raise LayOffError(f"{action}: {exc}", "layoff") from None
+        placed = rnd.pending_taken is not None and action.card == rnd.pending_taken
+        table = [tm.meld for tm in rnd.table]
+        table[action.target - 1] = new
+        self._check_pending(rnd, seat, action, hand, table, placed)
+        owner = rnd.table[action.target - 1].owner
+
+        def effect() -> None:
+            rnd.hands[seat] = hand
+            rnd.table[action.target - 1] = TableMeld(new, owner)
+            if placed:
+                rnd.pending_taken = None
+            self._after_placement(rnd, seat)
+
+        return effect
+
+    def _plan_swap(self, rnd: Round, action: Swap) -> Plan:
+        rules = rnd.rules
+        seat = rnd.to_move
+        problem = _exchange_problem(rnd, seat)
+        if problem is not None:
+            rule = (
+                "joker_exchange_on_opening_turn"
+                if "opening" in problem
+                else ("joker_exchange" if "off" in problem else "joker_exchange_requires_opened")
+            )
+            raise JokerExchangeError(f"{action}: {problem}", rule)
+        if not action.cards or any(c == JOKER_CODE for c in action.cards):
+            raise JokerExchangeError(
+                f"{action}: give the natural card(s) that replace a joker", "joker_exchange"
+            )
+        target = rnd.table_meld(action.target)
+        hand = _hand_after(rnd, seat, action.cards, action)
+        meld = target
+        freed = 0
+        for card in action.cards:
+            try:
+                meld = meld.with_exchange(card)
+                freed += 1
+            except IllegalMeldError:
+                try:
+                    meld = meld.with_layoff(card, rules)
+                except IllegalMeldError:
+                    raise JokerExchangeError(
+                        f"{action}: {card} neither replaces a joker of meld {action.target} ({target}) "
+                        "nor fits on it",
+                        "joker_exchange",
+                    ) from None
+        if freed == 0:
+            raise JokerExchangeError(
+                f"{action}: no joker of meld {action.target} ({target}) stands for "
+                + " or ".join(str(c) for c in action.cards),
+                "joker_exchange",
+            )
+        if (
+            meld.is_set
+            and rules.set_joker_exchange == "complete_four_only"
+            and (meld.jokers or len(meld.cards) < 4)
+        ):
+            raise JokerExchangeError(
+                f"{action}: a joker may leave a set only when the set becomes four natural cards "
+                "(set_joker_exchange is complete_four_only)",
+                "set_joker_exchange",
+            )
+        for _ in range(freed):
+            hand.add(JOKER)
+        destination = rules.exchanged_joker_destination
+        if destination == "hand" and (action.melds or action.layoffs):
+            raise JokerExchangeError(
+                f"{action}: the freed joker goes to your hand (exchanged_joker_destination is hand); "
+                "lay it with a separate action",
+                "exchanged_joker_destination",
+            )
+        if destination == "new_meld_same_turn" and action.layoffs:
+            raise JokerExchangeError(
+                f"{action}: the freed joker must go into a new meld (exchanged_joker_destination)",
+                "exchanged_joker_destination",
+            )
+        new_melds = [_meld(cards, rules, action) for cards in action.melds]
+        meld_cards = [c for m in action.melds for c in m]
+        hand = _hand_after_hand(hand, meld_cards, action)
+        table = [tm.meld for tm in rnd.table]
+        table[action.target - 1] = meld
+        table += new_melds
+        laid_jokers = sum(m.jokers for m in new_melds)
+        for layoff in action.layoffs:
+            if not 1 <= layoff.target <= len(table):
+                raise JokerExchangeError(f"{action}: there is no meld {layoff.target}", "no_such_meld")
+            hand = _hand_after_hand(hand, (layoff.card,), action)
+            try:
+                table[layoff.target - 1] = table[layoff.target - 1].with_layoff(
+                    layoff.card, rules, layoff.end
+                )
+            except IllegalMeldError as exc:
+                raise JokerExchangeError(f"{action}: {exc}", "layoff") from None
+            laid_jokers += layoff.card == JOKER_CODE
+        if destination != "hand" and laid_jokers < freed:
+            raise JokerExchangeError(
+                f"{action}: the freed joker must be laid at once "
+                f"(exchanged_joker_destination is {destination}); add 'then meld … JK'",
+                "exchanged_joker_destination",
+            )
+        if _keep_one(rules) and len(hand) == 0:
+            raise JokerExchangeError(
+                f"{action}: you must keep a card to discard (going_out_requires_discard)",
+                "going_out_requires_discard",
+            )
+        pending = rnd.pending_taken
+        placed = pending is not None and (
+            pending in meld_cards or pending in [lo.card for lo in action.layoffs]
+        )
+        self._check_pending(rnd, seat, action, hand, table, placed)
+        owners = [tm.owner for tm in rnd.table] + [seat] * len(new_melds)
+
+        def effect() -> None:
+            rnd.hands[seat] = hand
+            rnd.table = [TableMeld(m, o) for m, o in zip(table, owners, strict=True)]
+            if placed:
+                rnd.pending_taken = None
+            self._after_placement(rnd, seat)
+
+        return effect
+
+    def discardable(self, rnd: Round, seat: int) -> list[Card]:
+        """Distinct cards ``seat`` may discard now, bars lifted in order when nothing is left."""
+        rules = rnd.rules
+        hand = rnd.hands[seat]
+        distinct = sorted(set(hand))
+        closing = len(hand) == 1
+        taken = rnd.taken if not rules.may_discard_taken_discard else None
+        jokers_barred = rules.joker_discard_allowed == "only_when_closing" and not closing
+        playable_barred = not rules.discard_playable_card_allowed and not closing
+        table = [tm.meld for tm in rnd.table]
+
+        def allowed(card: Card, taken_bar: bool, playable_bar: bool, joker_bar: bool) -> bool:
+            if taken_bar and card == taken:
+                return False
+            if joker_bar and card == JOKER_CODE:
+                return False
+            return not (playable_bar and any(m.can_lay_off(card, rules) for m in table))
+
+        for bars in (
+            (True, playable_barred, jokers_barred),
+            (True, False, jokers_barred),
+            (True, False, False),
+            (False, False, False),
+        ):
+            cards = [c for c in distinct if allowed(c, *bars)]
+            if cards:
+                return cards
+        return []
+
+    def _plan_discard(self, rnd: Round, action: Discard) -> Plan:
+        rules = rnd.rules
+        seat = rnd.to_move
+        card = action.card
+        hand = _hand_after(rnd, seat, (card,), action)
+        if rnd.pending_taken is not None:
+            raise DiscardError(
+                f"{action}: first lay the taken discard {rnd.pending_taken} (discard_pickup_requires_meld)",
+                "discard_pickup_requires_meld",
+            )
+        if card not in self.discardable(rnd, seat):
+            if card == rnd.taken and not rules.may_discard_taken_discard:
+                raise DiscardError(
+                    f"{action}: you may not discard the card you took from the discard pile "
+                    "(may_discard_taken_discard is off)",
+                    "may_discard_taken_discard",
+                )
+            if card == JOKER_CODE:
+                raise DiscardError(
+                    f"{action}: a joker may be discarded only as the closing card "
+                    "(joker_discard_allowed is only_when_closing)",
+                    "joker_discard_allowed",
+                )
+            raise DiscardError(
+                f"{action}: {card} could be laid off on the table, so it may not be discarded "
+                "(discard_playable_card_allowed is off)",
+                "discard_playable_card_allowed",
+            )
+        going_out = len(hand) == 0
+
+        def effect() -> None:
+            rnd.hands[seat] = hand
+            if going_out and rules.final_discard_face_down:
+                rnd.face_down = card
+            else:
+                rnd.discard_pile.append(card)
+            if going_out:
+                self._go_out(rnd, seat)
+            else:
+                rnd.begin_turn(rnd.next_seat(seat))
+
+        return effect
+
+    def _after_placement(self, rnd: Round, seat: int) -> None:
+        if len(rnd.hands[seat]) == 0:
+            self._go_out(rnd, seat)
+
+    def _go_out(self, rnd: Round, winner: int) -> None:
+        """Score the hand (RULES.md §3.12, 3.14): penalties or the winner's haul, Hand-Rommé factor."""
+        rules = rnd.rules
+        hand_romme = rnd.opened_turn[winner] == rnd.turn
+        multiplier = rules.hand_romme_multiplier if hand_romme else 1
+        values = [sum(rules.penalty_value(c) for c in h) * multiplier for h in rnd.hands]
+        values[winner] = 0
+        zeros = [0] * rnd.seats
+        if rules.hand_scoring == "winner_collects":
+            gains = zeros[:]
+            gains[winner] = sum(values)
+            rnd.finish(Termination.WENT_OUT, winner, zeros, gains, multiplier)
+        else:
+            rnd.finish(Termination.WENT_OUT, winner, values, zeros, multiplier)
+
+    # Enumeration --------------------------------------------------------------------------------
+    def legal_actions(self, rnd: Round) -> list[Action]:
+        if rnd.phase is Phase.DRAW:
+            draw_phase: list[Action] = [Draw(), TakeDiscard()]
+            return [a for a in draw_phase if rnd.is_legal(a)]
+        candidates: list[Action] = []
+        rules = rnd.rules
+        seat = rnd.to_move
+        cards = list(rnd.hands[seat])
+        pending = rnd.pending_taken
+        all_melds = solver.all_melds(cards, rules)
+        if not rnd.has_opened(seat):
+            best = solver.best_opening(cards, rules, must_include=pending, keep_one=_keep_one(rules))
+            if best is not None:
+                candidates.append(Open(tuple(m.cards for m in best)))
+            minimum = rules.opening_min_points or 0
+            for m in all_melds:
+                if pending is not None and pending not in m:
+                    continue
+                if Meld.from_cards(m, rules).value >= minimum:
+                    candidates.append(Open((tuple(Card(c) for c in m),)))
+        else:
+            candidates += [MeldAction((tuple(Card(c) for c in m),)) for m in all_melds]
+        if may_lay_off(rnd, seat):
+            for card in sorted(set(cards)):
+                for i, tm in enumerate(rnd.table):
+                    if tm.meld.is_set:
+                        if tm.meld.can_lay_off(card, rules):
+                            candidates.append(LayOff(card, i + 1))
+                        continue
+                    ends = tm.meld.layoff_ends(card, rules)
+                    if len(ends) == 1:
+                        candidates.append(LayOff(card, i + 1))
+                    else:
+                        candidates += [LayOff(card, i + 1, end) for end in ends]
+        if _exchange_problem(rnd, seat) is None:
+            candidates += self._swap_candidates(rnd, seat, cards)
+        seen: set[Action] = set()
+        result: list[Action] = []
+        for a in candidates:
+            if a not in seen and rnd.is_legal(a):
+                seen.add(a)
+                result.append(a)
+        if pending is None:
+            result += [Discard(c) for c in self.discardable(rnd, seat)]
+        return result
+
+    def _swap_candidates(self, rnd: Round, seat: int, cards: list[Card]) -> list[Action]:
+        rules = rnd.rules
+        hand = rnd.hands[seat]
+        found: list[Action] = []
+        for i, tm in enumerate(rnd.table):
+            meld = tm.meld
+            if not meld.jokers:
+                continue
+            options: list[tuple[Card, ...]] = []
+            if meld.is_set and rules.set_joker_exchange == "complete_four_only":
+                missing = tuple(Card.of(meld.rank, s) for s in meld.missing_suits())
+                if len(meld.naturals) + len(missing) == 4 and hand.contains_all(missing):
+                    options.append(missing)
+            else:
+                options += [(c,) for c in meld.exchange_cards() if c in hand]
+            for swap_cards in options:
+                if rules.exchanged_joker_destination == "hand":
+                    found.append(Swap(swap_cards, i + 1))
+                    continue
+                rest = list(cards)
+                for c in swap_cards:
+                    rest.remove(c)
+                freed = sum(1 for c in swap_cards if c in meld.exchange_cards())
+                rest += [JOKER] * max(freed, 1)
+                for m in solver.melds_containing(rest, JOKER, rules):
+                    found.append(Swap(swap_cards, i + 1, (tuple(Card(c) for c in m),)))
+                if rules.exchanged_joker_destination == "any_meld_same_turn":
+                    for j, other in enumerate(rnd.table):
+                        for end in other.meld.layoff_ends(JOKER, rules) or (
+                            (None,) if other.meld.can_lay_off(JOKER, rules) else ()
+                        ):
+                            found.append(Swap(swap_cards, i + 1, (), (LayOff(JOKER, j + 1, end),)))
+        return found
+
+
+def _hand_after_hand(hand: Hand, cards: Sequence[int], action: Action) -> Hand:
+    if not hand.contains_all(cards):
+        raise CardNotInHandError(
+            f"{action}: you do not hold {' '.join(str(Card(c)) for c in cards)}", "card_not_in_hand"
+        )
+    after = hand.copy()
+    remove_cards(after, cards)
+    return after
+
+
+MELDING_FAMILY: Final = MeldingFamily()

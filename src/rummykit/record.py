@@ -1,0 +1,171 @@
+"""Game records: rules, deal and actions as JSON, replaying to the identical round or match.
+
+A record holds the rules text, the number of players, the first dealer, the seed (which drives every
+reshuffle), the deck order of a single round and the action list in the notation of
+:mod:`rummykit.actions`. ``Record.loads(rec.dumps()).replay()`` rebuilds the same round or match.
+
+>>> import rummykit as rk
+>>> rnd = rk.Round.new(rk.Rules.preset("german"), players=2, seed=3)
+>>> _ = rnd.apply("draw")
+>>> text = rk.Record.from_round(rnd).dumps()
+>>> rk.Record.loads(text).replay().view(0) == rnd.view(0)
+True
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final, Literal
+
+from rummykit.actions import Action
+from rummykit.cards import Card, format_cards, parse_cards
+from rummykit.errors import NotationError, RummyError
+from rummykit.round import Round
+from rummykit.rules import Rules
+
+if TYPE_CHECKING:
+    from rummykit.match import Match
+
+FORMAT: Final = "rummykit-record"
+VERSION: Final = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A replayable record of one round (``kind = "round"``) or a whole match (``"match"``)."""
+
+    kind: Literal["round", "match"]
+    rules: Rules
+    players: int
+    dealer: int
+    seed: int
+    deck: tuple[Card, ...] | None
+    """The deck order of a round (top card first); ``None`` for a match (decks come from the seed)."""
+    actions: tuple[Action, ...]
+
+    @classmethod
+    def from_round(cls, rnd: Round) -> Record:
+        return cls(
+            "round",
+            rnd.rules,
+            rnd.seats,
+            rnd.dealer,
+            rnd.seed,
+            rnd.deck,
+            tuple(e.action for e in rnd.history),
+        )
+
+    @classmethod
+    def from_match(cls, match: Match) -> Record:
+        return cls(
+            "match", match.rules, match.players, match.first_dealer, match.seed, None, tuple(match.actions)
+        )
+
+    def replay(self) -> Any:
+        """The round or match after replaying every action (a :class:`Round` or a ``Match``).
+
+        Raises:
+            NotationError: an action of the record cannot be applied.
+        """
+        if self.kind == "round":
+            if self.deck is None:
+                raise NotationError("a round record needs its deck")
+            game: Any = Round.new(
+                self.rules, self.players, deck=self.deck, seed=self.seed, dealer=self.dealer
+            )
+        else:
+            from rummykit.match import Match
+
+            game = Match.new(self.rules, self.players, seed=self.seed, dealer=self.dealer)
+        for i, action in enumerate(self.actions, start=1):
+            try:
+                game.apply(action)
+            except RummyError as exc:
+                raise NotationError(f"record action {i} ({action}) cannot be replayed: {exc}") from None
+        return game
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "format": FORMAT,
+            "version": VERSION,
+            "kind": self.kind,
+            "rules": str(self.rules),
+            "players": self.players,
+            "dealer": self.dealer,
+            "seed": self.seed,
+        }
+        if self.deck is not None:
+            data["deck"] = format_cards(self.deck)
+        data["actions"] = [str(a) for a in self.actions]
+        return data
+
+    def dumps(self, indent: int | None = 1) -> str:
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+    def dump(self, path: str | Path) -> None:
+        Path(path).write_text(self.dumps() + "\n", encoding="utf-8")
+
+    @classmethod
+    def loads(cls, text: str) -> Record:
+        """Read a record from JSON text.
+
+        Raises:
+            NotationError: not JSON, not a rummykit record, or a malformed field (named).
+            RulesError: the rules text is invalid.
+        """
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise NotationError(f"a record must be JSON: {exc}") from None
+        return cls.from_dict(data)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Record:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise NotationError(f"cannot read record {str(path)!r}: {exc.strerror}") from None
+        return cls.loads(text)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Record:
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise NotationError(f'not a rummykit record (expected "format": "{FORMAT}")')
+        if data.get("version") != VERSION:
+            raise NotationError(
+                f"unsupported record version {data.get('version')!r}; this is version {VERSION}"
+            )
+        kind = data.get("kind", "round")
+        if kind not in ("round", "match"):
+            raise NotationError(f"record kind must be 'round' or 'match', not {kind!r}")
+
+        def integer(name: str) -> int:
+            value = data.get(name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise NotationError(f"record field {name!r} must be an integer, not {value!r}")
+            return value
+
+        rules_text = data.get("rules")
+        if not isinstance(rules_text, str):
+            raise NotationError("record field 'rules' must be the rules text, e.g. 'german'")
+        rules = Rules.parse(rules_text)
+        deck: tuple[Card, ...] | None = None
+        if kind == "round":
+            deck_text = data.get("deck")
+            if not isinstance(deck_text, str):
+                raise NotationError("record field 'deck' must be the deck order as card text")
+            deck = parse_cards(deck_text)
+        actions = data.get("actions")
+        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+            raise NotationError("record field 'actions' must be a list of action texts")
+        return cls(
+            kind,
+            rules,
+            integer("players"),
+            integer("dealer"),
+            integer("seed"),
+            deck,
+            tuple(Action.parse(a) for a in actions),
+        )

@@ -1,0 +1,113 @@
+"""Conformance harness: random rounds that check the engine's invariants (DESIGN.md §5).
+
+``check_rules(rules, rounds=…, seed=…)`` plays random rounds with random legal actions and raises
+:class:`ConformanceError` at the first broken invariant:
+
+* card conservation: hands + table + stock + discards (+ a face-down card) are exactly the deck, so
+  no card exists beyond the deck's copies;
+* every offered action passes ``check``, applies without error and its text round-trips;
+* ``legal_actions()`` is never empty before the end, and every round ends within a bound;
+* the round's record replays to an identical round;
+* no view holds another seat's hidden cards.
+
+Bot authors can run it on their own rule variants: ``check_rules(Rules.preset("german").replace(…))``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+
+from rummykit.actions import Action
+from rummykit.cards import build_deck
+from rummykit.record import Record
+from rummykit.round import Round
+from rummykit.rules import Rules
+from rummykit.views import Phase
+
+MAX_ACTIONS_PER_ROUND = 20_000
+"""Bound on actions in one random round; ``max_stock_rebuilds`` keeps real rounds far below it."""
+
+
+class ConformanceError(AssertionError):
+    """An engine invariant does not hold; the message names the round's seed and the action."""
+
+
+@dataclass
+class ConformanceReport:
+    rounds: int = 0
+    actions: int = 0
+    terminations: Counter[str] = field(default_factory=Counter)
+
+
+def _fail(rnd: Round, message: str) -> ConformanceError:
+    return ConformanceError(f"{rnd.rules} players={rnd.seats} seed={rnd.seed} turn={rnd.turn}: {message}")
+
+
+def check_invariants(rnd: Round) -> None:
+    """Card conservation and view privacy for the current state."""
+    deck = Counter(build_deck(rnd.rules.num_decks, rnd.rules.jokers_total))
+    if Counter(rnd.all_cards()) != deck:
+        raise _fail(rnd, "cards are not conserved")
+    for seat in range(rnd.seats):
+        view = rnd.view(seat)
+        if sorted(view.hand) != sorted(rnd.hands[seat]):
+            raise _fail(rnd, f"view of seat {seat} does not show its own hand")
+        for other, shown in enumerate(view.revealed):
+            hidden = other != seat and not rnd.is_over and other != rnd.knocker
+            if hidden and shown is not None:
+                raise _fail(rnd, f"view of seat {seat} shows the hand of seat {other}")
+
+
+def play_random_round(rnd: Round, rng: random.Random, report: ConformanceReport | None = None) -> Round:
+    """Play ``rnd`` to its end with uniformly random legal actions, checking every step."""
+    for _ in range(MAX_ACTIONS_PER_ROUND):
+        if rnd.is_over:
+            break
+        actions = rnd.legal_actions()
+        if not actions:
+            raise _fail(rnd, f"no legal action in phase {rnd.phase}")
+        action = rng.choice(actions)
+        text = str(action)
+        if Action.parse(text) != action:
+            raise _fail(rnd, f"action text does not round-trip: {text!r}")
+        rnd.check(action)
+        rnd.apply(action)
+        if report is not None:
+            report.actions += 1
+        check_invariants(rnd)
+    else:
+        raise _fail(rnd, f"the round did not end within {MAX_ACTIONS_PER_ROUND} actions")
+    if rnd.legal_actions():
+        raise _fail(rnd, "actions offered after the end")
+    if rnd.phase is not Phase.OVER or rnd.result is None:
+        raise _fail(rnd, "the round ended without a result")
+    return rnd
+
+
+def check_rules(
+    rules: Rules, rounds: int = 50, seed: int = 0, players: tuple[int, ...] | None = None
+) -> ConformanceReport:
+    """Play ``rounds`` random rounds of ``rules`` (player counts cycling through ``players``, by
+    default every allowed count) and check every invariant; return counts of what was played.
+
+    Raises:
+        ConformanceError: an invariant does not hold.
+    """
+    counts = players or tuple(range(rules.min_players, rules.max_players + 1))
+    rng = random.Random(seed)
+    report = ConformanceReport()
+    for i in range(rounds):
+        n = counts[i % len(counts)]
+        rnd = Round.new(rules, n, seed=rng.randrange(2**32), dealer=i % n)
+        play_random_round(rnd, rng, report)
+        replayed = Record.loads(Record.from_round(rnd).dumps()).replay()
+        if [e.action for e in replayed.history] != [e.action for e in rnd.history] or any(
+            replayed.view(s) != rnd.view(s) for s in range(n)
+        ):
+            raise _fail(rnd, "the record does not replay to the identical round")
+        report.rounds += 1
+        assert rnd.result is not None
+        report.terminations[rnd.result.termination.value] += 1
+    return report

@@ -1,0 +1,127 @@
+"""What one seat may see of a round: :class:`PlayerView`, plus the public result types.
+
+A view is frozen and holds only that seat's own cards; other seats appear as card counts until their
+hands are shown (a knocker shows the hand at the knock, everybody at the end of the hand). Bots, the
+CLI, web clients and RL encoders read views, never the round itself.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from rummykit.cards import Card
+from rummykit.melds import Meld
+from rummykit.rules import Rules
+
+
+class Phase(enum.StrEnum):
+    """Where the player to move stands in a turn."""
+
+    DRAW = "draw"
+    """Take the top card of the stock or of the discard pile."""
+    PLAY = "play"
+    """Melding games: open, meld, lay off, exchange jokers (any number), then discard."""
+    DISCARD = "discard"
+    """Knock games: discard, knock or call Rummy."""
+    OVER = "over"
+    """The hand has ended; ``Round.result`` holds the outcome."""
+
+
+class Termination(enum.StrEnum):
+    """Why a hand ended."""
+
+    WENT_OUT = "went_out"
+    """A player melded, laid off or discarded their last card (German family)."""
+    RUMMY = "rummy"
+    """A player called Rummy: every card but the face-down one in melds (knock family)."""
+    KNOCK = "knock"
+    """A player knocked; the showdown followed (after the extra turns, where the rules give them)."""
+    STOCK_EXHAUSTED = "stock_exhausted"
+    """No stock could be rebuilt (or ``max_stock_rebuilds`` was reached): the hand is not scored."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableMeld:
+    """A meld on the table and the seat that laid it (lay-offs keep the original owner)."""
+
+    meld: Meld
+    owner: int
+
+    def __str__(self) -> str:
+        return str(self.meld)
+
+
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    """A hand split into melds and deadwood, as shown at a knock-game showdown."""
+
+    melds: tuple[Meld, ...]
+    deadwood_cards: tuple[Card, ...]
+    deadwood: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """The outcome of a hand.
+
+    ``penalties`` are minus points (German family) or bad points (knock family) per seat;
+    ``gains`` are plus points (``winner_collects``); ``points = gains - penalties``.
+    ``hand_values`` are the raw values of the cards each seat was left with, before any multiplier.
+    Seats that sat out the hand score 0.
+    """
+
+    termination: Termination
+    winner: int | None
+    """Who went out, called Rummy or knocked; ``None`` when the hand was not scored."""
+    points: tuple[int, ...]
+    penalties: tuple[int, ...]
+    gains: tuple[int, ...]
+    hand_values: tuple[int, ...]
+    multiplier: int = 1
+    """Hand-Rommé factor (German family) or ``rummy_multiplier`` (knock family) applied."""
+    arrangements: tuple[Arrangement | None, ...] = ()
+    """Knock family: every seat's best arrangement at the showdown."""
+
+    @property
+    def scored(self) -> bool:
+        return self.termination is not Termination.STOCK_EXHAUSTED
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """Everything seat ``seat`` may know about the round, and nothing more."""
+
+    seat: int
+    rules: Rules
+    hand: tuple[Card, ...]
+    """Own cards, sorted by suit then rank, jokers last."""
+    hand_sizes: tuple[int, ...]
+    melds: tuple[TableMeld, ...]
+    """Table melds numbered from 1 in actions (index 0 is meld 1)."""
+    discard_pile: tuple[Card, ...]
+    """Bottom to top; only the last card can be taken."""
+    stock_size: int
+    phase: Phase
+    to_move: int
+    opened: tuple[bool, ...]
+    scores: tuple[int, ...]
+    """This hand's points per seat once it is over, zeros before."""
+    dealer: int
+    active_seats: tuple[int, ...]
+    """Seats that play this hand, in turn order from the forehand."""
+    turn: int
+    taken_discard: Card | None
+    """The card the player to move took from the discard pile this turn (seen by everybody)."""
+    knocker: int | None
+    revealed: tuple[tuple[Card, ...] | None, ...]
+    """Hands shown to everybody: the knocker's after a knock, every hand at the end."""
+    result: RoundResult | None
+
+    @property
+    def top_discard(self) -> Card | None:
+        return self.discard_pile[-1] if self.discard_pile else None
+
+    @property
+    def is_my_turn(self) -> bool:
+        return self.phase is not Phase.OVER and self.to_move == self.seat
