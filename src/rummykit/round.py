@@ -185,15 +185,10 @@ class Round:
                 self.hands[cutter].add(cards.pop())
                 if rules.robbed_joker_counts_toward_hand:
                     need[cutter] -= 1
-        position = 0
-        packets = PACKETS.get(rules.deal_packets, ())
-        for packet in (*packets, *([1] * size)):
-            for seat in self.active:
-                k = min(packet, need[seat])
-                for card in cards[position : position + k]:
-                    self.hands[seat].add(card)
-                position += k
-                need[seat] -= k
+        receivers = deal_sequence(rules, self.active, need)
+        for seat, card in zip(receivers, cards, strict=False):
+            self.hands[seat].add(card)
+        position = len(receivers)
         first = self.active[0]
         start = rules.start_mode
         if start in ("dealer_extra_card", "forehand_extra_card"):
@@ -426,6 +421,20 @@ class Round:
             f"<Round {self.rules} players={self.seats} seed={self.seed} turn={self.turn} "
             f"to_move={self.to_move} phase={self.phase.value}>"
         )
+
+
+def deal_sequence(rules: Rules, active: Sequence[int], need: dict[int, int]) -> list[int]:
+    """The seat that receives each dealt card in turn: packets (``deal_packets``) clockwise from the
+    forehand, then single cards until every hand is full."""
+    need = dict(need)
+    receivers: list[int] = []
+    size = max(need.values(), default=0)
+    for packet in (*PACKETS.get(rules.deal_packets, ()), *([1] * size)):
+        for seat in active:
+            k = min(packet, need[seat])
+            receivers += [seat] * k
+            need[seat] -= k
+    return receivers
 
 
 def remove_cards(hand: Hand, cards: Iterable[int]) -> None:
