@@ -1,0 +1,153 @@
+"""The ``rummykit`` command line: a thin adapter over the public API.
+
+Commands: ``rules`` (show a rule set), ``meld`` (judge a meld) and ``demo`` (a short overview).
+Bad input prints one ``error:`` line to stderr and exits with status 2; an illegal meld given to
+``meld`` exits with status 1 after its verdict.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+
+from rummykit.cli import render
+from rummykit.errors import RummyError
+from rummykit.rules import Rules
+
+EXIT_ILLEGAL: int = 1
+"""Exit status of ``meld`` when the cards form no legal meld."""
+EXIT_BAD_INPUT: int = 2
+"""Exit status for input that cannot be read: unknown preset, bad card text, bad option."""
+
+app = typer.Typer(
+    name="rummykit",
+    help="Rules engine for German Rummy (Rommé) and Viennese Rummy (Wiener Rummy).",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+
+
+def _fail(message: str) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(EXIT_BAD_INPUT)
+
+
+def _echo_json(data: Any) -> None:
+    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def _parse_overrides(assignments: list[str]) -> dict[str, str]:
+    overrides: dict[str, str] = {}
+    for item in assignments:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            _fail(f"--set expects option=value, got {item!r}")
+        if key.strip() == "name":
+            _fail("--set cannot change the preset name; give the preset as PRESET instead")
+        overrides[key.strip()] = value.strip()
+    return overrides
+
+
+def build_rules(preset: str | None, file: Path | None, assignments: list[str]) -> Rules:
+    """The rule set named by ``preset`` (name, alias or text form) or loaded from ``file``, with the
+    ``option=value`` overrides applied.
+
+    Raises:
+        RulesError: unknown preset or option, invalid value or combination, unreadable file.
+    """
+    if file is not None and preset is not None:
+        _fail("give either a PRESET or --file, not both")
+    rules = Rules.load(file) if file is not None else Rules.parse(preset or "german")
+    overrides = _parse_overrides(assignments)
+    if overrides:
+        rules = Rules.from_mapping({"preset": rules.name, **rules.changes(), **overrides})
+    return rules
+
+
+@app.command("rules")
+def rules_command(
+    preset: Annotated[
+        str | None,
+        typer.Argument(
+            help="Preset name or alias, or the text form such as 'german(opening_min_points=30)'. "
+            "Default: german.",
+            show_default=False,
+        ),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print every option as JSON.")] = False,
+    assignments: Annotated[
+        list[str] | None,
+        typer.Option("--set", "-s", metavar="OPTION=VALUE", help="Change an option (repeatable)."),
+    ] = None,
+    file: Annotated[
+        Path | None, typer.Option("--file", "-f", help="Load the rule set from a TOML file.")
+    ] = None,
+    list_presets: Annotated[bool, typer.Option("--list", help="List the presets and their aliases.")] = False,
+) -> None:
+    """Show a rule set: every option of RULES.md §6 with its value."""
+    if list_presets:
+        if as_json:
+            _echo_json(render.preset_aliases())
+        else:
+            Console().print(render.aliases_table())
+        return
+    try:
+        rules = build_rules(preset, file, assignments or [])
+    except RummyError as exc:
+        _fail(str(exc))
+    if as_json:
+        _echo_json(rules.to_dict())
+    else:
+        Console().print(render.rules_table(rules))
+
+
+@app.command("meld")
+def meld_command(
+    cards: Annotated[
+        list[str],
+        typer.Argument(help="The meld as written, e.g. '5H 6H JK' or 5H 6H 'JK(=7H)'.", show_default=False),
+    ],
+    rules_text: Annotated[
+        str, typer.Option("--rules", "-r", help="Preset, alias or rules text form.")
+    ] = "german",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
+) -> None:
+    """Judge a meld: legal or not, kind, opening value, jokers, lay-off and exchange cards."""
+    try:
+        rules = Rules.parse(rules_text)
+        report = render.meld_report(" ".join(cards), rules)
+    except RummyError as exc:
+        _fail(str(exc))
+    if as_json:
+        _echo_json(report)
+    else:
+        Console().print(render.meld_renderable(report))
+    if not report["legal"]:
+        raise typer.Exit(EXIT_ILLEGAL)
+
+
+@app.command("demo")
+def demo_command() -> None:
+    """A short overview: the presets and some melds of RULES.md §8.1, evaluated live."""
+    console = Console()
+    console.print("[bold]rummykit[/bold] — German Rummy (Rommé), Viennese Rummy and related variants\n")
+    console.print(render.presets_table())
+    console.print(
+        f"[dim]points: end-of-hand value of {render.SAMPLE_HAND} "
+        "(penalty in melding games, deadwood in knock games).[/dim]\n"
+    )
+    console.print(render.demo_melds_table(Rules.preset("german")))
+    console.print("\nTry: [cyan]rummykit meld '5H 6H JK'[/cyan], [cyan]rummykit rules viennese[/cyan]")
+
+
+def main() -> None:
+    """Entry point of the ``rummykit`` script."""
+    app()
+
+
+__all__ = ["app", "build_rules", "main"]

@@ -1,0 +1,233 @@
+"""Data and rich renderables for the command line; no I/O here.
+
+Everything shown is computed by the public API (:class:`~rummykit.rules.Rules`,
+:class:`~rummykit.melds.Meld`); this module only arranges it for display or JSON.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any, Final
+
+from rich import box
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from rummykit.cards import Card, parse_cards
+from rummykit.errors import IllegalMeldError
+from rummykit.melds import Meld, meld_text_cards
+from rummykit.rules import PRESET_NAMES, Rules
+
+RULE_GROUPS: Final[dict[str, str]] = {
+    "num_decks": "Components and players",
+    "hand_size": "Deal",
+    "ace_low_in_runs": "Melds",
+    "opening_min_points": "Opening, melding, lay-offs, joker exchange",
+    "discard_pickup_requires_meld": "Drawing and discarding",
+    "hand_romme_multiplier": "Hand scoring",
+    "match_end": "Match",
+    "knock_threshold": "Knock games",
+    "knock_card": "Gin",
+}
+"""Group titles of the rules table, keyed by the first option of each group (RULES.md §6 order)."""
+
+SAMPLE_HAND: Final = "AS JK 7D KC"
+"""Hand whose end-of-hand points the demo shows per preset (RULES.md §8.4 P1–P4)."""
+
+DEMO_MELDS: Final = (
+    "JC QC JK AC",
+    "6S 6H JK",
+    "5H 6H JK",
+    "JK 5H 6H",
+    "AH 2H 3H",
+    "QC KC AC",
+    "3S JK JK 6S",
+    "KS AS 2S",
+    "3S JK JK",
+    "7H 7H 7S",
+)
+"""Melds of RULES.md §8.1 that the demo evaluates live under the german preset."""
+
+
+def format_value(value: object) -> str:
+    """An option value as written in the rules text form: ``true``, ``none``, ``(81, 101)``."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(str(v) for v in value) + ")"
+    return str(value)
+
+
+def rule_rows(rules: Rules) -> list[tuple[str, str, str, bool]]:
+    """``(group, option, value, changed)`` for every option in declaration order.
+
+    ``changed`` marks options that differ from the preset the rule set is named after.
+    """
+    changed = rules.changes()
+    rows: list[tuple[str, str, str, bool]] = []
+    group = ""
+    for f in fields(rules):
+        if f.name == "name":
+            continue
+        group = RULE_GROUPS.get(f.name, group)
+        rows.append((group, f.name, format_value(getattr(rules, f.name)), f.name in changed))
+    return rows
+
+
+def rules_table(rules: Rules) -> Table:
+    """The rule set as a table of option and value, grouped as in RULES.md §6."""
+    table = Table(title=f"Rules: {rules}", title_justify="left", show_lines=False)
+    table.add_column("option", style="cyan", no_wrap=True)
+    table.add_column("value", no_wrap=True)
+    previous = None
+    for group, option, value, changed in rule_rows(rules):
+        if group != previous:
+            if previous is not None:
+                table.add_section()
+            table.add_row(Text(group, style="bold magenta"), "")
+            previous = group
+        table.add_row(f"  {option}", Text(value, style="bold yellow" if changed else ""))
+    return table
+
+
+def preset_aliases() -> dict[str, list[str]]:
+    """Every preset with the aliases :meth:`Rules.preset` accepts (as normalised, spaces shown)."""
+    result: dict[str, list[str]] = {name: [] for name in PRESET_NAMES}
+    for alias, name in Rules.ALIASES.items():
+        shown = alias.replace("_", " ")
+        if shown not in result[name] and shown != name:
+            result[name].append(shown)
+    return {name: sorted(aliases) for name, aliases in result.items()}
+
+
+def aliases_table() -> Table:
+    table = Table(title="Presets", title_justify="left")
+    table.add_column("preset", style="cyan", no_wrap=True)
+    table.add_column("aliases (case- and accent-insensitive)")
+    for name, aliases in preset_aliases().items():
+        table.add_row(name, ", ".join(aliases))
+    return table
+
+
+def hand_size_text(rules: Rules) -> str:
+    """Cards dealt per player; for ``by_player_count`` the distinct sizes from min to max players."""
+    if rules.hand_size_rule == "fixed":
+        return str(rules.hand_size)
+    sizes = [rules.hand_size_for(p) for p in range(rules.min_players, rules.max_players + 1)]
+    return "/".join(str(size) for i, size in enumerate(sizes) if i == 0 or size != sizes[i - 1])
+
+
+def presets_table() -> Table:
+    """One row per preset with the figures that tell them apart, computed from each rule set."""
+    table = Table(title="Presets", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    for column in ("preset", "family", "deck", "hand", "opening", "knock", "points"):
+        table.add_column(column, no_wrap=True, justify="left" if column in ("preset", "family") else "right")
+    sample = parse_cards(SAMPLE_HAND)
+    for name in PRESET_NAMES:
+        r = Rules.preset(name)
+        knock = "–"
+        if r.knock_threshold is not None:
+            knock = ("<" if r.knock_comparison == "lt" else "≤") + str(r.knock_threshold)
+        table.add_row(
+            name,
+            "knock" if r.is_knock_game else "melding",
+            f"{r.deck_size} ({r.jokers_total} JK)",
+            hand_size_text(r),
+            "–" if r.opening_min_points is None else str(r.opening_min_points),
+            knock,
+            str(sum(r.card_points(c) for c in sample)),
+        )
+    return table
+
+
+def cards_json(cards: tuple[Card, ...]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def meld_report(text: str, rules: Rules) -> dict[str, Any]:
+    """The verdict on a meld text as JSON-compatible data.
+
+    Legal: kind, opening value, cards, joker assignments, lay-off and exchange cards.
+    Illegal: the broken rule and the error message.
+
+    Raises:
+        NotationError: the text holds something that is not a card.
+    """
+    cards = meld_text_cards(text)
+    try:
+        meld = Meld.parse(text, rules)
+    except IllegalMeldError as exc:
+        return {
+            "legal": False,
+            "rules": str(rules),
+            "cards": cards_json(cards),
+            "rule": exc.rule,
+            "error": str(exc),
+        }
+    return {
+        "legal": True,
+        "rules": str(rules),
+        "kind": str(meld.kind),
+        "value": meld.value,
+        "notation": str(meld),
+        "cards": cards_json(meld.cards),
+        "jokers": [
+            {"index": i, "represents": cards_json(meld.represented(i))}
+            for i, c in enumerate(meld.cards)
+            if c.is_joker
+        ],
+        "layoff_cards": cards_json(meld.layoff_cards(rules)),
+        "exchange_cards": cards_json(meld.exchange_cards()),
+        "joker_exchange": rules.joker_exchange,
+    }
+
+
+def _card_list(cards: list[str]) -> str:
+    return " ".join(cards) if cards else "none"
+
+
+def meld_renderable(report: dict[str, Any]) -> Group:
+    """Human-readable form of :func:`meld_report`."""
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold")
+    grid.add_column()
+    grid.add_row("rules", report["rules"])
+    if not report["legal"]:
+        verdict = Text("illegal", style="bold red")
+        grid.add_row("verdict", verdict)
+        grid.add_row("cards", " ".join(report["cards"]))
+        grid.add_row("rule", report["rule"])
+        grid.add_row("reason", report["error"])
+        return Group(grid)
+    grid.add_row("verdict", Text(f"legal {report['kind']}", style="bold green"))
+    grid.add_row("meld", report["notation"])
+    grid.add_row("value", f"{report['value']} (opening value)")
+    for joker in report["jokers"]:
+        grid.add_row(f"joker #{joker['index'] + 1}", "stands for " + " or ".join(joker["represents"]))
+    grid.add_row("lay off", _card_list(report["layoff_cards"]))
+    exchange = _card_list(report["exchange_cards"])
+    if report["exchange_cards"] and not report["joker_exchange"]:
+        exchange += " (joker_exchange is off in these rules)"
+    grid.add_row("exchange", exchange)
+    return Group(grid)
+
+
+def demo_melds_table(rules: Rules) -> Table:
+    """The :data:`DEMO_MELDS` evaluated under ``rules``."""
+    table = Table(title=f"Melds under {rules}", title_justify="left")
+    table.add_column("as written", no_wrap=True)
+    table.add_column("verdict", no_wrap=True)
+    table.add_column("value", justify="right")
+    table.add_column("meld / broken rule")
+    for text in DEMO_MELDS:
+        report = meld_report(text, rules)
+        if report["legal"]:
+            table.add_row(
+                text, Text(f"legal {report['kind']}", style="green"), str(report["value"]), report["notation"]
+            )
+        else:
+            table.add_row(text, Text("illegal", style="red"), "–", report["rule"])
+    return table
