@@ -1,0 +1,192 @@
+"""The ``rummykit`` command line (typer's CliRunner)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import rummykit as rk
+from rummykit.cli import EXIT_BAD_INPUT, EXIT_ILLEGAL, app, render
+
+runner = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_rules_table_default_german() -> None:
+    code, out, err = run("rules")
+    assert code == 0 and err == ""
+    assert "Rules: german" in out
+    for group in ("Components and players", "Melds", "Hand scoring", "Knock games"):
+        assert group in out
+    lines = {
+        line.split("│")[1].strip(): line.split("│")[2].strip()
+        for line in out.splitlines()
+        if line.count("│") == 3 and line.split("│")[2].strip()
+    }
+    assert lines["opening_min_points"] == "40"
+    assert lines["penalty_joker"] == "30"
+    assert lines["max_adjacent_jokers"] == "2"
+    assert lines["knock_threshold"] == "none"
+
+
+def test_rule_groups_start_at_real_options() -> None:
+    rows = render.rule_rows(rk.Rules.preset("german"))
+    assert {group for group, *_ in rows} == set(render.RULE_GROUPS.values())
+    assert len(rows) == len(rk.Rules.preset("german").to_dict()) - 1  # every option but the name
+
+
+@pytest.mark.parametrize("preset", rk.PRESET_NAMES)
+def test_rules_json_is_to_dict(preset: str) -> None:
+    code, out, _ = run("rules", preset, "--json")
+    assert code == 0
+    assert json.loads(out) == rk.Rules.preset(preset).to_dict()
+
+
+def test_rules_alias_text_form_and_overrides() -> None:
+    code, out, _ = run("rules", "Wiener Rummy", "--json")
+    assert code == 0 and json.loads(out)["name"] == "viennese"
+    code, out, _ = run(
+        "rules",
+        "german(opening_min_points=30)",
+        "--json",
+        "--set",
+        "penalty_joker=20",
+        "-s",
+        "max_stock_rebuilds=unlimited",
+    )
+    data = json.loads(out)
+    assert code == 0
+    assert (data["opening_min_points"], data["penalty_joker"], data["max_stock_rebuilds"]) == (30, 20, None)
+    code, out, _ = run("rules", "--set", "opening_min_points=30")
+    assert code == 0 and "Rules: german(opening_min_points=30)" in out
+
+
+def test_rules_from_toml_file(tmp_path: Path) -> None:
+    path = tmp_path / "house.toml"
+    path.write_text('preset = "viennese"\nknock_comparison = "le"\n', encoding="utf-8")
+    code, out, _ = run("rules", "--file", str(path), "--json", "--set", "knock_threshold=6")
+    data = json.loads(out)
+    assert code == 0 and (data["name"], data["knock_comparison"], data["knock_threshold"]) == (
+        "viennese",
+        "le",
+        6,
+    )
+
+
+def test_rules_list() -> None:
+    code, out, _ = run("rules", "--list")
+    assert code == 0
+    for name in rk.PRESET_NAMES:
+        assert name in out
+    assert "knock rummy" in out and "scala quaranta" in out
+    code, out, _ = run("rules", "--list", "--json")
+    data = json.loads(out)
+    assert list(data) == list(rk.PRESET_NAMES)
+    assert "wiener" in data["viennese"] and "romme" in data["german"]
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (("rules", "nope"), "unknown preset 'nope'"),
+        (("rules", "german(foo=1)"), "unknown rule option 'foo'"),
+        (("rules", "--set", "num_decks=three"), "num_decks"),
+        (("rules", "--set", "hand_size=40"), "hand_size"),
+        (("rules", "--set", "penalty_joker"), "option=value"),
+        (("rules", "--set", "name=viennese"), "preset name"),
+        (("rules", "--file", "/nonexistent/rules.toml"), "cannot read rules file"),
+        (("rules", "german", "--file", "x.toml"), "not both"),
+        (("meld", "--rules", "nope", "5H 6H JK"), "unknown preset"),
+        (("meld", "5H 6H XX"), "not a card: 'XX'"),
+        (("meld", "JK(=JK) 5H 6H"), "JK(=JK)"),
+    ],
+)
+def test_bad_input_is_one_line_on_stderr(args: tuple[str, ...], needle: str) -> None:
+    code, out, err = run(*args)
+    assert code == EXIT_BAD_INPUT
+    assert out == ""
+    assert err.startswith("error: ") and err.count("\n") == 1
+    assert needle in err
+    assert "Traceback" not in err
+
+
+def test_meld_json_value_18() -> None:
+    code, out, err = run("meld", "--rules", "german", "5H 6H JK", "--json")
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert data["legal"] is True and data["kind"] == "run" and data["value"] == 18
+    assert data["cards"] == ["5H", "6H", "JK"] and data["notation"] == "5H 6H JK(=7H)"
+    assert data["jokers"] == [{"index": 2, "represents": ["7H"]}]
+    assert data["layoff_cards"] == ["4H", "8H", "JK"]
+    assert data["exchange_cards"] == ["7H"]
+
+
+def test_meld_cards_as_separate_arguments() -> None:
+    code, out, _ = run("meld", "6S", "6H", "JK", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["kind"] == "set" and data["value"] == 18
+    assert data["jokers"] == [{"index": 2, "represents": ["6C", "6D"]}]
+    assert data["exchange_cards"] == ["6C", "6D"]
+
+
+def test_meld_human_output() -> None:
+    code, out, _ = run("meld", "JC QC JK AC")
+    assert code == 0
+    assert "legal run" in out and "41" in out and "JC QC JK(=KC) AC" in out and "KC" in out
+
+
+def test_meld_under_other_rules() -> None:
+    text = "AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH"
+    code, out, _ = run("meld", "--rules", "german", text, "--json")
+    assert code == 0 and json.loads(out)["value"] == 96
+    code, out, _ = run("meld", "--rules", "Scala 40", text, "--json")
+    assert code == EXIT_ILLEGAL and json.loads(out)["rule"] == "allow_ace_both_ends"
+    code, out, _ = run("meld", "-r", "german(max_adjacent_jokers=none)", "JK JK JK 4H 5H 6H", "--json")
+    assert code == 0 and json.loads(out)["value"] == 21
+
+
+def test_illegal_meld_exits_1_with_rule() -> None:
+    code, out, err = run("meld", "KS AS 2S")
+    assert code == EXIT_ILLEGAL == 1 and err == ""
+    assert "illegal" in out and "run_wraparound" in out
+    code, out, _ = run("meld", "3S JK JK", "--json")
+    data = json.loads(out)
+    assert code == 1
+    assert data["legal"] is False and data["rule"] == "joker_limit" and "3S JK JK" in data["error"]
+    assert data["cards"] == ["3S", "JK", "JK"]
+
+
+def test_meld_exchange_note_when_exchange_is_off() -> None:
+    code, out, _ = run("meld", "-r", "viennese", "6S 6H JK")
+    assert code == 0 and "joker_exchange is off" in out
+
+
+def test_demo_shows_live_results() -> None:
+    code, out, err = run("demo")
+    assert code == 0 and err == ""
+    for name in rk.PRESET_NAMES:
+        assert name in out
+    assert "JC QC JK(=KC) AC" in out and "run_wraparound" in out
+    # P1–P4 penalty column: german 58, german_dskv 48, scala40 53, basic 33
+    rows = {line.split()[0]: line.split() for line in out.splitlines() if line.split()}
+    assert rows["german"][-1] == "58" and rows["german_dskv"][-1] == "48"
+    assert rows["scala40"][-1] == "53" and rows["basic"][-1] == "33"
+
+
+def test_no_arguments_shows_help() -> None:
+    result = runner.invoke(app, [])
+    assert result.exit_code != 0 or "Usage" in result.output
+    assert "rules" in result.output and "meld" in result.output and "demo" in result.output
+
+
+def test_unknown_command_is_a_usage_error() -> None:
+    result = runner.invoke(app, ["frobnicate"])
+    assert result.exit_code == 2 and "Traceback" not in result.output
