@@ -169,7 +169,6 @@ def test_bad_meld_text_is_a_notation_error(text: str) -> None:
         Meld.parse(text, GERMAN)
 
 
-@pytest.mark.xfail(strict=True, reason="melds.py _run_error reports a wrong joker declaration as wrap-around")
 @pytest.mark.parametrize("text", ["JK(=7H) 5H 6H", "5H 6H JK(=4H)"])
 def test_declaration_contradicting_position_is_a_joker_assignment_error(text: str) -> None:
     # RULES.md §2.3/§2.4: in a run the annotation must match the joker's position; there is no
@@ -179,7 +178,6 @@ def test_declaration_contradicting_position_is_a_joker_assignment_error(text: st
     assert info.value.rule == "joker_assignment"
 
 
-@pytest.mark.xfail(strict=True, reason="melds.py _build_set accepts two set jokers declared as one suit")
 def test_two_set_jokers_cannot_stand_for_the_same_suit() -> None:
     # RULES.md §2.3: two jokers in one set stand for two different missing suits.
     with pytest.raises(IllegalMeldError) as info:
@@ -187,7 +185,6 @@ def test_two_set_jokers_cannot_stand_for_the_same_suit() -> None:
     assert info.value.rule == "joker_assignment"
 
 
-@pytest.mark.xfail(strict=True, reason="a one-natural set is written like a run and reparses as one")
 def test_one_natural_set_text_round_trips() -> None:
     # joker_limit = at_least_one_natural (RULES.md §2.3) allows 5D + two jokers as a set of fives.
     rules = GERMAN.replace(joker_limit="at_least_one_natural")

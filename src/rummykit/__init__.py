@@ -16,6 +16,7 @@ from rummykit.errors import (
     RummyError,
 )
 from rummykit.melds import Meld, MeldKind
+from rummykit.match import Match, MatchEvent
 from rummykit.record import Record
 from rummykit.round import Event, Round
 from rummykit.rules import PRESET_NAMES, Rules
@@ -35,6 +36,8 @@ __all__ = [
     "Meld",
     "MeldKind",
     "NotationError",
+    "Match",
+    "MatchEvent",
     "Phase",
     "PlayerView",
     "Record",

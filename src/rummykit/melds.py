@@ -205,6 +205,11 @@ class Meld:
             raise IllegalMeldError(
                 f"{text}: the cards of a set must have different suits", "set_distinct_suits"
             )
+        declared_suits = [d.suit for d in declared if d is not None]
+        if len(set(declared_suits)) != len(declared_suits):
+            raise IllegalMeldError(
+                f"{text}: two jokers in a set stand for two different suits", "joker_assignment"
+            )
         for d in declared:
             if d is not None and (d.rank != rank or d.suit in suits):
                 raise IllegalMeldError(
@@ -221,9 +226,14 @@ class Meld:
         suit = next(c.suit for c in cards if c != JOKER_CODE)
         lo, hi = position_bounds(rules)
         candidates: set[int] | None = None
-        for i, c in enumerate(cards):
-            target = c if c != JOKER_CODE else declared[i]
-            if target is None:
+        for d in declared:
+            if d is not None and d.suit != suit:
+                raise IllegalMeldError(
+                    f"{text}: a joker in this run must stand for a card of its suit, not {d}",
+                    "joker_assignment",
+                )
+        for i, target in enumerate(cards):
+            if target == JOKER_CODE:
                 continue
             if target.suit != suit:
                 raise IllegalMeldError(
@@ -237,7 +247,23 @@ class Meld:
         valid = sorted(s for s in candidates if lo <= s and s + n - 1 <= hi)
         if not valid:
             raise cls._run_error(cards, rules, text, candidates, lo, hi)
-        start = valid[0]
+        consistent = [
+            s
+            for s in valid
+            if all(d is None or d.rank == position_rank(s + i) for i, d in enumerate(declared))
+        ]
+        if not consistent:
+            wrong = next(
+                (i, d)
+                for i, d in enumerate(declared)
+                if d is not None and d.rank != position_rank(valid[0] + i)
+            )
+            raise IllegalMeldError(
+                f"{text}: the joker in place {wrong[0] + 1} stands for "
+                f"{Card.of(position_rank(valid[0] + wrong[0]), suit)}, not {wrong[1]}",
+                "joker_assignment",
+            )
+        start = consistent[0]
         if start == LOW_ACE and start + n - 1 == HIGH_ACE and not rules.allow_ace_both_ends:
             raise IllegalMeldError(
                 f"{text}: a run may not hold the ace at both ends (allow_ace_both_ends is off)",
@@ -473,6 +499,12 @@ class Meld:
     # Text ---------------------------------------------------------------------------------------
     def notation(self, annotate: bool = True) -> str:
         """The meld's text; run jokers are annotated ``JK(=7H)`` unless ``annotate`` is false."""
+        if self.kind is MeldKind.SET and annotate and len(self.naturals) == 1:
+            # With one natural the text would read back as a run: name the suits the jokers take.
+            missing = iter(self.missing_suits())
+            return " ".join(
+                f"JK(={Card.of(self.rank, next(missing))})" if c == JOKER_CODE else str(c) for c in self.cards
+            )
         if self.kind is MeldKind.SET or not annotate:
             return " ".join(str(c) for c in self.cards)
         return " ".join(

@@ -44,18 +44,14 @@ class Record:
     deck: tuple[Card, ...] | None
     """The deck order of a round (top card first); ``None`` for a match (decks come from the seed)."""
     actions: tuple[Action, ...]
+    in_play: tuple[int, ...] | None = None
+    """Seats that took part in a round record, when not all of them did."""
 
     @classmethod
     def from_round(cls, rnd: Round) -> Record:
-        return cls(
-            "round",
-            rnd.rules,
-            rnd.seats,
-            rnd.dealer,
-            rnd.seed,
-            rnd.deck,
-            tuple(e.action for e in rnd.history),
-        )
+        in_play = None if len(rnd.in_play) == rnd.seats else rnd.in_play
+        actions = tuple(e.action for e in rnd.history)
+        return cls("round", rnd.rules, rnd.seats, rnd.dealer, rnd.seed, rnd.deck, actions, in_play)
 
     @classmethod
     def from_match(cls, match: Match) -> Record:
@@ -73,7 +69,12 @@ class Record:
             if self.deck is None:
                 raise NotationError("a round record needs its deck")
             game: Any = Round.new(
-                self.rules, self.players, deck=self.deck, seed=self.seed, dealer=self.dealer
+                self.rules,
+                self.players,
+                deck=self.deck,
+                seed=self.seed,
+                dealer=self.dealer,
+                in_play=self.in_play,
             )
         else:
             from rummykit.match import Match
@@ -98,6 +99,8 @@ class Record:
         }
         if self.deck is not None:
             data["deck"] = format_cards(self.deck)
+        if self.in_play is not None:
+            data["in_play"] = list(self.in_play)
         data["actions"] = [str(a) for a in self.actions]
         return data
 
@@ -157,6 +160,14 @@ class Record:
             if not isinstance(deck_text, str):
                 raise NotationError("record field 'deck' must be the deck order as card text")
             deck = parse_cards(deck_text)
+        in_play_data = data.get("in_play")
+        in_play: tuple[int, ...] | None = None
+        if in_play_data is not None:
+            if not isinstance(in_play_data, list) or not all(
+                isinstance(s, int) and not isinstance(s, bool) for s in in_play_data
+            ):
+                raise NotationError("record field 'in_play' must be a list of seat numbers")
+            in_play = tuple(in_play_data)
         actions = data.get("actions")
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
             raise NotationError("record field 'actions' must be a list of action texts")
@@ -168,4 +179,5 @@ class Record:
             integer("seed"),
             deck,
             tuple(Action.parse(a) for a in actions),
+            in_play,
         )

@@ -94,6 +94,7 @@ class Round:
     result: RoundResult | None
     deck: tuple[Card, ...]
     seed: int
+    in_play: tuple[int, ...]
     _rng: random.Random
     _family: Family
 
@@ -107,13 +108,15 @@ class Round:
         seed: int | None = None,
         deck: Sequence[int] | str | None = None,
         dealer: int = 0,
+        in_play: Sequence[int] | None = None,
     ) -> Round:
         """Deal a new hand.
 
         ``seed`` shuffles the deck and drives every later reshuffle; ``deck`` gives the deck order
         explicitly (top card first, as text or cards), in which case ``seed`` only drives
         reshuffles. Without either a random seed is drawn and kept in ``round.seed``, so a record of
-        the round still replays it.
+        the round still replays it. ``in_play`` lists the seats that take part (a match leaves out
+        eliminated players); by default every seat plays.
 
         Raises:
             RulesError: a player count outside the rules, a bad dealer seat or a deck that is not
@@ -127,6 +130,9 @@ class Round:
             )
         if not 0 <= dealer < players:
             raise RulesError(f"dealer: seat {dealer} does not exist at a table of {players}")
+        playing = tuple(range(players)) if in_play is None else tuple(sorted(set(in_play)))
+        if len(playing) < 2 or not all(0 <= s < players for s in playing):
+            raise RulesError(f"in_play: {list(playing)} is not a set of at least two seats of {players}")
         if seed is None:
             seed = random.SystemRandom().randrange(2**32)
         expected = build_deck(rules.num_decks, rules.jokers_total)
@@ -141,10 +147,18 @@ class Round:
                     f"deck of {rules.name} (num_decks={rules.num_decks}, jokers_total={rules.jokers_total})"
                 )
         rnd = cls.__new__(cls)
-        rnd._setup(rules, players, dealer, tuple(order), seed)
+        rnd._setup(rules, players, dealer, tuple(order), seed, playing)
         return rnd
 
-    def _setup(self, rules: Rules, players: int, dealer: int, order: tuple[Card, ...], seed: int) -> None:
+    def _setup(
+        self,
+        rules: Rules,
+        players: int,
+        dealer: int,
+        order: tuple[Card, ...],
+        seed: int,
+        in_play: tuple[int, ...],
+    ) -> None:
         from rummykit.family import family_for
 
         self.rules = rules
@@ -154,9 +168,10 @@ class Round:
         self.seed = seed
         self._rng = random.Random(f"rummykit-reshuffle-{seed}")
         self._family = family_for(rules)
+        self.in_play = in_play
         clockwise = [(dealer + i) % players for i in range(1, players + 1)]  # forehand first
-        sits_out = rules.active_players(players) < players
-        self.active = tuple(s for s in clockwise if not (sits_out and s == dealer))
+        sits_out = rules.active_players(len(in_play)) < len(in_play)
+        self.active = tuple(s for s in clockwise if s in in_play and not (sits_out and s == dealer))
         self.hands = [Hand() for _ in range(players)]
         self.table = []
         self.opened_turn = [None] * players

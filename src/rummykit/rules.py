@@ -262,7 +262,9 @@ class Rules:
             RulesError: unknown option, wrong type or invalid value.
         """
         data = dict(data)
-        base = cls.preset(str(data.pop("preset", data.pop("name", "german"))))
+        preset = data.pop("preset", None)
+        name = data.pop("name", None)
+        base = cls.preset(str(preset or name or "german"))
         changes = {key: _coerce(key, value) for key, value in data.items()}
         return base.replace(**changes)
 

@@ -1,0 +1,342 @@
+"""A match (Partie, Serie, rubber): rounds scored cumulatively until ``match_end`` says stop.
+
+Match ends (RULES.md §3.15, §4.8, §5.2, §5.3, D25):
+
+* ``fixed_hands``: ``num_hands`` hands (default one per player, everybody deals once); the lowest
+  minus total wins, ties share the win.
+* ``penalty_limit``: ends after the hand in which somebody reaches ``penalty_limit`` minus points.
+* ``elimination_last_survivor``: players whose total reaches ``elimination_threshold`` (101) are out;
+  the last player in wins (Scala 40; the Viennese rubber).
+* ``target_score``: ends when somebody's plus points reach ``target_score`` (Basic Rummy).
+* ``single_hand``: one scored hand.
+
+Knock games with ``elimination_last_survivor`` are played as a **rubber** with chips, after each
+hand in exactly this order (§4.8): (1) knock money ``knock_money`` from every other player who was
+in the hand to the knocker or Rummy caller; (2) bad points added; (3) everybody at or above
+``elimination_threshold`` is eliminated; (4) one player left takes the pot, nobody left means the
+lowest total takes it (ties split, D19); (5) buy-back offers clockwise from the dealer's left to each
+player in play with ``buyback_window[0] < total < buyback_window[1]`` who has bought back fewer than
+``buyback_limit`` times: paying ``buyback_cost`` chips sets the total to the highest other total that
+does not exceed it (D8; no offer if there is none); (6) next deal. The ante ``pot_ante`` is paid once
+per rubber (``ante_frequency = per_rubber``, D11) or before every hand (``per_hand``).
+
+A hand that ends unscored (stock exhausted) counts as dealt for ``fixed_hands`` but scores nothing.
+
+>>> import rummykit as rk
+>>> m = rk.Match.new(rk.Rules.preset("viennese"), players=3, seed=1)
+>>> m.pot, m.chips
+(15, (-5, -5, -5))
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from rummykit.actions import Action, BuyBack, Decline
+from rummykit.errors import MatchDecisionError, RulesError
+from rummykit.round import Event, Round
+from rummykit.rules import Rules
+from rummykit.views import RoundResult
+
+MATCH_SEED_BITS: Final = 32
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEvent:
+    """A match decision (buy-back) as recorded in ``Match.history``."""
+
+    seat: int
+    action: Action
+    chips: int
+    """Chips the seat paid into the pot."""
+    new_total: int | None
+    """The seat's total after a buy-back."""
+
+
+class Match:
+    """A series of rounds with cumulative scores, chips and eliminations. Create with :meth:`new`."""
+
+    rules: Rules
+    players: int
+    seed: int
+    first_dealer: int
+    dealer: int
+    round: Round
+    rounds: list[Round]
+    penalties: list[int]
+    gains: list[int]
+    chips_list: list[int]
+    pot: int
+    eliminated: list[bool]
+    buybacks: list[int]
+    pending_buyback: list[int]
+    actions: list[Action]
+    history: list[Event | MatchEvent]
+    winners: tuple[int, ...]
+    hands_dealt: int
+
+    @classmethod
+    def new(cls, rules: Rules, players: int, *, seed: int | None = None, dealer: int = 0) -> Match:
+        """Start a match and deal its first round; ``seed`` drives every deal of the match.
+
+        Raises:
+            RulesError: a player count outside the rules or a bad dealer seat.
+        """
+        if not rules.min_players <= players <= rules.max_players:
+            raise RulesError(
+                f"players: {rules.name} is played by {rules.min_players} to {rules.max_players} "
+                f"players, not {players}",
+                option="max_players",
+            )
+        if not 0 <= dealer < players:
+            raise RulesError(f"dealer: seat {dealer} does not exist at a table of {players}")
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**MATCH_SEED_BITS)
+        m = cls.__new__(cls)
+        m.rules = rules
+        m.players = players
+        m.seed = seed
+        m.first_dealer = dealer
+        m.dealer = dealer
+        m._rng = random.Random(seed)
+        m.rounds = []
+        m.penalties = [0] * players
+        m.gains = [0] * players
+        m.chips_list = [0] * players
+        m.pot = 0
+        m.eliminated = [False] * players
+        m.buybacks = [0] * players
+        m.pending_buyback = []
+        m.actions = []
+        m.history = []
+        m.winners = ()
+        m.hands_dealt = 0
+        if m.is_rubber and rules.ante_frequency == "per_rubber":
+            m._ante()
+        m._deal()
+        return m
+
+    _rng: random.Random
+
+    # Derived state ------------------------------------------------------------------------------
+    @property
+    def is_rubber(self) -> bool:
+        """Knock-game rubber with pot, knock money and buy-back (RULES.md §4.8)."""
+        return self.rules.is_knock_game and self.rules.match_end == "elimination_last_survivor"
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self.winners)
+
+    @property
+    def winner(self) -> int | None:
+        """The single winner, or ``None`` while the match runs or when several share the win."""
+        return self.winners[0] if len(self.winners) == 1 else None
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Cumulative points per seat: plus points minus minus points (higher is better)."""
+        return tuple(g - p for g, p in zip(self.gains, self.penalties, strict=True))
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Cumulative minus points (German family) or bad points (knock family) per seat."""
+        return tuple(self.penalties)
+
+    @property
+    def chips(self) -> tuple[int, ...]:
+        """Chip ledger per seat: won minus paid (antes, knock money, buy-backs)."""
+        return tuple(self.chips_list)
+
+    @property
+    def active_seats(self) -> tuple[int, ...]:
+        """Seats not eliminated."""
+        return tuple(s for s in range(self.players) if not self.eliminated[s])
+
+    @property
+    def to_move(self) -> int:
+        if self.pending_buyback:
+            return self.pending_buyback[0]
+        return self.round.to_move
+
+    # Play ---------------------------------------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        """Buy-back decisions when one is pending, otherwise the current round's actions."""
+        if self.is_over:
+            return []
+        if self.pending_buyback:
+            return [BuyBack(), Decline()]
+        return self.round.legal_actions()
+
+    def check(self, action: Action) -> None:
+        if self.is_over:
+            raise MatchDecisionError(f"{action}: the match is over", "match_over")
+        if self.pending_buyback:
+            if not isinstance(action, (BuyBack, Decline)):
+                raise MatchDecisionError(
+                    f"{action}: seat {self.pending_buyback[0]} must first answer the buy-back offer "
+                    "('buyback' or 'decline')",
+                    "buyback",
+                )
+            return
+        if isinstance(action, (BuyBack, Decline)):
+            raise MatchDecisionError(f"{action}: no buy-back offer is open", "buyback")
+        self.round.check(action)
+
+    def apply(self, action: Action | str) -> Event | MatchEvent:
+        """Apply a round action or a match decision and return the recorded event.
+
+        Raises:
+            NotationError: text that is not an action.
+            IllegalActionError: the action is not allowed now; nothing changes.
+        """
+        if isinstance(action, str):
+            action = Action.parse(action)
+        self.check(action)
+        event: Event | MatchEvent
+        if self.pending_buyback:
+            event = self._decide(action)
+        else:
+            event = self.round.apply(action)
+            if self.round.is_over:
+                self._settle(self.round.result)
+        self.actions.append(action)
+        self.history.append(event)
+        return event
+
+    # Internals ----------------------------------------------------------------------------------
+    def _ante(self) -> None:
+        for s in self.active_seats:
+            self.chips_list[s] -= self.rules.pot_ante
+            self.pot += self.rules.pot_ante
+
+    def _deal(self) -> None:
+        if self.is_rubber and self.rules.ante_frequency == "per_hand" and self.hands_dealt:
+            self._ante()
+        self.round = Round.new(
+            self.rules,
+            self.players,
+            seed=self._rng.randrange(2**MATCH_SEED_BITS),
+            dealer=self.dealer,
+            in_play=self.active_seats,
+        )
+        self.rounds.append(self.round)
+        self.hands_dealt += 1
+
+    def _settle(self, result: RoundResult | None) -> None:
+        assert result is not None
+        rules = self.rules
+        rnd = self.round
+        if result.scored and result.winner is not None:
+            if self.is_rubber and rules.knock_money:
+                payers = [s for s in rnd.active if s != result.winner]
+                for s in payers:
+                    self.chips_list[s] -= rules.knock_money
+                self.chips_list[result.winner] += rules.knock_money * len(payers)
+            for s in range(self.players):
+                self.penalties[s] += result.penalties[s]
+                self.gains[s] += result.gains[s]
+        if self._check_end(result):
+            return
+        if self.is_rubber:
+            low, high = rules.buyback_window
+            order = [(rnd.dealer + i) % self.players for i in range(1, self.players + 1)]
+            self.pending_buyback = [
+                s
+                for s in order
+                if not self.eliminated[s]
+                and low < self.penalties[s] < high
+                and self.buybacks[s] < rules.buyback_limit
+                and self._buyback_target(s) is not None
+            ]
+        if not self.pending_buyback:
+            self._next_deal(result)
+
+    def _check_end(self, result: RoundResult) -> bool:
+        """Eliminations and the match-end test; sets ``winners`` and pays the pot when it ends."""
+        rules = self.rules
+        end = rules.match_end
+        in_play = list(self.active_seats)
+        if end == "elimination_last_survivor" and rules.elimination_threshold is not None:
+            out = [s for s in in_play if self.penalties[s] >= rules.elimination_threshold]
+            for s in out:
+                self.eliminated[s] = True
+            survivors = self.active_seats
+            if len(survivors) == 1:
+                return self._end((survivors[0],))
+            if not survivors:
+                best = min(self.penalties[s] for s in in_play)
+                return self._end(tuple(s for s in in_play if self.penalties[s] == best))
+            return False
+        if end == "single_hand" and result.scored:
+            return self._end(self._lowest())
+        if end == "fixed_hands" and self.hands_dealt >= (rules.num_hands or self.players):
+            return self._end(self._lowest())
+        if end == "penalty_limit" and max(self.penalties) >= rules.penalty_limit:
+            return self._end(self._lowest())
+        if end == "target_score" and max(self.gains) >= rules.target_score:
+            best = max(self.gains)
+            return self._end(tuple(s for s in range(self.players) if self.gains[s] == best))
+        return False
+
+    def _lowest(self) -> tuple[int, ...]:
+        """Seats with the best cumulative score (fewest minus points); ties share the win."""
+        best = max(self.scores)
+        return tuple(s for s in range(self.players) if self.scores[s] == best)
+
+    def _end(self, winners: Sequence[int]) -> bool:
+        self.winners = tuple(winners)
+        if self.pot:
+            share, remainder = divmod(self.pot, len(self.winners))
+            for i, s in enumerate(self.winners):
+                self.chips_list[s] += share + (1 if i < remainder else 0)
+            self.pot = 0
+        return True
+
+    def _buyback_target(self, seat: int) -> int | None:
+        """The total a buy-back sets: the highest other total in play not above the buyer's (D8)."""
+        own = self.penalties[seat]
+        others = [self.penalties[s] for s in self.active_seats if s != seat and self.penalties[s] <= own]
+        return max(others) if others else None
+
+    def _decide(self, action: Action) -> MatchEvent:
+        seat = self.pending_buyback.pop(0)
+        event: MatchEvent
+        if isinstance(action, BuyBack):
+            target = self._buyback_target(seat)
+            assert target is not None
+            self.chips_list[seat] -= self.rules.buyback_cost
+            self.pot += self.rules.buyback_cost
+            self.buybacks[seat] += 1
+            self.penalties[seat] = target
+            event = MatchEvent(seat, action, self.rules.buyback_cost, target)
+        else:
+            event = MatchEvent(seat, action, 0, None)
+        if not self.pending_buyback:
+            assert self.round.result is not None
+            self._next_deal(self.round.result)
+        return event
+
+    def _next_deal(self, result: RoundResult) -> None:
+        rotation = self.rules.deal_rotation
+        active = self.active_seats
+        if rotation == "winner_deals" and result.winner is not None and result.winner in active:
+            self.dealer = result.winner
+        else:
+            step = -1 if rotation == "counterclockwise" else 1
+            seat = self.dealer
+            for _ in range(self.players):
+                seat = (seat + step) % self.players
+                if seat in active:
+                    break
+            self.dealer = seat
+        self._deal()
+
+    def __repr__(self) -> str:
+        return (
+            f"<Match {self.rules} players={self.players} seed={self.seed} hands={self.hands_dealt} "
+            f"scores={self.scores} over={self.is_over}>"
+        )
