@@ -15,8 +15,8 @@ from rummykit.errors import (
     RulesError,
     RummyError,
 )
+from rummykit.match import Match, MatchEvent, MatchPosition
 from rummykit.melds import Meld, MeldKind
-from rummykit.match import Match, MatchEvent
 from rummykit.record import Record
 from rummykit.round import Event, Round
 from rummykit.rules import PRESET_NAMES, Rules
@@ -33,11 +33,12 @@ __all__ = [
     "Hand",
     "IllegalActionError",
     "IllegalMeldError",
+    "Match",
+    "MatchEvent",
+    "MatchPosition",
     "Meld",
     "MeldKind",
     "NotationError",
-    "Match",
-    "MatchEvent",
     "Phase",
     "PlayerView",
     "Record",

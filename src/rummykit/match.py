@@ -36,12 +36,38 @@ from dataclasses import dataclass
 from typing import Final
 
 from rummykit.actions import Action, BuyBack, Decline
+from rummykit.cards import Card
 from rummykit.errors import MatchDecisionError, RulesError
 from rummykit.round import Event, Round
 from rummykit.rules import Rules
 from rummykit.views import RoundResult
 
 MATCH_SEED_BITS: Final = 32
+
+
+@dataclass(frozen=True, slots=True)
+class MatchPosition:
+    """A match state to start from (for puzzles, tests and resumed series): per-seat totals (minus or
+    bad points), plus points, chips, buy-backs used and eliminations, and the pot."""
+
+    totals: tuple[int, ...]
+    gains: tuple[int, ...] | None = None
+    chips: tuple[int, ...] | None = None
+    pot: int = 0
+    buybacks: tuple[int, ...] | None = None
+    eliminated: tuple[bool, ...] | None = None
+    hands_dealt: int = 0
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "totals": list(self.totals),
+            "gains": None if self.gains is None else list(self.gains),
+            "chips": None if self.chips is None else list(self.chips),
+            "pot": self.pot,
+            "buybacks": None if self.buybacks is None else list(self.buybacks),
+            "eliminated": None if self.eliminated is None else list(self.eliminated),
+            "hands_dealt": self.hands_dealt,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,11 +105,24 @@ class Match:
     hands_dealt: int
 
     @classmethod
-    def new(cls, rules: Rules, players: int, *, seed: int | None = None, dealer: int = 0) -> Match:
+    def new(
+        cls,
+        rules: Rules,
+        players: int,
+        *,
+        seed: int | None = None,
+        dealer: int = 0,
+        deck: Sequence[int] | str | None = None,
+        position: MatchPosition | None = None,
+    ) -> Match:
         """Start a match and deal its first round; ``seed`` drives every deal of the match.
 
+        ``deck`` fixes the order of the first deal (later deals come from the seed). ``position``
+        starts from given totals, chips and pot instead of a fresh series; the per-rubber ante is then
+        taken as already paid.
+
         Raises:
-            RulesError: a player count outside the rules or a bad dealer seat.
+            RulesError: a player count outside the rules, a bad dealer seat or a malformed position.
         """
         if not rules.min_players <= players <= rules.max_players:
             raise RulesError(
@@ -114,10 +153,37 @@ class Match:
         m.history = []
         m.winners = ()
         m.hands_dealt = 0
-        if m.is_rubber and rules.ante_frequency == "per_rubber":
+        m.position = position
+        m.first_deck = None
+        if position is not None:
+            m._load_position(position)
+        elif m.is_rubber and rules.ante_frequency == "per_rubber":
             m._ante()
-        m._deal()
+        m._deal(deck)
+        m.first_deck = m.round.deck if deck is not None else None
         return m
+
+    position: MatchPosition | None
+    first_deck: tuple[Card, ...] | None
+
+    def _load_position(self, position: MatchPosition) -> None:
+        n = self.players
+
+        def seats(name: str, values: Sequence[object] | None) -> None:
+            if values is not None and len(values) != n:
+                raise RulesError(f"position: {name} needs one entry per seat ({n}), got {len(values)}")
+
+        for name in ("totals", "gains", "chips", "buybacks", "eliminated"):
+            seats(name, getattr(position, name))
+        self.penalties = list(position.totals)
+        self.gains = list(position.gains or (0,) * n)
+        self.chips_list = list(position.chips or (0,) * n)
+        self.pot = position.pot
+        self.buybacks = list(position.buybacks or (0,) * n)
+        self.eliminated = list(position.eliminated or (False,) * n)
+        self.hands_dealt = position.hands_dealt
+        if len(self.active_seats) < 2:
+            raise RulesError("position: at least two players must still be in the match")
 
     _rng: random.Random
 
@@ -213,15 +279,18 @@ class Match:
             self.chips_list[s] -= self.rules.pot_ante
             self.pot += self.rules.pot_ante
 
-    def _deal(self) -> None:
-        if self.is_rubber and self.rules.ante_frequency == "per_hand" and self.hands_dealt:
+    def _deal(self, deck: Sequence[int] | str | None = None) -> None:
+        if self.is_rubber and self.rules.ante_frequency == "per_hand" and (self.hands_dealt or self.position):
             self._ante()
+        if self.dealer not in self.active_seats:
+            self.dealer = self.active_seats[0]
         self.round = Round.new(
             self.rules,
             self.players,
             seed=self._rng.randrange(2**MATCH_SEED_BITS),
             dealer=self.dealer,
             in_play=self.active_seats,
+            deck=deck,
         )
         self.rounds.append(self.round)
         self.hands_dealt += 1

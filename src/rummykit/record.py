@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 from rummykit.actions import Action
 from rummykit.cards import Card, format_cards, parse_cards
 from rummykit.errors import NotationError, RummyError
+from rummykit.match import MatchPosition
 from rummykit.round import Round
 from rummykit.rules import Rules
 
@@ -46,6 +47,8 @@ class Record:
     actions: tuple[Action, ...]
     in_play: tuple[int, ...] | None = None
     """Seats that took part in a round record, when not all of them did."""
+    position: MatchPosition | None = None
+    """The position a match record started from, when not a fresh series."""
 
     @classmethod
     def from_round(cls, rnd: Round) -> Record:
@@ -56,7 +59,14 @@ class Record:
     @classmethod
     def from_match(cls, match: Match) -> Record:
         return cls(
-            "match", match.rules, match.players, match.first_dealer, match.seed, None, tuple(match.actions)
+            "match",
+            match.rules,
+            match.players,
+            match.first_dealer,
+            match.seed,
+            match.first_deck,
+            tuple(match.actions),
+            position=match.position,
         )
 
     def replay(self) -> Any:
@@ -79,7 +89,14 @@ class Record:
         else:
             from rummykit.match import Match
 
-            game = Match.new(self.rules, self.players, seed=self.seed, dealer=self.dealer)
+            game = Match.new(
+                self.rules,
+                self.players,
+                seed=self.seed,
+                dealer=self.dealer,
+                deck=self.deck,
+                position=self.position,
+            )
         for i, action in enumerate(self.actions, start=1):
             try:
                 game.apply(action)
@@ -101,6 +118,8 @@ class Record:
             data["deck"] = format_cards(self.deck)
         if self.in_play is not None:
             data["in_play"] = list(self.in_play)
+        if self.position is not None:
+            data["position"] = self.position.to_dict()
         data["actions"] = [str(a) for a in self.actions]
         return data
 
@@ -155,11 +174,12 @@ class Record:
             raise NotationError("record field 'rules' must be the rules text, e.g. 'german'")
         rules = Rules.parse(rules_text)
         deck: tuple[Card, ...] | None = None
-        if kind == "round":
-            deck_text = data.get("deck")
+        deck_text = data.get("deck")
+        if kind == "round" or deck_text is not None:
             if not isinstance(deck_text, str):
                 raise NotationError("record field 'deck' must be the deck order as card text")
             deck = parse_cards(deck_text)
+        position = _position(data.get("position"))
         in_play_data = data.get("in_play")
         in_play: tuple[int, ...] | None = None
         if in_play_data is not None:
@@ -180,4 +200,35 @@ class Record:
             deck,
             tuple(Action.parse(a) for a in actions),
             in_play,
+            position,
         )
+
+
+def _position(data: Any) -> MatchPosition | None:
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise NotationError("record field 'position' must be an object")
+
+    def seats(name: str, kind: type) -> tuple[Any, ...] | None:
+        value = data.get(name)
+        if value is None:
+            return None
+        if not isinstance(value, list) or not all(type(v) is kind for v in value):
+            raise NotationError(f"record position field {name!r} must be a list of {kind.__name__}")
+        return tuple(value)
+
+    totals = seats("totals", int)
+    pot = data.get("pot", 0)
+    hands = data.get("hands_dealt", 0)
+    if totals is None or type(pot) is not int or type(hands) is not int:
+        raise NotationError("record position needs 'totals' and integer 'pot' and 'hands_dealt'")
+    return MatchPosition(
+        totals,
+        seats("gains", int),
+        seats("chips", int),
+        pot,
+        seats("buybacks", int),
+        seats("eliminated", bool),
+        hands,
+    )
