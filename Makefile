@@ -24,7 +24,7 @@ run: $(VENV)/.installed-run
 test: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy --strict $(CORE)
-	$(BIN)/python -m pytest src tests
+	$(BIN)/python -m pytest src tests README.md
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python benchmarks/solver.py
