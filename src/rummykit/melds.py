@@ -27,6 +27,7 @@ of a run and 11 in a set or at the top, and a joker as the card it stands for.
 from __future__ import annotations
 
 import enum
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -164,8 +165,7 @@ class Meld:
         Raises:
             IllegalMeldError: the cards form no valid meld.
         """
-        cs = tuple(Card(c) for c in cards)
-        return cls._build(cs, (None,) * len(cs), rules)
+        return _meld_from_cards(tuple(Card(c) for c in cards), rules)
 
     @classmethod
     def _build(cls, cards: tuple[Card, ...], declared: tuple[Card | None, ...], rules: Rules) -> Meld:
@@ -516,6 +516,13 @@ class Meld:
 
     def __repr__(self) -> str:
         return f"Meld.parse({self.notation()!r}, rules)"
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _meld_from_cards(cards: tuple[Card, ...], rules: Rules) -> Meld:
+    # Legal-action generation and the solver rebuild the same melds over and over; melds and rules
+    # are immutable, so the valid ones are cached (an illegal one raises and is not cached).
+    return Meld._build(cards, (None,) * len(cards), rules)
 
 
 def meld_text_cards(text: str) -> tuple[Card, ...]:
