@@ -454,8 +454,12 @@ class MeldingFamily:
         self._check_pending(rnd, seat, action, hand, table, placed)
         owners = [tm.owner for tm in rnd.table] + [seat] * len(new_melds)
 
+        kept_jokers = freed if destination == "hand" else 0
+
         def effect() -> None:
             rnd.hands[seat] = hand
+            for _ in range(kept_jokers):
+                rnd.known[seat].add(JOKER)
             rnd.table = [TableMeld(m, o) for m, o in zip(table, owners, strict=True)]
             if placed:
                 rnd.pending_taken = None

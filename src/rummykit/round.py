@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rummykit.actions import Action
+from rummykit.actions import Action, TakeDiscard
 from rummykit.cards import (
     JOKER_CODE,
     Card,
@@ -90,6 +90,7 @@ class Round:
     knocker: int | None
     knock_deadwood: int | None
     extra_turns: list[int]
+    known: list[Hand]
     history: list[Event]
     result: RoundResult | None
     deck: tuple[Card, ...]
@@ -184,6 +185,7 @@ class Round:
         self.knocker = None
         self.knock_deadwood = None
         self.extra_turns = []
+        self.known = [Hand() for _ in range(players)]
         self.history = []
         self.result = None
         self._deal(list(order))
@@ -350,6 +352,14 @@ class Round:
         effect = self._plan(action)
         turn = self.turn
         drawn = effect()
+        if self.taken is not None and isinstance(action, TakeDiscard):
+            self.known[seat].add(self.taken)
+        known = self.known[seat]
+        if len(known):
+            # Cards known to be held leave that knowledge once laid or discarded (faces are alike,
+            # so the multiset minimum of known and held cards is exactly what is still known).
+            hand = self.hands[seat]
+            self.known[seat] = Hand(c for c in set(known) for _ in range(min(known.count(c), hand.count(c))))
         event = Event(len(self.history), seat, action, turn, drawn)
         self.history.append(event)
         return event
@@ -369,6 +379,7 @@ class Round:
         new.table = self.table[:]
         new.opened_turn = self.opened_turn[:]
         new.extra_turns = self.extra_turns[:]
+        new.known = [h.copy() for h in self.known]
         new.history = self.history[:]
         new._rng = random.Random()
         new._rng.setstate(self._rng.getstate())
@@ -408,6 +419,12 @@ class Round:
             knocker=self.knocker,
             revealed=tuple(revealed),
             result=self.result,
+            opened_turn=tuple(self.opened_turn),
+            must_lay=self.pending_taken,
+            stock_rebuilds=self.rebuilds,
+            extra_turns=tuple(self.extra_turns),
+            known_cards=tuple(tuple(sorted(k, key=sort_key_by_suit)) for k in self.known),
+            in_play=self.in_play,
         )
 
     def table_meld(self, number: int) -> Meld:

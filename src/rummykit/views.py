@@ -117,6 +117,18 @@ class PlayerView:
     revealed: tuple[tuple[Card, ...] | None, ...]
     """Hands shown to everybody: the knocker's after a knock, every hand at the end."""
     result: RoundResult | None
+    opened_turn: tuple[int | None, ...] = ()
+    """The turn in which each seat opened (lay-offs and joker exchanges need an earlier turn)."""
+    must_lay: Card | None = None
+    """The taken discard that the player to move must still lay this turn (public)."""
+    stock_rebuilds: int = 0
+    extra_turns: tuple[int, ...] = ()
+    """Knock games: seats still to take their extra turn after the knock, in order."""
+    known_cards: tuple[tuple[Card, ...], ...] = ()
+    """Per seat, cards everybody knows it holds: taken from the discard pile (or a freed joker kept
+    in hand) and not laid or discarded since."""
+    in_play: tuple[int, ...] = ()
+    """Seats taking part in the hand (a seat sitting out as dealer is in play but not active)."""
 
     @property
     def top_discard(self) -> Card | None:

@@ -1,0 +1,64 @@
+"""Bots: players that read a :class:`~rummykit.views.PlayerView` and return an action.
+
+``make_bot("random")``, ``make_bot("greedy")``, ``make_bot("search", level="medium")``; see
+:data:`BOT_KINDS`.
+
+>>> import random, rummykit as rk
+>>> from rummykit.bots import make_bot
+>>> rnd = rk.Round.new(rk.Rules.preset("german"), players=2, seed=1)
+>>> bot = make_bot("random")
+>>> bot.choose(rnd.view(rnd.to_move), rnd.legal_actions(), random.Random(0)) in rnd.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from rummykit.bots.base import Bot, RandomBot
+from rummykit.errors import RummyError
+
+BOT_LEVELS: Final = ("easy", "medium", "hard")
+
+
+class UnknownBotError(RummyError, ValueError):
+    """A bot kind or level that does not exist."""
+
+
+_FACTORIES: dict[str, Callable[[str | None], Bot]] = {
+    "random": lambda level: RandomBot(),
+}
+
+
+def register_bot(kind: str, factory: Callable[[str | None], Bot]) -> None:
+    """Make ``make_bot(kind, level)`` build bots with ``factory(level)``."""
+    _FACTORIES[kind] = factory
+
+
+def bot_kinds() -> tuple[str, ...]:
+    """The registered bot kinds."""
+    return tuple(_FACTORIES)
+
+
+def make_bot(kind: str, level: str | None = None) -> Bot:
+    """A bot of ``kind`` (``random``, ``greedy``, ``search``) at ``level`` (``easy``/``medium``/``hard``).
+
+    ``kind:level`` is accepted too (``"search:hard"``).
+
+    Raises:
+        UnknownBotError: no such kind or level.
+    """
+    if ":" in kind and level is None:
+        kind, level = kind.split(":", 1)
+    kind = kind.strip().lower()
+    if level is not None and level not in BOT_LEVELS:
+        raise UnknownBotError(f"unknown bot level {level!r}; levels: {', '.join(BOT_LEVELS)}")
+    try:
+        factory = _FACTORIES[kind]
+    except KeyError:
+        raise UnknownBotError(f"unknown bot {kind!r}; bots: {', '.join(_FACTORIES)}") from None
+    return factory(level)
+
+
+__all__ = ["BOT_LEVELS", "Bot", "RandomBot", "UnknownBotError", "bot_kinds", "make_bot", "register_bot"]
