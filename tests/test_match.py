@@ -400,11 +400,6 @@ def test_per_rubber_ante_taken_once() -> None:
     assert m.pot == 15
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: Match._deal takes the per_hand ante only when hands_dealt or position is set, "
-    "so a fresh match with ante_frequency = per_hand plays its first hand without an ante",
-)
 def test_per_hand_ante_before_the_first_hand() -> None:
     rules = VIE.replace(ante_frequency="per_hand")
     m = rk.Match.new(rules, 3, seed=1)

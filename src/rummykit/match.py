@@ -280,7 +280,7 @@ class Match:
             self.pot += self.rules.pot_ante
 
     def _deal(self, deck: Sequence[int] | str | None = None) -> None:
-        if self.is_rubber and self.rules.ante_frequency == "per_hand" and (self.hands_dealt or self.position):
+        if self.is_rubber and self.rules.ante_frequency == "per_hand":
             self._ante()
         if self.dealer not in self.active_seats:
             self.dealer = self.active_seats[0]

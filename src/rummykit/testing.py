@@ -52,10 +52,12 @@ def arrange_deck(
     upcard: str | None = None,
     extra: str | None = None,
     stock: str = "",
+    in_play: Sequence[int] | None = None,
 ) -> tuple[Card, ...]:
     """A deck order that deals exactly ``hands`` (per seat; ``None`` for a seat that sits out), then
     ``upcard`` (``start_mode = upcard``) or ``extra`` (the 14th/11th card of an extra-card start),
-    then ``stock`` (top first); the rest of the deck follows in code order.
+    then ``stock`` (top first); the rest of the deck follows in code order. ``in_play`` lists the
+    seats taking part (as in ``Round.new``); the others need no hand.
 
     For scenario tests, puzzles and bug reports: ``Round.new(rules, n, deck=arrange_deck(…))``.
 
@@ -65,8 +67,9 @@ def arrange_deck(
     if rules.joker_robbing:
         raise RulesError("arrange_deck: switch joker_robbing off to arrange a deal", option="joker_robbing")
     clockwise = [(dealer + i) % players for i in range(1, players + 1)]
-    sits_out = rules.active_players(players) < players
-    active = [s for s in clockwise if not (sits_out and s == dealer)]
+    playing = set(range(players) if in_play is None else in_play)
+    sits_out = rules.active_players(len(playing)) < len(playing)
+    active = [s for s in clockwise if s in playing and not (sits_out and s == dealer)]
     size = rules.hand_size_for(len(active))
     wanted: dict[int, list[Card]] = {}
     for seat in active:
