@@ -19,7 +19,7 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	touch $@
 
 run: $(VENV)/.installed-run
-	$(BIN)/rummykit demo
+	$(BIN)/rummykit play
 
 test: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests benchmarks

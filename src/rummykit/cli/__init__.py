@@ -1,6 +1,7 @@
 """The ``rummykit`` command line: a thin adapter over the public API.
 
-Commands: ``rules`` (show a rule set), ``meld`` (judge a meld) and ``demo`` (a short overview).
+Commands: ``rules`` (show a rule set), ``meld`` (judge a meld) and ``demo`` (a short overview);
+``play`` (a match in the terminal, :mod:`rummykit.cli.play`) and ``replay`` (step through a saved game).
 Bad input prints one ``error:`` line to stderr and exits with status 2; an illegal meld given to
 ``meld`` exits with status 1 after its verdict.
 """
@@ -143,6 +144,13 @@ def demo_command() -> None:
     )
     console.print(render.demo_melds_table(Rules.preset("german")))
     console.print("\nTry: [cyan]rummykit meld '5H 6H JK'[/cyan], [cyan]rummykit rules viennese[/cyan]")
+
+
+from rummykit.cli.play import play_command  # noqa: E402  (play imports this module lazily)
+from rummykit.cli.replay import replay_command  # noqa: E402
+
+app.command("play")(play_command)
+app.command("replay")(replay_command)
 
 
 def main() -> None:

@@ -1,0 +1,175 @@
+"""The solver's suggestion for the seat to move (``hint`` in terminal play).
+
+A hint reads only the seat's :class:`~rummykit.views.PlayerView` and the legal actions; it tries
+its plan on a copy of the round (``Round.copy``/``apply``), so every suggested step is legal when
+it is made. Suggestions: draw or take, the best opening (Erstmeldung), further melds, lay-offs
+(anlegen), the discard, and in knock games knock (klopfen) or Rummy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rummykit import solver
+from rummykit.actions import (
+    Action,
+    BuyBack,
+    CallRummy,
+    Decline,
+    Discard,
+    Draw,
+    Knock,
+    LayOff,
+    MeldAction,
+    Open,
+    TakeDiscard,
+)
+from rummykit.cards import JOKER_CODE, Card, format_cards
+from rummykit.errors import RummyError
+from rummykit.round import Round
+from rummykit.rules import Rules
+from rummykit.views import Phase, PlayerView
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """Suggested actions in order, and a line of explanation."""
+
+    actions: tuple[Action, ...]
+    reason: str
+
+    def text(self) -> str:
+        steps = " → ".join(str(a) for a in self.actions)
+        return f"{steps}  ({self.reason})" if self.reason else steps
+
+
+def _without(cards: Sequence[Card], card: int) -> list[Card]:
+    rest = list(cards)
+    rest.remove(Card(card))
+    return rest
+
+
+def _best_discard_after(cards: Sequence[Card], rules: Rules, barred: int | None) -> tuple[int, Card] | None:
+    """The discard leaving the least deadwood (never the barred card; jokers last), and that deadwood."""
+    best: tuple[int, int, int, Card] | None = None
+    for c in sorted(set(cards)):
+        if barred is not None and c == barred:
+            continue
+        d = solver.min_deadwood(_without(cards, c), rules)
+        key = (d, 1 if c == JOKER_CODE else 0, -rules.card_points(c), c)
+        if best is None or key < best:
+            best = key
+    return None if best is None else (best[0], best[3])
+
+
+def draw_hint(view: PlayerView, legal: Sequence[Action]) -> Hint:
+    rules = view.rules
+    top = view.top_discard
+    hand = list(view.hand)
+    if top is None or TakeDiscard() not in legal:
+        return Hint((Draw(),), "the discard pile cannot be taken now")
+    if rules.is_knock_game:
+        now = solver.min_deadwood(hand, rules)
+        after = _best_discard_after([*hand, top], rules, top if not rules.may_discard_taken_discard else None)
+        if after is not None and after[0] < now:
+            return Hint((TakeDiscard(),), f"{top} lowers your deadwood from {now} to {after[0]}")
+        return Hint((Draw(),), f"{top} does not lower your deadwood ({now})")
+    with_top = [*hand, top]
+    opened = view.opened[view.seat]
+    if not opened:
+        opening = solver.best_opening(with_top, rules, must_include=top)
+        if opening is not None:
+            value = sum(m.value for m in opening)
+            return Hint((TakeDiscard(),), f"{top} lets you open with {value} points")
+    if solver.melds_containing(with_top, top, rules):
+        return Hint((TakeDiscard(),), f"{top} completes a meld")
+    if opened and solver.layoff_targets([top], [m.meld for m in view.melds], rules):
+        return Hint((TakeDiscard(),), f"{top} can be laid off")
+    return Hint((Draw(),), f"{top} fits nothing in your hand")
+
+
+def _try(sim: Round, action: Action, steps: list[Action]) -> bool:
+    try:
+        sim.apply(action)
+    except RummyError:
+        return False
+    steps.append(action)
+    return True
+
+
+def play_hint(view: PlayerView, rnd: Round) -> Hint:
+    """Melding games after the draw: open or meld, lay off, then discard."""
+    rules = view.rules
+    seat = view.seat
+    sim = rnd.copy()
+    steps: list[Action] = []
+    notes: list[str] = []
+    if not view.opened[seat]:
+        opening = solver.best_opening(list(view.hand), rules, must_include=view.must_lay)
+        if opening is not None and _try(sim, Open(tuple(m.cards for m in opening)), steps):
+            notes.append(f"opening worth {sum(m.value for m in opening)}")
+        else:
+            best = solver.max_opening_value(list(view.hand), rules, keep_one=True)
+            notes.append(f"no opening yet: your best melds are worth {best} of {rules.opening_min_points}")
+    else:
+        arrangement = solver.best_arrangement(list(view.hand), rules)
+        for meld in arrangement.melds:
+            _try(sim, MeldAction((meld.cards,)), steps)
+    current = sim.view(seat)
+    if current.opened[seat] and sim.phase is Phase.PLAY:
+        chain = solver.layoff_chain(list(current.hand), [m.meld for m in current.melds], rules)
+        for card, index, end in chain:
+            if sim.phase is not Phase.PLAY:
+                break
+            _try(sim, LayOff(card, index + 1, end), steps)
+    if sim.phase is Phase.PLAY:
+        current = sim.view(seat)
+        barred = current.taken_discard if not rules.may_discard_taken_discard else None
+        choice = _best_discard_after(current.hand, rules, barred)
+        if choice is not None:
+            if _try(sim, Discard(choice[1]), steps):
+                notes.append(f"keeps {choice[0]} points of unmelded cards")
+            else:
+                for c in current.hand:
+                    if _try(sim, Discard(c), steps):
+                        break
+    if sim.is_over and sim.result is not None and sim.result.winner == seat:
+        notes.append("you go out")
+    return Hint(tuple(steps), "; ".join(notes))
+
+
+def discard_hint(view: PlayerView, legal: Sequence[Action]) -> Hint:
+    """Knock games after the draw: Rummy, knock or the discard that keeps the least deadwood."""
+    rules = view.rules
+    barred = view.taken_discard if not rules.may_discard_taken_discard else None
+    choice = _best_discard_after(view.hand, rules, barred)
+    if choice is None:
+        return Hint((legal[-1],), "")
+    deadwood, card = choice
+    rest = solver.best_arrangement(_without(view.hand, card), rules)
+    shown = " ".join(f"[{m}]" for m in rest.melds)
+    if rest.deadwood_cards:
+        shown += f" | {format_cards(rest.deadwood_cards)}"
+    for action, why in (
+        (CallRummy(card), "every other card is melded"),
+        (Knock(card), f"deadwood {deadwood} is below the knock limit"),
+        (Discard(card), f"keeps deadwood {deadwood}"),
+    ):
+        if action in legal:
+            return Hint((action,), f"{why}: {shown}".strip())
+    return Hint((legal[-1],), "")
+
+
+def hint(view: PlayerView, legal: Sequence[Action], rnd: Round | None) -> Hint:
+    """The suggestion for ``view.seat`` given the ``legal`` actions; ``rnd`` is used only to check a
+    multi-step plan on a copy (melding games after the draw)."""
+    if BuyBack() in legal:
+        return Hint((BuyBack(),), "buying back keeps you in the rubber; the chips go to the pot")
+    if Decline() in legal:
+        return Hint((Decline(),), "")
+    if view.phase is Phase.DRAW:
+        return draw_hint(view, legal)
+    if view.rules.is_knock_game or rnd is None:
+        return discard_hint(view, legal)
+    return play_hint(view, rnd)

@@ -1,0 +1,697 @@
+"""``rummykit play``: a match in the terminal against bots, or hot-seat among several people.
+
+Input is the action notation of :mod:`rummykit.actions` plus short forms that select cards by their
+position in the hand as shown (positions count from 1, in the displayed sort order):
+
+==================  ===========================================================
+``d`` / ``draw``    draw from the stock; ``t`` / ``take`` takes the discard
+``m 1 2 3``         meld (or open, before the first meld) the cards at positions 1 2 3;
+                    several melds: ``m 1 2 3 | 7 8 9``
+``l 4 2``           lay the card at position 4 off on table meld 2 (``layoff 4 on 2 low``)
+``x 5``             discard the card at position 5 (``discard QS`` works too)
+``k 5`` / ``r 5``   knock games: knock, or call Rummy, discarding card 5
+``help`` ``hint``   the legal moves; the solver's suggestion (``auto`` plays its first step)
+``sort`` ``undo``   sort by suit or rank; take back your last move (``--practice``)
+``log`` ``quit``    the recent moves; save and leave
+==================  ===========================================================
+
+Every game is saved as a record (``rk.Record``) after each of your moves, into the user data
+directory (``$RUMMYKIT_DATA_DIR/games``, else e.g. ``~/.local/share/rummykit/games``) or
+``--save-dir``; ``rummykit replay FILE`` steps through it. At the end of input (EOF) the game is
+saved and the command ends cleanly.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any, Final
+
+import typer
+from rich.console import Console, RenderableType
+from rich.text import Text
+
+import rummykit.bots as bots_module
+from rummykit.actions import (
+    Action,
+    BuyBack,
+    CallRummy,
+    Decline,
+    Discard,
+    Draw,
+    Knock,
+    LayOff,
+    MeldAction,
+    Open,
+    Swap,
+    TakeDiscard,
+)
+from rummykit.bots import Bot, UnknownBotError, bot_kinds, make_bot
+from rummykit.cards import Card
+from rummykit.cli import screen
+from rummykit.cli.hints import hint
+from rummykit.errors import IllegalActionError, NotationError, RummyError
+from rummykit.match import Match, MatchEvent
+from rummykit.record import Record
+from rummykit.round import Event, Round
+from rummykit.rules import Rules
+from rummykit.views import Phase, PlayerView
+
+BOT_STRENGTH: Final = ("search", "greedy", "random")
+"""Registered bot kinds from strongest to weakest (kinds not listed rank after these)."""
+DEFAULT_BOT: Final = "search"
+DEFAULT_LEVEL: Final = "medium"
+DEFAULT_DELAY: Final = 0.7
+"""Seconds between bot moves on a terminal (``--fast`` or ``--delay 0`` skips the pauses)."""
+
+
+class QuitGame(Exception):
+    """The player quit or the input ended."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+# Save location --------------------------------------------------------------------------------------
+def data_dir() -> Path:
+    """The user data directory: ``$RUMMYKIT_DATA_DIR``, else the platform's user data folder."""
+    env = os.environ.get("RUMMYKIT_DATA_DIR")
+    if env:
+        return Path(env).expanduser()
+    home = Path.home()
+    if sys.platform == "win32":
+        base = Path(os.environ.get("APPDATA") or home / "AppData" / "Roaming")
+    elif sys.platform == "darwin":
+        base = home / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share")
+    return base / "rummykit"
+
+
+def games_dir(save_dir: Path | None) -> Path:
+    return save_dir if save_dir is not None else data_dir() / "games"
+
+
+# Bots -----------------------------------------------------------------------------------------------
+def strongest_kind(kinds: Sequence[str]) -> str:
+    ranked = sorted(kinds, key=lambda k: BOT_STRENGTH.index(k) if k in BOT_STRENGTH else len(BOT_STRENGTH))
+    return ranked[0]
+
+
+def resolve_bots(spec: str | None, count: int, kinds: Sequence[str]) -> tuple[list[str], str | None]:
+    """Bot kinds (``kind:level``) for ``count`` seats from ``--bots``, and a notice to show.
+
+    ``spec`` is a comma-separated list (the last entry repeats). Without it the default opponent
+    ``search:medium`` is used, or, when that kind is not available, the strongest registered kind,
+    with a notice saying so.
+
+    Raises:
+        UnknownBotError: a named kind or level does not exist (the message lists the bots).
+    """
+    notice = None
+    if spec is None:
+        kind = DEFAULT_BOT
+        if DEFAULT_BOT not in kinds:
+            kind = strongest_kind(kinds)
+            notice = (
+                f"'{DEFAULT_BOT}' bots are not available here; playing against '{kind}:{DEFAULT_LEVEL}' bots"
+            )
+        entries = [f"{kind}:{DEFAULT_LEVEL}"]
+    else:
+        entries = [e.strip() for e in spec.split(",") if e.strip()]
+        if not entries:
+            raise UnknownBotError(f"--bots is empty; bots: {', '.join(kinds)}")
+    out: list[str] = []
+    for i in range(count):
+        entry = entries[min(i, len(entries) - 1)]
+        kind, _, level = entry.partition(":")
+        kind = kind.strip().lower()
+        if kind not in kinds:
+            raise UnknownBotError(f"unknown bot {kind!r}; available bots: {', '.join(kinds)}")
+        out.append(f"{kind}:{level.strip() or DEFAULT_LEVEL}")
+    return out, notice
+
+
+@dataclass(slots=True)
+class Player:
+    name: str
+    bot: Bot | None = None
+    label: str = "human"
+
+
+# Input ----------------------------------------------------------------------------------------------
+META_COMMANDS: Final = {
+    "help": "help",
+    "?": "help",
+    "moves": "help",
+    "hint": "hint",
+    "auto": "auto",
+    "sort": "sort",
+    "undo": "undo",
+    "log": "log",
+    "quit": "quit",
+    "exit": "quit",
+    "q": "quit",
+}
+SHORT_VERBS: Final = {
+    "d": "draw",
+    "t": "take",
+    "x": "discard",
+    "m": "meld",
+    "l": "layoff",
+    "lay": "layoff",
+    "k": "knock",
+    "r": "rummy",
+    "b": "buyback",
+}
+
+
+def _position_card(token: str, hand: Sequence[Card]) -> str:
+    n = int(token)
+    if not 1 <= n <= len(hand):
+        raise NotationError(f"no card at position {n}: your hand has {len(hand)} cards (1–{len(hand)})")
+    return str(hand[n - 1])
+
+
+def _cards_by_position(words: Sequence[str], hand: Sequence[Card]) -> list[str]:
+    """Replace position numbers by the cards at those positions (a number after ``on`` is a meld)."""
+    out: list[str] = []
+    for i, w in enumerate(words):
+        if w.isdigit() and not (i > 0 and words[i - 1].lower() == "on"):
+            out.append(_position_card(w, hand))
+        else:
+            out.append(w)
+    return out
+
+
+def parse_input(text: str, hand: Sequence[Card], opened: bool) -> Action | str:
+    """A typed line as an action, or the name of a meta command (``help``, ``hint`` …).
+
+    ``hand`` is the hand in display order (positions count from 1); ``opened`` chooses between
+    ``open`` and ``meld`` for the short form ``m``.
+
+    Raises:
+        NotationError: the line is neither a command nor an action.
+    """
+    line = " ".join(text.replace("|", " | ").split())
+    if not line:
+        raise NotationError("type a move, or 'help' for the legal moves")
+    first, _, rest = line.partition(" ")
+    verb = first.lower()
+    if verb in META_COMMANDS and not rest:
+        return META_COMMANDS[verb]
+    verb = SHORT_VERBS.get(verb, verb)
+    words = rest.split()
+    if verb == "meld" and not opened:
+        verb = "open"
+    if verb == "layoff" and len(words) >= 2 and words[1].lower() != "on":
+        words.insert(1, "on")
+    if verb in ("discard", "knock", "rummy", "open", "meld", "layoff", "swap"):
+        words = _cards_by_position(words, hand)
+    return Action.parse(" ".join([verb, *words]))
+
+
+def short_error(exc: Exception) -> str:
+    """A notation error in one short line (the card-format reminder shortened)."""
+    text = str(exc)
+    if text.startswith("not a card:"):
+        return text.split(" (", 1)[0] + " (cards: QS, 10H, JK; or a position)"
+    return text
+
+
+def describe(action: Action, name: str, before: PlayerView | None, ascii_only: bool = False) -> Text:
+    """A move in words for the log: ``Bot 2 takes 7♥``, ``You discard Q♠``."""
+    you = name == "You"
+
+    def verb(word: str) -> str:
+        return word if you else word + ("es" if word.endswith(("sh", "ch", "s", "x")) else "s")
+
+    def cards(cs: Sequence[int]) -> Text:
+        return screen.cards_text(cs, ascii_only)
+
+    text = Text(f"{name} ", style="cyan")
+    if isinstance(action, Draw):
+        text.append(f"{verb('draw')} from the stock")
+    elif isinstance(action, TakeDiscard):
+        text.append(f"{verb('take')} ")
+        top = before.top_discard if before is not None else None
+        text.append_text(cards([top]) if top is not None else Text("the discard"))
+    elif isinstance(action, (Open, MeldAction)):
+        text.append(f"{verb('open') if isinstance(action, Open) else verb('meld')} ")
+        text.append_text(Text(" | ").join(cards(m) for m in action.melds))
+    elif isinstance(action, LayOff):
+        text.append(f"{verb('lay')} ")
+        text.append_text(cards([action.card]))
+        text.append(f" off on meld {action.target}")
+    elif isinstance(action, Swap):
+        text.append(f"{verb('swap')} ")
+        text.append_text(cards(action.cards))
+        text.append(f" for a joker of meld {action.target}")
+        if action.melds:
+            text.append(" and " + verb("meld") + " ")
+            text.append_text(Text(" | ").join(cards(m) for m in action.melds))
+    elif isinstance(action, Knock):
+        text.append(f"{verb('knock')}, discarding ")
+        text.append_text(cards([action.card]))
+    elif isinstance(action, CallRummy):
+        text.append(f"{verb('call')} Rummy, laying ")
+        text.append_text(cards([action.card]))
+        text.append(" face down")
+    elif isinstance(action, Discard):
+        text.append(f"{verb('discard')} ")
+        text.append_text(cards([action.card]))
+    elif isinstance(action, BuyBack):
+        text.append(f"{verb('buy')} back into the rubber")
+    elif isinstance(action, Decline):
+        text.append(f"{verb('decline')} the buy-back")
+    else:
+        text.append(str(action))
+    return text
+
+
+def legal_moves_lines(legal: Sequence[Action]) -> list[str]:
+    """The legal moves grouped by kind, discards on one line."""
+    groups: dict[str, list[str]] = {}
+    for action in legal:
+        verb = str(action).split(" ", 1)[0]
+        groups.setdefault(verb, []).append(str(action))
+    lines: list[str] = []
+    simple = [g[0] for v, g in groups.items() if v in ("draw", "take", "buyback", "decline")]
+    if simple:
+        lines.append("  " + "  ·  ".join(simple))
+    for verb, items in groups.items():
+        if verb in ("draw", "take", "buyback", "decline"):
+            continue
+        if verb in ("discard", "knock", "rummy"):
+            lines.append(f"  {verb} " + " ".join(i.split(" ", 1)[1] for i in items))
+        else:
+            lines.extend(f"  {i}" for i in items)
+    return lines
+
+
+SHORT_HELP: Final = (
+    "short forms: d draw · t take · m 1 2 3 meld/open cards 1 2 3 (| between melds) · "
+    "l 4 2 lay card 4 off on meld 2 · x 5 discard card 5 · k 5 knock · r 5 rummy · "
+    "sort · hint · auto (play the hint) · undo · log · quit"
+)
+
+
+# The session ----------------------------------------------------------------------------------------
+class PlaySession:
+    """One match at the terminal: reads lines, applies moves, lets bots play, renders the screen."""
+
+    def __init__(
+        self,
+        match: Match,
+        players: Sequence[Player],
+        console: Console,
+        read_line: Callable[[str], str],
+        *,
+        delay: float = 0.0,
+        practice: bool = False,
+        ascii_only: bool = False,
+        save_path: Path | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+        notices: Sequence[str] = (),
+    ) -> None:
+        self.match = match
+        self.players = list(players)
+        self.names = tuple(p.name for p in players)
+        self.console = console
+        self.read_line = read_line
+        self.delay = delay
+        self.practice = practice
+        self.ascii_only = ascii_only
+        self.save_path = save_path
+        self.sleep = sleep
+        self.sort_mode: screen.SortMode = "suit"
+        self.log: list[Text] = [Text(n, style="yellow") for n in notices]
+        self.humans = [s for s, p in enumerate(players) if p.bot is None]
+        self.shown_seat: int | None = None
+        self.highlight: tuple[Card, ...] = ()
+        self.live = console.is_terminal and delay > 0
+
+    # Helpers ---------------------------------------------------------------------------------------
+    @property
+    def hot_seat(self) -> bool:
+        return len(self.humans) > 1
+
+    def scoreboard(self) -> screen.Scoreboard:
+        return screen.match_scoreboard(self.match)
+
+    def board(self, viewer: int | None, status: Text | str = "") -> screen.Board:
+        rnd = self.match.round
+        view = rnd.view(viewer if viewer is not None else rnd.to_move)
+        hands = {viewer: screen.sorted_hand(view.hand, self.sort_mode)} if viewer is not None else {}
+        return screen.Board(
+            view=view,
+            names=self.names,
+            score=self.scoreboard(),
+            hands=hands,
+            sort_mode=self.sort_mode,
+            ascii_only=self.ascii_only,
+            log=self.log,
+            status=status,
+            highlight=self.highlight if viewer is not None else (),
+            hidden_note="hands hidden: hand the terminal to the next player",
+            height=self.console.size.height,
+        )
+
+    def deadwood(self, viewer: int | None) -> dict[int, int] | None:
+        rules = self.match.rules
+        if viewer is None or not rules.is_knock_game:
+            return None
+        from rummykit import solver
+
+        hand = list(self.match.round.view(viewer).hand)
+        if len(hand) > rules.hand_size_for(len(self.match.round.active)):
+            return None
+        return {viewer: solver.min_deadwood(hand, rules)}
+
+    def show(self, viewer: int | None, status: Text | str = "", extra: Sequence[RenderableType] = ()) -> None:
+        if self.console.is_terminal:
+            self.console.clear()
+        self.console.print(screen.render_board(self.board(viewer, status), self.deadwood(viewer)))
+        for item in extra:
+            self.console.print(item)
+
+    def ask(self, prompt: str) -> str:
+        try:
+            return self.read_line(prompt)
+        except EOFError:
+            raise QuitGame("end of input") from None
+        except KeyboardInterrupt:
+            raise QuitGame("interrupted") from None
+
+    def save(self) -> None:
+        if self.save_path is None:
+            return
+        data: dict[str, Any] = Record.from_match(self.match).to_dict()
+        data["meta"] = {
+            "names": list(self.names),
+            "players": [p.label for p in self.players],
+            "saved": datetime.now().isoformat(timespec="seconds"),
+        }
+        self.save_path.parent.mkdir(parents=True, exist_ok=True)
+        self.save_path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+    def add_log(self, entry: Text) -> None:
+        self.log.append(entry)
+        del self.log[:-50]
+
+    def bot_rng(self, seat: int) -> random.Random:
+        # One generator per decision, derived from the match seed: an undo replays the same bot moves.
+        return random.Random(f"rummykit-bot-{self.match.seed}-{seat}-{len(self.match.actions)}")
+
+    # Flow ------------------------------------------------------------------------------------------
+    def run(self) -> int:
+        try:
+            while not self.match.is_over:
+                seat = self.match.to_move
+                player = self.players[seat]
+                if player.bot is not None:
+                    self.bot_move(seat, player.bot)
+                else:
+                    self.human_turn(seat)
+            self.save()
+            self.console.print(screen.winners_text(self.match.winners, self.names, self.scoreboard()))
+            if self.save_path is not None:
+                self.console.print(Text(f"Game saved to {self.save_path}", style="dim"))
+        except QuitGame as stop:
+            self.save()
+            where = f"; game saved to {self.save_path}" if self.save_path is not None else ""
+            self.console.print(Text(f"Game stopped ({stop.reason}){where}", style="yellow"))
+        return 0
+
+    def apply(self, seat: int, action: Action) -> None:
+        m = self.match
+        rnd = m.round
+        before = rnd.view(seat)
+        hand_before = list(before.hand)
+        was_over = rnd.is_over
+        m.apply(action)
+        self.add_log(describe(action, self.names[seat], before, self.ascii_only))
+        if not self.live:
+            self.console.print(self.log[-1])
+        if isinstance(action, (Draw, TakeDiscard)) and self.players[seat].bot is None:
+            now = list(rnd.view(seat).hand)
+            for c in hand_before:
+                now.remove(c)
+            self.highlight = tuple(now)
+        elif isinstance(action, Discard | Knock | CallRummy):
+            self.highlight = ()
+        if rnd.is_over and not was_over:
+            self.round_over(rnd)
+
+    def round_over(self, rnd: Round) -> None:
+        view = rnd.view(rnd.to_move)
+        score = self.scoreboard()
+        if self.match.round is not rnd:
+            score = dataclasses.replace(score, round_number=score.round_number - 1)
+        self.save()
+        if self.console.is_terminal:
+            self.console.clear()
+        self.console.print(screen.result_table(view, self.names, score, self.ascii_only))
+        self.highlight = ()
+        self.shown_seat = None
+        if self.match.is_over:
+            return
+        answer = self.ask("Press Enter for the next round (or type quit) > ")
+        if answer.strip().lower() in ("quit", "q", "exit"):
+            raise QuitGame("quit")
+        self.log = []
+
+    def bot_move(self, seat: int, bot: Bot) -> None:
+        m = self.match
+        rng = self.bot_rng(seat)
+        # Bots that read the match state for buy-back decisions get it through the bots' helper.
+        chooser = getattr(bots_module, "match_action", None)
+        if chooser is not None:
+            action: Action = chooser(bot, m, rng)
+        else:
+            action = bot.choose(m.round.view(seat), m.legal_actions(), rng)
+        self.apply(seat, action)
+        if m.is_over:
+            return
+        if self.live and self.match.round.view(seat).phase is not Phase.OVER:
+            viewer = self.humans[0] if not self.hot_seat else None
+            self.show(viewer)
+            self.sleep(self.delay)
+
+    def hand_over(self, seat: int) -> None:
+        if self.console.is_terminal:
+            self.console.clear()
+        self.console.print(
+            Text(f"Hand over to {self.names[seat]}: the other players look away.", style="bold yellow")
+        )
+        self.ask(f"{self.names[seat]}, press Enter to see your hand > ")
+
+    def status(self, seat: int) -> Text:
+        m = self.match
+        rnd = m.round
+        legal = m.legal_actions()
+        you = "Your" if not self.hot_seat else f"{self.names[seat]}'s"
+        if BuyBack() in legal:
+            cost = m.rules.buyback_cost
+            return Text(
+                f"{you} total is {m.totals[seat]}: buy back for {cost} chips? buyback / decline", style="bold"
+            )
+        if rnd.phase is Phase.DRAW:
+            what = "draw (d) or take (t) the discard" if TakeDiscard() in legal else "draw (d)"
+        elif rnd.phase is Phase.PLAY:
+            what = "meld (m …), lay off (l …), then discard (x N)"
+            if not rnd.view(seat).opened[seat]:
+                what = f"open (m …, at least {m.rules.opening_min_points} points) or discard (x N)"
+        else:
+            what = "discard (x N), knock (k N) or rummy (r N)"
+        return Text.assemble((f"{you} turn: ", "bold"), what, ("   help · hint · quit", "dim"))
+
+    def human_turn(self, seat: int) -> None:
+        if self.hot_seat and self.shown_seat != seat:
+            self.hand_over(seat)
+        self.shown_seat = seat
+        self.save()
+        self.show(seat, self.status(seat))
+        while True:
+            line = self.ask("> ")
+            message = self.handle(seat, line)
+            if message is None:
+                return
+            if message:
+                self.console.print(message)
+
+    def handle(self, seat: int, line: str) -> RenderableType | None:
+        """Act on one typed line: ``None`` when a move was made, else what to print."""
+        m = self.match
+        view = m.round.view(seat)
+        hand = screen.sorted_hand(view.hand, self.sort_mode)
+        try:
+            parsed = parse_input(line, hand, view.opened[seat])
+        except NotationError as exc:
+            return Text(f"✗ not a move: {short_error(exc)}", style="red")
+        if isinstance(parsed, str):
+            return self.meta(seat, parsed)
+        return self.move(seat, parsed)
+
+    def move(self, seat: int, action: Action) -> RenderableType | None:
+        """Apply the player's move: ``None`` when done, else the one-line reason it was refused."""
+        m = self.match
+        try:
+            self.apply(seat, action)
+        except IllegalActionError as exc:
+            rule = "" if exc.rule in str(exc) else f" [{exc.rule}]"
+            return Text(f"✗ illegal: {exc}{rule}", style="red")
+        except RummyError as exc:
+            return Text(f"✗ not a move: {short_error(exc)}", style="red")
+        if m.is_over:
+            return None
+        if (m.to_move != seat or m.round.view(seat).phase is Phase.OVER) and self.hot_seat:
+            self.shown_seat = None
+        return None
+
+    def meta(self, seat: int, command: str) -> RenderableType | None:
+        m = self.match
+        if command == "help":
+            lines = ["Legal moves:", *legal_moves_lines(m.legal_actions()), SHORT_HELP]
+            return Text("\n".join(lines))
+        if command == "hint":
+            view = m.round.view(seat)
+            legal = m.legal_actions()
+            suggestion = hint(view, legal, m.round if not m.pending_buyback else None)
+            return Text.assemble(("hint: ", "bold green"), suggestion.text())
+        if command == "auto":
+            legal = m.legal_actions()
+            suggestion = hint(m.round.view(seat), legal, m.round if not m.pending_buyback else None)
+            if not suggestion.actions:
+                return Text("✗ no suggestion", style="red")
+            return self.move(seat, suggestion.actions[0])
+        if command == "sort":
+            self.sort_mode = "rank" if self.sort_mode == "suit" else "suit"
+            return None
+        if command == "log":
+            return Text("\n").join(self.log[-20:]) if self.log else Text("no moves yet")
+        if command == "undo":
+            return self.undo(seat)
+        raise QuitGame("quit")
+
+    def undo(self, seat: int) -> RenderableType | None:
+        if not self.practice:
+            return Text("✗ undo is only available in practice games (rummykit play --practice)", style="red")
+        m = self.match
+        seats = [e.seat for e in m.history if isinstance(e, (Event, MatchEvent))]
+        mine = [i for i, s in enumerate(seats) if s in self.humans]
+        if not mine:
+            return Text("✗ nothing to undo", style="red")
+        record = Record.from_match(m)
+        keep = mine[-1]
+        undone = record.actions[keep:]
+        self.match = dataclasses.replace(record, actions=record.actions[:keep]).replay()
+        self.highlight = ()
+        self.add_log(Text(f"undone: {'; '.join(str(a) for a in undone)}", style="yellow"))
+        self.shown_seat = self.match.to_move
+        return None
+
+
+# The command ----------------------------------------------------------------------------------------
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(2)
+
+
+def _read_line_factory(console: Console) -> Callable[[str], str]:
+    def read(prompt: str) -> str:
+        return console.input(Text(prompt, style="bold"))
+
+    return read
+
+
+def play_command(
+    rules_text: Annotated[
+        str, typer.Option("--rules", "-r", help="Preset, alias or rules text form, e.g. viennese.")
+    ] = "german",
+    assignments: Annotated[
+        list[str] | None,
+        typer.Option("--set", "-s", metavar="OPTION=VALUE", help="Change a rule option (repeatable)."),
+    ] = None,
+    rules_file: Annotated[Path | None, typer.Option("--rules-file", help="Load the rules from TOML.")] = None,
+    players: Annotated[int, typer.Option("--players", "-p", help="Players at the table.")] = 3,
+    humans: Annotated[
+        int, typer.Option("--humans", help="People at this terminal (hot-seat when more than one).")
+    ] = 1,
+    names: Annotated[str | None, typer.Option("--names", help="Comma-separated names of the people.")] = None,
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            "--bots",
+            help="Bot kinds with optional level, comma-separated, e.g. 'search:hard,greedy:easy' "
+            "(the last one repeats). Default: search:medium.",
+            show_default=False,
+        ),
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the deals and the bots.")] = None,
+    fast: Annotated[bool, typer.Option("--fast", help="Show bot moves without pauses.")] = False,
+    delay: Annotated[float, typer.Option("--delay", help="Seconds between bot moves.")] = DEFAULT_DELAY,
+    practice: Annotated[bool, typer.Option("--practice", help="Allow 'undo'.")] = False,
+    ascii_only: Annotated[bool, typer.Option("--ascii", help="Suit letters instead of symbols.")] = False,
+    save_dir: Annotated[
+        Path | None, typer.Option("--save-dir", help="Folder for the saved game records.")
+    ] = None,
+    no_save: Annotated[bool, typer.Option("--no-save", help="Do not save the game.")] = False,
+) -> None:
+    """Play a match in the terminal: you against bots, or several people taking turns (hot-seat)."""
+    from rummykit.cli import build_rules
+
+    try:
+        rules: Rules = build_rules(None if rules_file else rules_text, rules_file, assignments or [])
+    except RummyError as exc:
+        raise _fail(str(exc)) from None
+    if not rules.min_players <= players <= rules.max_players:
+        raise _fail(
+            f"{rules.name} is played by {rules.min_players} to {rules.max_players} players, not {players}"
+        )
+    if not 1 <= humans <= players:
+        raise _fail(f"--humans must be between 1 and --players ({players}), not {humans}")
+    try:
+        kinds, notice = resolve_bots(bots, players - humans, bot_kinds())
+        bot_list = [make_bot(k) for k in kinds]
+    except UnknownBotError as exc:
+        raise _fail(str(exc)) from None
+    people = [n.strip() for n in (names or "").split(",") if n.strip()]
+    seats: list[Player] = []
+    for s in range(humans):
+        default = "You" if humans == 1 else f"Player {s + 1}"
+        seats.append(Player(people[s] if s < len(people) else default))
+    for i, (kind, bot) in enumerate(zip(kinds, bot_list, strict=True)):
+        seats.append(Player(f"Bot {humans + i + 1}", bot, kind))
+    try:
+        match = Match.new(rules, players, seed=seed, dealer=players - 1)
+    except RummyError as exc:
+        raise _fail(str(exc)) from None
+    console = Console(highlight=False)
+    save_path = None
+    if not no_save:
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        save_path = games_dir(save_dir) / f"{stamp}-{rules.name}-seed{match.seed}.json"
+    notices = [notice] if notice else []
+    notices.append(f"{len(seats) - humans} bots: {', '.join(sorted(set(kinds)))} · seed {match.seed}")
+    session = PlaySession(
+        match,
+        seats,
+        console,
+        _read_line_factory(console),
+        delay=0.0 if fast else max(0.0, delay),
+        practice=practice,
+        ascii_only=ascii_only,
+        save_path=save_path,
+        notices=notices,
+    )
+    raise typer.Exit(session.run())

@@ -1,0 +1,263 @@
+"""``rummykit replay FILE``: step through a saved round or match, forwards and backwards.
+
+The record (``rk.Record``, as ``rummykit play`` saves it) is replayed action by action. The screen
+shows the table from one seat's view (``--seat N``, only that hand) or with every hand (``--all``).
+Commands: Enter or ``n`` next, ``b`` back, ``+N``/``-N`` several steps, ``go N`` to the position
+after action N, ``round N`` to the deal of round N, ``start``, ``end``, ``seat N``, ``all``, ``q``.
+At the end of input the command ends.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console, RenderableType
+from rich.text import Text
+
+from rummykit.cli import screen
+from rummykit.cli.play import describe
+from rummykit.errors import NotationError, RummyError
+from rummykit.match import Match
+from rummykit.record import Record
+from rummykit.round import Round
+
+REPLAY_HELP = "Enter/n next · b back · +N/-N steps · go N · round N · start · end · seat N · all · q"
+
+
+def load_record(path: Path) -> tuple[Record, tuple[str, ...] | None]:
+    """The record in ``path`` and the player names saved with it (``meta.names``), if any.
+
+    Raises:
+        NotationError: unreadable file, not JSON or not a rummykit record.
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise NotationError(f"cannot read record {str(path)!r}: {exc.strerror}") from None
+    try:
+        data: Any = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise NotationError(f"a record must be JSON: {exc}") from None
+    record = Record.from_dict(data)
+    names = None
+    meta = data.get("meta") if isinstance(data, dict) else None
+    if isinstance(meta, dict):
+        raw = meta.get("names")
+        if isinstance(raw, list) and len(raw) == record.players and all(isinstance(n, str) for n in raw):
+            names = tuple(raw)
+    return record, names
+
+
+class ReplaySession:
+    """A record with a cursor: the game after the first ``position`` actions."""
+
+    def __init__(
+        self,
+        record: Record,
+        names: Sequence[str] | None,
+        console: Console,
+        read_line: Callable[[str], str],
+        *,
+        seat: int | None = 0,
+        ascii_only: bool = False,
+    ) -> None:
+        self.record = record
+        self.names = tuple(names) if names else tuple(f"Player {s + 1}" for s in range(record.players))
+        self.console = console
+        self.read_line = read_line
+        self.seat = seat
+        self.ascii_only = ascii_only
+        self.total = len(record.actions)
+        # One pass over the record: the round each action belongs to and whether it ended it.
+        game = self._empty()
+        self.round_of: list[int] = []
+        self.ends_round: list[bool] = []
+        self.round_starts: list[int] = [0]
+        self.seat_of: list[int] = []
+        for action in record.actions:
+            rnd = self._round(game)
+            number = self._round_number(game)
+            was_over = rnd.is_over
+            self.seat_of.append(game.to_move)
+            game.apply(action)
+            self.round_of.append(number)
+            self.ends_round.append(rnd.is_over and not was_over)
+            if isinstance(game, Match) and self._round_number(game) != number:
+                self.round_starts.append(len(self.round_of))
+        self.position = 0
+        self.game: Round | Match = self._empty()
+        self.before: Round | Match | None = None
+
+    def _empty(self) -> Round | Match:
+        game: Round | Match = dataclasses.replace(self.record, actions=()).replay()
+        return game
+
+    @staticmethod
+    def _round(game: Round | Match) -> Round:
+        return game.round if isinstance(game, Match) else game
+
+    @staticmethod
+    def _round_number(game: Round | Match) -> int:
+        return len(game.rounds) if isinstance(game, Match) else 1
+
+    def go(self, position: int) -> None:
+        position = max(0, min(self.total, position))
+        if position == self.position + 1:
+            self.game.apply(self.record.actions[self.position])
+        elif position != self.position:
+            self.game = dataclasses.replace(self.record, actions=self.record.actions[:position]).replay()
+        self.position = position
+
+    def render(self) -> list[RenderableType]:
+        game = self.game
+        rnd = self._round(game)
+        score = screen.match_scoreboard(game) if isinstance(game, Match) else screen.Scoreboard()
+        viewer = self.seat if self.seat is not None else rnd.to_move
+        view = rnd.view(viewer)
+        if self.seat is not None:
+            hands = {self.seat: screen.sorted_hand(view.hand, "suit")} if self.seat in rnd.active else {}
+        else:
+            hands = {s: screen.sorted_hand(rnd.view(s).hand, "suit") for s in rnd.active}
+        log: list[Text] = []
+        if self.position:
+            i = self.position - 1
+            log.append(Text(f"{i + 1}. ", style="dim") + self._describe(i))
+        status = Text.assemble(
+            (f"action {self.position} of {self.total}", "bold"),
+            f" · view: {self.names[self.seat] if self.seat is not None else 'all hands'}",
+            ("\n" + REPLAY_HELP, "dim"),
+        )
+        board = screen.Board(
+            view=view,
+            names=self.names,
+            score=score,
+            hands=hands,
+            ascii_only=self.ascii_only,
+            log=log,
+            status=status,
+            hidden_note=f"{self.names[self.seat]} is not in this hand" if self.seat is not None else "",
+            height=self.console.size.height,
+            subtitle="replay",
+        )
+        out: list[RenderableType] = [screen.render_board(board)]
+        if self.position and self.ends_round[self.position - 1]:
+            ended = game.rounds[self.round_of[self.position - 1] - 1] if isinstance(game, Match) else rnd
+            end_score = dataclasses.replace(score, round_number=self.round_of[self.position - 1])
+            out.append(screen.result_table(ended.view(viewer), self.names, end_score, self.ascii_only))
+        return out
+
+    def _describe(self, index: int) -> Text:
+        seat = self.seat_of[index]
+        action = self.record.actions[index]
+        before = self._before_view(index, seat)
+        return describe(action, self.names[seat], before, self.ascii_only)
+
+    def _before_view(self, index: int, seat: int) -> Any:
+        # Only the top of the discard pile before a 'take' matters; rebuild that position.
+        from rummykit.actions import TakeDiscard
+
+        if not isinstance(self.record.actions[index], TakeDiscard):
+            return None
+        game = dataclasses.replace(self.record, actions=self.record.actions[:index]).replay()
+        return self._round(game).view(seat)
+
+    def show(self) -> None:
+        if self.console.is_terminal:
+            self.console.clear()
+        for item in self.render():
+            self.console.print(item)
+
+    def command(self, line: str) -> str | None:
+        """Act on one typed line; ``"quit"`` to stop, or a message to print."""
+        words = line.strip().lower().split()
+        if not words or words[0] in ("n", "next"):
+            self.go(self.position + 1)
+            return None
+        verb, args = words[0], words[1:]
+        try:
+            if verb in ("b", "back", "p", "prev"):
+                self.go(self.position - 1)
+            elif verb[0] in "+-" and verb[1:].isdigit():
+                self.go(self.position + int(verb))
+            elif verb == "go" and len(args) == 1 and args[0].isdigit():
+                self.go(int(args[0]))
+            elif verb == "round" and len(args) == 1 and args[0].isdigit():
+                n = int(args[0])
+                if not 1 <= n <= len(self.round_starts):
+                    return f"✗ there are {len(self.round_starts)} rounds in this record"
+                self.go(self.round_starts[n - 1])
+            elif verb == "start":
+                self.go(0)
+            elif verb == "end":
+                self.go(self.total)
+            elif verb == "seat" and len(args) == 1 and args[0].isdigit():
+                n = int(args[0])
+                if not 1 <= n <= self.record.players:
+                    return f"✗ seats are numbered 1 to {self.record.players}"
+                self.seat = n - 1
+            elif verb == "all":
+                self.seat = None
+            elif verb in ("q", "quit", "exit"):
+                return "quit"
+            elif verb in ("help", "?"):
+                return REPLAY_HELP
+            else:
+                return f"✗ unknown command {line.strip()!r}; {REPLAY_HELP}"
+        except RummyError as exc:
+            return f"✗ {exc}"
+        return None
+
+    def run(self) -> int:
+        self.show()
+        while True:
+            try:
+                line = self.read_line("replay> ")
+            except (EOFError, KeyboardInterrupt):
+                return 0
+            message = self.command(line)
+            if message == "quit":
+                return 0
+            if message:
+                self.console.print(Text(message, style="red" if message.startswith("✗") else ""))
+            else:
+                self.show()
+
+
+def replay_command(
+    file: Annotated[Path, typer.Argument(help="A saved game record (JSON).", show_default=False)],
+    seat: Annotated[
+        int, typer.Option("--seat", help="Show the table from this seat's view (1 = first).")
+    ] = 1,
+    all_hands: Annotated[bool, typer.Option("--all", help="Show every hand.")] = False,
+    at: Annotated[int, typer.Option("--at", help="Start after this many actions.")] = 0,
+    ascii_only: Annotated[bool, typer.Option("--ascii", help="Suit letters instead of symbols.")] = False,
+) -> None:
+    """Step through a saved round or match, forwards and backwards, from one seat's view or all."""
+    try:
+        record, names = load_record(file)
+    except RummyError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    if not 1 <= seat <= record.players:
+        typer.echo(f"error: --seat must be between 1 and {record.players}", err=True)
+        raise typer.Exit(2)
+    console = Console(highlight=False)
+    try:
+        session = ReplaySession(
+            record,
+            names,
+            console,
+            lambda prompt: console.input(Text(prompt, style="bold")),
+            seat=None if all_hands else seat - 1,
+            ascii_only=ascii_only,
+        )
+        session.go(at)
+    except RummyError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    raise typer.Exit(session.run())

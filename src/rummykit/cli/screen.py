@@ -1,0 +1,402 @@
+"""Rich renderables for terminal play and replay: the table, hands, round results; no I/O here.
+
+Everything shown comes from :class:`~rummykit.views.PlayerView` objects and the public match
+figures (totals, chips, pot). A hand is shown only when the caller passes it (the seat at the
+keyboard, or every seat in an all-hands replay), so a screen can never leak a hidden card by accident.
+
+The layout is made for an 80×24 terminal: one header line, one line per player, one line for the
+piles, the table melds in two columns, a few lines of recent moves, the hand (positions above
+cards) and a status line.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Final, Literal
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from rummykit.cards import JOKER_CODE, RANKS, SUITS, Card, sort_key_by_rank, sort_key_by_suit
+from rummykit.match import Match
+from rummykit.melds import Meld
+from rummykit.rules import Rules
+from rummykit.views import PlayerView, RoundResult, Termination
+
+SortMode = Literal["suit", "rank"]
+
+SUIT_STYLES: Final = ("green", "bright_blue", "red", "bold")
+"""Four-colour deck (clubs, diamonds, hearts, spades), readable on dark and light backgrounds."""
+JOKER_STYLE: Final = "bold magenta"
+SUIT_SYMBOLS: Final = "♣♦♥♠"
+
+TITLES: Final[dict[str, str]] = {
+    "german": "German Rummy (Rommé)",
+    "german_dskv": "German Rummy, DSkV rules",
+    "viennese": "Viennese Rummy (Wiener Rummy)",
+    "romme_ohne_auslegen": "Rommé ohne Auslegen",
+    "scala40": "Scala 40",
+    "basic": "Basic Rummy",
+}
+
+
+def game_title(rules: Rules) -> str:
+    title = TITLES.get(rules.name, rules.name)
+    return title if not rules.changes() else f"{title}, changed rules"
+
+
+def card_face(card: int, ascii_only: bool = False) -> str:
+    """The card as shown: ``Q♠`` (or ``QS`` with ``ascii_only``), ``JK`` for a joker."""
+    c = Card(card)
+    if c.is_joker:
+        return "JK"
+    return RANKS[c.rank - 1] + (SUITS[c.suit] if ascii_only else SUIT_SYMBOLS[c.suit])
+
+
+def card_style(card: int) -> str:
+    c = Card(card)
+    return JOKER_STYLE if c.is_joker else SUIT_STYLES[c.suit]
+
+
+def card_text(card: int, ascii_only: bool = False, extra_style: str = "") -> Text:
+    style = card_style(card) + (f" {extra_style}" if extra_style else "")
+    return Text(card_face(card, ascii_only), style=style)
+
+
+def cards_text(cards: Sequence[int], ascii_only: bool = False, sep: str = " ") -> Text:
+    return Text(sep).join(card_text(c, ascii_only) for c in cards)
+
+
+def meld_text(meld: Meld, ascii_only: bool = False) -> Text:
+    """A table meld with its joker assignments: ``5♥ 6♥ JK(=7♥)``, ``Q♣ Q♦ JK(=Q♥/Q♠)``."""
+    parts: list[Text] = []
+    for i, c in enumerate(meld.cards):
+        if c == JOKER_CODE:
+            stands = "/".join(card_face(r, ascii_only) for r in meld.represented(i))
+            parts.append(Text.assemble(Text("JK", style=JOKER_STYLE), Text(f"(={stands})", style="magenta")))
+        else:
+            parts.append(card_text(c, ascii_only))
+    return Text(" ").join(parts)
+
+
+def sorted_hand(hand: Sequence[Card], mode: SortMode) -> tuple[Card, ...]:
+    """The hand in display order; positions typed by the player count from 1 in this order."""
+    key = sort_key_by_suit if mode == "suit" else sort_key_by_rank
+    return tuple(sorted(hand, key=key))
+
+
+def hand_grid(cards: Sequence[Card], ascii_only: bool = False, highlight: Sequence[Card] = ()) -> Table:
+    """Positions (dim) above the cards, 16 cards per row."""
+    grid = Table.grid(padding=(0, 1))
+    per_row = 16
+    width = max(2, *(len(card_face(c, ascii_only)) for c in cards)) if cards else 2
+    for _ in range(min(per_row, max(1, len(cards)))):
+        grid.add_column(justify="right", min_width=width)
+    marks = list(highlight)
+    for start in range(0, len(cards), per_row):
+        chunk = cards[start : start + per_row]
+        grid.add_row(*(Text(str(start + i + 1), style="dim") for i in range(len(chunk))))
+        row: list[Text] = []
+        for c in chunk:
+            if c in marks:
+                marks.remove(c)
+                row.append(card_text(c, ascii_only, "reverse"))
+            else:
+                row.append(card_text(c, ascii_only))
+        grid.add_row(*row)
+    return grid
+
+
+@dataclass(frozen=True, slots=True)
+class Scoreboard:
+    """Match figures shown beside the round: cumulative totals, chips and pot (rubbers)."""
+
+    totals: tuple[int, ...] | None = None
+    chips: tuple[int, ...] | None = None
+    pot: int | None = None
+    eliminated: tuple[bool, ...] = ()
+    round_number: int = 1
+    rounds_planned: int | None = None
+    total_label: str = "total"
+
+
+@dataclass(slots=True)
+class Board:
+    """What one screen shows. ``hands`` maps seats to the hands to show (in display order)."""
+
+    view: PlayerView
+    names: tuple[str, ...]
+    score: Scoreboard
+    hands: dict[int, tuple[Card, ...]] = field(default_factory=dict)
+    sort_mode: SortMode = "suit"
+    ascii_only: bool = False
+    log: Sequence[Text | str] = ()
+    status: Text | str = ""
+    highlight: tuple[Card, ...] = ()
+    hidden_note: str = ""
+    height: int = 24
+    subtitle: str = ""
+
+
+def match_scoreboard(match: Match) -> Scoreboard:
+    """Totals (minus points, bad points, or plus points where the rules collect them), chips and pot
+    of a rubber, and the round number."""
+    rules = match.rules
+    totals: tuple[int, ...] = match.totals
+    label = "bad pts" if rules.is_knock_game else "minus"
+    if match.scores != tuple(-t for t in totals):
+        totals, label = match.scores, "points"
+    planned = None
+    if rules.match_end == "fixed_hands":
+        planned = rules.num_hands or match.players
+    elif rules.match_end == "single_hand":
+        planned = 1
+    return Scoreboard(
+        totals=totals,
+        chips=match.chips if match.is_rubber else None,
+        pot=match.pot if match.is_rubber else None,
+        eliminated=tuple(s not in match.active_seats for s in range(match.players)),
+        round_number=len(match.rounds),
+        rounds_planned=planned,
+        total_label=label,
+    )
+
+
+def _header(board: Board) -> Text:
+    v = board.view
+    s = board.score
+    parts = [game_title(v.rules)]
+    if s.rounds_planned:
+        parts.append(f"round {s.round_number} of {s.rounds_planned}")
+    else:
+        parts.append(f"round {s.round_number}")
+    parts.append(f"dealer {board.names[v.dealer]}")
+    if s.pot is not None:
+        parts.append(f"pot {s.pot}")
+    if board.subtitle:
+        parts.append(board.subtitle)
+    return Text(" · ".join(parts), style="bold")
+
+
+def players_table(board: Board) -> Table:
+    v = board.view
+    s = board.score
+    knock = v.rules.is_knock_game
+    table = Table(box=None, pad_edge=False, padding=(0, 1), show_edge=False, header_style="dim")
+    table.add_column("", width=1)
+    table.add_column("player", no_wrap=True, min_width=10)
+    table.add_column("cards", justify="right")
+    table.add_column("state" if knock else "opened", no_wrap=True)
+    if s.totals is not None:
+        table.add_column(s.total_label, justify="right")
+    if s.chips is not None:
+        table.add_column("chips", justify="right")
+    for seat, name in enumerate(board.names):
+        out = bool(s.eliminated) and s.eliminated[seat]
+        playing = seat in v.active_seats
+        mark = Text("▶", style="bold yellow") if v.phase.value != "over" and seat == v.to_move else Text("")
+        if out:
+            state = Text("out", style="dim")
+        elif not playing:
+            state = Text("sits out", style="dim")
+        elif knock:
+            state = Text("knocked", style="bold yellow") if v.knocker == seat else Text("")
+        else:
+            state = Text("yes", style="green") if v.opened[seat] else Text("–", style="dim")
+        row: list[Text | str] = [
+            mark,
+            Text(name, style="bold" if seat == v.seat and seat in board.hands else ""),
+            str(v.hand_sizes[seat]) if playing and not out else "",
+            state,
+        ]
+        if s.totals is not None:
+            row.append(str(s.totals[seat]))
+        if s.chips is not None:
+            row.append(str(s.chips[seat]))
+        table.add_row(*row)
+    return table
+
+
+def piles_line(board: Board) -> Text:
+    v = board.view
+    top = v.top_discard
+    line = Text.assemble(
+        ("Stock ", "dim"),
+        (str(v.stock_size), "bold"),
+        ("  Discard ", "dim"),
+        card_text(top, board.ascii_only, "bold") if top is not None else Text("empty", style="dim"),
+    )
+    if len(v.discard_pile) > 1:
+        line.append(f" ({len(v.discard_pile)} in pile)", style="dim")
+    if not v.rules.is_knock_game:
+        line.append(f"  Table melds {len(v.melds)}" if v.melds else "  No melds on the table", style="dim")
+    if v.must_lay is not None:
+        line.append("  must lay ", style="yellow")
+        line.append_text(card_text(v.must_lay, board.ascii_only))
+    return line
+
+
+def melds_grid(board: Board) -> Table | None:
+    v = board.view
+    if not v.melds:
+        return None
+    grid = Table.grid(padding=(0, 1))
+    columns = 2
+    for _ in range(columns):
+        grid.add_column(justify="right", style="dim")
+        grid.add_column(no_wrap=True, overflow="ellipsis", min_width=34, max_width=36)
+    rows = math.ceil(len(v.melds) / columns)
+    for r in range(rows):
+        cells: list[Text] = []
+        for col in range(columns):
+            i = col * rows + r
+            if i < len(v.melds):
+                cells.append(Text(str(i + 1)))
+                tm = v.melds[i]
+                cells.append(meld_text(tm.meld, board.ascii_only))
+            else:
+                cells += [Text(""), Text("")]
+        grid.add_row(*cells)
+    return grid
+
+
+def knock_line(board: Board) -> Text | None:
+    v = board.view
+    if v.knocker is None or v.phase.value == "over":
+        return None
+    shown = v.revealed[v.knocker] if v.revealed else None
+    line = Text(f"{board.names[v.knocker]} knocked", style="bold yellow")
+    if shown:
+        line.append(": ")
+        line.append_text(cards_text(shown, board.ascii_only))
+    return line
+
+
+def _hand_block(
+    board: Board, seat: int, cards: tuple[Card, ...], deadwood: int | None
+) -> list[RenderableType]:
+    v = board.view
+    own = seat == v.seat
+    who = "Your hand" if own and len(board.hands) == 1 else f"{board.names[seat]}'s hand"
+    title = Text(f"{who} ({len(cards)} cards, by {board.sort_mode})", style="bold")
+    if deadwood is not None:
+        title.append(f" · deadwood {deadwood}", style="")
+    return [title, hand_grid(cards, board.ascii_only, board.highlight if own else ())]
+
+
+def render_board(board: Board, deadwood: dict[int, int] | None = None) -> Group:
+    """The whole table as one renderable, fitted to ``board.height`` lines where possible."""
+    parts: list[RenderableType] = [_header(board), players_table(board), piles_line(board)]
+    grid = melds_grid(board)
+    if grid is not None:
+        parts.append(grid)
+    knock = knock_line(board)
+    if knock is not None:
+        parts.append(knock)
+    used = 1 + (len(board.names) + 1) + 1 + (math.ceil(len(board.view.melds) / 2) if grid else 0)
+    used += 1 if knock is not None else 0
+    hand_lines = sum(1 + 2 * max(1, math.ceil(len(h) / 16)) for h in board.hands.values()) or 1
+    used += hand_lines + 2  # status line and prompt
+    room = max(1, min(6, board.height - used))
+    log = list(board.log)[-room:]
+    for entry in log:
+        line = entry.copy() if isinstance(entry, Text) else Text(entry, style="cyan")
+        line.no_wrap, line.overflow = True, "ellipsis"
+        parts.append(line)
+    if board.hands:
+        for seat, cards in board.hands.items():
+            parts += _hand_block(board, seat, cards, (deadwood or {}).get(seat))
+    else:
+        parts.append(Text(board.hidden_note or "(hands hidden)", style="dim italic"))
+    if board.status:
+        parts.append(board.status if isinstance(board.status, Text) else Text(board.status))
+    return Group(*parts)
+
+
+# Round results ---------------------------------------------------------------------------------
+def termination_text(result: RoundResult, names: Sequence[str]) -> str:
+    who = names[result.winner] if result.winner is not None else ""
+    if result.termination is Termination.WENT_OUT:
+        text = f"{who} went out"
+        if result.multiplier > 1:
+            text += f" (Hand-Rommé: penalties ×{result.multiplier})"
+        return text
+    if result.termination is Termination.RUMMY:
+        return f"{who} called Rummy"
+    if result.termination is Termination.KNOCK:
+        return f"{who} knocked"
+    return "the stock ran out: this hand is not scored"
+
+
+def result_table(
+    view: PlayerView,
+    names: Sequence[str],
+    score: Scoreboard,
+    ascii_only: bool = False,
+) -> Group:
+    """The score table after a hand: every hand shown (Viennese: arrangement and deadwood), the
+    hand's points, totals, and chips and pot in a rubber."""
+    result = view.result
+    assert result is not None
+    title = Text(f"Round {score.round_number} over: {termination_text(result, names)}", style="bold")
+    knock = view.rules.is_knock_game
+    table = Table(box=None, pad_edge=False, padding=(0, 1), header_style="dim")
+    table.add_column("player", no_wrap=True)
+    table.add_column("melds | deadwood" if knock else "cards left", overflow="fold")
+    table.add_column("hand", justify="right")
+    if score.totals is not None:
+        table.add_column(score.total_label, justify="right")
+    if score.chips is not None:
+        table.add_column("chips", justify="right")
+    for seat, name in enumerate(names):
+        if seat not in view.active_seats:
+            cells: list[Text | str] = [Text(name, style="dim"), Text("(not in this hand)", style="dim"), ""]
+        else:
+            arrangement = result.arrangements[seat] if result.arrangements else None
+            if arrangement is not None:
+                shown = Text(" ").join(
+                    [Text.assemble("[", meld_text(m, ascii_only), "]") for m in arrangement.melds]
+                    + (
+                        [Text("|", style="dim"), cards_text(arrangement.deadwood_cards, ascii_only)]
+                        if arrangement.deadwood_cards
+                        else []
+                    )
+                )
+                shown.append(f" = {arrangement.deadwood}", style="bold")
+            else:
+                hand = view.revealed[seat] if view.revealed else None
+                shown = cards_text(hand, ascii_only) if hand else Text("–", style="dim")
+            points = result.points[seat] if result.scored else 0
+            mark = " ★" if result.winner == seat and result.scored else ""
+            cells = [
+                Text(name + mark, style="bold" if mark else ""),
+                shown,
+                f"{points:+d}" if points else "0",
+            ]
+        if score.totals is not None:
+            cells.append(
+                str(score.totals[seat]) + (" out" if score.eliminated and score.eliminated[seat] else "")
+            )
+        if score.chips is not None:
+            cells.append(str(score.chips[seat]))
+        table.add_row(*cells)
+    parts: list[RenderableType] = [title, table]
+    if score.pot:
+        parts.append(Text(f"Pot: {score.pot} chips", style="yellow"))
+    return Group(*parts)
+
+
+def winners_text(winners: Sequence[int], names: Sequence[str], score: Scoreboard) -> Text:
+    if not winners:
+        return Text("")
+    who = " and ".join(names[w] for w in winners)
+    verb = "win" if len(winners) > 1 or who == "You" else "wins"
+    text = Text(f"Match over: {who} {verb} the match", style="bold green")
+    if score.chips is not None:
+        text.append(f" and the pot (chips {', '.join(f'{names[s]} {c}' for s, c in enumerate(score.chips))})")
+    if score.totals is not None:
+        text.append(f" (totals {', '.join(f'{names[s]} {t}' for s, t in enumerate(score.totals))})", style="")
+    return text
