@@ -1,0 +1,248 @@
+"""Meld solver throughput: rummykit against OpenSpiel and RLCard, and rummykit on its own presets.
+
+Run: ``python benchmarks/solver.py [--quick]``. Everything runs in this one process on fixed, seeded
+hand sets. Figures are hands per second, the median of several repeats; ratios compare medians taken
+in the same run. Three rummykit figures are printed where it matters:
+
+* ``cold``: every solver cache is emptied before each repeat (meld tables and per-hand results), so
+  every hand is solved from scratch apart from the tables built during that repeat;
+* ``tables``: per-hand results are emptied, the per-rule-set meld tables stay warm;
+* ``cached``: the same hands again without emptying anything (a hot loop over repeated hands).
+
+OpenSpiel (``pyspiel``) and RLCard are compared on single-deck gin hands when installed
+(``pip install open-spiel rlcard``, the ``bench`` extra); a missing library is skipped. OpenSpiel's
+11-card value is its own heuristic (best melds by value, then drop the highest deadwood card) and
+not the exact best discard; the number of hands where it differs from the exact value is printed.
+This script never fails on timing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from rummykit import solver
+from rummykit.cards import Card, build_deck
+from rummykit.rules import Rules
+
+GIN = Rules.preset("viennese").replace(
+    num_decks=1,
+    jokers_total=0,
+    ace_high_in_runs=False,
+    allow_ace_both_ends=False,
+    deadwood_ace=1,
+    max_players=2,
+)
+VIENNESE = Rules.preset("viennese")
+ROA = Rules.preset("romme_ohne_auslegen")
+GERMAN = Rules.preset("german")
+
+Hand = tuple[Card, ...]
+
+
+def deal(rules: Rules, size: int, count: int, seed: int) -> list[Hand]:
+    rng = random.Random(seed)
+    deck = list(build_deck(rules.num_decks, rules.jokers_total))
+    hands = []
+    for _ in range(count):
+        rng.shuffle(deck)
+        hands.append(tuple(deck[:size]))
+    return hands
+
+
+def rate(
+    fn: Callable[[Any], object], items: Sequence[Any], repeats: int, before: Callable[[], None]
+) -> float:
+    """Median hands/s of ``repeats`` timed passes over ``items``; ``before`` runs untimed first."""
+    rates = []
+    for _ in range(repeats):
+        before()
+        start = time.perf_counter()
+        for item in items:
+            fn(item)
+        rates.append(len(items) / (time.perf_counter() - start))
+    return statistics.median(rates)
+
+
+def nothing() -> None:
+    pass
+
+
+def clear_all() -> None:
+    solver.clear_caches()
+
+
+def clear_results() -> None:
+    solver.clear_caches(meld_tables=False)
+
+
+def line(label: str, value: float) -> None:
+    print(f"  {label:<46} {value:>11,.0f} hands/s")
+
+
+def ratio(label: str, value: float, base: float) -> None:
+    print(f"    {label:<44} {value / base:>11.2f}x")
+
+
+def rummykit_lines(
+    title: str, fn: Callable[[Hand], object], hands: list[Hand], repeats: int
+) -> dict[str, float]:
+    print(title)
+    # One untimed pass builds the meld tables for the "tables" figure.
+    clear_all()
+    for h in hands:
+        fn(h)
+    result = {
+        "cold": rate(fn, hands, repeats, clear_all),
+        "tables": rate(fn, hands, repeats, clear_results),
+        "cached": rate(fn, hands, repeats, nothing),
+    }
+    line("rummykit cold (all caches emptied)", result["cold"])
+    line("rummykit meld tables warm, results emptied", result["tables"])
+    line("rummykit cached (same hands again)", result["cached"])
+    return result
+
+
+def openspiel_text(card: Card) -> str:
+    text = str(card)
+    rank = "T" if text[:-1] == "10" else text[:-1]
+    return rank + "scdh"["SCDH".index(text[-1])]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer hands and repeats")
+    args = parser.parse_args()
+    n = 4_000 if args.quick else 20_000
+    repeats = 3 if args.quick else 5
+
+    try:
+        import pyspiel  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        pyspiel = None
+        print("OpenSpiel (pyspiel) not installed: skipped")
+    try:
+        from rlcard.games.gin_rummy.utils import melding as rl_melding  # type: ignore[import-untyped,unused-ignore]
+        from rlcard.games.gin_rummy.utils import utils as rl_utils  # type: ignore[import-untyped,unused-ignore]
+    except ImportError:
+        rl_melding = rl_utils = None
+        print("RLCard not installed: skipped")
+
+    os_utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10) if pyspiel else None
+
+    def os_ints(hand: Hand) -> Any:
+        assert os_utils is not None
+        return os_utils.card_strings_to_card_ints([openspiel_text(c) for c in hand])
+
+    def rl_cards(hand: Hand) -> list[Any]:
+        return [rl_utils.card_from_text(openspiel_text(c).upper()) for c in hand]
+
+    def rl_deadwood(hand: list[Any]) -> int:
+        clusters = rl_melding.get_best_meld_clusters(hand=hand)
+        if not clusters:
+            return sum(rl_utils.get_deadwood_value(c) for c in hand)
+        return int(rl_utils.get_deadwood_count(hand=hand, meld_cluster=clusters[0]))
+
+    def rl_best_discard(hand: list[Any]) -> int:
+        return min(rl_deadwood(hand[:i] + hand[i + 1 :]) for i in range(len(hand)))
+
+    print(f"rummykit solver benchmark: {n:,} hands per set, median of {repeats} repeats\n")
+
+    # Gin, 10 cards: min_deadwood --------------------------------------------------------------
+    gin10 = deal(GIN, 10, n, seed=10)
+    r = rummykit_lines(
+        "gin, 10 cards, min_deadwood (single deck, ace low, no jokers)",
+        lambda h: solver.min_deadwood(h, GIN),
+        gin10,
+        repeats,
+    )
+    if os_utils is not None:
+        ints = [os_ints(h) for h in gin10]
+        os_rate = rate(os_utils.min_deadwood, ints, repeats, nothing)
+        line("OpenSpiel GinRummyUtils.min_deadwood", os_rate)
+        ratio("rummykit cold / OpenSpiel", r["cold"], os_rate)
+        diff = sum(
+            solver.min_deadwood(h, GIN) != os_utils.min_deadwood(i) for h, i in zip(gin10, ints, strict=True)
+        )
+        print(f"  mismatches with OpenSpiel: {diff} of {len(gin10):,}")
+    if rl_melding is not None:
+        rl_hands = [rl_cards(h) for h in gin10[: n // 4]]
+        rl_rate = rate(rl_deadwood, rl_hands, repeats, nothing)
+        line("RLCard get_best_meld_clusters + deadwood", rl_rate)
+        ratio("rummykit cold / RLCard", r["cold"], rl_rate)
+        ratio("rummykit tables warm / RLCard", r["tables"], rl_rate)
+        diff = sum(
+            solver.min_deadwood(h, GIN) != rl_deadwood(c) for h, c in zip(gin10, rl_hands, strict=False)
+        )
+        print(f"  mismatches with RLCard: {diff} of {len(rl_hands):,}")
+    print()
+
+    # Gin, 11 cards: best discard --------------------------------------------------------------
+    gin11 = deal(GIN, 11, n, seed=11)
+    r = rummykit_lines(
+        "gin, 11 cards, best_discards (exact best 10 of 11)",
+        lambda h: solver.best_discards(h, GIN),
+        gin11,
+        repeats,
+    )
+    if os_utils is not None:
+        ints = [os_ints(h) for h in gin11]
+        os_rate = rate(os_utils.min_deadwood, ints, repeats, nothing)
+        line("OpenSpiel min_deadwood (11-card heuristic)", os_rate)
+        ratio("rummykit cold / OpenSpiel", r["cold"], os_rate)
+        diff = [
+            (solver.best_discards(h, GIN)[0], os_utils.min_deadwood(i))
+            for h, i in zip(gin11, ints, strict=True)
+        ]
+        wrong = [(a, b) for a, b in diff if a != b]
+        print(
+            f"  OpenSpiel differs from the exact value on {len(wrong)} of {len(gin11):,} hands"
+            + (f" (always higher: {all(b > a for a, b in wrong)})" if wrong else "")
+        )
+    if rl_melding is not None:
+        rl_hands = [rl_cards(h) for h in gin11[: n // 20]]
+        rl_rate = rate(rl_best_discard, rl_hands, max(1, repeats - 2), nothing)
+        line("RLCard, 11 discards x 10-card clusters", rl_rate)
+        ratio("rummykit cold / RLCard", r["cold"], rl_rate)
+    print()
+
+    # Viennese and Rommé ohne Auslegen (two decks, jokers) ------------------------------------
+    v10 = deal(VIENNESE, 10, n, seed=20)
+    v11 = deal(VIENNESE, 11, n, seed=21)
+
+    def viennese_deadwood(h: Hand) -> int:
+        return solver.min_deadwood(h, VIENNESE)
+
+    def viennese_discards(h: Hand) -> object:
+        return solver.best_discards(h, VIENNESE)
+
+    rummykit_lines("viennese, 10 cards, min_deadwood", viennese_deadwood, v10, repeats)
+    rummykit_lines("viennese, 11 cards, min_deadwood", viennese_deadwood, v11, repeats)
+    rummykit_lines("viennese, 11 cards, best_discards", viennese_discards, v11, repeats)
+    print()
+    roa13 = deal(ROA, 13, n // 2, seed=30)
+    roa14 = deal(ROA, 14, n // 2, seed=31)
+    rummykit_lines(
+        "romme_ohne_auslegen, 13 cards, min_deadwood", lambda h: solver.min_deadwood(h, ROA), roa13, repeats
+    )
+    rummykit_lines(
+        "romme_ohne_auslegen, 14 cards, best_discards", lambda h: solver.best_discards(h, ROA), roa14, repeats
+    )
+    print()
+    german14 = deal(GERMAN, 14, n // 4, seed=40)
+    print("german, 14 cards, best_opening (keep one card to discard)")
+    line("rummykit cold", rate(lambda h: solver.best_opening(h, GERMAN), german14, repeats, clear_all))
+    line(
+        "rummykit meld tables warm",
+        rate(lambda h: solver.best_opening(h, GERMAN), german14, repeats, clear_results),
+    )
+    opened = sum(solver.best_opening(h, GERMAN) is not None for h in german14)
+    print(f"  hands that can open with 40: {opened} of {len(german14):,}")
+
+
+if __name__ == "__main__":
+    main()
