@@ -105,7 +105,9 @@ def test_save_dir_option(tmp_path: Path, data_dir: Path) -> None:
 
 
 def test_undo_in_practice_mode(data_dir: Path) -> None:
-    code, out = play("--seed", "3", "--bots", "random", "--practice", lines=["d", "x 1", "undo", "undo", "undo"])
+    code, out = play(
+        "--seed", "3", "--bots", "random", "--practice", lines=["d", "x 1", "undo", "undo", "undo"]
+    )
     assert code == 0
     assert "You discard 3♣" in out
     assert "undone: discard 3C; " in out  # the bots' replies are taken back too

@@ -26,7 +26,7 @@ from rummykit.match import Match
 from rummykit.record import Record
 from rummykit.round import Round
 
-REPLAY_HELP = "Enter/n next · b back · +N/-N steps · go N · round N · start · end · seat N · all · q"
+REPLAY_HELP = "Enter next · b back · +N/-N · go N · round N · start · end · seat N · all · q"
 
 
 def load_record(path: Path) -> tuple[Record, tuple[str, ...] | None]:

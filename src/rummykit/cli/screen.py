@@ -280,7 +280,8 @@ def _hand_block(
 ) -> list[RenderableType]:
     v = board.view
     own = seat == v.seat
-    who = "Your hand" if own and len(board.hands) == 1 else f"{board.names[seat]}'s hand"
+    name = board.names[seat]
+    who = "Your hand" if name == "You" else f"{name}'s hand"
     title = Text(f"{who} ({len(cards)} cards, by {board.sort_mode})", style="bold")
     if deadwood is not None:
         title.append(f" · deadwood {deadwood}", style="")

@@ -1,0 +1,108 @@
+"""``rummykit replay FILE``: stepping through saved rounds and matches (typer's CliRunner)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import rummykit as rk
+from rummykit.bots import make_bot
+from rummykit.cli import app
+
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def terminal_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("LINES", "24")
+
+
+def played_match(rules: str = "german", seed: int = 2) -> rk.Match:
+    m = rk.Match.new(rk.Rules.parse(rules), 3, seed=seed, dealer=2)
+    bot = make_bot("greedy")
+    rng = random.Random(seed)
+    while not m.is_over:
+        m.apply(bot.choose(m.round.view(m.to_move), m.legal_actions(), rng))
+    return m
+
+
+def save_match(tmp_path: Path, m: rk.Match) -> Path:
+    data = rk.Record.from_match(m).to_dict()
+    data["meta"] = {"names": ["You", "Bot 2", "Bot 3"]}
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def replay(*args: str, lines: list[str]) -> tuple[int, str]:
+    result = runner.invoke(app, ["replay", *args], input="".join(f"{line}\n" for line in lines))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.output
+
+
+def test_step_forwards_and_backwards_from_one_seat(tmp_path: Path) -> None:
+    m = played_match("german(match_end=single_hand)")
+    path = save_match(tmp_path, m)
+    total = len(m.actions)
+    code, out = replay(str(path), lines=["", "n", "b", "q"])
+    assert code == 0
+    screens = out.split("replay> ")
+    assert f"action 0 of {total} · view: You" in screens[0]
+    assert "Your hand (13 cards, by suit)" in screens[0]
+    assert "Bot 2's hand" not in out and "Bot 3's hand" not in out
+    assert f"action 1 of {total}" in screens[1] and "1. You " in screens[1]
+    assert f"action 2 of {total}" in screens[2] and "2. You " in screens[2]
+    assert f"action 1 of {total}" in screens[3]
+
+
+def test_all_hands_and_round_end(tmp_path: Path) -> None:
+    m = played_match("german(match_end=single_hand)")
+    path = save_match(tmp_path, m)
+    code, out = replay(str(path), "--all", lines=["end"])
+    assert code == 0
+    assert "view: all hands" in out
+    for title in ("Your hand", "Bot 2's hand", "Bot 3's hand"):
+        assert f"{title} (" in out
+    assert "Round 1 over: " in out
+
+
+def test_round_navigation_and_seat_switch(tmp_path: Path) -> None:
+    m = played_match("german", seed=4)
+    assert len(m.rounds) >= 2
+    path = save_match(tmp_path, m)
+    code, out = replay(str(path), lines=["round 2", "seat 2", "round 9", "go 3", "bogus"])
+    assert code == 0
+    assert "round 2 of 3" in out
+    assert "view: Bot 2" in out and "Bot 2's hand" in out
+    assert "✗ there are 3 rounds in this record" in out
+    assert "action 3 of" in out
+    assert "✗ unknown command 'bogus'" in out
+
+
+def test_round_record(tmp_path: Path) -> None:
+    rnd = rk.Round.new(rk.Rules.preset("viennese"), 2, seed=8)
+    rng = random.Random(1)
+    bot = make_bot("greedy")
+    while not rnd.is_over:
+        rnd.apply(bot.choose(rnd.view(rnd.to_move), rnd.legal_actions(), rng))
+    path = tmp_path / "round.json"
+    rk.Record.from_round(rnd).dump(path)
+    code, out = replay(str(path), "--seat", "2", "--at", "2", lines=["end"])
+    assert code == 0
+    assert "Viennese Rummy (Wiener Rummy) · round 1 · dealer Player 1 · replay" in out
+    assert "action 2 of" in out and "view: Player 2" in out
+    assert "Round 1 over: " in out and "melds | deadwood" in out
+
+
+def test_bad_record_file(tmp_path: Path) -> None:
+    path = tmp_path / "nope.json"
+    path.write_text("{}", encoding="utf-8")
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 2 and "error: not a rummykit record" in result.stderr
+    result = runner.invoke(app, ["replay", str(tmp_path / "missing.json")])
+    assert result.exit_code == 2 and "error: cannot read record" in result.stderr
