@@ -348,7 +348,7 @@ hands = st.lists(st.sampled_from([*POOL, Card(JOKER_CODE)]), min_size=1, max_siz
     lambda h: all(n <= 2 for c, n in Counter(h).items() if c != JOKER_CODE) and h.count(JOKER_CODE) <= 3
 )
 rule_sets = st.sampled_from(RULE_VARIANTS)
-FAST = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+FAST = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 
 
 @FAST

@@ -7,14 +7,17 @@ round state is read or kept. The rules in force decide which melds exist (RULES.
 
 How the search works (speed matters: bots and learning agents call these functions in hot loops):
 
-* A hand is encoded as one integer, three bits per card code holding that face's count (two decks
-  hold two copies of a face), jokers counted in the bits above the 52 natural faces. Removing a meld
-  is one subtraction; whether a meld still fits is one guard-bit test.
-* Every meld formable from the hand is enumerated per suit (runs) and per rank (sets) from small
-  masks; those per-suit and per-rank lists are cached per rule set.
+* A hand is described by packed rank masks (16 bits per suit) of the faces held once and twice, and
+  for the search by one integer with three bits per card code holding that face's count (two decks
+  hold two copies of a face) and the jokers counted above the 52 natural faces. Removing a meld is
+  one subtraction; whether a meld still fits is one guard-bit test.
+* Every meld formable from the hand is enumerated from the masks: runs per segment of consecutive
+  cards (no jokers) or per cluster of cards that jokers can bridge, sets per rank. These lists depend
+  only on the segment, cluster or rank pattern and are cached per rule set, so they repeat across
+  hands.
 * An exact cover search then decides card by card (lowest code first) whether the card stays
   unmelded or opens one of the melds whose lowest natural card it is, memoised on the remaining
-  multiset. Results are cached per hand; :func:`clear_caches` empties every cache.
+  multiset. Results are cached per hand; :func:`clear_caches` empties the caches.
 
 >>> from rummykit.rules import Rules
 >>> from rummykit.cards import parse_cards
@@ -63,7 +66,7 @@ __all__ = [
 
 # Hand encoding -------------------------------------------------------------------------------------
 _BITS: Final = 3
-"""Bits per card code: a count of 0–3 copies plus a guard bit for the fit test."""
+"""Bits per card code: a count of 0–2 copies, room for one more, and a guard bit for the fit test."""
 _JOKER_SHIFT: Final = _BITS * NUM_FACES
 """Jokers are counted above the natural faces (no field limit)."""
 _UNIT: Final = tuple(1 << (_BITS * c) for c in range(NUM_FACES + 1))
@@ -75,8 +78,6 @@ _NATURALS: Final = (1 << _JOKER_SHIFT) - 1
 _STATE_J: Final = _JOKER_SHIFT + 8
 """Shift of the joker count inside a memo key (above the natural fields and the kept flag)."""
 _KEPT: Final = 1 << _JOKER_SHIFT
-_SUIT_OF: Final = tuple(c // NUM_RANKS for c in range(NUM_FACES))
-_RANK_BIT: Final = tuple(1 << (c % NUM_RANKS) for c in range(NUM_FACES))
 _MAX_CACHE: Final = 1 << 17
 """Entries kept per result cache before it is emptied (cheap bound on memory)."""
 
@@ -149,6 +150,8 @@ class _Tables:
         self.dv = [rules.deadwood_value(c) for c in range(NUM_FACES + 1)]
         self.jv = self.dv[JOKER_CODE]
         self.runs: dict[tuple[int, int, bool, int], tuple[_Cand, ...]] = {}
+        self.segments: dict[tuple[int, int, int], tuple[_Cand, ...]] = {}
+        self.clusters: dict[tuple[int, int, bool, int], tuple[_Cand, ...]] = {}
         self.sets: dict[tuple[int, tuple[int, ...], int], tuple[_Cand, ...]] = {}
         self.run_shapes: dict[tuple[int, int, bool, int], tuple[_Shape, ...]] = {}
         self.set_shapes: dict[tuple[int, tuple[int, ...], int], tuple[_Shape, ...]] = {}
@@ -342,8 +345,71 @@ def _suit_runs(t: _Tables, suit: int, ranks: int, dup: int, jokers: int) -> tupl
     key = (suit, positions, ace_twice, jokers)
     cached = t.runs.get(key)
     if cached is None:
-        cached = t.runs[key] = _cands(t, _run_shapes(t, suit, positions, ace_twice, jokers))
+        # A run's window holds at most ``jokers`` positions without a natural, so its naturals come
+        # from one cluster of positions whose gaps are at most ``jokers`` wide: build per cluster.
+        found: list[_Cand] = []
+        need = t.min_naturals_with_jokers
+        cluster = 0
+        prev = -HIGH_ACE
+        bits = positions
+        while True:
+            low = bits & -bits
+            p = low.bit_length() - 1
+            if not bits or (p - prev - 1 > jokers and cluster):
+                if cluster.bit_count() >= need:
+                    twice = ace_twice and cluster >> LOW_ACE & 1 and cluster >> HIGH_ACE & 1
+                    found.extend(_cluster_runs(t, suit, cluster, bool(twice), jokers))
+                cluster = 0
+                if not bits:
+                    break
+            cluster |= low
+            prev = p
+            bits ^= low
+        cached = t.runs[key] = tuple(found)
     return cached
+
+
+def _cluster_runs(t: _Tables, suit: int, positions: int, ace_twice: bool, jokers: int) -> tuple[_Cand, ...]:
+    """The runs of one cluster of positions (see :func:`_suit_runs`), built for clubs and shifted."""
+    key = (suit, positions, ace_twice, jokers)
+    cached = t.clusters.get(key)
+    if cached is None:
+        # Runs look the same in every suit: build them for clubs once and shift them.
+        base = t.clusters.get((0, positions, ace_twice, jokers))
+        if base is None:
+            base = t.clusters[(0, positions, ace_twice, jokers)] = _cands(
+                t, _run_shapes(t, 0, positions, ace_twice, jokers)
+            )
+        cached = t.clusters[key] = tuple(_shift_suit(c, suit) for c in base) if suit else base
+    return cached
+
+
+def _segment_runs(t: _Tables, suit: int, positions: int, ace_twice: int) -> tuple[_Cand, ...]:
+    """The runs without jokers inside one segment of consecutive run positions."""
+    if positions != _ALL_POSITIONS:
+        ace_twice = 0  # only the run A-2-…-K-A needs both copies of the ace
+    key = (suit, positions, ace_twice)
+    cached = t.segments.get(key)
+    if cached is None:
+        cached = t.segments[key] = _cands(t, _run_shapes(t, suit, positions, bool(ace_twice), 0))
+    return cached
+
+
+def _shift_suit(cand: _Cand, suit: int) -> _Cand:
+    """The clubs run ``cand`` moved to ``suit``."""
+    offset = suit * NUM_RANKS
+    bits = _BITS * offset
+    shape = cand.shape
+    cards = tuple(c if c == JOKER_CODE else c + offset for c in shape.cards)
+    return _Cand(
+        cand.naturals << bits,
+        cand.jokers,
+        cand.deadwood_gain,
+        cand.value,
+        _Shape(cards, shape.kind, shape.start, suit, shape.rank, shape.value),
+        cand.low + offset,
+        cand.fields << bits,
+    )
 
 
 def _rank_sets(t: _Tables, rank: int, counts: tuple[int, ...], jokers: int) -> tuple[_Cand, ...]:
@@ -359,6 +425,8 @@ _BLOCK: Final = 16
 _RANKS13: Final = (1 << NUM_RANKS) - 1
 _PACKED: Final = (*(1 << (_BLOCK * (c // NUM_RANKS) + c % NUM_RANKS) for c in range(NUM_FACES)), 0)
 _ACES: Final = sum(1 << (_BLOCK * s) for s in range(NUM_SUITS))
+_ALL_POSITIONS: Final = ((1 << HIGH_ACE) - 1) << LOW_ACE
+"""Run positions 1 … 14 as bits."""
 
 
 def _masks(cards: Sequence[int]) -> tuple[int, int, int]:
@@ -405,9 +473,22 @@ def _candidates(t: _Tables, have: int, dup: int, jokers: int) -> list[_Cand]:
         if not t.distinct:
             ranks |= (dup | dup >> _BLOCK | dup >> 2 * _BLOCK | dup >> 3 * _BLOCK) & _RANKS13
     else:
-        p = have << 1 | (have & _ACES) << (HIGH_ACE)
-        runs = p & p >> 1 & p >> 2
-        run_suits = [s for s in range(NUM_SUITS) if runs >> (_BLOCK * s) & 0xFFFF] if runs else []
+        # Without jokers a run lies inside one maximal segment of consecutive positions: look the
+        # runs up per segment, a key that repeats far more often than a whole suit.
+        run_suits = []
+        p = have << 1
+        if t.lo != LOW_ACE:
+            p &= ~(_ACES << LOW_ACE)
+        if t.hi == HIGH_ACE:
+            p |= (have & _ACES) << HIGH_ACE
+        if p & p >> 1 & p >> 2:
+            while p:
+                low = p & -p
+                segment = p & ~(p + low)
+                p ^= segment
+                if segment.bit_count() >= 3:
+                    suit = (low.bit_length() - 1) // _BLOCK
+                    out.extend(_segment_runs(t, suit, segment >> (_BLOCK * suit), dup >> (_BLOCK * suit) & 1))
         three = (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)
         if not t.distinct:
             ranks = a | b | c | d  # the generic enumeration filters by size
@@ -415,7 +496,7 @@ def _candidates(t: _Tables, have: int, dup: int, jokers: int) -> list[_Cand]:
             ranks = three
         else:
             ranks = three & a & b & c & d
-        if not ranks and not run_suits:
+        if not ranks and not out:
             return out
     for s in run_suits:
         shift = _BLOCK * s
