@@ -16,7 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from rummykit.bots.base import Bot, RandomBot
+from rummykit.bots.base import Bot, MatchView, RandomBot, match_action
+from rummykit.bots.greedy import GreedyBot
+from rummykit.bots.search import LEVELS, Budget, SearchBot
 from rummykit.errors import RummyError
 
 BOT_LEVELS: Final = ("easy", "medium", "hard")
@@ -28,6 +30,8 @@ class UnknownBotError(RummyError, ValueError):
 
 _FACTORIES: dict[str, Callable[[str | None], Bot]] = {
     "random": lambda level: RandomBot(),
+    "greedy": lambda level: GreedyBot(),
+    "search": lambda level: SearchBot(level),
 }
 
 
@@ -61,4 +65,18 @@ def make_bot(kind: str, level: str | None = None) -> Bot:
     return factory(level)
 
 
-__all__ = ["BOT_LEVELS", "Bot", "RandomBot", "UnknownBotError", "bot_kinds", "make_bot", "register_bot"]
+__all__ = [
+    "BOT_LEVELS",
+    "LEVELS",
+    "Bot",
+    "Budget",
+    "GreedyBot",
+    "MatchView",
+    "RandomBot",
+    "SearchBot",
+    "UnknownBotError",
+    "bot_kinds",
+    "make_bot",
+    "match_action",
+    "register_bot",
+]

@@ -3,17 +3,24 @@
 A bot never receives more than a :class:`~rummykit.views.PlayerView`: it cannot read another seat's
 cards by accident. Randomness is injected (``rng``), so a seeded game with seeded bots replays
 exactly. The same protocol covers match decisions such as the Viennese buy-back (the legal actions
-are then ``buyback`` and ``decline``; the view is that of the seat deciding).
+are then ``buyback`` and ``decline``; the view is that of the seat deciding). Bots that also implement
+``choose_match`` receive a :class:`MatchView` (public totals, chips and pot) for those decisions; see
+:func:`match_action`.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from rummykit.actions import Action
+from rummykit.rules import Rules
 from rummykit.views import PlayerView
+
+if TYPE_CHECKING:
+    from rummykit.match import Match
 
 
 @runtime_checkable
@@ -34,3 +41,59 @@ class RandomBot:
 
     def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
         return rng.choice(list(legal))
+
+
+@dataclass(frozen=True, slots=True)
+class MatchView:
+    """What a seat may know of the match when deciding a buy-back: public totals, chips and pot.
+
+    ``buyback_target`` is the total a buy-back would set (RULES.md §4.8, decision D8), ``None`` when
+    no offer can be made.
+    """
+
+    seat: int
+    rules: Rules
+    totals: tuple[int, ...]
+    chips: tuple[int, ...]
+    pot: int
+    active_seats: tuple[int, ...]
+    buybacks: tuple[int, ...]
+    buyback_target: int | None
+    buyback_cost: int
+    threshold: int | None
+
+    @classmethod
+    def of(cls, match: Match, seat: int) -> MatchView:
+        totals = match.totals
+        active = match.active_seats
+        others = [totals[s] for s in active if s != seat and totals[s] <= totals[seat]]
+        return cls(
+            seat=seat,
+            rules=match.rules,
+            totals=totals,
+            chips=match.chips,
+            pot=match.pot,
+            active_seats=active,
+            buybacks=tuple(match.buybacks),
+            buyback_target=max(others) if others else None,
+            buyback_cost=match.rules.buyback_cost,
+            threshold=match.rules.elimination_threshold,
+        )
+
+
+@runtime_checkable
+class MatchBot(Protocol):
+    """A bot that also reads the match state for match decisions (buy-back)."""
+
+    def choose_match(self, mv: MatchView, legal: Sequence[Action], rng: random.Random) -> Action: ...
+
+
+def match_action(bot: Bot, match: Match, rng: random.Random) -> Action:
+    """The action of the seat to move in ``match``: a round action from its view, or a match decision
+    (buy-back) from its :class:`MatchView` when the bot reads one (else from the finished round's view).
+    """
+    seat = match.to_move
+    legal = match.legal_actions()
+    if match.pending_buyback and isinstance(bot, MatchBot):
+        return bot.choose_match(MatchView.of(match, seat), legal, rng)
+    return bot.choose(match.round.view(seat), legal, rng)

@@ -146,11 +146,13 @@ def demo_command() -> None:
     console.print("\nTry: [cyan]rummykit meld '5H 6H JK'[/cyan], [cyan]rummykit rules viennese[/cyan]")
 
 
+from rummykit.cli.arena import arena_command  # noqa: E402
 from rummykit.cli.play import play_command  # noqa: E402  (play imports this module lazily)
 from rummykit.cli.replay import replay_command  # noqa: E402
 
 app.command("play")(play_command)
 app.command("replay")(replay_command)
+app.command("arena")(arena_command)
 
 
 def main() -> None:

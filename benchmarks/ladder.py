@@ -1,0 +1,66 @@
+"""The measured bot ladder: random < greedy < search, heads-up, for viennese and german.
+
+Run: ``python benchmarks/ladder.py [--workers 2] [--backend local] [--out ladder.json] [--plot ladder.png]``.
+Pairings (duplicate deals, seats rotated): greedy vs random (``--rounds-gr``, default 2000 rounds)
+and search (medium) vs greedy (``--rounds-sg``, default 500 rounds) in each game. Prints one
+Markdown table (win rate of the first bot with its 95 % interval, mean points, Elo, seconds per move
+of the stronger bot) and writes every figure as JSON. Speed is reported, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+from rummykit.arena import ArenaConfig, plot_ladder, run_arena
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--games", default="viennese,german")
+    p.add_argument("--rounds-gr", type=int, default=2000)
+    p.add_argument("--rounds-sg", type=int, default=500)
+    p.add_argument("--search", default="search", help="search bot spec, e.g. search:hard")
+    p.add_argument("--seed", type=int, default=2026)
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--backend", default="local", choices=("local", "ray"))
+    p.add_argument("--out", default="ladder.json")
+    p.add_argument("--plot", default=None)
+    args = p.parse_args(argv)
+    runs: list[dict[str, Any]] = []
+    rows = []
+    for game in args.games.split(","):
+        for bots, rounds in (
+            (("greedy", "random"), args.rounds_gr),
+            ((args.search, "greedy"), args.rounds_sg),
+        ):
+            t0 = time.perf_counter()
+            res = run_arena(
+                ArenaConfig(game, bots, rounds=rounds, seed=args.seed),
+                workers=args.workers,
+                backend=args.backend,
+            )
+            data = res.to_dict()
+            runs.append(data)
+            a, b = (data["bots"][n] for n in bots)
+            rows.append(
+                f"| {game} | {bots[0]} vs {bots[1]} | {data['rounds']} | {a['win_rate']:.3f} "
+                f"| {a['ci95'][0]:.3f}–{a['ci95'][1]:.3f} | {a['mean_points']:.2f} / {b['mean_points']:.2f} "
+                f"| {a['elo']:.0f} / {b['elo']:.0f} | {a['seconds_per_move'] * 1000:.1f} ms |"
+            )
+            print(rows[-1], f"({time.perf_counter() - t0:.0f} s)", file=sys.stderr, flush=True)
+            with open(args.out, "w") as fh:
+                json.dump(runs, fh, indent=2)
+    print("| game | pairing | rounds | win rate (first) | 95 % CI | mean points | Elo | time/move (first) |")
+    print("|---|---|---:|---:|---|---|---|---:|")
+    print("\n".join(rows))
+    if args.plot:
+        plot_ladder(runs, args.plot, title="rummykit bot ladder (heads-up, duplicate deals)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

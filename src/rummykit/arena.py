@@ -1,0 +1,566 @@
+"""Arena: bots play many seeded rounds or matches; win rates, points, confidence intervals and Elo.
+
+Every game is fixed by ``(seed, pairing, deal, rotation)``: a deal's deck order comes from the seed
+and is replayed once per rotation of the seats (duplicate deals: every bot plays every seat of the
+same cards), so luck of the deal cancels out. Bots get their randomness from the same key, so a run
+gives identical figures whatever the number of workers or the backend (``local`` process pool or
+``ray``).
+
+Figures per bot (``ArenaResult.to_dict()["bots"]``):
+
+* ``win_rate``: the fraction of its games it won; a game is won by the seat(s) with the best points
+  of the round (most points: fewest minus or bad points), ties and unscored rounds shared equally;
+  for whole matches the match winner(s).
+* ``ci95``: Wilson score interval of the win rate at 95 %.
+* ``mean_points``: mean points per game (negative: minus or bad points) and ``points_ci95``.
+* ``elo``: Bradley–Terry ratings on the Elo scale (400 per factor 10 of the odds) fitted by
+  maximum likelihood to every pairwise comparison within a game, one virtual draw per pair so that
+  a clean sweep stays finite, and shifted so that the mean rating is 1500.
+* ``seconds_per_move``: mean thinking time per decision (the only figure that depends on the machine).
+
+>>> from rummykit.arena import ArenaConfig, run_arena
+>>> res = run_arena(ArenaConfig("viennese", ("greedy", "random"), rounds=4, seed=1), workers=1)
+>>> res.games, sorted(res.to_dict()["bots"])
+(4, ['greedy', 'random'])
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import math
+import os
+import random
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
+
+from rummykit.bots import make_bot, match_action
+from rummykit.errors import RummyError
+from rummykit.match import Match
+from rummykit.round import Round
+from rummykit.rules import Rules
+
+Z95: Final = 1.959963984540054
+ELO_BASE: Final = 1500.0
+BATCH: Final = 4
+"""Games per task sent to a worker (fewer round trips, still a smooth progress bar)."""
+Backend = Literal["local", "ray"]
+Mode = Literal["rounds", "matches"]
+
+
+class ArenaError(RummyError, ValueError):
+    """A bad arena set-up (unknown bot, too few bots, bad counts or backend)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ArenaConfig:
+    """What to play: ``rules`` (preset or text form), bot specs (``kind`` or ``kind:level``), the
+    number of rounds (or matches) per pairing, the seed, and whether every pair plays heads-up
+    (``round_robin``) or all bots sit at one table."""
+
+    rules: str
+    bots: tuple[str, ...]
+    rounds: int = 100
+    seed: int = 0
+    mode: Mode = "rounds"
+    round_robin: bool = False
+
+    def names(self) -> tuple[str, ...]:
+        """Display names: the specs, numbered where a spec repeats (``greedy#1``, ``greedy#2``)."""
+        counts: dict[str, int] = {}
+        for b in self.bots:
+            counts[b] = counts.get(b, 0) + 1
+        seen: dict[str, int] = {}
+        names = []
+        for b in self.bots:
+            if counts[b] > 1:
+                seen[b] = seen.get(b, 0) + 1
+                names.append(f"{b}#{seen[b]}")
+            else:
+                names.append(b)
+        return tuple(names)
+
+    def tables(self) -> list[tuple[int, ...]]:
+        """The bot indices sitting together: every pair, or one table of all bots."""
+        if self.round_robin:
+            return list(itertools.combinations(range(len(self.bots)), 2))
+        return [tuple(range(len(self.bots)))]
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One round or match to play: bot specs per seat and the keys that fix every random choice."""
+
+    index: int
+    rules: str
+    mode: Mode
+    seed: int
+    table: int
+    deal: int
+    rotation: int
+    seats: tuple[int, ...]
+    """Bot index per seat."""
+    specs: tuple[str, ...]
+    """Bot spec per seat."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    index: int
+    seats: tuple[int, ...]
+    points: tuple[int, ...]
+    shares: tuple[float, ...]
+    """Win share per seat (1 for a sole winner, 1/k for k tied winners)."""
+    moves: tuple[int, ...]
+    seconds: tuple[float, ...]
+
+
+def build_games(config: ArenaConfig) -> list[Game]:
+    """Every game of the run in a fixed order (deals × rotations per table)."""
+    if len(config.bots) < 2:
+        raise ArenaError("an arena needs at least two bots")
+    if config.rounds < 1:
+        raise ArenaError("rounds must be at least 1")
+    rules = _rules(config.rules)
+    for spec in set(config.bots):
+        make_bot(spec)  # fail early on unknown bots
+    games: list[Game] = []
+    for t, table in enumerate(config.tables()):
+        k = len(table)
+        if not rules.min_players <= k <= rules.max_players:
+            raise ArenaError(
+                f"{rules.name} is played by {rules.min_players} to {rules.max_players} players, not {k}"
+            )
+        deals = -(-config.rounds // k)
+        for deal in range(deals):
+            for rotation in range(k):
+                seats = tuple(table[(s + rotation) % k] for s in range(k))
+                games.append(
+                    Game(
+                        index=len(games),
+                        rules=config.rules,
+                        mode=config.mode,
+                        seed=config.seed,
+                        table=t,
+                        deal=deal,
+                        rotation=rotation,
+                        seats=seats,
+                        specs=tuple(config.bots[i] for i in seats),
+                    )
+                )
+    return games
+
+
+def _rules(text: str) -> Rules:
+    try:
+        return Rules.parse(text)
+    except RummyError as exc:
+        raise ArenaError(str(exc)) from None
+
+
+def deal_seed(seed: int, table: int, deal: int) -> int:
+    """The seed of a deal: the same for every rotation of the seats."""
+    return random.Random(f"rummykit-arena-{seed}-{table}-{deal}").randrange(2**32)
+
+
+def play_game(game: Game) -> GameResult:
+    """Play one game to its end (pure function of ``game``)."""
+    rules = _rules(game.rules)
+    players = len(game.seats)
+    bots = [make_bot(spec) for spec in game.specs]
+    rngs = [
+        random.Random(f"rummykit-bot-{game.seed}-{game.table}-{game.deal}-{game.rotation}-{s}")
+        for s in range(players)
+    ]
+    moves = [0] * players
+    seconds = [0.0] * players
+    seed = deal_seed(game.seed, game.table, game.deal)
+    if game.mode == "matches":
+        m = Match.new(rules, players, seed=seed)
+        while not m.is_over:
+            seat = m.to_move
+            t0 = time.perf_counter()
+            action = match_action(bots[seat], m, rngs[seat])
+            seconds[seat] += time.perf_counter() - t0
+            moves[seat] += 1
+            m.apply(action)
+        points = m.scores
+        winners = m.winners
+    else:
+        rnd = Round.new(rules, players, seed=seed)
+        while not rnd.is_over:
+            seat = rnd.to_move
+            legal = rnd.legal_actions()
+            t0 = time.perf_counter()
+            action = bots[seat].choose(rnd.view(seat), legal, rngs[seat])
+            seconds[seat] += time.perf_counter() - t0
+            moves[seat] += 1
+            rnd.apply(action)
+        assert rnd.result is not None
+        points = rnd.result.points
+        best = max(points[s] for s in rnd.active)
+        winners = tuple(s for s in rnd.active if points[s] == best)
+    shares = tuple(1.0 / len(winners) if s in winners else 0.0 for s in range(players))
+    return GameResult(game.index, game.seats, tuple(points), shares, tuple(moves), tuple(seconds))
+
+
+def _play_batch(games: Sequence[Game]) -> list[GameResult]:
+    return [play_game(g) for g in games]
+
+
+# Statistics ---------------------------------------------------------------------------------------
+def wilson_interval(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion ``wins / n`` (ties may count as half wins).
+
+    >>> lo, hi = wilson_interval(50, 100)
+    >>> round(lo, 4), round(hi, 4)
+    (0.4038, 0.5962)
+    """
+    if n <= 0:
+        return (0.0, 1.0)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(max(0.0, p * (1 - p) / n + z * z / (4 * n * n))) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
+    """Mean and its normal-approximation 95 % interval."""
+    n = len(values)
+    if n == 0:
+        return (0.0, 0.0, 0.0)
+    mean = sum(values) / n
+    if n == 1:
+        return (mean, mean, mean)
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = z * math.sqrt(var / n)
+    return (mean, mean - half, mean + half)
+
+
+def elo_ratings(
+    scores: dict[tuple[int, int], float], games: dict[tuple[int, int], int], players: int, prior: float = 1.0
+) -> list[float]:
+    """Bradley–Terry maximum-likelihood ratings on the Elo scale, mean ``ELO_BASE``.
+
+    ``scores[(i, j)]`` is what ``i`` scored against ``j`` (wins plus half the ties) over
+    ``games[(i, j)]`` comparisons (stored for ``i < j``). ``prior`` adds that many virtual draws
+    per compared pair so that unbeaten players keep a finite rating. Solved by the MM iteration of
+    Hunter (2004).
+
+    >>> [round(r, 1) for r in elo_ratings({(0, 1): 75.0}, {(0, 1): 100}, 2, prior=0)]
+    [1595.4, 1404.6]
+    """
+    n_ij = [[0.0] * players for _ in range(players)]
+    w = [0.0] * players
+    for (i, j), n in games.items():
+        if n <= 0:
+            continue
+        s = scores.get((i, j), 0.0)
+        n_ij[i][j] = n_ij[j][i] = n + prior
+        w[i] += s + prior / 2
+        w[j] += n - s + prior / 2
+    gamma = [1.0] * players
+    for _ in range(10_000):
+        new = []
+        for i in range(players):
+            denom = sum(n_ij[i][j] / (gamma[i] + gamma[j]) for j in range(players) if j != i and n_ij[i][j])
+            new.append(max(w[i], 1e-9) / denom if denom else gamma[i])
+        logs = [math.log(g) for g in new]
+        shift = sum(logs) / players
+        new = [math.exp(v - shift) for v in logs]
+        done = max(abs(a - b) for a, b in zip(new, gamma, strict=True)) < 1e-12
+        gamma = new
+        if done:
+            break
+    return [ELO_BASE + 400.0 * math.log10(g) for g in gamma]
+
+
+@dataclass
+class BotFigures:
+    name: str
+    games: int = 0
+    wins: float = 0.0
+    points: list[float] = field(default_factory=list)
+    moves: int = 0
+    seconds: float = 0.0
+
+
+@dataclass
+class ArenaResult:
+    """Every game result of a run and the figures derived from them."""
+
+    config: ArenaConfig
+    results: list[GameResult]
+    backend: str
+    workers: int
+    wall_seconds: float
+
+    @property
+    def games(self) -> int:
+        return len(self.results)
+
+    def figures(self) -> list[BotFigures]:
+        names = self.config.names()
+        figs = [BotFigures(n) for n in names]
+        for r in sorted(self.results, key=lambda r: r.index):
+            for seat, bot in enumerate(r.seats):
+                f = figs[bot]
+                f.games += 1
+                f.wins += r.shares[seat]
+                f.points.append(r.points[seat])
+                f.moves += r.moves[seat]
+                f.seconds += r.seconds[seat]
+        return figs
+
+    def pairwise(self) -> tuple[dict[tuple[int, int], float], dict[tuple[int, int], int]]:
+        """Head-to-head scores from every game: points compared seat by seat (ties half)."""
+        scores: dict[tuple[int, int], float] = {}
+        games: dict[tuple[int, int], int] = {}
+        for r in sorted(self.results, key=lambda r: r.index):
+            for a, b in itertools.combinations(range(len(r.seats)), 2):
+                i, j = r.seats[a], r.seats[b]
+                pa, pb = float(r.points[a]), float(r.points[b])
+                if self.config.mode == "matches":
+                    pa, pb = r.shares[a], r.shares[b]
+                s = 1.0 if pa > pb else 0.5 if pa == pb else 0.0
+                if i > j:
+                    i, j, s = j, i, 1.0 - s
+                games[(i, j)] = games.get((i, j), 0) + 1
+                scores[(i, j)] = scores.get((i, j), 0.0) + s
+        return scores, games
+
+    def to_dict(self, timing: bool = True) -> dict[str, Any]:
+        """The figures as plain data (``timing=False`` leaves out the machine-dependent ones)."""
+        names = self.config.names()
+        figs = self.figures()
+        scores, games = self.pairwise()
+        elo = elo_ratings(scores, games, len(names))
+        bots: dict[str, Any] = {}
+        for i, f in enumerate(figs):
+            lo, hi = wilson_interval(f.wins, f.games)
+            mean, plo, phi = mean_interval(f.points)
+            entry: dict[str, Any] = {
+                "games": f.games,
+                "wins": round(f.wins, 6),
+                "win_rate": round(f.wins / f.games, 6) if f.games else 0.0,
+                "ci95": [round(lo, 6), round(hi, 6)],
+                "mean_points": round(mean, 6),
+                "points_ci95": [round(plo, 6), round(phi, 6)],
+                "elo": round(elo[i], 1),
+                "moves": f.moves,
+            }
+            if timing:
+                entry["seconds_per_move"] = round(f.seconds / f.moves, 6) if f.moves else 0.0
+            bots[names[i]] = entry
+        pairs = []
+        for (i, j), n in sorted(games.items()):
+            s = scores[(i, j)]
+            lo, hi = wilson_interval(s, n)
+            pairs.append(
+                {
+                    "a": names[i],
+                    "b": names[j],
+                    "games": n,
+                    "score_a": round(s / n, 6),
+                    "ci95": [round(lo, 6), round(hi, 6)],
+                }
+            )
+        out: dict[str, Any] = {
+            "rules": _rules(self.config.rules).name,
+            "mode": self.config.mode,
+            "rounds" if self.config.mode == "rounds" else "matches": self.games,
+            "seed": self.config.seed,
+            "round_robin": self.config.round_robin,
+            "bots": bots,
+            "pairs": pairs,
+        }
+        if timing:
+            out.update(backend=self.backend, workers=self.workers, wall_seconds=round(self.wall_seconds, 3))
+        return out
+
+    def to_csv(self) -> str:
+        """One row per bot: the figures of :meth:`to_dict`."""
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        writer.writerow(
+            [
+                "bot",
+                "games",
+                "wins",
+                "win_rate",
+                "ci95_lo",
+                "ci95_hi",
+                "mean_points",
+                "points_ci95_lo",
+                "points_ci95_hi",
+                "elo",
+                "seconds_per_move",
+            ]
+        )
+        for name, b in self.to_dict()["bots"].items():
+            writer.writerow(
+                [
+                    name,
+                    b["games"],
+                    b["wins"],
+                    b["win_rate"],
+                    b["ci95"][0],
+                    b["ci95"][1],
+                    b["mean_points"],
+                    b["points_ci95"][0],
+                    b["points_ci95"][1],
+                    b["elo"],
+                    b["seconds_per_move"],
+                ]
+            )
+        return buf.getvalue()
+
+
+# Running ------------------------------------------------------------------------------------------
+Progress = Callable[[int, int], None]
+"""Called with (games done, games in all) as results come in."""
+
+
+def run_arena(
+    config: ArenaConfig,
+    workers: int | None = None,
+    backend: Backend = "local",
+    progress: Progress | None = None,
+) -> ArenaResult:
+    """Play every game of ``config`` and return the results (identical for any workers/backend).
+
+    ``workers``: processes of the local pool (default: CPU count; 1 plays in this process) or CPUs
+    for a local Ray instance started here (an already initialised Ray is used as it is).
+
+    Raises:
+        ArenaError: bad configuration or backend (``ray`` needs the ``[ray]`` extra).
+    """
+    games = build_games(config)
+    workers = max(1, workers or os.cpu_count() or 1)
+    batches = [games[i : i + BATCH] for i in range(0, len(games), BATCH)]
+    start = time.perf_counter()
+    if backend == "local":
+        results = _run_local(batches, workers, len(games), progress)
+    elif backend == "ray":
+        results = _run_ray(batches, workers, len(games), progress)
+    else:
+        raise ArenaError(f"unknown backend {backend!r}; backends: local, ray")
+    results.sort(key=lambda r: r.index)
+    return ArenaResult(config, results, backend, workers, time.perf_counter() - start)
+
+
+def _run_local(
+    batches: list[list[Game]], workers: int, total: int, progress: Progress | None
+) -> list[GameResult]:
+    results: list[GameResult] = []
+    if workers == 1:
+        for batch in batches:
+            results += _play_batch(batch)
+            if progress:
+                progress(len(results), total)
+        return results
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        pending: set[Future[list[GameResult]]] = {pool.submit(_play_batch, b) for b in batches}
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in done:
+                results += fut.result()
+            if progress:
+                progress(len(results), total)
+    return results
+
+
+def _run_ray(
+    batches: list[list[Game]], workers: int, total: int, progress: Progress | None
+) -> list[GameResult]:
+    try:
+        import ray
+    except ImportError:
+        raise ArenaError("the ray backend needs Ray: pip install 'rummykit[ray]'") from None
+    started = False
+    if not ray.is_initialized():
+        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+        started = True
+    try:
+        remote = ray.remote(_play_batch)
+        pending = [remote.remote(b) for b in batches]
+        results: list[GameResult] = []
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for batch in ray.get(done):
+                results += batch
+            if progress:
+                progress(len(results), total)
+        return results
+    finally:
+        if started:
+            ray.shutdown()
+
+
+# Plot ---------------------------------------------------------------------------------------------
+def plot_ladder(data: dict[str, Any] | Iterable[dict[str, Any]], path: str, title: str | None = None) -> None:
+    """Draw the ladder (win rate with its 95 % interval, and Elo) to ``path`` (.png or .svg).
+
+    ``data`` is one :meth:`ArenaResult.to_dict` or several (one panel row each). Needs matplotlib
+    (the ``[plot]`` extra).
+
+    Raises:
+        ArenaError: matplotlib is missing or the file type is not png/svg.
+    """
+    if not path.lower().endswith((".png", ".svg")):
+        raise ArenaError(f"plot: write a .png or .svg file, not {path!r}")
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise ArenaError("plotting needs matplotlib: pip install 'rummykit[plot]'") from None
+    runs = [data] if isinstance(data, dict) else list(data)
+    fig, axes = plt.subplots(len(runs), 2, figsize=(10, 2.2 + 1.4 * len(runs) * 1.2), squeeze=False)
+    for row, run in enumerate(runs):
+        bots = sorted(run["bots"].items(), key=lambda kv: kv[1]["elo"])
+        names = [n for n, _ in bots]
+        rates = [b["win_rate"] for _, b in bots]
+        err = [
+            [r - b["ci95"][0] for r, (_, b) in zip(rates, bots, strict=True)],
+            [b["ci95"][1] - r for r, (_, b) in zip(rates, bots, strict=True)],
+        ]
+        ax = axes[row][0]
+        ax.barh(names, rates, xerr=err, color="#4c72b0", capsize=4)
+        ax.set_xlim(0, 1)
+        ax.set_xlabel("win rate (95 % interval)")
+        count = run.get("rounds", run.get("matches", 0))
+        ax.set_title(f"{run['rules']}: {count} {run['mode']}")
+        ax2 = axes[row][1]
+        ax2.barh(names, [b["elo"] - ELO_BASE for _, b in bots], left=ELO_BASE, color="#dd8452")
+        ax2.axvline(ELO_BASE, color="grey", linewidth=0.8)
+        ax2.set_xlabel("Elo")
+        for y, (_, b) in enumerate(bots):
+            ax2.text(b["elo"], y, f" {b['elo']:.0f}", va="center")
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+__all__ = [
+    "ArenaConfig",
+    "ArenaError",
+    "ArenaResult",
+    "Game",
+    "GameResult",
+    "build_games",
+    "elo_ratings",
+    "mean_interval",
+    "play_game",
+    "plot_ladder",
+    "run_arena",
+    "wilson_interval",
+]

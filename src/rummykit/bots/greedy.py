@@ -1,0 +1,353 @@
+"""GreedyBot: solver-driven play that looks no further than the current turn.
+
+Policy (RULES.md §3 for the melding games, §4 for the knock games):
+
+* Draw (ziehen): take the discard when it improves the melds (it ends up melded: the minimum deadwood
+  of hand plus card is lower than hand plus the card's value), when it enables an opening
+  (Erstmeldung) that was not possible before, or (opened, melding games) when it can be laid off.
+* Melding games: open as soon as allowed with the best-value opening (:func:`solver.best_opening`),
+  then lay every meld of an optimal arrangement, exchange jokers when the exchange lowers the hand's
+  deadwood, lay off (anlegen) every card whose removal lowers the deadwood.
+* Knock games: call Rummy when possible, knock (klopfen) as soon as allowed with the lowest deadwood.
+* Discard (ablegen): the card that least damages potential melds: lowest deadwood afterwards, with a
+  charge for every partial meld (pair of a rank, neighbours in a suit) the card belongs to; never a
+  joker unless forced; ties go to the higher card (fewer penalty points when someone goes out).
+* Buy-back (Viennese rubber): buy back when the new total is well below the current one.
+
+The same policy drives the play-outs of :class:`~rummykit.bots.search.SearchBot`: :func:`policy_action`
+works on a :class:`Situation` that can be built from a view (:meth:`Situation.from_view`) or, inside
+a determinized round, from the seat to move (:meth:`Situation.from_round`), and then either picks from
+the offered legal actions or builds the action itself without enumerating every legal action.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from rummykit import solver
+from rummykit.actions import (
+    Action,
+    BuyBack,
+    CallRummy,
+    Decline,
+    Discard,
+    Draw,
+    Knock,
+    LayOff,
+    MeldAction,
+    Open,
+    Swap,
+    TakeDiscard,
+)
+from rummykit.bots.base import MatchView
+from rummykit.cards import JOKER_CODE, NUM_RANKS, Card
+from rummykit.knocking import knock_allowed
+from rummykit.melds import Meld
+from rummykit.round import Round
+from rummykit.rules import Rules
+from rummykit.views import Phase, PlayerView
+
+LINK_CHARGE: Final = 4
+"""Deadwood points charged for each partial meld a discarded card belongs to."""
+JOKER_CHARGE: Final = 1000
+"""Charge that keeps jokers out of the discard unless nothing else may go."""
+BUYBACK_GAP: Final = 8
+"""Buy back when the new total would be at least this many points lower."""
+
+
+@dataclass(frozen=True, slots=True)
+class Situation:
+    """What the greedy policy reads: the seat's own cards and the public state of the turn."""
+
+    rules: Rules
+    hand: tuple[Card, ...]
+    phase: Phase
+    top: Card | None
+    taken: Card | None
+    must_lay: Card | None
+    table: tuple[Meld, ...]
+    opened: bool
+    may_lay_off: bool
+    may_exchange: bool
+    extra_turn: bool
+    """Knock games: the turn after someone knocked (draw and discard only)."""
+
+    @classmethod
+    def from_view(cls, view: PlayerView) -> Situation:
+        seat = view.seat
+        opened_turn = view.opened_turn[seat] if view.opened_turn else None
+        earlier = opened_turn is not None and opened_turn < view.turn
+        rules = view.rules
+        return cls(
+            rules=rules,
+            hand=view.hand,
+            phase=view.phase,
+            top=view.top_discard,
+            taken=view.taken_discard,
+            must_lay=view.must_lay,
+            table=tuple(tm.meld for tm in view.melds),
+            opened=opened_turn is not None,
+            may_lay_off=_may_lay_off(rules, opened_turn, view.turn),
+            may_exchange=rules.joker_exchange and (earlier or rules.joker_exchange_on_opening_turn),
+            extra_turn=view.knocker is not None,
+        )
+
+    @classmethod
+    def from_round(cls, rnd: Round) -> Situation:
+        """The situation of the seat to move (only its own hand is read)."""
+        seat = rnd.to_move
+        opened_turn = rnd.opened_turn[seat]
+        earlier = opened_turn is not None and opened_turn < rnd.turn
+        rules = rnd.rules
+        return cls(
+            rules=rules,
+            hand=tuple(rnd.hands[seat]),
+            phase=rnd.phase,
+            top=rnd.discard_pile[-1] if rnd.discard_pile else None,
+            taken=rnd.taken,
+            must_lay=rnd.pending_taken,
+            table=tuple(tm.meld for tm in rnd.table),
+            opened=opened_turn is not None,
+            may_lay_off=_may_lay_off(rules, opened_turn, rnd.turn),
+            may_exchange=rules.joker_exchange and (earlier or rules.joker_exchange_on_opening_turn),
+            extra_turn=rnd.knocker is not None,
+        )
+
+
+def _may_lay_off(rules: Rules, opened_turn: int | None, turn: int) -> bool:
+    if opened_turn is None:
+        return not rules.layoff_requires_opened
+    return rules.layoff_on_opening_turn or opened_turn < turn
+
+
+def _without(cards: Sequence[int], remove: Sequence[int]) -> list[int]:
+    rest = list(cards)
+    for c in remove:
+        rest.remove(c)
+    return rest
+
+
+def deadwood(cards: Sequence[int], rules: Rules) -> int:
+    return solver.min_deadwood(cards, rules) if cards else 0
+
+
+def _linked(a: int, b: int) -> bool:
+    """Whether two natural cards form part of a possible meld: same rank, or same suit within two."""
+    ra, rb = a % NUM_RANKS, b % NUM_RANKS
+    if ra == rb:
+        return a != b  # two copies of one face never share a set
+    if a // NUM_RANKS != b // NUM_RANKS:
+        return False
+    gap = abs(ra - rb)
+    return gap <= 2 or gap >= NUM_RANKS - 2  # the ace also sits above the king
+
+
+def discard_scores(cards: Sequence[int], rules: Rules, allowed: Sequence[int]) -> dict[int, float]:
+    """Damage of discarding each card of ``allowed`` (lower is better)."""
+    loose = solver.best_arrangement(cards, rules).deadwood_cards
+    naturals = [c for c in loose if c != JOKER_CODE]
+    scores: dict[int, float] = {}
+    for card in set(allowed):
+        rest = _without(cards, (card,))
+        score: float = deadwood(rest, rules)
+        if card == JOKER_CODE:
+            score += JOKER_CHARGE
+        elif card in loose:
+            score += LINK_CHARGE * sum(1 for other in naturals if _linked(card, other))
+        # Ties: shed the card worth more points at the end of the hand.
+        score -= rules.card_points(card) / 100
+        scores[card] = score
+    return scores
+
+
+def best_discard(cards: Sequence[int], rules: Rules, allowed: Sequence[int]) -> int:
+    scores = discard_scores(cards, rules, allowed)
+    return min(sorted(scores), key=scores.__getitem__)
+
+
+def should_take(s: Situation) -> bool:
+    """Take the discard when it improves melds, enables an opening or can be laid off."""
+    top = s.top
+    if top is None:
+        return False
+    rules = s.rules
+    hand = list(s.hand)
+    with_top = [*hand, top]
+    if rules.is_knock_game:
+        before = deadwood(hand, rules)
+        after = min(
+            (deadwood(_without(with_top, (c,)), rules) for c in set(hand) if c != top),
+            default=before,
+        )
+        return after < before
+    if s.opened and s.may_lay_off and any(m.can_lay_off(top, rules) for m in s.table):
+        return True
+    if deadwood(with_top, rules) < deadwood(hand, rules) + rules.deadwood_value(top):
+        return True
+    if not s.opened and rules.opening_min_points:
+        keep = rules.going_out_requires_discard
+        need = rules.opening_min_points
+        before_v = solver.max_opening_value(hand, rules, keep_one=keep)
+        return before_v < need <= solver.max_opening_value(with_top, rules, keep_one=keep)
+    return False
+
+
+# Candidate generation without enumerating every legal action -----------------------------------
+def _knock_candidates(s: Situation) -> list[Action]:
+    rules = s.rules
+    hand = list(s.hand)
+    allowed = [c for c in sorted(set(hand)) if c != s.taken or rules.may_discard_taken_discard]
+    if not s.extra_turn:
+        threshold = rules.knock_threshold or 0
+        d, best = solver.best_discards(hand, rules)
+        usable = [c for c in best if c in allowed]
+        if usable and d == 0:
+            return [CallRummy(usable[0])]
+        if usable and knock_allowed(d, threshold, rules.knock_comparison):
+            return [Knock(usable[-1])]
+    return [Discard(c) for c in allowed]
+
+
+def _play_candidates(s: Situation) -> list[Action]:
+    """A short list for the melding games: the greedy choice first, then every discard."""
+    rules = s.rules
+    hand = list(s.hand)
+    keep_one = rules.going_out_requires_discard
+    out: list[Action] = []
+    if not s.opened:
+        best = solver.best_opening(hand, rules, must_include=s.must_lay, keep_one=keep_one)
+        if best is not None:
+            out.append(Open(tuple(m.cards for m in best)))
+    else:
+        arrangement = solver.best_arrangement(hand, rules)
+        for m in arrangement.melds:
+            if not keep_one or len(hand) > len(m.cards):
+                out.append(MeldAction((m.cards,)))
+        if s.may_lay_off and s.table:
+            for card, index, end in solver.layoff_targets(hand, s.table, rules):
+                out.append(LayOff(card, index + 1, end))
+    if s.must_lay is None:
+        out += [Discard(Card(c)) for c in sorted(set(hand))]
+    return out
+
+
+def quick_discard(s: Situation) -> Action:
+    """A cheap discard for play-outs: among the cards that leave the least deadwood, the one worth most
+    (never the card just taken or a joker while anything else may go)."""
+    rules = s.rules
+    hand = list(s.hand)
+    barred = s.taken if not rules.may_discard_taken_discard else None
+    _, best = solver.best_discards(hand, rules)
+    usable = [c for c in best if c != barred and c != JOKER_CODE]
+    if usable:
+        return Discard(max(usable, key=lambda c: (rules.card_points(c), c)))
+    allowed = [c for c in set(hand) if c != barred] or hand
+    return Discard(Card(best_discard(hand, rules, allowed)))
+
+
+def policy_action(s: Situation, legal: Sequence[Action] | None = None, quick: bool = False) -> Action:
+    """The greedy action in ``s``: chosen among ``legal``, or built directly when ``legal`` is None.
+
+    A built action is normally legal; callers without ``legal`` must still let the round check it.
+    ``quick`` (play-outs) replaces the scored discard by :func:`quick_discard`.
+    """
+    if legal is not None and len(legal) == 1:
+        return legal[0]
+    if s.phase is Phase.DRAW:
+        choice: Action = TakeDiscard() if should_take(s) else Draw()
+        if legal is not None and choice not in legal:
+            choice = legal[0]
+        return choice
+    if legal is None:
+        legal = _knock_candidates(s) if s.rules.is_knock_game else _play_candidates(s)
+        if quick and s.must_lay is None and all(isinstance(a, Discard) for a in legal):
+            return quick_discard(s)
+    if s.rules.is_knock_game:
+        return _choose_knock_phase(s, legal)
+    return _choose_play(s, legal)
+
+
+def _choose_knock_phase(s: Situation, legal: Sequence[Action]) -> Action:
+    rules = s.rules
+    hand = list(s.hand)
+    rummies = [a for a in legal if isinstance(a, CallRummy)]
+    if rummies:
+        return rummies[0]
+    knocks = [a for a in legal if isinstance(a, Knock)]
+    if knocks:
+        return min(knocks, key=lambda a: (deadwood(_without(hand, (a.card,)), rules), -a.card))
+    discards = [a for a in legal if isinstance(a, Discard)]
+    card = best_discard(hand, rules, [a.card for a in discards])
+    return Discard(Card(card))
+
+
+def _choose_play(s: Situation, legal: Sequence[Action]) -> Action:
+    rules = s.rules
+    hand = list(s.hand)
+    opens = [a for a in legal if isinstance(a, Open)]
+    if opens:
+        return max(opens, key=lambda a: (len(a.cards), sum(Meld.from_cards(m, rules).value for m in a.melds)))
+    now = deadwood(hand, rules)
+    melds = [a for a in legal if isinstance(a, MeldAction)]
+    if melds:
+        scored = [(deadwood(_without(hand, a.cards), rules), -len(a.cards), i) for i, a in enumerate(melds)]
+        best = min(scored)
+        if best[0] <= now:
+            return melds[best[2]]
+    swaps = [a for a in legal if isinstance(a, Swap)]
+    for swap in swaps:
+        gained = swap_gain(hand, swap, rules)
+        if gained is not None and gained < now:
+            return swap
+    layoffs = [a for a in legal if isinstance(a, LayOff)]
+    if layoffs:
+        scored_l = [(deadwood(_without(hand, (a.card,)), rules), -a.card, i) for i, a in enumerate(layoffs)]
+        best_l = min(scored_l)
+        if best_l[0] < now or len(hand) == 1:
+            return layoffs[best_l[2]]
+    discards = [a for a in legal if isinstance(a, Discard)]
+    if discards:
+        return Discard(Card(best_discard(hand, rules, [a.card for a in discards])))
+    # A pending taken discard leaves only ways to lay it: the first offered one.
+    return legal[0]
+
+
+def swap_gain(hand: Sequence[int], swap: Swap, rules: Rules) -> int | None:
+    """Deadwood of the hand after the joker exchange (the freed jokers go straight into the melds)."""
+    try:
+        rest = _without(hand, swap.cards)
+        used = [c for m in swap.melds for c in m] + [lo.card for lo in swap.layoffs]
+        freed = max(1, len(swap.cards))
+        rest += [JOKER_CODE] * freed
+        rest = _without(rest, used)
+    except ValueError:
+        return None
+    return deadwood(rest, rules)
+
+
+def buyback_pays(mv: MatchView) -> bool:
+    """Buy back when the new total is well below the current one (or the pot is worth the price)."""
+    if mv.buyback_target is None:
+        return False
+    gap = mv.totals[mv.seat] - mv.buyback_target
+    alive = max(1, len(mv.active_seats))
+    return gap >= BUYBACK_GAP or (mv.pot + mv.buyback_cost) / alive > mv.buyback_cost
+
+
+class GreedyBot:
+    """Solver-driven greedy play (see the module docstring)."""
+
+    name = "greedy"
+
+    def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+        if any(isinstance(a, (BuyBack, Decline)) for a in legal):
+            return Decline() if Decline() in legal else legal[0]
+        choice = policy_action(Situation.from_view(view), legal)
+        return choice if choice in legal else legal[0]
+
+    def choose_match(self, mv: MatchView, legal: Sequence[Action], rng: random.Random) -> Action:
+        want = BuyBack() if buyback_pays(mv) else Decline()
+        return want if want in legal else legal[0]

@@ -1,0 +1,141 @@
+"""``rummykit arena``: bots against bots, with a progress bar, a table, JSON, CSV and a ladder plot.
+
+``rummykit arena --rules viennese --bots greedy,random --rounds 300 --seed 5 --json`` prints one JSON
+object (``bots`` maps each bot to ``win_rate``, ``ci95``, ``mean_points``, ``elo`` …); the progress
+bar goes to stderr so the output stays scriptable.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from rummykit.arena import ArenaConfig, ArenaError, run_arena
+from rummykit.bots import UnknownBotError
+
+EXIT_BAD_INPUT = 2
+
+
+def _fail(message: str) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(EXIT_BAD_INPUT)
+
+
+def arena_command(
+    bots: Annotated[
+        str, typer.Option("--bots", "-b", help="Comma-separated bots: random, greedy, search, search:hard …")
+    ] = "greedy,random",
+    rules_text: Annotated[
+        str, typer.Option("--rules", "-r", help="Preset, alias or rules text form.")
+    ] = "german",
+    rounds: Annotated[
+        int,
+        typer.Option(
+            "--rounds", "-n", help="Rounds (or matches) per pairing; rounded up to whole rotations."
+        ),
+    ] = 100,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of every deal and every bot decision.")] = 0,
+    matches: Annotated[
+        bool, typer.Option("--matches", help="Play whole matches instead of single rounds.")
+    ] = False,
+    round_robin: Annotated[
+        bool, typer.Option("--round-robin", help="Every pair of bots heads-up instead of one table of all.")
+    ] = False,
+    workers: Annotated[
+        int | None, typer.Option("--workers", "-w", help="Worker processes (default: CPUs).")
+    ] = None,
+    backend: Annotated[str, typer.Option("--backend", help="local (process pool) or ray.")] = "local",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON object.")] = False,
+    json_file: Annotated[Path | None, typer.Option("--json-file", help="Also write the JSON here.")] = None,
+    csv_file: Annotated[
+        Path | None, typer.Option("--csv", help="Write one CSV row per bot here ('-': stdout).")
+    ] = None,
+    plot: Annotated[
+        Path | None, typer.Option("--plot", help="Draw the ladder to a .png or .svg file.")
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Let bots play many seeded rounds: win rates, points, 95 % intervals and Elo ratings."""
+    specs = tuple(b.strip() for b in bots.split(",") if b.strip())
+    if backend not in ("local", "ray"):
+        _fail(f"unknown backend {backend!r}; backends: local, ray")
+    config = ArenaConfig(
+        rules=rules_text,
+        bots=specs,
+        rounds=rounds,
+        seed=seed,
+        mode="matches" if matches else "rounds",
+        round_robin=round_robin,
+    )
+    err = Console(stderr=True)
+    try:
+        with Progress(
+            TextColumn("[bold]arena[/bold] {task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=err,
+            disable=quiet,
+            transient=as_json,
+        ) as bar:
+            task = bar.add_task(f"{rules_text}: {', '.join(specs)}", total=None)
+
+            def report(done: int, total: int) -> None:
+                bar.update(task, completed=done, total=total)
+
+            result = run_arena(
+                config, workers=workers, backend="ray" if backend == "ray" else "local", progress=report
+            )
+    except (ArenaError, UnknownBotError) as exc:
+        _fail(str(exc))
+    data = result.to_dict()
+    if json_file is not None:
+        json_file.write_text(json.dumps(data, indent=2) + "\n")
+    if csv_file is not None:
+        if str(csv_file) == "-":
+            typer.echo(result.to_csv(), nl=False)
+        else:
+            csv_file.write_text(result.to_csv())
+    if plot is not None:
+        try:
+            from rummykit.arena import plot_ladder
+
+            plot_ladder(data, str(plot))
+        except ArenaError as exc:
+            _fail(str(exc))
+    if as_json:
+        typer.echo(json.dumps(data, indent=2))
+    elif not (csv_file is not None and str(csv_file) == "-"):
+        Console().print(_table(data))
+
+
+def _table(data: dict[str, Any]) -> Table:
+    count = data.get("rounds", data.get("matches"))
+    table = Table(title=f"{data['rules']}: {count} {data['mode']}, seed {data['seed']}")
+    for col in ("bot", "win rate", "95 % CI", "mean points", "Elo", "s/move"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    for name, b in sorted(data["bots"].items(), key=lambda kv: -kv[1]["elo"]):
+        lo, hi = b["ci95"]
+        table.add_row(
+            name,
+            f"{b['win_rate']:.3f}",
+            f"{lo:.3f}–{hi:.3f}",
+            f"{b['mean_points']:.2f}",
+            f"{b['elo']:.0f}",
+            f"{b.get('seconds_per_move', 0):.4f}",
+        )
+    return table

@@ -1,0 +1,160 @@
+"""Arena: determinism across workers and backends, output shapes, Elo and interval maths, CLI."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from rummykit.arena import (
+    ArenaConfig,
+    ArenaError,
+    build_games,
+    elo_ratings,
+    mean_interval,
+    plot_ladder,
+    run_arena,
+    wilson_interval,
+)
+from rummykit.cli import app
+
+CONFIG = ArenaConfig("viennese", ("greedy", "random"), rounds=8, seed=5)
+
+
+def test_duplicate_deals_rotate_seats() -> None:
+    games = build_games(ArenaConfig("german", ("greedy", "random", "search"), rounds=5, seed=1))
+    assert len(games) == 6  # rounded up to whole rotations of three seats
+    first = [g for g in games if g.deal == 0]
+    assert sorted(g.seats for g in first) == [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
+
+
+def test_round_robin_pairs() -> None:
+    games = build_games(ArenaConfig("viennese", ("greedy", "random", "greedy"), rounds=2, round_robin=True))
+    assert {g.seats for g in games} == {(0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1)}
+    names = ArenaConfig("viennese", ("greedy", "random", "greedy")).names()
+    assert names == ("greedy#1", "random", "greedy#2")
+
+
+def test_same_seed_same_figures_for_any_worker_count() -> None:
+    one = run_arena(CONFIG, workers=1).to_dict(timing=False)
+    two = run_arena(CONFIG, workers=2).to_dict(timing=False)
+    assert one == two
+    assert one["rounds"] == 8
+    other = run_arena(ArenaConfig("viennese", ("greedy", "random"), rounds=8, seed=6), workers=1)
+    assert (
+        other.to_dict(timing=False)["bots"]["random"]["mean_points"] != one["bots"]["random"]["mean_points"]
+    )
+
+
+def test_ray_backend_gives_the_same_figures() -> None:
+    ray = pytest.importorskip("ray")
+    temp = tempfile.mkdtemp(prefix="ray", dir="/tmp")  # Ray's socket paths must stay short
+    ray.init(num_cpus=2, include_dashboard=False, _temp_dir=temp, log_to_driver=False)
+    try:
+        on_ray = run_arena(CONFIG, workers=2, backend="ray").to_dict(timing=False)
+    finally:
+        ray.shutdown()
+        shutil.rmtree(temp, ignore_errors=True)
+    assert on_ray == run_arena(CONFIG, workers=1).to_dict(timing=False)
+
+
+def test_json_and_csv_shape() -> None:
+    res = run_arena(CONFIG, workers=1)
+    data = res.to_dict()
+    for fig in data["bots"].values():
+        assert {"win_rate", "mean_points", "ci95", "elo", "seconds_per_move"} <= set(fig)
+        lo, hi = fig["ci95"]
+        assert 0 <= lo <= fig["win_rate"] <= hi <= 1
+    assert data["bots"]["greedy"]["win_rate"] + data["bots"]["random"]["win_rate"] == pytest.approx(1.0)
+    rows = list(csv.DictReader(io.StringIO(res.to_csv())))
+    assert [r["bot"] for r in rows] == ["greedy", "random"]
+    assert float(rows[0]["win_rate"]) == data["bots"]["greedy"]["win_rate"]
+
+
+def test_matches_mode() -> None:
+    res = run_arena(
+        ArenaConfig("viennese", ("greedy", "random"), rounds=2, seed=2, mode="matches"), workers=1
+    )
+    data = res.to_dict(timing=False)
+    assert data["matches"] == 2 and data["bots"]["greedy"]["games"] == 2
+
+
+def test_wilson_and_mean_intervals() -> None:
+    lo, hi = wilson_interval(50, 100)
+    assert (round(lo, 4), round(hi, 4)) == (0.4038, 0.5962)
+    lo, hi = wilson_interval(0, 10)
+    assert lo == 0 and hi == pytest.approx(0.2775, abs=1e-4)
+    mean, _mlo, mhi = mean_interval([1.0, 2.0, 3.0, 4.0])
+    assert mean == 2.5 and mhi - mean == pytest.approx(1.959963984540054 * math.sqrt((5 / 3) / 4))
+
+
+def test_elo_on_known_inputs() -> None:
+    a, b = elo_ratings({(0, 1): 75.0}, {(0, 1): 100}, 2, prior=0)
+    assert a - b == pytest.approx(400 * math.log10(3), abs=1e-6)
+    assert (a + b) / 2 == pytest.approx(1500)
+    even = elo_ratings({(0, 1): 50.0}, {(0, 1): 100}, 2)
+    assert even == pytest.approx([1500, 1500])
+    sweep = elo_ratings({(0, 1): 10.0}, {(0, 1): 10}, 2)  # one virtual draw keeps it finite
+    assert sweep[0] - sweep[1] == pytest.approx(400 * math.log10(10.5 / 0.5), abs=1e-6)
+    # Transitive chain: A beats B 3:1, B beats C 3:1, A and C never meet.
+    chain = elo_ratings({(0, 1): 75.0, (1, 2): 75.0}, {(0, 1): 100, (1, 2): 100}, 3, prior=0)
+    assert chain[0] - chain[1] == pytest.approx(chain[1] - chain[2], abs=1e-6)
+
+
+def test_bad_configs() -> None:
+    with pytest.raises(ArenaError):
+        build_games(ArenaConfig("viennese", ("greedy",)))
+    with pytest.raises(Exception, match="unknown bot"):
+        build_games(ArenaConfig("viennese", ("greedy", "nobot")))
+    with pytest.raises(ArenaError):
+        run_arena(CONFIG, backend="nope")  # type: ignore[arg-type]
+
+
+def test_cli_json_is_one_object(tmp_path: Path) -> None:
+    out_csv = tmp_path / "ladder.csv"
+    result = CliRunner().invoke(
+        app,
+        [
+            "arena",
+            "--rules",
+            "viennese",
+            "--bots",
+            "greedy,random",
+            "--rounds",
+            "6",
+            "--seed",
+            "5",
+            "--json",
+            "--workers",
+            "1",
+            "--csv",
+            str(out_csv),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert set(data["bots"]) == {"greedy", "random"}
+    assert set(data["bots"]["greedy"]) >= {"win_rate", "mean_points", "ci95", "elo"}
+    assert out_csv.read_text().startswith("bot,games")
+
+
+def test_cli_bad_bot_exits_2() -> None:
+    result = CliRunner().invoke(app, ["arena", "--bots", "greedy,nobody", "--rounds", "2", "--workers", "1"])
+    assert result.exit_code == 2 and "unknown bot" in result.stderr
+
+
+def test_plot_png_and_svg(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    data = run_arena(CONFIG, workers=1).to_dict()
+    for name in ("ladder.png", "ladder.svg"):
+        plot_ladder([data, data], str(tmp_path / name))
+        assert (tmp_path / name).stat().st_size > 1000
+    with pytest.raises(ArenaError):
+        plot_ladder(data, str(tmp_path / "ladder.pdf"))
