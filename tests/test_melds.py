@@ -213,7 +213,7 @@ def test_l2_l3_l4_set_lay_offs() -> None:
     assert not kings.can_lay_off(c("KH"), GERMAN)  # L3: duplicate suit
     with pytest.raises(IllegalMeldError) as info:
         kings.with_layoff(c("KH"), GERMAN)
-    assert info.value.rule == "layoff"
+    assert info.value.rule == "set_distinct_suits"
     assert not kings.can_lay_off(c("QH"), GERMAN)
     assert kings.layoff_ends(c("KS"), GERMAN) == ()  # sets have no ends
     assert full.layoff_cards(GERMAN) == ()  # L4: a full set takes nothing

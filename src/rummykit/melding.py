@@ -340,7 +340,7 @@ class MeldingFamily:
         try:
             new = target.with_layoff(action.card, rules, action.end)
         except IllegalMeldError as exc:
-            raise LayOffError(f"{action}: {exc}", "layoff") from None
+            raise LayOffError(f"{action}: {exc}", exc.rule) from None
         placed = rnd.pending_taken is not None and action.card == rnd.pending_taken
         table = [tm.meld for tm in rnd.table]
         table[action.target - 1] = new
@@ -434,7 +434,7 @@ class MeldingFamily:
                     layoff.card, rules, layoff.end
                 )
             except IllegalMeldError as exc:
-                raise JokerExchangeError(f"{action}: {exc}", "layoff") from None
+                raise JokerExchangeError(f"{action}: {exc}", exc.rule) from None
             laid_jokers += layoff.card == JOKER_CODE
         if destination != "hand" and laid_jokers < freed:
             raise JokerExchangeError(

@@ -398,15 +398,14 @@ class Meld:
         if self.kind is MeldKind.SET:
             result = self._set_extension(card, rules)
             if result is None:
-                raise IllegalMeldError(self._set_layoff_reason(card, rules), "layoff")
+                raise IllegalMeldError(*self._set_layoff_reason(card, rules))
             return result
         ends: tuple[End, ...] = (end,) if end is not None else ("high", "low")
         for e in ends:
             extended = self._run_extension(card, e, rules)
             if extended is not None:
                 return extended
-        where = f" at the {end} end" if end is not None else ""
-        raise IllegalMeldError(f"{card} does not fit on {self}{where}", "layoff")
+        raise IllegalMeldError(*self._run_layoff_reason(card, end, rules))
 
     def _set_extension(self, card: Card, rules: Rules) -> Meld | None:
         n = len(self.cards) + 1
@@ -422,14 +421,52 @@ class Meld:
             return None
         return Meld(MeldKind.SET, (*self.cards, card), rank=self.rank)
 
-    def _set_layoff_reason(self, card: Card, rules: Rules) -> str:
+    def _set_layoff_reason(self, card: Card, rules: Rules) -> tuple[str, str]:
+        """Why ``card`` cannot be laid off on this set: message and the rule broken."""
         if len(self.cards) >= rules.set_size_max:
-            return f"the set {self} is full ({rules.set_size_max} cards)"
+            return f"the set {self} is full ({rules.set_size_max} cards)", "set_size_max"
         if card != JOKER_CODE and card.rank != self.rank:
-            return f"{card} does not match the rank of the set {self}"
+            return f"{card} does not match the rank of the set {self}", "set_rank"
         if card != JOKER_CODE:
-            return f"the set {self} already has a card of {card}'s suit"
-        return f"another joker would break joker_limit in {self}"
+            return f"the set {self} already has a card of {card}'s suit", "set_distinct_suits"
+        return f"another joker would break joker_limit in {self}", "joker_limit"
+
+    def _run_layoff_reason(self, card: Card, end: End | None, rules: Rules) -> tuple[str, str]:
+        """Why ``card`` cannot be laid off on this run (at ``end``): message and the rule broken."""
+        where = f" at the {end} end" if end is not None else ""
+        lo, hi = position_bounds(rules)
+        ends: tuple[End, ...] = (end,) if end is not None else ("low", "high")
+        targets = {"low": self.start - 1, "high": self.end + 1}
+        if all(targets[e] < lo or targets[e] > hi for e in ends):
+            if card.rank == 2 and self.end == HIGH_ACE:
+                return f"{card}: runs do not go round the corner (K-A-2 is not allowed)", "run_wraparound"
+            return (
+                f"the run {self} is closed{where}: nothing comes below a low or above a high ace",
+                "run_bounds",
+            )
+        if card == JOKER_CODE:
+            if joker_count_problem(len(self.naturals), self.jokers + 1, rules) is not None:
+                return f"another joker would break joker_limit in {self}", "joker_limit"
+            return f"a joker{where} would put too many jokers side by side in {self}", "max_adjacent_jokers"
+        if card.suit != self.suit:
+            return f"{card} is not of the run's suit ({self})", "run_suit"
+        positions = (LOW_ACE, HIGH_ACE) if card.rank == 1 else (card.rank,)
+        fitting = [targets[e] for e in ends if targets[e] in positions]
+        if not fitting and card.rank == 2 and self.end == HIGH_ACE and "high" in ends:
+            return f"{card}: runs do not go round the corner (K-A-2 is not allowed)", "run_wraparound"
+        if not fitting:
+            return (
+                f"{card} does not fit{where} on {self}: a run grows only by the card next to one of its ends",
+                "run_sequence",
+            )
+        if fitting[0] == LOW_ACE and not rules.ace_low_in_runs:
+            return f"{card} cannot be low in a run (ace_low_in_runs is off)", "ace_low_in_runs"
+        if fitting[0] == HIGH_ACE and not rules.ace_high_in_runs:
+            return f"{card} cannot be high in a run (ace_high_in_runs is off)", "ace_high_in_runs"
+        return (
+            f"{card}: a run may not hold the ace at both ends (allow_ace_both_ends is off)",
+            "allow_ace_both_ends",
+        )
 
     def _run_extension(self, card: int, end: End, rules: Rules) -> Meld | None:
         lo, hi = position_bounds(rules)

@@ -268,7 +268,7 @@ class Round:
 
     def turn_over_discard_pile(self) -> None:
         """Basic Rummy: the whole discard pile, turned over unshuffled, becomes the stock."""
-        self.stock = self.discard_pile  # the pile's bottom card ends up on top of the new stock
+        self.stock = self.discard_pile[::-1]  # face down: the pile's bottom card is the new top
         self.discard_pile = []
         self.rebuilds += 1
 
