@@ -464,3 +464,57 @@ def test_openspiel_eleven_cards_is_an_upper_bound() -> None:
         assert exact <= heuristic
         assert exact == min(solver.min_deadwood(tuple(c for c in hand if c != d), GIN) for d in hand)
         assert all(solver.min_deadwood(tuple(c for c in hand if c != d), GIN) == exact for d in discards)
+
+
+def ref_layoff_best(hand: list[Card], table: list[Meld], rules: Rules) -> tuple[int, int]:
+    """Most cards (then most points) over every sequence of single legal lay-offs, by brute force."""
+    best = (0, 0)
+
+    def go(hand: list[Card], table: list[Meld], n: int, points: int) -> None:
+        nonlocal best
+        best = max(best, (n, points))
+        for card in set(hand):
+            rest = list(hand)
+            rest.remove(card)
+            for i, meld in enumerate(table):
+                for end in (None,) if meld.is_set else ("low", "high"):
+                    try:
+                        grown = meld.with_layoff(card, rules, end)
+                    except IllegalMeldError:
+                        continue
+                    go(rest, [*table[:i], grown, *table[i + 1 :]], n + 1, points + rules.card_points(card))
+
+    go(hand, table, 0, 0)
+    return best
+
+
+LAYOFF_POOL = [Card.of(r, s) for s in (2, 3) for r in (1, 2, 3, 4, 5, 6, 12, 13)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    table_cards=st.lists(st.sampled_from([*LAYOFF_POOL, Card(JOKER_CODE)]), min_size=3, max_size=8).filter(
+        lambda h: max(Counter(h).values()) <= 2
+    ),
+    hand=st.lists(st.sampled_from([*LAYOFF_POOL, Card(JOKER_CODE)]), min_size=1, max_size=4),
+    rules=st.sampled_from([GERMAN, Rules.preset("scala40"), VIENNESE.replace(max_adjacent_jokers=1)]),
+    data=st.data(),
+)
+def test_layoff_chain_matches_reference(
+    table_cards: list[Card], hand: list[Card], rules: Rules, data: st.DataObject
+) -> None:
+    candidates = solver.all_melds(table_cards, rules)
+    if not candidates:
+        return
+    picks = data.draw(st.lists(st.sampled_from(candidates), min_size=1, max_size=3))
+    table = []
+    for cards in picks:
+        try:
+            table.append(Meld.from_cards(cards, rules))
+        except IllegalMeldError:
+            continue
+    steps = solver.layoff_chain(hand, table, rules)
+    final = apply_chain(table, steps, rules)  # raises if a step is illegal when it is made
+    assert len(final) == len(table)
+    assert not Counter(c for c, _, _ in steps) - Counter(hand)
+    assert (len(steps), sum(rules.card_points(c) for c, _, _ in steps)) == ref_layoff_best(hand, table, rules)

@@ -1033,28 +1033,47 @@ def layoff_chain(hand: Iterable[int], table_melds: Sequence[Meld], rules: Rules)
     for c in hand:
         counts[c] = counts.get(c, 0) + 1
     melds = list(table_melds)
-    memo: dict[tuple[int, tuple[tuple[int, int], ...]], tuple[int, int, tuple[Layoff, ...]]] = {}
-
-    def state(cnt: dict[int, int]) -> tuple[tuple[int, int], ...]:
-        return tuple(sorted((c, n) for c, n in cnt.items() if n))
+    # Cards that could ever go on meld i (a superset): jokers, and naturals of its suit or rank.
+    relevant = [
+        frozenset(
+            c
+            for c in counts
+            if c == JOKER_CODE or (Card(c).suit == m.suit if m.is_run else Card(c).rank == m.rank)
+        )
+        for m in melds
+    ]
+    # Cards that matter from meld i on: the memo key ignores every other card.
+    later: list[frozenset[int]] = [frozenset()] * (len(melds) + 1)
+    for i in range(len(melds) - 1, -1, -1):
+        later[i] = later[i + 1] | relevant[i]
+    memo: dict[tuple[int, tuple[int, ...]], tuple[int, int, tuple[Layoff, ...]]] = {}
+    options: dict[tuple[int, tuple[int, ...]], list[tuple[Layoff, ...]]] = {}
+    order = {i: sorted(r) for i, r in enumerate(later)}
 
     def search(i: int, cnt: dict[int, int]) -> tuple[int, int, tuple[Layoff, ...]]:
         if i == len(melds):
             return (0, 0, ())
-        mkey = (i, state(cnt))
+        mkey = (i, tuple(cnt[c] for c in order[i]))
         found = memo.get(mkey)
         if found is not None:
             return found
         best = search(i + 1, cnt)
-        for steps in _meld_extensions(melds[i], i, cnt, rules):
-            for c, _, _ in steps:
-                cnt[c] -= 1
-            n, pts, rest = search(i + 1, cnt)
-            for c, _, _ in steps:
-                cnt[c] += 1
-            points = pts + sum(rules.card_points(c) for c, _, _ in steps)
-            if (len(steps) + n, points) > best[:2]:
-                best = (len(steps) + n, points, (*steps, *rest))
+        own = tuple(cnt[c] for c in sorted(relevant[i]))
+        if any(own):
+            okey = (i, own)
+            extensions = options.get(okey)
+            if extensions is None:
+                mine = {c: cnt[c] for c in relevant[i] if cnt[c]}
+                extensions = options[okey] = _meld_extensions(melds[i], i, mine, rules)
+            for steps in extensions:
+                for c, _, _ in steps:
+                    cnt[c] -= 1
+                n, pts, rest = search(i + 1, cnt)
+                for c, _, _ in steps:
+                    cnt[c] += 1
+                points = pts + sum(rules.card_points(c) for c, _, _ in steps)
+                if (len(steps) + n, points) > best[:2]:
+                    best = (len(steps) + n, points, (*steps, *rest))
         memo[mkey] = best
         return best
 
