@@ -120,10 +120,6 @@ def test_v10_rummy_call_discard() -> None:
     assert (d, names(discards)) == (0, ["7S"])
 
 
-def test_v11_is_turn_order_not_solver() -> None:
-    pytest.skip("V11 (extra turns after a knock) is a turn-order rule of the round, not of the solver")
-
-
 def test_g1_gin_best_discards() -> None:
     d, discards = solver.best_discards(parse_cards("AS 2S 3S 7C 7D 7H 9H 10H JH 4D KC"), GIN)
     assert (d, names(discards)) == (4, ["KC"])
