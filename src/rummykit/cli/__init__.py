@@ -1,7 +1,8 @@
 """The ``rummykit`` command line: a thin adapter over the public API.
 
 Commands: ``rules`` (show a rule set), ``meld`` (judge a meld) and ``demo`` (a short overview);
-``play`` (a match in the terminal, :mod:`rummykit.cli.play`) and ``replay`` (step through a saved game).
+``play`` (a match in the terminal, :mod:`rummykit.cli.play`) and ``replay`` (step through a saved game);
+``serve`` (play in the browser, :mod:`rummykit.cli.serve`).
 Bad input prints one ``error:`` line to stderr and exits with status 2; an illegal meld given to
 ``meld`` exits with status 1 after its verdict.
 """
@@ -149,10 +150,12 @@ def demo_command() -> None:
 from rummykit.cli.arena import arena_command  # noqa: E402
 from rummykit.cli.play import play_command  # noqa: E402  (play imports this module lazily)
 from rummykit.cli.replay import replay_command  # noqa: E402
+from rummykit.cli.serve import serve_command  # noqa: E402  (imports the web extra only when run)
 
 app.command("play")(play_command)
 app.command("replay")(replay_command)
 app.command("arena")(arena_command)
+app.command("serve")(serve_command)
 
 
 def main() -> None:

@@ -1,0 +1,23 @@
+"""Play in the browser: a FastAPI server with websockets (the ``web`` extra).
+
+``rummykit serve`` starts it; :func:`create_app` builds the application for tests and embedding.
+The protocol is described in :mod:`rummykit.web.protocol`, tables and bots in
+:mod:`rummykit.web.tables`, persistence in :mod:`rummykit.web.store`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+
+def create_app(database_url: str | None = None, **options: Any) -> FastAPI:
+    """Build the web application (see :func:`rummykit.web.app.create_app`)."""
+    from rummykit.web.app import create_app as build
+
+    return build(database_url, **options)
+
+
+__all__ = ["create_app"]

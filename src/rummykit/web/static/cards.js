@@ -1,0 +1,70 @@
+// SVG playing cards drawn from the engine's notation ("QH", "10D", "JK"); no image files.
+"use strict";
+
+const Cards = (() => {
+  const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+  const RED = new Set(["D", "H"]);
+  const RANK_ORDER = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+
+  function parse(text) {
+    if (text === "JK") return { joker: true, rank: "", suit: "", text };
+    return { joker: false, rank: text.slice(0, -1), suit: text.slice(-1), text };
+  }
+
+  function points(text) {
+    const c = parse(text);
+    if (c.joker) return 30;
+    if (c.rank === "A") return 11;
+    if (["J", "Q", "K", "10"].includes(c.rank)) return 10;
+    return Number(c.rank);
+  }
+
+  function esc(s) {
+    return String(s).replace(/[&<>"]/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[ch]);
+  }
+
+  // One card as an SVG string (60 × 84 units; the CSS sets the size).
+  function svg(text) {
+    const c = parse(text);
+    const label = c.joker ? "Joker" : c.rank + " " + SUITS[c.suit];
+    if (c.joker) {
+      return `<svg viewBox="0 0 60 84" role="img" aria-label="${label}">
+        <rect x="0.5" y="0.5" width="59" height="83" rx="5" class="face"/>
+        <text x="5" y="14" class="idx joker">J</text><text x="5" y="24" class="idx joker">K</text>
+        <text x="30" y="54" text-anchor="middle" class="pip joker">★</text>
+        <text x="55" y="78" text-anchor="end" class="idx joker small">JOKER</text></svg>`;
+    }
+    const color = RED.has(c.suit) ? "red" : "black";
+    const s = SUITS[c.suit];
+    return `<svg viewBox="0 0 60 84" role="img" aria-label="${label}">
+      <rect x="0.5" y="0.5" width="59" height="83" rx="5" class="face"/>
+      <text x="4" y="15" class="idx ${color}">${esc(c.rank)}</text>
+      <text x="4" y="27" class="idx ${color}">${s}</text>
+      <text x="30" y="56" text-anchor="middle" class="pip ${color}">${s}</text>
+      <text x="56" y="80" text-anchor="end" class="idx ${color} flip">${esc(c.rank)}</text></svg>`;
+  }
+
+  function back() {
+    return `<svg viewBox="0 0 60 84" role="img" aria-label="card back">
+      <rect x="0.5" y="0.5" width="59" height="83" rx="5" class="back"/>
+      <rect x="5" y="5" width="50" height="74" rx="3" class="back-inner"/>
+      <path d="M30 18 L44 42 L30 66 L16 42 Z" class="back-mark"/></svg>`;
+  }
+
+  // A card element: <div class="card" data-card="QH">svg</div>
+  function element(text, opts = {}) {
+    const el = document.createElement("div");
+    el.className = "card" + (opts.small ? " small" : "");
+    if (text) {
+      el.dataset.card = text;
+      el.innerHTML = svg(text);
+      el.title = text;
+    } else {
+      el.classList.add("facedown");
+      el.innerHTML = back();
+    }
+    return el;
+  }
+
+  return { parse, points, svg, back, element, RANK_ORDER, SUITS };
+})();

@@ -1,0 +1,656 @@
+"""Tables of the web server: lobby, seats and tokens, serialised moves, bots and persistence.
+
+Each table holds one :class:`rummykit.Match`. Moves on a table are serialised by the table's lock; a
+move names the state ``version`` (the number of actions applied so far) it was made against, and a
+stale version is refused. An action is checked by the engine, written to the database (committed),
+then applied and broadcast: every client gets its own seat's view, spectators the public view.
+
+Seats are ``open`` (waiting for a person), ``human`` (held by whoever has the seat's token) or
+``bot``. Bots fill open seats when the host starts the table. A person whose last connection closes
+is *away*; after ``takeover_seconds`` a bot plays that seat until the person reconnects with the
+token. Bots draw their randomness from ``Random(f"{seed}:{version}")``, so a table replayed after a
+restart continues exactly as it would have.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import json
+import logging
+import random
+import secrets
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from functools import partial
+from typing import Any, Final, Literal, TypeVar
+
+from pydantic import ValidationError
+
+from rummykit.actions import Action
+from rummykit.bots import Bot, bot_kinds, make_bot
+from rummykit.cards import JOKER, Card
+from rummykit.errors import IllegalActionError, IllegalMeldError, NotationError, RulesError, RummyError
+from rummykit.match import Match
+from rummykit.melds import Meld
+from rummykit.record import Record
+from rummykit.rules import Rules
+from rummykit.web import protocol
+from rummykit.web.protocol import (
+    ActMessage,
+    CreateTable,
+    EvaluateMessage,
+    HintMessage,
+    PingMessage,
+    error_json,
+)
+from rummykit.web.store import Store, StoredTable
+
+log = logging.getLogger("rummykit.web")
+
+CODE_ALPHABET: Final = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CODE_LENGTH: Final = 6
+TOKEN_BYTES: Final = 24
+CLIENT_QUEUE: Final = 256
+"""Messages queued for one connection before it is dropped as too slow."""
+
+Status = Literal["waiting", "playing", "over", "closed"]
+T = TypeVar("T")
+
+
+def default_bot_kind() -> str:
+    """The bot that fills empty seats and gives hints: ``greedy`` where registered, else ``random``."""
+    return "greedy" if "greedy" in bot_kinds() else "random"
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class LobbyError(Exception):
+    """A lobby request that cannot be granted; ``status`` is the HTTP status to answer with."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass
+class Seat:
+    kind: Literal["open", "human", "bot"]
+    name: str = ""
+    bot: str | None = None
+    level: str | None = None
+    token_hash: str | None = None
+
+    def public(self) -> dict[str, Any]:
+        return {"kind": self.kind, "name": self.name, "bot": self.bot, "level": self.level}
+
+
+class Client:
+    """One websocket connection: its seat (``None`` for a spectator) and its outgoing queue."""
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(CLIENT_QUEUE)
+        self.dropped = False
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        if self.dropped:
+            return
+        text = message if isinstance(message, str) else json.dumps(message, separators=(",", ":"))
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.close()
+
+    def close(self) -> None:
+        """Ask the writer to close the connection (after what is queued)."""
+        if self.dropped:
+            return
+        self.dropped = True
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(None)
+
+
+class Table:
+    """One table: lobby, match, connections. Create through :class:`TableManager`."""
+
+    def __init__(
+        self,
+        manager: TableManager,
+        code: str,
+        rules: Rules,
+        seed: int,
+        dealer: int,
+        seats: list[Seat],
+        status: Status,
+        takeover_seconds: float,
+        match: Match,
+    ) -> None:
+        self.manager = manager
+        self.code = code
+        self.rules = rules
+        self.seed = seed
+        self.dealer = dealer
+        self.seats = seats
+        self.status: Status = status
+        self.takeover_seconds = takeover_seconds
+        self.match = match
+        self.clients: set[Client] = set()
+        self.lock = asyncio.Lock()
+        self._away: dict[int, float] = {}
+        self._bots: dict[tuple[str, str | None], Bot] = {}
+        self._driver: asyncio.Task[None] | None = None
+
+    # Derived state ------------------------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    @property
+    def version(self) -> int:
+        """The state version: the number of actions applied so far."""
+        return len(self.match.actions)
+
+    def seat_for_token(self, token: str) -> int | None:
+        digest = hash_token(token)
+        for i, seat in enumerate(self.seats):
+            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
+                return i
+        return None
+
+    def connected(self, seat: int) -> bool:
+        return any(c.seat == seat for c in self.clients)
+
+    def lobby_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "status": self.status,
+            "rules": str(self.rules),
+            "preset": self.rules.name,
+            "players": self.players,
+            "opening_min": self.rules.opening_min_points,
+            "knock_game": self.rules.is_knock_game,
+            "takeover_seconds": self.takeover_seconds,
+            "seats": [
+                {**s.public(), "seat": i, "connected": self.connected(i), "away": i in self._away}
+                for i, s in enumerate(self.seats)
+            ],
+            "spectators": sum(1 for c in self.clients if c.seat is None),
+        }
+
+    def state_for(self, seat: int | None) -> dict[str, Any]:
+        m = self.match
+        view: dict[str, Any] | None = None
+        legal: list[str] = []
+        if self.status != "waiting":
+            if seat is not None:
+                view = protocol.view_json(m.round.view(seat), own=True)
+                if self.status == "playing" and not m.is_over and m.to_move == seat:
+                    legal = [str(a) for a in m.legal_actions()]
+            else:
+                view = protocol.view_json(m.round.view(0), own=False)
+        last_round: dict[str, Any] | None = None
+        finished = [r for r in m.rounds if r.result is not None]
+        if finished:
+            # Everything of a finished hand is shown (hands revealed, showdown arrangements).
+            last = finished[-1]
+            own = seat is not None and seat < last.seats
+            last_round = protocol.view_json(last.view(seat if own and seat is not None else 0), own=own)
+        return {
+            "type": "state",
+            "version": self.version,
+            "you": seat,
+            "table": self.lobby_json(),
+            "view": view,
+            "legal": legal,
+            "match": protocol.match_json(m),
+            "log": protocol.log_json(m),
+            "last_round": last_round,
+        }
+
+    def broadcast(self) -> None:
+        texts: dict[int | None, str] = {}
+        for client in list(self.clients):
+            if client.seat not in texts:
+                texts[client.seat] = json.dumps(self.state_for(client.seat), separators=(",", ":"))
+            client.send(texts[client.seat])
+
+    def _stored(self) -> StoredTable:
+        return StoredTable(
+            code=self.code,
+            rules=str(self.rules),
+            players=self.players,
+            seed=self.seed,
+            dealer=self.dealer,
+            status=self.status,
+            seats=[asdict(s) for s in self.seats],
+            takeover_seconds=self.takeover_seconds,
+            actions=[str(a) for a in self.match.actions],
+        )
+
+    async def _save_lobby(self) -> None:
+        await self.manager.db(
+            self.manager.store.update_lobby, self.code, self.status, [asdict(s) for s in self.seats]
+        )
+
+    # Connections --------------------------------------------------------------------------------
+    async def connect(self, client: Client) -> None:
+        async with self.lock:
+            self.clients.add(client)
+            if client.seat is not None:
+                self._away.pop(client.seat, None)
+            client.send({"type": "welcome", "seat": client.seat, "code": self.code})
+            self.broadcast()
+
+    async def disconnect(self, client: Client) -> None:
+        async with self.lock:
+            self.clients.discard(client)
+            seat = client.seat
+            if seat is not None and self.seats[seat].kind == "human" and not self.connected(seat):
+                self._mark_away(seat)
+            self.broadcast()
+        self.kick()
+
+    def _mark_away(self, seat: int) -> None:
+        loop = asyncio.get_running_loop()
+        self._away[seat] = loop.time()
+        if self.status == "playing":
+            loop.call_later(self.takeover_seconds + 0.01, self.kick)
+
+    # Messages -----------------------------------------------------------------------------------
+    async def handle(self, client: Client, raw: str) -> None:
+        """Validate and answer one client message; errors go to that client only."""
+        if len(raw) > protocol.MAX_MESSAGE_BYTES or len(raw.encode("utf-8")) > protocol.MAX_MESSAGE_BYTES:
+            client.send(
+                error_json(
+                    "too_large", f"messages are limited to {protocol.MAX_MESSAGE_BYTES} bytes", self.version
+                )
+            )
+            return
+        try:
+            message = protocol.CLIENT_MESSAGE.validate_json(raw)
+        except ValidationError as exc:
+            first = exc.errors()[0] if exc.errors() else {"msg": "invalid"}
+            where = ".".join(str(p) for p in first.get("loc", ()))
+            client.send(
+                error_json("bad_message", f"bad message: {where} {first['msg']}".strip(), self.version)
+            )
+            return
+        if isinstance(message, ActMessage):
+            await self.act(client, message)
+        elif isinstance(message, HintMessage):
+            await self.hint(client)
+        elif isinstance(message, EvaluateMessage):
+            client.send(self.evaluate(message))
+        elif isinstance(message, PingMessage):
+            client.send({"type": "pong"})
+
+    async def act(self, client: Client, message: ActMessage) -> None:
+        seat = client.seat
+        if seat is None:
+            client.send(error_json("spectator", "spectators cannot play", self.version))
+            return
+        async with self.lock:
+            error = self._refuse(seat, message.version)
+            if error is not None:
+                client.send(error)
+                return
+            try:
+                action = Action.parse(message.action)
+                self.match.check(action)
+            except NotationError as exc:
+                client.send(error_json("notation", str(exc), self.version))
+                return
+            except IllegalActionError as exc:
+                client.send(error_json("illegal", str(exc), self.version, exc.rule))
+                return
+            except RummyError as exc:
+                client.send(error_json("illegal", str(exc), self.version))
+                return
+            try:
+                await self._commit(seat, action)
+            except Exception:
+                log.exception("table %s: cannot store %s", self.code, action)
+                client.send(
+                    error_json("storage", "the move could not be stored; nothing changed", self.version)
+                )
+                return
+        self.kick()
+
+    def _refuse(self, seat: int, version: int) -> dict[str, Any] | None:
+        if self.status != "playing":
+            return error_json("not_playing", f"the table is {self.status}", self.version)
+        if version != self.version:
+            return error_json(
+                "stale",
+                f"your move was made against version {version}; the table is at {self.version}",
+                self.version,
+            )
+        if self.match.to_move != seat:
+            return error_json("not_your_turn", f"it is seat {self.match.to_move}'s turn", self.version)
+        return None
+
+    async def _commit(self, seat: int, action: Action) -> None:
+        """Store a checked action, then apply and broadcast it (the caller holds the lock)."""
+        index = self.version
+        await self.manager.db(self.manager.store.append_action, self.code, index, seat, str(action))
+        self.match.apply(action)
+        if self.match.is_over:
+            self.status = "over"
+            await self._save_lobby()
+        self.broadcast()
+
+    async def hint(self, client: Client) -> None:
+        seat = client.seat
+        async with self.lock:
+            if seat is None or self.status != "playing" or self.match.to_move != seat:
+                client.send(error_json("no_hint", "hints are given to the player to move", self.version))
+                return
+            view = self.match.round.view(seat)
+            legal = self.match.legal_actions()
+            bot = self._bot(default_bot_kind(), "medium")
+            rng = random.Random(f"hint:{self.seed}:{self.version}")
+            action = await asyncio.to_thread(bot.choose, view, legal, rng)
+            client.send({"type": "hint", "action": str(action), "bot": bot.name, "version": self.version})
+
+    def evaluate(self, message: EvaluateMessage) -> dict[str, Any]:
+        """Judge composed melds; a group is also tried in run order, so clicking order matters less."""
+        melds = []
+        total = 0
+        for group in message.melds:
+            entry: dict[str, Any] = {"cards": group, "legal": False, "value": 0, "kind": None, "error": None}
+            try:
+                meld = arrange_meld(group, self.rules)
+            except (IllegalMeldError, NotationError) as exc:
+                entry["error"] = str(exc)
+            else:
+                entry.update(
+                    legal=True,
+                    value=meld.value,
+                    kind=str(meld.kind),
+                    text=meld.notation(),
+                    play=meld.notation(annotate=False),
+                )
+                total += meld.value
+            melds.append(entry)
+        return {
+            "type": "evaluation",
+            "melds": melds,
+            "total": total,
+            "opening_min": self.rules.opening_min_points,
+        }
+
+    # Bots ---------------------------------------------------------------------------------------
+    def _bot(self, kind: str, level: str | None) -> Bot:
+        key = (kind, level)
+        if key not in self._bots:
+            self._bots[key] = make_bot(kind, level)
+        return self._bots[key]
+
+    def _bot_to_move(self) -> int | None:
+        """The seat a bot should move for now, if any."""
+        if self.status != "playing" or self.match.is_over:
+            return None
+        seat = self.match.to_move
+        info = self.seats[seat]
+        if info.kind == "bot":
+            return seat
+        since = self._away.get(seat)
+        away_long = since is not None and asyncio.get_running_loop().time() - since >= self.takeover_seconds
+        return seat if info.kind == "human" and away_long else None
+
+    def kick(self) -> None:
+        """Make sure the bot driver runs if a bot is to move."""
+        if self._bot_to_move() is None:
+            return
+        if self._driver is None or self._driver.done():
+            self._driver = asyncio.get_running_loop().create_task(self._drive())
+
+    async def _drive(self) -> None:
+        while True:
+            seat = self._bot_to_move()
+            if seat is None:
+                return
+            if self.manager.bot_delay > 0:
+                await asyncio.sleep(self.manager.bot_delay)
+            async with self.lock:
+                if self._bot_to_move() != seat:
+                    continue
+                info = self.seats[seat]
+                bot = (
+                    self._bot(info.bot or default_bot_kind(), info.level)
+                    if info.kind == "bot"
+                    else (self._bot(default_bot_kind(), "medium"))
+                )
+                view = self.match.round.view(seat)
+                legal = self.match.legal_actions()
+                rng = random.Random(f"{self.seed}:{self.version}")
+                try:
+                    action = await asyncio.to_thread(bot.choose, view, legal, rng)
+                    self.match.check(action)
+                    await self._commit(seat, action)
+                except Exception:
+                    log.exception("table %s: bot %s failed for seat %d", self.code, bot.name, seat)
+                    return
+
+    def cancel(self) -> None:
+        if self._driver is not None:
+            self._driver.cancel()
+        for client in list(self.clients):
+            client.close()
+
+    # Lobby --------------------------------------------------------------------------------------
+    def _new_token(self, seat: int) -> str:
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        self.seats[seat].token_hash = hash_token(token)
+        return token
+
+    async def join(self, name: str) -> tuple[int, str]:
+        async with self.lock:
+            if self.status != "waiting":
+                raise LobbyError(409, f"table {self.code} is {self.status}; watch it instead")
+            free = [i for i, s in enumerate(self.seats) if s.kind == "open"]
+            if not free:
+                raise LobbyError(409, f"table {self.code} has no free seat")
+            seat = free[0]
+            self.seats[seat] = Seat("human", name.strip() or f"Player {seat + 1}")
+            token = self._new_token(seat)
+            if len(free) == 1:
+                await self._begin()
+            else:
+                await self._save_lobby()
+                self.broadcast()
+            return seat, token
+
+    async def start(self, token: str) -> None:
+        async with self.lock:
+            if self.seat_for_token(token) != 0:
+                raise LobbyError(403, "only the host (seat 1) can start the table")
+            if self.status != "waiting":
+                raise LobbyError(409, f"table {self.code} is {self.status}")
+            for i, s in enumerate(self.seats):
+                if s.kind == "open":
+                    kind = default_bot_kind()
+                    self.seats[i] = Seat("bot", f"Bot {i + 1}", kind, "medium")
+            await self._begin()
+
+    async def leave(self, token: str) -> None:
+        async with self.lock:
+            seat = self.seat_for_token(token)
+            if seat is None:
+                raise LobbyError(403, "unknown seat token")
+            info = self.seats[seat]
+            if self.status == "waiting":
+                if seat == 0:
+                    self.status = "closed"  # the host left before the start: nobody can start it now
+                else:
+                    self.seats[seat] = Seat("open")
+            elif self.status == "playing":
+                self.seats[seat] = Seat("bot", f"{info.name} (bot)", default_bot_kind(), "medium")
+                self._away.pop(seat, None)
+            self.seats[seat].token_hash = None
+            for client in list(self.clients):
+                if client.seat == seat:
+                    client.seat = None
+                    client.send({"type": "welcome", "seat": None, "code": self.code})
+            await self._save_lobby()
+            self.broadcast()
+        self.kick()
+
+    async def _begin(self) -> None:
+        """Start play (the caller holds the lock): people not connected count as away from now."""
+        self.status = "playing"
+        for i, s in enumerate(self.seats):
+            if s.kind == "human" and not self.connected(i):
+                self._mark_away(i)
+        await self._save_lobby()
+        self.broadcast()
+        asyncio.get_running_loop().call_soon(self.kick)
+
+
+def arrange_meld(group: list[str], rules: Rules) -> Meld:
+    """The meld formed by ``group`` as written, or else in run order (naturals by rank, jokers in the
+    gaps, then at the ends).
+
+    Raises:
+        IllegalMeldError: no arrangement tried is a meld (the error of the written order).
+        NotationError: a card text is not a card.
+    """
+    written = " ".join(group)
+    try:
+        return Meld.parse(written, rules)
+    except IllegalMeldError as first:
+        error = first
+    cards = [Card.parse(t) for t in group]
+    naturals = [c for c in cards if not c.is_joker]
+    jokers = len(cards) - len(naturals)
+    for ace_high in (False, True):
+        ranked = sorted(naturals, key=lambda c: 14 if ace_high and c.rank == 1 else c.rank)
+        rank = [14 if ace_high and c.rank == 1 else c.rank for c in ranked]
+        order: list[Card] = []
+        left = jokers
+        for i, card in enumerate(ranked):
+            if i:
+                gap = min(max(rank[i] - rank[i - 1] - 1, 0), left)
+                order += [JOKER] * gap
+                left -= gap
+            order.append(card)
+        for candidate in (order + [JOKER] * left, [JOKER] * left + order):
+            try:
+                return Meld.from_cards(candidate, rules)
+            except IllegalMeldError:
+                continue
+    raise error
+
+
+class TableManager:
+    """All tables of a server, their storage and the bot settings."""
+
+    def __init__(self, store: Store, *, bot_delay: float = 0.6, takeover_seconds: float = 60.0) -> None:
+        self.store = store
+        self.bot_delay = bot_delay
+        self.takeover_seconds = takeover_seconds
+        self.tables: dict[str, Table] = {}
+        self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-db")
+
+    async def db(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a storage call on the single database thread (writes stay in order)."""
+        return await asyncio.get_running_loop().run_in_executor(self._db, partial(fn, *args))
+
+    def get(self, code: str) -> Table:
+        table = self.tables.get(code.strip().upper())
+        if table is None:
+            raise LobbyError(404, f"no table {code!r}")
+        return table
+
+    async def load(self) -> None:
+        """Rebuild every stored table by replaying its actions; people are away until they reconnect."""
+        for stored in await self.db(self.store.load_all):
+            try:
+                table = self._rebuild(stored)
+            except (RummyError, ValueError, KeyError) as exc:
+                log.error("table %s cannot be restored: %s", stored.code, exc)
+                continue
+            self.tables[table.code] = table
+            if table.status == "playing":
+                for i, s in enumerate(table.seats):
+                    if s.kind == "human":
+                        table._mark_away(i)
+                table.kick()
+
+    def _rebuild(self, stored: StoredTable) -> Table:
+        rules = Rules.parse(stored.rules)
+        record = Record(
+            "match",
+            rules,
+            stored.players,
+            stored.dealer,
+            stored.seed,
+            None,
+            tuple(Action.parse(a) for a in stored.actions),
+        )
+        match: Match = record.replay()
+        seats = [Seat(**s) for s in stored.seats]
+        status: Status = stored.status  # type: ignore[assignment]
+        if match.is_over and status == "playing":
+            status = "over"
+        return Table(
+            self,
+            stored.code,
+            rules,
+            stored.seed,
+            stored.dealer,
+            seats,
+            status,
+            stored.takeover_seconds,
+            match,
+        )
+
+    async def create(self, spec: CreateTable) -> tuple[Table, int, str]:
+        try:
+            rules = Rules.from_mapping({"preset": spec.preset, **spec.overrides})
+            if Rules.parse(str(rules)) != rules:
+                raise LobbyError(400, f"the rule set {rules} does not survive its text form")
+            seed = spec.seed if spec.seed is not None else secrets.randbelow(2**32)
+            match = Match.new(rules, spec.seats, seed=seed)
+        except RulesError as exc:
+            raise LobbyError(400, str(exc)) from None
+        if len(spec.bots) > spec.seats - 1:
+            raise LobbyError(400, f"at most {spec.seats - 1} bots at a table of {spec.seats}")
+        seats = [Seat("human", spec.name.strip() or "Player 1")]
+        seats += [Seat("open") for _ in range(spec.seats - 1 - len(spec.bots))]
+        for i, b in enumerate(spec.bots, start=len(seats)):
+            kind = b.kind or default_bot_kind()
+            try:
+                make_bot(kind, b.level)
+            except RummyError as exc:
+                raise LobbyError(400, str(exc)) from None
+            seats.append(Seat("bot", f"Bot {i + 1}", kind, b.level))
+        code = self._new_code()
+        takeover = spec.takeover_seconds if spec.takeover_seconds is not None else self.takeover_seconds
+        table = Table(self, code, rules, seed, 0, seats, "waiting", takeover, match)
+        token = table._new_token(0)
+        await self.db(self.store.create, table._stored())
+        self.tables[code] = table
+        if all(s.kind != "open" for s in seats):
+            async with table.lock:
+                await table._begin()
+        return table, 0, token
+
+    def _new_code(self) -> str:
+        while True:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if code not in self.tables:
+                return code
+
+    async def close(self) -> None:
+        for table in self.tables.values():
+            table.cancel()
+        await asyncio.get_running_loop().run_in_executor(None, partial(self._db.shutdown, wait=True))
+        self.store.close()

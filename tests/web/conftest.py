@@ -1,0 +1,217 @@
+"""Fixtures for the web tests: the app on SQLite, a real server process, a PostgreSQL server.
+
+Locally, tests that need PostgreSQL or Chromium skip when the binaries are missing; under ``CI=true``
+they fail instead, because ``.ci/run`` installs both.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web extra is not installed")
+pytest.importorskip("sqlalchemy", reason="the web extra is not installed")
+pytest.importorskip("httpx", reason="the dev extra (httpx) is not installed")
+
+from rummykit.web.app import create_app
+
+if TYPE_CHECKING:
+    from fastapi.testclient import TestClient
+
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+CARD = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9AJQK])[CDHS](?![A-Za-z0-9])|(?<![A-Za-z0-9])JK(?![A-Za-z0-9])")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Starlette's test client asks for the httpx2 fork; httpx still works and is what [dev] installs.
+    config.addinivalue_line("filterwarnings", "ignore:Using `httpx` with `starlette.testclient`")
+
+
+def missing(what: str) -> None:
+    """Skip locally, fail in CI: ``.ci/run`` installs what the web tests need."""
+    if IN_CI:
+        pytest.fail(f"{what} is missing, but CI must provide it (.ci/run installs it)")
+    pytest.skip(f"{what} is not installed here")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'rummykit.db'}"
+
+
+@pytest.fixture
+def client(sqlite_url: str) -> Iterator[TestClient]:
+    from fastapi.testclient import TestClient
+
+    app = create_app(sqlite_url, bot_delay=0, takeover_seconds=30)
+    with TestClient(app) as c:
+        yield c
+
+
+def create(client: TestClient, **spec: Any) -> dict[str, Any]:
+    response = client.post("/api/tables", json=spec)
+    assert response.status_code == 201, response.text
+    grant: dict[str, Any] = response.json()
+    return grant
+
+
+def receive_state(ws: Any, *, until: Any = None, limit: int = 200) -> dict[str, Any]:
+    """The next state message (skipping welcomes, pongs …) for which ``until(state)`` holds."""
+    for _ in range(limit):
+        msg: dict[str, Any] = ws.receive_json()
+        if msg["type"] == "state" and (until is None or until(msg)):
+            return msg
+    raise AssertionError("no matching state message")
+
+
+# A real server process ---------------------------------------------------------------------------
+class Server:
+    """``rummykit serve`` in a subprocess on a free port."""
+
+    def __init__(self, database_url: str, *, bot_delay: float = 0.0, takeover: float = 60.0) -> None:
+        self.database_url = database_url
+        self.bot_delay = bot_delay
+        self.takeover = takeover
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> Server:
+        code = "import sys; from rummykit.cli import main; sys.argv[0] = 'rummykit'; main()"
+        args = [
+            sys.executable, "-c", code, "serve", "--host", "127.0.0.1", "--port", str(self.port),
+            "--database-url", self.database_url, "--bot-delay", str(self.bot_delay),
+            "--takeover", str(self.takeover),
+        ]  # fmt: skip
+        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        import httpx
+
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                out = self.proc.stdout.read().decode() if self.proc.stdout else ""
+                raise RuntimeError(f"server exited: {out}")
+            try:
+                if httpx.get(self.url + "/api/health", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("server did not start")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@pytest.fixture
+def server_factory() -> Iterator[Any]:
+    servers: list[Server] = []
+
+    def make(database_url: str, **options: Any) -> Server:
+        server = Server(database_url, **options)
+        servers.append(server)
+        return server.start()
+
+    yield make
+    for server in servers:
+        server.stop()
+
+
+# PostgreSQL --------------------------------------------------------------------------------------
+def _pg_bin(name: str) -> str | None:
+    found = shutil.which(name)
+    if found:
+        return found
+    for folder in sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True):
+        if (folder / name).exists():
+            return str(folder / name)
+    return None
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A PostgreSQL server of its own for the session (as the ``postgres`` user when run as root)."""
+    pytest.importorskip("psycopg", reason="psycopg is not installed")
+    initdb, pg_ctl = _pg_bin("initdb"), _pg_bin("pg_ctl")
+    if initdb is None or pg_ctl is None:
+        missing("PostgreSQL (initdb, pg_ctl)")
+    assert initdb is not None and pg_ctl is not None
+    folder = tempfile.mkdtemp(prefix="rummykit-pg-")
+    data = os.path.join(folder, "data")
+    port = free_port()
+    as_root = os.geteuid() == 0
+
+    def run(args: list[str]) -> None:
+        if as_root:
+            import shlex
+
+            args = ["su", "postgres", "-c", shlex.join(args)]
+        subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=120)
+
+    if as_root:
+        shutil.chown(folder, user="postgres")
+    run([initdb, "-D", data, "-A", "trust", "-U", "postgres", "--no-sync"])
+    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+    run([pg_ctl, "-D", data, "-o", options, "-l", os.path.join(folder, "log"), "start", "-w", "-t", "60"])
+    try:
+        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        try:
+            run([pg_ctl, "-D", data, "stop", "-m", "fast", "-w"])
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def chromium_path() -> str:
+    for path in (os.environ.get("RUMMYKIT_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
+        if path and os.path.exists(path):
+            return path
+    missing("Chromium (/usr/bin/chromium)")
+    raise AssertionError("unreachable")
+
+
+@pytest.fixture
+def web() -> Any:
+    """The helpers above, for test modules (conftest is not importable under importlib mode)."""
+    import types
+
+    return types.SimpleNamespace(
+        create=create,
+        receive_state=receive_state,
+        CARD=CARD,
+        missing=missing,
+        chromium_path=chromium_path,
+        IN_CI=IN_CI,
+    )

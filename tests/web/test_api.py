@@ -1,0 +1,110 @@
+"""The lobby API: page, presets, create / join / start / leave, validation and limits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+
+
+def test_page_and_static_files(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200
+    assert '<script src="/static/app.js"></script>' in page.text
+    for name in ("app.js", "cards.js", "style.css"):
+        assert client.get(f"/static/{name}").status_code == 200
+    assert client.get("/api/health").json()["ok"] is True
+
+
+def test_presets_and_bots(client: TestClient) -> None:
+    data = client.get("/api/presets").json()
+    assert {"german", "viennese"} <= set(data["presets"])
+    assert data["presets"]["german"]["opening_min_points"] == 40
+    assert "random" in data["bots"]
+    assert data["default_bot"] in data["bots"]
+    assert data["levels"] == ["easy", "medium", "hard"]
+
+
+def test_create_full_table_starts_at_once(client: TestClient, web: Any) -> None:
+    grant = web.create(client, preset="german", seats=3, bots=[{"kind": "random"}, {"kind": "random"}])
+    assert grant["seat"] == 0 and grant["url"] == f"/?table={grant['code']}"
+    lobby = client.get(f"/api/tables/{grant['code']}").json()
+    assert lobby["status"] == "playing"
+    assert [s["kind"] for s in lobby["seats"]] == ["human", "bot", "bot"]
+    assert "token" not in str(lobby) and grant["token"] not in str(lobby)
+
+
+def test_join_start_and_leave(client: TestClient, web: Any) -> None:
+    host = web.create(client, preset="german", seats=4, bots=[{"kind": "random"}], name="Host")
+    code = host["code"]
+    assert client.get(f"/api/tables/{code}").json()["status"] == "waiting"
+    guest = client.post(f"/api/tables/{code.lower()}/join", json={"name": "Gast"}).json()
+    assert guest["seat"] == 1 and guest["token"] != host["token"]
+    # Only the host starts; open seats are then filled with bots.
+    assert client.post(f"/api/tables/{code}/start", json={"token": guest["token"]}).status_code == 403
+    assert client.post(f"/api/tables/{code}/start", json={"token": "nonsense"}).status_code == 403
+    lobby = client.post(f"/api/tables/{code}/start", json={"token": host["token"]}).json()
+    assert lobby["status"] == "playing"
+    assert [s["kind"] for s in lobby["seats"]] == ["human", "human", "bot", "bot"]
+    assert client.post(f"/api/tables/{code}/join", json={}).status_code == 409
+    # A player who leaves during play is replaced by a bot; the token stops working.
+    lobby = client.post(f"/api/tables/{code}/leave", json={"token": guest["token"]}).json()
+    assert lobby["seats"][1]["kind"] == "bot" and lobby["seats"][1]["name"] == "Gast (bot)"
+    assert client.post(f"/api/tables/{code}/leave", json={"token": guest["token"]}).status_code == 403
+
+
+def test_joining_the_last_open_seat_starts(client: TestClient, web: Any) -> None:
+    host = web.create(client, seats=2)
+    guest = client.post(f"/api/tables/{host['code']}/join", json={"name": "B"})
+    assert guest.status_code == 200
+    assert client.get(f"/api/tables/{host['code']}").json()["status"] == "playing"
+    listed = client.get("/api/tables").json()["tables"]
+    assert host["code"] in [t["code"] for t in listed]
+
+
+def test_host_leaving_a_waiting_table_closes_it(client: TestClient, web: Any) -> None:
+    host = web.create(client, seats=3)
+    lobby = client.post(f"/api/tables/{host['code']}/leave", json={"token": host["token"]}).json()
+    assert lobby["status"] == "closed"
+
+
+def test_bad_requests(client: TestClient, web: Any) -> None:
+    assert client.post("/api/tables", json={"preset": "chess"}).status_code == 400
+    bad_option = client.post("/api/tables", json={"overrides": {"opening_min_points": "lots"}})
+    assert bad_option.status_code == 400 and "opening_min_points" in bad_option.json()["detail"]
+    assert client.post("/api/tables", json={"overrides": {"no_such_option": 1}}).status_code == 400
+    assert client.post("/api/tables", json={"seats": 2, "bots": [{}, {}]}).status_code == 400
+    assert client.post("/api/tables", json={"seats": 7}).status_code == 400  # german: 2 to 6 players
+    assert client.post("/api/tables", json={"seats": 2, "bots": [{"kind": "oracle"}]}).status_code == 400
+    assert client.post("/api/tables", json={"surprise": True}).status_code == 422
+    assert client.get("/api/tables/NOPE99").status_code == 404
+    assert client.post("/api/tables/NOPE99/join", json={}).status_code == 404
+    huge = client.post(
+        "/api/tables",
+        content=b'{"name": "' + b"x" * 20000 + b'"}',
+        headers={"Content-Type": "application/json"},
+    )
+    assert huge.status_code == 413
+
+
+def test_overrides_and_seed_are_kept(client: TestClient, web: Any) -> None:
+    grant = web.create(
+        client, preset="viennese", seats=2, bots=[{"kind": "random", "level": "easy"}], seed=42,
+        overrides={"knock_threshold": 7, "buyback_window": [80, 101]},
+    )  # fmt: skip
+    lobby = client.get(f"/api/tables/{grant['code']}").json()
+    assert lobby["rules"].startswith("viennese(") and "knock_threshold=7" in lobby["rules"]
+    assert lobby["knock_game"] is True
+    assert lobby["seats"][1]["level"] == "easy"
+
+
+def test_tokens_are_unguessable_and_stored_hashed(client: TestClient, web: Any, sqlite_url: str) -> None:
+    grants = [web.create(client, seats=2) for _ in range(5)]
+    tokens = {g["token"] for g in grants}
+    assert len(tokens) == 5 and all(len(t) >= 32 for t in tokens)
+    engine = create_engine(sqlite_url)
+    with engine.connect() as conn:
+        dump = " ".join(str(row) for row in conn.execute(text("SELECT seats FROM rk_tables")))
+    engine.dispose()
+    assert dump and not any(t in dump for t in tokens)

@@ -1,0 +1,237 @@
+"""The table websocket: views per seat, illegal and stale moves, limits, reconnecting, bot takeover."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from rummykit.web.app import create_app
+from rummykit.web.tables import Table
+
+
+def table_of(client: TestClient, code: str) -> Table:
+    table: Table = client.app.state.manager.tables[code]  # type: ignore[attr-defined]
+    return table
+
+
+def my_turn(state: dict[str, Any]) -> bool:
+    return bool(state["legal"])
+
+
+def expect_nothing_pending(ws: Any) -> None:
+    """Nothing was queued for this connection: a ping is answered straight away."""
+    ws.send_json({"type": "ping"})
+    assert ws.receive_json() == {"type": "pong"}
+
+
+@pytest.fixture
+def bot_table(client: TestClient, web: Any) -> dict[str, Any]:
+    grant: dict[str, Any] = web.create(client, preset="german", seats=2, bots=[{"kind": "random"}], seed=11)
+    return grant
+
+
+def test_seat_gets_its_view_spectator_the_public_view(
+    client: TestClient, bot_table: dict[str, Any], web: Any
+) -> None:
+    code, token = bot_table["code"], bot_table["token"]
+    with client.websocket_connect(f"/ws/{code}?token={token}") as seat_ws:
+        assert seat_ws.receive_json() == {"type": "welcome", "seat": 0, "code": code}
+        state = web.receive_state(seat_ws, until=my_turn)
+        engine_view = table_of(client, code).match.round.view(0)
+        assert state["you"] == 0
+        assert state["view"]["hand"] == [str(c) for c in engine_view.hand]
+        assert state["legal"] == ["draw", "take"]
+        assert state["version"] == table_of(client, code).version
+        with client.websocket_connect(f"/ws/{code}") as watch_ws:
+            assert watch_ws.receive_json()["seat"] is None
+            public = web.receive_state(watch_ws)
+            assert public["you"] is None and public["view"]["hand"] is None and public["legal"] == []
+            assert public["view"]["hand_sizes"] == state["view"]["hand_sizes"]
+            assert public["table"]["spectators"] == 1
+            watch_ws.send_json({"type": "act", "action": "draw", "version": public["version"]})
+            assert watch_ws.receive_json()["code"] == "spectator"
+
+
+def test_illegal_action_is_refused_and_changes_nothing(
+    client: TestClient, bot_table: dict[str, Any], web: Any
+) -> None:
+    code, token = bot_table["code"], bot_table["token"]
+    with (
+        client.websocket_connect(f"/ws/{code}?token={token}") as ws,
+        client.websocket_connect(f"/ws/{code}") as watch,
+    ):
+        state = web.receive_state(ws, until=lambda s: my_turn(s) and s["table"]["spectators"] == 1)
+        web.receive_state(watch, until=lambda s: s["version"] == state["version"])
+        before = table_of(client, code).match.round.view(0)
+        ws.send_json(
+            {"type": "act", "action": f"discard {state['view']['hand'][0]}", "version": state["version"]}
+        )
+        error = ws.receive_json()
+        assert error["type"] == "error" and error["code"] == "illegal" and error["rule"]
+        ws.send_json({"type": "act", "action": "discard ZZ", "version": state["version"]})
+        assert ws.receive_json()["code"] == "notation"
+        ws.send_json({"type": "act", "action": "fly away", "version": state["version"]})
+        assert ws.receive_json()["code"] == "notation"
+        assert table_of(client, code).match.round.view(0) == before
+        assert table_of(client, code).version == state["version"]
+        expect_nothing_pending(watch)  # nobody else heard about the refused move
+        expect_nothing_pending(ws)
+
+
+def test_stale_version_is_refused(client: TestClient, bot_table: dict[str, Any], web: Any) -> None:
+    code, token = bot_table["code"], bot_table["token"]
+    with client.websocket_connect(f"/ws/{code}?token={token}") as ws:
+        state = web.receive_state(ws, until=my_turn)
+        ws.send_json({"type": "act", "action": "draw", "version": state["version"] - 1})
+        error = ws.receive_json()
+        assert error["code"] == "stale" and error["version"] == state["version"]
+        ws.send_json({"type": "act", "action": "draw", "version": state["version"]})
+        after = web.receive_state(ws)
+        assert after["version"] == state["version"] + 1 and len(after["view"]["hand"]) == 14
+
+
+def test_moves_on_one_table_are_serialised(client: TestClient, bot_table: dict[str, Any], web: Any) -> None:
+    code, token = bot_table["code"], bot_table["token"]
+
+    def until_pong(ws: Any) -> list[dict[str, Any]]:
+        ws.send_json({"type": "ping"})
+        seen = []
+        while (msg := ws.receive_json())["type"] != "pong":
+            seen.append(msg)
+        return seen
+
+    with client.websocket_connect(f"/ws/{code}?token={token}") as a:
+        state = web.receive_state(a, until=my_turn)
+        with client.websocket_connect(f"/ws/{code}?token={token}") as b:
+            web.receive_state(b, until=my_turn)
+            until_pong(a)
+            for ws in (a, b):  # the same move twice against the same version
+                ws.send_json({"type": "act", "action": "draw", "version": state["version"]})
+            replies = until_pong(a) + until_pong(b)
+            errors = [m for m in replies if m["type"] == "error"]
+            assert [e["code"] for e in errors] == ["stale"]
+            assert table_of(client, code).version == state["version"] + 1
+
+
+def test_not_your_turn(client: TestClient, web: Any) -> None:
+    host = web.create(client, seats=2, seed=5)
+    guest = client.post(f"/api/tables/{host['code']}/join", json={"name": "B"}).json()
+    code = host["code"]
+    table = table_of(client, code)
+    waiting = guest if table.match.to_move == 0 else host
+    with client.websocket_connect(f"/ws/{code}?token={waiting['token']}") as ws:
+        state = web.receive_state(ws)
+        assert state["legal"] == []
+        ws.send_json({"type": "act", "action": "draw", "version": state["version"]})
+        assert ws.receive_json()["code"] == "not_your_turn"
+        ws.send_json({"type": "hint"})
+        assert ws.receive_json()["code"] == "no_hint"
+
+
+def test_hint_and_evaluate(client: TestClient, bot_table: dict[str, Any], web: Any) -> None:
+    code, token = bot_table["code"], bot_table["token"]
+    with client.websocket_connect(f"/ws/{code}?token={token}") as ws:
+        state = web.receive_state(ws, until=my_turn)
+        ws.send_json({"type": "hint"})
+        hint = ws.receive_json()
+        assert hint["type"] == "hint" and hint["action"] in state["legal"]
+        ws.send_json(
+            {"type": "evaluate", "melds": [["6H", "JK", "5H"], ["QS", "QD", "QC"], ["2C", "9D", "KH"]]}
+        )
+        ev = ws.receive_json()
+        assert ev["type"] == "evaluation" and ev["opening_min"] == 40
+        first, second, third = ev["melds"]
+        assert first["legal"] and first["play"] == "5H 6H JK" and first["value"] == 18
+        assert second["legal"] and second["value"] == 30
+        assert not third["legal"] and third["error"]
+        assert ev["total"] == 48
+
+
+def test_message_limits_and_bad_messages(client: TestClient, bot_table: dict[str, Any], web: Any) -> None:
+    code, token = bot_table["code"], bot_table["token"]
+    with client.websocket_connect(f"/ws/{code}?token={token}") as ws:
+        state = web.receive_state(ws, until=my_turn)
+        ws.send_text("x" * 5000)
+        assert ws.receive_json()["code"] == "too_large"
+        ws.send_text('{"type": "act", "action": "' + "draw " * 100 + '", "version": 0}')
+        assert ws.receive_json()["code"] == "bad_message"
+        for bad in ("not json", '{"type": "launch"}', '{"type": "act", "action": "draw"}', "[]"):
+            ws.send_text(bad)
+            assert ws.receive_json()["code"] == "bad_message", bad
+        ws.send_bytes(b'{"type": "ping"}')
+        assert ws.receive_json() == {"type": "pong"}
+        assert table_of(client, code).version == state["version"]
+
+
+def test_bad_token_and_unknown_table_are_refused(client: TestClient, bot_table: dict[str, Any]) -> None:
+    with (
+        pytest.raises(WebSocketDisconnect) as refused,
+        client.websocket_connect(f"/ws/{bot_table['code']}?token=guessed"),
+    ):
+        pass
+    assert refused.value.code == 4403
+    with pytest.raises(WebSocketDisconnect) as unknown, client.websocket_connect("/ws/ZZZZZZ"):
+        pass
+    assert unknown.value.code == 4404
+
+
+def test_reconnect_with_token_returns_to_the_seat(
+    client: TestClient, bot_table: dict[str, Any], web: Any
+) -> None:
+    code, token = bot_table["code"], bot_table["token"]
+    with client.websocket_connect(f"/ws/{code}?token={token}") as ws:
+        state = web.receive_state(ws, until=my_turn)
+        ws.send_json({"type": "act", "action": "draw", "version": state["version"]})
+        drawn = web.receive_state(ws)
+    with client.websocket_connect(f"/ws/{code}?token={token}") as ws:
+        again = web.receive_state(ws)
+        assert again["you"] == 0 and again["view"]["hand"] == drawn["view"]["hand"]
+        assert again["legal"] == drawn["legal"] and again["version"] == drawn["version"]
+
+
+@pytest.fixture
+def quick_takeover(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(f"sqlite:///{tmp_path / 'takeover.db'}", bot_delay=0, takeover_seconds=0.3)
+    with TestClient(app) as c:
+        yield c
+
+
+def test_bot_takes_over_a_disconnected_seat_until_it_returns(quick_takeover: TestClient, web: Any) -> None:
+    client = quick_takeover
+    host = web.create(client, seats=2, seed=3)
+    code = host["code"]
+    guest = client.post(f"/api/tables/{code}/join", json={"name": "B"}).json()
+    table = table_of(client, code)
+    # Nobody is connected: after the takeover time bots play both seats.
+    deadline = time.monotonic() + 10
+    while table.version < 6 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert table.version >= 6
+    with (
+        client.websocket_connect(f"/ws/{code}?token={host['token']}") as a,
+        client.websocket_connect(f"/ws/{code}?token={guest['token']}") as b,
+    ):
+        state_a = web.receive_state(a, until=lambda s: s["table"]["seats"][1]["connected"])
+        version = state_a["version"]
+        time.sleep(0.8)  # both are back: no bot moves for them any more
+        assert table.version == version
+        latest = {0: state_a, 1: {}}
+        for seat, ws in enumerate((a, b)):
+            ws.send_json({"type": "ping"})
+            while (msg := ws.receive_json())["type"] != "pong":
+                latest[seat] = msg if msg["type"] == "state" else latest[seat]
+        to_move = table.match.to_move
+        mover, other = (a, b) if to_move == 0 else (b, a)
+        state = latest[to_move]
+        assert state["version"] == version and state["legal"]  # the person takes over, even mid-turn
+        move = state["legal"][-1]
+        mover.send_json({"type": "act", "action": move, "version": version})
+        assert (
+            web.receive_state(other, until=lambda s: s["version"] == version + 1)["log"][-1]["action"] == move
+        )
