@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
-from rummykit.actions import Action
+from rummykit.actions import Action, Draw, TakeDiscard
 from rummykit.cards import Card
+from rummykit.errors import DrawError, WrongTurnError
 from rummykit.rules import Rules
 from rummykit.views import Phase
 
@@ -30,6 +31,40 @@ class Family(Protocol):
     def plan(self, rnd: Round, action: Action) -> Plan:
         """Check ``action`` against the round and return its effect; raise if it is illegal."""
         ...
+
+
+def draw_phase_plan(rnd: Round, action: Action, plan_take: Callable[[Round], Plan]) -> Plan | None:
+    """The draw phase, alike in both families: ``draw`` or ``take`` (planned by ``plan_take``) while
+    the player has not drawn, an error for anything else then, and for a second draw later.
+    Returns ``None`` when the action belongs to the rest of the turn."""
+    if rnd.phase is Phase.DRAW:
+        if isinstance(action, Draw):
+            return plan_draw(rnd)
+        if isinstance(action, TakeDiscard):
+            return plan_take(rnd)
+        raise WrongTurnError(f"{action}: first draw from the stock or take the discard", "draw_first")
+    if isinstance(action, (Draw, TakeDiscard)):
+        raise WrongTurnError(f"{action}: you have already drawn this turn", "one_draw_per_turn")
+    return None
+
+
+def plan_draw(rnd: Round) -> Plan:
+    """Take the top stock card; under ``turn_over_all_if_declined`` an empty stock is first made
+    from the whole discard pile turned over."""
+    seat = rnd.to_move
+    turn_over = not rnd.stock
+    if turn_over and not rnd.discard_pile:
+        raise DrawError("draw: the stock is empty", "stock_exhaustion")
+
+    def effect() -> Card:
+        if turn_over:
+            rnd.turn_over_discard_pile()
+        card = rnd.stock.pop()
+        rnd.hands[seat].add(card)
+        rnd.phase = family_for(rnd.rules).after_draw_phase
+        return card
+
+    return effect
 
 
 def family_for(rules: Rules) -> Family:

@@ -28,7 +28,7 @@ from rummykit import solver
 from rummykit.actions import Action, CallRummy, Discard, Draw, Knock, TakeDiscard
 from rummykit.cards import Card, Hand
 from rummykit.errors import CardNotInHandError, DiscardError, DrawError, KnockError, WrongTurnError
-from rummykit.family import Plan
+from rummykit.family import Plan, draw_phase_plan
 from rummykit.round import Round
 from rummykit.views import Arrangement, Phase, Termination
 
@@ -55,14 +55,9 @@ class KnockFamily:
     after_draw_phase: Final = Phase.DISCARD
 
     def plan(self, rnd: Round, action: Action) -> Plan:
-        if rnd.phase is Phase.DRAW:
-            if isinstance(action, Draw):
-                return self._plan_draw(rnd)
-            if isinstance(action, TakeDiscard):
-                return self._plan_take(rnd)
-            raise WrongTurnError(f"{action}: first draw from the stock or take the discard", "draw_first")
-        if isinstance(action, (Draw, TakeDiscard)):
-            raise WrongTurnError(f"{action}: you have already drawn this turn", "one_draw_per_turn")
+        drawing = draw_phase_plan(rnd, action, self._plan_take)
+        if drawing is not None:
+            return drawing
         if isinstance(action, Discard):
             return self._plan_discard(rnd, action)
         if isinstance(action, Knock):
@@ -73,22 +68,6 @@ class KnockFamily:
             f"{action}: in {rnd.rules.name} cards stay in hand; discard, knock or call rummy",
             "not_in_this_game",
         )
-
-    def _plan_draw(self, rnd: Round) -> Plan:
-        seat = rnd.to_move
-        turn_over = not rnd.stock
-        if turn_over and not rnd.discard_pile:
-            raise DrawError("draw: the stock is empty", "stock_exhaustion")
-
-        def effect() -> Card:
-            if turn_over:
-                rnd.turn_over_discard_pile()
-            card = rnd.stock.pop()
-            rnd.hands[seat].add(card)
-            rnd.phase = Phase.DISCARD
-            return card
-
-        return effect
 
     def _plan_take(self, rnd: Round) -> Plan:
         seat = rnd.to_move

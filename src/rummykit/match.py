@@ -124,14 +124,7 @@ class Match:
         Raises:
             RulesError: a player count outside the rules, a bad dealer seat or a malformed position.
         """
-        if not rules.min_players <= players <= rules.max_players:
-            raise RulesError(
-                f"players: {rules.name} is played by {rules.min_players} to {rules.max_players} "
-                f"players, not {players}",
-                option="max_players",
-            )
-        if not 0 <= dealer < players:
-            raise RulesError(f"dealer: seat {dealer} does not exist at a table of {players}")
+        rules.check_table(players, dealer)
         if seed is None:
             seed = random.SystemRandom().randrange(2**MATCH_SEED_BITS)
         m = cls.__new__(cls)

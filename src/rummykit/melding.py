@@ -54,7 +54,7 @@ from rummykit.errors import (
     OpeningError,
     WrongTurnError,
 )
-from rummykit.family import Plan
+from rummykit.family import Plan, draw_phase_plan
 from rummykit.melds import Meld, position_value, rank_value
 from rummykit.round import Round, remove_cards
 from rummykit.rules import Rules
@@ -161,14 +161,9 @@ class MeldingFamily:
 
     # Planning (legality in one place) ------------------------------------------------------------
     def plan(self, rnd: Round, action: Action) -> Plan:
-        if rnd.phase is Phase.DRAW:
-            if isinstance(action, Draw):
-                return self._plan_draw(rnd)
-            if isinstance(action, TakeDiscard):
-                return self._plan_take(rnd)
-            raise WrongTurnError(f"{action}: first draw from the stock or take the discard", "draw_first")
-        if isinstance(action, (Draw, TakeDiscard)):
-            raise WrongTurnError(f"{action}: you have already drawn this turn", "one_draw_per_turn")
+        drawing = draw_phase_plan(rnd, action, self._plan_take)
+        if drawing is not None:
+            return drawing
         if isinstance(action, Open):
             return self._plan_open(rnd, action)
         if isinstance(action, MeldAction):
@@ -180,22 +175,6 @@ class MeldingFamily:
         if isinstance(action, Discard):
             return self._plan_discard(rnd, action)
         raise WrongTurnError(f"{action}: not an action of {rnd.rules.name}", "not_in_this_game")
-
-    def _plan_draw(self, rnd: Round) -> Plan:
-        seat = rnd.to_move
-        turn_over = not rnd.stock
-        if turn_over and not rnd.discard_pile:
-            raise DrawError("draw: the stock is empty", "stock_exhaustion")
-
-        def effect() -> Card:
-            if turn_over:
-                rnd.turn_over_discard_pile()
-            card = rnd.stock.pop()
-            rnd.hands[seat].add(card)
-            rnd.phase = Phase.PLAY
-            return card
-
-        return effect
 
     def _plan_take(self, rnd: Round) -> Plan:
         rules = rnd.rules

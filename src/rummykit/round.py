@@ -123,14 +123,7 @@ class Round:
             RulesError: a player count outside the rules, a bad dealer seat or a deck that is not
                 exactly the rules' deck.
         """
-        if not rules.min_players <= players <= rules.max_players:
-            raise RulesError(
-                f"players: {rules.name} is played by {rules.min_players} to {rules.max_players} "
-                f"players, not {players}",
-                option="max_players",
-            )
-        if not 0 <= dealer < players:
-            raise RulesError(f"dealer: seat {dealer} does not exist at a table of {players}")
+        rules.check_table(players, dealer)
         playing = tuple(range(players)) if in_play is None else tuple(sorted(set(in_play)))
         if len(playing) < 2 or not all(0 <= s < players for s in playing):
             raise RulesError(f"in_play: {list(playing)} is not a set of at least two seats of {players}")

@@ -319,6 +319,17 @@ class Rules:
     def deck_size(self) -> int:
         return self.num_decks * NUM_FACES + self.jokers_total
 
+    def check_table(self, players: int, dealer: int = 0) -> None:
+        """Raise :class:`RulesError` unless ``players`` may sit at this game with ``dealer`` dealing."""
+        if not self.min_players <= players <= self.max_players:
+            raise RulesError(
+                f"players: {self.name} is played by {self.min_players} to {self.max_players} "
+                f"players, not {players}",
+                option="max_players",
+            )
+        if not 0 <= dealer < players:
+            raise RulesError(f"dealer: seat {dealer} does not exist at a table of {players}")
+
     def hand_size_for(self, players: int) -> int:
         """Cards dealt to each player at a table of ``players`` active players (``hand_size_rule``)."""
         if self.hand_size_rule == "by_player_count":
