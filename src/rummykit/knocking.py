@@ -199,8 +199,13 @@ class KnockFamily:
         hand = rnd.hands[seat]
         distinct = [c for c in sorted(set(hand)) if c != rnd.taken or rules.may_discard_taken_discard]
         calls: list[Action] = []
-        if rnd.knocker is None:
-            threshold = rules.knock_threshold or 0
+        threshold = rules.knock_threshold or 0
+        best, _ = solver.best_discards(list(hand), rules) if rnd.knocker is None else (0, ())
+        # When even the best discard leaves too much deadwood, no discard allows a call.
+        may_call = rnd.knocker is None and (
+            best == 0 or knock_allowed(best, threshold, rules.knock_comparison)
+        )
+        if may_call:
             for card in distinct:
                 rest = hand.copy()
                 rest.remove(card)
