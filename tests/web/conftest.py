@@ -105,20 +105,23 @@ class Server:
             "--database-url", self.database_url, "--bot-delay", str(self.bot_delay),
             "--takeover", str(self.takeover),
         ]  # fmt: skip
-        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        self.log = tempfile.NamedTemporaryFile(prefix="rummykit-serve-", suffix=".log", delete=False)  # noqa: SIM115
+        self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT)
         import httpx
 
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                out = self.proc.stdout.read().decode() if self.proc.stdout else ""
-                raise RuntimeError(f"server exited: {out}")
+                raise RuntimeError(f"server exited: {self.output()}")
             try:
                 if httpx.get(self.url + "/api/health", timeout=1).status_code == 200:
                     return self
             except httpx.HTTPError:
                 time.sleep(0.1)
         raise RuntimeError("server did not start")
+
+    def output(self) -> str:
+        return Path(self.log.name).read_text(errors="replace")
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs."""
@@ -147,6 +150,10 @@ def server_factory() -> Iterator[Any]:
     yield make
     for server in servers:
         server.stop()
+        output = server.output()
+        if output.count("\n") > 1:
+            print(f"--- output of the server on port {server.port} ---\n{output}")
+        os.unlink(server.log.name)
 
 
 # PostgreSQL --------------------------------------------------------------------------------------
