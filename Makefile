@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 CORE := src/rummykit
 
-.PHONY: run test lint typecheck bench clean
+.PHONY: run serve test lint typecheck bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,16 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 
 run: $(VENV)/.installed-run
 	$(BIN)/rummykit play
+
+$(VENV)/.installed-web: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[web]'
+	touch $@
+
+# Play in the browser: prints the URL (http://127.0.0.1:8000/ unless HOST/PORT are given).
+HOST ?= 127.0.0.1
+PORT ?= 8000
+serve: $(VENV)/.installed-web
+	$(BIN)/rummykit serve --host $(HOST) --port $(PORT)
 
 test: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests benchmarks

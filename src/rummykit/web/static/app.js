@@ -319,6 +319,7 @@ function evaluate() {
 
 function renderTray() {
   if (!S.state || !S.state.view) return;
+  $("#tray").classList.toggle("hidden", S.state.table.knock_game);  // knock games meld only at the showdown
   const box = $("#groups");
   box.innerHTML = "";
   const ev = S.evaluation && S.evaluation.melds.length === S.groups.length ? S.evaluation : null;
