@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,6 +26,11 @@ pytest.importorskip("fastapi", reason="the web extra is not installed")
 pytest.importorskip("sqlalchemy", reason="the web extra is not installed")
 pytest.importorskip("httpx", reason="the dev extra (httpx) is not installed")
 
+with warnings.catch_warnings():
+    # Starlette's test client asks for the httpx2 fork; httpx still works and is what [dev] installs.
+    warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+    import fastapi.testclient  # noqa: F401
+
 from rummykit.web.app import create_app
 
 if TYPE_CHECKING:
@@ -32,11 +38,6 @@ if TYPE_CHECKING:
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 CARD = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9AJQK])[CDHS](?![A-Za-z0-9])|(?<![A-Za-z0-9])JK(?![A-Za-z0-9])")
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    # Starlette's test client asks for the httpx2 fork; httpx still works and is what [dev] installs.
-    config.addinivalue_line("filterwarnings", "ignore:Using `httpx` with `starlette.testclient`")
 
 
 def missing(what: str) -> None:
