@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 CORE := src/rummykit
 
-.PHONY: run serve test lint typecheck bench clean
+.PHONY: run serve play test lint typecheck bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -18,7 +18,11 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $@
 
-run: $(VENV)/.installed-run
+# The main job: the web server with its defaults (SQLite in the user's data folder); prints its URL.
+run: serve
+
+# The terminal game: you against two bots.
+play: $(VENV)/.installed-run
 	$(BIN)/rummykit play
 
 $(VENV)/.installed-web: pyproject.toml | $(BIN)/python
