@@ -14,7 +14,7 @@ const I18N = {
     draw_phase: "draw from the stock or take the discard", play_phase: "meld, lay off, then discard",
     discard_phase: "discard, knock or call Rummy", spectating: "Watching", opening: "Opening",
     total: "Total", hand: "Hand", seat: "Seat", open_seat: "open", bot: "bot", away: "away",
-    you: "you", cards: "cards", opened: "opened", stock: "Stock", pile: "Discard pile",
+    you: "you", cards: "cards", card: "card", opened: "opened", stock: "Stock", pile: "Discard pile",
     round_over: "Hand over", match_over: "Match over", winner: "Winner", winners: "Winners",
     points: "Points", deadwood: "Deadwood", went_out: "went out", rummy_call: "called Rummy",
     knock_call: "knocked", stock_exhausted: "stock exhausted — not scored", new_table: "New table",
@@ -36,7 +36,7 @@ const I18N = {
     draw_phase: "vom Stoß ziehen oder die Ablage nehmen", play_phase: "auslegen, anlegen, dann ablegen",
     discard_phase: "ablegen, klopfen oder Rummy rufen", spectating: "Zuschauer", opening: "Erstmeldung",
     total: "Summe", hand: "Spiel", seat: "Platz", open_seat: "frei", bot: "Bot", away: "weg",
-    you: "du", cards: "Karten", opened: "ausgelegt", stock: "Stoß", pile: "Ablage",
+    you: "du", cards: "Karten", card: "Karte", opened: "ausgelegt", stock: "Stoß", pile: "Ablage",
     round_over: "Spiel beendet", match_over: "Partie beendet", winner: "Sieger", winners: "Sieger",
     points: "Punkte", deadwood: "Restpunkte", went_out: "ist ausgegangen", rummy_call: "hat Rummy gerufen",
     knock_call: "hat geklopft", stock_exhausted: "Stoß aufgebraucht — keine Wertung",
@@ -245,7 +245,7 @@ function renderOpponents() {
     const status = seat.kind === "bot" ? t("bot") : seat.away ? t("away") : seat.connected ? "●" : "○";
     const revealed = v.revealed[i];
     div.innerHTML = `<div class="opp-name">${escapeHtml(seatName(i))} <small>${status}</small></div>
-      <div class="opp-meta">${v.hand_sizes[i]} ${t("cards")}${v.opened[i] ? " · " + t("opened") : ""}${v.dealer === i ? " · D" : ""}</div>`;
+      <div class="opp-meta">${v.hand_sizes[i]} ${t(v.hand_sizes[i] === 1 ? "card" : "cards")}${v.opened[i] ? " · " + t("opened") : ""}${v.dealer === i ? " · D" : ""}</div>`;
     const fan = document.createElement("div");
     fan.className = "fan";
     const shown = revealed || new Array(Math.min(v.hand_sizes[i], 14)).fill(null);
