@@ -246,7 +246,7 @@ class Round:
             if not self.discard_pile or limit_reached:
                 self.end_unscored()
             return
-        if mode in ("end_hand_no_score", "wall_draw") or limit_reached or len(self.discard_pile) <= 1:
+        if mode == "end_hand_no_score" or limit_reached or len(self.discard_pile) <= 1:
             self.end_unscored()
             return
         top = self.discard_pile.pop()

@@ -547,8 +547,20 @@ def _validate(rules: Rules) -> None:
             fail("start_mode", "gin_first_upcard is only for knock games")
     if rules.match_end == "elimination_last_survivor" and rules.elimination_threshold is None:
         fail("elimination_threshold", "elimination_last_survivor needs an elimination threshold")
-    if rules.stock_exhaustion == "wall_draw" and not rules.is_knock_game:
-        fail("stock_exhaustion", "wall_draw is a gin rule and needs a knock game")
+
+    # Values named by RULES.md that this engine does not play yet are refused, never ignored.
+    unsupported = {
+        "knock_undercut_rule": ("knocker_penalised", "no source defines the knocker's penalty"),
+        "start_mode": ("gin_first_upcard", "the gin preset is not implemented yet"),
+        "hand_scoring": ("gin_difference", "the gin preset is not implemented yet"),
+        "layoff_after_knock": ("onto_knocker_unless_gin", "the gin preset is not implemented yet"),
+        "stock_exhaustion": ("wall_draw", "the gin preset is not implemented yet"),
+    }
+    for option, (value, why) in unsupported.items():
+        if getattr(rules, option) == value:
+            fail(option, f"{value} is not supported: {why}")
+    if rules.reentry:
+        fail("reentry", "re-entry after elimination is not supported (its rules were not verified)")
 
     # The deck must hold every hand at the largest table, the extra starting card and at least one
     # card of stock (or the upcard).
