@@ -5,17 +5,56 @@ Pairings (duplicate deals, seats rotated): greedy vs random (``--rounds-gr``, de
 and search (medium) vs greedy (``--rounds-sg``, default 500 rounds) in each game. Prints one
 Markdown table (win rate of the first bot with its 95 % interval, mean points, Elo, seconds per move
 of the stronger bot) and writes every figure as JSON. Speed is reported, never asserted.
+
+The wall time per move depends on the load of the machine; ``--effort-rounds`` (default 20) also plays
+that many rounds of search vs greedy in this process and reports the search bot's play-outs per move
+and CPU seconds per move (``time.process_time``), which depend far less on other work.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import time
 from typing import Any
 
+import rummykit as rk
 from rummykit.arena import ArenaConfig, plot_ladder, run_arena
+from rummykit.bots import GreedyBot, SearchBot, make_bot
+
+
+def effort(game: str, spec: str, rounds: int, seed: int) -> dict[str, float]:
+    """Play-outs and CPU seconds per move of the search bot ``spec`` against greedy (heads-up)."""
+    rules = rk.Rules.preset(game)
+    moves = 0
+    cpu = 0.0
+    playouts = 0
+    for deal in range(rounds):
+        bot = make_bot(spec)
+        assert isinstance(bot, SearchBot)
+        seat_of_bot = deal % 2
+        rnd = rk.Round.new(rules, players=2, seed=seed * 100_000 + deal)
+        rng = random.Random(deal)
+        greedy = GreedyBot()
+        while not rnd.is_over:
+            seat = rnd.to_move
+            legal = rnd.legal_actions()
+            if seat == seat_of_bot:
+                t0 = time.process_time()
+                action = bot.choose(rnd.view(seat), legal, rng)
+                cpu += time.process_time() - t0
+                moves += 1
+            else:
+                action = greedy.choose(rnd.view(seat), legal, rng)
+            rnd.apply(action)
+        playouts += bot.playouts
+    return {
+        "moves": moves,
+        "playouts_per_move": playouts / max(1, moves),
+        "cpu_seconds_per_move": cpu / max(1, moves),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -29,6 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--backend", default="local", choices=("local", "ray"))
     p.add_argument("--out", default="ladder.json")
     p.add_argument("--plot", default=None)
+    p.add_argument("--effort-rounds", type=int, default=20)
     args = p.parse_args(argv)
     runs: list[dict[str, Any]] = []
     rows = []
@@ -54,11 +94,29 @@ def main(argv: list[str] | None = None) -> int:
             print(rows[-1], f"({time.perf_counter() - t0:.0f} s)", file=sys.stderr, flush=True)
             with open(args.out, "w") as fh:
                 json.dump(runs, fh, indent=2)
+    efforts = []
+    if args.effort_rounds > 0:
+        for game in args.games.split(","):
+            e = effort(game, args.search, args.effort_rounds, args.seed)
+            runs.append({"effort": {"game": game, "bot": args.search, "rounds": args.effort_rounds, **e}})
+            efforts.append(
+                f"{game}: {args.search} {e['playouts_per_move']:.1f} play-outs/move, "
+                f"{e['cpu_seconds_per_move'] * 1000:.0f} ms CPU/move ({e['moves']} moves)"
+            )
+            print(efforts[-1], file=sys.stderr, flush=True)
+        with open(args.out, "w") as fh:
+            json.dump(runs, fh, indent=2)
     print("| game | pairing | rounds | win rate (first) | 95 % CI | mean points | Elo | time/move (first) |")
     print("|---|---|---:|---:|---|---|---|---:|")
     print("\n".join(rows))
+    for line in efforts:
+        print(line)
     if args.plot:
-        plot_ladder(runs, args.plot, title="rummykit bot ladder (heads-up, duplicate deals)")
+        plot_ladder(
+            [r for r in runs if "bots" in r],
+            args.plot,
+            title="rummykit bot ladder (heads-up, duplicate deals)",
+        )
     return 0
 
 

@@ -9,11 +9,12 @@ import pytest
 import rummykit as rk
 from rummykit.actions import BuyBack, Decline
 from rummykit.bots import Budget, GreedyBot, MatchView, SearchBot, make_bot, match_action
-from rummykit.bots.greedy import Situation, buyback_pays, policy_action
+from rummykit.bots.greedy import Situation, buyback_pays, policy_action, should_take
+from rummykit.bots.search import fast_should_take, outcome, pick, play_to_end
 from rummykit.determinize import sample_round
 
 PRESETS = ("german", "viennese")
-TINY = Budget(determinizations=2, horizon=2, candidates=2)
+TINY = Budget(determinizations=2, candidates=2)
 
 
 def _random_states(preset: str, count: int, seed: int) -> list[rk.Round]:
@@ -128,3 +129,59 @@ def test_match_action_plays_a_whole_viennese_match() -> None:
     while not m.is_over:
         m.apply(match_action(bots[m.to_move], m, rng))
     assert m.winners
+
+
+def test_fast_should_take_decides_as_greedy() -> None:
+    """The play-outs' one-call draw decision (knock games) is greedy's own decision."""
+    checked = 0
+    for rnd in _random_states("viennese", 60, 21):
+        s = Situation.from_round(rnd)
+        if s.phase is rk.views.Phase.DRAW:
+            checked += 1
+            assert fast_should_take(s) == should_take(s)
+    assert checked >= 10
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_playouts_reach_the_end_of_the_hand(preset: str) -> None:
+    for rnd in _random_states(preset, 6, 13):
+        world = sample_round(rnd.view(rnd.to_move), random.Random(2))
+        play_to_end(world)
+        assert world.is_over and world.result is not None
+        seat = rnd.to_move
+        margin = outcome(world, seat)
+        if world.result.scored:
+            points = world.result.points
+            assert margin == points[seat] - max(points[s] for s in world.active if s != seat)
+        else:
+            assert margin == 0.0
+
+
+def test_pick_keeps_greedy_unless_clearly_beaten() -> None:
+    greedy = [0.0, 10.0, -5.0, 3.0]
+    assert pick([greedy, [1.0, 9.0, -4.0, 2.0]], 1.0) == 0  # mixed: not clearly better
+    assert pick([greedy, [5.0, 15.0, 0.0, 9.0]], 1.0) == 1  # better in every sample
+    assert pick([greedy, [5.0, 15.0, 0.0, 9.0], [9.0, 19.0, 4.0, 12.0]], 1.0) == 2
+    assert pick([greedy, [5.0, 15.0, 0.0, float("-inf")]], 1.0) == 0  # an illegal play-out
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_search_is_deterministic_and_reads_only_the_view(preset: str) -> None:
+    """Same view and seed, same choices; the bot never touches the real round."""
+    for rnd in _random_states(preset, 8, 17):
+        view = rnd.view(rnd.to_move)
+        legal = rnd.legal_actions()
+        before = [tuple(h) for h in rnd.hands], list(rnd.stock), len(rnd.history)
+        bot = SearchBot(budget=Budget(determinizations=3, candidates=2))
+        first = bot.choose(view, legal, random.Random(9))
+        again = SearchBot(budget=Budget(determinizations=3, candidates=2)).choose(
+            view, legal, random.Random(9)
+        )
+        assert first == again and first in legal
+        assert ([tuple(h) for h in rnd.hands], list(rnd.stock), len(rnd.history)) == before
+
+
+def test_search_levels_are_iteration_budgets() -> None:
+    for level in ("easy", "medium", "hard"):
+        budget = make_bot("search", level).budget
+        assert budget.time_limit is None and budget.value == "points"
