@@ -29,15 +29,9 @@ from typing import Any
 from rummykit import solver
 from rummykit.cards import Card, build_deck
 from rummykit.rules import Rules
+from rummykit.testing import GIN_LIKE_RULES
 
-GIN = Rules.preset("viennese").replace(
-    num_decks=1,
-    jokers_total=0,
-    ace_high_in_runs=False,
-    allow_ace_both_ends=False,
-    deadwood_ace=1,
-    max_players=2,
-)
+GIN = GIN_LIKE_RULES
 VIENNESE = Rules.preset("viennese")
 ROA = Rules.preset("romme_ohne_auslegen")
 GERMAN = Rules.preset("german")

@@ -12,16 +12,10 @@ import rummykit as rk
 from rummykit import IllegalMeldError, Meld, MeldKind, Rules
 from rummykit.cards import ALL_FACES, Card, parse_cards
 from rummykit.melds import position_value, rank_value
+from rummykit.testing import GIN_LIKE_RULES
 
 GERMAN = Rules.preset("german")
-GIN_LIKE = Rules.preset("viennese").replace(
-    num_decks=1,
-    jokers_total=0,
-    ace_high_in_runs=False,
-    allow_ace_both_ends=False,
-    deadwood_ace=1,
-    max_players=2,
-)
+GIN_LIKE = GIN_LIKE_RULES
 
 
 def c(text: str) -> Card:

@@ -16,18 +16,12 @@ from rummykit.cards import JOKER_CODE, SUITS, Card, build_deck, parse_cards
 from rummykit.errors import IllegalMeldError
 from rummykit.melds import Meld
 from rummykit.rules import Rules
+from rummykit.testing import GIN_LIKE_RULES
 
 VIENNESE = Rules.preset("viennese")
 GERMAN = Rules.preset("german")
 ROA = Rules.preset("romme_ohne_auslegen")
-GIN = Rules.preset("viennese").replace(
-    num_decks=1,
-    jokers_total=0,
-    ace_high_in_runs=False,
-    allow_ace_both_ends=False,
-    deadwood_ace=1,
-    max_players=2,
-)
+GIN = GIN_LIKE_RULES
 
 
 def names(cards: tuple[Card, ...] | list[Card]) -> list[str]:

@@ -19,6 +19,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from rummykit.actions import Action
 from rummykit.cards import Card, build_deck, parse_cards
@@ -27,6 +28,17 @@ from rummykit.record import Record
 from rummykit.round import Round, deal_sequence
 from rummykit.rules import Rules
 from rummykit.views import Phase
+
+GIN_LIKE_RULES: Final = Rules.preset("viennese").replace(
+    num_decks=1,
+    jokers_total=0,
+    ace_high_in_runs=False,
+    allow_ace_both_ends=False,
+    deadwood_ace=1,
+    max_players=2,
+)
+"""Deadwood rules of two-player gin (one deck, no jokers, ace low only and worth 1) on the Viennese
+engine: the rules under which rummykit is compared with OpenSpiel's and RLCard's gin utilities."""
 
 MAX_ACTIONS_PER_ROUND = 20_000
 """Bound on actions in one random round; ``max_stock_rebuilds`` keeps real rounds far below it."""
