@@ -9,6 +9,10 @@ of the stronger bot) and writes every figure as JSON. Speed is reported, never a
 The wall time per move depends on the load of the machine; ``--effort-rounds`` (default 20) also plays
 that many rounds of search vs greedy in this process and reports the search bot's play-outs per move
 and CPU seconds per move (``time.process_time``), which depend far less on other work.
+
+``--search search-hand`` (or ``search-hand-win``) measures the opt-in variant that plays every sample to
+the end of the hand (``Budget(playout="hand")``, 20 samples, 3 discards, margin 1.5 or 1.0 for the
+``win`` value); ``--rounds-gr 0`` skips the greedy vs random pairing.
 """
 
 from __future__ import annotations
@@ -22,7 +26,12 @@ from typing import Any
 
 import rummykit as rk
 from rummykit.arena import ArenaConfig, plot_ladder, run_arena
-from rummykit.bots import GreedyBot, SearchBot, make_bot
+from rummykit.bots import Budget, GreedyBot, SearchBot, make_bot, register_bot
+
+HAND = Budget(determinizations=20, horizon=0, candidates=3, playout="hand")
+HAND_WIN = Budget(determinizations=20, horizon=0, candidates=3, playout="hand", value="win", margin=1.0)
+register_bot("search-hand", lambda level: SearchBot(budget=HAND))
+register_bot("search-hand-win", lambda level: SearchBot(budget=HAND_WIN))
 
 
 def effort(game: str, spec: str, rounds: int, seed: int) -> dict[str, float]:
@@ -77,6 +86,8 @@ def main(argv: list[str] | None = None) -> int:
             (("greedy", "random"), args.rounds_gr),
             ((args.search, "greedy"), args.rounds_sg),
         ):
+            if rounds <= 0:
+                continue
             t0 = time.perf_counter()
             res = run_arena(
                 ArenaConfig(game, bots, rounds=rounds, seed=args.seed),

@@ -14,7 +14,8 @@ from rummykit.bots.search import fast_should_take, outcome, pick, play_to_end
 from rummykit.determinize import sample_round
 
 PRESETS = ("german", "viennese")
-TINY = Budget(determinizations=2, candidates=2)
+TINY = Budget(determinizations=2, horizon=2, candidates=2)
+HAND = Budget(determinizations=3, horizon=0, candidates=2, playout="hand")
 
 
 def _random_states(preset: str, count: int, seed: int) -> list[rk.Round]:
@@ -166,17 +167,15 @@ def test_pick_keeps_greedy_unless_clearly_beaten() -> None:
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-def test_search_is_deterministic_and_reads_only_the_view(preset: str) -> None:
-    """Same view and seed, same choices; the bot never touches the real round."""
+def test_hand_search_is_deterministic_and_reads_only_the_view(preset: str) -> None:
+    """``hand`` play-outs: same view and seed, same choices; the real round is never touched."""
     for rnd in _random_states(preset, 8, 17):
         view = rnd.view(rnd.to_move)
         legal = rnd.legal_actions()
         before = [tuple(h) for h in rnd.hands], list(rnd.stock), len(rnd.history)
-        bot = SearchBot(budget=Budget(determinizations=3, candidates=2))
+        bot = SearchBot(budget=HAND)
         first = bot.choose(view, legal, random.Random(9))
-        again = SearchBot(budget=Budget(determinizations=3, candidates=2)).choose(
-            view, legal, random.Random(9)
-        )
+        again = SearchBot(budget=HAND).choose(view, legal, random.Random(9))
         assert first == again and first in legal
         assert ([tuple(h) for h in rnd.hands], list(rnd.stock), len(rnd.history)) == before
 
@@ -184,4 +183,13 @@ def test_search_is_deterministic_and_reads_only_the_view(preset: str) -> None:
 def test_search_levels_are_iteration_budgets() -> None:
     for level in ("easy", "medium", "hard"):
         budget = make_bot("search", level).budget
-        assert budget.time_limit is None and budget.value == "points"
+        assert budget.time_limit is None and budget.playout == "race"
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_hand_playout_search_returns_legal_actions(preset: str) -> None:
+    bot = SearchBot(budget=HAND)
+    for rnd in _random_states(preset, 12, 23):
+        legal = rnd.legal_actions()
+        assert bot.choose(rnd.view(rnd.to_move), legal, random.Random(5)) in legal
+    assert bot.playouts > 0
