@@ -181,7 +181,7 @@ class SearchBot:
             seed = world.seed
             for i, action in enumerate(candidates):
                 rnd = world.copy()
-                rnd._rng = random.Random(seed)  # the same reshuffles for every candidate
+                rnd.reseed(seed)  # the same reshuffles for every candidate
                 values[i].append(self.playout_hand(rnd, view.seat, action, budget.value))
             if budget.time_limit is not None and time.perf_counter() - start > budget.time_limit:
                 break
@@ -206,7 +206,7 @@ class SearchBot:
             seed = rng.randrange(2**32)
             for i, action in enumerate(candidates):
                 rnd = world.copy()
-                rnd._rng = random.Random(seed)  # the same reshuffles for every candidate
+                rnd.reseed(seed)  # the same reshuffles for every candidate
                 costs[i] += self.playout(rnd, view.seat, action, random.Random(seed))
             if budget.time_limit is not None and time.perf_counter() - start > budget.time_limit:
                 break
