@@ -47,6 +47,7 @@ from rummykit.errors import (
     CardNotInHandError,
     DiscardError,
     DrawError,
+    IllegalActionError,
     IllegalMeldError,
     JokerExchangeError,
     LayOffError,
@@ -103,6 +104,15 @@ def _opening_value(melds: Sequence[Meld], rules: Rules, taken: Card | None) -> i
 
 def _keep_one(rules: Rules) -> bool:
     return rules.going_out_requires_discard
+
+
+def _require_card_left(hand: Hand, rules: Rules, action: Action, error: type[IllegalActionError]) -> None:
+    """``going_out_requires_discard``: a player must keep a card to end the turn with a discard."""
+    if _keep_one(rules) and len(hand) == 0:
+        raise error(
+            f"{action}: you must keep a card to discard (going_out_requires_discard)",
+            "going_out_requires_discard",
+        )
 
 
 def may_lay_off(rnd: Round, seat: int) -> bool:
@@ -236,11 +246,7 @@ class MeldingFamily:
             raise OpeningError(f"{action}: you have already opened; lay further melds with 'meld'", "opened")
         melds = [_meld(cards, rules, action) for cards in action.melds]
         hand = _hand_after(rnd, seat, action.cards, action)
-        if _keep_one(rules) and len(hand) == 0:
-            raise OpeningError(
-                f"{action}: you must keep a card to discard (going_out_requires_discard)",
-                "going_out_requires_discard",
-            )
+        _require_card_left(hand, rules, action, OpeningError)
         pending = rnd.pending_taken
         placed = pending is not None and pending in action.cards
         if pending is not None and not placed:
@@ -276,11 +282,7 @@ class MeldingFamily:
             raise MeldError(f"{action}: your first melds must be an opening ('open …')", "opening_min_points")
         melds = [_meld(cards, rules, action) for cards in action.melds]
         hand = _hand_after(rnd, seat, action.cards, action)
-        if _keep_one(rules) and len(hand) == 0:
-            raise MeldError(
-                f"{action}: you must keep a card to discard (going_out_requires_discard)",
-                "going_out_requires_discard",
-            )
+        _require_card_left(hand, rules, action, MeldError)
         pending = rnd.pending_taken
         placed = pending is not None and pending in action.cards
         table = [tm.meld for tm in rnd.table] + melds
@@ -311,11 +313,7 @@ class MeldingFamily:
         self._layoff_permission(rnd, seat, action)
         target = rnd.table_meld(action.target)
         hand = _hand_after(rnd, seat, (action.card,), action)
-        if _keep_one(rules) and len(hand) == 0:
-            raise LayOffError(
-                f"{action}: you must keep a card to discard (going_out_requires_discard)",
-                "going_out_requires_discard",
-            )
+        _require_card_left(hand, rules, action, LayOffError)
         try:
             new = target.with_layoff(action.card, rules, action.end)
         except IllegalMeldError as exc:
@@ -421,11 +419,7 @@ class MeldingFamily:
                 f"(exchanged_joker_destination is {destination}); add 'then meld … JK'",
                 "exchanged_joker_destination",
             )
-        if _keep_one(rules) and len(hand) == 0:
-            raise JokerExchangeError(
-                f"{action}: you must keep a card to discard (going_out_requires_discard)",
-                "going_out_requires_discard",
-            )
+        _require_card_left(hand, rules, action, JokerExchangeError)
         pending = rnd.pending_taken
         placed = pending is not None and (
             pending in meld_cards or pending in [lo.card for lo in action.layoffs]
