@@ -266,12 +266,9 @@ class MeldingFamily:
             )
 
         def effect() -> None:
-            rnd.hands[seat] = hand
             rnd.table.extend(TableMeld(m, seat) for m in melds)
             rnd.opened_turn[seat] = rnd.turn
-            if placed:
-                rnd.pending_taken = None
-            self._after_placement(rnd, seat)
+            self._placed(rnd, seat, hand, placed)
 
         return effect
 
@@ -289,11 +286,8 @@ class MeldingFamily:
         self._check_pending(rnd, seat, action, hand, table, placed)
 
         def effect() -> None:
-            rnd.hands[seat] = hand
             rnd.table.extend(TableMeld(m, seat) for m in melds)
-            if placed:
-                rnd.pending_taken = None
-            self._after_placement(rnd, seat)
+            self._placed(rnd, seat, hand, placed)
 
         return effect
 
@@ -325,11 +319,8 @@ class MeldingFamily:
         owner = rnd.table[action.target - 1].owner
 
         def effect() -> None:
-            rnd.hands[seat] = hand
             rnd.table[action.target - 1] = TableMeld(new, owner)
-            if placed:
-                rnd.pending_taken = None
-            self._after_placement(rnd, seat)
+            self._placed(rnd, seat, hand, placed)
 
         return effect
 
@@ -430,13 +421,10 @@ class MeldingFamily:
         kept_jokers = freed if destination == "hand" else 0
 
         def effect() -> None:
-            rnd.hands[seat] = hand
             for _ in range(kept_jokers):
                 rnd.known[seat].add(JOKER)
             rnd.table = [TableMeld(m, o) for m, o in zip(table, owners, strict=True)]
-            if placed:
-                rnd.pending_taken = None
-            self._after_placement(rnd, seat)
+            self._placed(rnd, seat, hand, placed)
 
         return effect
 
@@ -512,8 +500,13 @@ class MeldingFamily:
 
         return effect
 
-    def _after_placement(self, rnd: Round, seat: int) -> None:
-        if len(rnd.hands[seat]) == 0:
+    def _placed(self, rnd: Round, seat: int, hand: Hand, placed_taken: bool) -> None:
+        """After cards went to the table: keep the rest of the hand, settle the taken discard's
+        obligation, and go out when nothing is left."""
+        rnd.hands[seat] = hand
+        if placed_taken:
+            rnd.pending_taken = None
+        if len(hand) == 0:
             self._go_out(rnd, seat)
 
     def _go_out(self, rnd: Round, winner: int) -> None:
