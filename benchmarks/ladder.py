@@ -10,9 +10,7 @@ The wall time per move depends on the load of the machine; ``--effort-rounds`` (
 that many rounds of search vs greedy in this process and reports the search bot's play-outs per move
 and CPU seconds per move (``time.process_time``), which depend far less on other work.
 
-``--search search-hand`` (or ``search-hand-win``) measures the opt-in variant that plays every sample to
-the end of the hand (``Budget(playout="hand")``, 20 samples, 3 discards, margin 1.5 or 1.0 for the
-``win`` value); ``--rounds-gr 0`` skips the greedy vs random pairing.
+``--search search:hard`` measures another level; ``--rounds-gr 0`` skips the greedy vs random pairing.
 """
 
 from __future__ import annotations
@@ -26,12 +24,7 @@ from typing import Any
 
 import rummykit as rk
 from rummykit.arena import ArenaConfig, plot_ladder, run_arena
-from rummykit.bots import Budget, GreedyBot, SearchBot, make_bot, register_bot
-
-HAND = Budget(determinizations=20, horizon=0, candidates=3, playout="hand")
-HAND_WIN = Budget(determinizations=20, horizon=0, candidates=3, playout="hand", value="win", margin=1.0)
-register_bot("search-hand", lambda level: SearchBot(budget=HAND))
-register_bot("search-hand-win", lambda level: SearchBot(budget=HAND_WIN))
+from rummykit.bots import GreedyBot, SearchBot, make_bot
 
 
 def effort(game: str, spec: str, rounds: int, seed: int) -> dict[str, float]:

@@ -9,13 +9,11 @@ import pytest
 import rummykit as rk
 from rummykit.actions import BuyBack, Decline
 from rummykit.bots import Budget, GreedyBot, MatchView, SearchBot, make_bot, match_action
-from rummykit.bots.greedy import Situation, buyback_pays, policy_action, should_take
-from rummykit.bots.search import fast_should_take, outcome, pick, play_to_end
+from rummykit.bots.greedy import Situation, buyback_pays, policy_action
 from rummykit.determinize import sample_round
 
 PRESETS = ("german", "viennese")
 TINY = Budget(determinizations=2, horizon=2, candidates=2)
-HAND = Budget(determinizations=3, horizon=0, candidates=2, playout="hand")
 
 
 def _random_states(preset: str, count: int, seed: int) -> list[rk.Round]:
@@ -40,7 +38,9 @@ def test_greedy_and_search_return_legal_actions(preset: str) -> None:
     for rnd in _random_states(preset, 40, 3):
         legal = rnd.legal_actions()
         for bot in bots:
-            assert bot.choose(rnd.view(rnd.to_move), legal, random.Random(1)) in legal
+            choice = bot.choose(rnd.view(rnd.to_move), legal, random.Random(1))
+            # SearchBot may open with fewer melds than the listed best opening: legal all the same.
+            assert choice in legal or (isinstance(choice, rk.actions.Open) and rnd.is_legal(choice))
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -83,7 +83,7 @@ def test_search_needs_only_the_view(preset: str) -> None:
     bot = SearchBot(budget=TINY)
     a1 = bot.choose(view, legal, random.Random(4))
     a2 = SearchBot(budget=TINY).choose(view, legal, random.Random(4))
-    assert a1 == a2 and a1 in legal  # deterministic for a seeded rng
+    assert a1 == a2 and rnd.is_legal(a1)  # deterministic for a seeded rng
     assert [tuple(h) for h in rnd.hands] == real_hands  # the real round was not touched
     world = sample_round(view, random.Random(0))
     assert tuple(sorted(world.hands[view.seat])) == tuple(sorted(view.hand))
@@ -132,64 +132,28 @@ def test_match_action_plays_a_whole_viennese_match() -> None:
     assert m.winners
 
 
-def test_fast_should_take_decides_as_greedy() -> None:
-    """The play-outs' one-call draw decision (knock games) is greedy's own decision."""
-    checked = 0
-    for rnd in _random_states("viennese", 60, 21):
-        s = Situation.from_round(rnd)
-        if s.phase is rk.views.Phase.DRAW:
-            checked += 1
-            assert fast_should_take(s) == should_take(s)
-    assert checked >= 10
+def test_search_levels_are_iteration_budgets() -> None:
+    budgets = [make_bot("search", level).budget for level in ("easy", "medium", "hard")]
+    assert all(b.time_limit is None for b in budgets)
+    assert [b.determinizations for b in budgets] == sorted(b.determinizations for b in budgets)
+    assert budgets[0].horizon <= budgets[1].horizon <= budgets[2].horizon
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-def test_playouts_reach_the_end_of_the_hand(preset: str) -> None:
-    for rnd in _random_states(preset, 6, 13):
-        world = sample_round(rnd.view(rnd.to_move), random.Random(2))
-        play_to_end(world)
-        assert world.is_over and world.result is not None
-        seat = rnd.to_move
-        margin = outcome(world, seat)
-        if world.result.scored:
-            points = world.result.points
-            assert margin == points[seat] - max(points[s] for s in world.active if s != seat)
-        else:
-            assert margin == 0.0
-
-
-def test_pick_keeps_greedy_unless_clearly_beaten() -> None:
-    greedy = [0.0, 10.0, -5.0, 3.0]
-    assert pick([greedy, [1.0, 9.0, -4.0, 2.0]], 1.0) == 0  # mixed: not clearly better
-    assert pick([greedy, [5.0, 15.0, 0.0, 9.0]], 1.0) == 1  # better in every sample
-    assert pick([greedy, [5.0, 15.0, 0.0, 9.0], [9.0, 19.0, 4.0, 12.0]], 1.0) == 2
-    assert pick([greedy, [5.0, 15.0, 0.0, float("-inf")]], 1.0) == 0  # an illegal play-out
-
-
-@pytest.mark.parametrize("preset", PRESETS)
-def test_hand_search_is_deterministic_and_reads_only_the_view(preset: str) -> None:
-    """``hand`` play-outs: same view and seed, same choices; the real round is never touched."""
-    for rnd in _random_states(preset, 8, 17):
+def test_search_is_deterministic_and_counts_its_playouts(preset: str) -> None:
+    bot = SearchBot(budget=Budget(determinizations=6, horizon=4, candidates=3))
+    for rnd in _random_states(preset, 12, 23):
         view = rnd.view(rnd.to_move)
         legal = rnd.legal_actions()
-        before = [tuple(h) for h in rnd.hands], list(rnd.stock), len(rnd.history)
-        bot = SearchBot(budget=HAND)
-        first = bot.choose(view, legal, random.Random(9))
-        again = SearchBot(budget=HAND).choose(view, legal, random.Random(9))
-        assert first == again and first in legal
-        assert ([tuple(h) for h in rnd.hands], list(rnd.stock), len(rnd.history)) == before
+        again = SearchBot(budget=bot.budget).choose(view, legal, random.Random(5))
+        assert bot.choose(view, legal, random.Random(5)) == again
+    assert bot.searches > 0 and bot.playouts >= 6 * bot.searches
 
 
-def test_search_levels_are_iteration_budgets() -> None:
-    for level in ("easy", "medium", "hard"):
-        budget = make_bot("search", level).budget
-        assert budget.time_limit is None and budget.playout == "race"
-
-
-@pytest.mark.parametrize("preset", PRESETS)
-def test_hand_playout_search_returns_legal_actions(preset: str) -> None:
-    bot = SearchBot(budget=HAND)
-    for rnd in _random_states(preset, 12, 23):
+def test_time_limit_caps_a_decision() -> None:
+    """A one-sample time limit still yields a legal move (the first sample always completes)."""
+    bot = SearchBot(budget=Budget(determinizations=10_000, horizon=8, candidates=6, time_limit=0.0))
+    for rnd in _random_states("viennese", 10, 31):
         legal = rnd.legal_actions()
-        assert bot.choose(rnd.view(rnd.to_move), legal, random.Random(5)) in legal
-    assert bot.playouts > 0
+        assert bot.choose(rnd.view(rnd.to_move), legal, random.Random(0)) in legal
+    assert bot.playouts < 10_000

@@ -14,10 +14,11 @@ Policy (RULES.md §3 for the melding games, §4 for the knock games):
   joker unless forced; ties go to the higher card (fewer penalty points when someone goes out).
 * Buy-back (Viennese rubber): buy back when the new total is well below the current one.
 
-The same policy drives the play-outs of :class:`~rummykit.bots.search.SearchBot`: :func:`policy_action`
-works on a :class:`Situation` that can be built from a view (:meth:`Situation.from_view`) or, inside
-a determinized round, from the seat to move (:meth:`Situation.from_round`), and then either picks from
-the offered legal actions or builds the action itself without enumerating every legal action.
+:class:`~rummykit.bots.search.SearchBot` falls back on this policy for the decisions it does not
+search. :func:`policy_action` works on a :class:`Situation` that can be built from a view
+(:meth:`Situation.from_view`) or, inside a determinized round (e.g. a bot author's own play-outs),
+from the seat to move (:meth:`Situation.from_round`), and then either picks from the offered legal
+actions or builds the action itself without enumerating every legal action.
 """
 
 from __future__ import annotations
@@ -134,7 +135,7 @@ def deadwood(cards: Sequence[int], rules: Rules) -> int:
     return solver.min_deadwood(cards, rules) if cards else 0
 
 
-def _linked(a: int, b: int) -> bool:
+def linked(a: int, b: int) -> bool:
     """Whether two natural cards form part of a possible meld: same rank, or same suit within two."""
     ra, rb = a % NUM_RANKS, b % NUM_RANKS
     if ra == rb:
@@ -156,7 +157,7 @@ def discard_scores(cards: Sequence[int], rules: Rules, allowed: Sequence[int]) -
         if card == JOKER_CODE:
             score += JOKER_CHARGE
         elif card in loose:
-            score += LINK_CHARGE * sum(1 for other in naturals if _linked(card, other))
+            score += LINK_CHARGE * sum(1 for other in naturals if linked(card, other))
         # Ties: shed the card worth more points at the end of the hand.
         score -= rules.card_points(card) / 100
         scores[card] = score
@@ -267,7 +268,7 @@ def policy_action(s: Situation, legal: Sequence[Action] | None = None, quick: bo
             return quick_discard(s)
     if s.rules.is_knock_game:
         return _choose_knock_phase(s, legal)
-    return _choose_play(s, legal)
+    return choose_play(s, legal)
 
 
 def _choose_knock_phase(s: Situation, legal: Sequence[Action]) -> Action:
@@ -284,7 +285,9 @@ def _choose_knock_phase(s: Situation, legal: Sequence[Action]) -> Action:
     return Discard(Card(card))
 
 
-def _choose_play(s: Situation, legal: Sequence[Action]) -> Action:
+def choose_play(s: Situation, legal: Sequence[Action]) -> Action:
+    """Melding games, after the draw: greedy's choice among ``legal`` (open, meld, exchange a joker,
+    lay off, discard, in that order of preference)."""
     rules = s.rules
     hand = list(s.hand)
     opens = [a for a in legal if isinstance(a, Open)]

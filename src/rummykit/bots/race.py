@@ -1,0 +1,175 @@
+"""Race play-outs: how many own turns a hand needs to get home against a sampled stock.
+
+Heads-up rummy is a race: the round is won by whoever goes out (melding games) or knocks first
+(knock games). :class:`~rummykit.bots.search.SearchBot` therefore values a candidate move by the
+number of own turns the hand then needs to get home, played forward on a determinized stock: a
+sequence of distinct cards drawn from those the seat cannot see (:func:`~rummykit.determinize.
+unseen_cards`), which is exactly the stock order of a determinization seen from this seat.
+
+The play-outs run on plain card lists and call the solver directly, without the round engine, so a
+decision can afford hundreds of them (a Viennese play-out of eight turns is eight
+:func:`~rummykit.solver.best_discards` calls, most of them cached):
+
+* :func:`knock_race`: draw, then call Rummy or knock as soon as the hand allows (RULES.md §4.4–4.5),
+  else discard the card that leaves the least deadwood.
+* :func:`meld_race`: draw, open as soon as the best opening reaches ``opening_min_points``
+  (RULES.md §3.7), later lay every meld and every lay-off the table takes (§3.9–3.10, not on the
+  opening turn unless ``layoff_on_opening_turn``), go out when at most the discard is left (§3.12),
+  else discard the card that leaves the least deadwood.
+
+A hand that is not home after the horizon is charged the horizon plus one turn plus its points left
+over a rate of points shed per turn (and, still closed, one more turn per opening it lacks), so that
+every sample orders the candidates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from rummykit import solver
+from rummykit.cards import JOKER_CODE
+from rummykit.knocking import knock_allowed
+from rummykit.melds import Meld
+from rummykit.rules import Rules
+
+KNOCK_POINTS_PER_TURN: Final = 8.0
+"""Deadwood a knock-game hand sheds per turn, roughly: converts what is left at the horizon into turns."""
+MELD_POINTS_PER_TURN: Final = 12.0
+"""The same for a melding-game hand."""
+CLOSED_TURNS: Final = 2.0
+"""Extra turns charged at the horizon to a hand that has not opened yet."""
+
+
+def shed_card(rules: Rules, hand: Sequence[int], barred: int | None = None) -> int:
+    """The card a race hand discards: among those leaving the least deadwood the one worth most,
+    never a joker or the ``barred`` card (the discard just taken) while anything else may go."""
+    _, best = solver.best_discards(hand, rules)
+    usable: list[int] = [c for c in best if c != barred and c != JOKER_CODE]
+    if not usable:
+        usable = [c for c in hand if c != barred and c != JOKER_CODE] or [c for c in hand if c != barred]
+    if not usable:
+        usable = list(hand)
+    return max(usable, key=lambda c: (rules.card_points(c), c))
+
+
+def knock_race(rules: Rules, hand: Sequence[int], draws: Sequence[int]) -> float:
+    """Own turns until ``hand`` (10 cards, after its discard) can call Rummy or knock, drawing
+    ``draws`` in order; not home after ``len(draws)`` turns: the estimate described above."""
+    threshold = rules.knock_threshold or 0
+    comparison = rules.knock_comparison
+    cards = list(hand)
+    for turn, card in enumerate(draws, start=1):
+        cards.append(card)
+        deadwood, _ = solver.best_discards(cards, rules)
+        if deadwood == 0 or knock_allowed(deadwood, threshold, comparison):
+            return float(turn)
+        cards.remove(shed_card(rules, cards))
+    left = solver.min_deadwood(cards, rules) if cards else 0
+    return len(draws) + 1 + left / KNOCK_POINTS_PER_TURN
+
+
+@dataclass(frozen=True, slots=True)
+class MeldHand:
+    """A melding-game seat in a race: its cards, whether it has opened, and the table melds."""
+
+    cards: tuple[int, ...]
+    opened: bool
+    table: tuple[Meld, ...]
+
+
+def meld_turn(rules: Rules, state: MeldHand, card: int, barred: int | None = None) -> MeldHand | None:
+    """One own turn after drawing ``card`` (``barred``: it was the taken discard and may not go back).
+
+    Returns the hand after its discard, or ``None`` when the seat goes out in this turn.
+    """
+    cards = [*state.cards, card]
+    table = list(state.table)
+    opened = state.opened
+    keep_one = rules.going_out_requires_discard
+    opened_now = False
+    if not opened:
+        need = rules.opening_min_points or 0
+        if not need or solver.max_opening_value(cards, rules, keep_one=keep_one) >= need:
+            opening = solver.best_opening(cards, rules, keep_one=keep_one)
+            if opening:
+                for meld in opening:
+                    for c in meld.cards:
+                        cards.remove(c)
+                table += opening
+                opened = opened_now = True
+    else:
+        for meld in solver.best_arrangement(cards, rules).melds:
+            if keep_one and len(cards) <= len(meld.cards):
+                break
+            for c in meld.cards:
+                cards.remove(c)
+            table.append(meld)
+    if opened and table and cards and (not opened_now or rules.layoff_on_opening_turn):
+        for c, index, end in solver.layoff_chain(cards, table, rules):
+            if keep_one and len(cards) <= 1:
+                break
+            table[index] = table[index].with_layoff(c, rules, end)
+            cards.remove(c)
+    if opened and (not cards or (len(cards) == 1 and cards[0] != barred)):
+        return None
+    cards.remove(shed_card(rules, cards, barred))
+    return MeldHand(tuple(cards), opened, tuple(table))
+
+
+def meld_race(rules: Rules, state: MeldHand, draws: Sequence[int]) -> float:
+    """Own turns until the seat goes out, drawing ``draws`` in order (estimate past the horizon)."""
+    current = state
+    for turn, card in enumerate(draws, start=1):
+        after = meld_turn(rules, current, card)
+        if after is None:
+            return float(turn)
+        current = after
+    left = solver.min_deadwood(current.cards, rules) if current.cards else 0
+    return len(draws) + 1 + left / MELD_POINTS_PER_TURN + (0.0 if current.opened else CLOSED_TURNS)
+
+
+def race_after_discard(
+    rules: Rules, cards: Sequence[int], opened: bool, table: Sequence[Meld], draws: Sequence[int]
+) -> float:
+    """The race of a hand whose turn has ended (after its discard), for either family."""
+    if rules.is_knock_game:
+        return knock_race(rules, cards, draws)
+    return meld_race(rules, MeldHand(tuple(cards), opened, tuple(table)), draws)
+
+
+def race_after_draw(
+    rules: Rules,
+    cards: Sequence[int],
+    opened: bool,
+    table: Sequence[Meld],
+    card: int,
+    draws: Sequence[int],
+    taken: bool,
+) -> float:
+    """The race of a hand that draws ``card`` now (``taken``: from the discard pile, so it may not
+    be discarded again this turn) and then ``draws``; 0 when this turn already gets it home."""
+    barred = card if taken and not rules.may_discard_taken_discard else None
+    if rules.is_knock_game:
+        hand = [*cards, card]
+        deadwood, _ = solver.best_discards(hand, rules)
+        if deadwood == 0 or knock_allowed(deadwood, rules.knock_threshold or 0, rules.knock_comparison):
+            return 0.0
+        hand.remove(shed_card(rules, hand, barred))
+        return knock_race(rules, hand, draws)
+    after = meld_turn(rules, MeldHand(tuple(cards), opened, tuple(table)), card, barred)
+    if after is None:
+        return 0.0
+    return meld_race(rules, after, draws)
+
+
+__all__ = [
+    "MeldHand",
+    "knock_race",
+    "meld_race",
+    "meld_turn",
+    "race_after_discard",
+    "race_after_draw",
+    "shed_card",
+]

@@ -1,0 +1,86 @@
+"""Race play-outs of the search bot: turns to knock or go out, on given stocks."""
+
+from __future__ import annotations
+
+import pytest
+
+from rummykit.bots.race import (
+    CLOSED_TURNS,
+    KNOCK_POINTS_PER_TURN,
+    MELD_POINTS_PER_TURN,
+    MeldHand,
+    knock_race,
+    meld_race,
+    meld_turn,
+    race_after_draw,
+    shed_card,
+)
+from rummykit.cards import parse_cards
+from rummykit.melds import Meld
+from rummykit.rules import Rules
+
+VIENNESE = Rules.preset("viennese")
+GERMAN = Rules.preset("german")
+
+
+def cards(text: str) -> list[int]:
+    return list(parse_cards(text))
+
+
+def test_knock_race_counts_turns_until_rummy_or_knock() -> None:
+    hand = cards("2H 3H 4H 5S 5D 5C 9C 10C JC KD")  # deadwood KD 10
+    assert knock_race(VIENNESE, hand, cards("QC")) == 1.0  # 9C-QC run, KD shed: Rummy
+    assert knock_race(VIENNESE, hand, cards("7S 3C QC")) == 2.0  # 7S shed, then 3C kept (deadwood 3)
+    # Not home: the horizon, one more turn, and the deadwood over the points shed per turn.
+    assert knock_race(VIENNESE, hand, []) == 1 + 10 / KNOCK_POINTS_PER_TURN
+
+
+def test_knock_race_follows_knock_comparison() -> None:
+    hand = cards("2H 3H 4H 5S 5D 5C 9C 10C JC KD")
+    strict = VIENNESE.replace(knock_comparison="lt")
+    loose = VIENNESE.replace(knock_comparison="le")
+    assert knock_race(strict, hand, cards("5H")) == 1.0  # 5H makes a four-set, KD is shed: Rummy
+    five = cards("2H 3H 4H 6S 6D 6C 9C 10C JC KD")
+    assert knock_race(strict, five, cards("5C")) > 1.0  # deadwood 5 is not below 5
+    assert knock_race(loose, five, cards("5C")) == 1.0  # but it is at most 5
+
+
+def test_shed_card_keeps_jokers_and_the_taken_card() -> None:
+    assert str(shed_card(VIENNESE, cards("2H 3H 4H KD 7S 9C"))) == "KD"
+    assert str(shed_card(VIENNESE, cards("2H 3H 4H JK 7S 9C"))) == "9C"  # the joker stays
+    only = cards("JK 9C")
+    assert str(shed_card(VIENNESE, only, barred=parse_cards("9C")[0])) == "JK"
+
+
+def test_meld_turn_lays_off_and_goes_out() -> None:
+    table = (Meld.parse("2H 3H 4H", GERMAN),)
+    state = MeldHand(tuple(cards("5H 6H")), True, table)
+    assert meld_turn(GERMAN, state, cards("KS")[0]) is None  # 5H, 6H laid off, KS discarded: out
+    after = meld_turn(GERMAN, MeldHand(tuple(cards("5H 9S 9D")), True, table), cards("KC")[0])
+    assert after is not None and sorted(map(str, after.cards)) == ["9D", "9S"]
+    assert str(after.table[0]) == "2H 3H 4H 5H"
+
+
+def test_meld_turn_opens_only_at_the_minimum_and_not_lays_off_on_the_opening_turn() -> None:
+    table = (Meld.parse("2H 3H 4H", GERMAN),)
+    closed = MeldHand(tuple(cards("KH KD KC QS QH 5H 9S 7C")), False, table)
+    opened = meld_turn(GERMAN, closed, cards("QD")[0])
+    assert opened is not None and opened.opened
+    assert len(opened.table) == 3 and "5H" in map(str, opened.cards)  # no lay-off on the opening turn
+    short = meld_turn(GERMAN, MeldHand(tuple(cards("KH KD KC 5H 9S 7C")), False, table), cards("2C")[0])
+    assert short is not None and not short.opened and len(short.table) == 1  # 30 < 40
+
+
+def test_meld_race_charges_closed_hands_at_the_horizon() -> None:
+    hand = MeldHand(tuple(cards("KH 9S 7C")), False, ())
+    cost = meld_race(GERMAN, hand, [])
+    assert cost == pytest.approx(1 + (10 + 9 + 7) / MELD_POINTS_PER_TURN + CLOSED_TURNS)
+
+
+def test_race_after_draw_is_zero_when_the_draw_gets_home() -> None:
+    hand = cards("2H 3H 4H 5S 5D 5C 9C 10C JC KD")
+    assert race_after_draw(VIENNESE, hand, False, (), cards("QC")[0], [], taken=True) == 0.0
+    table = [Meld.parse("2H 3H 4H", GERMAN)]
+    assert race_after_draw(GERMAN, cards("5H 6H"), True, table, cards("7H")[0], [], taken=True) == 0.0
+    # The taken card may not be the final discard: 9S taken, 5H laid off, 9S stays.
+    assert race_after_draw(GERMAN, cards("5H"), True, table, cards("9S")[0], [], taken=True) > 0.0
