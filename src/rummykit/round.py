@@ -378,15 +378,6 @@ class Round:
         new._rng.setstate(self._rng.getstate())
         return new
 
-    def reseed(self, seed: int) -> None:
-        """Seed the generator of future reshuffles (RULES.md §3.13).
-
-        Searches use it to give every candidate move of a sampled round the same reshuffles
-        (common random numbers); a record of a reseeded round no longer replays.
-        """
-        self.seed = seed
-        self._rng = random.Random(f"rummykit-reshuffle-{seed}")
-
     def child(self, action: Action | str) -> Round:
         """A copy with ``action`` applied; this round is untouched."""
         new = self.copy()

@@ -235,16 +235,23 @@ def _play_candidates(s: Situation) -> list[Action]:
     return out
 
 
+def cheapest_shed(rules: Rules, hand: Sequence[int], barred: int | None = None) -> int | None:
+    """Among the cards whose discard leaves the least deadwood (one solver call), the one worth most,
+    never a joker or ``barred``; ``None`` when only those leave the least deadwood."""
+    _, best = solver.best_discards(hand, rules)
+    usable = [c for c in best if c != barred and c != JOKER_CODE]
+    return max(usable, key=lambda c: (rules.card_points(c), c)) if usable else None
+
+
 def quick_discard(s: Situation) -> Action:
-    """A cheap discard for play-outs: among the cards that leave the least deadwood, the one worth most
-    (never the card just taken or a joker while anything else may go)."""
+    """A cheap discard for play-outs: :func:`cheapest_shed` (never the card just taken or a joker while
+    anything else may go), else the greedy discard."""
     rules = s.rules
     hand = list(s.hand)
     barred = s.taken if not rules.may_discard_taken_discard else None
-    _, best = solver.best_discards(hand, rules)
-    usable = [c for c in best if c != barred and c != JOKER_CODE]
-    if usable:
-        return Discard(max(usable, key=lambda c: (rules.card_points(c), c)))
+    shed = cheapest_shed(rules, hand, barred)
+    if shed is not None:
+        return Discard(Card(shed))
     allowed = [c for c in set(hand) if c != barred] or hand
     return Discard(Card(best_discard(hand, rules, allowed)))
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from rummykit import solver
+from rummykit.bots.greedy import cheapest_shed, deadwood
 from rummykit.cards import JOKER_CODE
 from rummykit.knocking import knock_allowed
 from rummykit.melds import Meld
@@ -45,29 +46,29 @@ CLOSED_TURNS: Final = 2.0
 def shed_card(rules: Rules, hand: Sequence[int], barred: int | None = None) -> int:
     """The card a race hand discards: among those leaving the least deadwood the one worth most,
     never a joker or the ``barred`` card (the discard just taken) while anything else may go."""
-    _, best = solver.best_discards(hand, rules)
-    usable: list[int] = [c for c in best if c != barred and c != JOKER_CODE]
-    if not usable:
-        usable = [c for c in hand if c != barred and c != JOKER_CODE] or [c for c in hand if c != barred]
-    if not usable:
-        usable = list(hand)
-    return max(usable, key=lambda c: (rules.card_points(c), c))
+    shed = cheapest_shed(rules, hand, barred)
+    if shed is not None:
+        return shed
+    usable = [c for c in hand if c != barred and c != JOKER_CODE] or [c for c in hand if c != barred]
+    return max(usable or hand, key=lambda c: (rules.card_points(c), c))
+
+
+def knock_home(rules: Rules, hand: Sequence[int]) -> bool:
+    """Whether a knock-game hand after its draw can call Rummy or knock (RULES.md §4.4–4.5)."""
+    deadwood, _ = solver.best_discards(hand, rules)
+    return deadwood == 0 or knock_allowed(deadwood, rules.knock_threshold or 0, rules.knock_comparison)
 
 
 def knock_race(rules: Rules, hand: Sequence[int], draws: Sequence[int]) -> float:
     """Own turns until ``hand`` (10 cards, after its discard) can call Rummy or knock, drawing
     ``draws`` in order; not home after ``len(draws)`` turns: the estimate described above."""
-    threshold = rules.knock_threshold or 0
-    comparison = rules.knock_comparison
     cards = list(hand)
     for turn, card in enumerate(draws, start=1):
         cards.append(card)
-        deadwood, _ = solver.best_discards(cards, rules)
-        if deadwood == 0 or knock_allowed(deadwood, threshold, comparison):
+        if knock_home(rules, cards):
             return float(turn)
         cards.remove(shed_card(rules, cards))
-    left = solver.min_deadwood(cards, rules) if cards else 0
-    return len(draws) + 1 + left / KNOCK_POINTS_PER_TURN
+    return len(draws) + 1 + deadwood(cards, rules) / KNOCK_POINTS_PER_TURN
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,17 +127,8 @@ def meld_race(rules: Rules, state: MeldHand, draws: Sequence[int]) -> float:
         if after is None:
             return float(turn)
         current = after
-    left = solver.min_deadwood(current.cards, rules) if current.cards else 0
+    left = deadwood(current.cards, rules)
     return len(draws) + 1 + left / MELD_POINTS_PER_TURN + (0.0 if current.opened else CLOSED_TURNS)
-
-
-def race_after_discard(
-    rules: Rules, cards: Sequence[int], opened: bool, table: Sequence[Meld], draws: Sequence[int]
-) -> float:
-    """The race of a hand whose turn has ended (after its discard), for either family."""
-    if rules.is_knock_game:
-        return knock_race(rules, cards, draws)
-    return meld_race(rules, MeldHand(tuple(cards), opened, tuple(table)), draws)
 
 
 def race_after_draw(
@@ -153,8 +145,7 @@ def race_after_draw(
     barred = card if taken and not rules.may_discard_taken_discard else None
     if rules.is_knock_game:
         hand = [*cards, card]
-        deadwood, _ = solver.best_discards(hand, rules)
-        if deadwood == 0 or knock_allowed(deadwood, rules.knock_threshold or 0, rules.knock_comparison):
+        if knock_home(rules, hand):
             return 0.0
         hand.remove(shed_card(rules, hand, barred))
         return knock_race(rules, hand, draws)
@@ -166,10 +157,10 @@ def race_after_draw(
 
 __all__ = [
     "MeldHand",
+    "knock_home",
     "knock_race",
     "meld_race",
     "meld_turn",
-    "race_after_discard",
     "race_after_draw",
     "shed_card",
 ]

@@ -37,15 +37,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from rummykit import solver
 from rummykit.actions import Action, BuyBack, Decline, Discard, Draw, Open, TakeDiscard
 from rummykit.bots.base import MatchView
 from rummykit.bots.greedy import Situation, buyback_pays, discard_scores, policy_action
-from rummykit.bots.race import knock_race, race_after_draw
+from rummykit.bots.race import knock_home, knock_race, race_after_draw
 from rummykit.bots.tactics import closed_discard, hold_melds, placement_discard, small_opening
 from rummykit.cards import Card
 from rummykit.determinize import unseen_cards
-from rummykit.knocking import knock_allowed
 from rummykit.views import Phase, PlayerView
 
 DISCARD_WINDOW: Final = 50.0
@@ -140,8 +138,7 @@ class SearchBot:
         take_options: list[list[int]] = []
         if rules.is_knock_game:
             with_top: list[int] = [*hand, top]
-            deadwood, _ = solver.best_discards(with_top, rules)
-            if deadwood == 0 or knock_allowed(deadwood, rules.knock_threshold or 0, rules.knock_comparison):
+            if knock_home(rules, with_top):
                 return TakeDiscard()
             allowed = [c for c in set(hand) if c != top or rules.may_discard_taken_discard]
             scores = discard_scores(with_top, rules, allowed)
