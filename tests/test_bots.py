@@ -7,10 +7,12 @@ import random
 import pytest
 
 import rummykit as rk
-from rummykit.actions import BuyBack, Decline
+from rummykit import Card, parse_cards, solver
+from rummykit.actions import BuyBack, Decline, Discard, Draw, TakeDiscard
 from rummykit.bots import Budget, GreedyBot, MatchView, SearchBot, make_bot, match_action
 from rummykit.bots.greedy import Situation, buyback_pays, policy_action
 from rummykit.determinize import sample_round
+from rummykit.testing import arrange_deck
 
 PRESETS = ("german", "viennese")
 TINY = Budget(determinizations=2, horizon=2, candidates=2)
@@ -157,3 +159,47 @@ def test_time_limit_caps_a_decision() -> None:
         legal = rnd.legal_actions()
         assert bot.choose(rnd.view(rnd.to_move), legal, random.Random(0)) in legal
     assert bot.playouts < 10_000
+
+
+KNOCKER = "2H 3H 4H 5C 5D 5S 9S 10S JS 2D"  # deadwood 2: knocks with the dealer's 11th card
+UNLINKED = "3C 7C JC 5D KD 2H 6H 10H 4S 8S"  # no melds, no partial melds: deadwood 65
+
+
+def _after_knock(hand: str, extra: str, stock: str = "") -> rk.Round:
+    """A Viennese deal in which the dealer (seat 0) knocks at once; seat 1 has its extra turn."""
+    rules = rk.Rules.preset("viennese")
+    deck = arrange_deck(rules, 2, [KNOCKER, hand], extra=extra, stock=stock)
+    rnd = rk.Round.new(rules, 2, deck=deck, dealer=0, seed=1)
+    rnd.apply(f"knock {extra}")
+    assert rnd.knocker == 0 and rnd.to_move == 1
+    return rnd
+
+
+def test_last_turn_draws_when_the_stock_promises_more_than_the_discard() -> None:
+    # Taking 9D for a ten lowers the deadwood by 1 (greedy takes it); a stock card lowers it by
+    # about 3 on average, and the hand is scored at the showdown whatever happens.
+    rnd = _after_knock(UNLINKED, extra="9D")
+    view, legal = rnd.view(1), rnd.legal_actions()
+    assert GreedyBot().choose(view, legal, random.Random(0)) == TakeDiscard()
+    assert SearchBot(budget=TINY).choose(view, legal, random.Random(0)) == Draw()
+
+
+def test_last_turn_takes_a_discard_that_melds() -> None:
+    rnd = _after_knock("3C 7C JC 7D KD 2H 6H 10H 4S 8S", extra="7S")  # 7S completes a set of sevens
+    choice = SearchBot(budget=TINY).choose(rnd.view(1), rnd.legal_actions(), random.Random(0))
+    assert choice == TakeDiscard()
+
+
+def test_last_turn_discards_for_the_least_deadwood_not_for_links() -> None:
+    # After drawing KS: greedy keeps the pair QS KS (a partial run) and sheds 9C (57 left);
+    # at the showdown only the deadwood counts, so a ten-point card goes (56 left).
+    rnd = _after_knock("2C 2C 6C 9C 3D 7D 4H 8H 5S QS", extra="AD", stock="KS")
+    rnd.apply("draw")
+    view, legal = rnd.view(1), rnd.legal_actions()
+    greedy = GreedyBot().choose(view, legal, random.Random(0))
+    assert greedy == Discard(Card.parse("9C"))
+    choice = SearchBot(budget=TINY).choose(view, legal, random.Random(0))
+    assert isinstance(choice, Discard) and choice.card in parse_cards("QS KS")
+    rest = [c for c in view.hand]
+    rest.remove(choice.card)
+    assert solver.min_deadwood(rest, view.rules) == 56
