@@ -124,7 +124,8 @@ def _may_lay_off(rules: Rules, opened_turn: int | None, turn: int) -> bool:
     return rules.layoff_on_opening_turn or opened_turn < turn
 
 
-def _without(cards: Sequence[int], remove: Sequence[int]) -> list[int]:
+def without(cards: Sequence[int], remove: Sequence[int]) -> list[int]:
+    """``cards`` less one copy of each card of ``remove``."""
     rest = list(cards)
     for c in remove:
         rest.remove(c)
@@ -152,7 +153,7 @@ def discard_scores(cards: Sequence[int], rules: Rules, allowed: Sequence[int]) -
     naturals = [c for c in loose if c != JOKER_CODE]
     scores: dict[int, float] = {}
     for card in set(allowed):
-        rest = _without(cards, (card,))
+        rest = without(cards, (card,))
         score: float = deadwood(rest, rules)
         if card == JOKER_CODE:
             score += JOKER_CHARGE
@@ -180,7 +181,7 @@ def should_take(s: Situation) -> bool:
     if rules.is_knock_game:
         before = deadwood(hand, rules)
         after = min(
-            (deadwood(_without(with_top, (c,)), rules) for c in set(hand) if c != top),
+            (deadwood(without(with_top, (c,)), rules) for c in set(hand) if c != top),
             default=before,
         )
         return after < before
@@ -286,7 +287,7 @@ def _choose_knock_phase(s: Situation, legal: Sequence[Action]) -> Action:
         return rummies[0]
     knocks = [a for a in legal if isinstance(a, Knock)]
     if knocks:
-        return min(knocks, key=lambda a: (deadwood(_without(hand, (a.card,)), rules), -a.card))
+        return min(knocks, key=lambda a: (deadwood(without(hand, (a.card,)), rules), -a.card))
     discards = [a for a in legal if isinstance(a, Discard)]
     card = best_discard(hand, rules, [a.card for a in discards])
     return Discard(Card(card))
@@ -303,7 +304,7 @@ def choose_play(s: Situation, legal: Sequence[Action]) -> Action:
     now = deadwood(hand, rules)
     melds = [a for a in legal if isinstance(a, MeldAction)]
     if melds:
-        scored = [(deadwood(_without(hand, a.cards), rules), -len(a.cards), i) for i, a in enumerate(melds)]
+        scored = [(deadwood(without(hand, a.cards), rules), -len(a.cards), i) for i, a in enumerate(melds)]
         best = min(scored)
         if best[0] <= now:
             return melds[best[2]]
@@ -314,7 +315,7 @@ def choose_play(s: Situation, legal: Sequence[Action]) -> Action:
             return swap
     layoffs = [a for a in legal if isinstance(a, LayOff)]
     if layoffs:
-        scored_l = [(deadwood(_without(hand, (a.card,)), rules), -a.card, i) for i, a in enumerate(layoffs)]
+        scored_l = [(deadwood(without(hand, (a.card,)), rules), -a.card, i) for i, a in enumerate(layoffs)]
         best_l = min(scored_l)
         if best_l[0] < now or len(hand) == 1:
             return layoffs[best_l[2]]
@@ -328,11 +329,11 @@ def choose_play(s: Situation, legal: Sequence[Action]) -> Action:
 def swap_gain(hand: Sequence[int], swap: Swap, rules: Rules) -> int | None:
     """Deadwood of the hand after the joker exchange (the freed jokers go straight into the melds)."""
     try:
-        rest = _without(hand, swap.cards)
+        rest = without(hand, swap.cards)
         used = [c for m in swap.melds for c in m] + [lo.card for lo in swap.layoffs]
         freed = max(1, len(swap.cards))
         rest += [JOKER_CODE] * freed
-        rest = _without(rest, used)
+        rest = without(rest, used)
     except ValueError:
         return None
     return deadwood(rest, rules)

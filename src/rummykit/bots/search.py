@@ -42,7 +42,7 @@ from typing import Final
 from rummykit import solver
 from rummykit.actions import Action, BuyBack, Decline, Discard, Draw, Open, TakeDiscard
 from rummykit.bots.base import MatchView
-from rummykit.bots.greedy import Situation, buyback_pays, discard_scores, policy_action
+from rummykit.bots.greedy import Situation, buyback_pays, discard_scores, policy_action, without
 from rummykit.bots.race import knock_home, knock_race, race_after_draw
 from rummykit.bots.tactics import closed_discard, hold_melds, placement_discard, small_opening
 from rummykit.cards import Card
@@ -105,7 +105,7 @@ def last_turn(view: PlayerView, legal: Sequence[Action]) -> Action:
             return TakeDiscard()
         with_top = [*hand, top]
         kept = [
-            solver.min_deadwood(_without(with_top, card), rules)
+            solver.min_deadwood(without(with_top, (card,)), rules)
             for card in set(hand)
             if card != top or rules.may_discard_taken_discard
         ]
@@ -118,13 +118,7 @@ def last_turn(view: PlayerView, legal: Sequence[Action]) -> Action:
     discards = [a for a in legal if isinstance(a, Discard)]
     if not discards:
         return legal[0]
-    return min(discards, key=lambda a: (solver.min_deadwood(_without(hand, a.card), rules), -a.card))
-
-
-def _without(cards: Sequence[int], card: int) -> list[int]:
-    rest = list(cards)
-    rest.remove(card)
-    return rest
+    return min(discards, key=lambda a: (solver.min_deadwood(without(hand, (a.card,)), rules), -a.card))
 
 
 class SearchBot:
@@ -144,10 +138,10 @@ class SearchBot:
             return legal[0]
         if any(isinstance(a, (BuyBack, Decline)) for a in legal):
             return Decline() if Decline() in legal else legal[0]
-        situation = Situation.from_view(view)
-        greedy = policy_action(situation, legal)
         if view.rules.is_knock_game and view.knocker is not None:
             return last_turn(view, legal)
+        situation = Situation.from_view(view)
+        greedy = policy_action(situation, legal)
         if view.phase is Phase.DRAW:
             if TakeDiscard() in legal and Draw() in legal:
                 return self.search_draw(view, rng)
@@ -198,9 +192,7 @@ class SearchBot:
             allowed = [c for c in set(hand) if c != top or rules.may_discard_taken_discard]
             scores = discard_scores(with_top, rules, allowed)
             for card in sorted(scores, key=lambda c: (scores[c], c))[:TAKE_DISCARDS]:
-                rest = list(with_top)
-                rest.remove(card)
-                take_options.append(rest)
+                take_options.append(without(with_top, (card,)))
         take = [0.0] * max(1, len(take_options))
         draw = 0.0
         start = time.perf_counter()
@@ -231,11 +223,7 @@ class SearchBot:
         if len(picked) == 1:
             return Discard(Card(picked[0]))
         self.searches += 1
-        rests = []
-        for card in picked:
-            rest = list(hand)
-            rest.remove(card)
-            rests.append(rest)
+        rests = [without(hand, (card,)) for card in picked]
         chances = [0.0] * len(picked)
         horizon = self.budget.horizon
         start = time.perf_counter()
