@@ -11,6 +11,7 @@ import pytest
 
 import rummykit as rk
 from rummykit import Rules, RulesError
+from rummykit.rules import OPTION_RANGES, option_range
 
 PRESETS = ("german", "german_dskv", "viennese", "romme_ohne_auslegen", "scala40", "basic")
 GER, DSKV, VIE, ROA, S40, BAS = PRESETS
@@ -398,3 +399,34 @@ def test_deck_that_barely_holds_every_hand_is_accepted() -> None:
         basic.replace(hand_size_rule="fixed", hand_size=9)
     assert info.value.option == "hand_size"
     assert basic.replace(hand_size_rule="fixed", hand_size=8).hand_size_for(6) == 8
+
+
+def test_every_numeric_option_has_a_range() -> None:
+    numeric = {f.name for f in dataclasses.fields(Rules) if str(f.type).startswith(("int", "tuple[int"))}
+    assert numeric == set(OPTION_RANGES)
+    for preset in Rules.PRESETS.values():
+        for name, (low, high) in OPTION_RANGES.items():
+            value = getattr(preset, name)
+            values = value if isinstance(value, tuple) else (value,)
+            assert all(v is None or low <= v <= high for v in values), (preset.name, name)
+
+
+@pytest.mark.parametrize(
+    "option", ["opening_min_points", "target_score", "max_stock_rebuilds", "penalty_joker", "pot_ante"]
+)
+def test_numeric_option_out_of_range_is_refused(option: str) -> None:
+    low, high = option_range(option)
+    with pytest.raises(RulesError) as info:
+        Rules.preset("german").replace(**{option: 1_000_000})
+    assert info.value.option == option
+    assert str(info.value) == f"{option}: must be between {low} and {high}, got 1000000"
+    with pytest.raises(RulesError, match="must be between"):
+        Rules.preset("german").replace(**{option: low - 1})
+
+
+def test_pair_option_range() -> None:
+    with pytest.raises(RulesError) as info:
+        Rules.preset("viennese").replace(buyback_window=(81, 100_000))
+    assert info.value.option == "buyback_window"
+    with pytest.raises(RulesError, match="not a numeric rule option"):
+        option_range("knock_comparison")

@@ -25,7 +25,7 @@ import re
 import tomllib
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, ClassVar, Final, Literal, get_args
 
@@ -69,6 +69,16 @@ BASIC_HAND_SIZES: Final = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}
 """``hand_size_rule = by_player_count`` (Basic Rummy, RULES.md §5.3): hand size by player count."""
 
 
+def _range(low: int, high: int) -> dict[str, tuple[int, int]]:
+    """Field metadata: the inclusive range a real game can use for a numeric option.
+
+    Every integer option carries one, so that no override (a house rule, a web table's settings)
+    can build a game that cannot end or a value no table plays, such as an opening minimum of a
+    million. A pair option (``buyback_window``) applies the range to both of its numbers.
+    """
+    return {"range": (low, high)}
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """A complete rule set; field names are the option names of RULES.md §6.
@@ -80,20 +90,20 @@ class Rules:
     """Name of the preset this rule set started from (for display and the text form only)."""
 
     # Components and players ---------------------------------------------------------------------
-    num_decks: int = 2
+    num_decks: int = field(default=2, metadata=_range(1, 2))
     """Number of 52-card French packs."""
-    jokers_total: int = 6
+    jokers_total: int = field(default=6, metadata=_range(0, 6))
     """Jokers in the whole deck."""
-    min_players: int = 2
-    max_players: int = 6
-    dealer_sits_out_at_table_of: int | None = None
+    min_players: int = field(default=2, metadata=_range(2, 8))
+    max_players: int = field(default=6, metadata=_range(2, 8))
+    dealer_sits_out_at_table_of: int | None = field(default=None, metadata=_range(3, 9))
     """At a table of this many the dealer sits out for the hand (DSkV: 4); ``None`` = never."""
     seat_draw: SeatDraw = "high_card"
     draw_ties_and_jokers: Literal["redraw"] = "redraw"
     deal_rotation: DealRotation = "clockwise"
 
     # Deal ---------------------------------------------------------------------------------------
-    hand_size: int = 13
+    hand_size: int = field(default=13, metadata=_range(1, 15))
     hand_size_rule: HandSizeRule = "fixed"
     deal_packets: DealPackets = "p3334"
     start_mode: StartMode = "upcard"
@@ -106,17 +116,17 @@ class Rules:
     run_wraparound: bool = False
     allow_ace_both_ends: bool = True
     """A 14-card run A-2-…-K-A (two ace copies) is legal (decision D6)."""
-    set_size_min: int = 3
-    set_size_max: int = 4
+    set_size_min: int = field(default=3, metadata=_range(3, 8))
+    set_size_max: int = field(default=4, metadata=_range(3, 8))
     set_distinct_suits: bool = True
     joker_limit: JokerLimit = "jokers_le_naturals"
-    max_adjacent_jokers: int | None = 2
+    max_adjacent_jokers: int | None = field(default=2, metadata=_range(1, 6))
     """Most jokers on consecutive run positions; ``None`` = no limit."""
     joker_end_assignment: JokerEndAssignment = "declared"
     """A joker at an open run end represents what the player declares, upward when undeclared (D12)."""
 
     # Opening, melding, lay-offs, joker exchange -------------------------------------------------
-    opening_min_points: int | None = 40
+    opening_min_points: int | None = field(default=40, metadata=_range(0, 120))
     """Minimum opening value (RULES.md §2.2) of the first meld(s); ``None`` in knock games."""
     opening_scope: OpeningScope = "all_melds_this_turn"
     opening_counts_taken_discard: bool = True
@@ -138,29 +148,29 @@ class Rules:
     final_discard_face_down: bool = True
 
     # Hand scoring -------------------------------------------------------------------------------
-    hand_romme_multiplier: int = 2
+    hand_romme_multiplier: int = field(default=2, metadata=_range(1, 2))
     hand_romme_requires_opening_min: bool = True
-    penalty_ace: int = 11
-    penalty_joker: int = 30
-    penalty_court: int = 10
+    penalty_ace: int = field(default=11, metadata=_range(0, 100))
+    penalty_joker: int = field(default=30, metadata=_range(0, 100))
+    penalty_court: int = field(default=10, metadata=_range(0, 100))
     stock_exhaustion: StockExhaustion = "reshuffle_keep_top"
-    max_stock_rebuilds: int | None = 3
+    max_stock_rebuilds: int | None = field(default=3, metadata=_range(0, 10))
     """Stock rebuilds allowed per hand; ``None`` = unlimited (written ``unlimited``)."""
     hand_scoring: HandScoring = "losers_penalty"
 
     # Match --------------------------------------------------------------------------------------
     match_end: MatchEnd = "fixed_hands"
-    num_hands: int | None = None
+    num_hands: int | None = field(default=None, metadata=_range(1, 100))
     """Hands in a ``fixed_hands`` match; ``None`` = one per player (every player deals once, D25)."""
-    penalty_limit: int = 500
+    penalty_limit: int = field(default=500, metadata=_range(50, 2000))
     """``match_end = penalty_limit``: the match ends when someone reaches this many minus points."""
-    target_score: int = 100
+    target_score: int = field(default=100, metadata=_range(10, 1000))
     """``match_end = target_score``: the match ends when someone's plus score reaches this."""
-    elimination_threshold: int | None = None
+    elimination_threshold: int | None = field(default=None, metadata=_range(21, 1000))
     reentry: bool = False
 
     # Knock games --------------------------------------------------------------------------------
-    knock_threshold: int | None = None
+    knock_threshold: int | None = field(default=None, metadata=_range(0, 30))
     """Knock limit on deadwood after the discard; ``None`` means the game has no knocking."""
     knock_comparison: KnockComparison = "lt"
     knock_extra_turn: bool = False
@@ -168,28 +178,28 @@ class Rules:
     knock_undercut_rule: KnockUndercutRule = "none"
     knocker_scores_own_deadwood: bool = True
     knock_discard_face_up: bool = True
-    rummy_multiplier: int = 1
-    deadwood_ace: int = 11
-    deadwood_joker: int = 20
-    pot_ante: int = 5
+    rummy_multiplier: int = field(default=1, metadata=_range(1, 2))
+    deadwood_ace: int = field(default=11, metadata=_range(0, 100))
+    deadwood_joker: int = field(default=20, metadata=_range(0, 100))
+    pot_ante: int = field(default=5, metadata=_range(0, 100))
     ante_frequency: AnteFrequency = "per_rubber"
-    knock_money: int = 1
-    buyback_window: tuple[int, int] = (81, 101)
+    knock_money: int = field(default=1, metadata=_range(0, 100))
+    buyback_window: tuple[int, int] = field(default=(81, 101), metadata=_range(0, 1000))
     """Exclusive bounds on the score that allows a buy-back (D8)."""
-    buyback_cost: int = 5
-    buyback_limit: int = 1
+    buyback_cost: int = field(default=5, metadata=_range(0, 100))
+    buyback_limit: int = field(default=1, metadata=_range(0, 5))
     buyback_target: BuybackTarget = "second_worst_not_above_buyer"
     all_eliminated_tiebreak: AllEliminatedTiebreak = "lowest_total_wins"
 
     # Gin (OpenSpiel-compatible) -----------------------------------------------------------------
-    knock_card: int = 10
+    knock_card: int = field(default=10, metadata=_range(0, 10))
     oklahoma: bool = False
-    gin_bonus: int = 25
-    undercut_bonus: int = 25
+    gin_bonus: int = field(default=25, metadata=_range(0, 100))
+    undercut_bonus: int = field(default=25, metadata=_range(0, 100))
     undercut_on_tie: bool = False
-    big_gin_bonus: int | None = None
-    wall_stock_size: int = 2
-    max_upcard_draws: int = 50
+    big_gin_bonus: int | None = field(default=None, metadata=_range(0, 100))
+    wall_stock_size: int = field(default=2, metadata=_range(0, 10))
+    max_upcard_draws: int = field(default=50, metadata=_range(1, 100))
     repeat_discard_draw: bool = True
 
     PRESETS: ClassVar[Mapping[str, Rules]]
@@ -367,6 +377,26 @@ class Rules:
 
 _FIELD_NAMES: Final = frozenset(f.name for f in fields(Rules))
 _FIELD_TYPES: Final = {f.name: f.type for f in fields(Rules)}
+OPTION_RANGES: Final[Mapping[str, tuple[int, int]]] = {
+    f.name: f.metadata["range"] for f in fields(Rules) if "range" in f.metadata
+}
+"""Inclusive ``(low, high)`` bounds of every numeric option (pairs: of both numbers).
+
+>>> OPTION_RANGES["opening_min_points"]
+(0, 120)
+"""
+
+
+def option_range(option: str) -> tuple[int, int]:
+    """The inclusive range of the numeric option ``option``.
+
+    Raises:
+        RulesError: ``option`` is not a numeric option of :class:`Rules`.
+    """
+    try:
+        return OPTION_RANGES[option]
+    except KeyError:
+        raise RulesError(f"{option!r} is not a numeric rule option", option=option) from None
 
 
 def _literal_choices(option: str) -> tuple[str, ...] | None:
@@ -478,8 +508,9 @@ def _validate(rules: Rules) -> None:
                 continue
             if isinstance(value, bool) or not isinstance(value, int):
                 fail(f.name, f"must be an integer, not {value!r}")
-            if value < 0:
-                fail(f.name, f"must not be negative, got {value}")
+            low, high = OPTION_RANGES[f.name]
+            if not low <= value <= high:
+                fail(f.name, f"must be between {low} and {high}, got {value}")
         elif annotation.startswith("tuple"):
             if (
                 not isinstance(value, tuple)
@@ -487,25 +518,18 @@ def _validate(rules: Rules) -> None:
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
             ):
                 fail(f.name, f"must be a pair of integers, not {value!r}")
+            low, high = OPTION_RANGES[f.name]
+            if not all(low <= v <= high for v in value):
+                fail(f.name, f"both numbers must be between {low} and {high}, got {value!r}")
         elif annotation == "str" and not isinstance(value, str):
             fail(f.name, f"must be text, not {value!r}")
 
-    if rules.num_decks not in (1, 2):
-        fail("num_decks", f"must be 1 or 2, got {rules.num_decks}")
-    if not 0 <= rules.jokers_total <= 6:
-        fail("jokers_total", f"must be between 0 and 6, got {rules.jokers_total}")
-    if rules.min_players < 2:
-        fail("min_players", f"at least 2 players are needed, got {rules.min_players}")
     if rules.max_players < rules.min_players:
         fail("max_players", f"{rules.max_players} is below min_players {rules.min_players}")
-    if rules.max_players > 8:
-        fail("max_players", f"at most 8 players are supported, got {rules.max_players}")
     if rules.dealer_sits_out_at_table_of is not None and not (
         rules.min_players < rules.dealer_sits_out_at_table_of <= rules.max_players + 1
     ):
         fail("dealer_sits_out_at_table_of", f"{rules.dealer_sits_out_at_table_of} is not a table size")
-    if rules.hand_size < 1:
-        fail("hand_size", f"must be at least 1, got {rules.hand_size}")
     if not rules.ace_low_in_runs and not rules.ace_high_in_runs and rules.allow_ace_both_ends:
         fail("allow_ace_both_ends", "needs both ace_low_in_runs and ace_high_in_runs")
     if rules.run_wraparound:
@@ -517,19 +541,9 @@ def _validate(rules: Rules) -> None:
         )
     if rules.set_size_max > 4 and rules.set_distinct_suits:
         fail("set_size_max", "a set of distinct suits holds at most 4 cards")
-    if rules.set_size_max > 8:
-        fail("set_size_max", f"at most 8, got {rules.set_size_max}")
-    if rules.max_adjacent_jokers is not None and rules.max_adjacent_jokers < 1:
-        fail("max_adjacent_jokers", f"must be at least 1 or none, got {rules.max_adjacent_jokers}")
-    if rules.hand_romme_multiplier not in (1, 2):
-        fail("hand_romme_multiplier", f"must be 1 or 2, got {rules.hand_romme_multiplier}")
-    if rules.rummy_multiplier not in (1, 2):
-        fail("rummy_multiplier", f"must be 1 or 2, got {rules.rummy_multiplier}")
     low, high = rules.buyback_window
     if low >= high:
         fail("buyback_window", f"low bound {low} must be below high bound {high}")
-    if rules.knock_card > 10:
-        fail("knock_card", f"must be between 0 and 10, got {rules.knock_card}")
     if rules.is_knock_game:
         if rules.hand_scoring not in ("deadwood_all", "gin_difference"):
             fail(
