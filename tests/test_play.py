@@ -394,3 +394,21 @@ def test_rules_at_the_prompt_are_paged_for_80_by_24(data_dir: Path) -> None:
 def test_regeln_shows_the_rules_in_german(data_dir: Path) -> None:
     _, out = play("--rules", "viennese", "--seed", "2", "--bots", "random", lines=["regeln", "q", "quit"])
     assert "Wiener Rommé (Wiener Rummy)" in out and "-- Regeln · page 1 of " in out
+
+
+def test_the_hands_last_moves_stay_visible_above_the_score_table() -> None:
+    out = io.StringIO()
+    console = Console(file=out, width=80, height=24, force_terminal=True, color_system=None)
+    match = rk.Match.new(rk.Rules.preset("viennese"), 3, seed=5, dealer=2)
+    from rummykit.bots import make_bot
+
+    players = [
+        Player("You"),
+        Player("Bot 2", make_bot("greedy"), "greedy"),
+        Player("Bot 3", make_bot("greedy")),
+    ]
+    PlaySession(match, players, console, scripted(["auto"] * 60 + ["quit"])).run()
+    text = out.getvalue()
+    before_result = text.split("Round 1 over: ")[0]
+    last_screen = before_result.split("\x1b[2J")[-1]  # what stays on screen once the table is shown
+    assert "Bot 2 calls Rummy, laying " in last_screen

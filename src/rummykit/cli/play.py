@@ -79,6 +79,8 @@ DEFAULT_BOT: Final = "search"
 DEFAULT_LEVEL: Final = "medium"
 DEFAULT_DELAY: Final = 0.7
 """Seconds between bot moves on a terminal (``--fast`` or ``--delay 0`` skips the pauses)."""
+LAST_MOVES: Final = 3
+"""Moves repeated above a hand's score table on a terminal (the screen is cleared for it)."""
 MAX_LINE: Final = 200
 """Longest input line read as a move; longer lines are refused without being echoed back."""
 MAX_ECHO: Final = 60
@@ -498,7 +500,10 @@ class PlaySession:
             score = dataclasses.replace(score, round_number=score.round_number - 1)
         self.save()
         if self.console.is_terminal:
+            # The clear would hide the hand's last moves (such as the discards after a knock): repeat them.
             self.console.clear()
+            for entry in self.log[-LAST_MOVES:]:
+                self.console.print(entry)
         self.console.print(screen.result_table(view, self.names, score, self.ascii_only))
         self.highlight = ()
         self.shown_seat = None

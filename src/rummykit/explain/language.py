@@ -24,10 +24,6 @@ class Lang:
     def yes_no(self, value: bool) -> str:
         return self("yes", "ja") if value else self("no", "nein")
 
-    def number(self, value: int) -> str:
-        """An integer with a minus sign (−) for negative values, as players write it."""
-        return f"−{-value}" if value < 0 else str(value)
-
     def plural(self, count: int, one: str, many: str) -> str:
         """``one`` for a count of 1, else ``many`` (both already in the page's language)."""
         return one if count == 1 else many

@@ -966,10 +966,10 @@ def hand_score(rules: Rules, t: Lang) -> list[Block]:
                     t(
                         "Bad points add up over the hands; fewer is better. Scores are shown as minus "
                         "numbers "
-                        "(−23 means 23 bad points).",
+                        "(-23 means 23 bad points).",
                         "Die Schlechtpunkte werden zusammengezählt; weniger ist besser. Angezeigt werden sie "
                         "als "
-                        "Minuszahlen (−23 heißt 23 Schlechtpunkte).",
+                        "Minuszahlen (-23 heißt 23 Schlechtpunkte).",
                     ),
                 )
             ),
@@ -1013,9 +1013,9 @@ def hand_score(rules: Rules, t: Lang) -> list[Block]:
             f"Beispiel: {example_cards} in der Hand: {sum_text} Minuspunkte{double}.",
         ),
         t(
-            "Scores are shown as minus numbers: −58 means 58 minus points. The highest score (fewest minus "
+            "Scores are shown as minus numbers: -58 means 58 minus points. The highest score (fewest minus "
             "points) is best.",
-            "Angezeigt werden Minuszahlen: −58 heißt 58 Minuspunkte. Der höchste Stand (die wenigsten "
+            "Angezeigt werden Minuszahlen: -58 heißt 58 Minuspunkte. Der höchste Stand (die wenigsten "
             "Minuspunkte) ist am besten.",
         ),
     )
