@@ -628,15 +628,26 @@ def opening(rules: Rules, t: Lang) -> list[Block]:
                 "Eine von der Ablage genommene Karte zählt nicht zum Mindestwert.",
             )
         )
+    not_yet = []
     if not rules.layoff_on_opening_turn:
+        not_yet.append(t("laying off", "Anlegen"))
+    if rules.joker_exchange and not rules.joker_exchange_on_opening_turn:
+        not_yet.append(t("joker exchange", "Joker tauschen"))
+    if not_yet:
+        what = t.join(not_yet)
         items.append(
             t(
-                "Laying off and joker exchange are not allowed in the turn you open; they never count toward "
-                "the minimum.",
-                "Anlegen und Joker tauschen sind im Zug des Auslegens nicht erlaubt und zählen nie zum "
-                "Mindestwert.",
+                f"{what[0].upper()}{what[1:]} {t.plural(len(not_yet), 'is', 'are')} not allowed in the turn "
+                "you open.",
+                f"{what} {t.plural(len(not_yet), 'ist', 'sind')} im Zug des Auslegens nicht erlaubt.",
             )
         )
+    items.append(
+        t(
+            "Only the new melds count toward the minimum, never cards laid off.",
+            "Zum Mindestwert zählen nur die neuen Figuren, nie angelegte Karten.",
+        )
+    )
     items.append(
         t(
             "After opening you may lay new melds of any value on later turns.",
@@ -650,12 +661,9 @@ def layoff(rules: Rules, t: Lang) -> list[Block]:
     when = []
     if rules.layoff_requires_opened:
         when.append(
-            t("once you have opened", "sobald man ausgelegt hat")
-            + (
-                t(", from your next turn on", ", ab dem nächsten Zug")
-                if not rules.layoff_on_opening_turn
-                else ""
-            )
+            t("from the turn after your opening", "ab dem Zug nach dem eigenen Auslegen")
+            if not rules.layoff_on_opening_turn
+            else t("once you have opened", "sobald man ausgelegt hat")
         )
     rule = t(
         "You may add single cards from your hand to any meld on the table, yours or another player's"
@@ -690,9 +698,9 @@ def joker_exchange(rules: Rules, t: Lang) -> list[Block]:
     when = ""
     if rules.joker_exchange_requires_opened:
         when = (
-            t(" once you opened on an earlier turn", " sobald man in einem früheren Zug ausgelegt hat")
+            t(" once you opened on an earlier turn", ", sobald man in einem früheren Zug ausgelegt hat")
             if not rules.joker_exchange_on_opening_turn
-            else t(" once you have opened", " sobald man ausgelegt hat")
+            else t(" once you have opened", ", sobald man ausgelegt hat")
         )
     items = [
         t(
@@ -774,12 +782,10 @@ def going_out(rules: Rules, t: Lang) -> list[Block]:
         )
         items.append(
             t(
-                "**Hand-Rommé**: going out in one turn without having melded before multiplies everybody "
-                "else's "
-                f"points by {rules.hand_romme_multiplier}.{need}",
-                "**Hand-Rommé**: wer in einem Zug ausmacht, ohne vorher ausgelegt zu haben, bekommt die "
-                "Punkte der "
-                f"anderen ×{rules.hand_romme_multiplier}.{need}",
+                "**Hand-Rommé**: going out in one turn without having melded before multiplies the "
+                f"points of this hand by {rules.hand_romme_multiplier}.{need}",
+                "**Hand-Rommé**: Macht jemand in einem Zug aus, ohne vorher ausgelegt zu haben, zählen die "
+                f"Punkte dieses Spiels ×{rules.hand_romme_multiplier}.{need}",
             )
         )
     return [Heading(2, t("Going out", "Ausmachen")), Bullets(tuple(items))]
@@ -1013,10 +1019,10 @@ def hand_score(rules: Rules, t: Lang) -> list[Block]:
             f"Beispiel: {example_cards} in der Hand: {sum_text} Minuspunkte{double}.",
         ),
         t(
-            "Scores are shown as minus numbers: -58 means 58 minus points. The highest score (fewest minus "
-            "points) is best.",
-            "Angezeigt werden Minuszahlen: -58 heißt 58 Minuspunkte. Der höchste Stand (die wenigsten "
-            "Minuspunkte) ist am besten.",
+            f"Scores are shown as minus numbers: -{total} means {total} minus points. The highest score "
+            "(fewest minus points) is best.",
+            f"Angezeigt werden Minuszahlen: -{total} heißt {total} Minuspunkte. Der höchste Stand (die "
+            "wenigsten Minuspunkte) ist am besten.",
         ),
     )
     return [head, Bullets(items)]
@@ -1078,9 +1084,10 @@ def match_end_text(rules: Rules, t: Lang) -> str:
             f"Die Partie endet, wenn jemand {rules.penalty_limit} Minuspunkte erreicht",
         )
     if rules.match_end == "elimination_last_survivor":
+        kind, kind_de = ("bad", "Schlechtpunkten") if rules.is_knock_game else ("minus", "Minuspunkten")
         return t(
-            f"Out at {rules.elimination_threshold} points; the last player left wins",
-            f"Raus bei {rules.elimination_threshold} Punkten; wer übrig bleibt, gewinnt",
+            f"Out at {rules.elimination_threshold} {kind} points; the last player left wins",
+            f"Raus bei {rules.elimination_threshold} {kind_de}; wer übrig bleibt, gewinnt",
         )
     if rules.match_end == "target_score":
         return t(
