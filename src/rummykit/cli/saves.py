@@ -49,9 +49,11 @@ class SavedGame:
         from rummykit.cli.screen import game_title
 
         m = self.match
-        people = ", ".join(n for n, p in zip(self.names, self.players, strict=True) if p == HUMAN)
+        people = [n for n, p in zip(self.names, self.players, strict=True) if p == HUMAN]
+        who = " and ".join(people)
+        who += " against bots" if len(people) < len(self.names) else " (hot-seat)"
         when = self.saved.replace("T", " ")[:16] if self.saved else "unknown time"
-        return f"{game_title(m.rules)}, round {len(m.rounds)}, {people} against bots, saved {when}"
+        return f"{game_title(m.rules)}, round {len(m.rounds)}, {who}, saved {when}"
 
 
 def load_saved(path: Path) -> SavedGame:

@@ -61,6 +61,20 @@ def explain_html(rules: Rules, lang: str = "en") -> str:
     return to_html(page_blocks(rules, Lang(check_language(lang))))
 
 
+def preset_line(preset: str, lang: str = "en") -> tuple[str, str]:
+    """A preset's name as players know it and one line on it, for a lobby or an index.
+
+    >>> preset_line("viennese", "de")[0]
+    'Wiener Rommé (Wiener Rummy)'
+
+    Raises:
+        RulesError: an unknown preset or language.
+    """
+    t = Lang(check_language(lang))
+    rules = Rules.preset(preset)
+    return title(rules, t), summary(rules, t)
+
+
 def page_name(preset: str, lang: str) -> str:
     """The file name of a preset's committed page: ``german.en.md``."""
     return f"{preset}.{check_language(lang)}.md"
@@ -142,6 +156,7 @@ __all__ = [
     "explain_html",
     "index_markdown",
     "page_name",
+    "preset_line",
     "rendered_pages",
     "write_pages",
 ]
