@@ -285,6 +285,7 @@ def test_resume_continues_the_saved_game(data_dir: Path) -> None:
     before = rk.Record.load(path)
     meta = json.loads(path.read_text(encoding="utf-8"))["meta"]
     assert meta["players"] == ["human", "random:medium", "random:medium"] and meta["practice"] is False
+    assert meta["over"] is False
 
     code, out = play("--resume", str(path), lines=["d", "quit"])
     assert code == 0
@@ -315,6 +316,7 @@ def test_finished_games_are_not_offered_and_bad_files_are_refused(data_dir: Path
     play("--seed", "3", "--bots", "random", "--set", "match_end=single_hand", lines=["auto"] * 400)
     (path,) = saved_games(data_dir)
     assert load_saved(path).is_finished and latest_unfinished(path.parent) is None
+    assert json.loads(path.read_text(encoding="utf-8"))["meta"]["over"] is True
     result = runner.invoke(app, ["play", "--resume", str(path)])
     assert result.exit_code == 2 and "is a finished game" in result.stderr
 
@@ -412,3 +414,14 @@ def test_the_hands_last_moves_stay_visible_above_the_score_table() -> None:
     before_result = text.split("Round 1 over: ")[0]
     last_screen = before_result.split("\x1b[2J")[-1]  # what stays on screen once the table is shown
     assert "Bot 2 calls Rummy, laying " in last_screen
+
+
+def test_names_from_a_save_file_cannot_send_terminal_escapes(data_dir: Path) -> None:
+    play("--seed", "3", "--bots", "random", lines=["d", "quit"])
+    (path,) = saved_games(data_dir)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["meta"]["names"][0] = "\x1b[2J\x1b]0;pwned\x07Eve"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert load_saved(path).names[0] == "[2J]0;pwnedEve"
+    _, out = play("--resume", str(path), lines=["quit"])
+    assert "\x1b" not in out and "[2J]0;pwnedEve" in out

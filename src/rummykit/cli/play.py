@@ -430,7 +430,8 @@ class PlaySession:
         if self.save_path is None or not self.human_has_moved():
             return False
         data: dict[str, Any] = Record.from_match(self.match).to_dict()
-        data["meta"] = save_meta(self.names, [p.label for p in self.players], self.practice)
+        labels = [p.label for p in self.players]
+        data["meta"] = save_meta(self.names, labels, self.practice, self.match.is_over)
         self.save_path.parent.mkdir(parents=True, exist_ok=True)
         self.save_path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         return True

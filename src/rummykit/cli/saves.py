@@ -95,17 +95,35 @@ def load_saved(path: Path) -> SavedGame:
     return SavedGame(
         path,
         match,
-        tuple(x[:40] for x in names),
+        tuple(printable(x)[:40] or f"Player {i + 1}" for i, x in enumerate(names)),
         tuple(players),
         practice is True,
         saved if isinstance(saved, str) else "",
     )
 
 
+def printable(text: str) -> str:
+    """``text`` without control characters, so a name from a file cannot send terminal escapes."""
+    return "".join(ch for ch in text if ch.isprintable())
+
+
+def marked_over(path: Path) -> bool:
+    """Whether the save's ``meta.over`` says the game ended (read without replaying it)."""
+    try:
+        if path.stat().st_size > MAX_SAVE_BYTES:
+            return False
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return False
+    meta = data.get("meta") if isinstance(data, dict) else None
+    return isinstance(meta, dict) and meta.get("over") is True
+
+
 def latest_unfinished(folder: Path) -> SavedGame | None:
     """The most recently saved game in ``folder`` that has not ended, if any.
 
-    Only the :data:`NEWEST_CHECKED` newest files are looked at; files that cannot be resumed are skipped.
+    Only the :data:`NEWEST_CHECKED` newest files are looked at; games marked as over are skipped
+    without a replay, and files that cannot be resumed are skipped.
     """
     try:
         files = [p for p in folder.glob("*.json") if p.is_file()]
@@ -113,6 +131,8 @@ def latest_unfinished(folder: Path) -> SavedGame | None:
         return None
     files.sort(key=lambda p: p.stat().st_mtime, reverse=True)
     for path in files[:NEWEST_CHECKED]:
+        if marked_over(path):
+            continue
         try:
             saved = load_saved(path)
         except RummyError:
@@ -122,11 +142,13 @@ def latest_unfinished(folder: Path) -> SavedGame | None:
     return None
 
 
-def save_meta(names: tuple[str, ...], players: list[str], practice: bool) -> dict[str, Any]:
-    """The ``meta`` object written beside a record: who plays each seat, and when it was saved."""
+def save_meta(names: tuple[str, ...], players: list[str], practice: bool, over: bool) -> dict[str, Any]:
+    """The ``meta`` object written beside a record: who plays each seat, whether the game is over,
+    and when it was saved."""
     return {
         "names": list(names),
         "players": players,
         "practice": practice,
+        "over": over,
         "saved": datetime.now().isoformat(timespec="seconds"),
     }
