@@ -425,3 +425,48 @@ def test_names_from_a_save_file_cannot_send_terminal_escapes(data_dir: Path) -> 
     assert load_saved(path).names[0] == "[2J]0;pwnedEve"
     _, out = play("--resume", str(path), lines=["quit"])
     assert "\x1b" not in out and "[2J]0;pwnedEve" in out
+
+
+def test_a_save_is_never_half_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rummykit.cli import saves
+
+    path = tmp_path / "game.json"
+    saves.write_save(path, "first\n")
+    assert path.read_text() == "first\n"
+
+    def broken_rename(source: object, target: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(saves.os, "replace", broken_rename)
+    with pytest.raises(OSError, match="disk full"):
+        saves.write_save(path, "second\n")
+    assert path.read_text() == "first\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]  # no temporary file left behind
+
+
+@pytest.mark.skipif(not hasattr(__import__("signal"), "SIGHUP"), reason="no SIGHUP on this platform")
+def test_closing_the_terminal_saves_the_game(tmp_path: Path) -> None:
+    import os
+    import signal
+
+    def read(prompt: str) -> str:
+        if read.calls == 1:  # type: ignore[attr-defined]
+            os.kill(os.getpid(), signal.SIGHUP)  # the terminal window is closed while waiting
+        read.calls += 1  # type: ignore[attr-defined]
+        return "d"
+
+    read.calls = 0  # type: ignore[attr-defined]
+    out = io.StringIO()
+    console = Console(file=out, width=80, height=24)
+    match = rk.Match.new(rk.Rules.preset("german"), 2, seed=3, dealer=1)
+    from rummykit.bots import make_bot
+
+    save = tmp_path / "game.json"
+    session = PlaySession(
+        match, [Player("You"), Player("Bot 2", make_bot("random"), "random")], console, read, save_path=save
+    )
+    before = signal.getsignal(signal.SIGHUP)
+    assert session.run() == 0
+    assert signal.getsignal(signal.SIGHUP) == before  # the handler is only installed while playing
+    assert "Game stopped (terminal closed); game saved to" in out.getvalue()
+    assert load_saved(save).match.actions == match.actions == [rk.Action.parse("draw")]

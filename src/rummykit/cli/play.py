@@ -21,7 +21,8 @@ directory (``$RUMMYKIT_DATA_DIR/games``, else e.g. ``~/.local/share/rummykit/gam
 ``--save-dir``; ``rummykit replay FILE`` steps through it and ``rummykit play --resume FILE``
 continues it. A game in which nobody at the keyboard has moved yet is not written, so quitting at the
 first prompt leaves no empty file behind; at start the most recent unfinished game is offered. At the
-end of input (EOF) the game is saved and the command ends cleanly.
+end of input (EOF), on Ctrl-C and when the terminal is closed (SIGHUP) the game is saved and the
+command ends cleanly; a save is written to a temporary file and renamed, so it is never half-written.
 
 In hot-seat play the hand-over clears the screen and the terminal's scroll-back, so the next player
 cannot scroll up to the previous player's hand.
@@ -29,14 +30,17 @@ cannot scroll up to the previous player's hand.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
 import random
 import re
+import signal
 import sys
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -65,7 +69,7 @@ from rummykit.bots import Bot, UnknownBotError, bot_kinds, make_bot
 from rummykit.cards import Card
 from rummykit.cli import pager, screen
 from rummykit.cli.hints import hint
-from rummykit.cli.saves import HUMAN, SavedGame, latest_unfinished, load_saved, save_meta
+from rummykit.cli.saves import HUMAN, SavedGame, latest_unfinished, load_saved, save_meta, write_save
 from rummykit.errors import IllegalActionError, NotationError, RummyError
 from rummykit.match import Match, MatchEvent
 from rummykit.record import Record
@@ -333,6 +337,26 @@ SHORT_HELP: Final = (
 )
 
 
+@contextlib.contextmanager
+def hangup_stops_the_game() -> Iterator[None]:
+    """A closed terminal (SIGHUP) stops the game like the end of input: it is saved, then the command
+    ends. Without this the hang-up could kill the process halfway through writing the save."""
+    hangup = getattr(signal, "SIGHUP", None)
+    if hangup is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        signal.signal(hangup, signal.SIG_IGN)  # one stop; the save that follows is not interrupted
+        raise QuitGame("terminal closed")
+
+    previous = signal.signal(hangup, stop)
+    try:
+        yield
+    finally:
+        signal.signal(hangup, previous)
+
+
 # The session ----------------------------------------------------------------------------------------
 class PlaySession:
     """One match at the terminal: reads lines, applies moves, lets bots play, renders the screen."""
@@ -432,8 +456,7 @@ class PlaySession:
         data: dict[str, Any] = Record.from_match(self.match).to_dict()
         labels = [p.label for p in self.players]
         data["meta"] = save_meta(self.names, labels, self.practice, self.match.is_over)
-        self.save_path.parent.mkdir(parents=True, exist_ok=True)
-        self.save_path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        write_save(self.save_path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
         return True
 
     def clear_all(self) -> None:
@@ -452,6 +475,10 @@ class PlaySession:
 
     # Flow ------------------------------------------------------------------------------------------
     def run(self) -> int:
+        with hangup_stops_the_game():
+            return self._run()
+
+    def _run(self) -> int:
         try:
             while not self.match.is_over:
                 seat = self.match.to_move
@@ -471,7 +498,8 @@ class PlaySession:
                 where = f"; game saved to {self.save_path} (rummykit play --resume FILE continues it)"
             elif self.save_path is not None and not self.human_has_moved():
                 where = "; nothing saved, no move was made"
-            self.console.print(Text(f"Game stopped ({reason}){where}", style="yellow"))
+            with contextlib.suppress(OSError):  # the terminal may be gone (hang-up)
+                self.console.print(Text(f"Game stopped ({reason}){where}", style="yellow"))
         return 0
 
     def apply(self, seat: int, action: Action) -> None:

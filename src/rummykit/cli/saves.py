@@ -12,6 +12,7 @@ Saves are local files but are still read as untrusted input: a file larger than
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -140,6 +141,20 @@ def latest_unfinished(folder: Path) -> SavedGame | None:
         if not saved.is_finished:
             return saved
     return None
+
+
+def write_save(path: Path, text: str) -> None:
+    """Write a save so that it is never half-written: a temporary file beside it, then a rename.
+
+    A process stopped in the middle (a closed terminal, a full disk) leaves the previous save intact.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.tmp")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
 
 
 def save_meta(names: tuple[str, ...], players: list[str], practice: bool, over: bool) -> dict[str, Any]:
