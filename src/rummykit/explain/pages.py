@@ -877,11 +877,19 @@ def rummy_and_knock(rules: Rules, t: Lang) -> list[Block]:
     rummy = [
         t(
             "If after drawing all your cards but one fit in melds, you may call **Rummy**: show the melds "
-            "and lay the "
-            "last card face down. The hand ends at once; you score 0.",
+            + (
+                "and lay the last card face down."
+                if rules.final_discard_face_down
+                else "and discard the last card face up."
+            )
+            + " The hand ends at once; you score 0.",
             "Passen nach dem Ziehen alle Karten bis auf eine in Figuren, darf man **Rummy** rufen: die "
-            "Figuren zeigen "
-            "und die letzte Karte verdeckt ablegen. Das Spiel endet sofort; man schreibt 0.",
+            + (
+                "Figuren zeigen und die letzte Karte verdeckt ablegen."
+                if rules.final_discard_face_down
+                else "Figuren zeigen und die letzte Karte offen abwerfen."
+            )
+            + " Das Spiel endet sofort; man schreibt 0.",
         ),
     ]
     if rules.rummy_multiplier > 1:
@@ -893,6 +901,8 @@ def rummy_and_knock(rules: Rules, t: Lang) -> list[Block]:
         )
     hand = parse_cards(deadwood_example(rules))
     d = solver.min_deadwood(hand, rules)
+    take_en = " (the next player may take that card)" if rules.knock_extra_turn else ""
+    take_de = " (der Nächste darf die Karte nehmen)" if rules.knock_extra_turn else ""
     limit = rules.knock_threshold
     allowed = 0 < d < limit if rules.knock_comparison == "lt" else 0 < d <= limit
     knock = [
@@ -911,8 +921,14 @@ def rummy_and_knock(rules: Rules, t: Lang) -> list[Block]:
             + ("man darf klopfen." if allowed else "man darf nicht klopfen."),
         ),
         t(
-            "The knocker discards face up as usual and shows their melds and deadwood.",
-            "Wer klopft, wirft offen ab wie sonst und zeigt Figuren und Schlechtpunkte.",
+            f"The knocker discards face up as usual{take_en} and shows their melds and deadwood."
+            if rules.knock_discard_face_up
+            else "The knocker lays the discard face down (nobody can take it) and shows their melds and "
+            "deadwood.",
+            f"Wer klopft, wirft offen ab wie sonst{take_de} und zeigt Figuren und Schlechtpunkte."
+            if rules.knock_discard_face_up
+            else "Wer klopft, legt die Karte verdeckt ab (niemand kann sie nehmen) und zeigt Figuren und "
+            "Schlechtpunkte.",
         ),
     ]
     if rules.knock_extra_turn:
