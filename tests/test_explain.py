@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
 from pathlib import Path
+from typing import Literal, get_args, get_origin, get_type_hints
 
 import pytest
 from typer.testing import CliRunner
@@ -11,7 +13,9 @@ import rummykit as rk
 from rummykit.cli import app
 from rummykit.explain import LANGUAGES, explain, explain_html, page_name, rendered_pages
 from rummykit.explain.document import Paragraph, to_html
-from rummykit.rules import PRESET_NAMES
+from rummykit.explain.language import Lang
+from rummykit.explain.terms import option_label
+from rummykit.rules import OPTION_RANGES, PRESET_NAMES
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "rules"
 runner = CliRunner()
@@ -116,3 +120,36 @@ def test_cli_rules_explain() -> None:
     assert "at least **25 points**" in house.output
     bad = runner.invoke(app, ["rules", "--explain", "german", "--lang", "xx"])
     assert bad.exit_code == 2 and "error: no rules page in 'xx'" in bad.stderr
+
+
+def _alternatives(rules: rk.Rules, option: str) -> list[object]:
+    """A few values of ``option`` other than the one ``rules`` has (choices, booleans, range ends)."""
+    hint = get_type_hints(rk.Rules)[option]
+    kind = next(str(f.type) for f in fields(rules) if f.name == option)
+    choices: list[object] = list(get_args(hint)) if get_origin(hint) is Literal else []
+    if kind == "bool":
+        choices = [True, False]
+    elif option in OPTION_RANGES:
+        low, high = OPTION_RANGES[option]
+        choices = [(low, high)] if kind.startswith("tuple") else [low, high]
+    return [v for v in choices if v != getattr(rules, option)]
+
+
+@pytest.mark.parametrize("preset", ["german", "viennese"])
+def test_every_house_rule_a_table_can_set_is_named_on_its_page(preset: str) -> None:
+    base = rk.Rules.preset(preset)
+    tried = 0
+    for option in base.to_dict():
+        if option == "name":
+            continue
+        for value in _alternatives(base, option)[:1]:
+            try:
+                house = base.replace(**{option: value})
+            except rk.RulesError:
+                continue  # a combination the engine refuses is no table's rules
+            tried += 1
+            page = explain(house, "en")
+            table = page.split("## House rules at this table", 1)[1].split("\n## ", 1)[0]
+
+            assert f"| {option_label(option, Lang('en'))} |" in table, option
+    assert tried > 40
