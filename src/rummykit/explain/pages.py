@@ -674,12 +674,18 @@ def layoff(rules: Rules, t: Lang) -> list[Block]:
     table_meld = Meld.parse("5H 6H 7H", rules)
     fits = t.join([c.symbol() for c in table_meld.layoff_cards(rules)], t("or", "oder"))
     example = t(
-        f"Example: on {cards('5H 6H 7H')} you can lay off {fits}; a set such as {cards('QC QD QS')} takes "
-        "the missing "
-        f"{cards('QH')}. Melds are never split or rearranged.",
-        f"Beispiel: an {cards('5H 6H 7H')} passt {fits}; ein Satz wie {cards('QC QD QS')} nimmt die fehlende "
-        f"{cards('QH')}. Figuren werden nie geteilt oder umgebaut.",
+        f"Example: on {cards('5H 6H 7H')} you can lay off {fits}.",
+        f"Beispiel: an {cards('5H 6H 7H')} passt {fits}.",
     )
+    group = "QC QD QS"
+    if legal(group, rules):
+        naturals = [c.symbol() for c in Meld.parse(group, rules).layoff_cards(rules) if not c.is_joker]
+        if naturals:
+            example += t(
+                f" A set such as {cards(group)} takes {t.join(naturals, 'or')}.",
+                f" Ein Satz wie {cards(group)} nimmt {t.join(naturals, 'oder')}.",
+            )
+    example += t(" Melds are never split or rearranged.", " Figuren werden nie geteilt oder umgebaut.")
     return [Heading(2, t("Laying off (anlegen)", "Anlegen")), Paragraph(rule), Paragraph(example)]
 
 
