@@ -297,6 +297,8 @@ def test_resume_continues_the_saved_game(data_dir: Path) -> None:
     assert after.actions[: len(before.actions)] == before.actions
     assert len(after.actions) == len(before.actions) + 1  # the draw; the same file goes on
     assert saved_games(data_dir) == [path]
+    play("--resume", str(path), "--no-save", lines=["x 1", "quit"])
+    assert rk.Record.load(path).actions == after.actions  # --no-save leaves the file as it was
 
 
 def test_most_recent_unfinished_game_is_offered(data_dir: Path) -> None:

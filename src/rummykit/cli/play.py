@@ -753,7 +753,9 @@ def play_command(
         saved = _offer_unfinished(console, games_dir(save_dir))
     if saved is not None:
         read = _read_line_factory(console)
-        session = resumed_session(saved, console, read, practice=practice, delay=pause, ascii_only=ascii_only)
+        session = resumed_session(
+            saved, console, read, practice=practice, delay=pause, ascii_only=ascii_only, save=not no_save
+        )
         raise typer.Exit(session.run())
 
     try:
@@ -837,8 +839,10 @@ def resumed_session(
     practice: bool = False,
     delay: float = 0.0,
     ascii_only: bool = False,
+    save: bool = True,
 ) -> PlaySession:
-    """A session that continues ``saved`` where it stopped, saving into the same file.
+    """A session that continues ``saved`` where it stopped, saving into the same file (unless ``save``
+    is false).
 
     Raises:
         typer.Exit: a seat's bot kind is not available here.
@@ -861,6 +865,6 @@ def resumed_session(
         delay=delay,
         practice=practice or saved.practice,
         ascii_only=ascii_only,
-        save_path=saved.path,
+        save_path=saved.path if save else None,
         notices=[f"resumed {saved.path.name}: round {len(m.rounds)} · seed {m.seed}", RULES_NOTICE],
     )
