@@ -89,6 +89,8 @@ MAX_LINE: Final = 200
 """Longest input line read as a move; longer lines are refused without being echoed back."""
 MAX_ECHO: Final = 60
 """Longest piece of the player's input repeated in an error message."""
+_LONG_QUOTE: Final = re.compile(rf"'([^']{{{MAX_ECHO + 1},}})'")
+"""A quoted piece of input longer than :data:`MAX_ECHO` inside an error message."""
 CLEAR_ALL: Final = "\x1b[H\x1b[2J\x1b[3J"
 """Cursor home, clear the screen, then clear the scroll-back (xterm, tmux, VTE, Windows Terminal)."""
 
@@ -253,7 +255,7 @@ def clip(text: str, limit: int = MAX_ECHO) -> str:
 
 def short_error(exc: Exception) -> str:
     """A notation error in one short line (the card-format reminder shortened, quoted input clipped)."""
-    text = re.sub(r"'([^']{%d,})'" % (MAX_ECHO + 1), lambda m: f"'{clip(m.group(1))}'", str(exc))  # noqa: UP031
+    text = _LONG_QUOTE.sub(lambda m: f"'{clip(m.group(1))}'", str(exc))
     if text.startswith("not a card:"):
         text = text.split(" (", 1)[0] + " (cards: QS, 10H, JK; or a position)"
     return clip(text, 2 * MAX_ECHO + 60)
