@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import io
+import json
+import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,7 +18,8 @@ from rummykit.bots import UnknownBotError
 from rummykit.cards import parse_cards
 from rummykit.cli import app, screen
 from rummykit.cli.hints import hint
-from rummykit.cli.play import parse_input, resolve_bots
+from rummykit.cli.play import CLEAR_ALL, MAX_LINE, Player, PlaySession, parse_input, resolve_bots
+from rummykit.cli.saves import latest_unfinished, load_saved
 from rummykit.errors import NotationError
 from rummykit.testing import arrange_deck
 
@@ -77,7 +82,7 @@ def test_viennese_showdown_shows_arrangements_chips_and_pot(data_dir: Path) -> N
     )  # fmt: skip
     assert code == 0
     assert "Viennese Rummy (Wiener Rummy) · round 1 · dealer Bot 3 · pot 15" in out
-    assert "bad pts  chips" in out
+    assert "score  chips" in out  # signed as in the browser (issue #19)
     assert "Your hand (10 cards, by suit) · deadwood 43" in out
     assert "Round 1 over: Bot 2 called Rummy" in out
     assert "[6♣ 6♦ 6♥] [3♦ 3♥ 3♠] [3♠ 4♠ 5♠ 6♠] = 0" in out
@@ -86,7 +91,8 @@ def test_viennese_showdown_shows_arrangements_chips_and_pot(data_dir: Path) -> N
 
 
 def test_end_of_input_stops_cleanly_and_saves(data_dir: Path) -> None:
-    code, out = play("--seed", "1", "--bots", "random", lines=[])
+    # One move first: a game in which nobody at the keyboard has moved is not saved (issue #19).
+    code, out = play("--seed", "1", "--bots", "random", lines=["d"])
     assert code == 0
     assert "Game stopped (end of input); game saved to" in out
     assert len(saved_games(data_dir)) == 1
@@ -217,3 +223,252 @@ def test_board_fits_80_by_24() -> None:
     assert "Table melds" in text and "\n1 " in text
     html = console.export_html()
     assert "#800000" in html or "#ff0000" in html or "color: #" in html
+
+
+# Issue #19: hot-seat privacy, resume, the rules at the prompt, wording ----------------------------
+def scripted(lines: list[str]) -> Callable[[str], str]:
+    queue = list(lines)
+
+    def read(prompt: str) -> str:
+        if not queue:
+            raise EOFError
+        return queue.pop(0)
+
+    return read
+
+
+# Hot-seat privacy (item 7) -------------------------------------------------------------------------
+def test_hand_over_clears_screen_and_scrollback() -> None:
+    out = io.StringIO()
+    console = Console(file=out, width=80, height=24, force_terminal=True, color_system=None)
+    match = rk.Match.new(rk.Rules.preset("german"), 2, seed=4, dealer=1)
+    session = PlaySession(
+        match, [Player("Anna"), Player("Ben")], console, scripted(["", "d", "x 1", "", "quit"])
+    )
+    assert session.run() == 0
+    text = out.getvalue()
+    assert CLEAR_ALL == "\x1b[H\x1b[2J\x1b[3J"  # home, clear the screen, clear the scroll-back
+    before_ben, _, after = text.partition("Hand over to Ben")
+    assert "Anna's hand" in before_ben
+    # The last thing written before Ben's hand-over screen wipes the scroll-back that held Anna's hand.
+    assert before_ben.rstrip().endswith(CLEAR_ALL)
+    assert "Ben's hand" in after and "Anna's hand" not in after
+    # Anna's cards as her last screen showed them never appear after the wipe.
+    anna_rows = re.findall(r"Anna's hand \(\d+ cards, by suit\)\n[^\n]*\n([^\n]*)\n", before_ben)
+    assert anna_rows and anna_rows[-1].strip()
+    assert anna_rows[-1] not in after
+
+
+def test_hand_over_on_a_pipe_writes_no_escape_codes(data_dir: Path) -> None:
+    _, out = play(
+        "--players", "2", "--humans", "2", "--names", "Anna,Ben", "--seed", "4", lines=["", "d", "x 1", ""]
+    )
+    assert "\x1b[3J" not in out
+    assert "no bots · seed 4" in out and "0 bots" not in out
+
+
+# Saving and resuming (item 8) ----------------------------------------------------------------------
+def test_quitting_before_any_move_leaves_no_empty_file(data_dir: Path) -> None:
+    # The empty German file: the game was written before the first move; quitting kept it.
+    _, out = play("--seed", "1", "--bots", "random", lines=["quit"])
+    assert "nothing saved, no move was made" in out
+    assert saved_games(data_dir) == []
+    # Viennese: the bots move first (the dealer starts); still nothing from the person, no file.
+    _, out = play("--rules", "viennese", "--seed", "2", "--bots", "random", lines=["quit"])
+    assert "Bot 3 discards" in out and saved_games(data_dir) == []
+
+
+def test_resume_continues_the_saved_game(data_dir: Path) -> None:
+    _, out = play("--seed", "3", "--bots", "random", lines=["d", "x 1", "quit"])
+    (path,) = saved_games(data_dir)
+    assert "rummykit play --resume FILE continues it" in out
+    before = rk.Record.load(path)
+    meta = json.loads(path.read_text(encoding="utf-8"))["meta"]
+    assert meta["players"] == ["human", "random:medium", "random:medium"] and meta["practice"] is False
+    assert meta["over"] is False
+
+    code, out = play("--resume", str(path), lines=["d", "quit"])
+    assert code == 0
+    assert f"resumed {path.name}: round 1 · seed 3" in out
+    match = before.replay()
+    hand = screen.sorted_hand(match.round.view(0).hand, "suit")
+    assert " ".join(screen.card_face(c) for c in hand) in re.sub(r" +", " ", out)
+    after = rk.Record.load(path)
+    assert after.actions[: len(before.actions)] == before.actions
+    assert len(after.actions) == len(before.actions) + 1  # the draw; the same file goes on
+    assert saved_games(data_dir) == [path]
+    play("--resume", str(path), "--no-save", lines=["x 1", "quit"])
+    assert rk.Record.load(path).actions == after.actions  # --no-save leaves the file as it was
+
+
+def test_most_recent_unfinished_game_is_offered(data_dir: Path) -> None:
+    play("--seed", "3", "--bots", "random", lines=["d", "x 1", "quit"])
+    (path,) = saved_games(data_dir)
+    assert latest_unfinished(data_dir / "games") is not None
+    _, out = play(lines=["", "quit"])  # Enter accepts
+    assert "Unfinished game: German Rummy (Rommé), round 1, You against bots, saved " in out
+    assert f"resumed {path.name}" in out
+    _, out = play("--seed", "9", "--bots", "random", lines=["n", "d", "quit"])  # "n" starts a new game
+    assert "resumed" not in out and len(saved_games(data_dir)) == 2
+    _, out = play("--new", "--seed", "9", "--bots", "random", lines=["quit"])
+    assert "Unfinished game" not in out
+
+
+def test_finished_games_are_not_offered_and_bad_files_are_refused(data_dir: Path, tmp_path: Path) -> None:
+    play("--seed", "3", "--bots", "random", "--set", "match_end=single_hand", lines=["auto"] * 400)
+    (path,) = saved_games(data_dir)
+    assert load_saved(path).is_finished and latest_unfinished(path.parent) is None
+    assert json.loads(path.read_text(encoding="utf-8"))["meta"]["over"] is True
+    result = runner.invoke(app, ["play", "--resume", str(path)])
+    assert result.exit_code == 2 and "is a finished game" in result.stderr
+
+    record_only = tmp_path / "record.json"
+    rk.Record.from_match(rk.Match.new(rk.Rules.preset("german"), 3, seed=1)).dump(record_only)
+    result = runner.invoke(app, ["play", "--resume", str(record_only)])
+    assert result.exit_code == 2 and "does not say who plays each seat" in result.stderr
+    result = runner.invoke(app, ["play", "--resume", str(tmp_path / "missing.json")])
+    assert result.exit_code == 2 and "cannot resume missing.json: cannot read" in result.stderr
+    huge = tmp_path / "huge.json"
+    huge.write_text(" " * 2_000_001)
+    result = runner.invoke(app, ["play", "--resume", str(huge)])
+    assert result.exit_code == 2 and "a saved game is at most 2000000" in result.stderr
+
+
+# Wording, long input, score signs (item 9) ---------------------------------------------------------
+def test_counts_have_the_right_number() -> None:
+    assert screen.count(1, "card") == "1 card" and screen.count(0, "bot") == "0 bots"
+    m = rk.Match.new(rk.Rules.preset("german"), 2, seed=4)
+    board = screen.Board(
+        view=m.round.view(0),
+        names=("You", "Bot 2"),
+        score=screen.match_scoreboard(m),
+        hands={0: rk.parse_cards("QS")},
+    )
+    console = Console(width=80, height=24, record=True, file=io.StringIO())
+    console.print(screen.render_board(board))
+    assert "Your hand (1 card, by suit)" in console.export_text()
+
+
+def test_one_bot_is_one_bot(data_dir: Path) -> None:
+    _, out = play("--players", "2", "--seed", "4", "--bots", "random", lines=["quit"])
+    assert "1 bot: random:medium · seed 4" in out
+
+
+def test_a_long_input_line_is_not_echoed_back(data_dir: Path) -> None:
+    _, out = play("--seed", "3", "--bots", "random", lines=["Z" * 5000, "discard " + "Q" * 150, "quit"])
+    assert f"✗ not a move: that line is 5000 characters long; a move is at most {MAX_LINE}" in out
+    assert "Z" * 20 not in out
+    flat = out.replace("\n", "")  # the console wraps long messages
+    assert "✗ not a move: not a card: 'QQQQ" in flat and "Q" * 59 + "…'" in flat and "Q" * 60 not in flat
+    assert all(len(line) <= 200 for line in out.splitlines())
+
+
+def test_scores_are_signed_as_in_the_browser(data_dir: Path) -> None:
+    _, out = play(
+        "--seed", "3", "--bots", "greedy", "--set", "match_end=single_hand", lines=["auto"] * 400
+    )  # fmt: skip
+    (path,) = saved_games(data_dir)
+    match = rk.Record.load(path).replay()
+    result = match.rounds[-1].result
+    # The browser shows Match.scores and each hand's RoundResult.points: losers are negative.
+    assert screen.match_scoreboard(match).totals == match.scores
+    assert min(match.scores) < 0 and min(result.points) < 0
+    rows = [line for line in out.splitlines() if line.startswith(("You", "Bot 2", "Bot 3"))][-3:]
+    for seat, row in enumerate(rows):
+        cells = row.split()
+        assert cells[-2:] == [str(result.points[seat]), str(match.scores[seat])], row
+    assert f"(scores You {match.scores[0]}, Bot 2 {match.scores[1]}" in out.replace("\n", " ")
+
+
+# The rules at the prompt (item 2) ------------------------------------------------------------------
+def test_rules_at_the_prompt_are_paged_for_80_by_24(data_dir: Path) -> None:
+    _, out = play(
+        "--seed", "3", "--bots", "random", "--set", "opening_min_points=30", lines=["rules", "", "q", "quit"]
+    )  # fmt: skip
+    first, _, rest = out.partition("-- rules · page 1 of ")
+    assert "German Rummy (Rommé) — house rules" in first
+    assert "opening minimum (points)  30          40" in first
+    page_two = rest.split("--", 1)[1].split("-- rules · page 2 of ")[0]
+    lines = page_two.strip("\n").split("\n")
+    assert len(lines) == 23 and all(len(line) <= 80 for line in lines)
+    assert "page 3 of" not in out  # 'q' went back to the game, which is shown again
+    assert out.count("Your turn: draw (d) or take (t) the discard") == 2
+
+
+def test_regeln_shows_the_rules_in_german(data_dir: Path) -> None:
+    _, out = play("--rules", "viennese", "--seed", "2", "--bots", "random", lines=["regeln", "q", "quit"])
+    assert "Wiener Rommé (Wiener Rummy)" in out and "-- Regeln · page 1 of " in out
+
+
+def test_the_hands_last_moves_stay_visible_above_the_score_table() -> None:
+    out = io.StringIO()
+    console = Console(file=out, width=80, height=24, force_terminal=True, color_system=None)
+    match = rk.Match.new(rk.Rules.preset("viennese"), 3, seed=5, dealer=2)
+    from rummykit.bots import make_bot
+
+    players = [
+        Player("You"),
+        Player("Bot 2", make_bot("greedy"), "greedy"),
+        Player("Bot 3", make_bot("greedy")),
+    ]
+    PlaySession(match, players, console, scripted(["auto"] * 60 + ["quit"])).run()
+    text = out.getvalue()
+    before_result = text.split("Round 1 over: ")[0]
+    last_screen = before_result.split("\x1b[2J")[-1]  # what stays on screen once the table is shown
+    assert "Bot 2 calls Rummy, laying " in last_screen
+
+
+def test_names_from_a_save_file_cannot_send_terminal_escapes(data_dir: Path) -> None:
+    play("--seed", "3", "--bots", "random", lines=["d", "quit"])
+    (path,) = saved_games(data_dir)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["meta"]["names"][0] = "\x1b[2J\x1b]0;pwned\x07Eve"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert load_saved(path).names[0] == "[2J]0;pwnedEve"
+    _, out = play("--resume", str(path), lines=["quit"])
+    assert "\x1b" not in out and "[2J]0;pwnedEve" in out
+
+
+def test_a_save_is_never_half_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rummykit.cli import saves
+
+    path = tmp_path / "game.json"
+    saves.write_save(path, "first\n")
+    assert path.read_text() == "first\n"
+
+    def broken_rename(source: object, target: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(saves.os, "replace", broken_rename)
+    with pytest.raises(OSError, match="disk full"):
+        saves.write_save(path, "second\n")
+    assert path.read_text() == "first\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]  # no temporary file left behind
+
+
+@pytest.mark.skipif(not hasattr(__import__("signal"), "SIGHUP"), reason="no SIGHUP on this platform")
+def test_closing_the_terminal_saves_the_game(tmp_path: Path) -> None:
+    import os
+    import signal
+
+    def read(prompt: str) -> str:
+        if read.calls == 1:  # type: ignore[attr-defined]
+            os.kill(os.getpid(), signal.SIGHUP)  # the terminal window is closed while waiting
+        read.calls += 1  # type: ignore[attr-defined]
+        return "d"
+
+    read.calls = 0  # type: ignore[attr-defined]
+    out = io.StringIO()
+    console = Console(file=out, width=80, height=24)
+    match = rk.Match.new(rk.Rules.preset("german"), 2, seed=3, dealer=1)
+    from rummykit.bots import make_bot
+
+    save = tmp_path / "game.json"
+    session = PlaySession(
+        match, [Player("You"), Player("Bot 2", make_bot("random"), "random")], console, read, save_path=save
+    )
+    before = signal.getsignal(signal.SIGHUP)
+    assert session.run() == 0
+    assert signal.getsignal(signal.SIGHUP) == before  # the handler is only installed while playing
+    assert "Game stopped (terminal closed); game saved to" in out.getvalue()
+    assert load_saved(save).match.actions == match.actions == [rk.Action.parse("draw")]

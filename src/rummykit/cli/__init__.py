@@ -90,8 +90,12 @@ def rules_command(
         Path | None, typer.Option("--file", "-f", help="Load the rule set from a TOML file.")
     ] = None,
     list_presets: Annotated[bool, typer.Option("--list", help="List the presets and their aliases.")] = False,
+    explain: Annotated[
+        bool, typer.Option("--explain", help="The rules for players (how to play), with these values.")
+    ] = False,
+    lang: Annotated[str, typer.Option("--lang", help="Language of --explain: en or de.")] = "en",
 ) -> None:
-    """Show a rule set: every option of RULES.md §6 with its value."""
+    """Show a rule set: every option of RULES.md §6 with its value, or (--explain) how to play it."""
     if list_presets:
         if as_json:
             _echo_json(render.preset_aliases())
@@ -102,10 +106,29 @@ def rules_command(
         rules = build_rules(preset, file, assignments or [])
     except RummyError as exc:
         _fail(str(exc))
-    if as_json:
+    if explain:
+        _print_explained(rules, lang)
+    elif as_json:
         _echo_json(rules.to_dict())
     else:
         Console().print(render.rules_table(rules))
+
+
+def _print_explained(rules: Rules, lang: str) -> None:
+    """The rules page: formatted on a terminal, the Markdown text itself when piped."""
+    from rich.markdown import Markdown
+
+    from rummykit.explain import explain
+
+    try:
+        page = explain(rules, lang)
+    except RummyError as exc:
+        _fail(str(exc))
+    console = Console()
+    if console.is_terminal:
+        console.print(Markdown(page))
+    else:
+        typer.echo(page, nl=False)
 
 
 @app.command("meld")

@@ -13,23 +13,34 @@ position in the hand as shown (positions count from 1, in the displayed sort ord
 ``help`` ``hint``   the legal moves; the solver's suggestion (``auto`` plays its first step)
 ``sort`` ``undo``   sort by suit or rank; take back your last move (``--practice``)
 ``log`` ``quit``    the recent moves; save and leave
+``rules``           this table's rules, a page at a time (``regeln``: in German)
 ==================  ===========================================================
 
 Every game is saved as a record (``rk.Record``) after each of your moves, into the user data
 directory (``$RUMMYKIT_DATA_DIR/games``, else e.g. ``~/.local/share/rummykit/games``) or
-``--save-dir``; ``rummykit replay FILE`` steps through it. At the end of input (EOF) the game is
-saved and the command ends cleanly.
+``--save-dir``; ``rummykit replay FILE`` steps through it and ``rummykit play --resume FILE``
+continues it. A game in which nobody at the keyboard has moved yet is not written, so quitting at the
+first prompt leaves no empty file behind; at start the most recent unfinished game is offered. At the
+end of input (EOF), on Ctrl-C and when the terminal is closed (SIGHUP) the game is saved and the
+command ends cleanly; a save is written to a temporary file and renamed, so it is never half-written.
+
+In hot-seat play the hand-over clears the screen and the terminal's scroll-back, so the next player
+cannot scroll up to the previous player's hand.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
 import random
+import re
+import signal
 import sys
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -56,8 +67,9 @@ from rummykit.actions import (
 )
 from rummykit.bots import Bot, UnknownBotError, bot_kinds, make_bot
 from rummykit.cards import Card
-from rummykit.cli import screen
+from rummykit.cli import pager, screen
 from rummykit.cli.hints import hint
+from rummykit.cli.saves import HUMAN, SavedGame, latest_unfinished, load_saved, save_meta, write_save
 from rummykit.errors import IllegalActionError, NotationError, RummyError
 from rummykit.match import Match, MatchEvent
 from rummykit.record import Record
@@ -71,6 +83,16 @@ DEFAULT_BOT: Final = "search"
 DEFAULT_LEVEL: Final = "medium"
 DEFAULT_DELAY: Final = 0.7
 """Seconds between bot moves on a terminal (``--fast`` or ``--delay 0`` skips the pauses)."""
+LAST_MOVES: Final = 3
+"""Moves repeated above a hand's score table on a terminal (the screen is cleared for it)."""
+MAX_LINE: Final = 200
+"""Longest input line read as a move; longer lines are refused without being echoed back."""
+MAX_ECHO: Final = 60
+"""Longest piece of the player's input repeated in an error message."""
+_LONG_QUOTE: Final = re.compile(rf"'([^']{{{MAX_ECHO + 1},}})'")
+"""A quoted piece of input longer than :data:`MAX_ECHO` inside an error message."""
+CLEAR_ALL: Final = "\x1b[H\x1b[2J\x1b[3J"
+"""Cursor home, clear the screen, then clear the scroll-back (xterm, tmux, VTE, Windows Terminal)."""
 
 
 class QuitGame(Exception):
@@ -158,6 +180,8 @@ META_COMMANDS: Final = {
     "sort": "sort",
     "undo": "undo",
     "log": "log",
+    "rules": "rules",
+    "regeln": "rules de",
     "quit": "quit",
     "exit": "quit",
     "q": "quit",
@@ -202,6 +226,8 @@ def parse_input(text: str, hand: Sequence[Card], opened: bool) -> Action | str:
     Raises:
         NotationError: the line is neither a command nor an action.
     """
+    if len(text) > MAX_LINE:
+        raise NotationError(f"that line is {len(text)} characters long; a move is at most {MAX_LINE}")
     line = " ".join(text.replace("|", " | ").split())
     if not line:
         raise NotationError("type a move, or 'help' for the legal moves")
@@ -209,6 +235,8 @@ def parse_input(text: str, hand: Sequence[Card], opened: bool) -> Action | str:
     verb = first.lower()
     if verb in META_COMMANDS and not rest:
         return META_COMMANDS[verb]
+    if verb == "rules" and rest.lower() in ("en", "de"):
+        return f"rules {rest.lower()}"
     verb = SHORT_VERBS.get(verb, verb)
     words = rest.split()
     if verb == "meld" and not opened:
@@ -220,12 +248,17 @@ def parse_input(text: str, hand: Sequence[Card], opened: bool) -> Action | str:
     return Action.parse(" ".join([verb, *words]))
 
 
+def clip(text: str, limit: int = MAX_ECHO) -> str:
+    """``text`` cut to ``limit`` characters with an ellipsis, so no input is echoed back at length."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def short_error(exc: Exception) -> str:
-    """A notation error in one short line (the card-format reminder shortened)."""
-    text = str(exc)
+    """A notation error in one short line (the card-format reminder shortened, quoted input clipped)."""
+    text = _LONG_QUOTE.sub(lambda m: f"'{clip(m.group(1))}'", str(exc))
     if text.startswith("not a card:"):
-        return text.split(" (", 1)[0] + " (cards: QS, 10H, JK; or a position)"
-    return text
+        text = text.split(" (", 1)[0] + " (cards: QS, 10H, JK; or a position)"
+    return clip(text, 2 * MAX_ECHO + 60)
 
 
 def describe(action: Action, name: str, before: PlayerView | None, ascii_only: bool = False) -> Text:
@@ -298,11 +331,32 @@ def legal_moves_lines(legal: Sequence[Action]) -> list[str]:
     return lines
 
 
+RULES_NOTICE: Final = "'rules': how to play at this table ('regeln': auf Deutsch) · 'help': your moves"
 SHORT_HELP: Final = (
     "short forms: d draw · t take · m 1 2 3 meld/open cards 1 2 3 (| between melds) · "
     "l 4 2 lay card 4 off on meld 2 · x 5 discard card 5 · k 5 knock · r 5 rummy · "
-    "sort · hint · auto (play the hint) · undo · log · quit"
+    "sort · hint · auto (play the hint) · undo · log · rules (regeln: German) · quit"
 )
+
+
+@contextlib.contextmanager
+def hangup_stops_the_game() -> Iterator[None]:
+    """A closed terminal (SIGHUP) stops the game like the end of input: it is saved, then the command
+    ends. Without this the hang-up could kill the process halfway through writing the save."""
+    hangup = getattr(signal, "SIGHUP", None)
+    if hangup is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        signal.signal(hangup, signal.SIG_IGN)  # one stop; the save that follows is not interrupted
+        raise QuitGame("terminal closed")
+
+    previous = signal.signal(hangup, stop)
+    try:
+        yield
+    finally:
+        signal.signal(hangup, previous)
 
 
 # The session ----------------------------------------------------------------------------------------
@@ -322,6 +376,7 @@ class PlaySession:
         save_path: Path | None = None,
         sleep: Callable[[float], None] = time.sleep,
         notices: Sequence[str] = (),
+        lang: str = "en",
     ) -> None:
         self.match = match
         self.players = list(players)
@@ -339,6 +394,7 @@ class PlaySession:
         self.shown_seat: int | None = None
         self.highlight: tuple[Card, ...] = ()
         self.live = console.is_terminal and delay > 0
+        self.lang = lang
 
     # Helpers ---------------------------------------------------------------------------------------
     @property
@@ -392,17 +448,24 @@ class PlaySession:
         except KeyboardInterrupt:
             raise QuitGame("interrupted") from None
 
-    def save(self) -> None:
-        if self.save_path is None:
-            return
+    def human_has_moved(self) -> bool:
+        return any(e.seat in self.humans for e in self.match.history if isinstance(e, (Event, MatchEvent)))
+
+    def save(self) -> bool:
+        """Write the record; a game in which no person has moved yet is not written (no empty files)."""
+        if self.save_path is None or not self.human_has_moved():
+            return False
         data: dict[str, Any] = Record.from_match(self.match).to_dict()
-        data["meta"] = {
-            "names": list(self.names),
-            "players": [p.label for p in self.players],
-            "saved": datetime.now().isoformat(timespec="seconds"),
-        }
-        self.save_path.parent.mkdir(parents=True, exist_ok=True)
-        self.save_path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        labels = [p.label for p in self.players]
+        data["meta"] = save_meta(self.names, labels, self.practice, self.match.is_over)
+        write_save(self.save_path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+        return True
+
+    def clear_all(self) -> None:
+        """Clear the screen and the scroll-back, so nobody can scroll up to an earlier hand."""
+        if self.console.is_terminal:
+            self.console.file.write(CLEAR_ALL)
+            self.console.file.flush()
 
     def add_log(self, entry: Text) -> None:
         self.log.append(entry)
@@ -414,6 +477,10 @@ class PlaySession:
 
     # Flow ------------------------------------------------------------------------------------------
     def run(self) -> int:
+        with hangup_stops_the_game():
+            return self._run()
+
+    def _run(self) -> int:
         try:
             while not self.match.is_over:
                 seat = self.match.to_move
@@ -422,14 +489,19 @@ class PlaySession:
                     self.bot_move(seat, player.bot)
                 else:
                     self.human_turn(seat)
-            self.save()
+            saved = self.save()
             self.console.print(screen.winners_text(self.match.winners, self.names, self.scoreboard()))
-            if self.save_path is not None:
+            if saved:
                 self.console.print(Text(f"Game saved to {self.save_path}", style="dim"))
-        except QuitGame as stop:
-            self.save()
-            where = f"; game saved to {self.save_path}" if self.save_path is not None else ""
-            self.console.print(Text(f"Game stopped ({stop.reason}){where}", style="yellow"))
+        except (QuitGame, KeyboardInterrupt) as stop:
+            reason = stop.reason if isinstance(stop, QuitGame) else "interrupted"
+            where = ""
+            if self.save():
+                where = f"; game saved to {self.save_path} (rummykit play --resume FILE continues it)"
+            elif self.save_path is not None and not self.human_has_moved():
+                where = "; nothing saved, no move was made"
+            with contextlib.suppress(OSError):  # the terminal may be gone (hang-up)
+                self.console.print(Text(f"Game stopped ({reason}){where}", style="yellow"))
         return 0
 
     def apply(self, seat: int, action: Action) -> None:
@@ -459,7 +531,10 @@ class PlaySession:
             score = dataclasses.replace(score, round_number=score.round_number - 1)
         self.save()
         if self.console.is_terminal:
+            # The clear would hide the hand's last moves (such as the discards after a knock): repeat them.
             self.console.clear()
+            for entry in self.log[-LAST_MOVES:]:
+                self.console.print(entry)
         self.console.print(screen.result_table(view, self.names, score, self.ascii_only))
         self.highlight = ()
         self.shown_seat = None
@@ -488,8 +563,7 @@ class PlaySession:
             self.sleep(self.delay)
 
     def hand_over(self, seat: int) -> None:
-        if self.console.is_terminal:
-            self.console.clear()
+        self.clear_all()
         self.console.print(
             Text(f"Hand over to {self.names[seat]}: the other players look away.", style="bold yellow")
         )
@@ -503,7 +577,9 @@ class PlaySession:
         if BuyBack() in legal:
             cost = m.rules.buyback_cost
             return Text(
-                f"{you} total is {m.totals[seat]}: buy back for {cost} chips? buyback / decline", style="bold"
+                f"{you} score is {m.scores[seat]} ({m.totals[seat]} bad points): buy back for {cost} chips? "
+                "buyback / decline",
+                style="bold",
             )
         if rnd.phase is Phase.DRAW:
             what = "draw (d) or take (t) the discard" if TakeDiscard() in legal else "draw (d)"
@@ -581,7 +657,21 @@ class PlaySession:
             return Text("\n").join(self.log[-20:]) if self.log else Text("no moves yet")
         if command == "undo":
             return self.undo(seat)
+        if command.startswith("rules"):
+            return self.show_rules(seat, command.partition(" ")[2] or self.lang)
         raise QuitGame("quit")
+
+    def show_rules(self, seat: int, lang: str) -> RenderableType:
+        """This table's rules (house rules included) a page at a time, then the table again."""
+        from rich.markdown import Markdown
+
+        from rummykit.explain import explain
+
+        text = explain(self.match.rules, lang)
+        clear = self.console.clear if self.console.is_terminal else None
+        pager.page(self.console, Markdown(text), self.ask, "rules" if lang == "en" else "Regeln", clear)
+        self.show(seat, self.status(seat))
+        return ""
 
     def undo(self, seat: int) -> RenderableType | None:
         if not self.practice:
@@ -646,9 +736,29 @@ def play_command(
         Path | None, typer.Option("--save-dir", help="Folder for the saved game records.")
     ] = None,
     no_save: Annotated[bool, typer.Option("--no-save", help="Do not save the game.")] = False,
+    resume: Annotated[
+        Path | None, typer.Option("--resume", help="Continue a saved game (a file in the save folder).")
+    ] = None,
+    new: Annotated[
+        bool, typer.Option("--new", help="Start a new game without offering the last unfinished one.")
+    ] = False,
 ) -> None:
     """Play a match in the terminal: you against bots, or several people taking turns (hot-seat)."""
     from rummykit.cli import build_rules
+
+    console = Console(highlight=False)
+    pause = 0.0 if fast else max(0.0, delay)
+    saved = None
+    if resume is not None:
+        saved = _load_for_resume(resume)
+    elif not new and not no_save:
+        saved = _offer_unfinished(console, games_dir(save_dir))
+    if saved is not None:
+        read = _read_line_factory(console)
+        session = resumed_session(
+            saved, console, read, practice=practice, delay=pause, ascii_only=ascii_only, save=not no_save
+        )
+        raise typer.Exit(session.run())
 
     try:
         rules: Rules = build_rules(None if rules_file else rules_text, rules_file, assignments or [])
@@ -676,22 +786,87 @@ def play_command(
         match = Match.new(rules, players, seed=seed, dealer=players - 1)
     except RummyError as exc:
         raise _fail(str(exc)) from None
-    console = Console(highlight=False)
     save_path = None
     if not no_save:
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
         save_path = games_dir(save_dir) / f"{stamp}-{rules.name}-seed{match.seed}.json"
     notices = [notice] if notice else []
-    notices.append(f"{len(seats) - humans} bots: {', '.join(sorted(set(kinds)))} · seed {match.seed}")
+    bots_line = f"{screen.count(len(kinds), 'bot')}: {', '.join(sorted(set(kinds)))}" if kinds else "no bots"
+    notices.append(f"{bots_line} · seed {match.seed}")
+    notices.append(RULES_NOTICE)
     session = PlaySession(
         match,
         seats,
         console,
         _read_line_factory(console),
-        delay=0.0 if fast else max(0.0, delay),
         practice=practice,
-        ascii_only=ascii_only,
         save_path=save_path,
         notices=notices,
+        delay=pause,
+        ascii_only=ascii_only,
     )
     raise typer.Exit(session.run())
+
+
+def _load_for_resume(path: Path) -> SavedGame:
+    try:
+        saved = load_saved(path)
+    except RummyError as exc:
+        raise _fail(f"cannot resume {path.name}: {exc}") from None
+    if saved.is_finished:
+        raise _fail(f"{path.name} is a finished game; 'rummykit replay {path}' shows it")
+    return saved
+
+
+def _offer_unfinished(console: Console, folder: Path) -> SavedGame | None:
+    """Offer the most recent unfinished game; it, when the player says yes (Enter), else ``None``."""
+    candidate = latest_unfinished(folder)
+    if candidate is None:
+        return None
+    console.print(Text(f"Unfinished game: {candidate.summary()}", style="bold"))
+    console.print(Text(f"({candidate.path})", style="dim"))
+    try:
+        answer = console.input("Resume it? [Y/n] ")
+    except (EOFError, KeyboardInterrupt):
+        console.print(Text("No answer: nothing started.", style="yellow"))
+        raise typer.Exit(0) from None
+    return candidate if answer.strip().lower() in ("", "y", "yes", "j", "ja") else None
+
+
+def resumed_session(
+    saved: SavedGame,
+    console: Console,
+    read_line: Callable[[str], str],
+    *,
+    practice: bool = False,
+    delay: float = 0.0,
+    ascii_only: bool = False,
+    save: bool = True,
+) -> PlaySession:
+    """A session that continues ``saved`` where it stopped, saving into the same file (unless ``save``
+    is false).
+
+    Raises:
+        typer.Exit: a seat's bot kind is not available here.
+    """
+    seats: list[Player] = []
+    for name, label in zip(saved.names, saved.players, strict=True):
+        if label == HUMAN:
+            seats.append(Player(name))
+            continue
+        try:
+            seats.append(Player(name, make_bot(label), label))
+        except UnknownBotError as exc:
+            raise _fail(f"cannot resume {saved.path.name}: {exc}") from None
+    m = saved.match
+    return PlaySession(
+        m,
+        seats,
+        console,
+        read_line,
+        delay=delay,
+        practice=practice or saved.practice,
+        ascii_only=ascii_only,
+        save_path=saved.path if save else None,
+        notices=[f"resumed {saved.path.name}: round {len(m.rounds)} · seed {m.seed}", RULES_NOTICE],
+    )

@@ -43,6 +43,11 @@ TITLES: Final[dict[str, str]] = {
 }
 
 
+def count(n: int, noun: str) -> str:
+    """``1 card``, ``2 cards``, ``0 bots``: a number with its noun in the right number."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def game_title(rules: Rules) -> str:
     title = TITLES.get(rules.name, rules.name)
     return title if not rules.changes() else f"{title}, changed rules"
@@ -120,7 +125,7 @@ class Scoreboard:
     eliminated: tuple[bool, ...] = ()
     round_number: int = 1
     rounds_planned: int | None = None
-    total_label: str = "total"
+    total_label: str = "score"
 
 
 @dataclass(slots=True)
@@ -142,13 +147,14 @@ class Board:
 
 
 def match_scoreboard(match: Match) -> Scoreboard:
-    """Totals (minus points, bad points, or plus points where the rules collect them), chips and pot
-    of a rubber, and the round number."""
+    """Scores, chips and pot of a rubber, and the round number.
+
+    Scores are signed as the browser shows them (``Match.scores``: plus points minus the minus or bad
+    points), so 23 minus points show as ``-23`` in both front ends and the highest score leads.
+    """
     rules = match.rules
-    totals: tuple[int, ...] = match.totals
-    label = "bad pts" if rules.is_knock_game else "minus"
-    if match.scores != tuple(-t for t in totals):
-        totals, label = match.scores, "points"
+    totals: tuple[int, ...] = match.scores
+    label = "score"
     planned = None
     if rules.match_end == "fixed_hands":
         planned = rules.num_hands or match.players
@@ -282,7 +288,7 @@ def _hand_block(
     own = seat == v.seat
     name = board.names[seat]
     who = "Your hand" if name == "You" else f"{name}'s hand"
-    title = Text(f"{who} ({len(cards)} cards, by {board.sort_mode})", style="bold")
+    title = Text(f"{who} ({count(len(cards), 'card')}, by {board.sort_mode})", style="bold")
     if deadwood is not None:
         title.append(f" · deadwood {deadwood}", style="")
     return [title, hand_grid(cards, board.ascii_only, board.highlight if own else ())]
@@ -375,7 +381,7 @@ def result_table(
             cells = [
                 Text(name + mark, style="bold" if mark else ""),
                 shown,
-                f"{points:+d}" if points else "0",
+                str(points),
             ]
         if score.totals is not None:
             cells.append(
@@ -399,5 +405,5 @@ def winners_text(winners: Sequence[int], names: Sequence[str], score: Scoreboard
     if score.chips is not None:
         text.append(f" and the pot (chips {', '.join(f'{names[s]} {c}' for s, c in enumerate(score.chips))})")
     if score.totals is not None:
-        text.append(f" (totals {', '.join(f'{names[s]} {t}' for s, t in enumerate(score.totals))})", style="")
+        text.append(f" (scores {', '.join(f'{names[s]} {t}' for s, t in enumerate(score.totals))})", style="")
     return text

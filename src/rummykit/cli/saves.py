@@ -1,0 +1,169 @@
+"""Saved terminal games: load one to resume it, and find the most recent unfinished one.
+
+``rummykit play`` saves a match record (:class:`~rummykit.record.Record`) with a ``meta`` object:
+the seat names, who plays each seat (``human`` or a bot kind such as ``search:medium``) and whether
+``undo`` is allowed. A saved game can be resumed only when that meta object is present and valid,
+because the record alone does not say which seats were people.
+
+Saves are local files but are still read as untrusted input: a file larger than
+:data:`MAX_SAVE_BYTES` or with malformed fields is refused with a message naming the problem.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Final
+
+from rummykit.errors import NotationError, RummyError
+from rummykit.match import Match
+from rummykit.record import Record
+
+MAX_SAVE_BYTES: Final = 2_000_000
+"""Largest save file read (a finished six-player match is far below 200 kB)."""
+NEWEST_CHECKED: Final = 20
+"""How many of the newest saves are checked for an unfinished game at start."""
+HUMAN: Final = "human"
+
+
+@dataclass(frozen=True, slots=True)
+class SavedGame:
+    """A saved match replayed to where it stopped, with the seats' names and players."""
+
+    path: Path
+    match: Match
+    names: tuple[str, ...]
+    players: tuple[str, ...]
+    """Per seat ``human`` or the bot kind with its level."""
+    practice: bool
+    saved: str
+
+    @property
+    def is_finished(self) -> bool:
+        return self.match.is_over
+
+    def summary(self) -> str:
+        """One line for the start screen: game, round, players, when it was saved."""
+        from rummykit.cli.screen import game_title
+
+        m = self.match
+        people = [n for n, p in zip(self.names, self.players, strict=True) if p == HUMAN]
+        who = " and ".join(people)
+        who += " against bots" if len(people) < len(self.names) else " (hot-seat)"
+        when = self.saved.replace("T", " ")[:16] if self.saved else "unknown time"
+        return f"{game_title(m.rules)}, round {len(m.rounds)}, {who}, saved {when}"
+
+
+def load_saved(path: Path) -> SavedGame:
+    """The game saved in ``path``, replayed.
+
+    Raises:
+        NotationError: unreadable or oversized file, not a record of a whole match, no valid
+            ``meta`` object, or an action that cannot be replayed.
+        RulesError: the record's rules are invalid.
+    """
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise NotationError(f"cannot read {str(path)!r}: {exc.strerror}") from None
+    if size > MAX_SAVE_BYTES:
+        raise NotationError(f"{path.name} is {size} bytes; a saved game is at most {MAX_SAVE_BYTES}")
+    try:
+        data: Any = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise NotationError(f"{path.name} is not a saved game: {exc}") from None
+    record = Record.from_dict(data)
+    if record.kind != "match":
+        raise NotationError(f"{path.name} holds a single round; only games saved by 'rummykit play' resume")
+    meta = data.get("meta")
+    if not isinstance(meta, dict):
+        raise NotationError(f"{path.name} does not say who plays each seat (no 'meta'); it cannot be resumed")
+    names = meta.get("names")
+    players = meta.get("players")
+    n = record.players
+    if not (isinstance(names, list) and len(names) == n and all(isinstance(x, str) and x for x in names)):
+        raise NotationError(f"{path.name}: 'meta.names' must list {n} names")
+    if not (isinstance(players, list) and len(players) == n and all(isinstance(x, str) for x in players)):
+        raise NotationError(f"{path.name}: 'meta.players' must list {n} players ('human' or a bot)")
+    if HUMAN not in players:
+        raise NotationError(f"{path.name}: no seat is played by a person")
+    practice = meta.get("practice", False)
+    saved = meta.get("saved", "")
+    match = record.replay()
+    return SavedGame(
+        path,
+        match,
+        tuple(printable(x)[:40] or f"Player {i + 1}" for i, x in enumerate(names)),
+        tuple(players),
+        practice is True,
+        saved if isinstance(saved, str) else "",
+    )
+
+
+def printable(text: str) -> str:
+    """``text`` without control characters, so a name from a file cannot send terminal escapes."""
+    return "".join(ch for ch in text if ch.isprintable())
+
+
+def marked_over(path: Path) -> bool:
+    """Whether the save's ``meta.over`` says the game ended (read without replaying it)."""
+    try:
+        if path.stat().st_size > MAX_SAVE_BYTES:
+            return False
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return False
+    meta = data.get("meta") if isinstance(data, dict) else None
+    return isinstance(meta, dict) and meta.get("over") is True
+
+
+def latest_unfinished(folder: Path) -> SavedGame | None:
+    """The most recently saved game in ``folder`` that has not ended, if any.
+
+    Only the :data:`NEWEST_CHECKED` newest files are looked at; games marked as over are skipped
+    without a replay, and files that cannot be resumed are skipped.
+    """
+    try:
+        files = [p for p in folder.glob("*.json") if p.is_file()]
+    except OSError:
+        return None
+    files.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    for path in files[:NEWEST_CHECKED]:
+        if marked_over(path):
+            continue
+        try:
+            saved = load_saved(path)
+        except RummyError:
+            continue
+        if not saved.is_finished:
+            return saved
+    return None
+
+
+def write_save(path: Path, text: str) -> None:
+    """Write a save so that it is never half-written: a temporary file beside it, then a rename.
+
+    A process stopped in the middle (a closed terminal, a full disk) leaves the previous save intact.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.tmp")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def save_meta(names: tuple[str, ...], players: list[str], practice: bool, over: bool) -> dict[str, Any]:
+    """The ``meta`` object written beside a record: who plays each seat, whether the game is over,
+    and when it was saved."""
+    return {
+        "names": list(names),
+        "players": players,
+        "practice": practice,
+        "over": over,
+        "saved": datetime.now().isoformat(timespec="seconds"),
+    }

@@ -1,0 +1,5 @@
+"""``python -m rummykit.explain FOLDER`` writes the rules pages of every preset into FOLDER."""
+
+from rummykit.explain import main
+
+raise SystemExit(main())

@@ -1,0 +1,40 @@
+"""Bilingual helpers for the rules pages: the language switch, card text and value phrases."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from rummykit.cards import parse_cards
+
+LANGUAGES: Final = ("en", "de")
+"""Languages the rules pages are written in."""
+
+
+@dataclass(frozen=True, slots=True)
+class Lang:
+    """The language of a page; calling it picks the English or the German text."""
+
+    code: str
+
+    def __call__(self, en: str, de: str) -> str:
+        return de if self.code == "de" else en
+
+    def yes_no(self, value: bool) -> str:
+        return self("yes", "ja") if value else self("no", "nein")
+
+    def plural(self, count: int, one: str, many: str) -> str:
+        """``one`` for a count of 1, else ``many`` (both already in the page's language)."""
+        return one if count == 1 else many
+
+    def join(self, items: Sequence[str], word: str = "") -> str:
+        """``a, b and c`` / ``a, b und c`` (or another last ``word`` such as ``or``)."""
+        if len(items) <= 1:
+            return "".join(items)
+        return ", ".join(items[:-1]) + f" {word or self('and', 'und')} " + items[-1]
+
+
+def cards(text: str) -> str:
+    """Card text as players see it on the table: ``7H 8H JK`` becomes ``7♥ 8♥ JK``."""
+    return " ".join(c.symbol() for c in parse_cards(text))

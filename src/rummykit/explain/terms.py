@@ -1,0 +1,315 @@
+"""Words for players: the glossary, and plain names for the options a table may change.
+
+Option names stay the project's vocabulary (RULES.md §6); these are only their labels on a page.
+An option without a label here is shown by its name, so a new option is never hidden.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from rummykit.explain.language import Lang
+
+OPTION_LABELS: Final[dict[str, tuple[str, str]]] = {
+    "num_decks": ("packs of 52 cards", "Kartenspiele zu 52 Karten"),
+    "jokers_total": ("jokers in the deck", "Joker im Spiel"),
+    "min_players": ("fewest players", "mindestens Spieler"),
+    "max_players": ("most players", "höchstens Spieler"),
+    "dealer_sits_out_at_table_of": ("dealer sits out at a table of", "Geber setzt aus bei Tischgröße"),
+    "seat_draw": ("seats and first dealer", "Sitzplätze und erster Geber"),
+    "deal_rotation": ("who deals next", "wer als Nächstes gibt"),
+    "hand_size": ("cards per player", "Karten pro Spieler"),
+    "hand_size_rule": ("hand size", "Handgröße"),
+    "deal_packets": ("dealing", "Austeilen"),
+    "start_mode": ("first turn", "erster Zug"),
+    "joker_robbing": ("cutter may rob a joker", "Abheber darf einen Joker rauben"),
+    "ace_low_in_runs": ("ace low in runs (A-2-3)", "Ass unten in Folgen (A-2-3)"),
+    "ace_high_in_runs": ("ace high in runs (Q-K-A)", "Ass oben in Folgen (Q-K-A)"),
+    "allow_ace_both_ends": ("run A-2-…-K-A allowed", "Folge A-2-…-K-A erlaubt"),
+    "set_size_min": ("smallest set", "kleinster Satz"),
+    "set_size_max": ("largest set", "größter Satz"),
+    "joker_limit": ("jokers per meld", "Joker pro Figur"),
+    "max_adjacent_jokers": (
+        "jokers side by side in a run, at most",
+        "Joker nebeneinander in einer Folge, höchstens",
+    ),
+    "opening_min_points": ("opening minimum (points)", "Mindestwert beim Auslegen (Punkte)"),
+    "opening_scope": ("opening minimum counts", "Mindestwert zählt"),
+    "layoff_on_opening_turn": ("lay off in the opening turn", "Anlegen im Zug des Auslegens"),
+    "layoff_requires_opened": ("lay off only after opening", "Anlegen erst nach dem Auslegen"),
+    "joker_exchange": ("joker exchange", "Joker tauschen"),
+    "joker_exchange_requires_opened": (
+        "joker exchange only after opening",
+        "Joker tauschen erst nach dem Auslegen",
+    ),
+    "joker_exchange_on_opening_turn": (
+        "joker exchange in the opening turn",
+        "Joker tauschen im Zug des Auslegens",
+    ),
+    "set_joker_exchange": ("joker exchange in sets", "Joker tauschen in Sätzen"),
+    "exchanged_joker_destination": ("an exchanged joker goes", "ein getauschter Joker geht"),
+    "discard_pickup_requires_meld": (
+        "taken discard must be melded",
+        "aufgenommene Karte muss ausgelegt werden",
+    ),
+    "discard_pickup_requires_opened": ("who may take the discard", "wer die Ablage aufnehmen darf"),
+    "may_discard_taken_discard": ("discard the card just taken", "gerade aufgenommene Karte abwerfen"),
+    "joker_discard_allowed": ("discarding a joker", "Joker abwerfen"),
+    "discard_playable_card_allowed": ("discard a card that could be laid off", "anlegbare Karte abwerfen"),
+    "going_out_requires_discard": ("going out needs a final discard", "Ausmachen nur mit Abwurf"),
+    "hand_romme_multiplier": ("Hand-Rommé multiplier", "Faktor bei Hand-Rommé"),
+    "hand_romme_requires_opening_min": (
+        "Hand-Rommé needs the opening minimum",
+        "Hand-Rommé braucht den Mindestwert",
+    ),
+    "penalty_ace": ("ace left in hand (points)", "Ass in der Hand (Punkte)"),
+    "penalty_joker": ("joker left in hand (points)", "Joker in der Hand (Punkte)"),
+    "penalty_court": ("J, Q, K left in hand (points)", "B, D, K in der Hand (Punkte)"),
+    "stock_exhaustion": ("when the stock runs out", "wenn der Stock leer ist"),
+    "max_stock_rebuilds": ("new stocks per hand, at most", "neue Stöcke pro Spiel, höchstens"),
+    "hand_scoring": ("scoring", "Wertung"),
+    "match_end": ("end of the match", "Ende der Partie"),
+    "num_hands": ("hands in the match", "Spiele in der Partie"),
+    "penalty_limit": ("match ends at (minus points)", "Partie endet bei (Minuspunkten)"),
+    "target_score": ("match ends at (plus points)", "Partie endet bei (Pluspunkten)"),
+    "elimination_threshold": ("out at (points)", "ausgeschieden ab (Punkten)"),
+    "knock_threshold": ("knock limit (points)", "Klopfgrenze (Punkte)"),
+    "knock_comparison": ("knock when deadwood is", "klopfen bei Schlechtpunkten"),
+    "knock_extra_turn": (
+        "one more turn for the others after a knock",
+        "ein Zug für die anderen nach dem Klopfen",
+    ),
+    "rummy_multiplier": ("Rummy multiplier", "Faktor bei Rummy"),
+    "deadwood_ace": ("ace as deadwood (points)", "Ass als Schlechtpunkte"),
+    "deadwood_joker": ("joker as deadwood (points)", "Joker als Schlechtpunkte"),
+    "pot_ante": ("ante (chips)", "Einsatz (Chips)"),
+    "ante_frequency": ("ante paid", "Einsatz gezahlt"),
+    "knock_money": ("knock money (chips from each player)", "Klopfgeld (Chips von jedem Spieler)"),
+    "buyback_window": ("buy-back allowed with a total between", "Rückkauf erlaubt bei einem Stand zwischen"),
+    "buyback_cost": ("buy-back price (chips)", "Preis des Rückkaufs (Chips)"),
+    "buyback_limit": ("buy-backs per player, at most", "Rückkäufe pro Spieler, höchstens"),
+}
+
+VALUE_WORDS: Final[dict[str, tuple[str, str]]] = {
+    "high_card": ("by drawing cards", "durch Ziehen von Karten"),
+    "random": ("by lot", "ausgelost"),
+    "clockwise": ("clockwise", "im Uhrzeigersinn"),
+    "counterclockwise": ("counter-clockwise", "gegen den Uhrzeigersinn"),
+    "winner_deals": ("the winner of the hand", "der Gewinner des Spiels"),
+    "fixed": ("the same for every table size", "gleich bei jeder Tischgröße"),
+    "by_player_count": ("by the number of players", "nach Spielerzahl"),
+    "singly": ("one card at a time", "einzeln"),
+    "p3334": ("3, 3, 3, then 4 cards", "3, 3, 3, dann 4 Karten"),
+    "upcard": ("an upcard starts the discard pile", "eine aufgedeckte Karte beginnt die Ablage"),
+    "dealer_extra_card": ("the dealer gets one card more", "der Geber bekommt eine Karte mehr"),
+    "forehand_extra_card": ("forehand gets one card more", "die Vorhand bekommt eine Karte mehr"),
+    "jokers_le_naturals": ("no more jokers than natural cards", "nicht mehr Joker als echte Karten"),
+    "min_two_naturals": ("at least two natural cards", "mindestens zwei echte Karten"),
+    "max_one_joker_per_meld": ("one joker at most", "höchstens ein Joker"),
+    "at_least_one_natural": ("at least one natural card", "mindestens eine echte Karte"),
+    "all_melds_this_turn": ("all melds of the turn together", "alle Figuren des Zuges zusammen"),
+    "single_meld": ("one meld alone", "eine einzelne Figur"),
+    "any_missing_suit": ("with any missing suit", "mit jeder fehlenden Farbe"),
+    "complete_four_only": (
+        "only when the set then holds four natural cards",
+        "nur wenn der Satz danach vier echte Karten hat",
+    ),
+    "new_meld_same_turn": ("into a new meld in the same turn", "in eine neue Figur im selben Zug"),
+    "any_meld_same_turn": ("onto the table in the same turn", "im selben Zug auf den Tisch"),
+    "hand": ("into your hand", "auf die Hand"),
+    "never": ("everybody", "jeder"),
+    "opened_or_opening_with_it": (
+        "players who have opened or open with it",
+        "wer ausgelegt hat oder damit auslegt",
+    ),
+    "opened_before": ("players who opened on an earlier turn", "wer in einem früheren Zug ausgelegt hat"),
+    "always": ("always allowed", "immer erlaubt"),
+    "only_when_closing": ("only as your last card", "nur als letzte Karte"),
+    "reshuffle_keep_top": ("shuffle the discards into a new stock", "Ablage wird gemischt zum neuen Stock"),
+    "turn_over_keep_top": ("turn the discards over as a new stock", "Ablage wird umgedreht zum neuen Stock"),
+    "turn_over_all_if_declined": ("turn the whole discard pile over", "ganze Ablage wird umgedreht"),
+    "end_hand_no_score": ("the hand ends unscored", "das Spiel endet ohne Wertung"),
+    "losers_penalty": ("minus points for the losers", "Minuspunkte für die Verlierer"),
+    "winner_collects": ("the winner collects plus points", "der Gewinner kassiert Pluspunkte"),
+    "deadwood_all": ("bad points for everybody", "Schlechtpunkte für alle"),
+    "fixed_hands": ("after a fixed number of hands", "nach einer festen Zahl von Spielen"),
+    "penalty_limit": (
+        "when someone reaches a minus-point limit",
+        "wenn jemand eine Minuspunktgrenze erreicht",
+    ),
+    "elimination_last_survivor": ("last player left wins", "wer übrig bleibt, gewinnt"),
+    "target_score": ("first to a target score", "wer zuerst ein Ziel erreicht"),
+    "single_hand": ("after one hand", "nach einem Spiel"),
+    "lt": ("below the limit", "unter der Grenze"),
+    "le": ("at or below the limit", "höchstens gleich der Grenze"),
+    "per_rubber": ("once per rubber", "einmal pro Partie"),
+    "per_hand": ("before every hand", "vor jedem Spiel"),
+}
+
+
+def option_label(option: str, t: Lang) -> str:
+    """The plain name of ``option`` in the page's language, or the option name itself."""
+    label = OPTION_LABELS.get(option)
+    return t(*label) if label else f"`{option}`"
+
+
+def value_words(option: str, value: Any, t: Lang) -> str:
+    """An option value in words: ``yes``, ``none``, ``81 and 101``, a phrase, or the value itself."""
+    if isinstance(value, bool):
+        return t.yes_no(value)
+    if value is None:
+        if option == "max_stock_rebuilds":
+            return t("no limit", "unbegrenzt")
+        return t("none", "keine")
+    if isinstance(value, tuple):
+        return t.join([str(v) for v in value])
+    if isinstance(value, str):
+        words = VALUE_WORDS.get(value)
+        return t(*words) if words else f"`{value}`"
+    return str(value)
+
+
+GLOSSARY: Final[tuple[tuple[str, str, str, str, bool | None], ...]] = (
+    # English term, German term, English and German meaning; family: True knock, False melding, None both.
+    (
+        "meld",
+        "Figur, auslegen",
+        "a set or a run; to meld is to put melds on the table",
+        "ein Satz oder eine Folge; auslegen heißt, Figuren auf den Tisch legen",
+        None,
+    ),
+    (
+        "set",
+        "Satz",
+        "3 or 4 cards of one rank in different suits",
+        "3 oder 4 Karten gleichen Werts in verschiedenen Farben",
+        None,
+    ),
+    (
+        "run",
+        "Folge, Reihe",
+        "3 or more cards of one suit in order",
+        "3 oder mehr Karten einer Farbe in Reihenfolge",
+        None,
+    ),
+    (
+        "stock",
+        "Stock, Talon",
+        "the face-down pile you draw from",
+        "der verdeckte Stapel, von dem man zieht",
+        None,
+    ),
+    (
+        "discard pile",
+        "Ablage",
+        "the face-up pile; only its top card can be taken",
+        "der offene Stapel; nur die oberste Karte darf genommen werden",
+        None,
+    ),
+    (
+        "discard",
+        "abwerfen",
+        "to end your turn by putting one card face up on the discard pile",
+        "den Zug beenden, indem man eine Karte offen auf die Ablage legt",
+        None,
+    ),
+    ("forehand", "Vorhand", "the player to the dealer's left", "der Spieler links vom Geber", None),
+    (
+        "opening",
+        "Erstmeldung, erstes Auslegen",
+        "your first melds of a hand; they must reach the opening minimum",
+        "die ersten Figuren eines Spiels; sie müssen den Mindestwert erreichen",
+        False,
+    ),
+    (
+        "lay off",
+        "anlegen",
+        "to add a card from your hand to a meld on the table",
+        "eine Karte aus der Hand an eine Figur auf dem Tisch legen",
+        False,
+    ),
+    (
+        "joker exchange",
+        "Joker tauschen",
+        "to swap the natural card a joker stands for into a table meld and take the joker",
+        "die echte Karte, für die ein Joker steht, in eine Figur legen und den Joker nehmen",
+        False,
+    ),
+    (
+        "going out",
+        "ausmachen, Rommé",
+        "getting rid of your last card, which ends the hand",
+        "die letzte Karte loswerden; das beendet das Spiel",
+        False,
+    ),
+    (
+        "minus points",
+        "Minuspunkte",
+        "the value of the cards left in a loser's hand",
+        "der Wert der Karten, die ein Verlierer noch in der Hand hat",
+        False,
+    ),
+    (
+        "Hand-Rommé",
+        "Hand-Rommé",
+        "going out in one turn without having melded before; the others' minus points count double",
+        "in einem Zug ausmachen, ohne vorher ausgelegt zu haben; die anderen zahlen doppelt",
+        False,
+    ),
+    (
+        "deadwood",
+        "Schlechtpunkte, Restpunkte",
+        "the value of the cards in your hand that fit in no meld",
+        "der Wert der Karten in der Hand, die in keine Figur passen",
+        True,
+    ),
+    (
+        "bad points",
+        "Schlechtpunkte",
+        "the deadwood each player records after a hand; more is worse",
+        "die Schlechtpunkte, die jeder nach einem Spiel aufschreibt; mehr ist schlechter",
+        True,
+    ),
+    (
+        "knock",
+        "klopfen",
+        "ending the hand with little deadwood; the others then show their hands",
+        "das Spiel mit wenig Schlechtpunkten beenden; dann zeigen alle ihre Karten",
+        True,
+    ),
+    (
+        "Rummy",
+        "Rummy",
+        "ending the hand with every card in melds (no deadwood)",
+        "das Spiel beenden, wenn alle Karten in Figuren passen (keine Schlechtpunkte)",
+        True,
+    ),
+    (
+        "rubber",
+        "Partie",
+        "a series of hands until only one player is left",
+        "eine Reihe von Spielen, bis nur ein Spieler übrig ist",
+        True,
+    ),
+    (
+        "pot, ante",
+        "Pott, Einsatz",
+        "the chips everyone pays in at the start; the winner of the rubber takes them",
+        "die Chips, die alle am Anfang einzahlen; der Sieger der Partie bekommt sie",
+        True,
+    ),
+    (
+        "knock money",
+        "Klopfgeld",
+        "chips the knocker or Rummy caller receives from each other player",
+        "Chips, die der Klopfende oder Rummy-Rufer von jedem anderen bekommt",
+        True,
+    ),
+    (
+        "buy-back",
+        "Rückkauf, Wiedereinkauf",
+        "paying chips to lower a high total and stay in the rubber",
+        "Chips zahlen, um einen hohen Stand zu senken und in der Partie zu bleiben",
+        True,
+    ),
+)

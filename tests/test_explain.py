@@ -1,0 +1,155 @@
+"""The rules pages for players: built from the option values, committed under docs/rules, in the CLI."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from pathlib import Path
+from typing import Literal, get_args, get_origin, get_type_hints
+
+import pytest
+from typer.testing import CliRunner
+
+import rummykit as rk
+from rummykit.cli import app
+from rummykit.explain import LANGUAGES, explain, explain_html, page_name, rendered_pages
+from rummykit.explain.document import Paragraph, to_html
+from rummykit.explain.language import Lang
+from rummykit.explain.terms import option_label
+from rummykit.rules import OPTION_RANGES, PRESET_NAMES
+
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "rules"
+runner = CliRunner()
+
+
+def test_committed_pages_equal_the_generator() -> None:
+    expected = rendered_pages()
+    committed = {p.name for p in DOCS.glob("*.md")}
+    assert committed == set(expected), "regenerate with: python -m rummykit.explain docs/rules"
+    for name, text in expected.items():
+        assert (DOCS / name).read_text(encoding="utf-8") == text, (
+            f"docs/rules/{name} is out of date: python -m rummykit.explain docs/rules"
+        )
+
+
+def test_every_preset_has_a_page_in_every_language() -> None:
+    pages = rendered_pages()
+    for preset in PRESET_NAMES:
+        for lang in LANGUAGES:
+            assert page_name(preset, lang) in pages
+            assert f"({page_name(preset, lang)})" in pages["README.md"]
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_pages_explain_the_terms_players_meet(preset: str) -> None:
+    rules = rk.Rules.preset(preset)
+    en, de = explain(rules, "en"), explain(rules, "de")
+    if rules.is_knock_game:
+        for word in ("deadwood", "knock", "Rummy", "bad points", "rubber", "buy-back", "knock money"):
+            assert word in en, word
+        for word in ("Schlechtpunkte", "Klopfen", "Rummy", "Rückkauf", "Klopfgeld", "Pott"):
+            assert word in de, word
+    else:
+        score = "minus points" if rules.hand_scoring == "losers_penalty" else "plus points"
+        for word in ("meld", "lay off", "joker", score):
+            assert word in en, word
+        for word in ("auslegen", "Anlegen", "Joker tauschen", "Ablage"):
+            assert word in de, word
+    # No page is written as if it were another preset's.
+    assert "house rules" not in en.splitlines()[0] and "Hausregeln" not in de
+
+
+def test_house_rules_show_their_own_values_and_are_listed() -> None:
+    house = rk.Rules.preset("german").replace(opening_min_points=30, penalty_joker=20)
+    en = explain(house, "en")
+    assert en.startswith("# German Rummy (Rommé) — house rules\n")
+    assert "| opening minimum (points) | 30 | 40 |" in en
+    assert "| joker left in hand (points) | 20 | 30 |" in en
+    assert "must be worth at least **30 points** together" in en
+    assert "11 + 20 + 7 + 10 = 48 minus points (after a Hand-Rommé: 96)" in en
+    de = explain(house, "de")
+    assert "## Hausregeln an diesem Tisch" in de and "| Mindestwert beim Auslegen (Punkte) | 30 | 40 |" in de
+
+    viennese = rk.Rules.preset("viennese").replace(knock_threshold=8, knock_comparison="le", pot_ante=10)
+    text = explain(viennese, "en")
+    assert "Knock with deadwood of 8 points or less" in text
+    assert "Everybody pays 10 chips into the pot once per rubber." in text
+    assert "| knock when deadwood is | at or below the limit | below the limit |" in text
+
+
+def test_examples_are_computed_by_the_engine() -> None:
+    german = explain(rk.Rules.preset("german"), "en")
+    assert "A♥ 2♥ 3♥ is worth 6, Q♣ K♣ A♣ 31" in german
+    assert "| K♠ A♠ 2♠ | no |" in german and "| 3♠ JK JK 6♠ | yes |" in german
+    # The same meld is judged differently where the rules differ: no high ace in Basic Rummy.
+    assert "| Q♣ K♣ A♣ | no |" in explain(rk.Rules.preset("basic"), "en")
+    viennese = explain(rk.Rules.preset("viennese"), "en")
+    assert "with 3♦ left: deadwood 3." in viennese and "you may knock." in viennese
+    strict = explain(rk.Rules.preset("viennese").replace(knock_threshold=3), "en")
+    assert "the hand above has deadwood 3: you may not knock." in strict
+
+
+def test_dskv_and_scala_pages_name_their_special_rules() -> None:
+    dskv = explain(rk.Rules.preset("german_dskv"), "en")
+    assert "At a table of 4 the dealer sits out the hand, so 3 play." in dskv
+    assert "only be taken if the set then holds four natural cards" in dskv
+    scala = explain(rk.Rules.preset("scala40"), "de")
+    assert "Die Ablage darf nur nehmen, wer ausgelegt hat oder in diesem Zug damit auslegt." in scala
+    assert "Ein Joker darf nur als letzte Karte abgeworfen werden." in scala
+
+
+def test_html_is_escaped_and_has_the_same_content() -> None:
+    assert to_html([Paragraph("<script>x</script> **a<b** `c&d`")]) == (
+        "<p>&lt;script&gt;x&lt;/script&gt; <strong>a&lt;b</strong> <code>c&amp;d</code></p>\n"
+    )
+    page = explain_html(rk.Rules.preset("viennese"), "de")
+    assert page.startswith("<h1>Wiener Rommé (Wiener Rummy)</h1>")
+    assert "<table><thead><tr><th>Karte</th>" in page and "<script" not in page
+
+
+def test_unknown_language_is_refused() -> None:
+    with pytest.raises(rk.RulesError, match="languages: en, de"):
+        explain(rk.Rules.preset("german"), "fr")
+    assert explain(rk.Rules.preset("german"), "de_DE.UTF-8") == explain(rk.Rules.preset("german"), "de")
+
+
+def test_cli_rules_explain() -> None:
+    result = runner.invoke(app, ["rules", "--explain", "viennese", "--lang", "de"])
+    assert result.exit_code == 0
+    assert result.output == explain(rk.Rules.preset("viennese"), "de")
+    house = runner.invoke(app, ["rules", "--explain", "german", "--set", "opening_min_points=25"])
+    assert "at least **25 points**" in house.output
+    bad = runner.invoke(app, ["rules", "--explain", "german", "--lang", "xx"])
+    assert bad.exit_code == 2 and "error: no rules page in 'xx'" in bad.stderr
+
+
+def _alternatives(rules: rk.Rules, option: str) -> list[object]:
+    """A few values of ``option`` other than the one ``rules`` has (choices, booleans, range ends)."""
+    hint = get_type_hints(rk.Rules)[option]
+    kind = next(str(f.type) for f in fields(rules) if f.name == option)
+    choices: list[object] = list(get_args(hint)) if get_origin(hint) is Literal else []
+    if kind == "bool":
+        choices = [True, False]
+    elif option in OPTION_RANGES:
+        low, high = OPTION_RANGES[option]
+        choices = [(low, high)] if kind.startswith("tuple") else [low, high]
+    return [v for v in choices if v != getattr(rules, option)]
+
+
+@pytest.mark.parametrize("preset", ["german", "viennese"])
+def test_every_house_rule_a_table_can_set_is_named_on_its_page(preset: str) -> None:
+    base = rk.Rules.preset(preset)
+    tried = 0
+    for option in base.to_dict():
+        if option == "name":
+            continue
+        for value in _alternatives(base, option)[:1]:
+            try:
+                house = base.replace(**{option: value})
+            except rk.RulesError:
+                continue  # a combination the engine refuses is no table's rules
+            tried += 1
+            page = explain(house, "en")
+            table = page.split("## House rules at this table", 1)[1].split("\n## ", 1)[0]
+
+            assert f"| {option_label(option, Lang('en'))} |" in table, option
+    assert tried > 40
