@@ -322,14 +322,13 @@ class Runner:
         task = ray.remote(_ray_task).options(
             max_retries=TASK_RETRIES, retry_exceptions=False, scheduling_strategy="SPREAD"
         )
-        fn_ref = ray.put(fn)
         ahead = IN_FLIGHT_PER_CPU * self.cpus
         pending: dict[Any, int] = {}
         nxt = 0
         try:
             while nxt < len(items) or pending:
                 while nxt < len(items) and len(pending) < ahead:
-                    pending[task.remote(fn_ref, items[nxt])] = nxt
+                    pending[task.remote(fn, items[nxt])] = nxt
                     nxt += 1
                 done, _ = ray.wait(list(pending), num_returns=1)
                 for ref in done:
@@ -337,16 +336,20 @@ class Runner:
                     try:
                         node, cpu, result = ray.get(ref)
                     except ray.exceptions.RayTaskError as exc:
-                        raise exc.as_instanceof_cause() from None  # the batch's own error
+                        if not isinstance(exc.cause, ray.exceptions.RayError):
+                            raise exc.as_instanceof_cause() from None  # the batch's own error
+                        raise BackendError(_lost(batch, exc.cause)) from None
                     except ray.exceptions.RayError as exc:
-                        reason = " ".join(str(exc).split())[:300]
-                        raise BackendError(
-                            f"batch {batch} was lost after {TASK_RETRIES} retries: {reason}"
-                        ) from None
+                        raise BackendError(_lost(batch, exc)) from None
                     yield Done(batch, result, node, cpu)
         finally:
             for ref in pending:
                 ray.cancel(ref, force=True)
+
+
+def _lost(batch: int, exc: BaseException) -> str:
+    first = next((line.strip() for line in str(exc).splitlines() if line.strip()), type(exc).__name__)
+    return f"batch {batch} was lost ({type(exc).__name__}: {first[:200]})"
 
 
 def batches_of(items: Sequence[T], size: int) -> list[list[T]]:
