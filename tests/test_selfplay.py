@@ -99,6 +99,10 @@ def test_output_folder_of_another_run_or_other_files_is_refused(tmp_path: Path) 
     other = SelfPlayConfig("viennese", ("greedy", "random"), games=10, seed=5, batch=3)
     with pytest.raises(SelfPlayError, match=r"another self-play run .*seed"):
         run_selfplay(other, tmp_path / "run", workers=1)
+    run_file = tmp_path / "run" / "run.json"
+    run_file.write_text(run_file.read_text().replace('"digest": "', '"digest": "0'))
+    with pytest.raises(SelfPlayError, match="other rummykit sources"):
+        run_selfplay(CONFIG, tmp_path / "run", workers=1)
     (tmp_path / "busy").mkdir()
     (tmp_path / "busy" / "notes.txt").write_text("mine")
     with pytest.raises(SelfPlayError, match="not empty"):

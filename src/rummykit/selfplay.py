@@ -253,6 +253,11 @@ def _claim(folder: Path, config: SelfPlayConfig) -> None:
             raise SelfPlayError(f"{str(run_file)!r} is not a self-play run file") from None
         if found != wanted:
             diff = sorted(k for k in set(found) | set(wanted) if found.get(k) != wanted.get(k))
+            if set(diff) <= {"rummykit", "digest"}:
+                raise SelfPlayError(
+                    f"{str(folder)!r} was played by other rummykit sources ({found.get('rummykit')}); "
+                    "resuming would mix games of different code: choose another --out folder"
+                )
             raise SelfPlayError(
                 f"{str(folder)!r} holds another self-play run (differs in {', '.join(diff)}); "
                 "choose another --out folder"
