@@ -50,6 +50,8 @@ IN_FLIGHT_PER_CPU: Final = 2
 """Tasks submitted ahead per CPU of the cluster (keeps every CPU busy between round trips)."""
 CONNECT_TIMEOUT: Final = 5.0
 """Seconds to wait for the cluster's address to accept a connection."""
+PROBE_TIMEOUT: Final = 300.0
+"""Seconds for every node to set up the shipped package and answer the probe."""
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -257,7 +259,7 @@ class Runner:
 
         try:
             ray.init(address=self.address, runtime_env={"py_modules": [rummykit]}, **quiet)
-        except (ConnectionError, RuntimeError, ValueError, TimeoutError) as exc:
+        except Exception as exc:  # Ray raises ConnectionError, RuntimeError, ValueError …
             raise BackendError(explain_init_error(exc, self.address)) from None
         self._started_ray = True
         try:
@@ -268,7 +270,13 @@ class Runner:
 
     def _check_nodes(self, ray: Any) -> None:
         """Run the probe once on every node with CPUs: each must run this very code (this also starts
-        a worker on every node, so the first batches spread at once)."""
+        a worker on every node, so the first batches spread at once). The probe needs no CPU, so a
+        busy cluster answers at once.
+
+        Raises:
+            BackendError: a node runs other code, cannot set up the shipped package, or does not
+                answer within :data:`PROBE_TIMEOUT` seconds.
+        """
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
         nodes = [n["NodeID"] for n in ray.nodes() if n.get("Alive") and n.get("Resources", {}).get("CPU")]
@@ -277,11 +285,25 @@ class Runner:
             probe.options(
                 scheduling_strategy=NodeAffinitySchedulingStrategy(node_id, soft=True),
                 max_retries=TASK_RETRIES,
+                num_cpus=0,
             ).remote()
             for node_id in nodes
         ]
+        try:
+            remotes = ray.get(refs, timeout=PROBE_TIMEOUT)
+        except ray.exceptions.GetTimeoutError:
+            raise BackendError(
+                f"the nodes of the Ray cluster at {self.address} did not start rummykit "
+                f"within {PROBE_TIMEOUT:.0f} s"
+            ) from None
+        except ray.exceptions.RayError as exc:
+            cause = exc.cause if isinstance(exc, ray.exceptions.RayTaskError) else exc
+            first = " ".join(str(cause).split())[:300]
+            raise BackendError(
+                f"a node of the Ray cluster at {self.address} cannot run rummykit: {first}"
+            ) from None
         here = code_identity()
-        for remote in ray.get(refs):
+        for remote in remotes:
             self.remote_identities.append(remote)
             check_identity(here, remote, str(self.address))
         self.cpus = _cluster_cpus(ray)
