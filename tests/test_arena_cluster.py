@@ -1,7 +1,9 @@
 """The arena and self-play on a multi-node Ray cluster on this machine (head and two worker nodes).
 
 One cluster serves the whole module (starting one takes 10–20 s); its temporary files live in a
-folder of its own, its ports are picked free by Ray, and everything is shut down at the end.
+folder of its own, its ports are picked free by Ray, and everything is shut down at the end. One
+worker node is bare: its Python cannot import this checkout's rummykit, so it runs only what the
+job ships.
 """
 
 from __future__ import annotations
@@ -27,6 +29,11 @@ ray = pytest.importorskip("ray")
 cluster_utils = pytest.importorskip("ray.cluster_utils")
 
 CONFIG = ArenaConfig("viennese", ("greedy", "random"), rounds=24, seed=5)
+BARE_SITE = """import sys
+
+# A bare Ray node: the checkout's source folder (the editable install) is not on the path.
+sys.path[:] = [p for p in sys.path if p.rstrip("/") != {src!r}]
+"""
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +56,11 @@ def cluster() -> Iterator[Any]:
         )
         try:
             c.add_node(num_cpus=1)
-            c.add_node(num_cpus=1)
+            bare_site = os.path.join(temp, "bare")
+            os.mkdir(bare_site)
+            src = str(Path(__file__).resolve().parents[1] / "src")
+            Path(bare_site, "sitecustomize.py").write_text(BARE_SITE.format(src=src))
+            c.bare = c.add_node(num_cpus=1, env_vars={"PYTHONPATH": bare_site})
             yield c
         finally:
             if ray.is_initialized():
@@ -76,7 +87,24 @@ def test_cli_arena_connects_by_ray_address_and_spreads_over_nodes(
     assert {k: v for k, v in data.items() if k in local} == local
 
 
-def test_workers_run_the_shipped_package(cluster: Any) -> None:
+def test_workers_run_the_shipped_package_even_on_a_bare_node(cluster: Any) -> None:
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    def where_is_rummykit() -> str:  # local: shipped by value, so the bare node need not import this file
+        try:
+            import rummykit
+        except ImportError:
+            return "missing"
+        return str(Path(rummykit.__file__).parent)
+
+    ray.init(address=cluster.address, log_to_driver=False)  # no runtime_env: what the node has itself
+    try:
+        on_bare = ray.remote(where_is_rummykit).options(
+            scheduling_strategy=NodeAffinitySchedulingStrategy(cluster.bare.node_id, soft=False)
+        )
+        assert ray.get(on_bare.remote()) == "missing"
+    finally:
+        ray.shutdown()
     with Runner("ray", ray_address=cluster.address) as runner:
         assert runner.cpus == 3
         remotes = runner.remote_identities
