@@ -7,6 +7,7 @@ import io
 import json
 import math
 import shutil
+import socket
 import tempfile
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from typer.testing import CliRunner
 from rummykit.arena import (
     ArenaConfig,
     ArenaError,
+    batch_size,
     build_games,
     elo_ratings,
     mean_interval,
@@ -158,3 +160,46 @@ def test_plot_png_and_svg(tmp_path: Path) -> None:
         assert (tmp_path / name).stat().st_size > 1000
     with pytest.raises(ArenaError):
         plot_ladder(data, str(tmp_path / "ladder.pdf"))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+    return port
+
+
+def test_cli_unreachable_cluster_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("ray")
+    address = f"127.0.0.1:{_free_port()}"
+    args = ["arena", "--bots", "greedy,random", "--rounds", "2"]
+    result = CliRunner().invoke(app, [*args, "--ray-address", address])
+    assert result.exit_code == 2
+    assert result.stderr == f"error: cannot reach the Ray cluster at {address}: Connection refused\n"
+    monkeypatch.setenv("RAY_ADDRESS", address)  # Ray's own variable, read when --ray-address is absent
+    result = CliRunner().invoke(app, [*args, "--backend", "ray"])
+    assert result.exit_code == 2 and "cannot reach the Ray cluster" in result.stderr
+    result = CliRunner().invoke(app, [*args, "--backend", "local", "--ray-address", address])
+    assert result.exit_code == 2 and "--ray-address needs --backend ray" in result.stderr
+
+
+def test_ray_backend_starts_a_local_instance_without_an_address(monkeypatch: pytest.MonkeyPatch) -> None:
+    ray = pytest.importorskip("ray")
+    temp = tempfile.mkdtemp(prefix="rk", dir="/tmp")  # Ray's socket paths must stay short
+    monkeypatch.setenv("RAY_TMPDIR", temp)
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    try:
+        res = run_arena(CONFIG, workers=2, backend="ray")
+    finally:
+        shutil.rmtree(temp, ignore_errors=True)
+    assert not ray.is_initialized()  # started here, shut down here
+    assert res.workers == 2 and sum(n.games for n in res.nodes.values()) == 8
+    assert res.to_dict(timing=False) == run_arena(CONFIG, workers=1).to_dict(timing=False)
+
+
+def test_batch_size_keeps_figures_and_bounds_tasks() -> None:
+    assert batch_size(10_000, 2) == 64 and batch_size(8, 4) == 1
+    one = run_arena(CONFIG, workers=1, batch=1).to_dict(timing=False)
+    assert one == run_arena(CONFIG, workers=1, batch=5).to_dict(timing=False)
+    with pytest.raises(ArenaError, match="batch"):
+        run_arena(CONFIG, workers=1, batch=0)

@@ -30,25 +30,24 @@ import csv
 import io
 import itertools
 import math
-import os
 import random
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from rummykit.bots import make_bot, match_action
+from rummykit.cluster import Backend, BackendError, Runner, batches_of
 from rummykit.errors import RummyError
 from rummykit.match import Match
+from rummykit.record import Record
 from rummykit.round import Round
 from rummykit.rules import Rules
 
 Z95: Final = 1.959963984540054
 ELO_BASE: Final = 1500.0
-BATCH: Final = 4
-"""Games per task sent to a worker (fewer round trips, still a smooth progress bar)."""
-Backend = Literal["local", "ray"]
+BATCHES_PER_CPU: Final = 8
+MAX_BATCH: Final = 64
 Mode = Literal["rounds", "matches"]
 
 
@@ -169,6 +168,11 @@ def deal_seed(seed: int, table: int, deal: int) -> int:
 
 def play_game(game: Game) -> GameResult:
     """Play one game to its end (pure function of ``game``)."""
+    return play_recorded(game)[0]
+
+
+def play_recorded(game: Game) -> tuple[GameResult, Record]:
+    """Play one game to its end; its result and its replayable record (pure function of ``game``)."""
     rules = _rules(game.rules)
     players = len(game.seats)
     bots = [make_bot(spec) for spec in game.specs]
@@ -190,6 +194,7 @@ def play_game(game: Game) -> GameResult:
             m.apply(action)
         points = m.scores
         winners = m.winners
+        record = Record.from_match(m)
     else:
         rnd = Round.new(rules, players, seed=seed)
         while not rnd.is_over:
@@ -204,11 +209,14 @@ def play_game(game: Game) -> GameResult:
         points = rnd.result.points
         best = max(points[s] for s in rnd.active)
         winners = tuple(s for s in rnd.active if points[s] == best)
+        record = Record.from_round(rnd)
     shares = tuple(1.0 / len(winners) if s in winners else 0.0 for s in range(players))
-    return GameResult(game.index, game.seats, tuple(points), shares, tuple(moves), tuple(seconds))
+    result = GameResult(game.index, game.seats, tuple(points), shares, tuple(moves), tuple(seconds))
+    return result, record
 
 
 def _play_batch(games: Sequence[Game]) -> list[GameResult]:
+    """Play a batch of games (a task of :func:`run_arena`)."""
     return [play_game(g) for g in games]
 
 
@@ -291,6 +299,22 @@ class BotFigures:
 
 
 @dataclass
+class NodeFigures:
+    """What one machine (host, or Ray node id) did: games played and CPU seconds spent on them."""
+
+    games: int = 0
+    cpu_seconds: float = 0.0
+
+    def to_dict(self, wall_seconds: float) -> dict[str, Any]:
+        """Games, CPU seconds and ``cpu_use``: the cores kept busy on average over ``wall_seconds``."""
+        return {
+            "games": self.games,
+            "cpu_seconds": round(self.cpu_seconds, 3),
+            "cpu_use": round(self.cpu_seconds / max(wall_seconds, 1e-9), 3),
+        }
+
+
+@dataclass
 class ArenaResult:
     """Every game result of a run and the figures derived from them."""
 
@@ -298,7 +322,11 @@ class ArenaResult:
     results: list[GameResult]
     backend: str
     workers: int
+    """Worker processes, or CPUs of the Ray cluster."""
     wall_seconds: float
+    nodes: dict[str, NodeFigures] = field(default_factory=dict)
+    """Per host or Ray node: games and CPU seconds (``to_dict`` adds ``cpu_use``: cores busy on
+    average over the run)."""
 
     @property
     def games(self) -> int:
@@ -380,7 +408,14 @@ class ArenaResult:
             "pairs": pairs,
         }
         if timing:
-            out.update(backend=self.backend, workers=self.workers, wall_seconds=round(self.wall_seconds, 3))
+            wall = max(self.wall_seconds, 1e-9)
+            out.update(
+                backend=self.backend,
+                workers=self.workers,
+                wall_seconds=round(self.wall_seconds, 3),
+                games_per_second=round(self.games / wall, 3),
+                nodes={node: f.to_dict(self.wall_seconds) for node, f in sorted(self.nodes.items())},
+            )
         return out
 
     def to_csv(self) -> str:
@@ -426,80 +461,63 @@ Progress = Callable[[int, int], None]
 """Called with (games done, games in all) as results come in."""
 
 
+def batch_size(games: int, cpus: int) -> int:
+    """Games per task: about :data:`BATCHES_PER_CPU` tasks per CPU, at most :data:`MAX_BATCH` games.
+
+    A task costs a round trip (a few milliseconds on Ray, more across machines) and a game of the
+    cheapest bots about as much, so batches of many games keep scheduling overhead small; several
+    batches per CPU keep every CPU busy until the end and a lost node costs little work. The size
+    never changes a figure: every game is a pure function of its keys.
+
+    >>> batch_size(2000, 2), batch_size(8, 2), batch_size(100, 6)
+    (64, 1, 3)
+    """
+    return max(1, min(MAX_BATCH, -(-games // (BATCHES_PER_CPU * max(1, cpus)))))
+
+
 def run_arena(
     config: ArenaConfig,
     workers: int | None = None,
     backend: Backend = "local",
     progress: Progress | None = None,
+    ray_address: str | None = None,
+    batch: int | None = None,
 ) -> ArenaResult:
-    """Play every game of ``config`` and return the results (identical for any workers/backend).
+    """Play every game of ``config`` and return the results (identical for any workers, backend,
+    number of nodes or batch size).
 
     ``workers``: processes of the local pool (default: CPU count; 1 plays in this process) or CPUs
-    for a local Ray instance started here (an already initialised Ray is used as it is).
+    for a local Ray instance started here. ``ray_address`` (else ``RAY_ADDRESS``) connects the
+    ``ray`` backend to an existing cluster (see :mod:`rummykit.cluster`); an already initialised Ray
+    is used as it is. ``batch``: games per task (default :func:`batch_size`).
 
     Raises:
-        ArenaError: bad configuration or backend (``ray`` needs the ``[ray]`` extra).
+        ArenaError: bad configuration or backend, Ray missing (the ``[ray]`` extra), cluster
+            unreachable or running other versions, or a batch lost for good.
     """
     games = build_games(config)
-    workers = max(1, workers or os.cpu_count() or 1)
-    batches = [games[i : i + BATCH] for i in range(0, len(games), BATCH)]
     start = time.perf_counter()
-    if backend == "local":
-        results = _run_local(batches, workers, len(games), progress)
-    elif backend == "ray":
-        results = _run_ray(batches, workers, len(games), progress)
-    else:
-        raise ArenaError(f"unknown backend {backend!r}; backends: local, ray")
+    try:
+        with Runner(backend, workers, ray_address) as runner:
+            size = batch if batch is not None else batch_size(len(games), runner.cpus)
+            if size < 1:
+                raise ArenaError("batch must be at least 1 game")
+            results: list[GameResult] = []
+            nodes: dict[str, NodeFigures] = {}
+            for done in runner.map(_play_batch, batches_of(games, size)):
+                results += done.result
+                node = nodes.setdefault(done.node, NodeFigures())
+                node.games += len(done.result)
+                node.cpu_seconds += done.cpu_seconds
+                if progress:
+                    progress(len(results), len(games))
+            cpus = runner.cpus
+    except BackendError as exc:
+        raise ArenaError(str(exc)) from None
     results.sort(key=lambda r: r.index)
-    return ArenaResult(config, results, backend, workers, time.perf_counter() - start)
-
-
-def _run_local(
-    batches: list[list[Game]], workers: int, total: int, progress: Progress | None
-) -> list[GameResult]:
-    results: list[GameResult] = []
-    if workers == 1:
-        for batch in batches:
-            results += _play_batch(batch)
-            if progress:
-                progress(len(results), total)
-        return results
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        pending: set[Future[list[GameResult]]] = {pool.submit(_play_batch, b) for b in batches}
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in done:
-                results += fut.result()
-            if progress:
-                progress(len(results), total)
-    return results
-
-
-def _run_ray(
-    batches: list[list[Game]], workers: int, total: int, progress: Progress | None
-) -> list[GameResult]:
-    try:
-        import ray
-    except ImportError:
-        raise ArenaError("the ray backend needs Ray: pip install 'rummykit[ray]'") from None
-    started = False
-    if not ray.is_initialized():
-        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
-        started = True
-    try:
-        remote = ray.remote(_play_batch)
-        pending = [remote.remote(b) for b in batches]
-        results: list[GameResult] = []
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            for batch in ray.get(done):
-                results += batch
-            if progress:
-                progress(len(results), total)
-        return results
-    finally:
-        if started:
-            ray.shutdown()
+    if [r.index for r in results] != list(range(len(games))):
+        raise ArenaError("the results do not count every game exactly once")
+    return ArenaResult(config, results, backend, cpus, time.perf_counter() - start, nodes)
 
 
 # Plot ---------------------------------------------------------------------------------------------
@@ -556,10 +574,13 @@ __all__ = [
     "ArenaResult",
     "Game",
     "GameResult",
+    "NodeFigures",
+    "batch_size",
     "build_games",
     "elo_ratings",
     "mean_interval",
     "play_game",
+    "play_recorded",
     "plot_ladder",
     "run_arena",
     "wilson_interval",

@@ -2,7 +2,8 @@
 
 Commands: ``rules`` (show a rule set), ``meld`` (judge a meld) and ``demo`` (a short overview);
 ``play`` (a match in the terminal, :mod:`rummykit.cli.play`) and ``replay`` (step through a saved game);
-``serve`` (play in the browser, :mod:`rummykit.cli.serve`).
+``serve`` (play in the browser, :mod:`rummykit.cli.serve`); ``arena`` and ``selfplay`` (bots against
+bots, locally or on a Ray cluster).
 Bad input prints one ``error:`` line to stderr and exits with status 2; an illegal meld given to
 ``meld`` exits with status 1 after its verdict.
 """
@@ -173,11 +174,13 @@ def demo_command() -> None:
 from rummykit.cli.arena import arena_command  # noqa: E402
 from rummykit.cli.play import play_command  # noqa: E402  (play imports this module lazily)
 from rummykit.cli.replay import replay_command  # noqa: E402
+from rummykit.cli.selfplay import selfplay_command  # noqa: E402
 from rummykit.cli.serve import serve_command  # noqa: E402  (imports the web extra only when run)
 
 app.command("play")(play_command)
 app.command("replay")(replay_command)
 app.command("arena")(arena_command)
+app.command("selfplay")(selfplay_command)
 app.command("serve")(serve_command)
 
 

@@ -2,14 +2,18 @@
 
 ``rummykit arena --rules viennese --bots greedy,random --rounds 300 --seed 5 --json`` prints one JSON
 object (``bots`` maps each bot to ``win_rate``, ``ci95``, ``mean_points``, ``elo`` …); the progress
-bar goes to stderr so the output stays scriptable.
+bar goes to stderr so the output stays scriptable. ``--backend ray --ray-address HOST:PORT`` (or
+``RAY_ADDRESS``) plays on an existing Ray cluster; an unreachable cluster or one of other versions is
+one ``error:`` line and exit status 2.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any, Final, NoReturn
 
 import typer
 from rich.console import Console
@@ -25,8 +29,19 @@ from rich.table import Table
 
 from rummykit.arena import ArenaConfig, ArenaError, run_arena
 from rummykit.bots import UnknownBotError
+from rummykit.cluster import BACKENDS, Backend
 
 EXIT_BAD_INPUT = 2
+
+
+BACKEND_OPTION: Final = typer.Option(
+    "--backend", help="local (process pool) or ray (default: ray when --ray-address is given)."
+)
+RAY_ADDRESS_OPTION: Final = typer.Option(
+    "--ray-address",
+    help="Existing Ray cluster (HOST:PORT, auto, ray://HOST:PORT); default: RAY_ADDRESS, "
+    "else a local Ray instance.",
+)
 
 
 def _fail(message: str) -> NoReturn:
@@ -57,7 +72,11 @@ def arena_command(
     workers: Annotated[
         int | None, typer.Option("--workers", "-w", help="Worker processes (default: CPUs).")
     ] = None,
-    backend: Annotated[str, typer.Option("--backend", help="local (process pool) or ray.")] = "local",
+    backend: Annotated[str | None, BACKEND_OPTION] = None,
+    ray_address: Annotated[str | None, RAY_ADDRESS_OPTION] = None,
+    batch: Annotated[
+        int | None, typer.Option("--batch", min=1, help="Games per task (default: by games and CPUs).")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON object.")] = False,
     json_file: Annotated[Path | None, typer.Option("--json-file", help="Also write the JSON here.")] = None,
     csv_file: Annotated[
@@ -69,9 +88,7 @@ def arena_command(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Let bots play many seeded rounds: win rates, points, 95 % intervals and Elo ratings."""
-    specs = tuple(b.strip() for b in bots.split(",") if b.strip())
-    if backend not in ("local", "ray"):
-        _fail(f"unknown backend {backend!r}; backends: local, ray")
+    specs, chosen = bot_specs(bots), pick_backend(backend, ray_address)
     config = ArenaConfig(
         rules=rules_text,
         bots=specs,
@@ -80,25 +97,15 @@ def arena_command(
         mode="matches" if matches else "rounds",
         round_robin=round_robin,
     )
-    err = Console(stderr=True)
     try:
-        with Progress(
-            TextColumn("[bold]arena[/bold] {task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TimeRemainingColumn(),
-            console=err,
-            disable=quiet,
-            transient=as_json,
-        ) as bar:
-            task = bar.add_task(f"{rules_text}: {', '.join(specs)}", total=None)
-
-            def report(done: int, total: int) -> None:
-                bar.update(task, completed=done, total=total)
-
+        with games_bar("arena", f"{rules_text}: {', '.join(specs)}", quiet) as report:
             result = run_arena(
-                config, workers=workers, backend="ray" if backend == "ray" else "local", progress=report
+                config,
+                workers=workers,
+                backend=chosen,
+                progress=report,
+                ray_address=ray_address,
+                batch=batch,
             )
     except (ArenaError, UnknownBotError) as exc:
         _fail(str(exc))
@@ -121,6 +128,45 @@ def arena_command(
         typer.echo(json.dumps(data, indent=2))
     elif not (csv_file is not None and str(csv_file) == "-"):
         Console().print(_table(data))
+
+
+def bot_specs(text: str) -> tuple[str, ...]:
+    """The comma-separated bot specs of ``--bots``."""
+    return tuple(b.strip() for b in text.split(",") if b.strip())
+
+
+def pick_backend(backend: str | None, ray_address: str | None) -> Backend:
+    """``--backend`` as given; without it ``ray`` when ``--ray-address`` is given, else ``local``."""
+    if backend is None:
+        return "ray" if ray_address else "local"
+    if backend not in BACKENDS:
+        _fail(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
+    if ray_address and backend != "ray":
+        _fail("--ray-address needs --backend ray")
+    return "ray" if backend == "ray" else "local"
+
+
+@contextmanager
+def games_bar(verb: str, label: str, quiet: bool) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar of games on stderr while the block runs, when stderr is a terminal (it leaves no
+    line behind, so an error stays one line); yields the ``progress(done, total)`` callback."""
+    err = Console(stderr=True)
+    with Progress(
+        TextColumn(f"[bold]{verb}[/bold] {{task.description}}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        disable=quiet or not err.is_terminal,
+        transient=True,
+    ) as bar:
+        task = bar.add_task(label, total=None)
+
+        def report(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield report
 
 
 def _table(data: dict[str, Any]) -> Table:

@@ -1,0 +1,395 @@
+"""Where seeded batches of games run: in this process, a local process pool, or a Ray cluster.
+
+A :class:`Runner` is opened for one run and maps a pure function over batches, yielding each
+batch's result as it finishes (completion order, which depends on the machine; callers key every
+result by its batch so that figures and files never do).
+
+Ray (the ``[ray]`` extra):
+
+* **Address.** ``ray_address`` or else the ``RAY_ADDRESS`` environment variable (as Ray's own tools)
+  names an existing cluster (``host:port``, ``auto``, ``ray://host:port``); only when neither is
+  given does a private local instance start here, with ``workers`` CPUs. An already initialised Ray
+  in this process is used as it is.
+* **Code.** On a cluster the ``rummykit`` package of this process is shipped with the job
+  (``runtime_env`` ``py_modules``), so worker nodes need Ray only, not rummykit. A probe task checks
+  that the workers run exactly this code (version and a digest of the package's sources).
+* **Errors.** An unreachable cluster, or one whose Ray or Python version differs from this process,
+  is a :class:`BackendError` with a one-line message.
+* **Lost workers.** Every task is a pure function of its batch, so Ray retries a task whose worker
+  or node died (``max_retries``) and the retry gives the same result; a batch counts once, when its
+  result arrives, and the caller checks that every game came back exactly once.
+* **Spread.** Tasks use the ``SPREAD`` strategy so that every node of the cluster takes batches, and
+  at most :data:`IN_FLIGHT_PER_CPU` tasks per CPU are submitted at a time, so a long run keeps a
+  bounded number of results in memory and streams them as they finish.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import re
+import socket
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Final, Generic, Literal, TypeVar
+
+from rummykit import __version__
+from rummykit.errors import RummyError
+
+Backend = Literal["local", "ray"]
+BACKENDS: Final = ("local", "ray")
+TASK_RETRIES: Final = 8
+"""How often Ray re-runs a batch whose worker or node died before the run gives up."""
+IN_FLIGHT_PER_CPU: Final = 2
+"""Tasks submitted ahead per CPU of the cluster (keeps every CPU busy between round trips)."""
+CONNECT_TIMEOUT: Final = 5.0
+"""Seconds to wait for the cluster's address to accept a connection."""
+PROBE_TIMEOUT: Final = 300.0
+"""Seconds for every node to set up the shipped package and answer the probe."""
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class BackendError(RummyError, ValueError):
+    """The backend cannot run: unknown name, Ray missing, cluster unreachable or of another version."""
+
+
+@dataclass(frozen=True, slots=True)
+class Done(Generic[R]):
+    """One finished batch: its position in the input, its result, where and at what CPU cost it ran."""
+
+    batch: int
+    result: R
+    node: str
+    """The host (local backend) or Ray node id that ran the batch."""
+    cpu_seconds: float
+    """CPU time of the worker process spent on the batch."""
+
+
+def resolve_address(ray_address: str | None) -> str | None:
+    """The cluster to connect to: ``ray_address``, else ``RAY_ADDRESS``, else ``None`` (start locally).
+
+    >>> resolve_address("10.0.0.5:6379")
+    '10.0.0.5:6379'
+    """
+    address = ray_address if ray_address is not None else os.environ.get("RAY_ADDRESS")
+    address = (address or "").strip()
+    return address or None
+
+
+def package_digest() -> str:
+    """SHA-256 over the Python sources of the ``rummykit`` package (names and contents, sorted)."""
+    root = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def code_identity() -> dict[str, str]:
+    """What must agree between this process and the workers: rummykit's version and sources, Python."""
+    return {
+        "rummykit": __version__,
+        "digest": package_digest(),
+        "python": f"{sys.version_info.major}.{sys.version_info.minor}",
+        "file": str(Path(__file__).resolve().parent),
+    }
+
+
+def check_identity(local: dict[str, str], remote: dict[str, str], address: str) -> None:
+    """Refuse workers that run other code than this process.
+
+    Raises:
+        BackendError: one line naming what differs.
+
+    >>> me = {"rummykit": "0.1.0", "digest": "ab", "python": "3.11", "file": "/x"}
+    >>> check_identity(me, dict(me, file="/y"), "head:6379")
+    >>> check_identity(me, dict(me, rummykit="0.0.9"), "head:6379")
+    Traceback (most recent call last):
+    ...
+    rummykit.cluster.BackendError: the Ray cluster at head:6379 runs rummykit 0.0.9, this is rummykit 0.1.0
+    """
+    for key, what in (("python", "Python"), ("rummykit", "rummykit")):
+        if remote.get(key) != local[key]:
+            raise BackendError(
+                f"the Ray cluster at {address} runs {what} {remote.get(key)}, this is {what} {local[key]}"
+            )
+    if remote.get("digest") != local["digest"]:
+        raise BackendError(
+            f"the Ray cluster at {address} runs other rummykit {local['rummykit']} sources than this "
+            "process (the shipped package was not used)"
+        )
+
+
+_VERSIONS = re.compile(r"Ray:\s*(\S+)\s*Python:\s*(\S+)", re.S)
+
+
+def explain_init_error(exc: BaseException, address: str) -> str:
+    """One line for a failed ``ray.init`` on ``address`` (Ray's own messages span several lines).
+
+    >>> msg = ("Version mismatch: The cluster was started with:\\n    Ray: 2.9.0\\n    Python: 3.10.4\\n"
+    ...        "This process on node 10.0.0.2 was started with:\\n    Ray: 2.40.0\\n    Python: 3.11.2\\n")
+    >>> print(explain_init_error(RuntimeError(msg), "head:6379").replace("; ", ";\\n"))
+    the Ray cluster at head:6379 runs Ray 2.9.0 with Python 3.10.4;
+    this process has Ray 2.40.0 with Python 3.11.2
+    """
+    text = str(exc)
+    if "Version mismatch" in text:
+        found = _VERSIONS.findall(text)
+        if len(found) == 2:
+            (c_ray, c_py), (p_ray, p_py) = found
+            return (
+                f"the Ray cluster at {address} runs Ray {c_ray} with Python {c_py}; "
+                f"this process has Ray {p_ray} with Python {p_py}"
+            )
+    first = " ".join(text.split())[:300] or type(exc).__name__
+    return f"cannot connect to the Ray cluster at {address}: {first}"
+
+
+def _host_port(address: str) -> tuple[str, int] | None:
+    """The TCP endpoint of ``host:port`` or ``ray://host:port`` (``None`` for ``auto`` and the like)."""
+    text = address.removeprefix("ray://")
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit() or not host:
+        return None
+    return host.strip("[]"), int(port)
+
+
+def check_reachable(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
+    """Fail fast when ``address`` accepts no TCP connection (Ray itself retries for a minute).
+
+    Raises:
+        BackendError: one line with the reason.
+    """
+    endpoint = _host_port(address)
+    if endpoint is None:
+        return
+    try:
+        with socket.create_connection(endpoint, timeout=timeout):
+            pass
+    except OSError as exc:
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        raise BackendError(f"cannot reach the Ray cluster at {address}: {reason}") from None
+
+
+def _timed(fn: Callable[[T], R], item: T, node: str) -> tuple[str, float, R]:
+    t0 = time.process_time()
+    result = fn(item)
+    return node, time.process_time() - t0, result
+
+
+def _local_task(fn: Callable[[T], R], item: T) -> tuple[str, float, R]:
+    return _timed(fn, item, socket.gethostname())
+
+
+def _ray_task(fn: Callable[[T], R], item: T) -> tuple[str, float, R]:
+    import ray
+
+    return _timed(fn, item, ray.get_runtime_context().get_node_id())
+
+
+def _cluster_cpus(ray: Any) -> int:
+    return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+
+def _probe() -> dict[str, str]:
+    return code_identity()
+
+
+class Runner:
+    """Runs batches on one backend; open it with ``with`` (connects to or starts Ray on entry)."""
+
+    def __init__(self, backend: str = "local", workers: int | None = None, ray_address: str | None = None):
+        if backend not in BACKENDS:
+            raise BackendError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
+        self.backend: Backend = "ray" if backend == "ray" else "local"
+        self.workers = max(1, workers or os.cpu_count() or 1)
+        self.address = resolve_address(ray_address) if self.backend == "ray" else None
+        self.cpus = self.workers
+        """CPUs that run batches (for Ray: the cluster's CPUs once connected)."""
+        self._pool: ProcessPoolExecutor | None = None
+        self._ray: Any = None
+        self._started_ray = False
+        self.remote_identities: list[dict[str, str]] = []
+        """What the probe reported from every node of the cluster (:func:`code_identity`)."""
+
+    # Context --------------------------------------------------------------------------------------
+    def __enter__(self) -> Runner:
+        if self.backend == "ray":
+            self._connect()
+        elif self.workers > 1:
+            self._pool = ProcessPoolExecutor(max_workers=self.workers)
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+        if self._started_ray:
+            self._ray.shutdown()
+            self._started_ray = False
+
+    def _connect(self) -> None:
+        try:
+            import ray
+        except ImportError:
+            raise BackendError("the ray backend needs Ray: pip install 'rummykit[ray]'") from None
+        self._ray = ray
+        if ray.is_initialized():
+            self.cpus = _cluster_cpus(ray)
+            return
+        quiet: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.WARNING}
+        if self.address is None:
+            ray.init(address="local", num_cpus=self.workers, include_dashboard=False, **quiet)
+            self._started_ray = True
+            return
+        check_reachable(self.address)
+        import rummykit
+
+        try:
+            ray.init(address=self.address, runtime_env={"py_modules": [rummykit]}, **quiet)
+        except Exception as exc:  # Ray raises ConnectionError, RuntimeError, ValueError …
+            raise BackendError(explain_init_error(exc, self.address)) from None
+        self._started_ray = True
+        try:
+            self._check_nodes(ray)
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+
+    def _check_nodes(self, ray: Any) -> None:
+        """Run the probe once on every node with CPUs: each must run this very code (this also starts
+        a worker on every node, so the first batches spread at once). The probe needs no CPU, so a
+        busy cluster answers at once.
+
+        Raises:
+            BackendError: a node runs other code, cannot set up the shipped package, or does not
+                answer within :data:`PROBE_TIMEOUT` seconds.
+        """
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+        nodes = [n["NodeID"] for n in ray.nodes() if n.get("Alive") and n.get("Resources", {}).get("CPU")]
+        probe = ray.remote(_probe)
+        refs = [
+            probe.options(
+                scheduling_strategy=NodeAffinitySchedulingStrategy(node_id, soft=True),
+                max_retries=TASK_RETRIES,
+                num_cpus=0,
+            ).remote()
+            for node_id in nodes
+        ]
+        try:
+            remotes = ray.get(refs, timeout=PROBE_TIMEOUT)
+        except ray.exceptions.GetTimeoutError:
+            raise BackendError(
+                f"the nodes of the Ray cluster at {self.address} did not start rummykit "
+                f"within {PROBE_TIMEOUT:.0f} s"
+            ) from None
+        except ray.exceptions.RayError as exc:
+            cause = exc.cause if isinstance(exc, ray.exceptions.RayTaskError) else exc
+            first = " ".join(str(cause).split())[:300]
+            raise BackendError(
+                f"a node of the Ray cluster at {self.address} cannot run rummykit: {first}"
+            ) from None
+        here = code_identity()
+        for remote in remotes:
+            self.remote_identities.append(remote)
+            check_identity(here, remote, str(self.address))
+        self.cpus = _cluster_cpus(ray)
+
+    # Work -----------------------------------------------------------------------------------------
+    def map(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[Done[R]]:
+        """Run ``fn`` on every item; yield each result as it finishes (any order).
+
+        ``fn`` must be a module-level function (workers import it by name) and pure: a retried
+        item gives the same result.
+        """
+        if self.backend == "ray":
+            yield from self._map_ray(fn, items)
+        elif self._pool is None:
+            for i, item in enumerate(items):
+                node, cpu, result = _local_task(fn, item)
+                yield Done(i, result, node, cpu)
+        else:
+            yield from self._map_pool(self._pool, fn, items)
+
+    def _map_pool(
+        self, pool: ProcessPoolExecutor, fn: Callable[[T], R], items: Sequence[T]
+    ) -> Iterator[Done[R]]:
+        ahead = IN_FLIGHT_PER_CPU * self.workers
+        pending: dict[Future[tuple[str, float, R]], int] = {}
+        nxt = 0
+        while nxt < len(items) or pending:
+            while nxt < len(items) and len(pending) < ahead:
+                pending[pool.submit(_local_task, fn, items[nxt])] = nxt
+                nxt += 1
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in done:
+                node, cpu, result = fut.result()
+                yield Done(pending.pop(fut), result, node, cpu)
+
+    def _map_ray(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[Done[R]]:
+        ray = self._ray
+        task = ray.remote(_ray_task).options(
+            max_retries=TASK_RETRIES, retry_exceptions=False, scheduling_strategy="SPREAD"
+        )
+        ahead = IN_FLIGHT_PER_CPU * self.cpus
+        pending: dict[Any, int] = {}
+        nxt = 0
+        try:
+            while nxt < len(items) or pending:
+                while nxt < len(items) and len(pending) < ahead:
+                    pending[task.remote(fn, items[nxt])] = nxt
+                    nxt += 1
+                done, _ = ray.wait(list(pending), num_returns=1)
+                for ref in done:
+                    batch = pending.pop(ref)
+                    try:
+                        node, cpu, result = ray.get(ref)
+                    except ray.exceptions.RayTaskError as exc:
+                        if not isinstance(exc.cause, ray.exceptions.RayError):
+                            raise exc.as_instanceof_cause() from None  # the batch's own error
+                        raise BackendError(_lost(batch, exc.cause)) from None
+                    except ray.exceptions.RayError as exc:
+                        raise BackendError(_lost(batch, exc)) from None
+                    yield Done(batch, result, node, cpu)
+        finally:
+            for ref in pending:
+                ray.cancel(ref, force=True)
+
+
+def _lost(batch: int, exc: BaseException) -> str:
+    first = next((line.strip() for line in str(exc).splitlines() if line.strip()), type(exc).__name__)
+    return f"batch {batch} was lost ({type(exc).__name__}: {first[:200]})"
+
+
+def batches_of(items: Sequence[T], size: int) -> list[list[T]]:
+    """``items`` cut into consecutive batches of ``size`` (the last may be shorter)."""
+    size = max(1, size)
+    return [list(items[i : i + size]) for i in range(0, len(items), size)]
+
+
+__all__ = [
+    "BACKENDS",
+    "Backend",
+    "BackendError",
+    "Done",
+    "Runner",
+    "batches_of",
+    "check_identity",
+    "check_reachable",
+    "code_identity",
+    "explain_init_error",
+    "resolve_address",
+]

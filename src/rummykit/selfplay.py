@@ -1,0 +1,369 @@
+"""Self-play: bots play N seeded games and every game is written as a replayable record.
+
+The output folder holds
+
+* ``run.json``: what was asked (rules, bots, games, seed, mode, games per batch) and the rummykit
+  version and source digest that played it;
+* ``games-000000.jsonl`` …: one file per batch of games, one :class:`~rummykit.record.Record` JSON
+  object per line (``Record.loads(line).replay()`` rebuilds the game);
+* ``index.jsonl``: one line per finished batch: its file, first game, number of games, SHA-256 of the
+  file, and per game the bot of every seat and the points (``points``, the arena's figures).
+
+Game ``i`` is the arena's game of deal ``i`` with the seats rotated by ``i`` (a fresh deal every
+game), its randomness fixed by ``(seed, i)``; so the files are a pure function of the run: the same
+bytes whatever the backend, the number of workers or nodes, and whether the run was interrupted.
+Batches are written as they finish (file first, under a temporary name renamed into place, then its
+index line), so an interrupted run resumes by playing only the batches the index does not list
+with an intact file. When the last batch is in, the index is rewritten in batch order.
+
+JSONL and not Parquet: the records are nested JSON already, JSONL needs no dependency (the core has
+none) and a half-written run stays readable line by line.
+
+>>> import tempfile
+>>> from rummykit.record import Record
+>>> out = tempfile.mkdtemp()
+>>> res = run_selfplay(SelfPlayConfig("viennese", ("greedy", "random"), games=3, seed=1), out, workers=1)
+>>> res.played, len(list(read_records(out)))
+(3, 3)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from rummykit import __version__
+from rummykit.arena import Game, Mode, NodeFigures, build_games, play_recorded
+from rummykit.cluster import BackendError, Runner, package_digest
+from rummykit.errors import RummyError
+from rummykit.record import Record
+
+FORMAT: Final = "rummykit-selfplay"
+VERSION: Final = 1
+RUN_FILE: Final = "run.json"
+INDEX_FILE: Final = "index.jsonl"
+MAX_DEFAULT_BATCH: Final = 100
+MAX_GAMES: Final = 100_000_000
+
+
+class SelfPlayError(RummyError, ValueError):
+    """A bad self-play set-up, an output folder that holds something else, or a failed backend."""
+
+
+@dataclass(frozen=True, slots=True)
+class SelfPlayConfig:
+    """What to play: rules (preset or text form), bots (one per seat), the number of games, the seed,
+    rounds or whole matches, and games per batch (``0``: :func:`default_batch`)."""
+
+    rules: str
+    bots: tuple[str, ...]
+    games: int
+    seed: int = 0
+    mode: Mode = "rounds"
+    batch: int = 0
+
+    def batch_games(self) -> int:
+        return self.batch or default_batch(self.games)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "rules": self.rules,
+            "bots": list(self.bots),
+            "games": self.games,
+            "seed": self.seed,
+            "mode": self.mode,
+            "batch": self.batch_games(),
+            "rummykit": __version__,
+            "digest": package_digest(),
+        }
+
+
+def default_batch(games: int) -> int:
+    """Games per batch (and file) when none is given: a function of ``games`` alone, so the files
+    do not depend on the machine; about 64 batches, at most :data:`MAX_DEFAULT_BATCH` games.
+
+    >>> default_batch(10), default_batch(1000), default_batch(10**6)
+    (1, 16, 100)
+    """
+    return max(1, min(MAX_DEFAULT_BATCH, -(-games // 64)))
+
+
+def batch_file(batch: int) -> str:
+    """The file name of a batch."""
+    return f"games-{batch:06d}.jsonl"
+
+
+def plan_games(config: SelfPlayConfig) -> list[Game]:
+    """Every game of the run: game ``i`` is a fresh deal with the seats rotated by ``i``.
+
+    Raises:
+        SelfPlayError: too few bots, bad counts, unknown bots or rules.
+    """
+    if not 1 <= config.games <= MAX_GAMES:
+        raise SelfPlayError(f"games must be between 1 and {MAX_GAMES}, not {config.games}")
+    if config.batch < 0:
+        raise SelfPlayError("batch must be at least 1 game (0: automatic)")
+    from rummykit.arena import ArenaConfig, ArenaError
+    from rummykit.bots import UnknownBotError
+
+    k = len(config.bots)
+    try:
+        # One game per deal: the arena's key of deal i and rotation i mod k, renumbered as game i.
+        arena = build_games(
+            ArenaConfig(config.rules, config.bots, rounds=k, seed=config.seed, mode=config.mode)
+        )
+    except (ArenaError, UnknownBotError) as exc:
+        raise SelfPlayError(str(exc)) from None
+    template = arena[0]
+    games = []
+    for i in range(config.games):
+        rotation = i % k
+        seats = tuple((s + rotation) % k for s in range(k))
+        games.append(
+            Game(
+                index=i,
+                rules=template.rules,
+                mode=template.mode,
+                seed=template.seed,
+                table=0,
+                deal=i,
+                rotation=rotation,
+                seats=seats,
+                specs=tuple(config.bots[b] for b in seats),
+            )
+        )
+    return games
+
+
+@dataclass(frozen=True, slots=True)
+class BatchOut:
+    """A played batch as a worker returns it: record lines, bots per seat and points per game."""
+
+    lines: tuple[str, ...]
+    seats: tuple[tuple[str, ...], ...]
+    points: tuple[tuple[int, ...], ...]
+
+
+def play_batch(games: Sequence[Game]) -> BatchOut:
+    """Play a batch of games into record lines (a task of :func:`run_selfplay`)."""
+    lines: list[str] = []
+    seats: list[tuple[str, ...]] = []
+    points: list[tuple[int, ...]] = []
+    for game in games:
+        result, record = play_recorded(game)
+        lines.append(record.dumps(indent=None))
+        seats.append(game.specs)
+        points.append(result.points)
+    return BatchOut(tuple(lines), tuple(seats), tuple(points))
+
+
+@dataclass
+class SelfPlayResult:
+    """What a call did: games played now, games found done, time, and work per node."""
+
+    config: SelfPlayConfig
+    out: Path
+    played: int
+    resumed: int
+    """Games of batches already written by an earlier, interrupted run (not played again)."""
+    wall_seconds: float
+    nodes: dict[str, NodeFigures] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        wall = max(self.wall_seconds, 1e-9)
+        return {
+            "out": str(self.out),
+            "games": self.config.games,
+            "played": self.played,
+            "resumed": self.resumed,
+            "wall_seconds": round(self.wall_seconds, 3),
+            "games_per_second": round(self.played / wall, 3),
+            "nodes": {n: f.to_dict(self.wall_seconds) for n, f in sorted(self.nodes.items())},
+        }
+
+
+Progress = Callable[[int, int], None]
+"""Called with (games written, games in all), once before the first new batch and after each."""
+
+
+def run_selfplay(
+    config: SelfPlayConfig,
+    out: str | Path,
+    workers: int | None = None,
+    backend: str = "local",
+    ray_address: str | None = None,
+    progress: Progress | None = None,
+) -> SelfPlayResult:
+    """Play every game of ``config`` not yet written to ``out`` and write it (see the module doc).
+
+    Raises:
+        SelfPlayError: bad set-up; ``out`` holds another run or other files; backend failures
+            (Ray missing, cluster unreachable or of other versions, a batch lost for good).
+    """
+    games = plan_games(config)
+    folder = Path(out)
+    size = config.batch_games()
+    batches = [games[i : i + size] for i in range(0, len(games), size)]
+    _claim(folder, config)
+    done = _finished(folder, len(batches))
+    todo = [b for b in range(len(batches)) if b not in done]
+    resumed = sum(len(batches[b]) for b in done)
+    start = time.perf_counter()
+    written = resumed
+    nodes: dict[str, NodeFigures] = {}
+    if progress:
+        progress(written, len(games))
+    try:
+        with Runner(backend, workers, ray_address) as runner, (folder / INDEX_FILE).open("a") as index:
+            for finished in runner.map(play_batch, [batches[b] for b in todo]):
+                b = todo[finished.batch]
+                entry = _write_batch(folder, b, batches[b], finished.result)
+                index.write(json.dumps(entry) + "\n")
+                index.flush()
+                written += len(batches[b])
+                node = nodes.setdefault(finished.node, NodeFigures())
+                node.games += len(batches[b])
+                node.cpu_seconds += finished.cpu_seconds
+                if progress:
+                    progress(written, len(games))
+    except BackendError as exc:
+        raise SelfPlayError(str(exc)) from None
+    _sort_index(folder)
+    return SelfPlayResult(config, folder, written - resumed, resumed, time.perf_counter() - start, nodes)
+
+
+def _claim(folder: Path, config: SelfPlayConfig) -> None:
+    """Start a run in ``folder`` or check that it holds this very run."""
+    wanted = config.to_dict()
+    run_file = folder / RUN_FILE
+    if folder.exists() and not folder.is_dir():
+        raise SelfPlayError(f"{str(folder)!r} is not a folder")
+    if run_file.exists():
+        try:
+            found = json.loads(run_file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            raise SelfPlayError(f"{str(run_file)!r} is not a self-play run file") from None
+        if found != wanted:
+            diff = sorted(k for k in set(found) | set(wanted) if found.get(k) != wanted.get(k))
+            if set(diff) <= {"rummykit", "digest"}:
+                raise SelfPlayError(
+                    f"{str(folder)!r} was played by other rummykit sources ({found.get('rummykit')}); "
+                    "resuming would mix games of different code: choose another --out folder"
+                )
+            raise SelfPlayError(
+                f"{str(folder)!r} holds another self-play run (differs in {', '.join(diff)}); "
+                "choose another --out folder"
+            )
+        return
+    if folder.exists() and any(folder.iterdir()):
+        raise SelfPlayError(f"{str(folder)!r} is not empty and holds no self-play run")
+    folder.mkdir(parents=True, exist_ok=True)
+    tmp = run_file.with_suffix(".tmp")
+    tmp.write_text(json.dumps(wanted, indent=1) + "\n", encoding="utf-8")
+    os.replace(tmp, run_file)
+
+
+def _index_entries(folder: Path) -> list[dict[str, Any]]:
+    """The readable lines of the index (a line torn by an interruption is skipped)."""
+    path = folder / INDEX_FILE
+    if not path.exists():
+        return []
+    entries = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(entry, dict) and isinstance(entry.get("batch"), int):
+            entries.append(entry)
+    return entries
+
+
+def _finished(folder: Path, batches: int) -> set[int]:
+    """Batches listed in the index whose file is intact; the index is rewritten to list just those."""
+    good: dict[int, dict[str, Any]] = {}
+    for entry in _index_entries(folder):
+        b = entry["batch"]
+        intact = entry.get("file") == batch_file(b) and _sha256(folder / batch_file(b)) == entry.get("sha256")
+        if 0 <= b < batches and intact:
+            good[b] = entry
+    for stray in folder.glob("*.tmp"):
+        stray.unlink()
+    _write_index(folder, [good[b] for b in sorted(good)])
+    return set(good)
+
+
+def _sha256(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def _write_batch(folder: Path, batch: int, games: Sequence[Game], out: BatchOut) -> dict[str, Any]:
+    """Write a batch's file (atomically) and return its index entry."""
+    data = "".join(line + "\n" for line in out.lines).encode("utf-8")
+    path = folder / batch_file(batch)
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    return {
+        "batch": batch,
+        "file": path.name,
+        "first": games[0].index,
+        "games": len(games),
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "seats": [list(s) for s in out.seats],
+        "points": [list(p) for p in out.points],
+    }
+
+
+def _write_index(folder: Path, entries: list[dict[str, Any]]) -> None:
+    path = folder / INDEX_FILE
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _sort_index(folder: Path) -> None:
+    entries = {e["batch"]: e for e in _index_entries(folder)}
+    _write_index(folder, [entries[b] for b in sorted(entries)])
+
+
+def read_records(out: str | Path) -> Iterator[Record]:
+    """Every record of a finished or interrupted run, in game order of the index's batches.
+
+    Raises:
+        NotationError: a line is not a record.
+    """
+    folder = Path(out)
+    for entry in sorted(_index_entries(folder), key=lambda e: e["batch"]):
+        path = folder / batch_file(entry["batch"])
+        with path.open(encoding="utf-8") as f:
+            for line in f:
+                yield Record.loads(line)
+
+
+__all__ = [
+    "BatchOut",
+    "SelfPlayConfig",
+    "SelfPlayError",
+    "SelfPlayResult",
+    "batch_file",
+    "default_batch",
+    "plan_games",
+    "play_batch",
+    "read_records",
+    "run_selfplay",
+]

@@ -1,0 +1,143 @@
+"""Self-play records: N games written, every record replays, interrupted runs resume to the same files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from rummykit.arena import ArenaConfig, build_games
+from rummykit.cli import app
+from rummykit.record import Record
+from rummykit.selfplay import (
+    INDEX_FILE,
+    SelfPlayConfig,
+    SelfPlayError,
+    batch_file,
+    plan_games,
+    read_records,
+    run_selfplay,
+)
+
+CONFIG = SelfPlayConfig("viennese", ("greedy", "random"), games=10, seed=4, batch=3)
+
+
+class Stop(Exception):
+    """Stands for an interruption (Ctrl-C, a lost driver) after some batches."""
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def test_n_games_written_and_every_record_replays(tmp_path: Path) -> None:
+    res = run_selfplay(CONFIG, tmp_path, workers=1)
+    assert (res.played, res.resumed) == (10, 0)
+    assert sorted(p.name for p in tmp_path.glob("games-*.jsonl")) == [batch_file(b) for b in range(4)]
+    index = [json.loads(line) for line in (tmp_path / INDEX_FILE).read_text().splitlines()]
+    assert [e["batch"] for e in index] == [0, 1, 2, 3]
+    assert [e["games"] for e in index] == [3, 3, 3, 1]
+    lines = [ln for b in range(4) for ln in (tmp_path / batch_file(b)).read_text().splitlines()]
+    assert len(lines) == 10
+    seats = [s for e in index for s in e["seats"]]
+    points = [p for e in index for p in e["points"]]
+    for i, line in enumerate(lines):
+        rnd = Record.loads(line).replay()
+        assert rnd.is_over
+        assert list(rnd.result.points) == points[i]
+        assert seats[i] == (["greedy", "random"] if i % 2 == 0 else ["random", "greedy"])
+    assert len({Record.loads(ln).seed for ln in lines}) == 10  # a fresh deal every game
+
+
+def test_games_follow_the_arena_keys() -> None:
+    games = plan_games(CONFIG)
+    assert [g.deal for g in games] == list(range(10))
+    arena = build_games(ArenaConfig("viennese", ("greedy", "random"), rounds=2, seed=4))
+    assert (games[1].seats, games[1].rotation) == (arena[1].seats, arena[1].rotation)
+
+
+def test_interrupted_run_resumes_to_the_same_files(tmp_path: Path) -> None:
+    whole = tmp_path / "whole"
+    run_selfplay(CONFIG, whole, workers=1)
+    cut = tmp_path / "cut"
+
+    def stop_after_two_batches(done: int, total: int) -> None:
+        if done >= 6:
+            raise Stop
+
+    with pytest.raises(Stop):
+        run_selfplay(CONFIG, cut, workers=1, progress=stop_after_two_batches)
+    assert len(list(cut.glob("games-*.jsonl"))) == 2
+    # A torn index line and a half-written batch file, as a kill in mid-write leaves them.
+    with (cut / INDEX_FILE).open("a") as f:
+        f.write('{"batch": 2, "fi')
+    (cut / (batch_file(2) + ".tmp")).write_text("{")
+    first = (cut / batch_file(0)).stat().st_mtime_ns
+    res = run_selfplay(CONFIG, cut, workers=2)
+    assert (res.played, res.resumed) == (4, 6)  # finished batches are not played again
+    assert (cut / batch_file(0)).stat().st_mtime_ns == first
+    assert snapshot(cut) == snapshot(whole)
+    again = run_selfplay(CONFIG, cut, workers=1)
+    assert (again.played, again.resumed) == (0, 10)
+    assert len(list(read_records(cut))) == 10
+
+
+def test_a_damaged_batch_is_played_again(tmp_path: Path) -> None:
+    run_selfplay(CONFIG, tmp_path, workers=1)
+    whole = snapshot(tmp_path)
+    (tmp_path / batch_file(1)).write_text("damaged\n")
+    (tmp_path / batch_file(3)).unlink()
+    res = run_selfplay(CONFIG, tmp_path, workers=1)
+    assert (res.played, res.resumed) == (4, 6)
+    assert snapshot(tmp_path) == whole
+
+
+def test_output_folder_of_another_run_or_other_files_is_refused(tmp_path: Path) -> None:
+    run_selfplay(CONFIG, tmp_path / "run", workers=1)
+    other = SelfPlayConfig("viennese", ("greedy", "random"), games=10, seed=5, batch=3)
+    with pytest.raises(SelfPlayError, match=r"another self-play run .*seed"):
+        run_selfplay(other, tmp_path / "run", workers=1)
+    run_file = tmp_path / "run" / "run.json"
+    run_file.write_text(run_file.read_text().replace('"digest": "', '"digest": "0'))
+    with pytest.raises(SelfPlayError, match="other rummykit sources"):
+        run_selfplay(CONFIG, tmp_path / "run", workers=1)
+    (tmp_path / "busy").mkdir()
+    (tmp_path / "busy" / "notes.txt").write_text("mine")
+    with pytest.raises(SelfPlayError, match="not empty"):
+        run_selfplay(CONFIG, tmp_path / "busy", workers=1)
+    assert (tmp_path / "busy" / "notes.txt").read_text() == "mine"
+
+
+def test_bad_setups() -> None:
+    with pytest.raises(SelfPlayError, match="games must be"):
+        plan_games(SelfPlayConfig("viennese", ("greedy", "random"), games=0))
+    with pytest.raises(SelfPlayError, match="at least two bots"):
+        plan_games(SelfPlayConfig("viennese", ("greedy",), games=3))
+    with pytest.raises(SelfPlayError, match="unknown bot"):
+        plan_games(SelfPlayConfig("viennese", ("greedy", "nobot"), games=3))
+
+
+def test_matches_are_recorded_whole(tmp_path: Path) -> None:
+    config = SelfPlayConfig("viennese", ("greedy", "random"), games=2, seed=1, mode="matches")
+    run_selfplay(config, tmp_path, workers=1)
+    records = list(read_records(tmp_path))
+    assert [r.kind for r in records] == ["match", "match"]
+    assert all(r.replay().is_over for r in records)
+
+
+def test_cli_selfplay_writes_resumes_and_refuses(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    args = ["selfplay", "--rules", "viennese", "--bots", "greedy,random", "--games", "4", "--seed", "2"]
+    args += ["--batch", "2", "--workers", "1", "--out", str(out)]
+    first = CliRunner().invoke(app, [*args, "--json"])
+    assert first.exit_code == 0, first.output
+    assert json.loads(first.stdout)["played"] == 4
+    again = CliRunner().invoke(app, args)
+    assert again.exit_code == 0 and "0 games played, 4 already written" in again.stdout
+    bad = CliRunner().invoke(app, [*args[:-2], "--out", str(tmp_path / "x"), "--bots", "greedy,nobody"])
+    assert bad.exit_code == 2 and "unknown bot" in bad.stderr
+    other = CliRunner().invoke(app, [*args, "--seed", "3"])
+    assert other.exit_code == 2 and other.stderr.startswith("error: ")
+    assert "another self-play run" in other.stderr
