@@ -377,7 +377,10 @@ class Meld:
         """
         if self.kind is MeldKind.SET:
             return ()
-        return tuple(end for end in ("low", "high") if self._run_extension(card, end, rules))
+        ends: tuple[End, ...] = tuple(e for e in ("low", "high") if self._run_extension(card, e, rules))
+        if card == JOKER_CODE and "high" in ends and rules.joker_end_assignment == "upward_default":
+            return ("high",)  # no declaration: the joker takes the upper end when it fits there (D12)
+        return ends
 
     def can_lay_off(self, card: int, rules: Rules) -> bool:
         """Whether ``card`` can be laid off on this meld (RULES.md §2.5)."""
@@ -389,7 +392,8 @@ class Meld:
         """The meld after laying off ``card``. Existing cards and assignments never change.
 
         For a run ``end`` chooses the end; without it a joker goes upward when it can (D12) and an
-        ace that fits at both ends goes to the top.
+        ace that fits at both ends goes to the top. Under ``joker_end_assignment = upward_default``
+        a joker that fits at the top cannot be declared at the low end.
 
         Raises:
             IllegalMeldError: the card does not fit (or not at the given end).
@@ -401,6 +405,13 @@ class Meld:
                 raise IllegalMeldError(*self._set_layoff_reason(card, rules))
             return result
         ends: tuple[End, ...] = (end,) if end is not None else ("high", "low")
+        low_joker = end == "low" and card == JOKER_CODE and self._run_extension(card, "low", rules)
+        if low_joker and self.layoff_ends(card, rules) == ("high",):
+            raise IllegalMeldError(
+                f"a joker laid off on {self} goes to the top end, where it fits "
+                "(joker_end_assignment is upward_default: no declaring the low end)",
+                "joker_end_assignment",
+            )
         for e in ends:
             extended = self._run_extension(card, e, rules)
             if extended is not None:

@@ -24,7 +24,7 @@ import dataclasses
 import re
 import tomllib
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, ClassVar, Final, Literal, get_args
@@ -340,6 +340,18 @@ class Rules:
         if not 0 <= dealer < players:
             raise RulesError(f"dealer: seat {dealer} does not exist at a table of {players}")
 
+    def not_applicable(self, option: str) -> str | None:
+        """Why ``option`` cannot matter under these rules (RULES.md §6 ``–``), or ``None`` if it can.
+
+        Such an option keeps the value of the preset the rules are named after; validation refuses
+        any other value rather than accept one that changes nothing.
+
+        >>> Rules.preset("german").not_applicable("knock_extra_turn")
+        'only knock games use it (knock_threshold is none)'
+        """
+        check = _APPLIES.get(option)
+        return None if check is None else check(self)
+
     def hand_size_for(self, players: int) -> int:
         """Cards dealt to each player at a table of ``players`` active players (``hand_size_rule``)."""
         if self.hand_size_rule == "by_player_count":
@@ -397,6 +409,126 @@ def option_range(option: str) -> tuple[int, int]:
         return OPTION_RANGES[option]
     except KeyError:
         raise RulesError(f"{option!r} is not a numeric rule option", option=option) from None
+
+
+def _knock_only(rules: Rules) -> str | None:
+    return None if rules.is_knock_game else "only knock games use it (knock_threshold is none)"
+
+
+def _melding_only(rules: Rules) -> str | None:
+    return "a knock game puts no cards on the table" if rules.is_knock_game else None
+
+
+def _rubber_only(rules: Rules) -> str | None:
+    if rules.is_knock_game and rules.match_end == "elimination_last_survivor":
+        return None
+    return "only a knock-game rubber (match_end = elimination_last_survivor) uses it"
+
+
+def _gin_only(rules: Rules) -> str | None:
+    if rules.hand_scoring == "gin_difference":
+        return None
+    return "only gin (hand_scoring = gin_difference) uses it"
+
+
+def _match_end_is(*ends: str) -> Callable[[Rules], str | None]:
+    def check(rules: Rules) -> str | None:
+        return None if rules.match_end in ends else f"only match_end = {' or '.join(ends)} uses it"
+
+    return check
+
+
+def _robbing_on(rules: Rules) -> str | None:
+    return None if rules.joker_robbing else "only joker_robbing uses it"
+
+
+def _seat_draw_by_cards(rules: Rules) -> str | None:
+    return None if rules.seat_draw == "high_card" else "only seat_draw = high_card draws cards"
+
+
+_GIN_OPTIONS: Final = (
+    "knock_card",
+    "oklahoma",
+    "gin_bonus",
+    "undercut_bonus",
+    "undercut_on_tie",
+    "big_gin_bonus",
+    "wall_stock_size",
+    "max_upcard_draws",
+    "repeat_discard_draw",
+)
+_APPLIES: Final[Mapping[str, Callable[[Rules], str | None]]] = {
+    "draw_ties_and_jokers": _seat_draw_by_cards,
+    "robbed_joker_counts_toward_hand": _robbing_on,
+    **dict.fromkeys(
+        (
+            "opening_min_points",
+            "opening_scope",
+            "opening_counts_taken_discard",
+            "layoff_on_opening_turn",
+            "layoff_requires_opened",
+            "joker_exchange",
+            "joker_exchange_requires_opened",
+            "joker_exchange_on_opening_turn",
+            "set_joker_exchange",
+            "exchanged_joker_destination",
+            "discard_pickup_requires_meld",
+            "discard_pickup_requires_opened",
+            "joker_discard_allowed",
+            "discard_playable_card_allowed",
+            "going_out_requires_discard",
+            "hand_romme_multiplier",
+            "hand_romme_requires_opening_min",
+            "penalty_ace",
+            "penalty_joker",
+            "penalty_court",
+        ),
+        _melding_only,
+    ),
+    **dict.fromkeys(
+        (
+            "knock_comparison",
+            "knock_extra_turn",
+            "layoff_after_knock",
+            "knock_undercut_rule",
+            "knocker_scores_own_deadwood",
+            "knock_discard_face_up",
+            "rummy_multiplier",
+            "deadwood_ace",
+            "deadwood_joker",
+        ),
+        _knock_only,
+    ),
+    **dict.fromkeys(
+        (
+            "pot_ante",
+            "ante_frequency",
+            "knock_money",
+            "buyback_window",
+            "buyback_cost",
+            "buyback_limit",
+            "buyback_target",
+        ),
+        _rubber_only,
+    ),
+    "num_hands": _match_end_is("fixed_hands"),
+    "penalty_limit": _match_end_is("penalty_limit"),
+    "target_score": _match_end_is("target_score"),
+    "elimination_threshold": _match_end_is("elimination_last_survivor"),
+    "reentry": _match_end_is("elimination_last_survivor"),
+    "all_eliminated_tiebreak": _match_end_is("elimination_last_survivor"),
+    **dict.fromkeys(_GIN_OPTIONS, _gin_only),
+}
+"""Options that only matter under some rules: each maps to a test giving the reason when they cannot.
+
+Options not listed matter under every rule set. A gin preset (``hand_scoring = gin_difference``)
+switches the gin options on.
+"""
+
+
+def option_choices(option: str) -> tuple[str, ...] | None:
+    """The allowed words of a choice option (``seat_draw``: ``high_card``, ``random``), else ``None``."""
+    return _literal_choices(option)
 
 
 def _literal_choices(option: str) -> tuple[str, ...] | None:
@@ -552,6 +684,8 @@ def _validate(rules: Rules) -> None:
             )
         if rules.start_mode == "forehand_extra_card":
             fail("start_mode", "forehand_extra_card is not a knock-game deal")
+        if rules.opening_min_points is not None:
+            fail("opening_min_points", "a knock game has no opening minimum (use none)")
     else:
         if rules.hand_scoring in ("deadwood_all", "gin_difference"):
             fail("hand_scoring", f"{rules.hand_scoring} needs knock_threshold (a knock game)")
@@ -561,6 +695,13 @@ def _validate(rules: Rules) -> None:
             fail("start_mode", "gin_first_upcard is only for knock games")
     if rules.match_end == "elimination_last_survivor" and rules.elimination_threshold is None:
         fail("elimination_threshold", "elimination_last_survivor needs an elimination threshold")
+    threshold = rules.elimination_threshold
+    if _rubber_only(rules) is None and threshold is not None and high > threshold:
+        fail(
+            "buyback_window",
+            f"the high bound {high} is above elimination_threshold {threshold}: "
+            "a player who reaches the threshold is out and cannot buy back",
+        )
 
     # Values named by RULES.md that this engine does not play yet are refused, never ignored.
     unsupported = {
@@ -575,6 +716,19 @@ def _validate(rules: Rules) -> None:
             fail(option, f"{value} is not supported: {why}")
     if rules.reentry:
         fail("reentry", "re-entry after elimination is not supported (its rules were not verified)")
+
+    # An option that cannot matter keeps the value of the preset the rules are named after (of
+    # german or viennese when the rules changed family).
+    presets: Mapping[str, Rules] | None = getattr(Rules, "PRESETS", None)
+    if presets is not None:
+        base = presets.get(rules.name)
+        if base is None or base.is_knock_game != rules.is_knock_game:
+            base = presets["viennese" if rules.is_knock_game else "german"]
+        for option, check in _APPLIES.items():
+            same = getattr(rules, option) == getattr(base, option)
+            reason = None if same else check(rules)
+            if reason is not None:
+                fail(option, f"does not apply to these rules: {reason}")
 
     # The deck must hold every hand at the largest table, the extra starting card and at least one
     # card of stock (or the upcard).
@@ -708,6 +862,8 @@ Rules.ALIASES = {
             "Viennese Rummy",
             "Knock Rummy",
             "Klopf-Rommé",
+            "101 Rummy",
+            "Elimination Rummy",
         ),
         "romme_ohne_auslegen": ("Rommé ohne Auslegen", "Romme ohne Auslegen", "ROA"),
         "scala40": ("Scala 40", "Scala Quaranta", "Scala_40"),
