@@ -29,8 +29,13 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def play(*args: str, lines: list[str]) -> tuple[int, str]:
-    result = runner.invoke(app, ["play", "--fast", *args], input="".join(f"{line}\n" for line in lines))
+def play(*args: str, lines: list[str], draw: bool = False) -> tuple[int, str]:
+    """Run ``rummykit play``; the last seat deals first unless ``draw`` lets the players draw for it."""
+    players = args[args.index("--players") + 1] if "--players" in args else "3"
+    dealer = [] if draw else ["--dealer", players]
+    result = runner.invoke(
+        app, ["play", "--fast", *dealer, *args], input="".join(f"{line}\n" for line in lines)
+    )
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     return result.exit_code, result.output
 

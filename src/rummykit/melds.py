@@ -33,7 +33,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from rummykit.cards import JOKER, JOKER_CODE, NUM_RANKS, RANKS, SUITS, Card, parse_cards
+from rummykit.cards import JOKER, JOKER_CODE, NUM_RANKS, RANKS, SUITS, Card, format_cards, parse_cards
 from rummykit.errors import IllegalMeldError, NotationError
 from rummykit.rules import Rules
 
@@ -100,6 +100,16 @@ def _longest_joker_streak(cards: Sequence[int]) -> int:
         streak = streak + 1 if c == JOKER_CODE else 0
         best = max(best, streak)
     return best
+
+
+def _starts(cards: Sequence[Card]) -> set[int]:
+    """Run positions where ``cards`` (one suit, in this order) could start, ignoring the ace options."""
+    starts: set[int] | None = None
+    for i, c in enumerate(cards):
+        if c != JOKER_CODE:
+            here = {p - i for p in ((LOW_ACE, HIGH_ACE) if c.rank == 1 else (c.rank,))}
+            starts = here if starts is None else starts & here
+    return starts or set()
 
 
 _ANNOTATED: Final = re.compile(r"^JK\(=([^)]*)\)$", re.IGNORECASE)
@@ -296,8 +306,12 @@ class Meld:
                     f"{text}: runs do not go round the corner (K-A-2 is not allowed)",
                     "run_wraparound",
                 )
+            if _starts(cards[::-1]):
+                return IllegalMeldError(
+                    f"{text}: runs are written low to high: {format_cards(cards[::-1])}", "run_sequence"
+                )
             return IllegalMeldError(
-                f"{text}: the cards of a run must be consecutive in the order written",
+                f"{text}: the cards of a run must follow each other, written low to high (like 5H 6H 7H)",
                 "run_sequence",
             )
         start = min(candidates, key=lambda s: abs(s - max(lo, min(s, hi - n + 1))))

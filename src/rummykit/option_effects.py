@@ -11,15 +11,20 @@ ends in exactly one of these outcomes:
 * **effect**: a situation in which the engine behaves differently from the base rules — the deal, the
   legal actions offered, what lies face up, a hand's result, a match's totals, chips, winners or seat
   draw. The report names the first situation and the first difference found;
-* **read** (an option with no accepted alternative, such as ``draw_ties_and_jokers``): the engine
-  consults the option while playing a situation, so the one value it has is implemented;
+* **same**: no difference, and a documented rule says why this value plays like the current one in
+  these rules (:data:`EQUIVALENT_VALUES`);
+* **read** (an option with a single value, such as ``draw_ties_and_jokers``): the engine consults the
+  option while playing a situation, so the one value it has is implemented;
 * **none**: no situation showed a difference (a defect: the option is accepted and ignored).
 
 Situations are cheap and deterministic: seeded hands and matches, matches started from a
 :class:`~rummykit.match.MatchPosition` near a threshold (buy-back window, elimination, target), and
-the seat draw. Each situation is played once under the base rules by a fixed policy (the greedy bot,
-with a seeded share of random legal actions so that rarer actions occur too); a variant then follows
-the recorded actions step by step and stops at the first difference.
+the seat draw, arranged deals (going out at once, knocking at the threshold, a joker at the cut)
+and a catalogue of melds and lay-offs judged by the rules. Each situation is played once under the
+base rules by a fixed policy (the greedy bot, with a seeded share of random legal actions so that
+rarer actions occur too); a variant then follows the recorded actions step by step and stops at the
+first difference. ``hints`` (situation labels from an earlier run, :data:`rummykit.option_witnesses`)
+are tried first, which keeps a full check of a preset to seconds.
 
 >>> from rummykit.rules import Rules
 >>> report = check_option_effects(Rules.preset("viennese"), options=("knock_threshold",))
@@ -30,8 +35,9 @@ the recorded actions step by step and stops at the first difference.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
+from pathlib import Path
 from typing import Any, ClassVar, Final, Literal
 
 from rummykit.actions import Action, Discard, Draw
@@ -41,10 +47,10 @@ from rummykit.cards import JOKER, Card, build_deck, format_cards, parse_cards
 from rummykit.errors import IllegalMeldError, RulesError
 from rummykit.match import Match, MatchPosition
 from rummykit.melds import End, Meld
-from rummykit.rules import Rules, option_choices, option_range
+from rummykit.rules import Rules, format_value, option_choices, option_range
 from rummykit.solver import min_deadwood
 
-Status = Literal["effect", "read", "refused", "none"]
+Status = Literal["effect", "same", "read", "refused", "none"]
 
 RANDOM_SHARE: Final = 0.25
 """Share of the policy's moves that are random legal actions instead of the greedy bot's choice."""
@@ -69,6 +75,8 @@ class OptionEffect:
     value: Any
     status: Status
     where: str
+    situation: str | None = None
+    """The label of the situation that showed the effect (or the read)."""
 
 
 @dataclass
@@ -108,6 +116,33 @@ class Situation:
     passive: bool = False
     probes: tuple[Action, ...] = ()
     """Actions whose legality is compared at every step (moves that no legal-action list offers)."""
+
+
+EQUIVALENT_VALUES: Final[tuple[tuple[str, object, Callable[[Rules], bool], str], ...]] = (
+    (
+        "discard_pickup_requires_opened",
+        "never",
+        lambda r: r.discard_pickup_requires_meld
+        and r.discard_pickup_requires_opened == "opened_or_opening_with_it",
+        "with discard_pickup_requires_meld the taken discard must be laid this turn, which a player who "
+        "has not opened can only do by opening with it: never plays like opened_or_opening_with_it",
+    ),
+    (
+        "max_adjacent_jokers",
+        6,
+        lambda r: r.max_adjacent_jokers is None
+        and r.joker_limit == "jokers_le_naturals"
+        and not r.allow_ace_both_ends,
+        "a run of at most 13 cards with no more jokers than natural cards holds at most 6 jokers: "
+        "a limit of 6 is no limit",
+    ),
+)
+"""Values that play exactly like the current one under some rules: option, value, when, why."""
+
+
+def effect_key(option: str, value: object) -> str:
+    """The text ``option=value`` that names one checked value (in hints and reports)."""
+    return f"{option}={format_value(option, value)}"
 
 
 def _option_names() -> tuple[str, ...]:
@@ -152,6 +187,9 @@ MELDS: Final = (
     "3S JK JK 6S",
     "3S JK JK JK 7S",
     "3S 4S JK JK JK 8S 9S",
+    "2S 3S 4S 5S JK JK JK JK 10S",
+    "2S 3S 4S 5S 6S JK JK JK JK JK QS",
+    "AS 2S 3S 4S 5S 6S JK JK JK JK JK JK KS",
     "JK 5H 6H",
     "KH KD KC",
     "KH KD KC KS",
@@ -213,7 +251,7 @@ def situations(rules: Rules) -> list[Situation]:
         for s, n in ((1, low), (2, high))
     ]
     out += [Situation(f"a hand of {n} players (seed {s})", n, s) for s in range(3, 6) for n in (low, high)]
-    out.append(Situation(f"a hand of {rules.max_players} players", rules.max_players, 0))
+    out += [Situation(f"a hand of {n} players", n, 0) for n in range(high + 1, rules.max_players + 1)]
     out += [
         Situation(f"a hand of {n} players that plays the stock out", n, 1, passive=True)
         for n in (low, rules.max_players)
@@ -249,6 +287,17 @@ def _positions(rules: Rules) -> list[Situation]:
             buybacks=(1,) * three,
         )
         at("a rubber of 3 players from totals 60/10/40", three, 9, (60, 10, 40), pot=pot)
+        for seed in (10, 11):
+            label = f"a rubber of 3 players from totals 82/30/83 (seed {seed})"
+            at(label, three, seed, (82, 30, 83), pot=pot)
+            at(
+                f"a rubber of 3 players from totals 82/30/83 after one buy-back each (seed {seed})",
+                three,
+                seed,
+                (82, 30, 83),
+                pot=pot,
+                buybacks=(1,) * three,
+            )
     if rules.match_end == "target_score":
         at("a match of 2 players from plus points 95/90", low, 9, (0, 0), gains=(95, 90) + (0,) * (low - 2))
     return out
@@ -307,6 +356,13 @@ def _arranged(rules: Rules) -> list[Situation]:
         except RulesError:
             continue  # other hand sizes (Basic Rummy) or seats (a sitting-out dealer): no such deal
         out.append(Situation(f"a hand of {n} players where {label}", n, 11, deck=deck, probes=probes))
+        if rules.is_knock_game and rules.match_end == "elimination_last_survivor" and "knock" in label:
+            last = MatchPosition(totals=(100,) * n, pot=5 * n)
+            top = f"a rubber of {n} players at 100 each where {label}"
+            out.append(Situation(top, n, 11, deck=deck, position=last))
+            near = MatchPosition(totals=tuple(80 if s == first else 10 for s in range(n)), pot=5 * n)
+            label = f"a rubber of {n} players, the first at 80, where {label}"
+            out.append(Situation(label, n, 11, deck=deck, position=near))
     order = list(build_deck(rules.num_decks, rules.jokers_total))
     random.Random(12).shuffle(order)
     if JOKER in order:
@@ -338,10 +394,11 @@ def _start(rules: Rules, s: Situation) -> Match:
 
 _PARTS: Final = (
     "the seat draw",
-    "the dealer",
-    "the deal",
     "who moves",
     "the legal actions",
+    "the legality of a probed move",
+    "the dealer",
+    "the deal",
     "the discard pile",
     "the face-down card",
     "the table",
@@ -354,19 +411,20 @@ _PARTS: Final = (
     "the pot",
     "the eliminations",
     "the winners",
-    "the legality of a probed move",
 )
 
 
 def _signature(m: Match, legal: Sequence[Action], s: Situation) -> tuple[Any, ...]:
+    """What the engine shows at one step, in the order of :data:`_PARTS`."""
     rnd = m.round
     finished = next((r.result for r in reversed(m.rounds) if r.result is not None), None)
     return (
         m.seat_draw,
-        rnd.dealer,
-        rnd.deck if not rnd.history else None,
         m.to_move if not m.is_over else None,
         tuple(legal),
+        tuple(not rnd.is_over and rnd.is_legal(p) for p in s.probes),
+        rnd.dealer,
+        rnd.deck if not rnd.history else None,
         tuple(rnd.discard_pile),
         rnd.face_down,
         tuple(str(t) for t in rnd.table),
@@ -379,7 +437,6 @@ def _signature(m: Match, legal: Sequence[Action], s: Situation) -> tuple[Any, ..
         m.pot,
         tuple(m.eliminated),
         m.winners,
-        tuple(not rnd.is_over and rnd.is_legal(p) for p in s.probes),
     )
 
 
@@ -444,7 +501,7 @@ def _follow(rules: Rules, s: Situation, trace: list[_Step] | str) -> str | None:
         mine = _signature(m, legal, s)
         if mine != step.signature:
             part = next(p for p, a, b in zip(_PARTS, mine, step.signature, strict=True) if a != b)
-            return f"{s.label}: {part} differ at action {i} (hand {len(m.rounds)})"
+            return f"{s.label}: {part}, at action {i} of hand {len(m.rounds)}"
         if step.action is None:
             return None
         m.apply(step.action)
@@ -477,7 +534,11 @@ class _ReadLog(Rules):
         return int(self._whole("__hash__"))
 
     def __eq__(self, other: object) -> bool:
-        return bool(self._whole("__eq__", other))
+        _ReadLog.muted += 1
+        try:
+            return super().__eq__(other)
+        finally:
+            _ReadLog.muted -= 1
 
     def __str__(self) -> str:
         return str(self._whole("__str__"))
@@ -512,19 +573,30 @@ class _Traces:
         self.situations = situations(rules)
         self._cache: dict[int, list[_Step] | str] = {}
 
-    def __iter__(self) -> Iterator[tuple[Situation, list[_Step] | str]]:
-        for i, s in enumerate(self.situations):
-            if i not in self._cache:
-                self._cache[i] = _trace(self.rules, s)
-            yield s, self._cache[i]
+    def get(self, i: int) -> tuple[Situation, list[_Step] | str]:
+        if i not in self._cache:
+            self._cache[i] = _trace(self.rules, self.situations[i])
+        return self.situations[i], self._cache[i]
+
+    def search(self, first: str | None = None) -> Iterator[tuple[Situation, list[_Step] | str]]:
+        """Every situation, the one labelled ``first`` (a hint) before the others."""
+        order = list(range(len(self.situations)))
+        hinted = [i for i in order if self.situations[i].label == first]
+        for i in hinted + [i for i in order if i not in hinted]:
+            yield self.get(i)
 
 
 def check_option_effects(
-    rules: Rules, *, options: Iterable[str] | None = None, strict: bool = False
+    rules: Rules,
+    *,
+    options: Iterable[str] | None = None,
+    strict: bool = False,
+    hints: Mapping[str, str] | None = None,
 ) -> EffectReport:
     """Check every option of ``rules`` (or only ``options``) against every alternative value.
 
     Returns the report; with ``strict`` an option value that is accepted but shows no effect raises.
+    ``hints`` maps :func:`effect_key` texts to the label of a situation to try first.
 
     Raises:
         OptionEffectError: ``strict`` and some accepted value changes nothing.
@@ -544,16 +616,57 @@ def check_option_effects(
             except RulesError as exc:
                 report.effects.append(OptionEffect(option, value, "refused", str(exc)))
                 continue
-            where = next((w for s, t in traces if (w := _follow(variant, s, t)) is not None), None)
-            status: Status = "effect" if where is not None else "none"
-            report.effects.append(OptionEffect(option, value, status, where or "no difference anywhere"))
+            hint = (hints or {}).get(effect_key(option, value))
+            found = ((s.label, _follow(variant, s, t)) for s, t in traces.search(hint))
+            situation, where = next(((s, w) for s, w in found if w is not None), (None, None))
+            status: Status = "effect"
+            if where is None:
+                status, where = "none", "no difference anywhere"
+                for name, same, when, why in EQUIVALENT_VALUES:
+                    if name == option and same == value and when(rules):
+                        status, where = "same", why
+            report.effects.append(OptionEffect(option, value, status, where, situation))
         if not alternatives(rules, option) and rules.not_applicable(option) is None:
             current = getattr(rules, option)
-            seen = next((s.label for s, t in traces if option in _reads(rules, s, t)), None)
+            seen = next((s.label for s, t in traces.search() if option in _reads(rules, s, t)), None)
             status = "read" if seen is not None else "none"
             where = f"{seen}: the engine reads it" if seen else "never read"
-            report.effects.append(OptionEffect(option, current, status, where))
+            report.effects.append(OptionEffect(option, current, status, where, seen))
     if strict and report.missing:
         lines = "; ".join(f"{e.option}={e.value!r}" for e in report.missing)
         raise OptionEffectError(f"{rules}: accepted but without effect: {lines}")
     return report
+
+
+def witnesses(report: EffectReport) -> dict[str, str]:
+    """The situation label of every effect found, keyed by :func:`effect_key` (hints for next time)."""
+    return {effect_key(e.option, e.value): e.situation for e in report.effects if e.situation is not None}
+
+
+def write_witnesses(path: Path) -> None:
+    """Check every preset and write the situations that showed each effect as a Python module
+    (:mod:`rummykit.option_witnesses`, the hints of later checks). ``python -m rummykit.option_effects``
+    rewrites it after the situations or the engine changed."""
+    from rummykit.rules import PRESET_NAMES
+
+    found = {name: witnesses(check_option_effects(Rules.preset(name))) for name in PRESET_NAMES}
+    lines = [
+        "# ruff: noqa: E501",
+        '"""Where :mod:`rummykit.option_effects` saw each option value take effect, per preset.',
+        "",
+        "Generated by ``python -m rummykit.option_effects``; used as hints so that a check tries the",
+        "telling situation first. A stale entry only costs time: the check then searches every situation.",
+        '"""',
+        "",
+        "WITNESSES: dict[str, dict[str, str]] = {",
+    ]
+    for name, table in found.items():
+        lines.append(f"    {name!r}: {{")
+        lines += [f"        {key!r}: {label!r}," for key, label in sorted(table.items())]
+        lines.append("    },")
+    lines.append("}")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    write_witnesses(Path(__file__).with_name("option_witnesses.py"))

@@ -312,7 +312,7 @@ class Rules:
         changes = self.changes()
         if not changes:
             return self.name
-        body = ", ".join(f"{key}={_format_value(key, value)}" for key, value in changes.items())
+        body = ", ".join(f"{key}={format_value(key, value)}" for key, value in changes.items())
         return f"{self.name}({body})"
 
     def to_dict(self) -> dict[str, Any]:
@@ -438,6 +438,27 @@ def _match_end_is(*ends: str) -> Callable[[Rules], str | None]:
     return check
 
 
+def _opening_minimum(rules: Rules) -> str | None:
+    if rules.is_knock_game:
+        return _melding_only(rules)
+    return None if rules.opening_min_points else "only an opening minimum above 0 uses it"
+
+
+def _ace_both_ways(rules: Rules) -> str | None:
+    if rules.ace_low_in_runs and rules.ace_high_in_runs:
+        return None
+    return "only runs with the ace both low and high (ace_low_in_runs, ace_high_in_runs) use it"
+
+
+def _fixed_hand_size(rules: Rules) -> str | None:
+    if rules.hand_size_rule == "fixed":
+        return None
+    sizes = (rules.active_players(n) for n in range(rules.min_players, rules.max_players + 1))
+    if all(n in BASIC_HAND_SIZES for n in sizes):
+        return "hand_size_rule = by_player_count sets the hand size for every table of these rules"
+    return None
+
+
 def _robbing_on(rules: Rules) -> str | None:
     return None if rules.joker_robbing else "only joker_robbing uses it"
 
@@ -446,7 +467,7 @@ def _seat_draw_by_cards(rules: Rules) -> str | None:
     return None if rules.seat_draw == "high_card" else "only seat_draw = high_card draws cards"
 
 
-_GIN_OPTIONS: Final = (
+GIN_OPTIONS: Final = (
     "knock_card",
     "oklahoma",
     "gin_bonus",
@@ -457,14 +478,18 @@ _GIN_OPTIONS: Final = (
     "max_upcard_draws",
     "repeat_discard_draw",
 )
+"""The options of OpenSpiel-compatible gin: they apply once a preset scores ``gin_difference``."""
 _APPLIES: Final[Mapping[str, Callable[[Rules], str | None]]] = {
     "draw_ties_and_jokers": _seat_draw_by_cards,
     "robbed_joker_counts_toward_hand": _robbing_on,
+    "hand_size": _fixed_hand_size,
+    "allow_ace_both_ends": _ace_both_ways,
+    **dict.fromkeys(
+        ("opening_scope", "opening_counts_taken_discard", "hand_romme_requires_opening_min"), _opening_minimum
+    ),
     **dict.fromkeys(
         (
             "opening_min_points",
-            "opening_scope",
-            "opening_counts_taken_discard",
             "layoff_on_opening_turn",
             "layoff_requires_opened",
             "joker_exchange",
@@ -478,7 +503,6 @@ _APPLIES: Final[Mapping[str, Callable[[Rules], str | None]]] = {
             "discard_playable_card_allowed",
             "going_out_requires_discard",
             "hand_romme_multiplier",
-            "hand_romme_requires_opening_min",
             "penalty_ace",
             "penalty_joker",
             "penalty_court",
@@ -508,6 +532,7 @@ _APPLIES: Final[Mapping[str, Callable[[Rules], str | None]]] = {
             "buyback_cost",
             "buyback_limit",
             "buyback_target",
+            "all_eliminated_tiebreak",
         ),
         _rubber_only,
     ),
@@ -516,14 +541,15 @@ _APPLIES: Final[Mapping[str, Callable[[Rules], str | None]]] = {
     "target_score": _match_end_is("target_score"),
     "elimination_threshold": _match_end_is("elimination_last_survivor"),
     "reentry": _match_end_is("elimination_last_survivor"),
-    "all_eliminated_tiebreak": _match_end_is("elimination_last_survivor"),
-    **dict.fromkeys(_GIN_OPTIONS, _gin_only),
+    **dict.fromkeys(GIN_OPTIONS, _gin_only),
 }
 """Options that only matter under some rules: each maps to a test giving the reason when they cannot.
 
 Options not listed matter under every rule set. A gin preset (``hand_scoring = gin_difference``)
 switches the gin options on.
 """
+_INERT: Final[Mapping[str, object]] = {"allow_ace_both_ends": False}
+"""Values an option may always hold where it does not apply, besides the preset's own."""
 
 
 def option_choices(option: str) -> tuple[str, ...] | None:
@@ -609,7 +635,8 @@ def _coerce(option: str, raw: Any) -> Any:
     return raw
 
 
-def _format_value(option: str, value: Any) -> str:
+def format_value(option: str, value: Any) -> str:
+    """An option value in the text form: ``true``, ``none``, ``unlimited``, ``(81, 101)``, ``42``."""
     if value is None:
         return "unlimited" if option == "max_stock_rebuilds" else "none"
     if isinstance(value, bool):
@@ -659,7 +686,7 @@ def _validate(rules: Rules) -> None:
     if rules.max_players < rules.min_players:
         fail("max_players", f"{rules.max_players} is below min_players {rules.min_players}")
     if rules.dealer_sits_out_at_table_of is not None and not (
-        rules.min_players < rules.dealer_sits_out_at_table_of <= rules.max_players + 1
+        rules.min_players < rules.dealer_sits_out_at_table_of <= rules.max_players
     ):
         fail("dealer_sits_out_at_table_of", f"{rules.dealer_sits_out_at_table_of} is not a table size")
     if not rules.ace_low_in_runs and not rules.ace_high_in_runs and rules.allow_ace_both_ends:
@@ -725,7 +752,8 @@ def _validate(rules: Rules) -> None:
         if base is None or base.is_knock_game != rules.is_knock_game:
             base = presets["viennese" if rules.is_knock_game else "german"]
         for option, check in _APPLIES.items():
-            same = getattr(rules, option) == getattr(base, option)
+            value = getattr(rules, option)
+            same = value == getattr(base, option) or (option in _INERT and value == _INERT[option])
             reason = None if same else check(rules)
             if reason is not None:
                 fail(option, f"does not apply to these rules: {reason}")

@@ -65,25 +65,31 @@ class FirstDealerDraw:
                 return cls("high_card", tuple(tuple(r) for r in rounds), best)
         raise NotationError("seat draw: the rounds end before one card is highest")
 
+    def drawn(self) -> list[list[tuple[int, Card]]]:
+        """Per round of drawing, ``(seat, card)`` in seat order; the dealer's winning card comes last."""
+        out = []
+        for i, row in enumerate(self.rounds):
+            cards = [(s, c) for s, c in enumerate(row) if c is not None]
+            if i == len(self.rounds) - 1:
+                cards.sort(key=lambda sc: sc[0] == self.dealer)
+            out.append(cards)
+        return out
+
     def describe(self, names: Sequence[str]) -> list[str]:
         """The draw in words, one line per round: ``Anna draws K♠ and deals first``."""
         if self.method == "random":
-            return [f"Seats by lot: {names[self.dealer]} deals first"]
+            name = names[self.dealer]
+            return [f"Seats by lot: {name} {_verb(name, 'deal')} first"]
         lines = []
-        for i, row in enumerate(self.rounds):
-            drawn = [(s, c) for s, c in enumerate(row) if c is not None]
-            last = i == len(self.rounds) - 1
-            if last:
-                drawn = [(s, c) for s, c in drawn if s != self.dealer]
-            parts = [f"{names[s]} draws {c.symbol()}" for s, c in drawn]
-            if last:
-                dealer_card = row[self.dealer]
-                assert dealer_card is not None
-                parts.append(f"{names[self.dealer]} draws {dealer_card.symbol()} and deals first")
+        rounds = self.drawn()
+        for i, cards in enumerate(rounds):
+            parts = [f"{names[s]} {_verb(names[s], 'draw')} {c.symbol()}" for s, c in cards]
+            if i == len(rounds) - 1:
+                parts[-1] += f" and {_verb(names[self.dealer], 'deal')} first"
                 lines.append(", ".join(parts))
             else:
-                again = [names[s] for s in _redraws_after(self.rounds[: i + 1], len(row))]
-                verb = "draws" if len(again) == 1 else "draw"
+                again = [names[s] for s in _redraws_after(self.rounds[: i + 1], len(self.rounds[i]))]
+                verb = _verb(again[0], "draw") if len(again) == 1 else "draw"
                 lines.append(", ".join(parts) + f"; {_join(again)} {verb} again")
         return lines
 
@@ -137,6 +143,11 @@ def _redraws_after(rounds: Sequence[Sequence[Card | None]], players: int) -> lis
 
 _TIE_RULES: Final[Mapping[str, Callable[[Sequence[Card | None]], set[int]]]] = {"redraw": _redraws}
 """``draw_ties_and_jokers``: who draws again after a round of drawing (D21)."""
+
+
+def _verb(name: str, verb: str) -> str:
+    """``draws`` after a name, ``draw`` after "You" (the terminal's name for its player)."""
+    return verb if name == "You" else verb + "s"
 
 
 def _join(names: Sequence[str]) -> str:

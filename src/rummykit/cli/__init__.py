@@ -1,6 +1,7 @@
 """The ``rummykit`` command line: a thin adapter over the public API.
 
-Commands: ``rules`` (show a rule set), ``meld`` (judge a meld) and ``demo`` (a short overview);
+Commands: ``rules`` (show a rule set; with ``--coverage`` where each option changes the game),
+``meld`` (judge a meld) and ``demo`` (a short overview);
 ``play`` (a match in the terminal, :mod:`rummykit.cli.play`) and ``replay`` (step through a saved game);
 ``serve`` (play in the browser, :mod:`rummykit.cli.serve`).
 Bad input prints one ``error:`` line to stderr and exits with status 2; an illegal meld given to
@@ -90,6 +91,14 @@ def rules_command(
         Path | None, typer.Option("--file", "-f", help="Load the rule set from a TOML file.")
     ] = None,
     list_presets: Annotated[bool, typer.Option("--list", help="List the presets and their aliases.")] = False,
+    coverage: Annotated[
+        bool,
+        typer.Option(
+            "--coverage",
+            help="Check every option against its other values and print where each changed the game "
+            "(or why it is refused).",
+        ),
+    ] = False,
 ) -> None:
     """Show a rule set: every option of RULES.md §6 with its value."""
     if list_presets:
@@ -102,6 +111,18 @@ def rules_command(
         rules = build_rules(preset, file, assignments or [])
     except RummyError as exc:
         _fail(str(exc))
+    if coverage:
+        from rummykit.option_effects import check_option_effects
+        from rummykit.option_witnesses import WITNESSES
+
+        report = check_option_effects(rules, hints=WITNESSES.get(rules.name))
+        if as_json:
+            _echo_json(render.coverage_rows(rules, report))
+        else:
+            Console().print(render.coverage_table(rules, report))
+        if report.missing:
+            _fail(f"{len(report.missing)} option values are accepted but changed nothing")
+        return
     if as_json:
         _echo_json(rules.to_dict())
     else:

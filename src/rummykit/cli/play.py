@@ -58,7 +58,7 @@ from rummykit.bots import Bot, UnknownBotError, bot_kinds, make_bot
 from rummykit.cards import Card
 from rummykit.cli import screen
 from rummykit.cli.hints import hint
-from rummykit.errors import IllegalActionError, NotationError, RummyError
+from rummykit.errors import IllegalActionError, NotationError, RummyError, name_seats
 from rummykit.match import Match, MatchEvent
 from rummykit.record import Record
 from rummykit.round import Event, Round
@@ -549,7 +549,7 @@ class PlaySession:
             self.apply(seat, action)
         except IllegalActionError as exc:
             rule = "" if exc.rule in str(exc) else f" [{exc.rule}]"
-            return Text(f"✗ illegal: {exc}{rule}", style="red")
+            return Text(f"✗ illegal: {name_seats(str(exc), self.names)}{rule}", style="red")
         except RummyError as exc:
             return Text(f"✗ not a move: {short_error(exc)}", style="red")
         if m.is_over:
@@ -638,6 +638,14 @@ def play_command(
         ),
     ] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the deals and the bots.")] = None,
+    dealer: Annotated[
+        int | None,
+        typer.Option(
+            "--dealer",
+            help="Seat (1 = the first player) of the first dealer. Default: the players draw for it.",
+            show_default=False,
+        ),
+    ] = None,
     fast: Annotated[bool, typer.Option("--fast", help="Show bot moves without pauses.")] = False,
     delay: Annotated[float, typer.Option("--delay", help="Seconds between bot moves.")] = DEFAULT_DELAY,
     practice: Annotated[bool, typer.Option("--practice", help="Allow 'undo'.")] = False,
@@ -658,6 +666,8 @@ def play_command(
         raise _fail(
             f"{rules.name} is played by {rules.min_players} to {rules.max_players} players, not {players}"
         )
+    if dealer is not None and not 1 <= dealer <= players:
+        raise _fail(f"--dealer must be a seat from 1 to {players}, not {dealer}")
     if not 1 <= humans <= players:
         raise _fail(f"--humans must be between 1 and --players ({players}), not {humans}")
     try:
@@ -673,7 +683,7 @@ def play_command(
     for i, (kind, bot) in enumerate(zip(kinds, bot_list, strict=True)):
         seats.append(Player(f"Bot {humans + i + 1}", bot, kind))
     try:
-        match = Match.new(rules, players, seed=seed, dealer=players - 1)
+        match = Match.new(rules, players, seed=seed, dealer=None if dealer is None else dealer - 1)
     except RummyError as exc:
         raise _fail(str(exc)) from None
     console = Console(highlight=False)
@@ -682,6 +692,8 @@ def play_command(
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
         save_path = games_dir(save_dir) / f"{stamp}-{rules.name}-seed{match.seed}.json"
     notices = [notice] if notice else []
+    if match.seat_draw is not None:
+        notices += match.seat_draw.describe([p.name for p in seats])
     notices.append(f"{len(seats) - humans} bots: {', '.join(sorted(set(kinds)))} · seed {match.seed}")
     session = PlaySession(
         match,
