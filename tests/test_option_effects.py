@@ -108,7 +108,7 @@ def test_high_card_draw_picks_the_highest_card_with_ties_and_jokers_redrawn() ->
     draw = FirstDealerDraw.from_rounds([[c("KS"), c("JK"), c("KD")], [c("2C"), c("AH"), c("9C")]], 3)
     assert draw.dealer == 1  # JK and the tied kings draw again; the ace is highest
     assert draw.describe(["Anna", "Ben", "Cleo"]) == [
-        "Anna draws K♠, Ben draws JK, Cleo draws K♦; Anna, Ben and Cleo draw again",
+        "Anna draws K♠, Ben draws a joker, Cleo draws K♦; Anna, Ben and Cleo draw again",
         "Anna draws 2♣, Cleo draws 9♣, Ben draws A♥ and deals first",
     ]
     draw = FirstDealerDraw.from_rounds([[c("QS"), c("JK"), c("7D")], [None, c("3C"), None]], 3)

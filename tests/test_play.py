@@ -222,3 +222,18 @@ def test_board_fits_80_by_24() -> None:
     assert "Table melds" in text and "\n1 " in text
     html = console.export_html()
     assert "#800000" in html or "#ff0000" in html or "color: #" in html
+
+
+def test_the_players_draw_for_the_first_dealer(data_dir: Path) -> None:
+    code, out = play(
+        "--rules", "german", "--players", "3", "--seed", "3", "--bots", "greedy",
+        "--set", "match_end=single_hand", lines=["quit"], draw=True,
+    )  # fmt: skip
+    assert code == 0
+    m = rk.Match.new(rk.Rules.parse("german(match_end=single_hand)"), 3, seed=3)
+    assert m.seat_draw is not None
+    lines = m.seat_draw.describe(["You", "Bot 2", "Bot 3"])
+    assert lines[-1].endswith("deals first")
+    flat = " ".join(out.split())
+    for line in lines:
+        assert line in flat

@@ -29,7 +29,7 @@ are tried first, which keeps a full check of a preset to seconds.
 >>> from rummykit.rules import Rules
 >>> report = check_option_effects(Rules.preset("viennese"), options=("knock_threshold",))
 >>> [(e.value, e.status) for e in report.effects]
-[(0, 'effect'), (15, 'effect'), (30, 'effect')]
+[(0, 'effect'), (15, 'effect'), (30, 'effect'), (None, 'refused')]
 """
 
 from __future__ import annotations

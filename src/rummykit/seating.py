@@ -83,7 +83,7 @@ class FirstDealerDraw:
         lines = []
         rounds = self.drawn()
         for i, cards in enumerate(rounds):
-            parts = [f"{names[s]} {_verb(names[s], 'draw')} {c.symbol()}" for s, c in cards]
+            parts = [f"{names[s]} {_verb(names[s], 'draw')} {card_text(c)}" for s, c in cards]
             if i == len(rounds) - 1:
                 parts[-1] += f" and {_verb(names[self.dealer], 'deal')} first"
                 lines.append(", ".join(parts))
@@ -143,6 +143,11 @@ def _redraws_after(rounds: Sequence[Sequence[Card | None]], players: int) -> lis
 
 _TIE_RULES: Final[Mapping[str, Callable[[Sequence[Card | None]], set[int]]]] = {"redraw": _redraws}
 """``draw_ties_and_jokers``: who draws again after a round of drawing (D21)."""
+
+
+def card_text(card: Card) -> str:
+    """A drawn card for display: ``K♠``, or ``a joker``."""
+    return "a joker" if card == JOKER_CODE else card.symbol()
 
 
 def _verb(name: str, verb: str) -> str:

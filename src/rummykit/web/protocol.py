@@ -33,6 +33,7 @@ from rummykit.actions import Action, CallRummy
 from rummykit.cards import Card
 from rummykit.match import Match, MatchEvent
 from rummykit.round import Event
+from rummykit.seating import card_text
 from rummykit.views import PlayerView, RoundResult, TableMeld
 
 MAX_MESSAGE_BYTES: Final = 4096
@@ -220,7 +221,7 @@ def seat_draw_json(match: Match) -> list[dict[str, Any]]:
         return []
     if draw.method == "random":
         return [{"index": -1, "seat": draw.dealer, "action": "deals first (seats by lot)"}]
-    drawn = [(seat, f"draws {card.symbol()}") for cards in draw.drawn() for seat, card in cards]
+    drawn = [(seat, f"draws {card_text(card)}") for cards in draw.drawn() for seat, card in cards]
     drawn[-1] = (draw.dealer, drawn[-1][1] + " and deals first")
     return [{"index": -1, "seat": seat, "action": text} for seat, text in drawn]
 
