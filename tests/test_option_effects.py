@@ -34,6 +34,24 @@ def test_every_option_value_has_an_effect_or_is_refused(name: str) -> None:
             assert all(e.status == "refused" for e in checked.get(option, [])), option
 
 
+SWITCHED_ON = [
+    ("german(joker_robbing=true)", "robbed_joker_counts_toward_hand"),
+    ("german(match_end=penalty_limit)", "penalty_limit"),
+    ("german(match_end=target_score, hand_scoring=winner_collects)", "target_score"),
+    ("german(match_end=elimination_last_survivor, elimination_threshold=101)", "elimination_threshold"),
+    ("viennese(match_end=fixed_hands)", "num_hands"),
+]
+
+
+@pytest.mark.parametrize(("rules_text", "option"), SWITCHED_ON)
+def test_options_that_no_preset_uses_take_effect_where_switched_on(rules_text: str, option: str) -> None:
+    """Options not applicable to any preset still prove their effect under the option that enables them."""
+    rules = rk.Rules.parse(rules_text)
+    report = check_option_effects(rules, options=(option,))
+    assert {e.status for e in report.effects} <= {"effect", "refused"}
+    assert any(e.status == "effect" for e in report.effects)
+
+
 @pytest.mark.parametrize("name", rk.PRESET_NAMES)
 def test_options_that_cannot_matter_are_refused_naming_the_option(name: str) -> None:
     rules = rk.Rules.preset(name)

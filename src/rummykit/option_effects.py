@@ -298,6 +298,9 @@ def _positions(rules: Rules) -> list[Situation]:
                 pot=pot,
                 buybacks=(1,) * three,
             )
+    if rules.match_end == "penalty_limit":
+        near = rules.penalty_limit - 5
+        at(f"a match of 2 players from minus points {near}/0", low, 9, (near, 0))
     if rules.match_end == "target_score":
         at("a match of 2 players from plus points 95/90", low, 9, (0, 0), gains=(95, 90) + (0,) * (low - 2))
     return out
