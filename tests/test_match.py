@@ -407,7 +407,7 @@ def test_no_buyback_offer_after_the_one_allowed_buyback_says_why() -> None:
     finish_extra_turns(m)
     assert m.totals == (95, 30, 67)
     assert m.pending_buyback == [] and len(m.rounds) == 2
-    reason = "seat 0 has already bought back once, as often as buyback_limit allows"
+    reason = "seat 0 already bought back once, as often as buyback_limit allows"
     assert m.no_buyback_offer(0) == reason
     assert m.to_move == 2
     with pytest.raises(MatchDecisionError, match="needs a total between 82 and 100; seat 2 has 67"):

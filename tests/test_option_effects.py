@@ -227,13 +227,14 @@ def test_runs_written_high_to_low_are_explained() -> None:
 
 def test_taken_discard_message_reads_well() -> None:
     rules = rk.Rules.preset("scala40")
-    rnd = rk.Round.new(rules, 2, seed=4)
-    take = rk.Action.parse("take")
-    if rnd.is_legal(take):
-        pytest.skip("this deal allows the pickup")
+    rnd = rk.Round.new(rules, 2, seed=0)
     with pytest.raises(rk.IllegalActionError) as info:
-        rnd.apply(take)
-    assert "and you have no opening worth 40 points with it" in str(info.value)
+        rnd.apply("take")
+    assert str(info.value) == (
+        "take: JC must be laid this turn (discard_pickup_requires_meld), "
+        "and you have no opening worth 40 points with it"
+    )
+    assert info.value.rule == "discard_pickup_requires_meld"
 
 
 def test_no_buyback_offer_message_outside_a_rubber() -> None:

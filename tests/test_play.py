@@ -237,3 +237,20 @@ def test_the_players_draw_for_the_first_dealer(data_dir: Path) -> None:
     flat = " ".join(out.split())
     for line in lines:
         assert line in flat
+
+
+def test_a_person_in_the_buyback_window_is_told_why_there_is_no_offer() -> None:
+    from io import StringIO
+
+    from rich.console import Console
+
+    from rummykit.bots import make_bot
+    from rummykit.cli.play import Player, PlaySession
+
+    position = rk.MatchPosition(totals=(95, 30, 60), pot=15, buybacks=(1, 0, 0))
+    m = rk.Match.new(rk.Rules.preset("viennese"), 3, seed=1, dealer=0, position=position)
+    players = [Player("You")] + [Player(f"Bot {i}", make_bot("random"), "random") for i in (2, 3)]
+    session = PlaySession(m, players, Console(file=StringIO()), lambda prompt: "")
+    assert session.no_offer_notes() == [
+        "No buy-back offer: You already bought back once, as often as buyback_limit allows"
+    ]

@@ -411,7 +411,7 @@ class Match:
             return f"seat {seat} is out of the rubber"
         if self.buybacks[seat] >= rules.buyback_limit:
             times = "once" if rules.buyback_limit == 1 else f"{rules.buyback_limit} times"
-            return f"seat {seat} has already bought back {times}, as often as buyback_limit allows"
+            return f"seat {seat} already bought back {times}, as often as buyback_limit allows"
         if not low < total < high:
             return f"a buy-back needs a total between {low + 1} and {high - 1}; seat {seat} has {total}"
         if self._buyback_target(seat) is None:

@@ -461,6 +461,8 @@ class PlaySession:
         if self.console.is_terminal:
             self.console.clear()
         self.console.print(screen.result_table(view, self.names, score, self.ascii_only))
+        for line in self.no_offer_notes():
+            self.console.print(Text(line, style="yellow"))
         self.highlight = ()
         self.shown_seat = None
         if self.match.is_over:
@@ -469,6 +471,19 @@ class PlaySession:
         if answer.strip().lower() in ("quit", "q", "exit"):
             raise QuitGame("quit")
         self.log = []
+
+    def no_offer_notes(self) -> list[str]:
+        """Why a person whose total is in the buy-back window gets no offer (e.g. the one buy-back used)."""
+        m = self.match
+        if not m.is_rubber or m.is_over:
+            return []
+        low, high = m.rules.buyback_window
+        notes = []
+        for s in self.humans:
+            why = m.no_buyback_offer(s)
+            if why and low < m.totals[s] < high and s not in m.pending_buyback:
+                notes.append(f"No buy-back offer: {name_seats(why, self.names)}")
+        return notes
 
     def bot_move(self, seat: int, bot: Bot) -> None:
         m = self.match
