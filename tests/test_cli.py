@@ -190,3 +190,26 @@ def test_no_arguments_shows_help() -> None:
 def test_unknown_command_is_a_usage_error() -> None:
     result = runner.invoke(app, ["frobnicate"])
     assert result.exit_code == 2 and "Traceback" not in result.output
+
+
+def test_rules_coverage_prints_where_each_option_took_effect() -> None:
+    code, out, _ = run("rules", "viennese", "--coverage", "--json")
+    assert code == 0
+    rows = json.loads(out)
+    by_option: dict[str, list[dict[str, str]]] = {}
+    for row in rows:
+        by_option.setdefault(row["option"], []).append(row)
+    knock = {r["value"]: r for r in by_option["knock_threshold"]}
+    assert {knock[v]["outcome"] for v in ("0", "15", "30")} == {"effect"}
+    assert knock["none"]["outcome"] == "refused"
+    assert all(r["where"] for r in by_option["knock_threshold"])
+    assert by_option["gin_bonus"] == [
+        {
+            "option": "gin_bonus",
+            "value": "",
+            "outcome": "not applicable",
+            "where": "only gin (hand_scoring = gin_difference) uses it",
+        }
+    ]
+    assert by_option["draw_ties_and_jokers"][0]["outcome"] == "read"
+    assert not [r for r in rows if r["outcome"] == "none"]

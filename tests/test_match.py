@@ -362,9 +362,10 @@ def test_R8_tie_splits_the_pot() -> None:
     assert m.pot == 0
 
 
-def test_R9_buyback_with_a_tie_at_the_top() -> None:
-    """R9: A 95, B 95, C 23 after the hand; A buys back: the highest other total not above 95 is B's 95,
-    so A pays 5 chips and stays at 95. B (offered next, clockwise from the dealer C's left) declines."""
+def test_R9_no_buyback_offer_with_a_tie_at_the_top() -> None:
+    """R9: A 95, B 95, C 23 after the hand. The highest other total not above 95 is 95, so a buy-back
+    would cost 5 chips and lower nothing: neither A nor B is offered one (D8 as amended: no offer that
+    does not lower the total), and the next hand is dealt at once."""
     m = rubber(
         [DW[5], B3, KNOCK3],
         dealer=2,
@@ -376,16 +377,41 @@ def test_R9_buyback_with_a_tie_at_the_top() -> None:
     m.apply("knock KH")
     finish_extra_turns(m)
     assert m.totals == (95, 95, 23)
-    assert m.pending_buyback == [0, 1]
-    assert m.to_move == 0
-    event = m.apply("buyback")
-    assert event == rk.MatchEvent(0, rk.Action.parse("buyback"), 5, 95)
-    assert m.totals == (95, 95, 23)
-    assert (m.chips, m.pot) == ((-11, -6, -3), 20)
-    assert m.to_move == 1 and m.legal_actions() == BUY
-    m.apply("decline")
-    assert m.totals == (95, 95, 23) and m.buybacks == [1, 0, 0]
-    assert len(m.rounds) == 2
+    assert m.pending_buyback == []
+    assert len(m.rounds) == 2 and m.to_move == 0
+    assert m.no_buyback_offer(0) == "nobody else in the rubber has a total below seat 0's 95 to buy back to"
+    with pytest.raises(MatchDecisionError, match="below seat 0's 95"):
+        m.apply("buyback")
+
+
+def test_no_buyback_offer_after_an_earlier_buyback_reaches_the_same_total() -> None:
+    """Totals 95 / 30 / 99: seat 2 (offered first, left of dealer 1) buys back to 95; seat 0 at 95 is
+    then not offered a buy-back that would cost 5 chips and change nothing."""
+    m = rubber([DW[5], KNOCK3, DW[7]], dealer=1, extra="KH", totals=(90, 27, 92), pot=15)
+    m.apply("knock KH")
+    finish_extra_turns(m)
+    assert m.totals == (95, 30, 99)
+    assert m.pending_buyback == [2, 0]
+    m.apply("buyback")
+    assert m.totals == (95, 30, 95)
+    assert m.pending_buyback == [] and len(m.rounds) == 2
+
+
+def test_no_buyback_offer_after_the_one_allowed_buyback_says_why() -> None:
+    """Seat 0 bought back earlier in the rubber (buyback_limit 1): at 95 it gets no offer, and asking
+    for one says why."""
+    m = rubber(
+        [DW[5], KNOCK3, DW[7]], dealer=1, extra="KH", totals=(90, 27, 60), pot=15, buybacks=(1, 0, 0)
+    )
+    m.apply("knock KH")
+    finish_extra_turns(m)
+    assert m.totals == (95, 30, 67)
+    assert m.pending_buyback == [] and len(m.rounds) == 2
+    reason = "seat 0 already bought back once, as often as buyback_limit allows"
+    assert m.no_buyback_offer(0) == reason
+    assert m.to_move == 2
+    with pytest.raises(MatchDecisionError, match="needs a total between 82 and 100; seat 2 has 67"):
+        m.apply("buyback")
 
 
 def test_per_rubber_ante_taken_once() -> None:

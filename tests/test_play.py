@@ -34,8 +34,13 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def play(*args: str, lines: list[str]) -> tuple[int, str]:
-    result = runner.invoke(app, ["play", "--fast", *args], input="".join(f"{line}\n" for line in lines))
+def play(*args: str, lines: list[str], draw: bool = False) -> tuple[int, str]:
+    """Run ``rummykit play``; the last seat deals first unless ``draw`` lets the players draw for it."""
+    players = args[args.index("--players") + 1] if "--players" in args else "3"
+    dealer = [] if draw else ["--dealer", players]
+    result = runner.invoke(
+        app, ["play", "--fast", *dealer, *args], input="".join(f"{line}\n" for line in lines)
+    )
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     return result.exit_code, result.output
 
@@ -472,3 +477,35 @@ def test_closing_the_terminal_saves_the_game(tmp_path: Path) -> None:
     assert signal.getsignal(signal.SIGHUP) == before  # the handler is only installed while playing
     assert "Game stopped (terminal closed); game saved to" in out.getvalue()
     assert load_saved(save).match.actions == match.actions == [rk.Action.parse("draw")]
+
+
+def test_the_players_draw_for_the_first_dealer(data_dir: Path) -> None:
+    code, out = play(
+        "--rules", "german", "--players", "3", "--seed", "3", "--bots", "greedy",
+        "--set", "match_end=single_hand", lines=["quit"], draw=True,
+    )  # fmt: skip
+    assert code == 0
+    m = rk.Match.new(rk.Rules.parse("german(match_end=single_hand)"), 3, seed=3)
+    assert m.seat_draw is not None
+    lines = m.seat_draw.describe(["You", "Bot 2", "Bot 3"])
+    assert lines[-1].endswith("deals first")
+    flat = " ".join(out.split())
+    for line in lines:
+        assert line in flat
+
+
+def test_a_person_in_the_buyback_window_is_told_why_there_is_no_offer() -> None:
+    from io import StringIO
+
+    from rich.console import Console
+
+    from rummykit.bots import make_bot
+    from rummykit.cli.play import Player, PlaySession
+
+    position = rk.MatchPosition(totals=(95, 30, 60), pot=15, buybacks=(1, 0, 0))
+    m = rk.Match.new(rk.Rules.preset("viennese"), 3, seed=1, dealer=0, position=position)
+    players = [Player("You")] + [Player(f"Bot {i}", make_bot("random"), "random") for i in (2, 3)]
+    session = PlaySession(m, players, Console(file=StringIO()), lambda prompt: "")
+    assert session.no_offer_notes() == [
+        "No buy-back offer: You already bought back once, as often as buyback_limit allows"
+    ]

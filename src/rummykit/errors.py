@@ -7,6 +7,30 @@ rk.RummyError``). Programs branch on the class or on the ``rule`` attribute, nev
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+
+_SEAT: re.Pattern[str] = re.compile(r"\b(?:the player in )?seat (\d+)('s)?")
+
+
+def name_seats(message: str, names: Sequence[str]) -> str:
+    """``message`` with every "seat N" (and "the player in seat N") replaced by that player's name.
+
+    The engine knows seats, not names; front ends that know the names call this before showing an
+    error. Seats without a name stay as they are.
+
+    >>> name_seats("knock 5H: the player in seat 1 has already knocked", ["Anna", "Ben"])
+    'knock 5H: Ben has already knocked'
+    """
+
+    def name(m: re.Match[str]) -> str:
+        seat = int(m.group(1))
+        if seat >= len(names):
+            return m.group(0)
+        return names[seat] + (m.group(2) or "")
+
+    return _SEAT.sub(name, message)
+
 
 class RummyError(Exception):
     """Root of every error rummykit raises for bad input."""

@@ -44,6 +44,13 @@ def draw_phase_plan(rnd: Round, action: Action, plan_take: Callable[[Round], Pla
             return plan_take(rnd)
         raise WrongTurnError(f"{action}: first draw from the stock or take the discard", "draw_first")
     if isinstance(action, (Draw, TakeDiscard)):
+        if rnd.turn == 0 and rnd.rules.start_mode in ("dealer_extra_card", "forehand_extra_card"):
+            who = "dealer" if rnd.to_move == rnd.dealer else "forehand"
+            first = "knock or discard" if rnd.rules.is_knock_game else "meld if you can, then discard"
+            raise WrongTurnError(
+                f"{action}: the {who} is dealt the extra card and starts without drawing: {first}",
+                "one_draw_per_turn",
+            )
         raise WrongTurnError(f"{action}: you have already drawn this turn", "one_draw_per_turn")
     return None
 

@@ -108,7 +108,9 @@ class KnockFamily:
         seat = rnd.to_move
         if rnd.knocker is not None:
             raise KnockError(
-                f"{action}: {rnd.knocker} has already knocked; draw and discard", "knock_extra_turn"
+                f"{action}: the player in seat {rnd.knocker} has already knocked; "
+                "now you only draw and discard",
+                "knock_extra_turn",
             )
         hand = _without(rnd, seat, action.card, action)
         self._check_not_taken(rnd, action.card, action)

@@ -26,12 +26,14 @@ A hand that ends unscored (stock exhausted) counts as dealt for ``fixed_hands`` 
 >>> m = rk.Match.new(rk.Rules.preset("viennese"), players=3, seed=1)
 >>> m.pot, m.chips
 (15, (-5, -5, -5))
+>>> m.seat_draw.describe(["Anna", "Ben", "Cleo"])
+['Anna draws 4♣, Cleo draws 9♠, Ben draws 10♦ and deals first']
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -40,9 +42,33 @@ from rummykit.cards import Card
 from rummykit.errors import MatchDecisionError, RulesError
 from rummykit.round import Event, Round
 from rummykit.rules import Rules
+from rummykit.seating import FirstDealerDraw, draw_first_dealer
 from rummykit.views import RoundResult
 
 MATCH_SEED_BITS: Final = 32
+
+
+def _second_worst_not_above_buyer(own: int, others: Sequence[int]) -> int | None:
+    """D8: the highest other total in play that does not exceed the buyer's."""
+    below = [t for t in others if t <= own]
+    return max(below) if below else None
+
+
+def _lowest_total_wins(totals: Mapping[int, int]) -> tuple[int, ...]:
+    """D19: when the last players in are all eliminated by one hand, the lowest total wins (ties share)."""
+    best = min(totals.values())
+    return tuple(s for s, t in totals.items() if t == best)
+
+
+BUYBACK_TARGETS: Final[Mapping[str, Callable[[int, Sequence[int]], int | None]]] = {
+    "second_worst_not_above_buyer": _second_worst_not_above_buyer,
+}
+"""``buyback_target``: the total a buy-back sets, from the buyer's total and the others' in play."""
+
+ALL_ELIMINATED_TIEBREAKS: Final[Mapping[str, Callable[[Mapping[int, int]], tuple[int, ...]]]] = {
+    "lowest_total_wins": _lowest_total_wins,
+}
+"""``all_eliminated_tiebreak``: the winners among seats eliminated together (their totals)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,27 +137,41 @@ class Match:
         players: int,
         *,
         seed: int | None = None,
-        dealer: int = 0,
+        dealer: int | None = None,
         deck: Sequence[int] | str | None = None,
         position: MatchPosition | None = None,
+        draw: FirstDealerDraw | None = None,
     ) -> Match:
         """Start a match and deal its first round; ``seed`` drives every deal of the match.
 
-        ``deck`` fixes the order of the first deal (later deals come from the seed). ``position``
-        starts from given totals, chips and pot instead of a fresh series; the per-rubber ante is then
-        taken as already paid.
+        The first dealer comes from the seat draw of ``rules.seat_draw`` (RULES.md §3.2), made from
+        the seed and kept in ``match.seat_draw``; ``dealer`` skips the draw and names the first
+        dealer, ``draw`` replays a draw already made (a record's). ``deck`` fixes the order of the
+        first deal (later deals come from the seed). ``position`` starts from given totals, chips and
+        pot instead of a fresh series; the per-rubber ante is then taken as already paid.
 
         Raises:
-            RulesError: a player count outside the rules, a bad dealer seat or a malformed position.
+            RulesError: a player count outside the rules, a bad dealer seat, a draw for another
+                table or a malformed position.
         """
-        rules.check_table(players, dealer)
         if seed is None:
             seed = random.SystemRandom().randrange(2**MATCH_SEED_BITS)
+        if draw is None and dealer is None:
+            draw = draw_first_dealer(rules, players, seed)
+        if draw is not None:
+            if dealer is not None and dealer != draw.dealer:
+                raise RulesError(f"dealer: the seat draw chose seat {draw.dealer}, not seat {dealer}")
+            if draw.method != rules.seat_draw or any(len(row) != players for row in draw.rounds):
+                raise RulesError(f"seat draw: not a {rules.seat_draw} draw for {players} players")
+            dealer = draw.dealer
+        assert dealer is not None
+        rules.check_table(players, dealer)
         m = cls.__new__(cls)
         m.rules = rules
         m.players = players
         m.seed = seed
         m.first_dealer = dealer
+        m.seat_draw = draw
         m.dealer = dealer
         m._rng = random.Random(seed)
         m.rounds = []
@@ -158,6 +198,8 @@ class Match:
 
     position: MatchPosition | None
     first_deck: tuple[Card, ...] | None
+    seat_draw: FirstDealerDraw | None
+    """The draw that chose the first dealer; ``None`` when ``Match.new`` was given the dealer."""
 
     def _load_position(self, position: MatchPosition) -> None:
         n = self.players
@@ -242,7 +284,8 @@ class Match:
                 )
             return
         if isinstance(action, (BuyBack, Decline)):
-            raise MatchDecisionError(f"{action}: no buy-back offer is open", "buyback")
+            why = self.no_buyback_offer(self.to_move) or "buy-backs are offered right after a hand only"
+            raise MatchDecisionError(f"{action}: no buy-back offer is open: {why}", "buyback")
         self.round.check(action)
 
     def apply(self, action: Action | str) -> Event | MatchEvent:
@@ -304,16 +347,8 @@ class Match:
         if self._check_end(result):
             return
         if self.is_rubber:
-            low, high = rules.buyback_window
             order = [(rnd.dealer + i) % self.players for i in range(1, self.players + 1)]
-            self.pending_buyback = [
-                s
-                for s in order
-                if not self.eliminated[s]
-                and low < self.penalties[s] < high
-                and self.buybacks[s] < rules.buyback_limit
-                and self._buyback_target(s) is not None
-            ]
+            self.pending_buyback = [s for s in order if self.no_buyback_offer(s) is None]
         if not self.pending_buyback:
             self._next_deal(result)
 
@@ -330,8 +365,8 @@ class Match:
             if len(survivors) == 1:
                 return self._end((survivors[0],))
             if not survivors:
-                best = min(self.penalties[s] for s in in_play)
-                return self._end(tuple(s for s in in_play if self.penalties[s] == best))
+                tiebreak = ALL_ELIMINATED_TIEBREAKS[rules.all_eliminated_tiebreak]
+                return self._end(tiebreak({s: self.penalties[s] for s in in_play}))
             return False
         if end == "single_hand" and result.scored:
             return self._end(self._lowest())
@@ -359,10 +394,29 @@ class Match:
         return True
 
     def _buyback_target(self, seat: int) -> int | None:
-        """The total a buy-back sets: the highest other total in play not above the buyer's (D8)."""
+        """The total a buy-back sets (``buyback_target``, D8); ``None`` when it would not lower it."""
         own = self.penalties[seat]
-        others = [self.penalties[s] for s in self.active_seats if s != seat and self.penalties[s] <= own]
-        return max(others) if others else None
+        others = [self.penalties[s] for s in self.active_seats if s != seat]
+        target = BUYBACK_TARGETS[self.rules.buyback_target](own, others)
+        return target if target is not None and target < own else None
+
+    def no_buyback_offer(self, seat: int) -> str | None:
+        """Why ``seat`` gets no buy-back offer now (RULES.md §4.8, D8), ``None`` when it may buy back."""
+        rules = self.rules
+        low, high = rules.buyback_window
+        total = self.penalties[seat]
+        if not self.is_rubber:
+            return "buy-backs exist only in a knock-game rubber"
+        if self.eliminated[seat]:
+            return f"seat {seat} is out of the rubber"
+        if self.buybacks[seat] >= rules.buyback_limit:
+            times = "once" if rules.buyback_limit == 1 else f"{rules.buyback_limit} times"
+            return f"seat {seat} already bought back {times}, as often as buyback_limit allows"
+        if not low < total < high:
+            return f"a buy-back needs a total between {low + 1} and {high - 1}; seat {seat} has {total}"
+        if self._buyback_target(seat) is None:
+            return f"nobody else in the rubber has a total below seat {seat}'s {total} to buy back to"
+        return None
 
     def _decide(self, action: Action) -> MatchEvent:
         seat = self.pending_buyback.pop(0)
@@ -377,6 +431,8 @@ class Match:
             event = MatchEvent(seat, action, self.rules.buyback_cost, target)
         else:
             event = MatchEvent(seat, action, 0, None)
+        # An earlier buy-back can take away a later offer: one to the buyer's new total lowers nothing.
+        self.pending_buyback = [s for s in self.pending_buyback if self.no_buyback_offer(s) is None]
         if not self.pending_buyback:
             assert self.round.result is not None
             self._next_deal(self.round.result)

@@ -210,10 +210,9 @@ class MeldingFamily:
                     if rules.discard_pickup_requires_meld
                     else ("discard_pickup_requires_opened")
                 )
-                how = "a meld or lay-off" if opened else "an opening worth enough"
-                raise DrawError(
-                    f"take: {card} must be laid this turn ({rule}) and you have no {how} with it", rule
-                )
+                minimum = rules.opening_min_points or 0
+                how = "no meld or lay-off for it" if opened else f"no opening worth {minimum} points with it"
+                raise DrawError(f"take: {card} must be laid this turn ({rule}), and you have {how}", rule)
 
         def effect() -> None:
             rnd.discard_pile.pop()
@@ -297,7 +296,8 @@ class MeldingFamily:
             raise LayOffError(f"{action}: only a player who has opened may lay off", "layoff_requires_opened")
         if not may_lay_off(rnd, seat):
             raise LayOffError(
-                f"{action}: no lay-off in the turn of the opening (layoff_on_opening_turn is off)",
+                f"{action}: you opened this turn, so lay-offs wait for your next turn "
+                "(layoff_on_opening_turn is off)",
                 "layoff_on_opening_turn",
             )
 

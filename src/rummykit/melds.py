@@ -33,7 +33,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from rummykit.cards import JOKER, JOKER_CODE, NUM_RANKS, RANKS, SUITS, Card, parse_cards
+from rummykit.cards import JOKER, JOKER_CODE, NUM_RANKS, RANKS, SUITS, Card, format_cards, parse_cards
 from rummykit.errors import IllegalMeldError, NotationError
 from rummykit.rules import Rules
 
@@ -100,6 +100,16 @@ def _longest_joker_streak(cards: Sequence[int]) -> int:
         streak = streak + 1 if c == JOKER_CODE else 0
         best = max(best, streak)
     return best
+
+
+def _starts(cards: Sequence[Card]) -> set[int]:
+    """Run positions where ``cards`` (one suit, in this order) could start, ignoring the ace options."""
+    starts: set[int] | None = None
+    for i, c in enumerate(cards):
+        if c != JOKER_CODE:
+            here = {p - i for p in ((LOW_ACE, HIGH_ACE) if c.rank == 1 else (c.rank,))}
+            starts = here if starts is None else starts & here
+    return starts or set()
 
 
 _ANNOTATED: Final = re.compile(r"^JK\(=([^)]*)\)$", re.IGNORECASE)
@@ -296,8 +306,12 @@ class Meld:
                     f"{text}: runs do not go round the corner (K-A-2 is not allowed)",
                     "run_wraparound",
                 )
+            if _starts(cards[::-1]):
+                return IllegalMeldError(
+                    f"{text}: runs are written low to high: {format_cards(cards[::-1])}", "run_sequence"
+                )
             return IllegalMeldError(
-                f"{text}: the cards of a run must be consecutive in the order written",
+                f"{text}: the cards of a run must follow each other, written low to high (like 5H 6H 7H)",
                 "run_sequence",
             )
         start = min(candidates, key=lambda s: abs(s - max(lo, min(s, hi - n + 1))))
@@ -377,7 +391,10 @@ class Meld:
         """
         if self.kind is MeldKind.SET:
             return ()
-        return tuple(end for end in ("low", "high") if self._run_extension(card, end, rules))
+        ends: tuple[End, ...] = tuple(e for e in ("low", "high") if self._run_extension(card, e, rules))
+        if card == JOKER_CODE and "high" in ends and rules.joker_end_assignment == "upward_default":
+            return ("high",)  # no declaration: the joker takes the upper end when it fits there (D12)
+        return ends
 
     def can_lay_off(self, card: int, rules: Rules) -> bool:
         """Whether ``card`` can be laid off on this meld (RULES.md §2.5)."""
@@ -389,7 +406,8 @@ class Meld:
         """The meld after laying off ``card``. Existing cards and assignments never change.
 
         For a run ``end`` chooses the end; without it a joker goes upward when it can (D12) and an
-        ace that fits at both ends goes to the top.
+        ace that fits at both ends goes to the top. Under ``joker_end_assignment = upward_default``
+        a joker that fits at the top cannot be declared at the low end.
 
         Raises:
             IllegalMeldError: the card does not fit (or not at the given end).
@@ -401,6 +419,13 @@ class Meld:
                 raise IllegalMeldError(*self._set_layoff_reason(card, rules))
             return result
         ends: tuple[End, ...] = (end,) if end is not None else ("high", "low")
+        low_joker = end == "low" and card == JOKER_CODE and self._run_extension(card, "low", rules)
+        if low_joker and self.layoff_ends(card, rules) == ("high",):
+            raise IllegalMeldError(
+                f"a joker laid off on {self} goes to the top end, where it fits "
+                "(joker_end_assignment is upward_default: no declaring the low end)",
+                "joker_end_assignment",
+            )
         for e in ends:
             extended = self._run_extension(card, e, rules)
             if extended is not None:

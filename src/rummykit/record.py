@@ -1,8 +1,9 @@
 """Game records: rules, deal and actions as JSON, replaying to the identical round or match.
 
-A record holds the rules text, the number of players, the first dealer, the seed (which drives every
-reshuffle), the deck order of a single round and the action list in the notation of
-:mod:`rummykit.actions`. ``Record.loads(rec.dumps()).replay()`` rebuilds the same round or match.
+A record holds the rules text, the number of players, the first dealer (and for a match the seat
+draw that chose it), the seed (which drives every reshuffle), the deck order of a single round and
+the action list in the notation of :mod:`rummykit.actions`. ``Record.loads(rec.dumps()).replay()``
+rebuilds the same round or match.
 
 >>> import rummykit as rk
 >>> rnd = rk.Round.new(rk.Rules.preset("german"), players=2, seed=3)
@@ -25,6 +26,7 @@ from rummykit.errors import NotationError, RummyError
 from rummykit.match import MatchPosition
 from rummykit.round import Round
 from rummykit.rules import Rules
+from rummykit.seating import FirstDealerDraw
 
 if TYPE_CHECKING:
     from rummykit.match import Match
@@ -49,6 +51,8 @@ class Record:
     """Seats that took part in a round record, when not all of them did."""
     position: MatchPosition | None = None
     """The position a match record started from, when not a fresh series."""
+    seat_draw: FirstDealerDraw | None = None
+    """The draw that chose a match's first dealer (``dealer`` then repeats its result)."""
 
     @classmethod
     def from_round(cls, rnd: Round) -> Record:
@@ -67,6 +71,7 @@ class Record:
             match.first_deck,
             tuple(match.actions),
             position=match.position,
+            seat_draw=match.seat_draw,
         )
 
     def replay(self) -> Any:
@@ -96,6 +101,7 @@ class Record:
                 dealer=self.dealer,
                 deck=self.deck,
                 position=self.position,
+                draw=self.seat_draw,
             )
         for i, action in enumerate(self.actions, start=1):
             try:
@@ -120,6 +126,8 @@ class Record:
             data["in_play"] = list(self.in_play)
         if self.position is not None:
             data["position"] = self.position.to_dict()
+        if self.seat_draw is not None:
+            data["seat_draw"] = self.seat_draw.to_dict()
         data["actions"] = [str(a) for a in self.actions]
         return data
 
@@ -188,19 +196,25 @@ class Record:
             ):
                 raise NotationError("record field 'in_play' must be a list of seat numbers")
             in_play = tuple(in_play_data)
+        players = integer("players")
+        draw_data = data.get("seat_draw")
+        seat_draw = None if draw_data is None else FirstDealerDraw.from_dict(draw_data, players)
+        if seat_draw is not None and seat_draw.dealer != integer("dealer"):
+            raise NotationError("record field 'dealer' is not the dealer its seat draw chose")
         actions = data.get("actions")
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
             raise NotationError("record field 'actions' must be a list of action texts")
         return cls(
             kind,
             rules,
-            integer("players"),
+            players,
             integer("dealer"),
             integer("seed"),
             deck,
             tuple(Action.parse(a) for a in actions),
             in_play,
             position,
+            seat_draw,
         )
 
 

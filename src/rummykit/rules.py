@@ -24,7 +24,7 @@ import dataclasses
 import re
 import tomllib
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, ClassVar, Final, Literal, get_args
@@ -312,7 +312,7 @@ class Rules:
         changes = self.changes()
         if not changes:
             return self.name
-        body = ", ".join(f"{key}={_format_value(key, value)}" for key, value in changes.items())
+        body = ", ".join(f"{key}={format_value(key, value)}" for key, value in changes.items())
         return f"{self.name}({body})"
 
     def to_dict(self) -> dict[str, Any]:
@@ -339,6 +339,18 @@ class Rules:
             )
         if not 0 <= dealer < players:
             raise RulesError(f"dealer: seat {dealer} does not exist at a table of {players}")
+
+    def not_applicable(self, option: str) -> str | None:
+        """Why ``option`` cannot matter under these rules (RULES.md §6 ``–``), or ``None`` if it can.
+
+        Such an option keeps the value of the preset the rules are named after; validation refuses
+        any other value rather than accept one that changes nothing.
+
+        >>> Rules.preset("german").not_applicable("knock_extra_turn")
+        'only knock games use it (knock_threshold is none)'
+        """
+        check = _APPLIES.get(option)
+        return None if check is None else check(self)
 
     def hand_size_for(self, players: int) -> int:
         """Cards dealt to each player at a table of ``players`` active players (``hand_size_rule``)."""
@@ -397,6 +409,152 @@ def option_range(option: str) -> tuple[int, int]:
         return OPTION_RANGES[option]
     except KeyError:
         raise RulesError(f"{option!r} is not a numeric rule option", option=option) from None
+
+
+def _knock_only(rules: Rules) -> str | None:
+    return None if rules.is_knock_game else "only knock games use it (knock_threshold is none)"
+
+
+def _melding_only(rules: Rules) -> str | None:
+    return "a knock game puts no cards on the table" if rules.is_knock_game else None
+
+
+def _rubber_only(rules: Rules) -> str | None:
+    if rules.is_knock_game and rules.match_end == "elimination_last_survivor":
+        return None
+    return "only a knock-game rubber (match_end = elimination_last_survivor) uses it"
+
+
+def _gin_only(rules: Rules) -> str | None:
+    if rules.hand_scoring == "gin_difference":
+        return None
+    return "only gin (hand_scoring = gin_difference) uses it"
+
+
+def _match_end_is(*ends: str) -> Callable[[Rules], str | None]:
+    def check(rules: Rules) -> str | None:
+        return None if rules.match_end in ends else f"only match_end = {' or '.join(ends)} uses it"
+
+    return check
+
+
+def _opening_minimum(rules: Rules) -> str | None:
+    if rules.is_knock_game:
+        return _melding_only(rules)
+    return None if rules.opening_min_points else "only an opening minimum above 0 uses it"
+
+
+def _ace_both_ways(rules: Rules) -> str | None:
+    if rules.ace_low_in_runs and rules.ace_high_in_runs:
+        return None
+    return "only runs with the ace both low and high (ace_low_in_runs, ace_high_in_runs) use it"
+
+
+def _fixed_hand_size(rules: Rules) -> str | None:
+    if rules.hand_size_rule == "fixed":
+        return None
+    sizes = (rules.active_players(n) for n in range(rules.min_players, rules.max_players + 1))
+    if all(n in BASIC_HAND_SIZES for n in sizes):
+        return "hand_size_rule = by_player_count sets the hand size for every table of these rules"
+    return None
+
+
+def _robbing_on(rules: Rules) -> str | None:
+    return None if rules.joker_robbing else "only joker_robbing uses it"
+
+
+def _seat_draw_by_cards(rules: Rules) -> str | None:
+    return None if rules.seat_draw == "high_card" else "only seat_draw = high_card draws cards"
+
+
+GIN_OPTIONS: Final = (
+    "knock_card",
+    "oklahoma",
+    "gin_bonus",
+    "undercut_bonus",
+    "undercut_on_tie",
+    "big_gin_bonus",
+    "wall_stock_size",
+    "max_upcard_draws",
+    "repeat_discard_draw",
+)
+"""The options of OpenSpiel-compatible gin: they apply once a preset scores ``gin_difference``."""
+_APPLIES: Final[Mapping[str, Callable[[Rules], str | None]]] = {
+    "draw_ties_and_jokers": _seat_draw_by_cards,
+    "robbed_joker_counts_toward_hand": _robbing_on,
+    "hand_size": _fixed_hand_size,
+    "allow_ace_both_ends": _ace_both_ways,
+    **dict.fromkeys(
+        ("opening_scope", "opening_counts_taken_discard", "hand_romme_requires_opening_min"), _opening_minimum
+    ),
+    **dict.fromkeys(
+        (
+            "opening_min_points",
+            "layoff_on_opening_turn",
+            "layoff_requires_opened",
+            "joker_exchange",
+            "joker_exchange_requires_opened",
+            "joker_exchange_on_opening_turn",
+            "set_joker_exchange",
+            "exchanged_joker_destination",
+            "discard_pickup_requires_meld",
+            "discard_pickup_requires_opened",
+            "joker_discard_allowed",
+            "discard_playable_card_allowed",
+            "going_out_requires_discard",
+            "hand_romme_multiplier",
+            "penalty_ace",
+            "penalty_joker",
+            "penalty_court",
+        ),
+        _melding_only,
+    ),
+    **dict.fromkeys(
+        (
+            "knock_comparison",
+            "knock_extra_turn",
+            "layoff_after_knock",
+            "knock_undercut_rule",
+            "knocker_scores_own_deadwood",
+            "knock_discard_face_up",
+            "rummy_multiplier",
+            "deadwood_ace",
+            "deadwood_joker",
+        ),
+        _knock_only,
+    ),
+    **dict.fromkeys(
+        (
+            "pot_ante",
+            "ante_frequency",
+            "knock_money",
+            "buyback_window",
+            "buyback_cost",
+            "buyback_limit",
+            "buyback_target",
+            "all_eliminated_tiebreak",
+        ),
+        _rubber_only,
+    ),
+    "num_hands": _match_end_is("fixed_hands"),
+    "penalty_limit": _match_end_is("penalty_limit"),
+    "target_score": _match_end_is("target_score"),
+    "elimination_threshold": _match_end_is("elimination_last_survivor"),
+    "reentry": _match_end_is("elimination_last_survivor"),
+    **dict.fromkeys(GIN_OPTIONS, _gin_only),
+}
+"""Options that only matter under some rules: each maps to a test giving the reason when they cannot.
+
+Options not listed matter under every rule set. A gin preset (``hand_scoring = gin_difference``)
+switches the gin options on.
+"""
+_INERT: Final[Mapping[str, object]] = {"allow_ace_both_ends": False}
+"""Values an option may always hold where it does not apply, besides the preset's own."""
+
+
+def option_choices(option: str) -> tuple[str, ...] | None:
+    """The allowed words of a choice option (``seat_draw``: ``high_card``, ``random``), else ``None``."""
+    return _literal_choices(option)
 
 
 def _literal_choices(option: str) -> tuple[str, ...] | None:
@@ -477,7 +635,8 @@ def _coerce(option: str, raw: Any) -> Any:
     return raw
 
 
-def _format_value(option: str, value: Any) -> str:
+def format_value(option: str, value: Any) -> str:
+    """An option value in the text form: ``true``, ``none``, ``unlimited``, ``(81, 101)``, ``42``."""
     if value is None:
         return "unlimited" if option == "max_stock_rebuilds" else "none"
     if isinstance(value, bool):
@@ -527,7 +686,7 @@ def _validate(rules: Rules) -> None:
     if rules.max_players < rules.min_players:
         fail("max_players", f"{rules.max_players} is below min_players {rules.min_players}")
     if rules.dealer_sits_out_at_table_of is not None and not (
-        rules.min_players < rules.dealer_sits_out_at_table_of <= rules.max_players + 1
+        rules.min_players < rules.dealer_sits_out_at_table_of <= rules.max_players
     ):
         fail("dealer_sits_out_at_table_of", f"{rules.dealer_sits_out_at_table_of} is not a table size")
     if not rules.ace_low_in_runs and not rules.ace_high_in_runs and rules.allow_ace_both_ends:
@@ -552,6 +711,8 @@ def _validate(rules: Rules) -> None:
             )
         if rules.start_mode == "forehand_extra_card":
             fail("start_mode", "forehand_extra_card is not a knock-game deal")
+        if rules.opening_min_points is not None:
+            fail("opening_min_points", "a knock game has no opening minimum (use none)")
     else:
         if rules.hand_scoring in ("deadwood_all", "gin_difference"):
             fail("hand_scoring", f"{rules.hand_scoring} needs knock_threshold (a knock game)")
@@ -561,6 +722,13 @@ def _validate(rules: Rules) -> None:
             fail("start_mode", "gin_first_upcard is only for knock games")
     if rules.match_end == "elimination_last_survivor" and rules.elimination_threshold is None:
         fail("elimination_threshold", "elimination_last_survivor needs an elimination threshold")
+    threshold = rules.elimination_threshold
+    if _rubber_only(rules) is None and threshold is not None and high > threshold:
+        fail(
+            "buyback_window",
+            f"the high bound {high} is above elimination_threshold {threshold}: "
+            "a player who reaches the threshold is out and cannot buy back",
+        )
 
     # Values named by RULES.md that this engine does not play yet are refused, never ignored.
     unsupported = {
@@ -575,6 +743,20 @@ def _validate(rules: Rules) -> None:
             fail(option, f"{value} is not supported: {why}")
     if rules.reentry:
         fail("reentry", "re-entry after elimination is not supported (its rules were not verified)")
+
+    # An option that cannot matter keeps the value of the preset the rules are named after (of
+    # german or viennese when the rules changed family).
+    presets: Mapping[str, Rules] | None = getattr(Rules, "PRESETS", None)
+    if presets is not None:
+        base = presets.get(rules.name)
+        if base is None or base.is_knock_game != rules.is_knock_game:
+            base = presets["viennese" if rules.is_knock_game else "german"]
+        for option, check in _APPLIES.items():
+            value = getattr(rules, option)
+            same = value == getattr(base, option) or (option in _INERT and value == _INERT[option])
+            reason = None if same else check(rules)
+            if reason is not None:
+                fail(option, f"does not apply to these rules: {reason}")
 
     # The deck must hold every hand at the largest table, the extra starting card and at least one
     # card of stock (or the upcard).
@@ -708,6 +890,8 @@ Rules.ALIASES = {
             "Viennese Rummy",
             "Knock Rummy",
             "Klopf-Rommé",
+            "101 Rummy",
+            "Elimination Rummy",
         ),
         "romme_ohne_auslegen": ("Rommé ohne Auslegen", "Romme ohne Auslegen", "ROA"),
         "scala40": ("Scala 40", "Scala Quaranta", "Scala_40"),

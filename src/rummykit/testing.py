@@ -11,6 +11,9 @@
 * no view holds another seat's hidden cards.
 
 Bot authors can run it on their own rule variants: ``check_rules(Rules.preset("german").replace(…))``.
+
+``check_option_effects(rules)`` (:mod:`rummykit.option_effects`) proves that every rule option changes
+what the engine does, or is refused where it cannot matter.
 """
 
 from __future__ import annotations
@@ -178,3 +181,17 @@ def check_rules(
         assert rnd.result is not None
         report.terminations[rnd.result.termination.value] += 1
     return report
+
+
+from rummykit.option_effects import check_option_effects  # noqa: E402  (the option-sensitivity harness)
+
+__all__ = [
+    "GIN_LIKE_RULES",
+    "ConformanceError",
+    "ConformanceReport",
+    "arrange_deck",
+    "check_invariants",
+    "check_option_effects",
+    "check_rules",
+    "play_random_round",
+]

@@ -11,6 +11,8 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from rummykit.seating import card_text
+from rummykit.web import protocol
 from rummykit.web.app import create_app
 from rummykit.web.tables import Table
 
@@ -88,7 +90,7 @@ def test_stale_version_is_refused(client: TestClient, bot_table: dict[str, Any],
     code, token = bot_table["code"], bot_table["token"]
     with client.websocket_connect(f"/ws/{code}?token={token}") as ws:
         state = web.receive_state(ws, until=my_turn)
-        ws.send_json({"type": "act", "action": "draw", "version": state["version"] - 1})
+        ws.send_json({"type": "act", "action": "draw", "version": state["version"] + 1})
         error = ws.receive_json()
         assert error["code"] == "stale" and error["version"] == state["version"]
         ws.send_json({"type": "act", "action": "draw", "version": state["version"]})
@@ -235,3 +237,19 @@ def test_bot_takes_over_a_disconnected_seat_until_it_returns(quick_takeover: Tes
         assert (
             web.receive_state(other, until=lambda s: s["version"] == version + 1)["log"][-1]["action"] == move
         )
+
+
+def test_the_seat_draw_opens_the_log(client: TestClient, bot_table: dict[str, Any], web: Any) -> None:
+    """The draw for the first dealer comes first in the moves list ("Bot 2: draws A♥ and deals first")."""
+    code, token = bot_table["code"], bot_table["token"]
+    match = table_of(client, code).match
+    assert match.seat_draw is not None and match.first_dealer == match.seat_draw.dealer
+    with client.websocket_connect(f"/ws/{code}?token={token}") as ws:
+        state = web.receive_state(ws)
+    drawn = protocol.seat_draw_json(match)
+    assert state["log"][: len(drawn)] == drawn
+    cards = [card for row in match.seat_draw.drawn() for _, card in row]
+    assert [e["action"] for e in drawn] == [f"draws {card_text(c)}" for c in cards[:-1]] + [
+        f"draws {card_text(cards[-1])} and deals first"
+    ]
+    assert drawn[-1]["seat"] == match.first_dealer

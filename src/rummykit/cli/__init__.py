@@ -1,6 +1,7 @@
 """The ``rummykit`` command line: a thin adapter over the public API.
 
-Commands: ``rules`` (show a rule set), ``meld`` (judge a meld) and ``demo`` (a short overview);
+Commands: ``rules`` (show a rule set; with ``--coverage`` where each option changes the game),
+``meld`` (judge a meld) and ``demo`` (a short overview);
 ``play`` (a match in the terminal, :mod:`rummykit.cli.play`) and ``replay`` (step through a saved game);
 ``serve`` (play in the browser, :mod:`rummykit.cli.serve`); ``arena`` and ``selfplay`` (bots against
 bots, locally or on a Ray cluster).
@@ -95,6 +96,14 @@ def rules_command(
         bool, typer.Option("--explain", help="The rules for players (how to play), with these values.")
     ] = False,
     lang: Annotated[str, typer.Option("--lang", help="Language of --explain: en or de.")] = "en",
+    coverage: Annotated[
+        bool,
+        typer.Option(
+            "--coverage",
+            help="Check every option against its other values and print where each changed the game "
+            "(or why it is refused).",
+        ),
+    ] = False,
 ) -> None:
     """Show a rule set: every option of RULES.md §6 with its value, or (--explain) how to play it."""
     if list_presets:
@@ -109,7 +118,20 @@ def rules_command(
         _fail(str(exc))
     if explain:
         _print_explained(rules, lang)
-    elif as_json:
+        return
+    if coverage:
+        from rummykit.option_effects import check_option_effects
+        from rummykit.option_witnesses import WITNESSES
+
+        report = check_option_effects(rules, hints=WITNESSES.get(rules.name))
+        if as_json:
+            _echo_json(render.coverage_rows(rules, report))
+        else:
+            Console().print(render.coverage_table(rules, report))
+        if report.missing:
+            _fail(f"{len(report.missing)} option values are accepted but changed nothing")
+        return
+    if as_json:
         _echo_json(rules.to_dict())
     else:
         Console().print(render.rules_table(rules))

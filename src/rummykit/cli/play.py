@@ -70,7 +70,7 @@ from rummykit.cards import Card
 from rummykit.cli import pager, screen
 from rummykit.cli.hints import hint
 from rummykit.cli.saves import HUMAN, SavedGame, latest_unfinished, load_saved, save_meta, write_save
-from rummykit.errors import IllegalActionError, NotationError, RummyError
+from rummykit.errors import IllegalActionError, NotationError, RummyError, name_seats
 from rummykit.match import Match, MatchEvent
 from rummykit.record import Record
 from rummykit.round import Event, Round
@@ -536,6 +536,8 @@ class PlaySession:
             for entry in self.log[-LAST_MOVES:]:
                 self.console.print(entry)
         self.console.print(screen.result_table(view, self.names, score, self.ascii_only))
+        for line in self.no_offer_notes():
+            self.console.print(Text(line, style="yellow"))
         self.highlight = ()
         self.shown_seat = None
         if self.match.is_over:
@@ -544,6 +546,19 @@ class PlaySession:
         if answer.strip().lower() in ("quit", "q", "exit"):
             raise QuitGame("quit")
         self.log = []
+
+    def no_offer_notes(self) -> list[str]:
+        """Why a person whose total is in the buy-back window gets no offer (e.g. the one buy-back used)."""
+        m = self.match
+        if not m.is_rubber or m.is_over:
+            return []
+        low, high = m.rules.buyback_window
+        notes = []
+        for s in self.humans:
+            why = m.no_buyback_offer(s)
+            if why and low < m.totals[s] < high and s not in m.pending_buyback:
+                notes.append(f"No buy-back offer: {name_seats(why, self.names)}")
+        return notes
 
     def bot_move(self, seat: int, bot: Bot) -> None:
         m = self.match
@@ -625,7 +640,7 @@ class PlaySession:
             self.apply(seat, action)
         except IllegalActionError as exc:
             rule = "" if exc.rule in str(exc) else f" [{exc.rule}]"
-            return Text(f"✗ illegal: {exc}{rule}", style="red")
+            return Text(f"✗ illegal: {name_seats(str(exc), self.names)}{rule}", style="red")
         except RummyError as exc:
             return Text(f"✗ not a move: {short_error(exc)}", style="red")
         if m.is_over:
@@ -728,6 +743,14 @@ def play_command(
         ),
     ] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the deals and the bots.")] = None,
+    dealer: Annotated[
+        int | None,
+        typer.Option(
+            "--dealer",
+            help="Seat (1 = the first player) of the first dealer. Default: the players draw for it.",
+            show_default=False,
+        ),
+    ] = None,
     fast: Annotated[bool, typer.Option("--fast", help="Show bot moves without pauses.")] = False,
     delay: Annotated[float, typer.Option("--delay", help="Seconds between bot moves.")] = DEFAULT_DELAY,
     practice: Annotated[bool, typer.Option("--practice", help="Allow 'undo'.")] = False,
@@ -768,6 +791,8 @@ def play_command(
         raise _fail(
             f"{rules.name} is played by {rules.min_players} to {rules.max_players} players, not {players}"
         )
+    if dealer is not None and not 1 <= dealer <= players:
+        raise _fail(f"--dealer must be a seat from 1 to {players}, not {dealer}")
     if not 1 <= humans <= players:
         raise _fail(f"--humans must be between 1 and --players ({players}), not {humans}")
     try:
@@ -783,7 +808,7 @@ def play_command(
     for i, (kind, bot) in enumerate(zip(kinds, bot_list, strict=True)):
         seats.append(Player(f"Bot {humans + i + 1}", bot, kind))
     try:
-        match = Match.new(rules, players, seed=seed, dealer=players - 1)
+        match = Match.new(rules, players, seed=seed, dealer=None if dealer is None else dealer - 1)
     except RummyError as exc:
         raise _fail(str(exc)) from None
     save_path = None
@@ -791,6 +816,8 @@ def play_command(
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
         save_path = games_dir(save_dir) / f"{stamp}-{rules.name}-seed{match.seed}.json"
     notices = [notice] if notice else []
+    if match.seat_draw is not None:
+        notices += match.seat_draw.describe([p.name for p in seats])
     bots_line = f"{screen.count(len(kinds), 'bot')}: {', '.join(sorted(set(kinds)))}" if kinds else "no bots"
     notices.append(f"{bots_line} · seed {match.seed}")
     notices.append(RULES_NOTICE)

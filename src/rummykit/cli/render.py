@@ -7,7 +7,7 @@ Everything shown is computed by the public API (:class:`~rummykit.rules.Rules`,
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from rich import box
 from rich.console import Group
@@ -18,6 +18,9 @@ from rummykit.cards import Card, parse_cards
 from rummykit.errors import IllegalMeldError
 from rummykit.melds import Meld, meld_text_cards
 from rummykit.rules import PRESET_NAMES, Rules
+
+if TYPE_CHECKING:
+    from rummykit.option_effects import EffectReport
 
 RULE_GROUPS: Final[dict[str, str]] = {
     "num_decks": "Components and players",
@@ -93,6 +96,50 @@ def rules_table(rules: Rules) -> Table:
     return table
 
 
+_OUTCOME_STYLE: Final = {
+    "effect": "green",
+    "same": "yellow",
+    "read": "green",
+    "refused": "dim",
+    "none": "bold red",
+}
+
+
+def coverage_rows(rules: Rules, report: EffectReport) -> list[dict[str, str]]:
+    """Per option and value checked: the outcome and where the harness saw it (JSON-ready)."""
+    by_option = report.by_option()
+    rows = []
+    for f in fields(Rules):
+        if f.name == "name":
+            continue
+        why = rules.not_applicable(f.name)
+        effects = by_option.get(f.name, [])
+        if why is not None:
+            rows.append({"option": f.name, "value": "", "outcome": "not applicable", "where": why})
+            continue
+        for e in effects:
+            where = e.where.split(": ", 1)[1] if e.status == "refused" and ": " in e.where else e.where
+            value = format_value(e.value)
+            rows.append({"option": f.name, "value": value, "outcome": e.status, "where": where})
+    return rows
+
+
+def coverage_table(rules: Rules, report: EffectReport) -> Table:
+    """Every option of ``rules``: each value checked, its outcome and where it took effect."""
+    table = Table(title=f"Option effects: {rules}", title_justify="left", show_lines=False)
+    table.add_column("option", style="cyan", no_wrap=True)
+    table.add_column("value", no_wrap=True)
+    table.add_column("outcome", no_wrap=True)
+    table.add_column("where the engine behaved differently (or why not)")
+    previous = None
+    for row in coverage_rows(rules, report):
+        option = row["option"] if row["option"] != previous else ""
+        previous = row["option"]
+        style = _OUTCOME_STYLE.get(row["outcome"], "dim")
+        table.add_row(option, row["value"], Text(row["outcome"], style=style), row["where"])
+    return table
+
+
 def preset_aliases() -> dict[str, list[str]]:
     """Every preset with the aliases :meth:`Rules.preset` accepts (as normalised, spaces shown)."""
     result: dict[str, list[str]] = {name: [] for name in PRESET_NAMES}
@@ -108,7 +155,7 @@ def aliases_table() -> Table:
     table.add_column("preset", style="cyan", no_wrap=True)
     table.add_column("aliases (case- and accent-insensitive)")
     for name, aliases in preset_aliases().items():
-        table.add_row(name, ", ".join(aliases))
+        table.add_row(name, "\n".join(aliases))
     return table
 
 

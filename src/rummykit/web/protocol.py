@@ -33,6 +33,7 @@ from rummykit.actions import Action, CallRummy
 from rummykit.cards import Card
 from rummykit.match import Match, MatchEvent
 from rummykit.round import Event
+from rummykit.seating import card_text
 from rummykit.views import PlayerView, RoundResult, TableMeld
 
 MAX_MESSAGE_BYTES: Final = 4096
@@ -206,11 +207,23 @@ def public_action_text(action: Action) -> str:
 
 def log_json(match: Match, length: int = LOG_LENGTH) -> list[dict[str, Any]]:
     start = max(0, len(match.history) - length)
-    entries = []
+    entries = seat_draw_json(match) if start == 0 else []
     for i, event in enumerate(match.history[start:], start=start):
         if isinstance(event, (Event, MatchEvent)):
             entries.append({"index": i, "seat": event.seat, "action": public_action_text(event.action)})
     return entries
+
+
+def seat_draw_json(match: Match) -> list[dict[str, Any]]:
+    """The draw for the first dealer as log entries before the first move ("Anna: draws K♠")."""
+    draw = match.seat_draw
+    if draw is None:
+        return []
+    if draw.method == "random":
+        return [{"index": -1, "seat": draw.dealer, "action": "deals first (seats by lot)"}]
+    drawn = [(seat, f"draws {card_text(card)}") for cards in draw.drawn() for seat, card in cards]
+    drawn[-1] = (draw.dealer, drawn[-1][1] + " and deals first")
+    return [{"index": -1, "seat": seat, "action": text} for seat, text in drawn]
 
 
 def match_json(match: Match) -> dict[str, Any]:

@@ -38,6 +38,7 @@ from rummykit.match import Match
 from rummykit.melds import Meld
 from rummykit.record import Record
 from rummykit.rules import Rules
+from rummykit.seating import draw_first_dealer
 from rummykit.web import protocol
 from rummykit.web.protocol import (
     ActMessage,
@@ -586,6 +587,7 @@ class TableManager:
 
     def _rebuild(self, stored: StoredTable) -> Table:
         rules = Rules.parse(stored.rules)
+        draw = draw_first_dealer(rules, stored.players, stored.seed)  # the seed repeats the seat draw
         record = Record(
             "match",
             rules,
@@ -594,6 +596,7 @@ class TableManager:
             stored.seed,
             None,
             tuple(Action.parse(a) for a in stored.actions),
+            seat_draw=draw if draw.dealer == stored.dealer else None,
         )
         match: Match = record.replay()
         seats = [Seat(**s) for s in stored.seats]
@@ -634,7 +637,7 @@ class TableManager:
             seats.append(Seat("bot", f"Bot {i + 1}", kind, b.level))
         code = self._new_code()
         takeover = spec.takeover_seconds if spec.takeover_seconds is not None else self.takeover_seconds
-        table = Table(self, code, rules, seed, 0, seats, "waiting", takeover, match)
+        table = Table(self, code, rules, seed, match.first_dealer, seats, "waiting", takeover, match)
         token = table._new_token(0)
         await self.db(self.store.create, table._stored())
         self.tables[code] = table
