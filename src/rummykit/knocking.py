@@ -24,22 +24,20 @@ from __future__ import annotations
 
 from typing import Final
 
-from rummykit import solver
+from rummykit import scoring, solver
 from rummykit.actions import Action, CallRummy, Discard, Draw, Knock, TakeDiscard
 from rummykit.cards import Card, Hand
 from rummykit.errors import CardNotInHandError, DiscardError, DrawError, KnockError, WrongTurnError
 from rummykit.family import Plan, draw_phase_plan
 from rummykit.round import Round
-from rummykit.views import Arrangement, Phase, Termination
+from rummykit.views import Phase, Termination
 
 
 def _without(rnd: Round, seat: int, card: Card, action: Action) -> Hand:
     hand = rnd.hands[seat]
     if card not in hand:
         raise CardNotInHandError(f"{action}: you do not hold {card}", "card_not_in_hand")
-    after = hand.copy()
-    after.remove(card)
-    return after
+    return hand.without((card,))
 
 
 def knock_allowed(deadwood: int, threshold: int, comparison: str) -> bool:
@@ -175,20 +173,9 @@ class KnockFamily:
         rnd.begin_turn(rnd.extra_turns.pop(0))
 
     def _showdown(self, rnd: Round, winner: int, termination: Termination) -> None:
-        """Every hand is shown and scored by its minimum deadwood (RULES.md §4.5–4.7)."""
-        rules = rnd.rules
-        arrangements: list[Arrangement | None] = [None] * rnd.seats
-        penalties = [0] * rnd.seats
-        multiplier = rules.rummy_multiplier if termination is Termination.RUMMY else 1
-        for seat in rnd.active:
-            best = solver.best_arrangement(list(rnd.hands[seat]), rules)
-            arrangements[seat] = Arrangement(best.melds, best.deadwood_cards, best.deadwood)
-            if seat == winner:
-                own = best.deadwood if termination is Termination.KNOCK else 0
-                penalties[seat] = own if rules.knocker_scores_own_deadwood else 0
-            else:
-                penalties[seat] = best.deadwood * multiplier
-        rnd.finish(termination, winner, penalties, [0] * rnd.seats, multiplier, tuple(arrangements))
+        """End the hand scored by :func:`rummykit.scoring.showdown` (RULES.md §4.5–4.7)."""
+        score = scoring.showdown(rnd.rules, rnd.hands, rnd.active, winner, termination)
+        rnd.finish(termination, winner, score.penalties, score.gains, score.multiplier, score.arrangements)
 
     def legal_actions(self, rnd: Round) -> list[Action]:
         if rnd.phase is Phase.DRAW:
@@ -207,9 +194,7 @@ class KnockFamily:
         )
         if may_call:
             for card in distinct:
-                rest = hand.copy()
-                rest.remove(card)
-                d = solver.min_deadwood(list(rest), rules)
+                d = solver.min_deadwood(list(hand.without((card,))), rules)
                 if d == 0:
                     calls.append(CallRummy(card))
                 elif knock_allowed(d, threshold, rules.knock_comparison):

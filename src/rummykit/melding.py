@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from rummykit import solver
+from rummykit import permissions, scoring, solver
 from rummykit.actions import (
     Action,
     Discard,
@@ -57,7 +57,7 @@ from rummykit.errors import (
 )
 from rummykit.family import Plan, draw_phase_plan
 from rummykit.melds import Meld, position_value, rank_value
-from rummykit.round import Round, remove_cards
+from rummykit.round import Round
 from rummykit.rules import Rules
 from rummykit.views import Phase, TableMeld, Termination
 
@@ -77,9 +77,7 @@ def _hand_after(rnd: Round, seat: int, cards: Sequence[int], action: Action) -> 
             if missing.count(c):
                 missing.remove(c)
         raise CardNotInHandError(f"{action}: you do not hold {missing}", "card_not_in_hand")
-    after = hand.copy()
-    remove_cards(after, cards)
-    return after
+    return hand.without(cards)
 
 
 def _card_value_in(meld: Meld, card: Card) -> int:
@@ -116,25 +114,24 @@ def _require_card_left(hand: Hand, rules: Rules, action: Action, error: type[Ill
 
 
 def may_lay_off(rnd: Round, seat: int) -> bool:
-    """Lay-offs need an opening on an earlier turn (``layoff_requires_opened``,
-    ``layoff_on_opening_turn``; decision D7)."""
-    rules = rnd.rules
-    opened = rnd.opened_turn[seat]
-    if rules.layoff_requires_opened and opened is None:
-        return False
-    return rules.layoff_on_opening_turn or opened is None or opened < rnd.turn
+    """Whether ``seat`` may lay off now (:func:`rummykit.permissions.may_lay_off`)."""
+    return permissions.may_lay_off(rnd.rules, rnd.opened_turn[seat], rnd.turn)
 
 
-def _exchange_problem(rnd: Round, seat: int) -> str | None:
-    rules = rnd.rules
-    opened = rnd.opened_turn[seat]
-    if not rules.joker_exchange:
-        return "jokers cannot be exchanged in this game (joker_exchange is off)"
-    if rules.joker_exchange_requires_opened and opened is None:
-        return "only a player who has opened may exchange a joker"
-    if not rules.joker_exchange_on_opening_turn and opened == rnd.turn:
-        return "no joker exchange in the turn of the opening (joker_exchange_on_opening_turn is off)"
-    return None
+_EXCHANGE_REASONS: Final = {
+    "joker_exchange": "jokers cannot be exchanged in this game (joker_exchange is off)",
+    "joker_exchange_requires_opened": "only a player who has opened may exchange a joker",
+    "joker_exchange_on_opening_turn": (
+        "no joker exchange in the turn of the opening (joker_exchange_on_opening_turn is off)"
+    ),
+}
+"""Why :func:`rummykit.permissions.exchange_bar` refuses, by rule id."""
+
+
+def _exchange_problem(rnd: Round, seat: int) -> tuple[str, str] | None:
+    """The rule id and reason that forbid ``seat`` a joker exchange now, or ``None``."""
+    rule = permissions.exchange_bar(rnd.rules, rnd.opened_turn[seat], rnd.turn)
+    return None if rule is None else (rule, _EXCHANGE_REASONS[rule])
 
 
 def _must_lay_taken(rnd: Round, seat: int) -> bool:
@@ -292,10 +289,10 @@ class MeldingFamily:
         return effect
 
     def _layoff_permission(self, rnd: Round, seat: int, action: Action) -> None:
-        rules = rnd.rules
-        if rules.layoff_requires_opened and not rnd.has_opened(seat):
+        rule = permissions.layoff_bar(rnd.rules, rnd.opened_turn[seat], rnd.turn)
+        if rule == "layoff_requires_opened":
             raise LayOffError(f"{action}: only a player who has opened may lay off", "layoff_requires_opened")
-        if not may_lay_off(rnd, seat):
+        if rule == "layoff_on_opening_turn":
             raise LayOffError(
                 f"{action}: no lay-off in the turn of the opening (layoff_on_opening_turn is off)",
                 "layoff_on_opening_turn",
@@ -325,22 +322,53 @@ class MeldingFamily:
         return effect
 
     def _plan_swap(self, rnd: Round, action: Swap) -> Plan:
+        """A joker exchange (Joker tauschen, RULES.md §3.11): the natural card(s) go into table meld
+        ``target``, the freed jokers to the hand or, in the same action, into new melds or lay-offs
+        (``exchanged_joker_destination``)."""
         rules = rnd.rules
         seat = rnd.to_move
+        self._check_exchange_allowed(rnd, seat, action)
+        target = rnd.table_meld(action.target)
+        hand = _hand_after(rnd, seat, action.cards, action)
+        meld, freed = self._exchanged_meld(target, action, rules)
+        for _ in range(freed):
+            hand.add(JOKER)
+        self._check_destination(rules, action)
+        hand, table, new_melds = self._lay_freed_jokers(rnd, hand, meld, freed, action)
+        _require_card_left(hand, rules, action, JokerExchangeError)
+        pending = rnd.pending_taken
+        meld_cards = [c for m in action.melds for c in m]
+        placed = pending is not None and (
+            pending in meld_cards or pending in [lo.card for lo in action.layoffs]
+        )
+        self._check_pending(rnd, seat, action, hand, table, placed)
+        owners = [tm.owner for tm in rnd.table] + [seat] * new_melds
+
+        kept_jokers = freed if rules.exchanged_joker_destination == "hand" else 0
+
+        def effect() -> None:
+            for _ in range(kept_jokers):
+                rnd.known[seat].add(JOKER)
+            rnd.table = [TableMeld(m, o) for m, o in zip(table, owners, strict=True)]
+            self._placed(rnd, seat, hand, placed)
+
+        return effect
+
+    def _check_exchange_allowed(self, rnd: Round, seat: int, action: Swap) -> None:
+        """The permission (:mod:`rummykit.permissions`) and natural cards to give."""
         problem = _exchange_problem(rnd, seat)
         if problem is not None:
-            rule = (
-                "joker_exchange_on_opening_turn"
-                if "opening" in problem
-                else ("joker_exchange" if "off" in problem else "joker_exchange_requires_opened")
-            )
-            raise JokerExchangeError(f"{action}: {problem}", rule)
+            rule, reason = problem
+            raise JokerExchangeError(f"{action}: {reason}", rule)
         if not action.cards or any(c == JOKER_CODE for c in action.cards):
             raise JokerExchangeError(
                 f"{action}: give the natural card(s) that replace a joker", "joker_exchange"
             )
-        target = rnd.table_meld(action.target)
-        hand = _hand_after(rnd, seat, action.cards, action)
+
+    def _exchanged_meld(self, target: Meld, action: Swap, rules: Rules) -> tuple[Meld, int]:
+        """The target meld after the exchange and the number of jokers freed: each card replaces a
+        joker or, once a joker is out, may extend the meld; at least one joker must come free, and
+        under ``set_joker_exchange = complete_four_only`` a set must become four naturals."""
         meld = target
         freed = 0
         for card in action.cards:
@@ -372,8 +400,10 @@ class MeldingFamily:
                 "(set_joker_exchange is complete_four_only)",
                 "set_joker_exchange",
             )
-        for _ in range(freed):
-            hand.add(JOKER)
+        return meld, freed
+
+    def _check_destination(self, rules: Rules, action: Swap) -> None:
+        """Where ``exchanged_joker_destination`` lets the freed joker go in the same action."""
         destination = rules.exchanged_joker_destination
         if destination == "hand" and (action.melds or action.layoffs):
             raise JokerExchangeError(
@@ -386,9 +416,16 @@ class MeldingFamily:
                 f"{action}: the freed joker must go into a new meld (exchanged_joker_destination)",
                 "exchanged_joker_destination",
             )
+
+    def _lay_freed_jokers(
+        self, rnd: Round, hand: Hand, meld: Meld, freed: int, action: Swap
+    ) -> tuple[Hand, list[Meld], int]:
+        """Lay the action's new melds and lay-offs (which take the freed jokers): the hand left,
+        the table after them and the number of new melds. Unless the jokers may stay in hand, every
+        freed joker must be laid."""
+        rules = rnd.rules
         new_melds = [_meld(cards, rules, action) for cards in action.melds]
-        meld_cards = [c for m in action.melds for c in m]
-        hand = _hand_after_hand(hand, meld_cards, action)
+        hand = _hand_after_hand(hand, [c for m in action.melds for c in m], action)
         table = [tm.meld for tm in rnd.table]
         table[action.target - 1] = meld
         table += new_melds
@@ -404,29 +441,14 @@ class MeldingFamily:
             except IllegalMeldError as exc:
                 raise JokerExchangeError(f"{action}: {exc}", exc.rule) from None
             laid_jokers += layoff.card == JOKER_CODE
+        destination = rules.exchanged_joker_destination
         if destination != "hand" and laid_jokers < freed:
             raise JokerExchangeError(
                 f"{action}: the freed joker must be laid at once "
                 f"(exchanged_joker_destination is {destination}); add 'then meld … JK'",
                 "exchanged_joker_destination",
             )
-        _require_card_left(hand, rules, action, JokerExchangeError)
-        pending = rnd.pending_taken
-        placed = pending is not None and (
-            pending in meld_cards or pending in [lo.card for lo in action.layoffs]
-        )
-        self._check_pending(rnd, seat, action, hand, table, placed)
-        owners = [tm.owner for tm in rnd.table] + [seat] * len(new_melds)
-
-        kept_jokers = freed if destination == "hand" else 0
-
-        def effect() -> None:
-            for _ in range(kept_jokers):
-                rnd.known[seat].add(JOKER)
-            rnd.table = [TableMeld(m, o) for m, o in zip(table, owners, strict=True)]
-            self._placed(rnd, seat, hand, placed)
-
-        return effect
+        return hand, table, len(new_melds)
 
     def discardable(self, rnd: Round, seat: int) -> list[Card]:
         """Distinct cards ``seat`` may discard now, bars lifted in order when nothing is left."""
@@ -510,19 +532,10 @@ class MeldingFamily:
             self._go_out(rnd, seat)
 
     def _go_out(self, rnd: Round, winner: int) -> None:
-        """Score the hand (RULES.md §3.12, 3.14): penalties or the winner's haul, Hand-Rommé factor."""
-        rules = rnd.rules
+        """End the hand scored by :func:`rummykit.scoring.going_out`."""
         hand_romme = rnd.opened_turn[winner] == rnd.turn
-        multiplier = rules.hand_romme_multiplier if hand_romme else 1
-        values = [sum(rules.penalty_value(c) for c in h) * multiplier for h in rnd.hands]
-        values[winner] = 0
-        zeros = [0] * rnd.seats
-        if rules.hand_scoring == "winner_collects":
-            gains = zeros[:]
-            gains[winner] = sum(values)
-            rnd.finish(Termination.WENT_OUT, winner, zeros, gains, multiplier)
-        else:
-            rnd.finish(Termination.WENT_OUT, winner, values, zeros, multiplier)
+        score = scoring.going_out(rnd.rules, rnd.hands, winner, hand_romme)
+        rnd.finish(Termination.WENT_OUT, winner, score.penalties, score.gains, score.multiplier)
 
     # Enumeration --------------------------------------------------------------------------------
     def legal_actions(self, rnd: Round) -> list[Action]:
@@ -590,9 +603,7 @@ class MeldingFamily:
                 if rules.exchanged_joker_destination == "hand":
                     found.append(Swap(swap_cards, i + 1))
                     continue
-                rest = list(cards)
-                for c in swap_cards:
-                    rest.remove(c)
+                rest = list(hand.without(swap_cards))
                 freed = sum(1 for c in swap_cards if c in meld.exchange_cards())
                 rest += [JOKER] * max(freed, 1)
                 for m in solver.melds_containing(rest, JOKER, rules):
@@ -611,9 +622,7 @@ def _hand_after_hand(hand: Hand, cards: Sequence[int], action: Action) -> Hand:
         raise CardNotInHandError(
             f"{action}: you do not hold {' '.join(str(Card(c)) for c in cards)}", "card_not_in_hand"
         )
-    after = hand.copy()
-    remove_cards(after, cards)
-    return after
+    return hand.without(cards)
 
 
 MELDING_FAMILY: Final = MeldingFamily()

@@ -25,7 +25,7 @@ Termination: every hand ends because the stock can be rebuilt at most ``max_stoc
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -45,9 +45,6 @@ from rummykit.views import Arrangement, Phase, PlayerView, RoundResult, TableMel
 
 if TYPE_CHECKING:
     from rummykit.family import Family
-
-Effect = Callable[[], None]
-"""A checked state change, run by :meth:`Round.apply`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -460,9 +457,3 @@ def deal_sequence(rules: Rules, active: Sequence[int], need: dict[int, int]) -> 
             receivers += [seat] * k
             need[seat] -= k
     return receivers
-
-
-def remove_cards(hand: Hand, cards: Iterable[int]) -> None:
-    """Remove ``cards`` from ``hand`` (containment was checked before)."""
-    for c in cards:
-        hand.remove(c)
