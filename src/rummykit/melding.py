@@ -55,10 +55,10 @@ from rummykit.errors import (
     OpeningError,
     WrongTurnError,
 )
-from rummykit.family import Plan, draw_phase_plan
+from rummykit.family import Plan, draw_phase_plan, is_legal
 from rummykit.melds import Meld, position_value, rank_value
-from rummykit.round import Round
 from rummykit.rules import Rules
+from rummykit.state import RoundState
 from rummykit.views import Phase, TableMeld, Termination
 
 
@@ -69,7 +69,7 @@ def _meld(cards: MeldCards, rules: Rules, action: Action) -> Meld:
         raise MeldError(f"{action}: {exc}", exc.rule) from None
 
 
-def _hand_after(rnd: Round, seat: int, cards: Sequence[int], action: Action) -> Hand:
+def _hand_after(rnd: RoundState, seat: int, cards: Sequence[int], action: Action) -> Hand:
     hand = rnd.hands[seat]
     if not hand.contains_all(cards):
         missing = Hand(cards)
@@ -113,7 +113,7 @@ def _require_card_left(hand: Hand, rules: Rules, action: Action, error: type[Ill
         )
 
 
-def may_lay_off(rnd: Round, seat: int) -> bool:
+def may_lay_off(rnd: RoundState, seat: int) -> bool:
     """Whether ``seat`` may lay off now (:func:`rummykit.permissions.may_lay_off`)."""
     return permissions.may_lay_off(rnd.rules, rnd.opened_turn[seat], rnd.turn)
 
@@ -128,13 +128,13 @@ _EXCHANGE_REASONS: Final = {
 """Why :func:`rummykit.permissions.exchange_bar` refuses, by rule id."""
 
 
-def _exchange_problem(rnd: Round, seat: int) -> tuple[str, str] | None:
+def _exchange_problem(rnd: RoundState, seat: int) -> tuple[str, str] | None:
     """The rule id and reason that forbid ``seat`` a joker exchange now, or ``None``."""
     rule = permissions.exchange_bar(rnd.rules, rnd.opened_turn[seat], rnd.turn)
     return None if rule is None else (rule, _EXCHANGE_REASONS[rule])
 
 
-def _must_lay_taken(rnd: Round, seat: int) -> bool:
+def _must_lay_taken(rnd: RoundState, seat: int) -> bool:
     rules = rnd.rules
     return rules.discard_pickup_requires_meld or (
         rules.discard_pickup_requires_opened == "opened_or_opening_with_it" and not rnd.has_opened(seat)
@@ -142,7 +142,7 @@ def _must_lay_taken(rnd: Round, seat: int) -> bool:
 
 
 def _can_place(
-    rnd: Round, seat: int, card: Card, hand: Hand, table: Sequence[Meld], opened: bool, layoff_ok: bool
+    rnd: RoundState, seat: int, card: Card, hand: Hand, table: Sequence[Meld], opened: bool, layoff_ok: bool
 ) -> bool:
     """Whether ``card`` (held in ``hand``) can still be laid on the table this turn."""
     rules = rnd.rules
@@ -156,7 +156,7 @@ def _can_place(
     best = solver.best_opening(cards, rules, must_include=card, keep_one=_keep_one(rules))
     if best is None:
         return False
-    taken = rnd.taken if rnd.taken == card else None
+    taken = rnd.taken_discard if rnd.taken_discard == card else None
     minimum = rules.opening_min_points or 0
     return _opening_value(best, rules, taken) >= minimum
 
@@ -167,8 +167,8 @@ class MeldingFamily:
     after_draw_phase: Final = Phase.PLAY
 
     # Planning (legality in one place) ------------------------------------------------------------
-    def plan(self, rnd: Round, action: Action) -> Plan:
-        drawing = draw_phase_plan(rnd, action, self._plan_take)
+    def plan(self, rnd: RoundState, action: Action) -> Plan:
+        drawing = draw_phase_plan(rnd, action, self._plan_take, self.after_draw_phase)
         if drawing is not None:
             return drawing
         if isinstance(action, Open):
@@ -183,7 +183,7 @@ class MeldingFamily:
             return self._plan_discard(rnd, action)
         raise WrongTurnError(f"{action}: not an action of {rnd.rules.name}", "not_in_this_game")
 
-    def _plan_take(self, rnd: Round) -> Plan:
+    def _plan_take(self, rnd: RoundState) -> Plan:
         rules = rnd.rules
         seat = rnd.to_move
         if not rnd.discard_pile:
@@ -200,7 +200,7 @@ class MeldingFamily:
         if must_lay:
             hand = rnd.hands[seat].copy()
             hand.add(card)
-            table = [tm.meld for tm in rnd.table]
+            table = [tm.meld for tm in rnd.melds]
             if not _can_place(rnd, seat, card, hand, table, opened, opened and may_lay_off(rnd, seat)):
                 rule = (
                     "discard_pickup_requires_meld"
@@ -215,17 +215,17 @@ class MeldingFamily:
         def effect() -> None:
             rnd.discard_pile.pop()
             rnd.hands[seat].add(card)
-            rnd.taken = card
-            rnd.pending_taken = card if must_lay else None
+            rnd.taken_discard = card
+            rnd.must_lay = card if must_lay else None
             rnd.phase = Phase.PLAY
 
         return effect
 
     def _check_pending(
-        self, rnd: Round, seat: int, action: Action, hand: Hand, table: Sequence[Meld], placed: bool
+        self, rnd: RoundState, seat: int, action: Action, hand: Hand, table: Sequence[Meld], placed: bool
     ) -> None:
         """The taken discard that must be laid must stay placeable after this action."""
-        card = rnd.pending_taken
+        card = rnd.must_lay
         if card is None or placed:
             return
         opened = True if isinstance(action, (Open, MeldAction, Swap)) else rnd.has_opened(seat)
@@ -236,7 +236,7 @@ class MeldingFamily:
                 "discard_pickup_requires_meld",
             )
 
-    def _plan_open(self, rnd: Round, action: Open) -> Plan:
+    def _plan_open(self, rnd: RoundState, action: Open) -> Plan:
         rules = rnd.rules
         seat = rnd.to_move
         if rnd.has_opened(seat):
@@ -244,14 +244,16 @@ class MeldingFamily:
         melds = [_meld(cards, rules, action) for cards in action.melds]
         hand = _hand_after(rnd, seat, action.cards, action)
         _require_card_left(hand, rules, action, OpeningError)
-        pending = rnd.pending_taken
+        pending = rnd.must_lay
         placed = pending is not None and pending in action.cards
         if pending is not None and not placed:
             raise OpeningError(
                 f"{action}: the taken discard {pending} must be part of the opening",
                 "discard_pickup_requires_meld",
             )
-        taken = rnd.taken if rnd.taken is not None and rnd.taken in action.cards else None
+        taken = (
+            rnd.taken_discard if rnd.taken_discard is not None and rnd.taken_discard in action.cards else None
+        )
         value = _opening_value(melds, rules, taken)
         minimum = rules.opening_min_points or 0
         waived = not rules.hand_romme_requires_opening_min and len(hand) <= 1
@@ -263,13 +265,13 @@ class MeldingFamily:
             )
 
         def effect() -> None:
-            rnd.table.extend(TableMeld(m, seat) for m in melds)
+            rnd.melds.extend(TableMeld(m, seat) for m in melds)
             rnd.opened_turn[seat] = rnd.turn
             self._placed(rnd, seat, hand, placed)
 
         return effect
 
-    def _plan_meld(self, rnd: Round, action: MeldAction) -> Plan:
+    def _plan_meld(self, rnd: RoundState, action: MeldAction) -> Plan:
         rules = rnd.rules
         seat = rnd.to_move
         if not rnd.has_opened(seat):
@@ -277,18 +279,18 @@ class MeldingFamily:
         melds = [_meld(cards, rules, action) for cards in action.melds]
         hand = _hand_after(rnd, seat, action.cards, action)
         _require_card_left(hand, rules, action, MeldError)
-        pending = rnd.pending_taken
+        pending = rnd.must_lay
         placed = pending is not None and pending in action.cards
-        table = [tm.meld for tm in rnd.table] + melds
+        table = [tm.meld for tm in rnd.melds] + melds
         self._check_pending(rnd, seat, action, hand, table, placed)
 
         def effect() -> None:
-            rnd.table.extend(TableMeld(m, seat) for m in melds)
+            rnd.melds.extend(TableMeld(m, seat) for m in melds)
             self._placed(rnd, seat, hand, placed)
 
         return effect
 
-    def _layoff_permission(self, rnd: Round, seat: int, action: Action) -> None:
+    def _layoff_permission(self, rnd: RoundState, seat: int, action: Action) -> None:
         rule = permissions.layoff_bar(rnd.rules, rnd.opened_turn[seat], rnd.turn)
         if rule == "layoff_requires_opened":
             raise LayOffError(f"{action}: only a player who has opened may lay off", "layoff_requires_opened")
@@ -298,7 +300,7 @@ class MeldingFamily:
                 "layoff_on_opening_turn",
             )
 
-    def _plan_layoff(self, rnd: Round, action: LayOff) -> Plan:
+    def _plan_layoff(self, rnd: RoundState, action: LayOff) -> Plan:
         rules = rnd.rules
         seat = rnd.to_move
         self._layoff_permission(rnd, seat, action)
@@ -309,19 +311,19 @@ class MeldingFamily:
             new = target.with_layoff(action.card, rules, action.end)
         except IllegalMeldError as exc:
             raise LayOffError(f"{action}: {exc}", exc.rule) from None
-        placed = rnd.pending_taken is not None and action.card == rnd.pending_taken
-        table = [tm.meld for tm in rnd.table]
+        placed = rnd.must_lay is not None and action.card == rnd.must_lay
+        table = [tm.meld for tm in rnd.melds]
         table[action.target - 1] = new
         self._check_pending(rnd, seat, action, hand, table, placed)
-        owner = rnd.table[action.target - 1].owner
+        owner = rnd.melds[action.target - 1].owner
 
         def effect() -> None:
-            rnd.table[action.target - 1] = TableMeld(new, owner)
+            rnd.melds[action.target - 1] = TableMeld(new, owner)
             self._placed(rnd, seat, hand, placed)
 
         return effect
 
-    def _plan_swap(self, rnd: Round, action: Swap) -> Plan:
+    def _plan_swap(self, rnd: RoundState, action: Swap) -> Plan:
         """A joker exchange (Joker tauschen, RULES.md §3.11): the natural card(s) go into table meld
         ``target``, the freed jokers to the hand or, in the same action, into new melds or lay-offs
         (``exchanged_joker_destination``)."""
@@ -336,25 +338,25 @@ class MeldingFamily:
         self._check_destination(rules, action)
         hand, table, new_melds = self._lay_freed_jokers(rnd, hand, meld, freed, action)
         _require_card_left(hand, rules, action, JokerExchangeError)
-        pending = rnd.pending_taken
+        pending = rnd.must_lay
         meld_cards = [c for m in action.melds for c in m]
         placed = pending is not None and (
             pending in meld_cards or pending in [lo.card for lo in action.layoffs]
         )
         self._check_pending(rnd, seat, action, hand, table, placed)
-        owners = [tm.owner for tm in rnd.table] + [seat] * new_melds
+        owners = [tm.owner for tm in rnd.melds] + [seat] * new_melds
 
         kept_jokers = freed if rules.exchanged_joker_destination == "hand" else 0
 
         def effect() -> None:
             for _ in range(kept_jokers):
-                rnd.known[seat].add(JOKER)
-            rnd.table = [TableMeld(m, o) for m, o in zip(table, owners, strict=True)]
+                rnd.known_cards[seat].add(JOKER)
+            rnd.melds = [TableMeld(m, o) for m, o in zip(table, owners, strict=True)]
             self._placed(rnd, seat, hand, placed)
 
         return effect
 
-    def _check_exchange_allowed(self, rnd: Round, seat: int, action: Swap) -> None:
+    def _check_exchange_allowed(self, rnd: RoundState, seat: int, action: Swap) -> None:
         """The permission (:mod:`rummykit.permissions`) and natural cards to give."""
         problem = _exchange_problem(rnd, seat)
         if problem is not None:
@@ -418,7 +420,7 @@ class MeldingFamily:
             )
 
     def _lay_freed_jokers(
-        self, rnd: Round, hand: Hand, meld: Meld, freed: int, action: Swap
+        self, rnd: RoundState, hand: Hand, meld: Meld, freed: int, action: Swap
     ) -> tuple[Hand, list[Meld], int]:
         """Lay the action's new melds and lay-offs (which take the freed jokers): the hand left,
         the table after them and the number of new melds. Unless the jokers may stay in hand, every
@@ -426,7 +428,7 @@ class MeldingFamily:
         rules = rnd.rules
         new_melds = [_meld(cards, rules, action) for cards in action.melds]
         hand = _hand_after_hand(hand, [c for m in action.melds for c in m], action)
-        table = [tm.meld for tm in rnd.table]
+        table = [tm.meld for tm in rnd.melds]
         table[action.target - 1] = meld
         table += new_melds
         laid_jokers = sum(m.jokers for m in new_melds)
@@ -450,16 +452,16 @@ class MeldingFamily:
             )
         return hand, table, len(new_melds)
 
-    def discardable(self, rnd: Round, seat: int) -> list[Card]:
+    def discardable(self, rnd: RoundState, seat: int) -> list[Card]:
         """Distinct cards ``seat`` may discard now, bars lifted in order when nothing is left."""
         rules = rnd.rules
         hand = rnd.hands[seat]
         distinct = sorted(set(hand))
         closing = len(hand) == 1
-        taken = rnd.taken if not rules.may_discard_taken_discard else None
+        taken = rnd.taken_discard if not rules.may_discard_taken_discard else None
         jokers_barred = rules.joker_discard_allowed == "only_when_closing" and not closing
         playable_barred = not rules.discard_playable_card_allowed and not closing
-        table = [tm.meld for tm in rnd.table]
+        table = [tm.meld for tm in rnd.melds]
 
         def allowed(card: Card, taken_bar: bool, playable_bar: bool, joker_bar: bool) -> bool:
             if taken_bar and card == taken:
@@ -479,18 +481,18 @@ class MeldingFamily:
                 return cards
         return []
 
-    def _plan_discard(self, rnd: Round, action: Discard) -> Plan:
+    def _plan_discard(self, rnd: RoundState, action: Discard) -> Plan:
         rules = rnd.rules
         seat = rnd.to_move
         card = action.card
         hand = _hand_after(rnd, seat, (card,), action)
-        if rnd.pending_taken is not None:
+        if rnd.must_lay is not None:
             raise DiscardError(
-                f"{action}: first lay the taken discard {rnd.pending_taken} (discard_pickup_requires_meld)",
+                f"{action}: first lay the taken discard {rnd.must_lay} (discard_pickup_requires_meld)",
                 "discard_pickup_requires_meld",
             )
         if card not in self.discardable(rnd, seat):
-            if card == rnd.taken and not rules.may_discard_taken_discard:
+            if card == rnd.taken_discard and not rules.may_discard_taken_discard:
                 raise DiscardError(
                     f"{action}: you may not discard the card you took from the discard pile "
                     "(may_discard_taken_discard is off)",
@@ -522,31 +524,31 @@ class MeldingFamily:
 
         return effect
 
-    def _placed(self, rnd: Round, seat: int, hand: Hand, placed_taken: bool) -> None:
+    def _placed(self, rnd: RoundState, seat: int, hand: Hand, placed_taken: bool) -> None:
         """After cards went to the table: keep the rest of the hand, settle the taken discard's
         obligation, and go out when nothing is left."""
         rnd.hands[seat] = hand
         if placed_taken:
-            rnd.pending_taken = None
+            rnd.must_lay = None
         if len(hand) == 0:
             self._go_out(rnd, seat)
 
-    def _go_out(self, rnd: Round, winner: int) -> None:
+    def _go_out(self, rnd: RoundState, winner: int) -> None:
         """End the hand scored by :func:`rummykit.scoring.going_out`."""
         hand_romme = rnd.opened_turn[winner] == rnd.turn
         score = scoring.going_out(rnd.rules, rnd.hands, winner, hand_romme)
         rnd.finish(Termination.WENT_OUT, winner, score.penalties, score.gains, score.multiplier)
 
     # Enumeration --------------------------------------------------------------------------------
-    def legal_actions(self, rnd: Round) -> list[Action]:
+    def legal_actions(self, rnd: RoundState) -> list[Action]:
         if rnd.phase is Phase.DRAW:
             draw_phase: list[Action] = [Draw(), TakeDiscard()]
-            return [a for a in draw_phase if rnd.is_legal(a)]
+            return [a for a in draw_phase if is_legal(self, rnd, a)]
         candidates: list[Action] = []
         rules = rnd.rules
         seat = rnd.to_move
         cards = list(rnd.hands[seat])
-        pending = rnd.pending_taken
+        pending = rnd.must_lay
         all_melds = solver.all_melds(cards, rules)
         if not rnd.has_opened(seat):
             best = solver.best_opening(cards, rules, must_include=pending, keep_one=_keep_one(rules))
@@ -562,7 +564,7 @@ class MeldingFamily:
             candidates += [MeldAction((tuple(Card(c) for c in m),)) for m in all_melds]
         if may_lay_off(rnd, seat):
             for card in sorted(set(cards)):
-                for i, tm in enumerate(rnd.table):
+                for i, tm in enumerate(rnd.melds):
                     if tm.meld.is_set:
                         if tm.meld.can_lay_off(card, rules):
                             candidates.append(LayOff(card, i + 1))
@@ -577,18 +579,18 @@ class MeldingFamily:
         seen: set[Action] = set()
         result: list[Action] = []
         for a in candidates:
-            if a not in seen and rnd.is_legal(a):
+            if a not in seen and is_legal(self, rnd, a):
                 seen.add(a)
                 result.append(a)
         if pending is None:
             result += [Discard(c) for c in self.discardable(rnd, seat)]
         return result
 
-    def _swap_candidates(self, rnd: Round, seat: int, cards: list[Card]) -> list[Action]:
+    def _swap_candidates(self, rnd: RoundState, seat: int, cards: list[Card]) -> list[Action]:
         rules = rnd.rules
         hand = rnd.hands[seat]
         found: list[Action] = []
-        for i, tm in enumerate(rnd.table):
+        for i, tm in enumerate(rnd.melds):
             meld = tm.meld
             if not meld.jokers:
                 continue
@@ -609,7 +611,7 @@ class MeldingFamily:
                 for m in solver.melds_containing(rest, JOKER, rules):
                     found.append(Swap(swap_cards, i + 1, (tuple(Card(c) for c in m),)))
                 if rules.exchanged_joker_destination == "any_meld_same_turn":
-                    for j, other in enumerate(rnd.table):
+                    for j, other in enumerate(rnd.melds):
                         for end in other.meld.layoff_ends(JOKER, rules) or (
                             (None,) if other.meld.can_lay_off(JOKER, rules) else ()
                         ):

@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from rummykit.actions import Action
+from rummykit.match import Match
 from rummykit.views import MatchView as MatchView
 from rummykit.views import PlayerView
-
-if TYPE_CHECKING:
-    from rummykit.match import Match
 
 
 @runtime_checkable
