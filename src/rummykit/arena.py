@@ -202,8 +202,8 @@ def play_game(game: Game) -> GameResult:
             rnd.apply(action)
         assert rnd.result is not None
         points = rnd.result.points
-        best = max(points[s] for s in rnd.active)
-        winners = tuple(s for s in rnd.active if points[s] == best)
+        best = max(points[s] for s in rnd.active_seats)
+        winners = tuple(s for s in rnd.active_seats if points[s] == best)
     shares = tuple(1.0 / len(winners) if s in winners else 0.0 for s in range(players))
     return GameResult(game.index, game.seats, tuple(points), shares, tuple(moves), tuple(seconds))
 

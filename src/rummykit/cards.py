@@ -209,6 +209,12 @@ class Hand:
         self._counts[card] -= 1
         self._size -= 1
 
+    def plus(self, card: int) -> Hand:
+        """A copy with one more copy of ``card``."""
+        after = self.copy()
+        after.add(card)
+        return after
+
     def remove_all(self, cards: Iterable[int]) -> None:
         """Remove one copy of each card of ``cards``; a missing card raises :class:`KeyError` (the
         cards before it are then already removed, so check :meth:`contains_all` first)."""

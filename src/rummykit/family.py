@@ -2,7 +2,9 @@
 
 A family plans on the round's :class:`~rummykit.state.RoundState`: :meth:`Family.plan` checks an
 action and returns its effect (a :data:`Plan`), which the round runs; legality is decided there and
-nowhere else. :mod:`rummykit.families` holds the registry.
+nowhere else. An effect replaces a seat's :class:`~rummykit.cards.Hand` instead of changing it in
+place (undo snapshots share hands, see :meth:`RoundState.snapshot`). :mod:`rummykit.families` holds
+the registry.
 """
 
 from __future__ import annotations
@@ -73,7 +75,7 @@ def plan_draw(rnd: RoundState, after_draw: Phase) -> Plan:
         if turn_over:
             rnd.turn_over_discard_pile()
         card = rnd.stock.pop()
-        rnd.hands[seat].add(card)
+        rnd.hands[seat] = rnd.hands[seat].plus(card)
         rnd.phase = after_draw
         return card
 

@@ -76,7 +76,7 @@ class KnockFamily:
 
         def effect() -> None:
             rnd.discard_pile.pop()
-            rnd.hands[seat].add(card)
+            rnd.hands[seat] = rnd.hands[seat].plus(card)
             rnd.taken_discard = card
             rnd.phase = Phase.DISCARD
 

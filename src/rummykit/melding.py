@@ -214,7 +214,7 @@ class MeldingFamily:
 
         def effect() -> None:
             rnd.discard_pile.pop()
-            rnd.hands[seat].add(card)
+            rnd.hands[seat] = rnd.hands[seat].plus(card)
             rnd.taken_discard = card
             rnd.must_lay = card if must_lay else None
             rnd.phase = Phase.PLAY
@@ -350,7 +350,7 @@ class MeldingFamily:
 
         def effect() -> None:
             for _ in range(kept_jokers):
-                rnd.known_cards[seat].add(JOKER)
+                rnd.known_cards[seat] = rnd.known_cards[seat].plus(JOKER)
             rnd.melds = [TableMeld(m, o) for m, o in zip(table, owners, strict=True)]
             self._placed(rnd, seat, hand, placed)
 

@@ -184,12 +184,12 @@ class Round:
         state = self._state
         seat = state.to_move
         effect = self._plan(action)
-        self._undo.append(state.copy())
+        self._undo.append(state.snapshot())
         turn = state.turn
         state.steps.clear()
         drawn = effect()
         if state.taken_discard is not None and isinstance(action, TakeDiscard):
-            state.known_cards[seat].add(state.taken_discard)
+            state.known_cards[seat] = state.known_cards[seat].plus(state.taken_discard)
         known = state.known_cards[seat]
         if len(known):
             # Cards known to be held leave that knowledge once laid or discarded (faces are alike,
@@ -212,7 +212,7 @@ class Round:
         """
         if not self._undo:
             raise IllegalActionError("undo: no action to take back", "nothing_to_undo")
-        self._state = self._undo.pop().copy()
+        self._state = self._undo.pop().snapshot()  # snapshots may be shared by copies of the round
         return self._history.pop()
 
     def _plan(self, action: Action) -> Plan:

@@ -78,13 +78,22 @@ class RoundState:
         The reshuffle generator is shared: it is never advanced in place but replaced by an advanced
         clone (:meth:`ensure_stock`), so sharing costs nothing and keeps copies independent.
         """
+        return self._copy(share_hands=False)
+
+    def snapshot(self) -> RoundState:
+        """A copy for the undo stack that shares the :class:`Hand` objects with this state: cheaper
+        than :meth:`copy`, and exact because the engine replaces a seat's hand (``hand.plus(card)``,
+        ``hand.without(cards)``) and never changes one in place once the deal is done."""
+        return self._copy(share_hands=True)
+
+    def _copy(self, share_hands: bool) -> RoundState:
         return RoundState(
             rules=self.rules,
             seats=self.seats,
             dealer=self.dealer,
             in_play=self.in_play,
             active_seats=self.active_seats,
-            hands=[h.copy() for h in self.hands],
+            hands=self.hands[:] if share_hands else [h.copy() for h in self.hands],
             stock=self.stock[:],
             discard_pile=self.discard_pile[:],
             melds=self.melds[:],
@@ -102,7 +111,7 @@ class RoundState:
             knocker=self.knocker,
             knock_deadwood=self.knock_deadwood,
             extra_turns=self.extra_turns[:],
-            known_cards=[h.copy() for h in self.known_cards],
+            known_cards=self.known_cards[:] if share_hands else [h.copy() for h in self.known_cards],
             result=self.result,
             steps=self.steps[:],
         )

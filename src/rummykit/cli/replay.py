@@ -137,9 +137,11 @@ class ReplaySession:
         viewer = self.seat if self.seat is not None else rnd.to_move
         view = rnd.view(viewer)
         if self.seat is not None:
-            hands = {self.seat: screen.sorted_hand(view.hand, "suit")} if self.seat in rnd.active else {}
+            hands = (
+                {self.seat: screen.sorted_hand(view.hand, "suit")} if self.seat in rnd.active_seats else {}
+            )
         else:
-            hands = {s: screen.sorted_hand(rnd.view(s).hand, "suit") for s in rnd.active}
+            hands = {s: screen.sorted_hand(rnd.view(s).hand, "suit") for s in rnd.active_seats}
         log: list[Text] = []
         if self.position:
             i = self.position - 1
