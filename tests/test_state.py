@@ -104,6 +104,7 @@ def test_undo_restores_every_earlier_state(preset: str) -> None:
     while not rnd.is_over:
         events.append(rnd.apply(rng.choice(rnd.legal_actions())))
         states.append(rnd.state())
+        assert rnd.status() is RoundStatus.VALID
     for expected_event in reversed(events):
         assert rnd.undo() == expected_event
         states.pop()
