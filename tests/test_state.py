@@ -220,3 +220,19 @@ def test_state_fields_match_the_view() -> None:
     shared = {"active_seats", "melds", "discard_pile", "taken_discard", "must_lay", "stock_rebuilds"}
     assert shared <= view_fields & state_fields
     assert shared | {"known_cards", "extra_turns", "opened_turn", "in_play", "knocker"} <= state_fields
+
+
+def test_copies_share_no_undo_state() -> None:
+    rnd, rng = random_round("german", 12, 30)
+    earlier = [rnd.state()]
+    for _ in range(6):
+        rnd.apply(rng.choice(rnd.legal_actions()))
+        earlier.append(rnd.state())
+    copy = rnd.copy()
+    for _ in range(3):  # the copy takes back three actions and plays on differently
+        copy.undo()
+    while not copy.is_over:
+        copy.apply(rng.choice(copy.legal_actions()))
+    for expected in reversed(earlier[:-1]):  # the original's own undo stack is intact
+        rnd.undo()
+        assert rnd.state() == expected
