@@ -18,8 +18,9 @@ from rummykit.errors import (
 from rummykit.match import Match, MatchEvent, MatchPosition
 from rummykit.melds import Meld, MeldKind
 from rummykit.record import Record
-from rummykit.round import Event, Round
+from rummykit.round import Event, Round, RoundStatus
 from rummykit.rules import PRESET_NAMES, Rules
+from rummykit.state import RoundState
 from rummykit.views import Phase, PlayerView, RoundResult, TableMeld, Termination
 
 __version__ = "0.1.0"
@@ -44,6 +45,8 @@ __all__ = [
     "Record",
     "Round",
     "RoundResult",
+    "RoundState",
+    "RoundStatus",
     "Rules",
     "RulesError",
     "RummyError",

@@ -207,8 +207,8 @@ def play_recorded(game: Game) -> tuple[GameResult, Record]:
             rnd.apply(action)
         assert rnd.result is not None
         points = rnd.result.points
-        best = max(points[s] for s in rnd.active)
-        winners = tuple(s for s in rnd.active if points[s] == best)
+        best = max(points[s] for s in rnd.active_seats)
+        winners = tuple(s for s in rnd.active_seats if points[s] == best)
         record = Record.from_round(rnd)
     shares = tuple(1.0 / len(winners) if s in winners else 0.0 for s in range(players))
     result = GameResult(game.index, game.seats, tuple(points), shares, tuple(moves), tuple(seconds))

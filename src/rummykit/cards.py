@@ -17,7 +17,6 @@ rules never distinguish copies, so a hand is a multiset of faces (:class:`Hand`)
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Iterator
 from typing import Final
 
@@ -165,13 +164,6 @@ def build_deck(num_decks: int, jokers_total: int) -> tuple[Card, ...]:
     return ALL_FACES * num_decks + (JOKER,) * jokers_total
 
 
-def shuffled_deck(num_decks: int, jokers_total: int, rng: random.Random) -> list[Card]:
-    """A deck shuffled with the injected ``rng``; the first element is the top of the stock."""
-    deck = list(build_deck(num_decks, jokers_total))
-    rng.shuffle(deck)
-    return deck
-
-
 class Hand:
     """A multiset of cards, stored as counts per card code.
 
@@ -217,6 +209,24 @@ class Hand:
         self._counts[card] -= 1
         self._size -= 1
 
+    def plus(self, card: int) -> Hand:
+        """A copy with one more copy of ``card``."""
+        after = self.copy()
+        after.add(card)
+        return after
+
+    def remove_all(self, cards: Iterable[int]) -> None:
+        """Remove one copy of each card of ``cards``; a missing card raises :class:`KeyError` (the
+        cards before it are then already removed, so check :meth:`contains_all` first)."""
+        for c in cards:
+            self.remove(c)
+
+    def without(self, cards: Iterable[int]) -> Hand:
+        """A copy less one copy of each card of ``cards``; :class:`KeyError` if one is not held."""
+        after = self.copy()
+        after.remove_all(cards)
+        return after
+
     def contains_all(self, cards: Iterable[int]) -> bool:
         """Whether the hand holds every card of ``cards`` counted with multiplicity."""
         need: dict[int, int] = {}
@@ -243,8 +253,9 @@ class Hand:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Hand) and self._counts == other._counts
 
-    def __hash__(self) -> int:
-        return hash(tuple(self._counts))
+    # A hand changes as cards come and go, so it has no hash (like ``list``); ``counts`` is the
+    # hashable snapshot.
+    __hash__ = None  # type: ignore[assignment]
 
     def __str__(self) -> str:
         return format_cards(self)

@@ -39,6 +39,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, Generic, Literal, TypeVar
 
+import rummykit
 from rummykit import __version__
 from rummykit.errors import RummyError
 
@@ -255,7 +256,6 @@ class Runner:
             self._started_ray = True
             return
         check_reachable(self.address)
-        import rummykit
 
         try:
             ray.init(address=self.address, runtime_env={"py_modules": [rummykit]}, **quiet)

@@ -4,8 +4,9 @@ Search bots (information-set Monte Carlo, Cowling, Powley and Whitehouse 2012) s
 cards: the other hands and the stock. :func:`sample_round` deals every card the viewer cannot see at
 random, keeping what is public: the table, the discard pile, the hand sizes, the cards everybody saw a
 player take from the discard pile and still hold (``PlayerView.known_cards``) and any shown hand.
-The result is an ordinary :class:`~rummykit.round.Round` that can be played forward; it has no
-record (its deck is not the real one).
+The result is an ordinary :class:`~rummykit.round.Round`, built from a
+:class:`~rummykit.state.RoundState`, that can be played forward; it has no record (its deck is not the
+real one).
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ import random
 from collections import Counter
 
 from rummykit.cards import Card, Hand, build_deck
-from rummykit.family import family_for
 from rummykit.round import Round
+from rummykit.state import RoundState
 from rummykit.views import PlayerView
 
 
@@ -55,32 +56,28 @@ def sample_round(view: PlayerView, rng: random.Random) -> Round:
         need = view.hand_sizes[seat] - len(fixed)
         hands[seat] = Hand(fixed + pool[:need])
         del pool[:need]
-    rnd = Round.__new__(Round)
-    rnd.rules = view.rules
-    rnd.seats = seats
-    rnd.dealer = view.dealer
-    rnd.active = view.active_seats
-    rnd.in_play = view.in_play
-    rnd.hands = hands
-    rnd.stock = pool[: view.stock_size]
-    rnd.discard_pile = list(view.discard_pile)
-    rnd.face_down = None
-    rnd.table = list(view.melds)
-    rnd.opened_turn = list(view.opened_turn)
-    rnd.to_move = view.to_move
-    rnd.phase = view.phase
-    rnd.turn = view.turn
-    rnd.taken = view.taken_discard
-    rnd.pending_taken = view.must_lay
-    rnd.rebuilds = view.stock_rebuilds
-    rnd.knocker = view.knocker
-    rnd.knock_deadwood = None
-    rnd.extra_turns = list(view.extra_turns)
-    rnd.known = [Hand(k) for k in view.known_cards]
-    rnd.history = []
-    rnd.result = None
-    rnd.deck = ()
-    rnd.seed = rng.randrange(2**32)
-    rnd._rng = random.Random(rnd.seed)
-    rnd._family = family_for(view.rules)
-    return rnd
+    seed = rng.randrange(2**32)
+    state = RoundState(
+        rules=view.rules,
+        seats=seats,
+        dealer=view.dealer,
+        in_play=view.in_play,
+        active_seats=view.active_seats,
+        hands=hands,
+        stock=pool[: view.stock_size],
+        discard_pile=list(view.discard_pile),
+        melds=list(view.melds),
+        opened_turn=list(view.opened_turn),
+        to_move=view.to_move,
+        phase=view.phase,
+        turn=view.turn,
+        rng=random.Random(seed),
+        seed=seed,
+        taken_discard=view.taken_discard,
+        must_lay=view.must_lay,
+        stock_rebuilds=view.stock_rebuilds,
+        knocker=view.knocker,
+        extra_turns=list(view.extra_turns),
+        known_cards=[Hand(k) for k in view.known_cards],
+    )
+    return Round.from_state(state)

@@ -1,18 +1,22 @@
-"""The interface between :class:`~rummykit.round.Round` and a family's turn logic."""
+"""The interface between a round and a family's turn logic, and the draw phase both families share.
+
+A family plans on the round's :class:`~rummykit.state.RoundState`: :meth:`Family.plan` checks an
+action and returns its effect (a :data:`Plan`), which the round runs; legality is decided there and
+nowhere else. An effect replaces a seat's :class:`~rummykit.cards.Hand` instead of changing it in
+place (undo snapshots share hands, see :meth:`RoundState.snapshot`). :mod:`rummykit.families` holds
+the registry.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from rummykit.actions import Action, Draw, TakeDiscard
 from rummykit.cards import Card
-from rummykit.errors import DrawError, WrongTurnError
-from rummykit.rules import Rules
+from rummykit.errors import DrawError, IllegalActionError, WrongTurnError
+from rummykit.state import RoundState
 from rummykit.views import Phase
-
-if TYPE_CHECKING:
-    from rummykit.round import Round
 
 Plan = Callable[[], Card | None]
 """A checked state change; running it applies the action and returns the privately moved card."""
@@ -26,20 +30,31 @@ class Family(Protocol):
         """The phase a player enters after drawing (PLAY or DISCARD)."""
         ...
 
-    def legal_actions(self, rnd: Round) -> list[Action]: ...
+    def legal_actions(self, rnd: RoundState) -> list[Action]: ...
 
-    def plan(self, rnd: Round, action: Action) -> Plan:
-        """Check ``action`` against the round and return its effect; raise if it is illegal."""
+    def plan(self, rnd: RoundState, action: Action) -> Plan:
+        """Check ``action`` against the state and return its effect; raise if it is illegal."""
         ...
 
 
-def draw_phase_plan(rnd: Round, action: Action, plan_take: Callable[[Round], Plan]) -> Plan | None:
+def is_legal(family: Family, rnd: RoundState, action: Action) -> bool:
+    """Whether ``family`` would plan ``action`` (the state is not over)."""
+    try:
+        family.plan(rnd, action)
+    except IllegalActionError:
+        return False
+    return True
+
+
+def draw_phase_plan(
+    rnd: RoundState, action: Action, plan_take: Callable[[RoundState], Plan], after_draw: Phase
+) -> Plan | None:
     """The draw phase, alike in both families: ``draw`` or ``take`` (planned by ``plan_take``) while
     the player has not drawn, an error for anything else then, and for a second draw later.
     Returns ``None`` when the action belongs to the rest of the turn."""
     if rnd.phase is Phase.DRAW:
         if isinstance(action, Draw):
-            return plan_draw(rnd)
+            return plan_draw(rnd, after_draw)
         if isinstance(action, TakeDiscard):
             return plan_take(rnd)
         raise WrongTurnError(f"{action}: first draw from the stock or take the discard", "draw_first")
@@ -55,7 +70,7 @@ def draw_phase_plan(rnd: Round, action: Action, plan_take: Callable[[Round], Pla
     return None
 
 
-def plan_draw(rnd: Round) -> Plan:
+def plan_draw(rnd: RoundState, after_draw: Phase) -> Plan:
     """Take the top stock card; under ``turn_over_all_if_declined`` an empty stock is first made
     from the whole discard pile turned over."""
     seat = rnd.to_move
@@ -67,19 +82,8 @@ def plan_draw(rnd: Round) -> Plan:
         if turn_over:
             rnd.turn_over_discard_pile()
         card = rnd.stock.pop()
-        rnd.hands[seat].add(card)
-        rnd.phase = family_for(rnd.rules).after_draw_phase
+        rnd.hands[seat] = rnd.hands[seat].plus(card)
+        rnd.phase = after_draw
         return card
 
     return effect
-
-
-def family_for(rules: Rules) -> Family:
-    """The melding family (German, Scala 40, Basic) or the knock family (Viennese, ROA)."""
-    if rules.is_knock_game:
-        from rummykit.knocking import KNOCK_FAMILY
-
-        return KNOCK_FAMILY
-    from rummykit.melding import MELDING_FAMILY
-
-    return MELDING_FAMILY

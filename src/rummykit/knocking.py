@@ -24,22 +24,21 @@ from __future__ import annotations
 
 from typing import Final
 
-from rummykit import solver
+from rummykit import scoring, solver
 from rummykit.actions import Action, CallRummy, Discard, Draw, Knock, TakeDiscard
 from rummykit.cards import Card, Hand
 from rummykit.errors import CardNotInHandError, DiscardError, DrawError, KnockError, WrongTurnError
-from rummykit.family import Plan, draw_phase_plan
-from rummykit.round import Round
-from rummykit.views import Arrangement, Phase, Termination
+from rummykit.events import Showdown
+from rummykit.family import Plan, draw_phase_plan, is_legal
+from rummykit.state import RoundState
+from rummykit.views import Phase, Termination
 
 
-def _without(rnd: Round, seat: int, card: Card, action: Action) -> Hand:
+def _without(rnd: RoundState, seat: int, card: Card, action: Action) -> Hand:
     hand = rnd.hands[seat]
     if card not in hand:
         raise CardNotInHandError(f"{action}: you do not hold {card}", "card_not_in_hand")
-    after = hand.copy()
-    after.remove(card)
-    return after
+    return hand.without((card,))
 
 
 def knock_allowed(deadwood: int, threshold: int, comparison: str) -> bool:
@@ -54,8 +53,8 @@ class KnockFamily:
 
     after_draw_phase: Final = Phase.DISCARD
 
-    def plan(self, rnd: Round, action: Action) -> Plan:
-        drawing = draw_phase_plan(rnd, action, self._plan_take)
+    def plan(self, rnd: RoundState, action: Action) -> Plan:
+        drawing = draw_phase_plan(rnd, action, self._plan_take, self.after_draw_phase)
         if drawing is not None:
             return drawing
         if isinstance(action, Discard):
@@ -69,7 +68,7 @@ class KnockFamily:
             "not_in_this_game",
         )
 
-    def _plan_take(self, rnd: Round) -> Plan:
+    def _plan_take(self, rnd: RoundState) -> Plan:
         seat = rnd.to_move
         if not rnd.discard_pile:
             raise DrawError("take: the discard pile is empty", "empty_discard_pile")
@@ -77,21 +76,21 @@ class KnockFamily:
 
         def effect() -> None:
             rnd.discard_pile.pop()
-            rnd.hands[seat].add(card)
-            rnd.taken = card
+            rnd.hands[seat] = rnd.hands[seat].plus(card)
+            rnd.taken_discard = card
             rnd.phase = Phase.DISCARD
 
         return effect
 
-    def _check_not_taken(self, rnd: Round, card: Card, action: Action) -> None:
-        if card == rnd.taken and not rnd.rules.may_discard_taken_discard:
+    def _check_not_taken(self, rnd: RoundState, card: Card, action: Action) -> None:
+        if card == rnd.taken_discard and not rnd.rules.may_discard_taken_discard:
             raise DiscardError(
                 f"{action}: you may not discard the card you took from the discard pile "
                 "(may_discard_taken_discard is off)",
                 "may_discard_taken_discard",
             )
 
-    def _plan_discard(self, rnd: Round, action: Discard) -> Plan:
+    def _plan_discard(self, rnd: RoundState, action: Discard) -> Plan:
         seat = rnd.to_move
         hand = _without(rnd, seat, action.card, action)
         self._check_not_taken(rnd, action.card, action)
@@ -103,7 +102,7 @@ class KnockFamily:
 
         return effect
 
-    def _plan_knock(self, rnd: Round, action: Knock) -> Plan:
+    def _plan_knock(self, rnd: RoundState, action: Knock) -> Plan:
         rules = rnd.rules
         seat = rnd.to_move
         if rnd.knocker is not None:
@@ -143,7 +142,7 @@ class KnockFamily:
 
         return effect
 
-    def _plan_rummy(self, rnd: Round, action: CallRummy) -> Plan:
+    def _plan_rummy(self, rnd: RoundState, action: CallRummy) -> Plan:
         rules = rnd.rules
         seat = rnd.to_move
         if rnd.knocker is not None:
@@ -163,43 +162,33 @@ class KnockFamily:
 
         return effect
 
-    def _next(self, rnd: Round, seat: int) -> None:
+    def _next(self, rnd: RoundState, seat: int) -> None:
         if rnd.knocker is None:
             rnd.begin_turn(rnd.next_seat(seat))
         else:
             self._next_extra(rnd)
 
-    def _next_extra(self, rnd: Round) -> None:
+    def _next_extra(self, rnd: RoundState) -> None:
         assert rnd.knocker is not None
         if not rnd.extra_turns:
             self._showdown(rnd, rnd.knocker, Termination.KNOCK)
             return
         rnd.begin_turn(rnd.extra_turns.pop(0))
 
-    def _showdown(self, rnd: Round, winner: int, termination: Termination) -> None:
-        """Every hand is shown and scored by its minimum deadwood (RULES.md §4.5–4.7)."""
-        rules = rnd.rules
-        arrangements: list[Arrangement | None] = [None] * rnd.seats
-        penalties = [0] * rnd.seats
-        multiplier = rules.rummy_multiplier if termination is Termination.RUMMY else 1
-        for seat in rnd.active:
-            best = solver.best_arrangement(list(rnd.hands[seat]), rules)
-            arrangements[seat] = Arrangement(best.melds, best.deadwood_cards, best.deadwood)
-            if seat == winner:
-                own = best.deadwood if termination is Termination.KNOCK else 0
-                penalties[seat] = own if rules.knocker_scores_own_deadwood else 0
-            else:
-                penalties[seat] = best.deadwood * multiplier
-        rnd.finish(termination, winner, penalties, [0] * rnd.seats, multiplier, tuple(arrangements))
+    def _showdown(self, rnd: RoundState, winner: int, termination: Termination) -> None:
+        """End the hand scored by :func:`rummykit.scoring.showdown` (RULES.md §4.5–4.7)."""
+        score = scoring.showdown(rnd.rules, rnd.hands, rnd.active_seats, winner, termination)
+        rnd.steps.append(Showdown(score.arrangements))
+        rnd.finish(termination, winner, score.penalties, score.gains, score.multiplier, score.arrangements)
 
-    def legal_actions(self, rnd: Round) -> list[Action]:
+    def legal_actions(self, rnd: RoundState) -> list[Action]:
         if rnd.phase is Phase.DRAW:
             draw_phase: list[Action] = [Draw(), TakeDiscard()]
-            return [a for a in draw_phase if rnd.is_legal(a)]
+            return [a for a in draw_phase if is_legal(self, rnd, a)]
         rules = rnd.rules
         seat = rnd.to_move
         hand = rnd.hands[seat]
-        distinct = [c for c in sorted(set(hand)) if c != rnd.taken or rules.may_discard_taken_discard]
+        distinct = [c for c in sorted(set(hand)) if c != rnd.taken_discard or rules.may_discard_taken_discard]
         calls: list[Action] = []
         threshold = rules.knock_threshold or 0
         best, _ = solver.best_discards(list(hand), rules) if rnd.knocker is None else (0, ())
@@ -209,9 +198,7 @@ class KnockFamily:
         )
         if may_call:
             for card in distinct:
-                rest = hand.copy()
-                rest.remove(card)
-                d = solver.min_deadwood(list(rest), rules)
+                d = solver.min_deadwood(list(hand.without((card,))), rules)
                 if d == 0:
                     calls.append(CallRummy(card))
                 elif knock_allowed(d, threshold, rules.knock_comparison):
@@ -222,11 +209,11 @@ class KnockFamily:
         return calls + [Discard(c) for c in distinct]
 
 
-def _clockwise_from(rnd: Round, seat: int) -> list[int]:
+def _clockwise_from(rnd: RoundState, seat: int) -> list[int]:
     """Active seats in turn order starting at ``seat``'s left."""
     order = []
     s = seat
-    for _ in rnd.active:
+    for _ in rnd.active_seats:
         s = rnd.next_seat(s)
         order.append(s)
     return order

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from rummykit import solver
+from rummykit import permissions, scoring, solver
 from rummykit.actions import (
     Action,
     Discard,
@@ -55,10 +55,10 @@ from rummykit.errors import (
     OpeningError,
     WrongTurnError,
 )
-from rummykit.family import Plan, draw_phase_plan
+from rummykit.family import Plan, draw_phase_plan, is_legal
 from rummykit.melds import Meld, position_value, rank_value
-from rummykit.round import Round, remove_cards
 from rummykit.rules import Rules
+from rummykit.state import RoundState
 from rummykit.views import Phase, TableMeld, Termination
 
 
@@ -69,7 +69,7 @@ def _meld(cards: MeldCards, rules: Rules, action: Action) -> Meld:
         raise MeldError(f"{action}: {exc}", exc.rule) from None
 
 
-def _hand_after(rnd: Round, seat: int, cards: Sequence[int], action: Action) -> Hand:
+def _hand_after(rnd: RoundState, seat: int, cards: Sequence[int], action: Action) -> Hand:
     hand = rnd.hands[seat]
     if not hand.contains_all(cards):
         missing = Hand(cards)
@@ -77,9 +77,7 @@ def _hand_after(rnd: Round, seat: int, cards: Sequence[int], action: Action) -> 
             if missing.count(c):
                 missing.remove(c)
         raise CardNotInHandError(f"{action}: you do not hold {missing}", "card_not_in_hand")
-    after = hand.copy()
-    remove_cards(after, cards)
-    return after
+    return hand.without(cards)
 
 
 def _card_value_in(meld: Meld, card: Card) -> int:
@@ -115,29 +113,28 @@ def _require_card_left(hand: Hand, rules: Rules, action: Action, error: type[Ill
         )
 
 
-def may_lay_off(rnd: Round, seat: int) -> bool:
-    """Lay-offs need an opening on an earlier turn (``layoff_requires_opened``,
-    ``layoff_on_opening_turn``; decision D7)."""
-    rules = rnd.rules
-    opened = rnd.opened_turn[seat]
-    if rules.layoff_requires_opened and opened is None:
-        return False
-    return rules.layoff_on_opening_turn or opened is None or opened < rnd.turn
+def may_lay_off(rnd: RoundState, seat: int) -> bool:
+    """Whether ``seat`` may lay off now (:func:`rummykit.permissions.may_lay_off`)."""
+    return permissions.may_lay_off(rnd.rules, rnd.opened_turn[seat], rnd.turn)
 
 
-def _exchange_problem(rnd: Round, seat: int) -> str | None:
-    rules = rnd.rules
-    opened = rnd.opened_turn[seat]
-    if not rules.joker_exchange:
-        return "jokers cannot be exchanged in this game (joker_exchange is off)"
-    if rules.joker_exchange_requires_opened and opened is None:
-        return "only a player who has opened may exchange a joker"
-    if not rules.joker_exchange_on_opening_turn and opened == rnd.turn:
-        return "no joker exchange in the turn of the opening (joker_exchange_on_opening_turn is off)"
-    return None
+_EXCHANGE_REASONS: Final = {
+    "joker_exchange": "jokers cannot be exchanged in this game (joker_exchange is off)",
+    "joker_exchange_requires_opened": "only a player who has opened may exchange a joker",
+    "joker_exchange_on_opening_turn": (
+        "no joker exchange in the turn of the opening (joker_exchange_on_opening_turn is off)"
+    ),
+}
+"""Why :func:`rummykit.permissions.exchange_bar` refuses, by rule id."""
 
 
-def _must_lay_taken(rnd: Round, seat: int) -> bool:
+def _exchange_problem(rnd: RoundState, seat: int) -> tuple[str, str] | None:
+    """The rule id and reason that forbid ``seat`` a joker exchange now, or ``None``."""
+    rule = permissions.exchange_bar(rnd.rules, rnd.opened_turn[seat], rnd.turn)
+    return None if rule is None else (rule, _EXCHANGE_REASONS[rule])
+
+
+def _must_lay_taken(rnd: RoundState, seat: int) -> bool:
     rules = rnd.rules
     return rules.discard_pickup_requires_meld or (
         rules.discard_pickup_requires_opened == "opened_or_opening_with_it" and not rnd.has_opened(seat)
@@ -145,7 +142,7 @@ def _must_lay_taken(rnd: Round, seat: int) -> bool:
 
 
 def _can_place(
-    rnd: Round, seat: int, card: Card, hand: Hand, table: Sequence[Meld], opened: bool, layoff_ok: bool
+    rnd: RoundState, seat: int, card: Card, hand: Hand, table: Sequence[Meld], opened: bool, layoff_ok: bool
 ) -> bool:
     """Whether ``card`` (held in ``hand``) can still be laid on the table this turn."""
     rules = rnd.rules
@@ -159,7 +156,7 @@ def _can_place(
     best = solver.best_opening(cards, rules, must_include=card, keep_one=_keep_one(rules))
     if best is None:
         return False
-    taken = rnd.taken if rnd.taken == card else None
+    taken = rnd.taken_discard if rnd.taken_discard == card else None
     minimum = rules.opening_min_points or 0
     return _opening_value(best, rules, taken) >= minimum
 
@@ -170,8 +167,8 @@ class MeldingFamily:
     after_draw_phase: Final = Phase.PLAY
 
     # Planning (legality in one place) ------------------------------------------------------------
-    def plan(self, rnd: Round, action: Action) -> Plan:
-        drawing = draw_phase_plan(rnd, action, self._plan_take)
+    def plan(self, rnd: RoundState, action: Action) -> Plan:
+        drawing = draw_phase_plan(rnd, action, self._plan_take, self.after_draw_phase)
         if drawing is not None:
             return drawing
         if isinstance(action, Open):
@@ -186,7 +183,7 @@ class MeldingFamily:
             return self._plan_discard(rnd, action)
         raise WrongTurnError(f"{action}: not an action of {rnd.rules.name}", "not_in_this_game")
 
-    def _plan_take(self, rnd: Round) -> Plan:
+    def _plan_take(self, rnd: RoundState) -> Plan:
         rules = rnd.rules
         seat = rnd.to_move
         if not rnd.discard_pile:
@@ -203,7 +200,7 @@ class MeldingFamily:
         if must_lay:
             hand = rnd.hands[seat].copy()
             hand.add(card)
-            table = [tm.meld for tm in rnd.table]
+            table = [tm.meld for tm in rnd.melds]
             if not _can_place(rnd, seat, card, hand, table, opened, opened and may_lay_off(rnd, seat)):
                 rule = (
                     "discard_pickup_requires_meld"
@@ -216,18 +213,18 @@ class MeldingFamily:
 
         def effect() -> None:
             rnd.discard_pile.pop()
-            rnd.hands[seat].add(card)
-            rnd.taken = card
-            rnd.pending_taken = card if must_lay else None
+            rnd.hands[seat] = rnd.hands[seat].plus(card)
+            rnd.taken_discard = card
+            rnd.must_lay = card if must_lay else None
             rnd.phase = Phase.PLAY
 
         return effect
 
     def _check_pending(
-        self, rnd: Round, seat: int, action: Action, hand: Hand, table: Sequence[Meld], placed: bool
+        self, rnd: RoundState, seat: int, action: Action, hand: Hand, table: Sequence[Meld], placed: bool
     ) -> None:
         """The taken discard that must be laid must stay placeable after this action."""
-        card = rnd.pending_taken
+        card = rnd.must_lay
         if card is None or placed:
             return
         opened = True if isinstance(action, (Open, MeldAction, Swap)) else rnd.has_opened(seat)
@@ -238,7 +235,7 @@ class MeldingFamily:
                 "discard_pickup_requires_meld",
             )
 
-    def _plan_open(self, rnd: Round, action: Open) -> Plan:
+    def _plan_open(self, rnd: RoundState, action: Open) -> Plan:
         rules = rnd.rules
         seat = rnd.to_move
         if rnd.has_opened(seat):
@@ -246,14 +243,16 @@ class MeldingFamily:
         melds = [_meld(cards, rules, action) for cards in action.melds]
         hand = _hand_after(rnd, seat, action.cards, action)
         _require_card_left(hand, rules, action, OpeningError)
-        pending = rnd.pending_taken
+        pending = rnd.must_lay
         placed = pending is not None and pending in action.cards
         if pending is not None and not placed:
             raise OpeningError(
                 f"{action}: the taken discard {pending} must be part of the opening",
                 "discard_pickup_requires_meld",
             )
-        taken = rnd.taken if rnd.taken is not None and rnd.taken in action.cards else None
+        taken = (
+            rnd.taken_discard if rnd.taken_discard is not None and rnd.taken_discard in action.cards else None
+        )
         value = _opening_value(melds, rules, taken)
         minimum = rules.opening_min_points or 0
         waived = not rules.hand_romme_requires_opening_min and len(hand) <= 1
@@ -265,13 +264,13 @@ class MeldingFamily:
             )
 
         def effect() -> None:
-            rnd.table.extend(TableMeld(m, seat) for m in melds)
+            rnd.melds.extend(TableMeld(m, seat) for m in melds)
             rnd.opened_turn[seat] = rnd.turn
             self._placed(rnd, seat, hand, placed)
 
         return effect
 
-    def _plan_meld(self, rnd: Round, action: MeldAction) -> Plan:
+    def _plan_meld(self, rnd: RoundState, action: MeldAction) -> Plan:
         rules = rnd.rules
         seat = rnd.to_move
         if not rnd.has_opened(seat):
@@ -279,29 +278,29 @@ class MeldingFamily:
         melds = [_meld(cards, rules, action) for cards in action.melds]
         hand = _hand_after(rnd, seat, action.cards, action)
         _require_card_left(hand, rules, action, MeldError)
-        pending = rnd.pending_taken
+        pending = rnd.must_lay
         placed = pending is not None and pending in action.cards
-        table = [tm.meld for tm in rnd.table] + melds
+        table = [tm.meld for tm in rnd.melds] + melds
         self._check_pending(rnd, seat, action, hand, table, placed)
 
         def effect() -> None:
-            rnd.table.extend(TableMeld(m, seat) for m in melds)
+            rnd.melds.extend(TableMeld(m, seat) for m in melds)
             self._placed(rnd, seat, hand, placed)
 
         return effect
 
-    def _layoff_permission(self, rnd: Round, seat: int, action: Action) -> None:
-        rules = rnd.rules
-        if rules.layoff_requires_opened and not rnd.has_opened(seat):
+    def _layoff_permission(self, rnd: RoundState, seat: int, action: Action) -> None:
+        rule = permissions.layoff_bar(rnd.rules, rnd.opened_turn[seat], rnd.turn)
+        if rule == "layoff_requires_opened":
             raise LayOffError(f"{action}: only a player who has opened may lay off", "layoff_requires_opened")
-        if not may_lay_off(rnd, seat):
+        if rule == "layoff_on_opening_turn":
             raise LayOffError(
                 f"{action}: you opened this turn, so lay-offs wait for your next turn "
                 "(layoff_on_opening_turn is off)",
                 "layoff_on_opening_turn",
             )
 
-    def _plan_layoff(self, rnd: Round, action: LayOff) -> Plan:
+    def _plan_layoff(self, rnd: RoundState, action: LayOff) -> Plan:
         rules = rnd.rules
         seat = rnd.to_move
         self._layoff_permission(rnd, seat, action)
@@ -312,35 +311,66 @@ class MeldingFamily:
             new = target.with_layoff(action.card, rules, action.end)
         except IllegalMeldError as exc:
             raise LayOffError(f"{action}: {exc}", exc.rule) from None
-        placed = rnd.pending_taken is not None and action.card == rnd.pending_taken
-        table = [tm.meld for tm in rnd.table]
+        placed = rnd.must_lay is not None and action.card == rnd.must_lay
+        table = [tm.meld for tm in rnd.melds]
         table[action.target - 1] = new
         self._check_pending(rnd, seat, action, hand, table, placed)
-        owner = rnd.table[action.target - 1].owner
+        owner = rnd.melds[action.target - 1].owner
 
         def effect() -> None:
-            rnd.table[action.target - 1] = TableMeld(new, owner)
+            rnd.melds[action.target - 1] = TableMeld(new, owner)
             self._placed(rnd, seat, hand, placed)
 
         return effect
 
-    def _plan_swap(self, rnd: Round, action: Swap) -> Plan:
+    def _plan_swap(self, rnd: RoundState, action: Swap) -> Plan:
+        """A joker exchange (Joker tauschen, RULES.md §3.11): the natural card(s) go into table meld
+        ``target``, the freed jokers to the hand or, in the same action, into new melds or lay-offs
+        (``exchanged_joker_destination``)."""
         rules = rnd.rules
         seat = rnd.to_move
+        self._check_exchange_allowed(rnd, seat, action)
+        target = rnd.table_meld(action.target)
+        hand = _hand_after(rnd, seat, action.cards, action)
+        meld, freed = self._exchanged_meld(target, action, rules)
+        for _ in range(freed):
+            hand.add(JOKER)
+        self._check_destination(rules, action)
+        hand, table, new_melds = self._lay_freed_jokers(rnd, hand, meld, freed, action)
+        _require_card_left(hand, rules, action, JokerExchangeError)
+        pending = rnd.must_lay
+        meld_cards = [c for m in action.melds for c in m]
+        placed = pending is not None and (
+            pending in meld_cards or pending in [lo.card for lo in action.layoffs]
+        )
+        self._check_pending(rnd, seat, action, hand, table, placed)
+        owners = [tm.owner for tm in rnd.melds] + [seat] * new_melds
+
+        kept_jokers = freed if rules.exchanged_joker_destination == "hand" else 0
+
+        def effect() -> None:
+            for _ in range(kept_jokers):
+                rnd.known_cards[seat] = rnd.known_cards[seat].plus(JOKER)
+            rnd.melds = [TableMeld(m, o) for m, o in zip(table, owners, strict=True)]
+            self._placed(rnd, seat, hand, placed)
+
+        return effect
+
+    def _check_exchange_allowed(self, rnd: RoundState, seat: int, action: Swap) -> None:
+        """The permission (:mod:`rummykit.permissions`) and natural cards to give."""
         problem = _exchange_problem(rnd, seat)
         if problem is not None:
-            rule = (
-                "joker_exchange_on_opening_turn"
-                if "opening" in problem
-                else ("joker_exchange" if "off" in problem else "joker_exchange_requires_opened")
-            )
-            raise JokerExchangeError(f"{action}: {problem}", rule)
+            rule, reason = problem
+            raise JokerExchangeError(f"{action}: {reason}", rule)
         if not action.cards or any(c == JOKER_CODE for c in action.cards):
             raise JokerExchangeError(
                 f"{action}: give the natural card(s) that replace a joker", "joker_exchange"
             )
-        target = rnd.table_meld(action.target)
-        hand = _hand_after(rnd, seat, action.cards, action)
+
+    def _exchanged_meld(self, target: Meld, action: Swap, rules: Rules) -> tuple[Meld, int]:
+        """The target meld after the exchange and the number of jokers freed: each card replaces a
+        joker or, once a joker is out, may extend the meld; at least one joker must come free, and
+        under ``set_joker_exchange = complete_four_only`` a set must become four naturals."""
         meld = target
         freed = 0
         for card in action.cards:
@@ -372,8 +402,10 @@ class MeldingFamily:
                 "(set_joker_exchange is complete_four_only)",
                 "set_joker_exchange",
             )
-        for _ in range(freed):
-            hand.add(JOKER)
+        return meld, freed
+
+    def _check_destination(self, rules: Rules, action: Swap) -> None:
+        """Where ``exchanged_joker_destination`` lets the freed joker go in the same action."""
         destination = rules.exchanged_joker_destination
         if destination == "hand" and (action.melds or action.layoffs):
             raise JokerExchangeError(
@@ -386,10 +418,17 @@ class MeldingFamily:
                 f"{action}: the freed joker must go into a new meld (exchanged_joker_destination)",
                 "exchanged_joker_destination",
             )
+
+    def _lay_freed_jokers(
+        self, rnd: RoundState, hand: Hand, meld: Meld, freed: int, action: Swap
+    ) -> tuple[Hand, list[Meld], int]:
+        """Lay the action's new melds and lay-offs (which take the freed jokers): the hand left,
+        the table after them and the number of new melds. Unless the jokers may stay in hand, every
+        freed joker must be laid."""
+        rules = rnd.rules
         new_melds = [_meld(cards, rules, action) for cards in action.melds]
-        meld_cards = [c for m in action.melds for c in m]
-        hand = _hand_after_hand(hand, meld_cards, action)
-        table = [tm.meld for tm in rnd.table]
+        hand = _hand_after_hand(hand, [c for m in action.melds for c in m], action)
+        table = [tm.meld for tm in rnd.melds]
         table[action.target - 1] = meld
         table += new_melds
         laid_jokers = sum(m.jokers for m in new_melds)
@@ -404,40 +443,25 @@ class MeldingFamily:
             except IllegalMeldError as exc:
                 raise JokerExchangeError(f"{action}: {exc}", exc.rule) from None
             laid_jokers += layoff.card == JOKER_CODE
+        destination = rules.exchanged_joker_destination
         if destination != "hand" and laid_jokers < freed:
             raise JokerExchangeError(
                 f"{action}: the freed joker must be laid at once "
                 f"(exchanged_joker_destination is {destination}); add 'then meld … JK'",
                 "exchanged_joker_destination",
             )
-        _require_card_left(hand, rules, action, JokerExchangeError)
-        pending = rnd.pending_taken
-        placed = pending is not None and (
-            pending in meld_cards or pending in [lo.card for lo in action.layoffs]
-        )
-        self._check_pending(rnd, seat, action, hand, table, placed)
-        owners = [tm.owner for tm in rnd.table] + [seat] * len(new_melds)
+        return hand, table, len(new_melds)
 
-        kept_jokers = freed if destination == "hand" else 0
-
-        def effect() -> None:
-            for _ in range(kept_jokers):
-                rnd.known[seat].add(JOKER)
-            rnd.table = [TableMeld(m, o) for m, o in zip(table, owners, strict=True)]
-            self._placed(rnd, seat, hand, placed)
-
-        return effect
-
-    def discardable(self, rnd: Round, seat: int) -> list[Card]:
+    def discardable(self, rnd: RoundState, seat: int) -> list[Card]:
         """Distinct cards ``seat`` may discard now, bars lifted in order when nothing is left."""
         rules = rnd.rules
         hand = rnd.hands[seat]
         distinct = sorted(set(hand))
         closing = len(hand) == 1
-        taken = rnd.taken if not rules.may_discard_taken_discard else None
+        taken = rnd.taken_discard if not rules.may_discard_taken_discard else None
         jokers_barred = rules.joker_discard_allowed == "only_when_closing" and not closing
         playable_barred = not rules.discard_playable_card_allowed and not closing
-        table = [tm.meld for tm in rnd.table]
+        table = [tm.meld for tm in rnd.melds]
 
         def allowed(card: Card, taken_bar: bool, playable_bar: bool, joker_bar: bool) -> bool:
             if taken_bar and card == taken:
@@ -457,18 +481,18 @@ class MeldingFamily:
                 return cards
         return []
 
-    def _plan_discard(self, rnd: Round, action: Discard) -> Plan:
+    def _plan_discard(self, rnd: RoundState, action: Discard) -> Plan:
         rules = rnd.rules
         seat = rnd.to_move
         card = action.card
         hand = _hand_after(rnd, seat, (card,), action)
-        if rnd.pending_taken is not None:
+        if rnd.must_lay is not None:
             raise DiscardError(
-                f"{action}: first lay the taken discard {rnd.pending_taken} (discard_pickup_requires_meld)",
+                f"{action}: first lay the taken discard {rnd.must_lay} (discard_pickup_requires_meld)",
                 "discard_pickup_requires_meld",
             )
         if card not in self.discardable(rnd, seat):
-            if card == rnd.taken and not rules.may_discard_taken_discard:
+            if card == rnd.taken_discard and not rules.may_discard_taken_discard:
                 raise DiscardError(
                     f"{action}: you may not discard the card you took from the discard pile "
                     "(may_discard_taken_discard is off)",
@@ -500,40 +524,31 @@ class MeldingFamily:
 
         return effect
 
-    def _placed(self, rnd: Round, seat: int, hand: Hand, placed_taken: bool) -> None:
+    def _placed(self, rnd: RoundState, seat: int, hand: Hand, placed_taken: bool) -> None:
         """After cards went to the table: keep the rest of the hand, settle the taken discard's
         obligation, and go out when nothing is left."""
         rnd.hands[seat] = hand
         if placed_taken:
-            rnd.pending_taken = None
+            rnd.must_lay = None
         if len(hand) == 0:
             self._go_out(rnd, seat)
 
-    def _go_out(self, rnd: Round, winner: int) -> None:
-        """Score the hand (RULES.md §3.12, 3.14): penalties or the winner's haul, Hand-Rommé factor."""
-        rules = rnd.rules
+    def _go_out(self, rnd: RoundState, winner: int) -> None:
+        """End the hand scored by :func:`rummykit.scoring.going_out`."""
         hand_romme = rnd.opened_turn[winner] == rnd.turn
-        multiplier = rules.hand_romme_multiplier if hand_romme else 1
-        values = [sum(rules.penalty_value(c) for c in h) * multiplier for h in rnd.hands]
-        values[winner] = 0
-        zeros = [0] * rnd.seats
-        if rules.hand_scoring == "winner_collects":
-            gains = zeros[:]
-            gains[winner] = sum(values)
-            rnd.finish(Termination.WENT_OUT, winner, zeros, gains, multiplier)
-        else:
-            rnd.finish(Termination.WENT_OUT, winner, values, zeros, multiplier)
+        score = scoring.going_out(rnd.rules, rnd.hands, winner, hand_romme)
+        rnd.finish(Termination.WENT_OUT, winner, score.penalties, score.gains, score.multiplier)
 
     # Enumeration --------------------------------------------------------------------------------
-    def legal_actions(self, rnd: Round) -> list[Action]:
+    def legal_actions(self, rnd: RoundState) -> list[Action]:
         if rnd.phase is Phase.DRAW:
             draw_phase: list[Action] = [Draw(), TakeDiscard()]
-            return [a for a in draw_phase if rnd.is_legal(a)]
+            return [a for a in draw_phase if is_legal(self, rnd, a)]
         candidates: list[Action] = []
         rules = rnd.rules
         seat = rnd.to_move
         cards = list(rnd.hands[seat])
-        pending = rnd.pending_taken
+        pending = rnd.must_lay
         all_melds = solver.all_melds(cards, rules)
         if not rnd.has_opened(seat):
             best = solver.best_opening(cards, rules, must_include=pending, keep_one=_keep_one(rules))
@@ -549,7 +564,7 @@ class MeldingFamily:
             candidates += [MeldAction((tuple(Card(c) for c in m),)) for m in all_melds]
         if may_lay_off(rnd, seat):
             for card in sorted(set(cards)):
-                for i, tm in enumerate(rnd.table):
+                for i, tm in enumerate(rnd.melds):
                     if tm.meld.is_set:
                         if tm.meld.can_lay_off(card, rules):
                             candidates.append(LayOff(card, i + 1))
@@ -564,18 +579,18 @@ class MeldingFamily:
         seen: set[Action] = set()
         result: list[Action] = []
         for a in candidates:
-            if a not in seen and rnd.is_legal(a):
+            if a not in seen and is_legal(self, rnd, a):
                 seen.add(a)
                 result.append(a)
         if pending is None:
             result += [Discard(c) for c in self.discardable(rnd, seat)]
         return result
 
-    def _swap_candidates(self, rnd: Round, seat: int, cards: list[Card]) -> list[Action]:
+    def _swap_candidates(self, rnd: RoundState, seat: int, cards: list[Card]) -> list[Action]:
         rules = rnd.rules
         hand = rnd.hands[seat]
         found: list[Action] = []
-        for i, tm in enumerate(rnd.table):
+        for i, tm in enumerate(rnd.melds):
             meld = tm.meld
             if not meld.jokers:
                 continue
@@ -590,15 +605,13 @@ class MeldingFamily:
                 if rules.exchanged_joker_destination == "hand":
                     found.append(Swap(swap_cards, i + 1))
                     continue
-                rest = list(cards)
-                for c in swap_cards:
-                    rest.remove(c)
+                rest = list(hand.without(swap_cards))
                 freed = sum(1 for c in swap_cards if c in meld.exchange_cards())
                 rest += [JOKER] * max(freed, 1)
                 for m in solver.melds_containing(rest, JOKER, rules):
                     found.append(Swap(swap_cards, i + 1, (tuple(Card(c) for c in m),)))
                 if rules.exchanged_joker_destination == "any_meld_same_turn":
-                    for j, other in enumerate(rnd.table):
+                    for j, other in enumerate(rnd.melds):
                         for end in other.meld.layoff_ends(JOKER, rules) or (
                             (None,) if other.meld.can_lay_off(JOKER, rules) else ()
                         ):
@@ -611,9 +624,7 @@ def _hand_after_hand(hand: Hand, cards: Sequence[int], action: Action) -> Hand:
         raise CardNotInHandError(
             f"{action}: you do not hold {' '.join(str(Card(c)) for c in cards)}", "card_not_in_hand"
         )
-    after = hand.copy()
-    remove_cards(after, cards)
-    return after
+    return hand.without(cards)
 
 
 MELDING_FAMILY: Final = MeldingFamily()

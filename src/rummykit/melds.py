@@ -178,6 +178,43 @@ class Meld:
         return _meld_from_cards(tuple(Card(c) for c in cards), rules)
 
     @classmethod
+    def of(cls, kind: str, cards: str, *, start: int = 0, suit: str = "", rank: int = 0) -> Meld:
+        """The meld with exactly these fields: what ``repr`` writes.
+
+        Only the shape is checked, which holds under every rule set: a run's naturals stand on their
+        positions (``start`` onwards) in ``suit``, a set's naturals share ``rank``. Whether the rules
+        in force allow the meld is for :meth:`parse` and :meth:`from_cards` to say.
+
+        >>> from rummykit.rules import Rules
+        >>> meld = Meld.parse("5H 6H JK", Rules.preset("german"))
+        >>> meld
+        Meld.of('run', '5H 6H JK', start=5, suit='H')
+        >>> eval(repr(meld)) == meld
+        True
+
+        Raises:
+            NotationError: a card text is not a card.
+            IllegalMeldError: the fields do not describe a meld of that shape.
+        """
+        faces = parse_cards(cards)
+        naturals = [c for c in faces if c != JOKER_CODE]
+        shape = f"{kind} {cards!r}"
+        if kind == MeldKind.SET:
+            if not naturals or any(c.rank != rank for c in naturals):
+                raise IllegalMeldError(f"{shape}: a set's naturals must all have rank {rank}", "meld_shape")
+            return cls(MeldKind.SET, faces, rank=rank)
+        if kind != MeldKind.RUN or suit not in SUITS or len(suit) != 1:
+            raise IllegalMeldError(f"{shape}: kind must be 'set' or 'run' with a suit letter", "meld_shape")
+        index = SUITS.index(suit)
+        placed = all(
+            c == JOKER_CODE or (c.suit == index and c.rank == position_rank(start + i))
+            for i, c in enumerate(faces)
+        )
+        if not naturals or not placed or not LOW_ACE <= start <= start + len(faces) - 1 <= HIGH_ACE:
+            raise IllegalMeldError(f"{shape}: the naturals do not stand on positions {start}…", "meld_shape")
+        return cls(MeldKind.RUN, faces, start, index)
+
+    @classmethod
     def _build(cls, cards: tuple[Card, ...], declared: tuple[Card | None, ...], rules: Rules) -> Meld:
         naturals = [c for c in cards if c != JOKER_CODE]
         jokers = len(cards) - len(naturals)
@@ -577,7 +614,10 @@ class Meld:
         return self.notation()
 
     def __repr__(self) -> str:
-        return f"Meld.parse({self.notation()!r}, rules)"
+        cards = " ".join(str(c) for c in self.cards)
+        if self.kind is MeldKind.SET:
+            return f"Meld.of('set', {cards!r}, rank={self.rank})"
+        return f"Meld.of('run', {cards!r}, start={self.start}, suit={SUITS[self.suit]!r})"
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -596,9 +636,39 @@ def meld_text_cards(text: str) -> tuple[Card, ...]:
     return _parse_meld_tokens(text)[0]
 
 
-def parse_meld_cards(text: str) -> tuple[Card, ...]:
-    """Alias of :func:`meld_text_cards` kept for symmetry with :func:`rummykit.cards.parse_cards`."""
-    return meld_text_cards(text)
+def arrange_meld(group: Sequence[str], rules: Rules) -> Meld:
+    """The meld formed by ``group`` as written, or else in run order (naturals by rank, jokers in the
+    gaps, then at the ends).
+
+    Raises:
+        IllegalMeldError: no arrangement tried is a meld (the error of the written order).
+        NotationError: a card text is not a card.
+    """
+    written = " ".join(group)
+    try:
+        return Meld.parse(written, rules)
+    except IllegalMeldError as first:
+        error = first
+    cards = [Card.parse(t) for t in group]
+    naturals = [c for c in cards if not c.is_joker]
+    jokers = len(cards) - len(naturals)
+    for ace_high in (False, True):
+        ranked = sorted(naturals, key=lambda c: 14 if ace_high and c.rank == 1 else c.rank)
+        rank = [14 if ace_high and c.rank == 1 else c.rank for c in ranked]
+        order: list[Card] = []
+        left = jokers
+        for i, card in enumerate(ranked):
+            if i:
+                gap = min(max(rank[i] - rank[i - 1] - 1, 0), left)
+                order += [JOKER] * gap
+                left -= gap
+            order.append(card)
+        for candidate in (order + [JOKER] * left, [JOKER] * left + order):
+            try:
+                return Meld.from_cards(candidate, rules)
+            except IllegalMeldError:
+                continue
+    raise error
 
 
 __all__ = [
@@ -606,6 +676,7 @@ __all__ = [
     "LOW_ACE",
     "Meld",
     "MeldKind",
+    "arrange_meld",
     "joker_count_problem",
     "meld_text_cards",
     "parse_cards",

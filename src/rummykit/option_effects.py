@@ -41,13 +41,14 @@ from pathlib import Path
 from typing import Any, ClassVar, Final, Literal
 
 from rummykit.actions import Action, Discard, Draw
+from rummykit.arrange import arrange_deck
 from rummykit.bots.base import match_action
 from rummykit.bots.greedy import GreedyBot
 from rummykit.cards import JOKER, Card, build_deck, format_cards, parse_cards
 from rummykit.errors import IllegalMeldError, RulesError
 from rummykit.match import Match, MatchPosition
 from rummykit.melds import End, Meld
-from rummykit.rules import Rules, format_value, option_choices, option_range
+from rummykit.rules import PRESET_NAMES, Rules, format_value, option_choices, option_range
 from rummykit.solver import min_deadwood
 
 Status = Literal["effect", "same", "read", "refused", "none"]
@@ -332,8 +333,6 @@ _MELDING_DEALS: Final = {
 
 def _arranged(rules: Rules) -> list[Situation]:
     """Arranged first deals (seat 0 deals): rarely dealt holdings that options judge."""
-    from rummykit.testing import arrange_deck  # testing re-exports this module's entry point
-
     out: list[Situation] = []
     n = max(2, rules.min_players)
     first = 0 if rules.start_mode == "dealer_extra_card" else 1
@@ -650,8 +649,6 @@ def write_witnesses(path: Path) -> None:
     """Check every preset and write the situations that showed each effect as a Python module
     (:mod:`rummykit.option_witnesses`, the hints of later checks). ``python -m rummykit.option_effects``
     rewrites it after the situations or the engine changed."""
-    from rummykit.rules import PRESET_NAMES
-
     found = {name: witnesses(check_option_effects(Rules.preset(name))) for name in PRESET_NAMES}
     lines = [
         "# ruff: noqa: E501",

@@ -15,21 +15,21 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import Any, Final, Literal
 
 from rummykit.actions import Action
 from rummykit.cards import Card, format_cards, parse_cards
 from rummykit.errors import NotationError, RummyError
-from rummykit.match import MatchPosition
+from rummykit.match import Match, MatchPosition
 from rummykit.round import Round
 from rummykit.rules import Rules
 from rummykit.seating import FirstDealerDraw
-
-if TYPE_CHECKING:
-    from rummykit.match import Match
+from rummykit.state import RoundState
 
 FORMAT: Final = "rummykit-record"
 VERSION: Final = 1
@@ -92,8 +92,6 @@ class Record:
                 in_play=self.in_play,
             )
         else:
-            from rummykit.match import Match
-
             game = Match.new(
                 self.rules,
                 self.players,
@@ -109,6 +107,32 @@ class Record:
             except RummyError as exc:
                 raise NotationError(f"record action {i} ({action}) cannot be replayed: {exc}") from None
         return game
+
+    def states(self) -> Iterator[RoundState]:
+        """The state of the round in play at the start and after each action (independent copies):
+        the round itself for a round record, the match's current round for a match record (after a
+        round ends, the next deal once no buy-back offer is open).
+
+        The record is replayed once, so stepping through all ``len(actions) + 1`` states costs one
+        replay; :meth:`Round.from_state` turns any of them into a round to view or play on.
+
+        >>> import rummykit as rk
+        >>> rnd = rk.Round.new(rk.Rules.preset("german"), players=2, seed=5)
+        >>> _ = rnd.apply("draw")
+        >>> [s.phase.value for s in rk.Record.from_round(rnd).states()]
+        ['draw', 'play']
+
+        Raises:
+            NotationError: an action of the record cannot be applied.
+        """
+        game = dataclasses.replace(self, actions=()).replay()
+        yield game.round.state() if self.kind == "match" else game.state()
+        for i, action in enumerate(self.actions, start=1):
+            try:
+                game.apply(action)
+            except RummyError as exc:
+                raise NotationError(f"record action {i} ({action}) cannot be replayed: {exc}") from None
+            yield game.round.state() if self.kind == "match" else game.state()
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {

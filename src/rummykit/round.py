@@ -8,7 +8,11 @@ then mutates, returning the recorded :class:`Event`. A failed check leaves the r
 
 The turn logic of the two families lives in :mod:`rummykit.melding` (German Rummy, Scala 40, Basic
 Rummy: cards go on the table) and :mod:`rummykit.knocking` (Viennese Rummy, Rommé ohne Auslegen:
-cards stay in hand until Rummy or a knock). Both share the deal, the stock, views and records here.
+cards stay in hand until Rummy or a knock); :mod:`rummykit.families` maps ``Rules.family`` to
+them. The round's data is one :class:`~rummykit.state.RoundState`: the families plan on it, and only
+this module and their checked effects change it; adapters read the round's properties and views.
+Every applied action is recorded with the automatic steps it caused (:mod:`rummykit.events`), and a
+snapshot per action lets :meth:`Round.undo` take it back in constant time.
 
 >>> import rummykit as rk
 >>> rnd = rk.Round.new(rk.Rules.preset("german"), players=3, seed=7)
@@ -24,80 +28,52 @@ Termination: every hand ends because the stock can be rebuilt at most ``max_stoc
 
 from __future__ import annotations
 
+import enum
 import random
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from collections import Counter
+from collections.abc import Sequence
 
 from rummykit.actions import Action, TakeDiscard
-from rummykit.cards import (
-    JOKER_CODE,
-    Card,
-    Hand,
-    build_deck,
-    parse_cards,
-    sort_key_by_suit,
-)
+from rummykit.cards import JOKER_CODE, Card, Hand, build_deck, parse_cards, sort_key_by_suit
 from rummykit.errors import IllegalActionError, RulesError
+from rummykit.events import Event as Event
+from rummykit.families import family_for
+from rummykit.family import Plan
 from rummykit.melds import Meld
 from rummykit.rules import PACKETS, Rules
-from rummykit.views import Arrangement, Phase, PlayerView, RoundResult, TableMeld, Termination
-
-if TYPE_CHECKING:
-    from rummykit.family import Family
-
-Effect = Callable[[], None]
-"""A checked state change, run by :meth:`Round.apply`."""
+from rummykit.state import RoundState
+from rummykit.views import Phase, PlayerView, RoundResult, TableMeld
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One applied action, as recorded in ``Round.history``.
+class RoundStatus(enum.IntFlag):
+    """What is wrong with a round's state (python-chess's ``Board.status()``): no flag is a state the
+    engine can play on. A state built by hand (:meth:`Round.from_state`) should be checked."""
 
-    ``card`` is the card that moved privately (the card drawn from the stock); it is part of the
-    engine's full record, never of a view.
-    """
-
-    index: int
-    seat: int
-    action: Action
-    turn: int
-    card: Card | None = None
-
-    def __str__(self) -> str:
-        return f"{self.seat}: {self.action}"
+    VALID = 0
+    BAD_SEATS = enum.auto()
+    """``in_play``/``active_seats`` are not seats of the table, or per-seat lists have the wrong length."""
+    BAD_TO_MOVE = enum.auto()
+    """The seat to move does not play this hand."""
+    CARDS_NOT_CONSERVED = enum.auto()
+    """Hands, stock, discard pile, table and face-down card are not exactly the rules' deck."""
+    BAD_PHASE = enum.auto()
+    """A phase the family does not have, or ``OVER`` without a result (or a result before it)."""
+    MUST_LAY_NOT_HELD = enum.auto()
+    """The taken discard that must be laid is not in the mover's hand."""
+    BAD_OPENING = enum.auto()
+    """A seat owns table melds without having opened, or opened in a later turn than the current."""
+    BAD_KNOCK = enum.auto()
+    """A knocker or extra turns in a melding game, or seats that do not play this hand."""
 
 
 class Round:
-    """One hand (Spiel) from the deal to the result. Create with :meth:`new`."""
+    """One hand (Spiel) from the deal to the result. Create with :meth:`new` or :meth:`from_state`."""
 
-    rules: Rules
-    seats: int
-    dealer: int
-    active: tuple[int, ...]
-    hands: list[Hand]
-    stock: list[Card]
-    discard_pile: list[Card]
-    face_down: Card | None
-    table: list[TableMeld]
-    opened_turn: list[int | None]
-    to_move: int
-    phase: Phase
-    turn: int
-    taken: Card | None
-    pending_taken: Card | None
-    rebuilds: int
-    knocker: int | None
-    knock_deadwood: int | None
-    extra_turns: list[int]
-    known: list[Hand]
-    history: list[Event]
-    result: RoundResult | None
-    deck: tuple[Card, ...]
-    seed: int
-    in_play: tuple[int, ...]
-    _rng: random.Random
-    _family: Family
+    __slots__ = ("_history", "_state", "_undo")
+
+    _state: RoundState
+    _history: list[Event]
+    _undo: list[RoundState]
 
     # Construction -------------------------------------------------------------------------------
     @classmethod
@@ -140,173 +116,37 @@ class Round:
                     f"deck: the given order holds {len(order)} cards that are not the {len(expected)}-card "
                     f"deck of {rules.name} (num_decks={rules.num_decks}, jokers_total={rules.jokers_total})"
                 )
+        return cls._own(_deal(rules, players, dealer, tuple(order), seed, playing))
+
+    @classmethod
+    def from_state(cls, state: RoundState) -> Round:
+        """A round that goes on from a copy of ``state`` (its history starts empty).
+
+        The state is not checked; :meth:`status` says what is wrong with a hand-built one.
+        """
+        return cls._own(state.copy())
+
+    @classmethod
+    def _own(cls, state: RoundState) -> Round:
         rnd = cls.__new__(cls)
-        rnd._setup(rules, players, dealer, tuple(order), seed, playing)
+        state.steps.clear()
+        rnd._state = state
+        rnd._history = []
+        rnd._undo = []
         return rnd
 
-    def _setup(
-        self,
-        rules: Rules,
-        players: int,
-        dealer: int,
-        order: tuple[Card, ...],
-        seed: int,
-        in_play: tuple[int, ...],
-    ) -> None:
-        from rummykit.family import family_for
+    def state(self) -> RoundState:
+        """An independent copy of the round's state (:meth:`from_state` goes on from it)."""
+        return self._state.copy()
 
-        self.rules = rules
-        self.seats = players
-        self.dealer = dealer
-        self.deck = order
-        self.seed = seed
-        self._rng = random.Random(f"rummykit-reshuffle-{seed}")
-        self._family = family_for(rules)
-        self.in_play = in_play
-        clockwise = [(dealer + i) % players for i in range(1, players + 1)]  # forehand first
-        sits_out = rules.active_players(len(in_play)) < len(in_play)
-        self.active = tuple(s for s in clockwise if s in in_play and not (sits_out and s == dealer))
-        self.hands = [Hand() for _ in range(players)]
-        self.table = []
-        self.opened_turn = [None] * players
-        self.discard_pile = []
-        self.face_down = None
-        self.turn = 0
-        self.taken = None
-        self.pending_taken = None
-        self.rebuilds = 0
-        self.knocker = None
-        self.knock_deadwood = None
-        self.extra_turns = []
-        self.known = [Hand() for _ in range(players)]
-        self.history = []
-        self.result = None
-        self._deal(list(order))
-
-    def _deal(self, cards: list[Card]) -> None:
-        """Cut (optional joker robbing), deal in packets, then upcard or extra card (RULES.md §3.3–3.5)."""
-        rules = self.rules
-        size = rules.hand_size_for(len(self.active))
-        need = dict.fromkeys(self.active, size)
-        if rules.joker_robbing and cards[-1] == JOKER_CODE:
-            cutter = (self.dealer - 1) % self.seats
-            if cutter in need:
-                # The card at the bottom of the cut is a joker: the cutter keeps it (decision D17).
-                self.hands[cutter].add(cards.pop())
-                if rules.robbed_joker_counts_toward_hand:
-                    need[cutter] -= 1
-        receivers = deal_sequence(rules, self.active, need)
-        for seat, card in zip(receivers, cards, strict=False):
-            self.hands[seat].add(card)
-        position = len(receivers)
-        first = self.active[0]
-        start = rules.start_mode
-        if start in ("dealer_extra_card", "forehand_extra_card"):
-            extra_seat = self.dealer if start == "dealer_extra_card" else self.active[0]
-            if extra_seat not in self.active:  # the dealer sits out: the forehand takes the extra card
-                extra_seat = self.active[0]
-            self.hands[extra_seat].add(cards[position])
-            position += 1
-            first = extra_seat
-            phase = self._family.after_draw_phase
-        else:
-            self.discard_pile.append(cards[position])
-            position += 1
-            phase = Phase.DRAW
-        self.stock = cards[position:][::-1]  # the top of the stock is the end of the list
-        self.to_move = first
-        self.phase = phase
-        if phase is Phase.DRAW:
-            self._ensure_stock()
-
-    # Turn flow ----------------------------------------------------------------------------------
-    def next_seat(self, seat: int) -> int:
-        """The next active seat clockwise."""
-        i = self.active.index(seat)
-        return self.active[(i + 1) % len(self.active)]
-
-    def begin_turn(self, seat: int) -> None:
-        """Hand the turn to ``seat`` in the draw phase, rebuilding the stock if it is empty."""
-        self.to_move = seat
-        self.turn += 1
-        self.phase = Phase.DRAW
-        self.taken = None
-        self.pending_taken = None
-        self._ensure_stock()
-
-    def _ensure_stock(self) -> None:
-        """Stock exhaustion (RULES.md §3.13, D10): rebuild from the discard pile or end the hand."""
-        if self.stock:
-            return
-        rules = self.rules
-        mode = rules.stock_exhaustion
-        limit_reached = rules.max_stock_rebuilds is not None and self.rebuilds >= rules.max_stock_rebuilds
-        if mode == "turn_over_all_if_declined":
-            # The player may still take the discard; drawing turns the whole pile over (Draw).
-            if not self.discard_pile or limit_reached:
-                self.end_unscored()
-            return
-        if mode == "end_hand_no_score" or limit_reached or len(self.discard_pile) <= 1:
-            self.end_unscored()
-            return
-        top = self.discard_pile.pop()
-        rest = self.discard_pile
-        if mode == "reshuffle_keep_top":
-            self._rng.shuffle(rest)
-            self.stock = rest
-        else:  # turn_over_keep_top: the pile is turned face down, its bottom card becomes the top
-            self.stock = rest[::-1]
-        self.discard_pile = [top]
-        self.rebuilds += 1
-
-    def turn_over_discard_pile(self) -> None:
-        """Basic Rummy: the whole discard pile, turned over unshuffled, becomes the stock."""
-        self.stock = self.discard_pile[::-1]  # face down: the pile's bottom card is the new top
-        self.discard_pile = []
-        self.rebuilds += 1
-
-    def end_unscored(self) -> None:
-        zeros = (0,) * self.seats
-        self.result = RoundResult(Termination.STOCK_EXHAUSTED, None, zeros, zeros, zeros, self._hand_values())
-        self.phase = Phase.OVER
-
-    def finish(
-        self,
-        termination: Termination,
-        winner: int,
-        penalties: Sequence[int],
-        gains: Sequence[int],
-        multiplier: int,
-        arrangements: tuple[Arrangement | None, ...] = (),
-    ) -> None:
-        """End the hand with a scored result."""
-        self.result = RoundResult(
-            termination,
-            winner,
-            tuple(g - p for g, p in zip(gains, penalties, strict=True)),
-            tuple(penalties),
-            tuple(gains),
-            self._hand_values(),
-            multiplier,
-            arrangements,
-        )
-        self.phase = Phase.OVER
-
-    def _hand_values(self) -> tuple[int, ...]:
-        points = self.rules.card_points
-        return tuple(sum(points(c) for c in hand) for hand in self.hands)
+    def status(self) -> RoundStatus:
+        """The problems of the round's state, ``RoundStatus.VALID`` when there are none."""
+        return _status(self._state)
 
     # Public API ---------------------------------------------------------------------------------
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
-
-    @property
-    def players(self) -> int:
-        return self.seats
-
-    def has_opened(self, seat: int) -> bool:
-        return self.opened_turn[seat] is not None
+        return self._state.phase is Phase.OVER
 
     def legal_actions(self) -> list[Action]:
         """Every action offered to the player to move, in a deterministic order (empty at the end).
@@ -317,9 +157,9 @@ class Round:
         openings are also accepted by :meth:`check`); see :mod:`rummykit.melding`. Every offered
         action leaves a state from which the hand can still be completed.
         """
-        if self.phase is Phase.OVER:
+        if self._state.phase is Phase.OVER:
             return []
-        return self._family.legal_actions(self)
+        return family_for(self._state.rules).legal_actions(self._state)
 
     def check(self, action: Action) -> None:
         """Raise an :class:`IllegalActionError` subclass naming the broken rule, or return ``None``."""
@@ -341,41 +181,51 @@ class Round:
         """
         if isinstance(action, str):
             action = Action.parse(action)
-        seat = self.to_move
+        state = self._state
+        seat = state.to_move
         effect = self._plan(action)
-        turn = self.turn
+        self._undo.append(state.snapshot())
+        turn = state.turn
+        state.steps.clear()
         drawn = effect()
-        if self.taken is not None and isinstance(action, TakeDiscard):
-            self.known[seat].add(self.taken)
-        known = self.known[seat]
+        if state.taken_discard is not None and isinstance(action, TakeDiscard):
+            state.known_cards[seat] = state.known_cards[seat].plus(state.taken_discard)
+        known = state.known_cards[seat]
         if len(known):
             # Cards known to be held leave that knowledge once laid or discarded (faces are alike,
             # so the multiset minimum of known and held cards is exactly what is still known).
-            hand = self.hands[seat]
-            self.known[seat] = Hand(c for c in set(known) for _ in range(min(known.count(c), hand.count(c))))
-        event = Event(len(self.history), seat, action, turn, drawn)
-        self.history.append(event)
+            hand = state.hands[seat]
+            state.known_cards[seat] = Hand(
+                c for c in set(known) for _ in range(min(known.count(c), hand.count(c)))
+            )
+        event = Event(len(self._history), seat, action, turn, drawn, tuple(state.steps))
+        state.steps.clear()
+        self._history.append(event)
         return event
 
-    def _plan(self, action: Action) -> Callable[[], Card | None]:
-        if self.phase is Phase.OVER:
+    def undo(self) -> Event:
+        """Take back the last action: the round is exactly as before it. Returns its event.
+
+        Raises:
+            IllegalActionError: no action of this round can be taken back (none was applied since
+                the deal or :meth:`from_state`).
+        """
+        if not self._undo:
+            raise IllegalActionError("undo: no action to take back", "nothing_to_undo")
+        self._state = self._undo.pop().snapshot()  # snapshots may be shared by copies of the round
+        return self._history.pop()
+
+    def _plan(self, action: Action) -> Plan:
+        if self._state.phase is Phase.OVER:
             raise IllegalActionError(f"{action}: the hand is over", "hand_over")
-        return self._family.plan(self, action)
+        return family_for(self._state.rules).plan(self._state, action)
 
     def copy(self) -> Round:
-        """An independent copy (hands, piles, table and history are copied; melds are immutable)."""
+        """An independent copy: state, history and undo snapshots (melds and events are immutable)."""
         new = Round.__new__(Round)
-        new.__dict__.update(self.__dict__)
-        new.hands = [h.copy() for h in self.hands]
-        new.stock = self.stock[:]
-        new.discard_pile = self.discard_pile[:]
-        new.table = self.table[:]
-        new.opened_turn = self.opened_turn[:]
-        new.extra_turns = self.extra_turns[:]
-        new.known = [h.copy() for h in self.known]
-        new.history = self.history[:]
-        new._rng = random.Random()
-        new._rng.setstate(self._rng.getstate())
+        new._state = self._state.copy()
+        new._history = self._history[:]
+        new._undo = self._undo[:]  # snapshots are never changed in place: undo copies them
         return new
 
     def child(self, action: Action | str) -> Round:
@@ -386,39 +236,47 @@ class Round:
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may see: own hand, public table and piles, others' card counts."""
-        if not 0 <= seat < self.seats:
-            raise IllegalActionError(f"seat {seat} does not exist at a table of {self.seats}", "seat")
-        over = self.phase is Phase.OVER
+        state = self._state
+        if not 0 <= seat < state.seats:
+            raise IllegalActionError(f"seat {seat} does not exist at a table of {state.seats}", "seat")
+        over = state.phase is Phase.OVER
         revealed: list[tuple[Card, ...] | None] = []
-        for s, hand in enumerate(self.hands):
-            shown = over or s == self.knocker
+        for s, hand in enumerate(state.hands):
+            shown = over or s == state.knocker
             revealed.append(tuple(sorted(hand, key=sort_key_by_suit)) if shown else None)
         return PlayerView(
             seat=seat,
-            rules=self.rules,
-            hand=tuple(sorted(self.hands[seat], key=sort_key_by_suit)),
-            hand_sizes=tuple(len(h) for h in self.hands),
-            melds=tuple(self.table),
-            discard_pile=tuple(self.discard_pile),
-            stock_size=len(self.stock),
-            phase=self.phase,
-            to_move=self.to_move,
-            opened=tuple(t is not None for t in self.opened_turn),
-            scores=self.result.points if self.result else (0,) * self.seats,
-            dealer=self.dealer,
-            active_seats=self.active,
-            turn=self.turn,
-            taken_discard=self.taken if not over else None,
-            knocker=self.knocker,
+            rules=state.rules,
+            hand=tuple(sorted(state.hands[seat], key=sort_key_by_suit)),
+            hand_sizes=tuple(len(h) for h in state.hands),
+            melds=tuple(state.melds),
+            discard_pile=tuple(state.discard_pile),
+            stock_size=len(state.stock),
+            phase=state.phase,
+            to_move=state.to_move,
+            opened=tuple(t is not None for t in state.opened_turn),
+            scores=state.result.points if state.result else (0,) * state.seats,
+            dealer=state.dealer,
+            active_seats=state.active_seats,
+            turn=state.turn,
+            taken_discard=state.taken_discard if not over else None,
+            knocker=state.knocker,
             revealed=tuple(revealed),
-            result=self.result,
-            opened_turn=tuple(self.opened_turn),
-            must_lay=self.pending_taken,
-            stock_rebuilds=self.rebuilds,
-            extra_turns=tuple(self.extra_turns),
-            known_cards=tuple(tuple(sorted(k, key=sort_key_by_suit)) for k in self.known),
-            in_play=self.in_play,
+            result=state.result,
+            opened_turn=tuple(state.opened_turn),
+            must_lay=state.must_lay,
+            stock_rebuilds=state.stock_rebuilds,
+            extra_turns=tuple(state.extra_turns),
+            known_cards=tuple(tuple(sorted(k, key=sort_key_by_suit)) for k in state.known_cards),
+            in_play=state.in_play,
         )
+
+    def has_opened(self, seat: int) -> bool:
+        return self._state.has_opened(seat)
+
+    def next_seat(self, seat: int) -> int:
+        """The next active seat clockwise."""
+        return self._state.next_seat(seat)
 
     def table_meld(self, number: int) -> Meld:
         """Table meld ``number`` (numbered from 1 as in actions).
@@ -426,26 +284,251 @@ class Round:
         Raises:
             IllegalActionError: there is no such meld.
         """
-        if not 1 <= number <= len(self.table):
-            raise IllegalActionError(
-                f"there is no meld {number} on the table ({len(self.table)} melds)", "no_such_meld"
-            )
-        return self.table[number - 1].meld
+        return self._state.table_meld(number)
 
     def all_cards(self) -> list[Card]:
         """Every card of the deck wherever it lies (for conservation checks)."""
-        cards: list[Card] = [c for h in self.hands for c in h]
-        cards += self.stock + self.discard_pile
-        cards += [c for tm in self.table for c in tm.meld.cards]
-        if self.face_down is not None:
-            cards.append(self.face_down)
-        return cards
+        return self._state.all_cards()
+
+    # Read-only fields (names as in PlayerView; older names kept as aliases) ---------------------
+    @property
+    def rules(self) -> Rules:
+        return self._state.rules
+
+    @property
+    def seats(self) -> int:
+        return self._state.seats
+
+    @property
+    def players(self) -> int:
+        return self._state.seats
+
+    @property
+    def dealer(self) -> int:
+        return self._state.dealer
+
+    @property
+    def in_play(self) -> tuple[int, ...]:
+        return self._state.in_play
+
+    @property
+    def active_seats(self) -> tuple[int, ...]:
+        """Seats that play this hand, in turn order from the forehand."""
+        return self._state.active_seats
+
+    @property
+    def active(self) -> tuple[int, ...]:
+        """Alias of :attr:`active_seats`."""
+        return self._state.active_seats
+
+    @property
+    def deck(self) -> tuple[Card, ...]:
+        return self._state.deck
+
+    @property
+    def seed(self) -> int:
+        return self._state.seed
+
+    @property
+    def to_move(self) -> int:
+        return self._state.to_move
+
+    @property
+    def phase(self) -> Phase:
+        return self._state.phase
+
+    @property
+    def turn(self) -> int:
+        return self._state.turn
+
+    @property
+    def result(self) -> RoundResult | None:
+        return self._state.result
+
+    @property
+    def history(self) -> tuple[Event, ...]:
+        """Every applied action's event, in order."""
+        return tuple(self._history)
+
+    @property
+    def hands(self) -> tuple[Hand, ...]:
+        """Copies of every seat's hand (the engine's full knowledge; adapters use :meth:`view`)."""
+        return tuple(h.copy() for h in self._state.hands)
+
+    @property
+    def stock(self) -> list[Card]:
+        """A copy of the stock; its top card is the end of the list."""
+        return self._state.stock[:]
+
+    @property
+    def discard_pile(self) -> list[Card]:
+        """A copy of the discard pile, bottom to top."""
+        return self._state.discard_pile[:]
+
+    @property
+    def melds(self) -> list[TableMeld]:
+        """A copy of the table melds (meld 1 first)."""
+        return self._state.melds[:]
+
+    @property
+    def table(self) -> list[TableMeld]:
+        """Alias of :attr:`melds`."""
+        return self._state.melds[:]
+
+    @property
+    def face_down(self) -> Card | None:
+        return self._state.face_down
+
+    @property
+    def opened_turn(self) -> tuple[int | None, ...]:
+        return tuple(self._state.opened_turn)
+
+    @property
+    def taken_discard(self) -> Card | None:
+        return self._state.taken_discard
+
+    @property
+    def taken(self) -> Card | None:
+        """Alias of :attr:`taken_discard`."""
+        return self._state.taken_discard
+
+    @property
+    def must_lay(self) -> Card | None:
+        return self._state.must_lay
+
+    @property
+    def pending_taken(self) -> Card | None:
+        """Alias of :attr:`must_lay`."""
+        return self._state.must_lay
+
+    @property
+    def stock_rebuilds(self) -> int:
+        return self._state.stock_rebuilds
+
+    @property
+    def rebuilds(self) -> int:
+        """Alias of :attr:`stock_rebuilds`."""
+        return self._state.stock_rebuilds
+
+    @property
+    def knocker(self) -> int | None:
+        return self._state.knocker
+
+    @property
+    def knock_deadwood(self) -> int | None:
+        return self._state.knock_deadwood
+
+    @property
+    def extra_turns(self) -> tuple[int, ...]:
+        return tuple(self._state.extra_turns)
+
+    @property
+    def known_cards(self) -> tuple[Hand, ...]:
+        return tuple(h.copy() for h in self._state.known_cards)
 
     def __repr__(self) -> str:
+        state = self._state
         return (
-            f"<Round {self.rules} players={self.seats} seed={self.seed} turn={self.turn} "
-            f"to_move={self.to_move} phase={self.phase.value}>"
+            f"<Round {state.rules} players={state.seats} seed={state.seed} turn={state.turn} "
+            f"to_move={state.to_move} phase={state.phase.value}>"
         )
+
+
+def _deal(
+    rules: Rules, players: int, dealer: int, order: tuple[Card, ...], seed: int, in_play: tuple[int, ...]
+) -> RoundState:
+    """The state after the deal (RULES.md §3.3–3.5): cut (optional joker robbing), packets, then the
+    upcard or the extra card."""
+    clockwise = [(dealer + i) % players for i in range(1, players + 1)]  # forehand first
+    sits_out = rules.active_players(len(in_play)) < len(in_play)
+    active = tuple(s for s in clockwise if s in in_play and not (sits_out and s == dealer))
+    state = RoundState(
+        rules=rules,
+        seats=players,
+        dealer=dealer,
+        in_play=in_play,
+        active_seats=active,
+        hands=[Hand() for _ in range(players)],
+        stock=[],
+        discard_pile=[],
+        melds=[],
+        opened_turn=[None] * players,
+        to_move=active[0],
+        phase=Phase.DRAW,
+        turn=0,
+        rng=random.Random(f"rummykit-reshuffle-{seed}"),
+        deck=order,
+        seed=seed,
+        known_cards=[Hand() for _ in range(players)],
+    )
+    cards = list(order)
+    size = rules.hand_size_for(len(active))
+    need = dict.fromkeys(active, size)
+    if rules.joker_robbing and cards[-1] == JOKER_CODE:
+        cutter = (dealer - 1) % players
+        if cutter in need:
+            # The card at the bottom of the cut is a joker: the cutter keeps it (decision D17).
+            state.hands[cutter].add(cards.pop())
+            if rules.robbed_joker_counts_toward_hand:
+                need[cutter] -= 1
+    receivers = deal_sequence(rules, active, need)
+    for seat, card in zip(receivers, cards, strict=False):
+        state.hands[seat].add(card)
+    position = len(receivers)
+    start = rules.start_mode
+    if start in ("dealer_extra_card", "forehand_extra_card"):
+        extra_seat = dealer if start == "dealer_extra_card" else active[0]
+        if extra_seat not in active:  # the dealer sits out: the forehand takes the extra card
+            extra_seat = active[0]
+        state.hands[extra_seat].add(cards[position])
+        position += 1
+        state.to_move = extra_seat
+        state.phase = family_for(rules).after_draw_phase
+    else:
+        state.discard_pile.append(cards[position])
+        position += 1
+    state.stock = cards[position:][::-1]  # the top of the stock is the end of the list
+    if state.phase is Phase.DRAW:
+        state.ensure_stock()
+    return state
+
+
+def _status(state: RoundState) -> RoundStatus:
+    status = RoundStatus.VALID
+    rules = state.rules
+    seats = range(state.seats)
+    per_seat = (state.hands, state.opened_turn, state.known_cards)
+    if (
+        any(len(values) != state.seats for values in per_seat)
+        or not set(state.active_seats) <= set(state.in_play) <= set(seats)
+        or len(state.active_seats) < 2
+    ):
+        return RoundStatus.BAD_SEATS
+    over = state.phase is Phase.OVER
+    if state.to_move not in state.active_seats and not over:
+        status |= RoundStatus.BAD_TO_MOVE
+    if Counter(state.all_cards()) != Counter(build_deck(rules.num_decks, rules.jokers_total)):
+        status |= RoundStatus.CARDS_NOT_CONSERVED
+    phases = {Phase.DRAW, Phase.OVER, family_for(rules).after_draw_phase}
+    if state.phase not in phases or over != (state.result is not None):
+        status |= RoundStatus.BAD_PHASE
+    if state.must_lay is not None and (
+        state.to_move not in seats or state.must_lay not in state.hands[state.to_move]
+    ):
+        status |= RoundStatus.MUST_LAY_NOT_HELD
+    owners = {tm.owner for tm in state.melds}
+    if any(state.opened_turn[s] is None for s in owners) or any(
+        t is not None and t > state.turn for t in state.opened_turn
+    ):
+        status |= RoundStatus.BAD_OPENING
+    knock_game = rules.family == "knock"
+    if (not knock_game and (state.knocker is not None or state.extra_turns)) or not set(
+        state.extra_turns
+    ) <= set(state.active_seats):
+        status |= RoundStatus.BAD_KNOCK
+    if state.knocker is not None and state.knocker not in state.active_seats:
+        status |= RoundStatus.BAD_KNOCK
+    return status
 
 
 def deal_sequence(rules: Rules, active: Sequence[int], need: dict[int, int]) -> list[int]:
@@ -460,9 +543,3 @@ def deal_sequence(rules: Rules, active: Sequence[int], need: dict[int, int]) -> 
             receivers += [seat] * k
             need[seat] -= k
     return receivers
-
-
-def remove_cards(hand: Hand, cards: Iterable[int]) -> None:
-    """Remove ``cards`` from ``hand`` (containment was checked before)."""
-    for c in cards:
-        hand.remove(c)

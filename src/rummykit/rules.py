@@ -62,6 +62,9 @@ AnteFrequency = Literal["per_rubber", "per_hand"]
 BuybackTarget = Literal["second_worst_not_above_buyer"]
 AllEliminatedTiebreak = Literal["lowest_total_wins"]
 
+FamilyName = Literal["melding", "knock"]
+"""The families of turn logic (``Rules.family``)."""
+
 PACKETS: Final[dict[str, tuple[int, ...]]] = {"p3334": (3, 3, 3, 4)}
 """Packet sizes per deal round for ``deal_packets`` values other than ``singly``."""
 
@@ -324,6 +327,12 @@ class Rules:
     def is_knock_game(self) -> bool:
         """Knock family (cards stay in hand, the hand ends by Rummy or knock): ``knock_threshold`` set."""
         return self.knock_threshold is not None
+
+    @property
+    def family(self) -> FamilyName:
+        """The family of turn logic (:mod:`rummykit.families`): ``"knock"`` when ``knock_threshold``
+        is set (cards stay in hand until Rummy or a knock), else ``"melding"`` (cards go on the table)."""
+        return "knock" if self.knock_threshold is not None else "melding"
 
     @property
     def deck_size(self) -> int:

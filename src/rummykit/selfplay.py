@@ -39,7 +39,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from rummykit import __version__
-from rummykit.arena import Game, Mode, NodeFigures, build_games, play_recorded
+from rummykit.arena import ArenaConfig, ArenaError, Game, Mode, NodeFigures, build_games, play_recorded
+from rummykit.bots import UnknownBotError
 from rummykit.cluster import BackendError, Runner, package_digest
 from rummykit.errors import RummyError
 from rummykit.record import Record
@@ -111,9 +112,6 @@ def plan_games(config: SelfPlayConfig) -> list[Game]:
         raise SelfPlayError(f"games must be between 1 and {MAX_GAMES}, not {config.games}")
     if config.batch < 0:
         raise SelfPlayError("batch must be at least 1 game (0: automatic)")
-    from rummykit.arena import ArenaConfig, ArenaError
-    from rummykit.bots import UnknownBotError
-
     k = len(config.bots)
     try:
         # One game per deal: the arena's key of deal i and rotation i mod k, renumbered as game i.

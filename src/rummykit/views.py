@@ -8,7 +8,9 @@ CLI, web clients and RL encoders read views, never the round itself.
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from rummykit.cards import Card
 from rummykit.melds import Meld
@@ -137,3 +139,58 @@ class PlayerView:
     @property
     def is_my_turn(self) -> bool:
         return self.phase is not Phase.OVER and self.to_move == self.seat
+
+
+class MatchPublic(Protocol):
+    """The public match state a :class:`MatchView` is built from (``rummykit.match.Match`` has it)."""
+
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def totals(self) -> tuple[int, ...]: ...
+    @property
+    def chips(self) -> tuple[int, ...]: ...
+    @property
+    def pot(self) -> int: ...
+    @property
+    def active_seats(self) -> tuple[int, ...]: ...
+    @property
+    def buybacks(self) -> Sequence[int]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class MatchView:
+    """What a seat may know of the match when deciding a buy-back: public totals, chips and pot.
+
+    ``buyback_target`` is the total a buy-back would set (RULES.md §4.8, decision D8), ``None`` when
+    no offer can be made.
+    """
+
+    seat: int
+    rules: Rules
+    totals: tuple[int, ...]
+    chips: tuple[int, ...]
+    pot: int
+    active_seats: tuple[int, ...]
+    buybacks: tuple[int, ...]
+    buyback_target: int | None
+    buyback_cost: int
+    threshold: int | None
+
+    @classmethod
+    def of(cls, match: MatchPublic, seat: int) -> MatchView:
+        totals = match.totals
+        active = match.active_seats
+        others = [totals[s] for s in active if s != seat and totals[s] <= totals[seat]]
+        return cls(
+            seat=seat,
+            rules=match.rules,
+            totals=totals,
+            chips=match.chips,
+            pot=match.pot,
+            active_seats=active,
+            buybacks=tuple(match.buybacks),
+            buyback_target=max(others) if others else None,
+            buyback_cost=match.rules.buyback_cost,
+            threshold=match.rules.elimination_threshold,
+        )

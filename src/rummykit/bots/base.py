@@ -12,15 +12,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from rummykit.actions import Action
-from rummykit.rules import Rules
+from rummykit.match import Match
+from rummykit.views import MatchView as MatchView
 from rummykit.views import PlayerView
-
-if TYPE_CHECKING:
-    from rummykit.match import Match
 
 
 @runtime_checkable
@@ -41,44 +38,6 @@ class RandomBot:
 
     def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
         return rng.choice(list(legal))
-
-
-@dataclass(frozen=True, slots=True)
-class MatchView:
-    """What a seat may know of the match when deciding a buy-back: public totals, chips and pot.
-
-    ``buyback_target`` is the total a buy-back would set (RULES.md §4.8, decision D8), ``None`` when
-    no offer can be made.
-    """
-
-    seat: int
-    rules: Rules
-    totals: tuple[int, ...]
-    chips: tuple[int, ...]
-    pot: int
-    active_seats: tuple[int, ...]
-    buybacks: tuple[int, ...]
-    buyback_target: int | None
-    buyback_cost: int
-    threshold: int | None
-
-    @classmethod
-    def of(cls, match: Match, seat: int) -> MatchView:
-        totals = match.totals
-        active = match.active_seats
-        others = [totals[s] for s in active if s != seat and totals[s] <= totals[seat]]
-        return cls(
-            seat=seat,
-            rules=match.rules,
-            totals=totals,
-            chips=match.chips,
-            pot=match.pot,
-            active_seats=active,
-            buybacks=tuple(match.buybacks),
-            buyback_target=max(others) if others else None,
-            buyback_cost=match.rules.buyback_cost,
-            threshold=match.rules.elimination_threshold,
-        )
 
 
 @runtime_checkable

@@ -43,13 +43,13 @@ from rummykit.actions import (
     Swap,
     TakeDiscard,
 )
-from rummykit.bots.base import MatchView
 from rummykit.cards import JOKER_CODE, NUM_RANKS, Card
 from rummykit.knocking import knock_allowed
 from rummykit.melds import Meld
+from rummykit.permissions import may_lay_off
 from rummykit.round import Round
 from rummykit.rules import Rules
-from rummykit.views import Phase, PlayerView
+from rummykit.views import MatchView, Phase, PlayerView
 
 LINK_CHARGE: Final = 4
 """Deadwood points charged for each partial meld a discarded card belongs to."""
@@ -72,7 +72,6 @@ class Situation:
     table: tuple[Meld, ...]
     opened: bool
     may_lay_off: bool
-    may_exchange: bool
     extra_turn: bool
     """Knock games: the turn after someone knocked (draw and discard only)."""
 
@@ -80,7 +79,6 @@ class Situation:
     def from_view(cls, view: PlayerView) -> Situation:
         seat = view.seat
         opened_turn = view.opened_turn[seat] if view.opened_turn else None
-        earlier = opened_turn is not None and opened_turn < view.turn
         rules = view.rules
         return cls(
             rules=rules,
@@ -91,8 +89,7 @@ class Situation:
             must_lay=view.must_lay,
             table=tuple(tm.meld for tm in view.melds),
             opened=opened_turn is not None,
-            may_lay_off=_may_lay_off(rules, opened_turn, view.turn),
-            may_exchange=rules.joker_exchange and (earlier or rules.joker_exchange_on_opening_turn),
+            may_lay_off=may_lay_off(rules, opened_turn, view.turn),
             extra_turn=view.knocker is not None,
         )
 
@@ -101,27 +98,19 @@ class Situation:
         """The situation of the seat to move (only its own hand is read)."""
         seat = rnd.to_move
         opened_turn = rnd.opened_turn[seat]
-        earlier = opened_turn is not None and opened_turn < rnd.turn
         rules = rnd.rules
         return cls(
             rules=rules,
             hand=tuple(rnd.hands[seat]),
             phase=rnd.phase,
             top=rnd.discard_pile[-1] if rnd.discard_pile else None,
-            taken=rnd.taken,
-            must_lay=rnd.pending_taken,
-            table=tuple(tm.meld for tm in rnd.table),
+            taken=rnd.taken_discard,
+            must_lay=rnd.must_lay,
+            table=tuple(tm.meld for tm in rnd.melds),
             opened=opened_turn is not None,
-            may_lay_off=_may_lay_off(rules, opened_turn, rnd.turn),
-            may_exchange=rules.joker_exchange and (earlier or rules.joker_exchange_on_opening_turn),
+            may_lay_off=may_lay_off(rules, opened_turn, rnd.turn),
             extra_turn=rnd.knocker is not None,
         )
-
-
-def _may_lay_off(rules: Rules, opened_turn: int | None, turn: int) -> bool:
-    if opened_turn is None:
-        return not rules.layoff_requires_opened
-    return rules.layoff_on_opening_turn or opened_turn < turn
 
 
 def without(cards: Sequence[int], remove: Sequence[int]) -> list[int]:

@@ -27,8 +27,8 @@ its discards, so there only the draw is raced.
 Budgets are iteration counts, so a seeded game gives the same moves on any machine or process
 pool; ``time_limit`` (seconds per move) can cap a decision as well, at the cost of that determinism.
 Levels (:data:`LEVELS`): ``easy`` 20 samples × horizon 6 × 3 discards, ``medium`` 100 × 8 × 6,
-``hard`` 300 × 10 × 8. Measured against greedy over 500 heads-up rounds (README, "Measured
-ladder"): medium wins 61.0 % in Viennese and 60.2 % in German Rummy.
+``hard`` 300 × 10 × 8. Their strength against the other bots is measured, not stated here: see the
+README, "Measured ladder", and ``rummykit arena``.
 """
 
 from __future__ import annotations

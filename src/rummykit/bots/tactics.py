@@ -37,6 +37,7 @@ from rummykit.bots.greedy import Situation, choose_play, discard_scores, linked
 from rummykit.cards import JOKER_CODE, NUM_RANKS, Card
 from rummykit.determinize import sample_round, unseen_cards
 from rummykit.melds import Meld
+from rummykit.permissions import may_lay_off
 from rummykit.rules import Rules
 from rummykit.views import PlayerView
 
@@ -117,9 +118,10 @@ def hold_melds(situation: Situation, view: PlayerView, legal: Sequence[Action], 
 
 
 def feeds_table(rules: Rules, card: int, view: PlayerView) -> bool:
-    """Whether the next seat has opened and could lay ``card`` off on a table meld."""
+    """Whether the next seat may lay off in its coming turn (:func:`~rummykit.permissions.may_lay_off`:
+    it has opened, unless ``layoff_requires_opened`` is off) and could lay ``card`` off on a table meld."""
     nxt = view.active_seats[(view.active_seats.index(view.seat) + 1) % len(view.active_seats)]
-    if view.opened_turn[nxt] is None:
+    if not may_lay_off(rules, view.opened_turn[nxt], view.turn + 1):
         return False
     return any(tm.meld.can_lay_off(card, rules) for tm in view.melds)
 

@@ -50,7 +50,6 @@ import typer
 from rich.console import Console, RenderableType
 from rich.text import Text
 
-import rummykit.bots as bots_module
 from rummykit.actions import (
     Action,
     BuyBack,
@@ -65,7 +64,7 @@ from rummykit.actions import (
     Swap,
     TakeDiscard,
 )
-from rummykit.bots import Bot, UnknownBotError, bot_kinds, make_bot
+from rummykit.bots import Bot, UnknownBotError, bot_kinds, make_bot, match_action
 from rummykit.cards import Card
 from rummykit.cli import pager, screen
 from rummykit.cli.hints import hint
@@ -564,12 +563,7 @@ class PlaySession:
         m = self.match
         rng = self.bot_rng(seat)
         # Bots that read the match state for buy-back decisions get it through the bots' helper.
-        chooser = getattr(bots_module, "match_action", None)
-        if chooser is not None:
-            action: Action = chooser(bot, m, rng)
-        else:
-            action = bot.choose(m.round.view(seat), m.legal_actions(), rng)
-        self.apply(seat, action)
+        self.apply(seat, match_action(bot, m, rng))
         if m.is_over:
             return
         if self.live and self.match.round.view(seat).phase is not Phase.OVER:

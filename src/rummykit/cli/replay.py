@@ -19,12 +19,14 @@ import typer
 from rich.console import Console, RenderableType
 from rich.text import Text
 
+from rummykit.actions import TakeDiscard
 from rummykit.cli import screen
 from rummykit.cli.play import describe
 from rummykit.errors import NotationError, RummyError
 from rummykit.match import Match
 from rummykit.record import Record
 from rummykit.round import Round
+from rummykit.state import RoundState
 
 REPLAY_HELP = "Enter next · b back · +N/-N · go N · round N · start · end · seat N · all · q"
 
@@ -53,8 +55,22 @@ def load_record(path: Path) -> tuple[Record, tuple[str, ...] | None]:
     return record, names
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Frame:
+    """The replay at one position: the round in play, the match scores, and the round that the last
+    action ended (for its result table)."""
+
+    state: RoundState
+    score: screen.Scoreboard
+    ended: RoundState | None
+
+
 class ReplaySession:
-    """A record with a cursor: the game after the first ``position`` actions."""
+    """A record with a cursor: the game after the first ``position`` actions.
+
+    One pass over the record keeps a frame per position, so every step (forwards, backwards, or a
+    jump) costs the same whatever the record's length.
+    """
 
     def __init__(
         self,
@@ -73,12 +89,14 @@ class ReplaySession:
         self.seat = seat
         self.ascii_only = ascii_only
         self.total = len(record.actions)
-        # One pass over the record: the round each action belongs to and whether it ended it.
+        # One pass over the record: a frame per position, the round each action belongs to and
+        # whether it ended it.
         game = self._empty()
         self.round_of: list[int] = []
         self.ends_round: list[bool] = []
         self.round_starts: list[int] = [0]
         self.seat_of: list[int] = []
+        self.frames: list[Frame] = [self._frame(game, None)]
         for action in record.actions:
             rnd = self._round(game)
             number = self._round_number(game)
@@ -86,16 +104,20 @@ class ReplaySession:
             self.seat_of.append(game.to_move)
             game.apply(action)
             self.round_of.append(number)
-            self.ends_round.append(rnd.is_over and not was_over)
+            ended = rnd.is_over and not was_over
+            self.ends_round.append(ended)
             if isinstance(game, Match) and self._round_number(game) != number:
                 self.round_starts.append(len(self.round_of))
+            self.frames.append(self._frame(game, rnd.state() if ended else None))
         self.position = 0
-        self.game: Round | Match = self._empty()
-        self.before: Round | Match | None = None
 
     def _empty(self) -> Round | Match:
         game: Round | Match = dataclasses.replace(self.record, actions=()).replay()
         return game
+
+    def _frame(self, game: Round | Match, ended: RoundState | None) -> Frame:
+        score = screen.match_scoreboard(game) if isinstance(game, Match) else screen.Scoreboard()
+        return Frame(self._round(game).state(), score, ended)
 
     @staticmethod
     def _round(game: Round | Match) -> Round:
@@ -106,23 +128,20 @@ class ReplaySession:
         return len(game.rounds) if isinstance(game, Match) else 1
 
     def go(self, position: int) -> None:
-        position = max(0, min(self.total, position))
-        if position == self.position + 1:
-            self.game.apply(self.record.actions[self.position])
-        elif position != self.position:
-            self.game = dataclasses.replace(self.record, actions=self.record.actions[:position]).replay()
-        self.position = position
+        self.position = max(0, min(self.total, position))
 
     def render(self) -> list[RenderableType]:
-        game = self.game
-        rnd = self._round(game)
-        score = screen.match_scoreboard(game) if isinstance(game, Match) else screen.Scoreboard()
+        frame = self.frames[self.position]
+        rnd = Round.from_state(frame.state)
+        score = frame.score
         viewer = self.seat if self.seat is not None else rnd.to_move
         view = rnd.view(viewer)
         if self.seat is not None:
-            hands = {self.seat: screen.sorted_hand(view.hand, "suit")} if self.seat in rnd.active else {}
+            hands = (
+                {self.seat: screen.sorted_hand(view.hand, "suit")} if self.seat in rnd.active_seats else {}
+            )
         else:
-            hands = {s: screen.sorted_hand(rnd.view(s).hand, "suit") for s in rnd.active}
+            hands = {s: screen.sorted_hand(rnd.view(s).hand, "suit") for s in rnd.active_seats}
         log: list[Text] = []
         if self.position:
             i = self.position - 1
@@ -145,8 +164,8 @@ class ReplaySession:
             subtitle="replay",
         )
         out: list[RenderableType] = [screen.render_board(board)]
-        if self.position and self.ends_round[self.position - 1]:
-            ended = game.rounds[self.round_of[self.position - 1] - 1] if isinstance(game, Match) else rnd
+        if self.position and frame.ended is not None:
+            ended = Round.from_state(frame.ended)
             end_score = dataclasses.replace(score, round_number=self.round_of[self.position - 1])
             out.append(screen.result_table(ended.view(viewer), self.names, end_score, self.ascii_only))
         return out
@@ -158,13 +177,10 @@ class ReplaySession:
         return describe(action, self.names[seat], before, self.ascii_only)
 
     def _before_view(self, index: int, seat: int) -> Any:
-        # Only the top of the discard pile before a 'take' matters; rebuild that position.
-        from rummykit.actions import TakeDiscard
-
+        # Only the top of the discard pile before a 'take' matters.
         if not isinstance(self.record.actions[index], TakeDiscard):
             return None
-        game = dataclasses.replace(self.record, actions=self.record.actions[:index]).replay()
-        return self._round(game).view(seat)
+        return Round.from_state(self.frames[index].state).view(seat)
 
     def show(self) -> None:
         if self.console.is_terminal:

@@ -31,11 +31,10 @@ from typing import Any, Final, Literal, TypeVar
 from pydantic import ValidationError
 
 from rummykit.actions import Action
-from rummykit.bots import Bot, bot_kinds, make_bot
-from rummykit.cards import JOKER, Card
+from rummykit.bots import Bot, make_bot
 from rummykit.errors import IllegalActionError, IllegalMeldError, NotationError, RulesError, RummyError
 from rummykit.match import Match
-from rummykit.melds import Meld
+from rummykit.melds import arrange_meld
 from rummykit.record import Record
 from rummykit.rules import Rules
 from rummykit.seating import draw_first_dealer
@@ -63,8 +62,8 @@ T = TypeVar("T")
 
 
 def default_bot_kind() -> str:
-    """The bot that fills empty seats and gives hints: ``greedy`` where registered, else ``random``."""
-    return "greedy" if "greedy" in bot_kinds() else "random"
+    """The bot that fills empty seats and gives hints: ``greedy`` (always registered)."""
+    return "greedy"
 
 
 def hash_token(token: str) -> str:
@@ -513,41 +512,6 @@ class Table:
         await self._save_lobby()
         self.broadcast()
         asyncio.get_running_loop().call_soon(self.kick)
-
-
-def arrange_meld(group: list[str], rules: Rules) -> Meld:
-    """The meld formed by ``group`` as written, or else in run order (naturals by rank, jokers in the
-    gaps, then at the ends).
-
-    Raises:
-        IllegalMeldError: no arrangement tried is a meld (the error of the written order).
-        NotationError: a card text is not a card.
-    """
-    written = " ".join(group)
-    try:
-        return Meld.parse(written, rules)
-    except IllegalMeldError as first:
-        error = first
-    cards = [Card.parse(t) for t in group]
-    naturals = [c for c in cards if not c.is_joker]
-    jokers = len(cards) - len(naturals)
-    for ace_high in (False, True):
-        ranked = sorted(naturals, key=lambda c: 14 if ace_high and c.rank == 1 else c.rank)
-        rank = [14 if ace_high and c.rank == 1 else c.rank for c in ranked]
-        order: list[Card] = []
-        left = jokers
-        for i, card in enumerate(ranked):
-            if i:
-                gap = min(max(rank[i] - rank[i - 1] - 1, 0), left)
-                order += [JOKER] * gap
-                left -= gap
-            order.append(card)
-        for candidate in (order + [JOKER] * left, [JOKER] * left + order):
-            try:
-                return Meld.from_cards(candidate, rules)
-            except IllegalMeldError:
-                continue
-    raise error
 
 
 class TableManager:

@@ -1,0 +1,80 @@
+"""What a round records: one :class:`Event` per applied action, with the automatic steps it caused.
+
+Some state changes are nobody's action: the stock is rebuilt from the discard pile when it runs
+out (RULES.md §3.13), the hands are shown and scored at a knock game's showdown (§4.5), and the hand
+ends. Each such :data:`Step` is recorded on the event of the action that caused it, in the order it
+happened, so a reader of ``Round.history`` (a log, a replay, an RL environment) sees them without
+comparing states.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rummykit.actions import Action
+from rummykit.cards import Card
+from rummykit.views import Arrangement, Termination
+
+
+@dataclass(frozen=True, slots=True)
+class StockRebuilt:
+    """The empty stock was made again from the discard pile (``stock_exhaustion``)."""
+
+    rebuilds: int
+    """Rebuilds in this hand so far, this one included."""
+    stock_size: int
+    shuffled: bool
+    """``reshuffle_keep_top``: shuffled; otherwise the pile was turned over as it lay."""
+
+    def __str__(self) -> str:
+        how = "reshuffled" if self.shuffled else "turned over"
+        return f"stock rebuilt ({how}, {self.stock_size} cards, rebuild {self.rebuilds})"
+
+
+@dataclass(frozen=True, slots=True)
+class Showdown:
+    """Knock games: every hand in play was shown, arranged into melds and deadwood."""
+
+    arrangements: tuple[Arrangement | None, ...]
+    """Per seat; ``None`` for seats that sat the hand out."""
+
+    def __str__(self) -> str:
+        shown = ", ".join(f"{s}: {a.deadwood}" for s, a in enumerate(self.arrangements) if a is not None)
+        return f"showdown (deadwood {shown})"
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnded:
+    """The hand is over; ``Round.result`` holds the outcome."""
+
+    termination: Termination
+    winner: int | None
+    points: tuple[int, ...]
+
+    def __str__(self) -> str:
+        who = "" if self.winner is None else f", winner {self.winner}"
+        return f"hand ended ({self.termination.value}{who})"
+
+
+Step = StockRebuilt | Showdown | HandEnded
+"""An automatic state change, recorded on the event of the action that caused it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One applied action, as recorded in ``Round.history``.
+
+    ``card`` is the card that moved privately (the card drawn from the stock); it is part of the
+    engine's full record, never of a view. ``steps`` are the automatic state changes the action
+    caused, in order (a rebuilt stock, the showdown, the end of the hand).
+    """
+
+    index: int
+    seat: int
+    action: Action
+    turn: int
+    card: Card | None = None
+    steps: tuple[Step, ...] = ()
+
+    def __str__(self) -> str:
+        return f"{self.seat}: {self.action}"

@@ -1,0 +1,39 @@
+"""The registry of turn-logic families: ``Rules.family`` names one, :func:`family_for` returns it.
+
+* ``"melding"`` (:mod:`rummykit.melding`): German Rummy, Scala 40, Basic Rummy; cards go on the table.
+* ``"knock"`` (:mod:`rummykit.knocking`): Viennese Rummy, Rommé ohne Auslegen; cards stay in hand.
+
+A new family (gin) is one module implementing :class:`~rummykit.family.Family`, one name in
+``Rules.family`` and one entry here; the round never branches on the family itself.
+
+>>> from rummykit.rules import Rules
+>>> family_for(Rules.preset("viennese")) is FAMILIES["knock"]
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Final
+
+from rummykit.errors import RulesError
+from rummykit.family import Family
+from rummykit.knocking import KNOCK_FAMILY
+from rummykit.melding import MELDING_FAMILY
+from rummykit.rules import Rules
+
+FAMILIES: Final[Mapping[str, Family]] = MappingProxyType({"melding": MELDING_FAMILY, "knock": KNOCK_FAMILY})
+"""Turn logic by ``Rules.family``."""
+
+
+def family_for(rules: Rules) -> Family:
+    """The turn logic of ``rules``.
+
+    Raises:
+        RulesError: no family of that name is registered.
+    """
+    try:
+        return FAMILIES[rules.family]
+    except KeyError:
+        raise RulesError(f"no turn logic for the {rules.family!r} family", "family") from None
