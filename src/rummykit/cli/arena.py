@@ -25,6 +25,7 @@ from rich.table import Table
 
 from rummykit.arena import ArenaConfig, ArenaError, run_arena
 from rummykit.bots import UnknownBotError
+from rummykit.cli.checks import writable_file
 
 EXIT_BAD_INPUT = 2
 
@@ -72,6 +73,9 @@ def arena_command(
     specs = tuple(b.strip() for b in bots.split(",") if b.strip())
     if backend not in ("local", "ray"):
         _fail(f"unknown backend {backend!r}; backends: local, ray")
+    for path, option in ((json_file, "--json-file"), (csv_file, "--csv"), (plot, "--plot")):
+        if path is not None and str(path) != "-" and (problem := writable_file(path, option)):
+            _fail(problem)
     config = ArenaConfig(
         rules=rules_text,
         bots=specs,
@@ -103,20 +107,22 @@ def arena_command(
     except (ArenaError, UnknownBotError) as exc:
         _fail(str(exc))
     data = result.to_dict()
-    if json_file is not None:
-        json_file.write_text(json.dumps(data, indent=2) + "\n")
-    if csv_file is not None:
-        if str(csv_file) == "-":
-            typer.echo(result.to_csv(), nl=False)
-        else:
-            csv_file.write_text(result.to_csv())
-    if plot is not None:
-        try:
+    try:
+        if json_file is not None:
+            json_file.write_text(json.dumps(data, indent=2) + "\n")
+        if csv_file is not None:
+            if str(csv_file) == "-":
+                typer.echo(result.to_csv(), nl=False)
+            else:
+                csv_file.write_text(result.to_csv())
+        if plot is not None:
             from rummykit.arena import plot_ladder
 
             plot_ladder(data, str(plot))
-        except ArenaError as exc:
-            _fail(str(exc))
+    except ArenaError as exc:
+        _fail(str(exc))
+    except OSError as exc:
+        _fail(f"cannot write {exc.filename}: {exc.strerror or exc}")
     if as_json:
         typer.echo(json.dumps(data, indent=2))
     elif not (csv_file is not None and str(csv_file) == "-"):

@@ -649,6 +649,7 @@ def play_command(
 ) -> None:
     """Play a match in the terminal: you against bots, or several people taking turns (hot-seat)."""
     from rummykit.cli import build_rules
+    from rummykit.cli.checks import writable_folder
 
     try:
         rules: Rules = build_rules(None if rules_file else rules_text, rules_file, assignments or [])
@@ -676,6 +677,10 @@ def play_command(
         match = Match.new(rules, players, seed=seed, dealer=players - 1)
     except RummyError as exc:
         raise _fail(str(exc)) from None
+    if not no_save:
+        problem = writable_folder(games_dir(save_dir), "--save-dir")
+        if problem:
+            raise _fail(problem)
     console = Console(highlight=False)
     save_path = None
     if not no_save:
