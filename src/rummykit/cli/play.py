@@ -58,6 +58,7 @@ from rummykit.bots import Bot, UnknownBotError, bot_kinds, make_bot
 from rummykit.cards import Card
 from rummykit.cli import screen
 from rummykit.cli.hints import hint
+from rummykit.disclosure import face_down_card
 from rummykit.errors import IllegalActionError, NotationError, RummyError
 from rummykit.match import Match, MatchEvent
 from rummykit.record import Record
@@ -239,6 +240,14 @@ def describe(action: Action, name: str, before: PlayerView | None, ascii_only: b
         return screen.cards_text(cs, ascii_only)
 
     text = Text(f"{name} ", style="cyan")
+    # Everybody at the terminal reads the log: a card that goes face down is not named (as on the web).
+    if (
+        before is not None
+        and face_down_card(action, before.rules, goes_out=len(before.hand) == 1) is not None
+    ):
+        words = {Knock: ("knock", "knocks"), CallRummy: ("call Rummy", "calls Rummy")}
+        own, other = words.get(type(action), ("go out", "goes out"))
+        return text.append(f"{own if you else other}, laying a card face down")
     if isinstance(action, Draw):
         text.append(f"{verb('draw')} from the stock")
     elif isinstance(action, TakeDiscard):

@@ -36,8 +36,8 @@ class ServerSettings:
     turn_seconds: float = 120.0
     """A connected player who does not move for this long is replaced by a bot until they say ``back``."""
     idle_table_seconds: float = 600.0
-    """A table where no person is present (connected and not replaced) ends after this long; bots
-    do not play while nobody is present. A waiting table nobody is connected to expires likewise."""
+    """A table where no person is present (connected and not replaced by a bot) ends after this
+    long; bots do not play while no person is connected. A waiting table expires likewise."""
     finished_table_seconds: float = 300.0
     """A finished, closed or expired table leaves the server's memory after this long."""
     max_tables: int = 1000

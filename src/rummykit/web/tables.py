@@ -11,9 +11,10 @@ is *away*; after ``takeover_seconds`` a bot plays that seat until the person rec
 token. A connected person who does not move within ``turn_seconds`` is away too (a bot plays for them
 until they send ``back``). A person is *present* when connected and not away.
 
-Liveness: bots play only while at least one person is present at the table, so a table of bots alone
-does nothing; a waiting or playing table with nobody present for ``idle_table_seconds`` *expires* and
-leaves the lobby; finished tables leave the server's memory after ``finished_table_seconds``.
+Liveness: bots play only while a person holding a seat is connected, so a table of bots alone does
+nothing; a waiting or playing table with nobody present for ``idle_table_seconds`` *expires* and
+leaves the lobby (a person replaced for not moving keeps the bots playing that long at most);
+finished tables leave the server's memory after ``finished_table_seconds``.
 
 Randomness: a table deals from its secret (:mod:`rummykit.web.dealing`) and its bots draw from a
 :class:`~rummykit.web.dealing.SecretRandom` keyed by the secret and labelled with the state version,
@@ -204,6 +205,10 @@ class Table:
     def anyone_present(self) -> bool:
         return any(self.present(i) for i in range(self.players))
 
+    def anyone_connected(self) -> bool:
+        """Some person holding a seat is connected (bots play only then)."""
+        return any(c.seat is not None and self.seats[c.seat].kind == "human" for c in self.clients)
+
     def bot_rng(self, purpose: str) -> random.Random:
         """The generator of one bot decision or hint at the current version."""
         if self.secret is not None:
@@ -296,6 +301,7 @@ class Table:
                 self._away.pop(client.seat, None)
             client.send({"type": "welcome", "seat": client.seat, "code": self.code})
             self.broadcast()
+        self.kick()  # a person is connected: bots that waited may play
 
     async def disconnect(self, client: Client) -> None:
         async with self.lock:
@@ -452,8 +458,8 @@ class Table:
 
     def _bot_to_move(self) -> int | None:
         """The seat a bot should move for now, if any."""
-        if self.status != "playing" or self.match.is_over or not self.anyone_present():
-            return None  # nobody is present: the table pauses
+        if self.status != "playing" or self.match.is_over or not self.anyone_connected():
+            return None  # no person is connected: the table pauses
         seat = self.match.to_move
         info = self.seats[seat]
         if info.kind == "bot":
