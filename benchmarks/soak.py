@@ -25,7 +25,6 @@ import asyncio
 import collections
 import json
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -39,11 +38,9 @@ from sqlalchemy import create_engine, text
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-LOOPBACK_LIMITS = [
-    "--max-tables-per-address", "100000", "--max-connections-per-address", "100000",
-    "--creations-per-second", "1000", "--requests-per-second", "1000", "--messages-per-second", "1000",
-]  # fmt: skip
-"""Every client comes from 127.0.0.1: the per-address limits are lifted, nothing else."""
+sys.path.insert(0, str(Path(__file__).parent))
+import load  # benchmarks/load.py starts the server
+
 MALFORMED_HTTP = [
     b'{"seats": 2,',
     b'{"takeover_seconds": NaN}',
@@ -59,13 +56,6 @@ MALFORMED_WS = [
 ]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 def rss_mib(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -74,21 +64,8 @@ def rss_mib(pid: int) -> float:
 
 
 def start_server(database_url: str, bot_delay: float) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    code = "import sys; from rummykit.cli import main; sys.argv[0] = 'rummykit'; main()"
-    args = [sys.executable, "-c", code, "serve", "--port", str(port), "--database-url", database_url]
-    args += ["--bot-delay", str(bot_delay), "--finished-table-seconds", "60", *LOOPBACK_LIMITS]
-    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(base + "/api/health", timeout=1).status_code == 200:
-                return proc, base
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    proc.kill()
-    raise RuntimeError("the server did not start")
+    options = ["--bot-delay", str(bot_delay), "--finished-table-seconds", "60", *load.LOOPBACK_LIMITS]
+    return load.start_server(database_url, options)
 
 
 class Soak:
