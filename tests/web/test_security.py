@@ -581,3 +581,28 @@ def test_web_bots_decide_buybacks_from_the_match_view(client: TestClient, web: A
     with web.connect(client, grant["code"], grant["token"]) as ws:
         web.receive_state(ws, until=lambda s: not s["match"]["buyback_pending"])
     assert spy.calls and spy.calls[0] == "choose_match"
+
+
+def test_every_deal_of_a_secret_match_comes_from_the_secret() -> None:
+    """Later deals and reshuffles too: the library's 32-bit per-deal seeds are not used."""
+    rules = Rules.from_mapping({"preset": "german", "num_hands": 3, "match_end": "fixed_hands"})
+    secret = bytes(range(100, 132))
+    match = DealtMatch.from_secret(rules, 3, secret)
+    bot = make_bot("greedy")
+    while not match.is_over:
+        match.apply(bot.choose(match.round.view(match.to_move), match.legal_actions(), random.Random(1)))
+    assert len(match.rounds) == 3
+    for number, rnd in enumerate(match.rounds, start=1):
+        assert list(rnd.deck) == deal_order(rules, secret, number)
+        assert isinstance(rnd._rng, SecretRandom)
+
+
+def test_only_open_tables_are_loaded_after_a_restart(sqlite_url: str, web: Any) -> None:
+    with TestClient(create_app(sqlite_url, settings=web.settings())) as client:
+        closed = web.create(client, seats=3)
+        client.post(f"/api/tables/{closed['code']}/leave", json={"token": closed["token"]})
+        waiting = web.create(client, seats=3)
+        assert table_of(client, closed["code"]).status == "closed"
+    with TestClient(create_app(sqlite_url, settings=web.settings())) as client:
+        tables = client.app.state.manager.tables  # type: ignore[attr-defined]
+        assert set(tables) == {waiting["code"]}
