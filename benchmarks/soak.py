@@ -63,8 +63,16 @@ def rss_mib(pid: int) -> float:
     return float("nan")
 
 
-def start_server(database_url: str, bot_delay: float) -> tuple[subprocess.Popen[bytes], str]:
-    options = ["--bot-delay", str(bot_delay), "--finished-table-seconds", "60", *load.LOOPBACK_LIMITS]
+def start_server(database_url: str, bot_delay: float, idle: float) -> tuple[subprocess.Popen[bytes], str]:
+    options = [
+        "--bot-delay",
+        str(bot_delay),
+        "--finished-table-seconds",
+        "60",
+        "--idle-table-seconds",
+        str(idle),
+    ]
+    options += load.LOOPBACK_LIMITS
     return load.start_server(database_url, options)
 
 
@@ -195,19 +203,25 @@ class Soak:
 
 async def soak(base: str, pid: int, clients: int, seconds: float, seed: int) -> dict[str, Any]:
     run = Soak(base, seconds, seed)
-    memory = [(0.0, rss_mib(pid))]
     started = time.monotonic()
-
-    async def sample() -> None:
-        while run.running():
-            await asyncio.sleep(min(60.0, max(1.0, seconds / 10)))
-            memory.append((time.monotonic() - started, rss_mib(pid)))
+    memory: list[tuple[float, float, int]] = []
 
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+
+        async def note() -> None:
+            tables = (await http.get("/api/health")).json()["tables"]
+            memory.append((time.monotonic() - started, rss_mib(pid), tables))
+
+        async def sample() -> None:
+            while run.running():
+                await asyncio.sleep(min(60.0, max(1.0, seconds / 10)))
+                await note()
+
+        await note()
         sampler = asyncio.create_task(sample())
         await asyncio.gather(*(run.client(http, i) for i in range(clients)))
         sampler.cancel()
-    memory.append((time.monotonic() - started, rss_mib(pid)))
+        await note()
     ordered = sorted(run.latencies) or [float("nan")]
     return {
         "run": run,
@@ -233,11 +247,17 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=10.0)
     parser.add_argument("--bot-delay", type=float, default=0.05)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--idle-table-seconds",
+        type=float,
+        default=120.0,
+        help="the server's idle expiry; shorter than the run, so memory reaches its steady state",
+    )
     parser.add_argument("--database-url", default=None)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         url = args.database_url or f"sqlite:///{Path(folder) / 'soak.db'}"
-        proc, base = start_server(url, args.bot_delay)
+        proc, base = start_server(url, args.bot_delay, args.idle_table_seconds)
         try:
             r = asyncio.run(soak(base, proc.pid, args.clients, args.minutes * 60, args.seed))
         finally:
@@ -252,8 +272,9 @@ def main() -> None:
     print("errors by kind:")
     for kind, count in sorted(run.errors.items()):
         print(f"  {kind:<40} {count}")
-    series = ", ".join(f"{t / 60:.1f} min {m:.0f}" for t, m in r["memory"])
-    print(f"server RSS MiB: start {r['memory'][0][1]:.1f}, end {r['memory'][-1][1]:.1f} ({series})")
+    series = ", ".join(f"{t / 60:.1f} min {m:.0f} MiB/{n} tables" for t, m, n in r["memory"])
+    print(f"server RSS MiB: start {r['memory'][0][1]:.1f}, end {r['memory'][-1][1]:.1f}")
+    print(f"RSS and tables in memory: {series}")
     print(f"acknowledged moves missing from the database: {missing}")
     if missing:
         raise SystemExit(1)
