@@ -71,14 +71,23 @@ class ServerSettings:
                 raise ValueError(f"{name}: must be at least 1")
 
 
+FORGET_AT: Final = 4096
+"""Buckets a :class:`RateLimiter` keeps before it first looks for full ones to forget."""
+
+
 class RateLimiter:
-    """Token buckets by key; full buckets are forgotten, so memory follows the active keys only."""
+    """Token buckets by key; full buckets are forgotten, so memory follows the active keys only.
+
+    Forgetting scans the buckets when their number doubles since the last scan (at least
+    :data:`FORGET_AT`), so a take costs amortised constant time however many keys there are.
+    """
 
     def __init__(self, rate: float, burst: int, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.rate = rate
         self.burst = burst
         self.clock = clock
         self._buckets: dict[object, tuple[float, float]] = {}
+        self._scan_at = FORGET_AT
 
     def take(self, key: object) -> float:
         """Spend one token of ``key``; ``0.0`` if granted, else the seconds until one is available."""
@@ -87,8 +96,9 @@ class RateLimiter:
         tokens = min(float(self.burst), tokens + (now - stamp) * self.rate)
         if tokens >= 1.0:
             self._buckets[key] = (tokens - 1.0, now)
-            if len(self._buckets) > 4096:
+            if len(self._buckets) > self._scan_at:
                 self._forget_full(now)
+                self._scan_at = max(FORGET_AT, 2 * len(self._buckets))
             return 0.0
         self._buckets[key] = (tokens, now)
         if self.rate <= 0:
