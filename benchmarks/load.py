@@ -28,6 +28,11 @@ import httpx
 from websockets.asyncio.client import connect
 
 RUN_TIMEOUT = 300.0
+LOOPBACK_LIMITS = [
+    "--max-tables-per-address", "100000", "--max-connections-per-address", "100000",
+    "--creations-per-second", "100000", "--requests-per-second", "100000", "--messages-per-second", "100000",
+]  # fmt: skip
+"""Every client comes from 127.0.0.1: the per-address limits of a public server are lifted."""
 
 
 def free_port() -> int:
@@ -37,11 +42,14 @@ def free_port() -> int:
         return port
 
 
-def start_server(database_url: str) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(database_url: str, options: list[str] | None = None) -> tuple[subprocess.Popen[bytes], str]:
+    """``rummykit serve`` on a free loopback port with ``options`` (default: no bot delay, the
+    :data:`LOOPBACK_LIMITS`)."""
     port = free_port()
     code = "import sys; from rummykit.cli import main; sys.argv[0] = 'rummykit'; main()"
     args = [sys.executable, "-c", code, "serve", "--port", str(port), "--database-url", database_url]
-    proc = subprocess.Popen([*args, "--bot-delay", "0"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    extra = ["--bot-delay", "0", *LOOPBACK_LIMITS] if options is None else options
+    proc = subprocess.Popen([*args, *extra], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -56,9 +64,10 @@ def start_server(database_url: str) -> tuple[subprocess.Popen[bytes], str]:
 
 async def player(base: str, code: str, token: str, moves: int, latencies: list[float]) -> int:
     """Play up to ``moves`` moves; returns how many were made."""
-    url = base.replace("http://", "ws://") + f"/ws/{code}?token={token}"
+    url = base.replace("http://", "ws://") + f"/ws/{code}"
     made = 0
     async with connect(url, max_size=2**20) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
         sent_at: float | None = None
         sent_version = -1
         while made < moves:

@@ -228,6 +228,15 @@ class Round:
         new._undo = self._undo[:]  # snapshots are never changed in place: undo copies them
         return new
 
+    def use_reshuffle_rng(self, rng: random.Random) -> None:
+        """Drive this round's reshuffles of the discard pile (``stock_exhaustion``) with ``rng``.
+
+        The seed's generator is the default; a server that deals from a secret passes its own keyed
+        generator here, so that no reshuffle can be predicted from anything public. Copies and undo
+        snapshots keep the generator they were made with (it is copied when it draws).
+        """
+        self._state.rng = rng
+
     def child(self, action: Action | str) -> Round:
         """A copy with ``action`` applied; this round is untouched."""
         new = self.copy()

@@ -12,6 +12,7 @@ with it, if anything.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -180,8 +181,7 @@ class RoundState:
         rest = self.discard_pile
         shuffled = mode == "reshuffle_keep_top"
         if shuffled:
-            rng = random.Random()  # copy on write: copies and undo snapshots share the old one
-            rng.setstate(self.rng.getstate())
+            rng = copy.copy(self.rng)  # copy on write: copies and undo snapshots share the old one
             rng.shuffle(rest)
             self.rng = rng
             self.stock = rest

@@ -6,6 +6,7 @@ they fail instead, because ``.ci/run`` installs both.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -32,6 +33,7 @@ with warnings.catch_warnings():
     import fastapi.testclient  # noqa: F401
 
 from rummykit.web.app import create_app
+from rummykit.web.limits import ServerSettings
 
 if TYPE_CHECKING:
     from fastapi.testclient import TestClient
@@ -54,6 +56,20 @@ def free_port() -> int:
         return port
 
 
+def test_settings(**changes: Any) -> ServerSettings:
+    """Settings for tests that are not about limits: rates and caps a test never reaches."""
+    generous: dict[str, Any] = {
+        "creations_per_second": 1000.0,
+        "creations_burst": 1000,
+        "requests_per_second": 1000.0,
+        "requests_burst": 1000,
+        "messages_per_second": 1000.0,
+        "messages_burst": 1000,
+        "max_tables_per_address": 1000,
+    }
+    return ServerSettings(**{**generous, **changes})
+
+
 @pytest.fixture
 def sqlite_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'rummykit.db'}"
@@ -63,7 +79,7 @@ def sqlite_url(tmp_path: Path) -> str:
 def client(sqlite_url: str) -> Iterator[TestClient]:
     from fastapi.testclient import TestClient
 
-    app = create_app(sqlite_url, bot_delay=0, takeover_seconds=30)
+    app = create_app(sqlite_url, settings=test_settings(bot_delay=0, takeover_seconds=30))
     with TestClient(app) as c:
         yield c
 
@@ -73,6 +89,14 @@ def create(client: TestClient, **spec: Any) -> dict[str, Any]:
     assert response.status_code == 201, response.text
     grant: dict[str, Any] = response.json()
     return grant
+
+
+@contextlib.contextmanager
+def connect(client: TestClient, code: str, token: str | None = None) -> Iterator[Any]:
+    """A websocket to table ``code`` that has said hello: with a seat token, or watching."""
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        ws.send_json({"type": "hello", "token": token})
+        yield ws
 
 
 def receive_state(ws: Any, *, until: Any = None, limit: int = 200) -> dict[str, Any]:
@@ -217,6 +241,8 @@ def web() -> Any:
 
     return types.SimpleNamespace(
         create=create,
+        connect=connect,
+        settings=test_settings,
         receive_state=receive_state,
         CARD=CARD,
         missing=missing,

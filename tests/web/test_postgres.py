@@ -20,20 +20,20 @@ def test_store_round_trip(postgres_url: str) -> None:
 
 
 def test_tables_survive_a_restart_on_postgres(postgres_url: str, web: Any) -> None:
-    app = create_app(postgres_url, bot_delay=0, takeover_seconds=60)
+    app = create_app(postgres_url, settings=web.settings(bot_delay=0, takeover_seconds=60))
     with TestClient(app) as client:
         grant = web.create(client, preset="viennese", seats=3, bots=[{"kind": "random"}] * 2, seed=2**32 - 1)
         code = grant["code"]
-        with client.websocket_connect(f"/ws/{code}?token={grant['token']}") as ws:
+        with web.connect(client, code, grant["token"]) as ws:
             for _ in range(8):
                 state = web.receive_state(ws, until=lambda s: bool(s["legal"]))
                 ws.send_json({"type": "act", "action": state["legal"][-1], "version": state["version"]})
             before = web.receive_state(ws, until=lambda s: bool(s["legal"]))
             ws.send_json({"type": "act", "action": "rummy ZZ", "version": before["version"]})
             assert ws.receive_json()["code"] == "notation"
-    app = create_app(postgres_url, bot_delay=0, takeover_seconds=60)
+    app = create_app(postgres_url, settings=web.settings(bot_delay=0, takeover_seconds=60))
     with TestClient(app) as client:
-        with client.websocket_connect(f"/ws/{code}?token={grant['token']}") as ws:
+        with web.connect(client, code, grant["token"]) as ws:
             after = web.receive_state(ws)
         assert after["version"] == before["version"] > 8
         assert after["view"] == before["view"] and after["match"] == before["match"]

@@ -108,10 +108,10 @@ def test_no_hidden_card_in_any_message_of_a_four_player_game(client: TestClient,
     inspected = 0
     with contextlib.ExitStack() as stack:
         connections: list[tuple[int | None, Any]] = [
-            (seat, stack.enter_context(client.websocket_connect(f"/ws/{code}?token={g['token']}")))
+            (seat, stack.enter_context(web.connect(client, code, g["token"])))
             for seat, g in enumerate(grants)
         ]
-        connections.append((None, stack.enter_context(client.websocket_connect(f"/ws/{code}"))))
+        connections.append((None, stack.enter_context(web.connect(client, code))))
 
         def drain(first: int = 0) -> dict[int | None, dict[str, Any]]:
             """Read every connection up to a pong, checking each message; the last state of each.

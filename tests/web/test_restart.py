@@ -59,8 +59,9 @@ def uninterrupted() -> Match:
 
 class Player:
     def __init__(self, base: str, code: str, token: str) -> None:
-        url = base.replace("http://", "ws://") + f"/ws/{code}?token={token}"
+        url = base.replace("http://", "ws://") + f"/ws/{code}"
         self.ws = websockets_sync.connect(url, open_timeout=10, legacy=True)
+        self.ws.send(json.dumps({"type": "hello", "token": token}))
 
     def state(self, until: Any = None) -> dict[str, Any]:
         while True:

@@ -42,7 +42,7 @@ def test_seat_gets_its_view_spectator_the_public_view(
     client: TestClient, bot_table: dict[str, Any], web: Any
 ) -> None:
     code, token = bot_table["code"], bot_table["token"]
-    with client.websocket_connect(f"/ws/{code}?token={token}") as seat_ws:
+    with web.connect(client, code, token) as seat_ws:
         assert seat_ws.receive_json() == {"type": "welcome", "seat": 0, "code": code}
         state = web.receive_state(seat_ws, until=my_turn)
         engine_view = table_of(client, code).match.round.view(0)
@@ -50,7 +50,7 @@ def test_seat_gets_its_view_spectator_the_public_view(
         assert state["view"]["hand"] == [str(c) for c in engine_view.hand]
         assert state["legal"] == ["draw", "take"]
         assert state["version"] == table_of(client, code).version
-        with client.websocket_connect(f"/ws/{code}") as watch_ws:
+        with web.connect(client, code) as watch_ws:
             assert watch_ws.receive_json()["seat"] is None
             public = web.receive_state(watch_ws)
             assert public["you"] is None and public["view"]["hand"] is None and public["legal"] == []
@@ -65,8 +65,8 @@ def test_illegal_action_is_refused_and_changes_nothing(
 ) -> None:
     code, token = bot_table["code"], bot_table["token"]
     with (
-        client.websocket_connect(f"/ws/{code}?token={token}") as ws,
-        client.websocket_connect(f"/ws/{code}") as watch,
+        web.connect(client, code, token) as ws,
+        web.connect(client, code) as watch,
     ):
         state = web.receive_state(ws, until=lambda s: my_turn(s) and s["table"]["spectators"] == 1)
         web.receive_state(watch, until=lambda s: s["version"] == state["version"])
@@ -88,7 +88,7 @@ def test_illegal_action_is_refused_and_changes_nothing(
 
 def test_stale_version_is_refused(client: TestClient, bot_table: dict[str, Any], web: Any) -> None:
     code, token = bot_table["code"], bot_table["token"]
-    with client.websocket_connect(f"/ws/{code}?token={token}") as ws:
+    with web.connect(client, code, token) as ws:
         state = web.receive_state(ws, until=my_turn)
         ws.send_json({"type": "act", "action": "draw", "version": state["version"] + 1})
         error = ws.receive_json()
@@ -108,9 +108,9 @@ def test_moves_on_one_table_are_serialised(client: TestClient, bot_table: dict[s
             seen.append(msg)
         return seen
 
-    with client.websocket_connect(f"/ws/{code}?token={token}") as a:
+    with web.connect(client, code, token) as a:
         state = web.receive_state(a, until=my_turn)
-        with client.websocket_connect(f"/ws/{code}?token={token}") as b:
+        with web.connect(client, code, token) as b:
             web.receive_state(b, until=my_turn)
             until_pong(a)
             for ws in (a, b):  # the same move twice against the same version
@@ -127,7 +127,7 @@ def test_not_your_turn(client: TestClient, web: Any) -> None:
     code = host["code"]
     table = table_of(client, code)
     waiting = guest if table.match.to_move == 0 else host
-    with client.websocket_connect(f"/ws/{code}?token={waiting['token']}") as ws:
+    with web.connect(client, code, waiting["token"]) as ws:
         state = web.receive_state(ws)
         assert state["legal"] == []
         ws.send_json({"type": "act", "action": "draw", "version": state["version"]})
@@ -138,7 +138,7 @@ def test_not_your_turn(client: TestClient, web: Any) -> None:
 
 def test_hint_and_evaluate(client: TestClient, bot_table: dict[str, Any], web: Any) -> None:
     code, token = bot_table["code"], bot_table["token"]
-    with client.websocket_connect(f"/ws/{code}?token={token}") as ws:
+    with web.connect(client, code, token) as ws:
         state = web.receive_state(ws, until=my_turn)
         ws.send_json({"type": "hint"})
         hint = ws.receive_json()
@@ -157,7 +157,7 @@ def test_hint_and_evaluate(client: TestClient, bot_table: dict[str, Any], web: A
 
 def test_message_limits_and_bad_messages(client: TestClient, bot_table: dict[str, Any], web: Any) -> None:
     code, token = bot_table["code"], bot_table["token"]
-    with client.websocket_connect(f"/ws/{code}?token={token}") as ws:
+    with web.connect(client, code, token) as ws:
         state = web.receive_state(ws, until=my_turn)
         ws.send_text("x" * 5000)
         assert ws.receive_json()["code"] == "too_large"
@@ -171,12 +171,14 @@ def test_message_limits_and_bad_messages(client: TestClient, bot_table: dict[str
         assert table_of(client, code).version == state["version"]
 
 
-def test_bad_token_and_unknown_table_are_refused(client: TestClient, bot_table: dict[str, Any]) -> None:
+def test_bad_token_and_unknown_table_are_refused(
+    client: TestClient, bot_table: dict[str, Any], web: Any
+) -> None:
     with (
         pytest.raises(WebSocketDisconnect) as refused,
-        client.websocket_connect(f"/ws/{bot_table['code']}?token=guessed"),
+        web.connect(client, bot_table["code"], "guessed") as ws,
     ):
-        pass
+        ws.receive_json()
     assert refused.value.code == 4403
     with pytest.raises(WebSocketDisconnect) as unknown, client.websocket_connect("/ws/ZZZZZZ"):
         pass
@@ -187,19 +189,21 @@ def test_reconnect_with_token_returns_to_the_seat(
     client: TestClient, bot_table: dict[str, Any], web: Any
 ) -> None:
     code, token = bot_table["code"], bot_table["token"]
-    with client.websocket_connect(f"/ws/{code}?token={token}") as ws:
+    with web.connect(client, code, token) as ws:
         state = web.receive_state(ws, until=my_turn)
         ws.send_json({"type": "act", "action": "draw", "version": state["version"]})
         drawn = web.receive_state(ws)
-    with client.websocket_connect(f"/ws/{code}?token={token}") as ws:
+    with web.connect(client, code, token) as ws:
         again = web.receive_state(ws)
         assert again["you"] == 0 and again["view"]["hand"] == drawn["view"]["hand"]
         assert again["legal"] == drawn["legal"] and again["version"] == drawn["version"]
 
 
 @pytest.fixture
-def quick_takeover(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(f"sqlite:///{tmp_path / 'takeover.db'}", bot_delay=0, takeover_seconds=0.3)
+def quick_takeover(tmp_path: Path, web: Any) -> Iterator[TestClient]:
+    app = create_app(
+        f"sqlite:///{tmp_path / 'takeover.db'}", settings=web.settings(bot_delay=0, takeover_seconds=0.3)
+    )
     with TestClient(app) as c:
         yield c
 
@@ -210,14 +214,20 @@ def test_bot_takes_over_a_disconnected_seat_until_it_returns(quick_takeover: Tes
     code = host["code"]
     guest = client.post(f"/api/tables/{code}/join", json={"name": "B"}).json()
     table = table_of(client, code)
-    # Nobody is connected: after the takeover time bots play both seats.
-    deadline = time.monotonic() + 10
-    while table.version < 6 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert table.version >= 6
+    assert table.status == "playing"
+    time.sleep(0.5)
+    assert table.version == 0  # nobody is present: the table pauses, no bot plays
+    with web.connect(client, code, host["token"]) as present:
+        # The host is present: after the takeover time a bot plays the disconnected guest's seat.
+        guest_moves = 0
+        while guest_moves < 3:
+            state = web.receive_state(present, until=lambda s: bool(s["legal"]))
+            guest_moves = sum(1 for e in state["log"] if e["seat"] == 1)
+            present.send_json({"type": "act", "action": state["legal"][0], "version": state["version"]})
+        web.receive_state(present, until=lambda s: s["version"] == table.version)
     with (
-        client.websocket_connect(f"/ws/{code}?token={host['token']}") as a,
-        client.websocket_connect(f"/ws/{code}?token={guest['token']}") as b,
+        web.connect(client, code, host["token"]) as a,
+        web.connect(client, code, guest["token"]) as b,
     ):
         state_a = web.receive_state(a, until=lambda s: s["table"]["seats"][1]["connected"])
         version = state_a["version"]
@@ -244,7 +254,7 @@ def test_the_seat_draw_opens_the_log(client: TestClient, bot_table: dict[str, An
     code, token = bot_table["code"], bot_table["token"]
     match = table_of(client, code).match
     assert match.seat_draw is not None and match.first_dealer == match.seat_draw.dealer
-    with client.websocket_connect(f"/ws/{code}?token={token}") as ws:
+    with web.connect(client, code, token) as ws:
         state = web.receive_state(ws)
     drawn = protocol.seat_draw_json(match)
     assert state["log"][: len(drawn)] == drawn

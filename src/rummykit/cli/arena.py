@@ -29,6 +29,7 @@ from rich.table import Table
 
 from rummykit.arena import ArenaConfig, ArenaError, run_arena
 from rummykit.bots import UnknownBotError
+from rummykit.cli.checks import writable_file
 from rummykit.cluster import BACKENDS, Backend
 
 EXIT_BAD_INPUT = 2
@@ -89,6 +90,9 @@ def arena_command(
 ) -> None:
     """Let bots play many seeded rounds: win rates, points, 95 % intervals and Elo ratings."""
     specs, chosen = bot_specs(bots), pick_backend(backend, ray_address)
+    for path, option in ((json_file, "--json-file"), (csv_file, "--csv"), (plot, "--plot")):
+        if path is not None and str(path) != "-" and (problem := writable_file(path, option)):
+            _fail(problem)
     config = ArenaConfig(
         rules=rules_text,
         bots=specs,
@@ -110,20 +114,22 @@ def arena_command(
     except (ArenaError, UnknownBotError) as exc:
         _fail(str(exc))
     data = result.to_dict()
-    if json_file is not None:
-        json_file.write_text(json.dumps(data, indent=2) + "\n")
-    if csv_file is not None:
-        if str(csv_file) == "-":
-            typer.echo(result.to_csv(), nl=False)
-        else:
-            csv_file.write_text(result.to_csv())
-    if plot is not None:
-        try:
+    try:
+        if json_file is not None:
+            json_file.write_text(json.dumps(data, indent=2) + "\n")
+        if csv_file is not None:
+            if str(csv_file) == "-":
+                typer.echo(result.to_csv(), nl=False)
+            else:
+                csv_file.write_text(result.to_csv())
+        if plot is not None:
             from rummykit.arena import plot_ladder
 
             plot_ladder(data, str(plot))
-        except ArenaError as exc:
-            _fail(str(exc))
+    except ArenaError as exc:
+        _fail(str(exc))
+    except OSError as exc:
+        _fail(f"cannot write {exc.filename}: {exc.strerror or exc}")
     if as_json:
         typer.echo(json.dumps(data, indent=2))
     elif not (csv_file is not None and str(csv_file) == "-"):

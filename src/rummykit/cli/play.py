@@ -69,6 +69,7 @@ from rummykit.cards import Card
 from rummykit.cli import pager, screen
 from rummykit.cli.hints import hint
 from rummykit.cli.saves import HUMAN, SavedGame, latest_unfinished, load_saved, save_meta, write_save
+from rummykit.disclosure import face_down_card
 from rummykit.errors import IllegalActionError, NotationError, RummyError, name_seats
 from rummykit.match import Match, MatchEvent
 from rummykit.record import Record
@@ -271,6 +272,14 @@ def describe(action: Action, name: str, before: PlayerView | None, ascii_only: b
         return screen.cards_text(cs, ascii_only)
 
     text = Text(f"{name} ", style="cyan")
+    # Everybody at the terminal reads the log: a card that goes face down is not named (as on the web).
+    if (
+        before is not None
+        and face_down_card(action, before.rules, goes_out=len(before.hand) == 1) is not None
+    ):
+        words = {Knock: ("knock", "knocks"), CallRummy: ("call Rummy", "calls Rummy")}
+        own, other = words.get(type(action), ("go out", "goes out"))
+        return text.append(f"{own if you else other}, laying a card face down")
     if isinstance(action, Draw):
         text.append(f"{verb('draw')} from the stock")
     elif isinstance(action, TakeDiscard):
@@ -762,6 +771,7 @@ def play_command(
 ) -> None:
     """Play a match in the terminal: you against bots, or several people taking turns (hot-seat)."""
     from rummykit.cli import build_rules
+    from rummykit.cli.checks import writable_folder
 
     console = Console(highlight=False)
     pause = 0.0 if fast else max(0.0, delay)
@@ -805,6 +815,10 @@ def play_command(
         match = Match.new(rules, players, seed=seed, dealer=None if dealer is None else dealer - 1)
     except RummyError as exc:
         raise _fail(str(exc)) from None
+    if not no_save:
+        problem = writable_folder(games_dir(save_dir), "--save-dir")
+        if problem:
+            raise _fail(problem)
     save_path = None
     if not no_save:
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")

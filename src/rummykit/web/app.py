@@ -11,54 +11,87 @@
 ``POST /api/tables/{code}/join``       take the next open seat; answers seat and token
 ``POST /api/tables/{code}/start``      the host fills open seats with bots and starts
 ``POST /api/tables/{code}/leave``      give a seat up (a bot takes it during play)
-``WS /ws/{code}?token=…``              play (with a seat token) or watch (without)
+``WS /ws/{code}``                      play or watch: the first message is ``{"type": "hello",
+                                       "token": …}`` (a seat token, or ``null`` to watch)
 =====================================  ==============================================================
+
+Every bound of :class:`~rummykit.web.limits.ServerSettings` is enforced here or in the table
+manager: request bodies are read only up to the limit, lobby requests and table creations are rate
+limited per client address (429 with ``Retry-After``), websocket connections per address are capped
+and websocket messages per connection are rate limited (``rate_limited`` errors). Validation errors
+name the field and the problem, never echo what was sent.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable
+import dataclasses
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Literal
 
-from fastapi import FastAPI, Request, Response, WebSocket
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from rummykit.bots import BOT_LEVELS, bot_kinds
 from rummykit.rules import PRESET_NAMES, Rules
-from rummykit.web.protocol import CreateTable, JoinTable, SeatGrant, TokenBody
+from rummykit.web import protocol
+from rummykit.web.limits import MAX_BODY_BYTES, BodyLimit, RateLimiter, ServerSettings, retry_after
+from rummykit.web.protocol import CreateTable, JoinTable, SeatGrant, TokenBody, error_json
 from rummykit.web.store import Store, default_database_url
 from rummykit.web.tables import Client, LobbyError, Table, TableManager, default_bot_kind
 
 STATIC: Final = Path(__file__).parent / "static"
-MAX_BODY_BYTES: Final = 16 * 1024
 WS_CLOSE_NO_TABLE: Final = 4404
 WS_CLOSE_BAD_TOKEN: Final = 4403
+WS_CLOSE_BAD_HELLO: Final = 4400
+WS_CLOSE_LIMIT: Final = 4429
+HELLO_SECONDS: Final = 10.0
+"""How long a new connection may take to send its ``hello``."""
+
+__all__ = ["MAX_BODY_BYTES", "create_app"]
+
+
+def validation_detail(errors: list[Any]) -> str:
+    """One line naming the first invalid field and why; the value sent is never repeated."""
+    if not errors:
+        return "invalid request"
+    first = errors[0]
+    where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+    message = str(first.get("msg", "invalid"))
+    return f"{where}: {message}" if where else message
 
 
 def create_app(
     database_url: str | None = None,
     *,
-    bot_delay: float = 0.6,
-    takeover_seconds: float = 60.0,
+    settings: ServerSettings | None = None,
+    **options: Any,
 ) -> FastAPI:
-    """The web application; tables are loaded from the database when it starts.
+    """The web application; open tables are loaded from the database when it starts.
 
     ``database_url`` defaults to ``RUMMYKIT_DATABASE_URL`` or an SQLite file in the user's data
-    directory. ``bot_delay`` is the pause before each bot move (seconds), ``takeover_seconds`` how
-    long a disconnected player's seat waits before a bot plays it.
+    directory. ``settings`` holds every bound (:class:`ServerSettings`); single settings may be given
+    as keywords instead (``bot_delay=0``, ``takeover_seconds=30`` …).
     """
     url = database_url or default_database_url()
+    if options:
+        settings = dataclasses.replace(settings or ServerSettings(), **options)
+    config = settings or ServerSettings()
+    creations = RateLimiter(config.creations_per_second, config.creations_burst)
+    requests = RateLimiter(config.requests_per_second, config.requests_burst)
+    connections: dict[str, int] = {}
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await asyncio.to_thread(Store, url)
-        manager = TableManager(store, bot_delay=bot_delay, takeover_seconds=takeover_seconds)
+        manager = TableManager(store, config)
         await manager.load()
         app.state.manager = manager
         try:
@@ -66,19 +99,29 @@ def create_app(
         finally:
             await manager.close()
 
-    app = FastAPI(title="rummykit", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = FastAPI(title="rummykit", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.settings = config
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-
-    @app.middleware("http")
-    async def limit_body(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
-            return JSONResponse({"detail": f"request bodies are limited to {MAX_BODY_BYTES} bytes"}, 413)
-        return await call_next(request)
+    app.add_middleware(BodyLimit, limit=config.max_body_bytes)
 
     @app.exception_handler(LobbyError)
     async def lobby_error(_request: Request, exc: LobbyError) -> JSONResponse:
-        return JSONResponse({"detail": exc.message}, exc.status)
+        headers = None if exc.retry_after is None else {"Retry-After": retry_after(exc.retry_after)}
+        return JSONResponse({"detail": exc.message}, exc.status, headers=headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"detail": validation_detail(list(exc.errors()))}, 422)
+
+    def address_of(request: Request | WebSocket) -> str:
+        return request.client.host if request.client is not None else "unknown"
+
+    def limit(request: Request, limiter: RateLimiter, what: str) -> None:
+        wait = limiter.take(address_of(request))
+        if wait > 0:
+            raise LobbyError(
+                429, f"too many {what} from your address; try again in {retry_after(wait)} s", wait
+            )
 
     def manager_of(request: Request | WebSocket) -> TableManager:
         manager: TableManager = request.app.state.manager
@@ -111,7 +154,8 @@ def create_app(
 
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request, spec: CreateTable) -> SeatGrant:
-        table, seat, token = await manager_of(request).create(spec)
+        limit(request, creations, "table creations")
+        table, seat, token = await manager_of(request).create(spec, address_of(request))
         return grant(table, seat, token)
 
     @app.get("/api/tables/{code}")
@@ -120,56 +164,56 @@ def create_app(
 
     @app.post("/api/tables/{code}/join")
     async def join_table(request: Request, code: str, body: JoinTable) -> SeatGrant:
+        limit(request, requests, "requests")
         table = manager_of(request).get(code)
         seat, token = await table.join(body.name)
         return grant(table, seat, token)
 
     @app.post("/api/tables/{code}/start")
     async def start_table(request: Request, code: str, body: TokenBody) -> dict[str, Any]:
+        limit(request, requests, "requests")
         table = manager_of(request).get(code)
         await table.start(body.token)
         return table.lobby_json()
 
     @app.post("/api/tables/{code}/leave")
     async def leave_table(request: Request, code: str, body: TokenBody) -> dict[str, Any]:
+        limit(request, requests, "requests")
         table = manager_of(request).get(code)
         await table.leave(body.token)
         return table.lobby_json()
 
     @app.websocket("/ws/{code}")
-    async def table_socket(websocket: WebSocket, code: str, token: str | None = None) -> None:
+    async def table_socket(websocket: WebSocket, code: str) -> None:
+        if "token" in websocket.query_params:
+            # A token in the URL lands in access logs and proxies: it is refused, not used.
+            await websocket.close(code=WS_CLOSE_BAD_HELLO, reason="send the token in the hello message")
+            return
         try:
             table = manager_of(websocket).get(code)
         except LobbyError:
             await websocket.close(code=WS_CLOSE_NO_TABLE)
             return
-        seat: int | None = None
-        if token:
-            seat = table.seat_for_token(token)
-            if seat is None:
-                await websocket.close(code=WS_CLOSE_BAD_TOKEN)
-                return
-        await websocket.accept()
-        client = Client(seat)
-        writer = asyncio.create_task(_write(websocket, client))
-        await table.connect(client)
+        address = address_of(websocket)
+        if connections.get(address, 0) >= config.max_connections_per_address:
+            await websocket.accept()
+            message = f"at most {config.max_connections_per_address} connections per address"
+            await websocket.send_json(error_json("too_many_connections", message))
+            await websocket.close(code=WS_CLOSE_LIMIT)
+            return
+        connections[address] = connections.get(address, 0) + 1
         try:
-            while not client.dropped:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                text = message.get("text")
-                if text is None:
-                    data = message.get("bytes") or b""
-                    text = data.decode("utf-8", errors="replace")
-                await table.handle(client, text)
-        except WebSocketDisconnect:
-            pass
+            await websocket.accept()
+            seat = await _hello(websocket, table)
+            if seat is False:
+                return
+            await _play(
+                websocket, table, seat, RateLimiter(config.messages_per_second, config.messages_burst)
+            )
         finally:
-            await table.disconnect(client)
-            client.close()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await asyncio.wait_for(writer, timeout=1.0)
+            connections[address] -= 1
+            if connections[address] <= 0:
+                del connections[address]
 
     return app
 
@@ -188,3 +232,54 @@ async def _write(websocket: WebSocket, client: Client) -> None:
         if websocket.client_state is WebSocketState.CONNECTED:
             with contextlib.suppress(Exception):
                 await websocket.close()
+
+
+async def _hello(websocket: WebSocket, table: Table) -> int | Literal[False] | None:
+    """Read the first message: the seat of its token, ``None`` to watch, ``False`` (closed) if bad."""
+    try:
+        raw = await asyncio.wait_for(websocket.receive_text(), timeout=HELLO_SECONDS)
+        if len(raw) > protocol.MAX_MESSAGE_BYTES:
+            raise ValueError("too large")
+        hello = protocol.HELLO.validate_json(raw)
+    except (TimeoutError, ValueError, ValidationError, KeyError, WebSocketDisconnect, RuntimeError):
+        with contextlib.suppress(Exception):
+            await websocket.close(
+                code=WS_CLOSE_BAD_HELLO, reason='the first message must be {"type": "hello"}'
+            )
+        return False
+    if not hello.token:
+        return None
+    seat = table.seat_for_token(hello.token)
+    if seat is None:
+        await websocket.close(code=WS_CLOSE_BAD_TOKEN, reason="unknown seat token")
+        return False
+    return seat
+
+
+async def _play(websocket: WebSocket, table: Table, seat: int | None, rate: RateLimiter) -> None:
+    """Serve one connection after its hello: queue out, messages in (rate limited)."""
+    client = Client(seat)
+    writer = asyncio.create_task(_write(websocket, client))
+    await table.connect(client)
+    try:
+        while not client.dropped:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if text is None:
+                data = message.get("bytes") or b""
+                text = data.decode("utf-8", errors="replace")
+            wait = rate.take(None)
+            if wait > 0:
+                error = error_json("rate_limited", "too many messages; slow down", table.version)
+                client.send({**error, "retry_after": round(wait, 3)})
+                continue
+            await table.handle(client, text)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        await table.disconnect(client)
+        client.close()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await asyncio.wait_for(writer, timeout=1.0)

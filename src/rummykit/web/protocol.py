@@ -1,10 +1,14 @@
 """The web protocol: pydantic models of what clients send, and the JSON the server sends back.
 
-Client to server (one JSON object per websocket text message, at most :data:`MAX_MESSAGE_BYTES`)::
+Client to server (one JSON object per websocket text message, at most :data:`MAX_MESSAGE_BYTES`).
+The first message of a connection says who is connecting: a seat's token, or ``null`` to watch.
+Tokens never travel in the URL, where access logs and proxies would keep them::
 
+    {"type": "hello", "token": "…" | null}
     {"type": "act", "action": "open 10H JH QH | AS AD AC", "version": 17}
     {"type": "hint"}
     {"type": "evaluate", "melds": [["5H", "6H", "JK"], ["QS", "QD", "QC"]]}
+    {"type": "back"}          (take the seat back from the bot that played it while you were idle)
     {"type": "ping"}
 
 Server to client::
@@ -13,24 +17,26 @@ Server to client::
     {"type": "state", "version": 17, "you": 0 | null, "table": {...}, "view": {...} | null,
      "legal": ["draw", "take"], "match": {...}, "log": [...]}
     {"type": "error", "code": "illegal", "message": "...", "rule": "opening_min_points", "version": 17}
+    {"type": "error", "code": "rate_limited", "message": "...", "retry_after": 0.4, ...}
     {"type": "hint", "action": "discard QS", "version": 17}
     {"type": "evaluation", "melds": [...], "total": 41, "opening_min": 40}
     {"type": "pong"}
 
 Views are serialised here, cards as notation strings. A seat's message holds its own hand and no
 other hidden card: other seats appear as card counts until their hands are revealed (the knocker's at
-a knock, every hand at the end). Spectators get the public view, which holds no hand at all. The
-card a ``rummy`` call puts face down is not shown in the log.
+a knock, every hand at the end). Spectators get the public view, which holds no hand at all. A card
+that goes face down (``rummy``, a face-down knock or going-out discard) is not shown in the log:
+:func:`rummykit.disclosure.public_action_text` decides what of an action is public.
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 
-from rummykit.actions import Action, CallRummy
 from rummykit.cards import Card
+from rummykit.disclosure import event_goes_out, public_action_text
 from rummykit.match import Match, MatchEvent
 from rummykit.round import Event
 from rummykit.seating import card_text
@@ -47,7 +53,21 @@ BotLevel = Literal["easy", "medium", "hard"]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+
+def _printable(text: str) -> str:
+    """Names are printable text: no lone surrogate (not UTF-8), no control character."""
+    for ch in text:
+        if 0xD800 <= ord(ch) <= 0xDFFF:
+            raise ValueError("must be valid Unicode text (a lone surrogate is not)")
+        if not ch.isprintable():
+            raise ValueError("must not contain control characters")
+    return text
+
+
+Name = Annotated[str, Field(max_length=32), AfterValidator(_printable)]
+"""A player's name as sent by a client."""
 
 
 # Client messages --------------------------------------------------------------------------------
@@ -77,12 +97,23 @@ class PingMessage(_Strict):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[
-    ActMessage | HintMessage | EvaluateMessage | PingMessage, Field(discriminator="type")
-]
-CLIENT_MESSAGE: Final[TypeAdapter[ActMessage | HintMessage | EvaluateMessage | PingMessage]] = TypeAdapter(
-    ClientMessage
-)
+class BackMessage(_Strict):
+    """The seat's player is back: the bot that played for them while they were idle stops."""
+
+    type: Literal["back"]
+
+
+class HelloMessage(_Strict):
+    """The first message of a connection: the seat's token, or ``None`` to watch."""
+
+    type: Literal["hello"]
+    token: Annotated[str | None, Field(max_length=100)] = None
+
+
+AnyClientMessage = ActMessage | HintMessage | EvaluateMessage | PingMessage | BackMessage
+ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
+CLIENT_MESSAGE: Final[TypeAdapter[AnyClientMessage]] = TypeAdapter(ClientMessage)
+HELLO: Final[TypeAdapter[HelloMessage]] = TypeAdapter(HelloMessage)
 
 
 # REST bodies -------------------------------------------------------------------------------------
@@ -103,13 +134,14 @@ class CreateTable(_Strict):
     seats: Annotated[int, Field(ge=2, le=8)] = 2
     bots: Annotated[list[BotSpec], Field(max_length=7)] = []
     """Bots for the last seats; the seats between the creator and the bots are open for people."""
-    name: Annotated[str, Field(max_length=32)] = ""
+    name: Name = ""
     seed: Annotated[int | None, Field(ge=0, lt=2**32)] = None
+    """A fixed seed makes a *seeded* table: reproducible by anybody, and marked so for everybody."""
     takeover_seconds: Annotated[float | None, Field(ge=0, le=3600)] = None
 
 
 class JoinTable(_Strict):
-    name: Annotated[str, Field(max_length=32)] = ""
+    name: Name = ""
 
 
 class TokenBody(_Strict):
@@ -198,19 +230,15 @@ def view_json(view: PlayerView, *, own: bool) -> dict[str, Any]:
     }
 
 
-def public_action_text(action: Action) -> str:
-    """An action as everybody may read it: a Rummy call hides the card that goes face down."""
-    if isinstance(action, CallRummy):
-        return "rummy"
-    return str(action)
-
-
 def log_json(match: Match, length: int = LOG_LENGTH) -> list[dict[str, Any]]:
+    """The last ``length`` actions as everybody may read them (face-down cards left out)."""
     start = max(0, len(match.history) - length)
+    went_out = {id(r.history[-1]) for r in match.rounds if r.history and event_goes_out(r, r.history[-1])}
     entries = seat_draw_json(match) if start == 0 else []
     for i, event in enumerate(match.history[start:], start=start):
         if isinstance(event, (Event, MatchEvent)):
-            entries.append({"index": i, "seat": event.seat, "action": public_action_text(event.action)})
+            text = public_action_text(event.action, match.rules, goes_out=id(event) in went_out)
+            entries.append({"index": i, "seat": event.seat, "action": text})
     return entries
 
 

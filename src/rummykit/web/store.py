@@ -1,7 +1,9 @@
 """Persistence of web tables with SQLAlchemy 2: one row per table, one row per applied action.
 
-A table is stored as what :meth:`rummykit.Record.from_match` holds (rules text, players, first
-dealer, seed) plus the lobby (seats, status); every applied action is one row keyed by
+A table is stored as its rules text, players, first dealer and what deals its cards, plus the lobby
+(seats, status). What deals the cards is the table's 256-bit ``secret`` (hex; see
+:mod:`rummykit.web.dealing`), or for a seeded table its public ``seed`` (``seed`` is 0 and unused
+when ``secret`` is set). The secret is read by the server alone. Every applied action is one row keyed by
 ``(code, idx)``. The table manager writes an action, and the transaction commits, before anybody is
 told about it, so a server killed at any moment restarts with every table exactly as its players
 last saw it: replaying the action list is deterministic.
@@ -20,7 +22,19 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
-from sqlalchemy import BigInteger, Engine, ForeignKey, Integer, String, Text, create_engine, event, select
+from sqlalchemy import (
+    BigInteger,
+    Engine,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    event,
+    inspect,
+    select,
+    text,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 DATABASE_ENV: Final = "RUMMYKIT_DATABASE_URL"
@@ -38,6 +52,10 @@ def default_database_url() -> str:
     return f"sqlite:///{folder / 'rummykit.db'}"
 
 
+OPEN_STATUSES: Final = ("waiting", "playing")
+"""Tables in these states are loaded when the server starts."""
+
+
 class Base(DeclarativeBase):
     pass
 
@@ -49,6 +67,8 @@ class TableRow(Base):
     rules: Mapped[str] = mapped_column(Text)
     players: Mapped[int] = mapped_column(Integer)
     seed: Mapped[int] = mapped_column(BigInteger)
+    secret: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """The table's dealing secret in hex; ``None`` for a seeded table."""
     dealer: Mapped[int] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String(16))
     seats: Mapped[str] = mapped_column(Text)
@@ -75,7 +95,9 @@ class StoredTable:
     code: str
     rules: str
     players: int
-    seed: int
+    seed: int | None
+    """The public seed of a seeded table; ``None`` when the table deals from ``secret``."""
+    secret: bytes | None
     dealer: int
     status: str
     seats: list[dict[str, Any]]
@@ -94,6 +116,15 @@ class Store:
         self.url = url
         self.engine: Engine = _make_engine(url)
         Base.metadata.create_all(self.engine)
+        self._migrate()
+
+    def _migrate(self) -> None:
+        """Add the ``secret`` column to a database made before tables had secrets; its tables are
+        seeded tables (their 32-bit seed was known to their creator)."""
+        columns = {c["name"] for c in inspect(self.engine).get_columns("rk_tables")}
+        if "secret" not in columns:
+            with self.engine.begin() as connection:
+                connection.execute(text("ALTER TABLE rk_tables ADD COLUMN secret VARCHAR(64)"))
 
     def close(self) -> None:
         self.engine.dispose()
@@ -106,7 +137,8 @@ class Store:
                     code=table.code,
                     rules=table.rules,
                     players=table.players,
-                    seed=table.seed,
+                    seed=table.seed or 0,
+                    secret=None if table.secret is None else table.secret.hex(),
                     dealer=table.dealer,
                     status=table.status,
                     seats=json.dumps(table.seats),
@@ -137,18 +169,23 @@ class Store:
             if status is not None:
                 row.status = status
 
-    def load_all(self) -> list[StoredTable]:
+    def load_open(self) -> list[StoredTable]:
+        """Every table still waiting or playing, with its actions (finished ones stay in the database)."""
         with Session(self.engine) as session:
-            rows = session.scalars(select(TableRow).order_by(TableRow.created_at)).all()
+            rows = session.scalars(
+                select(TableRow).where(TableRow.status.in_(OPEN_STATUSES)).order_by(TableRow.created_at)
+            ).all()
             actions: dict[str, list[str]] = {row.code: [] for row in rows}
-            for a in session.scalars(select(ActionRow).order_by(ActionRow.code, ActionRow.idx)):
-                actions.setdefault(a.code, []).append(a.action)
+            for code in actions:
+                query = select(ActionRow.action).where(ActionRow.code == code).order_by(ActionRow.idx)
+                actions[code] = list(session.scalars(query))
             return [
                 StoredTable(
                     code=row.code,
                     rules=row.rules,
                     players=row.players,
-                    seed=row.seed,
+                    seed=None if row.secret else row.seed,
+                    secret=bytes.fromhex(row.secret) if row.secret else None,
                     dealer=row.dealer,
                     status=row.status,
                     seats=json.loads(row.seats),
@@ -157,6 +194,12 @@ class Store:
                 )
                 for row in rows
             ]
+
+    def actions(self, code: str) -> list[str]:
+        """The stored actions of one table, in order."""
+        with Session(self.engine) as session:
+            query = select(ActionRow.action).where(ActionRow.code == code).order_by(ActionRow.idx)
+            return list(session.scalars(query))
 
 
 def _make_engine(url: str) -> Engine:

@@ -8,8 +8,18 @@ then applied and broadcast: every client gets its own seat's view, spectators th
 Seats are ``open`` (waiting for a person), ``human`` (held by whoever has the seat's token) or
 ``bot``. Bots fill open seats when the host starts the table. A person whose last connection closes
 is *away*; after ``takeover_seconds`` a bot plays that seat until the person reconnects with the
-token. Bots draw their randomness from ``Random(f"{seed}:{version}")``, so a table replayed after a
-restart continues exactly as it would have.
+token. A connected person who does not move within ``turn_seconds`` is away too (a bot plays for them
+until they send ``back``). A person is *present* when connected and not away.
+
+Liveness: bots play only while a person holding a seat is connected, so a table of bots alone does
+nothing; a waiting or playing table with nobody present for ``idle_table_seconds`` *expires* and
+leaves the lobby (a person replaced for not moving keeps the bots playing that long at most);
+finished tables leave the server's memory after ``finished_table_seconds``.
+
+Randomness: a table deals from its secret (:mod:`rummykit.web.dealing`) and its bots draw from a
+:class:`~rummykit.web.dealing.SecretRandom` keyed by the secret and labelled with the state version,
+so a table replayed after a restart continues exactly as it would have. A seeded table's bots draw
+from ``Random(f"{seed}:{version}")``: reproducible offline, as a seeded table promises.
 """
 
 from __future__ import annotations
@@ -31,16 +41,26 @@ from typing import Any, Final, Literal, TypeVar
 from pydantic import ValidationError
 
 from rummykit.actions import Action
-from rummykit.bots import Bot, make_bot
+from rummykit.bots import Bot, make_bot, match_action
 from rummykit.errors import IllegalActionError, IllegalMeldError, NotationError, RulesError, RummyError
 from rummykit.match import Match
 from rummykit.melds import arrange_meld
-from rummykit.record import Record
-from rummykit.rules import Rules
+from rummykit.rules import Rules, option_range
 from rummykit.seating import draw_first_dealer
 from rummykit.web import protocol
+from rummykit.web.dealing import (
+    SEEDED_NOTICE,
+    DealtMatch,
+    SecretRandom,
+    derive_key,
+    new_secret,
+    seat_draw_seed,
+    seeded_key,
+)
+from rummykit.web.limits import ServerSettings
 from rummykit.web.protocol import (
     ActMessage,
+    BackMessage,
     CreateTable,
     EvaluateMessage,
     HintMessage,
@@ -54,10 +74,11 @@ log = logging.getLogger("rummykit.web")
 CODE_ALPHABET: Final = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH: Final = 6
 TOKEN_BYTES: Final = 24
-CLIENT_QUEUE: Final = 256
+CLIENT_QUEUE: Final = 64
 """Messages queued for one connection before it is dropped as too slow."""
 
-Status = Literal["waiting", "playing", "over", "closed"]
+Status = Literal["waiting", "playing", "over", "closed", "expired"]
+OPEN: Final = ("waiting", "playing")
 T = TypeVar("T")
 
 
@@ -73,10 +94,11 @@ def hash_token(token: str) -> str:
 class LobbyError(Exception):
     """A lobby request that cannot be granted; ``status`` is the HTTP status to answer with."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, retry_after: float | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.retry_after = retry_after
 
 
 @dataclass
@@ -125,17 +147,24 @@ class Table:
         manager: TableManager,
         code: str,
         rules: Rules,
-        seed: int,
+        seed: int | None,
+        secret: bytes | None,
         dealer: int,
         seats: list[Seat],
         status: Status,
         takeover_seconds: float,
         match: Match,
+        address: str | None = None,
     ) -> None:
+        if (seed is None) == (secret is None):
+            raise ValueError("a table deals either from a seed (seeded) or from a secret")
         self.manager = manager
         self.code = code
         self.rules = rules
         self.seed = seed
+        self.secret = secret
+        self.address = address
+        """The client address that created the table (for the per-address cap; not stored)."""
         self.dealer = dealer
         self.seats = seats
         self.status: Status = status
@@ -146,6 +175,11 @@ class Table:
         self._away: dict[int, float] = {}
         self._bots: dict[tuple[str, str | None], Bot] = {}
         self._driver: asyncio.Task[None] | None = None
+        now = asyncio.get_running_loop().time()
+        self._idle_since: float | None = now
+        self._turn: tuple[int, float] | None = None
+        """(version, start) of the present person's current turn, for the turn timer."""
+        self._ended_at: float | None = None if status in OPEN else now
 
     # Derived state ------------------------------------------------------------------------------
     @property
@@ -164,8 +198,33 @@ class Table:
                 return i
         return None
 
+    @property
+    def seeded(self) -> bool:
+        """Whether the deal follows from a public seed (everybody could know every hand)."""
+        return self.seed is not None
+
     def connected(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.clients)
+
+    def present(self, seat: int) -> bool:
+        """A person holds the seat, is connected and is not replaced by a bot."""
+        return self.seats[seat].kind == "human" and self.connected(seat) and seat not in self._away
+
+    def anyone_present(self) -> bool:
+        return any(self.present(i) for i in range(self.players))
+
+    def anyone_connected(self) -> bool:
+        """Some person holding a seat is connected (bots play only then)."""
+        return any(c.seat is not None and self.seats[c.seat].kind == "human" for c in self.clients)
+
+    def bot_rng(self, purpose: str) -> random.Random:
+        """The generator of one bot decision or hint at the current version."""
+        if self.secret is not None:
+            return SecretRandom(derive_key(self.secret, purpose), f"{purpose}:{self.version}")
+        assert self.seed is not None
+        if purpose == "bots":
+            return random.Random(f"{self.seed}:{self.version}")
+        return SecretRandom(seeded_key(self.seed), f"{purpose}:{self.version}")
 
     def lobby_json(self) -> dict[str, Any]:
         return {
@@ -177,6 +236,8 @@ class Table:
             "opening_min": self.rules.opening_min_points,
             "knock_game": self.rules.is_knock_game,
             "takeover_seconds": self.takeover_seconds,
+            "seeded": self.seeded,
+            "notice": SEEDED_NOTICE if self.seeded else None,
             "seats": [
                 {**s.public(), "seat": i, "connected": self.connected(i), "away": i in self._away}
                 for i, s in enumerate(self.seats)
@@ -227,6 +288,7 @@ class Table:
             rules=str(self.rules),
             players=self.players,
             seed=self.seed,
+            secret=self.secret,
             dealer=self.dealer,
             status=self.status,
             seats=[asdict(s) for s in self.seats],
@@ -247,6 +309,7 @@ class Table:
                 self._away.pop(client.seat, None)
             client.send({"type": "welcome", "seat": client.seat, "code": self.code})
             self.broadcast()
+        self.kick()  # a person is connected: bots that waited may play
 
     async def disconnect(self, client: Client) -> None:
         async with self.lock:
@@ -290,6 +353,17 @@ class Table:
             client.send(self.evaluate(message))
         elif isinstance(message, PingMessage):
             client.send({"type": "pong"})
+        elif isinstance(message, BackMessage):
+            await self.back(client)
+
+    async def back(self, client: Client) -> None:
+        """The seat's person is back after being replaced for not moving: the bot stops."""
+        async with self.lock:
+            if client.seat is None or client.seat not in self._away:
+                return
+            self._away.pop(client.seat, None)
+            self._turn = None
+            self.broadcast()
 
     async def act(self, client: Client, message: ActMessage) -> None:
         seat = client.seat
@@ -352,11 +426,8 @@ class Table:
             if seat is None or self.status != "playing" or self.match.to_move != seat:
                 client.send(error_json("no_hint", "hints are given to the player to move", self.version))
                 return
-            view = self.match.round.view(seat)
-            legal = self.match.legal_actions()
             bot = self._bot(default_bot_kind(), "medium")
-            rng = random.Random(f"hint:{self.seed}:{self.version}")
-            action = await asyncio.to_thread(bot.choose, view, legal, rng)
+            action = await asyncio.to_thread(match_action, bot, self.match, self.bot_rng("hints"))
             client.send({"type": "hint", "action": str(action), "bot": bot.name, "version": self.version})
 
     def evaluate(self, message: EvaluateMessage) -> dict[str, Any]:
@@ -395,8 +466,8 @@ class Table:
 
     def _bot_to_move(self) -> int | None:
         """The seat a bot should move for now, if any."""
-        if self.status != "playing" or self.match.is_over:
-            return None
+        if self.status != "playing" or self.match.is_over or not self.anyone_connected():
+            return None  # no person is connected: the table pauses
         seat = self.match.to_move
         info = self.seats[seat]
         if info.kind == "bot":
@@ -428,11 +499,9 @@ class Table:
                     if info.kind == "bot"
                     else (self._bot(default_bot_kind(), "medium"))
                 )
-                view = self.match.round.view(seat)
-                legal = self.match.legal_actions()
-                rng = random.Random(f"{self.seed}:{self.version}")
+                rng = self.bot_rng("bots")
                 try:
-                    action = await asyncio.to_thread(bot.choose, view, legal, rng)
+                    action = await asyncio.to_thread(match_action, bot, self.match, rng)
                     self.match.check(action)
                     await self._commit(seat, action)
                 except Exception:
@@ -444,6 +513,61 @@ class Table:
             self._driver.cancel()
         for client in list(self.clients):
             client.close()
+
+    # Liveness -----------------------------------------------------------------------------------
+    async def tick(self, now: float) -> None:
+        """Run the clocks: the turn timer, the idle expiry; called about once a second."""
+        settings = self.manager.settings
+        if self.status not in OPEN:
+            return
+        present = (
+            self.anyone_present()
+            if self.status == "playing"
+            else any(self.connected(i) for i, s in enumerate(self.seats) if s.kind == "human")
+        )
+        if present:
+            self._idle_since = None
+        elif self._idle_since is None:
+            self._idle_since = now
+        elif now - self._idle_since >= settings.idle_table_seconds:
+            await self.expire()
+            return
+        if self.status == "playing" and not self.match.is_over:
+            seat = self.match.to_move
+            if not self.present(seat):
+                self._turn = None
+            elif self._turn is None or self._turn[0] != self.version:
+                self._turn = (self.version, now)
+            elif now - self._turn[1] >= settings.turn_seconds:
+                async with self.lock:
+                    if self.present(seat) and self._turn is not None and self._turn[0] == self.version:
+                        # Replaced at once: counted as away since the takeover time.
+                        self._away[seat] = now - self.takeover_seconds
+                        self._turn = None
+                        self.broadcast()
+        self.kick()
+
+    async def expire(self) -> None:
+        """Nobody was present for too long: the table ends unfinished and leaves the lobby."""
+        async with self.lock:
+            if self.status not in OPEN:
+                return
+            self.status = "expired"
+            await self._save_lobby()
+            self.broadcast()
+        if self._driver is not None:
+            self._driver.cancel()
+        for client in list(self.clients):
+            client.close()
+
+    @property
+    def ended_at(self) -> float | None:
+        """When the table stopped being open (loop time), ``None`` while it is open."""
+        if self.status in OPEN:
+            return None
+        if self._ended_at is None:
+            self._ended_at = asyncio.get_running_loop().time()
+        return self._ended_at
 
     # Lobby --------------------------------------------------------------------------------------
     def _new_token(self, seat: int) -> str:
@@ -515,14 +639,22 @@ class Table:
 
 
 class TableManager:
-    """All tables of a server, their storage and the bot settings."""
+    """All tables of a server, their storage, the bounds of :class:`ServerSettings` and the clocks."""
 
-    def __init__(self, store: Store, *, bot_delay: float = 0.6, takeover_seconds: float = 60.0) -> None:
+    def __init__(self, store: Store, settings: ServerSettings | None = None) -> None:
         self.store = store
-        self.bot_delay = bot_delay
-        self.takeover_seconds = takeover_seconds
+        self.settings = settings or ServerSettings()
         self.tables: dict[str, Table] = {}
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-db")
+        self._clock: asyncio.Task[None] | None = None
+
+    @property
+    def bot_delay(self) -> float:
+        return self.settings.bot_delay
+
+    @property
+    def takeover_seconds(self) -> float:
+        return self.settings.takeover_seconds
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a storage call on the single database thread (writes stay in order)."""
@@ -531,12 +663,16 @@ class TableManager:
     def get(self, code: str) -> Table:
         table = self.tables.get(code.strip().upper())
         if table is None:
-            raise LobbyError(404, f"no table {code!r}")
+            raise LobbyError(404, f"no table {code[:16]!r}")
         return table
 
+    def open_tables(self) -> list[Table]:
+        return [t for t in self.tables.values() if t.status in OPEN]
+
     async def load(self) -> None:
-        """Rebuild every stored table by replaying its actions; people are away until they reconnect."""
-        for stored in await self.db(self.store.load_all):
+        """Rebuild every open stored table by replaying its actions; people are away until they
+        reconnect. Then start the clocks."""
+        for stored in await self.db(self.store.load_open):
             try:
                 table = self._rebuild(stored)
             except (RummyError, ValueError, KeyError) as exc:
@@ -547,22 +683,13 @@ class TableManager:
                 for i, s in enumerate(table.seats):
                     if s.kind == "human":
                         table._mark_away(i)
-                table.kick()
+        self._clock = asyncio.get_running_loop().create_task(self._run_clock())
 
     def _rebuild(self, stored: StoredTable) -> Table:
         rules = Rules.parse(stored.rules)
-        draw = draw_first_dealer(rules, stored.players, stored.seed)  # the seed repeats the seat draw
-        record = Record(
-            "match",
-            rules,
-            stored.players,
-            stored.dealer,
-            stored.seed,
-            None,
-            tuple(Action.parse(a) for a in stored.actions),
-            seat_draw=draw if draw.dealer == stored.dealer else None,
-        )
-        match: Match = record.replay()
+        match = self._new_match(rules, stored.players, stored.seed, stored.secret, stored.dealer)
+        for text in stored.actions:
+            match.apply(Action.parse(text))
         seats = [Seat(**s) for s in stored.seats]
         status: Status = stored.status  # type: ignore[assignment]
         if match.is_over and status == "playing":
@@ -572,6 +699,7 @@ class TableManager:
             stored.code,
             rules,
             stored.seed,
+            stored.secret,
             stored.dealer,
             seats,
             status,
@@ -579,13 +707,64 @@ class TableManager:
             match,
         )
 
-    async def create(self, spec: CreateTable) -> tuple[Table, int, str]:
+    @staticmethod
+    def _new_match(
+        rules: Rules, players: int, seed: int | None, secret: bytes | None, dealer: int | None
+    ) -> Match:
+        """A secret table's match deals from the secret; a seeded one is the library's seeded match.
+
+        The first dealer is drawn (RULES.md §3.2) from the secret or the seed, so a stored table
+        repeats its draw; a table stored with another first dealer keeps that dealer without a draw.
+        """
+        if secret is not None:
+            draw_seed = seat_draw_seed(secret)
+        elif seed is not None:
+            draw_seed = seed
+        else:
+            raise ValueError("a table deals from its secret or from a seed")
+        draw = draw_first_dealer(rules, players, draw_seed)
+        chosen = draw if dealer is None or dealer == draw.dealer else None
+        if secret is not None:
+            return DealtMatch.from_secret(rules, players, secret, dealer=dealer, draw=chosen)
+        return Match.new(rules, players, seed=seed, dealer=dealer, draw=chosen)
+
+    def _check_capacity(self, address: str | None) -> None:
+        settings = self.settings
+        open_tables = self.open_tables()
+        if len(open_tables) >= settings.max_tables:
+            raise LobbyError(429, f"the server has {len(open_tables)} open tables, its limit", 60.0)
+        if address is not None:
+            mine = sum(1 for t in open_tables if t.address == address)
+            if mine >= settings.max_tables_per_address:
+                raise LobbyError(
+                    429,
+                    f"{mine} open tables were created from your address, the limit; "
+                    "finish or leave one first",
+                    60.0,
+                )
+
+    @staticmethod
+    def check_server_rules(rules: Rules) -> None:
+        """Refuse what the library allows but a server does not: a hand that need never end."""
+        if rules.max_stock_rebuilds is None:
+            low, high = option_range("max_stock_rebuilds")
+            raise LobbyError(
+                400,
+                "max_stock_rebuilds: unlimited is not offered by this server (a hand must be able to "
+                f"end); choose between {low} and {high}",
+            )
+
+    async def create(self, spec: CreateTable, address: str | None = None) -> tuple[Table, int, str]:
+        self._check_capacity(address)
+        if spec.seed is not None and not self.settings.allow_seeded:
+            raise LobbyError(400, "this server does not offer seeded tables (no 'seed')")
+        secret = None if spec.seed is not None else new_secret()
         try:
             rules = Rules.from_mapping({"preset": spec.preset, **spec.overrides})
             if Rules.parse(str(rules)) != rules:
                 raise LobbyError(400, f"the rule set {rules} does not survive its text form")
-            seed = spec.seed if spec.seed is not None else secrets.randbelow(2**32)
-            match = Match.new(rules, spec.seats, seed=seed)
+            self.check_server_rules(rules)
+            match = self._new_match(rules, spec.seats, spec.seed, secret, None)
         except RulesError as exc:
             raise LobbyError(400, str(exc)) from None
         if len(spec.bots) > spec.seats - 1:
@@ -601,7 +780,10 @@ class TableManager:
             seats.append(Seat("bot", f"Bot {i + 1}", kind, b.level))
         code = self._new_code()
         takeover = spec.takeover_seconds if spec.takeover_seconds is not None else self.takeover_seconds
-        table = Table(self, code, rules, seed, match.first_dealer, seats, "waiting", takeover, match)
+        table = Table(
+            self, code, rules, spec.seed, secret, match.first_dealer, seats, "waiting", takeover, match,
+            address,
+        )  # fmt: skip
         token = table._new_token(0)
         await self.db(self.store.create, table._stored())
         self.tables[code] = table
@@ -616,7 +798,32 @@ class TableManager:
             if code not in self.tables:
                 return code
 
+    @property
+    def tick_seconds(self) -> float:
+        """How often the clocks run: once a second, more often for short test settings."""
+        s = self.settings
+        return max(0.02, min(1.0, s.turn_seconds / 4, s.idle_table_seconds / 4, s.finished_table_seconds / 4))
+
+    async def _run_clock(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(self.tick_seconds)
+            now = loop.time()
+            for table in list(self.tables.values()):
+                try:
+                    await table.tick(now)
+                except Exception:
+                    log.exception("table %s: clock failed", table.code)
+                ended = table.ended_at
+                if ended is not None and now - ended >= self.settings.finished_table_seconds:
+                    table.cancel()
+                    self.tables.pop(table.code, None)
+
     async def close(self) -> None:
+        if self._clock is not None:
+            self._clock.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._clock
         for table in self.tables.values():
             table.cancel()
         await asyncio.get_running_loop().run_in_executor(None, partial(self._db.shutdown, wait=True))

@@ -23,6 +23,8 @@ const I18N = {
     select_one: "Select one card", select_cards: "Select cards first", need: "need",
     buyback: "Buy back", decline: "Decline", draw: "Draw", take: "Take", showdown: "Showdown",
     lay_on: "Lay {card} on meld {n}", host: "host",
+    seeded: "seeded: every hand can be known", expired: "expired",
+    replaced: "A bot plays for you (you did not move in time)", back: "I'm back",
   },
   de: {
     create_title: "Neuer Tisch", your_name: "Dein Name", rules: "Regeln", seats: "Plätze", bots: "Bots",
@@ -46,6 +48,8 @@ const I18N = {
     select_cards: "Erst Karten wählen", need: "nötig", buyback: "Zurückkaufen", decline: "Ablehnen",
     draw: "Ziehen", take: "Aufnehmen", showdown: "Aufdecken", lay_on: "{card} an Meldung {n} anlegen",
     host: "Gastgeber",
+    seeded: "mit festem Seed: jedes Blatt kann bekannt sein", expired: "abgelaufen",
+    replaced: "Ein Bot spielt für dich (kein Zug in der Zeit)", back: "Ich bin zurück",
   },
 };
 
@@ -95,14 +99,16 @@ function openTable(code, { watch = false } = {}) {
 function connect() {
   if (S.ws) { S.ws.onclose = null; S.ws.close(); }
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const query = S.token ? "?token=" + encodeURIComponent(S.token) : "";
-  const ws = new WebSocket(`${proto}//${location.host}/ws/${S.code}${query}`);
+  // The seat token goes in the first message, never in the URL (access logs and proxies keep URLs).
+  const ws = new WebSocket(`${proto}//${location.host}/ws/${S.code}`);
   S.ws = ws;
-  ws.onopen = () => { S.retry = 0; };
+  ws.onopen = () => { S.retry = 0; ws.send(JSON.stringify({ type: "hello", token: S.token })); };
   ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
   ws.onclose = (ev) => {
     if (ev.code === 4404) { flash("no table " + S.code, true); showScreen("lobby"); return; }
     if (ev.code === 4403) { localStorage.removeItem("rummykit:" + S.code); S.token = null; }
+    const status = S.state && S.state.table.status;
+    if (status === "expired" || status === "closed") { showScreen("lobby"); loadLobby(); return; }
     flash(t("connection_lost"), true);
     S.retry = Math.min(S.retry + 1, 6);
     setTimeout(connect, 300 * S.retry);
@@ -198,9 +204,13 @@ function render() {
   const st = S.state;
   document.body.dataset.myTurn = myTurn() ? "1" : "0";
   document.body.dataset.status = st.table.status;
-  $("#table-info").textContent = `${st.table.code} · ${st.table.rules} · ${t(st.table.status)}`;
+  const seeded = st.table.seeded ? ` · ⚠ ${t("seeded")}` : "";
+  $("#table-info").textContent = `${st.table.code} · ${st.table.rules} · ${t(st.table.status)}${seeded}`;
+  document.body.dataset.seeded = st.table.seeded ? "1" : "0";
   if (st.table.status === "waiting") { renderWaiting(); showScreen("waiting"); return; }
-  if (st.table.status === "closed") { showScreen("lobby"); return; }
+  if (st.table.status === "closed" || st.table.status === "expired") {
+    flash(t(st.table.status), true); showScreen("lobby"); loadLobby(); return;
+  }
   showScreen("game");
   renderOpponents();
   renderPiles();
@@ -310,6 +320,13 @@ function renderStatus() {
   else if (myTurn()) text = `${t("your_turn")}: ${t(v.phase + "_phase")}`;
   else text = t("turn_of", { name: seatName(st.match.to_move) });
   el.textContent = text;
+  if (S.seat !== null && st.table.seats[S.seat].away && st.table.status === "playing") {
+    el.textContent = t("replaced") + " ";
+    const b = document.createElement("button");
+    b.type = "button"; b.id = "back"; b.textContent = t("back");
+    b.addEventListener("click", () => send({ type: "back" }));
+    el.appendChild(b);
+  }
 }
 
 function evaluate() {
@@ -600,7 +617,8 @@ async function loadLobby() {
     for (const tb of list.tables) {
       const li = document.createElement("li");
       const free = tb.seats.filter((s) => s.kind === "open").length;
-      li.innerHTML = `<code>${tb.code}</code> ${escapeHtml(tb.rules)} · ${t(tb.status)} · ${free} ${t("open_seat")} `;
+      const seeded = tb.seeded ? ` · <strong class="seeded">⚠ ${t("seeded")}</strong>` : "";
+      li.innerHTML = `<code>${tb.code}</code> ${escapeHtml(tb.rules)} · ${t(tb.status)} · ${free} ${t("open_seat")}${seeded} `;
       const b = document.createElement("button");
       b.type = "button"; b.className = "ghost";
       b.textContent = free && tb.status === "waiting" ? t("join") : t("watch");

@@ -1,0 +1,172 @@
+"""How the server deals: every deck order and every bot decision comes from a secret of the table.
+
+A normal table draws a 256-bit secret from the operating system (:func:`secrets.token_bytes`) when it
+is created. The secret is stored in the database with the table and never sent to anybody. Every deal
+of the match is the deck shuffled by :class:`SecretRandom` keyed by the secret and labelled with the
+deal's number; every reshuffle of a discard pile and every bot decision has its own label. The
+generator is HMAC-SHA256 in counter mode: its outputs reveal nothing of the key or of other outputs
+(a Mersenne Twister, by contrast, gives its whole state away after 624 outputs), and the same key and
+label always give the same stream, so a restarted server that replays a table's moves deals exactly
+the same cards.
+
+A *seeded* table (``"seed"`` in the create request: teaching, replaying a famous deal, testing) uses
+the library's reproducible :meth:`rummykit.Match.new` path instead: anybody who knows the seed can
+know every hand, and the table says so to everybody (:data:`SEEDED_NOTICE`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import random
+import secrets
+from collections.abc import Sequence
+from typing import Any, Final, cast
+
+from rummykit.cards import build_deck
+from rummykit.match import Match
+from rummykit.rules import Rules
+from rummykit.seating import FirstDealerDraw, draw_first_dealer
+
+SECRET_BYTES: Final = 32
+"""Size of a table's secret: 256 bits."""
+MIN_KEY_BYTES: Final = 16
+"""The smallest key :class:`SecretRandom` accepts (128 bits)."""
+SEEDED_NOTICE: Final = "seeded: every hand can be known"
+"""What the lobby and the table show for a table created with a fixed seed."""
+
+
+def new_secret() -> bytes:
+    """A fresh table secret from the operating system's CSPRNG."""
+    return secrets.token_bytes(SECRET_BYTES)
+
+
+class SecretRandom(random.Random):
+    """A deterministic cryptographic generator: HMAC-SHA256(key, label ‖ counter) as a byte stream.
+
+    Every method of :class:`random.Random` (``shuffle``, ``choice``, ``random`` …) draws from the
+    stream through :meth:`getrandbits` and :meth:`random`. Without the key the outputs cannot be
+    predicted, even from all earlier outputs; with the key and the label they are reproduced exactly.
+    """
+
+    def __init__(self, key: bytes, label: str) -> None:
+        if len(key) < MIN_KEY_BYTES:
+            raise ValueError(f"SecretRandom needs a key of at least {MIN_KEY_BYTES} bytes, got {len(key)}")
+        self._key = bytes(key)
+        self._label = label.encode("utf-8")
+        self._counter = 0
+        self._buffer = b""
+        super().__init__()
+
+    def seed(self, a: Any = None, version: int = 2) -> None:
+        """A keyed generator is not seeded: :class:`random.Random` calls this once, and it does nothing."""
+
+    def _take(self, n: int) -> bytes:
+        while len(self._buffer) < n:
+            block = self._label + b"\x00" + self._counter.to_bytes(8, "big")
+            self._buffer += hmac.new(self._key, block, hashlib.sha256).digest()
+            self._counter += 1
+        out, self._buffer = self._buffer[:n], self._buffer[n:]
+        return out
+
+    def getrandbits(self, k: int) -> int:
+        if k < 0:
+            raise ValueError("number of bits must be non-negative")
+        if k == 0:
+            return 0
+        n = (k + 7) // 8
+        return int.from_bytes(self._take(n), "big") >> (n * 8 - k)
+
+    def random(self) -> float:
+        return self.getrandbits(53) * 2.0**-53
+
+    def getstate(self) -> tuple[Any, ...]:
+        return (self._key, self._label, self._counter, self._buffer)
+
+    def setstate(self, state: tuple[Any, ...]) -> None:
+        self._key, self._label, self._counter, self._buffer = state
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_restore, (self.getstate(),))
+
+
+def _restore(state: tuple[Any, ...]) -> SecretRandom:
+    rng = SecretRandom(state[0], "")
+    rng.setstate(state)
+    return rng
+
+
+def derive_key(secret: bytes, purpose: str) -> bytes:
+    """A separate key for ``purpose`` (``"bots"``, ``"hints"``): one leaked stream opens no other."""
+    return hmac.new(secret, b"rummykit-key:" + purpose.encode("utf-8"), hashlib.sha256).digest()
+
+
+def seeded_key(seed: int) -> bytes:
+    """The key of a seeded table's hints: public by design, like everything of a seeded table."""
+    return hashlib.sha256(f"rummykit-seeded-table:{seed}".encode()).digest()
+
+
+def deal_order(rules: Rules, secret: bytes, deal: int) -> list[int]:
+    """The deck order (top card first) of deal number ``deal`` (from 1) of a table with ``secret``."""
+    rng = SecretRandom(derive_key(secret, "deals"), f"deal:{deal}")
+    deck = [int(c) for c in build_deck(rules.num_decks, rules.jokers_total)]
+    rng.shuffle(deck)
+    return deck
+
+
+def seat_draw_seed(secret: bytes) -> int:
+    """The seed of the draw for the first dealer (RULES.md §3.2): a key of its own, 128 bits.
+
+    The drawn cards are shown to everybody, and nothing of the deals can be learnt from them.
+    """
+    return int.from_bytes(derive_key(secret, "seat-draw")[:16], "big")
+
+
+def reshuffler(secret: bytes, deal: int) -> SecretRandom:
+    """The generator that reshuffles discard piles into the stock during deal number ``deal``."""
+    return SecretRandom(derive_key(secret, "deals"), f"reshuffle:{deal}")
+
+
+class DealtMatch(Match):
+    """A match dealt from a table secret: the server's match for every table that is not seeded.
+
+    Create with :meth:`from_secret`. The library's ``seed`` is not used (it stays 0): the first deal
+    is given as a deck order, later deals come from :meth:`_deal` below, and each hand's reshuffles
+    come from :func:`reshuffler`.
+    """
+
+    _secret: bytes | None = None
+
+    @classmethod
+    def from_secret(
+        cls,
+        rules: Rules,
+        players: int,
+        secret: bytes,
+        *,
+        dealer: int | None = None,
+        draw: FirstDealerDraw | None = None,
+    ) -> DealtMatch:
+        """Start a match whose every deal is shuffled with ``secret`` (at least 128 bits).
+
+        Raises:
+            RulesError: a player count outside the rules or a bad dealer seat.
+        """
+        if len(secret) < MIN_KEY_BYTES:
+            raise ValueError(f"a table secret has at least {MIN_KEY_BYTES} bytes, got {len(secret)}")
+        first = deal_order(rules, secret, 1)
+        if draw is None and dealer is None:  # the players draw for the first dealer (RULES.md §3.2)
+            draw = draw_first_dealer(rules, players, seat_draw_seed(secret))
+        match = cast(DealtMatch, cls.new(rules, players, seed=0, dealer=dealer, draw=draw, deck=first))
+        match._secret = secret
+        match.first_deck = None
+        match.round.use_reshuffle_rng(reshuffler(secret, match.hands_dealt))
+        return match
+
+    def _deal(self, deck: Sequence[int] | str | None = None) -> None:
+        secret = self._secret
+        if secret is None:  # the first deal, inside Match.new: its deck order is given
+            super()._deal(deck)
+            return
+        super()._deal(deal_order(self.rules, secret, self.hands_dealt + 1))
+        self.round.use_reshuffle_rng(reshuffler(secret, self.hands_dealt))

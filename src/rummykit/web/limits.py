@@ -1,0 +1,182 @@
+"""What a server allows strangers: its settings, rate limits and the streaming body limit.
+
+:class:`ServerSettings` holds every bound with the default a public server would use; ``rummykit
+serve`` exposes each one as an option (README, "Limits"). Rates are token buckets: ``rate`` tokens
+per second, at most ``burst`` saved up. A request over a limit gets HTTP 429 with ``Retry-After`` (a
+websocket message gets a ``rate_limited`` error); nothing is changed by it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass, fields
+from typing import Any, Final
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+MAX_BODY_BYTES: Final = 16 * 1024
+"""Largest request body; the server stops reading at this many bytes and answers 413."""
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """Bounds of a server; the defaults suit a server open to the public."""
+
+    bot_delay: float = 0.6
+    """Seconds a bot waits before it moves."""
+    takeover_seconds: float = 60.0
+    """A disconnected player's seat is played by a bot after this many seconds."""
+    turn_seconds: float = 120.0
+    """A connected player who does not move for this long is replaced by a bot until they say ``back``."""
+    idle_table_seconds: float = 600.0
+    """A table where no person is present (connected and not replaced by a bot) ends after this
+    long; bots do not play while no person is connected. A waiting table expires likewise."""
+    finished_table_seconds: float = 300.0
+    """A finished, closed or expired table leaves the server's memory after this long."""
+    max_tables: int = 1000
+    """Open (waiting or playing) tables on the server."""
+    max_tables_per_address: int = 5
+    """Open tables created from one client address."""
+    max_connections_per_address: int = 32
+    """Websocket connections from one client address."""
+    creations_per_second: float = 0.5
+    creations_burst: int = 5
+    """Table creations per client address: rate and burst."""
+    requests_per_second: float = 10.0
+    requests_burst: int = 30
+    """Other lobby requests (join, start, leave) per client address: rate and burst."""
+    messages_per_second: float = 10.0
+    messages_burst: int = 30
+    """Websocket messages (moves, hints, evaluations, pings) per connection: rate and burst."""
+    allow_seeded: bool = True
+    """Whether a create request may fix the seed (the table is then marked as seeded)."""
+    max_body_bytes: int = MAX_BODY_BYTES
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, bool):
+                continue
+            if not isinstance(value, (int, float)) or math.isnan(value) or value < 0:
+                raise ValueError(f"{f.name}: must be a number >= 0, got {value!r}")
+        for name in ("messages_burst", "requests_burst", "creations_burst", "max_body_bytes"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name}: must be at least 1")
+
+
+FORGET_AT: Final = 4096
+"""Buckets a :class:`RateLimiter` keeps before it first looks for full ones to forget."""
+
+
+class RateLimiter:
+    """Token buckets by key; full buckets are forgotten, so memory follows the active keys only.
+
+    Forgetting scans the buckets when their number doubles since the last scan (at least
+    :data:`FORGET_AT`), so a take costs amortised constant time however many keys there are.
+    """
+
+    def __init__(self, rate: float, burst: int, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.clock = clock
+        self._buckets: dict[object, tuple[float, float]] = {}
+        self._scan_at = FORGET_AT
+
+    def take(self, key: object) -> float:
+        """Spend one token of ``key``; ``0.0`` if granted, else the seconds until one is available."""
+        now = self.clock()
+        tokens, stamp = self._buckets.get(key, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - stamp) * self.rate)
+        if tokens >= 1.0:
+            self._buckets[key] = (tokens - 1.0, now)
+            if len(self._buckets) > self._scan_at:
+                self._forget_full(now)
+                self._scan_at = max(FORGET_AT, 2 * len(self._buckets))
+            return 0.0
+        self._buckets[key] = (tokens, now)
+        if self.rate <= 0:
+            return math.inf
+        return (1.0 - tokens) / self.rate
+
+    def _forget_full(self, now: float) -> None:
+        for key, (tokens, stamp) in list(self._buckets.items()):
+            if tokens + (now - stamp) * self.rate >= self.burst:
+                del self._buckets[key]
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+
+def retry_after(seconds: float) -> str:
+    """A ``Retry-After`` header value: whole seconds, at least 1."""
+    return str(max(1, math.ceil(min(seconds, 86400.0))))
+
+
+class BodyLimit:
+    """ASGI middleware: read a request body only up to ``limit`` bytes, counting them as they arrive.
+
+    A declared ``Content-Length`` over the limit is refused before reading; a chunked body is
+    refused as soon as the bytes received pass the limit, without reading the rest. The answer is
+    413 and never echoes the body.
+    """
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        length = headers.get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            await self._refuse(send)
+            return
+        chunks: list[bytes] = []
+        received = 0
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body = message.get("body", b"")
+            received += len(body)
+            if received > self.limit:
+                await self._refuse(send)
+                return
+            chunks.append(body)
+            more = bool(message.get("more_body", False))
+        whole = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": whole, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, send: Send) -> None:
+        body = json.dumps({"detail": f"request bodies are limited to {self.limit} bytes"}).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"connection", b"close"),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,90 @@
+"""Bad command-line arguments: one ``error:`` line, exit status 2, never a traceback (finding 8)."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("typer")
+from typer.testing import CliRunner
+
+from rummykit.cli import app
+
+runner = CliRunner()
+
+
+def one_line_error(args: list[str]) -> str:
+    result = runner.invoke(app, args, input="")
+    output = result.output  # stdout and stderr together
+    assert result.exit_code == 2, output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in output
+    errors = [line for line in output.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1, output
+    return errors[0]
+
+
+def test_play_with_an_unwritable_save_dir() -> None:
+    assert one_line_error(["play", "--save-dir", "/proc/forbidden", "--fast"]).startswith(
+        "error: --save-dir /proc/forbidden: cannot write there"
+    )
+
+
+def test_arena_refuses_an_unwritable_plot_before_playing(tmp_path: Path) -> None:
+    line = one_line_error(["arena", "--plot", "/proc/x.svg", "-n", "2", "-q"])
+    assert line.startswith("error: --plot /proc/x.svg: cannot write there")
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    assert "is a folder" in one_line_error(["arena", "--json-file", str(folder), "-n", "2", "-q"])
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--port", "99999"], "error: --port: must be between 1 and 65535, got 99999"),
+        (["--port", "0"], "error: --port: must be between 1 and 65535, got 0"),
+        (["--bot-delay", "-1"], "error: --bot-delay: must be a number >= 0, got -1.0"),
+        (["--takeover", "-5"], "error: --takeover: must be a number >= 0, got -5.0"),
+        (["--turn-seconds", "nan"], "error: --turn-seconds: must be a number >= 0, got nan"),
+        (
+            ["--database-url", "foo://x"],
+            "error: --database-url foo://x: not a database URL this server can use",
+        ),
+        (
+            ["--database-url", "sqlite:////proc/nope/x.db"],
+            "error: --database-url sqlite:////proc/nope/x.db: cannot",
+        ),
+    ],
+)
+def test_serve_refuses_bad_arguments_before_serving(args: list[str], expected: str) -> None:
+    pytest.importorskip("uvicorn")
+    line = one_line_error(["serve", *args])
+    assert line.startswith(expected), line
+    assert "serving" not in line
+
+
+def test_serve_refuses_a_port_in_use(tmp_path: Path) -> None:
+    pytest.importorskip("uvicorn")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        line = one_line_error(
+            ["serve", "--port", str(port), "--database-url", f"sqlite:///{tmp_path / 'x.db'}"]
+        )
+    assert line.startswith(f"error: cannot listen on 127.0.0.1:{port}")
+
+
+def test_command_without_the_cli_extra_names_the_extra() -> None:
+    code = "import sys; sys.modules['typer'] = None; from rummykit.__main__ import main; main()"
+    done = subprocess.run([sys.executable, "-c", code, "rules"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert done.stderr.strip() == (
+        "error: the rummykit command needs the cli extra (typer is not installed): "
+        "pip install 'rummykit[cli]'"
+    )

@@ -1,0 +1,607 @@
+"""A server that can face strangers: one regression test per finding of the security review.
+
+1 seeded tables are marked · 2 deals and bots come from a 256-bit secret · 3 no endless bot tables ·
+4 limits and expiry · 5 streaming body limit · 6 no 500 for NaN or lone surrogates · 7 no face-down
+card in the log · 9 no token in the URL. (8, the command line, is in ``tests/test_cli_errors.py``.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import random
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+from starlette.websockets import WebSocketDisconnect
+
+from rummykit.actions import Action, BuyBack, Decline
+from rummykit.bots import MatchView, make_bot
+from rummykit.match import Match, MatchPosition
+from rummykit.rules import Rules
+from rummykit.web import protocol
+from rummykit.web.app import create_app
+from rummykit.web.dealing import SEEDED_NOTICE, DealtMatch, SecretRandom, deal_order
+from rummykit.web.limits import BodyLimit, RateLimiter
+from rummykit.web.tables import Table
+
+
+def table_of(client: TestClient, code: str) -> Table:
+    table: Table = client.app.state.manager.tables[code]  # type: ignore[attr-defined]
+    return table
+
+
+def wait_until(condition: Any, seconds: float = 10.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.02)
+    return bool(condition())
+
+
+@pytest.fixture
+def make_client(tmp_path: Path, web: Any) -> Iterator[Any]:
+    """A test client of an app with the given settings (others generous, as for every test)."""
+    stack: list[Any] = []
+
+    def make(**settings: Any) -> TestClient:
+        app = create_app(f"sqlite:///{tmp_path / f'db{len(stack)}.db'}", settings=web.settings(**settings))
+        client = TestClient(app)
+        client.__enter__()
+        stack.append(client)
+        return client
+
+    yield make
+    for client in stack:
+        client.__exit__(None, None, None)
+
+
+# 1. The creator chose the seed: a seeded table is now marked for everybody ---------------------
+def test_1_seeded_table_is_marked_in_the_lobby_and_at_the_table(client: TestClient, web: Any) -> None:
+    seeded = web.create(client, seats=2, bots=[{"kind": "random"}], seed=42)
+    normal = web.create(client, seats=2, bots=[{"kind": "random"}])
+    lobby = {t["code"]: t for t in client.get("/api/tables").json()["tables"]}
+    assert lobby[seeded["code"]]["seeded"] is True and lobby[seeded["code"]]["notice"] == SEEDED_NOTICE
+    assert lobby[normal["code"]]["seeded"] is False and lobby[normal["code"]]["notice"] is None
+    with web.connect(client, seeded["code"]) as watch:
+        state = web.receive_state(watch)
+        assert state["table"]["seeded"] is True and state["table"]["notice"] == SEEDED_NOTICE
+    # The seed still reproduces the deal offline: that is what "seeded" promises, and says.
+    rules = Rules.parse(lobby[seeded["code"]]["rules"])
+    assert table_of(client, seeded["code"]).match.round.deck == Match.new(rules, 2, seed=42).round.deck
+
+
+def test_1_a_server_can_refuse_seeded_tables(make_client: Any) -> None:
+    client = make_client(allow_seeded=False)
+    refused = client.post("/api/tables", json={"seed": 42})
+    assert refused.status_code == 400 and "seeded" in refused.json()["detail"]
+    assert client.post("/api/tables", json={}).status_code == 201
+
+
+# 2. Deals and bots are not brute-forceable: a 256-bit secret, kept server-side ---------------------
+def test_2_deal_comes_from_a_256_bit_secret_not_from_a_seed(
+    client: TestClient, web: Any, sqlite_url: str
+) -> None:
+    grant = web.create(client, seats=2, bots=[{"kind": "random"}])
+    table = table_of(client, grant["code"])
+    assert table.seed is None and table.secret is not None and len(table.secret) == 32
+    assert isinstance(table.match, DealtMatch)
+    rules = table.rules
+    assert list(table.match.round.deck) == deal_order(rules, table.secret, 1)
+    with create_engine(sqlite_url).connect() as db:
+        seed, secret = db.execute(
+            text("SELECT seed, secret FROM rk_tables WHERE code = :c"), {"c": grant["code"]}
+        ).one()
+    assert bytes.fromhex(secret) == table.secret
+    # What the old server stored as the table's seed does not rebuild the deal.
+    assert table.match.round.deck != Match.new(rules, 2, seed=seed).round.deck
+    # Bots draw from a generator keyed by the secret, not from Random(f"{seed}:{version}").
+    rng = table.bot_rng("bots")
+    assert isinstance(rng, SecretRandom)
+    assert [rng.random() for _ in range(4)] != [
+        random.Random(f"{seed}:{table.version}").random() for _ in range(4)
+    ]
+
+
+def test_2_secret_random_is_keyed_reproducible_and_separate() -> None:
+    key = bytes(range(32))
+    a, b = SecretRandom(key, "deal:1"), SecretRandom(key, "deal:1")
+    assert [a.getrandbits(64) for _ in range(8)] == [b.getrandbits(64) for _ in range(8)]
+    other_label, other_key = SecretRandom(key, "deal:2"), SecretRandom(bytes(32), "deal:1")
+    first = SecretRandom(key, "deal:1").getrandbits(256)
+    assert first not in (other_label.getrandbits(256), other_key.getrandbits(256))
+    deck = list(range(52))
+    SecretRandom(key, "x").shuffle(deck)
+    assert sorted(deck) == list(range(52)) and deck != list(range(52))
+    assert 0 <= SecretRandom(key, "f").random() < 1
+    with pytest.raises(ValueError, match="at least 16 bytes"):
+        SecretRandom(b"short", "x")
+
+
+# 3. Endless bot-only tables --------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "option", ["opening_min_points", "target_score", "max_stock_rebuilds", "penalty_joker", "pot_ante"]
+)
+def test_3_overrides_out_of_range_are_refused(client: TestClient, option: str) -> None:
+    preset = "viennese" if option == "pot_ante" else "german"
+    answer = client.post("/api/tables", json={"preset": preset, "overrides": {option: 1_000_000}})
+    assert answer.status_code == 400, answer.text
+    assert option in answer.json()["detail"] and "between" in answer.json()["detail"]
+
+
+def test_3_unlimited_stock_rebuilds_are_refused_by_the_server(client: TestClient) -> None:
+    answer = client.post("/api/tables", json={"overrides": {"max_stock_rebuilds": None}})
+    assert answer.status_code == 400
+    assert answer.json()["detail"].startswith("max_stock_rebuilds: unlimited is not offered by this server")
+
+
+def test_3_a_table_of_bots_alone_does_not_play_and_expires(make_client: Any, web: Any) -> None:
+    client = make_client(bot_delay=0, idle_table_seconds=0.6, finished_table_seconds=0.3)
+    grant = web.create(client, seats=2, bots=[{"kind": "random"}])
+    code = grant["code"]
+    table = table_of(client, code)
+    assert client.post(f"/api/tables/{code}/leave", json={"token": grant["token"]}).status_code == 200
+    assert [s.kind for s in table.seats] == ["bot", "bot"]
+    time.sleep(0.3)
+    assert table.version == 0  # nobody present: the bots do not play
+    assert wait_until(lambda: table.status == "expired")
+    assert table.version == 0
+    assert code not in {t["code"] for t in client.get("/api/tables").json()["tables"]}
+    assert wait_until(lambda: code not in client.app.state.manager.tables)  # type: ignore[attr-defined]
+    assert client.get(f"/api/tables/{code}").status_code == 404
+
+
+# 4. Limits and expiry -------------------------------------------------------------------------------
+def test_4_table_creations_are_rate_limited_with_retry_after(make_client: Any) -> None:
+    client = make_client(creations_per_second=0.01, creations_burst=3)
+    answers = [client.post("/api/tables", json={}) for _ in range(5)]
+    assert [a.status_code for a in answers] == [201, 201, 201, 429, 429]
+    assert int(answers[-1].headers["retry-after"]) >= 1
+    assert "too many table creations" in answers[-1].json()["detail"]
+    assert len(client.app.state.manager.tables) == 3  # type: ignore[attr-defined]
+
+
+def test_4_open_tables_are_capped_per_address_and_in_total(make_client: Any) -> None:
+    client = make_client(max_tables_per_address=2)
+    assert [client.post("/api/tables", json={}).status_code for _ in range(3)] == [201, 201, 429]
+    client = make_client(max_tables=1)
+    first = client.post("/api/tables", json={})
+    refused = client.post("/api/tables", json={})
+    assert first.status_code == 201 and refused.status_code == 429 and "retry-after" in refused.headers
+    # A table that is left frees its place.
+    client.post(f"/api/tables/{first.json()['code']}/leave", json={"token": first.json()["token"]})
+    assert client.post("/api/tables", json={}).status_code == 201
+
+
+def test_4_lobby_requests_are_rate_limited(make_client: Any) -> None:
+    client = make_client(requests_per_second=0.01, requests_burst=2)
+    code = client.post("/api/tables", json={"seats": 4}).json()["code"]
+    answers = [client.post(f"/api/tables/{code}/join", json={}).status_code for _ in range(3)]
+    assert answers == [200, 200, 429]
+
+
+def test_4_abandoned_waiting_table_expires_and_leaves_the_lobby(make_client: Any, web: Any) -> None:
+    client = make_client(idle_table_seconds=0.5)
+    grant = web.create(client, seats=3)
+    code = grant["code"]
+    with web.connect(client, code, grant["token"]):
+        time.sleep(0.8)
+        assert table_of(client, code).status == "waiting"  # somebody is there: it waits
+    assert wait_until(lambda: table_of(client, code).status == "expired")
+    assert code not in {t["code"] for t in client.get("/api/tables").json()["tables"]}
+    assert client.post(f"/api/tables/{code}/join", json={}).status_code == 409
+
+
+def test_4_a_connected_player_who_never_moves_is_replaced_until_back(make_client: Any, web: Any) -> None:
+    client = make_client(bot_delay=0, turn_seconds=0.4)
+    host = web.create(client, seats=2, bots=[{"kind": "random"}])
+    code = host["code"]
+    table = table_of(client, code)
+    with web.connect(client, code, host["token"]) as ws:
+        web.receive_state(ws, until=lambda s: bool(s["legal"]))
+        mine = table.version
+        # Not moving: after the turn time a bot plays the seat, and the lobby shows it away.
+        state = web.receive_state(ws, until=lambda s: s["version"] > mine + 2)
+        assert state["table"]["seats"][0]["away"] is True
+        ws.send_json({"type": "back"})
+        back = web.receive_state(ws, until=lambda s: not s["table"]["seats"][0]["away"] and bool(s["legal"]))
+        version = back["version"]
+        time.sleep(0.2)
+        assert table.version == version  # the person moves again, not the bot
+
+
+def test_4_connections_per_address_are_capped(make_client: Any, web: Any) -> None:
+    client = make_client(max_connections_per_address=2)
+    code = web.create(client, seats=2, bots=[{"kind": "random"}])["code"]
+    with web.connect(client, code) as a, web.connect(client, code) as b:
+        web.receive_state(a)
+        web.receive_state(b)
+        with client.websocket_connect(f"/ws/{code}") as third:
+            error = third.receive_json()
+            assert error["type"] == "error" and error["code"] == "too_many_connections"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                third.receive_json()
+            assert closed.value.code == 4429
+    with web.connect(client, code) as again:  # the places are free again
+        assert web.receive_state(again)["you"] is None
+
+
+def test_4_websocket_messages_are_rate_limited(make_client: Any, web: Any) -> None:
+    client = make_client(messages_per_second=0.01, messages_burst=3)
+    code = web.create(client, seats=2, bots=[{"kind": "random"}])["code"]
+    with web.connect(client, code) as ws:
+        web.receive_state(ws)
+        for _ in range(4):
+            ws.send_json({"type": "ping"})
+        replies = [ws.receive_json() for _ in range(4)]
+        assert [r["type"] for r in replies[:3]] == ["pong"] * 3
+        assert replies[3]["code"] == "rate_limited" and replies[3]["retry_after"] > 0
+
+
+def test_4_finished_tables_leave_memory(make_client: Any, web: Any) -> None:
+    client = make_client(bot_delay=0, finished_table_seconds=0.2)
+    grant = web.create(client, seats=2, bots=[{"kind": "random"}], overrides={"match_end": "single_hand"})
+    code = grant["code"]
+    table = table_of(client, code)
+    with web.connect(client, code, grant["token"]) as ws:
+        while table.status == "playing":
+            state = web.receive_state(
+                ws, until=lambda s: bool(s["legal"]) or s["table"]["status"] != "playing"
+            )
+            if state["legal"]:
+                ws.send_json({"type": "act", "action": state["legal"][-1], "version": state["version"]})
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    assert wait_until(lambda: code not in manager.tables)
+
+
+def test_4_rate_limiter_forgets_full_buckets() -> None:
+    now = [0.0]
+    limiter = RateLimiter(1.0, 2, clock=lambda: now[0])
+    assert [limiter.take("a") for _ in range(3)] == [0.0, 0.0, 1.0]
+    for i in range(5000):
+        limiter.take(i)
+    now[0] += 10  # every bucket so far is full again
+    for i in range(5000, 9000):
+        limiter.take(i)
+    assert len(limiter) < 5000  # the 5000 full buckets were forgotten, the 4000 new ones kept
+
+
+def test_4_client_queue_is_bounded(client: TestClient, web: Any) -> None:
+    from rummykit.web.tables import CLIENT_QUEUE, Client
+
+    async def flood() -> Client:
+        c = Client(None)
+        for i in range(CLIENT_QUEUE + 10):
+            c.send({"n": i})
+        return c
+
+    slow = asyncio.run(flood())
+    assert slow.dropped and slow.queue.qsize() <= CLIENT_QUEUE
+
+
+# 5. The body limit counts bytes as they arrive ----------------------------------------------------
+def test_5_chunked_body_over_the_limit_is_refused_without_echo(client: TestClient) -> None:
+    def chunks() -> Iterator[bytes]:
+        yield b'{"name": "'
+        for _ in range(64):
+            yield b"A" * 1024
+        yield b'"}'
+
+    answer = client.post("/api/tables", content=chunks(), headers={"content-type": "application/json"})
+    assert answer.status_code == 413
+    assert "AAAA" not in answer.text and len(answer.content) < 200
+
+
+def test_5_body_limit_stops_reading_at_the_limit() -> None:
+    sent: list[dict[str, Any]] = []
+    reached_app = []
+    pulled = 0
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        reached_app.append(True)
+
+    async def receive() -> dict[str, Any]:
+        nonlocal pulled
+        pulled += 1
+        return {"type": "http.request", "body": b"x" * 1000, "more_body": True}  # endless
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "headers": [(b"transfer-encoding", b"chunked")]}
+    asyncio.run(BodyLimit(app, 16 * 1024)(scope, receive, send))
+    assert sent[0]["status"] == 413 and not reached_app
+    assert pulled == 17  # 17 000 bytes passed 16 KiB: nothing more was read
+
+
+# 6. No 500 and no traceback for NaN or lone surrogates ---------------------------------------------
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/api/tables", '{"takeover_seconds": NaN}'),
+        ("/api/tables", '{"takeover_seconds": Infinity}'),
+        ("/api/tables", '{"name": "\\ud800"}'),
+        ("/api/tables", '{"name": "a\\u0000b"}'),
+        ("join", '{"name": "\\udfff"}'),
+    ],
+)
+def test_6_bad_numbers_and_text_are_422_with_a_clear_message(
+    client: TestClient, path: str, body: str
+) -> None:
+    if path == "join":
+        path = f"/api/tables/{client.post('/api/tables', json={'seats': 3}).json()['code']}/join"
+    answer = client.post(path, content=body.encode(), headers={"content-type": "application/json"})
+    assert answer.status_code == 422, answer.text
+    detail = answer.json()["detail"]
+    assert isinstance(detail, str) and ":" in detail
+    assert "NaN" not in answer.text and "Traceback" not in answer.text and "\\ud" not in answer.text
+
+
+# 7. Face-down cards stay out of the log --------------------------------------------------------------
+def _play_until(rules: Rules, found: Any, players: int = 2) -> Match:
+    bot = make_bot("greedy")
+    for seed in range(200):
+        match = Match.new(rules, players, seed=seed)
+        while not match.is_over:
+            event = match.apply(
+                bot.choose(match.round.view(match.to_move), match.legal_actions(), random.Random(0))
+            )
+            if found(match, event):
+                return match
+    raise AssertionError("no game reached the situation")
+
+
+def test_7_face_down_knock_is_not_in_the_log() -> None:
+    rules = Rules.from_mapping({"preset": "viennese", "knock_discard_face_up": False})
+    match = _play_until(rules, lambda m, e: str(e.action).startswith("knock "))
+    knock = match.history[-1]
+    texts = [e["action"] for e in protocol.log_json(match, 1000)]
+    assert texts[-1] == "knock" and str(knock.action) not in texts
+
+
+def test_7_face_down_going_out_discard_is_not_in_the_log() -> None:
+    rules = Rules.preset("german")
+    assert rules.final_discard_face_down
+
+    def went_out_by_discard(m: Match, e: Any) -> bool:
+        last = m.rounds[-1] if m.rounds[-1].history and m.rounds[-1].history[-1] is e else m.rounds[-2]
+        return (
+            str(e.action).startswith("discard ")
+            and last.result is not None
+            and str(last.result.termination) == "went_out"
+        )
+
+    match = _play_until(rules, went_out_by_discard)
+    entries = protocol.log_json(match, 1000)
+    went_out = [e for e in entries if e["action"] == "discard face down"]
+    assert went_out, entries[-5:]
+    faces = {str(e.action) for e in match.history if str(e.action).startswith("discard ")}
+    assert all(
+        e["action"] in faces or e["action"] == "discard face down"
+        for e in entries
+        if "discard" in e["action"]
+    )
+
+
+# 9. The seat token never travels in the URL --------------------------------------------------------
+def test_9_token_in_the_url_is_refused_and_grants_nothing(client: TestClient, web: Any) -> None:
+    grant = web.create(client, seats=2, bots=[{"kind": "random"}])
+    code, token = grant["code"], grant["token"]
+    with (
+        pytest.raises(WebSocketDisconnect) as refused,
+        client.websocket_connect(f"/ws/{code}?token={token}") as ws,
+    ):
+        ws.receive_json()
+    assert refused.value.code == 4400
+    assert not table_of(client, code).connected(0)
+    with web.connect(client, code, token) as ws:
+        assert ws.receive_json() == {"type": "welcome", "seat": 0, "code": code}
+    page = client.get("/static/app.js").text
+    assert "?token=" not in page and 'type: "hello"' in page
+
+
+def test_9_a_connection_must_say_hello_first(client: TestClient, web: Any) -> None:
+    code = web.create(client, seats=2, bots=[{"kind": "random"}])["code"]
+    with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(f"/ws/{code}") as ws:
+        ws.send_json({"type": "ping"})
+        ws.receive_json()
+    assert refused.value.code == 4400
+
+
+# Nothing a seat receives rebuilds the randomness ----------------------------------------------------
+def _secret_forms(secret: bytes) -> list[str]:
+    return [
+        secret.hex(),
+        secret.hex().upper(),
+        base64.b64encode(secret).decode(),
+        base64.urlsafe_b64encode(secret).decode().rstrip("="),
+        str(int.from_bytes(secret, "big")),
+    ]
+
+
+def _runs(cards: Sequence[Any], length: int) -> set[str]:
+    texts = [str(c) for c in cards]
+    return {",".join(texts[i : i + length]) for i in range(len(texts) - length + 1)}
+
+
+def test_a_whole_game_reveals_nothing_to_rebuild_the_randomness(client: TestClient, web: Any) -> None:
+    grant = web.create(
+        client, seats=3, bots=[{"kind": "random"}, {"kind": "greedy"}], overrides={"match_end": "single_hand"}
+    )
+    code, token = grant["code"], grant["token"]
+    table = table_of(client, code)
+    assert table.secret is not None
+    received: list[str] = [json.dumps(grant)]
+    received.append(client.get(f"/api/tables/{code}").text)
+    received.append(client.get("/api/tables").text)
+    with web.connect(client, code, token) as ws, web.connect(client, code) as watch:
+        while True:
+            msg = ws.receive_json()
+            received.append(json.dumps(msg))
+            if msg["type"] == "state" and msg["legal"]:
+                ws.send_json({"type": "hint"})
+                ws.send_json({"type": "act", "action": msg["legal"][0], "version": msg["version"]})
+            if msg["type"] == "state" and msg["match"]["is_over"]:
+                break
+        ws.send_json({"type": "ping"})
+        while (msg := ws.receive_json())["type"] != "pong":
+            received.append(json.dumps(msg))
+        watch.send_json({"type": "ping"})
+        while (msg := watch.receive_json())["type"] != "pong":
+            received.append(json.dumps(msg))
+    received.append(client.get(f"/api/tables/{code}").text)
+    everything = "\n".join(received)
+    for form in _secret_forms(table.secret):
+        assert form not in everything
+    for message in received:
+        keys = set(_keys(json.loads(message)))
+        assert not keys & {"seed", "secret", "deck", "stock", "rng", "state_of_rng", "key"}, keys
+    # No stretch of the deck order as dealt (beyond what play shows card by card) is sent:
+    # the undealt stock never appears as a run of six cards in any message.
+    rnd = table.match.rounds[0]
+    dealt = sum(len(h) for h in rnd.hands) + len(rnd.table) * 0
+    stock_runs = _runs(rnd.deck[dealt:], 6)
+    compact = everything.replace('"', "").replace(" ", "")
+    assert not any(run in compact for run in stock_runs)
+
+
+def _keys(value: Any) -> Iterator[str]:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield k
+            yield from _keys(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _keys(v)
+
+
+# Identical requests deal different hands -------------------------------------------------------
+def test_identical_create_requests_deal_different_hands(client: TestClient) -> None:
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(
+        preset=st.sampled_from(["german", "viennese"]),
+        seats=st.integers(2, 4),
+        bots=st.integers(0, 3),
+        name=st.text(st.characters(categories=["L", "N"]), max_size=8),
+    )
+    def identical_requests(preset: str, seats: int, bots: int, name: str) -> None:
+        spec = {
+            "preset": preset,
+            "seats": seats,
+            "bots": [{"kind": "random"}] * min(bots, seats - 1),
+            "name": name,
+        }
+        first = client.post("/api/tables", json=spec)
+        second = client.post("/api/tables", json=spec)
+        assert first.status_code == second.status_code == 201
+        a, b = table_of(client, first.json()["code"]), table_of(client, second.json()["code"])
+        assert a.match.round.deck != b.match.round.deck
+        assert a.match.round.view(0).hand != b.match.round.view(0).hand
+        for grant in (first.json(), second.json()):  # keep the server's open tables few
+            client.post(f"/api/tables/{grant['code']}/leave", json={"token": grant["token"]})
+
+    identical_requests()
+
+
+# A secret table resumes exactly after a restart --------------------------------------------------
+def test_a_secret_table_replays_exactly_from_the_database(sqlite_url: str, web: Any) -> None:
+    settings = web.settings(bot_delay=0)
+    with TestClient(create_app(sqlite_url, settings=settings)) as client:
+        grant = web.create(client, seats=3, bots=[{"kind": "random"}, {"kind": "greedy"}])
+        code = grant["code"]
+        with web.connect(client, code, grant["token"]) as ws:
+            for _ in range(12):
+                state = web.receive_state(ws, until=lambda s: bool(s["legal"]))
+                ws.send_json({"type": "act", "action": state["legal"][-1], "version": state["version"]})
+            before = web.receive_state(ws, until=lambda s: bool(s["legal"]))
+        live = table_of(client, code).match
+        stock = list(live.round.stock)
+    with TestClient(create_app(sqlite_url, settings=settings)) as client:
+        with web.connect(client, code, grant["token"]) as ws:
+            after = web.receive_state(ws)
+        again = table_of(client, code).match
+        assert list(again.round.stock) == stock and again.round.deck == live.round.deck
+        assert {k: v for k, v in after.items() if k != "table"} == {
+            k: v for k, v in before.items() if k != "table"
+        }
+
+
+# Issue 14: the web's bots answer buy-back offers from the match view ---------------------------------
+class RecordingBot:
+    """A bot that notes which entry point it was asked through."""
+
+    name = "recording"
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def choose(self, view: Any, legal: Sequence[Action], rng: random.Random) -> Action:
+        self.calls.append("choose")
+        return legal[0]
+
+    def choose_match(self, mv: MatchView, legal: Sequence[Action], rng: random.Random) -> Action:
+        self.calls.append("choose_match")
+        assert mv.buyback_target is not None
+        return Decline() if Decline() in legal else legal[0]
+
+
+def _pending_buyback_for_seat_1(rules: Rules) -> Match:
+    bot = make_bot("greedy")
+    for seed in range(100):
+        match = Match.new(rules, 2, seed=seed, position=MatchPosition(totals=(40, 78)))
+        while not match.is_over and not match.pending_buyback and match.hands_dealt == 1:
+            match.apply(
+                bot.choose(match.round.view(match.to_move), match.legal_actions(), random.Random(seed))
+            )
+        if match.pending_buyback == [1]:
+            return match
+    raise AssertionError("no seed gives seat 1 a buy-back offer")
+
+
+def test_web_bots_decide_buybacks_from_the_match_view(client: TestClient, web: Any) -> None:
+    rules = Rules.preset("viennese")
+    match = _pending_buyback_for_seat_1(rules)
+    assert BuyBack() in match.legal_actions()
+    grant = web.create(client, preset="viennese", seats=2, bots=[{"kind": "random"}], seed=1)
+    table = table_of(client, grant["code"])
+    spy = RecordingBot()
+    table._bots[("random", None)] = spy  # type: ignore[assignment]
+    table.match = match
+    with web.connect(client, grant["code"], grant["token"]) as ws:
+        web.receive_state(ws, until=lambda s: not s["match"]["buyback_pending"])
+    assert spy.calls and spy.calls[0] == "choose_match"
+
+
+def test_every_deal_of_a_secret_match_comes_from_the_secret() -> None:
+    """Later deals and reshuffles too: the library's 32-bit per-deal seeds are not used."""
+    rules = Rules.from_mapping({"preset": "german", "num_hands": 3, "match_end": "fixed_hands"})
+    secret = bytes(range(100, 132))
+    match = DealtMatch.from_secret(rules, 3, secret)
+    bot = make_bot("greedy")
+    while not match.is_over:
+        match.apply(bot.choose(match.round.view(match.to_move), match.legal_actions(), random.Random(1)))
+    assert len(match.rounds) == 3
+    for number, rnd in enumerate(match.rounds, start=1):
+        assert list(rnd.deck) == deal_order(rules, secret, number)
+        assert isinstance(rnd.state().rng, SecretRandom)
+
+
+def test_only_open_tables_are_loaded_after_a_restart(sqlite_url: str, web: Any) -> None:
+    with TestClient(create_app(sqlite_url, settings=web.settings())) as client:
+        closed = web.create(client, seats=3)
+        client.post(f"/api/tables/{closed['code']}/leave", json={"token": closed["token"]})
+        waiting = web.create(client, seats=3)
+        assert table_of(client, closed["code"]).status == "closed"
+    with TestClient(create_app(sqlite_url, settings=web.settings())) as client:
+        tables = client.app.state.manager.tables  # type: ignore[attr-defined]
+        assert set(tables) == {waiting["code"]}
