@@ -1,0 +1,710 @@
+// Compiled twin of rummykit's meld search: minimum deadwood, best discards, best opening value and
+// the knock-game race play-out. Answers are identical to the pure-Python backend
+// (rummykit/solver/python_backend.py); tests/test_solver_native.py checks that differentially.
+//
+// A hand is kept as two 64-bit masks over card codes (suit * 13 + rank - 1): the faces held at
+// least once (h1) and the faces held twice (h2, a subset of h1), plus a joker count. A candidate
+// meld is the same kind of multiset (m1, m2, jokers). It fits when m1 is inside h1 and m2 inside
+// h2; removing it clears m2 from both masks and, for the faces used once, the second copy if there
+// is one, else the first.
+//
+// The rule set arrives as its meld options (see rummykit/solver/tables.py, MELD_OPTIONS): run
+// position bounds (ace low / high), whether a run may turn the corner at the ace, the longest
+// joker streak in a run, set sizes, distinct suits in sets, the joker-count table of joker_limit
+// and the deadwood value of every card code.
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+namespace py = pybind11;
+using u64 = std::uint64_t;
+
+namespace {
+
+constexpr int kFaces = 52;
+constexpr int kJoker = 52;
+constexpr int kRanks = 13;
+constexpr int kLowAce = 1;
+constexpr int kHighAce = 14;
+constexpr int kMaxJokers = 63;  // joker counts above this are left to the Python twin
+constexpr int kNeg = -(1 << 28);
+constexpr std::size_t kMaxCache = std::size_t{1} << 17;
+
+inline int ctz(u64 x) { return __builtin_ctzll(x); }
+inline int popcount(u64 x) { return __builtin_popcountll(x); }
+inline u64 bit(int c) { return u64{1} << c; }
+
+// Opening value of a card on run position p (low ace 1, pips, courts 10, high ace 11) and of a card
+// of rank r in a set (ace 11): rummykit.melds.position_value and rank_value.
+inline int position_value(int p) { return p == kHighAce ? 11 : (p > 10 ? 10 : p); }
+inline int rank_value(int r) { return r == 1 ? 11 : (r > 10 ? 10 : r); }
+
+struct Options {
+    int lo = kLowAce;
+    int hi = kHighAce;
+    bool both_ends = false;
+    int max_adj = -1;  // -1: no limit
+    int set_min = 3;
+    int set_max = 4;
+    bool distinct = true;
+    std::array<std::array<bool, 16>, 16> joker_ok{};  // [naturals][jokers]
+    std::array<int, kFaces + 1> dv{};                 // deadwood value per card code (52 = joker)
+};
+
+struct Hand {
+    u64 h1 = 0;
+    u64 h2 = 0;
+    int jokers = 0;
+    int size() const { return popcount(h1) + popcount(h2) + jokers; }
+    bool add(int c) {
+        if (c == kJoker) {
+            ++jokers;
+            return true;
+        }
+        u64 b = bit(c);
+        if (h2 & b) return false;
+        if (h1 & b) {
+            h2 |= b;
+        } else {
+            h1 |= b;
+        }
+        return true;
+    }
+    void remove_one(int c) {
+        if (c == kJoker) {
+            --jokers;
+            return;
+        }
+        u64 b = bit(c);
+        if (h2 & b) {
+            h2 &= ~b;
+        } else {
+            h1 &= ~b;
+        }
+    }
+};
+
+struct Cand {
+    u64 m1;
+    u64 m2;
+    int jokers;
+    int gain;   // deadwood removed when formed
+    int value;  // best opening value over its layouts
+    int low;    // lowest natural card code
+};
+
+inline bool fits(const Cand& m, u64 h1, u64 h2, int jokers) {
+    return m.jokers <= jokers && !(m.m1 & ~h1) && !(m.m2 & ~h2);
+}
+
+inline void take(const Cand& m, u64& h1, u64& h2) {
+    u64 single = m.m1 & ~m.m2;
+    h1 &= ~(m.m2 | (single & ~h2));
+    h2 &= ~m.m1;
+}
+
+int longest_zero_run(unsigned sub, int start, int end) {
+    int best = 0, streak = 0;
+    for (int p = start; p <= end; ++p) {
+        if (sub >> p & 1u) {
+            streak = 0;
+        } else if (++streak > best) {
+            best = streak;
+        }
+    }
+    return best;
+}
+
+// Every candidate meld formable from the hand (as multisets, duplicates merged keeping the best
+// value), grouped by lowest natural card code.
+void enumerate(const Options& o, const Hand& h, std::vector<Cand>& out) {
+    out.clear();
+    const int J = h.jokers;
+    const int jv = o.dv[kJoker];
+    int bits[16];
+    for (int s = 0; s < 4; ++s) {
+        unsigned ranks = static_cast<unsigned>(h.h1 >> (kRanks * s)) & 0x1FFFu;
+        if (!ranks) continue;
+        unsigned pos = ranks << 1;
+        if (o.lo != kLowAce) pos &= ~(1u << kLowAce);
+        if ((ranks & 1u) && o.hi == kHighAce) pos |= 1u << kHighAce;
+        if (popcount(pos) + J < 3 || !pos) continue;
+        const bool ace_twice = (h.h2 >> (kRanks * s)) & 1u;
+        for (int start = o.lo; start <= o.hi - 2; ++start) {
+            for (int end = start + 2; end <= o.hi; ++end) {
+                const int len = end - start + 1;
+                const unsigned window = ((1u << len) - 1u) << start;
+                const unsigned present = pos & window;
+                const int np = popcount(present);
+                const int gaps = len - np;
+                if (gaps > J) break;  // a longer window only adds gaps
+                if (!present) continue;
+                if (start == kLowAce && end == kHighAce && !o.both_ends) continue;
+                int value = 0;
+                for (int p = start; p <= end; ++p) value += position_value(p);
+                const int max_drop = std::min(J - gaps, np - 1);
+                int nb = 0;
+                for (unsigned x = present; x; x &= x - 1) bits[nb++] = ctz(x);
+                // Every subset of the naturals dropping at most max_drop of them (jokers replace them).
+                const unsigned full = (1u << nb) - 1u;
+                for (unsigned drop = 0; drop <= full; ++drop) {
+                    if (popcount(drop) > max_drop) continue;
+                    unsigned sub = present;
+                    for (int i = 0; i < nb; ++i)
+                        if (drop >> i & 1u) sub &= ~(1u << bits[i]);
+                    const int n = popcount(sub);
+                    const int k = len - n;
+                    if (!o.joker_ok[n][k]) continue;
+                    if ((sub >> kLowAce & 1u) && (sub >> kHighAce & 1u) && !ace_twice) continue;
+                    if (o.max_adj >= 0 && k > 0 && longest_zero_run(sub, start, end) > o.max_adj) continue;
+                    Cand m{0, 0, k, k * jv, value, 0};
+                    for (unsigned x = sub; x; x &= x - 1) {
+                        const int p = ctz(x);
+                        const int c = kRanks * s + (p == kHighAce ? 1 : p) - 1;
+                        if (m.m1 & bit(c)) {
+                            m.m2 |= bit(c);
+                        } else {
+                            m.m1 |= bit(c);
+                        }
+                        m.gain += o.dv[c];
+                    }
+                    m.low = ctz(m.m1);
+                    out.push_back(m);
+                }
+            }
+        }
+    }
+    for (int r = 1; r <= kRanks; ++r) {
+        int cnt[4];
+        int total = 0;
+        for (int s = 0; s < 4; ++s) {
+            const int c = kRanks * s + r - 1;
+            cnt[s] = static_cast<int>((h.h1 >> c) & 1u) + static_cast<int>((h.h2 >> c) & 1u);
+            if (o.distinct && cnt[s] > 1) cnt[s] = 1;
+            total += cnt[s];
+        }
+        if (!total || total + J < o.set_min) continue;
+        for (int a = 0; a <= cnt[0]; ++a)
+            for (int b = 0; b <= cnt[1]; ++b)
+                for (int c2 = 0; c2 <= cnt[2]; ++c2)
+                    for (int d = 0; d <= cnt[3]; ++d) {
+                        const int choice[4] = {a, b, c2, d};
+                        const int n = a + b + c2 + d;
+                        if (!n) continue;
+                        u64 m1 = 0, m2 = 0;
+                        int gain = 0;
+                        for (int s = 0; s < 4; ++s) {
+                            const int code = kRanks * s + r - 1;
+                            if (choice[s] >= 1) m1 |= bit(code);
+                            if (choice[s] == 2) m2 |= bit(code);
+                            gain += choice[s] * o.dv[code];
+                        }
+                        for (int k = 0; k <= J; ++k) {
+                            const int size = n + k;
+                            if (size > o.set_max) break;
+                            if (size < o.set_min || !o.joker_ok[n][k]) continue;
+                            out.push_back(Cand{m1, m2, k, gain + k * jv, rank_value(r) * size, ctz(m1)});
+                        }
+                    }
+    }
+    std::sort(out.begin(), out.end(), [](const Cand& x, const Cand& y) {
+        if (x.low != y.low) return x.low < y.low;
+        if (x.m1 != y.m1) return x.m1 < y.m1;
+        if (x.m2 != y.m2) return x.m2 < y.m2;
+        return x.jokers < y.jokers;
+    });
+    std::size_t w = 0;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        if (w && out[w - 1].m1 == out[i].m1 && out[w - 1].m2 == out[i].m2 && out[w - 1].jokers == out[i].jokers) {
+            out[w - 1].value = std::max(out[w - 1].value, out[i].value);
+        } else {
+            out[w++] = out[i];
+        }
+    }
+    out.resize(w);
+}
+
+// Memo of one search: open addressing over (h1, h2 | jokers | mode), emptied in O(1) per search.
+class Memo {
+  public:
+    Memo() : table_(1024) {}
+    void reset() {
+        if (++gen_ == 0) {
+            std::fill(table_.begin(), table_.end(), Entry{});
+            gen_ = 1;
+        }
+        count_ = 0;
+    }
+    // The slot for the key: found (value valid) or fresh (to be filled by store()).
+    int* find(u64 a, u64 b, bool& found) {
+        if (2 * (count_ + 1) > table_.size()) grow();
+        std::size_t mask = table_.size() - 1;
+        std::size_t i = hash(a, b) & mask;
+        while (true) {
+            Entry& e = table_[i];
+            if (e.gen != gen_) {
+                e.gen = gen_;
+                e.a = a;
+                e.b = b;
+                ++count_;
+                found = false;
+                return &e.value;
+            }
+            if (e.a == a && e.b == b) {
+                found = true;
+                return &e.value;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+  private:
+    struct Entry {
+        u64 a = 0;
+        u64 b = 0;
+        int value = 0;
+        std::uint32_t gen = 0;
+    };
+    static std::size_t hash(u64 a, u64 b) {
+        u64 x = a * 0x9E3779B97F4A7C15ull ^ (b + 0x632BE59BD9B4E019ull + (a >> 29));
+        x ^= x >> 31;
+        x *= 0xBF58476D1CE4E5B9ull;
+        x ^= x >> 29;
+        return static_cast<std::size_t>(x);
+    }
+    void grow() {
+        std::vector<Entry> old(table_.size() * 2);
+        old.swap(table_);
+        std::size_t mask = table_.size() - 1;
+        for (const Entry& e : old) {
+            if (e.gen != gen_) continue;
+            std::size_t i = hash(e.a, e.b) & mask;
+            while (table_[i].gen == gen_) i = (i + 1) & mask;
+            table_[i] = e;
+        }
+    }
+    std::vector<Entry> table_;
+    std::uint32_t gen_ = 1;
+    std::size_t count_ = 0;
+};
+
+enum Mode : u64 { kGain = 0, kDiscard = 1, kValueOpen = 2, kValueKept = 3, kVisited = 4 };
+
+inline u64 state_b(u64 h2, int jokers, Mode mode) {
+    return h2 | static_cast<u64>(jokers) << 52 | static_cast<u64>(mode) << 60;
+}
+
+// One search over the candidates of one hand. Never shared between threads.
+class Search {
+  public:
+    explicit Search(const Options& o) : o_(o) {}
+
+    void prepare(const Hand& h) {
+        enumerate(o_, h, cands_);
+        first_.fill(0);
+        last_.fill(0);
+        opener_ = useful_ = 0;
+        for (std::size_t i = 0; i < cands_.size(); ++i) {
+            const Cand& m = cands_[i];
+            if (!(opener_ & bit(m.low))) first_[m.low] = static_cast<int>(i);
+            last_[m.low] = static_cast<int>(i) + 1;
+            opener_ |= bit(m.low);
+            useful_ |= m.m1;
+        }
+        memo_.reset();
+    }
+
+    int total(const Hand& h) const {
+        int t = h.jokers * o_.dv[kJoker];
+        for (u64 x = h.h1; x; x &= x - 1) t += o_.dv[ctz(x)];
+        for (u64 x = h.h2; x; x &= x - 1) t += o_.dv[ctz(x)];
+        return t;
+    }
+
+    int min_deadwood(const Hand& h) {
+        prepare(h);
+        return total(h) - gain(h.h1, h.h2, h.jokers);
+    }
+
+    // Least deadwood after one discard and the mask of the distinct discards reaching it (bit 52: joker).
+    std::pair<int, u64> best_discards(const Hand& h) {
+        prepare(h);
+        const int best = discard(h.h1, h.h2, h.jokers);
+        u64 found = 0;
+        collect(h.h1, h.h2, h.jokers, best, found);
+        return {total(h) - best, found};
+    }
+
+    int max_opening_value(const Hand& h, bool keep_one) {
+        prepare(h);
+        const bool kept = !keep_one || (h.h1 & ~useful_);
+        return std::max(0, value(h.h1 & useful_, h.h2 & useful_, h.jokers, kept));
+    }
+
+  private:
+    // Largest deadwood that disjoint melds remove from the useful naturals and the jokers.
+    int gain(u64 h1, u64 h2, int j) {
+        h1 &= useful_;
+        h2 &= useful_;
+        const u64 x = h1 & opener_;
+        if (!x) return 0;
+        const int low = ctz(x);
+        const u64 keep = ~(bit(low) - 1);
+        h1 &= keep;
+        h2 &= keep;
+        bool found;
+        int* slot = memo_.find(h1, state_b(h2, j, kGain), found);
+        if (found) return *slot;
+        Hand r{h1, h2, j};
+        r.remove_one(low);
+        int best = gain(r.h1, r.h2, j);
+        for (int i = first_[low]; i < last_[low]; ++i) {
+            const Cand& m = cands_[i];
+            if (!fits(m, h1, h2, j)) continue;
+            u64 a = h1, b = h2;
+            take(m, a, b);
+            best = std::max(best, m.gain + gain(a, b, j - m.jokers));
+        }
+        slot = memo_.find(h1, state_b(h2, j, kGain), found);
+        *slot = best;
+        return best;
+    }
+
+    int max_dv(u64 mask) const {
+        int best = kNeg;
+        for (u64 x = mask; x; x &= x - 1) best = std::max(best, o_.dv[ctz(x)]);
+        return best;
+    }
+
+    // With one discard still owed: the most that melds plus the discarded card's value remove.
+    int discard(u64 h1, u64 h2, int j) {
+        const u64 x = h1 & opener_;
+        if (!x) return std::max(max_dv(h1), j > 0 ? o_.dv[kJoker] : kNeg);
+        const int low = ctz(x);
+        const u64 keep = ~(bit(low) - 1);
+        if (h1 & ~keep) {
+            // Cards below the lowest opener cannot be melded: keep them, or discard the dearest.
+            const int mb = max_dv(h1 & ~keep);
+            return std::max(mb + gain(h1 & keep, h2 & keep, j), discard(h1 & keep, h2 & keep, j));
+        }
+        bool found;
+        int* slot = memo_.find(h1, state_b(h2, j, kDiscard), found);
+        if (found) return *slot;
+        Hand r{h1, h2, j};
+        r.remove_one(low);
+        int best = std::max(discard(r.h1, r.h2, j), o_.dv[low] + gain(r.h1, r.h2, j));
+        for (int i = first_[low]; i < last_[low]; ++i) {
+            const Cand& m = cands_[i];
+            if (!fits(m, h1, h2, j)) continue;
+            u64 a = h1, b = h2;
+            take(m, a, b);
+            const int sub = discard(a, b, j - m.jokers);
+            if (sub > kNeg / 2) best = std::max(best, m.gain + sub);
+        }
+        slot = memo_.find(h1, state_b(h2, j, kDiscard), found);
+        *slot = best;
+        return best;
+    }
+
+    void add_cards_worth(u64 mask, int worth, u64& found) const {
+        for (u64 x = mask; x; x &= x - 1)
+            if (o_.dv[ctz(x)] == worth) found |= bit(ctz(x));
+    }
+
+    // Walks the optimal branches of discard() and marks every discard that one of them makes.
+    void collect(u64 h1, u64 h2, int j, int target, u64& found) {
+        const u64 x = h1 & opener_;
+        if (!x) {
+            add_cards_worth(h1, target, found);
+            if (j > 0 && o_.dv[kJoker] == target) found |= bit(kJoker);
+            return;
+        }
+        const int low = ctz(x);
+        const u64 keep = ~(bit(low) - 1);
+        if (h1 & ~keep) {
+            const int mb = max_dv(h1 & ~keep);
+            if (mb + gain(h1 & keep, h2 & keep, j) == target) add_cards_worth(h1 & ~keep, mb, found);
+            if (discard(h1 & keep, h2 & keep, j) == target) collect(h1 & keep, h2 & keep, j, target, found);
+            return;
+        }
+        bool seen;
+        memo_.find(h1, state_b(h2, j, kVisited), seen);
+        if (seen) return;
+        Hand r{h1, h2, j};
+        r.remove_one(low);
+        if (o_.dv[low] + gain(r.h1, r.h2, j) == target) found |= bit(low);
+        if (discard(r.h1, r.h2, j) == target) collect(r.h1, r.h2, j, target, found);
+        for (int i = first_[low]; i < last_[low]; ++i) {
+            const Cand& m = cands_[i];
+            if (!fits(m, h1, h2, j)) continue;
+            u64 a = h1, b = h2;
+            take(m, a, b);
+            const int sub = discard(a, b, j - m.jokers);
+            if (sub > kNeg / 2 && m.gain + sub == target) collect(a, b, j - m.jokers, target - m.gain, found);
+        }
+    }
+
+    // Largest opening value of disjoint melds; -1 when a card must stay outside (not kept) and cannot.
+    int value(u64 h1, u64 h2, int j, bool kept) {
+        const u64 x = h1 & opener_;
+        if (!x) return (kept || j || h1) ? 0 : -1;
+        const int low = ctz(x);
+        const u64 keep = ~(bit(low) - 1);
+        if (h1 & ~keep) {
+            kept = true;  // cards below the opener stay in hand
+            h1 &= keep;
+            h2 &= keep;
+        }
+        const Mode mode = kept ? kValueKept : kValueOpen;
+        bool found;
+        int* slot = memo_.find(h1, state_b(h2, j, mode), found);
+        if (found) return *slot;
+        Hand r{h1, h2, j};
+        r.remove_one(low);
+        int best = value(r.h1, r.h2, j, true);
+        for (int i = first_[low]; i < last_[low]; ++i) {
+            const Cand& m = cands_[i];
+            if (!fits(m, h1, h2, j)) continue;
+            u64 a = h1, b = h2;
+            take(m, a, b);
+            const int sub = value(a, b, j - m.jokers, kept);
+            if (sub >= 0 && m.value + sub > best) best = m.value + sub;
+        }
+        slot = memo_.find(h1, state_b(h2, j, mode), found);
+        *slot = best;
+        return best;
+    }
+
+    const Options& o_;
+    std::vector<Cand> cands_;
+    std::array<int, kFaces> first_{};
+    std::array<int, kFaces> last_{};
+    u64 opener_ = 0;
+    u64 useful_ = 0;
+    Memo memo_;
+};
+
+struct KeyHash {
+    std::size_t operator()(const std::pair<u64, u64>& k) const {
+        return static_cast<std::size_t>(k.first * 0x9E3779B97F4A7C15ull ^ (k.second + (k.first >> 31)));
+    }
+};
+
+// Per-hand result caches of one thread.
+struct Caches {
+    std::unordered_map<std::pair<u64, u64>, int, KeyHash> deadwood;
+    std::unordered_map<std::pair<u64, u64>, std::pair<int, u64>, KeyHash> discards;
+    std::unordered_map<std::pair<u64, u64>, int, KeyHash> opening;
+    void clear() {
+        deadwood.clear();
+        discards.clear();
+        opening.clear();
+    }
+};
+
+inline std::pair<u64, u64> hand_key(const Hand& h, u64 extra = 0) {
+    return {h.h1, h.h2 | static_cast<u64>(h.jokers) << 52 | extra << 60};
+}
+
+template <class Map, class F>
+auto cached(Map& map, const std::pair<u64, u64>& key, F compute) -> typename Map::mapped_type {
+    auto it = map.find(key);
+    if (it != map.end()) return it->second;
+    auto result = compute();
+    if (map.size() >= kMaxCache) map.clear();
+    map.emplace(key, result);
+    return result;
+}
+
+struct Worker {
+    explicit Worker(const Options& o) : search(o) {}
+    Search search;
+    Caches caches;
+
+    int min_deadwood(const Hand& h) {
+        return cached(caches.deadwood, hand_key(h), [&] { return search.min_deadwood(h); });
+    }
+    std::pair<int, u64> best_discards(const Hand& h) {
+        return cached(caches.discards, hand_key(h), [&] { return search.best_discards(h); });
+    }
+    int max_opening_value(const Hand& h, bool keep_one) {
+        return cached(caches.opening, hand_key(h, keep_one ? 1 : 0),
+                      [&] { return search.max_opening_value(h, keep_one); });
+    }
+};
+
+struct RaceRules {
+    int threshold;
+    bool less_than;  // knock_comparison "lt"
+    double points_per_turn;
+};
+
+// rummykit.bots.race.knock_race: own turns until the hand can call Rummy or knock.
+double knock_race(Worker& w, const Options& o, Hand h, const int* draws, int count, const RaceRules& rr) {
+    for (int turn = 1; turn <= count; ++turn) {
+        if (!h.add(draws[turn - 1])) throw std::invalid_argument("a face drawn a third time");
+        const auto [d, discards] = w.best_discards(h);
+        if (d == 0 || (rr.less_than ? d < rr.threshold : d <= rr.threshold)) return turn;
+        // shed_card: among the best discards the one worth most, never a joker (no barred card).
+        u64 usable = discards & ~bit(kJoker);
+        if (!usable) usable = h.h1;
+        int shed = kJoker;
+        for (u64 x = usable; x; x &= x - 1) {
+            const int c = ctz(x);
+            if (shed == kJoker || o.dv[c] > o.dv[shed] || (o.dv[c] == o.dv[shed] && c > shed)) shed = c;
+        }
+        h.remove_one(shed);
+    }
+    const int left = h.size() ? w.min_deadwood(h) : 0;
+    return count + 1 + left / rr.points_per_turn;
+}
+
+[[noreturn]] void bad_card(const char* why) { throw py::value_error(why); }
+
+Hand read_hand(py::handle cards) {
+    Hand h;
+    PyObject* seq = PySequence_Fast(cards.ptr(), "cards must be a sequence of card codes");
+    if (!seq) throw py::error_already_set();
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject** items = PySequence_Fast_ITEMS(seq);
+    for (Py_ssize_t i = 0; i < n; ++i) {
+        const long c = PyLong_AsLong(items[i]);
+        if (c == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            throw py::error_already_set();
+        }
+        if (c < 0 || c > kJoker) {
+            Py_DECREF(seq);
+            bad_card("card code out of range");
+        }
+        if (!h.add(static_cast<int>(c)) || h.jokers > kMaxJokers) {
+            Py_DECREF(seq);
+            bad_card(h.jokers > kMaxJokers ? "too many jokers" : "a face held three times");
+        }
+    }
+    Py_DECREF(seq);
+    return h;
+}
+
+std::vector<int> read_codes(py::handle cards) {
+    std::vector<int> out;
+    for (py::handle item : py::reinterpret_borrow<py::sequence>(cards)) {
+        const long c = PyLong_AsLong(item.ptr());
+        if (c == -1 && PyErr_Occurred()) throw py::error_already_set();
+        if (c < 0 || c > kJoker) bad_card("card code out of range");
+        out.push_back(static_cast<int>(c));
+    }
+    return out;
+}
+
+py::tuple discard_codes(u64 mask) {
+    py::tuple out(popcount(mask));
+    int i = 0;
+    for (u64 x = mask; x; x &= x - 1) out[i++] = py::int_(ctz(x));
+    return out;
+}
+
+class Solver {
+  public:
+    Solver(int lo, int hi, bool both_ends, int max_adj, int set_min, int set_max, bool distinct,
+           const std::vector<bool>& joker_ok, const std::vector<int>& dv) {
+        if (lo < kLowAce || hi > kHighAce || hi - lo < 2 || set_min < 1 || set_max > 16 ||
+            joker_ok.size() != 256 || dv.size() != kFaces + 1 || max_adj < -1)
+            throw py::value_error("invalid meld options");
+        o_.lo = lo;
+        o_.hi = hi;
+        o_.both_ends = both_ends;
+        o_.max_adj = max_adj;
+        o_.set_min = set_min;
+        o_.set_max = set_max;
+        o_.distinct = distinct;
+        for (int n = 0; n < 16; ++n)
+            for (int k = 0; k < 16; ++k) o_.joker_ok[n][k] = joker_ok[16 * n + k];
+        for (int c = 0; c <= kFaces; ++c) o_.dv[c] = dv[c];
+        worker_ = std::make_unique<Worker>(o_);
+    }
+
+    int min_deadwood(py::handle cards) { return worker_->min_deadwood(read_hand(cards)); }
+
+    py::tuple best_discards(py::handle cards) {
+        const Hand h = read_hand(cards);
+        if (!h.size()) throw py::value_error("best_discards needs at least one card");
+        const auto [d, mask] = worker_->best_discards(h);
+        return py::make_tuple(d, discard_codes(mask));
+    }
+
+    int max_opening_value(py::handle cards, bool keep_one) {
+        return worker_->max_opening_value(read_hand(cards), keep_one);
+    }
+
+    void clear_caches() { worker_->caches.clear(); }
+
+    // knock_race of every hand on every stock (its first ``draws`` cards), as rows per stock. The
+    // play-outs run without the GIL, split over ``threads`` threads (each with its own caches).
+    std::vector<std::vector<double>> knock_races(py::handle hands, py::handle stocks, int draws, int threshold,
+                                                 bool less_than, double points_per_turn, int threads) {
+        std::vector<Hand> hs;
+        for (py::handle hand : py::reinterpret_borrow<py::sequence>(hands)) hs.push_back(read_hand(hand));
+        std::vector<std::vector<int>> ss;
+        for (py::handle stock : py::reinterpret_borrow<py::sequence>(stocks)) ss.push_back(read_codes(stock));
+        if (draws < 0 || points_per_turn <= 0) throw py::value_error("invalid race parameters");
+        const RaceRules rr{threshold, less_than, points_per_turn};
+        std::vector<std::vector<double>> out(ss.size(), std::vector<double>(hs.size()));
+        threads = std::max(1, std::min({threads, 8, static_cast<int>(ss.size())}));
+        std::vector<std::string> errors(threads);
+        {
+            py::gil_scoped_release release;
+            auto run = [&](int part) {
+                try {
+                    Worker w(o_);  // never the shared worker: other Python threads may use it now
+                    for (std::size_t s = part; s < ss.size(); s += threads) {
+                        const int count = std::min<int>(draws, static_cast<int>(ss[s].size()));
+                        for (std::size_t i = 0; i < hs.size(); ++i)
+                            out[s][i] = knock_race(w, o_, hs[i], ss[s].data(), count, rr);
+                    }
+                } catch (const std::exception& e) {
+                    errors[part] = e.what();
+                }
+            };
+            std::vector<std::thread> pool;
+            for (int part = 1; part < threads; ++part) pool.emplace_back(run, part);
+            run(0);
+            for (std::thread& t : pool) t.join();
+        }
+        for (const std::string& e : errors)
+            if (!e.empty()) throw py::value_error(e);
+        return out;
+    }
+
+  private:
+    Options o_;
+    std::unique_ptr<Worker> worker_;
+};
+
+}  // namespace
+
+PYBIND11_MODULE(_native, m) {
+    m.doc() = "Compiled meld-search kernels of rummykit (see rummykit.solver.native).";
+    py::class_<Solver>(m, "Solver")
+        .def(py::init<int, int, bool, int, int, int, bool, const std::vector<bool>&, const std::vector<int>&>(),
+             py::arg("lo"), py::arg("hi"), py::arg("both_ends"), py::arg("max_adjacent_jokers"),
+             py::arg("set_min"), py::arg("set_max"), py::arg("distinct"), py::arg("joker_ok"),
+             py::arg("deadwood_values"))
+        .def("min_deadwood", &Solver::min_deadwood, py::arg("cards"))
+        .def("best_discards", &Solver::best_discards, py::arg("cards"))
+        .def("max_opening_value", &Solver::max_opening_value, py::arg("cards"), py::arg("keep_one"))
+        .def("clear_caches", &Solver::clear_caches)
+        .def("knock_races", &Solver::knock_races, py::arg("hands"), py::arg("stocks"), py::arg("draws"),
+             py::arg("threshold"), py::arg("less_than"), py::arg("points_per_turn"), py::arg("threads") = 1);
+    m.attr("MAX_JOKERS") = kMaxJokers;
+}
