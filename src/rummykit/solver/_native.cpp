@@ -23,7 +23,6 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
-#include <unordered_map>
 #include <vector>
 
 namespace py = pybind11;
@@ -494,52 +493,63 @@ class Search {
     Memo memo_;
 };
 
-struct KeyHash {
-    std::size_t operator()(const std::pair<u64, u64>& k) const {
-        return static_cast<std::size_t>(k.first * 0x9E3779B97F4A7C15ull ^ (k.second + (k.first >> 31)));
+// Per-hand result cache of one thread: direct-mapped, a new result overwrites the slot it hashes to
+// (results never go stale, so a lost entry only costs a search).
+template <class Value>
+class ResultCache {
+  public:
+    explicit ResultCache(int log2_size) : slots_(std::size_t{1} << log2_size) {}
+    const Value* get(u64 a, u64 b) const {
+        const Slot& s = slots_[index(a, b)];
+        return s.used && s.a == a && s.b == b ? &s.value : nullptr;
     }
+    void put(u64 a, u64 b, const Value& v) { slots_[index(a, b)] = Slot{a, b, v, true}; }
+    void clear() { std::fill(slots_.begin(), slots_.end(), Slot{}); }
+
+  private:
+    struct Slot {
+        u64 a = 0;
+        u64 b = 0;
+        Value value{};
+        bool used = false;
+    };
+    std::size_t index(u64 a, u64 b) const {
+        u64 x = (a ^ (b * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull;
+        return static_cast<std::size_t>(x >> 40) & (slots_.size() - 1);
+    }
+    std::vector<Slot> slots_;
 };
 
-// Per-hand result caches of one thread.
-struct Caches {
-    std::unordered_map<std::pair<u64, u64>, int, KeyHash> deadwood;
-    std::unordered_map<std::pair<u64, u64>, std::pair<int, u64>, KeyHash> discards;
-    std::unordered_map<std::pair<u64, u64>, int, KeyHash> opening;
+template <class Value, class F>
+Value cached(ResultCache<Value>& cache, u64 a, u64 b, F compute) {
+    if (const Value* found = cache.get(a, b)) return *found;
+    const Value result = compute();
+    cache.put(a, b, result);
+    return result;
+}
+
+inline u64 key_b(const Hand& h, u64 extra = 0) { return h.h2 | static_cast<u64>(h.jokers) << 52 | extra << 60; }
+
+struct Worker {
+    Worker(const Options& o, int log2_cache) : search(o), deadwood(log2_cache), discards(log2_cache), opening(log2_cache) {}
+    Search search;
+    ResultCache<int> deadwood;
+    ResultCache<std::pair<int, u64>> discards;
+    ResultCache<int> opening;
+
     void clear() {
         deadwood.clear();
         discards.clear();
         opening.clear();
     }
-};
-
-inline std::pair<u64, u64> hand_key(const Hand& h, u64 extra = 0) {
-    return {h.h1, h.h2 | static_cast<u64>(h.jokers) << 52 | extra << 60};
-}
-
-template <class Map, class F>
-auto cached(Map& map, const std::pair<u64, u64>& key, F compute) -> typename Map::mapped_type {
-    auto it = map.find(key);
-    if (it != map.end()) return it->second;
-    auto result = compute();
-    if (map.size() >= kMaxCache) map.clear();
-    map.emplace(key, result);
-    return result;
-}
-
-struct Worker {
-    explicit Worker(const Options& o) : search(o) {}
-    Search search;
-    Caches caches;
-
     int min_deadwood(const Hand& h) {
-        return cached(caches.deadwood, hand_key(h), [&] { return search.min_deadwood(h); });
+        return cached(deadwood, h.h1, key_b(h), [&] { return search.min_deadwood(h); });
     }
     std::pair<int, u64> best_discards(const Hand& h) {
-        return cached(caches.discards, hand_key(h), [&] { return search.best_discards(h); });
+        return cached(discards, h.h1, key_b(h), [&] { return search.best_discards(h); });
     }
     int max_opening_value(const Hand& h, bool keep_one) {
-        return cached(caches.opening, hand_key(h, keep_one ? 1 : 0),
-                      [&] { return search.max_opening_value(h, keep_one); });
+        return cached(opening, h.h1, key_b(h, keep_one ? 1 : 0), [&] { return search.max_opening_value(h, keep_one); });
     }
 };
 
@@ -569,30 +579,37 @@ double knock_race(Worker& w, const Options& o, Hand h, const int* draws, int cou
     return count + 1 + left / rr.points_per_turn;
 }
 
-[[noreturn]] void bad_card(const char* why) { throw py::value_error(why); }
+[[noreturn]] void bad_card(const std::string& why) { throw py::value_error(why); }
+
+// rummykit.cards notation of a natural card: rank then suit letter (7H, 10D, AS).
+std::string card_text(int c) {
+    static const char* const ranks[] = {"A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"};
+    return std::string(ranks[c % kRanks]) + "CDHS"[c / kRanks];
+}
 
 Hand read_hand(py::handle cards) {
     Hand h;
-    PyObject* seq = PySequence_Fast(cards.ptr(), "cards must be a sequence of card codes");
+    PyObject* seq = PySequence_Fast(cards.ptr(), "cards must be an iterable of card codes");
     if (!seq) throw py::error_already_set();
     const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     PyObject** items = PySequence_Fast_ITEMS(seq);
-    for (Py_ssize_t i = 0; i < n; ++i) {
+    std::string error;
+    for (Py_ssize_t i = 0; i < n && error.empty(); ++i) {
         const long c = PyLong_AsLong(items[i]);
         if (c == -1 && PyErr_Occurred()) {
             Py_DECREF(seq);
             throw py::error_already_set();
         }
         if (c < 0 || c > kJoker) {
-            Py_DECREF(seq);
-            bad_card("card code out of range");
-        }
-        if (!h.add(static_cast<int>(c)) || h.jokers > kMaxJokers) {
-            Py_DECREF(seq);
-            bad_card(h.jokers > kMaxJokers ? "too many jokers" : "a face held three times");
+            error = "no card has code " + std::to_string(c) + ": codes run from 0 to 52";
+        } else if (!h.add(static_cast<int>(c))) {
+            error = "a hand may hold at most two copies of a face, not more of " + card_text(static_cast<int>(c));
+        } else if (h.jokers > kMaxJokers) {
+            error = "at most " + std::to_string(kMaxJokers) + " jokers per hand";
         }
     }
     Py_DECREF(seq);
+    if (!error.empty()) bad_card(error);
     return h;
 }
 
@@ -601,7 +618,7 @@ std::vector<int> read_codes(py::handle cards) {
     for (py::handle item : py::reinterpret_borrow<py::sequence>(cards)) {
         const long c = PyLong_AsLong(item.ptr());
         if (c == -1 && PyErr_Occurred()) throw py::error_already_set();
-        if (c < 0 || c > kJoker) bad_card("card code out of range");
+        if (c < 0 || c > kJoker) bad_card("no card has code " + std::to_string(c) + ": codes run from 0 to 52");
         out.push_back(static_cast<int>(c));
     }
     return out;
@@ -631,7 +648,7 @@ class Solver {
         for (int n = 0; n < 16; ++n)
             for (int k = 0; k < 16; ++k) o_.joker_ok[n][k] = joker_ok[16 * n + k];
         for (int c = 0; c <= kFaces; ++c) o_.dv[c] = dv[c];
-        worker_ = std::make_unique<Worker>(o_);
+        worker_ = std::make_unique<Worker>(o_, 16);
     }
 
     int min_deadwood(py::handle cards) { return worker_->min_deadwood(read_hand(cards)); }
@@ -647,7 +664,7 @@ class Solver {
         return worker_->max_opening_value(read_hand(cards), keep_one);
     }
 
-    void clear_caches() { worker_->caches.clear(); }
+    void clear_caches() { worker_->clear(); }
 
     // knock_race of every hand on every stock (its first ``draws`` cards), as rows per stock. The
     // play-outs run without the GIL, split over ``threads`` threads (each with its own caches).
@@ -666,7 +683,7 @@ class Solver {
             py::gil_scoped_release release;
             auto run = [&](int part) {
                 try {
-                    Worker w(o_);  // never the shared worker: other Python threads may use it now
+                    Worker w(o_, 12);  // never the shared worker: other Python threads may use it now
                     for (std::size_t s = part; s < ss.size(); s += threads) {
                         const int count = std::min<int>(draws, static_cast<int>(ss[s].size()));
                         for (std::size_t i = 0; i < hs.size(); ++i)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from typing import Final
 
-from rummykit.cards import Card
+from rummykit.cards import JOKER_CODE, Card
 from rummykit.melds import Meld
 from rummykit.rules import Rules
 from rummykit.solver import backend as _backend
@@ -23,9 +24,7 @@ from rummykit.solver.cover import (
 from rummykit.solver.encoding import _NATURALS, _decode
 from rummykit.solver.tables import _Cand, _tables
 
-
-def _as_sequence(cards: Iterable[int]) -> Sequence[int]:
-    return cards if type(cards) is tuple or type(cards) is list else tuple(cards)
+_CARDS: Final = tuple(Card(c) for c in range(JOKER_CODE + 1))
 
 
 def min_deadwood(cards: Iterable[int], rules: Rules) -> int:
@@ -43,7 +42,7 @@ def min_deadwood(cards: Iterable[int], rules: Rules) -> int:
     >>> min_deadwood(parse_cards("JK 5S 6S 9D 9H 9C KH QH JH 4D"), viennese)
     4
     """
-    return _backend.current.min_deadwood(_as_sequence(cards), rules)
+    return _backend.current.min_deadwood(cards, rules)
 
 
 def best_discards(cards: Iterable[int], rules: Rules) -> tuple[int, tuple[Card, ...]]:
@@ -60,11 +59,12 @@ def best_discards(cards: Iterable[int], rules: Rules) -> tuple[int, tuple[Card, 
     Raises:
         ValueError: the hand is empty.
     """
-    cards = _as_sequence(cards)
+    if type(cards) is not tuple and type(cards) is not list:
+        cards = tuple(cards)
     if not cards:
         raise ValueError("best_discards needs at least one card")
     deadwood, discards = _backend.current.best_discards(cards, rules)
-    return deadwood, tuple(map(Card, discards))
+    return deadwood, tuple(map(_CARDS.__getitem__, discards))
 
 
 def best_arrangement(cards: Iterable[int], rules: Rules) -> Arrangement:
@@ -100,7 +100,7 @@ def max_opening_value(cards: Iterable[int], rules: Rules, keep_one: bool = False
     >>> max_opening_value(parse_cards("JK 2S 3S KD KC KS 10D 10C 10H"), Rules.preset("german"))
     70
     """
-    return _backend.current.max_opening_value(_as_sequence(cards), rules, keep_one)
+    return _backend.current.max_opening_value(cards, rules, keep_one)
 
 
 def best_opening(

@@ -1,7 +1,8 @@
 """The backend seam: which implementation runs the search kernels.
 
 A backend implements :class:`Backend`: ``min_deadwood``, ``best_discards`` (the value and the
-discard codes), ``max_opening_value`` and ``clear_caches``, for every rule set the solver supports,
+discard codes), ``max_opening_value``, ``clear_caches`` and optionally the knock-game race
+play-outs, for every rule set the solver supports,
 with answers identical to the pure-Python reference (:class:`~.python_backend.PythonBackend`).
 Two exist:
 
@@ -17,7 +18,7 @@ The native backend is active when its extension was built, unless the environmen
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Final, Protocol
 
@@ -29,7 +30,7 @@ PURE_ENV: Final = "RUMMYKIT_PURE"
 
 
 class Backend(Protocol):
-    """What a solver backend provides (cards are card codes, at most two copies of a face).
+    """What a solver backend provides (cards: any iterable of card codes, at most two copies of a face).
 
     ``min_deadwood`` and ``best_discards`` raise :class:`ValueError` for a face held three times;
     ``best_discards`` is never called with an empty hand.
@@ -38,13 +39,25 @@ class Backend(Protocol):
     @property
     def name(self) -> str: ...
 
-    def min_deadwood(self, cards: Sequence[int], rules: Rules) -> int: ...
+    def min_deadwood(self, cards: Iterable[int], rules: Rules) -> int: ...
 
-    def best_discards(self, cards: Sequence[int], rules: Rules) -> tuple[int, tuple[int, ...]]: ...
+    def best_discards(self, cards: Iterable[int], rules: Rules) -> tuple[int, tuple[int, ...]]: ...
 
-    def max_opening_value(self, cards: Sequence[int], rules: Rules, keep_one: bool) -> int: ...
+    def max_opening_value(self, cards: Iterable[int], rules: Rules, keep_one: bool) -> int: ...
 
     def clear_caches(self, meld_tables: bool = True) -> None: ...
+
+    def knock_races(
+        self,
+        rules: Rules,
+        hands: Sequence[Sequence[int]],
+        stocks: Sequence[Sequence[int]],
+        draws: int,
+        points_per_turn: float,
+    ) -> list[list[float]] | None:
+        """:func:`rummykit.bots.race.knock_race` of every hand on every stock's first ``draws`` cards
+        (a row per stock), or ``None`` when the backend leaves the races to the Python play-out."""
+        ...
 
 
 def _load_native() -> tuple[Backend | None, str]:

@@ -8,21 +8,25 @@ options, so a rule set's other fields cannot reach the kernels.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Final
+import os
+from collections.abc import Iterable, Sequence
+from typing import Any, Final
 
 from rummykit.cards import NUM_FACES
 from rummykit.melds import joker_count_problem, position_bounds
 from rummykit.rules import Rules
 from rummykit.solver import _native  # type: ignore[attr-defined]
-from rummykit.solver.encoding import _masks
 from rummykit.solver.tables import meld_options
 
 MAX_JOKERS: Final[int] = _native.MAX_JOKERS
 """The most jokers a hand given to the kernels may hold (far above any deck the rules allow)."""
 
 
-def compiled_solver(rules: Rules) -> _native.Solver:
+RACE_THREADS: Final = min(2, os.cpu_count() or 1)
+"""Threads a batch of race play-outs is spread over."""
+
+
+def compiled_solver(rules: Rules) -> Any:
     """A compiled solver for the meld options of ``rules`` (a new one; :class:`NativeBackend` caches)."""
     lo, hi = position_bounds(rules)
     return _native.Solver(
@@ -39,49 +43,71 @@ def compiled_solver(rules: Rules) -> _native.Solver:
 
 
 class NativeBackend:
-    """The compiled kernels, one ``Solver`` (with its per-hand caches) per set of meld options."""
+    """The compiled kernels, one ``Solver`` (with its per-hand caches) per set of meld options.
+
+    Cards may be any iterable of card codes; the kernels raise :class:`ValueError` for a face held
+    three times (with the reference's message) or a code outside 0–52, :class:`TypeError` for a
+    non-integer.
+    """
 
     name: Final = "native"
 
     def __init__(self) -> None:
-        self._by_id: dict[int, tuple[Rules, _native.Solver]] = {}
-        self._by_options: dict[tuple[object, ...], _native.Solver] = {}
+        self._by_id: dict[int, tuple[Rules, Any]] = {}
+        self._by_options: dict[tuple[object, ...], Any] = {}
+        self._last_rules: Rules | None = None
+        self._last: Any = None
 
-    def solver(self, rules: Rules) -> _native.Solver:
+    def solver(self, rules: Rules) -> Any:
         """The compiled solver for ``rules`` (shared by every rule set with the same meld options)."""
+        if rules is self._last_rules:
+            return self._last
         entry = self._by_id.get(id(rules))
         if entry is not None and entry[0] is rules:
-            return entry[1]
-        options = meld_options(rules)
-        found = self._by_options.get(options)
-        if found is None:
-            found = self._by_options[options] = compiled_solver(rules)
-        if len(self._by_id) > 512:
-            self._by_id.clear()
-        self._by_id[id(rules)] = (rules, found)  # keeps ``rules`` alive, so its id is not reused
+            found = entry[1]
+        else:
+            options = meld_options(rules)
+            found = self._by_options.get(options)
+            if found is None:
+                found = self._by_options[options] = compiled_solver(rules)
+            if len(self._by_id) > 512:
+                self._by_id.clear()
+            self._by_id[id(rules)] = (rules, found)  # keeps ``rules`` alive, so its id is not reused
+        self._last_rules, self._last = rules, found
         return found
 
-    def min_deadwood(self, cards: Sequence[int], rules: Rules) -> int:
-        try:
-            return int(self.solver(rules).min_deadwood(cards))
-        except ValueError:
-            _masks(cards)  # the reference's error for a face held three times
-            raise
+    def min_deadwood(self, cards: Iterable[int], rules: Rules) -> int:
+        found = self._last if rules is self._last_rules else self.solver(rules)
+        return found.min_deadwood(cards)  # type: ignore[no-any-return]
 
-    def best_discards(self, cards: Sequence[int], rules: Rules) -> tuple[int, tuple[int, ...]]:
-        try:
-            found: tuple[int, tuple[int, ...]] = self.solver(rules).best_discards(cards)
-        except ValueError:
-            _masks(cards)
-            raise
-        return found
+    def best_discards(self, cards: Iterable[int], rules: Rules) -> tuple[int, tuple[int, ...]]:
+        found = self._last if rules is self._last_rules else self.solver(rules)
+        return found.best_discards(cards)  # type: ignore[no-any-return]
 
-    def max_opening_value(self, cards: Sequence[int], rules: Rules, keep_one: bool) -> int:
-        try:
-            return int(self.solver(rules).max_opening_value(cards, keep_one))
-        except ValueError:
-            _masks(cards)
-            raise
+    def max_opening_value(self, cards: Iterable[int], rules: Rules, keep_one: bool) -> int:
+        found = self._last if rules is self._last_rules else self.solver(rules)
+        return found.max_opening_value(cards, keep_one)  # type: ignore[no-any-return]
+
+    def knock_races(
+        self,
+        rules: Rules,
+        hands: Sequence[Sequence[int]],
+        stocks: Sequence[Sequence[int]],
+        draws: int,
+        points_per_turn: float,
+    ) -> list[list[float]] | None:
+        """The knock-game race play-outs in compiled code, released from the GIL and spread over up to
+        :data:`RACE_THREADS` threads (results do not depend on the split)."""
+        threads = RACE_THREADS if len(stocks) >= 16 else 1
+        return self.solver(rules).knock_races(  # type: ignore[no-any-return]
+            hands,
+            stocks,
+            draws,
+            threshold=rules.knock_threshold or 0,
+            less_than=rules.knock_comparison == "lt",
+            points_per_turn=points_per_turn,
+            threads=threads,
+        )
 
     def clear_caches(self, meld_tables: bool = True) -> None:
         for found in self._by_options.values():
@@ -89,3 +115,4 @@ class NativeBackend:
         if meld_tables:
             self._by_id.clear()
             self._by_options.clear()
+            self._last_rules = self._last = None

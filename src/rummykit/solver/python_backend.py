@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 from rummykit.rules import Rules
@@ -11,12 +11,17 @@ from rummykit.solver.encoding import _MAX_CACHE, _NATURALS, _hand_key, _masks
 from rummykit.solver.tables import _tables, clear_tables
 
 
+def _as_sequence(cards: Iterable[int]) -> Sequence[int]:
+    return cards if type(cards) is tuple or type(cards) is list else tuple(cards)
+
+
 class PythonBackend:
     """The search kernels in Python, with per-hand result caches per rule set."""
 
     name: Final = "python"
 
-    def min_deadwood(self, cards: Sequence[int], rules: Rules) -> int:
+    def min_deadwood(self, cards: Iterable[int], rules: Rules) -> int:
+        cards = _as_sequence(cards)
         t = _tables(rules)
         have, dup, jokers = _masks(cards)
         key = have | dup << 64 | jokers << 128
@@ -30,7 +35,8 @@ class PythonBackend:
         cache[key] = result
         return result
 
-    def best_discards(self, cards: Sequence[int], rules: Rules) -> tuple[int, tuple[int, ...]]:
+    def best_discards(self, cards: Iterable[int], rules: Rules) -> tuple[int, tuple[int, ...]]:
+        cards = _as_sequence(cards)
         t = _tables(rules)
         masks = _masks(cards)
         key = _hand_key(*masks)
@@ -43,7 +49,8 @@ class PythonBackend:
             cache[key] = found
         return found
 
-    def max_opening_value(self, cards: Sequence[int], rules: Rules, keep_one: bool) -> int:
+    def max_opening_value(self, cards: Iterable[int], rules: Rules, keep_one: bool) -> int:
+        cards = _as_sequence(cards)
         t = _tables(rules)
         masks = _masks(cards)
         ckey = (_hand_key(*masks), keep_one)
@@ -60,3 +67,13 @@ class PythonBackend:
 
     def clear_caches(self, meld_tables: bool = True) -> None:
         clear_tables(meld_tables)
+
+    def knock_races(
+        self,
+        rules: Rules,
+        hands: Sequence[Sequence[int]],
+        stocks: Sequence[Sequence[int]],
+        draws: int,
+        points_per_turn: float,
+    ) -> list[list[float]] | None:
+        return None  # the play-outs of rummykit.bots.race are the reference
