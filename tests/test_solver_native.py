@@ -3,6 +3,7 @@ variants of the solver tests, with hands of any size drawn from the rule set's o
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Sequence
 
@@ -17,7 +18,11 @@ from rummykit.rules import PRESET_NAMES, Rules
 from rummykit.solver import backend
 from rummykit.testing import GIN_LIKE_RULES
 
-pytestmark = pytest.mark.skipif(backend.native is None, reason="the compiled solver is not built")
+REQUIRED = os.environ.get("RUMMYKIT_REQUIRE_NATIVE") == "1"
+"""Set by ``make asan``: a missing extension fails instead of skipping the differential tests."""
+pytestmark = pytest.mark.skipif(
+    backend.native is None and not REQUIRED, reason="the compiled solver is not built"
+)
 
 VIENNESE = Rules.preset("viennese")
 VARIANTS = [
@@ -36,6 +41,10 @@ VARIANTS = [
     Rules.preset("german").replace(allow_ace_both_ends=True, max_adjacent_jokers=2),
 ]
 KNOCK_VARIANTS = [r for r in VARIANTS if r.is_knock_game]
+
+
+def test_native_is_built() -> None:
+    assert backend.native is not None, backend.native_status
 
 
 @st.composite

@@ -244,8 +244,12 @@ class Memo {
         }
         count_ = 0;
     }
-    // The slot for the key: found (value valid) or fresh (to be filled by store()).
-    int* find(u64 a, u64 b, bool& found) {
+    struct Result {
+        int value = 0;
+        u64 mask = 0;  // discard search: the distinct discards reaching ``value``
+    };
+    // The slot for the key: found (result valid) or fresh (to be filled by the caller).
+    Result* find(u64 a, u64 b, bool& found) {
         if (2 * (count_ + 1) > table_.size()) grow();
         std::size_t mask = table_.size() - 1;
         std::size_t i = hash(a, b) & mask;
@@ -257,11 +261,11 @@ class Memo {
                 e.b = b;
                 ++count_;
                 found = false;
-                return &e.value;
+                return &e.result;
             }
             if (e.a == a && e.b == b) {
                 found = true;
-                return &e.value;
+                return &e.result;
             }
             i = (i + 1) & mask;
         }
@@ -271,7 +275,7 @@ class Memo {
     struct Entry {
         u64 a = 0;
         u64 b = 0;
-        int value = 0;
+        Result result;
         std::uint32_t gen = 0;
     };
     static std::size_t hash(u64 a, u64 b) {
@@ -297,7 +301,7 @@ class Memo {
     std::size_t count_ = 0;
 };
 
-enum Mode : u64 { kGain = 0, kDiscard = 1, kValueOpen = 2, kValueKept = 3, kVisited = 4 };
+enum Mode : u64 { kGain = 0, kDiscard = 1, kValueOpen = 2, kValueKept = 3 };
 
 inline u64 state_b(u64 h2, int jokers, Mode mode) {
     return h2 | static_cast<u64>(jokers) << 52 | static_cast<u64>(mode) << 60;
@@ -338,10 +342,8 @@ class Search {
     // Least deadwood after one discard and the mask of the distinct discards reaching it (bit 52: joker).
     std::pair<int, u64> best_discards(const Hand& h) {
         prepare(h);
-        const int best = discard(h.h1, h.h2, h.jokers);
-        u64 found = 0;
-        collect(h.h1, h.h2, h.jokers, best, found);
-        return {total(h) - best, found};
+        const Memo::Result best = discard(h.h1, h.h2, h.jokers);
+        return {total(h) - best.value, best.mask};
     }
 
     int max_opening_value(const Hand& h, bool keep_one) {
@@ -362,8 +364,8 @@ class Search {
         h1 &= keep;
         h2 &= keep;
         bool found;
-        int* slot = memo_.find(h1, state_b(h2, j, kGain), found);
-        if (found) return *slot;
+        Memo::Result* slot = memo_.find(h1, state_b(h2, j, kGain), found);
+        if (found) return slot->value;
         Hand r{h1, h2, j};
         r.remove_one(low);
         int best = gain(r.h1, r.h2, j);
@@ -374,8 +376,7 @@ class Search {
             take(m, a, b);
             best = std::max(best, m.gain + gain(a, b, j - m.jokers));
         }
-        slot = memo_.find(h1, state_b(h2, j, kGain), found);
-        *slot = best;
+        memo_.find(h1, state_b(h2, j, kGain), found)->value = best;
         return best;
     }
 
@@ -385,72 +386,60 @@ class Search {
         return best;
     }
 
-    // With one discard still owed: the most that melds plus the discarded card's value remove.
-    int discard(u64 h1, u64 h2, int j) {
+    // The cards of ``mask`` worth exactly ``worth``.
+    u64 cards_worth(u64 mask, int worth) const {
+        u64 out = 0;
+        for (u64 x = mask; x; x &= x - 1)
+            if (o_.dv[ctz(x)] == worth) out |= bit(ctz(x));
+        return out;
+    }
+
+    // Keeps the better of two (value, discards) results, uniting the discards on a tie.
+    static void better(Memo::Result& best, int value, u64 mask) {
+        if (value > best.value) {
+            best = {value, mask};
+        } else if (value == best.value) {
+            best.mask |= mask;
+        }
+    }
+
+    // With one discard still owed: the most that melds plus the discarded card's value remove, and
+    // every distinct discard (bit 52: a joker) of an optimal choice.
+    Memo::Result discard(u64 h1, u64 h2, int j) {
         const u64 x = h1 & opener_;
-        if (!x) return std::max(max_dv(h1), j > 0 ? o_.dv[kJoker] : kNeg);
+        if (!x) {
+            Memo::Result best{max_dv(h1), 0};
+            if (j > 0) best.value = std::max(best.value, o_.dv[kJoker]);
+            best.mask = cards_worth(h1, best.value);
+            if (j > 0 && o_.dv[kJoker] == best.value) best.mask |= bit(kJoker);
+            return best;
+        }
         const int low = ctz(x);
         const u64 keep = ~(bit(low) - 1);
         if (h1 & ~keep) {
             // Cards below the lowest opener cannot be melded: keep them, or discard the dearest.
             const int mb = max_dv(h1 & ~keep);
-            return std::max(mb + gain(h1 & keep, h2 & keep, j), discard(h1 & keep, h2 & keep, j));
+            Memo::Result best = discard(h1 & keep, h2 & keep, j);
+            better(best, mb + gain(h1 & keep, h2 & keep, j), cards_worth(h1 & ~keep, mb));
+            return best;
         }
         bool found;
-        int* slot = memo_.find(h1, state_b(h2, j, kDiscard), found);
+        Memo::Result* slot = memo_.find(h1, state_b(h2, j, kDiscard), found);
         if (found) return *slot;
         Hand r{h1, h2, j};
         r.remove_one(low);
-        int best = std::max(discard(r.h1, r.h2, j), o_.dv[low] + gain(r.h1, r.h2, j));
+        Memo::Result best = discard(r.h1, r.h2, j);
+        better(best, o_.dv[low] + gain(r.h1, r.h2, j), bit(low));
         for (int i = first_[low]; i < last_[low]; ++i) {
             const Cand& m = cands_[i];
             if (!fits(m, h1, h2, j)) continue;
             u64 a = h1, b = h2;
             take(m, a, b);
-            const int sub = discard(a, b, j - m.jokers);
-            if (sub > kNeg / 2) best = std::max(best, m.gain + sub);
+            const Memo::Result sub = discard(a, b, j - m.jokers);
+            if (sub.value > kNeg / 2) better(best, m.gain + sub.value, sub.mask);
         }
-        slot = memo_.find(h1, state_b(h2, j, kDiscard), found);
-        *slot = best;
+        *memo_.find(h1, state_b(h2, j, kDiscard), found) = best;
         return best;
-    }
-
-    void add_cards_worth(u64 mask, int worth, u64& found) const {
-        for (u64 x = mask; x; x &= x - 1)
-            if (o_.dv[ctz(x)] == worth) found |= bit(ctz(x));
-    }
-
-    // Walks the optimal branches of discard() and marks every discard that one of them makes.
-    void collect(u64 h1, u64 h2, int j, int target, u64& found) {
-        const u64 x = h1 & opener_;
-        if (!x) {
-            add_cards_worth(h1, target, found);
-            if (j > 0 && o_.dv[kJoker] == target) found |= bit(kJoker);
-            return;
-        }
-        const int low = ctz(x);
-        const u64 keep = ~(bit(low) - 1);
-        if (h1 & ~keep) {
-            const int mb = max_dv(h1 & ~keep);
-            if (mb + gain(h1 & keep, h2 & keep, j) == target) add_cards_worth(h1 & ~keep, mb, found);
-            if (discard(h1 & keep, h2 & keep, j) == target) collect(h1 & keep, h2 & keep, j, target, found);
-            return;
-        }
-        bool seen;
-        memo_.find(h1, state_b(h2, j, kVisited), seen);
-        if (seen) return;
-        Hand r{h1, h2, j};
-        r.remove_one(low);
-        if (o_.dv[low] + gain(r.h1, r.h2, j) == target) found |= bit(low);
-        if (discard(r.h1, r.h2, j) == target) collect(r.h1, r.h2, j, target, found);
-        for (int i = first_[low]; i < last_[low]; ++i) {
-            const Cand& m = cands_[i];
-            if (!fits(m, h1, h2, j)) continue;
-            u64 a = h1, b = h2;
-            take(m, a, b);
-            const int sub = discard(a, b, j - m.jokers);
-            if (sub > kNeg / 2 && m.gain + sub == target) collect(a, b, j - m.jokers, target - m.gain, found);
-        }
     }
 
     // Largest opening value of disjoint melds; -1 when a card must stay outside (not kept) and cannot.
@@ -466,8 +455,8 @@ class Search {
         }
         const Mode mode = kept ? kValueKept : kValueOpen;
         bool found;
-        int* slot = memo_.find(h1, state_b(h2, j, mode), found);
-        if (found) return *slot;
+        Memo::Result* slot = memo_.find(h1, state_b(h2, j, mode), found);
+        if (found) return slot->value;
         Hand r{h1, h2, j};
         r.remove_one(low);
         int best = value(r.h1, r.h2, j, true);
@@ -479,8 +468,7 @@ class Search {
             const int sub = value(a, b, j - m.jokers, kept);
             if (sub >= 0 && m.value + sub > best) best = m.value + sub;
         }
-        slot = memo_.find(h1, state_b(h2, j, mode), found);
-        *slot = best;
+        memo_.find(h1, state_b(h2, j, mode), found)->value = best;
         return best;
     }
 
@@ -624,10 +612,20 @@ std::vector<int> read_codes(py::handle cards) {
     return out;
 }
 
-py::tuple discard_codes(u64 mask) {
+// The objects returned for card codes (rummykit's Card instances, set once by set_cards).
+py::tuple& card_objects() {
+    static py::tuple* cards = new py::tuple();  // never destroyed: lives as long as the interpreter
+    return *cards;
+}
+
+py::tuple discard_cards(u64 mask) {
+    const py::tuple& cards = card_objects();
     py::tuple out(popcount(mask));
     int i = 0;
-    for (u64 x = mask; x; x &= x - 1) out[i++] = py::int_(ctz(x));
+    for (u64 x = mask; x; x &= x - 1) {
+        const int c = ctz(x);
+        out[i++] = static_cast<std::size_t>(c) < cards.size() ? py::object(cards[c]) : py::object(py::int_(c));
+    }
     return out;
 }
 
@@ -657,7 +655,7 @@ class Solver {
         const Hand h = read_hand(cards);
         if (!h.size()) throw py::value_error("best_discards needs at least one card");
         const auto [d, mask] = worker_->best_discards(h);
-        return py::make_tuple(d, discard_codes(mask));
+        return py::make_tuple(d, discard_cards(mask));
     }
 
     int max_opening_value(py::handle cards, bool keep_one) {
@@ -724,4 +722,7 @@ PYBIND11_MODULE(_native, m) {
         .def("knock_races", &Solver::knock_races, py::arg("hands"), py::arg("stocks"), py::arg("draws"),
              py::arg("threshold"), py::arg("less_than"), py::arg("points_per_turn"), py::arg("threads") = 1);
     m.attr("MAX_JOKERS") = kMaxJokers;
+    m.def(
+        "set_cards", [](py::tuple cards) { card_objects() = std::move(cards); }, py::arg("cards"),
+        "The objects best_discards returns for card codes 0-52 (plain ints until set).");
 }

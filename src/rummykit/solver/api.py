@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final
 
-from rummykit.cards import JOKER_CODE, Card
+from rummykit.cards import Card
 from rummykit.melds import Meld
 from rummykit.rules import Rules
 from rummykit.solver import backend as _backend
@@ -23,8 +22,6 @@ from rummykit.solver.cover import (
 )
 from rummykit.solver.encoding import _NATURALS, _decode
 from rummykit.solver.tables import _Cand, _tables
-
-_CARDS: Final = tuple(Card(c) for c in range(JOKER_CODE + 1))
 
 
 def min_deadwood(cards: Iterable[int], rules: Rules) -> int:
@@ -59,12 +56,7 @@ def best_discards(cards: Iterable[int], rules: Rules) -> tuple[int, tuple[Card, 
     Raises:
         ValueError: the hand is empty.
     """
-    if type(cards) is not tuple and type(cards) is not list:
-        cards = tuple(cards)
-    if not cards:
-        raise ValueError("best_discards needs at least one card")
-    deadwood, discards = _backend.current.best_discards(cards, rules)
-    return deadwood, tuple(map(_CARDS.__getitem__, discards))
+    return _backend.current.best_discards(cards, rules)
 
 
 def best_arrangement(cards: Iterable[int], rules: Rules) -> Arrangement:

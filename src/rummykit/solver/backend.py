@@ -1,7 +1,7 @@
 """The backend seam: which implementation runs the search kernels.
 
 A backend implements :class:`Backend`: ``min_deadwood``, ``best_discards`` (the value and the
-discard codes), ``max_opening_value``, ``clear_caches`` and optionally the knock-game race
+discards), ``max_opening_value``, ``clear_caches`` and optionally the knock-game race
 play-outs, for every rule set the solver supports,
 with answers identical to the pure-Python reference (:class:`~.python_backend.PythonBackend`).
 Two exist:
@@ -22,6 +22,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Final, Protocol
 
+from rummykit.cards import Card
 from rummykit.rules import Rules
 from rummykit.solver.python_backend import PythonBackend
 
@@ -32,8 +33,8 @@ PURE_ENV: Final = "RUMMYKIT_PURE"
 class Backend(Protocol):
     """What a solver backend provides (cards: any iterable of card codes, at most two copies of a face).
 
-    ``min_deadwood`` and ``best_discards`` raise :class:`ValueError` for a face held three times;
-    ``best_discards`` is never called with an empty hand.
+    ``min_deadwood`` and ``best_discards`` raise :class:`ValueError` for a face held three times,
+    ``best_discards`` also for an empty hand.
     """
 
     @property
@@ -41,7 +42,7 @@ class Backend(Protocol):
 
     def min_deadwood(self, cards: Iterable[int], rules: Rules) -> int: ...
 
-    def best_discards(self, cards: Iterable[int], rules: Rules) -> tuple[int, tuple[int, ...]]: ...
+    def best_discards(self, cards: Iterable[int], rules: Rules) -> tuple[int, tuple[Card, ...]]: ...
 
     def max_opening_value(self, cards: Iterable[int], rules: Rules, keep_one: bool) -> int: ...
 

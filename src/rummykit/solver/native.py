@@ -12,12 +12,13 @@ import os
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
-from rummykit.cards import NUM_FACES
+from rummykit.cards import NUM_FACES, Card
 from rummykit.melds import joker_count_problem, position_bounds
 from rummykit.rules import Rules
 from rummykit.solver import _native  # type: ignore[attr-defined]
 from rummykit.solver.tables import meld_options
 
+_native.set_cards(tuple(Card(c) for c in range(NUM_FACES + 1)))
 MAX_JOKERS: Final[int] = _native.MAX_JOKERS
 """The most jokers a hand given to the kernels may hold (far above any deck the rules allow)."""
 
@@ -80,7 +81,7 @@ class NativeBackend:
         found = self._last if rules is self._last_rules else self.solver(rules)
         return found.min_deadwood(cards)  # type: ignore[no-any-return]
 
-    def best_discards(self, cards: Iterable[int], rules: Rules) -> tuple[int, tuple[int, ...]]:
+    def best_discards(self, cards: Iterable[int], rules: Rules) -> tuple[int, tuple[Card, ...]]:
         found = self._last if rules is self._last_rules else self.solver(rules)
         return found.best_discards(cards)  # type: ignore[no-any-return]
 

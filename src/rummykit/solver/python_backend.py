@@ -5,10 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final
 
+from rummykit.cards import JOKER_CODE, Card
 from rummykit.rules import Rules
 from rummykit.solver.cover import _best_discards_of, _deadwood_of_cards, _max_value, _Search
 from rummykit.solver.encoding import _MAX_CACHE, _NATURALS, _hand_key, _masks
 from rummykit.solver.tables import _tables, clear_tables
+
+_CARDS: Final = tuple(Card(c) for c in range(JOKER_CODE + 1))
 
 
 def _as_sequence(cards: Iterable[int]) -> Sequence[int]:
@@ -35,8 +38,10 @@ class PythonBackend:
         cache[key] = result
         return result
 
-    def best_discards(self, cards: Iterable[int], rules: Rules) -> tuple[int, tuple[int, ...]]:
+    def best_discards(self, cards: Iterable[int], rules: Rules) -> tuple[int, tuple[Card, ...]]:
         cards = _as_sequence(cards)
+        if not cards:
+            raise ValueError("best_discards needs at least one card")
         t = _tables(rules)
         masks = _masks(cards)
         key = _hand_key(*masks)
@@ -47,7 +52,7 @@ class PythonBackend:
             if len(cache) >= _MAX_CACHE:
                 cache.clear()
             cache[key] = found
-        return found
+        return found[0], tuple(map(_CARDS.__getitem__, found[1]))
 
     def max_opening_value(self, cards: Iterable[int], rules: Rules, keep_one: bool) -> int:
         cards = _as_sequence(cards)
