@@ -52,7 +52,7 @@ def main() -> int:
         print("the compiled solver is not built: nothing to compare")
         return 1
     rng = random.Random(args.seed)
-    per_rules = max(1, args.hands // len(VARIANTS))
+    per_rules = max(1, -(-args.hands // len(VARIANTS)))  # at least --hands in total
     mismatches = 0
     start = time.process_time()
     for rules in VARIANTS:

@@ -48,4 +48,4 @@ def test_notice_only_when_missing() -> None:
         assert backend.notice() is None
     else:
         notice = backend.notice()
-        assert notice is not None and "pure-Python" in notice and "\n" not in notice
+        assert notice is not None and "pure Python" in notice and "\n" not in notice

@@ -17,6 +17,7 @@ The native backend is active when its extension was built, unless the environmen
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -63,10 +64,12 @@ class Backend(Protocol):
 
 def _load_native() -> tuple[Backend | None, str]:
     """The native backend, or ``None`` and why it is not used."""
+    if importlib.util.find_spec("rummykit.solver._native") is None:
+        return None, "the compiled solver is not built (no C++17 compiler at install); running pure Python"
     try:
         from rummykit.solver.native import NativeBackend
     except ImportError as exc:
-        return None, f"the compiled solver is not built ({exc}); running the pure-Python twin"
+        return None, f"the compiled solver does not load ({exc}); running pure Python"
     return NativeBackend(), "compiled"
 
 
