@@ -486,12 +486,16 @@ class Search {
 template <class Value>
 class ResultCache {
   public:
-    explicit ResultCache(int log2_size) : slots_(std::size_t{1} << log2_size) {}
+    explicit ResultCache(int log2_size) : size_(std::size_t{1} << log2_size) {}
     const Value* get(u64 a, u64 b) const {
+        if (slots_.empty()) return nullptr;
         const Slot& s = slots_[index(a, b)];
         return s.used && s.a == a && s.b == b ? &s.value : nullptr;
     }
-    void put(u64 a, u64 b, const Value& v) { slots_[index(a, b)] = Slot{a, b, v, true}; }
+    void put(u64 a, u64 b, const Value& v) {
+        if (slots_.empty()) slots_.resize(size_);  // allocated on first use
+        slots_[index(a, b)] = Slot{a, b, v, true};
+    }
     void clear() { std::fill(slots_.begin(), slots_.end(), Slot{}); }
 
   private:
@@ -503,8 +507,9 @@ class ResultCache {
     };
     std::size_t index(u64 a, u64 b) const {
         u64 x = (a ^ (b * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull;
-        return static_cast<std::size_t>(x >> 40) & (slots_.size() - 1);
+        return static_cast<std::size_t>(x >> 40) & (size_ - 1);
     }
+    std::size_t size_;
     std::vector<Slot> slots_;
 };
 
@@ -646,7 +651,7 @@ class Solver {
         for (int n = 0; n < 16; ++n)
             for (int k = 0; k < 16; ++k) o_.joker_ok[n][k] = joker_ok[16 * n + k];
         for (int c = 0; c <= kFaces; ++c) o_.dv[c] = dv[c];
-        worker_ = std::make_unique<Worker>(o_, 16);
+        worker_ = std::make_unique<Worker>(o_, 13);
     }
 
     int min_deadwood(py::handle cards) { return worker_->min_deadwood(read_hand(cards)); }
