@@ -5,21 +5,32 @@ actions, ``--repeats`` times, all in one process; the table shows the medians ov
 Timing covers ``legal_actions()`` plus ``apply()`` for every action and the deal, nothing else.
 It prints figures only and never fails on timing.
 
+A second part compares in the same process, in CPU time (``time.process_time``): random play per
+player action against OpenSpiel's gin (C++ game driven from Python, when ``pyspiel`` is installed),
+and the CPU time per searched move of ``search:medium`` heads-up against greedy on seeded rounds,
+once per solver backend (compiled kernels and the pure-Python twin). The moves of the two backends
+must agree (same samples, same answers); a difference is reported.
+
     .venv/bin/python benchmarks/playout.py            # full run (a few minutes)
     .venv/bin/python benchmarks/playout.py --quick    # short run
+    .venv/bin/python benchmarks/playout.py --compare-only --quick
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rummykit import Round, Rules, __version__
+from rummykit.bots import GreedyBot, SearchBot
+from rummykit.solver import backend
 
 PLAYER_COUNTS = {
     "german": (2, 4, 6),
@@ -38,17 +49,19 @@ class Figures:
     actions_per_round: float
 
 
-def play_rounds(rules: Rules, players: int, rounds: int, seed: int) -> tuple[float, int]:
-    """Play ``rounds`` random rounds; return (seconds, actions)."""
+def play_rounds(
+    rules: Rules, players: int, rounds: int, seed: int, clock: Callable[[], float] = time.perf_counter
+) -> tuple[float, int]:
+    """Play ``rounds`` random rounds; return (seconds on ``clock``, actions)."""
     rng = random.Random(seed)
     actions = 0
-    start = time.perf_counter()
+    start = clock()
     for i in range(rounds):
         rnd = Round.new(rules, players, seed=rng.randrange(2**32), dealer=i % players)
         while not rnd.is_over:
             rnd.apply(rng.choice(rnd.legal_actions()))
             actions += 1
-    return time.perf_counter() - start, actions
+    return clock() - start, actions
 
 
 def measure(preset: str, players: int, rounds: int, repeats: int) -> Figures:
@@ -63,13 +76,99 @@ def measure(preset: str, players: int, rounds: int, repeats: int) -> Figures:
     return Figures(statistics.median(per_round), statistics.median(per_action), statistics.median(lengths))
 
 
+def random_cpu_per_action(rules: Rules, players: int, rounds: int, seed: int) -> float:
+    """CPU seconds per player action of random play (deal included)."""
+    seconds, actions = play_rounds(rules, players, rounds, seed, clock=time.process_time)
+    return seconds / actions
+
+
+def openspiel_cpu_per_action(games: int, seed: int) -> float | None:
+    """CPU seconds per player action of random gin in OpenSpiel (chance steps timed, not counted)."""
+    try:
+        import pyspiel  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        return None
+    game = pyspiel.load_game("gin_rummy")
+    rng = random.Random(seed)
+    actions = 0
+    start = time.process_time()
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                actions += 1
+    return (time.process_time() - start) / actions
+
+
+def search_moves(rules: Rules, rounds: int, seed: int) -> tuple[float, list[object]]:
+    """``search:medium`` (seat 0) against greedy heads-up: CPU seconds per searched decision and the
+    sequence of the search bot's choices (to check that backends agree)."""
+    search = SearchBot("medium")
+    greedy = GreedyBot()
+    spent = 0.0
+    chosen: list[object] = []
+    for i in range(rounds):
+        rnd = Round.new(rules, 2, seed=seed + i, dealer=i % 2)
+        rng = random.Random(seed + i)
+        while not rnd.is_over:
+            seat = rnd.to_move
+            view, legal = rnd.view(seat), rnd.legal_actions()
+            if seat == 0:
+                before = search.searches
+                start = time.process_time()
+                action = search.choose(view, legal, rng)
+                if search.searches > before:
+                    spent += time.process_time() - start
+                chosen.append(action)
+            else:
+                action = greedy.choose(view, legal, rng)
+            rnd.apply(action)
+    return spent / max(1, search.searches), chosen
+
+
+def compare(quick: bool) -> None:
+    """The one-process comparisons of the module docstring."""
+    print(f"\none-process comparison, CPU time; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    games = 20 if quick else 100
+    gin = openspiel_cpu_per_action(games, seed=1)
+    if gin is None:
+        print("  OpenSpiel (pyspiel) not installed: gin skipped")
+    else:
+        print(f"  OpenSpiel gin, random play          {gin * 1e6:8.1f} us per player action")
+    for preset, players in (("viennese", 2), ("german", 2), ("german", 4)):
+        ours = random_cpu_per_action(Rules.preset(preset), players, 5 if quick else 20, seed=2)
+        line = f"  rummykit {preset} {players}p, random play"
+        text = f"{line:<38}{ours * 1e6:8.1f} us per player action"
+        print(text + (f"  ({gin / ours:.2f}x OpenSpiel gin)" if gin else ""), flush=True)
+    rounds = 2 if quick else 6
+    for preset in ("viennese", "german"):
+        moves: dict[str, list[object]] = {}
+        for name in sorted(backend.available(), reverse=True):
+            with backend.use(name):
+                backend.current.clear_caches()
+                per_move, moves[name] = search_moves(Rules.preset(preset), rounds, seed=100)
+            label = f"  search:medium {preset} ({name})"
+            print(f"{label:<38}{per_move * 1e3:8.1f} ms CPU per searched move", flush=True)
+        if len(moves) == 2 and moves["native"] != moves["python"]:
+            print("  !! the backends chose different moves")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="short run: 3 rounds x 3 repeats")
     parser.add_argument("--rounds", type=int, help="rounds per repeat (default 10, quick 3)")
     parser.add_argument("--repeats", type=int, help="repeats per configuration (default 5, quick 3)")
     parser.add_argument("--preset", action="append", choices=sorted(PLAYER_COUNTS), help="only these presets")
+    parser.add_argument("--compare-only", action="store_true", help="only the one-process comparisons")
     args = parser.parse_args(argv)
+    print(backend.describe())
+    if args.compare_only:
+        compare(args.quick)
+        return 0
     rounds = args.rounds or (3 if args.quick else 10)
     repeats = args.repeats or (3 if args.quick else 5)
     presets = args.preset or list(PLAYER_COUNTS)
@@ -88,6 +187,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{f.actions_per_round:>15.0f}",
                 flush=True,
             )
+    compare(args.quick)
     return 0
 
 

@@ -3,7 +3,9 @@
 Run: ``python benchmarks/solver.py [--quick]``. Everything runs in this one process on fixed, seeded
 hand sets. Figures are hands per second of CPU time of this process (``time.process_time``, so other
 load on the machine distorts them less), the median of several repeats; ratios compare medians taken
-in the same run. Three rummykit figures are printed where it matters:
+in the same run. Every rummykit figure is printed per solver backend (``native``: the compiled
+kernels, ``python``: the pure-Python twin), and the ratios use the active one. Three rummykit
+figures are printed where it matters:
 
 * ``cold``: every solver cache is emptied before each repeat (meld tables and per-hand results), so
   every hand is solved from scratch apart from the tables built during that repeat;
@@ -14,12 +16,15 @@ OpenSpiel (``pyspiel``) and RLCard are compared on single-deck gin hands when in
 (``pip install open-spiel rlcard``, the ``bench`` extra); a missing library is skipped. OpenSpiel's
 11-card value is its own heuristic (best melds by value, then drop the highest deadwood card) and
 not the exact best discard; the number of hands where it differs from the exact value is printed.
+RLCard's 11-card figure is its judge's single pass (``get_meld_clusters`` of the 11 cards once, then
+per cluster the deadwood less its dearest card, as ``judge.get_going_out_cards`` does).
 This script never fails on timing.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import time
@@ -29,6 +34,7 @@ from typing import Any
 from rummykit import solver
 from rummykit.cards import Card, build_deck
 from rummykit.rules import Rules
+from rummykit.solver import backend
 from rummykit.testing import GIN_LIKE_RULES
 
 GIN = GIN_LIKE_RULES
@@ -86,20 +92,27 @@ def ratio(label: str, value: float, base: float) -> None:
 def rummykit_lines(
     title: str, fn: Callable[[Hand], object], hands: list[Hand], repeats: int
 ) -> dict[str, float]:
+    """Figures of every backend (printed); returns the active backend's."""
     print(title)
-    # One untimed pass builds the meld tables for the "tables" figure.
-    clear_all()
-    for h in hands:
-        fn(h)
-    result = {
-        "cold": rate(fn, hands, repeats, clear_all),
-        "tables": rate(fn, hands, repeats, clear_results),
-        "cached": rate(fn, hands, repeats, nothing),
-    }
-    line("rummykit cold (all caches emptied)", result["cold"])
-    line("rummykit meld tables warm, results emptied", result["tables"])
-    line("rummykit cached (same hands again)", result["cached"])
-    return result
+    active = backend.current.name
+    found: dict[str, dict[str, float]] = {}
+    for name in sorted(backend.available(), reverse=True):
+        with backend.use(name):
+            # One untimed pass builds the meld tables for the "tables" figure.
+            clear_all()
+            for h in hands:
+                fn(h)
+            found[name] = {
+                "cold": rate(fn, hands, repeats, clear_all),
+                "tables": rate(fn, hands, repeats, clear_results),
+                "cached": rate(fn, hands, repeats, nothing),
+            }
+        line(f"rummykit {name} cold (all caches emptied)", found[name]["cold"])
+        line(f"rummykit {name} meld tables warm, results emptied", found[name]["tables"])
+        line(f"rummykit {name} cached (same hands again)", found[name]["cached"])
+    if len(found) == 2:
+        ratio("native cold / python cold", found["native"]["cold"], found["python"]["cold"])
+    return found[active]
 
 
 def openspiel_text(card: Card) -> str:
@@ -143,9 +156,19 @@ def main() -> None:
         return int(rl_utils.get_deadwood_count(hand=hand, meld_cluster=clusters[0]))
 
     def rl_best_discard(hand: list[Any]) -> int:
-        return min(rl_deadwood(hand[:i] + hand[i + 1 :]) for i in range(len(hand)))
+        """RLCard's judge, one pass: the meld clusters of the 11 cards, then per cluster its deadwood
+        less the dearest deadwood card (``judge._get_going_out_cards``); no cluster: drop the dearest."""
+        values = [rl_utils.get_deadwood_value(c) for c in hand]
+        best = sum(values) - max(values)
+        for cluster in rl_melding.get_meld_clusters(hand=hand):
+            melded = {card for pile in cluster for card in pile}
+            dead = [v for c, v in zip(hand, values, strict=True) if c not in melded]
+            best = min(best, sum(dead) - max(dead, default=0))
+        return best
 
-    print(f"rummykit solver benchmark: {n:,} hands per set, median of {repeats} repeats\n")
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"rummykit solver benchmark: {n:,} hands per set, median of {repeats} repeats; load average {load}")
+    print(f"{backend.describe()}\n")
 
     # Gin, 10 cards: min_deadwood --------------------------------------------------------------
     gin10 = deal(GIN, 10, n, seed=10)
@@ -199,10 +222,13 @@ def main() -> None:
             + (f" (always higher: {all(b > a for a, b in wrong)})" if wrong else "")
         )
     if rl_melding is not None:
-        rl_hands = [rl_cards(h) for h in gin11[: n // 20]]
+        rl_hands = [rl_cards(h) for h in gin11[: n // 10]]
         rl_rate = rate(rl_best_discard, rl_hands, max(1, repeats - 2), nothing)
-        line("RLCard, 11 discards x 10-card clusters", rl_rate)
+        line("RLCard judge single pass (11-card clusters)", rl_rate)
         ratio("rummykit cold / RLCard", r["cold"], rl_rate)
+        pairs = zip(gin11, rl_hands, strict=False)
+        diff = sum(solver.best_discards(h, GIN)[0] != rl_best_discard(c) for h, c in pairs)
+        print(f"  mismatches with RLCard: {diff} of {len(rl_hands):,}")
     print()
 
     # Viennese and Rommé ohne Auslegen (two decks, jokers) ------------------------------------
@@ -230,14 +256,16 @@ def main() -> None:
     print()
     german14 = deal(GERMAN, 14, n // 4, seed=40)
     print("german, 14 cards, best_opening (keep one card to discard)")
-    line("rummykit cold", rate(lambda h: solver.best_opening(h, GERMAN), german14, repeats, clear_all))
-    line(
-        "rummykit meld tables warm",
-        rate(lambda h: solver.best_opening(h, GERMAN), german14, repeats, clear_results),
-    )
+
+    def german_opening(h: Hand) -> object:
+        return solver.best_opening(h, GERMAN)
+
+    for name in sorted(backend.available(), reverse=True):
+        with backend.use(name):
+            line(f"rummykit {name} cold", rate(german_opening, german14, repeats, clear_all))
+            line(f"rummykit {name} meld tables warm", rate(german_opening, german14, repeats, clear_results))
     opened = sum(solver.best_opening(h, GERMAN) is not None for h in german14)
     print(f"  hands that can open with 40: {opened} of {len(german14):,}")
-
 
 if __name__ == "__main__":
     main()

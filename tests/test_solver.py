@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterator
 from functools import cache
 from itertools import combinations, permutations
 
@@ -16,7 +17,15 @@ from rummykit.cards import JOKER_CODE, SUITS, Card, build_deck, parse_cards
 from rummykit.errors import IllegalMeldError
 from rummykit.melds import Meld
 from rummykit.rules import Rules
+from rummykit.solver import backend
 from rummykit.testing import GIN_LIKE_RULES
+
+
+@pytest.fixture(autouse=True, scope="module", params=sorted(backend.available()))
+def solver_backend(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Every test of this module runs once per solver backend built here (python, native)."""
+    with backend.use(request.param):
+        yield request.param
 
 VIENNESE = Rules.preset("viennese")
 GERMAN = Rules.preset("german")

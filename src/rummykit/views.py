@@ -15,6 +15,7 @@ from typing import Protocol
 from rummykit.cards import Card
 from rummykit.melds import Meld
 from rummykit.rules import Rules
+from rummykit.solver.arrangement import Arrangement as Arrangement  # one class for solver and showdown
 
 
 class Phase(enum.StrEnum):
@@ -52,15 +53,6 @@ class TableMeld:
 
     def __str__(self) -> str:
         return str(self.meld)
-
-
-@dataclass(frozen=True, slots=True)
-class Arrangement:
-    """A hand split into melds and deadwood, as shown at a knock-game showdown."""
-
-    melds: tuple[Meld, ...]
-    deadwood_cards: tuple[Card, ...]
-    deadwood: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,7 +43,7 @@ from rummykit import solver
 from rummykit.actions import Action, BuyBack, Decline, Discard, Draw, Open, TakeDiscard
 from rummykit.bots.base import MatchView
 from rummykit.bots.greedy import Situation, buyback_pays, discard_scores, policy_action, without
-from rummykit.bots.race import knock_home, knock_race, race_after_draw
+from rummykit.bots.race import knock_draw_races, knock_home, knock_race, knock_races, race_after_draw
 from rummykit.bots.tactics import closed_discard, hold_melds, placement_discard, small_opening
 from rummykit.cards import Card
 from rummykit.determinize import unseen_cards
@@ -195,8 +195,18 @@ class SearchBot:
                 take_options.append(without(with_top, (card,)))
         take = [0.0] * max(1, len(take_options))
         draw = 0.0
+        stocks = self._stocks(view, rng)
+        if take_options and self.budget.time_limit is None:
+            # Knock games: the whole batch at once (native code when built), summed in the loop's order.
+            for row in knock_races(rules, take_options, stocks, horizon):
+                for i, turns in enumerate(row):
+                    take[i] += DISCOUNT**turns
+            for turns in knock_draw_races(rules, hand, [s for s in stocks if s]):
+                draw += DISCOUNT**turns
+            self.playouts += len(stocks) * (len(take) + 1)
+            return TakeDiscard() if max(take) > draw else Draw()
         start = time.perf_counter()
-        for stock in self._stocks(view, rng):
+        for stock in stocks:
             if take_options:
                 for i, rest in enumerate(take_options):
                     take[i] += DISCOUNT ** knock_race(rules, rest, stock[:horizon])
@@ -226,12 +236,19 @@ class SearchBot:
         rests = [without(hand, (card,)) for card in picked]
         chances = [0.0] * len(picked)
         horizon = self.budget.horizon
-        start = time.perf_counter()
-        for stock in self._stocks(view, rng):
-            for i, rest in enumerate(rests):
-                chances[i] += DISCOUNT ** knock_race(rules, rest, stock[:horizon])
-            self.playouts += len(rests)
-            if self._out_of_time(start):
-                break
+        stocks = self._stocks(view, rng)
+        if self.budget.time_limit is None:
+            for row in knock_races(rules, rests, stocks, horizon):
+                for i, turns in enumerate(row):
+                    chances[i] += DISCOUNT**turns
+            self.playouts += len(rests) * len(stocks)
+        else:
+            start = time.perf_counter()
+            for stock in stocks:
+                for i, rest in enumerate(rests):
+                    chances[i] += DISCOUNT ** knock_race(rules, rest, stock[:horizon])
+                self.playouts += len(rests)
+                if self._out_of_time(start):
+                    break
         best = min(range(len(picked)), key=lambda i: (-chances[i], i))
         return Discard(Card(picked[best]))

@@ -1,7 +1,7 @@
 """The ``rummykit`` command line: a thin adapter over the public API.
 
 Commands: ``rules`` (show a rule set; with ``--coverage`` where each option changes the game),
-``meld`` (judge a meld) and ``demo`` (a short overview);
+``meld`` (judge a meld), ``info`` (version and solver backend) and ``demo`` (a short overview);
 ``play`` (a match in the terminal, :mod:`rummykit.cli.play`) and ``replay`` (step through a saved game);
 ``serve`` (play in the browser, :mod:`rummykit.cli.serve`); ``arena`` and ``selfplay`` (bots against
 bots, locally or on a Ray cluster).
@@ -179,6 +179,18 @@ def meld_command(
         raise typer.Exit(EXIT_ILLEGAL)
 
 
+@app.command("info")
+def info_command() -> None:
+    """Version, Python, and which solver backend runs (compiled C++ kernels or the pure-Python twin)."""
+    import platform
+
+    from rummykit import __version__
+    from rummykit.solver import backend
+
+    typer.echo(f"rummykit {__version__} on Python {platform.python_version()}")
+    typer.echo(backend.describe())
+
+
 @app.command("demo")
 def demo_command() -> None:
     """A short overview: the presets and some melds of RULES.md §8.1, evaluated live."""
@@ -207,7 +219,12 @@ app.command("serve")(serve_command)
 
 
 def main() -> None:
-    """Entry point of the ``rummykit`` script."""
+    """Entry point of the ``rummykit`` script (one line on stderr when the compiled solver is missing)."""
+    from rummykit.solver import backend
+
+    notice = backend.notice()
+    if notice is not None:
+        typer.echo(notice, err=True)
     app()
 
 

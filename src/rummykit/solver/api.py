@@ -1,0 +1,166 @@
+"""The solver's public entry points; the search kernels run on the active backend (:mod:`.backend`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rummykit.cards import Card
+from rummykit.melds import Meld
+from rummykit.rules import Rules
+from rummykit.solver import backend as _backend
+from rummykit.solver.arrangement import Arrangement
+from rummykit.solver.cover import (
+    _arrangement_path,
+    _best_with_card,
+    _covers,
+    _fits,
+    _max_value,
+    _remove,
+    _Search,
+    _to_meld,
+    _value_path,
+)
+from rummykit.solver.encoding import _NATURALS, _decode
+from rummykit.solver.tables import _Cand, _tables
+
+
+def min_deadwood(cards: Iterable[int], rules: Rules) -> int:
+    """Exact minimum deadwood of a hand (RULES.md §4.6).
+
+    The minimum, over every collection of pairwise disjoint valid melds drawn from the hand, of the
+    summed ``rules.deadwood_value`` of the cards left over. A joker inside a meld costs nothing; an
+    unmatched joker costs ``deadwood_joker``. Any hand size works; two-deck duplicates and jokers
+    are allowed (at most two copies of a face).
+
+    >>> from rummykit.cards import parse_cards
+    >>> viennese = Rules.preset("viennese")
+    >>> min_deadwood(parse_cards("8S 8H 8D 8C KS KH KD KC JK 2C"), viennese)
+    10
+    >>> min_deadwood(parse_cards("JK 5S 6S 9D 9H 9C KH QH JH 4D"), viennese)
+    4
+    """
+    return _backend.current.min_deadwood(cards, rules)
+
+
+def best_discards(cards: Iterable[int], rules: Rules) -> tuple[int, tuple[Card, ...]]:
+    """The minimum deadwood left after discarding one card, and every distinct discard achieving it.
+
+    For a hand of n + 1 cards (after drawing): ``min over c of min_deadwood(hand - c)``. The discards
+    are listed once per face, in card code order (clubs, diamonds, hearts, spades, then the joker).
+
+    >>> from rummykit.cards import parse_cards
+    >>> d, discards = best_discards(parse_cards("2H 3H 4H 5H 9S 9D 9C QC QD QH 7S"), Rules.preset("viennese"))
+    >>> d, [str(c) for c in discards]
+    (0, ['7S'])
+
+    Raises:
+        ValueError: the hand is empty.
+    """
+    return _backend.current.best_discards(cards, rules)
+
+
+def best_arrangement(cards: Iterable[int], rules: Rules) -> Arrangement:
+    """An arrangement of the hand into melds achieving :func:`min_deadwood`.
+
+    Ties are broken deterministically: the result depends only on the multiset of cards. Melds are
+    listed by their lowest natural card; runs hold jokers on the positions they occupy.
+
+    >>> from rummykit.cards import parse_cards
+    >>> a = best_arrangement(parse_cards("AH 2H 3H AS AD KC QC JC 5S 5D"), Rules.preset("viennese"))
+    >>> print(a)
+    [JC QC KC] [AD AH AS] | 5D 2H 3H 5S = 15
+    """
+    t = _tables(rules)
+    cards = tuple(cards)
+    search = _Search(t, cards)
+    key = search.key
+    chosen = _arrangement_path(search, search.rest, search.jokers, {})
+    left = _decode(_remove(key, chosen))
+    melds = tuple(_to_meld(c.shape, rules) for c in chosen)
+    return Arrangement(melds, tuple(left), sum(t.dv[c] for c in left))
+
+
+
+def max_opening_value(cards: Iterable[int], rules: Rules, keep_one: bool = False) -> int:
+    """The highest total opening value (RULES.md §2.2) of disjoint melds from the hand.
+
+    Values: 2–10 pips, J Q K 10, an ace 1 at the bottom of a run and 11 in a set or at the top, a
+    joker the card it stands for (placed where it is worth most). With ``keep_one`` at least one card
+    must stay outside the melds (a discard is needed). 0 when no meld can be formed.
+
+    >>> from rummykit.cards import parse_cards
+    >>> max_opening_value(parse_cards("JK 2S 3S KD KC KS 10D 10C 10H"), Rules.preset("german"))
+    70
+    """
+    return _backend.current.max_opening_value(cards, rules, keep_one)
+
+
+def best_opening(
+    cards: Iterable[int], rules: Rules, must_include: int | None = None, keep_one: bool = True
+) -> tuple[Meld, ...] | None:
+    """The disjoint melds with the highest opening value (Erstmeldung), or ``None`` if they fall short.
+
+    The requirement is ``rules.opening_min_points`` (RULES.md §3.7) over all melds laid together, or
+    for ``opening_scope = single_meld`` by one meld alone (the others are still laid). With
+    ``must_include`` (e.g. a card just taken from the discard pile) that card must be in one of the
+    melds. With ``keep_one`` a card must stay in hand for the discard. Without an opening minimum
+    (knock games) any meld qualifies. ``None`` when no collection qualifies.
+
+    >>> from rummykit.cards import parse_cards
+    >>> german = Rules.preset("german")
+    >>> [str(m) for m in best_opening(parse_cards("10H JH KH QH 2C 9D"), german)]
+    ['10H JH QH KH']
+    >>> best_opening(parse_cards("KS KD KH 2C 3C 4C 9D"), german) is None
+    True
+    """
+    cards = tuple(cards)
+    if must_include is not None and must_include not in cards:
+        raise ValueError(f"{Card(must_include)} is not in the hand")
+    minimum = rules.opening_min_points or 0
+    if _backend.current.max_opening_value(cards, rules, keep_one) < max(minimum, 1):
+        return None  # no collection reaches the minimum, the constrained ones neither
+    search = _Search(_tables(rules), cards)
+    key = search.key
+    single = rules.opening_scope == "single_meld"
+    memo: dict[int, int] = {}
+    all_cands = [c for lst in search.by_low.values() for c in lst]
+    all_cands.sort(key=lambda c: (-c.value, c.shape.cards))
+    kept0 = not keep_one or search.rest != key & _NATURALS
+    best_total = -1
+    best: list[_Cand] = []
+    if must_include is None and not single:
+        total = _max_value(search.rest, search.jokers, kept0, search.by_low, search.opener, memo)
+        if total > 0:
+            best_total = total
+            best = _value_path(search, search.rest, search.jokers, kept0, memo)
+    else:
+        # Fix one meld (the one holding the required card, or the one meeting the minimum alone),
+        # then complete with the best melds of the remaining cards.
+        for anchor in all_cands:
+            if single and anchor.value < minimum:
+                continue
+            if not _fits(search.rest, search.jokers, anchor):
+                continue
+            rest = search.rest - anchor.naturals
+            jokers = search.jokers - anchor.jokers
+            need = must_include is not None and not _covers(anchor, must_include)
+            if need:
+                assert must_include is not None
+                tail = _best_with_card(search, rest, jokers, kept0, must_include, memo)
+                if tail is None:
+                    continue
+                sub_total, sub_melds = tail
+            else:
+                sub_total = _max_value(rest, jokers, kept0, search.by_low, search.opener, memo)
+                if sub_total < 0:
+                    continue
+                sub_melds = []
+            total = anchor.value + sub_total
+            if total > best_total:
+                if not need:
+                    sub_melds = _value_path(search, rest, jokers, kept0, memo)
+                best_total = total
+                best = [anchor, *sub_melds]
+    if best_total <= 0 or best_total < minimum:
+        return None
+    return tuple(_to_meld(c.shape, rules) for c in best)

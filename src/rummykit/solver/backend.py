@@ -1,0 +1,128 @@
+"""The backend seam: which implementation runs the search kernels.
+
+A backend implements :class:`Backend`: ``min_deadwood``, ``best_discards`` (the value and the
+discards), ``max_opening_value``, ``clear_caches`` and optionally the knock-game race
+play-outs, for every rule set the solver supports,
+with answers identical to the pure-Python reference (:class:`~.python_backend.PythonBackend`).
+Two exist:
+
+* ``native``: the compiled C++ kernels (:mod:`rummykit.solver.native`, built by ``pip install``
+  when a C++17 compiler is present);
+* ``python``: the reference twin, always available.
+
+The native backend is active when its extension was built, unless the environment variable
+``RUMMYKIT_PURE`` is ``1``. :func:`describe` says which is active (``rummykit info``);
+:func:`use` switches for a block (tests run every kernel against every backend).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Final, Protocol
+
+from rummykit.cards import Card
+from rummykit.rules import Rules
+from rummykit.solver.python_backend import PythonBackend
+
+PURE_ENV: Final = "RUMMYKIT_PURE"
+"""Set to ``1`` to run the pure-Python backend even where the extension is built."""
+
+
+class Backend(Protocol):
+    """What a solver backend provides (cards: any iterable of card codes, at most two copies of a face).
+
+    ``min_deadwood`` and ``best_discards`` raise :class:`ValueError` for a face held three times,
+    ``best_discards`` also for an empty hand.
+    """
+
+    @property
+    def name(self) -> str: ...
+
+    def min_deadwood(self, cards: Iterable[int], rules: Rules) -> int: ...
+
+    def best_discards(self, cards: Iterable[int], rules: Rules) -> tuple[int, tuple[Card, ...]]: ...
+
+    def max_opening_value(self, cards: Iterable[int], rules: Rules, keep_one: bool) -> int: ...
+
+    def clear_caches(self, meld_tables: bool = True) -> None: ...
+
+    def knock_races(
+        self,
+        rules: Rules,
+        hands: Sequence[Sequence[int]],
+        stocks: Sequence[Sequence[int]],
+        draws: int,
+        points_per_turn: float,
+    ) -> list[list[float]] | None:
+        """:func:`rummykit.bots.race.knock_race` of every hand on every stock's first ``draws`` cards
+        (a row per stock), or ``None`` when the backend leaves the races to the Python play-out."""
+        ...
+
+
+def _load_native() -> tuple[Backend | None, str]:
+    """The native backend, or ``None`` and why it is not used."""
+    if importlib.util.find_spec("rummykit.solver._native") is None:
+        return None, "the compiled solver is not built (no C++17 compiler at install); running pure Python"
+    try:
+        from rummykit.solver.native import NativeBackend
+    except ImportError as exc:
+        return None, f"the compiled solver does not load ({exc}); running pure Python"
+    return NativeBackend(), "compiled"
+
+
+python: Final[Backend] = PythonBackend()
+native, native_status = _load_native()
+"""The native backend when its extension is importable (``None`` otherwise) and a status line."""
+pure_requested: Final = os.environ.get(PURE_ENV, "") == "1"
+current: Backend = python if pure_requested or native is None else native
+"""The backend the public functions call."""
+
+
+def available() -> dict[str, Backend]:
+    """Every backend that can run here, by name (``python`` always)."""
+    found: dict[str, Backend] = {"python": python}
+    if native is not None:
+        found["native"] = native
+    return found
+
+
+def select(name: str) -> Backend:
+    """Make ``name`` (``python`` or ``native``) the active backend and return it.
+
+    Raises:
+        ValueError: no such backend here (``native`` when the extension is not built).
+    """
+    global current
+    found = available().get(name)
+    if found is None:
+        raise ValueError(f"solver backend {name!r} is not available here ({', '.join(available())})")
+    current = found
+    return found
+
+
+@contextmanager
+def use(name: str) -> Iterator[Backend]:
+    """Run a block with the backend ``name`` active, then restore the previous one."""
+    before = current
+    try:
+        yield select(name)
+    finally:
+        select(before.name)
+
+
+def describe() -> str:
+    """One line: the active backend and, for the pure twin, why."""
+    if current.name == "native":
+        return "solver backend: native (compiled C++ kernels)"
+    reason = f"{PURE_ENV}=1" if pure_requested else native_status
+    return f"solver backend: python ({reason})"
+
+
+def notice() -> str | None:
+    """The one-line notice for users when the compiled solver is missing (not when chosen off)."""
+    if native is None and not pure_requested:
+        return "note: " + native_status
+    return None

@@ -1,0 +1,119 @@
+"""The compiled backend: the C++ kernels of ``rummykit.solver._native`` behind the backend interface.
+
+Importing this module raises :class:`ImportError` when the extension was not built (no compiler at
+install time); :mod:`.backend` then runs the pure-Python twin. One compiled ``Solver`` exists per
+set of meld options (:data:`~rummykit.solver.tables.MELD_OPTIONS`), built from exactly those
+options, so a rule set's other fields cannot reach the kernels.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from typing import Any, Final
+
+from rummykit.cards import NUM_FACES, Card
+from rummykit.melds import joker_count_problem, position_bounds
+from rummykit.rules import Rules
+from rummykit.solver import _native  # type: ignore[attr-defined]
+from rummykit.solver.tables import meld_options
+
+_native.set_cards(tuple(Card(c) for c in range(NUM_FACES + 1)))
+MAX_JOKERS: Final[int] = _native.MAX_JOKERS
+"""The most jokers a hand given to the kernels may hold (far above any deck the rules allow)."""
+
+
+RACE_THREADS: Final = min(2, os.cpu_count() or 1)
+"""Threads a batch of race play-outs is spread over."""
+
+
+def compiled_solver(rules: Rules) -> Any:
+    """A compiled solver for the meld options of ``rules`` (a new one; :class:`NativeBackend` caches)."""
+    lo, hi = position_bounds(rules)
+    return _native.Solver(
+        lo=lo,
+        hi=hi,
+        both_ends=rules.allow_ace_both_ends,
+        max_adjacent_jokers=-1 if rules.max_adjacent_jokers is None else rules.max_adjacent_jokers,
+        set_min=rules.set_size_min,
+        set_max=rules.set_size_max,
+        distinct=rules.set_distinct_suits,
+        joker_ok=[n > 0 and joker_count_problem(n, k, rules) is None for n in range(16) for k in range(16)],
+        deadwood_values=[rules.deadwood_value(c) for c in range(NUM_FACES + 1)],
+    )
+
+
+class NativeBackend:
+    """The compiled kernels, one ``Solver`` (with its per-hand caches) per set of meld options.
+
+    Cards may be any iterable of card codes; the kernels raise :class:`ValueError` for a face held
+    three times (with the reference's message) or a code outside 0–52, :class:`TypeError` for a
+    non-integer.
+    """
+
+    name: Final = "native"
+
+    def __init__(self) -> None:
+        self._by_id: dict[int, tuple[Rules, Any]] = {}
+        self._by_options: dict[tuple[object, ...], Any] = {}
+        self._last_rules: Rules | None = None
+        self._last: Any = None
+
+    def solver(self, rules: Rules) -> Any:
+        """The compiled solver for ``rules`` (shared by every rule set with the same meld options)."""
+        if rules is self._last_rules:
+            return self._last
+        entry = self._by_id.get(id(rules))
+        if entry is not None and entry[0] is rules:
+            found = entry[1]
+        else:
+            options = meld_options(rules)
+            found = self._by_options.get(options)
+            if found is None:
+                found = self._by_options[options] = compiled_solver(rules)
+            if len(self._by_id) > 512:
+                self._by_id.clear()
+            self._by_id[id(rules)] = (rules, found)  # keeps ``rules`` alive, so its id is not reused
+        self._last_rules, self._last = rules, found
+        return found
+
+    def min_deadwood(self, cards: Iterable[int], rules: Rules) -> int:
+        found = self._last if rules is self._last_rules else self.solver(rules)
+        return found.min_deadwood(cards)  # type: ignore[no-any-return]
+
+    def best_discards(self, cards: Iterable[int], rules: Rules) -> tuple[int, tuple[Card, ...]]:
+        found = self._last if rules is self._last_rules else self.solver(rules)
+        return found.best_discards(cards)  # type: ignore[no-any-return]
+
+    def max_opening_value(self, cards: Iterable[int], rules: Rules, keep_one: bool) -> int:
+        found = self._last if rules is self._last_rules else self.solver(rules)
+        return found.max_opening_value(cards, keep_one)  # type: ignore[no-any-return]
+
+    def knock_races(
+        self,
+        rules: Rules,
+        hands: Sequence[Sequence[int]],
+        stocks: Sequence[Sequence[int]],
+        draws: int,
+        points_per_turn: float,
+    ) -> list[list[float]] | None:
+        """The knock-game race play-outs in compiled code, released from the GIL and spread over up to
+        :data:`RACE_THREADS` threads (results do not depend on the split)."""
+        threads = RACE_THREADS if len(stocks) >= 16 else 1
+        return self.solver(rules).knock_races(  # type: ignore[no-any-return]
+            hands,
+            stocks,
+            draws,
+            threshold=rules.knock_threshold or 0,
+            less_than=rules.knock_comparison == "lt",
+            points_per_turn=points_per_turn,
+            threads=threads,
+        )
+
+    def clear_caches(self, meld_tables: bool = True) -> None:
+        for found in self._by_options.values():
+            found.clear_caches()
+        if meld_tables:
+            self._by_id.clear()
+            self._by_options.clear()
+            self._last_rules = self._last = None

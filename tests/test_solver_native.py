@@ -1,0 +1,156 @@
+"""Differential tests: every compiled kernel against its pure-Python twin, on every preset and the rule
+variants of the solver tests, with hands of any size drawn from the rule set's own deck."""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Sequence
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rummykit import solver
+from rummykit.bots import race
+from rummykit.cards import JOKER_CODE, build_deck, parse_cards
+from rummykit.rules import PRESET_NAMES, Rules
+from rummykit.solver import backend
+from rummykit.testing import GIN_LIKE_RULES
+
+REQUIRED = os.environ.get("RUMMYKIT_REQUIRE_NATIVE") == "1"
+"""Set by ``make asan``: a missing extension fails instead of skipping the differential tests."""
+pytestmark = pytest.mark.skipif(
+    backend.native is None and not REQUIRED, reason="the compiled solver is not built"
+)
+
+VIENNESE = Rules.preset("viennese")
+VARIANTS = [
+    *(Rules.preset(name) for name in PRESET_NAMES),
+    GIN_LIKE_RULES,
+    VIENNESE.replace(joker_limit="min_two_naturals", max_adjacent_jokers=None),
+    VIENNESE.replace(joker_limit="at_least_one_natural"),
+    VIENNESE.replace(joker_limit="at_least_one_natural", max_adjacent_jokers=1),
+    VIENNESE.replace(joker_limit="max_one_joker_per_meld"),
+    VIENNESE.replace(ace_low_in_runs=False, allow_ace_both_ends=False),
+    VIENNESE.replace(ace_high_in_runs=False),
+    VIENNESE.replace(set_size_max=3),
+    VIENNESE.replace(set_size_min=4),
+    VIENNESE.replace(set_distinct_suits=False, set_size_max=5),
+    VIENNESE.replace(deadwood_ace=11, deadwood_joker=0),
+    Rules.preset("german").replace(allow_ace_both_ends=True, max_adjacent_jokers=2),
+]
+KNOCK_VARIANTS = [r for r in VARIANTS if r.is_knock_game]
+
+
+def test_native_is_built() -> None:
+    assert backend.native is not None, backend.native_status
+
+
+@st.composite
+def dealt(draw: st.DrawFn, min_size: int = 0, max_size: int = 15) -> tuple[Rules, list[int]]:
+    """A rule set and a hand dealt from its deck (two decks and jokers where the rules have them)."""
+    rules = draw(st.sampled_from(VARIANTS))
+    deck = list(build_deck(rules.num_decks, rules.jokers_total))
+    size = draw(st.integers(min_size, min(max_size, len(deck))))
+    order = draw(st.permutations(range(len(deck))))
+    return rules, [deck[i] for i in order[:size]]
+
+
+def both(fn_name: str, *args: object) -> tuple[object, object]:
+    """The answer of the public function ``fn_name`` on the python and on the native backend."""
+    fn = getattr(solver, fn_name)
+    with backend.use("python"):
+        expected = fn(*args)
+    with backend.use("native"):
+        found = fn(*args)
+    return expected, found
+
+
+DIFF = settings(max_examples=300, deadline=None)
+
+
+@DIFF
+@given(case=dealt())
+def test_min_deadwood(case: tuple[Rules, list[int]]) -> None:
+    rules, hand = case
+    expected, found = both("min_deadwood", hand, rules)
+    assert found == expected
+
+
+@DIFF
+@given(case=dealt(min_size=1))
+def test_best_discards(case: tuple[Rules, list[int]]) -> None:
+    rules, hand = case
+    expected, found = both("best_discards", hand, rules)
+    assert found == expected
+
+
+@DIFF
+@given(case=dealt(), keep_one=st.booleans())
+def test_max_opening_value(case: tuple[Rules, list[int]], keep_one: bool) -> None:
+    rules, hand = case
+    expected, found = both("max_opening_value", hand, rules, keep_one)
+    assert found == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=dealt(min_size=1), keep_one=st.booleans(), pick=st.integers(0, 14))
+def test_best_opening(case: tuple[Rules, list[int]], keep_one: bool, pick: int) -> None:
+    """The compiled opening value decides early when no opening exists; the melds are the same."""
+    rules, hand = case
+    must = hand[pick % len(hand)] if pick % 3 == 0 else None
+    expected, found = both("best_opening", hand, rules, must, keep_one)
+    assert found == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    rules=st.sampled_from(KNOCK_VARIANTS),
+    seed=st.integers(0, 10**6),
+    horizon=st.integers(0, 10),
+    hands=st.integers(1, 4),
+)
+def test_knock_races(rules: Rules, seed: int, horizon: int, hands: int) -> None:
+    """The compiled race play-out gives the Python play-out's turns exactly (on two threads too)."""
+    rng = random.Random(seed)
+    deck = list(build_deck(rules.num_decks, rules.jokers_total))
+    rng.shuffle(deck)
+    size = rules.hand_size
+    own = [deck[i * size : (i + 1) * size] for i in range(hands)]
+    unseen = deck[hands * size :]
+    stocks = [rng.sample(unseen, horizon + 1) for _ in range(20)]
+    expected = [[race.knock_race(rules, hand, stock[:horizon]) for hand in own] for stock in stocks]
+    assert backend.native is not None
+    found = backend.native.knock_races(rules, own, stocks, horizon, race.KNOCK_POINTS_PER_TURN)
+    assert found == expected
+    drawn = [race.race_after_draw(rules, own[0], False, (), s[0], s[1:], taken=False) for s in stocks]
+    with backend.use("native"):
+        assert race.knock_draw_races(rules, own[0], stocks) == drawn
+
+
+def test_same_errors() -> None:
+    """Bad hands get the reference's errors on either backend."""
+    for name in ("python", "native"):
+        with backend.use(name):
+            with pytest.raises(ValueError, match="at most two copies"):
+                solver.min_deadwood(parse_cards("7H 7H 7H"), VIENNESE)
+            with pytest.raises(ValueError, match="at least one card"):
+                solver.best_discards([], VIENNESE)
+    native = backend.native
+    assert native is not None
+    with pytest.raises(ValueError):
+        native.min_deadwood([JOKER_CODE + 1], VIENNESE)
+    with pytest.raises(ValueError):
+        native.min_deadwood([-1], VIENNESE)
+    with pytest.raises(TypeError):
+        native.min_deadwood(["7H"], VIENNESE)  # type: ignore[list-item]
+
+
+def test_any_iterable() -> None:
+    """Generators and tuples of cards give the same answers as lists."""
+    hand: Sequence[int] = parse_cards("7H 8H 9H QS QD QC 2C 2D 2S 3H")
+    with backend.use("native"):
+        assert solver.min_deadwood(iter(hand), VIENNESE) == solver.min_deadwood(list(hand), VIENNESE) == 3
+        from_generator = solver.max_opening_value((c for c in hand), VIENNESE, True)
+        assert from_generator == solver.max_opening_value(tuple(hand), VIENNESE, True) > 0
