@@ -10,8 +10,9 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "rummykit"
-ADAPTERS = ("rummykit.cli", "rummykit.web")
-"""Adapters may import optional extras lazily; the core may not import anything that way."""
+ADAPTERS = ("rummykit.cli", "rummykit.web", "rummykit.__main__")
+"""Adapters may import optional extras lazily (the command's entry point imports the ``cli`` extra
+only to name it when it is missing); the core may not import anything that way."""
 
 
 def module_name(path: Path) -> str:
