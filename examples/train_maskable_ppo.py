@@ -7,7 +7,8 @@ The agent plays ``rummykit/Rummy-v0`` (its seat drawn every hand) with the solve
 (:mod:`rummykit.envs.observation`) and the win/loss reward, plus a potential-based shaping term on
 its own minimum deadwood (``--shaping``), which leaves the best policy unchanged (Ng, Harada and
 Russell 1999) and only speeds learning up. Training stops when the process has used
-``--cpu-minutes`` of CPU time (all threads counted). Every ``--eval-every`` steps the deterministic
+``--cpu-minutes`` of CPU time (all threads counted, the evaluations not), or after
+``--wall-minutes`` on a busy machine. Every ``--eval-every`` steps the deterministic
 policy plays ``--eval-hands`` hands against random; the curve goes to ``curve.csv`` and
 ``curve.png``. The result is ``policy.zip`` (sb3) and ``policy.npz``, which
 ``make_bot("policy", path=…)`` plays with numpy alone.
@@ -117,13 +118,14 @@ def evaluate(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cpu-minutes", type=float, default=30.0)
+    parser.add_argument("--wall-minutes", type=float, default=None, help="also stop after this wall time")
     parser.add_argument("--out", type=Path, default=Path("runs/viennese"))
     parser.add_argument("--envs", type=int, default=8)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--shaping", type=float, default=1.0)
     parser.add_argument("--eval-every", type=int, default=100_000)
     parser.add_argument("--eval-hands", type=int, default=60)
-    parser.add_argument("--final-hands", type=int, default=500)
+    parser.add_argument("--final-hands", type=int, default=300)
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args()
 
@@ -181,7 +183,8 @@ def main() -> None:
                     writer.writeheader()
                     writer.writerows(rows)
                 print(json.dumps(row), flush=True)
-            return training_cpu() < args.cpu_minutes * 60
+            late = args.wall_minutes is not None and time.time() - start_wall > args.wall_minutes * 60
+            return training_cpu() < args.cpu_minutes * 60 and not late
 
     model.learn(total_timesteps=10**9, callback=Budget())
     cpu = training_cpu()

@@ -108,8 +108,8 @@ class MatchFigures:
 
 
 def _add_cards(out: npt.NDArray[np.float32], offset: int, cards: Sequence[int]) -> None:
-    for c in cards:
-        out[offset + c] += 1.0
+    if cards:
+        out[offset : offset + C] += np.bincount(np.asarray(cards, dtype=np.intp), minlength=C)
 
 
 DERIVED_FEATURES: Final = C + 2
