@@ -94,4 +94,4 @@ def test_policy_for_another_table_size_is_refused(trained: tuple[object, Path]) 
     rnd = rk.Round.new(rk.Rules.preset("viennese"), players=3, seed=1)
     with pytest.raises(PolicyFileError, match="table of 2"):
         bot.choose(rnd.view(rnd.to_move), rnd.legal_actions(), random.Random(0))
-    assert enc.NUM_TOKENS == bot.layers[-1][0].shape[1]
+    assert bot.layers[-1][0].shape[1] == enc.NUM_TOKENS
