@@ -265,7 +265,7 @@ class Composer:
     """The trie of the candidates' spellings and the player's position in it.
 
     >>> import rummykit as rk
-    >>> rnd = rk.Round.new(rk.Rules.preset("viennese"), players=2, seed=3)
+    >>> rnd = rk.Round.new(rk.Rules.preset("german"), players=2, seed=3)
     >>> comp = Composer(rnd.legal_actions())
     >>> [token_name(t) for t in comp.allowed()]
     ['draw', 'take']

@@ -1,11 +1,12 @@
 """``rummy_v0``: every rummykit rule set as a PettingZoo environment (AEC, classic conventions).
 
 >>> from rummykit.envs import rummy_v0
->>> env = rummy_v0.env(rules="viennese", players=4)
+>>> from rummykit.envs.encoding import token_name
+>>> env = rummy_v0.env(rules="german", players=4)
 >>> env.reset(seed=1)
 >>> obs, reward, termination, truncation, info = env.last()
->>> sorted(obs), int(obs["action_mask"].sum())
-(['action_mask', 'observation'], 2)
+>>> sorted(obs), [token_name(t) for t in obs["action_mask"].nonzero()[0]]
+(['action_mask', 'observation'], ['draw', 'take'])
 
 Agents are ``player_0`` … ``player_{n-1}`` (seat numbers of the engine). The agent to move is the
 engine's seat to move; it spells its action over several steps (the turn's sub-steps), so the same

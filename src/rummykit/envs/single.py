@@ -1,7 +1,7 @@
 """``rummykit/Rummy-v0``: one seat of any rule set against rummykit bots, as a Gymnasium environment.
 
 >>> import gymnasium, rummykit.envs
->>> env = gymnasium.make("rummykit/Rummy-v0", rules="viennese", opponents="greedy")
+>>> env = gymnasium.make("rummykit/Rummy-v0", rules="german", opponents="greedy")
 >>> obs, info = env.reset(seed=7)
 >>> obs.shape == env.observation_space.shape, int(info["action_mask"].sum())
 (True, 2)
