@@ -121,6 +121,15 @@ class TokenGame:
         return self.match.is_over if self.match is not None else self.round.is_over
 
     @property
+    def stuck(self) -> bool:
+        """The game is not over but the engine offers no action: the episode is truncated.
+
+        ``Round.legal_actions()`` promises an action until the end of every hand; this guards the
+        environments should an engine defect ever break that promise.
+        """
+        return not self.is_over and not self.composer.allowed()
+
+    @property
     def to_move(self) -> int:
         return self.match.to_move if self.match is not None else self.round.to_move
 

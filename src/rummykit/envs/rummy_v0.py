@@ -22,7 +22,8 @@ agent is often selected several times in a row.
   rubbers with chips), points or win/loss (``reward="score"|"win"``); see
   :mod:`rummykit.envs.game`.
 * **Ends**: every agent terminates when the hand (match) ends; every agent is truncated after
-  ``max_cycles`` steps (tokens) when that is set.
+  ``max_cycles`` steps (tokens) when that is set, and when the engine offers no action before the
+  end (``TokenGame.stuck``, an engine defect).
 * ``render_mode="ansi"``: the terminal game's board (``rich`` needed, part of the ``rl`` extra) from
   the seat to move, with the action spelled so far.
 * ``seed`` through ``reset(seed=…)``: the same seed deals the same cards to the same dealer.
@@ -142,6 +143,8 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = _agent(self.game.to_move)
         self._steps = 0
+        if self.game.stuck:
+            self.truncations = dict.fromkeys(self.agents, True)
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         seat = self.possible_agents.index(agent)
@@ -168,7 +171,7 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
             self.infos[agent]["action"] = str(applied)
         if self.game.is_over:
             self.terminations = dict.fromkeys(self.agents, True)
-        elif self.max_cycles is not None and self._steps >= self.max_cycles:
+        elif self.game.stuck or (self.max_cycles is not None and self._steps >= self.max_cycles):
             self.truncations = dict.fromkeys(self.agents, True)
         if self.game.is_over or any(self.truncations.values()):
             i = self.possible_agents.index(agent)

@@ -12,7 +12,8 @@ encoding, same observation vector, as a flat ``Box``); the other seats are playe
 other seat) that see only their own views. The agent's seat is drawn for every episode unless
 ``seat`` fixes it. The mask is in ``info["action_mask"]`` and :meth:`RummyEnv.action_masks` (for
 sb3-contrib's MaskablePPO). A masked-out token ends the episode (``terminated``) with
-``illegal_reward`` and ``info["illegal"] = True``. Rewards as in :mod:`rummykit.envs.game`.
+``illegal_reward`` and ``info["illegal"] = True``; the episode is truncated should the engine offer no
+action before the end (``TokenGame.stuck``). Rewards as in :mod:`rummykit.envs.game`.
 """
 
 from __future__ import annotations
@@ -89,14 +90,14 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
             others = [s for s in range(players) if s != self.seat]
             self._bot_for = dict(zip(others, self.bots, strict=True))
             self._play_bots()
-            if not self.game.is_over:
+            if not self.game.is_over and not self.game.stuck:
                 return self.game.observe(self.seat), self._info()
 
     def _play_bots(self) -> float:
         """Let the bots move until the agent is to move or the game is over; the agent's rewards."""
         game = self.game
         total = 0.0
-        while not game.is_over and game.to_move != self.seat:
+        while not game.is_over and not game.stuck and game.to_move != self.seat:
             bot = self._bot_for[game.to_move]
             if game.match is not None:
                 action = match_action(bot, game.match, self._bot_rng)
@@ -121,7 +122,7 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
             reward += self._play_bots()
         if self.render_mode == "ansi":
             self.render()
-        return game.observe(self.seat), reward, game.is_over, False, self._info()
+        return game.observe(self.seat), reward, game.is_over, game.stuck, self._info()
 
     def render(self) -> str | None:
         if self.render_mode is None:
