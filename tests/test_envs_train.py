@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from rummykit.bots import make_bot
 from rummykit.bots.policy import POLICY_ENV_VAR, PolicyBot, PolicyFileError, export_policy
 from rummykit.envs import encoding as enc
 from rummykit.envs.game import TokenGame
+from rummykit.envs.observation import OBSERVATION_VERSION
 from rummykit.envs.single import RummyEnv
 
 
@@ -82,6 +84,17 @@ def test_bad_policy_files_are_refused(tmp_path: Path, monkeypatch: pytest.Monkey
     np.savez(tmp_path / "other.npz", w0=np.zeros((2, 2)))
     with pytest.raises(PolicyFileError, match="cannot read"):
         make_bot("policy", path=str(tmp_path / "other.npz"))
+    meta = {"layers": 1, "players": 2, "derived_features": False, "encoding": enc.ENCODING_VERSION,
+            "observation": OBSERVATION_VERSION}
+    narrow = tmp_path / "narrow.npz"
+    weights = {"w0": np.zeros((5, enc.NUM_TOKENS)), "b0": np.zeros(enc.NUM_TOKENS)}
+    np.savez(narrow, meta=np.array(json.dumps(meta)), **weights)
+    with pytest.raises(PolicyFileError, match="first layer reads 5 inputs"):
+        make_bot("policy", path=str(narrow))
+    old = tmp_path / "old.npz"
+    np.savez(old, meta=np.array(json.dumps(meta | {"encoding": -1})), w0=np.zeros((5, 2)), b0=np.zeros(2))
+    with pytest.raises(PolicyFileError, match="trained on encoding v-1"):
+        make_bot("policy", path=str(old))
     pickled = tmp_path / "pickled.npz"
     np.savez(pickled, meta=np.array([{"layers": 1}], dtype=object))
     with pytest.raises(PolicyFileError):

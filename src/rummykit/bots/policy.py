@@ -27,7 +27,13 @@ import numpy.typing as npt
 
 from rummykit.actions import Action
 from rummykit.envs import encoding as enc
-from rummykit.envs.observation import OBSERVATION_VERSION, MatchFigures, encode_prefix, encode_view
+from rummykit.envs.observation import (
+    OBSERVATION_VERSION,
+    MatchFigures,
+    encode_prefix,
+    encode_view,
+    observation_size,
+)
 from rummykit.errors import RummyError
 from rummykit.views import PlayerView
 
@@ -63,6 +69,12 @@ class PolicyBot:
         self.meta: dict[str, Any] = meta
         self.players = int(meta["players"])
         self.derived = bool(meta["derived_features"])
+        expected = observation_size(self.players, self.derived)
+        if self.layers[0][0].shape[0] != expected:
+            raise PolicyFileError(
+                f"{path}: the first layer reads {self.layers[0][0].shape[0]} inputs, the observation of "
+                f"a table of {self.players} has {expected}"
+            )
 
     def scores(self, obs: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
         x = obs
