@@ -13,7 +13,7 @@ pytest.importorskip("pettingzoo")
 import gymnasium
 import numpy as np
 from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test, max_cycles_test, seed_test
+from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, seed_test
 from pettingzoo.utils.conversions import parallel_to_aec
 
 import rummykit as rk
@@ -41,6 +41,10 @@ def test_pettingzoo_api_seed_and_max_cycles(preset: str, players: int) -> None:
         env=lambda **kw: parallel_to_aec(rummy_v0.parallel_env(rules=preset, players=players, **kw)),
     )
     max_cycles_test(mod)
+
+
+def test_parallel_api() -> None:
+    parallel_api_test(rummy_v0.parallel_env(rules="german", players=3), num_cycles=300)
 
 
 def test_match_scope_viennese_rubber_rewards_are_chips() -> None:
