@@ -17,30 +17,30 @@ that passes ``Round.check`` (up to :data:`MAX_COMPOUND_OPENINGS` per decision; t
 always among the candidates). The melds of an opening are spelled in a canonical order
 (:func:`canonical`), so one opening has one spelling.
 
-=============  ==========  ==================================================================
-token          ids         meaning
-=============  ==========  ==================================================================
-``DRAW``       0           ``draw``: take the top card of the stock (complete action)
-``TAKE``       1           ``take``: take the top discard (complete action)
-``OPEN``       2           start an opening (``open``); card tokens follow, meld by meld
-``MELD``       3           start further melds (``meld``)
-``LAYOFF``     4           start a lay-off: a card token, a ``TARGET`` token, maybe ``LOW``/``HIGH``
-``SWAP``       5           start a joker exchange: card tokens, ``TARGET``, then-clauses
-``DISCARD``    6           start a discard: one card token follows
-``KNOCK``      7           start a knock (knock games): one card token follows
-``RUMMY``      8           start a Rummy call (knock games): one card token follows
-``BUYBACK``    9           match decision: buy back into the rubber (complete action)
-``DECLINE``    10          match decision: decline the buy-back (complete action)
-``CARD c``     11–63       the card with code ``c`` (0–51 naturals as in :mod:`rummykit.cards`,
-                           52 the joker); in a meld in written order (runs low to high)
-``NEXT``       64          ``|``: the current meld is complete, the next meld of the action starts
-``LOW``        65          the lay-off goes at the low end of the run
-``HIGH``       66          the lay-off goes at the high end of the run
-``THEN_MELD``  67          joker exchange: the freed joker(s) go into the new meld(s) that follow
-``THEN_LAYOFF`` 68         joker exchange: the freed joker is laid off (card, ``TARGET``, end)
-``DONE``       69          apply the action spelled so far (only when a longer candidate exists)
-``TARGET m``   70–105      table meld ``m`` (1 to :data:`MAX_TABLE_MELDS`, numbered as in actions)
-=============  ==========  ==================================================================
+===============  ==========  ==================================================================
+token            ids         meaning
+===============  ==========  ==================================================================
+``DRAW``         0           ``draw``: take the top card of the stock (complete action)
+``TAKE``         1           ``take``: take the top discard (complete action)
+``OPEN``         2           start an opening (``open``); card tokens follow, meld by meld
+``MELD``         3           start further melds (``meld``)
+``LAYOFF``       4           start a lay-off: a card token, a ``TARGET`` token, maybe ``LOW``/``HIGH``
+``SWAP``         5           start a joker exchange: card tokens, ``TARGET``, then-clauses
+``DISCARD``      6           start a discard: one card token follows
+``KNOCK``        7           start a knock (knock games): one card token follows
+``RUMMY``        8           start a Rummy call (knock games): one card token follows
+``BUYBACK``      9           match decision: buy back into the rubber (complete action)
+``DECLINE``      10          match decision: decline the buy-back (complete action)
+``CARD c``       11–63       the card with code ``c`` (0–51 naturals as in :mod:`rummykit.cards`,
+                             52 the joker); in a meld in written order (runs low to high)
+``NEXT``         64          ``|``: the current meld is complete, the next meld of the action starts
+``LOW``          65          the lay-off goes at the low end of the run
+``HIGH``         66          the lay-off goes at the high end of the run
+``THEN_MELD``    67          joker exchange: the freed joker(s) go into the new meld(s) that follow
+``THEN_LAYOFF``  68          joker exchange: the freed joker is laid off (card, ``TARGET``, end)
+``DONE``         69          apply the action spelled so far (only when a longer candidate exists)
+``TARGET m``     70–105      table meld ``m`` (1 to :data:`MAX_TABLE_MELDS`, numbered as in actions)
+===============  ==========  ==================================================================
 
 Version history: **v0** (this layout) — first release.
 """
