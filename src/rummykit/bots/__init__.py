@@ -14,7 +14,8 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final
+from importlib.util import find_spec
+from typing import Any, Final
 
 from rummykit.bots.base import Bot, MatchView, RandomBot, match_action
 from rummykit.bots.greedy import GreedyBot
@@ -28,15 +29,15 @@ class UnknownBotError(RummyError, ValueError):
     """A bot kind or level that does not exist."""
 
 
-_FACTORIES: dict[str, Callable[[str | None], Bot]] = {
+_FACTORIES: dict[str, Callable[..., Bot]] = {
     "random": lambda level: RandomBot(),
     "greedy": lambda level: GreedyBot(),
     "search": lambda level: SearchBot(level),
 }
 
 
-def register_bot(kind: str, factory: Callable[[str | None], Bot]) -> None:
-    """Make ``make_bot(kind, level)`` build bots with ``factory(level)``."""
+def register_bot(kind: str, factory: Callable[..., Bot]) -> None:
+    """Make ``make_bot(kind, level, **options)`` build bots with ``factory(level, **options)``."""
     _FACTORIES[kind] = factory
 
 
@@ -45,10 +46,11 @@ def bot_kinds() -> tuple[str, ...]:
     return tuple(_FACTORIES)
 
 
-def make_bot(kind: str, level: str | None = None) -> Bot:
+def make_bot(kind: str, level: str | None = None, **options: Any) -> Bot:
     """A bot of ``kind`` (``random``, ``greedy``, ``search``) at ``level`` (``easy``/``medium``/``hard``).
 
-    ``kind:level`` is accepted too (``"search:hard"``).
+    ``kind:level`` is accepted too (``"search:hard"``). ``options`` go to the kind's factory (the
+    ``policy`` kind of the ``rl`` extra takes ``path=``).
 
     Raises:
         UnknownBotError: no such kind or level.
@@ -62,7 +64,17 @@ def make_bot(kind: str, level: str | None = None) -> Bot:
         factory = _FACTORIES[kind]
     except KeyError:
         raise UnknownBotError(f"unknown bot {kind!r}; bots: {', '.join(_FACTORIES)}") from None
-    return factory(level)
+    return factory(level, **options)
+
+
+def _policy_bot(level: str | None, **options: Any) -> Bot:
+    from rummykit.bots.policy import load_policy_bot
+
+    return load_policy_bot(level, **options)
+
+
+if all(find_spec(m) is not None for m in ("numpy", "gymnasium", "pettingzoo")):  # the rl extra
+    register_bot("policy", _policy_bot)
 
 
 __all__ = [

@@ -1,0 +1,178 @@
+"""Environment steps per second: rummykit's ``rummy_v0`` against PettingZoo 1.26.1's ``gin_rummy_v4``.
+
+Every configuration runs the same PettingZoo AEC loop (``env.last()``, a uniformly random token
+among those the mask allows, ``env.step``) for ``--steps`` agent steps over seeded hands, timed in
+CPU seconds of this process (steady under other load), best of ``--repeats``. rummykit runs through
+``rummy_v0.env`` (PettingZoo's classic wrappers included) for every preset at 2, 4 and 6 players.
+
+``gin_rummy_v4`` left PettingZoo in 1.27, so 1.26.1 (with RLCard, which it wraps) is installed into
+a side folder (``--side-dir``; installed there with pip on the first run) and put first on
+``sys.path`` after the rummykit figures are taken, in the same process. rummykit has no gin preset
+yet; the comparison is with heads-up ``viennese``, the closest two-player knock game (a ``gin``
+preset is measured too once it exists).
+
+Then the share of a step spent building observations (``TokenGame.observe``: the view, its
+encoding, the action so far) is measured for a few configurations, with and without the derived
+features. Prints figures only and never fails on timing.
+
+    .venv/bin/python benchmarks/envs.py            # about a minute of CPU
+    .venv/bin/python benchmarks/envs.py --quick
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import importlib
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import rummykit as rk
+from rummykit.envs import rummy_v0
+from rummykit.envs.game import TokenGame
+
+PLAYERS = (2, 4, 6)
+SIDE_PACKAGES = ("pettingzoo==1.26.1", "rlcard==1.2.0", "termcolor", "pygame")
+"""gin_rummy_v4 and what it imports beyond this environment (pygame for its renderer)."""
+
+
+def aec_loop(make: Callable[[], Any], steps: int, seed: int) -> float:
+    """CPU seconds for ``steps`` random masked agent steps (new hands dealt as needed)."""
+    env = make()
+    rng = random.Random(seed)
+    done = 0
+    hand = 0
+    start = time.process_time()
+    while done < steps:
+        env.reset(seed=seed + hand)
+        hand += 1
+        for _agent in env.agent_iter():
+            obs, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+            done += 1
+            if done >= steps:
+                break
+    return time.process_time() - start
+
+
+def steps_per_s(make: Callable[[], Any], steps: int, repeats: int) -> float:
+    return max(steps / aec_loop(make, steps, seed=1000 * r) for r in range(repeats))
+
+
+def observation_share(preset: str, players: int, steps: int, derived: bool) -> float:
+    """Fraction of the loop's CPU time spent in ``TokenGame.observe``."""
+    spent = [0.0]
+    original = TokenGame.observe
+
+    def timed(self: TokenGame, seat: int) -> Any:
+        t = time.process_time()
+        try:
+            return original(self, seat)
+        finally:
+            spent[0] += time.process_time() - t
+
+    TokenGame.observe = timed  # type: ignore[method-assign]
+    try:
+        total = aec_loop(
+            lambda: rummy_v0.env(rules=preset, players=players, derived_features=derived), steps, seed=7
+        )
+    finally:
+        TokenGame.observe = original  # type: ignore[method-assign]
+    return spent[0] / total
+
+
+def gin_rummy_v4(side_dir: Path, steps: int, repeats: int) -> float | None:
+    """Steps/s of PettingZoo 1.26.1's gin_rummy_v4, imported from ``side_dir`` in this process."""
+    if not (side_dir / "pettingzoo").is_dir():
+        print(f"installing {' '.join(SIDE_PACKAGES)} into {side_dir} …", flush=True)
+        result = subprocess.run(
+            [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(side_dir),
+             *SIDE_PACKAGES],
+            check=False,
+        )
+        if result.returncode != 0:
+            print("could not install PettingZoo 1.26.1; gin_rummy_v4 is left out")
+            return None
+    for name in [m for m in sys.modules if m == "pettingzoo" or m.startswith("pettingzoo.")]:
+        del sys.modules[name]
+    sys.path.insert(0, str(side_dir))
+    try:
+        pz = importlib.import_module("pettingzoo")
+        gin = importlib.import_module("pettingzoo.classic.gin_rummy_v4")
+    except ImportError as exc:
+        print(f"gin_rummy_v4 could not be imported ({exc}); left out")
+        return None
+    print(f"gin_rummy_v4 from PettingZoo {pz.__version__} ({Path(gin.__file__).parent})")
+    return steps_per_s(gin.env, steps, repeats)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=3000)
+    parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--quick", action="store_true", help="1000 steps, one repeat")
+    parser.add_argument("--side-dir", type=Path,
+                        default=Path(tempfile.gettempdir()) / "rummykit-bench" / "pettingzoo-1.26.1")
+    args = parser.parse_args()
+    if args.quick:
+        args.steps, args.repeats = 1000, 1
+    print(f"rummykit {rk.__version__}, Python {sys.version.split()[0]}, load average "
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"steps/s (CPU time, best of {args.repeats} × {args.steps} agent steps, random masked tokens)\n")
+    presets = list(rk.PRESET_NAMES)
+    if "gin" not in presets and _has_gin():
+        presets.append("gin")
+    print(f"{'preset':<22}" + "".join(f"{f'{n} players':>12}" for n in PLAYERS))
+    figures: dict[tuple[str, int], float] = {}
+    for preset in presets:
+        rules = rk.Rules.preset(preset)
+        cells = []
+        for n in PLAYERS:
+            if not rules.min_players <= n <= rules.max_players:
+                cells.append(f"{'–':>12}")
+                continue
+            make = functools.partial(rummy_v0.env, rules=preset, players=n)
+            rate = steps_per_s(make, args.steps, args.repeats)
+            figures[preset, n] = rate
+            cells.append(f"{rate:>12,.0f}")
+        print(f"{preset:<22}" + "".join(cells), flush=True)
+
+    print("\nobservation building, share of the loop's CPU time:")
+    for preset, n in (("viennese", 2), ("german", 4), ("scala40", 6)):
+        plain = observation_share(preset, n, args.steps, derived=False)
+        derived = observation_share(preset, n, args.steps, derived=True)
+        print(f"  {preset} {n} players: {100 * plain:.0f} % ({100 * derived:.0f} % with derived features)")
+
+    gin_rate = gin_rummy_v4(args.side_dir, args.steps, args.repeats)
+    if gin_rate is not None:
+        print(f"\ngin_rummy_v4 (PettingZoo 1.26.1, 2 players): {gin_rate:,.0f} steps/s")
+        for preset in ("gin", "viennese", "romme_ohne_auslegen"):
+            if (preset, 2) in figures:
+                ratio = figures[preset, 2] / gin_rate
+                rate = figures[preset, 2]
+                print(f"  rummykit {preset} 2 players: {rate:,.0f} steps/s = {ratio:.2f} × gin_rummy_v4")
+    print(f"\nload average at the end {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+def _has_gin() -> bool:
+    try:
+        rk.Rules.preset("gin")
+    except rk.RummyError:
+        return False
+    return True
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,134 @@
+"""``PolicyBot``: plays a trained policy network exported to a ``.npz`` file (extra ``rl``: numpy).
+
+The policy reads the environments' observation vector (:mod:`rummykit.envs.observation`) built from
+the bot's own :class:`~rummykit.views.PlayerView` and spells its action token by token
+(:mod:`rummykit.envs.encoding`), each time taking the highest-scoring token the mask allows among the
+spellings of the legal actions it was given. So it plays wherever a bot plays: the arena, the
+terminal and the web (``make_bot("policy", path="policy.npz")``, or the spec ``policy`` with the file
+named by the ``RUMMYKIT_POLICY`` environment variable).
+
+The file holds the weights of a multilayer perceptron (``w0, b0, w1, b1, …``, tanh between layers,
+the last layer giving one score per token) and a JSON ``meta`` entry (rule set, seats, encoding and
+observation versions, derived features). It is read with ``allow_pickle=False``: loading a file
+runs no code from it. :func:`export_policy` writes one from a stable-baselines3 ``MlpPolicy``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from rummykit.actions import Action
+from rummykit.envs import encoding as enc
+from rummykit.envs.observation import (
+    OBSERVATION_VERSION,
+    MatchFigures,
+    encode_prefix,
+    encode_view,
+    observation_size,
+)
+from rummykit.errors import RummyError
+from rummykit.views import PlayerView
+
+POLICY_ENV_VAR: Final = "RUMMYKIT_POLICY"
+
+
+class PolicyFileError(RummyError, ValueError):
+    """A policy file that is missing, malformed or made for another encoding."""
+
+
+class PolicyBot:
+    """Plays the exported policy greedily (the best-scoring allowed token at each sub-step)."""
+
+    name = "policy"
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        try:
+            with np.load(Path(path), allow_pickle=False) as data:
+                meta = json.loads(str(data["meta"]))
+                count = int(meta["layers"])
+                self.layers = [(data[f"w{i}"].astype(np.float32), data[f"b{i}"].astype(np.float32))
+                               for i in range(count)]
+        except (OSError, KeyError, ValueError) as exc:
+            raise PolicyFileError(f"cannot read the policy file {path}: {exc}") from None
+        if meta.get("encoding") != enc.ENCODING_VERSION or meta.get("observation") != OBSERVATION_VERSION:
+            raise PolicyFileError(
+                f"{path} was trained on encoding v{meta.get('encoding')}, observation "
+                f"v{meta.get('observation')}; this rummykit has encoding v{enc.ENCODING_VERSION}, "
+                f"observation v{OBSERVATION_VERSION}"
+            )
+        if self.layers[-1][0].shape[1] != enc.NUM_TOKENS:
+            raise PolicyFileError(f"{path}: the last layer does not score the {enc.NUM_TOKENS} tokens")
+        self.meta: dict[str, Any] = meta
+        self.players = int(meta["players"])
+        self.derived = bool(meta["derived_features"])
+        expected = observation_size(self.players, self.derived)
+        if self.layers[0][0].shape[0] != expected:
+            raise PolicyFileError(
+                f"{path}: the first layer reads {self.layers[0][0].shape[0]} inputs, the observation of "
+                f"a table of {self.players} has {expected}"
+            )
+
+    def scores(self, obs: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        x = obs
+        last = len(self.layers) - 1
+        for i, (w, b) in enumerate(self.layers):
+            x = x @ w + b
+            if i < last:
+                x = np.tanh(x)
+        return x
+
+    def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+        seats = len(view.hand_sizes)
+        if seats != self.players:
+            raise PolicyFileError(f"this policy plays at a table of {self.players}, not {seats}")
+        composer = enc.Composer(legal)
+        obs = encode_view(view, MatchFigures.none(seats), self.derived)
+        while True:
+            encode_prefix(obs, seats, composer.tokens)
+            allowed = composer.allowed()
+            scores = self.scores(obs)
+            token = max(allowed, key=lambda t: scores[t])
+            action = composer.step(token)
+            if action is not None:
+                return action
+
+
+def load_policy_bot(level: str | None = None, path: str | os.PathLike[str] | None = None) -> PolicyBot:
+    """The factory behind ``make_bot("policy", path=…)``; without ``path`` the file named by
+    ``RUMMYKIT_POLICY``. ``level`` is ignored (the policy is what it is)."""
+    where = path if path is not None else os.environ.get(POLICY_ENV_VAR)
+    if not where:
+        raise PolicyFileError(f"the policy bot needs a file: make_bot('policy', path=…) or {POLICY_ENV_VAR}")
+    return PolicyBot(where)
+
+
+def export_policy(
+    model: Any, path: str | os.PathLike[str], *, rules: str, players: int, derived_features: bool
+) -> None:
+    """Write the actor of a stable-baselines3 (sb3-contrib) ``MlpPolicy`` with tanh activations."""
+    import torch
+
+    policy = model.policy
+    linears = [m for m in policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
+    linears.append(policy.action_net)
+    arrays: dict[str, Any] = {}
+    for i, layer in enumerate(linears):
+        arrays[f"w{i}"] = layer.weight.detach().cpu().numpy().T.astype(np.float32)
+        arrays[f"b{i}"] = layer.bias.detach().cpu().numpy().astype(np.float32)
+    meta = {
+        "layers": len(linears),
+        "rules": rules,
+        "players": players,
+        "derived_features": derived_features,
+        "encoding": enc.ENCODING_VERSION,
+        "observation": OBSERVATION_VERSION,
+    }
+    np.savez(Path(path), meta=np.array(json.dumps(meta)), **arrays)

@@ -1,0 +1,23 @@
+"""Reinforcement-learning environments (extra ``rl``: gymnasium, pettingzoo, numpy).
+
+* :mod:`rummykit.envs.rummy_v0`: PettingZoo AEC environment for every rule set and player count,
+  ``rummy_v0.env(rules="viennese", players=4)``.
+* ``gymnasium.make("rummykit/Rummy-v0", rules="viennese", opponents="greedy")``: one seat against
+  rummykit bots (:class:`rummykit.envs.single.RummyEnv`); registered when this package is imported.
+* :mod:`rummykit.envs.encoding` and :mod:`rummykit.envs.observation`: the action tokens with their
+  exact mask, and the observation layout.
+"""
+
+from __future__ import annotations
+
+import gymnasium
+
+from rummykit.envs import rummy_v0
+from rummykit.envs.single import RummyEnv
+
+GYM_ID = "rummykit/Rummy-v0"
+
+if GYM_ID not in gymnasium.registry:
+    gymnasium.register(id=GYM_ID, entry_point="rummykit.envs.single:RummyEnv")
+
+__all__ = ["GYM_ID", "RummyEnv", "rummy_v0"]

@@ -1,0 +1,229 @@
+"""The engine side of the environments: one hand or one match driven token by token.
+
+:class:`TokenGame` owns a :class:`~rummykit.round.Round` (``scope="hand"``) or a
+:class:`~rummykit.match.Match` (``scope="match"``), the :class:`~rummykit.envs.encoding.Composer` of
+the seat to move and the per-seat observations. It knows nothing of PettingZoo or Gymnasium.
+
+Rewards (``reward=``):
+
+* ``"score"`` (default): ``scope="hand"``: each seat's points of the hand when it ends
+  (``RoundResult.points``: minus points or bad points as negative numbers, plus points where the
+  winner collects; 0 for an unscored hand). ``scope="match"``: after every hand (and buy-back
+  decision) the change of the seat's match score, so the rewards add up to ``Match.scores``; in a
+  Viennese rubber the change of its chips instead (antes, knock money, buy-backs and the pot; the
+  first hand's reward includes the ante paid at the start), adding up to ``Match.chips``.
+* ``"win"``: zero-sum win/loss at the end of the hand (or match): the winners share +1, the others
+  share -1; an unscored hand gives 0. A hand is won by the seats with the best points, a match by
+  ``Match.winners``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Final, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from rummykit.actions import Action, BuyBack, Decline
+from rummykit.envs import encoding as enc
+from rummykit.envs.observation import MatchFigures, encode_prefix, encode_view, observation_size
+from rummykit.match import Match
+from rummykit.round import Round
+from rummykit.rules import Rules
+from rummykit.views import PlayerView, RoundResult
+
+Scope = Literal["hand", "match"]
+RewardKind = Literal["score", "win"]
+SCOPES: Final = ("hand", "match")
+REWARDS: Final = ("score", "win")
+
+
+def resolve_rules(rules: Rules | str) -> Rules:
+    """A :class:`Rules` from a preset name, an alias or a text form such as
+    ``"german(opening_min_points=30)"``."""
+    if isinstance(rules, Rules):
+        return rules
+    return Rules.parse(rules) if "(" in rules else Rules.preset(rules)
+
+
+def share(winners: Sequence[int], seats: Sequence[int], total: int) -> list[float]:
+    """Zero-sum win/loss: ``winners`` share +1, the other ``seats`` share -1."""
+    out = [0.0] * total
+    losers = [s for s in seats if s not in winners]
+    if not winners or not losers:
+        return out
+    for s in winners:
+        out[s] = 1.0 / len(winners)
+    for s in losers:
+        out[s] = -1.0 / len(losers)
+    return out
+
+
+def hand_winners(result: RoundResult, seats: Sequence[int]) -> list[int]:
+    """The seats with the best points of a scored hand (none for an unscored one)."""
+    if not result.scored:
+        return []
+    best = max(result.points[s] for s in seats)
+    return [s for s in seats if result.points[s] == best]
+
+
+class TokenGame:
+    """A hand or a match played one token at a time."""
+
+    def __init__(
+        self,
+        rules: Rules | str,
+        players: int,
+        scope: Scope = "hand",
+        reward: RewardKind = "score",
+        derived_features: bool = False,
+    ) -> None:
+        self.rules = resolve_rules(rules)
+        self.rules.check_table(players)
+        enc.check_rules(self.rules)
+        if scope not in SCOPES:
+            raise ValueError(f"scope must be one of {SCOPES}, not {scope!r}")
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
+        self.players = players
+        self.scope: Scope = scope
+        self.reward_kind: RewardKind = reward
+        self.derived = derived_features
+        self.obs_size = observation_size(players, derived_features)
+        self._rng = random.Random()
+        self.match: Match | None = None
+        self.round: Round = Round.new(self.rules, players, seed=0)
+        self.composer = enc.Composer(())
+        self._cache: dict[int, npt.NDArray[np.float32]] = {}
+        self.engine_actions = 0
+
+    # Life cycle ---------------------------------------------------------------------------------
+    def reset(self, seed: int | None = None) -> None:
+        """Deal a new hand (or start a new match); ``seed`` reseeds the deal stream."""
+        if seed is not None:
+            self._rng = random.Random(seed)
+        deal_seed = self._rng.randrange(2**32)
+        dealer = self._rng.randrange(self.players)
+        if self.scope == "match":
+            self.match = Match.new(self.rules, self.players, seed=deal_seed, dealer=dealer)
+            self.round = self.match.round
+        else:
+            self.match = None
+            self.round = Round.new(self.rules, self.players, seed=deal_seed, dealer=dealer)
+        self.engine_actions = 0
+        self._ledger: tuple[int, ...] = (0,) * self.players
+        self._new_decision()
+
+    @property
+    def is_over(self) -> bool:
+        return self.match.is_over if self.match is not None else self.round.is_over
+
+    @property
+    def stuck(self) -> bool:
+        """The game is not over but the engine offers no action: the episode is truncated.
+
+        ``Round.legal_actions()`` promises an action until the end of every hand; this guards the
+        environments should an engine defect ever break that promise.
+        """
+        return not self.is_over and not self.composer.allowed()
+
+    @property
+    def to_move(self) -> int:
+        return self.match.to_move if self.match is not None else self.round.to_move
+
+    def _new_decision(self) -> None:
+        self._cache.clear()
+        game: Round | Match = self.match if self.match is not None else self.round
+        self.composer = enc.Composer(() if self.is_over else enc.candidate_actions(game))
+
+    # Play ---------------------------------------------------------------------------------------
+    def mask(self) -> npt.NDArray[np.int8]:
+        mask = np.zeros(enc.NUM_TOKENS, dtype=np.int8)
+        if not self.is_over:
+            mask[self.composer.allowed()] = 1
+        return mask
+
+    def step(self, token: int) -> tuple[Action | None, list[float]]:
+        """Step one token of the seat to move; the applied action (if the spelling completed it) and
+        the rewards it brought per seat.
+
+        Raises:
+            ValueError: the token is masked out (nothing changes).
+        """
+        action = self.composer.step(token)
+        if action is None:
+            return None, [0.0] * self.players
+        return action, self.apply(action)
+
+    def apply(self, action: Action) -> list[float]:
+        """Apply a whole engine action (a bot's move); the rewards it brought per seat.
+
+        Raises:
+            IllegalActionError: the engine refuses the action (nothing changes).
+        """
+        rewards = [0.0] * self.players
+        if self.match is not None:
+            rewards = self._apply_in_match(action)
+        else:
+            self.round.apply(action)
+            if self.round.is_over:
+                rewards = self._hand_rewards(self.round)
+        self.engine_actions += 1
+        self._new_decision()
+        return rewards
+
+    def _hand_rewards(self, rnd: Round) -> list[float]:
+        result = rnd.result
+        assert result is not None  # the round is over
+        if self.reward_kind == "win":
+            return share(hand_winners(result, rnd.in_play), rnd.in_play, self.players)
+        return [float(p) for p in result.points]
+
+    def _apply_in_match(self, action: Action) -> list[float]:
+        """Apply in the match; at the end of a hand (or after a buy-back decision) the change of each
+        seat's ledger since the last reward, counted from zero so that antes paid at the start are
+        part of the first hand's reward."""
+        match = self.match
+        assert match is not None
+        played = match.round
+        match.apply(action)
+        self.round = match.round
+        if self.reward_kind == "win":
+            if match.is_over:
+                return share(match.winners, range(self.players), self.players)
+            return [0.0] * self.players
+        if not (played.is_over or isinstance(action, (BuyBack, Decline))):
+            return [0.0] * self.players
+        ledger = match.chips if match.is_rubber else match.scores
+        rewards = [float(a - b) for a, b in zip(ledger, self._ledger, strict=True)]
+        self._ledger = ledger
+        return rewards
+
+    # Observations -------------------------------------------------------------------------------
+    def view(self, seat: int) -> PlayerView:
+        return self.round.view(seat)
+
+    def figures(self) -> MatchFigures:
+        m = self.match
+        if m is None:
+            return MatchFigures.none(self.players)
+        return MatchFigures(
+            totals=m.totals,
+            chips=m.chips,
+            pot=m.pot,
+            hands_dealt=m.hands_dealt,
+            buyback_pending=bool(m.pending_buyback),
+            is_match=True,
+        )
+
+    def observe(self, seat: int) -> npt.NDArray[np.float32]:
+        """Seat ``seat``'s observation vector (a fresh array)."""
+        base = self._cache.get(seat)
+        if base is None:
+            base = self._cache[seat] = encode_view(self.view(seat), self.figures(), self.derived)
+        out = base.copy()
+        if seat == self.to_move and not self.is_over:
+            encode_prefix(out, self.players, self.composer.tokens)
+        return out

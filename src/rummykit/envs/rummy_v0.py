@@ -1,0 +1,269 @@
+"""``rummy_v0``: every rummykit rule set as a PettingZoo environment (AEC, classic conventions).
+
+>>> from rummykit.envs import rummy_v0
+>>> from rummykit.envs.encoding import token_name
+>>> env = rummy_v0.env(rules="german", players=4)
+>>> env.reset(seed=1)
+>>> obs, reward, termination, truncation, info = env.last()
+>>> sorted(obs), [token_name(t) for t in obs["action_mask"].nonzero()[0]]
+(['action_mask', 'observation'], ['draw', 'take'])
+
+Agents are ``player_0`` … ``player_{n-1}`` (seat numbers of the engine). The agent to move is the
+engine's seat to move; it spells its action over several steps (the turn's sub-steps), so the same
+agent is often selected several times in a row.
+
+* **Actions**: ``Discrete(106)`` tokens, see :mod:`rummykit.envs.encoding` (table, mask exactness,
+  version history). ``raw_env`` raises ``ValueError`` on a masked-out token; ``env`` follows the
+  classic convention (an illegal token ends the game, the offender gets ``illegal_reward``).
+* **Observations**: ``{"observation": float32 vector, "action_mask": int8 vector}``, see
+  :mod:`rummykit.envs.observation` (layout, version history). The mask is all zeros for agents that
+  are not to move.
+* **Rewards**: per hand (``scope="hand"``, the default) or over a match (``scope="match"``, Viennese
+  rubbers with chips), points or win/loss (``reward="score"|"win"``); see
+  :mod:`rummykit.envs.game`.
+* **Ends**: every agent terminates when the hand (match) ends; every agent is truncated after
+  ``max_cycles`` steps (tokens) when that is set, and when the engine offers no action before the
+  end (``TokenGame.stuck``, an engine defect).
+* ``render_mode="ansi"``: the terminal game's board (``rich`` needed, part of the ``rl`` extra) from
+  the seat to move, with the action spelled so far.
+* ``seed`` through ``reset(seed=…)``: the same seed deals the same cards to the same dealer.
+
+:func:`parallel_env` gives the same game in PettingZoo's Parallel API: every step each live agent
+submits a token and the token of the agent to move is used; a masked-out token there is ignored
+(the agent is still to move) and costs ``illegal_reward``.
+
+Version history: **v0** — first release (encoding v0, observation v0).
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils import wrappers
+
+from rummykit.envs import encoding as enc
+from rummykit.envs.game import RewardKind, Scope, TokenGame
+from rummykit.rules import Rules
+
+ENV_NAME = "rummy_v0"
+DEFAULT_ILLEGAL_REWARD = -1.0
+
+
+def _agent(seat: int) -> str:
+    return f"player_{seat}"
+
+
+def observation_space(size: int) -> spaces.Dict:
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(-np.inf, np.inf, (size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (enc.NUM_TOKENS,), np.int8),
+        }
+    )
+
+
+def render_ansi(game: TokenGame) -> str:
+    """The terminal game's board seen from the seat to move, as text with ANSI colours."""
+    from rich.console import Console
+    from rich.text import Text
+
+    from rummykit.cli.screen import Board, Scoreboard, match_scoreboard, render_board
+
+    seat = game.to_move
+    view = game.view(seat)
+    score = match_scoreboard(game.match) if game.match is not None else Scoreboard()
+    names = tuple(_agent(s) for s in range(game.players))
+    spelled = " ".join(enc.token_name(t) for t in game.composer.tokens)
+    status = Text(f"{names[seat]} to move" + (f": {spelled} …" if spelled else ""))
+    board = Board(view=view, names=names, score=score, hands={seat: view.hand}, status=status, height=40)
+    buffer = io.StringIO()
+    console = Console(file=buffer, force_terminal=True, color_system="standard", width=100)
+    console.print(render_board(board))
+    return buffer.getvalue()
+
+
+class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[misc]  # PettingZoo's name
+    """The AEC environment without wrappers; see the module docstring."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi"],
+        "name": ENV_NAME,
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        rules: Rules | str = "german",
+        players: int = 2,
+        *,
+        scope: Scope = "hand",
+        reward: RewardKind = "score",
+        render_mode: str | None = None,
+        derived_features: bool = False,
+        max_cycles: int | None = None,
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if max_cycles is not None and max_cycles < 1:
+            raise ValueError(f"max_cycles must be positive, not {max_cycles}")
+        self.game = TokenGame(rules, players, scope, reward, derived_features)
+        self.render_mode = render_mode
+        self.max_cycles = max_cycles
+        self.possible_agents = [_agent(s) for s in range(players)]
+        self._obs_space = observation_space(self.game.obs_size)
+        self._act_space = spaces.Discrete(enc.NUM_TOKENS)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, self._obs_space)
+        self.action_spaces = {a: spaces.Discrete(enc.NUM_TOKENS) for a in self.possible_agents}
+        self.agents: list[str] = []
+        self._steps = 0
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    @property
+    def rules(self) -> Rules:
+        return self.game.rules
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.game.reset(seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = _agent(self.game.to_move)
+        self._steps = 0
+        if self.game.stuck:
+            self.truncations = dict.fromkeys(self.agents, True)
+
+    def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
+        seat = self.possible_agents.index(agent)
+        game = self.game
+        if seat == game.to_move and not game.is_over:
+            mask = game.mask()
+        else:
+            mask = np.zeros(enc.NUM_TOKENS, dtype=np.int8)
+        return {"observation": game.observe(seat), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} is to move and must give a token, not None")
+        self._cumulative_rewards[agent] = 0.0
+        applied, rewards = self.game.step(int(action))
+        self._steps += 1
+        self.rewards = {a: rewards[i] for i, a in enumerate(self.possible_agents) if a in self.rewards}
+        if applied is not None:
+            self.infos = {a: {} for a in self.agents}
+            self.infos[agent]["action"] = str(applied)
+        if self.game.is_over:
+            self.terminations = dict.fromkeys(self.agents, True)
+        elif self.game.stuck or (self.max_cycles is not None and self._steps >= self.max_cycles):
+            self.truncations = dict.fromkeys(self.agents, True)
+        if self.game.is_over or any(self.truncations.values()):
+            i = self.possible_agents.index(agent)
+            self.agent_selection = self.possible_agents[(i + 1) % len(self.possible_agents)]
+        else:
+            self.agent_selection = _agent(self.game.to_move)
+        self._accumulate_rewards()
+        if self.render_mode == "ansi":
+            self.render()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        return render_ansi(self.game)
+
+    def close(self) -> None:
+        pass
+
+
+def env(**kwargs: Any) -> AECEnv[str, dict[str, npt.NDArray[Any]], int]:
+    """The AEC environment with PettingZoo's classic wrappers (illegal token: the game ends and the
+    offender gets ``illegal_reward``, -1 by default)."""
+    illegal_reward = kwargs.pop("illegal_reward", DEFAULT_ILLEGAL_REWARD)
+    wrapped: AECEnv[str, dict[str, npt.NDArray[Any]], int] = raw_env(**kwargs)
+    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=illegal_reward)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+class parallel_env(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[misc]
+    """The game in PettingZoo's Parallel API (see the module docstring)."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi"],
+        "name": ENV_NAME,
+        "is_parallelizable": True,
+    }
+
+    def __init__(self, *, illegal_reward: float = DEFAULT_ILLEGAL_REWARD, **kwargs: Any) -> None:
+        self.aec = raw_env(**kwargs)
+        self.possible_agents = self.aec.possible_agents[:]
+        self.agents: list[str] = []
+        self.render_mode = self.aec.render_mode
+        self.illegal_reward = illegal_reward
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.aec.observation_space(agent)
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.aec.action_space(agent)
+
+    def _observations(self) -> dict[str, dict[str, npt.NDArray[Any]]]:
+        return {a: self.aec.observe(a) for a in self.agents}
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, dict[str, npt.NDArray[Any]]], dict[str, dict[str, Any]]]:
+        self.aec.reset(seed=seed, options=options)
+        self.agents = self.possible_agents[:]
+        return self._observations(), {a: {} for a in self.agents}
+
+    def step(self, actions: dict[str, int]) -> tuple[
+        dict[str, dict[str, npt.NDArray[Any]]],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        aec = self.aec
+        mover = aec.agent_selection
+        rewards = dict.fromkeys(self.agents, 0.0)
+        infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        token = actions.get(mover)
+        if token is None or not aec.game.composer.is_allowed(int(token)):
+            rewards[mover] = self.illegal_reward
+            infos[mover]["illegal"] = True
+            aec._steps += 1
+            if aec.max_cycles is not None and aec._steps >= aec.max_cycles:
+                aec.truncations = dict.fromkeys(aec.agents, True)
+        else:
+            aec.step(int(token))
+            for a in self.agents:
+                rewards[a] = aec.rewards.get(a, 0.0)
+            infos.update({a: dict(aec.infos.get(a, {})) for a in self.agents})
+        terminations = {a: aec.terminations[a] for a in self.agents}
+        truncations = {a: aec.truncations[a] for a in self.agents}
+        observations = self._observations()
+        self.agents = [a for a in self.agents if not (terminations[a] or truncations[a])]
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> str | None:
+        return self.aec.render()
+
+    def close(self) -> None:
+        self.aec.close()

@@ -1,0 +1,130 @@
+"""``rummykit/Rummy-v0``: one seat of any rule set against rummykit bots, as a Gymnasium environment.
+
+>>> import gymnasium, rummykit.envs
+>>> env = gymnasium.make("rummykit/Rummy-v0", rules="german", opponents="greedy")
+>>> obs, info = env.reset(seed=7)
+>>> obs.shape == env.observation_space.shape, int(info["action_mask"].sum())
+(True, 2)
+
+The agent spells its actions token by token exactly as in :mod:`rummykit.envs.rummy_v0` (same
+encoding, same observation vector, as a flat ``Box``); the other seats are played by bots
+(``opponents``: a bot spec such as ``"random"``, ``"greedy"``, ``"search:easy"``, or one spec per
+other seat) that see only their own views. The agent's seat is drawn for every episode unless
+``seat`` fixes it. The mask is in ``info["action_mask"]`` and :meth:`RummyEnv.action_masks` (for
+sb3-contrib's MaskablePPO). A masked-out token ends the episode (``terminated``) with
+``illegal_reward`` and ``info["illegal"] = True``; the episode is truncated should the engine offer no
+action before the end (``TokenGame.stuck``). Rewards as in :mod:`rummykit.envs.game`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from rummykit.bots import Bot, make_bot, match_action
+from rummykit.envs import encoding as enc
+from rummykit.envs.game import RewardKind, Scope, TokenGame
+from rummykit.envs.rummy_v0 import DEFAULT_ILLEGAL_REWARD, render_ansi
+from rummykit.rules import Rules
+
+
+class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
+    """One seat against bots; see the module docstring."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 (gymnasium's attribute)
+
+    def __init__(
+        self,
+        rules: Rules | str = "viennese",
+        players: int = 2,
+        opponents: str | Sequence[str] = "random",
+        *,
+        seat: int | None = None,
+        scope: Scope = "hand",
+        reward: RewardKind = "score",
+        illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
+        render_mode: str | None = None,
+        derived_features: bool = False,
+    ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.game = TokenGame(rules, players, scope, reward, derived_features)
+        specs = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+        if len(specs) != players - 1:
+            raise ValueError(f"opponents: give one bot spec or {players - 1}, not {len(specs)}")
+        self.bots: list[Bot] = [make_bot(spec) for spec in specs]
+        if seat is not None and not 0 <= seat < players:
+            raise ValueError(f"seat {seat} does not exist at a table of {players}")
+        self.fixed_seat = seat
+        self.seat = 0 if seat is None else seat
+        self.illegal_reward = illegal_reward
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(-np.inf, np.inf, (self.game.obs_size,), np.float32)
+        self.action_space: spaces.Space[int] = spaces.Discrete(enc.NUM_TOKENS)  # type: ignore[assignment]
+        self._bot_rng = random.Random()
+        self._bot_for: dict[int, Bot] = {}
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The tokens allowed now (sb3-contrib's ``MaskablePPO`` reads this)."""
+        return self.game.mask().astype(bool)
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self.game.mask(), "seat": self.seat}
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        super().reset(seed=seed)
+        rng = self.np_random
+        players = self.game.players
+        while True:  # a deal the bots finish before the agent's first move is dealt again
+            self.game.reset(int(rng.integers(2**32)))
+            self._bot_rng = random.Random(int(rng.integers(2**32)))
+            self.seat = int(rng.integers(players)) if self.fixed_seat is None else self.fixed_seat
+            others = [s for s in range(players) if s != self.seat]
+            self._bot_for = dict(zip(others, self.bots, strict=True))
+            self._play_bots()
+            if not self.game.is_over and not self.game.stuck:
+                return self.game.observe(self.seat), self._info()
+
+    def _play_bots(self) -> float:
+        """Let the bots move until the agent is to move or the game is over; the agent's rewards."""
+        game = self.game
+        total = 0.0
+        while not game.is_over and not game.stuck and game.to_move != self.seat:
+            bot = self._bot_for[game.to_move]
+            if game.match is not None:
+                action = match_action(bot, game.match, self._bot_rng)
+            else:
+                rnd = game.round
+                action = bot.choose(rnd.view(rnd.to_move), rnd.legal_actions(), self._bot_rng)
+            total += game.apply(action)[self.seat]
+        return total
+
+    def step(self, action: int) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]:
+        game = self.game
+        token = int(action)
+        if game.is_over:
+            raise RuntimeError("the episode is over: call reset()")
+        if not game.composer.is_allowed(token):
+            info = self._info()
+            info["illegal"] = True
+            return game.observe(self.seat), float(self.illegal_reward), True, False, info
+        applied, rewards = game.step(token)
+        reward = rewards[self.seat]
+        if applied is not None:
+            reward += self._play_bots()
+        if self.render_mode == "ansi":
+            self.render()
+        return game.observe(self.seat), reward, game.is_over, game.stuck, self._info()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        return render_ansi(self.game)

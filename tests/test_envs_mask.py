@@ -1,0 +1,103 @@
+"""Mask exactness: the actions reachable through masked sub-steps are exactly the legal ones.
+
+At thousands of decision points of random rounds of every preset, every path of masked-in tokens is
+followed from the start of the decision: each one must end in an action the engine accepts (no
+masked-in dead end), every action of ``legal_actions()`` must be reached (no masked-out legal move),
+and what is reached beyond ``legal_actions()`` must be a compound opening the engine accepts.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+import rummykit as rk
+from rummykit.actions import Action, Open
+from rummykit.envs import encoding as enc
+from rummykit.envs.game import TokenGame
+
+
+def reach(composer: enc.Composer) -> tuple[list[Action], int]:
+    """Every action reached by stepping only masked-in tokens, and the number of prefixes walked."""
+    found: list[Action] = []
+    stack = [composer]
+    walked = 0
+    while stack:
+        comp = stack.pop()
+        allowed = comp.allowed()
+        assert allowed, f"masked-in prefix with no continuation: {comp.tokens}"
+        for token in allowed:
+            walked += 1
+            branch = comp.copy()
+            action = branch.step(token)
+            if action is not None:
+                found.append(action)
+            else:
+                stack.append(branch)
+        for token in range(enc.NUM_TOKENS):
+            if token not in allowed:
+                assert not comp.is_allowed(token)
+    return found, walked
+
+
+@pytest.mark.parametrize("preset", rk.PRESET_NAMES)
+def test_masked_sub_steps_reach_exactly_the_legal_actions(preset: str) -> None:
+    rng = random.Random(preset)
+    rules = rk.Rules.preset(preset)
+    decisions = compounds = 0
+    hand = 0
+    while decisions < 700:
+        players = rng.randint(max(2, rules.min_players), min(4, rules.max_players))
+        game = TokenGame(rules, players)
+        game.reset(seed=hand)
+        hand += 1
+        while not game.is_over and decisions < 700:
+            if not game.composer.tokens:
+                rnd = game.round
+                legal = [enc.canonical(a) for a in rnd.legal_actions()]
+                reached, _ = reach(game.composer)
+                assert len(reached) == len(set(reached)), "one action, one spelling"
+                assert set(legal) <= set(reached), "a legal action is masked out"
+                for action in set(reached) - set(legal):
+                    assert isinstance(action, Open) and len(action.melds) > 1
+                    rnd.check(action)
+                    compounds += 1
+                for action in reached:
+                    rnd.check(action)  # no masked-in dead end
+                decisions += 1
+            game.step(rng.choice(game.composer.allowed()))
+    assert decisions == 700
+    if not rules.is_knock_game and (rules.opening_min_points or 0) > 0:
+        assert compounds > 0  # compound openings do occur and are reachable
+
+
+def test_done_token_ends_a_meld_that_could_grow() -> None:
+    short, long = rk.Action.parse("meld 7C 8C 9C"), rk.Action.parse("meld 7C 8C 9C 10C")
+    composer = enc.Composer([short, long, rk.Action.parse("discard 2H")])
+    assert composer.allowed() == [enc.MELD, enc.DISCARD]
+    assert composer.step(enc.MELD) is None
+    for card in ("7C", "8C", "9C"):
+        assert composer.step(enc.card_token(rk.Card.parse(card))) is None
+    assert composer.allowed() == [enc.card_token(rk.Card.parse("10C")), enc.DONE]
+    assert composer.copy().step(enc.DONE) == short
+    assert composer.step(enc.card_token(rk.Card.parse("10C"))) == long
+    with pytest.raises(ValueError, match="masked out"):
+        enc.Composer([short]).step(enc.DRAW)
+
+
+def test_every_action_kind_has_a_spelling_that_names_it() -> None:
+    texts = [
+        "draw", "take", "open 10H JH QH | AS AD AC", "meld 7C 8C 9C", "layoff 5H on 2 low",
+        "swap 6C on 3 then meld 8D 9D JK", "swap 6C on 3 then layoff JK on 2 high", "discard QS",
+        "knock QS", "rummy QS", "buyback", "decline",
+    ]
+    for text in texts:
+        action = rk.Action.parse(text)
+        tokens = enc.tokens_of(action)
+        assert enc.Composer([action]).reachable() == [action]
+        names = " ".join(enc.token_name(t) for t in tokens)
+        assert names.split()[0] == text.split()[0]
+        assert all(0 <= t < enc.NUM_TOKENS for t in tokens)

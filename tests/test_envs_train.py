@@ -1,0 +1,110 @@
+"""A short MaskablePPO run (``train`` extra) and the policy bot that plays its exported network."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+pytest.importorskip("torch")
+
+import rummykit as rk
+from rummykit.arena import ArenaConfig, run_arena
+from rummykit.bots import make_bot
+from rummykit.bots.policy import POLICY_ENV_VAR, PolicyBot, PolicyFileError, export_policy
+from rummykit.envs import encoding as enc
+from rummykit.envs.game import TokenGame
+from rummykit.envs.observation import OBSERVATION_VERSION
+from rummykit.envs.single import RummyEnv
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory: pytest.TempPathFactory) -> tuple[object, Path]:
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    torch.set_num_threads(1)
+    env = RummyEnv(rules="viennese", players=2, opponents="random", derived_features=True)
+    model = MaskablePPO(
+        "MlpPolicy", env, n_steps=128, batch_size=64, n_epochs=1, seed=0, device="cpu",
+        policy_kwargs={"net_arch": [32, 32]},
+    )
+    model.learn(total_timesteps=384)
+    assert model.num_timesteps >= 384
+    path = tmp_path_factory.mktemp("policy") / "policy.npz"
+    export_policy(model, path, rules="viennese", players=2, derived_features=True)
+    return model, path
+
+
+def test_exported_policy_chooses_what_the_model_predicts(trained: tuple[object, Path]) -> None:
+    model, path = trained
+    bot = make_bot("policy", path=str(path))
+    assert isinstance(bot, PolicyBot)
+    game = TokenGame("viennese", 2, derived_features=True)
+    game.reset(seed=9)
+    rng = random.Random(0)
+    compared = 0
+    while not game.is_over and compared < 200:
+        seat = game.to_move
+        obs = game.observe(seat)
+        mask = game.mask().astype(bool)
+        predicted, _ = model.predict(obs, action_masks=mask, deterministic=True)  # type: ignore[attr-defined]
+        scores = bot.scores(obs)
+        allowed = np.flatnonzero(mask)
+        assert int(predicted) == int(allowed[np.argmax(scores[allowed])])
+        compared += 1
+        game.step(rng.choice(game.composer.allowed()))
+    assert compared == 200
+
+
+def test_policy_bot_plays_in_the_arena(trained: tuple[object, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    _, path = trained
+    monkeypatch.setenv(POLICY_ENV_VAR, str(path))
+    res = run_arena(ArenaConfig("viennese", ("policy", "random"), rounds=2, seed=1), workers=1)
+    assert res.games == 2
+    rnd = rk.Round.new(rk.Rules.preset("viennese"), players=2, seed=4)
+    bot = make_bot("policy")
+    other = make_bot("random")
+    rng = random.Random(1)
+    while not rnd.is_over:
+        player = bot if rnd.to_move == 0 else other
+        rnd.apply(player.choose(rnd.view(rnd.to_move), rnd.legal_actions(), rng))
+
+
+def test_bad_policy_files_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(POLICY_ENV_VAR, raising=False)
+    with pytest.raises(PolicyFileError, match="needs a file"):
+        make_bot("policy")
+    with pytest.raises(PolicyFileError, match="cannot read"):
+        make_bot("policy", path=str(tmp_path / "missing.npz"))
+    np.savez(tmp_path / "other.npz", w0=np.zeros((2, 2)))
+    with pytest.raises(PolicyFileError, match="cannot read"):
+        make_bot("policy", path=str(tmp_path / "other.npz"))
+    meta = {"layers": 1, "players": 2, "derived_features": False, "encoding": enc.ENCODING_VERSION,
+            "observation": OBSERVATION_VERSION}
+    narrow = tmp_path / "narrow.npz"
+    weights = {"w0": np.zeros((5, enc.NUM_TOKENS)), "b0": np.zeros(enc.NUM_TOKENS)}
+    np.savez(narrow, meta=np.array(json.dumps(meta)), **weights)
+    with pytest.raises(PolicyFileError, match="first layer reads 5 inputs"):
+        make_bot("policy", path=str(narrow))
+    old = tmp_path / "old.npz"
+    np.savez(old, meta=np.array(json.dumps(meta | {"encoding": -1})), w0=np.zeros((5, 2)), b0=np.zeros(2))
+    with pytest.raises(PolicyFileError, match="trained on encoding v-1"):
+        make_bot("policy", path=str(old))
+    pickled = tmp_path / "pickled.npz"
+    np.savez(pickled, meta=np.array([{"layers": 1}], dtype=object))
+    with pytest.raises(PolicyFileError):
+        make_bot("policy", path=str(pickled))
+
+
+def test_policy_for_another_table_size_is_refused(trained: tuple[object, Path]) -> None:
+    _, path = trained
+    bot = make_bot("policy", path=str(path))
+    rnd = rk.Round.new(rk.Rules.preset("viennese"), players=3, seed=1)
+    with pytest.raises(PolicyFileError, match="table of 2"):
+        bot.choose(rnd.view(rnd.to_move), rnd.legal_actions(), random.Random(0))
+    assert bot.layers[-1][0].shape[1] == enc.NUM_TOKENS
