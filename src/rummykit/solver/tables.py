@@ -25,11 +25,13 @@ MELD_OPTIONS: Final = (
     "set_size_max",
     "set_distinct_suits",
     "joker_limit",
+    "joker_end_assignment",
     "deadwood_ace",
     "deadwood_joker",
 )
-"""The :class:`~rummykit.rules.Rules` fields that decide which melds exist and what a card is worth
-to the meld search (RULES.md §2.3, §4.6); nothing else of a rule set is read by the cached searches."""
+"""The :class:`~rummykit.rules.Rules` fields that decide which melds exist, where a joker may be laid
+off (``joker_end_assignment``) and what a card is worth to the meld search (RULES.md §2.3, §2.5,
+§4.6); nothing else of a rule set is read by the cached searches."""
 
 
 def meld_options(rules: Rules) -> tuple[object, ...]:
