@@ -8,10 +8,15 @@ the two knock presets, every allowed player count. The whole file runs in about 
 
 from __future__ import annotations
 
+import random
+from pathlib import Path
+
 import pytest
 
-from rummykit import Rules, Termination
-from rummykit.testing import check_rules
+from rummykit import Record, Rules, Termination
+from rummykit.testing import check_rules, play_random_round
+
+RECORDS = Path(__file__).parent / "records"
 
 MELDING_ROUNDS = 75  # per preset, spread evenly over its player counts (rounded up)
 KNOCK_ROUNDS = 50
@@ -50,3 +55,21 @@ def test_every_player_count_is_covered() -> None:
         assert (rules.min_players, rules.max_players) == (2, 6)
     dskv = Rules.preset("german_dskv")
     assert (dskv.min_players, dskv.max_players) == (3, 4)
+
+
+def test_scala40_eager_players_four_seats() -> None:
+    """Eager players (take the discard, lay before discarding) reach the taken-discard obligation
+    and joker exchanges often; every action offered while the taken card must be laid is checked."""
+    report = check_rules(Rules.preset("scala40"), rounds=30, seed=40, players=(4,), eager=True)
+    assert report.rounds == 30
+    assert report.actions >= 30
+
+
+def test_recorded_scala40_round_with_a_swap_of_the_taken_discard_completes() -> None:
+    """A recorded four-player round: the taken discard went into a meld through a joker exchange;
+    the obligation is settled and the round plays on to its end."""
+    rnd = Record.load(RECORDS / "scala40_swap_of_the_taken_discard.json").replay()
+    assert rnd.pending_taken is None
+    assert rnd.legal_actions()
+    play_random_round(rnd, random.Random(1))
+    assert rnd.is_over

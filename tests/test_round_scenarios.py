@@ -18,6 +18,7 @@ from collections.abc import Sequence
 import pytest
 
 from rummykit import Action, Card, Phase, Round, Rules, RulesError, Termination, parse_cards, solver
+from rummykit.actions import Open
 from rummykit.errors import (
     CardNotInHandError,
     DiscardError,
@@ -605,6 +606,57 @@ def test_scala40_taken_discard_must_go_into_the_opening() -> None:
     rnd.apply("open 10H JH QH KH | AS AD AC")
     assert rnd.pending_taken is None
     assert "discard 4S" in offered(rnd)
+
+
+def test_scala40_a_joker_exchange_lays_the_taken_discard() -> None:
+    """The taken discard given for a joker is on the table (RULES.md §3.6, §5.2): the obligation is
+    settled and the turn can end with a discard (a recorded four-player round had no legal action)."""
+    rnd = deal(
+        SCALA,
+        ["2C 6C 5C 3D 7D JD 4H 8H QH 5S 9S KS AD", "8C JK 10C 10D JD QD KD 10C JC QC 2H 4S 6D", None, None],
+        upcard="KH",
+        stock="3D 2S 3S 9C",
+    )
+    play(rnd, "draw", "open 8C JK 10C | 10D JD QD KD", "discard 3D")
+    play(rnd, "draw", "discard 2S", "draw", "discard 3S", "draw", "discard 9C")
+    assert rnd.to_move == 1
+    play(rnd, "take", "meld 10C JC QC")
+    assert rnd.pending_taken == Card.parse("9C")
+    assert "swap 9C on 1" in offered(rnd)
+    rnd.apply("swap 9C on 1")
+    assert table(rnd)[0] == "8C 9C 10C"
+    assert hand(rnd, 1) == Counter(parse_cards("2H 4S 6D JK"))
+    assert rnd.pending_taken is None
+    assert {"discard 2H", "discard 4S", "discard 6D"} <= offered(rnd)
+    rnd.apply("discard 2H")
+    assert rnd.to_move == 2 and rnd.legal_actions()
+
+
+HAND_ROMME_LOW = "AC 2C 3C 4C AC 2C 3C 4C AD 2D 3D 4D 5D"
+"""Thirteen cards that meld completely, only as runs, worth 35 (below 40)."""
+HAND_ROMME_OTHER = "KC 6C 10C 3D 7D JD 4H 8H QH 5S 9S KS AD"
+
+
+def test_hand_romme_below_the_minimum_is_offered_when_waived() -> None:
+    rules = GERMAN.replace(hand_romme_requires_opening_min=False)
+    rnd = deal(rules, [HAND_ROMME_OTHER, HAND_ROMME_LOW], upcard="KH", stock="9S")
+    rnd.apply("draw")
+    opens = [a for a in rnd.legal_actions() if isinstance(a, Open)]
+    assert opens, "the opening that goes out below the minimum is not offered"
+    assert all(sorted(a.cards) == sorted(parse_cards(HAND_ROMME_LOW)) for a in opens)
+    rnd.apply(opens[0])
+    assert rnd.legal_actions() == [Action.parse("discard 9S")]
+    rnd.apply("discard 9S")
+    result = rnd.result
+    assert result is not None and result.termination is Termination.WENT_OUT and result.winner == 1
+    assert result.multiplier == rules.hand_romme_multiplier
+
+
+def test_hand_romme_below_the_minimum_is_not_offered_by_default() -> None:
+    rnd = deal(GERMAN, [HAND_ROMME_OTHER, HAND_ROMME_LOW], upcard="KH", stock="9S")
+    rnd.apply("draw")
+    assert not [a for a in rnd.legal_actions() if isinstance(a, Open)]
+    rejected(rnd, "open AC 2C 3C 4C | AC 2C 3C 4C | AD 2D 3D 4D 5D", OpeningError, "opening_min_points")
 
 
 @pytest.mark.parametrize(("mode", "starter"), [("dealer_extra_card", 1), ("forehand_extra_card", 2)])

@@ -16,10 +16,14 @@ Decisions made here beyond RULES.md:
   turn can always end.
 * ``hand_romme_requires_opening_min = false`` waives the opening minimum when the opening leaves at
   most one card (which the player must then discard, going out).
+* A joker exchange whose natural card is the taken discard lays that card on the table (into the
+  meld the joker leaves), which settles ``discard_pickup_requires_meld`` (RULES.md §3.6: the card
+  must be on the table; §5.2: it must go into a meld) also when the freed joker stays in hand.
 
 Legal-action enumeration (``Round.legal_actions``): in the draw phase ``draw`` and ``take``; in the
 play phase for an unopened player the best-value opening and every single meld that is an opening on
-its own (all restricted to melds using the taken discard while it must be laid); for an opened player
+its own (all restricted to melds using the taken discard while it must be laid), and under the
+Hand-Rommé waiver the openings below the minimum that go out; for an opened player
 every distinct single meld, every lay-off (run ends named when a card fits at both), every joker
 exchange with each new meld that can take the freed joker; then every distinct discard. Compound
 openings other than the best one are accepted by ``check``/``apply`` but not enumerated.
@@ -146,6 +150,8 @@ def _can_place(
 ) -> bool:
     """Whether ``card`` (held in ``hand``) can still be laid on the table this turn."""
     rules = rnd.rules
+    if card not in hand:
+        return False  # it left the hand without being laid: nothing can lay it any more
     cards = list(hand)
     limit = len(cards) - 1 if _keep_one(rules) else len(cards)
     if opened:
@@ -339,10 +345,8 @@ class MeldingFamily:
         hand, table, new_melds = self._lay_freed_jokers(rnd, hand, meld, freed, action)
         _require_card_left(hand, rules, action, JokerExchangeError)
         pending = rnd.must_lay
-        meld_cards = [c for m in action.melds for c in m]
-        placed = pending is not None and (
-            pending in meld_cards or pending in [lo.card for lo in action.layoffs]
-        )
+        laid = [*action.cards, *(c for m in action.melds for c in m), *(lo.card for lo in action.layoffs)]
+        placed = pending is not None and pending in laid
         self._check_pending(rnd, seat, action, hand, table, placed)
         owners = [tm.owner for tm in rnd.melds] + [seat] * new_melds
 
@@ -560,6 +564,8 @@ class MeldingFamily:
                     continue
                 if Meld.from_cards(m, rules).value >= minimum:
                     candidates.append(Open((tuple(Card(c) for c in m),)))
+            if not rules.hand_romme_requires_opening_min and minimum:
+                candidates += _hand_romme_openings(rnd, cards)
         else:
             candidates += [MeldAction((tuple(Card(c) for c in m),)) for m in all_melds]
         if may_lay_off(rnd, seat):
@@ -617,6 +623,33 @@ class MeldingFamily:
                         ):
                             found.append(Swap(swap_cards, i + 1, (), (LayOff(JOKER, j + 1, end),)))
         return found
+
+
+def _hand_romme_openings(rnd: RoundState, cards: list[Card]) -> list[Action]:
+    """Openings below ``opening_min_points`` that the Hand-Rommé waiver allows
+    (``hand_romme_requires_opening_min = false``): all of the hand in melds, or all but one card
+    (the discard that goes out), one opening per card kept back. An opening that reaches the minimum
+    is an ordinary one and is not repeated here; one arrangement per kept card is offered."""
+    rules = rnd.rules
+    # Positive card values, so that zero deadwood means that every card is in a meld.
+    sure = rules.replace(deadwood_ace=max(rules.deadwood_ace, 1), deadwood_joker=max(rules.deadwood_joker, 1))
+    minimum = rules.opening_min_points or 0
+    rests: list[tuple[list[Card], Card | None]] = []
+    if not _keep_one(rules) and solver.min_deadwood(cards, sure) == 0:
+        rests.append((cards, None))
+    if len(cards) > 1:
+        left, kept = solver.best_discards(cards, sure)
+        if left == 0:
+            rests += [(list(Hand(cards).without((k,))), k) for k in kept]
+    found: list[Action] = []
+    for rest, kept_card in rests:
+        if kept_card is not None and kept_card == rnd.must_lay:
+            continue  # the taken discard that must be laid cannot be the card kept back
+        melds = solver.best_arrangement(rest, sure).melds
+        taken = rnd.taken_discard if rnd.taken_discard in rest else None
+        if melds and _opening_value(melds, rules, taken) < minimum:
+            found.append(Open(tuple(m.cards for m in melds)))
+    return found
 
 
 def _hand_after_hand(hand: Hand, cards: Sequence[int], action: Action) -> Hand:

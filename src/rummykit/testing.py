@@ -7,6 +7,8 @@
   no card exists beyond the deck's copies;
 * every offered action passes ``check``, applies without error and its text round-trips;
 * ``legal_actions()`` is never empty before the end, and every round ends within a bound;
+* a taken discard that must be laid stays in the hand until it is laid, and while it is pending
+  every offered action (not only the one played) leaves a state with a legal action;
 * the round's record replays to an identical round;
 * no view holds another seat's hidden cards.
 
@@ -23,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Final
 
-from rummykit.actions import Action
+from rummykit.actions import Action, Discard, Draw, TakeDiscard
 from rummykit.arrange import arrange_deck
 from rummykit.cards import build_deck
 from rummykit.option_effects import check_option_effects
@@ -67,6 +69,9 @@ def check_invariants(rnd: Round) -> None:
     deck = Counter(build_deck(rnd.rules.num_decks, rnd.rules.jokers_total))
     if Counter(rnd.all_cards()) != deck:
         raise _fail(rnd, "cards are not conserved")
+    pending = rnd.pending_taken
+    if pending is not None and not rnd.is_over and pending not in rnd.hands[rnd.to_move]:
+        raise _fail(rnd, f"the taken discard {pending} left the hand but must still be laid")
     for seat in range(rnd.seats):
         view = rnd.view(seat)
         if sorted(view.hand) != sorted(rnd.hands[seat]):
@@ -77,15 +82,39 @@ def check_invariants(rnd: Round) -> None:
                 raise _fail(rnd, f"view of seat {seat} shows the hand of seat {other}")
 
 
-def play_random_round(rnd: Round, rng: random.Random, report: ConformanceReport | None = None) -> Round:
-    """Play ``rnd`` to its end with uniformly random legal actions, checking every step."""
+def _check_every_child(rnd: Round, actions: list[Action]) -> None:
+    """While a taken discard must be laid, every offered action (not just the one played) must keep
+    the round completable: its state still holds the invariants and offers a legal action."""
+    for action in actions:
+        child = rnd.child(action)
+        check_invariants(child)
+        if not child.is_over and not child.legal_actions():
+            raise _fail(child, f"no legal action after {action}")
+
+
+def _eager_choice(actions: list[Action], rng: random.Random) -> Action:
+    """A random action of an eager player: take the discard when allowed, else lay cards (open, meld,
+    lay off, exchange a joker) before drawing or discarding."""
+    take = [a for a in actions if isinstance(a, TakeDiscard)]
+    lay = [a for a in actions if not isinstance(a, (Draw, Discard, TakeDiscard))]
+    return rng.choice(take or lay or actions)
+
+
+def play_random_round(
+    rnd: Round, rng: random.Random, report: ConformanceReport | None = None, *, eager: bool = False
+) -> Round:
+    """Play ``rnd`` to its end with uniformly random legal actions, checking every step. ``eager``
+    players take the discard whenever allowed and lay cards before they discard, which reaches
+    taken-discard obligations and joker exchanges far more often than uniform play."""
     for _ in range(MAX_ACTIONS_PER_ROUND):
         if rnd.is_over:
             break
         actions = rnd.legal_actions()
         if not actions:
             raise _fail(rnd, f"no legal action in phase {rnd.phase}")
-        action = rng.choice(actions)
+        if rnd.pending_taken is not None:
+            _check_every_child(rnd, actions)
+        action = _eager_choice(actions, rng) if eager else rng.choice(actions)
         text = str(action)
         if Action.parse(text) != action:
             raise _fail(rnd, f"action text does not round-trip: {text!r}")
@@ -104,10 +133,16 @@ def play_random_round(rnd: Round, rng: random.Random, report: ConformanceReport 
 
 
 def check_rules(
-    rules: Rules, rounds: int = 50, seed: int = 0, players: tuple[int, ...] | None = None
+    rules: Rules,
+    rounds: int = 50,
+    seed: int = 0,
+    players: tuple[int, ...] | None = None,
+    *,
+    eager: bool = False,
 ) -> ConformanceReport:
     """Play ``rounds`` random rounds of ``rules`` (player counts cycling through ``players``, by
     default every allowed count) and check every invariant; return counts of what was played.
+    ``eager`` plays as :func:`play_random_round` describes.
 
     Raises:
         ConformanceError: an invariant does not hold.
@@ -118,7 +153,7 @@ def check_rules(
     for i in range(rounds):
         n = counts[i % len(counts)]
         rnd = Round.new(rules, n, seed=rng.randrange(2**32), dealer=i % n)
-        play_random_round(rnd, rng, report)
+        play_random_round(rnd, rng, report, eager=eager)
         replayed = Record.loads(Record.from_round(rnd).dumps()).replay()
         if [e.action for e in replayed.history] != [e.action for e in rnd.history] or any(
             replayed.view(s) != rnd.view(s) for s in range(n)
