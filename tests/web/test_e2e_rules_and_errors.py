@@ -27,6 +27,7 @@ LABELS = {
     "en": {"rules": "Rules", "read": "Read the rules", "points": "30 points"},
     "de": {"rules": "Regeln", "read": "Regeln lesen", "points": "30 Punkte"},
 }
+NO_TABLE = {"en": "There is no table {}.", "de": "Es gibt keinen Tisch {}."}
 STAYS = 4.0
 """Seconds an error must stay (errors used to vanish, and the page to throw, after 3.5 s)."""
 
@@ -66,13 +67,15 @@ def test_lobby_errors_stay_visible_until_dismissed_or_corrected(page: Any, shots
     join_error, create_error = page.locator("#join-error"), page.locator("#create-error")
     page.goto(page.base + "/?table=NOPE42")  # a shared link to a table that does not exist
     join_error.wait_for(state="visible")
-    assert "NOPE42" in join_error.inner_text() and in_view(page, "#join-error")
+    assert join_error.inner_text().startswith(NO_TABLE[page.lang].format("NOPE42"))
+    assert in_view(page, "#join-error")
     assert page.locator("#lobby:not(.hidden)").count() == 1 and "table=" not in page.url
     page.fill("#join-form input[name=code]", "ZZ99")  # correcting the input clears the error
     assert join_error.is_hidden()
     page.click("#join-form button[type=submit]")
     join_error.wait_for(state="visible")
-    assert "ZZ99" in join_error.inner_text() and in_view(page, "#join-error")
+    assert join_error.inner_text().startswith(NO_TABLE[page.lang].format("ZZ99"))
+    assert in_view(page, "#join-error")
     page.fill("#create-form textarea[name=overrides]", "opening_min_points=abc")
     page.click("#btn-create")
     create_error.wait_for(state="visible")

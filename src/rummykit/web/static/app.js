@@ -85,7 +85,11 @@ async function api(path, body) {
   const opts = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
   const res = await fetch(path, opts);
   const data = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail || res.status));
+  if (!res.ok) {
+    const err = new Error(typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail || res.status));
+    err.status = res.status;
+    throw err;
+  }
   return data;
 }
 
@@ -741,7 +745,10 @@ async function joinTable(code) {
     clearError($("#join-error"));
     saveGrant(grant);
     openTable(grant.code);
-  } catch (err) { S.lobbyForm = "join"; showError(err.message); }
+  } catch (err) {
+    S.lobbyForm = "join";
+    showError(err.status === 404 ? t("no_table", { code: code.toUpperCase() }) : err.message);
+  }
 }
 
 async function leaveTable() {
