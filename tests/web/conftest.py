@@ -181,6 +181,18 @@ def server_factory() -> Iterator[Any]:
         os.unlink(server.log.name)
 
 
+@pytest.fixture(scope="module")
+def module_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One real server for a whole test module (browser tests share it and one Chromium)."""
+    folder = tmp_path_factory.mktemp("server")
+    server = Server(f"sqlite:///{folder / 'rummykit.db'}", bot_delay=0.05).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+        os.unlink(server.log.name)
+
+
 # PostgreSQL --------------------------------------------------------------------------------------
 def _pg_bin(name: str) -> str | None:
     found = shutil.which(name)
@@ -234,6 +246,29 @@ def chromium_path() -> str:
     raise AssertionError("unreachable")
 
 
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium under Playwright, one per test module (tests open their own contexts)."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    path = chromium_path()
+    with sync_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
 @pytest.fixture
 def web() -> Any:
     """The helpers above, for test modules (conftest is not importable under importlib mode)."""
@@ -247,5 +282,6 @@ def web() -> Any:
         CARD=CARD,
         missing=missing,
         chromium_path=chromium_path,
+        CHROMIUM_ARGS=CHROMIUM_ARGS,
         IN_CI=IN_CI,
     )

@@ -16,14 +16,6 @@ import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 POINTS = {"A": 11, "J": 10, "Q": 10, "K": 10, "10": 10}
 
 
@@ -60,7 +52,7 @@ def test_play_a_german_hand_in_chromium(tmp_path: Path, server_factory: Any, web
     shots.mkdir(parents=True, exist_ok=True)
     errors: list[str] = []
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        browser = p.chromium.launch(executable_path=chromium, args=web.CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1280, "height": 860}, locale="de-DE")
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(server.url + "/")

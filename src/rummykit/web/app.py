@@ -7,7 +7,9 @@
 ``GET /api/tables``                    tables waiting for players and tables being played
 ``POST /api/tables``                   create a table (:class:`~rummykit.web.protocol.CreateTable`);
                                        answers the host's seat and token
+``GET /api/presets/{name}/rules``      a preset's rules page (``?lang=en`` or ``de``): escaped HTML
 ``GET /api/tables/{code}``             the lobby of one table
+``GET /api/tables/{code}/rules``       the rules page of one table, house rules included
 ``POST /api/tables/{code}/join``       take the next open seat; answers seat and token
 ``POST /api/tables/{code}/start``      the host fills open seats with bots and starts
 ``POST /api/tables/{code}/leave``      give a seat up (a bot takes it during play)
@@ -44,6 +46,7 @@ from rummykit.rules import PRESET_NAMES, Rules
 from rummykit.web import protocol
 from rummykit.web.limits import MAX_BODY_BYTES, BodyLimit, RateLimiter, ServerSettings, retry_after
 from rummykit.web.protocol import CreateTable, JoinTable, SeatGrant, TokenBody, error_json
+from rummykit.web.rulebook import PageLang, preset_lines, preset_rules, rules_page
 from rummykit.web.store import Store, default_database_url
 from rummykit.web.tables import Client, LobbyError, Table, TableManager, default_bot_kind
 
@@ -142,7 +145,16 @@ def create_app(
             "bots": list(bot_kinds()),
             "levels": list(BOT_LEVELS),
             "default_bot": default_bot_kind(),
+            "names": preset_lines(),
         }
+
+    @app.get("/api/presets/{name}/rules")
+    async def preset_rules_page(request: Request, name: str, lang: PageLang = "en") -> dict[str, Any]:
+        limit(request, requests, "requests")
+        rules = preset_rules(name)
+        if rules is None:
+            raise LobbyError(404, "no such preset")
+        return {"preset": name, **rules_page(rules, lang)}
 
     @app.get("/api/tables")
     async def list_tables(request: Request) -> dict[str, Any]:
@@ -161,6 +173,12 @@ def create_app(
     @app.get("/api/tables/{code}")
     async def get_table(request: Request, code: str) -> dict[str, Any]:
         return manager_of(request).get(code).lobby_json()
+
+    @app.get("/api/tables/{code}/rules")
+    async def table_rules_page(request: Request, code: str, lang: PageLang = "en") -> dict[str, Any]:
+        limit(request, requests, "requests")
+        table = manager_of(request).get(code)
+        return {"code": table.code, **rules_page(table.rules, lang)}
 
     @app.post("/api/tables/{code}/join")
     async def join_table(request: Request, code: str, body: JoinTable) -> SeatGrant:

@@ -25,6 +25,7 @@ const I18N = {
     lay_on: "Lay {card} on meld {n}", host: "host",
     seeded: "seeded: every hand can be known", expired: "expired",
     replaced: "A bot plays for you (you did not move in time)", back: "I'm back",
+    rules_link: "Rules", read_rules: "Read the rules", close: "Close", dismiss: "Dismiss", no_table: "There is no table {code}.",
   },
   de: {
     create_title: "Neuer Tisch", your_name: "Dein Name", rules: "Regeln", seats: "Plätze", bots: "Bots",
@@ -50,6 +51,7 @@ const I18N = {
     host: "Gastgeber",
     seeded: "mit festem Seed: jedes Blatt kann bekannt sein", expired: "abgelaufen",
     replaced: "Ein Bot spielt für dich (kein Zug in der Zeit)", back: "Ich bin zurück",
+    rules_link: "Regeln", read_rules: "Regeln lesen", close: "Schließen", dismiss: "Schließen", no_table: "Es gibt keinen Tisch {code}.",
   },
 };
 
@@ -59,6 +61,8 @@ const S = {
   selected: [],     // indices into the shown hand, in click order
   groups: [],       // melds being composed: arrays of card texts
   evaluation: null, hint: null, seenHands: null, overlayFor: null, presets: null,
+  lobbyForm: "join",  // which lobby form an error belongs to
+  rulesPath: null,    // the rules page being shown (reloaded when the language changes)
 };
 
 const $ = (sel) => document.querySelector(sel);
@@ -68,6 +72,9 @@ function applyLanguage() {
   document.documentElement.lang = S.lang;
   $("#btn-lang").textContent = S.lang === "de" ? "EN" : "DE";
   document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
+  document.querySelectorAll("[data-i18n-label]").forEach((el) => { el.setAttribute("aria-label", t(el.dataset.i18nLabel)); });
+  if (S.presets) renderPresets();
+  if (S.rulesPath && !$("#rules-dialog").classList.contains("hidden")) showRules(S.rulesPath);
   if (S.state) render();
 }
 
@@ -78,7 +85,11 @@ async function api(path, body) {
   const opts = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
   const res = await fetch(path, opts);
   const data = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail || res.status));
+  if (!res.ok) {
+    const err = new Error(typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail || res.status));
+    err.status = res.status;
+    throw err;
+  }
   return data;
 }
 
@@ -86,8 +97,14 @@ function saveGrant(grant) {
   localStorage.setItem("rummykit:" + grant.code, JSON.stringify({ token: grant.token, seat: grant.seat }));
 }
 
-function openTable(code, { watch = false } = {}) {
+// Whether the table exists: a websocket to an unknown table fails without telling why, so ask first.
+async function tableExists(code) {
+  try { return (await fetch(`/api/tables/${encodeURIComponent(code)}`)).status !== 404; } catch { return true; }
+}
+
+async function openTable(code, { watch = false } = {}) {
   S.code = code.toUpperCase();
+  if (!(await tableExists(S.code))) { tableGone(S.code); return; }
   const saved = JSON.parse(localStorage.getItem("rummykit:" + S.code) || "null");
   S.token = watch || !saved ? null : saved.token;
   const url = new URL(location.href);
@@ -102,16 +119,19 @@ function connect() {
   // The seat token goes in the first message, never in the URL (access logs and proxies keep URLs).
   const ws = new WebSocket(`${proto}//${location.host}/ws/${S.code}`);
   S.ws = ws;
-  ws.onopen = () => { S.retry = 0; ws.send(JSON.stringify({ type: "hello", token: S.token })); };
+  ws.onopen = () => { S.retry = 0; clearError($("#game-error")); ws.send(JSON.stringify({ type: "hello", token: S.token })); };
   ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
   ws.onclose = (ev) => {
-    if (ev.code === 4404) { flash("no table " + S.code, true); showScreen("lobby"); return; }
+    if (ev.code === 4404) { tableGone(S.code); return; }
     if (ev.code === 4403) { localStorage.removeItem("rummykit:" + S.code); S.token = null; }
     const status = S.state && S.state.table.status;
     if (status === "expired" || status === "closed") { showScreen("lobby"); loadLobby(); return; }
     flash(t("connection_lost"), true);
     S.retry = Math.min(S.retry + 1, 6);
-    setTimeout(connect, 300 * S.retry);
+    setTimeout(async () => {
+      if (!S.code) return;
+      if (await tableExists(S.code)) connect(); else tableGone(S.code);
+    }, 300 * S.retry);
   };
 }
 
@@ -122,6 +142,7 @@ function send(msg) {
 function act(action) {
   if (!S.state) return;
   S.hint = null;
+  clearError($("#game-error"));
   send({ type: "act", action, version: S.state.version });
 }
 
@@ -129,7 +150,7 @@ function onMessage(msg) {
   switch (msg.type) {
     case "welcome": S.seat = msg.seat; break;
     case "state": onState(msg); break;
-    case "error": flash(msg.message, true); break;
+    case "error": flash(msg.message); break;
     case "hint": S.hint = msg.action; renderHint(); break;
     case "evaluation": S.evaluation = msg; renderTray(); break;
     default: break;
@@ -162,16 +183,76 @@ function onState(state) {
 
 function showScreen(name) {
   for (const id of ["lobby", "waiting", "game"]) $("#" + id).classList.toggle("hidden", id !== name);
+  $("#btn-rules").classList.toggle("hidden", name === "lobby" || !S.code);
 }
 
-let flashTimer = null;
-function flash(text, isError = false) {
-  const el = $("#status");
-  el.dataset.flash = "1";
-  el.textContent = text;
-  el.classList.toggle("error", isError);
-  clearTimeout(flashTimer);
-  flashTimer = setTimeout(() => { delete el.dataset.flash; el.classList.remove("error"); renderStatus(); }, 3500);
+// Errors stay where the user is looking until dismissed (✕) or until the next action or correction.
+function errorBox() {
+  if (!$("#lobby").classList.contains("hidden")) return S.lobbyForm === "create" ? $("#create-error") : $("#join-error");
+  if (!$("#waiting").classList.contains("hidden")) return $("#wait-error");
+  return $("#game-error");
+}
+
+function showError(text, box = errorBox()) {
+  box.querySelector(".error-text").textContent = text;
+  box.classList.remove("hidden");
+  box.scrollIntoView({ block: "nearest" });
+}
+
+function clearError(box) {
+  box.classList.add("hidden");
+  box.querySelector(".error-text").textContent = "";
+}
+
+const flash = (text) => showError(text);
+
+// Back to the lobby from a table that is gone: no reconnecting, no table in the address.
+function leaveToLobby() {
+  if (S.ws) { S.ws.onclose = null; S.ws.close(); S.ws = null; }
+  S.code = null; S.token = null; S.state = null; S.seat = null;
+  history.replaceState(null, "", location.pathname);
+  closeRules();
+  showScreen("lobby");
+  loadLobby();
+}
+
+function tableGone(code) {
+  leaveToLobby();
+  S.lobbyForm = "join";
+  showError(t("no_table", { code }));
+}
+
+// The rules page (escaped HTML written by the server from the option values) in a dialog.
+async function showRules(path) {
+  S.rulesPath = path;
+  try {
+    const data = await api(`${path}?lang=${S.lang}`);
+    $("#rules-heading").textContent = data.code ? `${t("rules")} · ${data.code}` : t("rules");
+    $("#rules-body").innerHTML = data.html;  // escaped by rummykit.explain; nothing else goes in unescaped
+    $("#rules-dialog").classList.remove("hidden");
+    $("#rules-body").scrollTop = 0;
+    $("#btn-rules-close").focus();
+  } catch (err) { showError(err.message); }
+}
+
+function closeRules() {
+  S.rulesPath = null;
+  $("#rules-dialog").classList.add("hidden");
+  $("#rules-body").textContent = "";
+}
+
+function renderPresets() {
+  const sel = $("#preset"), keep = sel.value, names = S.presets.names || {};
+  sel.textContent = "";
+  for (const p of Object.keys(S.presets.presets)) {
+    const o = document.createElement("option");
+    o.value = p;
+    o.textContent = names[p] ? names[p][S.lang][0] : p;
+    sel.appendChild(o);
+  }
+  if (keep) sel.value = keep;
+  const line = names[sel.value];
+  $("#preset-line").textContent = line ? line[S.lang][1] : "";
 }
 
 function seatName(i) {
@@ -209,7 +290,7 @@ function render() {
   document.body.dataset.seeded = st.table.seeded ? "1" : "0";
   if (st.table.status === "waiting") { renderWaiting(); showScreen("waiting"); return; }
   if (st.table.status === "closed" || st.table.status === "expired") {
-    flash(t(st.table.status), true); showScreen("lobby"); loadLobby(); return;
+    showScreen("lobby"); S.lobbyForm = "join"; flash(t(st.table.status)); loadLobby(); return;
   }
   showScreen("game");
   renderOpponents();
@@ -312,8 +393,9 @@ function renderMelds() {
 
 function renderStatus() {
   const el = $("#status");
-  if (el.dataset.flash) return;
-  const st = S.state, v = st.view;
+  const st = S.state;
+  if (!st || !st.view) return;
+  const v = st.view;
   let text;
   if (st.match.is_over) text = t("match_over");
   else if (S.seat === null) text = `${t("spectating")} · ${t("turn_of", { name: seatName(st.match.to_move) })}`;
@@ -537,6 +619,7 @@ function showMatchOver(state) {
 // Interaction
 
 function toggleSelect(i) {
+  clearError($("#game-error"));
   const k = S.selected.indexOf(i);
   if (k >= 0) S.selected.splice(k, 1); else S.selected.push(i);
   render();
@@ -608,8 +691,7 @@ async function loadLobby() {
   try {
     const data = await api("/api/presets");
     S.presets = data;
-    const sel = $("#preset");
-    sel.innerHTML = Object.keys(data.presets).map((p) => `<option value="${p}">${p}</option>`).join("");
+    renderPresets();
     $("#bot-kind").innerHTML = data.bots.map((b) => `<option value="${b}"${b === data.default_bot ? " selected" : ""}>${b}</option>`).join("");
     const list = await api("/api/tables");
     const ul = $("#table-list");
@@ -626,7 +708,7 @@ async function loadLobby() {
       li.appendChild(b);
       ul.appendChild(li);
     }
-  } catch (err) { flash(err.message, true); }
+  } catch (err) { S.lobbyForm = "join"; showError(err.message); }
 }
 
 function parseOverrides(text) {
@@ -651,22 +733,27 @@ async function createTable(form) {
   };
   try {
     const grant = await api("/api/tables", body);
+    clearError($("#create-error"));
     saveGrant(grant);
     openTable(grant.code);
-  } catch (err) { flash(err.message, true); }
+  } catch (err) { showError(err.message, $("#create-error")); }
 }
 
 async function joinTable(code) {
   try {
     const grant = await api(`/api/tables/${encodeURIComponent(code.toUpperCase())}/join`, { name: $("#create-form").elements.name.value || "" });
+    clearError($("#join-error"));
     saveGrant(grant);
     openTable(grant.code);
-  } catch (err) { flash(err.message, true); }
+  } catch (err) {
+    S.lobbyForm = "join";
+    showError(err.status === 404 ? t("no_table", { code: code.toUpperCase() }) : err.message);
+  }
 }
 
 async function leaveTable() {
   if (!S.token) { location.href = "/"; return; }
-  try { await api(`/api/tables/${S.code}/leave`, { token: S.token }); } catch (err) { flash(err.message, true); }
+  try { await api(`/api/tables/${S.code}/leave`, { token: S.token }); } catch (err) { flash(err.message); }
   localStorage.removeItem("rummykit:" + S.code);
   location.href = "/";
 }
@@ -679,8 +766,17 @@ function setup() {
   $("#join-form").addEventListener("submit", (ev) => { ev.preventDefault(); joinTable(ev.target.elements.code.value.trim()); });
   $("#btn-watch").addEventListener("click", () => { const c = $("#join-form").elements.code.value.trim(); if (c) openTable(c, { watch: true }); });
   $("#btn-start").addEventListener("click", async () => {
-    try { await api(`/api/tables/${S.code}/start`, { token: S.token }); } catch (err) { flash(err.message, true); }
+    try { await api(`/api/tables/${S.code}/start`, { token: S.token }); } catch (err) { flash(err.message); }
   });
+  document.querySelectorAll(".error-close").forEach((b) => b.addEventListener("click", () => clearError(b.closest(".error-box"))));
+  $("#create-form").addEventListener("input", () => clearError($("#create-error")));
+  $("#join-form").addEventListener("input", () => clearError($("#join-error")));
+  $("#preset").addEventListener("change", () => renderPresets());
+  $("#btn-preset-rules").addEventListener("click", () => showRules(`/api/presets/${encodeURIComponent($("#preset").value)}/rules`));
+  $("#btn-rules").addEventListener("click", () => { if (S.code) showRules(`/api/tables/${encodeURIComponent(S.code)}/rules`); });
+  $("#btn-rules-close").addEventListener("click", closeRules);
+  $("#rules-dialog").addEventListener("click", (ev) => { if (ev.target.id === "rules-dialog") closeRules(); });
+  document.addEventListener("keydown", (ev) => { if (ev.key === "Escape" && S.rulesPath) closeRules(); });
   $("#btn-leave-wait").addEventListener("click", leaveTable);
   $("#btn-join-wait").addEventListener("click", () => joinTable(S.code));
   $("#btn-leave").addEventListener("click", leaveTable);
