@@ -33,10 +33,8 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
-import os
 import random
 import signal
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -65,6 +63,7 @@ from rummykit.cli.action_text import describe
 from rummykit.cli.hints import hint
 from rummykit.cli.parsing import MAX_LINE as MAX_LINE  # re-exported: the line limit of this command
 from rummykit.cli.parsing import SHORT_HELP, legal_moves_lines, parse_input, short_error
+from rummykit.cli.paths import games_dir
 from rummykit.cli.saves import HUMAN, SavedGame, latest_unfinished, load_saved, save_meta, write_save
 from rummykit.errors import IllegalActionError, NotationError, RummyError, name_seats
 from rummykit.match import Match, MatchEvent
@@ -91,26 +90,6 @@ class QuitGame(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
-
-
-# Save location --------------------------------------------------------------------------------------
-def data_dir() -> Path:
-    """The user data directory: ``$RUMMYKIT_DATA_DIR``, else the platform's user data folder."""
-    env = os.environ.get("RUMMYKIT_DATA_DIR")
-    if env:
-        return Path(env).expanduser()
-    home = Path.home()
-    if sys.platform == "win32":
-        base = Path(os.environ.get("APPDATA") or home / "AppData" / "Roaming")
-    elif sys.platform == "darwin":
-        base = home / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share")
-    return base / "rummykit"
-
-
-def games_dir(save_dir: Path | None) -> Path:
-    return save_dir if save_dir is not None else data_dir() / "games"
 
 
 # Bots -----------------------------------------------------------------------------------------------
