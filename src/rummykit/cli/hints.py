@@ -25,7 +25,7 @@ from rummykit.actions import (
     Open,
     TakeDiscard,
 )
-from rummykit.cards import JOKER_CODE, Card, format_cards
+from rummykit.cards import JOKER_CODE, Card, Hand, format_cards
 from rummykit.errors import RummyError
 from rummykit.round import Round
 from rummykit.rules import Rules
@@ -44,19 +44,14 @@ class Hint:
         return f"{steps}  ({self.reason})" if self.reason else steps
 
 
-def _without(cards: Sequence[Card], card: int) -> list[Card]:
-    rest = list(cards)
-    rest.remove(Card(card))
-    return rest
-
-
 def _best_discard_after(cards: Sequence[Card], rules: Rules, barred: int | None) -> tuple[int, Card] | None:
     """The discard leaving the least deadwood (never the barred card; jokers last), and that deadwood."""
     best: tuple[int, int, int, Card] | None = None
+    held = Hand(cards)
     for c in sorted(set(cards)):
         if barred is not None and c == barred:
             continue
-        d = solver.min_deadwood(_without(cards, c), rules)
+        d = solver.min_deadwood(held.without([c]), rules)
         key = (d, 1 if c == JOKER_CODE else 0, -rules.card_points(c), c)
         if best is None or key < best:
             best = key
@@ -147,7 +142,7 @@ def discard_hint(view: PlayerView, legal: Sequence[Action]) -> Hint:
     if choice is None:
         return Hint((legal[-1],), "")
     deadwood, card = choice
-    rest = solver.best_arrangement(_without(view.hand, card), rules)
+    rest = solver.best_arrangement(Hand(view.hand).without([card]), rules)
     shown = " ".join(f"[{m}]" for m in rest.melds)
     if rest.deadwood_cards:
         shown += f" | {format_cards(rest.deadwood_cards)}"

@@ -33,11 +33,8 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
-import os
 import random
-import re
 import signal
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -54,28 +51,26 @@ from rummykit.actions import (
     Action,
     BuyBack,
     CallRummy,
-    Decline,
     Discard,
     Draw,
     Knock,
-    LayOff,
-    MeldAction,
-    Open,
-    Swap,
     TakeDiscard,
 )
 from rummykit.bots import Bot, UnknownBotError, bot_kinds, make_bot, match_action
 from rummykit.cards import Card
 from rummykit.cli import pager, screen
+from rummykit.cli.action_text import describe
 from rummykit.cli.hints import hint
+from rummykit.cli.parsing import MAX_LINE as MAX_LINE  # re-exported: the line limit of this command
+from rummykit.cli.parsing import SHORT_HELP, legal_moves_lines, parse_input, short_error
+from rummykit.cli.paths import games_dir
 from rummykit.cli.saves import HUMAN, SavedGame, latest_unfinished, load_saved, save_meta, write_save
-from rummykit.disclosure import face_down_card
 from rummykit.errors import IllegalActionError, NotationError, RummyError, name_seats
 from rummykit.match import Match, MatchEvent
 from rummykit.record import Record
 from rummykit.round import Event, Round
 from rummykit.rules import Rules
-from rummykit.views import Phase, PlayerView
+from rummykit.views import Phase
 
 BOT_STRENGTH: Final = ("search", "greedy", "random")
 """Registered bot kinds from strongest to weakest (kinds not listed rank after these)."""
@@ -85,12 +80,6 @@ DEFAULT_DELAY: Final = 0.7
 """Seconds between bot moves on a terminal (``--fast`` or ``--delay 0`` skips the pauses)."""
 LAST_MOVES: Final = 3
 """Moves repeated above a hand's score table on a terminal (the screen is cleared for it)."""
-MAX_LINE: Final = 200
-"""Longest input line read as a move; longer lines are refused without being echoed back."""
-MAX_ECHO: Final = 60
-"""Longest piece of the player's input repeated in an error message."""
-_LONG_QUOTE: Final = re.compile(rf"'([^']{{{MAX_ECHO + 1},}})'")
-"""A quoted piece of input longer than :data:`MAX_ECHO` inside an error message."""
 CLEAR_ALL: Final = "\x1b[H\x1b[2J\x1b[3J"
 """Cursor home, clear the screen, then clear the scroll-back (xterm, tmux, VTE, Windows Terminal)."""
 
@@ -101,26 +90,6 @@ class QuitGame(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
-
-
-# Save location --------------------------------------------------------------------------------------
-def data_dir() -> Path:
-    """The user data directory: ``$RUMMYKIT_DATA_DIR``, else the platform's user data folder."""
-    env = os.environ.get("RUMMYKIT_DATA_DIR")
-    if env:
-        return Path(env).expanduser()
-    home = Path.home()
-    if sys.platform == "win32":
-        base = Path(os.environ.get("APPDATA") or home / "AppData" / "Roaming")
-    elif sys.platform == "darwin":
-        base = home / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share")
-    return base / "rummykit"
-
-
-def games_dir(save_dir: Path | None) -> Path:
-    return save_dir if save_dir is not None else data_dir() / "games"
 
 
 # Bots -----------------------------------------------------------------------------------------------
@@ -170,181 +139,7 @@ class Player:
     label: str = "human"
 
 
-# Input ----------------------------------------------------------------------------------------------
-META_COMMANDS: Final = {
-    "help": "help",
-    "?": "help",
-    "moves": "help",
-    "hint": "hint",
-    "auto": "auto",
-    "sort": "sort",
-    "undo": "undo",
-    "log": "log",
-    "rules": "rules",
-    "regeln": "rules de",
-    "quit": "quit",
-    "exit": "quit",
-    "q": "quit",
-}
-SHORT_VERBS: Final = {
-    "d": "draw",
-    "t": "take",
-    "x": "discard",
-    "m": "meld",
-    "l": "layoff",
-    "lay": "layoff",
-    "k": "knock",
-    "r": "rummy",
-    "b": "buyback",
-}
-
-
-def _position_card(token: str, hand: Sequence[Card]) -> str:
-    n = int(token)
-    if not 1 <= n <= len(hand):
-        raise NotationError(f"no card at position {n}: your hand has {len(hand)} cards (1–{len(hand)})")
-    return str(hand[n - 1])
-
-
-def _cards_by_position(words: Sequence[str], hand: Sequence[Card]) -> list[str]:
-    """Replace position numbers by the cards at those positions (a number after ``on`` is a meld)."""
-    out: list[str] = []
-    for i, w in enumerate(words):
-        if w.isdigit() and not (i > 0 and words[i - 1].lower() == "on"):
-            out.append(_position_card(w, hand))
-        else:
-            out.append(w)
-    return out
-
-
-def parse_input(text: str, hand: Sequence[Card], opened: bool) -> Action | str:
-    """A typed line as an action, or the name of a meta command (``help``, ``hint`` …).
-
-    ``hand`` is the hand in display order (positions count from 1); ``opened`` chooses between
-    ``open`` and ``meld`` for the short form ``m``.
-
-    Raises:
-        NotationError: the line is neither a command nor an action.
-    """
-    if len(text) > MAX_LINE:
-        raise NotationError(f"that line is {len(text)} characters long; a move is at most {MAX_LINE}")
-    line = " ".join(text.replace("|", " | ").split())
-    if not line:
-        raise NotationError("type a move, or 'help' for the legal moves")
-    first, _, rest = line.partition(" ")
-    verb = first.lower()
-    if verb in META_COMMANDS and not rest:
-        return META_COMMANDS[verb]
-    if verb == "rules" and rest.lower() in ("en", "de"):
-        return f"rules {rest.lower()}"
-    verb = SHORT_VERBS.get(verb, verb)
-    words = rest.split()
-    if verb == "meld" and not opened:
-        verb = "open"
-    if verb == "layoff" and len(words) >= 2 and words[1].lower() != "on":
-        words.insert(1, "on")
-    if verb in ("discard", "knock", "rummy", "open", "meld", "layoff", "swap"):
-        words = _cards_by_position(words, hand)
-    return Action.parse(" ".join([verb, *words]))
-
-
-def clip(text: str, limit: int = MAX_ECHO) -> str:
-    """``text`` cut to ``limit`` characters with an ellipsis, so no input is echoed back at length."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def short_error(exc: Exception) -> str:
-    """A notation error in one short line (the card-format reminder shortened, quoted input clipped)."""
-    text = _LONG_QUOTE.sub(lambda m: f"'{clip(m.group(1))}'", str(exc))
-    if text.startswith("not a card:"):
-        text = text.split(" (", 1)[0] + " (cards: QS, 10H, JK; or a position)"
-    return clip(text, 2 * MAX_ECHO + 60)
-
-
-def describe(action: Action, name: str, before: PlayerView | None, ascii_only: bool = False) -> Text:
-    """A move in words for the log: ``Bot 2 takes 7♥``, ``You discard Q♠``."""
-    you = name == "You"
-
-    def verb(word: str) -> str:
-        return word if you else word + ("es" if word.endswith(("sh", "ch", "s", "x")) else "s")
-
-    def cards(cs: Sequence[int]) -> Text:
-        return screen.cards_text(cs, ascii_only)
-
-    text = Text(f"{name} ", style="cyan")
-    # Everybody at the terminal reads the log: a card that goes face down is not named (as on the web).
-    if (
-        before is not None
-        and face_down_card(action, before.rules, goes_out=len(before.hand) == 1) is not None
-    ):
-        words = {Knock: ("knock", "knocks"), CallRummy: ("call Rummy", "calls Rummy")}
-        own, other = words.get(type(action), ("go out", "goes out"))
-        return text.append(f"{own if you else other}, laying a card face down")
-    if isinstance(action, Draw):
-        text.append(f"{verb('draw')} from the stock")
-    elif isinstance(action, TakeDiscard):
-        text.append(f"{verb('take')} ")
-        top = before.top_discard if before is not None else None
-        text.append_text(cards([top]) if top is not None else Text("the discard"))
-    elif isinstance(action, (Open, MeldAction)):
-        text.append(f"{verb('open') if isinstance(action, Open) else verb('meld')} ")
-        text.append_text(Text(" | ").join(cards(m) for m in action.melds))
-    elif isinstance(action, LayOff):
-        text.append(f"{verb('lay')} ")
-        text.append_text(cards([action.card]))
-        text.append(f" off on meld {action.target}")
-    elif isinstance(action, Swap):
-        text.append(f"{verb('swap')} ")
-        text.append_text(cards(action.cards))
-        text.append(f" for a joker of meld {action.target}")
-        if action.melds:
-            text.append(" and " + verb("meld") + " ")
-            text.append_text(Text(" | ").join(cards(m) for m in action.melds))
-    elif isinstance(action, Knock):
-        text.append(f"{verb('knock')}, discarding ")
-        text.append_text(cards([action.card]))
-    elif isinstance(action, CallRummy):
-        text.append(f"{verb('call')} Rummy, laying ")
-        text.append_text(cards([action.card]))
-        text.append(" face down")
-    elif isinstance(action, Discard):
-        text.append(f"{verb('discard')} ")
-        text.append_text(cards([action.card]))
-    elif isinstance(action, BuyBack):
-        text.append(f"{verb('buy')} back into the rubber")
-    elif isinstance(action, Decline):
-        text.append(f"{verb('decline')} the buy-back")
-    else:
-        text.append(str(action))
-    return text
-
-
-def legal_moves_lines(legal: Sequence[Action]) -> list[str]:
-    """The legal moves grouped by kind, discards on one line."""
-    groups: dict[str, list[str]] = {}
-    for action in legal:
-        verb = str(action).split(" ", 1)[0]
-        groups.setdefault(verb, []).append(str(action))
-    lines: list[str] = []
-    simple = [g[0] for v, g in groups.items() if v in ("draw", "take", "buyback", "decline")]
-    if simple:
-        lines.append("  " + "  ·  ".join(simple))
-    for verb, items in groups.items():
-        if verb in ("draw", "take", "buyback", "decline"):
-            continue
-        if verb in ("discard", "knock", "rummy"):
-            lines.append(f"  {verb} " + " ".join(i.split(" ", 1)[1] for i in items))
-        else:
-            lines.extend(f"  {i}" for i in items)
-    return lines
-
-
 RULES_NOTICE: Final = "'rules': how to play at this table ('regeln': auf Deutsch) · 'help': your moves"
-SHORT_HELP: Final = (
-    "short forms: d draw · t take · m 1 2 3 meld/open cards 1 2 3 (| between melds) · "
-    "l 4 2 lay card 4 off on meld 2 · x 5 discard card 5 · k 5 knock · r 5 rummy · "
-    "sort · hint · auto (play the hint) · undo · log · rules (regeln: German) · quit"
-)
 
 
 @contextlib.contextmanager

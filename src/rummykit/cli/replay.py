@@ -21,7 +21,7 @@ from rich.text import Text
 
 from rummykit.actions import TakeDiscard
 from rummykit.cli import screen
-from rummykit.cli.play import describe
+from rummykit.cli.action_text import describe
 from rummykit.errors import NotationError, RummyError
 from rummykit.match import Match
 from rummykit.record import Record

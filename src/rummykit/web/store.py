@@ -19,7 +19,6 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any, Final
 
 from sqlalchemy import (
@@ -45,9 +44,9 @@ def default_database_url() -> str:
     url = os.environ.get(DATABASE_ENV)
     if url:
         return url
-    import platformdirs
+    from rummykit.cli.paths import data_dir
 
-    folder = Path(platformdirs.user_data_dir("rummykit", appauthor=False))
+    folder = data_dir()
     folder.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{folder / 'rummykit.db'}"
 

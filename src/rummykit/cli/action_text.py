@@ -1,0 +1,89 @@
+"""Moves in words for the terminal's log, shared by ``rummykit play`` and ``rummykit replay``.
+
+``Bot 2 takes 7♥``, ``You discard Q♠``: a verb agrees with the name (``You`` takes the bare form).
+Everybody at the terminal reads the log, so a card that goes face down (a face-down knock, a
+Rummy call, a face-down last discard; :mod:`rummykit.disclosure` decides) is not named, as on the
+web.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+
+from rummykit.actions import (
+    Action,
+    BuyBack,
+    CallRummy,
+    Decline,
+    Discard,
+    Draw,
+    Knock,
+    LayOff,
+    MeldAction,
+    Open,
+    Swap,
+    TakeDiscard,
+)
+from rummykit.cli import screen
+from rummykit.disclosure import face_down_card
+from rummykit.views import PlayerView
+
+
+def describe(action: Action, name: str, before: PlayerView | None, ascii_only: bool = False) -> Text:
+    """A move in words for the log: ``Bot 2 takes 7♥``, ``You discard Q♠``."""
+    you = name == "You"
+
+    def verb(word: str) -> str:
+        return word if you else word + ("es" if word.endswith(("sh", "ch", "s", "x")) else "s")
+
+    def cards(cs: Sequence[int]) -> Text:
+        return screen.cards_text(cs, ascii_only)
+
+    text = Text(f"{name} ", style="cyan")
+    # Everybody at the terminal reads the log: a card that goes face down is not named (as on the web).
+    if (
+        before is not None
+        and face_down_card(action, before.rules, goes_out=len(before.hand) == 1) is not None
+    ):
+        words = {Knock: ("knock", "knocks"), CallRummy: ("call Rummy", "calls Rummy")}
+        own, other = words.get(type(action), ("go out", "goes out"))
+        return text.append(f"{own if you else other}, laying a card face down")
+    if isinstance(action, Draw):
+        text.append(f"{verb('draw')} from the stock")
+    elif isinstance(action, TakeDiscard):
+        text.append(f"{verb('take')} ")
+        top = before.top_discard if before is not None else None
+        text.append_text(cards([top]) if top is not None else Text("the discard"))
+    elif isinstance(action, (Open, MeldAction)):
+        text.append(f"{verb('open') if isinstance(action, Open) else verb('meld')} ")
+        text.append_text(Text(" | ").join(cards(m) for m in action.melds))
+    elif isinstance(action, LayOff):
+        text.append(f"{verb('lay')} ")
+        text.append_text(cards([action.card]))
+        text.append(f" off on meld {action.target}")
+    elif isinstance(action, Swap):
+        text.append(f"{verb('swap')} ")
+        text.append_text(cards(action.cards))
+        text.append(f" for a joker of meld {action.target}")
+        if action.melds:
+            text.append(" and " + verb("meld") + " ")
+            text.append_text(Text(" | ").join(cards(m) for m in action.melds))
+    elif isinstance(action, Knock):
+        text.append(f"{verb('knock')}, discarding ")
+        text.append_text(cards([action.card]))
+    elif isinstance(action, CallRummy):
+        text.append(f"{verb('call')} Rummy, laying ")
+        text.append_text(cards([action.card]))
+        text.append(" face down")
+    elif isinstance(action, Discard):
+        text.append(f"{verb('discard')} ")
+        text.append_text(cards([action.card]))
+    elif isinstance(action, BuyBack):
+        text.append(f"{verb('buy')} back into the rubber")
+    elif isinstance(action, Decline):
+        text.append(f"{verb('decline')} the buy-back")
+    else:
+        text.append(str(action))
+    return text

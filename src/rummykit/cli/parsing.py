@@ -1,0 +1,144 @@
+"""What a player types at the terminal: the short forms, the action notation and the meta commands.
+
+Short forms select cards by their position in the hand as shown (positions count from 1, in the
+displayed sort order): ``d`` draw, ``t`` take, ``m 1 2 3`` meld (or open), ``l 4 2`` lay card 4 off
+on meld 2, ``x 5`` discard, ``k 5`` knock, ``r 5`` call Rummy, ``b`` buy back. Anything else is read
+as the notation of :mod:`rummykit.actions` (``discard QS``). Meta commands (``help``, ``hint``,
+``sort``, ``undo``, ``log``, ``rules``, ``quit`` …) are returned by name.
+
+A stranger types this input: a line is at most :data:`MAX_LINE` characters, and an error message
+repeats at most :data:`MAX_ECHO` characters of it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Final
+
+from rummykit.actions import Action
+from rummykit.cards import Card
+from rummykit.errors import NotationError
+
+MAX_LINE: Final = 200
+"""Longest input line read as a move; longer lines are refused without being echoed back."""
+MAX_ECHO: Final = 60
+"""Longest piece of the player's input repeated in an error message."""
+_LONG_QUOTE: Final = re.compile(rf"'([^']{{{MAX_ECHO + 1},}})'")
+"""A quoted piece of input longer than :data:`MAX_ECHO` inside an error message."""
+
+META_COMMANDS: Final = {
+    "help": "help",
+    "?": "help",
+    "moves": "help",
+    "hint": "hint",
+    "auto": "auto",
+    "sort": "sort",
+    "undo": "undo",
+    "log": "log",
+    "rules": "rules",
+    "regeln": "rules de",
+    "quit": "quit",
+    "exit": "quit",
+    "q": "quit",
+}
+SHORT_VERBS: Final = {
+    "d": "draw",
+    "t": "take",
+    "x": "discard",
+    "m": "meld",
+    "l": "layoff",
+    "lay": "layoff",
+    "k": "knock",
+    "r": "rummy",
+    "b": "buyback",
+}
+
+
+def _position_card(token: str, hand: Sequence[Card]) -> str:
+    n = int(token)
+    if not 1 <= n <= len(hand):
+        raise NotationError(f"no card at position {n}: your hand has {len(hand)} cards (1–{len(hand)})")
+    return str(hand[n - 1])
+
+
+def _cards_by_position(words: Sequence[str], hand: Sequence[Card]) -> list[str]:
+    """Replace position numbers by the cards at those positions (a number after ``on`` is a meld)."""
+    out: list[str] = []
+    for i, w in enumerate(words):
+        if w.isdigit() and not (i > 0 and words[i - 1].lower() == "on"):
+            out.append(_position_card(w, hand))
+        else:
+            out.append(w)
+    return out
+
+
+def parse_input(text: str, hand: Sequence[Card], opened: bool) -> Action | str:
+    """A typed line as an action, or the name of a meta command (``help``, ``hint`` …).
+
+    ``hand`` is the hand in display order (positions count from 1); ``opened`` chooses between
+    ``open`` and ``meld`` for the short form ``m``.
+
+    Raises:
+        NotationError: the line is neither a command nor an action.
+    """
+    if len(text) > MAX_LINE:
+        raise NotationError(f"that line is {len(text)} characters long; a move is at most {MAX_LINE}")
+    line = " ".join(text.replace("|", " | ").split())
+    if not line:
+        raise NotationError("type a move, or 'help' for the legal moves")
+    first, _, rest = line.partition(" ")
+    verb = first.lower()
+    if verb in META_COMMANDS and not rest:
+        return META_COMMANDS[verb]
+    if verb == "rules" and rest.lower() in ("en", "de"):
+        return f"rules {rest.lower()}"
+    verb = SHORT_VERBS.get(verb, verb)
+    words = rest.split()
+    if verb == "meld" and not opened:
+        verb = "open"
+    if verb == "layoff" and len(words) >= 2 and words[1].lower() != "on":
+        words.insert(1, "on")
+    if verb in ("discard", "knock", "rummy", "open", "meld", "layoff", "swap"):
+        words = _cards_by_position(words, hand)
+    return Action.parse(" ".join([verb, *words]))
+
+
+def clip(text: str, limit: int = MAX_ECHO) -> str:
+    """``text`` cut to ``limit`` characters with an ellipsis, so no input is echoed back at length."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def short_error(exc: Exception) -> str:
+    """A notation error in one short line (the card-format reminder shortened, quoted input clipped)."""
+    text = _LONG_QUOTE.sub(lambda m: f"'{clip(m.group(1))}'", str(exc))
+    if text.startswith("not a card:"):
+        text = text.split(" (", 1)[0] + " (cards: QS, 10H, JK; or a position)"
+    return clip(text, 2 * MAX_ECHO + 60)
+
+
+SHORT_HELP: Final = (
+    "short forms: d draw · t take · m 1 2 3 meld/open cards 1 2 3 (| between melds) · "
+    "l 4 2 lay card 4 off on meld 2 · x 5 discard card 5 · k 5 knock · r 5 rummy · "
+    "sort · hint · auto (play the hint) · undo · log · rules (regeln: German) · quit"
+)
+
+
+def legal_moves_lines(legal: Sequence[Action]) -> list[str]:
+    """The legal moves grouped by kind, discards on one line."""
+    groups: dict[str, list[str]] = {}
+    for action in legal:
+        verb = str(action).split(" ", 1)[0]
+        groups.setdefault(verb, []).append(str(action))
+    lines: list[str] = []
+    simple = [g[0] for v, g in groups.items() if v in ("draw", "take", "buyback", "decline")]
+    if simple:
+        lines.append("  " + "  ·  ".join(simple))
+    for verb, items in groups.items():
+        if verb in ("draw", "take", "buyback", "decline"):
+            continue
+        if verb in ("discard", "knock", "rummy"):
+            lines.append(f"  {verb} " + " ".join(i.split(" ", 1)[1] for i in items))
+        else:
+            lines.extend(f"  {i}" for i in items)
+    return lines
