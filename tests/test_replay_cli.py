@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 import rummykit as rk
+from rummykit.actions import Discard
 from rummykit.bots import make_bot
 from rummykit.cli import app
 
@@ -106,3 +107,25 @@ def test_bad_record_file(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "error: not a rummykit record" in result.stderr
     result = runner.invoke(app, ["replay", str(tmp_path / "missing.json")])
     assert result.exit_code == 2 and "error: cannot read record" in result.stderr
+
+
+def test_a_card_laid_face_down_is_named_only_with_every_hand_shown(tmp_path: Path) -> None:
+    # German Rummy: the last discard of the player who goes out lies face down (final_discard_face_down).
+    m = next(
+        m
+        for seed in range(2, 40)
+        if isinstance((m := played_match("german(match_end=single_hand)", seed)).actions[-1], Discard)
+    )
+    last = m.actions[-1]
+    assert isinstance(last, Discard)
+    winner = m.rounds[0].history[-1].seat
+    viewer = (winner + 1) % 3
+    path = save_match(tmp_path, m)
+    names = ["You", "Bot 2", "Bot 3"]
+    shown = f"{names[winner]} {'discard' if winner == 0 else 'discards'} "
+    _, seen_by_other = replay(str(path), "--seat", str(viewer + 1), lines=["end", "q"])
+    assert "laying a card face down" in seen_by_other
+    assert shown not in seen_by_other.split("replay> ")[-2]
+    _, seen_by_all = replay(str(path), "--all", lines=["end", "q"])
+    assert shown in seen_by_all.split("replay> ")[-2]
+    assert "laying a card face down" not in seen_by_all
