@@ -9,8 +9,9 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
+from rummykit import Rules, parse_cards, solver
 from rummykit.cli import app
-from rummykit.solver import backend
+from rummykit.solver import backend, tables
 
 
 def active_in_subprocess(**env: str) -> str:
@@ -49,3 +50,17 @@ def test_notice_only_when_missing() -> None:
     else:
         notice = backend.notice()
         assert notice is not None and "pure Python" in notice and "\n" not in notice
+
+
+@pytest.mark.parametrize("name", sorted(backend.available()))
+def test_many_house_rule_sets_keep_the_solver_memory_bounded(name: str) -> None:
+    """A server whose tables each pick their own values cannot grow the per-rule-set tables."""
+    hand = parse_cards("7H 8H 9H QS QD QC 2C 2D 2S AS")  # the ace is the only deadwood
+    with backend.use(name) as chosen:
+        for value in range(2 * tables.MAX_MELD_OPTION_SETS):
+            rules = Rules.preset("viennese").replace(deadwood_ace=value)
+            assert solver.min_deadwood(hand, rules) == value
+        kept = tables._BY_OPTIONS if chosen is backend.python else getattr(chosen, "_by_options", {})
+        assert 0 < len(kept) <= tables.MAX_MELD_OPTION_SETS
+        first = Rules.preset("viennese").replace(deadwood_ace=0)
+        assert solver.min_deadwood(hand, first) == 0  # a dropped rule set is rebuilt, never stale

@@ -16,7 +16,7 @@ from rummykit.cards import NUM_FACES, Card
 from rummykit.melds import joker_count_problem, position_bounds
 from rummykit.rules import Rules
 from rummykit.solver import _native  # type: ignore[attr-defined]
-from rummykit.solver.tables import meld_options
+from rummykit.solver.tables import meld_options, remember
 
 _native.set_cards(tuple(Card(c) for c in range(NUM_FACES + 1)))
 MAX_JOKERS: Final[int] = _native.MAX_JOKERS
@@ -70,7 +70,10 @@ class NativeBackend:
             options = meld_options(rules)
             found = self._by_options.get(options)
             if found is None:
-                found = self._by_options[options] = compiled_solver(rules)
+                found = compiled_solver(rules)
+            dropped = remember(self._by_options, options, found)
+            if dropped:
+                self._by_id = {k: e for k, e in self._by_id.items() if all(e[1] is not d for d in dropped)}
             if len(self._by_id) > 512:
                 self._by_id.clear()
             self._by_id[id(rules)] = (rules, found)  # keeps ``rules`` alive, so its id is not reused

@@ -10,11 +10,13 @@ be left out of the key unnoticed.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, TypeVar
 
 from rummykit.cards import JOKER_CODE, NUM_FACES
 from rummykit.melds import MeldKind, joker_count_problem, position_bounds
 from rummykit.rules import Rules
+
+T = TypeVar("T")
 
 MELD_OPTIONS: Final = (
     "ace_low_in_runs",
@@ -100,8 +102,24 @@ class _Tables:
         self.opening_cache: dict[tuple[int, bool], int] = {}
 
 
+MAX_MELD_OPTION_SETS: Final = 32
+"""Distinct meld-option sets whose tables and result caches are kept, the least recently used
+dropped first: a server whose tables each choose their own house rules cannot grow the solver's
+memory without bound (answers never go stale, so a dropped set is only rebuilt)."""
+
 _BY_ID: dict[int, tuple[Rules, _Tables]] = {}
 _BY_OPTIONS: dict[tuple[object, ...], _Tables] = {}
+
+
+def remember(by_options: dict[tuple[object, ...], T], options: tuple[object, ...], found: T) -> list[T]:
+    """Keep ``found`` as the most recent entry of ``by_options``; return what was dropped to stay
+    within :data:`MAX_MELD_OPTION_SETS` (the oldest entries; dicts keep insertion order)."""
+    by_options.pop(options, None)
+    by_options[options] = found
+    dropped = []
+    while len(by_options) > MAX_MELD_OPTION_SETS:
+        dropped.append(by_options.pop(next(iter(by_options))))
+    return dropped
 
 
 def _tables(rules: Rules) -> _Tables:
@@ -111,7 +129,11 @@ def _tables(rules: Rules) -> _Tables:
     options = meld_options(rules)
     tables = _BY_OPTIONS.get(options)
     if tables is None:
-        tables = _BY_OPTIONS[options] = _Tables(rules)
+        tables = _Tables(rules)
+    dropped = remember(_BY_OPTIONS, options, tables)
+    if dropped:
+        for key in [k for k, (_, t) in _BY_ID.items() if any(t is d for d in dropped)]:
+            del _BY_ID[key]
     if len(_BY_ID) > 512:
         _BY_ID.clear()
     _BY_ID[id(rules)] = (rules, tables)  # keeps ``rules`` alive, so its id is not reused
