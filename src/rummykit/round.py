@@ -11,8 +11,10 @@ Rummy: cards go on the table) and :mod:`rummykit.knocking` (Viennese Rummy, Romm
 cards stay in hand until Rummy or a knock); :mod:`rummykit.families` maps ``Rules.family`` to
 them. The round's data is one :class:`~rummykit.state.RoundState`: the families plan on it, and only
 this module and their checked effects change it; adapters read the round's properties and views.
-Every applied action is recorded with the automatic steps it caused (:mod:`rummykit.events`), and a
-snapshot per action lets :meth:`Round.undo` take it back in constant time.
+Every applied action is recorded with the automatic steps it caused (:mod:`rummykit.events`). A
+checkpoint every :data:`UNDO_CHECKPOINT_EVERY` actions lets :meth:`Round.undo` take an action back
+by replaying at most that many actions, while random play and search pay for a snapshot only once
+in that many moves.
 
 >>> import rummykit as rk
 >>> rnd = rk.Round.new(rk.Rules.preset("german"), players=3, seed=7)
@@ -32,6 +34,7 @@ import enum
 import random
 from collections import Counter
 from collections.abc import Sequence
+from typing import Final
 
 from rummykit.actions import Action, TakeDiscard
 from rummykit.cards import JOKER_CODE, Card, Hand, build_deck, parse_cards, sort_key_by_suit
@@ -43,6 +46,11 @@ from rummykit.melds import Meld
 from rummykit.rules import PACKETS, Rules
 from rummykit.state import RoundState
 from rummykit.views import Phase, PlayerView, RoundResult, TableMeld
+
+UNDO_CHECKPOINT_EVERY: Final = 8
+"""Actions between two undo checkpoints: :meth:`Round.undo` replays at most this many actions, and
+every this many actions a snapshot of the state is kept (a snapshot per action cost random
+Viennese play about a fifth of its speed)."""
 
 
 class RoundStatus(enum.IntFlag):
@@ -73,7 +81,8 @@ class Round:
 
     _state: RoundState
     _history: list[Event]
-    _undo: list[RoundState]
+    _undo: list[tuple[int, RoundState]]
+    """Checkpoints for :meth:`undo`: (number of actions applied, the state before the next one)."""
 
     # Construction -------------------------------------------------------------------------------
     @classmethod
@@ -184,7 +193,8 @@ class Round:
         state = self._state
         seat = state.to_move
         effect = self._plan(action)
-        self._undo.append(state.snapshot())
+        if len(self._history) % UNDO_CHECKPOINT_EVERY == 0:
+            self._undo.append((len(self._history), state.snapshot()))
         turn = state.turn
         state.steps.clear()
         drawn = effect()
@@ -210,10 +220,21 @@ class Round:
             IllegalActionError: no action of this round can be taken back (none was applied since
                 the deal or :meth:`from_state`).
         """
-        if not self._undo:
+        if not self._history or not self._undo:
             raise IllegalActionError("undo: no action to take back", "nothing_to_undo")
-        self._state = self._undo.pop().snapshot()  # snapshots may be shared by copies of the round
-        return self._history.pop()
+        event = self._history.pop()
+        # Back to the last checkpoint at or before the target, then forward again through the
+        # actions after it; re-applying them records the same events (the rules and the reshuffle
+        # generator are deterministic) and lays the checkpoint down again.
+        while self._undo[-1][0] > len(self._history):
+            self._undo.pop()
+        at, saved = self._undo.pop()
+        again = self._history[at:]
+        del self._history[at:]
+        self._state = saved.snapshot()  # checkpoints may be shared by copies of the round
+        for old in again:
+            self.apply(old.action)
+        return event
 
     def _plan(self, action: Action) -> Plan:
         if self._state.phase is Phase.OVER:
@@ -225,7 +246,7 @@ class Round:
         new = Round.__new__(Round)
         new._state = self._state.copy()
         new._history = self._history[:]
-        new._undo = self._undo[:]  # snapshots are never changed in place: undo copies them
+        new._undo = self._undo[:]  # checkpoints are never changed in place: undo copies them
         return new
 
     def use_reshuffle_rng(self, rng: random.Random) -> None:
