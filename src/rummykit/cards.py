@@ -175,11 +175,12 @@ class Hand:
     (2, 3, '7H 7H JK')
     """
 
-    __slots__ = ("_counts", "_size")
+    __slots__ = ("_cards", "_counts", "_size")
 
     def __init__(self, cards: Iterable[int] = ()) -> None:
         self._counts = [0] * NUM_CODES
         self._size = 0
+        self._cards: tuple[Card, ...] | None = None
         for c in cards:
             self._counts[c] += 1
             self._size += 1
@@ -188,6 +189,7 @@ class Hand:
         new = Hand.__new__(Hand)
         new._counts = self._counts[:]
         new._size = self._size
+        new._cards = self._cards
         return new
 
     @property
@@ -201,6 +203,7 @@ class Hand:
     def add(self, card: int) -> None:
         self._counts[card] += 1
         self._size += 1
+        self._cards = None
 
     def remove(self, card: int) -> None:
         """Remove one copy of ``card``; a missing card raises :class:`KeyError`."""
@@ -208,6 +211,7 @@ class Hand:
             raise KeyError(card)
         self._counts[card] -= 1
         self._size -= 1
+        self._cards = None
 
     def plus(self, card: int) -> Hand:
         """A copy with one more copy of ``card``."""
@@ -235,14 +239,18 @@ class Hand:
         return all(self._counts[c] >= n for c, n in need.items())
 
     def cards(self) -> tuple[Card, ...]:
-        return tuple(self)
+        """The cards in code order, each as often as it is held (kept until the hand changes)."""
+        cards = self._cards
+        if cards is None:
+            faces = Card._cache
+            held = [faces[code] for code, n in enumerate(self._counts) if n]
+            if len(held) < self._size:  # a face held twice (two decks)
+                held = [faces[code] for code, n in enumerate(self._counts) if n for _ in range(n)]
+            cards = self._cards = tuple(held)
+        return cards
 
     def __iter__(self) -> Iterator[Card]:
-        for code, n in enumerate(self._counts):
-            if n:
-                card = Card._cache[code]
-                for _ in range(n):
-                    yield card
+        return iter(self.cards())
 
     def __len__(self) -> int:
         return self._size
