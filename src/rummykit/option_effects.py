@@ -48,7 +48,8 @@ from rummykit.cards import JOKER, Card, build_deck, format_cards, parse_cards
 from rummykit.errors import IllegalMeldError, RulesError
 from rummykit.match import Match, MatchPosition
 from rummykit.melds import End, Meld
-from rummykit.rules import PRESET_NAMES, Rules, format_value, option_choices, option_range
+from rummykit.rules import PRESET_NAMES, Rules, option_choices, option_range
+from rummykit.rules_text import format_value
 from rummykit.solver import min_deadwood
 
 Status = Literal["effect", "same", "read", "refused", "none"]

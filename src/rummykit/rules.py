@@ -1,4 +1,4 @@
-"""Rule sets: every option of RULES.md §6 in one frozen dataclass, and the presets.
+"""Rule sets: every option of RULES.md §6 in one frozen dataclass, its sub-records and validation.
 
 A :class:`Rules` value is data; the engine branches on its options, never on a preset's name.
 Invalid values and inconsistent combinations raise :class:`~rummykit.errors.RulesError` at
@@ -16,21 +16,37 @@ True
 Options that RULES.md marks as not applicable (``–``) to a preset hold a harmless value that the
 engine of that family never reads; numeric thresholds that only exist in one family (for example
 ``knock_threshold``) are ``None`` elsewhere, and that ``None`` is what makes a preset a knock game.
+
+The options are stored flat (``rules.opening_min_points``) and read in groups through frozen
+sub-records for the parts of the engine that need one concern: ``rules.melds`` (what makes a meld:
+the solver's cache key), ``rules.scoring``, ``rules.knock``, ``rules.match`` and ``rules.gin``.
+The presets are data in :mod:`rummykit.presets`; the text and TOML forms are read and written by
+:mod:`rummykit.rules_text`.
+
+>>> rules.melds.set_size_max, rules.scoring.penalty_joker
+(4, 30)
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
-import tomllib
-import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from pathlib import Path
-from typing import Any, ClassVar, Final, Literal, get_args
+from typing import Any, ClassVar, Final, Literal, get_type_hints
 
+from rummykit import presets as preset_tables
 from rummykit.cards import NUM_FACES
 from rummykit.errors import RulesError
+from rummykit.rules_text import (
+    OptionType,
+    coerce,
+    format_value,
+    normalise_name,
+    read_rules_file,
+    split_rules_text,
+)
 
 SeatDraw = Literal["high_card", "random"]
 DealRotation = Literal["clockwise", "counterclockwise", "winner_deals"]
@@ -80,6 +96,102 @@ def _range(low: int, high: int) -> dict[str, tuple[int, int]]:
     million. A pair option (``buyback_window``) applies the range to both of its numbers.
     """
     return {"range": (low, high)}
+
+
+@dataclass(frozen=True, slots=True)
+class MeldRules:
+    """What makes a meld (RULES.md §2.3, §2.5) and what a card is worth to the meld search (§4.6).
+
+    The solver's cache key: two rule sets with equal ``melds`` get the same answer from every
+    solver function (``tests/test_solver_options.py`` proves that no other option changes one).
+    """
+
+    ace_low_in_runs: bool
+    ace_high_in_runs: bool
+    allow_ace_both_ends: bool
+    max_adjacent_jokers: int | None
+    set_size_min: int
+    set_size_max: int
+    set_distinct_suits: bool
+    joker_limit: JokerLimit
+    joker_end_assignment: JokerEndAssignment
+    deadwood_ace: int
+    deadwood_joker: int
+
+
+@dataclass(frozen=True, slots=True)
+class ScoringRules:
+    """How a hand is scored when it ends (RULES.md §3.14, §4.6, §5.4)."""
+
+    hand_scoring: HandScoring
+    hand_romme_multiplier: int
+    hand_romme_requires_opening_min: bool
+    penalty_ace: int
+    penalty_joker: int
+    penalty_court: int
+    knocker_scores_own_deadwood: bool
+    rummy_multiplier: int
+    deadwood_ace: int
+    deadwood_joker: int
+
+
+@dataclass(frozen=True, slots=True)
+class KnockRules:
+    """When and how a knock game's hand is ended by a knock (RULES.md §4); ``knock_threshold`` is
+    ``None`` outside the knock family."""
+
+    knock_threshold: int | None
+    knock_comparison: KnockComparison
+    knock_extra_turn: bool
+    layoff_after_knock: LayoffAfterKnock
+    knock_undercut_rule: KnockUndercutRule
+    knock_discard_face_up: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRules:
+    """How hands add up to a match, and a knock-game rubber's pot and buy-back (RULES.md §3.15, §4.7)."""
+
+    match_end: MatchEnd
+    num_hands: int | None
+    penalty_limit: int
+    target_score: int
+    elimination_threshold: int | None
+    reentry: bool
+    pot_ante: int
+    ante_frequency: AnteFrequency
+    knock_money: int
+    buyback_window: tuple[int, int]
+    buyback_cost: int
+    buyback_limit: int
+    buyback_target: BuybackTarget
+    all_eliminated_tiebreak: AllEliminatedTiebreak
+
+
+@dataclass(frozen=True, slots=True)
+class GinRules:
+    """The options of OpenSpiel-compatible gin (RULES.md §5.4); they apply once a preset scores
+    ``gin_difference``."""
+
+    knock_card: int
+    oklahoma: bool
+    gin_bonus: int
+    undercut_bonus: int
+    undercut_on_tie: bool
+    big_gin_bonus: int | None
+    wall_stock_size: int
+    max_upcard_draws: int
+    repeat_discard_draw: bool
+
+
+SUB_RECORDS: Final[Mapping[str, type]] = {
+    "melds": MeldRules,
+    "scoring": ScoringRules,
+    "knock": KnockRules,
+    "match": MatchRules,
+    "gin": GinRules,
+}
+"""The sub-records of :class:`Rules` by attribute name; each field is the option of the same name."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +334,7 @@ class Rules:
         Raises:
             RulesError: no preset has that name.
         """
-        key = _normalise(name)
+        key = normalise_name(name)
         key = cls.ALIASES.get(key, key)
         try:
             return cls.PRESETS[key]
@@ -247,7 +359,7 @@ class Rules:
         """Parse the text form ``preset(option=value, ...)`` or a bare preset name.
 
         Values are integers, ``true``/``false``, ``none`` (or ``unlimited``), identifiers and pairs
-        ``(81, 101)``.
+        ``(81, 101)`` (:mod:`rummykit.rules_text`).
 
         >>> Rules.parse("viennese(knock_comparison=le, buyback_window=(80, 101))").knock_comparison
         'le'
@@ -255,17 +367,11 @@ class Rules:
         Raises:
             RulesError: malformed text, an unknown preset or option, or an invalid value.
         """
-        m = re.fullmatch(r"\s*([^()]+?)\s*(?:\((.*)\))?\s*", text, flags=re.DOTALL)
-        if m is None:
-            raise RulesError(f"malformed rules text {text!r}: expected preset(option=value, ...)")
-        base = cls.preset(m.group(1))
-        body = (m.group(2) or "").strip()
-        if not body:
+        name, assignments = split_rules_text(text)
+        base = cls.preset(name)
+        if not assignments:
             return base
-        changes: dict[str, Any] = {}
-        for key, raw in _split_assignments(body, text):
-            changes[key] = _coerce(key, raw)
-        return base.replace(**changes)
+        return base.replace(**{key: _coerce(key, raw) for key, raw in assignments})
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> Rules:
@@ -290,14 +396,7 @@ class Rules:
         Raises:
             RulesError: unreadable file, bad TOML, unknown option or invalid value.
         """
-        try:
-            data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise RulesError(f"cannot read rules file {str(path)!r}: {exc}") from None
-        table = data.get("rules", data)
-        if not isinstance(table, dict):
-            raise RulesError(f"rules file {str(path)!r}: [rules] must be a table")
-        return cls.from_mapping(table)
+        return cls.from_mapping(read_rules_file(path))
 
     # Text and data forms ------------------------------------------------------------------------
     def changes(self) -> dict[str, Any]:
@@ -337,6 +436,32 @@ class Rules:
     @property
     def deck_size(self) -> int:
         return self.num_decks * NUM_FACES + self.jokers_total
+
+    # Sub-records ---------------------------------------------------------------------------------
+    @property
+    def melds(self) -> MeldRules:
+        """The meld options (:class:`MeldRules`): the solver's cache key."""
+        return MeldRules(*_MELD_VALUES(self))
+
+    @property
+    def scoring(self) -> ScoringRules:
+        """The hand-scoring options (:class:`ScoringRules`)."""
+        return ScoringRules(*_SCORING_VALUES(self))
+
+    @property
+    def knock(self) -> KnockRules:
+        """The knock options (:class:`KnockRules`)."""
+        return KnockRules(*_KNOCK_VALUES(self))
+
+    @property
+    def match(self) -> MatchRules:
+        """The match and rubber options (:class:`MatchRules`)."""
+        return MatchRules(*_MATCH_VALUES(self))
+
+    @property
+    def gin(self) -> GinRules:
+        """The gin options (:class:`GinRules`)."""
+        return GinRules(*_GIN_VALUES(self))
 
     def check_table(self, players: int, dealer: int = 0) -> None:
         """Raise :class:`RulesError` unless ``players`` may sit at this game with ``dealer`` dealing."""
@@ -397,7 +522,15 @@ class Rules:
 
 
 _FIELD_NAMES: Final = frozenset(f.name for f in fields(Rules))
-_FIELD_TYPES: Final = {f.name: f.type for f in fields(Rules)}
+OPTION_TYPES: Final[Mapping[str, OptionType]] = {
+    name: OptionType.of(hint) for name, hint in get_type_hints(Rules).items() if name in _FIELD_NAMES
+}
+"""What values each option takes (its written form), from the field annotations of :class:`Rules`."""
+_MELD_VALUES: Final = attrgetter(*(f.name for f in fields(MeldRules)))
+_SCORING_VALUES: Final = attrgetter(*(f.name for f in fields(ScoringRules)))
+_KNOCK_VALUES: Final = attrgetter(*(f.name for f in fields(KnockRules)))
+_MATCH_VALUES: Final = attrgetter(*(f.name for f in fields(MatchRules)))
+_GIN_VALUES: Final = attrgetter(*(f.name for f in fields(GinRules)))
 OPTION_RANGES: Final[Mapping[str, tuple[int, int]]] = {
     f.name: f.metadata["range"] for f in fields(Rules) if "range" in f.metadata
 }
@@ -476,17 +609,7 @@ def _seat_draw_by_cards(rules: Rules) -> str | None:
     return None if rules.seat_draw == "high_card" else "only seat_draw = high_card draws cards"
 
 
-GIN_OPTIONS: Final = (
-    "knock_card",
-    "oklahoma",
-    "gin_bonus",
-    "undercut_bonus",
-    "undercut_on_tie",
-    "big_gin_bonus",
-    "wall_stock_size",
-    "max_upcard_draws",
-    "repeat_discard_draw",
-)
+GIN_OPTIONS: Final = tuple(f.name for f in fields(GinRules))
 """The options of OpenSpiel-compatible gin: they apply once a preset scores ``gin_difference``."""
 _APPLIES: Final[Mapping[str, Callable[[Rules], str | None]]] = {
     "draw_ties_and_jokers": _seat_draw_by_cards,
@@ -563,96 +686,16 @@ _INERT: Final[Mapping[str, object]] = {"allow_ace_both_ends": False}
 
 def option_choices(option: str) -> tuple[str, ...] | None:
     """The allowed words of a choice option (``seat_draw``: ``high_card``, ``random``), else ``None``."""
-    return _literal_choices(option)
-
-
-def _literal_choices(option: str) -> tuple[str, ...] | None:
-    annotation = _FIELD_TYPES[option]
-    if not isinstance(annotation, str):
-        return None
-    alias = globals().get(annotation)
-    if alias is None:
-        m = re.fullmatch(r"Literal\[(.*)\]", annotation)
-        if m is None:
-            return None
-        return tuple(part.strip().strip("'\"") for part in m.group(1).split(","))
-    return tuple(str(a) for a in get_args(alias))
-
-
-def _normalise(name: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", name.strip().lower())
-    ascii_name = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return re.sub(r"[\s\-]+", "_", ascii_name)
-
-
-def _split_assignments(body: str, text: str) -> list[tuple[str, str]]:
-    parts: list[str] = []
-    depth = 0
-    current = ""
-    for ch in body:
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append(current)
-            current = ""
-        else:
-            current += ch
-    parts.append(current)
-    result = []
-    for part in parts:
-        if "=" not in part:
-            raise RulesError(f"malformed rules text {text!r}: {part.strip()!r} is not option=value")
-        key, raw = part.split("=", 1)
-        result.append((key.strip(), raw.strip()))
-    return result
-
-
-_NONE_WORDS: Final = frozenset({"none", "null", "unlimited"})
+    kind = OPTION_TYPES[option]
+    return kind.choices if kind.kind == "choice" else None
 
 
 def _coerce(option: str, raw: Any) -> Any:
-    """Convert text (or a TOML value) into the option's type; validation happens afterwards."""
-    if option not in _FIELD_NAMES:
+    """``raw`` (text or a TOML value) as a value of ``option``'s type; validation happens afterwards."""
+    kind = OPTION_TYPES.get(option)
+    if kind is None:
         raise RulesError(f"unknown rule option {option!r}", option=option)
-    annotation = str(_FIELD_TYPES[option])
-    if isinstance(raw, str):
-        text = raw.strip()
-        word = text.lower()
-        if word in _NONE_WORDS and "None" in annotation:
-            return None
-        if annotation == "bool":
-            if word in ("true", "yes", "on", "1"):
-                return True
-            if word in ("false", "no", "off", "0"):
-                return False
-            raise RulesError(f"{option} must be true or false, not {text!r}", option=option)
-        if annotation.startswith("int"):
-            try:
-                return int(text)
-            except ValueError:
-                raise RulesError(f"{option} must be an integer, not {text!r}", option=option) from None
-        if annotation.startswith("tuple"):
-            m = re.fullmatch(r"\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?", text)
-            if m is None:
-                raise RulesError(f"{option} must be a pair like (81, 101), not {text!r}", option=option)
-            return (int(m.group(1)), int(m.group(2)))
-        return text.strip("'\"")
-    if isinstance(raw, list):
-        return tuple(raw)
-    return raw
-
-
-def format_value(option: str, value: Any) -> str:
-    """An option value in the text form: ``true``, ``none``, ``unlimited``, ``(81, 101)``, ``42``."""
-    if value is None:
-        return "unlimited" if option == "max_stock_rebuilds" else "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, tuple):
-        return "(" + ", ".join(str(v) for v in value) + ")"
-    return str(value)
+    return coerce(option, kind, raw)
 
 
 def _validate(rules: Rules) -> None:
@@ -661,36 +704,34 @@ def _validate(rules: Rules) -> None:
     def fail(option: str, message: str) -> None:
         raise RulesError(f"{option}: {message}", option=option)
 
-    for f in fields(rules):
-        value = getattr(rules, f.name)
-        annotation = str(f.type)
-        choices = _literal_choices(f.name)
-        if choices is not None:
-            if value not in choices:
-                fail(f.name, f"{value!r} is not one of {', '.join(choices)}")
-        elif annotation == "bool":
+    for option, kind in OPTION_TYPES.items():
+        value = getattr(rules, option)
+        if value is None and kind.optional:
+            continue
+        if kind.kind == "choice":
+            if value not in kind.choices:
+                fail(option, f"{value!r} is not one of {', '.join(kind.choices)}")
+        elif kind.kind == "bool":
             if not isinstance(value, bool):
-                fail(f.name, f"must be true or false, not {value!r}")
-        elif annotation.startswith("int"):
-            if value is None and "None" in annotation:
-                continue
+                fail(option, f"must be true or false, not {value!r}")
+        elif kind.kind == "int":
             if isinstance(value, bool) or not isinstance(value, int):
-                fail(f.name, f"must be an integer, not {value!r}")
-            low, high = OPTION_RANGES[f.name]
+                fail(option, f"must be an integer, not {value!r}")
+            low, high = OPTION_RANGES[option]
             if not low <= value <= high:
-                fail(f.name, f"must be between {low} and {high}, got {value}")
-        elif annotation.startswith("tuple"):
+                fail(option, f"must be between {low} and {high}, got {value}")
+        elif kind.kind == "pair":
             if (
                 not isinstance(value, tuple)
                 or len(value) != 2
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
             ):
-                fail(f.name, f"must be a pair of integers, not {value!r}")
-            low, high = OPTION_RANGES[f.name]
+                fail(option, f"must be a pair of integers, not {value!r}")
+            low, high = OPTION_RANGES[option]
             if not all(low <= v <= high for v in value):
-                fail(f.name, f"both numbers must be between {low} and {high}, got {value!r}")
-        elif annotation == "str" and not isinstance(value, str):
-            fail(f.name, f"must be text, not {value!r}")
+                fail(option, f"both numbers must be between {low} and {high}, got {value!r}")
+        elif not isinstance(value, str):
+            fail(option, f"must be text, not {value!r}")
 
     if rules.max_players < rules.min_players:
         fail("max_players", f"{rules.max_players} is below min_players {rules.min_players}")
@@ -781,132 +822,18 @@ def _validate(rules: Rules) -> None:
             )
 
 
-def _presets() -> dict[str, Rules]:
-    german = Rules(name="german")
-    german_dskv = dataclasses.replace(
-        german,
-        name="german_dskv",
-        min_players=3,
-        max_players=4,
-        dealer_sits_out_at_table_of=4,
-        seat_draw="random",
-        deal_packets="singly",
-        penalty_joker=20,
-        set_joker_exchange="complete_four_only",
-    )
-    knock = dict(
-        layoff_on_opening_turn=False,
-        layoff_requires_opened=True,
-        joker_exchange=False,
-        joker_exchange_requires_opened=True,
-        exchanged_joker_destination="hand",
-        opening_min_points=None,
-        hand_romme_multiplier=1,
-        going_out_requires_discard=True,
-        hand_scoring="deadwood_all",
-        match_end="elimination_last_survivor",
-        elimination_threshold=101,
-        penalty_joker=20,
-    )
-    viennese = dataclasses.replace(
-        german,
-        name="viennese",
-        jokers_total=2,
-        hand_size=10,
-        deal_packets="singly",
-        start_mode="dealer_extra_card",
-        knock_threshold=5,
-        knock_comparison="lt",
-        knock_extra_turn=True,
-        deadwood_ace=11,
-        deadwood_joker=20,
-        **knock,  # type: ignore[arg-type]
-    )
-    romme_ohne_auslegen = dataclasses.replace(
-        viennese,
-        name="romme_ohne_auslegen",
-        jokers_total=6,
-        hand_size=13,
-        start_mode="upcard",
-        knock_threshold=10,
-        knock_extra_turn=False,
-        penalty_joker=30,
-        deadwood_joker=30,
-    )
-    scala40 = dataclasses.replace(
-        german,
-        name="scala40",
-        jokers_total=4,
-        deal_packets="singly",
-        allow_ace_both_ends=False,
-        exchanged_joker_destination="hand",
-        discard_pickup_requires_meld=True,
-        discard_pickup_requires_opened="opened_or_opening_with_it",
-        joker_discard_allowed="only_when_closing",
-        discard_playable_card_allowed=False,
-        going_out_requires_discard=True,
-        final_discard_face_down=False,
-        penalty_joker=25,
-        match_end="elimination_last_survivor",
-        elimination_threshold=101,
-    )
-    basic = dataclasses.replace(
-        german,
-        name="basic",
-        num_decks=1,
-        jokers_total=2,
-        hand_size=10,
-        hand_size_rule="by_player_count",
-        deal_packets="singly",
-        ace_high_in_runs=False,
-        allow_ace_both_ends=False,
-        max_adjacent_jokers=None,
-        opening_min_points=0,
-        layoff_on_opening_turn=True,
-        layoff_requires_opened=False,
-        joker_exchange_requires_opened=False,
-        joker_exchange_on_opening_turn=True,
-        exchanged_joker_destination="hand",
-        final_discard_face_down=False,
-        penalty_ace=1,
-        penalty_joker=15,
-        stock_exhaustion="turn_over_all_if_declined",
-        hand_scoring="winner_collects",
-        match_end="target_score",
-        target_score=100,
-    )
-    return {r.name: r for r in (german, german_dskv, viennese, romme_ohne_auslegen, scala40, basic)}
+def _build_presets() -> dict[str, Rules]:
+    """The validated presets of :data:`rummykit.presets.PRESETS`, each built on its base."""
+    built: dict[str, Rules] = {}
+    for name, (base, changes) in preset_tables.PRESETS.items():
+        start = Rules() if base is None else built[base]
+        built[name] = dataclasses.replace(start, name=name, **changes)  # type: ignore[arg-type]
+    return built
 
 
-Rules.PRESETS = _presets()
+Rules.PRESETS = _build_presets()
 Rules.ALIASES = {
-    _normalise(alias): name
-    for name, aliases in {
-        "german": (
-            "Rommé",
-            "Rommee",
-            "Romme",
-            "German Rummy",
-            "Deutsches Rommé",
-            "Rommé mit Auslegen",
-            "Romme mit Auslegen",
-        ),
-        "german_dskv": ("DSkV", "DRoV", "German DSkV", "German tournament", "Turnier-Rommé"),
-        "viennese": (
-            "Wiener",
-            "Wiener Rummy",
-            "Wiener Rommé",
-            "Viennese Rummy",
-            "Knock Rummy",
-            "Klopf-Rommé",
-            "101 Rummy",
-            "Elimination Rummy",
-        ),
-        "romme_ohne_auslegen": ("Rommé ohne Auslegen", "Romme ohne Auslegen", "ROA"),
-        "scala40": ("Scala 40", "Scala Quaranta", "Scala_40"),
-        "basic": ("Basic Rummy", "Rummy", "Parlett"),
-    }.items()
-    for alias in aliases
+    normalise_name(alias): name for name, aliases in preset_tables.ALIASES.items() for alias in aliases
 }
 
 PRESET_NAMES: Final = tuple(Rules.PRESETS)

@@ -18,6 +18,7 @@ from rummykit.cards import Card, parse_cards
 from rummykit.errors import IllegalMeldError
 from rummykit.melds import Meld, meld_text_cards
 from rummykit.rules import PRESET_NAMES, Rules
+from rummykit.rules_text import format_value
 
 if TYPE_CHECKING:
     from rummykit.option_effects import EffectReport
@@ -53,17 +54,6 @@ DEMO_MELDS: Final = (
 """Melds of RULES.md §8.1 that the demo evaluates live under the german preset."""
 
 
-def format_value(value: object) -> str:
-    """An option value as written in the rules text form: ``true``, ``none``, ``(81, 101)``."""
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, tuple):
-        return "(" + ", ".join(str(v) for v in value) + ")"
-    return str(value)
-
-
 def rule_rows(rules: Rules) -> list[tuple[str, str, str, bool]]:
     """``(group, option, value, changed)`` for every option in declaration order.
 
@@ -76,7 +66,7 @@ def rule_rows(rules: Rules) -> list[tuple[str, str, str, bool]]:
         if f.name == "name":
             continue
         group = RULE_GROUPS.get(f.name, group)
-        rows.append((group, f.name, format_value(getattr(rules, f.name)), f.name in changed))
+        rows.append((group, f.name, format_value(f.name, getattr(rules, f.name)), f.name in changed))
     return rows
 
 
@@ -119,7 +109,7 @@ def coverage_rows(rules: Rules, report: EffectReport) -> list[dict[str, str]]:
             continue
         for e in effects:
             where = e.where.split(": ", 1)[1] if e.status == "refused" and ": " in e.where else e.where
-            value = format_value(e.value)
+            value = format_value(f.name, e.value)
             rows.append({"option": f.name, "value": value, "outcome": e.status, "where": where})
     return rows
 

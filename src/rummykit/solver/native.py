@@ -14,7 +14,7 @@ from typing import Any, Final
 
 from rummykit.cards import NUM_FACES, Card
 from rummykit.melds import joker_count_problem, position_bounds
-from rummykit.rules import Rules
+from rummykit.rules import MeldRules, Rules
 from rummykit.solver import _native  # type: ignore[attr-defined]
 from rummykit.solver.tables import meld_options, remember
 
@@ -55,7 +55,7 @@ class NativeBackend:
 
     def __init__(self) -> None:
         self._by_id: dict[int, tuple[Rules, Any]] = {}
-        self._by_options: dict[tuple[object, ...], Any] = {}
+        self._by_options: dict[MeldRules, Any] = {}
         self._last_rules: Rules | None = None
         self._last: Any = None
 

@@ -9,36 +9,25 @@ be left out of the key unnoticed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Final, TypeVar
 
 from rummykit.cards import JOKER_CODE, NUM_FACES
 from rummykit.melds import MeldKind, joker_count_problem, position_bounds
-from rummykit.rules import Rules
+from rummykit.rules import MeldRules, Rules
 
 T = TypeVar("T")
 
-MELD_OPTIONS: Final = (
-    "ace_low_in_runs",
-    "ace_high_in_runs",
-    "allow_ace_both_ends",
-    "max_adjacent_jokers",
-    "set_size_min",
-    "set_size_max",
-    "set_distinct_suits",
-    "joker_limit",
-    "joker_end_assignment",
-    "deadwood_ace",
-    "deadwood_joker",
-)
+MELD_OPTIONS: Final = tuple(f.name for f in fields(MeldRules))
 """The :class:`~rummykit.rules.Rules` fields that decide which melds exist, where a joker may be laid
 off (``joker_end_assignment``) and what a card is worth to the meld search (RULES.md §2.3, §2.5,
-§4.6); nothing else of a rule set is read by the cached searches."""
+§4.6): the fields of the sub-record ``rules.melds``. Nothing else of a rule set is read by the
+cached searches."""
 
 
-def meld_options(rules: Rules) -> tuple[object, ...]:
-    """The values of :data:`MELD_OPTIONS` in ``rules``: the cache key of the solver's tables."""
-    return tuple(getattr(rules, name) for name in MELD_OPTIONS)
+def meld_options(rules: Rules) -> MeldRules:
+    """The meld options of ``rules`` (``rules.melds``): the cache key of the solver's tables."""
+    return rules.melds
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,10 +97,10 @@ dropped first: a server whose tables each choose their own house rules cannot gr
 memory without bound (answers never go stale, so a dropped set is only rebuilt)."""
 
 _BY_ID: dict[int, tuple[Rules, _Tables]] = {}
-_BY_OPTIONS: dict[tuple[object, ...], _Tables] = {}
+_BY_OPTIONS: dict[MeldRules, _Tables] = {}
 
 
-def remember(by_options: dict[tuple[object, ...], T], options: tuple[object, ...], found: T) -> list[T]:
+def remember(by_options: dict[MeldRules, T], options: MeldRules, found: T) -> list[T]:
     """Keep ``found`` as the most recent entry of ``by_options``; return what was dropped to stay
     within :data:`MAX_MELD_OPTION_SETS` (the oldest entries; dicts keep insertion order)."""
     by_options.pop(options, None)
