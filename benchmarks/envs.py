@@ -3,7 +3,8 @@
 Every configuration runs the same PettingZoo AEC loop (``env.last()``, a uniformly random token
 among those the mask allows, ``env.step``) for ``--steps`` agent steps over seeded hands, timed in
 CPU seconds of this process (steady under other load), best of ``--repeats``. rummykit runs through
-``rummy_v0.env`` (PettingZoo's classic wrappers included) for every preset at 2, 4 and 6 players.
+``rummy_v0.env`` (the classic conventions built in, see ``rummy_v0.classic_env``) for every preset
+at 2, 4 and 6 players.
 
 ``gin_rummy_v4`` left PettingZoo in 1.27, so 1.26.1 (with RLCard, which it wraps) is installed into
 a side folder (``--side-dir``; installed there with pip on the first run) and put first on

@@ -105,6 +105,59 @@ def test_illegal_token_raw_env_raises_and_env_terminates() -> None:
     assert wrapped.rewards[mover] == -1.0
 
 
+def _wrapped_reference(**kwargs: Any) -> Any:
+    """``raw_env`` inside PettingZoo's classic wrappers: what ``env()`` returned before it built them in."""
+    from pettingzoo.utils import wrappers
+
+    inner = wrappers.TerminateIllegalWrapper(rummy_v0.raw_env(**kwargs), illegal_reward=-1.0)
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(inner))
+
+
+@pytest.mark.parametrize("rules,players", [("viennese", 2), ("german", 3)])
+def test_classic_env_plays_exactly_like_the_wrapped_raw_env(rules: str, players: int) -> None:
+    """Same seeds and tokens, including an illegal token now and then: identical observations,
+    masks, rewards, ends and infos at every step."""
+    import warnings
+
+    rng = random.Random(5)
+    for episode in range(6):
+        ours = rummy_v0.env(rules=rules, players=players)
+        ref = _wrapped_reference(rules=rules, players=players)
+        for e in (ours, ref):
+            e.reset(seed=episode)
+        illegal_at = rng.randrange(5, 200) if episode % 2 else None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # PettingZoo warns on the illegal move
+            for step, (a, b) in enumerate(zip(ours.agent_iter(), ref.agent_iter(), strict=True)):
+                assert a == b
+                got, want = ours.last(), ref.last()
+                assert np.array_equal(got[0]["observation"], want[0]["observation"])
+                assert np.array_equal(got[0]["action_mask"], want[0]["action_mask"])
+                assert got[1:] == want[1:]
+                if got[2] or got[3]:
+                    token = None
+                elif step == illegal_at:
+                    token = int(np.flatnonzero(got[0]["action_mask"] == 0)[0])
+                else:
+                    token = int(rng.choice(np.flatnonzero(got[0]["action_mask"])))
+                ours.step(token)
+                ref.step(token)
+                assert ours.rewards == ref.rewards and ours.terminations == ref.terminations
+
+
+def test_classic_env_refuses_what_the_wrappers_refused() -> None:
+    fresh = rummy_v0.env(rules="viennese", players=2)
+    with pytest.raises(AttributeError):
+        _ = fresh.terminations
+    with pytest.raises(Exception, match="reset"):
+        fresh.step(0)
+    fresh.reset(seed=3)
+    for token in (enc.NUM_TOKENS, -1, None, "draw"):
+        with pytest.raises(ValueError, match="must be a token"):
+            fresh.step(token)  # type: ignore[arg-type]
+    assert not any(fresh.terminations.values())
+
+
 def test_unknown_options_are_refused() -> None:
     with pytest.raises(ValueError, match="scope"):
         rummy_v0.env(rules="german", players=2, scope="rubber")

@@ -51,7 +51,7 @@ Version history: **v0** (this layout) — first release.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -107,11 +107,6 @@ class MatchFigures:
         return cls((0,) * seats, (0,) * seats)
 
 
-def _add_cards(out: npt.NDArray[np.float32], offset: int, cards: Sequence[int]) -> None:
-    if cards:
-        out[offset : offset + C] += np.bincount(np.asarray(cards, dtype=np.intp), minlength=C)
-
-
 DERIVED_FEATURES: Final = C + 2
 
 
@@ -133,53 +128,60 @@ def derived_features(view: PlayerView) -> npt.NDArray[np.float32]:
     return out
 
 
-def encode_view(
-    view: PlayerView, figures: MatchFigures, derived: bool = False
-) -> npt.NDArray[np.float32]:
-    """Every block but the action so far (which :func:`encode_prefix` writes) for ``view``'s seat."""
+def encode_view(view: PlayerView, figures: MatchFigures, derived: bool = False) -> npt.NDArray[np.float32]:
+    """Every block but the action so far (which :func:`encode_prefix` writes) for ``view``'s seat.
+
+    The non-zero entries are gathered in a dict (card counts added up) and written into the zero
+    vector with one indexed assignment: one NumPy call instead of one per feature.
+    """
     seats = len(view.hand_sizes)
     me = view.seat
-    out = np.zeros(observation_size(seats, derived), dtype=np.float32)
     rel = [(me + k) % seats for k in range(seats)]
-    pos = 0
-    _add_cards(out, pos, view.hand)
-    pos += C
+    values: dict[int, float] = {}
+    get = values.get
+
+    def count(offset: int, cards: Iterable[int]) -> None:
+        for card in cards:
+            key = offset + card
+            values[key] = get(key, 0.0) + 1.0
+
+    count(0, view.hand)
+    pos = C
     for k in range(1, seats):
         seat = rel[k]
         shown = view.revealed[seat] if view.revealed else None
         known = shown if shown is not None else (view.known_cards[seat] if view.known_cards else ())
-        _add_cards(out, pos, known)
+        count(pos, known)
         pos += C
     slot = meld_slot_size(seats)
     for i, tm in enumerate(view.melds[:M]):
         base = pos + i * slot
         meld = tm.meld
-        _add_cards(out, base, meld.cards)
-        out[base + C] = 1.0
+        count(base, meld.cards)
+        values[base + C] = 1.0
         if meld.is_run:
-            out[base + C + 1] = 1.0
-            out[base + C + 2] = meld.start / POSITIONS
-            out[base + C + 3] = meld.end / POSITIONS
-        out[base + C + 4 + (tm.owner - me) % seats] = 1.0
+            values[base + C + 1] = 1.0
+            values[base + C + 2] = meld.start / POSITIONS
+            values[base + C + 3] = meld.end / POSITIONS
+        values[base + C + 4 + (tm.owner - me) % seats] = 1.0
     pos += M * slot
     pile = view.discard_pile
-    _add_cards(out, pos, pile)
+    count(pos, pile)
     pos += C
     for depth, card in enumerate(reversed(pile)):
-        if out[pos + card] == 0.0:
-            out[pos + card] = 1.0 / (1 + depth)
+        values.setdefault(pos + card, 1.0 / (1 + depth))
     pos += C
     if view.taken_discard is not None:
-        out[pos + view.taken_discard] = 1.0
+        values[pos + view.taken_discard] = 1.0
     pos += C
     if view.must_lay is not None:
-        out[pos + view.must_lay] = 1.0
+        values[pos + view.must_lay] = 1.0
     pos += C
     active = set(view.active_seats)
     extra = set(view.extra_turns)
     for k in range(seats):
         seat = rel[k]
-        out[pos : pos + SEAT_FEATURES] = (
+        features = (
             view.hand_sizes[seat] / 20.0,
             float(view.opened[seat]),
             float(seat in active),
@@ -189,21 +191,27 @@ def encode_view(
             figures.totals[seat] / 100.0,
             figures.chips[seat] / 100.0,
         )
+        for i, value in enumerate(features):
+            values[pos + i] = value
         pos += SEAT_FEATURES
-    out[pos + _PHASES.index(view.phase)] = 1.0
-    deck = view.rules.deck_size
-    out[pos + 4 : pos + GLOBAL_FEATURES] = (
+    values[pos + _PHASES.index(view.phase)] = 1.0
+    globals_ = (
         float(view.is_my_turn),
         float(figures.buyback_pending),
-        view.stock_size / deck,
+        view.stock_size / view.rules.deck_size,
         float(view.stock_rebuilds),
         view.turn / 100.0,
         figures.pot / 100.0,
         figures.hands_dealt / 10.0,
         float(figures.is_match),
     )
+    for i, value in enumerate(globals_, start=pos + 4):
+        values[i] = value
     pos += GLOBAL_FEATURES
-    out[pos + (view.to_move - me) % seats] = 1.0
+    values[pos + (view.to_move - me) % seats] = 1.0
+    out = np.zeros(observation_size(seats, derived), dtype=np.float32)
+    n = len(values)
+    out[np.fromiter(values, dtype=np.intp, count=n)] = np.fromiter(values.values(), dtype=np.float32, count=n)
     if derived:
         out[-DERIVED_FEATURES:] = derived_features(view)
     return out
