@@ -35,6 +35,13 @@ def name_seats(message: str, names: Sequence[str]) -> str:
 class RummyError(Exception):
     """Root of every error rummykit raises for bad input."""
 
+    def localized(self, lang: str = "en", names: Sequence[str] = ()) -> str:
+        """The message for people in ``lang`` (``en`` or ``de``, :mod:`rummykit.i18n`), seats named by
+        ``names``. The English text is the message itself; German comes from the message catalogue."""
+        from rummykit.i18n import localize_error
+
+        return localize_error(self, lang, names)
+
 
 class NotationError(RummyError, ValueError):
     """Text that is not valid card, meld, action, rules or record notation."""
