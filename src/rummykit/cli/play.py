@@ -467,11 +467,12 @@ class PlaySession:
         m = self.match
         rnd = m.round
         legal = m.legal_actions()
-        who = "Du bist" if not self.hot_seat else f"{self.names[seat]} ist"
+        who = "Dein Zug" if not self.hot_seat else f"{self.names[seat]} ist dran"
         if BuyBack() in legal:
             cost = m.rules.buyback_cost
             return Text(
-                f"Dein Stand ist {m.scores[seat]} ({m.totals[seat]} Schlechtpunkte): für {cost} Chips "
+                f"{'Dein Stand' if not self.hot_seat else 'Stand von ' + self.names[seat]} ist "
+                f"{m.scores[seat]} ({m.totals[seat]} Schlechtpunkte): für {cost} Chips "
                 "zurückkaufen? buyback / decline",
                 style="bold",
             )
@@ -480,10 +481,10 @@ class PlaySession:
         elif rnd.phase is Phase.PLAY:
             what = "auslegen (m …), anlegen (l …), dann abwerfen (x N)"
             if not rnd.view(seat).opened[seat]:
-                what = f"auslegen (m …, mindestens {m.rules.opening_min_points} Punkte) oder abwerfen (x N)"
+                what = f"auslegen (m …, ab {m.rules.opening_min_points} Punkten) oder abwerfen (x N)"
         else:
             what = "abwerfen (x N), klopfen (k N) oder Rummy (r N)"
-        return Text.assemble((f"{who} dran: ", "bold"), what, ("   hilfe · tipp · ende", "dim"))
+        return Text.assemble((f"{who}: ", "bold"), what, ("   hilfe · tipp · ende", "dim"))
 
     def human_turn(self, seat: int) -> None:
         if self.hot_seat and self.shown_seat != seat:

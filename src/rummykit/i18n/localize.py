@@ -161,9 +161,20 @@ def _piece(name: str, piece: str, rule: str, names: Sequence[str], depth: int) -
     return piece
 
 
+_DU: Final = (
+    (re.compile(r"\bDu hat sich\b"), "Du hast dich"),
+    (re.compile(r"\bDu hat\b"), "Du hast"),
+    (re.compile(r"\bDu ist\b"), "Du bist"),
+)
+"""A front end may call the person at the keyboard "Du": the verb then takes the second person."""
+
+
 def _fill(template: str, match: re.Match[str], rule: str, names: Sequence[str], depth: int) -> str:
     values = {k: _piece(k, v, rule, names, depth) for k, v in match.groupdict().items()}
-    return template.format(**values)
+    text = template.format(**values)
+    for pattern, second_person in _DU:
+        text = pattern.sub(second_person, text)
+    return text
 
 
 def _german(
