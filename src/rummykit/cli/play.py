@@ -479,7 +479,7 @@ class PlaySession:
         if rnd.phase is Phase.DRAW:
             what = "ziehen (d) oder die Ablage nehmen (t)" if TakeDiscard() in legal else "ziehen (d)"
         elif rnd.phase is Phase.PLAY:
-            what = "auslegen (m …), anlegen (l …), dann abwerfen (x N)"
+            what = "auslegen (m …), anlegen (l …), abwerfen (x N)"
             if not rnd.view(seat).opened[seat]:
                 what = f"auslegen (m …, ab {m.rules.opening_min_points} Punkten) oder abwerfen (x N)"
         else:
