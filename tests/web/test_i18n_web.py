@@ -1,0 +1,80 @@
+"""The browser's texts in English and German: engine errors, move log, lobby errors, table labels
+(issue #19, item 6). The server sends both languages (``texts``); the client shows its own."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from rummykit.i18n import LABEL_KEYS
+
+
+def my_turn(state: dict[str, Any]) -> bool:
+    return bool(state["legal"])
+
+
+def test_labels_in_both_languages(client: TestClient) -> None:
+    body = client.get("/api/messages").json()
+    assert set(body) == {"en", "de"}
+    assert set(body["en"]) == set(body["de"]) == set(LABEL_KEYS)
+    assert body["de"]["termination.went_out"] == "ausgemacht" and body["en"]["deadwood"] == "deadwood"
+    assert body["de"]["hand_n_of_m"] == "Spiel {n} von {m}"
+
+
+def test_engine_errors_come_in_both_languages(client: TestClient, web: Any) -> None:
+    grant = web.create(client, preset="german", seats=2, bots=[{"kind": "random"}], seed=11, name="Anna")
+    with web.connect(client, grant["code"], grant["token"]) as ws:
+        state = web.receive_state(ws, until=my_turn)
+        card = state["view"]["hand"][0]
+        ws.send_json({"type": "act", "action": f"discard {card}", "version": state["version"]})
+        error = ws.receive_json()
+        assert error["code"] == "illegal" and error["rule"] == "draw_first"
+        assert error["texts"]["en"] == error["message"]
+        assert error["texts"]["de"].endswith(": Zuerst vom Stapel ziehen oder die Ablage aufnehmen")
+        assert "abwerfen" in error["texts"]["de"]
+        ws.send_json({"type": "act", "action": "discard ZZ", "version": state["version"]})
+        notation = ws.receive_json()
+        assert notation["code"] == "notation" and notation["texts"]["de"].startswith("Keine Karte: 'ZZ'")
+        ws.send_json({"type": "act", "action": "draw", "version": state["version"] + 5})
+        stale = ws.receive_json()
+        assert stale["code"] == "stale" and stale["texts"]["de"].startswith("Der Tisch hat sich")
+
+
+def test_log_entries_come_in_both_languages(client: TestClient, web: Any) -> None:
+    grant = web.create(client, preset="german", seats=2, bots=[{"kind": "random"}], seed=11)
+    with web.connect(client, grant["code"], grant["token"]) as ws:
+        state = web.receive_state(ws, until=my_turn)
+        ws.send_json({"type": "act", "action": "draw", "version": state["version"]})
+        state = web.receive_state(ws, until=lambda s: any(e["index"] >= 0 for e in s["log"]))
+        for entry in state["log"]:
+            assert set(entry["texts"]) == {"en", "de"}
+        moves = [e for e in state["log"] if e["index"] >= 0]
+        assert any(e["action"] == "draw" and e["texts"]["de"] == "zieht vom Stapel" for e in moves)
+        drawn = [e for e in state["log"] if e["index"] < 0]
+        assert drawn and (
+            drawn[-1]["texts"]["de"].endswith("gibt zuerst") or "ausgelost" in drawn[-1]["texts"]["de"]
+        )
+
+
+def test_a_bad_rule_change_in_the_lobby_is_explained_in_german(client: TestClient) -> None:
+    response = client.post(
+        "/api/tables", json={"preset": "german", "overrides": {"opening_min_points": "abc"}, "seats": 2}
+    )
+    assert response.status_code == 400
+    body = response.json()
+    assert body["texts"]["en"] == body["detail"]
+    assert "Mindestwert beim Auslegen" in body["texts"]["de"] and "'abc'" in body["texts"]["de"]
+
+
+def test_meld_composer_errors_in_both_languages(client: TestClient, web: Any) -> None:
+    grant = web.create(client, preset="german", seats=2, bots=[{"kind": "random"}], seed=11)
+    with web.connect(client, grant["code"], grant["token"]) as ws:
+        web.receive_state(ws, until=my_turn)
+        ws.send_json({"type": "evaluate", "melds": [["5H", "6C", "9D"]]})
+        answer = ws.receive_json()
+        while answer["type"] != "evaluation":
+            answer = ws.receive_json()
+        (entry,) = answer["melds"]
+        assert entry["legal"] is False and entry["error_texts"]["en"] == entry["error"]
+        assert entry["error_texts"]["de"].startswith("5♥ 6♣ 9♦: ")
