@@ -78,3 +78,22 @@ def test_meld_composer_errors_in_both_languages(client: TestClient, web: Any) ->
         (entry,) = answer["melds"]
         assert entry["legal"] is False and entry["error_texts"]["en"] == entry["error"]
         assert entry["error_texts"]["de"].startswith("5♥ 6♣ 9♦: ")
+
+
+def test_a_card_laid_face_down_is_not_named_in_any_language() -> None:
+    import rummykit as rk
+    from rummykit.testing import arrange_deck
+    from rummykit.web import protocol
+
+    rules = rk.Rules.preset("viennese")
+    rummy_hand = "2H 3H 4H 5H 9S 9D 9C QC QD QH"
+    other = "2C 6C 10C 3D 7D JD 4S 8S QS 5S"
+    deck = arrange_deck(rules, 2, [rummy_hand, other], dealer=0, extra="KS")
+    match = rk.Match.new(rules, 2, deck=deck, dealer=0)
+    match.apply("rummy KS")
+    (entry,) = [e for e in protocol.log_json(match) if e["index"] >= 0]
+    assert entry["action"] == "rummy"
+    assert entry["texts"] == {
+        "en": "calls Rummy, laying a card face down",
+        "de": "ruft Rummy und legt eine Karte verdeckt ab",
+    }
