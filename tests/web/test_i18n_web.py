@@ -45,8 +45,16 @@ def test_log_entries_come_in_both_languages(client: TestClient, web: Any) -> Non
     grant = web.create(client, preset="german", seats=2, bots=[{"kind": "random"}], seed=11)
     with web.connect(client, grant["code"], grant["token"]) as ws:
         state = web.receive_state(ws, until=my_turn)
+        # Move chips: every legal move worded for a button, in the order of ``legal``.
+        assert state["legal"] == ["draw", "take"]
+        assert [t["de"] for t in state["legal_texts"]] == ["vom Stapel ziehen", "die Ablage aufnehmen"]
         ws.send_json({"type": "act", "action": "draw", "version": state["version"]})
-        state = web.receive_state(ws, until=lambda s: any(e["index"] >= 0 for e in s["log"]))
+        played = web.receive_state(ws, until=lambda s: s["version"] > state["version"] and s["legal"])
+        assert len(played["legal_texts"]) == len(played["legal"])
+        chips = dict(zip(played["legal"], played["legal_texts"], strict=True))
+        discard = next(a for a in chips if a.startswith("discard "))
+        assert chips[discard]["de"].endswith(" abwerfen") and chips[discard]["en"].startswith("discard the ")
+        state = played  # its log holds the draw
         for entry in state["log"]:
             assert set(entry["texts"]) == {"en", "de"}
         moves = [e for e in state["log"] if e["index"] >= 0]

@@ -68,7 +68,7 @@ from rummykit.web.protocol import (
     error_json,
 )
 from rummykit.web.store import Store, StoredTable
-from rummykit.web.texts import engine_error_texts
+from rummykit.web.texts import action_texts, engine_error_texts
 
 log = logging.getLogger("rummykit.web")
 
@@ -254,11 +254,14 @@ class Table:
         m = self.match
         view: dict[str, Any] | None = None
         legal: list[str] = []
+        legal_texts: list[dict[str, str]] = []
         if self.status != "waiting":
             if seat is not None:
                 view = protocol.view_json(m.round.view(seat), own=True)
                 if self.status == "playing" and not m.is_over and m.to_move == seat:
-                    legal = [str(a) for a in m.legal_actions()]
+                    actions = m.legal_actions()
+                    legal = [str(a) for a in actions]
+                    legal_texts = [action_texts(a) for a in actions]
             else:
                 view = protocol.view_json(m.round.view(0), own=False)
         last_round: dict[str, Any] | None = None
@@ -275,6 +278,7 @@ class Table:
             "table": self.lobby_json(),
             "view": view,
             "legal": legal,
+            "legal_texts": legal_texts,
             "match": protocol.match_json(m),
             "log": protocol.log_json(m),
             "last_round": last_round,

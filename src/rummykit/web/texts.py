@@ -50,6 +50,12 @@ def move_texts(action: Action, rules: Rules, *, goes_out: bool) -> dict[str, str
     return in_every_language(lambda lang: describe_action(action, lang, rules=rules, goes_out=goes_out))
 
 
+def action_texts(action: Action) -> dict[str, str]:
+    """A move the player may make, as a button says it, in every language (``lay off the queen of
+    hearts on meld 3`` / ``Herz-Dame an Meld 3 anlegen``)."""
+    return in_every_language(lambda lang: describe_action(action, lang, form="verb"))
+
+
 def seat_draw_texts(card: int | None, *, deals_first: bool) -> dict[str, str]:
     """A line of the draw for the first dealer in every language (``card=None``: seats by lot)."""
     return in_every_language(lambda lang: seat_draw_text(card, deals_first=deals_first, lang=lang))
