@@ -111,7 +111,8 @@ def test_an_unknown_language_is_refused(data_dir: Path) -> None:
 def test_german_errors_from_the_command_line(data_dir: Path) -> None:
     result = runner.invoke(app, ["play", "--lang", "de", "--set", "opening_min_points=abc", "--no-save"])
     assert result.exit_code == 2
-    assert "„Mindestwert beim Auslegen (Punkte)“: eine ganze Zahl, nicht 'abc'" in result.output
+    flat = " ".join(result.output.split())
+    assert "„Mindestwert beim Auslegen (Punkte)“ (opening_min_points): eine ganze Zahl, nicht 'abc'" in flat
 
 
 def test_the_german_board_fits_80_by_24() -> None:

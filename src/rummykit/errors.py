@@ -33,14 +33,8 @@ def name_seats(message: str, names: Sequence[str]) -> str:
 
 
 class RummyError(Exception):
-    """Root of every error rummykit raises for bad input."""
-
-    def localized(self, lang: str = "en", names: Sequence[str] = ()) -> str:
-        """The message for people in ``lang`` (``en`` or ``de``, :mod:`rummykit.i18n`), seats named by
-        ``names``. The English text is the message itself; German comes from the message catalogue."""
-        from rummykit.i18n import localize_error
-
-        return localize_error(self, lang, names)
+    """Root of every error rummykit raises for bad input. Its message is English; front ends show it
+    in the player's language with :func:`rummykit.i18n.localize_error` (keyed by ``rule``)."""
 
 
 class NotationError(RummyError, ValueError):

@@ -105,3 +105,62 @@ def test_a_card_laid_face_down_is_not_named_in_any_language() -> None:
         "en": "calls Rummy, laying a card face down",
         "de": "ruft Rummy und legt eine Karte verdeckt ab",
     }
+
+
+def _named_cards() -> dict[str, int]:
+    """Every way a text names a card (words in both languages, table glyphs), longest first."""
+    import rummykit as rk
+    from rummykit.cards import ALL_FACES, JOKER
+    from rummykit.i18n import card_name
+
+    names: dict[str, int] = {}
+    for card in (*ALL_FACES, JOKER):
+        for form in (card_name(card, "en"), card_name(card, "de"), rk.Card(card).symbol()):
+            names[form] = int(card)
+    return dict(sorted(names.items(), key=lambda kv: -len(kv[0])))
+
+
+def _mentioned(text: str, names: dict[str, int]) -> set[int]:
+    """The cards ``text`` names, in any form (notation, words, glyphs)."""
+    import re
+
+    import rummykit as rk
+
+    found: set[int] = set()
+    for form, card in names.items():
+        pattern = rf"(?<![\w♣♦♥♠-]){re.escape(form)}(?![\w♣♦♥♠])"
+        if re.search(pattern, text):
+            found.add(card)
+            text = re.sub(pattern, " ", text)
+    for token in re.findall(
+        r"(?<![A-Za-z0-9])(?:10|[2-9AJQK])[CDHS](?![A-Za-z0-9])|(?<![A-Za-z0-9])JK(?![A-Za-z0-9])", text
+    ):
+        found.add(int(rk.Card.parse(token)))
+    return found
+
+
+def test_texts_reveal_exactly_the_cards_the_notation_reveals() -> None:
+    """The privacy tests read card notation; the texts name cards in words. Over whole games, every
+    log text and every button text names exactly the cards of its notation field, no more."""
+    import random
+
+    import rummykit as rk
+    from rummykit.web import protocol
+    from rummykit.web.texts import action_texts
+
+    names = _named_cards()
+    for preset, players in (("german", 4), ("viennese", 3), ("german_dskv", 3)):
+        match = rk.Match.new(rk.Rules.preset(preset), players, seed=5)
+        rng = random.Random(5)
+        checked = 0
+        while not match.is_over and len(match.actions) < 400:
+            legal = match.legal_actions()
+            for action in legal[:40]:
+                for text in action_texts(action).values():
+                    assert _mentioned(text, names) == _mentioned(str(action), names), (action, text)
+            match.apply(rng.choice(legal))
+        for entry in protocol.log_json(match, length=10_000):
+            for text in entry["texts"].values():
+                assert _mentioned(text, names) == _mentioned(entry["action"], names), (entry, text)
+                checked += 1
+        assert checked > 50

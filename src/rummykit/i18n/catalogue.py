@@ -20,10 +20,11 @@ message and fills the German text with the pieces, each rendered in German by it
 anything else                      kept as it is (numbers, quoted input, notation words)
 =================================  ===========================================================
 
-A name may carry a digit to tell two pieces of one kind apart (``card2``). ``tests/test_i18n.py``
-reads the engine's sources and checks that every message it can raise has an entry here, so a changed
-message cannot slip through; a message without an entry is still shown in German, by the name of its
-rule (:data:`RULE_NAMES`).
+A name may carry a digit to tell two pieces of one kind apart (``card2``); ``{name_raw}`` in the
+German text repeats a piece as the engine wrote it (an option's own name next to its label).
+``tests/test_i18n.py`` reads the engine's sources and checks that every message it can raise has an
+entry here, so a changed message cannot slip through; a message without an entry is still shown in
+German, by the name of its rule (:data:`RULE_NAMES`).
 """
 
 from __future__ import annotations
@@ -453,12 +454,20 @@ ERRORS: Final[tuple[Entry, ...]] = (
     ),
     # Rules (the lobby and --set) ------------------------------------------------------------------
     ("rules", "unknown rule option {quoted}", "Unbekannte Regel {quoted}"),
-    ("rules", "{option} must be an integer, not {quoted}", "„{option}“: eine ganze Zahl, nicht {quoted}"),
-    ("rules", "{option} must be true or false, not {quoted}", "„{option}“: true oder false, nicht {quoted}"),
+    (
+        "rules",
+        "{option} must be an integer, not {quoted}",
+        "„{option}“ ({option_raw}): eine ganze Zahl, nicht {quoted}",
+    ),
+    (
+        "rules",
+        "{option} must be true or false, not {quoted}",
+        "„{option}“ ({option_raw}): true oder false, nicht {quoted}",
+    ),
     (
         "rules",
         "{option} must be a pair like (81, 101), not {quoted}",
-        "„{option}“: ein Paar wie (81, 101), nicht {quoted}",
+        "„{option}“ ({option_raw}): ein Paar wie (81, 101), nicht {quoted}",
     ),
     (
         "rules",

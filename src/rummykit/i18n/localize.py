@@ -24,6 +24,8 @@ from rummykit.errors import (
     RummyError,
     name_seats,
 )
+from rummykit.explain import preset_line
+from rummykit.explain.terms import OPTION_LABELS
 from rummykit.i18n.cards import RANK_NAMES, card_name, glyphs
 from rummykit.i18n.catalogue import ERRORS, FRAGMENTS, RULE_NAMES
 from rummykit.i18n.moves import describe_action
@@ -66,11 +68,7 @@ def skeleton(template: str) -> str:
 def rule_name(rule: str, lang: str) -> str | None:
     """The name of rule id ``rule`` for people in ``lang`` (an option's label for an option id), or
     ``None`` for an id the catalogue does not know."""
-    names = RULE_NAMES.get(rule)
-    if names is None:
-        from rummykit.explain.terms import OPTION_LABELS
-
-        names = OPTION_LABELS.get(rule)
+    names = RULE_NAMES.get(rule) or OPTION_LABELS.get(rule)
     if names is None:
         return None
     return names[1] if lang == "de" else names[0]
@@ -118,8 +116,6 @@ def _option(piece: str) -> str:
 
 
 def _game(piece: str) -> str:
-    from rummykit.explain import preset_line
-
     try:
         return preset_line(piece, "de")[0]
     except RummyError:
@@ -170,7 +166,9 @@ _DU: Final = (
 
 
 def _fill(template: str, match: re.Match[str], rule: str, names: Sequence[str], depth: int) -> str:
-    values = {k: _piece(k, v, rule, names, depth) for k, v in match.groupdict().items()}
+    pieces = match.groupdict()
+    values = {k: _piece(k, v, rule, names, depth) for k, v in pieces.items()}
+    values.update({f"{k}_raw": v for k, v in pieces.items()})
     text = template.format(**values)
     for pattern, second_person in _DU:
         text = pattern.sub(second_person, text)
