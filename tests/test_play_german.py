@@ -156,3 +156,13 @@ def test_german_hot_seat_hand_over(data_dir: Path) -> None:
     assert "Anna, Enter zeigt deine Hand" in out and "Anna ist dran:" in out
     assert "Weiter an Ben" in out
     assert_german(out)
+
+
+def test_the_draw_for_the_first_dealer_in_german(data_dir: Path) -> None:
+    result = runner.invoke(
+        app,
+        ["play", "--fast", "--lang", "de", "--players", "3", "--seed", "3", "--bots", "random", "--no-save"],
+        input="ende\n",
+    )
+    assert "Du ziehst 2♦, Bot 2 zieht 8♣, Bot 3 zieht 8♦; Gleichstand: noch einmal" in result.output
+    assert "Bot 3 zieht 5♦, Bot 2 zieht A♥ und gibt zuerst" in result.output

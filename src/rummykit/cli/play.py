@@ -793,25 +793,27 @@ def play_language(option: str | None, environ: dict[str, str] | None = None) -> 
 
 
 def seat_draw_lines(match: Match, names: Sequence[str], lang: str) -> list[str]:
-    """The draw for the first dealer, one line per round (``Anna zieht Pik-König und gibt zuerst``)."""
+    """The draw for the first dealer, one line per round (``Anna zieht K♠ und gibt zuerst``)."""
     draw = match.seat_draw
     if draw is None:
         return []
     if lang != "de":
         return draw.describe(names)
-    from rummykit.i18n import seat_draw_text
 
+    def verb(name: str, third: str, second: str) -> str:
+        return second if name == "Du" else third
+
+    dealer = names[draw.dealer]
     if draw.method == "random":
-        return [f"Plätze ausgelost: {names[draw.dealer]} gibt zuerst"]
+        return [f"Plätze ausgelost: {dealer} {verb(dealer, 'gibt', 'gibst')} zuerst"]
     rounds = draw.drawn()
     lines = []
     for i, cards in enumerate(rounds):
-        last = i == len(rounds) - 1
-        parts = [
-            f"{names[s]} {seat_draw_text(c, deals_first=last and s == draw.dealer, lang='de')}"
-            for s, c in cards
-        ]
-        lines.append(", ".join(parts) + ("" if last else "; Gleichstand: noch einmal"))
+        parts = [f"{names[s]} {verb(names[s], 'zieht', 'ziehst')} {screen.card_face(c)}" for s, c in cards]
+        if i == len(rounds) - 1:
+            lines.append(", ".join(parts) + f" und {verb(dealer, 'gibt', 'gibst')} zuerst")
+        else:
+            lines.append(", ".join(parts) + "; Gleichstand: noch einmal")
     return lines
 
 
