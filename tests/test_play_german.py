@@ -166,3 +166,11 @@ def test_the_draw_for_the_first_dealer_in_german(data_dir: Path) -> None:
     )
     assert "Du ziehst 2♦, Bot 2 zieht 8♣, Bot 3 zieht 8♦; Gleichstand: noch einmal" in result.output
     assert "Bot 3 zieht 5♦, Bot 2 zieht A♥ und gibt zuerst" in result.output
+
+
+def test_the_rules_page_follows_the_locale(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    german = runner.invoke(app, ["rules", "viennese", "--explain"]).output
+    assert german.startswith("# Wiener Rommé (Wiener Rummy)")
+    english = runner.invoke(app, ["rules", "viennese", "--explain", "--lang", "en"]).output
+    assert english.startswith("# Viennese Rummy (Wiener Rummy)")
