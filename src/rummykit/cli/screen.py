@@ -223,7 +223,7 @@ def players_table(board: Board) -> Table:
     table.add_column("", width=1)
     table.add_column(t("player", "Spieler"), no_wrap=True, min_width=10)
     table.add_column(t("cards", "Karten"), justify="right")
-    table.add_column(t("state", "Stand") if knock else t("opened", "ausgelegt"), no_wrap=True)
+    table.add_column(t("state", "Status") if knock else t("opened", "ausgelegt"), no_wrap=True)
     if s.totals is not None:
         table.add_column(t(s.total_label, "Punkte"), justify="right")
     if s.chips is not None:
