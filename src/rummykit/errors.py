@@ -33,7 +33,8 @@ def name_seats(message: str, names: Sequence[str]) -> str:
 
 
 class RummyError(Exception):
-    """Root of every error rummykit raises for bad input."""
+    """Root of every error rummykit raises for bad input. Its message is English; front ends show it
+    in the player's language with :func:`rummykit.i18n.localize_error` (keyed by ``rule``)."""
 
 
 class NotationError(RummyError, ValueError):

@@ -63,7 +63,9 @@ def check_message(message: dict[str, Any], seat: int | None, match: Match, card_
         return
     rnd = match.round
     view = message["view"]
-    assert set(message) == {"type", "version", "you", "table", "view", "legal", "match", "log", "last_round"}
+    assert set(message) == {
+        "type", "version", "you", "table", "view", "legal", "legal_texts", "match", "log", "last_round"
+    }  # fmt: skip
     if seat is None:
         assert view["hand"] is None and message["legal"] == []
     else:

@@ -12,6 +12,7 @@ Bad input prints one ``error:`` line to stderr and exits with status 2; an illeg
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -20,6 +21,7 @@ from rich.console import Console
 
 from rummykit.cli import render
 from rummykit.errors import RummyError
+from rummykit.i18n import lang_from_env
 from rummykit.rules import Rules
 
 EXIT_ILLEGAL: int = 1
@@ -95,7 +97,12 @@ def rules_command(
     explain: Annotated[
         bool, typer.Option("--explain", help="The rules for players (how to play), with these values.")
     ] = False,
-    lang: Annotated[str, typer.Option("--lang", help="Language of --explain: en or de.")] = "en",
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang", help="Language of --explain: en or de. Default: the locale.", show_default=False
+        ),
+    ] = None,
     coverage: Annotated[
         bool,
         typer.Option(
@@ -117,7 +124,7 @@ def rules_command(
     except RummyError as exc:
         _fail(str(exc))
     if explain:
-        _print_explained(rules, lang)
+        _print_explained(rules, lang or lang_from_env(os.environ))
         return
     if coverage:
         from rummykit.option_effects import check_option_effects

@@ -31,8 +31,22 @@ from rummykit.disclosure import face_down_card
 from rummykit.views import PlayerView
 
 
-def describe(action: Action, name: str, before: PlayerView | None, ascii_only: bool = False) -> Text:
-    """A move in words for the log: ``Bot 2 takes 7♥``, ``You discard Q♠``."""
+def describe(
+    action: Action, name: str, before: PlayerView | None, ascii_only: bool = False, lang: str = "en"
+) -> Text:
+    """A move in words for the log: ``Bot 2 takes 7♥``, ``You discard Q♠``; in German
+    ``Bot 2: nimmt Herz-7 von der Ablage`` (:func:`rummykit.i18n.describe_action`)."""
+    if lang == "de":
+        from rummykit.i18n import describe_action
+
+        text = Text(f"{name}: ", style="cyan")
+        if before is None:
+            return text.append(describe_action(action, "de"))
+        return text.append(
+            describe_action(
+                action, "de", taken=before.top_discard, rules=before.rules, goes_out=len(before.hand) == 1
+            )
+        )
     you = name == "You"
 
     def verb(word: str) -> str:

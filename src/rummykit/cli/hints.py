@@ -27,6 +27,7 @@ from rummykit.actions import (
 )
 from rummykit.cards import JOKER_CODE, Card, Hand, format_cards
 from rummykit.errors import RummyError
+from rummykit.explain.language import Lang
 from rummykit.round import Round
 from rummykit.rules import Rules
 from rummykit.views import Phase, PlayerView
@@ -58,30 +59,49 @@ def _best_discard_after(cards: Sequence[Card], rules: Rules, barred: int | None)
     return None if best is None else (best[0], best[3])
 
 
-def draw_hint(view: PlayerView, legal: Sequence[Action]) -> Hint:
+def draw_hint(view: PlayerView, legal: Sequence[Action], lang: str = "en") -> Hint:
+    t = Lang(lang)
     rules = view.rules
     top = view.top_discard
     hand = list(view.hand)
     if top is None or TakeDiscard() not in legal:
-        return Hint((Draw(),), "the discard pile cannot be taken now")
+        return Hint(
+            (Draw(),),
+            t("the discard pile cannot be taken now", "die Ablage kann jetzt nicht aufgenommen werden"),
+        )
     if rules.is_knock_game:
         now = solver.min_deadwood(hand, rules)
         after = _best_discard_after([*hand, top], rules, top if not rules.may_discard_taken_discard else None)
         if after is not None and after[0] < now:
-            return Hint((TakeDiscard(),), f"{top} lowers your deadwood from {now} to {after[0]}")
-        return Hint((Draw(),), f"{top} does not lower your deadwood ({now})")
+            return Hint(
+                (TakeDiscard(),),
+                t(
+                    f"{top} lowers your deadwood from {now} to {after[0]}",
+                    f"{top} senkt deine Restpunkte von {now} auf {after[0]}",
+                ),
+            )
+        return Hint(
+            (Draw(),),
+            t(f"{top} does not lower your deadwood ({now})", f"{top} senkt deine Restpunkte nicht ({now})"),
+        )
     with_top = [*hand, top]
     opened = view.opened[view.seat]
     if not opened:
         opening = solver.best_opening(with_top, rules, must_include=top)
         if opening is not None:
             value = sum(m.value for m in opening)
-            return Hint((TakeDiscard(),), f"{top} lets you open with {value} points")
+            return Hint(
+                (TakeDiscard(),),
+                t(
+                    f"{top} lets you open with {value} points",
+                    f"mit {top} kannst du mit {value} Punkten auslegen",
+                ),
+            )
     if solver.melds_containing(with_top, top, rules):
-        return Hint((TakeDiscard(),), f"{top} completes a meld")
+        return Hint((TakeDiscard(),), t(f"{top} completes a meld", f"{top} ergänzt eine Figur"))
     if opened and solver.layoff_targets([top], [m.meld for m in view.melds], rules):
-        return Hint((TakeDiscard(),), f"{top} can be laid off")
-    return Hint((Draw(),), f"{top} fits nothing in your hand")
+        return Hint((TakeDiscard(),), t(f"{top} can be laid off", f"{top} kann angelegt werden"))
+    return Hint((Draw(),), t(f"{top} fits nothing in your hand", f"{top} passt zu nichts auf deiner Hand"))
 
 
 def _try(sim: Round, action: Action, steps: list[Action]) -> bool:
@@ -93,8 +113,9 @@ def _try(sim: Round, action: Action, steps: list[Action]) -> bool:
     return True
 
 
-def play_hint(view: PlayerView, rnd: Round) -> Hint:
+def play_hint(view: PlayerView, rnd: Round, lang: str = "en") -> Hint:
     """Melding games after the draw: open or meld, lay off, then discard."""
+    t = Lang(lang)
     rules = view.rules
     seat = view.seat
     sim = rnd.copy()
@@ -103,10 +124,17 @@ def play_hint(view: PlayerView, rnd: Round) -> Hint:
     if not view.opened[seat]:
         opening = solver.best_opening(list(view.hand), rules, must_include=view.must_lay)
         if opening is not None and _try(sim, Open(tuple(m.cards for m in opening)), steps):
-            notes.append(f"opening worth {sum(m.value for m in opening)}")
+            value = sum(m.value for m in opening)
+            notes.append(t(f"opening worth {value}", f"Auslegen mit {value} Punkten"))
         else:
             best = solver.max_opening_value(list(view.hand), rules, keep_one=True)
-            notes.append(f"no opening yet: your best melds are worth {best} of {rules.opening_min_points}")
+            need = rules.opening_min_points
+            notes.append(
+                t(
+                    f"no opening yet: your best melds are worth {best} of {need}",
+                    f"noch kein Auslegen: deine besten Figuren zählen {best} von {need}",
+                )
+            )
     else:
         arrangement = solver.best_arrangement(list(view.hand), rules)
         for meld in arrangement.melds:
@@ -124,18 +152,21 @@ def play_hint(view: PlayerView, rnd: Round) -> Hint:
         choice = _best_discard_after(current.hand, rules, barred)
         if choice is not None:
             if _try(sim, Discard(choice[1]), steps):
-                notes.append(f"keeps {choice[0]} points of unmelded cards")
+                notes.append(
+                    t(f"keeps {choice[0]} points of unmelded cards", f"behält {choice[0]} Punkte ohne Figur")
+                )
             else:
                 for c in current.hand:
                     if _try(sim, Discard(c), steps):
                         break
     if sim.is_over and sim.result is not None and sim.result.winner == seat:
-        notes.append("you go out")
+        notes.append(t("you go out", "du machst aus"))
     return Hint(tuple(steps), "; ".join(notes))
 
 
-def discard_hint(view: PlayerView, legal: Sequence[Action]) -> Hint:
+def discard_hint(view: PlayerView, legal: Sequence[Action], lang: str = "en") -> Hint:
     """Knock games after the draw: Rummy, knock or the discard that keeps the least deadwood."""
+    t = Lang(lang)
     rules = view.rules
     barred = view.taken_discard if not rules.may_discard_taken_discard else None
     choice = _best_discard_after(view.hand, rules, barred)
@@ -147,24 +178,37 @@ def discard_hint(view: PlayerView, legal: Sequence[Action]) -> Hint:
     if rest.deadwood_cards:
         shown += f" | {format_cards(rest.deadwood_cards)}"
     for action, why in (
-        (CallRummy(card), "every other card is melded"),
-        (Knock(card), f"deadwood {deadwood} is below the knock limit"),
-        (Discard(card), f"keeps deadwood {deadwood}"),
+        (CallRummy(card), t("every other card is melded", "alle anderen Karten sind in Figuren")),
+        (
+            Knock(card),
+            t(
+                f"deadwood {deadwood} is below the knock limit",
+                f"Restpunkte {deadwood} unter der Klopfgrenze",
+            ),
+        ),
+        (Discard(card), t(f"keeps deadwood {deadwood}", f"behält Restpunkte {deadwood}")),
     ):
         if action in legal:
             return Hint((action,), f"{why}: {shown}".strip())
     return Hint((legal[-1],), "")
 
 
-def hint(view: PlayerView, legal: Sequence[Action], rnd: Round | None) -> Hint:
+def hint(view: PlayerView, legal: Sequence[Action], rnd: Round | None, lang: str = "en") -> Hint:
     """The suggestion for ``view.seat`` given the ``legal`` actions; ``rnd`` is used only to check a
-    multi-step plan on a copy (melding games after the draw)."""
+    multi-step plan on a copy (melding games after the draw). ``lang``: the language of the reason."""
+    t = Lang(lang)
     if BuyBack() in legal:
-        return Hint((BuyBack(),), "buying back keeps you in the rubber; the chips go to the pot")
+        return Hint(
+            (BuyBack(),),
+            t(
+                "buying back keeps you in the rubber; the chips go to the pot",
+                "Zurückkaufen hält dich in der Partie; die Chips gehen in den Pott",
+            ),
+        )
     if Decline() in legal:
         return Hint((Decline(),), "")
     if view.phase is Phase.DRAW:
-        return draw_hint(view, legal)
+        return draw_hint(view, legal, lang)
     if view.rules.is_knock_game or rnd is None:
-        return discard_hint(view, legal)
-    return play_hint(view, rnd)
+        return discard_hint(view, legal, lang)
+    return play_hint(view, rnd, lang)

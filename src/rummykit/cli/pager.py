@@ -33,6 +33,7 @@ def page(
     ask: Callable[[str], str],
     title: str = "",
     clear: Callable[[], None] | None = None,
+    lang: str = "en",
 ) -> int:
     """Show ``renderable`` page by page; the number of pages shown (fewer when the player quits)."""
     lines = render_lines(console, renderable)
@@ -45,11 +46,19 @@ def page(
         console.file.flush()
         last = number == len(pages)
         where = f"{title} · " if title else ""
-        prompt = (
-            f"-- {where}page {number} of {len(pages)} · Enter: back to the game --"
-            if last
-            else f"-- {where}page {number} of {len(pages)} · Enter: next page · q: back to the game --"
-        )
+        if lang == "de":
+            prompt = (
+                f"-- {where}Seite {number} von {len(pages)} · Enter: zurück zum Spiel --"
+                if last
+                else f"-- {where}Seite {number} von {len(pages)} · Enter: nächste Seite · "
+                "q: zurück zum Spiel --"
+            )
+        else:
+            prompt = (
+                f"-- {where}page {number} of {len(pages)} · Enter: back to the game --"
+                if last
+                else f"-- {where}page {number} of {len(pages)} · Enter: next page · q: back to the game --"
+            )
         answer = ask(prompt + " ")
         if answer.strip().lower() in ("q", "quit", "exit"):
             return number

@@ -41,6 +41,15 @@ META_COMMANDS: Final = {
     "quit": "quit",
     "exit": "quit",
     "q": "quit",
+    # German words for the same commands.
+    "hilfe": "help",
+    "züge": "help",
+    "tipp": "hint",
+    "sortieren": "sort",
+    "zurück": "undo",
+    "protokoll": "log",
+    "ende": "quit",
+    "beenden": "quit",
 }
 SHORT_VERBS: Final = {
     "d": "draw",
@@ -109,11 +118,16 @@ def clip(text: str, limit: int = MAX_ECHO) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def short_error(exc: Exception) -> str:
-    """A notation error in one short line (the card-format reminder shortened, quoted input clipped)."""
-    text = _LONG_QUOTE.sub(lambda m: f"'{clip(m.group(1))}'", str(exc))
+def short_error(exc: Exception, lang: str = "en") -> str:
+    """A notation error in one short line in ``lang`` (the card-format reminder shortened, quoted
+    input clipped)."""
+    from rummykit.i18n import localize_error
+
+    text = _LONG_QUOTE.sub(lambda m: f"'{clip(m.group(1))}'", localize_error(exc, lang))
     if text.startswith("not a card:"):
         text = text.split(" (", 1)[0] + " (cards: QS, 10H, JK; or a position)"
+    if text.startswith("Keine Karte:"):
+        text = text.split(" (", 1)[0] + " (Karten: QS, 10H, JK; oder eine Stelle)"
     return clip(text, 2 * MAX_ECHO + 60)
 
 
@@ -122,6 +136,18 @@ SHORT_HELP: Final = (
     "l 4 2 lay card 4 off on meld 2 · x 5 discard card 5 · k 5 knock · r 5 rummy · "
     "sort · hint · auto (play the hint) · undo · log · rules (regeln: German) · quit"
 )
+
+
+SHORT_HELP_DE: Final = (
+    "Kurzformen: d ziehen · t Ablage nehmen · m 1 2 3 Karten 1 2 3 auslegen (| zwischen Figuren) · "
+    "l 4 2 Karte 4 an Meld 2 anlegen · x 5 Karte 5 abwerfen · k 5 klopfen · r 5 Rummy · "
+    "sortieren · tipp · auto (Tipp spielen) · zurück · protokoll · regeln (rules en: Englisch) · ende"
+)
+
+
+def short_help(lang: str = "en") -> str:
+    """The one-paragraph help of the short forms and commands in ``lang``."""
+    return SHORT_HELP_DE if lang == "de" else SHORT_HELP
 
 
 def legal_moves_lines(legal: Sequence[Action]) -> list[str]:

@@ -16,6 +16,10 @@ position in the hand as shown (positions count from 1, in the displayed sort ord
 ``rules``           this table's rules, a page at a time (``regeln``: in German)
 ==================  ===========================================================
 
+``--lang de`` (or a German locale: ``LC_ALL``, ``LC_MESSAGES``, ``LANG``) plays in German: prompts,
+help, moves, errors (from the message catalogue :mod:`rummykit.i18n`), the table and the scores;
+German words work for the commands too (``hilfe``, ``tipp``, ``ende`` …).
+
 Every game is saved as a record (``rk.Record``) after each of your moves, into the user data
 directory (``$RUMMYKIT_DATA_DIR/games``, else e.g. ``~/.local/share/rummykit/games``) or
 ``--save-dir``; ``rummykit replay FILE`` steps through it and ``rummykit play --resume FILE``
@@ -33,6 +37,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+import os
 import random
 import signal
 import threading
@@ -62,10 +67,13 @@ from rummykit.cli import pager, screen
 from rummykit.cli.action_text import describe
 from rummykit.cli.hints import hint
 from rummykit.cli.parsing import MAX_LINE as MAX_LINE  # re-exported: the line limit of this command
-from rummykit.cli.parsing import SHORT_HELP, legal_moves_lines, parse_input, short_error
+from rummykit.cli.parsing import legal_moves_lines, parse_input, short_error, short_help
 from rummykit.cli.paths import games_dir
 from rummykit.cli.saves import HUMAN, SavedGame, latest_unfinished, load_saved, save_meta, write_save
 from rummykit.errors import IllegalActionError, NotationError, RummyError, name_seats
+from rummykit.explain.language import Lang
+from rummykit.i18n import lang_from_env, localize_error, normalize_lang, rule_name
+from rummykit.i18n.localize import localize_reason
 from rummykit.match import Match, MatchEvent
 from rummykit.record import Record
 from rummykit.round import Event, Round
@@ -140,6 +148,17 @@ class Player:
 
 
 RULES_NOTICE: Final = "'rules': how to play at this table ('regeln': auf Deutsch) · 'help': your moves"
+RULES_NOTICE_DE: Final = "„regeln“: die Regeln dieses Tisches („rules en“: English) · „hilfe“: deine Züge"
+STOP_REASONS_DE: Final = {
+    "end of input": "Ende der Eingabe",
+    "interrupted": "abgebrochen",
+    "quit": "beendet",
+    "terminal closed": "Terminal geschlossen",
+}
+
+
+def rules_notice(lang: str) -> str:
+    return RULES_NOTICE_DE if lang == "de" else RULES_NOTICE
 
 
 @contextlib.contextmanager
@@ -198,6 +217,7 @@ class PlaySession:
         self.highlight: tuple[Card, ...] = ()
         self.live = console.is_terminal and delay > 0
         self.lang = lang
+        self.t = Lang(lang)
 
     # Helpers ---------------------------------------------------------------------------------------
     @property
@@ -221,8 +241,12 @@ class PlaySession:
             log=self.log,
             status=status,
             highlight=self.highlight if viewer is not None else (),
-            hidden_note="hands hidden: hand the terminal to the next player",
+            hidden_note=self.t(
+                "hands hidden: hand the terminal to the next player",
+                "Hände verdeckt: gib das Terminal an die nächste Person weiter",
+            ),
             height=self.console.size.height,
+            lang=self.lang,
         )
 
     def deadwood(self, viewer: int | None) -> dict[int, int] | None:
@@ -293,18 +317,35 @@ class PlaySession:
                 else:
                     self.human_turn(seat)
             saved = self.save()
-            self.console.print(screen.winners_text(self.match.winners, self.names, self.scoreboard()))
+            self.console.print(
+                screen.winners_text(self.match.winners, self.names, self.scoreboard(), self.lang)
+            )
             if saved:
-                self.console.print(Text(f"Game saved to {self.save_path}", style="dim"))
+                self.console.print(
+                    Text(
+                        self.t(f"Game saved to {self.save_path}", f"Spiel gespeichert in {self.save_path}"),
+                        style="dim",
+                    )
+                )
         except (QuitGame, KeyboardInterrupt) as stop:
+            t = self.t
             reason = stop.reason if isinstance(stop, QuitGame) else "interrupted"
             where = ""
             if self.save():
-                where = f"; game saved to {self.save_path} (rummykit play --resume FILE continues it)"
+                where = t(
+                    f"; game saved to {self.save_path} (rummykit play --resume FILE continues it)",
+                    f"; Spiel gespeichert in {self.save_path} (rummykit play --resume DATEI spielt weiter)",
+                )
             elif self.save_path is not None and not self.human_has_moved():
-                where = "; nothing saved, no move was made"
+                where = t(
+                    "; nothing saved, no move was made", "; nichts gespeichert, es wurde kein Zug gemacht"
+                )
+            text = t(
+                f"Game stopped ({reason}){where}",
+                f"Spiel beendet ({STOP_REASONS_DE.get(reason, reason)}){where}",
+            )
             with contextlib.suppress(OSError):  # the terminal may be gone (hang-up)
-                self.console.print(Text(f"Game stopped ({reason}){where}", style="yellow"))
+                self.console.print(Text(text, style="yellow"))
         return 0
 
     def apply(self, seat: int, action: Action) -> None:
@@ -314,7 +355,7 @@ class PlaySession:
         hand_before = list(before.hand)
         was_over = rnd.is_over
         m.apply(action)
-        self.add_log(describe(action, self.names[seat], before, self.ascii_only))
+        self.add_log(describe(action, self.names[seat], before, self.ascii_only, self.lang))
         if not self.live:
             self.console.print(self.log[-1])
         if isinstance(action, (Draw, TakeDiscard)) and self.players[seat].bot is None:
@@ -338,15 +379,20 @@ class PlaySession:
             self.console.clear()
             for entry in self.log[-LAST_MOVES:]:
                 self.console.print(entry)
-        self.console.print(screen.result_table(view, self.names, score, self.ascii_only))
+        self.console.print(screen.result_table(view, self.names, score, self.ascii_only, self.lang))
         for line in self.no_offer_notes():
             self.console.print(Text(line, style="yellow"))
         self.highlight = ()
         self.shown_seat = None
         if self.match.is_over:
             return
-        answer = self.ask("Press Enter for the next round (or type quit) > ")
-        if answer.strip().lower() in ("quit", "q", "exit"):
+        answer = self.ask(
+            self.t(
+                "Press Enter for the next round (or type quit) > ",
+                "Enter für die nächste Runde (oder „ende“) > ",
+            )
+        )
+        if answer.strip().lower() in ("quit", "q", "exit", "ende", "beenden"):
             raise QuitGame("quit")
         self.log = []
 
@@ -360,7 +406,10 @@ class PlaySession:
         for s in self.humans:
             why = m.no_buyback_offer(s)
             if why and low < m.totals[s] < high and s not in m.pending_buyback:
-                notes.append(f"No buy-back offer: {name_seats(why, self.names)}")
+                notes.append(
+                    self.t("No buy-back offer: ", "Kein Rückkaufangebot: ")
+                    + localize_reason(why, self.lang, self.names)
+                )
         return notes
 
     def bot_move(self, seat: int, bot: Bot) -> None:
@@ -377,12 +426,21 @@ class PlaySession:
 
     def hand_over(self, seat: int) -> None:
         self.clear_all()
+        name = self.names[seat]
         self.console.print(
-            Text(f"Hand over to {self.names[seat]}: the other players look away.", style="bold yellow")
+            Text(
+                self.t(
+                    f"Hand over to {name}: the other players look away.",
+                    f"Weiter an {name}: die anderen schauen weg.",
+                ),
+                style="bold yellow",
+            )
         )
-        self.ask(f"{self.names[seat]}, press Enter to see your hand > ")
+        self.ask(self.t(f"{name}, press Enter to see your hand > ", f"{name}, Enter zeigt deine Hand > "))
 
     def status(self, seat: int) -> Text:
+        if self.lang == "de":
+            return self.status_de(seat)
         m = self.match
         rnd = m.round
         legal = m.legal_actions()
@@ -403,6 +461,30 @@ class PlaySession:
         else:
             what = "discard (x N), knock (k N) or rummy (r N)"
         return Text.assemble((f"{you} turn: ", "bold"), what, ("   help · hint · quit", "dim"))
+
+    def status_de(self, seat: int) -> Text:
+        """The status line in German."""
+        m = self.match
+        rnd = m.round
+        legal = m.legal_actions()
+        who = "Dein Zug" if not self.hot_seat else f"{self.names[seat]} ist dran"
+        if BuyBack() in legal:
+            cost = m.rules.buyback_cost
+            return Text(
+                f"{'Dein Stand' if not self.hot_seat else 'Stand von ' + self.names[seat]} ist "
+                f"{m.scores[seat]} ({m.totals[seat]} Schlechtpunkte): für {cost} Chips "
+                "zurückkaufen? buyback / decline",
+                style="bold",
+            )
+        if rnd.phase is Phase.DRAW:
+            what = "ziehen (d) oder die Ablage nehmen (t)" if TakeDiscard() in legal else "ziehen (d)"
+        elif rnd.phase is Phase.PLAY:
+            what = "auslegen (m …), anlegen (l …), abwerfen (x N)"
+            if not rnd.view(seat).opened[seat]:
+                what = f"auslegen (m …, ab {m.rules.opening_min_points} Punkten) oder abwerfen (x N)"
+        else:
+            what = "abwerfen (x N), klopfen (k N) oder Rummy (r N)"
+        return Text.assemble((f"{who}: ", "bold"), what, ("   hilfe · tipp · ende", "dim"))
 
     def human_turn(self, seat: int) -> None:
         if self.hot_seat and self.shown_seat != seat:
@@ -426,7 +508,7 @@ class PlaySession:
         try:
             parsed = parse_input(line, hand, view.opened[seat])
         except NotationError as exc:
-            return Text(f"✗ not a move: {short_error(exc)}", style="red")
+            return Text(self.t("✗ not a move: ", "✗ kein Zug: ") + short_error(exc, self.lang), style="red")
         if isinstance(parsed, str):
             return self.meta(seat, parsed)
         return self.move(seat, parsed)
@@ -437,10 +519,14 @@ class PlaySession:
         try:
             self.apply(seat, action)
         except IllegalActionError as exc:
+            if self.lang == "de":
+                name = rule_name(exc.rule, "de")
+                rule = f" [{name}]" if name else ""
+                return Text(f"✗ nicht erlaubt: {localize_error(exc, 'de', self.names)}{rule}", style="red")
             rule = "" if exc.rule in str(exc) else f" [{exc.rule}]"
             return Text(f"✗ illegal: {name_seats(str(exc), self.names)}{rule}", style="red")
         except RummyError as exc:
-            return Text(f"✗ not a move: {short_error(exc)}", style="red")
+            return Text(self.t("✗ not a move: ", "✗ kein Zug: ") + short_error(exc, self.lang), style="red")
         if m.is_over:
             return None
         if (m.to_move != seat or m.round.view(seat).phase is Phase.OVER) and self.hot_seat:
@@ -449,25 +535,32 @@ class PlaySession:
 
     def meta(self, seat: int, command: str) -> RenderableType | None:
         m = self.match
+        t = self.t
         if command == "help":
-            lines = ["Legal moves:", *legal_moves_lines(m.legal_actions()), SHORT_HELP]
+            lines = [
+                t("Legal moves:", "Erlaubte Züge:"),
+                *legal_moves_lines(m.legal_actions()),
+                short_help(self.lang),
+            ]
             return Text("\n".join(lines))
         if command == "hint":
             view = m.round.view(seat)
             legal = m.legal_actions()
-            suggestion = hint(view, legal, m.round if not m.pending_buyback else None)
-            return Text.assemble(("hint: ", "bold green"), suggestion.text())
+            suggestion = hint(view, legal, m.round if not m.pending_buyback else None, self.lang)
+            return Text.assemble((t("hint: ", "Tipp: "), "bold green"), suggestion.text())
         if command == "auto":
             legal = m.legal_actions()
-            suggestion = hint(m.round.view(seat), legal, m.round if not m.pending_buyback else None)
+            suggestion = hint(
+                m.round.view(seat), legal, m.round if not m.pending_buyback else None, self.lang
+            )
             if not suggestion.actions:
-                return Text("✗ no suggestion", style="red")
+                return Text(t("✗ no suggestion", "✗ kein Vorschlag"), style="red")
             return self.move(seat, suggestion.actions[0])
         if command == "sort":
             self.sort_mode = "rank" if self.sort_mode == "suit" else "suit"
             return None
         if command == "log":
-            return Text("\n").join(self.log[-20:]) if self.log else Text("no moves yet")
+            return Text("\n").join(self.log[-20:]) if self.log else Text(t("no moves yet", "noch keine Züge"))
         if command == "undo":
             return self.undo(seat)
         if command.startswith("rules"):
@@ -482,24 +575,35 @@ class PlaySession:
 
         text = explain(self.match.rules, lang)
         clear = self.console.clear if self.console.is_terminal else None
-        pager.page(self.console, Markdown(text), self.ask, "rules" if lang == "en" else "Regeln", clear)
+        pager.page(
+            self.console, Markdown(text), self.ask, "rules" if lang == "en" else "Regeln", clear, self.lang
+        )
         self.show(seat, self.status(seat))
         return ""
 
     def undo(self, seat: int) -> RenderableType | None:
+        t = self.t
         if not self.practice:
-            return Text("✗ undo is only available in practice games (rummykit play --practice)", style="red")
+            return Text(
+                t(
+                    "✗ undo is only available in practice games (rummykit play --practice)",
+                    "✗ Zurücknehmen gibt es nur in Übungsspielen (rummykit play --practice)",
+                ),
+                style="red",
+            )
         m = self.match
         seats = [e.seat for e in m.history if isinstance(e, (Event, MatchEvent))]
         mine = [i for i, s in enumerate(seats) if s in self.humans]
         if not mine:
-            return Text("✗ nothing to undo", style="red")
+            return Text(t("✗ nothing to undo", "✗ nichts zurückzunehmen"), style="red")
         record = Record.from_match(m)
         keep = mine[-1]
         undone = record.actions[keep:]
         self.match = dataclasses.replace(record, actions=record.actions[:keep]).replay()
         self.highlight = ()
-        self.add_log(Text(f"undone: {'; '.join(str(a) for a in undone)}", style="yellow"))
+        self.add_log(
+            Text(t("undone: ", "zurückgenommen: ") + "; ".join(str(a) for a in undone), style="yellow")
+        )
         self.shown_seat = self.match.to_move
         return None
 
@@ -563,37 +667,68 @@ def play_command(
     new: Annotated[
         bool, typer.Option("--new", help="Start a new game without offering the last unfinished one.")
     ] = False,
+    lang_option: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            help="Language of the game: en or de (German). Default: the locale (LC_ALL, LC_MESSAGES, LANG).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Play a match in the terminal: you against bots, or several people taking turns (hot-seat)."""
     from rummykit.cli import build_rules
     from rummykit.cli.checks import writable_folder
 
+    lang = play_language(lang_option)
+    t = Lang(lang)
     console = Console(highlight=False)
     pause = 0.0 if fast else max(0.0, delay)
     saved = None
     if resume is not None:
-        saved = _load_for_resume(resume)
+        saved = _load_for_resume(resume, lang)
     elif not new and not no_save:
-        saved = _offer_unfinished(console, games_dir(save_dir))
+        saved = _offer_unfinished(console, games_dir(save_dir), lang)
     if saved is not None:
         read = _read_line_factory(console)
         session = resumed_session(
-            saved, console, read, practice=practice, delay=pause, ascii_only=ascii_only, save=not no_save
+            saved,
+            console,
+            read,
+            practice=practice,
+            delay=pause,
+            ascii_only=ascii_only,
+            save=not no_save,
+            lang=lang,
         )
         raise typer.Exit(session.run())
 
     try:
         rules: Rules = build_rules(None if rules_file else rules_text, rules_file, assignments or [])
     except RummyError as exc:
-        raise _fail(str(exc)) from None
+        raise _fail(localize_error(exc, lang)) from None
     if not rules.min_players <= players <= rules.max_players:
         raise _fail(
-            f"{rules.name} is played by {rules.min_players} to {rules.max_players} players, not {players}"
+            t(
+                f"{rules.name} is played by {rules.min_players} to {rules.max_players} players, "
+                f"not {players}",
+                f"{rules.name} spielen {rules.min_players} bis {rules.max_players} Personen, nicht {players}",
+            )
         )
     if dealer is not None and not 1 <= dealer <= players:
-        raise _fail(f"--dealer must be a seat from 1 to {players}, not {dealer}")
+        raise _fail(
+            t(
+                f"--dealer must be a seat from 1 to {players}, not {dealer}",
+                f"--dealer: ein Platz von 1 bis {players}, nicht {dealer}",
+            )
+        )
     if not 1 <= humans <= players:
-        raise _fail(f"--humans must be between 1 and --players ({players}), not {humans}")
+        raise _fail(
+            t(
+                f"--humans must be between 1 and --players ({players}), not {humans}",
+                f"--humans: zwischen 1 und --players ({players}), nicht {humans}",
+            )
+        )
     try:
         kinds, notice = resolve_bots(bots, players - humans, bot_kinds())
         bot_list = [make_bot(k) for k in kinds]
@@ -602,28 +737,32 @@ def play_command(
     people = [n.strip() for n in (names or "").split(",") if n.strip()]
     seats: list[Player] = []
     for s in range(humans):
-        default = "You" if humans == 1 else f"Player {s + 1}"
+        default = t("You", "Du") if humans == 1 else t(f"Player {s + 1}", f"Spieler {s + 1}")
         seats.append(Player(people[s] if s < len(people) else default))
     for i, (kind, bot) in enumerate(zip(kinds, bot_list, strict=True)):
         seats.append(Player(f"Bot {humans + i + 1}", bot, kind))
     try:
         match = Match.new(rules, players, seed=seed, dealer=None if dealer is None else dealer - 1)
     except RummyError as exc:
-        raise _fail(str(exc)) from None
+        raise _fail(localize_error(exc, lang)) from None
     if not no_save:
         problem = writable_folder(games_dir(save_dir), "--save-dir")
         if problem:
-            raise _fail(problem)
+            raise _fail(problem)  # names the folder and the system's reason: kept as the system says it
     save_path = None
     if not no_save:
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
         save_path = games_dir(save_dir) / f"{stamp}-{rules.name}-seed{match.seed}.json"
     notices = [notice] if notice else []
     if match.seat_draw is not None:
-        notices += match.seat_draw.describe([p.name for p in seats])
-    bots_line = f"{screen.count(len(kinds), 'bot')}: {', '.join(sorted(set(kinds)))}" if kinds else "no bots"
+        notices += seat_draw_lines(match, [p.name for p in seats], lang)
+    bots_line = (
+        f"{screen.count(len(kinds), 'bot', lang)}: {', '.join(sorted(set(kinds)))}"
+        if kinds
+        else t("no bots", "keine Bots")
+    )
     notices.append(f"{bots_line} · seed {match.seed}")
-    notices.append(RULES_NOTICE)
+    notices.append(rules_notice(lang))
     session = PlaySession(
         match,
         seats,
@@ -634,31 +773,85 @@ def play_command(
         notices=notices,
         delay=pause,
         ascii_only=ascii_only,
+        lang=lang,
     )
     raise typer.Exit(session.run())
 
 
-def _load_for_resume(path: Path) -> SavedGame:
+def play_language(option: str | None, environ: dict[str, str] | None = None) -> str:
+    """The language of the game: ``--lang`` when given (``de``, ``de_DE.UTF-8`` …), else the locale.
+
+    Raises:
+        typer.Exit: ``--lang`` names a language the game does not speak.
+    """
+    if option is None:
+        return lang_from_env(os.environ if environ is None else environ)
+    lang = normalize_lang(option)
+    if lang is None:
+        raise _fail(f"--lang: no language {option[:20]!r}; languages: en, de")
+    return lang
+
+
+def seat_draw_lines(match: Match, names: Sequence[str], lang: str) -> list[str]:
+    """The draw for the first dealer, one line per round (``Anna zieht K♠ und gibt zuerst``)."""
+    draw = match.seat_draw
+    if draw is None:
+        return []
+    if lang != "de":
+        return draw.describe(names)
+
+    def verb(name: str, third: str, second: str) -> str:
+        return second if name == "Du" else third
+
+    dealer = names[draw.dealer]
+    if draw.method == "random":
+        return [f"Plätze ausgelost: {dealer} {verb(dealer, 'gibt', 'gibst')} zuerst"]
+    rounds = draw.drawn()
+    lines = []
+    for i, cards in enumerate(rounds):
+        parts = [f"{names[s]} {verb(names[s], 'zieht', 'ziehst')} {screen.card_face(c)}" for s, c in cards]
+        if i == len(rounds) - 1:
+            lines.append(", ".join(parts) + f" und {verb(dealer, 'gibt', 'gibst')} zuerst")
+        else:
+            lines.append(", ".join(parts) + "; Gleichstand: noch einmal")
+    return lines
+
+
+def _load_for_resume(path: Path, lang: str = "en") -> SavedGame:
+    t = Lang(lang)
     try:
         saved = load_saved(path)
     except RummyError as exc:
-        raise _fail(f"cannot resume {path.name}: {exc}") from None
+        raise _fail(
+            t(
+                f"cannot resume {path.name}: {exc}",
+                f"{path.name} kann nicht fortgesetzt werden: {localize_error(exc, lang)}",
+            )
+        ) from None
     if saved.is_finished:
-        raise _fail(f"{path.name} is a finished game; 'rummykit replay {path}' shows it")
+        raise _fail(
+            t(
+                f"{path.name} is a finished game; 'rummykit replay {path}' shows it",
+                f"{path.name} ist ein beendetes Spiel; „rummykit replay {path}“ zeigt es",
+            )
+        )
     return saved
 
 
-def _offer_unfinished(console: Console, folder: Path) -> SavedGame | None:
+def _offer_unfinished(console: Console, folder: Path, lang: str = "en") -> SavedGame | None:
     """Offer the most recent unfinished game; it, when the player says yes (Enter), else ``None``."""
+    t = Lang(lang)
     candidate = latest_unfinished(folder)
     if candidate is None:
         return None
-    console.print(Text(f"Unfinished game: {candidate.summary()}", style="bold"))
+    console.print(Text(t("Unfinished game: ", "Unbeendetes Spiel: ") + candidate.summary(lang), style="bold"))
     console.print(Text(f"({candidate.path})", style="dim"))
     try:
-        answer = console.input("Resume it? [Y/n] ")
+        answer = console.input(t("Resume it? [Y/n] ", "Weiterspielen? [J/n] "))
     except (EOFError, KeyboardInterrupt):
-        console.print(Text("No answer: nothing started.", style="yellow"))
+        console.print(
+            Text(t("No answer: nothing started.", "Keine Antwort: nichts gestartet."), style="yellow")
+        )
         raise typer.Exit(0) from None
     return candidate if answer.strip().lower() in ("", "y", "yes", "j", "ja") else None
 
@@ -672,6 +865,7 @@ def resumed_session(
     delay: float = 0.0,
     ascii_only: bool = False,
     save: bool = True,
+    lang: str = "en",
 ) -> PlaySession:
     """A session that continues ``saved`` where it stopped, saving into the same file (unless ``save``
     is false).
@@ -698,5 +892,12 @@ def resumed_session(
         practice=practice or saved.practice,
         ascii_only=ascii_only,
         save_path=saved.path if save else None,
-        notices=[f"resumed {saved.path.name}: round {len(m.rounds)} · seed {m.seed}", RULES_NOTICE],
+        notices=[
+            Lang(lang)(
+                f"resumed {saved.path.name}: round {len(m.rounds)} · seed {m.seed}",
+                f"fortgesetzt: {saved.path.name}, Runde {len(m.rounds)} · seed {m.seed}",
+            ),
+            rules_notice(lang),
+        ],
+        lang=lang,
     )

@@ -45,12 +45,17 @@ class SavedGame:
     def is_finished(self) -> bool:
         return self.match.is_over
 
-    def summary(self) -> str:
+    def summary(self, lang: str = "en") -> str:
         """One line for the start screen: game, round, players, when it was saved."""
         from rummykit.cli.screen import game_title
 
         m = self.match
         people = [n for n, p in zip(self.names, self.players, strict=True) if p == HUMAN]
+        if lang == "de":
+            who = " und ".join(people)
+            who += " gegen Bots" if len(people) < len(self.names) else " (am selben Gerät)"
+            when = self.saved.replace("T", " ")[:16] if self.saved else "unbekannt"
+            return f"{game_title(m.rules, lang)}, Runde {len(m.rounds)}, {who}, gespeichert {when}"
         who = " and ".join(people)
         who += " against bots" if len(people) < len(self.names) else " (hot-seat)"
         when = self.saved.replace("T", " ")[:16] if self.saved else "unknown time"

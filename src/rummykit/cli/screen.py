@@ -21,6 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from rummykit.cards import JOKER_CODE, RANKS, SUITS, Card, sort_key_by_rank, sort_key_by_suit
+from rummykit.explain.language import Lang
 from rummykit.match import Match
 from rummykit.melds import Meld
 from rummykit.rules import Rules
@@ -43,14 +44,33 @@ TITLES: Final[dict[str, str]] = {
 }
 
 
-def count(n: int, noun: str) -> str:
-    """``1 card``, ``2 cards``, ``0 bots``: a number with its noun in the right number."""
+GERMAN_NOUNS: Final[dict[str, tuple[str, str]]] = {
+    "card": ("Karte", "Karten"),
+    "bot": ("Bot", "Bots"),
+    "chip": ("Chip", "Chips"),
+    "point": ("Punkt", "Punkte"),
+    "round": ("Runde", "Runden"),
+}
+"""German singular and plural of the nouns :func:`count` is used with."""
+
+
+def count(n: int, noun: str, lang: str = "en") -> str:
+    """``1 card``, ``2 cards``, ``0 bots`` (``1 Karte``, ``2 Karten``): a number with its noun in the
+    right number."""
+    if lang == "de" and noun in GERMAN_NOUNS:
+        one, many = GERMAN_NOUNS[noun]
+        return f"{n} {one if n == 1 else many}"
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def game_title(rules: Rules) -> str:
+def game_title(rules: Rules, lang: str = "en") -> str:
+    t = Lang(lang)
     title = TITLES.get(rules.name, rules.name)
-    return title if not rules.changes() else f"{title}, changed rules"
+    if lang == "de" and rules.name in TITLES:
+        from rummykit.explain import preset_line
+
+        title = preset_line(rules.name, "de")[0]
+    return title if not rules.changes() else f"{title}, {t('changed rules', 'geänderte Regeln')}"
 
 
 def card_face(card: int, ascii_only: bool = False) -> str:
@@ -144,6 +164,7 @@ class Board:
     hidden_note: str = ""
     height: int = 24
     subtitle: str = ""
+    lang: str = "en"
 
 
 def match_scoreboard(match: Match) -> Scoreboard:
@@ -174,14 +195,20 @@ def match_scoreboard(match: Match) -> Scoreboard:
 def _header(board: Board) -> Text:
     v = board.view
     s = board.score
-    parts = [game_title(v.rules)]
+    t = Lang(board.lang)
+    parts = [game_title(v.rules, board.lang)]
     if s.rounds_planned:
-        parts.append(f"round {s.round_number} of {s.rounds_planned}")
+        parts.append(
+            t(
+                f"round {s.round_number} of {s.rounds_planned}",
+                f"Runde {s.round_number} von {s.rounds_planned}",
+            )
+        )
     else:
-        parts.append(f"round {s.round_number}")
-    parts.append(f"dealer {board.names[v.dealer]}")
+        parts.append(t(f"round {s.round_number}", f"Runde {s.round_number}"))
+    parts.append(t(f"dealer {board.names[v.dealer]}", f"Geber {board.names[v.dealer]}"))
     if s.pot is not None:
-        parts.append(f"pot {s.pot}")
+        parts.append(t(f"pot {s.pot}", f"Pott {s.pot}"))
     if board.subtitle:
         parts.append(board.subtitle)
     return Text(" · ".join(parts), style="bold")
@@ -190,28 +217,29 @@ def _header(board: Board) -> Text:
 def players_table(board: Board) -> Table:
     v = board.view
     s = board.score
+    t = Lang(board.lang)
     knock = v.rules.is_knock_game
     table = Table(box=None, pad_edge=False, padding=(0, 1), show_edge=False, header_style="dim")
     table.add_column("", width=1)
-    table.add_column("player", no_wrap=True, min_width=10)
-    table.add_column("cards", justify="right")
-    table.add_column("state" if knock else "opened", no_wrap=True)
+    table.add_column(t("player", "Spieler"), no_wrap=True, min_width=10)
+    table.add_column(t("cards", "Karten"), justify="right")
+    table.add_column(t("state", "Status") if knock else t("opened", "ausgelegt"), no_wrap=True)
     if s.totals is not None:
-        table.add_column(s.total_label, justify="right")
+        table.add_column(t(s.total_label, "Punkte"), justify="right")
     if s.chips is not None:
-        table.add_column("chips", justify="right")
+        table.add_column(t("chips", "Chips"), justify="right")
     for seat, name in enumerate(board.names):
         out = bool(s.eliminated) and s.eliminated[seat]
         playing = seat in v.active_seats
         mark = Text("▶", style="bold yellow") if v.phase.value != "over" and seat == v.to_move else Text("")
         if out:
-            state = Text("out", style="dim")
+            state = Text(t("out", "ausgeschieden"), style="dim")
         elif not playing:
-            state = Text("sits out", style="dim")
+            state = Text(t("sits out", "setzt aus"), style="dim")
         elif knock:
-            state = Text("knocked", style="bold yellow") if v.knocker == seat else Text("")
+            state = Text(t("knocked", "geklopft"), style="bold yellow") if v.knocker == seat else Text("")
         else:
-            state = Text("yes", style="green") if v.opened[seat] else Text("–", style="dim")
+            state = Text(t("yes", "ja"), style="green") if v.opened[seat] else Text("–", style="dim")
         row: list[Text | str] = [
             mark,
             Text(name, style="bold" if seat == v.seat and seat in board.hands else ""),
@@ -228,19 +256,27 @@ def players_table(board: Board) -> Table:
 
 def piles_line(board: Board) -> Text:
     v = board.view
+    t = Lang(board.lang)
     top = v.top_discard
     line = Text.assemble(
-        ("Stock ", "dim"),
+        (t("Stock ", "Stapel "), "dim"),
         (str(v.stock_size), "bold"),
-        ("  Discard ", "dim"),
-        card_text(top, board.ascii_only, "bold") if top is not None else Text("empty", style="dim"),
+        (t("  Discard ", "  Ablage "), "dim"),
+        card_text(top, board.ascii_only, "bold")
+        if top is not None
+        else Text(t("empty", "leer"), style="dim"),
     )
     if len(v.discard_pile) > 1:
-        line.append(f" ({len(v.discard_pile)} in pile)", style="dim")
+        line.append(
+            t(f" ({len(v.discard_pile)} in pile)", f" ({len(v.discard_pile)} im Stapel)"), style="dim"
+        )
     if not v.rules.is_knock_game:
-        line.append(f"  Table melds {len(v.melds)}" if v.melds else "  No melds on the table", style="dim")
+        melds = t(f"  Table melds {len(v.melds)}", f"  Figuren auf dem Tisch {len(v.melds)}")
+        line.append(
+            melds if v.melds else t("  No melds on the table", "  Keine Figuren auf dem Tisch"), style="dim"
+        )
     if v.must_lay is not None:
-        line.append("  must lay ", style="yellow")
+        line.append(t("  must lay ", "  muss auslegen: "), style="yellow")
         line.append_text(card_text(v.must_lay, board.ascii_only))
     return line
 
@@ -274,7 +310,10 @@ def knock_line(board: Board) -> Text | None:
     if v.knocker is None or v.phase.value == "over":
         return None
     shown = v.revealed[v.knocker] if v.revealed else None
-    line = Text(f"{board.names[v.knocker]} knocked", style="bold yellow")
+    line = Text(
+        Lang(board.lang)(f"{board.names[v.knocker]} knocked", f"{board.names[v.knocker]} hat geklopft"),
+        style="bold yellow",
+    )
     if shown:
         line.append(": ")
         line.append_text(cards_text(shown, board.ascii_only))
@@ -287,10 +326,16 @@ def _hand_block(
     v = board.view
     own = seat == v.seat
     name = board.names[seat]
-    who = "Your hand" if name == "You" else f"{name}'s hand"
-    title = Text(f"{who} ({count(len(cards), 'card')}, by {board.sort_mode})", style="bold")
+    t = Lang(board.lang)
+    if board.lang == "de":
+        who = "Deine Hand" if name == "Du" else f"Hand von {name}"
+        order = "nach Farbe" if board.sort_mode == "suit" else "nach Wert"
+    else:
+        who = "Your hand" if name == "You" else f"{name}'s hand"
+        order = f"by {board.sort_mode}"
+    title = Text(f"{who} ({count(len(cards), 'card', board.lang)}, {order})", style="bold")
     if deadwood is not None:
-        title.append(f" · deadwood {deadwood}", style="")
+        title.append(t(f" · deadwood {deadwood}", f" · Restpunkte {deadwood}"), style="")
     return [title, hand_grid(cards, board.ascii_only, board.highlight if own else ())]
 
 
@@ -317,25 +362,32 @@ def render_board(board: Board, deadwood: dict[int, int] | None = None) -> Group:
         for seat, cards in board.hands.items():
             parts += _hand_block(board, seat, cards, (deadwood or {}).get(seat))
     else:
-        parts.append(Text(board.hidden_note or "(hands hidden)", style="dim italic"))
+        hidden = Lang(board.lang)("(hands hidden)", "(Hände verdeckt)")
+        parts.append(Text(board.hidden_note or hidden, style="dim italic"))
     if board.status:
         parts.append(board.status if isinstance(board.status, Text) else Text(board.status))
     return Group(*parts)
 
 
 # Round results ---------------------------------------------------------------------------------
-def termination_text(result: RoundResult, names: Sequence[str]) -> str:
+def termination_text(result: RoundResult, names: Sequence[str], lang: str = "en") -> str:
+    t = Lang(lang)
     who = names[result.winner] if result.winner is not None else ""
     if result.termination is Termination.WENT_OUT:
-        text = f"{who} went out"
+        text = t(f"{who} went out", f"{who} hat ausgemacht")
         if result.multiplier > 1:
-            text += f" (Hand-Rommé: penalties ×{result.multiplier})"
+            text += t(
+                f" (Hand-Rommé: penalties ×{result.multiplier})",
+                f" (Hand-Rommé: Strafpunkte ×{result.multiplier})",
+            )
         return text
     if result.termination is Termination.RUMMY:
-        return f"{who} called Rummy"
+        return t(f"{who} called Rummy", f"{who} hat Rummy gerufen")
     if result.termination is Termination.KNOCK:
-        return f"{who} knocked"
-    return "the stock ran out: this hand is not scored"
+        return t(f"{who} knocked", f"{who} hat geklopft")
+    return t(
+        "the stock ran out: this hand is not scored", "der Stapel ist aufgebraucht: dieses Spiel zählt nicht"
+    )
 
 
 def result_table(
@@ -343,24 +395,34 @@ def result_table(
     names: Sequence[str],
     score: Scoreboard,
     ascii_only: bool = False,
+    lang: str = "en",
 ) -> Group:
     """The score table after a hand: every hand shown (Viennese: arrangement and deadwood), the
     hand's points, totals, and chips and pot in a rubber."""
+    t = Lang(lang)
     result = view.result
     assert result is not None
-    title = Text(f"Round {score.round_number} over: {termination_text(result, names)}", style="bold")
+    ended = termination_text(result, names, lang)
+    title = Text(
+        t(f"Round {score.round_number} over: {ended}", f"Runde {score.round_number} vorbei: {ended}"),
+        style="bold",
+    )
     knock = view.rules.is_knock_game
     table = Table(box=None, pad_edge=False, padding=(0, 1), header_style="dim")
-    table.add_column("player", no_wrap=True)
-    table.add_column("melds | deadwood" if knock else "cards left", overflow="fold")
-    table.add_column("hand", justify="right")
+    table.add_column(t("player", "Spieler"), no_wrap=True)
+    table.add_column(
+        t("melds | deadwood", "Figuren | Restpunkte") if knock else t("cards left", "Karten übrig"),
+        overflow="fold",
+    )
+    table.add_column(t("hand", "Spiel"), justify="right")
     if score.totals is not None:
-        table.add_column(score.total_label, justify="right")
+        table.add_column(t(score.total_label, "Punkte"), justify="right")
     if score.chips is not None:
-        table.add_column("chips", justify="right")
+        table.add_column(t("chips", "Chips"), justify="right")
     for seat, name in enumerate(names):
         if seat not in view.active_seats:
-            cells: list[Text | str] = [Text(name, style="dim"), Text("(not in this hand)", style="dim"), ""]
+            absent = Text(t("(not in this hand)", "(nicht in diesem Spiel)"), style="dim")
+            cells: list[Text | str] = [Text(name, style="dim"), absent, ""]
         else:
             arrangement = result.arrangements[seat] if result.arrangements else None
             if arrangement is not None:
@@ -385,25 +447,37 @@ def result_table(
             ]
         if score.totals is not None:
             cells.append(
-                str(score.totals[seat]) + (" out" if score.eliminated and score.eliminated[seat] else "")
+                str(score.totals[seat])
+                + (t(" out", " ausgeschieden") if score.eliminated and score.eliminated[seat] else "")
             )
         if score.chips is not None:
             cells.append(str(score.chips[seat]))
         table.add_row(*cells)
     parts: list[RenderableType] = [title, table]
     if score.pot:
-        parts.append(Text(f"Pot: {score.pot} chips", style="yellow"))
+        parts.append(Text(t(f"Pot: {score.pot} chips", f"Pott: {score.pot} Chips"), style="yellow"))
     return Group(*parts)
 
 
-def winners_text(winners: Sequence[int], names: Sequence[str], score: Scoreboard) -> Text:
+def winners_text(winners: Sequence[int], names: Sequence[str], score: Scoreboard, lang: str = "en") -> Text:
     if not winners:
         return Text("")
-    who = " and ".join(names[w] for w in winners)
+    t = Lang(lang)
+    who = t(" and ", " und ").join(names[w] for w in winners)
+    chips = ", ".join(f"{names[s]} {c}" for s, c in enumerate(score.chips or ()))
+    scores = ", ".join(f"{names[s]} {total}" for s, total in enumerate(score.totals or ()))
+    if lang == "de":
+        verb = "gewinnst" if who == "Du" else ("gewinnt" if len(winners) == 1 else "gewinnen")
+        text = Text(f"Partie vorbei: {who} {verb} die Partie", style="bold green")
+        if score.chips is not None:
+            text.append(f" und den Pott (Chips {chips})")
+        if score.totals is not None:
+            text.append(f" (Punkte {scores})", style="")
+        return text
     verb = "win" if len(winners) > 1 or who == "You" else "wins"
     text = Text(f"Match over: {who} {verb} the match", style="bold green")
     if score.chips is not None:
-        text.append(f" and the pot (chips {', '.join(f'{names[s]} {c}' for s, c in enumerate(score.chips))})")
+        text.append(f" and the pot (chips {chips})")
     if score.totals is not None:
-        text.append(f" (scores {', '.join(f'{names[s]} {t}' for s, t in enumerate(score.totals))})", style="")
+        text.append(f" (scores {scores})", style="")
     return text

@@ -4,6 +4,7 @@
 ``GET /``                              the card-table page (``static/index.html``)
 ``GET /api/health``                    ``{"ok": true, "tables": n}``
 ``GET /api/presets``                   presets with their options, bot kinds and levels
+``GET /api/messages``                  table labels (phases, showdown, scores) in English and German
 ``GET /api/tables``                    tables waiting for players and tables being played
 ``POST /api/tables``                   create a table (:class:`~rummykit.web.protocol.CreateTable`);
                                        answers the host's seat and token
@@ -49,6 +50,7 @@ from rummykit.web.protocol import CreateTable, JoinTable, SeatGrant, TokenBody, 
 from rummykit.web.rulebook import PageLang, preset_lines, preset_rules, rules_page
 from rummykit.web.store import Store, default_database_url
 from rummykit.web.tables import Client, LobbyError, Table, TableManager, default_bot_kind
+from rummykit.web.texts import messages_json
 
 STATIC: Final = Path(__file__).parent / "static"
 WS_CLOSE_NO_TABLE: Final = 4404
@@ -110,7 +112,10 @@ def create_app(
     @app.exception_handler(LobbyError)
     async def lobby_error(_request: Request, exc: LobbyError) -> JSONResponse:
         headers = None if exc.retry_after is None else {"Retry-After": retry_after(exc.retry_after)}
-        return JSONResponse({"detail": exc.message}, exc.status, headers=headers)
+        body: dict[str, object] = {"detail": exc.message}
+        if exc.texts is not None:
+            body["texts"] = exc.texts
+        return JSONResponse(body, exc.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -137,6 +142,10 @@ def create_app(
     @app.get("/api/health")
     async def health(request: Request) -> dict[str, Any]:
         return {"ok": True, "tables": len(manager_of(request).tables)}
+
+    @app.get("/api/messages")
+    async def messages() -> dict[str, Any]:
+        return messages_json()
 
     @app.get("/api/presets")
     async def presets() -> dict[str, Any]:

@@ -16,7 +16,8 @@ Server to client::
     {"type": "welcome", "seat": 0 | null, "code": "K7QMX2"}
     {"type": "state", "version": 17, "you": 0 | null, "table": {...}, "view": {...} | null,
      "legal": ["draw", "take"], "match": {...}, "log": [...]}
-    {"type": "error", "code": "illegal", "message": "...", "rule": "opening_min_points", "version": 17}
+    {"type": "error", "code": "illegal", "message": "...", "rule": "opening_min_points", "version": 17,
+     "texts": {"en": "...", "de": "..."}}
     {"type": "error", "code": "rate_limited", "message": "...", "retry_after": 0.4, ...}
     {"type": "hint", "action": "discard QS", "version": 17}
     {"type": "evaluation", "melds": [...], "total": 41, "opening_min": 40}
@@ -27,6 +28,10 @@ other hidden card: other seats appear as card counts until their hands are revea
 a knock, every hand at the end). Spectators get the public view, which holds no hand at all. A card
 that goes face down (``rummy``, a face-down knock or going-out discard) is not shown in the log:
 :func:`rummykit.disclosure.public_action_text` decides what of an action is public.
+
+Texts for people come in every language next to the English or notation field (``texts``:
+``{"en": …, "de": …}`` in errors and log entries, :mod:`rummykit.web.texts`); a client shows the one
+of its language.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ from rummykit.match import Match, MatchEvent
 from rummykit.round import Event
 from rummykit.seating import card_text
 from rummykit.views import PlayerView, RoundResult, TableMeld
+from rummykit.web.texts import move_texts, seat_draw_texts, server_error_texts
 
 MAX_MESSAGE_BYTES: Final = 4096
 """Largest client message accepted; longer ones get a ``too_large`` error and change nothing."""
@@ -237,8 +243,10 @@ def log_json(match: Match, length: int = LOG_LENGTH) -> list[dict[str, Any]]:
     entries = seat_draw_json(match) if start == 0 else []
     for i, event in enumerate(match.history[start:], start=start):
         if isinstance(event, (Event, MatchEvent)):
-            text = public_action_text(event.action, match.rules, goes_out=id(event) in went_out)
-            entries.append({"index": i, "seat": event.seat, "action": text})
+            out = id(event) in went_out
+            text = public_action_text(event.action, match.rules, goes_out=out)
+            texts = move_texts(event.action, match.rules, goes_out=out)
+            entries.append({"index": i, "seat": event.seat, "action": text, "texts": texts})
     return entries
 
 
@@ -248,10 +256,19 @@ def seat_draw_json(match: Match) -> list[dict[str, Any]]:
     if draw is None:
         return []
     if draw.method == "random":
-        return [{"index": -1, "seat": draw.dealer, "action": "deals first (seats by lot)"}]
-    drawn = [(seat, f"draws {card_text(card)}") for cards in draw.drawn() for seat, card in cards]
-    drawn[-1] = (draw.dealer, drawn[-1][1] + " and deals first")
-    return [{"index": -1, "seat": seat, "action": text} for seat, text in drawn]
+        texts = seat_draw_texts(None, deals_first=True)
+        return [{"index": -1, "seat": draw.dealer, "action": "deals first (seats by lot)", "texts": texts}]
+    drawn = [(seat, card, f"draws {card_text(card)}") for cards in draw.drawn() for seat, card in cards]
+    last = len(drawn) - 1
+    return [
+        {
+            "index": -1,
+            "seat": seat,
+            "action": text + (" and deals first" if i == last else ""),
+            "texts": seat_draw_texts(card, deals_first=i == last),
+        }
+        for i, (seat, card, text) in enumerate(drawn)
+    ]
 
 
 def match_json(match: Match) -> dict[str, Any]:
@@ -283,6 +300,21 @@ def match_json(match: Match) -> dict[str, Any]:
 
 
 def error_json(
-    code: str, message: str, version: int | None = None, rule: str | None = None
+    code: str,
+    message: str,
+    version: int | None = None,
+    rule: str | None = None,
+    texts: dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message, "rule": rule, "version": version}
+    """An error for one client; ``texts`` (the message for people in every language) defaults to
+    the server's own text for ``code``."""
+    if texts is None:
+        texts = server_error_texts(code, message)
+    return {
+        "type": "error",
+        "code": code,
+        "message": message,
+        "rule": rule,
+        "version": version,
+        "texts": texts,
+    }

@@ -68,6 +68,7 @@ from rummykit.web.protocol import (
     error_json,
 )
 from rummykit.web.store import Store, StoredTable
+from rummykit.web.texts import action_texts, engine_error_texts
 
 log = logging.getLogger("rummykit.web")
 
@@ -94,11 +95,15 @@ def hash_token(token: str) -> str:
 class LobbyError(Exception):
     """A lobby request that cannot be granted; ``status`` is the HTTP status to answer with."""
 
-    def __init__(self, status: int, message: str, retry_after: float | None = None) -> None:
+    def __init__(
+        self, status: int, message: str, retry_after: float | None = None, texts: dict[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
         self.retry_after = retry_after
+        self.texts = texts
+        """The message for people in every language, where there is one (``rummykit.web.texts``)."""
 
 
 @dataclass
@@ -249,11 +254,14 @@ class Table:
         m = self.match
         view: dict[str, Any] | None = None
         legal: list[str] = []
+        legal_texts: list[dict[str, str]] = []
         if self.status != "waiting":
             if seat is not None:
                 view = protocol.view_json(m.round.view(seat), own=True)
                 if self.status == "playing" and not m.is_over and m.to_move == seat:
-                    legal = [str(a) for a in m.legal_actions()]
+                    actions = m.legal_actions()
+                    legal = [str(a) for a in actions]
+                    legal_texts = [action_texts(a) for a in actions]
             else:
                 view = protocol.view_json(m.round.view(0), own=False)
         last_round: dict[str, Any] | None = None
@@ -270,6 +278,7 @@ class Table:
             "table": self.lobby_json(),
             "view": view,
             "legal": legal,
+            "legal_texts": legal_texts,
             "match": protocol.match_json(m),
             "log": protocol.log_json(m),
             "last_round": last_round,
@@ -379,13 +388,13 @@ class Table:
                 action = Action.parse(message.action)
                 self.match.check(action)
             except NotationError as exc:
-                client.send(error_json("notation", str(exc), self.version))
+                client.send(error_json("notation", str(exc), self.version, texts=self._texts(exc)))
                 return
             except IllegalActionError as exc:
-                client.send(error_json("illegal", str(exc), self.version, exc.rule))
+                client.send(error_json("illegal", str(exc), self.version, exc.rule, self._texts(exc)))
                 return
             except RummyError as exc:
-                client.send(error_json("illegal", str(exc), self.version))
+                client.send(error_json("illegal", str(exc), self.version, texts=self._texts(exc)))
                 return
             try:
                 await self._commit(seat, action)
@@ -396,6 +405,10 @@ class Table:
                 )
                 return
         self.kick()
+
+    def _texts(self, exc: RummyError) -> dict[str, str]:
+        """An engine error for people in every language, seats named as at this table."""
+        return engine_error_texts(exc, [s.name for s in self.seats])
 
     def _refuse(self, seat: int, version: int) -> dict[str, Any] | None:
         if self.status != "playing":
@@ -440,6 +453,7 @@ class Table:
                 meld = arrange_meld(group, self.rules)
             except (IllegalMeldError, NotationError) as exc:
                 entry["error"] = str(exc)
+                entry["error_texts"] = engine_error_texts(exc)
             else:
                 entry.update(
                     legal=True,
@@ -766,7 +780,7 @@ class TableManager:
             self.check_server_rules(rules)
             match = self._new_match(rules, spec.seats, spec.seed, secret, None)
         except RulesError as exc:
-            raise LobbyError(400, str(exc)) from None
+            raise LobbyError(400, str(exc), texts=engine_error_texts(exc)) from None
         if len(spec.bots) > spec.seats - 1:
             raise LobbyError(400, f"at most {spec.seats - 1} bots at a table of {spec.seats}")
         seats = [Seat("human", spec.name.strip() or "Player 1")]

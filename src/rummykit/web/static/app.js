@@ -81,12 +81,16 @@ function applyLanguage() {
 // ---------------------------------------------------------------------------------------------
 // REST and the websocket
 
+// A text the server sends in every language ({"en": …, "de": …}) in the page's language.
+const inLang = (texts, fallback) => (texts && texts[S.lang]) || fallback;
+
 async function api(path, body) {
   const opts = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
   const res = await fetch(path, opts);
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
-    const err = new Error(typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail || res.status));
+    const detail = typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail || res.status);
+    const err = new Error(inLang(data.texts, detail));
     err.status = res.status;
     throw err;
   }
@@ -150,7 +154,7 @@ function onMessage(msg) {
   switch (msg.type) {
     case "welcome": S.seat = msg.seat; break;
     case "state": onState(msg); break;
-    case "error": flash(msg.message); break;
+    case "error": flash(inLang(msg.texts, msg.message)); break;
     case "hint": S.hint = msg.action; renderHint(); break;
     case "evaluation": S.evaluation = msg; renderTray(); break;
     default: break;
@@ -426,7 +430,7 @@ function renderTray() {
     const div = document.createElement("div");
     const info = ev ? ev.melds[i] : null;
     div.className = "group" + (info ? (info.legal ? " ok" : " bad") : "");
-    div.title = info && info.error ? info.error : "";
+    div.title = info && info.error ? inLang(info.error_texts, info.error) : "";
     g.forEach((c, j) => {
       const el = Cards.element(c, { small: true });
       el.addEventListener("click", () => { g.splice(j, 1); if (!g.length) S.groups.splice(i, 1); evaluate(); render(); });
@@ -496,7 +500,8 @@ function renderActions() {
 
 function moveLabel(a) {
   if (a === "draw" || a === "take" || a === "buyback" || a === "decline") return t(a);
-  return a;
+  const i = S.state.legal.indexOf(a);  // the server words each legal move in every language
+  return i >= 0 && S.state.legal_texts ? inLang(S.state.legal_texts[i], a) : a;
 }
 
 function renderMoves() {
@@ -549,7 +554,7 @@ function renderLog() {
   ol.innerHTML = "";
   for (const e of S.state.log.slice().reverse()) {
     const li = document.createElement("li");
-    li.textContent = `${seatName(e.seat)}: ${e.action}`;
+    li.textContent = `${seatName(e.seat)}: ${inLang(e.texts, e.action)}`;
     ol.appendChild(li);
   }
 }

@@ -1,0 +1,48 @@
+"""Cards in words and in table glyphs, in English and German (``queen of hearts``, ``Herz-Dame``)."""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from rummykit.cards import JOKER_CODE, Card
+
+SUIT_NAMES: Final = {
+    "en": ("clubs", "diamonds", "hearts", "spades"),
+    "de": ("Kreuz", "Karo", "Herz", "Pik"),
+}
+"""Suit names in the order of :data:`rummykit.cards.SUITS` (C D H S)."""
+RANK_NAMES: Final = {
+    "en": {1: "ace", 11: "jack", 12: "queen", 13: "king"},
+    "de": {1: "Ass", 11: "Bube", 12: "Dame", 13: "König"},
+}
+"""Ranks written as words; the others are written as numbers."""
+_CARD_TOKEN: Final = re.compile(r"(?<![A-Za-z0-9])(10|[2-9AJQKT])([CDHS])(?![A-Za-z0-9])")
+_SYMBOLS: Final = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+
+def card_name(card: int, lang: str) -> str:
+    """One card in words: ``queen of hearts`` / ``Herz-Dame``, ``7 of spades`` / ``Pik-7``, ``joker``."""
+    c = Card(card)
+    if c == JOKER_CODE:
+        return "Joker" if lang == "de" else "joker"
+    rank = RANK_NAMES["de" if lang == "de" else "en"].get(c.rank, str(c.rank))
+    if lang == "de":
+        return f"{SUIT_NAMES['de'][c.suit]}-{rank}"
+    return f"{rank} of {SUIT_NAMES['en'][c.suit]}"
+
+
+def glyphs(text: str) -> str:
+    """Card notation inside ``text`` with suit symbols, the rest unchanged: ``7H 8H JK(=9H)`` becomes
+    ``7♥ 8♥ JK(=9♥)`` (melds and card lists read the same in every language)."""
+
+    def symbol(m: re.Match[str]) -> str:
+        rank = "10" if m.group(1) == "T" else m.group(1)
+        return rank + _SYMBOLS[m.group(2)]
+
+    return _CARD_TOKEN.sub(symbol, text)
+
+
+def cards_glyphs(cards: tuple[int, ...] | list[int]) -> str:
+    """Several cards as on the table: ``7♥ 8♥ JK``."""
+    return " ".join(Card(c).symbol() for c in cards)

@@ -1,0 +1,584 @@
+"""The message catalogue: every error text the engine raises, in English and German, by rule id.
+
+An entry pairs the engine's English text, written as a template (``{action}: you do not hold
+{cards}``), with its German text. The engine keeps raising English text and a ``rule`` id (programs
+branch on the id); :func:`rummykit.i18n.localize_error` finds the entry whose template matches the
+message and fills the German text with the pieces, each rendered in German by its name:
+
+=================================  ===========================================================
+``action``                         an action in notation → ``Herz-Dame an Meld 3 anlegen``
+``card``, ``cards``, ``pending``   cards → ``Herz-Dame`` (one card) or ``7♥ 8♥`` (several)
+``text``, ``meld``, ``shape``      a meld's cards → ``7♥ 8♥ JK(=9♥)``
+``seat``                           a seat number → the player's name (or ``Platz 2``)
+``option``                         an option name → its label (``Mindestwert beim Auslegen``)
+``game``                           a preset name → the name players use (``Wiener Rommé``)
+``rank``                           a rank letter → ``Dame``
+``alts``                           cards joined by ``or`` → joined by ``oder``
+``reason``, ``problem``, ``why``,  a part of the message with its own entry (:data:`FRAGMENTS`)
+``scope``, ``where``, ``who``,
+``first``, ``how``, ``times``
+anything else                      kept as it is (numbers, quoted input, notation words)
+=================================  ===========================================================
+
+A name may carry a digit to tell two pieces of one kind apart (``card2``); ``{name_raw}`` in the
+German text repeats a piece as the engine wrote it (an option's own name next to its label).
+``tests/test_i18n.py`` reads the engine's sources and checks that every message it can raise has an
+entry here, so a changed message cannot slip through; a message without an entry is still shown in
+German, by the name of its rule (:data:`RULE_NAMES`).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+Entry = tuple[str, str, str]
+"""(rule id or ``*`` for any, English template, German template)."""
+
+ERRORS: Final[tuple[Entry, ...]] = (
+    # The turn -------------------------------------------------------------------------------------
+    (
+        "draw_first",
+        "{action}: first draw from the stock or take the discard",
+        "{action}: Zuerst vom Stapel ziehen oder die Ablage aufnehmen",
+    ),
+    (
+        "one_draw_per_turn",
+        "{action}: you have already drawn this turn",
+        "{action}: Du hast in diesem Zug schon gezogen",
+    ),
+    (
+        "one_draw_per_turn",
+        "{action}: the {who} is dealt the extra card and starts without drawing: {first}",
+        "{action}: {who} bekommt die zusätzliche Karte und beginnt ohne zu ziehen: {first}",
+    ),
+    ("stock_exhaustion", "draw: the stock is empty", "Der Stapel ist leer"),
+    ("empty_discard_pile", "take: the discard pile is empty", "Die Ablage ist leer"),
+    ("card_not_in_hand", "{action}: you do not hold {cards}", "{action}: {cards} hast du nicht auf der Hand"),
+    ("not_in_this_game", "{action}: not an action of {game}", "{action}: Diesen Zug gibt es in {game} nicht"),
+    (
+        "not_in_this_game",
+        "{action}: in {game} cards stay in hand; discard, knock or call rummy",
+        "{action}: In {game} bleiben die Karten auf der Hand; abwerfen, klopfen oder Rummy rufen",
+    ),
+    ("hand_over", "{action}: the hand is over", "{action}: Das Spiel ist vorbei"),
+    ("nothing_to_undo", "undo: no action to take back", "Es gibt keinen Zug zum Zurücknehmen"),
+    (
+        "seat",
+        "seat {number} does not exist at a table of {count}",
+        "Platz {number} gibt es an einem Tisch mit {count} Plätzen nicht",
+    ),
+    ("no_such_meld", "{action}: there is no meld {number}", "{action}: Es gibt kein Meld {number}"),
+    (
+        "no_such_meld",
+        "there is no meld {number} on the table ({count} melds)",
+        "Auf dem Tisch liegt kein Meld {number} ({count} Melds)",
+    ),
+    (
+        "going_out_requires_discard",
+        "{action}: you must keep a card to discard (going_out_requires_discard)",
+        "{action}: Du musst eine Karte zum Abwerfen behalten",
+    ),
+    # Taking the discard ---------------------------------------------------------------------------
+    (
+        "discard_pickup_requires_opened",
+        "take: only a player who has opened may take the discard {card} "
+        "(discard_pickup_requires_opened is opened_before)",
+        "Nur wer schon ausgelegt hat, darf {card} von der Ablage aufnehmen",
+    ),
+    (
+        "*",
+        "take: {card} must be laid this turn ({option}), and you have {how}",
+        "{card} müsste in diesem Zug ausgelegt werden ({option}), und dafür hast du {how}",
+    ),
+    (
+        "discard_pickup_requires_meld",
+        "{action}: afterwards the taken discard {card} could no longer be laid this turn "
+        "(discard_pickup_requires_meld)",
+        "{action}: Danach könnte die aufgenommene Karte {card} in diesem Zug nicht mehr ausgelegt werden",
+    ),
+    (
+        "discard_pickup_requires_meld",
+        "{action}: the taken discard {card} must be part of the opening",
+        "{action}: Die aufgenommene Karte {card} muss Teil der ersten Auslage sein",
+    ),
+    (
+        "discard_pickup_requires_meld",
+        "{action}: first lay the taken discard {card} (discard_pickup_requires_meld)",
+        "{action}: Lege zuerst die aufgenommene Karte {card} aus",
+    ),
+    # Opening, melding, laying off -----------------------------------------------------------------
+    (
+        "opened",
+        "{action}: you have already opened; lay further melds with 'meld'",
+        "{action}: Du hast schon ausgelegt; weitere Figuren mit „meld“ legen",
+    ),
+    (
+        "opening_min_points",
+        "cannot open with {value} points{scope}: opening_min_points is {minimum}",
+        "Auslegen mit {value} Punkten{scope} reicht nicht: Der Mindestwert ist {minimum}",
+    ),
+    (
+        "opening_min_points",
+        "{action}: your first melds must be an opening ('open …')",
+        "{action}: Deine ersten Figuren sind das erste Auslegen („open …“)",
+    ),
+    (
+        "layoff_requires_opened",
+        "{action}: only a player who has opened may lay off",
+        "{action}: Anlegen darf nur, wer schon ausgelegt hat",
+    ),
+    (
+        "layoff_on_opening_turn",
+        "{action}: you opened this turn, so lay-offs wait for your next turn (layoff_on_opening_turn is off)",
+        "{action}: Du hast in diesem Zug zum ersten Mal ausgelegt; anlegen darfst du erst im nächsten Zug",
+    ),
+    ("*", "{action}: {reason}", "{action}: {reason}"),
+    # Joker exchange -------------------------------------------------------------------------------
+    (
+        "joker_exchange",
+        "{action}: give the natural card(s) that replace a joker",
+        "{action}: Gib die echten Karten an, die einen Joker ersetzen",
+    ),
+    (
+        "joker_exchange",
+        "{action}: no joker of meld {number} ({meld}) stands for {alts}",
+        "{action}: Kein Joker von Meld {number} ({meld}) steht für {alts}",
+    ),
+    (
+        "joker_exchange",
+        "{action}: {card} neither replaces a joker of meld {number} ({meld}) nor fits on it",
+        "{action}: {card} ersetzt keinen Joker von Meld {number} ({meld}) und passt auch nicht daran",
+    ),
+    ("joker_exchange", "no joker in {meld} stands for {card}", "Kein Joker in {meld} steht für {card}"),
+    (
+        "set_joker_exchange",
+        "{action}: a joker may leave a set only when the set becomes four natural cards "
+        "(set_joker_exchange is complete_four_only)",
+        "{action}: Ein Joker darf einen Satz nur verlassen, wenn der Satz dadurch vier echte Karten hat",
+    ),
+    (
+        "exchanged_joker_destination",
+        "{action}: the freed joker goes to your hand (exchanged_joker_destination is hand); "
+        "lay it with a separate action",
+        "{action}: Der frei gewordene Joker kommt auf deine Hand; lege ihn mit einem eigenen Zug aus",
+    ),
+    (
+        "exchanged_joker_destination",
+        "{action}: the freed joker must go into a new meld (exchanged_joker_destination)",
+        "{action}: Der frei gewordene Joker muss in eine neue Figur",
+    ),
+    (
+        "exchanged_joker_destination",
+        "{action}: the freed joker must be laid at once (exchanged_joker_destination is {value}); "
+        "add 'then meld … JK'",
+        "{action}: Der frei gewordene Joker muss sofort ausgelegt werden; hänge „then meld … JK“ an",
+    ),
+    # Discarding -----------------------------------------------------------------------------------
+    (
+        "may_discard_taken_discard",
+        "{action}: you may not discard the card you took from the "
+        "discard pile (may_discard_taken_discard is off)",
+        "{action}: Die gerade von der Ablage aufgenommene Karte darfst du nicht abwerfen",
+    ),
+    (
+        "joker_discard_allowed",
+        "{action}: a joker may be discarded only as the closing card "
+        "(joker_discard_allowed is only_when_closing)",
+        "{action}: Einen Joker darf man nur als letzte Karte abwerfen",
+    ),
+    (
+        "discard_playable_card_allowed",
+        "{action}: {card} could be laid off on the table, so it may not be discarded "
+        "(discard_playable_card_allowed is off)",
+        "{action}: {card} könnte angelegt werden und darf darum nicht abgeworfen werden",
+    ),
+    # Knocking -------------------------------------------------------------------------------------
+    (
+        "knock_extra_turn",
+        "{action}: the player in seat {seat} has already knocked; now you only draw and discard",
+        "{action}: {seat} hat schon geklopft; jetzt wird nur noch gezogen und abgeworfen",
+    ),
+    (
+        "knock_extra_turn",
+        "{action}: after a knock the others only draw and discard",
+        "{action}: Nach dem Klopfen wird nur noch gezogen und abgeworfen",
+    ),
+    (
+        "rummy",
+        "{action}: your hand has no deadwood; call 'rummy {code}' instead",
+        "{action}: Alle deine Karten passen in Figuren; rufe stattdessen Rummy („rummy {code}“)",
+    ),
+    (
+        "rummy",
+        "cannot call Rummy: {deadwood} points of your cards fit in no meld",
+        "Rummy geht nicht: {deadwood} Punkte deiner Karten passen in keine Figur",
+    ),
+    (
+        "knock_threshold",
+        "cannot knock with {deadwood} deadwood: knock_threshold needs deadwood {sign} {threshold}",
+        "Klopfen mit {deadwood} Restpunkten geht nicht: Die Restpunkte müssen {sign} {threshold} sein",
+    ),
+    # The match ------------------------------------------------------------------------------------
+    ("match_over", "{action}: the match is over", "{action}: Die Partie ist vorbei"),
+    (
+        "buyback",
+        "{action}: no buy-back offer is open: {why}",
+        "{action}: Es gibt kein Rückkaufangebot: {why}",
+    ),
+    (
+        "buyback",
+        "{action}: seat {seat} must first answer the buy-back offer ('buyback' or 'decline')",
+        "{action}: Zuerst muss {seat} das Rückkaufangebot beantworten („buyback“ oder „decline“)",
+    ),
+    # Melds ----------------------------------------------------------------------------------------
+    (
+        "meld_shape",
+        "{text}: not a set (the ranks differ) and not a run (the suits differ)",
+        "{text}: Kein Satz (die Werte sind verschieden) und keine Folge (die Farben sind verschieden)",
+    ),
+    (
+        "meld_shape",
+        "{shape}: a set's naturals must all have rank {rank}",
+        "{shape}: Die echten Karten eines Satzes müssen alle den Wert {rank} haben",
+    ),
+    (
+        "meld_shape",
+        "{shape}: kind must be 'set' or 'run' with a suit letter",
+        "{shape}: Die Art muss „set“ oder „run“ mit einem Farbbuchstaben sein",
+    ),
+    (
+        "meld_shape",
+        "{shape}: the naturals do not stand on positions {start}…",
+        "{shape}: Die echten Karten stehen nicht auf den Plätzen ab {start}",
+    ),
+    ("meld_size", "{text}: a meld needs at least 3 cards", "{text}: Eine Figur braucht mindestens 3 Karten"),
+    ("joker_limit", "{text}: {problem}", "{text}: {problem}"),
+    (
+        "joker_limit",
+        "another joker would break joker_limit in {meld}",
+        "Ein weiterer Joker wäre in {meld} einer zu viel",
+    ),
+    (
+        "set_size_max",
+        "{text}: a set holds at most {count} cards",
+        "{text}: Ein Satz hat höchstens {count} Karten",
+    ),
+    ("set_size_max", "the set {meld} is full ({count} cards)", "Der Satz {meld} ist voll ({count} Karten)"),
+    (
+        "set_size_min",
+        "{text}: a set needs at least {count} cards",
+        "{text}: Ein Satz braucht mindestens {count} Karten",
+    ),
+    (
+        "set_distinct_suits",
+        "{text}: the cards of a set must have different suits",
+        "{text}: Die Karten eines Satzes müssen verschiedene Farben haben",
+    ),
+    (
+        "set_distinct_suits",
+        "the set {meld} already has a card of {card}'s suit",
+        "Der Satz {meld} hat schon eine Karte in der Farbe von {card}",
+    ),
+    (
+        "set_rank",
+        "{card} does not match the rank of the set {meld}",
+        "{card} passt nicht zum Wert des Satzes {meld}",
+    ),
+    (
+        "joker_assignment",
+        "{text}: two jokers in a set stand for two different suits",
+        "{text}: Zwei Joker in einem Satz müssen für zwei verschiedene Farben stehen",
+    ),
+    (
+        "joker_assignment",
+        "{text}: a joker in this set stands for a {rank} of a missing suit, not {card}",
+        "{text}: Ein Joker in diesem Satz steht für den Wert {rank} "
+        "in einer fehlenden Farbe, nicht für {card}",
+    ),
+    (
+        "joker_assignment",
+        "{text}: a joker in this run must stand for a card of its suit, not {card}",
+        "{text}: Ein Joker in dieser Folge muss für eine Karte ihrer Farbe stehen, nicht für {card}",
+    ),
+    (
+        "joker_assignment",
+        "{text}: the joker in place {number} stands for {card}, not {card2}",
+        "{text}: Der Joker an Stelle {number} steht für {card}, nicht für {card2}",
+    ),
+    (
+        "allow_ace_both_ends",
+        "{text}: a run may not hold the ace at both ends (allow_ace_both_ends is off)",
+        "{text}: Eine Folge darf das Ass nicht an beiden Enden haben",
+    ),
+    (
+        "run_sequence",
+        "{text}: the cards of a run must follow each other, written low to high (like 5H 6H 7H)",
+        "{text}: Die Karten einer Folge müssen lückenlos aufeinander folgen, von unten nach oben "
+        "geschrieben (wie 5♥ 6♥ 7♥)",
+    ),
+    (
+        "run_sequence",
+        "{text}: runs are written low to high: {cards}",
+        "{text}: Folgen werden von unten nach oben geschrieben: {cards}",
+    ),
+    (
+        "run_sequence",
+        "{card} does not fit{where} on {meld}: a run grows only by the card next to one of its ends",
+        "{card} passt nicht{where} an {meld}: Eine Folge wächst nur um die Karte neben einem ihrer Enden",
+    ),
+    (
+        "run_bounds",
+        "{text}: nothing can come below a low ace",
+        "{text}: Unter ein niedriges Ass kommt nichts",
+    ),
+    ("run_bounds", "{text}: nothing can come above a high ace", "{text}: Über ein hohes Ass kommt nichts"),
+    (
+        "run_bounds",
+        "the run {meld} is closed{where}: nothing comes below a low or above a high ace",
+        "Die Folge {meld} ist{where} geschlossen: Unter ein niedriges und über ein hohes Ass kommt nichts",
+    ),
+    (
+        "ace_high_in_runs",
+        "{text}: an ace may not be high in a run (ace_high_in_runs is off)",
+        "{text}: Ein Ass darf in einer Folge nicht oben stehen",
+    ),
+    (
+        "ace_high_in_runs",
+        "{card} cannot be high in a run (ace_high_in_runs is off)",
+        "{card} darf in einer Folge nicht oben stehen",
+    ),
+    (
+        "ace_low_in_runs",
+        "{text}: an ace may not be low in a run (ace_low_in_runs is off)",
+        "{text}: Ein Ass darf in einer Folge nicht unten stehen",
+    ),
+    (
+        "ace_low_in_runs",
+        "{card} cannot be low in a run (ace_low_in_runs is off)",
+        "{card} darf in einer Folge nicht unten stehen",
+    ),
+    (
+        "run_wraparound",
+        "{text}: runs do not go round the corner (K-A-2 is not allowed)",
+        "{text}: Folgen gehen nicht um die Ecke (K-A-2 ist nicht erlaubt)",
+    ),
+    (
+        "max_adjacent_jokers",
+        "{text}: {count} jokers side by side; max_adjacent_jokers is {limit}",
+        "{text}: {count} Joker nebeneinander; erlaubt sind höchstens {limit}",
+    ),
+    (
+        "max_adjacent_jokers",
+        "a joker{where} would put too many jokers side by side in {meld}",
+        "Mit einem Joker{where} stünden in {meld} zu viele Joker nebeneinander",
+    ),
+    ("run_suit", "{card} is not of the run's suit ({meld})", "{card} hat nicht die Farbe der Folge ({meld})"),
+    (
+        "joker_end_assignment",
+        "a joker laid off on {meld} goes to the top end, where it fits "
+        "(joker_end_assignment is upward_default: no declaring the low end)",
+        "Ein an {meld} angelegter Joker kommt ans obere Ende, wo er "
+        "passt (das untere Ende kann man nicht wählen)",
+    ),
+    # Notation (what a person types) ---------------------------------------------------------------
+    (
+        "notation",
+        "unknown action {quoted}; actions: draw, take, open, meld, layoff, swap, discard, knock, rummy, "
+        "buyback, decline",
+        "Unbekannter Zug {quoted}; Züge: „draw“, „take“, „open“, „meld“, „layoff“, „swap“, „discard“, "
+        "„knock“, „rummy“, „buyback“, „decline“",
+    ),
+    (
+        "notation",
+        "{verb} needs cards, e.g. '{verb} 7C 8C 9C' (melds separated by '|')",
+        "„{verb}“ braucht Karten, z. B. „{verb} 7C 8C 9C“ (Figuren mit „|“ trennen)",
+    ),
+    (
+        "notation",
+        "not a lay-off: {quoted} (write e.g. 'layoff 5H on 2' or 'layoff JK on 2 low')",
+        "Kein Anlegen: {quoted} (z. B. „layoff 5H on 2“ oder „layoff JK on 2 low“)",
+    ),
+    ("notation", "a lay-off moves one card: {quoted}", "Anlegen bewegt genau eine Karte: {quoted}"),
+    ("notation", "{verb} takes no arguments: {quoted}", "{verb} steht allein, ohne Karten: {quoted}"),
+    (
+        "notation",
+        "{verb} needs exactly one card, e.g. '{verb2} QS': {quoted}",
+        "{verb} braucht genau eine Karte, z. B. „{verb2} QS“: {quoted}",
+    ),
+    (
+        "notation",
+        "not a joker exchange: {quoted} (write e.g. 'swap 6C on 3 then meld 8D 9D JK')",
+        "Kein Jokertausch: {quoted} (z. B. „swap 6C on 3 then meld 8D 9D JK“)",
+    ),
+    (
+        "notation",
+        "after 'then' write 'meld …' (once, first) or 'layoff …': {quoted}",
+        "Nach „then“ folgt „meld …“ (einmal, zuerst) oder „layoff …“: {quoted}",
+    ),
+    (
+        "notation",
+        "no card has code {code}: codes run from 0 to {limit}",
+        "Keine Karte hat den Code {code}: Die Codes gehen von 0 bis {limit}",
+    ),
+    (
+        "notation",
+        "not a card: {quoted} (write rank then suit, e.g. AH, 10D, TD, QC, KS, or JK for a joker)",
+        "Keine Karte: {quoted} (erst der Wert, dann die Farbe, z. B. "
+        "AH, 10D, TD, QC, KS, oder JK für einen Joker)",
+    ),
+    (
+        "notation",
+        "no card has rank {quoted} and suit {quoted2}",
+        "Keine Karte hat Wert {quoted} und Farbe {quoted2}",
+    ),
+    (
+        "notation",
+        "a joker cannot stand for a joker: {quoted}",
+        "Ein Joker kann nicht für einen Joker stehen: {quoted}",
+    ),
+    ("notation", "no cards in meld text {quoted}", "Keine Karten in {quoted}"),
+    (
+        "notation",
+        "no card at position {number}: your hand has {count} cards (1–{count2})",
+        "Keine Karte an Stelle {number}: Deine Hand hat {count} Karten (1–{count2})",
+    ),
+    (
+        "notation",
+        "that line is {count} characters long; a move is at most {limit}",
+        "Diese Zeile ist {count} Zeichen lang; ein Zug hat höchstens {limit}",
+    ),
+    (
+        "notation",
+        "type a move, or 'help' for the legal moves",
+        "Gib einen Zug ein, oder „hilfe“ für die erlaubten Züge",
+    ),
+    # Rules (the lobby and --set) ------------------------------------------------------------------
+    ("rules", "unknown rule option {quoted}", "Unbekannte Regel {quoted}"),
+    (
+        "rules",
+        "{option} must be an integer, not {quoted}",
+        "„{option}“ ({option_raw}): eine ganze Zahl, nicht {quoted}",
+    ),
+    (
+        "rules",
+        "{option} must be true or false, not {quoted}",
+        "„{option}“ ({option_raw}): true oder false, nicht {quoted}",
+    ),
+    (
+        "rules",
+        "{option} must be a pair like (81, 101), not {quoted}",
+        "„{option}“ ({option_raw}): ein Paar wie (81, 101), nicht {quoted}",
+    ),
+    (
+        "rules",
+        "unknown preset {quoted}; known presets: {known}",
+        "Unbekanntes Regelwerk {quoted}; bekannt: {known}",
+    ),
+    (
+        "rules",
+        "players: {game} is played by {count} to {limit} players, not {number}",
+        "{game} spielen {count} bis {limit} Personen, nicht {number}",
+    ),
+)
+"""The engine's error messages, English template and German text, by rule id."""
+
+FRAGMENTS: Final[tuple[tuple[str, str], ...]] = (
+    # Inner parts of messages (reason, problem, why, scope, where, who, first, how, times).
+    ("", ""),
+    (" in one meld", " in einer Figur"),
+    (" at the low end", " unten"),
+    (" at the high end", " oben"),
+    ("dealer", "Der Geber"),
+    ("forehand", "Die Vorhand"),
+    ("knock or discard", "klopfen oder abwerfen"),
+    ("meld if you can, then discard", "auslegen, wenn möglich, dann abwerfen"),
+    ("no meld or lay-off for it", "weder eine Figur noch eine Anlegemöglichkeit"),
+    ("no opening worth {count} points with it", "kein erstes Auslegen mit {count} Punkten"),
+    ("once", "einmal"),
+    ("{count} times", "{count}-mal"),
+    (
+        "jokers cannot be exchanged in this game (joker_exchange is off)",
+        "In diesem Spiel darf kein Joker getauscht werden",
+    ),
+    (
+        "only a player who has opened may exchange a joker",
+        "Einen Joker tauschen darf nur, wer schon ausgelegt hat",
+    ),
+    (
+        "no joker exchange in the turn of the opening (joker_exchange_on_opening_turn is off)",
+        "Im Zug des ersten Auslegens darf kein Joker getauscht werden",
+    ),
+    ("a meld needs at least one natural card", "Eine Figur braucht mindestens eine echte Karte"),
+    (
+        "a meld may not consist of one natural card and two or more jokers",
+        "Eine Figur darf nicht aus einer echten Karte und zwei oder mehr Jokern bestehen",
+    ),
+    (
+        "{count} jokers with only {count2} natural cards (jokers_le_naturals)",
+        "{count} Joker bei nur {count2} echten Karten (höchstens so viele Joker wie echte Karten)",
+    ),
+    (
+        "a meld needs at least two natural cards (min_two_naturals)",
+        "Eine Figur braucht mindestens zwei echte Karten",
+    ),
+    ("at most one joker per meld (max_one_joker_per_meld)", "Höchstens ein Joker pro Figur"),
+    (
+        "a meld needs at least two natural cards (max_one_joker_per_meld)",
+        "Eine Figur braucht mindestens zwei echte Karten (höchstens ein Joker pro Figur)",
+    ),
+    (
+        "buy-backs exist only in a knock-game rubber",
+        "Zurückkaufen gibt es nur in einer Partie eines Klopfspiels",
+    ),
+    (
+        "buy-backs are offered right after a hand only",
+        "Zurückkaufen wird nur direkt nach einem Spiel angeboten",
+    ),
+    ("seat {seat} is out of the rubber", "{seat} ist aus der Partie ausgeschieden"),
+    (
+        "seat {seat} already bought back {times}, as often as buyback_limit allows",
+        "{seat} hat sich schon {times} zurückgekauft, so oft wie erlaubt",
+    ),
+    (
+        "a buy-back needs a total between {low} and {high}; seat {seat} has {total}",
+        "Zurückkaufen braucht einen Stand zwischen {low} und {high}; {seat} hat {total}",
+    ),
+    (
+        "nobody else in the rubber has a total below seat {seat}'s {total} to buy back to",
+        "Niemand sonst in der Partie hat weniger als {total} ({seat}), um darauf zurückzukaufen",
+    ),
+)
+"""Parts of messages that the engine builds separately, English and German."""
+
+RULE_NAMES: Final[dict[str, tuple[str, str]]] = {
+    # Rule ids that are not option names (option ids take the option's label, rummykit.explain.terms).
+    "draw_first": ("draw first", "zuerst ziehen"),
+    "one_draw_per_turn": ("one draw per turn", "einmal ziehen pro Zug"),
+    "stock_exhaustion": ("empty stock", "leerer Stapel"),
+    "empty_discard_pile": ("empty discard pile", "leere Ablage"),
+    "card_not_in_hand": ("card not in hand", "Karte nicht auf der Hand"),
+    "not_in_this_game": ("not a move of this game", "kein Zug dieses Spiels"),
+    "hand_over": ("the hand is over", "das Spiel ist vorbei"),
+    "nothing_to_undo": ("nothing to undo", "nichts zurückzunehmen"),
+    "seat": ("no such seat", "kein solcher Platz"),
+    "no_such_meld": ("no such meld", "kein solches Meld"),
+    "opened": ("already opened", "schon ausgelegt"),
+    "rummy": ("Rummy", "Rummy"),
+    "match_over": ("the match is over", "die Partie ist vorbei"),
+    "buyback": ("buy-back", "Rückkauf"),
+    "meld_shape": ("set or run", "Satz oder Folge"),
+    "meld_size": ("size of a meld", "Größe einer Figur"),
+    "joker_assignment": ("what a joker stands for", "wofür ein Joker steht"),
+    "set_rank": ("rank of a set", "Wert eines Satzes"),
+    "set_distinct_suits": ("different suits in a set", "verschiedene Farben in einem Satz"),
+    "run_suit": ("suit of a run", "Farbe einer Folge"),
+    "run_sequence": ("order of a run", "Reihenfolge einer Folge"),
+    "run_bounds": ("ends of a run", "Enden einer Folge"),
+    "run_wraparound": ("no run round the corner", "keine Folge um die Ecke"),
+    "knock_extra_turn": ("after a knock", "nach dem Klopfen"),
+    "knock_threshold": ("knock limit", "Klopfgrenze"),
+    "joker_end_assignment": ("end a laid-off joker takes", "Ende eines angelegten Jokers"),
+    "notation": ("notation", "Schreibweise"),
+    "rules": ("rules", "Regeln"),
+}
+"""Names of the rule ids for people, (English, German), where the id is not an option name."""

@@ -1,0 +1,194 @@
+"""Moves in words, English and German: ``lays off the queen of hearts on meld 3`` /
+``legt Herz-Dame an Meld 3 an``.
+
+A description has no subject; a front end writes the player's name in front of it (``Anna legt …``).
+``form="verb"`` gives the German infinitive phrase used at the head of an error message
+(``Herz-Dame an Meld 3 anlegen: …``). A card that goes face down is not named (the public rule of
+:mod:`rummykit.disclosure`) when the caller passes the rules; without rules the move is described
+as its player sees it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from rummykit.actions import (
+    Action,
+    BuyBack,
+    CallRummy,
+    Decline,
+    Discard,
+    Draw,
+    Knock,
+    LayOff,
+    MeldAction,
+    Open,
+    Swap,
+    TakeDiscard,
+)
+from rummykit.cards import Card
+from rummykit.disclosure import face_down_card
+from rummykit.i18n.cards import card_name, cards_glyphs
+from rummykit.rules import Rules
+
+Form = Literal["third", "verb"]
+
+
+def _melds(melds: Sequence[Sequence[int]]) -> str:
+    return " | ".join(cards_glyphs(list(m)) for m in melds)
+
+
+def _layoff(layoff: LayOff, lang: str, form: Form) -> str:
+    card = card_name(layoff.card, lang)
+    if lang == "de":
+        end = {"low": " unten", "high": " oben"}.get(layoff.end or "", "")
+        return (
+            f"{card} an Meld {layoff.target}{end} anlegen"
+            if form == "verb"
+            else (f"legt {card} an Meld {layoff.target}{end} an")
+        )
+    end = {"low": " at the low end", "high": " at the high end"}.get(layoff.end or "", "")
+    return (
+        f"lay off the {card} on meld {layoff.target}{end}"
+        if form == "verb"
+        else (f"lays off the {card} on meld {layoff.target}{end}")
+    )
+
+
+def _face_down(action: Action, lang: str, form: Form) -> str:
+    de = lang == "de"
+    if isinstance(action, Knock):
+        if de:
+            return (
+                "klopfen, eine Karte verdeckt" if form == "verb" else "klopft und legt eine Karte verdeckt ab"
+            )
+        return "knock, a card face down" if form == "verb" else "knocks, laying a card face down"
+    if isinstance(action, CallRummy):
+        if de:
+            return "Rummy rufen" if form == "verb" else "ruft Rummy und legt eine Karte verdeckt ab"
+        return "call Rummy" if form == "verb" else "calls Rummy, laying a card face down"
+    if de:
+        return "ausmachen" if form == "verb" else "macht aus und legt eine Karte verdeckt ab"
+    return "go out" if form == "verb" else "goes out, laying a card face down"
+
+
+def describe_action(
+    action: Action,
+    lang: str,
+    *,
+    form: Form = "third",
+    taken: int | None = None,
+    rules: Rules | None = None,
+    goes_out: bool = False,
+) -> str:
+    """``action`` in words without a subject, in ``lang`` (``en`` or ``de``).
+
+    ``taken`` names the card a ``take`` picks up (the action itself does not hold it); with ``rules``
+    a card that goes face down is left out (``goes_out``: the action ends the hand by going out).
+    An action kind without words here is written in its notation.
+
+    >>> describe_action(Action.parse("layoff QH on 3"), "de")
+    'legt Herz-Dame an Meld 3 an'
+    >>> describe_action(Action.parse("layoff QH on 3"), "en")
+    'lays off the queen of hearts on meld 3'
+    """
+    de = lang == "de"
+    verb = form == "verb"
+    if rules is not None and face_down_card(action, rules, goes_out=goes_out) is not None:
+        return _face_down(action, lang, form)
+    if isinstance(action, Draw):
+        if de:
+            return "vom Stapel ziehen" if verb else "zieht vom Stapel"
+        return "draw from the stock" if verb else "draws from the stock"
+    if isinstance(action, TakeDiscard):
+        if taken is None:
+            if de:
+                return "die Ablage aufnehmen" if verb else "nimmt die oberste Karte der Ablage"
+            return "take the discard" if verb else "takes the top discard"
+        card = card_name(taken, lang)
+        if de:
+            return f"{card} von der Ablage aufnehmen" if verb else f"nimmt {card} von der Ablage"
+        return f"take the {card} from the discard pile" if verb else f"takes the {card} from the discard pile"
+    if isinstance(action, Open):
+        if de:
+            return (
+                f"{_melds(action.melds)} auslegen"
+                if verb
+                else f"legt zum ersten Mal aus: {_melds(action.melds)}"
+            )
+        return f"open with {_melds(action.melds)}" if verb else f"opens with {_melds(action.melds)}"
+    if isinstance(action, MeldAction):
+        if de:
+            return f"{_melds(action.melds)} auslegen" if verb else f"legt aus: {_melds(action.melds)}"
+        return f"meld {_melds(action.melds)}" if verb else f"melds {_melds(action.melds)}"
+    if isinstance(action, LayOff):
+        return _layoff(action, lang, form)
+    if isinstance(action, Swap):
+        return _swap(action, lang, form)
+    if isinstance(action, Knock):
+        card = card_name(action.card, lang)
+        if de:
+            return f"klopfen und {card} abwerfen" if verb else f"klopft und wirft {card} ab"
+        return f"knock, discarding the {card}" if verb else f"knocks, discarding the {card}"
+    if isinstance(action, CallRummy):
+        card = card_name(action.card, lang)
+        if de:
+            return f"Rummy rufen, {card} verdeckt" if verb else f"ruft Rummy und legt {card} verdeckt ab"
+        return f"call Rummy, the {card} face down" if verb else f"calls Rummy, laying the {card} face down"
+    if isinstance(action, Discard):
+        card = card_name(action.card, lang)
+        if de:
+            return f"{card} abwerfen" if verb else f"wirft {card} ab"
+        return f"discard the {card}" if verb else f"discards the {card}"
+    if isinstance(action, BuyBack):
+        if de:
+            return "sich zurückkaufen" if verb else "kauft sich in die Partie zurück"
+        return "buy back" if verb else "buys back into the rubber"
+    if isinstance(action, Decline):
+        if de:
+            return "den Rückkauf ablehnen" if verb else "verzichtet auf den Rückkauf"
+        return "decline the buy-back" if verb else "declines the buy-back"
+    return str(action)
+
+
+def _swap(action: Swap, lang: str, form: Form) -> str:
+    de = lang == "de"
+    naturals = (
+        " ".join(card_name(c, lang) for c in action.cards)
+        if len(action.cards) == 1
+        else cards_glyphs(list(action.cards))
+    )
+    if de:
+        parts = [
+            f"{naturals} gegen einen Joker von Meld {action.target} tauschen"
+            if form == "verb"
+            else f"tauscht {naturals} gegen einen Joker von Meld {action.target}"
+        ]
+        if action.melds:
+            melds = _melds(action.melds)
+            parts.append(f"{melds} auslegen" if form == "verb" else f"legt aus: {melds}")
+        parts += [_layoff(lo, lang, form) for lo in action.layoffs]
+        return " und ".join(parts)
+    parts = [
+        f"{'swap' if form == 'verb' else 'swaps'} the {naturals} for a joker of meld {action.target}"
+        if len(action.cards) == 1
+        else f"{'swap' if form == 'verb' else 'swaps'} {naturals} for jokers of meld {action.target}"
+    ]
+    if action.melds:
+        parts.append(f"{'meld' if form == 'verb' else 'melds'} {_melds(action.melds)}")
+    parts += [_layoff(lo, lang, form) for lo in action.layoffs]
+    return " and ".join(parts)
+
+
+def seat_draw_text(card: int | None, *, deals_first: bool, lang: str) -> str:
+    """A line of the draw for the first dealer: ``draws the king of spades and deals first`` /
+    ``zieht Pik-König und gibt zuerst``; ``card=None``: the seats were drawn by lot."""
+    de = lang == "de"
+    if card is None:
+        return "gibt zuerst (Plätze ausgelost)" if de else "deals first (seats by lot)"
+    name = card_name(Card(card), lang)
+    text = f"zieht {name}" if de else f"draws the {name}"
+    if deals_first:
+        text += " und gibt zuerst" if de else " and deals first"
+    return text

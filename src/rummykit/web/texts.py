@@ -1,0 +1,66 @@
+"""Texts for people in every language the front end speaks (English and German), sent next to the
+protocol's English/notation fields: ``"texts": {"en": …, "de": …}``.
+
+The server sends both languages, so each client shows its own without telling the server, the
+per-seat state messages stay shared by every client of a seat, and switching the language needs no
+reconnect. Engine errors come from the message catalogue (:mod:`rummykit.i18n`), moves from its
+move descriptions, table labels from ``GET /api/messages``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from rummykit.actions import Action
+from rummykit.i18n import describe_action, error_texts, in_every_language, labels, seat_draw_text
+from rummykit.i18n.language import LANGUAGES
+from rummykit.rules import Rules
+
+SERVER_ERRORS_DE: Final[dict[str, str]] = {
+    "spectator": "Zuschauer können nicht spielen",
+    "not_playing": "An diesem Tisch wird gerade nicht gespielt",
+    "stale": "Der Tisch hat sich inzwischen geändert; bitte noch einmal",
+    "not_your_turn": "Du bist nicht am Zug",
+    "storage": "Der Zug konnte nicht gespeichert werden; nichts wurde geändert",
+    "no_hint": "Tipps gibt es nur für den Spieler am Zug",
+    "no_moves": "Züge gibt es nur für den Spieler am Zug",
+    "rate_limited": "Zu viele Nachrichten; bitte etwas langsamer",
+    "too_large": "Die Nachricht ist zu groß",
+    "bad_message": "Ungültige Nachricht",
+    "too_many_connections": "Zu viele Verbindungen",
+}
+"""German texts of the server's own error codes (their English text is the message itself)."""
+SERVER_ERROR_DE_DEFAULT: Final = "Das hat nicht geklappt"
+
+
+def server_error_texts(code: str, message: str) -> dict[str, str]:
+    """``{"en": message, "de": …}`` for an error the server itself raises, by its code."""
+    return {"en": message, "de": SERVER_ERRORS_DE.get(code, SERVER_ERROR_DE_DEFAULT)}
+
+
+def engine_error_texts(exc: BaseException, names: Sequence[str] = ()) -> dict[str, str]:
+    """An engine error in every language, seats named by ``names``."""
+    return error_texts(exc, names)
+
+
+def move_texts(action: Action, rules: Rules, *, goes_out: bool) -> dict[str, str]:
+    """A logged move without its subject in every language; a card that goes face down is not named
+    (``lays off the queen of hearts on meld 3`` / ``legt Herz-Dame an Meld 3 an``)."""
+    return in_every_language(lambda lang: describe_action(action, lang, rules=rules, goes_out=goes_out))
+
+
+def action_texts(action: Action) -> dict[str, str]:
+    """A move the player may make, as a button says it, in every language (``lay off the queen of
+    hearts on meld 3`` / ``Herz-Dame an Meld 3 anlegen``)."""
+    return in_every_language(lambda lang: describe_action(action, lang, form="verb"))
+
+
+def seat_draw_texts(card: int | None, *, deals_first: bool) -> dict[str, str]:
+    """A line of the draw for the first dealer in every language (``card=None``: seats by lot)."""
+    return in_every_language(lambda lang: seat_draw_text(card, deals_first=deals_first, lang=lang))
+
+
+def messages_json() -> dict[str, Any]:
+    """``GET /api/messages``: every table label by key, per language."""
+    return {lang: labels(lang) for lang in LANGUAGES}

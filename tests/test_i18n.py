@@ -1,0 +1,423 @@
+"""The message catalogue (German and English): every engine error, moves, labels, the language switch.
+
+The engine's sources are read to find every rule id and message the engine can raise, so the
+catalogue cannot fall behind the engine unnoticed; arranged situations check representative messages.
+"""
+
+from __future__ import annotations
+
+import ast
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import rummykit as rk
+from rummykit import errors as rk_errors
+from rummykit.actions import Action
+from rummykit.errors import IllegalActionError, NotationError, RummyError
+from rummykit.i18n import (
+    LABEL_KEYS,
+    describe_action,
+    error_texts,
+    label,
+    labels,
+    lang_from_env,
+    localize_error,
+    localize_message,
+    normalize_lang,
+    rule_name,
+)
+from rummykit.i18n.catalogue import ERRORS, FRAGMENTS
+from rummykit.i18n.localize import skeleton
+from rummykit.testing import arrange_deck
+
+SRC = Path(rk.__file__).parent
+ENGINE = sorted(p for p in SRC.glob("*.py"))
+"""The engine's modules (front ends, bots and tools live in sub-packages)."""
+NOTATION_SOURCES = [SRC / "actions.py", SRC / "cards.py", SRC / "melds.py", SRC / "cli" / "parsing.py"]
+"""Where the notation errors of what a player types come from (records and files have their own)."""
+FRAGMENT_FUNCTIONS = {"joker_count_problem", "no_buyback_offer"}
+"""Engine functions that build a part of a message (the reason after a colon)."""
+ENGLISH_WORDS = re.compile(r"\b(the|you|your|not|cannot|must|meld|may|only|first|with|lay)\b")
+QUOTED = re.compile(r"„[^“]*“|'[^']*'")
+"""Quoted notation (``„meld“``, ``'abc'``) is the same in every language."""
+
+
+def english_words(text: str) -> list[str]:
+    return ENGLISH_WORDS.findall(QUOTED.sub("", text))
+
+
+def _template(node: ast.expr) -> str | None:
+    """An engine message as a template: literal text, each interpolated expression ``{…}``."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(
+            v.value if isinstance(v, ast.Constant) else "{" + ast.unparse(v.value) + "}"
+            for v in node.values  # type: ignore[attr-defined]
+        )
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _template(node.left), _template(node.right)
+        return (left if left is not None else "{x}") + (right if right is not None else "{x}")
+    return None
+
+
+def _error_class(node: ast.Call) -> type | None:
+    name = node.func.id if isinstance(node.func, ast.Name) else None
+    cls = getattr(rk_errors, name, None) if name else None
+    return cls if isinstance(cls, type) and issubclass(cls, RummyError) else None
+
+
+def engine_messages() -> Iterator[tuple[str, str | None, str]]:
+    """(where, rule id or None when computed, template) of every message the engine can raise."""
+    for path in sorted({*ENGINE, *NOTATION_SOURCES}):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            where = f"{path.name}:{getattr(node, 'lineno', 0)}"
+            if isinstance(node, ast.Call) and node.args:
+                cls = _error_class(node)
+                if cls is None or not issubclass(
+                    cls, (IllegalActionError, rk_errors.IllegalMeldError, NotationError)
+                ):
+                    continue
+                if cls is NotationError and path not in NOTATION_SOURCES:
+                    continue
+                text = _template(node.args[0])
+                rule = node.args[1] if len(node.args) > 1 else None
+                if text is not None:
+                    literal = rule.value if isinstance(rule, ast.Constant) else None
+                    yield where, "notation" if cls is NotationError else literal, text
+            elif (
+                isinstance(node, ast.Return)
+                and isinstance(node.value, ast.Tuple)
+                and len(node.value.elts) == 2
+            ):
+                text, rule = _template(node.value.elts[0]), node.value.elts[1]
+                if text is not None and isinstance(rule, ast.Constant) and isinstance(rule.value, str):
+                    yield where, rule.value, text
+
+
+def fragment_messages() -> Iterator[tuple[str, str]]:
+    """(where, template) of the message parts built by :data:`FRAGMENT_FUNCTIONS` and the exchange reasons."""
+    for path in ENGINE:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef) and node.name in FRAGMENT_FUNCTIONS:
+                for ret in ast.walk(node):
+                    if isinstance(ret, ast.Return) and ret.value is not None:
+                        text = _template(ret.value)
+                        if text is not None:
+                            yield f"{path.name}:{ret.lineno}", text
+            if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "_EXCHANGE_REASONS" for t in node.targets
+            ):
+                assert isinstance(node.value, ast.Dict)
+                for value in node.value.values:
+                    text = _template(value)
+                    assert text is not None
+                    yield f"{path.name}:{value.lineno}", text
+
+
+def engine_rule_ids() -> set[str]:
+    ids = {rule for _, rule, _ in engine_messages() if rule is not None}
+    permissions = ast.parse((SRC / "permissions.py").read_text(encoding="utf-8"))
+    for node in ast.walk(permissions):
+        if (
+            isinstance(node, ast.Return)
+            and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str)
+        ):
+            ids.add(node.value.value)
+    return ids
+
+
+# The catalogue against the engine's sources ---------------------------------------------------
+def test_the_source_scan_finds_the_engine_messages() -> None:
+    found = list(engine_messages())
+    rules = {r for _, r, _ in found}
+    # A broken scan would make the next tests pass vacuously.
+    assert len(found) > 80
+    assert {
+        "opening_min_points",
+        "knock_threshold",
+        "run_wraparound",
+        "card_not_in_hand",
+        "notation",
+    } <= rules
+    assert len(list(fragment_messages())) >= 10
+
+
+def test_every_rule_id_the_engine_raises_has_a_name_in_both_languages() -> None:
+    ids = engine_rule_ids()
+    missing = sorted(r for r in ids if rule_name(r, "en") is None or rule_name(r, "de") is None)
+    assert not missing, f"rule ids without a name in rummykit.i18n.catalogue.RULE_NAMES: {missing}"
+    assert len(ids) > 35
+
+
+def test_every_engine_message_has_an_entry_in_both_languages() -> None:
+    known = {skeleton(en) for _, en, _ in ERRORS} | {skeleton(en) for en, _ in FRAGMENTS}
+    missing = [f"{where}: {text}" for where, _, text in engine_messages() if skeleton(text) not in known]
+    missing += [f"{where}: {text}" for where, text in fragment_messages() if skeleton(text) not in known]
+    assert not missing, "engine messages without a catalogue entry:\n" + "\n".join(missing)
+
+
+def test_the_catalogue_is_well_formed() -> None:
+    placeholder = re.compile(r"\{([a-z_0-9]+)\}")
+    for rule, en, de in ERRORS:
+        assert rule == "*" or rule_name(rule, "de") is not None, rule
+        assert {p.removesuffix("_raw") for p in placeholder.findall(de)} <= set(placeholder.findall(en)), (
+            en,
+            de,
+        )
+        assert de and not english_words(placeholder.sub("", de)), de
+    for en, de in FRAGMENTS:
+        assert set(placeholder.findall(de)) <= set(placeholder.findall(en)), (en, de)
+
+
+# Arranged situations ----------------------------------------------------------------------------
+GERMAN = rk.Rules.preset("german")
+VIENNESE = rk.Rules.preset("viennese")
+
+
+def _refusal(rnd: rk.Round | rk.Match, action: str) -> RummyError:
+    with pytest.raises(RummyError) as info:
+        rnd.apply(action)
+    return info.value
+
+
+def test_opening_below_the_minimum() -> None:
+    hand = "2H 3H 4H 9C 9D JS QS KS 5D 6D 7C 8C 10H"
+    deck = arrange_deck(GERMAN, 2, [hand, "2C 3C 4C 5C 6C 7S 8S 9S 10S JH QH KH AH"], stock="AC", dealer=1)
+    rnd = rk.Round.new(GERMAN, 2, deck=deck, seed=1, dealer=1)
+    rnd.apply("draw")
+    exc = _refusal(rnd, "open 2H 3H 4H")
+    assert localize_error(exc, "de") == (
+        f"Auslegen mit 9 Punkten reicht nicht: Der Mindestwert ist {GERMAN.opening_min_points}"
+    )
+    assert localize_error(exc, "en") == str(exc)
+    exc = _refusal(rnd, "layoff 5D on 1")
+    assert localize_error(exc, "de") == "Karo-5 an Meld 1 anlegen: Anlegen darf nur, wer schon ausgelegt hat"
+    exc = _refusal(rnd, "open 2H 3H 4C")
+    assert localize_error(exc, "de") == (
+        "2♥ 3♥ 4♣ auslegen: 2♥ 3♥ 4♣: Kein Satz (die Werte sind verschieden) und keine Folge "
+        "(die Farben sind verschieden)"
+    )
+    exc = _refusal(rnd, "discard AS")
+    assert localize_error(exc, "de") == "Pik-Ass abwerfen: Pik-Ass hast du nicht auf der Hand"
+    exc = _refusal(rnd, "draw")
+    assert localize_error(exc, "de") == "vom Stapel ziehen: Du hast in diesem Zug schon gezogen"
+
+
+def test_knock_messages_name_the_players() -> None:
+    rnd = rk.Round.new(VIENNESE, 2, seed=3)
+    if rnd.phase is rk.Phase.DRAW:
+        rnd.apply("draw")
+    card = rnd.view(rnd.to_move).hand[0]
+    exc = _refusal(rnd, f"knock {card}")
+    assert getattr(exc, "rule", None) == "knock_threshold"
+    deadwood = re.search(r"with (\d+) deadwood", str(exc))
+    assert deadwood is not None
+    assert localize_error(exc, "de") == (
+        f"Klopfen mit {deadwood.group(1)} Restpunkten geht nicht: Die Restpunkte müssen "
+        f"{'<' if VIENNESE.knock_comparison == 'lt' else '≤'} {VIENNESE.knock_threshold} sein"
+    )
+    # A message naming a seat: the player's name replaces it in both languages.
+    msg = "knock 5H: the player in seat 1 has already knocked; now you only draw and discard"
+    exc2 = rk_errors.KnockError(msg, "knock_extra_turn")
+    assert (
+        localize_error(exc2, "en", ["Anna", "Ben"])
+        == "knock 5H: Ben has already knocked; now you only draw and discard"
+    )
+    assert localize_error(exc2, "de", ["Anna", "Ben"]) == (
+        "klopfen und Herz-5 abwerfen: Ben hat schon geklopft; jetzt wird nur noch gezogen und abgeworfen"
+    )
+
+
+def test_nested_reasons_and_fragments() -> None:
+    exc = rk_errors.JokerExchangeError(
+        "swap 6C on 3: only a player who has opened may exchange a joker", "joker_exchange_requires_opened"
+    )
+    assert localize_error(exc, "de") == (
+        "Kreuz-6 gegen einen Joker von Meld 3 tauschen: Einen Joker "
+        "tauschen darf nur, wer schon ausgelegt hat"
+    )
+    buyback = rk_errors.MatchDecisionError(
+        "buyback: no buy-back offer is open: seat 2 already bought back once, "
+        "as often as buyback_limit allows",
+        "buyback",
+    )
+    assert localize_error(buyback, "de", ["A", "B", "Cem"]) == (
+        "sich zurückkaufen: Es gibt kein Rückkaufangebot: Cem hat sich "
+        "schon einmal zurückgekauft, so oft wie erlaubt"
+    )
+    layoff = rk_errors.LayOffError(
+        "layoff 9H on 2: 9H does not fit at the low end on 5H 6H 7H: "
+        "a run grows only by the card next to one of its ends",
+        "run_sequence",
+    )
+    assert localize_error(layoff, "de") == (
+        "Herz-9 an Meld 2 anlegen: Herz-9 passt nicht unten an 5♥ 6♥ 7♥: Eine Folge wächst nur um die Karte "
+        "neben einem ihrer Enden"
+    )
+
+
+def test_a_message_without_an_entry_is_still_german() -> None:
+    exc = rk_errors.DiscardError(
+        "discard QS: some rule the catalogue has never seen", "joker_discard_allowed"
+    )
+    assert localize_error(exc, "de") == "Pik-Dame abwerfen: Nicht erlaubt (Joker abwerfen)"
+    unknown = rk_errors.IllegalActionError("a brand-new refusal", "brand_new_rule")
+    assert localize_error(unknown, "de") == "Das ist nicht erlaubt"
+    assert localize_error(NotationError("something odd"), "de").startswith("Das ist kein gültiger Zug")
+    bad = rk_errors.RulesError("opening_min_points: a new check", option="opening_min_points")
+    assert localize_error(bad, "de") == "Ungültige Regel „Mindestwert beim Auslegen (Punkte)“"
+
+
+def test_rules_errors_from_the_lobby() -> None:
+    with pytest.raises(RummyError) as info:
+        rk.Rules.parse("german(opening_min_points=abc)")
+    text = localize_error(info.value, "de")
+    assert text == "„Mindestwert beim Auslegen (Punkte)“ (opening_min_points): eine ganze Zahl, nicht 'abc'"
+
+
+def _errors_of_random_play(preset: str, games: int, seed: int) -> Iterator[RummyError]:
+    """Refusals of random illegal actions in random positions (every kind of action tried)."""
+    rng = random.Random(seed)
+    rules = rk.Rules.preset(preset)
+    deck = [str(c) for c in rk.cards.build_deck(rules.num_decks, rules.jokers_total)]
+    for g in range(games):
+        m = rk.Match.new(rules, min(rules.min_players + g % 2, rules.max_players), seed=seed + g)
+        for _ in range(60):
+            if m.is_over:
+                break
+            hand = [str(c) for c in m.round.view(m.to_move).hand]
+            picks = rng.sample(hand, min(3, len(hand))) if hand else []
+            melds = len(m.round.view(m.to_move).melds)
+            tries = [
+                "draw",
+                "take",
+                "buyback",
+                "decline",
+                f"discard {rng.choice(deck)}",
+                f"layoff {rng.choice(hand or deck)} on {rng.randint(1, melds + 1)}",
+                f"layoff JK on {max(1, melds)} low",
+                f"open {' '.join(picks)}",
+                f"meld {' '.join(picks)}",
+                f"knock {rng.choice(hand or deck)}",
+                f"rummy {rng.choice(hand or deck)}",
+                f"swap {rng.choice(hand or deck)} on {rng.randint(1, melds + 1)} then meld {' '.join(picks)}",
+                f"discard {rng.choice(hand or deck)}",
+            ]
+            for text in tries:
+                try:
+                    m.check(Action.parse(text))
+                except RummyError as exc:
+                    yield exc
+            m.apply(rng.choice(m.legal_actions()))
+
+
+@pytest.mark.parametrize("preset", ["german", "german_dskv", "viennese", "scala40"])
+def test_random_refusals_all_have_german_entries(preset: str) -> None:
+    seen: set[str] = set()
+    missing: list[str] = []
+    for exc in _errors_of_random_play(preset, games=3, seed=7):
+        rule = getattr(exc, "rule", "notation")
+        seen.add(rule)
+        if localize_message(str(exc), rule, "de", ["A", "B", "C"]) is None:
+            missing.append(f"[{rule}] {exc}")
+        assert not english_words(localize_error(exc, "de")), localize_error(exc, "de")
+    assert not missing, "\n".join(sorted(set(missing)))
+    assert len(seen) >= 6
+
+
+# Moves ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("notation", "en", "de"),
+    [
+        ("layoff QH on 3", "lays off the queen of hearts on meld 3", "legt Herz-Dame an Meld 3 an"),
+        (
+            "layoff JK on 2 low",
+            "lays off the joker on meld 2 at the low end",
+            "legt Joker an Meld 2 unten an",
+        ),
+        ("discard 10S", "discards the 10 of spades", "wirft Pik-10 ab"),
+        ("draw", "draws from the stock", "zieht vom Stapel"),
+        (
+            "open 10H JH QH | AS AD AC",
+            "opens with 10♥ J♥ Q♥ | A♠ A♦ A♣",
+            "legt zum ersten Mal aus: 10♥ J♥ Q♥ | A♠ A♦ A♣",
+        ),
+        ("meld 7C 8C 9C", "melds 7♣ 8♣ 9♣", "legt aus: 7♣ 8♣ 9♣"),
+        (
+            "swap 6C on 3 then meld 8D 9D JK",
+            "swaps the 6 of clubs for a joker of meld 3 and melds 8♦ 9♦ JK",
+            "tauscht Kreuz-6 gegen einen Joker von Meld 3 und legt aus: 8♦ 9♦ JK",
+        ),
+        ("knock KD", "knocks, discarding the king of diamonds", "klopft und wirft Karo-König ab"),
+        ("buyback", "buys back into the rubber", "kauft sich in die Partie zurück"),
+        ("decline", "declines the buy-back", "verzichtet auf den Rückkauf"),
+    ],
+)
+def test_move_descriptions(notation: str, en: str, de: str) -> None:
+    action = Action.parse(notation)
+    assert describe_action(action, "en") == en
+    assert describe_action(action, "de") == de
+
+
+def test_a_card_going_face_down_is_not_named() -> None:
+    action = Action.parse("rummy QS")
+    assert describe_action(action, "de", rules=VIENNESE) == "ruft Rummy und legt eine Karte verdeckt ab"
+    assert describe_action(action, "en", rules=VIENNESE) == "calls Rummy, laying a card face down"
+    assert "Pik-Dame" in describe_action(action, "de")  # its own player sees it
+    out = Action.parse("discard QS")
+    assert "Dame" not in describe_action(out, "de", rules=GERMAN, goes_out=True)
+    assert (
+        describe_action(Action.parse("take"), "de", taken=rk.Card.parse("7H"))
+        == "nimmt Herz-7 von der Ablage"
+    )
+
+
+# Labels and the language switch ---------------------------------------------------------------
+def test_labels_in_both_languages() -> None:
+    assert label("hand_n_of_m", "de", n=2, m=5) == "Spiel 2 von 5"
+    assert label("termination.went_out", "en") == "went out"
+    for term in rk.Termination:
+        assert f"termination.{term}" in LABEL_KEYS
+    for phase in rk.Phase:
+        assert f"phase.{phase}" in LABEL_KEYS
+    en, de = labels("en"), labels("de")
+    assert en.keys() == de.keys() == set(LABEL_KEYS)
+    assert sum(en[k] != de[k] for k in en) > len(en) * 0.8
+
+
+def test_error_texts_for_the_web() -> None:
+    exc = rk_errors.DrawError("take: the discard pile is empty", "empty_discard_pile")
+    assert error_texts(exc) == {"en": "take: the discard pile is empty", "de": "Die Ablage ist leer"}
+
+
+@pytest.mark.parametrize(
+    ("value", "lang"),
+    [
+        ("de", "de"),
+        ("DE", "de"),
+        ("de_DE.UTF-8", "de"),
+        ("de-AT", "de"),
+        ("en_GB", "en"),
+        ("C.UTF-8", None),
+        ("POSIX", None),
+        ("fr_FR", None),
+        ("", None),
+    ],
+)
+def test_normalize_lang(value: str, lang: str | None) -> None:
+    assert normalize_lang(value) == lang
+
+
+def test_lang_from_the_environment_follows_posix_order() -> None:
+    assert lang_from_env({"LANG": "de_DE.UTF-8"}) == "de"
+    assert lang_from_env({"LC_ALL": "C", "LANG": "de_DE.UTF-8"}) == "en"  # LC_ALL wins, C means English
+    assert lang_from_env({"LC_MESSAGES": "de_AT.UTF-8", "LANG": "en_US"}) == "de"
+    assert lang_from_env({}) == "en"

@@ -1,0 +1,176 @@
+"""``rummykit play`` in German (``--lang de`` or a German locale): every prompt, help, move, error and
+status line, the table and the score sheet, at 80×24 (issue #19, item 6)."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+import rummykit as rk
+from rummykit.bots import make_bot
+from rummykit.cli import app, screen
+from rummykit.cli.play import Player, PlaySession
+
+runner = CliRunner()
+ENGLISH_UI = (
+    "Your turn", "Legal moves", "illegal", "not a move", "draws from", "discards", "Round 1 over",
+    "Match over", "Game saved", "Stock ", "Discard ", "player", "cards left", "hint:",
+    "short forms", "Press Enter", "Your hand", "dealer", "round 1", "bots:", "no moves", "melds |",
+    "deadwood", "Pot:", "the match",
+)  # fmt: skip
+"""Words of the English screens that must not appear in a German game."""
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("RUMMYKIT_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("LINES", "24")
+    return tmp_path
+
+
+def play(*args: str, lines: list[str]) -> str:
+    players = args[args.index("--players") + 1] if "--players" in args else "3"
+    result = runner.invoke(
+        app, ["play", "--fast", "--dealer", players, *args], input="".join(f"{line}\n" for line in lines)
+    )
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.output
+
+
+def assert_german(out: str) -> None:
+    found = [w for w in ENGLISH_UI if w in out]
+    assert not found, f"English on a German screen: {found}"
+
+
+def test_a_whole_german_hand_at_80_by_24(data_dir: Path) -> None:
+    script = ["hilfe", "discard ZZ", "tipp", "x 1", "Z" * 5000, "discard " + "Q" * 150, "protokoll"]
+    out = play(
+        "--lang", "de", "--rules", "german", "--players", "3", "--seed", "3", "--bots", "greedy",
+        "--set", "match_end=single_hand", lines=script + ["auto"] * 400,
+    )  # fmt: skip
+    assert_german(out)
+    assert "Rommé, geänderte Regeln · Runde 1 von 1 · Geber Bot 3" in out
+    assert "Spieler     Karten  ausgelegt  Punkte" in out
+    assert "Stapel 70  Ablage 6♣  Keine Figuren auf dem Tisch" in out
+    assert "2 Bots: greedy:medium · seed 3" in out
+    assert "Deine Hand (13 Karten, nach Farbe)" in out
+    assert "Dein Zug: ziehen (d) oder die Ablage nehmen (t)   hilfe · tipp · ende" in out
+    assert "> Erlaubte Züge:\n  draw  ·  take\nKurzformen: d ziehen" in out
+    assert "> ✗ kein Zug: Keine Karte: 'ZZ' (Karten: QS, 10H, JK; oder eine Stelle)" in out
+    assert "> Tipp: draw  (6C passt zu nichts auf deiner Hand)" in out
+    flat = " ".join(out.split())
+    assert (
+        "✗ nicht erlaubt: Kreuz-3 abwerfen: Zuerst vom Stapel ziehen oder die Ablage aufnehmen "
+        "[zuerst ziehen]" in flat
+    )
+    # Item 9: a 5,000-character line is refused without being echoed back.
+    assert "✗ kein Zug: Diese Zeile ist 5000 Zeichen lang; ein Zug hat höchstens 200" in out
+    assert "Z" * 20 not in out and "Q" * 60 not in out.replace("\n", "")
+    assert "Du: zieht vom Stapel" in out and re.search(r"Du: wirft \w+-\w+ ab", out)
+    assert "Runde 1 vorbei: " in out and "Spieler  Karten übrig" in out
+    assert "Partie vorbei: " in out and "Spiel gespeichert in " in out
+    assert all(len(line) <= 80 for line in out.splitlines())
+    # Scores signed as in English and in the browser (item 9): minus points are negative.
+    assert re.search(r"\(Punkte Du -\d+, Bot 2 -?\d+, Bot 3 -?\d+\)", flat)
+
+
+def test_a_german_viennese_hand_shows_the_showdown_in_german(data_dir: Path) -> None:
+    out = play("--lang", "de", "--rules", "viennese", "--players", "3", "--seed", "5", "--bots", "greedy",
+               lines=["auto"] * 60)  # fmt: skip
+    assert_german(out)
+    assert "Wiener Rommé (Wiener Rummy) · Runde 1 · Geber Bot 3 · Pott 15" in out
+    assert "Deine Hand (10 Karten, nach Farbe) · Restpunkte 43" in out
+    assert "Runde 1 vorbei: Bot 2 hat Rummy gerufen" in out
+    assert "Figuren | Restpunkte" in out and "Pott: 15 Chips" in out
+    assert "Enter für die nächste Runde (oder „ende“)" in out
+    assert "Bot 2: ruft Rummy und legt eine Karte verdeckt ab" in out  # the face-down card stays hidden
+
+
+def test_the_locale_chooses_the_language(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    out = play("--players", "2", "--seed", "4", "--bots", "random", lines=["ende"])
+    assert "1 Bot: random:medium · seed 4" in out and "Spiel beendet (beendet)" in out
+    assert "Dein Zug:" in out
+    english = play("--lang", "en", "--players", "2", "--seed", "4", "--bots", "random", lines=["quit"])
+    assert "1 bot: random:medium · seed 4" in english and "Your turn:" in english
+    monkeypatch.setenv("LC_ALL", "C")  # LC_ALL wins over LANG; C is English
+    assert "Your turn:" in play("--players", "2", "--seed", "4", "--bots", "random", lines=["quit"])
+
+
+def test_an_unknown_language_is_refused(data_dir: Path) -> None:
+    result = runner.invoke(app, ["play", "--lang", "fr", "--no-save"])
+    assert result.exit_code == 2 and "--lang: no language 'fr'; languages: en, de" in result.output
+
+
+def test_german_errors_from_the_command_line(data_dir: Path) -> None:
+    result = runner.invoke(app, ["play", "--lang", "de", "--set", "opening_min_points=abc", "--no-save"])
+    assert result.exit_code == 2
+    flat = " ".join(result.output.split())
+    assert "„Mindestwert beim Auslegen (Punkte)“ (opening_min_points): eine ganze Zahl, nicht 'abc'" in flat
+
+
+def test_the_german_board_fits_80_by_24() -> None:
+    """A busy table (six melds, a full log) as the session draws it, in German, fits the screen."""
+    import random
+
+    match = rk.Match.new(rk.Rules.preset("german"), 3, seed=3, dealer=2)
+    greedy, rng = make_bot("greedy"), random.Random(0)
+    console = Console(width=80, height=24, record=True, file=io.StringIO())
+    seats = [Player("Du"), Player("Bot 2", greedy, "greedy"), Player("Bot 3", greedy, "greedy")]
+    session = PlaySession(match, seats, console, lambda prompt: "", lang="de")
+    first = match.round
+    while match.round is first and len(first.table) < 6 and not first.is_over:
+        session.apply(
+            match.to_move, greedy.choose(match.round.view(match.to_move), match.legal_actions(), rng)
+        )
+    console.export_text()  # only the board below
+    session.show(0, session.status(0))
+    text = console.export_text()
+    lines = text.rstrip("\n").split("\n")
+    assert len(lines) <= 23 and all(len(line) <= 80 for line in lines)
+    assert "Figuren auf dem Tisch" in text and "Deine Hand (" in text
+    assert_german(text)
+
+
+def test_german_counts_and_the_buyback_note() -> None:
+    assert screen.count(1, "card", "de") == "1 Karte" and screen.count(0, "bot", "de") == "0 Bots"
+    position = rk.MatchPosition(totals=(95, 30, 60), pot=15, buybacks=(1, 0, 0))
+    m = rk.Match.new(rk.Rules.preset("viennese"), 3, seed=1, dealer=0, position=position)
+    players = [Player("Du")] + [Player(f"Bot {i}", make_bot("random"), "random") for i in (2, 3)]
+    session = PlaySession(m, players, Console(file=io.StringIO()), lambda prompt: "", lang="de")
+    assert session.no_offer_notes() == [
+        "Kein Rückkaufangebot: Du hast dich schon einmal zurückgekauft, so oft wie erlaubt"
+    ]
+
+
+def test_german_hot_seat_hand_over(data_dir: Path) -> None:
+    out = play("--lang", "de", "--players", "2", "--humans", "2", "--names", "Anna,Ben", "--seed", "2",
+               lines=["", "d", "x 1", "", "ende"])  # fmt: skip
+    assert "Weiter an Anna: die anderen schauen weg." in out
+    assert "Anna, Enter zeigt deine Hand" in out and "Anna ist dran:" in out
+    assert "Weiter an Ben" in out
+    assert_german(out)
+
+
+def test_the_draw_for_the_first_dealer_in_german(data_dir: Path) -> None:
+    result = runner.invoke(
+        app,
+        ["play", "--fast", "--lang", "de", "--players", "3", "--seed", "3", "--bots", "random", "--no-save"],
+        input="ende\n",
+    )
+    assert "Du ziehst 2♦, Bot 2 zieht 8♣, Bot 3 zieht 8♦; Gleichstand: noch einmal" in result.output
+    assert "Bot 3 zieht 5♦, Bot 2 zieht A♥ und gibt zuerst" in result.output
+
+
+def test_the_rules_page_follows_the_locale(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    german = runner.invoke(app, ["rules", "viennese", "--explain"]).output
+    assert german.startswith("# Wiener Rommé (Wiener Rummy)")
+    english = runner.invoke(app, ["rules", "viennese", "--explain", "--lang", "en"]).output
+    assert english.startswith("# Viennese Rummy (Wiener Rummy)")

@@ -1,0 +1,50 @@
+"""In Chromium with a German browser: engine texts at the table are German (issue #19, item 6):
+the refusal of an illegal move, the move chips and the move log; switching to English shows them in
+English without reconnecting."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+
+@pytest.fixture
+def page(browser: Any, module_server: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE")
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    page.base = module_server.url
+    yield page
+    context.close()
+    assert not page.errors, page.errors
+
+
+def test_engine_texts_in_german_and_english(page: Any) -> None:
+    page.goto(page.base + "/")
+    page.wait_for_selector("#preset option[value=german]", state="attached")
+    page.select_option("#preset", "german")
+    page.fill("#create-form input[name=seats]", "2")
+    page.fill("#create-form input[name=bots]", "1")
+    page.click("#btn-create")
+    page.wait_for_selector("#game:not(.hidden)")
+    page.wait_for_function("S.state && S.state.legal.includes('draw')")
+    assert page.evaluate("S.lang") == "de"
+    # An illegal move (discarding before drawing) is refused in German.
+    page.locator("#hand .card").first.drag_to(page.locator("#discard"))
+    error = page.locator("#game-error .error-text")
+    error.wait_for(state="visible")
+    assert error.inner_text().strip().endswith(": Zuerst vom Stapel ziehen oder die Ablage aufnehmen")
+    assert "abwerfen" in error.inner_text()
+    # The move is made; the log says it in German.
+    version = page.evaluate("S.state.version")
+    page.evaluate("act('draw')")
+    page.wait_for_function(f"S.state.version > {version} && S.state.log.some(e => e.index >= 0)")
+    log = page.evaluate("document.querySelector('#log').textContent")  # folded away on a phone
+    assert "zieht vom Stapel" in log and ": draw" not in log
+    # English at the press of the language button, from the texts already received.
+    page.click("#btn-lang")
+    assert page.evaluate("S.lang") == "en"
+    page.wait_for_function("document.querySelector('#log').textContent.includes('draws from the stock')")
