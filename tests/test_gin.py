@@ -20,7 +20,15 @@ from rummykit.actions import (
 )
 from rummykit.cards import parse_cards
 from rummykit.errors import IllegalActionError, RulesError
-from rummykit.gin_melds import GIN_VALUES, deadwood, eleven_card_deadwood, knock_discards, mask_of
+from rummykit.gin_melds import (
+    GIN_VALUES,
+    deadwood,
+    eleven_card_deadwood,
+    knock_discards,
+    mask_of,
+    openspiel_card,
+    rummykit_card,
+)
 from rummykit.record import Record
 from rummykit.testing import arrange_deck
 from rummykit.views import Phase, Termination
@@ -217,3 +225,10 @@ def test_records_replay_gin_rounds() -> None:
         again = Record.loads(Record.from_round(rnd).dumps()).replay()
         assert again.result == rnd.result
         assert [e.action for e in again.history] == [e.action for e in rnd.history]
+
+
+def test_g4_undercut_and_g9_card_ids() -> None:
+    rnd = deal("AH 2H 3H 5C 5D 5S 9C 10C JC 7S", dealer="2C 3C 4C 6D 7D 8D 6H 7H 8H 5H")
+    play(rnd, "take", "knock KD", "pass", "meld 2C 3C 4C", "meld 6D 7D 8D", "meld 6H 7H 8H", "pass")
+    assert rnd.result is not None and rnd.result.points == (-27, 27)  # 5 - 7 - 25
+    assert openspiel_card(parse_cards("10H")[0]) == 48 and str(rummykit_card(48)) == "10H"
