@@ -24,8 +24,9 @@ def test_a_gin_hand_is_played_to_its_end_through_the_legal_action_list(client: T
                 continue
             seen.add(view["phase"])
             action = "knock" if "knock" in legal else rng.choice(legal)
-            ws.send_json({"type": "act", "action": action, "version": state["version"]})
-            state = web.receive_state(ws, until=lambda s: s["version"] > state["version"])
+            version = state["version"]
+            ws.send_json({"type": "act", "action": action, "version": version})
+            state = web.receive_state(ws, until=lambda s, v=version: s["version"] > v)
         hands = state["match"]["hands"]
         assert hands and hands[0]["termination"] in ("knock", "wall", "drawn")
         if hands[0]["termination"] == "knock":
