@@ -120,6 +120,30 @@ PRESETS: Final[Mapping[str, tuple[str | None, OptionChanges]]] = {
             "target_score": 100,
         },
     ),
+    "gin": (
+        "viennese",
+        {
+            "num_decks": 1,
+            "jokers_total": 0,
+            "min_players": 2,
+            "max_players": 2,
+            "seat_draw": "random",
+            "ace_high_in_runs": False,
+            "allow_ace_both_ends": False,
+            "start_mode": "gin_first_upcard",
+            "may_discard_taken_discard": True,
+            "knock_threshold": 10,
+            "knock_comparison": "le",
+            "knock_extra_turn": False,
+            "layoff_after_knock": "onto_knocker_unless_gin",
+            "deadwood_ace": 1,
+            "stock_exhaustion": "wall_draw",
+            "max_stock_rebuilds": 0,
+            "hand_scoring": "gin_difference",
+            "match_end": "single_hand",
+            "elimination_threshold": None,
+        },
+    ),
 }
 """Every preset as ``name → (base preset, options changed)``, in the documented order."""
 
@@ -147,5 +171,6 @@ ALIASES: Final[Mapping[str, tuple[str, ...]]] = {
     "romme_ohne_auslegen": ("Rommé ohne Auslegen", "Romme ohne Auslegen", "ROA"),
     "scala40": ("Scala 40", "Scala Quaranta", "Scala_40"),
     "basic": ("Basic Rummy", "Rummy", "Parlett"),
+    "gin": ("Gin Rummy", "Gin", "Gin-Rommé", "OpenSpiel gin_rummy"),
 }
 """The names players use for each preset (matched case- and accent-insensitively)."""
