@@ -64,7 +64,7 @@ def test_options_that_cannot_matter_are_refused_naming_the_option(name: str) -> 
             assert info.value.option == option
 
 
-@pytest.mark.parametrize("name", rk.PRESET_NAMES)
+@pytest.mark.parametrize("name", [n for n in rk.PRESET_NAMES if n != "gin"])
 def test_gin_options_do_not_apply_to_any_current_preset(name: str) -> None:
     rules = rk.Rules.preset(name)
     for option in GIN_OPTIONS:
@@ -72,6 +72,12 @@ def test_gin_options_do_not_apply_to_any_current_preset(name: str) -> None:
     with pytest.raises(rk.RulesError, match="gin_bonus: does not apply") as info:
         rules.replace(gin_bonus=20)
     assert info.value.option == "gin_bonus"
+
+
+def test_gin_options_apply_to_gin() -> None:
+    gin = rk.Rules.preset("gin")
+    assert all(gin.not_applicable(option) is None for option in GIN_OPTIONS)
+    assert gin.replace(gin_bonus=20).gin_bonus == 20
 
 
 def test_an_inapplicable_option_may_keep_its_value_when_the_rules_change_family() -> None:

@@ -174,7 +174,7 @@ def test_section_6_table_uses_real_option_names() -> None:
 
 
 def test_preset_names_and_order() -> None:
-    assert rk.PRESET_NAMES == PRESETS
+    assert (*PRESETS, "gin") == rk.PRESET_NAMES
     for name in PRESETS:
         rules = Rules.preset(name)
         assert rules.name == name and str(rules) == name and rules.changes() == {}
@@ -239,7 +239,7 @@ def test_aliases_case_and_accent_insensitive(alias: str, name: str) -> None:
     assert Rules.parse(alias) == Rules.preset(name)
 
 
-@pytest.mark.parametrize("name", ["gin", "nope", "", "german rummy 2"])
+@pytest.mark.parametrize("name", ["gin rummy 500", "nope", "", "german rummy 2"])
 def test_unknown_preset(name: str) -> None:
     with pytest.raises(RulesError, match="unknown preset"):
         Rules.preset(name)

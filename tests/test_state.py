@@ -211,6 +211,7 @@ def test_rules_name_their_family() -> None:
         "romme_ohne_auslegen": "knock",
         "scala40": "melding",
         "basic": "melding",
+        "gin": "gin",
     }
 
 

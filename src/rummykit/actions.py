@@ -18,6 +18,10 @@ from 1 in the order they were laid):
 ``discard QS``                         discard a card (ablegen); discarding the last card goes out
 ``knock QS``                           knock games: discard ``QS`` face up and knock (klopfen)
 ``rummy QS``                           knock games: all other cards melded, ``QS`` goes face down
+``knock``                              gin: knock; the discard, melds and ``pass`` follow one by one
+``layoff 5H``                          gin: lay ``5H`` off onto the knocker's melds (where it fits)
+``pass``                               gin: pass on the first upcard, end the knock or the lay-offs,
+                                       or let the hand die at the wall
 ``buyback`` / ``decline``              match decisions of a Viennese rubber (buy back in or not)
 =====================================  ==========================================================
 
@@ -186,6 +190,38 @@ class CallRummy(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class KnockDeclare(Action):
+    """Gin: knock now; the knock discard, the melds one by one and ``pass`` follow (RULES.md §5.4).
+    At the wall the top discard is taken into the hand with the knock."""
+
+    verb: ClassVar[str] = "knock"
+
+    def __str__(self) -> str:
+        return "knock"
+
+
+@dataclass(frozen=True, slots=True)
+class LayOffCard(Action):
+    """Gin: the defender lays ``card`` off onto the knocker's melds (wherever it fits)."""
+
+    card: Card
+    verb: ClassVar[str] = "layoff"
+
+    def __str__(self) -> str:
+        return f"layoff {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    """Gin: decline the first upcard, finish laying melds or lay-offs, or let the hand die at the wall."""
+
+    verb: ClassVar[str] = "pass"
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True)
 class BuyBack(Action):
     """Match decision: buy back into the rubber (pay ``buyback_cost`` chips into the pot)."""
 
@@ -205,6 +241,14 @@ class Decline(Action):
         return "decline"
 
 
+_BARE: Final[dict[str, Action]] = {
+    "draw": Draw(),
+    "take": TakeDiscard(),
+    "buyback": BuyBack(),
+    "decline": Decline(),
+    "pass": Pass(),
+    "knock": KnockDeclare(),
+}
 _LAYOFF: Final = re.compile(r"^layoff\s+(\S+)\s+on\s+(\d+)(?:\s+(low|high))?$", re.IGNORECASE)
 _SWAP: Final = re.compile(r"^swap\s+(.+?)\s+on\s+(\d+)((?:\s+then\s+.+)?)$", re.IGNORECASE)
 
@@ -231,15 +275,22 @@ def parse_action(text: str) -> Action:
     stripped = " ".join(text.strip().split())
     verb, _, rest = stripped.partition(" ")
     verb = verb.lower()
-    if verb in ("draw", "take", "buyback", "decline"):
+    if verb in ("draw", "take", "buyback", "decline", "pass") or (verb == "knock" and not rest):
         if rest:
             raise NotationError(f"{verb!r} takes no arguments: {text!r}")
-        return {"draw": Draw(), "take": TakeDiscard(), "buyback": BuyBack(), "decline": Decline()}[verb]
+        return _BARE[verb]
     if verb == "open":
         return Open(_parse_melds(rest, "open"))
     if verb == "meld":
         return MeldAction(_parse_melds(rest, "meld"))
     if verb == "layoff":
+        if " on " not in f" {rest.lower()} ":
+            cards = meld_text_cards(rest) if rest else ()
+            if len(cards) != 1:
+                raise NotationError(
+                    f"a lay-off moves one card: {text!r} (e.g. 'layoff 5H on 2', gin: 'layoff 5H')"
+                )
+            return LayOffCard(cards[0])
         return _parse_layoff(stripped)
     if verb in ("discard", "knock", "rummy"):
         cards = meld_text_cards(rest) if rest else ()
@@ -268,5 +319,5 @@ def parse_action(text: str) -> Action:
         return Swap(naturals, int(m.group(2)), melds, tuple(layoffs))
     raise NotationError(
         f"unknown action {text!r}; actions: draw, take, open, meld, layoff, swap, discard, knock, rummy, "
-        "buyback, decline"
+        "pass, buyback, decline"
     )

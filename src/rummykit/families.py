@@ -2,8 +2,10 @@
 
 * ``"melding"`` (:mod:`rummykit.melding`): German Rummy, Scala 40, Basic Rummy; cards go on the table.
 * ``"knock"`` (:mod:`rummykit.knocking`): Viennese Rummy, Rommé ohne Auslegen; cards stay in hand.
+* ``"gin"`` (:mod:`rummykit.gin`): Gin Rummy as OpenSpiel plays it; the knocker lays melds, the
+  defender lays off, one decision at a time.
 
-A new family (gin) is one module implementing :class:`~rummykit.family.Family`, one name in
+A new family is one module implementing :class:`~rummykit.family.Family`, one name in
 ``Rules.family`` and one entry here; the round never branches on the family itself.
 
 >>> from rummykit.rules import Rules
@@ -19,11 +21,14 @@ from typing import Final
 
 from rummykit.errors import RulesError
 from rummykit.family import Family
+from rummykit.gin import GIN_FAMILY
 from rummykit.knocking import KNOCK_FAMILY
 from rummykit.melding import MELDING_FAMILY
 from rummykit.rules import Rules
 
-FAMILIES: Final[Mapping[str, Family]] = MappingProxyType({"melding": MELDING_FAMILY, "knock": KNOCK_FAMILY})
+FAMILIES: Final[Mapping[str, Family]] = MappingProxyType(
+    {"melding": MELDING_FAMILY, "knock": KNOCK_FAMILY, "gin": GIN_FAMILY}
+)
 """Turn logic by ``Rules.family``."""
 
 

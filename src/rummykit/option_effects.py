@@ -40,16 +40,20 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, ClassVar, Final, Literal
 
-from rummykit.actions import Action, Discard, Draw
+from rummykit.actions import Action, Discard, Draw, KnockDeclare, MeldAction, Pass, TakeDiscard
 from rummykit.arrange import arrange_deck
 from rummykit.bots.base import match_action
 from rummykit.bots.greedy import GreedyBot
 from rummykit.cards import JOKER, Card, build_deck, format_cards, parse_cards
 from rummykit.errors import IllegalMeldError, RulesError
+from rummykit.gin import values_of
+from rummykit.gin_melds import deadwood as gin_deadwood
+from rummykit.gin_melds import mask_of
 from rummykit.match import Match, MatchPosition
 from rummykit.melds import End, Meld
 from rummykit.rules import PRESET_NAMES, Rules, format_value, option_choices, option_range
 from rummykit.solver import min_deadwood
+from rummykit.views import Phase
 
 Status = Literal["effect", "same", "read", "refused", "none"]
 
@@ -115,6 +119,8 @@ class Situation:
     position: MatchPosition | None = None
     deck: tuple[Card, ...] | None = None
     passive: bool = False
+    hoard: bool = False
+    """Gin: both players take every discard they may and never throw it back (the draw limit)."""
     probes: tuple[Action, ...] = ()
     """Actions whose legality is compared at every step (moves that no legal-action list offers)."""
 
@@ -127,6 +133,19 @@ EQUIVALENT_VALUES: Final[tuple[tuple[str, object, Callable[[Rules], bool], str],
         and r.discard_pickup_requires_opened == "opened_or_opening_with_it",
         "with discard_pickup_requires_meld the taken discard must be laid this turn, which a player who "
         "has not opened can only do by opening with it: never plays like opened_or_opening_with_it",
+    ),
+    (
+        "deal_rotation",
+        "counterclockwise",
+        lambda r: r.max_players == 2,
+        "at a table of two both directions pass the deal to the other player",
+    ),
+    (
+        "deal_rotation",
+        "winner_deals",
+        lambda r: r.max_players == 2 and r.match_end == "single_hand",
+        "a single scored hand ends the match: nobody deals after a winner, and an unscored hand "
+        "passes the deal on at a table of two",
     ),
     (
         "max_adjacent_jokers",
@@ -331,8 +350,52 @@ _MELDING_DEALS: Final = {
 """Melding-game holdings of 13 cards plus the card drawn (the last one), with the moves probed."""
 
 
+_GIN_DEALS: Final = {
+    "the first player can knock with gin": (
+        "AH 2H 3H 5C 5D 5S 9C 10C JC QC",
+        "2C 3C 4C 6D 7D 8D 6H 7H 8H 4S",
+        "KD",
+    ),
+    "the first player knocks with 9 and is undercut": (
+        "AH 2H 3H 5C 5D 5S 9C 10C JC 9D",
+        "2C 3C 4C 6D 7D 8D 6H 7H 8H 4S",
+        "KD",
+    ),
+    "both players end with 4": (
+        "AH 2H 3H 5C 5D 5S 9C 10C JC 4D",
+        "2C 3C 4C 6D 7D 8D 6H 7H 8H 4S",
+        "KD",
+    ),
+    "the defender can lay off three cards on a run": (
+        "5S 6S 7S 2C 2D 2H 9C 10C JC AD",
+        "8S 9S 10S 4D 6H 7H 8H 3C 4C 5C",
+        "KD",
+    ),
+    "the best discard allows a knock that OpenSpiel's count does not": (
+        "7C AD 3D 5D 6D 7D AH 5H 6H 7H",
+        "KS QH 9S JD 2C 4S 10H 8C KC 3H",
+        "5S",
+    ),
+}
+"""Gin holdings (first player, dealer, upcard): the eager gin policy takes the upcard and knocks."""
+
+
+def _arranged_gin(rules: Rules) -> list[Situation]:
+    out = []
+    for label, (first, dealer, upcard) in _GIN_DEALS.items():
+        deck = arrange_deck(rules, 2, [dealer, first], upcard=upcard)
+        out.append(Situation(f"a gin hand where {label}", 2, 11, deck=deck))
+    out.append(Situation("a gin hand where both players take every discard", 2, 13, hoard=True))
+    return out
+
+
 def _arranged(rules: Rules) -> list[Situation]:
     """Arranged first deals (seat 0 deals): rarely dealt holdings that options judge."""
+    if rules.is_gin:
+        try:
+            return _arranged_gin(rules)
+        except RulesError:
+            return []  # another hand size: no such deal
     out: list[Situation] = []
     n = max(2, rules.min_players)
     first = 0 if rules.start_mode == "dealer_extra_card" else 1
@@ -443,12 +506,38 @@ def _signature(m: Match, legal: Sequence[Action], s: Situation) -> tuple[Any, ..
 
 
 def _choose(m: Match, legal: Sequence[Action], s: Situation, rng: random.Random, bot: GreedyBot) -> Action:
+    if m.rules.is_gin and not s.passive:
+        return _gin_choice(m, legal, rng, s.hoard)
     if s.passive:
         if Draw() in legal:
             return Draw()
         discards = [a for a in legal if isinstance(a, Discard)]
         return rng.choice(discards or list(legal))
     return rng.choice(list(legal)) if rng.random() < RANDOM_SHARE else match_action(bot, m, rng)
+
+
+def _gin_choice(m: Match, legal: Sequence[Action], rng: random.Random, hoard: bool) -> Action:
+    """Gin is driven by its own eager policy, so that knocks, lay-offs and undercuts show up: take
+    the first upcard, knock whenever allowed, lay every meld and lay-off offered, otherwise a random
+    move. ``hoard``: take every discard, never knock, never throw the taken card back."""
+    if TakeDiscard() in legal and (hoard or m.round.phase is Phase.FIRST_UPCARD):
+        return TakeDiscard()
+    if hoard:
+        taken = m.round.taken_discard
+        keep = [a for a in legal if isinstance(a, Discard) and a.card != taken]
+        return rng.choice(keep or list(legal))
+    if KnockDeclare() in legal:
+        return KnockDeclare()
+    rnd = m.round
+    discards = [a for a in legal if isinstance(a, Discard)]
+    if rnd.phase is Phase.KNOCK and discards:
+        held = mask_of(rnd.hands[rnd.to_move])
+        values = values_of(rnd.rules)
+        return min(discards, key=lambda a: gin_deadwood(held & ~(1 << a.card), values))
+    if rnd.phase in (Phase.KNOCK, Phase.LAYOFF):
+        laying = [a for a in legal if not isinstance(a, Pass)]
+        return max(laying, key=lambda a: len(a.cards) if isinstance(a, MeldAction) else 0, default=legal[0])
+    return rng.choice(list(legal))
 
 
 def _trace(rules: Rules, s: Situation) -> list[_Step] | str:

@@ -42,6 +42,7 @@ from rummykit.errors import IllegalActionError, RulesError
 from rummykit.events import Event as Event
 from rummykit.families import family_for
 from rummykit.family import Plan
+from rummykit.gin import GIN_PHASES, start_gin
 from rummykit.melds import Meld
 from rummykit.rules import PACKETS, Rules
 from rummykit.state import RoundState
@@ -299,6 +300,7 @@ class Round:
             extra_turns=tuple(state.extra_turns),
             known_cards=tuple(tuple(sorted(k, key=sort_key_by_suit)) for k in state.known_cards),
             in_play=state.in_play,
+            gin=state.gin,
         )
 
     def has_opened(self, seat: int) -> bool:
@@ -518,7 +520,9 @@ def _deal(
         state.discard_pile.append(cards[position])
         position += 1
     state.stock = cards[position:][::-1]  # the top of the stock is the end of the list
-    if state.phase is Phase.DRAW:
+    if rules.is_gin:
+        start_gin(state)  # the knock card (oklahoma) and the first-upcard phase
+    elif state.phase is Phase.DRAW:
         state.ensure_stock()
     return state
 
@@ -539,7 +543,7 @@ def _status(state: RoundState) -> RoundStatus:
         status |= RoundStatus.BAD_TO_MOVE
     if Counter(state.all_cards()) != Counter(build_deck(rules.num_decks, rules.jokers_total)):
         status |= RoundStatus.CARDS_NOT_CONSERVED
-    phases = {Phase.DRAW, Phase.OVER, family_for(rules).after_draw_phase}
+    phases = set(GIN_PHASES) if rules.is_gin else {Phase.DRAW, Phase.OVER, family_for(rules).after_draw_phase}
     if state.phase not in phases or over != (state.result is not None):
         status |= RoundStatus.BAD_PHASE
     if state.must_lay is not None and (
@@ -551,7 +555,7 @@ def _status(state: RoundState) -> RoundStatus:
         t is not None and t > state.turn for t in state.opened_turn
     ):
         status |= RoundStatus.BAD_OPENING
-    knock_game = rules.family == "knock"
+    knock_game = rules.is_knock_game
     if (not knock_game and (state.knocker is not None or state.extra_turns)) or not set(
         state.extra_turns
     ) <= set(state.active_seats):

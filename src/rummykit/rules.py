@@ -58,11 +58,13 @@ MatchEnd = Literal["fixed_hands", "penalty_limit", "elimination_last_survivor", 
 KnockComparison = Literal["lt", "le"]
 LayoffAfterKnock = Literal["none", "onto_knocker_unless_gin"]
 KnockUndercutRule = Literal["none", "knocker_penalised"]
+ElevenCardDeadwood = Literal["openspiel", "best_discard"]
+LayoffRunChain = Literal["two_per_end", "unlimited"]
 AnteFrequency = Literal["per_rubber", "per_hand"]
 BuybackTarget = Literal["second_worst_not_above_buyer"]
 AllEliminatedTiebreak = Literal["lowest_total_wins"]
 
-FamilyName = Literal["melding", "knock"]
+FamilyName = Literal["melding", "knock", "gin"]
 """The families of turn logic (``Rules.family``)."""
 
 PACKETS: Final[dict[str, tuple[int, ...]]] = {"p3334": (3, 3, 3, 4)}
@@ -203,7 +205,15 @@ class Rules:
     big_gin_bonus: int | None = field(default=None, metadata=_range(0, 100))
     wall_stock_size: int = field(default=2, metadata=_range(0, 10))
     max_upcard_draws: int = field(default=50, metadata=_range(1, 100))
+    """Gin: the hand is dead when a player would take the discard for the this-many-th time."""
     repeat_discard_draw: bool = True
+    """Gin: the hand is dead when both players in turn take the upcard and throw it back at once."""
+    eleven_card_deadwood: ElevenCardDeadwood = "openspiel"
+    """Gin: how the deadwood of eleven cards (before the discard) decides a knock: ``openspiel``
+    (its first greatest meld group, then the highest-ranked deadwood card out) or ``best_discard``
+    (the least deadwood over every discard, the rule books' rule); see :mod:`rummykit.gin_melds`."""
+    layoff_run_chain: LayoffRunChain = "two_per_end"
+    """Gin: how far lay-offs extend a knocker's run: ``two_per_end`` (OpenSpiel) or ``unlimited``."""
 
     PRESETS: ClassVar[Mapping[str, Rules]]
     ALIASES: ClassVar[Mapping[str, str]]
@@ -330,9 +340,17 @@ class Rules:
 
     @property
     def family(self) -> FamilyName:
-        """The family of turn logic (:mod:`rummykit.families`): ``"knock"`` when ``knock_threshold``
-        is set (cards stay in hand until Rummy or a knock), else ``"melding"`` (cards go on the table)."""
+        """The family of turn logic (:mod:`rummykit.families`): ``"gin"`` when the hand is scored
+        ``gin_difference``, ``"knock"`` when ``knock_threshold`` is set (cards stay in hand until
+        Rummy or a knock), else ``"melding"`` (cards go on the table)."""
+        if self.hand_scoring == "gin_difference":
+            return "gin"
         return "knock" if self.knock_threshold is not None else "melding"
+
+    @property
+    def is_gin(self) -> bool:
+        """Gin Rummy (RULES.md §5.4): ``hand_scoring = gin_difference``."""
+        return self.hand_scoring == "gin_difference"
 
     @property
     def deck_size(self) -> int:
@@ -434,6 +452,25 @@ def _rubber_only(rules: Rules) -> str | None:
     return "only a knock-game rubber (match_end = elimination_last_survivor) uses it"
 
 
+def _knock_not_gin(rules: Rules) -> str | None:
+    if rules.is_gin:
+        return "gin scores by gin_difference with knock_card and no extra turn"
+    return _knock_only(rules)
+
+
+def _not_gin(
+    reason: str, otherwise: Callable[[Rules], str | None] | None = None
+) -> Callable[[Rules], str | None]:
+    """An applicability test: ``reason`` under gin, else ``otherwise`` (applies when absent)."""
+
+    def check(rules: Rules) -> str | None:
+        if rules.is_gin:
+            return reason
+        return otherwise(rules) if otherwise is not None else None
+
+    return check
+
+
 def _gin_only(rules: Rules) -> str | None:
     if rules.hand_scoring == "gin_difference":
         return None
@@ -486,6 +523,8 @@ GIN_OPTIONS: Final = (
     "wall_stock_size",
     "max_upcard_draws",
     "repeat_discard_draw",
+    "eleven_card_deadwood",
+    "layoff_run_chain",
 )
 """The options of OpenSpiel-compatible gin: they apply once a preset scores ``gin_difference``."""
 _APPLIES: Final[Mapping[str, Callable[[Rules], str | None]]] = {
@@ -518,19 +557,22 @@ _APPLIES: Final[Mapping[str, Callable[[Rules], str | None]]] = {
         ),
         _melding_only,
     ),
+    **dict.fromkeys(("layoff_after_knock", "deadwood_ace"), _knock_only),
+    "deadwood_joker": _not_gin("gin has no jokers", _knock_only),
+    "joker_robbing": _not_gin("gin has no jokers"),
+    "final_discard_face_down": _not_gin("gin has no face-down card: a gin is a knock"),
+    "max_stock_rebuilds": _not_gin("a gin hand ends at the wall (wall_draw); the stock is never rebuilt"),
+    "hand_size_rule": _not_gin("gin deals hand_size cards to each of its two players"),
     **dict.fromkeys(
         (
             "knock_comparison",
             "knock_extra_turn",
-            "layoff_after_knock",
             "knock_undercut_rule",
             "knocker_scores_own_deadwood",
             "knock_discard_face_up",
             "rummy_multiplier",
-            "deadwood_ace",
-            "deadwood_joker",
         ),
-        _knock_only,
+        _knock_not_gin,
     ),
     **dict.fromkeys(
         (
@@ -727,8 +769,17 @@ def _validate(rules: Rules) -> None:
             fail("hand_scoring", f"{rules.hand_scoring} needs knock_threshold (a knock game)")
         if rules.opening_min_points is None:
             fail("opening_min_points", "a melding game needs an opening minimum (0 for none)")
-        if rules.start_mode == "gin_first_upcard":
-            fail("start_mode", "gin_first_upcard is only for knock games")
+    if rules.is_gin:
+        _validate_gin(rules, fail)
+    else:
+        gin_values = {
+            "start_mode": "gin_first_upcard",
+            "stock_exhaustion": "wall_draw",
+            "layoff_after_knock": "onto_knocker_unless_gin",
+        }
+        for option, value in gin_values.items():
+            if getattr(rules, option) == value:
+                fail(option, f"{value} is only for gin (hand_scoring = gin_difference)")
     if rules.match_end == "elimination_last_survivor" and rules.elimination_threshold is None:
         fail("elimination_threshold", "elimination_last_survivor needs an elimination threshold")
     threshold = rules.elimination_threshold
@@ -742,10 +793,6 @@ def _validate(rules: Rules) -> None:
     # Values named by RULES.md that this engine does not play yet are refused, never ignored.
     unsupported = {
         "knock_undercut_rule": ("knocker_penalised", "no source defines the knocker's penalty"),
-        "start_mode": ("gin_first_upcard", "the gin preset is not implemented yet"),
-        "hand_scoring": ("gin_difference", "the gin preset is not implemented yet"),
-        "layoff_after_knock": ("onto_knocker_unless_gin", "the gin preset is not implemented yet"),
-        "stock_exhaustion": ("wall_draw", "the gin preset is not implemented yet"),
     }
     for option, (value, why) in unsupported.items():
         if getattr(rules, option) == value:
@@ -779,6 +826,28 @@ def _validate(rules: Rules) -> None:
                 f"a deck of {deck} cards cannot deal {rules.hand_size_for(active)} "
                 f"cards to {active} players and leave a stock",
             )
+
+
+def _validate_gin(rules: Rules, fail: Callable[[str, str], None]) -> None:
+    """Gin is OpenSpiel's game: two players, one pack without jokers, its 185 melds, the wall."""
+    if (rules.min_players, rules.max_players) != (2, 2):
+        fail("max_players", "gin is a game for exactly two players")
+    if (rules.num_decks, rules.jokers_total) != (1, 0):
+        fail("jokers_total", "gin is played with one pack and no jokers")
+    if rules.ace_high_in_runs or not rules.ace_low_in_runs:
+        fail("ace_high_in_runs", "gin runs take the ace low only")
+    if (rules.set_size_min, rules.set_size_max) != (3, 4):
+        fail("set_size_min", "gin sets hold 3 or 4 cards")
+    if rules.start_mode not in ("gin_first_upcard", "upcard"):
+        fail("start_mode", "a gin hand starts with the upcard (gin_first_upcard or upcard)")
+    if rules.stock_exhaustion != "wall_draw":
+        fail("stock_exhaustion", "a gin hand ends at the wall (wall_draw)")
+    if rules.knock_threshold != 10:
+        fail("knock_threshold", "gin knocks by knock_card (knock_threshold keeps 10)")
+    if rules.big_gin_bonus is not None:
+        fail("big_gin_bonus", "big gin (all eleven cards melded) is not supported: OpenSpiel has none")
+    if 2 * rules.hand_size + 1 + rules.wall_stock_size + 1 > rules.deck_size:
+        fail("wall_stock_size", f"no stock is left to draw above a wall of {rules.wall_stock_size}")
 
 
 def _presets() -> dict[str, Rules]:
@@ -875,7 +944,31 @@ def _presets() -> dict[str, Rules]:
         match_end="target_score",
         target_score=100,
     )
-    return {r.name: r for r in (german, german_dskv, viennese, romme_ohne_auslegen, scala40, basic)}
+    gin = dataclasses.replace(
+        viennese,
+        name="gin",
+        num_decks=1,
+        jokers_total=0,
+        min_players=2,
+        max_players=2,
+        seat_draw="random",
+        ace_high_in_runs=False,
+        allow_ace_both_ends=False,
+        start_mode="gin_first_upcard",
+        may_discard_taken_discard=True,
+        knock_threshold=10,
+        knock_comparison="le",
+        knock_extra_turn=False,
+        layoff_after_knock="onto_knocker_unless_gin",
+        deadwood_ace=1,
+        stock_exhaustion="wall_draw",
+        max_stock_rebuilds=0,
+        hand_scoring="gin_difference",
+        match_end="single_hand",
+        elimination_threshold=None,
+    )
+    presets = (german, german_dskv, viennese, romme_ohne_auslegen, scala40, basic, gin)
+    return {r.name: r for r in presets}
 
 
 Rules.PRESETS = _presets()
@@ -905,6 +998,7 @@ Rules.ALIASES = {
         "romme_ohne_auslegen": ("Rommé ohne Auslegen", "Romme ohne Auslegen", "ROA"),
         "scala40": ("Scala 40", "Scala Quaranta", "Scala_40"),
         "basic": ("Basic Rummy", "Rummy", "Parlett"),
+        "gin": ("Gin Rummy", "Gin", "Gin-Rommé", "OpenSpiel gin_rummy"),
     }.items()
     for alias in aliases
 }

@@ -22,7 +22,7 @@ from rummykit.errors import IllegalActionError
 from rummykit.events import HandEnded, Step, StockRebuilt
 from rummykit.melds import Meld
 from rummykit.rules import Rules
-from rummykit.views import Arrangement, Phase, RoundResult, TableMeld, Termination
+from rummykit.views import Arrangement, GinInfo, Phase, RoundResult, TableMeld, Termination
 
 
 @dataclass(slots=True)
@@ -70,6 +70,8 @@ class RoundState:
     known_cards: list[Hand] = field(default_factory=list)
     """Per seat, cards everybody knows it holds (taken discards, a freed joker kept)."""
     result: RoundResult | None = None
+    gin: GinInfo | None = None
+    """Gin hands: the public gin facts (:mod:`rummykit.gin`); ``None`` in other games."""
     steps: list[Step] = field(default_factory=list, compare=False)
     """Automatic steps taken since the last action began (moved onto its event)."""
 
@@ -114,6 +116,7 @@ class RoundState:
             extra_turns=self.extra_turns[:],
             known_cards=self.known_cards[:] if share_hands else [h.copy() for h in self.known_cards],
             result=self.result,
+            gin=self.gin,
             steps=self.steps[:],
         )
 
@@ -198,9 +201,10 @@ class RoundState:
         self.stock_rebuilds += 1
         self.steps.append(StockRebuilt(self.stock_rebuilds, len(self.stock), False))
 
-    def end_unscored(self) -> None:
+    def end_unscored(self, termination: Termination = Termination.STOCK_EXHAUSTED) -> None:
+        """End the hand without a score (an exhausted stock; in gin the wall or a dead hand)."""
         zeros = (0,) * self.seats
-        self._end(RoundResult(Termination.STOCK_EXHAUSTED, None, zeros, zeros, zeros, self.hand_values()))
+        self._end(RoundResult(termination, None, zeros, zeros, zeros, self.hand_values()))
 
     def finish(
         self,

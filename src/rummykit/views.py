@@ -27,6 +27,14 @@ class Phase(enum.StrEnum):
     """Melding games: open, meld, lay off, exchange jokers (any number), then discard."""
     DISCARD = "discard"
     """Knock games: discard, knock or call Rummy."""
+    FIRST_UPCARD = "first_upcard"
+    """Gin: take the first upcard or pass (after both passed the forehand draws from the stock)."""
+    WALL = "wall"
+    """Gin: the stock is down to the wall; knock with the top discard or pass (the hand dies)."""
+    KNOCK = "knock"
+    """Gin: the knocker discards, then lays melds one by one, then passes."""
+    LAYOFF = "layoff"
+    """Gin: the defender lays cards off onto the knocker's melds, passes, lays own melds, passes."""
     OVER = "over"
     """The hand has ended; ``Round.result`` holds the outcome."""
 
@@ -42,6 +50,17 @@ class Termination(enum.StrEnum):
     """A player knocked; the showdown followed (after the extra turns, where the rules give them)."""
     STOCK_EXHAUSTED = "stock_exhausted"
     """No stock could be rebuilt (or ``max_stock_rebuilds`` was reached): the hand is not scored."""
+    WALL = "wall"
+    """Gin: nobody knocked before the stock reached the wall; the hand is dead (not scored)."""
+    DRAWN = "drawn"
+    """Gin: the upcard was taken and thrown back twice running, or ``max_upcard_draws`` was reached;
+    the hand is dead (not scored)."""
+
+
+UNSCORED: frozenset[Termination] = frozenset(
+    {Termination.STOCK_EXHAUSTED, Termination.WALL, Termination.DRAWN}
+)
+"""Terminations that leave a hand without a score."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +72,31 @@ class TableMeld:
 
     def __str__(self) -> str:
         return str(self.meld)
+
+
+@dataclass(frozen=True, slots=True)
+class GinInfo:
+    """The public facts of a gin hand (RULES.md §5.4), kept by the round and shown in every view.
+
+    Replaced, never changed in place (states and undo snapshots share it).
+    """
+
+    knock_card: int
+    """The knock limit of this hand (under ``oklahoma`` the value of the first upcard, ace 0)."""
+    upcard_passes: int = 0
+    """First-upcard phase: how many players have passed on the first upcard (0, 1 or 2)."""
+    upcard_draws: int = 0
+    """Cards taken from the discard pile in normal draw phases (``max_upcard_draws``)."""
+    prev_upcard: Card | None = None
+    """The top discard when the player to move (or the last one) drew: a throw-back repeats it."""
+    repeated: bool = False
+    """The last player took the upcard and discarded it at once (``repeat_discard_draw``)."""
+    knocker_melds: tuple[tuple[Card, ...], ...] = ()
+    """The knocker's melds in the order laid (before lay-offs)."""
+    layoffs: tuple[Card, ...] = ()
+    """Cards the defender laid off, in order."""
+    layoffs_done: bool = False
+    """The defender has finished laying off (or may not: a gin or no lay-offs)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +123,7 @@ class RoundResult:
 
     @property
     def scored(self) -> bool:
-        return self.termination is not Termination.STOCK_EXHAUSTED
+        return self.termination not in UNSCORED
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +167,8 @@ class PlayerView:
     in hand) and not laid or discarded since."""
     in_play: tuple[int, ...] = ()
     """Seats taking part in the hand (a seat sitting out as dealer is in play but not active)."""
+    gin: GinInfo | None = None
+    """Gin: the knock card, first-upcard passes, the knocker's melds and the lay-offs; else ``None``."""
 
     @property
     def top_discard(self) -> Card | None:

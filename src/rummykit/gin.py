@@ -1,0 +1,540 @@
+"""Turn logic of Gin Rummy (RULES.md §5.4), move for move as OpenSpiel's ``gin_rummy`` plays it.
+
+Two players, ten cards each, the upcard on the discard pile. Phases (:class:`~rummykit.views.Phase`)
+and their actions:
+
+* ``FIRST_UPCARD`` (``start_mode = gin_first_upcard``): the forehand (non-dealer) may ``take`` the
+  upcard or ``pass``; after a pass the dealer may ``take`` or ``pass``; after two passes the forehand
+  must ``draw`` from the stock (the upcard stays buried). Under ``start_mode = upcard`` the hand
+  starts in the draw phase.
+* ``DRAW``: ``take`` the top discard or ``draw`` from the stock. Taking is counted: the
+  ``max_upcard_draws``-th take ends the hand dead (OpenSpiel's bound on endless play).
+* ``DISCARD``: ``discard C`` (the card just taken too, ``may_discard_taken_discard``) or ``knock``
+  when the deadwood of the eleven cards is at most the knock card (:mod:`rummykit.gin_melds`,
+  option ``eleven_card_deadwood``). A player who takes the upcard and throws it back right after
+  the opponent did the same ends the hand dead (``repeat_discard_draw``). When a discard leaves
+  ``wall_stock_size`` cards in the stock the opponent's turn is the ``WALL``.
+* ``WALL``: ``knock`` (the top discard joins the hand; legal when its eleven cards allow a knock)
+  or ``pass``, which ends the hand dead (not scored).
+* ``KNOCK`` (the knocker): ``discard C`` keeping deadwood at most the knock card, then ``meld …``
+  one meld at a time (a meld of some arrangement that stays within the knock card), then ``pass``
+  once the cards left total at most the knock card.
+* ``LAYOFF`` (the defender): unless the knocker has gin (or ``layoff_after_knock = none``),
+  ``layoff C`` onto the knocker's melds (option ``layoff_run_chain``) and ``pass``; then own melds
+  ``meld …`` one at a time and ``pass``, which ends the hand.
+
+``knock C`` is a shortcut for people: knock, discard ``C``, lay the best arrangement and pass.
+
+Score (``hand_scoring = gin_difference``): the cards each player did not lay count their value.
+The knocker scores ``r = defender − knocker``, plus ``gin_bonus`` on a gin; when ``r < 0`` (or
+``r = 0`` with ``undercut_on_tie``) the defender undercut: ``r −= undercut_bonus``. The defender
+scores ``−r``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from functools import lru_cache
+from typing import Final
+
+from rummykit.actions import (
+    Action,
+    Discard,
+    Draw,
+    Knock,
+    KnockDeclare,
+    LayOffCard,
+    MeldAction,
+    Pass,
+    TakeDiscard,
+)
+from rummykit.cards import Card, Hand
+from rummykit.errors import (
+    CardNotInHandError,
+    DiscardError,
+    DrawError,
+    KnockError,
+    LayOffError,
+    MeldError,
+    WrongTurnError,
+)
+from rummykit.family import Plan
+from rummykit.gin_melds import (
+    MELD_BY_MASK,
+    GinMeld,
+    best_group,
+    eleven_card_deadwood,
+    gin_values,
+    knock_discards,
+    layoff_cards,
+    legal_melds,
+    mask_of,
+    melds_in,
+)
+from rummykit.melds import Meld
+from rummykit.rules import Rules
+from rummykit.state import RoundState
+from rummykit.views import GinInfo, Phase, TableMeld, Termination
+
+GIN_PHASES: Final = frozenset(
+    {Phase.FIRST_UPCARD, Phase.DRAW, Phase.DISCARD, Phase.WALL, Phase.KNOCK, Phase.LAYOFF, Phase.OVER}
+)
+
+
+@lru_cache(maxsize=16)
+def _values(ace: int) -> tuple[int, ...]:
+    return gin_values(ace)
+
+
+def values_of(rules: Rules) -> tuple[int, ...]:
+    """Deadwood value per card code under ``rules`` (ace ``deadwood_ace``)."""
+    return _values(rules.deadwood_ace)
+
+
+def oklahoma_knock_card(upcard: int) -> int:
+    """Oklahoma: the knock card is the first upcard's value, an ace meaning gin only (0)."""
+    rank = upcard % 13 + 1
+    return 0 if rank == 1 else min(10, rank)
+
+
+def start_gin(rnd: RoundState) -> None:
+    """Set up a dealt gin hand: the knock card (``oklahoma``) and the first-upcard phase."""
+    rules = rnd.rules
+    knock_card = rules.knock_card
+    if rules.oklahoma and rnd.discard_pile:
+        knock_card = oklahoma_knock_card(rnd.discard_pile[-1])
+    rnd.gin = GinInfo(knock_card=knock_card)
+    if rules.start_mode == "gin_first_upcard":
+        rnd.phase = Phase.FIRST_UPCARD
+
+
+def _gin(rnd: RoundState) -> GinInfo:
+    gin = rnd.gin
+    if gin is None:  # a hand-built state: the first upcard is long gone
+        gin = rnd.gin = GinInfo(knock_card=rnd.rules.knock_card)
+    return gin
+
+
+def _update(rnd: RoundState, **changes: object) -> None:
+    rnd.gin = dataclasses.replace(_gin(rnd), **changes)  # type: ignore[arg-type]
+
+
+def _hand_to(rnd: RoundState, seat: int, phase: Phase) -> None:
+    rnd.to_move = seat
+    rnd.turn += 1
+    rnd.phase = phase
+    rnd.taken_discard = None
+    rnd.must_lay = None
+
+
+def _other(rnd: RoundState, seat: int) -> int:
+    return rnd.next_seat(seat)
+
+
+def _defender(rnd: RoundState) -> int:
+    assert rnd.knocker is not None
+    return _other(rnd, rnd.knocker)
+
+
+def _single_meld(action: MeldAction) -> GinMeld:
+    if len(action.melds) != 1:
+        raise MeldError(f"{action}: in gin melds are laid one at a time", "one_meld_at_a_time")
+    meld = MELD_BY_MASK.get(mask_of(action.melds[0]))
+    if meld is None or len(set(action.melds[0])) != len(action.melds[0]):
+        raise MeldError(
+            f"{action}: not a gin meld (3 or 4 of a rank, or a run of 3 to 5 cards of a suit, ace low; "
+            "lay a longer run as two melds)",
+            "gin_meld",
+        )
+    return meld
+
+
+def meld_action(meld: GinMeld) -> MeldAction:
+    """The action that lays ``meld`` (cards in its written order)."""
+    return MeldAction((meld.cards,))
+
+
+class GinFamily:
+    """Turn logic of gin (RULES.md §5.4)."""
+
+    after_draw_phase: Final = Phase.DISCARD
+    phases: Final = GIN_PHASES
+
+    # Planning -----------------------------------------------------------------------------------
+    def plan(self, rnd: RoundState, action: Action) -> Plan:
+        phase = rnd.phase
+        if phase is Phase.FIRST_UPCARD:
+            return self._plan_first_upcard(rnd, action)
+        if phase is Phase.DRAW:
+            return self._plan_draw(rnd, action)
+        if phase is Phase.DISCARD:
+            return self._plan_discard_phase(rnd, action)
+        if phase is Phase.WALL:
+            return self._plan_wall(rnd, action)
+        if phase is Phase.KNOCK:
+            return self._plan_knock_phase(rnd, action)
+        if phase is Phase.LAYOFF:
+            return self._plan_layoff(rnd, action)
+        raise WrongTurnError(f"{action}: the hand is over", "hand_over")
+
+    def _plan_first_upcard(self, rnd: RoundState, action: Action) -> Plan:
+        gin = _gin(rnd)
+        seat = rnd.to_move
+        both_passed = gin.upcard_passes >= 2
+        if isinstance(action, Draw):
+            if not both_passed:
+                raise WrongTurnError(
+                    "draw: first take the upcard or pass on it (the stock opens after both passed)",
+                    "gin_first_upcard",
+                )
+            return self._plan_stock(rnd)
+        if both_passed:
+            raise WrongTurnError(
+                f"{action}: both players passed on the upcard; draw from the stock", "draw_first"
+            )
+        if isinstance(action, TakeDiscard):
+            return self._plan_take(rnd, counted=False)
+        if isinstance(action, Pass):
+
+            def effect() -> None:
+                passes = gin.upcard_passes + 1
+                _update(rnd, upcard_passes=passes)
+                _hand_to(rnd, rnd.active_seats[0] if passes >= 2 else _other(rnd, seat), Phase.FIRST_UPCARD)
+
+            return effect
+        raise WrongTurnError(f"{action}: take the upcard or pass", "gin_first_upcard")
+
+    def _plan_draw(self, rnd: RoundState, action: Action) -> Plan:
+        if isinstance(action, Draw):
+            return self._plan_stock(rnd)
+        if isinstance(action, TakeDiscard):
+            return self._plan_take(rnd, counted=True)
+        raise WrongTurnError(f"{action}: first draw from the stock or take the discard", "draw_first")
+
+    def _plan_stock(self, rnd: RoundState) -> Plan:
+        seat = rnd.to_move
+        if not rnd.stock:
+            raise DrawError("draw: the stock is empty", "stock_exhaustion")
+
+        def effect() -> Card:
+            upcard = rnd.discard_pile[-1] if rnd.discard_pile else None
+            _update(rnd, prev_upcard=upcard)
+            card = rnd.stock.pop()
+            rnd.hands[seat] = rnd.hands[seat].plus(card)
+            rnd.phase = Phase.DISCARD
+            return card
+
+        return effect
+
+    def _plan_take(self, rnd: RoundState, counted: bool) -> Plan:
+        seat = rnd.to_move
+        if not rnd.discard_pile:
+            raise DrawError("take: the discard pile is empty", "empty_discard_pile")
+        card = rnd.discard_pile[-1]
+        gin = _gin(rnd)
+
+        def effect() -> None:
+            if counted:
+                draws = gin.upcard_draws + 1
+                _update(rnd, upcard_draws=draws)
+                if draws >= rnd.rules.max_upcard_draws:
+                    # OpenSpiel's bound: this take is not made, the hand is dead.
+                    rnd.end_unscored(Termination.DRAWN)
+                    return
+            rnd.discard_pile.pop()
+            rnd.hands[seat] = rnd.hands[seat].plus(card)
+            rnd.taken_discard = card
+            _update(rnd, prev_upcard=card)
+            rnd.phase = Phase.DISCARD
+
+        return effect
+
+    def _check_discard(self, rnd: RoundState, card: Card, action: Action) -> Hand:
+        hand = rnd.hands[rnd.to_move]
+        if card not in hand:
+            raise CardNotInHandError(f"{action}: you do not hold {card}", "card_not_in_hand")
+        if card == rnd.taken_discard and not rnd.rules.may_discard_taken_discard:
+            raise DiscardError(
+                f"{action}: you may not discard the card you took from the discard pile "
+                "(may_discard_taken_discard is off)",
+                "may_discard_taken_discard",
+            )
+        return hand.without((card,))
+
+    def _plan_discard_phase(self, rnd: RoundState, action: Action) -> Plan:
+        if isinstance(action, Discard):
+            return self._plan_discard(rnd, action)
+        if isinstance(action, KnockDeclare):
+            return self._plan_knock(rnd, action, at_wall=False)
+        if isinstance(action, Knock):
+            return self._plan_knock_shortcut(rnd, action, at_wall=False)
+        raise WrongTurnError(f"{action}: discard a card or knock", "not_in_this_game")
+
+    def _plan_discard(self, rnd: RoundState, action: Discard) -> Plan:
+        rules = rnd.rules
+        seat = rnd.to_move
+        hand = self._check_discard(rnd, action.card, action)
+        gin = _gin(rnd)
+
+        def effect() -> None:
+            rnd.hands[seat] = hand
+            rnd.discard_pile.append(action.card)
+            repeated = action.card == gin.prev_upcard
+            if repeated and gin.repeated and rules.repeat_discard_draw:
+                rnd.end_unscored(Termination.DRAWN)
+                return
+            _update(rnd, repeated=repeated)
+            wall = len(rnd.stock) <= rules.wall_stock_size
+            _hand_to(rnd, _other(rnd, seat), Phase.WALL if wall else Phase.DRAW)
+
+        return effect
+
+    def _knock_hand(self, rnd: RoundState, action: Action, at_wall: bool) -> Hand:
+        """The knocker's eleven cards, checked to allow a knock."""
+        rules = rnd.rules
+        hand = rnd.hands[rnd.to_move]
+        if at_wall:
+            if not rnd.discard_pile:
+                raise KnockError(f"{action}: there is no discard to knock with", "empty_discard_pile")
+            hand = hand.plus(rnd.discard_pile[-1])
+        limit = _gin(rnd).knock_card
+        deadwood = eleven_card_deadwood(mask_of(hand), values_of(rules), rules.eleven_card_deadwood)
+        if deadwood > limit:
+            where = " with the top discard" if at_wall else ""
+            raise KnockError(
+                f"cannot knock{where}: your best deadwood after a discard is {deadwood}, the knock card "
+                f"is {limit}",
+                "knock_card",
+            )
+        return hand
+
+    def _plan_knock(self, rnd: RoundState, action: Action, at_wall: bool) -> Plan:
+        seat = rnd.to_move
+        hand = self._knock_hand(rnd, action, at_wall)
+
+        def effect() -> None:
+            if at_wall:
+                rnd.taken_discard = rnd.discard_pile.pop()
+            rnd.hands[seat] = hand
+            rnd.knocker = seat
+            rnd.phase = Phase.KNOCK
+
+        return effect
+
+    def _plan_knock_shortcut(self, rnd: RoundState, action: Knock, at_wall: bool) -> Plan:
+        """``knock C``: knock, discard ``C``, lay the best arrangement, pass."""
+        rules = rnd.rules
+        hand = self._knock_hand(rnd, action, at_wall)
+        limit = _gin(rnd).knock_card
+        values = values_of(rules)
+        mask = mask_of(hand)
+        if action.card not in hand:
+            raise CardNotInHandError(f"{action}: you do not hold {action.card}", "card_not_in_hand")
+        taken = rnd.discard_pile[-1] if at_wall else rnd.taken_discard
+        if action.card == taken and not rules.may_discard_taken_discard:
+            raise DiscardError(
+                f"{action}: you may not discard the card you took", "may_discard_taken_discard"
+            )
+        if action.card not in knock_discards(mask, values, limit):
+            raise KnockError(
+                f"{action}: after discarding {action.card} your deadwood is above the knock card {limit}",
+                "knock_card",
+            )
+        knock = self._plan_knock(rnd, action, at_wall)
+        group = best_group(mask & ~(1 << action.card), values)
+
+        def effect() -> None:
+            knock()
+            self._knock_discard(rnd, action.card)
+            for meld in group:
+                self._lay_knocker_meld(rnd, meld)
+            self._finish_knock(rnd)
+
+        return effect
+
+    def _plan_wall(self, rnd: RoundState, action: Action) -> Plan:
+        if isinstance(action, Pass):
+            return lambda: rnd.end_unscored(Termination.WALL)
+        if isinstance(action, KnockDeclare):
+            return self._plan_knock(rnd, action, at_wall=True)
+        if isinstance(action, Knock):
+            return self._plan_knock_shortcut(rnd, action, at_wall=True)
+        raise WrongTurnError(
+            f"{action}: the stock is down to the wall; knock with the top discard or pass", "wall_draw"
+        )
+
+    def _plan_knock_phase(self, rnd: RoundState, action: Action) -> Plan:
+        rules = rnd.rules
+        seat = rnd.to_move
+        hand = rnd.hands[seat]
+        limit = _gin(rnd).knock_card
+        values = values_of(rules)
+        if len(hand) > rules.hand_size:
+            if not isinstance(action, Discard):
+                raise WrongTurnError(f"{action}: after knocking, discard first", "knock_discard")
+            self._check_discard(rnd, action.card, action)
+            if action.card not in knock_discards(mask_of(hand), values, limit):
+                raise KnockError(
+                    f"{action}: after this discard your deadwood would be above the knock card {limit}",
+                    "knock_card",
+                )
+            return lambda: self._knock_discard(rnd, action.card)
+        mask = mask_of(hand)
+        if isinstance(action, MeldAction):
+            meld = _single_meld(action)
+            if meld.mask & mask != meld.mask:
+                raise CardNotInHandError(f"{action}: you do not hold these cards", "card_not_in_hand")
+            if meld not in legal_melds(mask, values, limit):
+                raise MeldError(
+                    f"{action}: with this meld your cards left could not get within the knock card {limit}",
+                    "knock_card",
+                )
+            return lambda: self._lay_knocker_meld(rnd, meld)
+        if isinstance(action, Pass):
+            left = sum(values[c] for c in hand)
+            if left > limit:
+                raise KnockError(
+                    f"pass: your unmelded cards total {left}, above the knock card {limit}; lay more melds",
+                    "knock_card",
+                )
+            return lambda: self._finish_knock(rnd)
+        raise WrongTurnError(f"{action}: lay your melds one at a time, then pass", "knock_melds")
+
+    def _knock_discard(self, rnd: RoundState, card: Card) -> None:
+        seat = rnd.to_move
+        rnd.hands[seat] = rnd.hands[seat].without((card,))
+        rnd.discard_pile.append(card)
+
+    def _lay_knocker_meld(self, rnd: RoundState, meld: GinMeld) -> None:
+        self._lay(rnd, meld)
+        _update(rnd, knocker_melds=(*_gin(rnd).knocker_melds, meld.cards))
+
+    def _lay(self, rnd: RoundState, meld: GinMeld) -> None:
+        seat = rnd.to_move
+        rnd.hands[seat] = rnd.hands[seat].without(meld.cards)
+        rnd.melds.append(TableMeld(Meld.from_cards(meld.cards, rnd.rules), seat))
+
+    def _finish_knock(self, rnd: RoundState) -> None:
+        rules = rnd.rules
+        assert rnd.knocker is not None
+        left = sum(values_of(rules)[c] for c in rnd.hands[rnd.knocker])
+        rnd.knock_deadwood = left
+        no_layoffs = left == 0 or rules.layoff_after_knock == "none"
+        _update(rnd, layoffs_done=no_layoffs)
+        _hand_to(rnd, _defender(rnd), Phase.LAYOFF)
+
+    def _plan_layoff(self, rnd: RoundState, action: Action) -> Plan:
+        gin = _gin(rnd)
+        seat = rnd.to_move
+        hand = rnd.hands[seat]
+        if isinstance(action, Pass):
+            if gin.layoffs_done:
+                return lambda: self._score(rnd)
+            return lambda: _update(rnd, layoffs_done=True)
+        if not gin.layoffs_done:
+            if not isinstance(action, LayOffCard):
+                raise WrongTurnError(
+                    f"{action}: first lay cards off onto the knocker's melds ('layoff 5H'), then pass",
+                    "layoff_first",
+                )
+            if action.card not in hand:
+                raise CardNotInHandError(f"{action}: you do not hold {action.card}", "card_not_in_hand")
+            if action.card not in self.layoff_targets(rnd):
+                raise LayOffError(f"{action}: {action.card} fits none of the knocker's melds", "layoff")
+            return lambda: self._lay_off(rnd, action.card)
+        if isinstance(action, MeldAction):
+            meld = _single_meld(action)
+            if meld.mask & mask_of(hand) != meld.mask:
+                raise CardNotInHandError(f"{action}: you do not hold these cards", "card_not_in_hand")
+            return lambda: self._lay(rnd, meld)
+        if isinstance(action, LayOffCard):
+            raise LayOffError(f"{action}: you passed on lay-offs; lay your own melds or pass", "layoff_done")
+        raise WrongTurnError(f"{action}: lay your own melds one at a time, then pass", "layoff_melds")
+
+    def layoff_targets(self, rnd: RoundState) -> set[Card]:
+        """Cards that may be laid off now onto the knocker's melds (``layoff_run_chain``)."""
+        gin = _gin(rnd)
+        melds = [MELD_BY_MASK[mask_of(cards)] for cards in gin.knocker_melds]
+        return layoff_cards(melds, gin.layoffs, rnd.rules.layoff_run_chain)
+
+    def _lay_off(self, rnd: RoundState, card: Card) -> None:
+        seat = rnd.to_move
+        rules = rnd.rules
+        rnd.hands[seat] = rnd.hands[seat].without((card,))
+        _update(rnd, layoffs=(*_gin(rnd).layoffs, card))
+        # Shown on the first of the knocker's table melds it extends.
+        for i, tm in enumerate(rnd.melds):
+            if tm.owner == rnd.knocker and tm.meld.can_lay_off(card, rules):
+                rnd.melds[i] = TableMeld(tm.meld.with_layoff(card, rules), tm.owner)
+                return
+
+    def _score(self, rnd: RoundState) -> None:
+        rules = rnd.rules
+        knocker = rnd.knocker
+        assert knocker is not None
+        defender = _defender(rnd)
+        values = values_of(rules)
+        own = sum(values[c] for c in rnd.hands[knocker])
+        other = sum(values[c] for c in rnd.hands[defender])
+        r = other - own
+        if own == 0:
+            r += rules.gin_bonus
+        if r < 0 or (r == 0 and rules.undercut_on_tie):
+            r -= rules.undercut_bonus
+        points = [0] * rnd.seats
+        points[knocker] = r
+        points[defender] = -r
+        gains = tuple(max(p, 0) for p in points)
+        penalties = tuple(max(-p, 0) for p in points)
+        rnd.finish(Termination.KNOCK, knocker, penalties, gains, 1)
+
+    # Legal actions ------------------------------------------------------------------------------
+    def legal_actions(self, rnd: RoundState) -> list[Action]:
+        phase = rnd.phase
+        rules = rnd.rules
+        gin = _gin(rnd)
+        seat = rnd.to_move
+        hand = rnd.hands[seat]
+        values = values_of(rules)
+        if phase is Phase.FIRST_UPCARD:
+            return [Draw()] if gin.upcard_passes >= 2 else [TakeDiscard(), Pass()]
+        if phase is Phase.DRAW:
+            return [Draw(), TakeDiscard()]
+        if phase is Phase.WALL:
+            wall: list[Action] = [Pass()]
+            top = rnd.discard_pile[-1] if rnd.discard_pile else None
+            if top is not None:
+                eleven = hand.plus(top)
+                dw = eleven_card_deadwood(mask_of(eleven), values, rules.eleven_card_deadwood)
+                if dw <= gin.knock_card:
+                    wall.append(KnockDeclare())
+            return wall
+        if phase is Phase.DISCARD:
+            actions: list[Action] = []
+            dw = eleven_card_deadwood(mask_of(hand), values, rules.eleven_card_deadwood)
+            if dw <= gin.knock_card:
+                actions.append(KnockDeclare())
+            return actions + [Discard(c) for c in self._discardable(rnd, hand)]
+        if phase is Phase.KNOCK:
+            mask = mask_of(hand)
+            if len(hand) > rules.hand_size:
+                allowed = set(self._discardable(rnd, hand))
+                return [Discard(c) for c in knock_discards(mask, values, gin.knock_card) if c in allowed]
+            knock: list[Action] = [meld_action(m) for m in legal_melds(mask, values, gin.knock_card)]
+            if sum(values[c] for c in hand) <= gin.knock_card:
+                knock.insert(0, Pass())
+            return knock
+        if phase is Phase.LAYOFF:
+            if not gin.layoffs_done:
+                targets = self.layoff_targets(rnd)
+                return [Pass(), *(LayOffCard(c) for c in sorted(set(hand)) if c in targets)]
+            return [Pass(), *(meld_action(m) for m in melds_in(mask_of(hand)))]
+        return []
+
+    def _discardable(self, rnd: RoundState, hand: Hand) -> list[Card]:
+        taken = rnd.taken_discard
+        allow_taken = rnd.rules.may_discard_taken_discard
+        return [c for c in sorted(set(hand)) if c != taken or allow_taken]
+
+
+GIN_FAMILY: Final = GinFamily()
