@@ -88,14 +88,19 @@ def test_openspiel_simple_refuses_other_games() -> None:
         OpenSpielSimpleBot().choose(rnd.view(rnd.to_move), rnd.legal_actions(), random.Random(0))
 
 
+def _load(path: Path, name: str) -> Any:
+    """The module at ``path`` (a benchmark script or a test module), imported once as ``name``."""
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module  # dataclasses look their module up while it runs
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
 def _vs_openspiel() -> Any:
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "vs_openspiel.py"
-    spec = importlib.util.spec_from_file_location("vs_openspiel", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("vs_openspiel", module)  # its dataclasses look their module up
-    spec.loader.exec_module(sys.modules["vs_openspiel"])
-    return sys.modules["vs_openspiel"]
+    return _load(Path(__file__).resolve().parent.parent / "benchmarks" / "vs_openspiel.py", "vs_openspiel")
 
 
 def test_vs_openspiel_smoke_game_with_seats_swapped() -> None:
@@ -108,3 +113,22 @@ def test_vs_openspiel_smoke_game_with_seats_swapped() -> None:
     figures = bench.summary("greedy", outcomes)
     assert figures["games"] == 4 and figures["wins"] + figures["losses"] + figures["draws"] == 4
     assert figures["ci95"][0] <= figures["win_rate"] <= figures["ci95"][1]
+
+
+def test_a_knock_at_the_wall_is_rebuilt_for_the_knocker() -> None:
+    """OpenSpiel's knock at the wall takes the upcard itself: the bot knocks there, and its next
+    decisions (discard, melds, pass) are asked on states reached that way."""
+    pytest.importorskip("pyspiel")
+    from rummykit.actions import KnockDeclare
+    from rummykit.interop.openspiel_gin import legal_action_ids
+
+    helpers = _load(Path(__file__).resolve().parent / "test_bots_gin.py", "gin_bot_tests")
+    rnd = helpers._to_the_wall("AC 4D 5D 6D 7S 8S 9S 10S JS KS", "7H 8H 2S 3S 4S QD QC QH 3D 2C", "9H")
+    bot = OpenSpielSimpleBot()
+    assert bot.choose(rnd.view(1), rnd.legal_actions(), random.Random(0)) == KnockDeclare()
+    rnd.apply(KnockDeclare())
+    while not rnd.is_over and rnd.to_move == 1:
+        view = rnd.view(1)
+        assert sorted(bot.state(view).legal_actions()) == legal_action_ids(rnd)
+        rnd.apply(bot.choose(view, rnd.legal_actions(), random.Random(0)))
+    assert rnd.phase.value == "layoff"

@@ -146,9 +146,8 @@ def openspiel_history(view: PlayerView) -> list[int]:
     pool = [c for c in (*known, *shown) if c not in visible]
     pool += [c for c in range(NUM_FACES) if c not in visible and c not in pool]
 
-    def hands(mine: Sequence[int], theirs_size: int, theirs_first: Sequence[int] = ()) -> list[list[int]]:
-        theirs = list(theirs_first)
-        theirs += [c for c in pool if c not in theirs and c not in mine][: theirs_size - len(theirs)]
+    def hands(mine: Sequence[int], theirs_size: int) -> list[list[int]]:
+        theirs = [c for c in pool if c not in mine][:theirs_size]
         return [list(mine), theirs] if me == 0 else [theirs, list(mine)]
 
     size = view.rules.hand_size
@@ -164,7 +163,13 @@ def openspiel_history(view: PlayerView) -> list[int]:
         discarded = len(hand) + len(melded) == size
         eleven = [*hand, *melded, *([pile[-1]] if discarded else [])]
         taken = openspiel_card(view.taken_discard) if view.taken_discard is not None else None
-        history = _discard_phase(hands(eleven, size), pile[:-1] if discarded else pile, me, taken)
+        below = pile[:-1] if discarded else pile
+        if taken is not None and view.stock_size <= view.rules.wall_stock_size:
+            # A knock at the wall: OpenSpiel's knock itself takes the upcard into the hand.
+            ten = [c for c in eleven if c != taken]
+            history = _draw_phase(hands(ten, size), below, taken, me)
+        else:
+            history = _discard_phase(hands(eleven, size), below, me, taken)
         history += [KNOCK, *([pile[-1]] if discarded else []), *knocker_ids]
         return history
     # LAYOFF: the opponent knocked; its hand is its melds and its cards left (shown, or low fillers).
