@@ -20,6 +20,7 @@ from typing import Any, Final
 from rummykit.bots.base import Bot, MatchView, RandomBot, match_action
 from rummykit.bots.gin_search import GinSearchBot
 from rummykit.bots.greedy import GreedyBot
+from rummykit.bots.openspiel_simple import OpenSpielMissingError, OpenSpielSimpleBot
 from rummykit.bots.search import LEVELS, Budget, SearchBot
 from rummykit.errors import RummyError
 
@@ -77,9 +78,7 @@ def _policy_bot(level: str | None, **options: Any) -> Bot:
 
 
 def _openspiel_simple(level: str | None, **options: Any) -> Bot:
-    """OpenSpiel's simple gin bot (``pyspiel``, imported only now)."""
-    from rummykit.bots.openspiel_simple import OpenSpielMissingError, OpenSpielSimpleBot
-
+    """OpenSpiel's simple gin bot (``pyspiel`` is imported only now)."""
     try:
         return OpenSpielSimpleBot()
     except OpenSpielMissingError as exc:
