@@ -82,6 +82,9 @@ def _choose(rng: random.Random, rnd: Round, ids: list[int], biased: bool) -> int
         return scored[0][1] if rng.random() < 0.7 else rng.choice(scored[:3])[1]
     if rnd.phase is Phase.DRAW and rng.random() < 0.5:
         return 53
+    laying = [i for i in ids if i != 54]
+    if rnd.phase is Phase.LAYOFF and laying and rng.random() < 0.85:
+        return rng.choice(laying)  # lay off and meld, so that lay-off chains occur
     return rng.choice(ids)
 
 

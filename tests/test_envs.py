@@ -26,6 +26,7 @@ from rummykit.envs.observation import MatchFigures, encode_view
 TABLES = [
     (preset, players)
     for preset in rk.PRESET_NAMES
+    if not rk.Rules.preset(preset).is_gin  # the environments refuse gin (test_gin_is_refused)
     for players in (2, 4, 6)
     if rk.Rules.preset(preset).min_players <= players <= rk.Rules.preset(preset).max_players
 ] + [("german_dskv", 3)]
@@ -234,3 +235,8 @@ def test_vector_envs(vector: str) -> None:
         assert len(envs.call("action_masks")) == 2
     finally:
         envs.close()
+
+
+def test_gin_is_refused() -> None:
+    with pytest.raises(rk.RulesError, match="do not play gin"):
+        TokenGame("gin", 2)

@@ -43,7 +43,12 @@ def test_every_preset_has_a_page_in_every_language() -> None:
 def test_pages_explain_the_terms_players_meet(preset: str) -> None:
     rules = rk.Rules.preset(preset)
     en, de = explain(rules, "en"), explain(rules, "de")
-    if rules.is_knock_game:
+    if rules.is_gin:
+        for word in ("deadwood", "knock", "gin", "undercut", "lay off", "the wall", "upcard"):
+            assert word in en, word
+        for word in ("Restpunkte", "Klopfen", "Gin", "unterbieten", "anlegen", "Mauer"):
+            assert word in de, word
+    elif rules.is_knock_game:
         for word in ("deadwood", "knock", "Rummy", "bad points", "rubber", "buy-back", "knock money"):
             assert word in en, word
         for word in ("Schlechtpunkte", "Klopfen", "Rummy", "Rückkauf", "Klopfgeld", "Pott"):

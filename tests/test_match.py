@@ -674,7 +674,7 @@ def test_record_wrong_action_is_rejected(index: int, action: str) -> None:
         record.replay()
 
 
-@pytest.mark.parametrize("action", ["fly", "buyback now", "knock", ""])
+@pytest.mark.parametrize("action", ["fly", "buyback now", "knock now", "pass 5H", ""])
 def test_record_unparsable_action(action: str) -> None:
     data = record_dict(r3_match())
     data["actions"].append(action)

@@ -114,4 +114,5 @@ def test_other_options_change_no_answer(preset: str, name: str) -> None:
                 assert meld_options(changed) == meld_options(base)
                 assert answers(changed, hands) == expected, f"{f.name}={value!r} changed a solver answer"
                 varied += 1
-    assert varied >= 40  # most options do vary on every preset
+    # Most options do vary on every preset; gin refuses the many it cannot play (jokers, two packs …).
+    assert varied >= (25 if base.is_gin else 40)

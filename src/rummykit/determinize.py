@@ -79,5 +79,6 @@ def sample_round(view: PlayerView, rng: random.Random) -> Round:
         knocker=view.knocker,
         extra_turns=list(view.extra_turns),
         known_cards=[Hand(k) for k in view.known_cards],
+        gin=view.gin,
     )
     return Round.from_state(state)

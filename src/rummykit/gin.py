@@ -63,7 +63,9 @@ from rummykit.gin_melds import (
     MELD_BY_MASK,
     GinMeld,
     best_group,
+    cards_of,
     eleven_card_deadwood,
+    eleven_card_knock,
     gin_values,
     knock_discards,
     layoff_cards,
@@ -76,6 +78,7 @@ from rummykit.rules import Rules
 from rummykit.state import RoundState
 from rummykit.views import GinInfo, Phase, TableMeld, Termination
 
+_DISCARDS: Final = tuple(Discard(Card(c)) for c in range(52))
 GIN_PHASES: Final = frozenset(
     {Phase.FIRST_UPCARD, Phase.DRAW, Phase.DISCARD, Phase.WALL, Phase.KNOCK, Phase.LAYOFF, Phase.OVER}
 )
@@ -115,8 +118,15 @@ def _gin(rnd: RoundState) -> GinInfo:
     return gin
 
 
+_GIN_FIELDS: Final = tuple(f.name for f in dataclasses.fields(GinInfo))
+
+
 def _update(rnd: RoundState, **changes: object) -> None:
-    rnd.gin = dataclasses.replace(_gin(rnd), **changes)  # type: ignore[arg-type]
+    """Replace the round's :class:`GinInfo` with ``changes`` made (kept when nothing changes)."""
+    gin = _gin(rnd)
+    if all(getattr(gin, name) == value for name, value in changes.items()):
+        return
+    rnd.gin = GinInfo(*[changes.get(name, getattr(gin, name)) for name in _GIN_FIELDS])  # type: ignore[arg-type]
 
 
 def _hand_to(rnd: RoundState, seat: int, phase: Phase) -> None:
@@ -504,17 +514,15 @@ class GinFamily:
             wall: list[Action] = [Pass()]
             top = rnd.discard_pile[-1] if rnd.discard_pile else None
             if top is not None:
-                eleven = hand.plus(top)
-                dw = eleven_card_deadwood(mask_of(eleven), values, rules.eleven_card_deadwood)
-                if dw <= gin.knock_card:
+                eleven = mask_of(hand) | 1 << top
+                if eleven_card_knock(eleven, values, rules.eleven_card_deadwood, gin.knock_card):
                     wall.append(KnockDeclare())
             return wall
         if phase is Phase.DISCARD:
             actions: list[Action] = []
-            dw = eleven_card_deadwood(mask_of(hand), values, rules.eleven_card_deadwood)
-            if dw <= gin.knock_card:
+            if eleven_card_knock(mask_of(hand), values, rules.eleven_card_deadwood, gin.knock_card):
                 actions.append(KnockDeclare())
-            return actions + [Discard(c) for c in self._discardable(rnd, hand)]
+            return actions + [_DISCARDS[c] for c in self._discardable(rnd, hand)]
         if phase is Phase.KNOCK:
             mask = mask_of(hand)
             if len(hand) > rules.hand_size:
@@ -532,9 +540,11 @@ class GinFamily:
         return []
 
     def _discardable(self, rnd: RoundState, hand: Hand) -> list[Card]:
+        cards = cards_of(mask_of(hand))
         taken = rnd.taken_discard
-        allow_taken = rnd.rules.may_discard_taken_discard
-        return [c for c in sorted(set(hand)) if c != taken or allow_taken]
+        if taken is not None and not rnd.rules.may_discard_taken_discard:
+            cards.remove(taken)
+        return cards
 
 
 GIN_FAMILY: Final = GinFamily()

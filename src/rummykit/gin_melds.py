@@ -343,6 +343,18 @@ def eleven_card_deadwood(mask: int, values: Sequence[int], rule: ElevenCardDeadw
     return total - best - drop
 
 
+def eleven_card_knock(mask: int, values: Sequence[int], rule: ElevenCardDeadwood, limit: int) -> bool:
+    """Whether :func:`eleven_card_deadwood` is at most ``limit`` (quick bounds first: the card that
+    goes out is worth at least 0 and at most the hand's highest value)."""
+    search = _Search(mask, values)
+    rest = total_value(mask, values) - search.best_value(mask)
+    if rest <= limit:
+        return True
+    if rest - max(values[c] for c in cards_of(mask)) > limit:
+        return False
+    return eleven_card_deadwood(mask, values, rule) <= limit
+
+
 def knock_discards(mask: int, values: Sequence[int], limit: int) -> list[Card]:
     """The discards after a knock that leave deadwood at most ``limit`` (OpenSpiel's ``LegalDiscards``)."""
     return [c for c in cards_of(mask) if deadwood(mask & ~(1 << c), values) <= limit]

@@ -131,11 +131,12 @@ def legal_moves_lines(legal: Sequence[Action]) -> list[str]:
         verb = str(action).split(" ", 1)[0]
         groups.setdefault(verb, []).append(str(action))
     lines: list[str] = []
-    simple = [g[0] for v, g in groups.items() if v in ("draw", "take", "buyback", "decline")]
+    simple = [i for g in groups.values() for i in g if " " not in i]  # draw, take, pass, gin's knock …
     if simple:
         lines.append("  " + "  ·  ".join(simple))
     for verb, items in groups.items():
-        if verb in ("draw", "take", "buyback", "decline"):
+        items = [i for i in items if " " in i]
+        if not items:
             continue
         if verb in ("discard", "knock", "rummy"):
             lines.append(f"  {verb} " + " ".join(i.split(" ", 1)[1] for i in items))

@@ -400,6 +400,8 @@ class PlaySession:
             what = "meld (m …), lay off (l …), then discard (x N)"
             if not rnd.view(seat).opened[seat]:
                 what = f"open (m …, at least {m.rules.opening_min_points} points) or discard (x N)"
+        elif m.rules.is_gin:
+            what = _GIN_PROMPTS.get(rnd.phase, "discard (x N) or knock (k)")
         else:
             what = "discard (x N), knock (k N) or rummy (r N)"
         return Text.assemble((f"{you} turn: ", "bold"), what, ("   help · hint · quit", "dim"))
@@ -424,7 +426,7 @@ class PlaySession:
         view = m.round.view(seat)
         hand = screen.sorted_hand(view.hand, self.sort_mode)
         try:
-            parsed = parse_input(line, hand, view.opened[seat])
+            parsed = parse_input(line, hand, view.opened[seat] or view.rules.is_gin)
         except NotationError as exc:
             return Text(f"✗ not a move: {short_error(exc)}", style="red")
         if isinstance(parsed, str):
@@ -505,6 +507,16 @@ class PlaySession:
 
 
 # The command ----------------------------------------------------------------------------------------
+_GIN_PROMPTS: Final = {
+    Phase.FIRST_UPCARD: "take the upcard (t), pass, or draw (d) once both passed",
+    Phase.DISCARD: "discard (x N), knock (k), or knock discarding card N (k N)",
+    Phase.WALL: "the stock is down to the wall: knock (k) with the top discard, or pass",
+    Phase.KNOCK: "discard (x N) after the knock, then meld (m …) one meld at a time, then pass",
+    Phase.LAYOFF: "lay off onto the knocker's melds (l N), pass, then meld (m …) and pass",
+}
+"""Gin: what the player to move may do, per phase (Phase.DRAW uses the common prompt)."""
+
+
 def _fail(message: str) -> typer.Exit:
     typer.echo(f"error: {message}", err=True)
     return typer.Exit(2)

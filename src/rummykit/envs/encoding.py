@@ -129,7 +129,13 @@ def token_name(token: int) -> str:
 
 
 def check_rules(rules: Rules) -> None:
-    """Refuse rule sets whose table could hold more melds than the encoding names."""
+    """Refuse rule sets whose table could hold more melds than the encoding names, and gin, whose
+    knock and lay-off decisions (``pass``, a bare ``knock``, ``layoff 5H``) the token spelling lacks."""
+    if rules.is_gin:
+        raise RulesError(
+            "the environments do not play gin yet: its pass, knock and lay-off decisions have no tokens",
+            option="hand_scoring",
+        )
     if rules.deck_size // 3 > MAX_TABLE_MELDS:
         raise RulesError(
             f"the environment names at most {MAX_TABLE_MELDS} table melds; a {rules.deck_size}-card deck "

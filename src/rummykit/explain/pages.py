@@ -13,6 +13,7 @@ from typing import Final
 from rummykit import solver
 from rummykit.cards import parse_cards
 from rummykit.errors import IllegalMeldError
+from rummykit.explain import gin_page
 from rummykit.explain.document import Block, Bullets, Heading, Paragraph, Table
 from rummykit.explain.language import Lang, cards
 from rummykit.explain.terms import GLOSSARY, option_label, value_words
@@ -26,6 +27,7 @@ TITLES: Final[dict[str, tuple[str, str]]] = {
     "romme_ohne_auslegen": ("Rommé without laying out (Rommé ohne Auslegen)", "Rommé ohne Auslegen"),
     "scala40": ("Scala 40 (Scala Quaranta)", "Scala 40 (Scala Quaranta)"),
     "basic": ("Basic Rummy", "Einfaches Rummy (Basic Rummy)"),
+    "gin": ("Gin Rummy", "Gin-Rommé (Gin Rummy)"),
 }
 """Page titles of the presets, in English and German."""
 
@@ -53,6 +55,11 @@ SUMMARIES: Final[dict[str, tuple[str, str]]] = {
     "basic": (
         "The simplest rummy: one pack, no opening minimum, the winner collects the others' cards.",
         "Das einfachste Rummy: ein Kartenspiel, kein Mindestwert, der Gewinner kassiert.",
+    ),
+    "gin": (
+        "Two players, ten cards: knock with little deadwood, lay off on the knocker, beware the undercut.",
+        "Zwei Spieler, zehn Karten: mit wenig Rest klopfen, beim Klopfenden anlegen, Vorsicht vor dem "
+        "Unterbieten.",
     ),
 }
 """One line per preset for indexes and lobbies."""
@@ -93,6 +100,12 @@ def page_blocks(rules: Rules, t: Lang) -> list[Block]:
     blocks: list[Block] = [Heading(1, heading)]
     if summary(rules, t):
         blocks.append(Paragraph(summary(rules, t)))
+    if rules.is_gin:
+        blocks += house_rules(rules, t)
+        texts = players_text(rules, t), deck_text(rules, t), hand_size_text(rules, t)
+        blocks += gin_page.gin_blocks(rules, t, *texts)
+        blocks.append(Paragraph(_rule_set_line(rules, t)))
+        return blocks
     blocks += glance(rules, t)
     blocks += house_rules(rules, t)
     blocks += card_values(rules, t)
@@ -104,15 +117,15 @@ def page_blocks(rules: Rules, t: Lang) -> list[Block]:
         blocks += melding_turn(rules, t) + opening(rules, t) + layoff(rules, t) + joker_exchange(rules, t)
         blocks += going_out(rules, t)
     blocks += hand_score(rules, t) + stock(rules, t) + match(rules, t) + glossary(rules, t)
-    blocks.append(
-        Paragraph(
-            t(
-                f"Rule set: `{rules}`. Every option and its value: `rummykit rules {rules.name}`.",
-                f"Regelsatz: `{rules}`. Alle Optionen mit Werten: `rummykit rules {rules.name}`.",
-            )
-        )
-    )
+    blocks.append(Paragraph(_rule_set_line(rules, t)))
     return blocks
+
+
+def _rule_set_line(rules: Rules, t: Lang) -> str:
+    return t(
+        f"Rule set: `{rules}`. Every option and its value: `rummykit rules {rules.name}`.",
+        f"Regelsatz: `{rules}`. Alle Optionen mit Werten: `rummykit rules {rules.name}`.",
+    )
 
 
 # Overview -----------------------------------------------------------------------------------------

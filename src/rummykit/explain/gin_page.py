@@ -1,0 +1,321 @@
+"""The player's page of Gin Rummy (RULES.md §5.4), in English and German.
+
+Figures come from the options (knock card, Oklahoma, bonuses, the wall, the draw limits) and the
+examples from the engine (:mod:`rummykit.gin_melds`), so the page always matches the game.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from rummykit.cards import parse_cards
+from rummykit.explain.document import Block, Bullets, Heading, Paragraph, Table
+from rummykit.explain.language import Lang, cards
+from rummykit.gin import values_of
+from rummykit.gin_melds import MELD_BY_MASK, best_group, deadwood, mask_of
+from rummykit.rules import Rules
+
+MELD_EXAMPLES: Final = ("7H 7S 7D", "4C 5C 6C 7C", "AH 2H 3H", "QC KC AC", "3S 4S 5S 6S 7S 8S", "7H 8D 9H")
+"""Melds whose verdict is shown: a run longer than five is laid as two melds."""
+EXAMPLE_HAND: Final = "7H 8H 9H QC QD QS 4C 5C 6C 3D"
+
+
+def glance(rules: Rules, t: Lang, players: str, deck: str, hand: str) -> list[Block]:
+    items = [players, deck, hand, knock_text(rules, t)]
+    items.append(
+        t(
+            "One hand: the knocker scores the difference of the deadwood; gin and undercuts earn bonuses.",
+            "Ein Spiel: wer klopft, bekommt den Unterschied der Restpunkte; Gin und Unterbieten "
+            "bringen Boni.",
+        )
+    )
+    return [Heading(2, t("At a glance", "Auf einen Blick")), Bullets(tuple(items))]
+
+
+def knock_text(rules: Rules, t: Lang) -> str:
+    if rules.oklahoma:
+        return t(
+            "Oklahoma: the first upcard sets the knock card (its value; an ace means gin only)",
+            "Oklahoma: die erste offene Karte bestimmt die Klopfgrenze (ihr Wert; ein Ass heißt: nur Gin)",
+        )
+    if rules.knock_card == 0:
+        return t("No knocking: only gin ends the hand", "Kein Klopfen: nur Gin beendet das Spiel")
+    return t(
+        f"Knock with deadwood of {rules.knock_card} points or less",
+        f"Klopfen mit höchstens {rules.knock_card} Restpunkten",
+    )
+
+
+def card_values(rules: Rules, t: Lang) -> list[Block]:
+    ace = rules.deadwood_ace
+    rows = (
+        ("2–10", t("face value", "Augenzahl")),
+        (t("J, Q, K", "B, D, K"), "10"),
+        (t("A", "A (Ass)"), str(ace)),
+    )
+    return [
+        Heading(2, t("Cards and their values", "Karten und ihre Werte")),
+        Paragraph(t("One pack of 52 cards, no jokers.", "Ein Paket mit 52 Karten, ohne Joker.")),
+        Table((t("card", "Karte"), t("deadwood value", "Restpunkte")), rows),
+    ]
+
+
+def deal(rules: Rules, t: Lang, hand: str) -> list[Block]:
+    items = [
+        t("Who deals first is drawn by lot.", "Wer zuerst gibt, wird ausgelost."),
+        t(
+            f"The dealer deals {hand}, one at a time, and turns the next card face up: the upcard. "
+            "The rest is the stock.",
+            f"Der Geber teilt einzeln aus ({hand}) und legt die nächste Karte offen hin: die offene Karte. "
+            "Der Rest ist der Stock.",
+        ),
+    ]
+    if rules.start_mode == "gin_first_upcard":
+        items.append(
+            t(
+                "The first upcard: the non-dealer may take it or pass; after a pass the dealer may take it "
+                "or pass; when both passed, the non-dealer draws from the stock.",
+                "Die erste offene Karte: der Nichtgeber darf sie nehmen oder passen; nach einem Passen darf "
+                "der Geber sie nehmen oder passen; haben beide gepasst, zieht der Nichtgeber vom Stock.",
+            )
+        )
+    else:
+        items.append(
+            t("The non-dealer starts with a normal turn.", "Der Nichtgeber beginnt mit einem normalen Zug.")
+        )
+    return [Heading(2, t("The deal", "Das Geben")), Bullets(tuple(items))]
+
+
+def melds(rules: Rules, t: Lang) -> list[Block]:
+    rows = []
+    for text in MELD_EXAMPLES:
+        ok = MELD_BY_MASK.get(mask_of(parse_cards(text))) is not None
+        verdict = t("yes", "ja") if ok else t("no", "nein")
+        if not ok and len(parse_cards(text)) > 5:
+            verdict = t("as two melds", "als zwei Figuren")
+        rows.append((cards(text), verdict))
+    return [
+        Heading(2, t("Melds: sets and runs", "Figuren: Sätze und Folgen")),
+        Bullets(
+            (
+                t(
+                    "**Set**: 3 or 4 cards of one rank, e.g. 7♥ 7♠ 7♦.",
+                    "**Satz**: 3 oder 4 Karten eines Rangs, z. B. 7♥ 7♠ 7♦.",
+                ),
+                t(
+                    "**Run**: 3 to 5 cards of one suit in sequence, ace low only (A♥ 2♥ 3♥, never Q♣ K♣ A♣); "
+                    "a longer run is laid as two melds.",
+                    "**Folge**: 3 bis 5 Karten einer Farbe in Reihe, das Ass nur unten (A♥ 2♥ 3♥, nie "
+                    "D♣ K♣ A♣); eine längere Folge wird als zwei Figuren gelegt.",
+                ),
+                t(
+                    "Melds stay in your hand until someone knocks.",
+                    "Die Figuren bleiben in der Hand, bis jemand klopft.",
+                ),
+            )
+        ),
+        Table((t("meld", "Figur"), t("allowed", "erlaubt")), tuple(rows)),
+    ]
+
+
+def turn(rules: Rules, t: Lang) -> list[Block]:
+    items = [
+        t(
+            "**Draw** the top card of the stock, or **take** the upcard (the top discard).",
+            "**Ziehe** die oberste Karte vom Stock oder **nimm** die offene Karte (oberste der Ablage).",
+        ),
+        t(
+            "Then **discard** one card face up, or **knock**.",
+            "Dann **wirf** eine Karte offen ab, oder **klopfe**.",
+        ),
+    ]
+    if rules.may_discard_taken_discard:
+        items.append(
+            t(
+                "You may throw back the card you just took. But when both players do that in turn with the "
+                "same card, the hand is dead (no score)."
+                if rules.repeat_discard_draw
+                else "You may throw back the card you just took.",
+                "Du darfst die eben genommene Karte wieder abwerfen. Tun das beide nacheinander mit "
+                "derselben "
+                "Karte, ist das Spiel tot (keine Wertung)."
+                if rules.repeat_discard_draw
+                else "Du darfst die eben genommene Karte wieder abwerfen.",
+            )
+        )
+    else:
+        items.append(
+            t(
+                "You may not throw back the card you just took.",
+                "Die eben genommene Karte darfst du nicht gleich wieder abwerfen.",
+            )
+        )
+    items.append(
+        t(
+            f"The {rules.max_upcard_draws}th time a player takes the upcard (the first upcard not counted), "
+            "the hand ends dead instead.",
+            f"Wird die offene Karte zum {rules.max_upcard_draws}. Mal genommen (die erste nicht mitgezählt), "
+            "endet das Spiel stattdessen ohne Wertung.",
+        )
+    )
+    return [Heading(2, t("Your turn", "Dein Zug")), Bullets(tuple(items))]
+
+
+def knocking(rules: Rules, t: Lang) -> list[Block]:
+    values = values_of(rules)
+    hand = parse_cards(EXAMPLE_HAND)
+    left = deadwood(mask_of(hand), values)
+    group = " ".join(
+        f"[{cards(' '.join(str(c) for c in m.cards))}]" for m in best_group(mask_of(hand), values)
+    )
+    eleven = (
+        t(
+            "OpenSpiel's count decides: the melds of greatest value first, then your highest-ranked "
+            "unmatched card out (this can be more than the best discard would leave).",
+            "Es zählt OpenSpiels Rechnung: zuerst die wertvollsten Figuren, dann fällt deine höchste "
+            "ungebundene Karte weg (das kann mehr sein, als der beste Abwurf übrig ließe).",
+        )
+        if rules.eleven_card_deadwood == "openspiel"
+        else t("The best discard decides.", "Es zählt der beste Abwurf.")
+    )
+    items = [
+        t(
+            f"{knock_text(rules, t)}: after your discard, the cards outside your melds count at most the "
+            f"knock card. {eleven}",
+            f"{knock_text(rules, t)}: nach deinem Abwurf zählen die Karten außerhalb deiner Figuren "
+            "höchstens "
+            f"die Klopfgrenze. {eleven}",
+        ),
+        t(
+            f"Example: {cards(EXAMPLE_HAND)} is {group} with {left} left.",
+            f"Beispiel: {cards(EXAMPLE_HAND)} ist {group} mit {left} Rest.",
+        ),
+        t(
+            "To knock: say knock, discard, lay your melds one by one, then pass. Cards you do not lay count "
+            "as your deadwood. With no deadwood at all you have **gin**.",
+            "Zum Klopfen: klopfen, abwerfen, die Figuren einzeln auslegen, dann passen. Was du nicht "
+            "auslegst, zählt als Restpunkte. Ganz ohne Rest hast du **Gin**.",
+        ),
+        t(
+            "In the terminal `knock QS` does it all at once with your best arrangement.",
+            "Im Terminal erledigt `knock QS` alles auf einmal mit der besten Aufteilung.",
+        ),
+    ]
+    return [Heading(2, t("Knocking", "Klopfen")), Bullets(tuple(items))]
+
+
+def laying_off(rules: Rules, t: Lang) -> list[Block]:
+    if rules.layoff_after_knock == "none":
+        return [
+            Heading(2, t("After a knock", "Nach dem Klopfen")),
+            Paragraph(
+                t(
+                    "The other player lays their own melds and counts what is left; no laying off.",
+                    "Der andere legt seine eigenen Figuren aus und zählt den Rest; kein Anlegen.",
+                )
+            ),
+        ]
+    chain = (
+        t(
+            "a run takes the next card at either end, and after that one more (at most two per end)",
+            "eine Folge nimmt an jedem Ende die nächste Karte und danach noch eine (höchstens zwei je Ende)",
+        )
+        if rules.layoff_run_chain == "two_per_end"
+        else t(
+            "a run grows at either end as far as you can go",
+            "eine Folge wächst an beiden Enden, so weit es geht",
+        )
+    )
+    items = [
+        t(
+            "Unless the knocker has gin, the other player first lays cards off on the knocker's melds: "
+            "a set "
+            f"of three takes the fourth card, {chain}. Then they pass.",
+            f"Hat der Klopfende kein Gin, legt der andere zuerst Karten bei ihm an: ein Dreiersatz nimmt die "
+            f"vierte Karte, {chain}. Dann passt er.",
+        ),
+        t(
+            "Then they lay their own melds one by one and pass; the cards left are their deadwood.",
+            "Dann legt er seine eigenen Figuren einzeln aus und passt; was übrig bleibt, sind seine "
+            "Restpunkte.",
+        ),
+    ]
+    return [Heading(2, t("After a knock: laying off", "Nach dem Klopfen: anlegen")), Bullets(tuple(items))]
+
+
+def scoring(rules: Rules, t: Lang) -> list[Block]:
+    tie = (
+        t(
+            f"A tie counts as an undercut too (the other player gets the {rules.undercut_bonus}).",
+            f"Gleichstand zählt auch als Unterbieten (der andere bekommt die {rules.undercut_bonus}).",
+        )
+        if rules.undercut_on_tie
+        else t("A tie scores 0 for both.", "Bei Gleichstand bekommen beide 0.")
+    )
+    items = [
+        t(
+            "The knocker scores the other player's deadwood minus their own.",
+            "Wer klopft, bekommt die Restpunkte des anderen minus die eigenen.",
+        ),
+        t(f"Gin adds {rules.gin_bonus}.", f"Gin bringt {rules.gin_bonus} dazu."),
+        t(
+            f"If the other player has less deadwood, they **undercut** the knocker: the knocker's negative "
+            f"score loses another {rules.undercut_bonus}.",
+            f"Hat der andere weniger Restpunkte, **unterbietet** er: das negative Ergebnis des Klopfenden "
+            f"sinkt um weitere {rules.undercut_bonus}.",
+        ),
+        tie,
+        t(
+            "The other player scores the same points with the opposite sign.",
+            "Der andere bekommt dieselben Punkte mit umgekehrtem Vorzeichen.",
+        ),
+    ]
+    return [Heading(2, t("Scoring a hand", "Wertung")), Bullets(tuple(items))]
+
+
+def wall(rules: Rules, t: Lang) -> list[Block]:
+    n = rules.wall_stock_size
+    return [
+        Heading(2, t("The wall", "Die Mauer")),
+        Paragraph(
+            t(
+                f"When a discard leaves {n} cards in the stock, the next player may only knock with the "
+                "upcard "
+                "(it joins the hand) or pass; a pass ends the hand dead, without a score.",
+                f"Bleiben nach einem Abwurf {n} Karten im Stock, darf der nächste nur noch mit der offenen "
+                "Karte klopfen (sie kommt in die Hand) oder passen; Passen beendet das Spiel ohne Wertung.",
+            )
+        ),
+    ]
+
+
+def glossary(t: Lang) -> list[Block]:
+    rows = (
+        ("upcard", "offene Karte", t("the top card of the discard pile", "die oberste Karte der Ablage")),
+        (
+            "deadwood",
+            "Restpunkte",
+            t("the value of cards outside your melds", "der Wert der Karten außerhalb der Figuren"),
+        ),
+        ("knock", "klopfen", t("ending the hand with little deadwood", "das Spiel mit wenig Rest beenden")),
+        ("gin", "Gin", t("knocking with no deadwood", "klopfen ganz ohne Rest")),
+        (
+            "lay off",
+            "anlegen",
+            t("adding a card to the knocker's meld", "eine Karte an eine Figur des Klopfenden legen"),
+        ),
+        ("undercut", "unterbieten", t("less deadwood than the knocker", "weniger Rest als der Klopfende")),
+        ("the wall", "die Mauer", t("the last cards of the stock", "die letzten Karten des Stocks")),
+    )
+    return [
+        Heading(2, t("Words you will meet", "Begriffe")),
+        Table((t("English", "Englisch"), t("German", "Deutsch"), t("meaning", "Bedeutung")), rows),
+    ]
+
+
+def gin_blocks(rules: Rules, t: Lang, players: str, deck: str, hand: str) -> list[Block]:
+    """Every section of the gin page after the title and house rules."""
+    blocks = glance(rules, t, players, deck, hand)
+    blocks += card_values(rules, t) + deal(rules, t, hand) + melds(rules, t) + turn(rules, t)
+    blocks += knocking(rules, t) + laying_off(rules, t) + scoring(rules, t) + wall(rules, t) + glossary(t)
+    return blocks
