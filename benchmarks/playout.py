@@ -14,6 +14,17 @@ must agree (same samples, same answers); a difference is reported.
     .venv/bin/python benchmarks/playout.py            # full run (a few minutes)
     .venv/bin/python benchmarks/playout.py --quick    # short run
     .venv/bin/python benchmarks/playout.py --compare-only --quick
+    .venv/bin/python benchmarks/playout.py --gin-only     # gin side by side only
+
+A third part plays random Gin Rummy side by side in one process, alternating engine by engine over
+``--gin-repeats`` batches: rummykit's ``gin`` preset, OpenSpiel's ``gin_rummy`` (the C++ game driven
+by a Python loop over ``pyspiel``, its fastest path from Python: chance outcomes and player actions
+picked uniformly from ``legal_actions()``) and RLCard's raw gin engine (``GinRummyGame`` stepped with
+its judge's legal actions, no environment wrapper). It prints games/s and player actions/s in CPU
+time (medians over the batches) and the ratios to OpenSpiel. Player actions count every decision of
+a player (RLCard's bookkeeping score steps are not counted; OpenSpiel's chance steps neither). The
+rules differ in details (RLCard deals eleven cards to the non-dealer and has no first-upcard phase),
+so games are comparable, not identical.
 """
 
 from __future__ import annotations
@@ -30,6 +41,7 @@ from dataclasses import dataclass
 
 from rummykit import Round, Rules, __version__
 from rummykit.bots import GreedyBot, SearchBot
+from rummykit.errors import RummyError
 from rummykit.solver import backend
 
 PLAYER_COUNTS = {
@@ -104,6 +116,114 @@ def openspiel_cpu_per_action(games: int, seed: int) -> float | None:
     return (time.process_time() - start) / actions
 
 
+# Gin side by side --------------------------------------------------------------------------------
+GinEngine = Callable[[int, int], tuple[float, int] | None]
+"""``engine(games, seed)``: CPU seconds and player actions of ``games`` random games, or ``None`` when
+the engine is not installed."""
+
+
+def rummykit_gin(games: int, seed: int) -> tuple[float, int] | None:
+    """Random games of rummykit's ``gin`` preset (deal included), dealer alternating."""
+    try:
+        rules = Rules.preset("gin")
+    except RummyError:
+        return None
+    seconds, actions = play_rounds(rules, 2, games, seed, clock=time.process_time)
+    return seconds, actions
+
+
+def openspiel_gin(games: int, seed: int) -> tuple[float, int] | None:
+    """Random games of OpenSpiel's ``gin_rummy``; chance steps are timed but not counted."""
+    try:
+        import pyspiel  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        return None
+    game = pyspiel.load_game("gin_rummy")
+    rng = random.Random(seed)
+    actions = 0
+    start = time.process_time()
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            chance = state.is_chance_node()
+            state.apply_action(rng.choice(state.legal_actions()))
+            actions += not chance
+    return time.process_time() - start, actions
+
+
+def rlcard_gin(games: int, seed: int) -> tuple[float, int] | None:
+    """Random games of RLCard's raw gin engine (``GinRummyGame``, judge's legal actions)."""
+    try:
+        import numpy as np
+        from rlcard.games.gin_rummy.game import GinRummyGame  # type: ignore[import-not-found,unused-ignore]
+        from rlcard.games.gin_rummy.utils.action_event import (  # type: ignore[import-not-found,unused-ignore]
+            ScoreNorthPlayerAction,
+            ScoreSouthPlayerAction,
+        )
+    except ImportError:
+        return None
+    rng = random.Random(seed)
+    random.seed(seed)  # RLCard picks the dealer with the global random module
+    game = GinRummyGame()
+    game.np_random = np.random.RandomState(seed)
+    scoring = (ScoreNorthPlayerAction, ScoreSouthPlayerAction)
+    actions = 0
+    start = time.process_time()
+    for _ in range(games):
+        game.init_game()
+        while not game.is_over():
+            action = rng.choice(game.judge.get_legal_actions())
+            game.step(action)
+            actions += not isinstance(action, scoring)
+    return time.process_time() - start, actions
+
+
+GIN_ENGINES: dict[str, GinEngine] = {
+    "rummykit": rummykit_gin,
+    "OpenSpiel (pyspiel loop)": openspiel_gin,
+    "RLCard (raw engine)": rlcard_gin,
+}
+
+
+def gin_side_by_side(games: int, repeats: int) -> None:
+    """Random gin in every installed engine, alternating batch by batch; medians and ratios."""
+    print(
+        f"\nrandom Gin Rummy side by side, CPU time, {games} games x {repeats} batches per engine, "
+        f"alternating; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
+    per_game: dict[str, list[float]] = {name: [] for name in GIN_ENGINES}
+    per_action: dict[str, list[float]] = {name: [] for name in GIN_ENGINES}
+    lengths: dict[str, list[float]] = {name: [] for name in GIN_ENGINES}
+    missing: set[str] = set()
+    for name, engine in GIN_ENGINES.items():  # warm-up: imports, tables, caches
+        if engine(2, 0) is None:
+            missing.add(name)
+    for repeat in range(repeats):
+        for name, engine in GIN_ENGINES.items():
+            if name in missing:
+                continue
+            measured = engine(games, 1000 + repeat)
+            assert measured is not None
+            seconds, actions = measured
+            per_game[name].append(games / seconds)
+            per_action[name].append(actions / seconds)
+            lengths[name].append(actions / games)
+    reference = "OpenSpiel (pyspiel loop)"
+    ref = statistics.median(per_game[reference]) if per_game[reference] else None
+    ref_a = statistics.median(per_action[reference]) if per_action[reference] else None
+    header = f"  {'engine':<26}{'games/s':>10}{'actions/s':>12}{'actions/game':>14}"
+    print(header + f"{'x OpenSpiel games/s':>22}{'x actions/s':>13}")
+    for name in GIN_ENGINES:
+        if name in missing:
+            print(f"  {name:<26}not installed (or no gin preset): skipped")
+            continue
+        g, a = statistics.median(per_game[name]), statistics.median(per_action[name])
+        ratio = f"{g / ref:.2f}x" if ref else "-"
+        ratio_a = f"{a / ref_a:.2f}x" if ref_a else "-"
+        length = statistics.median(lengths[name])
+        print(f"  {name:<26}{g:>10.1f}{a:>12.0f}{length:>14.1f}{ratio:>22}{ratio_a:>13}", flush=True)
+
+
 def search_moves(rules: Rules, rounds: int, seed: int) -> tuple[float, list[object]]:
     """``search:medium`` (seat 0) against greedy heads-up: CPU seconds per searched decision and the
     sequence of the search bot's choices (to check that backends agree)."""
@@ -164,10 +284,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, help="repeats per configuration (default 5, quick 3)")
     parser.add_argument("--preset", action="append", choices=sorted(PLAYER_COUNTS), help="only these presets")
     parser.add_argument("--compare-only", action="store_true", help="only the one-process comparisons")
+    parser.add_argument("--gin-only", action="store_true", help="only random gin side by side")
+    parser.add_argument("--gin-games", type=int, help="gin games per batch (default 100, quick 20)")
+    parser.add_argument("--gin-repeats", type=int, help="gin batches per engine (default 5, quick 3)")
     args = parser.parse_args(argv)
     print(backend.describe())
+    gin_games = args.gin_games or (20 if args.quick else 100)
+    gin_repeats = args.gin_repeats or (3 if args.quick else 5)
+    if args.gin_only:
+        gin_side_by_side(gin_games, gin_repeats)
+        return 0
     if args.compare_only:
         compare(args.quick)
+        gin_side_by_side(gin_games, gin_repeats)
         return 0
     rounds = args.rounds or (3 if args.quick else 10)
     repeats = args.repeats or (3 if args.quick else 5)
@@ -188,6 +317,7 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
     compare(args.quick)
+    gin_side_by_side(gin_games, gin_repeats)
     return 0
 
 

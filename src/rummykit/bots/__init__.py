@@ -18,7 +18,9 @@ from importlib.util import find_spec
 from typing import Any, Final
 
 from rummykit.bots.base import Bot, MatchView, RandomBot, match_action
+from rummykit.bots.gin_search import GinSearchBot
 from rummykit.bots.greedy import GreedyBot
+from rummykit.bots.openspiel_simple import OpenSpielMissingError, OpenSpielSimpleBot
 from rummykit.bots.search import LEVELS, Budget, SearchBot
 from rummykit.errors import RummyError
 
@@ -32,7 +34,8 @@ class UnknownBotError(RummyError, ValueError):
 _FACTORIES: dict[str, Callable[..., Bot]] = {
     "random": lambda level: RandomBot(),
     "greedy": lambda level: GreedyBot(),
-    "search": lambda level: SearchBot(level),
+    # GinSearchBot is SearchBot in every game but gin, where it also plays gin's own phases.
+    "search": lambda level: GinSearchBot(level),
 }
 
 
@@ -47,7 +50,8 @@ def bot_kinds() -> tuple[str, ...]:
 
 
 def make_bot(kind: str, level: str | None = None, **options: Any) -> Bot:
-    """A bot of ``kind`` (``random``, ``greedy``, ``search``) at ``level`` (``easy``/``medium``/``hard``).
+    """A bot of ``kind`` (``random``, ``greedy``, ``search``; ``openspiel-simple`` with OpenSpiel
+    installed) at ``level`` (``easy``/``medium``/``hard``).
 
     ``kind:level`` is accepted too (``"search:hard"``). ``options`` go to the kind's factory (the
     ``policy`` kind of the ``rl`` extra takes ``path=``).
@@ -73,8 +77,17 @@ def _policy_bot(level: str | None, **options: Any) -> Bot:
     return load_policy_bot(level, **options)
 
 
+def _openspiel_simple(level: str | None, **options: Any) -> Bot:
+    """OpenSpiel's simple gin bot (``pyspiel`` is imported only now)."""
+    try:
+        return OpenSpielSimpleBot()
+    except OpenSpielMissingError as exc:
+        raise UnknownBotError(str(exc)) from None
+
+
 if all(find_spec(m) is not None for m in ("numpy", "gymnasium", "pettingzoo")):  # the rl extra
     register_bot("policy", _policy_bot)
+register_bot("openspiel-simple", _openspiel_simple)
 
 
 __all__ = [
@@ -82,6 +95,7 @@ __all__ = [
     "LEVELS",
     "Bot",
     "Budget",
+    "GinSearchBot",
     "GreedyBot",
     "MatchView",
     "RandomBot",

@@ -13,6 +13,8 @@ Policy (RULES.md §3 for the melding games, §4 for the knock games):
   charge for every partial meld (pair of a rank, neighbours in a suit) the card belongs to; never a
   joker unless forced; ties go to the higher card (fewer penalty points when someone goes out).
 * Buy-back (Viennese rubber): buy back when the new total is well below the current one.
+* Gin Rummy: its own phases and rules (knock card, gin bonus, undercut and lay-off risk, the wall,
+  the first upcard, the knocker's melds and the defender's lay-offs) in :mod:`rummykit.bots.gin_play`.
 
 :class:`~rummykit.bots.search.SearchBot` falls back on this policy for the decisions it does not
 search. :func:`policy_action` works on a :class:`Situation` that can be built from a view
@@ -43,6 +45,7 @@ from rummykit.actions import (
     Swap,
     TakeDiscard,
 )
+from rummykit.bots.gin_play import gin_action
 from rummykit.cards import JOKER_CODE, NUM_RANKS, Card
 from rummykit.knocking import knock_allowed
 from rummykit.melds import Meld
@@ -345,6 +348,8 @@ class GreedyBot:
     def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
         if any(isinstance(a, (BuyBack, Decline)) for a in legal):
             return Decline() if Decline() in legal else legal[0]
+        if view.gin is not None:
+            return gin_action(view, legal)
         choice = policy_action(Situation.from_view(view), legal)
         return choice if choice in legal else legal[0]
 

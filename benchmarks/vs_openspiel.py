@@ -1,0 +1,199 @@
+"""A rummykit bot against OpenSpiel's simple gin bot, with OpenSpiel as the referee.
+
+Every game is played in OpenSpiel's ``gin_rummy`` (``pyspiel``): its state decides what is legal and
+what each hand scores. The opponent is ``pyspiel.make_simple_gin_rummy_bot``, the rule bot gin research
+measures against. The rummykit bot reads a rummykit view of the same game: a rummykit round dealt as
+OpenSpiel dealt (:func:`rummykit.interop.openspiel_gin.round_from_deal`) that follows every action
+applied to the OpenSpiel state; its choice is mapped to OpenSpiel's action id and applied there
+(an id OpenSpiel does not allow stops the run). At the end both engines' scores are compared; a
+difference is counted and printed (0 expected).
+
+Deals are duplicated: each deck order (a seeded permutation that also fixes every stock draw) is
+played twice, the rummykit bot once as OpenSpiel's player 0 (the non-dealer, first to act) and once as
+player 1, so the luck of the deal cancels out.
+
+Figures per rummykit bot: games; wins, losses and draws (a dead hand, or a knock that scores 0); the
+win rate counting a draw as half a win, with its 95 % Wilson interval; the win rate of the decided
+games; mean points per game (the bot's OpenSpiel return) with its 95 % interval; the rummykit bot's
+and OpenSpiel's bot's time per move (the only machine-dependent figures).
+
+    .venv/bin/python benchmarks/vs_openspiel.py --bots greedy,search:easy --games 200
+    nice -n 10 .venv/bin/python benchmarks/vs_openspiel.py --bots search --games 2000 --workers 2 --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import random
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from rummykit.arena import mean_interval, wilson_interval
+from rummykit.bots import make_bot
+from rummykit.interop.openspiel_gin import action_id, openspiel_params, round_from_deal, to_action
+from rummykit.rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class GameOutcome:
+    deal: int
+    player: int
+    """OpenSpiel player id of the rummykit bot."""
+    points: float
+    """The rummykit bot's return."""
+    moves: int
+    seconds: float
+    opponent_moves: int
+    opponent_seconds: float
+    mismatch: bool
+    """rummykit's score of the same game differs from OpenSpiel's."""
+
+
+def deck_order(seed: int, deal: int) -> list[int]:
+    """The chance outcomes of a deal, in order: OpenSpiel card ids 0-51 shuffled by the seed."""
+    cards = list(range(52))
+    random.Random(f"rummykit-vs-openspiel-{seed}-{deal}").shuffle(cards)
+    return cards
+
+
+def play_game(spec: str, rules_text: str, seed: int, deal: int, player: int) -> GameOutcome:
+    """One game: the rummykit bot ``spec`` as OpenSpiel's ``player`` on deal ``deal``."""
+    import pyspiel  # type: ignore[import-not-found,unused-ignore]
+
+    rules = Rules.parse(rules_text)
+    game = pyspiel.load_game("gin_rummy", openspiel_params(rules))
+    state = game.new_initial_state()
+    deck = deck_order(seed, deal)
+    mirror = round_from_deal(deck, rules)
+    bot = make_bot(spec)
+    opponent = pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), 1 - player)
+    rng = random.Random(f"rummykit-vs-openspiel-bot-{seed}-{deal}-{player}")
+    cards = iter(deck)
+    moves = opponent_moves = 0
+    seconds = opponent_seconds = 0.0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(next(cards))
+            continue
+        to_move = state.current_player()
+        if to_move == player:
+            view, legal = mirror.view(player), mirror.legal_actions()
+            start = time.perf_counter()
+            action = bot.choose(view, legal, rng)
+            seconds += time.perf_counter() - start
+            moves += 1
+            move = action_id(action)
+            if move not in state.legal_actions():
+                raise RuntimeError(f"deal {deal}: OpenSpiel refuses {action} ({move}) of {spec}")
+        else:
+            start = time.perf_counter()
+            move = opponent.step(state)
+            opponent_seconds += time.perf_counter() - start
+            opponent_moves += 1
+            action = to_action(move, mirror)
+        mirror.apply(action)
+        state.apply_action(move)
+    points = state.returns()[player]
+    ours = mirror.result.points[player] if mirror.result is not None else None
+    return GameOutcome(deal, player, points, moves, seconds, opponent_moves, opponent_seconds, ours != points)
+
+
+def _play(task: tuple[str, str, int, int, int]) -> GameOutcome:
+    return play_game(*task)
+
+
+def run(spec: str, rules_text: str, games: int, seed: int, workers: int) -> list[GameOutcome]:
+    """``games`` games (rounded up to whole duplicate pairs) of ``spec`` against OpenSpiel's bot."""
+    deals = -(-games // 2)
+    tasks = [(spec, rules_text, seed, deal, player) for deal in range(deals) for player in (0, 1)]
+    if workers <= 1:
+        return [_play(t) for t in tasks]
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        return list(pool.imap(_play, tasks, chunksize=8))
+
+
+def summary(spec: str, outcomes: Sequence[GameOutcome]) -> dict[str, Any]:
+    """The figures of the module docstring."""
+    n = len(outcomes)
+    wins = sum(1 for o in outcomes if o.points > 0)
+    losses = sum(1 for o in outcomes if o.points < 0)
+    draws = n - wins - losses
+    lo, hi = wilson_interval(wins + draws / 2, n)
+    mean, mlo, mhi = mean_interval([o.points for o in outcomes])
+    moves = sum(o.moves for o in outcomes)
+    opponent_moves = sum(o.opponent_moves for o in outcomes)
+    return {
+        "bot": spec,
+        "games": n,
+        "wins": wins,
+        "losses": losses,
+        "draws": draws,
+        "win_rate": (wins + draws / 2) / n if n else 0.0,
+        "ci95": [lo, hi],
+        "decided_win_rate": wins / (wins + losses) if wins + losses else 0.0,
+        "mean_points": mean,
+        "points_ci95": [mlo, mhi],
+        "ms_per_move": 1e3 * sum(o.seconds for o in outcomes) / max(1, moves),
+        "openspiel_ms_per_move": 1e3 * sum(o.opponent_seconds for o in outcomes) / max(1, opponent_moves),
+        "mismatches": sum(o.mismatch for o in outcomes),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bots", default="greedy,search", help="comma-separated rummykit bots")
+    parser.add_argument("--games", type=int, default=200, help="games per bot (whole duplicate pairs)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--rules", default="gin", help="gin rules (preset or text form)")
+    parser.add_argument("--workers", type=int, default=1, help="worker processes")
+    parser.add_argument("--json", action="store_true", help="print one JSON object per bot")
+    parser.add_argument("--outcomes", help="also write every game's outcome as JSON lines to this file")
+    args = parser.parse_args(argv)
+    try:
+        import pyspiel  # type: ignore[import-not-found,unused-ignore]  # noqa: F401
+    except ImportError:
+        print("OpenSpiel is not installed: pip install open-spiel", file=sys.stderr)
+        return 2
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    if not args.json:
+        print(
+            f"rummykit bots vs OpenSpiel's simple gin bot, OpenSpiel referee; seed {args.seed}; load {load}"
+        )
+        print(
+            f"{'bot':<16}{'games':>6}{'W/L/D':>14}{'win rate':>10}{'95 % interval':>17}{'decided':>9}"
+            f"{'points/game':>13}{'95 % interval':>17}{'ms/move':>9}{'OS ms/move':>11}{'diff':>5}"
+        )
+    for spec in [b.strip() for b in args.bots.split(",") if b.strip()]:
+        start = time.perf_counter()
+        outcomes = run(spec, args.rules, args.games, args.seed, args.workers)
+        figures = summary(spec, outcomes)
+        figures["wall_seconds"] = time.perf_counter() - start
+        figures["load_average"] = [round(x, 2) for x in os.getloadavg()]
+        if args.outcomes:
+            with open(args.outcomes, "a", encoding="utf-8") as f:
+                for o in outcomes:
+                    f.write(json.dumps({"bot": spec, "seed": args.seed, **asdict(o)}) + "\n")
+        if args.json:
+            print(json.dumps(figures), flush=True)
+            continue
+        f = figures
+        wld = f"{f['wins']}/{f['losses']}/{f['draws']}"
+        interval = f"{f['ci95'][0]:.3f}-{f['ci95'][1]:.3f}"
+        points = f"{f['points_ci95'][0]:+.1f}..{f['points_ci95'][1]:+.1f}"
+        print(
+            f"{spec:<16}{f['games']:>6}{wld:>14}{f['win_rate']:>10.3f}{interval:>17}{f['decided_win_rate']:>9.3f}"
+            f"{f['mean_points']:>+13.2f}{points:>17}{f['ms_per_move']:>9.2f}{f['openspiel_ms_per_move']:>11.3f}"
+            f"{f['mismatches']:>5}",
+            flush=True,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

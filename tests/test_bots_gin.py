@@ -1,0 +1,165 @@
+"""Bots in Gin Rummy: greedy's gin decisions on arranged deals, and every bot playing legal gin."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import rummykit as rk
+from rummykit import parse_cards
+from rummykit.actions import Action, Discard, Draw, KnockDeclare, LayOffCard, MeldAction, Pass, TakeDiscard
+from rummykit.bots import Budget, GinSearchBot, GreedyBot, make_bot
+from rummykit.bots.gin_play import best_layoffs
+from rummykit.gin import values_of
+from rummykit.gin_melds import MELD_BY_MASK, deadwood, mask_of, openspiel_card
+from rummykit.interop.openspiel_gin import round_from_deal
+from rummykit.views import Phase
+
+GIN = rk.Rules.preset("gin")
+TINY = Budget(determinizations=3, horizon=2, candidates=2)
+
+
+def deal(hand0: str, hand1: str, upcard: str, stock: str = "") -> rk.Round:
+    """A gin round (seat 0 acts first) dealt with these cards; the stock starts with ``stock``."""
+    order = [*parse_cards(hand0), *parse_cards(hand1), *parse_cards(upcard), *parse_cards(stock)]
+    return round_from_deal([openspiel_card(c) for c in order], GIN)
+
+
+def greedy(rnd: rk.Round) -> Action:
+    return GreedyBot().choose(rnd.view(rnd.to_move), rnd.legal_actions(), random.Random(0))
+
+
+def play(rnd: rk.Round, *actions: str) -> rk.Round:
+    for text in actions:
+        rnd.apply(Action.parse(text))
+    return rnd
+
+
+def test_first_upcard_taken_when_it_melds_and_passed_when_not() -> None:
+    rnd = deal("7H 8H KS QD 4C 2S 9D 5C JC 3D", "AC 2C 3C 4D 5D 6D 7S 8S 9S 10S", "9H")
+    assert rnd.phase is Phase.FIRST_UPCARD and greedy(rnd) == TakeDiscard()
+    rnd = deal("7H 8H KS QD 4C 2S 9D 5C JC 3D", "AC 2C 3C 4D 5D 6D 7S 8S 9S 10S", "KC")
+    assert greedy(rnd) == Pass()
+    play(rnd, "pass")  # the dealer's turn at the upcard: it fits nothing of theirs either
+    assert greedy(rnd) == Pass()
+    play(rnd, "pass")
+    assert rnd.legal_actions() == [Draw()] and greedy(rnd) == Draw()
+
+
+def test_knocks_with_ten_or_less_and_on_gin() -> None:
+    # After taking 9H: 7H 8H 9H, 2S 3S 4S, QD QC QH and 5C 3D 2C left: discard 5C, 5 deadwood.
+    rnd = deal("7H 8H 2S 3S 4S QD QC QH 3D 2C", "AC 4D 5D 6D 7S 8S 9S 10S JS KS", "9H")
+    play(rnd, "take")
+    assert KnockDeclare() in rnd.legal_actions() and greedy(rnd) == KnockDeclare()
+    play(rnd, "knock")
+    assert greedy(rnd) == Discard(parse_cards("3D")[0])  # 3D rather than 2C: the lower deadwood stays
+
+
+def test_discards_instead_of_knocking_above_the_knock_card() -> None:
+    rnd = deal("7H 8H 2S 3S 4S QD QC KH KD 2C", "AC 4D 5D 6D 7S 8S 9S 10S JS 3D", "9H")
+    play(rnd, "take")
+    assert KnockDeclare() not in rnd.legal_actions()
+    choice = greedy(rnd)
+    # A court card with one partner (QC: QD; KH: KD), never a melded card or one with two partners.
+    assert isinstance(choice, Discard) and str(choice.card) in ("QC", "KH")
+
+
+def test_knocker_lays_the_best_arrangement_then_passes() -> None:
+    rnd = deal("7H 8H 2S 3S 4S QD QC QH 3D 2C", "AC 4D 5D 6D 7S 8S 9S 10S JS KS", "9H")
+    play(rnd, "take", "knock")
+    values = values_of(GIN)
+    while rnd.phase is Phase.KNOCK:
+        rnd.apply(greedy(rnd))
+    knocker_left = deadwood(mask_of(rnd.hands[0]), values)
+    assert knocker_left == sum(values[c] for c in rnd.hands[0]) == 2  # only 2C left unmelded
+    assert rnd.phase is Phase.LAYOFF and rnd.to_move == 1
+
+
+def test_defender_lays_off_along_a_run_and_keeps_its_own_set() -> None:
+    # The knocker melds 5H 6H 7H; the defender holds 8H 9H (a chain of two lay-offs) and lays its
+    # own set JC JD JS.
+    rnd = deal("5H 6H 7H 2S 3S 4S QD QC QH 2C", "8H 9H JC JD JS KS KC 2D 6C 5C", "AD")
+    play(rnd, "take", "knock", "discard AD", "meld 5H 6H 7H", "meld 2S 3S 4S", "meld QC QD QH", "pass")
+    assert rnd.phase is Phase.LAYOFF
+    laid = []
+    while rnd.phase is Phase.LAYOFF and not rnd.view(1).gin.layoffs_done:  # type: ignore[union-attr]
+        action = greedy(rnd)
+        rnd.apply(action)
+        if isinstance(action, LayOffCard):
+            laid.append(str(action.card))
+    assert laid == ["8H", "9H"]
+    while not rnd.is_over:
+        rnd.apply(greedy(rnd))
+    # JC JD JS melded; KS KC 2D 6C 5C count 33 against the knocker's 2C.
+    assert rnd.result is not None and rnd.result.points == (33 - 2, -(33 - 2))
+
+
+def test_lay_off_search_prefers_keeping_a_meld_over_a_lay_off() -> None:
+    values = values_of(GIN)
+    knocker = [MELD_BY_MASK[mask_of(parse_cards("9H 10H JH"))]]
+    hand = mask_of(parse_cards("8C 8D 8H KS"))
+    best, card = best_layoffs(hand, knocker, (), GIN)
+    assert card is None and best == deadwood(hand, values) == 10
+    hand = mask_of(parse_cards("8H 7H KS 2C"))  # 8H then 7H chain onto 9H-JH
+    best, card = best_layoffs(hand, knocker, (), GIN)
+    assert str(card) == "8H" and best == 12
+
+
+def _to_the_wall(hand0: str, hand1: str, last: str) -> rk.Round:
+    """Both players pass the upcard KC, then draw and throw back every stock card until the wall;
+    the last card player 0 throws back (the 29th drawn) is ``last``."""
+    used = {*parse_cards(hand0), *parse_cards(hand1), *parse_cards("KC"), *parse_cards(last)}
+    rest = [c for c in range(52) if c not in used][:28]
+    rnd = deal(hand0, hand1, "KC", " ".join(str(rk.Card(c)) for c in rest) + f" {last}")
+    play(rnd, "pass", "pass")
+    while rnd.phase is not Phase.WALL:
+        if rnd.phase is not Phase.DISCARD:
+            rnd.apply(Draw())
+        drawn = next(c for c in rnd.hands[rnd.to_move] if c not in parse_cards(hand0 + " " + hand1))
+        rnd.apply(Discard(drawn))
+    return rnd
+
+
+def test_knocks_at_the_wall_when_allowed_and_passes_otherwise() -> None:
+    ready = "7H 8H 2S 3S 4S QD QC QH 3D 2C"
+    rnd = _to_the_wall("AC 4D 5D 6D 7S 8S 9S 10S JS KS", ready, "9H")
+    assert rnd.to_move == 1 and KnockDeclare() in rnd.legal_actions()
+    assert greedy(rnd) == KnockDeclare()
+    rnd = _to_the_wall("AC 4D 5D 6D 7S 8S 9S 10S JS KS", ready.replace("3D 2C", "KD JD"), "9C")
+    assert rnd.legal_actions() == [Pass()] and greedy(rnd) == Pass()
+
+
+@pytest.mark.parametrize("spec", ["greedy", "random", "search"])
+def test_bots_play_whole_gin_hands_legally(spec: str) -> None:
+    for seed in range(4):
+        rnd = rk.Round.new(GIN, 2, seed=seed, dealer=seed % 2)
+        bots = [
+            GinSearchBot(budget=TINY) if spec == "search" else make_bot(spec),
+            GreedyBot(),
+        ]
+        rng = random.Random(seed)
+        while not rnd.is_over:
+            seat = rnd.to_move
+            legal = rnd.legal_actions()
+            action = bots[seat].choose(rnd.view(seat), legal, rng)
+            assert action in legal
+            rnd.apply(action)
+        assert rnd.result is not None
+
+
+def test_greedy_gin_never_passes_on_its_own_melds() -> None:
+    """After any knock the defender's own melds are laid: greedy ends with the least deadwood."""
+    values = values_of(GIN)
+    for seed in range(8):
+        rnd = rk.Round.new(GIN, 2, seed=seed)
+        rng = random.Random(seed)
+        while not rnd.is_over:
+            seat = rnd.to_move
+            before_pass = rnd.phase is Phase.LAYOFF and rnd.view(seat).gin.layoffs_done  # type: ignore[union-attr]
+            action = GreedyBot().choose(rnd.view(seat), rnd.legal_actions(), rng)
+            if before_pass and action == Pass():
+                assert deadwood(mask_of(rnd.hands[seat]), values) == sum(values[c] for c in rnd.hands[seat])
+            if isinstance(action, MeldAction):
+                assert len(action.melds) == 1
+            rnd.apply(action)
