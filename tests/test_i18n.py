@@ -283,6 +283,120 @@ def test_rules_errors_from_the_lobby() -> None:
     assert text == "„Mindestwert beim Auslegen (Punkte)“ (opening_min_points): eine ganze Zahl, nicht 'abc'"
 
 
+GIN = rk.Rules.preset("gin")
+GIN_JUNK = "2C 3C 4C 6D 7D 8D 6H 7H 8H 4S"
+"""The gin dealer's hand: three runs and the 4S."""
+
+
+def _gin_deal(first: str, dealer: str = GIN_JUNK, upcard: str = "KD") -> rk.Round:
+    """Seat 0 (the non-dealer, who acts first) holds ``first``; seat 1 deals."""
+    deck = arrange_deck(GIN, 2, [first, dealer], dealer=1, upcard=upcard)
+    return rk.Round.new(GIN, 2, deck=deck, dealer=1, seed=1)
+
+
+def _de(rnd: rk.Round, action: str) -> str:
+    """The German refusal of ``action``."""
+    return localize_error(_refusal(rnd, action), "de")
+
+
+def test_gin_first_upcard_and_knock_messages_in_german() -> None:
+    rnd = _gin_deal("AH 2H 3H 5C 5D 5S 9C 10C JC 4D")
+    exc = _refusal(rnd, "draw")
+    assert getattr(exc, "rule", None) == "gin_first_upcard"
+    assert localize_error(exc, "de") == (
+        "Zuerst die offene Karte nehmen oder passen (vom Stapel wird erst gezogen, wenn beide gepasst haben)"
+    )
+    assert _de(rnd, "discard 4D") == "Karo-4 abwerfen: Nimm die offene Karte oder passe"
+    rnd.apply("take")
+    assert _de(rnd, "meld AH 2H 3H") == "A♥ 2♥ 3♥ auslegen: Wirf eine Karte ab oder klopfe"
+    rnd.apply("knock")
+    assert _de(rnd, "meld AH 2H 3H") == "A♥ 2♥ 3♥ auslegen: Nach dem Klopfen zuerst abwerfen"
+    assert _de(rnd, "discard 5C") == (
+        "Kreuz-5 abwerfen: Nach diesem Abwurf lägen deine Restpunkte über der Klopfgrenze 10"
+    )
+    rnd.apply("discard KD")
+    assert _de(rnd, "meld AH 2H 3H | 5C 5D 5S") == (
+        "A♥ 2♥ 3♥ | 5♣ 5♦ 5♠ auslegen: Bei Gin werden die Figuren einzeln ausgelegt"
+    )
+    assert _de(rnd, "meld 4D 5D 6D") == "4♦ 5♦ 6♦ auslegen: Diese Karten hast du nicht auf der Hand"
+    assert _de(rnd, "pass") == (
+        "Deine Karten ohne Figur zählen 54 Punkte, mehr als die Klopfgrenze 10; lege weitere Figuren aus"
+    )
+    assert _de(rnd, "layoff 4D") == (
+        "Karo-4 an eine Figur des Klopfenden anlegen: Lege deine Figuren einzeln aus, dann passe"
+    )
+
+
+def test_gin_knock_limit_and_layoff_messages_in_german() -> None:
+    far = _gin_deal("AH 4H 9H 5C 9C JC 3D 10D QD 6S", upcard="KS")
+    far.apply("take")
+    exc = _refusal(far, "knock")
+    assert getattr(exc, "rule", None) == "knock_card"
+    deadwood = re.search(r"is (\d+), the knock card", str(exc))
+    assert deadwood is not None
+    assert localize_error(exc, "de") == (
+        f"Klopfen geht nicht: Nach dem besten Abwurf bleiben dir {deadwood.group(1)} Restpunkte, "
+        "die Klopfgrenze ist 10"
+    )
+    rnd = _gin_deal("AH 2H 3H 5C 5D 5S 9C 10C JC 4D", dealer="2C 3C 4C 6D 7D 8D 6H 7H 8H 5H")
+    for move in ("take", "knock", "discard KD", "meld AH 2H 3H", "meld 5C 5D 5S", "meld 9C 10C JC", "pass"):
+        rnd.apply(move)
+    assert _de(rnd, "meld 2C 3C 4C") == (
+        "2♣ 3♣ 4♣ auslegen: Lege zuerst Karten an die Figuren des Klopfenden an („layoff 5H“), dann passe"
+    )
+    assert _de(rnd, "layoff 6H") == (
+        "Herz-6 an eine Figur des Klopfenden anlegen: Herz-6 passt an keine Figur des Klopfenden"
+    )
+    rnd.apply("pass")
+    assert _de(rnd, "layoff 5H") == (
+        "Herz-5 an eine Figur des Klopfenden anlegen: Du hast beim Anlegen gepasst; "
+        "lege deine eigenen Figuren aus oder passe"
+    )
+    assert _de(rnd, "meld 6H 7H 6D").startswith("6♥ 7♥ 6♦ auslegen: Keine Figur im Gin (3 oder 4 Karten")
+
+
+def test_gin_refusals_of_random_play_are_german() -> None:
+    seen: set[str] = set()
+    missing: list[str] = []
+    for exc in _gin_errors_of_random_play(games=4, seed=11):
+        rule = getattr(exc, "rule", "notation")
+        seen.add(rule)
+        if localize_message(str(exc), rule, "de", ["A", "B"]) is None:
+            missing.append(f"[{rule}] {exc}")
+        assert not english_words(localize_error(exc, "de")), localize_error(exc, "de")
+    assert not missing, "\n".join(sorted(set(missing)))
+    assert {"gin_first_upcard", "knock_card", "card_not_in_hand"} <= seen
+
+
+def _gin_errors_of_random_play(games: int, seed: int) -> Iterator[RummyError]:
+    rng = random.Random(seed)
+    deck = [str(c) for c in rk.cards.build_deck(GIN.num_decks, GIN.jokers_total)]
+    for g in range(games):
+        rnd = rk.Round.new(GIN, 2, seed=seed + g)
+        for _ in range(80):
+            if rnd.result is not None:
+                break
+            hand = [str(c) for c in rnd.view(rnd.to_move).hand]
+            picks = rng.sample(hand, min(3, len(hand))) if hand else []
+            for text in (
+                "draw",
+                "take",
+                "pass",
+                "knock",
+                f"knock {rng.choice(hand or deck)}",
+                f"discard {rng.choice(deck)}",
+                f"discard {rng.choice(hand or deck)}",
+                f"layoff {rng.choice(hand or deck)}",
+                f"meld {' '.join(picks)}",
+                f"meld {' '.join(picks)} | {' '.join(picks)}",
+            ):
+                try:
+                    rnd.check(Action.parse(text))
+                except RummyError as exc:
+                    yield exc
+            rnd.apply(rng.choice(rnd.legal_actions()))
+
+
 def _errors_of_random_play(preset: str, games: int, seed: int) -> Iterator[RummyError]:
     """Refusals of random illegal actions in random positions (every kind of action tried)."""
     rng = random.Random(seed)
@@ -358,6 +472,13 @@ def test_random_refusals_all_have_german_entries(preset: str) -> None:
         ),
         ("knock KD", "knocks, discarding the king of diamonds", "klopft und wirft Karo-König ab"),
         ("buyback", "buys back into the rubber", "kauft sich in die Partie zurück"),
+        ("knock", "knocks", "klopft"),
+        (
+            "layoff 5H",
+            "lays off the 5 of hearts on the knocker's melds",
+            "legt Herz-5 an eine Figur des Klopfenden an",
+        ),
+        ("pass", "passes", "passt"),
         ("decline", "declines the buy-back", "verzichtet auf den Rückkauf"),
     ],
 )
@@ -378,6 +499,29 @@ def test_a_card_going_face_down_is_not_named() -> None:
         describe_action(Action.parse("take"), "de", taken=rk.Card.parse("7H"))
         == "nimmt Herz-7 von der Ablage"
     )
+
+
+@pytest.mark.parametrize(
+    ("phase", "notation", "verb", "third"),
+    [
+        (rk.Phase.FIRST_UPCARD, "pass", "bei der offenen Karte passen", "passt bei der offenen Karte"),
+        (rk.Phase.KNOCK, "pass", "passen: fertig mit dem Auslegen", "hat ausgelegt und passt"),
+        (
+            rk.Phase.WALL,
+            "pass",
+            "an der Mauer passen (das Spiel endet ohne Wertung)",
+            "passt an der Mauer; das Spiel endet ohne Wertung",
+        ),
+        (rk.Phase.WALL, "knock", "mit der offenen Karte klopfen", "klopft mit der offenen Karte"),
+        (rk.Phase.KNOCK, "meld 7C 8C 9C", "7♣ 8♣ 9♣ auslegen", "legt aus: 7♣ 8♣ 9♣"),
+    ],
+)
+def test_gin_moves_by_phase(phase: rk.Phase, notation: str, verb: str, third: str) -> None:
+    action = Action.parse(notation)
+    assert describe_action(action, "de", form="verb", phase=phase) == verb
+    assert describe_action(action, "de", phase=phase) == third
+    assert not english_words(describe_action(action, "de", phase=phase))
+    assert describe_action(action, "en", phase=phase) != third
 
 
 # Labels and the language switch ---------------------------------------------------------------

@@ -218,6 +218,113 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "cannot knock with {deadwood} deadwood: knock_threshold needs deadwood {sign} {threshold}",
         "Klopfen mit {deadwood} Restpunkten geht nicht: Die Restpunkte müssen {sign} {threshold} sein",
     ),
+    # Gin Rummy (rummykit.gin) ------------------------------------------------------------------------
+    (
+        "gin_first_upcard",
+        "draw: first take the upcard or pass on it (the stock opens after both passed)",
+        "Zuerst die offene Karte nehmen oder passen (vom Stapel wird erst gezogen, wenn beide gepasst haben)",
+    ),
+    (
+        "gin_first_upcard",
+        "{action}: take the upcard or pass",
+        "{action}: Nimm die offene Karte oder passe",
+    ),
+    (
+        "draw_first",
+        "{action}: both players passed on the upcard; draw from the stock",
+        "{action}: Beide haben bei der offenen Karte gepasst; zieh vom Stapel",
+    ),
+    ("not_in_this_game", "{action}: discard a card or knock", "{action}: Wirf eine Karte ab oder klopfe"),
+    (
+        "wall_draw",
+        "{action}: the stock is down to the wall; knock with the top discard or pass",
+        "{action}: Der Stapel ist bei der Mauer angekommen; klopfe mit der offenen Karte oder passe",
+    ),
+    (
+        "empty_discard_pile",
+        "{action}: there is no discard to knock with",
+        "{action}: Es gibt keine offene Karte, mit der du klopfen könntest",
+    ),
+    (
+        "knock_card",
+        "cannot knock{where}: your best deadwood after a discard is {deadwood}, the knock card is {limit}",
+        "Klopfen{where} geht nicht: Nach dem besten Abwurf bleiben dir {deadwood} Restpunkte, "
+        "die Klopfgrenze ist {limit}",
+    ),
+    (
+        "knock_card",
+        "{action}: after discarding {card} your deadwood is above the knock card {limit}",
+        "{action}: Nach dem Abwurf von {card} liegen deine Restpunkte über der Klopfgrenze {limit}",
+    ),
+    (
+        "knock_card",
+        "{action}: after this discard your deadwood would be above the knock card {limit}",
+        "{action}: Nach diesem Abwurf lägen deine Restpunkte über der Klopfgrenze {limit}",
+    ),
+    (
+        "knock_card",
+        "{action}: with this meld your cards left could not get within the knock card {limit}",
+        "{action}: Mit dieser Figur kämen deine übrigen Karten nicht mehr auf die Klopfgrenze {limit} "
+        "oder darunter",
+    ),
+    (
+        "knock_card",
+        "pass: your unmelded cards total {left}, above the knock card {limit}; lay more melds",
+        "Deine Karten ohne Figur zählen {left} Punkte, mehr als die Klopfgrenze {limit}; "
+        "lege weitere Figuren aus",
+    ),
+    (
+        "may_discard_taken_discard",
+        "{action}: you may not discard the card you took",
+        "{action}: Die eben genommene Karte darfst du nicht gleich wieder abwerfen",
+    ),
+    (
+        "knock_discard",
+        "{action}: after knocking, discard first",
+        "{action}: Nach dem Klopfen zuerst abwerfen",
+    ),
+    (
+        "card_not_in_hand",
+        "{action}: you do not hold these cards",
+        "{action}: Diese Karten hast du nicht auf der Hand",
+    ),
+    (
+        "one_meld_at_a_time",
+        "{action}: in gin melds are laid one at a time",
+        "{action}: Bei Gin werden die Figuren einzeln ausgelegt",
+    ),
+    (
+        "gin_meld",
+        "{action}: not a gin meld (3 or 4 of a rank, or a run of 3 to 5 cards of a suit, ace low; "
+        "lay a longer run as two melds)",
+        "{action}: Keine Figur im Gin (3 oder 4 Karten eines Rangs oder eine Folge von 3 bis 5 Karten "
+        "einer Farbe, das Ass nur unten; eine längere Folge als zwei Figuren legen)",
+    ),
+    (
+        "knock_melds",
+        "{action}: lay your melds one at a time, then pass",
+        "{action}: Lege deine Figuren einzeln aus, dann passe",
+    ),
+    (
+        "layoff_first",
+        "{action}: first lay cards off onto the knocker's melds ('layoff 5H'), then pass",
+        "{action}: Lege zuerst Karten an die Figuren des Klopfenden an („layoff 5H“), dann passe",
+    ),
+    (
+        "layoff",
+        "{action}: {card} fits none of the knocker's melds",
+        "{action}: {card} passt an keine Figur des Klopfenden",
+    ),
+    (
+        "layoff_done",
+        "{action}: you passed on lay-offs; lay your own melds or pass",
+        "{action}: Du hast beim Anlegen gepasst; lege deine eigenen Figuren aus oder passe",
+    ),
+    (
+        "layoff_melds",
+        "{action}: lay your own melds one at a time, then pass",
+        "{action}: Lege deine eigenen Figuren einzeln aus, dann passe",
+    ),
     # The match ------------------------------------------------------------------------------------
     ("match_over", "{action}: the match is over", "{action}: Die Partie ist vorbei"),
     (
@@ -384,9 +491,9 @@ ERRORS: Final[tuple[Entry, ...]] = (
     (
         "notation",
         "unknown action {quoted}; actions: draw, take, open, meld, layoff, swap, discard, knock, rummy, "
-        "buyback, decline",
+        "pass, buyback, decline",
         "Unbekannter Zug {quoted}; Züge: „draw“, „take“, „open“, „meld“, „layoff“, „swap“, „discard“, "
-        "„knock“, „rummy“, „buyback“, „decline“",
+        "„knock“, „rummy“, „pass“, „buyback“, „decline“",
     ),
     (
         "notation",
@@ -399,6 +506,11 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "Kein Anlegen: {quoted} (z. B. „layoff 5H on 2“ oder „layoff JK on 2 low“)",
     ),
     ("notation", "a lay-off moves one card: {quoted}", "Anlegen bewegt genau eine Karte: {quoted}"),
+    (
+        "notation",
+        "a lay-off moves one card: {quoted} (e.g. 'layoff 5H on 2', gin: 'layoff 5H')",
+        "Anlegen bewegt genau eine Karte: {quoted} (z. B. „layoff 5H on 2“, bei Gin: „layoff 5H“)",
+    ),
     ("notation", "{verb} takes no arguments: {quoted}", "{verb} steht allein, ohne Karten: {quoted}"),
     (
         "notation",
@@ -488,6 +600,7 @@ FRAGMENTS: Final[tuple[tuple[str, str], ...]] = (
     (" in one meld", " in einer Figur"),
     (" at the low end", " unten"),
     (" at the high end", " oben"),
+    (" with the top discard", " mit der offenen Karte"),
     ("dealer", "Der Geber"),
     ("forehand", "Die Vorhand"),
     ("knock or discard", "klopfen oder abwerfen"),
@@ -580,5 +693,17 @@ RULE_NAMES: Final[dict[str, tuple[str, str]]] = {
     "joker_end_assignment": ("end a laid-off joker takes", "Ende eines angelegten Jokers"),
     "notation": ("notation", "Schreibweise"),
     "rules": ("rules", "Regeln"),
+    # Gin Rummy (rummykit.gin).
+    "gin_first_upcard": ("the first upcard", "die erste offene Karte"),
+    "gin_meld": ("a gin meld", "Figur im Gin"),
+    "one_meld_at_a_time": ("one meld at a time", "Figuren einzeln auslegen"),
+    "knock_card": ("knock card", "Klopfgrenze"),
+    "knock_discard": ("discard after knocking", "Abwurf nach dem Klopfen"),
+    "knock_melds": ("the knocker lays melds", "der Klopfende legt aus"),
+    "layoff": ("lay-off", "Anlegen"),
+    "layoff_first": ("lay-offs first", "zuerst anlegen"),
+    "layoff_done": ("lay-offs are over", "Anlegen beendet"),
+    "layoff_melds": ("own melds after the lay-offs", "eigene Figuren nach dem Anlegen"),
+    "wall_draw": ("the wall", "die Mauer"),
 }
 """Names of the rule ids for people, (English, German), where the id is not an option name."""

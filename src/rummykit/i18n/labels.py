@@ -11,12 +11,18 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "phase.draw": ("draw", "ziehen"),
     "phase.play": ("meld, lay off, discard", "auslegen, anlegen, abwerfen"),
     "phase.discard": ("discard, knock or Rummy", "abwerfen, klopfen oder Rummy"),
+    "phase.first_upcard": ("take the upcard or pass", "offene Karte nehmen oder passen"),
+    "phase.wall": ("at the wall: knock or pass", "an der Mauer: klopfen oder passen"),
+    "phase.knock": ("discard, lay melds, pass", "abwerfen, Figuren auslegen, passen"),
+    "phase.layoff": ("lay off, lay melds, pass", "anlegen, Figuren auslegen, passen"),
     "phase.over": ("hand over", "Spiel vorbei"),
     # How a hand ended (rummykit.views.Termination).
     "termination.went_out": ("went out", "ausgemacht"),
     "termination.rummy": ("Rummy", "Rummy"),
     "termination.knock": ("knocked", "geklopft"),
     "termination.stock_exhausted": ("stock used up, not scored", "Stapel aufgebraucht, keine Wertung"),
+    "termination.wall": ("stock down to the wall, not scored", "Mauer erreicht, keine Wertung"),
+    "termination.drawn": ("dead hand, not scored", "totes Spiel, keine Wertung"),
     # The table.
     "stock": ("stock", "Stapel"),
     "discard_pile": ("discard pile", "Ablage"),

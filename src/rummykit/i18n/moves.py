@@ -11,7 +11,7 @@ as its player sees it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import Final, Literal
 
 from rummykit.actions import (
     Action,
@@ -21,9 +21,12 @@ from rummykit.actions import (
     Discard,
     Draw,
     Knock,
+    KnockDeclare,
     LayOff,
+    LayOffCard,
     MeldAction,
     Open,
+    Pass,
     Swap,
     TakeDiscard,
 )
@@ -31,6 +34,7 @@ from rummykit.cards import Card
 from rummykit.disclosure import face_down_card
 from rummykit.i18n.cards import card_name, cards_glyphs
 from rummykit.rules import Rules
+from rummykit.views import Phase
 
 Form = Literal["third", "verb"]
 
@@ -81,11 +85,14 @@ def describe_action(
     taken: int | None = None,
     rules: Rules | None = None,
     goes_out: bool = False,
+    phase: Phase | None = None,
 ) -> str:
     """``action`` in words without a subject, in ``lang`` (``en`` or ``de``).
 
     ``taken`` names the card a ``take`` picks up (the action itself does not hold it); with ``rules``
     a card that goes face down is left out (``goes_out``: the action ends the hand by going out).
+    ``phase``, the phase the action is made in, tells what a gin ``pass`` or ``knock`` means (on the
+    first upcard, at the wall, after the melds); without it they are described in general.
     An action kind without words here is written in its notation.
 
     >>> describe_action(Action.parse("layoff QH on 3"), "de")
@@ -126,6 +133,42 @@ def describe_action(
         return _layoff(action, lang, form)
     if isinstance(action, Swap):
         return _swap(action, lang, form)
+    if isinstance(action, Pass):
+        return _pass(lang, form, phase)
+    if isinstance(action, KnockDeclare):
+        if phase is Phase.WALL:
+            if de:
+                return "mit der offenen Karte klopfen" if verb else "klopft mit der offenen Karte"
+            return "knock with the upcard" if verb else "knocks with the upcard"
+        if de:
+            return "klopfen" if verb else "klopft"
+        return "knock" if verb else "knocks"
+    if isinstance(action, LayOffCard):
+        card = card_name(action.card, lang)
+        if de:
+            return (
+                f"{card} an eine Figur des Klopfenden anlegen"
+                if verb
+                else f"legt {card} an eine Figur des Klopfenden an"
+            )
+        return (
+            f"lay off the {card} on the knocker's melds"
+            if verb
+            else f"lays off the {card} on the knocker's melds"
+        )
+    if isinstance(action, Knock) and phase is Phase.WALL:
+        card = card_name(action.card, lang)
+        if de:
+            return (
+                f"mit der offenen Karte klopfen und {card} abwerfen"
+                if verb
+                else f"klopft mit der offenen Karte und wirft {card} ab"
+            )
+        return (
+            f"knock with the upcard, discarding the {card}"
+            if verb
+            else f"knocks with the upcard, discarding the {card}"
+        )
     if isinstance(action, Knock):
         card = card_name(action.card, lang)
         if de:
@@ -150,6 +193,44 @@ def describe_action(
             return "den Rückkauf ablehnen" if verb else "verzichtet auf den Rückkauf"
         return "decline the buy-back" if verb else "declines the buy-back"
     return str(action)
+
+
+_PASS: Final[dict[Phase | None, tuple[str, str, str, str]]] = {
+    # phase: English verb form, English third person, German verb form, German third person
+    Phase.FIRST_UPCARD: (
+        "pass on the upcard",
+        "passes on the upcard",
+        "bei der offenen Karte passen",
+        "passt bei der offenen Karte",
+    ),
+    Phase.WALL: (
+        "pass at the wall (the hand ends unscored)",
+        "passes at the wall; the hand ends unscored",
+        "an der Mauer passen (das Spiel endet ohne Wertung)",
+        "passt an der Mauer; das Spiel endet ohne Wertung",
+    ),
+    Phase.KNOCK: (
+        "pass: done laying melds",
+        "has laid the melds and passes",
+        "passen: fertig mit dem Auslegen",
+        "hat ausgelegt und passt",
+    ),
+    Phase.LAYOFF: (
+        "pass: done laying off or melding",
+        "is done laying off or melding and passes",
+        "passen: fertig mit dem Anlegen oder Auslegen",
+        "ist mit dem Anlegen oder Auslegen fertig und passt",
+    ),
+    None: ("pass", "passes", "passen", "passt"),
+}
+"""A gin ``pass`` in words, by the phase it is made in."""
+
+
+def _pass(lang: str, form: Form, phase: Phase | None) -> str:
+    en_verb, en_third, de_verb, de_third = _PASS.get(phase, _PASS[None])
+    if lang == "de":
+        return de_verb if form == "verb" else de_third
+    return en_verb if form == "verb" else en_third
 
 
 def _swap(action: Swap, lang: str, form: Form) -> str:
