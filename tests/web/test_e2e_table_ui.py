@@ -251,7 +251,7 @@ def test_keyboard_only_german_hand_and_accessibility(pages: Pages, shots: Path) 
     deadline = time.monotonic() + 150
     while time.monotonic() < deadline and wait_turn_or_end(page, "#match-over"):
         version = page.evaluate("S.state.version")
-        legal: list[str] = page.evaluate("S.state.legal")
+        legal: list[str] = page.evaluate("legal()")
         if "draw" in legal:
             page.keyboard.press("d")
         elif melds := [a for a in legal if a.startswith(("open ", "meld "))]:
@@ -326,7 +326,7 @@ def test_viennese_showdown_shows_the_moves_after_the_knock(pages: Pages, shots: 
     deadline = time.monotonic() + 150
     while time.monotonic() < deadline and wait_turn_or_end(page):
         version = page.evaluate("S.state.version")
-        legal: list[str] = page.evaluate("S.state.legal")
+        legal: list[str] = page.evaluate("legal()")
         knocks = [a for a in legal if a.startswith(("knock ", "rummy "))]
         if knocks:
             action = knocks[0]
