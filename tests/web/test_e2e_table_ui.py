@@ -121,6 +121,20 @@ def test_host_starts_join_by_link_asks_a_name_leave_and_take_back(pages: Pages, 
     host.click("#btn-start")
     guest.wait_for_selector("#game:not(.hidden)")
     host.wait_for_selector("#game:not(.hidden)")
+    # The turn timer shows for the person to move, on both pages.
+    host.wait_for_function("document.querySelector('#turn-timer').innerText.includes(' s left')")
+    assert "noch" in guest.inner_text("#turn-timer")
+
+    # Chat: text stays text; a muted player's lines are hidden for the one who muted.
+    guest.fill("#chat-input", "<i>Hallo</i> Anna")
+    guest.keyboard.press("Enter")
+    host.wait_for_function("document.querySelector('#chat-log').innerText.includes('Hallo')")
+    assert host.inner_text("#chat-log li") == "Ben: <i>Hallo</i> Anna"
+    assert host.locator("#chat-log i").count() == 0
+    host.click("#mutes button[data-seat='1']")
+    assert host.locator("#chat-log li").count() == 0
+    assert host.get_attribute("#mutes button[data-seat='1']", "aria-pressed") == "true"
+    assert guest.locator("#chat-log li").count() == 1  # only for the one who muted
 
     # Leave asks first; "stay" changes nothing.
     guest.click("#btn-leave")
@@ -271,6 +285,13 @@ def test_keyboard_only_german_hand_and_accessibility(pages: Pages, shots: Path) 
     assert page.locator("#overlay:not(.hidden) #match-over").count() == 1, "the hand did not end in time"
     assert "Partie beendet" in page.inner_text("#overlay") and moves > 0
     page.screenshot(path=str(shots / "match-over-desktop.png"))
+    old_code, old_rules = page.evaluate("[S.code, S.state.table.rules]")
+    assert page.inner_text("#btn-rematch").startswith("Revanche")
+    page.locator("#btn-rematch").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("c => S.code !== c && S.state && S.state.table.status === 'playing'", arg=old_code)
+    assert page.evaluate("S.state.table.rules") == old_rules
+    assert page.locator("#overlay").is_hidden() and page.locator("#game:not(.hidden)").count() == 1
 
 
 def test_phone_header_sorting_and_touch_drag_kept_across_reloads(pages: Pages, shots: Path) -> None:

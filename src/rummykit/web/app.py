@@ -14,6 +14,8 @@
 ``POST /api/tables/{code}/join``       take the next open seat; answers seat and token
 ``POST /api/tables/{code}/start``      the host fills open seats with bots and starts
 ``POST /api/tables/{code}/leave``      give a seat up (a bot takes it during play)
+``POST /api/tables/{code}/rematch``    the host opens a new table with the same seats and rules
+                                       after the match (others get their seats by websocket)
 ``POST /api/tables/{code}/retake``     take back, with the same token, a seat a bot holds since
                                        its person left during play
 ``WS /ws/{code}``                      play or watch: the first message is ``{"type": "hello",
@@ -50,6 +52,7 @@ from rummykit.web import protocol
 from rummykit.web.houserules import house_rules
 from rummykit.web.limits import MAX_BODY_BYTES, BodyLimit, RateLimiter, ServerSettings, retry_after
 from rummykit.web.protocol import CreateTable, JoinTable, SeatGrant, TokenBody, error_json
+from rummykit.web.rematch import rematch
 from rummykit.web.rulebook import PageLang, preset_lines, preset_rules, rules_page
 from rummykit.web.seats import retake
 from rummykit.web.store import Store, default_database_url
@@ -213,6 +216,13 @@ def create_app(
         table = manager_of(request).get(code)
         seat = await retake(table, body.token)
         return grant(table, seat, body.token)
+
+    @app.post("/api/tables/{code}/rematch", status_code=201)
+    async def rematch_table(request: Request, code: str, body: TokenBody) -> SeatGrant:
+        limit(request, creations, "table creations")
+        table = manager_of(request).get(code)
+        new, seat, token = await rematch(table, body.token, address_of(request))
+        return grant(new, seat, token)
 
     @app.websocket("/ws/{code}")
     async def table_socket(websocket: WebSocket, code: str) -> None:

@@ -50,6 +50,7 @@ from rummykit.melds import arrange_meld
 from rummykit.rules import Rules, option_range
 from rummykit.seating import draw_first_dealer
 from rummykit.web import protocol
+from rummykit.web.chat import ChatMessage, ChatRoom
 from rummykit.web.dealing import (
     SEEDED_NOTICE,
     DealtMatch,
@@ -184,6 +185,7 @@ class Table:
         self.takeover_seconds = takeover_seconds
         self.match = match
         self.clients: set[Client] = set()
+        self.chat = ChatRoom()
         self.lock = asyncio.Lock()
         self._away: dict[int, float] = {}
         self._bots: dict[tuple[str, str | None], Bot] = {}
@@ -249,6 +251,7 @@ class Table:
             "opening_min": self.rules.opening_min_points,
             "knock_game": self.rules.is_knock_game,
             "takeover_seconds": self.takeover_seconds,
+            "turn_seconds": self.manager.settings.turn_seconds,
             "seeded": self.seeded,
             "notice": SEEDED_NOTICE if self.seeded else None,
             "seats": [
@@ -321,6 +324,8 @@ class Table:
             if client.seat is not None:
                 self._away.pop(client.seat, None)
             client.send({"type": "welcome", "seat": client.seat, "code": self.code})
+            for line in self.chat.history:
+                client.send(line)
             self.broadcast()
         self.kick()  # a person is connected: bots that waited may play
 
@@ -368,6 +373,14 @@ class Table:
             client.send({"type": "pong"})
         elif isinstance(message, BackMessage):
             await self.back(client)
+        elif isinstance(message, ChatMessage):
+            name = self.seats[client.seat].name if client.seat is not None else ""
+            line = self.chat.say(client.seat, name, message.text)
+            if line["type"] == "chat":
+                for other in list(self.clients):
+                    other.send(line)
+            else:
+                client.send(line)
 
     async def back(self, client: Client) -> None:
         """The seat's person is back after being replaced for not moving: the bot stops."""

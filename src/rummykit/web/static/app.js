@@ -42,6 +42,9 @@ const I18N = {
     k_layoff: "lay the selected card off on meld N", k_knock: "knock with the selected card",
     k_rummy: "call Rummy with the selected card", k_hint: "ask for a hint", k_play_hint: "play the hint",
     k_sort_suit: "sort by suit", k_sort_rank: "sort by rank", k_help: "this help", k_escape: "close a dialog",
+    rematch: "Rematch (same seats and rules)", rematch_wait: "The host can start a rematch: you keep your seat.",
+    chat: "Chat", chat_send: "Send", chat_placeholder: "Say something…", mute: "Mute {name}", unmute: "Unmute {name}",
+    timer: "{name}: {s} s left",
   },
   de: {
     create_title: "Neuer Tisch", your_name: "Dein Name", rules: "Regeln", seats: "Plätze", bots: "Bots",
@@ -84,6 +87,9 @@ const I18N = {
     k_layoff: "gewählte Karte an Meldung N anlegen", k_knock: "mit der gewählten Karte klopfen",
     k_rummy: "mit der gewählten Karte Rummy rufen", k_hint: "um einen Tipp bitten", k_play_hint: "den Tipp ausführen",
     k_sort_suit: "nach Farbe sortieren", k_sort_rank: "nach Rang sortieren", k_help: "diese Hilfe", k_escape: "Dialog schließen",
+    rematch: "Revanche (gleiche Plätze und Regeln)", rematch_wait: "Der Gastgeber kann eine Revanche starten: du behältst deinen Platz.",
+    chat: "Chat", chat_send: "Senden", chat_placeholder: "Schreib etwas…", mute: "{name} stummschalten", unmute: "{name} wieder zeigen",
+    timer: "{name}: noch {s} s",
   },
 };
 
@@ -164,6 +170,7 @@ async function openTable(code, { watch = false, ask = false } = {}) {
 
 function connect() {
   if (S.ws) { S.ws.onclose = null; S.ws.close(); }
+  S.chat = [];
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   // The seat token goes in the first message, never in the URL (access logs and proxies keep URLs).
   const ws = new WebSocket(`${proto}//${location.host}/ws/${S.code}`);
@@ -201,6 +208,8 @@ function onMessage(msg) {
     case "state": onState(msg); break;
     case "error": flash(localText(msg, msg.message)); break;
     case "hint": S.hint = msg.action; renderHint(); break;
+    case "rematch": onRematch(msg); break;
+    case "chat": onChat(msg); break;
     case "evaluation": S.evaluation = msg; if (S.state && S.state.view) { renderTray(); renderActions(); } break;
     default: break;
   }
@@ -466,6 +475,8 @@ function render() {
   renderHint();
   renderScores();
   renderLog();
+  renderChat();
+  renderTimer();
   if (handFocused) focusCard();
   S.animate = false;
 }
@@ -870,6 +881,60 @@ function renderScores() {
   $("#scores").innerHTML = html + "</tbody></table>";
 }
 
+// Chat: lines go in as text; a muted seat's lines are hidden for this page only.
+function mutedKey() { return `rummykit:muted:${S.code}`; }
+function muted() { return new Set(JSON.parse(localStorage.getItem(mutedKey()) || "[]")); }
+
+function onChat(msg) {
+  S.chat = (S.chat || []).filter((l) => l.n !== msg.n).concat([msg]).slice(-30);
+  renderChat();
+}
+
+function renderChat() {
+  const ol = $("#chat-log"), hide = muted();
+  ol.textContent = "";
+  for (const line of S.chat || []) {
+    if (hide.has(line.seat)) continue;
+    const li = document.createElement("li");
+    const who = document.createElement("b");
+    who.textContent = line.name + ": ";
+    li.append(who, document.createTextNode(line.text));
+    ol.appendChild(li);
+  }
+  ol.scrollTop = ol.scrollHeight;
+  $("#chat-form").classList.toggle("hidden", S.seat === null);
+  const box = $("#mutes");
+  box.textContent = "";
+  if (!S.state) return;
+  S.state.table.seats.forEach((seat, i) => {
+    if (i === S.seat || seat.kind !== "human") return;
+    const b = document.createElement("button");
+    b.type = "button"; b.className = "ghost mute"; b.dataset.seat = i;
+    const on = hide.has(i);
+    b.textContent = on ? t("unmute", { name: seat.name }) : t("mute", { name: seat.name });
+    b.setAttribute("aria-pressed", on ? "true" : "false");
+    b.addEventListener("click", () => {
+      const set = muted();
+      if (set.has(i)) set.delete(i); else set.add(i);
+      localStorage.setItem(mutedKey(), JSON.stringify([...set]));
+      renderChat();
+    });
+    box.appendChild(b);
+  });
+}
+
+// The turn timer of the person to move (the server replaces who does not move in time by a bot).
+function renderTimer() {
+  const st = S.state, el = $("#turn-timer");
+  if (!st || !st.view || st.table.status !== "playing" || st.match.is_over || !st.table.turn_seconds) { el.textContent = ""; return; }
+  const who = st.match.to_move, seat = st.table.seats[who];
+  if (!seat || seat.kind !== "human" || seat.away || !seat.connected) { el.textContent = ""; return; }
+  if (S.timerFor !== st.version) { S.timerFor = st.version; S.timerStart = Date.now(); }
+  const left = Math.max(0, Math.ceil(st.table.turn_seconds - (Date.now() - S.timerStart) / 1000));
+  el.textContent = t("timer", { name: seatName(who), s: left });
+  el.classList.toggle("urgent", left <= 15);
+}
+
 function renderLog() {
   const ol = $("#log");
   ol.innerHTML = "";
@@ -949,7 +1014,31 @@ function showMatchOver(state) {
   html += last ? resultHtml(last) + lastMovesHtml(state) : "";
   html += `<table class="scores"><tr>${m.scores.map((_, i) => `<th>${escapeHtml(seatName(i))}</th>`).join("")}</tr>`;
   html += `<tr class="total">${m.scores.map((p) => `<td>${p}</td>`).join("")}</tr></table>`;
+  if (S.seat === 0) html += `<p><button type="button" id="btn-rematch">${t("rematch")}</button></p>`;
+  else if (S.seat !== null) html += `<p class="rematch-note">${t("rematch_wait")}</p>`;
   showOverlay(html, t("new_table"), () => { location.href = "/"; });
+  const b = $("#btn-rematch");
+  if (b) b.addEventListener("click", requestRematch);
+}
+
+// The host's rematch: a new table with the same seats and rules; the others follow by websocket.
+async function requestRematch() {
+  try {
+    const grant = await api(`/api/tables/${S.code}/rematch`, { token: S.token });
+    goToRematch(grant);
+  } catch (err) { $("#overlay").classList.add("hidden"); flash(err.message); }
+}
+
+function onRematch(msg) {
+  if (msg.token) goToRematch({ code: msg.code, token: msg.token, seat: msg.seat });
+  else if (S.seat === null) goToRematch({ code: msg.code });
+}
+
+function goToRematch(grant) {
+  if (grant.token) saveGrant(grant);
+  $("#overlay").classList.add("hidden");
+  S.overlayFor = null; S.seenHands = null; S.state = null; S.groups = []; S.selected = [];
+  openTable(grant.code, { watch: !grant.token });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1282,6 +1371,13 @@ function setup() {
   $("#btn-group").addEventListener("click", groupSelection);
   $("#btn-play").addEventListener("click", playMelds);
   $("#btn-clear").addEventListener("click", clearComposition);
+  $("#chat-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const text = $("#chat-input").value.trim();
+    if (text) send({ type: "chat", text });
+    $("#chat-input").value = "";
+  });
+  setInterval(renderTimer, 1000);
   $("#btn-discard").addEventListener("click", () => discardSelected("discard"));
   $("#btn-knock").addEventListener("click", () => discardSelected("knock"));
   $("#btn-rummy").addEventListener("click", () => discardSelected("rummy"));
