@@ -527,7 +527,7 @@ function renderOpponents() {
     const status = seat.kind === "bot" ? t("bot") : seat.away ? t("away") : seat.connected ? "●" : "○";
     const revealed = v.revealed[i];
     div.innerHTML = `<div class="opp-name">${escapeHtml(seatName(i))} <small>${status}</small></div>
-      <div class="opp-meta">${v.hand_sizes[i]} ${t(v.hand_sizes[i] === 1 ? "card" : "cards")}${v.opened[i] ? " · " + t("opened") : ""}${v.dealer === i ? " · D" : ""}</div>`;
+      <div class="opp-meta">${v.hand_sizes[i]} ${t(v.hand_sizes[i] === 1 ? "card" : "cards")}${v.opened[i] ? " · " + t("opened") : ""}${v.dealer === i ? " · " + t("dealer") : ""}</div>`;
     const fan = document.createElement("div");
     fan.className = "fan";
     const shown = revealed || new Array(Math.min(v.hand_sizes[i], 14)).fill(null);
