@@ -267,6 +267,10 @@ def test_keyboard_only_german_hand_and_accessibility(pages: Pages, shots: Path) 
         version = page.evaluate("S.state.version")
         legal: list[str] = page.evaluate("legal()")
         if "draw" in legal:
+            if page.evaluate("S.state.view.discard_pile.length > 1"):
+                # The bot's discard is the last move: named above the table and marked on the pile.
+                assert page.locator("#discard .card.last").count() == 1
+                assert page.inner_text("#last-move").startswith("Letzter Zug: Bot 2")
             page.keyboard.press("d")
         elif melds := [a for a in legal if a.startswith(("open ", "meld "))]:
             keyboard_compose(page, melds[0])
@@ -317,6 +321,10 @@ def test_phone_header_sorting_and_touch_drag_kept_across_reloads(pages: Pages, s
     suits = [c[-1] if c != "JK" else "~" for c in by_suit]
     assert all(suits.index(s) == i or suits[i - 1] == s for i, s in enumerate(suits))  # grouped by suit
 
+    # Sounds are off until switched on; the choice is kept.
+    assert page.get_attribute("#btn-sound", "aria-pressed") == "false"
+    page.tap("#btn-sound")
+    assert page.get_attribute("#btn-sound", "aria-pressed") == "true"
     # Touch: drag the first card to the end of the first row.
     first = page.locator("#hand .card").nth(0)
     target = page.locator("#hand .card").nth(4)
@@ -334,9 +342,16 @@ def test_phone_header_sorting_and_touch_drag_kept_across_reloads(pages: Pages, s
     assert after.index(by_suit[0]) == 4 and sorted(after) == sorted(by_suit)
     assert page.evaluate("S.selected.length") == 0  # a drag is not a tap
     page.screenshot(path=str(shots / "table-phone.png"), full_page=True)
+    # Animations run unless the system asks for reduced motion.
+    animation = "() => { const c = document.querySelector('#hand .card'); c.classList.add('fresh');" \
+        " return getComputedStyle(c).animationName; }"
+    assert page.evaluate(animation) == "card-in"
+    page.emulate_media(reduced_motion="reduce")
     page.reload()
     page.wait_for_function("S.state && S.state.view && S.state.view.hand.length >= 10")
     assert page.evaluate("shownHand()") == after  # kept across reloads
+    assert page.get_attribute("#btn-sound", "aria-pressed") == "true"
+    assert page.evaluate(animation) == "none"
 
 
 def test_viennese_showdown_shows_the_moves_after_the_knock(pages: Pages, shots: Path) -> None:

@@ -448,6 +448,8 @@ function legal() { return S.state ? S.state.legal : []; }
 function myTurn() { return legal().length > 0; }
 
 function render() {
+  // A card being dragged keeps its element: a state arriving meanwhile is drawn at the drop.
+  if (S.dragging) { S.renderPending = true; return; }
   const st = S.state;
   const active = document.activeElement;
   const handFocused = !!(active && active.closest && active.closest("#hand"));
@@ -758,6 +760,7 @@ function startDrag(ev, el, index) {
   const x0 = ev.clientX, y0 = ev.clientY;
   let moving = false;
   S.dragged = false;
+  S.dragging = true;  // while the pointer is down the hand keeps its elements (see render)
   el.setPointerCapture && el.setPointerCapture(ev.pointerId);
   const move = (e) => {
     const dx = e.clientX - x0, dy = e.clientY - y0;
@@ -770,7 +773,10 @@ function startDrag(ev, el, index) {
     el.removeEventListener("pointermove", move);
     el.removeEventListener("pointerup", up);
     el.removeEventListener("pointercancel", up);
-    if (!moving) return;
+    S.dragging = false;
+    const pending = S.renderPending;
+    S.renderPending = false;
+    if (!moving) { if (pending) render(); return; }
     S.dragged = true;
     setTimeout(() => { S.dragged = false; }, 0);
     el.style.visibility = "hidden";
@@ -781,9 +787,11 @@ function startDrag(ev, el, index) {
     const target = under && under.closest("[data-drop]");
     if (!target || target.dataset.drop === "hand") {
       if (under && under.closest("#hand")) moveCard(index, dropIndex(e.clientX, e.clientY, index));
+      else if (pending) render();
       return;
     }
     dropOn(target, index);
+    if (pending) render();
   };
   el.addEventListener("pointermove", move);
   el.addEventListener("pointerup", up);
@@ -811,7 +819,8 @@ function renderActions() {
   const hand = shownHand();
   const one = sel === 1 ? hand[S.selected[0]] : null;
   const show = (id, visible, enabled = true) => { const b = $(id); b.classList.toggle("hidden", !visible); b.disabled = !enabled; };
-  const canMeld = L.some((a) => a.startsWith("open") || a.startsWith("meld"));
+  const canMeld = L.some((a) => a.startsWith("open") || a.startsWith("meld"))
+    || (S.state.compose || []).some((k) => k === "open" || k === "meld");
   const playing = S.seat !== null && S.state.table.status === "playing";
   show("#btn-group", playing && !knock, sel >= 1);
   show("#btn-play", playing && !knock && S.groups.length > 0, canMeld && meldsReady());
