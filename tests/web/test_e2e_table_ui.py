@@ -24,6 +24,8 @@ from rummykit.rules import OPTION_RANGES, Rules
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 POINTS = {"A": 11, "J": 10, "Q": 10, "K": 10, "10": 10}
+SERVER_ARGS = ("--max-tables-per-address", "50", "--creations-per-second", "50")
+"""The module opens more tables from one address than a public server allows (5 open ones)."""
 
 
 def card_points(face: str) -> int:
