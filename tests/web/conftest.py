@@ -112,10 +112,19 @@ def receive_state(ws: Any, *, until: Any = None, limit: int = 200) -> dict[str, 
 class Server:
     """``rummykit serve`` in a subprocess on a free port."""
 
-    def __init__(self, database_url: str, *, bot_delay: float = 0.0, takeover: float = 60.0) -> None:
+    def __init__(
+        self,
+        database_url: str,
+        *,
+        bot_delay: float = 0.0,
+        takeover: float = 60.0,
+        extra: tuple[str, ...] = (),
+    ) -> None:
         self.database_url = database_url
         self.bot_delay = bot_delay
         self.takeover = takeover
+        self.extra = extra
+        """More ``rummykit serve`` options (limits a module's tests would otherwise reach)."""
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -128,7 +137,7 @@ class Server:
         args = [
             sys.executable, "-c", code, "serve", "--host", "127.0.0.1", "--port", str(self.port),
             "--database-url", self.database_url, "--bot-delay", str(self.bot_delay),
-            "--takeover", str(self.takeover),
+            "--takeover", str(self.takeover), *self.extra,
         ]  # fmt: skip
         self.log = tempfile.NamedTemporaryFile(prefix="rummykit-serve-", suffix=".log", delete=False)  # noqa: SIM115
         self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT)
@@ -182,10 +191,17 @@ def server_factory() -> Iterator[Any]:
 
 
 @pytest.fixture(scope="module")
-def module_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """One real server for a whole test module (browser tests share it and one Chromium)."""
+def module_server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Server]:
+    """One real server for a whole test module (browser tests share it and one Chromium).
+
+    A module may set ``SERVER_ARGS`` (more ``rummykit serve`` options), e.g. to open more tables
+    from one address than a public server allows.
+    """
     folder = tmp_path_factory.mktemp("server")
-    server = Server(f"sqlite:///{folder / 'rummykit.db'}", bot_delay=0.05).start()
+    extra = tuple(getattr(request.module, "SERVER_ARGS", ()))
+    server = Server(f"sqlite:///{folder / 'rummykit.db'}", bot_delay=0.05, extra=extra).start()
     try:
         yield server
     finally:

@@ -54,10 +54,13 @@ def test_join_start_and_leave(client: TestClient, web: Any) -> None:
     assert client.post(f"/api/tables/{code}/leave", json={"token": guest["token"]}).status_code == 403
 
 
-def test_joining_the_last_open_seat_starts(client: TestClient, web: Any) -> None:
+def test_a_full_table_waits_for_its_host_to_start(client: TestClient, web: Any) -> None:
     host = web.create(client, seats=2)
     guest = client.post(f"/api/tables/{host['code']}/join", json={"name": "B"})
     assert guest.status_code == 200
+    # Issue 19: filling the last seat no longer starts the table; the host does.
+    assert client.get(f"/api/tables/{host['code']}").json()["status"] == "waiting"
+    assert client.post(f"/api/tables/{host['code']}/start", json={"token": host["token"]}).status_code == 200
     assert client.get(f"/api/tables/{host['code']}").json()["status"] == "playing"
     listed = client.get("/api/tables").json()["tables"]
     assert host["code"] in [t["code"] for t in listed]

@@ -61,6 +61,7 @@ def test_play_a_german_hand_in_chromium(tmp_path: Path, server_factory: Any, web
         page.fill("#create-form input[name=name]", "Anna")
         page.fill("#create-form input[name=seats]", "2")
         page.fill("#create-form input[name=bots]", "1")
+        page.click("#advanced summary")  # the raw option box is behind a disclosure
         page.fill("#create-form textarea[name=overrides]", "match_end=single_hand")
         page.click("#btn-create")
         page.wait_for_selector("#game:not(.hidden)")

@@ -76,6 +76,7 @@ def test_lobby_errors_stay_visible_until_dismissed_or_corrected(page: Any, shots
     join_error.wait_for(state="visible")
     assert join_error.inner_text().startswith(NO_TABLE[page.lang].format("ZZ99"))
     assert in_view(page, "#join-error")
+    page.click("#advanced summary")  # the raw option box is behind a disclosure
     page.fill("#create-form textarea[name=overrides]", "opening_min_points=abc")
     page.click("#btn-create")
     create_error.wait_for(state="visible")
@@ -110,6 +111,7 @@ def test_rules_from_the_lobby_and_at_the_table(page: Any, shots: Path) -> None:
     page.select_option("#preset", "german")
     page.fill("#create-form input[name=seats]", "2")
     page.fill("#create-form input[name=bots]", "1")
+    page.click("#advanced summary")  # the raw option box is behind a disclosure
     page.fill("#create-form textarea[name=overrides]", "opening_min_points=30")
     page.click("#btn-create")
     page.wait_for_selector("#game:not(.hidden)")

@@ -103,6 +103,7 @@ def test_no_hidden_card_in_any_message_of_a_four_player_game(client: TestClient,
     host = web.create(client, preset="german", seats=4, seed=2024, overrides={"num_hands": 2}, name="P1")
     code = host["code"]
     joins = [client.post(f"/api/tables/{code}/join", json={"name": f"P{i}"}) for i in (2, 3, 4)]
+    client.post(f"/api/tables/{code}/start", json={"token": host["token"]})  # the host starts
     grants = [host] + [j.json() for j in joins]
     table: Table = client.app.state.manager.tables[code]  # type: ignore[attr-defined]
     assert table.status == "playing"

@@ -124,6 +124,7 @@ def test_moves_on_one_table_are_serialised(client: TestClient, bot_table: dict[s
 def test_not_your_turn(client: TestClient, web: Any) -> None:
     host = web.create(client, seats=2, seed=5)
     guest = client.post(f"/api/tables/{host['code']}/join", json={"name": "B"}).json()
+    client.post(f"/api/tables/{host['code']}/start", json={"token": host["token"]})  # the host starts
     code = host["code"]
     table = table_of(client, code)
     waiting = guest if table.match.to_move == 0 else host
@@ -213,6 +214,7 @@ def test_bot_takes_over_a_disconnected_seat_until_it_returns(quick_takeover: Tes
     host = web.create(client, seats=2, seed=3)
     code = host["code"]
     guest = client.post(f"/api/tables/{code}/join", json={"name": "B"}).json()
+    client.post(f"/api/tables/{code}/start", json={"token": host["token"]})  # the host starts
     table = table_of(client, code)
     assert table.status == "playing"
     time.sleep(0.5)

@@ -3,7 +3,8 @@
 =====================================  ==============================================================
 ``GET /``                              the card-table page (``static/index.html``)
 ``GET /api/health``                    ``{"ok": true, "tables": n}``
-``GET /api/presets``                   presets with their options, bot kinds and levels
+``GET /api/presets``                   presets with their options, names, house-rule controls,
+                                       bot kinds and levels
 ``GET /api/messages``                  table labels (phases, showdown, scores) in English and German
 ``GET /api/tables``                    tables waiting for players and tables being played
 ``POST /api/tables``                   create a table (:class:`~rummykit.web.protocol.CreateTable`);
@@ -14,6 +15,10 @@
 ``POST /api/tables/{code}/join``       take the next open seat; answers seat and token
 ``POST /api/tables/{code}/start``      the host fills open seats with bots and starts
 ``POST /api/tables/{code}/leave``      give a seat up (a bot takes it during play)
+``POST /api/tables/{code}/rematch``    the host opens a new table with the same seats and rules
+                                       after the match (others get their seats by websocket)
+``POST /api/tables/{code}/retake``     take back, with the same token, a seat a bot holds since
+                                       its person left during play
 ``WS /ws/{code}``                      play or watch: the first message is ``{"type": "hello",
                                        "token": …}`` (a seat token, or ``null`` to watch)
 =====================================  ==============================================================
@@ -45,9 +50,12 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from rummykit.bots import BOT_LEVELS, bot_kinds
 from rummykit.rules import PRESET_NAMES, Rules
 from rummykit.web import protocol
+from rummykit.web.houserules import house_rules
 from rummykit.web.limits import MAX_BODY_BYTES, BodyLimit, RateLimiter, ServerSettings, retry_after
 from rummykit.web.protocol import CreateTable, JoinTable, SeatGrant, TokenBody, error_json
+from rummykit.web.rematch import rematch
 from rummykit.web.rulebook import PageLang, preset_lines, preset_rules, rules_page
+from rummykit.web.seats import retake
 from rummykit.web.store import Store, default_database_url
 from rummykit.web.tables import Client, LobbyError, Table, TableManager, default_bot_kind
 from rummykit.web.texts import messages_json
@@ -155,6 +163,7 @@ def create_app(
             "levels": list(BOT_LEVELS),
             "default_bot": default_bot_kind(),
             "names": preset_lines(),
+            "house_rules": house_rules(),
         }
 
     @app.get("/api/presets/{name}/rules")
@@ -209,6 +218,20 @@ def create_app(
         table = manager_of(request).get(code)
         await table.leave(body.token)
         return table.lobby_json()
+
+    @app.post("/api/tables/{code}/retake")
+    async def retake_seat(request: Request, code: str, body: TokenBody) -> SeatGrant:
+        limit(request, requests, "requests")
+        table = manager_of(request).get(code)
+        seat = await retake(table, body.token)
+        return grant(table, seat, body.token)
+
+    @app.post("/api/tables/{code}/rematch", status_code=201)
+    async def rematch_table(request: Request, code: str, body: TokenBody) -> SeatGrant:
+        limit(request, creations, "table creations")
+        table = manager_of(request).get(code)
+        new, seat, token = await rematch(table, body.token, address_of(request))
+        return grant(new, seat, token)
 
     @app.websocket("/ws/{code}")
     async def table_socket(websocket: WebSocket, code: str) -> None:

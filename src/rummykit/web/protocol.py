@@ -9,6 +9,7 @@ Tokens never travel in the URL, where access logs and proxies would keep them::
     {"type": "hint"}
     {"type": "evaluate", "melds": [["5H", "6H", "JK"], ["QS", "QD", "QC"]]}
     {"type": "back"}          (take the seat back from the bot that played it while you were idle)
+    {"type": "chat", "text": "gut gespielt!"}     (seats only; rummykit.web.chat)
     {"type": "ping"}
 
 Server to client::
@@ -22,6 +23,8 @@ Server to client::
     {"type": "hint", "action": "discard QS", "version": 17}
     {"type": "evaluation", "melds": [...], "total": 41, "opening_min": 40}
     {"type": "pong"}
+    {"type": "chat", "n": 3, "seat": 1, "name": "Ben", "text": "gut gespielt!"}
+    {"type": "rematch", "code": "…", "seat": 1, "token": "…"}   (rummykit.web.rematch)
 
 Views are serialised here, cards as notation strings. A seat's message holds its own hand and no
 other hidden card: other seats appear as card counts until their hands are revealed (the knocker's at
@@ -46,6 +49,7 @@ from rummykit.match import Match, MatchEvent
 from rummykit.round import Event
 from rummykit.seating import card_text
 from rummykit.views import PlayerView, RoundResult, TableMeld
+from rummykit.web.chat import ChatMessage
 from rummykit.web.texts import move_texts, seat_draw_texts, server_error_texts
 
 MAX_MESSAGE_BYTES: Final = 4096
@@ -116,7 +120,7 @@ class HelloMessage(_Strict):
     token: Annotated[str | None, Field(max_length=100)] = None
 
 
-AnyClientMessage = ActMessage | HintMessage | EvaluateMessage | PingMessage | BackMessage
+AnyClientMessage = ActMessage | HintMessage | EvaluateMessage | PingMessage | BackMessage | ChatMessage
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 CLIENT_MESSAGE: Final[TypeAdapter[AnyClientMessage]] = TypeAdapter(ClientMessage)
 HELLO: Final[TypeAdapter[HelloMessage]] = TypeAdapter(HelloMessage)

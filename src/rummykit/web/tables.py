@@ -6,7 +6,9 @@ stale version is refused. An action is checked by the engine, written to the dat
 then applied and broadcast: every client gets its own seat's view, spectators the public view.
 
 Seats are ``open`` (waiting for a person), ``human`` (held by whoever has the seat's token) or
-``bot``. Bots fill open seats when the host starts the table. A person whose last connection closes
+``bot``. Only the host starts a table (a full table waits for the host too); bots fill the seats
+still open then. A person who leaves during play hands the seat to a bot that holds it for them
+(:mod:`rummykit.web.seats`). A person whose last connection closes
 is *away*; after ``takeover_seconds`` a bot plays that seat until the person reconnects with the
 token. A connected person who does not move within ``turn_seconds`` is away too (a bot plays for them
 until they send ``back``). A person is *present* when connected and not away.
@@ -48,6 +50,7 @@ from rummykit.melds import arrange_meld
 from rummykit.rules import Rules, option_range
 from rummykit.seating import draw_first_dealer
 from rummykit.web import protocol
+from rummykit.web.chat import ChatMessage, ChatRoom
 from rummykit.web.dealing import (
     SEEDED_NOTICE,
     DealtMatch,
@@ -113,9 +116,20 @@ class Seat:
     bot: str | None = None
     level: str | None = None
     token_hash: str | None = None
+    held_for: str | None = None
+    """A bot holds this seat for the person who left it: the hash of their token
+    (:func:`rummykit.web.seats.retake` gives the seat back to that token)."""
+    held_name: str | None = None
+    """The name of the person a bot holds the seat for."""
 
     def public(self) -> dict[str, Any]:
-        return {"kind": self.kind, "name": self.name, "bot": self.bot, "level": self.level}
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "bot": self.bot,
+            "level": self.level,
+            "held": self.held_for is not None,
+        }
 
 
 class Client:
@@ -176,6 +190,7 @@ class Table:
         self.takeover_seconds = takeover_seconds
         self.match = match
         self.clients: set[Client] = set()
+        self.chat = ChatRoom()
         self.lock = asyncio.Lock()
         self._away: dict[int, float] = {}
         self._bots: dict[tuple[str, str | None], Bot] = {}
@@ -241,6 +256,7 @@ class Table:
             "opening_min": self.rules.opening_min_points,
             "knock_game": self.rules.is_knock_game,
             "takeover_seconds": self.takeover_seconds,
+            "turn_seconds": self.manager.settings.turn_seconds,
             "seeded": self.seeded,
             "notice": SEEDED_NOTICE if self.seeded else None,
             "seats": [
@@ -317,6 +333,8 @@ class Table:
             if client.seat is not None:
                 self._away.pop(client.seat, None)
             client.send({"type": "welcome", "seat": client.seat, "code": self.code})
+            for line in self.chat.history:
+                client.send(line)
             self.broadcast()
         self.kick()  # a person is connected: bots that waited may play
 
@@ -364,6 +382,14 @@ class Table:
             client.send({"type": "pong"})
         elif isinstance(message, BackMessage):
             await self.back(client)
+        elif isinstance(message, ChatMessage):
+            name = self.seats[client.seat].name if client.seat is not None else ""
+            line = self.chat.say(client.seat, name, message.text)
+            if line["type"] == "chat":
+                for other in list(self.clients):
+                    other.send(line)
+            else:
+                client.send(line)
 
     async def back(self, client: Client) -> None:
         """The seat's person is back after being replaced for not moving: the bot stops."""
@@ -599,11 +625,9 @@ class Table:
             seat = free[0]
             self.seats[seat] = Seat("human", name.strip() or f"Player {seat + 1}")
             token = self._new_token(seat)
-            if len(free) == 1:
-                await self._begin()
-            else:
-                await self._save_lobby()
-                self.broadcast()
+            # The host starts the table, also when the last seat fills (nobody is rushed in).
+            await self._save_lobby()
+            self.broadcast()
             return seat, token
 
     async def start(self, token: str) -> None:
@@ -630,7 +654,11 @@ class Table:
                 else:
                     self.seats[seat] = Seat("open")
             elif self.status == "playing":
-                self.seats[seat] = Seat("bot", f"{info.name} (bot)", default_bot_kind(), "medium")
+                # The bot holds the seat: the token can take it back (rummykit.web.seats.retake).
+                self.seats[seat] = Seat(
+                    "bot", f"{info.name} (bot)", default_bot_kind(), "medium",
+                    held_for=info.token_hash, held_name=info.name,
+                )  # fmt: skip
                 self._away.pop(seat, None)
             self.seats[seat].token_hash = None
             for client in list(self.clients):

@@ -28,6 +28,25 @@ const I18N = {
     seeded: "seeded: every hand can be known", expired: "expired",
     replaced: "A bot plays for you (you did not move in time)", back: "I'm back",
     rules_link: "Rules", read_rules: "Read the rules", close: "Close", dismiss: "Dismiss", no_table: "There is no table {code}.",
+    house_rules: "House rules", advanced: "Advanced: any option (option=value, one per line)",
+    leave_title: "Leave the table?", leave_play: "A bot plays your seat from now on. You can take it back while this match lasts.",
+    leave_wait: "Your seat becomes free again.", leave_host: "You are the host: leaving closes the table.",
+    stay: "Stay", held: "A bot holds your seat.", retake: "Take my seat back",
+    join_title_code: "Join table {code}", join_as: "Join as", name_placeholder: "your name",
+    wait_host: "Waiting for the host to start.", full_start: "Every seat is taken: start when you are ready.",
+    start_now: "Start", hand_of: "Hand {n} of {m}", hand_n: "Hand {n}", dealer: "Dealer",
+    last_move: "Last move", last_moves: "Last moves", sort_suit: "Sort by suit", sort_rank: "Sort by rank",
+    sound_on: "Sounds on", sound_off: "Sounds off", keys: "Keyboard", keys_title: "Keyboard shortcuts",
+    your_hand: "Your hand", unset: "default",
+    k_arrows: "move through your hand", k_space: "select / unselect the card", k_shift: "move the card in your hand",
+    k_draw: "draw from the stock", k_take: "take the discard", k_discard: "discard the selected card",
+    k_group: "new meld from the selected cards", k_lay: "lay the melds", k_clear: "clear the selection",
+    k_layoff: "lay the selected card off on meld N", k_knock: "knock with the selected card",
+    k_rummy: "call Rummy with the selected card", k_hint: "ask for a hint", k_play_hint: "play the hint",
+    k_sort_suit: "sort by suit", k_sort_rank: "sort by rank", k_help: "this help", k_escape: "close a dialog",
+    rematch: "Rematch (same seats and rules)", rematch_wait: "The host can start a rematch: you keep your seat.",
+    chat: "Chat", chat_send: "Send", chat_placeholder: "Say something…", mute: "Mute {name}", unmute: "Unmute {name}",
+    timer: "{name}: {s} s left",
   },
   de: {
     create_title: "Neuer Tisch", your_name: "Dein Name", rules: "Regeln", seats: "Plätze", bots: "Bots",
@@ -56,6 +75,25 @@ const I18N = {
     seeded: "mit festem Seed: jedes Blatt kann bekannt sein", expired: "abgelaufen",
     replaced: "Ein Bot spielt für dich (kein Zug in der Zeit)", back: "Ich bin zurück",
     rules_link: "Regeln", read_rules: "Regeln lesen", close: "Schließen", dismiss: "Schließen", no_table: "Es gibt keinen Tisch {code}.",
+    house_rules: "Hausregeln", advanced: "Erweitert: jede Option (option=wert, eine pro Zeile)",
+    leave_title: "Tisch verlassen?", leave_play: "Ab jetzt spielt ein Bot deinen Platz. Du kannst ihn zurücknehmen, solange die Partie läuft.",
+    leave_wait: "Dein Platz wird wieder frei.", leave_host: "Du bist Gastgeber: Verlassen schließt den Tisch.",
+    stay: "Bleiben", held: "Ein Bot hält deinen Platz.", retake: "Platz zurücknehmen",
+    join_title_code: "Tisch {code} beitreten", join_as: "Beitreten als", name_placeholder: "dein Name",
+    wait_host: "Warten, bis der Gastgeber startet.", full_start: "Alle Plätze sind besetzt: starte, wenn ihr bereit seid.",
+    start_now: "Starten", hand_of: "Spiel {n} von {m}", hand_n: "Spiel {n}", dealer: "Geber",
+    last_move: "Letzter Zug", last_moves: "Letzte Züge", sort_suit: "Nach Farbe sortieren", sort_rank: "Nach Rang sortieren",
+    sound_on: "Töne an", sound_off: "Töne aus", keys: "Tastatur", keys_title: "Tastenkürzel",
+    your_hand: "Deine Hand", unset: "Standard",
+    k_arrows: "durch die Hand gehen", k_space: "Karte wählen / abwählen", k_shift: "Karte in der Hand verschieben",
+    k_draw: "vom Stoß ziehen", k_take: "die Ablage aufnehmen", k_discard: "gewählte Karte ablegen",
+    k_group: "neue Meldung aus den gewählten Karten", k_lay: "Meldungen auslegen", k_clear: "Auswahl zurücksetzen",
+    k_layoff: "gewählte Karte an Meldung N anlegen", k_knock: "mit der gewählten Karte klopfen",
+    k_rummy: "mit der gewählten Karte Rummy rufen", k_hint: "um einen Tipp bitten", k_play_hint: "den Tipp ausführen",
+    k_sort_suit: "nach Farbe sortieren", k_sort_rank: "nach Rang sortieren", k_help: "diese Hilfe", k_escape: "Dialog schließen",
+    rematch: "Revanche (gleiche Plätze und Regeln)", rematch_wait: "Der Gastgeber kann eine Revanche starten: du behältst deinen Platz.",
+    chat: "Chat", chat_send: "Senden", chat_placeholder: "Schreib etwas…", mute: "{name} stummschalten", unmute: "{name} wieder zeigen",
+    timer: "{name}: noch {s} s",
   },
 };
 
@@ -67,6 +105,11 @@ const S = {
   evaluation: null, hint: null, seenHands: null, overlayFor: null, presets: null,
   lobbyForm: "join",  // which lobby form an error belongs to
   rulesPath: null,    // the rules page being shown (reloaded when the language changes)
+  heldToken: null,    // the token of a seat a bot holds since we left it (it can be taken back)
+  order: [],          // the hand's order as the player arranged it (card texts), kept per table and seat
+  focus: 0,           // the hand card with the keyboard focus (roving tabindex)
+  sound: localStorage.getItem("rummykit:sound") === "on",
+  changed: { melds: new Set(), discard: false, hand: new Set() },  // what the last move changed
 };
 
 const $ = (sel) => document.querySelector(sel);
@@ -75,6 +118,8 @@ const t = (key, vars = {}) => (I18N[S.lang][key] || I18N.en[key] || key).replace
 function applyLanguage() {
   document.documentElement.lang = S.lang;
   $("#btn-lang").textContent = S.lang === "de" ? "EN" : "DE";
+  $("#btn-lang").setAttribute("aria-label", S.lang === "de" ? "English" : "Deutsch");
+  renderSoundButton();
   document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
   document.querySelectorAll("[data-i18n-label]").forEach((el) => { el.setAttribute("aria-label", t(el.dataset.i18nLabel)); });
   if (S.presets) renderPresets();
@@ -101,20 +146,30 @@ async function api(path, body) {
   return data;
 }
 
-function saveGrant(grant) {
-  localStorage.setItem("rummykit:" + grant.code, JSON.stringify({ token: grant.token, seat: grant.seat }));
+function saveGrant(grant, left = false) {
+  localStorage.setItem("rummykit:" + grant.code, JSON.stringify({ token: grant.token, seat: grant.seat, left }));
 }
+
+const orderKey = () => `rummykit:order:${S.code}`;
 
 // Whether the table exists: a websocket to an unknown table fails without telling why, so ask first.
 async function tableExists(code) {
   try { return (await fetch(`/api/tables/${encodeURIComponent(code)}`)).status !== 404; } catch { return true; }
 }
 
-async function openTable(code, { watch = false } = {}) {
+async function openTable(code, { watch = false, ask = false } = {}) {
   S.code = code.toUpperCase();
   if (!(await tableExists(S.code))) { tableGone(S.code); return; }
   const saved = JSON.parse(localStorage.getItem("rummykit:" + S.code) || "null");
-  S.token = watch || !saved ? null : saved.token;
+  // A seat we left during play: watch, with the token kept to take the seat back.
+  S.heldToken = saved && saved.left ? saved.token : null;
+  S.token = watch || !saved || saved.left ? null : saved.token;
+  S.order = JSON.parse(localStorage.getItem(orderKey()) || "[]");
+  if (ask && !S.token && !watch) {
+    // Opened by a shared link: a free seat is offered under a name the player chooses.
+    const lobby = await api(`/api/tables/${encodeURIComponent(S.code)}`).catch(() => null);
+    if (lobby && lobby.status === "waiting" && lobby.seats.some((s) => s.kind === "open")) { askName(S.code); return; }
+  }
   const url = new URL(location.href);
   url.searchParams.set("table", S.code);
   history.replaceState(null, "", url.pathname + url.search);
@@ -123,6 +178,7 @@ async function openTable(code, { watch = false } = {}) {
 
 function connect() {
   if (S.ws) { S.ws.onclose = null; S.ws.close(); }
+  S.chat = [];
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   // The seat token goes in the first message, never in the URL (access logs and proxies keep URLs).
   const ws = new WebSocket(`${proto}//${location.host}/ws/${S.code}`);
@@ -158,17 +214,44 @@ function onMessage(msg) {
   switch (msg.type) {
     case "welcome": S.seat = msg.seat; break;
     case "state": onState(msg); break;
-    case "error": flash(inLang(msg.texts, msg.message)); break;
+    case "error": flash(localText(msg, msg.message)); break;
     case "hint": S.hint = msg.action; renderHint(); break;
-    case "evaluation": S.evaluation = msg; renderTray(); break;
+    case "rematch": onRematch(msg); break;
+    case "chat": onChat(msg); break;
+    case "evaluation": S.evaluation = msg; if (S.state && S.state.view) { renderTray(); renderActions(); } break;
     default: break;
   }
+}
+
+// A server text in the page's language when the server sends both ({"texts": {"en": …, "de": …}}).
+function localText(item, fallback) {
+  return (item && item.texts && item.texts[S.lang]) || fallback;
+}
+
+// What changed since the previous state: new table melds or lay-offs, a new discard, new hand cards.
+function noteChanges(previous, state) {
+  const changed = { melds: new Set(), discard: false, hand: new Set() };
+  const pv = previous && previous.view, v = state.view;
+  if (pv && v && previous.match.hands.length === state.match.hands.length) {
+    v.melds.forEach((m, k) => { if (!pv.melds[k] || pv.melds[k].cards.length !== m.cards.length) changed.melds.add(k); });
+    changed.discard = v.discard_pile.length > pv.discard_pile.length;
+    if (v.hand && pv.hand) {
+      const before = countCards(pv.hand);
+      for (const c of v.hand) { if (before[c]) before[c] -= 1; else changed.hand.add(c); }
+    }
+  }
+  return changed;
 }
 
 function onState(state) {
   const previous = S.state;
   S.state = state;
-  S.seat = state.you;
+  if (!previous || previous.version !== state.version) {
+    S.changed = noteChanges(previous, state);
+    S.animate = true;  // the next render animates what changed; later renders (a click) do not
+    if (previous && state.version > previous.version) playSound(state.legal.length && !previous.legal.length ? "turn" : "move");
+  }
+  if (S.seat !== state.you) { S.seat = state.you; }
   if (!previous || previous.version !== state.version) {
     // The hand changed under the selection: keep only groups whose cards are still held.
     S.selected = [];
@@ -192,6 +275,7 @@ function onState(state) {
 function showScreen(name) {
   for (const id of ["lobby", "waiting", "game"]) $("#" + id).classList.toggle("hidden", id !== name);
   $("#btn-rules").classList.toggle("hidden", name === "lobby" || !S.code);
+  $("#btn-keys").classList.toggle("hidden", name !== "game");
 }
 
 // Errors stay where the user is looking until dismissed (✕) or until the next action or correction.
@@ -204,7 +288,7 @@ function errorBox() {
 function showError(text, box = errorBox()) {
   box.querySelector(".error-text").textContent = text;
   box.classList.remove("hidden");
-  box.scrollIntoView({ block: "nearest" });
+  box.scrollIntoView({ block: "center" });
 }
 
 function clearError(box) {
@@ -261,6 +345,88 @@ function renderPresets() {
   if (keep) sel.value = keep;
   const line = names[sel.value];
   $("#preset-line").textContent = line ? line[S.lang][1] : "";
+  renderHouseRules();
+}
+
+// The house rules of the chosen preset as labelled controls with the ranges Rules allows.
+function renderHouseRules() {
+  const box = $("#house-rules"), preset = $("#preset").value;
+  const controls = (S.presets.house_rules || {})[preset] || [];
+  const keep = {};
+  if (box.dataset.preset === preset) for (const el of box.querySelectorAll("[data-option]")) keep[el.dataset.option] = el.type === "checkbox" ? el.checked : el.value;
+  box.dataset.preset = preset;
+  box.querySelectorAll("label").forEach((l) => l.remove());
+  for (const c of controls) {
+    const label = document.createElement("label");
+    const span = document.createElement("span");
+    span.textContent = c.label[S.lang];
+    let input;
+    if (c.kind === "bool") {
+      label.className = "check";
+      input = document.createElement("input");
+      input.type = "checkbox";
+      input.checked = c.option in keep ? keep[c.option] : c.value;
+      label.append(input, span);
+    } else if (c.kind === "int") {
+      input = document.createElement("input");
+      input.type = "number"; input.min = c.min; input.max = c.max; input.step = 1;
+      input.value = c.option in keep ? keep[c.option] : c.value === null ? "" : c.value;
+      if (c.unset) input.placeholder = c.unset[S.lang];
+      label.append(span, input);
+    } else {
+      input = document.createElement("select");
+      for (const ch of c.choices) {
+        const o = document.createElement("option");
+        o.value = ch.value; o.textContent = ch.label[S.lang];
+        input.appendChild(o);
+      }
+      input.value = c.option in keep ? keep[c.option] : c.value;
+      label.append(span, input);
+    }
+    input.dataset.option = c.option;
+    input.name = "rule_" + c.option;
+    label.title = c.option;
+    box.appendChild(label);
+  }
+  box.classList.toggle("hidden", !controls.length);
+}
+
+// The house-rule controls that differ from the preset, as overrides.
+function houseOverrides() {
+  const out = {}, preset = $("#preset").value;
+  const controls = (S.presets.house_rules || {})[preset] || [];
+  for (const c of controls) {
+    const el = $(`#house-rules [data-option="${c.option}"]`);
+    if (!el) continue;
+    let value;
+    if (c.kind === "bool") value = el.checked;
+    else if (c.kind === "int") { if (el.value === "") continue; value = Number(el.value); }
+    else value = el.value;
+    if (value !== c.value) out[c.option] = value;
+  }
+  return out;
+}
+
+function presetName(preset) {
+  const names = S.presets && S.presets.names && S.presets.names[preset];
+  return names ? names[S.lang][0] : preset;
+}
+
+// The rule changes of a table, read from its text form "german(num_hands=3,opening_min_points=30)".
+function tableOptions(text) {
+  const out = {}, m = /\((.*)\)$/.exec(text || "");
+  if (m) for (const part of m[1].split(",")) { const [k, v] = part.split("="); if (k && v !== undefined) out[k.trim()] = v.trim(); }
+  return out;
+}
+
+// How many hands the match has, when that is fixed: num_hands (one per player when unset) or 1.
+function plannedHands(st) {
+  const preset = S.presets && S.presets.presets[st.table.preset];
+  if (!preset) return null;
+  const o = { ...preset, ...tableOptions(st.table.rules) };
+  if (o.match_end === "single_hand") return 1;
+  if (o.match_end !== "fixed_hands") return null;
+  return o.num_hands && o.num_hands !== "None" && o.num_hands !== null ? Number(o.num_hands) : st.table.players;
 }
 
 function seatName(i) {
@@ -283,24 +449,31 @@ function shownHand() {
   for (const c of hand) {
     if (used[c]) used[c] -= 1; else out.push(c);
   }
-  return out;
+  return arrange(out);
 }
 
 function legal() { return S.state ? S.state.legal : []; }
 function myTurn() { return legal().length > 0; }
 
 function render() {
+  // A card being dragged keeps its element: a state arriving meanwhile is drawn at the drop.
+  if (S.dragging) { S.renderPending = true; return; }
   const st = S.state;
+  const active = document.activeElement;
+  const handFocused = !!(active && active.closest && active.closest("#hand"));
   document.body.dataset.myTurn = myTurn() ? "1" : "0";
   document.body.dataset.status = st.table.status;
   const seeded = st.table.seeded ? ` · ⚠ ${t("seeded")}` : "";
-  $("#table-info").textContent = `${st.table.code} · ${st.table.rules} · ${t(st.table.status)}${seeded}`;
+  const house = st.table.rules.includes("(") ? ` · ${t("house_rules")}` : "";
+  $("#table-info").textContent = `${st.table.code} · ${presetName(st.table.preset)}${house} · ${t(st.table.status)}${seeded}`;
+  $("#table-info").title = st.table.rules;
   document.body.dataset.seeded = st.table.seeded ? "1" : "0";
   if (st.table.status === "waiting") { renderWaiting(); showScreen("waiting"); return; }
   if (st.table.status === "closed" || st.table.status === "expired") {
     showScreen("lobby"); S.lobbyForm = "join"; flash(t(st.table.status)); loadLobby(); return;
   }
   showScreen("game");
+  renderRoundInfo();
   renderOpponents();
   renderPiles();
   renderMelds();
@@ -312,6 +485,10 @@ function render() {
   renderHint();
   renderScores();
   renderLog();
+  renderChat();
+  renderTimer();
+  if (handFocused) focusCard();
+  S.animate = false;
 }
 
 function renderWaiting() {
@@ -325,9 +502,25 @@ function renderWaiting() {
     li.textContent = s.kind === "open" ? `— ${t("open_seat")} —` : s.kind === "bot" ? `${s.name} (${t("bot")} ${s.bot})` : seatName(i);
     ol.appendChild(li);
   });
+  const open = st.table.seats.some((s) => s.kind === "open");
   $("#btn-start").classList.toggle("hidden", S.seat !== 0);
-  $("#btn-join-wait").classList.toggle("hidden", S.seat !== null || !st.table.seats.some((s) => s.kind === "open"));
+  $("#btn-start").textContent = open ? t("start") : t("start_now");
+  $("#wait-note").textContent = S.seat === 0 ? (open ? "" : t("full_start")) : t("wait_host");
+  $("#btn-join-wait").classList.toggle("hidden", S.seat !== null || !open);
   $("#btn-leave-wait").classList.toggle("hidden", S.seat === null);
+}
+
+// "Hand 2 of 3 · Dealer: Anna" above the table, and the last move (highlighted on the table too).
+function renderRoundInfo() {
+  const st = S.state, v = st.view, n = st.match.hands_dealt, m = plannedHands(st);
+  const hand = m ? t("hand_of", { n: Math.min(n, m), m }) : t("hand_n", { n });
+  $("#round-info").textContent = `${hand} · ${t("dealer")}: ${seatName(v.dealer)}`;
+  const last = st.log[st.log.length - 1];
+  $("#last-move").textContent = last && last.index >= 0 ? `${t("last_move")}: ${logLine(last)}` : "";
+}
+
+function logLine(e) {
+  return `${seatName(e.seat)}: ${localText(e, e.action)}`;
 }
 
 function renderOpponents() {
@@ -344,7 +537,7 @@ function renderOpponents() {
     const status = seat.kind === "bot" ? t("bot") : seat.away ? t("away") : seat.connected ? "●" : "○";
     const revealed = v.revealed[i];
     div.innerHTML = `<div class="opp-name">${escapeHtml(seatName(i))} <small>${status}</small></div>
-      <div class="opp-meta">${v.hand_sizes[i]} ${t(v.hand_sizes[i] === 1 ? "card" : "cards")}${v.opened[i] ? " · " + t("opened") : ""}${v.dealer === i ? " · D" : ""}</div>`;
+      <div class="opp-meta">${v.hand_sizes[i]} ${t(v.hand_sizes[i] === 1 ? "card" : "cards")}${v.opened[i] ? " · " + t("opened") : ""}${v.dealer === i ? " · " + t("dealer") : ""}</div>`;
     const fan = document.createElement("div");
     fan.className = "fan";
     const shown = revealed || new Array(Math.min(v.hand_sizes[i], 14)).fill(null);
@@ -357,14 +550,21 @@ function renderOpponents() {
 function renderPiles() {
   const v = S.state.view, L = legal();
   const stock = $("#stock"), discard = $("#discard");
+  stock.setAttribute("aria-label", `${t("stock")}: ${v.stock_size} ${t("cards")}${L.includes("draw") ? " · " + t("draw") : ""}`);
   stock.innerHTML = "";
   if (v.stock_size > 0) stock.appendChild(Cards.element(null));
   stock.insertAdjacentHTML("beforeend", `<span class="count">${t("stock")} ${v.stock_size}</span>`);
   stock.classList.toggle("legal", L.includes("draw"));
   discard.innerHTML = "";
   const top = v.discard_pile[v.discard_pile.length - 1];
-  if (top) discard.appendChild(Cards.element(top));
-  discard.insertAdjacentHTML("beforeend", `<span class="count">${t("pile")} ${v.discard_pile.length}</span>`);
+  if (top) {
+    const el = Cards.element(top);
+    if (S.changed.discard) el.classList.add("last");
+    if (S.changed.discard && S.animate) el.classList.add("fresh");
+    discard.appendChild(el);
+  }
+  discard.setAttribute("aria-label", `${t("pile")}: ${top ? Cards.label(top) : "—"}${L.includes("take") ? " · " + t("take") : ""}`);
+  discard.insertAdjacentHTML("beforeend", `<span class="count" aria-hidden="true">${t("pile")} ${v.discard_pile.length}</span>`);
   discard.classList.toggle("legal", L.includes("take") || L.some((a) => a.startsWith("discard")));
 }
 
@@ -388,12 +588,22 @@ function renderMelds() {
   v.melds.forEach((m, k) => {
     const n = k + 1;
     const div = document.createElement("div");
-    div.className = "meld" + (targets.has(n) ? " legal" : "");
+    div.className = "meld" + (targets.has(n) ? " legal" : "") + (S.changed.melds.has(k) ? " last" : "");
     div.dataset.meld = n;
     div.dataset.drop = "meld";
     div.title = `${n}: ${m.text} (${seatName(m.owner)})`;
-    div.innerHTML = `<span class="meld-no">${n}</span>`;
-    for (const c of m.cards) div.appendChild(Cards.element(c, { small: true }));
+    div.setAttribute("role", "group");
+    div.setAttribute("aria-label", `${n}: ${m.text.replace(/JK\(=(\S+)\)/g, "Joker = $1")}`);
+    div.innerHTML = `<span class="meld-no" aria-hidden="true">${n}</span>`;
+    // "JK(=6H)" in the meld's text says what a joker stands for: shown under the joker.
+    const tokens = m.text.split(/\s+/);
+    m.cards.forEach((c, j) => {
+      const el = Cards.element(c, { small: true });
+      const stands = c === "JK" && /^JK\(=(\S+)\)$/.exec(tokens[j] || "");
+      if (stands) { el.classList.add("stands"); el.dataset.stands = Cards.label(stands[1]); }
+      if (S.changed.melds.has(k) && S.animate) el.classList.add("fresh");
+      div.appendChild(el);
+    });
     div.addEventListener("click", () => layOffOn(n));
     box.appendChild(div);
   });
@@ -415,6 +625,13 @@ function renderStatus() {
     const b = document.createElement("button");
     b.type = "button"; b.id = "back"; b.textContent = t("back");
     b.addEventListener("click", () => send({ type: "back" }));
+    el.appendChild(b);
+  }
+  if (S.seat === null && S.heldToken && st.table.status === "playing" && st.table.seats.some((s) => s.held)) {
+    el.textContent = t("held") + " ";
+    const b = document.createElement("button");
+    b.type = "button"; b.id = "btn-retake"; b.textContent = t("retake");
+    b.addEventListener("click", retakeSeat);
     el.appendChild(b);
   }
 }
@@ -462,7 +679,9 @@ function renderTray() {
 function renderHand() {
   const box = $("#hand");
   box.innerHTML = "";
-  if (!S.state.view.hand) return;
+  if (!S.state.view.hand) { box.classList.add("hidden"); $("#hand-tools").classList.add("hidden"); return; }
+  box.classList.remove("hidden");
+  $("#hand-tools").classList.remove("hidden");
   const hand = shownHand();
   const L = legal();
   const playable = new Set();
@@ -471,17 +690,135 @@ function renderHand() {
     if (/^(discard|knock|rummy|take|draw)\b/.test(a)) continue;
     for (const m of a.matchAll(/\b(10|[2-9AJQK])[CDHS]\b|\bJK\b/g)) playable.add(m[0]);
   }
+  S.focus = Math.max(0, Math.min(S.focus, hand.length - 1));
+  const fresh = new Set(S.animate ? S.changed.hand : []);
   hand.forEach((c, i) => {
     const el = Cards.element(c);
-    if (S.selected.includes(i)) { el.classList.add("selected"); el.dataset.order = S.selected.indexOf(i) + 1; }
+    const selected = S.selected.includes(i);
+    if (selected) { el.classList.add("selected"); el.dataset.order = S.selected.indexOf(i) + 1; }
     if (playable.has(c)) el.classList.add("playable");
+    if (fresh.has(c)) { el.classList.add("fresh"); fresh.delete(c); }
     if (S.hint && new RegExp(`(^|\\s)${c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(\\s|$)`).test(S.hint)) el.classList.add("hinted");
-    el.draggable = true;
     el.dataset.index = i;
-    el.addEventListener("click", () => toggleSelect(i));
-    el.addEventListener("dragstart", (ev) => { ev.dataTransfer.setData("text/plain", String(i)); });
+    el.setAttribute("role", "option");
+    el.setAttribute("aria-selected", selected ? "true" : "false");
+    el.tabIndex = i === S.focus ? 0 : -1;
+    el.addEventListener("click", () => { if (!S.dragged) { S.focus = i; toggleSelect(i); } });
+    el.addEventListener("pointerdown", (ev) => startDrag(ev, el, i));
+    el.addEventListener("focus", () => { S.focus = i; });
     box.appendChild(el);
   });
+}
+
+// The hand in the order the player arranged: saved card texts first (as far as still held), then
+// the rest in the server's order (a drawn card comes last).
+function arrange(cards) {
+  const pool = cards.slice(), out = [];
+  for (const c of S.order) {
+    const k = pool.indexOf(c);
+    if (k >= 0) { out.push(c); pool.splice(k, 1); }
+  }
+  return out.concat(pool);
+}
+
+function saveOrder(cards) {
+  S.order = cards.slice();
+  try { localStorage.setItem(orderKey(), JSON.stringify(S.order)); } catch { /* storage full: order not kept */ }
+}
+
+// Move the card at shown index `from` to index `to`; the selection follows its cards.
+function moveCard(from, to) {
+  const hand = shownHand();
+  if (from === to || from < 0 || from >= hand.length) return;
+  to = Math.max(0, Math.min(to, hand.length - 1));
+  const ids = hand.map((_, i) => i);
+  const [moved] = ids.splice(from, 1);
+  ids.splice(to, 0, moved);
+  saveOrder(ids.map((i) => hand[i]).concat(S.groups.flat()));
+  S.selected = S.selected.map((i) => ids.indexOf(i));
+  S.focus = to;
+  render();
+  focusCard();
+}
+
+const SUIT_ORDER = { C: 0, S: 1, H: 2, D: 3 };  // black and red alternate
+function rankOf(c) { return c === "JK" ? 99 : Cards.RANK_ORDER.indexOf(c.slice(0, -1)); }
+function suitOf(c) { return c === "JK" ? 9 : SUIT_ORDER[c.slice(-1)]; }
+
+function sortHand(by) {
+  const hand = shownHand();
+  const key = by === "suit" ? (c) => suitOf(c) * 100 + rankOf(c) : (c) => rankOf(c) * 10 + suitOf(c);
+  const sorted = hand.map((c, i) => ({ c, i })).sort((a, b) => key(a.c) - key(b.c) || a.i - b.i);
+  const selectedCards = new Set(S.selected.map((i) => hand[i]));
+  saveOrder(sorted.map((x) => x.c).concat(S.groups.flat()));
+  S.selected = S.selected.map((i) => sorted.findIndex((x) => x.i === i));
+  selectedCards.clear();
+  render();
+}
+
+function focusCard() {
+  const el = $(`#hand .card[data-index="${S.focus}"]`);
+  if (el) el.focus();
+}
+
+// Dragging with pointer events (mouse, pen and touch alike): onto the discard pile, a table meld, the
+// meld tray, or to another place in the hand.
+function startDrag(ev, el, index) {
+  if (ev.button !== undefined && ev.button > 0) return;
+  const x0 = ev.clientX, y0 = ev.clientY;
+  let moving = false;
+  S.dragged = false;
+  S.dragging = true;  // while the pointer is down the hand keeps its elements (see render)
+  el.setPointerCapture && el.setPointerCapture(ev.pointerId);
+  const move = (e) => {
+    const dx = e.clientX - x0, dy = e.clientY - y0;
+    if (!moving && Math.hypot(dx, dy) < 8) return;
+    moving = true;
+    el.classList.add("dragging");
+    el.style.transform = `translate(${dx}px, ${dy}px)`;
+  };
+  const up = (e) => {
+    el.removeEventListener("pointermove", move);
+    el.removeEventListener("pointerup", up);
+    el.removeEventListener("pointercancel", up);
+    S.dragging = false;
+    const pending = S.renderPending;
+    S.renderPending = false;
+    if (!moving) { if (pending) render(); return; }
+    S.dragged = true;
+    setTimeout(() => { S.dragged = false; }, 0);
+    el.style.visibility = "hidden";
+    const under = document.elementFromPoint(e.clientX, e.clientY);
+    el.style.visibility = "";
+    el.style.transform = "";
+    el.classList.remove("dragging");
+    const target = under && under.closest("[data-drop]");
+    if (!target || target.dataset.drop === "hand") {
+      if (under && under.closest("#hand")) moveCard(index, dropIndex(e.clientX, e.clientY, index));
+      else if (pending) render();
+      return;
+    }
+    dropOn(target, index);
+    if (pending) render();
+  };
+  el.addEventListener("pointermove", move);
+  el.addEventListener("pointerup", up);
+  el.addEventListener("pointercancel", up);
+}
+
+// Where in the hand a card dropped at (x, y) goes: before the first card whose middle is right of x
+// on the row under the pointer.
+function dropIndex(x, y, from) {
+  const cards = [...document.querySelectorAll("#hand .card")];
+  let to = cards.length - 1;
+  for (const c of cards) {
+    const r = c.getBoundingClientRect(), i = Number(c.dataset.index);
+    if (i === from) continue;
+    if (y < r.top || y > r.bottom) continue;
+    if (x < r.left + r.width / 2) { to = i > from ? i - 1 : i; break; }
+    to = i > from ? i : i + 1;
+  }
+  return to;
 }
 
 function renderActions() {
@@ -490,16 +827,25 @@ function renderActions() {
   const hand = shownHand();
   const one = sel === 1 ? hand[S.selected[0]] : null;
   const show = (id, visible, enabled = true) => { const b = $(id); b.classList.toggle("hidden", !visible); b.disabled = !enabled; };
-  const canMeld = L.some((a) => a.startsWith("open") || a.startsWith("meld"));
+  const canMeld = L.some((a) => a.startsWith("open") || a.startsWith("meld"))
+    || (S.state.compose || []).some((k) => k === "open" || k === "meld");
   const playing = S.seat !== null && S.state.table.status === "playing";
   show("#btn-group", playing && !knock, sel >= 1);
-  show("#btn-play", playing && !knock && S.groups.length > 0, canMeld || S.groups.length > 0);
+  show("#btn-play", playing && !knock && S.groups.length > 0, canMeld && meldsReady());
   show("#btn-clear", playing && (S.groups.length > 0 || sel > 0));
   show("#btn-discard", playing, !!one && L.includes("discard " + one));
   show("#btn-knock", playing && knock, !!one && L.includes("knock " + one));
   show("#btn-rummy", playing && knock, !!one && L.includes("rummy " + one));
   show("#btn-hint", playing, myTurn());
   show("#btn-leave", S.seat !== null);
+}
+
+// The composed melds can be laid: each is a meld, and before opening they reach the minimum.
+function meldsReady() {
+  const ev = S.evaluation;
+  if (!ev || ev.melds.length !== S.groups.length || !ev.melds.every((m) => m.legal)) return false;
+  const opened = S.seat !== null && S.state.view.opened[S.seat];
+  return opened || ev.total >= S.state.table.opening_min;
 }
 
 function moveLabel(a) {
@@ -553,12 +899,66 @@ function renderScores() {
   $("#scores").innerHTML = html + "</tbody></table>";
 }
 
+// Chat: lines go in as text; a muted seat's lines are hidden for this page only.
+function mutedKey() { return `rummykit:muted:${S.code}`; }
+function muted() { return new Set(JSON.parse(localStorage.getItem(mutedKey()) || "[]")); }
+
+function onChat(msg) {
+  S.chat = (S.chat || []).filter((l) => l.n !== msg.n).concat([msg]).slice(-30);
+  renderChat();
+}
+
+function renderChat() {
+  const ol = $("#chat-log"), hide = muted();
+  ol.textContent = "";
+  for (const line of S.chat || []) {
+    if (hide.has(line.seat)) continue;
+    const li = document.createElement("li");
+    const who = document.createElement("b");
+    who.textContent = line.name + ": ";
+    li.append(who, document.createTextNode(line.text));
+    ol.appendChild(li);
+  }
+  ol.scrollTop = ol.scrollHeight;
+  $("#chat-form").classList.toggle("hidden", S.seat === null);
+  const box = $("#mutes");
+  box.textContent = "";
+  if (!S.state) return;
+  S.state.table.seats.forEach((seat, i) => {
+    if (i === S.seat || seat.kind !== "human") return;
+    const b = document.createElement("button");
+    b.type = "button"; b.className = "ghost mute"; b.dataset.seat = i;
+    const on = hide.has(i);
+    b.textContent = on ? t("unmute", { name: seat.name }) : t("mute", { name: seat.name });
+    b.setAttribute("aria-pressed", on ? "true" : "false");
+    b.addEventListener("click", () => {
+      const set = muted();
+      if (set.has(i)) set.delete(i); else set.add(i);
+      localStorage.setItem(mutedKey(), JSON.stringify([...set]));
+      renderChat();
+    });
+    box.appendChild(b);
+  });
+}
+
+// The turn timer of the person to move (the server replaces who does not move in time by a bot).
+function renderTimer() {
+  const st = S.state, el = $("#turn-timer");
+  if (!st || !st.view || st.table.status !== "playing" || st.match.is_over || !st.table.turn_seconds) { el.textContent = ""; return; }
+  const who = st.match.to_move, seat = st.table.seats[who];
+  if (!seat || seat.kind !== "human" || seat.away || !seat.connected) { el.textContent = ""; return; }
+  if (S.timerFor !== st.version) { S.timerFor = st.version; S.timerStart = Date.now(); }
+  const left = Math.max(0, Math.ceil(st.table.turn_seconds - (Date.now() - S.timerStart) / 1000));
+  el.textContent = t("timer", { name: seatName(who), s: left });
+  el.classList.toggle("urgent", left <= 15);
+}
+
 function renderLog() {
   const ol = $("#log");
   ol.innerHTML = "";
   for (const e of S.state.log.slice().reverse()) {
     const li = document.createElement("li");
-    li.textContent = `${seatName(e.seat)}: ${inLang(e.texts, e.action)}`;
+    li.textContent = logLine(e);
     ol.appendChild(li);
   }
 }
@@ -606,10 +1006,21 @@ function showOverlay(html, button, onClick) {
   $("#overlay").classList.remove("hidden");
 }
 
+// The hand's last moves: from the knock (or Rummy) on, else the last three. After a knock the others
+// still move (and discard) before the showdown; those moves are shown here, not lost.
+function lastMovesHtml(state) {
+  const log = state.log.filter((e) => e.index >= 0);
+  let from = log.map((e) => /^(knock|rummy)\b/.test(e.action)).lastIndexOf(true);
+  if (from < 0 || log.length - from > 8) from = log.length;
+  from = Math.max(0, Math.min(from, log.length - 3));
+  const items = log.slice(from).map((e) => `<li>${escapeHtml(logLine(e))}</li>`).join("");
+  return items ? `<h3>${t("last_moves")}</h3><ol class="last-moves">${items}</ol>` : "";
+}
+
 function showRoundOver(state) {
   if (state.match.is_over) return;  // the match-end screen shows the last hand too
   const title = state.table.knock_game ? t("showdown") : t("round_over");
-  showOverlay(`<h2 id="round-over">${title}</h2>${resultHtml(state.last_round)}`, t("continue"));
+  showOverlay(`<h2 id="round-over">${title}</h2>${resultHtml(state.last_round)}${lastMovesHtml(state)}`, t("continue"));
 }
 
 function showMatchOver(state) {
@@ -618,10 +1029,34 @@ function showMatchOver(state) {
   const names = m.winners.map((w) => escapeHtml(seatName(w))).join(", ");
   const last = state.view.result ? state.view : state.last_round;
   let html = `<h2 id="match-over">${t("match_over")}</h2><p class="winners">${m.winners.length > 1 ? t("winners") : t("winner")}: <b>${names}</b></p>`;
-  html += last ? resultHtml(last) : "";
+  html += last ? resultHtml(last) + lastMovesHtml(state) : "";
   html += `<table class="scores"><tr>${m.scores.map((_, i) => `<th>${escapeHtml(seatName(i))}</th>`).join("")}</tr>`;
   html += `<tr class="total">${m.scores.map((p) => `<td>${p}</td>`).join("")}</tr></table>`;
+  if (S.seat === 0) html += `<p><button type="button" id="btn-rematch">${t("rematch")}</button></p>`;
+  else if (S.seat !== null) html += `<p class="rematch-note">${t("rematch_wait")}</p>`;
   showOverlay(html, t("new_table"), () => { location.href = "/"; });
+  const b = $("#btn-rematch");
+  if (b) b.addEventListener("click", requestRematch);
+}
+
+// The host's rematch: a new table with the same seats and rules; the others follow by websocket.
+async function requestRematch() {
+  try {
+    const grant = await api(`/api/tables/${S.code}/rematch`, { token: S.token });
+    goToRematch(grant);
+  } catch (err) { $("#overlay").classList.add("hidden"); flash(err.message); }
+}
+
+function onRematch(msg) {
+  if (msg.token) goToRematch({ code: msg.code, token: msg.token, seat: msg.seat });
+  else if (S.seat === null) goToRematch({ code: msg.code });
+}
+
+function goToRematch(grant) {
+  if (grant.token) saveGrant(grant);
+  $("#overlay").classList.add("hidden");
+  S.overlayFor = null; S.seenHands = null; S.state = null; S.groups = []; S.selected = [];
+  openTable(grant.code, { watch: !grant.token });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -686,21 +1121,21 @@ function dropOn(target, index) {
   }
 }
 
-function setupDrops() {
-  document.addEventListener("dragover", (ev) => { if (ev.target.closest("[data-drop]")) ev.preventDefault(); });
-  document.addEventListener("drop", (ev) => {
-    const target = ev.target.closest("[data-drop]");
-    if (!target) return;
-    ev.preventDefault();
-    dropOn(target, Number(ev.dataTransfer.getData("text/plain")));
-  });
+// Presets: their names, options and house-rule controls (the lobby, and the table's header).
+let presetsLoading = null;
+function loadPresets() {
+  presetsLoading = presetsLoading || api("/api/presets").then((data) => {
+    S.presets = data;
+    renderPresets();
+    if (S.state) render();
+    return data;
+  }, (err) => { presetsLoading = null; throw err; });
+  return presetsLoading;
 }
 
 async function loadLobby() {
   try {
-    const data = await api("/api/presets");
-    S.presets = data;
-    renderPresets();
+    const data = await loadPresets();
     $("#bot-kind").innerHTML = data.bots.map((b) => `<option value="${b}"${b === data.default_bot ? " selected" : ""}>${b}</option>`).join("");
     const list = await api("/api/tables");
     const ul = $("#table-list");
@@ -709,14 +1144,17 @@ async function loadLobby() {
       const li = document.createElement("li");
       const free = tb.seats.filter((s) => s.kind === "open").length;
       const seeded = tb.seeded ? ` · <strong class="seeded">⚠ ${t("seeded")}</strong>` : "";
-      li.innerHTML = `<code>${tb.code}</code> ${escapeHtml(tb.rules)} · ${t(tb.status)} · ${free} ${t("open_seat")}${seeded} `;
+      li.innerHTML = `<code>${tb.code}</code> ${escapeHtml(presetName(tb.preset))}${tb.rules.includes("(") ? " · " + t("house_rules") : ""} · ${t(tb.status)} · ${free} ${t("open_seat")}${seeded} `;
       const b = document.createElement("button");
       b.type = "button"; b.className = "ghost";
       b.textContent = free && tb.status === "waiting" ? t("join") : t("watch");
-      b.addEventListener("click", () => (free && tb.status === "waiting" ? joinTable(tb.code) : openTable(tb.code, { watch: true })));
+      b.addEventListener("click", () => (free && tb.status === "waiting" ? startJoin(tb.code) : openTable(tb.code, { watch: true })));
       li.appendChild(b);
       ul.appendChild(li);
     }
+    // The lobby grew above an error shown meanwhile: keep the error where the user looks.
+    const shown = document.querySelector("#lobby .error-box:not(.hidden)");
+    if (shown) shown.scrollIntoView({ block: "center" });
   } catch (err) { S.lobbyForm = "join"; showError(err.message); }
 }
 
@@ -738,7 +1176,7 @@ async function createTable(form) {
   const body = {
     name: f.get("name") || "", preset: f.get("preset"), seats,
     bots: Array.from({ length: bots }, () => ({ kind: f.get("bot_kind"), level: f.get("bot_level") })),
-    overrides: parseOverrides(f.get("overrides") || ""),
+    overrides: { ...houseOverrides(), ...parseOverrides(f.get("overrides") || "") },
   };
   try {
     const grant = await api("/api/tables", body);
@@ -748,9 +1186,16 @@ async function createTable(form) {
   } catch (err) { showError(err.message, $("#create-error")); }
 }
 
-async function joinTable(code) {
+// Join from the lobby: an unknown code is said at once; a name is asked before taking the seat.
+async function startJoin(code) {
+  S.lobbyForm = "join";
+  if (!(await tableExists(code.toUpperCase()))) { showError(t("no_table", { code: code.toUpperCase() }), $("#join-error")); return; }
+  askName(code.toUpperCase());
+}
+
+async function joinTable(code, name) {
   try {
-    const grant = await api(`/api/tables/${encodeURIComponent(code.toUpperCase())}/join`, { name: $("#create-form").elements.name.value || "" });
+    const grant = await api(`/api/tables/${encodeURIComponent(code.toUpperCase())}/join`, { name: name || "" });
     clearError($("#join-error"));
     saveGrant(grant);
     openTable(grant.code);
@@ -760,19 +1205,154 @@ async function joinTable(code) {
   }
 }
 
+// Leaving asks first; during play a bot keeps the seat and the token can take it back later.
+function confirmLeave() {
+  if (!S.token) { leaveToLobby(); return; }
+  const playing = S.state && S.state.table.status === "playing";
+  const text = playing ? t("leave_play") : S.seat === 0 ? t("leave_host") : t("leave_wait");
+  openDialog("#leave-dialog", () => { $("#leave-text").textContent = text; $("#btn-leave-stay").focus(); });
+}
+
 async function leaveTable() {
-  if (!S.token) { location.href = "/"; return; }
-  try { await api(`/api/tables/${S.code}/leave`, { token: S.token }); } catch (err) { flash(err.message); }
-  localStorage.removeItem("rummykit:" + S.code);
-  location.href = "/";
+  closeDialog("#leave-dialog");
+  const playing = S.state && S.state.table.status === "playing";
+  const token = S.token, code = S.code;
+  try { await api(`/api/tables/${code}/leave`, { token }); } catch (err) { flash(err.message); return; }
+  if (playing) saveGrant({ code, token, seat: S.seat }, true); else localStorage.removeItem("rummykit:" + code);
+  leaveToLobby();
+}
+
+async function retakeSeat() {
+  try {
+    const grant = await api(`/api/tables/${S.code}/retake`, { token: S.heldToken });
+    saveGrant(grant);
+    S.heldToken = null;
+    S.token = grant.token;
+    connect();
+  } catch (err) {
+    if (err.status === 403 || err.status === 409) { localStorage.removeItem("rummykit:" + S.code); S.heldToken = null; render(); }
+    flash(err.message);
+  }
+}
+
+// Joining by a shared link: the player chooses the name the table shows.
+function askName(code) {
+  showScreen("lobby");
+  loadLobby();
+  openDialog("#name-dialog", () => {
+    $("#name-heading").textContent = t("join_title_code", { code });
+    const input = $("#join-name");
+    input.value = localStorage.getItem("rummykit:name") || "";
+    input.placeholder = t("name_placeholder");
+    input.focus();
+  });
+  S.askCode = code;
+}
+
+async function joinWithName(ev) {
+  ev.preventDefault();
+  const name = $("#join-name").value.trim();
+  if (!name) { $("#join-name").focus(); return; }
+  localStorage.setItem("rummykit:name", name);
+  closeDialog("#name-dialog");
+  await joinTable(S.askCode, name);
+}
+
+let dialogReturn = null;
+function openDialog(sel, fill) {
+  dialogReturn = document.activeElement;
+  $(sel).classList.remove("hidden");
+  fill && fill();
+}
+
+function closeDialog(sel) {
+  $(sel).classList.add("hidden");
+  if (dialogReturn && dialogReturn.isConnected) dialogReturn.focus();
+  dialogReturn = null;
+}
+
+function openDialogs() { return [...document.querySelectorAll(".overlay:not(.hidden)")]; }
+
+// Keys at the table (see the help, "?"): the hand is a list the arrow keys walk through.
+function onKey(ev) {
+  if (ev.key === "Escape") {
+    if (S.rulesPath) { closeRules(); return; }
+    for (const d of openDialogs()) if (d.id !== "overlay") closeDialog("#" + d.id);
+    return;
+  }
+  if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  const typing = ev.target.closest && ev.target.closest("input, textarea, select, [contenteditable]");
+  if (typing || openDialogs().length || !S.state || $("#game").classList.contains("hidden")) return;
+  const onCard = ev.target.closest && ev.target.closest("#hand .card");
+  const n = shownHand().length;
+  const key = ev.key;
+  if (onCard && (key === "ArrowLeft" || key === "ArrowRight" || key === "Home" || key === "End")) {
+    ev.preventDefault();
+    const to = key === "Home" ? 0 : key === "End" ? n - 1 : S.focus + (key === "ArrowLeft" ? -1 : 1);
+    if (ev.shiftKey) { moveCard(S.focus, to); return; }
+    S.focus = Math.max(0, Math.min(n - 1, to));
+    focusCard();
+    return;
+  }
+  if (onCard && (key === " " || key === "Enter")) { ev.preventDefault(); toggleSelect(S.focus); return; }
+  const L = legal();
+  const actions = {
+    d: () => L.includes("draw") && act("draw"),
+    t: () => L.includes("take") && act("take"),
+    x: () => discardSelected("discard"),
+    k: () => S.state.table.knock_game && discardSelected("knock"),
+    r: () => S.state.table.knock_game && discardSelected("rummy"),
+    g: () => !S.state.table.knock_game && groupSelection(),
+    l: () => !$("#btn-play").disabled && !$("#btn-play").classList.contains("hidden") && playMelds(),
+    c: () => clearComposition(),
+    h: () => myTurn() && send({ type: "hint" }),
+    p: () => S.hint && act(S.hint),
+    s: () => sortHand("suit"),
+    n: () => sortHand("rank"),
+    "?": () => openDialog("#keys-dialog", () => $("#btn-keys-close").focus()),
+  };
+  if (actions[key]) { ev.preventDefault(); actions[key](); return; }
+  if (/^[1-9]$/.test(key) && S.state.view.melds.length >= Number(key)) { ev.preventDefault(); layOffOn(Number(key)); return; }
+  if (key === "ArrowDown" || key === "ArrowUp") {
+    if (!onCard && n) { ev.preventDefault(); focusCard(); }
+  }
+}
+
+function clearComposition() { S.groups = []; S.selected = []; S.evaluation = null; render(); }
+
+// Sounds: off unless switched on; short tones made in the page (no sound files).
+let audio = null;
+function playSound(kind) {
+  if (!S.sound) return;
+  try {
+    audio = audio || new AudioContext();
+    const osc = audio.createOscillator(), gain = audio.createGain();
+    osc.frequency.value = kind === "turn" ? 660 : 440;
+    gain.gain.setValueAtTime(0.08, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.15);
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + 0.16);
+  } catch { /* no audio here */ }
+}
+
+const SPEAKER = '<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><path d="M3 9h4l5-4v14l-5-4H3z" fill="currentColor"/>';
+function renderSoundButton() {
+  const b = $("#btn-sound");
+  b.innerHTML = SPEAKER + (S.sound
+    ? '<path d="M15 8.5a5 5 0 0 1 0 7M17.5 6a8.5 8.5 0 0 1 0 12" stroke="currentColor" stroke-width="2" fill="none"/></svg>'
+    : '<path d="M15 9l6 6M21 9l-6 6" stroke="currentColor" stroke-width="2"/></svg>');
+  b.setAttribute("aria-pressed", S.sound ? "true" : "false");
+  b.setAttribute("aria-label", S.sound ? t("sound_on") : t("sound_off"));
+  b.title = S.sound ? t("sound_on") : t("sound_off");
 }
 
 function setup() {
   applyLanguage();
-  setupDrops();
+  loadPresets().catch(() => {});
   $("#btn-lang").addEventListener("click", () => { S.lang = S.lang === "de" ? "en" : "de"; localStorage.setItem("rummykit:lang", S.lang); applyLanguage(); });
   $("#create-form").addEventListener("submit", (ev) => { ev.preventDefault(); createTable(ev.target); });
-  $("#join-form").addEventListener("submit", (ev) => { ev.preventDefault(); joinTable(ev.target.elements.code.value.trim()); });
+  $("#join-form").addEventListener("submit", (ev) => { ev.preventDefault(); startJoin(ev.target.elements.code.value.trim()); });
   $("#btn-watch").addEventListener("click", () => { const c = $("#join-form").elements.code.value.trim(); if (c) openTable(c, { watch: true }); });
   $("#btn-start").addEventListener("click", async () => {
     try { await api(`/api/tables/${S.code}/start`, { token: S.token }); } catch (err) { flash(err.message); }
@@ -785,13 +1365,37 @@ function setup() {
   $("#btn-rules").addEventListener("click", () => { if (S.code) showRules(`/api/tables/${encodeURIComponent(S.code)}/rules`); });
   $("#btn-rules-close").addEventListener("click", closeRules);
   $("#rules-dialog").addEventListener("click", (ev) => { if (ev.target.id === "rules-dialog") closeRules(); });
-  document.addEventListener("keydown", (ev) => { if (ev.key === "Escape" && S.rulesPath) closeRules(); });
-  $("#btn-leave-wait").addEventListener("click", leaveTable);
-  $("#btn-join-wait").addEventListener("click", () => joinTable(S.code));
-  $("#btn-leave").addEventListener("click", leaveTable);
+  document.addEventListener("keydown", onKey);
+  $("#btn-leave-wait").addEventListener("click", confirmLeave);
+  $("#btn-join-wait").addEventListener("click", () => askName(S.code));
+  $("#btn-leave").addEventListener("click", confirmLeave);
+  $("#btn-leave-confirm").addEventListener("click", leaveTable);
+  $("#btn-leave-stay").addEventListener("click", () => closeDialog("#leave-dialog"));
+  $("#name-form").addEventListener("submit", joinWithName);
+  $("#btn-name-watch").addEventListener("click", () => { closeDialog("#name-dialog"); openTable(S.askCode, { watch: true }); });
+  $("#btn-keys").addEventListener("click", () => openDialog("#keys-dialog", () => $("#btn-keys-close").focus()));
+  $("#btn-keys-close").addEventListener("click", () => closeDialog("#keys-dialog"));
+  $("#btn-sort-suit").addEventListener("click", () => sortHand("suit"));
+  $("#btn-sort-rank").addEventListener("click", () => sortHand("rank"));
+  $("#btn-sound").addEventListener("click", () => {
+    S.sound = !S.sound;
+    localStorage.setItem("rummykit:sound", S.sound ? "on" : "off");
+    renderSoundButton();
+    playSound("move");
+  });
+  for (const pile of ["#stock", "#discard"]) {
+    $(pile).addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); $(pile).click(); } });
+  }
   $("#btn-group").addEventListener("click", groupSelection);
   $("#btn-play").addEventListener("click", playMelds);
-  $("#btn-clear").addEventListener("click", () => { S.groups = []; S.selected = []; S.evaluation = null; render(); });
+  $("#btn-clear").addEventListener("click", clearComposition);
+  $("#chat-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const text = $("#chat-input").value.trim();
+    if (text) send({ type: "chat", text });
+    $("#chat-input").value = "";
+  });
+  setInterval(renderTimer, 1000);
   $("#btn-discard").addEventListener("click", () => discardSelected("discard"));
   $("#btn-knock").addEventListener("click", () => discardSelected("knock"));
   $("#btn-rummy").addEventListener("click", () => discardSelected("rummy"));
@@ -802,7 +1406,7 @@ function setup() {
     else if (S.selected.length === 1) discardSelected("discard");
   });
   const code = new URLSearchParams(location.search).get("table");
-  if (code) openTable(code); else { showScreen("lobby"); loadLobby(); }
+  if (code) openTable(code, { ask: true }); else { showScreen("lobby"); loadLobby(); }
 }
 
 setup();

@@ -23,6 +23,12 @@ const Cards = (() => {
     return String(s).replace(/[&<>"]/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[ch]);
   }
 
+  // A card as players read it: "6♥", "10♠", "Joker".
+  function label(text) {
+    const c = parse(text);
+    return c.joker ? "Joker" : c.rank + SUITS[c.suit];
+  }
+
   // One card as an SVG string (60 × 84 units; the CSS sets the size).
   function svg(text) {
     const c = parse(text);
@@ -66,5 +72,5 @@ const Cards = (() => {
     return el;
   }
 
-  return { parse, points, svg, back, element, RANK_ORDER, SUITS };
+  return { parse, points, label, svg, back, element, RANK_ORDER, SUITS };
 })();

@@ -1,0 +1,73 @@
+"""Table chat: short messages from the people at the seats, rate limited, kept briefly in memory.
+
+A message is at most :data:`MAX_CHAT_CHARS` characters of printable text (control characters and
+lone surrogates are refused, runs of white space become one space); spectators read but do not
+write. Each seat may send :data:`CHAT_BURST` messages in a row, then one every
+``1 / CHAT_PER_SECOND`` seconds; a message over the limit gets a ``rate_limited`` error and is not
+shown. The server never interprets the text: pages insert it as text, never as HTML. The last
+:data:`CHAT_HISTORY` lines are sent to a page when it connects; chat is not stored.
+Muting a player is the page's business (it hides that seat's lines for the one who muted).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Annotated, Any, Final, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from rummykit.web.limits import RateLimiter
+
+MAX_CHAT_CHARS: Final = 200
+CHAT_PER_SECOND: Final = 0.5
+CHAT_BURST: Final = 4
+CHAT_HISTORY: Final = 30
+
+__all__ = ["CHAT_BURST", "MAX_CHAT_CHARS", "ChatMessage", "ChatRoom"]
+
+
+def _chat_text(text: str) -> str:
+    for ch in text:
+        if 0xD800 <= ord(ch) <= 0xDFFF:
+            raise ValueError("must be valid Unicode text (a lone surrogate is not)")
+        if not ch.isprintable() and not ch.isspace():
+            raise ValueError("must not contain control characters")
+    text = " ".join(text.split())
+    if not text:
+        raise ValueError("must not be empty")
+    return text
+
+
+class ChatMessage(BaseModel):
+    """``{"type": "chat", "text": "gut gespielt!"}`` from a seat's page."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    type: Literal["chat"]
+    text: Annotated[str, Field(min_length=1, max_length=MAX_CHAT_CHARS), AfterValidator(_chat_text)]
+
+
+class ChatRoom:
+    """The chat of one table: the rate limit per seat and the recent lines."""
+
+    def __init__(self) -> None:
+        self.limiter = RateLimiter(CHAT_PER_SECOND, CHAT_BURST)
+        self.history: deque[dict[str, Any]] = deque(maxlen=CHAT_HISTORY)
+        self._number = 0
+
+    def say(self, seat: int | None, name: str, text: str) -> dict[str, Any]:
+        """The line to send to everybody, or the error to send back to the writer alone."""
+        if seat is None:
+            return _error("spectator", "spectators cannot chat")
+        wait = self.limiter.take(seat)
+        if wait > 0:
+            error = _error("rate_limited", f"chat: {CHAT_BURST} messages in a row at most; wait a moment")
+            return {**error, "retry_after": round(wait, 3)}
+        self._number += 1
+        line = {"type": "chat", "n": self._number, "seat": seat, "name": name, "text": text}
+        self.history.append(line)
+        return line
+
+
+def _error(code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message, "rule": None, "version": None}

@@ -1,0 +1,98 @@
+"""The house rules the lobby offers as controls: the options players change, with ranges and words.
+
+For every preset, :func:`house_rules` lists the options of :data:`HOUSE_RULES` that matter under
+it (:meth:`Rules.not_applicable`), each with its label in English and German (the rules pages'
+words, :mod:`rummykit.explain.terms`), its preset value, and what it may take: the inclusive range
+of :data:`rummykit.rules.OPTION_RANGES` for a number, ``true``/``false`` for a switch, and for a
+choice the values this preset accepts (each tried through :meth:`Rules.replace`, so the lobby never
+offers a value the server would refuse). Anything else stays in the raw ``option=value`` box.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from functools import lru_cache
+from typing import Any, Final, get_args
+
+from rummykit.errors import RulesError
+from rummykit.explain.language import LANGUAGES, Lang
+from rummykit.explain.terms import OPTION_LABELS, value_words
+from rummykit.rules import OPTION_RANGES, PRESET_NAMES, Rules
+
+HOUSE_RULES: Final = (
+    "opening_min_points",
+    "start_mode",
+    "joker_exchange",
+    "hand_romme_multiplier",
+    "knock_threshold",
+    "rummy_multiplier",
+    "pot_ante",
+    "knock_money",
+    "num_hands",
+    "penalty_limit",
+    "target_score",
+)
+"""The options players change most, in the order the lobby shows them."""
+
+__all__ = ["HOUSE_RULES", "house_rules"]
+
+_HINTS: Final = typing.get_type_hints(Rules)
+_FIELDS: Final = frozenset(f.name for f in dataclasses.fields(Rules))
+_UNSET: Final = {"num_hands": ("one per player", "einmal pro Spieler")}
+"""What an empty number field means, for numeric options whose preset value is ``None``."""
+
+
+def _labels(option: str) -> dict[str, str]:
+    en, de = OPTION_LABELS.get(option, (option, option))
+    return {"en": en, "de": de}
+
+
+def _words(option: str, value: Any) -> dict[str, str]:
+    return {lang: value_words(option, value, Lang(lang)).strip("`") for lang in LANGUAGES}
+
+
+def _accepts(rules: Rules, option: str, value: Any) -> bool:
+    try:
+        rules.replace(**{option: value})
+    except RulesError:
+        return False
+    return True
+
+
+def _control(rules: Rules, option: str) -> dict[str, Any] | None:
+    value = getattr(rules, option)
+    entry: dict[str, Any] = {"option": option, "label": _labels(option), "value": value}
+    kind = _HINTS[option]
+    if kind is bool:
+        return {**entry, "kind": "bool"}
+    if option in OPTION_RANGES:
+        low, high = OPTION_RANGES[option]
+        control = {**entry, "kind": "int", "min": low, "max": high}
+        if value is None:
+            if option not in _UNSET:
+                return None  # switched off by this preset (e.g. no knock limit): raw box only
+            en, de = _UNSET[option]
+            control["unset"] = {"en": en, "de": de}
+        return control
+    choices = [v for v in get_args(kind) if isinstance(v, str) and _accepts(rules, option, v)]
+    if len(choices) < 2:
+        return None
+    return {**entry, "kind": "choice", "choices": [{"value": v, "label": _words(option, v)} for v in choices]}
+
+
+@lru_cache(maxsize=1)
+def house_rules() -> dict[str, list[dict[str, Any]]]:
+    """Per preset, the controls for the house rules that matter under it."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for name in PRESET_NAMES:
+        rules = Rules.preset(name)
+        controls = []
+        for option in HOUSE_RULES:
+            if option not in _FIELDS or rules.not_applicable(option):
+                continue
+            control = _control(rules, option)
+            if control is not None:
+                controls.append(control)
+        out[name] = controls
+    return out

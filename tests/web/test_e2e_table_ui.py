@@ -1,0 +1,403 @@
+"""In Chromium: seats (host start, join by link with a name, leave and take back), the lobby's house
+rules, melds below the opening minimum, keyboard-only play, the accessibility check, sorting and
+dragging the hand (touch), the phone header, and the last moves of a Viennese showdown.
+
+One browser and one server serve the module; each test opens its own contexts. Desktop is
+1280×800, phone 390×844 (with touch). ``RUMMYKIT_SCREENSHOTS=DIR`` keeps the screenshots.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rummykit.errors import IllegalMeldError, NotationError
+from rummykit.melds import arrange_meld
+from rummykit.rules import OPTION_RANGES, Rules
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+POINTS = {"A": 11, "J": 10, "Q": 10, "K": 10, "10": 10}
+SERVER_ARGS = ("--max-tables-per-address", "50", "--creations-per-second", "50")
+"""The module opens more tables from one address than a public server allows (5 open ones)."""
+
+
+def card_points(face: str) -> int:
+    return 30 if face == "JK" else POINTS.get(face[:-1], 0) or int(face[:-1])
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = Path(os.environ.get("RUMMYKIT_SCREENSHOTS") or tmp_path_factory.mktemp("shots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+class Pages:
+    """Browser contexts of one test; page errors fail the test."""
+
+    def __init__(self, browser: Any, base: str) -> None:
+        self.browser, self.base = browser, base
+        self.contexts: list[Any] = []
+        self.errors: list[str] = []
+
+    def open(self, viewport: dict[str, int] = DESKTOP, locale: str = "en-US", **options: Any) -> Any:
+        context = self.browser.new_context(viewport=viewport, locale=locale, **options)
+        self.contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        page.set_default_timeout(20000)
+        return page
+
+
+@pytest.fixture
+def pages(browser: Any, module_server: Any) -> Iterator[Pages]:
+    made = Pages(browser, module_server.url)
+    yield made
+    for context in made.contexts:
+        context.close()
+    assert not made.errors, made.errors
+
+
+def lobby(page: Any, base: str) -> None:
+    page.goto(base + "/")
+    page.wait_for_selector("#preset option[value=german]", state="attached")
+
+
+def create(page: Any, *, seats: int = 2, bots: int = 1, preset: str = "german", name: str = "Anna",
+           advanced: str = "") -> str:  # fmt: skip
+    page.select_option("#preset", preset)
+    page.fill("#create-form input[name=name]", name)
+    page.fill("#create-form input[name=seats]", str(seats))
+    page.fill("#create-form input[name=bots]", str(bots))
+    if advanced:
+        page.click("#advanced summary")
+        page.fill("#create-form textarea[name=overrides]", advanced)
+    page.click("#btn-create")
+    page.wait_for_function("S.state !== null")
+    return str(page.evaluate("S.code"))
+
+
+def seat_kinds(page: Any, base: str, code: str) -> list[tuple[str, str]]:
+    lobby_json = page.request.get(f"{base}/api/tables/{code}").json()
+    return [(s["kind"], s["name"]) for s in lobby_json["seats"]]
+
+
+def wait_turn_or_end(page: Any, end: str = "#match-over, #round-over") -> bool:
+    """Wait until it is our turn (True) or the hand is over (False)."""
+    over = f"!!document.querySelector('#overlay:not(.hidden) :is({end})')"
+    page.wait_for_function(f"document.body.dataset.myTurn === '1' || {over}", timeout=30000)
+    return page.locator(f"#overlay:not(.hidden) :is({end})").count() == 0
+
+
+def test_host_starts_join_by_link_asks_a_name_leave_and_take_back(pages: Pages, shots: Path) -> None:
+    host = pages.open()
+    lobby(host, pages.base)
+    code = create(host, seats=2, bots=0)
+    host.wait_for_selector("#waiting:not(.hidden)")
+
+    guest = pages.open(locale="de-DE")
+    guest.goto(f"{pages.base}/?table={code}")  # a shared link: a name is asked first, in German
+    guest.wait_for_selector("#name-dialog:not(.hidden)")
+    assert guest.inner_text("#name-heading") == f"Tisch {code} beitreten"
+    assert guest.inner_text("#btn-name-join") == "Beitreten"
+    guest.click("#btn-name-join")  # an empty name is not sent
+    assert guest.locator("#name-dialog:not(.hidden)").count() == 1
+    guest.fill("#join-name", "Ben")
+    guest.keyboard.press("Enter")
+    guest.wait_for_selector("#waiting:not(.hidden)")
+    # The last seat is filled, but the table waits for its host.
+    assert seat_kinds(guest, pages.base, code) == [("human", "Anna"), ("human", "Ben")]
+    assert guest.request.get(f"{pages.base}/api/tables/{code}").json()["status"] == "waiting"
+    assert guest.inner_text("#wait-note") == "Warten, bis der Gastgeber startet."
+    assert guest.locator("#btn-start").is_hidden()
+    host.wait_for_function("document.querySelectorAll('#wait-seats li').length === 2 && "
+                           "document.querySelector('#wait-seats').innerText.includes('Ben')")  # fmt: skip
+    assert host.inner_text("#btn-start") == "Start"
+    host.click("#btn-start")
+    guest.wait_for_selector("#game:not(.hidden)")
+    host.wait_for_selector("#game:not(.hidden)")
+    # The turn timer shows for the person to move, on both pages.
+    host.wait_for_function("document.querySelector('#turn-timer').innerText.includes(' s left')")
+    assert "noch" in guest.inner_text("#turn-timer")
+
+    # Chat: text stays text; a muted player's lines are hidden for the one who muted.
+    guest.fill("#chat-input", "<i>Hallo</i> Anna")
+    guest.keyboard.press("Enter")
+    host.wait_for_function("document.querySelector('#chat-log').innerText.includes('Hallo')")
+    assert host.inner_text("#chat-log li") == "Ben: <i>Hallo</i> Anna"
+    assert host.locator("#chat-log i").count() == 0
+    host.click("#mutes button[data-seat='1']")
+    assert host.locator("#chat-log li").count() == 0
+    assert host.get_attribute("#mutes button[data-seat='1']", "aria-pressed") == "true"
+    assert guest.locator("#chat-log li").count() == 1  # only for the one who muted
+
+    # Leave asks first; "stay" changes nothing.
+    guest.click("#btn-leave")
+    guest.wait_for_selector("#leave-dialog:not(.hidden)")
+    assert "Bot" in guest.inner_text("#leave-text") and "zurücknehmen" in guest.inner_text("#leave-text")
+    guest.click("#btn-leave-stay")
+    assert guest.locator("#leave-dialog").is_hidden()
+    assert seat_kinds(guest, pages.base, code)[1] == ("human", "Ben")
+    guest.click("#btn-leave")
+    guest.click("#btn-leave-confirm")
+    guest.wait_for_selector("#lobby:not(.hidden)")
+    assert seat_kinds(guest, pages.base, code)[1] == ("bot", "Ben (bot)")
+
+    # Reopening the link: watching, with the offer to take the seat back from the bot.
+    guest.goto(f"{pages.base}/?table={code}")
+    guest.wait_for_selector("#btn-retake")
+    assert "Ein Bot hält deinen Platz." in guest.inner_text("#status")
+    assert guest.locator("#hand .card").count() == 0
+    guest.click("#btn-retake")
+    guest.wait_for_function("S.seat === 1 && S.state.view.hand && S.state.view.hand.length > 0")
+    assert seat_kinds(guest, pages.base, code)[1] == ("human", "Ben")
+    assert guest.locator("#hand .card").count() > 0
+
+
+def find_meld(hand: list[str], rules: Rules) -> list[str] | None:
+    """Three cards of ``hand`` that make a meld."""
+    for combo in itertools.combinations(hand, 3):
+        try:
+            arrange_meld(list(combo), rules)
+        except (IllegalMeldError, NotationError):
+            continue
+        return list(combo)
+    return None
+
+
+def test_house_rules_in_the_lobby_and_lay_melds_below_the_minimum(pages: Pages, shots: Path) -> None:
+    page = pages.open()
+    lobby(page, pages.base)
+    assert page.locator("#advanced textarea").is_hidden()  # the raw box waits behind "advanced"
+    opening = page.get_by_label("opening minimum (points)")
+    low, high = OPTION_RANGES["opening_min_points"]
+    assert (opening.get_attribute("min"), opening.get_attribute("max")) == (str(low), str(high))
+    assert opening.input_value() == "40"
+    page.select_option("#preset", "viennese")  # knock games offer their own rules
+    assert page.get_by_label("knock limit (points)").input_value() == "5"
+    assert page.locator("#house-rules [data-option=opening_min_points]").count() == 0
+    page.select_option("#preset", "german")
+    page.get_by_label("opening minimum (points)").fill(str(high))
+    page.get_by_label("joker exchange", exact=True).uncheck()
+    page.screenshot(path=str(shots / "lobby-house-rules-desktop.png"))
+    code = create(page)
+    page.wait_for_selector("#game:not(.hidden)")
+    rules = page.request.get(f"{pages.base}/api/tables/{code}").json()["rules"]
+    expected = Rules.preset("german").replace(opening_min_points=high, joker_exchange=False)
+    assert Rules.parse(rules) == expected  # only the controls changed, nothing else
+    assert "House rules" in page.inner_text("#table-info")
+
+    meld = drawn_meld(page, rules)
+    for _ in range(3):  # a hand without any three-card meld is rare: another table then
+        if meld is not None:
+            break
+        lobby(page, pages.base)
+        create(page, advanced=f"opening_min_points={high}")
+        meld = drawn_meld(page, rules)
+    assert meld is not None, "no three-card meld in four hands"
+    # Cards that make no meld: the group is marked bad and "Lay melds" stays disabled.
+    hand: list[str] = page.evaluate("shownHand()")
+    junk = next(c for c in itertools.combinations(hand, 3) if find_meld(list(c), Rules.parse(rules)) is None)
+    for face in junk:
+        page.locator(f"#hand .card[data-card='{face}']:not(.selected)").first.click()
+    page.click("#btn-group")
+    page.wait_for_selector("#groups .group.bad")
+    assert page.is_disabled("#btn-play")
+    page.click("#btn-clear")
+    assert page.locator("#groups .group").count() == 0
+    # A real meld below the opening minimum: "Lay melds" stays disabled too.
+    for face in meld:
+        page.locator(f"#hand .card[data-card='{face}']:not(.selected)").first.click()
+    page.click("#btn-group")
+    page.wait_for_selector("#groups .group.ok")
+    total = int(page.inner_text("#opening-sum"))
+    assert total < high and page.is_disabled("#btn-play")
+
+
+def drawn_meld(page: Any, rules: str) -> list[str] | None:
+    """Draw at the first turn; three cards of the hand that make a meld, if any."""
+    page.wait_for_selector("#game:not(.hidden)")
+    page.wait_for_function("S.state.legal.includes('draw')")
+    page.keyboard.press("d")
+    page.wait_for_function("S.state.legal.some(a => a.startsWith('discard'))")
+    return find_meld(page.evaluate("S.state.view.hand"), Rules.parse(rules))
+
+
+def keyboard_compose(page: Any, action: str) -> None:
+    """Compose the melds of an ``open``/``meld`` move by keyboard: walk to each card, space, G; then L."""
+    _, _, body = action.partition(" ")
+    for meld in body.split(" | "):
+        for face in meld.split():
+            index = page.evaluate(
+                "f => shownHand().findIndex((c, i) => c === f && !S.selected.includes(i))", face
+            )
+            walk_to(page, index)
+            page.keyboard.press("Space")
+        page.keyboard.press("g")
+    page.wait_for_function(
+        "n => document.querySelectorAll('#groups .group.ok').length === n", arg=len(body.split(" | "))
+    )
+    page.keyboard.press("l")
+
+
+def walk_to(page: Any, index: int) -> None:
+    """Move the keyboard focus to the hand card at ``index`` with Home and the arrow keys."""
+    page.locator("#hand .card[tabindex='0']").focus()
+    page.keyboard.press("Home")
+    for _ in range(index):
+        page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.dataset.index") == str(index)
+
+
+def axe_violations(page: Any) -> list[str]:
+    axe_module = pytest.importorskip("axe_playwright_python.sync_playwright", reason="axe-playwright-python")
+    results = axe_module.Axe().run(page)
+    bad = [v for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+    return [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes'][:3]]}" for v in bad]
+
+
+def test_keyboard_only_german_hand_and_accessibility(pages: Pages, shots: Path) -> None:
+    page = pages.open(locale="de-DE")
+    lobby(page, pages.base)
+    assert not axe_violations(page), axe_violations(page)
+    create(page, advanced="match_end=single_hand")
+    page.wait_for_selector("#game:not(.hidden)")
+    page.wait_for_function("S.state.view.hand.length > 0")
+    assert not axe_violations(page), axe_violations(page)
+    page.keyboard.press("?")
+    page.wait_for_selector("#keys-dialog:not(.hidden)")
+    assert "vom Stoß ziehen" in page.inner_text("#keys-dialog")
+    assert not axe_violations(page), axe_violations(page)
+    page.keyboard.press("Escape")
+    assert page.locator("#keys-dialog").is_hidden()
+
+    page.locator("#hand .card[tabindex='0']").focus()
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert outline != "none"  # the focus is visible
+    moves = 0
+    deadline = time.monotonic() + 150
+    while time.monotonic() < deadline and wait_turn_or_end(page, "#match-over"):
+        version = page.evaluate("S.state.version")
+        legal: list[str] = page.evaluate("legal()")
+        if "draw" in legal:
+            if page.evaluate("S.state.view.discard_pile.length > 1"):
+                # The bot's discard is the last move: named above the table and marked on the pile.
+                assert page.locator("#discard .card.last").count() == 1
+                assert page.inner_text("#last-move").startswith("Letzter Zug: Bot 2")
+            page.keyboard.press("d")
+        elif melds := [a for a in legal if a.startswith(("open ", "meld "))]:
+            keyboard_compose(page, melds[0])
+        elif layoffs := [a for a in legal if a.startswith("layoff ")]:
+            card, meld = layoffs[0].split()[1], layoffs[0].split()[3]
+            walk_to(page, page.evaluate("f => shownHand().indexOf(f)", card))
+            page.keyboard.press("Space")
+            page.keyboard.press(meld)
+        else:
+            faces = [a.split()[1] for a in legal if a.startswith("discard ")]
+            walk_to(page, page.evaluate("f => shownHand().indexOf(f)", max(faces, key=card_points)))
+            page.keyboard.press("Space")
+            page.keyboard.press("x")
+        page.wait_for_function("v => S.state.version > v", arg=version, timeout=10000)
+        moves += 1
+    assert page.locator("#overlay:not(.hidden) #match-over").count() == 1, "the hand did not end in time"
+    assert "Partie beendet" in page.inner_text("#overlay") and moves > 0
+    page.screenshot(path=str(shots / "match-over-desktop.png"))
+    old_code, old_rules = page.evaluate("[S.code, S.state.table.rules]")
+    assert page.inner_text("#btn-rematch").startswith("Revanche")
+    page.locator("#btn-rematch").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("c => S.code !== c && S.state && S.state.table.status === 'playing'", arg=old_code)
+    assert page.evaluate("S.state.table.rules") == old_rules
+    assert page.locator("#overlay").is_hidden() and page.locator("#game:not(.hidden)").count() == 1
+
+
+def test_phone_header_sorting_and_touch_drag_kept_across_reloads(pages: Pages, shots: Path) -> None:
+    page = pages.open(PHONE, "de-DE", has_touch=True, is_mobile=True)
+    lobby(page, pages.base)
+    create(page, preset="viennese")
+    page.wait_for_selector("#game:not(.hidden)")
+    page.wait_for_function("S.state.view.hand.length >= 10")
+    info = page.locator("#table-info")
+    assert info.evaluate("e => e.scrollWidth <= e.clientWidth + 1")  # nothing cut off
+    box = info.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    assert "Wiener" in info.inner_text()
+    assert "Spiel 1" in page.inner_text("#round-info") and "Geber" in page.inner_text("#round-info")
+    assert not axe_violations(page), axe_violations(page)
+
+    page.tap("#btn-sort-rank")
+    by_rank: list[str] = page.evaluate("shownHand()")
+    order = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    ranks = [99 if c == "JK" else order.index(c[:-1]) for c in by_rank]
+    assert ranks == sorted(ranks)
+    page.tap("#btn-sort-suit")
+    by_suit: list[str] = page.evaluate("shownHand()")
+    suits = [c[-1] if c != "JK" else "~" for c in by_suit]
+    assert all(suits.index(s) == i or suits[i - 1] == s for i, s in enumerate(suits))  # grouped by suit
+
+    # Sounds are off until switched on; the choice is kept.
+    assert page.get_attribute("#btn-sound", "aria-pressed") == "false"
+    page.tap("#btn-sound")
+    assert page.get_attribute("#btn-sound", "aria-pressed") == "true"
+    # Touch: drag the first card to the end of the first row.
+    first = page.locator("#hand .card").nth(0)
+    target = page.locator("#hand .card").nth(4)
+    a, b = first.bounding_box(), target.bounding_box()
+    cdp = page.context.new_cdp_session(page)
+    x0, y0 = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
+    x1, y1 = b["x"] + b["width"] * 0.8, b["y"] + b["height"] / 2
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+    for k in range(1, 9):
+        point = {"x": x0 + (x1 - x0) * k / 8, "y": y0 + (y1 - y0) * k / 8}
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    page.wait_for_function("c => shownHand()[0] !== c", arg=by_suit[0])
+    after: list[str] = page.evaluate("shownHand()")
+    assert after.index(by_suit[0]) == 4 and sorted(after) == sorted(by_suit)
+    assert page.evaluate("S.selected.length") == 0  # a drag is not a tap
+    page.screenshot(path=str(shots / "table-phone.png"), full_page=True)
+    # Animations run unless the system asks for reduced motion.
+    animation = "() => { const c = document.querySelector('#hand .card'); c.classList.add('fresh');" \
+        " return getComputedStyle(c).animationName; }"
+    assert page.evaluate(animation) == "card-in"
+    page.emulate_media(reduced_motion="reduce")
+    page.reload()
+    page.wait_for_function("S.state && S.state.view && S.state.view.hand.length >= 10")
+    assert page.evaluate("shownHand()") == after  # kept across reloads
+    assert page.get_attribute("#btn-sound", "aria-pressed") == "true"
+    assert page.evaluate(animation) == "none"
+
+
+def test_viennese_showdown_shows_the_moves_after_the_knock(pages: Pages, shots: Path) -> None:
+    page = pages.open(DESKTOP, "en-US")
+    lobby(page, pages.base)
+    create(page, preset="viennese")
+    page.wait_for_selector("#game:not(.hidden)")
+    deadline = time.monotonic() + 150
+    while time.monotonic() < deadline and wait_turn_or_end(page):
+        version = page.evaluate("S.state.version")
+        legal: list[str] = page.evaluate("legal()")
+        knocks = [a for a in legal if a.startswith(("knock ", "rummy "))]
+        if knocks:
+            action = knocks[0]
+        else:
+            page.keyboard.press("h")
+            page.wait_for_function("S.hint !== null")
+            action = page.evaluate("S.hint")
+        page.evaluate("a => act(a)", action)
+        page.wait_for_function("v => S.state.version > v", arg=version, timeout=10000)
+    overlay = page.locator("#overlay:not(.hidden)")
+    assert overlay.locator("#round-over, #match-over").count() == 1, "no showdown in time"
+    moves = overlay.locator(".last-moves li").all_inner_texts()
+    assert any(" knock" in m or "rummy" in m for m in moves), moves
+    knock_at = next(i for i, m in enumerate(moves) if " knock" in m or "rummy" in m)
+    if " knock" in moves[knock_at]:
+        assert len(moves) > knock_at + 1  # the other player's last turn after the knock is shown
+    page.screenshot(path=str(shots / "showdown-desktop.png"))

@@ -1,0 +1,58 @@
+"""Taking a seat back (``POST /api/tables/{code}/retake``) and the host's start of a full table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+
+def test_a_left_seat_is_taken_back_with_its_token_only(client: TestClient, web: Any) -> None:
+    host = web.create(client, seats=3, name="Anna")
+    code = host["code"]
+    guest = client.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
+    other = client.post(f"/api/tables/{code}/join", json={"name": "Cleo"}).json()
+    # Nothing to take back before the start, nor with a seat that was never left.
+    assert client.post(f"/api/tables/{code}/retake", json={"token": guest["token"]}).status_code == 409
+    client.post(f"/api/tables/{code}/start", json={"token": host["token"]})
+    assert client.post(f"/api/tables/{code}/retake", json={"token": guest["token"]}).status_code == 403
+
+    lobby = client.post(f"/api/tables/{code}/leave", json={"token": guest["token"]}).json()
+    assert lobby["seats"][1]["kind"] == "bot" and lobby["seats"][1]["held"] is True
+    assert guest["token"] not in str(lobby) and "held_for" not in str(lobby)
+    # Another player's token, or a made-up one, cannot claim the held seat.
+    for token in (other["token"], host["token"], "x" * 40):
+        answer = client.post(f"/api/tables/{code}/retake", json={"token": token})
+        assert answer.status_code == 403 and token not in answer.text
+    # While the bot holds the seat the leaver's token opens no seat (the page watches instead) …
+    with pytest.raises(WebSocketDisconnect) as closed, web.connect(client, code, guest["token"]) as ws:
+        ws.receive_json()
+    assert closed.value.code == 4403
+    taken = client.post(f"/api/tables/{code}/retake", json={"token": guest["token"]})
+    assert taken.status_code == 200 and taken.json()["seat"] == 1 and taken.json()["token"] == guest["token"]
+    seats = client.get(f"/api/tables/{code}").json()["seats"]
+    assert (seats[1]["kind"], seats[1]["name"], seats[1]["held"]) == ("human", "Ben", False)
+    # … and plays again with the same token.
+    with web.connect(client, code, guest["token"]) as ws:
+        state = web.receive_state(ws)
+        assert state["you"] == 1 and len(state["view"]["hand"]) > 0
+    assert client.post(f"/api/tables/{code}/retake", json={"token": guest["token"]}).status_code == 403
+
+
+def test_a_held_seat_survives_a_restart(tmp_path: Any, web: Any) -> None:
+    from rummykit.web.app import create_app
+
+    url = f"sqlite:///{tmp_path / 'held.db'}"
+    settings = web.settings(bot_delay=0)
+    with TestClient(create_app(url, settings=settings)) as client:
+        host = web.create(client, seats=2, name="Anna")
+        code = host["code"]
+        guest = client.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
+        client.post(f"/api/tables/{code}/start", json={"token": host["token"]})
+        client.post(f"/api/tables/{code}/leave", json={"token": guest["token"]})
+    with TestClient(create_app(url, settings=settings)) as client:
+        assert client.get(f"/api/tables/{code}").json()["seats"][1]["held"] is True
+        taken = client.post(f"/api/tables/{code}/retake", json={"token": guest["token"]})
+        assert taken.status_code == 200 and taken.json()["seat"] == 1
