@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from rummykit import solver
 from rummykit.bots import race
 from rummykit.cards import JOKER_CODE, build_deck, parse_cards
+from rummykit.melds import Meld
 from rummykit.rules import PRESET_NAMES, Rules
 from rummykit.solver import backend
 from rummykit.testing import GIN_LIKE_RULES
@@ -39,6 +40,8 @@ VARIANTS = [
     VIENNESE.replace(set_distinct_suits=False, set_size_max=5),
     VIENNESE.replace(deadwood_ace=11, deadwood_joker=0),
     Rules.preset("german").replace(allow_ace_both_ends=True, max_adjacent_jokers=2),
+    Rules.preset("german").replace(opening_scope="single_meld", joker_end_assignment="upward_default"),
+    Rules.preset("german").replace(joker_limit="at_least_one_natural", ace_high_in_runs=False),
 ]
 KNOCK_VARIANTS = [r for r in VARIANTS if r.is_knock_game]
 
@@ -101,6 +104,45 @@ def test_best_opening(case: tuple[Rules, list[int]], keep_one: bool, pick: int) 
     rules, hand = case
     must = hand[pick % len(hand)] if pick % 3 == 0 else None
     expected, found = both("best_opening", hand, rules, must, keep_one)
+    assert found == expected
+
+
+@DIFF
+@given(case=dealt())
+def test_best_arrangement(case: tuple[Rules, list[int]]) -> None:
+    """Same melds (joker positions included), same leftover cards in the same order."""
+    rules, hand = case
+    expected, found = both("best_arrangement", hand, rules)
+    assert found == expected
+
+
+@st.composite
+def table_and_hand(draw: st.DrawFn) -> tuple[Rules, list[Meld], list[int]]:
+    """A rule set, table melds formed from its deck (up to six) and a hand of the cards left."""
+    rules = draw(st.sampled_from(VARIANTS))
+    deck = list(build_deck(rules.num_decks, rules.jokers_total))
+    order = draw(st.permutations(range(len(deck))))
+    cards = [deck[i] for i in order]
+    table: list[Meld] = []
+    for _ in range(draw(st.integers(0, 6))):
+        options = solver.all_melds(cards[:12], rules)
+        if not options:
+            break
+        chosen = options[draw(st.integers(0, len(options) - 1))]
+        table.append(Meld.from_cards(chosen, rules))
+        for c in chosen:
+            cards.remove(c)
+    return rules, table, cards[: draw(st.integers(0, 14))]
+
+
+@DIFF
+@given(case=table_and_hand())
+def test_layoffs(case: tuple[Rules, list[Meld], list[int]]) -> None:
+    """Lay-off targets and the largest chain (its order and run ends too) match the twin."""
+    rules, table, hand = case
+    expected, found = both("layoff_targets", hand, table, rules)
+    assert found == expected
+    expected, found = both("layoff_chain", hand, table, rules)
     assert found == expected
 
 
