@@ -31,7 +31,7 @@ openings other than the best one are accepted by ``check``/``apply`` but not enu
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from rummykit import permissions, scoring, solver
@@ -102,6 +102,15 @@ def _opening_value(melds: Sequence[Meld], rules: Rules, taken: Card | None) -> i
     if rules.opening_scope == "single_meld":
         return max(values, default=0)
     return sum(values)
+
+
+_OpeningCheck = Callable[[Sequence[Meld]], bool]
+"""Whether an opening of these melds (built by the solver from the mover's hand) is legal."""
+
+
+def _plain(cards: Sequence[int]) -> bool:
+    """At least two naturals: the cards read back as the meld they were built as."""
+    return len(cards) - sum(1 for c in cards if c == JOKER_CODE) >= 2
 
 
 def _keep_one(rules: Rules) -> bool:
@@ -545,52 +554,97 @@ class MeldingFamily:
 
     # Enumeration --------------------------------------------------------------------------------
     def legal_actions(self, rnd: RoundState) -> list[Action]:
+        """The offered actions (module docstring), built legal by construction where the conditions
+        are cheap to state (see :meth:`_sure_legal`); joker exchanges, Hand-Rommé openings and every
+        action while a taken discard must still be laid are checked by :meth:`plan` instead."""
         if rnd.phase is Phase.DRAW:
             draw_phase: list[Action] = [Draw(), TakeDiscard()]
             return [a for a in draw_phase if is_legal(self, rnd, a)]
-        candidates: list[Action] = []
         rules = rnd.rules
         seat = rnd.to_move
-        cards = list(rnd.hands[seat])
+        hand = rnd.hands[seat]
+        cards = list(hand)
         pending = rnd.must_lay
         all_melds = solver.all_melds(cards, rules)
+        sure = self._sure_legal(rnd, len(cards))
+        # Candidates in the offered order, each with whether it is legal by construction.
+        candidates: list[tuple[Action, bool]] = []
         if not rnd.has_opened(seat):
             best = solver.best_opening(cards, rules, must_include=pending, keep_one=_keep_one(rules))
             if best is not None:
-                candidates.append(Open(tuple(m.cards for m in best)))
+                # A set of one natural and jokers reads back as a run: left to plan().
+                plain = all(m.is_run or m.jokers < len(m.cards) - 1 for m in best)
+                legal = sure is not None and plain and sure(best)
+                candidates.append((Open(tuple(m.cards for m in best)), legal))
             minimum = rules.opening_min_points or 0
             for m in all_melds:
                 if pending is not None and pending not in m:
                     continue
-                if Meld.from_cards(m, rules).value >= minimum:
-                    candidates.append(Open((tuple(Card(c) for c in m),)))
+                try:
+                    meld = Meld.from_cards(m, rules)
+                except IllegalMeldError:
+                    continue  # a set of one natural and jokers that its cards cannot express (KS JK JK)
+                if meld.value >= minimum:
+                    legal = sure is not None and sure((meld,))
+                    candidates.append((Open((tuple(Card(c) for c in m),)), legal))
             if not rules.hand_romme_requires_opening_min and minimum:
-                candidates += _hand_romme_openings(rnd, cards)
+                candidates += [(a, False) for a in _hand_romme_openings(rnd, cards)]
         else:
-            candidates += [MeldAction((tuple(Card(c) for c in m),)) for m in all_melds]
+            spare = len(cards) - 1 if _keep_one(rules) else len(cards)
+            # A meld of one natural and jokers may read as another meld (or none): left to plan().
+            candidates += [
+                (MeldAction((tuple(Card(c) for c in m),)), sure is not None and len(m) <= spare and _plain(m))
+                for m in all_melds
+            ]
         if may_lay_off(rnd, seat):
-            for card in sorted(set(cards)):
-                for i, tm in enumerate(rnd.melds):
-                    if tm.meld.is_set:
-                        if tm.meld.can_lay_off(card, rules):
-                            candidates.append(LayOff(card, i + 1))
-                        continue
-                    ends = tm.meld.layoff_ends(card, rules)
-                    if len(ends) == 1:
-                        candidates.append(LayOff(card, i + 1))
-                    else:
-                        candidates += [LayOff(card, i + 1, end) for end in ends]
+            layoff_sure = sure is not None and (len(cards) > 1 or not _keep_one(rules))
+            targets = solver.layoff_targets(cards, [tm.meld for tm in rnd.melds], rules)
+            for k, (card, index, end) in enumerate(targets):
+                # A run end is named only when the card fits at both ends of that meld.
+                both_ends = end is not None and (
+                    (k > 0 and targets[k - 1][:2] == (card, index))
+                    or (k + 1 < len(targets) and targets[k + 1][:2] == (card, index))
+                )
+                candidates.append((LayOff(card, index + 1, end if both_ends else None), layoff_sure))
         if _exchange_problem(rnd, seat) is None:
-            candidates += self._swap_candidates(rnd, seat, cards)
+            candidates += [(a, False) for a in self._swap_candidates(rnd, seat, cards)]
         seen: set[Action] = set()
         result: list[Action] = []
-        for a in candidates:
-            if a not in seen and is_legal(self, rnd, a):
+        for a, legal in candidates:
+            if isinstance(a, (Open, Swap)):  # the only kinds that can be generated twice
+                if a in seen:
+                    continue
                 seen.add(a)
+            if legal or is_legal(self, rnd, a):
                 result.append(a)
         if pending is None:
             result += [Discard(c) for c in self.discardable(rnd, seat)]
         return result
+
+    def _sure_legal(self, rnd: RoundState, size: int) -> _OpeningCheck | None:
+        """With no taken discard left to lay (else ``None``: everything is checked by :meth:`plan`),
+        the test that an opening of solver-built melds from the hand of ``size`` cards is legal:
+        a card stays for the discard where one must, and the value after
+        ``opening_counts_taken_discard`` reaches ``opening_min_points`` or the Hand-Rommé waiver
+        applies (exactly the checks of :meth:`_plan_open`). Melds and lay-offs then need only the
+        card kept for the discard (:meth:`_plan_meld`, :meth:`_plan_layoff`)."""
+        if rnd.must_lay is not None:
+            return None
+        rules = rnd.rules
+        minimum = rules.opening_min_points or 0
+        keep = 1 if _keep_one(rules) else 0
+        taken = rnd.taken_discard
+
+        def legal(melds: Sequence[Meld]) -> bool:
+            left = size - sum(len(m.cards) for m in melds)
+            if left < keep:
+                return False
+            laid_taken = taken if taken is not None and any(taken in m.cards for m in melds) else None
+            if _opening_value(melds, rules, laid_taken) >= minimum:
+                return True
+            return not rules.hand_romme_requires_opening_min and left <= 1
+
+        return legal
 
     def _swap_candidates(self, rnd: RoundState, seat: int, cards: list[Card]) -> list[Action]:
         rules = rnd.rules
