@@ -3,10 +3,10 @@
 Run: ``python benchmarks/compare_backends.py [--hands N] [--seed S]``. Hands are dealt from the deck
 of every preset and of the rule variants of the solver tests, of every size from 1 to 15 cards; for
 each hand ``min_deadwood``, ``best_discards``, ``max_opening_value`` (with and without keeping a
-card), ``best_opening`` (free, and with a card of the hand required), ``best_arrangement`` and, onto
-table melds formed from the rest of the deck, ``layoff_targets`` and ``layoff_chain`` are computed on
-both backends with cold caches per block. Prints the mismatches (the first few in full) and exits
-with status 1 if there is any.
+card), ``best_opening`` (free, and with a card of the hand required), ``best_arrangement``,
+``all_melds`` and, onto table melds formed from the rest of the deck, ``layoff_targets`` and
+``layoff_chain`` are computed on both backends with cold caches per block. Prints the mismatches
+(the first few in full) and exits with status 1 if there is any.
 """
 
 from __future__ import annotations
@@ -65,6 +65,7 @@ def answers(hand: list[Card], table: list[Meld], rules: Rules) -> tuple[object, 
         solver.best_opening(hand, rules),
         solver.best_opening(hand, rules, must_include=hand[-1], keep_one=False),
         solver.best_arrangement(hand, rules),
+        solver.all_melds(hand, rules),
         solver.layoff_targets(hand, table, rules),
         solver.layoff_chain(hand, table, rules),
     )

@@ -116,6 +116,18 @@ def test_best_arrangement(case: tuple[Rules, list[int]]) -> None:
     assert found == expected
 
 
+@DIFF
+@given(case=dealt())
+def test_all_melds(case: tuple[Rules, list[int]]) -> None:
+    """Every meld layout, in the twin's order (runs by suit and start, then sets by rank)."""
+    rules, hand = case
+    expected, found = both("all_melds", hand, rules)
+    assert found == expected
+    if hand:
+        expected, found = both("melds_containing", hand, hand[0], rules)
+        assert found == expected
+
+
 @st.composite
 def table_and_hand(draw: st.DrawFn) -> tuple[Rules, list[Meld], list[int]]:
     """A rule set, table melds formed from its deck (up to six) and a hand of the cards left."""

@@ -65,6 +65,10 @@ from rummykit.rules import Rules
 from rummykit.state import RoundState
 from rummykit.views import Phase, TableMeld, Termination
 
+MAX_CARD_VALUE: Final = 11
+"""The most a card adds to a meld's opening value (a high ace, an ace in a set): a meld of n
+cards is worth at most 11 n (RULES.md §2.2)."""
+
 
 def _meld(cards: MeldCards, rules: Rules, action: Action) -> Meld:
     try:
@@ -474,6 +478,9 @@ class MeldingFamily:
         taken = rnd.taken_discard if not rules.may_discard_taken_discard else None
         jokers_barred = rules.joker_discard_allowed == "only_when_closing" and not closing
         playable_barred = not rules.discard_playable_card_allowed and not closing
+        if not jokers_barred and not playable_barred:
+            # Only the taken discard can be barred; it is lifted when nothing else is left.
+            return [c for c in distinct if c != taken] or distinct
         table = [tm.meld for tm in rnd.melds]
 
         def allowed(card: Card, taken_bar: bool, playable_bar: bool, joker_bar: bool) -> bool:
@@ -522,6 +529,21 @@ class MeldingFamily:
                 "(discard_playable_card_allowed is off)",
                 "discard_playable_card_allowed",
             )
+        return self._discard_effect(rnd, seat, card, hand)
+
+    def plan_offered(self, rnd: RoundState, action: Action) -> Plan:
+        """The effect of ``action`` taken from the current :meth:`legal_actions` list (the caller
+        guarantees that; :meth:`rummykit.round.Round.apply` does). A discard, whose checks are the
+        costliest (:meth:`discardable`), is not checked again; every other kind is planned as usual."""
+        if isinstance(action, Discard) and rnd.phase is Phase.PLAY:
+            seat = rnd.to_move
+            return self._discard_effect(rnd, seat, action.card, rnd.hands[seat].without((action.card,)))
+        return self.plan(rnd, action)
+
+    def _discard_effect(self, rnd: RoundState, seat: int, card: Card, hand: Hand) -> Plan:
+        """The discard of ``card`` by ``seat``, leaving ``hand``: it goes on the pile (face down when
+        it goes out under ``final_discard_face_down``), then the hand ends or the next seat moves."""
+        rules = rnd.rules
         going_out = len(hand) == 0
 
         def effect() -> None:
@@ -558,8 +580,7 @@ class MeldingFamily:
         are cheap to state (see :meth:`_sure_legal`); joker exchanges, Hand-Rommé openings and every
         action while a taken discard must still be laid are checked by :meth:`plan` instead."""
         if rnd.phase is Phase.DRAW:
-            draw_phase: list[Action] = [Draw(), TakeDiscard()]
-            return [a for a in draw_phase if is_legal(self, rnd, a)]
+            return self._draw_phase_actions(rnd)
         rules = rnd.rules
         seat = rnd.to_move
         hand = rnd.hands[seat]
@@ -580,20 +601,22 @@ class MeldingFamily:
             for m in all_melds:
                 if pending is not None and pending not in m:
                     continue
+                if MAX_CARD_VALUE * len(m) < minimum:
+                    continue  # no card is worth more in a meld: it cannot open on its own
                 try:
                     meld = Meld.from_cards(m, rules)
                 except IllegalMeldError:
                     continue  # a set of one natural and jokers that its cards cannot express (KS JK JK)
                 if meld.value >= minimum:
                     legal = sure is not None and sure((meld,))
-                    candidates.append((Open((tuple(Card(c) for c in m),)), legal))
+                    candidates.append((Open((m,)), legal))
             if not rules.hand_romme_requires_opening_min and minimum:
                 candidates += [(a, False) for a in _hand_romme_openings(rnd, cards)]
         else:
             spare = len(cards) - 1 if _keep_one(rules) else len(cards)
             # A meld of one natural and jokers may read as another meld (or none): left to plan().
             candidates += [
-                (MeldAction((tuple(Card(c) for c in m),)), sure is not None and len(m) <= spare and _plain(m))
+                (MeldAction((m,)), sure is not None and len(m) <= spare and _plain(m))
                 for m in all_melds
             ]
         if may_lay_off(rnd, seat):
@@ -620,6 +643,24 @@ class MeldingFamily:
         if pending is None:
             result += [Discard(c) for c in self.discardable(rnd, seat)]
         return result
+
+    def _draw_phase_actions(self, rnd: RoundState) -> list[Action]:
+        """``draw`` and ``take`` where legal. Without an obligation to lay the taken card the
+        conditions of :func:`~rummykit.family.plan_draw` and :meth:`_plan_take` are stated here
+        (a stock or a pile to turn over; a pile to take from, and an opening where the rules ask
+        for one); with it :meth:`plan` decides."""
+        found: list[Action] = []
+        if rnd.stock or rnd.discard_pile:
+            found.append(Draw())
+        take = TakeDiscard()
+        if _must_lay_taken(rnd, rnd.to_move):
+            if is_legal(self, rnd, take):
+                found.append(take)
+        elif rnd.discard_pile and (
+            rnd.rules.discard_pickup_requires_opened != "opened_before" or rnd.has_opened(rnd.to_move)
+        ):
+            found.append(take)
+        return found
 
     def _sure_legal(self, rnd: RoundState, size: int) -> _OpeningCheck | None:
         """With no taken discard left to lay (else ``None``: everything is checked by :meth:`plan`),
@@ -655,21 +696,22 @@ class MeldingFamily:
             if not meld.jokers:
                 continue
             options: list[tuple[Card, ...]] = []
+            exchange = meld.exchange_cards()
             if meld.is_set and rules.set_joker_exchange == "complete_four_only":
                 missing = tuple(Card.of(meld.rank, s) for s in meld.missing_suits())
                 if len(meld.naturals) + len(missing) == 4 and hand.contains_all(missing):
                     options.append(missing)
             else:
-                options += [(c,) for c in meld.exchange_cards() if c in hand]
+                options += [(c,) for c in exchange if c in hand]
             for swap_cards in options:
                 if rules.exchanged_joker_destination == "hand":
                     found.append(Swap(swap_cards, i + 1))
                     continue
                 rest = list(hand.without(swap_cards))
-                freed = sum(1 for c in swap_cards if c in meld.exchange_cards())
+                freed = sum(1 for c in swap_cards if c in exchange)
                 rest += [JOKER] * max(freed, 1)
                 for m in solver.melds_containing(rest, JOKER, rules):
-                    found.append(Swap(swap_cards, i + 1, (tuple(Card(c) for c in m),)))
+                    found.append(Swap(swap_cards, i + 1, (m,)))
                 if rules.exchanged_joker_destination == "any_meld_same_turn":
                     for j, other in enumerate(rnd.melds):
                         for end in other.meld.layoff_ends(JOKER, rules) or (

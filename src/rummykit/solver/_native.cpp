@@ -316,6 +316,19 @@ class Ordered {
         sets(h, ranks, 0);
     }
 
+    // candidates.all_melds: every layout once, not merged: runs suit by suit over all positions,
+    // then sets rank by rank; a layout seen before (a one-natural set written like a run) is skipped.
+    void all_layouts(const Hand& h) {
+        raw_ = true;
+        unsigned any = 0;
+        for (int s = 0; s < 4; ++s) {
+            const unsigned ranks = static_cast<unsigned>(h.h1 >> (kRanks * s)) & 0x1FFFu;
+            any |= ranks;
+            if (ranks) run_shapes(s, positions(ranks), (h.h2 >> (kRanks * s)) & 1u, h.jokers);
+        }
+        sets(h, any, h.jokers);
+    }
+
   private:
     static constexpr unsigned kAllPositions = ((1u << kHighAce) - 1u) << kLowAce;
 
@@ -464,6 +477,13 @@ class Ordered {
 
     // _cands: one candidate per multiset of the group, the first layout of the highest value.
     void add(Cand m, const Shape& shape) {
+        if (raw_) {
+            std::array<std::int8_t, 17> key{};
+            std::copy(shape.cards.begin(), shape.cards.begin() + shape.n, key.begin());
+            key[16] = static_cast<std::int8_t>(shape.n);
+            if (seen_.insert(key).second) shapes_.push_back(shape);
+            return;
+        }
         for (std::size_t i = group_; i < out_.size(); ++i) {
             Cand& old = out_[i];
             if (old.m1 == m.m1 && old.m2 == m.m2 && old.jokers == m.jokers) {
@@ -484,6 +504,8 @@ class Ordered {
     std::vector<Cand>& out_;
     std::vector<Shape>& shapes_;
     std::size_t group_ = 0;
+    bool raw_ = false;
+    std::set<std::array<std::int8_t, 17>> seen_;
 };
 
 // Memo of one search: open addressing over (h1, h2 | jokers | mode), emptied in O(1) per search.
@@ -1387,6 +1409,25 @@ class Solver {
         return shapes_of(worker_->search, chosen);
     }
 
+    // candidates.all_melds: every layout of a valid meld formable from the hand, as Card tuples.
+    py::list all_melds(py::handle cards) {
+        const Hand h = read_hand(cards);
+        std::vector<Cand> unused;
+        std::vector<Shape> shapes;
+        Ordered(o_, unused, shapes).all_layouts(h);
+        const py::tuple& objects = card_objects();
+        py::list out(shapes.size());
+        for (std::size_t i = 0; i < shapes.size(); ++i) {
+            py::tuple meld(shapes[i].n);
+            for (int t = 0; t < shapes[i].n; ++t) {
+                const int c = shapes[i].cards[t];
+                meld[t] = static_cast<std::size_t>(c) < objects.size() ? py::object(objects[c]) : py::object(py::int_(c));
+            }
+            out[i] = std::move(meld);
+        }
+        return out;
+    }
+
     // layoff_targets: (card, meld index, end) for every distinct card and table meld it fits.
     py::list layoff_targets(py::handle hand, py::handle melds) {
         const Hand h = read_hand(hand);
@@ -1496,6 +1537,7 @@ PYBIND11_MODULE(_native, m) {
              py::arg("lo"), py::arg("hi"), py::arg("both_ends"), py::arg("max_adjacent_jokers"),
              py::arg("set_min"), py::arg("set_max"), py::arg("distinct"), py::arg("joker_ok"),
              py::arg("deadwood_values"), py::arg("joker_upward") = false)
+        .def("all_melds", &Solver::all_melds, py::arg("cards"))
         .def("layoff_targets", &Solver::layoff_targets, py::arg("hand"), py::arg("melds"))
         .def("layoff_chain", &Solver::layoff_chain, py::arg("hand"), py::arg("melds"), py::arg("points"))
         .def("min_deadwood", &Solver::min_deadwood, py::arg("cards"))

@@ -60,6 +60,31 @@ def best_arrangement(cards: Iterable[int], rules: Rules) -> Arrangement:
     return _backend.current.best_arrangement(tuple(cards), rules)
 
 
+def all_melds(cards: Iterable[int], rules: Rules) -> list[tuple[Card, ...]]:
+    """Every valid meld formable from the multiset ``cards``, each once, as cards in position order.
+
+    Runs hold each joker on the position it occupies (``5H 6H JK`` and ``JK 5H 6H`` are different
+    melds); sets list their naturals by suit, then their jokers. Runs come first (by suit, then
+    start), then sets by rank.
+
+    >>> from rummykit.cards import parse_cards
+    >>> [" ".join(map(str, m)) for m in all_melds(parse_cards("5H 6H 7H 7S 7D"), Rules.preset("german"))]
+    ['5H 6H 7H', '7D 7H 7S']
+    """
+    return _backend.current.all_melds(tuple(cards), rules)
+
+
+def melds_containing(cards: Iterable[int], card: int, rules: Rules) -> list[tuple[Card, ...]]:
+    """The melds of :func:`all_melds` that use ``card`` (e.g. a discard that must be melded).
+
+    >>> from rummykit.cards import parse_cards
+    >>> hand = parse_cards("5H 6H 7H 7S 7D 9C")
+    >>> [" ".join(map(str, m)) for m in melds_containing(hand, Card.parse("7S"), Rules.preset("german"))]
+    ['7D 7H 7S']
+    """
+    return [m for m in all_melds(cards, rules) if card in m]
+
+
 def max_opening_value(cards: Iterable[int], rules: Rules, keep_one: bool = False) -> int:
     """The highest total opening value (RULES.md §2.2) of disjoint melds from the hand.
 

@@ -68,6 +68,10 @@ class Backend(Protocol):
         """:func:`rummykit.solver.best_arrangement`."""
         ...
 
+    def all_melds(self, cards: Sequence[int], rules: Rules) -> list[tuple[Card, ...]]:
+        """:func:`rummykit.solver.all_melds`."""
+        ...
+
     def layoff_targets(self, hand: Sequence[int], table_melds: Sequence[Meld], rules: Rules) -> list[Layoff]:
         """:func:`rummykit.solver.layoff_targets`."""
         ...

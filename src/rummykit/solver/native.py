@@ -155,6 +155,10 @@ class NativeBackend:
         layouts, left, deadwood = found.best_arrangement(cards)
         return Arrangement(_melds(found, rules, layouts), left, deadwood)
 
+    def all_melds(self, cards: Sequence[int], rules: Rules) -> list[tuple[Card, ...]]:
+        found = self._last if rules is self._last_rules else self.solver(rules)
+        return found.all_melds(cards)  # type: ignore[no-any-return]
+
     def layoff_targets(self, hand: Sequence[int], table_melds: Sequence[Meld], rules: Rules) -> list[Layoff]:
         found = self._last if rules is self._last_rules else self.solver(rules)
         return found.layoff_targets(hand, table_melds)  # type: ignore[no-any-return]

@@ -9,6 +9,7 @@ from rummykit.cards import JOKER_CODE, Card
 from rummykit.melds import Meld
 from rummykit.rules import Rules
 from rummykit.solver.arrangement import Arrangement
+from rummykit.solver.candidates import python_all_melds
 from rummykit.solver.cover import (
     _arrangement_path,
     _best_discards_of,
@@ -148,6 +149,9 @@ class PythonBackend:
         left = _decode(_remove(search.key, chosen))
         melds = tuple(_to_meld(c.shape, rules) for c in chosen)
         return Arrangement(melds, tuple(left), sum(t.dv[c] for c in left))
+
+    def all_melds(self, cards: Sequence[int], rules: Rules) -> list[tuple[Card, ...]]:
+        return python_all_melds(cards, rules)
 
     def layoff_targets(self, hand: Sequence[int], table_melds: Sequence[Meld], rules: Rules) -> list[Layoff]:
         return python_layoff_targets(hand, table_melds, rules)
