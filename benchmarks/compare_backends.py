@@ -18,6 +18,7 @@ import time
 
 from rummykit import solver
 from rummykit.cards import Card, build_deck, format_cards
+from rummykit.errors import IllegalMeldError
 from rummykit.melds import Meld
 from rummykit.rules import PRESET_NAMES, Rules
 from rummykit.solver import backend
@@ -50,7 +51,10 @@ def table_for(rng: random.Random, hand: list[Card], deck: list[Card], rules: Rul
         if not options:
             break
         chosen = rng.choice(options)
-        table.append(Meld.from_cards(chosen, rules))
+        try:
+            table.append(Meld.from_cards(chosen, rules))
+        except IllegalMeldError:
+            continue  # a set of one natural and jokers that its cards cannot express
         for c in chosen:
             pool.remove(c)
     return table

@@ -17,6 +17,7 @@ import atheris
 with atheris.instrument_imports():
     from rummykit import solver
     from rummykit.bots import race
+    from rummykit.errors import IllegalMeldError
     from rummykit.melds import Meld
     from rummykit.rules import PRESET_NAMES, Rules
     from rummykit.solver import backend
@@ -87,7 +88,10 @@ def one_input(data: bytes) -> None:
         if not melds:
             break
         chosen = melds[fdp.ConsumeIntInRange(0, len(melds) - 1)]
-        table.append(Meld.from_cards(chosen, rules))
+        try:
+            table.append(Meld.from_cards(chosen, rules))
+        except IllegalMeldError:
+            continue  # a set of one natural and jokers that its cards cannot express
         for c in chosen:
             pool.remove(c)
     assert NATIVE.layoff_targets(pool, table, rules) == PYTHON.layoff_targets(pool, table, rules), cards

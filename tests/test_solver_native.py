@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from rummykit import solver
 from rummykit.bots import race
 from rummykit.cards import JOKER_CODE, build_deck, parse_cards
+from rummykit.errors import IllegalMeldError
 from rummykit.melds import Meld
 from rummykit.rules import PRESET_NAMES, Rules
 from rummykit.solver import backend
@@ -44,6 +45,9 @@ VARIANTS = [
     Rules.preset("german").replace(joker_limit="at_least_one_natural", ace_high_in_runs=False),
 ]
 KNOCK_VARIANTS = [r for r in VARIANTS if r.is_knock_game]
+MELD_VARIANTS = [r for r in VARIANTS if not r.is_knock_game] + [
+    Rules.preset("german").replace(going_out_requires_discard=True, layoff_on_opening_turn=False),
+]
 
 
 def test_native_is_built() -> None:
@@ -129,9 +133,11 @@ def test_all_melds(case: tuple[Rules, list[int]]) -> None:
 
 
 @st.composite
-def table_and_hand(draw: st.DrawFn) -> tuple[Rules, list[Meld], list[int]]:
+def table_and_hand(
+    draw: st.DrawFn, variants: Sequence[Rules] = VARIANTS
+) -> tuple[Rules, list[Meld], list[int]]:
     """A rule set, table melds formed from its deck (up to six) and a hand of the cards left."""
-    rules = draw(st.sampled_from(VARIANTS))
+    rules = draw(st.sampled_from(variants))
     deck = list(build_deck(rules.num_decks, rules.jokers_total))
     order = draw(st.permutations(range(len(deck))))
     cards = [deck[i] for i in order]
@@ -141,7 +147,10 @@ def table_and_hand(draw: st.DrawFn) -> tuple[Rules, list[Meld], list[int]]:
         if not options:
             break
         chosen = options[draw(st.integers(0, len(options) - 1))]
-        table.append(Meld.from_cards(chosen, rules))
+        try:
+            table.append(Meld.from_cards(chosen, rules))
+        except IllegalMeldError:
+            continue  # a set of one natural and jokers that its cards cannot express
         for c in chosen:
             cards.remove(c)
     return rules, table, cards[: draw(st.integers(0, 14))]
@@ -156,6 +165,31 @@ def test_layoffs(case: tuple[Rules, list[Meld], list[int]]) -> None:
     assert found == expected
     expected, found = both("layoff_chain", hand, table, rules)
     assert found == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    case=table_and_hand(MELD_VARIANTS), opened=st.booleans(), taken=st.booleans(), horizon=st.integers(0, 10)
+)
+def test_meld_races(
+    case: tuple[Rules, list[Meld], list[int]], opened: bool, taken: bool, horizon: int
+) -> None:
+    """The compiled melding race gives the Python play-out's turns exactly, with and without a first
+    draw (taken from the pile or not), opened or not, on every melding rule set."""
+    rules, table, hand = case
+    deck = list(build_deck(rules.num_decks, rules.jokers_total))
+    for c in [*hand, *(c for m in table for c in m.cards)]:
+        deck.remove(c)
+    random.Random(horizon).shuffle(deck)
+    first, draws = deck[0], deck[1 : horizon + 1]
+    opened = opened and bool(table)
+    seat = race.MeldHand(tuple(hand), opened, tuple(table))
+    found: dict[str, tuple[float, float]] = {}
+    for name in ("python", "native"):
+        with backend.use(name):
+            after_draw = race.race_after_draw(rules, hand, opened, table, first, draws, taken)
+            found[name] = (after_draw, race.meld_race(rules, seat, draws))
+    assert found["native"] == found["python"]
 
 
 @settings(max_examples=60, deadline=None)

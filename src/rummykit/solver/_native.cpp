@@ -1230,6 +1230,127 @@ struct Worker {
     }
 };
 
+// ---- The melding-game race (rummykit.bots.race: meld_turn, meld_race, race_after_draw) -----------
+
+struct MeldRaceRules {
+    int minimum;
+    bool single;
+    bool keep_one;
+    bool layoff_on_opening_turn;
+    double points_per_turn;
+    double closed_turns;
+    std::array<int, kFaces + 1> points;
+};
+
+struct MeldSeat {
+    Hand cards;
+    bool opened;
+    std::vector<TableMeld> table;
+};
+
+TableMeld table_meld_of(const Shape& sh) {
+    TableMeld t;
+    t.run = sh.run;
+    t.start = sh.start;
+    t.suit = sh.suit;
+    t.rank = sh.rank;
+    t.cards.assign(sh.cards.begin(), sh.cards.begin() + sh.n);
+    for (int c : t.cards) t.jokers += c == kJoker;
+    return t;
+}
+
+// Whether the hand holds card code ``c`` (-1: no card).
+bool holds(const Hand& h, int c) {
+    if (c < 0) return false;
+    return c == kJoker ? h.jokers > 0 : (h.h1 >> c) & 1u;
+}
+
+void remove_cards(Hand& h, const std::vector<std::int8_t>& cards) {
+    for (int c : cards) h.remove_one(c);
+}
+
+// race.shed_card: among the best discards the one worth most (card_points, then code), never a
+// joker or ``barred`` while anything else may go.
+int shed_card(Worker& w, const Hand& h, int barred, const std::array<int, kFaces + 1>& points) {
+    const u64 best = w.best_discards(h).second;
+    const u64 no = (barred >= 0 ? bit(barred) : 0) | bit(kJoker);
+    u64 usable = best & ~no;
+    if (!usable) {
+        u64 held = h.h1 | (h.jokers ? bit(kJoker) : 0);
+        usable = held & ~no;
+        if (!usable) usable = held & ~(barred >= 0 ? bit(barred) : 0);
+        if (!usable) usable = held;
+    }
+    int shed = -1;
+    for (u64 x = usable; x; x &= x - 1) {
+        const int c = ctz(x);
+        if (shed < 0 || points[c] > points[shed] || (points[c] == points[shed] && c > shed)) shed = c;
+    }
+    return shed;
+}
+
+// race.meld_turn: one own turn after drawing ``card``; true when the seat goes out in it.
+bool meld_turn(Worker& w, const Options& o, MeldSeat& st, int card, int barred, const MeldRaceRules& rr) {
+    if (!st.cards.add(card)) throw std::invalid_argument("a face drawn a third time");
+    bool opened_now = false;
+    if (!st.opened) {
+        if (!rr.minimum || w.max_opening_value(st.cards, rr.keep_one) >= rr.minimum) {
+            std::vector<int> chosen;
+            const bool some = w.max_opening_value(st.cards, rr.keep_one) >= std::max(rr.minimum, 1) &&
+                              w.search.best_opening(st.cards, rr.keep_one, -1, rr.single, rr.minimum, chosen);
+            if (some && !chosen.empty()) {
+                for (int i : chosen) {
+                    TableMeld m = table_meld_of(w.search.shapes()[w.search.cands()[i].shape]);
+                    remove_cards(st.cards, m.cards);
+                    st.table.push_back(std::move(m));
+                }
+                st.opened = opened_now = true;
+            }
+        }
+    } else {
+        Hand left = st.cards;
+        std::vector<int> chosen;
+        w.search.best_arrangement(left, chosen);
+        for (int i : chosen) {
+            TableMeld m = table_meld_of(w.search.shapes()[w.search.cands()[i].shape]);
+            if (rr.keep_one && st.cards.size() <= static_cast<int>(m.cards.size())) break;
+            remove_cards(st.cards, m.cards);
+            st.table.push_back(std::move(m));
+        }
+    }
+    if (st.opened && !st.table.empty() && st.cards.size() && (!opened_now || rr.layoff_on_opening_turn)) {
+        std::array<int, kFaces + 1> counts{};
+        for (u64 x = st.cards.h1; x; x &= x - 1) counts[ctz(x)] = 1 + static_cast<int>((st.cards.h2 >> ctz(x)) & 1u);
+        counts[kJoker] = st.cards.jokers;
+        const std::vector<Layoff> steps = Chain(o, st.table, rr.points, counts).search(0).steps;
+        for (const Layoff& l : steps) {
+            if (rr.keep_one && st.cards.size() <= 1) break;
+            TableMeld& m = st.table[l.index];
+            TableMeld next;
+            const bool ok = m.run ? run_extension(o, m, l.card, l.end, &next) : set_extension(o, m, l.card, &next);
+            if (!ok) throw std::logic_error("a lay-off of the chain does not fit");
+            m = std::move(next);
+            st.cards.remove_one(l.card);
+        }
+    }
+    const int size = st.cards.size();
+    if (st.opened && (size == 0 || (size == 1 && !holds(st.cards, barred)))) return true;
+    st.cards.remove_one(shed_card(w, st.cards, barred, rr.points));
+    return false;
+}
+
+// race.meld_race after an optional first turn drawing ``first`` (race_after_draw: 0 when that turn
+// gets home).
+double meld_race(Worker& w, const Options& o, MeldSeat st, int first, int barred, const std::vector<int>& draws,
+                 const MeldRaceRules& rr) {
+    if (first >= 0 && meld_turn(w, o, st, first, barred, rr)) return 0.0;
+    const int n = static_cast<int>(draws.size());
+    for (int turn = 1; turn <= n; ++turn)
+        if (meld_turn(w, o, st, draws[turn - 1], -1, rr)) return turn;
+    const int left = st.cards.size() ? w.min_deadwood(st.cards) : 0;
+    return static_cast<double>(n + 1) + left / rr.points_per_turn + (st.opened ? 0.0 : rr.closed_turns);
+}
+
 struct RaceRules {
     int threshold;
     bool less_than;  // knock_comparison "lt"
@@ -1428,6 +1549,23 @@ class Solver {
         return out;
     }
 
+    // race.race_after_draw / race.meld_race of a melding-game seat (``first`` -1: no first draw).
+    double meld_race(py::handle cards, bool opened, py::handle table, py::handle draws, int first, int barred,
+                     int minimum, bool single, bool keep_one, bool layoff_on_opening_turn, const std::vector<int>& points,
+                     double points_per_turn, double closed_turns) {
+        if (points.size() != kFaces + 1 || points_per_turn <= 0) throw py::value_error("invalid race parameters");
+        if (first < -1 || first > kJoker || barred < -1 || barred > kJoker) throw py::value_error("no such card");
+        MeldRaceRules rr{minimum, single, keep_one, layoff_on_opening_turn, points_per_turn, closed_turns, {}};
+        std::copy(points.begin(), points.end(), rr.points.begin());
+        MeldSeat st{read_hand(cards), opened, read_melds(table)};
+        const std::vector<int> ds = read_codes(draws);
+        try {
+            return ::meld_race(*worker_, o_, std::move(st), first, barred, ds, rr);
+        } catch (const std::invalid_argument& e) {
+            throw py::value_error(e.what());
+        }
+    }
+
     // layoff_targets: (card, meld index, end) for every distinct card and table meld it fits.
     py::list layoff_targets(py::handle hand, py::handle melds) {
         const Hand h = read_hand(hand);
@@ -1538,6 +1676,9 @@ PYBIND11_MODULE(_native, m) {
              py::arg("set_min"), py::arg("set_max"), py::arg("distinct"), py::arg("joker_ok"),
              py::arg("deadwood_values"), py::arg("joker_upward") = false)
         .def("all_melds", &Solver::all_melds, py::arg("cards"))
+        .def("meld_race", &Solver::meld_race, py::arg("cards"), py::arg("opened"), py::arg("table"), py::arg("draws"),
+             py::arg("first"), py::arg("barred"), py::arg("minimum"), py::arg("single"), py::arg("keep_one"),
+             py::arg("layoff_on_opening_turn"), py::arg("points"), py::arg("points_per_turn"), py::arg("closed_turns"))
         .def("layoff_targets", &Solver::layoff_targets, py::arg("hand"), py::arg("melds"))
         .def("layoff_chain", &Solver::layoff_chain, py::arg("hand"), py::arg("melds"), py::arg("points"))
         .def("min_deadwood", &Solver::min_deadwood, py::arg("cards"))

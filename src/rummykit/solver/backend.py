@@ -84,6 +84,23 @@ class Backend(Protocol):
 
     def clear_caches(self, meld_tables: bool = True) -> None: ...
 
+    def meld_race(
+        self,
+        rules: Rules,
+        seat: tuple[Sequence[int], bool, Sequence[Meld]],
+        first: int | None,
+        barred: int | None,
+        draws: Sequence[int],
+        race: tuple[int, bool, bool, bool, float, float],
+    ) -> float | None:
+        """:func:`rummykit.bots.race.race_after_draw` of a melding-game ``seat`` (cards, opened,
+        table melds) drawing ``first`` (``barred``: may not be discarded in that turn) and then
+        ``draws``, or :func:`~rummykit.bots.race.meld_race` on ``draws`` when ``first`` is
+        ``None``. ``race``: opening minimum, single-meld scope, a card kept for the discard,
+        lay-offs on the opening turn, points shed per turn and turns charged when closed. ``None``
+        when the backend leaves the race to the Python play-out."""
+        ...
+
     def knock_races(
         self,
         rules: Rules,

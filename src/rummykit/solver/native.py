@@ -169,6 +169,35 @@ class NativeBackend:
         found = self._last if rules is self._last_rules else self.solver(rules)
         return found.layoff_chain(hand, table_melds, _points(rules))  # type: ignore[no-any-return]
 
+    def meld_race(
+        self,
+        rules: Rules,
+        seat: tuple[Sequence[int], bool, Sequence[Meld]],
+        first: int | None,
+        barred: int | None,
+        draws: Sequence[int],
+        race: tuple[int, bool, bool, bool, float, float],
+    ) -> float | None:
+        """The melding-game race of ``seat`` (cards, opened, table) in compiled code."""
+        found = self._last if rules is self._last_rules else self.solver(rules)
+        cards, opened, table = seat
+        minimum, single, keep_one, layoff_on_opening_turn, per_turn, closed = race
+        return found.meld_race(  # type: ignore[no-any-return]
+            cards,
+            opened,
+            table,
+            draws,
+            -1 if first is None else first,
+            -1 if barred is None else barred,
+            minimum,
+            single,
+            keep_one,
+            layoff_on_opening_turn,
+            _points(rules),
+            per_turn,
+            closed,
+        )
+
     def knock_races(
         self,
         rules: Rules,

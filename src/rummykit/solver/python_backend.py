@@ -164,6 +164,17 @@ class PythonBackend:
     def clear_caches(self, meld_tables: bool = True) -> None:
         clear_tables(meld_tables)
 
+    def meld_race(
+        self,
+        rules: Rules,
+        seat: tuple[Sequence[int], bool, Sequence[Meld]],
+        first: int | None,
+        barred: int | None,
+        draws: Sequence[int],
+        race: tuple[int, bool, bool, bool, float, float],
+    ) -> float | None:
+        return None  # the play-outs of rummykit.bots.race are the reference
+
     def knock_races(
         self,
         rules: Rules,
