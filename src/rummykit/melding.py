@@ -31,6 +31,7 @@ openings other than the best one are accepted by ``check``/``apply`` but not enu
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Final
 
@@ -110,6 +111,13 @@ def _opening_value(melds: Sequence[Meld], rules: Rules, taken: Card | None) -> i
 
 _OpeningCheck = Callable[[Sequence[Meld]], bool]
 """Whether an opening of these melds (built by the solver from the mover's hand) is legal."""
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _exchange_cards(meld: Meld) -> tuple[Card, ...]:
+    """:meth:`Meld.exchange_cards`, kept per meld (melds are immutable; a table meld with jokers is
+    asked again on every turn of an opened player)."""
+    return meld.exchange_cards()
 
 
 def _plain(cards: Sequence[int]) -> bool:
@@ -696,7 +704,7 @@ class MeldingFamily:
             if not meld.jokers:
                 continue
             options: list[tuple[Card, ...]] = []
-            exchange = meld.exchange_cards()
+            exchange = _exchange_cards(meld)
             if meld.is_set and rules.set_joker_exchange == "complete_four_only":
                 missing = tuple(Card.of(meld.rank, s) for s in meld.missing_suits())
                 if len(meld.naturals) + len(missing) == 4 and hand.contains_all(missing):
