@@ -60,7 +60,7 @@ from rummykit.errors import (
     OpeningError,
     WrongTurnError,
 )
-from rummykit.family import Plan, draw_phase_plan, is_legal
+from rummykit.family import Plan, draw_phase_plan, is_legal, plan_draw
 from rummykit.melds import Meld, position_value, rank_value
 from rummykit.rules import Rules
 from rummykit.state import RoundState
@@ -542,10 +542,13 @@ class MeldingFamily:
     def plan_offered(self, rnd: RoundState, action: Action) -> Plan:
         """The effect of ``action`` taken from the current :meth:`legal_actions` list (the caller
         guarantees that; :meth:`rummykit.round.Round.apply` does). A discard, whose checks are the
-        costliest (:meth:`discardable`), is not checked again; every other kind is planned as usual."""
+        costliest (:meth:`discardable`), and a draw are not checked again; every other kind is
+        planned as usual."""
         if isinstance(action, Discard) and rnd.phase is Phase.PLAY:
             seat = rnd.to_move
             return self._discard_effect(rnd, seat, action.card, rnd.hands[seat].without((action.card,)))
+        if isinstance(action, Draw) and rnd.phase is Phase.DRAW:
+            return plan_draw(rnd, self.after_draw_phase)
         return self.plan(rnd, action)
 
     def _discard_effect(self, rnd: RoundState, seat: int, card: Card, hand: Hand) -> Plan:
