@@ -704,7 +704,7 @@ class MeldingFamily:
         found: list[Action] = []
         for i, tm in enumerate(rnd.melds):
             meld = tm.meld
-            if not meld.jokers:
+            if JOKER_CODE not in meld.cards:
                 continue
             options: list[tuple[Card, ...]] = []
             exchange = _exchange_cards(meld)

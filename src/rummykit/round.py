@@ -36,7 +36,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Final
 
-from rummykit.actions import Action, TakeDiscard
+from rummykit.actions import Action, Draw, TakeDiscard
 from rummykit.cards import JOKER_CODE, Card, Hand, build_deck, parse_cards, sort_key_by_suit
 from rummykit.errors import IllegalActionError, RulesError
 from rummykit.events import Event as Event
@@ -222,7 +222,7 @@ class Round:
         if state.taken_discard is not None and isinstance(action, TakeDiscard):
             state.known_cards[seat] = state.known_cards[seat].plus(state.taken_discard)
         known = state.known_cards[seat]
-        if len(known):
+        if len(known) and not isinstance(action, (Draw, TakeDiscard)):  # a draw only adds cards
             # Cards known to be held leave that knowledge once laid or discarded (faces are alike,
             # so the multiset minimum of known and held cards is exactly what is still known).
             hand = state.hands[seat]
