@@ -96,6 +96,19 @@ def one_input(data: bytes) -> None:
             pool.remove(c)
     assert NATIVE.layoff_targets(pool, table, rules) == PYTHON.layoff_targets(pool, table, rules), cards
     assert NATIVE.layoff_chain(pool, table, rules) == PYTHON.layoff_chain(pool, table, rules), cards
+    assert NATIVE.all_melds(cards, rules) == PYTHON.all_melds(cards, rules), cards
+    if not rules.is_knock_game and pool and fdp.ConsumeBool():
+        # The melding race: the fuzzed rest of the hand, the table, draws from the unused faces.
+        unused = [c for c in range(52) if c not in cards]
+        picks = [fdp.ConsumeIntInRange(0, len(unused) - 1) for _ in range(fdp.ConsumeIntInRange(1, 7))]
+        draws = list(dict.fromkeys(unused[i] for i in picks))
+        opened = bool(table) and fdp.ConsumeBool()
+        taken = fdp.ConsumeBool()
+        args = (rules, pool, opened, table, draws[0], draws[1:], taken)
+        with backend.use("python"):
+            expected_race = race.race_after_draw(*args)
+        with backend.use("native"):
+            assert race.race_after_draw(*args) == expected_race, (pool, draws)
     if rules.is_knock_game and 1 <= len(cards) <= 12 and fdp.ConsumeBool():
         knock = KNOCK[0] if rules not in KNOCK else rules
         pool = [c for c in range(53) if c not in cards]
