@@ -47,7 +47,7 @@ from rummykit.actions import (
     Swap,
     TakeDiscard,
 )
-from rummykit.cards import JOKER, JOKER_CODE, Card, Hand
+from rummykit.cards import JOKER, JOKER_CODE, NUM_CODES, NUM_RANKS, Card, Hand
 from rummykit.errors import (
     CardNotInHandError,
     DiscardError,
@@ -66,9 +66,14 @@ from rummykit.rules import Rules
 from rummykit.state import RoundState
 from rummykit.views import Phase, TableMeld, Termination
 
-MAX_CARD_VALUE: Final = 11
-"""The most a card adds to a meld's opening value (a high ace, an ace in a set): a meld of n
-cards is worth at most 11 n (RULES.md §2.2)."""
+_VALUE_BOUND: Final = tuple(
+    11 if code == JOKER_CODE or code % NUM_RANKS == 0 else min(code % NUM_RANKS + 1, 10)
+    for code in range(NUM_CODES)
+)
+"""The most a card can add to a meld's opening value (RULES.md §2.2): an ace or a joker 11, a court
+card 10, a pip card its pips. A meld's value is at most the sum over its cards."""
+_DISCARDS: Final = tuple(Discard(Card(code)) for code in range(NUM_CODES))
+"""One (immutable) discard action per card code, shared by every legal-action list."""
 
 
 def _meld(cards: MeldCards, rules: Rules, action: Action) -> Meld:
@@ -122,7 +127,7 @@ def _exchange_cards(meld: Meld) -> tuple[Card, ...]:
 
 def _plain(cards: Sequence[int]) -> bool:
     """At least two naturals: the cards read back as the meld they were built as."""
-    return len(cards) - sum(1 for c in cards if c == JOKER_CODE) >= 2
+    return len(cards) - cards.count(JOKER_CODE) >= 2
 
 
 def _keep_one(rules: Rules) -> bool:
@@ -612,8 +617,8 @@ class MeldingFamily:
             for m in all_melds:
                 if pending is not None and pending not in m:
                     continue
-                if MAX_CARD_VALUE * len(m) < minimum:
-                    continue  # no card is worth more in a meld: it cannot open on its own
+                if sum(map(_VALUE_BOUND.__getitem__, m)) < minimum:
+                    continue  # it cannot open on its own
                 try:
                     meld = Meld.from_cards(m, rules)
                 except IllegalMeldError:
@@ -652,7 +657,7 @@ class MeldingFamily:
             if legal or is_legal(self, rnd, a):
                 result.append(a)
         if pending is None:
-            result += [Discard(c) for c in self.discardable(rnd, seat)]
+            result += [_DISCARDS[c] for c in self.discardable(rnd, seat)]
         return result
 
     def _draw_phase_actions(self, rnd: RoundState) -> list[Action]:
