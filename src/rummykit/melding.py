@@ -171,6 +171,19 @@ def _must_lay_taken(rnd: RoundState, seat: int) -> bool:
     )
 
 
+def _take_effect(rnd: RoundState, seat: int, card: Card, must_lay: bool) -> Plan:
+    """``seat`` takes the top discard ``card`` into the hand (to be laid this turn if ``must_lay``)."""
+
+    def effect() -> None:
+        rnd.discard_pile.pop()
+        rnd.hands[seat] = rnd.hands[seat].plus(card)
+        rnd.taken_discard = card
+        rnd.must_lay = card if must_lay else None
+        rnd.phase = Phase.PLAY
+
+    return effect
+
+
 def _can_place(
     rnd: RoundState, seat: int, card: Card, hand: Hand, table: Sequence[Meld], opened: bool, layoff_ok: bool
 ) -> bool:
@@ -242,15 +255,7 @@ class MeldingFamily:
                 minimum = rules.opening_min_points or 0
                 how = "no meld or lay-off for it" if opened else f"no opening worth {minimum} points with it"
                 raise DrawError(f"take: {card} must be laid this turn ({rule}), and you have {how}", rule)
-
-        def effect() -> None:
-            rnd.discard_pile.pop()
-            rnd.hands[seat] = rnd.hands[seat].plus(card)
-            rnd.taken_discard = card
-            rnd.must_lay = card if must_lay else None
-            rnd.phase = Phase.PLAY
-
-        return effect
+        return _take_effect(rnd, seat, card, must_lay)
 
     def _check_pending(
         self, rnd: RoundState, seat: int, action: Action, hand: Hand, table: Sequence[Meld], placed: bool
@@ -547,13 +552,16 @@ class MeldingFamily:
     def plan_offered(self, rnd: RoundState, action: Action) -> Plan:
         """The effect of ``action`` taken from the current :meth:`legal_actions` list (the caller
         guarantees that; :meth:`rummykit.round.Round.apply` does). A discard, whose checks are the
-        costliest (:meth:`discardable`), and a draw are not checked again; every other kind is
-        planned as usual."""
+        costliest (:meth:`discardable`), a draw and a take are not checked again; every other kind
+        is planned as usual."""
         if isinstance(action, Discard) and rnd.phase is Phase.PLAY:
             seat = rnd.to_move
             return self._discard_effect(rnd, seat, action.card, rnd.hands[seat].without((action.card,)))
         if isinstance(action, Draw) and rnd.phase is Phase.DRAW:
             return plan_draw(rnd, self.after_draw_phase)
+        if isinstance(action, TakeDiscard) and rnd.phase is Phase.DRAW:
+            seat = rnd.to_move
+            return _take_effect(rnd, seat, rnd.discard_pile[-1], _must_lay_taken(rnd, seat))
         return self.plan(rnd, action)
 
     def _discard_effect(self, rnd: RoundState, seat: int, card: Card, hand: Hand) -> Plan:
