@@ -18,7 +18,7 @@ from rummykit.rules import Rules
 from rummykit.solver import _native  # type: ignore[attr-defined]
 from rummykit.solver.arrangement import Arrangement
 from rummykit.solver.cover import _to_meld
-from rummykit.solver.layoff_search import Layoff
+from rummykit.solver.layoff_search import Layoff, python_layoff_chain, python_layoff_targets
 from rummykit.solver.tables import _Shape, meld_options, remember
 
 _native.set_cards(tuple(Card(c) for c in range(NUM_FACES + 1)))
@@ -161,13 +161,19 @@ class NativeBackend:
 
     def layoff_targets(self, hand: Sequence[int], table_melds: Sequence[Meld], rules: Rules) -> list[Layoff]:
         found = self._last if rules is self._last_rules else self.solver(rules)
-        return found.layoff_targets(hand, table_melds)  # type: ignore[no-any-return]
+        try:
+            return found.layoff_targets(hand, table_melds)  # type: ignore[no-any-return]
+        except ValueError:  # a face held three times: lay-offs accept any multiset, the kernels not
+            return python_layoff_targets(hand, table_melds, rules)
 
     def layoff_chain(
         self, hand: Sequence[int], table_melds: Sequence[Meld], rules: Rules
     ) -> tuple[Layoff, ...]:
         found = self._last if rules is self._last_rules else self.solver(rules)
-        return found.layoff_chain(hand, table_melds, _points(rules))  # type: ignore[no-any-return]
+        try:
+            return found.layoff_chain(hand, table_melds, _points(rules))  # type: ignore[no-any-return]
+        except ValueError:  # a face held three times: lay-offs accept any multiset, the kernels not
+            return python_layoff_chain(hand, table_melds, rules)
 
     def meld_race(
         self,
