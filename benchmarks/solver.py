@@ -32,7 +32,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rummykit import solver
-from rummykit.cards import Card, build_deck
+from rummykit.cards import JOKER, Card, build_deck
+from rummykit.melds import Meld
 from rummykit.rules import Rules
 from rummykit.solver import backend
 from rummykit.testing import GIN_LIKE_RULES
@@ -266,6 +267,39 @@ def main() -> None:
             line(f"rummykit {name} meld tables warm", rate(german_opening, german14, repeats, clear_results))
     opened = sum(solver.best_opening(h, GERMAN) is not None for h in german14)
     print(f"  hands that can open with 40: {opened} of {len(german14):,}")
+    rummykit_lines(
+        "german, 14 cards, best_arrangement", lambda h: solver.best_arrangement(h, GERMAN), german14, repeats
+    )
+    # Lay-offs: a 10-card hand onto a table of melds laid from other cards of the deck.
+    layoff_cases = [german_table(h, seed) for seed, h in enumerate(german14)]
+
+    def german_chain(case: tuple[Hand, list[Meld]]) -> object:
+        return solver.layoff_chain(case[0], case[1], GERMAN)
+
+    title = "german, 10 cards, layoff_chain (table of up to 6 melds)"
+    rummykit_lines(title, german_chain, layoff_cases, repeats)  # type: ignore[arg-type]
+    laid = sum(len(german_chain(c)) for c in layoff_cases) / len(layoff_cases)
+    print(f"  cards laid off per hand: {laid:.2f}")
+
+
+def german_table(hand: Hand, seed: int) -> tuple[Hand, list[Meld]]:
+    """The first 10 cards of ``hand`` and up to six German melds formed from cards it does not hold."""
+    rng = random.Random(seed)
+    pool = list(build_deck(GERMAN.num_decks, GERMAN.jokers_total))
+    for c in hand:
+        pool.remove(c)
+    rng.shuffle(pool)
+    table: list[Meld] = []
+    for _ in range(6):
+        options = [m for m in solver.all_melds(pool[:16], GERMAN) if len(m) - m.count(JOKER) >= 2]
+        if not options:
+            break
+        chosen = rng.choice(options)
+        table.append(Meld.from_cards(chosen, GERMAN))
+        for c in chosen:
+            pool.remove(c)
+    return hand[:10], table
+
 
 if __name__ == "__main__":
     main()

@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 from rummykit import solver
 from rummykit.bots import race
 from rummykit.cards import JOKER_CODE, build_deck, parse_cards
+from rummykit.errors import IllegalMeldError
+from rummykit.melds import Meld
 from rummykit.rules import PRESET_NAMES, Rules
 from rummykit.solver import backend
 from rummykit.testing import GIN_LIKE_RULES
@@ -39,8 +41,13 @@ VARIANTS = [
     VIENNESE.replace(set_distinct_suits=False, set_size_max=5),
     VIENNESE.replace(deadwood_ace=11, deadwood_joker=0),
     Rules.preset("german").replace(allow_ace_both_ends=True, max_adjacent_jokers=2),
+    Rules.preset("german").replace(opening_scope="single_meld", joker_end_assignment="upward_default"),
+    Rules.preset("german").replace(joker_limit="at_least_one_natural", ace_high_in_runs=False),
 ]
 KNOCK_VARIANTS = [r for r in VARIANTS if r.is_knock_game]
+MELD_VARIANTS = [r for r in VARIANTS if not r.is_knock_game] + [
+    Rules.preset("german").replace(going_out_requires_discard=True, layoff_on_opening_turn=False),
+]
 
 
 def test_native_is_built() -> None:
@@ -102,6 +109,87 @@ def test_best_opening(case: tuple[Rules, list[int]], keep_one: bool, pick: int) 
     must = hand[pick % len(hand)] if pick % 3 == 0 else None
     expected, found = both("best_opening", hand, rules, must, keep_one)
     assert found == expected
+
+
+@DIFF
+@given(case=dealt())
+def test_best_arrangement(case: tuple[Rules, list[int]]) -> None:
+    """Same melds (joker positions included), same leftover cards in the same order."""
+    rules, hand = case
+    expected, found = both("best_arrangement", hand, rules)
+    assert found == expected
+
+
+@DIFF
+@given(case=dealt())
+def test_all_melds(case: tuple[Rules, list[int]]) -> None:
+    """Every meld layout, in the twin's order (runs by suit and start, then sets by rank)."""
+    rules, hand = case
+    expected, found = both("all_melds", hand, rules)
+    assert found == expected
+    if hand:
+        expected, found = both("melds_containing", hand, hand[0], rules)
+        assert found == expected
+
+
+@st.composite
+def table_and_hand(
+    draw: st.DrawFn, variants: Sequence[Rules] = VARIANTS
+) -> tuple[Rules, list[Meld], list[int]]:
+    """A rule set, table melds formed from its deck (up to six) and a hand of the cards left."""
+    rules = draw(st.sampled_from(variants))
+    deck = list(build_deck(rules.num_decks, rules.jokers_total))
+    order = draw(st.permutations(range(len(deck))))
+    cards = [deck[i] for i in order]
+    table: list[Meld] = []
+    for _ in range(draw(st.integers(0, 6))):
+        options = solver.all_melds(cards[:12], rules)
+        if not options:
+            break
+        chosen = options[draw(st.integers(0, len(options) - 1))]
+        try:
+            table.append(Meld.from_cards(chosen, rules))
+        except IllegalMeldError:
+            continue  # a set of one natural and jokers that its cards cannot express
+        for c in chosen:
+            cards.remove(c)
+    return rules, table, cards[: draw(st.integers(0, 14))]
+
+
+@DIFF
+@given(case=table_and_hand())
+def test_layoffs(case: tuple[Rules, list[Meld], list[int]]) -> None:
+    """Lay-off targets and the largest chain (its order and run ends too) match the twin."""
+    rules, table, hand = case
+    expected, found = both("layoff_targets", hand, table, rules)
+    assert found == expected
+    expected, found = both("layoff_chain", hand, table, rules)
+    assert found == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    case=table_and_hand(MELD_VARIANTS), opened=st.booleans(), taken=st.booleans(), horizon=st.integers(0, 10)
+)
+def test_meld_races(
+    case: tuple[Rules, list[Meld], list[int]], opened: bool, taken: bool, horizon: int
+) -> None:
+    """The compiled melding race gives the Python play-out's turns exactly, with and without a first
+    draw (taken from the pile or not), opened or not, on every melding rule set."""
+    rules, table, hand = case
+    deck = list(build_deck(rules.num_decks, rules.jokers_total))
+    for c in [*hand, *(c for m in table for c in m.cards)]:
+        deck.remove(c)
+    random.Random(horizon).shuffle(deck)
+    first, draws = deck[0], deck[1 : horizon + 1]
+    opened = opened and bool(table)
+    seat = race.MeldHand(tuple(hand), opened, tuple(table))
+    found: dict[str, tuple[float, float]] = {}
+    for name in ("python", "native"):
+        with backend.use(name):
+            after_draw = race.race_after_draw(rules, hand, opened, table, first, draws, taken)
+            found[name] = (after_draw, race.meld_race(rules, seat, draws))
+    assert found["native"] == found["python"]
 
 
 @settings(max_examples=60, deadline=None)

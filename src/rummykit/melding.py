@@ -31,7 +31,8 @@ openings other than the best one are accepted by ``check``/``apply`` but not enu
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from rummykit import permissions, scoring, solver
@@ -46,7 +47,7 @@ from rummykit.actions import (
     Swap,
     TakeDiscard,
 )
-from rummykit.cards import JOKER, JOKER_CODE, Card, Hand
+from rummykit.cards import JOKER, JOKER_CODE, NUM_CODES, NUM_RANKS, Card, Hand
 from rummykit.errors import (
     CardNotInHandError,
     DiscardError,
@@ -59,11 +60,20 @@ from rummykit.errors import (
     OpeningError,
     WrongTurnError,
 )
-from rummykit.family import Plan, draw_phase_plan, is_legal
+from rummykit.family import Plan, draw_phase_plan, is_legal, plan_draw
 from rummykit.melds import Meld, position_value, rank_value
 from rummykit.rules import Rules
 from rummykit.state import RoundState
 from rummykit.views import Phase, TableMeld, Termination
+
+_VALUE_BOUND: Final = tuple(
+    11 if code == JOKER_CODE or code % NUM_RANKS == 0 else min(code % NUM_RANKS + 1, 10)
+    for code in range(NUM_CODES)
+)
+"""The most a card can add to a meld's opening value (RULES.md §2.2): an ace or a joker 11, a court
+card 10, a pip card its pips. A meld's value is at most the sum over its cards."""
+_DISCARDS: Final = tuple(Discard(Card(code)) for code in range(NUM_CODES))
+"""One (immutable) discard action per card code, shared by every legal-action list."""
 
 
 def _meld(cards: MeldCards, rules: Rules, action: Action) -> Meld:
@@ -102,6 +112,22 @@ def _opening_value(melds: Sequence[Meld], rules: Rules, taken: Card | None) -> i
     if rules.opening_scope == "single_meld":
         return max(values, default=0)
     return sum(values)
+
+
+_OpeningCheck = Callable[[Sequence[Meld]], bool]
+"""Whether an opening of these melds (built by the solver from the mover's hand) is legal."""
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _exchange_cards(meld: Meld) -> tuple[Card, ...]:
+    """:meth:`Meld.exchange_cards`, kept per meld (melds are immutable; a table meld with jokers is
+    asked again on every turn of an opened player)."""
+    return meld.exchange_cards()
+
+
+def _plain(cards: Sequence[int]) -> bool:
+    """At least two naturals: the cards read back as the meld they were built as."""
+    return len(cards) - cards.count(JOKER_CODE) >= 2
 
 
 def _keep_one(rules: Rules) -> bool:
@@ -143,6 +169,19 @@ def _must_lay_taken(rnd: RoundState, seat: int) -> bool:
     return rules.discard_pickup_requires_meld or (
         rules.discard_pickup_requires_opened == "opened_or_opening_with_it" and not rnd.has_opened(seat)
     )
+
+
+def _take_effect(rnd: RoundState, seat: int, card: Card, must_lay: bool) -> Plan:
+    """``seat`` takes the top discard ``card`` into the hand (to be laid this turn if ``must_lay``)."""
+
+    def effect() -> None:
+        rnd.discard_pile.pop()
+        rnd.hands[seat] = rnd.hands[seat].plus(card)
+        rnd.taken_discard = card
+        rnd.must_lay = card if must_lay else None
+        rnd.phase = Phase.PLAY
+
+    return effect
 
 
 def _can_place(
@@ -216,15 +255,7 @@ class MeldingFamily:
                 minimum = rules.opening_min_points or 0
                 how = "no meld or lay-off for it" if opened else f"no opening worth {minimum} points with it"
                 raise DrawError(f"take: {card} must be laid this turn ({rule}), and you have {how}", rule)
-
-        def effect() -> None:
-            rnd.discard_pile.pop()
-            rnd.hands[seat] = rnd.hands[seat].plus(card)
-            rnd.taken_discard = card
-            rnd.must_lay = card if must_lay else None
-            rnd.phase = Phase.PLAY
-
-        return effect
+        return _take_effect(rnd, seat, card, must_lay)
 
     def _check_pending(
         self, rnd: RoundState, seat: int, action: Action, hand: Hand, table: Sequence[Meld], placed: bool
@@ -465,6 +496,9 @@ class MeldingFamily:
         taken = rnd.taken_discard if not rules.may_discard_taken_discard else None
         jokers_barred = rules.joker_discard_allowed == "only_when_closing" and not closing
         playable_barred = not rules.discard_playable_card_allowed and not closing
+        if not jokers_barred and not playable_barred:
+            # Only the taken discard can be barred; it is lifted when nothing else is left.
+            return [c for c in distinct if c != taken] or distinct
         table = [tm.meld for tm in rnd.melds]
 
         def allowed(card: Card, taken_bar: bool, playable_bar: bool, joker_bar: bool) -> bool:
@@ -513,6 +547,27 @@ class MeldingFamily:
                 "(discard_playable_card_allowed is off)",
                 "discard_playable_card_allowed",
             )
+        return self._discard_effect(rnd, seat, card, hand)
+
+    def plan_offered(self, rnd: RoundState, action: Action) -> Plan:
+        """The effect of ``action`` taken from the current :meth:`legal_actions` list (the caller
+        guarantees that; :meth:`rummykit.round.Round.apply` does). A discard, whose checks are the
+        costliest (:meth:`discardable`), a draw and a take are not checked again; every other kind
+        is planned as usual."""
+        if isinstance(action, Discard) and rnd.phase is Phase.PLAY:
+            seat = rnd.to_move
+            return self._discard_effect(rnd, seat, action.card, rnd.hands[seat].without((action.card,)))
+        if isinstance(action, Draw) and rnd.phase is Phase.DRAW:
+            return plan_draw(rnd, self.after_draw_phase)
+        if isinstance(action, TakeDiscard) and rnd.phase is Phase.DRAW:
+            seat = rnd.to_move
+            return _take_effect(rnd, seat, rnd.discard_pile[-1], _must_lay_taken(rnd, seat))
+        return self.plan(rnd, action)
+
+    def _discard_effect(self, rnd: RoundState, seat: int, card: Card, hand: Hand) -> Plan:
+        """The discard of ``card`` by ``seat``, leaving ``hand``: it goes on the pile (face down when
+        it goes out under ``final_discard_face_down``), then the hand ends or the next seat moves."""
+        rules = rnd.rules
         going_out = len(hand) == 0
 
         def effect() -> None:
@@ -545,52 +600,116 @@ class MeldingFamily:
 
     # Enumeration --------------------------------------------------------------------------------
     def legal_actions(self, rnd: RoundState) -> list[Action]:
+        """The offered actions (module docstring), built legal by construction where the conditions
+        are cheap to state (see :meth:`_sure_legal`); joker exchanges, Hand-Rommé openings and every
+        action while a taken discard must still be laid are checked by :meth:`plan` instead."""
         if rnd.phase is Phase.DRAW:
-            draw_phase: list[Action] = [Draw(), TakeDiscard()]
-            return [a for a in draw_phase if is_legal(self, rnd, a)]
-        candidates: list[Action] = []
+            return self._draw_phase_actions(rnd)
         rules = rnd.rules
         seat = rnd.to_move
-        cards = list(rnd.hands[seat])
+        hand = rnd.hands[seat]
+        cards = list(hand)
         pending = rnd.must_lay
         all_melds = solver.all_melds(cards, rules)
+        sure = self._sure_legal(rnd, len(cards))
+        # Candidates in the offered order, each with whether it is legal by construction.
+        candidates: list[tuple[Action, bool]] = []
         if not rnd.has_opened(seat):
             best = solver.best_opening(cards, rules, must_include=pending, keep_one=_keep_one(rules))
             if best is not None:
-                candidates.append(Open(tuple(m.cards for m in best)))
+                # A set of one natural and jokers reads back as a run: left to plan().
+                plain = all(m.is_run or m.jokers < len(m.cards) - 1 for m in best)
+                legal = sure is not None and plain and sure(best)
+                candidates.append((Open(tuple(m.cards for m in best)), legal))
             minimum = rules.opening_min_points or 0
             for m in all_melds:
                 if pending is not None and pending not in m:
                     continue
-                if Meld.from_cards(m, rules).value >= minimum:
-                    candidates.append(Open((tuple(Card(c) for c in m),)))
+                if sum(map(_VALUE_BOUND.__getitem__, m)) < minimum:
+                    continue  # it cannot open on its own
+                try:
+                    meld = Meld.from_cards(m, rules)
+                except IllegalMeldError:
+                    continue  # a set of one natural and jokers that its cards cannot express (KS JK JK)
+                if meld.value >= minimum:
+                    legal = sure is not None and sure((meld,))
+                    candidates.append((Open((m,)), legal))
             if not rules.hand_romme_requires_opening_min and minimum:
-                candidates += _hand_romme_openings(rnd, cards)
+                candidates += [(a, False) for a in _hand_romme_openings(rnd, cards)]
         else:
-            candidates += [MeldAction((tuple(Card(c) for c in m),)) for m in all_melds]
+            spare = len(cards) - 1 if _keep_one(rules) else len(cards)
+            # A meld of one natural and jokers may read as another meld (or none): left to plan().
+            candidates += [
+                (MeldAction((m,)), sure is not None and len(m) <= spare and _plain(m))
+                for m in all_melds
+            ]
         if may_lay_off(rnd, seat):
-            for card in sorted(set(cards)):
-                for i, tm in enumerate(rnd.melds):
-                    if tm.meld.is_set:
-                        if tm.meld.can_lay_off(card, rules):
-                            candidates.append(LayOff(card, i + 1))
-                        continue
-                    ends = tm.meld.layoff_ends(card, rules)
-                    if len(ends) == 1:
-                        candidates.append(LayOff(card, i + 1))
-                    else:
-                        candidates += [LayOff(card, i + 1, end) for end in ends]
+            layoff_sure = sure is not None and (len(cards) > 1 or not _keep_one(rules))
+            targets = solver.layoff_targets(cards, [tm.meld for tm in rnd.melds], rules)
+            for k, (card, index, end) in enumerate(targets):
+                # A run end is named only when the card fits at both ends of that meld.
+                both_ends = end is not None and (
+                    (k > 0 and targets[k - 1][:2] == (card, index))
+                    or (k + 1 < len(targets) and targets[k + 1][:2] == (card, index))
+                )
+                candidates.append((LayOff(card, index + 1, end if both_ends else None), layoff_sure))
         if _exchange_problem(rnd, seat) is None:
-            candidates += self._swap_candidates(rnd, seat, cards)
+            candidates += [(a, False) for a in self._swap_candidates(rnd, seat, cards)]
         seen: set[Action] = set()
         result: list[Action] = []
-        for a in candidates:
-            if a not in seen and is_legal(self, rnd, a):
+        for a, legal in candidates:
+            if isinstance(a, (Open, Swap)):  # the only kinds that can be generated twice
+                if a in seen:
+                    continue
                 seen.add(a)
+            if legal or is_legal(self, rnd, a):
                 result.append(a)
         if pending is None:
-            result += [Discard(c) for c in self.discardable(rnd, seat)]
+            result += [_DISCARDS[c] for c in self.discardable(rnd, seat)]
         return result
+
+    def _draw_phase_actions(self, rnd: RoundState) -> list[Action]:
+        """``draw`` and ``take`` where legal. Without an obligation to lay the taken card the
+        conditions of :func:`~rummykit.family.plan_draw` and :meth:`_plan_take` are stated here
+        (a stock or a pile to turn over; a pile to take from, and an opening where the rules ask
+        for one); with it :meth:`plan` decides."""
+        found: list[Action] = []
+        if rnd.stock or rnd.discard_pile:
+            found.append(Draw())
+        take = TakeDiscard()
+        if _must_lay_taken(rnd, rnd.to_move):
+            if is_legal(self, rnd, take):
+                found.append(take)
+        elif rnd.discard_pile and (
+            rnd.rules.discard_pickup_requires_opened != "opened_before" or rnd.has_opened(rnd.to_move)
+        ):
+            found.append(take)
+        return found
+
+    def _sure_legal(self, rnd: RoundState, size: int) -> _OpeningCheck | None:
+        """With no taken discard left to lay (else ``None``: everything is checked by :meth:`plan`),
+        the test that an opening of solver-built melds from the hand of ``size`` cards is legal:
+        a card stays for the discard where one must, and the value after
+        ``opening_counts_taken_discard`` reaches ``opening_min_points`` or the Hand-Rommé waiver
+        applies (exactly the checks of :meth:`_plan_open`). Melds and lay-offs then need only the
+        card kept for the discard (:meth:`_plan_meld`, :meth:`_plan_layoff`)."""
+        if rnd.must_lay is not None:
+            return None
+        rules = rnd.rules
+        minimum = rules.opening_min_points or 0
+        keep = 1 if _keep_one(rules) else 0
+        taken = rnd.taken_discard
+
+        def legal(melds: Sequence[Meld]) -> bool:
+            left = size - sum(len(m.cards) for m in melds)
+            if left < keep:
+                return False
+            laid_taken = taken if taken is not None and any(taken in m.cards for m in melds) else None
+            if _opening_value(melds, rules, laid_taken) >= minimum:
+                return True
+            return not rules.hand_romme_requires_opening_min and left <= 1
+
+        return legal
 
     def _swap_candidates(self, rnd: RoundState, seat: int, cards: list[Card]) -> list[Action]:
         rules = rnd.rules
@@ -598,24 +717,25 @@ class MeldingFamily:
         found: list[Action] = []
         for i, tm in enumerate(rnd.melds):
             meld = tm.meld
-            if not meld.jokers:
+            if JOKER_CODE not in meld.cards:
                 continue
             options: list[tuple[Card, ...]] = []
+            exchange = _exchange_cards(meld)
             if meld.is_set and rules.set_joker_exchange == "complete_four_only":
                 missing = tuple(Card.of(meld.rank, s) for s in meld.missing_suits())
                 if len(meld.naturals) + len(missing) == 4 and hand.contains_all(missing):
                     options.append(missing)
             else:
-                options += [(c,) for c in meld.exchange_cards() if c in hand]
+                options += [(c,) for c in exchange if c in hand]
             for swap_cards in options:
                 if rules.exchanged_joker_destination == "hand":
                     found.append(Swap(swap_cards, i + 1))
                     continue
                 rest = list(hand.without(swap_cards))
-                freed = sum(1 for c in swap_cards if c in meld.exchange_cards())
+                freed = sum(1 for c in swap_cards if c in exchange)
                 rest += [JOKER] * max(freed, 1)
                 for m in solver.melds_containing(rest, JOKER, rules):
-                    found.append(Swap(swap_cards, i + 1, (tuple(Card(c) for c in m),)))
+                    found.append(Swap(swap_cards, i + 1, (m,)))
                 if rules.exchanged_joker_destination == "any_meld_same_turn":
                     for j, other in enumerate(rnd.melds):
                         for end in other.meld.layoff_ends(JOKER, rules) or (

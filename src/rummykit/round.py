@@ -36,7 +36,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Final
 
-from rummykit.actions import Action, TakeDiscard
+from rummykit.actions import Action, Draw, TakeDiscard
 from rummykit.cards import JOKER_CODE, Card, Hand, build_deck, parse_cards, sort_key_by_suit
 from rummykit.errors import IllegalActionError, RulesError
 from rummykit.events import Event as Event
@@ -78,12 +78,15 @@ class RoundStatus(enum.IntFlag):
 class Round:
     """One hand (Spiel) from the deal to the result. Create with :meth:`new` or :meth:`from_state`."""
 
-    __slots__ = ("_history", "_state", "_undo")
+    __slots__ = ("_history", "_offered", "_state", "_undo")
 
     _state: RoundState
     _history: list[Event]
     _undo: list[tuple[int, RoundState]]
     """Checkpoints for :meth:`undo`: (number of actions applied, the state before the next one)."""
+    _offered: tuple[RoundState, int, list[Action], set[int]] | None
+    """The last :meth:`legal_actions` list with the state and action count it was made for, and the
+    ids of its actions (the list keeps them alive, so an id names exactly one of them)."""
 
     # Construction -------------------------------------------------------------------------------
     @classmethod
@@ -143,6 +146,7 @@ class Round:
         rnd._state = state
         rnd._history = []
         rnd._undo = []
+        rnd._offered = None
         return rnd
 
     def state(self) -> RoundState:
@@ -167,9 +171,12 @@ class Round:
         openings are also accepted by :meth:`check`); see :mod:`rummykit.melding`. Every offered
         action leaves a state from which the hand can still be completed.
         """
-        if self._state.phase is Phase.OVER:
+        state = self._state
+        if state.phase is Phase.OVER:
             return []
-        return family_for(self._state.rules).legal_actions(self._state)
+        offered = family_for(state.rules).legal_actions(state)
+        self._offered = (state, len(self._history), offered, set(map(id, offered)))
+        return offered
 
     def check(self, action: Action) -> None:
         """Raise an :class:`IllegalActionError` subclass naming the broken rule, or return ``None``."""
@@ -193,7 +200,21 @@ class Round:
             action = Action.parse(action)
         state = self._state
         seat = state.to_move
-        effect = self._plan(action)
+        offered = self._offered
+        self._offered = None
+        if (
+            offered is not None
+            and offered[0] is state
+            and offered[1] == len(self._history)
+            and id(action) in offered[3]
+            and state.phase is not Phase.OVER
+        ):
+            # One of the actions just offered for this very state: the family may skip its checks.
+            family = family_for(state.rules)
+            plan_offered = getattr(family, "plan_offered", None)
+            effect = plan_offered(state, action) if plan_offered is not None else family.plan(state, action)
+        else:
+            effect = self._plan(action)
         if len(self._history) % UNDO_CHECKPOINT_EVERY == 0:
             self._undo.append((len(self._history), state.snapshot()))
         turn = state.turn
@@ -202,13 +223,15 @@ class Round:
         if state.taken_discard is not None and isinstance(action, TakeDiscard):
             state.known_cards[seat] = state.known_cards[seat].plus(state.taken_discard)
         known = state.known_cards[seat]
-        if len(known):
+        if len(known) and not isinstance(action, (Draw, TakeDiscard)):  # a draw only adds cards
             # Cards known to be held leave that knowledge once laid or discarded (faces are alike,
             # so the multiset minimum of known and held cards is exactly what is still known).
             hand = state.hands[seat]
-            state.known_cards[seat] = Hand(
-                c for c in set(known) for _ in range(min(known.count(c), hand.count(c)))
-            )
+            faces = set(known)
+            if any(known.count(c) > hand.count(c) for c in faces):
+                state.known_cards[seat] = Hand(
+                    c for c in faces for _ in range(min(known.count(c), hand.count(c)))
+                )
         event = Event(len(self._history), seat, action, turn, drawn, tuple(state.steps))
         state.steps.clear()
         self._history.append(event)
@@ -248,6 +271,7 @@ class Round:
         new._state = self._state.copy()
         new._history = self._history[:]
         new._undo = self._undo[:]  # checkpoints are never changed in place: undo copies them
+        new._offered = None
         return new
 
     def use_reshuffle_rng(self, rng: random.Random) -> None:

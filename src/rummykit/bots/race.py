@@ -148,8 +148,27 @@ def meld_turn(rules: Rules, state: MeldHand, card: int, barred: int | None = Non
     return MeldHand(tuple(cards), opened, tuple(table))
 
 
+def _race_options(rules: Rules) -> tuple[int, bool, bool, bool, float, float]:
+    """What a compiled melding race reads of the rules (:meth:`rummykit.solver.backend.Backend.meld_race`)."""
+    return (
+        rules.opening_min_points or 0,
+        rules.opening_scope == "single_meld",
+        rules.going_out_requires_discard,
+        rules.layoff_on_opening_turn,
+        MELD_POINTS_PER_TURN,
+        CLOSED_TURNS,
+    )
+
+
 def meld_race(rules: Rules, state: MeldHand, draws: Sequence[int]) -> float:
-    """Own turns until the seat goes out, drawing ``draws`` in order (estimate past the horizon)."""
+    """Own turns until the seat goes out, drawing ``draws`` in order (estimate past the horizon).
+
+    On the compiled solver backend the whole play-out runs in native code (same answers).
+    """
+    seat = (state.cards, state.opened, state.table)
+    found = solver.backend.current.meld_race(rules, seat, None, None, draws, _race_options(rules))
+    if found is not None:
+        return found
     current = state
     for turn, card in enumerate(draws, start=1):
         after = meld_turn(rules, current, card)
@@ -178,6 +197,10 @@ def race_after_draw(
             return 0.0
         hand.remove(shed_card(rules, hand, barred))
         return knock_race(rules, hand, draws)
+    race = _race_options(rules)
+    found = solver.backend.current.meld_race(rules, (cards, opened, table), card, barred, draws, race)
+    if found is not None:
+        return found
     after = meld_turn(rules, MeldHand(tuple(cards), opened, tuple(table)), card, barred)
     if after is None:
         return 0.0

@@ -10,8 +10,9 @@ The package (speed matters: bots and learning agents call these functions in hot
 
 * :mod:`.encoding`: the bit layouts of a hand, shared by every backend;
 * :mod:`.tables` and :mod:`.candidates`: candidate melds per rule set, cached by pattern;
-* :mod:`.cover`: the exact cover searches (pure Python); :mod:`.layoffs`: lay-off search;
-* :mod:`.backend`: the seam. ``min_deadwood``, ``best_discards`` and ``max_opening_value`` run on
+* :mod:`.cover`: the exact cover searches (pure Python); :mod:`.layoff_search`: lay-off search;
+* :mod:`.backend`: the seam. ``min_deadwood``, ``best_discards``, ``max_opening_value``,
+  ``best_opening``, ``best_arrangement``, ``all_melds``, ``layoff_targets`` and ``layoff_chain`` run on
   the active backend: the compiled C++ kernels (:mod:`.native`) when built, else the pure-Python
   twin (:mod:`.python_backend`), which ``RUMMYKIT_PURE=1`` selects explicitly. Both give identical
   answers; results are cached per hand and :func:`clear_caches` empties the caches.
@@ -27,14 +28,15 @@ from __future__ import annotations
 
 from rummykit.solver import backend
 from rummykit.solver.api import (
+    all_melds,
     best_arrangement,
     best_discards,
     best_opening,
     max_opening_value,
+    melds_containing,
     min_deadwood,
 )
 from rummykit.solver.arrangement import Arrangement
-from rummykit.solver.candidates import all_melds, melds_containing
 from rummykit.solver.layoffs import Layoff, layoff_chain, layoff_targets
 
 

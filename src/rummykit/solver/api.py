@@ -9,19 +9,6 @@ from rummykit.melds import Meld
 from rummykit.rules import Rules
 from rummykit.solver import backend as _backend
 from rummykit.solver.arrangement import Arrangement
-from rummykit.solver.cover import (
-    _arrangement_path,
-    _best_with_card,
-    _covers,
-    _fits,
-    _max_value,
-    _remove,
-    _Search,
-    _to_meld,
-    _value_path,
-)
-from rummykit.solver.encoding import _NATURALS, _decode
-from rummykit.solver.tables import _Cand, _tables
 
 
 def min_deadwood(cards: Iterable[int], rules: Rules) -> int:
@@ -70,15 +57,32 @@ def best_arrangement(cards: Iterable[int], rules: Rules) -> Arrangement:
     >>> print(a)
     [JC QC KC] [AD AH AS] | 5D 2H 3H 5S = 15
     """
-    t = _tables(rules)
-    cards = tuple(cards)
-    search = _Search(t, cards)
-    key = search.key
-    chosen = _arrangement_path(search, search.rest, search.jokers, {})
-    left = _decode(_remove(key, chosen))
-    melds = tuple(_to_meld(c.shape, rules) for c in chosen)
-    return Arrangement(melds, tuple(left), sum(t.dv[c] for c in left))
+    return _backend.current.best_arrangement(tuple(cards), rules)
 
+
+def all_melds(cards: Iterable[int], rules: Rules) -> list[tuple[Card, ...]]:
+    """Every valid meld formable from the multiset ``cards``, each once, as cards in position order.
+
+    Runs hold each joker on the position it occupies (``5H 6H JK`` and ``JK 5H 6H`` are different
+    melds); sets list their naturals by suit, then their jokers. Runs come first (by suit, then
+    start), then sets by rank.
+
+    >>> from rummykit.cards import parse_cards
+    >>> [" ".join(map(str, m)) for m in all_melds(parse_cards("5H 6H 7H 7S 7D"), Rules.preset("german"))]
+    ['5H 6H 7H', '7D 7H 7S']
+    """
+    return _backend.current.all_melds(tuple(cards), rules)
+
+
+def melds_containing(cards: Iterable[int], card: int, rules: Rules) -> list[tuple[Card, ...]]:
+    """The melds of :func:`all_melds` that use ``card`` (e.g. a discard that must be melded).
+
+    >>> from rummykit.cards import parse_cards
+    >>> hand = parse_cards("5H 6H 7H 7S 7D 9C")
+    >>> [" ".join(map(str, m)) for m in melds_containing(hand, Card.parse("7S"), Rules.preset("german"))]
+    ['7D 7H 7S']
+    """
+    return [m for m in all_melds(cards, rules) if card in m]
 
 
 def max_opening_value(cards: Iterable[int], rules: Rules, keep_one: bool = False) -> int:
@@ -117,50 +121,5 @@ def best_opening(
     if must_include is not None and must_include not in cards:
         raise ValueError(f"{Card(must_include)} is not in the hand")
     minimum = rules.opening_min_points or 0
-    if _backend.current.max_opening_value(cards, rules, keep_one) < max(minimum, 1):
-        return None  # no collection reaches the minimum, the constrained ones neither
-    search = _Search(_tables(rules), cards)
-    key = search.key
     single = rules.opening_scope == "single_meld"
-    memo: dict[int, int] = {}
-    all_cands = [c for lst in search.by_low.values() for c in lst]
-    all_cands.sort(key=lambda c: (-c.value, c.shape.cards))
-    kept0 = not keep_one or search.rest != key & _NATURALS
-    best_total = -1
-    best: list[_Cand] = []
-    if must_include is None and not single:
-        total = _max_value(search.rest, search.jokers, kept0, search.by_low, search.opener, memo)
-        if total > 0:
-            best_total = total
-            best = _value_path(search, search.rest, search.jokers, kept0, memo)
-    else:
-        # Fix one meld (the one holding the required card, or the one meeting the minimum alone),
-        # then complete with the best melds of the remaining cards.
-        for anchor in all_cands:
-            if single and anchor.value < minimum:
-                continue
-            if not _fits(search.rest, search.jokers, anchor):
-                continue
-            rest = search.rest - anchor.naturals
-            jokers = search.jokers - anchor.jokers
-            need = must_include is not None and not _covers(anchor, must_include)
-            if need:
-                assert must_include is not None
-                tail = _best_with_card(search, rest, jokers, kept0, must_include, memo)
-                if tail is None:
-                    continue
-                sub_total, sub_melds = tail
-            else:
-                sub_total = _max_value(rest, jokers, kept0, search.by_low, search.opener, memo)
-                if sub_total < 0:
-                    continue
-                sub_melds = []
-            total = anchor.value + sub_total
-            if total > best_total:
-                if not need:
-                    sub_melds = _value_path(search, rest, jokers, kept0, memo)
-                best_total = total
-                best = [anchor, *sub_melds]
-    if best_total <= 0 or best_total < minimum:
-        return None
-    return tuple(_to_meld(c.shape, rules) for c in best)
+    return _backend.current.best_opening(cards, rules, must_include, keep_one, minimum, single)

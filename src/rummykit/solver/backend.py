@@ -1,9 +1,10 @@
 """The backend seam: which implementation runs the search kernels.
 
 A backend implements :class:`Backend`: ``min_deadwood``, ``best_discards`` (the value and the
-discards), ``max_opening_value``, ``clear_caches`` and optionally the knock-game race
-play-outs, for every rule set the solver supports,
-with answers identical to the pure-Python reference (:class:`~.python_backend.PythonBackend`).
+discards), ``max_opening_value``, ``best_opening``, ``best_arrangement``, ``layoff_targets``,
+``layoff_chain``, ``clear_caches`` and optionally the knock-game race play-outs, for every rule
+set the solver supports, with answers identical to the pure-Python reference
+(:class:`~.python_backend.PythonBackend`).
 Two exist:
 
 * ``native``: the compiled C++ kernels (:mod:`rummykit.solver.native`, built by ``pip install``
@@ -24,7 +25,10 @@ from contextlib import contextmanager
 from typing import Final, Protocol
 
 from rummykit.cards import Card
+from rummykit.melds import Meld
 from rummykit.rules import Rules
+from rummykit.solver.arrangement import Arrangement
+from rummykit.solver.layoff_search import Layoff
 from rummykit.solver.python_backend import PythonBackend
 
 PURE_ENV: Final = "RUMMYKIT_PURE"
@@ -47,7 +51,55 @@ class Backend(Protocol):
 
     def max_opening_value(self, cards: Iterable[int], rules: Rules, keep_one: bool) -> int: ...
 
+    def best_opening(
+        self,
+        cards: Sequence[int],
+        rules: Rules,
+        must_include: int | None,
+        keep_one: bool,
+        minimum: int,
+        single: bool,
+    ) -> tuple[Meld, ...] | None:
+        """:func:`rummykit.solver.best_opening` with the opening minimum and scope given (``single``:
+        one meld must reach ``minimum`` alone); ``must_include`` is held by ``cards``."""
+        ...
+
+    def best_arrangement(self, cards: Sequence[int], rules: Rules) -> Arrangement:
+        """:func:`rummykit.solver.best_arrangement`."""
+        ...
+
+    def all_melds(self, cards: Sequence[int], rules: Rules) -> list[tuple[Card, ...]]:
+        """:func:`rummykit.solver.all_melds`."""
+        ...
+
+    def layoff_targets(self, hand: Sequence[int], table_melds: Sequence[Meld], rules: Rules) -> list[Layoff]:
+        """:func:`rummykit.solver.layoff_targets`."""
+        ...
+
+    def layoff_chain(
+        self, hand: Sequence[int], table_melds: Sequence[Meld], rules: Rules
+    ) -> tuple[Layoff, ...]:
+        """:func:`rummykit.solver.layoff_chain`."""
+        ...
+
     def clear_caches(self, meld_tables: bool = True) -> None: ...
+
+    def meld_race(
+        self,
+        rules: Rules,
+        seat: tuple[Sequence[int], bool, Sequence[Meld]],
+        first: int | None,
+        barred: int | None,
+        draws: Sequence[int],
+        race: tuple[int, bool, bool, bool, float, float],
+    ) -> float | None:
+        """:func:`rummykit.bots.race.race_after_draw` of a melding-game ``seat`` (cards, opened,
+        table melds) drawing ``first`` (``barred``: may not be discarded in that turn) and then
+        ``draws``, or :func:`~rummykit.bots.race.meld_race` on ``draws`` when ``first`` is
+        ``None``. ``race``: opening minimum, single-meld scope, a card kept for the discard,
+        lay-offs on the opening turn, points shed per turn and turns charged when closed. ``None``
+        when the backend leaves the race to the Python play-out."""
+        ...
 
     def knock_races(
         self,

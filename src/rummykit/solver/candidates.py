@@ -9,7 +9,7 @@ hands.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from rummykit.cards import JOKER_CODE, NUM_RANKS, NUM_SUITS, Card
 from rummykit.melds import HIGH_ACE, LOW_ACE, MeldKind, position_rank, position_value, rank_value
@@ -301,19 +301,10 @@ def _index(cands: Sequence[_Cand]) -> tuple[dict[int, list[_Cand]], int, int]:
         opener |= _UNIT[low] * 7
     return by_low, useful, opener
 
-def all_melds(cards: Iterable[int], rules: Rules) -> list[tuple[Card, ...]]:
-    """Every valid meld formable from the multiset ``cards``, each once, as cards in position order.
-
-    Runs hold each joker on the position it occupies (``5H 6H JK`` and ``JK 5H 6H`` are different
-    melds); sets list their naturals by suit, then their jokers. Runs come first (by suit, then
-    start), then sets by rank.
-
-    >>> from rummykit.cards import parse_cards
-    >>> [" ".join(map(str, m)) for m in all_melds(parse_cards("5H 6H 7H 7S 7D"), Rules.preset("german"))]
-    ['5H 6H 7H', '7D 7H 7S']
-    """
+def python_all_melds(cards: Sequence[int], rules: Rules) -> list[tuple[Card, ...]]:
+    """:func:`rummykit.solver.all_melds` in pure Python (the reference twin)."""
     t = _tables(rules)
-    packed, packed_dup, jokers = _masks(tuple(cards))
+    packed, packed_dup, jokers = _masks(cards)
     have = [packed >> (_BLOCK * s) & _RANKS13 for s in range(NUM_SUITS)]
     dup = [packed_dup >> (_BLOCK * s) & _RANKS13 for s in range(NUM_SUITS)]
     out: list[tuple[Card, ...]] = []
@@ -337,14 +328,3 @@ def all_melds(cards: Iterable[int], rules: Rules) -> list[tuple[Card, ...]]:
             seen.add(shape.cards)
             out.append(tuple(Card(c) for c in shape.cards))
     return out
-
-
-def melds_containing(cards: Iterable[int], card: int, rules: Rules) -> list[tuple[Card, ...]]:
-    """The melds of :func:`all_melds` that use ``card`` (e.g. a discard that must be melded).
-
-    >>> from rummykit.cards import parse_cards
-    >>> hand = parse_cards("5H 6H 7H 7S 7D 9C")
-    >>> [" ".join(map(str, m)) for m in melds_containing(hand, Card.parse("7S"), Rules.preset("german"))]
-    ['7D 7H 7S']
-    """
-    return [m for m in all_melds(cards, rules) if card in m]

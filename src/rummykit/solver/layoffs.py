@@ -1,15 +1,18 @@
-"""Lay-offs (Anlegen): where hand cards fit on table melds, and the longest chain of them."""
+"""Lay-offs (Anlegen): where hand cards fit on table melds, and the longest chain of them.
+
+Both run on the active solver backend (:mod:`.backend`); the pure-Python searches are in
+:mod:`.layoff_search`.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from rummykit.cards import JOKER_CODE, Card
-from rummykit.melds import End, Meld
+from rummykit.melds import Meld
 from rummykit.rules import Rules
+from rummykit.solver import backend as _backend
+from rummykit.solver.layoff_search import Layoff
 
-Layoff = tuple[Card, int, End | None]
-"""One lay-off: the card, the index of the table meld, and the run end (``None`` for a set)."""
 
 def layoff_targets(hand: Iterable[int], table_melds: Sequence[Meld], rules: Rules) -> list[Layoff]:
     """Where each card of the hand can be laid off right now (RULES.md §2.5).
@@ -23,16 +26,7 @@ def layoff_targets(hand: Iterable[int], table_melds: Sequence[Meld], rules: Rule
     >>> [(str(c), i, e) for c, i, e in layoff_targets(parse_cards("AH 5H KS 9C"), table, german)]
     [('AH', 0, 'low'), ('5H', 0, 'high'), ('KS', 1, None)]
     """
-    out: list[Layoff] = []
-    for card in sorted(set(hand)):
-        c = Card(card)
-        for i, meld in enumerate(table_melds):
-            if meld.is_set:
-                if meld.can_lay_off(c, rules):
-                    out.append((c, i, None))
-            else:
-                out.extend((c, i, end) for end in meld.layoff_ends(c, rules))
-    return out
+    return _backend.current.layoff_targets(tuple(hand), table_melds, rules)
 
 
 def layoff_chain(hand: Iterable[int], table_melds: Sequence[Meld], rules: Rules) -> tuple[Layoff, ...]:
@@ -48,80 +42,7 @@ def layoff_chain(hand: Iterable[int], table_melds: Sequence[Meld], rules: Rules)
     >>> [(str(c), i, e) for c, i, e in layoff_chain(parse_cards("6H 5H 9C"), table, german)]
     [('5H', 0, 'high'), ('6H', 0, 'high')]
     """
-    counts: dict[int, int] = {}
-    for c in hand:
-        counts[c] = counts.get(c, 0) + 1
-    melds = list(table_melds)
-    # Cards that could ever go on meld i (a superset): jokers, and naturals of its suit or rank.
-    relevant = [
-        frozenset(
-            c
-            for c in counts
-            if c == JOKER_CODE or (Card(c).suit == m.suit if m.is_run else Card(c).rank == m.rank)
-        )
-        for m in melds
-    ]
-    # Cards that matter from meld i on: the memo key ignores every other card.
-    later: list[frozenset[int]] = [frozenset()] * (len(melds) + 1)
-    for i in range(len(melds) - 1, -1, -1):
-        later[i] = later[i + 1] | relevant[i]
-    memo: dict[tuple[int, tuple[int, ...]], tuple[int, int, tuple[Layoff, ...]]] = {}
-    options: dict[tuple[int, tuple[int, ...]], list[tuple[Layoff, ...]]] = {}
-    order = {i: sorted(r) for i, r in enumerate(later)}
-
-    def search(i: int, cnt: dict[int, int]) -> tuple[int, int, tuple[Layoff, ...]]:
-        if i == len(melds):
-            return (0, 0, ())
-        mkey = (i, tuple(cnt[c] for c in order[i]))
-        found = memo.get(mkey)
-        if found is not None:
-            return found
-        best = search(i + 1, cnt)
-        own = tuple(cnt[c] for c in sorted(relevant[i]))
-        if any(own):
-            okey = (i, own)
-            extensions = options.get(okey)
-            if extensions is None:
-                mine = {c: cnt[c] for c in relevant[i] if cnt[c]}
-                extensions = options[okey] = _meld_extensions(melds[i], i, mine, rules)
-            for steps in extensions:
-                for c, _, _ in steps:
-                    cnt[c] -= 1
-                n, pts, rest = search(i + 1, cnt)
-                for c, _, _ in steps:
-                    cnt[c] += 1
-                points = pts + sum(rules.card_points(c) for c, _, _ in steps)
-                if (len(steps) + n, points) > best[:2]:
-                    best = (len(steps) + n, points, (*steps, *rest))
-        memo[mkey] = best
-        return best
-
-    return search(0, counts)[2]
+    return _backend.current.layoff_chain(tuple(hand), table_melds, rules)
 
 
-def _meld_extensions(meld: Meld, index: int, cnt: dict[int, int], rules: Rules) -> list[tuple[Layoff, ...]]:
-    """Every non-empty legal sequence of lay-offs onto one meld using cards of ``cnt``."""
-    out: list[tuple[Layoff, ...]] = []
-    seen: set[tuple[int, ...]] = set()
-
-    def grow(m: Meld, steps: tuple[Layoff, ...], used: dict[int, int]) -> None:
-        for card in sorted(cnt):
-            if cnt[card] - used.get(card, 0) <= 0:
-                continue
-            c = Card(card)
-            ends: tuple[End | None, ...] = (None,) if m.is_set else m.layoff_ends(c, rules)
-            for end in ends:
-                if m.is_set and not m.can_lay_off(c, rules):
-                    continue
-                nxt = m.with_layoff(c, rules, end)
-                step: Layoff = (c, index, end)
-                used[card] = used.get(card, 0) + 1
-                sig = tuple(nxt.cards)
-                if sig not in seen:
-                    seen.add(sig)
-                    out.append((*steps, step))
-                    grow(nxt, (*steps, step), used)
-                used[card] -= 1
-
-    grow(meld, (), {})
-    return out
+__all__ = ["Layoff", "layoff_chain", "layoff_targets"]

@@ -13,10 +13,13 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 from rummykit.cards import NUM_FACES, Card
-from rummykit.melds import joker_count_problem, position_bounds
+from rummykit.melds import Meld, MeldKind, joker_count_problem, position_bounds
 from rummykit.rules import MeldRules, Rules
 from rummykit.solver import _native  # type: ignore[attr-defined]
-from rummykit.solver.tables import meld_options, remember
+from rummykit.solver.arrangement import Arrangement
+from rummykit.solver.cover import _to_meld
+from rummykit.solver.layoff_search import Layoff, python_layoff_chain, python_layoff_targets
+from rummykit.solver.tables import _Shape, meld_options, remember
 
 _native.set_cards(tuple(Card(c) for c in range(NUM_FACES + 1)))
 MAX_JOKERS: Final[int] = _native.MAX_JOKERS
@@ -27,10 +30,17 @@ RACE_THREADS: Final = min(2, os.cpu_count() or 1)
 """Threads a batch of race play-outs is spread over."""
 
 
+Layout = tuple[bool, tuple[int, ...], int, int, int, int]
+"""A meld as the kernels return it: (is a run, card codes in order, start, suit, rank, value)."""
+
+
 def compiled_solver(rules: Rules) -> Any:
-    """A compiled solver for the meld options of ``rules`` (a new one; :class:`NativeBackend` caches)."""
+    """A compiled solver for the meld options of ``rules`` (a new one; :class:`NativeBackend` caches).
+
+    Its ``melds`` dictionary keeps the :class:`Meld` of every layout the kernels returned.
+    """
     lo, hi = position_bounds(rules)
-    return _native.Solver(
+    found = _native.Solver(
         lo=lo,
         hi=hi,
         both_ends=rules.allow_ace_both_ends,
@@ -40,7 +50,39 @@ def compiled_solver(rules: Rules) -> Any:
         distinct=rules.set_distinct_suits,
         joker_ok=[n > 0 and joker_count_problem(n, k, rules) is None for n in range(16) for k in range(16)],
         deadwood_values=[rules.deadwood_value(c) for c in range(NUM_FACES + 1)],
+        joker_upward=rules.joker_end_assignment == "upward_default",
     )
+    found.melds = {}
+    return found
+
+
+def _melds(found: Any, rules: Rules, layouts: tuple[Layout, ...]) -> tuple[Meld, ...]:
+    """The :class:`Meld` of each layout (read as the Python twin reads it; kept per compiled solver)."""
+    cache: dict[Layout, Meld] = found.melds
+    out = []
+    for layout in layouts:
+        meld = cache.get(layout)
+        if meld is None:
+            run, cards, start, suit, rank, value = layout
+            kind = MeldKind.RUN if run else MeldKind.SET
+            if len(cache) >= 1 << 16:
+                cache.clear()
+            meld = cache[layout] = _to_meld(_Shape(cards, kind, start, suit, rank, value), rules)
+        out.append(meld)
+    return tuple(out)
+
+
+_POINTS: dict[int, tuple[Rules, list[int]]] = {}
+
+
+def _points(rules: Rules) -> list[int]:
+    """``card_points`` of every card code under ``rules`` (kept per rule set)."""
+    entry = _POINTS.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        if len(_POINTS) > 512:
+            _POINTS.clear()
+        entry = _POINTS[id(rules)] = (rules, [rules.card_points(c) for c in range(NUM_FACES + 1)])
+    return entry[1]
 
 
 class NativeBackend:
@@ -91,6 +133,76 @@ class NativeBackend:
     def max_opening_value(self, cards: Iterable[int], rules: Rules, keep_one: bool) -> int:
         found = self._last if rules is self._last_rules else self.solver(rules)
         return found.max_opening_value(cards, keep_one)  # type: ignore[no-any-return]
+
+    def best_opening(
+        self,
+        cards: Sequence[int],
+        rules: Rules,
+        must_include: int | None,
+        keep_one: bool,
+        minimum: int,
+        single: bool,
+    ) -> tuple[Meld, ...] | None:
+        found = self._last if rules is self._last_rules else self.solver(rules)
+        if found.max_opening_value(cards, keep_one) < max(minimum, 1):
+            return None  # no collection reaches the minimum, the constrained ones neither
+        must = -1 if must_include is None else must_include
+        layouts = found.best_opening(cards, keep_one, must, single, minimum)
+        return None if layouts is None else _melds(found, rules, layouts)
+
+    def best_arrangement(self, cards: Sequence[int], rules: Rules) -> Arrangement:
+        found = self._last if rules is self._last_rules else self.solver(rules)
+        layouts, left, deadwood = found.best_arrangement(cards)
+        return Arrangement(_melds(found, rules, layouts), left, deadwood)
+
+    def all_melds(self, cards: Sequence[int], rules: Rules) -> list[tuple[Card, ...]]:
+        found = self._last if rules is self._last_rules else self.solver(rules)
+        return found.all_melds(cards)  # type: ignore[no-any-return]
+
+    def layoff_targets(self, hand: Sequence[int], table_melds: Sequence[Meld], rules: Rules) -> list[Layoff]:
+        found = self._last if rules is self._last_rules else self.solver(rules)
+        try:
+            return found.layoff_targets(hand, table_melds)  # type: ignore[no-any-return]
+        except ValueError:  # a face held three times: lay-offs accept any multiset, the kernels not
+            return python_layoff_targets(hand, table_melds, rules)
+
+    def layoff_chain(
+        self, hand: Sequence[int], table_melds: Sequence[Meld], rules: Rules
+    ) -> tuple[Layoff, ...]:
+        found = self._last if rules is self._last_rules else self.solver(rules)
+        try:
+            return found.layoff_chain(hand, table_melds, _points(rules))  # type: ignore[no-any-return]
+        except ValueError:  # a face held three times: lay-offs accept any multiset, the kernels not
+            return python_layoff_chain(hand, table_melds, rules)
+
+    def meld_race(
+        self,
+        rules: Rules,
+        seat: tuple[Sequence[int], bool, Sequence[Meld]],
+        first: int | None,
+        barred: int | None,
+        draws: Sequence[int],
+        race: tuple[int, bool, bool, bool, float, float],
+    ) -> float | None:
+        """The melding-game race of ``seat`` (cards, opened, table) in compiled code."""
+        found = self._last if rules is self._last_rules else self.solver(rules)
+        cards, opened, table = seat
+        minimum, single, keep_one, layoff_on_opening_turn, per_turn, closed = race
+        return found.meld_race(  # type: ignore[no-any-return]
+            cards,
+            opened,
+            table,
+            draws,
+            -1 if first is None else first,
+            -1 if barred is None else barred,
+            minimum,
+            single,
+            keep_one,
+            layoff_on_opening_turn,
+            _points(rules),
+            per_turn,
+            closed,
+        )
 
     def knock_races(
         self,
