@@ -7,6 +7,7 @@ Tokens never travel in the URL, where access logs and proxies would keep them::
     {"type": "hello", "token": "…" | null}
     {"type": "act", "action": "open 10H JH QH | AS AD AC", "version": 17}
     {"type": "hint"}
+    {"type": "moves"}         (every legal action of the player to move, compound ones included)
     {"type": "evaluate", "melds": [["5H", "6H", "JK"], ["QS", "QD", "QC"]]}
     {"type": "back"}          (take the seat back from the bot that played it while you were idle)
     {"type": "ping"}
@@ -15,12 +16,17 @@ Server to client::
 
     {"type": "welcome", "seat": 0 | null, "code": "K7QMX2"}
     {"type": "state", "version": 17, "you": 0 | null, "table": {...}, "view": {...} | null,
-     "legal": ["draw", "take"], "match": {...}, "log": [...]}
+     "legal": ["discard 3H", …], "compose": ["open", "layoff"], "match": {...}, "log": [...]}
+    {"type": "moves", "version": 17, "actions": ["open 10H JH QH", "layoff 5C on 2", …]}
     {"type": "error", "code": "illegal", "message": "...", "rule": "opening_min_points", "version": 17}
     {"type": "error", "code": "rate_limited", "message": "...", "retry_after": 0.4, ...}
     {"type": "hint", "action": "discard QS", "version": 17}
     {"type": "evaluation", "melds": [...], "total": 41, "opening_min": 40}
     {"type": "pong"}
+
+``legal`` lists the actions that need no composing (draw, take, discards, knocks, buy-back
+decisions) and ``compose`` the compound kinds the rules permit now (:mod:`rummykit.web.moves`);
+with ``compose`` empty, ``legal`` is complete. ``moves`` enumerates everything, once per version.
 
 Views are serialised here, cards as notation strings. A seat's message holds its own hand and no
 other hidden card: other seats appear as card counts until their hands are revealed (the knocker's at
@@ -93,6 +99,12 @@ class EvaluateMessage(_Strict):
     ]
 
 
+class MovesMessage(_Strict):
+    """Ask for every legal action of the player to move (compound ones included)."""
+
+    type: Literal["moves"]
+
+
 class PingMessage(_Strict):
     type: Literal["ping"]
 
@@ -110,7 +122,7 @@ class HelloMessage(_Strict):
     token: Annotated[str | None, Field(max_length=100)] = None
 
 
-AnyClientMessage = ActMessage | HintMessage | EvaluateMessage | PingMessage | BackMessage
+AnyClientMessage = ActMessage | HintMessage | MovesMessage | EvaluateMessage | PingMessage | BackMessage
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 CLIENT_MESSAGE: Final[TypeAdapter[AnyClientMessage]] = TypeAdapter(ClientMessage)
 HELLO: Final[TypeAdapter[HelloMessage]] = TypeAdapter(HelloMessage)

@@ -30,10 +30,11 @@ import hashlib
 import hmac
 import json
 import logging
+import multiprocessing
 import random
 import secrets
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from functools import partial
 from typing import Any, Final, Literal, TypeVar
@@ -58,16 +59,18 @@ from rummykit.web.dealing import (
     seeded_key,
 )
 from rummykit.web.limits import ServerSettings
+from rummykit.web.moves import Allowed, allowed
 from rummykit.web.protocol import (
     ActMessage,
     BackMessage,
     CreateTable,
     EvaluateMessage,
     HintMessage,
+    MovesMessage,
     PingMessage,
     error_json,
 )
-from rummykit.web.store import Store, StoredTable
+from rummykit.web.store import Store, StoredAction, StoredTable
 
 log = logging.getLogger("rummykit.web")
 
@@ -174,6 +177,9 @@ class Table:
         self.lock = asyncio.Lock()
         self._away: dict[int, float] = {}
         self._bots: dict[tuple[str, str | None], Bot] = {}
+        self._allowed: tuple[int, Allowed] | None = None
+        self._moves: tuple[int, list[str]] | None = None
+        self._hint: tuple[int, str, str] | None = None
         self._driver: asyncio.Task[None] | None = None
         now = asyncio.get_running_loop().time()
         self._idle_since: float | None = now
@@ -248,12 +254,12 @@ class Table:
     def state_for(self, seat: int | None) -> dict[str, Any]:
         m = self.match
         view: dict[str, Any] | None = None
-        legal: list[str] = []
+        options = Allowed()
         if self.status != "waiting":
             if seat is not None:
                 view = protocol.view_json(m.round.view(seat), own=True)
                 if self.status == "playing" and not m.is_over and m.to_move == seat:
-                    legal = [str(a) for a in m.legal_actions()]
+                    options = self.allowed()
             else:
                 view = protocol.view_json(m.round.view(0), own=False)
         last_round: dict[str, Any] | None = None
@@ -269,11 +275,24 @@ class Table:
             "you": seat,
             "table": self.lobby_json(),
             "view": view,
-            "legal": legal,
+            "legal": options.legal,
+            "compose": options.compose,
             "match": protocol.match_json(m),
             "log": protocol.log_json(m),
             "last_round": last_round,
         }
+
+    def allowed(self) -> Allowed:
+        """The cheap options of the player to move (:mod:`rummykit.web.moves`), once per version."""
+        if self._allowed is None or self._allowed[0] != self.version:
+            self._allowed = (self.version, allowed(self.match))
+        return self._allowed[1]
+
+    def moves(self) -> list[str]:
+        """Every legal action of the player to move, enumerated on demand once per version."""
+        if self._moves is None or self._moves[0] != self.version:
+            self._moves = (self.version, [str(a) for a in self.match.legal_actions()])
+        return self._moves[1]
 
     def broadcast(self) -> None:
         texts: dict[int | None, str] = {}
@@ -349,6 +368,8 @@ class Table:
             await self.act(client, message)
         elif isinstance(message, HintMessage):
             await self.hint(client)
+        elif isinstance(message, MovesMessage):
+            self.send_moves(client)
         elif isinstance(message, EvaluateMessage):
             client.send(self.evaluate(message))
         elif isinstance(message, PingMessage):
@@ -411,24 +432,44 @@ class Table:
         return None
 
     async def _commit(self, seat: int, action: Action) -> None:
-        """Store a checked action, then apply and broadcast it (the caller holds the lock)."""
-        index = self.version
-        await self.manager.db(self.manager.store.append_action, self.code, index, seat, str(action))
+        """Store a checked action, then apply and broadcast it (the caller holds the lock).
+
+        The write joins the manager's next group commit; the move is applied and broadcast only
+        once that transaction has committed."""
+        await self.manager.append(StoredAction(self.code, self.version, seat, str(action)))
         self.match.apply(action)
         if self.match.is_over:
             self.status = "over"
             await self._save_lobby()
         self.broadcast()
 
-    async def hint(self, client: Client) -> None:
+    def _to_move(self, client: Client) -> bool:
         seat = client.seat
+        return (
+            seat is not None
+            and self.status == "playing"
+            and not self.match.is_over
+            and (self.match.to_move == seat)
+        )
+
+    def send_moves(self, client: Client) -> None:
+        """Answer ``{"type": "moves"}``: the complete legal list, for the player to move only."""
+        if not self._to_move(client):
+            client.send(error_json("no_moves", "moves are listed for the player to move", self.version))
+            return
+        client.send({"type": "moves", "version": self.version, "actions": self.moves()})
+
+    async def hint(self, client: Client) -> None:
         async with self.lock:
-            if seat is None or self.status != "playing" or self.match.to_move != seat:
+            if not self._to_move(client):
                 client.send(error_json("no_hint", "hints are given to the player to move", self.version))
                 return
-            bot = self._bot(default_bot_kind(), "medium")
-            action = await asyncio.to_thread(match_action, bot, self.match, self.bot_rng("hints"))
-            client.send({"type": "hint", "action": str(action), "bot": bot.name, "version": self.version})
+            if self._hint is None or self._hint[0] != self.version:
+                bot = self._bot(default_bot_kind(), "medium")
+                action = await self.manager.think(bot, self.match, self.bot_rng("hints"))
+                self._hint = (self.version, str(action), bot.name)
+            _, text, name = self._hint
+            client.send({"type": "hint", "action": text, "bot": name, "version": self.version})
 
     def evaluate(self, message: EvaluateMessage) -> dict[str, Any]:
         """Judge composed melds; a group is also tried in run order, so clicking order matters less."""
@@ -501,7 +542,7 @@ class Table:
                 )
                 rng = self.bot_rng("bots")
                 try:
-                    action = await asyncio.to_thread(match_action, bot, self.match, rng)
+                    action = await self.manager.think(bot, self.match, rng)
                     self.match.check(action)
                     await self._commit(seat, action)
                 except Exception:
@@ -647,6 +688,9 @@ class TableManager:
         self.tables: dict[str, Table] = {}
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-db")
         self._clock: asyncio.Task[None] | None = None
+        self._pending: list[tuple[StoredAction, asyncio.Future[None]]] = []
+        self._writer: asyncio.Task[None] | None = None
+        self._thinkers: ProcessPoolExecutor | None = None
 
     @property
     def bot_delay(self) -> float:
@@ -659,6 +703,50 @@ class TableManager:
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a storage call on the single database thread (writes stay in order)."""
         return await asyncio.get_running_loop().run_in_executor(self._db, partial(fn, *args))
+
+    async def append(self, record: StoredAction) -> None:
+        """Store one action in the next group commit; returns once that transaction committed.
+
+        Moves arriving during one event-loop tick, on any tables, share one transaction (and one
+        trip to the database thread); a failing group is retried action by action, so one refused
+        action (a version already taken) fails alone."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((record, future))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.get_running_loop().create_task(self._write_groups())
+        await future
+
+    async def _write_groups(self) -> None:
+        while self._pending:
+            await asyncio.sleep(0)  # the rest of this tick's moves join the group
+            group, self._pending = self._pending, []
+            try:
+                await self.db(self.store.append_actions, [record for record, _ in group])
+            except Exception:
+                for record, future in group:
+                    try:
+                        await self.db(self.store.append_actions, [record])
+                    except Exception as exc:
+                        if not future.done():
+                            future.set_exception(exc)
+                    else:
+                        if not future.done():
+                            future.set_result(None)
+            else:
+                for _, future in group:
+                    if not future.done():
+                        future.set_result(None)
+
+    async def think(self, bot: Bot, match: Match, rng: random.Random) -> Action:
+        """A bot's decision, made in the bot processes (or a thread with ``bot_processes=0``)."""
+        loop = asyncio.get_running_loop()
+        if self.settings.bot_processes == 0:
+            return await asyncio.to_thread(match_action, bot, match, rng)
+        if self._thinkers is None:
+            self._thinkers = ProcessPoolExecutor(
+                self.settings.bot_processes, mp_context=multiprocessing.get_context("spawn")
+            )
+        return await loop.run_in_executor(self._thinkers, match_action, bot, match, rng)
 
     def get(self, code: str) -> Table:
         table = self.tables.get(code.strip().upper())
@@ -824,6 +912,11 @@ class TableManager:
             self._clock.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._clock
+        if self._writer is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._writer, timeout=5.0)
+        if self._thinkers is not None:
+            self._thinkers.shutdown(wait=False, cancel_futures=True)
         for table in self.tables.values():
             table.cancel()
         await asyncio.get_running_loop().run_in_executor(None, partial(self._db.shutdown, wait=True))

@@ -152,6 +152,7 @@ function onMessage(msg) {
     case "state": onState(msg); break;
     case "error": flash(msg.message); break;
     case "hint": S.hint = msg.action; renderHint(); break;
+    case "moves": if (S.state && msg.version === S.state.version) { S.moves = msg; render(); } break;
     case "evaluation": S.evaluation = msg; renderTray(); break;
     default: break;
   }
@@ -160,6 +161,7 @@ function onMessage(msg) {
 function onState(state) {
   const previous = S.state;
   S.state = state;
+  if ((state.compose || []).length && (!S.moves || S.moves.version !== state.version)) send({ type: "moves" });
   S.seat = state.you;
   if (!previous || previous.version !== state.version) {
     // The hand changed under the selection: keep only groups whose cards are still held.
@@ -278,8 +280,12 @@ function shownHand() {
   return out;
 }
 
-function legal() { return S.state ? S.state.legal : []; }
-function myTurn() { return legal().length > 0; }
+// The state lists the simple moves; compound ones (open, meld, layoff, swap) come on request.
+function legal() {
+  if (!S.state) return [];
+  return S.moves && S.moves.version === S.state.version ? S.moves.actions : S.state.legal;
+}
+function myTurn() { return legal().length > 0 || (S.state.compose || []).length > 0; }
 
 function render() {
   const st = S.state;
