@@ -32,6 +32,12 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
         _run(connection, "upgrade", revision)
 
 
+def downgrade(engine: Engine, revision: str) -> None:
+    """Take the database back to ``revision`` (``"base"`` removes every table of the store)."""
+    with engine.begin() as connection:
+        _run(connection, "downgrade", revision)
+
+
 def current(engine: Engine) -> str | None:
     """The database's revision, ``None`` when it has none."""
     with engine.connect() as connection:
