@@ -172,32 +172,32 @@ def create_app(
 
     @app.get("/api/tables/{code}")
     async def get_table(request: Request, code: str) -> dict[str, Any]:
-        return manager_of(request).get(code).lobby_json()
+        return (await manager_of(request).find(code)).lobby_json()
 
     @app.get("/api/tables/{code}/rules")
     async def table_rules_page(request: Request, code: str, lang: PageLang = "en") -> dict[str, Any]:
         limit(request, requests, "requests")
-        table = manager_of(request).get(code)
+        table = await manager_of(request).find(code)
         return {"code": table.code, **rules_page(table.rules, lang)}
 
     @app.post("/api/tables/{code}/join")
     async def join_table(request: Request, code: str, body: JoinTable) -> SeatGrant:
         limit(request, requests, "requests")
-        table = manager_of(request).get(code)
+        table = await manager_of(request).find(code)
         seat, token = await table.join(body.name)
         return grant(table, seat, token)
 
     @app.post("/api/tables/{code}/start")
     async def start_table(request: Request, code: str, body: TokenBody) -> dict[str, Any]:
         limit(request, requests, "requests")
-        table = manager_of(request).get(code)
+        table = await manager_of(request).find(code)
         await table.start(body.token)
         return table.lobby_json()
 
     @app.post("/api/tables/{code}/leave")
     async def leave_table(request: Request, code: str, body: TokenBody) -> dict[str, Any]:
         limit(request, requests, "requests")
-        table = manager_of(request).get(code)
+        table = await manager_of(request).find(code)
         await table.leave(body.token)
         return table.lobby_json()
 
@@ -208,7 +208,7 @@ def create_app(
             await websocket.close(code=WS_CLOSE_BAD_HELLO, reason="send the token in the hello message")
             return
         try:
-            table = manager_of(websocket).get(code)
+            table = await manager_of(websocket).find(code)
         except LobbyError:
             await websocket.close(code=WS_CLOSE_NO_TABLE)
             return

@@ -33,6 +33,7 @@ from typing import Any, Final
 from sqlalchemy import (
     BigInteger,
     Column,
+    Connection,
     DateTime,
     Engine,
     Float,
@@ -51,7 +52,13 @@ from sqlalchemy import (
     update,
 )
 
+from rummykit.web.coordination import Notice, new_origin, notify
+
 DATABASE_ENV: Final = "RUMMYKIT_DATABASE_URL"
+
+
+class LobbyConflict(Exception):
+    """Another server process changed a table's lobby between our read and our write."""
 
 
 def default_database_url() -> str:
@@ -143,6 +150,15 @@ class Store:
         self.url = url
         self.engine: Engine = _make_engine(url)
         upgrade(self.engine)
+        self.shared = self.engine.dialect.name == "postgresql"
+        """Whether several server processes may share this database (PostgreSQL: changes are
+        announced through ``NOTIFY``, :mod:`rummykit.web.coordination`)."""
+        self.origin = new_origin()
+        """This process's id in the notices it sends."""
+
+    def _notify(self, connection: Connection, kind: str, pairs: Sequence[tuple[str, int | None]]) -> None:
+        if self.shared:
+            notify(connection, [Notice(self.origin, kind, code, n) for code, n in pairs])
 
     def close(self) -> None:
         self.engine.dispose()
@@ -167,15 +183,57 @@ class Store:
                 )
             )
 
-    def update_lobby(self, code: str, status: str, seats: Sequence[dict[str, Any]]) -> None:
+    def update_lobby(
+        self,
+        code: str,
+        status: str,
+        seats: Sequence[dict[str, Any]],
+        expect: tuple[str, str] | None = None,
+    ) -> str:
+        """Write a table's status and seats; returns the seats' stored text.
+
+        With ``expect`` (the status and seats text last read) the write is a compare-and-set:
+        :class:`LobbyConflict` when another process changed the lobby since.
+        """
+        written = json.dumps(list(seats))
+        query = update(tables_table).where(tables_table.c.code == code)
+        if expect is not None:
+            query = query.where(tables_table.c.status == expect[0], tables_table.c.seats == expect[1])
         with self.engine.begin() as connection:
-            result = connection.execute(
-                update(tables_table)
-                .where(tables_table.c.code == code)
-                .values(status=status, seats=json.dumps(list(seats)), updated_at=_now())
-            )
+            result = connection.execute(query.values(status=status, seats=written, updated_at=_now()))
             if result.rowcount == 0:
+                if expect is not None:
+                    raise LobbyConflict(code)
                 raise KeyError(code)
+            self._notify(connection, "l", [(code, None)])
+        return written
+
+    def lobby(self, code: str) -> tuple[str, str] | None:
+        """A table's status and seats text, ``None`` if there is no such table."""
+        query = select(tables_table.c.status, tables_table.c.seats).where(tables_table.c.code == code)
+        with self.engine.connect() as connection:
+            row = connection.execute(query).first()
+        return None if row is None else (row[0], row[1])
+
+    def touch(self, code: str) -> None:
+        """Mark a table as in use now (people are present), for processes judging it idle."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(tables_table).where(tables_table.c.code == code).values(updated_at=_now())
+            )
+
+    def idle_seconds(self, code: str) -> float:
+        """Seconds since the table was last changed or touched (infinite if there is none)."""
+        query = select(tables_table.c.updated_at).where(tables_table.c.code == code)
+        with self.engine.connect() as connection:
+            stamp = connection.execute(query).scalar()
+        return float("inf") if stamp is None else (_now() - stamp).total_seconds()
+
+    def announce_presence(self, code: str, seat: int) -> None:
+        """Tell the other processes that a person took ``seat`` of ``code`` here."""
+        if self.shared:
+            with self.engine.begin() as connection:
+                self._notify(connection, "p", [(code, seat)])
 
     def append_action(self, code: str, idx: int, seat: int, action: str, status: str | None = None) -> None:
         """Store action number ``idx`` (from 0) of a table; the primary key refuses a second one."""
@@ -218,6 +276,7 @@ class Store:
                     .values(version=bindparam("v"), status=bindparam("s"), updated_at=now),
                     [{"k": a.code, "v": a.idx + 1, "s": a.status} for a in ending],
                 )
+            self._notify(connection, "m", [(a.code, a.idx + 1) for a in latest.values()])
 
     def load_open(self) -> list[StoredTable]:
         """Every table still waiting or playing, with its actions (finished ones stay in the database)."""

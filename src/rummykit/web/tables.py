@@ -40,6 +40,7 @@ from functools import partial
 from typing import Any, Final, Literal, TypeVar
 
 from pydantic import ValidationError
+from sqlalchemy.exc import IntegrityError
 
 from rummykit.actions import Action
 from rummykit.bots import Bot, make_bot, match_action
@@ -49,6 +50,7 @@ from rummykit.melds import arrange_meld
 from rummykit.rules import Rules, option_range
 from rummykit.seating import draw_first_dealer
 from rummykit.web import protocol
+from rummykit.web.coordination import Listener, Notice
 from rummykit.web.dealing import (
     SEEDED_NOTICE,
     DealtMatch,
@@ -70,7 +72,7 @@ from rummykit.web.protocol import (
     PingMessage,
     error_json,
 )
-from rummykit.web.store import Store, StoredAction, StoredTable
+from rummykit.web.store import OPEN_STATUSES, LobbyConflict, Store, StoredAction, StoredTable
 
 log = logging.getLogger("rummykit.web")
 
@@ -180,6 +182,9 @@ class Table:
         self._allowed: tuple[int, Allowed] | None = None
         self._moves: tuple[int, list[str]] | None = None
         self._hint: tuple[int, str, str] | None = None
+        self._lobby_seen: tuple[str, str] | None = None
+        """Status and seats text as last read from or written to the database."""
+        self._touched = 0.0
         self._driver: asyncio.Task[None] | None = None
         now = asyncio.get_running_loop().time()
         self._idle_since: float | None = now
@@ -316,9 +321,58 @@ class Table:
         )
 
     async def _save_lobby(self) -> None:
-        await self.manager.db(
-            self.manager.store.update_lobby, self.code, self.status, [asdict(s) for s in self.seats]
-        )
+        """Store status and seats; with a shared database, only if nobody changed them meanwhile
+        (else the lobby is reloaded and the request refused with 409)."""
+        store = self.manager.store
+        seats = [asdict(s) for s in self.seats]
+        expect = self._lobby_seen if store.shared else None
+        try:
+            written = await self.manager.db(store.update_lobby, self.code, self.status, seats, expect)
+        except LobbyConflict:
+            await self._reload_lobby()
+            raise LobbyError(409, f"table {self.code} changed meanwhile; try again") from None
+        self._lobby_seen = (self.status, written)
+
+    # Other server processes (a shared database) ---------------------------------------------------
+    async def _reload_lobby(self) -> None:
+        """Read status and seats from the database (the caller holds the lock)."""
+        found = await self.manager.db(self.manager.store.lobby, self.code)
+        if found is None or found == self._lobby_seen:
+            return
+        self._lobby_seen = found
+        status, seats = found
+        self.seats = [Seat(**s) for s in json.loads(seats)]
+        self.status = "over" if status == "playing" and self.match.is_over else status  # type: ignore[assignment]
+        self.broadcast()
+        if self.status not in OPEN and self.status != "over":
+            for client in list(self.clients):
+                client.close()
+
+    async def _catch_up(self) -> bool:
+        """Apply the actions other processes stored since our version (the caller holds the lock);
+        whether there were any."""
+        stored = await self.manager.db(self.manager.store.actions, self.code, self.version)
+        for text in stored:
+            self.match.apply(Action.parse(text))
+        if stored:
+            if self.match.is_over and self.status == "playing":
+                self.status = "over"
+            self.broadcast()
+        return bool(stored)
+
+    async def refresh(self, lobby: bool) -> None:
+        """Take in a change another process announced: new moves, or (``lobby``) seats and status."""
+        async with self.lock:
+            if lobby:
+                await self._reload_lobby()
+            else:
+                await self._catch_up()
+        self.kick()
+
+    def seat_taken_elsewhere(self, seat: int) -> None:
+        """A person took ``seat`` on another process: it is no longer away here."""
+        if seat in self._away and not self.connected(seat):
+            self._away.pop(seat, None)
 
     # Connections --------------------------------------------------------------------------------
     async def connect(self, client: Client) -> None:
@@ -328,6 +382,8 @@ class Table:
                 self._away.pop(client.seat, None)
             client.send({"type": "welcome", "seat": client.seat, "code": self.code})
             self.broadcast()
+        if client.seat is not None and self.manager.store.shared:
+            await self.manager.db(self.manager.store.announce_presence, self.code, client.seat)
         self.kick()  # a person is connected: bots that waited may play
 
     async def disconnect(self, client: Client) -> None:
@@ -410,6 +466,13 @@ class Table:
                 return
             try:
                 await self._commit(seat, action)
+            except IntegrityError:
+                # Another server process stored a move at this version first.
+                await self._catch_up()
+                client.send(
+                    error_json("stale", "the table moved on before your move was stored", self.version)
+                )
+                return
             except Exception:
                 log.exception("table %s: cannot store %s", self.code, action)
                 client.send(
@@ -545,6 +608,8 @@ class Table:
                     action = await self.manager.think(bot, self.match, rng)
                     self.match.check(action)
                     await self._commit(seat, action)
+                except IntegrityError:
+                    await self._catch_up()  # another process stored this move first
                 except Exception:
                     log.exception("table %s: bot %s failed for seat %d", self.code, bot.name, seat)
                     return
@@ -566,12 +631,20 @@ class Table:
             if self.status == "playing"
             else any(self.connected(i) for i, s in enumerate(self.seats) if s.kind == "human")
         )
+        shared = self.manager.store.shared
         if present:
             self._idle_since = None
+            if shared and now - self._touched >= settings.idle_table_seconds / 4:
+                self._touched = now  # other processes see that people play here
+                await self.manager.db(self.manager.store.touch, self.code)
         elif self._idle_since is None:
             self._idle_since = now
         elif now - self._idle_since >= settings.idle_table_seconds:
-            await self.expire()
+            idle = await self.manager.db(self.manager.store.idle_seconds, self.code) if shared else None
+            if idle is not None and idle < settings.idle_table_seconds:
+                self.manager.unload(self)  # people play it through another process
+            else:
+                await self.expire()
             return
         if self.status == "playing" and not self.match.is_over:
             seat = self.match.to_move
@@ -618,6 +691,8 @@ class Table:
 
     async def join(self, name: str) -> tuple[int, str]:
         async with self.lock:
+            if self.manager.store.shared:
+                await self._reload_lobby()
             if self.status != "waiting":
                 raise LobbyError(409, f"table {self.code} is {self.status}; watch it instead")
             free = [i for i, s in enumerate(self.seats) if s.kind == "open"]
@@ -635,6 +710,8 @@ class Table:
 
     async def start(self, token: str) -> None:
         async with self.lock:
+            if self.manager.store.shared:
+                await self._reload_lobby()
             if self.seat_for_token(token) != 0:
                 raise LobbyError(403, "only the host (seat 1) can start the table")
             if self.status != "waiting":
@@ -647,6 +724,8 @@ class Table:
 
     async def leave(self, token: str) -> None:
         async with self.lock:
+            if self.manager.store.shared:
+                await self._reload_lobby()
             seat = self.seat_for_token(token)
             if seat is None:
                 raise LobbyError(403, "unknown seat token")
@@ -691,6 +770,8 @@ class TableManager:
         self._pending: list[tuple[StoredAction, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
         self._thinkers: ProcessPoolExecutor | None = None
+        self._listener: Listener | None = None
+        self._refreshing: set[asyncio.Task[None]] = set()
 
     @property
     def bot_delay(self) -> float:
@@ -748,6 +829,49 @@ class TableManager:
             )
         return await loop.run_in_executor(self._thinkers, match_action, bot, match, rng)
 
+    def on_notice(self, notice: Notice) -> None:
+        """A change announced by another server process (on the event loop)."""
+        table = self.tables.get(notice.code)
+        if table is None:
+            return
+        loop = asyncio.get_running_loop()
+        task: asyncio.Task[None] | None = None
+        if notice.kind == "p" and notice.number is not None:
+            table.seat_taken_elsewhere(notice.number)
+        elif notice.kind == "l":
+            task = loop.create_task(table.refresh(lobby=True))
+        elif notice.kind == "m" and (notice.number is None or notice.number > table.version):
+            task = loop.create_task(table.refresh(lobby=False))
+        if task is not None:
+            self._refreshing.add(task)
+            task.add_done_callback(self._refreshing.discard)
+
+    def unload(self, table: Table) -> None:
+        """Forget a table without changing it (another process serves its people)."""
+        table.cancel()
+        if self.tables.get(table.code) is table:
+            del self.tables[table.code]
+
+    async def find(self, code: str) -> Table:
+        """The table ``code``; with a shared database, one another process made is loaded from it."""
+        key = code.strip().upper()
+        table = self.tables.get(key)
+        valid = len(key) == CODE_LENGTH and all(ch in CODE_ALPHABET for ch in key)
+        if table is None and self.store.shared and valid:
+            stored = await self.db(self.store.load, key)
+            if stored is not None and stored.status in OPEN_STATUSES:
+                table = self.tables.get(key)
+                if table is None:
+                    try:
+                        table = self._rebuild(stored)
+                    except (RummyError, ValueError, KeyError) as exc:
+                        log.error("table %s cannot be restored: %s", key, exc)
+                        raise LobbyError(404, f"no table {code[:16]!r}") from None
+                    self.tables[key] = table
+        if table is None:
+            raise LobbyError(404, f"no table {code[:16]!r}")
+        return table
+
     def get(self, code: str) -> Table:
         table = self.tables.get(code.strip().upper())
         if table is None:
@@ -759,7 +883,16 @@ class TableManager:
 
     async def load(self) -> None:
         """Rebuild every open stored table by replaying its actions; people are away until they
-        reconnect. Then start the clocks."""
+        reconnect. Then start the clocks.
+
+        With a shared database (PostgreSQL), tables are instead loaded when a client asks for one
+        (:meth:`find`), and changes made by other processes arrive as notices."""
+        loop = asyncio.get_running_loop()
+        if self.store.shared:
+            self._listener = Listener(self.store.engine, self.store.origin, self.on_notice)
+            await asyncio.to_thread(self._listener.start, loop)
+            self._clock = loop.create_task(self._run_clock())
+            return
         for stored in await self.db(self.store.load_open):
             try:
                 table = self._rebuild(stored)
@@ -782,7 +915,7 @@ class TableManager:
         status: Status = stored.status  # type: ignore[assignment]
         if match.is_over and status == "playing":
             status = "over"
-        return Table(
+        table = Table(
             self,
             stored.code,
             rules,
@@ -794,6 +927,8 @@ class TableManager:
             stored.takeover_seconds,
             match,
         )
+        table._lobby_seen = (stored.status, json.dumps(stored.seats))
+        return table
 
     @staticmethod
     def _new_match(
@@ -874,6 +1009,7 @@ class TableManager:
         )  # fmt: skip
         token = table._new_token(0)
         await self.db(self.store.create, table._stored())
+        table._lobby_seen = ("waiting", json.dumps([asdict(s) for s in table.seats]))
         self.tables[code] = table
         if all(s.kind != "open" for s in seats):
             async with table.lock:
@@ -917,6 +1053,8 @@ class TableManager:
                 await asyncio.wait_for(self._writer, timeout=5.0)
         if self._thinkers is not None:
             self._thinkers.shutdown(wait=False, cancel_futures=True)
+        if self._listener is not None:
+            await asyncio.to_thread(self._listener.stop)
         for table in self.tables.values():
             table.cancel()
         await asyncio.get_running_loop().run_in_executor(None, partial(self._db.shutdown, wait=True))
