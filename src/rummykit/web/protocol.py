@@ -245,7 +245,16 @@ def view_json(view: PlayerView, *, own: bool) -> dict[str, Any]:
 def log_json(match: Match, length: int = LOG_LENGTH) -> list[dict[str, Any]]:
     """The last ``length`` actions as everybody may read them (face-down cards left out)."""
     start = max(0, len(match.history) - length)
-    went_out = {id(r.history[-1]) for r in match.rounds if r.history and event_goes_out(r, r.history[-1])}
+    shown = {id(e) for e in match.history[start:]}
+    went_out = set()
+    for r in reversed(match.rounds):  # only hands that end inside the shown part matter
+        last = r.history[-1] if r.history else None
+        if last is None:
+            continue
+        if id(last) not in shown:
+            break
+        if event_goes_out(r, last):
+            went_out.add(id(last))
     entries = seat_draw_json(match) if start == 0 else []
     for i, event in enumerate(match.history[start:], start=start):
         if isinstance(event, (Event, MatchEvent)):

@@ -87,6 +87,10 @@ OPEN: Final = ("waiting", "playing")
 T = TypeVar("T")
 
 
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
 def default_bot_kind() -> str:
     """The bot that fills empty seats and gives hints: ``greedy`` (always registered)."""
     return "greedy"
@@ -129,7 +133,7 @@ class Client:
     def send(self, message: dict[str, Any] | str) -> None:
         if self.dropped:
             return
-        text = message if isinstance(message, str) else json.dumps(message, separators=(",", ":"))
+        text = message if isinstance(message, str) else _dumps(message)
         try:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
@@ -183,6 +187,7 @@ class Table:
         self._moves: tuple[int, list[str]] | None = None
         self._hint: tuple[int, str, str] | None = None
         self._lobby_seen: tuple[str, str] | None = None
+        self._last_round: tuple[tuple[int, int | None], str] | None = None
         """Status and seats text as last read from or written to the database."""
         self._touched = 0.0
         self._driver: asyncio.Task[None] | None = None
@@ -256,7 +261,28 @@ class Table:
             "spectators": sum(1 for c in self.clients if c.seat is None),
         }
 
-    def state_for(self, seat: int | None) -> dict[str, Any]:
+    def _shared_texts(self) -> tuple[str, str, str]:
+        """The parts of a state message that every connection gets: table, match, log (JSON)."""
+        m = self.match
+        return _dumps(self.lobby_json()), _dumps(protocol.match_json(m)), _dumps(protocol.log_json(m))
+
+    def _last_round_text(self, seat: int | None) -> str:
+        """The last finished hand as ``seat`` sees it (everything of it is shown: hands revealed,
+        showdown arrangements); a finished hand never changes, so its text is kept."""
+        rounds = self.match.rounds
+        number = len(rounds) - 1 if rounds and rounds[-1].result is not None else len(rounds) - 2
+        if number < 0:
+            return "null"
+        last = rounds[number]
+        own = seat is not None and seat < last.seats
+        key = (number, seat if own else None)
+        if self._last_round is None or self._last_round[0] != key:
+            view = protocol.view_json(last.view(seat if own and seat is not None else 0), own=own)
+            self._last_round = (key, _dumps(view))
+        return self._last_round[1]
+
+    def state_text(self, seat: int | None, shared: tuple[str, str, str] | None = None) -> str:
+        """The state message for ``seat`` (``None``: a spectator) as JSON text."""
         m = self.match
         view: dict[str, Any] | None = None
         options = Allowed()
@@ -267,25 +293,12 @@ class Table:
                     options = self.allowed()
             else:
                 view = protocol.view_json(m.round.view(0), own=False)
-        last_round: dict[str, Any] | None = None
-        finished = [r for r in m.rounds if r.result is not None]
-        if finished:
-            # Everything of a finished hand is shown (hands revealed, showdown arrangements).
-            last = finished[-1]
-            own = seat is not None and seat < last.seats
-            last_round = protocol.view_json(last.view(seat if own and seat is not None else 0), own=own)
-        return {
-            "type": "state",
-            "version": self.version,
-            "you": seat,
-            "table": self.lobby_json(),
-            "view": view,
-            "legal": options.legal,
-            "compose": options.compose,
-            "match": protocol.match_json(m),
-            "log": protocol.log_json(m),
-            "last_round": last_round,
-        }
+        table, match, log_entries = shared or self._shared_texts()
+        return (
+            f'{{"type":"state","version":{self.version},"you":{_dumps(seat)},"table":{table},'
+            f'"view":{_dumps(view)},"legal":{_dumps(options.legal)},"compose":{_dumps(options.compose)},'
+            f'"match":{match},"log":{log_entries},"last_round":{self._last_round_text(seat)}}}'
+        )
 
     def allowed(self) -> Allowed:
         """The cheap options of the player to move (:mod:`rummykit.web.moves`), once per version."""
@@ -301,9 +314,10 @@ class Table:
 
     def broadcast(self) -> None:
         texts: dict[int | None, str] = {}
+        shared = self._shared_texts() if self.clients else None
         for client in list(self.clients):
             if client.seat not in texts:
-                texts[client.seat] = json.dumps(self.state_for(client.seat), separators=(",", ":"))
+                texts[client.seat] = self.state_text(client.seat, shared)
             client.send(texts[client.seat])
 
     def _stored(self) -> StoredTable:
