@@ -170,8 +170,20 @@ class SeatGrant(BaseModel):
 
 
 # Serialisation -----------------------------------------------------------------------------------
+_CARD_TEXT: Final[dict[int, str]] = {}
+"""Notation of each card code, filled as cards are seen (at most 53 entries)."""
+
+
+def notation(card: Card) -> str:
+    """A card's notation (``10H``, ``JK``), looked up rather than formatted each time."""
+    text = _CARD_TEXT.get(card)
+    if text is None:
+        text = _CARD_TEXT[int(card)] = str(card)
+    return text
+
+
 def cards(seq: tuple[Card, ...] | list[Card]) -> list[str]:
-    return [str(c) for c in seq]
+    return [notation(c) for c in seq]
 
 
 def meld_json(tm: TableMeld) -> dict[str, Any]:

@@ -170,6 +170,8 @@ class Table:
         self.manager = manager
         self.code = code
         self.rules = rules
+        self.rules_text = str(rules)
+        """The rules in their text form (rules never change at a table)."""
         self.seed = seed
         self.secret = secret
         self.address = address
@@ -246,7 +248,7 @@ class Table:
         return {
             "code": self.code,
             "status": self.status,
-            "rules": str(self.rules),
+            "rules": self.rules_text,
             "preset": self.rules.name,
             "players": self.players,
             "opening_min": self.rules.opening_min_points,
