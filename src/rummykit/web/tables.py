@@ -31,8 +31,11 @@ import hmac
 import json
 import logging
 import multiprocessing
+import os
 import random
 import secrets
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import asdict, dataclass
@@ -85,6 +88,17 @@ CLIENT_QUEUE: Final = 64
 Status = Literal["waiting", "playing", "over", "closed", "expired"]
 OPEN: Final = ("waiting", "playing")
 T = TypeVar("T")
+
+
+def _follow_parent(parent: int) -> None:
+    """In a bot process: exit when the server process is gone (even killed with SIGKILL)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="rummykit-parent-watch", daemon=True).start()
 
 
 def _dumps(value: Any) -> str:
@@ -841,7 +855,10 @@ class TableManager:
             return await asyncio.to_thread(match_action, bot, match, rng)
         if self._thinkers is None:
             self._thinkers = ProcessPoolExecutor(
-                self.settings.bot_processes, mp_context=multiprocessing.get_context("spawn")
+                self.settings.bot_processes,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_follow_parent,
+                initargs=(os.getpid(),),
             )
         return await loop.run_in_executor(self._thinkers, match_action, bot, match, rng)
 
