@@ -113,7 +113,15 @@ def receive_state(ws: Any, *, until: Any = None, limit: int = 200) -> dict[str, 
 class Server:
     """``rummykit serve`` in a subprocess on a free port."""
 
-    def __init__(self, database_url: str, *, bot_delay: float = 0.0, takeover: float = 60.0) -> None:
+    def __init__(
+        self,
+        database_url: str,
+        *,
+        bot_delay: float = 0.0,
+        takeover: float = 60.0,
+        extra: tuple[str, ...] = (),
+    ) -> None:
+        self.extra = extra
         self.database_url = database_url
         self.bot_delay = bot_delay
         self.takeover = takeover
@@ -129,7 +137,7 @@ class Server:
         args = [
             sys.executable, "-c", code, "serve", "--host", "127.0.0.1", "--port", str(self.port),
             "--database-url", self.database_url, "--bot-delay", str(self.bot_delay),
-            "--takeover", str(self.takeover),
+            "--takeover", str(self.takeover), *self.extra,
         ]  # fmt: skip
         self.log = tempfile.NamedTemporaryFile(prefix="rummykit-serve-", suffix=".log", delete=False)  # noqa: SIM115
         self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT)

@@ -78,7 +78,8 @@ def test_three_processes_one_killed_mid_hand(postgres_url: str, server_factory: 
         connection.execute(text("CREATE DATABASE rk_failover"))
     admin.dispose()
     url = postgres_url.rsplit("/", 1)[0] + "/rk_failover"
-    servers = [server_factory(url) for _ in range(3)]
+    fast = ("--messages-per-second", "1000")  # the players move as fast as the servers answer
+    servers = [server_factory(url, extra=fast) for _ in range(3)]
 
     grant = httpx.post(servers[0].url + "/api/tables", json={"seats": 3, "overrides": RULES, "name": "A"})
     assert grant.status_code == 201, grant.text
