@@ -1,20 +1,29 @@
-"""Load on the web server: N concurrent websocket clients playing, move latency p50/p99.
+"""Load on the web server: N concurrent websocket clients playing, move latency p50/p99, server cost.
 
-Starts ``rummykit serve`` on 127.0.0.1 with a fresh SQLite database (or ``--database-url``), opens
-N/2 two-player tables (everybody is a person; no bots, so only the server is measured) and lets every
-client play ``--moves`` moves: draw, then discard. A move's latency runs from sending it to receiving
-the state that contains it, which includes the engine's check, the database commit and the
-broadcast. Traffic goes to the loopback address only; every run is bounded in moves and time.
+Starts ``rummykit serve`` on 127.0.0.1 with a fresh SQLite database (or ``--database-url``; with
+``--workers N`` the server runs N processes, which needs PostgreSQL), opens N/2 two-player tables
+(everybody is a person; no bots, so only the server is measured) and lets every client play
+``--moves`` moves: draw, then discard. A move's latency runs from sending it to receiving the state
+that contains it, which includes the engine's check, the database commit and the broadcast.
 
-    python benchmarks/load.py                     # N = 10, 50, 100
-    python benchmarks/load.py --clients 200 --moves 40
+The load generator runs in a process of its own, so the figures for the server (CPU seconds and
+resident memory of each server process, read from ``/proc``) are not mixed with the clients'. Traffic
+goes to the loopback address only; every run is bounded in moves and time.
+
+    python benchmarks/load.py                               # N = 10, 50, 100; 30 moves each
+    python benchmarks/load.py --clients 100 --moves 100
+    python benchmarks/load.py --clients 100 --moves 100 --workers 2 \\
+        --database-url postgresql+psycopg://postgres@127.0.0.1:5432/postgres
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import multiprocessing
+import os
 import socket
 import statistics
 import subprocess
@@ -27,12 +36,14 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import connect
 
-RUN_TIMEOUT = 300.0
+RUN_TIMEOUT = 600.0
 LOOPBACK_LIMITS = [
     "--max-tables-per-address", "100000", "--max-connections-per-address", "100000",
     "--creations-per-second", "100000", "--requests-per-second", "100000", "--messages-per-second", "100000",
+    "--max-tables", "100000",
 ]  # fmt: skip
 """Every client comes from 127.0.0.1: the per-address limits of a public server are lifted."""
+TICK = os.sysconf("SC_CLK_TCK")
 
 
 def free_port() -> int:
@@ -42,16 +53,20 @@ def free_port() -> int:
         return port
 
 
-def start_server(database_url: str, options: list[str] | None = None) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(
+    database_url: str, options: list[str] | None = None, workers: int = 1
+) -> tuple[subprocess.Popen[bytes], str]:
     """``rummykit serve`` on a free loopback port with ``options`` (default: no bot delay, the
     :data:`LOOPBACK_LIMITS`)."""
     port = free_port()
     code = "import sys; from rummykit.cli import main; sys.argv[0] = 'rummykit'; main()"
     args = [sys.executable, "-c", code, "serve", "--port", str(port), "--database-url", database_url]
+    if workers > 1:
+        args += ["--workers", str(workers)]
     extra = ["--bot-delay", "0", *LOOPBACK_LIMITS] if options is None else options
     proc = subprocess.Popen([*args, *extra], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
             if httpx.get(base + "/api/health", timeout=1).status_code == 200:
@@ -60,6 +75,31 @@ def start_server(database_url: str, options: list[str] | None = None) -> tuple[s
             time.sleep(0.1)
     proc.kill()
     raise RuntimeError("the server did not start")
+
+
+def server_processes(pid: int) -> list[int]:
+    """The server's process and its descendants (workers, bot pool)."""
+    found = [pid]
+    for p in found:
+        for task in Path(f"/proc/{p}/task").glob("*"):
+            with contextlib.suppress(OSError):
+                found += [int(c) for c in (task / "children").read_text().split()]
+    return found
+
+
+def process_usage(pid: int) -> tuple[float, float]:
+    """(CPU seconds, resident MiB) of one process, from ``/proc``."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        cpu = (int(fields[11]) + int(fields[12])) / TICK
+        rss = next(
+            int(line.split()[1]) / 1024
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+            if line.startswith("VmRSS:")
+        )
+    except (OSError, StopIteration, IndexError):
+        return 0.0, 0.0
+    return cpu, rss
 
 
 async def player(base: str, code: str, token: str, moves: int, latencies: list[float]) -> int:
@@ -92,10 +132,12 @@ async def player(base: str, code: str, token: str, moves: int, latencies: list[f
 
 
 async def run(base: str, clients: int, moves: int) -> dict[str, float]:
-    async with httpx.AsyncClient(base_url=base) as http:
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         seats: list[tuple[str, str]] = []
-        for i in range(clients // 2):
-            host = (await http.post("/api/tables", json={"seats": 2, "seed": i})).json()
+        for _ in range(clients // 2):
+            # Many hands per table, so that no table ends before its players made their moves.
+            spec = {"seats": 2, "overrides": {"match_end": "fixed_hands", "num_hands": 50}}
+            host = (await http.post("/api/tables", json=spec)).json()
             guest = (await http.post(f"/api/tables/{host['code']}/join", json={})).json()
             seats += [(host["code"], host["token"]), (guest["code"], guest["token"])]
     latencies: list[float] = []
@@ -111,29 +153,61 @@ async def run(base: str, clients: int, moves: int) -> dict[str, float]:
         "p99_ms": 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
         "max_ms": 1000 * ordered[-1],
         "moves_per_s": sum(made) / elapsed,
+        "seconds": elapsed,
     }
+
+
+def generate(base: str, clients: int, moves: int, results: Any) -> None:
+    """The load generator's process: play, then hand the figures back."""
+    results.put(asyncio.run(run(base, clients, moves)))
+
+
+def measure(url: str, clients: int, moves: int, workers: int, options: list[str]) -> dict[str, Any]:
+    proc, base = start_server(url, [*options, "--bot-delay", "0", *LOOPBACK_LIMITS], workers)
+    try:
+        pids = server_processes(proc.pid)
+        before = {p: process_usage(p) for p in pids}
+        results: Any = multiprocessing.get_context("spawn").Queue()
+        generator = multiprocessing.get_context("spawn").Process(
+            target=generate, args=(base, clients, moves, results)
+        )
+        generator.start()
+        figures: dict[str, Any] = results.get(timeout=RUN_TIMEOUT + 60)
+        generator.join(30)
+        after = {p: process_usage(p) for p in pids}
+        figures["cpu"] = [after[p][0] - before[p][0] for p in pids if after[p][1] > 0]
+        figures["rss"] = [after[p][1] for p in pids if after[p][1] > 0]
+        return figures
+    finally:
+        proc.terminate()
+        proc.wait(20)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--clients", type=int, nargs="+", default=[10, 50, 100])
     parser.add_argument("--moves", type=int, default=30, help="moves per client")
-    parser.add_argument("--database-url", default=None)
+    parser.add_argument("--workers", type=int, nargs="+", default=[1], help="server processes (PostgreSQL)")
+    parser.add_argument("--database-url", default=None, help="default: a fresh SQLite file per run")
+    parser.add_argument("--server-option", action="append", default=[], help="extra 'rummykit serve' option")
     args = parser.parse_args()
-    print(f"{'clients':>8} {'moves':>7} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'moves/s':>8}")
-    for n in args.clients:
-        with tempfile.TemporaryDirectory() as folder:
-            url = args.database_url or f"sqlite:///{Path(folder) / 'load.db'}"
-            proc, base = start_server(url)
-            try:
-                r = asyncio.run(run(base, max(2, n), args.moves))
-            finally:
-                proc.terminate()
-                proc.wait(10)
-        print(
-            f"{r['clients']:>8} {r['moves']:>7} {r['p50_ms']:>8.1f} {r['p99_ms']:>8.1f} "
-            f"{r['max_ms']:>8.1f} {r['moves_per_s']:>8.0f}"
-        )
+    print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}")
+    print(
+        f"{'workers':>7} {'clients':>7} {'moves':>6} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} "
+        f"{'moves/s':>7}  server CPU s / RSS MiB per process"
+    )
+    for workers in args.workers:
+        for n in args.clients:
+            with tempfile.TemporaryDirectory() as folder:
+                url = args.database_url or f"sqlite:///{Path(folder) / 'load.db'}"
+                options = [o for option in args.server_option for o in option.split()]
+                r = measure(url, max(2, n), args.moves, workers, options)
+            per_process = ", ".join(f"{c:.1f}/{m:.0f}" for c, m in zip(r["cpu"], r["rss"], strict=True))
+            print(
+                f"{workers:>7} {r['clients']:>7} {r['moves']:>6} {r['p50_ms']:>7.1f} {r['p99_ms']:>7.1f} "
+                f"{r['max_ms']:>7.1f} {r['moves_per_s']:>7.0f}  {per_process}"
+            )
+    print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}")
 
 
 if __name__ == "__main__":

@@ -24,6 +24,15 @@ def test_presets_and_bots(client: TestClient) -> None:
     assert "random" in data["bots"]
     assert data["default_bot"] in data["bots"]
     assert data["levels"] == ["easy", "medium", "hard"]
+    assert "openspiel-simple" not in data["bots"] and "policy" not in data["bots"]
+
+
+def test_a_table_seats_only_the_web_bots(client: TestClient) -> None:
+    """OpenSpiel's bot plays only gin and the policy bot reads a file from the server's disk."""
+    for kind in ("openspiel-simple", "policy", "policy:hard"):
+        spec = {"preset": "german", "seats": 2, "bots": [{"kind": kind}]}
+        response = client.post("/api/tables", json=spec)
+        assert response.status_code == 400 and "unknown bot" in response.text
 
 
 def test_create_full_table_starts_at_once(client: TestClient, web: Any) -> None:

@@ -73,7 +73,12 @@ def test_play_a_german_hand_in_chromium(tmp_path: Path, server_factory: Any, web
             if page.locator("#match-over").count():
                 break
             version = page.evaluate("S.state.version")
-            legal: list[str] = page.evaluate("S.state.legal")
+            # The page asks for the compound moves (open, meld, layoff) when the state says there
+            # are some to compose; wait until they are there.
+            page.wait_for_function(
+                "!(S.state.compose || []).length || (S.moves && S.moves.version === S.state.version)"
+            )
+            legal: list[str] = page.evaluate("legal()")
             assert "Du bist dran" in page.inner_text("#status")
             if "draw" in legal:
                 page.click("#stock")

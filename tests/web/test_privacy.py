@@ -63,11 +63,10 @@ def check_message(message: dict[str, Any], seat: int | None, match: Match, card_
         return
     rnd = match.round
     view = message["view"]
-    assert set(message) == {
-        "type", "version", "you", "table", "view", "legal", "legal_texts", "match", "log", "last_round"
-    }  # fmt: skip
+    keys = {"type", "version", "you", "table", "view", "legal", "compose", "legal_texts", "match", "log"}
+    assert set(message) == keys | {"last_round"}
     if seat is None:
-        assert view["hand"] is None and message["legal"] == []
+        assert view["hand"] is None and message["legal"] == [] and message["compose"] == []
     else:
         assert sorted(view["hand"]) == sorted(str(c) for c in rnd.hands[seat])
     assert all(isinstance(n, int) for n in view["hand_sizes"])
@@ -137,8 +136,17 @@ def test_no_hidden_card_in_any_message_of_a_four_player_game(client: TestClient,
         while not table.match.is_over:
             mover = table.match.to_move
             state = latest.get(mover) or drain()[mover]
-            assert state["version"] == table.version and state["legal"]
-            action = choose(state["legal"], rng)
+            assert state["version"] == table.version and (state["legal"] or state["compose"])
+            legal = state["legal"]
+            if state["compose"]:  # the complete list, compound moves included, on request
+                ws = connections[mover][1]
+                ws.send_json({"type": "moves"})
+                while (msg := ws.receive_json())["type"] != "moves":
+                    check_message(msg, mover, table.match, web.CARD)
+                check_message(msg, mover, table.match, web.CARD)
+                assert msg["version"] == state["version"] and set(legal) <= set(msg["actions"])
+                legal = msg["actions"]
+            action = choose(legal, rng)
             connections[mover][1].send_json({"type": "act", "action": action, "version": state["version"]})
             if moves % 10 == 0:  # now and then ask for a hint: it goes to the mover only
                 connections[mover][1].send_json({"type": "hint"})

@@ -71,10 +71,21 @@ class Player:
                 return msg  # type: ignore[no-any-return]
 
     def my_turn(self) -> dict[str, Any]:
-        return self.state(lambda s: bool(s["legal"]) or s["match"]["is_over"])
+        return self.state(lambda s: bool(s["legal"] or s["compose"]) or s["match"]["is_over"])
+
+    def legal(self, state: dict[str, Any]) -> list[str]:
+        """Every legal move: the state's list, or when there are moves to compose, the full list."""
+        if not state["compose"]:
+            return state["legal"]  # type: ignore[no-any-return]
+        self.ws.send(json.dumps({"type": "moves"}))
+        while True:
+            msg = json.loads(self.ws.recv(timeout=20))
+            assert msg["type"] != "error", msg
+            if msg["type"] == "moves" and msg["version"] == state["version"]:
+                return msg["actions"]  # type: ignore[no-any-return]
 
     def play(self, state: dict[str, Any]) -> None:
-        move = {"type": "act", "action": person(state["legal"]), "version": state["version"]}
+        move = {"type": "act", "action": person(self.legal(state)), "version": state["version"]}
         self.ws.send(json.dumps(move))
 
     def close(self) -> None:

@@ -18,6 +18,7 @@ from rummykit.cli.checks import port_number
 WS_MAX_BYTES = 16 * 1024
 """Largest websocket message uvicorn accepts; protocol messages are far smaller (4 KiB)."""
 EXIT_BAD_INPUT = 2
+MAX_WORKERS = 64
 FLAGS = {"takeover_seconds": "--takeover", "allow_seeded": "--seeded-tables"}
 """Options whose flag is not the setting's name."""
 
@@ -79,12 +80,26 @@ def serve_command(
             help="Allow tables with a fixed seed (always marked 'seeded: every hand can be known').",
         ),
     ] = True,
+    workers: Annotated[
+        int,
+        _option("--workers", "Server processes sharing the port (more than 1 needs PostgreSQL)."),
+    ] = 1,
+    bot_processes: Annotated[
+        int, _option("--bot-processes", "Processes in which bots think (0: a thread of the server).")
+    ] = 1,
+    ws_compression: Annotated[
+        bool,
+        typer.Option(
+            "--ws-compression/--no-ws-compression",
+            help="Compress websocket messages (permessage-deflate); off by default: states are small.",
+        ),
+    ] = False,
 ) -> None:
     """Play in the browser: serve the card table, the lobby and the game websocket."""
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401  (checked here: the web extra is installed)
 
-        from rummykit.web.app import create_app
+        from rummykit.web.app import create_app  # noqa: F401
         from rummykit.web.limits import ServerSettings
         from rummykit.web.store import Store, default_database_url
     except ImportError as exc:  # the web extra is not installed
@@ -106,20 +121,73 @@ def serve_command(
             requests_per_second=requests_per_second,
             messages_per_second=messages_per_second,
             allow_seeded=seeded_tables,
+            bot_processes=bot_processes,
         )
     except ValueError as exc:
         name, _, reason = str(exc).partition(": ")
         _fail(f"{FLAGS.get(name, '--' + name.replace('_', '-'))}: {reason}")
     url = database_url or default_database_url()
     database = url.split("@")[-1] if "@" in url else url
+    if not 1 <= workers <= MAX_WORKERS:
+        _fail(f"--workers: must be between 1 and {MAX_WORKERS}, got {workers}")
+    if workers > 1 and not url.startswith("postgresql"):
+        _fail("--workers: several processes need a PostgreSQL database (they coordinate through it)")
     check_database(url, database, Store)
     listener = bind(host, port)
-    app = create_app(url, settings=settings)
-    config = uvicorn.Config(app, ws_max_size=WS_MAX_BYTES, log_level="warning")
-    server = uvicorn.Server(config)
     shown = f"[{host}]" if ":" in host else host
-    typer.echo(f"rummykit: serving http://{shown}:{port}/ (database {database})", err=False)
-    server.run(sockets=[listener])
+    plural = f", {workers} processes" if workers > 1 else ""
+    typer.echo(f"rummykit: serving http://{shown}:{port}/ (database {database}{plural})", err=False)
+    if workers == 1:
+        run_server(listener, url, settings, ws_compression)
+    else:
+        supervise(workers, listener, url, settings, ws_compression)
+
+
+def run_server(listener: socket.socket, url: str, settings: Any, ws_compression: bool) -> None:
+    """One server process on ``listener`` (uvicorn)."""
+    import uvicorn
+
+    from rummykit.web.app import create_app
+
+    app = create_app(url, settings=settings)
+    config = uvicorn.Config(
+        app, ws_max_size=WS_MAX_BYTES, ws_per_message_deflate=ws_compression, log_level="warning"
+    )
+    uvicorn.Server(config).run(sockets=[listener])
+
+
+def supervise(workers: int, listener: socket.socket, url: str, settings: Any, ws_compression: bool) -> None:
+    """``workers`` server processes sharing ``listener``; one that dies is started again.
+
+    The processes share nothing but the socket and the database: any of them serves any table
+    (:mod:`rummykit.web.coordination`). SIGTERM or Ctrl-C stops them all."""
+    import multiprocessing
+    import signal
+    import time
+
+    context = multiprocessing.get_context("spawn")
+    args = (listener, url, settings, ws_compression)
+    procs = [context.Process(target=run_server, args=args, daemon=True) for _ in range(workers)]
+    stopping = False
+
+    def stop(_signum: int, _frame: Any) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    for proc in procs:
+        proc.start()
+    while not stopping:
+        time.sleep(0.2)
+        for i, proc in enumerate(procs):
+            if not proc.is_alive() and not stopping:
+                procs[i] = context.Process(target=run_server, args=args, daemon=True)
+                procs[i].start()
+    for proc in procs:
+        proc.terminate()
+    for proc in procs:
+        proc.join(10)
 
 
 def check_database(url: str, shown: str, store_class: Any) -> None:

@@ -47,7 +47,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from rummykit.bots import BOT_LEVELS, bot_kinds
+from rummykit.bots import BOT_LEVELS
 from rummykit.rules import PRESET_NAMES, Rules
 from rummykit.web import protocol
 from rummykit.web.houserules import house_rules
@@ -57,7 +57,7 @@ from rummykit.web.rematch import rematch
 from rummykit.web.rulebook import PageLang, preset_lines, preset_rules, rules_page
 from rummykit.web.seats import retake
 from rummykit.web.store import Store, default_database_url
-from rummykit.web.tables import Client, LobbyError, Table, TableManager, default_bot_kind
+from rummykit.web.tables import WEB_BOT_KINDS, Client, LobbyError, Table, TableManager, default_bot_kind
 from rummykit.web.texts import messages_json
 
 STATIC: Final = Path(__file__).parent / "static"
@@ -159,7 +159,7 @@ def create_app(
     async def presets() -> dict[str, Any]:
         return {
             "presets": {name: Rules.preset(name).to_dict() for name in PRESET_NAMES},
-            "bots": list(bot_kinds()),
+            "bots": list(WEB_BOT_KINDS),
             "levels": list(BOT_LEVELS),
             "default_bot": default_bot_kind(),
             "names": preset_lines(),
@@ -190,32 +190,32 @@ def create_app(
 
     @app.get("/api/tables/{code}")
     async def get_table(request: Request, code: str) -> dict[str, Any]:
-        return manager_of(request).get(code).lobby_json()
+        return (await manager_of(request).find(code)).lobby_json()
 
     @app.get("/api/tables/{code}/rules")
     async def table_rules_page(request: Request, code: str, lang: PageLang = "en") -> dict[str, Any]:
         limit(request, requests, "requests")
-        table = manager_of(request).get(code)
+        table = await manager_of(request).find(code)
         return {"code": table.code, **rules_page(table.rules, lang)}
 
     @app.post("/api/tables/{code}/join")
     async def join_table(request: Request, code: str, body: JoinTable) -> SeatGrant:
         limit(request, requests, "requests")
-        table = manager_of(request).get(code)
+        table = await manager_of(request).find(code)
         seat, token = await table.join(body.name)
         return grant(table, seat, token)
 
     @app.post("/api/tables/{code}/start")
     async def start_table(request: Request, code: str, body: TokenBody) -> dict[str, Any]:
         limit(request, requests, "requests")
-        table = manager_of(request).get(code)
+        table = await manager_of(request).find(code)
         await table.start(body.token)
         return table.lobby_json()
 
     @app.post("/api/tables/{code}/leave")
     async def leave_table(request: Request, code: str, body: TokenBody) -> dict[str, Any]:
         limit(request, requests, "requests")
-        table = manager_of(request).get(code)
+        table = await manager_of(request).find(code)
         await table.leave(body.token)
         return table.lobby_json()
 
@@ -240,7 +240,7 @@ def create_app(
             await websocket.close(code=WS_CLOSE_BAD_HELLO, reason="send the token in the hello message")
             return
         try:
-            table = manager_of(websocket).get(code)
+            table = await manager_of(websocket).find(code)
         except LobbyError:
             await websocket.close(code=WS_CLOSE_NO_TABLE)
             return

@@ -58,6 +58,9 @@ class ServerSettings:
     allow_seeded: bool = True
     """Whether a create request may fix the seed (the table is then marked as seeded)."""
     max_body_bytes: int = MAX_BODY_BYTES
+    bot_processes: int = 1
+    """Processes in which bots and hints think, off the event loop and its GIL; 0 thinks in a
+    thread of the server process instead (a long search then slows every table of the process)."""
 
     def __post_init__(self) -> None:
         for f in fields(self):

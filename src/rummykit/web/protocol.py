@@ -7,6 +7,7 @@ Tokens never travel in the URL, where access logs and proxies would keep them::
     {"type": "hello", "token": "…" | null}
     {"type": "act", "action": "open 10H JH QH | AS AD AC", "version": 17}
     {"type": "hint"}
+    {"type": "moves"}         (every legal action of the player to move, compound ones included)
     {"type": "evaluate", "melds": [["5H", "6H", "JK"], ["QS", "QD", "QC"]]}
     {"type": "back"}          (take the seat back from the bot that played it while you were idle)
     {"type": "chat", "text": "gut gespielt!"}     (seats only; rummykit.web.chat)
@@ -16,7 +17,9 @@ Server to client::
 
     {"type": "welcome", "seat": 0 | null, "code": "K7QMX2"}
     {"type": "state", "version": 17, "you": 0 | null, "table": {...}, "view": {...} | null,
-     "legal": ["draw", "take"], "match": {...}, "log": [...]}
+     "legal": ["discard 3H", …], "compose": ["open", "layoff"], "legal_texts": [...], "match": {...},
+     "log": [...]}
+    {"type": "moves", "version": 17, "actions": ["open 10H JH QH", "layoff 5C on 2", …], "texts": [...]}
     {"type": "error", "code": "illegal", "message": "...", "rule": "opening_min_points", "version": 17,
      "texts": {"en": "...", "de": "..."}}
     {"type": "error", "code": "rate_limited", "message": "...", "retry_after": 0.4, ...}
@@ -25,6 +28,10 @@ Server to client::
     {"type": "pong"}
     {"type": "chat", "n": 3, "seat": 1, "name": "Ben", "text": "gut gespielt!"}
     {"type": "rematch", "code": "…", "seat": 1, "token": "…"}   (rummykit.web.rematch)
+
+``legal`` lists the actions that need no composing (draw, take, discards, knocks, buy-back
+decisions) and ``compose`` the compound kinds the rules permit now (:mod:`rummykit.web.moves`);
+with ``compose`` empty, ``legal`` is complete. ``moves`` enumerates everything, once per version.
 
 Views are serialised here, cards as notation strings. A seat's message holds its own hand and no
 other hidden card: other seats appear as card counts until their hands are revealed (the knocker's at
@@ -103,6 +110,12 @@ class EvaluateMessage(_Strict):
     ]
 
 
+class MovesMessage(_Strict):
+    """Ask for every legal action of the player to move (compound ones included)."""
+
+    type: Literal["moves"]
+
+
 class PingMessage(_Strict):
     type: Literal["ping"]
 
@@ -120,7 +133,9 @@ class HelloMessage(_Strict):
     token: Annotated[str | None, Field(max_length=100)] = None
 
 
-AnyClientMessage = ActMessage | HintMessage | EvaluateMessage | PingMessage | BackMessage | ChatMessage
+AnyClientMessage = (
+    ActMessage | HintMessage | MovesMessage | EvaluateMessage | PingMessage | BackMessage | ChatMessage
+)
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 CLIENT_MESSAGE: Final[TypeAdapter[AnyClientMessage]] = TypeAdapter(ClientMessage)
 HELLO: Final[TypeAdapter[HelloMessage]] = TypeAdapter(HelloMessage)
@@ -168,8 +183,20 @@ class SeatGrant(BaseModel):
 
 
 # Serialisation -----------------------------------------------------------------------------------
+_CARD_TEXT: Final[dict[int, str]] = {}
+"""Notation of each card code, filled as cards are seen (at most 53 entries)."""
+
+
+def notation(card: Card) -> str:
+    """A card's notation (``10H``, ``JK``), looked up rather than formatted each time."""
+    text = _CARD_TEXT.get(card)
+    if text is None:
+        text = _CARD_TEXT[int(card)] = str(card)
+    return text
+
+
 def cards(seq: tuple[Card, ...] | list[Card]) -> list[str]:
-    return [str(c) for c in seq]
+    return [notation(c) for c in seq]
 
 
 def meld_json(tm: TableMeld) -> dict[str, Any]:
@@ -243,7 +270,16 @@ def view_json(view: PlayerView, *, own: bool) -> dict[str, Any]:
 def log_json(match: Match, length: int = LOG_LENGTH) -> list[dict[str, Any]]:
     """The last ``length`` actions as everybody may read them (face-down cards left out)."""
     start = max(0, len(match.history) - length)
-    went_out = {id(r.history[-1]) for r in match.rounds if r.history and event_goes_out(r, r.history[-1])}
+    shown = {id(e) for e in match.history[start:]}
+    went_out = set()
+    for r in reversed(match.rounds):  # only hands that end inside the shown part matter
+        last = r.history[-1] if r.history else None
+        if last is None:
+            continue
+        if id(last) not in shown:
+            break
+        if event_goes_out(r, last):
+            went_out.add(id(last))
     entries = seat_draw_json(match) if start == 0 else []
     for i, event in enumerate(match.history[start:], start=start):
         if isinstance(event, (Event, MatchEvent)):

@@ -1,12 +1,21 @@
-"""Persistence of web tables with SQLAlchemy 2: one row per table, one row per applied action.
+"""Persistence of web tables with SQLAlchemy Core: one row per table, one row per applied action.
 
 A table is stored as its rules text, players, first dealer and what deals its cards, plus the lobby
 (seats, status). What deals the cards is the table's 256-bit ``secret`` (hex; see
 :mod:`rummykit.web.dealing`), or for a seeded table its public ``seed`` (``seed`` is 0 and unused
 when ``secret`` is set). The secret is read by the server alone. Every applied action is one row keyed by
-``(code, idx)``. The table manager writes an action, and the transaction commits, before anybody is
-told about it, so a server killed at any moment restarts with every table exactly as its players
-last saw it: replaying the action list is deterministic.
+``(code, idx)``; ``rk_tables.version`` counts a table's stored actions. The table manager writes an
+action, and the transaction commits, before anybody is told about it, so a server killed at any
+moment restarts with every table exactly as its players last saw it: replaying the action list is
+deterministic.
+
+Moves are written in groups: :meth:`Store.append_actions` stores the moves of many tables in one
+transaction (the manager gathers what arrived during one event-loop tick). The primary key
+``(code, idx)`` is the state-version check: a second action number ``idx`` of a table is refused, so
+two server processes sharing one database can never both store a move at the same version.
+
+The schema is managed by Alembic (:mod:`rummykit.web.migrations`): opening a store upgrades an
+older database to the current revision, including a database made before migrations existed.
 
 The database is chosen by an SQLAlchemy URL: ``sqlite:///path.db`` (the default, in the user's data
 directory) or ``postgresql+psycopg://user@host:port/db`` (psycopg 3).
@@ -23,20 +32,33 @@ from typing import Any, Final
 
 from sqlalchemy import (
     BigInteger,
+    Column,
+    Connection,
+    DateTime,
     Engine,
+    Float,
     ForeignKey,
+    Index,
     Integer,
+    MetaData,
     String,
+    Table,
     Text,
+    bindparam,
     create_engine,
     event,
-    inspect,
+    insert,
     select,
-    text,
+    update,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from rummykit.web.coordination import Notice, new_origin, notify
 
 DATABASE_ENV: Final = "RUMMYKIT_DATABASE_URL"
+
+
+class LobbyConflict(Exception):
+    """Another server process changed a table's lobby between our read and our write."""
 
 
 def default_database_url() -> str:
@@ -54,37 +76,37 @@ def default_database_url() -> str:
 OPEN_STATUSES: Final = ("waiting", "playing")
 """Tables in these states are loaded when the server starts."""
 
+metadata = MetaData()
 
-class Base(DeclarativeBase):
-    pass
+tables_table: Final = Table(
+    "rk_tables",
+    metadata,
+    Column("code", String(16), primary_key=True),
+    Column("rules", Text, nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("secret", String(64), nullable=True),  # the dealing secret in hex; NULL when seeded
+    Column("dealer", Integer, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("seats", Text, nullable=False),  # JSON list of seats (kind, name, bot, level, token hash)
+    Column("takeover_seconds", Float, nullable=False),
+    Column("created_at", DateTime, nullable=False),
+    Column("updated_at", DateTime, nullable=False),
+    Column("version", Integer, nullable=False, server_default="0"),  # number of stored actions
+    Index("ix_rk_tables_status", "status"),
+)
+"""One row per table (the current schema; :mod:`rummykit.web.migrations` builds it)."""
 
-
-class TableRow(Base):
-    __tablename__ = "rk_tables"
-
-    code: Mapped[str] = mapped_column(String(16), primary_key=True)
-    rules: Mapped[str] = mapped_column(Text)
-    players: Mapped[int] = mapped_column(Integer)
-    seed: Mapped[int] = mapped_column(BigInteger)
-    secret: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    """The table's dealing secret in hex; ``None`` for a seeded table."""
-    dealer: Mapped[int] = mapped_column(Integer)
-    status: Mapped[str] = mapped_column(String(16))
-    seats: Mapped[str] = mapped_column(Text)
-    """JSON list of seats (kind, name, bot kind and level, token hash)."""
-    takeover_seconds: Mapped[float]
-    created_at: Mapped[datetime]
-    updated_at: Mapped[datetime]
-
-
-class ActionRow(Base):
-    __tablename__ = "rk_actions"
-
-    code: Mapped[str] = mapped_column(String(16), ForeignKey("rk_tables.code"), primary_key=True)
-    idx: Mapped[int] = mapped_column(Integer, primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer)
-    action: Mapped[str] = mapped_column(Text)
-    created_at: Mapped[datetime]
+actions_table: Final = Table(
+    "rk_actions",
+    metadata,
+    Column("code", String(16), ForeignKey("rk_tables.code"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("action", Text, nullable=False),
+    Column("created_at", DateTime, nullable=False),
+)
+"""One row per applied action, keyed by ``(code, idx)``: the key refuses a second action ``idx``."""
 
 
 @dataclass
@@ -104,6 +126,17 @@ class StoredTable:
     actions: list[str]
 
 
+@dataclass(frozen=True)
+class StoredAction:
+    """Action number ``idx`` (from 0) of table ``code``; ``status`` changes the table's status too."""
+
+    code: str
+    idx: int
+    seat: int
+    action: str
+    status: str | None = None
+
+
 def _now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
@@ -112,27 +145,29 @@ class Store:
     """Synchronous storage; the table manager calls it from one worker thread."""
 
     def __init__(self, url: str) -> None:
+        from rummykit.web.migrations import upgrade
+
         self.url = url
         self.engine: Engine = _make_engine(url)
-        Base.metadata.create_all(self.engine)
-        self._migrate()
+        upgrade(self.engine)
+        self.shared = self.engine.dialect.name == "postgresql"
+        """Whether several server processes may share this database (PostgreSQL: changes are
+        announced through ``NOTIFY``, :mod:`rummykit.web.coordination`)."""
+        self.origin = new_origin()
+        """This process's id in the notices it sends."""
 
-    def _migrate(self) -> None:
-        """Add the ``secret`` column to a database made before tables had secrets; its tables are
-        seeded tables (their 32-bit seed was known to their creator)."""
-        columns = {c["name"] for c in inspect(self.engine).get_columns("rk_tables")}
-        if "secret" not in columns:
-            with self.engine.begin() as connection:
-                connection.execute(text("ALTER TABLE rk_tables ADD COLUMN secret VARCHAR(64)"))
+    def _notify(self, connection: Connection, kind: str, pairs: Sequence[tuple[str, int | None]]) -> None:
+        if self.shared:
+            notify(connection, [Notice(self.origin, kind, code, n) for code, n in pairs])
 
     def close(self) -> None:
         self.engine.dispose()
 
     def create(self, table: StoredTable) -> None:
         now = _now()
-        with Session(self.engine) as session, session.begin():
-            session.add(
-                TableRow(
+        with self.engine.begin() as connection:
+            connection.execute(
+                insert(tables_table).values(
                     code=table.code,
                     rules=table.rules,
                     players=table.players,
@@ -144,61 +179,152 @@ class Store:
                     takeover_seconds=table.takeover_seconds,
                     created_at=now,
                     updated_at=now,
+                    version=len(table.actions),
                 )
             )
 
-    def update_lobby(self, code: str, status: str, seats: Sequence[dict[str, Any]]) -> None:
-        with Session(self.engine) as session, session.begin():
-            row = session.get(TableRow, code)
-            if row is None:
+    def update_lobby(
+        self,
+        code: str,
+        status: str,
+        seats: Sequence[dict[str, Any]],
+        expect: tuple[str, str] | None = None,
+    ) -> str:
+        """Write a table's status and seats; returns the seats' stored text.
+
+        With ``expect`` (the status and seats text last read) the write is a compare-and-set:
+        :class:`LobbyConflict` when another process changed the lobby since.
+        """
+        written = json.dumps(list(seats))
+        query = update(tables_table).where(tables_table.c.code == code)
+        if expect is not None:
+            query = query.where(tables_table.c.status == expect[0], tables_table.c.seats == expect[1])
+        with self.engine.begin() as connection:
+            result = connection.execute(query.values(status=status, seats=written, updated_at=_now()))
+            if result.rowcount == 0:
+                if expect is not None:
+                    raise LobbyConflict(code)
                 raise KeyError(code)
-            row.status = status
-            row.seats = json.dumps(list(seats))
-            row.updated_at = _now()
+            self._notify(connection, "l", [(code, None)])
+        return written
+
+    def lobby(self, code: str) -> tuple[str, str] | None:
+        """A table's status and seats text, ``None`` if there is no such table."""
+        query = select(tables_table.c.status, tables_table.c.seats).where(tables_table.c.code == code)
+        with self.engine.connect() as connection:
+            row = connection.execute(query).first()
+        return None if row is None else (row[0], row[1])
+
+    def touch(self, code: str) -> None:
+        """Mark a table as in use now (people are present), for processes judging it idle."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(tables_table).where(tables_table.c.code == code).values(updated_at=_now())
+            )
+
+    def idle_seconds(self, code: str) -> float:
+        """Seconds since the table was last changed or touched (infinite if there is none)."""
+        query = select(tables_table.c.updated_at).where(tables_table.c.code == code)
+        with self.engine.connect() as connection:
+            stamp = connection.execute(query).scalar()
+        return float("inf") if stamp is None else (_now() - stamp).total_seconds()
+
+    def announce_presence(self, code: str, seat: int) -> None:
+        """Tell the other processes that a person took ``seat`` of ``code`` here."""
+        if self.shared:
+            with self.engine.begin() as connection:
+                self._notify(connection, "p", [(code, seat)])
 
     def append_action(self, code: str, idx: int, seat: int, action: str, status: str | None = None) -> None:
         """Store action number ``idx`` (from 0) of a table; the primary key refuses a second one."""
+        self.append_actions([StoredAction(code, idx, seat, action, status)])
+
+    def append_actions(self, actions: Sequence[StoredAction]) -> None:
+        """Store actions of any tables in one transaction: all of them or, on any error, none.
+
+        Raises:
+            sqlalchemy.exc.IntegrityError: an action number is already taken (or the table is
+                unknown); nothing of the group is stored.
+        """
+        if not actions:
+            return
         now = _now()
-        with Session(self.engine) as session, session.begin():
-            session.add(ActionRow(code=code, idx=idx, seat=seat, action=action, created_at=now))
-            row = session.get(TableRow, code)
-            if row is None:
-                raise KeyError(code)
-            row.updated_at = now
-            if status is not None:
-                row.status = status
+        with self.engine.begin() as connection:
+            connection.execute(
+                insert(actions_table),
+                [
+                    {"code": a.code, "idx": a.idx, "seat": a.seat, "action": a.action, "created_at": now}
+                    for a in actions
+                ],
+            )
+            latest: dict[str, StoredAction] = {}
+            for a in actions:
+                if a.code not in latest or a.idx > latest[a.code].idx:
+                    latest[a.code] = a
+            plain = [a for a in latest.values() if a.status is None]
+            ending = [a for a in latest.values() if a.status is not None]
+            where = tables_table.c.code == bindparam("k")
+            if plain:
+                connection.execute(
+                    update(tables_table).where(where).values(version=bindparam("v"), updated_at=now),
+                    [{"k": a.code, "v": a.idx + 1} for a in plain],
+                )
+            if ending:
+                connection.execute(
+                    update(tables_table)
+                    .where(where)
+                    .values(version=bindparam("v"), status=bindparam("s"), updated_at=now),
+                    [{"k": a.code, "v": a.idx + 1, "s": a.status} for a in ending],
+                )
+            self._notify(connection, "m", [(a.code, a.idx + 1) for a in latest.values()])
 
     def load_open(self) -> list[StoredTable]:
         """Every table still waiting or playing, with its actions (finished ones stay in the database)."""
-        with Session(self.engine) as session:
-            rows = session.scalars(
-                select(TableRow).where(TableRow.status.in_(OPEN_STATUSES)).order_by(TableRow.created_at)
-            ).all()
-            actions: dict[str, list[str]] = {row.code: [] for row in rows}
-            for code in actions:
-                query = select(ActionRow.action).where(ActionRow.code == code).order_by(ActionRow.idx)
-                actions[code] = list(session.scalars(query))
-            return [
-                StoredTable(
-                    code=row.code,
-                    rules=row.rules,
-                    players=row.players,
-                    seed=None if row.secret else row.seed,
-                    secret=bytes.fromhex(row.secret) if row.secret else None,
-                    dealer=row.dealer,
-                    status=row.status,
-                    seats=json.loads(row.seats),
-                    takeover_seconds=row.takeover_seconds,
-                    actions=actions.get(row.code, []),
-                )
-                for row in rows
-            ]
+        query = (
+            select(tables_table)
+            .where(tables_table.c.status.in_(OPEN_STATUSES))
+            .order_by(tables_table.c.created_at)
+        )
+        with self.engine.connect() as connection:
+            rows = connection.execute(query).mappings().all()
+            return [self._stored(connection, row) for row in rows]
 
-    def actions(self, code: str) -> list[str]:
-        """The stored actions of one table, in order."""
-        with Session(self.engine) as session:
-            query = select(ActionRow.action).where(ActionRow.code == code).order_by(ActionRow.idx)
-            return list(session.scalars(query))
+    def load(self, code: str) -> StoredTable | None:
+        """One table with its actions, whatever its status; ``None`` if there is none."""
+        with self.engine.connect() as connection:
+            row = (
+                connection.execute(select(tables_table).where(tables_table.c.code == code)).mappings().first()
+            )
+            return None if row is None else self._stored(connection, row)
+
+    @staticmethod
+    def _stored(connection: Any, row: Any) -> StoredTable:
+        return StoredTable(
+            code=row["code"],
+            rules=row["rules"],
+            players=row["players"],
+            seed=None if row["secret"] else row["seed"],
+            secret=bytes.fromhex(row["secret"]) if row["secret"] else None,
+            dealer=row["dealer"],
+            status=row["status"],
+            seats=json.loads(row["seats"]),
+            takeover_seconds=row["takeover_seconds"],
+            actions=_actions(connection, row["code"]),
+        )
+
+    def actions(self, code: str, start: int = 0) -> list[str]:
+        """The stored actions of one table in order, from number ``start``."""
+        with self.engine.connect() as connection:
+            return _actions(connection, code, start)
+
+
+def _actions(connection: Any, code: str, start: int = 0) -> list[str]:
+    query = (
+        select(actions_table.c.action)
+        .where(actions_table.c.code == code, actions_table.c.idx >= start)
+        .order_by(actions_table.c.idx)
+    )
+    return list(connection.execute(query).scalars())
 
 
 def _make_engine(url: str) -> Engine:

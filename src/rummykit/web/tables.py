@@ -32,15 +32,20 @@ import hashlib
 import hmac
 import json
 import logging
+import multiprocessing
+import os
 import random
 import secrets
+import threading
+import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from functools import partial
 from typing import Any, Final, Literal, TypeVar
 
 from pydantic import ValidationError
+from sqlalchemy.exc import IntegrityError
 
 from rummykit.actions import Action
 from rummykit.bots import Bot, make_bot, match_action
@@ -51,6 +56,7 @@ from rummykit.rules import Rules, option_range
 from rummykit.seating import draw_first_dealer
 from rummykit.web import protocol
 from rummykit.web.chat import ChatMessage, ChatRoom
+from rummykit.web.coordination import Listener, Notice
 from rummykit.web.dealing import (
     SEEDED_NOTICE,
     DealtMatch,
@@ -61,16 +67,18 @@ from rummykit.web.dealing import (
     seeded_key,
 )
 from rummykit.web.limits import ServerSettings
+from rummykit.web.moves import Allowed, allowed
 from rummykit.web.protocol import (
     ActMessage,
     BackMessage,
     CreateTable,
     EvaluateMessage,
     HintMessage,
+    MovesMessage,
     PingMessage,
     error_json,
 )
-from rummykit.web.store import Store, StoredTable
+from rummykit.web.store import OPEN_STATUSES, LobbyConflict, Store, StoredAction, StoredTable
 from rummykit.web.texts import action_texts, engine_error_texts
 
 log = logging.getLogger("rummykit.web")
@@ -84,6 +92,26 @@ CLIENT_QUEUE: Final = 64
 Status = Literal["waiting", "playing", "over", "closed", "expired"]
 OPEN: Final = ("waiting", "playing")
 T = TypeVar("T")
+
+
+def _follow_parent(parent: int) -> None:
+    """In a bot process: exit when the server process is gone (even killed with SIGKILL)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="rummykit-parent-watch", daemon=True).start()
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+WEB_BOT_KINDS: Final = ("random", "greedy", "search")
+"""The bots a web table seats. Not ``policy`` (it reads a network file from the server's disk) nor
+``openspiel-simple`` (OpenSpiel's bot plays only gin and loads a C++ library into the server)."""
 
 
 def default_bot_kind() -> str:
@@ -143,7 +171,7 @@ class Client:
     def send(self, message: dict[str, Any] | str) -> None:
         if self.dropped:
             return
-        text = message if isinstance(message, str) else json.dumps(message, separators=(",", ":"))
+        text = message if isinstance(message, str) else _dumps(message)
         try:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
@@ -180,6 +208,8 @@ class Table:
         self.manager = manager
         self.code = code
         self.rules = rules
+        self.rules_text = str(rules)
+        """The rules in their text form (rules never change at a table)."""
         self.seed = seed
         self.secret = secret
         self.address = address
@@ -194,6 +224,13 @@ class Table:
         self.lock = asyncio.Lock()
         self._away: dict[int, float] = {}
         self._bots: dict[tuple[str, str | None], Bot] = {}
+        self._allowed: tuple[int, Allowed] | None = None
+        self._moves: tuple[int, list[str], list[dict[str, str]]] | None = None
+        self._hint: tuple[int, str, str] | None = None
+        self._lobby_seen: tuple[str, str] | None = None
+        self._last_round: tuple[tuple[int, int | None], str] | None = None
+        """Status and seats text as last read from or written to the database."""
+        self._touched = 0.0
         self._driver: asyncio.Task[None] | None = None
         now = asyncio.get_running_loop().time()
         self._idle_since: float | None = now
@@ -250,7 +287,7 @@ class Table:
         return {
             "code": self.code,
             "status": self.status,
-            "rules": str(self.rules),
+            "rules": self.rules_text,
             "preset": self.rules.name,
             "players": self.players,
             "opening_min": self.rules.opening_min_points,
@@ -266,45 +303,66 @@ class Table:
             "spectators": sum(1 for c in self.clients if c.seat is None),
         }
 
-    def state_for(self, seat: int | None) -> dict[str, Any]:
+    def _shared_texts(self) -> tuple[str, str, str]:
+        """The parts of a state message that every connection gets: table, match, log (JSON)."""
+        m = self.match
+        return _dumps(self.lobby_json()), _dumps(protocol.match_json(m)), _dumps(protocol.log_json(m))
+
+    def _last_round_text(self, seat: int | None) -> str:
+        """The last finished hand as ``seat`` sees it (everything of it is shown: hands revealed,
+        showdown arrangements); a finished hand never changes, so its text is kept."""
+        rounds = self.match.rounds
+        number = len(rounds) - 1 if rounds and rounds[-1].result is not None else len(rounds) - 2
+        if number < 0:
+            return "null"
+        last = rounds[number]
+        own = seat is not None and seat < last.seats
+        key = (number, seat if own else None)
+        if self._last_round is None or self._last_round[0] != key:
+            view = protocol.view_json(last.view(seat if own and seat is not None else 0), own=own)
+            self._last_round = (key, _dumps(view))
+        return self._last_round[1]
+
+    def state_text(self, seat: int | None, shared: tuple[str, str, str] | None = None) -> str:
+        """The state message for ``seat`` (``None``: a spectator) as JSON text."""
         m = self.match
         view: dict[str, Any] | None = None
-        legal: list[str] = []
-        legal_texts: list[dict[str, str]] = []
+        options = Allowed()
         if self.status != "waiting":
             if seat is not None:
                 view = protocol.view_json(m.round.view(seat), own=True)
                 if self.status == "playing" and not m.is_over and m.to_move == seat:
-                    actions = m.legal_actions()
-                    legal = [str(a) for a in actions]
-                    legal_texts = [action_texts(a) for a in actions]
+                    options = self.allowed()
             else:
                 view = protocol.view_json(m.round.view(0), own=False)
-        last_round: dict[str, Any] | None = None
-        finished = [r for r in m.rounds if r.result is not None]
-        if finished:
-            # Everything of a finished hand is shown (hands revealed, showdown arrangements).
-            last = finished[-1]
-            own = seat is not None and seat < last.seats
-            last_round = protocol.view_json(last.view(seat if own and seat is not None else 0), own=own)
-        return {
-            "type": "state",
-            "version": self.version,
-            "you": seat,
-            "table": self.lobby_json(),
-            "view": view,
-            "legal": legal,
-            "legal_texts": legal_texts,
-            "match": protocol.match_json(m),
-            "log": protocol.log_json(m),
-            "last_round": last_round,
-        }
+        table, match, log_entries = shared or self._shared_texts()
+        return (
+            f'{{"type":"state","version":{self.version},"you":{_dumps(seat)},"table":{table},'
+            f'"view":{_dumps(view)},"legal":{_dumps(options.legal)},"compose":{_dumps(options.compose)},'
+            f'"legal_texts":{_dumps(options.texts)},'
+            f'"match":{match},"log":{log_entries},"last_round":{self._last_round_text(seat)}}}'
+        )
+
+    def allowed(self) -> Allowed:
+        """The cheap options of the player to move (:mod:`rummykit.web.moves`), once per version."""
+        if self._allowed is None or self._allowed[0] != self.version:
+            self._allowed = (self.version, allowed(self.match, action_texts))
+        return self._allowed[1]
+
+    def moves(self) -> tuple[list[str], list[dict[str, str]]]:
+        """Every legal action of the player to move and its texts in every language, enumerated on
+        demand once per version."""
+        if self._moves is None or self._moves[0] != self.version:
+            actions = self.match.legal_actions()
+            self._moves = (self.version, [str(a) for a in actions], [action_texts(a) for a in actions])
+        return self._moves[1], self._moves[2]
 
     def broadcast(self) -> None:
         texts: dict[int | None, str] = {}
+        shared = self._shared_texts() if self.clients else None
         for client in list(self.clients):
             if client.seat not in texts:
-                texts[client.seat] = json.dumps(self.state_for(client.seat), separators=(",", ":"))
+                texts[client.seat] = self.state_text(client.seat, shared)
             client.send(texts[client.seat])
 
     def _stored(self) -> StoredTable:
@@ -322,9 +380,58 @@ class Table:
         )
 
     async def _save_lobby(self) -> None:
-        await self.manager.db(
-            self.manager.store.update_lobby, self.code, self.status, [asdict(s) for s in self.seats]
-        )
+        """Store status and seats; with a shared database, only if nobody changed them meanwhile
+        (else the lobby is reloaded and the request refused with 409)."""
+        store = self.manager.store
+        seats = [asdict(s) for s in self.seats]
+        expect = self._lobby_seen if store.shared else None
+        try:
+            written = await self.manager.db(store.update_lobby, self.code, self.status, seats, expect)
+        except LobbyConflict:
+            await self._reload_lobby()
+            raise LobbyError(409, f"table {self.code} changed meanwhile; try again") from None
+        self._lobby_seen = (self.status, written)
+
+    # Other server processes (a shared database) ---------------------------------------------------
+    async def _reload_lobby(self) -> None:
+        """Read status and seats from the database (the caller holds the lock)."""
+        found = await self.manager.db(self.manager.store.lobby, self.code)
+        if found is None or found == self._lobby_seen:
+            return
+        self._lobby_seen = found
+        status, seats = found
+        self.seats = [Seat(**s) for s in json.loads(seats)]
+        self.status = "over" if status == "playing" and self.match.is_over else status  # type: ignore[assignment]
+        self.broadcast()
+        if self.status not in OPEN and self.status != "over":
+            for client in list(self.clients):
+                client.close()
+
+    async def _catch_up(self) -> bool:
+        """Apply the actions other processes stored since our version (the caller holds the lock);
+        whether there were any."""
+        stored = await self.manager.db(self.manager.store.actions, self.code, self.version)
+        for text in stored:
+            self.match.apply(Action.parse(text))
+        if stored:
+            if self.match.is_over and self.status == "playing":
+                self.status = "over"
+            self.broadcast()
+        return bool(stored)
+
+    async def refresh(self, lobby: bool) -> None:
+        """Take in a change another process announced: new moves, or (``lobby``) seats and status."""
+        async with self.lock:
+            if lobby:
+                await self._reload_lobby()
+            else:
+                await self._catch_up()
+        self.kick()
+
+    def seat_taken_elsewhere(self, seat: int) -> None:
+        """A person took ``seat`` on another process: it is no longer away here."""
+        if seat in self._away and not self.connected(seat):
+            self._away.pop(seat, None)
 
     # Connections --------------------------------------------------------------------------------
     async def connect(self, client: Client) -> None:
@@ -336,6 +443,8 @@ class Table:
             for line in self.chat.history:
                 client.send(line)
             self.broadcast()
+        if client.seat is not None and self.manager.store.shared:
+            await self.manager.db(self.manager.store.announce_presence, self.code, client.seat)
         self.kick()  # a person is connected: bots that waited may play
 
     async def disconnect(self, client: Client) -> None:
@@ -376,6 +485,8 @@ class Table:
             await self.act(client, message)
         elif isinstance(message, HintMessage):
             await self.hint(client)
+        elif isinstance(message, MovesMessage):
+            self.send_moves(client)
         elif isinstance(message, EvaluateMessage):
             client.send(self.evaluate(message))
         elif isinstance(message, PingMessage):
@@ -424,6 +535,13 @@ class Table:
                 return
             try:
                 await self._commit(seat, action)
+            except IntegrityError:
+                # Another server process stored a move at this version first.
+                await self._catch_up()
+                client.send(
+                    error_json("stale", "the table moved on before your move was stored", self.version)
+                )
+                return
             except Exception:
                 log.exception("table %s: cannot store %s", self.code, action)
                 client.send(
@@ -450,24 +568,45 @@ class Table:
         return None
 
     async def _commit(self, seat: int, action: Action) -> None:
-        """Store a checked action, then apply and broadcast it (the caller holds the lock)."""
-        index = self.version
-        await self.manager.db(self.manager.store.append_action, self.code, index, seat, str(action))
+        """Store a checked action, then apply and broadcast it (the caller holds the lock).
+
+        The write joins the manager's next group commit; the move is applied and broadcast only
+        once that transaction has committed."""
+        await self.manager.append(StoredAction(self.code, self.version, seat, str(action)))
         self.match.apply(action)
         if self.match.is_over:
             self.status = "over"
             await self._save_lobby()
         self.broadcast()
 
-    async def hint(self, client: Client) -> None:
+    def _to_move(self, client: Client) -> bool:
         seat = client.seat
+        return (
+            seat is not None
+            and self.status == "playing"
+            and not self.match.is_over
+            and (self.match.to_move == seat)
+        )
+
+    def send_moves(self, client: Client) -> None:
+        """Answer ``{"type": "moves"}``: the complete legal list, for the player to move only."""
+        if not self._to_move(client):
+            client.send(error_json("no_moves", "moves are listed for the player to move", self.version))
+            return
+        actions, texts = self.moves()
+        client.send({"type": "moves", "version": self.version, "actions": actions, "texts": texts})
+
+    async def hint(self, client: Client) -> None:
         async with self.lock:
-            if seat is None or self.status != "playing" or self.match.to_move != seat:
+            if not self._to_move(client):
                 client.send(error_json("no_hint", "hints are given to the player to move", self.version))
                 return
-            bot = self._bot(default_bot_kind(), "medium")
-            action = await asyncio.to_thread(match_action, bot, self.match, self.bot_rng("hints"))
-            client.send({"type": "hint", "action": str(action), "bot": bot.name, "version": self.version})
+            if self._hint is None or self._hint[0] != self.version:
+                bot = self._bot(default_bot_kind(), "medium")
+                action = await self.manager.think(bot, self.match, self.bot_rng("hints"))
+                self._hint = (self.version, str(action), bot.name)
+            _, text, name = self._hint
+            client.send({"type": "hint", "action": text, "bot": name, "version": self.version})
 
     def evaluate(self, message: EvaluateMessage) -> dict[str, Any]:
         """Judge composed melds; a group is also tried in run order, so clicking order matters less."""
@@ -541,9 +680,11 @@ class Table:
                 )
                 rng = self.bot_rng("bots")
                 try:
-                    action = await asyncio.to_thread(match_action, bot, self.match, rng)
+                    action = await self.manager.think(bot, self.match, rng)
                     self.match.check(action)
                     await self._commit(seat, action)
+                except IntegrityError:
+                    await self._catch_up()  # another process stored this move first
                 except Exception:
                     log.exception("table %s: bot %s failed for seat %d", self.code, bot.name, seat)
                     return
@@ -565,12 +706,20 @@ class Table:
             if self.status == "playing"
             else any(self.connected(i) for i, s in enumerate(self.seats) if s.kind == "human")
         )
+        shared = self.manager.store.shared
         if present:
             self._idle_since = None
+            if shared and now - self._touched >= settings.idle_table_seconds / 4:
+                self._touched = now  # other processes see that people play here
+                await self.manager.db(self.manager.store.touch, self.code)
         elif self._idle_since is None:
             self._idle_since = now
         elif now - self._idle_since >= settings.idle_table_seconds:
-            await self.expire()
+            idle = await self.manager.db(self.manager.store.idle_seconds, self.code) if shared else None
+            if idle is not None and idle < settings.idle_table_seconds:
+                self.manager.unload(self)  # people play it through another process
+            else:
+                await self.expire()
             return
         if self.status == "playing" and not self.match.is_over:
             seat = self.match.to_move
@@ -617,6 +766,8 @@ class Table:
 
     async def join(self, name: str) -> tuple[int, str]:
         async with self.lock:
+            if self.manager.store.shared:
+                await self._reload_lobby()
             if self.status != "waiting":
                 raise LobbyError(409, f"table {self.code} is {self.status}; watch it instead")
             free = [i for i, s in enumerate(self.seats) if s.kind == "open"]
@@ -632,6 +783,8 @@ class Table:
 
     async def start(self, token: str) -> None:
         async with self.lock:
+            if self.manager.store.shared:
+                await self._reload_lobby()
             if self.seat_for_token(token) != 0:
                 raise LobbyError(403, "only the host (seat 1) can start the table")
             if self.status != "waiting":
@@ -644,6 +797,8 @@ class Table:
 
     async def leave(self, token: str) -> None:
         async with self.lock:
+            if self.manager.store.shared:
+                await self._reload_lobby()
             seat = self.seat_for_token(token)
             if seat is None:
                 raise LobbyError(403, "unknown seat token")
@@ -689,6 +844,11 @@ class TableManager:
         self.tables: dict[str, Table] = {}
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-db")
         self._clock: asyncio.Task[None] | None = None
+        self._pending: list[tuple[StoredAction, asyncio.Future[None]]] = []
+        self._writer: asyncio.Task[None] | None = None
+        self._thinkers: ProcessPoolExecutor | None = None
+        self._listener: Listener | None = None
+        self._refreshing: set[asyncio.Task[None]] = set()
 
     @property
     def bot_delay(self) -> float:
@@ -702,6 +862,96 @@ class TableManager:
         """Run a storage call on the single database thread (writes stay in order)."""
         return await asyncio.get_running_loop().run_in_executor(self._db, partial(fn, *args))
 
+    async def append(self, record: StoredAction) -> None:
+        """Store one action in the next group commit; returns once that transaction committed.
+
+        Moves arriving during one event-loop tick, on any tables, share one transaction (and one
+        trip to the database thread); a failing group is retried action by action, so one refused
+        action (a version already taken) fails alone."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((record, future))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.get_running_loop().create_task(self._write_groups())
+        await future
+
+    async def _write_groups(self) -> None:
+        while self._pending:
+            await asyncio.sleep(0)  # the rest of this tick's moves join the group
+            group, self._pending = self._pending, []
+            try:
+                await self.db(self.store.append_actions, [record for record, _ in group])
+            except Exception:
+                for record, future in group:
+                    try:
+                        await self.db(self.store.append_actions, [record])
+                    except Exception as exc:
+                        if not future.done():
+                            future.set_exception(exc)
+                    else:
+                        if not future.done():
+                            future.set_result(None)
+            else:
+                for _, future in group:
+                    if not future.done():
+                        future.set_result(None)
+
+    async def think(self, bot: Bot, match: Match, rng: random.Random) -> Action:
+        """A bot's decision, made in the bot processes (or a thread with ``bot_processes=0``)."""
+        loop = asyncio.get_running_loop()
+        if self.settings.bot_processes == 0:
+            return await asyncio.to_thread(match_action, bot, match, rng)
+        if self._thinkers is None:
+            self._thinkers = ProcessPoolExecutor(
+                self.settings.bot_processes,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_follow_parent,
+                initargs=(os.getpid(),),
+            )
+        return await loop.run_in_executor(self._thinkers, match_action, bot, match, rng)
+
+    def on_notice(self, notice: Notice) -> None:
+        """A change announced by another server process (on the event loop)."""
+        table = self.tables.get(notice.code)
+        if table is None:
+            return
+        loop = asyncio.get_running_loop()
+        task: asyncio.Task[None] | None = None
+        if notice.kind == "p" and notice.number is not None:
+            table.seat_taken_elsewhere(notice.number)
+        elif notice.kind == "l":
+            task = loop.create_task(table.refresh(lobby=True))
+        elif notice.kind == "m" and (notice.number is None or notice.number > table.version):
+            task = loop.create_task(table.refresh(lobby=False))
+        if task is not None:
+            self._refreshing.add(task)
+            task.add_done_callback(self._refreshing.discard)
+
+    def unload(self, table: Table) -> None:
+        """Forget a table without changing it (another process serves its people)."""
+        table.cancel()
+        if self.tables.get(table.code) is table:
+            del self.tables[table.code]
+
+    async def find(self, code: str) -> Table:
+        """The table ``code``; with a shared database, one another process made is loaded from it."""
+        key = code.strip().upper()
+        table = self.tables.get(key)
+        valid = len(key) == CODE_LENGTH and all(ch in CODE_ALPHABET for ch in key)
+        if table is None and self.store.shared and valid:
+            stored = await self.db(self.store.load, key)
+            if stored is not None and stored.status in OPEN_STATUSES:
+                table = self.tables.get(key)
+                if table is None:
+                    try:
+                        table = self._rebuild(stored)
+                    except (RummyError, ValueError, KeyError) as exc:
+                        log.error("table %s cannot be restored: %s", key, exc)
+                        raise LobbyError(404, f"no table {code[:16]!r}") from None
+                    self.tables[key] = table
+        if table is None:
+            raise LobbyError(404, f"no table {code[:16]!r}")
+        return table
+
     def get(self, code: str) -> Table:
         table = self.tables.get(code.strip().upper())
         if table is None:
@@ -713,7 +963,16 @@ class TableManager:
 
     async def load(self) -> None:
         """Rebuild every open stored table by replaying its actions; people are away until they
-        reconnect. Then start the clocks."""
+        reconnect. Then start the clocks.
+
+        With a shared database (PostgreSQL), tables are instead loaded when a client asks for one
+        (:meth:`find`), and changes made by other processes arrive as notices."""
+        loop = asyncio.get_running_loop()
+        if self.store.shared:
+            self._listener = Listener(self.store.engine, self.store.origin, self.on_notice)
+            await asyncio.to_thread(self._listener.start, loop)
+            self._clock = loop.create_task(self._run_clock())
+            return
         for stored in await self.db(self.store.load_open):
             try:
                 table = self._rebuild(stored)
@@ -736,7 +995,7 @@ class TableManager:
         status: Status = stored.status  # type: ignore[assignment]
         if match.is_over and status == "playing":
             status = "over"
-        return Table(
+        table = Table(
             self,
             stored.code,
             rules,
@@ -748,6 +1007,8 @@ class TableManager:
             stored.takeover_seconds,
             match,
         )
+        table._lobby_seen = (stored.status, json.dumps(stored.seats))
+        return table
 
     @staticmethod
     def _new_match(
@@ -815,6 +1076,8 @@ class TableManager:
         seats += [Seat("open") for _ in range(spec.seats - 1 - len(spec.bots))]
         for i, b in enumerate(spec.bots, start=len(seats)):
             kind = b.kind or default_bot_kind()
+            if kind.split(":", 1)[0].strip().lower() not in WEB_BOT_KINDS:
+                raise LobbyError(400, f"unknown bot {kind!r}; bots: {', '.join(WEB_BOT_KINDS)}")
             try:
                 make_bot(kind, b.level)
             except RummyError as exc:
@@ -828,6 +1091,7 @@ class TableManager:
         )  # fmt: skip
         token = table._new_token(0)
         await self.db(self.store.create, table._stored())
+        table._lobby_seen = ("waiting", json.dumps([asdict(s) for s in table.seats]))
         self.tables[code] = table
         if all(s.kind != "open" for s in seats):
             async with table.lock:
@@ -866,6 +1130,13 @@ class TableManager:
             self._clock.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._clock
+        if self._writer is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._writer, timeout=5.0)
+        if self._thinkers is not None:
+            self._thinkers.shutdown(wait=False, cancel_futures=True)
+        if self._listener is not None:
+            await asyncio.to_thread(self._listener.stop)
         for table in self.tables.values():
             table.cancel()
         await asyncio.get_running_loop().run_in_executor(None, partial(self._db.shutdown, wait=True))

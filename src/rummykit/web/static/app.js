@@ -218,6 +218,7 @@ function onMessage(msg) {
     case "hint": S.hint = msg.action; renderHint(); break;
     case "rematch": onRematch(msg); break;
     case "chat": onChat(msg); break;
+    case "moves": if (S.state && msg.version === S.state.version) { S.moves = msg; render(); } break;
     case "evaluation": S.evaluation = msg; if (S.state && S.state.view) { renderTray(); renderActions(); } break;
     default: break;
   }
@@ -251,6 +252,7 @@ function onState(state) {
     S.animate = true;  // the next render animates what changed; later renders (a click) do not
     if (previous && state.version > previous.version) playSound(state.legal.length && !previous.legal.length ? "turn" : "move");
   }
+  if ((state.compose || []).length && (!S.moves || S.moves.version !== state.version)) send({ type: "moves" });
   if (S.seat !== state.you) { S.seat = state.you; }
   if (!previous || previous.version !== state.version) {
     // The hand changed under the selection: keep only groups whose cards are still held.
@@ -452,8 +454,12 @@ function shownHand() {
   return arrange(out);
 }
 
-function legal() { return S.state ? S.state.legal : []; }
-function myTurn() { return legal().length > 0; }
+// The state lists the simple moves; compound ones (open, meld, layoff, swap) come on request.
+function legal() {
+  if (!S.state) return [];
+  return S.moves && S.moves.version === S.state.version ? S.moves.actions : S.state.legal;
+}
+function myTurn() { return legal().length > 0 || (S.state.compose || []).length > 0; }
 
 function render() {
   // A card being dragged keeps its element: a state arriving meanwhile is drawn at the drop.
@@ -850,8 +856,12 @@ function meldsReady() {
 
 function moveLabel(a) {
   if (a === "draw" || a === "take" || a === "buyback" || a === "decline") return t(a);
-  const i = S.state.legal.indexOf(a);  // the server words each legal move in every language
-  return i >= 0 && S.state.legal_texts ? inLang(S.state.legal_texts[i], a) : a;
+  // The server words each legal move in every language: the state's simple moves, the full list's rest.
+  const full = S.moves && S.moves.version === S.state.version ? S.moves : null;
+  const i = S.state.legal.indexOf(a);
+  if (i >= 0 && S.state.legal_texts) return inLang(S.state.legal_texts[i], a);
+  const j = full ? full.actions.indexOf(a) : -1;
+  return j >= 0 && full.texts ? inLang(full.texts[j], a) : a;
 }
 
 function renderMoves() {

@@ -1,0 +1,121 @@
+"""Several server processes sharing one PostgreSQL database: notices through ``LISTEN/NOTIFY``.
+
+PostgreSQL is the coordination engine; there is no protocol between server processes. Moves on a
+table are serialised by the database: action number ``idx`` of a table is the primary key
+``(code, idx)`` of ``rk_actions``, so of two processes storing a move at the same state version one
+commits and the other is refused, catches up from the database and tells its client the move was
+stale. A lobby change (join, leave, start) is a compare-and-set on the table row.
+
+Every committed change is announced on the channel :data:`CHANNEL` in the same transaction (so a
+notice is delivered only if the change committed), as ``origin:kind:code[:n]``:
+
+* ``m`` (moves): table ``code`` now has ``n`` stored actions;
+* ``l`` (lobby): seats or status of ``code`` changed;
+* ``p`` (presence): a person took seat ``n`` of ``code`` on process ``origin`` (other processes
+  stop counting that seat as away).
+
+``origin`` is a random id per process; a process ignores its own notices. A :class:`Listener` holds
+one database connection per process, in a thread, and hands notices to the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final
+
+from sqlalchemy import Connection, Engine, text
+
+log = logging.getLogger("rummykit.web")
+
+CHANNEL: Final = "rummykit"
+POLL_SECONDS: Final = 0.5
+"""How often the listener thread looks whether it should stop."""
+
+
+def new_origin() -> str:
+    """A random id for one server process."""
+    return secrets.token_hex(6)
+
+
+@dataclass(frozen=True)
+class Notice:
+    """One decoded notice (see the module docstring)."""
+
+    origin: str
+    kind: str
+    code: str
+    number: int | None = None
+
+    @classmethod
+    def parse(cls, payload: str) -> Notice | None:
+        parts = payload.split(":")
+        if len(parts) not in (3, 4) or parts[1] not in ("m", "l", "p"):
+            return None
+        try:
+            number = int(parts[3]) if len(parts) == 4 else None
+        except ValueError:
+            return None
+        return cls(parts[0], parts[1], parts[2], number)
+
+    def payload(self) -> str:
+        tail = "" if self.number is None else f":{self.number}"
+        return f"{self.origin}:{self.kind}:{self.code}{tail}"
+
+
+def notify(connection: Connection, notices: list[Notice]) -> None:
+    """Announce ``notices`` in the connection's transaction (delivered when it commits)."""
+    if not notices:
+        return
+    connection.execute(
+        text("SELECT pg_notify(:channel, p) FROM unnest(CAST(:payloads AS text[])) AS p"),
+        {"channel": CHANNEL, "payloads": [n.payload() for n in notices]},
+    )
+
+
+class Listener:
+    """``LISTEN`` on one dedicated connection in a thread; notices go to ``deliver`` on the loop."""
+
+    def __init__(self, engine: Engine, origin: str, deliver: Callable[[Notice], None]) -> None:
+        self.engine = engine
+        self.origin = origin
+        self.deliver = deliver
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._ready = threading.Event()
+
+    def start(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._thread = threading.Thread(target=self._run, args=(loop,), name="rummykit-listen", daemon=True)
+        self._thread.start()
+        self._ready.wait(10)
+
+    def _run(self, loop: asyncio.AbstractEventLoop) -> None:
+        pooled = self.engine.raw_connection()
+        connection: Any = pooled.driver_connection
+        pooled.detach()  # this connection listens for the process's lifetime, outside the pool
+        try:
+            connection.autocommit = True
+            connection.execute(f"LISTEN {CHANNEL}")
+            self._ready.set()
+            while not self._stop.is_set():
+                for item in connection.notifies(timeout=POLL_SECONDS):
+                    notice = Notice.parse(item.payload)
+                    if notice is not None and notice.origin != self.origin:
+                        loop.call_soon_threadsafe(self.deliver, notice)
+        except Exception:
+            if not self._stop.is_set():
+                log.exception("the database listener stopped")
+        finally:
+            self._ready.set()
+            with contextlib.suppress(Exception):
+                connection.close()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(POLL_SECONDS * 4)

@@ -1,0 +1,67 @@
+"""Schema migrations of the web store (Alembic): :func:`upgrade` brings any database to the head.
+
+Revisions live in ``versions/``: ``0001`` is the schema of the last release before migrations
+existed (what ``create_all`` made), ``0002`` adds ``rk_tables.version`` (the number of stored
+actions, filled from ``rk_actions``) and an index on ``rk_tables.status``.
+
+A database made before migrations (tables but no ``alembic_version``) is recognised and stamped at
+``0001`` first; an even older one without the ``secret`` column gets it (its tables are seeded
+tables: their 32-bit seed was known to their creator). On PostgreSQL the upgrade holds an advisory
+lock, so several server processes starting at once upgrade the database exactly once.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Final
+
+from sqlalchemy import Connection, Engine, inspect, text
+
+HEAD: Final = "0002"
+BASELINE: Final = "0001"
+"""The revision of a database that ``create_all`` made before migrations existed."""
+MIGRATION_LOCK: Final = 0x726B6D67  # "rkmg": the advisory lock key of schema upgrades
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Bring the database behind ``engine`` to ``revision`` (the head by default)."""
+    with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATION_LOCK})
+        _adopt_unversioned(connection)
+        _run(connection, "upgrade", revision)
+
+
+def downgrade(engine: Engine, revision: str) -> None:
+    """Take the database back to ``revision`` (``"base"`` removes every table of the store)."""
+    with engine.begin() as connection:
+        _run(connection, "downgrade", revision)
+
+
+def current(engine: Engine) -> str | None:
+    """The database's revision, ``None`` when it has none."""
+    with engine.connect() as connection:
+        if not inspect(connection).has_table("alembic_version"):
+            return None
+        return connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
+
+
+def _adopt_unversioned(connection: Connection) -> None:
+    """Stamp a pre-migration database at the baseline (adding ``secret`` where it is missing)."""
+    inspector = inspect(connection)
+    if inspector.has_table("alembic_version") or not inspector.has_table("rk_tables"):
+        return
+    columns = {c["name"] for c in inspector.get_columns("rk_tables")}
+    if "secret" not in columns:
+        connection.execute(text("ALTER TABLE rk_tables ADD COLUMN secret VARCHAR(64)"))
+    _run(connection, "stamp", BASELINE)
+
+
+def _run(connection: Connection, what: str, revision: str) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent))
+    config.attributes["connection"] = connection
+    getattr(command, what)(config, revision)

@@ -1,0 +1,68 @@
+"""Group commit: the moves of one event-loop tick share one transaction, and a refused move fails
+alone (the others of its group are stored)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy.exc import IntegrityError
+
+from rummykit.web.limits import ServerSettings
+from rummykit.web.store import Store, StoredAction, StoredTable
+from rummykit.web.tables import TableManager
+
+
+def stored(code: str) -> StoredTable:
+    return StoredTable(code, "german", 2, 1, None, 0, "playing", [], 60.0, [])
+
+
+def test_a_group_is_one_transaction_and_a_refused_move_fails_alone(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'g.db'}")
+    for code in ("AAAAAA", "BBBBBB", "CCCCCC"):
+        store.create(stored(code))
+    store.append_action("BBBBBB", 0, 0, "draw")
+    groups: list[list[StoredAction]] = []
+    original = store.append_actions
+
+    def recording(actions: Any) -> None:
+        groups.append(list(actions))
+        original(actions)
+
+    store.append_actions = recording  # type: ignore[method-assign]
+
+    async def main() -> list[Any]:
+        manager = TableManager(store, ServerSettings())
+        try:
+            return await asyncio.gather(
+                manager.append(StoredAction("AAAAAA", 0, 0, "draw")),
+                manager.append(StoredAction("BBBBBB", 0, 1, "take")),  # action 0 is taken
+                manager.append(StoredAction("CCCCCC", 0, 0, "draw")),
+                manager.append(StoredAction("CCCCCC", 1, 0, "discard 3H", "over")),
+                return_exceptions=True,
+            )
+        finally:
+            await manager.close()
+
+    results = asyncio.run(main())
+    assert results[0] is None and results[2] is None and results[3] is None
+    assert isinstance(results[1], IntegrityError)
+    assert len(groups[0]) == 4  # all four went to the database together first
+    reopened = Store(store.url)
+    assert reopened.actions("AAAAAA") == ["draw"]
+    assert reopened.actions("BBBBBB") == ["draw"]
+    assert reopened.actions("CCCCCC") == ["draw", "discard 3H"]
+    assert {t.code for t in reopened.load_open()} == {"AAAAAA", "BBBBBB"}  # CCCCCC is over
+    reopened.close()
+
+
+def test_store_appends_all_or_nothing(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'a.db'}")
+    store.create(stored("AAAAAA"))
+    store.append_action("AAAAAA", 0, 0, "draw")
+    with pytest.raises(IntegrityError):
+        store.append_actions([StoredAction("AAAAAA", 1, 0, "discard 3H"), StoredAction("AAAAAA", 0, 0, "x")])
+    assert store.actions("AAAAAA") == ["draw"]
+    store.close()

@@ -1,0 +1,85 @@
+"""Schema migrations: a server started on the previous release's database upgrades it and resumes.
+
+The previous release made its tables with ``create_all`` and kept no revision: that is revision
+``0001`` without an ``alembic_version`` table. The test plays a few moves, takes the database back
+to exactly that shape, and starts a server on it again.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import create_engine, inspect, text
+
+from rummykit.web import migrations
+from rummykit.web.app import create_app
+from rummykit.web.store import Store, metadata
+
+pytest.importorskip("alembic", reason="the web extra (alembic) is not installed")
+
+
+def play_moves(url: str, web: Any, moves: int) -> tuple[str, str, dict[str, Any]]:
+    from fastapi.testclient import TestClient
+
+    with TestClient(create_app(url, settings=web.settings(bot_delay=0))) as client:
+        grant = web.create(client, seats=2, bots=[{"kind": "random"}], name="P")
+        with web.connect(client, grant["code"], grant["token"]) as ws:
+            state = web.receive_state(ws, until=lambda s: bool(s["legal"]))
+            while state["version"] < moves:
+                ws.send_json({"type": "act", "action": state["legal"][0], "version": state["version"]})
+                done = state["version"]
+                state = web.receive_state(ws, until=lambda s, v=done: s["version"] > v and bool(s["legal"]))
+        return grant["code"], grant["token"], state
+
+
+def as_previous_release(url: str) -> None:
+    """The database as the release before migrations left it: revision 0001, unversioned."""
+    engine = create_engine(url)
+    migrations.downgrade(engine, migrations.BASELINE)
+    with engine.begin() as connection:
+        connection.execute(text("DROP TABLE alembic_version"))
+        columns = {c["name"] for c in inspect(connection).get_columns("rk_tables")}
+    engine.dispose()
+    assert "version" not in columns
+
+
+def check_upgraded(url: str, code: str, token: str, before: dict[str, Any], web: Any) -> None:
+    from fastapi.testclient import TestClient
+
+    with TestClient(create_app(url, settings=web.settings(bot_delay=0))) as client:
+        engine = create_engine(url)
+        assert migrations.current(engine) == migrations.HEAD
+        inspector = inspect(engine)
+        for table in metadata.sorted_tables:
+            assert {c["name"] for c in inspector.get_columns(table.name)} == set(table.columns.keys())
+        with engine.connect() as connection:
+            version = connection.execute(text("SELECT version FROM rk_tables WHERE code = :c"), {"c": code})
+            assert version.scalar() == before["version"]
+        engine.dispose()
+        with web.connect(client, code, token) as ws:
+            after = web.receive_state(ws)
+            assert after["version"] == before["version"] and after["view"] == before["view"]
+            ws.send_json({"type": "act", "action": after["legal"][0], "version": after["version"]})
+            web.receive_state(ws, until=lambda s: s["version"] > after["version"])
+
+
+def test_sqlite_database_of_the_previous_release_is_upgraded(tmp_path: Path, web: Any) -> None:
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    code, token, before = play_moves(url, web, 3)
+    as_previous_release(url)
+    check_upgraded(url, code, token, before, web)
+
+
+def test_postgres_database_of_the_previous_release_is_upgraded(postgres_url: str, web: Any) -> None:
+    admin = create_engine(postgres_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text("DROP DATABASE IF EXISTS rk_migrate"))
+        connection.execute(text("CREATE DATABASE rk_migrate"))
+    admin.dispose()
+    url = postgres_url.rsplit("/", 1)[0] + "/rk_migrate"
+    code, token, before = play_moves(url, web, 3)
+    as_previous_release(url)
+    check_upgraded(url, code, token, before, web)
+    Store(url).close()  # opening an up-to-date database changes nothing
