@@ -1,7 +1,9 @@
 """Bots: players that read a :class:`~rummykit.views.PlayerView` and return an action.
 
-``make_bot("random")``, ``make_bot("greedy")``, ``make_bot("search", level="medium")``; see
-:data:`BOT_KINDS`.
+``make_bot("random")``, ``make_bot("greedy")``, ``make_bot("search", level="medium")`` (the
+information-set search of :mod:`rummykit.bots.ismcts`), ``make_bot("search-v1:medium")`` (the
+earlier race search of :mod:`rummykit.bots.search`, kept unchanged as a baseline); see
+:func:`bot_kinds`.
 
 >>> import random, rummykit as rk
 >>> from rummykit.bots import make_bot
@@ -19,6 +21,7 @@ from typing import Any, Final
 
 from rummykit.bots.base import Bot, MatchView, RandomBot, match_action
 from rummykit.bots.greedy import GreedyBot
+from rummykit.bots.ismcts import IsmctsBot
 from rummykit.bots.search import LEVELS, Budget, SearchBot
 from rummykit.errors import RummyError
 
@@ -32,7 +35,8 @@ class UnknownBotError(RummyError, ValueError):
 _FACTORIES: dict[str, Callable[..., Bot]] = {
     "random": lambda level: RandomBot(),
     "greedy": lambda level: GreedyBot(),
-    "search": lambda level: SearchBot(level),
+    "search": lambda level: IsmctsBot(level),
+    "search-v1": lambda level: SearchBot(level),
 }
 
 
@@ -47,7 +51,8 @@ def bot_kinds() -> tuple[str, ...]:
 
 
 def make_bot(kind: str, level: str | None = None, **options: Any) -> Bot:
-    """A bot of ``kind`` (``random``, ``greedy``, ``search``) at ``level`` (``easy``/``medium``/``hard``).
+    """A bot of ``kind`` (``random``, ``greedy``, ``search``, ``search-v1``) at ``level``
+    (``easy``/``medium``/``hard``).
 
     ``kind:level`` is accepted too (``"search:hard"``). ``options`` go to the kind's factory (the
     ``policy`` kind of the ``rl`` extra takes ``path=``).
@@ -83,6 +88,7 @@ __all__ = [
     "Bot",
     "Budget",
     "GreedyBot",
+    "IsmctsBot",
     "MatchView",
     "RandomBot",
     "SearchBot",
