@@ -134,13 +134,17 @@ def opponent_turns(
     return out
 
 
-def duel_score(mine: float, kept: int, theirs: Sequence[tuple[float, int]], win_bonus: float) -> float:
-    """What the duel is worth to the bot, in points (as :func:`~rummykit.bots.rollout.utility`):
-    when it gets home before every opponent (each moves first: an equal count loses),
-    ``win_bonus`` plus the opponents' mean deadwood after their next turn (what they would be caught
-    with); otherwise minus ``win_bonus`` and the deadwood ``kept`` by the bot."""
+def duel_score(
+    rules: Rules, mine: float, kept: int, theirs: Sequence[tuple[float, int]], win_bonus: float
+) -> float:
+    """What the duel is worth to the bot, in points (as :func:`~rummykit.bots.rollout.utility`
+    scores a finished hand). When it gets home before every opponent (each moves first: an equal
+    count loses): ``win_bonus`` plus the opponents' mean deadwood after their next turn (what they
+    would be caught with) less the deadwood the bot would knock with (what it keeps now, at most the
+    largest knock allowed); otherwise minus ``win_bonus`` and the deadwood ``kept``."""
     if all(mine < t for t, _ in theirs):
-        return win_bonus + sum(d for _, d in theirs) / max(1, len(theirs))
+        most = max(0, (rules.knock_threshold or 0) - (1 if rules.knock_comparison == "lt" else 0))
+        return win_bonus + sum(d for _, d in theirs) / max(1, len(theirs)) - min(kept, most)
     return -win_bonus - kept
 
 
@@ -163,7 +167,7 @@ def discard_values(
             theirs = plain
             if first and takes(rules, first, cards[i]):
                 theirs = opponent_turns(rules, sample, horizon, cards[i])
-            totals[i] += duel_score(mine, kept[i], theirs, win_bonus)
+            totals[i] += duel_score(rules, mine, kept[i], theirs, win_bonus)
     return totals
 
 
@@ -186,12 +190,12 @@ def draw_values(
     for k, sample in enumerate(samples):
         theirs = opponent_turns(rules, sample, horizon, None)
         for i, mine_t in enumerate(mine_take[k] if take_rests else ()):
-            takes_[i] += duel_score(mine_t, kept[i], theirs, win_bonus)
+            takes_[i] += duel_score(rules, mine_t, kept[i], theirs, win_bonus)
         if sample.mine:
             turns, left = race_from_draw(
                 rules, hand, sample.mine[0], sample.mine[1 : horizon + 1], taken=False
             )
-            draw += duel_score(turns - 1.0, left, theirs, win_bonus)
+            draw += duel_score(rules, turns - 1.0, left, theirs, win_bonus)
     return max(takes_, default=0.0), draw
 
 

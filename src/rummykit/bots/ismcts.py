@@ -102,6 +102,9 @@ class IsmctsBot:
         """The budget of the last decision (knock games' until the first one)."""
         self.name = "search" if level is None and budget is None else f"search:{self.level}"
         self.win_bonus = win_bonus
+        self.hold = True
+        """Melding games: hold further melds back until they take the hand out (the tactic of
+        :func:`~rummykit.bots.tactics.hold_melds`)."""
         self.memories: dict[int, TableMemory] = {}
         """The evidence gathered per seat this bot plays (one bot may sit in several seats)."""
         self.searches = 0
@@ -155,7 +158,7 @@ class IsmctsBot:
             return self.search(view, candidates, rng, memory)
         if isinstance(greedy, Open):
             return small_opening(view, rng) or greedy
-        choice = hold_melds(situation, view, legal, greedy)
+        choice = hold_melds(situation, view, legal, greedy) if self.hold else greedy
         if isinstance(choice, Discard):
             return self.search(view, self.meld_candidates(view, legal, situation.opened), rng, memory)
         return choice
