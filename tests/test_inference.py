@@ -180,3 +180,23 @@ def test_a_knock_is_valued_after_the_opponents_extra_turn() -> None:
     safe = IsmctsBot.fast_playout(view, TablePlay.start(view, {1: safe_hand}, list(stock)), knock, 8)
     assert safe[0] == -4.0 and safe[1] < -4.0
     assert utility(safe, 0, 10.0) > 0
+
+
+def test_play_out_scores_going_out_as_the_engine_does() -> None:
+    """A melding-game play-out scores a seat going out with the engine's own scoring, Hand-Rommé
+    included."""
+    from rummykit.bots.rollout import TablePlay
+    from rummykit.scoring import going_out
+
+    rules = rk.Rules.preset("german")
+    rnd = rk.Round.new(rules, 3, seed=4)
+    view = rnd.view(rnd.to_move)
+    rng = random.Random(0)
+    for _ in range(20):
+        hands, stock = sample_hidden(view, rng)
+        play = TablePlay.start(view, hands, stock)
+        winner = rng.choice(play.seats)
+        for hand_romme in (False, True):
+            points = play.went_out(winner, hand_romme)
+            score = going_out(rules, [play.hands[s] for s in range(3)], winner, hand_romme)
+            assert points == {s: -float(score.penalties[s]) for s in play.seats}

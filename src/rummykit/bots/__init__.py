@@ -26,6 +26,13 @@ from rummykit.bots.search import LEVELS, Budget, SearchBot
 from rummykit.errors import RummyError
 
 BOT_LEVELS: Final = ("easy", "medium", "hard")
+LEVEL_LINES: Final = {
+    "easy": "easy: a quick search (30 samples a decision, 12 at German tables), a few ms a move",
+    "medium": "medium: the default (100 samples, 40 at German tables), about 30-50 ms a move",
+    "hard": "hard: the strongest (400 samples, 120 at German tables), about 0.1-0.2 s a move",
+}
+"""One line per level of the ``search`` bot for the terminal and the web (CPU time per move measured
+on a 2-core machine: README, "Measured ladder")."""
 
 
 class UnknownBotError(RummyError, ValueError):
@@ -85,6 +92,7 @@ if all(find_spec(m) is not None for m in ("numpy", "gymnasium", "pettingzoo")): 
 __all__ = [
     "BOT_LEVELS",
     "LEVELS",
+    "LEVEL_LINES",
     "Bot",
     "Budget",
     "GreedyBot",

@@ -41,7 +41,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from rummykit.bots import BOT_LEVELS, bot_kinds
+from rummykit.bots import BOT_LEVELS, LEVEL_LINES, bot_kinds
 from rummykit.rules import PRESET_NAMES, Rules
 from rummykit.web import protocol
 from rummykit.web.limits import MAX_BODY_BYTES, BodyLimit, RateLimiter, ServerSettings, retry_after
@@ -144,6 +144,7 @@ def create_app(
             "presets": {name: Rules.preset(name).to_dict() for name in PRESET_NAMES},
             "bots": list(bot_kinds()),
             "levels": list(BOT_LEVELS),
+            "level_lines": dict(LEVEL_LINES),
             "default_bot": default_bot_kind(),
             "names": preset_lines(),
         }
