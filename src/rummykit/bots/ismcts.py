@@ -28,8 +28,10 @@ Searched decisions:
 
 The extra turn after a knock is played for the least deadwood at the showdown
 (:func:`~rummykit.bots.search.last_turn`); the opening and lay-offs of the melding games follow the
-tactics of :mod:`rummykit.bots.tactics`. Families without a fast play-out (see
-:func:`~rummykit.bots.rollout.fast_family`) are played out through the round engine.
+tactics of :mod:`rummykit.bots.tactics` (open small, hold melds back) until an opponent is down to
+:data:`CLOSING_HAND` cards, and from then on lay everything, as held melds count as minus points.
+Families without a fast play-out (see :func:`~rummykit.bots.rollout.fast_family`) are played out
+through the round engine.
 
 Budgets are iteration counts (play-outs), so a seeded game gives the same moves on any machine;
 ``time_limit`` can cap a decision as well, at the cost of that determinism. The levels and their
@@ -67,6 +69,9 @@ WIN_BONUS: Final = 10.0
 """Points a play-out is worth more to the seat(s) with the best points of the hand."""
 DISCARD_WINDOW: Final = 50.0
 """Discards scored this much worse than the best are never searched (jokers)."""
+CLOSING_HAND: Final = 6
+"""Melding games: once an opponent holds this many cards or fewer, the bot opens with every meld it
+can and lays further melds at once (the tactics of :mod:`rummykit.bots.tactics` hold them back)."""
 ENGINE_ACTIONS: Final = 60
 """Actions of an engine play-out (families without a fast play-out) before it is estimated."""
 
@@ -156,9 +161,12 @@ class IsmctsBot:
             if duel:
                 return self.duel_discard(view, candidates, rng, memory)
             return self.search(view, candidates, rng, memory)
+        # Showing little pays while the opponents are far from going out; a meld kept in hand
+        # counts as minus points when one of them goes out, so near the end everything is laid.
+        closing = min(view.hand_sizes[s] for s in view.active_seats if s != view.seat) <= CLOSING_HAND
         if isinstance(greedy, Open):
-            return small_opening(view, rng) or greedy
-        choice = hold_melds(situation, view, legal, greedy) if self.hold else greedy
+            return (None if closing else small_opening(view, rng)) or greedy
+        choice = hold_melds(situation, view, legal, greedy) if self.hold and not closing else greedy
         if isinstance(choice, Discard):
             return self.search(view, self.meld_candidates(view, legal, situation.opened), rng, memory)
         return choice
