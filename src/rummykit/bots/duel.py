@@ -1,25 +1,27 @@
-"""Knock-game duels: the bot's race home against every opponent's, on one determinization.
+"""Knock-game decisions on determinizations that include the opponents' hands.
 
 In a knock game (RULES.md §4) the hand goes to whoever calls Rummy or knocks first, and a knock is
-decided at the showdown after the other seats' extra turns. :mod:`rummykit.bots.race` counts the
-own turns a hand needs to get home on a sampled stock; a duel also races every opponent's sampled
-hand (:func:`~rummykit.bots.inference.sample_hidden`, biased by what it was seen doing) on its own
-draws, and the bot wins the sample when it gets home in fewer turns than every opponent (each
-opponent moves before the bot's next turn, so an equal count loses). A duel is worth points, as a
-play-out of :mod:`rummykit.bots.rollout` is: the win bonus plus the deadwood the opponents would be
-caught with, or minus the bonus and the deadwood the bot keeps (:func:`duel_score`).
+decided at the showdown after the other seats' extra turns. Each :class:`Sample` holds one
+determinization from the bot's view: every opponent's hand (dealt by
+:func:`~rummykit.bots.inference.sample_hidden`, biased by what the opponent was seen doing) and the
+draws of every seat.
 
-* **What a discard gives away**: the next seat may take the bot's discard; it does when the card
-  lowers its deadwood (the greedy rule), and its race then starts from that hand.
-* **A knock** is scored as the showdown after the extra turns (``knock_extra_turn``): each opponent
-  takes the knock card when it helps (the next seat only, when it lies face up) or draws, sheds to
-  its least deadwood, and the knocker wins when every opponent is left with more deadwood than the
-  knocker's (equal: a shared win).
+* **Discards** (:func:`race_values`): the race of :mod:`rummykit.bots.search` (the chance
+  ``DISCOUNT ** turns`` of getting home first against an opponent who gets home in any turn with
+  chance ``1 - DISCOUNT``), charged one turn on the samples where the next seat would take the
+  discard (it lowers that hand's deadwood: the greedy rule of :func:`takes`). A card that completes
+  an opponent's meld is what a discard gives away.
+* **Draws** (:func:`take_values`): the same race for taking the top discard or drawing.
+* **A knock** (:func:`knock_value`) is weighed against waiting a turn for a better one
+  (:func:`wait_value`: the opponents play a turn and may get home first, the next seat may take the
+  discard, then the bot knocks with what it draws), both scored as the showdown after every
+  opponent's extra turn (``knock_extra_turn``), in points: the opponents' mean deadwood less the
+  knocker's, plus a bonus for the best hand.
 
-Each seat draws from its own sequence of the sampled stock (dealt round the table in turn order:
-the same distribution as one pile of unknown order), so a candidate that changes who draws from the
-stock leaves everybody else's draws unchanged, and every candidate is compared on the same draws.
-The races run on the compiled solver when it is built (:func:`~rummykit.bots.race.knock_races`).
+Each seat draws from its own sequence of the sampled stock (:func:`deal_draws`, dealt round the
+table: the same distribution as one pile of unknown order), so a candidate that changes who draws
+from the stock leaves everybody else's draws unchanged, and every candidate is compared on the same
+draws. The races run on the compiled solver when it is built (:func:`~rummykit.bots.race.knock_races`).
 """
 
 from __future__ import annotations
@@ -28,8 +30,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rummykit import solver
-from rummykit.bots.race import KNOCK_POINTS_PER_TURN, knock_races, shed_card
-from rummykit.cards import JOKER_CODE
+from rummykit.bots.race import knock_draw_races, knock_races
+from rummykit.bots.search import DISCOUNT
 from rummykit.knocking import knock_allowed
 from rummykit.rules import Rules
 
@@ -57,146 +59,44 @@ def takes(rules: Rules, hand: Sequence[int], card: int) -> bool:
     return d < solver.min_deadwood(hand, rules) and any(c != card for c in best)
 
 
-def race_from_draw(
-    rules: Rules, hand: Sequence[int], card: int, draws: Sequence[int], taken: bool
-) -> tuple[float, int]:
-    """Own turns to get home for a seat that now draws ``card`` (this turn counts as 1), then
-    ``draws`` (the estimate of :func:`~rummykit.bots.race.knock_race` past the horizon), and the
-    deadwood it keeps after this turn's discard."""
-    cards = [*hand, card]
-    d, best = solver.best_discards(cards, rules)
-    if d == 0 or knock_allowed(d, rules.knock_threshold or 0, rules.knock_comparison):
-        return 1.0, d
-    barred = card if taken and not rules.may_discard_taken_discard else None
-    usable: list[int] = [c for c in best if c != barred]
-    if not usable:
-        usable = [c for c in cards if c != barred]
-        d = -1
-    cards.remove(max(usable, key=lambda c: (rules.card_points(c), c)))
-    if d < 0:
-        d = solver.min_deadwood(cards, rules)
-    return 1.0 + quick_race(rules, cards, draws, d), d
-
-
-_ORDERS: dict[int, tuple[Rules, list[int]]] = {}
-
-
-def _shed_order(rules: Rules) -> list[int]:
-    """Per card code a key that orders sheds as the race does: by points, then by code (kept per
-    rules object: hashing a rule set costs more than a race turn)."""
-    entry = _ORDERS.get(id(rules))
-    if entry is not None and entry[0] is rules:
-        return entry[1]
-    if len(_ORDERS) > 64:
-        _ORDERS.clear()
-    order = [rules.card_points(c) * 64 + c for c in range(JOKER_CODE + 1)]
-    _ORDERS[id(rules)] = (rules, order)
-    return order
-
-
-def quick_race(rules: Rules, hand: Sequence[int], draws: Sequence[int], deadwood: int | None = None) -> float:
-    """:func:`~rummykit.bots.race.knock_race` with one solver call per turn (the same answers):
-    ``deadwood`` is the hand's, when known."""
-    cards = list(hand)
-    threshold = rules.knock_threshold or 0
-    left = deadwood
-    order = _shed_order(rules)
-    for turn, card in enumerate(draws, start=1):
-        cards.append(card)
-        d, best = solver.best_discards(cards, rules)
-        if d == 0 or knock_allowed(d, threshold, rules.knock_comparison):
-            return float(turn)
-        usable = [c for c in best if c != JOKER_CODE]
-        if usable:
-            cards.remove(max(usable, key=order.__getitem__))
-            left = d
-        else:
-            cards.remove(shed_card(rules, cards))
-            left = None
-    if left is None:
-        left = solver.min_deadwood(cards, rules)
-    return len(draws) + 1 + left / KNOCK_POINTS_PER_TURN
-
-
-def opponent_turns(
-    rules: Rules, sample: Sample, horizon: int, offered: int | None
-) -> list[tuple[float, int]]:
-    """Each opponent's turns to get home and deadwood after its next turn; the first opponent is
-    ``offered`` the bot's discard."""
-    out: list[tuple[float, int]] = []
-    for i, (hand, draws) in enumerate(sample.opponents):
-        if i == 0 and offered is not None and takes(rules, hand, offered):
-            out.append(race_from_draw(rules, hand, offered, draws[: horizon - 1], taken=True))
-        elif draws:
-            out.append(race_from_draw(rules, hand, draws[0], draws[1:horizon], taken=False))
-        else:
-            out.append((float(horizon + 1), solver.min_deadwood(hand, rules)))
-    return out
-
-
-def duel_score(
-    rules: Rules, mine: float, kept: int, theirs: Sequence[tuple[float, int]], win_bonus: float
-) -> float:
-    """What the duel is worth to the bot, in points (as :func:`~rummykit.bots.rollout.utility`
-    scores a finished hand). When it gets home before every opponent (each moves first: an equal
-    count loses): ``win_bonus`` plus the opponents' mean deadwood after their next turn (what they
-    would be caught with) less the deadwood the bot would knock with (what it keeps now, at most the
-    largest knock allowed); otherwise minus ``win_bonus`` and the deadwood ``kept``."""
-    if all(mine < t for t, _ in theirs):
-        most = max(0, (rules.knock_threshold or 0) - (1 if rules.knock_comparison == "lt" else 0))
-        return win_bonus + sum(d for _, d in theirs) / max(1, len(theirs)) - min(kept, most)
-    return -win_bonus - kept
-
-
-def discard_values(
+def race_values(
     rules: Rules,
     rests: Sequence[Sequence[int]],
     cards: Sequence[int],
     samples: Sequence[Sample],
     horizon: int,
-    win_bonus: float,
 ) -> list[float]:
-    """Summed duel scores of discarding ``cards[i]`` (leaving ``rests[i]``) over the samples."""
+    """Summed values of discarding ``cards[i]`` (leaving ``rests[i]``) over the samples: the chance
+    ``DISCOUNT ** turns`` of getting home before an opponent who gets there in any turn with chance
+    ``1 - DISCOUNT`` (the race of :mod:`rummykit.bots.search`), one turn worse on the samples where
+    the next seat takes the discard (it then gets home a turn sooner, as far as the race can tell)."""
     rows = knock_races(rules, rests, [s.mine[:horizon] for s in samples], horizon)
-    kept = [solver.min_deadwood(rest, rules) for rest in rests]
     totals = [0.0] * len(rests)
     for sample, row in zip(samples, rows, strict=True):
-        plain = opponent_turns(rules, sample, horizon, None)
-        first = sample.opponents[0][0] if sample.opponents else ()
-        for i, mine in enumerate(row):
-            theirs = plain
-            if first and takes(rules, first, cards[i]):
-                theirs = opponent_turns(rules, sample, horizon, cards[i])
-            totals[i] += duel_score(rules, mine, kept[i], theirs, win_bonus)
+        first = sample.opponents[0][0] if sample.opponents else None
+        for i, turns in enumerate(row):
+            fed = first is not None and takes(rules, first, cards[i])
+            totals[i] += DISCOUNT ** (turns + (1 if fed else 0))
     return totals
 
 
-def draw_values(
+def take_values(
     rules: Rules,
     take_rests: Sequence[Sequence[int]],
     hand: Sequence[int],
     samples: Sequence[Sample],
     horizon: int,
-    win_bonus: float,
 ) -> tuple[float, float]:
-    """Summed duel scores of taking the top discard (the best over the samples of ``take_rests``, the
-    hands after the discards it allows) and of drawing from the stock (the bot's first draw)."""
-    takes_ = [0.0] * len(take_rests)
-    draw = 0.0
-    mine_take = (
-        knock_races(rules, take_rests, [s.mine[:horizon] for s in samples], horizon) if take_rests else []
-    )
-    kept = [solver.min_deadwood(rest, rules) for rest in take_rests]
-    for k, sample in enumerate(samples):
-        theirs = opponent_turns(rules, sample, horizon, None)
-        for i, mine_t in enumerate(mine_take[k] if take_rests else ()):
-            takes_[i] += duel_score(rules, mine_t, kept[i], theirs, win_bonus)
-        if sample.mine:
-            turns, left = race_from_draw(
-                rules, hand, sample.mine[0], sample.mine[1 : horizon + 1], taken=False
-            )
-            draw += duel_score(rules, turns - 1.0, left, theirs, win_bonus)
-    return max(takes_, default=0.0), draw
+    """Summed race values of taking the top discard (the best of ``take_rests``, the hands after the
+    discards it allows) and of drawing the bot's next stock card instead."""
+    rows = knock_races(rules, take_rests, [s.mine[:horizon] for s in samples], horizon)
+    take = [0.0] * len(take_rests)
+    for row in rows:
+        for i, turns in enumerate(row):
+            take[i] += DISCOUNT**turns
+    draws = [s.mine[: horizon + 1] for s in samples if s.mine]
+    draw = sum(DISCOUNT**turns for turns in knock_draw_races(rules, hand, draws))
+    return max(take, default=0.0), draw
 
 
 def knock_value(
@@ -229,14 +129,63 @@ def knock_value(
     return total
 
 
+def wait_value(
+    rules: Rules, rest: Sequence[int], card: int, samples: Sequence[Sample], win_bonus: float
+) -> float:
+    """Summed utilities of not knocking now (discarding ``card``, keeping ``rest``) but knocking or
+    calling Rummy in the next turn, on each sample: every opponent plays its turn (the next seat may
+    take ``card``) and wins when it gets home; else the bot draws, keeps its least deadwood and
+    knocks (or calls Rummy), and the showdown follows the opponents' extra turns. Compared with
+    :func:`knock_value`, this is what waiting one turn for a better knock is worth."""
+    threshold = rules.knock_threshold or 0
+    kept = solver.min_deadwood(rest, rules)
+    total = 0.0
+    for sample in samples:
+        hands: list[list[int]] = []
+        home = False
+        for i, (hand, draws) in enumerate(sample.opponents):
+            if i == 0 and takes(rules, hand, card):
+                drawn = card
+            elif draws:
+                drawn = draws[0]
+            else:
+                hands.append(list(hand))
+                continue
+            cards = [*hand, drawn]
+            d, best = solver.best_discards(cards, rules)
+            if d == 0 or knock_allowed(d, threshold, rules.knock_comparison):
+                total += d - kept - win_bonus
+                home = True
+                break
+            cards.remove(best[-1])
+            hands.append(cards)
+        if home:
+            continue
+        if not sample.mine:
+            total += sum(solver.min_deadwood(h, rules) for h in hands) / max(1, len(hands)) - kept
+            continue
+        mine, _ = solver.best_discards([*rest, sample.mine[0]], rules)
+        left = []
+        for (_, draws), held in zip(sample.opponents, hands, strict=True):
+            if mine == 0 or not rules.knock_extra_turn or len(draws) < 2:
+                left.append(solver.min_deadwood(held, rules) * (rules.rummy_multiplier if mine == 0 else 1))
+            else:
+                left.append(solver.best_discards([*held, draws[1]], rules)[0])
+        own = mine if rules.knocker_scores_own_deadwood else 0
+        total += sum(left) / max(1, len(left)) - own
+        if all(d > own for d in left):
+            total += win_bonus
+        elif all(d >= own for d in left):
+            total += win_bonus / (1 + sum(1 for d in left if d == own))
+    return total
+
+
 __all__ = [
     "Sample",
     "deal_draws",
-    "discard_values",
-    "draw_values",
-    "duel_score",
     "knock_value",
-    "opponent_turns",
-    "race_from_draw",
+    "race_values",
+    "take_values",
     "takes",
+    "wait_value",
 ]

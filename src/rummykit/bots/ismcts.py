@@ -1,37 +1,33 @@
 """The search bot: information-set Monte Carlo over the whole table, with inference from the table.
 
-Information-set Monte Carlo (Cowling, Powley and Whitehouse 2012) in its determinized root form:
-the bot reads only its seat's :class:`~rummykit.views.PlayerView`; each iteration samples one
-determinization of what it cannot see (:func:`~rummykit.bots.inference.sample_hidden`: the other
-hands dealt with weights learnt from the table by a :class:`~rummykit.bots.inference.TableMemory`,
-and the stock order), applies a candidate move and plays the hand forward with every seat acting
-(:class:`~rummykit.bots.rollout.TablePlay`): the opponents take the bot's discards when these help
-them, lay off on the table, knock or go out first. A candidate's value is the mean, over the same
-determinizations for every candidate (common random numbers), of the points of the hand for the bot
-less the opponents' mean points, plus :data:`WIN_BONUS` for finishing best
-(:func:`~rummykit.bots.rollout.utility`): the search optimises what the game scores.
+Information-set Monte Carlo (Cowling, Powley and Whitehouse 2012) in its determinized root form
+(every candidate move of the decision valued on the same sampled determinizations, common random
+numbers): the bot reads only its seat's :class:`~rummykit.views.PlayerView`; each determinization
+deals what it cannot see (:func:`~rummykit.bots.inference.sample_hidden`: the other hands with
+weights learnt from the table by a :class:`~rummykit.bots.inference.TableMemory`, redrawn when they
+contradict what the opponent did, and the stock), so the opponents' replies are played from hands
+that fit their play, by a policy that reads only their own cards and the table.
 
-Iterations are spent by one step of successive halving (Karnin, Koren and Somekh 2013): every
-candidate is played out on the first half of the determinizations, the better half of them (at
-least two) on the second half too, so the promising moves get most play-outs.
-
-Searched decisions:
-
-* **draw** (every family): take the top discard or draw from the stock;
-* **knock games, after the draw**: the ``candidates`` best discards by the greedy score and, when
-  allowed, the knock (a Rummy call is always made): the value of a discard includes what it gives
-  the next seats (they may take it), and a knock is valued by its showdown after every opponent's
-  extra turn;
-* **melding games, the discard**: the ``candidates`` best by the tactics' scores
-  (:mod:`rummykit.bots.tactics`), valued with the opponents laying off and going out: a discard
-  that feeds an opponent, and points kept in hand when an opponent goes out, cost.
+* **Melding games** (:mod:`rummykit.bots.rollout`): a candidate is applied and the hand played on
+  with every seat acting (:class:`~rummykit.bots.rollout.TablePlay`): the opponents take the bot's
+  discards when these help them, lay off on every meld, open and go out. A candidate's value is
+  the mean of the points of the hand for the bot less the opponents' mean points, plus
+  :data:`WIN_BONUS` for finishing best (:func:`~rummykit.bots.rollout.utility`): points kept in
+  hand when an opponent goes out, and a discard that feeds an opponent, cost what the game charges.
+  Searched: the draw and the ``candidates`` best discards by the tactics' scores, spent by one step
+  of successive halving (Karnin, Koren and Somekh 2013: every candidate on the first half of the
+  determinizations, the better half on the second half too).
+* **Knock games** (:mod:`rummykit.bots.duel`): the draw and the ``candidates`` best discards by the
+  greedy score are raced home (:mod:`rummykit.bots.race`), a discard charged a turn on the
+  determinizations where the next seat takes it; when a knock is allowed, knocking now and waiting a
+  turn are both scored as the showdown after every opponent's extra turn. A Rummy call is always
+  made. Families without a fast play-out (see :func:`~rummykit.bots.rollout.fast_family`) play the
+  whole table through the round engine as the melding games do.
 
 The extra turn after a knock is played for the least deadwood at the showdown
 (:func:`~rummykit.bots.search.last_turn`); the opening and lay-offs of the melding games follow the
 tactics of :mod:`rummykit.bots.tactics` (open small, hold melds back) until an opponent is down to
 :data:`CLOSING_HAND` cards, and from then on lay everything, as held melds count as minus points.
-Families without a fast play-out (see :func:`~rummykit.bots.rollout.fast_family`) are played out
-through the round engine.
 
 Budgets are iteration counts (play-outs), so a seeded game gives the same moves on any machine;
 ``time_limit`` can cap a decision as well, at the cost of that determinism. The levels and their
@@ -48,7 +44,14 @@ from typing import Final
 from rummykit import solver
 from rummykit.actions import Action, BuyBack, CallRummy, Decline, Discard, Draw, Knock, Open, TakeDiscard
 from rummykit.bots.base import MatchView
-from rummykit.bots.duel import Sample, deal_draws, discard_values, draw_values, knock_value
+from rummykit.bots.duel import (
+    Sample,
+    deal_draws,
+    knock_value,
+    race_values,
+    take_values,
+    wait_value,
+)
 from rummykit.bots.greedy import Situation, buyback_pays, discard_scores, policy_action, without
 from rummykit.bots.inference import TableMemory, sample_hidden, seat_weights
 from rummykit.bots.race import knock_home
@@ -80,7 +83,7 @@ LEVELS: Final[dict[str, Budget]] = {
     "medium": Budget(determinizations=100, horizon=8, candidates=6),
     "hard": Budget(determinizations=400, horizon=10, candidates=8),
 }
-"""Knock games (duels): determinizations per decision (every candidate is valued on all of them),
+"""Knock games: determinizations per decision (every candidate is valued on all of them),
 the own turns a race runs before it is estimated, and the discards searched."""
 MELD_LEVELS: Final[dict[str, Budget]] = {
     "easy": Budget(determinizations=12, horizon=5, candidates=3),
@@ -206,7 +209,7 @@ class IsmctsBot:
         return [Discard(Card(c)) for c in picked[: self.budget.candidates]]
 
     def duel_samples(self, view: PlayerView, rng: random.Random, memory: TableMemory) -> list[Sample]:
-        """The determinizations of a knock-game decision as duels (see :mod:`rummykit.bots.duel`)."""
+        """The determinizations of a knock-game decision (see :mod:`rummykit.bots.duel`)."""
         weights = seat_weights(view, memory)
         unseen = [int(c) for c in unseen_cards(view)]
         seats = list(view.active_seats)
@@ -225,7 +228,7 @@ class IsmctsBot:
         return out
 
     def duel_draw(self, view: PlayerView, rng: random.Random, memory: TableMemory) -> Action:
-        """Knock games: take the top discard or draw, whichever wins more duels."""
+        """Knock games: take the top discard or draw, whichever races home sooner."""
         rules = view.rules
         top = view.top_discard
         hand: list[int] = list(view.hand)
@@ -241,14 +244,14 @@ class IsmctsBot:
             without(with_top, (c,)) for c in sorted(scores, key=lambda c: (scores[c], c))[:TAKE_DISCARDS]
         ]
         samples = self.duel_samples(view, rng, memory)
-        take, draw = draw_values(rules, rests, hand, samples, self.budget.horizon, self.win_bonus)
+        take, draw = take_values(rules, rests, hand, samples, self.budget.horizon)
         self.playouts += len(samples) * (len(rests) + 1)
         return TakeDiscard() if take > draw else Draw()
 
     def duel_discard(
         self, view: PlayerView, candidates: list[Action], rng: random.Random, memory: TableMemory
     ) -> Action:
-        """Knock games: the knock or discard that wins the most duels (ties: the earlier candidate)."""
+        """Knock games: the best knock or discard (ties: the earlier candidate)."""
         if len(candidates) == 1:
             return candidates[0]
         self.searches += 1
@@ -260,24 +263,21 @@ class IsmctsBot:
         values: dict[Action, float] = dict(
             zip(
                 discards,
-                discard_values(
-                    rules,
-                    [without(hand, (c,)) for c in cards],
-                    cards,
-                    samples,
-                    self.budget.horizon,
-                    self.win_bonus,
-                ),
+                race_values(rules, [without(hand, (c,)) for c in cards], cards, samples, self.budget.horizon),
                 strict=True,
             )
         )
         self.playouts += len(samples) * len(candidates)
-        for a in candidates:
-            if isinstance(a, Knock):
-                d = solver.min_deadwood(without(hand, (a.card,)), rules)
-                values[a] = knock_value(
-                    rules, int(a.card), d, samples, rules.knock_discard_face_up, self.win_bonus
+        knocks = [a for a in candidates if isinstance(a, Knock)]
+        if knocks:
+            # Knock now, or wait a turn for a better knock: both valued as showdowns.
+            for knock in knocks:
+                d = solver.min_deadwood(without(hand, (knock.card,)), rules)
+                values[knock] = knock_value(
+                    rules, int(knock.card), d, samples, rules.knock_discard_face_up, self.win_bonus
                 )
+            for discard, c in zip(discards, cards, strict=True):
+                values[discard] = wait_value(rules, without(hand, (c,)), c, samples, self.win_bonus)
         return min(candidates, key=lambda a: (-values[a], candidates.index(a)))
 
     def search(
