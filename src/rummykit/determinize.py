@@ -56,15 +56,22 @@ def sample_round(view: PlayerView, rng: random.Random) -> Round:
         need = view.hand_sizes[seat] - len(fixed)
         hands[seat] = Hand(fixed + pool[:need])
         del pool[:need]
+    return round_of(view, hands, pool, rng)
+
+
+def round_of(view: PlayerView, hands: list[Hand], stock: list[Card], rng: random.Random) -> Round:
+    """The round of ``view`` with every seat's hand given (``hands``, the viewer's own included) and
+    the stock order (``stock``, top first, cut to the view's stock size); the public rest as the view
+    shows it, and a reshuffle seed drawn from ``rng``."""
     seed = rng.randrange(2**32)
     state = RoundState(
         rules=view.rules,
-        seats=seats,
+        seats=len(view.hand_sizes),
         dealer=view.dealer,
         in_play=view.in_play,
         active_seats=view.active_seats,
         hands=hands,
-        stock=pool[: view.stock_size],
+        stock=stock[: view.stock_size],
         discard_pile=list(view.discard_pile),
         melds=list(view.melds),
         opened_turn=list(view.opened_turn),

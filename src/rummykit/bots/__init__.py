@@ -1,7 +1,9 @@
 """Bots: players that read a :class:`~rummykit.views.PlayerView` and return an action.
 
-``make_bot("random")``, ``make_bot("greedy")``, ``make_bot("search", level="medium")``; see
-:data:`BOT_KINDS`.
+``make_bot("random")``, ``make_bot("greedy")``, ``make_bot("search", level="medium")`` (the
+information-set search of :mod:`rummykit.bots.ismcts`), ``make_bot("search-v1:medium")`` (the
+earlier race search of :mod:`rummykit.bots.search`, kept unchanged as a baseline); see
+:func:`bot_kinds`.
 
 >>> import random, rummykit as rk
 >>> from rummykit.bots import make_bot
@@ -18,13 +20,21 @@ from importlib.util import find_spec
 from typing import Any, Final
 
 from rummykit.bots.base import Bot, MatchView, RandomBot, match_action
-from rummykit.bots.gin_search import GinSearchBot
+from rummykit.bots.gin_search import CombinedSearchBot, GinSearchBot
 from rummykit.bots.greedy import GreedyBot
+from rummykit.bots.ismcts import IsmctsBot
 from rummykit.bots.openspiel_simple import OpenSpielMissingError, OpenSpielSimpleBot
 from rummykit.bots.search import LEVELS, Budget, SearchBot
 from rummykit.errors import RummyError
 
 BOT_LEVELS: Final = ("easy", "medium", "hard")
+LEVEL_LINES: Final = {
+    "easy": "easy: a quick search (30 samples a decision, 12 at German tables), a few ms a move",
+    "medium": "medium: the default (100 samples, 40 at German tables), about 30-50 ms a move",
+    "hard": "hard: the strongest (400 samples, 120 at German tables), about 0.1-0.2 s a move",
+}
+"""One line per level of the ``search`` bot for the terminal and the web (CPU time per move measured
+on a 2-core machine: README, "Measured ladder")."""
 
 
 class UnknownBotError(RummyError, ValueError):
@@ -34,8 +44,9 @@ class UnknownBotError(RummyError, ValueError):
 _FACTORIES: dict[str, Callable[..., Bot]] = {
     "random": lambda level: RandomBot(),
     "greedy": lambda level: GreedyBot(),
-    # GinSearchBot is SearchBot in every game but gin, where it also plays gin's own phases.
-    "search": lambda level: GinSearchBot(level),
+    # Information-set search; gin hands go to GinSearchBot, which plays gin's own phases.
+    "search": lambda level: CombinedSearchBot(level),
+    "search-v1": lambda level: SearchBot(level),
 }
 
 
@@ -50,8 +61,8 @@ def bot_kinds() -> tuple[str, ...]:
 
 
 def make_bot(kind: str, level: str | None = None, **options: Any) -> Bot:
-    """A bot of ``kind`` (``random``, ``greedy``, ``search``; ``openspiel-simple`` with OpenSpiel
-    installed) at ``level`` (``easy``/``medium``/``hard``).
+    """A bot of ``kind`` (``random``, ``greedy``, ``search``, ``search-v1``; ``openspiel-simple`` with
+    OpenSpiel installed) at ``level`` (``easy``/``medium``/``hard``).
 
     ``kind:level`` is accepted too (``"search:hard"``). ``options`` go to the kind's factory (the
     ``policy`` kind of the ``rl`` extra takes ``path=``).
@@ -93,10 +104,13 @@ register_bot("openspiel-simple", _openspiel_simple)
 __all__ = [
     "BOT_LEVELS",
     "LEVELS",
+    "LEVEL_LINES",
     "Bot",
     "Budget",
+    "CombinedSearchBot",
     "GinSearchBot",
     "GreedyBot",
+    "IsmctsBot",
     "MatchView",
     "RandomBot",
     "SearchBot",

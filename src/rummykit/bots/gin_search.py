@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from rummykit.actions import Action, Discard, KnockDeclare
 from rummykit.bots.gin_play import gin_action
+from rummykit.bots.ismcts import IsmctsBot
 from rummykit.bots.search import SearchBot
 from rummykit.views import Phase, PlayerView
 
@@ -31,3 +32,18 @@ class GinSearchBot(SearchBot):
                 return greedy
             return super().choose(view, [a for a in legal if isinstance(a, Discard)], rng)
         return gin_action(view, legal)
+
+
+class CombinedSearchBot(IsmctsBot):
+    """The ``search`` bot: information-set search (:class:`IsmctsBot`) in every game, except that a gin
+    hand is played by :class:`GinSearchBot` (gin's own first-upcard, meld and lay-off phases; the bot
+    measured against OpenSpiel's)."""
+
+    def __init__(self, level: str | None = None) -> None:
+        super().__init__(level)
+        self.gin_search = GinSearchBot(level)
+
+    def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+        if view.gin is not None:
+            return self.gin_search.choose(view, legal, rng)
+        return super().choose(view, legal, rng)

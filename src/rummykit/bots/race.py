@@ -109,6 +109,20 @@ class MeldHand:
     table: tuple[Meld, ...]
 
 
+def lay_opening(rules: Rules, cards: list[int]) -> list[Meld]:
+    """The opening a race hand lays (RULES.md §3.7): the best opening once it reaches
+    ``opening_min_points``, its cards taken out of ``cards``; empty when the hand cannot open."""
+    keep_one = rules.going_out_requires_discard
+    need = rules.opening_min_points or 0
+    if need and solver.max_opening_value(cards, rules, keep_one=keep_one) < need:
+        return []
+    opening: Sequence[Meld] = solver.best_opening(cards, rules, keep_one=keep_one) or []
+    for meld in opening:
+        for c in meld.cards:
+            cards.remove(c)
+    return list(opening)
+
+
 def meld_turn(rules: Rules, state: MeldHand, card: int, barred: int | None = None) -> MeldHand | None:
     """One own turn after drawing ``card`` (``barred``: it was the taken discard and may not go back).
 
@@ -120,15 +134,10 @@ def meld_turn(rules: Rules, state: MeldHand, card: int, barred: int | None = Non
     keep_one = rules.going_out_requires_discard
     opened_now = False
     if not opened:
-        need = rules.opening_min_points or 0
-        if not need or solver.max_opening_value(cards, rules, keep_one=keep_one) >= need:
-            opening = solver.best_opening(cards, rules, keep_one=keep_one)
-            if opening:
-                for meld in opening:
-                    for c in meld.cards:
-                        cards.remove(c)
-                table += opening
-                opened = opened_now = True
+        opening = lay_opening(rules, cards)
+        if opening:
+            table += opening
+            opened = opened_now = True
     else:
         for meld in solver.best_arrangement(cards, rules).melds:
             if keep_one and len(cards) <= len(meld.cards):
@@ -213,6 +222,7 @@ __all__ = [
     "knock_home",
     "knock_race",
     "knock_races",
+    "lay_opening",
     "meld_race",
     "meld_turn",
     "race_after_draw",

@@ -1,5 +1,10 @@
 """SearchBot: determinized Monte Carlo over race play-outs, with melding-game tactics.
 
+This is the earlier search, kept unchanged as a frozen baseline: the bot kind ``search-v1``
+(``make_bot("search-v1:medium")``) against which the ladder measures the information-set search
+of :mod:`rummykit.bots.ismcts` (the kind ``search``). Its races count only the bot's own turns: the
+opponents never act in them.
+
 Information-set Monte Carlo after Cowling, Powley and Whitehouse (2012), in its flat form. The bot
 reads only its seat's :class:`~rummykit.views.PlayerView`. Heads-up rummy is a race (the round goes
 to whoever goes out or knocks first), so a candidate move is valued by the own turns the hand then

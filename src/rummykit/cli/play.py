@@ -61,7 +61,7 @@ from rummykit.actions import (
     Knock,
     TakeDiscard,
 )
-from rummykit.bots import Bot, UnknownBotError, bot_kinds, make_bot, match_action
+from rummykit.bots import LEVEL_LINES, Bot, UnknownBotError, bot_kinds, make_bot, match_action
 from rummykit.cards import Card
 from rummykit.cli import pager, screen
 from rummykit.cli.action_text import describe
@@ -652,7 +652,9 @@ def play_command(
         typer.Option(
             "--bots",
             help="Bot kinds with optional level, comma-separated, e.g. 'search:hard,greedy:easy' "
-            "(the last one repeats). Default: search:medium.",
+            "(the last one repeats). Default: search:medium. Levels of search: "
+            + "; ".join(LEVEL_LINES.values())
+            + ".",
             show_default=False,
         ),
     ] = None,

@@ -47,7 +47,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from rummykit.bots import BOT_LEVELS
+from rummykit.bots import BOT_LEVELS, LEVEL_LINES
 from rummykit.rules import PRESET_NAMES, Rules
 from rummykit.web import protocol
 from rummykit.web.houserules import house_rules
@@ -161,6 +161,7 @@ def create_app(
             "presets": {name: Rules.preset(name).to_dict() for name in PRESET_NAMES},
             "bots": list(WEB_BOT_KINDS),
             "levels": list(BOT_LEVELS),
+            "level_lines": dict(LEVEL_LINES),
             "default_bot": default_bot_kind(),
             "names": preset_lines(),
             "house_rules": house_rules(),

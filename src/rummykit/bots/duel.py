@@ -1,0 +1,191 @@
+"""Knock-game decisions on determinizations that include the opponents' hands.
+
+In a knock game (RULES.md §4) the hand goes to whoever calls Rummy or knocks first, and a knock is
+decided at the showdown after the other seats' extra turns. Each :class:`Sample` holds one
+determinization from the bot's view: every opponent's hand (dealt by
+:func:`~rummykit.bots.inference.sample_hidden`, biased by what the opponent was seen doing) and the
+draws of every seat.
+
+* **Discards** (:func:`race_values`): the race of :mod:`rummykit.bots.search` (the chance
+  ``DISCOUNT ** turns`` of getting home first against an opponent who gets home in any turn with
+  chance ``1 - DISCOUNT``), charged one turn on the samples where the next seat would take the
+  discard (it lowers that hand's deadwood: the greedy rule of :func:`takes`). A card that completes
+  an opponent's meld is what a discard gives away.
+* **Draws** (:func:`take_values`): the same race for taking the top discard or drawing.
+* **A knock** (:func:`knock_value`) is weighed against waiting a turn for a better one
+  (:func:`wait_value`: the opponents play a turn and may get home first, the next seat may take the
+  discard, then the bot knocks with what it draws), both scored as the showdown after every
+  opponent's extra turn (``knock_extra_turn``), in points: the opponents' mean deadwood less the
+  knocker's, plus a bonus for the best hand.
+
+Each seat draws from its own sequence of the sampled stock (:func:`deal_draws`, dealt round the
+table: the same distribution as one pile of unknown order), so a candidate that changes who draws
+from the stock leaves everybody else's draws unchanged, and every candidate is compared on the same
+draws. The races run on the compiled solver when it is built (:func:`~rummykit.bots.race.knock_races`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rummykit import solver
+from rummykit.bots.race import knock_draw_races, knock_races
+from rummykit.bots.search import DISCOUNT
+from rummykit.knocking import knock_allowed
+from rummykit.rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class Sample:
+    """One determinization seen from the bot: each opponent's hand and draws, and the bot's draws.
+
+    ``opponents`` is in turn order from the seat after the bot; ``draws`` are in drawing order.
+    """
+
+    mine: tuple[int, ...]
+    opponents: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
+
+
+def deal_draws(stock: Sequence[int], seats: int) -> list[list[int]]:
+    """The stock dealt card by card into one draw sequence per seat, the bot's first."""
+    return [list(stock[i::seats]) for i in range(seats)]
+
+
+def takes(rules: Rules, hand: Sequence[int], card: int) -> bool:
+    """Whether a seat holding ``hand`` takes ``card`` from the discard pile: some discard then
+    leaves less deadwood (the greedy rule)."""
+    d, best = solver.best_discards([*hand, card], rules)
+    return d < solver.min_deadwood(hand, rules) and any(c != card for c in best)
+
+
+def race_values(
+    rules: Rules,
+    rests: Sequence[Sequence[int]],
+    cards: Sequence[int],
+    samples: Sequence[Sample],
+    horizon: int,
+) -> list[float]:
+    """Summed values of discarding ``cards[i]`` (leaving ``rests[i]``) over the samples: the chance
+    ``DISCOUNT ** turns`` of getting home before an opponent who gets there in any turn with chance
+    ``1 - DISCOUNT`` (the race of :mod:`rummykit.bots.search`), one turn worse on the samples where
+    the next seat takes the discard (it then gets home a turn sooner, as far as the race can tell)."""
+    rows = knock_races(rules, rests, [s.mine[:horizon] for s in samples], horizon)
+    totals = [0.0] * len(rests)
+    for sample, row in zip(samples, rows, strict=True):
+        first = sample.opponents[0][0] if sample.opponents else None
+        for i, turns in enumerate(row):
+            fed = first is not None and takes(rules, first, cards[i])
+            totals[i] += DISCOUNT ** (turns + (1 if fed else 0))
+    return totals
+
+
+def take_values(
+    rules: Rules,
+    take_rests: Sequence[Sequence[int]],
+    hand: Sequence[int],
+    samples: Sequence[Sample],
+    horizon: int,
+) -> tuple[float, float]:
+    """Summed race values of taking the top discard (the best of ``take_rests``, the hands after the
+    discards it allows) and of drawing the bot's next stock card instead."""
+    rows = knock_races(rules, take_rests, [s.mine[:horizon] for s in samples], horizon)
+    take = [0.0] * len(take_rests)
+    for row in rows:
+        for i, turns in enumerate(row):
+            take[i] += DISCOUNT**turns
+    draws = [s.mine[: horizon + 1] for s in samples if s.mine]
+    draw = sum(DISCOUNT**turns for turns in knock_draw_races(rules, hand, draws))
+    return max(take, default=0.0), draw
+
+
+def knock_value(
+    rules: Rules, card: int, deadwood: int, samples: Sequence[Sample], face_up: bool, win_bonus: float
+) -> float:
+    """Summed showdown utilities of knocking now with ``deadwood`` left, discarding ``card``: the
+    opponents' mean deadwood at the showdown less the knocker's, plus ``win_bonus`` for the best
+    (shared when equal), as :func:`~rummykit.bots.rollout.utility` scores a finished hand."""
+    total = 0.0
+    for sample in samples:
+        left: list[int] = []
+        for i, (hand, draws) in enumerate(sample.opponents):
+            if not rules.knock_extra_turn:
+                left.append(solver.min_deadwood(hand, rules))
+                continue
+            if i == 0 and face_up and takes(rules, hand, card):
+                drawn = card
+            elif draws:
+                drawn = draws[0]
+            else:
+                left.append(solver.min_deadwood(hand, rules))
+                continue
+            left.append(solver.best_discards([*hand, drawn], rules)[0])
+        own = deadwood if rules.knocker_scores_own_deadwood else 0
+        total += sum(left) / max(1, len(left)) - own
+        if all(d > own for d in left):
+            total += win_bonus
+        elif all(d >= own for d in left):
+            total += win_bonus / (1 + sum(1 for d in left if d == own))
+    return total
+
+
+def wait_value(
+    rules: Rules, rest: Sequence[int], card: int, samples: Sequence[Sample], win_bonus: float
+) -> float:
+    """Summed utilities of not knocking now (discarding ``card``, keeping ``rest``) but knocking or
+    calling Rummy in the next turn, on each sample: every opponent plays its turn (the next seat may
+    take ``card``) and wins when it gets home; else the bot draws, keeps its least deadwood and
+    knocks (or calls Rummy), and the showdown follows the opponents' extra turns. Compared with
+    :func:`knock_value`, this is what waiting one turn for a better knock is worth."""
+    threshold = rules.knock_threshold or 0
+    kept = solver.min_deadwood(rest, rules)
+    total = 0.0
+    for sample in samples:
+        hands: list[list[int]] = []
+        home = False
+        for i, (hand, draws) in enumerate(sample.opponents):
+            if i == 0 and takes(rules, hand, card):
+                drawn = card
+            elif draws:
+                drawn = draws[0]
+            else:
+                hands.append(list(hand))
+                continue
+            cards = [*hand, drawn]
+            d, best = solver.best_discards(cards, rules)
+            if d == 0 or knock_allowed(d, threshold, rules.knock_comparison):
+                total += d - kept - win_bonus
+                home = True
+                break
+            cards.remove(best[-1])
+            hands.append(cards)
+        if home:
+            continue
+        if not sample.mine:
+            total += sum(solver.min_deadwood(h, rules) for h in hands) / max(1, len(hands)) - kept
+            continue
+        mine, _ = solver.best_discards([*rest, sample.mine[0]], rules)
+        left = []
+        for (_, draws), held in zip(sample.opponents, hands, strict=True):
+            if mine == 0 or not rules.knock_extra_turn or len(draws) < 2:
+                left.append(solver.min_deadwood(held, rules) * (rules.rummy_multiplier if mine == 0 else 1))
+            else:
+                left.append(solver.best_discards([*held, draws[1]], rules)[0])
+        own = mine if rules.knocker_scores_own_deadwood else 0
+        total += sum(left) / max(1, len(left)) - own
+        if all(d > own for d in left):
+            total += win_bonus
+        elif all(d >= own for d in left):
+            total += win_bonus / (1 + sum(1 for d in left if d == own))
+    return total
+
+
+__all__ = [
+    "Sample",
+    "deal_draws",
+    "knock_value",
+    "race_values",
+    "take_values",
+    "takes",
+    "wait_value",
+]

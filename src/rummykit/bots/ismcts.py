@@ -1,0 +1,347 @@
+"""The search bot: information-set Monte Carlo over the whole table, with inference from the table.
+
+Information-set Monte Carlo (Cowling, Powley and Whitehouse 2012) in its determinized root form
+(every candidate move of the decision valued on the same sampled determinizations, common random
+numbers): the bot reads only its seat's :class:`~rummykit.views.PlayerView`; each determinization
+deals what it cannot see (:func:`~rummykit.bots.inference.sample_hidden`: the other hands with
+weights learnt from the table by a :class:`~rummykit.bots.inference.TableMemory`, redrawn when they
+contradict what the opponent did, and the stock), so the opponents' replies are played from hands
+that fit their play, by a policy that reads only their own cards and the table.
+
+* **Melding games** (:mod:`rummykit.bots.rollout`): a candidate is applied and the hand played on
+  with every seat acting (:class:`~rummykit.bots.rollout.TablePlay`): the opponents take the bot's
+  discards when these help them, lay off on every meld, open and go out. A candidate's value is
+  the mean of the points of the hand for the bot less the opponents' mean points, plus
+  :data:`WIN_BONUS` for finishing best (:func:`~rummykit.bots.rollout.utility`): points kept in
+  hand when an opponent goes out, and a discard that feeds an opponent, cost what the game charges.
+  Searched: the draw and the ``candidates`` best discards by the tactics' scores, spent by one step
+  of successive halving (Karnin, Koren and Somekh 2013: every candidate on the first half of the
+  determinizations, the better half on the second half too).
+* **Knock games** (:mod:`rummykit.bots.duel`): the draw and the ``candidates`` best discards by the
+  greedy score are raced home (:mod:`rummykit.bots.race`), a discard charged a turn on the
+  determinizations where the next seat takes it; when a knock is allowed, knocking now and waiting a
+  turn are both scored as the showdown after every opponent's extra turn. A Rummy call is always
+  made. Families without a fast play-out (see :func:`~rummykit.bots.rollout.fast_family`) play the
+  whole table through the round engine as the melding games do.
+
+The extra turn after a knock is played for the least deadwood at the showdown
+(:func:`~rummykit.bots.search.last_turn`); the opening and lay-offs of the melding games follow the
+tactics of :mod:`rummykit.bots.tactics` (open small, hold melds back) until an opponent is down to
+:data:`CLOSING_HAND` cards, and from then on lay everything, as held melds count as minus points.
+
+Budgets are iteration counts (play-outs), so a seeded game gives the same moves on any machine;
+``time_limit`` can cap a decision as well, at the cost of that determinism. The levels and their
+measured strength and time per move: README, "Measured ladder".
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Final
+
+from rummykit import solver
+from rummykit.actions import Action, BuyBack, CallRummy, Decline, Discard, Draw, Knock, Open, TakeDiscard
+from rummykit.bots.base import MatchView
+from rummykit.bots.duel import (
+    Sample,
+    deal_draws,
+    knock_value,
+    race_values,
+    take_values,
+    wait_value,
+)
+from rummykit.bots.greedy import Situation, buyback_pays, discard_scores, policy_action, without
+from rummykit.bots.inference import TableMemory, sample_hidden, seat_weights
+from rummykit.bots.race import knock_home
+from rummykit.bots.rollout import TablePlay, engine_rollout, engine_round, fast_family, utility
+from rummykit.bots.search import TAKE_DISCARDS, Budget, last_turn
+from rummykit.bots.tactics import (
+    TABLE_FEED_CHARGE,
+    feeds_table,
+    hold_melds,
+    placement_scores,
+    small_opening,
+)
+from rummykit.cards import Card
+from rummykit.determinize import unseen_cards
+from rummykit.views import Phase, PlayerView
+
+WIN_BONUS: Final = 10.0
+"""Points a play-out is worth more to the seat(s) with the best points of the hand."""
+DISCARD_WINDOW: Final = 50.0
+"""Discards scored this much worse than the best are never searched (jokers)."""
+CLOSING_HAND: Final = 6
+"""Melding games: once an opponent holds this many cards or fewer, the bot opens with every meld it
+can and lays further melds at once (the tactics of :mod:`rummykit.bots.tactics` hold them back)."""
+ENGINE_ACTIONS: Final = 60
+"""Actions of an engine play-out (families without a fast play-out) before it is estimated."""
+
+LEVELS: Final[dict[str, Budget]] = {
+    "easy": Budget(determinizations=30, horizon=6, candidates=3),
+    "medium": Budget(determinizations=100, horizon=8, candidates=6),
+    "hard": Budget(determinizations=400, horizon=10, candidates=8),
+}
+"""Knock games: determinizations per decision (every candidate is valued on all of them),
+the own turns a race runs before it is estimated, and the discards searched."""
+MELD_LEVELS: Final[dict[str, Budget]] = {
+    "easy": Budget(determinizations=12, horizon=5, candidates=3),
+    "medium": Budget(determinizations=40, horizon=8, candidates=5),
+    "hard": Budget(determinizations=120, horizon=10, candidates=6),
+}
+"""Melding games and engine play-outs (whole-table play-outs, dearer): determinizations per
+decision (the first half for every candidate, the second for the better half), the turns per seat a
+play-out runs before it is estimated, and the discards searched."""
+DEFAULT_LEVEL: Final = "medium"
+
+Evaluate = Callable[[Action, PlayerView, dict[int, list[int]], list[int], random.Random], float]
+
+
+class IsmctsBot:
+    """Determinized information-set search over the whole table (see the module docstring)."""
+
+    def __init__(
+        self, level: str | None = None, budget: Budget | None = None, win_bonus: float = WIN_BONUS
+    ) -> None:
+        self.level = level or DEFAULT_LEVEL
+        self.fixed = budget
+        self.budget = budget or LEVELS[self.level]
+        """The budget of the last decision (knock games' until the first one)."""
+        self.name = "search" if level is None and budget is None else f"search:{self.level}"
+        self.win_bonus = win_bonus
+        self.hold = True
+        """Melding games: hold further melds back until they take the hand out (the tactic of
+        :func:`~rummykit.bots.tactics.hold_melds`)."""
+        self.memories: dict[int, TableMemory] = {}
+        """The evidence gathered per seat this bot plays (one bot may sit in several seats)."""
+        self.searches = 0
+        """Decisions that were searched."""
+        self.playouts = 0
+        """Play-outs run so far (a machine-independent measure of the effort)."""
+
+    def memory(self, seat: int) -> TableMemory:
+        return self.memories.setdefault(seat, TableMemory())
+
+    def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+        memory = self.memory(view.seat)
+        memory.observe(view)
+        if self.fixed is None:
+            duel = view.rules.family == "knock" and fast_family(view.rules)
+            self.budget = (LEVELS if duel else MELD_LEVELS)[self.level]
+        action = self._choose(view, legal, rng, memory)
+        memory.acted(view, action)
+        return action
+
+    def choose_match(self, mv: MatchView, legal: Sequence[Action], rng: random.Random) -> Action:
+        want = BuyBack() if buyback_pays(mv) else Decline()
+        return want if want in legal else legal[0]
+
+    def _choose(
+        self, view: PlayerView, legal: Sequence[Action], rng: random.Random, memory: TableMemory
+    ) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        if any(isinstance(a, (BuyBack, Decline)) for a in legal):
+            return Decline() if Decline() in legal else legal[0]
+        rules = view.rules
+        if rules.is_knock_game and view.knocker is not None:
+            return last_turn(view, legal)
+        situation = Situation.from_view(view)
+        greedy = policy_action(situation, legal)
+        duel = rules.family == "knock" and fast_family(rules)
+        if view.phase is Phase.DRAW:
+            if TakeDiscard() in legal and Draw() in legal:
+                if duel:
+                    return self.duel_draw(view, rng, memory)
+                return self.search(view, [TakeDiscard(), Draw()], rng, memory)
+            return greedy
+        if rules.is_knock_game:
+            rummy = [a for a in legal if isinstance(a, CallRummy)]
+            if rummy:
+                return rummy[0]
+            candidates = self.knock_candidates(view, legal, greedy)
+            if duel:
+                return self.duel_discard(view, candidates, rng, memory)
+            return self.search(view, candidates, rng, memory)
+        # Showing little pays while the opponents are far from going out; a meld kept in hand
+        # counts as minus points when one of them goes out, so near the end everything is laid.
+        closing = min(view.hand_sizes[s] for s in view.active_seats if s != view.seat) <= CLOSING_HAND
+        if isinstance(greedy, Open):
+            return (None if closing else small_opening(view, rng)) or greedy
+        choice = hold_melds(situation, view, legal, greedy) if self.hold and not closing else greedy
+        if isinstance(choice, Discard):
+            return self.search(view, self.meld_candidates(view, legal, situation.opened), rng, memory)
+        return choice
+
+    def knock_candidates(self, view: PlayerView, legal: Sequence[Action], greedy: Action) -> list[Action]:
+        """The knock greedy would make (if any) and the best discards by the greedy score."""
+        rules = view.rules
+        hand: list[int] = list(view.hand)
+        out: list[Action] = []
+        knocks = [a for a in legal if isinstance(a, Knock)]
+        if knocks:
+            out.append(
+                min(knocks, key=lambda a: (solver.min_deadwood(without(hand, (a.card,)), rules), -a.card))
+            )
+        allowed = [a.card for a in legal if isinstance(a, Discard)]
+        if allowed:
+            scores = discard_scores(hand, rules, allowed)
+            ranked = sorted(scores, key=lambda c: (scores[c], c))
+            picked = [c for c in ranked if scores[c] < scores[ranked[0]] + DISCARD_WINDOW]
+            out += [Discard(Card(c)) for c in picked[: self.budget.candidates]]
+        return out or [greedy]
+
+    def meld_candidates(self, view: PlayerView, legal: Sequence[Action], opened: bool) -> list[Action]:
+        """The best discards by the tactics' scores (placement once opened, greedy's before, the table
+        charge both times)."""
+        rules = view.rules
+        allowed = [a.card for a in legal if isinstance(a, Discard)]
+        if opened:
+            scores = placement_scores(view, allowed)
+        else:
+            scores = discard_scores(list(view.hand), rules, allowed)
+            for card in scores:
+                if feeds_table(rules, card, view):
+                    scores[card] += TABLE_FEED_CHARGE
+        ranked = sorted(scores, key=lambda c: (scores[c], c))
+        picked = [c for c in ranked if scores[c] < scores[ranked[0]] + DISCARD_WINDOW]
+        return [Discard(Card(c)) for c in picked[: self.budget.candidates]]
+
+    def duel_samples(self, view: PlayerView, rng: random.Random, memory: TableMemory) -> list[Sample]:
+        """The determinizations of a knock-game decision (see :mod:`rummykit.bots.duel`)."""
+        weights = seat_weights(view, memory)
+        unseen = [int(c) for c in unseen_cards(view)]
+        seats = list(view.active_seats)
+        me = seats.index(view.seat)
+        others = seats[me + 1 :] + seats[:me]
+        out: list[Sample] = []
+        for _ in range(self.budget.determinizations):
+            hands, stock = sample_hidden(view, rng, memory, weights=weights, unseen=unseen)
+            draws = deal_draws(stock[: view.stock_size], len(seats))
+            out.append(
+                Sample(
+                    tuple(draws[0]),
+                    tuple((tuple(hands[s]), tuple(draws[i + 1])) for i, s in enumerate(others)),
+                )
+            )
+        return out
+
+    def duel_draw(self, view: PlayerView, rng: random.Random, memory: TableMemory) -> Action:
+        """Knock games: take the top discard or draw, whichever races home sooner."""
+        rules = view.rules
+        top = view.top_discard
+        hand: list[int] = list(view.hand)
+        if top is None:
+            return Draw()
+        with_top: list[int] = [*hand, top]
+        if knock_home(rules, with_top):
+            return TakeDiscard()
+        self.searches += 1
+        allowed = [c for c in set(hand) if c != top or rules.may_discard_taken_discard]
+        scores = discard_scores(with_top, rules, allowed)
+        rests = [
+            without(with_top, (c,)) for c in sorted(scores, key=lambda c: (scores[c], c))[:TAKE_DISCARDS]
+        ]
+        samples = self.duel_samples(view, rng, memory)
+        take, draw = take_values(rules, rests, hand, samples, self.budget.horizon)
+        self.playouts += len(samples) * (len(rests) + 1)
+        return TakeDiscard() if take > draw else Draw()
+
+    def duel_discard(
+        self, view: PlayerView, candidates: list[Action], rng: random.Random, memory: TableMemory
+    ) -> Action:
+        """Knock games: the best knock or discard (ties: the earlier candidate)."""
+        if len(candidates) == 1:
+            return candidates[0]
+        self.searches += 1
+        rules = view.rules
+        hand: list[int] = list(view.hand)
+        samples = self.duel_samples(view, rng, memory)
+        discards = [a for a in candidates if isinstance(a, Discard)]
+        cards = [int(a.card) for a in discards]
+        values: dict[Action, float] = dict(
+            zip(
+                discards,
+                race_values(rules, [without(hand, (c,)) for c in cards], cards, samples, self.budget.horizon),
+                strict=True,
+            )
+        )
+        self.playouts += len(samples) * len(candidates)
+        knocks = [a for a in candidates if isinstance(a, Knock)]
+        if knocks:
+            # Knock now, or wait a turn for a better knock: both valued as showdowns.
+            for knock in knocks:
+                d = solver.min_deadwood(without(hand, (knock.card,)), rules)
+                values[knock] = knock_value(
+                    rules, int(knock.card), d, samples, rules.knock_discard_face_up, self.win_bonus
+                )
+            for discard, c in zip(discards, cards, strict=True):
+                values[discard] = wait_value(rules, without(hand, (c,)), c, samples, self.win_bonus)
+        return min(candidates, key=lambda a: (-values[a], candidates.index(a)))
+
+    def search(
+        self, view: PlayerView, candidates: list[Action], rng: random.Random, memory: TableMemory
+    ) -> Action:
+        """The candidate with the best mean utility, by successive halving over determinizations."""
+        if len(candidates) == 1:
+            return candidates[0]
+        self.searches += 1
+        budget = self.budget
+        start = time.perf_counter()
+        weights = seat_weights(view, memory)
+        unseen = [int(c) for c in unseen_cards(view)]
+        samples = [
+            sample_hidden(view, rng, memory, weights=weights, unseen=unseen)
+            for _ in range(budget.determinizations)
+        ]
+        fast = fast_family(view.rules)
+        turns = budget.horizon * len(view.active_seats)
+        totals = [0.0] * len(candidates)
+        counts = [0] * len(candidates)
+        alive = list(range(len(candidates)))
+        half = budget.determinizations // 2 if len(candidates) > 2 else budget.determinizations
+        for part in (samples[:half], samples[half:]):
+            for hands, stock in part:
+                base = TablePlay.start(view, hands, stock) if fast else None
+                for i in alive:
+                    if base is not None:
+                        points = self.fast_playout(view, base.copy(), candidates[i], turns)
+                    else:
+                        rnd = engine_round(view, hands, list(stock), rng)
+                        points = engine_rollout(rnd, candidates[i], ENGINE_ACTIONS)
+                    totals[i] += utility(points, view.seat, self.win_bonus)
+                    counts[i] += 1
+                    self.playouts += 1
+                if budget.time_limit is not None and time.perf_counter() - start > budget.time_limit:
+                    break
+            # Successive halving: the better half of the candidates goes on to the other samples.
+            alive.sort(key=lambda i: (-totals[i] / max(1, counts[i]), i))
+            alive = alive[: max(2, (len(alive) + 1) // 2)]
+            if budget.time_limit is not None and time.perf_counter() - start > budget.time_limit:
+                break
+        best = min(alive, key=lambda i: (-totals[i] / max(1, counts[i]), i))
+        return candidates[best]
+
+    @staticmethod
+    def fast_playout(view: PlayerView, play: TablePlay, action: Action, turns: int) -> dict[int, float]:
+        """Apply the root ``action`` to a fast play-out and play on."""
+        me = view.seat
+        if isinstance(action, (TakeDiscard, Draw)):
+            return play.play(me, turns, take=isinstance(action, TakeDiscard))
+        rules = view.rules
+        if isinstance(action, Knock):
+            hand = play.hands[me]
+            d = solver.min_deadwood(without(hand, (action.card,)), rules)
+            return play.knock(me, int(action.card), d)
+        assert isinstance(action, Discard)
+        hand = play.hands[me]
+        hand.remove(int(action.card))
+        play.pile.append(int(action.card))
+        play.deadwood[me] = None
+        if not hand and rules.family != "knock":
+            return play.went_out(me, hand_romme=False)
+        return play.play(play.next_seat(me), turns)
+
+
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "MELD_LEVELS", "WIN_BONUS", "IsmctsBot"]

@@ -1,0 +1,202 @@
+"""Inference from the table (rummykit.bots.inference) on arranged deals: what an opponent took,
+passed and discarded biases the hands the search samples for it."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import rummykit as rk
+from rummykit.actions import Action
+from rummykit.bots.inference import TableMemory, contradicts, sample_hidden, weighted_sample
+from rummykit.cards import Card, parse_cards
+from rummykit.testing import arrange_deck
+
+VIENNESE = rk.Rules.preset("viennese")
+# Seat 0 deals (11 cards, discards first); seat 1 holds a pair of sevens and no hearts near 8H.
+DEALER = "7H 2C 4D 6S 9C JD KS QC 3S 5C"
+OPPONENT = "7C 7S 2D 4S 6C 9D JS KD QD 3C"
+
+
+def _cards(text: str) -> list[int]:
+    return [int(c) for c in parse_cards(text)]
+
+
+def _play(rnd: rk.Round, memory: TableMemory, seat: int, script: list[str]) -> None:
+    """Apply ``script``; ``seat``'s decisions go through the memory as a bot's would."""
+    for text in script:
+        if rnd.to_move == seat:
+            view = rnd.view(seat)
+            memory.observe(view)
+            action = Action.parse(text)
+            memory.acted(view, action)
+            rnd.apply(action)
+        else:
+            rnd.apply(text)
+
+
+def _took_7h_passed_8h() -> tuple[rk.Round, TableMemory]:
+    deck = arrange_deck(VIENNESE, 2, [DEALER, OPPONENT], extra="8H", stock="10C 5H AS KC")
+    rnd = rk.Round.new(VIENNESE, 2, deck=deck, dealer=0, seed=3)
+    memory = TableMemory()
+    _play(
+        rnd,
+        memory,
+        0,
+        [
+            "discard 7H",  # the dealer's opening discard
+            "take",  # seat 1 takes 7H (a third seven) ...
+            "discard 2D",
+            "draw",  # 10C
+            "discard 8H",
+            "draw",  # ... and leaves 8H for a stock card (5H)
+            "discard 4S",
+        ],
+    )
+    memory.observe(rnd.view(0))
+    return rnd, memory
+
+
+def test_memory_reconstructs_take_pass_and_discards_heads_up() -> None:
+    _, memory = _took_7h_passed_8h()
+    ev = memory.of(1)
+    assert ev.taken == _cards("7H")
+    assert ev.passed == _cards("8H")
+    assert ev.discarded == _cards("2D 4S")
+    assert memory.ambiguous == 0
+
+
+def test_sampled_hands_reflect_a_take_and_a_pass() -> None:
+    """Having taken 7H and passed 8H, seat 1 more likely holds sevens, less likely eights or the
+    hearts that only fit the 8H; the uniform determinization sees no difference."""
+    rnd, memory = _took_7h_passed_8h()
+    view = rnd.view(0)
+    assert view.known_cards[1] == tuple(parse_cards("7H"))
+    n = 600
+    biased: Counter[int] = Counter()
+    uniform: Counter[int] = Counter()
+    rng_b, rng_u = random.Random(1), random.Random(1)
+    for _ in range(n):
+        hands, _stock = sample_hidden(view, rng_b, memory)
+        assert len(hands[1]) == 10 and 7 in [Card(c).rank for c in hands[1]]
+        biased.update(hands[1])
+        hands, _ = sample_hidden(view, rng_u, None, behaviour=False)
+        uniform.update(hands[1])
+    sevens = _cards("7C 7D 7S")
+    eights = _cards("8C 8D 8S 10H")
+    assert sum(biased[c] for c in sevens) > 1.5 * sum(uniform[c] for c in sevens)
+    assert sum(biased[c] for c in eights) < 0.75 * sum(uniform[c] for c in eights)
+
+
+def test_memory_reconstructs_three_seats() -> None:
+    """At a table of three, one seat takes the viewer's discard and the next passes the new top."""
+    rules = VIENNESE
+    hands = [DEALER, OPPONENT, "8C 8D 2S 4C 6D 9S JC KH QH 3D"]
+    deck = arrange_deck(rules, 3, hands, extra="8H", stock="10C 5H AS KC 9H")
+    rnd = rk.Round.new(rules, 3, deck=deck, dealer=0, seed=3)
+    memory = TableMemory()
+    _play(rnd, memory, 0, ["discard 7H", "take", "discard 2D", "draw", "discard 2S", "draw"])
+    memory.observe(rnd.view(0))
+    assert memory.of(1).taken == _cards("7H") and memory.of(1).discarded == _cards("2D")
+    assert memory.of(2).passed == _cards("2D") and memory.of(2).discarded == _cards("2S")
+    assert memory.ambiguous == 0
+
+
+def test_memory_starts_over_with_a_new_hand() -> None:
+    _, memory = _took_7h_passed_8h()
+    other = rk.Round.new(VIENNESE, 2, seed=8, dealer=1)
+    memory.observe(other.view(0))
+    assert memory.of(1).taken == []
+
+
+def test_weighted_sample_prefers_heavy_cards_and_never_repeats() -> None:
+    pool = list(range(20))
+    weights = [1.0] * 53
+    weights[3] = 50.0
+    rng = random.Random(2)
+    picks = [weighted_sample(pool, weights, 5, rng) for _ in range(200)]
+    assert all(len(set(p)) == 5 for p in picks)
+    assert sum(3 in p for p in picks) > 190
+
+
+def test_a_hand_that_could_have_knocked_contradicts_the_play() -> None:
+    rnd, _ = _took_7h_passed_8h()
+    view = rnd.view(0)
+    assert contradicts(view, 1, _cards("2H 3H 4H 5C 5D 5S 9S 10S JS 2D"))  # deadwood 2
+    assert not contradicts(view, 1, _cards(OPPONENT))
+
+
+# Discard safety and knock timing ----------------------------------------------------------------
+def _queens_taken() -> rk.Round:
+    """Seat 1 took QS and QD from the discard pile; seat 0 now holds QC and KH, both loose, after its
+    draw (greedy's discard score ties them and sheds QC, the card that completes seat 1's queens)."""
+    deck = arrange_deck(
+        VIENNESE,
+        2,
+        ["2H 3H 4H 5C 5D 5S 9S 10S QS QD", "2C 4D 6S 9C JD 3S 7C 8D AH 6D"],
+        extra="JS",
+        stock="QC KH 4C 7D 9D",
+    )
+    rnd = rk.Round.new(VIENNESE, 2, deck=deck, dealer=0, seed=5)
+    for text in ["discard QS", "take", "discard 2C", "draw", "discard QD", "take", "discard 4D", "draw"]:
+        rnd.apply(text)
+    return rnd
+
+
+def test_search_does_not_hand_an_opponent_the_card_it_collects() -> None:
+    from rummykit.actions import Discard
+    from rummykit.bots import GreedyBot, IsmctsBot
+    from rummykit.bots.search import Budget
+
+    rnd = _queens_taken()
+    view, legal = rnd.view(0), rnd.legal_actions()
+    assert view.known_cards[1] == tuple(parse_cards("QD QS"))
+    assert GreedyBot().choose(view, legal, random.Random(0)) == Discard(Card.parse("QC"))
+    bot = IsmctsBot(budget=Budget(determinizations=40, horizon=6, candidates=3))
+    assert bot.choose(view, legal, random.Random(0)) == Discard(Card.parse("KH"))
+
+
+def test_a_knock_is_valued_after_the_opponents_extra_turn() -> None:
+    """Knocking with 4 points by discarding 8C loses the hand when the opponent's extra turn takes the
+    8C for a run and leaves it 2 points; against a hand the 8C does not help the same knock wins."""
+    from rummykit.actions import Knock
+    from rummykit.bots.rollout import TablePlay, utility
+
+    deck = arrange_deck(
+        VIENNESE, 2, ["2H 3H 4H 5C 5D 5S 9S 10S JS 4D", "7C 9C 6H 7H 8H KS KD KH 2S 2D"], extra="8C"
+    )
+    rnd = rk.Round.new(VIENNESE, 2, deck=deck, dealer=0, seed=5)
+    view = rnd.view(0)
+    stock = _cards("AC AD 10D")
+    knock = Knock(Card.parse("8C"))
+    from rummykit.bots.ismcts import IsmctsBot
+
+    fed = IsmctsBot.fast_playout(
+        view, TablePlay.start(view, {1: _cards("7C 9C 6H 7H 8H KS KD KH 2S 2D")}, list(stock)), knock, 8
+    )
+    assert fed == {0: -4.0, 1: -2.0}
+    assert utility(fed, 0, 10.0) < 0
+    safe_hand = _cards("7D 9D 6H 7H 8H KS KD KH 2S 2D")
+    safe = IsmctsBot.fast_playout(view, TablePlay.start(view, {1: safe_hand}, list(stock)), knock, 8)
+    assert safe[0] == -4.0 and safe[1] < -4.0
+    assert utility(safe, 0, 10.0) > 0
+
+
+def test_play_out_scores_going_out_as_the_engine_does() -> None:
+    """A melding-game play-out scores a seat going out with the engine's own scoring, Hand-Rommé
+    included."""
+    from rummykit.bots.rollout import TablePlay
+    from rummykit.scoring import going_out
+
+    rules = rk.Rules.preset("german")
+    rnd = rk.Round.new(rules, 3, seed=4)
+    view = rnd.view(rnd.to_move)
+    rng = random.Random(0)
+    for _ in range(20):
+        hands, stock = sample_hidden(view, rng)
+        play = TablePlay.start(view, hands, stock)
+        winner = rng.choice(play.seats)
+        for hand_romme in (False, True):
+            points = play.went_out(winner, hand_romme)
+            score = going_out(rules, [play.hands[s] for s in range(3)], winner, hand_romme)
+            assert points == {s: -float(score.penalties[s]) for s in play.seats}
