@@ -395,7 +395,7 @@ def test_viennese_showdown_shows_the_moves_after_the_knock(pages: Pages, shots: 
         page.wait_for_function("v => S.state.version > v", arg=version, timeout=10000)
     overlay = page.locator("#overlay:not(.hidden)")
     assert overlay.locator("#round-over, #match-over").count() == 1, "no showdown in time"
-    moves = overlay.locator(".last-moves li").all_inner_texts()
+    moves = [m.lower() for m in overlay.locator(".last-moves li").all_inner_texts()]  # "calls Rummy …"
     assert any(" knock" in m or "rummy" in m for m in moves), moves
     knock_at = next(i for i, m in enumerate(moves) if " knock" in m or "rummy" in m)
     if " knock" in moves[knock_at]:
