@@ -26,14 +26,6 @@ from rummykit.testing import arrange_deck
 runner = CliRunner()
 
 
-@pytest.fixture
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("RUMMYKIT_DATA_DIR", str(tmp_path))
-    monkeypatch.setenv("COLUMNS", "80")
-    monkeypatch.setenv("LINES", "24")
-    return tmp_path
-
-
 def play(*args: str, lines: list[str], draw: bool = False) -> tuple[int, str]:
     """Run ``rummykit play``; the last seat deals first unless ``draw`` lets the players draw for it."""
     players = args[args.index("--players") + 1] if "--players" in args else "3"

@@ -26,14 +26,6 @@ ENGLISH_UI = (
 """Words of the English screens that must not appear in a German game."""
 
 
-@pytest.fixture
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("RUMMYKIT_DATA_DIR", str(tmp_path))
-    monkeypatch.setenv("COLUMNS", "80")
-    monkeypatch.setenv("LINES", "24")
-    return tmp_path
-
-
 def play(*args: str, lines: list[str]) -> str:
     players = args[args.index("--players") + 1] if "--players" in args else "3"
     result = runner.invoke(
