@@ -129,3 +129,40 @@ def test_a_card_laid_face_down_is_named_only_with_every_hand_shown(tmp_path: Pat
     _, seen_by_all = replay(str(path), "--all", lines=["end", "q"])
     assert shown in seen_by_all.split("replay> ")[-2]
     assert "laying a card face down" not in seen_by_all
+
+
+REPLAY_ENGLISH = (
+    "action ", "view:", "replay", "Your hand", "hand (", "cards left", "Stock ", "Discard ", "round 1",
+    "discards", "draws", "takes", "unknown command", "all hands", "Points",
+)  # fmt: skip
+"""Words of the English replay screens that must not appear with ``--lang de``."""
+
+
+def test_replay_in_german_with_lang_and_by_the_locale(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    m = played_match("german(match_end=single_hand)")
+    path = save_match(tmp_path, m)
+    total = len(m.actions)
+    code, out = replay(str(path), "--lang", "de", lines=["", "n", "xyz", "end", "all", "q"])
+    assert code == 0
+    screens = out.split("replay> ")
+    assert f"Zug 0 von {total} · Sicht: You" in screens[0]
+    assert "Wiedergabe" in screens[0] and "Enter vor · b zurück" in screens[0]
+    assert "1. You: zieht vom Stapel" in screens[1]
+    assert "✗ unbekannter Befehl 'xyz'" in out
+    assert f"Zug {total} von {total}" in screens[4] and "alle Blätter" in screens[5]
+    found = [w for w in REPLAY_ENGLISH if w in out.replace("replay> ", "")]  # the prompt names the command
+    assert not found, f"English on a German replay screen: {found}"
+    assert max(len(line.removeprefix("replay> ")) for line in out.splitlines()) <= 80
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    _, by_locale = replay(str(path), lines=["q"])
+    assert f"Zug 0 von {total}" in by_locale
+    _, english = replay(str(path), "--lang", "en", lines=["q"])
+    assert f"action 0 of {total}" in english
+
+
+def test_replay_refuses_an_unknown_language(tmp_path: Path) -> None:
+    path = save_match(tmp_path, played_match("german(match_end=single_hand)"))
+    code, out = replay(str(path), "--lang", "fr", lines=[])
+    assert code == 2 and "no language 'fr'" in out

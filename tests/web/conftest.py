@@ -109,6 +109,20 @@ def receive_state(ws: Any, *, until: Any = None, limit: int = 200) -> dict[str, 
     raise AssertionError("no matching state message")
 
 
+def table_of(client: TestClient, code: str) -> Any:
+    """The server's :class:`~rummykit.web.tables.Table` ``code`` (a TestClient app's)."""
+    return client.app.state.manager.tables[code]  # type: ignore[attr-defined]
+
+
+def next_of(ws: Any, kind: str, limit: int = 200) -> dict[str, Any]:
+    """The next message of type ``kind`` (skipping others)."""
+    for _ in range(limit):
+        msg: dict[str, Any] = ws.receive_json()
+        if msg["type"] == kind:
+            return msg
+    raise AssertionError(f"no {kind} message")
+
+
 # A real server process ---------------------------------------------------------------------------
 class Server:
     """``rummykit serve`` in a subprocess on a free port."""
@@ -296,6 +310,8 @@ def web() -> Any:
         connect=connect,
         settings=test_settings,
         receive_state=receive_state,
+        table_of=table_of,
+        next_of=next_of,
         CARD=CARD,
         missing=missing,
         chromium_path=chromium_path,

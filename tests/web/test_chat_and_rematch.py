@@ -9,20 +9,6 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from rummykit.web.chat import CHAT_BURST, MAX_CHAT_CHARS
-from rummykit.web.tables import Table
-
-
-def table_of(client: TestClient, code: str) -> Table:
-    table: Table = client.app.state.manager.tables[code]  # type: ignore[attr-defined]
-    return table
-
-
-def next_of(ws: Any, kind: str, limit: int = 50) -> dict[str, Any]:
-    for _ in range(limit):
-        msg: dict[str, Any] = ws.receive_json()
-        if msg["type"] == kind:
-            return msg
-    raise AssertionError(f"no {kind} message")
 
 
 def test_chat_lines_reach_everybody_and_bad_ones_are_refused(client: TestClient, web: Any) -> None:
@@ -30,15 +16,15 @@ def test_chat_lines_reach_everybody_and_bad_ones_are_refused(client: TestClient,
     code = host["code"]
     with web.connect(client, code, host["token"]) as anna, web.connect(client, code) as watcher:
         anna.send_json({"type": "chat", "text": "  <b>gut</b>\t gespielt!  "})
-        line = next_of(anna, "chat")
+        line = web.next_of(anna, "chat")
         assert (line["seat"], line["name"], line["text"]) == (0, "Anna", "<b>gut</b> gespielt!")
-        assert next_of(watcher, "chat")["text"] == "<b>gut</b> gespielt!"  # text, never HTML
+        assert web.next_of(watcher, "chat")["text"] == "<b>gut</b> gespielt!"  # text, never HTML
         watcher.send_json({"type": "chat", "text": "hallo"})
-        assert next_of(watcher, "error")["code"] == "spectator"
+        assert web.next_of(watcher, "error")["code"] == "spectator"
         too_long = "x" * (MAX_CHAT_CHARS + 1)
         for bad in (too_long, "", "   ", "bell\\u0007", "\\udfff"):  # JSON escapes, as a page sends them
             anna.send_text('{"type": "chat", "text": "' + bad + '"}')
-            error = next_of(anna, "error")
+            error = web.next_of(anna, "error")
             assert error["code"] == "bad_message" and too_long not in error["message"]
         answers = []
         for i in range(CHAT_BURST + 2):
@@ -51,7 +37,7 @@ def test_chat_lines_reach_everybody_and_bad_ones_are_refused(client: TestClient,
         assert answers == ["chat"] * (CHAT_BURST - 1) + ["rate_limited"] * 3
     # A page that connects later gets the recent lines.
     with web.connect(client, code) as late:
-        assert next_of(late, "chat")["text"] == "<b>gut</b> gespielt!"
+        assert web.next_of(late, "chat")["text"] == "<b>gut</b> gespielt!"
 
 
 def test_rematch_keeps_seats_and_rules(client: TestClient, web: Any) -> None:
@@ -64,18 +50,18 @@ def test_rematch_keeps_seats_and_rules(client: TestClient, web: Any) -> None:
     assert refused.status_code == 409  # the match is not over
     with web.connect(client, code, guest["token"]) as ben, web.connect(client, code) as watcher:
         web.receive_state(ben)
-        table_of(client, code).status = "over"  # the match's end, as the server marks it
+        web.table_of(client, code).status = "over"  # the match's end, as the server marks it
         assert client.post(f"/api/tables/{code}/rematch", json={"token": guest["token"]}).status_code == 403
         answer = client.post(f"/api/tables/{code}/rematch", json={"token": host["token"]})
         assert answer.status_code == 201
         new = answer.json()
         assert new["code"] != code and new["seat"] == 0
-        moved = next_of(ben, "rematch")
+        moved = web.next_of(ben, "rematch")
         assert moved["code"] == new["code"] and moved["seat"] == 1 and moved["token"] != guest["token"]
-        seen = next_of(watcher, "rematch")
+        seen = web.next_of(watcher, "rematch")
         assert seen == {"type": "rematch", "code": new["code"]}  # spectators get no token
-    again = table_of(client, new["code"])
-    old = table_of(client, code)
+    again = web.table_of(client, new["code"])
+    old = web.table_of(client, code)
     assert again.rules == old.rules and again.rules.opening_min_points == 30
     assert [(s.kind, s.name, s.bot) for s in again.seats] == [(s.kind, s.name, s.bot) for s in old.seats]
     assert again.status == "playing"  # everybody was there: one click starts it

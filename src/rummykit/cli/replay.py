@@ -4,7 +4,8 @@ The record (``rk.Record``, as ``rummykit play`` saves it) is replayed action by 
 shows the table from one seat's view (``--seat N``, only that hand) or with every hand (``--all``).
 Commands: Enter or ``n`` next, ``b`` back, ``+N``/``-N`` several steps, ``go N`` to the position
 after action N, ``round N`` to the deal of round N, ``start``, ``end``, ``seat N``, ``all``, ``q``.
-At the end of input the command ends.
+At the end of input the command ends. ``--lang de`` (or a German locale, as for ``rummykit play``)
+shows the table, the moves and the results in German.
 """
 
 from __future__ import annotations
@@ -22,13 +23,17 @@ from rich.text import Text
 from rummykit.actions import CallRummy, Discard, Knock, TakeDiscard
 from rummykit.cli import screen
 from rummykit.cli.action_text import describe
+from rummykit.cli.play import play_language
 from rummykit.errors import NotationError, RummyError
+from rummykit.explain.language import Lang
+from rummykit.i18n import localize_error
 from rummykit.match import Match
 from rummykit.record import Record
 from rummykit.round import Round
 from rummykit.state import RoundState
 
 REPLAY_HELP = "Enter next · b back · +N/-N · go N · round N · start · end · seat N · all · q"
+REPLAY_HELP_DE = "Enter vor · b zurück · +N/-N · go N · round N · start · end · seat N · all · q"
 
 
 def load_record(path: Path) -> tuple[Record, tuple[str, ...] | None]:
@@ -81,9 +86,14 @@ class ReplaySession:
         *,
         seat: int | None = 0,
         ascii_only: bool = False,
+        lang: str = "en",
     ) -> None:
         self.record = record
-        self.names = tuple(names) if names else tuple(f"Player {s + 1}" for s in range(record.players))
+        self.lang = lang
+        self.t = Lang(lang)
+        default = self.t("Player", "Spieler")
+        self.names = tuple(names) if names else tuple(f"{default} {s + 1}" for s in range(record.players))
+        self.help = self.t(REPLAY_HELP, REPLAY_HELP_DE)
         self.console = console
         self.read_line = read_line
         self.seat = seat
@@ -146,10 +156,12 @@ class ReplaySession:
         if self.position:
             i = self.position - 1
             log.append(Text(f"{i + 1}. ", style="dim") + self._describe(i))
+        t = self.t
         status = Text.assemble(
-            (f"action {self.position} of {self.total}", "bold"),
-            f" · view: {self.names[self.seat] if self.seat is not None else 'all hands'}",
-            ("\n" + REPLAY_HELP, "dim"),
+            (t(f"action {self.position} of {self.total}", f"Zug {self.position} von {self.total}"), "bold"),
+            t(" · view: ", " · Sicht: ")
+            + (self.names[self.seat] if self.seat is not None else t("all hands", "alle Blätter")),
+            ("\n" + self.help, "dim"),
         )
         board = screen.Board(
             view=view,
@@ -159,22 +171,32 @@ class ReplaySession:
             ascii_only=self.ascii_only,
             log=log,
             status=status,
-            hidden_note=f"{self.names[self.seat]} is not in this hand" if self.seat is not None else "",
+            hidden_note=(
+                t(
+                    f"{self.names[self.seat]} is not in this hand",
+                    f"{self.names[self.seat]} spielt diese Runde nicht mit",
+                )
+                if self.seat is not None
+                else ""
+            ),
             height=self.console.size.height,
-            subtitle="replay",
+            subtitle=t("replay", "Wiedergabe"),
+            lang=self.lang,
         )
         out: list[RenderableType] = [screen.render_board(board)]
         if self.position and frame.ended is not None:
             ended = Round.from_state(frame.ended)
             end_score = dataclasses.replace(score, round_number=self.round_of[self.position - 1])
-            out.append(screen.result_table(ended.view(viewer), self.names, end_score, self.ascii_only))
+            out.append(
+                screen.result_table(ended.view(viewer), self.names, end_score, self.ascii_only, self.lang)
+            )
         return out
 
     def _describe(self, index: int) -> Text:
         seat = self.seat_of[index]
         action = self.record.actions[index]
         before = self._before_view(index, seat)
-        return describe(action, self.names[seat], before, self.ascii_only)
+        return describe(action, self.names[seat], before, self.ascii_only, self.lang)
 
     def _before_view(self, index: int, seat: int) -> Any:
         # The top of the discard pile before a 'take'; and, seen from another seat, what the mover
@@ -208,7 +230,11 @@ class ReplaySession:
             elif verb == "round" and len(args) == 1 and args[0].isdigit():
                 n = int(args[0])
                 if not 1 <= n <= len(self.round_starts):
-                    return f"✗ there are {len(self.round_starts)} rounds in this record"
+                    rounds = len(self.round_starts)
+                    return self.t(
+                        f"✗ there are {rounds} rounds in this record",
+                        f"✗ diese Aufzeichnung hat {rounds} {'Runde' if rounds == 1 else 'Runden'}",
+                    )
                 self.go(self.round_starts[n - 1])
             elif verb == "start":
                 self.go(0)
@@ -217,18 +243,24 @@ class ReplaySession:
             elif verb == "seat" and len(args) == 1 and args[0].isdigit():
                 n = int(args[0])
                 if not 1 <= n <= self.record.players:
-                    return f"✗ seats are numbered 1 to {self.record.players}"
+                    return self.t(
+                        f"✗ seats are numbered 1 to {self.record.players}",
+                        f"✗ die Plätze sind von 1 bis {self.record.players} nummeriert",
+                    )
                 self.seat = n - 1
             elif verb == "all":
                 self.seat = None
             elif verb in ("q", "quit", "exit"):
                 return "quit"
-            elif verb in ("help", "?"):
-                return REPLAY_HELP
+            elif verb in ("help", "?", "hilfe"):
+                return self.help
             else:
-                return f"✗ unknown command {line.strip()!r}; {REPLAY_HELP}"
+                shown = line.strip()[:40]
+                return (
+                    self.t(f"✗ unknown command {shown!r}; ", f"✗ unbekannter Befehl {shown!r}; ") + self.help
+                )
         except RummyError as exc:
-            return f"✗ {exc}"
+            return f"✗ {localize_error(exc, self.lang)}"
         return None
 
     def run(self) -> int:
@@ -255,15 +287,28 @@ def replay_command(
     all_hands: Annotated[bool, typer.Option("--all", help="Show every hand.")] = False,
     at: Annotated[int, typer.Option("--at", help="Start after this many actions.")] = 0,
     ascii_only: Annotated[bool, typer.Option("--ascii", help="Suit letters instead of symbols.")] = False,
+    lang_option: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            help="Language: en or de (German). Default: the locale (LC_ALL, LC_MESSAGES, LANG).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Step through a saved round or match, forwards and backwards, from one seat's view or all."""
+    lang = play_language(lang_option)
     try:
         record, names = load_record(file)
     except RummyError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        typer.echo(f"error: {localize_error(exc, lang)}", err=True)
         raise typer.Exit(2) from None
     if not 1 <= seat <= record.players:
-        typer.echo(f"error: --seat must be between 1 and {record.players}", err=True)
+        message = Lang(lang)(
+            f"--seat must be between 1 and {record.players}",
+            f"--seat muss zwischen 1 und {record.players} liegen",
+        )
+        typer.echo(f"error: {message}", err=True)
         raise typer.Exit(2)
     console = Console(highlight=False)
     try:
@@ -274,9 +319,10 @@ def replay_command(
             lambda prompt: console.input(Text(prompt, style="bold")),
             seat=None if all_hands else seat - 1,
             ascii_only=ascii_only,
+            lang=lang,
         )
         session.go(at)
     except RummyError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        typer.echo(f"error: {localize_error(exc, lang)}", err=True)
         raise typer.Exit(2) from None
     raise typer.Exit(session.run())

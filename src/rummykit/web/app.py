@@ -58,7 +58,7 @@ from rummykit.web.rulebook import PageLang, preset_lines, preset_rules, rules_pa
 from rummykit.web.seats import retake
 from rummykit.web.store import Store, default_database_url
 from rummykit.web.tables import WEB_BOT_KINDS, Client, LobbyError, Table, TableManager, default_bot_kind
-from rummykit.web.texts import messages_json
+from rummykit.web.texts import level_texts, messages_json
 
 STATIC: Final = Path(__file__).parent / "static"
 WS_CLOSE_NO_TABLE: Final = 4404
@@ -162,6 +162,7 @@ def create_app(
             "bots": list(WEB_BOT_KINDS),
             "levels": list(BOT_LEVELS),
             "level_lines": dict(LEVEL_LINES),
+            "level_texts": level_texts(LEVEL_LINES),
             "default_bot": default_bot_kind(),
             "names": preset_lines(),
             "house_rules": house_rules(),

@@ -11,6 +11,8 @@ Tokens never travel in the URL, where access logs and proxies would keep them::
     {"type": "evaluate", "melds": [["5H", "6H", "JK"], ["QS", "QD", "QC"]]}
     {"type": "back"}          (take the seat back from the bot that played it while you were idle)
     {"type": "chat", "text": "gut gespielt!"}     (seats only; rummykit.web.chat)
+    {"type": "undo"}          (take back my latest move; practice tables only: rummykit.web.practice)
+    {"type": "hand_log"}      (every move of the current hand: rummykit.web.handlog)
     {"type": "ping"}
 
 Server to client::
@@ -18,7 +20,7 @@ Server to client::
     {"type": "welcome", "seat": 0 | null, "code": "K7QMX2"}
     {"type": "state", "version": 17, "you": 0 | null, "table": {...}, "view": {...} | null,
      "legal": ["discard 3H", …], "compose": ["open", "layoff"], "legal_texts": [...], "match": {...},
-     "log": [...]}
+     "log": [...]}            (a move's log entry has "hand": its hand's number)
     {"type": "moves", "version": 17, "actions": ["open 10H JH QH", "layoff 5C on 2", …], "texts": [...]}
     {"type": "error", "code": "illegal", "message": "...", "rule": "opening_min_points", "version": 17,
      "texts": {"en": "...", "de": "..."}}
@@ -28,6 +30,7 @@ Server to client::
     {"type": "pong"}
     {"type": "chat", "n": 3, "seat": 1, "name": "Ben", "text": "gut gespielt!"}
     {"type": "rematch", "code": "…", "seat": 1, "token": "…"}   (rummykit.web.rematch)
+    {"type": "hand_log", "version": 17, "hand": 3, "entries": [...]}   (log entries of this hand)
 
 ``legal`` lists the actions that need no composing (draw, take, discards, knocks, buy-back
 decisions) and ``compose`` the compound kinds the rules permit now (:mod:`rummykit.web.moves`);
@@ -57,6 +60,7 @@ from rummykit.round import Event
 from rummykit.seating import card_text
 from rummykit.views import PlayerView, RoundResult, TableMeld
 from rummykit.web.chat import ChatMessage
+from rummykit.web.handlog import hand_numbers
 from rummykit.web.texts import move_texts, seat_draw_texts, server_error_texts
 
 MAX_MESSAGE_BYTES: Final = 4096
@@ -126,6 +130,18 @@ class BackMessage(_Strict):
     type: Literal["back"]
 
 
+class UndoMessage(_Strict):
+    """Take back my latest move (practice tables only: :mod:`rummykit.web.practice`)."""
+
+    type: Literal["undo"]
+
+
+class HandLogMessage(_Strict):
+    """Every move of the current hand (anybody at the table: :mod:`rummykit.web.handlog`)."""
+
+    type: Literal["hand_log"]
+
+
 class HelloMessage(_Strict):
     """The first message of a connection: the seat's token, or ``None`` to watch."""
 
@@ -134,7 +150,15 @@ class HelloMessage(_Strict):
 
 
 AnyClientMessage = (
-    ActMessage | HintMessage | MovesMessage | EvaluateMessage | PingMessage | BackMessage | ChatMessage
+    ActMessage
+    | HintMessage
+    | MovesMessage
+    | EvaluateMessage
+    | PingMessage
+    | BackMessage
+    | ChatMessage
+    | UndoMessage
+    | HandLogMessage
 )
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 CLIENT_MESSAGE: Final[TypeAdapter[AnyClientMessage]] = TypeAdapter(ClientMessage)
@@ -268,7 +292,8 @@ def view_json(view: PlayerView, *, own: bool) -> dict[str, Any]:
 
 
 def log_json(match: Match, length: int = LOG_LENGTH) -> list[dict[str, Any]]:
-    """The last ``length`` actions as everybody may read them (face-down cards left out)."""
+    """The last ``length`` actions as everybody may read them (face-down cards left out), each with
+    the number of its hand (:mod:`rummykit.web.handlog`)."""
     start = max(0, len(match.history) - length)
     shown = {id(e) for e in match.history[start:]}
     went_out = set()
@@ -281,12 +306,14 @@ def log_json(match: Match, length: int = LOG_LENGTH) -> list[dict[str, Any]]:
         if event_goes_out(r, last):
             went_out.add(id(last))
     entries = seat_draw_json(match) if start == 0 else []
+    hands = hand_numbers(match, start)
     for i, event in enumerate(match.history[start:], start=start):
         if isinstance(event, (Event, MatchEvent)):
             out = id(event) in went_out
             text = public_action_text(event.action, match.rules, goes_out=out)
             texts = move_texts(event.action, match.rules, goes_out=out)
-            entries.append({"index": i, "seat": event.seat, "action": text, "texts": texts})
+            hand = hands[i - start]
+            entries.append({"index": i, "seat": event.seat, "action": text, "texts": texts, "hand": hand})
     return entries
 
 

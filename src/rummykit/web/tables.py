@@ -54,7 +54,7 @@ from rummykit.match import Match
 from rummykit.melds import arrange_meld
 from rummykit.rules import Rules, option_range
 from rummykit.seating import draw_first_dealer
-from rummykit.web import protocol
+from rummykit.web import handlog, practice, protocol
 from rummykit.web.chat import ChatMessage, ChatRoom
 from rummykit.web.coordination import Listener, Notice
 from rummykit.web.dealing import (
@@ -219,6 +219,8 @@ class Table:
         self.status: Status = status
         self.takeover_seconds = takeover_seconds
         self.match = match
+        self.records = len(match.actions)
+        """Records stored for this table: moves and undos (:mod:`rummykit.web.practice`)."""
         self.clients: set[Client] = set()
         self.chat = ChatRoom()
         self.lock = asyncio.Lock()
@@ -245,8 +247,12 @@ class Table:
 
     @property
     def version(self) -> int:
-        """The state version: the number of actions applied so far."""
-        return len(self.match.actions)
+        """The state version: the number of records stored (moves, and undos at practice tables)."""
+        return self.records
+
+    def fresh_match(self) -> Match:
+        """This table's match before its first move."""
+        return self.manager._new_match(self.rules, self.players, self.seed, self.secret, self.dealer)
 
     def seat_for_token(self, token: str) -> int | None:
         digest = hash_token(token)
@@ -411,8 +417,8 @@ class Table:
         """Apply the actions other processes stored since our version (the caller holds the lock);
         whether there were any."""
         stored = await self.manager.db(self.manager.store.actions, self.code, self.version)
-        for text in stored:
-            self.match.apply(Action.parse(text))
+        self.match = practice.apply_records(self.match, stored, self.fresh_match)
+        self.records += len(stored)
         if stored:
             if self.match.is_over and self.status == "playing":
                 self.status = "over"
@@ -493,6 +499,10 @@ class Table:
             client.send({"type": "pong"})
         elif isinstance(message, BackMessage):
             await self.back(client)
+        elif isinstance(message, protocol.UndoMessage):
+            await practice.undo(self, client)
+        elif isinstance(message, protocol.HandLogMessage):
+            client.send(handlog.hand_log_text(self.match, self.version, protocol.seat_draw_json))
         elif isinstance(message, ChatMessage):
             name = self.seats[client.seat].name if client.seat is not None else ""
             line = self.chat.say(client.seat, name, message.text)
@@ -573,6 +583,7 @@ class Table:
         The write joins the manager's next group commit; the move is applied and broadcast only
         once that transaction has committed."""
         await self.manager.append(StoredAction(self.code, self.version, seat, str(action)))
+        self.records += 1
         self.match.apply(action)
         if self.match.is_over:
             self.status = "over"
@@ -606,7 +617,9 @@ class Table:
                 action = await self.manager.think(bot, self.match, self.bot_rng("hints"))
                 self._hint = (self.version, str(action), bot.name)
             _, text, name = self._hint
-            client.send({"type": "hint", "action": text, "bot": name, "version": self.version})
+            texts = action_texts(Action.parse(text))
+            client.send({"type": "hint", "action": text, "texts": texts, "bot": name,
+                         "version": self.version})  # fmt: skip
 
     def evaluate(self, message: EvaluateMessage) -> dict[str, Any]:
         """Judge composed melds; a group is also tried in run order, so clicking order matters less."""
@@ -988,9 +1001,10 @@ class TableManager:
 
     def _rebuild(self, stored: StoredTable) -> Table:
         rules = Rules.parse(stored.rules)
-        match = self._new_match(rules, stored.players, stored.seed, stored.secret, stored.dealer)
-        for text in stored.actions:
-            match.apply(Action.parse(text))
+        match = practice.replay(
+            partial(self._new_match, rules, stored.players, stored.seed, stored.secret, stored.dealer),
+            practice.effective_actions(stored.actions),
+        )
         seats = [Seat(**s) for s in stored.seats]
         status: Status = stored.status  # type: ignore[assignment]
         if match.is_over and status == "playing":
@@ -1008,6 +1022,7 @@ class TableManager:
             match,
         )
         table._lobby_seen = (stored.status, json.dumps(stored.seats))
+        table.records = len(stored.actions)
         return table
 
     @staticmethod

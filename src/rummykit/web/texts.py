@@ -9,12 +9,13 @@ move descriptions, table labels from ``GET /api/messages``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from rummykit.actions import Action
 from rummykit.i18n import describe_action, error_texts, in_every_language, labels, seat_draw_text
 from rummykit.i18n.language import LANGUAGES
+from rummykit.i18n.levels import level_line_de
 from rummykit.rules import Rules
 
 SERVER_ERRORS_DE: Final[dict[str, str]] = {
@@ -59,6 +60,11 @@ def action_texts(action: Action) -> dict[str, str]:
 def seat_draw_texts(card: int | None, *, deals_first: bool) -> dict[str, str]:
     """A line of the draw for the first dealer in every language (``card=None``: seats by lot)."""
     return in_every_language(lambda lang: seat_draw_text(card, deals_first=deals_first, lang=lang))
+
+
+def level_texts(english: Mapping[str, str]) -> dict[str, dict[str, str]]:
+    """The bot levels' menu lines in every language, by level (``english``: ``bots.LEVEL_LINES``)."""
+    return {level: {"en": line, "de": level_line_de(level)} for level, line in english.items()}
 
 
 def messages_json() -> dict[str, Any]:

@@ -47,6 +47,8 @@ const I18N = {
     rematch: "Rematch (same seats and rules)", rematch_wait: "The host can start a rematch: you keep your seat.",
     chat: "Chat", chat_send: "Send", chat_placeholder: "Say something…", mute: "Mute {name}", unmute: "Unmute {name}",
     timer: "{name}: {s} s left",
+    undo: "Undo", practice: "Practice", k_undo: "take back your last move (practice tables)",
+    hand_moves: "Moves of hand {n}", no_moves_yet: "No moves yet in this hand.",
   },
   de: {
     create_title: "Neuer Tisch", your_name: "Dein Name", rules: "Regeln", seats: "Plätze", bots: "Bots",
@@ -94,6 +96,8 @@ const I18N = {
     rematch: "Revanche (gleiche Plätze und Regeln)", rematch_wait: "Der Gastgeber kann eine Revanche starten: du behältst deinen Platz.",
     chat: "Chat", chat_send: "Senden", chat_placeholder: "Schreib etwas…", mute: "{name} stummschalten", unmute: "{name} wieder zeigen",
     timer: "{name}: noch {s} s",
+    undo: "Zurücknehmen", practice: "Übung", k_undo: "letzten Zug zurücknehmen (Übungstisch)",
+    hand_moves: "Züge in Spiel {n}", no_moves_yet: "In diesem Spiel noch keine Züge.",
   },
 };
 
@@ -215,7 +219,8 @@ function onMessage(msg) {
     case "welcome": S.seat = msg.seat; break;
     case "state": onState(msg); break;
     case "error": flash(localText(msg, msg.message)); break;
-    case "hint": S.hint = msg.action; renderHint(); break;
+    case "hint": S.hint = msg.action; S.hintTexts = msg.texts || null; renderHint(); break;
+    case "hand_log": if (S.state && msg.version === S.state.version) { S.handLog = msg; renderLog(); } break;
     case "rematch": onRematch(msg); break;
     case "chat": onChat(msg); break;
     case "moves": if (S.state && msg.version === S.state.version) { S.moves = msg; render(); } break;
@@ -253,6 +258,7 @@ function onState(state) {
     if (previous && state.version > previous.version) playSound(state.legal.length && !previous.legal.length ? "turn" : "move");
   }
   if ((state.compose || []).length && (!S.moves || S.moves.version !== state.version)) send({ type: "moves" });
+  if (!previous || previous.version !== state.version) requestHandLog();
   if (S.seat !== state.you) { S.seat = state.you; }
   if (!previous || previous.version !== state.version) {
     // The hand changed under the selection: keep only groups whose cards are still held.
@@ -345,9 +351,25 @@ function renderPresets() {
     sel.appendChild(o);
   }
   if (keep) sel.value = keep;
+  renderLevels();
   const line = names[sel.value];
   $("#preset-line").textContent = line ? line[S.lang][1] : "";
   renderHouseRules();
+}
+
+// The bot levels' menu lines in the page's language (by level key, from the server).
+function renderLevels() {
+  const sel = document.querySelector('select[name="bot_level"]'), texts = S.presets.level_texts;
+  if (!texts) return;
+  const keep = sel.value || "medium";
+  sel.textContent = "";
+  for (const level of S.presets.levels) {
+    const o = document.createElement("option");
+    o.value = level;
+    o.textContent = inLang(texts[level], level);
+    sel.appendChild(o);
+  }
+  sel.value = keep;
 }
 
 // The house rules of the chosen preset as labelled controls with the ranges Rules allows.
@@ -471,7 +493,8 @@ function render() {
   document.body.dataset.status = st.table.status;
   const seeded = st.table.seeded ? ` · ⚠ ${t("seeded")}` : "";
   const house = st.table.rules.includes("(") ? ` · ${t("house_rules")}` : "";
-  $("#table-info").textContent = `${st.table.code} · ${presetName(st.table.preset)}${house} · ${t(st.table.status)}${seeded}`;
+  const practice = isPractice() ? ` · ${t("practice")}` : "";
+  $("#table-info").textContent = `${st.table.code} · ${presetName(st.table.preset)}${house}${practice} · ${t(st.table.status)}${seeded}`;
   $("#table-info").title = st.table.rules;
   document.body.dataset.seeded = st.table.seeded ? "1" : "0";
   if (st.table.status === "waiting") { renderWaiting(); showScreen("waiting"); return; }
@@ -843,7 +866,26 @@ function renderActions() {
   show("#btn-knock", playing && knock, !!one && L.includes("knock " + one));
   show("#btn-rummy", playing && knock, !!one && L.includes("rummy " + one));
   show("#btn-hint", playing, myTurn());
+  show("#btn-undo", playing && isPractice() && !S.state.match.is_over);
   show("#btn-leave", S.seat !== null);
+}
+
+// A practice table: everybody else is a bot that holds no seat for a person (undo is allowed there).
+function isPractice() {
+  const st = S.state;
+  return !!st && S.seat !== null && st.table.seats.every((s, i) => i === S.seat || (s.kind === "bot" && !s.held));
+}
+
+function undo() {
+  if (!S.state || !isPractice()) return;
+  S.hint = null;
+  clearError($("#game-error"));
+  send({ type: "undo" });
+}
+
+// The moves of the current hand: asked for while the Moves panel is open (the state carries the last few).
+function requestHandLog() {
+  if ($("#log-box") && $("#log-box").open && S.state && S.state.view) send({ type: "hand_log" });
 }
 
 // The composed melds can be laid: each is a meld, and before opening they reach the minimum.
@@ -885,7 +927,8 @@ function renderHint() {
   const box = $("#hint");
   if (!S.hint) { box.classList.add("hidden"); return; }
   box.classList.remove("hidden");
-  box.innerHTML = `${t("hint")}: <code>${escapeHtml(S.hint)}</code> `;
+  box.innerHTML = `${t("hint")}: <b class="hint-text"></b> <code>${escapeHtml(S.hint)}</code> `;
+  box.querySelector(".hint-text").textContent = inLang(S.hintTexts, "");
   const b = document.createElement("button");
   b.type = "button"; b.id = "btn-play-hint"; b.textContent = t("play_hint");
   b.addEventListener("click", () => act(S.hint));
@@ -963,12 +1006,23 @@ function renderTimer() {
   el.classList.toggle("urgent", left <= 15);
 }
 
+// The Moves panel: every move of the current hand, newest first (the state's log until the full list arrives).
 function renderLog() {
-  const ol = $("#log");
+  const st = S.state, ol = $("#log");
+  const hand = st.match.hands_dealt;
+  const full = S.handLog && S.handLog.version === st.version ? S.handLog.entries : null;
+  const entries = full || st.log.filter((e) => e.hand === hand || (e.index < 0 && hand === 1));
+  $("#log-title").textContent = t("hand_moves", { n: hand });
   ol.innerHTML = "";
-  for (const e of S.state.log.slice().reverse()) {
+  for (const e of entries.slice().reverse()) {
     const li = document.createElement("li");
     li.textContent = logLine(e);
+    ol.appendChild(li);
+  }
+  if (!entries.length) {
+    const li = document.createElement("li");
+    li.className = "empty";
+    li.textContent = t("no_moves_yet");
     ol.appendChild(li);
   }
 }
@@ -1317,6 +1371,7 @@ function onKey(ev) {
     c: () => clearComposition(),
     h: () => myTurn() && send({ type: "hint" }),
     p: () => S.hint && act(S.hint),
+    u: () => undo(),
     s: () => sortHand("suit"),
     n: () => sortHand("rank"),
     "?": () => openDialog("#keys-dialog", () => $("#btn-keys-close").focus()),
@@ -1410,6 +1465,8 @@ function setup() {
   $("#btn-knock").addEventListener("click", () => discardSelected("knock"));
   $("#btn-rummy").addEventListener("click", () => discardSelected("rummy"));
   $("#btn-hint").addEventListener("click", () => send({ type: "hint" }));
+  $("#btn-undo").addEventListener("click", undo);
+  $("#log-box").addEventListener("toggle", () => { if ($("#log-box").open) requestHandLog(); });
   $("#stock").addEventListener("click", () => { if (legal().includes("draw")) act("draw"); });
   $("#discard").addEventListener("click", () => {
     if (legal().includes("take")) act("take");

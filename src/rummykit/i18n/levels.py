@@ -1,0 +1,23 @@
+"""The bot levels in German, by level key (the English lines are ``rummykit.bots.LEVEL_LINES``).
+
+Keyed by level, not by the English wording, so a re-worded English line keeps its German one. The
+German lines say what a player chooses by (strength and speed) without the English line's sample
+counts, which change when the search is tuned.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+LEVEL_NAMES_DE: Final = {"easy": "leicht", "medium": "mittel", "hard": "schwer"}
+LEVEL_LINES_DE: Final = {
+    "easy": "leicht: schnelle Suche, wenige Millisekunden pro Zug",
+    "medium": "mittel: der Standard, einige Hundertstelsekunden pro Zug",
+    "hard": "schwer: die stärkste Stufe, bis zu einigen Zehntelsekunden pro Zug",
+}
+"""One German line per bot level, for the lobby's level menu and the terminal's help."""
+
+
+def level_line_de(level: str) -> str:
+    """The German line of a bot level; an unknown level is shown by its key."""
+    return LEVEL_LINES_DE.get(level, level)

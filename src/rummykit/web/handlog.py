@@ -1,0 +1,112 @@
+"""The move list of the current hand, and the hand number of each logged move.
+
+Every move in the log of a state message carries ``"hand"``: the number (from 1) of the hand it
+belongs to; a buy-back decision belongs to the hand it follows. So a page sees where a hand starts.
+The draw for the first dealer (entries with ``"index": -1``) comes before hand 1.
+
+``{"type": "hand_log"}`` (:class:`rummykit.web.protocol.HandLogMessage`) asks for every move of
+the current hand (the state's log holds only the last :data:`rummykit.web.protocol.LOG_LENGTH`):
+the answer, ``{"type": "hand_log", "version": 17,
+"hand": 3, "entries": [...]}``, has entries like the log's, with the same public texts (a card that
+went face down is not named), so it tells a player or a spectator nothing the table did not show.
+It is built once per state version and shared by every connection of the table.
+"""
+
+from __future__ import annotations
+
+import json
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+from rummykit.disclosure import event_goes_out, public_action_text
+from rummykit.match import Match, MatchEvent
+from rummykit.round import Event, Round
+from rummykit.web.texts import move_texts
+
+__all__ = ["hand_log_json", "hand_log_text", "hand_numbers"]
+
+
+def hand_numbers(match: Match, start: int) -> list[int]:
+    """The hand number of each entry of ``match.history`` from index ``start`` on.
+
+    Only the hands that the entries reach are looked at, so a short tail of a long match is cheap.
+    """
+    history = match.history
+    if start >= len(history):
+        return []
+    needed = len(history) - start + 1
+    rounds: list[tuple[int, Round]] = []
+    covered = 0
+    for number in range(len(match.rounds), 0, -1):  # the last hands, enough to cover the tail
+        rnd = match.rounds[number - 1]
+        rounds.append((number, rnd))
+        covered += len(rnd.history)
+        if covered > needed:
+            break
+    hand_of = {id(e): number for number, rnd in rounds for e in rnd.history}
+    first_hand = rounds[-1][0]
+    numbers: list[int] = []
+    previous: int | None = None
+    for i in range(start - 1, -1, -1):  # the hand of the entry before the tail, for a leading decision
+        found = hand_of.get(id(history[i]))
+        if found is not None:
+            previous = found
+            break
+        if not isinstance(history[i], MatchEvent):
+            break
+    for event in history[start:]:
+        own = hand_of.get(id(event)) if isinstance(event, Event) else None
+        hand = own if own is not None else previous if previous is not None else first_hand
+        numbers.append(hand)
+        previous = hand
+    return numbers
+
+
+SeatDraw = Callable[[Match], list[dict[str, Any]]]
+"""The log entries of the draw for the first dealer (:func:`rummykit.web.protocol.seat_draw_json`)."""
+
+
+def hand_log_json(match: Match, seat_draw: SeatDraw) -> dict[str, Any]:
+    """The current hand's moves as log entries (``index`` counts in the match's history); hand 1
+    starts with the draw for the first dealer."""
+    number = len(match.rounds)
+    rnd = match.rounds[-1]
+    events = rnd.history
+    ids = {id(e) for e in events}
+    positions = [i for i in range(len(match.history) - 1, -1, -1) if id(match.history[i]) in ids]
+    positions = positions[: len(events)][::-1]
+    entries: list[dict[str, Any]] = []
+    if number == 1:
+        entries += seat_draw(match)
+    last = events[-1] if events else None
+    out = last is not None and rnd.result is not None and event_goes_out(rnd, last)
+    for index, event in zip(positions, events, strict=True):
+        goes_out = out and event is last
+        entries.append(
+            {
+                "index": index,
+                "seat": event.seat,
+                "action": public_action_text(event.action, match.rules, goes_out=goes_out),
+                "texts": move_texts(event.action, match.rules, goes_out=goes_out),
+                "hand": number,
+            }
+        )
+    return {"hand": number, "entries": entries}
+
+
+_cache: weakref.WeakKeyDictionary[Match, tuple[int, str]] = weakref.WeakKeyDictionary()
+
+
+def hand_log_text(match: Match, version: int, seat_draw: SeatDraw) -> str:
+    """The ``hand_log`` answer as JSON text, built once per match and version."""
+    cached = _cache.get(match)
+    if cached is not None and cached[0] == version:
+        return cached[1]
+    body = hand_log_json(match, seat_draw)
+    text = json.dumps(
+        {"type": "hand_log", "version": version, "hand": body["hand"], "entries": body["entries"]},
+        separators=(",", ":"),
+    )
+    _cache[match] = (version, text)
+    return text

@@ -1,0 +1,242 @@
+"""Practice tables: undo as a stored event (append-only, replayed after a restart), refused where
+another person sits or where it would show a hidden card; the move list of the current hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from rummykit.bots import BOT_LEVELS, LEVEL_LINES
+from rummykit.i18n.levels import LEVEL_LINES_DE, LEVEL_NAMES_DE
+from rummykit.match import Match
+from rummykit.rules import Rules
+from rummykit.web.app import create_app
+from rummykit.web.handlog import hand_log_json, hand_numbers
+from rummykit.web.practice import (
+    UndoRefused,
+    effective_actions,
+    is_undo,
+    undo_record,
+    undo_target,
+    visible_cards,
+)
+from rummykit.web.protocol import log_json, seat_draw_json
+from rummykit.web.tables import Seat, Table
+
+
+def fresh_german(seed: int = 7) -> Callable[[], Match]:
+    rules = Rules.preset("german")
+    return lambda: Match.new(rules, 2, seed=seed)
+
+
+def first_of(match: Match, prefix: str) -> str:
+    return next(str(a) for a in match.legal_actions() if str(a).startswith(prefix))
+
+
+# Records -------------------------------------------------------------------------------------------
+def test_undo_records_fold_into_the_moves_in_force() -> None:
+    records = ["draw", "discard QH", "take", undo_record(2), "draw", undo_record(1), "take"]
+    assert effective_actions(records) == ["draw", "take"]
+    assert is_undo(undo_record(0)) and not is_undo("draw")
+    for bad in (["#undo 3"], ["draw", "#undo -1"], ["#undo x"], ["#undo 01"]):
+        with pytest.raises(ValueError):
+            effective_actions(bad)
+    with pytest.raises(ValueError):
+        undo_record(-1)
+
+
+# What undo may take back -----------------------------------------------------------------------------
+def test_a_draw_from_the_stock_is_never_taken_back() -> None:
+    fresh = fresh_german()
+    match = fresh()
+    seat = match.to_move
+    match.apply("draw")
+    moves = [str(a) for a in match.actions]
+    with pytest.raises(UndoRefused) as refused:
+        undo_target(fresh, moves, seat)
+    assert refused.value.code == "undo_shows_card"
+    # After the draw and a discard, undo takes back the discard and keeps the draw: the same card in
+    # hand, the stock unseen.
+    discard = first_of(match, "discard")
+    held = match.round.view(seat).hand
+    match.apply(discard)
+    moves = [str(a) for a in match.actions]
+    keep = undo_target(fresh, moves, seat) if match.to_move != seat else None
+    assert keep == 1
+    again = fresh()
+    again.apply("draw")
+    assert again.round.view(seat).hand == held
+
+
+def test_a_taken_discard_can_be_taken_back_and_the_stock_stays_unseen() -> None:
+    fresh = fresh_german()
+    match = fresh()
+    seat = match.to_move
+    before = match.round.view(seat)
+    take = first_of(match, "take")
+    match.apply(take)
+    assert visible_cards(match.round.view(seat)) == visible_cards(before)  # nothing new was seen
+    assert undo_target(fresh, [str(a) for a in match.actions], seat) == 0
+
+
+def test_undo_crosses_bot_moves_that_show_nothing_but_not_a_shown_card() -> None:
+    fresh = fresh_german(11)
+    match = fresh()
+    me = match.to_move
+    match.apply("draw")
+    match.apply(first_of(match, "discard"))
+    other = match.to_move
+    assert other != me
+    match.apply("draw")  # the other player draws from the stock: nothing shown to me
+    moves = [str(a) for a in match.actions]
+    assert undo_target(fresh, moves, me) == 1  # my discard and the draw after it are taken back
+    match.apply(first_of(match, "discard"))  # the other player's discard shows me a hidden card
+    with pytest.raises(UndoRefused) as refused:
+        undo_target(fresh, [str(a) for a in match.actions], me)
+    assert refused.value.code == "undo_shows_card"
+    assert "discards" in refused.value.values["move"] and "wirft" in refused.value.values["move_de"]
+
+
+def test_nothing_to_undo_before_the_first_own_move() -> None:
+    fresh = fresh_german()
+    match = fresh()
+    idle = 1 - match.to_move
+    with pytest.raises(UndoRefused) as refused:
+        undo_target(fresh, [], idle)
+    assert refused.value.code == "nothing_to_undo"
+
+
+# Over the websocket ----------------------------------------------------------------------------------
+def practice_table(client: TestClient, web: Any) -> tuple[dict[str, Any], Table]:
+    grant = web.create(client, seats=2, name="Anna", bots=[{"kind": "greedy"}])
+    return grant, web.table_of(client, grant["code"])
+
+
+def my_turn(state: dict[str, Any]) -> bool:
+    return bool(state["legal"]) and state["you"] == state["match"]["to_move"]
+
+
+def test_undo_at_a_practice_table_is_stored_and_survives_a_restart(sqlite_url: str, web: Any) -> None:
+    settings = web.settings(bot_delay=0, takeover_seconds=30)
+    with TestClient(create_app(sqlite_url, settings=settings)) as client:
+        grant, table = practice_table(client, web)
+        code = grant["code"]
+        with web.connect(client, code, grant["token"]) as ws:
+            state = web.receive_state(ws, until=my_turn)
+            take = next(a for a in state["legal"] if a == "take")
+            ws.send_json({"type": "act", "action": take, "version": state["version"]})
+            taken = web.receive_state(ws, until=lambda s: s["version"] > state["version"])
+            assert "take" not in taken["legal"]
+            ws.send_json({"type": "undo"})
+            undone = web.receive_state(ws, until=lambda s: s["version"] > taken["version"])
+            assert undone["version"] == taken["version"] + 1  # the undo is a record of its own
+            assert undone["view"]["hand"] == state["view"]["hand"]
+            assert undone["view"]["discard_pile"] == state["view"]["discard_pile"]
+            assert "take" in undone["legal"] and "draw" in undone["legal"]
+            # Now draw: that draw cannot be taken back.
+            ws.send_json({"type": "act", "action": "draw", "version": undone["version"]})
+            drew = web.receive_state(ws, until=lambda s: s["version"] > undone["version"])
+            ws.send_json({"type": "undo"})
+            error = web.next_of(ws, "error")
+            assert error["code"] == "undo_shows_card" and error["version"] == drew["version"]
+            assert "Karte" in error["texts"]["de"]
+            stored = client.app.state.manager.store.actions(code)  # type: ignore[attr-defined]
+            assert stored.count("#undo " + str(len(stored) - 3)) == 1 and stored[-1] == "draw"
+            view = table.match.round.view(grant["seat"])
+    # A new server on the same database replays the undo: the same hand, the same version.
+    with TestClient(create_app(sqlite_url, settings=settings)) as again:
+        rebuilt = web.table_of(again, code)
+        assert rebuilt.version == drew["version"]
+        assert rebuilt.match.round.view(grant["seat"]) == view
+        assert [str(a) for a in rebuilt.match.actions] == effective_actions(stored)
+
+
+def test_undo_is_refused_where_another_person_sits_and_to_spectators(client: TestClient, web: Any) -> None:
+    host = web.create(client, seats=3, name="Anna", bots=[{"kind": "greedy"}])
+    code = host["code"]
+    guest = client.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
+    client.post(f"/api/tables/{code}/start", json={"token": host["token"]})
+    with web.connect(client, code, host["token"]) as anna, web.connect(client, code) as watcher:
+        anna.send_json({"type": "undo"})
+        error = web.next_of(anna, "error")
+        assert error["code"] == "not_practice" and "Übungstisch" in error["texts"]["de"]
+        watcher.send_json({"type": "undo"})
+        assert web.next_of(watcher, "error")["code"] == "spectator"
+    # A bot holding the seat of a person who left: still not a practice table.
+    table = web.table_of(client, code)
+    table.seats[1] = Seat("bot", "Ben (bot)", "greedy", "medium", held_for="x" * 64, held_name="Ben")
+    assert guest["seat"] == 1
+    with web.connect(client, code, host["token"]) as anna:
+        anna.send_json({"type": "undo"})
+        assert web.next_of(anna, "error")["code"] == "not_practice"
+    assert not any(str(a).startswith("#") for a in table.match.actions)
+
+
+def test_hints_come_with_their_words(client: TestClient, web: Any) -> None:
+    grant, _table = practice_table(client, web)
+    with web.connect(client, grant["code"], grant["token"]) as ws:
+        web.receive_state(ws, until=my_turn)
+        ws.send_json({"type": "hint"})
+        hint = web.next_of(ws, "hint")
+        assert hint["action"] and set(hint["texts"]) == {"en", "de"}
+
+
+# The move list of the current hand --------------------------------------------------------------------
+def finished_hands(hands: int) -> Match:
+    match = Match.new(
+        Rules.from_mapping({"preset": "german", "match_end": "fixed_hands", "num_hands": 3}), 2, seed=3
+    )
+    import random
+
+    rng = random.Random(5)
+    while len(match.rounds) <= hands:
+        match.apply(rng.choice(match.legal_actions()))
+    for _ in range(4):  # a few moves into the next hand
+        match.apply(rng.choice(match.legal_actions()))
+    return match
+
+
+def test_log_entries_carry_their_hand_and_the_hand_log_is_the_current_hand() -> None:
+    match = finished_hands(1)
+    truth = {id(e): n for n, r in enumerate(match.rounds, start=1) for e in r.history}
+    entries = log_json(match, length=40)
+    moves = [e for e in entries if e["index"] >= 0]
+    assert {e["hand"] for e in moves} == {1, 2}
+    for e in moves:
+        assert e["hand"] == truth[id(match.history[e["index"]])]
+    assert hand_numbers(match, 0)[-1] == 2
+    log = hand_log_json(match, seat_draw_json)
+    assert log["hand"] == 2
+    assert [e["index"] for e in log["entries"]] == list(range(len(match.history) - 4, len(match.history)))
+    assert all(set(e["texts"]) == {"en", "de"} for e in log["entries"])
+    first = hand_log_json(Match.new(Rules.preset("german"), 2, seed=3), seat_draw_json)
+    assert first["hand"] == 1 and all(e["index"] == -1 for e in first["entries"])  # the seat draw
+
+
+def test_hand_log_over_the_websocket(client: TestClient, web: Any) -> None:
+    grant, table = practice_table(client, web)
+    with (
+        web.connect(client, grant["code"], grant["token"]) as ws,
+        web.connect(client, grant["code"]) as watcher,
+    ):
+        state = web.receive_state(ws, until=my_turn)
+        ws.send_json({"type": "act", "action": "draw", "version": state["version"]})
+        web.receive_state(ws, until=lambda s: s["version"] > state["version"])
+        watcher.send_json({"type": "hand_log"})
+        answer = web.next_of(watcher, "hand_log")
+        assert answer["hand"] == 1 and answer["version"] == table.version
+        moves = [e for e in answer["entries"] if e["index"] >= 0]
+        assert moves and moves[-1]["action"] == "draw" and all(e["hand"] == 1 for e in moves)
+
+
+# Bot levels in German -------------------------------------------------------------------------------
+def test_every_bot_level_has_a_german_menu_line(client: TestClient) -> None:
+    assert set(LEVEL_LINES_DE) == set(BOT_LEVELS) == set(LEVEL_NAMES_DE)
+    for level, line in LEVEL_LINES_DE.items():
+        assert line.startswith(LEVEL_NAMES_DE[level] + ":")
+    texts = client.get("/api/presets").json()["level_texts"]
+    assert texts == {level: {"en": LEVEL_LINES[level], "de": LEVEL_LINES_DE[level]} for level in BOT_LEVELS}
