@@ -17,6 +17,7 @@ from rummykit.rules import Rules
 from rummykit.web.app import create_app
 from rummykit.web.handlog import hand_log_json, hand_numbers
 from rummykit.web.practice import (
+    UNDO_BURST,
     UndoRefused,
     effective_actions,
     is_undo,
@@ -55,18 +56,16 @@ def test_a_draw_from_the_stock_is_never_taken_back() -> None:
     match = fresh()
     seat = match.to_move
     match.apply("draw")
-    moves = [str(a) for a in match.actions]
     with pytest.raises(UndoRefused) as refused:
-        undo_target(fresh, moves, seat)
+        undo_target(match, seat)
     assert refused.value.code == "undo_shows_card"
     # After the draw and a discard, undo takes back the discard and keeps the draw: the same card in
     # hand, the stock unseen.
     discard = first_of(match, "discard")
     held = match.round.view(seat).hand
     match.apply(discard)
-    moves = [str(a) for a in match.actions]
-    keep = undo_target(fresh, moves, seat) if match.to_move != seat else None
-    assert keep == 1
+    assert match.to_move != seat
+    assert undo_target(match, seat) == 1
     again = fresh()
     again.apply("draw")
     assert again.round.view(seat).hand == held
@@ -80,7 +79,7 @@ def test_a_taken_discard_can_be_taken_back_and_the_stock_stays_unseen() -> None:
     take = first_of(match, "take")
     match.apply(take)
     assert visible_cards(match.round.view(seat)) == visible_cards(before)  # nothing new was seen
-    assert undo_target(fresh, [str(a) for a in match.actions], seat) == 0
+    assert undo_target(match, seat) == 0
 
 
 def test_undo_crosses_bot_moves_that_show_nothing_but_not_a_shown_card() -> None:
@@ -92,22 +91,27 @@ def test_undo_crosses_bot_moves_that_show_nothing_but_not_a_shown_card() -> None
     other = match.to_move
     assert other != me
     match.apply("draw")  # the other player draws from the stock: nothing shown to me
-    moves = [str(a) for a in match.actions]
-    assert undo_target(fresh, moves, me) == 1  # my discard and the draw after it are taken back
+    assert undo_target(match, me) == 1  # my discard and the draw after it are taken back
     match.apply(first_of(match, "discard"))  # the other player's discard shows me a hidden card
     with pytest.raises(UndoRefused) as refused:
-        undo_target(fresh, [str(a) for a in match.actions], me)
+        undo_target(match, me)
     assert refused.value.code == "undo_shows_card"
     assert "discards" in refused.value.values["move"] and "wirft" in refused.value.values["move_de"]
 
 
 def test_nothing_to_undo_before_the_first_own_move() -> None:
-    fresh = fresh_german()
-    match = fresh()
+    match = fresh_german()()
     idle = 1 - match.to_move
     with pytest.raises(UndoRefused) as refused:
-        undo_target(fresh, [], idle)
+        undo_target(match, idle)
     assert refused.value.code == "nothing_to_undo"
+    # Nor across the end of a hand: right after a new deal, the last hand's moves stay.
+    ended = finished_hands(1, extra=0)
+    assert len(ended.rounds) == 2 and not ended.round.history
+    for seat in (0, 1):
+        with pytest.raises(UndoRefused) as refused:
+            undo_target(ended, seat)
+        assert refused.value.code == "nothing_to_undo"
 
 
 # Over the websocket ----------------------------------------------------------------------------------
@@ -186,7 +190,8 @@ def test_hints_come_with_their_words(client: TestClient, web: Any) -> None:
 
 
 # The move list of the current hand --------------------------------------------------------------------
-def finished_hands(hands: int) -> Match:
+def finished_hands(hands: int, extra: int = 4) -> Match:
+    """A two-player German match played at random through ``hands`` hands and ``extra`` moves."""
     match = Match.new(
         Rules.from_mapping({"preset": "german", "match_end": "fixed_hands", "num_hands": 3}), 2, seed=3
     )
@@ -195,7 +200,7 @@ def finished_hands(hands: int) -> Match:
     rng = random.Random(5)
     while len(match.rounds) <= hands:
         match.apply(rng.choice(match.legal_actions()))
-    for _ in range(4):  # a few moves into the next hand
+    for _ in range(extra):  # a few moves into the next hand
         match.apply(rng.choice(match.legal_actions()))
     return match
 
@@ -240,3 +245,24 @@ def test_every_bot_level_has_a_german_menu_line(client: TestClient) -> None:
         assert line.startswith(LEVEL_NAMES_DE[level] + ":")
     texts = client.get("/api/presets").json()["level_texts"]
     assert texts == {level: {"en": LEVEL_LINES[level], "de": LEVEL_LINES_DE[level]} for level in BOT_LEVELS}
+
+
+def test_undos_in_a_row_are_rate_limited(client: TestClient, web: Any) -> None:
+    grant, table = practice_table(client, web)
+    answers = []
+    with web.connect(client, grant["code"], grant["token"]) as ws:
+        state = web.receive_state(ws, until=my_turn)
+        start = state["version"]
+        for _ in range(UNDO_BURST + 1):
+            ws.send_json({"type": "act", "action": "take", "version": state["version"]})
+            taken = web.receive_state(ws, until=lambda s, v=state["version"]: s["version"] > v)
+            ws.send_json({"type": "undo"})
+            msg = ws.receive_json()
+            while msg["type"] not in ("state", "error"):
+                msg = ws.receive_json()
+            answers.append("undone" if msg["type"] == "state" else msg["code"])
+            state = msg if msg["type"] == "state" else taken
+            if msg["type"] == "error":
+                break
+    assert answers == ["undone"] * UNDO_BURST + ["undo_rate"]
+    assert table.version == start + 2 * UNDO_BURST + 1  # every move and every undo is a record

@@ -35,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import weakref
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, Final, Protocol
@@ -45,6 +46,7 @@ from rummykit.actions import Action
 from rummykit.i18n import describe_action
 from rummykit.match import Match
 from rummykit.views import PlayerView
+from rummykit.web.limits import RateLimiter
 from rummykit.web.protocol import error_json
 from rummykit.web.store import StoredAction
 
@@ -93,6 +95,10 @@ class PracticeTable(Protocol):
 
 
 log = logging.getLogger("rummykit.web")
+
+UNDO_PER_SECOND: Final = 1.0
+UNDO_BURST: Final = 5
+"""Undos a seat may make in a row, then one a second: each one replays the match from the deal."""
 
 UNDO_PREFIX: Final = "#undo "
 """A stored record starting with this is an undo, never an action (no action's notation starts
@@ -199,6 +205,10 @@ UNDO_TEXTS: Final[dict[str, dict[str, str]]] = {
         "en": "You have made no move in this hand that could be taken back",
         "de": "Du hast in diesem Spiel keinen Zug gemacht, der sich zurücknehmen lässt",
     },
+    "undo_rate": {
+        "en": "Too many undos in a row; wait a moment",
+        "de": "Zu oft hintereinander zurückgenommen; einen Moment warten",
+    },
     "undo_shows_card": {
         "en": "That move cannot be taken back: a move since then showed you a card ({move})",
         "de": "Dieser Zug lässt sich nicht zurücknehmen: danach hast du eine Karte gesehen ({move_de})",
@@ -211,37 +221,45 @@ def undo_texts(refusal: UndoRefused) -> dict[str, str]:
     return {lang: text.format(**refusal.values) for lang, text in UNDO_TEXTS[refusal.code].items()}
 
 
-def undo_target(fresh: Callable[[], Match], moves: Sequence[str], seat: int) -> int:
-    """How many of ``moves`` remain when ``seat`` takes back its latest move (see the module).
+def undo_target(match: Match, seat: int) -> int:
+    """How many of the match's moves remain when ``seat`` takes back its latest move (see the
+    module). The moves after it are stepped back on a copy of the current hand, so the cost does not
+    grow with the match.
 
     Raises:
-        UndoRefused: ``seat`` has no move to take back, or a move since showed it a card.
+        UndoRefused: ``seat`` has no move of this hand to take back, or a move since showed it a card.
     """
-    actors = [event.seat for event in replay(fresh, moves).history]
-    mine = [i for i, actor in enumerate(actors) if actor == seat]
-    if not mine:
-        raise UndoRefused("nothing_to_undo")
+    history = match.history
+    mine = [i for i, event in enumerate(history) if event.seat == seat]
+    hand = match.round.history
+    if not mine or len(history) - mine[-1] > len(hand):
+        raise UndoRefused("nothing_to_undo")  # none, or only before this hand's deal (it showed cards)
     keep = mine[-1]
-    match = replay(fresh, moves[:keep])
-    before = match.round.view(seat)
-    for text in moves[keep:]:
-        action = Action.parse(text)
-        played = match.round
-        match.apply(action)
-        after = match.round.view(seat)
+    window = history[keep:]
+    if any(a is not b for a, b in zip(window, hand[len(hand) - len(window) :], strict=True)):
+        raise UndoRefused("nothing_to_undo")  # a match decision (buy-back) lies in between
+    rnd = match.round.copy()
+    after = rnd.view(seat)
+    for _ in window:
+        event = rnd.undo()
+        before = rnd.view(seat)
         if shows_a_card(before, after):
-            raise UndoRefused("undo_shows_card", **_named(action, match, ended=match.round is not played))
-        before = after
+            raise UndoRefused("undo_shows_card", **_named(event.action, match))
+        after = before
     return keep
 
 
-def _named(action: Action, match: Match, *, ended: bool) -> dict[str, str]:
-    """The move that showed a card, in words; a move that ended the hand is worded as going out, so
-    a card it laid face down stays unnamed."""
+def _named(action: Action, match: Match) -> dict[str, str]:
+    """The move that showed a card, in words (a move inside the hand: nothing of it went face down
+    at the hand's end)."""
     return {
-        "move": describe_action(action, "en", rules=match.rules, goes_out=ended),
-        "move_de": describe_action(action, "de", rules=match.rules, goes_out=ended),
+        "move": describe_action(action, "en", rules=match.rules),
+        "move_de": describe_action(action, "de", rules=match.rules),
     }
+
+
+_limits: weakref.WeakKeyDictionary[PracticeTable, RateLimiter] = weakref.WeakKeyDictionary()
+"""The undo rate limit of each table, by seat."""
 
 
 async def undo(table: PracticeTable, client: Connection) -> None:
@@ -257,13 +275,17 @@ async def undo(table: PracticeTable, client: Connection) -> None:
         try:
             if not is_practice(table.seats, seat):
                 raise UndoRefused("not_practice")
-            moves = [str(a) for a in table.match.actions]
-            keep = undo_target(table.fresh_match, moves, seat)
+            keep = undo_target(table.match, seat)
+            if _limits.setdefault(table, RateLimiter(UNDO_PER_SECOND, UNDO_BURST)).take(seat) > 0:
+                raise UndoRefused("undo_rate")
         except UndoRefused as refusal:
             texts = undo_texts(refusal)
             client.send(error_json(refusal.code, texts["en"], table.version, texts=texts))
             return
-        rebuilt = replay(table.fresh_match, moves[:keep])
+        moves = [str(a) for a in table.match.actions[:keep]]
+        # Rebuilt by a replay from the deal, as a restarted server does (in a thread: a long
+        # match takes some milliseconds).
+        rebuilt = await asyncio.to_thread(replay, table.fresh_match, moves)
         try:
             await table.manager.append(StoredAction(table.code, table.version, seat, undo_record(keep)))
         except IntegrityError:  # another server process stored a record at this number first
