@@ -1,0 +1,107 @@
+"""In Chromium with a German browser: a practice table (you against bots) with undo and hints, the
+move list of the current hand, and the bot levels' menu lines in German (issue #19).
+
+``RUMMYKIT_SCREENSHOTS=DIR`` keeps the screenshots.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rummykit.bots import BOT_LEVELS, LEVEL_LINES
+from rummykit.i18n.levels import LEVEL_LINES_DE
+
+
+@pytest.fixture
+def page(browser: Any, module_server: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="de-DE")
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    page.set_default_timeout(20000)
+    page.base = module_server.url
+    yield page
+    context.close()
+    assert not page.errors, page.errors
+
+
+def level_lines(page: Any) -> list[str]:
+    lines: list[str] = page.eval_on_selector_all(
+        "select[name=bot_level] option", "os => os.map(o => o.textContent)"
+    )
+    return lines
+
+
+def wait_new_version(page: Any, version: int) -> None:
+    page.wait_for_function(f"S.state.version > {version}")
+
+
+def test_practice_table_undo_hint_and_the_hands_move_list(page: Any) -> None:
+    page.goto(page.base + "/")
+    page.wait_for_selector("#preset option[value=german]", state="attached")
+    # The level menu in German, by level; English after the language button.
+    page.wait_for_function(
+        "document.querySelector('select[name=bot_level] option').textContent.startsWith('leicht')"
+    )
+    assert level_lines(page) == [LEVEL_LINES_DE[level] for level in BOT_LEVELS]
+    assert page.eval_on_selector("select[name=bot_level]", "s => s.value") == "medium"
+    page.click("#btn-lang")
+    assert level_lines(page) == [LEVEL_LINES[level] for level in BOT_LEVELS]
+    page.click("#btn-lang")
+
+    page.select_option("#preset", "german")
+    page.fill("#create-form input[name=name]", "Anna")
+    page.fill("#create-form input[name=seats]", "2")
+    page.fill("#create-form input[name=bots]", "1")
+    page.click("#btn-create")
+    page.wait_for_selector("#game:not(.hidden)")
+    assert "Übung" in page.inner_text("#table-info")
+    undo = page.locator("#btn-undo")
+    assert undo.is_visible() and undo.inner_text() == "Zurücknehmen"
+
+    # Take the discard, then undo it (the U key): the hand and the pile are back, one record later.
+    page.wait_for_function("S.state.legal.includes('take')")
+    before = page.evaluate("({hand: S.state.view.hand, pile: S.state.view.discard_pile, v: S.state.version})")
+    page.keyboard.press("t")
+    wait_new_version(page, before["v"])
+    assert page.evaluate("S.state.legal.includes('take')") is False
+    taken = page.evaluate("S.state.version")
+    page.keyboard.press("u")
+    wait_new_version(page, taken)
+    after = page.evaluate("({hand: S.state.view.hand, pile: S.state.view.discard_pile, v: S.state.version})")
+    assert (after["hand"], after["pile"], after["v"]) == (before["hand"], before["pile"], taken + 1)
+
+    # A draw from the stock cannot be taken back: the refusal says why, in German.
+    page.keyboard.press("d")
+    wait_new_version(page, after["v"])
+    undo.click()
+    error = page.locator("#game-error .error-text")
+    error.wait_for(state="visible")
+    assert error.inner_text().startswith(
+        "Dieser Zug lässt sich nicht zurücknehmen: danach hast du eine Karte"
+    )
+    assert "zieht vom Stapel" in error.inner_text()
+
+    # The hint is worded in German next to its notation.
+    page.keyboard.press("h")
+    page.wait_for_selector("#hint:not(.hidden) .hint-text")
+    page.wait_for_function("document.querySelector('#hint .hint-text').textContent.length > 0")
+    hint = page.inner_text("#hint .hint-text")
+    assert hint and hint != page.evaluate("S.hint")
+
+    # The move list: every move of this hand, newest first, in German (the draw, the undone take is gone).
+    page.click("#log-box summary")
+    page.wait_for_function("S.handLog && S.handLog.version === S.state.version")
+    assert page.inner_text("#log-title") == "Züge in Spiel 1"
+    items = page.eval_on_selector_all("#log li", "ls => ls.map(l => l.textContent)")
+    entries = page.evaluate("S.handLog.entries.length")
+    assert len(items) == entries and items[0] == "Anna (du): zieht vom Stapel"
+    assert not any("nimmt" in item and "Anna" in item for item in items)  # the take was undone
+    folder = os.environ.get("RUMMYKIT_SCREENSHOTS")
+    if folder:
+        page.screenshot(path=str(Path(folder) / "practice-desktop-de.png"))
