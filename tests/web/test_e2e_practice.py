@@ -92,15 +92,15 @@ def test_practice_table_undo_hint_and_the_hands_move_list(page: Any) -> None:
     page.wait_for_selector("#hint:not(.hidden) .hint-text")
     page.wait_for_function("document.querySelector('#hint .hint-text').textContent.length > 0")
     hint = page.inner_text("#hint .hint-text")
-    assert hint and hint != page.evaluate("S.hint")
+    assert hint and page.get_attribute("#hint", "title") == page.evaluate("S.hint") != hint
 
-    # The move list: every move of this hand, newest first, in German (the draw, the undone take is gone).
+    # The move list: every move of this hand in order, in German (the draw, the undone take is gone).
     page.click("#log-box summary")
     page.wait_for_function("S.handLog && S.handLog.version === S.state.version")
     assert page.inner_text("#log-title") == "Züge in Spiel 1"
     items = page.eval_on_selector_all("#log li", "ls => ls.map(l => l.textContent)")
     entries = page.evaluate("S.handLog.entries.length")
-    assert len(items) == entries and items[0] == "Anna (du): zieht vom Stapel"
+    assert len(items) == entries and items[-1] == "Anna (du): zieht vom Stapel"
     assert not any("nimmt" in item and "Anna" in item for item in items)  # the take was undone
     folder = os.environ.get("RUMMYKIT_SCREENSHOTS")
     if folder:

@@ -927,8 +927,10 @@ function renderHint() {
   const box = $("#hint");
   if (!S.hint) { box.classList.add("hidden"); return; }
   box.classList.remove("hidden");
-  box.innerHTML = `${t("hint")}: <b class="hint-text"></b> <code>${escapeHtml(S.hint)}</code> `;
-  box.querySelector(".hint-text").textContent = inLang(S.hintTexts, "");
+  // The move in words; the notation (as typed in the terminal) when there are no words.
+  const words = inLang(S.hintTexts, "");
+  box.innerHTML = words ? `${t("hint")}: <b class="hint-text"></b> ` : `${t("hint")}: <code>${escapeHtml(S.hint)}</code> `;
+  if (words) { box.querySelector(".hint-text").textContent = words; box.title = S.hint; }
   const b = document.createElement("button");
   b.type = "button"; b.id = "btn-play-hint"; b.textContent = t("play_hint");
   b.addEventListener("click", () => act(S.hint));
@@ -1006,7 +1008,8 @@ function renderTimer() {
   el.classList.toggle("urgent", left <= 15);
 }
 
-// The Moves panel: every move of the current hand, newest first (the state's log until the full list arrives).
+// The Moves panel: every move of the current hand in order, the newest in view (the state's log until
+// the full list arrives).
 function renderLog() {
   const st = S.state, ol = $("#log");
   const hand = st.match.hands_dealt;
@@ -1014,11 +1017,12 @@ function renderLog() {
   const entries = full || st.log.filter((e) => e.hand === hand || (e.index < 0 && hand === 1));
   $("#log-title").textContent = t("hand_moves", { n: hand });
   ol.innerHTML = "";
-  for (const e of entries.slice().reverse()) {
+  for (const e of entries) {
     const li = document.createElement("li");
     li.textContent = logLine(e);
     ol.appendChild(li);
   }
+  ol.scrollTop = ol.scrollHeight;
   if (!entries.length) {
     const li = document.createElement("li");
     li.className = "empty";
