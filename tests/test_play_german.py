@@ -166,3 +166,14 @@ def test_the_rules_page_follows_the_locale(monkeypatch: pytest.MonkeyPatch) -> N
     assert german.startswith("# Wiener Rommé (Wiener Rummy)")
     english = runner.invoke(app, ["rules", "viennese", "--explain", "--lang", "en"]).output
     assert english.startswith("# Viennese Rummy (Wiener Rummy)")
+
+
+def test_the_hands_end_speaks_to_du() -> None:
+    from types import SimpleNamespace
+
+    from rummykit.views import Termination
+
+    for termination, verb in ((Termination.RUMMY, "Rummy gerufen"), (Termination.KNOCK, "geklopft")):
+        result = SimpleNamespace(termination=termination, winner=0, multiplier=1)
+        assert screen.termination_text(result, ["Du", "Bot 2"], "de") == f"Du hast {verb}"  # type: ignore[arg-type]
+        assert screen.termination_text(result, ["Anna", "Bot 2"], "de") == f"Anna hat {verb}"  # type: ignore[arg-type]

@@ -183,6 +183,9 @@ class ReplaySession:
             subtitle=t("replay", "Wiedergabe"),
             lang=self.lang,
         )
+        if len(screen.header_text(board)) > self.console.size.width:
+            # The header would wrap: the word "replay" moves to the start of the status line.
+            board = dataclasses.replace(board, subtitle="", status=Text(board.subtitle + " · ") + status)
         out: list[RenderableType] = [screen.render_board(board)]
         if self.position and frame.ended is not None:
             ended = Round.from_state(frame.ended)

@@ -214,6 +214,11 @@ def _header(board: Board) -> Text:
     return Text(" · ".join(parts), style="bold")
 
 
+def header_text(board: Board) -> str:
+    """The board's header line as plain text (to judge whether it fits the width)."""
+    return _header(board).plain
+
+
 def players_table(board: Board) -> Table:
     v = board.view
     s = board.score
@@ -373,8 +378,9 @@ def render_board(board: Board, deadwood: dict[int, int] | None = None) -> Group:
 def termination_text(result: RoundResult, names: Sequence[str], lang: str = "en") -> str:
     t = Lang(lang)
     who = names[result.winner] if result.winner is not None else ""
+    has = "hast" if who == "Du" else "hat"  # "Du" (the one person at the terminal) is spoken to
     if result.termination is Termination.WENT_OUT:
-        text = t(f"{who} went out", f"{who} hat ausgemacht")
+        text = t(f"{who} went out", f"{who} {has} ausgemacht")
         if result.multiplier > 1:
             text += t(
                 f" (Hand-Rommé: penalties ×{result.multiplier})",
@@ -382,9 +388,9 @@ def termination_text(result: RoundResult, names: Sequence[str], lang: str = "en"
             )
         return text
     if result.termination is Termination.RUMMY:
-        return t(f"{who} called Rummy", f"{who} hat Rummy gerufen")
+        return t(f"{who} called Rummy", f"{who} {has} Rummy gerufen")
     if result.termination is Termination.KNOCK:
-        return t(f"{who} knocked", f"{who} hat geklopft")
+        return t(f"{who} knocked", f"{who} {has} geklopft")
     return t(
         "the stock ran out: this hand is not scored", "der Stapel ist aufgebraucht: dieses Spiel zählt nicht"
     )

@@ -1098,8 +1098,9 @@ function showMatchOver(state) {
   const last = state.view.result ? state.view : state.last_round;
   let html = `<h2 id="match-over">${t("match_over")}</h2><p class="winners">${m.winners.length > 1 ? t("winners") : t("winner")}: <b>${names}</b></p>`;
   html += last ? resultHtml(last) + lastMovesHtml(state) : "";
-  html += `<table class="scores"><tr>${m.scores.map((_, i) => `<th>${escapeHtml(seatName(i))}</th>`).join("")}</tr>`;
-  html += `<tr class="total">${m.scores.map((p) => `<td>${p}</td>`).join("")}</tr></table>`;
+  // The match's totals, labelled like the score sheet's last row.
+  html += `<table class="scores final-scores"><tr><th></th>${m.scores.map((_, i) => `<th>${escapeHtml(seatName(i))}</th>`).join("")}</tr>`;
+  html += `<tr class="total"><td>${t("total")}</td>${m.scores.map((p) => `<td>${p}</td>`).join("")}</tr></table>`;
   if (S.seat === 0) html += `<p><button type="button" id="btn-rematch">${t("rematch")}</button></p>`;
   else if (S.seat !== null) html += `<p class="rematch-note">${t("rematch_wait")}</p>`;
   showOverlay(html, t("new_table"), () => { location.href = "/"; });
