@@ -177,3 +177,12 @@ def test_the_hands_end_speaks_to_du() -> None:
         result = SimpleNamespace(termination=termination, winner=0, multiplier=1)
         assert screen.termination_text(result, ["Du", "Bot 2"], "de") == f"Du hast {verb}"  # type: ignore[arg-type]
         assert screen.termination_text(result, ["Anna", "Bot 2"], "de") == f"Anna hat {verb}"  # type: ignore[arg-type]
+
+
+def test_undo_in_german_names_the_moves_in_words(data_dir: Path) -> None:
+    out = play("--seed", "3", "--bots", "random", "--practice", "--lang", "de", "--players", "2",
+               lines=["d", "x 1", "zurück", "zurück", "zurück"])  # fmt: skip
+    assert "zurückgenommen: Kreuz-4 abwerfen; die Ablage aufnehmen; Kreuz-2 abwerfen" in out  # bots too
+    assert "zurückgenommen: vom Stapel ziehen" in out
+    assert "✗ nichts zurückzunehmen" in out
+    assert_german(out)

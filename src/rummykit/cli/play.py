@@ -72,7 +72,7 @@ from rummykit.cli.paths import games_dir
 from rummykit.cli.saves import HUMAN, SavedGame, latest_unfinished, load_saved, save_meta, write_save
 from rummykit.errors import IllegalActionError, NotationError, RummyError, name_seats
 from rummykit.explain.language import Lang
-from rummykit.i18n import lang_from_env, localize_error, normalize_lang, rule_name
+from rummykit.i18n import describe_action, lang_from_env, localize_error, normalize_lang, rule_name
 from rummykit.i18n.localize import localize_reason
 from rummykit.match import Match, MatchEvent
 from rummykit.record import Record
@@ -603,9 +603,11 @@ class PlaySession:
         undone = record.actions[keep:]
         self.match = dataclasses.replace(record, actions=record.actions[:keep]).replay()
         self.highlight = ()
-        self.add_log(
-            Text(t("undone: ", "zurückgenommen: ") + "; ".join(str(a) for a in undone), style="yellow")
-        )
+        if self.lang == "de":  # in words, as the German log says moves
+            words = [describe_action(a, "de", form="verb", rules=m.rules) for a in undone]
+        else:
+            words = [str(a) for a in undone]
+        self.add_log(Text(t("undone: ", "zurückgenommen: ") + "; ".join(words), style="yellow"))
         self.shown_seat = self.match.to_move
         return None
 
