@@ -7,7 +7,8 @@ when ``secret`` is set). The secret is read by the server alone. Every applied a
 ``(code, idx)``; ``rk_tables.version`` counts a table's stored actions. The table manager writes an
 action, and the transaction commits, before anybody is told about it, so a server killed at any
 moment restarts with every table exactly as its players last saw it: replaying the action list is
-deterministic.
+deterministic. At a practice table an undo is a record of its own (``#undo K``, never an action's
+notation; :mod:`rummykit.web.practice`): the store still only appends.
 
 Moves are written in groups: :meth:`Store.append_actions` stores the moves of many tables in one
 transaction (the manager gathers what arrived during one event-loop tick). The primary key
