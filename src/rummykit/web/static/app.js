@@ -220,7 +220,9 @@ function onMessage(msg) {
     case "state": onState(msg); break;
     case "error": flash(localText(msg, msg.message)); break;
     case "hint": S.hint = msg.action; S.hintTexts = msg.texts || null; renderHint(); break;
-    case "hand_log": if (S.state && msg.version === S.state.version) { S.handLog = msg; renderLog(); } break;
+    case "hand_log":
+      if (S.state && msg.version === S.state.version) { S.handNo = msg.hand; S.handMoves = msg.entries; renderLog(); }
+      break;
     case "rematch": onRematch(msg); break;
     case "chat": onChat(msg); break;
     case "moves": if (S.state && msg.version === S.state.version) { S.moves = msg; render(); } break;
@@ -258,7 +260,7 @@ function onState(state) {
     if (previous && state.version > previous.version) playSound(state.legal.length && !previous.legal.length ? "turn" : "move");
   }
   if ((state.compose || []).length && (!S.moves || S.moves.version !== state.version)) send({ type: "moves" });
-  if (!previous || previous.version !== state.version) requestHandLog();
+  if (!previous || previous.version !== state.version) { mergeHandMoves(state); requestHandLog(); }
   if (S.seat !== state.you) { S.seat = state.you; }
   if (!previous || previous.version !== state.version) {
     // The hand changed under the selection: keep only groups whose cards are still held.
@@ -883,9 +885,29 @@ function undo() {
   send({ type: "undo" });
 }
 
-// The moves of the current hand: asked for while the Moves panel is open (the state carries the last few).
+// The moves of the current hand, kept from the states' logs (each state carries the last few moves, each
+// with its hand's number). The whole list is asked for ({"type": "hand_log"}) only when the page missed
+// part of the hand (opened or reconnected in the middle of it) and the Moves panel is open.
+function mergeHandMoves(st) {
+  const hand = st.match.hands_dealt;
+  if (S.handNo !== hand) { S.handNo = hand; S.handMoves = null; }
+  const ours = (e) => e.hand === hand || (e.index < 0 && hand === 1);
+  const mine = st.log.filter(ours);
+  const moves = st.log.filter((e) => e.index >= 0);
+  // The log reaches back to the hand's start: the seat draw, or a move of an earlier hand, is in it.
+  if (st.log.some((e) => e.index < 0 || (e.index >= 0 && e.hand < hand)) || !moves.length) { S.handMoves = mine; return; }
+  const low = moves[0].index;
+  // Else join what the page had (moves before the log's first one; an undo only shortens the end).
+  const kept = (S.handMoves || []).filter((e) => e.index < low);
+  const last = kept.length ? kept[kept.length - 1].index : null;
+  S.handMoves = S.handMoves && last === low - 1 ? kept.concat(mine) : null;
+}
+
 function requestHandLog() {
-  if ($("#log-box") && $("#log-box").open && S.state && S.state.view) send({ type: "hand_log" });
+  const st = S.state;
+  if (!st || !st.view || S.handMoves !== null || !$("#log-box").open || S.handAsked === st.version) return;
+  S.handAsked = st.version;
+  send({ type: "hand_log" });
 }
 
 // The composed melds can be laid: each is a meld, and before opening they reach the minimum.
@@ -1008,13 +1030,12 @@ function renderTimer() {
   el.classList.toggle("urgent", left <= 15);
 }
 
-// The Moves panel: every move of the current hand in order, the newest in view (the state's log until
-// the full list arrives).
+// The Moves panel: every move of the current hand in order, the newest in view (the state's few until
+// the whole list has arrived).
 function renderLog() {
   const st = S.state, ol = $("#log");
   const hand = st.match.hands_dealt;
-  const full = S.handLog && S.handLog.version === st.version ? S.handLog.entries : null;
-  const entries = full || st.log.filter((e) => e.hand === hand || (e.index < 0 && hand === 1));
+  const entries = S.handMoves || st.log.filter((e) => e.hand === hand || (e.index < 0 && hand === 1));
   $("#log-title").textContent = t("hand_moves", { n: hand });
   ol.innerHTML = "";
   for (const e of entries) {
