@@ -63,6 +63,8 @@ def test_practice_table_undo_hint_and_the_hands_move_list(page: Any) -> None:
     assert "Übung" in page.inner_text("#table-info")
     undo = page.locator("#btn-undo")
     assert undo.is_visible() and undo.inner_text() == "Zurücknehmen"
+    page.wait_for_function("S.state.legal.includes('take')")
+    assert undo.is_disabled()  # nothing of yours to take back yet
 
     # Take the discard, then undo it (the U key): the hand and the pile are back, one record later.
     page.wait_for_function("S.state.legal.includes('take')")
@@ -95,7 +97,7 @@ def test_practice_table_undo_hint_and_the_hands_move_list(page: Any) -> None:
     assert hint and page.get_attribute("#hint", "title") == page.evaluate("S.hint") != hint
 
     # The move list: every move of this hand in order, in German (the draw; the undone take is gone).
-    page.click("#log-box summary")
+    assert page.evaluate("document.querySelector('#log-box').open")  # open beside the scores on a desktop
     page.wait_for_function("S.handMoves !== null")
     assert page.inner_text("#log-title") == "Züge in Spiel 1"
     items = page.eval_on_selector_all("#log li", "ls => ls.map(l => l.textContent)")
@@ -114,7 +116,6 @@ def test_practice_table_undo_hint_and_the_hands_move_list(page: Any) -> None:
     page.reload()
     page.wait_for_selector("#game:not(.hidden)")
     if page.evaluate("S.state.match.hands_dealt") == 1:
-        page.click("#log-box summary")
         page.wait_for_function("S.handMoves !== null")
         shown = page.eval_on_selector_all("#log li", "ls => ls.map(l => l.textContent)")
         moves = page.evaluate("S.state.log[S.state.log.length - 1].index") + 1

@@ -868,7 +868,9 @@ function renderActions() {
   show("#btn-knock", playing && knock, !!one && L.includes("knock " + one));
   show("#btn-rummy", playing && knock, !!one && L.includes("rummy " + one));
   show("#btn-hint", playing, myTurn());
-  show("#btn-undo", playing && isPractice() && !S.state.match.is_over);
+  // Undo: offered at practice tables, usable once you have moved in this hand (the server judges the rest).
+  const moved = (S.handMoves || S.state.log).some((e) => e.index >= 0 && e.seat === S.seat && e.hand === S.state.match.hands_dealt);
+  show("#btn-undo", playing && isPractice() && !S.state.match.is_over, moved);
   show("#btn-leave", S.seat !== null);
 }
 
@@ -1492,6 +1494,7 @@ function setup() {
   $("#btn-rummy").addEventListener("click", () => discardSelected("rummy"));
   $("#btn-hint").addEventListener("click", () => send({ type: "hint" }));
   $("#btn-undo").addEventListener("click", undo);
+  if (window.matchMedia("(min-width: 900px)").matches) $("#log-box").open = true;  // room for it next to the scores
   $("#log-box").addEventListener("toggle", () => { if ($("#log-box").open) requestHandLog(); });
   $("#stock").addEventListener("click", () => { if (legal().includes("draw")) act("draw"); });
   $("#discard").addEventListener("click", () => {
