@@ -8,9 +8,8 @@ at 2, 4 and 6 players.
 
 ``gin_rummy_v4`` left PettingZoo in 1.27, so 1.26.1 (with RLCard, which it wraps) is installed into
 a side folder (``--side-dir``; installed there with pip on the first run) and put first on
-``sys.path`` after the rummykit figures are taken, in the same process. rummykit has no gin preset
-yet; the comparison is with heads-up ``viennese``, the closest two-player knock game (a ``gin``
-preset is measured too once it exists).
+``sys.path`` after the rummykit figures are taken, in the same process. The ratios are given for
+rummykit's ``gin`` preset (the same game) and heads-up ``viennese`` and ``romme_ohne_auslegen``.
 
 Then the share of a step spent building observations (``TokenGame.observe``: the view, its
 encoding, the action so far) is measured for a few configurations, with and without the derived
