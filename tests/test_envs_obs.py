@@ -90,18 +90,23 @@ def test_kept_vectors_equal_fresh_ones_and_v0(preset: str, players: int, scope: 
     game = TokenGame(preset, players, scope=scope)  # type: ignore[arg-type]
     game.reset(seed=players)
     compared = 0
+
+    def compare(seat: int) -> None:
+        kept = game.observe(seat)
+        kept[ob.Layout.of(players).prefix : ob.Layout.of(players).gin_block] = 0.0
+        view = game.view(seat)
+        assert np.array_equal(kept, ob.encode_view(view, game.figures()))
+        if not game.rules.is_gin:
+            assert np.array_equal(kept, encode_v0(view, game.figures()))
+
     while compared < 150:
-        if game.is_over:  # the encoders are kept into the next deal
+        if game.is_over:  # the final observations; the encoders are kept into the next deal
+            for seat in range(players):
+                compare(seat)
             game.reset()
             continue
         if not game.composer.tokens and rng.random() < 0.5:
-            seat = rng.randrange(players)
-            kept = game.observe(seat)
-            kept[ob.Layout.of(players).prefix : ob.Layout.of(players).gin_block] = 0.0
-            view = game.view(seat)
-            assert np.array_equal(kept, ob.encode_view(view, game.figures()))
-            if not game.rules.is_gin:
-                assert np.array_equal(kept, encode_v0(view, game.figures()))
+            compare(rng.randrange(players))
             compared += 1
         game.step(rng.choice(game.composer.allowed()))
 

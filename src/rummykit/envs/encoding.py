@@ -66,7 +66,7 @@ Version history:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -302,17 +302,26 @@ _Entry = tuple[list[int] | None, Action]
 
 
 class _Node:
-    """A trie node, expanded on first use: the tokens that continue from it, and the action whose
-    spelling ends here. Only the nodes a player walks through are ever built."""
+    """A trie node, expanded on first use: the tokens that continue from it (each with its node, or
+    the candidates below it until a player steps there), and the action whose spelling ends here.
+    Only the nodes a player walks through are ever built."""
 
-    __slots__ = ("_mask", "action", "children", "depth", "entries")
+    __slots__ = ("_allowed", "action", "children", "depth", "entries")
 
     def __init__(self, depth: int, entries: list[_Entry]) -> None:
         self.depth = depth
         self.entries: list[_Entry] | None = entries
-        self.children: dict[int, _Node] = {}
+        self.children: dict[int, _Node | list[_Entry]] = {}
         self.action: Action | None = None
-        self._mask: npt.NDArray[np.int8] | None = None
+        self._allowed: list[int] | None = None
+
+    def child(self, token: int) -> _Node | None:
+        """The expanded node below ``token``, or ``None`` when no candidate continues with it."""
+        child = self.children.get(token)
+        if child is None or isinstance(child, _Node):
+            return child
+        node = self.children[token] = _Node(self.depth + 1, child)
+        return node.expand()
 
     def expand(self) -> _Node:
         entries = self.entries
@@ -338,22 +347,24 @@ class _Node:
                 groups[token] = [(tokens, action)]
             else:
                 group.append((tokens, action))
-        self.children = {token: _Node(depth + 1, group) for token, group in groups.items()}
+        self.children = cast(dict[int, _Node | list[_Entry]], groups)  # nodes are made when stepped into
         return self
 
     def allowed(self) -> list[int]:
-        tokens = sorted(self.children)
-        if self.action is not None and tokens:
-            tokens.append(DONE)
+        """The tokens allowed here, in increasing order (kept: callers must not change the list)."""
+        tokens = self._allowed
+        if tokens is None:
+            tokens = self._allowed = sorted(self.children)
+            if self.action is not None and tokens:
+                tokens.append(DONE)
         return tokens
 
     def mask(self) -> npt.NDArray[np.int8]:
-        """The mask at this node (kept: callers must copy it before changing it)."""
-        mask = self._mask
-        if mask is None:
-            mask = self._mask = np.zeros(NUM_TOKENS, dtype=np.int8)
-            mask[self.allowed()] = 1
-        return mask
+        """The mask at this node, a fresh array (written as bytes: cheaper than a NumPy index)."""
+        mask = bytearray(NUM_TOKENS)
+        for token in self.allowed():
+            mask[token] = 1
+        return np.frombuffer(mask, dtype=np.int8)
 
 
 class Composer:
@@ -394,11 +405,11 @@ class Composer:
         return not self._root.children
 
     def allowed(self) -> list[int]:
-        """The tokens the mask allows now, in increasing order."""
-        return self._node.allowed()
+        """The tokens the mask allows now, in increasing order (a fresh list)."""
+        return self._node.allowed()[:]
 
     def mask(self) -> npt.NDArray[np.int8]:
-        """The mask now, one ``int8`` per token (kept with the node: copy it before changing it)."""
+        """The mask now, one ``int8`` per token (a fresh array)."""
         return self._node.mask()
 
     def is_allowed(self, token: int) -> bool:
@@ -414,12 +425,12 @@ class Composer:
         node = self._node
         if token == DONE and node.action is not None and node.children:
             return node.action
-        child = node.children.get(token)
+        child = node.child(token)
         if child is None:
             raise ValueError(f"token {token} ({token_name(token) if 0 <= token < NUM_TOKENS else '?'}) "
                              "is masked out")
         self.tokens.append(token)
-        self._node = child.expand()
+        self._node = child
         if child.action is not None and not child.children:
             return child.action
         return None
@@ -429,8 +440,8 @@ class Composer:
         out: list[Action] = []
         stack = [self._node]
         while stack:
-            node = stack.pop().expand()
+            node = stack.pop()
             if node.action is not None:
                 out.append(node.action)
-            stack.extend(node.children.values())
+            stack.extend(child for token in node.children if (child := node.child(token)) is not None)
         return out

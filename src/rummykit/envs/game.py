@@ -156,7 +156,7 @@ class TokenGame:
         """The mask of the seat to move (a fresh array; all zeros once the game is over)."""
         if self._over:
             return np.zeros(enc.NUM_TOKENS, dtype=np.int8)
-        return self.composer.mask().copy()
+        return self.composer.mask()
 
     def step(self, token: int) -> tuple[Action | None, Sequence[float]]:
         """Step one token of the seat to move; the applied action (if the spelling completed it) and

@@ -176,6 +176,19 @@ def _counts(cards: tuple[int, ...], size: int = C) -> list[float]:
     return values
 
 
+def _write_counts(out: npt.NDArray[np.float32], start: int, cards: tuple[int, ...]) -> None:
+    """Card counts into ``out[start : start + C]``."""
+    out[start : start + C] = np.bincount(cards, minlength=C) if cards else 0.0
+
+
+def _topmost(pile: tuple[int, ...], card: int) -> float:
+    """The index of the topmost copy of ``card`` in ``pile``, ``-inf`` when there is none."""
+    for i in range(len(pile) - 1, -1, -1):
+        if pile[i] == card:
+            return float(i)
+    return -np.inf
+
+
 _UNSET: Final = object()
 """The source of a block not written yet (equal to nothing)."""
 
@@ -187,7 +200,7 @@ class Encoder:
     (compared by value, table melds by identity: they are immutable and replaced when they change).
     """
 
-    __slots__ = ("_derived", "_gin", "_hand", "_melds", "_pile", "_shown", "_taken", "layout", "out")
+    __slots__ = ("_derived", "_gin", "_hand", "_melds", "_pile", "_shown", "_taken", "_top", "layout", "out")
 
     def __init__(self, layout: Layout) -> None:
         self.layout = layout
@@ -196,7 +209,9 @@ class Encoder:
         self._hand: object = _UNSET
         self._shown: list[object] = [_UNSET] * layout.seats
         self._melds: list[TableMeld] = []
-        self._pile: object = _UNSET
+        self._pile: tuple[int, ...] | None = None
+        self._top = np.full(C, -np.inf)
+        """Per face, the index of its topmost copy in the pile (``-inf``: not in the pile)."""
         self._taken: object = _UNSET
         self._gin: object = _UNSET
         self._derived: object = _UNSET
@@ -209,7 +224,7 @@ class Encoder:
         me = view.seat
         if view.hand != self._hand:
             self._hand = view.hand
-            out[0:C] = _counts(view.hand)
+            _write_counts(out, 0, view.hand)
         revealed = view.revealed
         known_cards = view.known_cards
         for k in range(1, seats):
@@ -218,16 +233,11 @@ class Encoder:
             known = shown if shown is not None else (known_cards[seat] if known_cards else ())
             if known != self._shown[k]:
                 self._shown[k] = known
-                out[k * C : (k + 1) * C] = _counts(known)
+                _write_counts(out, k * C, known)
         self._write_melds(view)
         pile = view.discard_pile
         if pile != self._pile:
-            self._pile = pile
-            values = _counts(pile, 2 * C)
-            n = len(pile)
-            for card, i in {card: i for i, card in enumerate(pile)}.items():  # topmost copy of each face
-                values[C + card] = 1.0 / (n - i)
-            out[lay.pile : lay.taken] = values
+            self._write_pile(pile)
         taken = (view.taken_discard, view.must_lay)
         if taken != self._taken:
             self._taken = taken
@@ -249,6 +259,34 @@ class Encoder:
                 self._derived = source
                 out[lay.derived_block :] = derived_features(view)
         return out
+
+    def _write_pile(self, pile: tuple[int, ...]) -> None:
+        """The pile's counts and each face's recency ``1 / (n - i)`` (``i`` the index of its topmost
+        copy, ``n`` the pile's size). A pile that only lost or gained cards on top since the last
+        call is patched card by card; the recency of every face is one vectorised division of the
+        kept topmost indices (``-inf`` for a face not in the pile, whose recency is then 0)."""
+        old = self._pile
+        self._pile = pile
+        out = self.out
+        start = self.layout.pile
+        counts = out[start : start + C]
+        top = self._top
+        n = len(pile)
+        kept = min(n, len(old)) if old is not None else 0
+        if old is not None and pile[:kept] == old[:kept]:
+            for card in old[kept:]:  # taken from the top
+                counts[card] -= 1.0
+                top[card] = _topmost(pile, card)
+            for i in range(kept, n):  # discarded onto it
+                card = pile[i]
+                counts[card] += 1.0
+                top[card] = i
+        else:
+            _write_counts(out, start, pile)
+            top.fill(-np.inf)
+            last = dict(zip(pile, range(n), strict=True))  # the topmost copy of each face
+            top[list(last)] = list(last.values())
+        np.divide(1.0, n - top, out=out[start + C : start + 2 * C])
 
     def _write_melds(self, view: PlayerView) -> None:
         melds = view.melds[:M]
@@ -277,42 +315,50 @@ class Encoder:
         self._melds = list(melds)
 
 
+_PHASE_ONE_HOT: Final = {
+    phase: tuple(1.0 if phase is p else 0.0 for p in _PHASES) for phase in Phase
+}
+"""The phase entries of the global block (all zero in gin's own phases)."""
+
+
+@cache
+def _one_hot(size: int, index: int) -> tuple[float, ...]:
+    return tuple(1.0 if i == index else 0.0 for i in range(size))
+
+
 def _seats_and_globals(view: PlayerView, figures: MatchFigures) -> list[float]:
     """The per-seat and global blocks and the seat to move, as one run of values."""
-    seats = len(view.hand_sizes)
+    sizes = view.hand_sizes
+    seats = len(sizes)
     me = view.seat
-    active = view.active_seats
-    extra = view.extra_turns
+    opened, active, extra, knocker = view.opened, view.active_seats, view.extra_turns, view.knocker
+    scores, totals, chips = view.scores, figures.totals, figures.chips
     values: list[float] = []
     for k in range(seats):
         seat = (me + k) % seats
         values += (
-            view.hand_sizes[seat] / 20.0,
-            float(view.opened[seat]),
-            float(seat in active),
-            float(view.knocker == seat),
-            float(seat in extra),
-            view.scores[seat] / 100.0,
-            figures.totals[seat] / 100.0,
-            figures.chips[seat] / 100.0,
+            sizes[seat] / 20.0,
+            1.0 if opened[seat] else 0.0,
+            1.0 if seat in active else 0.0,
+            1.0 if knocker == seat else 0.0,
+            1.0 if seat in extra else 0.0,
+            scores[seat] / 100.0,
+            totals[seat] / 100.0,
+            chips[seat] / 100.0,
         )
-    phase = [0.0, 0.0, 0.0, 0.0]
-    if view.phase in _PHASES:
-        phase[_PHASES.index(view.phase)] = 1.0
-    values += phase
+    values += _PHASE_ONE_HOT[view.phase]
     values += (
-        float(view.is_my_turn),
-        float(figures.buyback_pending),
+        1.0 if view.is_my_turn else 0.0,
+        1.0 if figures.buyback_pending else 0.0,
         view.stock_size / view.rules.deck_size,
         float(view.stock_rebuilds),
         view.turn / 100.0,
         figures.pot / 100.0,
         figures.hands_dealt / 10.0,
-        float(figures.is_match),
+        1.0 if figures.is_match else 0.0,
     )
-    to_move = [0.0] * seats
-    to_move[(view.to_move - me) % seats] = 1.0
-    return values + to_move
+    values += _one_hot(seats, (view.to_move - me) % seats)
+    return values
 
 
 def _gin_block(view: PlayerView) -> list[float]:
