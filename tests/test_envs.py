@@ -300,3 +300,20 @@ def test_vector_envs(vector: str) -> None:
         assert len(envs.call("action_masks")) == 2
     finally:
         envs.close()
+
+
+def test_gymnasium_gin_env_checks_and_plays_to_the_score() -> None:
+    check_env(RummyEnv(rules="gin", opponents="greedy"), skip_render_check=True)
+    env = gymnasium.make(GYM_ID, rules="gin", opponents="greedy")
+    rng = np.random.default_rng(4)
+    for seed in range(3):
+        _, info = env.reset(seed=seed)
+        total = 0.0
+        while True:
+            token = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            _, reward, terminated, truncated, info = env.step(token)
+            total += reward
+            if terminated or truncated:
+                break
+        result = env.unwrapped.game.round.result
+        assert terminated and total == result.points[env.unwrapped.seat]
