@@ -216,8 +216,7 @@ def test_observations_hide_what_the_seat_cannot_see() -> None:
                     obs = game.observe(seat)
                     other = sample_round(rnd.view(seat), rng)
                     fresh = TokenGame(preset, players)
-                    fresh.round = other
-                    fresh._new_decision()
+                    fresh.play_from(other)
                     assert np.array_equal(fresh.observe(seat), obs)
                     if seat == rnd.to_move:
                         assert np.array_equal(fresh.mask(), game.mask())
@@ -317,3 +316,14 @@ def test_gymnasium_gin_env_checks_and_plays_to_the_score() -> None:
                 break
         result = env.unwrapped.game.round.result
         assert terminated and total == result.points[env.unwrapped.seat]
+
+
+def test_play_from_a_round_goes_on_from_it_and_refuses_another_table() -> None:
+    rnd = rk.Round.new(rk.Rules.preset("gin"), players=2, seed=4)
+    rnd.apply("pass")
+    game = TokenGame("gin", 2)
+    game.play_from(rnd)
+    assert game.to_move == rnd.to_move and not game.is_over
+    assert game.composer.allowed() == [enc.TAKE, enc.PASS]
+    with pytest.raises(ValueError, match="play_from"):
+        TokenGame("german", 3).play_from(rk.Round.new(rk.Rules.preset("german"), players=2, seed=1))

@@ -73,7 +73,7 @@ class TokenGame:
     """A hand or a match played one token at a time.
 
     Per engine decision the candidates' trie is built once (:class:`~rummykit.envs.encoding.Composer`)
-    and walked token by token; each node keeps its mask. Each seat has an
+    and walked token by token; each node keeps the tokens it allows. Each seat has an
     :class:`~rummykit.envs.observation.Encoder` that is brought up to date at most once per decision,
     rewriting only the blocks that changed; the action spelled so far is written on the copy handed
     out.
@@ -129,6 +129,16 @@ class TokenGame:
             self.round = Round.new(self.rules, self.players, seed=deal_seed, dealer=dealer)
         self.engine_actions = 0
         self._ledger: tuple[int, ...] = (0,) * self.players
+        self._new_decision()
+
+    def play_from(self, rnd: Round) -> None:
+        """Go on from ``rnd`` (a hand in progress, or a position to study) in ``scope="hand"``; the
+        game plays on that very round."""
+        if self.scope != "hand" or rnd.rules != self.rules or rnd.seats != self.players:
+            raise ValueError("play_from takes a round of this game's rules and table, in scope='hand'")
+        self.match = None
+        self.round = rnd
+        self.engine_actions = 0
         self._new_decision()
 
     @property
