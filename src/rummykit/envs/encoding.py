@@ -297,6 +297,9 @@ _FIRST_TOKEN: Final[dict[type[Action], int]] = {
 }
 """The first token of each action class's spelling (the root of the trie needs no more)."""
 
+_VERB_AND_CARD: Final = frozenset({Discard, Knock, CallRummy, LayOffCard})
+"""Classes spelled as their verb and one card: their second token needs no spelling."""
+
 _Entry = tuple[list[int] | None, Action]
 """A candidate below a trie node: its spelling (``None`` until a node needs it) and the action."""
 
@@ -335,6 +338,8 @@ class _Node:
                 token = _FIRST_TOKEN.get(type(action))
                 if token is None:
                     raise TypeError(f"no spelling for {action!r}")
+            elif depth == 1 and type(action) in _VERB_AND_CARD:
+                token = CARD0 + action.card  # type: ignore[attr-defined]  # every such class has .card
             else:
                 if tokens is None:
                     tokens = tokens_of(action)
