@@ -8,16 +8,20 @@ at 2, 4 and 6 players.
 
 ``gin_rummy_v4`` left PettingZoo in 1.27, so 1.26.1 (with RLCard, which it wraps) is installed into
 a side folder (``--side-dir``; installed there with pip on the first run) and put first on
-``sys.path`` after the rummykit figures are taken, in the same process. rummykit has no gin preset
-yet; the comparison is with heads-up ``viennese``, the closest two-player knock game (a ``gin``
-preset is measured too once it exists).
+``sys.path`` after the rummykit figures are taken, in the same process. The ratios are given for
+rummykit's ``gin`` preset (the same game) and heads-up ``viennese`` and ``romme_ohne_auslegen``.
+
+The comparison itself runs in ``--batches`` alternating batches (``gin_rummy_v4``, then each
+rummykit configuration of :data:`COMPARED`, again and again), each with the load average before it,
+so that a change of load hits every environment alike; the median of the batches is the figure.
 
 Then the share of a step spent building observations (``TokenGame.observe``: the view, its
 encoding, the action so far) is measured for a few configurations, with and without the derived
 features. Prints figures only and never fails on timing.
 
-    .venv/bin/python benchmarks/envs.py            # about a minute of CPU
+    .venv/bin/python benchmarks/envs.py            # about two minutes of CPU
     .venv/bin/python benchmarks/envs.py --quick
+    .venv/bin/python benchmarks/envs.py --compare-only --batches 6
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import functools
 import importlib
 import os
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -44,6 +49,8 @@ from rummykit.envs.game import TokenGame
 PLAYERS = (2, 4, 6)
 SIDE_PACKAGES = ("pettingzoo==1.26.1", "rlcard==1.2.0", "termcolor", "pygame")
 """gin_rummy_v4 and what it imports beyond this environment (pygame for its renderer)."""
+COMPARED = (("gin", 2), ("viennese", 2), ("romme_ohne_auslegen", 2), ("german", 4))
+"""The rummykit configurations measured in the alternating batches against ``gin_rummy_v4``."""
 
 
 def aec_loop(make: Callable[[], Any], steps: int, seed: int) -> float:
@@ -94,8 +101,11 @@ def observation_share(preset: str, players: int, steps: int, derived: bool) -> f
     return spent[0] / total
 
 
-def gin_rummy_v4(side_dir: Path, steps: int, repeats: int) -> float | None:
-    """Steps/s of PettingZoo 1.26.1's gin_rummy_v4, imported from ``side_dir`` in this process."""
+def load_gin_rummy_v4(side_dir: Path) -> Callable[[], Any] | None:
+    """PettingZoo 1.26.1's ``gin_rummy_v4.env``, imported from ``side_dir`` into this process.
+
+    rummykit's environment classes were built on the installed PettingZoo before; they keep it.
+    """
     if not (side_dir / "pettingzoo").is_dir():
         print(f"installing {' '.join(SIDE_PACKAGES)} into {side_dir} …", flush=True)
         result = subprocess.run(
@@ -116,63 +126,80 @@ def gin_rummy_v4(side_dir: Path, steps: int, repeats: int) -> float | None:
         print(f"gin_rummy_v4 could not be imported ({exc}); left out")
         return None
     print(f"gin_rummy_v4 from PettingZoo {pz.__version__} ({Path(gin.__file__).parent})")
-    return steps_per_s(gin.env, steps, repeats)
+    make: Callable[[], Any] = gin.env
+    return make
+
+
+def load() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def compare(gin_env: Callable[[], Any], batches: int, steps: int, repeats: int) -> None:
+    """Alternating batches: gin_rummy_v4, then each of :data:`COMPARED`; medians and ratios."""
+    rates: dict[str, list[float]] = {"gin_rummy_v4": []}
+    makers: dict[str, Callable[[], Any]] = {"gin_rummy_v4": gin_env}
+    for preset, n in COMPARED:
+        name = f"rummykit {preset} {n}p"
+        rates[name] = []
+        makers[name] = functools.partial(rummy_v0.env, rules=preset, players=n)
+    print(f"\nalternating batches (best of {repeats} × {steps} steps each; load average 1/5/15 min):")
+    for batch in range(batches):
+        head = f"batch {batch + 1} (load {load()}): "
+        cells: list[str] = []
+        for name, make in makers.items():
+            rate = steps_per_s(make, steps, repeats)
+            rates[name].append(rate)
+            cells.append(f"{name.removeprefix('rummykit ')} {rate:,.0f}")
+        print("  " + head + ", ".join(cells), flush=True)
+    base = statistics.median(rates["gin_rummy_v4"])
+    print(f"\nmedian of {batches} batches, steps/s and × gin_rummy_v4:")
+    for name, values in rates.items():
+        median = statistics.median(values)
+        spread = f"{min(values):,.0f}–{max(values):,.0f}"
+        print(f"  {name:<36} {median:>9,.0f}  {median / base:5.2f} ×  (range {spread})")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument("--repeats", type=int, default=2)
-    parser.add_argument("--quick", action="store_true", help="1000 steps, one repeat")
+    parser.add_argument("--batches", type=int, default=4, help="alternating batches of the comparison")
+    parser.add_argument("--quick", action="store_true", help="1000 steps, one repeat, two batches")
+    parser.add_argument("--compare-only", action="store_true", help="only the batches against gin_rummy_v4")
     parser.add_argument("--side-dir", type=Path,
                         default=Path(tempfile.gettempdir()) / "rummykit-bench" / "pettingzoo-1.26.1")
     args = parser.parse_args()
     if args.quick:
-        args.steps, args.repeats = 1000, 1
-    print(f"rummykit {rk.__version__}, Python {sys.version.split()[0]}, load average "
-          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        args.steps, args.repeats, args.batches = 1000, 1, 2
+    print(f"rummykit {rk.__version__}, Python {sys.version.split()[0]}, load average {load()}")
     print(f"steps/s (CPU time, best of {args.repeats} × {args.steps} agent steps, random masked tokens)\n")
-    presets = list(rk.PRESET_NAMES)
-    if "gin" not in presets and _has_gin():
-        presets.append("gin")
+    if not args.compare_only:
+        table(args.steps, args.repeats)
+        print("\nobservation building, share of the loop's CPU time:")
+        for preset, n in (("viennese", 2), ("gin", 2), ("german", 4), ("scala40", 6)):
+            plain = observation_share(preset, n, args.steps, derived=False)
+            derived = observation_share(preset, n, args.steps, derived=True)
+            share = f"{100 * plain:.0f} % ({100 * derived:.0f} % with derived features)"
+            print(f"  {preset} {n} players: {share}", flush=True)
+    gin_env = load_gin_rummy_v4(args.side_dir)
+    if gin_env is not None:
+        compare(gin_env, args.batches, args.steps, args.repeats)
+    print(f"\nload average at the end {load()}")
+
+
+def table(steps: int, repeats: int) -> None:
+    """Steps/s of every preset at 2, 4 and 6 players."""
     print(f"{'preset':<22}" + "".join(f"{f'{n} players':>12}" for n in PLAYERS))
-    figures: dict[tuple[str, int], float] = {}
-    for preset in presets:
+    for preset in rk.PRESET_NAMES:
         rules = rk.Rules.preset(preset)
         cells = []
         for n in PLAYERS:
             if not rules.min_players <= n <= rules.max_players:
                 cells.append(f"{'–':>12}")
                 continue
-            make = functools.partial(rummy_v0.env, rules=preset, players=n)
-            rate = steps_per_s(make, args.steps, args.repeats)
-            figures[preset, n] = rate
+            rate = steps_per_s(functools.partial(rummy_v0.env, rules=preset, players=n), steps, repeats)
             cells.append(f"{rate:>12,.0f}")
         print(f"{preset:<22}" + "".join(cells), flush=True)
-
-    print("\nobservation building, share of the loop's CPU time:")
-    for preset, n in (("viennese", 2), ("german", 4), ("scala40", 6)):
-        plain = observation_share(preset, n, args.steps, derived=False)
-        derived = observation_share(preset, n, args.steps, derived=True)
-        print(f"  {preset} {n} players: {100 * plain:.0f} % ({100 * derived:.0f} % with derived features)")
-
-    gin_rate = gin_rummy_v4(args.side_dir, args.steps, args.repeats)
-    if gin_rate is not None:
-        print(f"\ngin_rummy_v4 (PettingZoo 1.26.1, 2 players): {gin_rate:,.0f} steps/s")
-        for preset in ("gin", "viennese", "romme_ohne_auslegen"):
-            if (preset, 2) in figures:
-                ratio = figures[preset, 2] / gin_rate
-                rate = figures[preset, 2]
-                print(f"  rummykit {preset} 2 players: {rate:,.0f} steps/s = {ratio:.2f} × gin_rummy_v4")
-    print(f"\nload average at the end {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-
-
-def _has_gin() -> bool:
-    try:
-        rk.Rules.preset("gin")
-    except rk.RummyError:
-        return False
-    return True
 
 
 if __name__ == "__main__":

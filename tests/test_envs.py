@@ -17,6 +17,7 @@ from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, seed_t
 from pettingzoo.utils.conversions import parallel_to_aec
 
 import rummykit as rk
+from rummykit.bots import make_bot
 from rummykit.determinize import sample_round
 from rummykit.envs import GYM_ID, RummyEnv, rummy_v0
 from rummykit.envs import encoding as enc
@@ -26,7 +27,6 @@ from rummykit.envs.observation import MatchFigures, encode_view
 TABLES = [
     (preset, players)
     for preset in rk.PRESET_NAMES
-    if not rk.Rules.preset(preset).is_gin  # the environments refuse gin (test_gin_is_refused)
     for players in (2, 4, 6)
     if rk.Rules.preset(preset).min_players <= players <= rk.Rules.preset(preset).max_players
 ] + [("german_dskv", 3)]
@@ -182,41 +182,52 @@ def _play(env: Any, seed: int, steps: int) -> list[tuple[str, bytes, float]]:
     return trace
 
 
-@pytest.mark.parametrize("preset", ["german", "viennese"])
-def test_same_seed_same_trajectory(preset: str) -> None:
-    a = _play(rummy_v0.env(rules=preset, players=3), 5, 400)
-    b = _play(rummy_v0.env(rules=preset, players=3), 5, 400)
-    c = _play(rummy_v0.env(rules=preset, players=3), 6, 400)
+@pytest.mark.parametrize(("preset", "players"), [("german", 3), ("viennese", 3), ("gin", 2)])
+def test_same_seed_same_trajectory(preset: str, players: int) -> None:
+    a = _play(rummy_v0.env(rules=preset, players=players), 5, 400)
+    b = _play(rummy_v0.env(rules=preset, players=players), 5, 400)
+    c = _play(rummy_v0.env(rules=preset, players=players), 6, 400)
     assert a == b
     assert a != c
 
 
 def test_observations_hide_what_the_seat_cannot_see() -> None:
-    """Re-dealing every card a seat cannot see changes neither its observation nor its mask."""
+    """Re-dealing every card a seat cannot see changes neither its observation nor its mask.
+
+    The environment's own observations are compared (its per-seat encoders, which rewrite only what
+    changed), with the re-dealt round's built from scratch. Gin hands are driven partly by the
+    greedy bot, so that knocks, knock discards, melds and lay-offs are checked too.
+    """
     rng = random.Random(3)
+    greedy = make_bot("greedy")
     checked = 0
+    phases: set[rk.Phase] = set()
     for preset, players in [("german", 3), ("viennese", 4), ("scala40", 2), ("romme_ohne_auslegen", 3),
-                            ("basic", 4), ("german_dskv", 4)]:
+                            ("basic", 4), ("german_dskv", 4), ("gin", 2), ("gin", 2)]:
         game = TokenGame(preset, players)
-        game.reset(seed=len(preset))
+        game.reset(seed=len(preset) + checked)
         for _ in range(600):
             if game.is_over:
                 break
             if game.composer.tokens == []:
                 rnd = game.round
+                phases.add(rnd.phase)
                 for seat in range(players):
-                    view = rnd.view(seat)
-                    obs = encode_view(view, MatchFigures.none(players))
-                    for _ in range(1):
-                        other = sample_round(view, rng)
-                        assert np.array_equal(encode_view(other.view(seat), MatchFigures.none(players)), obs)
-                        if seat == rnd.to_move:
-                            mine = enc.Composer(enc.candidate_actions(rnd)).allowed()
-                            theirs = enc.Composer(enc.candidate_actions(other)).allowed()
-                            assert mine == theirs
-                        checked += 1
+                    obs = game.observe(seat)
+                    other = sample_round(rnd.view(seat), rng)
+                    fresh = TokenGame(preset, players)
+                    fresh.play_from(other)
+                    assert np.array_equal(fresh.observe(seat), obs)
+                    if seat == rnd.to_move:
+                        assert np.array_equal(fresh.mask(), game.mask())
+                    checked += 1
+                if rnd.rules.is_gin and rng.random() < 0.7:
+                    view = rnd.view(rnd.to_move)
+                    game.apply(greedy.choose(view, rnd.legal_actions(), rng))
+                    continue
             game.step(rng.choice(game.composer.allowed()))
     assert checked > 500
+    assert {rk.Phase.FIRST_UPCARD, rk.Phase.KNOCK, rk.Phase.LAYOFF} <= phases
 
 
 def test_observation_sees_taken_discard() -> None:
@@ -290,6 +301,29 @@ def test_vector_envs(vector: str) -> None:
         envs.close()
 
 
-def test_gin_is_refused() -> None:
-    with pytest.raises(rk.RulesError, match="do not play gin"):
-        TokenGame("gin", 2)
+def test_gymnasium_gin_env_checks_and_plays_to_the_score() -> None:
+    check_env(RummyEnv(rules="gin", opponents="greedy"), skip_render_check=True)
+    env = gymnasium.make(GYM_ID, rules="gin", opponents="greedy")
+    rng = np.random.default_rng(4)
+    for seed in range(3):
+        _, info = env.reset(seed=seed)
+        total = 0.0
+        while True:
+            token = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            _, reward, terminated, truncated, info = env.step(token)
+            total += reward
+            if terminated or truncated:
+                break
+        result = env.unwrapped.game.round.result
+        assert terminated and total == result.points[env.unwrapped.seat]
+
+
+def test_play_from_a_round_goes_on_from_it_and_refuses_another_table() -> None:
+    rnd = rk.Round.new(rk.Rules.preset("gin"), players=2, seed=4)
+    rnd.apply("pass")
+    game = TokenGame("gin", 2)
+    game.play_from(rnd)
+    assert game.to_move == rnd.to_move and not game.is_over
+    assert game.composer.allowed() == [enc.TAKE, enc.PASS]
+    with pytest.raises(ValueError, match="play_from"):
+        TokenGame("german", 3).play_from(rk.Round.new(rk.Rules.preset("german"), players=2, seed=1))

@@ -4,6 +4,8 @@ At thousands of decision points of random rounds of every preset, every path of 
 followed from the start of the decision: each one must end in an action the engine accepts (no
 masked-in dead end), every action of ``legal_actions()`` must be reached (no masked-out legal move),
 and what is reached beyond ``legal_actions()`` must be a compound opening the engine accepts.
+Gin hands are driven partly by the greedy bot so that every gin decision (first upcard, wall, knock,
+knock discard, melds one by one, lay-offs and the passes) is among the points checked.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ import pytest
 pytest.importorskip("pettingzoo")
 
 import rummykit as rk
-from rummykit.actions import Action, Open
+from rummykit.actions import Action, Discard, KnockDeclare, LayOffCard, MeldAction, Open, Pass
+from rummykit.bots import make_bot
 from rummykit.envs import encoding as enc
 from rummykit.envs.game import TokenGame
 
@@ -43,12 +46,14 @@ def reach(composer: enc.Composer) -> tuple[list[Action], int]:
     return found, walked
 
 
-@pytest.mark.parametrize("preset", [p for p in rk.PRESET_NAMES if not rk.Rules.preset(p).is_gin])
+@pytest.mark.parametrize("preset", rk.PRESET_NAMES)
 def test_masked_sub_steps_reach_exactly_the_legal_actions(preset: str) -> None:
     rng = random.Random(preset)
     rules = rk.Rules.preset(preset)
+    greedy = make_bot("greedy")
     decisions = compounds = 0
     hand = 0
+    kinds: set[tuple[rk.Phase, type[Action]]] = set()
     while decisions < 700:
         players = rng.randint(max(2, rules.min_players), min(4, rules.max_players))
         game = TokenGame(rules, players)
@@ -67,11 +72,23 @@ def test_masked_sub_steps_reach_exactly_the_legal_actions(preset: str) -> None:
                     compounds += 1
                 for action in reached:
                     rnd.check(action)  # no masked-in dead end
+                    kinds.add((rnd.phase, type(action)))
                 decisions += 1
+                # Greedy reaches knocks, random play rarely; random play reaches the wall.
+                if rules.is_gin and hand % 2 and rng.random() < 0.7:
+                    game.apply(greedy.choose(rnd.view(rnd.to_move), rnd.legal_actions(), rng))
+                    continue
             game.step(rng.choice(game.composer.allowed()))
     assert decisions == 700
     if not rules.is_knock_game and (rules.opening_min_points or 0) > 0:
         assert compounds > 0  # compound openings do occur and are reachable
+    if rules.is_gin:
+        phase = rk.Phase
+        assert {
+            (phase.FIRST_UPCARD, Pass), (phase.DISCARD, KnockDeclare), (phase.WALL, Pass),
+            (phase.KNOCK, Discard), (phase.KNOCK, MeldAction), (phase.KNOCK, Pass),
+            (phase.LAYOFF, LayOffCard), (phase.LAYOFF, Pass), (phase.LAYOFF, MeldAction),
+        } <= kinds
 
 
 def test_done_token_ends_a_meld_that_could_grow() -> None:
@@ -92,7 +109,7 @@ def test_every_action_kind_has_a_spelling_that_names_it() -> None:
     texts = [
         "draw", "take", "open 10H JH QH | AS AD AC", "meld 7C 8C 9C", "layoff 5H on 2 low",
         "swap 6C on 3 then meld 8D 9D JK", "swap 6C on 3 then layoff JK on 2 high", "discard QS",
-        "knock QS", "rummy QS", "buyback", "decline",
+        "knock QS", "rummy QS", "buyback", "decline", "pass", "knock", "layoff 5H",
     ]
     for text in texts:
         action = rk.Action.parse(text)
@@ -100,4 +117,6 @@ def test_every_action_kind_has_a_spelling_that_names_it() -> None:
         assert enc.Composer([action]).reachable() == [action]
         names = " ".join(enc.token_name(t) for t in tokens)
         assert names.split()[0] == text.split()[0]
+        if " on " not in text:  # the tokens read as the notation (a target reads "meld 2")
+            assert names == text
         assert all(0 <= t < enc.NUM_TOKENS for t in tokens)

@@ -108,3 +108,50 @@ def test_policy_for_another_table_size_is_refused(trained: tuple[object, Path]) 
     with pytest.raises(PolicyFileError, match="table of 2"):
         bot.choose(rnd.view(rnd.to_move), rnd.legal_actions(), random.Random(0))
     assert bot.layers[-1][0].shape[1] == enc.NUM_TOKENS
+
+
+def test_policy_files_of_encoding_v0_still_play(trained: tuple[object, Path], tmp_path: Path) -> None:
+    """Encoding v1 only added gin's PASS after v0's tokens: a v0 file (without PASS) plays as before."""
+    _, path = trained
+    new = make_bot("policy", path=str(path))
+    with np.load(path, allow_pickle=False) as data:
+        arrays = {k: data[k] for k in data.files}
+    meta = json.loads(str(arrays.pop("meta")))
+    last = meta["layers"] - 1
+    arrays[f"w{last}"] = arrays[f"w{last}"][:, : enc.V0_TOKENS]
+    arrays[f"b{last}"] = arrays[f"b{last}"][: enc.V0_TOKENS]
+    meta.pop("gin")
+    old_path = tmp_path / "v0.npz"
+    np.savez(old_path, meta=np.array(json.dumps(meta | {"encoding": 0, "observation": 0})), **arrays)
+    old = make_bot("policy", path=str(old_path))
+    assert old.layers[-1][0].shape[1] == enc.NUM_TOKENS
+    rnd = rk.Round.new(rk.Rules.preset("viennese"), players=2, seed=6)
+    rng = random.Random(2)
+    moves = 0
+    while not rnd.is_over and moves < 120:
+        view, legal = rnd.view(rnd.to_move), rnd.legal_actions()
+        action = old.choose(view, legal, rng)
+        assert action == new.choose(view, legal, rng)
+        rnd.apply(action)
+        moves += 1
+    assert moves > 20
+
+
+def test_a_gin_policy_plays_gin_and_only_gin(tmp_path: Path) -> None:
+    size = TokenGame("gin", 2).obs_size
+    meta = {"layers": 1, "players": 2, "derived_features": False, "gin": True,
+            "encoding": enc.ENCODING_VERSION, "observation": OBSERVATION_VERSION}
+    weights = np.random.default_rng(0).normal(size=(size, enc.NUM_TOKENS))
+    path = tmp_path / "gin.npz"
+    np.savez(path, meta=np.array(json.dumps(meta)), w0=weights, b0=np.zeros(enc.NUM_TOKENS))
+    bot = make_bot("policy", path=str(path))
+    greedy = make_bot("greedy")
+    rng = random.Random(3)
+    for seed in range(4):
+        rnd = rk.Round.new(rk.Rules.preset("gin"), players=2, seed=seed)
+        while not rnd.is_over:
+            player = bot if rnd.to_move == 0 else greedy
+            rnd.apply(player.choose(rnd.view(rnd.to_move), rnd.legal_actions(), rng))
+    viennese = rk.Round.new(rk.Rules.preset("viennese"), players=2, seed=1)
+    with pytest.raises(PolicyFileError, match="trained on gin rules"):
+        bot.choose(viennese.view(viennese.to_move), viennese.legal_actions(), rng)

@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from rummykit.actions import Action, Draw, TakeDiscard
-from rummykit.cards import JOKER_CODE, Card, Hand, build_deck, parse_cards, sort_key_by_suit
+from rummykit.cards import JOKER_CODE, Card, Hand, build_deck, parse_cards
 from rummykit.errors import IllegalActionError, RulesError
 from rummykit.events import Event as Event
 from rummykit.families import family_for
@@ -295,14 +295,16 @@ class Round:
         if not 0 <= seat < state.seats:
             raise IllegalActionError(f"seat {seat} does not exist at a table of {state.seats}", "seat")
         over = state.phase is Phase.OVER
+        # A hand's cards() are in code order, which is suit order (sort_key_by_suit), jokers last;
+        # the tuple is kept by the hand until it changes, so a view costs no sorting.
         revealed: list[tuple[Card, ...] | None] = []
         for s, hand in enumerate(state.hands):
             shown = over or s == state.knocker
-            revealed.append(tuple(sorted(hand, key=sort_key_by_suit)) if shown else None)
+            revealed.append(hand.cards() if shown else None)
         return PlayerView(
             seat=seat,
             rules=state.rules,
-            hand=tuple(sorted(state.hands[seat], key=sort_key_by_suit)),
+            hand=state.hands[seat].cards(),
             hand_sizes=tuple(len(h) for h in state.hands),
             melds=tuple(state.melds),
             discard_pile=tuple(state.discard_pile),
@@ -322,7 +324,7 @@ class Round:
             must_lay=state.must_lay,
             stock_rebuilds=state.stock_rebuilds,
             extra_turns=tuple(state.extra_turns),
-            known_cards=tuple(tuple(sorted(k, key=sort_key_by_suit)) for k in state.known_cards),
+            known_cards=tuple(k.cards() for k in state.known_cards),
             in_play=state.in_play,
             gin=state.gin,
         )

@@ -27,6 +27,7 @@ import numpy.typing as npt
 
 from rummykit.actions import Action
 from rummykit.envs import encoding as enc
+from rummykit.envs.game import resolve_rules
 from rummykit.envs.observation import (
     OBSERVATION_VERSION,
     MatchFigures,
@@ -38,6 +39,10 @@ from rummykit.errors import RummyError
 from rummykit.views import PlayerView
 
 POLICY_ENV_VAR: Final = "RUMMYKIT_POLICY"
+READABLE_ENCODINGS: Final = (0, enc.ENCODING_VERSION)
+"""Encoding v1 only added gin's ``PASS`` after v0's tokens, so v0 files play every other rule set."""
+READABLE_OBSERVATIONS: Final = (0, OBSERVATION_VERSION)
+"""Observation v1 only added the gin block; outside gin the vectors are v0's."""
 
 
 class PolicyFileError(RummyError, ValueError):
@@ -58,18 +63,24 @@ class PolicyBot:
                                for i in range(count)]
         except (OSError, KeyError, ValueError) as exc:
             raise PolicyFileError(f"cannot read the policy file {path}: {exc}") from None
-        if meta.get("encoding") != enc.ENCODING_VERSION or meta.get("observation") != OBSERVATION_VERSION:
+        encoding, observation = meta.get("encoding"), meta.get("observation")
+        if encoding not in READABLE_ENCODINGS or observation not in READABLE_OBSERVATIONS:
             raise PolicyFileError(
-                f"{path} was trained on encoding v{meta.get('encoding')}, observation "
-                f"v{meta.get('observation')}; this rummykit has encoding v{enc.ENCODING_VERSION}, "
-                f"observation v{OBSERVATION_VERSION}"
+                f"{path} was trained on encoding v{encoding}, observation v{observation}; this rummykit "
+                f"reads encodings {READABLE_ENCODINGS} and observations {READABLE_OBSERVATIONS}"
             )
-        if self.layers[-1][0].shape[1] != enc.NUM_TOKENS:
-            raise PolicyFileError(f"{path}: the last layer does not score the {enc.NUM_TOKENS} tokens")
+        tokens = enc.NUM_TOKENS if encoding == enc.ENCODING_VERSION else enc.V0_TOKENS
+        if self.layers[-1][0].shape[1] != tokens:
+            raise PolicyFileError(f"{path}: the last layer does not score the {tokens} tokens")
+        if tokens < enc.NUM_TOKENS:  # encoding v0: PASS (gin only) came later and is never chosen
+            w, b = self.layers[-1]
+            pad = enc.NUM_TOKENS - tokens
+            self.layers[-1] = (np.pad(w, ((0, 0), (0, pad))), np.pad(b, (0, pad), constant_values=-np.inf))
         self.meta: dict[str, Any] = meta
         self.players = int(meta["players"])
         self.derived = bool(meta["derived_features"])
-        expected = observation_size(self.players, self.derived)
+        self.gin = bool(meta.get("gin", False))
+        expected = observation_size(self.players, self.derived, self.gin)
         if self.layers[0][0].shape[0] != expected:
             raise PolicyFileError(
                 f"{path}: the first layer reads {self.layers[0][0].shape[0]} inputs, the observation of "
@@ -89,6 +100,8 @@ class PolicyBot:
         seats = len(view.hand_sizes)
         if seats != self.players:
             raise PolicyFileError(f"this policy plays at a table of {self.players}, not {seats}")
+        if view.rules.is_gin != self.gin:
+            raise PolicyFileError(f"this policy was trained {'on' if self.gin else 'without'} gin rules")
         composer = enc.Composer(legal)
         obs = encode_view(view, MatchFigures.none(seats), self.derived)
         while True:
@@ -128,6 +141,7 @@ def export_policy(
         "rules": rules,
         "players": players,
         "derived_features": derived_features,
+        "gin": resolve_rules(rules).is_gin,
         "encoding": enc.ENCODING_VERSION,
         "observation": OBSERVATION_VERSION,
     }

@@ -1,4 +1,4 @@
-"""The sub-step action encoding of the rummykit environments (version 0).
+"""The sub-step action encoding of the rummykit environments (version 1).
 
 An engine action is spelled as a short sequence of tokens, read off its notation
 (:mod:`rummykit.actions`): ``swap 6C on 3 then meld 8D 9D JK`` is ``SWAP 6C TARGET3 THEN_MELD 8D 9D
@@ -21,13 +21,17 @@ always among the candidates). The melds of an opening are spelled in a canonical
 token            ids         meaning
 ===============  ==========  ==================================================================
 ``DRAW``         0           ``draw``: take the top card of the stock (complete action)
-``TAKE``         1           ``take``: take the top discard (complete action)
+``TAKE``         1           ``take``: take the top discard (complete action; gin: also the
+                             first upcard)
 ``OPEN``         2           start an opening (``open``); card tokens follow, meld by meld
 ``MELD``         3           start further melds (``meld``)
-``LAYOFF``       4           start a lay-off: a card token, a ``TARGET`` token, maybe ``LOW``/``HIGH``
+``LAYOFF``       4           start a lay-off: a card token, a ``TARGET`` token, maybe ``LOW``/``HIGH``;
+                             gin: a card token alone (``layoff 5H``: the card goes wherever it fits)
 ``SWAP``         5           start a joker exchange: card tokens, ``TARGET``, then-clauses
 ``DISCARD``      6           start a discard: one card token follows
-``KNOCK``        7           start a knock (knock games): one card token follows
+``KNOCK``        7           start a knock (knock games): one card token follows; gin: the
+                             knock itself (complete action; the knock discard, the melds and
+                             ``PASS`` follow as actions of their own)
 ``RUMMY``        8           start a Rummy call (knock games): one card token follows
 ``BUYBACK``      9           match decision: buy back into the rubber (complete action)
 ``DECLINE``      10          match decision: decline the buy-back (complete action)
@@ -40,15 +44,32 @@ token            ids         meaning
 ``THEN_LAYOFF``  68          joker exchange: the freed joker is laid off (card, ``TARGET``, end)
 ``DONE``         69          apply the action spelled so far (only when a longer candidate exists)
 ``TARGET m``     70–105      table meld ``m`` (1 to :data:`MAX_TABLE_MELDS`, numbered as in actions)
+``PASS``         106         gin: ``pass`` (complete action): decline the first upcard, let the
+                             hand die at the wall, end the knocker's melds, end the lay-offs,
+                             end the defender's melds
 ===============  ==========  ==================================================================
 
-Version history: **v0** (this layout) — first release.
+Gin's decisions (RULES.md §5.4) are spelled with the same tokens: ``take``/``PASS`` on the first
+upcard, ``draw``/``take``, ``discard C`` or ``KNOCK`` after the draw, ``KNOCK``/``PASS`` at the wall,
+then the knocker's ``discard C``, one ``MELD`` … per meld and ``PASS``, the defender's ``LAYOFF C``
+and ``PASS``, its own melds one by one and ``PASS``. The ``knock C`` shortcut the engine accepts for
+people (knock, discard, best melds, pass in one) is not offered: its steps are.
+
+Version history:
+
+* **v1** (this layout): ``PASS`` (106) added and the gin spellings above, so gin is playable;
+  ``Discrete(107)``. Tokens 0–105 mean what they meant in v0 and no other rule set ever allows
+  ``PASS``, so outside gin a v0 policy plays v1 unchanged (the policy bot reads v0 files).
+* **v0**: first release, ``Discrete(106)``; gin refused.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Final
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Final, cast
+
+import numpy as np
+import numpy.typing as npt
 
 from rummykit import solver
 from rummykit.actions import (
@@ -59,9 +80,12 @@ from rummykit.actions import (
     Discard,
     Draw,
     Knock,
+    KnockDeclare,
     LayOff,
+    LayOffCard,
     MeldAction,
     Open,
+    Pass,
     Swap,
     TakeDiscard,
 )
@@ -72,7 +96,7 @@ from rummykit.round import Round
 from rummykit.rules import Rules
 from rummykit.views import Phase
 
-ENCODING_VERSION: Final = 0
+ENCODING_VERSION: Final = 1
 
 DRAW: Final = 0
 TAKE: Final = 1
@@ -96,7 +120,10 @@ DONE: Final = NEXT + 5
 TARGET0: Final = DONE + 1
 MAX_TABLE_MELDS: Final = 36
 """Table meld numbers the encoding can name: a deck of at most 110 cards holds at most 36 melds."""
-NUM_TOKENS: Final = TARGET0 + MAX_TABLE_MELDS
+PASS: Final = TARGET0 + MAX_TABLE_MELDS
+NUM_TOKENS: Final = PASS + 1
+V0_TOKENS: Final = PASS
+"""Encoding v0's space: the tokens below ``PASS`` (their meaning is unchanged in v1)."""
 
 MAX_COMPOUND_OPENINGS: Final = 256
 """Compound openings offered per decision beyond ``legal_actions()`` (the search stops there)."""
@@ -122,6 +149,8 @@ def token_name(token: int) -> str:
         return VERB_NAMES[token]
     if token < NEXT:
         return str(Card(token - CARD0))
+    if token == PASS:
+        return "pass"
     if token >= TARGET0:
         return f"meld {token - TARGET0 + 1}"
     return {NEXT: "|", LOW: "low", HIGH: "high", THEN_MELD: "then meld", THEN_LAYOFF: "then layoff",
@@ -129,13 +158,7 @@ def token_name(token: int) -> str:
 
 
 def check_rules(rules: Rules) -> None:
-    """Refuse rule sets whose table could hold more melds than the encoding names, and gin, whose
-    knock and lay-off decisions (``pass``, a bare ``knock``, ``layoff 5H``) the token spelling lacks."""
-    if rules.is_gin:
-        raise RulesError(
-            "the environments do not play gin yet: its pass, knock and lay-off decisions have no tokens",
-            option="hand_scoring",
-        )
+    """Refuse rule sets whose table could hold more melds than the encoding names."""
     if rules.deck_size // 3 > MAX_TABLE_MELDS:
         raise RulesError(
             f"the environment names at most {MAX_TABLE_MELDS} table melds; a {rules.deck_size}-card deck "
@@ -159,36 +182,40 @@ def _layoff_tokens(layoff: LayOff) -> list[int]:
     return out
 
 
+def _swap_tokens(action: Swap) -> list[int]:
+    out = [SWAP, *(CARD0 + c for c in action.cards), target_token(action.target)]
+    if action.melds:
+        out += [THEN_MELD, *_melds_tokens(action.melds)]
+    for layoff in action.layoffs:
+        out += [THEN_LAYOFF, *_layoff_tokens(layoff)]
+    return out
+
+
+_SPELLERS: Final[dict[type[Action], Callable[[Any], list[int]]]] = {
+    Draw: lambda a: [DRAW],
+    TakeDiscard: lambda a: [TAKE],
+    BuyBack: lambda a: [BUYBACK],
+    Decline: lambda a: [DECLINE],
+    Pass: lambda a: [PASS],
+    KnockDeclare: lambda a: [KNOCK],
+    Discard: lambda a: [DISCARD, CARD0 + a.card],
+    Knock: lambda a: [KNOCK, CARD0 + a.card],
+    CallRummy: lambda a: [RUMMY, CARD0 + a.card],
+    LayOffCard: lambda a: [LAYOFF, CARD0 + a.card],
+    Open: lambda a: [OPEN, *_melds_tokens(a.melds)],
+    MeldAction: lambda a: [MELD, *_melds_tokens(a.melds)],
+    LayOff: lambda a: [LAYOFF, *_layoff_tokens(a)],
+    Swap: _swap_tokens,
+}
+"""The speller of each action class (looked up by exact class: actions are final dataclasses)."""
+
+
 def tokens_of(action: Action) -> list[int]:
     """The spelling of ``action`` (see the table in the module docstring)."""
-    if isinstance(action, Draw):
-        return [DRAW]
-    if isinstance(action, TakeDiscard):
-        return [TAKE]
-    if isinstance(action, BuyBack):
-        return [BUYBACK]
-    if isinstance(action, Decline):
-        return [DECLINE]
-    if isinstance(action, Discard):
-        return [DISCARD, CARD0 + action.card]
-    if isinstance(action, Knock):
-        return [KNOCK, CARD0 + action.card]
-    if isinstance(action, CallRummy):
-        return [RUMMY, CARD0 + action.card]
-    if isinstance(action, Open):
-        return [OPEN, *_melds_tokens(action.melds)]
-    if isinstance(action, MeldAction):
-        return [MELD, *_melds_tokens(action.melds)]
-    if isinstance(action, LayOff):
-        return [LAYOFF, *_layoff_tokens(action)]
-    if isinstance(action, Swap):
-        out = [SWAP, *(CARD0 + c for c in action.cards), target_token(action.target)]
-        if action.melds:
-            out += [THEN_MELD, *_melds_tokens(action.melds)]
-        for layoff in action.layoffs:
-            out += [THEN_LAYOFF, *_layoff_tokens(layoff)]
-        return out
-    raise TypeError(f"no spelling for {action!r}")
+    speller = _SPELLERS.get(type(action))
+    if speller is None:
+        raise TypeError(f"no spelling for {action!r}")
+    return speller(action)
 
 
 def canonical(action: Action) -> Action:
@@ -243,12 +270,16 @@ def compound_openings(rnd: Round, limit: int = MAX_COMPOUND_OPENINGS) -> list[Ac
 
 def candidate_actions(game: Round | Match) -> list[Action]:
     """The actions the encoding offers now: legal actions plus compound openings, canonical, each
-    once, in ``legal_actions()`` order."""
+    once, in ``legal_actions()`` order.
+
+    The legal actions are returned as the very objects ``legal_actions()`` gave, so that applying
+    one takes the engine's path for offered actions (no second legality check).
+    """
     legal = game.legal_actions()
     rnd = game.round if isinstance(game, Match) else game
-    if isinstance(game, Match) and game.pending_buyback:
-        return legal
-    extra = compound_openings(rnd) if not rnd.rules.is_knock_game and rnd.phase is Phase.PLAY else []
+    if rnd.rules.is_knock_game or (isinstance(game, Match) and game.pending_buyback):
+        return legal  # no openings: every action has one spelling already
+    extra = compound_openings(rnd) if rnd.phase is Phase.PLAY else []
     seen: set[Action] = set()
     out: list[Action] = []
     for action in (*legal, *extra):
@@ -259,16 +290,94 @@ def candidate_actions(game: Round | Match) -> list[Action]:
     return out
 
 
-class _Node:
-    __slots__ = ("action", "children")
+_FIRST_TOKEN: Final[dict[type[Action], int]] = {
+    Draw: DRAW, TakeDiscard: TAKE, Open: OPEN, MeldAction: MELD, LayOff: LAYOFF, LayOffCard: LAYOFF,
+    Swap: SWAP, Discard: DISCARD, Knock: KNOCK, KnockDeclare: KNOCK, CallRummy: RUMMY,
+    BuyBack: BUYBACK, Decline: DECLINE, Pass: PASS,
+}
+"""The first token of each action class's spelling (the root of the trie needs no more)."""
 
-    def __init__(self) -> None:
-        self.children: dict[int, _Node] = {}
+_VERB_AND_CARD: Final = frozenset({Discard, Knock, CallRummy, LayOffCard})
+"""Classes spelled as their verb and one card: their second token needs no spelling."""
+
+_Entry = tuple[list[int] | None, Action]
+"""A candidate below a trie node: its spelling (``None`` until a node needs it) and the action."""
+
+
+class _Node:
+    """A trie node, expanded on first use: the tokens that continue from it (each with its node, or
+    the candidates below it until a player steps there), and the action whose spelling ends here.
+    Only the nodes a player walks through are ever built."""
+
+    __slots__ = ("_allowed", "action", "children", "depth", "entries")
+
+    def __init__(self, depth: int, entries: list[_Entry]) -> None:
+        self.depth = depth
+        self.entries: list[_Entry] | None = entries
+        self.children: dict[int, _Node | list[_Entry]] = {}
         self.action: Action | None = None
+        self._allowed: list[int] | None = None
+
+    def child(self, token: int) -> _Node | None:
+        """The expanded node below ``token``, or ``None`` when no candidate continues with it."""
+        child = self.children.get(token)
+        if child is None or isinstance(child, _Node):
+            return child
+        node = self.children[token] = _Node(self.depth + 1, child)
+        return node.expand()
+
+    def expand(self) -> _Node:
+        entries = self.entries
+        if entries is None:
+            return self
+        self.entries = None
+        depth = self.depth
+        groups: dict[int, list[_Entry]] = {}
+        for tokens, action in entries:
+            if depth == 0:
+                token = _FIRST_TOKEN.get(type(action))
+                if token is None:
+                    raise TypeError(f"no spelling for {action!r}")
+            elif depth == 1 and type(action) in _VERB_AND_CARD:
+                token = CARD0 + action.card  # type: ignore[attr-defined]  # every such class has .card
+            else:
+                if tokens is None:
+                    tokens = tokens_of(action)
+                if len(tokens) == depth:
+                    self.action = action
+                    continue
+                token = tokens[depth]
+            group = groups.get(token)
+            if group is None:
+                groups[token] = [(tokens, action)]
+            else:
+                group.append((tokens, action))
+        self.children = cast(dict[int, _Node | list[_Entry]], groups)  # nodes are made when stepped into
+        return self
+
+    def allowed(self) -> list[int]:
+        """The tokens allowed here, in increasing order (kept: callers must not change the list)."""
+        tokens = self._allowed
+        if tokens is None:
+            tokens = self._allowed = sorted(self.children)
+            if self.action is not None and tokens:
+                tokens.append(DONE)
+        return tokens
+
+    def mask(self) -> npt.NDArray[np.int8]:
+        """The mask at this node, a fresh array (written as bytes: cheaper than a NumPy index)."""
+        mask = bytearray(NUM_TOKENS)
+        for token in self.allowed():
+            mask[token] = 1
+        return np.frombuffer(mask, dtype=np.int8)
 
 
 class Composer:
     """The trie of the candidates' spellings and the player's position in it.
+
+    The trie is built once per decision and lazily: the root groups the candidates by their first
+    token alone, and a node spells and groups its candidates only when a player reaches it, so a
+    step costs the candidates of the branch taken, not all of them.
 
     >>> import rummykit as rk
     >>> rnd = rk.Round.new(rk.Rules.preset("german"), players=2, seed=3)
@@ -282,17 +391,8 @@ class Composer:
     __slots__ = ("_node", "_root", "tokens")
 
     def __init__(self, actions: Iterable[Action]) -> None:
-        root = _Node()
-        for action in actions:
-            node = root
-            for token in tokens_of(action):
-                child = node.children.get(token)
-                if child is None:
-                    child = node.children[token] = _Node()
-                node = child
-            node.action = action
-        self._root = root
-        self._node = root
+        self._root = _Node(0, [(None, action) for action in actions])
+        self._node = self._root.expand()
         self.tokens: list[int] = []
         """The tokens stepped so far in this action."""
 
@@ -304,13 +404,18 @@ class Composer:
         new.tokens = self.tokens[:]
         return new
 
+    @property
+    def is_empty(self) -> bool:
+        """No candidate at all (the root has no continuation)."""
+        return not self._root.children
+
     def allowed(self) -> list[int]:
-        """The tokens the mask allows now, in increasing order."""
-        node = self._node
-        tokens = sorted(node.children)
-        if node.action is not None and node.children:
-            tokens.append(DONE)
-        return tokens
+        """The tokens the mask allows now, in increasing order (a fresh list)."""
+        return self._node.allowed()[:]
+
+    def mask(self) -> npt.NDArray[np.int8]:
+        """The mask now, one ``int8`` per token (a fresh array)."""
+        return self._node.mask()
 
     def is_allowed(self, token: int) -> bool:
         node = self._node
@@ -325,7 +430,7 @@ class Composer:
         node = self._node
         if token == DONE and node.action is not None and node.children:
             return node.action
-        child = node.children.get(token)
+        child = node.child(token)
         if child is None:
             raise ValueError(f"token {token} ({token_name(token) if 0 <= token < NUM_TOKENS else '?'}) "
                              "is masked out")
@@ -343,5 +448,5 @@ class Composer:
             node = stack.pop()
             if node.action is not None:
                 out.append(node.action)
-            stack.extend(node.children.values())
+            stack.extend(child for token in node.children if (child := node.child(token)) is not None)
         return out

@@ -28,7 +28,7 @@ import numpy.typing as npt
 
 from rummykit.actions import Action, BuyBack, Decline
 from rummykit.envs import encoding as enc
-from rummykit.envs.observation import MatchFigures, encode_prefix, encode_view, observation_size
+from rummykit.envs.observation import Encoder, Layout, MatchFigures, encode_prefix
 from rummykit.match import Match
 from rummykit.round import Round
 from rummykit.rules import Rules
@@ -70,7 +70,14 @@ def hand_winners(result: RoundResult, seats: Sequence[int]) -> list[int]:
 
 
 class TokenGame:
-    """A hand or a match played one token at a time."""
+    """A hand or a match played one token at a time.
+
+    Per engine decision the candidates' trie is built once (:class:`~rummykit.envs.encoding.Composer`)
+    and walked token by token; each node keeps the tokens it allows. Each seat has an
+    :class:`~rummykit.envs.observation.Encoder` that is brought up to date at most once per decision,
+    rewriting only the blocks that changed; the action spelled so far is written on the copy handed
+    out.
+    """
 
     def __init__(
         self,
@@ -91,12 +98,20 @@ class TokenGame:
         self.scope: Scope = scope
         self.reward_kind: RewardKind = reward
         self.derived = derived_features
-        self.obs_size = observation_size(players, derived_features)
+        self.layout = Layout.of(players, derived_features, self.rules.is_gin)
+        self.obs_size = self.layout.size
         self._rng = random.Random()
         self.match: Match | None = None
         self.round: Round = Round.new(self.rules, players, seed=0)
         self.composer = enc.Composer(())
-        self._cache: dict[int, npt.NDArray[np.float32]] = {}
+        self.no_rewards: tuple[float, ...] = (0.0,) * players
+        self._no_figures = MatchFigures.none(players)
+        self._encoders = [Encoder(self.layout) for _ in range(players)]
+        self._encoded = [-1] * players
+        self._decision = 0
+        self._over = False
+        self.to_move = 0
+        """The seat to move (the engine's, kept per decision)."""
         self.engine_actions = 0
 
     # Life cycle ---------------------------------------------------------------------------------
@@ -116,9 +131,19 @@ class TokenGame:
         self._ledger: tuple[int, ...] = (0,) * self.players
         self._new_decision()
 
+    def play_from(self, rnd: Round) -> None:
+        """Go on from ``rnd`` (a hand in progress, or a position to study) in ``scope="hand"``; the
+        game plays on that very round."""
+        if self.scope != "hand" or rnd.rules != self.rules or rnd.seats != self.players:
+            raise ValueError("play_from takes a round of this game's rules and table, in scope='hand'")
+        self.match = None
+        self.round = rnd
+        self.engine_actions = 0
+        self._new_decision()
+
     @property
     def is_over(self) -> bool:
-        return self.match.is_over if self.match is not None else self.round.is_over
+        return self._over
 
     @property
     def stuck(self) -> bool:
@@ -127,25 +152,23 @@ class TokenGame:
         ``Round.legal_actions()`` promises an action until the end of every hand; this guards the
         environments should an engine defect ever break that promise.
         """
-        return not self.is_over and not self.composer.allowed()
-
-    @property
-    def to_move(self) -> int:
-        return self.match.to_move if self.match is not None else self.round.to_move
+        return not self._over and self.composer.is_empty
 
     def _new_decision(self) -> None:
-        self._cache.clear()
+        self._decision += 1
         game: Round | Match = self.match if self.match is not None else self.round
-        self.composer = enc.Composer(() if self.is_over else enc.candidate_actions(game))
+        self._over = game.is_over
+        self.to_move = game.to_move
+        self.composer = enc.Composer(() if self._over else enc.candidate_actions(game))
 
     # Play ---------------------------------------------------------------------------------------
     def mask(self) -> npt.NDArray[np.int8]:
-        mask = np.zeros(enc.NUM_TOKENS, dtype=np.int8)
-        if not self.is_over:
-            mask[self.composer.allowed()] = 1
-        return mask
+        """The mask of the seat to move (a fresh array; all zeros once the game is over)."""
+        if self._over:
+            return np.zeros(enc.NUM_TOKENS, dtype=np.int8)
+        return self.composer.mask()
 
-    def step(self, token: int) -> tuple[Action | None, list[float]]:
+    def step(self, token: int) -> tuple[Action | None, Sequence[float]]:
         """Step one token of the seat to move; the applied action (if the spelling completed it) and
         the rewards it brought per seat.
 
@@ -154,7 +177,7 @@ class TokenGame:
         """
         action = self.composer.step(token)
         if action is None:
-            return None, [0.0] * self.players
+            return None, self.no_rewards
         return action, self.apply(action)
 
     def apply(self, action: Action) -> list[float]:
@@ -208,7 +231,7 @@ class TokenGame:
     def figures(self) -> MatchFigures:
         m = self.match
         if m is None:
-            return MatchFigures.none(self.players)
+            return self._no_figures
         return MatchFigures(
             totals=m.totals,
             chips=m.chips,
@@ -220,10 +243,12 @@ class TokenGame:
 
     def observe(self, seat: int) -> npt.NDArray[np.float32]:
         """Seat ``seat``'s observation vector (a fresh array)."""
-        base = self._cache.get(seat)
-        if base is None:
-            base = self._cache[seat] = encode_view(self.view(seat), self.figures(), self.derived)
-        out = base.copy()
-        if seat == self.to_move and not self.is_over:
-            encode_prefix(out, self.players, self.composer.tokens)
+        encoder = self._encoders[seat]
+        if self._encoded[seat] != self._decision:
+            encoder.encode(self.round.view(seat), self.figures())
+            self._encoded[seat] = self._decision
+        out = encoder.out.copy()
+        tokens = self.composer.tokens
+        if tokens and seat == self.to_move and not self._over:
+            encode_prefix(out, self.players, tokens)
         return out

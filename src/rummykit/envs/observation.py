@@ -1,4 +1,4 @@
-"""The observation encoding of the rummykit environments (version 0): one flat ``float32`` vector
+"""The observation encoding of the rummykit environments (version 1): one flat ``float32`` vector
 per seat, built from that seat's :class:`~rummykit.views.PlayerView` only (so it holds nothing the
 seat cannot see), the public match figures and the seat's own unfinished action.
 
@@ -34,7 +34,15 @@ action so far          NV+3C+M+6       verb chosen (one-hot, 11 verbs), cards of
                                        spelled, cards of its earlier melds, last card (one-hot),
                                        melds closed / 4, target meld (one-hot), low, high, then
                                        meld, then lay-off, cards spelled / 14
+gin (gin only)         9+2C            gin phase (first upcard, wall, knock, lay-off), knock card
+                                       / 10, first-upcard passes / 2, upcard draws /
+                                       ``max_upcard_draws``, repeated upcard, lay-offs done; the
+                                       previous upcard (one-hot); the cards laid off (counts)
 =====================  ==============  ===========================================================
+
+The phase entries of the global block are all zero in gin's own phases (the gin block names them).
+The knocker's melds are table melds like any other (owned by the knocker, lay-offs included), and
+the knocker's hand is shown from the knock on.
 
 With ``derived_features=True`` a last block of ``C + 2`` values follows, computed by the solver from
 the own hand and the top discard alone (``rummykit.solver.min_deadwood``, all / 100): while the seat
@@ -46,13 +54,22 @@ meld structure; ``benchmarks/envs.py`` measures their cost.
 The ``action_mask`` beside the observation is the :mod:`~rummykit.envs.encoding` mask (``int8``,
 one entry per token).
 
-Version history: **v0** (this layout) — first release.
+:class:`Encoder` keeps one seat's vector between decisions and rewrites only the blocks whose
+source changed (the hand, a table meld, the pile …); every block is a function of its source alone,
+so the vector always equals the one built from scratch (:func:`encode_view`).
+
+Version history:
+
+* **v1** (this layout): the gin block, present for gin rule sets only. For every other rule set a
+  v1 vector is the v0 vector, entry for entry (policies trained on v0 read v1).
+* **v0**: first release.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Final
 
 import numpy as np
@@ -61,34 +78,61 @@ import numpy.typing as npt
 from rummykit import solver
 from rummykit.cards import NUM_CODES
 from rummykit.envs import encoding as enc
-from rummykit.views import Phase, PlayerView
+from rummykit.views import Phase, PlayerView, TableMeld
 
-OBSERVATION_VERSION: Final = 0
+OBSERVATION_VERSION: Final = 1
 C: Final = NUM_CODES
 M: Final = enc.MAX_TABLE_MELDS
 SEAT_FEATURES: Final = 8
 GLOBAL_FEATURES: Final = 12
 PREFIX_FEATURES: Final = enc.NUM_VERBS + 3 * C + M + 6
+GIN_FEATURES: Final = 9 + 2 * C
+DERIVED_FEATURES: Final = C + 2
 POSITIONS: Final = 14.0
 _PHASES: Final = (Phase.DRAW, Phase.PLAY, Phase.DISCARD, Phase.OVER)
+_GIN_PHASES: Final = (Phase.FIRST_UPCARD, Phase.WALL, Phase.KNOCK, Phase.LAYOFF)
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Where each block starts in the vector of a table of ``seats`` (see the module docstring)."""
+
+    seats: int
+    derived: bool
+    gin: bool
+    slot: int
+    table: int
+    pile: int
+    taken: int
+    per_seat: int
+    prefix: int
+    gin_block: int
+    derived_block: int
+    size: int
+
+    @staticmethod
+    @cache
+    def of(seats: int, derived: bool = False, gin: bool = False) -> Layout:
+        slot = C + 4 + seats
+        table = seats * C
+        pile = table + M * slot
+        taken = pile + 2 * C
+        per_seat = taken + 2 * C
+        prefix = per_seat + SEAT_FEATURES * seats + GLOBAL_FEATURES + seats
+        gin_block = prefix + PREFIX_FEATURES
+        derived_block = gin_block + (GIN_FEATURES if gin else 0)
+        size = derived_block + (DERIVED_FEATURES if derived else 0)
+        return Layout(seats, derived, gin, slot, table, pile, taken, per_seat, prefix, gin_block,
+                      derived_block, size)
 
 
 def meld_slot_size(seats: int) -> int:
     return C + 4 + seats
 
 
-def observation_size(seats: int, derived: bool = False) -> int:
-    """Length of the observation vector at a table of ``seats`` seats."""
-    return (DERIVED_FEATURES if derived else 0) + (
-        C
-        + (seats - 1) * C
-        + M * meld_slot_size(seats)
-        + 4 * C
-        + SEAT_FEATURES * seats
-        + GLOBAL_FEATURES
-        + seats
-        + PREFIX_FEATURES
-    )
+def observation_size(seats: int, derived: bool = False, gin: bool = False) -> int:
+    """Length of the observation vector at a table of ``seats`` seats (``gin``: a gin rule set)."""
+    return Layout.of(seats, derived, gin).size
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,9 +149,6 @@ class MatchFigures:
     @classmethod
     def none(cls, seats: int) -> MatchFigures:
         return cls((0,) * seats, (0,) * seats)
-
-
-DERIVED_FEATURES: Final = C + 2
 
 
 def derived_features(view: PlayerView) -> npt.NDArray[np.float32]:
@@ -128,97 +169,234 @@ def derived_features(view: PlayerView) -> npt.NDArray[np.float32]:
     return out
 
 
-def encode_view(view: PlayerView, figures: MatchFigures, derived: bool = False) -> npt.NDArray[np.float32]:
-    """Every block but the action so far (which :func:`encode_prefix` writes) for ``view``'s seat.
+def _counts(cards: tuple[int, ...], size: int = C) -> list[float]:
+    values = [0.0] * size
+    for card in cards:
+        values[card] += 1.0
+    return values
 
-    The non-zero entries are gathered in a dict (card counts added up) and written into the zero
-    vector with one indexed assignment: one NumPy call instead of one per feature.
+
+def _write_counts(out: npt.NDArray[np.float32], start: int, cards: tuple[int, ...]) -> None:
+    """Card counts into ``out[start : start + C]``."""
+    out[start : start + C] = np.bincount(cards, minlength=C) if cards else 0.0
+
+
+def _topmost(pile: tuple[int, ...], card: int) -> float:
+    """The index of the topmost copy of ``card`` in ``pile``, ``-inf`` when there is none."""
+    try:
+        return float(len(pile) - 1 - pile[::-1].index(card))
+    except ValueError:
+        return -np.inf
+
+
+_ONE: Final = np.float32(1.0)
+
+_UNSET: Final = object()
+"""The source of a block not written yet (equal to nothing)."""
+
+
+class Encoder:
+    """One seat's observation vector (every block but the action so far), kept between calls.
+
+    :meth:`encode` rewrites a block only when its source differs from the one it was written from
+    (compared by value, table melds by identity: they are immutable and replaced when they change).
     """
-    seats = len(view.hand_sizes)
+
+    __slots__ = (
+        "_depth", "_derived", "_gin", "_hand", "_melds", "_pile", "_shown", "_taken", "_top", "layout", "out",
+    )
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+        self.out: npt.NDArray[np.float32] = np.zeros(layout.size, dtype=np.float32)
+        """The vector; rewritten in place by :meth:`encode` (copy it to keep it)."""
+        self._hand: object = _UNSET
+        self._shown: list[object] = [_UNSET] * layout.seats
+        self._melds: list[TableMeld] = []
+        self._pile: tuple[int, ...] | None = None
+        self._top = np.full(C, -np.inf, dtype=np.float32)
+        """Per face, the index of its topmost copy in the pile (``-inf``: not in the pile)."""
+        self._depth = np.empty(C, dtype=np.float32)
+        self._taken: object = _UNSET
+        self._gin: object = _UNSET
+        self._derived: object = _UNSET
+
+    def encode(self, view: PlayerView, figures: MatchFigures) -> npt.NDArray[np.float32]:
+        """Bring :attr:`out` up to ``view`` (which must be of the same seat each time) and return it."""
+        lay = self.layout
+        out = self.out
+        seats = lay.seats
+        me = view.seat
+        if view.hand != self._hand:
+            self._hand = view.hand
+            _write_counts(out, 0, view.hand)
+        revealed = view.revealed
+        known_cards = view.known_cards
+        for k in range(1, seats):
+            seat = (me + k) % seats
+            shown = revealed[seat] if revealed else None
+            known = shown if shown is not None else (known_cards[seat] if known_cards else ())
+            if known != self._shown[k]:
+                self._shown[k] = known
+                _write_counts(out, k * C, known)
+        self._write_melds(view)
+        pile = view.discard_pile
+        if pile != self._pile:
+            self._write_pile(pile)
+        taken = (view.taken_discard, view.must_lay)
+        if taken != self._taken:
+            self._taken = taken
+            values = [0.0] * (2 * C)
+            if taken[0] is not None:
+                values[taken[0]] = 1.0
+            if taken[1] is not None:
+                values[C + taken[1]] = 1.0
+            out[lay.taken : lay.per_seat] = values
+        out[lay.per_seat : lay.prefix] = _seats_and_globals(view, figures)
+        if lay.gin:
+            gin = (view.gin, view.phase)
+            if gin != self._gin:
+                self._gin = gin
+                out[lay.gin_block : lay.derived_block] = _gin_block(view)
+        if lay.derived:
+            source = (view.hand, view.phase, view.is_my_turn, view.top_discard)
+            if source != self._derived:
+                self._derived = source
+                out[lay.derived_block :] = derived_features(view)
+        return out
+
+    def _write_pile(self, pile: tuple[int, ...]) -> None:
+        """The pile's counts and each face's recency ``1 / (n - i)`` (``i`` the index of its topmost
+        copy, ``n`` the pile's size). A pile that only lost or gained cards on top since the last
+        call is patched card by card; the recency of every face is one vectorised division of the
+        kept topmost indices (``-inf`` for a face not in the pile, whose recency is then 0)."""
+        old = self._pile
+        self._pile = pile
+        out = self.out
+        start = self.layout.pile
+        counts = out[start : start + C]
+        top = self._top
+        n = len(pile)
+        kept = min(n, len(old)) if old is not None else 0
+        if old is not None and pile[:kept] == old[:kept]:
+            for card in old[kept:]:  # taken from the top
+                counts[card] -= 1.0
+                top[card] = _topmost(pile, card)
+            for i in range(kept, n):  # discarded onto it
+                card = pile[i]
+                counts[card] += 1.0
+                top[card] = i
+        else:
+            _write_counts(out, start, pile)
+            top.fill(-np.inf)
+            last = dict(zip(pile, range(n), strict=True))  # the topmost copy of each face
+            top[list(last)] = list(last.values())
+        # In float32 throughout (no casting): 1/k rounds exactly as the float64 quotient rounded to
+        # float32 does, for every pile size (checked up to 20,000).
+        depth = self._depth
+        np.subtract(np.float32(n), top, out=depth)
+        np.divide(_ONE, depth, out=out[start + C : start + 2 * C])
+
+    def _write_melds(self, view: PlayerView) -> None:
+        melds = view.melds[:M]
+        old = self._melds
+        if len(melds) == len(old) and all(a is b for a, b in zip(melds, old, strict=True)):
+            return
+        lay = self.layout
+        out = self.out
+        slot = lay.slot
+        seats = lay.seats
+        for i, tm in enumerate(melds):
+            if i < len(old) and old[i] is tm:
+                continue
+            meld = tm.meld
+            values = _counts(meld.cards, slot)
+            values[C] = 1.0
+            if meld.is_run:
+                values[C + 1] = 1.0
+                values[C + 2] = meld.start / POSITIONS
+                values[C + 3] = meld.end / POSITIONS
+            values[C + 4 + (tm.owner - view.seat) % seats] = 1.0
+            base = lay.table + i * slot
+            out[base : base + slot] = values
+        for i in range(len(melds), len(old)):  # a new hand of a match: its table starts empty
+            out[lay.table + i * slot : lay.table + (i + 1) * slot] = 0.0
+        self._melds = list(melds)
+
+
+_PHASE_ONE_HOT: Final = {
+    phase: tuple(1.0 if phase is p else 0.0 for p in _PHASES) for phase in Phase
+}
+"""The phase entries of the global block (all zero in gin's own phases)."""
+
+
+@cache
+def _one_hot(size: int, index: int) -> tuple[float, ...]:
+    return tuple(1.0 if i == index else 0.0 for i in range(size))
+
+
+def _seats_and_globals(view: PlayerView, figures: MatchFigures) -> list[float]:
+    """The per-seat and global blocks and the seat to move, as one run of values."""
+    sizes = view.hand_sizes
+    seats = len(sizes)
     me = view.seat
-    rel = [(me + k) % seats for k in range(seats)]
-    values: dict[int, float] = {}
-    get = values.get
-
-    def count(offset: int, cards: Iterable[int]) -> None:
-        for card in cards:
-            key = offset + card
-            values[key] = get(key, 0.0) + 1.0
-
-    count(0, view.hand)
-    pos = C
-    for k in range(1, seats):
-        seat = rel[k]
-        shown = view.revealed[seat] if view.revealed else None
-        known = shown if shown is not None else (view.known_cards[seat] if view.known_cards else ())
-        count(pos, known)
-        pos += C
-    slot = meld_slot_size(seats)
-    for i, tm in enumerate(view.melds[:M]):
-        base = pos + i * slot
-        meld = tm.meld
-        count(base, meld.cards)
-        values[base + C] = 1.0
-        if meld.is_run:
-            values[base + C + 1] = 1.0
-            values[base + C + 2] = meld.start / POSITIONS
-            values[base + C + 3] = meld.end / POSITIONS
-        values[base + C + 4 + (tm.owner - me) % seats] = 1.0
-    pos += M * slot
-    pile = view.discard_pile
-    count(pos, pile)
-    pos += C
-    for depth, card in enumerate(reversed(pile)):
-        values.setdefault(pos + card, 1.0 / (1 + depth))
-    pos += C
-    if view.taken_discard is not None:
-        values[pos + view.taken_discard] = 1.0
-    pos += C
-    if view.must_lay is not None:
-        values[pos + view.must_lay] = 1.0
-    pos += C
-    active = set(view.active_seats)
-    extra = set(view.extra_turns)
+    opened, active, extra, knocker = view.opened, view.active_seats, view.extra_turns, view.knocker
+    scores, totals, chips = view.scores, figures.totals, figures.chips
+    values: list[float] = []
     for k in range(seats):
-        seat = rel[k]
-        features = (
-            view.hand_sizes[seat] / 20.0,
-            float(view.opened[seat]),
-            float(seat in active),
-            float(view.knocker == seat),
-            float(seat in extra),
-            view.scores[seat] / 100.0,
-            figures.totals[seat] / 100.0,
-            figures.chips[seat] / 100.0,
+        seat = (me + k) % seats
+        values += (
+            sizes[seat] / 20.0,
+            1.0 if opened[seat] else 0.0,
+            1.0 if seat in active else 0.0,
+            1.0 if knocker == seat else 0.0,
+            1.0 if seat in extra else 0.0,
+            scores[seat] / 100.0,
+            totals[seat] / 100.0,
+            chips[seat] / 100.0,
         )
-        for i, value in enumerate(features):
-            values[pos + i] = value
-        pos += SEAT_FEATURES
-    values[pos + _PHASES.index(view.phase)] = 1.0
-    globals_ = (
-        float(view.is_my_turn),
-        float(figures.buyback_pending),
+    values += _PHASE_ONE_HOT[view.phase]
+    values += (
+        1.0 if view.is_my_turn else 0.0,
+        1.0 if figures.buyback_pending else 0.0,
         view.stock_size / view.rules.deck_size,
         float(view.stock_rebuilds),
         view.turn / 100.0,
         figures.pot / 100.0,
         figures.hands_dealt / 10.0,
-        float(figures.is_match),
+        1.0 if figures.is_match else 0.0,
     )
-    for i, value in enumerate(globals_, start=pos + 4):
-        values[i] = value
-    pos += GLOBAL_FEATURES
-    values[pos + (view.to_move - me) % seats] = 1.0
-    out = np.zeros(observation_size(seats, derived), dtype=np.float32)
-    n = len(values)
-    out[np.fromiter(values, dtype=np.intp, count=n)] = np.fromiter(values.values(), dtype=np.float32, count=n)
-    if derived:
-        out[-DERIVED_FEATURES:] = derived_features(view)
-    return out
+    values += _one_hot(seats, (view.to_move - me) % seats)
+    return values
+
+
+def _gin_block(view: PlayerView) -> list[float]:
+    values = [0.0] * GIN_FEATURES
+    if view.phase in _GIN_PHASES:
+        values[_GIN_PHASES.index(view.phase)] = 1.0
+    gin = view.gin
+    if gin is not None:
+        values[4] = gin.knock_card / 10.0
+        values[5] = gin.upcard_passes / 2.0
+        values[6] = gin.upcard_draws / max(1, view.rules.max_upcard_draws)
+        values[7] = float(gin.repeated)
+        values[8] = float(gin.layoffs_done)
+        if gin.prev_upcard is not None:
+            values[9 + gin.prev_upcard] = 1.0
+        for card in gin.layoffs:
+            values[9 + C + card] += 1.0
+    return values
+
+
+def encode_view(view: PlayerView, figures: MatchFigures, derived: bool = False) -> npt.NDArray[np.float32]:
+    """Every block but the action so far (which :func:`encode_prefix` writes) for ``view``'s seat,
+    built from scratch (a fresh vector)."""
+    layout = Layout.of(len(view.hand_sizes), derived, view.rules.is_gin)
+    return Encoder(layout).encode(view, figures)
 
 
 def prefix_offset(seats: int) -> int:
-    return observation_size(seats) - PREFIX_FEATURES
+    return Layout.of(seats).prefix
 
 
 def encode_prefix(out: npt.NDArray[np.float32], seats: int, tokens: Sequence[int]) -> None:

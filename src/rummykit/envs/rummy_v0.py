@@ -12,10 +12,11 @@ Agents are ``player_0`` … ``player_{n-1}`` (seat numbers of the engine). The a
 engine's seat to move; it spells its action over several steps (the turn's sub-steps), so the same
 agent is often selected several times in a row.
 
-* **Actions**: ``Discrete(106)`` tokens, see :mod:`rummykit.envs.encoding` (table, mask exactness,
-  version history). ``raw_env`` raises ``ValueError`` on a masked-out token; ``env`` follows the
-  classic convention (an illegal token ends the game, the offender gets ``illegal_reward``) with
-  the checks of PettingZoo's classic wrappers built in (:class:`classic_env`).
+* **Actions**: ``Discrete(107)`` tokens, see :mod:`rummykit.envs.encoding` (table, mask exactness,
+  version history); gin (two players) is spelled with the same tokens plus ``PASS``. ``raw_env``
+  raises ``ValueError`` on a masked-out token; ``env`` follows the classic convention (an illegal
+  token ends the game, the offender gets ``illegal_reward``) with the checks of PettingZoo's classic
+  wrappers built in (:class:`classic_env`).
 * **Observations**: ``{"observation": float32 vector, "action_mask": int8 vector}``, see
   :mod:`rummykit.envs.observation` (layout, version history). The mask is all zeros for agents that
   are not to move.
@@ -33,7 +34,11 @@ agent is often selected several times in a row.
 submits a token and the token of the agent to move is used; a masked-out token there is ignored
 (the agent is still to move) and costs ``illegal_reward``.
 
-Version history: **v0** — first release (encoding v0, observation v0).
+Version history (the name ``rummy_v0`` is kept; the changes only add to what v0 offered):
+
+* encoding v1, observation v1: gin is playable (``PASS``, ``Discrete(107)``, the gin block of the
+  observation). Outside gin the observations and masks are v0's, with one more (never allowed) token.
+* encoding v0, observation v0: first release.
 """
 
 from __future__ import annotations
@@ -123,7 +128,9 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
         self.observation_spaces = dict.fromkeys(self.possible_agents, self._obs_space)
         self.action_spaces = {a: spaces.Discrete(enc.NUM_TOKENS) for a in self.possible_agents}
         self.agents: list[str] = []
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self._steps = 0
+        self._rewarded = False
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -143,19 +150,32 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = _agent(self.game.to_move)
+        self.agent_selection = self.possible_agents[self.game.to_move]
         self._steps = 0
+        self._rewarded = False
         if self.game.stuck:
             self.truncations = dict.fromkeys(self.agents, True)
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
-        seat = self.possible_agents.index(agent)
+        seat = self._seats[agent]
         game = self.game
         if seat == game.to_move and not game.is_over:
             mask = game.mask()
         else:
             mask = np.zeros(enc.NUM_TOKENS, dtype=np.int8)
         return {"observation": game.observe(seat), "action_mask": mask}
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, npt.NDArray[Any]] | None, float, bool, bool, dict[str, Any]]:
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -165,24 +185,40 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
         if action is None:
             raise ValueError(f"{agent} is to move and must give a token, not None")
         self._cumulative_rewards[agent] = 0.0
-        applied, rewards = self.game.step(int(action))
+        game = self.game
+        applied, rewards = game.step(int(action))
         self._steps += 1
+        if applied is None:
+            # A sub-step: nobody is rewarded and the same agent spells on.
+            if self._rewarded:
+                self.rewards = dict.fromkeys(self.rewards, 0.0)
+                self._rewarded = False
+            if self.max_cycles is not None and self._steps >= self.max_cycles:
+                self.truncations = dict.fromkeys(self.agents, True)
+                self._next_agent(agent)
+            if self.render_mode == "ansi":
+                self.render()
+            return
         self.rewards = {a: rewards[i] for i, a in enumerate(self.possible_agents) if a in self.rewards}
-        if applied is not None:
-            self.infos = {a: {} for a in self.agents}
-            self.infos[agent]["action"] = str(applied)
-        if self.game.is_over:
+        self._rewarded = any(rewards)
+        self.infos = {a: {} for a in self.agents}
+        self.infos[agent]["action"] = str(applied)
+        if game.is_over:
             self.terminations = dict.fromkeys(self.agents, True)
-        elif self.game.stuck or (self.max_cycles is not None and self._steps >= self.max_cycles):
+        elif game.stuck or (self.max_cycles is not None and self._steps >= self.max_cycles):
             self.truncations = dict.fromkeys(self.agents, True)
-        if self.game.is_over or any(self.truncations.values()):
-            i = self.possible_agents.index(agent)
-            self.agent_selection = self.possible_agents[(i + 1) % len(self.possible_agents)]
+        if game.is_over or any(self.truncations.values()):
+            self._next_agent(agent)
         else:
-            self.agent_selection = _agent(self.game.to_move)
-        self._accumulate_rewards()
+            self.agent_selection = self.possible_agents[game.to_move]
+        if self._rewarded:
+            self._accumulate_rewards()
         if self.render_mode == "ansi":
             self.render()
+
+    def _next_agent(self, agent: str) -> None:
+        """At the end every agent is selected in turn (to take its final observation)."""
+        self.agent_selection = self.possible_agents[(self._seats[agent] + 1) % len(self.possible_agents)]
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -203,7 +239,7 @@ class classic_env(raw_env):  # PettingZoo's lower-case name for environment clas
 
     * A masked-out token ends the game: the offender receives ``illegal_reward``, everybody else 0,
       and every agent is terminated and truncated (as ``TerminateIllegalWrapper`` does).
-    * A token outside ``Discrete(106)``, or ``None`` for a live agent, raises ``ValueError`` (the
+    * A token outside ``Discrete(107)``, or ``None`` for a live agent, raises ``ValueError`` (the
       wrapper asserted; an assertion would vanish under ``python -O``).
     * ``step``, ``observe``, ``render`` and ``agent_iter`` before ``reset`` raise an error; reading
       ``rewards``, ``terminations``, ``truncations``, ``infos`` or ``agent_selection`` before

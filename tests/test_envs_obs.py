@@ -1,0 +1,125 @@
+"""The observation encoder: kept vectors equal fresh ones, and outside gin v1 equals v0 entry for entry."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+import pytest
+
+pytest.importorskip("pettingzoo")
+import numpy as np
+import numpy.typing as npt
+
+import rummykit as rk
+from rummykit.envs import observation as ob
+from rummykit.envs.game import TokenGame
+from rummykit.views import PlayerView
+
+
+def encode_v0(view: PlayerView, figures: ob.MatchFigures) -> npt.NDArray[np.float32]:
+    """Observation v0 as it was first released (built from scratch, one dict of non-zero entries)."""
+    C, M = ob.C, ob.M
+    seats = len(view.hand_sizes)
+    me = view.seat
+    rel = [(me + k) % seats for k in range(seats)]
+    values: dict[int, float] = {}
+
+    def count(offset: int, cards: Iterable[int]) -> None:
+        for card in cards:
+            values[offset + card] = values.get(offset + card, 0.0) + 1.0
+
+    count(0, view.hand)
+    pos = C
+    for k in range(1, seats):
+        shown = view.revealed[rel[k]] if view.revealed else None
+        count(pos, shown if shown is not None else (view.known_cards[rel[k]] if view.known_cards else ()))
+        pos += C
+    slot = C + 4 + seats
+    for i, tm in enumerate(view.melds[:M]):
+        base = pos + i * slot
+        count(base, tm.meld.cards)
+        values[base + C] = 1.0
+        if tm.meld.is_run:
+            values[base + C + 1] = 1.0
+            values[base + C + 2] = tm.meld.start / 14.0
+            values[base + C + 3] = tm.meld.end / 14.0
+        values[base + C + 4 + (tm.owner - me) % seats] = 1.0
+    pos += M * slot
+    count(pos, view.discard_pile)
+    pos += C
+    for depth, card in enumerate(reversed(view.discard_pile)):
+        values.setdefault(pos + card, 1.0 / (1 + depth))
+    pos += C
+    if view.taken_discard is not None:
+        values[pos + view.taken_discard] = 1.0
+    pos += C
+    if view.must_lay is not None:
+        values[pos + view.must_lay] = 1.0
+    pos += C
+    for seat in rel:
+        features = (view.hand_sizes[seat] / 20.0, float(view.opened[seat]), float(seat in view.active_seats),
+                    float(view.knocker == seat), float(seat in view.extra_turns), view.scores[seat] / 100.0,
+                    figures.totals[seat] / 100.0, figures.chips[seat] / 100.0)
+        for i, value in enumerate(features):
+            values[pos + i] = value
+        pos += 8
+    values[pos + (rk.Phase.DRAW, rk.Phase.PLAY, rk.Phase.DISCARD, rk.Phase.OVER).index(view.phase)] = 1.0
+    globals_ = (float(view.is_my_turn), float(figures.buyback_pending),
+                view.stock_size / view.rules.deck_size, float(view.stock_rebuilds), view.turn / 100.0,
+                figures.pot / 100.0, figures.hands_dealt / 10.0, float(figures.is_match))
+    for i, value in enumerate(globals_, start=pos + 4):
+        values[i] = value
+    pos += 12
+    values[pos + (view.to_move - me) % seats] = 1.0
+    out = np.zeros(ob.observation_size(seats), dtype=np.float32)
+    out[list(values)] = list(values.values())
+    return out
+
+
+@pytest.mark.parametrize(("preset", "players", "scope"), [
+    ("german", 3, "hand"), ("german_dskv", 4, "hand"), ("viennese", 2, "match"), ("viennese", 4, "hand"),
+    ("romme_ohne_auslegen", 2, "hand"), ("scala40", 4, "hand"), ("basic", 2, "match"), ("gin", 2, "hand"),
+    ("gin", 2, "match"),
+])
+def test_kept_vectors_equal_fresh_ones_and_v0(preset: str, players: int, scope: str) -> None:
+    """Each seat's encoder is brought up to date at random moments (so several decisions may pass
+    between two updates, and new hands are dealt); the vector must equal one built from scratch
+    and, outside gin, the v0 vector."""
+    rng = random.Random(preset)
+    game = TokenGame(preset, players, scope=scope)  # type: ignore[arg-type]
+    game.reset(seed=players)
+    compared = 0
+
+    def compare(seat: int) -> None:
+        kept = game.observe(seat)
+        kept[ob.Layout.of(players).prefix : ob.Layout.of(players).gin_block] = 0.0
+        view = game.view(seat)
+        assert np.array_equal(kept, ob.encode_view(view, game.figures()))
+        if not game.rules.is_gin:
+            assert np.array_equal(kept, encode_v0(view, game.figures()))
+
+    while compared < 150:
+        if game.is_over:  # the final observations; the encoders are kept into the next deal
+            for seat in range(players):
+                compare(seat)
+            game.reset()
+            continue
+        if not game.composer.tokens and rng.random() < 0.5:
+            compare(rng.randrange(players))
+            compared += 1
+        game.step(rng.choice(game.composer.allowed()))
+
+
+def test_gin_block_names_the_gin_facts() -> None:
+    rnd = rk.Round.new(rk.Rules.preset("gin"), players=2, seed=5, dealer=1)
+    rnd.apply("pass")
+    lay = ob.Layout.of(2, gin=True)
+    view = rnd.view(1)
+    obs = ob.encode_view(view, ob.MatchFigures.none(2))
+    gin = obs[lay.gin_block : lay.derived_block]
+    assert gin[0] == 1.0 and gin[1:4].sum() == 0  # first-upcard phase
+    assert gin[4] == pytest.approx(view.gin.knock_card / 10)
+    assert gin[5] == pytest.approx(0.5)  # one pass so far
+    assert obs.shape == (ob.observation_size(2, gin=True),)
+    assert obs[lay.per_seat + 16 : lay.per_seat + 20].sum() == 0  # no melding-game phase
