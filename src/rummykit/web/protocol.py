@@ -267,8 +267,15 @@ def view_json(view: PlayerView, *, own: bool) -> dict[str, Any]:
     }
 
 
-def log_json(match: Match, length: int = LOG_LENGTH) -> list[dict[str, Any]]:
-    """The last ``length`` actions as everybody may read them (face-down cards left out)."""
+LogCache = dict[int, tuple[object, bool, dict[str, Any]]]
+"""Log entries already worded, by history index: (event, whether it went out, entry)."""
+
+
+def log_json(match: Match, length: int = LOG_LENGTH, cache: LogCache | None = None) -> list[dict[str, Any]]:
+    """The last ``length`` actions as everybody may read them (face-down cards left out).
+
+    With ``cache`` (kept by the caller for one match), an entry already worded for the same event
+    is reused; entries that fell out of the shown part are dropped from it."""
     start = max(0, len(match.history) - length)
     shown = {id(e) for e in match.history[start:]}
     went_out = set()
@@ -284,9 +291,19 @@ def log_json(match: Match, length: int = LOG_LENGTH) -> list[dict[str, Any]]:
     for i, event in enumerate(match.history[start:], start=start):
         if isinstance(event, (Event, MatchEvent)):
             out = id(event) in went_out
+            known = cache.get(i) if cache is not None else None
+            if known is not None and known[0] is event and known[1] == out:
+                entries.append(known[2])
+                continue
             text = public_action_text(event.action, match.rules, goes_out=out)
             texts = move_texts(event.action, match.rules, goes_out=out)
-            entries.append({"index": i, "seat": event.seat, "action": text, "texts": texts})
+            entry = {"index": i, "seat": event.seat, "action": text, "texts": texts}
+            entries.append(entry)
+            if cache is not None:
+                cache[i] = (event, out, entry)
+    if cache is not None:
+        for old in [k for k in cache if k < start]:
+            del cache[old]
     return entries
 
 
