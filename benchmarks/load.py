@@ -26,6 +26,7 @@ import contextlib
 import json
 import multiprocessing
 import os
+import signal
 import socket
 import statistics
 import subprocess
@@ -147,6 +148,8 @@ async def run(base: str, clients: int, moves: int) -> dict[str, float]:
             spec = {"seats": 2, "overrides": {"match_end": "fixed_hands", "num_hands": 50}}
             host = (await http.post("/api/tables", json=spec)).json()
             guest = (await http.post(f"/api/tables/{host['code']}/join", json={})).json()
+            # A full table waits for its host to start it.
+            await http.post(f"/api/tables/{host['code']}/start", json={"token": host["token"]})
             seats += [(host["code"], host["token"]), (guest["code"], guest["token"])]
     latencies: list[float] = []
     started = time.perf_counter()
@@ -192,7 +195,8 @@ def measure(
         figures["rss"] = [after[p][1] for p in pids if after[p][1] > 0]
         return figures
     finally:
-        proc.terminate()
+        # SIGINT: uvicorn stops and re-raises it as KeyboardInterrupt, so cProfile still writes.
+        proc.send_signal(signal.SIGINT if profile else signal.SIGTERM)
         proc.wait(20)
 
 

@@ -50,7 +50,7 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 
-from rummykit.cards import Card
+from rummykit.cards import JOKER_CODE, Card
 from rummykit.disclosure import event_goes_out, public_action_text
 from rummykit.match import Match, MatchEvent
 from rummykit.round import Event
@@ -183,20 +183,18 @@ class SeatGrant(BaseModel):
 
 
 # Serialisation -----------------------------------------------------------------------------------
-_CARD_TEXT: Final[dict[int, str]] = {}
-"""Notation of each card code, filled as cards are seen (at most 53 entries)."""
+_CARD_TEXT: Final[tuple[str, ...]] = tuple(str(Card(code)) for code in range(JOKER_CODE + 1))
+"""Notation of each card code (``Card`` is an ``int``: its code indexes this)."""
 
 
 def notation(card: Card) -> str:
     """A card's notation (``10H``, ``JK``), looked up rather than formatted each time."""
-    text = _CARD_TEXT.get(card)
-    if text is None:
-        text = _CARD_TEXT[int(card)] = str(card)
-    return text
+    return _CARD_TEXT[card]
 
 
 def cards(seq: tuple[Card, ...] | list[Card]) -> list[str]:
-    return [notation(c) for c in seq]
+    text = _CARD_TEXT
+    return [text[c] for c in seq]
 
 
 def meld_json(tm: TableMeld) -> dict[str, Any]:

@@ -164,6 +164,22 @@ class Seat:
         }
 
 
+_SIMPLE_TEXTS: Final[dict[str, dict[str, str]]] = {}
+SIMPLE_TEXTS_KEPT: Final = 4096
+
+
+def simple_texts(action: Action) -> dict[str, str]:
+    """:func:`~rummykit.web.texts.action_texts` of a move, worded once per notation (a move's words
+    depend on the move alone; the simple moves of the state messages repeat: draw, discard 7H …)."""
+    key = str(action)
+    found = _SIMPLE_TEXTS.get(key)
+    if found is None:
+        if len(_SIMPLE_TEXTS) >= SIMPLE_TEXTS_KEPT:
+            _SIMPLE_TEXTS.clear()
+        found = _SIMPLE_TEXTS[key] = action_texts(action)
+    return found
+
+
 def lobby_entry(
     code: str,
     status: str,
@@ -402,7 +418,7 @@ class Table:
     def allowed(self) -> Allowed:
         """The cheap options of the player to move (:mod:`rummykit.web.moves`), once per version."""
         if self._allowed is None or self._allowed[0] != self.version:
-            self._allowed = (self.version, allowed(self.match, action_texts))
+            self._allowed = (self.version, allowed(self.match, simple_texts))
         return self._allowed[1]
 
     def moves(self) -> tuple[list[str], list[dict[str, str]]]:
