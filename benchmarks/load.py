@@ -141,7 +141,10 @@ async def player(base: str, code: str, token: str, moves: int, latencies: list[f
 
 
 async def run(base: str, clients: int, moves: int) -> dict[str, float]:
-    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+    # No kept-alive connection: every request is a new connection, as from many people, so with
+    # several server processes the tables are created on (owned by) all of them.
+    fresh = httpx.Limits(max_keepalive_connections=0)
+    async with httpx.AsyncClient(base_url=base, timeout=30, limits=fresh) as http:
         seats: list[tuple[str, str]] = []
         for _ in range(clients // 2):
             # Many hands per table, so that no table ends before its players made their moves.

@@ -312,7 +312,6 @@ class Store:
                     .values(version=bindparam("v"), status=bindparam("s"), updated_at=now),
                     [{"k": a.code, "v": a.idx + 1, "s": a.status} for a in ending],
                 )
-            self._notify(connection, "m", [(a.code, a.idx + 1) for a in latest.values()])
 
     def load_open(self) -> list[StoredTable]:
         """Every table still waiting or playing, with its actions (finished ones stay in the database)."""

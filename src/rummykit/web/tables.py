@@ -496,13 +496,10 @@ class Table:
             self.broadcast()
         return bool(stored)
 
-    async def refresh(self, lobby: bool) -> None:
-        """Take in a change another process announced: new moves, or (``lobby``) seats and status."""
+    async def refresh(self) -> None:
+        """Take in a lobby change (seats, status) another process announced."""
         async with self.lock:
-            if lobby:
-                await self._reload_lobby()
-            else:
-                await self._catch_up()
+            await self._reload_lobby()
         self.kick()
 
     def seat_taken_elsewhere(self, seat: int) -> None:
@@ -1002,9 +999,7 @@ class TableManager:
         if notice.kind == "p" and notice.number is not None:
             table.seat_taken_elsewhere(notice.number)
         elif notice.kind == "l":
-            task = loop.create_task(table.refresh(lobby=True))
-        elif notice.kind == "m" and (notice.number is None or notice.number > table.version):
-            task = loop.create_task(table.refresh(lobby=False))
+            task = loop.create_task(table.refresh())
         if task is not None:
             self._refreshing.add(task)
             task.add_done_callback(self._refreshing.discard)
