@@ -53,6 +53,14 @@ class Route:
     alive: bool = False
 
 
+_CLAIM: Final = text(
+    "UPDATE rk_tables SET owner = :o WHERE code = :code AND status IN ('waiting', 'playing') "
+    "AND (owner IS NULL OR (owner <> :o AND NOT EXISTS (SELECT 1 FROM rk_processes p "
+    f"WHERE p.origin = rk_tables.owner AND p.lease_until > {NOW})))"
+)
+"""Make an open table without a live owner this process's (``:o``)."""
+
+
 class Cluster:
     """This process's view of the others, all through the database (PostgreSQL only).
 
@@ -150,20 +158,12 @@ class Cluster:
                     {"o": self.origin, "c": codes},
                 )
 
-    def route(self, code: str) -> Route | None:
-        """Who plays table ``code``; an open table without a live owner becomes this process's.
-
-        ``None`` when there is no such table."""
+    def route(self, code: str, claim: bool = True) -> Route | None:
+        """Who plays table ``code``; with ``claim``, an open table without a live owner becomes
+        this process's. ``None`` when there is no such table."""
         with self.engine.begin() as c:
-            c.execute(
-                text(
-                    "UPDATE rk_tables SET owner = :o WHERE code = :code "
-                    "AND status IN ('waiting', 'playing') AND (owner IS NULL OR (owner <> :o AND NOT EXISTS "
-                    "(SELECT 1 FROM rk_processes p WHERE p.origin = rk_tables.owner "
-                    f"AND p.lease_until > {NOW})))"
-                ),
-                {"o": self.origin, "code": code},
-            )
+            if claim:
+                c.execute(_CLAIM, {"o": self.origin, "code": code})
             row = c.execute(
                 text(
                     f"SELECT t.owner, p.address, p.key, p.lease_until > {NOW} FROM rk_tables t "

@@ -196,8 +196,8 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
 
-    def create(self, table: StoredTable, owner: str | None = None) -> None:
-        """Store a new table; ``owner`` is the server process that plays it (shared mode)."""
+    def create(self, table: StoredTable) -> None:
+        """Store a new table (without an owner: :mod:`rummykit.web.owners`)."""
         now = _now()
         with self.engine.begin() as connection:
             connection.execute(
@@ -215,7 +215,6 @@ class Store:
                     updated_at=now,
                     version=len(table.actions),
                     creator=table.creator,
-                    owner=owner,
                 )
             )
 

@@ -1019,27 +1019,28 @@ class TableManager:
         key = code.strip().upper()
         return key if len(key) == CODE_LENGTH and all(ch in CODE_ALPHABET for ch in key) else None
 
-    async def route(self, code: str) -> Route | None:
+    async def route(self, code: str, claim: bool = True) -> Route | None:
         """Which process plays table ``code`` (:mod:`rummykit.web.owners`): this one for a table
-        held here or a table without a live owner (claimed now); ``None`` when there is none."""
+        held here or (``claim``: a websocket arrived) a table without a live owner, which becomes
+        this process's now; ``None`` when there is no such table."""
         key = self._key(code)
         if key is None:
             return None
         table = self.tables.get(key)
         if self.cluster is None or (table is not None and table.owned):
             return Route(mine=True)
-        return await self.db(self.cluster.route, key)
+        return await self.db(self.cluster.route, key, claim)
 
     async def find(self, code: str) -> Table:
         """The table ``code``; with a shared database, one another process made is loaded from it.
 
-        A table without a live owner becomes this process's (people not connected here are away
-        from now, so bots play for them after the takeover time). A table another process owns is
-        loaded as a copy for one lobby request (join, start, leave) and not kept."""
+        A table this process has claimed (:meth:`route`) is kept (people not connected here are away
+        from now, so bots play for them after the takeover time). Any other is loaded as a copy for
+        one lobby request (join, start, leave, retake) and not kept."""
         key = self._key(code)
         table = self.tables.get(key) if key is not None else None
         if table is None and key is not None and self.store.shared:
-            route = await self.route(key)
+            route = await self.route(key, claim=False)  # the websocket path has claimed it
             stored = await self.db(self.store.load, key) if route is not None else None
             if route is not None and stored is not None and stored.status in OPEN_STATUSES:
                 table = self.tables.get(key)
@@ -1244,7 +1245,8 @@ class TableManager:
             )
 
     async def create(self, spec: CreateTable, address: str | None = None) -> tuple[Table, int, str]:
-        """A new table created from client ``address``, played by this process."""
+        """A new table created from client ``address`` (with a shared database, it is played by the
+        process its first websocket reaches)."""
         digest = None if address is None else address_digest(address)
         await self._check_capacity(digest)
         if spec.seed is not None and not self.settings.allow_seeded:
@@ -1278,10 +1280,14 @@ class TableManager:
             digest,
         )  # fmt: skip
         token = table._new_token(0)
-        owner = None if self.cluster is None else self.cluster.origin
-        await self.db(self.store.create, table._stored(), owner)
+        await self.db(self.store.create, table._stored())
         table._lobby_seen = ("waiting", json.dumps([asdict(s) for s in table.seats]))
-        self.tables[code] = table
+        if self.cluster is None:
+            self.tables[code] = table
+        else:
+            # The process that the table's first websocket reaches plays it (behind a proxy that
+            # hashes the table code, the machine all its websockets reach); until then this is a copy.
+            table.owned = False
         if all(s.kind != "open" for s in seats):
             async with table.lock:
                 await table._begin()
