@@ -89,6 +89,8 @@ log = logging.getLogger("rummykit.web")
 CODE_ALPHABET: Final = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH: Final = 6
 TOKEN_BYTES: Final = 24
+LOBBY_LIST_SECONDS: Final = 1.0
+"""How long a process reuses the lobby list it read from a shared database."""
 CLIENT_QUEUE: Final = 64
 """Messages queued for one connection before it is dropped as too slow."""
 
@@ -922,6 +924,7 @@ class TableManager:
         self.tables: dict[str, Table] = {}
         self._connections: dict[str, int] = {}
         self._leases: asyncio.Task[None] | None = None
+        self._lobby_rows: tuple[float, list[dict[str, Any]]] | None = None
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-db")
         self._clock: asyncio.Task[None] | None = None
         self._pending: list[tuple[StoredAction, asyncio.Future[None]]] = []
@@ -1079,7 +1082,11 @@ class TableManager:
         every process's tables (the database is the list)."""
         if not self.store.shared:
             return [t.lobby_json() for t in self.open_tables()[-limit:]]
-        rows = await self.db(self.store.lobbies, limit)
+        now = asyncio.get_running_loop().time()
+        if self._lobby_rows is None or now - self._lobby_rows[0] >= LOBBY_LIST_SECONDS:
+            # Read at most once a second however often strangers ask (the list is public).
+            self._lobby_rows = (now, await self.db(self.store.lobbies, limit))
+        rows = self._lobby_rows[1]
         listed = []
         for row in reversed(rows):
             table = self.tables.get(row["code"])
