@@ -18,6 +18,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 websockets_sync = pytest.importorskip("websockets.sync.client", reason="websockets is not installed")
+websockets_exceptions = pytest.importorskip("websockets.exceptions")
 httpx = pytest.importorskip("httpx")
 
 FAST = ("--messages-per-second", "1000", "--requests-per-second", "1000")
@@ -104,6 +105,10 @@ def test_owner_plays_relay_and_takeover(database: str, server_factory: Any) -> N
         states = [next_state(ws, lambda s, v=version: s["version"] >= v) for ws in sockets]
         assert states[0]["version"] == states[1]["version"] == version
     assert health(b.url) == 0  # b relayed every move and replayed none
+    stranger = socket(b.url, code, "not-a-token")  # the owner's verdict reaches the client
+    with pytest.raises(websockets_exceptions.ConnectionClosed) as closed:
+        stranger.recv(timeout=30)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
 
     a.kill()  # the owner dies mid-hand: b takes the table over when a's lease runs out
     with pytest.raises(Exception):  # noqa: B017  (the relay closes: 1012, or the read fails)
