@@ -201,8 +201,8 @@ def create_app(
     @app.get("/api/tables/{code}/rules")
     async def table_rules_page(request: Request, code: str, lang: PageLang = "en") -> dict[str, Any]:
         await limit(request, requests, "requests")
-        table = await manager_of(request).find(code)
-        return {"code": table.code, **rules_page(table.rules, lang)}
+        found, rules = await manager_of(request).rules_of(code)
+        return {"code": found, **rules_page(rules, lang)}
 
     @app.post("/api/tables/{code}/join")
     async def join_table(request: Request, code: str, body: JoinTable) -> SeatGrant:

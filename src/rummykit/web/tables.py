@@ -1077,6 +1077,18 @@ class TableManager:
                 return stored_lobby_json(row, self.settings.turn_seconds)
         raise LobbyError(404, f"no table {code[:16]!r}")
 
+    async def rules_of(self, code: str) -> tuple[str, Rules]:
+        """A table's code and rules (its rules page), without loading it into this process."""
+        key = self._key(code)
+        table = self.tables.get(key) if key is not None else None
+        if table is not None:
+            return table.code, table.rules
+        if key is not None and self.store.shared:
+            row = await self.db(self.store.lobby_row, key)
+            if row is not None and row["status"] in OPEN_STATUSES:
+                return key, _parse_rules(row["rules"])
+        raise LobbyError(404, f"no table {code[:16]!r}")
+
     async def lobbies(self, limit: int = 50) -> list[dict[str, Any]]:
         """The lobby list: the newest ``limit`` open tables, oldest first; with a shared database
         every process's tables (the database is the list)."""
