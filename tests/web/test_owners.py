@@ -171,3 +171,24 @@ def test_lobby_and_limits_hold_across_processes(database: str, server_factory: A
     # Lobby requests per address: one bucket of 30 for both processes, not 30 on each.
     answers = [httpx.get(base + f"/api/tables/{codes[0]}/rules").status_code for base in [a.url, b.url] * 20]
     assert answers.count(200) == 30 and answers.count(429) == 10, answers
+
+
+def test_table_cap_per_address_survives_a_restart(tmp_path: Any, web: Any) -> None:
+    """The creating address is stored (as a digest), so a restarted server still counts its tables."""
+    from fastapi.testclient import TestClient
+
+    from rummykit.web.app import create_app
+
+    url = f"sqlite:///{tmp_path / 'rummykit.db'}"
+    settings = web.settings(max_tables_per_address=2)
+    with TestClient(create_app(url, settings=settings)) as client:
+        for _ in range(2):
+            web.create(client, seats=2)
+    with TestClient(create_app(url, settings=settings)) as client:
+        refused = client.post("/api/tables", json={"seats": 2})
+        assert refused.status_code == 429 and "2 open tables" in refused.json()["detail"]
+    engine = create_engine(url)
+    with engine.connect() as connection:
+        creators = connection.execute(text("SELECT creator FROM rk_tables")).scalars().all()
+    engine.dispose()
+    assert len(set(creators)) == 1 and "testclient" not in creators[0]  # a digest, not the address
