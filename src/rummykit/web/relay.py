@@ -57,7 +57,11 @@ async def relay(websocket: WebSocket, route: Route, code: str, address: str) -> 
         )
     except (OSError, TimeoutError, InvalidHandshake, InvalidURI):
         return False
-    await websocket.accept()
+    try:
+        await websocket.accept()
+    except Exception:
+        await upstream.close()  # the client went away meanwhile
+        raise
 
     async def down() -> None:
         async for message in upstream:
