@@ -7,7 +7,9 @@ Starts ``rummykit serve`` on 127.0.0.1 with a fresh SQLite database (or ``--data
 that contains it, which includes the engine's check, the database commit and the broadcast.
 
 The load generator runs in a process of its own, so the figures for the server (CPU seconds and
-resident memory of each server process, read from ``/proc``) are not mixed with the clients'. Traffic
+resident memory of each server process, read from ``/proc``) are not mixed with the clients'; the
+generator's own CPU per move is printed too (``cli ms``: on one machine it competes with the server).
+Traffic
 goes to the loopback address only; every run is bounded in moves and time.
 
     python benchmarks/load.py                               # N = 10, 50, 100; 30 moves each
@@ -24,6 +26,7 @@ import contextlib
 import json
 import multiprocessing
 import os
+import signal
 import socket
 import statistics
 import subprocess
@@ -34,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 from websockets.asyncio.client import connect
 
 RUN_TIMEOUT = 600.0
@@ -54,12 +58,17 @@ def free_port() -> int:
 
 
 def start_server(
-    database_url: str, options: list[str] | None = None, workers: int = 1
+    database_url: str, options: list[str] | None = None, workers: int = 1, profile: str | None = None
 ) -> tuple[subprocess.Popen[bytes], str]:
     """``rummykit serve`` on a free loopback port with ``options`` (default: no bot delay, the
-    :data:`LOOPBACK_LIMITS`)."""
+    :data:`LOOPBACK_LIMITS`); with ``profile``, under cProfile (event-loop thread), stats to that file."""
     port = free_port()
     code = "import sys; from rummykit.cli import main; sys.argv[0] = 'rummykit'; main()"
+    if profile is not None:
+        code = (
+            "import cProfile, sys; from rummykit.cli import main; sys.argv[0] = 'rummykit'; "
+            f"cProfile.run('main()', {profile!r})"
+        )
     args = [sys.executable, "-c", code, "serve", "--port", str(port), "--database-url", database_url]
     if workers > 1:
         args += ["--workers", str(workers)]
@@ -111,7 +120,7 @@ async def player(base: str, code: str, token: str, moves: int, latencies: list[f
         sent_at: float | None = None
         sent_version = -1
         while made < moves:
-            msg: dict[str, Any] = json.loads(await ws.recv())
+            msg: dict[str, Any] = orjson.loads(await ws.recv())
             if msg["type"] == "error":
                 raise RuntimeError(msg["message"])
             if msg["type"] != "state":
@@ -132,13 +141,18 @@ async def player(base: str, code: str, token: str, moves: int, latencies: list[f
 
 
 async def run(base: str, clients: int, moves: int) -> dict[str, float]:
-    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+    # No kept-alive connection: every request is a new connection, as from many people, so with
+    # several server processes the tables are created on (owned by) all of them.
+    fresh = httpx.Limits(max_keepalive_connections=0)
+    async with httpx.AsyncClient(base_url=base, timeout=30, limits=fresh) as http:
         seats: list[tuple[str, str]] = []
         for _ in range(clients // 2):
             # Many hands per table, so that no table ends before its players made their moves.
             spec = {"seats": 2, "overrides": {"match_end": "fixed_hands", "num_hands": 50}}
             host = (await http.post("/api/tables", json=spec)).json()
             guest = (await http.post(f"/api/tables/{host['code']}/join", json={})).json()
+            # A full table waits for its host to start it.
+            await http.post(f"/api/tables/{host['code']}/start", json={"token": host["token"]})
             seats += [(host["code"], host["token"]), (guest["code"], guest["token"])]
     latencies: list[float] = []
     started = time.perf_counter()
@@ -158,12 +172,17 @@ async def run(base: str, clients: int, moves: int) -> dict[str, float]:
 
 
 def generate(base: str, clients: int, moves: int, results: Any) -> None:
-    """The load generator's process: play, then hand the figures back."""
-    results.put(asyncio.run(run(base, clients, moves)))
+    """The load generator's process: play, then hand the figures back (with its own CPU seconds)."""
+    started = time.process_time()
+    figures = asyncio.run(run(base, clients, moves))
+    figures["client_cpu"] = time.process_time() - started
+    results.put(figures)
 
 
-def measure(url: str, clients: int, moves: int, workers: int, options: list[str]) -> dict[str, Any]:
-    proc, base = start_server(url, [*options, "--bot-delay", "0", *LOOPBACK_LIMITS], workers)
+def measure(
+    url: str, clients: int, moves: int, workers: int, options: list[str], profile: str | None = None
+) -> dict[str, Any]:
+    proc, base = start_server(url, [*options, "--bot-delay", "0", *LOOPBACK_LIMITS], workers, profile)
     try:
         pids = server_processes(proc.pid)
         before = {p: process_usage(p) for p in pids}
@@ -179,7 +198,8 @@ def measure(url: str, clients: int, moves: int, workers: int, options: list[str]
         figures["rss"] = [after[p][1] for p in pids if after[p][1] > 0]
         return figures
     finally:
-        proc.terminate()
+        # SIGINT: uvicorn stops and re-raises it as KeyboardInterrupt, so cProfile still writes.
+        proc.send_signal(signal.SIGINT if profile else signal.SIGTERM)
         proc.wait(20)
 
 
@@ -190,22 +210,27 @@ def main() -> None:
     parser.add_argument("--workers", type=int, nargs="+", default=[1], help="server processes (PostgreSQL)")
     parser.add_argument("--database-url", default=None, help="default: a fresh SQLite file per run")
     parser.add_argument("--server-option", action="append", default=[], help="extra 'rummykit serve' option")
+    parser.add_argument("--profile", default=None, help="cProfile the server (one process) into this file")
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}")
     print(
         f"{'workers':>7} {'clients':>7} {'moves':>6} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} "
-        f"{'moves/s':>7}  server CPU s / RSS MiB per process"
+        f"{'moves/s':>7} {'srv ms':>6} {'cli ms':>6}  server CPU s / RSS MiB per process"
     )
     for workers in args.workers:
         for n in args.clients:
             with tempfile.TemporaryDirectory() as folder:
                 url = args.database_url or f"sqlite:///{Path(folder) / 'load.db'}"
                 options = [o for option in args.server_option for o in option.split()]
-                r = measure(url, max(2, n), args.moves, workers, options)
+                r = measure(url, max(2, n), args.moves, workers, options, args.profile)
             per_process = ", ".join(f"{c:.1f}/{m:.0f}" for c, m in zip(r["cpu"], r["rss"], strict=True))
+            server_ms = 1000 * sum(r["cpu"]) / max(1, r["moves"])
+            client_ms = 1000 * r["client_cpu"] / max(1, r["moves"])
             print(
                 f"{workers:>7} {r['clients']:>7} {r['moves']:>6} {r['p50_ms']:>7.1f} {r['p99_ms']:>7.1f} "
-                f"{r['max_ms']:>7.1f} {r['moves_per_s']:>7.0f}  {per_process}"
+                f"{r['max_ms']:>7.1f} {r['moves_per_s']:>7.0f} {server_ms:>6.2f} {client_ms:>6.2f}  "
+                f"{per_process}",
+                flush=True,
             )
     print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}")
 

@@ -1,10 +1,11 @@
 """Several server processes sharing one PostgreSQL database, and one of them killed mid-hand.
 
 Three ``rummykit serve`` processes (as on three machines) share a database. One table has its
-three seats connected to three different processes: moves made on one process reach the others
-through the database's notices. Mid-hand one process is killed with SIGKILL; its player reconnects
-to another process and the hand is played to its end. Every move a player saw acknowledged is in
-the database exactly once, and replaying the stored record gives the identical round.
+three seats connected to three different processes: the table is played by its owner, and the
+connections reaching the other processes are relayed to it. Mid-hand one process is killed with
+SIGKILL; its player reconnects to another process and the hand is played to its end. Every move
+a player saw acknowledged is in the database exactly once, and replaying the stored record gives
+the identical round.
 """
 
 from __future__ import annotations

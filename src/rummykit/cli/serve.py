@@ -87,6 +87,14 @@ def serve_command(
     bot_processes: Annotated[
         int, _option("--bot-processes", "Processes in which bots think (0: a thread of the server).")
     ] = 1,
+    internal_host: Annotated[
+        str,
+        _option(
+            "--internal-host",
+            "With PostgreSQL: the address where the other server processes reach this one (each "
+            "process listens there on a port of its own for connections relayed to the tables it plays).",
+        ),
+    ] = "127.0.0.1",
     ws_compression: Annotated[
         bool,
         typer.Option(
@@ -137,36 +145,57 @@ def serve_command(
     shown = f"[{host}]" if ":" in host else host
     plural = f", {workers} processes" if workers > 1 else ""
     typer.echo(f"rummykit: serving http://{shown}:{port}/ (database {database}{plural})", err=False)
+    internal = internal_host if url.startswith("postgresql") else None
+    if internal is not None:
+        bind(internal, 0).close()  # checked before serving; each process binds its own port
     if workers == 1:
-        run_server(listener, url, settings, ws_compression)
+        run_server(listener, url, settings, ws_compression, internal)
     else:
-        supervise(workers, listener, url, settings, ws_compression)
+        supervise(workers, listener, url, settings, ws_compression, internal)
 
 
-def run_server(listener: socket.socket, url: str, settings: Any, ws_compression: bool) -> None:
-    """One server process on ``listener`` (uvicorn)."""
+def run_server(
+    listener: socket.socket, url: str, settings: Any, ws_compression: bool, internal_host: str | None = None
+) -> None:
+    """One server process on ``listener`` (uvicorn); with ``internal_host``, also on a port of its
+    own there, where other processes relay the connections of the tables this one plays."""
     import uvicorn
 
     from rummykit.web.app import create_app
 
-    app = create_app(url, settings=settings)
+    sockets = [listener]
+    relay_address = ""
+    if internal_host is not None:
+        internal = bind(internal_host, 0)
+        sockets.append(internal)
+        shown = f"[{internal_host}]" if ":" in internal_host else internal_host
+        relay_address = f"{shown}:{internal.getsockname()[1]}"
+    app = create_app(url, settings=settings, relay_address=relay_address)
     config = uvicorn.Config(
         app, ws_max_size=WS_MAX_BYTES, ws_per_message_deflate=ws_compression, log_level="warning"
     )
-    uvicorn.Server(config).run(sockets=[listener])
+    uvicorn.Server(config).run(sockets=sockets)
 
 
-def supervise(workers: int, listener: socket.socket, url: str, settings: Any, ws_compression: bool) -> None:
+def supervise(
+    workers: int,
+    listener: socket.socket,
+    url: str,
+    settings: Any,
+    ws_compression: bool,
+    internal_host: str | None = None,
+) -> None:
     """``workers`` server processes sharing ``listener``; one that dies is started again.
 
-    The processes share nothing but the socket and the database: any of them serves any table
-    (:mod:`rummykit.web.coordination`). SIGTERM or Ctrl-C stops them all."""
+    The processes share nothing but the socket and the database: a connection reaching a process
+    that does not play its table is relayed to the table's owner (:mod:`rummykit.web.owners`).
+    SIGTERM or Ctrl-C stops them all."""
     import multiprocessing
     import signal
     import time
 
     context = multiprocessing.get_context("spawn")
-    args = (listener, url, settings, ws_compression)
+    args = (listener, url, settings, ws_compression, internal_host)
     procs = [context.Process(target=run_server, args=args, daemon=True) for _ in range(workers)]
     stopping = False
 

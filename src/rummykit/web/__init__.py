@@ -2,7 +2,9 @@
 
 ``rummykit serve`` starts it; :func:`create_app` builds the application for tests and embedding.
 The protocol is described in :mod:`rummykit.web.protocol`, tables and bots in
-:mod:`rummykit.web.tables`, persistence in :mod:`rummykit.web.store`.
+:mod:`rummykit.web.tables`, persistence in :mod:`rummykit.web.store`; several processes sharing a
+PostgreSQL database in :mod:`rummykit.web.owners` (who plays which table), :mod:`rummykit.web.relay`
+and :mod:`rummykit.web.coordination`.
 """
 
 from __future__ import annotations

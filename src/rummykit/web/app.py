@@ -52,7 +52,9 @@ from rummykit.rules import PRESET_NAMES, Rules
 from rummykit.web import protocol
 from rummykit.web.houserules import house_rules
 from rummykit.web.limits import MAX_BODY_BYTES, BodyLimit, RateLimiter, ServerSettings, retry_after
+from rummykit.web.owners import LEASE_SECONDS, RENEW_SECONDS
 from rummykit.web.protocol import CreateTable, JoinTable, SeatGrant, TokenBody, error_json
+from rummykit.web.relay import CLOSE_RESTART, relay, relayed_address
 from rummykit.web.rematch import rematch
 from rummykit.web.rulebook import PageLang, preset_lines, preset_rules, rules_page
 from rummykit.web.seats import retake
@@ -65,6 +67,8 @@ WS_CLOSE_NO_TABLE: Final = 4404
 WS_CLOSE_BAD_TOKEN: Final = 4403
 WS_CLOSE_BAD_HELLO: Final = 4400
 WS_CLOSE_LIMIT: Final = 4429
+RELAY_RETRY_SECONDS: Final = 0.5
+"""How often a connection for a table whose owner cannot be reached asks again who owns it."""
 HELLO_SECONDS: Final = 10.0
 """How long a new connection may take to send its ``hello``."""
 
@@ -85,13 +89,16 @@ def create_app(
     database_url: str | None = None,
     *,
     settings: ServerSettings | None = None,
+    relay_address: str = "",
     **options: Any,
 ) -> FastAPI:
     """The web application; open tables are loaded from the database when it starts.
 
     ``database_url`` defaults to ``RUMMYKIT_DATABASE_URL`` or an SQLite file in the user's data
     directory. ``settings`` holds every bound (:class:`ServerSettings`); single settings may be given
-    as keywords instead (``bot_delay=0``, ``takeover_seconds=30`` …).
+    as keywords instead (``bot_delay=0``, ``takeover_seconds=30`` …). ``relay_address``
+    (``host:port``) is where other server processes sharing a PostgreSQL database reach this one
+    (:mod:`rummykit.web.relay`); without it, tables this process owns cannot be relayed to.
     """
     url = database_url or default_database_url()
     if options:
@@ -99,12 +106,11 @@ def create_app(
     config = settings or ServerSettings()
     creations = RateLimiter(config.creations_per_second, config.creations_burst)
     requests = RateLimiter(config.requests_per_second, config.requests_burst)
-    connections: dict[str, int] = {}
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await asyncio.to_thread(Store, url)
-        manager = TableManager(store, config)
+        manager = TableManager(store, config, relay_address)
         await manager.load()
         app.state.manager = manager
         try:
@@ -132,8 +138,8 @@ def create_app(
     def address_of(request: Request | WebSocket) -> str:
         return request.client.host if request.client is not None else "unknown"
 
-    def limit(request: Request, limiter: RateLimiter, what: str) -> None:
-        wait = limiter.take(address_of(request))
+    async def limit(request: Request, limiter: RateLimiter, what: str) -> None:
+        wait = await manager_of(request).take(limiter, what.split()[-1], address_of(request))
         if wait > 0:
             raise LobbyError(
                 429, f"too many {what} from your address; try again in {retry_after(wait)} s", wait
@@ -170,7 +176,7 @@ def create_app(
 
     @app.get("/api/presets/{name}/rules")
     async def preset_rules_page(request: Request, name: str, lang: PageLang = "en") -> dict[str, Any]:
-        limit(request, requests, "requests")
+        await limit(request, requests, "requests")
         rules = preset_rules(name)
         if rules is None:
             raise LobbyError(404, "no such preset")
@@ -178,59 +184,58 @@ def create_app(
 
     @app.get("/api/tables")
     async def list_tables(request: Request) -> dict[str, Any]:
-        tables = [t for t in manager_of(request).tables.values() if t.status in ("waiting", "playing")]
-        return {"tables": [t.lobby_json() for t in tables[-50:]]}
+        return {"tables": await manager_of(request).lobbies(50)}
 
     def grant(table: Table, seat: int, token: str) -> SeatGrant:
         return SeatGrant(code=table.code, seat=seat, token=token, url=f"/?table={table.code}")
 
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request, spec: CreateTable) -> SeatGrant:
-        limit(request, creations, "table creations")
+        await limit(request, creations, "table creations")
         table, seat, token = await manager_of(request).create(spec, address_of(request))
         return grant(table, seat, token)
 
     @app.get("/api/tables/{code}")
     async def get_table(request: Request, code: str) -> dict[str, Any]:
-        return (await manager_of(request).find(code)).lobby_json()
+        return await manager_of(request).lobby(code)
 
     @app.get("/api/tables/{code}/rules")
     async def table_rules_page(request: Request, code: str, lang: PageLang = "en") -> dict[str, Any]:
-        limit(request, requests, "requests")
-        table = await manager_of(request).find(code)
-        return {"code": table.code, **rules_page(table.rules, lang)}
+        await limit(request, requests, "requests")
+        found, rules = await manager_of(request).rules_of(code)
+        return {"code": found, **rules_page(rules, lang)}
 
     @app.post("/api/tables/{code}/join")
     async def join_table(request: Request, code: str, body: JoinTable) -> SeatGrant:
-        limit(request, requests, "requests")
+        await limit(request, requests, "requests")
         table = await manager_of(request).find(code)
         seat, token = await table.join(body.name)
         return grant(table, seat, token)
 
     @app.post("/api/tables/{code}/start")
     async def start_table(request: Request, code: str, body: TokenBody) -> dict[str, Any]:
-        limit(request, requests, "requests")
+        await limit(request, requests, "requests")
         table = await manager_of(request).find(code)
         await table.start(body.token)
         return table.lobby_json()
 
     @app.post("/api/tables/{code}/leave")
     async def leave_table(request: Request, code: str, body: TokenBody) -> dict[str, Any]:
-        limit(request, requests, "requests")
+        await limit(request, requests, "requests")
         table = await manager_of(request).find(code)
         await table.leave(body.token)
         return table.lobby_json()
 
     @app.post("/api/tables/{code}/retake")
     async def retake_seat(request: Request, code: str, body: TokenBody) -> SeatGrant:
-        limit(request, requests, "requests")
-        table = manager_of(request).get(code)
+        await limit(request, requests, "requests")
+        table = await manager_of(request).find(code)
         seat = await retake(table, body.token)
         return grant(table, seat, body.token)
 
     @app.post("/api/tables/{code}/rematch", status_code=201)
     async def rematch_table(request: Request, code: str, body: TokenBody) -> SeatGrant:
-        limit(request, creations, "table creations")
+        await limit(request, creations, "table creations")
         table = manager_of(request).get(code)
         new, seat, token = await rematch(table, body.token, address_of(request))
         return grant(new, seat, token)
@@ -241,31 +246,52 @@ def create_app(
             # A token in the URL lands in access logs and proxies: it is refused, not used.
             await websocket.close(code=WS_CLOSE_BAD_HELLO, reason="send the token in the hello message")
             return
-        try:
-            table = await manager_of(websocket).find(code)
-        except LobbyError:
-            await websocket.close(code=WS_CLOSE_NO_TABLE)
-            return
-        address = address_of(websocket)
-        if connections.get(address, 0) >= config.max_connections_per_address:
+        manager = manager_of(websocket)
+        relayed = relayed_address(websocket, manager.cluster.key if manager.cluster else None)
+        address = relayed or address_of(websocket)
+        if relayed is None and not await manager.open_connection(address):
+            # A relayed connection was counted by the process its client reached.
             await websocket.accept()
             message = f"at most {config.max_connections_per_address} connections per address"
             await websocket.send_json(error_json("too_many_connections", message))
             await websocket.close(code=WS_CLOSE_LIMIT)
             return
-        connections[address] = connections.get(address, 0) + 1
         try:
-            await websocket.accept()
-            seat = await _hello(websocket, table)
-            if seat is False:
-                return
-            await _play(
-                websocket, table, seat, RateLimiter(config.messages_per_second, config.messages_burst)
-            )
+            await _serve(websocket, manager, code, address, relayed is not None)
         finally:
-            connections[address] -= 1
-            if connections[address] <= 0:
-                del connections[address]
+            if relayed is None:
+                await manager.close_connection(address)
+
+    async def _serve(
+        websocket: WebSocket, manager: TableManager, code: str, address: str, relayed: bool
+    ) -> None:
+        """Play here if this process owns the table (or takes it over), else relay to its owner;
+        an owner that cannot be reached is waited for until its lease runs out."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + LEASE_SECONDS + RENEW_SECONDS
+        while True:
+            route = await manager.route(code)
+            if route is None or route.mine or route.owner is None:
+                break
+            if relayed:  # ownership moved on meanwhile: no chains of relays, the page reconnects
+                await websocket.close(code=CLOSE_RESTART)
+                return
+            if await relay(websocket, route, code, address):
+                return
+            if loop.time() > deadline:
+                await websocket.close(code=CLOSE_RESTART)
+                return
+            await asyncio.sleep(RELAY_RETRY_SECONDS)
+        try:
+            table = await manager.find(code)
+        except LobbyError:
+            await websocket.close(code=WS_CLOSE_NO_TABLE)
+            return
+        await websocket.accept()
+        seat = await _hello(websocket, table)
+        if seat is False:
+            return
+        await _play(websocket, table, seat, RateLimiter(config.messages_per_second, config.messages_burst))
 
     return app
 

@@ -1,15 +1,18 @@
 """Several server processes sharing one PostgreSQL database: notices through ``LISTEN/NOTIFY``.
 
-PostgreSQL is the coordination engine; there is no protocol between server processes. Moves on a
-table are serialised by the database: action number ``idx`` of a table is the primary key
-``(code, idx)`` of ``rk_actions``, so of two processes storing a move at the same state version one
-commits and the other is refused, catches up from the database and tells its client the move was
-stale. A lobby change (join, leave, start) is a compare-and-set on the table row.
+PostgreSQL is the coordination engine; there is no protocol between server processes. A table is
+played by one process, its owner (:mod:`rummykit.web.owners`), and its connections reaching other
+processes are relayed there, so moves are made and broadcast by the owner alone. Moves are still
+serialised by the database: action number ``idx`` of a table is the primary key ``(code, idx)`` of
+``rk_actions``, so even an owner that stalled past its lease and was replaced cannot store a move
+at a version already taken: it is refused, catches up from the database and tells its client the
+move was stale (and lets the table go at its next lease renewal). A lobby change (join, leave,
+start) made by another process on a copy of the table is a compare-and-set on the table row.
 
-Every committed change is announced on the channel :data:`CHANNEL` in the same transaction (so a
-notice is delivered only if the change committed), as ``origin:kind:code[:n]``:
+Lobby changes and presence are announced on the channel :data:`CHANNEL` in the same transaction
+(so a notice is delivered only if the change committed), as ``origin:kind:code[:n]``; moves are not
+(only the owner needs them, and it made them):
 
-* ``m`` (moves): table ``code`` now has ``n`` stored actions;
 * ``l`` (lobby): seats or status of ``code`` changed;
 * ``p`` (presence): a person took seat ``n`` of ``code`` on process ``origin`` (other processes
   stop counting that seat as away).

@@ -53,7 +53,7 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 
-from rummykit.cards import Card
+from rummykit.cards import JOKER_CODE, Card
 from rummykit.disclosure import event_goes_out, public_action_text
 from rummykit.match import Match, MatchEvent
 from rummykit.round import Event
@@ -207,20 +207,18 @@ class SeatGrant(BaseModel):
 
 
 # Serialisation -----------------------------------------------------------------------------------
-_CARD_TEXT: Final[dict[int, str]] = {}
-"""Notation of each card code, filled as cards are seen (at most 53 entries)."""
+_CARD_TEXT: Final[tuple[str, ...]] = tuple(str(Card(code)) for code in range(JOKER_CODE + 1))
+"""Notation of each card code (``Card`` is an ``int``: its code indexes this)."""
 
 
 def notation(card: Card) -> str:
     """A card's notation (``10H``, ``JK``), looked up rather than formatted each time."""
-    text = _CARD_TEXT.get(card)
-    if text is None:
-        text = _CARD_TEXT[int(card)] = str(card)
-    return text
+    return _CARD_TEXT[card]
 
 
 def cards(seq: tuple[Card, ...] | list[Card]) -> list[str]:
-    return [notation(c) for c in seq]
+    text = _CARD_TEXT
+    return [text[c] for c in seq]
 
 
 def meld_json(tm: TableMeld) -> dict[str, Any]:
@@ -291,9 +289,16 @@ def view_json(view: PlayerView, *, own: bool) -> dict[str, Any]:
     }
 
 
-def log_json(match: Match, length: int = LOG_LENGTH) -> list[dict[str, Any]]:
+LogCache = dict[int, tuple[object, bool, dict[str, Any]]]
+"""Log entries already worded, by history index: (event, whether it went out, entry)."""
+
+
+def log_json(match: Match, length: int = LOG_LENGTH, cache: LogCache | None = None) -> list[dict[str, Any]]:
     """The last ``length`` actions as everybody may read them (face-down cards left out), each with
-    the number of its hand (:mod:`rummykit.web.handlog`)."""
+    the number of its hand (:mod:`rummykit.web.handlog`).
+
+    With ``cache`` (kept by the caller for one match), an entry already worded for the same event
+    is reused; entries that fell out of the shown part are dropped from it."""
     start = max(0, len(match.history) - length)
     shown = {id(e) for e in match.history[start:]}
     went_out = set()
@@ -310,10 +315,19 @@ def log_json(match: Match, length: int = LOG_LENGTH) -> list[dict[str, Any]]:
     for i, event in enumerate(match.history[start:], start=start):
         if isinstance(event, (Event, MatchEvent)):
             out = id(event) in went_out
+            known = cache.get(i) if cache is not None else None
+            if known is not None and known[0] is event and known[1] == out:
+                entries.append(known[2])
+                continue
             text = public_action_text(event.action, match.rules, goes_out=out)
             texts = move_texts(event.action, match.rules, goes_out=out)
-            hand = hands[i - start]
-            entries.append({"index": i, "seat": event.seat, "action": text, "texts": texts, "hand": hand})
+            entry = {"index": i, "seat": event.seat, "action": text, "texts": texts, "hand": hands[i - start]}
+            entries.append(entry)
+            if cache is not None:
+                cache[i] = (event, out, entry)
+    if cache is not None:
+        for old in [k for k in cache if k < start]:
+            del cache[old]
     return entries
 
 

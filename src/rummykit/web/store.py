@@ -94,6 +94,8 @@ tables_table: Final = Table(
     Column("created_at", DateTime, nullable=False),
     Column("updated_at", DateTime, nullable=False),
     Column("version", Integer, nullable=False, server_default="0"),  # number of stored actions
+    Column("owner", String(16), nullable=True),  # the server process that plays it (shared mode)
+    Column("creator", String(64), nullable=True),  # digest of the creating client's address
     Index("ix_rk_tables_status", "status"),
 )
 """One row per table (the current schema; :mod:`rummykit.web.migrations` builds it)."""
@@ -108,6 +110,35 @@ actions_table: Final = Table(
     Column("created_at", DateTime, nullable=False),
 )
 """One row per applied action, keyed by ``(code, idx)``: the key refuses a second action ``idx``."""
+
+processes_table: Final = Table(
+    "rk_processes",
+    metadata,
+    Column("origin", String(16), primary_key=True),
+    Column("address", String(128), nullable=False),  # host:port of its internal listener
+    Column("key", String(64), nullable=False),  # what a relayed connection must show it
+    Column("lease_until", DateTime, nullable=False),  # database time (UTC)
+)
+"""The live server processes sharing the database (:mod:`rummykit.web.owners`)."""
+
+connections_table: Final = Table(
+    "rk_connections",
+    metadata,
+    Column("origin", String(16), primary_key=True),
+    Column("address", String(64), primary_key=True),
+    Column("n", Integer, nullable=False),
+)
+"""Websocket connections per process and client address digest (the per-address cap)."""
+
+rates_table: Final = Table(
+    "rk_rates",
+    metadata,
+    Column("kind", String(16), primary_key=True),
+    Column("address", String(64), primary_key=True),
+    Column("tokens", Float, nullable=False),
+    Column("stamp", Float, nullable=False),
+)
+"""Token buckets of the per-address rate limits (creations, lobby requests)."""
 
 
 @dataclass
@@ -125,6 +156,8 @@ class StoredTable:
     seats: list[dict[str, Any]]
     takeover_seconds: float
     actions: list[str]
+    creator: str | None = None
+    """Digest of the address that created the table (:func:`rummykit.web.owners.address_digest`)."""
 
 
 @dataclass(frozen=True)
@@ -165,6 +198,7 @@ class Store:
         self.engine.dispose()
 
     def create(self, table: StoredTable) -> None:
+        """Store a new table (without an owner: :mod:`rummykit.web.owners`)."""
         now = _now()
         with self.engine.begin() as connection:
             connection.execute(
@@ -181,6 +215,7 @@ class Store:
                     created_at=now,
                     updated_at=now,
                     version=len(table.actions),
+                    creator=table.creator,
                 )
             )
 
@@ -277,7 +312,6 @@ class Store:
                     .values(version=bindparam("v"), status=bindparam("s"), updated_at=now),
                     [{"k": a.code, "v": a.idx + 1, "s": a.status} for a in ending],
                 )
-            self._notify(connection, "m", [(a.code, a.idx + 1) for a in latest.values()])
 
     def load_open(self) -> list[StoredTable]:
         """Every table still waiting or playing, with its actions (finished ones stay in the database)."""
@@ -311,12 +345,36 @@ class Store:
             seats=json.loads(row["seats"]),
             takeover_seconds=row["takeover_seconds"],
             actions=_actions(connection, row["code"]),
+            creator=row["creator"],
         )
+
+    def lobbies(self, limit: int) -> list[dict[str, Any]]:
+        """The newest ``limit`` open tables' lobby rows (no actions): what a lobby list shows."""
+        query = _LOBBY.where(tables_table.c.status.in_(OPEN_STATUSES))
+        query = query.order_by(tables_table.c.created_at.desc()).limit(limit)
+        with self.engine.connect() as connection:
+            return [dict(row) for row in connection.execute(query).mappings()]
+
+    def lobby_row(self, code: str) -> dict[str, Any] | None:
+        """One table's lobby row (no actions), ``None`` if there is no such table."""
+        with self.engine.connect() as connection:
+            row = connection.execute(_LOBBY.where(tables_table.c.code == code)).mappings().first()
+        return None if row is None else dict(row)
 
     def actions(self, code: str, start: int = 0) -> list[str]:
         """The stored actions of one table in order, from number ``start``."""
         with self.engine.connect() as connection:
             return _actions(connection, code, start)
+
+
+_LOBBY: Final = select(
+    tables_table.c.code,
+    tables_table.c.rules,
+    tables_table.c.status,
+    tables_table.c.seats,
+    tables_table.c.takeover_seconds,
+    tables_table.c.secret,
+)
 
 
 def _actions(connection: Any, code: str, start: int = 0) -> list[str]:

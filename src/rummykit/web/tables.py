@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import hmac
 import json
@@ -44,6 +45,7 @@ from dataclasses import asdict, dataclass
 from functools import partial
 from typing import Any, Final, Literal, TypeVar
 
+import orjson
 from pydantic import ValidationError
 from sqlalchemy.exc import IntegrityError
 
@@ -66,8 +68,9 @@ from rummykit.web.dealing import (
     seat_draw_seed,
     seeded_key,
 )
-from rummykit.web.limits import ServerSettings
+from rummykit.web.limits import RateLimiter, ServerSettings
 from rummykit.web.moves import Allowed, allowed
+from rummykit.web.owners import RENEW_SECONDS, Cluster, Route, address_digest
 from rummykit.web.protocol import (
     ActMessage,
     BackMessage,
@@ -86,6 +89,8 @@ log = logging.getLogger("rummykit.web")
 CODE_ALPHABET: Final = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH: Final = 6
 TOKEN_BYTES: Final = 24
+LOBBY_LIST_SECONDS: Final = 1.0
+"""How long a process reuses the lobby list it read from a shared database."""
 CLIENT_QUEUE: Final = 64
 """Messages queued for one connection before it is dropped as too slow."""
 
@@ -106,7 +111,8 @@ def _follow_parent(parent: int) -> None:
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
+    """Compact JSON text of a message part (orjson: a third of the time of ``json.dumps``)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 WEB_BOT_KINDS: Final = ("random", "greedy", "search")
@@ -158,6 +164,70 @@ class Seat:
             "level": self.level,
             "held": self.held_for is not None,
         }
+
+
+_SIMPLE_TEXTS: Final[dict[str, dict[str, str]]] = {}
+SIMPLE_TEXTS_KEPT: Final = 4096
+
+
+def simple_texts(action: Action) -> dict[str, str]:
+    """:func:`~rummykit.web.texts.action_texts` of a move, worded once per notation (a move's words
+    depend on the move alone; the simple moves of the state messages repeat: draw, discard 7H …)."""
+    key = str(action)
+    found = _SIMPLE_TEXTS.get(key)
+    if found is None:
+        if len(_SIMPLE_TEXTS) >= SIMPLE_TEXTS_KEPT:
+            _SIMPLE_TEXTS.clear()
+        found = _SIMPLE_TEXTS[key] = action_texts(action)
+    return found
+
+
+def lobby_entry(
+    code: str,
+    status: str,
+    rules: Rules,
+    rules_text: str,
+    takeover_seconds: float,
+    turn_seconds: float,
+    seeded: bool,
+    seats: list[dict[str, Any]],
+    spectators: int,
+) -> dict[str, Any]:
+    """A table as the lobby shows it (``GET /api/tables``, the ``table`` of a state message)."""
+    return {
+        "code": code,
+        "status": status,
+        "rules": rules_text,
+        "preset": rules.name,
+        "players": len(seats),
+        "opening_min": rules.opening_min_points,
+        "knock_game": rules.is_knock_game,
+        "takeover_seconds": takeover_seconds,
+        "turn_seconds": turn_seconds,
+        "seeded": seeded,
+        "notice": SEEDED_NOTICE if seeded else None,
+        "seats": seats,
+        "spectators": spectators,
+    }
+
+
+@functools.lru_cache(maxsize=256)
+def _parse_rules(text: str) -> Rules:
+    return Rules.parse(text)
+
+
+def stored_lobby_json(row: dict[str, Any], turn_seconds: float) -> dict[str, Any]:
+    """The lobby of a table from its database row (a table another server process plays: who is
+    connected there is not known here, so nobody is shown as connected or away)."""
+    seats = [
+        {**Seat(**s).public(), "seat": i, "connected": False, "away": False}
+        for i, s in enumerate(json.loads(row["seats"]))
+    ]
+    rules = _parse_rules(row["rules"])
+    return lobby_entry(
+        row["code"], row["status"], rules, row["rules"], row["takeover_seconds"], turn_seconds,
+        row["secret"] is None, seats, 0,
+    )  # fmt: skip
 
 
 class Client:
@@ -213,7 +283,10 @@ class Table:
         self.seed = seed
         self.secret = secret
         self.address = address
-        """The client address that created the table (for the per-address cap; not stored)."""
+        """Digest of the client address that created the table (the per-address cap; stored)."""
+        self.owned = True
+        """Whether this process plays the table; a copy made for one lobby request to a table
+        another process owns is not (no bots, no clocks: the owner hears of the change)."""
         self.dealer = dealer
         self.seats = seats
         self.status: Status = status
@@ -229,12 +302,16 @@ class Table:
         self._allowed: tuple[int, Allowed] | None = None
         self._moves: tuple[int, list[str], list[dict[str, str]]] | None = None
         self._hint: tuple[int, str, str] | None = None
+        self._log: protocol.LogCache = {}
+        """Log entries already worded (:func:`rummykit.web.protocol.log_json`)."""
         self._lobby_seen: tuple[str, str] | None = None
         self._last_round: tuple[tuple[int, int | None], str] | None = None
         """Status and seats text as last read from or written to the database."""
         self._touched = 0.0
         self._driver: asyncio.Task[None] | None = None
         now = asyncio.get_running_loop().time()
+        self.loaded_at = now
+        """When this process made or loaded the table (loop time)."""
         self._idle_since: float | None = now
         self._turn: tuple[int, float] | None = None
         """(version, start) of the present person's current turn, for the turn timer."""
@@ -290,29 +367,26 @@ class Table:
         return SecretRandom(seeded_key(self.seed), f"{purpose}:{self.version}")
 
     def lobby_json(self) -> dict[str, Any]:
-        return {
-            "code": self.code,
-            "status": self.status,
-            "rules": self.rules_text,
-            "preset": self.rules.name,
-            "players": self.players,
-            "opening_min": self.rules.opening_min_points,
-            "knock_game": self.rules.is_knock_game,
-            "takeover_seconds": self.takeover_seconds,
-            "turn_seconds": self.manager.settings.turn_seconds,
-            "seeded": self.seeded,
-            "notice": SEEDED_NOTICE if self.seeded else None,
-            "seats": [
+        return lobby_entry(
+            self.code,
+            self.status,
+            self.rules,
+            self.rules_text,
+            self.takeover_seconds,
+            self.manager.settings.turn_seconds,
+            self.seeded,
+            [
                 {**s.public(), "seat": i, "connected": self.connected(i), "away": i in self._away}
                 for i, s in enumerate(self.seats)
             ],
-            "spectators": sum(1 for c in self.clients if c.seat is None),
-        }
+            sum(1 for c in self.clients if c.seat is None),
+        )
 
     def _shared_texts(self) -> tuple[str, str, str]:
         """The parts of a state message that every connection gets: table, match, log (JSON)."""
         m = self.match
-        return _dumps(self.lobby_json()), _dumps(protocol.match_json(m)), _dumps(protocol.log_json(m))
+        log_entries = protocol.log_json(m, cache=self._log)
+        return _dumps(self.lobby_json()), _dumps(protocol.match_json(m)), _dumps(log_entries)
 
     def _last_round_text(self, seat: int | None) -> str:
         """The last finished hand as ``seat`` sees it (everything of it is shown: hands revealed,
@@ -352,7 +426,7 @@ class Table:
     def allowed(self) -> Allowed:
         """The cheap options of the player to move (:mod:`rummykit.web.moves`), once per version."""
         if self._allowed is None or self._allowed[0] != self.version:
-            self._allowed = (self.version, allowed(self.match, action_texts))
+            self._allowed = (self.version, allowed(self.match, simple_texts))
         return self._allowed[1]
 
     def moves(self) -> tuple[list[str], list[dict[str, str]]]:
@@ -383,6 +457,7 @@ class Table:
             seats=[asdict(s) for s in self.seats],
             takeover_seconds=self.takeover_seconds,
             actions=[str(a) for a in self.match.actions],
+            creator=self.address,
         )
 
     async def _save_lobby(self) -> None:
@@ -408,6 +483,10 @@ class Table:
         status, seats = found
         self.seats = [Seat(**s) for s in json.loads(seats)]
         self.status = "over" if status == "playing" and self.match.is_over else status  # type: ignore[assignment]
+        if self.status == "playing":  # started or a seat retaken elsewhere: people not here are away
+            for i, s in enumerate(self.seats):
+                if s.kind == "human" and not self.connected(i) and i not in self._away:
+                    self._mark_away(i)
         self.broadcast()
         if self.status not in OPEN and self.status != "over":
             for client in list(self.clients):
@@ -425,13 +504,10 @@ class Table:
             self.broadcast()
         return bool(stored)
 
-    async def refresh(self, lobby: bool) -> None:
-        """Take in a change another process announced: new moves, or (``lobby``) seats and status."""
+    async def refresh(self) -> None:
+        """Take in a lobby change (seats, status) another process announced."""
         async with self.lock:
-            if lobby:
-                await self._reload_lobby()
-            else:
-                await self._catch_up()
+            await self._reload_lobby()
         self.kick()
 
     def seat_taken_elsewhere(self, seat: int) -> None:
@@ -669,8 +745,8 @@ class Table:
         return seat if info.kind == "human" and away_long else None
 
     def kick(self) -> None:
-        """Make sure the bot driver runs if a bot is to move."""
-        if self._bot_to_move() is None:
+        """Make sure the bot driver runs if a bot is to move (on the table's owner only)."""
+        if not self.owned or self._bot_to_move() is None:
             return
         if self._driver is None or self._driver.done():
             self._driver = asyncio.get_running_loop().create_task(self._drive())
@@ -851,10 +927,17 @@ class Table:
 class TableManager:
     """All tables of a server, their storage, the bounds of :class:`ServerSettings` and the clocks."""
 
-    def __init__(self, store: Store, settings: ServerSettings | None = None) -> None:
+    def __init__(self, store: Store, settings: ServerSettings | None = None, relay_address: str = "") -> None:
         self.store = store
         self.settings = settings or ServerSettings()
+        self.relay_address = relay_address
+        """``host:port`` where other server processes reach this one (:mod:`rummykit.web.relay`)."""
+        self.cluster: Cluster | None = None
+        """The other processes sharing the database (PostgreSQL), through it."""
         self.tables: dict[str, Table] = {}
+        self._connections: dict[str, int] = {}
+        self._leases: asyncio.Task[None] | None = None
+        self._lobby_rows: tuple[float, list[dict[str, Any]]] | None = None
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-db")
         self._clock: asyncio.Task[None] | None = None
         self._pending: list[tuple[StoredAction, asyncio.Future[None]]] = []
@@ -932,9 +1015,7 @@ class TableManager:
         if notice.kind == "p" and notice.number is not None:
             table.seat_taken_elsewhere(notice.number)
         elif notice.kind == "l":
-            task = loop.create_task(table.refresh(lobby=True))
-        elif notice.kind == "m" and (notice.number is None or notice.number > table.version):
-            task = loop.create_task(table.refresh(lobby=False))
+            task = loop.create_task(table.refresh())
         if task is not None:
             self._refreshing.add(task)
             task.add_done_callback(self._refreshing.discard)
@@ -944,15 +1025,40 @@ class TableManager:
         table.cancel()
         if self.tables.get(table.code) is table:
             del self.tables[table.code]
+        if self.cluster is not None:
+            task = asyncio.get_running_loop().create_task(self.db(self.cluster.release, [table.code]))
+            self._refreshing.add(task)
+            task.add_done_callback(self._refreshing.discard)
+
+    @staticmethod
+    def _key(code: str) -> str | None:
+        key = code.strip().upper()
+        return key if len(key) == CODE_LENGTH and all(ch in CODE_ALPHABET for ch in key) else None
+
+    async def route(self, code: str, claim: bool = True) -> Route | None:
+        """Which process plays table ``code`` (:mod:`rummykit.web.owners`): this one for a table
+        held here or (``claim``: a websocket arrived) a table without a live owner, which becomes
+        this process's now; ``None`` when there is no such table."""
+        key = self._key(code)
+        if key is None:
+            return None
+        table = self.tables.get(key)
+        if self.cluster is None or (table is not None and table.owned):
+            return Route(mine=True)
+        return await self.db(self.cluster.route, key, claim)
 
     async def find(self, code: str) -> Table:
-        """The table ``code``; with a shared database, one another process made is loaded from it."""
-        key = code.strip().upper()
-        table = self.tables.get(key)
-        valid = len(key) == CODE_LENGTH and all(ch in CODE_ALPHABET for ch in key)
-        if table is None and self.store.shared and valid:
-            stored = await self.db(self.store.load, key)
-            if stored is not None and stored.status in OPEN_STATUSES:
+        """The table ``code``; with a shared database, one another process made is loaded from it.
+
+        A table this process has claimed (:meth:`route`) is kept (people not connected here are away
+        from now, so bots play for them after the takeover time). Any other is loaded as a copy for
+        one lobby request (join, start, leave, retake) and not kept."""
+        key = self._key(code)
+        table = self.tables.get(key) if key is not None else None
+        if table is None and key is not None and self.store.shared:
+            route = await self.route(key, claim=False)  # the websocket path has claimed it
+            stored = await self.db(self.store.load, key) if route is not None else None
+            if route is not None and stored is not None and stored.status in OPEN_STATUSES:
                 table = self.tables.get(key)
                 if table is None:
                     try:
@@ -960,10 +1066,103 @@ class TableManager:
                     except (RummyError, ValueError, KeyError) as exc:
                         log.error("table %s cannot be restored: %s", key, exc)
                         raise LobbyError(404, f"no table {code[:16]!r}") from None
-                    self.tables[key] = table
+                    if route.mine:
+                        self.tables[key] = table
+                        if table.status == "playing":
+                            for i, s in enumerate(table.seats):
+                                if s.kind == "human":
+                                    table._mark_away(i)
+                    else:
+                        table.owned = False
         if table is None:
             raise LobbyError(404, f"no table {code[:16]!r}")
         return table
+
+    async def lobby(self, code: str) -> dict[str, Any]:
+        """The lobby of one table (``GET /api/tables/{code}``), without loading it here."""
+        key = self._key(code)
+        table = self.tables.get(key) if key is not None else None
+        if table is not None:
+            return table.lobby_json()
+        if key is not None and self.store.shared:
+            row = await self.db(self.store.lobby_row, key)
+            if row is not None and row["status"] in OPEN_STATUSES:
+                return stored_lobby_json(row, self.settings.turn_seconds)
+        raise LobbyError(404, f"no table {code[:16]!r}")
+
+    async def rules_of(self, code: str) -> tuple[str, Rules]:
+        """A table's code and rules (its rules page), without loading it into this process."""
+        key = self._key(code)
+        table = self.tables.get(key) if key is not None else None
+        if table is not None:
+            return table.code, table.rules
+        if key is not None and self.store.shared:
+            row = await self.db(self.store.lobby_row, key)
+            if row is not None and row["status"] in OPEN_STATUSES:
+                return key, _parse_rules(row["rules"])
+        raise LobbyError(404, f"no table {code[:16]!r}")
+
+    async def lobbies(self, limit: int = 50) -> list[dict[str, Any]]:
+        """The lobby list: the newest ``limit`` open tables, oldest first; with a shared database
+        every process's tables (the database is the list)."""
+        if not self.store.shared:
+            return [t.lobby_json() for t in self.open_tables()[-limit:]]
+        now = asyncio.get_running_loop().time()
+        if self._lobby_rows is None or now - self._lobby_rows[0] >= LOBBY_LIST_SECONDS:
+            # Read at most once a second however often strangers ask (the list is public).
+            self._lobby_rows = (now, await self.db(self.store.lobbies, limit))
+        rows = self._lobby_rows[1]
+        listed = []
+        for row in reversed(rows):
+            table = self.tables.get(row["code"])
+            if table is not None and table.owned:
+                listed.append(table.lobby_json())
+            else:
+                listed.append(stored_lobby_json(row, self.settings.turn_seconds))
+        return listed
+
+    # Per-address bounds (every process together, with a shared database) --------------------------
+    async def take(self, limiter: RateLimiter, kind: str, address: str) -> float:
+        """Spend one token of ``address``'s bucket ``kind``: ``0.0`` if granted, else seconds to wait."""
+        if self.cluster is None:
+            return limiter.take(address)
+        digest = address_digest(address)
+        return await self.db(self.cluster.take, kind, digest, limiter.rate, limiter.burst)
+
+    async def open_connection(self, address: str) -> bool:
+        """Count a websocket connection from ``address`` unless it has the most allowed."""
+        most = self.settings.max_connections_per_address
+        if self.cluster is not None:
+            return await self.db(self.cluster.open_connection, address_digest(address), most)
+        if self._connections.get(address, 0) >= most:
+            return False
+        self._connections[address] = self._connections.get(address, 0) + 1
+        return True
+
+    async def close_connection(self, address: str) -> None:
+        if self.cluster is not None:
+            await self.db(self.cluster.close_connection, address_digest(address))
+            return
+        self._connections[address] -= 1
+        if self._connections[address] <= 0:
+            del self._connections[address]
+
+    async def _run_leases(self) -> None:
+        """Renew this process's lease; tables another process took over meanwhile are let go."""
+        assert self.cluster is not None
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(RENEW_SECONDS)
+            started = loop.time()
+            try:
+                owned = await self.db(self.cluster.renew, self.settings.idle_table_seconds)
+            except Exception:
+                log.exception("the lease could not be renewed")
+                continue
+            for table in list(self.tables.values()):
+                if table.status in OPEN and table.code not in owned and table.loaded_at < started:
+                    log.warning("table %s is played by another process now", table.code)
+                    self.unload(table)
 
     def get(self, code: str) -> Table:
         table = self.tables.get(code.strip().upper())
@@ -982,9 +1181,13 @@ class TableManager:
         (:meth:`find`), and changes made by other processes arrive as notices."""
         loop = asyncio.get_running_loop()
         if self.store.shared:
+            key = secrets.token_hex(24)
+            self.cluster = Cluster(self.store.engine, self.store.origin, self.relay_address, key)
+            await self.db(self.cluster.register)
             self._listener = Listener(self.store.engine, self.store.origin, self.on_notice)
             await asyncio.to_thread(self._listener.start, loop)
             self._clock = loop.create_task(self._run_clock())
+            self._leases = loop.create_task(self._run_leases())
             return
         for stored in await self.db(self.store.load_open):
             try:
@@ -1020,6 +1223,7 @@ class TableManager:
             status,
             stored.takeover_seconds,
             match,
+            stored.creator,
         )
         table._lobby_seen = (stored.status, json.dumps(stored.seats))
         table.records = len(stored.actions)
@@ -1046,20 +1250,22 @@ class TableManager:
             return DealtMatch.from_secret(rules, players, secret, dealer=dealer, draw=chosen)
         return Match.new(rules, players, seed=seed, dealer=dealer, draw=chosen)
 
-    def _check_capacity(self, address: str | None) -> None:
+    async def _check_capacity(self, digest: str | None) -> None:
         settings = self.settings
-        open_tables = self.open_tables()
-        if len(open_tables) >= settings.max_tables:
-            raise LobbyError(429, f"the server has {len(open_tables)} open tables, its limit", 60.0)
-        if address is not None:
-            mine = sum(1 for t in open_tables if t.address == address)
-            if mine >= settings.max_tables_per_address:
-                raise LobbyError(
-                    429,
-                    f"{mine} open tables were created from your address, the limit; "
-                    "finish or leave one first",
-                    60.0,
-                )
+        if self.cluster is not None:
+            total, mine = await self.db(self.cluster.open_tables, digest)
+        else:
+            open_tables = self.open_tables()
+            total = len(open_tables)
+            mine = sum(1 for t in open_tables if t.address == digest)
+        if total >= settings.max_tables:
+            raise LobbyError(429, f"the server has {total} open tables, its limit", 60.0)
+        if digest is not None and mine >= settings.max_tables_per_address:
+            raise LobbyError(
+                429,
+                f"{mine} open tables were created from your address, the limit; finish or leave one first",
+                60.0,
+            )
 
     @staticmethod
     def check_server_rules(rules: Rules) -> None:
@@ -1073,7 +1279,10 @@ class TableManager:
             )
 
     async def create(self, spec: CreateTable, address: str | None = None) -> tuple[Table, int, str]:
-        self._check_capacity(address)
+        """A new table created from client ``address`` (with a shared database, it is played by the
+        process its first websocket reaches)."""
+        digest = None if address is None else address_digest(address)
+        await self._check_capacity(digest)
         if spec.seed is not None and not self.settings.allow_seeded:
             raise LobbyError(400, "this server does not offer seeded tables (no 'seed')")
         secret = None if spec.seed is not None else new_secret()
@@ -1102,12 +1311,17 @@ class TableManager:
         takeover = spec.takeover_seconds if spec.takeover_seconds is not None else self.takeover_seconds
         table = Table(
             self, code, rules, spec.seed, secret, match.first_dealer, seats, "waiting", takeover, match,
-            address,
+            digest,
         )  # fmt: skip
         token = table._new_token(0)
         await self.db(self.store.create, table._stored())
         table._lobby_seen = ("waiting", json.dumps([asdict(s) for s in table.seats]))
-        self.tables[code] = table
+        if self.cluster is None:
+            self.tables[code] = table
+        else:
+            # The process that the table's first websocket reaches plays it (behind a proxy that
+            # hashes the table code, the machine all its websockets reach); until then this is a copy.
+            table.owned = False
         if all(s.kind != "open" for s in seats):
             async with table.lock:
                 await table._begin()
@@ -1141,10 +1355,11 @@ class TableManager:
                     self.tables.pop(table.code, None)
 
     async def close(self) -> None:
-        if self._clock is not None:
-            self._clock.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._clock
+        for task in (self._clock, self._leases):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         if self._writer is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._writer, timeout=5.0)
@@ -1154,5 +1369,8 @@ class TableManager:
             await asyncio.to_thread(self._listener.stop)
         for table in self.tables.values():
             table.cancel()
+        if self.cluster is not None:
+            with contextlib.suppress(Exception):
+                await self.db(self.cluster.release, None)  # the others may take the tables at once
         await asyncio.get_running_loop().run_in_executor(None, partial(self._db.shutdown, wait=True))
         self.store.close()

@@ -2,7 +2,8 @@
 
 Revisions live in ``versions/``: ``0001`` is the schema of the last release before migrations
 existed (what ``create_all`` made), ``0002`` adds ``rk_tables.version`` (the number of stored
-actions, filled from ``rk_actions``) and an index on ``rk_tables.status``.
+actions, filled from ``rk_actions``) and an index on ``rk_tables.status``, ``0003`` the tables that
+several server processes share (owners and leases, connections and rate buckets per address).
 
 A database made before migrations (tables but no ``alembic_version``) is recognised and stamped at
 ``0001`` first; an even older one without the ``secret`` column gets it (its tables are seeded
@@ -17,7 +18,7 @@ from typing import Final
 
 from sqlalchemy import Connection, Engine, inspect, text
 
-HEAD: Final = "0002"
+HEAD: Final = "0003"
 BASELINE: Final = "0001"
 """The revision of a database that ``create_all`` made before migrations existed."""
 MIGRATION_LOCK: Final = 0x726B6D67  # "rkmg": the advisory lock key of schema upgrades

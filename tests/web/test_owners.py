@@ -1,0 +1,194 @@
+"""Table owners across server processes sharing PostgreSQL, and the per-address bounds they share.
+
+Two ``rummykit serve`` processes share a database. A table is played by one process, its owner:
+a seat connected to the other process is relayed to the owner, which alone holds the table. When
+the owner is killed, the other process takes the table over once the owner's lease runs out, and
+a bot plays for the person whose connection died with the owner. The lobby list and the
+per-address limits are the database's, so they hold across the processes.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from sqlalchemy import create_engine, text
+
+websockets_sync = pytest.importorskip("websockets.sync.client", reason="websockets is not installed")
+websockets_exceptions = pytest.importorskip("websockets.exceptions")
+httpx = pytest.importorskip("httpx")
+
+FAST = ("--messages-per-second", "1000", "--requests-per-second", "1000")
+
+
+@pytest.fixture
+def database(postgres_url: str, request: pytest.FixtureRequest) -> Iterator[str]:
+    """A fresh database of its own for one test."""
+    name = "rk_" + request.node.name.replace("test_", "")[:40]
+    admin = create_engine(postgres_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f"DROP DATABASE IF EXISTS {name}"))
+        connection.execute(text(f"CREATE DATABASE {name}"))
+    admin.dispose()
+    yield postgres_url.rsplit("/", 1)[0] + "/" + name
+
+
+def owner_of(url: str, code: str) -> tuple[str | None, str | None]:
+    """The table's owner and the owner's internal address, from the database."""
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            row = connection.execute(
+                text(
+                    "SELECT t.owner, p.address FROM rk_tables t LEFT JOIN rk_processes p "
+                    "ON p.origin = t.owner WHERE t.code = :c"
+                ),
+                {"c": code},
+            ).one()
+        return row[0], row[1]
+    finally:
+        engine.dispose()
+
+
+def socket(base: str, code: str, token: str | None) -> Any:
+    url = base.replace("http://", "ws://") + f"/ws/{code}"
+    ws = websockets_sync.connect(url, open_timeout=30, legacy=True)
+    ws.send(json.dumps({"type": "hello", "token": token}))
+    return ws
+
+
+def next_state(ws: Any, until: Any = None, seconds: float = 60) -> dict[str, Any]:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        msg: dict[str, Any] = json.loads(ws.recv(timeout=deadline - time.monotonic()))
+        assert msg["type"] != "error", msg
+        if msg["type"] == "state" and (until is None or until(msg)):
+            return msg
+    raise AssertionError("no such state")
+
+
+def health(base: str) -> int:
+    tables: int = httpx.get(base + "/api/health").json()["tables"]
+    return tables
+
+
+def test_owner_plays_relay_and_takeover(database: str, server_factory: Any) -> None:
+    a = server_factory(database, extra=FAST, takeover=1.0)
+    b = server_factory(database, extra=FAST, takeover=1.0)
+    spec = {"seats": 2, "name": "A", "overrides": {"match_end": "fixed_hands", "num_hands": 5}}
+    host = httpx.post(a.url + "/api/tables", json=spec).json()
+    code = host["code"]
+    guest = httpx.post(b.url + f"/api/tables/{code}/join", json={"name": "B"})  # through the other process
+    assert guest.status_code == 200, guest.text
+    listed = {t["code"]: t for t in httpx.get(b.url + "/api/tables").json()["tables"]}
+    assert listed[code]["seats"][1]["name"] == "B"  # b lists a table it does not play
+    assert httpx.post(b.url + f"/api/tables/{code}/start", json={"token": host["token"]}).status_code == 200
+
+    seat0 = socket(a.url, code, host["token"])
+    seat1 = socket(b.url, code, guest.json()["token"])  # relayed to the owner
+    sockets = [seat0, seat1]
+    states = [next_state(ws, lambda s: s["table"]["status"] == "playing") for ws in sockets]
+    owner, address = owner_of(database, code)
+    assert owner is not None and address
+    assert health(a.url) == 1 and health(b.url) == 0  # only the owner holds the table
+
+    version = states[0]["version"]
+    for _ in range(6):  # both seats play: draw, discard
+        mover = states[0]["match"]["to_move"]
+        legal = states[mover]["legal"]
+        move = "draw" if "draw" in legal else next(m for m in legal if m.startswith("discard"))
+        sockets[mover].send(json.dumps({"type": "act", "action": move, "version": version}))
+        version += 1
+        states = [next_state(ws, lambda s, v=version: s["version"] >= v) for ws in sockets]
+        assert states[0]["version"] == states[1]["version"] == version
+    assert health(b.url) == 0  # b relayed every move and replayed none
+    stranger = socket(b.url, code, "not-a-token")  # the owner's verdict reaches the client
+    with pytest.raises(websockets_exceptions.ConnectionClosed) as closed:
+        stranger.recv(timeout=30)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
+
+    a.kill()  # the owner dies mid-hand: b takes the table over when a's lease runs out
+    with pytest.raises(Exception):  # noqa: B017  (the relay closes: 1012, or the read fails)
+        while True:
+            seat1.recv(timeout=30)
+    seat1 = socket(b.url, code, guest.json()["token"])
+    state = next_state(seat1, seconds=60)
+    assert state["version"] == version  # nothing lost
+    assert owner_of(database, code)[0] not in (None, owner)
+    assert health(b.url) == 1
+    # Seat 0's person was connected to the dead process only: b counts them away, and a bot plays
+    # for them after the takeover time while seat 1 plays on.
+    played_by_bot = 0
+    while played_by_bot < 2:
+        if state["match"]["to_move"] == 1 and state["legal"]:
+            legal = state["legal"]
+            move = "draw" if "draw" in legal else next(m for m in legal if m.startswith("discard"))
+            seat1.send(json.dumps({"type": "act", "action": move, "version": state["version"]}))
+        before = state
+        state = next_state(seat1, lambda s, v=before["version"]: s["version"] > v, seconds=60)
+        if before["match"]["to_move"] == 0:
+            played_by_bot += 1
+    assert state["table"]["seats"][0]["away"]
+    seat1.close()
+    seat0.close()
+
+
+def test_lobby_and_limits_hold_across_processes(database: str, server_factory: Any) -> None:
+    limits = (
+        "--max-tables-per-address", "3", "--max-connections-per-address", "2",
+        "--creations-per-second", "0.001", "--requests-per-second", "0.001",
+    )  # fmt: skip
+    a = server_factory(database, extra=limits)
+    b = server_factory(database, extra=limits)
+    codes = []
+    for base in (a.url, b.url, a.url):
+        made = httpx.post(base + "/api/tables", json={"seats": 2})
+        assert made.status_code == 201, made.text
+        codes.append(made.json()["code"])
+    for base in (a.url, b.url):  # every process lists every table
+        assert {t["code"] for t in httpx.get(base + "/api/tables").json()["tables"]} == set(codes)
+    refused = httpx.post(b.url + "/api/tables", json={"seats": 2})
+    assert refused.status_code == 429 and "3 open tables" in refused.json()["detail"]
+
+    # Connections per address: two in all, whichever process they reach.
+    first = socket(a.url, codes[0], None)
+    second = socket(b.url, codes[1], None)
+    next_state(first)
+    next_state(second)
+    url = b.url.replace("http://", "ws://") + f"/ws/{codes[2]}"
+    third = websockets_sync.connect(url, open_timeout=30, legacy=True)
+    assert json.loads(third.recv(timeout=30))["code"] == "too_many_connections"
+    first.close()
+    time.sleep(0.5)
+    fourth = socket(b.url, codes[2], None)  # a connection closed: room for one again
+    next_state(fourth)
+    for ws in (second, third, fourth):
+        ws.close()
+
+    # Lobby requests per address: one bucket of 30 for both processes, not 30 on each.
+    answers = [httpx.get(base + f"/api/tables/{codes[0]}/rules").status_code for base in [a.url, b.url] * 20]
+    assert answers.count(200) == 30 and answers.count(429) == 10, answers
+
+
+def test_table_cap_per_address_survives_a_restart(tmp_path: Any, web: Any) -> None:
+    """The creating address is stored (as a digest), so a restarted server still counts its tables."""
+    from fastapi.testclient import TestClient
+
+    from rummykit.web.app import create_app
+
+    url = f"sqlite:///{tmp_path / 'rummykit.db'}"
+    settings = web.settings(max_tables_per_address=2)
+    with TestClient(create_app(url, settings=settings)) as client:
+        for _ in range(2):
+            web.create(client, seats=2)
+    with TestClient(create_app(url, settings=settings)) as client:
+        refused = client.post("/api/tables", json={"seats": 2})
+        assert refused.status_code == 429 and "2 open tables" in refused.json()["detail"]
+    engine = create_engine(url)
+    with engine.connect() as connection:
+        creators = connection.execute(text("SELECT creator FROM rk_tables")).scalars().all()
+    engine.dispose()
+    assert len(set(creators)) == 1 and "testclient" not in creators[0]  # a digest, not the address
