@@ -31,7 +31,6 @@ openings other than the best one are accepted by ``check``/``apply`` but not enu
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 from typing import Final
 
@@ -61,8 +60,9 @@ from rummykit.errors import (
     WrongTurnError,
 )
 from rummykit.family import Plan, draw_phase_plan, is_legal, plan_draw
-from rummykit.melds import Meld, position_value, rank_value
+from rummykit.melds import End, Meld, position_value, rank_value
 from rummykit.rules import Rules
+from rummykit.solver import Layoff
 from rummykit.state import RoundState
 from rummykit.views import Phase, TableMeld, Termination
 
@@ -72,8 +72,12 @@ _VALUE_BOUND: Final = tuple(
 )
 """The most a card can add to a meld's opening value (RULES.md §2.2): an ace or a joker 11, a court
 card 10, a pip card its pips. A meld's value is at most the sum over its cards."""
-_DISCARDS: Final = tuple(Discard(Card(code)) for code in range(NUM_CODES))
-"""One (immutable) discard action per card code, shared by every legal-action list."""
+_ALL_CARDS: Final = tuple(Card(code) for code in range(NUM_CODES))
+_DISCARDS: Final = tuple(Discard(card) for card in _ALL_CARDS)
+"""One (immutable) discard action per card code, shared by every legal-action list (as are
+``draw`` and ``take``)."""
+_DRAW: Final = Draw()
+_TAKE: Final = TakeDiscard()
 
 
 def _meld(cards: MeldCards, rules: Rules, action: Action) -> Meld:
@@ -118,11 +122,52 @@ _OpeningCheck = Callable[[Sequence[Meld]], bool]
 """Whether an opening of these melds (built by the solver from the mover's hand) is legal."""
 
 
-@functools.lru_cache(maxsize=1 << 12)
-def _exchange_cards(meld: Meld) -> tuple[Card, ...]:
-    """:meth:`Meld.exchange_cards`, kept per meld (melds are immutable; a table meld with jokers is
-    asked again on every turn of an opened player)."""
-    return meld.exchange_cards()
+_MeldFacts = tuple[Meld, dict[Card, tuple[End | None, ...]], tuple[Card, ...]]
+"""A table meld, the cards that can be laid off on it with their ends (as :func:`solver.layoff_targets`
+gives them) and :meth:`Meld.exchange_cards`."""
+_FACTS: dict[int, tuple[Rules, dict[int, _MeldFacts]]] = {}
+
+
+def _facts_under(rules: Rules) -> dict[int, _MeldFacts]:
+    """The :data:`_MeldFacts` learnt under ``rules``, by the meld's id (each entry holds its meld,
+    so the id is not reused while kept). Melds are immutable and a table meld is asked again on
+    every turn of an opened player, so its facts are worked out once."""
+    entry = _FACTS.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        if len(_FACTS) >= 8:
+            del _FACTS[next(iter(_FACTS))]  # the rule set met longest ago
+        entry = _FACTS[id(rules)] = (rules, {})
+    return entry[1]
+
+
+def _meld_facts(known: dict[int, _MeldFacts], meld: Meld, rules: Rules) -> _MeldFacts:
+    facts = known.get(id(meld))
+    if facts is None or facts[0] is not meld:
+        ends: dict[Card, tuple[End | None, ...]] = {}
+        for card, _, end in solver.layoff_targets(_ALL_CARDS, (meld,), rules):
+            ends[card] = (*ends.get(card, ()), end)
+        if len(known) >= 1 << 12:
+            known.clear()
+        facts = known[id(meld)] = (meld, ends, meld.exchange_cards())
+    return facts
+
+
+def _layoff_targets(cards: Sequence[Card], table: Sequence[TableMeld], rules: Rules) -> list[Layoff]:
+    """:func:`solver.layoff_targets` of the hand ``cards`` on ``table``, read from each meld's
+    fitting cards (a card fits a meld or not whatever else is held): by card, then meld, then
+    ``low`` before ``high``."""
+    known = _facts_under(rules)
+    held = set(cards)
+    fits: list[dict[Card, tuple[End | None, ...]]] = []
+    hits: list[tuple[Card, int]] = []
+    for i, tm in enumerate(table):
+        meld = tm.meld
+        facts = known.get(id(meld))
+        fit = (facts if facts is not None and facts[0] is meld else _meld_facts(known, meld, rules))[1]
+        fits.append(fit)
+        hits += [(card, i) for card in held.intersection(fit)]
+    hits.sort()
+    return [(card, i, end) for card, i in hits for end in fits[i][card]]
 
 
 def _plain(cards: Sequence[int]) -> bool:
@@ -491,7 +536,7 @@ class MeldingFamily:
         """Distinct cards ``seat`` may discard now, bars lifted in order when nothing is left."""
         rules = rnd.rules
         hand = rnd.hands[seat]
-        distinct = sorted(set(hand))
+        distinct = list(dict.fromkeys(hand.cards()))  # in code order
         closing = len(hand) == 1
         taken = rnd.taken_discard if not rules.may_discard_taken_discard else None
         jokers_barred = rules.joker_discard_allowed == "only_when_closing" and not closing
@@ -614,7 +659,7 @@ class MeldingFamily:
         sure = self._sure_legal(rnd, len(cards))
         # Candidates in the offered order, each with whether it is legal by construction.
         candidates: list[tuple[Action, bool]] = []
-        if not rnd.has_opened(seat):
+        if rnd.opened_turn[seat] is None:
             best = solver.best_opening(cards, rules, must_include=pending, keep_one=_keep_one(rules))
             if best is not None:
                 # A set of one natural and jokers reads back as a run: left to plan().
@@ -645,7 +690,7 @@ class MeldingFamily:
             ]
         if may_lay_off(rnd, seat):
             layoff_sure = sure is not None and (len(cards) > 1 or not _keep_one(rules))
-            targets = solver.layoff_targets(cards, [tm.meld for tm in rnd.melds], rules)
+            targets = _layoff_targets(cards, rnd.melds, rules)
             for k, (card, index, end) in enumerate(targets):
                 # A run end is named only when the card fits at both ends of that meld.
                 both_ends = end is not None and (
@@ -654,11 +699,11 @@ class MeldingFamily:
                 )
                 candidates.append((LayOff(card, index + 1, end if both_ends else None), layoff_sure))
         if _exchange_problem(rnd, seat) is None:
-            candidates += [(a, False) for a in self._swap_candidates(rnd, seat, cards)]
+            candidates += self._swap_candidates(rnd, seat, cards, sure is not None)
         seen: set[Action] = set()
         result: list[Action] = []
         for a, legal in candidates:
-            if isinstance(a, (Open, Swap)):  # the only kinds that can be generated twice
+            if type(a) is Open or type(a) is Swap:  # the only kinds that can be generated twice
                 if a in seen:
                     continue
                 seen.add(a)
@@ -675,8 +720,8 @@ class MeldingFamily:
         for one); with it :meth:`plan` decides."""
         found: list[Action] = []
         if rnd.stock or rnd.discard_pile:
-            found.append(Draw())
-        take = TakeDiscard()
+            found.append(_DRAW)
+        take = _TAKE
         if _must_lay_taken(rnd, rnd.to_move):
             if is_legal(self, rnd, take):
                 found.append(take)
@@ -711,37 +756,52 @@ class MeldingFamily:
 
         return legal
 
-    def _swap_candidates(self, rnd: RoundState, seat: int, cards: list[Card]) -> list[Action]:
+    def _swap_candidates(
+        self, rnd: RoundState, seat: int, cards: list[Card], checked: bool
+    ) -> list[tuple[Action, bool]]:
+        """Joker exchanges, each with whether it is legal by construction (else :meth:`plan`
+        decides). ``checked``: no taken discard is left to lay (:meth:`_sure_legal`). A single
+        natural that a joker of the meld stands for (:meth:`Meld.exchange_cards`, held) always
+        replaces it and frees exactly that joker; it is then legal to keep the joker in hand
+        (``exchanged_joker_destination = hand``) or to lay it at once in a new meld of the hand left
+        that reads back as built (two naturals) while a card stays for the discard where one must.
+        Sets under ``complete_four_only`` and lay-offs of the freed joker are checked by
+        :meth:`plan`."""
         rules = rnd.rules
         hand = rnd.hands[seat]
-        found: list[Action] = []
+        keep = 1 if _keep_one(rules) else 0
+        found: list[tuple[Action, bool]] = []
+        known = _facts_under(rules)
         for i, tm in enumerate(rnd.melds):
             meld = tm.meld
             if JOKER_CODE not in meld.cards:
                 continue
             options: list[tuple[Card, ...]] = []
-            exchange = _exchange_cards(meld)
-            if meld.is_set and rules.set_joker_exchange == "complete_four_only":
+            exchange = _meld_facts(known, meld, rules)[2]
+            complete_four = meld.is_set and rules.set_joker_exchange == "complete_four_only"
+            if complete_four:
                 missing = tuple(Card.of(meld.rank, s) for s in meld.missing_suits())
                 if len(meld.naturals) + len(missing) == 4 and hand.contains_all(missing):
                     options.append(missing)
             else:
                 options += [(c,) for c in exchange if c in hand]
+            sure = checked and not complete_four
             for swap_cards in options:
                 if rules.exchanged_joker_destination == "hand":
-                    found.append(Swap(swap_cards, i + 1))
+                    found.append((Swap(swap_cards, i + 1), sure))
                     continue
                 rest = list(hand.without(swap_cards))
                 freed = sum(1 for c in swap_cards if c in exchange)
                 rest += [JOKER] * max(freed, 1)
                 for m in solver.melds_containing(rest, JOKER, rules):
-                    found.append(Swap(swap_cards, i + 1, (m,)))
+                    legal = sure and _plain(m) and len(cards) - len(m) >= keep
+                    found.append((Swap(swap_cards, i + 1, (m,)), legal))
                 if rules.exchanged_joker_destination == "any_meld_same_turn":
                     for j, other in enumerate(rnd.melds):
                         for end in other.meld.layoff_ends(JOKER, rules) or (
                             (None,) if other.meld.can_lay_off(JOKER, rules) else ()
                         ):
-                            found.append(Swap(swap_cards, i + 1, (), (LayOff(JOKER, j + 1, end),)))
+                            found.append((Swap(swap_cards, i + 1, (), (LayOff(JOKER, j + 1, end),)), False))
         return found
 
 

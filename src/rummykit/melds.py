@@ -27,7 +27,6 @@ of a run and 11 in a set or at the top, and a joker as the card it stands for.
 from __future__ import annotations
 
 import enum
-import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -175,7 +174,19 @@ class Meld:
         Raises:
             IllegalMeldError: the cards form no valid meld.
         """
-        return _meld_from_cards(tuple(Card(c) for c in cards), rules)
+        known = _built_melds(rules)
+        if type(cards) is tuple:
+            meld = known.get(cards)  # a tuple of ints hashes and compares as the tuple of its cards
+            if meld is not None:
+                return meld
+        faces = tuple(Card(c) for c in cards)
+        meld = known.get(faces)
+        if meld is None:
+            meld = Meld._build(faces, (None,) * len(faces), rules)  # raises for an invalid meld
+            if len(known) >= _BUILT_MELDS_PER_RULES:
+                known.clear()
+            known[faces] = meld
+        return meld
 
     @classmethod
     def of(cls, kind: str, cards: str, *, start: int = 0, suit: str = "", rank: int = 0) -> Meld:
@@ -620,11 +631,25 @@ class Meld:
         return f"Meld.of('run', {cards!r}, start={self.start}, suit={SUITS[self.suit]!r})"
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def _meld_from_cards(cards: tuple[Card, ...], rules: Rules) -> Meld:
-    # Legal-action generation and the solver rebuild the same melds over and over; melds and rules
-    # are immutable, so the valid ones are cached (an illegal one raises and is not cached).
-    return Meld._build(cards, (None,) * len(cards), rules)
+_BUILT_MELDS_PER_RULES: Final = 1 << 15
+_RULE_SETS_KEPT: Final = 8
+_BUILT_MELDS: dict[int, tuple[Rules, dict[tuple[int, ...], Meld]]] = {}
+
+
+def _built_melds(rules: Rules) -> dict[tuple[int, ...], Meld]:
+    """The valid melds :meth:`Meld.from_cards` built under ``rules``, by their cards.
+
+    Legal-action generation and the solver rebuild the same melds over and over; melds and rules
+    are immutable, so the valid ones are kept (an invalid one raises and is not kept). The table is
+    found by the rule set's identity: hashing a :class:`Rules` (some hundred fields) would cost more
+    than building most melds. The entry holds the rule set, so its id is not reused while kept.
+    """
+    entry = _BUILT_MELDS.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        if len(_BUILT_MELDS) >= _RULE_SETS_KEPT:
+            del _BUILT_MELDS[next(iter(_BUILT_MELDS))]  # the rule set met longest ago
+        entry = _BUILT_MELDS[id(rules)] = (rules, {})
+    return entry[1]
 
 
 def meld_text_cards(text: str) -> tuple[Card, ...]:

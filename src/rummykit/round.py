@@ -227,11 +227,8 @@ class Round:
             # Cards known to be held leave that knowledge once laid or discarded (faces are alike,
             # so the multiset minimum of known and held cards is exactly what is still known).
             hand = state.hands[seat]
-            faces = set(known)
-            if any(known.count(c) > hand.count(c) for c in faces):
-                state.known_cards[seat] = Hand(
-                    c for c in faces for _ in range(min(known.count(c), hand.count(c)))
-                )
+            if not known.is_within(hand):
+                state.known_cards[seat] = known.common(hand)
         event = Event(len(self._history), seat, action, turn, drawn, tuple(state.steps))
         state.steps.clear()
         self._history.append(event)
