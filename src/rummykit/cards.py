@@ -225,6 +225,16 @@ class Hand:
             after._cards = (*cards[:i], Card._cache[card], *cards[i:])
         return after
 
+    def minus(self, card: int) -> Hand:
+        """A copy less one copy of ``card``; :class:`KeyError` if it is not held."""
+        after = self.copy()
+        after.remove(card)
+        held = self._cards
+        if held is not None:  # keep the card order without a rescan
+            i = held.index(card)
+            after._cards = held[:i] + held[i + 1 :]
+        return after
+
     def remove_all(self, cards: Iterable[int]) -> None:
         """Remove one copy of each card of ``cards``; a missing card raises :class:`KeyError` (the
         cards before it are then already removed, so check :meth:`contains_all` first)."""

@@ -72,6 +72,12 @@ _VALUE_BOUND: Final = tuple(
 )
 """The most a card can add to a meld's opening value (RULES.md §2.2): an ace or a joker 11, a court
 card 10, a pip card its pips. A meld's value is at most the sum over its cards."""
+# Enum members as module constants: ``Phase.X`` is a class attribute lookup costing ~0.3 us on
+# Python 3.11, and the turn flow reads them on every action.
+_PHASE_DRAW: Final = Phase.DRAW
+_PHASE_PLAY: Final = Phase.PLAY
+
+
 _ALL_CARDS: Final = tuple(Card(code) for code in range(NUM_CODES))
 _DISCARDS: Final = tuple(Discard(card) for card in _ALL_CARDS)
 """One (immutable) discard action per card code, shared by every legal-action list (as are
@@ -122,9 +128,9 @@ _OpeningCheck = Callable[[Sequence[Meld]], bool]
 """Whether an opening of these melds (built by the solver from the mover's hand) is legal."""
 
 
-_MeldFacts = tuple[Meld, dict[Card, tuple[End | None, ...]], tuple[Card, ...]]
+_MeldFacts = tuple[Meld, dict[Card, tuple[End | None, ...]], tuple[Card, ...], bool]
 """A table meld, the cards that can be laid off on it with their ends (as :func:`solver.layoff_targets`
-gives them) and :meth:`Meld.exchange_cards`."""
+gives them), :meth:`Meld.exchange_cards` and whether it holds a joker."""
 _FACTS: dict[int, tuple[Rules, dict[int, _MeldFacts]]] = {}
 
 
@@ -148,7 +154,7 @@ def _meld_facts(known: dict[int, _MeldFacts], meld: Meld, rules: Rules) -> _Meld
             ends[card] = (*ends.get(card, ()), end)
         if len(known) >= 1 << 12:
             known.clear()
-        facts = known[id(meld)] = (meld, ends, meld.exchange_cards())
+        facts = known[id(meld)] = (meld, ends, meld.exchange_cards(), JOKER_CODE in meld.cards)
     return facts
 
 
@@ -165,9 +171,34 @@ def _layoff_targets(cards: Sequence[Card], table: Sequence[TableMeld], rules: Ru
         facts = known.get(id(meld))
         fit = (facts if facts is not None and facts[0] is meld else _meld_facts(known, meld, rules))[1]
         fits.append(fit)
-        hits += [(card, i) for card in held.intersection(fit)]
+        for card in held.intersection(fit):
+            hits.append((card, i))
     hits.sort()
     return [(card, i, end) for card, i in hits for end in fits[i][card]]
+
+
+_LAYOFF_ACTIONS: dict[tuple[Card, int, End | None], LayOff] = {}
+_MELD_ACTIONS: dict[MeldCards, MeldAction] = {}
+
+
+def _layoff_action(card: Card, target: int, end: End | None) -> LayOff:
+    """The (immutable) lay-off action, shared by the legal-action lists that offer it."""
+    action = _LAYOFF_ACTIONS.get((card, target, end))
+    if action is None:
+        if len(_LAYOFF_ACTIONS) >= 1 << 12:
+            _LAYOFF_ACTIONS.clear()
+        action = _LAYOFF_ACTIONS[(card, target, end)] = LayOff(card, target, end)
+    return action
+
+
+def _meld_action(cards: MeldCards) -> MeldAction:
+    """The (immutable) action laying one meld, shared by the legal-action lists that offer it."""
+    action = _MELD_ACTIONS.get(cards)
+    if action is None:
+        if len(_MELD_ACTIONS) >= 1 << 14:
+            _MELD_ACTIONS.clear()
+        action = _MELD_ACTIONS[cards] = MeldAction((cards,))
+    return action
 
 
 def _plain(cards: Sequence[int]) -> bool:
@@ -224,7 +255,7 @@ def _take_effect(rnd: RoundState, seat: int, card: Card, must_lay: bool) -> Plan
         rnd.hands[seat] = rnd.hands[seat].plus(card)
         rnd.taken_discard = card
         rnd.must_lay = card if must_lay else None
-        rnd.phase = Phase.PLAY
+        rnd.phase = _PHASE_PLAY
 
     return effect
 
@@ -543,7 +574,10 @@ class MeldingFamily:
         playable_barred = not rules.discard_playable_card_allowed and not closing
         if not jokers_barred and not playable_barred:
             # Only the taken discard can be barred; it is lifted when nothing else is left.
-            return [c for c in distinct if c != taken] or distinct
+            if taken is None or len(distinct) == 1 or taken not in distinct:
+                return distinct
+            distinct.remove(taken)
+            return distinct
         table = [tm.meld for tm in rnd.melds]
 
         def allowed(card: Card, taken_bar: bool, playable_bar: bool, joker_bar: bool) -> bool:
@@ -599,12 +633,12 @@ class MeldingFamily:
         guarantees that; :meth:`rummykit.round.Round.apply` does). A discard, whose checks are the
         costliest (:meth:`discardable`), a draw and a take are not checked again; every other kind
         is planned as usual."""
-        if isinstance(action, Discard) and rnd.phase is Phase.PLAY:
+        if isinstance(action, Discard) and rnd.phase is _PHASE_PLAY:
             seat = rnd.to_move
-            return self._discard_effect(rnd, seat, action.card, rnd.hands[seat].without((action.card,)))
-        if isinstance(action, Draw) and rnd.phase is Phase.DRAW:
+            return self._discard_effect(rnd, seat, action.card, rnd.hands[seat].minus(action.card))
+        if isinstance(action, Draw) and rnd.phase is _PHASE_DRAW:
             return plan_draw(rnd, self.after_draw_phase)
-        if isinstance(action, TakeDiscard) and rnd.phase is Phase.DRAW:
+        if isinstance(action, TakeDiscard) and rnd.phase is _PHASE_DRAW:
             seat = rnd.to_move
             return _take_effect(rnd, seat, rnd.discard_pile[-1], _must_lay_taken(rnd, seat))
         return self.plan(rnd, action)
@@ -648,19 +682,20 @@ class MeldingFamily:
         """The offered actions (module docstring), built legal by construction where the conditions
         are cheap to state (see :meth:`_sure_legal`); joker exchanges, Hand-Rommé openings and every
         action while a taken discard must still be laid are checked by :meth:`plan` instead."""
-        if rnd.phase is Phase.DRAW:
+        if rnd.phase is _PHASE_DRAW:
             return self._draw_phase_actions(rnd)
         rules = rnd.rules
         seat = rnd.to_move
         hand = rnd.hands[seat]
         cards = list(hand)
         pending = rnd.must_lay
+        keep_one = rules.going_out_requires_discard  # _keep_one
         all_melds = solver.all_melds(cards, rules)
         sure = self._sure_legal(rnd, len(cards))
         # Candidates in the offered order, each with whether it is legal by construction.
         candidates: list[tuple[Action, bool]] = []
         if rnd.opened_turn[seat] is None:
-            best = solver.best_opening(cards, rules, must_include=pending, keep_one=_keep_one(rules))
+            best = solver.best_opening(cards, rules, must_include=pending, keep_one=keep_one)
             if best is not None:
                 # A set of one natural and jokers reads back as a run: left to plan().
                 plain = all(m.is_run or m.jokers < len(m.cards) - 1 for m in best)
@@ -682,14 +717,13 @@ class MeldingFamily:
             if not rules.hand_romme_requires_opening_min and minimum:
                 candidates += [(a, False) for a in _hand_romme_openings(rnd, cards)]
         else:
-            spare = len(cards) - 1 if _keep_one(rules) else len(cards)
+            spare = len(cards) - 1 if keep_one else len(cards)
             # A meld of one natural and jokers may read as another meld (or none): left to plan().
             candidates += [
-                (MeldAction((m,)), sure is not None and len(m) <= spare and _plain(m))
-                for m in all_melds
+                (_meld_action(m), sure is not None and len(m) <= spare and _plain(m)) for m in all_melds
             ]
         if may_lay_off(rnd, seat):
-            layoff_sure = sure is not None and (len(cards) > 1 or not _keep_one(rules))
+            layoff_sure = sure is not None and (len(cards) > 1 or not keep_one)
             targets = _layoff_targets(cards, rnd.melds, rules)
             for k, (card, index, end) in enumerate(targets):
                 # A run end is named only when the card fits at both ends of that meld.
@@ -697,7 +731,7 @@ class MeldingFamily:
                     (k > 0 and targets[k - 1][:2] == (card, index))
                     or (k + 1 < len(targets) and targets[k + 1][:2] == (card, index))
                 )
-                candidates.append((LayOff(card, index + 1, end if both_ends else None), layoff_sure))
+                candidates.append((_layoff_action(card, index + 1, end if both_ends else None), layoff_sure))
         if _exchange_problem(rnd, seat) is None:
             candidates += self._swap_candidates(rnd, seat, cards, sure is not None)
         seen: set[Action] = set()
@@ -774,10 +808,13 @@ class MeldingFamily:
         known = _facts_under(rules)
         for i, tm in enumerate(rnd.melds):
             meld = tm.meld
-            if JOKER_CODE not in meld.cards:
-                continue
+            facts = known.get(id(meld))
+            if facts is None or facts[0] is not meld:
+                facts = _meld_facts(known, meld, rules)
+            if not facts[3]:
+                continue  # no joker to exchange
             options: list[tuple[Card, ...]] = []
-            exchange = _meld_facts(known, meld, rules)[2]
+            exchange = facts[2]
             complete_four = meld.is_set and rules.set_joker_exchange == "complete_four_only"
             if complete_four:
                 missing = tuple(Card.of(meld.rank, s) for s in meld.missing_suits())

@@ -62,6 +62,11 @@ def position_value(position: int) -> int:
     return 10 if position > 10 else position
 
 
+_VALUE_BELOW: Final = tuple(sum(position_value(p) for p in range(1, q)) for q in range(HIGH_ACE + 2))
+"""Summed opening value of the run positions below each position (index 1 … 15): a run's value is a
+difference of two entries."""
+
+
 def rank_value(rank: int) -> int:
     """Opening value of a card of ``rank`` in a set: ace 11, courts 10, pips face value."""
     if rank == 1:
@@ -405,7 +410,10 @@ class Meld:
         """Opening value (RULES.md §2.2): jokers count as the card they stand for."""
         if self.kind is MeldKind.SET:
             return rank_value(self.rank) * len(self.cards)
-        return sum(position_value(p) for p in range(self.start, self.end + 1))
+        end = self.start + len(self.cards)  # one past the last position
+        if self.start > 0 and end < len(_VALUE_BELOW):
+            return _VALUE_BELOW[end] - _VALUE_BELOW[self.start]
+        return sum(position_value(p) for p in range(self.start, end))
 
     def missing_suits(self) -> tuple[int, ...]:
         """Set: the suits no natural of the set has, in suit order."""
