@@ -265,13 +265,22 @@ class Hand:
 
     def is_within(self, other: Hand) -> bool:
         """Whether ``other`` holds every card of this hand at least as often (a sub-multiset)."""
-        mine, theirs = self._counts, other._counts
-        return all(theirs[c] >= mine[c] for c in self.cards())
+        theirs = other._counts
+        for c in self.cards():  # noqa: SIM110 (no generator on this hot path); each copy once
+            if theirs[c] < self._counts[c]:
+                return False
+        return True
 
     def common(self, other: Hand) -> Hand:
         """The cards both hands hold, each as often as the hand holding it fewer times."""
-        mine, theirs = self._counts, other._counts
-        return Hand(c for c in dict.fromkeys(self.cards()) for _ in range(min(mine[c], theirs[c])))
+        theirs = other._counts
+        common = Hand()
+        counts = common._counts
+        for c in self.cards():  # each copy, kept while the other hand holds more
+            if counts[c] < theirs[c]:
+                counts[c] += 1
+                common._size += 1
+        return common
 
     def cards(self) -> tuple[Card, ...]:
         """The cards in code order, each as often as it is held (kept until the hand changes)."""

@@ -128,53 +128,86 @@ _OpeningCheck = Callable[[Sequence[Meld]], bool]
 """Whether an opening of these melds (built by the solver from the mover's hand) is legal."""
 
 
-_MeldFacts = tuple[Meld, dict[Card, tuple[End | None, ...]], tuple[Card, ...], bool]
-"""A table meld, the cards that can be laid off on it with their ends (as :func:`solver.layoff_targets`
-gives them), :meth:`Meld.exchange_cards` and whether it holds a joker."""
-_FACTS: dict[int, tuple[Rules, dict[int, _MeldFacts]]] = {}
+_Ends = tuple[End | None, ...]
 
 
-def _facts_under(rules: Rules) -> dict[int, _MeldFacts]:
-    """The :data:`_MeldFacts` learnt under ``rules``, by the meld's id (each entry holds its meld,
-    so the id is not reused while kept). Melds are immutable and a table meld is asked again on
-    every turn of an opened player, so its facts are worked out once."""
-    entry = _FACTS.get(id(rules))
-    if entry is None or entry[0] is not rules:
+class _TableFacts:
+    """What the legal actions need to know of table melds under one rule set, worked out once per
+    meld and per table: melds are immutable, and a table is asked again on every turn of every
+    opened player until a meld is laid or changed.
+
+    Per table (by the ids of its :class:`TableMeld` objects, which the entry keeps, so the ids are
+    not reused while kept): every card that can be laid off with its ``(meld index, end)`` targets
+    as :func:`solver.layoff_targets` gives them, and the melds holding a joker with the natural
+    cards that can replace one (:meth:`Meld.exchange_cards`).
+    """
+
+    __slots__ = ("_fits", "_rules", "_tables")
+
+    def __init__(self, rules: Rules) -> None:
+        self._rules = rules
+        self._fits: dict[int, tuple[Meld, dict[Card, _Ends]]] = {}
+        self._tables: dict[tuple[int, ...], _Table] = {}
+
+    def table(self, table: Sequence[TableMeld]) -> _Table:
+        key = tuple(map(id, table))
+        found = self._tables.get(key)
+        if found is None:
+            targets: dict[Card, list[tuple[int, End | None]]] = {}
+            jokers: list[tuple[int, Meld, tuple[Card, ...]]] = []
+            for i, tm in enumerate(table):
+                for card, ends in self._meld_fits(tm.meld).items():
+                    targets.setdefault(card, []).extend((i, end) for end in ends)
+                if JOKER_CODE in tm.meld.cards:
+                    jokers.append((i, tm.meld, tm.meld.exchange_cards()))
+            if len(self._tables) >= 1 << 10:
+                self._tables.clear()
+            fits = {card: tuple(where) for card, where in targets.items()}
+            found = self._tables[key] = (tuple(table), fits, tuple(jokers))
+        return found
+
+    def _meld_fits(self, meld: Meld) -> dict[Card, _Ends]:
+        """The cards that can be laid off on ``meld`` and their ends (``None`` for a set)."""
+        entry = self._fits.get(id(meld))  # the entry holds the meld, so its id is not reused
+        if entry is None or entry[0] is not meld:
+            ends: dict[Card, _Ends] = {}
+            for card, _, end in solver.layoff_targets(_ALL_CARDS, (meld,), self._rules):
+                ends[card] = (*ends.get(card, ()), end)
+            if len(self._fits) >= 1 << 12:
+                self._fits.clear()
+            entry = self._fits[id(meld)] = (meld, ends)
+        return entry[1]
+
+
+_Table = tuple[
+    tuple[TableMeld, ...],
+    dict[Card, tuple[tuple[int, End | None], ...]],
+    tuple[tuple[int, Meld, tuple[Card, ...]], ...],
+]
+"""A table as :class:`_TableFacts` knows it: its melds, lay-off targets by card, joker melds."""
+_FACTS: dict[int, _TableFacts] = {}
+
+
+def _table_facts(rnd: RoundState) -> _Table:
+    """What :class:`_TableFacts` knows of the table of ``rnd`` under its rules."""
+    rules = rnd.rules
+    facts = _FACTS.get(id(rules))
+    if facts is None or facts._rules is not rules:
         if len(_FACTS) >= 8:
             del _FACTS[next(iter(_FACTS))]  # the rule set met longest ago
-        entry = _FACTS[id(rules)] = (rules, {})
-    return entry[1]
+        facts = _FACTS[id(rules)] = _TableFacts(rules)
+    return facts.table(rnd.melds)
 
 
-def _meld_facts(known: dict[int, _MeldFacts], meld: Meld, rules: Rules) -> _MeldFacts:
-    facts = known.get(id(meld))
-    if facts is None or facts[0] is not meld:
-        ends: dict[Card, tuple[End | None, ...]] = {}
-        for card, _, end in solver.layoff_targets(_ALL_CARDS, (meld,), rules):
-            ends[card] = (*ends.get(card, ()), end)
-        if len(known) >= 1 << 12:
-            known.clear()
-        facts = known[id(meld)] = (meld, ends, meld.exchange_cards(), JOKER_CODE in meld.cards)
-    return facts
-
-
-def _layoff_targets(cards: Sequence[Card], table: Sequence[TableMeld], rules: Rules) -> list[Layoff]:
-    """:func:`solver.layoff_targets` of the hand ``cards`` on ``table``, read from each meld's
-    fitting cards (a card fits a meld or not whatever else is held): by card, then meld, then
+def _layoff_targets(cards: Sequence[Card], rnd: RoundState) -> list[Layoff]:
+    """:func:`solver.layoff_targets` of the hand ``cards`` on the table of ``rnd``, read from what
+    fits each meld (a card fits a meld or not whatever else is held): by card, then meld, then
     ``low`` before ``high``."""
-    known = _facts_under(rules)
-    held = set(cards)
-    fits: list[dict[Card, tuple[End | None, ...]]] = []
-    hits: list[tuple[Card, int]] = []
-    for i, tm in enumerate(table):
-        meld = tm.meld
-        facts = known.get(id(meld))
-        fit = (facts if facts is not None and facts[0] is meld else _meld_facts(known, meld, rules))[1]
-        fits.append(fit)
-        for card in held.intersection(fit):
-            hits.append((card, i))
-    hits.sort()
-    return [(card, i, end) for card, i in hits for end in fits[i][card]]
+    fits = _table_facts(rnd)[1]
+    held = set(cards).intersection(fits)
+    if not held:
+        return []
+    return [(card, i, end) for card in sorted(held) for i, end in fits[card]]
 
 
 _LAYOFF_ACTIONS: dict[tuple[Card, int, End | None], LayOff] = {}
@@ -687,7 +720,7 @@ class MeldingFamily:
         rules = rnd.rules
         seat = rnd.to_move
         hand = rnd.hands[seat]
-        cards = list(hand)
+        cards = hand.cards()
         pending = rnd.must_lay
         keep_one = rules.going_out_requires_discard  # _keep_one
         all_melds = solver.all_melds(cards, rules)
@@ -715,7 +748,7 @@ class MeldingFamily:
                     legal = sure is not None and sure((meld,))
                     candidates.append((Open((m,)), legal))
             if not rules.hand_romme_requires_opening_min and minimum:
-                candidates += [(a, False) for a in _hand_romme_openings(rnd, cards)]
+                candidates += [(a, False) for a in _hand_romme_openings(rnd, list(cards))]
         else:
             spare = len(cards) - 1 if keep_one else len(cards)
             # A meld of one natural and jokers may read as another meld (or none): left to plan().
@@ -724,7 +757,7 @@ class MeldingFamily:
             ]
         if may_lay_off(rnd, seat):
             layoff_sure = sure is not None and (len(cards) > 1 or not keep_one)
-            targets = _layoff_targets(cards, rnd.melds, rules)
+            targets = _layoff_targets(cards, rnd)
             for k, (card, index, end) in enumerate(targets):
                 # A run end is named only when the card fits at both ends of that meld.
                 both_ends = end is not None and (
@@ -744,7 +777,7 @@ class MeldingFamily:
             if legal or is_legal(self, rnd, a):
                 result.append(a)
         if pending is None:
-            result += [_DISCARDS[c] for c in self.discardable(rnd, seat)]
+            result += map(_DISCARDS.__getitem__, self.discardable(rnd, seat))
         return result
 
     def _draw_phase_actions(self, rnd: RoundState) -> list[Action]:
@@ -791,7 +824,7 @@ class MeldingFamily:
         return legal
 
     def _swap_candidates(
-        self, rnd: RoundState, seat: int, cards: list[Card], checked: bool
+        self, rnd: RoundState, seat: int, cards: Sequence[Card], checked: bool
     ) -> list[tuple[Action, bool]]:
         """Joker exchanges, each with whether it is legal by construction (else :meth:`plan`
         decides). ``checked``: no taken discard is left to lay (:meth:`_sure_legal`). A single
@@ -805,16 +838,8 @@ class MeldingFamily:
         hand = rnd.hands[seat]
         keep = 1 if _keep_one(rules) else 0
         found: list[tuple[Action, bool]] = []
-        known = _facts_under(rules)
-        for i, tm in enumerate(rnd.melds):
-            meld = tm.meld
-            facts = known.get(id(meld))
-            if facts is None or facts[0] is not meld:
-                facts = _meld_facts(known, meld, rules)
-            if not facts[3]:
-                continue  # no joker to exchange
+        for i, meld, exchange in _table_facts(rnd)[2]:  # the melds holding a joker
             options: list[tuple[Card, ...]] = []
-            exchange = facts[2]
             complete_four = meld.is_set and rules.set_joker_exchange == "complete_four_only"
             if complete_four:
                 missing = tuple(Card.of(meld.rank, s) for s in meld.missing_suits())
