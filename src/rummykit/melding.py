@@ -128,7 +128,9 @@ _OpeningCheck = Callable[[Sequence[Meld]], bool]
 """Whether an opening of these melds (built by the solver from the mover's hand) is legal."""
 
 
-_Ends = tuple[End | None, ...]
+_MeldFacts = tuple[Meld, tuple[tuple[Card, End | None], ...], tuple[Card, ...] | None]
+"""A meld, its lay-off targets in :func:`solver.layoff_targets` order and the natural cards that
+can replace one of its jokers (``None`` without a joker)."""
 
 
 class _TableFacts:
@@ -142,11 +144,11 @@ class _TableFacts:
     cards that can replace one (:meth:`Meld.exchange_cards`).
     """
 
-    __slots__ = ("_fits", "_rules", "_tables")
+    __slots__ = ("_melds", "_rules", "_tables")
 
     def __init__(self, rules: Rules) -> None:
         self._rules = rules
-        self._fits: dict[int, tuple[Meld, dict[Card, _Ends]]] = {}
+        self._melds: dict[int, _MeldFacts] = {}
         self._tables: dict[tuple[int, ...], _Table] = {}
 
     def table(self, table: Sequence[TableMeld]) -> _Table:
@@ -155,33 +157,38 @@ class _TableFacts:
         if found is None:
             targets: dict[Card, list[tuple[int, End | None]]] = {}
             jokers: list[tuple[int, Meld, tuple[Card, ...]]] = []
+            known = self._melds
             for i, tm in enumerate(table):
-                for card, ends in self._meld_fits(tm.meld).items():
-                    targets.setdefault(card, []).extend((i, end) for end in ends)
-                if JOKER_CODE in tm.meld.cards:
-                    jokers.append((i, tm.meld, tm.meld.exchange_cards()))
+                meld = tm.meld
+                entry = known.get(id(meld))  # the entry holds the meld, so its id is not reused
+                if entry is None or entry[0] is not meld:
+                    entry = self._learn(meld)
+                for card, end in entry[1]:
+                    where = targets.get(card)
+                    if where is None:
+                        where = targets[card] = []
+                    where.append((i, end))
+                if entry[2] is not None:
+                    jokers.append((i, meld, entry[2]))
             if len(self._tables) >= 1 << 10:
                 self._tables.clear()
-            fits = {card: tuple(where) for card, where in targets.items()}
-            found = self._tables[key] = (tuple(table), fits, tuple(jokers))
+            found = self._tables[key] = (tuple(table), targets, tuple(jokers))
         return found
 
-    def _meld_fits(self, meld: Meld) -> dict[Card, _Ends]:
-        """The cards that can be laid off on ``meld`` and their ends (``None`` for a set)."""
-        entry = self._fits.get(id(meld))  # the entry holds the meld, so its id is not reused
-        if entry is None or entry[0] is not meld:
-            ends: dict[Card, _Ends] = {}
-            for card, _, end in solver.layoff_targets(_ALL_CARDS, (meld,), self._rules):
-                ends[card] = (*ends.get(card, ()), end)
-            if len(self._fits) >= 1 << 12:
-                self._fits.clear()
-            entry = self._fits[id(meld)] = (meld, ends)
-        return entry[1]
+    def _learn(self, meld: Meld) -> _MeldFacts:
+        """The lay-off targets of ``meld`` (card and end, ``None`` for a set) and, when it holds a
+        joker, the natural cards that can replace one."""
+        fits = tuple((card, end) for card, _, end in solver.layoff_targets(_ALL_CARDS, (meld,), self._rules))
+        exchange = meld.exchange_cards() if JOKER_CODE in meld.cards else None
+        if len(self._melds) >= 1 << 12:
+            self._melds.clear()
+        facts = self._melds[id(meld)] = (meld, fits, exchange)
+        return facts
 
 
 _Table = tuple[
     tuple[TableMeld, ...],
-    dict[Card, tuple[tuple[int, End | None], ...]],
+    dict[Card, list[tuple[int, End | None]]],
     tuple[tuple[int, Meld, tuple[Card, ...]], ...],
 ]
 """A table as :class:`_TableFacts` knows it: its melds, lay-off targets by card, joker melds."""
