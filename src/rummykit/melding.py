@@ -241,6 +241,21 @@ def _meld_action(cards: MeldCards) -> MeldAction:
     return action
 
 
+_SWAP_ACTIONS: dict[tuple[tuple[Card, ...], int, MeldCards | None], Swap] = {}
+
+
+def _swap_action(cards: tuple[Card, ...], target: int, meld: MeldCards | None) -> Swap:
+    """The (immutable) joker exchange of ``cards`` into table meld ``target``, the freed joker laid
+    in ``meld`` (or kept in hand for ``None``), shared by the legal-action lists that offer it."""
+    key = (cards, target, meld)
+    action = _SWAP_ACTIONS.get(key)
+    if action is None:
+        if len(_SWAP_ACTIONS) >= 1 << 12:
+            _SWAP_ACTIONS.clear()
+        action = _SWAP_ACTIONS[key] = Swap(cards, target, () if meld is None else (meld,))
+    return action
+
+
 def _plain(cards: Sequence[int]) -> bool:
     """At least two naturals: the cards read back as the meld they were built as."""
     return len(cards) - cards.count(JOKER_CODE) >= 2
@@ -857,14 +872,14 @@ class MeldingFamily:
             sure = checked and not complete_four
             for swap_cards in options:
                 if rules.exchanged_joker_destination == "hand":
-                    found.append((Swap(swap_cards, i + 1), sure))
+                    found.append((_swap_action(swap_cards, i + 1, None), sure))
                     continue
                 rest = list(hand.without(swap_cards))
                 freed = sum(1 for c in swap_cards if c in exchange)
                 rest += [JOKER] * max(freed, 1)
                 for m in solver.melds_containing(rest, JOKER, rules):
                     legal = sure and _plain(m) and len(cards) - len(m) >= keep
-                    found.append((Swap(swap_cards, i + 1, (m,)), legal))
+                    found.append((_swap_action(swap_cards, i + 1, m), legal))
                 if rules.exchanged_joker_destination == "any_meld_same_turn":
                     for j, other in enumerate(rnd.melds):
                         for end in other.meld.layoff_ends(JOKER, rules) or (
