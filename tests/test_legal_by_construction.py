@@ -14,6 +14,7 @@ import pytest
 from rummykit import Round, Rules, solver
 from rummykit.actions import LayOff, MeldAction, Open, Swap
 from rummykit.cards import Hand, parse_cards
+from rummykit.errors import IllegalActionError
 from rummykit.melding import _layoff_targets
 from rummykit.melds import Meld
 from rummykit.solver import backend
@@ -79,3 +80,13 @@ def test_exchange_that_lays_the_whole_hand_is_offered_only_without_a_card_to_kee
     swaps = [str(a) for a in rnd.legal_actions() if isinstance(a, Swap)]
     assert all(rnd.is_legal(a) for a in rnd.legal_actions())
     assert ("swap 8H on 1 then meld 5S 6S JK" in swaps) is not keep_one
+
+
+def test_an_action_added_to_the_offered_list_is_still_checked() -> None:
+    rnd = Round.new(Rules.preset("german"), 3, seed=4)
+    rnd.apply(rnd.legal_actions()[0])  # draw
+    legal = rnd.legal_actions()
+    stranger = LayOff(rnd.state().hands[rnd.to_move].cards()[0], 1)  # there is no table meld yet
+    legal.append(stranger)
+    with pytest.raises(IllegalActionError):
+        rnd.apply(stranger)

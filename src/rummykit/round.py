@@ -88,9 +88,9 @@ class Round:
     _history: list[Event]
     _undo: list[tuple[int, RoundState]]
     """Checkpoints for :meth:`undo`: (number of actions applied, the state before the next one)."""
-    _offered: tuple[RoundState, int, list[Action], set[int]] | None
-    """The last :meth:`legal_actions` list with the state and action count it was made for, and the
-    ids of its actions (the list keeps them alive, so an id names exactly one of them)."""
+    _offered: tuple[RoundState, int, tuple[Action, ...]] | None
+    """The actions of the last :meth:`legal_actions` list (a copy: a caller may change the list) with
+    the state and action count it was made for."""
 
     # Construction -------------------------------------------------------------------------------
     @classmethod
@@ -179,7 +179,7 @@ class Round:
         if state.phase is _PHASE_OVER:
             return []
         offered = family_for(state.rules).legal_actions(state)
-        self._offered = (state, len(self._history), offered, set(map(id, offered)))
+        self._offered = (state, len(self._history), tuple(offered))
         return offered
 
     def check(self, action: Action) -> None:
@@ -206,13 +206,13 @@ class Round:
         seat = state.to_move
         offered = self._offered
         self._offered = None
-        if (
-            offered is not None
-            and offered[0] is state
-            and offered[1] == len(self._history)
-            and id(action) in offered[3]
-            and state.phase is not _PHASE_OVER
-        ):
+        trusted = False
+        if offered is not None and offered[0] is state and offered[1] == len(self._history):
+            for candidate in reversed(offered[2]):  # discards, the most frequent, come last
+                if candidate is action:
+                    trusted = state.phase is not _PHASE_OVER
+                    break
+        if trusted:
             # One of the actions just offered for this very state: the family may skip its checks.
             family = family_for(state.rules)
             plan_offered = getattr(family, "plan_offered", None)
