@@ -860,6 +860,7 @@ class MeldingFamily:
         hand = rnd.hands[seat]
         keep = 1 if _keep_one(rules) else 0
         found: list[tuple[Action, bool]] = []
+        held = set(cards)
         for i, meld, exchange in _table_facts(rnd)[2]:  # the melds holding a joker
             options: list[tuple[Card, ...]] = []
             complete_four = meld.is_set and rules.set_joker_exchange == "complete_four_only"
@@ -868,7 +869,7 @@ class MeldingFamily:
                 if len(meld.naturals) + len(missing) == 4 and hand.contains_all(missing):
                     options.append(missing)
             else:
-                options += [(c,) for c in exchange if c in hand]
+                options += [(c,) for c in exchange if c in held]
             sure = checked and not complete_four
             for swap_cards in options:
                 if rules.exchanged_joker_destination == "hand":
