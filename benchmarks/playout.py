@@ -1,12 +1,14 @@
 """Random playouts: rounds per second and actions per second for every preset.
 
 Each configuration (preset, players) plays ``--rounds`` seeded rounds with uniformly random legal
-actions, ``--repeats`` times, all in one process; the table shows the medians over the repeats.
-Timing covers ``legal_actions()`` plus ``apply()`` for every action and the deal, nothing else.
-It prints figures only and never fails on timing.
+actions, ``--repeats`` times, all in one process; the table shows the medians over the repeats, in
+CPU time of this process (``time.process_time``, so other load on a shared machine distorts them
+less). Timing covers ``legal_actions()`` plus ``apply()`` for every action and the deal, nothing
+else. It prints figures only and never fails on timing.
 
-A second part compares in the same process, in CPU time (``time.process_time``): random play per
-player action against OpenSpiel's gin (C++ game driven from Python, when ``pyspiel`` is installed),
+A second part compares in the same process, in CPU time: random play per player action against
+OpenSpiel's gin (C++ game driven from Python, when ``pyspiel`` is installed) in ``--batches``
+alternating batches (OpenSpiel, then each rummykit configuration, again; medians with the range),
 and the CPU time per searched move of ``search:medium`` heads-up against greedy on seeded rounds,
 once per solver backend (compiled kernels and the pure-Python twin). The moves of the two backends
 must agree (same samples, same answers); a difference is reported.
@@ -81,7 +83,7 @@ def measure(preset: str, players: int, rounds: int, repeats: int) -> Figures:
     play_rounds(rules, players, 1, seed=0)  # warm-up: solver tables and caches
     per_round, per_action, lengths = [], [], []
     for repeat in range(repeats):
-        seconds, actions = play_rounds(rules, players, rounds, seed=1 + repeat)
+        seconds, actions = play_rounds(rules, players, rounds, seed=1 + repeat, clock=time.process_time)
         per_round.append(rounds / seconds)
         per_action.append(actions / seconds)
         lengths.append(actions / rounds)
@@ -250,20 +252,42 @@ def search_moves(rules: Rules, rounds: int, seed: int) -> tuple[float, list[obje
     return spent / max(1, search.searches), chosen
 
 
-def compare(quick: bool) -> None:
+RANDOM_PLAY_COMPARED = (("viennese", 2), ("german", 2), ("german", 4))
+
+
+def _spread(seconds: list[float]) -> str:
+    return f"({min(seconds) * 1e6:.1f}-{max(seconds) * 1e6:.1f})"
+
+
+def compare(quick: bool, batches: int) -> None:
     """The one-process comparisons of the module docstring."""
-    print(f"\none-process comparison, CPU time; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(
+        f"\none-process comparison, CPU time, {batches} alternating batches (medians, range); "
+        f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
     games = 20 if quick else 100
-    gin = openspiel_cpu_per_action(games, seed=1)
-    if gin is None:
+    rounds = 5 if quick else 20
+    gin: list[float] = []
+    ours: dict[tuple[str, int], list[float]] = {config: [] for config in RANDOM_PLAY_COMPARED}
+    for batch in range(batches):
+        measured = openspiel_cpu_per_action(games, seed=1 + batch)
+        if measured is not None:
+            gin.append(measured)
+        for preset, players in RANDOM_PLAY_COMPARED:
+            per_action = random_cpu_per_action(Rules.preset(preset), players, rounds, seed=2 + batch)
+            ours[(preset, players)].append(per_action)
+    reference = statistics.median(gin) if gin else None
+    if reference is None:
         print("  OpenSpiel (pyspiel) not installed: gin skipped")
     else:
-        print(f"  OpenSpiel gin, random play          {gin * 1e6:8.1f} us per player action")
-    for preset, players in (("viennese", 2), ("german", 2), ("german", 4)):
-        ours = random_cpu_per_action(Rules.preset(preset), players, 5 if quick else 20, seed=2)
+        line = "  OpenSpiel gin, random play"
+        print(f"{line:<38}{reference * 1e6:8.1f} us per player action {_spread(gin)}")
+    for (preset, players), values in ours.items():
+        median = statistics.median(values)
         line = f"  rummykit {preset} {players}p, random play"
-        text = f"{line:<38}{ours * 1e6:8.1f} us per player action"
-        print(text + (f"  ({gin / ours:.2f}x OpenSpiel gin)" if gin else ""), flush=True)
+        text = f"{line:<38}{median * 1e6:8.1f} us per player action {_spread(values)}"
+        print(text + (f"  ({reference / median:.2f}x OpenSpiel gin)" if reference else ""), flush=True)
+    print(f"  load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     rounds = 2 if quick else 6
     for preset in ("viennese", "german"):
         moves: dict[str, list[object]] = {}
@@ -285,6 +309,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--preset", action="append", choices=sorted(PLAYER_COUNTS), help="only these presets")
     parser.add_argument("--compare-only", action="store_true", help="only the one-process comparisons")
     parser.add_argument("--gin-only", action="store_true", help="only random gin side by side")
+    parser.add_argument("--batches", type=int, help="alternating comparison batches (default 5, quick 3)")
     parser.add_argument("--gin-games", type=int, help="gin games per batch (default 100, quick 20)")
     parser.add_argument("--gin-repeats", type=int, help="gin batches per engine (default 5, quick 3)")
     args = parser.parse_args(argv)
@@ -294,8 +319,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.gin_only:
         gin_side_by_side(gin_games, gin_repeats)
         return 0
+    batches = args.batches or (3 if args.quick else 5)
     if args.compare_only:
-        compare(args.quick)
+        compare(args.quick, batches)
         gin_side_by_side(gin_games, gin_repeats)
         return 0
     rounds = args.rounds or (3 if args.quick else 10)
@@ -316,7 +342,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{f.actions_per_round:>15.0f}",
                 flush=True,
             )
-    compare(args.quick)
+    compare(args.quick, batches)
     gin_side_by_side(gin_games, gin_repeats)
     return 0
 

@@ -74,6 +74,23 @@ def nothing() -> None:
     pass
 
 
+def alternating(
+    label: str,
+    ours: tuple[Callable[[Any], object], Sequence[Any]],
+    theirs: tuple[Callable[[Any], object], Sequence[Any]],
+    passes: int,
+) -> None:
+    """rummykit cold (the active backend, every cache emptied before each pass) and the peer, pass by
+    pass in turn, so both see the same load; prints the medians and their ratio."""
+    mine: list[float] = []
+    peer: list[float] = []
+    for _ in range(passes):
+        mine.append(rate(ours[0], ours[1], 1, clear_all))
+        peer.append(rate(theirs[0], theirs[1], 1, nothing))
+    a, b = statistics.median(mine), statistics.median(peer)
+    print(f"  {label}, {passes} passes in turn: rummykit cold {a:,.0f}, peer {b:,.0f} hands/s = {a / b:.2f}x")
+
+
 def clear_all() -> None:
     solver.clear_caches()
 
@@ -184,6 +201,8 @@ def main() -> None:
         os_rate = rate(os_utils.min_deadwood, ints, repeats, nothing)
         line("OpenSpiel GinRummyUtils.min_deadwood", os_rate)
         ratio("rummykit cold / OpenSpiel", r["cold"], os_rate)
+        ours10 = (lambda h: solver.min_deadwood(h, GIN), gin10)
+        alternating("vs OpenSpiel", ours10, (os_utils.min_deadwood, ints), 2 * repeats + 1)
         diff = sum(
             solver.min_deadwood(h, GIN) != os_utils.min_deadwood(i) for h, i in zip(gin10, ints, strict=True)
         )
@@ -213,6 +232,8 @@ def main() -> None:
         os_rate = rate(os_utils.min_deadwood, ints, repeats, nothing)
         line("OpenSpiel min_deadwood (11-card heuristic)", os_rate)
         ratio("rummykit cold / OpenSpiel", r["cold"], os_rate)
+        ours11 = (lambda h: solver.best_discards(h, GIN), gin11)
+        alternating("vs OpenSpiel", ours11, (os_utils.min_deadwood, ints), 2 * repeats + 1)
         diff = [
             (solver.best_discards(h, GIN)[0], os_utils.min_deadwood(i))
             for h, i in zip(gin11, ints, strict=True)

@@ -17,7 +17,9 @@ rules never distinguish copies, so a hand is a multiset of faces (:class:`Hand`)
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator
+from itertools import compress
 from typing import Final
 
 from rummykit.errors import NotationError
@@ -217,6 +219,20 @@ class Hand:
         """A copy with one more copy of ``card``."""
         after = self.copy()
         after.add(card)
+        cards = self._cards
+        if cards is not None and 0 <= card < NUM_CODES:  # keep the card order without a rescan
+            i = bisect_right(cards, card)
+            after._cards = (*cards[:i], Card._cache[card], *cards[i:])
+        return after
+
+    def minus(self, card: int) -> Hand:
+        """A copy less one copy of ``card``; :class:`KeyError` if it is not held."""
+        after = self.copy()
+        after.remove(card)
+        held = self._cards
+        if held is not None:  # keep the card order without a rescan
+            i = held.index(card)
+            after._cards = held[:i] + held[i + 1 :]
         return after
 
     def remove_all(self, cards: Iterable[int]) -> None:
@@ -227,8 +243,17 @@ class Hand:
 
     def without(self, cards: Iterable[int]) -> Hand:
         """A copy less one copy of each card of ``cards``; :class:`KeyError` if one is not held."""
+        if not isinstance(cards, (tuple, list)):
+            cards = tuple(cards)  # read twice below
         after = self.copy()
         after.remove_all(cards)
+        held = self._cards
+        if held is not None:  # keep the card order without a rescan
+            rest = list(held)
+            faces = Card._cache
+            for c in cards:
+                rest.remove(faces[c])
+            after._cards = tuple(rest)
         return after
 
     def contains_all(self, cards: Iterable[int]) -> bool:
@@ -238,14 +263,36 @@ class Hand:
             need[c] = need.get(c, 0) + 1
         return all(self._counts[c] >= n for c, n in need.items())
 
+    def is_within(self, other: Hand) -> bool:
+        """Whether ``other`` holds every card of this hand at least as often (a sub-multiset)."""
+        theirs = other._counts
+        for c in self.cards():  # noqa: SIM110 (no generator on this hot path); each copy once
+            if theirs[c] < self._counts[c]:
+                return False
+        return True
+
+    def common(self, other: Hand) -> Hand:
+        """The cards both hands hold, each as often as the hand holding it fewer times."""
+        theirs = other._counts
+        common = Hand()
+        counts = common._counts
+        for c in self.cards():  # each copy, kept while the other hand holds more
+            if counts[c] < theirs[c]:
+                counts[c] += 1
+                common._size += 1
+        return common
+
     def cards(self) -> tuple[Card, ...]:
         """The cards in code order, each as often as it is held (kept until the hand changes)."""
         cards = self._cards
         if cards is None:
-            faces = Card._cache
-            held = [faces[code] for code, n in enumerate(self._counts) if n]
-            if len(held) < self._size:  # a face held twice (two decks)
-                held = [faces[code] for code, n in enumerate(self._counts) if n for _ in range(n)]
+            counts = self._counts
+            held = list(compress(Card._cache, counts))
+            if len(held) < self._size:  # a face held twice or more (two decks)
+                for c in held[:]:
+                    if counts[c] > 1:
+                        held += [c] * (counts[c] - 1)
+                held.sort()
             cards = self._cards = tuple(held)
         return cards
 

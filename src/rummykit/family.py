@@ -10,13 +10,18 @@ the registry.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import Final, Protocol
 
 from rummykit.actions import Action, Draw, TakeDiscard
 from rummykit.cards import Card
 from rummykit.errors import DrawError, IllegalActionError, WrongTurnError
 from rummykit.state import RoundState
 from rummykit.views import Phase
+
+# Enum members as module constants: ``Phase.X`` is a class attribute lookup costing ~0.3 us on
+# Python 3.11, and the turn flow reads them on every action.
+_PHASE_DRAW: Final = Phase.DRAW
+
 
 Plan = Callable[[], Card | None]
 """A checked state change; running it applies the action and returns the privately moved card."""
@@ -52,7 +57,7 @@ def draw_phase_plan(
     """The draw phase, alike in both families: ``draw`` or ``take`` (planned by ``plan_take``) while
     the player has not drawn, an error for anything else then, and for a second draw later.
     Returns ``None`` when the action belongs to the rest of the turn."""
-    if rnd.phase is Phase.DRAW:
+    if rnd.phase is _PHASE_DRAW:
         if isinstance(action, Draw):
             return plan_draw(rnd, after_draw)
         if isinstance(action, TakeDiscard):

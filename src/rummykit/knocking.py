@@ -41,6 +41,11 @@ def _without(rnd: RoundState, seat: int, card: Card, action: Action) -> Hand:
     return hand.without((card,))
 
 
+_PHASE_DRAW: Final = Phase.DRAW
+_PHASE_DISCARD: Final = Phase.DISCARD
+# Enum members as module constants: ``Phase.X`` costs ~0.3 us per read on Python 3.11.
+
+
 def knock_allowed(deadwood: int, threshold: int, comparison: str) -> bool:
     """Whether ``deadwood`` after the discard allows a knock (RULES.md §4.5; zero is a Rummy)."""
     if deadwood == 0:
@@ -78,7 +83,7 @@ class KnockFamily:
             rnd.discard_pile.pop()
             rnd.hands[seat] = rnd.hands[seat].plus(card)
             rnd.taken_discard = card
-            rnd.phase = Phase.DISCARD
+            rnd.phase = _PHASE_DISCARD
 
         return effect
 
@@ -182,7 +187,7 @@ class KnockFamily:
         rnd.finish(termination, winner, score.penalties, score.gains, score.multiplier, score.arrangements)
 
     def legal_actions(self, rnd: RoundState) -> list[Action]:
-        if rnd.phase is Phase.DRAW:
+        if rnd.phase is _PHASE_DRAW:
             draw_phase: list[Action] = [Draw(), TakeDiscard()]
             return [a for a in draw_phase if is_legal(self, rnd, a)]
         rules = rnd.rules

@@ -31,7 +31,6 @@ openings other than the best one are accepted by ``check``/``apply`` but not enu
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 from typing import Final
 
@@ -61,8 +60,9 @@ from rummykit.errors import (
     WrongTurnError,
 )
 from rummykit.family import Plan, draw_phase_plan, is_legal, plan_draw
-from rummykit.melds import Meld, position_value, rank_value
+from rummykit.melds import End, Meld, position_value, rank_value
 from rummykit.rules import Rules
+from rummykit.solver import Layoff
 from rummykit.state import RoundState
 from rummykit.views import Phase, TableMeld, Termination
 
@@ -72,8 +72,18 @@ _VALUE_BOUND: Final = tuple(
 )
 """The most a card can add to a meld's opening value (RULES.md §2.2): an ace or a joker 11, a court
 card 10, a pip card its pips. A meld's value is at most the sum over its cards."""
-_DISCARDS: Final = tuple(Discard(Card(code)) for code in range(NUM_CODES))
-"""One (immutable) discard action per card code, shared by every legal-action list."""
+# Enum members as module constants: ``Phase.X`` is a class attribute lookup costing ~0.3 us on
+# Python 3.11, and the turn flow reads them on every action.
+_PHASE_DRAW: Final = Phase.DRAW
+_PHASE_PLAY: Final = Phase.PLAY
+
+
+_ALL_CARDS: Final = tuple(Card(code) for code in range(NUM_CODES))
+_DISCARDS: Final = tuple(Discard(card) for card in _ALL_CARDS)
+"""One (immutable) discard action per card code, shared by every legal-action list (as are
+``draw`` and ``take``)."""
+_DRAW: Final = Draw()
+_TAKE: Final = TakeDiscard()
 
 
 def _meld(cards: MeldCards, rules: Rules, action: Action) -> Meld:
@@ -118,11 +128,132 @@ _OpeningCheck = Callable[[Sequence[Meld]], bool]
 """Whether an opening of these melds (built by the solver from the mover's hand) is legal."""
 
 
-@functools.lru_cache(maxsize=1 << 12)
-def _exchange_cards(meld: Meld) -> tuple[Card, ...]:
-    """:meth:`Meld.exchange_cards`, kept per meld (melds are immutable; a table meld with jokers is
-    asked again on every turn of an opened player)."""
-    return meld.exchange_cards()
+_MeldFacts = tuple[Meld, tuple[tuple[Card, End | None], ...], tuple[Card, ...] | None]
+"""A meld, its lay-off targets in :func:`solver.layoff_targets` order and the natural cards that
+can replace one of its jokers (``None`` without a joker)."""
+
+
+class _TableFacts:
+    """What the legal actions need to know of table melds under one rule set, worked out once per
+    meld and per table: melds are immutable, and a table is asked again on every turn of every
+    opened player until a meld is laid or changed.
+
+    Per table (by the ids of its :class:`TableMeld` objects, which the entry keeps, so the ids are
+    not reused while kept): every card that can be laid off with its ``(meld index, end)`` targets
+    as :func:`solver.layoff_targets` gives them, and the melds holding a joker with the natural
+    cards that can replace one (:meth:`Meld.exchange_cards`).
+    """
+
+    __slots__ = ("_melds", "_rules", "_tables")
+
+    def __init__(self, rules: Rules) -> None:
+        self._rules = rules
+        self._melds: dict[int, _MeldFacts] = {}
+        self._tables: dict[tuple[int, ...], _Table] = {}
+
+    def table(self, table: Sequence[TableMeld]) -> _Table:
+        key = tuple(map(id, table))
+        found = self._tables.get(key)
+        if found is None:
+            targets: dict[Card, list[tuple[int, End | None]]] = {}
+            jokers: list[tuple[int, Meld, tuple[Card, ...]]] = []
+            known = self._melds
+            for i, tm in enumerate(table):
+                meld = tm.meld
+                entry = known.get(id(meld))  # the entry holds the meld, so its id is not reused
+                if entry is None or entry[0] is not meld:
+                    entry = self._learn(meld)
+                for card, end in entry[1]:
+                    where = targets.get(card)
+                    if where is None:
+                        where = targets[card] = []
+                    where.append((i, end))
+                if entry[2] is not None:
+                    jokers.append((i, meld, entry[2]))
+            if len(self._tables) >= 1 << 10:
+                self._tables.clear()
+            found = self._tables[key] = (tuple(table), targets, tuple(jokers))
+        return found
+
+    def _learn(self, meld: Meld) -> _MeldFacts:
+        """The lay-off targets of ``meld`` (card and end, ``None`` for a set) and, when it holds a
+        joker, the natural cards that can replace one."""
+        fits = tuple((card, end) for card, _, end in solver.layoff_targets(_ALL_CARDS, (meld,), self._rules))
+        exchange = meld.exchange_cards() if JOKER_CODE in meld.cards else None
+        if len(self._melds) >= 1 << 12:
+            self._melds.clear()
+        facts = self._melds[id(meld)] = (meld, fits, exchange)
+        return facts
+
+
+_Table = tuple[
+    tuple[TableMeld, ...],
+    dict[Card, list[tuple[int, End | None]]],
+    tuple[tuple[int, Meld, tuple[Card, ...]], ...],
+]
+"""A table as :class:`_TableFacts` knows it: its melds, lay-off targets by card, joker melds."""
+_FACTS: dict[int, _TableFacts] = {}
+
+
+def _table_facts(rnd: RoundState) -> _Table:
+    """What :class:`_TableFacts` knows of the table of ``rnd`` under its rules."""
+    rules = rnd.rules
+    facts = _FACTS.get(id(rules))
+    if facts is None or facts._rules is not rules:
+        if len(_FACTS) >= 8:
+            del _FACTS[next(iter(_FACTS))]  # the rule set met longest ago
+        facts = _FACTS[id(rules)] = _TableFacts(rules)
+    return facts.table(rnd.melds)
+
+
+def _layoff_targets(cards: Sequence[Card], rnd: RoundState) -> list[Layoff]:
+    """:func:`solver.layoff_targets` of the hand ``cards`` on the table of ``rnd``, read from what
+    fits each meld (a card fits a meld or not whatever else is held): by card, then meld, then
+    ``low`` before ``high``."""
+    fits = _table_facts(rnd)[1]
+    held = set(cards).intersection(fits)
+    if not held:
+        return []
+    return [(card, i, end) for card in sorted(held) for i, end in fits[card]]
+
+
+_LAYOFF_ACTIONS: dict[tuple[Card, int, End | None], LayOff] = {}
+_MELD_ACTIONS: dict[MeldCards, MeldAction] = {}
+
+
+def _layoff_action(card: Card, target: int, end: End | None) -> LayOff:
+    """The (immutable) lay-off action, shared by the legal-action lists that offer it."""
+    action = _LAYOFF_ACTIONS.get((card, target, end))
+    if action is None:
+        if len(_LAYOFF_ACTIONS) >= 1 << 12:
+            _LAYOFF_ACTIONS.clear()
+        action = _LAYOFF_ACTIONS[(card, target, end)] = LayOff(card, target, end)
+    return action
+
+
+def _meld_action(cards: MeldCards) -> MeldAction:
+    """The (immutable) action laying one meld, shared by the legal-action lists that offer it."""
+    action = _MELD_ACTIONS.get(cards)
+    if action is None:
+        if len(_MELD_ACTIONS) >= 1 << 14:
+            _MELD_ACTIONS.clear()
+        action = _MELD_ACTIONS[cards] = MeldAction((cards,))
+    return action
+
+
+_SWAP_ACTIONS: dict[tuple[tuple[Card, ...], int, MeldCards | None], Swap] = {}
+
+
+def _swap_action(cards: tuple[Card, ...], target: int, meld: MeldCards | None) -> Swap:
+    """The (immutable) joker exchange of ``cards`` into table meld ``target``, the freed joker laid
+    in ``meld`` (or kept in hand for ``None``), shared by the legal-action lists that offer it."""
+    key = (cards, target, meld)
+    action = _SWAP_ACTIONS.get(key)
+    if action is None:
+        if len(_SWAP_ACTIONS) >= 1 << 12:
+            _SWAP_ACTIONS.clear()
+        action = _SWAP_ACTIONS[key] = Swap(cards, target, () if meld is None else (meld,))
+    return action
 
 
 def _plain(cards: Sequence[int]) -> bool:
@@ -179,7 +310,7 @@ def _take_effect(rnd: RoundState, seat: int, card: Card, must_lay: bool) -> Plan
         rnd.hands[seat] = rnd.hands[seat].plus(card)
         rnd.taken_discard = card
         rnd.must_lay = card if must_lay else None
-        rnd.phase = Phase.PLAY
+        rnd.phase = _PHASE_PLAY
 
     return effect
 
@@ -491,14 +622,17 @@ class MeldingFamily:
         """Distinct cards ``seat`` may discard now, bars lifted in order when nothing is left."""
         rules = rnd.rules
         hand = rnd.hands[seat]
-        distinct = sorted(set(hand))
+        distinct = list(dict.fromkeys(hand.cards()))  # in code order
         closing = len(hand) == 1
         taken = rnd.taken_discard if not rules.may_discard_taken_discard else None
         jokers_barred = rules.joker_discard_allowed == "only_when_closing" and not closing
         playable_barred = not rules.discard_playable_card_allowed and not closing
         if not jokers_barred and not playable_barred:
             # Only the taken discard can be barred; it is lifted when nothing else is left.
-            return [c for c in distinct if c != taken] or distinct
+            if taken is None or len(distinct) == 1 or taken not in distinct:
+                return distinct
+            distinct.remove(taken)
+            return distinct
         table = [tm.meld for tm in rnd.melds]
 
         def allowed(card: Card, taken_bar: bool, playable_bar: bool, joker_bar: bool) -> bool:
@@ -554,12 +688,12 @@ class MeldingFamily:
         guarantees that; :meth:`rummykit.round.Round.apply` does). A discard, whose checks are the
         costliest (:meth:`discardable`), a draw and a take are not checked again; every other kind
         is planned as usual."""
-        if isinstance(action, Discard) and rnd.phase is Phase.PLAY:
+        if isinstance(action, Discard) and rnd.phase is _PHASE_PLAY:
             seat = rnd.to_move
-            return self._discard_effect(rnd, seat, action.card, rnd.hands[seat].without((action.card,)))
-        if isinstance(action, Draw) and rnd.phase is Phase.DRAW:
+            return self._discard_effect(rnd, seat, action.card, rnd.hands[seat].minus(action.card))
+        if isinstance(action, Draw) and rnd.phase is _PHASE_DRAW:
             return plan_draw(rnd, self.after_draw_phase)
-        if isinstance(action, TakeDiscard) and rnd.phase is Phase.DRAW:
+        if isinstance(action, TakeDiscard) and rnd.phase is _PHASE_DRAW:
             seat = rnd.to_move
             return _take_effect(rnd, seat, rnd.discard_pile[-1], _must_lay_taken(rnd, seat))
         return self.plan(rnd, action)
@@ -603,19 +737,20 @@ class MeldingFamily:
         """The offered actions (module docstring), built legal by construction where the conditions
         are cheap to state (see :meth:`_sure_legal`); joker exchanges, Hand-Rommé openings and every
         action while a taken discard must still be laid are checked by :meth:`plan` instead."""
-        if rnd.phase is Phase.DRAW:
+        if rnd.phase is _PHASE_DRAW:
             return self._draw_phase_actions(rnd)
         rules = rnd.rules
         seat = rnd.to_move
         hand = rnd.hands[seat]
-        cards = list(hand)
+        cards = hand.cards()
         pending = rnd.must_lay
+        keep_one = rules.going_out_requires_discard  # _keep_one
         all_melds = solver.all_melds(cards, rules)
         sure = self._sure_legal(rnd, len(cards))
         # Candidates in the offered order, each with whether it is legal by construction.
         candidates: list[tuple[Action, bool]] = []
-        if not rnd.has_opened(seat):
-            best = solver.best_opening(cards, rules, must_include=pending, keep_one=_keep_one(rules))
+        if rnd.opened_turn[seat] is None:
+            best = solver.best_opening(cards, rules, must_include=pending, keep_one=keep_one)
             if best is not None:
                 # A set of one natural and jokers reads back as a run: left to plan().
                 plain = all(m.is_run or m.jokers < len(m.cards) - 1 for m in best)
@@ -635,37 +770,36 @@ class MeldingFamily:
                     legal = sure is not None and sure((meld,))
                     candidates.append((Open((m,)), legal))
             if not rules.hand_romme_requires_opening_min and minimum:
-                candidates += [(a, False) for a in _hand_romme_openings(rnd, cards)]
+                candidates += [(a, False) for a in _hand_romme_openings(rnd, list(cards))]
         else:
-            spare = len(cards) - 1 if _keep_one(rules) else len(cards)
+            spare = len(cards) - 1 if keep_one else len(cards)
             # A meld of one natural and jokers may read as another meld (or none): left to plan().
             candidates += [
-                (MeldAction((m,)), sure is not None and len(m) <= spare and _plain(m))
-                for m in all_melds
+                (_meld_action(m), sure is not None and len(m) <= spare and _plain(m)) for m in all_melds
             ]
         if may_lay_off(rnd, seat):
-            layoff_sure = sure is not None and (len(cards) > 1 or not _keep_one(rules))
-            targets = solver.layoff_targets(cards, [tm.meld for tm in rnd.melds], rules)
+            layoff_sure = sure is not None and (len(cards) > 1 or not keep_one)
+            targets = _layoff_targets(cards, rnd)
             for k, (card, index, end) in enumerate(targets):
                 # A run end is named only when the card fits at both ends of that meld.
                 both_ends = end is not None and (
                     (k > 0 and targets[k - 1][:2] == (card, index))
                     or (k + 1 < len(targets) and targets[k + 1][:2] == (card, index))
                 )
-                candidates.append((LayOff(card, index + 1, end if both_ends else None), layoff_sure))
+                candidates.append((_layoff_action(card, index + 1, end if both_ends else None), layoff_sure))
         if _exchange_problem(rnd, seat) is None:
-            candidates += [(a, False) for a in self._swap_candidates(rnd, seat, cards)]
+            candidates += self._swap_candidates(rnd, seat, cards, sure is not None)
         seen: set[Action] = set()
         result: list[Action] = []
         for a, legal in candidates:
-            if isinstance(a, (Open, Swap)):  # the only kinds that can be generated twice
+            if type(a) is Open or type(a) is Swap:  # the only kinds that can be generated twice
                 if a in seen:
                     continue
                 seen.add(a)
             if legal or is_legal(self, rnd, a):
                 result.append(a)
         if pending is None:
-            result += [_DISCARDS[c] for c in self.discardable(rnd, seat)]
+            result += map(_DISCARDS.__getitem__, self.discardable(rnd, seat))
         return result
 
     def _draw_phase_actions(self, rnd: RoundState) -> list[Action]:
@@ -675,8 +809,8 @@ class MeldingFamily:
         for one); with it :meth:`plan` decides."""
         found: list[Action] = []
         if rnd.stock or rnd.discard_pile:
-            found.append(Draw())
-        take = TakeDiscard()
+            found.append(_DRAW)
+        take = _TAKE
         if _must_lay_taken(rnd, rnd.to_move):
             if is_legal(self, rnd, take):
                 found.append(take)
@@ -711,37 +845,48 @@ class MeldingFamily:
 
         return legal
 
-    def _swap_candidates(self, rnd: RoundState, seat: int, cards: list[Card]) -> list[Action]:
+    def _swap_candidates(
+        self, rnd: RoundState, seat: int, cards: Sequence[Card], checked: bool
+    ) -> list[tuple[Action, bool]]:
+        """Joker exchanges, each with whether it is legal by construction (else :meth:`plan`
+        decides). ``checked``: no taken discard is left to lay (:meth:`_sure_legal`). A single
+        natural that a joker of the meld stands for (:meth:`Meld.exchange_cards`, held) always
+        replaces it and frees exactly that joker; it is then legal to keep the joker in hand
+        (``exchanged_joker_destination = hand``) or to lay it at once in a new meld of the hand left
+        that reads back as built (two naturals) while a card stays for the discard where one must.
+        Sets under ``complete_four_only`` and lay-offs of the freed joker are checked by
+        :meth:`plan`."""
         rules = rnd.rules
         hand = rnd.hands[seat]
-        found: list[Action] = []
-        for i, tm in enumerate(rnd.melds):
-            meld = tm.meld
-            if JOKER_CODE not in meld.cards:
-                continue
+        keep = 1 if _keep_one(rules) else 0
+        found: list[tuple[Action, bool]] = []
+        held = set(cards)
+        for i, meld, exchange in _table_facts(rnd)[2]:  # the melds holding a joker
             options: list[tuple[Card, ...]] = []
-            exchange = _exchange_cards(meld)
-            if meld.is_set and rules.set_joker_exchange == "complete_four_only":
+            complete_four = meld.is_set and rules.set_joker_exchange == "complete_four_only"
+            if complete_four:
                 missing = tuple(Card.of(meld.rank, s) for s in meld.missing_suits())
                 if len(meld.naturals) + len(missing) == 4 and hand.contains_all(missing):
                     options.append(missing)
             else:
-                options += [(c,) for c in exchange if c in hand]
+                options += [(c,) for c in exchange if c in held]
+            sure = checked and not complete_four
             for swap_cards in options:
                 if rules.exchanged_joker_destination == "hand":
-                    found.append(Swap(swap_cards, i + 1))
+                    found.append((_swap_action(swap_cards, i + 1, None), sure))
                     continue
                 rest = list(hand.without(swap_cards))
                 freed = sum(1 for c in swap_cards if c in exchange)
                 rest += [JOKER] * max(freed, 1)
                 for m in solver.melds_containing(rest, JOKER, rules):
-                    found.append(Swap(swap_cards, i + 1, (m,)))
+                    legal = sure and _plain(m) and len(cards) - len(m) >= keep
+                    found.append((_swap_action(swap_cards, i + 1, m), legal))
                 if rules.exchanged_joker_destination == "any_meld_same_turn":
                     for j, other in enumerate(rnd.melds):
                         for end in other.meld.layoff_ends(JOKER, rules) or (
                             (None,) if other.meld.can_lay_off(JOKER, rules) else ()
                         ):
-                            found.append(Swap(swap_cards, i + 1, (), (LayOff(JOKER, j + 1, end),)))
+                            found.append((Swap(swap_cards, i + 1, (), (LayOff(JOKER, j + 1, end),)), False))
         return found
 
 

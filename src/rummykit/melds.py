@@ -27,7 +27,6 @@ of a run and 11 in a set or at the top, and a joker as the card it stands for.
 from __future__ import annotations
 
 import enum
-import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -51,6 +50,12 @@ class MeldKind(enum.StrEnum):
     RUN = "run"
 
 
+_SET: Final = MeldKind.SET
+_RUN: Final = MeldKind.RUN
+# Enum members as module constants: ``MeldKind.X`` is a class attribute lookup costing ~0.3 us on
+# Python 3.11, and meld properties (``is_set``, ``value``, lay-offs) are read on every turn.
+
+
 def position_rank(position: int) -> int:
     """The rank (1 = ace … 13 = king) on a run position (1 … 14)."""
     return 1 if position == HIGH_ACE else position
@@ -61,6 +66,11 @@ def position_value(position: int) -> int:
     if position == HIGH_ACE:
         return 11
     return 10 if position > 10 else position
+
+
+_VALUE_BELOW: Final = tuple(sum(position_value(p) for p in range(1, q)) for q in range(HIGH_ACE + 2))
+"""Summed opening value of the run positions below each position (index 1 … 15): a run's value is a
+difference of two entries."""
 
 
 def rank_value(rank: int) -> int:
@@ -175,7 +185,19 @@ class Meld:
         Raises:
             IllegalMeldError: the cards form no valid meld.
         """
-        return _meld_from_cards(tuple(Card(c) for c in cards), rules)
+        known = _built_melds(rules)
+        if type(cards) is tuple:
+            meld = known.get(cards)  # a tuple of ints hashes and compares as the tuple of its cards
+            if meld is not None:
+                return meld
+        faces = tuple(Card(c) for c in cards)
+        meld = known.get(faces)
+        if meld is None:
+            meld = Meld._build(faces, (None,) * len(faces), rules)  # raises for an invalid meld
+            if len(known) >= _BUILT_MELDS_PER_RULES:
+                known.clear()
+            known[faces] = meld
+        return meld
 
     @classmethod
     def of(cls, kind: str, cards: str, *, start: int = 0, suit: str = "", rank: int = 0) -> Meld:
@@ -199,11 +221,11 @@ class Meld:
         faces = parse_cards(cards)
         naturals = [c for c in faces if c != JOKER_CODE]
         shape = f"{kind} {cards!r}"
-        if kind == MeldKind.SET:
+        if kind == _SET:
             if not naturals or any(c.rank != rank for c in naturals):
                 raise IllegalMeldError(f"{shape}: a set's naturals must all have rank {rank}", "meld_shape")
-            return cls(MeldKind.SET, faces, rank=rank)
-        if kind != MeldKind.RUN or suit not in SUITS or len(suit) != 1:
+            return cls(_SET, faces, rank=rank)
+        if kind != _RUN or suit not in SUITS or len(suit) != 1:
             raise IllegalMeldError(f"{shape}: kind must be 'set' or 'run' with a suit letter", "meld_shape")
         index = SUITS.index(suit)
         placed = all(
@@ -212,7 +234,7 @@ class Meld:
         )
         if not naturals or not placed or not LOW_ACE <= start <= start + len(faces) - 1 <= HIGH_ACE:
             raise IllegalMeldError(f"{shape}: the naturals do not stand on positions {start}…", "meld_shape")
-        return cls(MeldKind.RUN, faces, start, index)
+        return cls(_RUN, faces, start, index)
 
     @classmethod
     def _build(cls, cards: tuple[Card, ...], declared: tuple[Card | None, ...], rules: Rules) -> Meld:
@@ -263,7 +285,7 @@ class Meld:
                     f"{text}: a joker in this set stands for a {RANKS[rank - 1]} of a missing suit, not {d}",
                     "joker_assignment",
                 )
-        return cls(MeldKind.SET, cards, rank=rank)
+        return cls(_SET, cards, rank=rank)
 
     @classmethod
     def _build_run(
@@ -324,7 +346,7 @@ class Meld:
                     f"{rules.max_adjacent_jokers}",
                     "max_adjacent_jokers",
                 )
-        return cls(MeldKind.RUN, cards, start=start, suit=suit)
+        return cls(_RUN, cards, start=start, suit=suit)
 
     @staticmethod
     def _run_error(
@@ -369,11 +391,11 @@ class Meld:
     # Properties ---------------------------------------------------------------------------------
     @property
     def is_run(self) -> bool:
-        return self.kind is MeldKind.RUN
+        return self.kind is _RUN
 
     @property
     def is_set(self) -> bool:
-        return self.kind is MeldKind.SET
+        return self.kind is _SET
 
     @property
     def end(self) -> int:
@@ -392,9 +414,12 @@ class Meld:
     @property
     def value(self) -> int:
         """Opening value (RULES.md §2.2): jokers count as the card they stand for."""
-        if self.kind is MeldKind.SET:
+        if self.kind is _SET:
             return rank_value(self.rank) * len(self.cards)
-        return sum(position_value(p) for p in range(self.start, self.end + 1))
+        end = self.start + len(self.cards)  # one past the last position
+        if self.start > 0 and end < len(_VALUE_BELOW):
+            return _VALUE_BELOW[end] - _VALUE_BELOW[self.start]
+        return sum(position_value(p) for p in range(self.start, end))
 
     def missing_suits(self) -> tuple[int, ...]:
         """Set: the suits no natural of the set has, in suit order."""
@@ -407,7 +432,7 @@ class Meld:
         card = self.cards[index]
         if card != JOKER_CODE:
             return (card,)
-        if self.kind is MeldKind.RUN:
+        if self.kind is _RUN:
             return (Card.of(position_rank(self.start + index), self.suit),)
         return tuple(Card.of(self.rank, s) for s in self.missing_suits())
 
@@ -426,7 +451,7 @@ class Meld:
         A natural fits only on the position it belongs to; an ace may fit at either end of a
         12-card run 2…K; a joker fits at any end that stays within bounds.
         """
-        if self.kind is MeldKind.SET:
+        if self.kind is _SET:
             return ()
         ends: tuple[End, ...] = tuple(e for e in ("low", "high") if self._run_extension(card, e, rules))
         if card == JOKER_CODE and "high" in ends and rules.joker_end_assignment == "upward_default":
@@ -435,7 +460,7 @@ class Meld:
 
     def can_lay_off(self, card: int, rules: Rules) -> bool:
         """Whether ``card`` can be laid off on this meld (RULES.md §2.5)."""
-        if self.kind is MeldKind.SET:
+        if self.kind is _SET:
             return self._set_extension(Card(card), rules) is not None
         return bool(self.layoff_ends(card, rules))
 
@@ -450,7 +475,7 @@ class Meld:
             IllegalMeldError: the card does not fit (or not at the given end).
         """
         card = Card(card)
-        if self.kind is MeldKind.SET:
+        if self.kind is _SET:
             result = self._set_extension(card, rules)
             if result is None:
                 raise IllegalMeldError(*self._set_layoff_reason(card, rules))
@@ -481,7 +506,7 @@ class Meld:
         naturals = len(self.cards) - self.jokers + (card != JOKER_CODE)
         if joker_count_problem(naturals, n - naturals, rules) is not None:
             return None
-        return Meld(MeldKind.SET, (*self.cards, card), rank=self.rank)
+        return Meld(_SET, (*self.cards, card), rank=self.rank)
 
     def _set_layoff_reason(self, card: Card, rules: Rules) -> tuple[str, str]:
         """Why ``card`` cannot be laid off on this set: message and the rule broken."""
@@ -553,11 +578,11 @@ class Meld:
             and _longest_joker_streak(cards) > rules.max_adjacent_jokers
         ):
             return None
-        return Meld(MeldKind.RUN, cards, start=new_start, suit=self.suit)
+        return Meld(_RUN, cards, start=new_start, suit=self.suit)
 
     def layoff_cards(self, rules: Rules) -> tuple[Card, ...]:
         """Every distinct card that could be laid off on this meld now (jokers included)."""
-        if self.kind is MeldKind.SET:
+        if self.kind is _SET:
             candidates: list[Card] = [Card.of(self.rank, s) for s in self.missing_suits()]
         else:
             candidates = []
@@ -598,13 +623,13 @@ class Meld:
     # Text ---------------------------------------------------------------------------------------
     def notation(self, annotate: bool = True) -> str:
         """The meld's text; run jokers are annotated ``JK(=7H)`` unless ``annotate`` is false."""
-        if self.kind is MeldKind.SET and annotate and len(self.naturals) == 1:
+        if self.kind is _SET and annotate and len(self.naturals) == 1:
             # With one natural the text would read back as a run: name the suits the jokers take.
             missing = iter(self.missing_suits())
             return " ".join(
                 f"JK(={Card.of(self.rank, next(missing))})" if c == JOKER_CODE else str(c) for c in self.cards
             )
-        if self.kind is MeldKind.SET or not annotate:
+        if self.kind is _SET or not annotate:
             return " ".join(str(c) for c in self.cards)
         return " ".join(
             f"JK(={self.represented(i)[0]})" if c == JOKER_CODE else str(c) for i, c in enumerate(self.cards)
@@ -615,16 +640,30 @@ class Meld:
 
     def __repr__(self) -> str:
         cards = " ".join(str(c) for c in self.cards)
-        if self.kind is MeldKind.SET:
+        if self.kind is _SET:
             return f"Meld.of('set', {cards!r}, rank={self.rank})"
         return f"Meld.of('run', {cards!r}, start={self.start}, suit={SUITS[self.suit]!r})"
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def _meld_from_cards(cards: tuple[Card, ...], rules: Rules) -> Meld:
-    # Legal-action generation and the solver rebuild the same melds over and over; melds and rules
-    # are immutable, so the valid ones are cached (an illegal one raises and is not cached).
-    return Meld._build(cards, (None,) * len(cards), rules)
+_BUILT_MELDS_PER_RULES: Final = 1 << 15
+_RULE_SETS_KEPT: Final = 8
+_BUILT_MELDS: dict[int, tuple[Rules, dict[tuple[int, ...], Meld]]] = {}
+
+
+def _built_melds(rules: Rules) -> dict[tuple[int, ...], Meld]:
+    """The valid melds :meth:`Meld.from_cards` built under ``rules``, by their cards.
+
+    Legal-action generation and the solver rebuild the same melds over and over; melds and rules
+    are immutable, so the valid ones are kept (an invalid one raises and is not kept). The table is
+    found by the rule set's identity: hashing a :class:`Rules` (some hundred fields) would cost more
+    than building most melds. The entry holds the rule set, so its id is not reused while kept.
+    """
+    entry = _BUILT_MELDS.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        if len(_BUILT_MELDS) >= _RULE_SETS_KEPT:
+            del _BUILT_MELDS[next(iter(_BUILT_MELDS))]  # the rule set met longest ago
+        entry = _BUILT_MELDS[id(rules)] = (rules, {})
+    return entry[1]
 
 
 def meld_text_cards(text: str) -> tuple[Card, ...]:
