@@ -95,26 +95,6 @@ def race_values(
     return totals
 
 
-def race_points(
-    rules: Rules,
-    races: Sequence[float],
-    rests: Sequence[Sequence[int]],
-    samples: Sequence[Sample],
-    weight: float,
-) -> list[float]:
-    """The summed race values of :func:`race_values` turned into points: a discard leaving ``rests[i]``
-    gets home first with chance ``p`` (its mean race value) and then scores about the next seat's
-    deadwood (its mean minimum deadwood over the samples), else it pays about ``weight`` times the
-    deadwood it keeps now (the hand still sheds points before the opponent gets home)."""
-    n = max(1, len(samples))
-    theirs = sum(solver.min_deadwood(s.opponents[0][0], rules) for s in samples if s.opponents) / n
-    out = []
-    for race, rest in zip(races, rests, strict=True):
-        p = race / n
-        out.append(n * (p * theirs - (1 - p) * weight * solver.min_deadwood(rest, rules)))
-    return out
-
-
 def take_values(
     rules: Rules,
     take_rests: Sequence[Sequence[int]],
@@ -221,7 +201,6 @@ __all__ = [
     "completes",
     "deal_draws",
     "knock_value",
-    "race_points",
     "race_values",
     "take_values",
     "takes",

@@ -51,7 +51,6 @@ from rummykit.bots.duel import (
     completes,
     deal_draws,
     knock_value,
-    race_points,
     race_values,
     take_values,
     wait_value,
@@ -119,9 +118,6 @@ class IsmctsBot:
         self.feeds: FeedRule | None = completes
         """Knock games: which discards count as feeding the next seat (see
         :func:`~rummykit.bots.duel.race_values`)."""
-        self.deadwood_weight: float | None = None
-        """Knock games: discards valued in points (:func:`~rummykit.bots.duel.race_points`) with this
-        share of the deadwood kept, or by the race alone (``None``)."""
         """Melding games: hold further melds back until they take the hand out (the tactic of
         :func:`~rummykit.bots.tactics.hold_melds`)."""
         self.memories: dict[int, TableMemory] = {}
@@ -273,8 +269,6 @@ class IsmctsBot:
         cards = [int(a.card) for a in discards]
         rests = [without(hand, (c,)) for c in cards]
         races = race_values(rules, rests, cards, samples, self.budget.horizon, self.feeds)
-        if self.deadwood_weight is not None:
-            races = race_points(rules, races, rests, samples, self.deadwood_weight)
         values: dict[Action, float] = dict(zip(discards, races, strict=True))
         self.playouts += len(samples) * len(candidates)
         knocks = [a for a in candidates if isinstance(a, Knock)]
