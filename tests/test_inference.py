@@ -156,6 +156,25 @@ def test_search_does_not_hand_an_opponent_the_card_it_collects() -> None:
     assert bot.choose(view, legal, random.Random(0)) == Discard(Card.parse("KH"))
 
 
+def test_only_a_discard_that_completes_a_meld_is_charged_as_feeding() -> None:
+    """The race charges a turn for a discard only where it joins a meld of the next seat's sampled
+    hand (the QC to its QS QD): a 2C that the greedy rule would take just to shed a king is no charge."""
+    from rummykit.bots.duel import Sample, completes, race_values, takes
+
+    theirs = _cards("QS QD 2H 3H 4H 9C KS KD 5S 7D")
+    assert completes(VIENNESE, theirs, int(Card.parse("QC")))
+    two = int(Card.parse("2C"))
+    assert takes(VIENNESE, theirs, two) and not completes(VIENNESE, theirs, two)
+    mine = _cards("5C 5D 5H 8S 9S 10S JC JH AC")
+    cards = [int(Card.parse("QC")), int(Card.parse("2C"))]
+    rests = [[*mine, c] for c in reversed(cards)]  # discarding QC keeps 2C and the other way round
+    samples = [Sample(tuple(_cards("3D 4C 8D 6H 10H")), ((tuple(theirs), tuple(_cards("AD 3C"))),))]
+    charged = race_values(VIENNESE, rests, cards, samples, 5)
+    free = race_values(VIENNESE, rests, cards, samples, 5, feeds=None)
+    assert charged[0] < free[0]  # QC completes the queens: one turn dearer
+    assert charged[1] == free[1]  # 2C only lowers the opponent's deadwood: no charge
+
+
 def test_a_knock_is_valued_after_the_opponents_extra_turn() -> None:
     """Knocking with 4 points by discarding 8C loses the hand when the opponent's extra turn takes the
     8C for a run and leaves it 2 points; against a hand the 8C does not help the same knock wins."""

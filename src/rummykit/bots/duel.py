@@ -8,9 +8,11 @@ draws of every seat.
 
 * **Discards** (:func:`race_values`): the race of :mod:`rummykit.bots.search` (the chance
   ``DISCOUNT ** turns`` of getting home first against an opponent who gets home in any turn with
-  chance ``1 - DISCOUNT``), charged one turn on the samples where the next seat would take the
-  discard (it lowers that hand's deadwood: the greedy rule of :func:`takes`). A card that completes
-  an opponent's meld is what a discard gives away.
+  chance ``1 - DISCOUNT``), charged one turn on the samples where the discard completes a meld of
+  the next seat's hand (:func:`completes`): that is what a discard gives away. Charging every
+  discard the next seat would take (:func:`takes`, which includes a low card that merely replaces
+  a high one) cost about 7 points of rounds won on the same 300 Viennese rounds against greedy
+  (56.2 % against 63.5 %, and +2.3 against +6.5 points per round).
 * **Draws** (:func:`take_values`): the same race for taking the top discard or drawing.
 * **A knock** (:func:`knock_value`) is weighed against waiting a turn for a better one
   (:func:`wait_value`: the opponents play a turn and may get home first, the next seat may take the
@@ -26,7 +28,7 @@ draws. The races run on the compiled solver when it is built (:func:`~rummykit.b
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rummykit import solver
@@ -59,23 +61,36 @@ def takes(rules: Rules, hand: Sequence[int], card: int) -> bool:
     return d < solver.min_deadwood(hand, rules) and any(c != card for c in best)
 
 
+def completes(rules: Rules, hand: Sequence[int], card: int) -> bool:
+    """Whether ``card`` joins a meld of ``hand`` (the best arrangement of the hand with it melds it)
+    and so lowers the hand's deadwood: a discard that speeds the next seat's race."""
+    cards = [*hand, card]
+    loose = solver.best_arrangement(cards, rules).deadwood_cards
+    return sum(1 for c in loose if c == card) < sum(1 for c in cards if c == card)
+
+
+FeedRule = Callable[[Rules, Sequence[int], int], bool]
+
+
 def race_values(
     rules: Rules,
     rests: Sequence[Sequence[int]],
     cards: Sequence[int],
     samples: Sequence[Sample],
     horizon: int,
+    feeds: FeedRule | None = completes,
 ) -> list[float]:
     """Summed values of discarding ``cards[i]`` (leaving ``rests[i]``) over the samples: the chance
     ``DISCOUNT ** turns`` of getting home before an opponent who gets there in any turn with chance
     ``1 - DISCOUNT`` (the race of :mod:`rummykit.bots.search`), one turn worse on the samples where
-    the next seat takes the discard (it then gets home a turn sooner, as far as the race can tell)."""
+    the discard ``feeds`` the next seat (by default: it :func:`completes` a meld of that seat's
+    sampled hand, so it gets home a turn sooner, as far as the race can tell; ``None``: no charge)."""
     rows = knock_races(rules, rests, [s.mine[:horizon] for s in samples], horizon)
     totals = [0.0] * len(rests)
     for sample, row in zip(samples, rows, strict=True):
         first = sample.opponents[0][0] if sample.opponents else None
         for i, turns in enumerate(row):
-            fed = first is not None and takes(rules, first, cards[i])
+            fed = first is not None and feeds is not None and feeds(rules, first, cards[i])
             totals[i] += DISCOUNT ** (turns + (1 if fed else 0))
     return totals
 
@@ -181,7 +196,9 @@ def wait_value(
 
 
 __all__ = [
+    "FeedRule",
     "Sample",
+    "completes",
     "deal_draws",
     "knock_value",
     "race_values",

@@ -19,10 +19,11 @@ that fit their play, by a policy that reads only their own cards and the table.
   determinizations, the better half on the second half too).
 * **Knock games** (:mod:`rummykit.bots.duel`): the draw and the ``candidates`` best discards by the
   greedy score are raced home (:mod:`rummykit.bots.race`), a discard charged a turn on the
-  determinizations where the next seat takes it; when a knock is allowed, knocking now and waiting a
-  turn are both scored as the showdown after every opponent's extra turn. A Rummy call is always
-  made. Families without a fast play-out (see :func:`~rummykit.bots.rollout.fast_family`) play the
-  whole table through the round engine as the melding games do.
+  determinizations where it completes a meld of the next seat's hand; when a knock is allowed,
+  knocking now and waiting a turn are both scored as the showdown after every opponent's extra
+  turn. A Rummy call is always made. Families without a fast play-out (see
+  :func:`~rummykit.bots.rollout.fast_family`) play the whole table through the round engine as the
+  melding games do.
 
 The extra turn after a knock is played for the least deadwood at the showdown
 (:func:`~rummykit.bots.search.last_turn`); the opening and lay-offs of the melding games follow the
@@ -45,7 +46,9 @@ from rummykit import solver
 from rummykit.actions import Action, BuyBack, CallRummy, Decline, Discard, Draw, Knock, Open, TakeDiscard
 from rummykit.bots.base import MatchView
 from rummykit.bots.duel import (
+    FeedRule,
     Sample,
+    completes,
     deal_draws,
     knock_value,
     race_values,
@@ -111,6 +114,10 @@ class IsmctsBot:
         self.name = "search" if level is None and budget is None else f"search:{self.level}"
         self.win_bonus = win_bonus
         self.hold = True
+        self.closing_hand = CLOSING_HAND
+        self.feeds: FeedRule | None = completes
+        """Knock games: which discards count as feeding the next seat (see
+        :func:`~rummykit.bots.duel.race_values`)."""
         """Melding games: hold further melds back until they take the hand out (the tactic of
         :func:`~rummykit.bots.tactics.hold_melds`)."""
         self.memories: dict[int, TableMemory] = {}
@@ -166,7 +173,7 @@ class IsmctsBot:
             return self.search(view, candidates, rng, memory)
         # Showing little pays while the opponents are far from going out; a meld kept in hand
         # counts as minus points when one of them goes out, so near the end everything is laid.
-        closing = min(view.hand_sizes[s] for s in view.active_seats if s != view.seat) <= CLOSING_HAND
+        closing = min(view.hand_sizes[s] for s in view.active_seats if s != view.seat) <= self.closing_hand
         if isinstance(greedy, Open):
             return (None if closing else small_opening(view, rng)) or greedy
         choice = hold_melds(situation, view, legal, greedy) if self.hold and not closing else greedy
@@ -260,13 +267,9 @@ class IsmctsBot:
         samples = self.duel_samples(view, rng, memory)
         discards = [a for a in candidates if isinstance(a, Discard)]
         cards = [int(a.card) for a in discards]
-        values: dict[Action, float] = dict(
-            zip(
-                discards,
-                race_values(rules, [without(hand, (c,)) for c in cards], cards, samples, self.budget.horizon),
-                strict=True,
-            )
-        )
+        rests = [without(hand, (c,)) for c in cards]
+        races = race_values(rules, rests, cards, samples, self.budget.horizon, self.feeds)
+        values: dict[Action, float] = dict(zip(discards, races, strict=True))
         self.playouts += len(samples) * len(candidates)
         knocks = [a for a in candidates if isinstance(a, Knock)]
         if knocks:
