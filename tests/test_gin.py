@@ -254,3 +254,21 @@ def test_terminal_gin_line_shows_knock_card_passes_melds_and_layoffs() -> None:
     rnd.apply("layoff 8H")
     assert plain(rnd.view(1)) == "knock card 10 · Ann's melds: 5H 6H 7H | 2S 3S 4S | QC QD QH · laid off: 8H"
     assert plain(rnd.view(0), "de").startswith("Klopfgrenze 10 · Meldungen von Ann: 5H 6H 7H")
+
+
+def test_web_view_message_carries_the_gin_facts() -> None:
+    from rummykit.interop.openspiel_gin import round_from_deal
+    from rummykit.web.protocol import view_json
+
+    order = rk.parse_cards("5H 6H 7H 2S 3S 4S QD QC QH 2C 8H 9H JC JD JS KS KC 2D 6C 5C AD")
+    rnd = round_from_deal([openspiel_card(c) for c in order], GIN)
+    rnd.apply("pass")
+    assert view_json(rnd.view(1), own=True)["gin"]["upcard_passes"] == 1
+    rnd = round_from_deal([openspiel_card(c) for c in order], GIN)
+    for text in ("take", "knock", "discard AD", "meld 5H 6H 7H", "meld 2S 3S 4S", "meld QC QD QH", "pass"):
+        rnd.apply(text)
+    rnd.apply("layoff 8H")
+    gin = view_json(rnd.view(0), own=False)["gin"]
+    assert gin["knock_card"] == 10 and gin["layoffs"] == ["8H"] and not gin["layoffs_done"]
+    assert gin["knocker_melds"] == [["5H", "6H", "7H"], ["2S", "3S", "4S"], ["QC", "QD", "QH"]]
+    assert view_json(rk.Round.new(rk.Rules.preset("viennese"), 2, seed=1).view(0), own=True)["gin"] is None

@@ -556,3 +556,18 @@ class GinFamily:
 
 
 GIN_FAMILY: Final = GinFamily()
+
+
+def gin_json(info: GinInfo | None) -> dict[str, object] | None:
+    """The public gin facts of a view as JSON (``None`` outside gin): the knock card, the first-upcard
+    passes, the knocker's melds as laid, the lay-offs, and whether laying off is over."""
+    if info is None:
+        return None
+    return {
+        "knock_card": info.knock_card,
+        "upcard_passes": info.upcard_passes,
+        "upcard_draws": info.upcard_draws,
+        "knocker_melds": [[str(c) for c in meld] for meld in info.knocker_melds],
+        "layoffs": [str(c) for c in info.layoffs],
+        "layoffs_done": info.layoffs_done,
+    }
