@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -207,3 +208,22 @@ def test_search_takes_an_upcard_that_speeds_the_race_though_it_melds_nothing() -
         GinSearchBot("medium").choose(rnd.view(0), rnd.legal_actions(), random.Random(s)) for s in range(3)
     ]
     assert Pass() in choices
+
+
+def test_search_discard_keeps_the_card_the_opponent_would_meld() -> None:
+    # 11 cards, 15 deadwood after either court discard: KS and QD are both dead for this seat
+    # (their other partners are in the pile), so its own race cannot tell them apart. The opponent
+    # is known to hold two kings or two queens: the discard it would meld stays in hand.
+    rnd = deal("AH 2H 3H 4H 5S 6S 7S 2C 3D KS", "KH KC 9C 10C 8D 4C 5D 6D 9S 10S", "JC", "QD")
+    play(rnd, "pass", "pass", "draw")
+    view = rnd.view(0)
+    for held, dead, keep in (("KH KC", "KD QS QH JD", "KS"), ("QH QC", "QS KD JD KH", "QD")):
+        arranged = dataclasses.replace(
+            view,
+            discard_pile=(*view.discard_pile, *parse_cards(dead)),
+            known_cards=((), tuple(parse_cards(held))),
+        )
+        for seed in range(3):
+            choice = GinSearchBot("medium").choose(arranged, rnd.legal_actions(), random.Random(seed))
+            thrown = "QD" if keep == "KS" else "KS"
+            assert choice == Discard(parse_cards(thrown)[0]), (held, seed, choice)
