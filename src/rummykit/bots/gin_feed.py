@@ -75,26 +75,3 @@ def feed_chances(cards: Sequence[int], hands: Sequence[tuple[int, float]]) -> li
         return [0.0 for _ in cards]
     return [sum(w for hand, w in hands if melds_with(card, hand)) / total for card in cards]
 
-
-def determinized_deals(
-    view: PlayerView, rng: random.Random, samples: int, length: int
-) -> list[tuple[list[int], list[int], float]]:
-    """Sampled hidden deals: the opponent's hand (its known cards and random unseen cards), the
-    stock order that follows from the same shuffle (``length`` cards), and the weight of the hand
-    (:data:`PILE_LIKELIHOOD` per discard-pile card it would have melded)."""
-    opponent = 1 - view.seat
-    known = list(view.known_cards[opponent]) if view.known_cards else []
-    size = max(0, view.hand_sizes[opponent] - len(known))
-    pool: list[int] = list(unseen_cards(view))
-    pile = list(view.discard_pile)
-    deals: list[tuple[list[int], list[int], float]] = []
-    for _ in range(samples):
-        cards = rng.sample(pool, min(len(pool), size + length))
-        hand = [*known, *cards[:size]]
-        mask = mask_of(hand)
-        weight = 1.0
-        for card in pile:
-            if melds_with(card, mask):
-                weight *= PILE_LIKELIHOOD
-        deals.append((hand, cards[size:], weight))
-    return deals

@@ -1,4 +1,4 @@
-"""The search bot in Gin Rummy (RULES.md §5.4): a race to the knock, played as a duel.
+"""The search bot in Gin Rummy (RULES.md §5.4): a race to the knock.
 
 Heads-up gin goes to whoever knocks first, so :class:`GinSearchBot` plays the decisions that set
 the pace by race play-outs (:mod:`rummykit.bots.race`, in native code when built):
@@ -6,12 +6,11 @@ the pace by race play-outs (:mod:`rummykit.bots.race`, in native code when built
 * **draw and first upcard**: take the upcard when the race to a knock with it (and the best of the
   few discards it allows) is quicker than with an unknown stock card (:meth:`GinSearchBot.take_upcard`);
   a take that allows a knock at once is always made.
-* **discard**: a duel over sampled deals (:meth:`GinSearchBot.duel`): the opponent's hidden hand and
-  the stock order are drawn from what this seat cannot see; both sides race on alternate stock cards,
-  and a discard that forms a meld with the sampled opponent hand (or lets it knock) is taken by the
-  opponent, whose race then starts from there. The discard that knocks first most often is played.
-  With :data:`DUEL_SAMPLES` 0 the discard races this seat alone and charges the chance that the
-  opponent melds the card (:data:`FEED_WEIGHT`).
+* **discard**: among the best few by the greedy score, the one with the best chance of knocking
+  first by this seat's race (:data:`GIN_DISCOUNT` per turn) less :data:`FEED_WEIGHT` times the chance
+  that the opponent can meld the card (:func:`~rummykit.bots.gin_feed.feed_chances`: sampled
+  opponent hands holding the cards it is known to have taken, a hand that would have melded a card of
+  the discard pile weighing less).
 * ``knock`` as soon as the hand allows it, and gin's other decisions (the wall, the knocker's
   discard and melds, the defender's lay-offs and melds) as greedy plays them
   (:func:`~rummykit.bots.gin_play.gin_action`).
@@ -26,29 +25,24 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
-from rummykit import solver
 from rummykit.actions import Action, Discard, Draw, KnockDeclare, Pass, TakeDiscard
-from rummykit.bots.gin_feed import determinized_deals, feed_chances, hidden_hands, melds_with
+from rummykit.bots.gin_feed import feed_chances, hidden_hands
 from rummykit.bots.gin_play import gin_action
 from rummykit.bots.greedy import discard_scores, without
 from rummykit.bots.ismcts import IsmctsBot
-from rummykit.bots.race import knock_draw_races, knock_home, knock_races, shed_card
+from rummykit.bots.race import knock_draw_races, knock_home, knock_races
 from rummykit.bots.search import TAKE_DISCARDS, SearchBot
 from rummykit.cards import Card
-from rummykit.gin_melds import mask_of
 from rummykit.rules import Rules
 from rummykit.views import Phase, PlayerView
 
 FEED_WEIGHT: Final = 0.1
-"""Without the duel: chance of knocking first given up for a discard the opponent surely melds.
+"""Chance of knocking first given up for a discard the opponent surely melds.
 Against OpenSpiel's simple bot (1,500 games, seed 1, medium) 0.1 won as often as no charge (56.8 %),
 with more points per game (+3.1 against +2.4)."""
 GIN_DISCOUNT: Final = 0.85
 """The chance that the opponent has not knocked yet after each further own turn (a race of ``t``
 turns is worth ``GIN_DISCOUNT ** t``, see :data:`~rummykit.bots.search.DISCOUNT`)."""
-DUEL_SAMPLES: Final = 100
-"""Sampled deals of :meth:`GinSearchBot.duel` (at most; the level's ``determinizations`` if fewer);
-0 races this seat alone with :data:`FEED_WEIGHT`."""
 EXTRA_CANDIDATES: Final = 2
 """Discards searched beyond the level's ``candidates``: a safe discard is often not among the
 cheapest by deadwood."""
@@ -119,54 +113,11 @@ class GinSearchBot(SearchBot):
         if len(picked) == 1:
             return Discard(Card(picked[0]))
         self.searches += 1
-        if DUEL_SAMPLES:
-            values = self.duel(view, picked, rng)
-        else:
-            chances = self._races(rules, [without(hand, (card,)) for card in picked], self._stocks(view, rng))
-            feeds = feed_chances(picked, hidden_hands(view, rng)) if FEED_WEIGHT else [0.0] * len(picked)
-            values = [chances[i] - FEED_WEIGHT * feeds[i] for i in range(len(picked))]
+        chances = self._races(rules, [without(hand, (card,)) for card in picked], self._stocks(view, rng))
+        feeds = feed_chances(picked, hidden_hands(view, rng)) if FEED_WEIGHT else [0.0] * len(picked)
+        values = [chances[i] - FEED_WEIGHT * feeds[i] for i in range(len(picked))]
         best = min(range(len(picked)), key=lambda i: (-values[i], i))
         return Discard(Card(picked[best]))
-
-    def duel(self, view: PlayerView, picked: Sequence[int], rng: random.Random) -> list[float]:
-        """Per candidate discard, the chance of knocking before the opponent over sampled deals
-        (:func:`~.gin_feed.determinized_deals`): the opponent's hidden hand and the stock order.
-        The opponent draws first (the even stock cards), this seat the odd ones; each side races
-        to a knock (:func:`~rummykit.bots.race.knock_races`). When the discard forms a meld with the
-        sampled opponent hand, or lets it knock, the opponent takes it (its first turn) and races on
-        from there. The opponent knocks first on an equal number of turns (it moves first)."""
-        rules = view.rules
-        hand: list[int] = list(view.hand)
-        horizon = self.budget.horizon
-        knock_card = view.gin.knock_card if view.gin is not None else rules.knock_threshold or 0
-        deals = determinized_deals(
-            view, rng, min(self.budget.determinizations, DUEL_SAMPLES), 2 * horizon + 2
-        )
-        rests = [without(hand, (card,)) for card in picked]
-        ours = knock_races(rules, rests, [stock[1::2] for _, stock, _ in deals], horizon)
-        wins = [0.0] * len(picked)
-        total = 0.0
-        for (opp, stock, weight), row in zip(deals, ours, strict=True):
-            mask = mask_of(opp)
-            hands = [opp]
-            taken: dict[int, int] = {}  # candidate -> its race among ``hands``; -1: knocks at once
-            for i, card in enumerate(picked):
-                eleven = [*opp, card]
-                left, _ = solver.best_discards(eleven, rules)
-                if left <= knock_card:
-                    taken[i] = -1
-                elif melds_with(card, mask):
-                    eleven.remove(shed_card(rules, eleven, barred=card))
-                    taken[i] = len(hands)
-                    hands.append(eleven)
-            races = knock_races(rules, hands, [stock[0::2]], horizon)[0]
-            total += weight
-            for i in range(len(picked)):
-                at = taken.get(i)
-                theirs = races[0] if at is None else 1.0 if at < 0 else 1.0 + races[at]
-                if row[i] < theirs:
-                    wins[i] += weight
-        return [w / total if total else 0.0 for w in wins]
 
 
 class CombinedSearchBot(IsmctsBot):
