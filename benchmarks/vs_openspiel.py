@@ -15,7 +15,8 @@ player 1, so the luck of the deal cancels out.
 Figures per rummykit bot: games; wins, losses and draws (a dead hand, or a knock that scores 0); the
 win rate counting a draw as half a win, with its 95 % Wilson interval; the win rate of the decided
 games; mean points per game (the bot's OpenSpiel return) with its 95 % interval; the rummykit bot's
-and OpenSpiel's bot's time per move (the only machine-dependent figures).
+time per move (wall clock and CPU time, the CPU time of every thread of the process: the native race
+kernels may run on both cores) and OpenSpiel's bot's (the only machine-dependent figures).
 
     .venv/bin/python benchmarks/vs_openspiel.py --bots greedy,search:easy --games 200
     nice -n 10 .venv/bin/python benchmarks/vs_openspiel.py --bots search --games 2000 --workers 2 --json
@@ -53,6 +54,8 @@ class GameOutcome:
     opponent_seconds: float
     mismatch: bool
     """rummykit's score of the same game differs from OpenSpiel's."""
+    cpu_seconds: float = 0.0
+    """CPU time of the rummykit bot's moves (every thread of the process)."""
 
 
 def deck_order(seed: int, deal: int) -> list[int]:
@@ -76,7 +79,7 @@ def play_game(spec: str, rules_text: str, seed: int, deal: int, player: int) -> 
     rng = random.Random(f"rummykit-vs-openspiel-bot-{seed}-{deal}-{player}")
     cards = iter(deck)
     moves = opponent_moves = 0
-    seconds = opponent_seconds = 0.0
+    seconds = opponent_seconds = cpu = 0.0
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_action(next(cards))
@@ -84,9 +87,10 @@ def play_game(spec: str, rules_text: str, seed: int, deal: int, player: int) -> 
         to_move = state.current_player()
         if to_move == player:
             view, legal = mirror.view(player), mirror.legal_actions()
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             action = bot.choose(view, legal, rng)
             seconds += time.perf_counter() - start
+            cpu += time.process_time() - start_cpu
             moves += 1
             move = action_id(action)
             if move not in state.legal_actions():
@@ -101,7 +105,9 @@ def play_game(spec: str, rules_text: str, seed: int, deal: int, player: int) -> 
         state.apply_action(move)
     points = state.returns()[player]
     ours = mirror.result.points[player] if mirror.result is not None else None
-    return GameOutcome(deal, player, points, moves, seconds, opponent_moves, opponent_seconds, ours != points)
+    return GameOutcome(
+        deal, player, points, moves, seconds, opponent_moves, opponent_seconds, ours != points, cpu
+    )
 
 
 def _play(task: tuple[str, str, int, int, int]) -> GameOutcome:
@@ -140,6 +146,7 @@ def summary(spec: str, outcomes: Sequence[GameOutcome]) -> dict[str, Any]:
         "mean_points": mean,
         "points_ci95": [mlo, mhi],
         "ms_per_move": 1e3 * sum(o.seconds for o in outcomes) / max(1, moves),
+        "cpu_ms_per_move": 1e3 * sum(o.cpu_seconds for o in outcomes) / max(1, moves),
         "openspiel_ms_per_move": 1e3 * sum(o.opponent_seconds for o in outcomes) / max(1, opponent_moves),
         "mismatches": sum(o.mismatch for o in outcomes),
     }
@@ -167,7 +174,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(
             f"{'bot':<16}{'games':>6}{'W/L/D':>14}{'win rate':>10}{'95 % interval':>17}{'decided':>9}"
-            f"{'points/game':>13}{'95 % interval':>17}{'ms/move':>9}{'OS ms/move':>11}{'diff':>5}"
+            f"{'points/game':>13}{'95 % interval':>17}{'ms/move':>9}{'CPU ms':>8}{'OS ms/move':>11}"
+            f"{'diff':>5}"
         )
     for spec in [b.strip() for b in args.bots.split(",") if b.strip()]:
         start = time.perf_counter()
@@ -188,7 +196,8 @@ def main(argv: list[str] | None = None) -> int:
         points = f"{f['points_ci95'][0]:+.1f}..{f['points_ci95'][1]:+.1f}"
         print(
             f"{spec:<16}{f['games']:>6}{wld:>14}{f['win_rate']:>10.3f}{interval:>17}{f['decided_win_rate']:>9.3f}"
-            f"{f['mean_points']:>+13.2f}{points:>17}{f['ms_per_move']:>9.2f}{f['openspiel_ms_per_move']:>11.3f}"
+            f"{f['mean_points']:>+13.2f}{points:>17}{f['ms_per_move']:>9.2f}{f['cpu_ms_per_move']:>8.2f}"
+            f"{f['openspiel_ms_per_move']:>11.3f}"
             f"{f['mismatches']:>5}",
             flush=True,
         )

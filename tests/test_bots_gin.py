@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -10,6 +11,7 @@ import rummykit as rk
 from rummykit import parse_cards
 from rummykit.actions import Action, Discard, Draw, KnockDeclare, LayOffCard, MeldAction, Pass, TakeDiscard
 from rummykit.bots import Budget, GinSearchBot, GreedyBot, make_bot
+from rummykit.bots.gin_feed import feed_chances, hidden_hands, melds_with
 from rummykit.bots.gin_play import best_layoffs
 from rummykit.gin import values_of
 from rummykit.gin_melds import MELD_BY_MASK, deadwood, mask_of, openspiel_card
@@ -163,3 +165,65 @@ def test_greedy_gin_never_passes_on_its_own_melds() -> None:
             if isinstance(action, MeldAction):
                 assert len(action.melds) == 1
             rnd.apply(action)
+
+
+def test_feed_partners_are_sets_and_runs_of_three_ace_low() -> None:
+    card = parse_cards("5H")[0]
+    assert melds_with(card, mask_of(parse_cards("5S 5D")))
+    assert melds_with(card, mask_of(parse_cards("6H 7H")))
+    assert melds_with(card, mask_of(parse_cards("4H 6H")))
+    assert melds_with(card, mask_of(parse_cards("3H 4H")))
+    assert not melds_with(card, mask_of(parse_cards("5S 6H 4D 7C")))
+    assert melds_with(parse_cards("AH")[0], mask_of(parse_cards("2H 3H")))
+    assert not melds_with(parse_cards("AH")[0], mask_of(parse_cards("KH QH")))  # ace low: no K-A run
+    assert feed_chances(parse_cards("7H KD"), [(mask_of(parse_cards("5H 6H QS")), 1.0)]) == [1.0, 0.0]
+
+
+def test_sampled_opponent_hands_hold_its_taken_cards_and_avoid_the_pile() -> None:
+    rnd = deal("KS QD JC 9S 2D AH 4C 6C 8H 10H", "AC 2C 3C 4H 5H 6H 7S 8S 9D 10S", "9C", "3D")
+    play(rnd, "pass", "take", "discard 10S", "draw")  # seat 1 holds the 9C it took
+    view = rnd.view(0)
+    nine = parse_cards("9C")[0]
+    hands = hidden_hands(view, random.Random(3), samples=200)
+    assert all(hand >> nine & 1 and bin(hand).count("1") == 10 for hand, _ in hands)
+    seen = mask_of(view.hand) | mask_of(view.discard_pile)
+    assert all(not hand & seen for hand, _ in hands)
+    ten_spades = parse_cards("10S")[0]  # discarded by seat 1: a hand it would meld with weighs less
+    assert all(w < 1.0 for hand, w in hands if melds_with(ten_spades, hand))
+    assert all(w == 1.0 for hand, w in hands if not melds_with(ten_spades, hand))
+
+
+def test_search_takes_an_upcard_that_speeds_the_race_though_it_melds_nothing() -> None:
+    # AD makes no meld but pairs with AH and links 2D; taking it and throwing KS sheds nine points.
+    hand, other = "KS QD JC 9S 2D AH 4C 6C 8H 10H", "AC 2C 3C 4H 5H 6H 7S 8S 9D 10S"
+    rnd = deal(hand, other, "AD")
+    assert greedy(rnd) == Pass()  # greedy takes only a card that melds or allows a knock
+    for seed in range(3):
+        assert (
+            GinSearchBot("medium").choose(rnd.view(0), rnd.legal_actions(), random.Random(seed))
+            == TakeDiscard()
+        )
+    rnd = deal(hand, other, "KC")  # a second king that links nothing: the race passes
+    choices = [
+        GinSearchBot("medium").choose(rnd.view(0), rnd.legal_actions(), random.Random(s)) for s in range(3)
+    ]
+    assert Pass() in choices
+
+
+def test_search_discard_keeps_the_card_the_opponent_would_meld() -> None:
+    # 11 cards, 15 deadwood after either court discard: KS and QD are both dead for this seat
+    # (their other partners are in the pile), so its own race cannot tell them apart. The opponent
+    # is known to hold two kings or two queens: the discard it would meld stays in hand.
+    rnd = deal("AH 2H 3H 4H 5S 6S 7S 2C 3D KS", "KH KC 9C 10C 8D 4C 5D 6D 9S 10S", "JC", "QD")
+    play(rnd, "pass", "pass", "draw")
+    view = rnd.view(0)
+    for held, dead, keep in (("KH KC", "KD QS QH JD", "KS"), ("QH QC", "QS KD JD KH", "QD")):
+        arranged = dataclasses.replace(
+            view,
+            discard_pile=(*view.discard_pile, *parse_cards(dead)),
+            known_cards=((), tuple(parse_cards(held))),
+        )
+        for seed in range(3):
+            choice = GinSearchBot("medium").choose(arranged, rnd.legal_actions(), random.Random(seed))
+            thrown = "QD" if keep == "KS" else "KS"
+            assert choice == Discard(parse_cards(thrown)[0]), (held, seed, choice)

@@ -232,3 +232,43 @@ def test_g4_undercut_and_g9_card_ids() -> None:
     play(rnd, "take", "knock KD", "pass", "meld 2C 3C 4C", "meld 6D 7D 8D", "meld 6H 7H 8H", "pass")
     assert rnd.result is not None and rnd.result.points == (-27, 27)  # 5 - 7 - 25
     assert openspiel_card(parse_cards("10H")[0]) == 48 and str(rummykit_card(48)) == "10H"
+
+
+def test_terminal_gin_line_shows_knock_card_passes_melds_and_layoffs() -> None:
+    from rummykit.cli.gin_line import gin_line
+    from rummykit.cli.screen import cards_text
+    from rummykit.interop.openspiel_gin import round_from_deal
+
+    def plain(view: rk.PlayerView, lang: str = "en") -> str:
+        line = gin_line(view, ("Ann", "Bob"), lambda cards: cards_text(cards, True), lang)
+        return "" if line is None else line.plain
+
+    order = rk.parse_cards("5H 6H 7H 2S 3S 4S QD QC QH 2C 8H 9H JC JD JS KS KC 2D 6C 5C AD")
+    deck = [openspiel_card(c) for c in order]
+    rnd = round_from_deal(deck, GIN)
+    rnd.apply("pass")
+    assert plain(rnd.view(1)) == "knock card 10 · first upcard passed 1×"
+    rnd = round_from_deal(deck, GIN)
+    for text in ("take", "knock", "discard AD", "meld 5H 6H 7H", "meld 2S 3S 4S", "meld QC QD QH", "pass"):
+        rnd.apply(text)
+    rnd.apply("layoff 8H")
+    assert plain(rnd.view(1)) == "knock card 10 · Ann's melds: 5H 6H 7H | 2S 3S 4S | QC QD QH · laid off: 8H"
+    assert plain(rnd.view(0), "de").startswith("Klopfgrenze 10 · Meldungen von Ann: 5H 6H 7H")
+
+
+def test_web_view_message_carries_the_gin_facts() -> None:
+    from rummykit.interop.openspiel_gin import round_from_deal
+    from rummykit.web.protocol import view_json
+
+    order = rk.parse_cards("5H 6H 7H 2S 3S 4S QD QC QH 2C 8H 9H JC JD JS KS KC 2D 6C 5C AD")
+    rnd = round_from_deal([openspiel_card(c) for c in order], GIN)
+    rnd.apply("pass")
+    assert view_json(rnd.view(1), own=True)["gin"]["upcard_passes"] == 1
+    rnd = round_from_deal([openspiel_card(c) for c in order], GIN)
+    for text in ("take", "knock", "discard AD", "meld 5H 6H 7H", "meld 2S 3S 4S", "meld QC QD QH", "pass"):
+        rnd.apply(text)
+    rnd.apply("layoff 8H")
+    gin = view_json(rnd.view(0), own=False)["gin"]
+    assert gin["knock_card"] == 10 and gin["layoffs"] == ["8H"] and not gin["layoffs_done"]
+    assert gin["knocker_melds"] == [["5H", "6H", "7H"], ["2S", "3S", "4S"], ["QC", "QD", "QH"]]
+    assert view_json(rk.Round.new(rk.Rules.preset("viennese"), 2, seed=1).view(0), own=True)["gin"] is None

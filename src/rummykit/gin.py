@@ -34,6 +34,7 @@ scores ``−r``.
 from __future__ import annotations
 
 import dataclasses
+import operator
 from functools import lru_cache
 from typing import Final
 
@@ -63,7 +64,6 @@ from rummykit.gin_melds import (
     MELD_BY_MASK,
     GinMeld,
     best_group,
-    cards_of,
     eleven_card_deadwood,
     eleven_card_knock,
     gin_values,
@@ -119,14 +119,22 @@ def _gin(rnd: RoundState) -> GinInfo:
 
 
 _GIN_FIELDS: Final = tuple(f.name for f in dataclasses.fields(GinInfo))
+_GIN_VALUES: Final = operator.attrgetter(*_GIN_FIELDS)
+_GIN_INDEX: Final = {name: i for i, name in enumerate(_GIN_FIELDS)}
 
 
 def _update(rnd: RoundState, **changes: object) -> None:
     """Replace the round's :class:`GinInfo` with ``changes`` made (kept when nothing changes)."""
     gin = _gin(rnd)
-    if all(getattr(gin, name) == value for name, value in changes.items()):
-        return
-    rnd.gin = GinInfo(*[changes.get(name, getattr(gin, name)) for name in _GIN_FIELDS])  # type: ignore[arg-type]
+    values = list(_GIN_VALUES(gin))
+    changed = False
+    for name, value in changes.items():
+        i = _GIN_INDEX[name]
+        if values[i] != value:
+            values[i] = value
+            changed = True
+    if changed:
+        rnd.gin = GinInfo(*values)
 
 
 def _hand_to(rnd: RoundState, seat: int, phase: Phase) -> None:
@@ -540,7 +548,7 @@ class GinFamily:
         return []
 
     def _discardable(self, rnd: RoundState, hand: Hand) -> list[Card]:
-        cards = cards_of(mask_of(hand))
+        cards = list(hand.cards())  # one pack: each card once, in code order
         taken = rnd.taken_discard
         if taken is not None and not rnd.rules.may_discard_taken_discard:
             cards.remove(taken)
@@ -548,3 +556,18 @@ class GinFamily:
 
 
 GIN_FAMILY: Final = GinFamily()
+
+
+def gin_json(info: GinInfo | None) -> dict[str, object] | None:
+    """The public gin facts of a view as JSON (``None`` outside gin): the knock card, the first-upcard
+    passes, the knocker's melds as laid, the lay-offs, and whether laying off is over."""
+    if info is None:
+        return None
+    return {
+        "knock_card": info.knock_card,
+        "upcard_passes": info.upcard_passes,
+        "upcard_draws": info.upcard_draws,
+        "knocker_melds": [[str(c) for c in meld] for meld in info.knocker_melds],
+        "layoffs": [str(c) for c in info.layoffs],
+        "layoffs_done": info.layoffs_done,
+    }

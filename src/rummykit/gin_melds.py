@@ -343,9 +343,48 @@ def eleven_card_deadwood(mask: int, values: Sequence[int], rule: ElevenCardDeadw
     return total - best - drop
 
 
+_PATTERN_VALUES: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
+
+
+def _pattern_values(values: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    """Per suit, the total value of every 13-bit rank pattern of that suit (built on first use)."""
+    key = tuple(values)
+    table = _PATTERN_VALUES.get(key)
+    if table is None:
+        suits = []
+        for suit in range(4):
+            row = [0] * (1 << NUM_RANKS)
+            for pattern in range(1, 1 << NUM_RANKS):
+                low = pattern & -pattern
+                row[pattern] = row[pattern ^ low] + key[suit * NUM_RANKS + low.bit_length() - 1]
+            suits.append(tuple(row))
+        table = _PATTERN_VALUES[key] = tuple(suits)
+    return table
+
+
+def unmeldable_value(mask: int, values: Sequence[int]) -> int:
+    """The value of the cards of ``mask`` that lie in no meld within ``mask`` at all: no other two
+    cards of their rank and no two suit neighbours making a run of three. Every arrangement leaves
+    them as deadwood, so this bounds the deadwood from below without a search."""
+    s0 = mask & _SUIT_MASK
+    s1 = mask >> NUM_RANKS & _SUIT_MASK
+    s2 = mask >> (2 * NUM_RANKS) & _SUIT_MASK
+    s3 = mask >> (3 * NUM_RANKS) & _SUIT_MASK
+    triple = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
+    table = _pattern_values(values)
+    total = 0
+    for suit, bits in enumerate((s0, s1, s2, s3)):
+        starts = bits & bits >> 1 & bits >> 2
+        total += table[suit][bits & ~(triple | starts | starts << 1 | starts << 2)]
+    return total
+
+
 def eleven_card_knock(mask: int, values: Sequence[int], rule: ElevenCardDeadwood, limit: int) -> bool:
     """Whether :func:`eleven_card_deadwood` is at most ``limit`` (quick bounds first: the card that
-    goes out is worth at least 0 and at most the hand's highest value)."""
+    goes out is worth at least 0 and at most the highest card value, and the cards in no meld at all
+    stay deadwood whatever the arrangement)."""
+    if unmeldable_value(mask, values) - max(values) > limit:
+        return False
     search = _Search(mask, values)
     rest = total_value(mask, values) - search.best_value(mask)
     if rest <= limit:

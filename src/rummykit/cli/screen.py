@@ -21,6 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from rummykit.cards import JOKER_CODE, RANKS, SUITS, Card, sort_key_by_rank, sort_key_by_suit
+from rummykit.cli.gin_line import gin_line
 from rummykit.explain.language import Lang
 from rummykit.match import Match
 from rummykit.melds import Meld
@@ -353,8 +354,11 @@ def render_board(board: Board, deadwood: dict[int, int] | None = None) -> Group:
     knock = knock_line(board)
     if knock is not None:
         parts.append(knock)
+    gin = gin_line(board.view, board.names, lambda cards: cards_text(cards, board.ascii_only), board.lang)
+    if gin is not None:
+        parts.append(gin)
     used = 1 + (len(board.names) + 1) + 1 + (math.ceil(len(board.view.melds) / 2) if grid else 0)
-    used += 1 if knock is not None else 0
+    used += (1 if knock is not None else 0) + (1 if gin is not None else 0)
     hand_lines = sum(1 + 2 * max(1, math.ceil(len(h) / 16)) for h in board.hands.values()) or 1
     used += hand_lines + 2  # status line and prompt
     room = max(1, min(6, board.height - used))

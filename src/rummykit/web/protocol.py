@@ -55,6 +55,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 
 from rummykit.cards import Card
 from rummykit.disclosure import event_goes_out, public_action_text
+from rummykit.gin import gin_json
 from rummykit.match import Match, MatchEvent
 from rummykit.round import Event
 from rummykit.seating import card_text
@@ -288,6 +289,7 @@ def view_json(view: PlayerView, *, own: bool) -> dict[str, Any]:
         "extra_turns": list(view.extra_turns),
         "stock_rebuilds": view.stock_rebuilds,
         "result": result_json(view.result),
+        "gin": gin_json(view.gin),
     }
 
 
