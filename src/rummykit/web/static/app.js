@@ -49,6 +49,8 @@ const I18N = {
     timer: "{name}: {s} s left",
     undo: "Undo", practice: "Practice", k_undo: "take back your last move (practice tables)",
     hand_moves: "Moves of hand {n}", no_moves_yet: "No moves yet in this hand.",
+    gin_knock: "Knock at {n} or less", gin_passes: "first upcard passed {n}×", gin_melds: "{name}'s melds:", gin_own_melds: "Your melds:",
+    gin_layoffs: "laid off:", gin_none: "none yet",
   },
   de: {
     create_title: "Neuer Tisch", your_name: "Dein Name", rules: "Regeln", seats: "Plätze", bots: "Bots",
@@ -98,6 +100,8 @@ const I18N = {
     timer: "{name}: noch {s} s",
     undo: "Zurücknehmen", practice: "Übung", k_undo: "letzten Zug zurücknehmen (Übungstisch)",
     hand_moves: "Züge in Spiel {n}", no_moves_yet: "In diesem Spiel noch keine Züge.",
+    gin_knock: "Klopfen bis {n}", gin_passes: "erste Karte {n}× abgelehnt", gin_melds: "Meldungen von {name}:", gin_own_melds: "Deine Meldungen:",
+    gin_layoffs: "angelegt:", gin_none: "noch keine",
   },
 };
 
@@ -507,6 +511,7 @@ function render() {
   renderRoundInfo();
   renderOpponents();
   renderPiles();
+  renderGinLine();
   renderMelds();
   renderStatus();
   renderTray();
@@ -597,6 +602,41 @@ function renderPiles() {
   discard.setAttribute("aria-label", `${t("pile")}: ${top ? Cards.label(top) : "—"}${L.includes("take") ? " · " + t("take") : ""}`);
   discard.insertAdjacentHTML("beforeend", `<span class="count" aria-hidden="true">${t("pile")} ${v.discard_pile.length}</span>`);
   discard.classList.toggle("legal", L.includes("take") || L.some((a) => a.startsWith("discard")));
+}
+
+// Gin's public facts under the piles (RULES.md §5.4): the hand's knock card, the passes on the first
+// upcard while that phase lasts, and after a knock the knocker's melds as laid and the cards laid off
+// on them. Hidden outside gin (the view's "gin" is null) and once the hand is over.
+function renderGinLine() {
+  const v = S.state.view, gin = v.gin, box = $("#gin-line");
+  box.replaceChildren();
+  box.classList.toggle("hidden", !gin || v.phase === "over");
+  if (!gin || v.phase === "over") return;
+  const part = (text, cls) => {
+    const span = document.createElement("span");
+    span.className = cls;
+    span.textContent = text;
+    box.appendChild(span);
+    return span;
+  };
+  const cards = (list, cls) => {
+    const div = document.createElement("div");
+    div.className = cls;
+    div.setAttribute("role", "group");
+    div.setAttribute("aria-label", list.map(Cards.label).join(" "));
+    for (const c of list) div.appendChild(Cards.element(c, { small: true }));
+    box.appendChild(div);
+  };
+  part(t("gin_knock", { n: gin.knock_card }), "gin-knock");
+  if (v.phase === "first_upcard") part(t("gin_passes", { n: Math.min(gin.upcard_passes, 2) }), "gin-passes");
+  if (v.knocker === null || v.knocker === undefined || !["knock", "layoff"].includes(v.phase)) return;
+  part(v.knocker === S.seat ? t("gin_own_melds") : t("gin_melds", { name: seatName(v.knocker) }), "gin-label");
+  if (!gin.knocker_melds.length) part(t("gin_none"), "gin-none");
+  for (const meld of gin.knocker_melds) cards(meld, "gin-meld");
+  if (gin.layoffs.length) {
+    part(t("gin_layoffs"), "gin-label");
+    cards(gin.layoffs, "gin-meld gin-layoffs");
+  }
 }
 
 function layoffTargets() {

@@ -1,0 +1,168 @@
+"""In Chromium: the gin line under the piles (RULES.md §5.4) — the hand's knock card, the passes on
+the first upcard while that phase lasts, and after a knock the knocker's melds as laid and the cards
+laid off on them, in English and German; nothing of it at a table of another game.
+
+A seeded gin table against a bot is played with the hints (knocking as soon as the engine allows)
+until a knock. Desktop is 1280×800, phone 390×844. ``RUMMYKIT_SCREENSHOTS=DIR`` keeps the screenshots.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+NAME = "<b>Ann&Bo</b>"
+"""Markup in the player's name must come out as text."""
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = Path(os.environ.get("RUMMYKIT_SCREENSHOTS") or tmp_path_factory.mktemp("shots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture
+def page(browser: Any, module_server: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+    viewport = getattr(request, "param", DESKTOP)
+    context = browser.new_context(viewport=viewport, locale="en-US", has_touch=viewport is PHONE)
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    page.set_default_timeout(20000)
+    page.base = module_server.url
+    yield page
+    context.close()
+    assert not page.errors, page.errors
+
+
+def open_table(page: Any, preset: str, seed: int) -> None:
+    """Create a seeded table (one bot) through the page's own API call and sit down at it."""
+    page.goto(page.base + "/")
+    page.wait_for_selector("#preset option[value=gin]", state="attached")
+    page.evaluate(
+        """async ([preset, seed, name]) => {
+            const bots = [{ kind: "random" }];
+            const grant = await api("/api/tables", { name, preset, seats: 2, seed, bots });
+            saveGrant(grant);
+            await openTable(grant.code);
+        }""",
+        [preset, seed, NAME],
+    )
+    page.wait_for_selector("#game:not(.hidden)")
+
+
+def gin_text(page: Any) -> str:
+    return str(page.inner_text("#gin-line")).replace("\n", " ")
+
+
+def shown_groups(page: Any) -> list[list[str]]:
+    groups: list[list[str]] = page.eval_on_selector_all(
+        "#gin-line .gin-meld", "gs => gs.map(g => [...g.querySelectorAll('.card')].map(c => c.dataset.card))"
+    )
+    return groups
+
+
+def play_to_a_knock(page: Any) -> dict[str, Any]:
+    """Play with the hints (a knock whenever legal) until someone has knocked and laid a meld."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        page.wait_for_function(
+            "document.body.dataset.myTurn === '1' || S.state.view.phase === 'over'"
+            " || (S.state.view.gin && S.state.view.gin.knocker_melds.length > 0)",
+            timeout=30000,
+        )
+        view: dict[str, Any] = page.evaluate("S.state.view")
+        if view["phase"] == "over":
+            break
+        if view["gin"]["knocker_melds"] and view["phase"] in ("knock", "layoff"):
+            return view
+        version = page.evaluate("S.state.version")
+        knocks = [a for a in page.evaluate("legal()") if a.startswith("knock ")]
+        if knocks:
+            action = knocks[0]
+        else:
+            page.evaluate("S.hint = null")
+            page.keyboard.press("h")
+            page.wait_for_function("S.hint !== null")
+            action = page.evaluate("S.hint")
+        page.evaluate("a => act(a)", action)
+        page.wait_for_function("v => S.state.version > v", arg=version, timeout=10000)
+    pytest.fail("no knock in time")
+
+
+def test_gin_line_knock_card_upcard_passes_and_the_knockers_melds(page: Any, shots: Path) -> None:
+    open_table(page, "gin", seed=11)
+    page.wait_for_function("S.state.view.phase === 'first_upcard'")
+    knock_card = page.evaluate("S.state.view.gin.knock_card")
+    line = page.locator("#gin-line")
+    assert line.is_visible()
+    assert f"Knock at {knock_card} or less" in gin_text(page)
+    passes = page.evaluate("Math.min(S.state.view.gin.upcard_passes, 2)")
+    assert f"first upcard passed {passes}×" in gin_text(page)
+    page.screenshot(path=str(shots / "gin-upcard-desktop.png"))
+
+    page.click("#btn-lang")
+    assert f"Klopfen bis {knock_card}" in gin_text(page)
+    assert f"erste Karte {passes}× abgelehnt" in gin_text(page)
+    page.click("#btn-lang")
+
+    view = play_to_a_knock(page)
+    page.wait_for_function("S.state.view.gin.knocker_melds.length > 0")
+    view = page.evaluate("S.state.view")
+    gin = view["gin"]
+    text = gin_text(page)
+    assert "first upcard passed" not in text  # only while that phase lasts
+    own = page.evaluate("S.state.view.knocker === S.seat")
+    knocker = page.evaluate("seatName(S.state.view.knocker)")
+    assert ("Your melds:" if own else f"{knocker}'s melds:") in text
+    groups = shown_groups(page)
+    expected = gin["knocker_melds"] + ([gin["layoffs"]] if gin["layoffs"] else [])
+    assert groups == expected
+    assert ("laid off:" in text) == bool(gin["layoffs"])
+    assert page.locator("#gin-line b").count() == 0  # the name's markup is text
+    page.screenshot(path=str(shots / "gin-knock-desktop.png"))
+
+    page.click("#btn-lang")
+    assert ("Deine Meldungen:" if own else f"Meldungen von {knocker}:") in gin_text(page)
+    page.click("#btn-lang")
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=str(shots / "gin-knock-phone.png"), full_page=True)
+
+    # The defender's side of the line, drawn from the same view: another seat knocked (under a name
+    # with markup, which stays text) and a card was laid off on its melds.
+    page.evaluate(
+        """() => {
+            const v = S.state.view, other = 1 - S.seat;
+            S.state.table.seats[other].name = "<i>Bo</i>";
+            Object.assign(v, { phase: "layoff", knocker: other });
+            v.gin.layoffs = ["9S"];
+            renderGinLine();
+        }"""
+    )
+    text = gin_text(page)
+    assert "<i>Bo</i>'s melds:" in text and "laid off:" in text
+    assert page.locator("#gin-line i").count() == 0
+    assert shown_groups(page) == gin["knocker_melds"] + [["9S"]]
+
+
+@pytest.mark.parametrize("page", [PHONE], indirect=True)
+def test_gin_line_on_a_phone_and_not_at_a_german_rummy_table(page: Any, shots: Path) -> None:
+    open_table(page, "gin", seed=11)
+    page.wait_for_function("S.state.view.gin !== null")
+    line = page.locator("#gin-line")
+    assert line.is_visible() and "Knock at" in gin_text(page)
+    box = line.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    page.screenshot(path=str(shots / "gin-upcard-phone.png"))
+
+    open_table(page, "german", seed=11)
+    page.wait_for_function("S.state.view.gin === null")
+    assert not line.is_visible() and gin_text(page) == ""
