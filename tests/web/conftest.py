@@ -301,6 +301,33 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture
+def open_page(browser: Any, module_server: Any) -> Iterator[Any]:
+    """``open_page(viewport, locale, has_touch=False)``: a page of its own browser context on the module's
+    server (``page.base`` is its address, ``page.errors`` collects uncaught page errors). Each context
+    is closed afterwards, and a page error fails the test."""
+    opened: list[tuple[Any, Any]] = []
+
+    def make(
+        viewport: dict[str, int], locale: str, *, has_touch: bool = False, timeout_ms: int | None = None
+    ) -> Any:
+        context = browser.new_context(viewport=viewport, locale=locale, has_touch=has_touch)
+        page = context.new_page()
+        page.errors = []
+        page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+        if timeout_ms is not None:
+            page.set_default_timeout(timeout_ms)
+        page.base = module_server.url
+        opened.append((context, page))
+        return page
+
+    yield make
+    errors = [e for _, page in opened for e in page.errors]
+    for context, _ in opened:
+        context.close()
+    assert not errors, errors
+
+
+@pytest.fixture
 def web() -> Any:
     """The helpers above, for test modules (conftest is not importable under importlib mode)."""
     import types

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,17 +29,9 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def page(browser: Any, module_server: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+def page(open_page: Any, request: pytest.FixtureRequest) -> Any:
     viewport = getattr(request, "param", DESKTOP)
-    context = browser.new_context(viewport=viewport, locale="en-US", has_touch=viewport is PHONE)
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-    page.set_default_timeout(20000)
-    page.base = module_server.url
-    yield page
-    context.close()
-    assert not page.errors, page.errors
+    return open_page(viewport, "en-US", has_touch=viewport is PHONE, timeout_ms=20000)
 
 
 def open_table(page: Any, preset: str, seed: int) -> None:

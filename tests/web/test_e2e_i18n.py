@@ -4,22 +4,14 @@ English without reconnecting."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 
 @pytest.fixture
-def page(browser: Any, module_server: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE")
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-    page.base = module_server.url
-    yield page
-    context.close()
-    assert not page.errors, page.errors
+def page(open_page: Any) -> Any:
+    return open_page({"width": 390, "height": 844}, "de-DE")
 
 
 def test_engine_texts_in_german_and_english(page: Any) -> None:

@@ -7,7 +7,6 @@ move list of the current hand, and the bot levels' menu lines in German (issue #
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,16 +17,8 @@ from rummykit.i18n.levels import LEVEL_LINES_DE
 
 
 @pytest.fixture
-def page(browser: Any, module_server: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="de-DE")
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-    page.set_default_timeout(20000)
-    page.base = module_server.url
-    yield page
-    context.close()
-    assert not page.errors, page.errors
+def page(open_page: Any) -> Any:
+    return open_page({"width": 1280, "height": 800}, "de-DE", timeout_ms=20000)
 
 
 def level_lines(page: Any) -> list[str]:
