@@ -187,6 +187,14 @@ def test_4_lobby_requests_are_rate_limited(make_client: Any) -> None:
     assert answers == [200, 200, 429]
 
 
+def test_4_looking_tables_up_by_code_is_rate_limited(make_client: Any) -> None:
+    """Guessing codes (each guess a lookup, with a shared database a database read) is bounded."""
+    client = make_client(requests_per_second=0.01, requests_burst=2)
+    code = client.post("/api/tables", json={}).json()["code"]
+    answers = [client.get(f"/api/tables/{probe}").status_code for probe in (code, "NOPE99", code)]
+    assert answers == [200, 404, 429]
+
+
 def test_4_abandoned_waiting_table_expires_and_leaves_the_lobby(make_client: Any, web: Any) -> None:
     client = make_client(idle_table_seconds=0.5)
     grant = web.create(client, seats=3)

@@ -197,6 +197,7 @@ def create_app(
 
     @app.get("/api/tables/{code}")
     async def get_table(request: Request, code: str) -> dict[str, Any]:
+        await limit(request, requests, "requests")  # a lookup by code (and, shared, a database read)
         return await manager_of(request).lobby(code)
 
     @app.get("/api/tables/{code}/rules")

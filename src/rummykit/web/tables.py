@@ -1123,9 +1123,13 @@ class TableManager:
 
     # Per-address bounds (every process together, with a shared database) --------------------------
     async def take(self, limiter: RateLimiter, kind: str, address: str) -> float:
-        """Spend one token of ``address``'s bucket ``kind``: ``0.0`` if granted, else seconds to wait."""
-        if self.cluster is None:
-            return limiter.take(address)
+        """Spend one token of ``address``'s bucket ``kind``: ``0.0`` if granted, else seconds to wait.
+
+        With a shared database the bucket there decides, behind this process's own bucket of the
+        same rate: a stranger over the rate is refused without costing the database a transaction."""
+        wait = limiter.take(address)
+        if self.cluster is None or wait > 0:
+            return wait
         digest = address_digest(address)
         return await self.db(self.cluster.take, kind, digest, limiter.rate, limiter.burst)
 
