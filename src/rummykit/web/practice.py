@@ -49,6 +49,7 @@ from rummykit.views import PlayerView
 from rummykit.web.limits import RateLimiter
 from rummykit.web.protocol import error_json
 from rummykit.web.store import StoredAction
+from rummykit.web.texts import server_error_texts
 
 
 class SeatInfo(Protocol):
@@ -188,7 +189,7 @@ def shows_a_card(before: PlayerView, after: PlayerView) -> bool:
 
 
 class UndoRefused(Exception):
-    """Undo is not possible now; ``code`` names why (texts in :data:`UNDO_TEXTS`)."""
+    """Undo is not possible now; ``code`` names why (texts: :func:`undo_texts`)."""
 
     def __init__(self, code: str, **values: Any) -> None:
         super().__init__(code)
@@ -196,29 +197,19 @@ class UndoRefused(Exception):
         self.values = values
 
 
-UNDO_TEXTS: Final[dict[str, dict[str, str]]] = {
-    "not_practice": {
-        "en": "Moves can be taken back only at a practice table (you and bots only)",
-        "de": "Züge zurücknehmen geht nur am Übungstisch (nur du und Bots)",
-    },
-    "nothing_to_undo": {
-        "en": "You have made no move in this hand that could be taken back",
-        "de": "Du hast in diesem Spiel keinen Zug gemacht, der sich zurücknehmen lässt",
-    },
-    "undo_rate": {
-        "en": "Too many undos in a row; wait a moment",
-        "de": "Zu oft hintereinander zurückgenommen; einen Moment warten",
-    },
-    "undo_shows_card": {
-        "en": "That move cannot be taken back: a move since then showed you a card ({move})",
-        "de": "Dieser Zug lässt sich nicht zurücknehmen: danach hast du eine Karte gesehen ({move_de})",
-    },
+UNDO_MESSAGES: Final[dict[str, str]] = {
+    "not_practice": "Moves can be taken back only at a practice table (you and bots only)",
+    "nothing_to_undo": "You have made no move in this hand that could be taken back",
+    "undo_rate": "Too many undos in a row; wait a moment",
+    "undo_shows_card": "That move cannot be taken back: a move since then showed you a card ({move})",
 }
-"""Why an undo was refused, in every language (``{move}``: the move that showed the card)."""
+"""Why an undo was refused, by code (``{move}``: the move that showed the card); the German texts
+are the server's error texts (:data:`rummykit.web.texts.SERVER_ERRORS_DE`)."""
 
 
 def undo_texts(refusal: UndoRefused) -> dict[str, str]:
-    return {lang: text.format(**refusal.values) for lang, text in UNDO_TEXTS[refusal.code].items()}
+    message = UNDO_MESSAGES[refusal.code].format(**refusal.values)
+    return server_error_texts(refusal.code, message, **refusal.values)
 
 
 def undo_target(match: Match, seat: int) -> int:

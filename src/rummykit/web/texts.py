@@ -30,14 +30,22 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
     "too_large": "Die Nachricht ist zu groß",
     "bad_message": "Ungültige Nachricht",
     "too_many_connections": "Zu viele Verbindungen",
+    "not_practice": "Züge zurücknehmen geht nur am Übungstisch (nur du und Bots)",
+    "nothing_to_undo": "Du hast in diesem Spiel keinen Zug gemacht, der sich zurücknehmen lässt",
+    "undo_rate": "Zu oft hintereinander zurückgenommen; einen Moment warten",
+    "undo_shows_card": (
+        "Dieser Zug lässt sich nicht zurücknehmen: danach hast du eine Karte gesehen ({move_de})"
+    ),
 }
-"""German texts of the server's own error codes (their English text is the message itself)."""
+"""German texts of the server's own error codes (their English text is the message itself);
+``{name}`` fields are filled from the values the error carries."""
 SERVER_ERROR_DE_DEFAULT: Final = "Das hat nicht geklappt"
 
 
-def server_error_texts(code: str, message: str) -> dict[str, str]:
-    """``{"en": message, "de": …}`` for an error the server itself raises, by its code."""
-    return {"en": message, "de": SERVER_ERRORS_DE.get(code, SERVER_ERROR_DE_DEFAULT)}
+def server_error_texts(code: str, message: str, **values: str) -> dict[str, str]:
+    """``{"en": message, "de": …}`` for an error the server itself raises, by its code (``values``
+    fill the German text's fields)."""
+    return {"en": message, "de": SERVER_ERRORS_DE.get(code, SERVER_ERROR_DE_DEFAULT).format(**values)}
 
 
 def engine_error_texts(exc: BaseException, names: Sequence[str] = ()) -> dict[str, str]:
