@@ -24,7 +24,7 @@ from rummykit.match import Match, MatchEvent
 from rummykit.round import Event, Round
 from rummykit.web.texts import move_texts
 
-__all__ = ["hand_log_json", "hand_log_text", "hand_numbers"]
+__all__ = ["hand_log_json", "hand_log_text", "hand_numbers", "log_entry"]
 
 
 def hand_numbers(match: Match, start: int) -> list[int]:
@@ -63,6 +63,21 @@ def hand_numbers(match: Match, start: int) -> list[int]:
     return numbers
 
 
+def log_entry(
+    index: int, event: Event | MatchEvent, match: Match, goes_out: bool, hand: int
+) -> dict[str, Any]:
+    """One logged move as everybody may read it: ``index`` in the match's history, the seat, the
+    public text (a card that ``goes_out`` face down is not named) in notation and in words."""
+    action = event.action
+    return {
+        "index": index,
+        "seat": event.seat,
+        "action": public_action_text(action, match.rules, goes_out=goes_out),
+        "texts": move_texts(action, match.rules, goes_out=goes_out),
+        "hand": hand,
+    }
+
+
 SeatDraw = Callable[[Match], list[dict[str, Any]]]
 """The log entries of the draw for the first dealer (:func:`rummykit.web.protocol.seat_draw_json`)."""
 
@@ -74,24 +89,21 @@ def hand_log_json(match: Match, seat_draw: SeatDraw) -> dict[str, Any]:
     rnd = match.rounds[-1]
     events = rnd.history
     ids = {id(e) for e in events}
-    positions = [i for i in range(len(match.history) - 1, -1, -1) if id(match.history[i]) in ids]
-    positions = positions[: len(events)][::-1]
+    positions: list[int] = []
+    history = match.history
+    for i in range(len(history) - 1, -1, -1):  # the hand's moves are among the last entries
+        if len(positions) == len(events):
+            break
+        if id(history[i]) in ids:
+            positions.append(i)
+    positions.reverse()
     entries: list[dict[str, Any]] = []
     if number == 1:
         entries += seat_draw(match)
     last = events[-1] if events else None
     out = last is not None and rnd.result is not None and event_goes_out(rnd, last)
     for index, event in zip(positions, events, strict=True):
-        goes_out = out and event is last
-        entries.append(
-            {
-                "index": index,
-                "seat": event.seat,
-                "action": public_action_text(event.action, match.rules, goes_out=goes_out),
-                "texts": move_texts(event.action, match.rules, goes_out=goes_out),
-                "hand": number,
-            }
-        )
+        entries.append(log_entry(index, event, match, out and event is last, number))
     return {"hand": number, "entries": entries}
 
 

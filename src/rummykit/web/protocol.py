@@ -54,15 +54,15 @@ from typing import Annotated, Any, Final, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 
 from rummykit.cards import JOKER_CODE, Card
-from rummykit.disclosure import event_goes_out, public_action_text
+from rummykit.disclosure import event_goes_out
 from rummykit.gin import gin_json
 from rummykit.match import Match, MatchEvent
 from rummykit.round import Event
 from rummykit.seating import card_text
 from rummykit.views import PlayerView, RoundResult, TableMeld
 from rummykit.web.chat import ChatMessage
-from rummykit.web.handlog import hand_numbers
-from rummykit.web.texts import move_texts, seat_draw_texts, server_error_texts
+from rummykit.web.handlog import hand_numbers, log_entry
+from rummykit.web.texts import seat_draw_texts, server_error_texts
 
 MAX_MESSAGE_BYTES: Final = 4096
 """Largest client message accepted; longer ones get a ``too_large`` error and change nothing."""
@@ -313,7 +313,7 @@ def log_json(match: Match, length: int = LOG_LENGTH, cache: LogCache | None = No
         if event_goes_out(r, last):
             went_out.add(id(last))
     entries = seat_draw_json(match) if start == 0 else []
-    hands = hand_numbers(match, start)
+    hands: list[int] | None = None  # worked out at the first entry not cached (cached ones hold theirs)
     for i, event in enumerate(match.history[start:], start=start):
         if isinstance(event, (Event, MatchEvent)):
             out = id(event) in went_out
@@ -321,9 +321,9 @@ def log_json(match: Match, length: int = LOG_LENGTH, cache: LogCache | None = No
             if known is not None and known[0] is event and known[1] == out:
                 entries.append(known[2])
                 continue
-            text = public_action_text(event.action, match.rules, goes_out=out)
-            texts = move_texts(event.action, match.rules, goes_out=out)
-            entry = {"index": i, "seat": event.seat, "action": text, "texts": texts, "hand": hands[i - start]}
+            if hands is None:
+                hands = hand_numbers(match, start)
+            entry = log_entry(i, event, match, out, hands[i - start])
             entries.append(entry)
             if cache is not None:
                 cache[i] = (event, out, entry)
