@@ -301,7 +301,8 @@ class Table:
         self._bots: dict[tuple[str, str | None], Bot] = {}
         self._allowed: tuple[int, Allowed] | None = None
         self._moves: tuple[int, list[str], list[dict[str, str]]] | None = None
-        self._hint: tuple[int, str, str] | None = None
+        self._hint: tuple[int, str, dict[str, str], str] | None = None
+        """(version, the hinted move, its words, the bot that found it)."""
         self._log: protocol.LogCache = {}
         """Log entries already worded (:func:`rummykit.web.protocol.log_json`)."""
         self._lobby_seen: tuple[str, str] | None = None
@@ -691,9 +692,8 @@ class Table:
             if self._hint is None or self._hint[0] != self.version:
                 bot = self._bot(default_bot_kind(), "medium")
                 action = await self.manager.think(bot, self.match, self.bot_rng("hints"))
-                self._hint = (self.version, str(action), bot.name)
-            _, text, name = self._hint
-            texts = action_texts(Action.parse(text))
+                self._hint = (self.version, str(action), action_texts(action), bot.name)
+            _, text, texts, name = self._hint
             client.send({"type": "hint", "action": text, "texts": texts, "bot": name,
                          "version": self.version})  # fmt: skip
 
