@@ -19,6 +19,7 @@ Rewards (``reward=``):
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from typing import Final, Literal
@@ -253,10 +254,11 @@ class TokenGame:
         encoder = self._encoders[seat]
         if self._encoded[seat] != self._decision:
             rnd = self.round
-            encoder.encode_state(rnd.live_state(), seat, self.figures(), lambda: rnd.view(seat))
+            figures = self._no_figures if self.match is None else self.figures()
+            encoder.encode_state(rnd.live_state(), seat, figures, functools.partial(rnd.view, seat))
             self._encoded[seat] = self._decision
         out = encoder.out.copy()
         tokens = self.composer.tokens
         if tokens and seat == self.to_move and not self._over:
-            encode_prefix(out, self.players, tokens)
+            encode_prefix(out, self.players, tokens, cleared=True)  # the encoder never writes it
         return out

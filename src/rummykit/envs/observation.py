@@ -489,10 +489,14 @@ def prefix_offset(seats: int) -> int:
     return Layout.of(seats).prefix
 
 
-def encode_prefix(out: npt.NDArray[np.float32], seats: int, tokens: Sequence[int]) -> None:
-    """Write the action spelled so far (``tokens``) into the action block of ``out`` (cleared first)."""
+def encode_prefix(
+    out: npt.NDArray[np.float32], seats: int, tokens: Sequence[int], cleared: bool = False
+) -> None:
+    """Write the action spelled so far (``tokens``) into the action block of ``out`` (cleared first
+    unless the caller says it is all zeros)."""
     base = prefix_offset(seats)
-    out[base : base + PREFIX_FEATURES] = 0.0
+    if not cleared:
+        out[base : base + PREFIX_FEATURES] = 0.0
     if not tokens:
         return
     out[base + tokens[0]] = 1.0
