@@ -8,16 +8,18 @@ at 2, 4 and 6 players.
 
 ``gin_rummy_v4`` left PettingZoo in 1.27, so 1.26.1 (with RLCard, which it wraps) is installed into
 a side folder (``--side-dir``; installed there with pip on the first run) and put first on
-``sys.path`` after the rummykit figures are taken, in the same process. The ratios are given for
-rummykit's ``gin`` preset (the same game) and heads-up ``viennese`` and ``romme_ohne_auslegen``.
+``sys.path`` in the same process (rummykit's environment classes keep the PettingZoo they were
+built on). Each row of the table is also given as a multiple of ``gin_rummy_v4``'s steps/s, measured
+just before that row.
 
 The comparison itself runs in ``--batches`` alternating batches (``gin_rummy_v4``, then each
 rummykit configuration of :data:`COMPARED`, again and again), each with the load average before it,
 so that a change of load hits every environment alike; the median of the batches is the figure.
 
-Then the share of a step spent building observations (``TokenGame.observe``: the view, its
-encoding, the action so far) is measured for a few configurations, with and without the derived
-features. Prints figures only and never fails on timing.
+Then the share of a step spent building observations (``TokenGame.observe``: the encoding read
+from the round's state, the copy handed out, the action so far) is measured for a few
+configurations, with and without the derived features. Prints figures only and never fails on
+timing.
 
     .venv/bin/python benchmarks/envs.py            # about two minutes of CPU
     .venv/bin/python benchmarks/envs.py --quick
@@ -173,33 +175,39 @@ def main() -> None:
         args.steps, args.repeats, args.batches = 1000, 1, 2
     print(f"rummykit {rk.__version__}, Python {sys.version.split()[0]}, load average {load()}")
     print(f"steps/s (CPU time, best of {args.repeats} × {args.steps} agent steps, random masked tokens)\n")
+    gin_env = load_gin_rummy_v4(args.side_dir)
     if not args.compare_only:
-        table(args.steps, args.repeats)
+        table(args.steps, args.repeats, gin_env)
         print("\nobservation building, share of the loop's CPU time:")
         for preset, n in (("viennese", 2), ("gin", 2), ("german", 4), ("scala40", 6)):
             plain = observation_share(preset, n, args.steps, derived=False)
             derived = observation_share(preset, n, args.steps, derived=True)
             share = f"{100 * plain:.0f} % ({100 * derived:.0f} % with derived features)"
             print(f"  {preset} {n} players: {share}", flush=True)
-    gin_env = load_gin_rummy_v4(args.side_dir)
     if gin_env is not None:
         compare(gin_env, args.batches, args.steps, args.repeats)
     print(f"\nload average at the end {load()}")
 
 
-def table(steps: int, repeats: int) -> None:
-    """Steps/s of every preset at 2, 4 and 6 players."""
-    print(f"{'preset':<22}" + "".join(f"{f'{n} players':>12}" for n in PLAYERS))
+def table(steps: int, repeats: int, gin_env: Callable[[], Any] | None) -> None:
+    """Steps/s of every preset at 2, 4 and 6 players; with ``gin_env``, each row also as a multiple
+    of ``gin_rummy_v4``'s steps/s measured just before the row (so that both see the same load)."""
+    width = 12 if gin_env is None else 20
+    print(f"{'preset':<22}" + "".join(f"{f'{n} players':>{width}}" for n in PLAYERS)
+          + ("" if gin_env is None else "   gin_rummy_v4 (load)"))
     for preset in rk.PRESET_NAMES:
         rules = rk.Rules.preset(preset)
+        base = steps_per_s(gin_env, steps, repeats) if gin_env is not None else None
         cells = []
         for n in PLAYERS:
             if not rules.min_players <= n <= rules.max_players:
-                cells.append(f"{'–':>12}")
+                cells.append(f"{'–':>{width}}")
                 continue
             rate = steps_per_s(functools.partial(rummy_v0.env, rules=preset, players=n), steps, repeats)
-            cells.append(f"{rate:>12,.0f}")
-        print(f"{preset:<22}" + "".join(cells), flush=True)
+            cell = f"{rate:,.0f}" if base is None else f"{rate:,.0f} ({rate / base:4.1f} ×)"
+            cells.append(f"{cell:>{width}}")
+        tail = "" if base is None else f"   {base:,.0f} ({load()})"
+        print(f"{preset:<22}" + "".join(cells) + tail, flush=True)
 
 
 if __name__ == "__main__":

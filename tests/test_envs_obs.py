@@ -123,3 +123,25 @@ def test_gin_block_names_the_gin_facts() -> None:
     assert gin[5] == pytest.approx(0.5)  # one pass so far
     assert obs.shape == (ob.observation_size(2, gin=True),)
     assert obs[lay.per_seat + 16 : lay.per_seat + 20].sum() == 0  # no melding-game phase
+
+
+@pytest.mark.parametrize(("preset", "players"), [("viennese", 3), ("german", 2), ("gin", 2)])
+def test_kept_vectors_with_derived_features_equal_fresh_ones(preset: str, players: int) -> None:
+    """The derived block, written from a view built only when its source changed, equals the one of
+    a vector built from scratch at every decision of a few hands."""
+    rng = random.Random(players)
+    game = TokenGame(preset, players, derived_features=True)
+    game.reset(seed=11)
+    lay = ob.Layout.of(players, derived=True, gin=game.rules.is_gin)
+    compared = 0
+    while compared < 60:
+        if game.is_over:
+            game.reset()
+            continue
+        if not game.composer.tokens:
+            seat = game.to_move if rng.random() < 0.7 else rng.randrange(players)
+            kept = game.observe(seat)
+            kept[lay.prefix : lay.gin_block] = 0.0
+            assert np.array_equal(kept, ob.encode_view(game.view(seat), game.figures(), derived=True))
+            compared += 1
+        game.step(rng.choice(game.composer.allowed()))

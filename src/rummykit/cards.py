@@ -258,10 +258,12 @@ class Hand:
 
     def contains_all(self, cards: Iterable[int]) -> bool:
         """Whether the hand holds every card of ``cards`` counted with multiplicity."""
-        need: dict[int, int] = {}
+        left = self._counts[:]
         for c in cards:
-            need[c] = need.get(c, 0) + 1
-        return all(self._counts[c] >= n for c, n in need.items())
+            if left[c] == 0:
+                return False
+            left[c] -= 1
+        return True
 
     def is_within(self, other: Hand) -> bool:
         """Whether ``other`` holds every card of this hand at least as often (a sub-multiset)."""

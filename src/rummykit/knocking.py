@@ -26,10 +26,10 @@ from typing import Final
 
 from rummykit import scoring, solver
 from rummykit.actions import Action, CallRummy, Discard, Draw, Knock, TakeDiscard
-from rummykit.cards import Card, Hand
+from rummykit.cards import NUM_CODES, Card, Hand
 from rummykit.errors import CardNotInHandError, DiscardError, DrawError, KnockError, WrongTurnError
 from rummykit.events import Showdown
-from rummykit.family import Plan, draw_phase_plan, is_legal
+from rummykit.family import Plan, draw_phase_plan, plan_draw
 from rummykit.state import RoundState
 from rummykit.views import Phase, Termination
 
@@ -44,6 +44,10 @@ def _without(rnd: RoundState, seat: int, card: Card, action: Action) -> Hand:
 _PHASE_DRAW: Final = Phase.DRAW
 _PHASE_DISCARD: Final = Phase.DISCARD
 # Enum members as module constants: ``Phase.X`` costs ~0.3 us per read on Python 3.11.
+_DRAW: Final = Draw()
+_TAKE: Final = TakeDiscard()
+_DISCARDS: Final = tuple(Discard(Card(c)) for c in range(NUM_CODES))
+"""Offered actions are shared objects (immutable), one per kind and card."""
 
 
 def knock_allowed(deadwood: int, threshold: int, comparison: str) -> bool:
@@ -77,15 +81,7 @@ class KnockFamily:
         seat = rnd.to_move
         if not rnd.discard_pile:
             raise DrawError("take: the discard pile is empty", "empty_discard_pile")
-        card = rnd.discard_pile[-1]
-
-        def effect() -> None:
-            rnd.discard_pile.pop()
-            rnd.hands[seat] = rnd.hands[seat].plus(card)
-            rnd.taken_discard = card
-            rnd.phase = _PHASE_DISCARD
-
-        return effect
+        return _take_effect(rnd, seat)
 
     def _check_not_taken(self, rnd: RoundState, card: Card, action: Action) -> None:
         if card == rnd.taken_discard and not rnd.rules.may_discard_taken_discard:
@@ -99,13 +95,32 @@ class KnockFamily:
         seat = rnd.to_move
         hand = _without(rnd, seat, action.card, action)
         self._check_not_taken(rnd, action.card, action)
+        return self._discard_effect(rnd, seat, action.card, hand)
 
+    def _discard_effect(self, rnd: RoundState, seat: int, card: Card, hand: Hand) -> Plan:
         def effect() -> None:
             rnd.hands[seat] = hand
-            rnd.discard_pile.append(action.card)
+            rnd.discard_pile.append(card)
             self._next(rnd, seat)
 
         return effect
+
+    def plan_offered(self, rnd: RoundState, action: Action) -> Plan:
+        """The effect of ``action`` taken from the current :meth:`legal_actions` list (the caller
+        guarantees that; :meth:`rummykit.round.Round.apply` does): a draw, a take and a discard are
+        not checked again; a knock and a Rummy call (once a hand) are planned as usual."""
+        phase = rnd.phase
+        kind = type(action)
+        if phase is _PHASE_DISCARD and kind is Discard:
+            seat = rnd.to_move
+            card = action.card  # type: ignore[attr-defined]  # a Discard
+            return self._discard_effect(rnd, seat, card, rnd.hands[seat].minus(card))
+        if phase is _PHASE_DRAW:
+            if kind is Draw:
+                return plan_draw(rnd, _PHASE_DISCARD)
+            if kind is TakeDiscard:
+                return _take_effect(rnd, rnd.to_move)
+        return self.plan(rnd, action)
 
     def _plan_knock(self, rnd: RoundState, action: Knock) -> Plan:
         rules = rnd.rules
@@ -188,12 +203,16 @@ class KnockFamily:
 
     def legal_actions(self, rnd: RoundState) -> list[Action]:
         if rnd.phase is _PHASE_DRAW:
-            draw_phase: list[Action] = [Draw(), TakeDiscard()]
-            return [a for a in draw_phase if is_legal(self, rnd, a)]
+            # What plan() accepts: a draw while the stock or the pile (turned over) has a card, a
+            # take while the pile has one.
+            if rnd.discard_pile:
+                return [_DRAW, _TAKE]
+            return [_DRAW] if rnd.stock else []
         rules = rnd.rules
         seat = rnd.to_move
         hand = rnd.hands[seat]
-        distinct = [c for c in sorted(set(hand)) if c != rnd.taken_discard or rules.may_discard_taken_discard]
+        taken = rnd.taken_discard
+        distinct = [c for c in dict.fromkeys(hand.cards()) if c != taken or rules.may_discard_taken_discard]
         calls: list[Action] = []
         threshold = rules.knock_threshold or 0
         best, _ = solver.best_discards(list(hand), rules) if rnd.knocker is None else (0, ())
@@ -211,7 +230,20 @@ class KnockFamily:
         calls.sort(
             key=lambda a: (not isinstance(a, CallRummy), a.card if isinstance(a, (Knock, CallRummy)) else 0)
         )
-        return calls + [Discard(c) for c in distinct]
+        return calls + [_DISCARDS[c] for c in distinct]
+
+
+def _take_effect(rnd: RoundState, seat: int) -> Plan:
+    """``seat`` takes the top discard (the pile holds one) and goes on to discard."""
+    card = rnd.discard_pile[-1]
+
+    def effect() -> None:
+        rnd.discard_pile.pop()
+        rnd.hands[seat] = rnd.hands[seat].plus(card)
+        rnd.taken_discard = card
+        rnd.phase = _PHASE_DISCARD
+
+    return effect
 
 
 def _clockwise_from(rnd: RoundState, seat: int) -> list[int]:

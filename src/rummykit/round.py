@@ -40,7 +40,7 @@ from rummykit.actions import Action, Draw, TakeDiscard
 from rummykit.cards import JOKER_CODE, Card, Hand, build_deck, parse_cards
 from rummykit.errors import IllegalActionError, RulesError
 from rummykit.events import Event as Event
-from rummykit.families import family_for
+from rummykit.families import FAMILIES, family_for
 from rummykit.family import Plan
 from rummykit.gin import GIN_PHASES, start_gin
 from rummykit.melds import Meld
@@ -51,6 +51,8 @@ from rummykit.views import Phase, PlayerView, RoundResult, TableMeld
 # Enum members as module constants: ``Phase.X`` is a class attribute lookup costing ~0.3 us on
 # Python 3.11, and the turn flow reads them on every action.
 _PHASE_OVER: Final = Phase.OVER
+_FAMILY_BY_NAME: Final = dict(FAMILIES)
+"""``FAMILIES`` as a plain dict (a mapping proxy's lookup costs more); ``family_for`` raises for others."""
 
 UNDO_CHECKPOINT_EVERY: Final = 8
 """Actions between two undo checkpoints: :meth:`Round.undo` replays at most this many actions, and
@@ -157,6 +159,12 @@ class Round:
         """An independent copy of the round's state (:meth:`from_state` goes on from it)."""
         return self._state.copy()
 
+    def live_state(self) -> RoundState:
+        """The round's own state, not a copy: for readers that must not pay for a copy or a view on
+        every action (the environments' observation encoder reads what a seat's view shows from it).
+        Read it; never change it, and do not keep it across actions."""
+        return self._state
+
     def status(self) -> RoundStatus:
         """The problems of the round's state, ``RoundStatus.VALID`` when there are none."""
         return _status(self._state)
@@ -178,7 +186,8 @@ class Round:
         state = self._state
         if state.phase is _PHASE_OVER:
             return []
-        offered = family_for(state.rules).legal_actions(state)
+        family = _FAMILY_BY_NAME.get(state.rules.family)
+        offered = (family or family_for(state.rules)).legal_actions(state)
         self._offered = (state, len(self._history), tuple(offered))
         return offered
 
@@ -214,7 +223,7 @@ class Round:
                     break
         if trusted:
             # One of the actions just offered for this very state: the family may skip its checks.
-            family = family_for(state.rules)
+            family = _FAMILY_BY_NAME[state.rules.family]
             plan_offered = getattr(family, "plan_offered", None)
             effect = plan_offered(state, action) if plan_offered is not None else family.plan(state, action)
         else:

@@ -89,7 +89,7 @@ from rummykit.actions import (
     Swap,
     TakeDiscard,
 )
-from rummykit.cards import NUM_CODES, Card, Hand
+from rummykit.cards import NUM_CODES, Card
 from rummykit.errors import RulesError
 from rummykit.match import Match
 from rummykit.round import Round
@@ -236,22 +236,40 @@ def compound_openings(rnd: Round, limit: int = MAX_COMPOUND_OPENINGS) -> list[Ac
     """
     if rnd.rules.is_knock_game or rnd.phase is not Phase.PLAY or rnd.has_opened(rnd.to_move):
         return []
-    hand = rnd.view(rnd.to_move).hand
+    hand = rnd.live_state().hands[rnd.to_move].cards()  # what the seat's view shows as its hand
     melds = solver.all_melds(hand, rnd.rules)
+    # Each meld's cards with their multiplicity, and the cards left, counted per code: a meld fits
+    # while every count it needs is left (taken and given back as the search goes down and up).
+    needs: list[tuple[tuple[int, int], ...]] = []
+    for meld in melds:
+        need: dict[int, int] = {}
+        for c in meld:
+            need[c] = need.get(c, 0) + 1
+        needs.append(tuple(need.items()))
+    left = [0] * NUM_CODES
+    for c in hand:
+        left[c] += 1
     found: list[Action] = []
     budget = [8 * limit]  # collections tried: bounds the work on joker-rich hands
+    held = [len(hand)]
 
-    def extend(start: int, chosen: list[tuple[Card, ...]], rest: Hand) -> bool:
+    def extend(start: int, chosen: list[tuple[Card, ...]]) -> bool:
         for i in range(start, len(melds)):
-            meld = melds[i]
-            if not rest.contains_all(meld):
+            need = needs[i]
+            fits = True
+            for c, n in need:
+                if left[c] < n:
+                    fits = False
+                    break
+            if not fits:
                 continue
             budget[0] -= 1
             if budget[0] < 0:
                 return True
-            left = rest.copy()
-            for c in meld:
-                left.remove(c)
+            meld = melds[i]
+            for c, n in need:
+                left[c] -= n
+            held[0] -= len(meld)
             chosen.append(meld)
             if len(chosen) > 1:
                 action = Open(tuple(sorted(chosen)))
@@ -259,12 +277,15 @@ def compound_openings(rnd: Round, limit: int = MAX_COMPOUND_OPENINGS) -> list[Ac
                     found.append(action)
                     if len(found) >= limit:
                         return True
-            if len(left) and extend(i + 1, chosen, left):
+            if held[0] and extend(i + 1, chosen):
                 return True
             chosen.pop()
+            held[0] += len(meld)
+            for c, n in need:
+                left[c] += n
         return False
 
-    extend(0, [], Hand(hand))
+    extend(0, [])
     return found
 
 
@@ -297,8 +318,25 @@ _FIRST_TOKEN: Final[dict[type[Action], int]] = {
 }
 """The first token of each action class's spelling (the root of the trie needs no more)."""
 
-_VERB_AND_CARD: Final = frozenset({Discard, Knock, CallRummy, LayOffCard})
-"""Classes spelled as their verb and one card: their second token needs no spelling."""
+_SHORT: Final[dict[type[Action], int]] = {
+    Draw: 1, TakeDiscard: 1, BuyBack: 1, Decline: 1, Pass: 1, KnockDeclare: 1,
+    Discard: 2, Knock: 2, CallRummy: 2, LayOffCard: 2,
+}
+"""The length of the spelling of the classes spelled as their verb alone or their verb and one card
+(``CARD0 + action.card``): the trie reads their tokens off the action without spelling it."""
+
+
+def _group_by_first_token(entries: Iterable[_Entry], groups: dict[int, list[_Entry]]) -> None:
+    first = _FIRST_TOKEN
+    for entry in entries:
+        token = first.get(type(entry[1]))
+        if token is None:
+            raise TypeError(f"no spelling for {entry[1]!r}")
+        group = groups.get(token)
+        if group is None:
+            groups[token] = [entry]
+        else:
+            group.append(entry)
 
 _Entry = tuple[list[int] | None, Action]
 """A candidate below a trie node: its spelling (``None`` until a node needs it) and the action."""
@@ -311,9 +349,10 @@ class _Node:
 
     __slots__ = ("_allowed", "action", "children", "depth", "entries")
 
-    def __init__(self, depth: int, entries: list[_Entry]) -> None:
+    def __init__(self, depth: int, entries: list[_Entry] | None) -> None:
         self.depth = depth
         self.entries: list[_Entry] | None = entries
+        """The candidates below, until :meth:`expand` groups them (``None`` once expanded)."""
         self.children: dict[int, _Node | list[_Entry]] = {}
         self.action: Action | None = None
         self._allowed: list[int] | None = None
@@ -333,25 +372,31 @@ class _Node:
         self.entries = None
         depth = self.depth
         groups: dict[int, list[_Entry]] = {}
-        for tokens, action in entries:
-            if depth == 0:
-                token = _FIRST_TOKEN.get(type(action))
-                if token is None:
-                    raise TypeError(f"no spelling for {action!r}")
-            elif depth == 1 and type(action) in _VERB_AND_CARD:
-                token = CARD0 + action.card  # type: ignore[attr-defined]  # every such class has .card
-            else:
-                if tokens is None:
-                    tokens = tokens_of(action)
-                if len(tokens) == depth:
-                    self.action = action
-                    continue
-                token = tokens[depth]
-            group = groups.get(token)
-            if group is None:
-                groups[token] = [(tokens, action)]
-            else:
-                group.append((tokens, action))
+        if depth == 0:
+            _group_by_first_token(entries, groups)
+        else:
+            short = _SHORT
+            for entry in entries:
+                tokens, action = entry
+                length = short.get(type(action))
+                if length is not None:  # a verb, or a verb and a card: nothing to spell
+                    if depth == length:
+                        self.action = action
+                        continue
+                    token = CARD0 + action.card  # type: ignore[attr-defined]  # every such class has .card
+                else:
+                    if tokens is None:
+                        tokens = tokens_of(action)
+                        entry = (tokens, action)
+                    if len(tokens) == depth:
+                        self.action = action
+                        continue
+                    token = tokens[depth]
+                group = groups.get(token)
+                if group is None:
+                    groups[token] = [entry]
+                else:
+                    group.append(entry)
         self.children = cast(dict[int, _Node | list[_Entry]], groups)  # nodes are made when stepped into
         return self
 
@@ -366,10 +411,10 @@ class _Node:
 
     def mask(self) -> npt.NDArray[np.int8]:
         """The mask at this node, a fresh array (written as bytes: cheaper than a NumPy index)."""
-        mask = bytearray(NUM_TOKENS)
+        values = bytearray(NUM_TOKENS)
         for token in self.allowed():
-            mask[token] = 1
-        return np.frombuffer(mask, dtype=np.int8)
+            values[token] = 1
+        return np.frombuffer(values, dtype=np.int8)
 
 
 class Composer:
@@ -391,8 +436,11 @@ class Composer:
     __slots__ = ("_node", "_root", "tokens")
 
     def __init__(self, actions: Iterable[Action]) -> None:
-        self._root = _Node(0, [(None, action) for action in actions])
-        self._node = self._root.expand()
+        root = self._root = _Node(0, None)
+        groups: dict[int, list[_Entry]] = {}
+        _group_by_first_token([(None, action) for action in actions], groups)
+        root.children = cast(dict[int, _Node | list[_Entry]], groups)
+        self._node = root
         self.tokens: list[int] = []
         """The tokens stepped so far in this action."""
 

@@ -19,6 +19,7 @@ Rewards (``reward=``):
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from typing import Final, Literal
@@ -168,6 +169,12 @@ class TokenGame:
             return np.zeros(enc.NUM_TOKENS, dtype=np.int8)
         return self.composer.mask()
 
+    def mask_of(self, seat: int) -> npt.NDArray[np.int8]:
+        """The mask of ``seat``: the seat to move's, all zeros for the others (a fresh array)."""
+        if seat != self.to_move or self._over:
+            return np.zeros(enc.NUM_TOKENS, dtype=np.int8)
+        return self.composer.mask()
+
     def step(self, token: int) -> tuple[Action | None, Sequence[float]]:
         """Step one token of the seat to move; the applied action (if the spelling completed it) and
         the rewards it brought per seat.
@@ -180,13 +187,14 @@ class TokenGame:
             return None, self.no_rewards
         return action, self.apply(action)
 
-    def apply(self, action: Action) -> list[float]:
-        """Apply a whole engine action (a bot's move); the rewards it brought per seat.
+    def apply(self, action: Action) -> Sequence[float]:
+        """Apply a whole engine action (a bot's move); the rewards it brought per seat
+        (:attr:`no_rewards`, shared, when nobody is rewarded by a hand's action).
 
         Raises:
             IllegalActionError: the engine refuses the action (nothing changes).
         """
-        rewards = [0.0] * self.players
+        rewards: Sequence[float] = self.no_rewards
         if self.match is not None:
             rewards = self._apply_in_match(action)
         else:
@@ -245,10 +253,12 @@ class TokenGame:
         """Seat ``seat``'s observation vector (a fresh array)."""
         encoder = self._encoders[seat]
         if self._encoded[seat] != self._decision:
-            encoder.encode(self.round.view(seat), self.figures())
+            rnd = self.round
+            figures = self._no_figures if self.match is None else self.figures()
+            encoder.encode_state(rnd.live_state(), seat, figures, functools.partial(rnd.view, seat))
             self._encoded[seat] = self._decision
         out = encoder.out.copy()
         tokens = self.composer.tokens
         if tokens and seat == self.to_move and not self._over:
-            encode_prefix(out, self.players, tokens)
+            encode_prefix(out, self.players, tokens, cleared=True)  # the encoder never writes it
         return out

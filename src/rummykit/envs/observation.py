@@ -67,10 +67,11 @@ Version history:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import struct
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Final
+from typing import Any, Final, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -78,7 +79,8 @@ import numpy.typing as npt
 from rummykit import solver
 from rummykit.cards import NUM_CODES
 from rummykit.envs import encoding as enc
-from rummykit.views import Phase, PlayerView, TableMeld
+from rummykit.state import RoundState
+from rummykit.views import GinInfo, Phase, PlayerView, TableMeld
 
 OBSERVATION_VERSION: Final = 1
 C: Final = NUM_CODES
@@ -176,11 +178,6 @@ def _counts(cards: tuple[int, ...], size: int = C) -> list[float]:
     return values
 
 
-def _write_counts(out: npt.NDArray[np.float32], start: int, cards: tuple[int, ...]) -> None:
-    """Card counts into ``out[start : start + C]``."""
-    out[start : start + C] = np.bincount(cards, minlength=C) if cards else 0.0
-
-
 def _topmost(pile: tuple[int, ...], card: int) -> float:
     """The index of the topmost copy of ``card`` in ``pile``, ``-inf`` when there is none."""
     try:
@@ -194,76 +191,206 @@ _ONE: Final = np.float32(1.0)
 _UNSET: Final = object()
 """The source of a block not written yet (equal to nothing)."""
 
+_PHASE_OVER: Final = Phase.OVER
+
+
+@cache
+def _floats(count: int) -> struct.Struct:
+    """``count`` native ``float32`` values: one C call writes a block (rounding as NumPy does)."""
+    return struct.Struct(f"={count}f")
+
 
 class Encoder:
     """One seat's observation vector (every block but the action so far), kept between calls.
 
-    :meth:`encode` rewrites a block only when its source differs from the one it was written from
-    (compared by value, table melds by identity: they are immutable and replaced when they change).
+    :meth:`encode` (from a :class:`~rummykit.views.PlayerView`) and :meth:`encode_state` (from the
+    round's own state, reading exactly what the seat's view shows, without building the view) rewrite
+    a block only when its source differs from the one it was written from (compared by value, table
+    melds by identity: they are immutable and replaced when they change). Card counts are patched
+    through a ``memoryview`` of the vector: the old cards' entries cleared, the new ones counted.
     """
 
     __slots__ = (
-        "_depth", "_derived", "_gin", "_hand", "_melds", "_pile", "_shown", "_taken", "_top", "layout", "out",
+        "_depth", "_derived", "_gin", "_globals", "_hand", "_melds", "_mv", "_pile", "_recency", "_shown",
+        "_taken", "_top", "layout", "out",
     )
 
     def __init__(self, layout: Layout) -> None:
         self.layout = layout
         self.out: npt.NDArray[np.float32] = np.zeros(layout.size, dtype=np.float32)
         """The vector; rewritten in place by :meth:`encode` (copy it to keep it)."""
-        self._hand: object = _UNSET
-        self._shown: list[object] = [_UNSET] * layout.seats
+        self._mv: Any = memoryview(cast(Any, self.out))
+        """``out`` as a buffer of ``float32``: one entry read or written for a fraction of NumPy's cost."""
+        self._hand: tuple[int, ...] = ()
+        self._shown: list[tuple[int, ...]] = [()] * layout.seats
         self._melds: list[TableMeld] = []
         self._pile: tuple[int, ...] | None = None
         self._top = np.full(C, -np.inf, dtype=np.float32)
         """Per face, the index of its topmost copy in the pile (``-inf``: not in the pile)."""
         self._depth = np.empty(C, dtype=np.float32)
-        self._taken: object = _UNSET
+        self._recency = self.out[layout.pile + C : layout.pile + 2 * C]
+        self._taken: tuple[int | None, int | None] = (None, None)
         self._gin: object = _UNSET
         self._derived: object = _UNSET
+        self._globals = _floats(layout.prefix - layout.per_seat)
 
     def encode(self, view: PlayerView, figures: MatchFigures) -> npt.NDArray[np.float32]:
         """Bring :attr:`out` up to ``view`` (which must be of the same seat each time) and return it."""
-        lay = self.layout
-        out = self.out
-        seats = lay.seats
+        seats = self.layout.seats
         me = view.seat
-        if view.hand != self._hand:
-            self._hand = view.hand
-            _write_counts(out, 0, view.hand)
+        self._write_hand(view.hand)
         revealed = view.revealed
         known_cards = view.known_cards
         for k in range(1, seats):
             seat = (me + k) % seats
             shown = revealed[seat] if revealed else None
-            known = shown if shown is not None else (known_cards[seat] if known_cards else ())
-            if known != self._shown[k]:
-                self._shown[k] = known
-                _write_counts(out, k * C, known)
-        self._write_melds(view)
+            self._write_shown(k, shown if shown is not None else (known_cards[seat] if known_cards else ()))
+        self._write_melds(view.melds, me)
         pile = view.discard_pile
         if pile != self._pile:
             self._write_pile(pile)
-        taken = (view.taken_discard, view.must_lay)
-        if taken != self._taken:
-            self._taken = taken
-            values = [0.0] * (2 * C)
-            if taken[0] is not None:
-                values[taken[0]] = 1.0
-            if taken[1] is not None:
-                values[C + taken[1]] = 1.0
-            out[lay.taken : lay.per_seat] = values
-        out[lay.per_seat : lay.prefix] = _seats_and_globals(view, figures)
+        self._write_taken(view.taken_discard, view.must_lay)
+        self._write_globals(
+            me, view.hand_sizes, view.opened, view.active_seats, view.extra_turns, view.knocker,
+            view.scores, view.phase, view.stock_size, view.rules.deck_size, view.stock_rebuilds, view.turn,
+            view.to_move, figures,
+        )
+        self._write_gin(view.phase, view.gin, view.rules.max_upcard_draws)
+        if self.layout.derived:
+            self._write_derived(view)
+        return self.out
+
+    def encode_state(
+        self, state: RoundState, seat: int, figures: MatchFigures, view: Callable[[], PlayerView]
+    ) -> npt.NDArray[np.float32]:
+        """:meth:`encode` for ``seat`` from a round's own state, without building a view: the same
+        vector, read from the fields :meth:`Round.view <rummykit.round.Round.view>` shows ``seat``
+        (own hand, the hands shown, known cards, public table and piles). ``view`` builds the view
+        when a block needs one (only the derived features do)."""
+        seats = self.layout.seats
+        hands = state.hands
+        phase = state.phase
+        over = phase is _PHASE_OVER
+        knocker = state.knocker
+        self._write_hand(hands[seat].cards())
+        known_cards = state.known_cards
+        for k in range(1, seats):
+            other = (seat + k) % seats
+            if over or other == knocker:
+                self._write_shown(k, hands[other].cards())
+            else:
+                self._write_shown(k, known_cards[other].cards())
+        self._write_melds(state.melds, seat)
+        pile = tuple(state.discard_pile)
+        if pile != self._pile:
+            self._write_pile(pile)
+        self._write_taken(None if over else state.taken_discard, state.must_lay)
+        result = state.result
+        rules = state.rules
+        self._write_globals(
+            seat, [len(h) for h in hands], [t is not None for t in state.opened_turn], state.active_seats,
+            state.extra_turns, knocker, result.points if result else (0,) * seats, phase, len(state.stock),
+            rules.deck_size, state.stock_rebuilds, state.turn, state.to_move, figures,
+        )
+        self._write_gin(phase, state.gin, rules.max_upcard_draws)
+        if self.layout.derived:
+            self._write_derived(view())
+        return self.out
+
+    def _write_counts(self, start: int, old: tuple[int, ...], new: tuple[int, ...]) -> None:
+        """The card counts of ``new`` into ``out[start : start + C]``, which holds ``old``'s."""
+        mv = self._mv
+        for card in old:
+            mv[start + card] = 0.0
+        for card in new:
+            mv[start + card] += 1.0
+
+    def _write_hand(self, hand: tuple[int, ...]) -> None:
+        if hand != self._hand:
+            self._write_counts(0, self._hand, hand)
+            self._hand = hand
+
+    def _write_shown(self, k: int, cards: tuple[int, ...]) -> None:
+        old = self._shown[k]
+        if cards != old:
+            self._write_counts(k * C, old, cards)
+            self._shown[k] = cards
+
+    def _write_taken(self, taken: int | None, must_lay: int | None) -> None:
+        old = self._taken
+        if taken != old[0] or must_lay != old[1]:
+            mv = self._mv
+            start = self.layout.taken
+            if old[0] is not None:
+                mv[start + old[0]] = 0.0
+            if old[1] is not None:
+                mv[start + C + old[1]] = 0.0
+            if taken is not None:
+                mv[start + taken] = 1.0
+            if must_lay is not None:
+                mv[start + C + must_lay] = 1.0
+            self._taken = (taken, must_lay)
+
+    def _write_globals(
+        self,
+        me: int,
+        sizes: Sequence[int],
+        opened: Sequence[bool],
+        active: Sequence[int],
+        extra: Sequence[int],
+        knocker: int | None,
+        scores: Sequence[int],
+        phase: Phase,
+        stock_size: int,
+        deck_size: int,
+        stock_rebuilds: int,
+        turn: int,
+        to_move: int,
+        figures: MatchFigures,
+    ) -> None:
+        """The per-seat and global blocks and the seat to move, as one run of values."""
+        seats = self.layout.seats
+        totals, chips = figures.totals, figures.chips
+        values: list[float] = []
+        for k in range(seats):
+            seat = (me + k) % seats
+            values += (
+                sizes[seat] / 20.0,
+                1.0 if opened[seat] else 0.0,
+                1.0 if seat in active else 0.0,
+                1.0 if knocker == seat else 0.0,
+                1.0 if seat in extra else 0.0,
+                scores[seat] / 100.0,
+                totals[seat] / 100.0,
+                chips[seat] / 100.0,
+            )
+        values += _PHASE_ONE_HOT[phase]
+        values += (
+            1.0 if phase is not _PHASE_OVER and to_move == me else 0.0,
+            1.0 if figures.buyback_pending else 0.0,
+            stock_size / deck_size,
+            float(stock_rebuilds),
+            turn / 100.0,
+            figures.pot / 100.0,
+            figures.hands_dealt / 10.0,
+            1.0 if figures.is_match else 0.0,
+        )
+        values += _one_hot(seats, (to_move - me) % seats)
+        self._globals.pack_into(self._mv, 4 * self.layout.per_seat, *values)
+
+    def _write_gin(self, phase: Phase, gin: GinInfo | None, max_upcard_draws: int) -> None:
+        lay = self.layout
         if lay.gin:
-            gin = (view.gin, view.phase)
-            if gin != self._gin:
-                self._gin = gin
-                out[lay.gin_block : lay.derived_block] = _gin_block(view)
-        if lay.derived:
-            source = (view.hand, view.phase, view.is_my_turn, view.top_discard)
-            if source != self._derived:
-                self._derived = source
-                out[lay.derived_block :] = derived_features(view)
-        return out
+            source = (gin, phase)
+            if source != self._gin:
+                self._gin = source
+                self.out[lay.gin_block : lay.derived_block] = _gin_block(phase, gin, max_upcard_draws)
+
+    def _write_derived(self, view: PlayerView) -> None:
+        source = (view.hand, view.phase, view.is_my_turn, view.top_discard)
+        if source != self._derived:
+            self._derived = source
+            self.out[self.layout.derived_block :] = derived_features(view)
 
     def _write_pile(self, pile: tuple[int, ...]) -> None:
         """The pile's counts and each face's recency ``1 / (n - i)`` (``i`` the index of its topmost
@@ -272,22 +399,21 @@ class Encoder:
         kept topmost indices (``-inf`` for a face not in the pile, whose recency is then 0)."""
         old = self._pile
         self._pile = pile
-        out = self.out
+        mv = self._mv
         start = self.layout.pile
-        counts = out[start : start + C]
         top = self._top
         n = len(pile)
         kept = min(n, len(old)) if old is not None else 0
         if old is not None and pile[:kept] == old[:kept]:
             for card in old[kept:]:  # taken from the top
-                counts[card] -= 1.0
+                mv[start + card] -= 1.0
                 top[card] = _topmost(pile, card)
             for i in range(kept, n):  # discarded onto it
                 card = pile[i]
-                counts[card] += 1.0
+                mv[start + card] += 1.0
                 top[card] = i
         else:
-            _write_counts(out, start, pile)
+            self.out[start : start + C] = np.bincount(pile, minlength=C) if pile else 0.0
             top.fill(-np.inf)
             last = dict(zip(pile, range(n), strict=True))  # the topmost copy of each face
             top[list(last)] = list(last.values())
@@ -295,10 +421,10 @@ class Encoder:
         # float32 does, for every pile size (checked up to 20,000).
         depth = self._depth
         np.subtract(np.float32(n), top, out=depth)
-        np.divide(_ONE, depth, out=out[start + C : start + 2 * C])
+        np.divide(_ONE, depth, out=self._recency)
 
-    def _write_melds(self, view: PlayerView) -> None:
-        melds = view.melds[:M]
+    def _write_melds(self, table: Sequence[TableMeld], me: int) -> None:
+        melds = table[:M]
         old = self._melds
         if len(melds) == len(old) and all(a is b for a, b in zip(melds, old, strict=True)):
             return
@@ -316,7 +442,7 @@ class Encoder:
                 values[C + 1] = 1.0
                 values[C + 2] = meld.start / POSITIONS
                 values[C + 3] = meld.end / POSITIONS
-            values[C + 4 + (tm.owner - view.seat) % seats] = 1.0
+            values[C + 4 + (tm.owner - me) % seats] = 1.0
             base = lay.table + i * slot
             out[base : base + slot] = values
         for i in range(len(melds), len(old)):  # a new hand of a match: its table starts empty
@@ -335,50 +461,14 @@ def _one_hot(size: int, index: int) -> tuple[float, ...]:
     return tuple(1.0 if i == index else 0.0 for i in range(size))
 
 
-def _seats_and_globals(view: PlayerView, figures: MatchFigures) -> list[float]:
-    """The per-seat and global blocks and the seat to move, as one run of values."""
-    sizes = view.hand_sizes
-    seats = len(sizes)
-    me = view.seat
-    opened, active, extra, knocker = view.opened, view.active_seats, view.extra_turns, view.knocker
-    scores, totals, chips = view.scores, figures.totals, figures.chips
-    values: list[float] = []
-    for k in range(seats):
-        seat = (me + k) % seats
-        values += (
-            sizes[seat] / 20.0,
-            1.0 if opened[seat] else 0.0,
-            1.0 if seat in active else 0.0,
-            1.0 if knocker == seat else 0.0,
-            1.0 if seat in extra else 0.0,
-            scores[seat] / 100.0,
-            totals[seat] / 100.0,
-            chips[seat] / 100.0,
-        )
-    values += _PHASE_ONE_HOT[view.phase]
-    values += (
-        1.0 if view.is_my_turn else 0.0,
-        1.0 if figures.buyback_pending else 0.0,
-        view.stock_size / view.rules.deck_size,
-        float(view.stock_rebuilds),
-        view.turn / 100.0,
-        figures.pot / 100.0,
-        figures.hands_dealt / 10.0,
-        1.0 if figures.is_match else 0.0,
-    )
-    values += _one_hot(seats, (view.to_move - me) % seats)
-    return values
-
-
-def _gin_block(view: PlayerView) -> list[float]:
+def _gin_block(phase: Phase, gin: GinInfo | None, max_upcard_draws: int) -> list[float]:
     values = [0.0] * GIN_FEATURES
-    if view.phase in _GIN_PHASES:
-        values[_GIN_PHASES.index(view.phase)] = 1.0
-    gin = view.gin
+    if phase in _GIN_PHASES:
+        values[_GIN_PHASES.index(phase)] = 1.0
     if gin is not None:
         values[4] = gin.knock_card / 10.0
         values[5] = gin.upcard_passes / 2.0
-        values[6] = gin.upcard_draws / max(1, view.rules.max_upcard_draws)
+        values[6] = gin.upcard_draws / max(1, max_upcard_draws)
         values[7] = float(gin.repeated)
         values[8] = float(gin.layoffs_done)
         if gin.prev_upcard is not None:
@@ -399,10 +489,14 @@ def prefix_offset(seats: int) -> int:
     return Layout.of(seats).prefix
 
 
-def encode_prefix(out: npt.NDArray[np.float32], seats: int, tokens: Sequence[int]) -> None:
-    """Write the action spelled so far (``tokens``) into the action block of ``out`` (cleared first)."""
+def encode_prefix(
+    out: npt.NDArray[np.float32], seats: int, tokens: Sequence[int], cleared: bool = False
+) -> None:
+    """Write the action spelled so far (``tokens``) into the action block of ``out`` (cleared first
+    unless the caller says it is all zeros)."""
     base = prefix_offset(seats)
-    out[base : base + PREFIX_FEATURES] = 0.0
+    if not cleared:
+        out[base : base + PREFIX_FEATURES] = 0.0
     if not tokens:
         return
     out[base + tokens[0]] = 1.0

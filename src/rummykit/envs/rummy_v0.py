@@ -159,11 +159,7 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         seat = self._seats[agent]
         game = self.game
-        if seat == game.to_move and not game.is_over:
-            mask = game.mask()
-        else:
-            mask = np.zeros(enc.NUM_TOKENS, dtype=np.int8)
-        return {"observation": game.observe(seat), "action_mask": mask}
+        return {"observation": game.observe(seat), "action_mask": game.mask_of(seat)}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -187,8 +183,9 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
             if self.render_mode == "ansi":
                 self.render()
             return
-        self.rewards = {a: rewards[i] for i, a in enumerate(self.possible_agents) if a in self.rewards}
-        self._rewarded = any(rewards)
+        if rewards is not game.no_rewards or self._rewarded:  # else every reward is 0 already
+            self.rewards = {a: rewards[i] for i, a in enumerate(self.possible_agents) if a in self.rewards}
+            self._rewarded = any(rewards)
         self.infos = {a: {} for a in self.agents}
         self.infos[agent]["action"] = str(applied)
         if game.is_over:
