@@ -171,6 +171,17 @@ class StoredAction:
     status: str | None = None
 
 
+_APPEND: Final = insert(actions_table)
+_BY_CODE = tables_table.c.code == bindparam("k")
+_MOVED: Final = update(tables_table).where(_BY_CODE).values(version=bindparam("v"), updated_at=bindparam("t"))
+_MOVED_ENDING: Final = (
+    update(tables_table)
+    .where(_BY_CODE)
+    .values(version=bindparam("v"), status=bindparam("s"), updated_at=bindparam("t"))
+)
+"""The statements of a group of moves, built once (SQLAlchemy compiles each once and caches it)."""
+
+
 def _now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
@@ -287,7 +298,7 @@ class Store:
         now = _now()
         with self.engine.begin() as connection:
             connection.execute(
-                insert(actions_table),
+                _APPEND,
                 [
                     {"code": a.code, "idx": a.idx, "seat": a.seat, "action": a.action, "created_at": now}
                     for a in actions
@@ -299,18 +310,11 @@ class Store:
                     latest[a.code] = a
             plain = [a for a in latest.values() if a.status is None]
             ending = [a for a in latest.values() if a.status is not None]
-            where = tables_table.c.code == bindparam("k")
             if plain:
-                connection.execute(
-                    update(tables_table).where(where).values(version=bindparam("v"), updated_at=now),
-                    [{"k": a.code, "v": a.idx + 1} for a in plain],
-                )
+                connection.execute(_MOVED, [{"k": a.code, "v": a.idx + 1, "t": now} for a in plain])
             if ending:
                 connection.execute(
-                    update(tables_table)
-                    .where(where)
-                    .values(version=bindparam("v"), status=bindparam("s"), updated_at=now),
-                    [{"k": a.code, "v": a.idx + 1, "s": a.status} for a in ending],
+                    _MOVED_ENDING, [{"k": a.code, "v": a.idx + 1, "s": a.status, "t": now} for a in ending]
                 )
 
     def load_open(self) -> list[StoredTable]:
