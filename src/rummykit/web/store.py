@@ -24,6 +24,7 @@ directory) or ``postgresql+psycopg://user@host:port/db`` (psycopg 3).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Sequence
@@ -200,13 +201,23 @@ class Store:
         announced through ``NOTIFY``, :mod:`rummykit.web.coordination`)."""
         self.origin = new_origin()
         """This process's id in the notices it sends."""
+        self._writer: Connection | None = None
+        """The connection of :meth:`append_actions`, kept between groups (no pool checkout, and no
+        ping of the pool's pre-ping, per group); dropped after any error and opened again."""
 
     def _notify(self, connection: Connection, kind: str, pairs: Sequence[tuple[str, int | None]]) -> None:
         if self.shared:
             notify(connection, [Notice(self.origin, kind, code, n) for code, n in pairs])
 
     def close(self) -> None:
+        self._drop_writer()
         self.engine.dispose()
+
+    def _drop_writer(self) -> None:
+        writer, self._writer = self._writer, None
+        if writer is not None:
+            with contextlib.suppress(Exception):
+                writer.close()
 
     def create(self, table: StoredTable) -> None:
         """Store a new table (without an owner: :mod:`rummykit.web.owners`)."""
@@ -296,7 +307,17 @@ class Store:
         if not actions:
             return
         now = _now()
-        with self.engine.begin() as connection:
+        if self._writer is None:
+            self._writer = self.engine.connect()
+        try:
+            self._append(self._writer, actions, now)
+        except BaseException:
+            self._drop_writer()  # a failed or lost connection is not used again
+            raise
+
+    @staticmethod
+    def _append(connection: Connection, actions: Sequence[StoredAction], now: datetime) -> None:
+        with connection.begin():
             connection.execute(
                 _APPEND,
                 [
