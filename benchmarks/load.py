@@ -8,9 +8,9 @@ that contains it, which includes the engine's check, the database commit and the
 
 The load generator runs in a process of its own, so the figures for the server (CPU seconds and
 resident memory of each server process, read from ``/proc``) are not mixed with the clients'; the
-generator's own CPU per move is printed too (``cli ms``: on one machine it competes with the server).
-Traffic
-goes to the loopback address only; every run is bounded in moves and time.
+generator's own CPU per move is printed too (``cli ms``: on one machine it competes with the server);
+it collects no garbage while it plays, so its pauses do not show as server latency. Traffic goes to
+the loopback address only; every run is bounded in moves and time.
 
     python benchmarks/load.py                               # N = 10, 50, 100; 30 moves each
     python benchmarks/load.py --clients 100 --moves 100
@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import multiprocessing
 import os
@@ -155,6 +156,10 @@ async def run(base: str, clients: int, moves: int) -> dict[str, float]:
             await http.post(f"/api/tables/{host['code']}/start", json={"token": host["token"]})
             seats += [(host["code"], host["token"]), (guest["code"], guest["token"])]
     latencies: list[float] = []
+    # The generator's own collection pauses would show as server latency: none during the run.
+    gc.collect()
+    gc.freeze()
+    gc.disable()
     started = time.perf_counter()
     tasks = [player(base, code, token, moves, latencies) for code, token in seats]
     made = await asyncio.wait_for(asyncio.gather(*tasks), RUN_TIMEOUT)

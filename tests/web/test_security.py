@@ -241,6 +241,33 @@ def test_4_connections_per_address_are_capped(make_client: Any, web: Any) -> Non
         assert web.receive_state(again)["you"] is None
 
 
+def test_4_websocket_attempts_are_rate_limited_before_any_database_work(make_client: Any, web: Any) -> None:
+    # Attempt burst: the request burst (1) plus the connection cap (1); refill 0.01 per second.
+    client = make_client(requests_per_second=0.01, requests_burst=1, max_connections_per_address=1)
+    code = web.create(client, seats=2, bots=[{"kind": "random"}])["code"]
+    manager = table_of(client, code).manager
+    counted: list[str] = []
+    count = manager.open_connection
+
+    async def counting(address: str) -> bool:
+        counted.append(address)
+        return await count(address)
+
+    manager.open_connection = counting  # type: ignore[method-assign]
+    with web.connect(client, code) as first:
+        web.receive_state(first)
+        with client.websocket_connect(f"/ws/{code}") as second:  # in the burst, over the cap
+            assert second.receive_json()["code"] == "too_many_connections"
+        with client.websocket_connect(f"/ws/{code}") as third:  # over the burst
+            error = third.receive_json()
+            assert error["code"] == "too_many_attempts" and error["retry_after"] > 0
+            assert error["texts"]["de"] == "Zu viele Verbindungsversuche; bitte etwas warten"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                third.receive_json()
+            assert closed.value.code == 4429
+    assert len(counted) == 2  # the refused attempt was never counted, so it cost no storage work
+
+
 def test_4_websocket_messages_are_rate_limited(make_client: Any, web: Any) -> None:
     client = make_client(messages_per_second=0.01, messages_burst=3)
     code = web.create(client, seats=2, bots=[{"kind": "random"}])["code"]

@@ -170,7 +170,10 @@ def run_server(
         sockets.append(internal)
         shown = f"[{internal_host}]" if ":" in internal_host else internal_host
         relay_address = f"{shown}:{internal.getsockname()[1]}"
+    from rummykit.web.runtime import settle_garbage_collector
+
     app = create_app(url, settings=settings, relay_address=relay_address)
+    settle_garbage_collector()
     config = uvicorn.Config(
         app, ws_max_size=WS_MAX_BYTES, ws_per_message_deflate=ws_compression, log_level="warning"
     )

@@ -25,8 +25,10 @@
 
 Every bound of :class:`~rummykit.web.limits.ServerSettings` is enforced here or in the table
 manager: request bodies are read only up to the limit, lobby requests and table creations are rate
-limited per client address (429 with ``Retry-After``), websocket connections per address are capped
-and websocket messages per connection are rate limited (``rate_limited`` errors). Validation errors
+limited per client address (429 with ``Retry-After``), websocket connection attempts per address are
+rate limited at the lobby request rate before any database work (``too_many_attempts``, close 4429),
+websocket connections per address are capped and websocket messages per connection are rate limited
+(``rate_limited`` errors). Validation errors
 name the field and the problem, never echo what was sent.
 """
 
@@ -106,6 +108,11 @@ def create_app(
     config = settings or ServerSettings()
     creations = RateLimiter(config.creations_per_second, config.creations_burst)
     requests = RateLimiter(config.requests_per_second, config.requests_burst)
+    attempt_burst = config.requests_burst + config.max_connections_per_address
+    attempts = RateLimiter(config.requests_per_second, attempt_burst)
+    """Websocket connection attempts per address, in this process: the lobby request rate, with room
+    in the burst to fill the address's connection cap at once. Spent before any database work (with
+    PostgreSQL an attempt costs up to three transactions: count, route, uncount)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -250,6 +257,13 @@ def create_app(
         manager = manager_of(websocket)
         relayed = relayed_address(websocket, manager.cluster.key if manager.cluster else None)
         address = relayed or address_of(websocket)
+        wait = 0.0 if relayed is not None else attempts.take(address)  # a relay was counted where it came in
+        if wait > 0:
+            await websocket.accept()
+            error = error_json("too_many_attempts", "too many connection attempts from your address; wait")
+            await websocket.send_json({**error, "retry_after": round(wait, 3)})
+            await websocket.close(code=WS_CLOSE_LIMIT)
+            return
         if relayed is None and not await manager.open_connection(address):
             # A relayed connection was counted by the process its client reached.
             await websocket.accept()

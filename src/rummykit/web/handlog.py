@@ -44,7 +44,8 @@ def hand_numbers(match: Match, start: int) -> list[int]:
         covered += len(rnd.history)
         if covered > needed:
             break
-    hand_of = {id(e): number for number, rnd in rounds for e in rnd.history}
+    # The tail of the match's history holds at most the last ``needed`` events of each hand it reaches.
+    hand_of = {id(e): number for number, rnd in rounds for e in rnd.history[-needed:]}
     first_hand = rounds[-1][0]
     numbers: list[int] = []
     previous: int | None = None

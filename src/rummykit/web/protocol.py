@@ -313,7 +313,8 @@ def log_json(match: Match, length: int = LOG_LENGTH, cache: LogCache | None = No
         if event_goes_out(r, last):
             went_out.add(id(last))
     entries = seat_draw_json(match) if start == 0 else []
-    hands: list[int] | None = None  # worked out at the first entry not cached (cached ones hold theirs)
+    hands: list[int] | None = None  # from the first entry not cached on (cached ones hold theirs)
+    first = start
     for i, event in enumerate(match.history[start:], start=start):
         if isinstance(event, (Event, MatchEvent)):
             out = id(event) in went_out
@@ -322,8 +323,8 @@ def log_json(match: Match, length: int = LOG_LENGTH, cache: LogCache | None = No
                 entries.append(known[2])
                 continue
             if hands is None:
-                hands = hand_numbers(match, start)
-            entry = log_entry(i, event, match, out, hands[i - start])
+                hands, first = hand_numbers(match, i), i
+            entry = log_entry(i, event, match, out, hands[i - first])
             entries.append(entry)
             if cache is not None:
                 cache[i] = (event, out, entry)

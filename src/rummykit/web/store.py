@@ -24,6 +24,7 @@ directory) or ``postgresql+psycopg://user@host:port/db`` (psycopg 3).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Sequence
@@ -171,6 +172,17 @@ class StoredAction:
     status: str | None = None
 
 
+_APPEND: Final = insert(actions_table)
+_BY_CODE = tables_table.c.code == bindparam("k")
+_MOVED: Final = update(tables_table).where(_BY_CODE).values(version=bindparam("v"), updated_at=bindparam("t"))
+_MOVED_ENDING: Final = (
+    update(tables_table)
+    .where(_BY_CODE)
+    .values(version=bindparam("v"), status=bindparam("s"), updated_at=bindparam("t"))
+)
+"""The statements of a group of moves, built once (SQLAlchemy compiles each once and caches it)."""
+
+
 def _now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
@@ -189,13 +201,23 @@ class Store:
         announced through ``NOTIFY``, :mod:`rummykit.web.coordination`)."""
         self.origin = new_origin()
         """This process's id in the notices it sends."""
+        self._writer: Connection | None = None
+        """The connection of :meth:`append_actions`, kept between groups (no pool checkout, and no
+        ping of the pool's pre-ping, per group); dropped after any error and opened again."""
 
     def _notify(self, connection: Connection, kind: str, pairs: Sequence[tuple[str, int | None]]) -> None:
         if self.shared:
             notify(connection, [Notice(self.origin, kind, code, n) for code, n in pairs])
 
     def close(self) -> None:
+        self._drop_writer()
         self.engine.dispose()
+
+    def _drop_writer(self) -> None:
+        writer, self._writer = self._writer, None
+        if writer is not None:
+            with contextlib.suppress(Exception):
+                writer.close()
 
     def create(self, table: StoredTable) -> None:
         """Store a new table (without an owner: :mod:`rummykit.web.owners`)."""
@@ -285,9 +307,19 @@ class Store:
         if not actions:
             return
         now = _now()
-        with self.engine.begin() as connection:
+        if self._writer is None:
+            self._writer = self.engine.connect()
+        try:
+            self._append(self._writer, actions, now)
+        except BaseException:
+            self._drop_writer()  # a failed or lost connection is not used again
+            raise
+
+    @staticmethod
+    def _append(connection: Connection, actions: Sequence[StoredAction], now: datetime) -> None:
+        with connection.begin():
             connection.execute(
-                insert(actions_table),
+                _APPEND,
                 [
                     {"code": a.code, "idx": a.idx, "seat": a.seat, "action": a.action, "created_at": now}
                     for a in actions
@@ -299,18 +331,11 @@ class Store:
                     latest[a.code] = a
             plain = [a for a in latest.values() if a.status is None]
             ending = [a for a in latest.values() if a.status is not None]
-            where = tables_table.c.code == bindparam("k")
             if plain:
-                connection.execute(
-                    update(tables_table).where(where).values(version=bindparam("v"), updated_at=now),
-                    [{"k": a.code, "v": a.idx + 1} for a in plain],
-                )
+                connection.execute(_MOVED, [{"k": a.code, "v": a.idx + 1, "t": now} for a in plain])
             if ending:
                 connection.execute(
-                    update(tables_table)
-                    .where(where)
-                    .values(version=bindparam("v"), status=bindparam("s"), updated_at=now),
-                    [{"k": a.code, "v": a.idx + 1, "s": a.status} for a in ending],
+                    _MOVED_ENDING, [{"k": a.code, "v": a.idx + 1, "s": a.status, "t": now} for a in ending]
                 )
 
     def load_open(self) -> list[StoredTable]:

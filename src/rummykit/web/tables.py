@@ -305,6 +305,8 @@ class Table:
         """(version, the hinted move, its words, the bot that found it)."""
         self._log: protocol.LogCache = {}
         """Log entries already worded (:func:`rummykit.web.protocol.log_json`)."""
+        self._log_written: dict[int, tuple[dict[str, Any], str]] = {}
+        """Log entries already written as JSON, by the identity of the entry (kept with it)."""
         self._lobby_seen: tuple[str, str] | None = None
         self._last_round: tuple[tuple[int, int | None], str] | None = None
         """Status and seats text as last read from or written to the database."""
@@ -386,8 +388,24 @@ class Table:
     def _shared_texts(self) -> tuple[str, str, str]:
         """The parts of a state message that every connection gets: table, match, log (JSON)."""
         m = self.match
-        log_entries = protocol.log_json(m, cache=self._log)
-        return _dumps(self.lobby_json()), _dumps(protocol.match_json(m)), _dumps(log_entries)
+        return _dumps(self.lobby_json()), _dumps(protocol.match_json(m)), self._log_text()
+
+    def _log_text(self) -> str:
+        """The log as JSON text, each entry written once (an entry stays the same object while it is
+        shown: :func:`rummykit.web.protocol.log_json`'s cache)."""
+        entries = protocol.log_json(self.match, cache=self._log)
+        written = self._log_written
+        parts = []
+        for entry in entries:
+            known = written.get(id(entry))
+            if known is None or known[0] is not entry:
+                known = written[id(entry)] = (entry, _dumps(entry))
+            parts.append(known[1])
+        if len(written) > 2 * len(entries) + protocol.LOG_LENGTH:  # forget entries no longer shown
+            shown = {id(e) for e in entries}
+            for key in [k for k in written if k not in shown]:
+                del written[key]
+        return "[" + ",".join(parts) + "]"
 
     def _last_round_text(self, seat: int | None) -> str:
         """The last finished hand as ``seat`` sees it (everything of it is shown: hands revealed,

@@ -30,6 +30,7 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
     "too_large": "Die Nachricht ist zu groß",
     "bad_message": "Ungültige Nachricht",
     "too_many_connections": "Zu viele Verbindungen",
+    "too_many_attempts": "Zu viele Verbindungsversuche; bitte etwas warten",
     "not_practice": "Züge zurücknehmen geht nur am Übungstisch (nur du und Bots)",
     "nothing_to_undo": "Du hast in diesem Spiel keinen Zug gemacht, der sich zurücknehmen lässt",
     "undo_rate": "Zu oft hintereinander zurückgenommen; einen Moment warten",

@@ -1,0 +1,46 @@
+"""The log of a state message, built incrementally with its cache, numbers every move's hand as a
+full scan of the match would, over several hands."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rummykit.match import Match, MatchEvent
+from rummykit.rules import Rules
+from rummykit.web.handlog import hand_numbers
+from rummykit.web.protocol import LogCache, log_json
+
+
+def true_hands(match: Match) -> list[int]:
+    """The hand of every history entry by a full scan: a move's own hand; a match decision, the hand
+    before it."""
+    own = {id(e): n for n, r in enumerate(match.rounds, start=1) for e in r.history}
+    hands: list[int] = []
+    previous = 1
+    for event in match.history:
+        hand = previous if isinstance(event, MatchEvent) else own[id(event)]
+        hands.append(hand)
+        previous = hand
+    return hands
+
+
+@pytest.mark.parametrize(("preset", "players", "seed"), [("german", 2, 3), ("german", 3, 8)])
+def test_cached_log_and_hand_numbers_match_a_full_scan(preset: str, players: int, seed: int) -> None:
+    rules = Rules.from_mapping({"preset": preset, "match_end": "fixed_hands", "num_hands": 4})
+    match = Match.new(rules, players, seed=seed)
+    rng = random.Random(seed)
+    cache: LogCache = {}
+    moves = 0
+    while not match.is_over and moves < 900:
+        match.apply(rng.choice(match.legal_actions()))
+        moves += 1
+        truth = true_hands(match)
+        cached = log_json(match, cache=cache)
+        assert cached == log_json(match)
+        assert all(e["hand"] == truth[e["index"]] for e in cached if e["index"] >= 0)
+        if moves % 37 == 0:
+            for start in range(0, len(match.history), 5):
+                assert hand_numbers(match, start) == truth[start:]
+    assert len(match.rounds) >= 2
