@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable
 
 import pytest
 
@@ -13,10 +12,9 @@ from rummykit import parse_cards
 from rummykit.actions import Action, Discard, Draw, KnockDeclare, LayOffCard, MeldAction, Pass, TakeDiscard
 from rummykit.bots import Budget, GinSearchBot, GreedyBot, make_bot
 from rummykit.bots.gin_feed import feed_chances, hidden_hands, melds_with
-from rummykit.bots.gin_model import GinMemory, OpponentTurn, opponent_hands
 from rummykit.bots.gin_play import best_layoffs
 from rummykit.gin import values_of
-from rummykit.gin_melds import MELD_BY_MASK, best_group, deadwood, mask_of, openspiel_card
+from rummykit.gin_melds import MELD_BY_MASK, deadwood, mask_of, openspiel_card
 from rummykit.interop.openspiel_gin import round_from_deal
 from rummykit.views import Phase
 
@@ -229,59 +227,3 @@ def test_search_discard_keeps_the_card_the_opponent_would_meld() -> None:
             choice = GinSearchBot("medium").choose(arranged, rnd.legal_actions(), random.Random(seed))
             thrown = "QD" if keep == "KS" else "KS"
             assert choice == Discard(parse_cards(thrown)[0]), (held, seed, choice)
-
-
-def _shares(hands: list[tuple[int, float]], test: Callable[[int], bool]) -> tuple[float, float]:
-    """The weighted and the unweighted share of ``hands`` that pass ``test``."""
-    total = sum(w for _, w in hands)
-    weighted = sum(w for h, w in hands if test(h)) / total
-    return weighted, sum(1 for h, _ in hands if test(h)) / len(hands)
-
-
-def test_opponent_model_reads_a_passed_upcard_and_a_low_discard() -> None:
-    # Seat 1 passes the first upcard 7D, draws 6C and throws 8S (leaving 7S 6C 5D 4H loose, 22).
-    rnd = deal("KS JC 9H 2D AH 4C 10H 3S 6S JD", "AC 2C 3C QH QS QD 7S 8S 5D 4H", "7D", "9C 6C")
-    memory = GinMemory()
-    for text in ("pass", "pass", "draw", "discard KS", "draw", "discard 8S"):
-        if rnd.to_move == 0:
-            memory.observe(rnd.view(0))
-            memory.acted(rnd.view(0), Action.parse(text))
-        play(rnd, text)
-    view = rnd.view(0)
-    memory.observe(view)
-    c = {str(card): int(card) for card in parse_cards("7D KS 8S")}
-    assert memory.turns == [OpponentTurn(c["7D"], False, None), OpponentTurn(c["KS"], False, c["8S"])]
-    hands = opponent_hands(view, memory.turns, random.Random(5), samples=1500)
-    seen = mask_of(view.hand) | mask_of(view.discard_pile)
-    assert all(not hand & seen and bin(hand).count("1") == 10 for hand, _ in hands)
-    values = values_of(GIN)
-
-    def loose_above_eight(hand: int) -> bool:
-        used = 0
-        for meld in best_group(hand, values):
-            used |= meld.mask
-        return any(values[card] > 8 for card in range(52) if hand >> card & 1 and not used >> card & 1)
-
-    for test in (
-        lambda h: melds_with(c["7D"], h),  # it left 7D: hands that meld it are unlikely
-        lambda h: melds_with(c["8S"], h),  # it threw 8S: hands that meld it are unlikely
-        loose_above_eight,  # it threw 8S: a loose nine or ten-count card would have gone first
-    ):
-        weighted, prior = _shares(hands, test)
-        assert weighted < 0.5 * prior, (weighted, prior)
-
-
-def test_opponent_memory_reads_takes_and_the_dealers_first_view() -> None:
-    rnd = deal("KS JC 9H 2D AH 4C 10H 3S 6S JD", "AC 2C 3C QH QS QD 7S 8S 5D 4H", "7D", "9C 6C")
-    memory = GinMemory()  # seat 1, the dealer: seat 0 took the first upcard and threw KS
-    play(rnd, "take", "discard KS")
-    memory.observe(rnd.view(1))
-    memory.acted(rnd.view(1), Action.parse("take"))
-    play(rnd, "take")
-    memory.acted(rnd.view(1), Action.parse("discard 8S"))
-    play(rnd, "discard 8S", "take", "discard 9H")
-    memory.observe(rnd.view(1))
-    c = {str(card): int(card) for card in parse_cards("7D KS 8S 9H")}
-    assert memory.turns == [OpponentTurn(c["7D"], True, c["KS"]), OpponentTurn(c["8S"], True, c["9H"])]
-    hands = opponent_hands(rnd.view(1), memory.turns, random.Random(1), samples=50)
-    assert all(hand >> c["7D"] & 1 and hand >> c["8S"] & 1 for hand, _ in hands)  # taken, still held
