@@ -16,7 +16,8 @@ Figures per rummykit bot: games; wins, losses and draws (a dead hand, or a knock
 win rate counting a draw as half a win, with its 95 % Wilson interval; the win rate of the decided
 games; mean points per game (the bot's OpenSpiel return) with its 95 % interval; the rummykit bot's
 time per move (wall clock and CPU time, the CPU time of every thread of the process: the native race
-kernels may run on both cores) and OpenSpiel's bot's (the only machine-dependent figures).
+kernels may run on both cores) and OpenSpiel's bot's (the only machine-dependent figures); and how
+the games ended (:func:`ending`: who knocked, gin or undercut, or a dead hand).
 
     .venv/bin/python benchmarks/vs_openspiel.py --bots greedy,search:easy --games 200
     nice -n 10 .venv/bin/python benchmarks/vs_openspiel.py --bots search --games 2000 --workers 2 --json
@@ -31,6 +32,7 @@ import os
 import random
 import sys
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -56,6 +58,19 @@ class GameOutcome:
     """rummykit's score of the same game differs from OpenSpiel's."""
     cpu_seconds: float = 0.0
     """CPU time of the rummykit bot's moves (every thread of the process)."""
+    ending: str = ""
+    """How the hand ended for the rummykit bot (:func:`ending`)."""
+
+
+def ending(points: float, knocker: int | None, player: int, gin: bool) -> str:
+    """How a hand ended, from the rummykit bot's side: ``gin``, ``knock`` or ``undercut`` by ``own``
+    or ``opp`` (the knocker; an undercut is a knock that lost), or ``dead`` (nobody knocked)."""
+    if knocker is None:
+        return "dead"
+    side = "own" if knocker == player else "opp"
+    knocker_won = (points > 0) == (knocker == player)
+    kind = "gin" if gin else "knock" if knocker_won or points == 0 else "undercut"
+    return f"{side} {kind}"
 
 
 def deck_order(seed: int, deal: int) -> list[int]:
@@ -104,9 +119,13 @@ def play_game(spec: str, rules_text: str, seed: int, deal: int, player: int) -> 
         mirror.apply(action)
         state.apply_action(move)
     points = state.returns()[player]
-    ours = mirror.result.points[player] if mirror.result is not None else None
+    result = mirror.result
+    ours = result.points[player] if result is not None else None
+    knocker = mirror.view(player).knocker
+    gin = result is not None and knocker is not None and result.hand_values[knocker] == 0
+    end = ending(points, knocker, player, gin)  # rummykit seats are OpenSpiel's player ids
     return GameOutcome(
-        deal, player, points, moves, seconds, opponent_moves, opponent_seconds, ours != points, cpu
+        deal, player, points, moves, seconds, opponent_moves, opponent_seconds, ours != points, cpu, end
     )
 
 
@@ -149,6 +168,7 @@ def summary(spec: str, outcomes: Sequence[GameOutcome]) -> dict[str, Any]:
         "cpu_ms_per_move": 1e3 * sum(o.cpu_seconds for o in outcomes) / max(1, moves),
         "openspiel_ms_per_move": 1e3 * sum(o.opponent_seconds for o in outcomes) / max(1, opponent_moves),
         "mismatches": sum(o.mismatch for o in outcomes),
+        "endings": dict(sorted(Counter(o.ending for o in outcomes).items())),
     }
 
 
@@ -201,6 +221,8 @@ def main(argv: list[str] | None = None) -> int:
             f"{f['mismatches']:>5}",
             flush=True,
         )
+        endings = ", ".join(f"{k} {100 * v / max(1, f['games']):.1f} %" for k, v in f["endings"].items())
+        print(f"{'':<16}endings: {endings}", flush=True)
     return 0
 
 

@@ -113,6 +113,20 @@ def test_vs_openspiel_smoke_game_with_seats_swapped() -> None:
     figures = bench.summary("greedy", outcomes)
     assert figures["games"] == 4 and figures["wins"] + figures["losses"] + figures["draws"] == 4
     assert figures["ci95"][0] <= figures["win_rate"] <= figures["ci95"][1]
+    assert sum(figures["endings"].values()) == 4
+    kinds = {f"{side} {kind}" for side in ("own", "opp") for kind in ("gin", "knock", "undercut")}
+    assert all(o.ending in kinds | {"dead"} for o in outcomes)
+
+
+def test_vs_openspiel_names_how_a_game_ended() -> None:
+    ending = _vs_openspiel().ending
+    assert ending(0.0, None, 0, False) == "dead"
+    assert ending(12.0, 0, 0, False) == "own knock"
+    assert ending(-20.0, 0, 0, False) == "own undercut"  # the knocker lost
+    assert ending(35.0, 1, 1, True) == "own gin"
+    assert ending(-9.0, 1, 0, False) == "opp knock"
+    assert ending(27.0, 1, 0, False) == "opp undercut"
+    assert ending(-40.0, 0, 1, True) == "opp gin"
 
 
 def test_a_knock_at_the_wall_is_rebuilt_for_the_knocker() -> None:
