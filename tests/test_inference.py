@@ -219,20 +219,3 @@ def test_play_out_scores_going_out_as_the_engine_does() -> None:
             points = play.went_out(winner, hand_romme)
             score = going_out(rules, [play.hands[s] for s in range(3)], winner, hand_romme)
             assert points == {s: -float(score.penalties[s]) for s in play.seats}
-
-
-def test_a_discard_that_lets_the_next_seat_home_first_loses_the_race() -> None:
-    """Valued against the opponents' own races: keeping QC or KC gets the bot home with its first
-    draw either way, but the QC completes the next seat's queens and takes it home a turn earlier,
-    so only the KC discard wins the race; without the feed rule both win."""
-    from rummykit.bots.duel import Sample, opponent_turns, win_values
-
-    melds = _cards("2H 3H 4H 5C 5D 5S 9S 10S JS")
-    cards = [int(Card.parse("QC")), int(Card.parse("KC"))]
-    rests = [[*melds, int(Card.parse("KC"))], [*melds, int(Card.parse("QC"))]]
-    theirs = tuple(_cards("QS QD 2D 3D 4D 6C 7C 8C 9H 2S"))
-    samples = [Sample(tuple(_cards("2C KD 3S")), ((theirs, tuple(_cards("KH JD 10C 7S"))),))]
-    assert opponent_turns(VIENNESE, samples[0], 3, fed=cards[0]) == 1.0
-    assert opponent_turns(VIENNESE, samples[0], 3) > 3
-    assert win_values(VIENNESE, rests, cards, samples, 3) == [0.0, 1.0]
-    assert win_values(VIENNESE, rests, cards, samples, 3, feeds=None) == [1.0, 1.0]

@@ -95,50 +95,6 @@ def race_values(
     return totals
 
 
-def opponent_turns(rules: Rules, sample: Sample, horizon: int, fed: int | None = None) -> float:
-    """The turns, counted from the next seat's coming turn, until the first opponent of ``sample``
-    gets home (:func:`~rummykit.bots.race.knock_race` on its sampled hand and draws; the opponents
-    play in turn order, so opponent ``i`` home in its turn ``t`` comes before the bot's turn ``t``).
-    ``fed``: the card the bot discards, taken by the next seat instead of its first stock card
-    (when it completes a meld of that seat's hand, :func:`completes`)."""
-    best = float("inf")
-    for i, (hand, draws) in enumerate(sample.opponents):
-        if not draws:
-            continue
-        if i == 0 and fed is not None and completes(rules, hand, fed):
-            # The discard is its draw this turn; its first stock card comes a turn later.
-            turns = 1.0 + knock_draw_races(rules, hand, [[fed, *draws[:horizon]]])[0]
-        else:
-            turns = 1.0 + knock_draw_races(rules, hand, [list(draws[: horizon + 1])])[0]
-        best = min(best, turns)
-    return best
-
-
-def win_values(
-    rules: Rules,
-    rests: Sequence[Sequence[int]],
-    cards: Sequence[int],
-    samples: Sequence[Sample],
-    horizon: int,
-    feeds: FeedRule | None = completes,
-) -> list[float]:
-    """Summed chances of discarding ``cards[i]`` (leaving ``rests[i]``): on each sample, 1 when the
-    bot's race home (:func:`~rummykit.bots.race.knock_race` on its draws) is shorter than the
-    opponents' (:func:`opponent_turns`: each opponent raced on its own sampled hand and draws, the
-    next seat taking the discard when it completes one of its melds), else 0."""
-    rows = knock_races(rules, rests, [s.mine[:horizon] for s in samples], horizon)
-    totals = [0.0] * len(rests)
-    for sample, row in zip(samples, rows, strict=True):
-        plain = opponent_turns(rules, sample, horizon)
-        for i, turns in enumerate(row):
-            theirs = plain
-            if feeds is not None and sample.opponents and feeds(rules, sample.opponents[0][0], cards[i]):
-                theirs = opponent_turns(rules, sample, horizon, fed=cards[i])
-            if turns < theirs:
-                totals[i] += 1.0
-    return totals
-
-
 def take_values(
     rules: Rules,
     take_rests: Sequence[Sequence[int]],
@@ -155,26 +111,6 @@ def take_values(
             take[i] += DISCOUNT**turns
     draws = [s.mine[: horizon + 1] for s in samples if s.mine]
     draw = sum(DISCOUNT**turns for turns in knock_draw_races(rules, hand, draws))
-    return max(take, default=0.0), draw
-
-
-def take_win_values(
-    rules: Rules,
-    take_rests: Sequence[Sequence[int]],
-    hand: Sequence[int],
-    samples: Sequence[Sample],
-    horizon: int,
-) -> tuple[float, float]:
-    """:func:`take_values` as chances of getting home before the opponents (:func:`win_values`)."""
-    theirs = [opponent_turns(rules, s, horizon) for s in samples]
-    rows = knock_races(rules, take_rests, [s.mine[:horizon] for s in samples], horizon)
-    take = [0.0] * len(take_rests)
-    for row, opp in zip(rows, theirs, strict=True):
-        for i, turns in enumerate(row):
-            take[i] += 1.0 if turns < opp else 0.0
-    drawn = [(s.mine[: horizon + 1], opp) for s, opp in zip(samples, theirs, strict=True) if s.mine]
-    races = knock_draw_races(rules, hand, [d for d, _ in drawn])
-    draw = sum(1.0 for turns, (_, opp) in zip(races, drawn, strict=True) if turns < opp)
     return max(take, default=0.0), draw
 
 
@@ -265,11 +201,8 @@ __all__ = [
     "completes",
     "deal_draws",
     "knock_value",
-    "opponent_turns",
     "race_values",
     "take_values",
-    "take_win_values",
     "takes",
     "wait_value",
-    "win_values",
 ]

@@ -69,9 +69,7 @@ from rummykit.bots.duel import (
     knock_value,
     race_values,
     take_values,
-    take_win_values,
     wait_value,
-    win_values,
 )
 from rummykit.bots.greedy import Situation, buyback_pays, discard_scores, policy_action, without
 from rummykit.bots.inference import TableMemory, sample_hidden, seat_weights
@@ -138,9 +136,6 @@ class IsmctsBot:
         self.lay_search = True
         """Melding games: decide laying or holding a further meld by play-outs (:meth:`lay_or_hold`)
         instead of by the holding tactic and the closing rule alone."""
-        self.versus = False
-        """Knock games: value a discard or draw by the chance of getting home before the sampled
-        opponents' own races (:func:`~rummykit.bots.duel.win_values`) instead of by the discount."""
         self.feeds: FeedRule | None = completes
         """Knock games: which discards count as feeding the next seat (see
         :func:`~rummykit.bots.duel.race_values`)."""
@@ -279,8 +274,7 @@ class IsmctsBot:
             without(with_top, (c,)) for c in sorted(scores, key=lambda c: (scores[c], c))[:TAKE_DISCARDS]
         ]
         samples = self.duel_samples(view, rng, memory)
-        value_of = take_win_values if self.versus else take_values
-        take, draw = value_of(rules, rests, hand, samples, self.budget.horizon)
+        take, draw = take_values(rules, rests, hand, samples, self.budget.horizon)
         self.playouts += len(samples) * (len(rests) + 1)
         return TakeDiscard() if take > draw else Draw()
 
@@ -297,8 +291,7 @@ class IsmctsBot:
         discards = [a for a in candidates if isinstance(a, Discard)]
         cards = [int(a.card) for a in discards]
         rests = [without(hand, (c,)) for c in cards]
-        value_of = win_values if self.versus else race_values
-        races = value_of(rules, rests, cards, samples, self.budget.horizon, self.feeds)
+        races = race_values(rules, rests, cards, samples, self.budget.horizon, self.feeds)
         values: dict[Action, float] = dict(zip(discards, races, strict=True))
         self.playouts += len(samples) * len(candidates)
         knocks = [a for a in candidates if isinstance(a, Knock)]
