@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import rummykit as rk
@@ -87,3 +88,50 @@ def test_forms_meld_knows_sets_and_runs_with_the_ace_at_either_end() -> None:
     assert not forms_meld(*cards("KH AH 2H"))  # no wrap-around
     assert forms_meld(*cards("5H 5D 5C")) and not forms_meld(*cards("5H 5H 5D"))
     assert not forms_meld(*cards("5H 6D 7H"))
+
+
+def _opened_with_a_closed_set(opponent_cards: int) -> rk.views.PlayerView:
+    """Seat 1 has opened (kings and queens on the table) and holds a set of four kings, which takes
+    no lay-off, and five loose cards; seat 0 has opened too and holds ``opponent_cards`` cards."""
+    rnd = opener_round()
+    rnd.apply(choose(rnd))
+    view = rnd.view(1)
+    hand = tuple(parse_cards("KC KD KH KS 5D 9S 7H 8D 2S"))
+    sizes = (opponent_cards, len(hand))
+    return dataclasses.replace(view, hand=hand, hand_sizes=sizes, opened_turn=(1, view.opened_turn[1]))
+
+
+def test_a_holding_seat_keeps_its_melds_in_the_play_out() -> None:
+    """In a table play-out the bot's seat holds its further melds (laying off only loose cards)
+    unless told to lay them; every other seat lays them at once."""
+    from rummykit.bots.inference import sample_hidden
+    from rummykit.bots.rollout import TablePlay
+
+    view = _opened_with_a_closed_set(9)
+    hands, stock = sample_hidden(view, random.Random(3))
+    base = TablePlay.start(view, hands, stock)
+    base.hold_seat, base.hold_until = 1, 6
+    kings = set(cards("KC KD KH KS"))
+    for lay in (False, True):
+        play = base.copy()
+        assert not play.meld_step(1, [int(c) for c in view.hand], None, lay=lay)
+        held = kings <= set(play.hands[1])
+        assert held is not lay
+        assert len(play.table) == len(base.table) + (1 if lay else 0)
+        assert len(play.hands[1]) == len(view.hand) - 1 - (4 if lay else 0)
+
+
+def test_search_lays_a_meld_that_only_costs_points_when_an_opponent_is_about_to_go_out() -> None:
+    """Four kings take no lay-off, so laying them gives the opponent nothing, while holding them
+    costs 40 points if the opponent (one card left) goes out in its coming turn: the play-outs lay."""
+    from rummykit.bots.inference import TableMemory
+    from rummykit.bots.ismcts import IsmctsBot
+    from rummykit.bots.search import Budget
+
+    view = _opened_with_a_closed_set(1)
+    lay = MeldAction((tuple(parse_cards("KC KD KH KS")),))
+    hold = Discard(parse_cards("2S")[0])
+    bot = IsmctsBot(budget=Budget(determinizations=40, horizon=4, candidates=3))
+    laid, held = bot.lay_values(view, random.Random(0), TableMemory())
+    assert laid > held
+    assert bot.lay_or_hold(view, lay, hold, random.Random(0), TableMemory()) == lay

@@ -29,6 +29,11 @@ The extra turn after a knock is played for the least deadwood at the showdown
 (:func:`~rummykit.bots.search.last_turn`); the opening and lay-offs of the melding games follow the
 tactics of :mod:`rummykit.bots.tactics` (open small, hold melds back) until an opponent is down to
 :data:`CLOSING_HAND` cards, and from then on lay everything, as held melds count as minus points.
+Whether to lay a further meld that does not take the hand out is searched as well
+(:meth:`IsmctsBot.lay_or_hold`): laying it and holding it are played out on the same
+determinizations and valued by the points of the hand, the bot's own later turns holding by that
+rule, so a meld is laid when the opponents' chance of going out makes it dearer in hand than the
+lay-offs it would give them.
 
 Budgets are iteration counts (play-outs), so a seeded game gives the same moves on any machine;
 ``time_limit`` can cap a decision as well, at the cost of that determinism. The levels and their
@@ -43,7 +48,18 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from rummykit import solver
-from rummykit.actions import Action, BuyBack, CallRummy, Decline, Discard, Draw, Knock, Open, TakeDiscard
+from rummykit.actions import (
+    Action,
+    BuyBack,
+    CallRummy,
+    Decline,
+    Discard,
+    Draw,
+    Knock,
+    MeldAction,
+    Open,
+    TakeDiscard,
+)
 from rummykit.bots.base import MatchView
 from rummykit.bots.duel import (
     FeedRule,
@@ -114,12 +130,15 @@ class IsmctsBot:
         self.name = "search" if level is None and budget is None else f"search:{self.level}"
         self.win_bonus = win_bonus
         self.hold = True
+        """Melding games: hold further melds back until they take the hand out (the tactic of
+        :func:`~rummykit.bots.tactics.hold_melds`)."""
         self.closing_hand = CLOSING_HAND
+        self.lay_search = True
+        """Melding games: decide laying or holding a further meld by play-outs (:meth:`lay_or_hold`)
+        instead of by the holding tactic and the closing rule alone."""
         self.feeds: FeedRule | None = completes
         """Knock games: which discards count as feeding the next seat (see
         :func:`~rummykit.bots.duel.race_values`)."""
-        """Melding games: hold further melds back until they take the hand out (the tactic of
-        :func:`~rummykit.bots.tactics.hold_melds`)."""
         self.memories: dict[int, TableMemory] = {}
         """The evidence gathered per seat this bot plays (one bot may sit in several seats)."""
         self.searches = 0
@@ -177,6 +196,10 @@ class IsmctsBot:
         if isinstance(greedy, Open):
             return (None if closing else small_opening(view, rng)) or greedy
         choice = hold_melds(situation, view, legal, greedy) if self.hold and not closing else greedy
+        if self.lay_search and isinstance(greedy, MeldAction) and situation.must_lay is None:
+            held = hold_melds(situation, view, legal, greedy)
+            if held is not greedy:
+                choice = self.lay_or_hold(view, greedy, held, rng, memory)
         if isinstance(choice, Discard):
             return self.search(view, self.meld_candidates(view, legal, situation.opened), rng, memory)
         return choice
@@ -325,6 +348,48 @@ class IsmctsBot:
                 break
         best = min(alive, key=lambda i: (-totals[i] / max(1, counts[i]), i))
         return candidates[best]
+
+    def lay_or_hold(
+        self, view: PlayerView, lay: Action, hold: Action, rng: random.Random, memory: TableMemory
+    ) -> Action:
+        """Melding games, a further meld that does not take the hand out: ``lay`` it (greedy's
+        action) or ``hold`` it, whichever scores more points in table play-outs (:meth:`lay_values`;
+        equal values: lay, as greedy does)."""
+        laid, held = self.lay_values(view, rng, memory)
+        return lay if laid >= held else hold
+
+    def lay_values(self, view: PlayerView, rng: random.Random, memory: TableMemory) -> tuple[float, float]:
+        """Summed utilities of laying the melds of the best arrangement now and of holding them.
+
+        On each determinization the rest of this turn is played both ways (every meld laid, or only
+        loose cards laid off), then the hand is played on by every seat, the bot holding its melds by
+        its own rule (:attr:`TablePlay.hold_seat`): laying shows the opponents places to lay off;
+        holding keeps the melds' points in hand if an opponent goes out.
+        """
+        self.searches += 1
+        rules = view.rules
+        weights = seat_weights(view, memory)
+        unseen = [int(c) for c in unseen_cards(view)]
+        me = view.seat
+        taken = view.taken_discard
+        barred = None if rules.may_discard_taken_discard or taken is None else int(taken)
+        turns = self.budget.horizon * len(view.active_seats)
+        totals = [0.0, 0.0]
+        for _ in range(self.budget.determinizations):
+            hands, stock = sample_hidden(view, rng, memory, weights=weights, unseen=unseen)
+            base = TablePlay.start(view, hands, stock)
+            base.hold_seat, base.hold_until = me, self.closing_hand
+            for i, laid in enumerate((True, False)):
+                play = base.copy()
+                cards = [int(c) for c in view.hand]
+                if play.meld_step(me, cards, barred, lay=laid):
+                    play.hands[me] = []
+                    points = play.went_out(me, hand_romme=False)
+                else:
+                    points = play.play(play.next_seat(me), turns)
+                totals[i] += utility(points, me, self.win_bonus)
+                self.playouts += 1
+        return totals[0], totals[1]
 
     @staticmethod
     def fast_playout(view: PlayerView, play: TablePlay, action: Action, turns: int) -> dict[int, float]:

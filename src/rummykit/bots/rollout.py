@@ -35,6 +35,7 @@ from rummykit import solver
 from rummykit.actions import Action
 from rummykit.bots.greedy import Situation, policy_action
 from rummykit.bots.race import lay_opening, shed_card
+from rummykit.bots.tactics import can_go_out
 from rummykit.cards import JOKER_CODE, Card, Hand
 from rummykit.determinize import round_of
 from rummykit.knocking import knock_allowed
@@ -74,6 +75,11 @@ class TablePlay:
     """Knock games: each hand's known minimum deadwood (``None``: not computed yet)."""
     accept: frozenset[int] | None = None
     """Melding games: the cards the table takes (``None``: not computed since the table changed)."""
+    hold_seat: int | None = None
+    """Melding games: a seat that, once opened, lays further melds only in the turn they take its hand
+    out, while every other seat holds more than :attr:`hold_until` cards (the searching bot's own
+    policy, :func:`~rummykit.bots.tactics.hold_melds`); every other seat lays them at once."""
+    hold_until: int = 0
 
     @classmethod
     def start(cls, view: PlayerView, hands: dict[int, list[int]], stock: list[int]) -> TablePlay:
@@ -118,6 +124,8 @@ class TablePlay:
             list(self.table),
             dict(self.deadwood),
             self.accept,
+            self.hold_seat,
+            self.hold_until,
         )
 
     def next_seat(self, seat: int) -> int:
@@ -253,15 +261,24 @@ class TablePlay:
             return self.went_out(seat, hand_romme=not was_open)
         return None
 
-    def meld_step(self, seat: int, cards: list[int], barred: int | None) -> bool:
+    def holds(self, seat: int) -> bool:
+        """Whether ``seat`` holds its further melds back this turn (see :attr:`hold_seat`)."""
+        return seat == self.hold_seat and all(
+            len(self.hands[s]) > self.hold_until for s in self.seats if s != seat
+        )
+
+    def meld_step(self, seat: int, cards: list[int], barred: int | None, lay: bool | None = None) -> bool:
         """The melding-game turn of ``seat`` after drawing (``cards``: its hand with the card drawn):
         open when the opening reaches the minimum, else lay the melds of the best arrangement, lay
         off, then go out or shed (as :func:`~rummykit.bots.race.meld_turn` plays it, with cheap tests
-        first). Whether the seat went out."""
+        first). An opened seat that :meth:`holds` (or ``lay=False``; ``lay=True``: it lays) lays its
+        melds only when that takes the hand out, and lays off only loose cards. Whether the seat
+        went out."""
         rules = self.rules
         keep_one = rules.going_out_requires_discard
         opened = bool(self.opened.get(seat))
         opened_now = False
+        loose: list[int] | None = None
         if not opened:
             opening = lay_opening(rules, cards)
             if opening:
@@ -270,15 +287,29 @@ class TablePlay:
                 opened = opened_now = True
                 self.opened[seat] = True
         elif solver.min_deadwood(cards, rules) < sum(rules.deadwood_value(c) for c in cards):
-            for meld in solver.best_arrangement(cards, rules).melds:
-                if keep_one and len(cards) <= len(meld.cards):
-                    break
-                for c in meld.cards:
-                    cards.remove(c)
-                self.table = [*self.table, meld]
-                self.accept = None
+            arrangement = solver.best_arrangement(cards, rules)
+            hold = self.holds(seat) if lay is None else not lay
+            if hold and not can_go_out(rules, cards, self.table, True):
+                loose = [int(c) for c in arrangement.deadwood_cards]
+            else:
+                for meld in arrangement.melds:
+                    if keep_one and len(cards) <= len(meld.cards):
+                        break
+                    for c in meld.cards:
+                        cards.remove(c)
+                    self.table = [*self.table, meld]
+                    self.accept = None
         if opened and self.table and cards and (not opened_now or rules.layoff_on_opening_turn):
-            self.lay_off(cards, keep_one)
+            if loose is None:
+                self.lay_off(cards, keep_one)
+            else:
+                # Held melds stay in hand: only loose cards are laid off, and one of them is kept.
+                laid = list(loose)
+                self.lay_off(loose, True)
+                for kept in loose:
+                    laid.remove(kept)
+                for gone in laid:
+                    cards.remove(gone)
         if opened and (not cards or (len(cards) == 1 and cards[0] != barred)):
             return True
         out = shed_card(rules, cards, barred)
