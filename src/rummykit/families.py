@@ -26,9 +26,8 @@ from rummykit.knocking import KNOCK_FAMILY
 from rummykit.melding import MELDING_FAMILY
 from rummykit.rules import Rules
 
-FAMILIES: Final[Mapping[str, Family]] = MappingProxyType(
-    {"melding": MELDING_FAMILY, "knock": KNOCK_FAMILY, "gin": GIN_FAMILY}
-)
+_BY_NAME: Final[dict[str, Family]] = {"melding": MELDING_FAMILY, "knock": KNOCK_FAMILY, "gin": GIN_FAMILY}
+FAMILIES: Final[Mapping[str, Family]] = MappingProxyType(_BY_NAME)
 """Turn logic by ``Rules.family``."""
 
 
@@ -39,6 +38,6 @@ def family_for(rules: Rules) -> Family:
         RulesError: no family of that name is registered.
     """
     try:
-        return FAMILIES[rules.family]
+        return _BY_NAME[rules.family]  # the plain dict: the engine asks on every action
     except KeyError:
         raise RulesError(f"no turn logic for the {rules.family!r} family", "family") from None

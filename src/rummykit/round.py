@@ -40,7 +40,7 @@ from rummykit.actions import Action, Draw, TakeDiscard
 from rummykit.cards import JOKER_CODE, Card, Hand, build_deck, parse_cards
 from rummykit.errors import IllegalActionError, RulesError
 from rummykit.events import Event as Event
-from rummykit.families import FAMILIES, family_for
+from rummykit.families import family_for
 from rummykit.family import Plan
 from rummykit.gin import GIN_PHASES, start_gin
 from rummykit.melds import Meld
@@ -51,8 +51,6 @@ from rummykit.views import Phase, PlayerView, RoundResult, TableMeld
 # Enum members as module constants: ``Phase.X`` is a class attribute lookup costing ~0.3 us on
 # Python 3.11, and the turn flow reads them on every action.
 _PHASE_OVER: Final = Phase.OVER
-_FAMILY_BY_NAME: Final = dict(FAMILIES)
-"""``FAMILIES`` as a plain dict (a mapping proxy's lookup costs more); ``family_for`` raises for others."""
 
 UNDO_CHECKPOINT_EVERY: Final = 8
 """Actions between two undo checkpoints: :meth:`Round.undo` replays at most this many actions, and
@@ -186,8 +184,7 @@ class Round:
         state = self._state
         if state.phase is _PHASE_OVER:
             return []
-        family = _FAMILY_BY_NAME.get(state.rules.family)
-        offered = (family or family_for(state.rules)).legal_actions(state)
+        offered = family_for(state.rules).legal_actions(state)
         self._offered = (state, len(self._history), tuple(offered))
         return offered
 
@@ -223,7 +220,7 @@ class Round:
                     break
         if trusted:
             # One of the actions just offered for this very state: the family may skip its checks.
-            family = _FAMILY_BY_NAME[state.rules.family]
+            family = family_for(state.rules)
             plan_offered = getattr(family, "plan_offered", None)
             effect = plan_offered(state, action) if plan_offered is not None else family.plan(state, action)
         else:
