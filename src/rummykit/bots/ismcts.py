@@ -195,11 +195,12 @@ class IsmctsBot:
         closing = min(view.hand_sizes[s] for s in view.active_seats if s != view.seat) <= self.closing_hand
         if isinstance(greedy, Open):
             return (None if closing else small_opening(view, rng)) or greedy
-        choice = hold_melds(situation, view, legal, greedy) if self.hold and not closing else greedy
-        if self.lay_search and isinstance(greedy, MeldAction) and situation.must_lay is None:
-            held = hold_melds(situation, view, legal, greedy)
-            if held is not greedy:
-                choice = self.lay_or_hold(view, greedy, held, rng, memory)
+        holding = self.hold and not closing
+        searching = self.lay_search and isinstance(greedy, MeldAction) and situation.must_lay is None
+        held = hold_melds(situation, view, legal, greedy) if holding or searching else greedy
+        choice = held if holding else greedy
+        if searching and held is not greedy:
+            choice = self.lay_or_hold(view, greedy, held, rng, memory)
         if isinstance(choice, Discard):
             return self.search(view, self.meld_candidates(view, legal, situation.opened), rng, memory)
         return choice
