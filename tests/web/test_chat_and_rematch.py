@@ -40,9 +40,9 @@ def test_chat_lines_reach_everybody_and_bad_ones_are_refused(client: TestClient,
         assert web.next_of(late, "chat")["text"] == "<b>gut</b> gespielt!"
 
 
-def test_rematch_keeps_seats_and_rules(client: TestClient, web: Any) -> None:
+def test_rematch_keeps_seats_rules_and_hints(client: TestClient, web: Any) -> None:
     host = web.create(client, seats=3, name="Anna", overrides={"opening_min_points": 30},
-                      bots=[{"kind": "random", "level": "easy"}])  # fmt: skip
+                      bots=[{"kind": "random", "level": "easy"}], hints="everyone")  # fmt: skip
     code = host["code"]
     guest = client.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
     client.post(f"/api/tables/{code}/start", json={"token": host["token"]})
@@ -63,6 +63,7 @@ def test_rematch_keeps_seats_and_rules(client: TestClient, web: Any) -> None:
     again = web.table_of(client, new["code"])
     old = web.table_of(client, code)
     assert again.rules == old.rules and again.rules.opening_min_points == 30
+    assert again.hints == old.hints == "everyone"
     assert [(s.kind, s.name, s.bot) for s in again.seats] == [(s.kind, s.name, s.bot) for s in old.seats]
     assert again.status == "playing"  # everybody was there: one click starts it
     with web.connect(client, new["code"], moved["token"]) as ben:

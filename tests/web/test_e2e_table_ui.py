@@ -1,6 +1,7 @@
-"""In Chromium: seats (host start, join by link with a name, leave and take back), the lobby's house
-rules, melds below the opening minimum, keyboard-only play, the accessibility check, sorting and
-dragging the hand (touch), the phone header, and the last moves of a Viennese showdown.
+"""In Chromium: seats (host start, join by link with a name, leave and take back), hints only where
+the table offers them, the lobby's house rules, melds below the opening minimum, keyboard-only play,
+the accessibility check, sorting and dragging the hand (touch), the phone header, and the last moves
+of a Viennese showdown.
 
 One browser and one server serve the module; each test opens its own contexts. Desktop is
 1280×800, phone 390×844 (with touch). ``RUMMYKIT_SCREENSHOTS=DIR`` keeps the screenshots.
@@ -123,6 +124,8 @@ def test_host_starts_join_by_link_asks_a_name_leave_and_take_back(pages: Pages, 
     host.click("#btn-start")
     guest.wait_for_selector("#game:not(.hidden)")
     host.wait_for_selector("#game:not(.hidden)")
+    # Two people and no "hints for everyone": neither page offers a hint.
+    assert host.locator("#btn-hint").is_hidden() and guest.locator("#btn-hint").is_hidden()
     # The turn timer shows for the person to move, on both pages.
     host.wait_for_function("document.querySelector('#turn-timer').innerText.includes(' s left')")
     assert "noch" in guest.inner_text("#turn-timer")
@@ -159,6 +162,26 @@ def test_host_starts_join_by_link_asks_a_name_leave_and_take_back(pages: Pages, 
     guest.wait_for_function("S.seat === 1 && S.state.view.hand && S.state.view.hand.length > 0")
     assert seat_kinds(guest, pages.base, code)[1] == ("human", "Ben")
     assert guest.locator("#hand .card").count() > 0
+
+
+def test_a_table_made_with_hints_for_everyone_offers_them_to_every_person(pages: Pages) -> None:
+    host = pages.open()
+    lobby(host, pages.base)
+    host.check("#hints-everyone")
+    code = create(host, seats=2, bots=0)
+    host.wait_for_selector("#waiting:not(.hidden)")
+    joined = host.request.post(f"{pages.base}/api/tables/{code}/join", data={"name": "Ben"})
+    assert joined.ok and host.request.get(f"{pages.base}/api/tables/{code}").json()["hints"] == "everyone"
+    host.wait_for_function("document.querySelectorAll('#wait-seats li').length === 2")
+    host.click("#btn-start")
+    host.wait_for_selector("#game:not(.hidden)")
+    assert "hints for everyone" in host.inner_text("#table-info")
+    assert host.locator("#btn-hint").is_visible()
+    host.wait_for_function("S.state.match.to_move === 0 || S.state.match.to_move === 1")
+    if host.evaluate("S.state.match.to_move === S.seat"):
+        host.keyboard.press("h")
+        host.wait_for_selector("#hint:not(.hidden)")
+        assert host.evaluate("S.hint").split()[0] in ("draw", "take", "open", "discard", "meld", "layoff")
 
 
 def find_meld(hand: list[str], rules: Rules) -> list[str] | None:
@@ -321,6 +344,7 @@ def test_keyboard_only_german_hand_and_accessibility(pages: Pages, shots: Path) 
 def test_phone_header_sorting_and_touch_drag_kept_across_reloads(pages: Pages, shots: Path) -> None:
     page = pages.open(PHONE, "de-DE", has_touch=True, is_mobile=True)
     lobby(page, pages.base)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # the lobby fits the phone
     create(page, preset="viennese")
     page.wait_for_selector("#game:not(.hidden)")
     page.wait_for_function("S.state.view.hand.length >= 10")

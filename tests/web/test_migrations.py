@@ -57,6 +57,9 @@ def check_upgraded(url: str, code: str, token: str, before: dict[str, Any], web:
         with engine.connect() as connection:
             version = connection.execute(text("SELECT version FROM rk_tables WHERE code = :c"), {"c": code})
             assert version.scalar() == before["version"]
+            # A table made before the hints setting keeps the hints it offered: to everyone.
+            hints = connection.execute(text("SELECT hints FROM rk_tables WHERE code = :c"), {"c": code})
+            assert hints.scalar() == "everyone"
         engine.dispose()
         with web.connect(client, code, token) as ws:
             after = web.receive_state(ws)

@@ -266,3 +266,47 @@ def test_undos_in_a_row_are_rate_limited(client: TestClient, web: Any) -> None:
                 break
     assert answers == ["undone"] * UNDO_BURST + ["undo_rate"]
     assert table.version == start + 2 * UNDO_BURST + 1  # every move and every undo is a record
+
+
+def two_people(client: TestClient, web: Any, **spec: Any) -> tuple[str, dict[int, str]]:
+    """A started table of Anna and Ben (no bots): its code and each seat's token."""
+    host = web.create(client, seats=2, name="Anna", **spec)
+    code = host["code"]
+    guest = client.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
+    client.post(f"/api/tables/{code}/start", json={"token": host["token"]})
+    return code, {host["seat"]: host["token"], guest["seat"]: guest["token"]}
+
+
+def ask_for_a_hint(client: TestClient, web: Any, code: str, tokens: dict[int, str]) -> dict[str, Any]:
+    """The answer to a hint asked by the player to move."""
+    mover = web.table_of(client, code).match.to_move
+    with web.connect(client, code, tokens[mover]) as ws:
+        web.receive_state(ws, until=my_turn)
+        ws.send_json({"type": "hint"})
+        while (msg := ws.receive_json())["type"] not in ("hint", "error"):
+            pass
+        return dict(msg)
+
+
+def test_hints_where_another_person_sits_only_at_a_table_made_with_hints_for_everyone(
+    sqlite_url: str, web: Any
+) -> None:
+    settings = web.settings(bot_delay=0)
+    with TestClient(create_app(sqlite_url, settings=settings)) as client:
+        code, tokens = two_people(client, web)
+        assert client.get(f"/api/tables/{code}").json()["hints"] == "practice"
+        refused = ask_for_a_hint(client, web, code, tokens)
+        assert refused["code"] == "hints_off" and "Übungstisch" in refused["texts"]["de"]
+
+        open_code, open_tokens = two_people(client, web, hints="everyone")
+        hint = ask_for_a_hint(client, web, open_code, open_tokens)
+        assert hint["type"] == "hint" and hint["action"]
+        listed = {t["code"]: t["hints"] for t in client.get("/api/tables").json()["tables"]}
+        assert listed == {code: "practice", open_code: "everyone"}
+        bad = client.post("/api/tables", json={"preset": "german", "hints": "sometimes"})
+        assert bad.status_code == 422
+    # The setting is stored with the table: a new server on the same database keeps it.
+    with TestClient(create_app(sqlite_url, settings=settings)) as again:
+        assert again.get(f"/api/tables/{open_code}").json()["hints"] == "everyone"
+        assert ask_for_a_hint(again, web, open_code, open_tokens)["type"] == "hint"
+        assert ask_for_a_hint(again, web, code, tokens)["code"] == "hints_off"

@@ -99,7 +99,9 @@ def choose(legal: list[str], rng: random.Random) -> str:
 
 
 def test_no_hidden_card_in_any_message_of_a_four_player_game(client: TestClient, web: Any) -> None:
-    host = web.create(client, preset="german", seats=4, seed=2024, overrides={"num_hands": 2}, name="P1")
+    host = web.create(
+        client, preset="german", seats=4, seed=2024, overrides={"num_hands": 2}, name="P1", hints="everyone"
+    )
     code = host["code"]
     joins = [client.post(f"/api/tables/{code}/join", json={"name": f"P{i}"}) for i in (2, 3, 4)]
     client.post(f"/api/tables/{code}/start", json={"token": host["token"]})  # the host starts
@@ -108,6 +110,7 @@ def test_no_hidden_card_in_any_message_of_a_four_player_game(client: TestClient,
     assert table.status == "playing"
     rng = random.Random(7)
     inspected = 0
+    hints = 0
     with contextlib.ExitStack() as stack:
         connections: list[tuple[int | None, Any]] = [
             (seat, stack.enter_context(web.connect(client, code, g["token"])))
@@ -124,8 +127,9 @@ def test_no_hidden_card_in_any_message_of_a_four_player_game(client: TestClient,
             for seat, ws in connections[first:] + connections[:first]:
                 ws.send_json({"type": "ping"})
                 while (msg := ws.receive_json())["type"] != "pong":
-                    nonlocal inspected
+                    nonlocal inspected, hints
                     inspected += 1
+                    hints += msg["type"] == "hint"
                     check_message(msg, seat, table.match, web.CARD)
                     if msg["type"] == "state":
                         latest[seat] = msg
@@ -155,3 +159,4 @@ def test_no_hidden_card_in_any_message_of_a_four_player_game(client: TestClient,
             assert moves < 2000
         assert table.match.hands_dealt == 2
         assert inspected > 5 * moves
+        assert hints > 0  # hints were given (the table gives them to everyone) and checked too

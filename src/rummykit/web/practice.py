@@ -1,8 +1,9 @@
 """Practice tables in the browser: taking moves back, recorded as events in the append-only store.
 
 A table is a *practice table* for a person when every other seat is a bot that holds no seat for a
-person who left (:func:`is_practice`); nobody else can be wronged by a move taken back. Hints are
-given at every table (``{"type": "hint"}``); undo only here.
+person who left (:func:`is_practice`); nobody else can be wronged by a move taken back, or by a
+hint (``{"type": "hint"}``). Undo is allowed only here; hints are given here, and at every seat of a
+table made with hints for everyone (:data:`rummykit.web.protocol.HintsPolicy`).
 
 What undo means. ``{"type": "undo"}`` (:class:`rummykit.web.protocol.UndoMessage`) takes back the
 sender's latest move and every move made after it (the bots' replies), so that it is the sender's

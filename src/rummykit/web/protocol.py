@@ -6,7 +6,7 @@ Tokens never travel in the URL, where access logs and proxies would keep them::
 
     {"type": "hello", "token": "…" | null}
     {"type": "act", "action": "open 10H JH QH | AS AD AC", "version": 17}
-    {"type": "hint"}
+    {"type": "hint"}          (the player to move, where the table's HintsPolicy allows it)
     {"type": "moves"}         (every legal action of the player to move, compound ones included)
     {"type": "evaluate", "melds": [["5H", "6H", "JK"], ["QS", "QD", "QC"]]}
     {"type": "back"}          (take the seat back from the bot that played it while you were idle)
@@ -170,6 +170,19 @@ HELLO: Final[TypeAdapter[HelloMessage]] = TypeAdapter(HelloMessage)
 OptionValue = int | bool | str | None | list[int]
 
 
+HintsPolicy = Literal["practice", "everyone"]
+"""Who may ask the engine for a hint at a table. A hint is the medium bot's move for the player to
+move: at a table with other people it is help that one player gets and the others may not want.
+``"practice"`` (the default) gives hints only to a player whose every opponent is a bot (a practice
+table, :func:`rummykit.web.practice.is_practice`, where undo is allowed too); ``"everyone"`` gives
+them to every player, for a teaching table among friends: the lobby shows it to whoever joins."""
+
+
+def hints_policy(text: str) -> HintsPolicy:
+    """A stored hints setting read back: ``"everyone"``, else the default ``"practice"``."""
+    return "everyone" if text == "everyone" else "practice"
+
+
 class BotSpec(_Strict):
     kind: Annotated[str | None, Field(max_length=32)] = None
     """Bot kind (``random``, ``greedy``, ``search``); ``None`` takes the server's default."""
@@ -188,6 +201,8 @@ class CreateTable(_Strict):
     seed: Annotated[int | None, Field(ge=0, lt=2**32)] = None
     """A fixed seed makes a *seeded* table: reproducible by anybody, and marked so for everybody."""
     takeover_seconds: Annotated[float | None, Field(ge=0, le=3600)] = None
+    hints: HintsPolicy = "practice"
+    """Who may ask for a hint (:data:`HintsPolicy`)."""
 
 
 class JoinTable(_Strict):

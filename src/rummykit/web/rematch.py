@@ -45,6 +45,7 @@ async def rematch(table: Table, token: str, address: str | None) -> tuple[Table,
         seats=table.players,
         name=table.seats[0].name,
         takeover_seconds=table.takeover_seconds,
+        hints=table.hints,
     )
     new, seat, new_token = await table.manager.create(spec, address)
     grants: dict[int, str] = {}

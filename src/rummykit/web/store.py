@@ -97,6 +97,9 @@ tables_table: Final = Table(
     Column("version", Integer, nullable=False, server_default="0"),  # number of stored actions
     Column("owner", String(16), nullable=True),  # the server process that plays it (shared mode)
     Column("creator", String(64), nullable=True),  # digest of the creating client's address
+    # Who may ask for hints (protocol.HintsPolicy). Tables made before the setting existed gave
+    # hints to everyone, so that is what a row without a value means.
+    Column("hints", String(16), nullable=False, server_default="everyone"),
     Index("ix_rk_tables_status", "status"),
 )
 """One row per table (the current schema; :mod:`rummykit.web.migrations` builds it)."""
@@ -159,6 +162,8 @@ class StoredTable:
     actions: list[str]
     creator: str | None = None
     """Digest of the address that created the table (:func:`rummykit.web.owners.address_digest`)."""
+    hints: str = "practice"
+    """Who may ask for hints (:data:`rummykit.web.protocol.HintsPolicy`)."""
 
 
 @dataclass(frozen=True)
@@ -238,6 +243,7 @@ class Store:
                     updated_at=now,
                     version=len(table.actions),
                     creator=table.creator,
+                    hints=table.hints,
                 )
             )
 
@@ -371,6 +377,7 @@ class Store:
             takeover_seconds=row["takeover_seconds"],
             actions=_actions(connection, row["code"]),
             creator=row["creator"],
+            hints=row["hints"],
         )
 
     def lobbies(self, limit: int) -> list[dict[str, Any]]:
@@ -399,6 +406,7 @@ _LOBBY: Final = select(
     tables_table.c.seats,
     tables_table.c.takeover_seconds,
     tables_table.c.secret,
+    tables_table.c.hints,
 )
 
 

@@ -77,9 +77,11 @@ from rummykit.web.protocol import (
     CreateTable,
     EvaluateMessage,
     HintMessage,
+    HintsPolicy,
     MovesMessage,
     PingMessage,
     error_json,
+    hints_policy,
 )
 from rummykit.web.store import OPEN_STATUSES, LobbyConflict, Store, StoredAction, StoredTable
 from rummykit.web.texts import action_texts, engine_error_texts
@@ -93,6 +95,10 @@ LOBBY_LIST_SECONDS: Final = 1.0
 """How long a process reuses the lobby list it read from a shared database."""
 CLIENT_QUEUE: Final = 64
 """Messages queued for one connection before it is dropped as too slow."""
+HINTS_OFF: Final = (
+    "hints are given at practice tables only (you against bots): "
+    "this table was not made with hints for everyone"
+)
 
 Status = Literal["waiting", "playing", "over", "closed", "expired"]
 OPEN: Final = ("waiting", "playing")
@@ -192,6 +198,7 @@ def lobby_entry(
     seeded: bool,
     seats: list[dict[str, Any]],
     spectators: int,
+    hints: str,
 ) -> dict[str, Any]:
     """A table as the lobby shows it (``GET /api/tables``, the ``table`` of a state message)."""
     return {
@@ -208,6 +215,7 @@ def lobby_entry(
         "notice": SEEDED_NOTICE if seeded else None,
         "seats": seats,
         "spectators": spectators,
+        "hints": hints,
     }
 
 
@@ -226,7 +234,7 @@ def stored_lobby_json(row: dict[str, Any], turn_seconds: float) -> dict[str, Any
     rules = _parse_rules(row["rules"])
     return lobby_entry(
         row["code"], row["status"], rules, row["rules"], row["takeover_seconds"], turn_seconds,
-        row["secret"] is None, seats, 0,
+        row["secret"] is None, seats, 0, row["hints"],
     )  # fmt: skip
 
 
@@ -272,6 +280,7 @@ class Table:
         takeover_seconds: float,
         match: Match,
         address: str | None = None,
+        hints: HintsPolicy = "practice",
     ) -> None:
         if (seed is None) == (secret is None):
             raise ValueError("a table deals either from a seed (seeded) or from a secret")
@@ -291,6 +300,8 @@ class Table:
         self.seats = seats
         self.status: Status = status
         self.takeover_seconds = takeover_seconds
+        self.hints = hints
+        """Who may ask for hints (:data:`rummykit.web.protocol.HintsPolicy`; rules of the table, fixed)."""
         self.match = match
         self.records = len(match.actions)
         """Records stored for this table: moves and undos (:mod:`rummykit.web.practice`)."""
@@ -383,6 +394,7 @@ class Table:
                 for i, s in enumerate(self.seats)
             ],
             sum(1 for c in self.clients if c.seat is None),
+            self.hints,
         )
 
     def _shared_texts(self) -> tuple[str, str, str]:
@@ -477,6 +489,7 @@ class Table:
             takeover_seconds=self.takeover_seconds,
             actions=[str(a) for a in self.match.actions],
             creator=self.address,
+            hints=self.hints,
         )
 
     async def _save_lobby(self) -> None:
@@ -702,10 +715,18 @@ class Table:
         actions, texts = self.moves()
         client.send({"type": "moves", "version": self.version, "actions": actions, "texts": texts})
 
+    def hints_for(self, seat: int | None) -> bool:
+        """Whether ``seat`` may ask for hints: at every seat of a table made with hints for
+        everyone, else only where every opponent is a bot (:data:`rummykit.web.protocol.HintsPolicy`)."""
+        return seat is not None and (self.hints == "everyone" or practice.is_practice(self.seats, seat))
+
     async def hint(self, client: Client) -> None:
         async with self.lock:
             if not self._to_move(client):
                 client.send(error_json("no_hint", "hints are given to the player to move", self.version))
+                return
+            if not self.hints_for(client.seat):
+                client.send(error_json("hints_off", HINTS_OFF, self.version))
                 return
             if self._hint is None or self._hint[0] != self.version:
                 bot = self._bot(default_bot_kind(), "medium")
@@ -1246,6 +1267,7 @@ class TableManager:
             stored.takeover_seconds,
             match,
             stored.creator,
+            hints_policy(stored.hints),
         )
         table._lobby_seen = (stored.status, json.dumps(stored.seats))
         table.records = len(stored.actions)
@@ -1333,7 +1355,7 @@ class TableManager:
         takeover = spec.takeover_seconds if spec.takeover_seconds is not None else self.takeover_seconds
         table = Table(
             self, code, rules, spec.seed, secret, match.first_dealer, seats, "waiting", takeover, match,
-            digest,
+            digest, spec.hints,
         )  # fmt: skip
         token = table._new_token(0)
         await self.db(self.store.create, table._stored())

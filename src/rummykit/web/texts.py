@@ -25,6 +25,10 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
     "not_your_turn": "Du bist nicht am Zug",
     "storage": "Der Zug konnte nicht gespeichert werden; nichts wurde geändert",
     "no_hint": "Tipps gibt es nur für den Spieler am Zug",
+    "hints_off": (
+        "Tipps gibt es nur am Übungstisch (du gegen Bots): "
+        "dieser Tisch wurde nicht mit Tipps für alle eröffnet"
+    ),
     "no_moves": "Züge gibt es nur für den Spieler am Zug",
     "rate_limited": "Zu viele Nachrichten; bitte etwas langsamer",
     "too_large": "Die Nachricht ist zu groß",

@@ -28,6 +28,7 @@ const I18N = {
     seeded: "seeded: every hand can be known", expired: "expired",
     replaced: "A bot plays for you (you did not move in time)", back: "I'm back",
     rules_link: "Rules", read_rules: "Read the rules", close: "Close", dismiss: "Dismiss", no_table: "There is no table {code}.",
+    hints_everyone: "Hints for every player (otherwise only when you play against bots)", hints_all: "hints for everyone",
     house_rules: "House rules", advanced: "Advanced: any option (option=value, one per line)",
     leave_title: "Leave the table?", leave_play: "A bot plays your seat from now on. You can take it back while this match lasts.",
     leave_wait: "Your seat becomes free again.", leave_host: "You are the host: leaving closes the table.",
@@ -79,6 +80,7 @@ const I18N = {
     seeded: "mit festem Seed: jedes Blatt kann bekannt sein", expired: "abgelaufen",
     replaced: "Ein Bot spielt für dich (kein Zug in der Zeit)", back: "Ich bin zurück",
     rules_link: "Regeln", read_rules: "Regeln lesen", close: "Schließen", dismiss: "Schließen", no_table: "Es gibt keinen Tisch {code}.",
+    hints_everyone: "Tipps für alle Spieler (sonst nur, wenn du gegen Bots spielst)", hints_all: "Tipps für alle",
     house_rules: "Hausregeln", advanced: "Erweitert: jede Option (option=wert, eine pro Zeile)",
     leave_title: "Tisch verlassen?", leave_play: "Ab jetzt spielt ein Bot deinen Platz. Du kannst ihn zurücknehmen, solange die Partie läuft.",
     leave_wait: "Dein Platz wird wieder frei.", leave_host: "Du bist Gastgeber: Verlassen schließt den Tisch.",
@@ -499,7 +501,7 @@ function render() {
   document.body.dataset.status = st.table.status;
   const seeded = st.table.seeded ? ` · ⚠ ${t("seeded")}` : "";
   const house = st.table.rules.includes("(") ? ` · ${t("house_rules")}` : "";
-  const practice = isPractice() ? ` · ${t("practice")}` : "";
+  const practice = isPractice() ? ` · ${t("practice")}` : st.table.hints === "everyone" ? ` · ${t("hints_all")}` : "";
   $("#table-info").textContent = `${st.table.code} · ${presetName(st.table.preset)}${house}${practice} · ${t(st.table.status)}${seeded}`;
   $("#table-info").title = st.table.rules;
   document.body.dataset.seeded = st.table.seeded ? "1" : "0";
@@ -907,7 +909,7 @@ function renderActions() {
   show("#btn-discard", playing, !!one && L.includes("discard " + one));
   show("#btn-knock", playing && knock, !!one && L.includes("knock " + one));
   show("#btn-rummy", playing && knock, !!one && L.includes("rummy " + one));
-  show("#btn-hint", playing, myTurn());
+  show("#btn-hint", playing && hintsAllowed(), myTurn());
   // Undo: offered at practice tables, usable once you have moved in this hand (the server judges the rest).
   const moved = (S.handMoves || S.state.log).some((e) => e.index >= 0 && e.seat === S.seat && e.hand === S.state.match.hands_dealt);
   show("#btn-undo", playing && isPractice() && !S.state.match.is_over, moved);
@@ -915,6 +917,9 @@ function renderActions() {
 }
 
 // A practice table: everybody else is a bot that holds no seat for a person (undo is allowed there).
+// Hints: for every player at a table made so, else only at a practice table (the server judges).
+function hintsAllowed() { return !!S.state && S.seat !== null && (S.state.table.hints === "everyone" || isPractice()); }
+
 function isPractice() {
   const st = S.state;
   return !!st && S.seat !== null && st.table.seats.every((s, i) => i === S.seat || (s.kind === "bot" && !s.held));
@@ -1276,7 +1281,8 @@ async function loadLobby() {
       const li = document.createElement("li");
       const free = tb.seats.filter((s) => s.kind === "open").length;
       const seeded = tb.seeded ? ` · <strong class="seeded">⚠ ${t("seeded")}</strong>` : "";
-      li.innerHTML = `<code>${tb.code}</code> ${escapeHtml(presetName(tb.preset))}${tb.rules.includes("(") ? " · " + t("house_rules") : ""} · ${t(tb.status)} · ${free} ${t("open_seat")}${seeded} `;
+      const hints = tb.hints === "everyone" ? ` · ${t("hints_all")}` : "";
+      li.innerHTML = `<code>${tb.code}</code> ${escapeHtml(presetName(tb.preset))}${tb.rules.includes("(") ? " · " + t("house_rules") : ""}${hints} · ${t(tb.status)} · ${free} ${t("open_seat")}${seeded} `;
       const b = document.createElement("button");
       b.type = "button"; b.className = "ghost";
       b.textContent = free && tb.status === "waiting" ? t("join") : t("watch");
@@ -1309,6 +1315,7 @@ async function createTable(form) {
     name: f.get("name") || "", preset: f.get("preset"), seats,
     bots: Array.from({ length: bots }, () => ({ kind: f.get("bot_kind"), level: f.get("bot_level") })),
     overrides: { ...houseOverrides(), ...parseOverrides(f.get("overrides") || "") },
+    hints: f.get("hints_everyone") ? "everyone" : "practice",
   };
   try {
     const grant = await api("/api/tables", body);
@@ -1437,7 +1444,7 @@ function onKey(ev) {
     g: () => !S.state.table.knock_game && groupSelection(),
     l: () => !$("#btn-play").disabled && !$("#btn-play").classList.contains("hidden") && playMelds(),
     c: () => clearComposition(),
-    h: () => myTurn() && send({ type: "hint" }),
+    h: () => myTurn() && hintsAllowed() && send({ type: "hint" }),
     p: () => S.hint && act(S.hint),
     u: () => undo(),
     s: () => sortHand("suit"),
