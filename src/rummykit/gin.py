@@ -79,6 +79,7 @@ from rummykit.state import RoundState
 from rummykit.views import GinInfo, Phase, TableMeld, Termination
 
 _DISCARDS: Final = tuple(Discard(Card(c)) for c in range(52))
+_PHASE_DISCARD: Final = Phase.DISCARD
 GIN_PHASES: Final = frozenset(
     {Phase.FIRST_UPCARD, Phase.DRAW, Phase.DISCARD, Phase.WALL, Phase.KNOCK, Phase.LAYOFF, Phase.OVER}
 )
@@ -288,16 +289,30 @@ class GinFamily:
             return self._plan_knock_shortcut(rnd, action, at_wall=False)
         raise WrongTurnError(f"{action}: discard a card or knock", "not_in_this_game")
 
+    def plan_offered(self, rnd: RoundState, action: Action) -> Plan:
+        """The effect of ``action`` taken from the current :meth:`legal_actions` list (the caller
+        guarantees that; :meth:`rummykit.round.Round.apply` does): a discard after the draw, the
+        most frequent action, is not checked again; every other kind is planned as usual."""
+        if type(action) is Discard and rnd.phase is _PHASE_DISCARD:
+            seat = rnd.to_move
+            card = action.card
+            return self._discard_effect(rnd, seat, card, rnd.hands[seat].minus(card))
+        return self.plan(rnd, action)
+
     def _plan_discard(self, rnd: RoundState, action: Discard) -> Plan:
-        rules = rnd.rules
-        seat = rnd.to_move
         hand = self._check_discard(rnd, action.card, action)
+        return self._discard_effect(rnd, rnd.to_move, action.card, hand)
+
+    def _discard_effect(self, rnd: RoundState, seat: int, card: Card, hand: Hand) -> Plan:
+        """The discard of ``card`` by ``seat``, leaving ``hand``: onto the pile, then the hand is
+        dead (a repeated upcard drawn again, ``repeat_discard_draw``) or passes to the other seat."""
+        rules = rnd.rules
         gin = _gin(rnd)
 
         def effect() -> None:
             rnd.hands[seat] = hand
-            rnd.discard_pile.append(action.card)
-            repeated = action.card == gin.prev_upcard
+            rnd.discard_pile.append(card)
+            repeated = card == gin.prev_upcard
             if repeated and gin.repeated and rules.repeat_discard_draw:
                 rnd.end_unscored(Termination.DRAWN)
                 return
