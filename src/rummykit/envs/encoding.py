@@ -92,6 +92,7 @@ from rummykit.actions import (
 from rummykit.cards import NUM_CODES, Card
 from rummykit.errors import RulesError
 from rummykit.match import Match
+from rummykit.melding import MELDING_FAMILY
 from rummykit.round import Round
 from rummykit.rules import Rules
 from rummykit.views import Phase
@@ -232,11 +233,16 @@ def compound_openings(rnd: Round, limit: int = MAX_COMPOUND_OPENINGS) -> list[Ac
     """Openings of two or more disjoint melds that the engine accepts (``Round.check``), canonical.
 
     Every collection of disjoint melds from :func:`rummykit.solver.all_melds` is tried in index order
-    until ``limit`` legal ones are found (or ``8 * limit`` collections were tried).
+    until ``limit`` legal ones are found (or ``8 * limit`` collections were tried). A collection is
+    judged by the engine's test for openings of disjoint melds from the hand
+    (:meth:`MeldingFamily.opening_check <rummykit.melding.MeldingFamily.opening_check>`), or by
+    ``Round.is_legal`` while a taken discard must still be laid.
     """
     if rnd.rules.is_knock_game or rnd.phase is not Phase.PLAY or rnd.has_opened(rnd.to_move):
         return []
-    hand = rnd.live_state().hands[rnd.to_move].cards()  # what the seat's view shows as its hand
+    state = rnd.live_state()
+    hand = state.hands[rnd.to_move].cards()  # what the seat's view shows as its hand
+    check = MELDING_FAMILY.opening_check(state) if rnd.rules.family == "melding" else None
     melds = solver.all_melds(hand, rnd.rules)
     # Each meld's cards with their multiplicity, and the cards left, counted per code: a meld fits
     # while every count it needs is left (taken and given back as the search goes down and up).
@@ -272,9 +278,9 @@ def compound_openings(rnd: Round, limit: int = MAX_COMPOUND_OPENINGS) -> list[Ac
             held[0] -= len(meld)
             chosen.append(meld)
             if len(chosen) > 1:
-                action = Open(tuple(sorted(chosen)))
-                if rnd.is_legal(action):
-                    found.append(action)
+                melds_in_order = tuple(sorted(chosen))
+                if rnd.is_legal(Open(melds_in_order)) if check is None else check(melds_in_order):
+                    found.append(Open(melds_in_order))
                     if len(found) >= limit:
                         return True
             if held[0] and extend(i + 1, chosen):
