@@ -344,6 +344,38 @@ def _group_by_first_token(entries: Iterable[_Entry], groups: dict[int, list[_Ent
         else:
             group.append(entry)
 
+def _short_children(actions: Sequence[Action]) -> dict[int, _Node | list[_Entry]] | None:
+    """The root's children when every candidate is spelled as a verb alone or a verb and a card
+    (:data:`_SHORT`: draws, takes, discards, knocks …), built in one pass: a verb's node below the
+    root is made at once with its cards grouped, as expanding it would group them. ``None`` for any
+    other candidate, or when one verb is spelled both alone and with a card (left to the general
+    path)."""
+    short = _SHORT
+    first = _FIRST_TOKEN
+    children: dict[int, _Node | list[_Entry]] = {}
+    for action in actions:
+        kind = type(action)
+        length = short.get(kind)
+        if length is None:
+            return None
+        token = first[kind]
+        if length == 1:
+            if token in children:
+                return None
+            children[token] = [(None, action)]
+            continue
+        node = children.get(token)
+        if node is None:
+            node = children[token] = _Node(1, None)
+        elif not isinstance(node, _Node):
+            return None
+        card = CARD0 + action.card  # type: ignore[attr-defined]  # every such class has .card
+        if card in node.children:
+            return None
+        node.children[card] = [(None, action)]
+    return children
+
+
 _Entry = tuple[list[int] | None, Action]
 """A candidate below a trie node: its spelling (``None`` until a node needs it) and the action."""
 
@@ -418,8 +450,11 @@ class _Node:
     def mask(self) -> npt.NDArray[np.int8]:
         """The mask at this node, a fresh array (written as bytes: cheaper than a NumPy index)."""
         values = bytearray(NUM_TOKENS)
-        for token in self.allowed():
+        children = self.children
+        for token in children:
             values[token] = 1
+        if self.action is not None and children:
+            values[DONE] = 1
         return np.frombuffer(values, dtype=np.int8)
 
 
@@ -443,9 +478,14 @@ class Composer:
 
     def __init__(self, actions: Iterable[Action]) -> None:
         root = self._root = _Node(0, None)
-        groups: dict[int, list[_Entry]] = {}
-        _group_by_first_token([(None, action) for action in actions], groups)
-        root.children = cast(dict[int, _Node | list[_Entry]], groups)
+        if not isinstance(actions, (list, tuple)):
+            actions = list(actions)  # read twice when not all of them are short
+        children = _short_children(actions)
+        if children is None:
+            groups: dict[int, list[_Entry]] = {}
+            _group_by_first_token([(None, action) for action in actions], groups)
+            children = cast(dict[int, _Node | list[_Entry]], groups)
+        root.children = children
         self._node = root
         self.tokens: list[int] = []
         """The tokens stepped so far in this action."""
