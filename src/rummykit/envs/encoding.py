@@ -307,13 +307,21 @@ def candidate_actions(game: Round | Match) -> list[Action]:
     if rnd.rules.is_knock_game or (isinstance(game, Match) and game.pending_buyback):
         return legal  # no openings: every action has one spelling already
     extra = compound_openings(rnd) if rnd.phase is Phase.PLAY else []
+    # Only openings, melds and joker exchanges can repeat once canonical: the engine offers every
+    # other action once (one draw, one take, one discard per distinct card, one lay-off per card,
+    # meld and end), and actions of different kinds are never equal.
     seen: set[Action] = set()
     out: list[Action] = []
     for action in (*legal, *extra):
-        c = canonical(action)
-        if c not in seen:
+        kind = type(action)
+        if kind is Open or kind is MeldAction or kind is Swap:
+            c = canonical(action)
+            if c in seen:
+                continue
             seen.add(c)
             out.append(c)
+        else:
+            out.append(action)
     return out
 
 

@@ -484,6 +484,7 @@ class Encoder:
         out = self.out
         slot = lay.slot
         seats = lay.seats
+        pack = _floats(slot).pack_into
         for i, tm in enumerate(melds):
             if i < len(old) and old[i] is tm:
                 continue
@@ -495,8 +496,7 @@ class Encoder:
                 values[C + 2] = meld.start / POSITIONS
                 values[C + 3] = meld.end / POSITIONS
             values[C + 4 + (tm.owner - me) % seats] = 1.0
-            base = lay.table + i * slot
-            out[base : base + slot] = values
+            pack(self._mv, 4 * (lay.table + i * slot), *values)
         for i in range(len(melds), len(old)):  # a new hand of a match: its table starts empty
             out[lay.table + i * slot : lay.table + (i + 1) * slot] = 0.0
         self._melds = list(melds)
