@@ -339,6 +339,11 @@ _SHORT: Final[dict[type[Action], int]] = {
 """The length of the spelling of the classes spelled as their verb alone or their verb and one card
 (``CARD0 + action.card``): the trie reads their tokens off the action without spelling it."""
 
+_SHORT_SPEC: Final[dict[type[Action], tuple[int, bool]]] = {
+    kind: (_FIRST_TOKEN[kind], length == 2) for kind, length in _SHORT.items()
+}
+"""Per class of :data:`_SHORT`: its first token and whether a card token follows."""
+
 
 def _group_by_first_token(entries: Iterable[_Entry], groups: dict[int, list[_Entry]]) -> None:
     first = _FIRST_TOKEN
@@ -355,32 +360,30 @@ def _group_by_first_token(entries: Iterable[_Entry], groups: dict[int, list[_Ent
 def _short_children(actions: Sequence[Action]) -> dict[int, _Node | list[_Entry]] | None:
     """The root's children when every candidate is spelled as a verb alone or a verb and a card
     (:data:`_SHORT`: draws, takes, discards, knocks …), built in one pass: a verb's node below the
-    root is made at once with its cards grouped, as expanding it would group them. ``None`` for any
-    other candidate, or when one verb is spelled both alone and with a card (left to the general
-    path)."""
-    short = _SHORT
-    first = _FIRST_TOKEN
+    root is made at once with its cards grouped, as expanding it would group them (a card offered
+    twice keeps the later action, as there). ``None`` for any other candidate, or when one verb is
+    spelled both alone and with a card (left to the general path)."""
+    spec_of = _SHORT_SPEC
     children: dict[int, _Node | list[_Entry]] = {}
+    verbs: dict[int, dict[int, _Node | list[_Entry]]] = {}  # a verb's token: its node's children
     for action in actions:
-        kind = type(action)
-        length = short.get(kind)
-        if length is None:
+        spec = spec_of.get(type(action))
+        if spec is None:
             return None
-        token = first[kind]
-        if length == 1:
+        token, with_card = spec
+        if with_card:
+            below = verbs.get(token)
+            if below is None:
+                if token in children:
+                    return None
+                node = _Node(1, None)
+                children[token] = node
+                below = verbs[token] = node.children
+            below[CARD0 + action.card] = [(None, action)]  # type: ignore[attr-defined]  # such classes have .card
+        else:
             if token in children:
                 return None
             children[token] = [(None, action)]
-            continue
-        node = children.get(token)
-        if node is None:
-            node = children[token] = _Node(1, None)
-        elif not isinstance(node, _Node):
-            return None
-        card = CARD0 + action.card  # type: ignore[attr-defined]  # every such class has .card
-        if card in node.children:
-            return None
-        node.children[card] = [(None, action)]
     return children
 
 
