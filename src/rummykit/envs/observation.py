@@ -378,7 +378,9 @@ class Encoder:
         for k in range(seats):
             mv[base + SEAT_FEATURES * k] = sizes[(me + k) % seats] / 20.0
         totals, chips = figures.totals, figures.chips
-        source = (tuple(opened), tuple(active), tuple(extra), knocker, tuple(scores), totals, chips)
+        # Copies (a tuple stays itself): a caller's list changed later must not change the source.
+        source = (tuple(opened), tuple(active), tuple(extra), knocker, tuple(scores), tuple(totals),
+                  tuple(chips))
         if source != self._seat_source:
             self._seat_source = source
             pack = _floats(SEAT_FEATURES - 1).pack_into
