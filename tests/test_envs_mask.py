@@ -120,3 +120,65 @@ def test_every_action_kind_has_a_spelling_that_names_it() -> None:
         if " on " not in text:  # the tokens read as the notation (a target reads "meld 2")
             assert names == text
         assert all(0 <= t < enc.NUM_TOKENS for t in tokens)
+
+
+def test_a_verb_offered_alone_and_with_a_card_shares_one_node() -> None:
+    # Short spellings only: the one-pass trie; the verb alone and with a card: the general one.
+    knock, knock_qs = rk.Action.parse("knock"), rk.Action.parse("knock QS")
+    for actions in ([knock, knock_qs], [knock_qs, knock]):
+        composer = enc.Composer([*actions, rk.Action.parse("discard 2H")])
+        assert composer.allowed() == [enc.DISCARD, enc.KNOCK]
+        assert composer.step(enc.KNOCK) is None
+        assert composer.allowed() == [enc.card_token(rk.Card.parse("QS")), enc.DONE]
+        assert composer.copy().step(enc.DONE) == knock
+        assert composer.step(enc.card_token(rk.Card.parse("QS"))) == knock_qs
+    short = enc.Composer([rk.Action.parse("discard 2H"), rk.Action.parse("discard 3H"), knock_qs])
+    assert short.allowed() == [enc.DISCARD, enc.KNOCK]
+    assert short.copy().step(enc.DISCARD) is None
+    assert sorted(map(str, short.reachable())) == ["discard 2H", "discard 3H", "knock QS"]
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        "german", "german_dskv", "scala40", "basic", "german(opening_counts_taken_discard=false)",
+        "german(hand_romme_requires_opening_min=false)", "basic(going_out_requires_discard=false)",
+        "scala40(opening_scope=single_meld)",
+    ],
+)
+def test_opening_check_judges_collections_of_melds_as_the_engine_plans_them(rules: str) -> None:
+    """``MeldingFamily.opening_check`` (what the compound openings are judged by) says of every
+    collection of two or three disjoint melds from the hand what ``Round.is_legal`` says."""
+    from rummykit import solver
+    from rummykit.melding import MELDING_FAMILY
+
+    rule_set = rk.Rules.parse(rules) if "(" in rules else rk.Rules.preset(rules)
+    rng = random.Random(rules)
+    verdicts = {True: 0, False: 0}
+    seed = 0
+    while verdicts[True] < 40 or seed < 30:
+        assert seed < 400, verdicts
+        rnd = rk.Round.new(rule_set, 3, seed=seed)
+        seed += 1
+        while not rnd.is_over:
+            state = rnd.live_state()
+            check = MELDING_FAMILY.opening_check(state)
+            if rnd.phase is rk.Phase.PLAY and not rnd.has_opened(rnd.to_move):
+                assert (check is None) == (state.must_lay is not None)
+            else:
+                assert check is None
+            if check is not None:
+                hand = state.hands[rnd.to_move]
+                melds = solver.all_melds(hand.cards(), rule_set)
+                collections = [(a, b) for i, a in enumerate(melds) for b in melds[i + 1 :]]
+                collections += [(*pair, c) for pair in collections[:20] for c in melds]
+                for collection in rng.sample(collections, min(60, len(collections))):
+                    if not hand.contains_all([c for meld in collection for c in meld]):
+                        continue  # not disjoint within the hand
+                    ordered = tuple(sorted(collection))
+                    verdict = check(ordered)
+                    assert verdict == rnd.is_legal(Open(ordered)), (rules, ordered)
+                    verdicts[verdict] += 1
+            rnd.apply(rng.choice(rnd.legal_actions()))
+    if rule_set.opening_min_points:  # without a minimum every such collection may open
+        assert verdicts[False] > 0

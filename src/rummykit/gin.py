@@ -79,6 +79,18 @@ from rummykit.state import RoundState
 from rummykit.views import GinInfo, Phase, TableMeld, Termination
 
 _DISCARDS: Final = tuple(Discard(Card(c)) for c in range(52))
+# Enum members as module constants: a class attribute lookup on every action costs more.
+_PHASE_FIRST_UPCARD: Final = Phase.FIRST_UPCARD
+_PHASE_DRAW: Final = Phase.DRAW
+_PHASE_DISCARD: Final = Phase.DISCARD
+_PHASE_WALL: Final = Phase.WALL
+_PHASE_KNOCK: Final = Phase.KNOCK
+_PHASE_LAYOFF: Final = Phase.LAYOFF
+_DRAW: Final = Draw()
+_TAKE: Final = TakeDiscard()
+_PASS: Final = Pass()
+_KNOCK: Final = KnockDeclare()
+"""The offered actions without a card, shared by every legal-action list (actions are immutable)."""
 GIN_PHASES: Final = frozenset(
     {Phase.FIRST_UPCARD, Phase.DRAW, Phase.DISCARD, Phase.WALL, Phase.KNOCK, Phase.LAYOFF, Phase.OVER}
 )
@@ -181,17 +193,17 @@ class GinFamily:
     # Planning -----------------------------------------------------------------------------------
     def plan(self, rnd: RoundState, action: Action) -> Plan:
         phase = rnd.phase
-        if phase is Phase.FIRST_UPCARD:
+        if phase is _PHASE_FIRST_UPCARD:
             return self._plan_first_upcard(rnd, action)
-        if phase is Phase.DRAW:
+        if phase is _PHASE_DRAW:
             return self._plan_draw(rnd, action)
-        if phase is Phase.DISCARD:
+        if phase is _PHASE_DISCARD:
             return self._plan_discard_phase(rnd, action)
-        if phase is Phase.WALL:
+        if phase is _PHASE_WALL:
             return self._plan_wall(rnd, action)
-        if phase is Phase.KNOCK:
+        if phase is _PHASE_KNOCK:
             return self._plan_knock_phase(rnd, action)
-        if phase is Phase.LAYOFF:
+        if phase is _PHASE_LAYOFF:
             return self._plan_layoff(rnd, action)
         raise WrongTurnError(f"{action}: the hand is over", "hand_over")
 
@@ -239,7 +251,7 @@ class GinFamily:
             _update(rnd, prev_upcard=upcard)
             card = rnd.stock.pop()
             rnd.hands[seat] = rnd.hands[seat].plus(card)
-            rnd.phase = Phase.DISCARD
+            rnd.phase = _PHASE_DISCARD
             return card
 
         return effect
@@ -263,7 +275,7 @@ class GinFamily:
             rnd.hands[seat] = rnd.hands[seat].plus(card)
             rnd.taken_discard = card
             _update(rnd, prev_upcard=card)
-            rnd.phase = Phase.DISCARD
+            rnd.phase = _PHASE_DISCARD
 
         return effect
 
@@ -288,22 +300,36 @@ class GinFamily:
             return self._plan_knock_shortcut(rnd, action, at_wall=False)
         raise WrongTurnError(f"{action}: discard a card or knock", "not_in_this_game")
 
+    def plan_offered(self, rnd: RoundState, action: Action) -> Plan:
+        """The effect of ``action`` taken from the current :meth:`legal_actions` list (the caller
+        guarantees that; :meth:`rummykit.round.Round.apply` does): a discard after the draw, the
+        most frequent action, is not checked again; every other kind is planned as usual."""
+        if type(action) is Discard and rnd.phase is _PHASE_DISCARD:
+            seat = rnd.to_move
+            card = action.card
+            return self._discard_effect(rnd, seat, card, rnd.hands[seat].minus(card))
+        return self.plan(rnd, action)
+
     def _plan_discard(self, rnd: RoundState, action: Discard) -> Plan:
-        rules = rnd.rules
-        seat = rnd.to_move
         hand = self._check_discard(rnd, action.card, action)
+        return self._discard_effect(rnd, rnd.to_move, action.card, hand)
+
+    def _discard_effect(self, rnd: RoundState, seat: int, card: Card, hand: Hand) -> Plan:
+        """The discard of ``card`` by ``seat``, leaving ``hand``: onto the pile, then the hand is
+        dead (a repeated upcard drawn again, ``repeat_discard_draw``) or passes to the other seat."""
+        rules = rnd.rules
         gin = _gin(rnd)
 
         def effect() -> None:
             rnd.hands[seat] = hand
-            rnd.discard_pile.append(action.card)
-            repeated = action.card == gin.prev_upcard
+            rnd.discard_pile.append(card)
+            repeated = card == gin.prev_upcard
             if repeated and gin.repeated and rules.repeat_discard_draw:
                 rnd.end_unscored(Termination.DRAWN)
                 return
             _update(rnd, repeated=repeated)
             wall = len(rnd.stock) <= rules.wall_stock_size
-            _hand_to(rnd, _other(rnd, seat), Phase.WALL if wall else Phase.DRAW)
+            _hand_to(rnd, _other(rnd, seat), _PHASE_WALL if wall else _PHASE_DRAW)
 
         return effect
 
@@ -514,37 +540,37 @@ class GinFamily:
         seat = rnd.to_move
         hand = rnd.hands[seat]
         values = values_of(rules)
-        if phase is Phase.FIRST_UPCARD:
-            return [Draw()] if gin.upcard_passes >= 2 else [TakeDiscard(), Pass()]
-        if phase is Phase.DRAW:
-            return [Draw(), TakeDiscard()]
-        if phase is Phase.WALL:
-            wall: list[Action] = [Pass()]
+        if phase is _PHASE_FIRST_UPCARD:
+            return [_DRAW] if gin.upcard_passes >= 2 else [_TAKE, _PASS]
+        if phase is _PHASE_DRAW:
+            return [_DRAW, _TAKE]
+        if phase is _PHASE_WALL:
+            wall: list[Action] = [_PASS]
             top = rnd.discard_pile[-1] if rnd.discard_pile else None
             if top is not None:
                 eleven = mask_of(hand) | 1 << top
                 if eleven_card_knock(eleven, values, rules.eleven_card_deadwood, gin.knock_card):
-                    wall.append(KnockDeclare())
+                    wall.append(_KNOCK)
             return wall
-        if phase is Phase.DISCARD:
+        if phase is _PHASE_DISCARD:
             actions: list[Action] = []
             if eleven_card_knock(mask_of(hand), values, rules.eleven_card_deadwood, gin.knock_card):
-                actions.append(KnockDeclare())
+                actions.append(_KNOCK)
             return actions + [_DISCARDS[c] for c in self._discardable(rnd, hand)]
-        if phase is Phase.KNOCK:
+        if phase is _PHASE_KNOCK:
             mask = mask_of(hand)
             if len(hand) > rules.hand_size:
                 allowed = set(self._discardable(rnd, hand))
                 return [Discard(c) for c in knock_discards(mask, values, gin.knock_card) if c in allowed]
             knock: list[Action] = [meld_action(m) for m in legal_melds(mask, values, gin.knock_card)]
             if sum(values[c] for c in hand) <= gin.knock_card:
-                knock.insert(0, Pass())
+                knock.insert(0, _PASS)
             return knock
-        if phase is Phase.LAYOFF:
+        if phase is _PHASE_LAYOFF:
             if not gin.layoffs_done:
                 targets = self.layoff_targets(rnd)
-                return [Pass(), *(LayOffCard(c) for c in sorted(set(hand)) if c in targets)]
-            return [Pass(), *(meld_action(m) for m in melds_in(mask_of(hand)))]
+                return [_PASS, *(LayOffCard(c) for c in sorted(set(hand)) if c in targets)]
+            return [_PASS, *(meld_action(m) for m in melds_in(mask_of(hand)))]
         return []
 
     def _discardable(self, rnd: RoundState, hand: Hand) -> list[Card]:

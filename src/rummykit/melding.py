@@ -845,6 +845,43 @@ class MeldingFamily:
 
         return legal
 
+    def opening_check(self, rnd: RoundState) -> Callable[[Sequence[MeldCards]], bool] | None:
+        """The test :meth:`plan` applies to an opening of melds laid from disjoint cards of the
+        mover's hand, before the mover has opened: each meld is read as :meth:`_plan_open` reads it
+        (:meth:`Meld.from_cards`; cards that form no meld fail), then :meth:`_sure_legal` (a card
+        kept for the discard, the opening value, the Hand-Rommé waiver). The melds are taken in the
+        order of the ``Open`` action they would form (it decides which meld a taken discard counts
+        in). ``None`` while a taken discard must still be laid: :meth:`plan` decides then.
+
+        Only for that situation and for such melds (the caller guarantees it: the cards are
+        neither checked against the hand nor against each other)."""
+        seat = rnd.to_move
+        if rnd.phase is not _PHASE_PLAY or rnd.opened_turn[seat] is not None:
+            return None
+        sure = self._sure_legal(rnd, len(rnd.hands[seat]))
+        if sure is None:
+            return None
+        rules = rnd.rules
+        read: dict[MeldCards, Meld | None] = {}
+
+        def legal(melds: Sequence[MeldCards]) -> bool:
+            built: list[Meld] = []
+            for cards in melds:
+                if cards in read:
+                    meld = read[cards]
+                else:
+                    try:
+                        meld = Meld.from_cards(cards, rules)
+                    except IllegalMeldError:
+                        meld = None
+                    read[cards] = meld
+                if meld is None:
+                    return False
+                built.append(meld)
+            return sure(built)
+
+        return legal
+
     def _swap_candidates(
         self, rnd: RoundState, seat: int, cards: Sequence[Card], checked: bool
     ) -> list[tuple[Action, bool]]:

@@ -92,6 +92,7 @@ from rummykit.actions import (
 from rummykit.cards import NUM_CODES, Card
 from rummykit.errors import RulesError
 from rummykit.match import Match
+from rummykit.melding import MELDING_FAMILY
 from rummykit.round import Round
 from rummykit.rules import Rules
 from rummykit.views import Phase
@@ -232,11 +233,16 @@ def compound_openings(rnd: Round, limit: int = MAX_COMPOUND_OPENINGS) -> list[Ac
     """Openings of two or more disjoint melds that the engine accepts (``Round.check``), canonical.
 
     Every collection of disjoint melds from :func:`rummykit.solver.all_melds` is tried in index order
-    until ``limit`` legal ones are found (or ``8 * limit`` collections were tried).
+    until ``limit`` legal ones are found (or ``8 * limit`` collections were tried). A collection is
+    judged by the engine's test for openings of disjoint melds from the hand
+    (:meth:`MeldingFamily.opening_check <rummykit.melding.MeldingFamily.opening_check>`), or by
+    ``Round.is_legal`` while a taken discard must still be laid.
     """
     if rnd.rules.is_knock_game or rnd.phase is not Phase.PLAY or rnd.has_opened(rnd.to_move):
         return []
-    hand = rnd.live_state().hands[rnd.to_move].cards()  # what the seat's view shows as its hand
+    state = rnd.live_state()
+    hand = state.hands[rnd.to_move].cards()  # what the seat's view shows as its hand
+    check = MELDING_FAMILY.opening_check(state) if rnd.rules.family == "melding" else None
     melds = solver.all_melds(hand, rnd.rules)
     # Each meld's cards with their multiplicity, and the cards left, counted per code: a meld fits
     # while every count it needs is left (taken and given back as the search goes down and up).
@@ -272,9 +278,9 @@ def compound_openings(rnd: Round, limit: int = MAX_COMPOUND_OPENINGS) -> list[Ac
             held[0] -= len(meld)
             chosen.append(meld)
             if len(chosen) > 1:
-                action = Open(tuple(sorted(chosen)))
-                if rnd.is_legal(action):
-                    found.append(action)
+                melds_in_order = tuple(sorted(chosen))
+                if rnd.is_legal(Open(melds_in_order)) if check is None else check(melds_in_order):
+                    found.append(Open(melds_in_order))
                     if len(found) >= limit:
                         return True
             if held[0] and extend(i + 1, chosen):
@@ -301,13 +307,21 @@ def candidate_actions(game: Round | Match) -> list[Action]:
     if rnd.rules.is_knock_game or (isinstance(game, Match) and game.pending_buyback):
         return legal  # no openings: every action has one spelling already
     extra = compound_openings(rnd) if rnd.phase is Phase.PLAY else []
+    # Only openings, melds and joker exchanges can repeat once canonical: the engine offers every
+    # other action once (one draw, one take, one discard per distinct card, one lay-off per card,
+    # meld and end), and actions of different kinds are never equal.
     seen: set[Action] = set()
     out: list[Action] = []
     for action in (*legal, *extra):
-        c = canonical(action)
-        if c not in seen:
+        kind = type(action)
+        if kind is Open or kind is MeldAction or kind is Swap:
+            c = canonical(action)
+            if c in seen:
+                continue
             seen.add(c)
             out.append(c)
+        else:
+            out.append(action)
     return out
 
 
@@ -325,6 +339,11 @@ _SHORT: Final[dict[type[Action], int]] = {
 """The length of the spelling of the classes spelled as their verb alone or their verb and one card
 (``CARD0 + action.card``): the trie reads their tokens off the action without spelling it."""
 
+_SHORT_SPEC: Final[dict[type[Action], tuple[int, bool]]] = {
+    kind: (_FIRST_TOKEN[kind], length == 2) for kind, length in _SHORT.items()
+}
+"""Per class of :data:`_SHORT`: its first token and whether a card token follows."""
+
 
 def _group_by_first_token(entries: Iterable[_Entry], groups: dict[int, list[_Entry]]) -> None:
     first = _FIRST_TOKEN
@@ -337,6 +356,36 @@ def _group_by_first_token(entries: Iterable[_Entry], groups: dict[int, list[_Ent
             groups[token] = [entry]
         else:
             group.append(entry)
+
+def _short_children(actions: Sequence[Action]) -> dict[int, _Node | list[_Entry]] | None:
+    """The root's children when every candidate is spelled as a verb alone or a verb and a card
+    (:data:`_SHORT`: draws, takes, discards, knocks …), built in one pass: a verb's node below the
+    root is made at once with its cards grouped, as expanding it would group them (a card offered
+    twice keeps the later action, as there). ``None`` for any other candidate, or when one verb is
+    spelled both alone and with a card (left to the general path)."""
+    spec_of = _SHORT_SPEC
+    children: dict[int, _Node | list[_Entry]] = {}
+    verbs: dict[int, dict[int, _Node | list[_Entry]]] = {}  # a verb's token: its node's children
+    for action in actions:
+        spec = spec_of.get(type(action))
+        if spec is None:
+            return None
+        token, with_card = spec
+        if with_card:
+            below = verbs.get(token)
+            if below is None:
+                if token in children:
+                    return None
+                node = _Node(1, None)
+                children[token] = node
+                below = verbs[token] = node.children
+            below[CARD0 + action.card] = [(None, action)]  # type: ignore[attr-defined]  # such classes have .card
+        else:
+            if token in children:
+                return None
+            children[token] = [(None, action)]
+    return children
+
 
 _Entry = tuple[list[int] | None, Action]
 """A candidate below a trie node: its spelling (``None`` until a node needs it) and the action."""
@@ -412,8 +461,11 @@ class _Node:
     def mask(self) -> npt.NDArray[np.int8]:
         """The mask at this node, a fresh array (written as bytes: cheaper than a NumPy index)."""
         values = bytearray(NUM_TOKENS)
-        for token in self.allowed():
+        children = self.children
+        for token in children:
             values[token] = 1
+        if self.action is not None and children:
+            values[DONE] = 1
         return np.frombuffer(values, dtype=np.int8)
 
 
@@ -437,9 +489,14 @@ class Composer:
 
     def __init__(self, actions: Iterable[Action]) -> None:
         root = self._root = _Node(0, None)
-        groups: dict[int, list[_Entry]] = {}
-        _group_by_first_token([(None, action) for action in actions], groups)
-        root.children = cast(dict[int, _Node | list[_Entry]], groups)
+        if not isinstance(actions, (list, tuple)):
+            actions = list(actions)  # read twice when not all of them are short
+        children = _short_children(actions)
+        if children is None:
+            groups: dict[int, list[_Entry]] = {}
+            _group_by_first_token([(None, action) for action in actions], groups)
+            children = cast(dict[int, _Node | list[_Entry]], groups)
+        root.children = children
         self._node = root
         self.tokens: list[int] = []
         """The tokens stepped so far in this action."""

@@ -255,7 +255,8 @@ class TokenGame:
         if self._encoded[seat] != self._decision:
             rnd = self.round
             figures = self._no_figures if self.match is None else self.figures()
-            encoder.encode_state(rnd.live_state(), seat, figures, functools.partial(rnd.view, seat))
+            view = functools.partial(rnd.view, seat) if self.derived else None
+            encoder.encode_state(rnd.live_state(), seat, figures, view)
             self._encoded[seat] = self._decision
         out = encoder.out.copy()
         tokens = self.composer.tokens

@@ -67,6 +67,7 @@ Version history:
 
 from __future__ import annotations
 
+import operator
 import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -88,7 +89,9 @@ M: Final = enc.MAX_TABLE_MELDS
 SEAT_FEATURES: Final = 8
 GLOBAL_FEATURES: Final = 12
 PREFIX_FEATURES: Final = enc.NUM_VERBS + 3 * C + M + 6
-GIN_FEATURES: Final = 9 + 2 * C
+_GIN_HEAD: Final = 9
+"""The gin block's values before the previous upcard and the cards laid off."""
+GIN_FEATURES: Final = _GIN_HEAD + 2 * C
 DERIVED_FEATURES: Final = C + 2
 POSITIONS: Final = 14.0
 _PHASES: Final = (Phase.DRAW, Phase.PLAY, Phase.DISCARD, Phase.OVER)
@@ -211,8 +214,8 @@ class Encoder:
     """
 
     __slots__ = (
-        "_depth", "_derived", "_gin", "_globals", "_hand", "_melds", "_mv", "_pile", "_recency", "_shown",
-        "_taken", "_top", "layout", "out",
+        "_depth", "_derived", "_gin", "_globals", "_hand", "_melds", "_mv", "_pile", "_recency",
+        "_seat_source", "_shown", "_taken", "_top", "layout", "out",
     )
 
     def __init__(self, layout: Layout) -> None:
@@ -232,7 +235,8 @@ class Encoder:
         self._taken: tuple[int | None, int | None] = (None, None)
         self._gin: object = _UNSET
         self._derived: object = _UNSET
-        self._globals = _floats(layout.prefix - layout.per_seat)
+        self._globals = _floats(layout.prefix - layout.per_seat - SEAT_FEATURES * layout.seats)
+        self._seat_source: object = _UNSET
 
     def encode(self, view: PlayerView, figures: MatchFigures) -> npt.NDArray[np.float32]:
         """Bring :attr:`out` up to ``view`` (which must be of the same seat each time) and return it."""
@@ -261,30 +265,44 @@ class Encoder:
         return self.out
 
     def encode_state(
-        self, state: RoundState, seat: int, figures: MatchFigures, view: Callable[[], PlayerView]
+        self, state: RoundState, seat: int, figures: MatchFigures, view: Callable[[], PlayerView] | None
     ) -> npt.NDArray[np.float32]:
         """:meth:`encode` for ``seat`` from a round's own state, without building a view: the same
         vector, read from the fields :meth:`Round.view <rummykit.round.Round.view>` shows ``seat``
         (own hand, the hands shown, known cards, public table and piles). ``view`` builds the view
-        when a block needs one (only the derived features do)."""
+        when a block needs one (only the derived features do; ``None`` without them).
+
+        Raises:
+            ValueError: the layout has the derived features and ``view`` is ``None``.
+        """
         seats = self.layout.seats
         hands = state.hands
         phase = state.phase
         over = phase is _PHASE_OVER
         knocker = state.knocker
-        self._write_hand(hands[seat].cards())
+        # Each block's writer is called only when its source differs (the common case: a few do).
+        cards = hands[seat].cards()
+        if cards != self._hand:
+            self._write_hand(cards)
         known_cards = state.known_cards
+        shown = self._shown
         for k in range(1, seats):
             other = (seat + k) % seats
-            if over or other == knocker:
-                self._write_shown(k, hands[other].cards())
-            else:
-                self._write_shown(k, known_cards[other].cards())
-        self._write_melds(state.melds, seat)
+            cards = hands[other].cards() if over or other == knocker else known_cards[other].cards()
+            if cards != shown[k]:
+                self._write_shown(k, cards)
+        melds = state.melds
+        old_melds = self._melds
+        if len(melds) != len(old_melds) or not all(map(operator.is_, melds, old_melds)):
+            self._write_melds(melds, seat)
         pile = tuple(state.discard_pile)
         if pile != self._pile:
             self._write_pile(pile)
-        self._write_taken(None if over else state.taken_discard, state.must_lay)
+        taken = None if over else state.taken_discard
+        must_lay = state.must_lay
+        old_taken = self._taken
+        if taken != old_taken[0] or must_lay != old_taken[1]:
+            self._write_taken(taken, must_lay)
         result = state.result
         rules = state.rules
         self._write_globals(
@@ -292,8 +310,11 @@ class Encoder:
             state.extra_turns, knocker, result.points if result else (0,) * seats, phase, len(state.stock),
             rules.deck_size, state.stock_rebuilds, state.turn, state.to_move, figures,
         )
-        self._write_gin(phase, state.gin, rules.max_upcard_draws)
+        if self.layout.gin:
+            self._write_gin(phase, state.gin, rules.max_upcard_draws)
         if self.layout.derived:
+            if view is None:
+                raise ValueError("the derived features are read from the seat's view: pass one")
             self._write_derived(view())
         return self.out
 
@@ -348,23 +369,35 @@ class Encoder:
         to_move: int,
         figures: MatchFigures,
     ) -> None:
-        """The per-seat and global blocks and the seat to move, as one run of values."""
+        """The per-seat and global blocks and the seat to move. The hand sizes are written one by
+        one; the rest of the per-seat block only when its source changed (one packed run per seat);
+        the global block and the seat to move as one packed run."""
         seats = self.layout.seats
-        totals, chips = figures.totals, figures.chips
-        values: list[float] = []
+        mv = self._mv
+        base = self.layout.per_seat
         for k in range(seats):
-            seat = (me + k) % seats
-            values += (
-                sizes[seat] / 20.0,
-                1.0 if opened[seat] else 0.0,
-                1.0 if seat in active else 0.0,
-                1.0 if knocker == seat else 0.0,
-                1.0 if seat in extra else 0.0,
-                scores[seat] / 100.0,
-                totals[seat] / 100.0,
-                chips[seat] / 100.0,
-            )
-        values += _PHASE_ONE_HOT[phase]
+            mv[base + SEAT_FEATURES * k] = sizes[(me + k) % seats] / 20.0
+        totals, chips = figures.totals, figures.chips
+        # Copies (a tuple stays itself): a caller's list changed later must not change the source.
+        source = (tuple(opened), tuple(active), tuple(extra), knocker, tuple(scores), tuple(totals),
+                  tuple(chips))
+        if source != self._seat_source:
+            self._seat_source = source
+            pack = _floats(SEAT_FEATURES - 1).pack_into
+            for k in range(seats):
+                seat = (me + k) % seats
+                pack(
+                    mv,
+                    4 * (base + SEAT_FEATURES * k + 1),
+                    1.0 if opened[seat] else 0.0,
+                    1.0 if seat in active else 0.0,
+                    1.0 if knocker == seat else 0.0,
+                    1.0 if seat in extra else 0.0,
+                    scores[seat] / 100.0,
+                    totals[seat] / 100.0,
+                    chips[seat] / 100.0,
+                )
+        values: list[float] = list(_PHASE_ONE_HOT[phase])
         values += (
             1.0 if phase is not _PHASE_OVER and to_move == me else 0.0,
             1.0 if figures.buyback_pending else 0.0,
@@ -376,15 +409,36 @@ class Encoder:
             1.0 if figures.is_match else 0.0,
         )
         values += _one_hot(seats, (to_move - me) % seats)
-        self._globals.pack_into(self._mv, 4 * self.layout.per_seat, *values)
+        self._globals.pack_into(mv, 4 * (base + SEAT_FEATURES * seats), *values)
 
     def _write_gin(self, phase: Phase, gin: GinInfo | None, max_upcard_draws: int) -> None:
+        """The gin block: its leading values (:func:`_gin_head`) as one packed run, the previous
+        upcard and the cards laid off patched."""
         lay = self.layout
-        if lay.gin:
-            source = (gin, phase)
-            if source != self._gin:
-                self._gin = source
-                self.out[lay.gin_block : lay.derived_block] = _gin_block(phase, gin, max_upcard_draws)
+        if not lay.gin:
+            return
+        old = self._gin
+        if old is not _UNSET:
+            old_gin, old_phase = cast(tuple[GinInfo | None, Phase], old)
+            if old_gin is gin and old_phase is phase:
+                return
+        else:
+            old_gin = None
+        self._gin = (gin, phase)
+        mv = self._mv
+        start = lay.gin_block
+        _floats(_GIN_HEAD).pack_into(mv, 4 * start, *_gin_head(phase, gin, max_upcard_draws))
+        old_prev = old_gin.prev_upcard if old_gin is not None else None
+        prev = gin.prev_upcard if gin is not None else None
+        if old_prev != prev:
+            if old_prev is not None:
+                mv[start + _GIN_HEAD + old_prev] = 0.0
+            if prev is not None:
+                mv[start + _GIN_HEAD + prev] = 1.0
+        old_layoffs = old_gin.layoffs if old_gin is not None else ()
+        layoffs = gin.layoffs if gin is not None else ()
+        if old_layoffs != layoffs:
+            self._write_counts(start + _GIN_HEAD + C, old_layoffs, layoffs)
 
     def _write_derived(self, view: PlayerView) -> None:
         source = (view.hand, view.phase, view.is_my_turn, view.top_discard)
@@ -426,12 +480,13 @@ class Encoder:
     def _write_melds(self, table: Sequence[TableMeld], me: int) -> None:
         melds = table[:M]
         old = self._melds
-        if len(melds) == len(old) and all(a is b for a, b in zip(melds, old, strict=True)):
+        if len(melds) == len(old) and all(map(operator.is_, melds, old)):
             return
         lay = self.layout
         out = self.out
         slot = lay.slot
         seats = lay.seats
+        pack = _floats(slot).pack_into
         for i, tm in enumerate(melds):
             if i < len(old) and old[i] is tm:
                 continue
@@ -443,8 +498,7 @@ class Encoder:
                 values[C + 2] = meld.start / POSITIONS
                 values[C + 3] = meld.end / POSITIONS
             values[C + 4 + (tm.owner - me) % seats] = 1.0
-            base = lay.table + i * slot
-            out[base : base + slot] = values
+            pack(self._mv, 4 * (lay.table + i * slot), *values)
         for i in range(len(melds), len(old)):  # a new hand of a match: its table starts empty
             out[lay.table + i * slot : lay.table + (i + 1) * slot] = 0.0
         self._melds = list(melds)
@@ -461,8 +515,11 @@ def _one_hot(size: int, index: int) -> tuple[float, ...]:
     return tuple(1.0 if i == index else 0.0 for i in range(size))
 
 
-def _gin_block(phase: Phase, gin: GinInfo | None, max_upcard_draws: int) -> list[float]:
-    values = [0.0] * GIN_FEATURES
+def _gin_head(phase: Phase, gin: GinInfo | None, max_upcard_draws: int) -> list[float]:
+    """The gin block's leading values: the gin phase (one-hot), knock card, first-upcard passes,
+    upcard draws, repeated upcard, lay-offs done. The previous upcard (one-hot) and the cards laid
+    off (counts) follow them in the block."""
+    values = [0.0] * _GIN_HEAD
     if phase in _GIN_PHASES:
         values[_GIN_PHASES.index(phase)] = 1.0
     if gin is not None:
@@ -471,10 +528,6 @@ def _gin_block(phase: Phase, gin: GinInfo | None, max_upcard_draws: int) -> list
         values[6] = gin.upcard_draws / max(1, max_upcard_draws)
         values[7] = float(gin.repeated)
         values[8] = float(gin.layoffs_done)
-        if gin.prev_upcard is not None:
-            values[9 + gin.prev_upcard] = 1.0
-        for card in gin.layoffs:
-            values[9 + C + card] += 1.0
     return values
 
 

@@ -168,9 +168,26 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
             return
         if action is None:
             raise ValueError(f"{agent} is to move and must give a token, not None")
+        self._step_token(agent, int(action))
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, npt.NDArray[Any]] | None, float, bool, bool, dict[str, Any]]:
+        """``AECEnv.last``: the selected agent's observation, reward, ends and infos."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
+    def _step_token(self, agent: str, token: int) -> None:
+        """The step of the live ``agent`` to move with ``token`` (checked by the game)."""
         self._cumulative_rewards[agent] = 0.0
         game = self.game
-        applied, rewards = game.step(int(action))
+        applied, rewards = game.step(token)
         self._steps += 1
         if applied is None:
             # A sub-step: nobody is rewarded and the same agent spells on.
@@ -259,8 +276,9 @@ class classic_env(raw_env):  # PettingZoo's lower-case name for environment clas
             raise ValueError(
                 f"{agent} is to move: its action must be a token 0-{enc.NUM_TOKENS - 1}, not {action!r}"
             )
-        if self.game.composer.is_allowed(int(action)):
-            super().step(action)
+        token = int(action)
+        if self.game.composer.is_allowed(token):
+            self._step_token(agent, token)
             return
         EnvLogger.warn_on_illegal_move()
         self._cumulative_rewards[agent] = 0.0
