@@ -81,7 +81,7 @@ the hand (``t`` = 1, 2, …), given that it has not yet; every later turn the la
 Read off the lengths of heads-up Viennese hands between the search bots (``search:medium`` and
 variants against ``search-v1:medium``, seed 501): the share of the hands still on that end in a
 seat's ``t``-th turn, split between the two seats (``1 - sqrt(1 - share)``), smoothed. Measured on
-2,400 such hands: 1-3 % in the first three turns, 6-8 % in the fifth and sixth, 12-17 % in the
+2,400 such hands: under 3 % in each of the first three turns, 6-8 % in the fifth and sixth, 12-17 % in the
 seventh to tenth, 19-22 % later (the table stays at 19 %). search-v1's constant discount (0.85 per
 turn, :data:`~rummykit.bots.search.DISCOUNT`) is the hazard of the middle of a hand: early on it
 makes a fast but unlikely finish look worth more than a slower sure one, although the opponent is
