@@ -84,3 +84,35 @@ def test_race_after_draw_is_zero_when_the_draw_gets_home() -> None:
     assert race_after_draw(GERMAN, cards("5H 6H"), True, table, cards("7H")[0], [], taken=True) == 0.0
     # The taken card may not be the final discard: 9S taken, 5H laid off, 9S stays.
     assert race_after_draw(GERMAN, cards("5H"), True, table, cards("9S")[0], [], taken=True) > 0.0
+
+
+def test_the_opponents_clock_decides_between_a_quick_gamble_and_a_sure_finish() -> None:
+    """Hand A is home at once when the JC comes (three samples of four), else not in three turns;
+    hand B is home in its third turn on every sample. Early in the hand the opponent is rarely home
+    within three turns, so the sure finish is worth more; late in the hand, and with search-v1's
+    constant discount, the quick gamble is."""
+    from rummykit.bots.duel import Sample, race_values, survival
+    from rummykit.bots.race import knock_races
+    from rummykit.bots.search import DISCOUNT
+
+    gamble = cards("2H 3H 4H 5S 5D 5C 9C 10C QC KS")
+    sure = cards("2H 3H 4H 5S 5D 5C 6D 7D 8D KH")
+    draws = [cards("JC 9S 3S")] * 3 + [cards("7S 9S 3S")]
+    rows = knock_races(VIENNESE, [gamble, sure], draws, 3)
+    assert [row[1] for row in rows] == [3.0] * 4
+    assert [row[0] for row in rows[:3]] == [1.0] * 3 and rows[3][0] > 4
+    theirs = tuple(cards("AS AD 2C 4C 6C 8C 10H QH KC JH"))
+    samples = [Sample(tuple(d), ((theirs, ()),)) for d in draws]
+
+    def values(played: int | None) -> list[float]:
+        return race_values(VIENNESE, [gamble, sure], [0, 0], samples, 3, feeds=None, played=played)
+
+    for played in (0, 2):
+        a, b = values(played)
+        assert b > a
+    for played in (None, 6, 10):
+        a, b = values(played)
+        assert a > b
+    assert survival(4, 0) == 1.0
+    assert survival(0, 3) > DISCOUNT**3 > survival(12, 3)
+    assert survival(3, 2) > survival(3, 2.5) > survival(3, 3)

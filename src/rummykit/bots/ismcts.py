@@ -18,8 +18,10 @@ that fit their play, by a policy that reads only their own cards and the table.
   of successive halving (Karnin, Koren and Somekh 2013: every candidate on the first half of the
   determinizations, the better half on the second half too).
 * **Knock games** (:mod:`rummykit.bots.duel`): the draw and the ``candidates`` best discards by the
-  greedy score are raced home (:mod:`rummykit.bots.race`), a discard charged a turn on the
-  determinizations where it completes a meld of the next seat's hand; when a knock is allowed,
+  greedy score are raced home (:mod:`rummykit.bots.race`), valued by the chance that the opponents
+  are not home by then given the turns they have played (:func:`~rummykit.bots.duel.survival`),
+  a discard charged a turn on the determinizations where it completes a meld of the next seat's
+  hand; when a knock is allowed,
   knocking now and waiting a turn are both scored as the showdown after every opponent's extra
   turn. A Rummy call is always made. Families without a fast play-out (see
   :func:`~rummykit.bots.rollout.fast_family`) play the whole table through the round engine as the
@@ -139,6 +141,10 @@ class IsmctsBot:
         self.feeds: FeedRule | None = completes
         """Knock games: which discards count as feeding the next seat (see
         :func:`~rummykit.bots.duel.race_values`)."""
+        self.opponent_hazard = True
+        """Knock games: value a race by the chance that the opponents, given the turns they have
+        played, are not home yet (:func:`~rummykit.bots.duel.survival`); off: search-v1's constant
+        discount per turn."""
         self.memories: dict[int, TableMemory] = {}
         """The evidence gathered per seat this bot plays (one bot may sit in several seats)."""
         self.searches = 0
@@ -239,6 +245,11 @@ class IsmctsBot:
         picked = [c for c in ranked if scores[c] < scores[ranked[0]] + DISCARD_WINDOW]
         return [Discard(Card(c)) for c in picked[: self.budget.candidates]]
 
+    def played(self, view: PlayerView) -> int | None:
+        """Knock games: the turns each opponent has played this hand (the races' clock, see
+        :attr:`opponent_hazard`), or ``None`` for the constant discount."""
+        return view.turn // len(view.active_seats) if self.opponent_hazard else None
+
     def duel_samples(self, view: PlayerView, rng: random.Random, memory: TableMemory) -> list[Sample]:
         """The determinizations of a knock-game decision (see :mod:`rummykit.bots.duel`)."""
         weights = seat_weights(view, memory)
@@ -275,7 +286,7 @@ class IsmctsBot:
             without(with_top, (c,)) for c in sorted(scores, key=lambda c: (scores[c], c))[:TAKE_DISCARDS]
         ]
         samples = self.duel_samples(view, rng, memory)
-        take, draw = take_values(rules, rests, hand, samples, self.budget.horizon)
+        take, draw = take_values(rules, rests, hand, samples, self.budget.horizon, self.played(view))
         self.playouts += len(samples) * (len(rests) + 1)
         return TakeDiscard() if take > draw else Draw()
 
@@ -292,7 +303,9 @@ class IsmctsBot:
         discards = [a for a in candidates if isinstance(a, Discard)]
         cards = [int(a.card) for a in discards]
         rests = [without(hand, (c,)) for c in cards]
-        races = race_values(rules, rests, cards, samples, self.budget.horizon, self.feeds)
+        races = race_values(
+            rules, rests, cards, samples, self.budget.horizon, self.feeds, self.played(view)
+        )
         values: dict[Action, float] = dict(zip(discards, races, strict=True))
         self.playouts += len(samples) * len(candidates)
         knocks = [a for a in candidates if isinstance(a, Knock)]
