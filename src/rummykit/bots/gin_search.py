@@ -44,7 +44,7 @@ with more points per game (+3.1 against +2.4)."""
 GIN_DISCOUNT: Final = 0.85
 """The chance that the opponent has not knocked yet after each further own turn (a race of ``t``
 turns is worth ``GIN_DISCOUNT ** t``, see :data:`~rummykit.bots.search.DISCOUNT`)."""
-DRAW_AWARE: Final = False
+DRAW_AWARE: Final = True
 """Race play-outs with draw-aware discards (:func:`~rummykit.bots.race.knock_race` given the unseen
 cards): among the discards leaving the least deadwood, keep the hand with the most live outs."""
 EXTRA_CANDIDATES: Final = 2

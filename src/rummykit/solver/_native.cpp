@@ -1397,11 +1397,19 @@ double knock_race(Worker& w, const Options& o, Hand h, const int* draws, int cou
         int shed = kJoker;
         if (rr.draw_aware) {
             double shed_key = 0;
+            // A discard of c leaves at least min_deadwood(h) - dv[c], and exactly that when c is
+            // deadwood of an optimal arrangement of h; so only melded cards that may come within the
+            // margin are searched (the answers are the Python twin's).
+            const int whole = w.min_deadwood(h);
+            Hand loose = h;
+            std::vector<int> chosen;
+            w.search.best_arrangement(loose, chosen);
             for (u64 x = h.h1; x; x &= x - 1) {
                 const int c = ctz(x);
+                if (whole - o.dv[c] > d + rr.out_margin) continue;
                 Hand rest = h;
                 rest.remove_one(c);
-                const int left = w.min_deadwood(rest);
+                const int left = holds(loose, c) ? whole - o.dv[c] : w.min_deadwood(rest);
                 if (left > d + rr.out_margin) continue;
                 const double key = rr.out_weight * popcount(out_mask(o, rest.h1) & live) - left;
                 if (shed == kJoker || key > shed_key ||
