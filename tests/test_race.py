@@ -9,18 +9,23 @@ from rummykit.bots.race import (
     KNOCK_POINTS_PER_TURN,
     MELD_POINTS_PER_TURN,
     MeldHand,
+    card_mask,
     knock_race,
+    meld_outs,
     meld_race,
     meld_turn,
+    out_mask,
     race_after_draw,
+    race_shed,
     shed_card,
 )
-from rummykit.cards import parse_cards
+from rummykit.cards import build_deck, parse_cards
 from rummykit.melds import Meld
 from rummykit.rules import Rules
 
 VIENNESE = Rules.preset("viennese")
 GERMAN = Rules.preset("german")
+GIN = Rules.preset("gin")
 
 
 def cards(text: str) -> list[int]:
@@ -116,3 +121,44 @@ def test_the_opponents_clock_decides_between_a_quick_gamble_and_a_sure_finish() 
     assert survival(4, 0) == 1.0
     assert survival(0, 3) > DISCOUNT**3 > survival(12, 3)
     assert survival(3, 2) > survival(3, 2.5) > survival(3, 3)
+
+
+def outs(rules: Rules, text: str) -> set[str]:
+    """The cards not in the hand ``text`` that make a meld of three with two of its cards."""
+    held = card_mask(cards(text))
+    mask = out_mask(rules, held) & ~held
+    return {str(c) for c in build_deck(1, 0) if mask >> c & 1}
+
+
+def test_out_mask_names_the_cards_that_make_a_meld_of_three() -> None:
+    assert outs(GIN, "10H JH") == {"9H", "QH"}
+    assert outs(GIN, "10H QH") == {"JH"}
+    assert outs(GIN, "5C 5D") == {"5H", "5S"}
+    assert outs(GIN, "2S 3S 4S") == {"AS", "5S"}  # a run is extended at either end
+    assert outs(GIN, "5C 5D 5H") == {"5S"}
+    assert outs(GIN, "QS KS 7D") == {"JS"}  # gin's ace is low only
+    assert outs(VIENNESE, "QS KS") == {"JS", "AS"}  # ace high too
+    assert outs(VIENNESE, "AS 2S") == {"3S"}  # K-A-2 is no run
+    assert outs(GIN, "7D 9S KC") == set()
+
+
+def test_race_shed_keeps_the_hand_with_more_live_outs() -> None:
+    hand = cards("3C 4C 8C 3D 9D KD 10H JH AS 2S 3S")  # KD, 10H and JH each leave the least deadwood
+    unseen = card_mask(c for c in build_deck(1, 0) if c not in hand)
+    assert str(shed_card(GIN, hand)) == "JH"  # blind to draws: the highest of the ten-point cards
+    assert str(race_shed(GIN, hand, unseen)) == "KD"  # keeps 10H JH, waiting on 9H and QH
+    assert meld_outs(GIN, [c for c in hand if str(c) != "KD"], unseen) == 6
+    assert meld_outs(GIN, [c for c in hand if str(c) != "JH"], unseen) == 4
+    dead = unseen & ~card_mask(cards("9H QH"))  # both already seen: the outs are gone, and so is the reason
+    assert str(race_shed(GIN, hand, dead)) == "JH"
+    assert str(race_shed(GIN, hand, None)) == "JH"
+
+
+def test_draw_aware_knock_race_uses_only_what_may_still_come() -> None:
+    hand = cards("3C 4C 3D 9D KD 10H JH AS 2S 3S")  # after the discard of 8C: deadwood 3C 4C 3D 9D KD 10H JH
+    unseen = [c for c in build_deck(1, 0) if c not in hand and str(c) != "8C"]
+    draws = cards("7C QH 5D")
+    blind = knock_race(GIN, hand, draws)
+    aware = knock_race(GIN, hand, draws, unseen)
+    assert aware < blind  # 10H JH kept for QH
+    assert knock_race(GIN, hand, draws, []) == blind  # nothing may come: every hand has no outs, as blind

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from rummykit import solver
 from rummykit.bots import race
-from rummykit.cards import JOKER_CODE, build_deck, parse_cards
+from rummykit.cards import JOKER_CODE, Card, build_deck, parse_cards
 from rummykit.errors import IllegalMeldError
 from rummykit.melds import Meld
 from rummykit.rules import PRESET_NAMES, Rules
@@ -192,6 +192,14 @@ def test_meld_races(
     assert found["native"] == found["python"]
 
 
+def race_deal(rules: Rules, rng: random.Random, hands: int) -> tuple[list[list[Card]], list[Card]]:
+    """``hands`` hands dealt from a shuffled deck, and the cards left."""
+    deck = list(build_deck(rules.num_decks, rules.jokers_total))
+    rng.shuffle(deck)
+    size = rules.hand_size
+    return [deck[i * size : (i + 1) * size] for i in range(hands)], deck[hands * size :]
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     rules=st.sampled_from(KNOCK_VARIANTS),
@@ -202,11 +210,7 @@ def test_meld_races(
 def test_knock_races(rules: Rules, seed: int, horizon: int, hands: int) -> None:
     """The compiled race play-out gives the Python play-out's turns exactly (on two threads too)."""
     rng = random.Random(seed)
-    deck = list(build_deck(rules.num_decks, rules.jokers_total))
-    rng.shuffle(deck)
-    size = rules.hand_size
-    own = [deck[i * size : (i + 1) * size] for i in range(hands)]
-    unseen = deck[hands * size :]
+    own, unseen = race_deal(rules, rng, hands)
     stocks = [rng.sample(unseen, horizon + 1) for _ in range(20)]
     expected = [[race.knock_race(rules, hand, stock[:horizon]) for hand in own] for stock in stocks]
     assert backend.native is not None
@@ -215,6 +219,31 @@ def test_knock_races(rules: Rules, seed: int, horizon: int, hands: int) -> None:
     drawn = [race.race_after_draw(rules, own[0], False, (), s[0], s[1:], taken=False) for s in stocks]
     with backend.use("native"):
         assert race.knock_draw_races(rules, own[0], stocks) == drawn
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    rules=st.sampled_from(KNOCK_VARIANTS),
+    seed=st.integers(0, 10**6),
+    horizon=st.integers(0, 10),
+    gone=st.integers(0, 12),
+)
+def test_draw_aware_knock_races(rules: Rules, seed: int, horizon: int, gone: int) -> None:
+    """The draw-aware race play-out (given the live cards) is the Python play-out's too, on two threads."""
+    rng = random.Random(seed)
+    own, unseen = race_deal(rules, rng, 3)
+    live = unseen[gone:]  # some unseen cards are known elsewhere: not live
+    stocks = [rng.sample(live, min(len(live), horizon + 1)) for _ in range(20)]
+    expected = [[race.knock_race(rules, hand, stock[:horizon], live) for hand in own] for stock in stocks]
+    assert backend.native is not None
+    per_turn = race.KNOCK_POINTS_PER_TURN
+    found = backend.native.knock_races(
+        rules, own, stocks, horizon, per_turn, live, race.OUT_MARGIN, race.OUT_WEIGHT
+    )
+    assert found == expected
+    drawn = [race.knock_race(rules, own[0], stock, live) - 1.0 for stock in stocks]
+    with backend.use("native"):
+        assert race.knock_draw_races(rules, own[0], stocks, live) == drawn
 
 
 def test_same_errors() -> None:

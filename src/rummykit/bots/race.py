@@ -11,7 +11,12 @@ decision can afford hundreds of them (a Viennese play-out of eight turns is eigh
 :func:`~rummykit.solver.best_discards` calls, most of them cached):
 
 * :func:`knock_race`: draw, then call Rummy or knock as soon as the hand allows (RULES.md §4.4–4.5),
-  else discard the card that leaves the least deadwood.
+  else discard the card that leaves the least deadwood. Given the ``live`` cards (those the seat
+  cannot see: they may still come), it is *draw-aware*: among the discards leaving the least
+  deadwood (or little more, :data:`OUT_MARGIN`) it keeps the hand with the least deadwood less
+  :data:`OUT_WEIGHT` per live out (:func:`meld_outs`), then sheds the card worth most.
+  The play-out never reads its own stock to choose: only which cards are unseen, less those it has
+  drawn since.
 * :func:`meld_race`: draw, open as soon as the best opening reaches ``opening_min_points``
   (RULES.md §3.7), later lay every meld and every lay-off the table takes (§3.9–3.10, not on the
   opening turn unless ``layoff_on_opening_turn``), go out when at most the discard is left (§3.12),
@@ -24,15 +29,15 @@ every sample orders the candidates.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from rummykit import solver
-from rummykit.bots.greedy import cheapest_shed, deadwood
-from rummykit.cards import JOKER_CODE
+from rummykit.bots.greedy import cheapest_shed, deadwood, without
+from rummykit.cards import JOKER_CODE, NUM_RANKS, NUM_SUITS
 from rummykit.knocking import knock_allowed
-from rummykit.melds import Meld
+from rummykit.melds import Meld, position_bounds
 from rummykit.rules import Rules
 
 KNOCK_POINTS_PER_TURN: Final = 8.0
@@ -53,50 +58,141 @@ def shed_card(rules: Rules, hand: Sequence[int], barred: int | None = None) -> i
     return max(usable or hand, key=lambda c: (rules.card_points(c), c))
 
 
+OUT_MARGIN: Final = 4
+"""Draw-aware races: the most deadwood above the least a discard may leave to keep more live outs."""
+OUT_WEIGHT: Final = 2.0
+"""Draw-aware races: deadwood points one live out is worth when choosing the discard."""
+SUIT_RANKS: Final = (1 << NUM_RANKS) - 1
+"""The thirteen rank bits of one suit in a mask of card codes (``suit * 13 + rank - 1``)."""
+
+
+def card_mask(cards: Iterable[int]) -> int:
+    """The natural cards of ``cards`` as a mask over card codes (jokers left out)."""
+    mask = 0
+    for c in cards:
+        if c != JOKER_CODE:
+            mask |= 1 << c
+    return mask
+
+
+def out_mask(rules: Rules, held: int) -> int:
+    """The card codes that would form a meld of three with two natural cards of the ``held`` mask:
+    two suited neighbours on run positions the rules allow (an ace low and, with
+    ``ace_high_in_runs``, high), or ``set_size_min - 1`` cards of the rank (of other suits when
+    ``set_distinct_suits``). A card that extends a held meld is one of them. Jokers are not counted."""
+    lo, hi = position_bounds(rules)
+    valid = ((1 << (hi + 1)) - 1) & ~((1 << lo) - 1)
+    outs = 0
+    for suit in range(NUM_SUITS):
+        ranks = (held >> (NUM_RANKS * suit)) & SUIT_RANKS
+        pos = ((ranks << 1) | ((ranks & 1) << NUM_RANKS + 1)) & valid  # bit p: position p, the ace 1 and 14
+        near = (((pos >> 1) & (pos >> 2)) | ((pos << 1) & (pos >> 1)) | ((pos << 1) & (pos << 2))) & valid
+        outs |= (((near >> 1) | (near >> NUM_RANKS + 1)) & SUIT_RANKS) << (NUM_RANKS * suit)
+    need = rules.set_size_min - 1
+    for rank in range(NUM_RANKS):
+        suits = [(held >> (NUM_RANKS * s + rank)) & 1 for s in range(NUM_SUITS)]
+        count = sum(suits)
+        for s in range(NUM_SUITS):
+            if count - (suits[s] if rules.set_distinct_suits else 0) >= need:
+                outs |= 1 << (NUM_RANKS * s + rank)
+    return outs
+
+
+def meld_outs(rules: Rules, hand: Sequence[int], live: int) -> int:
+    """How many cards of the ``live`` mask would form a meld of three with ``hand`` (:func:`out_mask`)."""
+    return (out_mask(rules, card_mask(hand)) & live).bit_count()
+
+
+def race_shed(rules: Rules, hand: Sequence[int], live: int | None) -> int:
+    """The card a knock-race hand discards: :func:`shed_card`, or with ``live`` (the mask of the
+    cards that may still come) the natural card whose discard leaves at most :data:`OUT_MARGIN`
+    more than the least deadwood and the least deadwood less :data:`OUT_WEIGHT` per live out
+    (:func:`meld_outs`), then the one worth most."""
+    if live is None:
+        return shed_card(rules, hand)
+    low, _ = solver.best_discards(hand, rules)
+    best: tuple[float, int, int] | None = None
+    for c in set(hand):
+        if c == JOKER_CODE:
+            continue
+        rest = without(hand, (c,))
+        left = deadwood(rest, rules)
+        if left > low + OUT_MARGIN:
+            continue
+        key = (OUT_WEIGHT * meld_outs(rules, rest, live) - left, rules.card_points(c), c)
+        if best is None or key > best:
+            best = key
+    return shed_card(rules, hand) if best is None else best[2]
+
+
 def knock_home(rules: Rules, hand: Sequence[int]) -> bool:
     """Whether a knock-game hand after its draw can call Rummy or knock (RULES.md §4.4–4.5)."""
     deadwood, _ = solver.best_discards(hand, rules)
     return deadwood == 0 or knock_allowed(deadwood, rules.knock_threshold or 0, rules.knock_comparison)
 
 
-def knock_race(rules: Rules, hand: Sequence[int], draws: Sequence[int]) -> float:
+def knock_race(
+    rules: Rules, hand: Sequence[int], draws: Sequence[int], live: Collection[int] | None = None
+) -> float:
     """Own turns until ``hand`` (10 cards, after its discard) can call Rummy or knock, drawing
-    ``draws`` in order; not home after ``len(draws)`` turns: the estimate described above."""
+    ``draws`` in order; not home after ``len(draws)`` turns: the estimate described above.
+    ``live``: the cards that may still come (draw-aware discards, see the module docstring)."""
     cards = list(hand)
+    pool = None if live is None else card_mask(live)
     for turn, card in enumerate(draws, start=1):
         cards.append(card)
         if knock_home(rules, cards):
             return float(turn)
-        cards.remove(shed_card(rules, cards))
+        if pool is not None:
+            pool &= ~card_mask((card,))
+        cards.remove(race_shed(rules, cards, pool))
     return len(draws) + 1 + deadwood(cards, rules) / KNOCK_POINTS_PER_TURN
 
 
+def _aware(live: Collection[int] | None) -> tuple[Collection[int] | None, int, float]:
+    """The backend's draw-aware race arguments: the live cards, :data:`OUT_MARGIN`, :data:`OUT_WEIGHT`."""
+    return live, OUT_MARGIN, OUT_WEIGHT
+
+
 def knock_races(
-    rules: Rules, hands: Sequence[Sequence[int]], stocks: Sequence[Sequence[int]], draws: int
+    rules: Rules,
+    hands: Sequence[Sequence[int]],
+    stocks: Sequence[Sequence[int]],
+    draws: int,
+    live: Collection[int] | None = None,
 ) -> list[list[float]]:
-    """:func:`knock_race` of every hand on the first ``draws`` cards of every stock, a row per stock.
+    """:func:`knock_race` of every hand on the first ``draws`` cards of every stock, a row per stock
+    (``live``: draw-aware discards, see :func:`knock_race`).
 
     On the compiled solver backend the whole batch is played in native code without the GIL (on
     both cores); the answers are the same as the Python play-outs'.
     """
-    rows = solver.backend.current.knock_races(rules, hands, stocks, draws, KNOCK_POINTS_PER_TURN)
+    rows = solver.backend.current.knock_races(
+        rules, hands, stocks, draws, KNOCK_POINTS_PER_TURN, *_aware(live)
+    )
     if rows is not None:
         return rows
-    return [[knock_race(rules, hand, stock[:draws]) for hand in hands] for stock in stocks]
+    return [[knock_race(rules, hand, stock[:draws], live) for hand in hands] for stock in stocks]
 
 
-def knock_draw_races(rules: Rules, hand: Sequence[int], stocks: Sequence[Sequence[int]]) -> list[float]:
+def knock_draw_races(
+    rules: Rules, hand: Sequence[int], stocks: Sequence[Sequence[int]], live: Collection[int] | None = None
+) -> list[float]:
     """Knock games: :func:`race_after_draw` of ``hand`` drawing each stock's first card from the stock
-    and then the rest of that stock (non-empty stocks of one length).
+    and then the rest of that stock (non-empty stocks of one length; ``live``: draw-aware discards,
+    see :func:`knock_race`).
 
     Drawing ``stock[0]`` and racing on is :func:`knock_race` on the whole stock less the turn of that
     draw (exactly: turns and the estimate past the horizon are small binary fractions).
     """
     if not stocks:
         return []
-    rows = solver.backend.current.knock_races(rules, [hand], stocks, len(stocks[0]), KNOCK_POINTS_PER_TURN)
+    per_turn = KNOCK_POINTS_PER_TURN
+    rows = solver.backend.current.knock_races(rules, [hand], stocks, len(stocks[0]), per_turn, *_aware(live))
     if rows is not None:
         return [row[0] - 1.0 for row in rows]
+    if live is not None:
+        return [knock_race(rules, hand, stock, live) - 1.0 for stock in stocks]
     return [race_after_draw(rules, hand, False, (), stock[0], stock[1:], taken=False) for stock in stocks]
 
 
@@ -218,13 +314,17 @@ def race_after_draw(
 
 __all__ = [
     "MeldHand",
+    "card_mask",
     "knock_draw_races",
     "knock_home",
     "knock_race",
     "knock_races",
     "lay_opening",
+    "meld_outs",
     "meld_race",
     "meld_turn",
+    "out_mask",
     "race_after_draw",
+    "race_shed",
     "shed_card",
 ]

@@ -1355,21 +1355,78 @@ struct RaceRules {
     int threshold;
     bool less_than;  // knock_comparison "lt"
     double points_per_turn;
+    bool draw_aware;  // race.race_shed with live cards
+    u64 live;         // the cards that may still come (natural card codes)
+    int out_margin;   // race.OUT_MARGIN: most deadwood above the least a draw-aware discard may leave
+    double out_weight;  // race.OUT_WEIGHT: deadwood points per live out
 };
+
+// race.out_mask: the card codes that would form a meld of three with two natural cards of ``held``
+// (two suited neighbours on allowed run positions, or set_min - 1 cards of the rank).
+u64 out_mask(const Options& o, u64 held) {
+    const unsigned valid = ((1u << (o.hi + 1)) - 1) & ~((1u << o.lo) - 1);
+    const unsigned suit_ranks = (1u << kRanks) - 1;
+    u64 outs = 0;
+    for (int s = 0; s < 4; ++s) {
+        const unsigned ranks = static_cast<unsigned>(held >> (kRanks * s)) & suit_ranks;
+        const unsigned pos = ((ranks << 1) | ((ranks & 1u) << (kRanks + 1))) & valid;
+        const unsigned near = (((pos >> 1) & (pos >> 2)) | ((pos << 1) & (pos >> 1)) | ((pos << 1) & (pos << 2))) & valid;
+        outs |= static_cast<u64>(((near >> 1) | (near >> (kRanks + 1))) & suit_ranks) << (kRanks * s);
+    }
+    for (int r = 0; r < kRanks; ++r) {
+        int count = 0;
+        for (int s = 0; s < 4; ++s) count += static_cast<int>((held >> (kRanks * s + r)) & 1u);
+        for (int s = 0; s < 4; ++s) {
+            const int mine = static_cast<int>((held >> (kRanks * s + r)) & 1u);
+            if (count - (o.distinct ? mine : 0) >= o.set_min - 1) outs |= bit(kRanks * s + r);
+        }
+    }
+    return outs;
+}
 
 // rummykit.bots.race.knock_race: own turns until the hand can call Rummy or knock.
 double knock_race(Worker& w, const Options& o, Hand h, const int* draws, int count, const RaceRules& rr) {
+    u64 live = rr.live;
     for (int turn = 1; turn <= count; ++turn) {
         if (!h.add(draws[turn - 1])) throw std::invalid_argument("a face drawn a third time");
         const auto [d, discards] = w.best_discards(h);
         if (d == 0 || (rr.less_than ? d < rr.threshold : d <= rr.threshold)) return turn;
-        // shed_card: among the best discards the one worth most, never a joker (no barred card).
-        u64 usable = discards & ~bit(kJoker);
-        if (!usable) usable = h.h1;
+        if (draws[turn - 1] != kJoker) live &= ~bit(draws[turn - 1]);
+        // race_shed (draw-aware): the natural card leaving at most out_margin above the least
+        // deadwood with the best deadwood less out_weight per live out, then the one worth most.
         int shed = kJoker;
-        for (u64 x = usable; x; x &= x - 1) {
-            const int c = ctz(x);
-            if (shed == kJoker || o.dv[c] > o.dv[shed] || (o.dv[c] == o.dv[shed] && c > shed)) shed = c;
+        if (rr.draw_aware) {
+            double shed_key = 0;
+            // A discard of c leaves at least min_deadwood(h) - dv[c], and exactly that when c is
+            // deadwood of an optimal arrangement of h; so only melded cards that may come within the
+            // margin are searched (the answers are the Python twin's).
+            const int whole = w.min_deadwood(h);
+            Hand loose = h;
+            std::vector<int> chosen;
+            w.search.best_arrangement(loose, chosen);
+            for (u64 x = h.h1; x; x &= x - 1) {
+                const int c = ctz(x);
+                if (whole - o.dv[c] > d + rr.out_margin) continue;
+                Hand rest = h;
+                rest.remove_one(c);
+                const int left = holds(loose, c) ? whole - o.dv[c] : w.min_deadwood(rest);
+                if (left > d + rr.out_margin) continue;
+                const double key = rr.out_weight * popcount(out_mask(o, rest.h1) & live) - left;
+                if (shed == kJoker || key > shed_key ||
+                    (key == shed_key && (o.dv[c] > o.dv[shed] || (o.dv[c] == o.dv[shed] && c > shed)))) {
+                    shed = c;
+                    shed_key = key;
+                }
+            }
+        }
+        if (shed == kJoker) {
+            // shed_card: among the best discards the one worth most, never a joker (no barred card).
+            u64 usable = discards & ~bit(kJoker);
+            if (!usable) usable = h.h1;
+            for (u64 x = usable; x; x &= x - 1) {
+                const int c = ctz(x);
+                if (shed == kJoker || o.dv[c] > o.dv[shed] || (o.dv[c] == o.dv[shed] && c > shed)) shed = c;
+            }
         }
         h.remove_one(shed);
     }
@@ -1626,14 +1683,19 @@ class Solver {
 
     // knock_race of every hand on every stock (its first ``draws`` cards), as rows per stock. The
     // play-outs run without the GIL, split over ``threads`` threads (each with its own caches).
+    // ``draw_aware``: race_shed with ``live`` (card codes that may still come; jokers are ignored).
     std::vector<std::vector<double>> knock_races(py::handle hands, py::handle stocks, int draws, int threshold,
-                                                 bool less_than, double points_per_turn, int threads) {
+                                                 bool less_than, double points_per_turn, int threads,
+                                                 bool draw_aware, py::handle live, int out_margin, double out_weight) {
         std::vector<Hand> hs;
         for (py::handle hand : py::reinterpret_borrow<py::sequence>(hands)) hs.push_back(read_hand(hand));
         std::vector<std::vector<int>> ss;
         for (py::handle stock : py::reinterpret_borrow<py::sequence>(stocks)) ss.push_back(read_codes(stock));
         if (draws < 0 || points_per_turn <= 0) throw py::value_error("invalid race parameters");
-        const RaceRules rr{threshold, less_than, points_per_turn};
+        u64 live_mask = 0;
+        for (int c : read_codes(live))
+            if (c != kJoker) live_mask |= bit(c);
+        const RaceRules rr{threshold, less_than, points_per_turn, draw_aware, live_mask, out_margin, out_weight};
         std::vector<std::vector<double>> out(ss.size(), std::vector<double>(hs.size()));
         threads = std::max(1, std::min({threads, 8, static_cast<int>(ss.size())}));
         std::vector<std::string> errors(threads);
@@ -1689,7 +1751,9 @@ PYBIND11_MODULE(_native, m) {
              py::arg("single"), py::arg("minimum"))
         .def("best_arrangement", &Solver::best_arrangement, py::arg("cards"))
         .def("knock_races", &Solver::knock_races, py::arg("hands"), py::arg("stocks"), py::arg("draws"),
-             py::arg("threshold"), py::arg("less_than"), py::arg("points_per_turn"), py::arg("threads") = 1);
+             py::arg("threshold"), py::arg("less_than"), py::arg("points_per_turn"), py::arg("threads") = 1,
+             py::arg("draw_aware") = false, py::arg("live") = py::tuple(), py::arg("out_margin") = 0,
+             py::arg("out_weight") = 0.0);
     m.attr("MAX_JOKERS") = kMaxJokers;
     m.def(
         "set_cards", [](py::tuple cards) { card_objects() = std::move(cards); }, py::arg("cards"),

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Final, Protocol
 
@@ -108,9 +108,14 @@ class Backend(Protocol):
         stocks: Sequence[Sequence[int]],
         draws: int,
         points_per_turn: float,
+        live: Collection[int] | None = None,
+        out_margin: int = 0,
+        out_weight: float = 0.0,
     ) -> list[list[float]] | None:
         """:func:`rummykit.bots.race.knock_race` of every hand on every stock's first ``draws`` cards
-        (a row per stock), or ``None`` when the backend leaves the races to the Python play-out."""
+        (a row per stock; ``live``: the cards that may still come, for draw-aware discards with
+        ``out_margin`` and ``out_weight``, see :func:`~rummykit.bots.race.race_shed`), or ``None``
+        when the backend leaves the races to the Python play-out."""
         ...
 
 

@@ -9,7 +9,7 @@ options, so a rule set's other fields cannot reach the kernels.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any, Final
 
 from rummykit.cards import NUM_FACES, Card
@@ -211,6 +211,9 @@ class NativeBackend:
         stocks: Sequence[Sequence[int]],
         draws: int,
         points_per_turn: float,
+        live: Collection[int] | None = None,
+        out_margin: int = 0,
+        out_weight: float = 0.0,
     ) -> list[list[float]] | None:
         """The knock-game race play-outs in compiled code, released from the GIL and spread over up to
         :data:`RACE_THREADS` threads (results do not depend on the split)."""
@@ -223,6 +226,10 @@ class NativeBackend:
             less_than=rules.knock_comparison == "lt",
             points_per_turn=points_per_turn,
             threads=threads,
+            draw_aware=live is not None,
+            live=[] if live is None else list(live),
+            out_margin=out_margin,
+            out_weight=out_weight,
         )
 
     def clear_caches(self, meld_tables: bool = True) -> None:

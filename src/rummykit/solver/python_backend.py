@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Final
 
 from rummykit.cards import JOKER_CODE, Card
@@ -182,5 +182,8 @@ class PythonBackend:
         stocks: Sequence[Sequence[int]],
         draws: int,
         points_per_turn: float,
+        live: Collection[int] | None = None,
+        out_margin: int = 0,
+        out_weight: float = 0.0,
     ) -> list[list[float]] | None:
         return None  # the play-outs of rummykit.bots.race are the reference
