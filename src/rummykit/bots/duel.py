@@ -29,6 +29,7 @@ draws. The races run on the compiled solver when it is built (:func:`~rummykit.b
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -87,9 +88,8 @@ turn, :data:`~rummykit.bots.search.DISCOUNT`) is the hazard of the middle of a h
 makes a fast but unlikely finish look worth more than a slower sure one, although the opponent is
 still far from home. On the same 1,000 Viennese rounds against ``search-v1:medium`` (medium, seed
 501): README, "Measured ladder"."""
-_CUMULATIVE = [0.0]
-for _hazard in OPPONENT_HAZARD:
-    _CUMULATIVE.append(_CUMULATIVE[-1] - math.log(1.0 - _hazard))
+_CUMULATIVE: Final = tuple(itertools.accumulate((-math.log(1.0 - h) for h in OPPONENT_HAZARD), initial=0.0))
+"""The cumulative hazard over the first ``t`` opponent turns, ``t`` = 0 … ``len(OPPONENT_HAZARD)``."""
 _LATE_RATE: Final = -math.log(1.0 - OPPONENT_HAZARD[-1])
 
 
@@ -102,16 +102,23 @@ def _cumulative_hazard(turns: float) -> float:
     return _CUMULATIVE[whole] + (_CUMULATIVE[whole + 1] - _CUMULATIVE[whole]) * (turns - whole)
 
 
+def race_worth(played: int | None) -> Callable[[float], float]:
+    """What getting home in ``turns`` more own turns is worth against an opponent who has played
+    ``played`` turns of the hand: the chance that it is still not home by then (:func:`survival`),
+    or with ``played`` ``None`` search-v1's ``DISCOUNT ** turns``. Built once per decision: the
+    valuations call it for every candidate on every sample."""
+    if played is None:
+        return lambda turns: DISCOUNT**turns
+    start = max(0, played)
+    before = _cumulative_hazard(start)
+    return lambda turns: math.exp(before - _cumulative_hazard(start + turns))
+
+
 def survival(played: int, turns: float) -> float:
     """The chance that an opponent who has played ``played`` turns of the hand is still not home
     after ``turns`` more (:data:`OPPONENT_HAZARD`; a fractional ``turns``, the estimate of a race past
     its horizon, is interpolated): what getting home in ``turns`` own turns is worth."""
-    return math.exp(_cumulative_hazard(max(0, played)) - _cumulative_hazard(max(0, played) + turns))
-
-
-def _chance(played: int | None, turns: float) -> float:
-    """:func:`survival`, or search-v1's ``DISCOUNT ** turns`` when ``played`` is ``None``."""
-    return DISCOUNT**turns if played is None else survival(played, turns)
+    return race_worth(played)(turns)
 
 
 def race_values(
@@ -130,12 +137,13 @@ def race_values(
     default: it :func:`completes` a meld of that seat's sampled hand, so it gets home a turn sooner,
     as far as the race can tell; ``None``: no charge)."""
     rows = knock_races(rules, rests, [s.mine[:horizon] for s in samples], horizon)
+    worth = race_worth(played)
     totals = [0.0] * len(rests)
     for sample, row in zip(samples, rows, strict=True):
         first = sample.opponents[0][0] if sample.opponents else None
         for i, turns in enumerate(row):
             fed = first is not None and feeds is not None and feeds(rules, first, cards[i])
-            totals[i] += _chance(played, turns + (1 if fed else 0))
+            totals[i] += worth(turns + (1 if fed else 0))
     return totals
 
 
@@ -151,12 +159,13 @@ def take_values(
     ``take_rests``, the hands after the discards it allows) and of drawing the bot's next stock card
     instead."""
     rows = knock_races(rules, take_rests, [s.mine[:horizon] for s in samples], horizon)
+    worth = race_worth(played)
     take = [0.0] * len(take_rests)
     for row in rows:
         for i, turns in enumerate(row):
-            take[i] += _chance(played, turns)
+            take[i] += worth(turns)
     draws = [s.mine[: horizon + 1] for s in samples if s.mine]
-    draw = sum(_chance(played, turns) for turns in knock_draw_races(rules, hand, draws))
+    draw = sum(map(worth, knock_draw_races(rules, hand, draws)))
     return max(take, default=0.0), draw
 
 
@@ -249,6 +258,7 @@ __all__ = [
     "deal_draws",
     "knock_value",
     "race_values",
+    "race_worth",
     "survival",
     "take_values",
     "takes",

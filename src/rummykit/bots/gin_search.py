@@ -33,7 +33,6 @@ from rummykit.bots.ismcts import IsmctsBot
 from rummykit.bots.race import knock_draw_races, knock_home, knock_races
 from rummykit.bots.search import TAKE_DISCARDS, SearchBot
 from rummykit.cards import Card
-from rummykit.determinize import unseen_cards
 from rummykit.rules import Rules
 from rummykit.views import Phase, PlayerView
 
@@ -44,13 +43,6 @@ with more points per game (+3.1 against +2.4)."""
 GIN_DISCOUNT: Final = 0.85
 """The chance that the opponent has not knocked yet after each further own turn (a race of ``t``
 turns is worth ``GIN_DISCOUNT ** t``, see :data:`~rummykit.bots.search.DISCOUNT`)."""
-DRAW_AWARE: Final = False
-"""Race play-outs with draw-aware discards (:func:`~rummykit.bots.race.knock_race` given the unseen
-cards as live outs, :func:`~rummykit.bots.race.race_shed`). Off: against OpenSpiel's simple bot
-(medium, paired on the same deals) it won 58.3 % against 56.4 % on seed 11 (800 games) but 56.3 %
-against 57.1 % on seeds 43–46 (2,000 games; difference −0.8 ± 1.9 points of percent), at 2.8 times
-the CPU per move; keeping only the hand with more live outs among equal-deadwood discards: 55.1 %
-against 56.4 % (seed 11)."""
 EXTRA_CANDIDATES: Final = 2
 """Discards searched beyond the level's ``candidates``: a safe discard is often not among the
 cheapest by deadwood."""
@@ -73,17 +65,11 @@ class GinSearchBot(SearchBot):
             return self.gin_discard(view, legal, rng)
         return gin_action(view, legal)
 
-    def _live(self, view: PlayerView) -> list[int] | None:
-        """The cards a race play-out may still draw (the unseen cards) when :data:`DRAW_AWARE`."""
-        return [int(c) for c in unseen_cards(view)] if DRAW_AWARE else None
-
-    def _races(
-        self, rules: Rules, hands: Sequence[Sequence[int]], stocks: list[list[int]], live: list[int] | None
-    ) -> list[float]:
+    def _races(self, rules: Rules, hands: Sequence[Sequence[int]], stocks: list[list[int]]) -> list[float]:
         """Per hand of ten cards, the mean of ``GIN_DISCOUNT ** turns`` to a knock over the sampled
-        ``stocks`` (the same stocks for every hand; ``live``: draw-aware play-outs)."""
+        ``stocks`` (the same stocks for every hand)."""
         chances = [0.0] * len(hands)
-        for row in knock_races(rules, hands, stocks, self.budget.horizon, live):
+        for row in knock_races(rules, hands, stocks, self.budget.horizon):
             for i, turns in enumerate(row):
                 chances[i] += GIN_DISCOUNT**turns
         self.playouts += len(hands) * len(stocks)
@@ -109,11 +95,8 @@ class GinSearchBot(SearchBot):
         stocks = [s for s in self._stocks(view, rng) if s]
         if not stocks:
             return True
-        live = self._live(view)
-        take = max(
-            self._races(rules, [without(with_top, (c,)) for c in ranked[:TAKE_DISCARDS]], stocks, live)
-        )
-        draws = knock_draw_races(rules, hand, stocks, live)
+        take = max(self._races(rules, [without(with_top, (c,)) for c in ranked[:TAKE_DISCARDS]], stocks))
+        draws = knock_draw_races(rules, hand, stocks)
         draw: float = sum(GIN_DISCOUNT**turns for turns in draws) / len(draws)
         return take > draw
 
@@ -130,8 +113,7 @@ class GinSearchBot(SearchBot):
         if len(picked) == 1:
             return Discard(Card(picked[0]))
         self.searches += 1
-        rests = [without(hand, (card,)) for card in picked]
-        chances = self._races(rules, rests, self._stocks(view, rng), self._live(view))
+        chances = self._races(rules, [without(hand, (card,)) for card in picked], self._stocks(view, rng))
         feeds = feed_chances(picked, hidden_hands(view, rng)) if FEED_WEIGHT else [0.0] * len(picked)
         values = [chances[i] - FEED_WEIGHT * feeds[i] for i in range(len(picked))]
         best = min(range(len(picked)), key=lambda i: (-values[i], i))

@@ -149,11 +149,6 @@ def knock_race(
     return len(draws) + 1 + deadwood(cards, rules) / KNOCK_POINTS_PER_TURN
 
 
-def _aware(live: Collection[int] | None) -> tuple[Collection[int] | None, int, float]:
-    """The backend's draw-aware race arguments: the live cards, :data:`OUT_MARGIN`, :data:`OUT_WEIGHT`."""
-    return live, OUT_MARGIN, OUT_WEIGHT
-
-
 def knock_races(
     rules: Rules,
     hands: Sequence[Sequence[int]],
@@ -168,7 +163,7 @@ def knock_races(
     both cores); the answers are the same as the Python play-outs'.
     """
     rows = solver.backend.current.knock_races(
-        rules, hands, stocks, draws, KNOCK_POINTS_PER_TURN, *_aware(live)
+        rules, hands, stocks, draws, KNOCK_POINTS_PER_TURN, live, OUT_MARGIN, OUT_WEIGHT
     )
     if rows is not None:
         return rows
@@ -187,8 +182,9 @@ def knock_draw_races(
     """
     if not stocks:
         return []
-    per_turn = KNOCK_POINTS_PER_TURN
-    rows = solver.backend.current.knock_races(rules, [hand], stocks, len(stocks[0]), per_turn, *_aware(live))
+    rows = solver.backend.current.knock_races(
+        rules, [hand], stocks, len(stocks[0]), KNOCK_POINTS_PER_TURN, live, OUT_MARGIN, OUT_WEIGHT
+    )
     if rows is not None:
         return [row[0] - 1.0 for row in rows]
     if live is not None:
