@@ -449,22 +449,26 @@ class _Node:
         self.children = cast(dict[int, _Node | list[_Entry]], groups)  # nodes are made when stepped into
         return self
 
+    def may_end(self) -> bool:
+        """Whether ``DONE`` is allowed here: an action ends at this node and longer ones go on from it
+        (with nothing below, the action is complete without ``DONE``)."""
+        return self.action is not None and bool(self.children)
+
     def allowed(self) -> list[int]:
         """The tokens allowed here, in increasing order (kept: callers must not change the list)."""
         tokens = self._allowed
         if tokens is None:
             tokens = self._allowed = sorted(self.children)
-            if self.action is not None and tokens:
+            if self.may_end():
                 tokens.append(DONE)
         return tokens
 
     def mask(self) -> npt.NDArray[np.int8]:
         """The mask at this node, a fresh array (written as bytes: cheaper than a NumPy index)."""
         values = bytearray(NUM_TOKENS)
-        children = self.children
-        for token in children:
+        for token in self.children:
             values[token] = 1
-        if self.action is not None and children:
+        if self.may_end():
             values[DONE] = 1
         return np.frombuffer(values, dtype=np.int8)
 
@@ -524,7 +528,7 @@ class Composer:
 
     def is_allowed(self, token: int) -> bool:
         node = self._node
-        return token in node.children or (token == DONE and node.action is not None and bool(node.children))
+        return token in node.children or (token == DONE and node.may_end())
 
     def step(self, token: int) -> Action | None:
         """Step ``token``; the completed action, or ``None`` while the spelling goes on.
