@@ -370,7 +370,9 @@ def test_phone_header_sorting_and_touch_drag_kept_across_reloads(pages: Pages, s
     assert page.get_attribute("#btn-sound", "aria-pressed") == "false"
     page.tap("#btn-sound")
     assert page.get_attribute("#btn-sound", "aria-pressed") == "true"
-    # Touch: drag the first card to the end of the first row.
+    # Touch: drag the first card to the end of the first row. Measured on our turn, when the layout is
+    # settled: a bot's move changes the status line, which can move the hand on a phone mid-gesture.
+    assert wait_turn_or_end(page)
     first = page.locator("#hand .card").nth(0)
     target = page.locator("#hand .card").nth(4)
     a, b = first.bounding_box(), target.bounding_box()
