@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 CORE := src/rummykit
 # Every install also builds the compiled solver (optional: without a C++ compiler the pure-Python
 # twin runs); a changed C++ source reinstalls.
-NATIVE_SRC := $(CORE)/solver/_native.cpp setup.py
+NATIVE_SRC := $(CORE)/solver/_native.cpp $(CORE)/envs/_native.cpp setup.py
 
 .PHONY: run serve play test lint typecheck bench clean native asan fuzz compare
 
@@ -44,9 +44,10 @@ native: $(VENV)/.installed-dev
 	@if [ "$(NATIVE_REQUIRED)" = 1 ]; then $(BIN)/python -c "from rummykit.solver import backend; \
 		assert backend.native is not None, backend.native_status"; fi
 
-# The whole suite with the compiled solver, then the solver and bot suites again on the pure twin.
+# The whole suite with the compiled extensions, then the solver, bot and env-observation suites again on
+# the pure twins.
 PURE_SUITES := tests/test_solver.py tests/test_solver_options.py tests/test_solver_backend.py \
-	tests/test_race.py tests/test_bots.py tests/test_tactics.py
+	tests/test_race.py tests/test_bots.py tests/test_tactics.py tests/test_envs_obs.py tests/test_envs_native.py
 test: native
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy --strict $(CORE)

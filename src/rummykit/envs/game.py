@@ -29,7 +29,7 @@ import numpy.typing as npt
 
 from rummykit.actions import Action, BuyBack, Decline
 from rummykit.envs import encoding as enc
-from rummykit.envs.observation import Encoder, Layout, MatchFigures, encode_prefix
+from rummykit.envs.observation import Layout, MatchFigures, state_encoder
 from rummykit.match import Match
 from rummykit.round import Round
 from rummykit.rules import Rules
@@ -74,10 +74,9 @@ class TokenGame:
     """A hand or a match played one token at a time.
 
     Per engine decision the candidates' trie is built once (:class:`~rummykit.envs.encoding.Composer`)
-    and walked token by token; each node keeps the tokens it allows. Each seat has an
-    :class:`~rummykit.envs.observation.Encoder` that is brought up to date at most once per decision,
-    rewriting only the blocks that changed; the action spelled so far is written on the copy handed
-    out.
+    and walked token by token; each node keeps the tokens it allows. Each seat has an encoder
+    (:func:`~rummykit.envs.observation.state_encoder`: compiled where built) that is brought up to
+    date at most once per decision; the action spelled so far is written on the copy handed out.
     """
 
     def __init__(
@@ -107,7 +106,7 @@ class TokenGame:
         self.composer = enc.Composer(())
         self.no_rewards: tuple[float, ...] = (0.0,) * players
         self._no_figures = MatchFigures.none(players)
-        self._encoders = [Encoder(self.layout) for _ in range(players)]
+        self._encoders = [state_encoder(self.layout, self.rules) for _ in range(players)]
         self._encoded = [-1] * players
         self._decision = 0
         self._over = False
@@ -258,8 +257,5 @@ class TokenGame:
             view = functools.partial(rnd.view, seat) if self.derived else None
             encoder.encode_state(rnd.live_state(), seat, figures, view)
             self._encoded[seat] = self._decision
-        out = encoder.out.copy()
         tokens = self.composer.tokens
-        if tokens and seat == self.to_move and not self._over:
-            encode_prefix(out, self.players, tokens, cleared=True)  # the encoder never writes it
-        return out
+        return encoder.snapshot(tokens if tokens and seat == self.to_move and not self._over else None)
