@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import os
 import random
+import re
 import subprocess
 import sys
 
@@ -20,6 +21,7 @@ import pytest
 pytest.importorskip("pettingzoo")
 import numpy as np
 
+import rummykit as rk
 from rummykit.envs import encoding as enc
 from rummykit.envs import observation as ob
 from rummykit.envs.game import TokenGame
@@ -114,3 +116,80 @@ def test_pure_python_is_chosen_by_the_environment_variable() -> None:
     env = dict(os.environ, RUMMYKIT_PURE="1")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "Encoder"
+
+
+def walk_both(python: enc.TokenComposer, native: enc.TokenComposer, rng: random.Random) -> int:
+    """Step both composers with the same tokens (some masked out) until an action completes; every
+    answer along the way must be the same. The number of positions compared."""
+    positions = 0
+    while True:
+        positions += 1
+        assert native.tokens == python.tokens
+        assert native.allowed() == python.allowed()
+        assert native.mask().tobytes() == python.mask().tobytes()
+        assert [native.is_allowed(t) for t in range(-1, enc.NUM_TOKENS + 1)] == [
+            python.is_allowed(t) for t in range(-1, enc.NUM_TOKENS + 1)
+        ]
+        assert native.reachable() == python.reachable()
+        assert all(a is b for a, b in zip(native.reachable(), python.reachable(), strict=True))
+        wrong = rng.choice([t for t in range(-1, enc.NUM_TOKENS + 1) if not python.is_allowed(t)])
+        with pytest.raises(ValueError) as expected:
+            python.copy().step(wrong)
+        with pytest.raises(ValueError, match=re.escape(str(expected.value))):
+            native.copy().step(wrong)
+        allowed = python.allowed()
+        if not allowed:
+            return positions
+        token = rng.choice(allowed)
+        twin = native.copy()
+        a, b = python.step(token), native.step(token)
+        assert a is b
+        assert twin.tokens == python.tokens[:-1]  # a copy steps on independently
+        if a is not None:
+            assert native.tokens == python.tokens and native.allowed() == python.allowed() == []
+            assert native.reachable() == python.reachable()
+            return positions
+
+
+@compiled
+@pytest.mark.parametrize(("rules", "players", "scope"), CONFIGS)
+def test_compiled_short_trie_answers_as_the_composer(rules: str, players: int, scope: str) -> None:
+    """On seeded play, every decision the compiled trie takes (all candidates spelled as a verb or a
+    verb and a card) is walked by it and by :class:`Composer` side by side."""
+    rng = random.Random(f"trie/{rules}/{players}")
+    game = TokenGame(rules, players, scope=scope)  # type: ignore[arg-type]
+    game.reset(seed=players)
+    compiled_decisions = positions = 0
+    for _ in range(300):
+        if game.is_over or game.stuck:
+            game.reset()
+            continue
+        if not game.composer.tokens:
+            candidates = enc.candidate_actions(game.match if game.match is not None else game.round)
+            native = enc.composer(candidates)
+            if not isinstance(native, enc.Composer):
+                compiled_decisions += 1
+                positions += walk_both(enc.Composer(candidates), native, rng)
+            assert type(game.composer) is type(native)
+        game.step(rng.choice(game.composer.allowed()))
+    assert compiled_decisions > 20 and positions > compiled_decisions
+
+
+@compiled
+def test_compiled_short_trie_leaves_mixed_spellings_to_the_composer() -> None:
+    """A verb both alone and with a card, a verb alone twice, or a longer spelling: the Python trie."""
+    parse = rk.Action.parse
+    for actions in (
+        [parse("draw"), parse("draw")],
+        [parse("discard 2H"), parse("meld 7C 8C 9C")],
+        [parse("knock"), parse("knock QS")],
+        [parse("knock QS"), parse("knock")],
+    ):
+        assert isinstance(enc.composer(actions), enc.Composer)
+    empty = enc.composer([])
+    assert empty.is_empty and empty.allowed() == [] and not empty.mask().any()
+    twice = enc.composer([parse("discard 2H"), parse("take"), parse("discard 2H")])
+    assert not isinstance(twice, enc.Composer)
+    assert twice.allowed() == [enc.TAKE, enc.DISCARD]
+    assert twice.step(enc.DISCARD) is None
+    assert twice.allowed() == [enc.card_token(rk.Card.parse("2H"))]

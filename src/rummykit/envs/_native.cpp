@@ -1,4 +1,5 @@
-// The compiled twin of the environments' observation encoder (rummykit.envs.observation).
+// The compiled twins of the environments' observation encoder (rummykit.envs.observation) and of
+// the trie of the simplest decisions (rummykit.envs.encoding).
 //
 // ObsEncoder.encode_state writes one seat's observation vector (every block but the action so far
 // and the derived features) from a round's own state, reading exactly the fields that
@@ -7,14 +8,18 @@
 // float32 as NumPy computes it. Blocks are rewritten from their source each call (cheap here), the
 // table melds only when a slot holds another meld object than before (melds are immutable).
 // ObsEncoder.observation returns a copy of the vector with the action spelled so far written in
-// (observation.encode_prefix). RUMMYKIT_PURE=1, or a build without a compiler, runs the Python twin.
+// (observation.encode_prefix). ShortComposer is encoding.Composer for the decisions whose candidates
+// are all spelled as a verb alone or a verb and one card. RUMMYKIT_PURE=1, or a build without a
+// compiler, runs the Python twins.
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <vector>
 
 namespace py = pybind11;
@@ -35,6 +40,7 @@ constexpr int THEN_MELD = NEXT + 3;
 constexpr int THEN_LAYOFF = NEXT + 4;
 constexpr int DONE = NEXT + 5;
 constexpr int TARGET0 = DONE + 1;
+constexpr int NUM_TOKENS = TARGET0 + M + 1;  // PASS is the last token
 
 // An owned reference; a null one means a Python error is set.
 class Ref {
@@ -413,10 +419,189 @@ class ObsEncoder {
   bool gin_written_ = false;
 };
 
+// The trie of a decision whose candidates are all spelled as a verb alone or a verb and one card
+// (encoding._short_children: draws, takes, discards, knocks …): the root's verbs in the order they
+// first appear, below a verb with a card its cards (a card offered twice keeps the later action).
+struct ShortTrie {
+  struct Verb {
+    int token;
+    py::object action;  // the verb alone; None for a verb with cards
+    std::vector<std::pair<int, py::object>> cards;  // card token, action
+    std::array<int, C> at;                          // index in cards per card, -1 when absent
+  };
+  std::vector<Verb> verbs;
+  std::array<int, NUM_TOKENS> at;  // index in verbs per token, -1 when absent
+  py::object masked_out;           // raises the error of a masked-out token
+};
+
+// encoding.Composer over a ShortTrie: the same answers for every method.
+class ShortComposer {
+ public:
+  ShortComposer(std::shared_ptr<const ShortTrie> trie, int verb, bool leaf, py::list tokens)
+      : trie_(std::move(trie)), verb_(verb), leaf_(leaf), tokens_(std::move(tokens)) {}
+
+  // The composer of ``actions``, or None when one is not spelled as a verb or a verb and a card
+  // (``spec``: per action class its first token and whether a card follows), or when a verb comes
+  // both alone and with a card, or alone twice (left to the Python trie, as _short_children does).
+  static py::object build(const py::sequence& actions, const py::dict& spec, const py::object& masked_out) {
+    auto trie = std::make_shared<ShortTrie>();
+    trie->at.fill(-1);
+    trie->masked_out = masked_out;
+    static PyObject* card_name = interned("card");
+    const Items items(actions.ptr());
+    for (Py_ssize_t i = 0; i < items.size(); ++i) {
+      PyObject* action = items[i];
+      PyObject* entry = PyDict_GetItemWithError(spec.ptr(), reinterpret_cast<PyObject*>(Py_TYPE(action)));
+      if (entry == nullptr) {
+        if (PyErr_Occurred()) throw py::error_already_set();
+        return py::none();
+      }
+      const Items pair(entry);
+      const long token = as_long(pair.checked(0));
+      const bool with_card = truth(pair.checked(1));
+      if (token < 0 || token >= NUM_TOKENS) return py::none();
+      int index = trie->at[static_cast<size_t>(token)];
+      if (!with_card) {
+        if (index >= 0) return py::none();
+        trie->at[static_cast<size_t>(token)] = static_cast<int>(trie->verbs.size());
+        trie->verbs.push_back({static_cast<int>(token), py::reinterpret_borrow<py::object>(action), {}, {}});
+        continue;
+      }
+      if (index < 0) {
+        index = static_cast<int>(trie->verbs.size());
+        trie->at[static_cast<size_t>(token)] = index;
+        trie->verbs.push_back({static_cast<int>(token), py::none(), {}, {}});
+        trie->verbs.back().at.fill(-1);
+      } else if (!trie->verbs[static_cast<size_t>(index)].action.is_none()) {
+        return py::none();
+      }
+      ShortTrie::Verb& verb = trie->verbs[static_cast<size_t>(index)];
+      const long card = long_attr(action, card_name);
+      if (card < 0 || card >= C) return py::none();
+      int& slot = verb.at[static_cast<size_t>(card)];
+      if (slot >= 0) {
+        verb.cards[static_cast<size_t>(slot)].second = py::reinterpret_borrow<py::object>(action);
+      } else {
+        slot = static_cast<int>(verb.cards.size());
+        verb.cards.emplace_back(CARD0 + static_cast<int>(card), py::reinterpret_borrow<py::object>(action));
+      }
+    }
+    return py::cast(ShortComposer(std::move(trie), -1, false, py::list()));
+  }
+
+  py::list tokens() const { return tokens_; }
+  bool is_empty() const { return trie_->verbs.empty(); }
+
+  py::list allowed() const {
+    std::vector<int> out = children();
+    std::sort(out.begin(), out.end());
+    py::list list(out.size());
+    for (size_t i = 0; i < out.size(); ++i) PyList_SET_ITEM(list.ptr(), i, PyLong_FromLong(out[i]));
+    return list;
+  }
+
+  py::array_t<int8_t> mask() const {
+    py::array_t<int8_t> out(NUM_TOKENS);
+    int8_t* m = out.mutable_data();
+    std::memset(m, 0, NUM_TOKENS);
+    for (int token : children()) m[token] = 1;
+    return out;
+  }
+
+  bool is_allowed(long token) const { return find(token) != nullptr; }
+
+  py::object step(long token) {
+    const py::object* action = find(token);
+    if (action == nullptr) {
+      trie_->masked_out(token);  // raises
+      throw py::value_error("masked-out token");
+    }
+    tokens_.append(token);
+    if (verb_ < 0) {
+      const int index = trie_->at[static_cast<size_t>(token)];
+      const ShortTrie::Verb& verb = trie_->verbs[static_cast<size_t>(index)];
+      if (!verb.action.is_none()) {
+        leaf_ = true;
+        return verb.action;
+      }
+      verb_ = index;
+      return py::none();
+    }
+    leaf_ = true;
+    return *action;
+  }
+
+  ShortComposer copy() const {
+    Ref tokens(PyList_GetSlice(tokens_.ptr(), 0, PyList_GET_SIZE(tokens_.ptr())));  // a new list
+    return ShortComposer(trie_, verb_, leaf_, py::reinterpret_borrow<py::list>(tokens.get()));
+  }
+
+  // Composer.reachable: a depth-first walk that takes the last child first.
+  py::list reachable() const {
+    py::list out;
+    if (leaf_) {
+      if (verb_ < 0) {
+        out.append(trie_->verbs[static_cast<size_t>(trie_->at[static_cast<size_t>(last_token())])].action);
+      } else {
+        const ShortTrie::Verb& verb = trie_->verbs[static_cast<size_t>(verb_)];
+        out.append(verb.cards[static_cast<size_t>(verb.at[static_cast<size_t>(last_token() - CARD0)])].second);
+      }
+      return out;
+    }
+    auto below = [&out](const ShortTrie::Verb& verb) {
+      for (auto it = verb.cards.rbegin(); it != verb.cards.rend(); ++it) out.append(it->second);
+    };
+    if (verb_ >= 0) {
+      below(trie_->verbs[static_cast<size_t>(verb_)]);
+      return out;
+    }
+    for (auto it = trie_->verbs.rbegin(); it != trie_->verbs.rend(); ++it) {
+      if (!it->action.is_none()) {
+        out.append(it->action);
+      } else {
+        below(*it);
+      }
+    }
+    return out;
+  }
+
+ private:
+  long last_token() const { return as_long(PyList_GET_ITEM(tokens_.ptr(), PyList_GET_SIZE(tokens_.ptr()) - 1)); }
+
+  std::vector<int> children() const {
+    std::vector<int> out;
+    if (leaf_) return out;
+    if (verb_ < 0) {
+      for (const auto& verb : trie_->verbs) out.push_back(verb.token);
+    } else {
+      for (const auto& card : trie_->verbs[static_cast<size_t>(verb_)].cards) out.push_back(card.first);
+    }
+    return out;
+  }
+
+  // The action below ``token`` (or, for a verb with cards, a non-null marker), null when masked out.
+  const py::object* find(long token) const {
+    if (leaf_ || token < 0 || token >= NUM_TOKENS) return nullptr;
+    if (verb_ < 0) {
+      const int index = trie_->at[static_cast<size_t>(token)];
+      return index < 0 ? nullptr : &trie_->verbs[static_cast<size_t>(index)].action;
+    }
+    if (token < CARD0 || token >= CARD0 + C) return nullptr;
+    const ShortTrie::Verb& verb = trie_->verbs[static_cast<size_t>(verb_)];
+    const int slot = verb.at[static_cast<size_t>(token - CARD0)];
+    return slot < 0 ? nullptr : &verb.cards[static_cast<size_t>(slot)].second;
+  }
+
+  std::shared_ptr<const ShortTrie> trie_;
+  int verb_;   // -1 at the root, else the verb stepped into (one with cards)
+  bool leaf_;  // an action was completed
+  py::list tokens_;
+};
+
 }  // namespace
 
 PYBIND11_MODULE(_native, m) {
-  m.doc() = "The compiled twin of the environments' observation encoder (rummykit.envs.observation).";
+  m.doc() = "Compiled twins of the environments' observation encoder and simplest decisions' trie.";
   m.attr("TOKENS") = py::make_tuple(NUM_VERBS, CARD0, NEXT, LOW, HIGH, THEN_MELD, THEN_LAYOFF, DONE, TARGET0);
   m.attr("SIZES") = py::make_tuple(C, M, SEAT_FEATURES, GIN_HEAD);
   py::class_<ObsEncoder>(m, "ObsEncoder")
@@ -427,4 +612,14 @@ PYBIND11_MODULE(_native, m) {
       .def_property_readonly("out", &ObsEncoder::out)
       .def("encode_state", &ObsEncoder::encode_state, py::arg("state"), py::arg("seat"), py::arg("figures"))
       .def("observation", &ObsEncoder::observation, py::arg("tokens"));
+  py::class_<ShortComposer>(m, "ShortComposer")
+      .def_static("build", &ShortComposer::build, py::arg("actions"), py::arg("spec"), py::arg("masked_out"))
+      .def_property_readonly("tokens", &ShortComposer::tokens)
+      .def_property_readonly("is_empty", &ShortComposer::is_empty)
+      .def("allowed", &ShortComposer::allowed)
+      .def("mask", &ShortComposer::mask)
+      .def("is_allowed", &ShortComposer::is_allowed, py::arg("token"))
+      .def("step", &ShortComposer::step, py::arg("token"))
+      .def("copy", &ShortComposer::copy)
+      .def("reachable", &ShortComposer::reachable);
 }

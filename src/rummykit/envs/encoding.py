@@ -66,7 +66,7 @@ Version history:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Final, cast
+from typing import Any, Final, NoReturn, Protocol, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -90,6 +90,7 @@ from rummykit.actions import (
     TakeDiscard,
 )
 from rummykit.cards import NUM_CODES, Card
+from rummykit.envs.compiled import NATIVE
 from rummykit.errors import RulesError
 from rummykit.match import Match
 from rummykit.melding import MELDING_FAMILY
@@ -541,8 +542,7 @@ class Composer:
             return node.action
         child = node.child(token)
         if child is None:
-            raise ValueError(f"token {token} ({token_name(token) if 0 <= token < NUM_TOKENS else '?'}) "
-                             "is masked out")
+            _masked_out(token)
         self.tokens.append(token)
         self._node = child
         if child.action is not None and not child.children:
@@ -559,3 +559,42 @@ class Composer:
                 out.append(node.action)
             stack.extend(child for token in node.children if (child := node.child(token)) is not None)
         return out
+
+
+def _masked_out(token: int) -> NoReturn:
+    raise ValueError(f"token {token} ({token_name(token) if 0 <= token < NUM_TOKENS else '?'}) is masked out")
+
+
+class TokenComposer(Protocol):
+    """What :class:`Composer` offers: the trie of a decision's candidates and the position in it."""
+
+    @property
+    def tokens(self) -> list[int]:
+        """The tokens stepped so far in this action (read it; never change it)."""
+        ...
+
+    @property
+    def is_empty(self) -> bool: ...
+
+    def allowed(self) -> list[int]: ...
+
+    def mask(self) -> npt.NDArray[np.int8]: ...
+
+    def is_allowed(self, token: int) -> bool: ...
+
+    def step(self, token: int) -> Action | None: ...
+
+    def copy(self) -> TokenComposer: ...
+
+    def reachable(self) -> list[Action]: ...
+
+
+def composer(actions: Sequence[Action]) -> TokenComposer:
+    """The trie of ``actions``: a :class:`Composer`, or where the compiled extension was built and
+    every candidate is spelled as a verb alone or a verb and one card (draws, takes, discards,
+    knocks …: most decisions), its compiled twin, which answers every method as the Composer would."""
+    if NATIVE is not None:
+        short: TokenComposer | None = NATIVE.ShortComposer.build(actions, _SHORT_SPEC, _masked_out)
+        if short is not None:
+            return short
+    return Composer(actions)
