@@ -598,6 +598,104 @@ class ShortComposer {
   py::list tokens_;
 };
 
+// encoding.search_openings: the collections of two or more melds that fit in the cards left, in
+// index order (depth first), each given to ``judge`` with its melds sorted as Python sorts tuples of
+// card codes (stably); the actions it returns, until ``limit`` are found or ``budget`` collections
+// were tried.
+class OpeningSearch {
+ public:
+  OpeningSearch(const py::sequence& melds, const py::sequence& left, long held, long budget, long limit,
+                py::object judge)
+      : held_(held), budget_(budget), limit_(limit), judge_(std::move(judge)) {
+    const Items counts(left.ptr());
+    if (counts.size() != C) throw py::value_error("the cards left are counted per card code (53)");
+    for (int c = 0; c < C; ++c) left_[static_cast<size_t>(c)] = as_long(counts[c]);
+    const Items items(melds.ptr());
+    for (Py_ssize_t i = 0; i < items.size(); ++i) {
+      melds_.push_back(py::reinterpret_borrow<py::object>(items[i]));
+      const Items cards(items[i]);
+      std::vector<long> codes;
+      std::vector<std::pair<int, long>> need;  // card, copies: in the order of first appearance
+      for (Py_ssize_t j = 0; j < cards.size(); ++j) {
+        const int c = card_code(cards[j]);
+        codes.push_back(c);
+        auto it = std::find_if(need.begin(), need.end(), [c](const auto& n) { return n.first == c; });
+        if (it == need.end()) {
+          need.emplace_back(c, 1);
+        } else {
+          ++it->second;
+        }
+      }
+      codes_.push_back(std::move(codes));
+      needs_.push_back(std::move(need));
+    }
+  }
+
+  py::list run() {
+    extend(0);
+    return found_;
+  }
+
+ private:
+  static int card_code(PyObject* obj) {
+    const long c = as_long(obj);
+    if (c < 0 || c >= C) throw py::value_error("card code out of range");
+    return static_cast<int>(c);
+  }
+
+  bool extend(size_t start) {
+    for (size_t i = start; i < melds_.size(); ++i) {
+      const auto& need = needs_[i];
+      bool fits = true;
+      for (const auto& [c, n] : need) {
+        if (left_[static_cast<size_t>(c)] < n) {
+          fits = false;
+          break;
+        }
+      }
+      if (!fits) continue;
+      if (--budget_ < 0) return true;
+      for (const auto& [c, n] : need) left_[static_cast<size_t>(c)] -= n;
+      const long size = static_cast<long>(codes_[i].size());
+      held_ -= size;
+      chosen_.push_back(i);
+      if (chosen_.size() > 1) {
+        std::vector<size_t> order = chosen_;
+        std::stable_sort(order.begin(), order.end(), [this](size_t a, size_t b) {
+          return std::lexicographical_compare(codes_[a].begin(), codes_[a].end(), codes_[b].begin(),
+                                              codes_[b].end());
+        });
+        py::tuple sorted(order.size());
+        for (size_t k = 0; k < order.size(); ++k) sorted[k] = melds_[order[k]];
+        py::object opening = judge_(sorted);
+        if (!opening.is_none()) {
+          found_.append(opening);
+          if (static_cast<long>(found_.size()) >= limit_) return true;
+        }
+      }
+      if (held_ != 0 && extend(i + 1)) return true;
+      chosen_.pop_back();
+      held_ += size;
+      for (const auto& [c, n] : need) left_[static_cast<size_t>(c)] += n;
+    }
+    return false;
+  }
+
+  std::vector<py::object> melds_;
+  std::vector<std::vector<long>> codes_;
+  std::vector<std::vector<std::pair<int, long>>> needs_;
+  std::array<long, C> left_{};
+  long held_, budget_, limit_;
+  py::object judge_;
+  std::vector<size_t> chosen_;
+  py::list found_;
+};
+
+py::list search_openings(const py::sequence& melds, const py::sequence& left, long held, long budget, long limit,
+                         py::object judge) {
+  return OpeningSearch(melds, left, held, budget, limit, std::move(judge)).run();
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_native, m) {
@@ -612,6 +710,8 @@ PYBIND11_MODULE(_native, m) {
       .def_property_readonly("out", &ObsEncoder::out)
       .def("encode_state", &ObsEncoder::encode_state, py::arg("state"), py::arg("seat"), py::arg("figures"))
       .def("observation", &ObsEncoder::observation, py::arg("tokens"));
+  m.def("search_openings", &search_openings, py::arg("melds"), py::arg("left"), py::arg("held"),
+        py::arg("budget"), py::arg("limit"), py::arg("judge"));
   py::class_<ShortComposer>(m, "ShortComposer")
       .def_static("build", &ShortComposer::build, py::arg("actions"), py::arg("spec"), py::arg("masked_out"))
       .def_property_readonly("tokens", &ShortComposer::tokens)

@@ -245,6 +245,33 @@ def compound_openings(rnd: Round, limit: int = MAX_COMPOUND_OPENINGS) -> list[Ac
     hand = state.hands[rnd.to_move].cards()  # what the seat's view shows as its hand
     check = MELDING_FAMILY.opening_check(state) if rnd.rules.family == "melding" else None
     melds = solver.all_melds(hand, rnd.rules)
+    left = [0] * NUM_CODES
+    for c in hand:
+        left[c] += 1
+
+    def judge(melds_in_order: tuple[tuple[Card, ...], ...]) -> Action | None:
+        if check is None:
+            return Open(melds_in_order) if rnd.is_legal(Open(melds_in_order)) else None
+        return Open(melds_in_order) if check(melds_in_order) else None
+
+    search = search_openings if NATIVE is None else NATIVE.search_openings
+    found: list[Action] = search(melds, left, len(hand), 8 * limit, limit, judge)
+    return found
+
+
+def search_openings(
+    melds: Sequence[tuple[Card, ...]],
+    left: list[int],
+    held: int,
+    budget: int,
+    limit: int,
+    judge: Callable[[tuple[tuple[Card, ...], ...]], Action | None],
+) -> list[Action]:
+    """The search of :func:`compound_openings` (its compiled twin is ``search_openings`` of
+    :mod:`rummykit.envs.compiled`): the collections of two or more of ``melds`` that fit in the
+    cards ``left`` (counts per code; ``held`` cards in all), tried in index order, each given to
+    ``judge`` with its melds sorted; the actions it returns, until ``limit`` are found or ``budget``
+    collections were tried. ``left`` may be changed."""
     # Each meld's cards with their multiplicity, and the cards left, counted per code: a meld fits
     # while every count it needs is left (taken and given back as the search goes down and up).
     needs: list[tuple[tuple[int, int], ...]] = []
@@ -253,12 +280,9 @@ def compound_openings(rnd: Round, limit: int = MAX_COMPOUND_OPENINGS) -> list[Ac
         for c in meld:
             need[c] = need.get(c, 0) + 1
         needs.append(tuple(need.items()))
-    left = [0] * NUM_CODES
-    for c in hand:
-        left[c] += 1
     found: list[Action] = []
-    budget = [8 * limit]  # collections tried: bounds the work on joker-rich hands
-    held = [len(hand)]
+    tries = [budget]  # collections tried: bounds the work on joker-rich hands
+    cards = [held]
 
     def extend(start: int, chosen: list[tuple[Card, ...]]) -> bool:
         for i in range(start, len(melds)):
@@ -270,24 +294,24 @@ def compound_openings(rnd: Round, limit: int = MAX_COMPOUND_OPENINGS) -> list[Ac
                     break
             if not fits:
                 continue
-            budget[0] -= 1
-            if budget[0] < 0:
+            tries[0] -= 1
+            if tries[0] < 0:
                 return True
             meld = melds[i]
             for c, n in need:
                 left[c] -= n
-            held[0] -= len(meld)
+            cards[0] -= len(meld)
             chosen.append(meld)
             if len(chosen) > 1:
-                melds_in_order = tuple(sorted(chosen))
-                if rnd.is_legal(Open(melds_in_order)) if check is None else check(melds_in_order):
-                    found.append(Open(melds_in_order))
+                opening = judge(tuple(sorted(chosen)))
+                if opening is not None:
+                    found.append(opening)
                     if len(found) >= limit:
                         return True
-            if held[0] and extend(i + 1, chosen):
+            if cards[0] and extend(i + 1, chosen):
                 return True
             chosen.pop()
-            held[0] += len(meld)
+            cards[0] += len(meld)
             for c, n in need:
                 left[c] += n
         return False
