@@ -54,17 +54,19 @@ test: native
 	$(BIN)/python -m pytest src tests README.md
 	RUMMYKIT_PURE=1 $(BIN)/python -m pytest $(PURE_SUITES)
 
-# Differential tests of the compiled solver built with AddressSanitizer and UBSan (a copy in build/asan).
+# Differential tests of the compiled solver and env encoder built with AddressSanitizer and UBSan (a copy
+# in build/asan).
 ASAN_DIR := build/asan
 SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g -O1
 asan: $(VENV)/.installed-dev
 	rm -rf $(ASAN_DIR) && mkdir -p $(ASAN_DIR)
 	cp -r src tests setup.py pyproject.toml conftest.py README.md $(ASAN_DIR)/
-	rm -f $(ASAN_DIR)/$(CORE)/solver/*.so
+	rm -f $(ASAN_DIR)/$(CORE)/solver/*.so $(ASAN_DIR)/$(CORE)/envs/*.so
 	cd $(ASAN_DIR) && RUMMYKIT_NATIVE_CFLAGS="$(SANITIZE)" $(abspath $(BIN))/python setup.py -q build_ext --inplace
 	cd $(ASAN_DIR) && LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
 		ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 RUMMYKIT_REQUIRE_NATIVE=1 \
-		$(abspath $(BIN))/python -m pytest -p no:cacheprovider tests/test_solver_native.py tests/test_solver.py
+		$(abspath $(BIN))/python -m pytest -p no:cacheprovider tests/test_solver_native.py tests/test_solver.py \
+		tests/test_envs_native.py
 
 # Fuzz the compiled entry points against the pure twin (atheris; FUZZ_SECONDS, default 600).
 FUZZ_SECONDS ?= 600
