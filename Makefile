@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 CORE := src/rummykit
 # Every install also builds the compiled solver (optional: without a C++ compiler the pure-Python
 # twin runs); a changed C++ source reinstalls.
-NATIVE_SRC := $(CORE)/solver/_native.cpp setup.py
+NATIVE_SRC := $(CORE)/solver/_native.cpp $(CORE)/envs/_native.cpp setup.py
 
 .PHONY: run serve play test lint typecheck bench clean native asan fuzz compare
 
@@ -44,26 +44,29 @@ native: $(VENV)/.installed-dev
 	@if [ "$(NATIVE_REQUIRED)" = 1 ]; then $(BIN)/python -c "from rummykit.solver import backend; \
 		assert backend.native is not None, backend.native_status"; fi
 
-# The whole suite with the compiled solver, then the solver and bot suites again on the pure twin.
+# The whole suite with the compiled extensions, then the solver, bot and env-observation suites again on
+# the pure twins.
 PURE_SUITES := tests/test_solver.py tests/test_solver_options.py tests/test_solver_backend.py \
-	tests/test_race.py tests/test_bots.py tests/test_tactics.py
+	tests/test_race.py tests/test_bots.py tests/test_tactics.py tests/test_envs_obs.py tests/test_envs_native.py
 test: native
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy --strict $(CORE)
 	$(BIN)/python -m pytest src tests README.md
 	RUMMYKIT_PURE=1 $(BIN)/python -m pytest $(PURE_SUITES)
 
-# Differential tests of the compiled solver built with AddressSanitizer and UBSan (a copy in build/asan).
+# Differential tests of the compiled solver and env encoder built with AddressSanitizer and UBSan (a copy
+# in build/asan).
 ASAN_DIR := build/asan
 SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g -O1
 asan: $(VENV)/.installed-dev
 	rm -rf $(ASAN_DIR) && mkdir -p $(ASAN_DIR)
 	cp -r src tests setup.py pyproject.toml conftest.py README.md $(ASAN_DIR)/
-	rm -f $(ASAN_DIR)/$(CORE)/solver/*.so
+	rm -f $(ASAN_DIR)/$(CORE)/solver/*.so $(ASAN_DIR)/$(CORE)/envs/*.so
 	cd $(ASAN_DIR) && RUMMYKIT_NATIVE_CFLAGS="$(SANITIZE)" $(abspath $(BIN))/python setup.py -q build_ext --inplace
 	cd $(ASAN_DIR) && LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
 		ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 RUMMYKIT_REQUIRE_NATIVE=1 \
-		$(abspath $(BIN))/python -m pytest -p no:cacheprovider tests/test_solver_native.py tests/test_solver.py
+		$(abspath $(BIN))/python -m pytest -p no:cacheprovider tests/test_solver_native.py tests/test_solver.py \
+		tests/test_envs_native.py
 
 # Fuzz the compiled entry points against the pure twin (atheris; FUZZ_SECONDS, default 600).
 FUZZ_SECONDS ?= 600

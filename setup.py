@@ -1,7 +1,8 @@
-"""Build of the optional compiled solver (C++17 through pybind11); everything else is in pyproject.toml.
+"""Build of the optional compiled solver and environment encoder (C++17 through pybind11); everything
+else is in pyproject.toml.
 
-The extension is optional: where no C++ compiler exists the build skips it with a warning and
-rummykit runs its pure-Python solver twin. ``RUMMYKIT_NATIVE_CFLAGS`` adds compiler flags (the
+The extensions are optional: where no C++ compiler exists the build skips them with a warning and
+rummykit runs their pure-Python twins. ``RUMMYKIT_NATIVE_CFLAGS`` adds compiler flags (the
 ``make asan`` target builds with AddressSanitizer and UndefinedBehaviorSanitizer this way).
 """
 
@@ -12,13 +13,19 @@ from pybind11.setup_helpers import Pybind11Extension, build_ext
 from setuptools import setup
 
 extra = shlex.split(os.environ.get("RUMMYKIT_NATIVE_CFLAGS", ""))
-native = Pybind11Extension(
-    "rummykit.solver._native",
-    ["src/rummykit/solver/_native.cpp"],
-    cxx_std=17,
-    extra_compile_args=["-O2", *extra],
-    extra_link_args=extra,
-    optional=True,
-)
 
-setup(ext_modules=[native], cmdclass={"build_ext": build_ext})
+
+def extension(name: str, source: str) -> Pybind11Extension:
+    """An optional C++17 extension module (skipped with a warning where nothing compiles it)."""
+    return Pybind11Extension(
+        name, [source], cxx_std=17, extra_compile_args=["-O2", *extra], extra_link_args=extra, optional=True
+    )
+
+
+setup(
+    ext_modules=[
+        extension("rummykit.solver._native", "src/rummykit/solver/_native.cpp"),
+        extension("rummykit.envs._native", "src/rummykit/envs/_native.cpp"),
+    ],
+    cmdclass={"build_ext": build_ext},
+)

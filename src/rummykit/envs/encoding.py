@@ -66,7 +66,7 @@ Version history:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Final, cast
+from typing import Any, Final, NoReturn, Protocol, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -90,6 +90,7 @@ from rummykit.actions import (
     TakeDiscard,
 )
 from rummykit.cards import NUM_CODES, Card
+from rummykit.envs.compiled import NATIVE
 from rummykit.errors import RulesError
 from rummykit.match import Match
 from rummykit.melding import MELDING_FAMILY
@@ -244,6 +245,33 @@ def compound_openings(rnd: Round, limit: int = MAX_COMPOUND_OPENINGS) -> list[Ac
     hand = state.hands[rnd.to_move].cards()  # what the seat's view shows as its hand
     check = MELDING_FAMILY.opening_check(state) if rnd.rules.family == "melding" else None
     melds = solver.all_melds(hand, rnd.rules)
+    left = [0] * NUM_CODES
+    for c in hand:
+        left[c] += 1
+
+    def judge(melds_in_order: tuple[tuple[Card, ...], ...]) -> Action | None:
+        if check is None:
+            return Open(melds_in_order) if rnd.is_legal(Open(melds_in_order)) else None
+        return Open(melds_in_order) if check(melds_in_order) else None
+
+    search = search_openings if NATIVE is None else NATIVE.search_openings
+    found: list[Action] = search(melds, left, len(hand), 8 * limit, limit, judge)
+    return found
+
+
+def search_openings(
+    melds: Sequence[tuple[Card, ...]],
+    left: list[int],
+    held: int,
+    budget: int,
+    limit: int,
+    judge: Callable[[tuple[tuple[Card, ...], ...]], Action | None],
+) -> list[Action]:
+    """The search of :func:`compound_openings` (its compiled twin is ``search_openings`` of
+    :mod:`rummykit.envs.compiled`): the collections of two or more of ``melds`` that fit in the
+    cards ``left`` (counts per code; ``held`` cards in all), tried in index order, each given to
+    ``judge`` with its melds sorted; the actions it returns, until ``limit`` are found or ``budget``
+    collections were tried. ``left`` may be changed."""
     # Each meld's cards with their multiplicity, and the cards left, counted per code: a meld fits
     # while every count it needs is left (taken and given back as the search goes down and up).
     needs: list[tuple[tuple[int, int], ...]] = []
@@ -252,12 +280,9 @@ def compound_openings(rnd: Round, limit: int = MAX_COMPOUND_OPENINGS) -> list[Ac
         for c in meld:
             need[c] = need.get(c, 0) + 1
         needs.append(tuple(need.items()))
-    left = [0] * NUM_CODES
-    for c in hand:
-        left[c] += 1
     found: list[Action] = []
-    budget = [8 * limit]  # collections tried: bounds the work on joker-rich hands
-    held = [len(hand)]
+    tries = [budget]  # collections tried: bounds the work on joker-rich hands
+    cards = [held]
 
     def extend(start: int, chosen: list[tuple[Card, ...]]) -> bool:
         for i in range(start, len(melds)):
@@ -269,24 +294,24 @@ def compound_openings(rnd: Round, limit: int = MAX_COMPOUND_OPENINGS) -> list[Ac
                     break
             if not fits:
                 continue
-            budget[0] -= 1
-            if budget[0] < 0:
+            tries[0] -= 1
+            if tries[0] < 0:
                 return True
             meld = melds[i]
             for c, n in need:
                 left[c] -= n
-            held[0] -= len(meld)
+            cards[0] -= len(meld)
             chosen.append(meld)
             if len(chosen) > 1:
-                melds_in_order = tuple(sorted(chosen))
-                if rnd.is_legal(Open(melds_in_order)) if check is None else check(melds_in_order):
-                    found.append(Open(melds_in_order))
+                opening = judge(tuple(sorted(chosen)))
+                if opening is not None:
+                    found.append(opening)
                     if len(found) >= limit:
                         return True
-            if held[0] and extend(i + 1, chosen):
+            if cards[0] and extend(i + 1, chosen):
                 return True
             chosen.pop()
-            held[0] += len(meld)
+            cards[0] += len(meld)
             for c, n in need:
                 left[c] += n
         return False
@@ -541,8 +566,7 @@ class Composer:
             return node.action
         child = node.child(token)
         if child is None:
-            raise ValueError(f"token {token} ({token_name(token) if 0 <= token < NUM_TOKENS else '?'}) "
-                             "is masked out")
+            _masked_out(token)
         self.tokens.append(token)
         self._node = child
         if child.action is not None and not child.children:
@@ -559,3 +583,42 @@ class Composer:
                 out.append(node.action)
             stack.extend(child for token in node.children if (child := node.child(token)) is not None)
         return out
+
+
+def _masked_out(token: int) -> NoReturn:
+    raise ValueError(f"token {token} ({token_name(token) if 0 <= token < NUM_TOKENS else '?'}) is masked out")
+
+
+class TokenComposer(Protocol):
+    """What :class:`Composer` offers: the trie of a decision's candidates and the position in it."""
+
+    @property
+    def tokens(self) -> list[int]:
+        """The tokens stepped so far in this action (read it; never change it)."""
+        ...
+
+    @property
+    def is_empty(self) -> bool: ...
+
+    def allowed(self) -> list[int]: ...
+
+    def mask(self) -> npt.NDArray[np.int8]: ...
+
+    def is_allowed(self, token: int) -> bool: ...
+
+    def step(self, token: int) -> Action | None: ...
+
+    def copy(self) -> TokenComposer: ...
+
+    def reachable(self) -> list[Action]: ...
+
+
+def composer(actions: Sequence[Action]) -> TokenComposer:
+    """The trie of ``actions``: a :class:`Composer`, or where the compiled extension was built and
+    every candidate is spelled as a verb alone or a verb and one card (draws, takes, discards,
+    knocks …: most decisions), its compiled twin, which answers every method as the Composer would."""
+    if NATIVE is not None:
+        short: TokenComposer | None = NATIVE.ShortComposer.build(actions, _SHORT_SPEC, _masked_out)
+        if short is not None:
+            return short
+    return Composer(actions)

@@ -1,7 +1,7 @@
 """The engine side of the environments: one hand or one match driven token by token.
 
 :class:`TokenGame` owns a :class:`~rummykit.round.Round` (``scope="hand"``) or a
-:class:`~rummykit.match.Match` (``scope="match"``), the :class:`~rummykit.envs.encoding.Composer` of
+:class:`~rummykit.match.Match` (``scope="match"``), the :func:`~rummykit.envs.encoding.composer` of
 the seat to move and the per-seat observations. It knows nothing of PettingZoo or Gymnasium.
 
 Rewards (``reward=``):
@@ -29,7 +29,7 @@ import numpy.typing as npt
 
 from rummykit.actions import Action, BuyBack, Decline
 from rummykit.envs import encoding as enc
-from rummykit.envs.observation import Encoder, Layout, MatchFigures, encode_prefix
+from rummykit.envs.observation import Layout, MatchFigures, state_encoder
 from rummykit.match import Match
 from rummykit.round import Round
 from rummykit.rules import Rules
@@ -73,11 +73,10 @@ def hand_winners(result: RoundResult, seats: Sequence[int]) -> list[int]:
 class TokenGame:
     """A hand or a match played one token at a time.
 
-    Per engine decision the candidates' trie is built once (:class:`~rummykit.envs.encoding.Composer`)
-    and walked token by token; each node keeps the tokens it allows. Each seat has an
-    :class:`~rummykit.envs.observation.Encoder` that is brought up to date at most once per decision,
-    rewriting only the blocks that changed; the action spelled so far is written on the copy handed
-    out.
+    Per engine decision the candidates' trie is built once (:func:`~rummykit.envs.encoding.composer`)
+    and walked token by token; each node keeps the tokens it allows. Each seat has an encoder
+    (:func:`~rummykit.envs.observation.state_encoder`: compiled where built) that is brought up to
+    date at most once per decision; the action spelled so far is written on the copy handed out.
     """
 
     def __init__(
@@ -104,10 +103,10 @@ class TokenGame:
         self._rng = random.Random()
         self.match: Match | None = None
         self.round: Round = Round.new(self.rules, players, seed=0)
-        self.composer = enc.Composer(())
+        self.composer: enc.TokenComposer = enc.composer(())
         self.no_rewards: tuple[float, ...] = (0.0,) * players
         self._no_figures = MatchFigures.none(players)
-        self._encoders = [Encoder(self.layout) for _ in range(players)]
+        self._encoders = [state_encoder(self.layout, self.rules) for _ in range(players)]
         self._encoded = [-1] * players
         self._decision = 0
         self._over = False
@@ -160,7 +159,7 @@ class TokenGame:
         game: Round | Match = self.match if self.match is not None else self.round
         self._over = game.is_over
         self.to_move = game.to_move
-        self.composer = enc.Composer(() if self._over else enc.candidate_actions(game))
+        self.composer = enc.composer(() if self._over else enc.candidate_actions(game))
 
     # Play ---------------------------------------------------------------------------------------
     def mask(self) -> npt.NDArray[np.int8]:
@@ -258,8 +257,5 @@ class TokenGame:
             view = functools.partial(rnd.view, seat) if self.derived else None
             encoder.encode_state(rnd.live_state(), seat, figures, view)
             self._encoded[seat] = self._decision
-        out = encoder.out.copy()
         tokens = self.composer.tokens
-        if tokens and seat == self.to_move and not self._over:
-            encode_prefix(out, self.players, tokens, cleared=True)  # the encoder never writes it
-        return out
+        return encoder.snapshot(tokens if tokens and seat == self.to_move and not self._over else None)

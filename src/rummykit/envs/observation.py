@@ -56,7 +56,10 @@ one entry per token).
 
 :class:`Encoder` keeps one seat's vector between decisions and rewrites only the blocks whose
 source changed (the hand, a table meld, the pile …); every block is a function of its source alone,
-so the vector always equals the one built from scratch (:func:`encode_view`).
+so the vector always equals the one built from scratch (:func:`encode_view`). Where the compiled
+extension ``rummykit.envs._native`` was built, :func:`state_encoder` gives its twin
+(:class:`CompiledEncoder`: the same vector bit for bit, from the same fields of the round's state);
+``RUMMYKIT_PURE=1`` keeps the Python one.
 
 Version history:
 
@@ -80,6 +83,8 @@ import numpy.typing as npt
 from rummykit import solver
 from rummykit.cards import NUM_CODES
 from rummykit.envs import encoding as enc
+from rummykit.envs.compiled import NATIVE as _NATIVE
+from rummykit.rules import Rules
 from rummykit.state import RoundState
 from rummykit.views import GinInfo, Phase, PlayerView, TableMeld
 
@@ -441,10 +446,14 @@ class Encoder:
             self._write_counts(start + _GIN_HEAD + C, old_layoffs, layoffs)
 
     def _write_derived(self, view: PlayerView) -> None:
-        source = (view.hand, view.phase, view.is_my_turn, view.top_discard)
-        if source != self._derived:
-            self._derived = source
-            self.out[self.layout.derived_block :] = derived_features(view)
+        self._derived = write_derived(self.out, self.layout, self._derived, view)
+
+    def snapshot(self, tokens: Sequence[int] | None) -> npt.NDArray[np.float32]:
+        """A copy of the vector with the action spelled so far (``tokens``) written in."""
+        out = self.out.copy()
+        if tokens:
+            encode_prefix(out, self.layout.seats, tokens, cleared=True)  # the encoder never writes it
+        return out
 
     def _write_pile(self, pile: tuple[int, ...]) -> None:
         """The pile's counts and each face's recency ``1 / (n - i)`` (``i`` the index of its topmost
@@ -502,6 +511,61 @@ class Encoder:
         for i in range(len(melds), len(old)):  # a new hand of a match: its table starts empty
             out[lay.table + i * slot : lay.table + (i + 1) * slot] = 0.0
         self._melds = list(melds)
+
+
+def write_derived(out: npt.NDArray[np.float32], layout: Layout, source: object, view: PlayerView) -> object:
+    """The derived block of ``out`` for ``view`` unless ``source`` (what it was written from) is
+    still the view's; the block's new source."""
+    new = (view.hand, view.phase, view.is_my_turn, view.top_discard)
+    if new != source:
+        out[layout.derived_block :] = derived_features(view)
+    return new
+
+
+class CompiledEncoder:
+    """:meth:`Encoder.encode_state` and :meth:`Encoder.snapshot` in compiled code: the same vector bit
+    for bit (every value computed as Python computes it and rounded to ``float32`` once), read from
+    the same fields of the round's state. Each call rewrites every block from its source except the
+    table-meld slots, rewritten when they hold another meld object; the derived features stay in
+    Python."""
+
+    __slots__ = ("_derived", "_native", "layout", "out")
+
+    def __init__(self, layout: Layout, rules: Rules) -> None:
+        if _NATIVE is None:
+            raise RuntimeError("the compiled encoder is not available (not built, or RUMMYKIT_PURE=1)")
+        self.layout = layout
+        self._native = _NATIVE.ObsEncoder(
+            seats=layout.seats, table=layout.table, pile=layout.pile, taken=layout.taken,
+            per_seat=layout.per_seat, prefix=layout.prefix, gin_block=layout.gin_block, size=layout.size,
+            gin=layout.gin, deck_size=rules.deck_size, max_upcard_draws=rules.max_upcard_draws,
+            phases=_PHASES, gin_phases=_GIN_PHASES,
+        )
+        self.out: npt.NDArray[np.float32] = self._native.out
+        """The vector (rewritten in place; copy it to keep it)."""
+        self._derived: object = _UNSET
+
+    def encode_state(
+        self, state: RoundState, seat: int, figures: MatchFigures, view: Callable[[], PlayerView] | None
+    ) -> npt.NDArray[np.float32]:
+        """:meth:`Encoder.encode_state` (``rules`` of ``state`` as given at construction)."""
+        self._native.encode_state(state, seat, figures)
+        if self.layout.derived:
+            if view is None:
+                raise ValueError("the derived features are read from the seat's view: pass one")
+            self._derived = write_derived(self.out, self.layout, self._derived, view())
+        return self.out
+
+    def snapshot(self, tokens: Sequence[int] | None) -> npt.NDArray[np.float32]:
+        """:meth:`Encoder.snapshot`."""
+        copy: npt.NDArray[np.float32] = self._native.observation(tokens or None)
+        return copy
+
+
+def state_encoder(layout: Layout, rules: Rules) -> Encoder | CompiledEncoder:
+    """The encoder of one seat's vector from the round's state: the compiled one where it was built
+    (and ``RUMMYKIT_PURE`` is not ``1``), else :class:`Encoder`."""
+    return CompiledEncoder(layout, rules) if _NATIVE is not None else Encoder(layout)
 
 
 _PHASE_ONE_HOT: Final = {
