@@ -17,7 +17,9 @@ win rate counting a draw as half a win, with its 95 % Wilson interval; the win r
 games; mean points per game (the bot's OpenSpiel return) with its 95 % interval; the rummykit bot's
 time per move (wall clock and CPU time, the CPU time of every thread of the process: the native race
 kernels may run on both cores) and OpenSpiel's bot's (the only machine-dependent figures); and how
-the games ended (:func:`ending`: who knocked, gin or undercut, or a dead hand).
+the games ended (:func:`ending`: who knocked, gin or undercut, or a dead hand), and how many hands the
+opponent knocked in the turn it took a discard (the rummykit bot's discard or the first upcard): the
+race it won with a card it was given.
 
     .venv/bin/python benchmarks/vs_openspiel.py --bots greedy,search:easy --games 200
     nice -n 10 .venv/bin/python benchmarks/vs_openspiel.py --bots search --games 2000 --workers 2 --json
@@ -37,10 +39,15 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from rummykit.actions import TakeDiscard
 from rummykit.arena import mean_interval, wilson_interval
 from rummykit.bots import make_bot
 from rummykit.interop.openspiel_gin import action_id, openspiel_params, round_from_deal, to_action
 from rummykit.rules import Rules
+from rummykit.views import Phase
+
+DRAW_PHASES = (Phase.FIRST_UPCARD, Phase.DRAW, Phase.WALL)
+"""The phases that begin a turn: a player takes the upcard there, or does not."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +67,8 @@ class GameOutcome:
     """CPU time of the rummykit bot's moves (every thread of the process)."""
     ending: str = ""
     """How the hand ended for the rummykit bot (:func:`ending`)."""
+    knock_after_take: bool = False
+    """The opponent knocked (or went gin) in the turn it took the upcard."""
 
 
 def ending(points: float, knocker: int | None, player: int, gin: bool) -> str:
@@ -93,6 +102,7 @@ def play_game(spec: str, rules_text: str, seed: int, deal: int, player: int) -> 
     opponent = pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), 1 - player)
     rng = random.Random(f"rummykit-vs-openspiel-bot-{seed}-{deal}-{player}")
     cards = iter(deck)
+    took = [False, False]  # per player: its turn began by taking the upcard
     moves = opponent_moves = 0
     seconds = opponent_seconds = cpu = 0.0
     while not state.is_terminal():
@@ -116,6 +126,8 @@ def play_game(spec: str, rules_text: str, seed: int, deal: int, player: int) -> 
             opponent_seconds += time.perf_counter() - start
             opponent_moves += 1
             action = to_action(move, mirror)
+        if mirror.phase in DRAW_PHASES:
+            took[to_move] = isinstance(action, TakeDiscard)
         mirror.apply(action)
         state.apply_action(move)
     points = state.returns()[player]
@@ -124,8 +136,9 @@ def play_game(spec: str, rules_text: str, seed: int, deal: int, player: int) -> 
     knocker = mirror.view(player).knocker
     gin = result is not None and knocker is not None and result.hand_values[knocker] == 0
     end = ending(points, knocker, player, gin)  # rummykit seats are OpenSpiel's player ids
+    fed = knocker is not None and knocker != player and took[knocker]
     return GameOutcome(
-        deal, player, points, moves, seconds, opponent_moves, opponent_seconds, ours != points, cpu, end
+        deal, player, points, moves, seconds, opponent_moves, opponent_seconds, ours != points, cpu, end, fed
     )
 
 
@@ -169,6 +182,7 @@ def summary(spec: str, outcomes: Sequence[GameOutcome]) -> dict[str, Any]:
         "openspiel_ms_per_move": 1e3 * sum(o.opponent_seconds for o in outcomes) / max(1, opponent_moves),
         "mismatches": sum(o.mismatch for o in outcomes),
         "endings": dict(sorted(Counter(o.ending for o in outcomes).items())),
+        "opponent_knocks_after_take": sum(o.knock_after_take for o in outcomes),
     }
 
 
@@ -222,7 +236,8 @@ def main(argv: list[str] | None = None) -> int:
             flush=True,
         )
         endings = ", ".join(f"{k} {100 * v / max(1, f['games']):.1f} %" for k, v in f["endings"].items())
-        print(f"{'':<16}endings: {endings}", flush=True)
+        fed = 100 * f["opponent_knocks_after_take"] / max(1, f["games"])
+        print(f"{'':<16}endings: {endings}; the opponent knocked on a taken upcard {fed:.1f} %", flush=True)
     return 0
 
 

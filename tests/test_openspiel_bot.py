@@ -116,6 +116,9 @@ def test_vs_openspiel_smoke_game_with_seats_swapped() -> None:
     assert sum(figures["endings"].values()) == 4
     kinds = {f"{side} {kind}" for side in ("own", "opp") for kind in ("gin", "knock", "undercut")}
     assert all(o.ending in kinds | {"dead"} for o in outcomes)
+    assert all(o.ending.startswith("opp") for o in outcomes if o.knock_after_take)
+    assert outcomes[0].knock_after_take  # deal 0: OpenSpiel's bot goes gin in the turn it takes the upcard
+    assert figures["opponent_knocks_after_take"] == sum(o.knock_after_take for o in outcomes)
 
 
 def test_vs_openspiel_names_how_a_game_ended() -> None:
