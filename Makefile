@@ -83,4 +83,4 @@ bench: $(VENV)/.installed-dev
 	$(BIN)/python benchmarks/playout.py
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info src/*.egg-info $(CORE)/solver/*.so .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build dist *.egg-info src/*.egg-info $(CORE)/solver/*.so $(CORE)/envs/*.so .pytest_cache .mypy_cache .ruff_cache
