@@ -132,6 +132,7 @@ def main() -> None:
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.logger import Logger
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     torch.set_num_threads(args.threads)
@@ -154,6 +155,7 @@ def main() -> None:
         device="cpu",
         verbose=0,
     )
+    model.set_logger(Logger(folder=None, output_formats=[]))  # the curve below is the log, no SB3 folder
     curve_path = args.out / "curve.csv"
     rows: list[dict[str, float]] = []
 

@@ -26,6 +26,7 @@ from rummykit.envs.single import RummyEnv
 def trained(tmp_path_factory: pytest.TempPathFactory) -> tuple[object, Path]:
     import torch
     from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.logger import Logger
 
     torch.set_num_threads(1)
     env = RummyEnv(rules="viennese", players=2, opponents="random", derived_features=True)
@@ -33,6 +34,7 @@ def trained(tmp_path_factory: pytest.TempPathFactory) -> tuple[object, Path]:
         "MlpPolicy", env, n_steps=128, batch_size=64, n_epochs=1, seed=0, device="cpu",
         policy_kwargs={"net_arch": [32, 32]},
     )
+    model.set_logger(Logger(folder=None, output_formats=[]))  # SB3's default makes a folder in /tmp
     model.learn(total_timesteps=384)
     assert model.num_timesteps >= 384
     path = tmp_path_factory.mktemp("policy") / "policy.npz"
