@@ -41,8 +41,10 @@ serve: $(VENV)/.installed-web
 # Which solver backend runs; NATIVE_REQUIRED=1 (CI) fails when the compiled one could not be built.
 native: $(VENV)/.installed-dev
 	@$(BIN)/python -c "from rummykit.solver import backend; print(backend.describe())"
+	@$(BIN)/python -c "from rummykit.envs import compiled; print(compiled.describe())"
 	@if [ "$(NATIVE_REQUIRED)" = 1 ]; then $(BIN)/python -c "from rummykit.solver import backend; \
-		assert backend.native is not None, backend.native_status"; fi
+		assert backend.native is not None, backend.native_status; \
+		from rummykit.envs import compiled; assert compiled.NATIVE is not None, compiled.describe()"; fi
 
 # The whole suite with the compiled extensions, then the solver, bot and env-observation suites again on
 # the pure twins.

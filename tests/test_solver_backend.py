@@ -33,6 +33,9 @@ def test_info_names_the_backend() -> None:
     assert result.exit_code == 0
     assert backend.describe() in result.output
     assert backend.current.name in result.output
+    from rummykit.envs import compiled
+
+    assert compiled.describe() in result.output
 
 
 def test_select_and_use() -> None:

@@ -1,8 +1,9 @@
 """The ``rummykit`` command line: a thin adapter over the public API.
 
 Commands: ``rules`` (show a rule set; with ``--coverage`` where each option changes the game),
-``meld`` (judge a meld), ``info`` (version and solver backend) and ``demo`` (a short overview);
-``play`` (a match in the terminal, :mod:`rummykit.cli.play`) and ``replay`` (step through a saved game);
+``meld`` (judge a meld), ``info`` (version, solver backend and environment encoder) and ``demo``
+(a short overview); ``play`` (a match in the terminal, :mod:`rummykit.cli.play`) and ``replay``
+(step through a saved game);
 ``serve`` (play in the browser, :mod:`rummykit.cli.serve`); ``arena`` and ``selfplay`` (bots against
 bots, locally or on a Ray cluster).
 Bad input prints one ``error:`` line to stderr and exits with status 2; an illegal meld given to
@@ -188,7 +189,8 @@ def meld_command(
 
 @app.command("info")
 def info_command() -> None:
-    """Version, Python, and which solver backend runs (compiled C++ kernels or the pure-Python twin)."""
+    """Version, Python, and which solver backend and environment encoder run (compiled C++ or the
+    pure-Python twins)."""
     import platform
 
     from rummykit import __version__
@@ -196,6 +198,12 @@ def info_command() -> None:
 
     typer.echo(f"rummykit {__version__} on Python {platform.python_version()}")
     typer.echo(backend.describe())
+    try:
+        from rummykit.envs import compiled
+    except ImportError:  # the environments need the rl extra
+        typer.echo("environments: not installed (pip install 'rummykit[rl]')")
+    else:
+        typer.echo(compiled.describe())
 
 
 @app.command("demo")

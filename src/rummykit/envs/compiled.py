@@ -28,3 +28,11 @@ def _load() -> Any | None:
 
 NATIVE: Final = _load()
 """The compiled module, or ``None`` (not built, or ``RUMMYKIT_PURE=1``)."""
+
+
+def describe() -> str:
+    """One line: the active environment encoder and, for the pure twin, why."""
+    if NATIVE is not None:
+        return "environment encoder: native (compiled C++)"
+    reason = f"{PURE_ENV}=1" if os.environ.get(PURE_ENV, "") == "1" else "rummykit.envs._native is not built"
+    return f"environment encoder: python ({reason})"
