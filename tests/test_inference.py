@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 
 import rummykit as rk
 from rummykit.actions import Action
@@ -154,6 +155,38 @@ def test_search_does_not_hand_an_opponent_the_card_it_collects() -> None:
     assert GreedyBot().choose(view, legal, random.Random(0)) == Discard(Card.parse("QC"))
     bot = IsmctsBot(budget=Budget(determinizations=40, horizon=6, candidates=3))
     assert bot.choose(view, legal, random.Random(0)) == Discard(Card.parse("KH"))
+
+
+def test_the_search_deals_its_determinizations_with_its_sampler() -> None:
+    """``IsmctsBot.sampler`` deals every determinization of a decision (the seam through which
+    ``benchmarks/ceiling.py`` hands the search the true cards); by default it is ``sample_hidden``."""
+    from rummykit.actions import Discard
+    from rummykit.bots import IsmctsBot
+    from rummykit.bots.search import Budget
+
+    rnd = _queens_taken()
+    view, legal = rnd.view(0), rnd.legal_actions()
+    truth = [int(c) for c in rnd.hands[1]]
+    calls: list[int] = []
+
+    def true_hands(
+        view: rk.PlayerView,
+        rng: random.Random,
+        memory: TableMemory | None = None,
+        behaviour: bool = True,
+        weights: dict[int, list[float]] | None = None,
+        unseen: Sequence[int] | None = None,
+    ) -> tuple[dict[int, list[int]], list[int]]:
+        calls.append(view.seat)
+        rest = [c for c in (unseen or []) if c not in truth]
+        rng.shuffle(rest)
+        return {1: list(truth)}, rest
+
+    bot = IsmctsBot(budget=Budget(determinizations=40, horizon=6, candidates=3))
+    assert bot.sampler is sample_hidden
+    bot.sampler = true_hands
+    assert bot.choose(view, legal, random.Random(0)) == Discard(Card.parse("KH"))  # QS QD are held
+    assert calls == [0] * 40
 
 
 def test_only_a_discard_that_completes_a_meld_is_charged_as_feeding() -> None:

@@ -29,7 +29,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Final
+from typing import Final, Protocol
 
 from rummykit import solver
 from rummykit.actions import Action, CallRummy, Discard, Knock, TakeDiscard
@@ -288,6 +288,21 @@ def seat_weights(view: PlayerView, memory: TableMemory | None) -> dict[int, list
     }
 
 
+class Sampler(Protocol):
+    """Deals one determinization from a view: the signature of :func:`sample_hidden`, the search
+    bot's sampler (:attr:`~rummykit.bots.ismcts.IsmctsBot.sampler`)."""
+
+    def __call__(
+        self,
+        view: PlayerView,
+        rng: random.Random,
+        memory: TableMemory | None = None,
+        behaviour: bool = True,
+        weights: dict[int, list[float]] | None = None,
+        unseen: Sequence[int] | None = None,
+    ) -> tuple[dict[int, list[int]], list[int]]: ...
+
+
 def sample_hidden(
     view: PlayerView,
     rng: random.Random,
@@ -333,6 +348,7 @@ def sample_hidden(
 
 __all__ = [
     "Evidence",
+    "Sampler",
     "TableMemory",
     "contradicts",
     "sample_hidden",

@@ -74,7 +74,7 @@ from rummykit.bots.duel import (
     wait_value,
 )
 from rummykit.bots.greedy import Situation, buyback_pays, discard_scores, policy_action, without
-from rummykit.bots.inference import TableMemory, sample_hidden, seat_weights
+from rummykit.bots.inference import Sampler, TableMemory, sample_hidden, seat_weights
 from rummykit.bots.race import knock_home
 from rummykit.bots.rollout import TablePlay, engine_rollout, engine_round, fast_family, utility
 from rummykit.bots.search import TAKE_DISCARDS, Budget, last_turn
@@ -145,6 +145,10 @@ class IsmctsBot:
         """Knock games: value a race by the chance that the opponents, given the turns they have
         played, are not home yet (:func:`~rummykit.bots.duel.survival`); off: search-v1's constant
         discount per turn."""
+        self.sampler: Sampler = sample_hidden
+        """Deals the determinizations (the opponents' hands and the stock) from the bot's view and
+        memory; ``benchmarks/ceiling.py`` swaps in the true cards to measure what knowing them is
+        worth."""
         self.memories: dict[int, TableMemory] = {}
         """The evidence gathered per seat this bot plays (one bot may sit in several seats)."""
         self.searches = 0
@@ -259,7 +263,7 @@ class IsmctsBot:
         others = seats[me + 1 :] + seats[:me]
         out: list[Sample] = []
         for _ in range(self.budget.determinizations):
-            hands, stock = sample_hidden(view, rng, memory, weights=weights, unseen=unseen)
+            hands, stock = self.sampler(view, rng, memory, weights=weights, unseen=unseen)
             draws = deal_draws(stock[: view.stock_size], len(seats))
             out.append(
                 Sample(
@@ -332,7 +336,7 @@ class IsmctsBot:
         weights = seat_weights(view, memory)
         unseen = [int(c) for c in unseen_cards(view)]
         samples = [
-            sample_hidden(view, rng, memory, weights=weights, unseen=unseen)
+            self.sampler(view, rng, memory, weights=weights, unseen=unseen)
             for _ in range(budget.determinizations)
         ]
         fast = fast_family(view.rules)
@@ -390,7 +394,7 @@ class IsmctsBot:
         turns = self.budget.horizon * len(view.active_seats)
         totals = [0.0, 0.0]
         for _ in range(self.budget.determinizations):
-            hands, stock = sample_hidden(view, rng, memory, weights=weights, unseen=unseen)
+            hands, stock = self.sampler(view, rng, memory, weights=weights, unseen=unseen)
             base = TablePlay.start(view, hands, stock)
             base.hold_seat, base.hold_until = me, self.closing_hand
             for i, laid in enumerate((True, False)):
