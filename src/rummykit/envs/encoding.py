@@ -516,11 +516,13 @@ class Composer:
 
     __slots__ = ("_node", "_root", "tokens")
 
-    def __init__(self, actions: Iterable[Action]) -> None:
+    def __init__(self, actions: Iterable[Action], short: bool = True) -> None:
+        """``short=False`` skips the one-pass build of :func:`_short_children` (for a caller that
+        already knows it does not apply)."""
         root = self._root = _Node(0, None)
         if not isinstance(actions, (list, tuple)):
             actions = list(actions)  # read twice when not all of them are short
-        children = _short_children(actions)
+        children = _short_children(actions) if short else None
         if children is None:
             groups: dict[int, list[_Entry]] = {}
             _group_by_first_token([(None, action) for action in actions], groups)
@@ -621,4 +623,5 @@ def composer(actions: Sequence[Action]) -> TokenComposer:
         short: TokenComposer | None = NATIVE.ShortComposer.build(actions, _SHORT_SPEC, _masked_out)
         if short is not None:
             return short
+        return Composer(actions, short=False)  # the compiled build refuses exactly where the Python one does
     return Composer(actions)

@@ -170,19 +170,6 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
             raise ValueError(f"{agent} is to move and must give a token, not None")
         self._step_token(agent, int(action))
 
-    def last(
-        self, observe: bool = True
-    ) -> tuple[dict[str, npt.NDArray[Any]] | None, float, bool, bool, dict[str, Any]]:
-        """``AECEnv.last``: the selected agent's observation, reward, ends and infos."""
-        agent = self.agent_selection
-        return (
-            self.observe(agent) if observe else None,
-            self._cumulative_rewards[agent],
-            self.terminations[agent],
-            self.truncations[agent],
-            self.infos[agent],
-        )
-
     def _step_token(self, agent: str, token: int) -> None:
         """The step of the live ``agent`` to move with ``token`` (checked by the game)."""
         self._cumulative_rewards[agent] = 0.0
