@@ -333,11 +333,18 @@ class GinFamily:
     def plan_offered(self, rnd: RoundState, action: Action) -> Plan:
         """The effect of ``action`` taken from the current :meth:`legal_actions` list (the caller
         guarantees that; :meth:`rummykit.round.Round.apply` does): a discard after the draw, the
-        most frequent action, is not checked again; every other kind is planned as usual."""
-        if type(action) is Discard and rnd.phase is _PHASE_DISCARD:
+        most frequent action, is not checked again, a draw or take goes straight to its effect;
+        every other kind is planned as usual."""
+        phase = rnd.phase
+        if type(action) is Discard and phase is _PHASE_DISCARD:
             seat = rnd.to_move
             card = action.card
             return self._discard_effect(rnd, seat, card, rnd.hands[seat].minus(card))
+        if phase is _PHASE_DRAW:  # what _plan_draw decides for the offered draw and take
+            if type(action) is Draw:
+                return self._plan_stock(rnd)
+            if type(action) is TakeDiscard:
+                return self._plan_take(rnd, counted=True)
         return self.plan(rnd, action)
 
     def _plan_discard(self, rnd: RoundState, action: Discard) -> Plan:
