@@ -210,7 +210,9 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
         if rewards is not game.no_rewards or self._rewarded:  # else every reward is 0 already
             self.rewards = {a: rewards[i] for i, a in enumerate(self.possible_agents) if a in self.rewards}
             self._rewarded = any(rewards)
-        infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        infos: dict[str, dict[str, Any]] = {}
+        for a in self.agents:  # a loop, not a comprehension: no frame of its own on every action
+            infos[a] = {}
         infos[agent] = {"action": action_text(applied)}
         self.infos = infos
         if game.is_over:
