@@ -217,22 +217,36 @@ class Hand:
 
     def plus(self, card: int) -> Hand:
         """A copy with one more copy of ``card``."""
-        after = self.copy()
-        after.add(card)
+        # copy() and add() written out: the engine calls this on every draw.
+        counts = self._counts[:]
+        counts[card] += 1
+        after = Hand.__new__(Hand)
+        after._counts = counts
+        after._size = self._size + 1
         cards = self._cards
         if cards is not None and 0 <= card < NUM_CODES:  # keep the card order without a rescan
             i = bisect_right(cards, card)
             after._cards = (*cards[:i], Card._cache[card], *cards[i:])
+        else:
+            after._cards = None
         return after
 
     def minus(self, card: int) -> Hand:
         """A copy less one copy of ``card``; :class:`KeyError` if it is not held."""
-        after = self.copy()
-        after.remove(card)
+        # copy() and remove() written out: the engine calls this on every discard.
+        counts = self._counts[:]
+        if counts[card] == 0:
+            raise KeyError(card)
+        counts[card] -= 1
+        after = Hand.__new__(Hand)
+        after._counts = counts
+        after._size = self._size - 1
         held = self._cards
         if held is not None:  # keep the card order without a rescan
             i = held.index(card)
             after._cards = held[:i] + held[i + 1 :]
+        else:
+            after._cards = None
         return after
 
     def remove_all(self, cards: Iterable[int]) -> None:

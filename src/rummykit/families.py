@@ -31,13 +31,24 @@ FAMILIES: Final[Mapping[str, Family]] = MappingProxyType(_BY_NAME)
 """Turn logic by ``Rules.family``."""
 
 
+_last_asked: tuple[Rules, Family] | None = None
+"""The rules asked for last and their family: the engine asks twice on every action, nearly always
+for the same (immutable) rules object, and ``Rules.family`` is a computed property."""
+
+
 def family_for(rules: Rules) -> Family:
     """The turn logic of ``rules``.
 
     Raises:
         RulesError: no family of that name is registered.
     """
+    global _last_asked
+    last = _last_asked
+    if last is not None and last[0] is rules:
+        return last[1]
     try:
-        return _BY_NAME[rules.family]  # the plain dict: the engine asks on every action
+        family = _BY_NAME[rules.family]  # the plain dict: the engine asks on every action
     except KeyError:
         raise RulesError(f"no turn logic for the {rules.family!r} family", "family") from None
+    _last_asked = (rules, family)
+    return family

@@ -149,6 +149,34 @@ def _update(rnd: RoundState, **changes: object) -> None:
         rnd.gin = GinInfo(*values)
 
 
+_new_object = object.__new__
+(
+    _SET_KNOCK_CARD, _SET_UPCARD_PASSES, _SET_UPCARD_DRAWS, _SET_PREV_UPCARD, _SET_REPEATED,
+    _SET_KNOCKER_MELDS, _SET_LAYOFFS, _SET_LAYOFFS_DONE,
+) = (GinInfo.__dict__[name].__set__ for name in _GIN_FIELDS)
+
+
+def _set_turn_facts(
+    rnd: RoundState, gin: GinInfo, upcard_draws: int, prev_upcard: Card | None, repeated: bool
+) -> None:
+    """``_update(rnd, upcard_draws=…, prev_upcard=…, repeated=…)`` where ``gin`` is the round's
+    :class:`GinInfo`, written out for the draws and discards of every turn: the same replacement
+    (kept when nothing changes), without the generic field loop."""
+    if gin.upcard_draws != upcard_draws or gin.prev_upcard != prev_upcard or gin.repeated != repeated:
+        # GinInfo(knock_card, upcard_passes, upcard_draws, …): the same frozen object, its slots
+        # filled through their descriptors (the dataclass __init__ costs about twice as much).
+        new: GinInfo = _new_object(GinInfo)
+        _SET_KNOCK_CARD(new, gin.knock_card)
+        _SET_UPCARD_PASSES(new, gin.upcard_passes)
+        _SET_UPCARD_DRAWS(new, upcard_draws)
+        _SET_PREV_UPCARD(new, prev_upcard)
+        _SET_REPEATED(new, repeated)
+        _SET_KNOCKER_MELDS(new, gin.knocker_melds)
+        _SET_LAYOFFS(new, gin.layoffs)
+        _SET_LAYOFFS_DONE(new, gin.layoffs_done)
+        rnd.gin = new
+
+
 def _hand_to(rnd: RoundState, seat: int, phase: Phase) -> None:
     rnd.to_move = seat
     rnd.turn += 1
@@ -248,7 +276,8 @@ class GinFamily:
 
         def effect() -> Card:
             upcard = rnd.discard_pile[-1] if rnd.discard_pile else None
-            _update(rnd, prev_upcard=upcard)
+            gin = _gin(rnd)
+            _set_turn_facts(rnd, gin, gin.upcard_draws, upcard, gin.repeated)
             card = rnd.stock.pop()
             rnd.hands[seat] = rnd.hands[seat].plus(card)
             rnd.phase = _PHASE_DISCARD
@@ -264,17 +293,18 @@ class GinFamily:
         gin = _gin(rnd)
 
         def effect() -> None:
+            draws = gin.upcard_draws
             if counted:
-                draws = gin.upcard_draws + 1
-                _update(rnd, upcard_draws=draws)
+                draws += 1
                 if draws >= rnd.rules.max_upcard_draws:
                     # OpenSpiel's bound: this take is not made, the hand is dead.
+                    _set_turn_facts(rnd, gin, draws, gin.prev_upcard, gin.repeated)
                     rnd.end_unscored(Termination.DRAWN)
                     return
             rnd.discard_pile.pop()
             rnd.hands[seat] = rnd.hands[seat].plus(card)
             rnd.taken_discard = card
-            _update(rnd, prev_upcard=card)
+            _set_turn_facts(rnd, gin, draws, card, gin.repeated)  # both changes in one replacement
             rnd.phase = _PHASE_DISCARD
 
         return effect
@@ -303,11 +333,18 @@ class GinFamily:
     def plan_offered(self, rnd: RoundState, action: Action) -> Plan:
         """The effect of ``action`` taken from the current :meth:`legal_actions` list (the caller
         guarantees that; :meth:`rummykit.round.Round.apply` does): a discard after the draw, the
-        most frequent action, is not checked again; every other kind is planned as usual."""
-        if type(action) is Discard and rnd.phase is _PHASE_DISCARD:
+        most frequent action, is not checked again, a draw or take goes straight to its effect;
+        every other kind is planned as usual."""
+        phase = rnd.phase
+        if type(action) is Discard and phase is _PHASE_DISCARD:
             seat = rnd.to_move
             card = action.card
             return self._discard_effect(rnd, seat, card, rnd.hands[seat].minus(card))
+        if phase is _PHASE_DRAW:  # what _plan_draw decides for the offered draw and take
+            if type(action) is Draw:
+                return self._plan_stock(rnd)
+            if type(action) is TakeDiscard:
+                return self._plan_take(rnd, counted=True)
         return self.plan(rnd, action)
 
     def _plan_discard(self, rnd: RoundState, action: Discard) -> Plan:
@@ -327,7 +364,7 @@ class GinFamily:
             if repeated and gin.repeated and rules.repeat_discard_draw:
                 rnd.end_unscored(Termination.DRAWN)
                 return
-            _update(rnd, repeated=repeated)
+            _set_turn_facts(rnd, gin, gin.upcard_draws, gin.prev_upcard, repeated)
             wall = len(rnd.stock) <= rules.wall_stock_size
             _hand_to(rnd, _other(rnd, seat), _PHASE_WALL if wall else _PHASE_DRAW)
 
@@ -535,6 +572,8 @@ class GinFamily:
     # Legal actions ------------------------------------------------------------------------------
     def legal_actions(self, rnd: RoundState) -> list[Action]:
         phase = rnd.phase
+        if phase is _PHASE_DRAW and rnd.gin is not None:  # every other turn: nothing to look at
+            return [_DRAW, _TAKE]
         rules = rnd.rules
         gin = _gin(rnd)
         seat = rnd.to_move

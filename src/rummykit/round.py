@@ -40,6 +40,7 @@ from rummykit.actions import Action, Draw, TakeDiscard
 from rummykit.cards import JOKER_CODE, Card, Hand, build_deck, parse_cards
 from rummykit.errors import IllegalActionError, RulesError
 from rummykit.events import Event as Event
+from rummykit.events import record
 from rummykit.families import family_for
 from rummykit.family import Plan
 from rummykit.gin import GIN_PHASES, start_gin
@@ -210,38 +211,44 @@ class Round:
             action = Action.parse(action)
         state = self._state
         seat = state.to_move
+        history = self._history
+        done = len(history)
         offered = self._offered
         self._offered = None
-        trusted = False
-        if offered is not None and offered[0] is state and offered[1] == len(self._history):
+        effect: Plan | None = None
+        over = state.phase is _PHASE_OVER
+        if offered is not None and offered[0] is state and offered[1] == done and not over:
             for candidate in reversed(offered[2]):  # discards, the most frequent, come last
                 if candidate is action:
-                    trusted = state.phase is not _PHASE_OVER
+                    # One of the actions just offered for this very state: the family may skip its
+                    # checks.
+                    family = family_for(state.rules)
+                    plan = getattr(family, "plan_offered", family.plan)
+                    effect = plan(state, action)
                     break
-        if trusted:
-            # One of the actions just offered for this very state: the family may skip its checks.
-            family = family_for(state.rules)
-            plan_offered = getattr(family, "plan_offered", None)
-            effect = plan_offered(state, action) if plan_offered is not None else family.plan(state, action)
-        else:
+        if effect is None:
             effect = self._plan(action)
-        if len(self._history) % UNDO_CHECKPOINT_EVERY == 0:
-            self._undo.append((len(self._history), state.snapshot()))
+        if done % UNDO_CHECKPOINT_EVERY == 0:
+            self._undo.append((done, state.snapshot()))
         turn = state.turn
-        state.steps.clear()
+        steps = state.steps
+        steps.clear()
         drawn = effect()
         if state.taken_discard is not None and isinstance(action, TakeDiscard):
             state.known_cards[seat] = state.known_cards[seat].plus(state.taken_discard)
         known = state.known_cards[seat]
-        if len(known) and not isinstance(action, (Draw, TakeDiscard)):  # a draw only adds cards
+        if known._size and not isinstance(action, (Draw, TakeDiscard)):  # a draw only adds cards
             # Cards known to be held leave that knowledge once laid or discarded (faces are alike,
             # so the multiset minimum of known and held cards is exactly what is still known).
             hand = state.hands[seat]
             if not known.is_within(hand):
                 state.known_cards[seat] = known.common(hand)
-        event = Event(len(self._history), seat, action, turn, drawn, tuple(state.steps))
-        state.steps.clear()
-        self._history.append(event)
+        if steps:
+            event = record(done, seat, action, turn, drawn, tuple(steps))
+            steps.clear()
+        else:
+            event = record(done, seat, action, turn, drawn)
+        history.append(event)
         return event
 
     def undo(self) -> Event:

@@ -329,8 +329,11 @@ def candidate_actions(game: Round | Match) -> list[Action]:
     """
     legal = game.legal_actions()
     rnd = game.round if isinstance(game, Match) else game
-    if rnd.rules.is_knock_game or (isinstance(game, Match) and game.pending_buyback):
-        return legal  # no openings: every action has one spelling already
+    rules = rnd.rules
+    if rules.is_knock_game or rules.is_gin or (isinstance(game, Match) and game.pending_buyback):
+        # No openings: every action has one spelling already (gin lays its melds one at a time, and
+        # offers each action once).
+        return legal
     extra = compound_openings(rnd) if rnd.phase is Phase.PLAY else []
     # Only openings, melds and joker exchanges can repeat once canonical: the engine offers every
     # other action once (one draw, one take, one discard per distinct card, one lay-off per card,

@@ -44,7 +44,7 @@ Version history (the name ``rummy_v0`` is kept; the changes only add to what v0 
 from __future__ import annotations
 
 import io
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -53,6 +53,7 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.env import AECIterable
 from pettingzoo.utils.env_logger import EnvLogger
 
+from rummykit.actions import Action
 from rummykit.envs import encoding as enc
 from rummykit.envs.game import RewardKind, Scope, TokenGame
 from rummykit.rules import Rules
@@ -63,6 +64,25 @@ DEFAULT_ILLEGAL_REWARD = -1.0
 
 def _agent(seat: int) -> str:
     return f"player_{seat}"
+
+
+_TEXTS: dict[int, tuple[Action, str]] = {}
+"""``str(action)`` by ``id(action)``, with the action kept alive so that its id stays its own: the
+engine offers the same action objects again and again (draws, takes, discards)."""
+_TEXTS_KEPT: Final = 4096
+
+
+def action_text(action: Action) -> str:
+    """``str(action)``, remembered for the action objects the engine offers again and again."""
+    key = id(action)
+    entry = _TEXTS.get(key)
+    if entry is not None and entry[0] is action:
+        return entry[1]
+    if len(_TEXTS) >= _TEXTS_KEPT:
+        _TEXTS.clear()
+    text = str(action)
+    _TEXTS[key] = (action, text)
+    return text
 
 
 def observation_space(size: int) -> spaces.Dict:
@@ -190,8 +210,11 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
         if rewards is not game.no_rewards or self._rewarded:  # else every reward is 0 already
             self.rewards = {a: rewards[i] for i, a in enumerate(self.possible_agents) if a in self.rewards}
             self._rewarded = any(rewards)
-        self.infos = {a: {} for a in self.agents}
-        self.infos[agent]["action"] = str(applied)
+        infos: dict[str, dict[str, Any]] = {}
+        for a in self.agents:  # a loop, not a comprehension: no frame of its own on every action
+            infos[a] = {}
+        infos[agent] = {"action": action_text(applied)}
+        self.infos = infos
         if game.is_over:
             self.terminations = dict.fromkeys(self.agents, True)
         elif game.stuck or (self.max_cycles is not None and self._steps >= self.max_cycles):
@@ -247,7 +270,9 @@ class classic_env(raw_env):  # PettingZoo's lower-case name for environment clas
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         if not self._has_reset:
             EnvLogger.error_observe_before_reset()
-        return super().observe(agent)
+        seat = self._seats[agent]  # raw_env.observe written out: the AEC loop calls it on every step
+        game = self.game
+        return {"observation": game.observe(seat), "action_mask": game.mask_of(seat)}
 
     def step(self, action: int | None) -> None:
         if not self._has_reset:
