@@ -159,7 +159,8 @@ def gin_duels(
     a row per sample. On the compiled solver backend the batch runs in native code without the GIL."""
     if len(opponents) != len(stocks):
         raise ValueError("one stock per opponent hand")
-    rows = solver.backend.current.gin_duels(rules, hands, opponents, stocks, DUEL_TURNS, DRAWN)
+    barred_taken = not rules.may_discard_taken_discard
+    rows = solver.backend.current.gin_duels(rules, hands, opponents, stocks, DUEL_TURNS, DRAWN, barred_taken)
     if rows is not None:
         return rows
     return [

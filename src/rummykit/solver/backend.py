@@ -126,10 +126,12 @@ class Backend(Protocol):
         stocks: Sequence[Sequence[int]],
         turns: int,
         drawn: float,
+        barred_taken: bool,
     ) -> list[list[float]] | None:
         """:func:`rummykit.bots.gin_duel.gin_duel` of every ``(hand, up)`` against every opponent hand
         with its stock (a row per opponent hand; at most ``turns`` turns, ``drawn`` for a duel nobody
-        won), or ``None`` when the backend leaves the duels to the Python play-out."""
+        won; ``barred_taken``: a card taken from the discard pile may not be discarded in the same turn),
+        or ``None`` when the backend leaves the duels to the Python play-out."""
         ...
 
 

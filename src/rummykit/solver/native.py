@@ -240,6 +240,7 @@ class NativeBackend:
         stocks: Sequence[Sequence[int]],
         turns: int,
         drawn: float,
+        barred_taken: bool,
     ) -> list[list[float]] | None:
         """The gin duel play-outs in compiled code, released from the GIL and spread over up to
         :data:`RACE_THREADS` threads (results do not depend on the split)."""
@@ -251,7 +252,7 @@ class NativeBackend:
             stocks,
             threshold=rules.knock_threshold or 0,
             less_than=rules.knock_comparison == "lt",
-            barred_taken=not rules.may_discard_taken_discard,
+            barred_taken=barred_taken,
             turns=turns,
             drawn=drawn,
             threads=threads,

@@ -196,5 +196,6 @@ class PythonBackend:
         stocks: Sequence[Sequence[int]],
         turns: int,
         drawn: float,
+        barred_taken: bool,
     ) -> list[list[float]] | None:
         return None  # the play-outs of rummykit.bots.gin_duel are the reference
