@@ -21,6 +21,12 @@ the games ended (:func:`ending`: who knocked, gin or undercut, or a dead hand), 
 opponent knocked in the turn it took a discard (the rummykit bot's discard or the first upcard): the
 race it won with a card it was given.
 
+A search bot's spec may end in ``+duel``, ``+peek`` or ``+peek-all``: its discards are then chosen by
+duels against the simple bot's rule (:mod:`rummykit.bots.gin_duel`) on opponent hands read from its
+view (``duel``: :func:`~rummykit.bots.gin_duel.sampled_opponents`), on the opponent's true hand with
+sampled stocks (``peek``) or on the true hand and the true stock (``peek-all``). The peeking bots
+cheat: they measure what knowing the opponent's cards would be worth to this search.
+
     .venv/bin/python benchmarks/vs_openspiel.py --bots greedy,search:easy --games 200
     nice -n 10 .venv/bin/python benchmarks/vs_openspiel.py --bots search --games 2000 --workers 2 --json
 """
@@ -41,10 +47,16 @@ from typing import Any
 
 from rummykit.actions import TakeDiscard
 from rummykit.arena import mean_interval, wilson_interval
-from rummykit.bots import make_bot
+from rummykit.bots import GinSearchBot, make_bot
+from rummykit.bots.base import Bot
+from rummykit.bots.gin_duel import OpponentSample, OpponentSampler, sampled_opponents
 from rummykit.interop.openspiel_gin import action_id, openspiel_params, round_from_deal, to_action
+from rummykit.round import Round
 from rummykit.rules import Rules
-from rummykit.views import Phase
+from rummykit.views import Phase, PlayerView
+
+DUEL_MODES = ("duel", "peek", "peek-all")
+"""The spec suffixes that make a search bot choose its discards by duels (module docstring)."""
 
 DRAW_PHASES = (Phase.FIRST_UPCARD, Phase.DRAW, Phase.WALL)
 """The phases that begin a turn: a player takes the upcard there, or does not."""
@@ -89,6 +101,39 @@ def deck_order(seed: int, deal: int) -> list[int]:
     return cards
 
 
+def peeked_opponents(mirror: Round, whole_stock: bool) -> OpponentSampler:
+    """Opponent samples that read the true round: the opponent's hand with the stock in random
+    orders, or (``whole_stock``) one sample with the true stock order (top first)."""
+
+    def sample(view: PlayerView, rng: random.Random, n: int) -> list[OpponentSample]:
+        theirs = [int(c) for c in mirror.hands[1 - view.seat].cards()]
+        stock = [int(c) for c in reversed(mirror.stock)]
+        drawable = max(0, view.stock_size - view.rules.wall_stock_size)
+        if whole_stock:
+            return [(theirs, stock[:drawable], 1.0)]
+        samples: list[OpponentSample] = []
+        for _ in range(n):
+            rng.shuffle(stock)
+            samples.append((theirs, stock[:drawable], 1.0))
+        return samples
+
+    return sample
+
+
+def build_bot(spec: str, mirror: Round) -> Bot:
+    """``make_bot(spec)``, or a search bot with duels for a spec ending in a :data:`DUEL_MODES` suffix."""
+    name, _, mode = spec.partition("+")
+    if not mode:
+        return make_bot(spec)
+    kind, _, level = name.partition(":")
+    if kind != "search" or mode not in DUEL_MODES:
+        raise ValueError(f"{spec}: only a search bot takes a duel suffix ({', '.join(DUEL_MODES)})")
+    opponents = sampled_opponents if mode == "duel" else peeked_opponents(mirror, mode == "peek-all")
+    bot = GinSearchBot(level or None, opponents=opponents)
+    bot.name = spec
+    return bot
+
+
 def play_game(spec: str, rules_text: str, seed: int, deal: int, player: int) -> GameOutcome:
     """One game: the rummykit bot ``spec`` as OpenSpiel's ``player`` on deal ``deal``."""
     import pyspiel  # type: ignore[import-not-found,unused-ignore]
@@ -98,7 +143,7 @@ def play_game(spec: str, rules_text: str, seed: int, deal: int, player: int) -> 
     state = game.new_initial_state()
     deck = deck_order(seed, deal)
     mirror = round_from_deal(deck, rules)
-    bot = make_bot(spec)
+    bot = build_bot(spec, mirror)
     opponent = pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), 1 - player)
     rng = random.Random(f"rummykit-vs-openspiel-bot-{seed}-{deal}-{player}")
     cards = iter(deck)

@@ -121,6 +121,26 @@ def test_vs_openspiel_smoke_game_with_seats_swapped() -> None:
     assert figures["opponent_knocks_after_take"] == sum(o.knock_after_take for o in outcomes)
 
 
+def test_vs_openspiel_duel_specs_play_and_peek_only_where_asked() -> None:
+    pytest.importorskip("pyspiel")
+    bench = _vs_openspiel()
+    for spec in ("search:easy+duel", "search:easy+peek", "search:easy+peek-all"):
+        outcomes = bench.run(spec, "gin", games=2, seed=7, workers=1)
+        assert len(outcomes) == 2 and not any(o.mismatch for o in outcomes), spec
+    mirror = rk.Round.new(rk.Rules.preset("gin"), 2, seed=3)
+    view = mirror.view(0)
+    peek = bench.build_bot("search:easy+peek-all", mirror).opponents
+    [(theirs, stock, weight)] = peek(view, random.Random(0), 5)
+    assert theirs == [int(c) for c in mirror.hands[1].cards()] and weight == 1.0
+    top_first = [int(c) for c in reversed(mirror.stock)]
+    assert stock == top_first[: view.stock_size - 2]  # the wall's two cards are not drawn
+    assert len(bench.build_bot("search:easy+peek", mirror).opponents(view, random.Random(0), 5)) == 5
+    with pytest.raises(ValueError, match="duel suffix"):
+        bench.build_bot("greedy+peek", mirror)
+    with pytest.raises(ValueError, match="duel suffix"):
+        bench.build_bot("search+look", mirror)
+
+
 def test_vs_openspiel_names_how_a_game_ended() -> None:
     ending = _vs_openspiel().ending
     assert ending(0.0, None, 0, False) == "dead"

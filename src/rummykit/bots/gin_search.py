@@ -11,6 +11,9 @@ the pace by race play-outs (:mod:`rummykit.bots.race`, in native code when built
   that the opponent can meld the card (:func:`~rummykit.bots.gin_feed.feed_chances`: sampled
   opponent hands holding the cards it is known to have taken, a hand that would have melded a card of
   the discard pile weighing less).
+* with a source of opponent hands (``opponents``, :data:`~rummykit.bots.gin_duel.OpponentSampler`),
+  the discard is instead the candidate with the best mean duel against those hands
+  (:mod:`~rummykit.bots.gin_duel`); off by default (see that module).
 * ``knock`` as soon as the hand allows it, and gin's other decisions (the wall, the knocker's
   discard and melds, the defender's lay-offs and melds) as greedy plays them
   (:func:`~rummykit.bots.gin_play.gin_action`).
@@ -26,12 +29,13 @@ from collections.abc import Sequence
 from typing import Final
 
 from rummykit.actions import Action, Discard, Draw, KnockDeclare, Pass, TakeDiscard
+from rummykit.bots.gin_duel import OpponentSampler, duel_values
 from rummykit.bots.gin_feed import feed_chances, hidden_hands
 from rummykit.bots.gin_play import gin_action
 from rummykit.bots.greedy import discard_scores, without
 from rummykit.bots.ismcts import IsmctsBot
 from rummykit.bots.race import knock_draw_races, knock_home, knock_races
-from rummykit.bots.search import TAKE_DISCARDS, SearchBot
+from rummykit.bots.search import TAKE_DISCARDS, Budget, SearchBot
 from rummykit.cards import Card
 from rummykit.rules import Rules
 from rummykit.views import Phase, PlayerView
@@ -49,7 +53,14 @@ cheapest by deadwood."""
 
 
 class GinSearchBot(SearchBot):
-    """:class:`SearchBot` that also plays gin (see the module docstring)."""
+    """:class:`SearchBot` that also plays gin (see the module docstring); ``opponents``: discards by
+    duels against these opponent samples, ``determinizations`` of them per decision."""
+
+    def __init__(
+        self, level: str | None = None, budget: Budget | None = None, opponents: OpponentSampler | None = None
+    ) -> None:
+        super().__init__(level, budget)
+        self.opponents = opponents
 
     def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
         if view.gin is None or len(legal) == 1:
@@ -113,6 +124,11 @@ class GinSearchBot(SearchBot):
         if len(picked) == 1:
             return Discard(Card(picked[0]))
         self.searches += 1
+        if self.opponents is not None:
+            samples = self.opponents(view, rng, self.budget.determinizations)
+            self.playouts += len(picked) * len(samples)
+            duels = duel_values(rules, [(without(hand, (card,)), card) for card in picked], samples)
+            return Discard(Card(picked[min(range(len(picked)), key=lambda i: (-duels[i], i))]))
         chances = self._races(rules, [without(hand, (card,)) for card in picked], self._stocks(view, rng))
         feeds = feed_chances(picked, hidden_hands(view, rng)) if FEED_WEIGHT else [0.0] * len(picked)
         values = [chances[i] - FEED_WEIGHT * feeds[i] for i in range(len(picked))]

@@ -1434,6 +1434,104 @@ double knock_race(Worker& w, const Options& o, Hand h, const int* draws, int cou
     return count + 1 + left / rr.points_per_turn;
 }
 
+// ---- Gin duels (rummykit.bots.gin_duel): this seat against the simple rule bot, turn by turn. ----
+
+struct DuelRules {
+    int threshold;
+    bool less_than;     // knock_comparison "lt"
+    bool barred_taken;  // the card just taken from the discard pile may not be discarded again
+    int turns;          // gin_duel.DUEL_TURNS
+    double drawn;       // gin_duel.DRAWN
+};
+
+// gin_duel.knocks: eleven cards allow a knock (or gin) after the best discard.
+bool duel_knocks(Worker& w, const Hand& h, const DuelRules& dr) {
+    const int d = w.best_discards(h).first;
+    return d == 0 || (dr.less_than ? d < dr.threshold : d <= dr.threshold);
+}
+
+// gin_duel.opponent_takes (both seats' take rule).
+bool duel_takes(Worker& w, const Options& o, const Hand& h, int up, const DuelRules& dr) {
+    Hand with_up = h;
+    with_up.add(up);
+    if (duel_knocks(w, with_up, dr)) return true;
+    return w.min_deadwood(with_up) < w.min_deadwood(h) + o.dv[up];
+}
+
+// gin_duel.opponent_discard: the highest rank (then code) among the best discards, never ``barred``.
+int duel_opponent_discard(Worker& w, const Hand& h, int barred) {
+    u64 usable = w.best_discards(h).second & ~(barred >= 0 ? bit(barred) : 0);
+    if (!usable) usable = h.h1 & ~(barred >= 0 ? bit(barred) : 0);
+    int best = -1;
+    for (u64 x = usable; x; x &= x - 1) {
+        const int c = ctz(x);
+        if (best < 0 || c % kRanks > best % kRanks || (c % kRanks == best % kRanks && c > best)) best = c;
+    }
+    return best;
+}
+
+// gin_duel.own_discard: the best discard worth most (then code), never ``barred``; else the other card
+// leaving the least deadwood (then worth most, then the highest code).
+int duel_own_discard(Worker& w, const Options& o, const Hand& h, int barred) {
+    const u64 no_barred = ~(barred >= 0 ? bit(barred) : 0);
+    const u64 usable = w.best_discards(h).second & no_barred;
+    int best = -1;
+    for (u64 x = usable; x; x &= x - 1) {
+        const int c = ctz(x);
+        if (best < 0 || o.dv[c] > o.dv[best] || (o.dv[c] == o.dv[best] && c > best)) best = c;
+    }
+    if (best >= 0) return best;
+    int best_left = 0;
+    for (u64 x = h.h1 & no_barred; x; x &= x - 1) {
+        const int c = ctz(x);
+        Hand rest = h;
+        rest.remove_one(c);
+        const int left = w.min_deadwood(rest);
+        if (best < 0 || left < best_left || (left == best_left && (o.dv[c] > o.dv[best] || (o.dv[c] == o.dv[best] && c > best)))) {
+            best = c;
+            best_left = left;
+        }
+    }
+    return best;
+}
+
+// gin_duel.gin_duel: 1 when this seat knocks first, 0 when the opponent does, dr.drawn otherwise.
+double gin_duel(Worker& w, const Options& o, Hand ours, int up, Hand theirs, const std::vector<int>& stock,
+                const DuelRules& dr) {
+    const std::size_t n = stock.size();
+    std::size_t next = 0;
+    auto draw = [&](Hand& h, int c) {
+        if (!h.add(c)) throw std::invalid_argument("a face drawn a third time");
+    };
+    if (up < 0) {
+        if (n == 0) return dr.drawn;
+        draw(ours, stock[next++]);
+        if (duel_knocks(w, ours, dr)) return 1.0;
+        up = duel_own_discard(w, o, ours, -1);
+        ours.remove_one(up);
+    }
+    for (int turn = 0; turn < dr.turns; ++turn) {
+        for (int seat = 0; seat < 2; ++seat) {  // the opponent, then this seat
+            Hand& h = seat == 0 ? theirs : ours;
+            int barred = -1;
+            if (duel_takes(w, o, h, up, dr)) {
+                draw(h, up);
+                if (dr.barred_taken) barred = up;
+            } else if (next < n) {
+                draw(h, stock[next++]);
+            } else {
+                return dr.drawn;
+            }
+            if (duel_knocks(w, h, dr)) return seat == 0 ? 0.0 : 1.0;
+            up = seat == 0 ? duel_opponent_discard(w, h, barred) : duel_own_discard(w, o, h, barred);
+            h.remove_one(up);
+        }
+    }
+    return dr.drawn;
+}
+
+// ---- End of gin duels. ----
+
 [[noreturn]] void bad_card(const std::string& why) { throw py::value_error(why); }
 
 // rummykit.cards notation of a natural card: rank then suit letter (7H, 10D, AS).
@@ -1696,19 +1794,49 @@ class Solver {
         for (int c : read_codes(live))
             if (c != kJoker) live_mask |= bit(c);
         const RaceRules rr{threshold, less_than, points_per_turn, draw_aware, live_mask, out_margin, out_weight};
-        std::vector<std::vector<double>> out(ss.size(), std::vector<double>(hs.size()));
-        threads = std::max(1, std::min({threads, 8, static_cast<int>(ss.size())}));
+        return rows_in_threads(ss.size(), hs.size(), threads, [&](Worker& w, std::size_t s, std::size_t i) {
+            const int count = std::min<int>(draws, static_cast<int>(ss[s].size()));
+            return knock_race(w, o_, hs[i], ss[s].data(), count, rr);
+        });
+    }
+
+    // gin_duel of every (hand, up) against every opponent hand with its stock, as rows per opponent
+    // hand (up < 0: this seat draws first). Without the GIL, split over ``threads`` threads.
+    std::vector<std::vector<double>> gin_duels(py::handle hands, const std::vector<int>& ups, py::handle opponents,
+                                               py::handle stocks, int threshold, bool less_than, bool barred_taken,
+                                               int turns, double drawn, int threads) {
+        std::vector<Hand> hs;
+        for (py::handle hand : py::reinterpret_borrow<py::sequence>(hands)) hs.push_back(read_hand(hand));
+        std::vector<Hand> os;
+        for (py::handle hand : py::reinterpret_borrow<py::sequence>(opponents)) os.push_back(read_hand(hand));
+        std::vector<std::vector<int>> ss;
+        for (py::handle stock : py::reinterpret_borrow<py::sequence>(stocks)) ss.push_back(read_codes(stock));
+        if (ups.size() != hs.size() || os.size() != ss.size() || turns < 0)
+            throw py::value_error("invalid duel parameters");
+        for (int up : ups)
+            if (up >= 52) throw py::value_error("an upcard must be a natural card");
+        const DuelRules dr{threshold, less_than, barred_taken, turns, drawn};
+        return rows_in_threads(ss.size(), hs.size(), threads, [&](Worker& w, std::size_t s, std::size_t i) {
+            return gin_duel(w, o_, hs[i], ups[i], os[s], ss[s], dr);
+        });
+    }
+
+  private:
+    // ``cell(w, row, column)`` for every row and column, as rows, without the GIL: rows are split over
+    // ``threads`` threads (at most 8 and the row count), each with its own Worker and caches (never the
+    // shared worker: other Python threads may use it now); the first error is raised afterwards.
+    template <typename Cell>
+    std::vector<std::vector<double>> rows_in_threads(std::size_t rows, std::size_t columns, int threads, Cell cell) {
+        std::vector<std::vector<double>> out(rows, std::vector<double>(columns));
+        threads = std::max(1, std::min({threads, 8, static_cast<int>(rows)}));
         std::vector<std::string> errors(threads);
         {
             py::gil_scoped_release release;
             auto run = [&](int part) {
                 try {
-                    Worker w(o_, 12);  // never the shared worker: other Python threads may use it now
-                    for (std::size_t s = part; s < ss.size(); s += threads) {
-                        const int count = std::min<int>(draws, static_cast<int>(ss[s].size()));
-                        for (std::size_t i = 0; i < hs.size(); ++i)
-                            out[s][i] = knock_race(w, o_, hs[i], ss[s].data(), count, rr);
-                    }
+                    Worker w(o_, 12);
+                    for (std::size_t r = part; r < rows; r += threads)
+                        for (std::size_t c = 0; c < columns; ++c) out[r][c] = cell(w, r, c);
                 } catch (const std::exception& e) {
                     errors[part] = e.what();
                 }
@@ -1723,7 +1851,6 @@ class Solver {
         return out;
     }
 
-  private:
     Options o_;
     std::unique_ptr<Worker> worker_;
 };
@@ -1753,7 +1880,10 @@ PYBIND11_MODULE(_native, m) {
         .def("knock_races", &Solver::knock_races, py::arg("hands"), py::arg("stocks"), py::arg("draws"),
              py::arg("threshold"), py::arg("less_than"), py::arg("points_per_turn"), py::arg("threads") = 1,
              py::arg("draw_aware") = false, py::arg("live") = py::tuple(), py::arg("out_margin") = 0,
-             py::arg("out_weight") = 0.0);
+             py::arg("out_weight") = 0.0)
+        .def("gin_duels", &Solver::gin_duels, py::arg("hands"), py::arg("ups"), py::arg("opponents"),
+             py::arg("stocks"), py::arg("threshold"), py::arg("less_than"), py::arg("barred_taken"),
+             py::arg("turns"), py::arg("drawn"), py::arg("threads") = 1);
     m.attr("MAX_JOKERS") = kMaxJokers;
     m.def(
         "set_cards", [](py::tuple cards) { card_objects() = std::move(cards); }, py::arg("cards"),

@@ -118,6 +118,22 @@ class Backend(Protocol):
         when the backend leaves the races to the Python play-out."""
         ...
 
+    def gin_duels(
+        self,
+        rules: Rules,
+        hands: Sequence[tuple[Sequence[int], int | None]],
+        opponents: Sequence[Sequence[int]],
+        stocks: Sequence[Sequence[int]],
+        turns: int,
+        drawn: float,
+        barred_taken: bool,
+    ) -> list[list[float]] | None:
+        """:func:`rummykit.bots.gin_duel.gin_duel` of every ``(hand, up)`` against every opponent hand
+        with its stock (a row per opponent hand; at most ``turns`` turns, ``drawn`` for a duel nobody
+        won; ``barred_taken``: a card taken from the discard pile may not be discarded in the same turn),
+        or ``None`` when the backend leaves the duels to the Python play-out."""
+        ...
+
 
 def _load_native() -> tuple[Backend | None, str]:
     """The native backend, or ``None`` and why it is not used."""

@@ -232,6 +232,32 @@ class NativeBackend:
             out_weight=out_weight,
         )
 
+    def gin_duels(
+        self,
+        rules: Rules,
+        hands: Sequence[tuple[Sequence[int], int | None]],
+        opponents: Sequence[Sequence[int]],
+        stocks: Sequence[Sequence[int]],
+        turns: int,
+        drawn: float,
+        barred_taken: bool,
+    ) -> list[list[float]] | None:
+        """The gin duel play-outs in compiled code, released from the GIL and spread over up to
+        :data:`RACE_THREADS` threads (results do not depend on the split)."""
+        threads = RACE_THREADS if len(stocks) >= 16 else 1
+        return self.solver(rules).gin_duels(  # type: ignore[no-any-return]
+            [hand for hand, _ in hands],
+            [-1 if up is None else up for _, up in hands],
+            opponents,
+            stocks,
+            threshold=rules.knock_threshold or 0,
+            less_than=rules.knock_comparison == "lt",
+            barred_taken=barred_taken,
+            turns=turns,
+            drawn=drawn,
+            threads=threads,
+        )
+
     def clear_caches(self, meld_tables: bool = True) -> None:
         for found in self._by_options.values():
             found.clear_caches()

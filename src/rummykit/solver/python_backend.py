@@ -187,3 +187,15 @@ class PythonBackend:
         out_weight: float = 0.0,
     ) -> list[list[float]] | None:
         return None  # the play-outs of rummykit.bots.race are the reference
+
+    def gin_duels(
+        self,
+        rules: Rules,
+        hands: Sequence[tuple[Sequence[int], int | None]],
+        opponents: Sequence[Sequence[int]],
+        stocks: Sequence[Sequence[int]],
+        turns: int,
+        drawn: float,
+        barred_taken: bool,
+    ) -> list[list[float]] | None:
+        return None  # the play-outs of rummykit.bots.gin_duel are the reference
