@@ -202,16 +202,56 @@ def total_value(mask: int, values: Sequence[int]) -> int:
     return sum(values[c] for c in cards_of(mask))
 
 
-_MELD_VALUES: dict[tuple[int, ...], tuple[int, ...]] = {}
+class _ValueTables:
+    """What the searches read of one table of card values, worked out once per table: the value of
+    every meld (by meld id), the highest card value, and per suit the total value of every 13-bit
+    rank pattern (built on first use: 4 × 8,192 sums)."""
+
+    __slots__ = ("_patterns", "highest", "meld_values", "values")
+
+    def __init__(self, values: tuple[int, ...]) -> None:
+        self.values = values
+        self.meld_values = tuple(sum(values[c] for c in m.cards) for m in GIN_MELDS)
+        self.highest = max(values)
+        self._patterns: tuple[tuple[int, ...], ...] | None = None
+
+    @property
+    def patterns(self) -> tuple[tuple[int, ...], ...]:
+        if self._patterns is None:
+            suits = []
+            for suit in range(4):
+                row = [0] * (1 << NUM_RANKS)
+                for pattern in range(1, 1 << NUM_RANKS):
+                    low = pattern & -pattern
+                    row[pattern] = row[pattern ^ low] + self.values[suit * NUM_RANKS + low.bit_length() - 1]
+                suits.append(tuple(row))
+            self._patterns = tuple(suits)
+        return self._patterns
+
+
+_VALUE_TABLES: dict[tuple[int, ...], _ValueTables] = {}
+_last_tables: tuple[Sequence[int], _ValueTables] | None = None
+"""The value tuple asked for last and its tables: the engine passes the same tuple on every call,
+so an identity check spares hashing its 52 values (a tuple cannot change behind the check)."""
+
+
+def _tables(values: Sequence[int]) -> _ValueTables:
+    global _last_tables
+    last = _last_tables
+    if last is not None and last[0] is values:
+        return last[1]
+    key = tuple(values)
+    tables = _VALUE_TABLES.get(key)
+    if tables is None:
+        tables = _VALUE_TABLES[key] = _ValueTables(key)
+    if type(values) is tuple:
+        _last_tables = (values, tables)
+    return tables
 
 
 def meld_values(values: Sequence[int]) -> tuple[int, ...]:
     """The value of every meld (by meld id) under the card values ``values``."""
-    key = tuple(values)
-    known = _MELD_VALUES.get(key)
-    if known is None:
-        known = _MELD_VALUES[key] = tuple(sum(key[c] for c in m.cards) for m in GIN_MELDS)
-    return known
+    return _tables(values).meld_values
 
 
 class _Search:
@@ -343,25 +383,6 @@ def eleven_card_deadwood(mask: int, values: Sequence[int], rule: ElevenCardDeadw
     return total - best - drop
 
 
-_PATTERN_VALUES: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
-
-
-def _pattern_values(values: Sequence[int]) -> tuple[tuple[int, ...], ...]:
-    """Per suit, the total value of every 13-bit rank pattern of that suit (built on first use)."""
-    key = tuple(values)
-    table = _PATTERN_VALUES.get(key)
-    if table is None:
-        suits = []
-        for suit in range(4):
-            row = [0] * (1 << NUM_RANKS)
-            for pattern in range(1, 1 << NUM_RANKS):
-                low = pattern & -pattern
-                row[pattern] = row[pattern ^ low] + key[suit * NUM_RANKS + low.bit_length() - 1]
-            suits.append(tuple(row))
-        table = _PATTERN_VALUES[key] = tuple(suits)
-    return table
-
-
 def unmeldable_value(mask: int, values: Sequence[int]) -> int:
     """The value of the cards of ``mask`` that lie in no meld within ``mask`` at all: no other two
     cards of their rank and no two suit neighbours making a run of three. Every arrangement leaves
@@ -371,7 +392,7 @@ def unmeldable_value(mask: int, values: Sequence[int]) -> int:
     s2 = mask >> (2 * NUM_RANKS) & _SUIT_MASK
     s3 = mask >> (3 * NUM_RANKS) & _SUIT_MASK
     triple = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
-    table = _pattern_values(values)
+    table = _tables(values).patterns
     total = 0
     for suit, bits in enumerate((s0, s1, s2, s3)):
         starts = bits & bits >> 1 & bits >> 2
@@ -383,7 +404,7 @@ def eleven_card_knock(mask: int, values: Sequence[int], rule: ElevenCardDeadwood
     """Whether :func:`eleven_card_deadwood` is at most ``limit`` (quick bounds first: the card that
     goes out is worth at least 0 and at most the highest card value, and the cards in no meld at all
     stay deadwood whatever the arrangement)."""
-    if unmeldable_value(mask, values) - max(values) > limit:
+    if unmeldable_value(mask, values) - _tables(values).highest > limit:
         return False
     search = _Search(mask, values)
     rest = total_value(mask, values) - search.best_value(mask)
