@@ -67,7 +67,8 @@ class TablePlay:
     seats: list[int]
     hands: dict[int, list[int]]
     stock: dict[int, list[int]]
-    """The stock cards each seat will draw, in order from the end of its list (see :meth:`start`)."""
+    """The stock cards each seat will draw, in order from the end of its list (see :meth:`start`;
+    with one pile, the same list for every seat)."""
     pile: list[int]
     opened: dict[int, bool]
     table: list[Meld]
@@ -82,7 +83,9 @@ class TablePlay:
     hold_until: int = 0
 
     @classmethod
-    def start(cls, view: PlayerView, hands: dict[int, list[int]], stock: list[int]) -> TablePlay:
+    def start(
+        cls, view: PlayerView, hands: dict[int, list[int]], stock: list[int], one_pile: bool = False
+    ) -> TablePlay:
         """The determinization ``hands`` (other seats) and ``stock`` of ``view``, the viewer's own
         hand as it is.
 
@@ -92,13 +95,21 @@ class TablePlay:
         draws; and when a candidate move changes who draws from the stock (an opponent takes the
         discard instead), the other seats still draw the same cards as for the other candidates, so
         the comparison between candidates stays on common random numbers.
+
+        With ``one_pile`` the stock is one pile that every seat draws from, in the order given: for a
+        stock known card for card (``benchmarks/ceiling.py``), where sequences per seat would deal
+        the wrong cards once a seat takes a discard instead of drawing.
         """
         all_hands = {s: list(h) for s, h in hands.items()}
         seats = list(view.active_seats)
         cards = stock[: view.stock_size]
         first = seats.index(view.to_move)
         order = seats[first:] + seats[:first]
-        draws = {s: cards[i :: len(order)][::-1] for i, s in enumerate(order)}
+        if one_pile:
+            pile = cards[::-1]
+            draws = {s: pile for s in order}
+        else:
+            draws = {s: cards[i :: len(order)][::-1] for i, s in enumerate(order)}
         all_hands[view.seat] = [int(c) for c in view.hand]
         return cls(
             rules=view.rules,
@@ -114,11 +125,16 @@ class TablePlay:
         )
 
     def copy(self) -> TablePlay:
+        stock: dict[int, list[int]] = {}
+        for s, d in self.stock.items():
+            # One pile shared by every seat (see :meth:`start`) stays one pile.
+            shared = next((stock[t] for t in stock if self.stock[t] is d), None)
+            stock[s] = list(d) if shared is None else shared
         return TablePlay(
             self.rules,
             self.seats,
             {s: list(h) for s, h in self.hands.items()},
-            {s: list(d) for s, d in self.stock.items()},
+            stock,
             list(self.pile),
             dict(self.opened),
             list(self.table),
