@@ -153,6 +153,9 @@ class IsmctsBot:
         """Melding games: the sampler deals the true stock order (``benchmarks/ceiling.py``), so the
         play-outs draw it as one pile whoever draws (:meth:`TablePlay.start`, ``one_pile``). The
         knock games' races keep one draw sequence per seat."""
+        self.greedy_playouts = False
+        """Melding games: the play-outs discard and exchange jokers as greedy does
+        (:attr:`TablePlay.greedy`): closer to greedy's play, twice the CPU, not stronger (measured)."""
         self.memories: dict[int, TableMemory] = {}
         """The evidence gathered per seat this bot plays (one bot may sit in several seats)."""
         self.searches = 0
@@ -352,6 +355,8 @@ class IsmctsBot:
         for part in (samples[:half], samples[half:]):
             for hands, stock in part:
                 base = TablePlay.start(view, hands, stock, self.known_stock) if fast else None
+                if base is not None:
+                    base.greedy = self.greedy_playouts
                 for i in alive:
                     if base is not None:
                         points = self.fast_playout(view, base.copy(), candidates[i], turns)
@@ -401,6 +406,7 @@ class IsmctsBot:
             hands, stock = self.sampler(view, rng, memory, weights=weights, unseen=unseen)
             base = TablePlay.start(view, hands, stock, self.known_stock)
             base.hold_seat, base.hold_until = me, self.closing_hand
+            base.greedy = self.greedy_playouts
             for i, laid in enumerate((True, False)):
                 play = base.copy()
                 cards = [int(c) for c in view.hand]

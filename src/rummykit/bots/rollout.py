@@ -33,7 +33,7 @@ from typing import Final
 
 from rummykit import solver
 from rummykit.actions import Action
-from rummykit.bots.greedy import Situation, policy_action
+from rummykit.bots.greedy import Situation, best_discard, policy_action
 from rummykit.bots.race import lay_opening, shed_card
 from rummykit.bots.tactics import can_go_out
 from rummykit.cards import JOKER_CODE, Card, Hand
@@ -81,6 +81,11 @@ class TablePlay:
     out, while every other seat holds more than :attr:`hold_until` cards (the searching bot's own
     policy, :func:`~rummykit.bots.tactics.hold_melds`); every other seat lays them at once."""
     hold_until: int = 0
+    greedy: bool = False
+    """Melding games: every seat discards as the greedy bot does (:func:`~rummykit.bots.greedy.best_discard`,
+    which keeps cards that link into melds) instead of shedding the card that leaves the least
+    deadwood, and exchanges table jokers as greedy does (:meth:`exchange_jokers`). Closer to greedy's
+    play (``benchmarks/fidelity.py``), dearer, and not a stronger search (README, "Measured ladder")."""
 
     @classmethod
     def start(
@@ -142,6 +147,7 @@ class TablePlay:
             self.accept,
             self.hold_seat,
             self.hold_until,
+            self.greedy,
         )
 
     def next_seat(self, seat: int) -> int:
@@ -295,6 +301,7 @@ class TablePlay:
         opened = bool(self.opened.get(seat))
         opened_now = False
         loose: list[int] | None = None
+        hold = self.holds(seat) if lay is None else not lay
         if not opened:
             opening = lay_opening(rules, cards)
             if opening:
@@ -302,9 +309,14 @@ class TablePlay:
                 self.accept = None
                 opened = opened_now = True
                 self.opened[seat] = True
-        elif solver.min_deadwood(cards, rules) < sum(rules.deadwood_value(c) for c in cards):
+        elif self.greedy and rules.joker_exchange and not hold:
+            self.exchange_jokers(cards)
+        if (
+            opened
+            and not opened_now
+            and solver.min_deadwood(cards, rules) < sum(rules.deadwood_value(c) for c in cards)
+        ):
             arrangement = solver.best_arrangement(cards, rules)
-            hold = self.holds(seat) if lay is None else not lay
             if hold and not can_go_out(rules, cards, self.table, True):
                 loose = [int(c) for c in arrangement.deadwood_cards]
             else:
@@ -328,11 +340,49 @@ class TablePlay:
                     cards.remove(gone)
         if opened and (not cards or (len(cards) == 1 and cards[0] != barred)):
             return True
-        out = shed_card(rules, cards, barred)
+        if self.greedy:
+            out = best_discard(cards, rules, [c for c in set(cards) if c != barred] or cards)
+        else:
+            out = shed_card(rules, cards, barred)
         cards.remove(out)
         self.pile.append(out)
         self.hands[seat] = cards
         return False
+
+    def exchange_jokers(self, cards: list[int]) -> None:
+        """Joker exchanges (RULES.md §3.11) as greedy makes them: a held natural that a table joker
+        stands for replaces it when the hand with the freed joker leaves less deadwood, the joker
+        then lying in a meld of the hand's best arrangement unless it may stay in hand
+        (``exchanged_joker_destination``; the melds are laid right after). Sets under
+        ``set_joker_exchange = complete_four_only`` are left alone. Exchanges repeat while one pays."""
+        rules = self.rules
+        to_hand = rules.exchanged_joker_destination == "hand"
+        done = False
+        while not done:
+            done = True
+            for i, meld in enumerate(self.table):
+                if JOKER_CODE not in meld.cards or (
+                    meld.is_set and rules.set_joker_exchange == "complete_four_only"
+                ):
+                    continue
+                for card in meld.exchange_cards():
+                    if card not in cards:
+                        continue
+                    rest = [*cards, JOKER_CODE]
+                    rest.remove(card)
+                    if solver.min_deadwood(rest, rules) >= solver.min_deadwood(cards, rules):
+                        continue
+                    if not to_hand and JOKER_CODE in solver.best_arrangement(rest, rules).deadwood_cards:
+                        continue
+                    table = list(self.table)
+                    table[i] = meld.with_exchange(card)
+                    self.table = table
+                    self.accept = None
+                    cards[:] = rest
+                    done = False
+                    break
+                if not done:
+                    break
 
     def accepts(self) -> frozenset[int]:
         """Every card that could be laid off on some table meld now."""
