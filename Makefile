@@ -49,7 +49,8 @@ native: $(VENV)/.installed-dev
 # The whole suite with the compiled extensions, then the solver, bot and env-observation suites again on
 # the pure twins.
 PURE_SUITES := tests/test_solver.py tests/test_solver_options.py tests/test_solver_backend.py \
-	tests/test_race.py tests/test_gin_duel.py tests/test_bots.py tests/test_tactics.py tests/test_envs_obs.py tests/test_envs_native.py
+	tests/test_race.py tests/test_gin_duel.py tests/test_bots.py tests/test_tactics.py tests/test_rollout.py \
+	tests/test_envs_obs.py tests/test_envs_native.py
 test: native
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy --strict $(CORE)

@@ -8,7 +8,11 @@ the table showed (:mod:`rummykit.bots.inference`). This benchmark plays the same
 (the arena's deals, seats rotated) three times against the opponent bot, the search bot's
 determinizations coming from its sampler (``honest``), from the true hands of the other seats with
 the stock shuffled from the rest (``hands``: perfect inference), and from the true hands and the
-true order of the stock (``full``: nothing hidden). Everything else of the bot is unchanged.
+true order of the stock (``full``: nothing hidden). Everything else of the bot is unchanged, except
+that with ``full`` the melding games' play-outs draw the stock as one pile
+(:attr:`~rummykit.bots.ismcts.IsmctsBot.known_stock`): their usual draw sequence per seat deals the
+same distribution for an unknown stock, but for a known one it deals the wrong cards as soon as a seat
+takes a discard instead of drawing. (The knock games' races keep a sequence per seat.)
 
 * ``hands`` less ``honest`` bounds what any inference can add to this search: the value of knowing
   the opponents' cards.
@@ -89,6 +93,7 @@ def play(rules: rk.Rules, game: Game, mode: str) -> Outcome:
         if searching[seat] and mode != "honest":
             assert isinstance(bot, IsmctsBot)
             bot.sampler = oracle(rnd, mode)
+            bot.known_stock = mode == "full"
     rngs = [
         random.Random(f"rummykit-bot-{game.seed}-{game.table}-{game.deal}-{game.rotation}-{s}")
         for s in range(players)

@@ -149,6 +149,13 @@ class IsmctsBot:
         """Deals the determinizations (the opponents' hands and the stock) from the bot's view and
         memory; ``benchmarks/ceiling.py`` swaps in the true cards to measure what knowing them is
         worth."""
+        self.known_stock = False
+        """Melding games: the sampler deals the true stock order (``benchmarks/ceiling.py``), so the
+        play-outs draw it as one pile whoever draws (:meth:`TablePlay.start`, ``one_pile``). The
+        knock games' races keep one draw sequence per seat."""
+        self.greedy_playouts = False
+        """Melding games: the play-outs discard and exchange jokers as greedy does
+        (:attr:`TablePlay.greedy`): closer to greedy's play, twice the CPU, not stronger (measured)."""
         self.memories: dict[int, TableMemory] = {}
         """The evidence gathered per seat this bot plays (one bot may sit in several seats)."""
         self.searches = 0
@@ -347,7 +354,9 @@ class IsmctsBot:
         half = budget.determinizations // 2 if len(candidates) > 2 else budget.determinizations
         for part in (samples[:half], samples[half:]):
             for hands, stock in part:
-                base = TablePlay.start(view, hands, stock) if fast else None
+                base = TablePlay.start(view, hands, stock, self.known_stock) if fast else None
+                if base is not None:
+                    base.greedy = self.greedy_playouts
                 for i in alive:
                     if base is not None:
                         points = self.fast_playout(view, base.copy(), candidates[i], turns)
@@ -395,8 +404,9 @@ class IsmctsBot:
         totals = [0.0, 0.0]
         for _ in range(self.budget.determinizations):
             hands, stock = self.sampler(view, rng, memory, weights=weights, unseen=unseen)
-            base = TablePlay.start(view, hands, stock)
+            base = TablePlay.start(view, hands, stock, self.known_stock)
             base.hold_seat, base.hold_until = me, self.closing_hand
+            base.greedy = self.greedy_playouts
             for i, laid in enumerate((True, False)):
                 play = base.copy()
                 cards = [int(c) for c in view.hand]

@@ -33,7 +33,7 @@ from typing import Final
 
 from rummykit import solver
 from rummykit.actions import Action
-from rummykit.bots.greedy import Situation, policy_action
+from rummykit.bots.greedy import Situation, best_discard, policy_action
 from rummykit.bots.race import lay_opening, shed_card
 from rummykit.bots.tactics import can_go_out
 from rummykit.cards import JOKER_CODE, Card, Hand
@@ -67,7 +67,8 @@ class TablePlay:
     seats: list[int]
     hands: dict[int, list[int]]
     stock: dict[int, list[int]]
-    """The stock cards each seat will draw, in order from the end of its list (see :meth:`start`)."""
+    """The stock cards each seat will draw, in order from the end of its list (see :meth:`start`;
+    with one pile, the same list for every seat)."""
     pile: list[int]
     opened: dict[int, bool]
     table: list[Meld]
@@ -80,9 +81,16 @@ class TablePlay:
     out, while every other seat holds more than :attr:`hold_until` cards (the searching bot's own
     policy, :func:`~rummykit.bots.tactics.hold_melds`); every other seat lays them at once."""
     hold_until: int = 0
+    greedy: bool = False
+    """Melding games: every seat discards as the greedy bot does (:func:`~rummykit.bots.greedy.best_discard`,
+    which keeps cards that link into melds) instead of shedding the card that leaves the least
+    deadwood, and exchanges table jokers as greedy does (:meth:`exchange_jokers`). Closer to greedy's
+    play (``benchmarks/fidelity.py``), dearer, and not a stronger search (README, "Measured ladder")."""
 
     @classmethod
-    def start(cls, view: PlayerView, hands: dict[int, list[int]], stock: list[int]) -> TablePlay:
+    def start(
+        cls, view: PlayerView, hands: dict[int, list[int]], stock: list[int], one_pile: bool = False
+    ) -> TablePlay:
         """The determinization ``hands`` (other seats) and ``stock`` of ``view``, the viewer's own
         hand as it is.
 
@@ -92,13 +100,21 @@ class TablePlay:
         draws; and when a candidate move changes who draws from the stock (an opponent takes the
         discard instead), the other seats still draw the same cards as for the other candidates, so
         the comparison between candidates stays on common random numbers.
+
+        With ``one_pile`` the stock is one pile that every seat draws from, in the order given: for a
+        stock known card for card (``benchmarks/ceiling.py``), where sequences per seat would deal
+        the wrong cards once a seat takes a discard instead of drawing.
         """
         all_hands = {s: list(h) for s, h in hands.items()}
         seats = list(view.active_seats)
         cards = stock[: view.stock_size]
         first = seats.index(view.to_move)
         order = seats[first:] + seats[:first]
-        draws = {s: cards[i :: len(order)][::-1] for i, s in enumerate(order)}
+        if one_pile:
+            pile = cards[::-1]
+            draws = {s: pile for s in order}
+        else:
+            draws = {s: cards[i :: len(order)][::-1] for i, s in enumerate(order)}
         all_hands[view.seat] = [int(c) for c in view.hand]
         return cls(
             rules=view.rules,
@@ -114,11 +130,16 @@ class TablePlay:
         )
 
     def copy(self) -> TablePlay:
+        stock: dict[int, list[int]] = {}
+        for s, d in self.stock.items():
+            # One pile shared by every seat (see :meth:`start`) stays one pile.
+            shared = next((stock[t] for t in stock if self.stock[t] is d), None)
+            stock[s] = list(d) if shared is None else shared
         return TablePlay(
             self.rules,
             self.seats,
             {s: list(h) for s, h in self.hands.items()},
-            {s: list(d) for s, d in self.stock.items()},
+            stock,
             list(self.pile),
             dict(self.opened),
             list(self.table),
@@ -126,6 +147,7 @@ class TablePlay:
             self.accept,
             self.hold_seat,
             self.hold_until,
+            self.greedy,
         )
 
     def next_seat(self, seat: int) -> int:
@@ -279,6 +301,7 @@ class TablePlay:
         opened = bool(self.opened.get(seat))
         opened_now = False
         loose: list[int] | None = None
+        hold = self.holds(seat) if lay is None else not lay
         if not opened:
             opening = lay_opening(rules, cards)
             if opening:
@@ -286,9 +309,14 @@ class TablePlay:
                 self.accept = None
                 opened = opened_now = True
                 self.opened[seat] = True
-        elif solver.min_deadwood(cards, rules) < sum(rules.deadwood_value(c) for c in cards):
+        elif self.greedy and rules.joker_exchange and not hold:
+            self.exchange_jokers(cards)
+        if (
+            opened
+            and not opened_now
+            and solver.min_deadwood(cards, rules) < sum(rules.deadwood_value(c) for c in cards)
+        ):
             arrangement = solver.best_arrangement(cards, rules)
-            hold = self.holds(seat) if lay is None else not lay
             if hold and not can_go_out(rules, cards, self.table, True):
                 loose = [int(c) for c in arrangement.deadwood_cards]
             else:
@@ -312,11 +340,49 @@ class TablePlay:
                     cards.remove(gone)
         if opened and (not cards or (len(cards) == 1 and cards[0] != barred)):
             return True
-        out = shed_card(rules, cards, barred)
+        if self.greedy:
+            out = best_discard(cards, rules, [c for c in set(cards) if c != barred] or cards)
+        else:
+            out = shed_card(rules, cards, barred)
         cards.remove(out)
         self.pile.append(out)
         self.hands[seat] = cards
         return False
+
+    def exchange_jokers(self, cards: list[int]) -> None:
+        """Joker exchanges (RULES.md §3.11) as greedy makes them: a held natural that a table joker
+        stands for replaces it when the hand with the freed joker leaves less deadwood, the joker
+        then lying in a meld of the hand's best arrangement unless it may stay in hand
+        (``exchanged_joker_destination``; the melds are laid right after). Sets under
+        ``set_joker_exchange = complete_four_only`` are left alone. Exchanges repeat while one pays."""
+        rules = self.rules
+        to_hand = rules.exchanged_joker_destination == "hand"
+        done = False
+        while not done:
+            done = True
+            for i, meld in enumerate(self.table):
+                if JOKER_CODE not in meld.cards or (
+                    meld.is_set and rules.set_joker_exchange == "complete_four_only"
+                ):
+                    continue
+                for card in meld.exchange_cards():
+                    if card not in cards:
+                        continue
+                    rest = [*cards, JOKER_CODE]
+                    rest.remove(card)
+                    if solver.min_deadwood(rest, rules) >= solver.min_deadwood(cards, rules):
+                        continue
+                    if not to_hand and JOKER_CODE in solver.best_arrangement(rest, rules).deadwood_cards:
+                        continue
+                    table = list(self.table)
+                    table[i] = meld.with_exchange(card)
+                    self.table = table
+                    self.accept = None
+                    cards[:] = rest
+                    done = False
+                    break
+                if not done:
+                    break
 
     def accepts(self) -> frozenset[int]:
         """Every card that could be laid off on some table meld now."""
