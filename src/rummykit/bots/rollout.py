@@ -81,6 +81,9 @@ class TablePlay:
     out, while every other seat holds more than :attr:`hold_until` cards (the searching bot's own
     policy, :func:`~rummykit.bots.tactics.hold_melds`); every other seat lays them at once."""
     hold_until: int = 0
+    one_pile: bool = False
+    """Every seat draws from one stock pile (:attr:`stock` holds the same list for each; see
+    :meth:`start`)."""
     greedy: bool = False
     """Melding games: every seat discards as the greedy bot does (:func:`~rummykit.bots.greedy.best_discard`,
     which keeps cards that link into melds) instead of shedding the card that leaves the least
@@ -127,14 +130,15 @@ class TablePlay:
             else {},
             table=[tm.meld for tm in view.melds],
             deadwood={s: None for s in view.active_seats},
+            one_pile=one_pile,
         )
 
     def copy(self) -> TablePlay:
-        stock: dict[int, list[int]] = {}
-        for s, d in self.stock.items():
-            # One pile shared by every seat (see :meth:`start`) stays one pile.
-            shared = next((stock[t] for t in stock if self.stock[t] is d), None)
-            stock[s] = list(d) if shared is None else shared
+        if self.one_pile:
+            pile = list(next(iter(self.stock.values()), []))
+            stock = dict.fromkeys(self.stock, pile)
+        else:
+            stock = {s: list(d) for s, d in self.stock.items()}
         return TablePlay(
             self.rules,
             self.seats,
@@ -147,6 +151,7 @@ class TablePlay:
             self.accept,
             self.hold_seat,
             self.hold_until,
+            self.one_pile,
             self.greedy,
         )
 
@@ -301,7 +306,6 @@ class TablePlay:
         opened = bool(self.opened.get(seat))
         opened_now = False
         loose: list[int] | None = None
-        hold = self.holds(seat) if lay is None else not lay
         if not opened:
             opening = lay_opening(rules, cards)
             if opening:
@@ -309,24 +313,12 @@ class TablePlay:
                 self.accept = None
                 opened = opened_now = True
                 self.opened[seat] = True
-        elif self.greedy and rules.joker_exchange and not hold:
-            self.exchange_jokers(cards)
-        if (
-            opened
-            and not opened_now
-            and solver.min_deadwood(cards, rules) < sum(rules.deadwood_value(c) for c in cards)
-        ):
-            arrangement = solver.best_arrangement(cards, rules)
-            if hold and not can_go_out(rules, cards, self.table, True):
-                loose = [int(c) for c in arrangement.deadwood_cards]
-            else:
-                for meld in arrangement.melds:
-                    if keep_one and len(cards) <= len(meld.cards):
-                        break
-                    for c in meld.cards:
-                        cards.remove(c)
-                    self.table = [*self.table, meld]
-                    self.accept = None
+        else:
+            hold = self.holds(seat) if lay is None else not lay
+            if self.greedy and rules.joker_exchange and not hold:
+                self.exchange_jokers(cards)
+            if solver.min_deadwood(cards, rules) < sum(rules.deadwood_value(c) for c in cards):
+                loose = self.lay_melds(cards, hold, keep_one)
         if opened and self.table and cards and (not opened_now or rules.layoff_on_opening_turn):
             if loose is None:
                 self.lay_off(cards, keep_one)
@@ -349,40 +341,56 @@ class TablePlay:
         self.hands[seat] = cards
         return False
 
+    def lay_melds(self, cards: list[int], hold: bool, keep_one: bool) -> list[int] | None:
+        """An opened seat's melds of the best arrangement of ``cards``, laid (keeping one card when
+        going out needs a discard) unless the seat holds them back and cannot go out: then the loose
+        cards it may lay off instead, else ``None``."""
+        arrangement = solver.best_arrangement(cards, self.rules)
+        if hold and not can_go_out(self.rules, cards, self.table, True):
+            return [int(c) for c in arrangement.deadwood_cards]
+        for meld in arrangement.melds:
+            if keep_one and len(cards) <= len(meld.cards):
+                break
+            for c in meld.cards:
+                cards.remove(c)
+            self.table = [*self.table, meld]
+            self.accept = None
+        return None
+
     def exchange_jokers(self, cards: list[int]) -> None:
         """Joker exchanges (RULES.md §3.11) as greedy makes them: a held natural that a table joker
         stands for replaces it when the hand with the freed joker leaves less deadwood, the joker
         then lying in a meld of the hand's best arrangement unless it may stay in hand
         (``exchanged_joker_destination``; the melds are laid right after). Sets under
         ``set_joker_exchange = complete_four_only`` are left alone. Exchanges repeat while one pays."""
+        while self._exchange_one_joker(cards):
+            pass
+
+    def _exchange_one_joker(self, cards: list[int]) -> bool:
+        """The first joker exchange of :meth:`exchange_jokers` that pays, made; whether there was one."""
         rules = self.rules
         to_hand = rules.exchanged_joker_destination == "hand"
-        done = False
-        while not done:
-            done = True
-            for i, meld in enumerate(self.table):
-                if JOKER_CODE not in meld.cards or (
-                    meld.is_set and rules.set_joker_exchange == "complete_four_only"
-                ):
+        fours_only = rules.set_joker_exchange == "complete_four_only"
+        now = solver.min_deadwood(cards, rules)
+        for i, meld in enumerate(self.table):
+            if JOKER_CODE not in meld.cards or (meld.is_set and fours_only):
+                continue
+            for card in meld.exchange_cards():
+                if card not in cards:
                     continue
-                for card in meld.exchange_cards():
-                    if card not in cards:
-                        continue
-                    rest = [*cards, JOKER_CODE]
-                    rest.remove(card)
-                    if solver.min_deadwood(rest, rules) >= solver.min_deadwood(cards, rules):
-                        continue
-                    if not to_hand and JOKER_CODE in solver.best_arrangement(rest, rules).deadwood_cards:
-                        continue
-                    table = list(self.table)
-                    table[i] = meld.with_exchange(card)
-                    self.table = table
-                    self.accept = None
-                    cards[:] = rest
-                    done = False
-                    break
-                if not done:
-                    break
+                rest = [*cards, JOKER_CODE]
+                rest.remove(card)
+                if solver.min_deadwood(rest, rules) >= now:
+                    continue
+                if not to_hand and JOKER_CODE in solver.best_arrangement(rest, rules).deadwood_cards:
+                    continue
+                table = list(self.table)
+                table[i] = meld.with_exchange(card)
+                self.table = table
+                self.accept = None
+                cards[:] = rest
+                return True
+        return False
 
     def accepts(self) -> frozenset[int]:
         """Every card that could be laid off on some table meld now."""
