@@ -15,13 +15,13 @@ from rummykit.bots.gin_duel import (
     duel_values,
     gin_duel,
     gin_duels,
-    knocks,
     last_opponent_discard,
     opponent_discard,
     opponent_takes,
     own_discard,
     sampled_opponents,
 )
+from rummykit.bots.race import knock_home
 from rummykit.cards import parse_cards
 from rummykit.determinize import unseen_cards
 from rummykit.gin_melds import openspiel_card
@@ -60,8 +60,8 @@ def test_the_opponent_throws_its_highest_ranked_deadwood() -> None:
     # This seat sheds the best discard worth most, ties to the higher code (the king).
     assert own_discard(GIN, hand, None) == card("KD")
     assert own_discard(GIN, hand, card("KD")) == card("10D")
-    assert knocks(GIN, cards("AH 2H 3H 4C 5C 6C 9S 9D 9C 2S KD"))  # 2 deadwood after throwing KD
-    assert not knocks(GIN, hand)
+    assert knock_home(GIN, cards("AH 2H 3H 4C 5C 6C 9S 9D 9C 2S KD"))  # 2 deadwood after throwing KD
+    assert not knock_home(GIN, hand)
 
 
 def test_the_opponents_predictable_discard_is_an_out() -> None:
@@ -160,7 +160,7 @@ def test_sampled_opponents_fit_what_this_seat_has_seen() -> None:
         assert set(stock) <= unseen and len(stock) == view.stock_size - GIN.wall_stock_size
         assert 0 < weight <= 1
         before = [*theirs, card("KH")]
-        consistent += not knocks(GIN, before) and opponent_discard(GIN, before, None) == card("KH")
+        consistent += not knock_home(GIN, before) and opponent_discard(GIN, before, None) == card("KH")
     assert consistent >= 36  # up to the tries per sample, every hand would have thrown KH
 
 

@@ -43,10 +43,11 @@ from typing import Final
 
 from rummykit import solver
 from rummykit.bots.gin_feed import PILE_LIKELIHOOD, melds_with
+from rummykit.bots.greedy import cheapest_shed
+from rummykit.bots.race import knock_home
 from rummykit.cards import NUM_RANKS
 from rummykit.determinize import unseen_cards
 from rummykit.gin_melds import mask_of
-from rummykit.knocking import knock_allowed
 from rummykit.rules import Rules
 from rummykit.views import Phase, PlayerView
 
@@ -71,17 +72,11 @@ OpponentSampler = Callable[[PlayerView, random.Random, int], list[OpponentSample
 """A source of ``n`` opponent samples for a view (:func:`sampled_opponents`, or a benchmark's peek)."""
 
 
-def knocks(rules: Rules, cards: Sequence[int]) -> bool:
-    """Whether eleven cards allow a knock (or gin) after the best discard."""
-    least, _ = solver.best_discards(cards, rules)
-    return least == 0 or knock_allowed(least, rules.knock_threshold or 0, rules.knock_comparison)
-
-
 def opponent_takes(rules: Rules, hand: Sequence[int], up: int) -> bool:
     """The simple bot's take rule (see the module docstring): the upcard allows a knock, or it is
     melded in every arrangement of the eleven cards with the least deadwood."""
     with_up = [*hand, up]
-    if knocks(rules, with_up):
+    if knock_home(rules, with_up):
         return True
     return solver.min_deadwood(with_up, rules) < solver.min_deadwood(hand, rules) + rules.card_points(up)
 
@@ -98,10 +93,9 @@ def own_discard(rules: Rules, cards: Sequence[int], barred: int | None) -> int:
     """This seat's discard from eleven cards: among those whose discard leaves the least deadwood the
     one worth most (then the highest code), never ``barred``; when only ``barred`` leaves the least,
     the other card whose discard leaves the least deadwood."""
-    _, best = solver.best_discards(cards, rules)
-    usable = [int(c) for c in best if c != barred]
-    if usable:
-        return max(usable, key=lambda c: (rules.card_points(c), c))
+    shed = cheapest_shed(rules, cards, barred)  # gin has no jokers
+    if shed is not None:
+        return shed
     others = sorted({c for c in cards if c != barred})
 
     def left(c: int) -> int:
@@ -126,7 +120,7 @@ def gin_duel(
             return DRAWN
         ours.append(stock[0])
         next_card = 1
-        if knocks(rules, ours):
+        if knock_home(rules, ours):
             return 1.0
         up = own_discard(rules, ours, None)
         ours.remove(up)
@@ -142,7 +136,7 @@ def gin_duel(
                 barred = None
             else:
                 return DRAWN
-            if knocks(rules, cards):
+            if knock_home(rules, cards):
                 return won
             up = discard(rules, cards, barred)
             cards.remove(up)
@@ -214,7 +208,7 @@ def sampled_opponents(view: PlayerView, rng: random.Random, n: int) -> list[Oppo
             kept = True
             for card in pool[size : size + age]:
                 cards.append(card)
-                if knocks(rules, cards):
+                if knock_home(rules, cards):
                     kept = False
                     break
                 thrown = opponent_discard(rules, cards, None)
@@ -223,7 +217,7 @@ def sampled_opponents(view: PlayerView, rng: random.Random, n: int) -> list[Oppo
                 cards.remove(thrown)
             if kept and last is not None:
                 before = [*cards, last]
-                kept = not knocks(rules, before) and opponent_discard(rules, before, None) == last
+                kept = not knock_home(rules, before) and opponent_discard(rules, before, None) == last
             if kept:
                 break
         else:
@@ -257,7 +251,6 @@ __all__ = [
     "duel_values",
     "gin_duel",
     "gin_duels",
-    "knocks",
     "last_opponent_discard",
     "opponent_discard",
     "opponent_takes",
