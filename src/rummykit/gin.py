@@ -572,17 +572,15 @@ class GinFamily:
     # Legal actions ------------------------------------------------------------------------------
     def legal_actions(self, rnd: RoundState) -> list[Action]:
         phase = rnd.phase
-        if phase is _PHASE_DRAW and rnd.gin is not None:  # every other turn: nothing to look at
-            return [_DRAW, _TAKE]
-        rules = rnd.rules
         gin = _gin(rnd)
+        if phase is _PHASE_DRAW:  # every other turn: nothing to look at
+            return [_DRAW, _TAKE]
+        if phase is _PHASE_FIRST_UPCARD:
+            return [_DRAW] if gin.upcard_passes >= 2 else [_TAKE, _PASS]
+        rules = rnd.rules
         seat = rnd.to_move
         hand = rnd.hands[seat]
         values = values_of(rules)
-        if phase is _PHASE_FIRST_UPCARD:
-            return [_DRAW] if gin.upcard_passes >= 2 else [_TAKE, _PASS]
-        if phase is _PHASE_DRAW:
-            return [_DRAW, _TAKE]
         if phase is _PHASE_WALL:
             wall: list[Action] = [_PASS]
             top = rnd.discard_pile[-1] if rnd.discard_pile else None
