@@ -50,12 +50,13 @@ from rummykit.arena import mean_interval, wilson_interval
 from rummykit.bots import GinSearchBot, make_bot
 from rummykit.bots.base import Bot
 from rummykit.bots.gin_duel import OpponentSample, OpponentSampler, sampled_opponents
+from rummykit.bots.gin_particles import ParticleReader, held_share
 from rummykit.interop.openspiel_gin import action_id, openspiel_params, round_from_deal, to_action
 from rummykit.round import Round
 from rummykit.rules import Rules
 from rummykit.views import Phase, PlayerView
 
-DUEL_MODES = ("duel", "peek", "peek-all")
+DUEL_MODES = ("duel", "pf", "peek", "peek-all")
 """The spec suffixes that make a search bot choose its discards by duels (module docstring)."""
 
 DRAW_PHASES = (Phase.FIRST_UPCARD, Phase.DRAW, Phase.WALL)
@@ -81,6 +82,9 @@ class GameOutcome:
     """How the hand ended for the rummykit bot (:func:`ending`)."""
     knock_after_take: bool = False
     """The opponent knocked (or went gin) in the turn it took the upcard."""
+    reading: tuple[float, float, int] = (0.0, 0.0, 0)
+    """``+pf-audit``: summed shares of the opponent's true cards held by the particles and by the old
+    sampler's hands, and the decisions scored (:class:`AuditedReader`)."""
 
 
 def ending(points: float, knocker: int | None, player: int, gin: bool) -> str:
@@ -120,15 +124,47 @@ def peeked_opponents(mirror: Round, whole_stock: bool) -> OpponentSampler:
     return sample
 
 
+class AuditedReader(ParticleReader):
+    """The particle reader that also scores, at every call, how much of the opponent's true hand
+    (read from the mirror round) its particles and :func:`sampled_opponents` hold
+    (:func:`~rummykit.bots.gin_particles.held_share`, summed in ``shares``: filter, old sampler,
+    calls). The search plays on the particles as the plain ``pf`` bot does."""
+
+    def __init__(self, mirror: Round) -> None:
+        super().__init__()
+        self.mirror = mirror
+        self.shares = [0.0, 0.0, 0]
+
+    def __call__(self, view: PlayerView, rng: random.Random, n: int) -> list[OpponentSample]:
+        truth = [int(c) for c in self.mirror.hands[1 - view.seat].cards()]
+        audit = random.Random(rng.random())
+        found = self.hands(view, audit)
+        old = sampled_opponents(view, audit, n)
+        if found:
+            self.shares[0] += held_share(found, truth)
+            self.shares[1] += held_share([(h, w) for h, _, w in old], truth)
+            self.shares[2] += 1
+        return super().__call__(view, rng, n)
+
+
 def build_bot(spec: str, mirror: Round) -> Bot:
-    """``make_bot(spec)``, or a search bot with duels for a spec ending in a :data:`DUEL_MODES` suffix."""
+    """``make_bot(spec)``, or a search bot with duels for a spec ending in a :data:`DUEL_MODES` suffix
+    (``pf-audit``: ``pf`` that also scores its reading, :class:`AuditedReader`)."""
     name, _, mode = spec.partition("+")
     if not mode:
         return make_bot(spec)
     kind, _, level = name.partition(":")
-    if kind != "search" or mode not in DUEL_MODES:
+    if kind != "search" or mode not in (*DUEL_MODES, "pf-audit"):
         raise ValueError(f"{spec}: only a search bot takes a duel suffix ({', '.join(DUEL_MODES)})")
-    opponents = sampled_opponents if mode == "duel" else peeked_opponents(mirror, mode == "peek-all")
+    opponents: OpponentSampler
+    if mode == "duel":
+        opponents = sampled_opponents
+    elif mode == "pf":
+        opponents = ParticleReader()
+    elif mode == "pf-audit":
+        opponents = AuditedReader(mirror)
+    else:
+        opponents = peeked_opponents(mirror, mode == "peek-all")
     bot = GinSearchBot(level or None, opponents=opponents)
     bot.name = spec
     return bot
@@ -182,8 +218,25 @@ def play_game(spec: str, rules_text: str, seed: int, deal: int, player: int) -> 
     gin = result is not None and knocker is not None and result.hand_values[knocker] == 0
     end = ending(points, knocker, player, gin)  # rummykit seats are OpenSpiel's player ids
     fed = knocker is not None and knocker != player and took[knocker]
+    audit = getattr(bot, "opponents", None)
+    reading = (
+        (audit.shares[0], audit.shares[1], int(audit.shares[2]))
+        if isinstance(audit, AuditedReader)
+        else (0.0, 0.0, 0)
+    )
     return GameOutcome(
-        deal, player, points, moves, seconds, opponent_moves, opponent_seconds, ours != points, cpu, end, fed
+        deal,
+        player,
+        points,
+        moves,
+        seconds,
+        opponent_moves,
+        opponent_seconds,
+        ours != points,
+        cpu,
+        end,
+        fed,
+        reading,
     )
 
 
@@ -228,6 +281,20 @@ def summary(spec: str, outcomes: Sequence[GameOutcome]) -> dict[str, Any]:
         "mismatches": sum(o.mismatch for o in outcomes),
         "endings": dict(sorted(Counter(o.ending for o in outcomes).items())),
         "opponent_knocks_after_take": sum(o.knock_after_take for o in outcomes),
+        "reading": _reading(outcomes),
+    }
+
+
+def _reading(outcomes: Sequence[GameOutcome]) -> dict[str, float] | None:
+    """``+pf-audit``: the mean share of the opponent's true cards held by a weighted particle and by
+    a weighted old sample, over the decisions scored."""
+    count = sum(o.reading[2] for o in outcomes)
+    if not count:
+        return None
+    return {
+        "decisions": count,
+        "particles": sum(o.reading[0] for o in outcomes) / count,
+        "sampled": sum(o.reading[1] for o in outcomes) / count,
     }
 
 
@@ -283,6 +350,13 @@ def main(argv: list[str] | None = None) -> int:
         endings = ", ".join(f"{k} {100 * v / max(1, f['games']):.1f} %" for k, v in f["endings"].items())
         fed = 100 * f["opponent_knocks_after_take"] / max(1, f["games"])
         print(f"{'':<16}endings: {endings}; the opponent knocked on a taken upcard {fed:.1f} %", flush=True)
+        if f["reading"]:
+            r = f["reading"]
+            print(
+                f"{'':<16}share of the opponent's true cards held: particles {r['particles']:.3f}, "
+                f"old sampler {r['sampled']:.3f} ({r['decisions']} decisions)",
+                flush=True,
+            )
     return 0
 
 

@@ -31,6 +31,7 @@ from typing import Final
 from rummykit.actions import Action, Discard, Draw, KnockDeclare, Pass, TakeDiscard
 from rummykit.bots.gin_duel import OpponentSampler, duel_values
 from rummykit.bots.gin_feed import feed_chances, hidden_hands
+from rummykit.bots.gin_particles import ParticleReader
 from rummykit.bots.gin_play import gin_action
 from rummykit.bots.greedy import discard_scores, without
 from rummykit.bots.ismcts import IsmctsBot
@@ -54,7 +55,8 @@ cheapest by deadwood."""
 
 class GinSearchBot(SearchBot):
     """:class:`SearchBot` that also plays gin (see the module docstring); ``opponents``: discards by
-    duels against these opponent samples, ``determinizations`` of them per decision."""
+    duels against these opponent samples, ``determinizations`` of them per decision (a
+    :class:`~rummykit.bots.gin_particles.ParticleReader` is shown every decision of the hand)."""
 
     def __init__(
         self, level: str | None = None, budget: Budget | None = None, opponents: OpponentSampler | None = None
@@ -63,6 +65,15 @@ class GinSearchBot(SearchBot):
         self.opponents = opponents
 
     def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+        reader = self.opponents if isinstance(self.opponents, ParticleReader) else None
+        if reader is not None and view.gin is not None:
+            reader.observe(view)
+        action = self._choose(view, legal, rng)
+        if reader is not None and view.gin is not None:
+            reader.acted(view, action)
+        return action
+
+    def _choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
         if view.gin is None or len(legal) == 1:
             return super().choose(view, legal, rng)
         if view.phase in (Phase.DRAW, Phase.FIRST_UPCARD) and TakeDiscard() in legal:
