@@ -57,6 +57,8 @@ from rummykit.rules import Rules
 from rummykit.views import Phase, PlayerView
 
 DUEL_MODES = ("duel", "pf", "peek", "peek-all")
+READ_MODES = ("pf-race",)
+"""The spec suffix that keeps the race but charges its discards by the particle filter's reading."""
 """The spec suffixes that make a search bot choose its discards by duels (module docstring)."""
 
 DRAW_PHASES = (Phase.FIRST_UPCARD, Phase.DRAW, Phase.WALL)
@@ -154,8 +156,12 @@ def build_bot(spec: str, mirror: Round) -> Bot:
     if not mode:
         return make_bot(spec)
     kind, _, level = name.partition(":")
-    if kind != "search" or mode not in (*DUEL_MODES, "pf-audit"):
+    if kind != "search" or mode not in (*DUEL_MODES, *READ_MODES, "pf-audit"):
         raise ValueError(f"{spec}: only a search bot takes a duel suffix ({', '.join(DUEL_MODES)})")
+    if mode == "pf-race":
+        bot = GinSearchBot(level or None, reader=ParticleReader())
+        bot.name = spec
+        return bot
     opponents: OpponentSampler
     if mode == "duel":
         opponents = sampled_opponents
@@ -170,8 +176,12 @@ def build_bot(spec: str, mirror: Round) -> Bot:
     return bot
 
 
-def play_game(spec: str, rules_text: str, seed: int, deal: int, player: int) -> GameOutcome:
-    """One game: the rummykit bot ``spec`` as OpenSpiel's ``player`` on deal ``deal``."""
+def play_game(
+    spec: str, rules_text: str, seed: int, deal: int, player: int, opponent_spec: str = "simple"
+) -> GameOutcome:
+    """One game: the rummykit bot ``spec`` as OpenSpiel's ``player`` on deal ``deal``, against
+    OpenSpiel's simple bot or (``opponent_spec`` a rummykit bot, e.g. ``greedy``) that bot on its view
+    of the mirror round."""
     import pyspiel  # type: ignore[import-not-found,unused-ignore]
 
     rules = Rules.parse(rules_text)
@@ -181,6 +191,8 @@ def play_game(spec: str, rules_text: str, seed: int, deal: int, player: int) -> 
     mirror = round_from_deal(deck, rules)
     bot = build_bot(spec, mirror)
     opponent = pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), 1 - player)
+    other = None if opponent_spec == "simple" else make_bot(opponent_spec)
+    other_rng = random.Random(f"rummykit-vs-openspiel-opponent-{seed}-{deal}-{player}")
     rng = random.Random(f"rummykit-vs-openspiel-bot-{seed}-{deal}-{player}")
     cards = iter(deck)
     took = [False, False]  # per player: its turn began by taking the upcard
@@ -203,10 +215,14 @@ def play_game(spec: str, rules_text: str, seed: int, deal: int, player: int) -> 
                 raise RuntimeError(f"deal {deal}: OpenSpiel refuses {action} ({move}) of {spec}")
         else:
             start = time.perf_counter()
-            move = opponent.step(state)
+            if other is None:
+                move = opponent.step(state)
+                action = to_action(move, mirror)
+            else:
+                action = other.choose(mirror.view(to_move), mirror.legal_actions(), other_rng)
+                move = action_id(action)
             opponent_seconds += time.perf_counter() - start
             opponent_moves += 1
-            action = to_action(move, mirror)
         if mirror.phase in DRAW_PHASES:
             took[to_move] = isinstance(action, TakeDiscard)
         mirror.apply(action)
@@ -240,14 +256,17 @@ def play_game(spec: str, rules_text: str, seed: int, deal: int, player: int) -> 
     )
 
 
-def _play(task: tuple[str, str, int, int, int]) -> GameOutcome:
+def _play(task: tuple[str, str, int, int, int, str]) -> GameOutcome:
     return play_game(*task)
 
 
-def run(spec: str, rules_text: str, games: int, seed: int, workers: int) -> list[GameOutcome]:
-    """``games`` games (rounded up to whole duplicate pairs) of ``spec`` against OpenSpiel's bot."""
+def run(
+    spec: str, rules_text: str, games: int, seed: int, workers: int, opponent: str = "simple"
+) -> list[GameOutcome]:
+    """``games`` games (rounded up to whole duplicate pairs) of ``spec`` against OpenSpiel's bot (or
+    the rummykit bot ``opponent``)."""
     deals = -(-games // 2)
-    tasks = [(spec, rules_text, seed, deal, player) for deal in range(deals) for player in (0, 1)]
+    tasks = [(spec, rules_text, seed, deal, player, opponent) for deal in range(deals) for player in (0, 1)]
     if workers <= 1:
         return [_play(t) for t in tasks]
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
@@ -305,6 +324,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--rules", default="gin", help="gin rules (preset or text form)")
     parser.add_argument("--workers", type=int, default=1, help="worker processes")
+    parser.add_argument(
+        "--opponent", default="simple", help="OpenSpiel's simple bot, or a rummykit bot (greedy) in its seat"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object per bot")
     parser.add_argument("--outcomes", help="also write every game's outcome as JSON lines to this file")
     args = parser.parse_args(argv)
@@ -315,9 +337,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     if not args.json:
-        print(
-            f"rummykit bots vs OpenSpiel's simple gin bot, OpenSpiel referee; seed {args.seed}; load {load}"
-        )
+        against = "OpenSpiel's simple gin bot" if args.opponent == "simple" else args.opponent
+        print(f"rummykit bots vs {against}, OpenSpiel referee; seed {args.seed}; load {load}")
         print(
             f"{'bot':<16}{'games':>6}{'W/L/D':>14}{'win rate':>10}{'95 % interval':>17}{'decided':>9}"
             f"{'points/game':>13}{'95 % interval':>17}{'ms/move':>9}{'CPU ms':>8}{'OS ms/move':>11}"
@@ -325,7 +346,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     for spec in [b.strip() for b in args.bots.split(",") if b.strip()]:
         start = time.perf_counter()
-        outcomes = run(spec, args.rules, args.games, args.seed, args.workers)
+        outcomes = run(spec, args.rules, args.games, args.seed, args.workers, args.opponent)
         figures = summary(spec, outcomes)
         figures["wall_seconds"] = time.perf_counter() - start
         figures["load_average"] = [round(x, 2) for x in os.getloadavg()]

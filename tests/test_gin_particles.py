@@ -170,3 +170,25 @@ def test_an_unreadable_history_falls_back_to_the_sampler() -> None:
     view = rnd.view(0)
     assert reader.hands(view, random.Random(1)) == []
     assert len(reader(view, random.Random(1), 5)) == 5 and reader.fallbacks == 1
+
+
+def test_moves_keep_the_particles_consistent_and_find_more_hands_that_fit() -> None:
+    # The 5S again: Metropolis moves on 200 particles find more hands that fit than importance
+    # weights on 1,000, and every moved particle still holds only cards it may hold.
+    turns = [OpponentTurn(None, False, card("5S"))]
+    seen = cards("5S AC 2C 3C 4C 5C 6C 7C 8C 9C 10C")
+    unseen = [c for c in range(52) if c not in seen]
+    model = OpponentModel()
+    rule = (1 - model.tie_slip - model.discard_slip) / 4
+
+    def fitting(particles: int, moves: int) -> float:
+        found = filter_hands(GIN, turns, cards("5S"), unseen, random.Random(11), particles, model, moves)
+        for hand, _ in found:
+            assert len(set(hand)) == 10 and set(hand) <= set(unseen)
+        return sum(
+            w
+            for hand, w in found
+            if discard_likelihood(GIN, [*hand, card("5S")], None, card("5S"), model) >= rule
+        )
+
+    assert fitting(200, 10) > fitting(1000, 0) + 0.1

@@ -442,6 +442,15 @@ class ParticleReader:
         size = view.hand_sizes[opponent]
         return [(hand, w) for hand, w in found if len(hand) == size and set(hand) <= allowed]
 
+    def sample_hands(self, view: PlayerView, rng: random.Random, n: int) -> list[list[int]]:
+        """``n`` opponent hands drawn from the particles (systematic resampling); empty when the
+        history is unusable."""
+        found = self.hands(view, rng)
+        if not found:
+            self.fallbacks += 1
+            return []
+        return [found[k][0] for k in _systematic([w for _, w in found], n, rng)]
+
     def __call__(self, view: PlayerView, rng: random.Random, n: int) -> list[OpponentSample]:
         found = self.hands(view, rng)
         if not found:
