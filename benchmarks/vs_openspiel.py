@@ -21,11 +21,17 @@ the games ended (:func:`ending`: who knocked, gin or undercut, or a dead hand), 
 opponent knocked in the turn it took a discard (the rummykit bot's discard or the first upcard): the
 race it won with a card it was given.
 
-A search bot's spec may end in ``+duel``, ``+peek`` or ``+peek-all``: its discards are then chosen by
-duels against the simple bot's rule (:mod:`rummykit.bots.gin_duel`) on opponent hands read from its
-view (``duel``: :func:`~rummykit.bots.gin_duel.sampled_opponents`), on the opponent's true hand with
-sampled stocks (``peek``) or on the true hand and the true stock (``peek-all``). The peeking bots
-cheat: they measure what knowing the opponent's cards would be worth to this search.
+A search bot's spec may end in ``+duel``, ``+pf``, ``+pf-mix``, ``+peek`` or ``+peek-all``: its
+discards are then chosen by duels against the simple bot's rule (:mod:`rummykit.bots.gin_duel`) on
+opponent hands read from its view (``duel``: :func:`~rummykit.bots.gin_duel.sampled_opponents`;
+``pf``: the particle filter over the hand's history, :mod:`rummykit.bots.gin_particles`; ``pf-mix``:
+half of each), on the opponent's true hand with sampled stocks (``peek``) or on the true hand and the
+true stock (``peek-all``). The peeking bots cheat: they measure what knowing the opponent's cards would
+be worth to this search. ``+pf-race`` keeps the race and charges its discards by the particles'
+reading (``GinSearchBot(reader=...)``); ``+pf-audit`` is ``+pf`` that also prints how much of the
+opponent's true hand the particles and the old sampler hold, on the same decisions.
+``--opponent greedy`` seats rummykit's greedy bot in the opponent's chair instead (OpenSpiel still
+referees).
 
     .venv/bin/python benchmarks/vs_openspiel.py --bots greedy,search:easy --games 200
     nice -n 10 .venv/bin/python benchmarks/vs_openspiel.py --bots search --games 2000 --workers 2 --json
@@ -56,7 +62,7 @@ from rummykit.round import Round
 from rummykit.rules import Rules
 from rummykit.views import Phase, PlayerView
 
-DUEL_MODES = ("duel", "pf", "peek", "peek-all")
+DUEL_MODES = ("duel", "pf", "pf-mix", "peek", "peek-all")
 READ_MODES = ("pf-race",)
 """The spec suffix that keeps the race but charges its discards by the particle filter's reading."""
 """The spec suffixes that make a search bot choose its discards by duels (module docstring)."""
@@ -167,6 +173,8 @@ def build_bot(spec: str, mirror: Round) -> Bot:
         opponents = sampled_opponents
     elif mode == "pf":
         opponents = ParticleReader()
+    elif mode == "pf-mix":
+        opponents = ParticleReader(mix=0.5)
     elif mode == "pf-audit":
         opponents = AuditedReader(mirror)
     else:

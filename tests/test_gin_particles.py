@@ -125,6 +125,11 @@ def test_particles_fit_what_this_seat_has_seen() -> None:
     for hand, stock, weight in samples:
         assert not set(hand) & set(stock) and set(stock) <= allowed and weight == 1.0
         assert len(stock) == view.stock_size - GIN.wall_stock_size
+    reader.mix = 0.5  # half the samples from the rule-aged sampler, both halves weighing alike
+    mixed = reader(view, random.Random(5), 50)
+    assert len(mixed) == 50 and all(len(h) == 10 and set(h) <= allowed for h, _, _ in mixed)
+    aged, particles = mixed[:25], mixed[25:]
+    assert abs(sum(w for _, _, w in aged) - sum(w for _, _, w in particles)) < 1e-9
 
 
 def test_a_hand_that_could_have_knocked_is_almost_never_a_particle() -> None:

@@ -420,6 +420,9 @@ class ParticleReader:
     particles: int = PARTICLES
     model: OpponentModel = MODEL
     history: GinHistory = field(default_factory=GinHistory)
+    mix: float = 0.0
+    """Share of the duel samples taken from :func:`~.gin_duel.sampled_opponents` instead (the
+    particles then weigh as much per sample as those on average)."""
     fallbacks: int = 0
     """Calls answered by the fallback sampler."""
 
@@ -456,15 +459,17 @@ class ParticleReader:
         if not found:
             self.fallbacks += 1
             return sampled_opponents(view, rng, n)
+        aged = round(self.mix * n)
         unseen = [int(c) for c in unseen_cards(view)]
         drawable = max(0, view.stock_size - view.rules.wall_stock_size)
-        samples: list[OpponentSample] = []
-        for k in _systematic([w for _, w in found], n, rng):
+        samples: list[OpponentSample] = sampled_opponents(view, rng, aged) if aged else []
+        total = sum(s[2] for s in samples)
+        for k in _systematic([w for _, w in found], n - aged, rng):
             hand = found[k][0]
             held = set(hand)
             stock = [c for c in unseen if c not in held]
             rng.shuffle(stock)
-            samples.append((list(hand), stock[:drawable], 1.0))
+            samples.append((list(hand), stock[:drawable], total / aged if aged else 1.0))
         return samples
 
 
