@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from rummykit.actions import Action
+from rummykit.actions import Action, Discard, Pass
 from rummykit.bots.gin_duel import opponent_discard, opponent_takes
 from rummykit.bots.gin_particles import (
     GinHistory,
@@ -197,3 +197,29 @@ def test_moves_keep_the_particles_consistent_and_find_more_hands_that_fit() -> N
         )
 
     assert fitting(200, 10) > fitting(1000, 0) + 0.1
+
+
+def test_the_search_bot_shows_every_decision_to_its_reader() -> None:
+    # Seat 0 plays the search bot with a reader, seat 1 greedy: the reader follows each of seat 1's moves.
+    from rummykit.bots import Budget, GinSearchBot, make_bot
+
+    rnd = Round.new(GIN, 2, seed=1)
+    reader = ParticleReader(particles=50)
+    bot = GinSearchBot(budget=Budget(determinizations=4, horizon=2, candidates=2), reader=reader)
+    other = make_bot("greedy")
+    rng = random.Random(0)
+    moves = 0  # seat 1's passes and discards so far
+    seen_moves = 0  # as many as there were when seat 0 last decided
+    for _ in range(30):
+        if rnd.view(0).knocker is not None or rnd.phase.value in ("over", "wall"):
+            break
+        if rnd.to_move == 0:
+            seen_moves = moves
+            action = bot.choose(rnd.view(0), rnd.legal_actions(), rng)
+        else:
+            action = other.choose(rnd.view(1), rnd.legal_actions(), rng)
+            moves += isinstance(action, (Discard, Pass))
+        rnd.apply(action)
+    h = reader.history
+    assert not h.broken and seen_moves >= 3 and len(h.turns) == seen_moves
+    assert all(t.discard is None or t.discard not in h.seen or t.took for t in h.turns)
