@@ -21,11 +21,17 @@ the games ended (:func:`ending`: who knocked, gin or undercut, or a dead hand), 
 opponent knocked in the turn it took a discard (the rummykit bot's discard or the first upcard): the
 race it won with a card it was given.
 
-A search bot's spec may end in ``+duel``, ``+peek`` or ``+peek-all``: its discards are then chosen by
-duels against the simple bot's rule (:mod:`rummykit.bots.gin_duel`) on opponent hands read from its
-view (``duel``: :func:`~rummykit.bots.gin_duel.sampled_opponents`), on the opponent's true hand with
-sampled stocks (``peek``) or on the true hand and the true stock (``peek-all``). The peeking bots
-cheat: they measure what knowing the opponent's cards would be worth to this search.
+A search bot's spec may end in ``+duel``, ``+pf``, ``+pf-mix``, ``+peek`` or ``+peek-all``: its
+discards are then chosen by duels against the simple bot's rule (:mod:`rummykit.bots.gin_duel`) on
+opponent hands read from its view (``duel``: :func:`~rummykit.bots.gin_duel.sampled_opponents`;
+``pf``: the particle filter over the hand's history, :mod:`rummykit.bots.gin_particles`; ``pf-mix``:
+half of each), on the opponent's true hand with sampled stocks (``peek``) or on the true hand and the
+true stock (``peek-all``). The peeking bots cheat: they measure what knowing the opponent's cards would
+be worth to this search. ``+pf-race`` keeps the race and charges its discards by the particles'
+reading (``GinSearchBot(reader=...)``); ``+pf-audit`` is ``+pf`` that also prints how much of the
+opponent's true hand the particles and the old sampler hold, on the same decisions.
+``--opponent greedy`` seats rummykit's greedy bot in the opponent's chair instead (OpenSpiel still
+referees).
 
     .venv/bin/python benchmarks/vs_openspiel.py --bots greedy,search:easy --games 200
     nice -n 10 .venv/bin/python benchmarks/vs_openspiel.py --bots search --games 2000 --workers 2 --json
@@ -50,12 +56,15 @@ from rummykit.arena import mean_interval, wilson_interval
 from rummykit.bots import GinSearchBot, make_bot
 from rummykit.bots.base import Bot
 from rummykit.bots.gin_duel import OpponentSample, OpponentSampler, sampled_opponents
+from rummykit.bots.gin_particles import ParticleReader, held_share
 from rummykit.interop.openspiel_gin import action_id, openspiel_params, round_from_deal, to_action
 from rummykit.round import Round
 from rummykit.rules import Rules
 from rummykit.views import Phase, PlayerView
 
-DUEL_MODES = ("duel", "peek", "peek-all")
+DUEL_MODES = ("duel", "pf", "pf-mix", "peek", "peek-all")
+READ_MODES = ("pf-race",)
+"""The spec suffix that keeps the race but charges its discards by the particle filter's reading."""
 """The spec suffixes that make a search bot choose its discards by duels (module docstring)."""
 
 DRAW_PHASES = (Phase.FIRST_UPCARD, Phase.DRAW, Phase.WALL)
@@ -81,6 +90,9 @@ class GameOutcome:
     """How the hand ended for the rummykit bot (:func:`ending`)."""
     knock_after_take: bool = False
     """The opponent knocked (or went gin) in the turn it took the upcard."""
+    reading: tuple[float, float, int] = (0.0, 0.0, 0)
+    """``+pf-audit``: summed shares of the opponent's true cards held by the particles and by the old
+    sampler's hands, and the decisions scored (:class:`AuditedReader`)."""
 
 
 def ending(points: float, knocker: int | None, player: int, gin: bool) -> str:
@@ -120,22 +132,64 @@ def peeked_opponents(mirror: Round, whole_stock: bool) -> OpponentSampler:
     return sample
 
 
+class AuditedReader(ParticleReader):
+    """The particle reader that also scores, at every call, how much of the opponent's true hand
+    (read from the mirror round) its particles and :func:`sampled_opponents` hold
+    (:func:`~rummykit.bots.gin_particles.held_share`, summed in ``shares``: filter, old sampler,
+    calls). The search plays on the particles as the plain ``pf`` bot does."""
+
+    def __init__(self, mirror: Round) -> None:
+        super().__init__()
+        self.mirror = mirror
+        self.shares = [0.0, 0.0, 0]
+
+    def __call__(self, view: PlayerView, rng: random.Random, n: int) -> list[OpponentSample]:
+        truth = [int(c) for c in self.mirror.hands[1 - view.seat].cards()]
+        audit = random.Random(rng.random())
+        found = self.hands(view, audit)
+        old = sampled_opponents(view, audit, n)
+        if found:
+            self.shares[0] += held_share(found, truth)
+            self.shares[1] += held_share([(h, w) for h, _, w in old], truth)
+            self.shares[2] += 1
+        return super().__call__(view, rng, n)
+
+
 def build_bot(spec: str, mirror: Round) -> Bot:
-    """``make_bot(spec)``, or a search bot with duels for a spec ending in a :data:`DUEL_MODES` suffix."""
+    """``make_bot(spec)``, or a search bot with duels for a spec ending in a :data:`DUEL_MODES` suffix
+    (``pf-audit``: ``pf`` that also scores its reading, :class:`AuditedReader`)."""
     name, _, mode = spec.partition("+")
     if not mode:
         return make_bot(spec)
     kind, _, level = name.partition(":")
-    if kind != "search" or mode not in DUEL_MODES:
+    if kind != "search" or mode not in (*DUEL_MODES, *READ_MODES, "pf-audit"):
         raise ValueError(f"{spec}: only a search bot takes a duel suffix ({', '.join(DUEL_MODES)})")
-    opponents = sampled_opponents if mode == "duel" else peeked_opponents(mirror, mode == "peek-all")
+    if mode == "pf-race":
+        bot = GinSearchBot(level or None, reader=ParticleReader())
+        bot.name = spec
+        return bot
+    opponents: OpponentSampler
+    if mode == "duel":
+        opponents = sampled_opponents
+    elif mode == "pf":
+        opponents = ParticleReader()
+    elif mode == "pf-mix":
+        opponents = ParticleReader(mix=0.5)
+    elif mode == "pf-audit":
+        opponents = AuditedReader(mirror)
+    else:
+        opponents = peeked_opponents(mirror, mode == "peek-all")
     bot = GinSearchBot(level or None, opponents=opponents)
     bot.name = spec
     return bot
 
 
-def play_game(spec: str, rules_text: str, seed: int, deal: int, player: int) -> GameOutcome:
-    """One game: the rummykit bot ``spec`` as OpenSpiel's ``player`` on deal ``deal``."""
+def play_game(
+    spec: str, rules_text: str, seed: int, deal: int, player: int, opponent_spec: str = "simple"
+) -> GameOutcome:
+    """One game: the rummykit bot ``spec`` as OpenSpiel's ``player`` on deal ``deal``, against
+    OpenSpiel's simple bot or (``opponent_spec`` a rummykit bot, e.g. ``greedy``) that bot on its view
+    of the mirror round."""
     import pyspiel  # type: ignore[import-not-found,unused-ignore]
 
     rules = Rules.parse(rules_text)
@@ -145,6 +199,8 @@ def play_game(spec: str, rules_text: str, seed: int, deal: int, player: int) -> 
     mirror = round_from_deal(deck, rules)
     bot = build_bot(spec, mirror)
     opponent = pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), 1 - player)
+    other = None if opponent_spec == "simple" else make_bot(opponent_spec)
+    other_rng = random.Random(f"rummykit-vs-openspiel-opponent-{seed}-{deal}-{player}")
     rng = random.Random(f"rummykit-vs-openspiel-bot-{seed}-{deal}-{player}")
     cards = iter(deck)
     took = [False, False]  # per player: its turn began by taking the upcard
@@ -167,10 +223,14 @@ def play_game(spec: str, rules_text: str, seed: int, deal: int, player: int) -> 
                 raise RuntimeError(f"deal {deal}: OpenSpiel refuses {action} ({move}) of {spec}")
         else:
             start = time.perf_counter()
-            move = opponent.step(state)
+            if other is None:
+                move = opponent.step(state)
+                action = to_action(move, mirror)
+            else:
+                action = other.choose(mirror.view(to_move), mirror.legal_actions(), other_rng)
+                move = action_id(action)
             opponent_seconds += time.perf_counter() - start
             opponent_moves += 1
-            action = to_action(move, mirror)
         if mirror.phase in DRAW_PHASES:
             took[to_move] = isinstance(action, TakeDiscard)
         mirror.apply(action)
@@ -182,19 +242,39 @@ def play_game(spec: str, rules_text: str, seed: int, deal: int, player: int) -> 
     gin = result is not None and knocker is not None and result.hand_values[knocker] == 0
     end = ending(points, knocker, player, gin)  # rummykit seats are OpenSpiel's player ids
     fed = knocker is not None and knocker != player and took[knocker]
+    audit = getattr(bot, "opponents", None)
+    reading = (
+        (audit.shares[0], audit.shares[1], int(audit.shares[2]))
+        if isinstance(audit, AuditedReader)
+        else (0.0, 0.0, 0)
+    )
     return GameOutcome(
-        deal, player, points, moves, seconds, opponent_moves, opponent_seconds, ours != points, cpu, end, fed
+        deal,
+        player,
+        points,
+        moves,
+        seconds,
+        opponent_moves,
+        opponent_seconds,
+        ours != points,
+        cpu,
+        end,
+        fed,
+        reading,
     )
 
 
-def _play(task: tuple[str, str, int, int, int]) -> GameOutcome:
+def _play(task: tuple[str, str, int, int, int, str]) -> GameOutcome:
     return play_game(*task)
 
 
-def run(spec: str, rules_text: str, games: int, seed: int, workers: int) -> list[GameOutcome]:
-    """``games`` games (rounded up to whole duplicate pairs) of ``spec`` against OpenSpiel's bot."""
+def run(
+    spec: str, rules_text: str, games: int, seed: int, workers: int, opponent: str = "simple"
+) -> list[GameOutcome]:
+    """``games`` games (rounded up to whole duplicate pairs) of ``spec`` against OpenSpiel's bot (or
+    the rummykit bot ``opponent``)."""
     deals = -(-games // 2)
-    tasks = [(spec, rules_text, seed, deal, player) for deal in range(deals) for player in (0, 1)]
+    tasks = [(spec, rules_text, seed, deal, player, opponent) for deal in range(deals) for player in (0, 1)]
     if workers <= 1:
         return [_play(t) for t in tasks]
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
@@ -228,6 +308,20 @@ def summary(spec: str, outcomes: Sequence[GameOutcome]) -> dict[str, Any]:
         "mismatches": sum(o.mismatch for o in outcomes),
         "endings": dict(sorted(Counter(o.ending for o in outcomes).items())),
         "opponent_knocks_after_take": sum(o.knock_after_take for o in outcomes),
+        "reading": _reading(outcomes),
+    }
+
+
+def _reading(outcomes: Sequence[GameOutcome]) -> dict[str, float] | None:
+    """``+pf-audit``: the mean share of the opponent's true cards held by a weighted particle and by
+    a weighted old sample, over the decisions scored."""
+    count = sum(o.reading[2] for o in outcomes)
+    if not count:
+        return None
+    return {
+        "decisions": count,
+        "particles": sum(o.reading[0] for o in outcomes) / count,
+        "sampled": sum(o.reading[1] for o in outcomes) / count,
     }
 
 
@@ -238,6 +332,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--rules", default="gin", help="gin rules (preset or text form)")
     parser.add_argument("--workers", type=int, default=1, help="worker processes")
+    parser.add_argument(
+        "--opponent", default="simple", help="OpenSpiel's simple bot, or a rummykit bot (greedy) in its seat"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object per bot")
     parser.add_argument("--outcomes", help="also write every game's outcome as JSON lines to this file")
     args = parser.parse_args(argv)
@@ -248,9 +345,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     if not args.json:
-        print(
-            f"rummykit bots vs OpenSpiel's simple gin bot, OpenSpiel referee; seed {args.seed}; load {load}"
-        )
+        against = "OpenSpiel's simple gin bot" if args.opponent == "simple" else args.opponent
+        print(f"rummykit bots vs {against}, OpenSpiel referee; seed {args.seed}; load {load}")
         print(
             f"{'bot':<16}{'games':>6}{'W/L/D':>14}{'win rate':>10}{'95 % interval':>17}{'decided':>9}"
             f"{'points/game':>13}{'95 % interval':>17}{'ms/move':>9}{'CPU ms':>8}{'OS ms/move':>11}"
@@ -258,7 +354,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     for spec in [b.strip() for b in args.bots.split(",") if b.strip()]:
         start = time.perf_counter()
-        outcomes = run(spec, args.rules, args.games, args.seed, args.workers)
+        outcomes = run(spec, args.rules, args.games, args.seed, args.workers, args.opponent)
         figures = summary(spec, outcomes)
         figures["wall_seconds"] = time.perf_counter() - start
         figures["load_average"] = [round(x, 2) for x in os.getloadavg()]
@@ -283,6 +379,13 @@ def main(argv: list[str] | None = None) -> int:
         endings = ", ".join(f"{k} {100 * v / max(1, f['games']):.1f} %" for k, v in f["endings"].items())
         fed = 100 * f["opponent_knocks_after_take"] / max(1, f["games"])
         print(f"{'':<16}endings: {endings}; the opponent knocked on a taken upcard {fed:.1f} %", flush=True)
+        if f["reading"]:
+            r = f["reading"]
+            print(
+                f"{'':<16}share of the opponent's true cards held: particles {r['particles']:.3f}, "
+                f"old sampler {r['sampled']:.3f} ({r['decisions']} decisions)",
+                flush=True,
+            )
     return 0
 
 

@@ -124,9 +124,14 @@ def test_vs_openspiel_smoke_game_with_seats_swapped() -> None:
 def test_vs_openspiel_duel_specs_play_and_peek_only_where_asked() -> None:
     pytest.importorskip("pyspiel")
     bench = _vs_openspiel()
-    for spec in ("search:easy+duel", "search:easy+peek", "search:easy+peek-all"):
+    for spec in ("search:easy+duel", "search:easy+peek", "search:easy+peek-all", "search:easy+pf-race"):
         outcomes = bench.run(spec, "gin", games=2, seed=7, workers=1)
         assert len(outcomes) == 2 and not any(o.mismatch for o in outcomes), spec
+    audited = bench.run("search:easy+pf-audit", "gin", games=2, seed=7, workers=1)
+    reading = bench.summary("search:easy+pf-audit", audited)["reading"]
+    assert reading["decisions"] > 0 and 0.0 < reading["particles"] < 1.0 and 0.0 < reading["sampled"] < 1.0
+    against_greedy = bench.run("search:easy+pf", "gin", games=2, seed=7, workers=1, opponent="greedy")
+    assert len(against_greedy) == 2 and not any(o.mismatch for o in against_greedy)
     mirror = rk.Round.new(rk.Rules.preset("gin"), 2, seed=3)
     view = mirror.view(0)
     peek = bench.build_bot("search:easy+peek-all", mirror).opponents

@@ -14,6 +14,10 @@ the pace by race play-outs (:mod:`rummykit.bots.race`, in native code when built
 * with a source of opponent hands (``opponents``, :data:`~rummykit.bots.gin_duel.OpponentSampler`),
   the discard is instead the candidate with the best mean duel against those hands
   (:mod:`~rummykit.bots.gin_duel`); off by default (see that module).
+* with a ``reader`` (:class:`~rummykit.bots.gin_particles.ParticleReader`, the particle filter over
+  the opponent's hand), the race's discard is instead worth its race times the chance that the
+  opponent cannot take the card and knock at once, less :data:`FEED_WEIGHT` times the chance that it
+  melds it, both over :data:`READ_HANDS` hands drawn from the particles; off by default.
 * ``knock`` as soon as the hand allows it, and gin's other decisions (the wall, the knocker's
   discard and melds, the defender's lay-offs and melds) as greedy plays them
   (:func:`~rummykit.bots.gin_play.gin_action`).
@@ -31,12 +35,14 @@ from typing import Final
 from rummykit.actions import Action, Discard, Draw, KnockDeclare, Pass, TakeDiscard
 from rummykit.bots.gin_duel import OpponentSampler, duel_values
 from rummykit.bots.gin_feed import feed_chances, hidden_hands
+from rummykit.bots.gin_particles import ParticleReader
 from rummykit.bots.gin_play import gin_action
 from rummykit.bots.greedy import discard_scores, without
 from rummykit.bots.ismcts import IsmctsBot
 from rummykit.bots.race import knock_draw_races, knock_home, knock_races
 from rummykit.bots.search import TAKE_DISCARDS, Budget, SearchBot
 from rummykit.cards import Card
+from rummykit.gin_melds import mask_of
 from rummykit.rules import Rules
 from rummykit.views import Phase, PlayerView
 
@@ -47,6 +53,8 @@ with more points per game (+3.1 against +2.4)."""
 GIN_DISCOUNT: Final = 0.85
 """The chance that the opponent has not knocked yet after each further own turn (a race of ``t``
 turns is worth ``GIN_DISCOUNT ** t``, see :data:`~rummykit.bots.search.DISCOUNT`)."""
+READ_HANDS: Final = 200
+"""Opponent hands drawn from the particle filter for the race's charges (``reader``)."""
 EXTRA_CANDIDATES: Final = 2
 """Discards searched beyond the level's ``candidates``: a safe discard is often not among the
 cheapest by deadwood."""
@@ -54,15 +62,31 @@ cheapest by deadwood."""
 
 class GinSearchBot(SearchBot):
     """:class:`SearchBot` that also plays gin (see the module docstring); ``opponents``: discards by
-    duels against these opponent samples, ``determinizations`` of them per decision."""
+    duels against these opponent samples, ``determinizations`` of them per decision; ``reader``: the
+    race's discards charged by the particle filter's reading instead (:meth:`gin_discard`). A
+    :class:`~rummykit.bots.gin_particles.ParticleReader` is shown every decision of the hand."""
 
     def __init__(
-        self, level: str | None = None, budget: Budget | None = None, opponents: OpponentSampler | None = None
+        self,
+        level: str | None = None,
+        budget: Budget | None = None,
+        opponents: OpponentSampler | None = None,
+        reader: ParticleReader | None = None,
     ) -> None:
         super().__init__(level, budget)
         self.opponents = opponents
+        self.reader = reader
 
     def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+        reader = self.opponents if isinstance(self.opponents, ParticleReader) else self.reader
+        if reader is not None and view.gin is not None:
+            reader.observe(view)
+        action = self._choose(view, legal, rng)
+        if reader is not None and view.gin is not None:
+            reader.acted(view, action)
+        return action
+
+    def _choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
         if view.gin is None or len(legal) == 1:
             return super().choose(view, legal, rng)
         if view.phase in (Phase.DRAW, Phase.FIRST_UPCARD) and TakeDiscard() in legal:
@@ -130,6 +154,15 @@ class GinSearchBot(SearchBot):
             duels = duel_values(rules, [(without(hand, (card,)), card) for card in picked], samples)
             return Discard(Card(picked[min(range(len(picked)), key=lambda i: (-duels[i], i))]))
         chances = self._races(rules, [without(hand, (card,)) for card in picked], self._stocks(view, rng))
+        read = self.reader.sample_hands(view, rng, READ_HANDS) if self.reader is not None else []
+        if read:
+            # The race is won only if the opponent cannot take the card and knock at once.
+            masks = [(mask_of(h), 1.0) for h in read]
+            feeds = feed_chances(picked, masks)
+            knocks = [sum(knock_home(rules, [*h, c]) for h in read) / len(read) for c in picked]
+            values = [chances[i] * (1.0 - knocks[i]) - FEED_WEIGHT * feeds[i] for i in range(len(picked))]
+            best = min(range(len(picked)), key=lambda i: (-values[i], i))
+            return Discard(Card(picked[best]))
         feeds = feed_chances(picked, hidden_hands(view, rng)) if FEED_WEIGHT else [0.0] * len(picked)
         values = [chances[i] - FEED_WEIGHT * feeds[i] for i in range(len(picked))]
         best = min(range(len(picked)), key=lambda i: (-values[i], i))
