@@ -53,7 +53,7 @@ from rummykit.bots.inference import (
     sample_hidden,
     seat_weights,
 )
-from rummykit.cards import build_deck
+from rummykit.cards import JOKER_CODE, build_deck
 from rummykit.determinize import unseen_cards
 from rummykit.knocking import knock_allowed
 from rummykit.views import Phase, PlayerView
@@ -68,6 +68,8 @@ TEMPERATURE: Final = 3.0
 """Softmax temperature of that draw, in points of greedy's discard score."""
 WAIT_EPS: Final = 0.1
 """Chance that it does not open (melding games) or knock (knock games) when its hand allows it."""
+POWER: Final = 1.0
+"""Exponent of the action likelihoods (1: the model as it stands)."""
 RESAMPLE_AT: Final = 0.5
 """Resample when the effective sample size falls below this share of the particles."""
 OUT_OF_STOCK: Final = 0.05
@@ -87,6 +89,8 @@ class Model:
     discard_eps: float = DISCARD_EPS
     temperature: float = TEMPERATURE
     wait_eps: float = WAIT_EPS
+    power: float = POWER
+    """Exponent of the likelihood of each action (tempering: below 1 the evidence counts less)."""
 
 
 def _extra_seat(view: PlayerView) -> int | None:
@@ -183,6 +187,13 @@ class ParticleFilter:
         soft = math.exp(-(scores[card] - low) / t) / total
         eps = self.model.discard_eps
         return (1.0 - eps) * (card == best) + eps * soft
+
+    def _possible(self, hand: Sequence[int]) -> bool:
+        """No face more often than the decks hold it (a particle's guesses can overlap a known card
+        until :meth:`_fit` sorts them out)."""
+        counts = Counter(hand)
+        jokers = counts.pop(JOKER_CODE, 0)
+        return jokers <= self.rules.jokers_total and max(counts.values(), default=0) <= self.rules.num_decks
 
     def _could_finish(self, hand: list[int], opened: bool, barred: int | None) -> bool:
         """Knock games: the hand (after the draw) allows a knock or Rummy; melding games: a seat not
@@ -285,8 +296,11 @@ class ParticleFilter:
         logw = 0.0
         top = turn.top
         if top is not None and (turn.took or turn.drew):
-            p = self._take_p(hand, top, opened_before, view)
-            logw += math.log(p if turn.took else 1.0 - p)
+            if self._possible([*hand, top]):
+                p = self._take_p(hand, top, opened_before, view)
+                logw += model.power * math.log(p if turn.took else 1.0 - p)
+            else:
+                logw += IMPOSSIBLE
         if turn.took and top is not None:
             hand.append(top)
         laid = list(stretch.tabled) if stretch is not None else []
@@ -315,8 +329,11 @@ class ParticleFilter:
                 hand.append(card)
         hand.extend(freed)
         barred = top if turn.took and not self.rules.may_discard_taken_discard else None
-        if not opens_now and not laid and self._could_finish(hand, opened_before, barred):
-            logw += math.log(model.wait_eps)
+        possible = self._possible(hand)
+        if not possible:
+            logw += IMPOSSIBLE
+        elif not opens_now and not laid and self._could_finish(hand, opened_before, barred):
+            logw += model.power * math.log(model.wait_eps)
         lacking = Counter(out)
         lacking.subtract(hand)
         fixed = [*known.get(turn.seat, ()), *out]
@@ -325,8 +342,8 @@ class ParticleFilter:
         for c in laid:
             hand.remove(c)
         if turn.discarded is not None:
-            p = self._discard_p(hand, turn.discarded, barred)
-            logw += math.log(p) if p > 0 else IMPOSSIBLE
+            p = self._discard_p(hand, turn.discarded, barred) if possible else 1.0
+            logw += model.power * math.log(p) if p > 0 else IMPOSSIBLE
             hand.remove(turn.discarded)
         return logw
 
