@@ -48,7 +48,7 @@ from rummykit.arena import ArenaConfig, Game, build_games, deal_seed, mean_inter
 from rummykit.bots import make_bot
 from rummykit.bots.inference import Sampler, TableMemory, sample_hidden
 from rummykit.bots.ismcts import IsmctsBot
-from rummykit.bots.particles import ParticleSampler
+from rummykit.bots.particles import Model, ParticleSampler
 from rummykit.determinize import unseen_cards
 from rummykit.views import PlayerView
 
@@ -149,7 +149,7 @@ class Outcome:
     moves: int
 
 
-def play(rules: rk.Rules, game: Game, mode: str, read: Reading | None = None) -> Outcome:
+def play(rules: rk.Rules, game: Game, mode: str, read: Reading | None = None, power: float = 1.0) -> Outcome:
     """One round of an arena ``game``, the search bot's sampler set by ``mode``."""
     specs = game.specs
     players = len(specs)
@@ -159,7 +159,7 @@ def play(rules: rk.Rules, game: Game, mode: str, read: Reading | None = None) ->
     for seat, bot in enumerate(bots):
         if searching[seat] and mode == "particles":
             assert isinstance(bot, IsmctsBot)
-            bot.sampler = ParticleSampler()
+            bot.sampler = ParticleSampler(model=Model(power=power))
             if read is not None:
                 bot.sampler = reading(rnd, bot.sampler, read)
         elif searching[seat] and mode != "honest":
@@ -206,6 +206,9 @@ def main() -> None:
         "rounds) are not replayed, and the modes played are added",
     )
     parser.add_argument(
+        "--power", type=float, default=1.0, help="particles: the model's likelihood exponent (Model.power)"
+    )
+    parser.add_argument(
         "--reading", action="store_true", help="particles: also measure how well each sampler reads the hands"
     )
     args = parser.parse_args()
@@ -234,15 +237,16 @@ def main() -> None:
     for mode in modes:
         loads = [os.getloadavg()[0]]
         outcomes = []
-        if mode in stored:
-            outcomes = [Outcome(*row[:5], int(row[5])) for row in stored[mode]]
+        key = f"{mode} (power {args.power:g})" if mode == "particles" and args.power != 1.0 else mode
+        if key in stored:
+            outcomes = [Outcome(*row[:5], int(row[5])) for row in stored[key]]
             loads = [float("nan")]
         for game in games[len(outcomes) :]:
-            outcomes.append(play(rules, game, mode, read if mode == "particles" else None))
+            outcomes.append(play(rules, game, mode, read if mode == "particles" else None, args.power))
             loads.append(os.getloadavg()[0])
         results[mode] = outcomes
         if args.outcomes:
-            stored[mode] = [[o.lead, o.points, o.opponent, o.won, o.cpu, o.moves] for o in outcomes]
+            stored[key] = [[o.lead, o.points, o.opponent, o.won, o.cpu, o.moves] for o in outcomes]
             with open(args.outcomes, "w") as f:
                 json.dump({"setting": setting, "modes": stored}, f)
         n = len(outcomes)
@@ -258,7 +262,7 @@ def main() -> None:
             mean, low, _ = mean_interval(diff)
             paired_won = f"{mean:+.3f} ± {mean - low:.3f}"
         print(
-            f"| {mode} | {won / n:.3f} ({lo:.3f}–{hi:.3f}) "
+            f"| {key} | {won / n:.3f} ({lo:.3f}–{hi:.3f}) "
             f"| {sum(o.points for o in outcomes) / n:.2f} / {sum(o.opponent for o in outcomes) / n:.2f} "
             f"| {lead:+.2f} | {paired} | {paired_won} | {sum(o.cpu for o in outcomes) / n:.2f} s "
             f"| {1000 * sum(o.cpu for o in outcomes) / max(1, sum(o.moves for o in outcomes)):.0f} ms "
