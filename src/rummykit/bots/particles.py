@@ -37,9 +37,10 @@ Measured (README, "Measured ladder"; ``benchmarks/reading.py`` and ``benchmarks/
 the same Viennese decisions against greedy the particles hold 27 % of the opponent's true hidden
 cards where the inference's sampler holds 25 % and uniform dealing 21 %, and their hands are nearer
 greedy's true strength (least deadwood 37 against 44, true 27); but the search playing on them was
-not stronger (600 paired Viennese rounds: -1.2 ± 1.7 points and -3.8 ± 4.2 % rounds won per round;
-100 German rounds: -3.0 ± 5.0 points), at about 50 ms more CPU per move. So the search's default
-sampler stays :func:`~rummykit.bots.inference.sample_hidden`.
+not stronger (600 paired Viennese rounds: -1.2 ± 1.7 points and -3.7 ± 4.2 % rounds won per round;
+with the likelihoods squared, ``Model(power=2)``, -0.4 ± 1.6 points and -2.5 ± 3.8 %; 100 German
+rounds: -3.0 ± 5.0 points, squared -3.7 ± 6.0), at 30-50 ms more CPU per move. So the search's
+default sampler stays :func:`~rummykit.bots.inference.sample_hidden`.
 """
 
 from __future__ import annotations
