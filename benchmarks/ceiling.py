@@ -14,6 +14,10 @@ that with ``full`` the melding games' play-outs draw the stock as one pile
 same distribution for an unknown stock, but for a known one it deals the wrong cards as soon as a seat
 takes a discard instead of drawing. (The knock games' races keep a sequence per seat.)
 
+* ``particles``: the determinizations come from the particle filter of
+  :mod:`rummykit.bots.particles` (an honest sampler, like ``honest``); ``--reading`` also prints, on
+  the decisions of this mode, the mean share of the opponents' true hidden cards found in the hands
+  that uniform dealing, the inference's sampler and the filter deal (20 of each per decision).
 * ``hands`` less ``honest`` bounds what any inference can add to this search: the value of knowing
   the opponents' cards.
 * ``full`` bounds the search's way of deciding: what it makes of a game with nothing hidden. If this
@@ -21,29 +25,91 @@ takes a discard instead of drawing. (The knock games' races keep a sequence per 
   candidates), not what it knows.
 
 Printed per mode: rounds won by the search bot (Wilson interval), points per round of both bots,
-the lead per round, and the paired difference to ``honest`` on the same deals (mean ± 95 %), CPU
-seconds per round and the load average. Cheating bots exist only here: a bot of the library sees
+the lead per round, and the paired differences to ``honest`` on the same deals in points and in
+rounds won (mean ± 95 %), CPU seconds per round and per move of the search bot and the load average.
+``--outcomes FILE`` keeps the per-round outcomes, so a mode already played on the same deals is
+read back instead of replayed. Cheating bots exist only here: a bot of the library sees
 its :class:`~rummykit.views.PlayerView` and nothing else.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import rummykit as rk
 from rummykit.arena import ArenaConfig, Game, build_games, deal_seed, mean_interval, wilson_interval
 from rummykit.bots import make_bot
-from rummykit.bots.inference import Sampler, TableMemory
+from rummykit.bots.inference import Sampler, TableMemory, sample_hidden
 from rummykit.bots.ismcts import IsmctsBot
+from rummykit.bots.particles import Model, ParticleSampler
 from rummykit.determinize import unseen_cards
 from rummykit.views import PlayerView
 
-MODES = ("honest", "hands", "full")
+MODES = ("honest", "particles", "hands", "full")
+READING_SAMPLES = 20
+"""Determinizations per decision that ``--reading`` compares."""
+
+
+@dataclass
+class Reading:
+    """Per searched decision of the search bot, the mean share of an opponent's true hidden cards
+    (not known to be held) found in the hands each sampler deals."""
+
+    decisions: int = 0
+    inference: float = 0.0
+    particles: float = 0.0
+    uniform: float = 0.0
+
+
+def share(rnd: rk.Round, view: PlayerView, hands: dict[int, list[int]]) -> float:
+    """The share of the other seats' true hidden cards that ``hands`` holds (multisets)."""
+    found = total = 0
+    for s, hand in hands.items():
+        truth = Counter(int(c) for c in rnd.hands[s])
+        truth.subtract(int(c) for c in view.known_cards[s])
+        truth = +truth
+        guess = Counter(hand)
+        found += sum((guess & truth).values())
+        total += sum(truth.values())
+    return found / total if total else 1.0
+
+
+def reading(rnd: rk.Round, sampler: Sampler, into: Reading) -> Sampler:
+    """``sampler``, measuring at each new decision how well it and the inference's
+    :func:`~rummykit.bots.inference.sample_hidden` (and uniform hands) read the true hidden cards."""
+    seen: set[tuple[int, int, int]] = set()
+
+    def sample(
+        view: PlayerView,
+        rng: random.Random,
+        memory: TableMemory | None = None,
+        behaviour: bool = True,
+        weights: dict[int, list[float]] | None = None,
+        unseen: Sequence[int] | None = None,
+    ) -> tuple[dict[int, list[int]], list[int]]:
+        key = (view.turn, len(view.hand), len(view.discard_pile))
+        if key not in seen and view.revealed.count(None) == len(view.revealed):
+            seen.add(key)
+            probe = random.Random(hash(key))
+            into.decisions += 1
+            n = READING_SAMPLES
+            into.particles += sum(share(rnd, view, sampler(view, probe, memory)[0]) for _ in range(n)) / n
+            into.inference += (
+                sum(share(rnd, view, sample_hidden(view, probe, memory)[0]) for _ in range(n)) / n
+            )
+            into.uniform += (
+                sum(share(rnd, view, sample_hidden(view, probe, None, False)[0]) for _ in range(n)) / n
+            )
+        return sampler(view, rng, memory, behaviour, weights, unseen)
+
+    return sample
 
 
 def oracle(rnd: rk.Round, mode: str) -> Sampler:
@@ -80,9 +146,10 @@ class Outcome:
     opponent: float
     won: float
     cpu: float
+    moves: int
 
 
-def play(rules: rk.Rules, game: Game, mode: str) -> Outcome:
+def play(rules: rk.Rules, game: Game, mode: str, read: Reading | None = None, power: float = 1.0) -> Outcome:
     """One round of an arena ``game``, the search bot's sampler set by ``mode``."""
     specs = game.specs
     players = len(specs)
@@ -90,7 +157,12 @@ def play(rules: rk.Rules, game: Game, mode: str) -> Outcome:
     bots = [make_bot(spec) for spec in specs]
     searching = [game.seats[s] == 0 for s in range(players)]  # the arena's first bot is the search
     for seat, bot in enumerate(bots):
-        if searching[seat] and mode != "honest":
+        if searching[seat] and mode == "particles":
+            assert isinstance(bot, IsmctsBot)
+            bot.sampler = ParticleSampler(model=Model(power=power))
+            if read is not None:
+                bot.sampler = reading(rnd, bot.sampler, read)
+        elif searching[seat] and mode != "honest":
             assert isinstance(bot, IsmctsBot)
             bot.sampler = oracle(rnd, mode)
             bot.known_stock = mode == "full"
@@ -99,12 +171,14 @@ def play(rules: rk.Rules, game: Game, mode: str) -> Outcome:
         for s in range(players)
     ]
     cpu = 0.0
+    moves = 0
     while not rnd.is_over:
         seat = rnd.to_move
         t0 = time.process_time()
         action = bots[seat].choose(rnd.view(seat), rnd.legal_actions(), rngs[seat])
         if searching[seat]:
             cpu += time.process_time() - t0
+            moves += 1
         rnd.apply(action)
     assert rnd.result is not None
     points = rnd.result.points
@@ -115,7 +189,7 @@ def play(rules: rk.Rules, game: Game, mode: str) -> Outcome:
     won = sum(1 for s in winners if s in mine) / len(winners)
     own = sum(points[s] for s in mine) / len(mine)
     other = sum(points[s] for s in theirs) / len(theirs)
-    return Outcome(own - other, own, other, won, cpu)
+    return Outcome(own - other, own, other, won, cpu, moves)
 
 
 def main() -> None:
@@ -126,6 +200,17 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=300, help="duplicate deals (seats rotated)")
     parser.add_argument("--seed", type=int, default=9100)
     parser.add_argument("--modes", default=",".join(MODES), help="comma-separated: " + ", ".join(MODES))
+    parser.add_argument(
+        "--outcomes",
+        help="JSON file of per-round outcomes: modes found there (same rules, level, opponent, seed, "
+        "rounds) are not replayed, and the modes played are added",
+    )
+    parser.add_argument(
+        "--power", type=float, default=1.0, help="particles: the model's likelihood exponent (Model.power)"
+    )
+    parser.add_argument(
+        "--reading", action="store_true", help="particles: also measure how well each sampler reads the hands"
+    )
     args = parser.parse_args()
     modes = args.modes.split(",")
     if unknown := set(modes) - set(MODES):
@@ -136,30 +221,60 @@ def main() -> None:
     rules = rk.Rules.preset(args.rules)
     results: dict[str, list[Outcome]] = {}
     print(f"{search} against {args.opponent}, {args.rules}, {len(games)} rounds, seed {args.seed}")
-    print("| determinizations | rounds won | points/round | lead | paired vs honest | CPU/round | load |")
-    print("|---|---|---|---|---|---|---|")
+    print(
+        "| determinizations | rounds won | points/round | lead | paired vs honest | paired rounds won "
+        "| CPU/round | CPU/move | load |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    read = Reading() if args.reading else None
+    setting = [args.rules, args.level, args.opponent, args.seed, len(games)]
+    stored: dict[str, list[list[float]]] = {}
+    if args.outcomes and os.path.exists(args.outcomes):
+        with open(args.outcomes) as f:
+            saved = json.load(f)
+        if saved["setting"] == setting:
+            stored = saved["modes"]
     for mode in modes:
         loads = [os.getloadavg()[0]]
         outcomes = []
-        for game in games:
-            outcomes.append(play(rules, game, mode))
+        key = f"{mode} (power {args.power:g})" if mode == "particles" and args.power != 1.0 else mode
+        if key in stored:
+            outcomes = [Outcome(*row[:5], int(row[5])) for row in stored[key]]
+            loads = [float("nan")]
+        for game in games[len(outcomes) :]:
+            outcomes.append(play(rules, game, mode, read if mode == "particles" else None, args.power))
             loads.append(os.getloadavg()[0])
         results[mode] = outcomes
+        if args.outcomes:
+            stored[key] = [[o.lead, o.points, o.opponent, o.won, o.cpu, o.moves] for o in outcomes]
+            with open(args.outcomes, "w") as f:
+                json.dump({"setting": setting, "modes": stored}, f)
         n = len(outcomes)
         won = sum(o.won for o in outcomes)
         lo, hi = wilson_interval(won, n)
         lead, _, _ = mean_interval([o.lead for o in outcomes])
-        paired = "–"
+        paired = paired_won = "–"
         if mode != "honest" and "honest" in results:
             diff = [o.lead - h.lead for o, h in zip(outcomes, results["honest"], strict=True)]
             mean, low, _ = mean_interval(diff)
             paired = f"{mean:+.2f} ± {mean - low:.2f}"
+            diff = [o.won - h.won for o, h in zip(outcomes, results["honest"], strict=True)]
+            mean, low, _ = mean_interval(diff)
+            paired_won = f"{mean:+.3f} ± {mean - low:.3f}"
         print(
-            f"| {mode} | {won / n:.3f} ({lo:.3f}–{hi:.3f}) "
+            f"| {key} | {won / n:.3f} ({lo:.3f}–{hi:.3f}) "
             f"| {sum(o.points for o in outcomes) / n:.2f} / {sum(o.opponent for o in outcomes) / n:.2f} "
-            f"| {lead:+.2f} | {paired} | {sum(o.cpu for o in outcomes) / n:.2f} s "
+            f"| {lead:+.2f} | {paired} | {paired_won} | {sum(o.cpu for o in outcomes) / n:.2f} s "
+            f"| {1000 * sum(o.cpu for o in outcomes) / max(1, sum(o.moves for o in outcomes)):.0f} ms "
             f"| {min(loads):.1f}–{max(loads):.1f} |",
             flush=True,
+        )
+    if read is not None and read.decisions:
+        d = read.decisions
+        print(
+            f"reading ({d} decisions, {READING_SAMPLES} samples each; share of the true hidden cards dealt): "
+            f"uniform {read.uniform / d:.3f}, inference {read.inference / d:.3f}, "
+            f"particles {read.particles / d:.3f}"
         )
 
 

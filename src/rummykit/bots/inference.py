@@ -21,6 +21,13 @@ then keeps or redraws a sampled hand by the opponent's behaviour: an opponent wh
 kept only with probability :data:`BEHAVIOUR_KEEP`. When a turn between two own decisions cannot be
 reconstructed unambiguously (several opponents, a stock rebuild, a knock) it teaches nothing: the
 memory never guesses.
+
+The memory also keeps the ordered log of what it reconstructed (:attr:`TableMemory.log`): per
+stretch between two own turns each other seat's :class:`Turn` (the top it saw, whether it took it or
+drew from the stock, the card it discarded) and the cards laid on or freed from the table, and the
+viewer's own stock draws (:class:`OwnDraw`); the stretch before the viewer's first turn of a hand
+(the forehand's opening turns) is reconstructed for the log as well. The particle filter of
+:mod:`rummykit.bots.particles` replays that log.
 """
 
 from __future__ import annotations
@@ -32,7 +39,7 @@ from itertools import combinations
 from typing import Final, Protocol
 
 from rummykit import solver
-from rummykit.actions import Action, CallRummy, Discard, Knock, TakeDiscard
+from rummykit.actions import Action, CallRummy, Discard, Draw, Knock, TakeDiscard
 from rummykit.bots.greedy import linked
 from rummykit.cards import JOKER_CODE, NUM_CODES
 from rummykit.determinize import unseen_cards
@@ -52,6 +59,43 @@ BEHAVIOUR_KEEP: Final = 0.25
 knocked but did not): a seat that plays like the greedy bot would have, but a player may wait."""
 REDRAWS: Final = 4
 """Redraws of one opponent's hand before a contradicting sample is kept anyway."""
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One turn of another seat, as the viewer reconstructed it."""
+
+    seat: int
+    number: int
+    """The hand's turn counter during that turn (0 for the first turn of the hand)."""
+    top: int | None
+    """The top discard it saw before drawing (``None``: an empty pile, or a card nobody can name)."""
+    took: bool
+    drew: bool
+    """It drew from the stock (not when it took the top, nor the extra card's holder's first turn)."""
+    discarded: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Stretch:
+    """What the other seats did between two turns of the viewer (see :attr:`TableMemory.log`)."""
+
+    turns: tuple[Turn, ...] | None
+    """In play order; ``None`` when the stretch could not be reconstructed unambiguously."""
+    tabled: tuple[int, ...] = ()
+    """Cards that went onto the table during it (laid or laid off by the movers)."""
+    freed: tuple[int, ...] = ()
+    """Cards that left the table during it (jokers exchanged into a mover's hand)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OwnDraw:
+    """The viewer drew ``card`` from the stock."""
+
+    card: int
+
+
+Event = Stretch | OwnDraw
 
 
 @dataclass
@@ -105,11 +149,23 @@ class TableMemory:
         self._pending: _Pending | None = None
         self.ambiguous = 0
         """Stretches between own turns that could not be reconstructed (and taught nothing)."""
+        self.log: list[Event] = []
+        """The ordered events of this hand (see the module docstring)."""
+        self.hands = 0
+        """Hands this memory has seen begin (a new hand: a new count)."""
+        self.deal_hand: tuple[int, ...] = ()
+        """The viewer's cards at its first view of the hand (its deal, before any draw)."""
+        self.deal_turn = 0
+        """The turn counter of that first view (the other seats' turns before it)."""
+        self._drawing: tuple[int, ...] | None = None
 
     def reset(self) -> None:
         self.evidence = {}
         self._pending = None
         self.ambiguous = 0
+        self.log = []
+        self.hands += 1
+        self._drawing = None
 
     def of(self, seat: int) -> Evidence:
         return self.evidence.setdefault(seat, Evidence())
@@ -117,20 +173,58 @@ class TableMemory:
     def observe(self, view: PlayerView) -> None:
         """Read a view of the seat to move (the viewer) and learn what happened since its last turn."""
         key = (view.seat, view.dealer, view.active_seats)
-        if key != self._key or view.turn < self._last_turn:
+        fresh = key != self._key or view.turn < self._last_turn
+        if fresh:
             self.reset()
             self._key = key
+            self.deal_hand = tuple(int(c) for c in view.hand)
+            self.deal_turn = view.turn
         self._last_turn = view.turn
+        if self._drawing is not None:
+            drawn = without_all(view.hand, self._drawing)
+            if len(drawn) == 1:
+                self.log.append(OwnDraw(drawn[0]))
+            self._drawing = None
         pending, self._pending = self._pending, None
+        if fresh and 0 < view.turn < len(view.active_seats) and view.stock_rebuilds == 0:
+            self._deal_stretch(view)
+            return
         if pending is None:
             return
         if view.stock_rebuilds != pending.rebuilds or view.knocker is not None:
             self.ambiguous += 1
+            self.log.append(Stretch(None))
             return
         self._reconstruct(view, pending)
 
+    def _deal_stretch(self, view: PlayerView) -> None:
+        """The log of the turns before the viewer's first one (not taken as evidence): the extra
+        card's holder discards without drawing; in an upcard start the first mover saw the upcard,
+        the bottom card of the pile or, if it took it, one of the cards it is known to hold."""
+        seats = list(view.active_seats)
+        me = seats.index(view.seat)
+        movers = [seats[(me - view.turn + i) % len(seats)] for i in range(view.turn)]
+        blank = tuple(() for _ in view.hand_sizes)
+        extra = view.rules.start_mode in ("dealer_extra_card", "forehand_extra_card")
+        if extra:
+            piles: list[list[int]] = [[]]
+        else:
+            first = [int(c) for c in view.known_cards[movers[0]]] if view.known_cards else []
+            piles = [[c] for c in dict.fromkeys([int(c) for c in view.discard_pile[:1]] + first)]
+        logged, ambiguous = len(self.log), self.ambiguous
+        for pile in piles:
+            before = _Pending(pile, blank, [], 0, -1)
+            if self._reconstruct(view, before, movers, evidence=False, first_draws=not extra):
+                del self.log[logged:-1]  # the failures of other candidate upcards
+                break
+        else:
+            del self.log[logged + 1 :]
+        self.ambiguous = ambiguous
+
     def acted(self, view: PlayerView, action: Action) -> None:
         """The viewer chose ``action`` in ``view``: when it ends its turn, remember the public state."""
+        if isinstance(action, Draw):
+            self._drawing = tuple(int(c) for c in view.hand)
         ends_turn = isinstance(action, (Discard, Knock, CallRummy))
         if not ends_turn:
             return
@@ -141,16 +235,30 @@ class TableMemory:
         known = tuple(tuple(int(c) for c in k) for k in view.known_cards)
         self._pending = _Pending(pile, known, table, view.stock_rebuilds, view.turn)
 
-    def _reconstruct(self, view: PlayerView, before: _Pending) -> None:
-        """Find the unique take-or-pass sequence of the seats that moved since the viewer's turn."""
+    def _reconstruct(
+        self,
+        view: PlayerView,
+        before: _Pending,
+        movers: list[int] | None = None,
+        evidence: bool = True,
+        first_draws: bool = True,
+    ) -> bool:
+        """Find the unique take-or-pass sequence of the seats that moved since the viewer's turn
+        (``movers``: all the others), log it and (``evidence``) learn from it; whether it was found.
+        ``first_draws``: the first mover drew or took (not the extra card's holder's first turn)."""
         seats = list(view.active_seats)
         me = seats.index(view.seat)
-        movers = seats[me + 1 :] + seats[:me]
+        if movers is None:
+            movers = seats[me + 1 :] + seats[:me]
         pile_now = [int(c) for c in view.discard_pile]
+        table_all = [int(c) for tm in view.melds for c in tm.meld.cards]
+        tabled = without_all(table_all, before.table)
+        freed = without_all(before.table, table_all)
         takes = len(before.pile) + len(movers) - len(pile_now)
         if not 0 <= takes <= len(movers) or not view.known_cards:
             self.ambiguous += 1
-            return
+            self.log.append(Stretch(None, tuple(tabled), tuple(freed)))
+            return False
         gained: dict[int, list[int]] = {}
         for seat in movers:
             new = [int(c) for c in view.known_cards[seat]]
@@ -158,12 +266,10 @@ class TableMemory:
                 if c in new:
                     new.remove(c)
             gained[seat] = [int(c) for c in new]
-        table_now = [int(c) for tm in view.melds for c in tm.meld.cards]
-        for c in before.table:
-            if c in table_now:
-                table_now.remove(c)
+        table_now = tabled
+        drawing = movers if first_draws else movers[1:]
         found: list[tuple[list[tuple[int, int | None, bool]], list[int | None]]] = []
-        for takers in combinations(movers, takes):
+        for takers in combinations(drawing, takes):
             story = self._story(movers, set(takers), before.pile, pile_now, gained, table_now)
             if story is not None:
                 found.append(story)
@@ -171,14 +277,24 @@ class TableMemory:
                 break
         if len(found) != 1:
             self.ambiguous += 1
-            return
+            self.log.append(Stretch(None, tuple(tabled), tuple(freed)))
+            return False
         turns, discards = found[0]
-        for (seat, top, took), dropped in zip(turns, discards, strict=True):
+        log: list[Turn] = []
+        for i, ((seat, top, took), dropped) in enumerate(zip(turns, discards, strict=True)):
+            drew = not took and (first_draws or i > 0)
+            if not first_draws and i == 0:
+                top = None  # the extra card's holder saw no discard
+            log.append(Turn(seat, before.turn + 1 + i, top, took, drew, dropped))
+            if not evidence:
+                continue
             ev = self.of(seat)
             if top is not None:
                 (ev.taken if took else ev.passed).append(top)
             if dropped is not None:
                 ev.discarded.append(dropped)
+        self.log.append(Stretch(tuple(log), tuple(tabled), tuple(freed)))
+        return True
 
     @staticmethod
     def _story(
@@ -240,6 +356,15 @@ class TableMemory:
                 for code in _PARTNERS[seen]:
                     out[code] *= factor
         return [min(MAX_WEIGHT, max(MIN_WEIGHT, w)) for w in out]
+
+
+def without_all(cards: Sequence[int], remove: Sequence[int]) -> list[int]:
+    """The multiset ``cards`` less ``remove`` (cards of ``remove`` not in ``cards`` are ignored)."""
+    rest = [int(c) for c in cards]
+    for c in remove:
+        if c in rest:
+            rest.remove(c)
+    return rest
 
 
 _PARTNERS: Final = tuple(
@@ -347,11 +472,16 @@ def sample_hidden(
 
 
 __all__ = [
+    "Event",
     "Evidence",
+    "OwnDraw",
     "Sampler",
+    "Stretch",
     "TableMemory",
+    "Turn",
     "contradicts",
     "sample_hidden",
     "seat_weights",
     "weighted_sample",
+    "without_all",
 ]

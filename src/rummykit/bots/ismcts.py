@@ -147,8 +147,9 @@ class IsmctsBot:
         discount per turn."""
         self.sampler: Sampler = sample_hidden
         """Deals the determinizations (the opponents' hands and the stock) from the bot's view and
-        memory; ``benchmarks/ceiling.py`` swaps in the true cards to measure what knowing them is
-        worth."""
+        memory; :class:`~rummykit.bots.particles.ParticleSampler` deals them from a particle filter
+        (not better, measured: README, "Measured ladder"); ``benchmarks/ceiling.py`` swaps in the true
+        cards to measure what knowing them is worth."""
         self.known_stock = False
         """Melding games: the sampler deals the true stock order (``benchmarks/ceiling.py``), so the
         play-outs draw it as one pile whoever draws (:meth:`TablePlay.start`, ``one_pile``). The

@@ -1,0 +1,185 @@
+"""The particle filter over the opponents' hands (rummykit.bots.particles) on arranged deals: the
+log it replays, what a take, a pass, a discard and a knock not made say about a hand, and that every
+determinization it deals fits the view (sizes, unseen cards, two decks' repeated codes)."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+
+import rummykit as rk
+from rummykit.actions import Action
+from rummykit.bots import make_bot
+from rummykit.bots.inference import OwnDraw, Stretch, TableMemory, Turn, sample_hidden
+from rummykit.bots.ismcts import IsmctsBot
+from rummykit.bots.particles import WAIT_EPS, Model, ParticleFilter, ParticleSampler
+from rummykit.bots.search import Budget
+from rummykit.cards import parse_cards
+from rummykit.determinize import unseen_cards
+from rummykit.testing import arrange_deck
+
+VIENNESE = rk.Rules.preset("viennese")
+# Seat 0 deals (11 cards, discards first); seat 1 holds a pair of sevens and no hearts near 8H.
+DEALER = "7H 2C 4D 6S 9C JD KS QC 3S 5C"
+OPPONENT = "7C 7S 2D 4S 6C 9D JS KD QD 3C"
+
+
+def _cards(text: str) -> list[int]:
+    return [int(c) for c in parse_cards(text)]
+
+
+def _play(rnd: rk.Round, memory: TableMemory, seat: int, script: list[str]) -> None:
+    """Apply ``script``; ``seat``'s decisions go through the memory as a bot's would."""
+    for text in script:
+        if rnd.to_move == seat:
+            view = rnd.view(seat)
+            memory.observe(view)
+            action = Action.parse(text)
+            memory.acted(view, action)
+            rnd.apply(action)
+        else:
+            rnd.apply(text)
+
+
+def _took_7h_passed_8h(rules: rk.Rules = VIENNESE) -> tuple[rk.Round, TableMemory]:
+    deck = arrange_deck(rules, 2, [DEALER, OPPONENT], extra="8H", stock="10C 5H AS KC")
+    rnd = rk.Round.new(rules, 2, deck=deck, dealer=0, seed=3)
+    memory = TableMemory()
+    script = ["discard 7H", "take", "discard 2D", "draw", "discard 8H", "draw", "discard 4S"]
+    _play(rnd, memory, 0, script)
+    memory.observe(rnd.view(0))
+    return rnd, memory
+
+
+def test_the_memory_logs_turns_and_own_draws_in_order() -> None:
+    _, memory = _took_7h_passed_8h()
+    seven, eight = _cards("7H 8H")
+    assert memory.log == [
+        Stretch((Turn(1, 1, seven, True, False, _cards("2D")[0]),)),
+        OwnDraw(_cards("10C")[0]),
+        Stretch((Turn(1, 3, eight, False, True, _cards("4S")[0]),)),
+    ]
+
+
+def test_the_stretch_before_the_first_own_turn_is_logged_but_teaches_no_evidence() -> None:
+    """Seat 1's first view comes after the dealer's opening discard (no draw: the extra card)."""
+    deck = arrange_deck(VIENNESE, 2, [DEALER, OPPONENT], extra="8H", stock="10C 5H AS KC")
+    rnd = rk.Round.new(VIENNESE, 2, deck=deck, dealer=0, seed=3)
+    rnd.apply("discard 7H")
+    memory = TableMemory()
+    memory.observe(rnd.view(1))
+    assert memory.log == [Stretch((Turn(0, 0, None, False, False, _cards("7H")[0]),))]
+    assert memory.deal_hand == tuple(sorted(_cards(OPPONENT)))
+    assert memory.evidence == {}
+
+
+def _hands(view: rk.PlayerView, memory: TableMemory, n: int, seed: int) -> tuple[Counter[int], Counter[int]]:
+    """Cards of seat 1's sampled hands over ``n`` determinizations: particles and uniform."""
+    sampler = ParticleSampler()
+    rng_p, rng_u = random.Random(seed), random.Random(seed)
+    particles: Counter[int] = Counter()
+    uniform: Counter[int] = Counter()
+    for _ in range(n):
+        particles.update(sampler(view, rng_p, memory)[0][1])
+        uniform.update(sample_hidden(view, rng_u, None, behaviour=False)[0][1])
+    return particles, uniform
+
+
+def test_a_seat_that_took_7h_and_passed_8h_holds_sevens_more_often() -> None:
+    rnd, memory = _took_7h_passed_8h()
+    view = rnd.view(0)
+    particles, uniform = _hands(view, memory, 600, 1)
+    sevens = _cards("7C 7D 7S")
+    assert sum(particles[c] for c in sevens) > 1.5 * sum(uniform[c] for c in sevens)
+    # Passing the 8H: its partners that do not join a seven are rarer.
+    eights = _cards("8C 8D 8S 9H 10H")
+    assert sum(particles[c] for c in eights) < 0.8 * sum(uniform[c] for c in eights)
+
+
+def test_a_discarded_card_is_held_only_as_its_second_copy() -> None:
+    """With one deck a discarded card is never held again (it lies in the pile); with two decks only
+    the other copy can be held, and the greedy model makes that rarer than chance (a discarded card
+    of a pair is unlikely)."""
+    one_deck = rk.Rules.parse("viennese(num_decks=1, max_players=4)")
+    rnd, memory = _took_7h_passed_8h(one_deck)
+    particles, _ = _hands(rnd.view(0), memory, 300, 2)
+    assert particles[_cards("2D")[0]] == 0 and particles[_cards("4S")[0]] == 0
+    rnd, memory = _took_7h_passed_8h()
+    particles, uniform = _hands(rnd.view(0), memory, 600, 2)
+    discarded = _cards("2D 4S")
+    assert sum(particles[c] for c in discarded) < 0.8 * sum(uniform[c] for c in discarded)
+
+
+def _replayed(hands: list[list[int]], wait_eps: float) -> list[float]:
+    """The log weights of particles holding ``hands`` (with the known 7H) after seat 1's second turn
+    (it drew, discarded 4S and did not knock) under a model with ``wait_eps``."""
+    deck = arrange_deck(VIENNESE, 2, [DEALER, OPPONENT], extra="8H", stock="10C 5H AS KC")
+    rnd = rk.Round.new(VIENNESE, 2, deck=deck, dealer=0, seed=3)
+    memory = TableMemory()
+    _play(rnd, memory, 0, ["discard 7H", "take", "discard 2D", "draw", "discard 8H"])
+    view = rnd.view(0)
+    f = ParticleFilter(view, memory, random.Random(0), len(hands), Model(wait_eps=wait_eps))
+    f.update(view, memory, random.Random(0))
+    f.resample_at = 0.0
+    for particle, hand in zip(f.hands, hands, strict=True):
+        particle[1] = [*_cards("7H"), *hand]
+    f.logw = [0.0] * f.count
+    rnd.apply("draw")
+    rnd.apply("discard 4S")
+    view = rnd.view(0)
+    memory.observe(view)
+    f.update(view, memory, random.Random(0))
+    return f.logw
+
+
+def test_a_hand_that_could_have_knocked_is_weighted_down() -> None:
+    """Seat 1 drew, discarded 4S and did not knock: a particle whose hand would have knocked (runs
+    5H-7H and 9S-JS, three 2s, the 3C: deadwood 3 after any discard) is weighted by WAIT_EPS against
+    one that could not, beyond what the draw and the discard say."""
+    close = _cards("5H 6H 2C 2D 2S 9S 10S JS 3C")
+    far = _cards("2H 6D 4H 8D KH 9S QH JC 3D")
+    waiting = _replayed([close, far], WAIT_EPS)
+    eager = _replayed([close, far], 1.0)
+    assert math.isclose((waiting[0] - waiting[1]) - (eager[0] - eager[1]), math.log(WAIT_EPS))
+
+
+def _check_fits(view: rk.PlayerView, hands: dict[int, list[int]], stock: list[int]) -> None:
+    unseen = Counter(int(c) for c in unseen_cards(view))
+    dealt: Counter[int] = Counter(stock)
+    for s in view.active_seats:
+        if s == view.seat:
+            continue
+        assert len(hands[s]) == view.hand_sizes[s]
+        rest = Counter(hands[s])
+        rest.subtract(int(c) for c in view.known_cards[s])
+        assert min(rest.values(), default=0) >= 0  # the known cards are held
+        dealt.update(+rest)
+    assert dealt == unseen  # nothing seen dealt, every unseen card (and its copies) placed once
+
+
+def test_particles_fit_every_view_in_two_deck_games() -> None:
+    """Viennese heads-up and German at three (two decks, jokers; the German stretches with several
+    movers and tabled cards fall back to repairing the particles): every determinization fits."""
+    for name, players in (("viennese", 2), ("german", 2), ("german", 3)):
+        rules = rk.Rules.preset(name)
+        rnd = rk.Round.new(rules, players, seed=11)
+        bot = IsmctsBot(budget=Budget(determinizations=6, horizon=4, candidates=2))
+        sampler = ParticleSampler(count=30)
+        bot.sampler = sampler
+        greedy = make_bot("greedy")
+        rng, probe = random.Random(1), random.Random(2)
+        checked = 0
+        while not rnd.is_over and rnd.turn < 40:
+            view = rnd.view(rnd.to_move)
+            if rnd.to_move == 0:
+                memory = bot.memory(0)
+                memory.observe(view)
+                for _ in range(3):
+                    hands, stock = sampler(view, probe, memory)
+                    _check_fits(view, hands, stock)
+                    checked += 1
+            player = bot if rnd.to_move == 0 else greedy
+            rnd.apply(player.choose(view, rnd.legal_actions(), rng))
+        assert checked > 6
+        assert sampler.filters[0].reseeds == 0
