@@ -20,6 +20,11 @@ takes a discard instead of drawing. (The knock games' races keep a sequence per 
   row is not far ahead of ``honest``, the limit is the search's model of play (its play-outs and its
   candidates), not what it knows.
 
+``--variants race,duel`` plays every mode with the knock games' races (the bot as it is) and with
+duel play-outs (:attr:`~rummykit.bots.ismcts.IsmctsBot.knock_duels`, :mod:`rummykit.bots.knock_duel`)
+on the same deals; a ``duel`` row also gives its paired difference to the ``race`` row of its mode,
+in points and in rounds won.
+
 Printed per mode: rounds won by the search bot (Wilson interval), points per round of both bots,
 the lead per round, and the paired difference to ``honest`` on the same deals (mean ± 95 %), CPU
 seconds per round and the load average. Cheating bots exist only here: a bot of the library sees
@@ -32,7 +37,7 @@ import argparse
 import os
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import rummykit as rk
@@ -44,6 +49,7 @@ from rummykit.determinize import unseen_cards
 from rummykit.views import PlayerView
 
 MODES = ("honest", "hands", "full")
+VARIANTS = ("race", "duel")
 
 
 def oracle(rnd: rk.Round, mode: str) -> Sampler:
@@ -82,14 +88,18 @@ class Outcome:
     cpu: float
 
 
-def play(rules: rk.Rules, game: Game, mode: str) -> Outcome:
-    """One round of an arena ``game``, the search bot's sampler set by ``mode``."""
+def play(rules: rk.Rules, game: Game, mode: str, duels: bool = False) -> Outcome:
+    """One round of an arena ``game``, the search bot's sampler set by ``mode`` (``duels``: its knock
+    games valued by duel play-outs)."""
     specs = game.specs
     players = len(specs)
     rnd = rk.Round.new(rules, players, seed=deal_seed(game.seed, game.table, game.deal))
     bots = [make_bot(spec) for spec in specs]
     searching = [game.seats[s] == 0 for s in range(players)]  # the arena's first bot is the search
     for seat, bot in enumerate(bots):
+        if searching[seat]:
+            assert isinstance(bot, IsmctsBot)
+            bot.knock_duels = duels
         if searching[seat] and mode != "honest":
             assert isinstance(bot, IsmctsBot)
             bot.sampler = oracle(rnd, mode)
@@ -126,41 +136,61 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=300, help="duplicate deals (seats rotated)")
     parser.add_argument("--seed", type=int, default=9100)
     parser.add_argument("--modes", default=",".join(MODES), help="comma-separated: " + ", ".join(MODES))
+    parser.add_argument(
+        "--variants", default="race", help="comma-separated: race (as it is), duel (knock_duels)"
+    )
     args = parser.parse_args()
     modes = args.modes.split(",")
     if unknown := set(modes) - set(MODES):
         parser.error(f"unknown modes: {', '.join(sorted(unknown))}")
+    variants = args.variants.split(",")
+    if unknown := set(variants) - set(VARIANTS):
+        parser.error(f"unknown variants: {', '.join(sorted(unknown))}")
     search = f"search:{args.level}"
     config = ArenaConfig(rules=args.rules, bots=(search, args.opponent), rounds=args.rounds, seed=args.seed)
     games = build_games(config)[: args.rounds]
     rules = rk.Rules.preset(args.rules)
-    results: dict[str, list[Outcome]] = {}
+    results: dict[tuple[str, str], list[Outcome]] = {}
     print(f"{search} against {args.opponent}, {args.rules}, {len(games)} rounds, seed {args.seed}")
-    print("| determinizations | rounds won | points/round | lead | paired vs honest | CPU/round | load |")
-    print("|---|---|---|---|---|---|---|")
+    print(
+        "| determinizations | variant | rounds won | points/round | lead | paired vs honest "
+        "| paired vs race (points; rounds won) | CPU/round | load |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
     for mode in modes:
-        loads = [os.getloadavg()[0]]
-        outcomes = []
-        for game in games:
-            outcomes.append(play(rules, game, mode))
-            loads.append(os.getloadavg()[0])
-        results[mode] = outcomes
-        n = len(outcomes)
-        won = sum(o.won for o in outcomes)
-        lo, hi = wilson_interval(won, n)
-        lead, _, _ = mean_interval([o.lead for o in outcomes])
-        paired = "–"
-        if mode != "honest" and "honest" in results:
-            diff = [o.lead - h.lead for o, h in zip(outcomes, results["honest"], strict=True)]
-            mean, low, _ = mean_interval(diff)
-            paired = f"{mean:+.2f} ± {mean - low:.2f}"
-        print(
-            f"| {mode} | {won / n:.3f} ({lo:.3f}–{hi:.3f}) "
-            f"| {sum(o.points for o in outcomes) / n:.2f} / {sum(o.opponent for o in outcomes) / n:.2f} "
-            f"| {lead:+.2f} | {paired} | {sum(o.cpu for o in outcomes) / n:.2f} s "
-            f"| {min(loads):.1f}–{max(loads):.1f} |",
-            flush=True,
-        )
+        for variant in variants:
+            loads = [os.getloadavg()[0]]
+            outcomes = []
+            for game in games:
+                outcomes.append(play(rules, game, mode, variant == "duel"))
+                loads.append(os.getloadavg()[0])
+            results[mode, variant] = outcomes
+            n = len(outcomes)
+            won = sum(o.won for o in outcomes)
+            lo, hi = wilson_interval(won, n)
+            lead, _, _ = mean_interval([o.lead for o in outcomes])
+            paired = versus = "–"
+            if mode != "honest" and ("honest", variant) in results:
+                paired = _paired(outcomes, results["honest", variant], lambda o: o.lead)
+            if variant != "race" and (mode, "race") in results:
+                race = results[mode, "race"]
+                points = _paired(outcomes, race, lambda o: o.lead)
+                versus = f"{points}; {_paired(outcomes, race, lambda o: o.won, 3)}"
+            print(
+                f"| {mode} | {variant} | {won / n:.3f} ({lo:.3f}–{hi:.3f}) "
+                f"| {sum(o.points for o in outcomes) / n:.2f} / {sum(o.opponent for o in outcomes) / n:.2f} "
+                f"| {lead:+.2f} | {paired} | {versus} | {sum(o.cpu for o in outcomes) / n:.2f} s "
+                f"| {min(loads):.1f}–{max(loads):.1f} |",
+                flush=True,
+            )
+
+
+def _paired(
+    outcomes: Sequence[Outcome], base: Sequence[Outcome], of: Callable[[Outcome], float], digits: int = 2
+) -> str:
+    """The mean paired difference of ``of`` between ``outcomes`` and ``base`` (same deals) ± its 95 %."""
+    mean, low, _ = mean_interval([of(o) - of(b) for o, b in zip(outcomes, base, strict=True)])
+    return f"{mean:+.{digits}f} ± {mean - low:.{digits}f}"
 
 
 if __name__ == "__main__":
