@@ -23,7 +23,9 @@ that fit their play, by a policy that reads only their own cards and the table.
   a discard charged a turn on the determinizations where it completes a meld of the next seat's
   hand; when a knock is allowed,
   knocking now and waiting a turn are both scored as the showdown after every opponent's extra
-  turn. A Rummy call is always made. Families without a fast play-out (see
+  turn. A Rummy call is always made. With :attr:`IsmctsBot.knock_duels` the draw and the discard
+  or knock are valued instead by duel play-outs of every seat to the end of the hand, in points
+  (:mod:`rummykit.bots.knock_duel`; off by default). Families without a fast play-out (see
   :func:`~rummykit.bots.rollout.fast_family`) play the whole table through the round engine as the
   melding games do.
 
