@@ -24,6 +24,11 @@ takes a discard instead of drawing. (The knock games' races keep a sequence per 
   row is not far ahead of ``honest``, the limit is the search's model of play (its play-outs and its
   candidates), not what it knows.
 
+``--variants race,duel`` plays every mode with the knock games' races (the bot as it is) and with
+duel play-outs (:attr:`~rummykit.bots.ismcts.IsmctsBot.knock_duels`, :mod:`rummykit.bots.knock_duel`)
+on the same deals; a ``duel`` row also gives its paired difference to the ``race`` row of its mode,
+in points and in rounds won.
+
 Printed per mode: rounds won by the search bot (Wilson interval), points per round of both bots,
 the lead per round, and the paired differences to ``honest`` on the same deals in points and in
 rounds won (mean ± 95 %), CPU seconds per round and per move of the search bot and the load average.
@@ -40,7 +45,7 @@ import os
 import random
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import rummykit as rk
@@ -53,6 +58,7 @@ from rummykit.determinize import unseen_cards
 from rummykit.views import PlayerView
 
 MODES = ("honest", "particles", "hands", "full")
+VARIANTS = ("race", "duel")
 READING_SAMPLES = 20
 """Determinizations per decision that ``--reading`` compares."""
 
@@ -149,14 +155,25 @@ class Outcome:
     moves: int
 
 
-def play(rules: rk.Rules, game: Game, mode: str, read: Reading | None = None, power: float = 1.0) -> Outcome:
-    """One round of an arena ``game``, the search bot's sampler set by ``mode``."""
+def play(
+    rules: rk.Rules,
+    game: Game,
+    mode: str,
+    read: Reading | None = None,
+    power: float = 1.0,
+    duels: bool = False,
+) -> Outcome:
+    """One round of an arena ``game``, the search bot's sampler set by ``mode`` (``duels``: its knock
+    games valued by duel play-outs)."""
     specs = game.specs
     players = len(specs)
     rnd = rk.Round.new(rules, players, seed=deal_seed(game.seed, game.table, game.deal))
     bots = [make_bot(spec) for spec in specs]
     searching = [game.seats[s] == 0 for s in range(players)]  # the arena's first bot is the search
     for seat, bot in enumerate(bots):
+        if searching[seat]:
+            assert isinstance(bot, IsmctsBot)
+            bot.knock_duels = duels
         if searching[seat] and mode == "particles":
             assert isinstance(bot, IsmctsBot)
             bot.sampler = ParticleSampler(model=Model(power=power))
@@ -211,21 +228,27 @@ def main() -> None:
     parser.add_argument(
         "--reading", action="store_true", help="particles: also measure how well each sampler reads the hands"
     )
+    parser.add_argument(
+        "--variants", default="race", help="comma-separated: race (as it is), duel (knock_duels)"
+    )
     args = parser.parse_args()
     modes = args.modes.split(",")
     if unknown := set(modes) - set(MODES):
         parser.error(f"unknown modes: {', '.join(sorted(unknown))}")
+    variants = args.variants.split(",")
+    if unknown := set(variants) - set(VARIANTS):
+        parser.error(f"unknown variants: {', '.join(sorted(unknown))}")
     search = f"search:{args.level}"
     config = ArenaConfig(rules=args.rules, bots=(search, args.opponent), rounds=args.rounds, seed=args.seed)
     games = build_games(config)[: args.rounds]
     rules = rk.Rules.preset(args.rules)
-    results: dict[str, list[Outcome]] = {}
+    results: dict[tuple[str, str], list[Outcome]] = {}
     print(f"{search} against {args.opponent}, {args.rules}, {len(games)} rounds, seed {args.seed}")
     print(
-        "| determinizations | rounds won | points/round | lead | paired vs honest | paired rounds won "
-        "| CPU/round | CPU/move | load |"
+        "| determinizations | variant | rounds won | points/round | lead | paired vs honest "
+        "| paired rounds won | paired vs race (points; rounds won) | CPU/round | CPU/move | load |"
     )
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     read = Reading() if args.reading else None
     setting = [args.rules, args.level, args.opponent, args.seed, len(games)]
     stored: dict[str, list[list[float]]] = {}
@@ -234,17 +257,19 @@ def main() -> None:
             saved = json.load(f)
         if saved["setting"] == setting:
             stored = saved["modes"]
-    for mode in modes:
+    for mode, variant in [(m, v) for m in modes for v in variants]:
         loads = [os.getloadavg()[0]]
-        outcomes = []
-        key = f"{mode} (power {args.power:g})" if mode == "particles" and args.power != 1.0 else mode
+        outcomes: list[Outcome] = []
+        label = f"{mode} (power {args.power:g})" if mode == "particles" and args.power != 1.0 else mode
+        key = label if variant == "race" else f"{label}, {variant}"
         if key in stored:
             outcomes = [Outcome(*row[:5], int(row[5])) for row in stored[key]]
             loads = [float("nan")]
+        reads = read if mode == "particles" else None
         for game in games[len(outcomes) :]:
-            outcomes.append(play(rules, game, mode, read if mode == "particles" else None, args.power))
+            outcomes.append(play(rules, game, mode, reads, args.power, variant == "duel"))
             loads.append(os.getloadavg()[0])
-        results[mode] = outcomes
+        results[mode, variant] = outcomes
         if args.outcomes:
             stored[key] = [[o.lead, o.points, o.opponent, o.won, o.cpu, o.moves] for o in outcomes]
             with open(args.outcomes, "w") as f:
@@ -253,18 +278,19 @@ def main() -> None:
         won = sum(o.won for o in outcomes)
         lo, hi = wilson_interval(won, n)
         lead, _, _ = mean_interval([o.lead for o in outcomes])
-        paired = paired_won = "–"
-        if mode != "honest" and "honest" in results:
-            diff = [o.lead - h.lead for o, h in zip(outcomes, results["honest"], strict=True)]
-            mean, low, _ = mean_interval(diff)
-            paired = f"{mean:+.2f} ± {mean - low:.2f}"
-            diff = [o.won - h.won for o, h in zip(outcomes, results["honest"], strict=True)]
-            mean, low, _ = mean_interval(diff)
-            paired_won = f"{mean:+.3f} ± {mean - low:.3f}"
+        paired = paired_won = versus = "–"
+        if mode != "honest" and ("honest", variant) in results:
+            honest = results["honest", variant]
+            paired = _paired(outcomes, honest, lambda o: o.lead)
+            paired_won = _paired(outcomes, honest, lambda o: o.won, 3)
+        if variant != "race" and (mode, "race") in results:
+            race = results[mode, "race"]
+            points = _paired(outcomes, race, lambda o: o.lead)
+            versus = f"{points}; {_paired(outcomes, race, lambda o: o.won, 3)}"
         print(
-            f"| {key} | {won / n:.3f} ({lo:.3f}–{hi:.3f}) "
+            f"| {label} | {variant} | {won / n:.3f} ({lo:.3f}–{hi:.3f}) "
             f"| {sum(o.points for o in outcomes) / n:.2f} / {sum(o.opponent for o in outcomes) / n:.2f} "
-            f"| {lead:+.2f} | {paired} | {paired_won} | {sum(o.cpu for o in outcomes) / n:.2f} s "
+            f"| {lead:+.2f} | {paired} | {paired_won} | {versus} | {sum(o.cpu for o in outcomes) / n:.2f} s "
             f"| {1000 * sum(o.cpu for o in outcomes) / max(1, sum(o.moves for o in outcomes)):.0f} ms "
             f"| {min(loads):.1f}–{max(loads):.1f} |",
             flush=True,
@@ -276,6 +302,15 @@ def main() -> None:
             f"uniform {read.uniform / d:.3f}, inference {read.inference / d:.3f}, "
             f"particles {read.particles / d:.3f}"
         )
+
+
+
+def _paired(
+    outcomes: Sequence[Outcome], base: Sequence[Outcome], of: Callable[[Outcome], float], digits: int = 2
+) -> str:
+    """The mean paired difference of ``of`` between ``outcomes`` and ``base`` (same deals) ± its 95 %."""
+    mean, low, _ = mean_interval([of(o) - of(b) for o, b in zip(outcomes, base, strict=True)])
+    return f"{mean:+.{digits}f} ± {mean - low:.{digits}f}"
 
 
 if __name__ == "__main__":

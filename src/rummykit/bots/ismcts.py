@@ -23,7 +23,9 @@ that fit their play, by a policy that reads only their own cards and the table.
   a discard charged a turn on the determinizations where it completes a meld of the next seat's
   hand; when a knock is allowed,
   knocking now and waiting a turn are both scored as the showdown after every opponent's extra
-  turn. A Rummy call is always made. Families without a fast play-out (see
+  turn. A Rummy call is always made. With :attr:`IsmctsBot.knock_duels` the draw and the discard
+  or knock are valued instead by duel play-outs of every seat to the end of the hand, in points
+  (:mod:`rummykit.bots.knock_duel`; off by default). Families without a fast play-out (see
   :func:`~rummykit.bots.rollout.fast_family`) play the whole table through the round engine as the
   melding games do.
 
@@ -75,6 +77,7 @@ from rummykit.bots.duel import (
 )
 from rummykit.bots.greedy import Situation, buyback_pays, discard_scores, policy_action, without
 from rummykit.bots.inference import Sampler, TableMemory, sample_hidden, seat_weights
+from rummykit.bots.knock_duel import discard_duel_values, draw_duel_values
 from rummykit.bots.race import knock_home
 from rummykit.bots.rollout import TablePlay, engine_rollout, engine_round, fast_family, utility
 from rummykit.bots.search import TAKE_DISCARDS, Budget, last_turn
@@ -114,6 +117,9 @@ MELD_LEVELS: Final[dict[str, Budget]] = {
 """Melding games and engine play-outs (whole-table play-outs, dearer): determinizations per
 decision (the first half for every candidate, the second for the better half), the turns per seat a
 play-out runs before it is estimated, and the discards searched."""
+DUEL_DETERMINIZATIONS: Final[dict[str, int]] = {"easy": 20, "medium": 50, "hard": 150}
+"""Knock games with ``knock_duels``: the determinizations a decision plays duels on (the first of
+the decision's), per level: a duel plays every seat to the end of the hand, far dearer than a race."""
 DEFAULT_LEVEL: Final = "medium"
 
 Evaluate = Callable[[Action, PlayerView, dict[int, list[int]], list[int], random.Random], float]
@@ -157,6 +163,11 @@ class IsmctsBot:
         self.greedy_playouts = False
         """Melding games: the play-outs discard and exchange jokers as greedy does
         (:attr:`TablePlay.greedy`): closer to greedy's play, twice the CPU, not stronger (measured)."""
+        self.knock_duels = False
+        """Knock games: value the draw and the discard or knock by duel play-outs of every seat in
+        points (:mod:`rummykit.bots.knock_duel`) instead of the race and the knock-or-wait showdowns."""
+        self.duel_determinizations = DUEL_DETERMINIZATIONS[self.level]
+        """Knock games with :attr:`knock_duels`: the determinizations a decision plays duels on."""
         self.memories: dict[int, TableMemory] = {}
         """The evidence gathered per seat this bot plays (one bot may sit in several seats)."""
         self.searches = 0
@@ -298,6 +309,12 @@ class IsmctsBot:
             without(with_top, (c,)) for c in sorted(scores, key=lambda c: (scores[c], c))[:TAKE_DISCARDS]
         ]
         samples = self.duel_samples(view, rng, memory)
+        if self.knock_duels:
+            pile = [int(c) for c in view.discard_pile]
+            samples = samples[: self.duel_determinizations]
+            take, draw = draw_duel_values(rules, hand, samples, pile, self.win_bonus)
+            self.playouts += 2 * len(samples)
+            return TakeDiscard() if take > draw else Draw()
         take, draw = take_values(rules, rests, hand, samples, self.budget.horizon, self.played(view))
         self.playouts += len(samples) * (len(rests) + 1)
         return TakeDiscard() if take > draw else Draw()
@@ -312,6 +329,13 @@ class IsmctsBot:
         rules = view.rules
         hand: list[int] = list(view.hand)
         samples = self.duel_samples(view, rng, memory)
+        if self.knock_duels and all(isinstance(a, (Discard, Knock)) for a in candidates):
+            choices = [(int(a.card), isinstance(a, Knock)) for a in candidates]  # type: ignore[attr-defined]
+            pile = [int(c) for c in view.discard_pile]
+            samples = samples[: self.duel_determinizations]
+            duels = discard_duel_values(rules, hand, choices, samples, pile, self.win_bonus)
+            self.playouts += len(samples) * len(candidates)
+            return candidates[max(range(len(candidates)), key=lambda i: (duels[i], -i))]
         discards = [a for a in candidates if isinstance(a, Discard)]
         cards = [int(a.card) for a in discards]
         rests = [without(hand, (c,)) for c in cards]
@@ -441,4 +465,4 @@ class IsmctsBot:
         return play.play(play.next_seat(me), turns)
 
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "MELD_LEVELS", "WIN_BONUS", "IsmctsBot"]
+__all__ = ["DEFAULT_LEVEL", "DUEL_DETERMINIZATIONS", "LEVELS", "MELD_LEVELS", "WIN_BONUS", "IsmctsBot"]
