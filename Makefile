@@ -46,11 +46,12 @@ native: $(VENV)/.installed-dev
 		assert backend.native is not None, backend.native_status; \
 		from rummykit.envs import compiled; assert compiled.NATIVE is not None, compiled.describe()"; fi
 
-# The whole suite with the compiled extensions, then the solver, bot and env-observation suites again on
-# the pure twins.
+# The whole suite with the compiled extensions, then the solver, bot, inference and env-observation suites
+# again on the pure twins.
 PURE_SUITES := tests/test_solver.py tests/test_solver_options.py tests/test_solver_backend.py \
 	tests/test_race.py tests/test_gin_duel.py tests/test_bots.py tests/test_tactics.py tests/test_rollout.py \
-	tests/test_envs_obs.py tests/test_envs_native.py
+	tests/test_envs_obs.py tests/test_envs_native.py tests/test_inference.py tests/test_particles.py \
+	tests/test_gin_particles.py tests/test_knock_duel.py
 test: native
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy --strict $(CORE)
