@@ -44,7 +44,7 @@ from typing import Final
 
 from rummykit import solver
 from rummykit.bots.duel import Sample, takes
-from rummykit.bots.greedy import JOKER_CHARGE, LINK_CHARGE, linked
+from rummykit.bots.greedy import JOKER_CHARGE, LINK_CHARGE, linked, without
 from rummykit.bots.race import shed_card
 from rummykit.bots.rollout import utility
 from rummykit.cards import JOKER_CODE
@@ -100,7 +100,7 @@ class Duel:
         d, best = solver.best_discards(hand, rules)
         usable = [int(c) for c in best if c != barred]
         if not usable:  # only the barred card leaves the least deadwood: the best of the others
-            rests = {c: solver.min_deadwood(_without(hand, c), rules) for c in set(hand) if c != barred}
+            rests = {c: solver.min_deadwood(without(hand, (c,)), rules) for c in set(hand) if c != barred}
             d = min(rests.values())
             usable = sorted(c for c, left in rests.items() if left == d)
         if d == 0:
@@ -240,17 +240,11 @@ def greedy_discard(rules: Rules, hand: Sequence[int], barred: int | None) -> int
     for bound, card in sorted(melded):
         if bound > best:
             break
-        score = solver.min_deadwood(_without(hand, card), rules)
+        score = solver.min_deadwood(without(hand, (card,)), rules)
         score += JOKER_CHARGE if card == JOKER_CODE else 0
         scores[card] = score - hundredths[card]
         best = min(best, scores[card])
     return min(sorted(scores), key=scores.__getitem__)
-
-
-def _without(cards: Sequence[int], card: int) -> list[int]:
-    rest = list(cards)
-    rest.remove(card)
-    return rest
 
 
 def discard_duel(
@@ -296,7 +290,7 @@ def discard_duel_values(
     totals = [0.0] * len(choices)
     for sample in samples:
         for i, (card, knock) in enumerate(choices):
-            points = discard_duel(rules, _without(hand, card), card, knock, sample, pile)
+            points = discard_duel(rules, without(hand, (card,)), card, knock, sample, pile)
             totals[i] += utility(points, ME, win_bonus)
     return totals
 
