@@ -10,7 +10,7 @@ import rummykit as rk
 from rummykit import Card, parse_cards, solver
 from rummykit.actions import BuyBack, Decline, Discard, Draw, TakeDiscard
 from rummykit.bots import Budget, GreedyBot, MatchView, SearchBot, make_bot, match_action
-from rummykit.bots.greedy import Situation, buyback_pays, policy_action
+from rummykit.bots.greedy import Situation, best_discard, buyback_pays, discard_scores, policy_action
 from rummykit.determinize import sample_round
 from rummykit.testing import arrange_deck
 
@@ -32,6 +32,23 @@ def _random_states(preset: str, count: int, seed: int) -> list[rk.Round]:
         if not rnd.is_over:
             states.append(rnd)
     return states
+
+
+@pytest.mark.parametrize("preset", ["german", "viennese", "scala40", "gin"])
+def test_best_discard_is_the_least_scored_card(preset: str) -> None:
+    """The fast discard (solver calls only for melded cards that might win) picks the card that
+    scoring every card picks, on random hands with and without a barred card."""
+    rules = rk.Rules.preset(preset)
+    rng = random.Random(preset)
+    deck = list(rk.Round.new(rules, players=2, seed=5).deck)
+    size = rules.hand_size_for(2) + 1
+    for _ in range(300):
+        hand = [int(c) for c in rng.sample(deck, size)]
+        allowed = sorted(set(hand))
+        if rng.random() < 0.5:
+            allowed.remove(rng.choice(allowed))
+        scores = discard_scores(hand, rules, allowed)
+        assert best_discard(hand, rules, allowed) == min(sorted(scores), key=scores.__getitem__)
 
 
 @pytest.mark.parametrize("preset", PRESETS)

@@ -157,8 +157,65 @@ def discard_scores(cards: Sequence[int], rules: Rules, allowed: Sequence[int]) -
     return scores
 
 
+_LINKS: Final = tuple(sum(1 << b for b in range(JOKER_CODE) if linked(a, b)) for a in range(JOKER_CODE))
+"""Per natural card code, the mask of the card codes it forms a partial meld with (:func:`linked`)."""
+_VALUES: dict[int, tuple[Rules, list[int], list[float]]] = {}
+"""Per rule set (by identity, kept alive with the entry): every code's deadwood value and a hundredth
+of its points."""
+
+
+def _values(rules: Rules) -> tuple[list[int], list[float]]:
+    entry = _VALUES.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        codes = range(JOKER_CODE + 1)
+        entry = (rules, [rules.deadwood_value(c) for c in codes], [rules.card_points(c) / 100 for c in codes])
+        if len(_VALUES) > 64:
+            _VALUES.clear()
+        _VALUES[id(rules)] = entry
+    return entry[1], entry[2]
+
+
 def best_discard(cards: Sequence[int], rules: Rules, allowed: Sequence[int]) -> int:
-    scores = discard_scores(cards, rules, allowed)
+    """The card of ``allowed`` with the least :func:`discard_scores` (ties: the lowest code).
+
+    The same answer as scoring every card, with fewer solver calls. For a card ``c`` left loose by
+    the hand's best arrangement, the least deadwood without it is the hand's less ``c``'s value (the
+    best arrangement without ``c`` gives no more, and ``c`` added back to any arrangement costs its
+    value), so only the melded cards need the solver, and only those whose lower bound (the same
+    difference) does not already lose to the best score found.
+    """
+    values, hundredths = _values(rules)
+    arrangement = solver.best_arrangement(cards, rules)
+    total = arrangement.deadwood
+    loose = [int(c) for c in arrangement.deadwood_cards]
+    once = twice = 0  # the loose natural faces held, and those held twice
+    for c in loose:
+        if c != JOKER_CODE:
+            bit = 1 << c
+            twice |= once & bit
+            once |= bit
+    scores: dict[int, float] = {}
+    melded: list[tuple[float, int]] = []
+    for card in sorted({int(c) for c in allowed}):
+        if card == JOKER_CODE:
+            charge = JOKER_CHARGE
+        elif card in loose:
+            links = _LINKS[card]
+            charge = LINK_CHARGE * ((links & once).bit_count() + (links & twice).bit_count())
+        else:
+            charge = 0
+        bound = total - values[card] + charge - hundredths[card]
+        if card in loose:
+            scores[card] = bound
+        else:
+            melded.append((bound, card))
+    best = min(scores.values(), default=float("inf"))
+    for bound, card in sorted(melded):
+        if bound > best:
+            break
+        score = deadwood(without(cards, (card,)), rules) + (JOKER_CHARGE if card == JOKER_CODE else 0)
+        scores[card] = score - hundredths[card]
+        best = min(best, scores[card])
     return min(sorted(scores), key=scores.__getitem__)
 
 

@@ -44,10 +44,9 @@ from typing import Final
 
 from rummykit import solver
 from rummykit.bots.duel import Sample, takes
-from rummykit.bots.greedy import JOKER_CHARGE, LINK_CHARGE, linked, without
+from rummykit.bots.greedy import best_discard, without
 from rummykit.bots.race import shed_card
 from rummykit.bots.rollout import utility
-from rummykit.cards import JOKER_CODE
 from rummykit.knocking import knock_allowed
 from rummykit.rules import Rules
 
@@ -180,71 +179,10 @@ class Duel:
         return self.estimate()
 
 
-_LINKS: Final = tuple(sum(1 << b for b in range(JOKER_CODE) if linked(a, b)) for a in range(JOKER_CODE))
-"""Per natural card code, the mask of the card codes it forms a partial meld with (greedy's ``linked``)."""
-_VALUES: dict[int, tuple[Rules, list[int], list[float]]] = {}
-"""Per rule set (by identity, kept alive with the entry): every code's deadwood value and a hundredth
-of its points."""
-
-
-def _values(rules: Rules) -> tuple[list[int], list[float]]:
-    entry = _VALUES.get(id(rules))
-    if entry is None or entry[0] is not rules:
-        codes = range(JOKER_CODE + 1)
-        entry = (rules, [rules.deadwood_value(c) for c in codes], [rules.card_points(c) / 100 for c in codes])
-        if len(_VALUES) > 64:
-            _VALUES.clear()
-        _VALUES[id(rules)] = entry
-    return entry[1], entry[2]
-
-
 def greedy_discard(rules: Rules, hand: Sequence[int], barred: int | None) -> int:
-    """Greedy's discard from ``hand`` (:func:`~rummykit.bots.greedy.best_discard` over every card but
-    ``barred``), the same answer with fewer solver calls.
-
-    Greedy scores a card by the least deadwood the hand has without it, plus a charge per partial
-    meld for a card left loose by the best arrangement, less a hundredth of its points. For a loose
-    card ``c`` the least deadwood without it is the hand's less ``c``'s value (the best arrangement
-    without ``c`` gives no more, and ``c`` added back to any arrangement costs its value), so only
-    the melded cards need the solver, and only those whose lower bound (the same difference) does not
-    already lose to the best score found.
-    """
-    values, hundredths = _values(rules)
-    allowed = sorted({int(c) for c in hand if c != barred}) or sorted({int(c) for c in hand})
-    arrangement = solver.best_arrangement(hand, rules)
-    total = arrangement.deadwood
-    loose = [int(c) for c in arrangement.deadwood_cards]
-    once = twice = 0  # the loose natural faces held, and those held twice
-    for c in loose:
-        if c != JOKER_CODE:
-            bit = 1 << c
-            twice |= once & bit
-            once |= bit
-    scores: dict[int, float] = {}
-    melded: list[tuple[float, int]] = []
-    for card in allowed:
-        if card == JOKER_CODE:
-            charge = JOKER_CHARGE
-        elif card in loose:
-            links = _LINKS[card]
-            charge = LINK_CHARGE * ((links & once).bit_count() + (links & twice).bit_count())
-        else:
-            charge = 0
-        score: float = total - values[card]
-        score += charge
-        if card in loose:
-            scores[card] = score - hundredths[card]
-        else:
-            melded.append((score - hundredths[card], card))
-    best = min(scores.values(), default=float("inf"))
-    for bound, card in sorted(melded):
-        if bound > best:
-            break
-        score = solver.min_deadwood(without(hand, (card,)), rules)
-        score += JOKER_CHARGE if card == JOKER_CODE else 0
-        scores[card] = score - hundredths[card]
-        best = min(best, scores[card])
-    return min(sorted(scores), key=scores.__getitem__)
+    """Greedy's discard from ``hand``: :func:`~rummykit.bots.greedy.best_discard` over every card but
+    ``barred`` (every card when ``barred`` is all the hand holds)."""
+    return best_discard(hand, rules, [c for c in hand if c != barred] or hand)
 
 
 def discard_duel(
