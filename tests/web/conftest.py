@@ -327,6 +327,37 @@ def open_page(browser: Any, module_server: Any) -> Iterator[Any]:
     assert not errors, errors
 
 
+PERSON_PACE = 0.25
+"""Seconds between two moves of a scripted player in the browser tests. The server takes at most 10
+websocket messages a second from a connection (burst 30, ``ServerSettings.messages_per_second``) and
+turns the rest away with ``rate_limited``; a hinted move is two messages (the hint, the move), so a
+script that plays as fast as the bots answer runs out of the burst after a dozen turns."""
+
+
+def hinted_action(page: Any) -> str:
+    """The hint for the seat to move: the ``h`` key, then the hint the server sends back."""
+    page.evaluate("S.hint = null")
+    page.keyboard.press("h")
+    page.wait_for_function("S.hint !== null")
+    return str(page.evaluate("S.hint"))
+
+
+def act_and_wait(page: Any, action: str) -> None:
+    """Play ``action`` at a person's pace (:data:`PERSON_PACE` after the previous one) and wait for the
+    state it makes; if none comes, fail with the error the page shows."""
+    wait = getattr(page, "last_act", 0.0) + PERSON_PACE - time.monotonic()
+    if wait > 0:
+        time.sleep(wait)
+    version = page.evaluate("S.state.version")
+    page.evaluate("a => act(a)", action)
+    page.last_act = time.monotonic()
+    try:
+        page.wait_for_function("v => S.state.version > v", arg=version, timeout=10000)
+    except Exception:
+        shown = page.inner_text("#game-error")
+        pytest.fail(f"{action!r} at version {version} made no new state in 10 s; the page shows {shown!r}")
+
+
 @pytest.fixture
 def web() -> Any:
     """The helpers above, for test modules (conftest is not importable under importlib mode)."""
@@ -344,4 +375,6 @@ def web() -> Any:
         chromium_path=chromium_path,
         CHROMIUM_ARGS=CHROMIUM_ARGS,
         IN_CI=IN_CI,
+        hinted_action=hinted_action,
+        act_and_wait=act_and_wait,
     )

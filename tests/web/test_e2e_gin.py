@@ -61,7 +61,7 @@ def shown_groups(page: Any) -> list[list[str]]:
     return groups
 
 
-def play_to_a_knock(page: Any) -> dict[str, Any]:
+def play_to_a_knock(page: Any, web: Any) -> dict[str, Any]:
     """Play with the hints (a knock whenever legal) until someone has knocked and laid a meld."""
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -75,21 +75,12 @@ def play_to_a_knock(page: Any) -> dict[str, Any]:
             break
         if view["gin"]["knocker_melds"] and view["phase"] in ("knock", "layoff"):
             return view
-        version = page.evaluate("S.state.version")
         knocks = [a for a in page.evaluate("legal()") if a.startswith("knock ")]
-        if knocks:
-            action = knocks[0]
-        else:
-            page.evaluate("S.hint = null")
-            page.keyboard.press("h")
-            page.wait_for_function("S.hint !== null")
-            action = page.evaluate("S.hint")
-        page.evaluate("a => act(a)", action)
-        page.wait_for_function("v => S.state.version > v", arg=version, timeout=10000)
+        web.act_and_wait(page, knocks[0] if knocks else web.hinted_action(page))
     pytest.fail("no knock in time")
 
 
-def test_gin_line_knock_card_upcard_passes_and_the_knockers_melds(page: Any, shots: Path) -> None:
+def test_gin_line_knock_card_upcard_passes_and_the_knockers_melds(page: Any, shots: Path, web: Any) -> None:
     open_table(page, "gin", seed=11)
     page.wait_for_function("S.state.view.phase === 'first_upcard'")
     knock_card = page.evaluate("S.state.view.gin.knock_card")
@@ -105,7 +96,7 @@ def test_gin_line_knock_card_upcard_passes_and_the_knockers_melds(page: Any, sho
     assert f"erste Karte {passes}× abgelehnt" in gin_text(page)
     page.click("#btn-lang")
 
-    view = play_to_a_knock(page)
+    view = play_to_a_knock(page, web)
     page.wait_for_function("S.state.view.gin.knocker_melds.length > 0")
     view = page.evaluate("S.state.view")
     gin = view["gin"]

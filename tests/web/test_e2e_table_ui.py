@@ -401,24 +401,16 @@ def test_phone_header_sorting_and_touch_drag_kept_across_reloads(pages: Pages, s
     assert page.evaluate(animation) == "none"
 
 
-def test_viennese_showdown_shows_the_moves_after_the_knock(pages: Pages, shots: Path) -> None:
+def test_viennese_showdown_shows_the_moves_after_the_knock(pages: Pages, shots: Path, web: Any) -> None:
     page = pages.open(DESKTOP, "en-US")
     lobby(page, pages.base)
     create(page, preset="viennese")
     page.wait_for_selector("#game:not(.hidden)")
     deadline = time.monotonic() + 150
     while time.monotonic() < deadline and wait_turn_or_end(page):
-        version = page.evaluate("S.state.version")
         legal: list[str] = page.evaluate("legal()")
         knocks = [a for a in legal if a.startswith(("knock ", "rummy "))]
-        if knocks:
-            action = knocks[0]
-        else:
-            page.keyboard.press("h")
-            page.wait_for_function("S.hint !== null")
-            action = page.evaluate("S.hint")
-        page.evaluate("a => act(a)", action)
-        page.wait_for_function("v => S.state.version > v", arg=version, timeout=10000)
+        web.act_and_wait(page, knocks[0] if knocks else web.hinted_action(page))
     overlay = page.locator("#overlay:not(.hidden)")
     assert overlay.locator("#round-over, #match-over").count() == 1, "no showdown in time"
     moves = [m.lower() for m in overlay.locator(".last-moves li").all_inner_texts()]  # "calls Rummy …"
