@@ -81,7 +81,9 @@ def main() -> None:
     parser.add_argument("--particles", type=int, default=PARTICLES)
     parser.add_argument("--power", type=float, default=1.0, help="the particle model's likelihood exponent")
     parser.add_argument(
-        "--moves", default="0", help="comma-separated: the filter's resample-move steps per particle, a row each"
+        "--moves",
+        default="0",
+        help="comma-separated: the filter's resample-move steps per particle, a row each",
     )
     args = parser.parse_args()
     rules = rk.Rules.preset(args.rules)

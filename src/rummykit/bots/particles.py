@@ -568,7 +568,9 @@ class ParticleFilter:
                     keep.append(pool.pop())
                 hands[s] = known[s] + keep
 
-    def _normalise(self, view: PlayerView, memory: TableMemory, rng: random.Random, played: bool = True) -> None:
+    def _normalise(
+        self, view: PlayerView, memory: TableMemory, rng: random.Random, played: bool = True
+    ) -> None:
         """Resample systematically when the effective sample size is low; re-deal when every particle
         is ruled out."""
         top = max(self.logw)
