@@ -183,3 +183,85 @@ def test_particles_fit_every_view_in_two_deck_games() -> None:
             rnd.apply(player.choose(view, rnd.legal_actions(), rng))
         assert checked > 6
         assert sampler.filters[0].reseeds == 0
+
+
+def _moved(
+    model: Model, moves: int = 3, count: int = 200, seed: int = 0
+) -> tuple[rk.PlayerView, ParticleFilter]:
+    """The filter of seat 0 after seat 1 took the 7H, threw the 2D, drew and threw the 4S, resampled
+    after every update and moved ``moves`` times per particle."""
+    rnd, memory = _took_7h_passed_8h()
+    view = rnd.view(0)
+    f = ParticleFilter(view, memory, random.Random(seed), count, model, moves=moves)
+    f.resample_at = 1.0
+    f.update(view, memory, random.Random(seed))
+    return view, f
+
+
+def test_moves_keep_every_particle_consistent_with_the_log() -> None:
+    """After the moves each story follows the log (the 7H taken in turn 0 and held, the 2D thrown
+    in turn 0, the 4S in turn 1), its held cards are the particle's hand, its guessed cards are
+    unseen and its cached scores are those of the turns as they now stand."""
+    view, f = _moved(Model())
+    seven, two, four = _cards("7H 2D 4S")
+    unseen = Counter(int(c) for c in unseen_cards(view))
+    assert f.proposed > 0 and 0 < f.accepted < f.proposed
+    assert f.resamples > 0 and len(f.turns) == 2
+    stories = [s for s in f.stories if s is not None]
+    assert len(stories) == f.count
+    for story, hands in zip(f.stories, f.hands, strict=True):
+        assert story is not None
+        assert Counter(story.held()) == Counter(hands[1])
+        assert [r for r in story.records if r[3]] == [[seven, 0, None, 1]]  # the 7H taken
+        assert [r[0] for r in story.records if r[2] == 0] == [two]  # thrown in turn 0
+        assert [r[0] for r in story.records if r[2] == 1] == [four]
+        guessed = Counter(int(r[0]) for r in story.guessed())  # type: ignore[arg-type]
+        assert not guessed - unseen  # no seen card guessed
+        assert sum(guessed.values()) == view.hand_sizes[1] - 1
+        for k, score in enumerate(story.scores):
+            assert score is None or math.isclose(score, f._score(story, k))
+    for _ in range(20):
+        _check_fits(view, *f.draw(view, random.Random(3), [int(c) for c in unseen_cards(view)]))
+
+
+def test_moves_under_flat_likelihoods_accept_every_exchange() -> None:
+    """With the likelihoods to the power 0 the target is the uniform deal, which the proposal keeps
+    (a uniform copy of the stock for a uniform guessed card): every exchange is accepted, and the
+    guessed cards spread over the stock (each unseen card about equally often)."""
+    view, f = _moved(Model(power=0), moves=10, count=300)
+    assert f.proposed > 0 and f.accepted == f.proposed
+    held: Counter[int] = Counter()
+    for story in f.stories:
+        assert story is not None
+        held.update(int(r[0]) for r in story.guessed())  # type: ignore[arg-type]
+    unseen = Counter(int(c) for c in unseen_cards(view))
+    expected = sum(held.values()) / sum(unseen.values())
+    for card, copies in unseen.items():
+        assert held[card] < 3 * expected * copies
+
+
+def test_moves_fit_every_view_of_a_viennese_hand() -> None:
+    """A Viennese heads-up hand against greedy with the moves on: every determinization fits the
+    view, and most particles keep their stories to the end."""
+    rnd = rk.Round.new(VIENNESE, 2, seed=11)
+    bot = IsmctsBot(budget=Budget(determinizations=6, horizon=4, candidates=2))
+    sampler = ParticleSampler(count=60, moves=2)
+    bot.sampler = sampler
+    greedy = make_bot("greedy")
+    rng, probe = random.Random(1), random.Random(2)
+    checked = 0
+    while not rnd.is_over and rnd.turn < 40:
+        view = rnd.view(rnd.to_move)
+        if rnd.to_move == 0:
+            memory = bot.memory(0)
+            memory.observe(view)
+            for _ in range(3):
+                hands, stock = sampler(view, probe, memory)
+                if view.revealed[1] is None:  # a hand laid open is dealt as shown
+                    _check_fits(view, hands, stock)
+                    checked += 1
+                    f = sampler.filters[0]
+                    assert sum(s is not None for s in f.stories) > f.count // 2
+        player = bot if rnd.to_move == 0 else greedy
+        rnd.apply(player.choose(view, rnd.legal_actions(), rng))
+    assert checked > 6 and sampler.filters[0].accepted > 0

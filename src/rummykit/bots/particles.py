@@ -743,8 +743,9 @@ class ParticleFilter:
         stock = Counter(unseen)
         for s in self.others:
             shown = view.revealed[s]
-            if shown is not None:
+            if shown is not None:  # a hand laid open (a knock): its cards are not in the stock
                 hands[s] = [int(c) for c in shown]
+                _take(stock, hands[s])
                 continue
             hand = list(self.hands[i][s])
             hands[s] = hand
