@@ -13,7 +13,7 @@ from rummykit.actions import Action
 from rummykit.bots import make_bot
 from rummykit.bots.inference import OwnDraw, Stretch, TableMemory, Turn, sample_hidden
 from rummykit.bots.ismcts import IsmctsBot
-from rummykit.bots.particles import WAIT_EPS, Model, ParticleFilter, ParticleSampler
+from rummykit.bots.particles import WAIT_EPS, Model, ParticleFilter, ParticleSampler, Story
 from rummykit.bots.search import Budget
 from rummykit.cards import parse_cards
 from rummykit.determinize import unseen_cards
@@ -265,3 +265,59 @@ def test_moves_fit_every_view_of_a_viennese_hand() -> None:
         player = bot if rnd.to_move == 0 else greedy
         rnd.apply(player.choose(view, rnd.legal_actions(), rng))
     assert checked > 6 and sampler.filters[0].accepted > 0
+
+
+class _Scripted(random.Random):
+    """Random numbers given in advance: the indices ``randrange`` returns and one uniform number."""
+
+    def __init__(self, picks: list[int], u: float) -> None:
+        super().__init__(0)
+        self.picks = picks
+        self.u = u
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:  # type: ignore[override]
+        return self.picks.pop(0)
+
+    def random(self) -> float:
+        return self.u
+
+
+def test_a_move_is_accepted_by_the_likelihood_ratio_of_the_turns_it_changes() -> None:
+    """One proposed exchange (the first guessed card for a card of the stock that makes the logged
+    turns less likely) is accepted exactly when the uniform number falls under the ratio of the
+    turns' likelihoods, scored afresh on the story before and after."""
+    rnd, memory = _took_7h_passed_8h()
+    view = rnd.view(0)
+    f = ParticleFilter(view, memory, random.Random(0), 50, Model(), moves=1)
+    f.resample_at = 0.0
+    f.update(view, memory, random.Random(0))
+    story, hands = next((s, h) for s, h in zip(f.stories, f.hands, strict=True) if s is not None)
+    guessed = story.guessed()
+    record = guessed[0]
+    free = Counter(int(c) for c in unseen_cards(view))
+    for r in guessed:
+        free[int(r[0])] -= 1  # type: ignore[arg-type]
+    pool = list((+free).elements())
+    start = max(int(record[1]), 0)  # type: ignore[arg-type]
+
+    def likelihood(s: Story) -> float:
+        return sum(f._score(s, k) for k in range(start, len(f.turns)))
+
+    old = likelihood(story)
+
+    def ratio_of(card: int) -> float:
+        other = story.copy()
+        next(r for r in other.guessed() if r[0] == record[0] and r[1] == record[1])[0] = card
+        return likelihood(other) - old
+
+    # The first exchange that lowers the likelihood (a card that fits the turns less well).
+    at, card, ratio = next((i, c, r) for i, c in enumerate(pool) if (r := ratio_of(c)) < -0.05)
+    for shift, accepted in ((-0.01, True), (0.01, False)):
+        mine = story.copy()
+        f.stories, f.hands = [mine], [{1: list(hands[1])}]
+        f.proposed = f.accepted = 0
+        f._move(view, _Scripted([0, at], 1.0 - math.exp(ratio + shift)))
+        assert f.proposed == 1 and f.accepted == int(accepted)
+        held = Counter(mine.held())
+        assert Counter(f.hands[0][1]) == held
+        assert (held[card] > Counter(story.held())[card]) == accepted
