@@ -24,6 +24,12 @@ forward from the deal through the ordered log of :class:`~rummykit.bots.inferenc
 * When the effective sample size falls below :data:`RESAMPLE_AT` of the particles, they are
   resampled (systematic resampling); when every weight vanishes, the particles are dealt afresh by
   :func:`~rummykit.bots.inference.sample_hidden`.
+* Resampled copies are kept apart by roughening (one guessed card per seat exchanged at random,
+  which does not keep the posterior) or, with ``moves`` (heads-up knock games), by a resample-move
+  step (Gilks and Berzuini 2001): each particle keeps a :class:`Story` of where its guessed cards
+  came from (dealt, or drawn from the stock in a logged turn) and the log-likelihood of each logged
+  turn; a Metropolis-Hastings move exchanges one guessed card for a card of the particle's stock,
+  scores again the turns that held it and accepts with the likelihood ratio (:meth:`ParticleFilter._move`).
 
 The opponent model is a soft greedy player (:mod:`rummykit.bots.greedy`): it takes the top discard
 as greedy would with probability ``1 - DRAW_EPS``; its discard is greedy's with probability
@@ -40,7 +46,10 @@ greedy's true strength (least deadwood 37 against 44, true 27); but the search p
 not stronger (600 paired Viennese rounds: -1.2 ± 1.7 points and -3.7 ± 4.2 % rounds won per round;
 with the likelihoods squared, ``Model(power=2)``, -0.4 ± 1.6 points and -2.5 ± 3.8 %; 100 German
 rounds: -3.0 ± 5.0 points, squared -3.7 ± 6.0), at 30-50 ms more CPU per move. So the search's
-default sampler stays :func:`~rummykit.bots.inference.sample_hidden`.
+default sampler stays :func:`~rummykit.bots.inference.sample_hidden`. With four moves per
+particle (likelihoods squared) the filter deals hands of greedy's true strength (least deadwood 28.2
+against the true 27.0, 28 % of the hands below 15 against 30 %) and finds 31 % of its hidden cards,
+at about 120 ms per decision (README, "Measured ladder").
 """
 
 from __future__ import annotations
