@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from collections.abc import Callable
 
 import rummykit as rk
 from rummykit.actions import Action
@@ -158,30 +159,41 @@ def _check_fits(view: rk.PlayerView, hands: dict[int, list[int]], stock: list[in
     assert dealt == unseen  # nothing seen dealt, every unseen card (and its copies) placed once
 
 
+def _against_greedy(
+    rules: rk.Rules, players: int, sampler: ParticleSampler, each_fit: Callable[[], None]
+) -> int:
+    """Play a hand (seed 11, at most 40 turns) of the search bot on ``sampler`` against greedy and
+    check that every determinization fits seat 0's view (``each_fit`` runs after each); the count."""
+    rnd = rk.Round.new(rules, players, seed=11)
+    bot = IsmctsBot(budget=Budget(determinizations=6, horizon=4, candidates=2))
+    bot.sampler = sampler
+    greedy = make_bot("greedy")
+    rng, probe = random.Random(1), random.Random(2)
+    checked = 0
+    while not rnd.is_over and rnd.turn < 40:
+        view = rnd.view(rnd.to_move)
+        if rnd.to_move == 0:
+            memory = bot.memory(0)
+            memory.observe(view)
+            for _ in range(3):
+                hands, stock = sampler(view, probe, memory)
+                if all(
+                    view.revealed[s] is None for s in view.active_seats
+                ):  # a hand laid open is dealt as shown
+                    _check_fits(view, hands, stock)
+                    each_fit()
+                    checked += 1
+        player = bot if rnd.to_move == 0 else greedy
+        rnd.apply(player.choose(view, rnd.legal_actions(), rng))
+    return checked
+
+
 def test_particles_fit_every_view_in_two_deck_games() -> None:
     """Viennese heads-up and German at three (two decks, jokers; the German stretches with several
     movers and tabled cards fall back to repairing the particles): every determinization fits."""
     for name, players in (("viennese", 2), ("german", 2), ("german", 3)):
-        rules = rk.Rules.preset(name)
-        rnd = rk.Round.new(rules, players, seed=11)
-        bot = IsmctsBot(budget=Budget(determinizations=6, horizon=4, candidates=2))
         sampler = ParticleSampler(count=30)
-        bot.sampler = sampler
-        greedy = make_bot("greedy")
-        rng, probe = random.Random(1), random.Random(2)
-        checked = 0
-        while not rnd.is_over and rnd.turn < 40:
-            view = rnd.view(rnd.to_move)
-            if rnd.to_move == 0:
-                memory = bot.memory(0)
-                memory.observe(view)
-                for _ in range(3):
-                    hands, stock = sampler(view, probe, memory)
-                    _check_fits(view, hands, stock)
-                    checked += 1
-            player = bot if rnd.to_move == 0 else greedy
-            rnd.apply(player.choose(view, rnd.legal_actions(), rng))
-        assert checked > 6
+        assert _against_greedy(rk.Rules.preset(name), players, sampler, lambda: None) > 6
         assert sampler.filters[0].reseeds == 0
 
 
@@ -243,28 +255,14 @@ def test_moves_under_flat_likelihoods_accept_every_exchange() -> None:
 def test_moves_fit_every_view_of_a_viennese_hand() -> None:
     """A Viennese heads-up hand against greedy with the moves on: every determinization fits the
     view, and most particles keep their stories to the end."""
-    rnd = rk.Round.new(VIENNESE, 2, seed=11)
-    bot = IsmctsBot(budget=Budget(determinizations=6, horizon=4, candidates=2))
     sampler = ParticleSampler(count=60, moves=2)
-    bot.sampler = sampler
-    greedy = make_bot("greedy")
-    rng, probe = random.Random(1), random.Random(2)
-    checked = 0
-    while not rnd.is_over and rnd.turn < 40:
-        view = rnd.view(rnd.to_move)
-        if rnd.to_move == 0:
-            memory = bot.memory(0)
-            memory.observe(view)
-            for _ in range(3):
-                hands, stock = sampler(view, probe, memory)
-                if view.revealed[1] is None:  # a hand laid open is dealt as shown
-                    _check_fits(view, hands, stock)
-                    checked += 1
-                    f = sampler.filters[0]
-                    assert sum(s is not None for s in f.stories) > f.count // 2
-        player = bot if rnd.to_move == 0 else greedy
-        rnd.apply(player.choose(view, rnd.legal_actions(), rng))
-    assert checked > 6 and sampler.filters[0].accepted > 0
+
+    def stories_kept() -> None:
+        f = sampler.filters[0]
+        assert sum(s is not None for s in f.stories) > f.count // 2
+
+    assert _against_greedy(VIENNESE, 2, sampler, stories_kept) > 6
+    assert sampler.filters[0].accepted > 0
 
 
 class _Scripted(random.Random):

@@ -278,6 +278,16 @@ class ParticleFilter:
         eps = self.model.draw_eps
         return 1.0 - eps if should_take(s) else eps
 
+    def _take_logw(self, turn: Turn, hand: list[int], opened: bool, view: PlayerView | None) -> float:
+        """The log-likelihood of ``turn``'s take or draw for a seat holding ``hand`` before it."""
+        top = turn.top
+        if top is None or not (turn.took or turn.drew):
+            return 0.0
+        if not self._possible([*hand, top]):
+            return IMPOSSIBLE
+        p = self._take_p(hand, top, opened, view)
+        return self.model.power * math.log(p if turn.took else 1.0 - p)
+
     def _discard_p(self, hand: list[int], card: int, barred: int | None) -> float:
         """Probability that a seat holding ``hand`` (after its draw and melds) discards ``card``."""
         allowed = [c for c in set(hand) if c != barred] or list(set(hand))
@@ -445,14 +455,8 @@ class ParticleFilter:
         (the particle's :class:`Story`, if kept) records the cards taken, drawn and discarded as the
         turn of log index ``index``; it is emptied of its records when it cannot follow."""
         model = self.model
-        logw = 0.0
+        logw = self._take_logw(turn, hand, opened_before, view)
         top = turn.top
-        if top is not None and (turn.took or turn.drew):
-            if self._possible([*hand, top]):
-                p = self._take_p(hand, top, opened_before, view)
-                logw += model.power * math.log(p if turn.took else 1.0 - p)
-            else:
-                logw += IMPOSSIBLE
         if turn.took and top is not None:
             hand.append(top)
             if story is not None:
@@ -635,14 +639,7 @@ class ParticleFilter:
                 if entry < k:
                     before.append(card)  # type: ignore[arg-type]
         model = self.model
-        logw = 0.0
-        top = turn.top
-        if top is not None and (turn.took or turn.drew):
-            if self._possible([*before, top]):
-                p = self._take_p(before, top, opened, None)
-                logw += model.power * math.log(p if turn.took else 1.0 - p)
-            else:
-                logw += IMPOSSIBLE
+        logw = self._take_logw(turn, before, opened, None)
         if not self._possible(held):
             return logw + IMPOSSIBLE
         if self._could_finish(held, opened, barred):
