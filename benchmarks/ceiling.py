@@ -15,7 +15,8 @@ same distribution for an unknown stock, but for a known one it deals the wrong c
 takes a discard instead of drawing. (The knock games' races keep a sequence per seat.)
 
 * ``particles``: the determinizations come from the particle filter of
-  :mod:`rummykit.bots.particles` (an honest sampler, like ``honest``); ``--reading`` also prints, on
+  :mod:`rummykit.bots.particles` (an honest sampler, like ``honest``; ``--power`` and ``--moves``
+  set its model's exponent and its resample-move steps); ``--reading`` also prints, on
   the decisions of this mode, the mean share of the opponents' true hidden cards found in the hands
   that uniform dealing, the inference's sampler and the filter deal (20 of each per decision).
 * ``hands`` less ``honest`` bounds what any inference can add to this search: the value of knowing
@@ -162,9 +163,10 @@ def play(
     read: Reading | None = None,
     power: float = 1.0,
     duels: bool = False,
+    moves: int = 0,
 ) -> Outcome:
     """One round of an arena ``game``, the search bot's sampler set by ``mode`` (``duels``: its knock
-    games valued by duel play-outs)."""
+    games valued by duel play-outs; ``moves``: the particle filter's resample-move steps)."""
     specs = game.specs
     players = len(specs)
     rnd = rk.Round.new(rules, players, seed=deal_seed(game.seed, game.table, game.deal))
@@ -176,7 +178,7 @@ def play(
             bot.knock_duels = duels
         if searching[seat] and mode == "particles":
             assert isinstance(bot, IsmctsBot)
-            bot.sampler = ParticleSampler(model=Model(power=power))
+            bot.sampler = ParticleSampler(model=Model(power=power), moves=moves)
             if read is not None:
                 bot.sampler = reading(rnd, bot.sampler, read)
         elif searching[seat] and mode != "honest":
@@ -226,6 +228,9 @@ def main() -> None:
         "--power", type=float, default=1.0, help="particles: the model's likelihood exponent (Model.power)"
     )
     parser.add_argument(
+        "--moves", type=int, default=0, help="particles: resample-move steps per particle (ParticleSampler)"
+    )
+    parser.add_argument(
         "--reading", action="store_true", help="particles: also measure how well each sampler reads the hands"
     )
     parser.add_argument(
@@ -260,14 +265,18 @@ def main() -> None:
     for mode, variant in [(m, v) for m in modes for v in variants]:
         loads = [os.getloadavg()[0]]
         outcomes: list[Outcome] = []
-        label = f"{mode} (power {args.power:g})" if mode == "particles" and args.power != 1.0 else mode
+        label = mode
+        if mode == "particles" and (args.power != 1.0 or args.moves):
+            options = [f"power {args.power:g}"] if args.power != 1.0 else []
+            options += [f"{args.moves} moves"] if args.moves else []
+            label = f"{mode} ({', '.join(options)})"
         key = label if variant == "race" else f"{label}, {variant}"
         if key in stored:
             outcomes = [Outcome(*row[:5], int(row[5])) for row in stored[key]]
             loads = [float("nan")]
         reads = read if mode == "particles" else None
         for game in games[len(outcomes) :]:
-            outcomes.append(play(rules, game, mode, reads, args.power, variant == "duel"))
+            outcomes.append(play(rules, game, mode, reads, args.power, variant == "duel", args.moves))
             loads.append(os.getloadavg()[0])
         results[mode, variant] = outcomes
         if args.outcomes:
@@ -302,7 +311,6 @@ def main() -> None:
             f"uniform {read.uniform / d:.3f}, inference {read.inference / d:.3f}, "
             f"particles {read.particles / d:.3f}"
         )
-
 
 
 def _paired(

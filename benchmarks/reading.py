@@ -80,6 +80,11 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=20, help="hands dealt per decision")
     parser.add_argument("--particles", type=int, default=PARTICLES)
     parser.add_argument("--power", type=float, default=1.0, help="the particle model's likelihood exponent")
+    parser.add_argument(
+        "--moves",
+        default="0",
+        help="comma-separated: the filter's resample-move steps per particle, a row each",
+    )
     args = parser.parse_args()
     rules = rk.Rules.preset(args.rules)
     records = record(rules, args.hands, args.seed)
@@ -87,10 +92,16 @@ def main() -> None:
         f"{args.rules}, {args.hands} hands of greedy against greedy, seed {args.seed}, {args.samples} samples"
     )
     print(
-        "| sampler | decisions | share | from turn 8 | deadwood dealt / true | below 15 dealt / true | CPU |"
+        "| sampler | decisions | share | from turn 8 | deadwood dealt / true | below 15 dealt / true "
+        "| ESS | distinct hands | moves accepted | CPU per decision |"
     )
-    print("|---|---:|---:|---:|---|---|---:|")
-    for kind in ("uniform", "inference", "particles"):
+    print("|---|---:|---:|---:|---|---|---:|---:|---:|---:|")
+    kinds = ["uniform", "inference"] + [f"particles, {m} moves" for m in args.moves.split(",")]
+    for kind in kinds:
+        moves = int(kind.split(", ")[1].split()[0]) if kind.startswith("particles") else 0
+        ess: list[float] = []
+        distinct: list[int] = []
+        proposed = accepted = 0
         shares: list[float] = []
         late: list[float] = []
         dealt_d = true_d = near = true_near = counted = 0
@@ -98,7 +109,7 @@ def main() -> None:
         for h, rec in enumerate(records):
             memory = TableMemory()
             rng = random.Random(h)
-            sampler = ParticleSampler(args.particles, Model(power=args.power))
+            sampler = ParticleSampler(args.particles, Model(power=args.power), moves)
             for view, action, truth, deadwood in rec:
                 memory.observe(view)
                 total = sum(truth.values())
@@ -123,7 +134,15 @@ def main() -> None:
                         true_d += deadwood * len(dealt)
                         true_near += (deadwood < NEAR) * len(dealt)
                         counted += len(dealt)
+                    if kind.startswith("particles") and view.seat in sampler.filters:
+                        pf = sampler.filters[view.seat]
+                        distinct.append(len({tuple(sorted(h[1])) for h in pf.hands}))
                 memory.acted(view, action)
+            if kind.startswith("particles") and 0 in sampler.filters:
+                pf = sampler.filters[0]
+                ess += pf.ess
+                proposed += pf.proposed
+                accepted += pf.accepted
         strength = "– | –"
         if counted:
             strength = f"{dealt_d / counted:.1f} / {true_d / counted:.1f} | "
@@ -131,7 +150,8 @@ def main() -> None:
         print(
             f"| {kind} | {len(shares)} | {sum(shares) / len(shares):.3f} "
             f"| {sum(late) / max(1, len(late)):.3f} "
-            f"| {strength} | {cpu:.1f} s |",
+            f"| {strength} | {sum(ess) / max(1, len(ess)):.0f} | {sum(distinct) / max(1, len(distinct)):.0f} "
+            f"| {accepted / max(1, proposed):.2f} | {1000 * cpu / max(1, len(shares)):.0f} ms |",
             flush=True,
         )
 

@@ -7,13 +7,14 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from collections.abc import Callable
 
 import rummykit as rk
 from rummykit.actions import Action
 from rummykit.bots import make_bot
 from rummykit.bots.inference import OwnDraw, Stretch, TableMemory, Turn, sample_hidden
 from rummykit.bots.ismcts import IsmctsBot
-from rummykit.bots.particles import WAIT_EPS, Model, ParticleFilter, ParticleSampler
+from rummykit.bots.particles import WAIT_EPS, Model, ParticleFilter, ParticleSampler, Story
 from rummykit.bots.search import Budget
 from rummykit.cards import parse_cards
 from rummykit.determinize import unseen_cards
@@ -158,28 +159,163 @@ def _check_fits(view: rk.PlayerView, hands: dict[int, list[int]], stock: list[in
     assert dealt == unseen  # nothing seen dealt, every unseen card (and its copies) placed once
 
 
+def _against_greedy(
+    rules: rk.Rules, players: int, sampler: ParticleSampler, each_fit: Callable[[], None]
+) -> int:
+    """Play a hand (seed 11, at most 40 turns) of the search bot on ``sampler`` against greedy and
+    check that every determinization fits seat 0's view (``each_fit`` runs after each); the count."""
+    rnd = rk.Round.new(rules, players, seed=11)
+    bot = IsmctsBot(budget=Budget(determinizations=6, horizon=4, candidates=2))
+    bot.sampler = sampler
+    greedy = make_bot("greedy")
+    rng, probe = random.Random(1), random.Random(2)
+    checked = 0
+    while not rnd.is_over and rnd.turn < 40:
+        view = rnd.view(rnd.to_move)
+        if rnd.to_move == 0:
+            memory = bot.memory(0)
+            memory.observe(view)
+            for _ in range(3):
+                hands, stock = sampler(view, probe, memory)
+                if all(
+                    view.revealed[s] is None for s in view.active_seats
+                ):  # a hand laid open is dealt as shown
+                    _check_fits(view, hands, stock)
+                    each_fit()
+                    checked += 1
+        player = bot if rnd.to_move == 0 else greedy
+        rnd.apply(player.choose(view, rnd.legal_actions(), rng))
+    return checked
+
+
 def test_particles_fit_every_view_in_two_deck_games() -> None:
     """Viennese heads-up and German at three (two decks, jokers; the German stretches with several
     movers and tabled cards fall back to repairing the particles): every determinization fits."""
     for name, players in (("viennese", 2), ("german", 2), ("german", 3)):
-        rules = rk.Rules.preset(name)
-        rnd = rk.Round.new(rules, players, seed=11)
-        bot = IsmctsBot(budget=Budget(determinizations=6, horizon=4, candidates=2))
         sampler = ParticleSampler(count=30)
-        bot.sampler = sampler
-        greedy = make_bot("greedy")
-        rng, probe = random.Random(1), random.Random(2)
-        checked = 0
-        while not rnd.is_over and rnd.turn < 40:
-            view = rnd.view(rnd.to_move)
-            if rnd.to_move == 0:
-                memory = bot.memory(0)
-                memory.observe(view)
-                for _ in range(3):
-                    hands, stock = sampler(view, probe, memory)
-                    _check_fits(view, hands, stock)
-                    checked += 1
-            player = bot if rnd.to_move == 0 else greedy
-            rnd.apply(player.choose(view, rnd.legal_actions(), rng))
-        assert checked > 6
+        assert _against_greedy(rk.Rules.preset(name), players, sampler, lambda: None) > 6
         assert sampler.filters[0].reseeds == 0
+
+
+def _moved(
+    model: Model, moves: int = 3, count: int = 200, seed: int = 0
+) -> tuple[rk.PlayerView, ParticleFilter]:
+    """The filter of seat 0 after seat 1 took the 7H, threw the 2D, drew and threw the 4S, resampled
+    after every update and moved ``moves`` times per particle."""
+    rnd, memory = _took_7h_passed_8h()
+    view = rnd.view(0)
+    f = ParticleFilter(view, memory, random.Random(seed), count, model, moves=moves)
+    f.resample_at = 1.0
+    f.update(view, memory, random.Random(seed))
+    return view, f
+
+
+def test_moves_keep_every_particle_consistent_with_the_log() -> None:
+    """After the moves each story follows the log (the 7H taken in turn 0 and held, the 2D thrown
+    in turn 0, the 4S in turn 1), its held cards are the particle's hand, its guessed cards are
+    unseen and its cached scores are those of the turns as they now stand."""
+    view, f = _moved(Model())
+    seven, two, four = _cards("7H 2D 4S")
+    unseen = Counter(int(c) for c in unseen_cards(view))
+    assert f.proposed > 0 and 0 < f.accepted < f.proposed
+    assert f.resamples > 0 and len(f.turns) == 2
+    stories = [s for s in f.stories if s is not None]
+    assert len(stories) == f.count
+    for story, hands in zip(f.stories, f.hands, strict=True):
+        assert story is not None
+        assert Counter(story.held()) == Counter(hands[1])
+        assert [r for r in story.records if r[3]] == [[seven, 0, None, 1]]  # the 7H taken
+        assert [r[0] for r in story.records if r[2] == 0] == [two]  # thrown in turn 0
+        assert [r[0] for r in story.records if r[2] == 1] == [four]
+        guessed = Counter(int(r[0]) for r in story.guessed())  # type: ignore[arg-type]
+        assert not guessed - unseen  # no seen card guessed
+        assert sum(guessed.values()) == view.hand_sizes[1] - 1
+        for k, score in enumerate(story.scores):
+            assert score is None or math.isclose(score, f._score(story, k))
+    for _ in range(20):
+        _check_fits(view, *f.draw(view, random.Random(3), [int(c) for c in unseen_cards(view)]))
+
+
+def test_moves_under_flat_likelihoods_accept_every_exchange() -> None:
+    """With the likelihoods to the power 0 the target is the uniform deal, which the proposal keeps
+    (a uniform copy of the stock for a uniform guessed card): every exchange is accepted, and the
+    guessed cards spread over the stock (each unseen card about equally often)."""
+    view, f = _moved(Model(power=0), moves=10, count=300)
+    assert f.proposed > 0 and f.accepted == f.proposed
+    held: Counter[int] = Counter()
+    for story in f.stories:
+        assert story is not None
+        held.update(int(r[0]) for r in story.guessed())  # type: ignore[arg-type]
+    unseen = Counter(int(c) for c in unseen_cards(view))
+    expected = sum(held.values()) / sum(unseen.values())
+    for card, copies in unseen.items():
+        assert held[card] < 3 * expected * copies
+
+
+def test_moves_fit_every_view_of_a_viennese_hand() -> None:
+    """A Viennese heads-up hand against greedy with the moves on: every determinization fits the
+    view, and most particles keep their stories to the end."""
+    sampler = ParticleSampler(count=60, moves=2)
+
+    def stories_kept() -> None:
+        f = sampler.filters[0]
+        assert sum(s is not None for s in f.stories) > f.count // 2
+
+    assert _against_greedy(VIENNESE, 2, sampler, stories_kept) > 6
+    assert sampler.filters[0].accepted > 0
+
+
+class _Scripted(random.Random):
+    """Random numbers given in advance: the indices ``randrange`` returns and one uniform number."""
+
+    def __init__(self, picks: list[int], u: float) -> None:
+        super().__init__(0)
+        self.picks = picks
+        self.u = u
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:  # type: ignore[override]
+        return self.picks.pop(0)
+
+    def random(self) -> float:
+        return self.u
+
+
+def test_a_move_is_accepted_by_the_likelihood_ratio_of_the_turns_it_changes() -> None:
+    """One proposed exchange (the first guessed card for a card of the stock that makes the logged
+    turns less likely) is accepted exactly when the uniform number falls under the ratio of the
+    turns' likelihoods, scored afresh on the story before and after."""
+    rnd, memory = _took_7h_passed_8h()
+    view = rnd.view(0)
+    f = ParticleFilter(view, memory, random.Random(0), 50, Model(), moves=1)
+    f.resample_at = 0.0
+    f.update(view, memory, random.Random(0))
+    story, hands = next((s, h) for s, h in zip(f.stories, f.hands, strict=True) if s is not None)
+    guessed = story.guessed()
+    record = guessed[0]
+    free = Counter(int(c) for c in unseen_cards(view))
+    for r in guessed:
+        free[int(r[0])] -= 1  # type: ignore[arg-type]
+    pool = list((+free).elements())
+    start = max(int(record[1]), 0)  # type: ignore[arg-type]
+
+    def likelihood(s: Story) -> float:
+        return sum(f._score(s, k) for k in range(start, len(f.turns)))
+
+    old = likelihood(story)
+
+    def ratio_of(card: int) -> float:
+        other = story.copy()
+        next(r for r in other.guessed() if r[0] == record[0] and r[1] == record[1])[0] = card
+        return likelihood(other) - old
+
+    # The first exchange that lowers the likelihood (a card that fits the turns less well).
+    at, card, ratio = next((i, c, r) for i, c in enumerate(pool) if (r := ratio_of(c)) < -0.05)
+    for shift, accepted in ((-0.01, True), (0.01, False)):
+        mine = story.copy()
+        f.stories, f.hands = [mine], [{1: list(hands[1])}]
+        f.proposed = f.accepted = 0
+        f._move(view, _Scripted([0, at], 1.0 - math.exp(ratio + shift)))
+        assert f.proposed == 1 and f.accepted == int(accepted)
+        held = Counter(mine.held())
+        assert Counter(f.hands[0][1]) == held
+        assert (held[card] > Counter(story.held())[card]) == accepted

@@ -24,6 +24,12 @@ forward from the deal through the ordered log of :class:`~rummykit.bots.inferenc
 * When the effective sample size falls below :data:`RESAMPLE_AT` of the particles, they are
   resampled (systematic resampling); when every weight vanishes, the particles are dealt afresh by
   :func:`~rummykit.bots.inference.sample_hidden`.
+* Resampled copies are kept apart by roughening (one guessed card per seat exchanged at random,
+  which does not keep the posterior) or, with ``moves`` (heads-up knock games), by a resample-move
+  step (Gilks and Berzuini 2001): each particle keeps a :class:`Story` of where its guessed cards
+  came from (dealt, or drawn from the stock in a logged turn) and the log-likelihood of each logged
+  turn; a Metropolis-Hastings move exchanges one guessed card for a card of the particle's stock,
+  scores again the turns that held it and accepts with the likelihood ratio (:meth:`ParticleFilter._move`).
 
 The opponent model is a soft greedy player (:mod:`rummykit.bots.greedy`): it takes the top discard
 as greedy would with probability ``1 - DRAW_EPS``; its discard is greedy's with probability
@@ -40,7 +46,12 @@ greedy's true strength (least deadwood 37 against 44, true 27); but the search p
 not stronger (600 paired Viennese rounds: -1.2 ± 1.7 points and -3.7 ± 4.2 % rounds won per round;
 with the likelihoods squared, ``Model(power=2)``, -0.4 ± 1.6 points and -2.5 ± 3.8 %; 100 German
 rounds: -3.0 ± 5.0 points, squared -3.7 ± 6.0), at 30-50 ms more CPU per move. So the search's
-default sampler stays :func:`~rummykit.bots.inference.sample_hidden`.
+default sampler stays :func:`~rummykit.bots.inference.sample_hidden`. With four moves per
+particle (likelihoods squared) the filter deals hands of greedy's true strength (least deadwood 28.2
+against the true 27.0, 28 % of the hands below 15 against 30 %) and finds 31 % of its hidden cards,
+at about 120 ms per decision (README, "Measured ladder"); but the search playing on them was not
+stronger (300 paired Viennese rounds against greedy: duels -2.7 ± 2.9 points and races -0.5 ± 2.3
+against the race on ``sample_hidden``), so ``moves`` is 0 by default.
 """
 
 from __future__ import annotations
@@ -85,6 +96,8 @@ OUT_OF_STOCK: Final = 0.05
 """The copies a particle is taken to leave in the stock when it holds every copy of the card the
 viewer drew: it is repaired (:meth:`ParticleFilter._fit` deals the card's place anew) and kept at a
 low weight rather than dropped, since resampled particles are few distinct hands."""
+MOVES: Final = 0
+"""Metropolis-Hastings moves per particle after each resampling (0: roughening instead)."""
 IMPOSSIBLE: Final = -30.0
 """Log weight given to a particle the view rules out (kept, repaired, instead of dropped: if all of
 them are ruled out, the repaired ones still stand)."""
@@ -100,6 +113,70 @@ class Model:
     wait_eps: float = WAIT_EPS
     power: float = POWER
     """Exponent of the likelihood of each action (tempering: below 1 the evidence counts less)."""
+
+
+class Story:
+    """Where every card of one particle's guess of the other seat's hand came from (the
+    resample-move step's state, :meth:`ParticleFilter._move`).
+
+    ``records`` holds ``[card, entry, exit, taken]`` per card that entered the hand: ``entry`` the
+    index of the logged turn it was drawn or taken in (-1: dealt), ``exit`` the index of the turn it
+    was discarded in (``None``: still held), ``taken`` 1 for a card taken from the pile (known, never
+    moved). ``scores`` caches the log-likelihood of each logged turn on this story (``None``: not
+    computed since a card it saw changed)."""
+
+    __slots__ = ("records", "scores")
+
+    def __init__(self, records: list[list[int | None]], scores: list[float | None]) -> None:
+        self.records = records
+        self.scores = scores
+
+    def copy(self) -> Story:
+        return Story([list(r) for r in self.records], list(self.scores))
+
+    def held(self) -> list[int]:
+        """The cards held now."""
+        return [int(r[0]) for r in self.records if r[2] is None]  # type: ignore[arg-type]
+
+    def guessed(self) -> list[list[int | None]]:
+        """The records of the cards held now that were dealt or drawn from the stock."""
+        return [r for r in self.records if r[2] is None and not r[3]]
+
+    def stale(self, entry: int) -> None:
+        """Forget the scores of the turns that saw a card that entered at ``entry``."""
+        for k in range(max(entry, 0), len(self.scores)):
+            self.scores[k] = None
+
+    def know(self, known: Counter[int]) -> None:
+        """Make the held records taken from the pile those the view knows: when the seat discarded a
+        card of a code it had taken while another copy of it stays known, the copy discarded was a
+        guessed one (same hands, the two records exchange their exits)."""
+        for card, n in known.items():
+            taken = [r for r in self.records if r[3] and r[0] == card]
+            held = sum(1 for r in taken if r[2] is None)
+            gone = [r for r in taken if r[2] is not None]
+            guessed = [r for r in self.records if r[2] is None and not r[3] and r[0] == card]
+            while held < n and gone and guessed:
+                a, b = guessed.pop(), gone.pop()
+                a[2], b[2] = b[2], None
+                held += 1
+
+    def reconcile(self, hand: Sequence[int]) -> bool:
+        """Rewrite the held records to ``hand`` where a step of the filter exchanged guessed cards
+        (a card the seat must have held swapped in, a card the view rules out redealt); each
+        exchanged card keeps the entry of the one it replaces. False when that is not possible."""
+        now = Counter(self.held())
+        have = Counter(hand)
+        gone = list((now - have).elements())
+        new = list((have - now).elements())
+        if len(gone) != len(new):
+            return False
+        for old, card in zip(gone, new, strict=True):
+            held = [r for r in self.records if r[2] is None and r[0] == old]
+            record = min(held, key=lambda r: r[3])  # type: ignore[arg-type,return-value]
+            record[0] = card
+            self.stale(int(record[1]))  # type: ignore[arg-type]
+        return True
 
 
 def _extra_seat(view: PlayerView) -> int | None:
@@ -122,7 +199,13 @@ class ParticleFilter:
     """The particles of one seat's view of one hand (see the module docstring)."""
 
     def __init__(
-        self, view: PlayerView, memory: TableMemory, rng: random.Random, count: int, model: Model
+        self,
+        view: PlayerView,
+        memory: TableMemory,
+        rng: random.Random,
+        count: int,
+        model: Model,
+        moves: int = MOVES,
     ) -> None:
         self.rules = view.rules
         self.seat = view.seat
@@ -138,6 +221,18 @@ class ParticleFilter:
         self.resample_at = RESAMPLE_AT
         self.roughen = True
         """Exchange one guessed card per seat in every resampled copy (:meth:`_roughen`)."""
+        self.moves = moves
+        """Metropolis-Hastings moves per particle after each resampling (:meth:`_move`); they
+        replace roughening. Kept only heads-up in knock games (one other seat, nothing laid before
+        the hand ends); elsewhere the filter roughens."""
+        self.tracked = moves > 0 and self.rules.is_knock_game and len(self.others) == 1
+        self.turns: list[tuple[Turn, int | None, bool]] = []
+        """The other seat's logged turns: the turn, the card it could not discard, whether it had
+        opened."""
+        self.proposed = self.accepted = 0
+        self.ess: list[float] = []
+        """The effective sample size after each update that replayed a turn of another seat (before
+        any resampling)."""
         deck = Counter(int(c) for c in build_deck(self.rules.num_decks, self.rules.jokers_total))
         _take(deck, memory.deal_hand)
         first = memory.log[0] if memory.log else None
@@ -161,11 +256,15 @@ class ParticleFilter:
                 at += size
             self.hands.append(hands)
         self.logw = [0.0] * count
+        self.stories: list[Story | None] = [
+            Story([[c, -1, None, 0] for c in hands[self.others[0]]], []) if self.tracked else None
+            for hands in self.hands
+        ]
 
     # The opponent model -------------------------------------------------------------------------
-    def _take_p(self, hand: list[int], top: int, opened: bool, view: PlayerView) -> float:
-        """Probability that a seat holding ``hand`` takes ``top``."""
-        table = tuple(tm.meld for tm in view.melds)
+    def _take_p(self, hand: list[int], top: int, opened: bool, view: PlayerView | None) -> float:
+        """Probability that a seat holding ``hand`` takes ``top`` (``view``: the table's melds)."""
+        table = tuple(tm.meld for tm in view.melds) if view is not None else ()
         s = Situation(
             rules=self.rules,
             hand=tuple(hand),  # type: ignore[arg-type]
@@ -180,6 +279,16 @@ class ParticleFilter:
         )
         eps = self.model.draw_eps
         return 1.0 - eps if should_take(s) else eps
+
+    def _take_logw(self, turn: Turn, hand: list[int], opened: bool, view: PlayerView | None) -> float:
+        """The log-likelihood of ``turn``'s take or draw for a seat holding ``hand`` before it."""
+        top = turn.top
+        if top is None or not (turn.took or turn.drew):
+            return 0.0
+        if not self._possible([*hand, top]):
+            return IMPOSSIBLE
+        p = self._take_p(hand, top, opened, view)
+        return self.model.power * math.log(p if turn.took else 1.0 - p)
 
     def _discard_p(self, hand: list[int], card: int, barred: int | None) -> float:
         """Probability that a seat holding ``hand`` (after its draw and melds) discards ``card``."""
@@ -223,14 +332,40 @@ class ParticleFilter:
     def update(self, view: PlayerView, memory: TableMemory, rng: random.Random) -> None:
         """Replay the memory's new events, make every particle fit ``view``, resample if needed."""
         unseen = Counter(int(c) for c in unseen_cards(view))
+        played = any(isinstance(e, Stretch) and e.turns for e in memory.log[self.done :])
         for event in memory.log[self.done :]:
             if isinstance(event, OwnDraw):
                 self._own_draw(event.card, unseen)
             elif event.turns is not None:
                 self._stretch(event, view, unseen, rng)
+            elif self.tracked:  # a gap in the log: the stories end
+                self.tracked = False
+                self.stories = [None] * self.count
         self.done = len(memory.log)
         self._fit(view, unseen, rng)
-        self._normalise(view, memory, rng)
+        self._follow(view)
+        self._normalise(view, memory, rng, played)
+
+    def _follow(self, view: PlayerView) -> None:
+        """Bring every story to its particle's hand after :meth:`_fit` (its exchanged cards keep
+        their entries); a story whose held cards then differ from the particle's is dropped."""
+        if not self.tracked:
+            return
+        seat = self.others[0]
+        known = Counter(int(c) for c in view.known_cards[seat]) if view.known_cards else Counter()
+        for i, story in enumerate(self.stories):
+            hand = self.hands[i][seat]
+            if story is None:
+                continue
+            guessed = Counter(hand)
+            guessed.subtract(known)
+            if not story.reconcile(hand):
+                self.stories[i] = None
+                continue
+            if Counter(int(r[0]) for r in story.guessed()) != +guessed:  # type: ignore[arg-type]
+                story.know(known)
+                if Counter(int(r[0]) for r in story.guessed()) != +guessed:  # type: ignore[arg-type]
+                    self.stories[i] = None
 
     def _hidden(self, hands: dict[int, list[int]], known: dict[int, list[int]]) -> Counter[int]:
         out: Counter[int] = Counter()
@@ -259,7 +394,19 @@ class ParticleFilter:
         visible.update(stretch.tabled)
         opened_turn = view.opened_turn
         known = {s: [int(c) for c in view.known_cards[s]] for s in self.others} if view.known_cards else {}
+        first = len(self.turns)
+        if self.tracked and (stretch.tabled or stretch.freed):
+            self.tracked = False
+            self.stories = [None] * self.count
+        if self.tracked:
+            for turn in turns:
+                at = opened_turn[turn.seat] if opened_turn else None
+                took = turn.took and not self.rules.may_discard_taken_discard
+                self.turns.append((turn, turn.top if took else None, at is not None and at < turn.number))
         for i, hands in enumerate(self.hands):
+            story = self.stories[i]
+            if story is not None:
+                story.scores.extend([None] * len(turns))
             logw = 0.0
             if not attributable:  # the cards laid leave whichever mover's hand holds them
                 for c in stretch.tabled:
@@ -267,7 +414,7 @@ class ParticleFilter:
                         if c in hands[s]:
                             hands[s].remove(c)
                             break
-            for turn in turns:
+            for j, turn in enumerate(turns):
                 hand = hands[turn.seat]
                 at = opened_turn[turn.seat] if opened_turn else None
                 opened_before = at is not None and at < turn.number
@@ -283,9 +430,13 @@ class ParticleFilter:
                     stretch if attributable else None,
                     view,
                     rng,
+                    story,
+                    first + j,
                 )
                 logw += lw
             self.logw[i] += logw
+            if story is not None and Counter(story.held()) != Counter(hands[self.others[0]]):
+                self.stories[i] = None
 
     def _turn(
         self,
@@ -299,19 +450,19 @@ class ParticleFilter:
         stretch: Stretch | None,
         view: PlayerView,
         rng: random.Random,
+        story: Story | None = None,
+        index: int = 0,
     ) -> float:
-        """Play ``turn`` on a particle's ``hand`` (changed in place); the log-likelihood."""
+        """Play ``turn`` on a particle's ``hand`` (changed in place); the log-likelihood. ``story``
+        (the particle's :class:`Story`, if kept) records the cards taken, drawn and discarded as the
+        turn of log index ``index``; it is emptied of its records when it cannot follow."""
         model = self.model
-        logw = 0.0
+        logw = self._take_logw(turn, hand, opened_before, view)
         top = turn.top
-        if top is not None and (turn.took or turn.drew):
-            if self._possible([*hand, top]):
-                p = self._take_p(hand, top, opened_before, view)
-                logw += model.power * math.log(p if turn.took else 1.0 - p)
-            else:
-                logw += IMPOSSIBLE
         if turn.took and top is not None:
             hand.append(top)
+            if story is not None:
+                story.records.append([top, index, None, 1])
         laid = list(stretch.tabled) if stretch is not None else []
         freed = list(stretch.freed) if stretch is not None else []
         out = laid + ([turn.discarded] if turn.discarded is not None else [])
@@ -336,6 +487,8 @@ class ParticleFilter:
                 card = rng.choice(list(pool.elements()))
             if card is not None:
                 hand.append(card)
+                if story is not None:
+                    story.records.append([card, index, None, 0])
         hand.extend(freed)
         barred = top if turn.took and not self.rules.may_discard_taken_discard else None
         possible = self._possible(hand)
@@ -353,6 +506,13 @@ class ParticleFilter:
         if turn.discarded is not None:
             p = self._discard_p(hand, turn.discarded, barred) if possible else 1.0
             logw += model.power * math.log(p) if p > 0 else IMPOSSIBLE
+            if story is not None and story.reconcile(hand):
+                # A copy taken from the pile stays known while the seat holds one of its code
+                # (the view keeps the codes common to both), so a guessed copy leaves first.
+                held = [r for r in story.records if r[2] is None and r[0] == turn.discarded]
+                min(held, key=lambda r: r[3])[2] = index  # type: ignore[arg-type,return-value]
+            elif story is not None:
+                story.records.clear()
             hand.remove(turn.discarded)
         return logw
 
@@ -423,7 +583,9 @@ class ParticleFilter:
                     keep.append(pool.pop())
                 hands[s] = known[s] + keep
 
-    def _normalise(self, view: PlayerView, memory: TableMemory, rng: random.Random) -> None:
+    def _normalise(
+        self, view: PlayerView, memory: TableMemory, rng: random.Random, played: bool = True
+    ) -> None:
         """Resample systematically when the effective sample size is low; re-deal when every particle
         is ruled out."""
         top = max(self.logw)
@@ -433,6 +595,8 @@ class ParticleFilter:
         w = [math.exp(lw - top) for lw in self.logw]
         total = sum(w)
         ess = total * total / sum(x * x for x in w)
+        if played:
+            self.ess.append(ess)
         if ess >= self.resample_at * self.count:
             self.logw = [lw - top for lw in self.logw]
             return
@@ -440,6 +604,7 @@ class ParticleFilter:
         step = total / self.count
         u = rng.random() * step
         picked: list[dict[int, list[int]]] = []
+        stories: list[Story | None] = []
         acc = 0.0
         j = 0
         copy = [False] * self.count
@@ -450,12 +615,95 @@ class ParticleFilter:
                 acc += w[j]
                 j += 1
             picked.append({s: list(h) for s, h in self.hands[j].items()})
+            story = self.stories[j]
+            stories.append(story.copy() if story is not None else None)
             copy[k] = j == last
             last = j
         self.hands = picked
+        self.stories = stories
         self.logw = [0.0] * self.count
+        if self.tracked:
+            self._move(view, rng)
+            copy = [again and story is None for again, story in zip(copy, self.stories, strict=True)]
         if self.roughen:
             self._roughen(view, rng, copy)
+
+    def _score(self, story: Story, k: int) -> float:
+        """The log-likelihood of the other seat's logged turn ``k`` on ``story``: the soft greedy
+        model's take-or-draw, knock not made and discard, as :meth:`_turn` weights them (the stock
+        draw itself has the prior's uniform chance, which the move's proposal keeps)."""
+        turn, barred, opened = self.turns[k]
+        before: list[int] = []
+        held: list[int] = []
+        for card, entry, gone, _ in story.records:
+            if entry is not None and entry <= k and (gone is None or gone >= k):
+                held.append(card)  # type: ignore[arg-type]
+                if entry < k:
+                    before.append(card)  # type: ignore[arg-type]
+        model = self.model
+        logw = self._take_logw(turn, before, opened, None)
+        if not self._possible(held):
+            return logw + IMPOSSIBLE
+        if self._could_finish(held, opened, barred):
+            logw += model.power * math.log(model.wait_eps)
+        if turn.discarded is not None:
+            p = self._discard_p(held, turn.discarded, barred)
+            logw += model.power * math.log(p) if p > 0 else IMPOSSIBLE
+        return logw
+
+    def _scored(self, story: Story, k: int) -> float:
+        score = story.scores[k]
+        if score is None:
+            score = story.scores[k] = self._score(story, k)
+        return score
+
+    def _move(self, view: PlayerView, rng: random.Random) -> None:
+        """Resample-move (Gilks and Berzuini 2001): :attr:`moves` Metropolis-Hastings steps on every
+        particle that keeps its story. A step exchanges a guessed card of the other seat's hand (one
+        it was dealt or drew from the stock and still holds) for a card of the particle's stock (an
+        unseen card no guess holds), as if that card had been dealt or drawn in its place; the
+        logged turns that held it are scored again, and the exchange is accepted with the ratio of
+        their likelihoods. Under the uniform deal the prior ratio of the two stories cancels the
+        proposal's (both pick a copy uniformly), so the posterior of the filter's model is kept; an
+        early rejection stops scoring once the turns still to score cannot lift the ratio (each
+        turn's log-likelihood is at most 0)."""
+        unseen = Counter(int(c) for c in unseen_cards(view))
+        seat = self.others[0]
+        for hands, story in zip(self.hands, self.stories, strict=True):
+            if story is None:
+                continue
+            guessed = story.guessed()
+            free = Counter(unseen)
+            _take(free, [int(r[0]) for r in guessed])  # type: ignore[arg-type]
+            pool = list(free.elements())
+            if not guessed or not pool:
+                continue
+            for _ in range(self.moves):
+                record = guessed[rng.randrange(len(guessed))]
+                at = rng.randrange(len(pool))
+                old, card = int(record[0]), pool[at]  # type: ignore[arg-type]
+                bar = math.log(1.0 - rng.random())
+                self.proposed += 1
+                if card == old:
+                    self.accepted += 1
+                    continue
+                turns = range(max(int(record[1]), 0), len(story.scores))  # type: ignore[arg-type]
+                before = sum(self._scored(story, k) for k in turns)
+                record[0] = card
+                after: list[float] = []
+                total = 0.0
+                for k in turns:
+                    after.append(self._score(story, k))
+                    total += after[-1]
+                    if total - before < bar:
+                        break
+                else:
+                    self.accepted += 1
+                    story.scores[turns.start :] = after
+                    pool[at] = old
+                    continue
+                record[0] = old
+            hands[seat] = story.held()
 
     def _roughen(self, view: PlayerView, rng: random.Random, copy: Sequence[bool]) -> None:
         """Keep resampled copies apart: in each copy, one guessed card of every seat is exchanged
@@ -489,6 +737,8 @@ class ParticleFilter:
             sample_hidden(view, rng, memory, weights=weights, unseen=unseen)[0] for _ in range(self.count)
         ]
         self.logw = [0.0] * self.count
+        self.tracked = False
+        self.stories = [None] * self.count
 
     # Determinizations ---------------------------------------------------------------------------
     def draw(
@@ -501,8 +751,9 @@ class ParticleFilter:
         stock = Counter(unseen)
         for s in self.others:
             shown = view.revealed[s]
-            if shown is not None:
+            if shown is not None:  # a hand laid open (a knock): its cards are not in the stock
                 hands[s] = [int(c) for c in shown]
+                _take(stock, hands[s])
                 continue
             hand = list(self.hands[i][s])
             hands[s] = hand
@@ -518,18 +769,20 @@ class ParticleFilter:
 class ParticleSampler:
     """A :class:`~rummykit.bots.inference.Sampler` that deals the search's determinizations from a
     :class:`ParticleFilter` per seat and hand (``IsmctsBot.sampler = ParticleSampler()``); without a
-    memory it deals as :func:`~rummykit.bots.inference.sample_hidden` does."""
+    memory it deals as :func:`~rummykit.bots.inference.sample_hidden` does. ``moves``: the
+    filter's resample-move steps per particle (:meth:`ParticleFilter._move`; 0 roughens)."""
 
-    def __init__(self, count: int = PARTICLES, model: Model | None = None) -> None:
+    def __init__(self, count: int = PARTICLES, model: Model | None = None, moves: int = MOVES) -> None:
         self.count = count
         self.model = model or Model()
+        self.moves = moves
         self.filters: dict[int, ParticleFilter] = {}
 
     def filter(self, view: PlayerView, memory: TableMemory, rng: random.Random) -> ParticleFilter:
         """The filter of ``view``'s seat, brought up to date with ``memory`` and ``view``."""
         f = self.filters.get(view.seat)
         if f is None or f.hand_id != memory.hands:
-            f = ParticleFilter(view, memory, rng, self.count, self.model)
+            f = ParticleFilter(view, memory, rng, self.count, self.model, self.moves)
             self.filters[view.seat] = f
         key = (view.turn, len(view.hand), len(view.discard_pile), view.stock_size, len(memory.log))
         if key != f.key:
@@ -556,10 +809,12 @@ class ParticleSampler:
 __all__ = [
     "DISCARD_EPS",
     "DRAW_EPS",
+    "MOVES",
     "PARTICLES",
     "TEMPERATURE",
     "WAIT_EPS",
     "Model",
     "ParticleFilter",
     "ParticleSampler",
+    "Story",
 ]
