@@ -18,6 +18,8 @@ takes a discard instead of drawing. (The knock games' races keep a sequence per 
   :mod:`rummykit.bots.particles` (an honest sampler, like ``honest``); ``--reading`` also prints, on
   the decisions of this mode, the mean share of the opponents' true hidden cards found in the hands
   that uniform dealing, the inference's sampler and the filter deal (20 of each per decision).
+* ``calibrated``: the determinizations of the inference's sampler resampled towards the opponents'
+  true strength (:class:`~rummykit.bots.calibrated.CalibratedSampler`, knock games; honest too).
 * ``hands`` less ``honest`` bounds what any inference can add to this search: the value of knowing
   the opponents' cards.
 * ``full`` bounds the search's way of deciding: what it makes of a game with nothing hidden. If this
@@ -51,13 +53,14 @@ from dataclasses import dataclass
 import rummykit as rk
 from rummykit.arena import ArenaConfig, Game, build_games, deal_seed, mean_interval, wilson_interval
 from rummykit.bots import make_bot
+from rummykit.bots.calibrated import CalibratedSampler
 from rummykit.bots.inference import Sampler, TableMemory, sample_hidden
 from rummykit.bots.ismcts import IsmctsBot
 from rummykit.bots.particles import Model, ParticleSampler
 from rummykit.determinize import unseen_cards
 from rummykit.views import PlayerView
 
-MODES = ("honest", "particles", "hands", "full")
+MODES = ("honest", "particles", "calibrated", "hands", "full")
 VARIANTS = ("race", "duel")
 READING_SAMPLES = 20
 """Determinizations per decision that ``--reading`` compares."""
@@ -179,6 +182,9 @@ def play(
             bot.sampler = ParticleSampler(model=Model(power=power))
             if read is not None:
                 bot.sampler = reading(rnd, bot.sampler, read)
+        elif searching[seat] and mode == "calibrated":
+            assert isinstance(bot, IsmctsBot)
+            bot.sampler = CalibratedSampler()
         elif searching[seat] and mode != "honest":
             assert isinstance(bot, IsmctsBot)
             bot.sampler = oracle(rnd, mode)
@@ -302,7 +308,6 @@ def main() -> None:
             f"uniform {read.uniform / d:.3f}, inference {read.inference / d:.3f}, "
             f"particles {read.particles / d:.3f}"
         )
-
 
 
 def _paired(

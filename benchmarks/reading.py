@@ -10,7 +10,9 @@ per decision:
 * ``uniform``: the unseen cards dealt at random (no inference);
 * ``inference``: :func:`~rummykit.bots.inference.sample_hidden` (the search's default);
 * ``particles``: :class:`~rummykit.bots.particles.ParticleSampler`, with the model's options
-  (``--power``, ``--particles``).
+  (``--power``, ``--particles``);
+* ``calibrated``: :class:`~rummykit.bots.calibrated.CalibratedSampler` (``sample_hidden``'s hands
+  resampled towards the opponent's true strength; knock games).
 
 Printed per sampler: the mean share of seat 1's true hidden cards (those not known to be held)
 found in the dealt hands, over all decisions and from turn 8 on; in knock games the mean least
@@ -29,7 +31,8 @@ import rummykit as rk
 from rummykit import solver
 from rummykit.actions import Action
 from rummykit.bots import make_bot
-from rummykit.bots.inference import TableMemory, sample_hidden
+from rummykit.bots.calibrated import CalibratedSampler
+from rummykit.bots.inference import Sampler, TableMemory, sample_hidden
 from rummykit.bots.particles import PARTICLES, Model, ParticleSampler
 from rummykit.views import Phase, PlayerView
 
@@ -61,9 +64,7 @@ def record(rules: rk.Rules, hands: int, seed: int) -> list[Record]:
     return out
 
 
-def deal(
-    kind: str, view: PlayerView, memory: TableMemory, sampler: ParticleSampler, rng: random.Random
-) -> list[int]:
+def deal(kind: str, view: PlayerView, memory: TableMemory, sampler: Sampler, rng: random.Random) -> list[int]:
     """Seat 1's hand as ``kind`` deals it."""
     if kind == "uniform":
         return sample_hidden(view, rng, None, False)[0][1]
@@ -90,7 +91,8 @@ def main() -> None:
         "| sampler | decisions | share | from turn 8 | deadwood dealt / true | below 15 dealt / true | CPU |"
     )
     print("|---|---:|---:|---:|---|---|---:|")
-    for kind in ("uniform", "inference", "particles"):
+    kinds = ["uniform", "inference", "particles"] + (["calibrated"] if rules.family == "knock" else [])
+    for kind in kinds:
         shares: list[float] = []
         late: list[float] = []
         dealt_d = true_d = near = true_near = counted = 0
@@ -98,7 +100,11 @@ def main() -> None:
         for h, rec in enumerate(records):
             memory = TableMemory()
             rng = random.Random(h)
-            sampler = ParticleSampler(args.particles, Model(power=args.power))
+            sampler: Sampler = (
+                CalibratedSampler()
+                if kind == "calibrated"
+                else ParticleSampler(args.particles, Model(power=args.power))
+            )
             for view, action, truth, deadwood in rec:
                 memory.observe(view)
                 total = sum(truth.values())
