@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 
 import rummykit as rk
 from rummykit import solver
@@ -38,22 +39,30 @@ def _cards(text: str) -> list[int]:
     return [int(c) for c in parse_cards(text)]
 
 
+def _to_seat_0(rnd: rk.Round, memory: TableMemory, move: Callable[[PlayerView], Action | None]) -> PlayerView:
+    """Play ``rnd`` by ``move`` (seat 0's views and actions through ``memory``, as a bot's are) until
+    ``move`` returns ``None`` at a view of seat 0; that view."""
+    while True:
+        assert not rnd.is_over
+        view = rnd.view(rnd.to_move)
+        if view.seat == 0:
+            memory.observe(view)
+        action = move(view)
+        if action is None:
+            assert view.seat == 0
+            return view
+        if view.seat == 0:
+            memory.acted(view, action)
+        rnd.apply(action)
+
+
 def _took_7h_passed_8h() -> tuple[PlayerView, TableMemory]:
     """Seat 1 took the dealer's 7H, discarded 2D, left 8H for a stock card and discarded 4S."""
     deck = arrange_deck(VIENNESE, 2, [DEALER, OPPONENT], extra="8H", stock="10C 5H AS KC")
     rnd = rk.Round.new(VIENNESE, 2, deck=deck, dealer=0, seed=3)
+    script = iter(["discard 7H", "take", "discard 2D", "draw", "discard 8H", "draw", "discard 4S"])
     memory = TableMemory()
-    for text in ["discard 7H", "take", "discard 2D", "draw", "discard 8H", "draw", "discard 4S"]:
-        if rnd.to_move == 0:
-            view = rnd.view(0)
-            memory.observe(view)
-            action = Action.parse(text)
-            memory.acted(view, action)
-            rnd.apply(action)
-        else:
-            rnd.apply(text)
-    view = rnd.view(0)
-    memory.observe(view)
+    view = _to_seat_0(rnd, memory, lambda _: next((Action.parse(s) for s in script), None))
     return view, memory
 
 
@@ -63,18 +72,14 @@ def _late_view(seed: int, turn: int) -> tuple[PlayerView, TableMemory]:
     rnd = rk.Round.new(VIENNESE, 2, seed=seed)
     bot = GreedyBot()
     rng = random.Random(seed)
+
+    def greedy(view: PlayerView) -> Action | None:
+        if view.seat == 0 and view.turn >= turn and view.phase is Phase.DRAW:
+            return None
+        return bot.choose(view, rnd.legal_actions(), rng)
+
     memory = TableMemory()
-    while True:
-        assert not rnd.is_over
-        view = rnd.view(rnd.to_move)
-        if view.seat == 0:
-            memory.observe(view)
-            if view.turn >= turn and view.phase is Phase.DRAW:
-                return view, memory
-        action = bot.choose(view, rnd.legal_actions(), rng)
-        if view.seat == 0:
-            memory.acted(view, action)
-        rnd.apply(action)
+    return _to_seat_0(rnd, memory, greedy), memory
 
 
 def _deadwood(view: PlayerView, memory: TableMemory, sampler: object, n: int, seed: int) -> list[int]:
