@@ -19,6 +19,11 @@ takes a discard instead of drawing. (The knock games' races keep a sequence per 
   set its model's exponent and its resample-move steps); ``--reading`` also prints, on
   the decisions of this mode, the mean share of the opponents' true hidden cards found in the hands
   that uniform dealing, the inference's sampler and the filter deal (20 of each per decision).
+* ``calibrated``: the determinizations of the inference's sampler resampled towards the opponents'
+  true strength (:class:`~rummykit.bots.calibrated.CalibratedSampler`, knock games; honest too).
+* ``strength``: the inference's determinizations resampled to the opponents' true strength (the
+  bucket of the least deadwood of their true hands, :class:`TrueStrength`), their cards still
+  guessed: between ``honest`` and ``hands``, what knowing the strength alone is worth.
 * ``hands`` less ``honest`` bounds what any inference can add to this search: the value of knowing
   the opponents' cards.
 * ``full`` bounds the search's way of deciding: what it makes of a game with nothing hidden. If this
@@ -50,17 +55,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import rummykit as rk
+from rummykit import solver
 from rummykit.arena import ArenaConfig, Game, build_games, deal_seed, mean_interval, wilson_interval
 from rummykit.bots import make_bot
+from rummykit.bots.calibrated import CalibratedSampler, bucket
 from rummykit.bots.inference import Sampler, TableMemory, sample_hidden
 from rummykit.bots.ismcts import IsmctsBot
 from rummykit.bots.particles import Model, ParticleSampler
 from rummykit.determinize import unseen_cards
 from rummykit.views import PlayerView
 
-MODES = ("honest", "particles", "hands", "full")
+MODES = ("honest", "particles", "calibrated", "strength", "hands", "full")
 VARIANTS = ("race", "duel")
 READING_SAMPLES = 20
+OFF_BUCKET = 0.001
+"""``strength``: the weight left to a dealt hand outside its seat's true bucket."""
 """Determinizations per decision that ``--reading`` compares."""
 
 
@@ -145,6 +154,25 @@ def oracle(rnd: rk.Round, mode: str) -> Sampler:
     return sample
 
 
+class TrueStrength(CalibratedSampler):
+    """The inference's determinizations resampled so that every opponent's hand lies in the bucket
+    (:func:`~rummykit.bots.calibrated.bucket`) of the least deadwood of its true hand in ``rnd``
+    (other hands keep :data:`OFF_BUCKET` of their weight): the true strength, guessed cards."""
+
+    def __init__(self, rnd: rk.Round) -> None:
+        super().__init__()
+        self.rnd = rnd
+
+    def weight(self, view: PlayerView, hands: dict[int, list[int]]) -> float:
+        w = 1.0
+        for seat, hand in hands.items():
+            if view.revealed[seat] is None and hand:
+                truth = solver.min_deadwood([int(c) for c in self.rnd.hands[seat]], view.rules)
+                same = bucket(solver.min_deadwood(hand, view.rules)) == bucket(truth)
+                w *= 1.0 if same else OFF_BUCKET
+        return w
+
+
 @dataclass
 class Outcome:
     lead: float
@@ -181,6 +209,9 @@ def play(
             bot.sampler = ParticleSampler(model=Model(power=power), moves=moves)
             if read is not None:
                 bot.sampler = reading(rnd, bot.sampler, read)
+        elif searching[seat] and mode in ("calibrated", "strength"):
+            assert isinstance(bot, IsmctsBot)
+            bot.sampler = CalibratedSampler() if mode == "calibrated" else TrueStrength(rnd)
         elif searching[seat] and mode != "honest":
             assert isinstance(bot, IsmctsBot)
             bot.sampler = oracle(rnd, mode)

@@ -10,7 +10,9 @@ per decision:
 * ``uniform``: the unseen cards dealt at random (no inference);
 * ``inference``: :func:`~rummykit.bots.inference.sample_hidden` (the search's default);
 * ``particles``: :class:`~rummykit.bots.particles.ParticleSampler`, with the model's options
-  (``--power``, ``--particles``).
+  (``--power``, ``--particles``);
+* ``calibrated``: :class:`~rummykit.bots.calibrated.CalibratedSampler` (``sample_hidden``'s hands
+  resampled towards the opponent's true strength; knock games).
 
 Printed per sampler: the mean share of seat 1's true hidden cards (those not known to be held)
 found in the dealt hands, over all decisions and from turn 8 on; in knock games the mean least
@@ -29,7 +31,8 @@ import rummykit as rk
 from rummykit import solver
 from rummykit.actions import Action
 from rummykit.bots import make_bot
-from rummykit.bots.inference import TableMemory, sample_hidden
+from rummykit.bots.calibrated import CalibratedSampler
+from rummykit.bots.inference import Sampler, TableMemory, sample_hidden
 from rummykit.bots.particles import PARTICLES, Model, ParticleSampler
 from rummykit.views import Phase, PlayerView
 
@@ -61,9 +64,7 @@ def record(rules: rk.Rules, hands: int, seed: int) -> list[Record]:
     return out
 
 
-def deal(
-    kind: str, view: PlayerView, memory: TableMemory, sampler: ParticleSampler, rng: random.Random
-) -> list[int]:
+def deal(kind: str, view: PlayerView, memory: TableMemory, sampler: Sampler, rng: random.Random) -> list[int]:
     """Seat 1's hand as ``kind`` deals it."""
     if kind == "uniform":
         return sample_hidden(view, rng, None, False)[0][1]
@@ -97,6 +98,7 @@ def main() -> None:
     )
     print("|---|---:|---:|---:|---|---|---:|---:|---:|---:|")
     kinds = ["uniform", "inference"] + [f"particles, {m} moves" for m in args.moves.split(",")]
+    kinds += ["calibrated"] if rules.family == "knock" else []
     for kind in kinds:
         moves = int(kind.split(", ")[1].split()[0]) if kind.startswith("particles") else 0
         ess: list[float] = []
@@ -109,7 +111,11 @@ def main() -> None:
         for h, rec in enumerate(records):
             memory = TableMemory()
             rng = random.Random(h)
-            sampler = ParticleSampler(args.particles, Model(power=args.power), moves)
+            sampler: Sampler = (
+                CalibratedSampler()
+                if kind == "calibrated"
+                else ParticleSampler(args.particles, Model(power=args.power), moves)
+            )
             for view, action, truth, deadwood in rec:
                 memory.observe(view)
                 total = sum(truth.values())
@@ -134,11 +140,11 @@ def main() -> None:
                         true_d += deadwood * len(dealt)
                         true_near += (deadwood < NEAR) * len(dealt)
                         counted += len(dealt)
-                    if kind.startswith("particles") and view.seat in sampler.filters:
+                    if isinstance(sampler, ParticleSampler) and view.seat in sampler.filters:
                         pf = sampler.filters[view.seat]
                         distinct.append(len({tuple(sorted(h[1])) for h in pf.hands}))
                 memory.acted(view, action)
-            if kind.startswith("particles") and 0 in sampler.filters:
+            if isinstance(sampler, ParticleSampler) and 0 in sampler.filters:
                 pf = sampler.filters[0]
                 ess += pf.ess
                 proposed += pf.proposed
