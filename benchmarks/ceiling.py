@@ -132,16 +132,16 @@ def oracle(rnd: rk.Round, mode: str, known: float = 1.0) -> Sampler:
 
     ``known`` below 1 (``hands``, the ``hands:K`` modes) keeps only part of each hand true. Of each
     other seat's true hand, the cards everybody knows it holds (``PlayerView.known_cards``: taken from
-    the discard pile and not laid or thrown since) always stay; of the rest, its hidden cards, a
-    subset of ``round(known * hidden)`` cards chosen uniformly at random stays true, and the other
-    places are filled by cards drawn uniformly, without replacement, from the unseen cards of the
-    view (``unseen_cards``, or ``unseen`` when given) less the true cards kept for any seat. A
-    replacement is never a card this seat has seen (its hand, the melds, the discard pile, a shown
-    hand), but it may by chance be one of the true cards that were not kept, so the share of the
-    true hidden cards in a dealt hand is ``known`` plus that chance. The stock is the rest of those
-    unseen cards, shuffled. Subset and replacements are drawn afresh from ``rng`` for every
-    determinization (seeded: the same ``rng`` state deals the same hands). ``known`` 1 is ``hands``;
-    ``known`` 0 keeps only the publicly known cards and deals the hidden ones as uniform dealing does.
+    the discard pile and not laid or thrown since; the whole hand once it is shown) always stay; of
+    the rest, its hidden cards, a subset of ``round(known * hidden)`` cards chosen uniformly at random
+    stays true, and the other places are filled by cards drawn uniformly, without replacement, from
+    the unseen cards of the view (``unseen_cards``, or ``unseen`` when given) less the true cards kept
+    for any seat. A replacement is never a card this seat has seen (its hand, the melds, the discard
+    pile, a shown hand), but it may by chance be one of the true cards that were not kept, so the
+    share of the true hidden cards in a dealt hand is ``known`` plus that chance (``hands:0`` deals
+    the hidden cards as uniform dealing does). The stock is the rest of those unseen cards, shuffled.
+    Subset and replacements are drawn afresh from ``rng`` for every determinization (seeded: the same
+    ``rng`` state deals the same hands). ``known`` 1 is ``hands``.
     """
     if not 0.0 <= known <= 1.0:
         raise ValueError(f"the known fraction must lie in [0, 1], not {known}")
@@ -159,7 +159,7 @@ def oracle(rnd: rk.Round, mode: str, known: float = 1.0) -> Sampler:
             return hands, [int(c) for c in reversed(rnd.stock)]  # the next card drawn first
         rest = [int(c) for c in unseen_cards(view)] if unseen is None else list(unseen)
         if known < 1.0:
-            return _partly_true(view, hands, rest, known, rng)
+            return partly_true(view, hands, rest, known, rng)
         for hand in hands.values():
             for c in hand:
                 if c in rest:  # cards a seat took from the pile are known, not unseen
@@ -170,7 +170,7 @@ def oracle(rnd: rk.Round, mode: str, known: float = 1.0) -> Sampler:
     return sample
 
 
-def _partly_true(
+def partly_true(
     view: PlayerView, hands: dict[int, list[int]], unseen: list[int], known: float, rng: random.Random
 ) -> tuple[dict[int, list[int]], list[int]]:
     """The true ``hands`` with the publicly known cards and ``round(known * hidden)`` random hidden
@@ -178,7 +178,8 @@ def _partly_true(
     rest = list(unseen)
     dealt: dict[int, list[int]] = {}
     for s, hand in hands.items():
-        public = [int(c) for c in view.known_cards[s]]
+        shown = view.revealed[s]  # a knocker's hand is shown to everybody
+        public = [int(c) for c in (shown if shown is not None else view.known_cards[s])]
         hidden = list(hand)
         for c in public:
             hidden.remove(c)

@@ -310,3 +310,23 @@ def test_partly_true_hands_keep_the_known_cards_and_a_fraction_of_the_hidden_one
             kept.append(true_hidden)
             assert sample(view, random.Random(seed)) == (hands, stock)
         assert min(kept) == least  # the count kept is exact; a redrawn card is true only by chance
+
+
+def test_partly_true_hands_keep_a_shown_hand_whole() -> None:
+    """After seat 1 knocks its hand is shown: ``hands:K`` deals it whole, as everybody sees it."""
+    from rummykit.bots import GreedyBot
+    from rummykit.views import Phase
+
+    ceiling = _ceiling()
+    for seed in range(40):
+        rnd = rk.Round.new(VIENNESE, 2, seed=seed)
+        bot, rng = GreedyBot(), random.Random(seed)
+        while not rnd.is_over:
+            view = rnd.view(rnd.to_move)
+            if view.seat == 0 and view.revealed[1] is not None and view.phase is not Phase.OVER:
+                hands, stock = ceiling.oracle(rnd, "hands", 0.5)(view, random.Random(0))
+                assert Counter(hands[1]) == Counter(int(c) for c in rnd.hands[1])
+                assert Counter(stock) == Counter(int(c) for c in unseen_cards(view))
+                return
+            rnd.apply(bot.choose(view, rnd.legal_actions(), rng))
+    raise AssertionError("no deal of 40 had seat 1 knock before seat 0's extra turn")
