@@ -24,6 +24,11 @@ takes a discard instead of drawing. (The knock games' races keep a sequence per 
 * ``strength``: the inference's determinizations resampled to the opponents' true strength (the
   bucket of the least deadwood of their true hands, :class:`TrueStrength`), their cards still
   guessed: between ``honest`` and ``hands``, what knowing the strength alone is worth.
+* ``hands:K`` (a fraction ``K`` in [0, 1]): the true hands with only part of them kept, ``K`` of
+  each hand's hidden cards (the cards not publicly known to be held) kept true, the others and the
+  stock dealt uniformly from the cards this seat cannot see, redrawn for every determinization
+  (:func:`oracle`); ``hands:1`` deals as ``hands``, ``hands:0`` keeps only the publicly known cards.
+  It measures how much knowledge of the opponent's cards a way of deciding needs.
 * ``hands`` less ``honest`` bounds what any inference can add to this search: the value of knowing
   the opponents' cards.
 * ``full`` bounds the search's way of deciding: what it makes of a game with nothing hidden. If this
@@ -33,7 +38,9 @@ takes a discard instead of drawing. (The knock games' races keep a sequence per 
 ``--variants race,duel`` plays every mode with the knock games' races (the bot as it is) and with
 duel play-outs (:attr:`~rummykit.bots.ismcts.IsmctsBot.knock_duels`, :mod:`rummykit.bots.knock_duel`)
 on the same deals; a ``duel`` row also gives its paired difference to the ``race`` row of its mode,
-in points and in rounds won.
+in points and in rounds won. The paired differences use rows of this run or, else, rows of the
+outcomes file; a row without an ``honest`` row of its variant is paired with the ``honest`` race
+(marked "(race)").
 
 Printed per mode: rounds won by the search bot (Wilson interval), points per round of both bots,
 the lead per round, and the paired differences to ``honest`` on the same deals in points and in
@@ -128,9 +135,25 @@ def reading(rnd: rk.Round, sampler: Sampler, into: Reading) -> Sampler:
     return sample
 
 
-def oracle(rnd: rk.Round, mode: str) -> Sampler:
+def oracle(rnd: rk.Round, mode: str, known: float = 1.0) -> Sampler:
     """A sampler that deals the true hands of ``rnd`` (read as the round goes on) and either the
-    true stock (``full``) or the rest of the unseen cards shuffled (``hands``)."""
+    true stock (``full``) or the rest of the unseen cards shuffled (``hands``).
+
+    ``known`` below 1 (``hands``, the ``hands:K`` modes) keeps only part of each hand true. Of each
+    other seat's true hand, the cards everybody knows it holds (``PlayerView.known_cards``: taken from
+    the discard pile and not laid or thrown since; the whole hand once it is shown) always stay; of
+    the rest, its hidden cards, a subset of ``round(known * hidden)`` cards chosen uniformly at random
+    stays true, and the other places are filled by cards drawn uniformly, without replacement, from
+    the unseen cards of the view (``unseen_cards``, or ``unseen`` when given) less the true cards kept
+    for any seat. A replacement is never a card this seat has seen (its hand, the melds, the discard
+    pile, a shown hand), but it may by chance be one of the true cards that were not kept, so the
+    share of the true hidden cards in a dealt hand is ``known`` plus that chance (``hands:0`` deals
+    the hidden cards as uniform dealing does). The stock is the rest of those unseen cards, shuffled.
+    Subset and replacements are drawn afresh from ``rng`` for every determinization (seeded: the same
+    ``rng`` state deals the same hands). ``known`` 1 is ``hands``.
+    """
+    if not 0.0 <= known <= 1.0:
+        raise ValueError(f"the known fraction must lie in [0, 1], not {known}")
 
     def sample(
         view: PlayerView,
@@ -144,6 +167,8 @@ def oracle(rnd: rk.Round, mode: str) -> Sampler:
         if mode == "full":
             return hands, [int(c) for c in reversed(rnd.stock)]  # the next card drawn first
         rest = [int(c) for c in unseen_cards(view)] if unseen is None else list(unseen)
+        if known < 1.0:
+            return partly_true(view, hands, rest, known, rng)
         for hand in hands.values():
             for c in hand:
                 if c in rest:  # cards a seat took from the pile are known, not unseen
@@ -171,6 +196,46 @@ class TrueStrength(CalibratedSampler):
                 same = bucket(solver.min_deadwood(hand, view.rules)) == bucket(truth)
                 w *= 1.0 if same else OFF_BUCKET
         return w
+
+
+def partly_true(
+    view: PlayerView, hands: dict[int, list[int]], unseen: list[int], known: float, rng: random.Random
+) -> tuple[dict[int, list[int]], list[int]]:
+    """The true ``hands`` with the publicly known cards and ``round(known * hidden)`` random hidden
+    cards of each kept, the other places and the stock dealt from ``unseen`` (see :func:`oracle`)."""
+    rest = list(unseen)
+    dealt: dict[int, list[int]] = {}
+    for s, hand in hands.items():
+        shown = view.revealed[s]  # a knocker's hand is shown to everybody
+        public = [int(c) for c in (shown if shown is not None else view.known_cards[s])]
+        hidden = list(hand)
+        for c in public:
+            hidden.remove(c)
+        kept = rng.sample(hidden, round(known * len(hidden)))
+        for c in kept:
+            rest.remove(c)  # a hidden card is unseen; its twin (two decks) stays in the pool
+        dealt[s] = public + kept
+    rng.shuffle(rest)
+    for s, hand in hands.items():
+        n = len(hand) - len(dealt[s])
+        dealt[s] += rest[:n]
+        del rest[:n]
+    return dealt, rest
+
+
+def parse_mode(mode: str) -> tuple[str, float]:
+    """A mode's name and known fraction: ``hands:K`` is ``("hands", K)``, any other mode ``(mode, 1)``.
+
+    Raises:
+        ValueError: an unknown mode, or a fraction outside [0, 1].
+    """
+    base, _, fraction = mode.partition(":")
+    if base not in MODES or (fraction and base != "hands"):
+        raise ValueError(f"unknown mode {mode!r}")
+    known = float(fraction) if fraction else 1.0
+    if not 0.0 <= known <= 1.0:
+        raise ValueError(f"the known fraction must lie in [0, 1], not {known}")
+    return base, known
 
 
 @dataclass
@@ -214,7 +279,8 @@ def play(
             bot.sampler = CalibratedSampler() if mode == "calibrated" else TrueStrength(rnd)
         elif searching[seat] and mode != "honest":
             assert isinstance(bot, IsmctsBot)
-            bot.sampler = oracle(rnd, mode)
+            base, known = parse_mode(mode)
+            bot.sampler = oracle(rnd, base, known)
             bot.known_stock = mode == "full"
     rngs = [
         random.Random(f"rummykit-bot-{game.seed}-{game.table}-{game.deal}-{game.rotation}-{s}")
@@ -249,7 +315,11 @@ def main() -> None:
     parser.add_argument("--opponent", default="greedy", help="the other bot (any arena bot spec)")
     parser.add_argument("--rounds", type=int, default=300, help="duplicate deals (seats rotated)")
     parser.add_argument("--seed", type=int, default=9100)
-    parser.add_argument("--modes", default=",".join(MODES), help="comma-separated: " + ", ".join(MODES))
+    parser.add_argument(
+        "--modes",
+        default=",".join(MODES),
+        help="comma-separated: " + ", ".join(MODES) + ", hands:K (K of the hidden cards true)",
+    )
     parser.add_argument(
         "--outcomes",
         help="JSON file of per-round outcomes: modes found there (same rules, level, opponent, seed, "
@@ -269,8 +339,11 @@ def main() -> None:
     )
     args = parser.parse_args()
     modes = args.modes.split(",")
-    if unknown := set(modes) - set(MODES):
-        parser.error(f"unknown modes: {', '.join(sorted(unknown))}")
+    for mode in modes:
+        try:
+            parse_mode(mode)
+        except ValueError as error:
+            parser.error(str(error))
     variants = args.variants.split(",")
     if unknown := set(variants) - set(VARIANTS):
         parser.error(f"unknown variants: {', '.join(sorted(unknown))}")
@@ -303,13 +376,13 @@ def main() -> None:
             label = f"{mode} ({', '.join(options)})"
         key = label if variant == "race" else f"{label}, {variant}"
         if key in stored:
-            outcomes = [Outcome(*row[:5], int(row[5])) for row in stored[key]]
+            outcomes = [_outcome(row) for row in stored[key]]
             loads = [float("nan")]
         reads = read if mode == "particles" else None
         for game in games[len(outcomes) :]:
             outcomes.append(play(rules, game, mode, reads, args.power, variant == "duel", args.moves))
             loads.append(os.getloadavg()[0])
-        results[mode, variant] = outcomes
+        results[label, variant] = outcomes
         if args.outcomes:
             stored[key] = [[o.lead, o.points, o.opponent, o.won, o.cpu, o.moves] for o in outcomes]
             with open(args.outcomes, "w") as f:
@@ -319,12 +392,15 @@ def main() -> None:
         lo, hi = wilson_interval(won, n)
         lead, _, _ = mean_interval([o.lead for o in outcomes])
         paired = paired_won = versus = "–"
-        if mode != "honest" and ("honest", variant) in results:
-            honest = results["honest", variant]
-            paired = _paired(outcomes, honest, lambda o: o.lead)
-            paired_won = _paired(outcomes, honest, lambda o: o.won, 3)
-        if variant != "race" and (mode, "race") in results:
-            race = results[mode, "race"]
+        honest = _rows(results, stored, "honest", variant, n)
+        suffix = ""
+        if honest is None:  # no honest row of this variant: pair with the honest race
+            honest, suffix = _rows(results, stored, "honest", "race", n), " (race)"
+        if mode != "honest" and honest is not None:
+            paired = _paired(outcomes, honest, lambda o: o.lead) + suffix
+            paired_won = _paired(outcomes, honest, lambda o: o.won, 3) + suffix
+        race = _rows(results, stored, label, "race", n)
+        if variant != "race" and race is not None:
             points = _paired(outcomes, race, lambda o: o.lead)
             versus = f"{points}; {_paired(outcomes, race, lambda o: o.won, 3)}"
         print(
@@ -342,6 +418,27 @@ def main() -> None:
             f"uniform {read.uniform / d:.3f}, inference {read.inference / d:.3f}, "
             f"particles {read.particles / d:.3f}"
         )
+
+
+def _outcome(row: list[float]) -> Outcome:
+    """An outcome as the outcomes file stores it (its fields in order)."""
+    lead, points, opponent, won, cpu, moves = row
+    return Outcome(lead, points, opponent, won, cpu, int(moves))
+
+
+def _rows(
+    results: dict[tuple[str, str], list[Outcome]],
+    stored: dict[str, list[list[float]]],
+    label: str,
+    variant: str,
+    n: int,
+) -> list[Outcome] | None:
+    """The outcomes of ``label`` and ``variant`` played in this run, or else read from the outcomes
+    file when it holds all ``n`` rounds; ``None`` when neither has them."""
+    if (label, variant) in results:
+        return results[label, variant]
+    rows = stored.get(label if variant == "race" else f"{label}, {variant}", [])
+    return [_outcome(row) for row in rows] if len(rows) == n else None
 
 
 def _paired(

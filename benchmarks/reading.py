@@ -10,9 +10,11 @@ per decision:
 * ``uniform``: the unseen cards dealt at random (no inference);
 * ``inference``: :func:`~rummykit.bots.inference.sample_hidden` (the search's default);
 * ``particles``: :class:`~rummykit.bots.particles.ParticleSampler`, with the model's options
-  (``--power``, ``--particles``);
+  (``--power``, ``--particles``; ``--moves ""`` for no such row);
 * ``calibrated``: :class:`~rummykit.bots.calibrated.CalibratedSampler` (``sample_hidden``'s hands
   resampled towards the opponent's true strength; knock games).
+* ``hands:K`` (``--known``): seat 1's true hand with ``K`` of its hidden cards kept, the others
+  dealt uniformly (``benchmarks/ceiling.py``'s :func:`partly_true`): what share ``K`` is worth.
 
 Printed per sampler: the mean share of seat 1's true hidden cards (those not known to be held)
 found in the dealt hands, over all decisions and from turn 8 on; in knock games the mean least
@@ -27,6 +29,8 @@ import random
 import time
 from collections import Counter
 
+from ceiling import partly_true  # the sibling benchmark (run as a script, benchmarks/ is on the path)
+
 import rummykit as rk
 from rummykit import solver
 from rummykit.actions import Action
@@ -34,6 +38,7 @@ from rummykit.bots import make_bot
 from rummykit.bots.calibrated import CalibratedSampler
 from rummykit.bots.inference import Sampler, TableMemory, sample_hidden
 from rummykit.bots.particles import PARTICLES, Model, ParticleSampler
+from rummykit.determinize import unseen_cards
 from rummykit.views import Phase, PlayerView
 
 NEAR: int = 15
@@ -64,8 +69,19 @@ def record(rules: rk.Rules, hands: int, seed: int) -> list[Record]:
     return out
 
 
-def deal(kind: str, view: PlayerView, memory: TableMemory, sampler: Sampler, rng: random.Random) -> list[int]:
-    """Seat 1's hand as ``kind`` deals it."""
+def deal(
+    kind: str,
+    view: PlayerView,
+    memory: TableMemory,
+    sampler: Sampler,
+    rng: random.Random,
+    truth: Counter[int],
+) -> list[int]:
+    """Seat 1's hand as ``kind`` deals it (``truth``: its true hidden cards)."""
+    if kind.startswith("hands:"):
+        hand = [int(c) for c in view.known_cards[1]] + list(truth.elements())
+        unseen = [int(c) for c in unseen_cards(view)]
+        return partly_true(view, {1: hand}, unseen, float(kind[len("hands:") :]), rng)[0][1]
     if kind == "uniform":
         return sample_hidden(view, rng, None, False)[0][1]
     if kind == "inference":
@@ -86,6 +102,9 @@ def main() -> None:
         default="0",
         help="comma-separated: the filter's resample-move steps per particle, a row each",
     )
+    parser.add_argument(
+        "--known", default="", help="comma-separated fractions K: a row of partly true hands (hands:K) each"
+    )
     args = parser.parse_args()
     rules = rk.Rules.preset(args.rules)
     records = record(rules, args.hands, args.seed)
@@ -97,8 +116,9 @@ def main() -> None:
         "| ESS | distinct hands | moves accepted | CPU per decision |"
     )
     print("|---|---:|---:|---:|---|---|---:|---:|---:|---:|")
-    kinds = ["uniform", "inference"] + [f"particles, {m} moves" for m in args.moves.split(",")]
+    kinds = ["uniform", "inference"] + [f"particles, {m} moves" for m in args.moves.split(",") if m]
     kinds += ["calibrated"] if rules.family == "knock" else []
+    kinds += [f"hands:{k}" for k in args.known.split(",") if k]
     for kind in kinds:
         moves = int(kind.split(", ")[1].split()[0]) if kind.startswith("particles") else 0
         ess: list[float] = []
@@ -121,7 +141,7 @@ def main() -> None:
                 total = sum(truth.values())
                 if view.phase is not Phase.OVER and total:
                     t0 = time.process_time()
-                    dealt = [deal(kind, view, memory, sampler, rng) for _ in range(args.samples)]
+                    dealt = [deal(kind, view, memory, sampler, rng, truth) for _ in range(args.samples)]
                     cpu += time.process_time() - t0
                     known = [int(c) for c in view.known_cards[1]]
                     got = 0.0

@@ -3,14 +3,21 @@ passed and discarded biases the hands the search samples for it."""
 
 from __future__ import annotations
 
+import importlib.util
 import random
+import sys
 from collections import Counter
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
 
 import rummykit as rk
 from rummykit.actions import Action
 from rummykit.bots.inference import TableMemory, contradicts, sample_hidden, weighted_sample
 from rummykit.cards import Card, parse_cards
+from rummykit.determinize import unseen_cards
 from rummykit.testing import arrange_deck
 
 VIENNESE = rk.Rules.preset("viennese")
@@ -252,3 +259,74 @@ def test_play_out_scores_going_out_as_the_engine_does() -> None:
             points = play.went_out(winner, hand_romme)
             score = going_out(rules, [play.hands[s] for s in range(3)], winner, hand_romme)
             assert points == {s: -float(score.penalties[s]) for s in play.seats}
+
+
+def _ceiling() -> Any:
+    """``benchmarks/ceiling.py``, imported once."""
+    if "ceiling" not in sys.modules:
+        path = Path(__file__).resolve().parent.parent / "benchmarks" / "ceiling.py"
+        spec = importlib.util.spec_from_file_location("ceiling", path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["ceiling"] = module  # dataclasses look their module up while it runs
+        spec.loader.exec_module(module)
+    return sys.modules["ceiling"]
+
+
+def test_partly_true_hands_keep_the_known_cards_and_a_fraction_of_the_hidden_ones() -> None:
+    """``ceiling.py``'s ``hands:K``: seat 1 took QS and QD from the pile (public) and holds 8 hidden
+    cards. ``K`` 1 deals its true hand; ``K`` 0 keeps the queens alone; ``K`` 0.5 keeps the queens and
+    exactly 4 true hidden cards (more only when a redrawn card happens to be true). No dealt card is
+    one seat 0 has seen, every card of hand and stock is drawn from the unseen ones, and the same
+    ``rng`` seed deals the same hands."""
+    ceiling = _ceiling()
+    rnd = _queens_taken()
+    view = rnd.view(0)
+    truth = Counter(int(c) for c in rnd.hands[1])
+    queens = Counter(_cards("QS QD"))
+    hidden = truth - queens
+    assert sum(hidden.values()) == 8
+    unseen = Counter(int(c) for c in unseen_cards(view))
+    assert ceiling.parse_mode("hands:0.25") == ("hands", 0.25)
+    assert ceiling.parse_mode("honest") == ("honest", 1.0)
+    for bad in ("hands:1.5", "honest:0.5", "cards"):
+        with pytest.raises(ValueError):
+            ceiling.parse_mode(bad)
+
+    hands, stock = ceiling.oracle(rnd, "hands", 1.0)(view, random.Random(1))
+    assert Counter(hands[1]) == truth
+
+    for known, least in ((0.0, 0), (0.5, 4), (0.75, 6)):
+        sample = ceiling.oracle(rnd, "hands", known)
+        kept = []
+        for seed in range(40):
+            hands, stock = sample(view, random.Random(seed))
+            dealt = Counter(hands[1])
+            assert len(hands[1]) == len(rnd.hands[1]) and dealt & queens == queens
+            assert Counter(hands[1]) - queens + Counter(stock) == unseen  # every unseen card once
+            assert (dealt - queens) - unseen == Counter()  # never a card seat 0 has seen
+            true_hidden = sum(((dealt - queens) & hidden).values())
+            assert true_hidden >= least
+            kept.append(true_hidden)
+            assert sample(view, random.Random(seed)) == (hands, stock)
+        assert min(kept) == least  # the count kept is exact; a redrawn card is true only by chance
+
+
+def test_partly_true_hands_keep_a_shown_hand_whole() -> None:
+    """After seat 1 knocks its hand is shown: ``hands:K`` deals it whole, as everybody sees it."""
+    from rummykit.bots import GreedyBot
+    from rummykit.views import Phase
+
+    ceiling = _ceiling()
+    for seed in range(40):
+        rnd = rk.Round.new(VIENNESE, 2, seed=seed)
+        bot, rng = GreedyBot(), random.Random(seed)
+        while not rnd.is_over:
+            view = rnd.view(rnd.to_move)
+            if view.seat == 0 and view.revealed[1] is not None and view.phase is not Phase.OVER:
+                hands, stock = ceiling.oracle(rnd, "hands", 0.5)(view, random.Random(0))
+                assert Counter(hands[1]) == Counter(int(c) for c in rnd.hands[1])
+                assert Counter(stock) == Counter(int(c) for c in unseen_cards(view))
+                return
+            rnd.apply(bot.choose(view, rnd.legal_actions(), rng))
+    raise AssertionError("no deal of 40 had seat 1 knock before seat 0's extra turn")
