@@ -290,6 +290,17 @@ class ParticleFilter:
         p = self._take_p(hand, top, opened, view)
         return self.model.power * math.log(p if turn.took else 1.0 - p)
 
+    def _wait_logw(self, hand: list[int], opened: bool, barred: int | None) -> float:
+        """The log-likelihood of not finishing (no knock, Rummy or opening) with ``hand``."""
+        if self._could_finish(hand, opened, barred):
+            return self.model.power * math.log(self.model.wait_eps)
+        return 0.0
+
+    def _discard_logw(self, hand: list[int], card: int, barred: int | None) -> float:
+        """The log-likelihood of discarding ``card`` from ``hand``."""
+        p = self._discard_p(hand, card, barred)
+        return self.model.power * math.log(p) if p > 0 else IMPOSSIBLE
+
     def _discard_p(self, hand: list[int], card: int, barred: int | None) -> float:
         """Probability that a seat holding ``hand`` (after its draw and melds) discards ``card``."""
         allowed = [c for c in set(hand) if c != barred] or list(set(hand))
@@ -456,7 +467,6 @@ class ParticleFilter:
         """Play ``turn`` on a particle's ``hand`` (changed in place); the log-likelihood. ``story``
         (the particle's :class:`Story`, if kept) records the cards taken, drawn and discarded as the
         turn of log index ``index``; it is emptied of its records when it cannot follow."""
-        model = self.model
         logw = self._take_logw(turn, hand, opened_before, view)
         top = turn.top
         if turn.took and top is not None:
@@ -494,8 +504,8 @@ class ParticleFilter:
         possible = self._possible(hand)
         if not possible:
             logw += IMPOSSIBLE
-        elif not opens_now and not laid and self._could_finish(hand, opened_before, barred):
-            logw += model.power * math.log(model.wait_eps)
+        elif not opens_now and not laid:
+            logw += self._wait_logw(hand, opened_before, barred)
         lacking = Counter(out)
         lacking.subtract(hand)
         fixed = [*known.get(turn.seat, ()), *out]
@@ -504,8 +514,8 @@ class ParticleFilter:
         for c in laid:
             hand.remove(c)
         if turn.discarded is not None:
-            p = self._discard_p(hand, turn.discarded, barred) if possible else 1.0
-            logw += model.power * math.log(p) if p > 0 else IMPOSSIBLE
+            if possible:
+                logw += self._discard_logw(hand, turn.discarded, barred)
             if story is not None and story.reconcile(hand):
                 # A copy taken from the pile stays known while the seat holds one of its code
                 # (the view keeps the codes common to both), so a guessed copy leaves first.
@@ -640,15 +650,12 @@ class ParticleFilter:
                 held.append(card)  # type: ignore[arg-type]
                 if entry < k:
                     before.append(card)  # type: ignore[arg-type]
-        model = self.model
         logw = self._take_logw(turn, before, opened, None)
         if not self._possible(held):
             return logw + IMPOSSIBLE
-        if self._could_finish(held, opened, barred):
-            logw += model.power * math.log(model.wait_eps)
+        logw += self._wait_logw(held, opened, barred)
         if turn.discarded is not None:
-            p = self._discard_p(held, turn.discarded, barred)
-            logw += model.power * math.log(p) if p > 0 else IMPOSSIBLE
+            logw += self._discard_logw(held, turn.discarded, barred)
         return logw
 
     def _scored(self, story: Story, k: int) -> float:
