@@ -107,12 +107,12 @@ class Duel:
             return self.showdown(seat, d, rummy=True)
         if knock_allowed(d, rules.knock_threshold or 0, rules.knock_comparison):
             return self.knock(seat, usable[-1], d)
-        self.discard(seat, barred, usable)
+        self.discard(seat, barred)
         return None
 
-    def discard(self, seat: int, barred: int | None, usable: Sequence[int]) -> None:
+    def discard(self, seat: int, barred: int | None) -> None:
         """``seat`` discards: greedy's discard for an opponent, :func:`~rummykit.bots.race.shed_card`
-        (``usable``: the discards leaving the least deadwood) for this seat."""
+        for this seat."""
         rules = self.rules
         hand = self.hands[seat]
         card = shed_card(rules, hand, barred) if seat == ME else greedy_discard(rules, hand, barred)
@@ -142,7 +142,7 @@ class Duel:
                     hand.remove(out)
                     self.pile.append(out)
                 else:
-                    self.discard(seat, barred, ())
+                    self.discard(seat, barred)
         return self.showdown(knocker, deadwood, rummy=False)
 
     def showdown(self, winner: int, deadwood: int, rummy: bool) -> dict[int, float]:
