@@ -104,11 +104,10 @@ def bucket(deadwood: int) -> int:
 
 
 def ratios(
-    true_counts: Sequence[Sequence[int]] = (), sampled_counts: Sequence[Sequence[int]] = ()
+    true_counts: Sequence[Sequence[int]] = TRUE_COUNTS,
+    sampled_counts: Sequence[Sequence[int]] = SAMPLED_COUNTS,
 ) -> tuple[tuple[float, ...], ...]:
     """Per turns played and bucket, ``p_true / p_base`` from the counts (smoothed, capped)."""
-    true_counts = true_counts or TRUE_COUNTS
-    sampled_counts = sampled_counts or SAMPLED_COUNTS
     out = []
     for truth, dealt in zip(true_counts, sampled_counts, strict=True):
         t_total = sum(truth) + PRIOR * len(truth)
