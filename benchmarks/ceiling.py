@@ -374,7 +374,7 @@ def main() -> None:
             options = [f"power {args.power:g}"] if args.power != 1.0 else []
             options += [f"{args.moves} moves"] if args.moves else []
             label = f"{mode} ({', '.join(options)})"
-        key = label if variant == "race" else f"{label}, {variant}"
+        key = _key(label, variant)
         if key in stored:
             outcomes = [_outcome(row) for row in stored[key]]
             loads = [float("nan")]
@@ -420,6 +420,11 @@ def main() -> None:
         )
 
 
+def _key(label: str, variant: str) -> str:
+    """A row's key in the outcomes file: the mode's label, and the variant unless it is the race."""
+    return label if variant == "race" else f"{label}, {variant}"
+
+
 def _outcome(row: list[float]) -> Outcome:
     """An outcome as the outcomes file stores it (its fields in order)."""
     lead, points, opponent, won, cpu, moves = row
@@ -437,7 +442,7 @@ def _rows(
     file when it holds all ``n`` rounds; ``None`` when neither has them."""
     if (label, variant) in results:
         return results[label, variant]
-    rows = stored.get(label if variant == "race" else f"{label}, {variant}", [])
+    rows = stored.get(_key(label, variant), [])
     return [_outcome(row) for row in rows] if len(rows) == n else None
 
 
