@@ -342,6 +342,16 @@ def hinted_action(page: Any) -> str:
     return str(page.evaluate("S.hint"))
 
 
+def first_turn(page: Any, action: str = "draw") -> None:
+    """Wait until the page's seat may play ``action``. A bot moving before the person can end the hand
+    on its first turn (RULES.md §3.12); the page then shows the hand's result, and the person
+    continues past it to the next hand, as anybody at the table would."""
+    page.wait_for_function("a => S.state && S.state.legal.includes(a)", arg=action)
+    if page.locator("#overlay:not(.hidden) #round-over").count():
+        page.click("#btn-overlay")
+        page.locator("#overlay").wait_for(state="hidden")
+
+
 def act_and_wait(page: Any, action: str) -> None:
     """Play ``action`` at a person's pace (:data:`PERSON_PACE` after the previous one) and wait for the
     state it makes; if none comes, fail with the error the page shows."""
@@ -376,5 +386,6 @@ def web() -> Any:
         CHROMIUM_ARGS=CHROMIUM_ARGS,
         IN_CI=IN_CI,
         hinted_action=hinted_action,
+        first_turn=first_turn,
         act_and_wait=act_and_wait,
     )

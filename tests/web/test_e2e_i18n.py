@@ -14,7 +14,7 @@ def page(open_page: Any) -> Any:
     return open_page({"width": 390, "height": 844}, "de-DE")
 
 
-def test_engine_texts_in_german_and_english(page: Any) -> None:
+def test_engine_texts_in_german_and_english(page: Any, web: Any) -> None:
     page.goto(page.base + "/")
     page.wait_for_selector("#preset option[value=german]", state="attached")
     page.select_option("#preset", "german")
@@ -22,7 +22,7 @@ def test_engine_texts_in_german_and_english(page: Any) -> None:
     page.fill("#create-form input[name=bots]", "1")
     page.click("#btn-create")
     page.wait_for_selector("#game:not(.hidden)")
-    page.wait_for_function("S.state && S.state.legal.includes('draw')")
+    web.first_turn(page)
     assert page.evaluate("S.lang") == "de"
     # An illegal move (discarding before drawing) is refused in German.
     page.locator("#hand .card").first.drag_to(page.locator("#discard"))

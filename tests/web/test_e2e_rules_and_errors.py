@@ -91,7 +91,7 @@ def test_lobby_errors_stay_visible_until_dismissed_or_corrected(page: Any, shots
     assert join_error.is_hidden()
 
 
-def test_rules_from_the_lobby_and_at_the_table(page: Any, shots: Path) -> None:
+def test_rules_from_the_lobby_and_at_the_table(page: Any, shots: Path, web: Any) -> None:
     lang, labels = page.lang, LABELS[page.lang]
     dialog, body = page.locator("#rules-dialog"), page.locator("#rules-body")
     page.goto(page.base + "/")
@@ -115,7 +115,7 @@ def test_rules_from_the_lobby_and_at_the_table(page: Any, shots: Path) -> None:
     page.fill("#create-form textarea[name=overrides]", "opening_min_points=30")
     page.click("#btn-create")
     page.wait_for_selector("#game:not(.hidden)")
-    page.wait_for_function("S.state && S.state.legal.includes('draw')")
+    web.first_turn(page)
     version = page.evaluate("S.state.version")
     page.locator("#hand .card").first.drag_to(page.locator("#discard"))  # discarding before drawing
     table_error = page.locator("#game-error")
