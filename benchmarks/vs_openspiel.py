@@ -30,6 +30,8 @@ true stock (``peek-all``). The peeking bots cheat: they measure what knowing the
 be worth to this search. ``+pf-race`` keeps the race and charges its discards by the particles'
 reading (``GinSearchBot(reader=...)``); ``+pf-audit`` is ``+pf`` that also prints how much of the
 opponent's true hand the particles and the old sampler hold, on the same decisions.
+``+distilled`` keeps the race's candidates and picks among them by the model fitted to the peeking
+bot's discards (``GinSearchBot(distilled=True)``, :mod:`rummykit.bots.gin_distill`).
 ``--opponent greedy`` seats rummykit's greedy bot in the opponent's chair instead (OpenSpiel still
 referees).
 
@@ -47,7 +49,7 @@ import random
 import sys
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -63,9 +65,10 @@ from rummykit.rules import Rules
 from rummykit.views import Phase, PlayerView
 
 DUEL_MODES = ("duel", "pf", "pf-mix", "peek", "peek-all")
-READ_MODES = ("pf-race",)
-"""The spec suffix that keeps the race but charges its discards by the particle filter's reading."""
 """The spec suffixes that make a search bot choose its discards by duels (module docstring)."""
+READ_MODES = ("pf-race", "distilled")
+"""The spec suffixes that keep the race's candidates: charged by the particle filter's reading, or
+picked by the distilled model."""
 
 DRAW_PHASES = (Phase.FIRST_UPCARD, Phase.DRAW, Phase.WALL)
 """The phases that begin a turn: a player takes the upcard there, or does not."""
@@ -164,8 +167,11 @@ def build_bot(spec: str, mirror: Round) -> Bot:
     kind, _, level = name.partition(":")
     if kind != "search" or mode not in (*DUEL_MODES, *READ_MODES, "pf-audit"):
         raise ValueError(f"{spec}: only a search bot takes a duel suffix ({', '.join(DUEL_MODES)})")
-    if mode == "pf-race":
-        bot = GinSearchBot(level or None, reader=ParticleReader())
+    if mode in READ_MODES:
+        if mode == "pf-race":
+            bot = GinSearchBot(level or None, reader=ParticleReader())
+        else:
+            bot = GinSearchBot(level or None, distilled=True)
         bot.name = spec
         return bot
     opponents: OpponentSampler
@@ -185,11 +191,18 @@ def build_bot(spec: str, mirror: Round) -> Bot:
 
 
 def play_game(
-    spec: str, rules_text: str, seed: int, deal: int, player: int, opponent_spec: str = "simple"
+    spec: str,
+    rules_text: str,
+    seed: int,
+    deal: int,
+    player: int,
+    opponent_spec: str = "simple",
+    make: Callable[[Round], Bot] | None = None,
 ) -> GameOutcome:
     """One game: the rummykit bot ``spec`` as OpenSpiel's ``player`` on deal ``deal``, against
     OpenSpiel's simple bot or (``opponent_spec`` a rummykit bot, e.g. ``greedy``) that bot on its view
-    of the mirror round."""
+    of the mirror round. ``make`` builds the bot from the mirror round instead of ``spec`` (the
+    distillation's recording bot)."""
     import pyspiel  # type: ignore[import-not-found,unused-ignore]
 
     rules = Rules.parse(rules_text)
@@ -197,7 +210,7 @@ def play_game(
     state = game.new_initial_state()
     deck = deck_order(seed, deal)
     mirror = round_from_deal(deck, rules)
-    bot = build_bot(spec, mirror)
+    bot = make(mirror) if make is not None else build_bot(spec, mirror)
     opponent = pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), 1 - player)
     other = None if opponent_spec == "simple" else make_bot(opponent_spec)
     other_rng = random.Random(f"rummykit-vs-openspiel-opponent-{seed}-{deal}-{player}")
