@@ -6,7 +6,8 @@ measures against. The rummykit bot reads a rummykit view of the same game: a rum
 OpenSpiel dealt (:func:`rummykit.interop.openspiel_gin.round_from_deal`) that follows every action
 applied to the OpenSpiel state; its choice is mapped to OpenSpiel's action id and applied there
 (an id OpenSpiel does not allow stops the run). At the end both engines' scores are compared; a
-difference is counted and printed (0 expected).
+difference is counted and printed (0 expected). With several bots, each after the first is also
+compared with the first on the same games (:func:`paired`).
 
 Deals are duplicated: each deck order (a seeded permutation that also fixes every stock draw) is
 played twice, the rummykit bot once as OpenSpiel's player 0 (the non-dealer, first to act) and once as
@@ -325,6 +326,21 @@ def summary(spec: str, outcomes: Sequence[GameOutcome]) -> dict[str, Any]:
     }
 
 
+def paired(outcomes: Sequence[GameOutcome], base: Sequence[GameOutcome]) -> dict[str, list[float]]:
+    """Against ``base`` on the same games (deal and seat): the mean difference of the game's win value
+    (1, a half for a draw, 0) and of its points, each with its 95 % interval (games in both only)."""
+    by_game = {(o.deal, o.player): o for o in base}
+    pairs = [(o, by_game[(o.deal, o.player)]) for o in outcomes if (o.deal, o.player) in by_game]
+
+    def won(o: GameOutcome) -> float:
+        return 1.0 if o.points > 0 else 0.0 if o.points < 0 else 0.5
+
+    return {
+        "win_rate": list(mean_interval([won(a) - won(b) for a, b in pairs])),
+        "points": list(mean_interval([a.points - b.points for a, b in pairs])),
+    }
+
+
 def _reading(outcomes: Sequence[GameOutcome]) -> dict[str, float] | None:
     """``+pf-audit``: the mean share of the opponent's true cards held by a weighted particle and by
     a weighted old sample, over the decisions scored."""
@@ -365,10 +381,15 @@ def main(argv: list[str] | None = None) -> int:
             f"{'points/game':>13}{'95 % interval':>17}{'ms/move':>9}{'CPU ms':>8}{'OS ms/move':>11}"
             f"{'diff':>5}"
         )
+    first: list[GameOutcome] | None = None
     for spec in [b.strip() for b in args.bots.split(",") if b.strip()]:
         start = time.perf_counter()
         outcomes = run(spec, args.rules, args.games, args.seed, args.workers, args.opponent)
         figures = summary(spec, outcomes)
+        if first is None:
+            first = outcomes
+        else:
+            figures["paired_vs_first"] = paired(outcomes, first)
         figures["wall_seconds"] = time.perf_counter() - start
         figures["load_average"] = [round(x, 2) for x in os.getloadavg()]
         if args.outcomes:
@@ -392,6 +413,14 @@ def main(argv: list[str] | None = None) -> int:
         endings = ", ".join(f"{k} {100 * v / max(1, f['games']):.1f} %" for k, v in f["endings"].items())
         fed = 100 * f["opponent_knocks_after_take"] / max(1, f["games"])
         print(f"{'':<16}endings: {endings}; the opponent knocked on a taken upcard {fed:.1f} %", flush=True)
+        if "paired_vs_first" in f:
+            w, p = f["paired_vs_first"]["win_rate"], f["paired_vs_first"]["points"]
+            print(
+                f"{'':<16}against the first bot on the same games: win rate {100 * w[0]:+.1f} "
+                f"({100 * w[1]:+.1f}..{100 * w[2]:+.1f}) points of percent, points per game "
+                f"{p[0]:+.2f} ({p[1]:+.2f}..{p[2]:+.2f})",
+                flush=True,
+            )
         if f["reading"]:
             r = f["reading"]
             print(

@@ -58,7 +58,12 @@ def test_taken_passed_and_thrown_cards_mark_their_neighbours() -> None:
     assert reading == Reading(frozenset({card("7H")}), frozenset({card("8S")}), (card("KS"),))
     picked = cards("8H 7S 8C QS 4D")
     n = len(picked)
-    rows = [named(r) for r in discard_features(view, picked, [0.5] * n, [0.1] * n, [0.0] * n, reading)]
+    rows = [
+        named(r)
+        for r in discard_features(
+            view, picked, [0.5] * n, [0.1] * n, [0.0] * n, reading, [0.4] * n, [0.3] * n
+        )
+    ]
     eight_h, seven_s, eight_c, queen_s, four_d = rows
     assert eight_h["taken_run"] == 1.0 and eight_h["taken_set"] == 0.0  # the 7H's neighbour in hearts
     assert eight_h["passed_set"] == 1.0  # an eight, the rank of the passed 8S
@@ -78,7 +83,10 @@ def test_a_low_last_discard_scales_the_charges_and_marks_higher_cards() -> None:
     reading = Reading(thrown=(card("KS"), card("3C")))  # the opponent's last discard: a three
     picked = cards("5D AS")
     five, ace = (
-        named(r) for r in discard_features(view, picked, [0.6, 0.4], [0.5, 0.2], [0.25, 0.0], reading)
+        named(r)
+        for r in discard_features(
+            view, picked, [0.6, 0.4], [0.5, 0.2], [0.25, 0.0], reading, [0.45, 0.55], [0.35, 0.5]
+        )
     )
     assert five["above_last"] == 1.0 and ace["above_last"] == 0.0
     assert five["low_last_feed"] == pytest.approx(0.7 * 0.5) and ace["low_last_feed"] == pytest.approx(
@@ -88,28 +96,33 @@ def test_a_low_last_discard_scales_the_charges_and_marks_higher_cards() -> None:
         0.7 * 0.25
     )
     assert five["value"] == 0.5 and ace["value"] == 0.1
+    assert (five["duel"], five["pf_duel"], ace["duel"], ace["pf_duel"]) == (0.45, 0.35, 0.55, 0.5)
     assert five["rank_order"] == 0.0 and ace["rank_order"] == 0.1
     late = 1.0 - view.stock_size / 31
     assert five["late_race"] == pytest.approx(late * 0.6) and five["late_feed"] == pytest.approx(late * 0.5)
 
 
-def test_the_fitted_model_prefers_the_quicker_safer_discard() -> None:
-    assert len(DISCARD_WEIGHTS) == len(FEATURES) and any(DISCARD_WEIGHTS)
+def test_the_fitted_model_prefers_the_quicker_race_and_shuns_feeding_a_close_opponent() -> None:
+    assert len(DISCARD_WEIGHTS) == len(FEATURES)
     w = named(list(DISCARD_WEIGHTS))
-    assert w["race"] > 0 and w["knock"] < 0  # a quicker race is better, a card the opponent knocks on worse
-    base = {name: 0.0 for name in FEATURES} | {"race": 0.5, "value": 0.5}
+    assert w["race"] > 0 and w["duel"] > 0 and w["pf_duel"] > 0 and w["low_last_feed"] < 0
+    base = {name: 0.0 for name in FEATURES} | {"race": 0.5, "value": 0.5, "duel": 0.5, "pf_duel": 0.5}
     quick = base | {"race": 0.55}
-    fed = base | {"knock": 0.3}
-    decision = [[d[name] for name in FEATURES] for d in (base, quick, fed)]
-    assert distilled_choice(decision) == 1
-    assert scores(decision)[2] < scores(decision)[0]
-    # A constructed decision the race and the model decide differently: the race's pick is slightly
-    # quicker but the opponent holds its neighbour and knocks on it in a third of the read hands.
-    risky = base | {"race": 0.52, "knock": 0.35, "taken_run": 1.0}
-    safe = base | {"race": 0.50}
+    decision = [[d[name] for name in FEATURES] for d in (base, quick)]
+    assert distilled_choice(decision) == 1 and scores(decision)[1] > scores(decision)[0]
+    # The opponent's last discard was a two (low: 0.8); the race prefers the quicker discard although
+    # the opponent melds it in half the sampled hands; the model keeps it.
+    risky = base | {"race": 0.56, "feed": 0.5, "low_last_feed": 0.8 * 0.5, "low_last_race": 0.8 * 0.56}
+    safe = base | {"race": 0.50, "feed": 0.1, "low_last_feed": 0.8 * 0.1, "low_last_race": 0.8 * 0.50}
     pair = [[d[name] for name in FEATURES] for d in (risky, safe)]
-    assert race_choice([0.52, 0.50], [0.0, 0.0]) == 0
+    assert race_choice([0.56, 0.50], [0.5, 0.1]) == 0
     assert distilled_choice(pair) == 1
+    # Without the low discard the quicker race wins in the model too.
+    calm = [
+        [d[name] for name in FEATURES]
+        for d in (risky | {"low_last_feed": 0.0}, safe | {"low_last_feed": 0.0})
+    ]
+    assert distilled_choice(calm) == 0
 
 
 def test_the_option_picks_the_models_candidate() -> None:
@@ -163,6 +176,7 @@ def test_the_collector_writes_consistent_rows(tmp_path: Path) -> None:
         assert [f[FEATURES.index("rank_order")] for f in r["features"]] == pytest.approx(
             [i / 10 for i in range(k)]
         )
-    x, mask, best, race = bench.arrays(rows)
-    assert len(race) == len(x) and all(best[n, r] <= mask[n, r] for n, r in enumerate(race))
+    x, mask, values, best, race = bench.arrays(rows)
+    assert len(race) == len(x) and all(mask[n, r] for n, r in enumerate(race))
+    assert (values[best] >= values.max(axis=1).repeat(best.sum(axis=1)) - 1e-9).all()
     assert x.shape[1:] == (mask.shape[1], len(FEATURES)) and (best <= mask).all() and best.any(axis=1).all()

@@ -38,7 +38,7 @@ from typing import Final
 
 from rummykit.actions import Action, Discard, Draw, KnockDeclare, Pass, TakeDiscard
 from rummykit.bots.gin_distill import discard_features, distilled_choice, read_history
-from rummykit.bots.gin_duel import OpponentSampler, duel_values
+from rummykit.bots.gin_duel import OpponentSampler, duel_values, sampled_opponents
 from rummykit.bots.gin_feed import feed_chances, hidden_hands
 from rummykit.bots.gin_particles import ParticleReader
 from rummykit.bots.gin_play import gin_action
@@ -177,14 +177,22 @@ class GinSearchBot(SearchBot):
         feeds: Sequence[float],
         rng: random.Random,
     ) -> list[list[float]]:
-        """The :func:`~.gin_distill.discard_features` of ``picked``; the take-and-knock chances over
-        :data:`READ_HANDS` hands from the ``tracker``'s particles (zeros when it has none)."""
-        tracker = self.tracker
-        read = tracker.sample_hands(view, rng, READ_HANDS) if tracker is not None else []
+        """The :func:`~.gin_distill.discard_features` of ``picked``: the take-and-knock chances and
+        the duels over :data:`READ_HANDS` hands from the ``tracker``'s particles (the duels over
+        :func:`~.gin_duel.sampled_opponents` when it has none, the chances then zero)."""
         rules = view.rules
-        knocks = [sum(knock_home(rules, [*h, c]) for h in read) / len(read) if read else 0.0 for c in picked]
+        tracker = self.tracker
+        read = tracker.read(view, rng, READ_HANDS) if tracker is not None else []
+        knocks = [
+            sum(knock_home(rules, [*h, c]) for h, _, _ in read) / len(read) if read else 0.0 for c in picked
+        ]
+        hand: list[int] = list(view.hand)
+        options = [(without(hand, (card,)), card) for card in picked]
+        duels = duel_values(rules, options, sampled_opponents(view, rng, READ_HANDS))
+        pf_duels = duel_values(rules, options, read) if read else duels
+        self.playouts += len(picked) * (READ_HANDS + len(read))
         reading = read_history(view, tracker.history if tracker is not None else None)
-        return discard_features(view, picked, races, feeds, knocks, reading)
+        return discard_features(view, picked, races, feeds, knocks, reading, duels, pf_duels)
 
     def gin_discard(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
         """The discard, among the best few by the greedy score, with the best chance of knocking
