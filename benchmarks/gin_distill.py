@@ -5,8 +5,9 @@
 at every discard decision with two or more candidates, writes one JSON line: the honest features of
 each candidate (:func:`~rummykit.bots.gin_distill.discard_features`), the teacher's value of each (the
 mean duel against the opponent's true hand with sampled stocks, the ``+peek`` bot's values), the race's
-choice, the deal, seat and turn. The race's choice is played (``--play race``) or the teacher's
-(``--play teacher``).
+choice, the deal, seat and turn. The race's choice is played (``--play race``), the teacher's
+(``--play teacher``) or the fitted model's (``--play model``: data on the states the distilled bot
+reaches).
 
 ``fit`` fits the conditional logit on those lines (a softmax over the candidates of one decision,
 linear in the features, L2 penalty, full-batch gradient descent on standardized features): the label
@@ -35,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from rummykit.actions import Action, Discard
-from rummykit.bots.gin_distill import FEATURES
+from rummykit.bots.gin_distill import FEATURES, distilled_choice
 from rummykit.bots.gin_duel import duel_values
 from rummykit.bots.gin_search import GinSearchBot, race_choice
 from rummykit.bots.greedy import without
@@ -49,13 +50,13 @@ from vs_openspiel import peeked_opponents, play_game
 
 class RecordingBot(GinSearchBot):
     """The race that records every discard decision (features, the teacher's values, the race's
-    choice) in ``rows`` and plays the race's choice or (``teacher``) the teacher's."""
+    choice) in ``rows`` and plays the choice of ``play``: ``race``, ``teacher`` or ``model``."""
 
-    def __init__(self, level: str, mirror: Round, teacher: bool, rows: list[dict[str, Any]]) -> None:
+    def __init__(self, level: str, mirror: Round, play: str, rows: list[dict[str, Any]]) -> None:
         super().__init__(level, distilled=True)
         self.distilled = False
         self.oracle = peeked_opponents(mirror, whole_stock=False)
-        self.teacher = teacher
+        self.play = play
         self.rows = rows
 
     def gin_discard(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
@@ -72,7 +73,8 @@ class RecordingBot(GinSearchBot):
         best = min(range(len(picked)), key=lambda i: (-values[i], i))
         row = {"turn": view.turn, "cards": picked, "features": features, "teacher": values, "race": race}
         self.rows.append(row)
-        return Discard(Card(picked[best if self.teacher else race]))
+        played = {"race": race, "teacher": best, "model": distilled_choice(features)}[self.play]
+        return Discard(Card(picked[played]))
 
 
 def collect(args: argparse.Namespace) -> int:
@@ -84,7 +86,7 @@ def collect(args: argparse.Namespace) -> int:
                 rows: list[dict[str, Any]] = []
 
                 def make(mirror: Round, rows: list[dict[str, Any]] = rows) -> GinSearchBot:
-                    return RecordingBot(args.level, mirror, args.play == "teacher", rows)
+                    return RecordingBot(args.level, mirror, args.play, rows)
 
                 outcome = play_game("search", args.rules, args.seed, deal, player, make=make)
                 for row in rows:
@@ -221,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--seed", type=int, default=100)
     c.add_argument("--level", default="hard")
     c.add_argument("--rules", default="gin")
-    c.add_argument("--play", choices=("race", "teacher"), default="race")
+    c.add_argument("--play", choices=("race", "teacher", "model"), default="race")
     c.add_argument("--out", required=True)
     f = sub.add_parser("fit", help="fit the conditional logit and report held-out agreement")
     f.add_argument("data", nargs="+")

@@ -32,7 +32,8 @@ be worth to this search. ``+pf-race`` keeps the race and charges its discards by
 reading (``GinSearchBot(reader=...)``); ``+pf-audit`` is ``+pf`` that also prints how much of the
 opponent's true hand the particles and the old sampler hold, on the same decisions.
 ``+distilled`` keeps the race's candidates and picks among them by the model fitted to the peeking
-bot's discards (``GinSearchBot(distilled=True)``, :mod:`rummykit.bots.gin_distill`).
+bot's discards (``GinSearchBot(distilled=True)``, :mod:`rummykit.bots.gin_distill`; the default of
+medium and hard), ``+race`` picks the race's own choice (``distilled=False``).
 ``--opponent greedy`` seats rummykit's greedy bot in the opponent's chair instead (OpenSpiel still
 referees).
 
@@ -67,9 +68,9 @@ from rummykit.views import Phase, PlayerView
 
 DUEL_MODES = ("duel", "pf", "pf-mix", "peek", "peek-all")
 """The spec suffixes that make a search bot choose its discards by duels (module docstring)."""
-READ_MODES = ("pf-race", "distilled")
-"""The spec suffixes that keep the race's candidates: charged by the particle filter's reading, or
-picked by the distilled model."""
+READ_MODES = ("pf-race", "distilled", "race")
+"""The spec suffixes that keep the race's candidates: charged by the particle filter's reading,
+picked by the distilled model, or by the race alone."""
 
 DRAW_PHASES = (Phase.FIRST_UPCARD, Phase.DRAW, Phase.WALL)
 """The phases that begin a turn: a player takes the upcard there, or does not."""
@@ -172,7 +173,7 @@ def build_bot(spec: str, mirror: Round) -> Bot:
         if mode == "pf-race":
             bot = GinSearchBot(level or None, reader=ParticleReader())
         else:
-            bot = GinSearchBot(level or None, distilled=True)
+            bot = GinSearchBot(level or None, distilled=mode == "distilled")
         bot.name = spec
         return bot
     opponents: OpponentSampler

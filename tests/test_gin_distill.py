@@ -22,6 +22,7 @@ from rummykit.bots.gin_distill import (
     read_history,
     scores,
 )
+from rummykit.bots.gin_particles import ParticleReader
 from rummykit.bots.gin_search import GinSearchBot, race_choice
 from rummykit.interop.openspiel_gin import round_from_deal
 from rummykit.rules import Rules
@@ -127,8 +128,10 @@ def test_the_fitted_model_prefers_the_quicker_race_and_shuns_feeding_a_close_opp
 
 def test_the_option_picks_the_models_candidate() -> None:
     """Over the discards of dealt hands, the distilled bot plays the model's choice among the race's
-    candidates, which differs from the race's somewhere; off by default."""
+    candidates, which differs from the race's somewhere; on by default at medium and hard."""
     assert GinSearchBot("easy").distilled is False
+    assert GinSearchBot("medium").distilled is True and GinSearchBot("hard").distilled is True
+    assert GinSearchBot("hard", reader=ParticleReader()).distilled is False
     differ = 0
     for seed in range(12):
         rnd = round_from_deal(

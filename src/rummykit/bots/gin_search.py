@@ -18,10 +18,12 @@ the pace by race play-outs (:mod:`rummykit.bots.race`, in native code when built
   the opponent's hand), the race's discard is instead worth its race times the chance that the
   opponent cannot take the card and knock at once, less :data:`FEED_WEIGHT` times the chance that it
   melds it, both over :data:`READ_HANDS` hands drawn from the particles; off by default.
-* with ``distilled``, the discard is the race's candidate with the best score of the model fitted to
-  the discards of a search that sees the opponent's hand (:mod:`~rummykit.bots.gin_distill`: the race,
-  the feed charge, the particles' take-and-knock chance and what the opponent took, passed and threw);
-  off by default.
+* ``distilled`` (the default at the levels of :data:`DISTILLED_LEVELS`): the discard is the race's
+  candidate with the best score of the model fitted to the discards of a search that sees the
+  opponent's hand (:mod:`~rummykit.bots.gin_distill`: the race, the feed charge, duels against the
+  simple bot's rule on read and on particle hands, the particles' take-and-knock chance and what the
+  opponent took, passed and threw). Against OpenSpiel's simple bot it won 6.9 points of percent more
+  games than the race at hard (2,000 games, the same deals; README).
 * ``knock`` as soon as the hand allows it, and gin's other decisions (the wall, the knocker's
   discard and melds, the defender's lay-offs and melds) as greedy plays them
   (:func:`~rummykit.bots.gin_play.gin_action`).
@@ -60,6 +62,9 @@ GIN_DISCOUNT: Final = 0.85
 turns is worth ``GIN_DISCOUNT ** t``, see :data:`~rummykit.bots.search.DISCOUNT`)."""
 READ_HANDS: Final = 200
 """Opponent hands drawn from the particle filter for the race's charges (``reader``)."""
+DISTILLED_LEVELS: Final = ("medium", "hard")
+"""The levels whose discards are distilled by default (``GinSearchBot(distilled=None)``); easy keeps
+the plain race (a few milliseconds per move)."""
 EXTRA_CANDIDATES: Final = 2
 """Discards searched beyond the level's ``candidates``: a safe discard is often not among the
 cheapest by deadwood."""
@@ -69,7 +74,8 @@ class GinSearchBot(SearchBot):
     """:class:`SearchBot` that also plays gin (see the module docstring); ``opponents``: discards by
     duels against these opponent samples, ``determinizations`` of them per decision; ``reader``: the
     race's discards charged by the particle filter's reading instead (:meth:`gin_discard`);
-    ``distilled``: the race's candidates scored by the fitted model (:mod:`~.gin_distill`). A
+    ``distilled``: the race's candidates scored by the fitted model (:mod:`~.gin_distill`; ``None``:
+    at a level of :data:`DISTILLED_LEVELS` without a custom budget, duels or reader). A
     :class:`~rummykit.bots.gin_particles.ParticleReader` (``tracker``) is shown every decision of the
     hand."""
 
@@ -79,11 +85,15 @@ class GinSearchBot(SearchBot):
         budget: Budget | None = None,
         opponents: OpponentSampler | None = None,
         reader: ParticleReader | None = None,
-        distilled: bool = False,
+        distilled: bool | None = None,
     ) -> None:
         super().__init__(level, budget)
         self.opponents = opponents
         self.reader = reader
+        if distilled is None:
+            distilled = (
+                self.level in DISTILLED_LEVELS and budget is None and opponents is None and reader is None
+            )
         self.distilled = distilled
         self.tracker: ParticleReader | None = (
             self.opponents
