@@ -31,7 +31,9 @@ def loadavg() -> str:
 
 
 def node_table(nodes: dict[str, NodeFigures], wall: float) -> str:
-    rows = [f"{n[:8]}: {f.games} games, CPU use {f.cpu_seconds / wall:.2f}" for n, f in sorted(nodes.items())]
+    rows = [
+        f"{n[:8]}: {f.games} games, CPU use {f.cpu_seconds / wall:.2f}" for n, f in sorted(nodes.items())
+    ]
     return "; ".join(rows)
 
 

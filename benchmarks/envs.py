@@ -111,17 +111,8 @@ def load_gin_rummy_v4(side_dir: Path) -> Callable[[], Any] | None:
     if not (side_dir / "pettingzoo").is_dir():
         print(f"installing {' '.join(SIDE_PACKAGES)} into {side_dir} …", flush=True)
         result = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "pip",
-                "install",
-                "--quiet",
-                "--no-deps",
-                "--target",
-                str(side_dir),
-                *SIDE_PACKAGES,
-            ],
+            [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(side_dir),
+             *SIDE_PACKAGES],
             check=False,
         )
         if result.returncode != 0:
@@ -177,9 +168,8 @@ def main() -> None:
     parser.add_argument("--batches", type=int, default=4, help="alternating batches of the comparison")
     parser.add_argument("--quick", action="store_true", help="1000 steps, one repeat, two batches")
     parser.add_argument("--compare-only", action="store_true", help="only the batches against gin_rummy_v4")
-    parser.add_argument(
-        "--side-dir", type=Path, default=Path(tempfile.gettempdir()) / "rummykit-bench" / "pettingzoo-1.26.1"
-    )
+    parser.add_argument("--side-dir", type=Path,
+                        default=Path(tempfile.gettempdir()) / "rummykit-bench" / "pettingzoo-1.26.1")
     args = parser.parse_args()
     if args.quick:
         args.steps, args.repeats, args.batches = 1000, 1, 2
@@ -203,11 +193,8 @@ def table(steps: int, repeats: int, gin_env: Callable[[], Any] | None) -> None:
     """Steps/s of every preset at 2, 4 and 6 players; with ``gin_env``, each row also as a multiple
     of ``gin_rummy_v4``'s steps/s measured just before the row (so that both see the same load)."""
     width = 12 if gin_env is None else 20
-    print(
-        f"{'preset':<22}"
-        + "".join(f"{f'{n} players':>{width}}" for n in PLAYERS)
-        + ("" if gin_env is None else "   gin_rummy_v4 (load)")
-    )
+    print(f"{'preset':<22}" + "".join(f"{f'{n} players':>{width}}" for n in PLAYERS)
+          + ("" if gin_env is None else "   gin_rummy_v4 (load)"))
     for preset in rk.PRESET_NAMES:
         rules = rk.Rules.preset(preset)
         base = steps_per_s(gin_env, steps, repeats) if gin_env is not None else None

@@ -202,16 +202,8 @@ def test_observations_hide_what_the_seat_cannot_see() -> None:
     greedy = make_bot("greedy")
     checked = 0
     phases: set[rk.Phase] = set()
-    for preset, players in [
-        ("german", 3),
-        ("viennese", 4),
-        ("scala40", 2),
-        ("romme_ohne_auslegen", 3),
-        ("basic", 4),
-        ("german_dskv", 4),
-        ("gin", 2),
-        ("gin", 2),
-    ]:
+    for preset, players in [("german", 3), ("viennese", 4), ("scala40", 2), ("romme_ohne_auslegen", 3),
+                            ("basic", 4), ("german_dskv", 4), ("gin", 2), ("gin", 2)]:
         game = TokenGame(preset, players)
         game.reset(seed=len(preset) + checked)
         for _ in range(600):

@@ -400,7 +400,9 @@ def test_no_buyback_offer_after_an_earlier_buyback_reaches_the_same_total() -> N
 def test_no_buyback_offer_after_the_one_allowed_buyback_says_why() -> None:
     """Seat 0 bought back earlier in the rubber (buyback_limit 1): at 95 it gets no offer, and asking
     for one says why."""
-    m = rubber([DW[5], KNOCK3, DW[7]], dealer=1, extra="KH", totals=(90, 27, 60), pot=15, buybacks=(1, 0, 0))
+    m = rubber(
+        [DW[5], KNOCK3, DW[7]], dealer=1, extra="KH", totals=(90, 27, 60), pot=15, buybacks=(1, 0, 0)
+    )
     m.apply("knock KH")
     finish_extra_turns(m)
     assert m.totals == (95, 30, 67)

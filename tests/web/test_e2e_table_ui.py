@@ -390,10 +390,8 @@ def test_phone_header_sorting_and_touch_drag_kept_across_reloads(pages: Pages, s
     assert page.evaluate("S.selected.length") == 0  # a drag is not a tap
     page.screenshot(path=str(shots / "table-phone.png"), full_page=True)
     # Animations run unless the system asks for reduced motion.
-    animation = (
-        "() => { const c = document.querySelector('#hand .card'); c.classList.add('fresh');"
+    animation = "() => { const c = document.querySelector('#hand .card'); c.classList.add('fresh');" \
         " return getComputedStyle(c).animationName; }"
-    )
     assert page.evaluate(animation) == "card-in"
     page.emulate_media(reduced_motion="reduce")
     page.reload()

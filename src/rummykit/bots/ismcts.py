@@ -339,7 +339,9 @@ class IsmctsBot:
         discards = [a for a in candidates if isinstance(a, Discard)]
         cards = [int(a.card) for a in discards]
         rests = [without(hand, (c,)) for c in cards]
-        races = race_values(rules, rests, cards, samples, self.budget.horizon, self.feeds, self.played(view))
+        races = race_values(
+            rules, rests, cards, samples, self.budget.horizon, self.feeds, self.played(view)
+        )
         values: dict[Action, float] = dict(zip(discards, races, strict=True))
         self.playouts += len(samples) * len(candidates)
         knocks = [a for a in candidates if isinstance(a, Knock)]
