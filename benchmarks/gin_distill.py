@@ -227,8 +227,8 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--out", required=True)
     f = sub.add_parser("fit", help="fit the conditional logit and report held-out agreement")
     f.add_argument("data", nargs="+")
-    f.add_argument("--l2", type=float, default=1e-3)
-    f.add_argument("--objective", choices=("choice", "value"), default="choice")
+    f.add_argument("--l2", type=float, default=3e-3)
+    f.add_argument("--objective", choices=("choice", "value"), default="value")
     f.add_argument(
         "--hold", type=int, default=5, help="games of deals that are multiples of this are held out"
     )
