@@ -6,7 +6,8 @@ measures against. The rummykit bot reads a rummykit view of the same game: a rum
 OpenSpiel dealt (:func:`rummykit.interop.openspiel_gin.round_from_deal`) that follows every action
 applied to the OpenSpiel state; its choice is mapped to OpenSpiel's action id and applied there
 (an id OpenSpiel does not allow stops the run). At the end both engines' scores are compared; a
-difference is counted and printed (0 expected).
+difference is counted and printed (0 expected). With several bots, each after the first is also
+compared with the first on the same games (:func:`paired`).
 
 Deals are duplicated: each deck order (a seeded permutation that also fixes every stock draw) is
 played twice, the rummykit bot once as OpenSpiel's player 0 (the non-dealer, first to act) and once as
@@ -30,6 +31,9 @@ true stock (``peek-all``). The peeking bots cheat: they measure what knowing the
 be worth to this search. ``+pf-race`` keeps the race and charges its discards by the particles'
 reading (``GinSearchBot(reader=...)``); ``+pf-audit`` is ``+pf`` that also prints how much of the
 opponent's true hand the particles and the old sampler hold, on the same decisions.
+``+distilled`` keeps the race's candidates and picks among them by the model fitted to the peeking
+bot's discards (``GinSearchBot(distilled=True)``, :mod:`rummykit.bots.gin_distill`; the default of
+medium and hard), ``+race`` picks the race's own choice (``distilled=False``).
 ``--opponent greedy`` seats rummykit's greedy bot in the opponent's chair instead (OpenSpiel still
 referees).
 
@@ -47,7 +51,7 @@ import random
 import sys
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -63,9 +67,10 @@ from rummykit.rules import Rules
 from rummykit.views import Phase, PlayerView
 
 DUEL_MODES = ("duel", "pf", "pf-mix", "peek", "peek-all")
-READ_MODES = ("pf-race",)
-"""The spec suffix that keeps the race but charges its discards by the particle filter's reading."""
 """The spec suffixes that make a search bot choose its discards by duels (module docstring)."""
+READ_MODES = ("pf-race", "distilled", "race")
+"""The spec suffixes that keep the race's candidates: charged by the particle filter's reading,
+picked by the distilled model, or by the race alone."""
 
 DRAW_PHASES = (Phase.FIRST_UPCARD, Phase.DRAW, Phase.WALL)
 """The phases that begin a turn: a player takes the upcard there, or does not."""
@@ -164,8 +169,11 @@ def build_bot(spec: str, mirror: Round) -> Bot:
     kind, _, level = name.partition(":")
     if kind != "search" or mode not in (*DUEL_MODES, *READ_MODES, "pf-audit"):
         raise ValueError(f"{spec}: only a search bot takes a duel suffix ({', '.join(DUEL_MODES)})")
-    if mode == "pf-race":
-        bot = GinSearchBot(level or None, reader=ParticleReader())
+    if mode in READ_MODES:
+        if mode == "pf-race":
+            bot = GinSearchBot(level or None, reader=ParticleReader())
+        else:
+            bot = GinSearchBot(level or None, distilled=mode == "distilled")
         bot.name = spec
         return bot
     opponents: OpponentSampler
@@ -185,11 +193,18 @@ def build_bot(spec: str, mirror: Round) -> Bot:
 
 
 def play_game(
-    spec: str, rules_text: str, seed: int, deal: int, player: int, opponent_spec: str = "simple"
+    spec: str,
+    rules_text: str,
+    seed: int,
+    deal: int,
+    player: int,
+    opponent_spec: str = "simple",
+    make: Callable[[Round], Bot] | None = None,
 ) -> GameOutcome:
     """One game: the rummykit bot ``spec`` as OpenSpiel's ``player`` on deal ``deal``, against
     OpenSpiel's simple bot or (``opponent_spec`` a rummykit bot, e.g. ``greedy``) that bot on its view
-    of the mirror round."""
+    of the mirror round. ``make`` builds the bot from the mirror round instead of ``spec`` (the
+    distillation's recording bot)."""
     import pyspiel  # type: ignore[import-not-found,unused-ignore]
 
     rules = Rules.parse(rules_text)
@@ -197,7 +212,7 @@ def play_game(
     state = game.new_initial_state()
     deck = deck_order(seed, deal)
     mirror = round_from_deal(deck, rules)
-    bot = build_bot(spec, mirror)
+    bot = make(mirror) if make is not None else build_bot(spec, mirror)
     opponent = pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), 1 - player)
     other = None if opponent_spec == "simple" else make_bot(opponent_spec)
     other_rng = random.Random(f"rummykit-vs-openspiel-opponent-{seed}-{deal}-{player}")
@@ -312,6 +327,21 @@ def summary(spec: str, outcomes: Sequence[GameOutcome]) -> dict[str, Any]:
     }
 
 
+def paired(outcomes: Sequence[GameOutcome], base: Sequence[GameOutcome]) -> dict[str, list[float]]:
+    """Against ``base`` on the same games (deal and seat): the mean difference of the game's win value
+    (1, a half for a draw, 0) and of its points, each with its 95 % interval (games in both only)."""
+    by_game = {(o.deal, o.player): o for o in base}
+    pairs = [(o, by_game[(o.deal, o.player)]) for o in outcomes if (o.deal, o.player) in by_game]
+
+    def won(o: GameOutcome) -> float:
+        return 1.0 if o.points > 0 else 0.0 if o.points < 0 else 0.5
+
+    return {
+        "win_rate": list(mean_interval([won(a) - won(b) for a, b in pairs])),
+        "points": list(mean_interval([a.points - b.points for a, b in pairs])),
+    }
+
+
 def _reading(outcomes: Sequence[GameOutcome]) -> dict[str, float] | None:
     """``+pf-audit``: the mean share of the opponent's true cards held by a weighted particle and by
     a weighted old sample, over the decisions scored."""
@@ -352,10 +382,15 @@ def main(argv: list[str] | None = None) -> int:
             f"{'points/game':>13}{'95 % interval':>17}{'ms/move':>9}{'CPU ms':>8}{'OS ms/move':>11}"
             f"{'diff':>5}"
         )
+    first: list[GameOutcome] | None = None
     for spec in [b.strip() for b in args.bots.split(",") if b.strip()]:
         start = time.perf_counter()
         outcomes = run(spec, args.rules, args.games, args.seed, args.workers, args.opponent)
         figures = summary(spec, outcomes)
+        if first is None:
+            first = outcomes
+        else:
+            figures["paired_vs_first"] = paired(outcomes, first)
         figures["wall_seconds"] = time.perf_counter() - start
         figures["load_average"] = [round(x, 2) for x in os.getloadavg()]
         if args.outcomes:
@@ -379,6 +414,14 @@ def main(argv: list[str] | None = None) -> int:
         endings = ", ".join(f"{k} {100 * v / max(1, f['games']):.1f} %" for k, v in f["endings"].items())
         fed = 100 * f["opponent_knocks_after_take"] / max(1, f["games"])
         print(f"{'':<16}endings: {endings}; the opponent knocked on a taken upcard {fed:.1f} %", flush=True)
+        if "paired_vs_first" in f:
+            w, p = f["paired_vs_first"]["win_rate"], f["paired_vs_first"]["points"]
+            print(
+                f"{'':<16}against the first bot on the same games: win rate {100 * w[0]:+.1f} "
+                f"({100 * w[1]:+.1f}..{100 * w[2]:+.1f}) points of percent, points per game "
+                f"{p[0]:+.2f} ({p[1]:+.2f}..{p[2]:+.2f})",
+                flush=True,
+            )
         if f["reading"]:
             r = f["reading"]
             print(

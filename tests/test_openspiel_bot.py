@@ -124,9 +124,20 @@ def test_vs_openspiel_smoke_game_with_seats_swapped() -> None:
 def test_vs_openspiel_duel_specs_play_and_peek_only_where_asked() -> None:
     pytest.importorskip("pyspiel")
     bench = _vs_openspiel()
+    runs = {}
     for spec in ("search:easy+duel", "search:easy+peek", "search:easy+peek-all", "search:easy+pf-race"):
         outcomes = bench.run(spec, "gin", games=2, seed=7, workers=1)
         assert len(outcomes) == 2 and not any(o.mismatch for o in outcomes), spec
+        runs[spec] = outcomes
+    # Paired on the same games: a bot against itself differs by nothing.
+    same = bench.paired(runs["search:easy+duel"], runs["search:easy+duel"])
+    assert same["win_rate"] == [0.0, 0.0, 0.0] and same["points"] == [0.0, 0.0, 0.0]
+    spread = bench.paired(runs["search:easy+peek"], runs["search:easy+duel"])
+    assert spread["points"][1] <= spread["points"][0] <= spread["points"][2]
+    mirror = rk.Round.new(rk.Rules.preset("gin"), 2, seed=3)
+    assert bench.build_bot("search:easy+distilled", mirror).distilled is True
+    assert bench.build_bot("search:hard+race", mirror).distilled is False
+    assert bench.build_bot("search:hard", mirror).gin_search.distilled is True
     audited = bench.run("search:easy+pf-audit", "gin", games=2, seed=7, workers=1)
     reading = bench.summary("search:easy+pf-audit", audited)["reading"]
     assert reading["decisions"] > 0 and 0.0 < reading["particles"] < 1.0 and 0.0 < reading["sampled"] < 1.0

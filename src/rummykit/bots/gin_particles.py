@@ -460,17 +460,36 @@ class ParticleReader:
             self.fallbacks += 1
             return sampled_opponents(view, rng, n)
         aged = round(self.mix * n)
-        unseen = [int(c) for c in unseen_cards(view)]
-        drawable = max(0, view.stock_size - view.rules.wall_stock_size)
         samples: list[OpponentSample] = sampled_opponents(view, rng, aged) if aged else []
         total = sum(s[2] for s in samples)
-        for k in _systematic([w for _, w in found], n - aged, rng):
-            hand = found[k][0]
-            held = set(hand)
-            stock = [c for c in unseen if c not in held]
-            rng.shuffle(stock)
-            samples.append((list(hand), stock[:drawable], total / aged if aged else 1.0))
+        drawn = [found[k][0] for k in _systematic([w for _, w in found], n - aged, rng)]
+        samples += with_stocks(view, drawn, rng, total / aged if aged else 1.0)
         return samples
+
+    def read(self, view: PlayerView, rng: random.Random, n: int) -> list[OpponentSample]:
+        """``n`` duel samples drawn from one run of the filter (hands by systematic resampling, each
+        with a stock shuffled from the other unseen cards); empty when the history is unusable."""
+        found = self.hands(view, rng)
+        if not found:
+            self.fallbacks += 1
+            return []
+        return with_stocks(view, [found[k][0] for k in _systematic([w for _, w in found], n, rng)], rng)
+
+
+def with_stocks(
+    view: PlayerView, hands: Sequence[Sequence[int]], rng: random.Random, weight: float = 1.0
+) -> list[OpponentSample]:
+    """Duel samples of opponent ``hands``: each with the other unseen cards shuffled as its stock (as
+    many as may be drawn before the wall) and ``weight``."""
+    unseen = [int(c) for c in unseen_cards(view)]
+    drawable = max(0, view.stock_size - view.rules.wall_stock_size)
+    samples: list[OpponentSample] = []
+    for hand in hands:
+        held = set(hand)
+        stock = [c for c in unseen if c not in held]
+        rng.shuffle(stock)
+        samples.append((list(hand), stock[:drawable], weight))
+    return samples
 
 
 def held_share(hands: Sequence[tuple[Sequence[int], float]], truth: Sequence[int]) -> float:
@@ -494,4 +513,5 @@ __all__ = [
     "discard_likelihood",
     "filter_hands",
     "held_share",
+    "with_stocks",
 ]

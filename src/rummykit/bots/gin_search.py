@@ -18,6 +18,12 @@ the pace by race play-outs (:mod:`rummykit.bots.race`, in native code when built
   the opponent's hand), the race's discard is instead worth its race times the chance that the
   opponent cannot take the card and knock at once, less :data:`FEED_WEIGHT` times the chance that it
   melds it, both over :data:`READ_HANDS` hands drawn from the particles; off by default.
+* ``distilled`` (the default at the levels of :data:`DISTILLED_LEVELS`): the discard is the race's
+  candidate with the best score of the model fitted to the discards of a search that sees the
+  opponent's hand (:mod:`~rummykit.bots.gin_distill`: the race, the feed charge, duels against the
+  simple bot's rule on read and on particle hands, the particles' take-and-knock chance and what the
+  opponent took, passed and threw). Against OpenSpiel's simple bot it won 6.9 points of percent more
+  games than the race at hard (2,000 games, the same deals; README).
 * ``knock`` as soon as the hand allows it, and gin's other decisions (the wall, the knocker's
   discard and melds, the defender's lay-offs and melds) as greedy plays them
   (:func:`~rummykit.bots.gin_play.gin_action`).
@@ -33,7 +39,8 @@ from collections.abc import Sequence
 from typing import Final
 
 from rummykit.actions import Action, Discard, Draw, KnockDeclare, Pass, TakeDiscard
-from rummykit.bots.gin_duel import OpponentSampler, duel_values
+from rummykit.bots.gin_distill import discard_features, distilled_choice, read_history
+from rummykit.bots.gin_duel import OpponentSampler, duel_values, sampled_opponents
 from rummykit.bots.gin_feed import feed_chances, hidden_hands
 from rummykit.bots.gin_particles import ParticleReader
 from rummykit.bots.gin_play import gin_action
@@ -55,6 +62,9 @@ GIN_DISCOUNT: Final = 0.85
 turns is worth ``GIN_DISCOUNT ** t``, see :data:`~rummykit.bots.search.DISCOUNT`)."""
 READ_HANDS: Final = 200
 """Opponent hands drawn from the particle filter for the race's charges (``reader``)."""
+DISTILLED_LEVELS: Final = ("medium", "hard")
+"""The levels whose discards are distilled by default (``GinSearchBot(distilled=None)``); easy keeps
+the plain race (a few milliseconds per move)."""
 EXTRA_CANDIDATES: Final = 2
 """Discards searched beyond the level's ``candidates``: a safe discard is often not among the
 cheapest by deadwood."""
@@ -63,8 +73,11 @@ cheapest by deadwood."""
 class GinSearchBot(SearchBot):
     """:class:`SearchBot` that also plays gin (see the module docstring); ``opponents``: discards by
     duels against these opponent samples, ``determinizations`` of them per decision; ``reader``: the
-    race's discards charged by the particle filter's reading instead (:meth:`gin_discard`). A
-    :class:`~rummykit.bots.gin_particles.ParticleReader` is shown every decision of the hand."""
+    race's discards charged by the particle filter's reading instead (:meth:`gin_discard`);
+    ``distilled``: the race's candidates scored by the fitted model (:mod:`~.gin_distill`; ``None``:
+    at a level of :data:`DISTILLED_LEVELS` without a custom budget, duels or reader). A
+    :class:`~rummykit.bots.gin_particles.ParticleReader` (``tracker``) is shown every decision of the
+    hand."""
 
     def __init__(
         self,
@@ -72,13 +85,24 @@ class GinSearchBot(SearchBot):
         budget: Budget | None = None,
         opponents: OpponentSampler | None = None,
         reader: ParticleReader | None = None,
+        distilled: bool | None = None,
     ) -> None:
         super().__init__(level, budget)
         self.opponents = opponents
         self.reader = reader
+        if distilled is None:
+            distilled = (
+                self.level in DISTILLED_LEVELS and budget is None and opponents is None and reader is None
+            )
+        self.distilled = distilled
+        self.tracker: ParticleReader | None = (
+            self.opponents
+            if isinstance(self.opponents, ParticleReader)
+            else reader or (ParticleReader() if distilled else None)
+        )
 
     def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
-        reader = self.opponents if isinstance(self.opponents, ParticleReader) else self.reader
+        reader = self.tracker
         if reader is not None and view.gin is not None:
             reader.observe(view)
         action = self._choose(view, legal, rng)
@@ -135,16 +159,59 @@ class GinSearchBot(SearchBot):
         draw: float = sum(GIN_DISCOUNT**turns for turns in draws) / len(draws)
         return take > draw
 
+    def discard_candidates(self, view: PlayerView, legal: Sequence[Action]) -> list[int]:
+        """The discards searched: the best few by the greedy score (best first) and
+        :data:`EXTRA_CANDIDATES` more."""
+        allowed = [a.card for a in legal if isinstance(a, Discard)]
+        scores = discard_scores(list(view.hand), view.rules, allowed)
+        ranked = sorted(scores, key=lambda c: (scores[c], c))
+        return ranked[: self.budget.candidates + EXTRA_CANDIDATES]
+
+    def race_values(
+        self, view: PlayerView, picked: Sequence[int], rng: random.Random
+    ) -> tuple[list[float], list[float]]:
+        """Per candidate of ``picked``: its race home and the chance that the opponent can meld it
+        (:func:`~.gin_feed.feed_chances`, zeros without a :data:`FEED_WEIGHT`)."""
+        hand: list[int] = list(view.hand)
+        chances = self._races(
+            view.rules, [without(hand, (card,)) for card in picked], self._stocks(view, rng)
+        )
+        feeds = feed_chances(picked, hidden_hands(view, rng)) if FEED_WEIGHT else [0.0] * len(picked)
+        return chances, feeds
+
+    def distilled_features(
+        self,
+        view: PlayerView,
+        picked: Sequence[int],
+        races: Sequence[float],
+        feeds: Sequence[float],
+        rng: random.Random,
+    ) -> list[list[float]]:
+        """The :func:`~.gin_distill.discard_features` of ``picked``: the take-and-knock chances and
+        the duels over :data:`READ_HANDS` hands from the ``tracker``'s particles (the duels over
+        :func:`~.gin_duel.sampled_opponents` when it has none, the chances then zero)."""
+        rules = view.rules
+        tracker = self.tracker
+        read = tracker.read(view, rng, READ_HANDS) if tracker is not None else []
+        knocks = [
+            sum(knock_home(rules, [*h, c]) for h, _, _ in read) / len(read) if read else 0.0 for c in picked
+        ]
+        hand: list[int] = list(view.hand)
+        options = [(without(hand, (card,)), card) for card in picked]
+        duels = duel_values(rules, options, sampled_opponents(view, rng, READ_HANDS))
+        pf_duels = duel_values(rules, options, read) if read else duels
+        self.playouts += len(picked) * (READ_HANDS + len(read))
+        reading = read_history(view, tracker.history if tracker is not None else None)
+        return discard_features(view, picked, races, feeds, knocks, reading, duels, pf_duels)
+
     def gin_discard(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
         """The discard, among the best few by the greedy score, with the best chance of knocking
         first: its race home less :data:`FEED_WEIGHT` times the chance that the opponent can meld it
-        (:func:`~.gin_feed.feed_chances`)."""
+        (:func:`~.gin_feed.feed_chances`); or by duels, the particles' charges or the distilled model
+        (the class docstring)."""
         rules = view.rules
         hand: list[int] = list(view.hand)
-        allowed = [a.card for a in legal if isinstance(a, Discard)]
-        scores = discard_scores(hand, rules, allowed)
-        ranked = sorted(scores, key=lambda c: (scores[c], c))
-        picked = ranked[: self.budget.candidates + EXTRA_CANDIDATES]
+        picked = self.discard_candidates(view, legal)
         if len(picked) == 1:
             return Discard(Card(picked[0]))
         self.searches += 1
@@ -153,20 +220,30 @@ class GinSearchBot(SearchBot):
             self.playouts += len(picked) * len(samples)
             duels = duel_values(rules, [(without(hand, (card,)), card) for card in picked], samples)
             return Discard(Card(picked[min(range(len(picked)), key=lambda i: (-duels[i], i))]))
-        chances = self._races(rules, [without(hand, (card,)) for card in picked], self._stocks(view, rng))
-        read = self.reader.sample_hands(view, rng, READ_HANDS) if self.reader is not None else []
-        if read:
-            # The race is won only if the opponent cannot take the card and knock at once.
-            masks = [(mask_of(h), 1.0) for h in read]
-            feeds = feed_chances(picked, masks)
-            knocks = [sum(knock_home(rules, [*h, c]) for h in read) / len(read) for c in picked]
-            values = [chances[i] * (1.0 - knocks[i]) - FEED_WEIGHT * feeds[i] for i in range(len(picked))]
-            best = min(range(len(picked)), key=lambda i: (-values[i], i))
-            return Discard(Card(picked[best]))
-        feeds = feed_chances(picked, hidden_hands(view, rng)) if FEED_WEIGHT else [0.0] * len(picked)
-        values = [chances[i] - FEED_WEIGHT * feeds[i] for i in range(len(picked))]
-        best = min(range(len(picked)), key=lambda i: (-values[i], i))
-        return Discard(Card(picked[best]))
+        if self.reader is not None:
+            chances = self._races(rules, [without(hand, (card,)) for card in picked], self._stocks(view, rng))
+            read = self.reader.sample_hands(view, rng, READ_HANDS)
+            if read:
+                # The race is won only if the opponent cannot take the card and knock at once.
+                masks = [(mask_of(h), 1.0) for h in read]
+                feeds = feed_chances(picked, masks)
+                knocks = [sum(knock_home(rules, [*h, c]) for h in read) / len(read) for c in picked]
+                values = [chances[i] * (1.0 - knocks[i]) - FEED_WEIGHT * feeds[i] for i in range(len(picked))]
+                return Discard(Card(picked[min(range(len(picked)), key=lambda i: (-values[i], i))]))
+            feeds = feed_chances(picked, hidden_hands(view, rng)) if FEED_WEIGHT else [0.0] * len(picked)
+        else:
+            chances, feeds = self.race_values(view, picked, rng)
+        if self.distilled:
+            features = self.distilled_features(view, picked, chances, feeds, rng)
+            return Discard(Card(picked[distilled_choice(features)]))
+        return Discard(Card(picked[race_choice(chances, feeds)]))
+
+
+def race_choice(chances: Sequence[float], feeds: Sequence[float]) -> int:
+    """The race's discard: the candidate with the best race less :data:`FEED_WEIGHT` times its feed
+    chance (the first of equal ones)."""
+    values = [chances[i] - FEED_WEIGHT * feeds[i] for i in range(len(chances))]
+    return min(range(len(values)), key=lambda i: (-values[i], i))
 
 
 class CombinedSearchBot(IsmctsBot):
