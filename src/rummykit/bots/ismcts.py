@@ -65,6 +65,7 @@ from rummykit.actions import (
     TakeDiscard,
 )
 from rummykit.bots.base import MatchView
+from rummykit.bots.distill import DISCARD_WEIGHTS, FeedCount, best, discard_features
 from rummykit.bots.duel import (
     FeedRule,
     Sample,
@@ -166,6 +167,12 @@ class IsmctsBot:
         self.knock_duels = False
         """Knock games: value the draw and the discard or knock by duel play-outs of every seat in
         points (:mod:`rummykit.bots.knock_duel`) instead of the race and the knock-or-wait showdowns."""
+        self.distilled = False
+        """Knock games: a discard with no knock allowed is the candidate with the best learned score
+        (:mod:`rummykit.bots.distill`: a conditional logit over honest features, fitted to the choices
+        of duels on the opponent's true hand) instead of the best race."""
+        self.discard_weights: tuple[float, ...] = DISCARD_WEIGHTS
+        """The weights :attr:`distilled` scores with."""
         self.duel_determinizations = DUEL_DETERMINIZATIONS[self.level]
         """Knock games with :attr:`knock_duels`: the determinizations a decision plays duels on."""
         self.memories: dict[int, TableMemory] = {}
@@ -338,13 +345,16 @@ class IsmctsBot:
             return candidates[max(range(len(candidates)), key=lambda i: (duels[i], -i))]
         discards = [a for a in candidates if isinstance(a, Discard)]
         cards = [int(a.card) for a in discards]
+        knocks = [a for a in candidates if isinstance(a, Knock)]
+        if self.distilled and not knocks:
+            _, rows = self.distill_rows(view, memory, cards, samples)
+            return discards[best(rows, self.discard_weights)]
         rests = [without(hand, (c,)) for c in cards]
         races = race_values(
             rules, rests, cards, samples, self.budget.horizon, self.feeds, self.played(view)
         )
         values: dict[Action, float] = dict(zip(discards, races, strict=True))
         self.playouts += len(samples) * len(candidates)
-        knocks = [a for a in candidates if isinstance(a, Knock)]
         if knocks:
             # Knock now, or wait a turn for a better knock: both valued as showdowns.
             for knock in knocks:
@@ -355,6 +365,22 @@ class IsmctsBot:
             for discard, c in zip(discards, cards, strict=True):
                 values[discard] = wait_value(rules, without(hand, (c,)), c, samples, self.win_bonus)
         return min(candidates, key=lambda a: (-values[a], candidates.index(a)))
+
+    def distill_rows(
+        self, view: PlayerView, memory: TableMemory, cards: Sequence[int], samples: Sequence[Sample]
+    ) -> tuple[list[float], list[list[float]]]:
+        """Knock games: the race's summed value of discarding each of ``cards`` on ``samples`` (as
+        :meth:`duel_discard` values it) and each discard's row of honest features
+        (:func:`~rummykit.bots.distill.discard_features`)."""
+        rules = view.rules
+        hand: list[int] = list(view.hand)
+        count = FeedCount(self.feeds)
+        rests = [without(hand, (c,)) for c in cards]
+        races = race_values(rules, rests, cards, samples, self.budget.horizon, count, self.played(view))
+        self.playouts += len(samples) * len(cards)
+        n = max(1, len(samples))
+        rows = discard_features(view, memory, cards, [r / n for r in races], [count.share(c) for c in cards])
+        return races, rows
 
     def search(
         self, view: PlayerView, candidates: list[Action], rng: random.Random, memory: TableMemory
