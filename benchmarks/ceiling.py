@@ -24,6 +24,9 @@ takes a discard instead of drawing. (The knock games' races keep a sequence per 
 * ``strength``: the inference's determinizations resampled to the opponents' true strength (the
   bucket of the least deadwood of their true hands, :class:`TrueStrength`), their cards still
   guessed: between ``honest`` and ``hands``, what knowing the strength alone is worth.
+* ``distilled``: the inference's determinizations (honest), and a knock-game discard with no knock
+  allowed chosen by the learned score of :mod:`rummykit.bots.distill`
+  (:attr:`~rummykit.bots.ismcts.IsmctsBot.distilled`) instead of the best race.
 * ``hands:K`` (a fraction ``K`` in [0, 1]): the true hands with only part of them kept, ``K`` of
   each hand's hidden cards (the cards not publicly known to be held) kept true, the others and the
   stock dealt uniformly from the cards this seat cannot see, redrawn for every determinization
@@ -72,7 +75,7 @@ from rummykit.bots.particles import Model, ParticleSampler
 from rummykit.determinize import unseen_cards
 from rummykit.views import PlayerView
 
-MODES = ("honest", "particles", "calibrated", "strength", "hands", "full")
+MODES = ("honest", "particles", "calibrated", "strength", "hands", "full", "distilled")
 VARIANTS = ("race", "duel")
 READING_SAMPLES = 20
 OFF_BUCKET = 0.001
@@ -277,6 +280,9 @@ def play(
         elif searching[seat] and mode in ("calibrated", "strength"):
             assert isinstance(bot, IsmctsBot)
             bot.sampler = CalibratedSampler() if mode == "calibrated" else TrueStrength(rnd)
+        elif searching[seat] and mode == "distilled":
+            assert isinstance(bot, IsmctsBot)
+            bot.distilled = True
         elif searching[seat] and mode != "honest":
             assert isinstance(bot, IsmctsBot)
             base, known = parse_mode(mode)

@@ -36,7 +36,7 @@ import rummykit as rk
 from rummykit.actions import Action, Discard
 from rummykit.arena import ArenaConfig, Game, build_games, deal_seed
 from rummykit.bots import make_bot
-from rummykit.bots.distill import FEATURES
+from rummykit.bots.distill import FEATURES, model_rows
 from rummykit.bots.inference import TableMemory
 from rummykit.bots.ismcts import IsmctsBot
 from rummykit.bots.knock_duel import discard_duel_values
@@ -116,30 +116,41 @@ def collect(rules: rk.Rules, games: Sequence[Game], level: str, out: str) -> int
     return total
 
 
-def fit(decisions: Sequence[dict[str, Any]], l2: float, steps: int = 50) -> list[float]:
-    """The weights of the conditional logit on ``decisions`` (raw features), fitted by Newton's
-    method on standardized features with the penalty ``l2 * |w|²`` (per decision, averaged)."""
+def fit(decisions: Sequence[dict[str, Any]], l2: float, tau: float = 0.0, steps: int = 50) -> list[float]:
+    """The weights of the conditional logit on ``decisions`` (raw features, :func:`model_rows`),
+    fitted by Newton's method on standardized features with the penalty ``l2 * |w|²`` added to the
+    mean negative log-likelihood of the oracle's choices; with ``tau`` > 0 the target of a decision
+    is instead the softmax of its duel values at temperature ``tau`` (cross-entropy; soft labels)."""
     import numpy as np
 
-    xs = [np.asarray(d["rows"], dtype=float) for d in decisions]
+    xs = [np.asarray(model_rows(d["rows"]), dtype=float) for d in decisions]
     stacked = np.vstack(xs)
     mean = stacked.mean(axis=0)
     scale = stacked.std(axis=0)
     scale[scale == 0] = 1.0
     zs = [(x - mean) / scale for x in xs]
-    labels = [int(d["oracle"]) for d in decisions]
+    targets: list[Any] = []
+    for d, x in zip(decisions, xs, strict=True):
+        q = np.zeros(len(x))
+        if tau > 0:
+            v = np.asarray(d["duels"], dtype=float) / tau
+            q = np.exp(v - v.max())
+            q /= q.sum()
+        else:
+            q[int(d["oracle"])] = 1.0
+        targets.append(q)
     k = stacked.shape[1]
     w = np.zeros(k)
     n = len(decisions)
     for _ in range(steps):
         grad = 2 * l2 * w
         hess = 2 * l2 * np.eye(k)
-        for z, y in zip(zs, labels, strict=True):
+        for z, q in zip(zs, targets, strict=True):
             s = z @ w
             p = np.exp(s - s.max())
             p /= p.sum()
             zbar = p @ z
-            grad += (zbar - z[y]) / n
+            grad += (zbar - q @ z) / n
             centred = z - zbar
             hess += (centred.T * p) @ centred / n
         step = np.linalg.solve(hess, grad)
@@ -158,7 +169,7 @@ def pick(rows: Sequence[Sequence[float]], weights: Sequence[float]) -> int:
 def evaluate(decisions: Sequence[dict[str, Any]], weights: Sequence[float]) -> dict[str, float]:
     """Agreement with the oracle and mean duel regret of the model and of the race on ``decisions``."""
     n = max(1, len(decisions))
-    pairs = [(pick(d["rows"], weights), d) for d in decisions]
+    pairs = [(pick(model_rows(d["rows"]), weights), d) for d in decisions]
     return {
         "decisions": float(len(decisions)),
         "model agrees": sum(m == d["oracle"] for m, d in pairs) / n,
@@ -191,6 +202,7 @@ def main() -> None:
     f = sub.add_parser("fit", help="fit the conditional logit")
     f.add_argument("files", nargs="+")
     f.add_argument("--l2", type=float, default=1.0)
+    f.add_argument("--tau", type=float, default=0.0, help="soft labels: the duels' softmax, this temperature")
     f.add_argument("--holdout", type=float, default=0.25, help="share of the deals held out")
     args = parser.parse_args()
     if args.command == "collect":
@@ -207,12 +219,12 @@ def main() -> None:
     cut = set(deals[int(len(deals) * (1 - args.holdout)) :])
     train = [d for d in decisions if tuple(d["deal"][:3]) not in cut]
     test = [d for d in decisions if tuple(d["deal"][:3]) in cut]
-    weights = fit(train, args.l2)
+    weights = fit(train, args.l2, args.tau)
     print(f"{len(decisions)} decisions of {len(deals)} deals; held out {len(test)} of {len(cut)} deals")
     for name, part in (("train", train), ("held out", test)):
         figures = ", ".join(f"{k} {v:.3f}" for k, v in evaluate(part, weights).items())
         print(f"{name}: {figures}")
-    everything = fit(decisions, args.l2)
+    everything = fit(decisions, args.l2, args.tau)
     print("DISCARD_WEIGHTS = (")
     for name, w in zip(FEATURES, everything, strict=True):
         print(f"    {w:.4f},  # {name}")

@@ -21,7 +21,16 @@ import pytest
 from rummykit import Round, Rules, parse_cards, solver
 from rummykit.actions import Discard, Draw
 from rummykit.arena import ArenaConfig, build_games
-from rummykit.bots.distill import DISCARD_WEIGHTS, FEATURES, FeedCount, best, discard_features, scores
+from rummykit.bots.distill import (
+    BASE_FEATURES,
+    DISCARD_WEIGHTS,
+    FEATURES,
+    FeedCount,
+    best,
+    discard_features,
+    model_rows,
+    scores,
+)
 from rummykit.bots.duel import completes
 from rummykit.bots.greedy import GreedyBot, linked
 from rummykit.bots.inference import TableMemory
@@ -75,7 +84,7 @@ def test_features_read_what_the_opponent_took_passed_and_threw() -> None:
     assert card("7D") in [int(c) for c in view.hand]
     picks = cards("4S 2C 7D 8S")
     rows = discard_features(view, memory, picks, [0.5, 0.4, 0.3, 0.2], [0.0, 0.25, 0.5, 0.75])
-    assert len(rows) == 4 and all(len(row) == len(FEATURES) for row in rows)
+    assert len(rows) == 4 and all(len(row) == len(BASE_FEATURES) for row in rows)
     four, two, seven, eight = rows
     assert four[COLUMN["took_rank"]] == 1.0 and four[COLUMN["took_suit"]] == 0.0
     assert two[COLUMN["took_suit"]] == 1.0 and two[COLUMN["took_rank"]] == 0.0
@@ -112,6 +121,21 @@ def test_a_passed_card_marks_its_partners() -> None:
     assert rows[1][COLUMN["passed"]] == 1.0  # 4♠ shares the rank of the passed 4♦
 
 
+def test_model_rows_place_each_race_among_the_decision_s() -> None:
+    base = [[0.5] + [0.0] * (len(BASE_FEATURES) - 1), [0.3] + [0.0] * (len(BASE_FEATURES) - 1)]
+    base.append([0.4] + [1.0] * (len(BASE_FEATURES) - 1))
+    rows = model_rows(base)
+    assert all(
+        len(row) == len(FEATURES) and row[: len(BASE_FEATURES)] == b
+        for row, b in zip(rows, base, strict=True)
+    )
+    assert [row[COLUMN["race_best"]] for row in rows] == [1.0, 0.0, 0.0]
+    assert [row[COLUMN["race_scaled"]] for row in rows] == pytest.approx([0.0, -1.0, -0.5])
+    flat = model_rows([base[0], base[0]])
+    assert [row[COLUMN["race_best"]] for row in flat] == [1.0, 1.0]
+    assert [row[COLUMN["race_scaled"]] for row in flat] == [0.0, 0.0]
+
+
 def test_feed_count_answers_as_the_rule_and_counts_the_feeds() -> None:
     theirs = cards(THEIRS)
     count = FeedCount(completes)
@@ -126,7 +150,7 @@ def test_feed_count_answers_as_the_rule_and_counts_the_feeds() -> None:
 
 def test_the_fitted_model_shuns_a_feeding_discard_and_sheds_points_near_the_end() -> None:
     """Two candidates alike but for one feature: the model's choice follows its fitted weights."""
-    base = [0.3, 0.0, 0.5, 3.0, 0.5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    base = [0.3, 0.0, 0.5, 3.0, 0.5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0]
     fed = list(base)
     fed[COLUMN["feed"]] = 0.8
     assert DISCARD_WEIGHTS[COLUMN["feed"]] < 0
@@ -191,7 +215,7 @@ def test_the_collector_writes_consistent_rows(tmp_path: Path) -> None:
         n = len(d["cards"])
         assert n >= 2 and len(set(d["cards"])) == n
         assert len(d["rows"]) == len(d["duels"]) == n
-        assert all(len(row) == len(FEATURES) for row in d["rows"])
+        assert all(len(row) == len(BASE_FEATURES) for row in d["rows"])
         race = [row[COLUMN["race"]] for row in d["rows"]]
         assert d["race"] == max(range(n), key=lambda i: (race[i], -i))
         assert d["oracle"] == max(range(n), key=lambda i: (d["duels"][i], -i))

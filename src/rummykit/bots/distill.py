@@ -23,6 +23,8 @@ The features of discarding card ``c`` (leaving ``rest``) in a decision of this s
   ``passed``: ``c`` could share a meld with a top discard it left lying (same rank or suit within
   two, :func:`~rummykit.bots.greedy.linked`); ``discarded``: the same with a card it threw away;
 * ``joker``, ``ace``: the card is a joker, an ace;
+* ``race_best``, ``race_scaled``: where the race places the candidate among the decision's
+  (:func:`model_rows`);
 * interactions with the stage of the hand: ``close`` is ``1 - v/10`` for the value ``v`` of the next
   seat's last discard (greedy sheds its costliest deadwood first, so a low discard means a hand
   near knocking; 0 before its first discard) and ``late`` the turns it has played / 10:
@@ -49,7 +51,7 @@ from rummykit.determinize import unseen_cards
 from rummykit.rules import Rules
 from rummykit.views import PlayerView
 
-FEATURES: Final = (
+BASE_FEATURES: Final = (
     "race",
     "feed",
     "points",
@@ -67,7 +69,10 @@ FEATURES: Final = (
     "feed_late",
     "points_late",
 )
-"""The names of a candidate's features, in the order of :func:`discard_features`' rows."""
+"""The names of a candidate's own features, in the order of :func:`discard_features`' rows."""
+FEATURES: Final = (*BASE_FEATURES, "race_best", "race_scaled")
+"""The model's features: :data:`BASE_FEATURES` and the two that place a candidate's race among the
+decision's (:func:`model_rows`)."""
 
 DISCARD_WEIGHTS: Final[tuple[float, ...]] = (0.0,) * len(FEATURES)
 """The fitted weights of :data:`FEATURES` (placeholder until fitted)."""
@@ -112,7 +117,7 @@ def discard_features(
     races: Sequence[float],
     feeds: Sequence[float],
 ) -> list[list[float]]:
-    """One row of :data:`FEATURES` per candidate discard ``cards[i]`` from ``view.hand``, with the
+    """One row of :data:`BASE_FEATURES` per candidate discard ``cards[i]`` from ``view.hand``, with the
     race's mean value ``races[i]`` and feed share ``feeds[i]`` (see the module docstring)."""
     rules = view.rules
     hand = [int(c) for c in view.hand]
@@ -134,7 +139,9 @@ def discard_features(
         left = solver.min_deadwood(rest, rules) / 10.0
         took_rank = natural and any(t != JOKER_CODE and t % NUM_RANKS == c % NUM_RANKS for t in taken)
         took_suit = natural and any(
-            t != JOKER_CODE and t // NUM_RANKS == c // NUM_RANKS and t % NUM_RANKS != c % NUM_RANKS
+            t != JOKER_CODE
+            and t // NUM_RANKS == c // NUM_RANKS
+            and t % NUM_RANKS != c % NUM_RANKS
             and linked(c, t)
             for t in taken
         )
@@ -161,6 +168,20 @@ def discard_features(
     return rows
 
 
+def model_rows(rows: Sequence[Sequence[float]]) -> list[list[float]]:
+    """The rows of :func:`discard_features` with the decision's relative columns added: ``race_best``
+    (1 for the candidates with the decision's best race value) and ``race_scaled`` (the race value
+    less the best, over the spread of the decision's values: 0 for the best, -1 for the worst)."""
+    race = BASE_FEATURES.index("race")
+    values = [row[race] for row in rows]
+    top = max(values, default=0.0)
+    spread = top - min(values, default=0.0)
+    return [
+        [*row, float(v == top), (v - top) / spread if spread > 0 else 0.0]
+        for row, v in zip(rows, values, strict=True)
+    ]
+
+
 def scores(rows: Sequence[Sequence[float]], weights: Sequence[float] = DISCARD_WEIGHTS) -> list[float]:
     """The learned score ``w · x`` of every candidate's feature row."""
     return [sum(w * x for w, x in zip(weights, row, strict=True)) for row in rows]
@@ -172,4 +193,14 @@ def best(rows: Sequence[Sequence[float]], weights: Sequence[float] = DISCARD_WEI
     return max(range(len(values)), key=lambda i: (values[i], -i))
 
 
-__all__ = ["DISCARD_WEIGHTS", "FEATURES", "FeedCount", "best", "discard_features", "next_seat", "scores"]
+__all__ = [
+    "BASE_FEATURES",
+    "DISCARD_WEIGHTS",
+    "FEATURES",
+    "FeedCount",
+    "best",
+    "discard_features",
+    "model_rows",
+    "next_seat",
+    "scores",
+]

@@ -65,7 +65,7 @@ from rummykit.actions import (
     TakeDiscard,
 )
 from rummykit.bots.base import MatchView
-from rummykit.bots.distill import DISCARD_WEIGHTS, FeedCount, best, discard_features
+from rummykit.bots.distill import DISCARD_WEIGHTS, FeedCount, best, discard_features, model_rows
 from rummykit.bots.duel import (
     FeedRule,
     Sample,
@@ -348,7 +348,7 @@ class IsmctsBot:
         knocks = [a for a in candidates if isinstance(a, Knock)]
         if self.distilled and not knocks:
             _, rows = self.distill_rows(view, memory, cards, samples)
-            return discards[best(rows, self.discard_weights)]
+            return discards[best(model_rows(rows), self.discard_weights)]
         rests = [without(hand, (c,)) for c in cards]
         races = race_values(
             rules, rests, cards, samples, self.budget.horizon, self.feeds, self.played(view)
