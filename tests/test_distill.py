@@ -83,7 +83,9 @@ def test_features_read_what_the_opponent_took_passed_and_threw() -> None:
     thrown = evidence.discarded[0]
     assert card("7D") in [int(c) for c in view.hand]
     picks = cards("4S 2C 7D 8S")
-    rows = discard_features(view, memory, picks, [0.5, 0.4, 0.3, 0.2], [0.0, 0.25, 0.5, 0.75])
+    rows = discard_features(
+        view, memory, picks, [0.5, 0.4, 0.3, 0.2], [0.0, 0.25, 0.5, 0.75], [-5.0, 2.0, 0.0, 12.0]
+    )
     assert len(rows) == 4 and all(len(row) == len(BASE_FEATURES) for row in rows)
     four, two, seven, eight = rows
     assert four[COLUMN["took_rank"]] == 1.0 and four[COLUMN["took_suit"]] == 0.0
@@ -91,6 +93,7 @@ def test_features_read_what_the_opponent_took_passed_and_threw() -> None:
     assert seven[COLUMN["took_rank"]] == seven[COLUMN["took_suit"]] == 0.0
     assert [row[COLUMN["race"]] for row in rows] == [0.5, 0.4, 0.3, 0.2]
     assert [row[COLUMN["feed"]] for row in rows] == [0.0, 0.25, 0.5, 0.75]
+    assert [row[COLUMN["duel"]] for row in rows] == [-0.5, 0.2, 0.0, 1.2]
     assert four[COLUMN["points"]] == 0.4 and eight[COLUMN["points"]] == 0.8
     # The least deadwood after each discard, over ten.
     hand = [int(c) for c in view.hand]
@@ -114,10 +117,10 @@ def test_a_passed_card_marks_its_partners() -> None:
     unmarked; once it also left the 4♦, the 4♠ (the same rank) is marked ``passed``."""
     _, memory, view = arranged()
     memory.of(1).passed.append(card("9H"))
-    rows = discard_features(view, memory, cards("JS 4S"), [0.0, 0.0], [0.0, 0.0])
+    rows = discard_features(view, memory, cards("JS 4S"), [0.0, 0.0], [0.0, 0.0], [0.0, 0.0])
     assert rows[0][COLUMN["passed"]] == 0.0  # J♠: another suit, another rank
     memory.of(1).passed.append(card("4D"))
-    rows = discard_features(view, memory, cards("JS 4S"), [0.0, 0.0], [0.0, 0.0])
+    rows = discard_features(view, memory, cards("JS 4S"), [0.0, 0.0], [0.0, 0.0], [0.0, 0.0])
     assert rows[1][COLUMN["passed"]] == 1.0  # 4♠ shares the rank of the passed 4♦
 
 
@@ -131,9 +134,11 @@ def test_model_rows_place_each_race_among_the_decision_s() -> None:
     )
     assert [row[COLUMN["race_best"]] for row in rows] == [1.0, 0.0, 0.0]
     assert [row[COLUMN["race_scaled"]] for row in rows] == pytest.approx([0.0, -1.0, -0.5])
+    assert [row[COLUMN["duel_best"]] for row in rows] == [0.0, 0.0, 1.0]
     flat = model_rows([base[0], base[0]])
     assert [row[COLUMN["race_best"]] for row in flat] == [1.0, 1.0]
     assert [row[COLUMN["race_scaled"]] for row in flat] == [0.0, 0.0]
+    assert [row[COLUMN["duel_best"]] for row in flat] == [1.0, 1.0]
 
 
 def test_feed_count_answers_as_the_rule_and_counts_the_feeds() -> None:
@@ -150,7 +155,7 @@ def test_feed_count_answers_as_the_rule_and_counts_the_feeds() -> None:
 
 def test_the_fitted_model_shuns_a_feeding_discard_and_sheds_points_near_the_end() -> None:
     """Two candidates alike but for one feature: the model's choice follows its fitted weights."""
-    base = [0.3, 0.0, 0.5, 3.0, 0.5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0]
+    base = list(_weights(race=0.3, duel=0.5, points=0.5, deadwood=3.0, outs=0.5))
     fed = list(base)
     fed[COLUMN["feed"]] = 0.8
     assert DISCARD_WEIGHTS[COLUMN["feed"]] < 0

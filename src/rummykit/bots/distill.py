@@ -23,8 +23,8 @@ The features of discarding card ``c`` (leaving ``rest``) in a decision of this s
   ``passed``: ``c`` could share a meld with a top discard it left lying (same rank or suit within
   two, :func:`~rummykit.bots.greedy.linked`); ``discarded``: the same with a card it threw away;
 * ``joker``, ``ace``: the card is a joker, an ace;
-* ``race_best``, ``race_scaled``: where the race places the candidate among the decision's
-  (:func:`model_rows`);
+* ``race_best``, ``race_scaled``, ``duel_best``: where the race and the duel place the candidate
+  among the decision's (:func:`model_rows`);
 * interactions with the stage of the hand: ``close`` is ``1 - v/10`` for the value ``v`` of the next
   seat's last discard (greedy sheds its costliest deadwood first, so a low discard means a hand
   near knocking; 0 before its first discard) and ``late`` the turns it has played / 10:
@@ -53,6 +53,7 @@ from rummykit.views import PlayerView
 
 BASE_FEATURES: Final = (
     "race",
+    "duel",
     "feed",
     "points",
     "deadwood",
@@ -70,9 +71,11 @@ BASE_FEATURES: Final = (
     "points_late",
 )
 """The names of a candidate's own features, in the order of :func:`discard_features`' rows."""
-FEATURES: Final = (*BASE_FEATURES, "race_best", "race_scaled")
-"""The model's features: :data:`BASE_FEATURES` and the two that place a candidate's race among the
-decision's (:func:`model_rows`)."""
+FEATURES: Final = (*BASE_FEATURES, "race_best", "race_scaled", "duel_best")
+"""The model's features: :data:`BASE_FEATURES` and three that place a candidate's race and duel
+among the decision's (:func:`model_rows`)."""
+DISTILL_DUELS: Final[dict[str, int]] = {"easy": 10, "medium": 30, "hard": 50}
+"""The determinizations (the first of the decision's) the ``duel`` feature plays duels on, per level."""
 
 DISCARD_WEIGHTS: Final[tuple[float, ...]] = (0.0,) * len(FEATURES)
 """The fitted weights of :data:`FEATURES` (placeholder until fitted)."""
@@ -116,9 +119,11 @@ def discard_features(
     cards: Sequence[int],
     races: Sequence[float],
     feeds: Sequence[float],
+    duels: Sequence[float],
 ) -> list[list[float]]:
     """One row of :data:`BASE_FEATURES` per candidate discard ``cards[i]`` from ``view.hand``, with the
-    race's mean value ``races[i]`` and feed share ``feeds[i]`` (see the module docstring)."""
+    race's mean value ``races[i]``, feed share ``feeds[i]`` and mean duel utility ``duels[i]`` (see
+    the module docstring)."""
     rules = view.rules
     hand = [int(c) for c in view.hand]
     opponent = next_seat(view)
@@ -131,7 +136,7 @@ def discard_features(
     late = view.turn // max(1, len(view.active_seats)) / 10.0
     live = card_mask(int(c) for c in unseen_cards(view))
     rows: list[list[float]] = []
-    for c, race, feed in zip(cards, races, feeds, strict=True):
+    for c, race, feed, duel in zip(cards, races, feeds, duels, strict=True):
         rest = list(hand)
         rest.remove(c)
         natural = c != JOKER_CODE
@@ -148,6 +153,7 @@ def discard_features(
         rows.append(
             [
                 race,
+                duel / 10.0,
                 feed,
                 points,
                 left,
@@ -170,14 +176,16 @@ def discard_features(
 
 def model_rows(rows: Sequence[Sequence[float]]) -> list[list[float]]:
     """The rows of :func:`discard_features` with the decision's relative columns added: ``race_best``
-    (1 for the candidates with the decision's best race value) and ``race_scaled`` (the race value
-    less the best, over the spread of the decision's values: 0 for the best, -1 for the worst)."""
-    race = BASE_FEATURES.index("race")
+    (1 for the candidates with the decision's best race value), ``race_scaled`` (the race value
+    less the best, over the spread of the decision's values: 0 for the best, -1 for the worst) and
+    ``duel_best`` (1 for the candidates with the best duel utility)."""
+    race, duel = BASE_FEATURES.index("race"), BASE_FEATURES.index("duel")
     values = [row[race] for row in rows]
     top = max(values, default=0.0)
     spread = top - min(values, default=0.0)
+    duels = max((row[duel] for row in rows), default=0.0)
     return [
-        [*row, float(v == top), (v - top) / spread if spread > 0 else 0.0]
+        [*row, float(v == top), (v - top) / spread if spread > 0 else 0.0, float(row[duel] == duels)]
         for row, v in zip(rows, values, strict=True)
     ]
 
@@ -196,6 +204,7 @@ def best(rows: Sequence[Sequence[float]], weights: Sequence[float] = DISCARD_WEI
 __all__ = [
     "BASE_FEATURES",
     "DISCARD_WEIGHTS",
+    "DISTILL_DUELS",
     "FEATURES",
     "FeedCount",
     "best",

@@ -65,7 +65,14 @@ from rummykit.actions import (
     TakeDiscard,
 )
 from rummykit.bots.base import MatchView
-from rummykit.bots.distill import DISCARD_WEIGHTS, FeedCount, best, discard_features, model_rows
+from rummykit.bots.distill import (
+    DISCARD_WEIGHTS,
+    DISTILL_DUELS,
+    FeedCount,
+    best,
+    discard_features,
+    model_rows,
+)
 from rummykit.bots.duel import (
     FeedRule,
     Sample,
@@ -173,6 +180,8 @@ class IsmctsBot:
         of duels on the opponent's true hand) instead of the best race."""
         self.discard_weights: tuple[float, ...] = DISCARD_WEIGHTS
         """The weights :attr:`distilled` scores with."""
+        self.distill_duels = DISTILL_DUELS[self.level]
+        """The determinizations the learned discard's ``duel`` feature plays duels on."""
         self.duel_determinizations = DUEL_DETERMINIZATIONS[self.level]
         """Knock games with :attr:`knock_duels`: the determinizations a decision plays duels on."""
         self.memories: dict[int, TableMemory] = {}
@@ -350,9 +359,7 @@ class IsmctsBot:
             _, rows = self.distill_rows(view, memory, cards, samples)
             return discards[best(model_rows(rows), self.discard_weights)]
         rests = [without(hand, (c,)) for c in cards]
-        races = race_values(
-            rules, rests, cards, samples, self.budget.horizon, self.feeds, self.played(view)
-        )
+        races = race_values(rules, rests, cards, samples, self.budget.horizon, self.feeds, self.played(view))
         values: dict[Action, float] = dict(zip(discards, races, strict=True))
         self.playouts += len(samples) * len(candidates)
         if knocks:
@@ -377,9 +384,20 @@ class IsmctsBot:
         count = FeedCount(self.feeds)
         rests = [without(hand, (c,)) for c in cards]
         races = race_values(rules, rests, cards, samples, self.budget.horizon, count, self.played(view))
-        self.playouts += len(samples) * len(cards)
-        n = max(1, len(samples))
-        rows = discard_features(view, memory, cards, [r / n for r in races], [count.share(c) for c in cards])
+        pile = [int(c) for c in view.discard_pile]
+        duelled = samples[: self.distill_duels]
+        choices = [(c, False) for c in cards]
+        duels = discard_duel_values(rules, hand, choices, duelled, pile, self.win_bonus)
+        self.playouts += (len(samples) + len(duelled)) * len(cards)
+        n, m = max(1, len(samples)), max(1, len(duelled))
+        rows = discard_features(
+            view,
+            memory,
+            cards,
+            [r / n for r in races],
+            [count.share(c) for c in cards],
+            [d / m for d in duels],
+        )
         return races, rows
 
     def search(
