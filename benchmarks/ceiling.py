@@ -260,9 +260,11 @@ def play(
     power: float = 1.0,
     duels: bool = False,
     moves: int = 0,
+    margin: float = 0.0,
 ) -> Outcome:
     """One round of an arena ``game``, the search bot's sampler set by ``mode`` (``duels``: its knock
-    games valued by duel play-outs; ``moves``: the particle filter's resample-move steps)."""
+    games valued by duel play-outs; ``moves``: the particle filter's resample-move steps; ``margin``:
+    ``distilled``'s :attr:`~rummykit.bots.ismcts.IsmctsBot.distill_margin`)."""
     specs = game.specs
     players = len(specs)
     rnd = rk.Round.new(rules, players, seed=deal_seed(game.seed, game.table, game.deal))
@@ -283,6 +285,7 @@ def play(
         elif searching[seat] and mode == "distilled":
             assert isinstance(bot, IsmctsBot)
             bot.distilled = True
+            bot.distill_margin = margin
         elif searching[seat] and mode != "honest":
             assert isinstance(bot, IsmctsBot)
             base, known = parse_mode(mode)
@@ -338,6 +341,9 @@ def main() -> None:
         "--moves", type=int, default=0, help="particles: resample-move steps per particle (ParticleSampler)"
     )
     parser.add_argument(
+        "--margin", type=float, default=0.0, help="distilled: IsmctsBot.distill_margin (duel points)"
+    )
+    parser.add_argument(
         "--reading", action="store_true", help="particles: also measure how well each sampler reads the hands"
     )
     parser.add_argument(
@@ -380,13 +386,16 @@ def main() -> None:
             options = [f"power {args.power:g}"] if args.power != 1.0 else []
             options += [f"{args.moves} moves"] if args.moves else []
             label = f"{mode} ({', '.join(options)})"
+        if mode == "distilled" and args.margin:
+            label = f"{mode} (margin {args.margin:g})"
         key = _key(label, variant)
         if key in stored:
             outcomes = [_outcome(row) for row in stored[key]]
             loads = [float("nan")]
         reads = read if mode == "particles" else None
         for game in games[len(outcomes) :]:
-            outcomes.append(play(rules, game, mode, reads, args.power, variant == "duel", args.moves))
+            duel = variant == "duel"
+            outcomes.append(play(rules, game, mode, reads, args.power, duel, args.moves, args.margin))
             loads.append(os.getloadavg()[0])
         results[label, variant] = outcomes
         if args.outcomes:

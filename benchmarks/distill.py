@@ -120,7 +120,9 @@ def fit(decisions: Sequence[dict[str, Any]], l2: float, tau: float = 0.0, steps:
     """The weights of the conditional logit on ``decisions`` (raw features, :func:`model_rows`),
     fitted by Newton's method on standardized features with the penalty ``l2 * |w|²`` added to the
     mean negative log-likelihood of the oracle's choices; with ``tau`` > 0 the target of a decision
-    is instead the softmax of its duel values at temperature ``tau`` (cross-entropy; soft labels)."""
+    is instead the softmax of its duel values at temperature ``tau`` (cross-entropy; soft labels),
+    and the weights are returned times ``tau``: the score ``w · x`` then estimates the candidate's
+    duel utility in points (up to a constant per decision)."""
     import numpy as np
 
     xs = [np.asarray(model_rows(d["rows"]), dtype=float) for d in decisions]
@@ -157,7 +159,7 @@ def fit(decisions: Sequence[dict[str, Any]], l2: float, tau: float = 0.0, steps:
         w -= step
         if np.abs(step).max() < 1e-8:
             break
-    return [float(v) for v in w / scale]
+    return [float(v) for v in w / scale * (tau if tau > 0 else 1.0)]
 
 
 def pick(rows: Sequence[Sequence[float]], weights: Sequence[float]) -> int:

@@ -77,7 +77,28 @@ among the decision's (:func:`model_rows`)."""
 DISTILL_DUELS: Final[dict[str, int]] = {"easy": 10, "medium": 30, "hard": 50}
 """The determinizations (the first of the decision's) the ``duel`` feature plays duels on, per level."""
 
-DISCARD_WEIGHTS: Final[tuple[float, ...]] = (0.0,) * len(FEATURES)
+DISCARD_WEIGHTS: Final[tuple[float, ...]] = (
+    15.6210,
+    2.0580,
+    -0.0690,
+    -2.4900,
+    -1.5150,
+    -0.3780,
+    0.5910,
+    -0.6090,
+    0.1230,
+    0.1050,
+    0.0000,
+    0.5550,
+    1.2660,
+    -1.7010,
+    -1.0110,
+    0.5790,
+    1.8750,
+    -0.0510,
+    1.6560,
+    -0.2700,
+)
 """The fitted weights of :data:`FEATURES` (placeholder until fitted)."""
 
 

@@ -69,9 +69,9 @@ from rummykit.bots.distill import (
     DISCARD_WEIGHTS,
     DISTILL_DUELS,
     FeedCount,
-    best,
     discard_features,
     model_rows,
+    scores,
 )
 from rummykit.bots.duel import (
     FeedRule,
@@ -180,6 +180,9 @@ class IsmctsBot:
         of duels on the opponent's true hand) instead of the best race."""
         self.discard_weights: tuple[float, ...] = DISCARD_WEIGHTS
         """The weights :attr:`distilled` scores with."""
+        self.distill_margin = 0.0
+        """:attr:`distilled`: the learned score by which a candidate must beat the race's choice to
+        be played instead (in the duels' points, :mod:`rummykit.bots.distill`); 0: the best score."""
         self.distill_duels = DISTILL_DUELS[self.level]
         """The determinizations the learned discard's ``duel`` feature plays duels on."""
         self.duel_determinizations = DUEL_DETERMINIZATIONS[self.level]
@@ -356,8 +359,11 @@ class IsmctsBot:
         cards = [int(a.card) for a in discards]
         knocks = [a for a in candidates if isinstance(a, Knock)]
         if self.distilled and not knocks:
-            _, rows = self.distill_rows(view, memory, cards, samples)
-            return discards[best(model_rows(rows), self.discard_weights)]
+            races, rows = self.distill_rows(view, memory, cards, samples)
+            race = max(range(len(cards)), key=lambda i: (races[i], -i))
+            learned = scores(model_rows(rows), self.discard_weights)
+            pick = max(range(len(cards)), key=lambda i: (learned[i], -i))
+            return discards[pick if learned[pick] > learned[race] + self.distill_margin else race]
         rests = [without(hand, (c,)) for c in cards]
         races = race_values(rules, rests, cards, samples, self.budget.horizon, self.feeds, self.played(view))
         values: dict[Action, float] = dict(zip(discards, races, strict=True))
