@@ -38,8 +38,10 @@ takes a discard instead of drawing. (The knock games' races keep a sequence per 
   row is not far ahead of ``honest``, the limit is the search's model of play (its play-outs and its
   candidates), not what it knows.
 
-``--variants race,duel`` plays every mode with the knock games' races (the bot as it is) and with
-duel play-outs (:attr:`~rummykit.bots.ismcts.IsmctsBot.knock_duels`, :mod:`rummykit.bots.knock_duel`)
+``--variants discards`` plays duels for the discards with no knock allowed alone (the draws and the
+knock-or-wait decisions raced, :class:`DiscardDuels`: what the learned discard of ``distilled`` is
+taught). ``--variants race,duel`` plays every mode with the knock games' races (the bot as it is)
+and with duel play-outs (:attr:`~rummykit.bots.ismcts.IsmctsBot.knock_duels`, :mod:`rummykit.bots.knock_duel`)
 on the same deals; a ``duel`` row also gives its paired difference to the ``race`` row of its mode,
 in points and in rounds won. The paired differences use rows of this run or, else, rows of the
 outcomes file; a row without an ``honest`` row of its variant is paired with the ``honest`` race
@@ -66,6 +68,7 @@ from dataclasses import dataclass
 
 import rummykit as rk
 from rummykit import solver
+from rummykit.actions import Action, Discard
 from rummykit.arena import ArenaConfig, Game, build_games, deal_seed, mean_interval, wilson_interval
 from rummykit.bots import make_bot
 from rummykit.bots.calibrated import CalibratedSampler, bucket
@@ -76,7 +79,7 @@ from rummykit.determinize import unseen_cards
 from rummykit.views import PlayerView
 
 MODES = ("honest", "particles", "calibrated", "strength", "hands", "full", "distilled")
-VARIANTS = ("race", "duel")
+VARIANTS = ("race", "duel", "discards")
 READING_SAMPLES = 20
 OFF_BUCKET = 0.001
 """``strength``: the weight left to a dealt hand outside its seat's true bucket."""
@@ -182,6 +185,28 @@ def oracle(rnd: rk.Round, mode: str, known: float = 1.0) -> Sampler:
     return sample
 
 
+class DiscardDuels(IsmctsBot):
+    """The search bot with ``knock_duels`` on for its discards with no knock allowed alone: its draws
+    and its knock-or-wait decisions stay the race's (the ``discards`` variant)."""
+
+    def duel_draw(self, view: PlayerView, rng: random.Random, memory: TableMemory) -> Action:
+        duels, self.knock_duels = self.knock_duels, False
+        try:
+            return super().duel_draw(view, rng, memory)
+        finally:
+            self.knock_duels = duels
+
+    def duel_discard(
+        self, view: PlayerView, candidates: list[Action], rng: random.Random, memory: TableMemory
+    ) -> Action:
+        duels = self.knock_duels
+        self.knock_duels = duels and all(isinstance(a, Discard) for a in candidates)
+        try:
+            return super().duel_discard(view, candidates, rng, memory)
+        finally:
+            self.knock_duels = duels
+
+
 class TrueStrength(CalibratedSampler):
     """The inference's determinizations resampled so that every opponent's hand lies in the bucket
     (:func:`~rummykit.bots.calibrated.bucket`) of the least deadwood of its true hand in ``rnd``
@@ -258,22 +283,26 @@ def play(
     mode: str,
     read: Reading | None = None,
     power: float = 1.0,
-    duels: bool = False,
+    duels: bool | str = False,
     moves: int = 0,
     margin: float = 0.0,
 ) -> Outcome:
     """One round of an arena ``game``, the search bot's sampler set by ``mode`` (``duels``: its knock
-    games valued by duel play-outs; ``moves``: the particle filter's resample-move steps; ``margin``:
-    ``distilled``'s :attr:`~rummykit.bots.ismcts.IsmctsBot.distill_margin`)."""
+    games valued by duel play-outs, ``"discards"``: only its discards with no knock allowed;
+    ``moves``: the particle filter's resample-move steps; ``margin``: ``distilled``'s
+    :attr:`~rummykit.bots.ismcts.IsmctsBot.distill_margin`)."""
     specs = game.specs
     players = len(specs)
     rnd = rk.Round.new(rules, players, seed=deal_seed(game.seed, game.table, game.deal))
-    bots = [make_bot(spec) for spec in specs]
+    bots = [
+        DiscardDuels(spec.partition(":")[2]) if duels == "discards" and game.seats[s] == 0 else make_bot(spec)
+        for s, spec in enumerate(specs)
+    ]
     searching = [game.seats[s] == 0 for s in range(players)]  # the arena's first bot is the search
     for seat, bot in enumerate(bots):
         if searching[seat]:
             assert isinstance(bot, IsmctsBot)
-            bot.knock_duels = duels
+            bot.knock_duels = bool(duels)
         if searching[seat] and mode == "particles":
             assert isinstance(bot, IsmctsBot)
             bot.sampler = ParticleSampler(model=Model(power=power), moves=moves)
@@ -394,7 +423,7 @@ def main() -> None:
             loads = [float("nan")]
         reads = read if mode == "particles" else None
         for game in games[len(outcomes) :]:
-            duel = variant == "duel"
+            duel = "discards" if variant == "discards" else variant == "duel"
             outcomes.append(play(rules, game, mode, reads, args.power, duel, args.moves, args.margin))
             loads.append(os.getloadavg()[0])
         results[label, variant] = outcomes
