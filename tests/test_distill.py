@@ -23,7 +23,6 @@ from rummykit.actions import Discard, Draw
 from rummykit.arena import ArenaConfig, build_games
 from rummykit.bots.distill import (
     BASE_FEATURES,
-    DISCARD_WEIGHTS,
     FEATURES,
     FeedCount,
     best,
@@ -153,19 +152,40 @@ def test_feed_count_answers_as_the_rule_and_counts_the_feeds() -> None:
     assert silent(VIENNESE, theirs, card("4C")) is False and silent.share(card("4C")) == 1.0
 
 
-def test_the_fitted_model_shuns_a_feeding_discard_and_sheds_points_near_the_end() -> None:
-    """Two candidates alike but for one feature: the model's choice follows its fitted weights."""
-    base = list(_weights(race=0.3, duel=0.5, points=0.5, deadwood=3.0, outs=0.5))
-    fed = list(base)
-    fed[COLUMN["feed"]] = 0.8
-    assert DISCARD_WEIGHTS[COLUMN["feed"]] < 0
-    assert best([fed, base]) == 1 and best([base, fed]) == 0
-    faster = list(base)
-    faster[COLUMN["race"]] = 0.4
-    assert DISCARD_WEIGHTS[COLUMN["race"]] > 0
-    assert best([base, faster]) == 1
-    values = scores([base, faster])
-    assert values[1] - values[0] == pytest.approx(0.1 * DISCARD_WEIGHTS[COLUMN["race"]])
+def _row(late: float = 0.0, close: float = 0.0, **named: float) -> list[float]:
+    """A base row of :data:`BASE_FEATURES` with its stage interactions filled in."""
+    row = dict.fromkeys(BASE_FEATURES, 0.0) | named
+    row["points_close"] = row["points"] * close
+    row["deadwood_close"] = row["deadwood"] * close
+    row["race_late"], row["feed_late"], row["points_late"] = (
+        row["race"] * late,
+        row["feed"] * late,
+        row["points"] * late,
+    )
+    return [row[name] for name in BASE_FEATURES]
+
+
+def test_the_fitted_model_shuns_a_feeding_discard_late_and_sheds_the_king_when_the_opponent_is_close() -> (
+    None
+):
+    """Constructed decisions, the candidates alike but for what is named."""
+    # Late in the hand (ten turns played) a discard that feeds the next seat on 80 % of the
+    # determinizations loses to one that does not.
+    alike = {"race": 0.3, "duel": 0.5, "points": 0.5, "deadwood": 3.0, "outs": 0.5}
+    fed = _row(late=1.0, **(alike | {"feed": 0.8}))
+    safe = _row(late=1.0, **alike)
+    assert best(model_rows([fed, safe])) == 1 and best(model_rows([safe, fed])) == 0
+    # The opponent threw an ace last (greedy sheds its costliest deadwood: it is close to knocking):
+    # shedding the king (10) beats shedding a three that leaves 7 points more, though the race
+    # values them alike.
+    king = _row(close=0.9, race=0.3, points=1.0, deadwood=3.0)
+    three = _row(close=0.9, race=0.3, points=0.3, deadwood=3.7)
+    assert best(model_rows([three, king])) == 1
+    values = scores(model_rows([three, king]))
+    assert values[1] > values[0]
+    # A faster race wins when nothing else differs.
+    slow, fast = _row(race=0.3), _row(race=0.4)
+    assert best(model_rows([slow, fast])) == 1
 
 
 def _weights(**named: float) -> tuple[float, ...]:
@@ -174,8 +194,8 @@ def _weights(**named: float) -> tuple[float, ...]:
 
 def test_the_distilled_option_plays_the_model_s_choice() -> None:
     """On the arranged decision: with the race's value as the only weight the distilled bot plays the
-    race's own choice; with its negative, the candidate the race values least (another card); and
-    off, the race's choice again."""
+    race's own choice; with its negative, the candidate the race values least (another card), unless
+    the margin is out of reach; and off, the race's choice."""
     _, memory, view = arranged()
     legal = [Discard(c) for c in view.hand]
     bot = IsmctsBot("easy")
@@ -191,6 +211,10 @@ def test_the_distilled_option_plays_the_model_s_choice() -> None:
         bot.distilled = True
         bot.discard_weights = weights
         assert bot.choose(view, legal, random.Random(5)) == want
+    # A margin the learned score cannot clear keeps the race's choice.
+    bot = IsmctsBot("easy")
+    bot.distilled, bot.discard_weights, bot.distill_margin = True, _weights(race=-1.0), 1e9
+    assert bot.choose(view, legal, random.Random(5)) == race
 
 
 def _load(name: str) -> Any:
