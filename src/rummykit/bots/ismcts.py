@@ -25,9 +25,11 @@ that fit their play, by a policy that reads only their own cards and the table.
   knocking now and waiting a turn are both scored as the showdown after every opponent's extra
   turn. A Rummy call is always made. With :attr:`IsmctsBot.knock_duels` the draw and the discard
   or knock are valued instead by duel play-outs of every seat to the end of the hand, in points
-  (:mod:`rummykit.bots.knock_duel`; off by default). Families without a fast play-out (see
-  :func:`~rummykit.bots.rollout.fast_family`) play the whole table through the round engine as the
-  melding games do.
+  (:mod:`rummykit.bots.knock_duel`; off by default). With :attr:`IsmctsBot.distilled` a discard with
+  no knock allowed is the candidate with the best learned score of :mod:`rummykit.bots.distill`
+  (fitted to the choices of duels on the opponent's true hand; off by default, not better).
+  Families without a fast play-out (see :func:`~rummykit.bots.rollout.fast_family`) play the whole
+  table through the round engine as the melding games do.
 
 The extra turn after a knock is played for the least deadwood at the showdown
 (:func:`~rummykit.bots.search.last_turn`); the opening and lay-offs of the melding games follow the
