@@ -1,6 +1,6 @@
 """Data and fit of the learned discard (:mod:`rummykit.bots.distill`): oracle distillation.
 
-Collect: ``python benchmarks/distill.py collect --rounds 300 --seed 50000 --out FILE``.
+Collect: ``python benchmarks/distill.py collect --rounds 500 --seed 50000 --out FILE``.
 Fit: ``python benchmarks/distill.py fit FILE [FILE ...] --l2 0.001 --tau 30`` (the shipped weights).
 
 ``collect`` plays heads-up Viennese rounds of ``search:<level>`` against greedy on the arena's
