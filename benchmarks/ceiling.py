@@ -24,6 +24,9 @@ takes a discard instead of drawing. (The knock games' races keep a sequence per 
 * ``strength``: the inference's determinizations resampled to the opponents' true strength (the
   bucket of the least deadwood of their true hands, :class:`TrueStrength`), their cards still
   guessed: between ``honest`` and ``hands``, what knowing the strength alone is worth.
+* ``distilled``: the inference's determinizations (honest), and a knock-game discard with no knock
+  allowed chosen by the learned score of :mod:`rummykit.bots.distill`
+  (:attr:`~rummykit.bots.ismcts.IsmctsBot.distilled`) instead of the best race.
 * ``hands:K`` (a fraction ``K`` in [0, 1]): the true hands with only part of them kept, ``K`` of
   each hand's hidden cards (the cards not publicly known to be held) kept true, the others and the
   stock dealt uniformly from the cards this seat cannot see, redrawn for every determinization
@@ -35,8 +38,10 @@ takes a discard instead of drawing. (The knock games' races keep a sequence per 
   row is not far ahead of ``honest``, the limit is the search's model of play (its play-outs and its
   candidates), not what it knows.
 
-``--variants race,duel`` plays every mode with the knock games' races (the bot as it is) and with
-duel play-outs (:attr:`~rummykit.bots.ismcts.IsmctsBot.knock_duels`, :mod:`rummykit.bots.knock_duel`)
+``--variants discards`` plays duels for the discards with no knock allowed alone (the draws and the
+knock-or-wait decisions raced, :class:`DiscardDuels`: what the learned discard of ``distilled`` is
+taught). ``--variants race,duel`` plays every mode with the knock games' races (the bot as it is)
+and with duel play-outs (:attr:`~rummykit.bots.ismcts.IsmctsBot.knock_duels`, :mod:`rummykit.bots.knock_duel`)
 on the same deals; a ``duel`` row also gives its paired difference to the ``race`` row of its mode,
 in points and in rounds won. The paired differences use rows of this run or, else, rows of the
 outcomes file; a row without an ``honest`` row of its variant is paired with the ``honest`` race
@@ -63,6 +68,7 @@ from dataclasses import dataclass
 
 import rummykit as rk
 from rummykit import solver
+from rummykit.actions import Action, Discard
 from rummykit.arena import ArenaConfig, Game, build_games, deal_seed, mean_interval, wilson_interval
 from rummykit.bots import make_bot
 from rummykit.bots.calibrated import CalibratedSampler, bucket
@@ -72,8 +78,8 @@ from rummykit.bots.particles import Model, ParticleSampler
 from rummykit.determinize import unseen_cards
 from rummykit.views import PlayerView
 
-MODES = ("honest", "particles", "calibrated", "strength", "hands", "full")
-VARIANTS = ("race", "duel")
+MODES = ("honest", "particles", "calibrated", "strength", "hands", "full", "distilled")
+VARIANTS = ("race", "duel", "discards")
 READING_SAMPLES = 20
 OFF_BUCKET = 0.001
 """``strength``: the weight left to a dealt hand outside its seat's true bucket."""
@@ -179,6 +185,28 @@ def oracle(rnd: rk.Round, mode: str, known: float = 1.0) -> Sampler:
     return sample
 
 
+class DiscardDuels(IsmctsBot):
+    """The search bot with ``knock_duels`` on for its discards with no knock allowed alone: its draws
+    and its knock-or-wait decisions stay the race's (the ``discards`` variant)."""
+
+    def duel_draw(self, view: PlayerView, rng: random.Random, memory: TableMemory) -> Action:
+        duels, self.knock_duels = self.knock_duels, False
+        try:
+            return super().duel_draw(view, rng, memory)
+        finally:
+            self.knock_duels = duels
+
+    def duel_discard(
+        self, view: PlayerView, candidates: list[Action], rng: random.Random, memory: TableMemory
+    ) -> Action:
+        duels = self.knock_duels
+        self.knock_duels = duels and all(isinstance(a, Discard) for a in candidates)
+        try:
+            return super().duel_discard(view, candidates, rng, memory)
+        finally:
+            self.knock_duels = duels
+
+
 class TrueStrength(CalibratedSampler):
     """The inference's determinizations resampled so that every opponent's hand lies in the bucket
     (:func:`~rummykit.bots.calibrated.bucket`) of the least deadwood of its true hand in ``rnd``
@@ -255,20 +283,26 @@ def play(
     mode: str,
     read: Reading | None = None,
     power: float = 1.0,
-    duels: bool = False,
+    duels: bool | str = False,
     moves: int = 0,
+    margin: float = 0.0,
 ) -> Outcome:
     """One round of an arena ``game``, the search bot's sampler set by ``mode`` (``duels``: its knock
-    games valued by duel play-outs; ``moves``: the particle filter's resample-move steps)."""
+    games valued by duel play-outs, ``"discards"``: only its discards with no knock allowed;
+    ``moves``: the particle filter's resample-move steps; ``margin``: ``distilled``'s
+    :attr:`~rummykit.bots.ismcts.IsmctsBot.distill_margin`)."""
     specs = game.specs
     players = len(specs)
     rnd = rk.Round.new(rules, players, seed=deal_seed(game.seed, game.table, game.deal))
-    bots = [make_bot(spec) for spec in specs]
+    bots = [
+        DiscardDuels(spec.partition(":")[2]) if duels == "discards" and game.seats[s] == 0 else make_bot(spec)
+        for s, spec in enumerate(specs)
+    ]
     searching = [game.seats[s] == 0 for s in range(players)]  # the arena's first bot is the search
     for seat, bot in enumerate(bots):
         if searching[seat]:
             assert isinstance(bot, IsmctsBot)
-            bot.knock_duels = duels
+            bot.knock_duels = bool(duels)
         if searching[seat] and mode == "particles":
             assert isinstance(bot, IsmctsBot)
             bot.sampler = ParticleSampler(model=Model(power=power), moves=moves)
@@ -277,6 +311,10 @@ def play(
         elif searching[seat] and mode in ("calibrated", "strength"):
             assert isinstance(bot, IsmctsBot)
             bot.sampler = CalibratedSampler() if mode == "calibrated" else TrueStrength(rnd)
+        elif searching[seat] and mode == "distilled":
+            assert isinstance(bot, IsmctsBot)
+            bot.distilled = True
+            bot.distill_margin = margin
         elif searching[seat] and mode != "honest":
             assert isinstance(bot, IsmctsBot)
             base, known = parse_mode(mode)
@@ -332,6 +370,9 @@ def main() -> None:
         "--moves", type=int, default=0, help="particles: resample-move steps per particle (ParticleSampler)"
     )
     parser.add_argument(
+        "--margin", type=float, default=0.0, help="distilled: IsmctsBot.distill_margin (duel points)"
+    )
+    parser.add_argument(
         "--reading", action="store_true", help="particles: also measure how well each sampler reads the hands"
     )
     parser.add_argument(
@@ -374,13 +415,16 @@ def main() -> None:
             options = [f"power {args.power:g}"] if args.power != 1.0 else []
             options += [f"{args.moves} moves"] if args.moves else []
             label = f"{mode} ({', '.join(options)})"
+        if mode == "distilled" and args.margin:
+            label = f"{mode} (margin {args.margin:g})"
         key = _key(label, variant)
         if key in stored:
             outcomes = [_outcome(row) for row in stored[key]]
             loads = [float("nan")]
         reads = read if mode == "particles" else None
         for game in games[len(outcomes) :]:
-            outcomes.append(play(rules, game, mode, reads, args.power, variant == "duel", args.moves))
+            duel = "discards" if variant == "discards" else variant == "duel"
+            outcomes.append(play(rules, game, mode, reads, args.power, duel, args.moves, args.margin))
             loads.append(os.getloadavg()[0])
         results[label, variant] = outcomes
         if args.outcomes:

@@ -25,9 +25,11 @@ that fit their play, by a policy that reads only their own cards and the table.
   knocking now and waiting a turn are both scored as the showdown after every opponent's extra
   turn. A Rummy call is always made. With :attr:`IsmctsBot.knock_duels` the draw and the discard
   or knock are valued instead by duel play-outs of every seat to the end of the hand, in points
-  (:mod:`rummykit.bots.knock_duel`; off by default). Families without a fast play-out (see
-  :func:`~rummykit.bots.rollout.fast_family`) play the whole table through the round engine as the
-  melding games do.
+  (:mod:`rummykit.bots.knock_duel`; off by default). With :attr:`IsmctsBot.distilled` a discard with
+  no knock allowed is the candidate with the best learned score of :mod:`rummykit.bots.distill`
+  (fitted to the choices of duels on the opponent's true hand; off by default, not better).
+  Families without a fast play-out (see :func:`~rummykit.bots.rollout.fast_family`) play the whole
+  table through the round engine as the melding games do.
 
 The extra turn after a knock is played for the least deadwood at the showdown
 (:func:`~rummykit.bots.search.last_turn`); the opening and lay-offs of the melding games follow the
@@ -65,6 +67,14 @@ from rummykit.actions import (
     TakeDiscard,
 )
 from rummykit.bots.base import MatchView
+from rummykit.bots.distill import (
+    DISCARD_WEIGHTS,
+    DISTILL_DUELS,
+    FeedCount,
+    discard_features,
+    model_rows,
+    scores,
+)
 from rummykit.bots.duel import (
     FeedRule,
     Sample,
@@ -166,6 +176,17 @@ class IsmctsBot:
         self.knock_duels = False
         """Knock games: value the draw and the discard or knock by duel play-outs of every seat in
         points (:mod:`rummykit.bots.knock_duel`) instead of the race and the knock-or-wait showdowns."""
+        self.distilled = False
+        """Knock games: a discard with no knock allowed is the candidate with the best learned score
+        (:mod:`rummykit.bots.distill`: a conditional logit over honest features, fitted to the choices
+        of duels on the opponent's true hand) instead of the best race."""
+        self.discard_weights: tuple[float, ...] = DISCARD_WEIGHTS
+        """The weights :attr:`distilled` scores with."""
+        self.distill_margin = 0.0
+        """:attr:`distilled`: the learned score by which a candidate must beat the race's choice to
+        be played instead (in the duels' points, :mod:`rummykit.bots.distill`); 0: the best score."""
+        self.distill_duels = DISTILL_DUELS[self.level]
+        """The determinizations the learned discard's ``duel`` feature plays duels on."""
         self.duel_determinizations = DUEL_DETERMINIZATIONS[self.level]
         """Knock games with :attr:`knock_duels`: the determinizations a decision plays duels on."""
         self.memories: dict[int, TableMemory] = {}
@@ -338,13 +359,17 @@ class IsmctsBot:
             return candidates[max(range(len(candidates)), key=lambda i: (duels[i], -i))]
         discards = [a for a in candidates if isinstance(a, Discard)]
         cards = [int(a.card) for a in discards]
+        knocks = [a for a in candidates if isinstance(a, Knock)]
+        if self.distilled and not knocks:
+            races, rows = self.distill_rows(view, memory, cards, samples)
+            race = max(range(len(cards)), key=lambda i: (races[i], -i))
+            learned = scores(model_rows(rows), self.discard_weights)
+            pick = max(range(len(cards)), key=lambda i: (learned[i], -i))
+            return discards[pick if learned[pick] > learned[race] + self.distill_margin else race]
         rests = [without(hand, (c,)) for c in cards]
-        races = race_values(
-            rules, rests, cards, samples, self.budget.horizon, self.feeds, self.played(view)
-        )
+        races = race_values(rules, rests, cards, samples, self.budget.horizon, self.feeds, self.played(view))
         values: dict[Action, float] = dict(zip(discards, races, strict=True))
         self.playouts += len(samples) * len(candidates)
-        knocks = [a for a in candidates if isinstance(a, Knock)]
         if knocks:
             # Knock now, or wait a turn for a better knock: both valued as showdowns.
             for knock in knocks:
@@ -355,6 +380,33 @@ class IsmctsBot:
             for discard, c in zip(discards, cards, strict=True):
                 values[discard] = wait_value(rules, without(hand, (c,)), c, samples, self.win_bonus)
         return min(candidates, key=lambda a: (-values[a], candidates.index(a)))
+
+    def distill_rows(
+        self, view: PlayerView, memory: TableMemory, cards: Sequence[int], samples: Sequence[Sample]
+    ) -> tuple[list[float], list[list[float]]]:
+        """Knock games: the race's summed value of discarding each of ``cards`` on ``samples`` (as
+        :meth:`duel_discard` values it) and each discard's row of honest features
+        (:func:`~rummykit.bots.distill.discard_features`)."""
+        rules = view.rules
+        hand: list[int] = list(view.hand)
+        count = FeedCount(self.feeds)
+        rests = [without(hand, (c,)) for c in cards]
+        races = race_values(rules, rests, cards, samples, self.budget.horizon, count, self.played(view))
+        pile = [int(c) for c in view.discard_pile]
+        duelled = samples[: self.distill_duels]
+        choices = [(c, False) for c in cards]
+        duels = discard_duel_values(rules, hand, choices, duelled, pile, self.win_bonus)
+        self.playouts += (len(samples) + len(duelled)) * len(cards)
+        n, m = max(1, len(samples)), max(1, len(duelled))
+        rows = discard_features(
+            view,
+            memory,
+            cards,
+            [r / n for r in races],
+            [count.share(c) for c in cards],
+            [d / m for d in duels],
+        )
+        return races, rows
 
     def search(
         self, view: PlayerView, candidates: list[Action], rng: random.Random, memory: TableMemory
