@@ -183,3 +183,34 @@ def test_the_collector_writes_consistent_rows(tmp_path: Path) -> None:
     assert len(race) == len(x) and all(mask[n, r] for n, r in enumerate(race))
     assert (values[best] >= values.max(axis=1).repeat(best.sum(axis=1)) - 1e-9).all()
     assert x.shape[1:] == (mask.shape[1], len(FEATURES)) and (best <= mask).all() and best.any(axis=1).all()
+
+
+def test_a_fresh_copy_that_recalls_the_hand_decides_as_the_bot_that_played_it() -> None:
+    """The web server decides in worker processes, each from a copy of the bot that has not seen the
+    hand: :func:`~rummykit.bots.base.match_action` makes it recall the hand first, and it then
+    chooses what the bot that played along chooses, on the same random numbers."""
+    import copy
+
+    from rummykit.bots.base import match_action
+    from rummykit.bots.greedy import GreedyBot
+    from rummykit.match import Match
+
+    played_along = GinSearchBot("medium")
+    fresh = copy.deepcopy(played_along)
+    match = Match.new(Rules.preset("gin"), 2, seed=5)
+    opponent = GreedyBot()
+    decisions = differences = 0
+    while not match.round.is_over:
+        seat = match.to_move
+        if seat == 0:
+            along = played_along.choose(match.round.view(0), match.legal_actions(), random.Random(decisions))
+            recalled = match_action(copy.deepcopy(fresh), match, random.Random(decisions))
+            differences += along != recalled
+            decisions += 1
+            action = along
+        else:
+            action = opponent.choose(match.round.view(1), match.legal_actions(), random.Random(7))
+        match.apply(action)
+    assert decisions >= 8
+    assert differences == 0
+    assert played_along.tracker is not None and not played_along.tracker.history.broken

@@ -16,6 +16,7 @@ from typing import Protocol, runtime_checkable
 
 from rummykit.actions import Action
 from rummykit.match import Match
+from rummykit.round import Round
 from rummykit.views import MatchView as MatchView
 from rummykit.views import PlayerView
 
@@ -47,12 +48,26 @@ class MatchBot(Protocol):
     def choose_match(self, mv: MatchView, legal: Sequence[Action], rng: random.Random) -> Action: ...
 
 
+@runtime_checkable
+class RecallingBot(Protocol):
+    """A bot with a memory of the hand (what the opponents did between its decisions) that can
+    rebuild it from the round: a copy of the bot that has not seen the hand's earlier decisions (the
+    web server decides in worker processes, each from a fresh copy) recalls them before it chooses."""
+
+    def recall(self, rnd: Round) -> None:
+        """Show the bot the earlier decisions of ``rnd``'s seat to move, as they were played."""
+        ...
+
+
 def match_action(bot: Bot, match: Match, rng: random.Random) -> Action:
     """The action of the seat to move in ``match``: a round action from its view, or a match decision
     (buy-back) from its :class:`MatchView` when the bot reads one (else from the finished round's view).
+    A :class:`RecallingBot` first recalls the hand so far.
     """
     seat = match.to_move
     legal = match.legal_actions()
     if match.pending_buyback and isinstance(bot, MatchBot):
         return bot.choose_match(MatchView.of(match, seat), legal, rng)
+    if isinstance(bot, RecallingBot):
+        bot.recall(match.round)
     return bot.choose(match.round.view(seat), legal, rng)

@@ -42,7 +42,7 @@ from rummykit.actions import Action, Discard, Draw, KnockDeclare, Pass, TakeDisc
 from rummykit.bots.gin_distill import discard_features, distilled_choice, read_history
 from rummykit.bots.gin_duel import OpponentSampler, duel_values, sampled_opponents
 from rummykit.bots.gin_feed import feed_chances, hidden_hands
-from rummykit.bots.gin_particles import ParticleReader
+from rummykit.bots.gin_particles import GinHistory, ParticleReader
 from rummykit.bots.gin_play import gin_action
 from rummykit.bots.greedy import discard_scores, without
 from rummykit.bots.ismcts import IsmctsBot
@@ -50,6 +50,7 @@ from rummykit.bots.race import knock_draw_races, knock_home, knock_races
 from rummykit.bots.search import TAKE_DISCARDS, Budget, SearchBot
 from rummykit.cards import Card
 from rummykit.gin_melds import mask_of
+from rummykit.round import Round
 from rummykit.rules import Rules
 from rummykit.views import Phase, PlayerView
 
@@ -100,6 +101,29 @@ class GinSearchBot(SearchBot):
             if isinstance(self.opponents, ParticleReader)
             else reader or (ParticleReader() if distilled else None)
         )
+
+    def recall(self, rnd: Round) -> None:
+        """Rebuild the ``tracker``'s memory of the hand for ``rnd``'s seat to move: the round is
+        replayed from its deal and the tracker is shown every earlier decision of that seat, as
+        :meth:`choose` would have shown it. Nothing happens without a tracker or outside gin; a replay
+        that does not reach the round's state (a deal this cannot rebuild) leaves the memory broken,
+        and the discards fall back to what the view alone says."""
+        tracker = self.tracker
+        seat = rnd.to_move
+        if tracker is None or rnd.view(seat).gin is None:
+            return
+        tracker.history = GinHistory()
+        replay = Round.new(
+            rnd.rules, rnd.players, seed=rnd.seed, deck=rnd.deck, dealer=rnd.dealer, in_play=rnd.in_play
+        )
+        for event in rnd.history:
+            if event.seat == seat:
+                view = replay.view(seat)
+                tracker.observe(view)
+                tracker.acted(view, event.action)
+            replay.apply(event.action)
+        if replay.view(seat) != rnd.view(seat):
+            tracker.history.broken = True
 
     def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
         reader = self.tracker
@@ -254,6 +278,10 @@ class CombinedSearchBot(IsmctsBot):
     def __init__(self, level: str | None = None) -> None:
         super().__init__(level)
         self.gin_search = GinSearchBot(level)
+
+    def recall(self, rnd: Round) -> None:
+        """A gin hand's memory (:meth:`GinSearchBot.recall`); the other games read the view alone."""
+        self.gin_search.recall(rnd)
 
     def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
         if view.gin is not None:
