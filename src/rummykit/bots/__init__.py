@@ -34,7 +34,7 @@ LEVEL_LINES: Final = {
     "hard": "hard: the strongest (400 samples, 120 at German tables), about 70-140 ms a move",
 }
 """One line per level of the ``search`` bot for the terminal and the web (CPU time per move measured
-on a 2-core machine: README, "Measured ladder")."""
+on a 2-core machine: docs/strength.md)."""
 
 
 class UnknownBotError(RummyError, ValueError):

@@ -3,7 +3,7 @@
 Every sampler of the search (:func:`~rummykit.bots.inference.sample_hidden`, the particle filter)
 deals a knock-game opponent hands far weaker than it holds: in Viennese heads-up, after four of its
 turns greedy's least deadwood is 27 on average and below 15 in 30 % of the decisions, where
-``sample_hidden`` deals 44 and 8 % (README, "Measured ladder"). The races barely read that hand, but a
+``sample_hidden`` deals 44 and 8 % (docs/strength.md). The races barely read that hand, but a
 duel play-out (:mod:`rummykit.bots.knock_duel`) takes it at its word: a too-weak opponent makes the
 search wait and feed too long.
 
@@ -28,7 +28,7 @@ cards in from the unseen pool towards a target deadwood would overwrite the evid
 whatever cards lower the deadwood fastest. Rejection would deal the same hands at
 :data:`MAX_RATIO` draws of the base sampler per determinization instead of ``POOL / N``.
 
-Measured (README, "Measured ladder"): on the decisions of ``benchmarks/reading.py`` the calibrated
+Measured (docs/strength.md): on the decisions of ``benchmarks/reading.py`` the calibrated
 hands have a least deadwood of 30.6 (true 27.0, ``sample_hidden`` 43.6) and are below 15 in 25 % of
 them (true 30 %, ``sample_hidden`` 8 %), at 48 ms CPU per decision. Hard with duel play-outs on them
 (300 Viennese rounds against greedy, seed 9200) gained +1.3 ± 2.9 points per round over duels on

@@ -2,7 +2,7 @@
 
 The search's race (:func:`~rummykit.bots.duel.race_values`) decides a Viennese discard from its own
 hand's speed and a feed charge on sampled opponent hands. Duels with the opponent's *true* hand
-decide far better (README, "Measured ladder": 85.7 % of the rounds against greedy where the race
+decide far better (docs/strength.md: 85.7 % of the rounds against greedy where the race
 wins 71 %), but they need about half of the opponent's hidden cards, more than any reading gives.
 This module learns the true-hand duel's choice directly from what the bot may know: every candidate
 discard of a decision gets a vector of **honest** features (:func:`discard_features`, the names in
@@ -32,8 +32,8 @@ The features of discarding card ``c`` (leaving ``rest``) in a decision of this s
 
 :data:`DISCARD_WEIGHTS` are fitted by ``benchmarks/distill.py`` (see its docstring for the data:
 heads-up Viennese, ``search:hard`` against greedy, labels from the duel on the true hand).
-:attr:`~rummykit.bots.ismcts.IsmctsBot.distilled` plays them (off by default; README, "Measured
-ladder", for what it is worth). Plain Python: scoring is a dot product per candidate.
+:attr:`~rummykit.bots.ismcts.IsmctsBot.distilled` plays them (off by default; docs/strength.md
+for what it is worth). Plain Python: scoring is a dot product per candidate.
 """
 
 from __future__ import annotations

@@ -87,7 +87,7 @@ seventh to tenth, 19-22 % later (the table stays at 19 %). search-v1's constant 
 turn, :data:`~rummykit.bots.search.DISCOUNT`) is the hazard of the middle of a hand: early on it
 makes a fast but unlikely finish look worth more than a slower sure one, although the opponent is
 still far from home. On the same 1,000 Viennese rounds against ``search-v1:medium`` (medium, seed
-501): README, "Measured ladder"."""
+501): docs/strength.md."""
 _CUMULATIVE: Final = tuple(itertools.accumulate((-math.log(1.0 - h) for h in OPPONENT_HAZARD), initial=0.0))
 """The cumulative hazard over the first ``t`` opponent turns, ``t`` = 0 … ``len(OPPONENT_HAZARD)``."""
 _LATE_RATE: Final = -math.log(1.0 - OPPONENT_HAZARD[-1])

@@ -43,7 +43,7 @@ lay-offs it would give them.
 
 Budgets are iteration counts (play-outs), so a seeded game gives the same moves on any machine;
 ``time_limit`` can cap a decision as well, at the cost of that determinism. The levels and their
-measured strength and time per move: README, "Measured ladder".
+measured strength and time per move: docs/strength.md.
 """
 
 from __future__ import annotations
@@ -164,7 +164,7 @@ class IsmctsBot:
         self.sampler: Sampler = sample_hidden
         """Deals the determinizations (the opponents' hands and the stock) from the bot's view and
         memory; :class:`~rummykit.bots.particles.ParticleSampler` deals them from a particle filter
-        (not better, measured: README, "Measured ladder"); ``benchmarks/ceiling.py`` swaps in the true
+        (not better, measured: docs/strength.md); ``benchmarks/ceiling.py`` swaps in the true
         cards to measure what knowing them is worth."""
         self.known_stock = False
         """Melding games: the sampler deals the true stock order (``benchmarks/ceiling.py``), so the

@@ -34,7 +34,7 @@ showdown). The play-out is plain Python over the compiled solver calls
 (:func:`~rummykit.solver.best_discards`, :func:`~rummykit.solver.min_deadwood`).
 
 :class:`~rummykit.bots.ismcts.IsmctsBot` values its draw and its discard or knock by the mean duel
-over its determinizations when ``knock_duels`` is on (README, "Measured ladder", for what it is worth).
+over its determinizations when ``knock_duels`` is on (docs/strength.md, for what it is worth).
 """
 
 from __future__ import annotations

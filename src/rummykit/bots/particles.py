@@ -39,7 +39,7 @@ assumes an opponent that plays roughly like greedy: the search bots (whose candi
 greedy's scores) and greedy itself. The determinizations are particles drawn by weight, the stock
 shuffled from what is left (:class:`ParticleSampler`, a :class:`~rummykit.bots.inference.Sampler`).
 
-Measured (README, "Measured ladder"; ``benchmarks/reading.py`` and ``benchmarks/ceiling.py``): on
+Measured (docs/strength.md; ``benchmarks/reading.py`` and ``benchmarks/ceiling.py``): on
 the same Viennese decisions against greedy the particles hold 27 % of the opponent's true hidden
 cards where the inference's sampler holds 25 % and uniform dealing 21 %, and their hands are nearer
 greedy's true strength (least deadwood 37 against 44, true 27); but the search playing on them was
@@ -49,7 +49,7 @@ rounds: -3.0 ± 5.0 points, squared -3.7 ± 6.0), at 30-50 ms more CPU per move.
 default sampler stays :func:`~rummykit.bots.inference.sample_hidden`. With four moves per
 particle (likelihoods squared) the filter deals hands of greedy's true strength (least deadwood 28.2
 against the true 27.0, 28 % of the hands below 15 against 30 %) and finds 31 % of its hidden cards,
-at about 120 ms per decision (README, "Measured ladder"); but the search playing on them was not
+at about 120 ms per decision (docs/strength.md); but the search playing on them was not
 stronger (300 paired Viennese rounds against greedy: duels -2.7 ± 2.9 points and races -0.5 ± 2.3
 against the race on ``sample_hidden``), so ``moves`` is 0 by default.
 """

@@ -88,7 +88,7 @@ class TablePlay:
     """Melding games: every seat discards as the greedy bot does (:func:`~rummykit.bots.greedy.best_discard`,
     which keeps cards that link into melds) instead of shedding the card that leaves the least
     deadwood, and exchanges table jokers as greedy does (:meth:`exchange_jokers`). Closer to greedy's
-    play (``benchmarks/fidelity.py``), dearer, and not a stronger search (README, "Measured ladder")."""
+    play (``benchmarks/fidelity.py``), dearer, and not a stronger search (docs/strength.md)."""
 
     @classmethod
     def start(

@@ -33,7 +33,7 @@ Budgets are iteration counts, so a seeded game gives the same moves on any machi
 pool; ``time_limit`` (seconds per move) can cap a decision as well, at the cost of that determinism.
 Levels (:data:`LEVELS`): ``easy`` 20 samples × horizon 6 × 3 discards, ``medium`` 100 × 8 × 6,
 ``hard`` 300 × 10 × 8. Their strength against the other bots is measured, not stated here: see the
-README, "Measured ladder", and ``rummykit arena``.
+docs/strength.md, and ``rummykit arena``.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ placed.
 Heads-up German Rummy is a race to go out, and an opponent who has opened lays off on *every* meld
 on the table (RULES.md §3.10), so each meld shown early also speeds the opponent up. In greedy
 self-play about 1.6 cards per round go onto the other seat's melds. The tactics, measured against
-the greedy bot over 2,000 heads-up rounds (README, "Measured ladder"):
+the greedy bot over 2,000 heads-up rounds (docs/strength.md):
 
 * :func:`small_opening`: open (Erstmeldung) with the fewest cards that still reach
   ``opening_min_points``, fewest jokers shown (an opponent could exchange them), then the fewest
