@@ -38,7 +38,9 @@ takes a discard instead of drawing. (The knock games' races keep a sequence per 
   row is not far ahead of ``honest``, the limit is the search's model of play (its play-outs and its
   candidates), not what it knows.
 
-``--variants discards`` plays duels for the discards with no knock allowed alone (the draws and the
+``--variants nofeed`` plays the race without the charge for a discard that feeds the next seat
+(:attr:`~rummykit.bots.ismcts.IsmctsBot.feeds` ``None``). ``--variants discards`` plays duels for
+the discards with no knock allowed alone (the draws and the
 knock-or-wait decisions raced, :class:`DiscardDuels`: what the learned discard of ``distilled`` is
 taught). ``--variants race,duel`` plays every mode with the knock games' races (the bot as it is)
 and with duel play-outs (:attr:`~rummykit.bots.ismcts.IsmctsBot.knock_duels`, :mod:`rummykit.bots.knock_duel`)
@@ -79,7 +81,7 @@ from rummykit.determinize import unseen_cards
 from rummykit.views import PlayerView
 
 MODES = ("honest", "particles", "calibrated", "strength", "hands", "full", "distilled")
-VARIANTS = ("race", "duel", "discards")
+VARIANTS = ("race", "duel", "discards", "nofeed")
 READING_SAMPLES = 20
 OFF_BUCKET = 0.001
 """``strength``: the weight left to a dealt hand outside its seat's true bucket."""
@@ -288,7 +290,8 @@ def play(
     margin: float = 0.0,
 ) -> Outcome:
     """One round of an arena ``game``, the search bot's sampler set by ``mode`` (``duels``: its knock
-    games valued by duel play-outs, ``"discards"``: only its discards with no knock allowed;
+    games valued by duel play-outs, ``"discards"``: only its discards with no knock allowed,
+    ``"nofeed"``: the race without the feed charge;
     ``moves``: the particle filter's resample-move steps; ``margin``: ``distilled``'s
     :attr:`~rummykit.bots.ismcts.IsmctsBot.distill_margin`)."""
     specs = game.specs
@@ -302,7 +305,9 @@ def play(
     for seat, bot in enumerate(bots):
         if searching[seat]:
             assert isinstance(bot, IsmctsBot)
-            bot.knock_duels = bool(duels)
+            bot.knock_duels = duels is True or duels == "discards"
+            if duels == "nofeed":
+                bot.feeds = None
         if searching[seat] and mode == "particles":
             assert isinstance(bot, IsmctsBot)
             bot.sampler = ParticleSampler(model=Model(power=power), moves=moves)
@@ -376,7 +381,9 @@ def main() -> None:
         "--reading", action="store_true", help="particles: also measure how well each sampler reads the hands"
     )
     parser.add_argument(
-        "--variants", default="race", help="comma-separated: race (as it is), duel (knock_duels)"
+        "--variants",
+        default="race",
+        help="comma-separated: race (as it is), duel (knock_duels), discards, nofeed (no feed charge)",
     )
     args = parser.parse_args()
     modes = args.modes.split(",")
@@ -423,7 +430,7 @@ def main() -> None:
             loads = [float("nan")]
         reads = read if mode == "particles" else None
         for game in games[len(outcomes) :]:
-            duel = "discards" if variant == "discards" else variant == "duel"
+            duel = variant if variant in ("discards", "nofeed") else variant == "duel"
             outcomes.append(play(rules, game, mode, reads, args.power, duel, args.moves, args.margin))
             loads.append(os.getloadavg()[0])
         results[label, variant] = outcomes
