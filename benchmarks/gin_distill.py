@@ -14,12 +14,15 @@ linear in the features, L2 penalty, full-batch gradient descent on standardized 
 of a decision is the set of candidates with the teacher's best value (a tie counts any of them as
 right), or (``--objective value``) the fit maximises the teacher's mean value of the softmax's
 choices; decisions where every candidate is worth the same are dropped. Games whose deal number is a
-multiple of ``--hold`` are held out: the fit reports on them how often the model's choice, and the
-race's, is one of the teacher's and the teacher's mean value of each choice, and prints the
-coefficients (raw feature scale) to paste into ``DISCARD_WEIGHTS``.
+multiple of ``--hold`` are held out: the fit reports on them how often the model's choice, the
+race's and the current ``DISCARD_WEIGHTS``' choice is one of the teacher's and the teacher's mean value
+of each choice, and the new model against the current one on the same decisions (the paired difference
+of the teacher's values, with its 95 % interval). It prints the coefficients (raw feature scale) to
+paste into ``DISCARD_WEIGHTS`` and, with ``--save FILE``, writes them as JSON for
+``benchmarks/vs_openspiel.py``'s ``+weights=FILE`` bot.
 
     nice -n 5 .venv/bin/python benchmarks/gin_distill.py collect --games 1000 --seed 100 --out d.jsonl
-    .venv/bin/python benchmarks/gin_distill.py fit d.jsonl
+    .venv/bin/python benchmarks/gin_distill.py fit d.jsonl --save w.json
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from rummykit.actions import Action, Discard
-from rummykit.bots.gin_distill import FEATURES, distilled_choice
+from rummykit.bots.gin_distill import DISCARD_WEIGHTS, FEATURES, distilled_choice
 from rummykit.bots.gin_duel import duel_values
 from rummykit.bots.gin_search import GinSearchBot, race_choice
 from rummykit.bots.greedy import without
@@ -176,16 +179,24 @@ def picks(data: Data, w: np.ndarray) -> np.ndarray:
     return pick
 
 
+def gain(data: Data, pick: np.ndarray, base: np.ndarray) -> tuple[float, float]:
+    """The teacher's mean value of ``pick`` less that of ``base`` on the same decisions, and the half
+    width of its 95 % interval."""
+    values = data[2]
+    rows = np.arange(len(pick))
+    diff = values[rows, pick] - values[rows, base]
+    return float(diff.mean()), float(1.96 * diff.std(ddof=1) / np.sqrt(len(diff)))
+
+
 def report(name: str, data: Data, pick: np.ndarray) -> str:
     """How often ``pick`` is one of the teacher's best, its mean teacher value against the race's
     (with the 95 % interval of the paired difference), and how often it differs from the race."""
     _, _, values, best, race = data
     rows = np.arange(len(pick))
-    gain = values[rows, pick] - values[rows, race]
-    half = 1.96 * gain.std(ddof=1) / np.sqrt(len(gain))
+    mean, half = gain(data, pick, race)
     return (
         f"{name:<10} agreement {best[rows, pick].mean():.3f}, teacher's value {values[rows, pick].mean():.4f}"
-        f" ({gain.mean():+.4f} ± {half:.4f} against the race), "
+        f" ({mean:+.4f} ± {half:.4f} against the race), "
         f"differs from the race {np.mean(pick != race):.3f}"
     )
 
@@ -199,10 +210,15 @@ def fit(args: argparse.Namespace) -> int:
         f"{len(test[0])} held out"
     )
     w = fit_logit(train, args.l2, args.objective)
+    current = np.array(DISCARD_WEIGHTS)
     for label, data in (("held out", test), ("training", train)):
         print(label)
         print("  " + report("model", data, picks(data, w)))
         print("  " + report("race", data, data[4]))
+        if len(current) == data[0].shape[2]:  # the current DISCARD_WEIGHTS on the same decisions
+            print("  " + report("current", data, picks(data, current)))
+            mean, half = gain(data, picks(data, w), picks(data, current))
+            print(f"  model against the current weights: {mean:+.4f} ± {half:.4f}")
         print("  " + report("teacher", data, data[3].argmax(axis=1)))
         for name in ("duel", "pf_duel"):  # the honest duels alone (the +duel and +pf bots)
             if FEATURES.index(name) < data[0].shape[2]:
@@ -212,6 +228,16 @@ def fit(args: argparse.Namespace) -> int:
     for name, value in zip(FEATURES, w, strict=False):
         print(f"  {name:<16}{value:+.4f}")
     print("DISCARD_WEIGHTS = (" + ", ".join(f"{v:.4f}" for v in w) + ")")
+    if args.save:
+        saved = {
+            "features": list(FEATURES[: len(w)]),
+            "weights": [round(float(v), 4) for v in w],
+            "data": args.data,
+            "objective": args.objective,
+            "l2": args.l2,
+            "decisions": {"recorded": len(rows), "training": len(train[0]), "held_out": len(test[0])},
+        }
+        Path(args.save).write_text(json.dumps(saved, indent=1) + "\n", encoding="utf-8")
     return 0
 
 
@@ -232,6 +258,7 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument(
         "--hold", type=int, default=5, help="games of deals that are multiples of this are held out"
     )
+    f.add_argument("--save", help="write the coefficients as JSON (vs_openspiel.py's +weights=FILE)")
     args = parser.parse_args(argv)
     return collect(args) if args.command == "collect" else fit(args)
 

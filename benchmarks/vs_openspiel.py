@@ -34,6 +34,9 @@ opponent's true hand the particles and the old sampler hold, on the same decisio
 ``+distilled`` keeps the race's candidates and picks among them by the model fitted to the peeking
 bot's discards (``GinSearchBot(distilled=True)``, :mod:`rummykit.bots.gin_distill`; the default of
 medium and hard), ``+race`` picks the race's own choice (``distilled=False``).
+``+weights=FILE`` is ``+distilled`` with the coefficients that ``benchmarks/gin_distill.py fit --save
+FILE`` wrote (:func:`load_weights`): a candidate model measured against ``DISCARD_WEIGHTS`` on the same
+deals, e.g. ``--bots search:hard+distilled,search:hard+weights=w.json``.
 ``--opponent greedy`` seats rummykit's greedy bot in the opponent's chair instead (OpenSpiel still
 referees).
 
@@ -59,6 +62,7 @@ from rummykit.actions import TakeDiscard
 from rummykit.arena import mean_interval, wilson_interval
 from rummykit.bots import GinSearchBot, make_bot
 from rummykit.bots.base import Bot
+from rummykit.bots.gin_distill import FEATURES
 from rummykit.bots.gin_duel import OpponentSample, OpponentSampler, sampled_opponents
 from rummykit.bots.gin_particles import ParticleReader, held_share
 from rummykit.interop.openspiel_gin import action_id, openspiel_params, round_from_deal, to_action
@@ -160,13 +164,28 @@ class AuditedReader(ParticleReader):
         return super().__call__(view, rng, n)
 
 
+def load_weights(path: str) -> list[float]:
+    """The coefficients of a JSON file written by ``gin_distill.py fit --save`` (its ``features`` must
+    be :data:`~rummykit.bots.gin_distill.FEATURES`)."""
+    with open(path, encoding="utf-8") as f:
+        saved = json.load(f)
+    if tuple(saved["features"]) != FEATURES:
+        raise ValueError(f"{path}: fitted on other features than {FEATURES}")
+    return [float(w) for w in saved["weights"]]
+
+
 def build_bot(spec: str, mirror: Round) -> Bot:
     """``make_bot(spec)``, or a search bot with duels for a spec ending in a :data:`DUEL_MODES` suffix
-    (``pf-audit``: ``pf`` that also scores its reading, :class:`AuditedReader`)."""
+    (``pf-audit``: ``pf`` that also scores its reading, :class:`AuditedReader`; ``weights=FILE``: the
+    distilled discard with :func:`load_weights`)."""
     name, _, mode = spec.partition("+")
     if not mode:
         return make_bot(spec)
     kind, _, level = name.partition(":")
+    if kind == "search" and mode.startswith("weights="):
+        bot = GinSearchBot(level or None, distilled=True, weights=load_weights(mode.removeprefix("weights=")))
+        bot.name = spec
+        return bot
     if kind != "search" or mode not in (*DUEL_MODES, *READ_MODES, "pf-audit"):
         raise ValueError(f"{spec}: only a search bot takes a duel suffix ({', '.join(DUEL_MODES)})")
     if mode in READ_MODES:

@@ -157,6 +157,32 @@ def test_the_option_picks_the_models_candidate() -> None:
     assert differ > 0
 
 
+def test_the_bot_scores_with_the_weights_it_is_given() -> None:
+    """A bot given other coefficients plays their choice among the same candidates (somewhere not the
+    default model's); a vector of the wrong length is refused."""
+    assert GinSearchBot("hard").weights == DISCARD_WEIGHTS
+    with pytest.raises(ValueError):
+        GinSearchBot("hard", weights=DISCARD_WEIGHTS[:-1])
+    highest = [1.0 if name == "value" else 0.0 for name in FEATURES]  # throw the costliest card
+    differ = 0
+    for seed in range(8):
+        rnd = round_from_deal(random.Random(100 + seed).sample(range(52), 52), GIN)
+        for action in ("pass", "pass", "draw"):
+            rnd.apply(Action.parse(action))
+        view, legal = rnd.view(rnd.to_move), rnd.legal_actions()
+        reference = GinSearchBot("easy", distilled=True)
+        picked = reference.discard_candidates(view, legal)
+        rng = random.Random(seed)
+        chances, feeds = reference.race_values(view, picked, rng)
+        features = reference.distilled_features(view, picked, chances, feeds, rng)
+        chosen = picked[distilled_choice(features, highest)]
+        assert chosen == max(picked, key=lambda c: (GIN.card_points(c), -picked.index(c)))
+        bot = GinSearchBot("easy", distilled=True, weights=highest)
+        assert bot.gin_discard(view, legal, random.Random(seed)) == Discard(chosen)  # type: ignore[arg-type]
+        differ += chosen != picked[distilled_choice(features)]
+    assert differ > 0
+
+
 def test_the_collector_writes_consistent_rows(tmp_path: Path) -> None:
     pytest.importorskip("pyspiel")
     bench = _load(

@@ -39,7 +39,13 @@ from collections.abc import Sequence
 from typing import Final
 
 from rummykit.actions import Action, Discard, Draw, KnockDeclare, Pass, TakeDiscard
-from rummykit.bots.gin_distill import discard_features, distilled_choice, read_history
+from rummykit.bots.gin_distill import (
+    DISCARD_WEIGHTS,
+    FEATURES,
+    discard_features,
+    distilled_choice,
+    read_history,
+)
 from rummykit.bots.gin_duel import OpponentSampler, duel_values, sampled_opponents
 from rummykit.bots.gin_feed import feed_chances, hidden_hands
 from rummykit.bots.gin_particles import GinHistory, ParticleReader
@@ -76,7 +82,9 @@ class GinSearchBot(SearchBot):
     duels against these opponent samples, ``determinizations`` of them per decision; ``reader``: the
     race's discards charged by the particle filter's reading instead (:meth:`gin_discard`);
     ``distilled``: the race's candidates scored by the fitted model (:mod:`~.gin_distill`; ``None``:
-    at a level of :data:`DISTILLED_LEVELS` without a custom budget, duels or reader). A
+    at a level of :data:`DISTILLED_LEVELS` without a custom budget, duels or reader), whose
+    coefficients are ``weights`` (one per :data:`~.gin_distill.FEATURES`; by default
+    :data:`~.gin_distill.DISCARD_WEIGHTS`; other ones are candidates measured against them). A
     :class:`~rummykit.bots.gin_particles.ParticleReader` (``tracker``) is shown every decision of the
     hand."""
 
@@ -87,8 +95,12 @@ class GinSearchBot(SearchBot):
         opponents: OpponentSampler | None = None,
         reader: ParticleReader | None = None,
         distilled: bool | None = None,
+        weights: Sequence[float] = DISCARD_WEIGHTS,
     ) -> None:
         super().__init__(level, budget)
+        if len(weights) != len(FEATURES):
+            raise ValueError(f"{len(weights)} weights for {len(FEATURES)} features")
+        self.weights = tuple(weights)
         self.opponents = opponents
         self.reader = reader
         if distilled is None:
@@ -259,7 +271,7 @@ class GinSearchBot(SearchBot):
             chances, feeds = self.race_values(view, picked, rng)
         if self.distilled:
             features = self.distilled_features(view, picked, chances, feeds, rng)
-            return Discard(Card(picked[distilled_choice(features)]))
+            return Discard(Card(picked[distilled_choice(features, self.weights)]))
         return Discard(Card(picked[race_choice(chances, feeds)]))
 
 
