@@ -30,8 +30,8 @@ On the compiled solver backend every duel of a decision runs in native code (the
 :class:`~rummykit.bots.gin_search.GinSearchBot` chooses its discards by duels when it is given a source
 of opponent hands (:data:`OpponentSampler`). :func:`sampled_opponents` is the honest one: hands read
 from what this seat has seen (:func:`sampled_opponents` says how). ``benchmarks/vs_openspiel.py`` also
-plays it with the opponent's true hand, to measure what knowing it would be worth (README, "Against
-OpenSpiel's simple gin bot"). The default bot races without duels: against OpenSpiel's bot, duels on
+plays it with the opponent's true hand, to measure what knowing it would be worth (docs/strength.md,
+"Gin against OpenSpiel's simple bot"). The default bot races without duels: against OpenSpiel's bot, duels on
 sampled hands did not win more games than the race.
 """
 

@@ -23,7 +23,7 @@ the pace by race play-outs (:mod:`rummykit.bots.race`, in native code when built
   opponent's hand (:mod:`~rummykit.bots.gin_distill`: the race, the feed charge, duels against the
   simple bot's rule on read and on particle hands, the particles' take-and-knock chance and what the
   opponent took, passed and threw). Against OpenSpiel's simple bot it won 6.9 points of percent more
-  games than the race at hard (2,000 games, the same deals; README).
+  games than the race at hard (2,000 games, the same deals; docs/strength.md).
 * ``knock`` as soon as the hand allows it, and gin's other decisions (the wall, the knocker's
   discard and melds, the defender's lay-offs and melds) as greedy plays them
   (:func:`~rummykit.bots.gin_play.gin_action`).
