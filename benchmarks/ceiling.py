@@ -285,28 +285,30 @@ def play(
     mode: str,
     read: Reading | None = None,
     power: float = 1.0,
-    duels: bool | str = False,
+    variant: str = "race",
     moves: int = 0,
     margin: float = 0.0,
 ) -> Outcome:
-    """One round of an arena ``game``, the search bot's sampler set by ``mode`` (``duels``: its knock
-    games valued by duel play-outs, ``"discards"``: only its discards with no knock allowed,
-    ``"nofeed"``: the race without the feed charge;
+    """One round of an arena ``game``, the search bot's sampler set by ``mode`` and its way of deciding
+    by ``variant`` (one of :data:`VARIANTS`: ``duel`` values its knock games by duel play-outs,
+    ``discards`` only its discards with no knock allowed, ``nofeed`` is the race without the feed charge;
     ``moves``: the particle filter's resample-move steps; ``margin``: ``distilled``'s
     :attr:`~rummykit.bots.ismcts.IsmctsBot.distill_margin`)."""
     specs = game.specs
     players = len(specs)
     rnd = rk.Round.new(rules, players, seed=deal_seed(game.seed, game.table, game.deal))
     bots = [
-        DiscardDuels(spec.partition(":")[2]) if duels == "discards" and game.seats[s] == 0 else make_bot(spec)
+        DiscardDuels(spec.partition(":")[2])
+        if variant == "discards" and game.seats[s] == 0
+        else make_bot(spec)
         for s, spec in enumerate(specs)
     ]
     searching = [game.seats[s] == 0 for s in range(players)]  # the arena's first bot is the search
     for seat, bot in enumerate(bots):
         if searching[seat]:
             assert isinstance(bot, IsmctsBot)
-            bot.knock_duels = duels is True or duels == "discards"
-            if duels == "nofeed":
+            bot.knock_duels = variant in ("duel", "discards")
+            if variant == "nofeed":
                 bot.feeds = None
         if searching[seat] and mode == "particles":
             assert isinstance(bot, IsmctsBot)
@@ -430,8 +432,7 @@ def main() -> None:
             loads = [float("nan")]
         reads = read if mode == "particles" else None
         for game in games[len(outcomes) :]:
-            duel = variant if variant in ("discards", "nofeed") else variant == "duel"
-            outcomes.append(play(rules, game, mode, reads, args.power, duel, args.moves, args.margin))
+            outcomes.append(play(rules, game, mode, reads, args.power, variant, args.moves, args.margin))
             loads.append(os.getloadavg()[0])
         results[label, variant] = outcomes
         if args.outcomes:

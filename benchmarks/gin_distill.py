@@ -213,11 +213,13 @@ def fit(args: argparse.Namespace) -> int:
     current = np.array(DISCARD_WEIGHTS)
     for label, data in (("held out", test), ("training", train)):
         print(label)
-        print("  " + report("model", data, picks(data, w)))
+        chosen = picks(data, w)
+        print("  " + report("model", data, chosen))
         print("  " + report("race", data, data[4]))
         if len(current) == data[0].shape[2]:  # the current DISCARD_WEIGHTS on the same decisions
-            print("  " + report("current", data, picks(data, current)))
-            mean, half = gain(data, picks(data, w), picks(data, current))
+            now = picks(data, current)
+            print("  " + report("current", data, now))
+            mean, half = gain(data, chosen, now)
             print(f"  model against the current weights: {mean:+.4f} ± {half:.4f}")
         print("  " + report("teacher", data, data[3].argmax(axis=1)))
         for name in ("duel", "pf_duel"):  # the honest duels alone (the +duel and +pf bots)
