@@ -194,14 +194,24 @@ class MatchPublic(Protocol):
     def active_seats(self) -> tuple[int, ...]: ...
     @property
     def buybacks(self) -> Sequence[int]: ...
+    @property
+    def scores(self) -> tuple[int, ...]: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def hands_dealt(self) -> int: ...
 
 
 @dataclass(frozen=True, slots=True)
 class MatchView:
-    """What a seat may know of the match when deciding a buy-back: public totals, chips and pot.
+    """What a seat may know of the match: public totals, scores, chips and pot, and how many hands
+    are left. Bots read it to decide a buy-back and to weigh a hand's result by what it does to the
+    match (:mod:`rummykit.bots.stakes`).
 
     ``buyback_target`` is the total a buy-back would set (RULES.md §4.8, decision D8), ``None`` when
-    no offer can be made.
+    no offer can be made. ``scores`` are the cumulative points (plus less minus points: higher is
+    better); ``hands_left`` is the number of hands still to be dealt after the current one when the
+    match is a fixed series of hands (``match_end = fixed_hands``), else ``None``.
     """
 
     seat: int
@@ -214,9 +224,15 @@ class MatchView:
     buyback_target: int | None
     buyback_cost: int
     threshold: int | None
+    scores: tuple[int, ...] = ()
+    hands_left: int | None = None
 
     @classmethod
     def of(cls, match: MatchPublic, seat: int) -> MatchView:
+        rules = match.rules
+        hands_left = None
+        if rules.match_end == "fixed_hands":
+            hands_left = max(0, (rules.num_hands or match.players) - match.hands_dealt)
         totals = match.totals
         active = match.active_seats
         others = [totals[s] for s in active if s != seat and totals[s] <= totals[seat]]
@@ -231,4 +247,6 @@ class MatchView:
             buyback_target=max(others) if others else None,
             buyback_cost=match.rules.buyback_cost,
             threshold=match.rules.elimination_threshold,
+            scores=match.scores,
+            hands_left=hands_left,
         )

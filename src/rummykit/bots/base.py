@@ -4,8 +4,8 @@ A bot never receives more than a :class:`~rummykit.views.PlayerView`: it cannot 
 cards by accident. Randomness is injected (``rng``), so a seeded game with seeded bots replays
 exactly. The same protocol covers match decisions such as the Viennese buy-back (the legal actions
 are then ``buyback`` and ``decline``; the view is that of the seat deciding). Bots that also implement
-``choose_match`` receive a :class:`MatchView` (public totals, chips and pot) for those decisions; see
-:func:`match_action`.
+``choose_match`` receive a :class:`MatchView` (public totals, chips and pot) for those decisions, and
+bots that implement ``follow_match`` are shown it before each round decision; see :func:`match_action`.
 """
 
 from __future__ import annotations
@@ -59,10 +59,20 @@ class RecallingBot(Protocol):
         ...
 
 
+@runtime_checkable
+class MatchAwareBot(Protocol):
+    """A bot that weighs its round decisions by the match (see :mod:`rummykit.bots.stakes`)."""
+
+    def follow_match(self, mv: MatchView) -> None:
+        """Show the bot the match state of its next round decision."""
+        ...
+
+
 def match_action(bot: Bot, match: Match, rng: random.Random) -> Action:
     """The action of the seat to move in ``match``: a round action from its view, or a match decision
     (buy-back) from its :class:`MatchView` when the bot reads one (else from the finished round's view).
-    A :class:`RecallingBot` first recalls the hand so far.
+    A :class:`RecallingBot` first recalls the hand so far; a :class:`MatchAwareBot` is shown the
+    match before a round decision.
     """
     seat = match.to_move
     legal = match.legal_actions()
@@ -70,4 +80,6 @@ def match_action(bot: Bot, match: Match, rng: random.Random) -> Action:
         return bot.choose_match(MatchView.of(match, seat), legal, rng)
     if isinstance(bot, RecallingBot):
         bot.recall(match.round)
+    if isinstance(bot, MatchAwareBot):
+        bot.follow_match(MatchView.of(match, seat))
     return bot.choose(match.round.view(seat), legal, rng)

@@ -41,6 +41,10 @@ from rummykit.bots.search import DISCOUNT
 from rummykit.knocking import knock_allowed
 from rummykit.rules import Rules
 
+ShowdownTerm = Callable[[float, Sequence[float]], float]
+"""What a showdown adds to a hand's utility for the match, given the bot's bad points and each
+opponent's (in the order of :attr:`Sample.opponents`): :meth:`rummykit.bots.stakes.Stakes.showdown_term`."""
+
 
 @dataclass(frozen=True, slots=True)
 class Sample:
@@ -170,11 +174,18 @@ def take_values(
 
 
 def knock_value(
-    rules: Rules, card: int, deadwood: int, samples: Sequence[Sample], face_up: bool, win_bonus: float
+    rules: Rules,
+    card: int,
+    deadwood: int,
+    samples: Sequence[Sample],
+    face_up: bool,
+    win_bonus: float,
+    term: ShowdownTerm | None = None,
 ) -> float:
     """Summed showdown utilities of knocking now with ``deadwood`` left, discarding ``card``: the
     opponents' mean deadwood at the showdown less the knocker's, plus ``win_bonus`` for the best
-    (shared when equal), as :func:`~rummykit.bots.rollout.utility` scores a finished hand."""
+    (shared when equal), as :func:`~rummykit.bots.rollout.utility` scores a finished hand, plus what
+    ``term`` adds for the match."""
     total = 0.0
     for sample in samples:
         left: list[int] = []
@@ -196,17 +207,26 @@ def knock_value(
             total += win_bonus
         elif all(d >= own for d in left):
             total += win_bonus / (1 + sum(1 for d in left if d == own))
+        if term is not None:
+            total += term(own, left)
     return total
 
 
 def wait_value(
-    rules: Rules, rest: Sequence[int], card: int, samples: Sequence[Sample], win_bonus: float
+    rules: Rules,
+    rest: Sequence[int],
+    card: int,
+    samples: Sequence[Sample],
+    win_bonus: float,
+    term: ShowdownTerm | None = None,
 ) -> float:
     """Summed utilities of not knocking now (discarding ``card``, keeping ``rest``) but knocking or
     calling Rummy in the next turn, on each sample: every opponent plays its turn (the next seat may
     take ``card``) and wins when it gets home; else the bot draws, keeps its least deadwood and
     knocks (or calls Rummy), and the showdown follows the opponents' extra turns. Compared with
-    :func:`knock_value`, this is what waiting one turn for a better knock is worth."""
+    :func:`knock_value`, this is what waiting one turn for a better knock is worth. ``term`` adds
+    what each showdown is worth for the match (an opponent's knock scored with the bot holding what
+    it kept, the other opponents what they hold)."""
     threshold = rules.knock_threshold or 0
     kept = solver.min_deadwood(rest, rules)
     total = 0.0
@@ -225,6 +245,9 @@ def wait_value(
             d, best = solver.best_discards(cards, rules)
             if d == 0 or knock_allowed(d, threshold, rules.knock_comparison):
                 total += d - kept - win_bonus
+                if term is not None:
+                    held = [solver.min_deadwood(h, rules) for h, _ in sample.opponents]
+                    total += term(kept, [d if j == i else x for j, x in enumerate(held)])
                 home = True
                 break
             cards.remove(best[-1])
@@ -232,7 +255,10 @@ def wait_value(
         if home:
             continue
         if not sample.mine:
-            total += sum(solver.min_deadwood(h, rules) for h in hands) / max(1, len(hands)) - kept
+            held = [solver.min_deadwood(h, rules) for h in hands]
+            total += sum(held) / max(1, len(held)) - kept
+            if term is not None:
+                total += term(kept, held)
             continue
         mine, _ = solver.best_discards([*rest, sample.mine[0]], rules)
         left = []
@@ -247,6 +273,8 @@ def wait_value(
             total += win_bonus
         elif all(d >= own for d in left):
             total += win_bonus / (1 + sum(1 for d in left if d == own))
+        if term is not None:
+            total += term(own, left)
     return total
 
 
@@ -254,6 +282,7 @@ __all__ = [
     "OPPONENT_HAZARD",
     "FeedRule",
     "Sample",
+    "ShowdownTerm",
     "completes",
     "deal_draws",
     "knock_value",

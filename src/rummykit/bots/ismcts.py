@@ -41,6 +41,12 @@ determinizations and valued by the points of the hand, the bot's own later turns
 rule, so a meld is laid when the opponents' chance of going out makes it dearer in hand than the
 lay-offs it would give them.
 
+In a match (:meth:`IsmctsBot.follow_match`, called by :func:`~rummykit.bots.base.match_action`) a hand
+that decides the match is played for the match (:mod:`rummykit.bots.stakes`): the play-outs of the
+last hand of a series are worth :data:`~rummykit.bots.stakes.MATCH_BONUS` more when the bot ends the
+series ahead, a rubber's knock-or-wait showdowns that end the rubber are worth as much for or against
+it, and its races count as home only the knocks that keep it in the rubber.
+
 Budgets are iteration counts (play-outs), so a seeded game gives the same moves on any machine;
 ``time_limit`` can cap a decision as well, at the cost of that determinism. The levels and their
 measured strength and time per move: docs/strength.md.
@@ -91,6 +97,7 @@ from rummykit.bots.knock_duel import discard_duel_values, draw_duel_values
 from rummykit.bots.race import knock_home
 from rummykit.bots.rollout import TablePlay, engine_rollout, engine_round, fast_family, utility
 from rummykit.bots.search import TAKE_DISCARDS, Budget, last_turn
+from rummykit.bots.stakes import Stakes
 from rummykit.bots.tactics import (
     TABLE_FEED_CHARGE,
     feeds_table,
@@ -100,6 +107,7 @@ from rummykit.bots.tactics import (
 )
 from rummykit.cards import Card
 from rummykit.determinize import unseen_cards
+from rummykit.rules import Rules
 from rummykit.views import Phase, PlayerView
 
 WIN_BONUS: Final = 10.0
@@ -189,6 +197,13 @@ class IsmctsBot:
         """The determinizations the learned discard's ``duel`` feature plays duels on."""
         self.duel_determinizations = DUEL_DETERMINIZATIONS[self.level]
         """Knock games with :attr:`knock_duels`: the determinizations a decision plays duels on."""
+        self.match_aware = True
+        """Weigh a hand's results by the match when :func:`~rummykit.bots.base.match_action` shows
+        the match (:mod:`rummykit.bots.stakes`): the last hand of a series played for the match,
+        a rubber's showdowns for the rubber and its races home by the knocks that keep the bot in."""
+        self.stakes: Stakes | None = None
+        """The match stakes of the decision being made (``None``: played for the hand's points)."""
+        self._next_stakes: Stakes | None = None
         self.memories: dict[int, TableMemory] = {}
         """The evidence gathered per seat this bot plays (one bot may sit in several seats)."""
         self.searches = 0
@@ -199,7 +214,27 @@ class IsmctsBot:
     def memory(self, seat: int) -> TableMemory:
         return self.memories.setdefault(seat, TableMemory())
 
+    def utility(self, points: dict[int, float], seat: int) -> float:
+        """A play-out's worth to ``seat``: :func:`~rummykit.bots.rollout.utility`, plus what it does
+        to the match in the last hand of a series (:meth:`Stakes.hand_term`)."""
+        value = utility(points, seat, self.win_bonus)
+        return value if self.stakes is None else value + self.stakes.hand_term(points)
+
+    def race_rules(self, view: PlayerView) -> Rules:
+        """Knock games: the rules the bot's own races run by (in a rubber, only the knocks that keep
+        it in are home: :meth:`Stakes.race_rules`)."""
+        return view.rules if self.stakes is None else self.stakes.race_rules(view.rules)
+
+    def follow_match(self, mv: MatchView) -> None:
+        """Show the bot the match of its next decision (one decision: a decision made without the
+        match shown is played for the hand's points)."""
+        stakes = Stakes.of(mv) if self.match_aware else None
+        self._next_stakes = stakes if stakes is not None and stakes.seat == mv.seat else None
+
     def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+        self.stakes, self._next_stakes = self._next_stakes, None
+        if self.stakes is not None and self.stakes.seat != view.seat:
+            self.stakes = None
         memory = self.memory(view.seat)
         memory.observe(view)
         if self.fixed is None:
@@ -315,7 +350,7 @@ class IsmctsBot:
 
     def duel_draw(self, view: PlayerView, rng: random.Random, memory: TableMemory) -> Action:
         """Knock games: take the top discard or draw, whichever races home sooner."""
-        rules = view.rules
+        rules = self.race_rules(view)
         top = view.top_discard
         hand: list[int] = list(view.hand)
         if top is None:
@@ -348,6 +383,8 @@ class IsmctsBot:
             return candidates[0]
         self.searches += 1
         rules = view.rules
+        race_rules = self.race_rules(view)
+        term = None if self.stakes is None else self.stakes.showdown_term
         hand: list[int] = list(view.hand)
         samples = self.duel_samples(view, rng, memory)
         if self.knock_duels and all(isinstance(a, (Discard, Knock)) for a in candidates):
@@ -367,7 +404,9 @@ class IsmctsBot:
             pick = max(range(len(cards)), key=lambda i: (learned[i], -i))
             return discards[pick if learned[pick] > learned[race] + self.distill_margin else race]
         rests = [without(hand, (c,)) for c in cards]
-        races = race_values(rules, rests, cards, samples, self.budget.horizon, self.feeds, self.played(view))
+        races = race_values(
+            race_rules, rests, cards, samples, self.budget.horizon, self.feeds, self.played(view)
+        )
         values: dict[Action, float] = dict(zip(discards, races, strict=True))
         self.playouts += len(samples) * len(candidates)
         if knocks:
@@ -375,10 +414,10 @@ class IsmctsBot:
             for knock in knocks:
                 d = solver.min_deadwood(without(hand, (knock.card,)), rules)
                 values[knock] = knock_value(
-                    rules, int(knock.card), d, samples, rules.knock_discard_face_up, self.win_bonus
+                    rules, int(knock.card), d, samples, rules.knock_discard_face_up, self.win_bonus, term
                 )
             for discard, c in zip(discards, cards, strict=True):
-                values[discard] = wait_value(rules, without(hand, (c,)), c, samples, self.win_bonus)
+                values[discard] = wait_value(rules, without(hand, (c,)), c, samples, self.win_bonus, term)
         return min(candidates, key=lambda a: (-values[a], candidates.index(a)))
 
     def distill_rows(
@@ -440,7 +479,7 @@ class IsmctsBot:
                     else:
                         rnd = engine_round(view, hands, list(stock), rng)
                         points = engine_rollout(rnd, candidates[i], ENGINE_ACTIONS)
-                    totals[i] += utility(points, view.seat, self.win_bonus)
+                    totals[i] += self.utility(points, view.seat)
                     counts[i] += 1
                     self.playouts += 1
                 if budget.time_limit is not None and time.perf_counter() - start > budget.time_limit:
@@ -492,7 +531,7 @@ class IsmctsBot:
                     points = play.went_out(me, hand_romme=False)
                 else:
                     points = play.play(play.next_seat(me), turns)
-                totals[i] += utility(points, me, self.win_bonus)
+                totals[i] += self.utility(points, me)
                 self.playouts += 1
         return totals[0], totals[1]
 
