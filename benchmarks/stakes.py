@@ -10,7 +10,8 @@ Run (one variant per process, so the two can share a 2-core machine, then paired
 ``stakes`` is ``search:LEVEL`` as it plays (:attr:`~rummykit.bots.ismcts.IsmctsBot.match_aware`:
 the last hand of a series played for the match, a rubber's showdowns and races weighed by
 elimination, :mod:`rummykit.bots.stakes`); ``points`` is the same bot playing every hand for its
-points. Both play the arena's matches (``rummykit arena --matches``: the same deal seeds, the seats
+points; ``equity`` is ``stakes`` with the hand before the last of a heads-up German series valued by
+the chance of winning the series its lead gives (:attr:`~rummykit.bots.ismcts.IsmctsBot.lead_equity`). Both play the arena's matches (``rummykit arena --matches``: the same deal seeds, the seats
 rotated, the same bot seeds), so until the match state first changes a decision the two play
 identical moves, and the paired difference per match isolates what the stakes are worth.
 
@@ -40,12 +41,20 @@ def _points_only(level: str | None, **_: object) -> Bot:
     return bot
 
 
+def _lead_equity(level: str | None, **_: object) -> Bot:
+    bot = IsmctsBot(level)
+    bot.lead_equity = True
+    return bot
+
+
 register_bot("search-points", _points_only)
+register_bot("search-equity", _lead_equity)
 
 
 def play(rules: str, level: str, opponent: str, matches: int, seed: int, variant: str, out: Path) -> None:
     """Play the matches with the search bot as ``variant`` and write one line per match to ``out``."""
-    spec = f"search:{level}" if variant == "stakes" else f"search-points:{level}"
+    kinds = {"stakes": "search", "points": "search-points", "equity": "search-equity"}
+    spec = f"{kinds[variant]}:{level}"
     config = ArenaConfig(rules=rules, bots=(spec, opponent), rounds=matches, seed=seed, mode="matches")
     games = build_games(config)
     start = time.process_time()
@@ -123,7 +132,7 @@ def main() -> None:
     p.add_argument("--opponent", default="greedy")
     p.add_argument("--matches", type=int, default=300)
     p.add_argument("--seed", type=int, default=12100)
-    p.add_argument("--variant", choices=("stakes", "points"), default="stakes")
+    p.add_argument("--variant", choices=("stakes", "points", "equity"), default="stakes")
     p.add_argument("--out", type=Path, required=True)
     q = sub.add_parser("pair", help="the paired differences of two files")
     q.add_argument("first", type=Path)

@@ -11,7 +11,7 @@ from rummykit.bots import match_action
 from rummykit.bots.base import MatchView
 from rummykit.bots.ismcts import IsmctsBot
 from rummykit.bots.search import Budget
-from rummykit.bots.stakes import MATCH_BONUS, Stakes, match_stakes
+from rummykit.bots.stakes import MATCH_BONUS, Stakes, lead_equity, match_stakes
 from rummykit.match import MatchPosition
 from rummykit.testing import arrange_deck
 from rummykit.views import PlayerView
@@ -143,3 +143,24 @@ def test_the_search_values_a_last_hand_play_out_by_the_series() -> None:
     assert bot.utility(hand, 0) > 0
     bot.stakes = Stakes.of(_view(GERMAN, (40, 10), hands_dealt=1))  # behind by 30: lost twice over
     assert bot.utility(hand, 0) < 0
+
+
+def test_a_lead_before_the_last_hand_is_worth_the_chance_it_gives() -> None:
+    assert lead_equity(0) == 0.5 and lead_equity(1) == 0.5  # every lost hand costs 2 or more
+    assert lead_equity(9) == 0.75 and lead_equity(40) == 0.95 and lead_equity(500) == 1.0
+    assert all(lead_equity(x) + lead_equity(-x) == 1.0 for x in (3, 7, 25, 100))
+    gains = [lead_equity(x + 10) - lead_equity(x) for x in (0, 20, 40, 80)]
+    assert gains == sorted(gains, reverse=True)  # the first points of a lead are worth the most
+
+
+def test_the_hand_before_the_last_is_weighed_by_the_lead_it_leaves() -> None:
+    first = _view(GERMAN, (0, 0))
+    assert Stakes.of(first) is None  # without lead_equity: played for points
+    stakes = Stakes.of(first, lead_equity=True)
+    assert stakes is not None and stakes.one_left and not stakes.last_hand
+    assert stakes.hand_term({0: 0.0, 1: -9.0}) == MATCH_BONUS * 0.75
+    assert stakes.hand_term({0: -9.0, 1: 0.0}) == MATCH_BONUS * 0.25
+    three = _view(GERMAN, (0, 0, 0), hands_dealt=1)
+    assert three.hands_left == 1 and Stakes.of(three, lead_equity=True) is None  # heads-up only
+    last = Stakes.of(_view(GERMAN, (10, 40), hands_dealt=1), lead_equity=True)
+    assert last is not None and last.last_hand and not last.one_left

@@ -201,6 +201,9 @@ class IsmctsBot:
         """Weigh a hand's results by the match when :func:`~rummykit.bots.base.match_action` shows
         the match (:mod:`rummykit.bots.stakes`): the last hand of a series played for the match,
         a rubber's showdowns for the rubber and its races home by the knocks that keep the bot in."""
+        self.lead_equity = False
+        """With :attr:`match_aware`: the hand before the last of a heads-up German series is valued
+        by the chance its lead gives of winning the series (:func:`~rummykit.bots.stakes.lead_equity`)."""
         self.stakes: Stakes | None = None
         """The match stakes of the decision being made (``None``: played for the hand's points)."""
         self._next_stakes: Stakes | None = None
@@ -228,7 +231,7 @@ class IsmctsBot:
     def follow_match(self, mv: MatchView) -> None:
         """Show the bot the match of its next decision (one decision: a decision made without the
         match shown is played for the hand's points)."""
-        stakes = Stakes.of(mv) if self.match_aware else None
+        stakes = Stakes.of(mv, self.lead_equity) if self.match_aware else None
         self._next_stakes = stakes if stakes is not None and stakes.seat == mv.seat else None
 
     def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:

@@ -25,6 +25,7 @@ adds up.
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -35,6 +36,26 @@ from rummykit.views import MatchView
 MATCH_BONUS: Final = 100.0
 """Points of the hand that winning the match is worth more than losing it: far more than any hand's
 points, so the match decides and the points break ties."""
+HAND_LOSS_SHARES: Final = (
+    (2, 0.0), (3, 0.2), (4, 0.25), (6, 0.35), (9, 0.5), (12, 0.6), (16, 0.7), (19, 0.75), (22, 0.8),
+    (28, 0.85), (40, 0.9), (79, 0.95), (290, 1.0),
+)  # fmt: skip
+"""German Rummy heads-up: the share of hands lost by fewer than so many points (knots of the
+distribution, linear between them), from 3,000 hands of greedy against greedy: half of the hands are
+lost by fewer than 9 points, one in ten by 40 or more (a Hand-Rommé doubles)."""
+
+
+def lead_equity(lead: float) -> float:
+    """The chance of winning a heads-up German series with one hand left to play from ``lead`` points
+    ahead (the hand's winner scores nothing, the loser pays, :data:`HAND_LOSS_SHARES`; each side
+    taken to win the hand half of the time): 0.5 level, 0.75 with a lead of 9, 0.95 with 40."""
+    margin = abs(lead)
+    share = 1.0
+    for (x0, y0), (x1, y1) in itertools.pairwise(HAND_LOSS_SHARES):
+        if margin < x1:
+            share = y0 + (y1 - y0) * max(0.0, margin - x0) / (x1 - x0)
+            break
+    return 0.5 + (0.5 * share if lead > 0 else -0.5 * share)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,11 +73,15 @@ class Stakes:
     totals: tuple[int, ...]
     threshold: int | None
     others: tuple[int, ...]
+    one_left: bool = False
+    """A heads-up German series with one hand after this one: :meth:`hand_term` values the lead the
+    hand leaves by :func:`lead_equity`."""
 
     @classmethod
-    def of(cls, mv: MatchView) -> Stakes | None:
+    def of(cls, mv: MatchView, lead_equity: bool = False) -> Stakes | None:
         """The stakes of ``mv``'s seat, or ``None`` when the hand is not decisive: a fixed series
-        with hands still to come, or a match format this module does not weigh."""
+        with hands still to come (with ``lead_equity``, a heads-up melding series with one more hand
+        to come is weighed by :func:`lead_equity`), or a match format this module does not weigh."""
         rules = mv.rules
         seats = list(mv.active_seats)
         if mv.seat not in seats:
@@ -65,17 +90,29 @@ class Stakes:
         others = tuple(seats[me + 1 :] + seats[:me])
         rubber = rules.match_end == "elimination_last_survivor" and mv.threshold is not None
         last_hand = rules.match_end == "fixed_hands" and mv.hands_left == 0
-        if not (rubber or last_hand) or not mv.scores:
+        one_left = (
+            lead_equity
+            and rules.match_end == "fixed_hands"
+            and rules.family == "melding"
+            and mv.hands_left == 1
+            and len(seats) == 2
+        )
+        if not (rubber or last_hand or one_left) or not mv.scores:
             return None
-        return cls(mv.seat, last_hand, mv.scores, mv.totals, mv.threshold if rubber else None, others)
+        threshold = mv.threshold if rubber else None
+        return cls(mv.seat, last_hand, mv.scores, mv.totals, threshold, others, one_left)
 
     def hand_term(self, points: Mapping[int, float]) -> float:
         """The last hand of a series: :data:`MATCH_BONUS` shared among the seats whose final score
         (their score so far plus ``points``, the hand's points per seat as a play-out scores them) is
-        the best, if this seat is one of them; 0 in any other hand."""
+        the best, if this seat is one of them; with one hand left after this one, :data:`MATCH_BONUS`
+        times the :func:`lead_equity` of the lead it leaves; 0 in any other hand."""
+        finals = {s: self.scores[s] + p for s, p in points.items()}
+        if self.one_left:
+            lead = finals[self.seat] - max(v for s, v in finals.items() if s != self.seat)
+            return MATCH_BONUS * lead_equity(lead)
         if not self.last_hand:
             return 0.0
-        finals = {s: self.scores[s] + p for s, p in points.items()}
         best = max(finals.values())
         if finals.get(self.seat, best - 1) != best:
             return 0.0
@@ -126,4 +163,4 @@ def match_stakes(mv: MatchView | None) -> Stakes | None:
     return None if mv is None else Stakes.of(mv)
 
 
-__all__ = ["MATCH_BONUS", "Stakes", "match_stakes"]
+__all__ = ["HAND_LOSS_SHARES", "MATCH_BONUS", "Stakes", "lead_equity", "match_stakes"]
