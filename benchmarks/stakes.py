@@ -11,14 +11,19 @@ Run (one variant per process, so the two can share a 2-core machine, then paired
 the last hand of a series played for the match, a rubber's showdowns and races weighed by
 elimination, :mod:`rummykit.bots.stakes`); ``points`` is the same bot playing every hand for its
 points; ``equity`` is ``stakes`` with the hand before the last of a heads-up German series valued by
-the chance of winning the series its lead gives (:attr:`~rummykit.bots.ismcts.IsmctsBot.lead_equity`). Both play the arena's matches (``rummykit arena --matches``: the same deal seeds, the seats
-rotated, the same bot seeds), so until the match state first changes a decision the two play
-identical moves, and the paired difference per match isolates what the stakes are worth.
+the chance of winning the series its lead gives (:attr:`~rummykit.bots.ismcts.IsmctsBot.lead_equity`).
+All play the arena's matches (``rummykit arena --matches``: the same deal seeds, the seats rotated,
+the same bot seeds), so until the match state first changes a decision two variants play identical
+moves, and the paired difference per match isolates what the change is worth.
 
 ``play`` writes one JSON line per match (the arena's game index, the search bot's win share and
 match points and the opponent's) and prints the summary; ``pair`` prints each file's matches won
 (Wilson interval) and points, and the paired differences per match (mean ± 95 %) with the share of
 matches where the two differ.
+
+``margins`` prints the distribution :data:`~rummykit.bots.stakes.HAND_LOSS_SHARES` was read from:
+the points by which heads-up German hands between two greedy bots are lost, at every twentieth of
+the hands (``python benchmarks/stakes.py margins --hands 3000``).
 """
 
 from __future__ import annotations
@@ -27,11 +32,13 @@ import argparse
 import json
 import math
 import os
+import random
 import time
 from pathlib import Path
 
+import rummykit as rk
 from rummykit.arena import ArenaConfig, build_games, play_game, wilson_interval
-from rummykit.bots import Bot, register_bot
+from rummykit.bots import Bot, make_bot, register_bot
 from rummykit.bots.ismcts import IsmctsBot
 
 
@@ -123,6 +130,29 @@ def pair(first: Path, second: Path) -> None:
     print(f"matches that differ: {differ} of {len(common)}")
 
 
+def margins(hands: int) -> None:
+    """Print the points by which ``hands`` heads-up German hands of greedy against greedy (seeds 0
+    to ``hands - 1``) are lost, at every twentieth of them."""
+    rules = rk.Rules.preset("german")
+    bots = [make_bot("greedy"), make_bot("greedy")]
+    lost = []
+    for seed in range(hands):
+        rnd = rk.Round.new(rules, 2, seed=seed)
+        rng = random.Random(seed)
+        while not rnd.is_over:
+            seat = rnd.to_move
+            rnd.apply(bots[seat].choose(rnd.view(seat), rnd.legal_actions(), rng))
+        assert rnd.result is not None
+        margin = abs(rnd.result.points[0] - rnd.result.points[1])
+        if margin:
+            lost.append(margin)
+    lost.sort()
+    print(f"{len(lost)} hands lost by a mean of {sum(lost) / len(lost):.2f} points")
+    for i in range(21):
+        share = i / 20
+        print(f"{share:.2f}: {lost[min(len(lost) - 1, int(share * len(lost)))]}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -137,8 +167,12 @@ def main() -> None:
     q = sub.add_parser("pair", help="the paired differences of two files")
     q.add_argument("first", type=Path)
     q.add_argument("second", type=Path)
+    m = sub.add_parser("margins", help="the margins German hands are lost by (greedy against greedy)")
+    m.add_argument("--hands", type=int, default=3000)
     args = parser.parse_args()
-    if args.command == "play":
+    if args.command == "margins":
+        margins(args.hands)
+    elif args.command == "play":
         play(args.rules, args.level, args.opponent, args.matches, args.seed, args.variant, args.out)
     else:
         pair(args.first, args.second)
