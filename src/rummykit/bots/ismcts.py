@@ -219,7 +219,8 @@ class IsmctsBot:
 
     def utility(self, points: dict[int, float], seat: int) -> float:
         """A play-out's worth to ``seat``: :func:`~rummykit.bots.rollout.utility`, plus what it does
-        to the match in the last hand of a series (:meth:`Stakes.hand_term`)."""
+        to the match in the last hand of a series (and with :attr:`lead_equity` the one before it:
+        :meth:`Stakes.hand_term`)."""
         value = utility(points, seat, self.win_bonus)
         return value if self.stakes is None else value + self.stakes.hand_term(points)
 
@@ -231,8 +232,7 @@ class IsmctsBot:
     def follow_match(self, mv: MatchView) -> None:
         """Show the bot the match of its next decision (one decision: a decision made without the
         match shown is played for the hand's points)."""
-        stakes = Stakes.of(mv, self.lead_equity) if self.match_aware else None
-        self._next_stakes = stakes if stakes is not None and stakes.seat == mv.seat else None
+        self._next_stakes = Stakes.of(mv, self.lead_equity) if self.match_aware else None
 
     def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
         self.stakes, self._next_stakes = self._next_stakes, None
