@@ -30,14 +30,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import random
 import time
 from pathlib import Path
 
 import rummykit as rk
-from rummykit.arena import ArenaConfig, build_games, play_game, wilson_interval
+from rummykit.arena import ArenaConfig, build_games, mean_interval, play_game, wilson_interval
 from rummykit.bots import Bot, make_bot, register_bot
 from rummykit.bots.ismcts import IsmctsBot
 
@@ -97,13 +96,6 @@ def _read(path: Path) -> dict[int, dict[str, float]]:
     return rows
 
 
-def _mean_ci(values: list[float]) -> tuple[float, float]:
-    n = len(values)
-    mean = sum(values) / n
-    var = sum((v - mean) ** 2 for v in values) / max(1, n - 1)
-    return mean, 1.96 * math.sqrt(var / n)
-
-
 def _summary(name: str, rows: dict[int, dict[str, float]]) -> None:
     n = len(rows)
     won = sum(r["won"] for r in rows.values())
@@ -125,8 +117,8 @@ def pair(first: Path, second: Path) -> None:
     lead = [(a[i]["points"] - a[i]["opponent"]) - (b[i]["points"] - b[i]["opponent"]) for i in common]
     differ = sum(1 for i in common if a[i] != b[i])
     for label, values in (("matches won", won), ("lead in points", lead)):
-        mean, ci = _mean_ci(values)
-        print(f"paired {label}: {mean:+.4f} ± {ci:.4f} per match")
+        mean, _, high = mean_interval(values)
+        print(f"paired {label}: {mean:+.4f} ± {high - mean:.4f} per match")
     print(f"matches that differ: {differ} of {len(common)}")
 
 

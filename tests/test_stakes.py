@@ -11,7 +11,7 @@ from rummykit.bots import match_action
 from rummykit.bots.base import MatchView
 from rummykit.bots.ismcts import IsmctsBot
 from rummykit.bots.search import Budget
-from rummykit.bots.stakes import MATCH_BONUS, Stakes, lead_equity, match_stakes
+from rummykit.bots.stakes import MATCH_BONUS, Stakes, lead_equity
 from rummykit.match import MatchPosition
 from rummykit.testing import arrange_deck
 from rummykit.views import PlayerView
@@ -33,7 +33,6 @@ def test_match_view_counts_the_hands_left_of_a_series() -> None:
 
 
 def test_only_a_decisive_hand_has_stakes() -> None:
-    assert match_stakes(None) is None
     assert Stakes.of(_view(GERMAN, (0, 0))) is None  # a hand still to come: play for points
     assert Stakes.of(_view(GERMAN, (10, 40), hands_dealt=1)) is not None
     assert Stakes.of(_view(rk.Rules.parse("german(match_end=single_hand)"), (0, 0))) is None

@@ -253,6 +253,14 @@ class Match:
         return tuple(self.chips_list)
 
     @property
+    def hands_left(self) -> int | None:
+        """Hands still to be dealt after the current one in a fixed series (``match_end =
+        fixed_hands``: ``num_hands``, by default one per player), else ``None``."""
+        if self.rules.match_end != "fixed_hands":
+            return None
+        return max(0, (self.rules.num_hands or self.players) - self.hands_dealt)
+
+    @property
     def active_seats(self) -> tuple[int, ...]:
         """Seats not eliminated."""
         return tuple(s for s in range(self.players) if not self.eliminated[s])
@@ -370,7 +378,7 @@ class Match:
             return False
         if end == "single_hand" and result.scored:
             return self._end(self._lowest())
-        if end == "fixed_hands" and self.hands_dealt >= (rules.num_hands or self.players):
+        if end == "fixed_hands" and self.hands_left == 0:
             return self._end(self._lowest())
         if end == "penalty_limit" and max(self.penalties) >= rules.penalty_limit:
             return self._end(self._lowest())

@@ -197,9 +197,7 @@ class MatchPublic(Protocol):
     @property
     def scores(self) -> tuple[int, ...]: ...
     @property
-    def players(self) -> int: ...
-    @property
-    def hands_dealt(self) -> int: ...
+    def hands_left(self) -> int | None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,10 +227,6 @@ class MatchView:
 
     @classmethod
     def of(cls, match: MatchPublic, seat: int) -> MatchView:
-        rules = match.rules
-        hands_left = None
-        if rules.match_end == "fixed_hands":
-            hands_left = max(0, (rules.num_hands or match.players) - match.hands_dealt)
         totals = match.totals
         active = match.active_seats
         others = [totals[s] for s in active if s != seat and totals[s] <= totals[seat]]
@@ -248,5 +242,5 @@ class MatchView:
             buyback_cost=match.rules.buyback_cost,
             threshold=match.rules.elimination_threshold,
             scores=match.scores,
-            hands_left=hands_left,
+            hands_left=match.hands_left,
         )

@@ -39,7 +39,7 @@ points, so the match decides and the points break ties."""
 HAND_LOSS_SHARES: Final = (
     (2, 0.0), (3, 0.2), (4, 0.25), (6, 0.35), (9, 0.5), (12, 0.6), (16, 0.7), (19, 0.75), (22, 0.8),
     (28, 0.85), (40, 0.9), (79, 0.95), (290, 1.0),
-)  # fmt: skip
+)
 """German Rummy heads-up: the share of hands lost by fewer than so many points (knots of the
 distribution, linear between them), from 3,000 hands of greedy against greedy: half of the hands are
 lost by fewer than 9 points, one in ten by 40 or more (a Hand-Rommé doubles)."""
@@ -158,9 +158,4 @@ def _capped(rules: Rules, threshold: int) -> Rules:
     return rules.replace(knock_threshold=threshold)
 
 
-def match_stakes(mv: MatchView | None) -> Stakes | None:
-    """:meth:`Stakes.of` for a view that may be missing (a hand played outside a match)."""
-    return None if mv is None else Stakes.of(mv)
-
-
-__all__ = ["HAND_LOSS_SHARES", "MATCH_BONUS", "Stakes", "lead_equity", "match_stakes"]
+__all__ = ["HAND_LOSS_SHARES", "MATCH_BONUS", "Stakes", "lead_equity"]
