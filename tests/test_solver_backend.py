@@ -38,6 +38,17 @@ def test_info_names_the_backend() -> None:
     assert compiled.describe() in result.output
 
 
+def test_version_flag_names_version_and_backend() -> None:
+    from rummykit import __version__
+
+    result = CliRunner().invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert result.output.strip() == f"rummykit {__version__}; {backend.describe()}"
+    with backend.use("python"):
+        result = CliRunner().invoke(app, ["--version"])
+    assert "solver backend: python" in result.output
+
+
 def test_select_and_use() -> None:
     before = backend.current
     with backend.use("python") as chosen:

@@ -39,6 +39,31 @@ app = typer.Typer(
 )
 
 
+def _print_version(value: bool) -> None:
+    if not value:
+        return
+    from rummykit import __version__
+    from rummykit.solver import backend
+
+    typer.echo(f"rummykit {__version__}; {backend.describe()}")
+    raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_print_version,
+            is_eager=True,
+            help="Print the version and the active solver backend, then exit.",
+        ),
+    ] = False,
+) -> None:
+    """Options read before any command (``--version``)."""
+
+
 def _fail(message: str) -> NoReturn:
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(EXIT_BAD_INPUT)
