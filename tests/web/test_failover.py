@@ -18,9 +18,8 @@ from sqlalchemy import create_engine, text
 
 from rummykit.rules import Rules
 from rummykit.web import protocol
-from rummykit.web.limits import ServerSettings
 from rummykit.web.store import Store
-from rummykit.web.tables import TableManager
+from rummykit.web.tables import new_table_match
 
 websockets_sync = pytest.importorskip("websockets.sync.client", reason="websockets is not installed")
 httpx = pytest.importorskip("httpx")
@@ -130,10 +129,9 @@ def test_three_processes_one_killed_mid_hand(postgres_url: str, server_factory: 
     try:
         record = stored.actions(code)
         assert record == acknowledged  # nothing lost, nothing twice
-        manager = TableManager(stored, ServerSettings())
         table = stored.load(code)
         assert table is not None and table.status == "over"
-        match = manager._new_match(Rules.parse(table.rules), 3, table.seed, table.secret, table.dealer)
+        match = new_table_match(Rules.parse(table.rules), 3, table.seed, table.secret, table.dealer)
         for move in record:
             match.apply(move)
         assert protocol.match_json(match) == state["match"]

@@ -11,8 +11,8 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 
 from rummykit.web.limits import ServerSettings
+from rummykit.web.manager import TableManager
 from rummykit.web.store import Store, StoredAction, StoredTable
-from rummykit.web.tables import TableManager
 
 
 def stored(code: str) -> StoredTable:

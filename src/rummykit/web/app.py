@@ -54,6 +54,7 @@ from rummykit.rules import PRESET_NAMES, Rules
 from rummykit.web import protocol
 from rummykit.web.houserules import house_rules
 from rummykit.web.limits import MAX_BODY_BYTES, BodyLimit, RateLimiter, ServerSettings, retry_after
+from rummykit.web.manager import TableManager
 from rummykit.web.owners import LEASE_SECONDS, RENEW_SECONDS
 from rummykit.web.protocol import CreateTable, JoinTable, SeatGrant, TokenBody, error_json
 from rummykit.web.relay import CLOSE_RESTART, relay, relayed_address
@@ -61,7 +62,7 @@ from rummykit.web.rematch import rematch
 from rummykit.web.rulebook import PageLang, preset_lines, preset_rules, rules_page
 from rummykit.web.seats import retake
 from rummykit.web.store import Store, default_database_url
-from rummykit.web.tables import WEB_BOT_KINDS, Client, LobbyError, Table, TableManager, default_bot_kind
+from rummykit.web.tables import WEB_BOT_KINDS, Client, LobbyError, Table, default_bot_kind
 from rummykit.web.texts import level_texts, messages_json
 
 STATIC: Final = Path(__file__).parent / "static"

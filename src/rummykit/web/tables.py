@@ -1,4 +1,5 @@
-"""Tables of the web server: lobby, seats and tokens, serialised moves, bots and persistence.
+"""A table of the web server: lobby entry, seats and tokens, serialised moves, bots and persistence
+(all tables of a process: :mod:`rummykit.web.manager`).
 
 Each table holds one :class:`rummykit.Match`. Moves on a table are serialised by the table's lock; a
 move names the state ``version`` (the number of actions applied so far) it was made against, and a
@@ -33,44 +34,35 @@ import hashlib
 import hmac
 import json
 import logging
-import multiprocessing
-import os
 import random
 import secrets
-import threading
-import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import asdict, dataclass
-from functools import partial
-from typing import Any, Final, Literal, TypeVar
+from typing import Any, Final, Literal, Protocol, TypeVar
 
 import orjson
 from pydantic import ValidationError
 from sqlalchemy.exc import IntegrityError
 
 from rummykit.actions import Action
-from rummykit.bots import Bot, make_bot, match_action
-from rummykit.errors import IllegalActionError, IllegalMeldError, NotationError, RulesError, RummyError
+from rummykit.bots import Bot, make_bot
+from rummykit.errors import IllegalActionError, IllegalMeldError, NotationError, RummyError
 from rummykit.match import Match
 from rummykit.melds import arrange_meld
-from rummykit.rules import Rules, option_range
+from rummykit.rules import Rules
 from rummykit.seating import draw_first_dealer
 from rummykit.web import handlog, practice, protocol
 from rummykit.web.chat import ChatMessage, ChatRoom
-from rummykit.web.coordination import Listener, Notice
 from rummykit.web.dealing import (
     SEEDED_NOTICE,
     DealtMatch,
     SecretRandom,
     derive_key,
-    new_secret,
     seat_draw_seed,
     seeded_key,
 )
-from rummykit.web.limits import RateLimiter, ServerSettings
+from rummykit.web.limits import ServerSettings
 from rummykit.web.moves import Allowed, allowed
-from rummykit.web.owners import RENEW_SECONDS, Cluster, Route, address_digest
 from rummykit.web.protocol import (
     ActMessage,
     BackMessage,
@@ -81,18 +73,14 @@ from rummykit.web.protocol import (
     MovesMessage,
     PingMessage,
     error_json,
-    hints_policy,
 )
-from rummykit.web.store import OPEN_STATUSES, LobbyConflict, Store, StoredAction, StoredTable
+from rummykit.web.store import LobbyConflict, Store, StoredAction, StoredTable
 from rummykit.web.texts import action_texts, engine_error_texts
 
 log = logging.getLogger("rummykit.web")
+T = TypeVar("T")
 
-CODE_ALPHABET: Final = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-CODE_LENGTH: Final = 6
 TOKEN_BYTES: Final = 24
-LOBBY_LIST_SECONDS: Final = 1.0
-"""How long a process reuses the lobby list it read from a shared database."""
 CLIENT_QUEUE: Final = 64
 """Messages queued for one connection before it is dropped as too slow."""
 HINTS_OFF: Final = (
@@ -102,18 +90,6 @@ HINTS_OFF: Final = (
 
 Status = Literal["waiting", "playing", "over", "closed", "expired"]
 OPEN: Final = ("waiting", "playing")
-T = TypeVar("T")
-
-
-def _follow_parent(parent: int) -> None:
-    """In a bot process: exit when the server process is gone (even killed with SIGKILL)."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="rummykit-parent-watch", daemon=True).start()
 
 
 def _dumps(value: Any) -> str:
@@ -220,7 +196,7 @@ def lobby_entry(
 
 
 @functools.lru_cache(maxsize=256)
-def _parse_rules(text: str) -> Rules:
+def stored_rules(text: str) -> Rules:
     return Rules.parse(text)
 
 
@@ -231,7 +207,7 @@ def stored_lobby_json(row: dict[str, Any], turn_seconds: float) -> dict[str, Any
         {**Seat(**s).public(), "seat": i, "connected": False, "away": False}
         for i, s in enumerate(json.loads(row["seats"]))
     ]
-    rules = _parse_rules(row["rules"])
+    rules = stored_rules(row["rules"])
     return lobby_entry(
         row["code"], row["status"], rules, row["rules"], row["takeover_seconds"], turn_seconds,
         row["secret"] is None, seats, 0, row["hints"],
@@ -264,12 +240,53 @@ class Client:
             self.queue.put_nowait(None)
 
 
+def new_table_match(
+    rules: Rules, players: int, seed: int | None, secret: bytes | None, dealer: int | None
+) -> Match:
+    """A secret table's match deals from the secret; a seeded one is the library's seeded match.
+
+    The first dealer is drawn (RULES.md §3.2) from the secret or the seed, so a stored table
+    repeats its draw; a table stored with another first dealer keeps that dealer without a draw.
+    """
+    if secret is not None:
+        draw_seed = seat_draw_seed(secret)
+    elif seed is not None:
+        draw_seed = seed
+    else:
+        raise ValueError("a table deals from its secret or from a seed")
+    draw = draw_first_dealer(rules, players, draw_seed)
+    chosen = draw if dealer is None or dealer == draw.dealer else None
+    if secret is not None:
+        return DealtMatch.from_secret(rules, players, secret, dealer=dealer, draw=chosen)
+    return Match.new(rules, players, seed=seed, dealer=dealer, draw=chosen)
+
+
+class TableHost(Protocol):
+    """What a table uses of the server that holds it (:class:`rummykit.web.manager.TableManager`)."""
+
+    settings: ServerSettings
+    store: Store
+
+    @property
+    def bot_delay(self) -> float: ...
+
+    async def db(self, fn: Callable[..., T], *args: Any) -> T: ...
+
+    async def append(self, record: StoredAction) -> None: ...
+
+    async def think(self, bot: Bot, match: Match, rng: random.Random) -> Action: ...
+
+    def unload(self, table: Table) -> None: ...
+
+    async def create(self, spec: CreateTable, address: str | None = None) -> tuple[Table, int, str]: ...
+
+
 class Table:
-    """One table: lobby, match, connections. Create through :class:`TableManager`."""
+    """One table: lobby, match, connections. Create through :class:`~rummykit.web.manager.TableManager`."""
 
     def __init__(
         self,
-        manager: TableManager,
+        manager: TableHost,
         code: str,
         rules: Rules,
         seed: int | None,
@@ -343,7 +360,7 @@ class Table:
 
     def fresh_match(self) -> Match:
         """This table's match before its first move."""
-        return self.manager._new_match(self.rules, self.players, self.seed, self.secret, self.dealer)
+        return new_table_match(self.rules, self.players, self.seed, self.secret, self.dealer)
 
     def seat_for_token(self, token: str) -> int | None:
         digest = hash_token(token)
@@ -961,460 +978,3 @@ class Table:
         await self._save_lobby()
         self.broadcast()
         asyncio.get_running_loop().call_soon(self.kick)
-
-
-class TableManager:
-    """All tables of a server, their storage, the bounds of :class:`ServerSettings` and the clocks."""
-
-    def __init__(self, store: Store, settings: ServerSettings | None = None, relay_address: str = "") -> None:
-        self.store = store
-        self.settings = settings or ServerSettings()
-        self.relay_address = relay_address
-        """``host:port`` where other server processes reach this one (:mod:`rummykit.web.relay`)."""
-        self.cluster: Cluster | None = None
-        """The other processes sharing the database (PostgreSQL), through it."""
-        self.tables: dict[str, Table] = {}
-        self._connections: dict[str, int] = {}
-        self._leases: asyncio.Task[None] | None = None
-        self._lobby_rows: tuple[float, list[dict[str, Any]]] | None = None
-        self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-db")
-        self._clock: asyncio.Task[None] | None = None
-        self._pending: list[tuple[StoredAction, asyncio.Future[None]]] = []
-        self._writer: asyncio.Task[None] | None = None
-        self._thinkers: ProcessPoolExecutor | None = None
-        self._listener: Listener | None = None
-        self._refreshing: set[asyncio.Task[None]] = set()
-
-    @property
-    def bot_delay(self) -> float:
-        return self.settings.bot_delay
-
-    @property
-    def takeover_seconds(self) -> float:
-        return self.settings.takeover_seconds
-
-    async def db(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run a storage call on the single database thread (writes stay in order)."""
-        return await asyncio.get_running_loop().run_in_executor(self._db, partial(fn, *args))
-
-    async def append(self, record: StoredAction) -> None:
-        """Store one action in the next group commit; returns once that transaction committed.
-
-        Moves arriving during one event-loop tick, on any tables, share one transaction (and one
-        trip to the database thread); a failing group is retried action by action, so one refused
-        action (a version already taken) fails alone."""
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append((record, future))
-        if self._writer is None or self._writer.done():
-            self._writer = asyncio.get_running_loop().create_task(self._write_groups())
-        await future
-
-    async def _write_groups(self) -> None:
-        while self._pending:
-            await asyncio.sleep(0)  # the rest of this tick's moves join the group
-            group, self._pending = self._pending, []
-            try:
-                await self.db(self.store.append_actions, [record for record, _ in group])
-            except Exception:
-                for record, future in group:
-                    try:
-                        await self.db(self.store.append_actions, [record])
-                    except Exception as exc:
-                        if not future.done():
-                            future.set_exception(exc)
-                    else:
-                        if not future.done():
-                            future.set_result(None)
-            else:
-                for _, future in group:
-                    if not future.done():
-                        future.set_result(None)
-
-    async def think(self, bot: Bot, match: Match, rng: random.Random) -> Action:
-        """A bot's decision, made in the bot processes (or a thread with ``bot_processes=0``)."""
-        loop = asyncio.get_running_loop()
-        if self.settings.bot_processes == 0:
-            return await asyncio.to_thread(match_action, bot, match, rng)
-        if self._thinkers is None:
-            self._thinkers = ProcessPoolExecutor(
-                self.settings.bot_processes,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_follow_parent,
-                initargs=(os.getpid(),),
-            )
-        return await loop.run_in_executor(self._thinkers, match_action, bot, match, rng)
-
-    def on_notice(self, notice: Notice) -> None:
-        """A change announced by another server process (on the event loop)."""
-        table = self.tables.get(notice.code)
-        if table is None:
-            return
-        loop = asyncio.get_running_loop()
-        task: asyncio.Task[None] | None = None
-        if notice.kind == "p" and notice.number is not None:
-            table.seat_taken_elsewhere(notice.number)
-        elif notice.kind == "l":
-            task = loop.create_task(table.refresh())
-        if task is not None:
-            self._refreshing.add(task)
-            task.add_done_callback(self._refreshing.discard)
-
-    def unload(self, table: Table) -> None:
-        """Forget a table without changing it (another process serves its people)."""
-        table.cancel()
-        if self.tables.get(table.code) is table:
-            del self.tables[table.code]
-        if self.cluster is not None:
-            task = asyncio.get_running_loop().create_task(self.db(self.cluster.release, [table.code]))
-            self._refreshing.add(task)
-            task.add_done_callback(self._refreshing.discard)
-
-    @staticmethod
-    def _key(code: str) -> str | None:
-        key = code.strip().upper()
-        return key if len(key) == CODE_LENGTH and all(ch in CODE_ALPHABET for ch in key) else None
-
-    async def route(self, code: str, claim: bool = True) -> Route | None:
-        """Which process plays table ``code`` (:mod:`rummykit.web.owners`): this one for a table
-        held here or (``claim``: a websocket arrived) a table without a live owner, which becomes
-        this process's now; ``None`` when there is no such table."""
-        key = self._key(code)
-        if key is None:
-            return None
-        table = self.tables.get(key)
-        if self.cluster is None or (table is not None and table.owned):
-            return Route(mine=True)
-        return await self.db(self.cluster.route, key, claim)
-
-    async def find(self, code: str) -> Table:
-        """The table ``code``; with a shared database, one another process made is loaded from it.
-
-        A table this process has claimed (:meth:`route`) is kept (people not connected here are away
-        from now, so bots play for them after the takeover time). Any other is loaded as a copy for
-        one lobby request (join, start, leave, retake) and not kept."""
-        key = self._key(code)
-        table = self.tables.get(key) if key is not None else None
-        if table is None and key is not None and self.store.shared:
-            route = await self.route(key, claim=False)  # the websocket path has claimed it
-            stored = await self.db(self.store.load, key) if route is not None else None
-            if route is not None and stored is not None and stored.status in OPEN_STATUSES:
-                table = self.tables.get(key)
-                if table is None:
-                    try:
-                        table = self._rebuild(stored)
-                    except (RummyError, ValueError, KeyError) as exc:
-                        log.error("table %s cannot be restored: %s", key, exc)
-                        raise LobbyError(404, f"no table {code[:16]!r}") from None
-                    if route.mine:
-                        self.tables[key] = table
-                        if table.status == "playing":
-                            for i, s in enumerate(table.seats):
-                                if s.kind == "human":
-                                    table._mark_away(i)
-                    else:
-                        table.owned = False
-        if table is None:
-            raise LobbyError(404, f"no table {code[:16]!r}")
-        return table
-
-    async def lobby(self, code: str) -> dict[str, Any]:
-        """The lobby of one table (``GET /api/tables/{code}``), without loading it here."""
-        key = self._key(code)
-        table = self.tables.get(key) if key is not None else None
-        if table is not None:
-            return table.lobby_json()
-        if key is not None and self.store.shared:
-            row = await self.db(self.store.lobby_row, key)
-            if row is not None and row["status"] in OPEN_STATUSES:
-                return stored_lobby_json(row, self.settings.turn_seconds)
-        raise LobbyError(404, f"no table {code[:16]!r}")
-
-    async def rules_of(self, code: str) -> tuple[str, Rules]:
-        """A table's code and rules (its rules page), without loading it into this process."""
-        key = self._key(code)
-        table = self.tables.get(key) if key is not None else None
-        if table is not None:
-            return table.code, table.rules
-        if key is not None and self.store.shared:
-            row = await self.db(self.store.lobby_row, key)
-            if row is not None and row["status"] in OPEN_STATUSES:
-                return key, _parse_rules(row["rules"])
-        raise LobbyError(404, f"no table {code[:16]!r}")
-
-    async def lobbies(self, limit: int = 50) -> list[dict[str, Any]]:
-        """The lobby list: the newest ``limit`` open tables, oldest first; with a shared database
-        every process's tables (the database is the list)."""
-        if not self.store.shared:
-            return [t.lobby_json() for t in self.open_tables()[-limit:]]
-        now = asyncio.get_running_loop().time()
-        if self._lobby_rows is None or now - self._lobby_rows[0] >= LOBBY_LIST_SECONDS:
-            # Read at most once a second however often strangers ask (the list is public).
-            self._lobby_rows = (now, await self.db(self.store.lobbies, limit))
-        rows = self._lobby_rows[1]
-        listed = []
-        for row in reversed(rows):
-            table = self.tables.get(row["code"])
-            if table is not None and table.owned:
-                listed.append(table.lobby_json())
-            else:
-                listed.append(stored_lobby_json(row, self.settings.turn_seconds))
-        return listed
-
-    # Per-address bounds (every process together, with a shared database) --------------------------
-    async def take(self, limiter: RateLimiter, kind: str, address: str) -> float:
-        """Spend one token of ``address``'s bucket ``kind``: ``0.0`` if granted, else seconds to wait.
-
-        With a shared database the bucket there decides, behind this process's own bucket of the
-        same rate: a stranger over the rate is refused without costing the database a transaction."""
-        wait = limiter.take(address)
-        if self.cluster is None or wait > 0:
-            return wait
-        digest = address_digest(address)
-        return await self.db(self.cluster.take, kind, digest, limiter.rate, limiter.burst)
-
-    async def open_connection(self, address: str) -> bool:
-        """Count a websocket connection from ``address`` unless it has the most allowed."""
-        most = self.settings.max_connections_per_address
-        if self.cluster is not None:
-            return await self.db(self.cluster.open_connection, address_digest(address), most)
-        if self._connections.get(address, 0) >= most:
-            return False
-        self._connections[address] = self._connections.get(address, 0) + 1
-        return True
-
-    async def close_connection(self, address: str) -> None:
-        if self.cluster is not None:
-            await self.db(self.cluster.close_connection, address_digest(address))
-            return
-        self._connections[address] -= 1
-        if self._connections[address] <= 0:
-            del self._connections[address]
-
-    async def _run_leases(self) -> None:
-        """Renew this process's lease; tables another process took over meanwhile are let go."""
-        assert self.cluster is not None
-        loop = asyncio.get_running_loop()
-        while True:
-            await asyncio.sleep(RENEW_SECONDS)
-            started = loop.time()
-            try:
-                owned = await self.db(self.cluster.renew, self.settings.idle_table_seconds)
-            except Exception:
-                log.exception("the lease could not be renewed")
-                continue
-            for table in list(self.tables.values()):
-                if table.status in OPEN and table.code not in owned and table.loaded_at < started:
-                    log.warning("table %s is played by another process now", table.code)
-                    self.unload(table)
-
-    def get(self, code: str) -> Table:
-        table = self.tables.get(code.strip().upper())
-        if table is None:
-            raise LobbyError(404, f"no table {code[:16]!r}")
-        return table
-
-    def open_tables(self) -> list[Table]:
-        return [t for t in self.tables.values() if t.status in OPEN]
-
-    async def load(self) -> None:
-        """Rebuild every open stored table by replaying its actions; people are away until they
-        reconnect. Then start the clocks.
-
-        With a shared database (PostgreSQL), tables are instead loaded when a client asks for one
-        (:meth:`find`), and changes made by other processes arrive as notices."""
-        loop = asyncio.get_running_loop()
-        if self.store.shared:
-            key = secrets.token_hex(24)
-            self.cluster = Cluster(self.store.engine, self.store.origin, self.relay_address, key)
-            await self.db(self.cluster.register)
-            self._listener = Listener(self.store.engine, self.store.origin, self.on_notice)
-            await asyncio.to_thread(self._listener.start, loop)
-            self._clock = loop.create_task(self._run_clock())
-            self._leases = loop.create_task(self._run_leases())
-            return
-        for stored in await self.db(self.store.load_open):
-            try:
-                table = self._rebuild(stored)
-            except (RummyError, ValueError, KeyError) as exc:
-                log.error("table %s cannot be restored: %s", stored.code, exc)
-                continue
-            self.tables[table.code] = table
-            if table.status == "playing":
-                for i, s in enumerate(table.seats):
-                    if s.kind == "human":
-                        table._mark_away(i)
-        self._clock = asyncio.get_running_loop().create_task(self._run_clock())
-
-    def _rebuild(self, stored: StoredTable) -> Table:
-        rules = Rules.parse(stored.rules)
-        match = practice.replay(
-            partial(self._new_match, rules, stored.players, stored.seed, stored.secret, stored.dealer),
-            practice.effective_actions(stored.actions),
-        )
-        seats = [Seat(**s) for s in stored.seats]
-        status: Status = stored.status  # type: ignore[assignment]
-        if match.is_over and status == "playing":
-            status = "over"
-        table = Table(
-            self,
-            stored.code,
-            rules,
-            stored.seed,
-            stored.secret,
-            stored.dealer,
-            seats,
-            status,
-            stored.takeover_seconds,
-            match,
-            stored.creator,
-            hints_policy(stored.hints),
-        )
-        table._lobby_seen = (stored.status, json.dumps(stored.seats))
-        table.records = len(stored.actions)
-        return table
-
-    @staticmethod
-    def _new_match(
-        rules: Rules, players: int, seed: int | None, secret: bytes | None, dealer: int | None
-    ) -> Match:
-        """A secret table's match deals from the secret; a seeded one is the library's seeded match.
-
-        The first dealer is drawn (RULES.md §3.2) from the secret or the seed, so a stored table
-        repeats its draw; a table stored with another first dealer keeps that dealer without a draw.
-        """
-        if secret is not None:
-            draw_seed = seat_draw_seed(secret)
-        elif seed is not None:
-            draw_seed = seed
-        else:
-            raise ValueError("a table deals from its secret or from a seed")
-        draw = draw_first_dealer(rules, players, draw_seed)
-        chosen = draw if dealer is None or dealer == draw.dealer else None
-        if secret is not None:
-            return DealtMatch.from_secret(rules, players, secret, dealer=dealer, draw=chosen)
-        return Match.new(rules, players, seed=seed, dealer=dealer, draw=chosen)
-
-    async def _check_capacity(self, digest: str | None) -> None:
-        settings = self.settings
-        if self.cluster is not None:
-            total, mine = await self.db(self.cluster.open_tables, digest)
-        else:
-            open_tables = self.open_tables()
-            total = len(open_tables)
-            mine = sum(1 for t in open_tables if t.address == digest)
-        if total >= settings.max_tables:
-            raise LobbyError(429, f"the server has {total} open tables, its limit", 60.0)
-        if digest is not None and mine >= settings.max_tables_per_address:
-            raise LobbyError(
-                429,
-                f"{mine} open tables were created from your address, the limit; finish or leave one first",
-                60.0,
-            )
-
-    @staticmethod
-    def check_server_rules(rules: Rules) -> None:
-        """Refuse what the library allows but a server does not: a hand that need never end."""
-        if rules.max_stock_rebuilds is None:
-            low, high = option_range("max_stock_rebuilds")
-            raise LobbyError(
-                400,
-                "max_stock_rebuilds: unlimited is not offered by this server (a hand must be able to "
-                f"end); choose between {low} and {high}",
-            )
-
-    async def create(self, spec: CreateTable, address: str | None = None) -> tuple[Table, int, str]:
-        """A new table created from client ``address`` (with a shared database, it is played by the
-        process its first websocket reaches)."""
-        digest = None if address is None else address_digest(address)
-        await self._check_capacity(digest)
-        if spec.seed is not None and not self.settings.allow_seeded:
-            raise LobbyError(400, "this server does not offer seeded tables (no 'seed')")
-        secret = None if spec.seed is not None else new_secret()
-        try:
-            rules = Rules.from_mapping({"preset": spec.preset, **spec.overrides})
-            if Rules.parse(str(rules)) != rules:
-                raise LobbyError(400, f"the rule set {rules} does not survive its text form")
-            self.check_server_rules(rules)
-            match = self._new_match(rules, spec.seats, spec.seed, secret, None)
-        except RulesError as exc:
-            raise LobbyError(400, str(exc), texts=engine_error_texts(exc)) from None
-        if len(spec.bots) > spec.seats - 1:
-            raise LobbyError(400, f"at most {spec.seats - 1} bots at a table of {spec.seats}")
-        seats = [Seat("human", spec.name.strip() or "Player 1")]
-        seats += [Seat("open") for _ in range(spec.seats - 1 - len(spec.bots))]
-        for i, b in enumerate(spec.bots, start=len(seats)):
-            kind = b.kind or default_bot_kind()
-            if kind.split(":", 1)[0].strip().lower() not in WEB_BOT_KINDS:
-                raise LobbyError(400, f"unknown bot {kind!r}; bots: {', '.join(WEB_BOT_KINDS)}")
-            try:
-                make_bot(kind, b.level)
-            except RummyError as exc:
-                raise LobbyError(400, str(exc)) from None
-            seats.append(Seat("bot", f"Bot {i + 1}", kind, b.level))
-        code = self._new_code()
-        takeover = spec.takeover_seconds if spec.takeover_seconds is not None else self.takeover_seconds
-        table = Table(
-            self, code, rules, spec.seed, secret, match.first_dealer, seats, "waiting", takeover, match,
-            digest, spec.hints,
-        )  # fmt: skip
-        token = table._new_token(0)
-        await self.db(self.store.create, table._stored())
-        table._lobby_seen = ("waiting", json.dumps([asdict(s) for s in table.seats]))
-        if self.cluster is None:
-            self.tables[code] = table
-        else:
-            # The process that the table's first websocket reaches plays it (behind a proxy that
-            # hashes the table code, the machine all its websockets reach); until then this is a copy.
-            table.owned = False
-        if all(s.kind != "open" for s in seats):
-            async with table.lock:
-                await table._begin()
-        return table, 0, token
-
-    def _new_code(self) -> str:
-        while True:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if code not in self.tables:
-                return code
-
-    @property
-    def tick_seconds(self) -> float:
-        """How often the clocks run: once a second, more often for short test settings."""
-        s = self.settings
-        return max(0.02, min(1.0, s.turn_seconds / 4, s.idle_table_seconds / 4, s.finished_table_seconds / 4))
-
-    async def _run_clock(self) -> None:
-        loop = asyncio.get_running_loop()
-        while True:
-            await asyncio.sleep(self.tick_seconds)
-            now = loop.time()
-            for table in list(self.tables.values()):
-                try:
-                    await table.tick(now)
-                except Exception:
-                    log.exception("table %s: clock failed", table.code)
-                ended = table.ended_at
-                if ended is not None and now - ended >= self.settings.finished_table_seconds:
-                    table.cancel()
-                    self.tables.pop(table.code, None)
-
-    async def close(self) -> None:
-        for task in (self._clock, self._leases):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
-        if self._writer is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._writer, timeout=5.0)
-        if self._thinkers is not None:
-            self._thinkers.shutdown(wait=False, cancel_futures=True)
-        if self._listener is not None:
-            await asyncio.to_thread(self._listener.stop)
-        for table in self.tables.values():
-            table.cancel()
-        if self.cluster is not None:
-            with contextlib.suppress(Exception):
-                await self.db(self.cluster.release, None)  # the others may take the tables at once
-        await asyncio.get_running_loop().run_in_executor(None, partial(self._db.shutdown, wait=True))
-        self.store.close()
