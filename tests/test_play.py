@@ -18,6 +18,7 @@ from rummykit.bots import UnknownBotError
 from rummykit.cards import parse_cards
 from rummykit.cli import app, screen
 from rummykit.cli.hints import hint
+from rummykit.cli.parsing import short_error
 from rummykit.cli.play import CLEAR_ALL, MAX_LINE, Player, PlaySession, parse_input, resolve_bots
 from rummykit.cli.saves import latest_unfinished, load_saved
 from rummykit.errors import NotationError
@@ -178,6 +179,21 @@ def test_parse_input_short_forms() -> None:
     assert parse_input("help", hand, True) == "help"
     with pytest.raises(NotationError, match="no card at position 9: your hand has 5 cards"):
         parse_input("x 9", hand, True)
+
+
+def test_parse_input_refuses_an_unknown_word_by_pointing_at_help() -> None:
+    """A word that is neither a command, a short form nor an action's verb is not read as the
+    engine's notation (whose error lists verbs of every game); the player is sent to ``help``."""
+    hand = parse_cards("3C 4C 5C QS JK")
+    with pytest.raises(NotationError, match=r"^unknown command 's'; 'help' lists your moves") as caught:
+        parse_input("s 3", hand, False)
+    german = short_error(caught.value, "de")
+    assert german == "Unbekannter Befehl 's'; „hilfe“ zeigt deine Züge und die Kurzformen"
+    with pytest.raises(NotationError, match=r"^'hint' takes nothing after it$") as caught:
+        parse_input("hint please", hand, False)
+    assert short_error(caught.value, "de") == "Nach 'hint' steht nichts weiter"
+    assert parse_input("rules de", hand, False) == "rules de"
+    assert parse_input("DRAW", hand, False) == Draw()
 
 
 def test_hint_suggests_the_best_opening_then_discard() -> None:

@@ -249,6 +249,11 @@ _BARE: Final[dict[str, Action]] = {
     "pass": Pass(),
     "knock": KnockDeclare(),
 }
+ACTION_VERBS: Final = frozenset(
+    ("draw", "take", "open", "meld", "layoff", "swap", "discard", "knock", "rummy", "pass", "buyback",
+     "decline")
+)
+"""The first word of every action's notation."""
 _LAYOFF: Final = re.compile(r"^layoff\s+(\S+)\s+on\s+(\d+)(?:\s+(low|high))?$", re.IGNORECASE)
 _SWAP: Final = re.compile(r"^swap\s+(.+?)\s+on\s+(\d+)((?:\s+then\s+.+)?)$", re.IGNORECASE)
 

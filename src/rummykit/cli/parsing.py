@@ -2,8 +2,9 @@
 
 Short forms select cards by their position in the hand as shown (positions count from 1, in the
 displayed sort order): ``d`` draw, ``t`` take, ``m 1 2 3`` meld (or open), ``l 4 2`` lay card 4 off
-on meld 2, ``x 5`` discard, ``k 5`` knock, ``r 5`` call Rummy, ``b`` buy back. Anything else is read
-as the notation of :mod:`rummykit.actions` (``discard QS``). Meta commands (``help``, ``hint``,
+on meld 2, ``x 5`` discard, ``k 5`` knock, ``r 5`` call Rummy, ``b`` buy back. A line that starts with
+an action's verb is read as the notation of :mod:`rummykit.actions` (``discard QS``); any other
+first word is refused as an unknown command, pointing at ``help``. Meta commands (``help``, ``hint``,
 ``sort``, ``undo``, ``log``, ``rules``, ``quit`` …) are returned by name.
 
 A stranger types this input: a line is at most :data:`MAX_LINE` characters, and an error message
@@ -16,7 +17,7 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
-from rummykit.actions import Action
+from rummykit.actions import ACTION_VERBS, Action
 from rummykit.cards import Card
 from rummykit.errors import NotationError
 
@@ -102,7 +103,11 @@ def parse_input(text: str, hand: Sequence[Card], opened: bool) -> Action | str:
         return META_COMMANDS[verb]
     if verb == "rules" and rest.lower() in ("en", "de"):
         return f"rules {rest.lower()}"
+    if verb in META_COMMANDS:
+        raise NotationError(f"{first!r} takes nothing after it")
     verb = SHORT_VERBS.get(verb, verb)
+    if verb not in ACTION_VERBS:
+        raise NotationError(f"unknown command {first!r}; 'help' lists your moves and the short forms")
     words = rest.split()
     if verb == "meld" and not opened:
         verb = "open"

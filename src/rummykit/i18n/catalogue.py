@@ -561,6 +561,16 @@ ERRORS: Final[tuple[Entry, ...]] = (
     ),
     (
         "notation",
+        "unknown command {quoted}; 'help' lists your moves and the short forms",
+        "Unbekannter Befehl {quoted}; „hilfe“ zeigt deine Züge und die Kurzformen",
+    ),
+    (
+        "notation",
+        "{quoted} takes nothing after it",
+        "Nach {quoted} steht nichts weiter",
+    ),
+    (
+        "notation",
         "type a move, or 'help' for the legal moves",
         "Gib einen Zug ein, oder „hilfe“ für die erlaubten Züge",
     ),
