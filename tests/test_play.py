@@ -58,7 +58,7 @@ def test_full_round_with_help_illegal_move_and_hint(data_dir: Path) -> None:
     # help lists the legal moves, a nonsense move is one line, hint names the solver's move.
     assert "Legal moves:\n  draw  ·  take\n" in out
     assert "> ✗ not a move: not a card: 'ZZ' (cards: QS, 10H, JK; or a position)\n" in out
-    assert "> hint: draw  (6C fits nothing in your hand)" in out
+    assert "> hint: draw  (6♣ fits nothing in your hand)" in out
     # Discarding before drawing is refused with the broken rule; the game goes on.
     assert "> ✗ illegal: " in out
     assert "You draw from the stock" in out and "You discard" in out
@@ -206,6 +206,28 @@ def test_hint_suggests_the_best_opening_then_discard() -> None:
     assert str(suggestion.actions[0]).startswith("open ")
     assert isinstance(suggestion.actions[-1], Discard)
     assert "opening worth" in suggestion.reason
+
+
+def test_hint_line_speaks_the_players_language_and_shows_cards_as_dealt() -> None:
+    """In German the steps are words (as in the German log), and every card in the line is shown as
+    in the hand: with suit symbols, or in suit letters with ``--ascii``."""
+    rules = rk.Rules.preset("german")
+    hands = ["2D 3D 5H 7H 9H 4S 6S 8S 10S QS KS 2H 3S", "10H JH QH KH AS AD AC 2C 7D 9S 4C 6D 8S"]
+    deck = arrange_deck(rules, 2, hands, dealer=0, stock="5C")
+    rnd = rk.Round.new(rules, 2, deck=deck, dealer=0, seed=1)
+    rnd.apply("draw")
+    rnd.apply("discard 9S")
+    view = rnd.view(0)
+    suggestion = hint(view, rnd.legal_actions(), rnd, "de")
+    assert suggestion.actions == (TakeDiscard(),)
+    german = suggestion.text("de", view.top_discard)
+    assert german == "Pik-9 von der Ablage aufnehmen  (9S ergänzt eine Figur)"
+    english = hint(view, rnd.legal_actions(), rnd, "en")
+    assert english.text("en", view.top_discard) == "take  (9S completes a meld)"
+    shown = screen.faces_in("discard QS  (keeps [JK(=9H) 10H JH] | 2C)")
+    assert shown == "discard Q♠  (keeps [JK(=9♥) 10♥ J♥] | 2♣)"
+    assert screen.faces_in("7♥ 8♥ 9♥ | Q♣ auslegen", ascii_only=True) == "7H 8H 9H | QC auslegen"
+    assert screen.faces_in("AS and KD; As, Kd, 10Hz stay") == "A♠ and K♦; As, Kd, 10Hz stay"
 
 
 def test_board_fits_80_by_24() -> None:

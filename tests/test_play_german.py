@@ -55,7 +55,7 @@ def test_a_whole_german_hand_at_80_by_24(data_dir: Path) -> None:
     assert "Dein Zug: ziehen (d) oder die Ablage nehmen (t)   hilfe · tipp · ende" in out
     assert "> Erlaubte Züge:\n  draw  ·  take\nKurzformen: d ziehen" in out
     assert "> ✗ kein Zug: Keine Karte: 'ZZ' (Karten: QS, 10H, JK; oder eine Stelle)" in out
-    assert "> Tipp: draw  (6C passt zu nichts auf deiner Hand)" in out
+    assert "> Tipp: vom Stapel ziehen  (6♣ passt zu nichts auf deiner Hand)" in out
     flat = " ".join(out.split())
     assert (
         "✗ nicht erlaubt: Kreuz-3 abwerfen: Zuerst vom Stapel ziehen oder die Ablage aufnehmen "

@@ -28,6 +28,7 @@ from rummykit.actions import (
 from rummykit.cards import JOKER_CODE, Card, Hand, format_cards
 from rummykit.errors import RummyError
 from rummykit.explain.language import Lang
+from rummykit.i18n.moves import describe_action
 from rummykit.round import Round
 from rummykit.rules import Rules
 from rummykit.views import Phase, PlayerView
@@ -40,8 +41,14 @@ class Hint:
     actions: tuple[Action, ...]
     reason: str
 
-    def text(self) -> str:
-        steps = " → ".join(str(a) for a in self.actions)
+    def text(self, lang: str = "en", taken: int | None = None) -> str:
+        """The steps and the reason in one line: in English the steps in notation (what the player
+        would type), in German in words (``Kreuz-Ass abwerfen``); ``taken`` names the card a ``take``
+        picks up."""
+        if lang == "de":
+            steps = " → ".join(describe_action(a, "de", form="verb", taken=taken) for a in self.actions)
+        else:
+            steps = " → ".join(str(a) for a in self.actions)
         return f"{steps}  ({self.reason})" if self.reason else steps
 
 

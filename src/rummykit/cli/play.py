@@ -549,7 +549,8 @@ class PlaySession:
             view = m.round.view(seat)
             legal = m.legal_actions()
             suggestion = hint(view, legal, m.round if not m.pending_buyback else None, self.lang)
-            return Text.assemble((t("hint: ", "Tipp: "), "bold green"), suggestion.text())
+            line = screen.faces_in(suggestion.text(self.lang, view.top_discard), self.ascii_only)
+            return Text.assemble((t("hint: ", "Tipp: "), "bold green"), line)
         if command == "auto":
             legal = m.legal_actions()
             suggestion = hint(

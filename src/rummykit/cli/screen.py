@@ -12,6 +12,7 @@ cards) and a status line.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final, Literal
@@ -80,6 +81,20 @@ def card_face(card: int, ascii_only: bool = False) -> str:
     if c.is_joker:
         return "JK"
     return RANKS[c.rank - 1] + (SUITS[c.suit] if ascii_only else SUIT_SYMBOLS[c.suit])
+
+
+_NOTATION_CARD: Final = re.compile(r"(?<![\w])(10|[2-9JQKA])([CDHS])(?![\w])")
+"""A card in notation inside a sentence (``QS``, ``10H``): upper case, standing alone."""
+_SYMBOL_CARD: Final = re.compile(r"(?<![\w])(10|[2-9JQKA])([♣♦♥♠])")
+"""A card with a suit symbol inside a sentence (``Q♠``)."""
+
+
+def faces_in(text: str, ascii_only: bool = False) -> str:
+    """``text`` with every card shown as on the table: ``QS`` → ``Q♠``, or with ``ascii_only``
+    ``Q♠`` → ``QS``."""
+    if ascii_only:
+        return _SYMBOL_CARD.sub(lambda m: m.group(1) + SUITS[SUIT_SYMBOLS.index(m.group(2))], text)
+    return _NOTATION_CARD.sub(lambda m: m.group(1) + SUIT_SYMBOLS[SUITS.index(m.group(2))], text)
 
 
 def card_style(card: int) -> str:
