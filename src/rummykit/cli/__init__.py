@@ -214,8 +214,7 @@ def meld_command(
 
 @app.command("info")
 def info_command() -> None:
-    """Version, Python, and which solver backend and environment encoder run (compiled C++ or the
-    pure-Python twins)."""
+    """Version, Python, and the solver backend and observation encoder in use (C++ or pure Python)."""
     import platform
 
     from rummykit import __version__
