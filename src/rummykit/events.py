@@ -64,9 +64,11 @@ Step = StockRebuilt | Showdown | HandEnded
 class Event:
     """One applied action, as recorded in ``Round.history``.
 
-    ``card`` is the card that moved privately (the card drawn from the stock); it is part of the
-    engine's full record, never of a view. ``steps`` are the automatic state changes the action
-    caused, in order (a rebuilt stock, the showdown, the end of the hand).
+    ``card`` is the card that came into the hand: after a ``draw`` the card drawn from the stock,
+    which moved privately (part of the engine's full record, never of a view); after a ``take`` the
+    card taken from the discard pile, which everybody saw (a move list may name it). ``steps`` are
+    the automatic state changes the action caused, in order (a rebuilt stock, the showdown, the end
+    of the hand).
     """
 
     index: int

@@ -236,6 +236,8 @@ class Round:
         drawn = effect()
         if state.taken_discard is not None and isinstance(action, TakeDiscard):
             state.known_cards[seat] = state.known_cards[seat].plus(state.taken_discard)
+            if state.phase is not _PHASE_OVER:  # gin's last counted take ends the hand untaken
+                drawn = state.taken_discard  # the card taken, face up: the event names it
         known = state.known_cards[seat]
         if known._size and not isinstance(action, (Draw, TakeDiscard)):  # a draw only adds cards
             # Cards known to be held leave that knowledge once laid or discarded (faces are alike,

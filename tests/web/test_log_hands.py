@@ -7,6 +7,9 @@ import random
 
 import pytest
 
+from rummykit.actions import TakeDiscard
+from rummykit.cards import Card
+from rummykit.i18n.cards import card_name
 from rummykit.match import Match, MatchEvent
 from rummykit.rules import Rules
 from rummykit.web.handlog import hand_numbers
@@ -44,3 +47,30 @@ def test_cached_log_and_hand_numbers_match_a_full_scan(preset: str, players: int
             for start in range(0, len(match.history), 5):
                 assert hand_numbers(match, start) == truth[start:]
     assert len(match.rounds) >= 2
+
+
+@pytest.mark.parametrize(("preset", "seed"), [("german", 5), ("viennese", 6), ("gin", 7)])
+def test_the_log_names_a_card_taken_from_the_discard_pile_not_a_drawn_one(preset: str, seed: int) -> None:
+    """A taken discard lay face up, so the move list names it, in every language (the card the
+    taker saw on top of the pile); a card drawn from the stock is never named."""
+    match = Match.new(Rules.preset(preset), 2, seed=seed)
+    rng = random.Random(seed)
+    taken: dict[int, Card] = {}
+    while not match.is_over and len(match.history) < 400:
+        legal = match.legal_actions()
+        takes = [a for a in legal if isinstance(a, TakeDiscard)]
+        action = takes[0] if takes and rng.random() < 0.5 else rng.choice(legal)
+        if isinstance(action, TakeDiscard):
+            top = match.round.view(match.to_move).top_discard
+            assert top is not None
+            taken[len(match.history)] = top
+        match.apply(action)
+    entries = {e["index"]: e for e in log_json(match) if e["index"] >= 0}
+    named = {i: entries[i]["texts"] for i in taken if i in entries}
+    assert len(named) >= 3
+    for i, texts in named.items():
+        card = taken[i]
+        assert texts["en"] == f"takes the {card_name(card, 'en')} from the discard pile"
+        assert texts["de"] == f"nimmt {card_name(card, 'de')} von der Ablage"
+    draws = [e["texts"] for e in entries.values() if e["action"] == "draw"]
+    assert draws and all(t == {"en": "draws from the stock", "de": "zieht vom Stapel"} for t in draws)

@@ -19,6 +19,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
+from rummykit.actions import TakeDiscard
 from rummykit.disclosure import event_goes_out, public_action_text
 from rummykit.match import Match, MatchEvent
 from rummykit.round import Event, Round
@@ -68,13 +69,15 @@ def log_entry(
     index: int, event: Event | MatchEvent, match: Match, goes_out: bool, hand: int
 ) -> dict[str, Any]:
     """One logged move as everybody may read it: ``index`` in the match's history, the seat, the
-    public text (a card that ``goes_out`` face down is not named) in notation and in words."""
+    public text (a card that ``goes_out`` face down is not named) in notation and in words (a card
+    taken from the discard pile is named: it lay face up)."""
     action = event.action
+    taken = event.card if isinstance(event, Event) and isinstance(action, TakeDiscard) else None
     return {
         "index": index,
         "seat": event.seat,
         "action": public_action_text(action, match.rules, goes_out=goes_out),
-        "texts": move_texts(action, match.rules, goes_out=goes_out),
+        "texts": move_texts(action, match.rules, goes_out=goes_out, taken=taken),
         "hand": hand,
     }
 

@@ -58,10 +58,16 @@ def engine_error_texts(exc: BaseException, names: Sequence[str] = ()) -> dict[st
     return error_texts(exc, names)
 
 
-def move_texts(action: Action, rules: Rules, *, goes_out: bool) -> dict[str, str]:
+def move_texts(
+    action: Action, rules: Rules, *, goes_out: bool, taken: int | None = None
+) -> dict[str, str]:
     """A logged move without its subject in every language; a card that goes face down is not named
-    (``lays off the queen of hearts on meld 3`` / ``legt Herz-Dame an Meld 3 an``)."""
-    return in_every_language(lambda lang: describe_action(action, lang, rules=rules, goes_out=goes_out))
+    (``lays off the queen of hearts on meld 3`` / ``legt Herz-Dame an Meld 3 an``), a card taken
+    from the discard pile (``taken``, face up for everybody) is (``takes the 7 of hearts from the
+    discard pile``)."""
+    return in_every_language(
+        lambda lang: describe_action(action, lang, rules=rules, goes_out=goes_out, taken=taken)
+    )
 
 
 def action_texts(action: Action) -> dict[str, str]:
