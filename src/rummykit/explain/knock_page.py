@@ -1,0 +1,186 @@
+"""The knock games on a player's page (Viennese Rummy and its kin): the turn, deadwood, knocking
+and Rummy, with the knock limit of the page's rules and deadwood the solver counts."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from rummykit import solver
+from rummykit.cards import parse_cards
+from rummykit.explain.document import Block, Bullets, Heading, Paragraph
+from rummykit.explain.language import Lang
+from rummykit.rules import Rules
+
+DEADWOOD_MELDS: Final = ("7H 8H 9H", "QC QD QS", "4C 5C 6C", "9D 9C 9S")
+DEADWOOD_EXTRA: Final = ("3D", "2S", "AH")
+
+
+def knock_condition(rules: Rules, t: Lang) -> str:
+    limit = rules.knock_threshold
+    if rules.knock_comparison == "lt":
+        return t(
+            f"Knock with deadwood below {limit} points", f"Klopfen mit weniger als {limit} Schlechtpunkten"
+        )
+    return t(
+        f"Knock with deadwood of {limit} points or less", f"Klopfen mit höchstens {limit} Schlechtpunkten"
+    )
+
+
+def knock_turn(rules: Rules, t: Lang) -> list[Block]:
+    items = [
+        t(
+            "**Draw** the top card of the stock or the top card of the discard pile.",
+            "**Ziehen**: die oberste Karte vom Stock oder von der Ablage.",
+        ),
+        t(
+            "**Discard** one card face up. Instead of a plain discard you may **knock** or call **Rummy** "
+            "(below).",
+            "**Abwerfen**: eine Karte offen ablegen. Statt einfach abzuwerfen darf man **klopfen** oder "
+            "**Rummy** rufen (unten).",
+        ),
+    ]
+    if not rules.may_discard_taken_discard:
+        items.append(
+            t(
+                "You may not discard the card you took from the discard pile in the same turn.",
+                "Die gerade von der Ablage genommene Karte darf nicht im selben Zug abgeworfen werden.",
+            )
+        )
+    items.append(
+        t(
+            "Nothing is laid on the table: no melding, no laying off, no joker exchange.",
+            "Auf den Tisch kommt nichts: kein Auslegen, kein Anlegen, kein Joker tauschen.",
+        )
+    )
+    return [Heading(2, t("Your turn", "Dein Zug")), Bullets(tuple(items))]
+
+
+def deadwood_example(rules: Rules) -> str:
+    size = max(1, rules.hand_size)
+    count = min(len(DEADWOOD_MELDS), (size - 1) // 3)
+    parts = list(DEADWOOD_MELDS[:count])
+    rest = size - 3 * count
+    parts += DEADWOOD_EXTRA[:rest]
+    return " ".join(parts)
+
+
+def deadwood(rules: Rules, t: Lang) -> list[Block]:
+    hand = parse_cards(deadwood_example(rules))
+    best = solver.best_arrangement(hand, rules)
+    shown = " ".join(f"[{' '.join(c.symbol() for c in m.cards)}]" for m in best.melds)
+    rest = " ".join(c.symbol() for c in best.deadwood_cards)
+    return [
+        Heading(2, t("Deadwood (Schlechtpunkte)", "Schlechtpunkte")),
+        Paragraph(
+            t(
+                "Your deadwood is the value of the cards that fit in no meld, with your hand arranged as "
+                "well as "
+                "possible. A joker inside a meld costs nothing.",
+                "Schlechtpunkte sind der Wert der Karten, die in keine Figur passen, bei bestmöglicher "
+                "Anordnung der "
+                "Hand. Ein Joker in einer Figur kostet nichts.",
+            )
+        ),
+        Paragraph(
+            t(
+                f"Example: {' '.join(c.symbol() for c in hand)} is arranged as {shown} with "
+                f"{rest or 'nothing'} left: "
+                f"deadwood {best.deadwood}.",
+                f"Beispiel: {' '.join(c.symbol() for c in hand)} wird zu {shown}, übrig bleibt "
+                f"{rest or 'nichts'}: "
+                f"{best.deadwood} Schlechtpunkte.",
+            )
+        ),
+    ]
+
+
+def rummy_and_knock(rules: Rules, t: Lang) -> list[Block]:
+    assert rules.knock_threshold is not None
+    n = rules.hand_size
+    rummy = [
+        t(
+            "If after drawing all your cards but one fit in melds, you may call **Rummy**: show the melds "
+            + (
+                "and lay the last card face down."
+                if rules.final_discard_face_down
+                else "and discard the last card face up."
+            )
+            + " The hand ends at once; you score 0.",
+            "Passen nach dem Ziehen alle Karten bis auf eine in Figuren, darf man **Rummy** rufen: die "
+            + (
+                "Figuren zeigen und die letzte Karte verdeckt ablegen."
+                if rules.final_discard_face_down
+                else "Figuren zeigen und die letzte Karte offen abwerfen."
+            )
+            + " Das Spiel endet sofort; man schreibt 0.",
+        ),
+    ]
+    if rules.rummy_multiplier > 1:
+        rummy.append(
+            t(
+                f"Everybody else's bad points are multiplied by {rules.rummy_multiplier}.",
+                f"Die Schlechtpunkte aller anderen zählen ×{rules.rummy_multiplier}.",
+            )
+        )
+    hand = parse_cards(deadwood_example(rules))
+    d = solver.min_deadwood(hand, rules)
+    take_en = " (the next player may take that card)" if rules.knock_extra_turn else ""
+    take_de = " (der Nächste darf die Karte nehmen)" if rules.knock_extra_turn else ""
+    limit = rules.knock_threshold
+    allowed = 0 < d < limit if rules.knock_comparison == "lt" else 0 < d <= limit
+    knock = [
+        t(
+            f"{knock_condition(rules, t)}: after your discard, the deadwood of your {n} cards must be "
+            + (f"less than {limit}" if rules.knock_comparison == "lt" else f"at most {limit}")
+            + ", and more than 0 (with 0 you call Rummy instead).",
+            f"{knock_condition(rules, t)}: nach dem Abwerfen müssen die Schlechtpunkte der {n} Karten "
+            + (f"unter {limit}" if rules.knock_comparison == "lt" else f"höchstens {limit}")
+            + " liegen und über 0 (mit 0 ruft man Rummy).",
+        ),
+        t(
+            f"Example: the hand above has deadwood {d}: "
+            + ("you may knock." if allowed else "you may not knock."),
+            f"Beispiel: die Hand oben hat {d} Schlechtpunkte: "
+            + ("man darf klopfen." if allowed else "man darf nicht klopfen."),
+        ),
+        t(
+            f"The knocker discards face up as usual{take_en} and shows their melds and deadwood."
+            if rules.knock_discard_face_up
+            else "The knocker lays the discard face down (nobody can take it) and shows their melds and "
+            "deadwood.",
+            f"Wer klopft, wirft offen ab wie sonst{take_de} und zeigt Figuren und Schlechtpunkte."
+            if rules.knock_discard_face_up
+            else "Wer klopft, legt die Karte verdeckt ab (niemand kann sie nehmen) und zeigt Figuren und "
+            "Schlechtpunkte.",
+        ),
+    ]
+    if rules.knock_extra_turn:
+        knock.append(
+            t(
+                "Then every other player has **one more turn** (draw and discard) to improve their hand; "
+                "they cannot "
+                "knock, call Rummy or lay off.",
+                "Danach hat jeder andere Spieler **noch einen Zug** (ziehen und abwerfen), um die Hand zu "
+                "verbessern; "
+                "klopfen, Rummy rufen oder anlegen darf er nicht.",
+            )
+        )
+    else:
+        knock.append(
+            t(
+                "The hand ends at once: nobody gets another turn.",
+                "Das Spiel endet sofort: niemand hat noch einen Zug.",
+            )
+        )
+    knock.append(
+        t(
+            "Then everybody shows their hand arranged as well as possible and counts their deadwood.",
+            "Dann zeigen alle ihre bestmöglich geordnete Hand und zählen ihre Schlechtpunkte.",
+        )
+    )
+    return [
+        Heading(2, t("Calling Rummy", "Rummy rufen")),
+        Bullets(tuple(rummy)),
+        Heading(2, t("Knocking (klopfen)", "Klopfen")),
+        Bullets(tuple(knock)),
+    ]

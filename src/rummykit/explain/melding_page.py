@@ -1,0 +1,330 @@
+"""The turn of the melding games on a player's page (German Rummy and its kin): melding, the
+opening (Erstmeldung), laying off (anlegen), the joker exchange and going out, with the figures of
+the page's rules and examples the engine computes."""
+
+from __future__ import annotations
+
+from rummykit.explain.document import Block, Bullets, Heading, Paragraph
+from rummykit.explain.language import Lang, cards
+from rummykit.explain.melds_page import legal, meld_value
+from rummykit.melds import Meld
+from rummykit.rules import Rules
+
+
+def melding_turn(rules: Rules, t: Lang) -> list[Block]:
+    draw = t(
+        "**Draw** one card: the top card of the stock, or the top card of the discard pile.",
+        "**Ziehen**: eine Karte vom Stock oder die oberste Karte der Ablage.",
+    )
+    extra: list[str] = []
+    if rules.discard_pickup_requires_opened == "opened_or_opening_with_it":
+        extra.append(
+            t(
+                "You may take the discard only if you have opened, or open with it in this turn.",
+                "Die Ablage darf nur nehmen, wer ausgelegt hat oder in diesem Zug damit auslegt.",
+            )
+        )
+    elif rules.discard_pickup_requires_opened == "opened_before":
+        extra.append(
+            t(
+                "You may take the discard only after you opened on an earlier turn.",
+                "Die Ablage darf nur nehmen, wer in einem früheren Zug ausgelegt hat.",
+            )
+        )
+    if rules.discard_pickup_requires_meld:
+        extra.append(
+            t(
+                "A card taken from the discard pile must go onto the table (in a meld or laid off) in the "
+                "same turn.",
+                "Eine Karte von der Ablage muss im selben Zug auf den Tisch (in einer Figur oder angelegt).",
+            )
+        )
+    if extra:
+        draw += " " + " ".join(extra)
+    play = t(
+        "**Play** if you can and want to: open (your first melds), lay more melds, lay off cards, exchange "
+        "jokers.",
+        "**Spielen**, wenn man kann und will: auslegen (das erste Mal: Erstmeldung), weitere Figuren legen, "
+        "anlegen, Joker tauschen.",
+    )
+    discard = t(
+        "**Discard** one card face up on the discard pile; that ends your turn.",
+        "**Abwerfen**: eine Karte offen auf die Ablage; damit endet der Zug.",
+    )
+    rules_discard: list[str] = []
+    if not rules.may_discard_taken_discard:
+        rules_discard.append(
+            t(
+                "You may not discard the card you took from the discard pile in the same turn.",
+                "Die gerade von der Ablage genommene Karte darf nicht im selben Zug abgeworfen werden.",
+            )
+        )
+    if rules.joker_discard_allowed == "only_when_closing":
+        rules_discard.append(
+            t(
+                "A joker may only be discarded as your last card.",
+                "Ein Joker darf nur als letzte Karte abgeworfen werden.",
+            )
+        )
+    if not rules.discard_playable_card_allowed:
+        rules_discard.append(
+            t(
+                "You may not discard a card that could be laid off on a meld on the table.",
+                "Eine Karte, die man an eine Figur auf dem Tisch anlegen könnte, darf man nicht abwerfen.",
+            )
+        )
+    if rules_discard:
+        discard += " " + " ".join(rules_discard)
+    return [
+        Heading(2, t("Your turn", "Dein Zug")),
+        Paragraph(
+            t(
+                "Play goes clockwise. A turn has three steps:",
+                "Gespielt wird im Uhrzeigersinn. Ein Zug hat drei Schritte:",
+            )
+        ),
+        Bullets((draw, play, discard)),
+    ]
+
+
+def opening(rules: Rules, t: Lang) -> list[Block]:
+    minimum = rules.opening_min_points or 0
+    head = Heading(2, t("Opening (laying out, auslegen)", "Auslegen (Erstmeldung)"))
+    if minimum == 0:
+        return [
+            head,
+            Paragraph(
+                t(
+                    "There is no opening minimum: put melds on the table whenever you have them.",
+                    "Es gibt keinen Mindestwert: Figuren darf man legen, sobald man sie hat.",
+                )
+            ),
+        ]
+    run, group = "10H JH QH", "4S 4D 4C"
+    a, b = meld_value(run, rules), meld_value(group, rules)
+    total = a + b if rules.opening_scope == "all_melds_this_turn" else max(a, b)
+    enough = total >= minimum
+    if rules.opening_scope == "all_melds_this_turn":
+        rule = t(
+            f"Your first melds in a hand, laid in one turn, must be worth at least **{minimum} points** "
+            "together.",
+            f"Die ersten Figuren eines Spiels, in einem Zug gelegt, müssen zusammen mindestens **{minimum} "
+            "Punkte** wert sein.",
+        )
+        example = t(
+            f"Example: {cards(run)} ({a}) and {cards(group)} ({b}) make {a + b} points: "
+            + ("enough." if enough else f"not enough for {minimum}."),
+            f"Beispiel: {cards(run)} ({a}) und {cards(group)} ({b}) ergeben {a + b} Punkte: "
+            + ("genug." if enough else f"zu wenig für {minimum}."),
+        )
+    else:
+        rule = t(
+            f"Your first meld must on its own be worth at least **{minimum} points**.",
+            f"Die erste Figur muss allein mindestens **{minimum} Punkte** wert sein.",
+        )
+        example = t(
+            f"Example: {cards(run)} is worth {a}, {cards(group)} {b}: "
+            + ("enough." if enough else f"neither reaches {minimum}."),
+            f"Beispiel: {cards(run)} ist {a} wert, {cards(group)} {b}: "
+            + ("genug." if enough else f"keine erreicht {minimum}."),
+        )
+    items = [example]
+    if rules.ace_low_in_runs and rules.ace_high_in_runs:
+        low, high = meld_value("AH 2H 3H", rules), meld_value("QC KC AC", rules)
+        items.append(
+            t(
+                f"The ace counts 1 low and 11 high: {cards('AH 2H 3H')} is worth {low}, {cards('QC KC AC')} "
+                f"{high}.",
+                f"Das Ass zählt unten 1 und oben 11: {cards('AH 2H 3H')} ist {low} wert, {cards('QC KC AC')} "
+                f"{high}.",
+            )
+        )
+    items.append(
+        t(
+            f"A joker counts as the card it stands for: {cards('5H 6H JK')} is worth "
+            f"{meld_value('5H 6H JK', rules)}.",
+            f"Ein Joker zählt wie die Karte, die er ersetzt: {cards('5H 6H JK')} ist "
+            f"{meld_value('5H 6H JK', rules)} wert.",
+        )
+    )
+    if rules.opening_counts_taken_discard:
+        items.append(
+            t(
+                "A card taken from the discard pile counts when it is part of the opening.",
+                "Eine von der Ablage genommene Karte zählt mit, wenn sie Teil der Erstmeldung ist.",
+            )
+        )
+    else:
+        items.append(
+            t(
+                "A card taken from the discard pile does not count toward the minimum.",
+                "Eine von der Ablage genommene Karte zählt nicht zum Mindestwert.",
+            )
+        )
+    not_yet = []
+    if not rules.layoff_on_opening_turn:
+        not_yet.append(t("laying off", "Anlegen"))
+    if rules.joker_exchange and not rules.joker_exchange_on_opening_turn:
+        not_yet.append(t("joker exchange", "Joker tauschen"))
+    if not_yet:
+        what = t.join(not_yet)
+        items.append(
+            t(
+                f"{what[0].upper()}{what[1:]} {t.plural(len(not_yet), 'is', 'are')} not allowed in the turn "
+                "you open.",
+                f"{what} {t.plural(len(not_yet), 'ist', 'sind')} im Zug des Auslegens nicht erlaubt.",
+            )
+        )
+    items.append(
+        t(
+            "Only the new melds count toward the minimum, never cards laid off.",
+            "Zum Mindestwert zählen nur die neuen Figuren, nie angelegte Karten.",
+        )
+    )
+    items.append(
+        t(
+            "After opening you may lay new melds of any value on later turns.",
+            "Nach dem Auslegen darf man in späteren Zügen weitere Figuren jeden Werts legen.",
+        )
+    )
+    return [head, Paragraph(rule), Bullets(tuple(items))]
+
+
+def layoff(rules: Rules, t: Lang) -> list[Block]:
+    when = []
+    if rules.layoff_requires_opened:
+        when.append(
+            t("from the turn after your opening", "ab dem Zug nach dem eigenen Auslegen")
+            if not rules.layoff_on_opening_turn
+            else t("once you have opened", "sobald man ausgelegt hat")
+        )
+    rule = t(
+        "You may add single cards from your hand to any meld on the table, yours or another player's"
+        + (f", {when[0]}." if when else "."),
+        "Man darf einzelne Karten aus der Hand an jede Figur auf dem Tisch legen, eigene und fremde"
+        + (f", {when[0]}." if when else "."),
+    )
+    table_meld = Meld.parse("5H 6H 7H", rules)
+    fits = t.join([c.symbol() for c in table_meld.layoff_cards(rules)], t("or", "oder"))
+    example = t(
+        f"Example: on {cards('5H 6H 7H')} you can lay off {fits}.",
+        f"Beispiel: an {cards('5H 6H 7H')} passt {fits}.",
+    )
+    group = "QC QD QS"
+    if legal(group, rules):
+        naturals = [c.symbol() for c in Meld.parse(group, rules).layoff_cards(rules) if not c.is_joker]
+        if naturals:
+            example += t(
+                f" A set such as {cards(group)} takes {t.join(naturals, 'or')}.",
+                f" Ein Satz wie {cards(group)} nimmt {t.join(naturals, 'oder')}.",
+            )
+    example += t(" Melds are never split or rearranged.", " Figuren werden nie geteilt oder umgebaut.")
+    return [Heading(2, t("Laying off (anlegen)", "Anlegen")), Paragraph(rule), Paragraph(example)]
+
+
+def joker_exchange(rules: Rules, t: Lang) -> list[Block]:
+    head = Heading(2, t("Exchanging a joker (Joker tauschen)", "Joker tauschen"))
+    if not rules.joker_exchange:
+        return [
+            head,
+            Paragraph(
+                t(
+                    "Jokers on the table stay where they are: there is no joker exchange.",
+                    "Joker auf dem Tisch bleiben liegen: Joker tauschen gibt es nicht.",
+                )
+            ),
+        ]
+    when = ""
+    if rules.joker_exchange_requires_opened:
+        when = (
+            t(" once you opened on an earlier turn", ", sobald man in einem früheren Zug ausgelegt hat")
+            if not rules.joker_exchange_on_opening_turn
+            else t(" once you have opened", ", sobald man ausgelegt hat")
+        )
+    items = [
+        t(
+            "If you hold the natural card a joker on the table stands for, you may put it in the joker's "
+            "place "
+            f"and take the joker{when}. Example: {cards('7H JK 9H')} on the table, you hold {cards('8H')}.",
+            "Wer die echte Karte hat, für die ein Joker auf dem Tisch steht, darf sie an seine Stelle legen "
+            "und "
+            f"den Joker nehmen{when}. Beispiel: {cards('7H JK 9H')} liegt, man hat {cards('8H')}.",
+        )
+    ]
+    destination = {
+        "new_meld_same_turn": t(
+            "The joker must go into a new meld in the same turn; it never stays in your hand.",
+            "Der Joker muss im selben Zug in eine neue Figur; er bleibt nie auf der Hand.",
+        ),
+        "any_meld_same_turn": t(
+            "The joker must go back onto the table (a new meld or laid off) in the same turn.",
+            "Der Joker muss im selben Zug wieder auf den Tisch (neue Figur oder angelegt).",
+        ),
+        "hand": t("The joker goes into your hand.", "Der Joker kommt auf die Hand."),
+    }[rules.exchanged_joker_destination]
+    items.append(destination)
+    if rules.set_joker_exchange == "complete_four_only":
+        items.append(
+            t(
+                "From a set, a joker may only be taken if the set then holds four natural cards: from "
+                f"{cards('QC QD JK')} "
+                f"you need both {cards('QH QS')}.",
+                "Aus einem Satz darf man den Joker nur nehmen, wenn der Satz danach aus vier echten Karten "
+                "besteht: "
+                f"für {cards('QC QD JK')} braucht man {cards('QH QS')}.",
+            )
+        )
+    else:
+        items.append(
+            t(
+                f"From a set the joker can be taken with a missing suit: from {cards('QC QD JK')} with "
+                f"{cards('QH')} or {cards('QS')}.",
+                f"Aus einem Satz nimmt man den Joker mit einer fehlenden Farbe: aus {cards('QC QD JK')} mit "
+                f"{cards('QH')} oder {cards('QS')}.",
+            )
+        )
+    return [head, Bullets(tuple(items))]
+
+
+def going_out(rules: Rules, t: Lang) -> list[Block]:
+    if rules.going_out_requires_discard:
+        how = t(
+            "You go out by discarding your last card. You must always keep one card to discard: melding or "
+            "laying off your whole hand is not allowed.",
+            "Man macht aus, indem man die letzte Karte abwirft. Eine Karte zum Abwerfen muss immer bleiben: "
+            "die ganze Hand auszulegen oder anzulegen ist nicht erlaubt.",
+        )
+    else:
+        how = t(
+            "You go out as soon as you hold no cards: by melding and laying off everything, or by discarding "
+            "your last card.",
+            "Man macht aus, sobald man keine Karte mehr hat: durch Auslegen und Anlegen oder durch Abwerfen "
+            "der letzten Karte.",
+        )
+    if rules.final_discard_face_down:
+        how += t(
+            ' The last card is placed face down and you call "Rommé!".',
+            " Die letzte Karte wird verdeckt abgelegt und man ruft „Rommé!“.",
+        )
+    items = [
+        how,
+        t(
+            "The hand ends at once; the others count the cards left in their hands.",
+            "Das Spiel endet sofort; die anderen zählen ihre restlichen Karten.",
+        ),
+    ]
+    if rules.hand_romme_multiplier > 1:
+        need = (
+            t(" The opening minimum still applies.", " Der Mindestwert gilt trotzdem.")
+            if rules.hand_romme_requires_opening_min and rules.opening_min_points
+            else ""
+        )
+        items.append(
+            t(
+                "**Hand-Rommé**: going out in one turn without having melded before multiplies the "
+                f"points of this hand by {rules.hand_romme_multiplier}.{need}",
+                "**Hand-Rommé**: Macht jemand in einem Zug aus, ohne vorher ausgelegt zu haben, zählen die "
+                f"Punkte dieses Spiels ×{rules.hand_romme_multiplier}.{need}",
+            )
+        )
+    return [Heading(2, t("Going out", "Ausmachen")), Bullets(tuple(items))]

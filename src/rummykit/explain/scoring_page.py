@@ -1,0 +1,233 @@
+"""Scoring on a player's page: what a hand scores, the stock running out and the end of the match,
+with the values of the page's rules."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from rummykit.cards import parse_cards
+from rummykit.explain.document import Block, Bullets, Heading, Paragraph
+from rummykit.explain.language import Lang
+from rummykit.rules import Rules
+
+PENALTY_EXAMPLE: Final = "AS JK 7D KC"
+
+
+def hand_score(rules: Rules, t: Lang) -> list[Block]:
+    head = Heading(2, t("Scoring a hand", "Wertung eines Spiels"))
+    if rules.is_knock_game:
+        knocker = (
+            t(
+                "The knocker writes down their own deadwood too.",
+                "Auch wer klopft, schreibt seine Schlechtpunkte auf.",
+            )
+            if rules.knocker_scores_own_deadwood
+            else t("The knocker writes down 0.", "Wer klopft, schreibt 0.")
+        )
+        return [
+            head,
+            Bullets(
+                (
+                    t(
+                        "Every player writes down their deadwood as **bad points**; the Rummy caller writes "
+                        "0.",
+                        "Jeder schreibt seine Schlechtpunkte auf; wer Rummy ruft, schreibt 0.",
+                    ),
+                    knocker,
+                    t(
+                        "Bad points add up over the hands; fewer is better. Scores are shown as minus "
+                        "numbers "
+                        "(-23 means 23 bad points).",
+                        "Die Schlechtpunkte werden zusammengezählt; weniger ist besser. Angezeigt werden sie "
+                        "als "
+                        "Minuszahlen (-23 heißt 23 Schlechtpunkte).",
+                    ),
+                )
+            ),
+        ]
+    hand = parse_cards(PENALTY_EXAMPLE)
+    values = [rules.penalty_value(c) for c in hand]
+    total = sum(values)
+    sum_text = " + ".join(str(v) for v in values) + f" = {total}"
+    example_cards = " ".join(c.symbol() for c in hand)
+    items: tuple[str, ...]
+    if rules.hand_scoring == "winner_collects":
+        items = (
+            t(
+                "The player who went out collects the value of all cards left in the other hands as **plus "
+                "points**.",
+                "Wer ausgemacht hat, bekommt den Wert aller Karten, die die anderen noch halten, als "
+                "**Pluspunkte**.",
+            ),
+            t(
+                f"Example: a player still holds {example_cards}: {sum_text} points for the winner.",
+                f"Beispiel: ein Spieler hält noch {example_cards}: {sum_text} Punkte für den Gewinner.",
+            ),
+        )
+        return [head, Bullets(items)]
+    double = ""
+    if rules.hand_romme_multiplier > 1:
+        double = t(
+            f" (after a Hand-Rommé: {total * rules.hand_romme_multiplier})",
+            f" (nach Hand-Rommé: {total * rules.hand_romme_multiplier})",
+        )
+    items = (
+        t(
+            "The player who went out scores 0. Everybody else scores the value of the cards left in their "
+            "hand as "
+            "**minus points**; cards on the table never count.",
+            "Wer ausgemacht hat, bekommt 0. Alle anderen bekommen den Wert ihrer restlichen Handkarten als "
+            "**Minuspunkte**; Karten auf dem Tisch zählen nie.",
+        ),
+        t(
+            f"Example: {example_cards} left in hand: {sum_text} minus points{double}.",
+            f"Beispiel: {example_cards} in der Hand: {sum_text} Minuspunkte{double}.",
+        ),
+        t(
+            f"Scores are shown as minus numbers: -{total} means {total} minus points. The highest score "
+            "(fewest minus points) is best.",
+            f"Angezeigt werden Minuszahlen: -{total} heißt {total} Minuspunkte. Der höchste Stand (die "
+            "wenigsten Minuspunkte) ist am besten.",
+        ),
+    )
+    return [head, Bullets(items)]
+
+
+def stock(rules: Rules, t: Lang) -> list[Block]:
+    text = {
+        "reshuffle_keep_top": t(
+            "If the stock is empty when someone must draw, the discard pile except its top card is shuffled "
+            "and "
+            "becomes the new stock.",
+            "Ist der Stock leer, wenn jemand ziehen muss, wird die Ablage außer der obersten Karte gemischt "
+            "und "
+            "wird zum neuen Stock.",
+        ),
+        "turn_over_keep_top": t(
+            "If the stock is empty, the discard pile except its top card is turned over (not shuffled) as "
+            "the new stock.",
+            "Ist der Stock leer, wird die Ablage außer der obersten Karte umgedreht (nicht gemischt) und "
+            "wird zum neuen Stock.",
+        ),
+        "turn_over_all_if_declined": t(
+            "If the stock is empty and the next player does not take the discard, the whole discard pile is "
+            "turned "
+            "over as the new stock.",
+            "Ist der Stock leer und nimmt der nächste Spieler die Ablage nicht, wird die ganze Ablage "
+            "umgedreht "
+            "und wird zum neuen Stock.",
+        ),
+        "end_hand_no_score": t(
+            "If the stock runs out, the hand ends without a score.",
+            "Ist der Stock leer, endet das Spiel ohne Wertung.",
+        ),
+    }.get(rules.stock_exhaustion, f"`{rules.stock_exhaustion}`")
+    limit = ""
+    if rules.stock_exhaustion != "end_hand_no_score" and rules.max_stock_rebuilds is not None:
+        limit = t(
+            f" This happens at most {rules.max_stock_rebuilds} times per hand; when the stock runs out again "
+            "(or "
+            "no new stock can be made) the hand ends without a score.",
+            f" Das geschieht höchstens {rules.max_stock_rebuilds}-mal pro Spiel; ist der Stock danach wieder "
+            "leer "
+            "(oder lässt sich kein neuer bilden), endet das Spiel ohne Wertung.",
+        )
+    return [Heading(2, t("When the stock runs out", "Wenn der Stock leer ist")), Paragraph(text + limit)]
+
+
+def match_end_text(rules: Rules, t: Lang) -> str:
+    if rules.match_end == "fixed_hands":
+        if rules.num_hands:
+            return t(f"A match has {rules.num_hands} hands", f"Eine Partie hat {rules.num_hands} Spiele")
+        return t(
+            "A match has one hand per player (everyone deals once)",
+            "Eine Partie hat so viele Spiele wie Spieler (jeder gibt einmal)",
+        )
+    if rules.match_end == "penalty_limit":
+        return t(
+            f"The match ends when someone reaches {rules.penalty_limit} minus points",
+            f"Die Partie endet, wenn jemand {rules.penalty_limit} Minuspunkte erreicht",
+        )
+    if rules.match_end == "elimination_last_survivor":
+        kind, kind_de = ("bad", "Schlechtpunkten") if rules.is_knock_game else ("minus", "Minuspunkten")
+        return t(
+            f"Out at {rules.elimination_threshold} {kind} points; the last player left wins",
+            f"Raus bei {rules.elimination_threshold} {kind_de}; wer übrig bleibt, gewinnt",
+        )
+    if rules.match_end == "target_score":
+        return t(
+            f"First to {rules.target_score} plus points wins",
+            f"Wer zuerst {rules.target_score} Pluspunkte hat, gewinnt",
+        )
+    return t("A single hand", "Ein einzelnes Spiel")
+
+
+def match(rules: Rules, t: Lang) -> list[Block]:
+    items = [match_end_text(rules, t) + "."]
+    if rules.match_end in ("fixed_hands", "penalty_limit", "single_hand"):
+        items.append(
+            t(
+                "The fewest minus points in total win; equal totals share the win.",
+                "Die wenigsten Minuspunkte gewinnen; bei Gleichstand teilen sich die Besten den Sieg.",
+            )
+        )
+    elif rules.match_end == "target_score":
+        items.append(t("Equal totals share the win.", "Bei Gleichstand teilen sich die Besten den Sieg."))
+    elif rules.match_end == "elimination_last_survivor":
+        items.append(
+            t(
+                "If the last players are all out in the same hand, the lowest total wins.",
+                "Scheiden die letzten Spieler im selben Spiel alle aus, gewinnt der niedrigste Stand.",
+            )
+        )
+    rubber = rules.is_knock_game and rules.match_end == "elimination_last_survivor"
+    if rubber:
+        low, high = rules.buyback_window
+        chips_en = t.plural(rules.knock_money, "1 chip", f"{rules.knock_money} chips")
+        chips_de = t.plural(rules.knock_money, "1 Chip", f"{rules.knock_money} Chips")
+        times_en = t.plural(rules.buyback_limit, "once", f"{rules.buyback_limit} times")
+        ante = (
+            t(
+                f"Everybody pays {rules.pot_ante} chips into the pot once per rubber.",
+                f"Jeder zahlt einmal pro Partie {rules.pot_ante} Chips in den Pott.",
+            )
+            if rules.ante_frequency == "per_rubber"
+            else t(
+                f"Everybody pays {rules.pot_ante} chips into the pot before every hand.",
+                f"Jeder zahlt vor jedem Spiel {rules.pot_ante} Chips in den Pott.",
+            )
+        )
+        items = [
+            t(
+                "A **rubber** is played until one player is left.",
+                "Eine **Partie** wird gespielt, bis nur einer übrig ist.",
+            ),
+            ante,
+            t(
+                f"**Knock money**: after each hand the knocker or Rummy caller gets {chips_en} from every "
+                "other player in the hand.",
+                f"**Klopfgeld**: nach jedem Spiel bekommt, wer geklopft oder Rummy gerufen hat, {chips_de} "
+                "von jedem anderen Spieler.",
+            ),
+            t(
+                f"Bad points add up; at {rules.elimination_threshold} or more you are out.",
+                f"Die Schlechtpunkte werden addiert; ab {rules.elimination_threshold} ist man raus.",
+            ),
+            t(
+                f"**Buy-back**: with a total above {low} and below {high}, you may pay {rules.buyback_cost} "
+                f"chips ({times_en} per rubber at most) to go down to the next highest total of the players "
+                "still in.",
+                f"**Rückkauf**: bei einem Stand über {low} und unter {high} darf man {rules.buyback_cost} "
+                f"Chips zahlen (höchstens {rules.buyback_limit}-mal pro Partie) und wird auf den "
+                "nächsthöheren Stand der übrigen Spieler gesetzt.",
+            ),
+            t(
+                "The last player left takes the pot; if the last players are out together, the lowest total "
+                "wins "
+                "and equal totals share the pot.",
+                "Wer übrig bleibt, bekommt den Pott; scheiden die letzten gemeinsam aus, gewinnt der "
+                "niedrigste Stand, "
+                "bei Gleichstand wird geteilt.",
+            ),
+        ]
+    return [Heading(2, t("The match", "Die Partie")), Bullets(tuple(items))]
