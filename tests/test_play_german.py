@@ -87,7 +87,7 @@ def test_a_german_viennese_hand_shows_the_showdown_in_german(data_dir: Path) -> 
 def test_the_locale_chooses_the_language(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LANG", "de_DE.UTF-8")
     out = play("--players", "2", "--seed", "4", "--bots", "random", lines=["ende"])
-    assert "1 Bot: random:medium · seed 4" in out and "Spiel beendet (beendet)" in out
+    assert "1 Bot: random:medium · seed 4" in out and "Spiel unterbrochen (auf Wunsch)" in out
     assert "Dein Zug:" in out
     english = play("--lang", "en", "--players", "2", "--seed", "4", "--bots", "random", lines=["quit"])
     assert "1 bot: random:medium · seed 4" in english and "Your turn:" in english
@@ -186,3 +186,24 @@ def test_undo_in_german_names_the_moves_in_words(data_dir: Path) -> None:
     assert "zurückgenommen: vom Stapel ziehen" in out
     assert "✗ nichts zurückzunehmen" in out
     assert_german(out)
+
+
+def test_a_gin_hand_in_german_prompts_and_hints_by_gins_own_moves(data_dir: Path) -> None:
+    """Gin has no Rummy call and a first upcard to take or pass: the German prompts say so, the hint
+    weighs the upcard (take it or pass, never a blind pass), and the title is the game's name."""
+    out = play(
+        "--lang", "de", "--rules", "gin", "--players", "2", "--seed", "3", "--bots", "greedy",
+        lines=["tipp", "auto", "tipp", "auto", "tipp", "auto", "auto", "auto", "ende"],
+    )  # fmt: skip
+    assert_german(out)
+    assert "Gin-Rommé (Gin Rummy) · Runde 1 von 1 · Geber Bot 2" in out
+    flat = " ".join(out.split())
+    assert "Dein Zug: die offene Karte nehmen (t), passen (pass), oder ziehen (d), wenn beide passten" in flat
+    assert "> Tipp: bei der offenen Karte passen (K♣ senkt deine Restpunkte nicht (54))" in flat
+    assert "Dein Zug: abwerfen (x N), klopfen (k) oder klopfen und Karte N abwerfen (k N)" in flat
+    assert "Rummy (r N)" not in out
+    # The size of the discard pile is counted in cards, not "im Stapel" (the Stapel is the stock).
+    assert re.search(r"Stapel \d+  Ablage \S+ \(3 Karten\)", out) and "im Stapel" not in out
+    # A hint that keeps no meld lists the deadwood alone (no empty meld part before a bar).
+    assert re.search(r"> Tipp: [^(]+ abwerfen \(behält Restpunkte \d+: [2-9JQKA]", flat)
+    assert "Spiel unterbrochen (auf Wunsch)" in flat

@@ -23,6 +23,7 @@ from rummykit.actions import (
     LayOff,
     MeldAction,
     Open,
+    Pass,
     TakeDiscard,
 )
 from rummykit.cards import JOKER_CODE, Card, Hand, format_cards
@@ -41,12 +42,14 @@ class Hint:
     actions: tuple[Action, ...]
     reason: str
 
-    def text(self, lang: str = "en", taken: int | None = None) -> str:
+    def text(self, lang: str = "en", taken: int | None = None, phase: Phase | None = None) -> str:
         """The steps and the reason in one line: in English the steps in notation (what the player
         would type), in German in words (``Kreuz-Ass abwerfen``); ``taken`` names the card a ``take``
-        picks up."""
+        picks up, ``phase`` (the phase of the first step) tells what a gin ``pass`` means."""
         if lang == "de":
-            steps = " → ".join(describe_action(a, "de", form="verb", taken=taken) for a in self.actions)
+            steps = " → ".join(
+                describe_action(a, "de", form="verb", taken=taken, phase=phase) for a in self.actions
+            )
         else:
             steps = " → ".join(str(a) for a in self.actions)
         return f"{steps}  ({self.reason})" if self.reason else steps
@@ -181,9 +184,9 @@ def discard_hint(view: PlayerView, legal: Sequence[Action], lang: str = "en") ->
         return Hint((legal[-1],), "")
     deadwood, card = choice
     rest = solver.best_arrangement(Hand(view.hand).without([card]), rules)
-    shown = " ".join(f"[{m}]" for m in rest.melds)
-    if rest.deadwood_cards:
-        shown += f" | {format_cards(rest.deadwood_cards)}"
+    shown = " | ".join(
+        part for part in (" ".join(f"[{m}]" for m in rest.melds), format_cards(rest.deadwood_cards)) if part
+    )
     for action, why in (
         (CallRummy(card), t("every other card is melded", "alle anderen Karten sind in Figuren")),
         (
@@ -216,6 +219,9 @@ def hint(view: PlayerView, legal: Sequence[Action], rnd: Round | None, lang: str
         return Hint((Decline(),), "")
     if view.phase is Phase.DRAW:
         return draw_hint(view, legal, lang)
+    if view.phase is Phase.FIRST_UPCARD and TakeDiscard() in legal:  # gin: take the upcard or pass
+        suggestion = draw_hint(view, legal, lang)
+        return suggestion if suggestion.actions == (TakeDiscard(),) else Hint((Pass(),), suggestion.reason)
     if view.rules.is_knock_game or rnd is None:
         return discard_hint(view, legal, lang)
     return play_hint(view, rnd, lang)

@@ -152,7 +152,7 @@ RULES_NOTICE_DE: Final = "„regeln“: die Regeln dieses Tisches („rules en�
 STOP_REASONS_DE: Final = {
     "end of input": "Ende der Eingabe",
     "interrupted": "abgebrochen",
-    "quit": "beendet",
+    "quit": "auf Wunsch",
     "terminal closed": "Terminal geschlossen",
 }
 
@@ -342,7 +342,7 @@ class PlaySession:
                 )
             text = t(
                 f"Game stopped ({reason}){where}",
-                f"Spiel beendet ({STOP_REASONS_DE.get(reason, reason)}){where}",
+                f"Spiel unterbrochen ({STOP_REASONS_DE.get(reason, reason)}){where}",
             )
             with contextlib.suppress(OSError):  # the terminal may be gone (hang-up)
                 self.console.print(Text(text, style="yellow"))
@@ -484,6 +484,8 @@ class PlaySession:
             what = "auslegen (m …), anlegen (l …), abwerfen (x N)"
             if not rnd.view(seat).opened[seat]:
                 what = f"auslegen (m …, ab {m.rules.opening_min_points} Punkten) oder abwerfen (x N)"
+        elif m.rules.is_gin:
+            what = _GIN_PROMPTS_DE.get(rnd.phase, "abwerfen (x N) oder klopfen (k)")
         else:
             what = "abwerfen (x N), klopfen (k N) oder Rummy (r N)"
         return Text.assemble((f"{who}: ", "bold"), what, ("   hilfe · tipp · ende", "dim"))
@@ -549,7 +551,8 @@ class PlaySession:
             view = m.round.view(seat)
             legal = m.legal_actions()
             suggestion = hint(view, legal, m.round if not m.pending_buyback else None, self.lang)
-            line = screen.faces_in(suggestion.text(self.lang, view.top_discard), self.ascii_only)
+            text = suggestion.text(self.lang, view.top_discard, view.phase)
+            line = screen.faces_in(text, self.ascii_only)
             return Text.assemble((t("hint: ", "Tipp: "), "bold green"), line)
         if command == "auto":
             legal = m.legal_actions()
@@ -622,6 +625,14 @@ _GIN_PROMPTS: Final = {
     Phase.LAYOFF: "lay off onto the knocker's melds (l N), pass, then meld (m …) and pass",
 }
 """Gin: what the player to move may do, per phase (Phase.DRAW uses the common prompt)."""
+_GIN_PROMPTS_DE: Final = {
+    Phase.FIRST_UPCARD: "die offene Karte nehmen (t), passen (pass), oder ziehen (d), wenn beide passten",
+    Phase.DISCARD: "abwerfen (x N), klopfen (k) oder klopfen und Karte N abwerfen (k N)",
+    Phase.WALL: "der Stapel ist bis zur Mauer herunter: mit der offenen Karte klopfen (k) oder passen",
+    Phase.KNOCK: "nach dem Klopfen abwerfen (x N), dann Figur für Figur auslegen (m …), dann passen",
+    Phase.LAYOFF: "an die Figuren des Klopfenden anlegen (l N), passen, dann auslegen (m …) und passen",
+}
+"""Gin: :data:`_GIN_PROMPTS` in German."""
 
 
 def _fail(message: str) -> typer.Exit:

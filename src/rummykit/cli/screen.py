@@ -43,6 +43,7 @@ TITLES: Final[dict[str, str]] = {
     "romme_ohne_auslegen": "Rommé ohne Auslegen",
     "scala40": "Scala 40",
     "basic": "Basic Rummy",
+    "gin": "Gin Rummy",
 }
 
 
@@ -289,7 +290,7 @@ def piles_line(board: Board) -> Text:
     )
     if len(v.discard_pile) > 1:
         line.append(
-            t(f" ({len(v.discard_pile)} in pile)", f" ({len(v.discard_pile)} im Stapel)"), style="dim"
+            t(f" ({len(v.discard_pile)} in pile)", f" ({len(v.discard_pile)} Karten)"), style="dim"
         )
     if not v.rules.is_knock_game:
         melds = t(f"  Table melds {len(v.melds)}", f"  Figuren auf dem Tisch {len(v.melds)}")
