@@ -7,6 +7,8 @@ alone (RULES.md §4):
 - ``rummy QS`` when ``final_discard_face_down`` is on (the default): the last card goes face down;
 - ``discard QS`` that goes out in the German family when ``final_discard_face_down`` is on.
 
+A ``take`` is written with the card it took when that is known (``take KD``): the card lay face up.
+
 :func:`public_action_text` is the one place that decides it; logs, spectator views and error messages
 of every adapter (web, terminal) print actions of other players through it.
 
@@ -20,7 +22,7 @@ of every adapter (web, terminal) print actions of other players through it.
 
 from __future__ import annotations
 
-from rummykit.actions import Action, CallRummy, Discard, Knock
+from rummykit.actions import Action, CallRummy, Discard, Knock, TakeDiscard
 from rummykit.cards import Card
 from rummykit.round import Event, Round
 from rummykit.rules import Rules
@@ -43,9 +45,11 @@ def face_down_card(action: Action, rules: Rules, *, goes_out: bool) -> Card | No
     return None
 
 
-def public_action_text(action: Action, rules: Rules, *, goes_out: bool) -> str:
+def public_action_text(action: Action, rules: Rules, *, goes_out: bool, taken: Card | None = None) -> str:
     """``action`` in notation as everybody may read it: a face-down card is left out
-    (``knock``, ``rummy``, ``discard face down``)."""
+    (``knock``, ``rummy``, ``discard face down``); a ``take`` names the card ``taken`` (``take KD``)."""
+    if taken is not None and isinstance(action, TakeDiscard):
+        return f"take {taken}"
     if face_down_card(action, rules, goes_out=goes_out) is None:
         return str(action)
     if isinstance(action, Knock):
@@ -69,4 +73,5 @@ def event_goes_out(rnd: Round, event: Event) -> bool:
 
 def public_event_text(rnd: Round, event: Event) -> str:
     """The public text of an event of ``rnd``'s history."""
-    return public_action_text(event.action, rnd.rules, goes_out=event_goes_out(rnd, event))
+    taken = event.card if isinstance(event.action, TakeDiscard) else None
+    return public_action_text(event.action, rnd.rules, goes_out=event_goes_out(rnd, event), taken=taken)

@@ -70,6 +70,7 @@ def test_the_log_names_a_card_taken_from_the_discard_pile_not_a_drawn_one(preset
     assert len(named) >= 3
     for i, texts in named.items():
         card = taken[i]
+        assert entries[i]["action"] == f"take {card}"
         assert texts["en"] == f"takes the {card_name(card, 'en')} from the discard pile"
         assert texts["de"] == f"nimmt {card_name(card, 'de')} von der Ablage"
     draws = [e["texts"] for e in entries.values() if e["action"] == "draw"]

@@ -70,13 +70,13 @@ def log_entry(
 ) -> dict[str, Any]:
     """One logged move as everybody may read it: ``index`` in the match's history, the seat, the
     public text (a card that ``goes_out`` face down is not named) in notation and in words (a card
-    taken from the discard pile is named: it lay face up)."""
+    taken from the discard pile is named, ``take KD``: it lay face up)."""
     action = event.action
     taken = event.card if isinstance(event, Event) and isinstance(action, TakeDiscard) else None
     return {
         "index": index,
         "seat": event.seat,
-        "action": public_action_text(action, match.rules, goes_out=goes_out),
+        "action": public_action_text(action, match.rules, goes_out=goes_out, taken=taken),
         "texts": move_texts(action, match.rules, goes_out=goes_out, taken=taken),
         "hand": hand,
     }
