@@ -220,3 +220,32 @@ def test_last_turn_discards_for_the_least_deadwood_not_for_links() -> None:
     rest = [c for c in view.hand]
     rest.remove(choice.card)
     assert solver.min_deadwood(rest, view.rules) == 56
+
+
+def test_only_the_leveled_kinds_play_differently_by_level() -> None:
+    """``LEVELED_KINDS`` is what the lobby offers a level for: random and greedy choose the same move
+    at every level (same position, same random stream); a search at ``easy`` and at ``hard`` differ
+    in effort, so across some positions their choices differ."""
+    from rummykit.bots import BOT_LEVELS, LEVELED_KINDS
+
+    assert {"search", "search-v1"} == LEVELED_KINDS
+    match = rk.Match.new(rk.Rules.preset("viennese"), 2, seed=21)
+    driver = GreedyBot()
+    rng = random.Random(21)
+    positions = []
+    while not match.is_over and len(positions) < 40:
+        view, legal = match.round.view(match.to_move), match.legal_actions()
+        if len(legal) > 2:
+            positions.append((view, legal))
+        match.apply(driver.choose(view, legal, rng))
+    for kind in ("random", "greedy"):
+        choices: dict[str, list[object]] = {}
+        for level in BOT_LEVELS:
+            bot = make_bot(kind, level)
+            choices[level] = [bot.choose(v, ms, random.Random(i)) for i, (v, ms) in enumerate(positions)]
+        assert choices["easy"] == choices["medium"] == choices["hard"], kind
+    easy, hard = make_bot("search-v1", "easy"), make_bot("search-v1", "hard")
+    assert any(
+        easy.choose(v, legal, random.Random(i)) != hard.choose(v, legal, random.Random(i))
+        for i, (v, legal) in enumerate(positions)
+    )

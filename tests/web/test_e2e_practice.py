@@ -22,10 +22,12 @@ def page(open_page: Any) -> Any:
 
 
 def level_lines(page: Any) -> list[str]:
-    lines: list[str] = page.eval_on_selector_all(
-        "select[name=bot_level] option", "os => os.map(o => o.textContent)"
+    """The menu's levels as whole lines: the name an option shows, then what its tooltip says."""
+    options: list[list[str]] = page.eval_on_selector_all(
+        "select[name=bot_level] option", "os => os.map(o => [o.textContent, o.title])"
     )
-    return lines
+    assert all(title.startswith(name + ": ") for name, title in options), options
+    return [title for _, title in options]
 
 
 def wait_new_version(page: Any, version: int) -> None:
@@ -41,9 +43,21 @@ def test_practice_table_undo_hint_and_the_hands_move_list(page: Any) -> None:
     )
     assert level_lines(page) == [LEVEL_LINES_DE[level] for level in BOT_LEVELS]
     assert page.eval_on_selector("select[name=bot_level]", "s => s.value") == "medium"
+    # Greedy (the lobby's default bot) plays the same at every level: no level is offered for it.
+    assert page.eval_on_selector("#bot-kind", "s => s.value") == "greedy"
+    assert not page.is_visible("select[name=bot_level]") and not page.is_visible("#level-line")
+    page.select_option("#bot-kind", "search")
+    # The menu shows the level's name; the line under it what the chosen level is, in full.
+    assert page.inner_text("#level-line") == "Der Standard, einige Hundertstelsekunden pro Zug."
+    page.select_option("select[name=bot_level]", "hard")
+    assert page.inner_text("#level-line") == "Die stärkste Stufe, bis zu einigen Zehntelsekunden pro Zug."
     page.click("#btn-lang")
     assert level_lines(page) == [LEVEL_LINES[level] for level in BOT_LEVELS]
+    hard = LEVEL_LINES["hard"].split(": ", 1)[1]
+    assert page.inner_text("#level-line") == hard[0].upper() + hard[1:] + "."
+    page.select_option("select[name=bot_level]", "medium")
     page.click("#btn-lang")
+    page.select_option("#bot-kind", "greedy")
 
     page.select_option("#preset", "german")
     page.fill("#create-form input[name=name]", "Anna")

@@ -243,8 +243,10 @@ def test_every_bot_level_has_a_german_menu_line(client: TestClient) -> None:
     assert set(LEVEL_LINES_DE) == set(BOT_LEVELS) == set(LEVEL_NAMES_DE)
     for level, line in LEVEL_LINES_DE.items():
         assert line.startswith(LEVEL_NAMES_DE[level] + ":")
-    texts = client.get("/api/presets").json()["level_texts"]
+    presets = client.get("/api/presets").json()
+    texts = presets["level_texts"]
     assert texts == {level: {"en": LEVEL_LINES[level], "de": LEVEL_LINES_DE[level]} for level in BOT_LEVELS}
+    assert presets["leveled_bots"] == ["search"]  # the lobby offers a level for the search alone
 
 
 def test_undos_in_a_row_are_rate_limited(client: TestClient, web: Any) -> None:

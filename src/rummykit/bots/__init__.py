@@ -51,6 +51,11 @@ _FACTORIES: dict[str, Callable[..., Bot]] = {
 }
 
 
+LEVELED_KINDS: Final = frozenset({"search", "search-v1"})
+"""The built-in kinds whose level changes how they play (``random`` and ``greedy`` take a level and
+play the same at every one)."""
+
+
 def register_bot(kind: str, factory: Callable[..., Bot]) -> None:
     """Make ``make_bot(kind, level, **options)`` build bots with ``factory(level, **options)``."""
     _FACTORIES[kind] = factory
@@ -104,6 +109,7 @@ register_bot("openspiel-simple", _openspiel_simple)
 
 __all__ = [
     "BOT_LEVELS",
+    "LEVELED_KINDS",
     "LEVELS",
     "LEVEL_LINES",
     "Bot",

@@ -49,7 +49,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from rummykit.bots import BOT_LEVELS, LEVEL_LINES
+from rummykit.bots import BOT_LEVELS, LEVEL_LINES, LEVELED_KINDS
 from rummykit.rules import PRESET_NAMES, Rules
 from rummykit.web import protocol
 from rummykit.web.houserules import house_rules
@@ -175,6 +175,7 @@ def create_app(
             "presets": {name: Rules.preset(name).to_dict() for name in PRESET_NAMES},
             "bots": list(WEB_BOT_KINDS),
             "levels": list(BOT_LEVELS),
+            "leveled_bots": [kind for kind in WEB_BOT_KINDS if kind in LEVELED_KINDS],
             "level_lines": dict(LEVEL_LINES),
             "level_texts": level_texts(LEVEL_LINES),
             "default_bot": default_bot_kind(),

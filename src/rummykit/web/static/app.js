@@ -365,20 +365,36 @@ function renderPresets() {
   renderHouseRules();
 }
 
-// The bot levels' menu lines in the page's language (by level key, from the server).
+// The bot levels in the page's language (by level key, from the server): the menu names each level
+// ("medium: …" up to the colon); the line under it says what the chosen one is.
 function renderLevels() {
   const sel = document.querySelector('select[name="bot_level"]'), texts = S.presets.level_texts;
   if (!texts) return;
   const keep = sel.value || "medium";
   sel.textContent = "";
   for (const level of S.presets.levels) {
-    const o = document.createElement("option");
+    const o = document.createElement("option"), line = inLang(texts[level], level);
     o.value = level;
-    o.textContent = inLang(texts[level], level);
+    o.textContent = line.split(": ")[0];
+    o.title = line;
     sel.appendChild(o);
   }
   sel.value = keep;
+  renderLevelLine();
 }
+
+// Only a bot whose level changes its play offers the level (greedy and random play the same at every one).
+function renderLevelLine() {
+  const sel = document.querySelector('select[name="bot_level"]'), texts = S.presets.level_texts;
+  const leveled = botHasLevels();
+  sel.closest("label").classList.toggle("hidden", !leveled);
+  $("#level-line").classList.toggle("hidden", !leveled);
+  const line = texts && texts[sel.value] ? inLang(texts[sel.value], "") : "";
+  const what = line.includes(": ") ? line.slice(line.indexOf(": ") + 2) : line;
+  $("#level-line").textContent = what ? what[0].toUpperCase() + what.slice(1) + "." : "";
+}
+
+const botHasLevels = () => ((S.presets && S.presets.leveled_bots) || []).includes($("#bot-kind").value);
 
 // The house rules of the chosen preset as labelled controls with the ranges Rules allows.
 function renderHouseRules() {
@@ -1274,6 +1290,7 @@ async function loadLobby() {
   try {
     const data = await loadPresets();
     $("#bot-kind").innerHTML = data.bots.map((b) => `<option value="${b}"${b === data.default_bot ? " selected" : ""}>${b}</option>`).join("");
+    renderLevelLine();
     const list = await api("/api/tables");
     const ul = $("#table-list");
     ul.innerHTML = "";
@@ -1313,7 +1330,7 @@ async function createTable(form) {
   const bots = Math.min(Number(f.get("bots")), seats - 1);
   const body = {
     name: f.get("name") || "", preset: f.get("preset"), seats,
-    bots: Array.from({ length: bots }, () => ({ kind: f.get("bot_kind"), level: f.get("bot_level") })),
+    bots: Array.from({ length: bots }, () => (botHasLevels() ? { kind: f.get("bot_kind"), level: f.get("bot_level") } : { kind: f.get("bot_kind") })),
     overrides: { ...houseOverrides(), ...parseOverrides(f.get("overrides") || "") },
     hints: f.get("hints_everyone") ? "everyone" : "practice",
   };
@@ -1501,6 +1518,8 @@ function setup() {
   $("#create-form").addEventListener("input", () => clearError($("#create-error")));
   $("#join-form").addEventListener("input", () => clearError($("#join-error")));
   $("#preset").addEventListener("change", () => renderPresets());
+  document.querySelector('select[name="bot_level"]').addEventListener("change", renderLevelLine);
+  $("#bot-kind").addEventListener("change", renderLevelLine);
   $("#btn-preset-rules").addEventListener("click", () => showRules(`/api/presets/${encodeURIComponent($("#preset").value)}/rules`));
   $("#btn-rules").addEventListener("click", () => { if (S.code) showRules(`/api/tables/${encodeURIComponent(S.code)}/rules`); });
   $("#btn-rules-close").addEventListener("click", closeRules);
