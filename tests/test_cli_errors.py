@@ -88,3 +88,20 @@ def test_command_without_the_cli_extra_names_the_extra() -> None:
         "error: the rummykit command needs the cli extra (typer is not installed): "
         "pip install 'rummykit[cli]'"
     )
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["play", "--rules", "gin", "--players", "3"], "error: gin is played by 2 players, not 3"),
+        (["play", "--rules", "gin", "--players", "3", "--lang", "de"],
+         "error: Gin-Rommé (Gin Rummy) spielen 2 Personen, nicht 3"),
+        (["play", "--players", "9"], "error: german is played by 2 to 6 players, not 9"),
+        (["play", "--players", "9", "--lang", "de"], "error: Rommé spielen 2 bis 6 Personen, nicht 9"),
+        (["arena", "--rules", "gin", "--bots", "greedy,random,greedy", "-n", "2", "-q"],
+         "error: gin is played by 2 players, not 3"),
+    ],
+)  # fmt: skip
+def test_a_table_of_the_wrong_size_is_refused_in_the_players_words(args: list[str], expected: str) -> None:
+    """One message for a game of one table size (gin: two) and one for a range, in both languages."""
+    assert one_line_error(args) == expected

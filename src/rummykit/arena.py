@@ -130,10 +130,10 @@ def build_games(config: ArenaConfig) -> list[Game]:
     games: list[Game] = []
     for t, table in enumerate(config.tables()):
         k = len(table)
-        if not rules.min_players <= k <= rules.max_players:
-            raise ArenaError(
-                f"{rules.name} is played by {rules.min_players} to {rules.max_players} players, not {k}"
-            )
+        try:
+            rules.check_table(k)
+        except RummyError as exc:
+            raise ArenaError(str(exc).removeprefix("players: ")) from None
         deals = -(-config.rounds // k)
         for deal in range(deals):
             for rotation in range(k):

@@ -486,6 +486,11 @@ class Rules:
     def check_table(self, players: int, dealer: int = 0) -> None:
         """Raise :class:`RulesError` unless ``players`` may sit at this game with ``dealer`` dealing."""
         if not self.min_players <= players <= self.max_players:
+            if self.min_players == self.max_players:
+                raise RulesError(
+                    f"players: {self.name} is played by {self.min_players} players, not {players}",
+                    option="max_players",
+                )
             raise RulesError(
                 f"players: {self.name} is played by {self.min_players} to {self.max_players} "
                 f"players, not {players}",

@@ -735,14 +735,10 @@ def play_command(
         rules: Rules = build_rules(None if rules_file else rules_text, rules_file, assignments or [])
     except RummyError as exc:
         raise _fail(localize_error(exc, lang)) from None
-    if not rules.min_players <= players <= rules.max_players:
-        raise _fail(
-            t(
-                f"{rules.name} is played by {rules.min_players} to {rules.max_players} players, "
-                f"not {players}",
-                f"{rules.name} spielen {rules.min_players} bis {rules.max_players} Personen, nicht {players}",
-            )
-        )
+    try:
+        rules.check_table(players)
+    except RummyError as exc:
+        raise _fail(localize_error(exc, lang).removeprefix("players: ")) from None
     if dealer is not None and not 1 <= dealer <= players:
         raise _fail(
             t(

@@ -601,6 +601,11 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "players: {game} is played by {count} to {limit} players, not {number}",
         "{game} spielen {count} bis {limit} Personen, nicht {number}",
     ),
+    (
+        "rules",
+        "players: {game} is played by {count} players, not {number}",
+        "{game} spielen {count} Personen, nicht {number}",
+    ),
 )
 """The engine's error messages, English template and German text, by rule id."""
 
