@@ -148,3 +148,22 @@ def test_gin_line_on_a_phone_and_not_at_a_german_rummy_table(page: Any, shots: P
     open_table(page, "german", seed=11)
     page.wait_for_function("S.state.view.gin === null")
     assert not line.is_visible() and gin_text(page) == ""
+
+
+def test_the_lobby_offers_the_seats_the_chosen_game_allows(page: Any) -> None:
+    """Gin is played by two: choosing it sets the seats to 2 (at most 2) and at most one bot; back at
+    German Rummy the range is 2 to 6 again and a typed 9 comes back to 6."""
+    page.goto(page.base + "/")
+    page.wait_for_selector("#preset option[value=gin]", state="attached")
+    seats, bots = "#create-form input[name=seats]", "#create-form input[name=bots]"
+    page.fill(seats, "4")
+    page.dispatch_event(seats, "change")
+    page.fill(bots, "3")
+    page.select_option("#preset", "gin")
+    assert page.eval_on_selector(seats, "s => [s.value, s.min, s.max]") == ["2", "2", "2"]
+    assert page.eval_on_selector(bots, "b => [b.value, b.max]") == ["1", "1"]
+    page.select_option("#preset", "german")
+    page.fill(seats, "9")
+    page.dispatch_event(seats, "change")
+    assert page.eval_on_selector(seats, "s => [s.value, s.min, s.max]") == ["6", "2", "6"]
+    assert page.eval_on_selector(bots, "b => b.max") == "5"

@@ -360,9 +360,24 @@ function renderPresets() {
   }
   if (keep) sel.value = keep;
   renderLevels();
+  renderSeatRange();
   const line = names[sel.value];
   $("#preset-line").textContent = line ? line[S.lang][1] : "";
   renderHouseRules();
+}
+
+// The seats a table of the chosen game may have (gin: two), the value kept within them; bots fill
+// at most every seat but the creator's.
+function renderSeatRange() {
+  const rules = S.presets.presets[$("#preset").value];
+  const seats = $("#create-form input[name=seats]"), bots = $("#create-form input[name=bots]");
+  if (!rules) return;
+  seats.min = rules.min_players;
+  seats.max = rules.max_players;
+  const value = Number(seats.value) || rules.min_players;
+  seats.value = Math.min(Math.max(value, rules.min_players), rules.max_players);
+  bots.max = Number(seats.value) - 1;
+  if (Number(bots.value) > Number(bots.max)) bots.value = bots.max;
 }
 
 // The bot levels in the page's language (by level key, from the server): the menu names each level
@@ -1520,6 +1535,7 @@ function setup() {
   $("#preset").addEventListener("change", () => renderPresets());
   document.querySelector('select[name="bot_level"]').addEventListener("change", renderLevelLine);
   $("#bot-kind").addEventListener("change", renderLevelLine);
+  $("#create-form input[name=seats]").addEventListener("change", renderSeatRange);
   $("#btn-preset-rules").addEventListener("click", () => showRules(`/api/presets/${encodeURIComponent($("#preset").value)}/rules`));
   $("#btn-rules").addEventListener("click", () => { if (S.code) showRules(`/api/tables/${encodeURIComponent(S.code)}/rules`); });
   $("#btn-rules-close").addEventListener("click", closeRules);
