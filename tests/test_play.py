@@ -141,6 +141,16 @@ def test_hot_seat_hides_the_previous_hand(data_dir: Path) -> None:
     assert "Anna's hand" not in out.split("Hand over to Ben")[1]
 
 
+def test_hot_seat_quit_at_the_hand_over_stops_without_showing_the_hand(data_dir: Path) -> None:
+    code, out = play(
+        "--players", "2", "--humans", "2", "--names", "Anna,Ben", "--seed", "4",
+        lines=["", "d", "x 1", "quit"],
+    )  # fmt: skip
+    assert code == 0
+    assert "Ben, press Enter to see your hand (or type quit) > " in out
+    assert "Ben's hand" not in out and "Game stopped (quit)" in out
+
+
 def test_unknown_bot_names_the_available_bots(data_dir: Path) -> None:
     result = runner.invoke(app, ["play", "--bots", "nosuch"])
     assert result.exit_code == 2

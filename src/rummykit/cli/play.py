@@ -67,7 +67,7 @@ from rummykit.cli import pager, screen
 from rummykit.cli.action_text import describe
 from rummykit.cli.hints import hint
 from rummykit.cli.parsing import MAX_LINE as MAX_LINE  # re-exported: the line limit of this command
-from rummykit.cli.parsing import legal_moves_lines, parse_input, short_error, short_help
+from rummykit.cli.parsing import META_COMMANDS, legal_moves_lines, parse_input, short_error, short_help
 from rummykit.cli.paths import games_dir
 from rummykit.cli.saves import HUMAN, SavedGame, latest_unfinished, load_saved, save_meta, write_save
 from rummykit.errors import IllegalActionError, NotationError, RummyError, name_seats
@@ -392,7 +392,7 @@ class PlaySession:
                 "Enter für die nächste Runde (oder „ende“) > ",
             )
         )
-        if answer.strip().lower() in ("quit", "q", "exit", "ende", "beenden"):
+        if _is_quit(answer):
             raise QuitGame("quit")
         self.log = []
 
@@ -436,7 +436,14 @@ class PlaySession:
                 style="bold yellow",
             )
         )
-        self.ask(self.t(f"{name}, press Enter to see your hand > ", f"{name}, Enter zeigt deine Hand > "))
+        answer = self.ask(
+            self.t(
+                f"{name}, press Enter to see your hand (or type quit) > ",
+                f"{name}, Enter zeigt deine Hand (oder „ende“) > ",
+            )
+        )
+        if _is_quit(answer):
+            raise QuitGame("quit")
 
     def status(self, seat: int) -> Text:
         if self.lang == "de":
@@ -617,6 +624,11 @@ class PlaySession:
 
 
 # The command ----------------------------------------------------------------------------------------
+def _is_quit(answer: str) -> bool:
+    """Whether an answer to an Enter prompt asks to stop the game (quit, q, exit, ende, beenden)."""
+    return META_COMMANDS.get(answer.strip().lower()) == "quit"
+
+
 _GIN_PROMPTS: Final = {
     Phase.FIRST_UPCARD: "take the upcard (t), pass, or draw (d) once both passed",
     Phase.DISCARD: "discard (x N), knock (k), or knock discarding card N (k N)",
