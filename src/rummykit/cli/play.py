@@ -54,7 +54,6 @@ from rich.text import Text
 
 from rummykit.actions import (
     Action,
-    BuyBack,
     CallRummy,
     Discard,
     Draw,
@@ -67,8 +66,9 @@ from rummykit.cli import pager, screen
 from rummykit.cli.action_text import describe
 from rummykit.cli.hints import hint
 from rummykit.cli.parsing import MAX_LINE as MAX_LINE  # re-exported: the line limit of this command
-from rummykit.cli.parsing import META_COMMANDS, legal_moves_lines, parse_input, short_error, short_help
+from rummykit.cli.parsing import legal_moves_lines, parse_input, short_error, short_help
 from rummykit.cli.paths import games_dir
+from rummykit.cli.prompts import STOP_REASONS_DE, is_quit, rules_notice, turn_prompt
 from rummykit.cli.saves import HUMAN, SavedGame, latest_unfinished, load_saved, save_meta, write_save
 from rummykit.errors import IllegalActionError, NotationError, RummyError, name_seats
 from rummykit.explain.language import Lang
@@ -145,20 +145,6 @@ class Player:
     name: str
     bot: Bot | None = None
     label: str = "human"
-
-
-RULES_NOTICE: Final = "'rules': how to play at this table ('regeln': auf Deutsch) · 'help': your moves"
-RULES_NOTICE_DE: Final = "„regeln“: die Regeln dieses Tisches („rules en“: English) · „hilfe“: deine Züge"
-STOP_REASONS_DE: Final = {
-    "end of input": "Ende der Eingabe",
-    "interrupted": "abgebrochen",
-    "quit": "auf Wunsch",
-    "terminal closed": "Terminal geschlossen",
-}
-
-
-def rules_notice(lang: str) -> str:
-    return RULES_NOTICE_DE if lang == "de" else RULES_NOTICE
 
 
 @contextlib.contextmanager
@@ -392,7 +378,7 @@ class PlaySession:
                 "Enter für die nächste Runde (oder „ende“) > ",
             )
         )
-        if _is_quit(answer):
+        if is_quit(answer):
             raise QuitGame("quit")
         self.log = []
 
@@ -442,60 +428,12 @@ class PlaySession:
                 f"{name}, Enter zeigt deine Hand (oder „ende“) > ",
             )
         )
-        if _is_quit(answer):
+        if is_quit(answer):
             raise QuitGame("quit")
 
     def status(self, seat: int) -> Text:
-        if self.lang == "de":
-            return self.status_de(seat)
-        m = self.match
-        rnd = m.round
-        legal = m.legal_actions()
-        you = "Your" if not self.hot_seat else f"{self.names[seat]}'s"
-        if BuyBack() in legal:
-            cost = m.rules.buyback_cost
-            return Text(
-                f"{you} score is {m.scores[seat]} ({m.totals[seat]} bad points): buy back for {cost} chips? "
-                "buyback / decline",
-                style="bold",
-            )
-        if rnd.phase is Phase.DRAW:
-            what = "draw (d) or take (t) the discard" if TakeDiscard() in legal else "draw (d)"
-        elif rnd.phase is Phase.PLAY:
-            what = "meld (m …), lay off (l …), then discard (x N)"
-            if not rnd.view(seat).opened[seat]:
-                what = f"open (m …, at least {m.rules.opening_min_points} points) or discard (x N)"
-        elif m.rules.is_gin:
-            what = _GIN_PROMPTS.get(rnd.phase, "discard (x N) or knock (k)")
-        else:
-            what = "discard (x N), knock (k N) or rummy (r N)"
-        return Text.assemble((f"{you} turn: ", "bold"), what, ("   help · hint · quit", "dim"))
-
-    def status_de(self, seat: int) -> Text:
-        """The status line in German."""
-        m = self.match
-        rnd = m.round
-        legal = m.legal_actions()
-        who = "Dein Zug" if not self.hot_seat else f"{self.names[seat]} ist dran"
-        if BuyBack() in legal:
-            cost = m.rules.buyback_cost
-            return Text(
-                f"{'Dein Stand' if not self.hot_seat else 'Stand von ' + self.names[seat]} ist "
-                f"{m.scores[seat]} ({m.totals[seat]} Schlechtpunkte): für {cost} Chips "
-                "zurückkaufen? buyback / decline",
-                style="bold",
-            )
-        if rnd.phase is Phase.DRAW:
-            what = "ziehen (d) oder die Ablage nehmen (t)" if TakeDiscard() in legal else "ziehen (d)"
-        elif rnd.phase is Phase.PLAY:
-            what = "auslegen (m …), anlegen (l …), abwerfen (x N)"
-            if not rnd.view(seat).opened[seat]:
-                what = f"auslegen (m …, ab {m.rules.opening_min_points} Punkten) oder abwerfen (x N)"
-        elif m.rules.is_gin:
-            what = _GIN_PROMPTS_DE.get(rnd.phase, "abwerfen (x N) oder klopfen (k)")
-        else:
-            what = "abwerfen (x N), klopfen (k N) oder Rummy (r N)"
-        return Text.assemble((f"{who}: ", "bold"), what, ("   hilfe · tipp · ende", "dim"))
+        """The status line of ``seat``, the seat to move (:func:`rummykit.cli.prompts.turn_prompt`)."""
+        return turn_prompt(self.match, seat, self.names[seat] if self.hot_seat else None, self.lang)
 
     def human_turn(self, seat: int) -> None:
         if self.hot_seat and self.shown_seat != seat:
@@ -624,29 +562,6 @@ class PlaySession:
 
 
 # The command ----------------------------------------------------------------------------------------
-def _is_quit(answer: str) -> bool:
-    """Whether an answer to an Enter prompt asks to stop the game (quit, q, exit, ende, beenden)."""
-    return META_COMMANDS.get(answer.strip().lower()) == "quit"
-
-
-_GIN_PROMPTS: Final = {
-    Phase.FIRST_UPCARD: "take the upcard (t), pass, or draw (d) once both passed",
-    Phase.DISCARD: "discard (x N), knock (k), or knock discarding card N (k N)",
-    Phase.WALL: "the stock is down to the wall: knock (k) with the top discard, or pass",
-    Phase.KNOCK: "discard (x N) after the knock, then meld (m …) one meld at a time, then pass",
-    Phase.LAYOFF: "lay off onto the knocker's melds (l N), pass, then meld (m …) and pass",
-}
-"""Gin: what the player to move may do, per phase (Phase.DRAW uses the common prompt)."""
-_GIN_PROMPTS_DE: Final = {
-    Phase.FIRST_UPCARD: "die offene Karte nehmen (t), passen (pass), oder ziehen (d), wenn beide passten",
-    Phase.DISCARD: "abwerfen (x N), klopfen (k) oder klopfen und Karte N abwerfen (k N)",
-    Phase.WALL: "der Stapel ist bis zur Mauer herunter: mit der offenen Karte klopfen (k) oder passen",
-    Phase.KNOCK: "nach dem Klopfen abwerfen (x N), dann Figur für Figur auslegen (m …), dann passen",
-    Phase.LAYOFF: "an die Figuren des Klopfenden anlegen (l N), passen, dann auslegen (m …) und passen",
-}
-"""Gin: :data:`_GIN_PROMPTS` in German."""
-
-
 def _fail(message: str) -> typer.Exit:
     typer.echo(f"error: {message}", err=True)
     return typer.Exit(2)

@@ -1,0 +1,114 @@
+"""What the terminal says to the player to move, in English and German.
+
+The status line names what the seat may do now with the short forms that do it (``draw (d) or take
+(t) the discard``): by the game's family and phase, with gin's own phases (the first upcard, the
+wall, the knock and lay-off), and the buy-back offer between hands of a rubber. The notice of the
+``rules`` and ``help`` commands, the answers that stop the game at an Enter prompt, and the German
+words for why a game stopped are here too.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from rich.text import Text
+
+from rummykit.actions import BuyBack, TakeDiscard
+from rummykit.cli.parsing import META_COMMANDS
+from rummykit.explain.language import Lang
+from rummykit.match import Match
+from rummykit.views import Phase
+
+RULES_NOTICE: Final = "'rules': how to play at this table ('regeln': auf Deutsch) · 'help': your moves"
+RULES_NOTICE_DE: Final = "„regeln“: die Regeln dieses Tisches („rules en“: English) · „hilfe“: deine Züge"
+STOP_REASONS_DE: Final = {
+    "end of input": "Ende der Eingabe",
+    "interrupted": "abgebrochen",
+    "quit": "auf Wunsch",
+    "terminal closed": "Terminal geschlossen",
+}
+"""Why a game stopped, in German (the English reason is the key)."""
+
+GIN_PROMPTS: Final[dict[Phase, tuple[str, str]]] = {
+    Phase.FIRST_UPCARD: (
+        "take the upcard (t), pass, or draw (d) once both passed",
+        "die offene Karte nehmen (t), passen (pass), oder ziehen (d), wenn beide passten",
+    ),
+    Phase.DISCARD: (
+        "discard (x N), knock (k), or knock discarding card N (k N)",
+        "abwerfen (x N), klopfen (k) oder klopfen und Karte N abwerfen (k N)",
+    ),
+    Phase.WALL: (
+        "the stock is down to the wall: knock (k) with the top discard, or pass",
+        "der Stapel ist bis zur Mauer herunter: mit der offenen Karte klopfen (k) oder passen",
+    ),
+    Phase.KNOCK: (
+        "discard (x N) after the knock, then meld (m …) one meld at a time, then pass",
+        "nach dem Klopfen abwerfen (x N), dann Figur für Figur auslegen (m …), dann passen",
+    ),
+    Phase.LAYOFF: (
+        "lay off onto the knocker's melds (l N), pass, then meld (m …) and pass",
+        "an die Figuren des Klopfenden anlegen (l N), passen, dann auslegen (m …) und passen",
+    ),
+}
+"""Gin: what the player to move may do, per phase, in English and German (``Phase.DRAW`` uses the
+common prompt)."""
+GIN_OTHER_PHASES: Final = ("discard (x N) or knock (k)", "abwerfen (x N) oder klopfen (k)")
+
+
+def rules_notice(lang: str) -> str:
+    """The line that points at the ``rules`` and ``help`` commands."""
+    return RULES_NOTICE_DE if lang == "de" else RULES_NOTICE
+
+
+def is_quit(answer: str) -> bool:
+    """Whether an answer to an Enter prompt asks to stop the game (quit, q, exit, ende, beenden)."""
+    return META_COMMANDS.get(answer.strip().lower()) == "quit"
+
+
+def turn_prompt(match: Match, seat: int, name: str | None, lang: str) -> Text:
+    """The status line of ``seat``, the seat to move: what it may do now and the keys for it.
+
+    ``name`` is the player's name at a hot-seat table (``Ben's turn``); ``None`` addresses the one
+    person at the terminal (``Your turn``).
+    """
+    t = Lang(lang)
+    rnd = match.round
+    legal = match.legal_actions()
+    if BuyBack() in legal:
+        cost, score, total = match.rules.buyback_cost, match.scores[seat], match.totals[seat]
+        whose = t("Your score", "Dein Stand") if name is None else t(f"{name}'s score", f"Stand von {name}")
+        return Text(
+            t(
+                f"{whose} is {score} ({total} bad points): buy back for {cost} chips? buyback / decline",
+                f"{whose} ist {score} ({total} Schlechtpunkte): für {cost} Chips zurückkaufen? "
+                "buyback / decline",
+            ),
+            style="bold",
+        )
+    if rnd.phase is Phase.DRAW:
+        if TakeDiscard() in legal:
+            what = t("draw (d) or take (t) the discard", "ziehen (d) oder die Ablage nehmen (t)")
+        else:
+            what = t("draw (d)", "ziehen (d)")
+    elif rnd.phase is Phase.PLAY:
+        if rnd.view(seat).opened[seat]:
+            what = t(
+                "meld (m …), lay off (l …), then discard (x N)",
+                "auslegen (m …), anlegen (l …), abwerfen (x N)",
+            )
+        else:
+            need = match.rules.opening_min_points
+            what = t(
+                f"open (m …, at least {need} points) or discard (x N)",
+                f"auslegen (m …, ab {need} Punkten) oder abwerfen (x N)",
+            )
+    elif match.rules.is_gin:
+        what = t(*GIN_PROMPTS.get(rnd.phase, GIN_OTHER_PHASES))
+    else:
+        what = t(
+            "discard (x N), knock (k N) or rummy (r N)", "abwerfen (x N), klopfen (k N) oder Rummy (r N)"
+        )
+    who = t("Your turn", "Dein Zug") if name is None else t(f"{name}'s turn", f"{name} ist dran")
+    keys = t("   help · hint · quit", "   hilfe · tipp · ende")
+    return Text.assemble((f"{who}: ", "bold"), what, (keys, "dim"))
