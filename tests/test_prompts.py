@@ -1,0 +1,52 @@
+"""The terminal's status line of the seat to move (``rummykit.cli.prompts``), for the states a
+whole game does not always pass through: the buy-back offer of a rubber and gin's phases."""
+
+from __future__ import annotations
+
+import random
+
+import rummykit as rk
+from rummykit.actions import BuyBack
+from rummykit.bots import GreedyBot
+from rummykit.cli.prompts import GIN_PROMPTS, is_quit, turn_prompt
+from rummykit.views import Phase
+
+
+def test_the_buy_back_offer_names_the_score_the_total_and_the_price() -> None:
+    bot, rng = GreedyBot(), random.Random(2)
+    for seed in range(20):
+        match = rk.Match.new(rk.Rules.preset("viennese"), 3, seed=seed)
+        while not match.is_over and BuyBack() not in match.legal_actions():
+            match.apply(bot.choose(match.round.view(match.to_move), match.legal_actions(), rng))
+        if not match.is_over:
+            break
+    assert BuyBack() in match.legal_actions()
+    seat = match.to_move
+    score, total, cost = match.scores[seat], match.totals[seat], match.rules.buyback_cost
+    english = turn_prompt(match, seat, None, "en").plain
+    assert english == (
+        f"Your score is {score} ({total} bad points): buy back for {cost} chips? buyback / decline"
+    )
+    german = turn_prompt(match, seat, "Ben", "de").plain
+    assert german == (
+        f"Stand von Ben ist {score} ({total} Schlechtpunkte): für {cost} Chips zurückkaufen? "
+        "buyback / decline"
+    )
+
+
+def test_gin_prompts_follow_the_phase_in_both_languages() -> None:
+    match = rk.Match.new(rk.Rules.preset("gin"), 2, seed=3, dealer=1)
+    assert match.round.phase is Phase.FIRST_UPCARD
+    assert turn_prompt(match, match.to_move, None, "en").plain == (
+        "Your turn: take the upcard (t), pass, or draw (d) once both passed   help · hint · quit"
+    )
+    match.apply("take")
+    assert match.round.phase is Phase.DISCARD
+    assert turn_prompt(match, match.to_move, "Ann", "de").plain == (
+        f"Ann ist dran: {GIN_PROMPTS[Phase.DISCARD][1]}   hilfe · tipp · ende"
+    )
+
+
+def test_every_quit_word_stops_and_nothing_else_does() -> None:
+    assert all(is_quit(word) for word in ("quit", " Q ", "exit", "ende", "beenden"))
+    assert not any(is_quit(word) for word in ("", "help", "quite", "d"))
