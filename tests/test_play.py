@@ -549,3 +549,16 @@ def test_a_person_in_the_buyback_window_is_told_why_there_is_no_offer() -> None:
     assert session.no_offer_notes() == [
         "No buy-back offer: You already bought back once, as often as buyback_limit allows"
     ]
+
+
+def test_knock_hint_names_the_knock_and_what_is_left() -> None:
+    """The knock-game hint knocks once the deadwood allows it, shows the arrangement kept, and in
+    German says it in words."""
+    rules = rk.Rules.preset("viennese")
+    hands = ["7H 8H 9H QS QD QC 2C 2D 2S 3H", "4C 5C 6C 9S 10S JS AD AH 6D 8D"]
+    rnd = rk.Round.new(rules, 2, deck=arrange_deck(rules, 2, hands, dealer=0, stock="KS"), dealer=0, seed=1)
+    view = rnd.view(0)
+    english = hint(view, rnd.legal_actions(), rnd, "en").text("en")
+    assert english == "knock KS  (deadwood 3 lets you knock: [2C 2D 2S] [QC QD QS] [7H 8H 9H] | 3H)"
+    german = hint(view, rnd.legal_actions(), rnd, "de").text("de")
+    assert german.startswith("klopfen und Pik-König abwerfen  (mit 3 Restpunkten darfst du klopfen: [2C")

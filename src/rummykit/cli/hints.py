@@ -191,10 +191,7 @@ def discard_hint(view: PlayerView, legal: Sequence[Action], lang: str = "en") ->
         (CallRummy(card), t("every other card is melded", "alle anderen Karten sind in Figuren")),
         (
             Knock(card),
-            t(
-                f"deadwood {deadwood} is below the knock limit",
-                f"Restpunkte {deadwood} unter der Klopfgrenze",
-            ),
+            t(f"deadwood {deadwood} lets you knock", f"mit {deadwood} Restpunkten darfst du klopfen"),
         ),
         (Discard(card), t(f"keeps deadwood {deadwood}", f"behält Restpunkte {deadwood}")),
     ):
