@@ -159,3 +159,22 @@ def test_texts_reveal_exactly_the_cards_the_notation_reveals() -> None:
                 assert cards_in(text) == cards_in(entry["action"]), (entry, text)
                 checked += 1
         assert checked > 50
+
+
+def test_a_hint_names_the_card_it_takes_and_what_a_gin_pass_means() -> None:
+    """The hint's words: a take names the top discard the player sees; a gin pass says which pass."""
+    from rummykit.actions import Pass, TakeDiscard
+    from rummykit.cards import Card
+    from rummykit.views import Phase
+    from rummykit.web.texts import action_texts
+
+    nine = Card.parse("9S")
+    assert action_texts(TakeDiscard(), taken=nine) == {
+        "en": "take the 9 of spades from the discard pile",
+        "de": "Pik-9 von der Ablage aufnehmen",
+    }
+    assert action_texts(Pass(), phase=Phase.FIRST_UPCARD) == {
+        "en": "pass on the upcard",
+        "de": "bei der offenen Karte passen",
+    }
+    assert action_texts(TakeDiscard()) == {"en": "take the discard", "de": "die Ablage aufnehmen"}  # a chip

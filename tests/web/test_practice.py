@@ -11,6 +11,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from rummykit.bots import BOT_LEVELS, LEVEL_LINES
+from rummykit.cards import Card
+from rummykit.i18n.cards import card_name
 from rummykit.i18n.levels import LEVEL_LINES_DE, LEVEL_NAMES_DE
 from rummykit.match import Match
 from rummykit.rules import Rules
@@ -183,10 +185,16 @@ def test_undo_is_refused_where_another_person_sits_and_to_spectators(client: Tes
 def test_hints_come_with_their_words(client: TestClient, web: Any) -> None:
     grant, _table = practice_table(client, web)
     with web.connect(client, grant["code"], grant["token"]) as ws:
-        web.receive_state(ws, until=my_turn)
+        state = web.receive_state(ws, until=my_turn)
         ws.send_json({"type": "hint"})
         hint = web.next_of(ws, "hint")
         assert hint["action"] and set(hint["texts"]) == {"en", "de"}
+        # At the draw a take names the card on the discard pile, as the player sees it.
+        assert state["legal"] == ["draw", "take"]
+        top = state["view"]["discard_pile"][-1]
+        assert hint["texts"]["en"] in (
+            "draw from the stock", f"take the {card_name(Card.parse(top), 'en')} from the discard pile"
+        )
 
 
 # The move list of the current hand --------------------------------------------------------------------

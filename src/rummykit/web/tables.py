@@ -748,7 +748,9 @@ class Table:
             if self._hint is None or self._hint[0] != self.version:
                 bot = self._bot(default_bot_kind(), "medium")
                 action = await self.manager.think(bot, self.match, self.bot_rng("hints"))
-                self._hint = (self.version, str(action), action_texts(action), bot.name)
+                view = self.match.round.view(self.match.to_move)
+                texts = action_texts(action, taken=view.top_discard, phase=view.phase)
+                self._hint = (self.version, str(action), texts, bot.name)
             _, text, texts, name = self._hint
             client.send({"type": "hint", "action": text, "texts": texts, "bot": name,
                          "version": self.version})  # fmt: skip

@@ -17,6 +17,7 @@ from rummykit.i18n import describe_action, error_texts, in_every_language, label
 from rummykit.i18n.language import LANGUAGES
 from rummykit.i18n.levels import level_line_de
 from rummykit.rules import Rules
+from rummykit.views import Phase
 
 SERVER_ERRORS_DE: Final[dict[str, str]] = {
     "spectator": "Zuschauer können nicht spielen",
@@ -70,10 +71,14 @@ def move_texts(
     )
 
 
-def action_texts(action: Action) -> dict[str, str]:
+def action_texts(action: Action, *, taken: int | None = None, phase: Phase | None = None) -> dict[str, str]:
     """A move the player may make, as a button says it, in every language (``lay off the queen of
-    hearts on meld 3`` / ``Herz-Dame an Meld 3 anlegen``)."""
-    return in_every_language(lambda lang: describe_action(action, lang, form="verb"))
+    hearts on meld 3`` / ``Herz-Dame an Meld 3 anlegen``); ``taken`` names the card a ``take`` picks
+    up, ``phase`` tells what a gin ``pass`` means (a hint says ``take the 9 of spades from the
+    discard pile``, ``pass on the upcard``)."""
+    return in_every_language(
+        lambda lang: describe_action(action, lang, form="verb", taken=taken, phase=phase)
+    )
 
 
 def seat_draw_texts(card: int | None, *, deals_first: bool) -> dict[str, str]:
