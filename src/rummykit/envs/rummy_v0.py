@@ -119,6 +119,7 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
 
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi"],
+        "render_fps": 1,
         "name": ENV_NAME,
         "is_parallelizable": False,
     }
@@ -323,6 +324,7 @@ class parallel_env(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):  # type:
 
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi"],
+        "render_fps": 1,
         "name": ENV_NAME,
         "is_parallelizable": True,
     }

@@ -37,7 +37,7 @@ from rummykit.rules import Rules
 class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
     """One seat against bots; see the module docstring."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 (gymnasium's attribute)
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 (gymnasium's attribute)
 
     def __init__(
         self,
