@@ -203,3 +203,24 @@ def test_batch_size_keeps_figures_and_bounds_tasks() -> None:
     assert one == run_arena(CONFIG, workers=1, batch=5).to_dict(timing=False)
     with pytest.raises(ArenaError, match="batch"):
         run_arena(CONFIG, workers=1, batch=0)
+
+
+def test_the_point_lead_is_paired_by_deal() -> None:
+    """A pair's lead is the points of ``a`` minus those of ``b`` per game; its interval counts deals,
+    each the mean of its rotations, so the luck of the cards cancels inside a deal."""
+    res = run_arena(ArenaConfig("viennese", ("greedy", "random"), rounds=12, seed=3), workers=1)
+    data = res.to_dict(timing=False)
+    (pair,) = data["pairs"]
+    bots = data["bots"]
+    assert (pair["a"], pair["b"], pair["games"], pair["deals"]) == ("greedy", "random", 12, 6)
+    assert pair["lead_points"] == pytest.approx(bots["greedy"]["mean_points"] - bots["random"]["mean_points"])
+    by_deal: dict[int, list[float]] = {}
+    for game, result in zip(build_games(res.config), sorted(res.results, key=lambda r: r.index), strict=True):
+        a, b = result.seats.index(0), result.seats.index(1)
+        by_deal.setdefault(game.deal, []).append(result.points[a] - result.points[b])
+    mean, lo, hi = mean_interval([sum(v) / len(v) for v in by_deal.values()])
+    assert (pair["lead_points"], pair["lead_ci95"]) == (round(mean, 6), [round(lo, 6), round(hi, 6)])
+    line = f"greedy vs random: lead {mean:+.2f} points per round (95 % CI {lo:+.2f} to {hi:+.2f}); ahead in"
+    result = CliRunner().invoke(app, ["arena", "--rules", "viennese", "--bots", "greedy,random", "-n", "12",
+                                      "--seed", "3", "-q"])  # fmt: skip
+    assert line in " ".join(result.output.split())

@@ -18,6 +18,12 @@ Figures per bot (``ArenaResult.to_dict()["bots"]``):
   a clean sweep stays finite, and shifted so that the mean rating is 1500.
 * ``seconds_per_move``: mean thinking time per decision (the only figure that depends on the machine).
 
+Figures per pair of bots (``pairs``): ``score_a``, the head-to-head share of games in which ``a``
+scored more points than ``b`` (ties half) with its ``ci95``; and ``lead_points``, the points ``a``
+scored minus those of ``b`` per game they sat at together, with ``lead_ci95`` over the ``deals``
+(each deal's rotations averaged first): the figure the game itself decides by, paired on the same
+cards.
+
 >>> from rummykit.arena import ArenaConfig, run_arena
 >>> res = run_arena(ArenaConfig("viennese", ("greedy", "random"), rounds=4, seed=1), workers=1)
 >>> res.games, sorted(res.to_dict()["bots"])
@@ -362,6 +368,24 @@ class ArenaResult:
                 scores[(i, j)] = scores.get((i, j), 0.0) + s
         return scores, games
 
+    def point_leads(self) -> dict[tuple[int, int], list[float]]:
+        """Per pair of bots ``(i, j)``, ``i < j``: the points ``i`` scored minus those of ``j``, one
+        value per duplicate deal they played together (the mean over its rotations, so the luck of
+        the cards cancels within the deal and an interval counts deals). A bot in two seats of one
+        game is not compared with itself."""
+        deal_of = {game.index: (game.table, game.deal) for game in build_games(self.config)}
+        leads: dict[tuple[int, int], dict[tuple[int, int], list[float]]] = {}
+        for r in sorted(self.results, key=lambda r: r.index):
+            for a, b in itertools.combinations(range(len(r.seats)), 2):
+                i, j = r.seats[a], r.seats[b]
+                if i == j:
+                    continue
+                lead = float(r.points[a]) - float(r.points[b])
+                if i > j:
+                    i, j, lead = j, i, -lead
+                leads.setdefault((i, j), {}).setdefault(deal_of[r.index], []).append(lead)
+        return {pair: [sum(v) / len(v) for v in deals.values()] for pair, deals in leads.items()}
+
     def to_dict(self, timing: bool = True) -> dict[str, Any]:
         """The figures as plain data (``timing=False`` leaves out the machine-dependent ones)."""
         names = self.config.names()
@@ -385,19 +409,23 @@ class ArenaResult:
             if timing:
                 entry["seconds_per_move"] = round(f.seconds / f.moves, 6) if f.moves else 0.0
             bots[names[i]] = entry
+        leads = self.point_leads()
         pairs = []
         for (i, j), n in sorted(games.items()):
             s = scores[(i, j)]
             lo, hi = wilson_interval(s, n)
-            pairs.append(
-                {
-                    "a": names[i],
-                    "b": names[j],
-                    "games": n,
-                    "score_a": round(s / n, 6),
-                    "ci95": [round(lo, 6), round(hi, 6)],
-                }
-            )
+            pair: dict[str, Any] = {
+                "a": names[i],
+                "b": names[j],
+                "games": n,
+                "score_a": round(s / n, 6),
+                "ci95": [round(lo, 6), round(hi, 6)],
+            }
+            if (i, j) in leads:
+                lead, llo, lhi = mean_interval(leads[(i, j)])
+                deals = len(leads[(i, j)])
+                pair.update(lead_points=round(lead, 6), lead_ci95=[round(llo, 6), round(lhi, 6)], deals=deals)
+            pairs.append(pair)
         out: dict[str, Any] = {
             "rules": _rules(self.config.rules).name,
             "mode": self.config.mode,

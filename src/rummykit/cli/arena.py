@@ -133,7 +133,10 @@ def arena_command(
     if as_json:
         typer.echo(json.dumps(data, indent=2))
     elif not (csv_file is not None and str(csv_file) == "-"):
-        Console().print(_table(data))
+        console = Console()
+        console.print(_table(data))
+        for line in pair_lines(data):
+            console.print(line, highlight=False)
 
 
 def bot_specs(text: str) -> tuple[str, ...]:
@@ -173,6 +176,25 @@ def games_bar(verb: str, label: str, quiet: bool) -> Iterator[Callable[[int, int
             bar.update(task, completed=done, total=total)
 
         yield report
+
+
+def pair_lines(data: dict[str, Any]) -> list[str]:
+    """One line per pair of bots: the first's lead in points per game over the second, paired on
+    the same cards, with its 95 % interval, and how often it finished ahead (the head-to-head)."""
+    unit = "round" if data["mode"] == "rounds" else "match"
+    lines = []
+    for pair in data["pairs"]:
+        if "lead_points" not in pair:
+            continue
+        lo, hi = pair["lead_ci95"]
+        ahead_lo, ahead_hi = pair["ci95"]
+        games = pair["games"]
+        lines.append(
+            f"{pair['a']} vs {pair['b']}: lead {pair['lead_points']:+.2f} points per {unit} "
+            f"(95 % CI {lo:+.2f} to {hi:+.2f}); ahead in {pair['score_a']:.3f} of {games} {unit}"
+            f"{'' if games == 1 else 'es' if unit == 'match' else 's'} ({ahead_lo:.3f}–{ahead_hi:.3f})"
+        )
+    return lines
 
 
 def _table(data: dict[str, Any]) -> Table:
