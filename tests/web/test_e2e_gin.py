@@ -90,6 +90,9 @@ def test_gin_line_knock_card_upcard_passes_and_the_knockers_melds(page: Any, sho
     passes = page.evaluate("Math.min(S.state.view.gin.upcard_passes, 2)")
     assert f"first upcard passed {passes}×" in gin_text(page)
     page.screenshot(path=str(shots / "gin-upcard-desktop.png"))
+    # Gin has no Rummy call: its button is not offered (the knock and the discard are).
+    assert page.is_visible("#btn-knock") and page.is_visible("#btn-discard")
+    assert not page.is_visible("#btn-rummy")
 
     page.click("#btn-lang")
     assert f"Klopfen bis {knock_card}" in gin_text(page)

@@ -939,7 +939,7 @@ function renderActions() {
   show("#btn-clear", playing && (S.groups.length > 0 || sel > 0));
   show("#btn-discard", playing, !!one && L.includes("discard " + one));
   show("#btn-knock", playing && knock, !!one && L.includes("knock " + one));
-  show("#btn-rummy", playing && knock, !!one && L.includes("rummy " + one));
+  show("#btn-rummy", playing && knock && !S.state.view.gin, !!one && L.includes("rummy " + one));  // gin has no Rummy call
   show("#btn-hint", playing && hintsAllowed(), myTurn());
   // Undo: offered at practice tables, usable once you have moved in this hand (the server judges the rest).
   const moved = (S.handMoves || S.state.log).some((e) => e.index >= 0 && e.seat === S.seat && e.hand === S.state.match.hands_dealt);
@@ -1472,7 +1472,7 @@ function onKey(ev) {
     t: () => L.includes("take") && act("take"),
     x: () => discardSelected("discard"),
     k: () => S.state.table.knock_game && discardSelected("knock"),
-    r: () => S.state.table.knock_game && discardSelected("rummy"),
+    r: () => S.state.table.knock_game && !S.state.view.gin && discardSelected("rummy"),
     g: () => !S.state.table.knock_game && groupSelection(),
     l: () => !$("#btn-play").disabled && !$("#btn-play").classList.contains("hidden") && playMelds(),
     c: () => clearComposition(),
