@@ -562,3 +562,19 @@ def test_knock_hint_names_the_knock_and_what_is_left() -> None:
     assert english == "knock KS  (deadwood 3 lets you knock: [2C 2D 2S] [QC QD QS] [7H 8H 9H] | 3H)"
     german = hint(view, rnd.legal_actions(), rnd, "de").text("de")
     assert german.startswith("klopfen und Pik-König abwerfen  (mit 3 Restpunkten darfst du klopfen: [2C")
+
+
+def test_help_lists_the_short_forms_of_the_game_at_the_table() -> None:
+    """German Rummy has no knock or Rummy call, Viennese no melds or lay-offs during play, gin knocks,
+    melds after the knock, lays off single cards and passes."""
+    from rummykit.cli.parsing import short_help
+
+    german = short_help("en", rk.Rules.preset("german"))
+    assert german.startswith("short forms: d draw · t take · m 1 2 3 meld/open cards 1 2 3")
+    assert "l 4 2 lay card 4 off on meld 2" in german and "knock" not in german and "rummy" not in german
+    viennese = short_help("en", rk.Rules.preset("viennese"))
+    assert "x 5 discard card 5 · k 5 knock · r 5 rummy · sort" in viennese
+    assert "m 1 2 3" not in viennese and "l 4 2" not in viennese
+    gin = short_help("de", rk.Rules.preset("gin"))
+    assert "k klopfen, k 5 klopfen und Karte 5 abwerfen" in gin and "l 4 Karte 4 anlegen" in gin
+    assert "Rummy" not in gin and gin.endswith("regeln (rules en: Englisch) · ende")

@@ -20,6 +20,7 @@ from typing import Final
 from rummykit.actions import ACTION_VERBS, Action
 from rummykit.cards import Card
 from rummykit.errors import NotationError
+from rummykit.rules import Rules
 
 MAX_LINE: Final = 200
 """Longest input line read as a move; longer lines are refused without being echoed back."""
@@ -136,23 +137,45 @@ def short_error(exc: Exception, lang: str = "en") -> str:
     return clip(text, 2 * MAX_ECHO + 60)
 
 
-SHORT_HELP: Final = (
-    "short forms: d draw · t take · m 1 2 3 meld/open cards 1 2 3 (| between melds) · "
-    "l 4 2 lay card 4 off on meld 2 · x 5 discard card 5 · k 5 knock · r 5 rummy · "
-    "sort · hint · auto (play the hint) · undo · log · rules (regeln: German) · quit"
+SHORT_FORMS: Final[dict[str, tuple[str, str]]] = {
+    "d": ("d draw", "d ziehen"),
+    "t": ("t take", "t Ablage nehmen"),
+    "m": (
+        "m 1 2 3 meld/open cards 1 2 3 (| between melds)",
+        "m 1 2 3 Karten 1 2 3 auslegen (| zwischen Figuren)",
+    ),
+    "l": ("l 4 2 lay card 4 off on meld 2", "l 4 2 Karte 4 an Meld 2 anlegen"),
+    "x": ("x 5 discard card 5", "x 5 Karte 5 abwerfen"),
+    "k": ("k 5 knock", "k 5 klopfen"),
+    "r": ("r 5 rummy", "r 5 Rummy"),
+    "gin k": ("k knock, k 5 knock discarding card 5", "k klopfen, k 5 klopfen und Karte 5 abwerfen"),
+    "gin m": ("m 1 2 3 meld cards 1 2 3 after a knock", "m 1 2 3 Karten 1 2 3 nach dem Klopfen auslegen"),
+    "gin l": ("l 4 lay card 4 off", "l 4 Karte 4 anlegen"),
+    "pass": ("pass", "pass (passen)"),
+}
+"""The short forms in English and German, by key; :func:`short_help` lists those of the game."""
+COMMANDS_HELP: Final = (
+    "sort · hint · auto (play the hint) · undo · log · rules (regeln: German) · quit",
+    "sortieren · tipp · auto (Tipp spielen) · zurück · protokoll · regeln (rules en: Englisch) · ende",
 )
 
 
-SHORT_HELP_DE: Final = (
-    "Kurzformen: d ziehen · t Ablage nehmen · m 1 2 3 Karten 1 2 3 auslegen (| zwischen Figuren) · "
-    "l 4 2 Karte 4 an Meld 2 anlegen · x 5 Karte 5 abwerfen · k 5 klopfen · r 5 Rummy · "
-    "sortieren · tipp · auto (Tipp spielen) · zurück · protokoll · regeln (rules en: Englisch) · ende"
-)
-
-
-def short_help(lang: str = "en") -> str:
-    """The one-paragraph help of the short forms and commands in ``lang``."""
-    return SHORT_HELP_DE if lang == "de" else SHORT_HELP
+def short_help(lang: str = "en", rules: Rules | None = None) -> str:
+    """The one-paragraph help of the short forms and commands in ``lang``: the short forms of the
+    game of ``rules`` (melding games meld and lay off, knock games knock and call Rummy, gin knocks,
+    melds after the knock, lays off and passes), or all of them without ``rules``."""
+    keys: tuple[str, ...]
+    if rules is None:
+        keys = ("d", "t", "m", "l", "x", "k", "r")
+    elif rules.is_gin:
+        keys = ("d", "t", "x", "gin k", "gin m", "gin l", "pass")
+    elif rules.is_knock_game:
+        keys = ("d", "t", "x", "k", "r")
+    else:
+        keys = ("d", "t", "m", "l", "x")
+    german = lang == "de"
+    forms = " · ".join(SHORT_FORMS[key][german] for key in keys)
+    return ("Kurzformen: " if german else "short forms: ") + forms + " · " + COMMANDS_HELP[german]
 
 
 def legal_moves_lines(legal: Sequence[Action]) -> list[str]:

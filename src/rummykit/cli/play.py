@@ -489,7 +489,7 @@ class PlaySession:
             lines = [
                 t("Legal moves:", "Erlaubte Züge:"),
                 *legal_moves_lines(m.legal_actions()),
-                short_help(self.lang),
+                short_help(self.lang, m.rules),
             ]
             return Text("\n".join(lines))
         if command == "hint":
