@@ -578,3 +578,15 @@ def test_help_lists_the_short_forms_of_the_game_at_the_table() -> None:
     gin = short_help("de", rk.Rules.preset("gin"))
     assert "k klopfen, k 5 klopfen und Karte 5 abwerfen" in gin and "l 4 Karte 4 anlegen" in gin
     assert "Rummy" not in gin and gin.endswith("regeln (rules en: Englisch) · ende")
+
+
+def test_gin_plays_heads_up_without_players_given(data_dir: Path) -> None:
+    """Without --players a table has three seats where the game allows it; gin is played by two, so
+    ``rummykit play --rules gin`` seats two instead of refusing the default."""
+    code, out = play(
+        "--rules", "gin", "--bots", "greedy", "--seed", "2", "--no-save", lines=["quit"], draw=True
+    )  # fmt: skip
+    assert code == 0 and "error" not in out
+    assert "Gin Rummy · round 1 of 1" in out and "1 bot: greedy:medium" in out
+    code, out = play("--bots", "greedy", "--seed", "2", "--no-save", lines=["quit"], draw=True)
+    assert code == 0 and "2 bots: greedy:medium" in out

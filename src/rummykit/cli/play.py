@@ -85,6 +85,8 @@ BOT_STRENGTH: Final = ("search", "greedy", "random")
 DEFAULT_BOT: Final = "search"
 DEFAULT_LEVEL: Final = "medium"
 DEFAULT_DELAY: Final = 0.7
+DEFAULT_PLAYERS: Final = 3
+"""Players at the table without ``--players``, where the game allows three."""
 """Seconds between bot moves on a terminal (``--fast`` or ``--delay 0`` skips the pauses)."""
 LAST_MOVES: Final = 3
 """Moves repeated above a hand's score table on a terminal (the screen is cleared for it)."""
@@ -583,7 +585,15 @@ def play_command(
         typer.Option("--set", "-s", metavar="OPTION=VALUE", help="Change a rule option (repeatable)."),
     ] = None,
     rules_file: Annotated[Path | None, typer.Option("--rules-file", help="Load the rules from TOML.")] = None,
-    players: Annotated[int, typer.Option("--players", "-p", help="Players at the table.")] = 3,
+    players: Annotated[
+        int | None,
+        typer.Option(
+            "--players",
+            "-p",
+            help=f"Players at the table. Default: {DEFAULT_PLAYERS}, or the nearest count the game allows "
+            "(gin: 2).",
+        ),
+    ] = None,
     humans: Annotated[
         int, typer.Option("--humans", help="People at this terminal (hot-seat when more than one).")
     ] = 1,
@@ -662,6 +672,8 @@ def play_command(
         rules: Rules = build_rules(None if rules_file else rules_text, rules_file, assignments or [])
     except RummyError as exc:
         raise _fail(localize_error(exc, lang)) from None
+    if players is None:
+        players = min(max(DEFAULT_PLAYERS, rules.min_players), rules.max_players)
     try:
         rules.check_table(players)
     except RummyError as exc:
