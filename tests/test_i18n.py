@@ -208,7 +208,7 @@ def test_opening_below_the_minimum() -> None:
     exc = _refusal(rnd, "discard AS")
     assert localize_error(exc, "de") == "Pik-Ass abwerfen: Pik-Ass hast du nicht auf der Hand"
     exc = _refusal(rnd, "draw")
-    assert localize_error(exc, "de") == "vom Stapel ziehen: Du hast in diesem Zug schon gezogen"
+    assert localize_error(exc, "de") == "vom Stoß ziehen: Du hast in diesem Zug schon gezogen"
 
 
 def test_knock_messages_name_the_players() -> None:
@@ -304,7 +304,7 @@ def test_gin_first_upcard_and_knock_messages_in_german() -> None:
     exc = _refusal(rnd, "draw")
     assert getattr(exc, "rule", None) == "gin_first_upcard"
     assert localize_error(exc, "de") == (
-        "Zuerst die offene Karte nehmen oder passen (vom Stapel wird erst gezogen, wenn beide gepasst haben)"
+        "Zuerst die offene Karte nehmen oder passen (vom Stoß wird erst gezogen, wenn beide gepasst haben)"
     )
     assert _de(rnd, "discard 4D") == "Karo-4 abwerfen: Nimm die offene Karte oder passe"
     rnd.apply("take")
@@ -458,7 +458,7 @@ def test_random_refusals_all_have_german_entries(preset: str) -> None:
             "legt Joker an Meld 2 unten an",
         ),
         ("discard 10S", "discards the 10 of spades", "wirft Pik-10 ab"),
-        ("draw", "draws from the stock", "zieht vom Stapel"),
+        ("draw", "draws from the stock", "zieht vom Stoß"),
         (
             "open 10H JH QH | AS AD AC",
             "opens with 10♥ J♥ Q♥ | A♠ A♦ A♣",

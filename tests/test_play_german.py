@@ -49,22 +49,22 @@ def test_a_whole_german_hand_at_80_by_24(data_dir: Path) -> None:
     assert_german(out)
     assert "Rommé, geänderte Regeln · Runde 1 von 1 · Geber Bot 3" in out
     assert "Spieler     Karten  ausgelegt  Punkte" in out
-    assert "Stapel 70  Ablage 6♣  Keine Figuren auf dem Tisch" in out
+    assert "Stoß 70  Ablage 6♣  Keine Figuren auf dem Tisch" in out
     assert "2 Bots: greedy:medium · seed 3" in out
     assert "Deine Hand (13 Karten, nach Farbe)" in out
     assert "Dein Zug: ziehen (d) oder die Ablage nehmen (t)   hilfe · tipp · ende" in out
     assert "> Erlaubte Züge:\n  draw  ·  take\nKurzformen: d ziehen" in out
     assert "> ✗ kein Zug: Keine Karte: 'ZZ' (Karten: QS, 10H, JK; oder eine Stelle)" in out
-    assert "> Tipp: vom Stapel ziehen  (6♣ passt zu nichts auf deiner Hand)" in out
+    assert "> Tipp: vom Stoß ziehen  (6♣ passt zu nichts auf deiner Hand)" in out
     flat = " ".join(out.split())
     assert (
-        "✗ nicht erlaubt: Kreuz-3 abwerfen: Zuerst vom Stapel ziehen oder die Ablage aufnehmen "
+        "✗ nicht erlaubt: Kreuz-3 abwerfen: Zuerst vom Stoß ziehen oder die Ablage aufnehmen "
         "[zuerst ziehen]" in flat
     )
     # Item 9: a 5,000-character line is refused without being echoed back.
     assert "✗ kein Zug: Diese Zeile ist 5000 Zeichen lang; ein Zug hat höchstens 200" in out
     assert "Z" * 20 not in out and "Q" * 60 not in out.replace("\n", "")
-    assert "Du: zieht vom Stapel" in out and re.search(r"Du: wirft \w+-\w+ ab", out)
+    assert "Du: zieht vom Stoß" in out and re.search(r"Du: wirft \w+-\w+ ab", out)
     assert "Runde 1 vorbei: " in out and "Spieler  Karten übrig" in out
     assert "Partie vorbei: " in out and "Spiel gespeichert in " in out
     assert all(len(line) <= 80 for line in out.splitlines())
@@ -183,7 +183,7 @@ def test_undo_in_german_names_the_moves_in_words(data_dir: Path) -> None:
     out = play("--seed", "3", "--bots", "random", "--practice", "--lang", "de", "--players", "2",
                lines=["d", "x 1", "zurück", "zurück", "zurück"])  # fmt: skip
     assert "zurückgenommen: Kreuz-4 abwerfen; die Ablage aufnehmen; Kreuz-2 abwerfen" in out  # bots too
-    assert "zurückgenommen: vom Stapel ziehen" in out
+    assert "zurückgenommen: vom Stoß ziehen" in out
     assert "✗ nichts zurückzunehmen" in out
     assert_german(out)
 
@@ -202,8 +202,8 @@ def test_a_gin_hand_in_german_prompts_and_hints_by_gins_own_moves(data_dir: Path
     assert "> Tipp: bei der offenen Karte passen (K♣ senkt deine Restpunkte nicht (54))" in flat
     assert "Dein Zug: abwerfen (x N), klopfen (k) oder klopfen und Karte N abwerfen (k N)" in flat
     assert "Rummy (r N)" not in out
-    # The size of the discard pile is counted in cards, not "im Stapel" (the Stapel is the stock).
-    assert re.search(r"Stapel \d+  Ablage \S+ \(3 Karten\)", out) and "im Stapel" not in out
+    # The size of the discard pile is counted in cards, not "im Stapel" (a word for the stock).
+    assert re.search(r"Stoß \d+  Ablage \S+ \(3 Karten\)", out) and "im Stapel" not in out
     # A hint that keeps no meld lists the deadwood alone (no empty meld part before a bar).
     assert re.search(r"> Tipp: [^(]+ abwerfen \(behält Restpunkte \d+: [2-9JQKA]", flat)
     assert "Spiel unterbrochen (auf Wunsch)" in flat

@@ -149,7 +149,7 @@ def test_replay_in_german_with_lang_and_by_the_locale(
     screens = out.split("replay> ")
     assert f"Zug 0 von {total} · Sicht: You" in screens[0]
     assert "Wiedergabe" in screens[0] and "Enter vor · b zurück" in screens[0]
-    assert "1. You: zieht vom Stapel" in screens[1]
+    assert "1. You: zieht vom Stoß" in screens[1]
     assert "✗ unbekannter Befehl 'xyz'" in out
     assert f"Zug {total} von {total}" in screens[4] and "alle Blätter" in screens[5]
     found = [w for w in REPLAY_ENGLISH if w in out.replace("replay> ", "")]  # the prompt names the command

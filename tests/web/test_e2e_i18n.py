@@ -28,14 +28,14 @@ def test_engine_texts_in_german_and_english(page: Any, web: Any) -> None:
     page.locator("#hand .card").first.drag_to(page.locator("#discard"))
     error = page.locator("#game-error .error-text")
     error.wait_for(state="visible")
-    assert error.inner_text().strip().endswith(": Zuerst vom Stapel ziehen oder die Ablage aufnehmen")
+    assert error.inner_text().strip().endswith(": Zuerst vom Stoß ziehen oder die Ablage aufnehmen")
     assert "abwerfen" in error.inner_text()
     # The move is made; the log says it in German.
     version = page.evaluate("S.state.version")
     page.evaluate("act('draw')")
     page.wait_for_function(f"S.state.version > {version} && S.state.log.some(e => e.index >= 0)")
     log = page.evaluate("document.querySelector('#log').textContent")  # folded away on a phone
-    assert "zieht vom Stapel" in log and ": draw" not in log
+    assert "zieht vom Stoß" in log and ": draw" not in log
     # English at the press of the language button, from the texts already received.
     page.click("#btn-lang")
     assert page.evaluate("S.lang") == "en"

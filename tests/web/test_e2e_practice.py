@@ -92,7 +92,7 @@ def test_practice_table_undo_hint_and_the_hands_move_list(page: Any) -> None:
     assert error.inner_text().startswith(
         "Dieser Zug lässt sich nicht zurücknehmen: danach hast du eine Karte"
     )
-    assert "zieht vom Stapel" in error.inner_text()
+    assert "zieht vom Stoß" in error.inner_text()
 
     # The hint is worded in German next to its notation.
     page.keyboard.press("h")
@@ -106,7 +106,7 @@ def test_practice_table_undo_hint_and_the_hands_move_list(page: Any) -> None:
     page.wait_for_function("S.handMoves !== null")
     assert page.inner_text("#log-title") == "Züge in Spiel 1"
     items = page.eval_on_selector_all("#log li", "ls => ls.map(l => l.textContent)")
-    assert items[-1] == "Anna (du): zieht vom Stapel"
+    assert items[-1] == "Anna (du): zieht vom Stoß"
     assert not any("nimmt" in item and "Anna" in item for item in items)  # the take was undone
     # More moves than a state's log holds; a reloaded page asks for the whole hand.
     for _ in range(10):

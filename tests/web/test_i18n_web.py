@@ -31,7 +31,7 @@ def test_engine_errors_come_in_both_languages(client: TestClient, web: Any) -> N
         error = ws.receive_json()
         assert error["code"] == "illegal" and error["rule"] == "draw_first"
         assert error["texts"]["en"] == error["message"]
-        assert error["texts"]["de"].endswith(": Zuerst vom Stapel ziehen oder die Ablage aufnehmen")
+        assert error["texts"]["de"].endswith(": Zuerst vom Stoß ziehen oder die Ablage aufnehmen")
         assert "abwerfen" in error["texts"]["de"]
         ws.send_json({"type": "act", "action": "discard ZZ", "version": state["version"]})
         notation = ws.receive_json()
@@ -47,7 +47,7 @@ def test_log_entries_come_in_both_languages(client: TestClient, web: Any) -> Non
         state = web.receive_state(ws, until=my_turn)
         # Move chips: every legal move worded for a button, in the order of ``legal``.
         assert state["legal"] == ["draw", "take"]
-        assert [t["de"] for t in state["legal_texts"]] == ["vom Stapel ziehen", "die Ablage aufnehmen"]
+        assert [t["de"] for t in state["legal_texts"]] == ["vom Stoß ziehen", "die Ablage aufnehmen"]
         ws.send_json({"type": "act", "action": "draw", "version": state["version"]})
         played = web.receive_state(ws, until=lambda s: s["version"] > state["version"] and s["legal"])
         assert len(played["legal_texts"]) == len(played["legal"])
@@ -58,7 +58,7 @@ def test_log_entries_come_in_both_languages(client: TestClient, web: Any) -> Non
         for entry in state["log"]:
             assert set(entry["texts"]) == {"en", "de"}
         moves = [e for e in state["log"] if e["index"] >= 0]
-        assert any(e["action"] == "draw" and e["texts"]["de"] == "zieht vom Stapel" for e in moves)
+        assert any(e["action"] == "draw" and e["texts"]["de"] == "zieht vom Stoß" for e in moves)
         drawn = [e for e in state["log"] if e["index"] < 0]
         assert drawn and (
             drawn[-1]["texts"]["de"].endswith("gibt zuerst") or "ausgelost" in drawn[-1]["texts"]["de"]

@@ -74,4 +74,4 @@ def test_the_log_names_a_card_taken_from_the_discard_pile_not_a_drawn_one(preset
         assert texts["en"] == f"takes the {card_name(card, 'en')} from the discard pile"
         assert texts["de"] == f"nimmt {card_name(card, 'de')} von der Ablage"
     draws = [e["texts"] for e in entries.values() if e["action"] == "draw"]
-    assert draws and all(t == {"en": "draws from the stock", "de": "zieht vom Stapel"} for t in draws)
+    assert draws and all(t == {"en": "draws from the stock", "de": "zieht vom Stoß"} for t in draws)

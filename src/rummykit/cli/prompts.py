@@ -40,7 +40,7 @@ GIN_PROMPTS: Final[dict[Phase, tuple[str, str]]] = {
     ),
     Phase.WALL: (
         "the stock is down to the wall: knock (k) with the top discard, or pass",
-        "der Stapel ist bis zur Mauer herunter: mit der offenen Karte klopfen (k) oder passen",
+        "der Stoß ist bis zur Mauer herunter: mit der offenen Karte klopfen (k) oder passen",
     ),
     Phase.KNOCK: (
         "discard (x N) after the knock, then meld (m …) one meld at a time, then pass",

@@ -281,7 +281,7 @@ def piles_line(board: Board) -> Text:
     t = Lang(board.lang)
     top = v.top_discard
     line = Text.assemble(
-        (t("Stock ", "Stapel "), "dim"),
+        (t("Stock ", "Stoß "), "dim"),
         (str(v.stock_size), "bold"),
         (t("  Discard ", "  Ablage "), "dim"),
         card_text(top, board.ascii_only, "bold")
@@ -412,7 +412,7 @@ def termination_text(result: RoundResult, names: Sequence[str], lang: str = "en"
     if result.termination is Termination.KNOCK:
         return t(f"{who} knocked", f"{who} {has} geklopft")
     return t(
-        "the stock ran out: this hand is not scored", "der Stapel ist aufgebraucht: dieses Spiel zählt nicht"
+        "the stock ran out: this hand is not scored", "der Stoß ist aufgebraucht: dieses Spiel zählt nicht"
     )
 
 

@@ -67,7 +67,7 @@ def deal(rules: Rules, t: Lang, hand: str) -> list[Block]:
             f"The dealer deals {hand}, one at a time, and turns the next card face up: the upcard. "
             "The rest is the stock.",
             f"Der Geber teilt einzeln aus ({hand}) und legt die nächste Karte offen hin: die offene Karte. "
-            "Der Rest ist der Stock.",
+            "Der Rest ist der Stoß.",
         ),
     ]
     if rules.start_mode == "gin_first_upcard":
@@ -76,7 +76,7 @@ def deal(rules: Rules, t: Lang, hand: str) -> list[Block]:
                 "The first upcard: the non-dealer may take it or pass; after a pass the dealer may take it "
                 "or pass; when both passed, the non-dealer draws from the stock.",
                 "Die erste offene Karte: der Nichtgeber darf sie nehmen oder passen; nach einem Passen darf "
-                "der Geber sie nehmen oder passen; haben beide gepasst, zieht der Nichtgeber vom Stock.",
+                "der Geber sie nehmen oder passen; haben beide gepasst, zieht der Nichtgeber vom Stoß.",
             )
         )
     else:
@@ -122,7 +122,7 @@ def turn(rules: Rules, t: Lang) -> list[Block]:
     items = [
         t(
             "**Draw** the top card of the stock, or **take** the upcard (the top discard).",
-            "**Ziehe** die oberste Karte vom Stock oder **nimm** die offene Karte (oberste der Ablage).",
+            "**Ziehe** die oberste Karte vom Stoß oder **nimm** die offene Karte (oberste der Ablage).",
         ),
         t(
             "Then **discard** one card face up, or **knock**.",
@@ -282,7 +282,7 @@ def wall(rules: Rules, t: Lang) -> list[Block]:
                 f"When a discard leaves {n} cards in the stock, the next player may only knock with the "
                 "upcard "
                 "(it joins the hand) or pass; a pass ends the hand dead, without a score.",
-                f"Bleiben nach einem Abwurf {n} Karten im Stock, darf der nächste nur noch mit der offenen "
+                f"Bleiben nach einem Abwurf {n} Karten im Stoß, darf der nächste nur noch mit der offenen "
                 "Karte klopfen (sie kommt in die Hand) oder passen; Passen beendet das Spiel ohne Wertung.",
             )
         ),
@@ -305,7 +305,7 @@ def glossary(t: Lang) -> list[Block]:
             t("adding a card to the knocker's meld", "eine Karte an eine Figur des Klopfenden legen"),
         ),
         ("undercut", "unterbieten", t("less deadwood than the knocker", "weniger Rest als der Klopfende")),
-        ("the wall", "die Mauer", t("the last cards of the stock", "die letzten Karten des Stocks")),
+        ("the wall", "die Mauer", t("the last cards of the stock", "die letzten Karten des Stoßes")),
     )
     return [
         Heading(2, t("Words you will meet", "Begriffe")),

@@ -30,7 +30,7 @@ def knock_turn(rules: Rules, t: Lang) -> list[Block]:
     items = [
         t(
             "**Draw** the top card of the stock or the top card of the discard pile.",
-            "**Ziehen**: die oberste Karte vom Stock oder von der Ablage.",
+            "**Ziehen**: die oberste Karte vom Stoß oder von der Ablage.",
         ),
         t(
             "**Discard** one card face up. Instead of a plain discard you may **knock** or call **Rummy** "

@@ -14,7 +14,7 @@ from rummykit.rules import Rules
 def melding_turn(rules: Rules, t: Lang) -> list[Block]:
     draw = t(
         "**Draw** one card: the top card of the stock, or the top card of the discard pile.",
-        "**Ziehen**: eine Karte vom Stock oder die oberste Karte der Ablage.",
+        "**Ziehen**: eine Karte vom Stoß oder die oberste Karte der Ablage.",
     )
     extra: list[str] = []
     if rules.discard_pickup_requires_opened == "opened_or_opening_with_it":

@@ -297,7 +297,7 @@ def deal(rules: Rules, t: Lang) -> list[Block]:
             f"{packets}: "
             f"{hand_size_text(rules, t)}. The rest is the stock.",
             f"Der Geber mischt, der rechte Nachbar hebt ab, und es wird im Uhrzeigersinn {packets} gegeben: "
-            f"{hand_size_text(rules, t)}. Der Rest ist der Stock.",
+            f"{hand_size_text(rules, t)}. Der Rest ist der Stoß.",
         )
     )
     if rules.joker_robbing:
@@ -313,7 +313,7 @@ def deal(rules: Rules, t: Lang) -> list[Block]:
         "upcard": t(
             "The top card of the stock is turned face up: it starts the discard pile. The player to the "
             "dealer's left (forehand) begins.",
-            "Die oberste Karte des Stocks wird aufgedeckt und beginnt die Ablage. Der Spieler links vom "
+            "Die oberste Karte des Stoßes wird aufgedeckt und beginnt die Ablage. Der Spieler links vom "
             "Geber (Vorhand) beginnt.",
         ),
         "dealer_extra_card": t(

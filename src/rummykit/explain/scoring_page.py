@@ -99,27 +99,27 @@ def stock(rules: Rules, t: Lang) -> list[Block]:
             "If the stock is empty when someone must draw, the discard pile except its top card is shuffled "
             "and "
             "becomes the new stock.",
-            "Ist der Stock leer, wenn jemand ziehen muss, wird die Ablage außer der obersten Karte gemischt "
+            "Ist der Stoß leer, wenn jemand ziehen muss, wird die Ablage außer der obersten Karte gemischt "
             "und "
-            "wird zum neuen Stock.",
+            "wird zum neuen Stoß.",
         ),
         "turn_over_keep_top": t(
             "If the stock is empty, the discard pile except its top card is turned over (not shuffled) as "
             "the new stock.",
-            "Ist der Stock leer, wird die Ablage außer der obersten Karte umgedreht (nicht gemischt) und "
-            "wird zum neuen Stock.",
+            "Ist der Stoß leer, wird die Ablage außer der obersten Karte umgedreht (nicht gemischt) und "
+            "wird zum neuen Stoß.",
         ),
         "turn_over_all_if_declined": t(
             "If the stock is empty and the next player does not take the discard, the whole discard pile is "
             "turned "
             "over as the new stock.",
-            "Ist der Stock leer und nimmt der nächste Spieler die Ablage nicht, wird die ganze Ablage "
+            "Ist der Stoß leer und nimmt der nächste Spieler die Ablage nicht, wird die ganze Ablage "
             "umgedreht "
-            "und wird zum neuen Stock.",
+            "und wird zum neuen Stoß.",
         ),
         "end_hand_no_score": t(
             "If the stock runs out, the hand ends without a score.",
-            "Ist der Stock leer, endet das Spiel ohne Wertung.",
+            "Ist der Stoß leer, endet das Spiel ohne Wertung.",
         ),
     }.get(rules.stock_exhaustion, f"`{rules.stock_exhaustion}`")
     limit = ""
@@ -128,11 +128,11 @@ def stock(rules: Rules, t: Lang) -> list[Block]:
             f" This happens at most {rules.max_stock_rebuilds} times per hand; when the stock runs out again "
             "(or "
             "no new stock can be made) the hand ends without a score.",
-            f" Das geschieht höchstens {rules.max_stock_rebuilds}-mal pro Spiel; ist der Stock danach wieder "
+            f" Das geschieht höchstens {rules.max_stock_rebuilds}-mal pro Spiel; ist der Stoß danach wieder "
             "leer "
             "(oder lässt sich kein neuer bilden), endet das Spiel ohne Wertung.",
         )
-    return [Heading(2, t("When the stock runs out", "Wenn der Stock leer ist")), Paragraph(text + limit)]
+    return [Heading(2, t("When the stock runs out", "Wenn der Stoß leer ist")), Paragraph(text + limit)]
 
 
 def match_end_text(rules: Rules, t: Lang) -> str:

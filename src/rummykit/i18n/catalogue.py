@@ -39,7 +39,7 @@ ERRORS: Final[tuple[Entry, ...]] = (
     (
         "draw_first",
         "{action}: first draw from the stock or take the discard",
-        "{action}: Zuerst vom Stapel ziehen oder die Ablage aufnehmen",
+        "{action}: Zuerst vom Stoß ziehen oder die Ablage aufnehmen",
     ),
     (
         "one_draw_per_turn",
@@ -51,7 +51,7 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "{action}: the {who} is dealt the extra card and starts without drawing: {first}",
         "{action}: {who} bekommt die zusätzliche Karte und beginnt ohne zu ziehen: {first}",
     ),
-    ("stock_exhaustion", "draw: the stock is empty", "Der Stapel ist leer"),
+    ("stock_exhaustion", "draw: the stock is empty", "Der Stoß ist leer"),
     ("empty_discard_pile", "take: the discard pile is empty", "Die Ablage ist leer"),
     ("card_not_in_hand", "{action}: you do not hold {cards}", "{action}: {cards} hast du nicht auf der Hand"),
     ("not_in_this_game", "{action}: not an action of {game}", "{action}: Diesen Zug gibt es in {game} nicht"),
@@ -222,7 +222,7 @@ ERRORS: Final[tuple[Entry, ...]] = (
     (
         "gin_first_upcard",
         "draw: first take the upcard or pass on it (the stock opens after both passed)",
-        "Zuerst die offene Karte nehmen oder passen (vom Stapel wird erst gezogen, wenn beide gepasst haben)",
+        "Zuerst die offene Karte nehmen oder passen (vom Stoß wird erst gezogen, wenn beide gepasst haben)",
     ),
     (
         "gin_first_upcard",
@@ -232,13 +232,13 @@ ERRORS: Final[tuple[Entry, ...]] = (
     (
         "draw_first",
         "{action}: both players passed on the upcard; draw from the stock",
-        "{action}: Beide haben bei der offenen Karte gepasst; zieh vom Stapel",
+        "{action}: Beide haben bei der offenen Karte gepasst; zieh vom Stoß",
     ),
     ("not_in_this_game", "{action}: discard a card or knock", "{action}: Wirf eine Karte ab oder klopfe"),
     (
         "wall_draw",
         "{action}: the stock is down to the wall; knock with the top discard or pass",
-        "{action}: Der Stapel ist bei der Mauer angekommen; klopfe mit der offenen Karte oder passe",
+        "{action}: Der Stoß ist bei der Mauer angekommen; klopfe mit der offenen Karte oder passe",
     ),
     (
         "empty_discard_pile",
@@ -682,7 +682,7 @@ RULE_NAMES: Final[dict[str, tuple[str, str]]] = {
     # Rule ids that are not option names (option ids take the option's label, rummykit.explain.terms).
     "draw_first": ("draw first", "zuerst ziehen"),
     "one_draw_per_turn": ("one draw per turn", "einmal ziehen pro Zug"),
-    "stock_exhaustion": ("empty stock", "leerer Stapel"),
+    "stock_exhaustion": ("empty stock", "leerer Stoß"),
     "empty_discard_pile": ("empty discard pile", "leere Ablage"),
     "card_not_in_hand": ("card not in hand", "Karte nicht auf der Hand"),
     "not_in_this_game": ("not a move of this game", "kein Zug dieses Spiels"),

@@ -20,11 +20,11 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "termination.went_out": ("went out", "ausgemacht"),
     "termination.rummy": ("Rummy", "Rummy"),
     "termination.knock": ("knocked", "geklopft"),
-    "termination.stock_exhausted": ("stock used up, not scored", "Stapel aufgebraucht, keine Wertung"),
+    "termination.stock_exhausted": ("stock used up, not scored", "Stoß aufgebraucht, keine Wertung"),
     "termination.wall": ("stock down to the wall, not scored", "Mauer erreicht, keine Wertung"),
     "termination.drawn": ("dead hand, not scored", "totes Spiel, keine Wertung"),
     # The table.
-    "stock": ("stock", "Stapel"),
+    "stock": ("stock", "Stoß"),
     "discard_pile": ("discard pile", "Ablage"),
     "melds": ("melds", "Figuren"),
     "meld_n": ("meld {n}", "Meld {n}"),

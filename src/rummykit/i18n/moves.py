@@ -106,7 +106,7 @@ def describe_action(
         return _face_down(action, lang, form)
     if isinstance(action, Draw):
         if de:
-            return "vom Stapel ziehen" if verb else "zieht vom Stapel"
+            return "vom Stoß ziehen" if verb else "zieht vom Stoß"
         return "draw from the stock" if verb else "draws from the stock"
     if isinstance(action, TakeDiscard):
         if taken is None:
