@@ -253,7 +253,7 @@ def test_terminal_gin_line_shows_knock_card_passes_melds_and_layoffs() -> None:
         rnd.apply(text)
     rnd.apply("layoff 8H")
     assert plain(rnd.view(1)) == "knock card 10 · Ann's melds: 5H 6H 7H | 2S 3S 4S | QC QD QH · laid off: 8H"
-    assert plain(rnd.view(0), "de").startswith("Klopfgrenze 10 · Meldungen von Ann: 5H 6H 7H")
+    assert plain(rnd.view(0), "de").startswith("Klopfgrenze 10 · Figuren von Ann: 5H 6H 7H")
 
 
 def test_web_view_message_carries_the_gin_facts() -> None:

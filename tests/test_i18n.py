@@ -199,7 +199,7 @@ def test_opening_below_the_minimum() -> None:
     )
     assert localize_error(exc, "en") == str(exc)
     exc = _refusal(rnd, "layoff 5D on 1")
-    assert localize_error(exc, "de") == "Karo-5 an Meld 1 anlegen: Anlegen darf nur, wer schon ausgelegt hat"
+    assert localize_error(exc, "de") == "Karo-5 an Figur 1 anlegen: Anlegen darf nur, wer schon ausgelegt hat"
     exc = _refusal(rnd, "open 2H 3H 4C")
     assert localize_error(exc, "de") == (
         "2♥ 3♥ 4♣ auslegen: 2♥ 3♥ 4♣: Kein Satz (die Werte sind verschieden) und keine Folge "
@@ -241,7 +241,7 @@ def test_nested_reasons_and_fragments() -> None:
         "swap 6C on 3: only a player who has opened may exchange a joker", "joker_exchange_requires_opened"
     )
     assert localize_error(exc, "de") == (
-        "Kreuz-6 gegen einen Joker von Meld 3 tauschen: Einen Joker "
+        "Kreuz-6 gegen einen Joker von Figur 3 tauschen: Einen Joker "
         "tauschen darf nur, wer schon ausgelegt hat"
     )
     buyback = rk_errors.MatchDecisionError(
@@ -259,7 +259,7 @@ def test_nested_reasons_and_fragments() -> None:
         "run_sequence",
     )
     assert localize_error(layoff, "de") == (
-        "Herz-9 an Meld 2 anlegen: Herz-9 passt nicht unten an 5♥ 6♥ 7♥: Eine Folge wächst nur um die Karte "
+        "Herz-9 an Figur 2 anlegen: Herz-9 passt nicht unten an 5♥ 6♥ 7♥: Eine Folge wächst nur um die Karte "
         "neben einem ihrer Enden"
     )
 
@@ -451,11 +451,11 @@ def test_random_refusals_all_have_german_entries(preset: str) -> None:
 @pytest.mark.parametrize(
     ("notation", "en", "de"),
     [
-        ("layoff QH on 3", "lays off the queen of hearts on meld 3", "legt Herz-Dame an Meld 3 an"),
+        ("layoff QH on 3", "lays off the queen of hearts on meld 3", "legt Herz-Dame an Figur 3 an"),
         (
             "layoff JK on 2 low",
             "lays off the joker on meld 2 at the low end",
-            "legt Joker an Meld 2 unten an",
+            "legt Joker an Figur 2 unten an",
         ),
         ("discard 10S", "discards the 10 of spades", "wirft Pik-10 ab"),
         ("draw", "draws from the stock", "zieht vom Stoß"),
@@ -468,7 +468,7 @@ def test_random_refusals_all_have_german_entries(preset: str) -> None:
         (
             "swap 6C on 3 then meld 8D 9D JK",
             "swaps the 6 of clubs for a joker of meld 3 and melds 8♦ 9♦ JK",
-            "tauscht Kreuz-6 gegen einen Joker von Meld 3 und legt aus: 8♦ 9♦ JK",
+            "tauscht Kreuz-6 gegen einen Joker von Figur 3 und legt aus: 8♦ 9♦ JK",
         ),
         ("knock KD", "knocks, discarding the king of diamonds", "klopft und wirft Karo-König ab"),
         ("buyback", "buys back into the rubber", "kauft sich in die Partie zurück"),

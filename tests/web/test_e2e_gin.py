@@ -116,7 +116,7 @@ def test_gin_line_knock_card_upcard_passes_and_the_knockers_melds(page: Any, sho
     page.screenshot(path=str(shots / "gin-knock-desktop.png"))
 
     page.click("#btn-lang")
-    assert ("Deine Meldungen:" if own else f"Meldungen von {knocker}:") in gin_text(page)
+    assert ("Deine Figuren:" if own else f"Figuren von {knocker}:") in gin_text(page)
     page.click("#btn-lang")
     page.set_viewport_size(PHONE)
     page.screenshot(path=str(shots / "gin-knock-phone.png"), full_page=True)

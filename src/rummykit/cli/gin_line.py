@@ -33,7 +33,7 @@ def gin_line(
     if gin.knocker_melds and view.knocker is not None:
         line.append(" · ")
         name = names[view.knocker]
-        line.append(t(f"{name}'s melds: ", f"Meldungen von {name}: "))
+        line.append(t(f"{name}'s melds: ", f"Figuren von {name}: "))
         for i, meld in enumerate(gin.knocker_melds):
             if i:
                 line.append(" | ")

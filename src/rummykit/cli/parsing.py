@@ -144,7 +144,7 @@ SHORT_FORMS: Final[dict[str, tuple[str, str]]] = {
         "m 1 2 3 meld/open cards 1 2 3 (| between melds)",
         "m 1 2 3 Karten 1 2 3 auslegen (| zwischen Figuren)",
     ),
-    "l": ("l 4 2 lay card 4 off on meld 2", "l 4 2 Karte 4 an Meld 2 anlegen"),
+    "l": ("l 4 2 lay card 4 off on meld 2", "l 4 2 Karte 4 an Figur 2 anlegen"),
     "x": ("x 5 discard card 5", "x 5 Karte 5 abwerfen"),
     "k": ("k 5 knock", "k 5 klopfen"),
     "r": ("r 5 rummy", "r 5 Rummy"),

@@ -6,7 +6,7 @@ front ends (terminal, web) call these when they show something to a person.
 >>> import rummykit as rk
 >>> from rummykit.i18n import describe_action, localize_error
 >>> describe_action(rk.Action.parse("layoff QH on 3"), "de")
-'legt Herz-Dame an Meld 3 an'
+'legt Herz-Dame an Figur 3 an'
 >>> m = rk.Match.new(rk.Rules.preset("german"), 2, seed=4)
 >>> try:
 ...     m.apply("discard QH")

@@ -6,7 +6,7 @@ branch on the id); :func:`rummykit.i18n.localize_error` finds the entry whose te
 message and fills the German text with the pieces, each rendered in German by its name:
 
 =================================  ===========================================================
-``action``                         an action in notation → ``Herz-Dame an Meld 3 anlegen``
+``action``                         an action in notation → ``Herz-Dame an Figur 3 anlegen``
 ``card``, ``cards``, ``pending``   cards → ``Herz-Dame`` (one card) or ``7♥ 8♥`` (several)
 ``text``, ``meld``, ``shape``      a meld's cards → ``7♥ 8♥ JK(=9♥)``
 ``seat``                           a seat number → the player's name (or ``Platz 2``)
@@ -67,11 +67,11 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "seat {number} does not exist at a table of {count}",
         "Platz {number} gibt es an einem Tisch mit {count} Plätzen nicht",
     ),
-    ("no_such_meld", "{action}: there is no meld {number}", "{action}: Es gibt kein Meld {number}"),
+    ("no_such_meld", "{action}: there is no meld {number}", "{action}: Es gibt keine Figur {number}"),
     (
         "no_such_meld",
         "there is no meld {number} on the table ({count} melds)",
-        "Auf dem Tisch liegt kein Meld {number} ({count} Melds)",
+        "Auf dem Tisch liegt keine Figur {number} ({count} Figuren)",
     ),
     (
         "going_out_requires_discard",
@@ -142,12 +142,12 @@ ERRORS: Final[tuple[Entry, ...]] = (
     (
         "joker_exchange",
         "{action}: no joker of meld {number} ({meld}) stands for {alts}",
-        "{action}: Kein Joker von Meld {number} ({meld}) steht für {alts}",
+        "{action}: Kein Joker von Figur {number} ({meld}) steht für {alts}",
     ),
     (
         "joker_exchange",
         "{action}: {card} neither replaces a joker of meld {number} ({meld}) nor fits on it",
-        "{action}: {card} ersetzt keinen Joker von Meld {number} ({meld}) und passt auch nicht daran",
+        "{action}: {card} ersetzt keinen Joker von Figur {number} ({meld}) und passt auch nicht daran",
     ),
     ("joker_exchange", "no joker in {meld} stands for {card}", "Kein Joker in {meld} steht für {card}"),
     (

@@ -27,7 +27,7 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "stock": ("stock", "Stoß"),
     "discard_pile": ("discard pile", "Ablage"),
     "melds": ("melds", "Figuren"),
-    "meld_n": ("meld {n}", "Meld {n}"),
+    "meld_n": ("meld {n}", "Figur {n}"),
     "hand": ("hand", "Hand"),
     "cards_n": ("{n} cards", "{n} Karten"),
     "card_1": ("1 card", "1 Karte"),

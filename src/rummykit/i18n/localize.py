@@ -256,7 +256,7 @@ def localize_error(exc: BaseException, lang: str, names: Sequence[str] = ()) -> 
     >>> from rummykit.errors import LayOffError
     >>> localize_error(LayOffError("layoff QH on 3: only a player who has opened may lay off",
     ...                            "layoff_requires_opened"), "de")
-    'Herz-Dame an Meld 3 anlegen: Anlegen darf nur, wer schon ausgelegt hat'
+    'Herz-Dame an Figur 3 anlegen: Anlegen darf nur, wer schon ausgelegt hat'
     """
     message = str(exc)
     if lang != "de":

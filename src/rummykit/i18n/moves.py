@@ -1,9 +1,9 @@
 """Moves in words, English and German: ``lays off the queen of hearts on meld 3`` /
-``legt Herz-Dame an Meld 3 an``.
+``legt Herz-Dame an Figur 3 an``.
 
 A description has no subject; a front end writes the player's name in front of it (``Anna legt …``).
 ``form="verb"`` gives the German infinitive phrase used at the head of an error message
-(``Herz-Dame an Meld 3 anlegen: …``). A card that goes face down is not named (the public rule of
+(``Herz-Dame an Figur 3 anlegen: …``). A card that goes face down is not named (the public rule of
 :mod:`rummykit.disclosure`) when the caller passes the rules; without rules the move is described
 as its player sees it.
 """
@@ -48,9 +48,9 @@ def _layoff(layoff: LayOff, lang: str, form: Form) -> str:
     if lang == "de":
         end = {"low": " unten", "high": " oben"}.get(layoff.end or "", "")
         return (
-            f"{card} an Meld {layoff.target}{end} anlegen"
+            f"{card} an Figur {layoff.target}{end} anlegen"
             if form == "verb"
-            else (f"legt {card} an Meld {layoff.target}{end} an")
+            else (f"legt {card} an Figur {layoff.target}{end} an")
         )
     end = {"low": " at the low end", "high": " at the high end"}.get(layoff.end or "", "")
     return (
@@ -96,7 +96,7 @@ def describe_action(
     An action kind without words here is written in its notation.
 
     >>> describe_action(Action.parse("layoff QH on 3"), "de")
-    'legt Herz-Dame an Meld 3 an'
+    'legt Herz-Dame an Figur 3 an'
     >>> describe_action(Action.parse("layoff QH on 3"), "en")
     'lays off the queen of hearts on meld 3'
     """
@@ -242,9 +242,9 @@ def _swap(action: Swap, lang: str, form: Form) -> str:
     )
     if de:
         parts = [
-            f"{naturals} gegen einen Joker von Meld {action.target} tauschen"
+            f"{naturals} gegen einen Joker von Figur {action.target} tauschen"
             if form == "verb"
-            else f"tauscht {naturals} gegen einen Joker von Meld {action.target}"
+            else f"tauscht {naturals} gegen einen Joker von Figur {action.target}"
         ]
         if action.melds:
             melds = _melds(action.melds)

@@ -63,7 +63,7 @@ def move_texts(
     action: Action, rules: Rules, *, goes_out: bool, taken: int | None = None
 ) -> dict[str, str]:
     """A logged move without its subject in every language; a card that goes face down is not named
-    (``lays off the queen of hearts on meld 3`` / ``legt Herz-Dame an Meld 3 an``), a card taken
+    (``lays off the queen of hearts on meld 3`` / ``legt Herz-Dame an Figur 3 an``), a card taken
     from the discard pile (``taken``, face up for everybody) is (``takes the 7 of hearts from the
     discard pile``)."""
     return in_every_language(
@@ -73,7 +73,7 @@ def move_texts(
 
 def action_texts(action: Action, *, taken: int | None = None, phase: Phase | None = None) -> dict[str, str]:
     """A move the player may make, as a button says it, in every language (``lay off the queen of
-    hearts on meld 3`` / ``Herz-Dame an Meld 3 anlegen``); ``taken`` names the card a ``take`` picks
+    hearts on meld 3`` / ``Herz-Dame an Figur 3 anlegen``); ``taken`` names the card a ``take`` picks
     up, ``phase`` tells what a gin ``pass`` means (a hint says ``take the 9 of spades from the
     discard pile``, ``pass on the upcard``)."""
     return in_every_language(
