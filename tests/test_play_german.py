@@ -47,7 +47,7 @@ def test_a_whole_german_hand_at_80_by_24(data_dir: Path) -> None:
         "--set", "match_end=single_hand", lines=script + ["auto"] * 400,
     )  # fmt: skip
     assert_german(out)
-    assert "Rommé, geänderte Regeln · Runde 1 von 1 · Geber Bot 3" in out
+    assert "Rommé, geänderte Regeln · Spiel 1 von 1 · Geber Bot 3" in out
     assert "Spieler     Karten  ausgelegt  Punkte" in out
     assert "Stoß 70  Ablage 6♣  Keine Figuren auf dem Tisch" in out
     assert "2 Bots: greedy:medium · seed 3" in out
@@ -65,7 +65,7 @@ def test_a_whole_german_hand_at_80_by_24(data_dir: Path) -> None:
     assert "✗ kein Zug: Diese Zeile ist 5000 Zeichen lang; ein Zug hat höchstens 200" in out
     assert "Z" * 20 not in out and "Q" * 60 not in out.replace("\n", "")
     assert "Du: zieht vom Stoß" in out and re.search(r"Du: wirft \w+-\w+ ab", out)
-    assert "Runde 1 vorbei: " in out and "Spieler  Karten übrig" in out
+    assert "Spiel 1 vorbei: " in out and "Spieler  Karten übrig" in out
     assert "Partie vorbei: " in out and "Spiel gespeichert in " in out
     assert all(len(line) <= 80 for line in out.splitlines())
     # Scores signed as in English and in the browser (item 9): minus points are negative.
@@ -76,11 +76,11 @@ def test_a_german_viennese_hand_shows_the_showdown_in_german(data_dir: Path) -> 
     out = play("--lang", "de", "--rules", "viennese", "--players", "3", "--seed", "5", "--bots", "greedy",
                lines=["auto"] * 60)  # fmt: skip
     assert_german(out)
-    assert "Wiener Rommé (Wiener Rummy) · Runde 1 · Geber Bot 3 · Pott 15" in out
+    assert "Wiener Rommé (Wiener Rummy) · Spiel 1 · Geber Bot 3 · Pott 15" in out
     assert "Deine Hand (10 Karten, nach Farbe) · Restpunkte 43" in out
-    assert "Runde 1 vorbei: Bot 2 hat Rummy gerufen" in out
+    assert "Spiel 1 vorbei: Bot 2 hat Rummy gerufen" in out
     assert "Figuren | Restpunkte" in out and "Pott: 15 Chips" in out
-    assert "Enter für die nächste Runde (oder „ende“)" in out
+    assert "Enter für das nächste Spiel (oder „ende“)" in out
     assert "Bot 2: ruft Rummy und legt eine Karte verdeckt ab" in out  # the face-down card stays hidden
 
 
@@ -196,7 +196,7 @@ def test_a_gin_hand_in_german_prompts_and_hints_by_gins_own_moves(data_dir: Path
         lines=["tipp", "auto", "tipp", "auto", "tipp", "auto", "auto", "auto", "ende"],
     )  # fmt: skip
     assert_german(out)
-    assert "Gin-Rommé (Gin Rummy) · Runde 1 von 1 · Geber Bot 2" in out
+    assert "Gin-Rommé (Gin Rummy) · Spiel 1 von 1 · Geber Bot 2" in out
     flat = " ".join(out.split())
     assert "Dein Zug: die offene Karte nehmen (t), passen (pass), oder ziehen (d), wenn beide passten" in flat
     assert "> Tipp: bei der offenen Karte passen (K♣ senkt deine Restpunkte nicht (54))" in flat

@@ -377,7 +377,7 @@ class PlaySession:
         answer = self.ask(
             self.t(
                 "Press Enter for the next round (or type quit) > ",
-                "Enter für die nächste Runde (oder „ende“) > ",
+                "Enter für das nächste Spiel (oder „ende“) > ",
             )
         )
         if is_quit(answer):
@@ -858,7 +858,7 @@ def resumed_session(
         notices=[
             Lang(lang)(
                 f"resumed {saved.path.name}: round {len(m.rounds)} · seed {m.seed}",
-                f"fortgesetzt: {saved.path.name}, Runde {len(m.rounds)} · seed {m.seed}",
+                f"fortgesetzt: {saved.path.name}, Spiel {len(m.rounds)} · seed {m.seed}",
             ),
             rules_notice(lang),
         ],

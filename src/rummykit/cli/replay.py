@@ -174,7 +174,7 @@ class ReplaySession:
             hidden_note=(
                 t(
                     f"{self.names[self.seat]} is not in this hand",
-                    f"{self.names[self.seat]} spielt diese Runde nicht mit",
+                    f"{self.names[self.seat]} spielt dieses Spiel nicht mit",
                 )
                 if self.seat is not None
                 else ""
@@ -236,7 +236,7 @@ class ReplaySession:
                     rounds = len(self.round_starts)
                     return self.t(
                         f"✗ there are {rounds} rounds in this record",
-                        f"✗ diese Aufzeichnung hat {rounds} {'Runde' if rounds == 1 else 'Runden'}",
+                        f"✗ diese Aufzeichnung hat {rounds} {'Spiel' if rounds == 1 else 'Spiele'}",
                     )
                 self.go(self.round_starts[n - 1])
             elif verb == "start":

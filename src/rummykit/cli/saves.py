@@ -55,7 +55,7 @@ class SavedGame:
             who = " und ".join(people)
             who += " gegen Bots" if len(people) < len(self.names) else " (am selben Gerät)"
             when = self.saved.replace("T", " ")[:16] if self.saved else "unbekannt"
-            return f"{game_title(m.rules, lang)}, Runde {len(m.rounds)}, {who}, gespeichert {when}"
+            return f"{game_title(m.rules, lang)}, Spiel {len(m.rounds)}, {who}, gespeichert {when}"
         who = " and ".join(people)
         who += " against bots" if len(people) < len(self.names) else " (hot-seat)"
         when = self.saved.replace("T", " ")[:16] if self.saved else "unknown time"

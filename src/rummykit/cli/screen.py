@@ -52,7 +52,7 @@ GERMAN_NOUNS: Final[dict[str, tuple[str, str]]] = {
     "bot": ("Bot", "Bots"),
     "chip": ("Chip", "Chips"),
     "point": ("Punkt", "Punkte"),
-    "round": ("Runde", "Runden"),
+    "round": ("Spiel", "Spiele"),
 }
 """German singular and plural of the nouns :func:`count` is used with."""
 
@@ -218,11 +218,11 @@ def _header(board: Board) -> Text:
         parts.append(
             t(
                 f"round {s.round_number} of {s.rounds_planned}",
-                f"Runde {s.round_number} von {s.rounds_planned}",
+                f"Spiel {s.round_number} von {s.rounds_planned}",
             )
         )
     else:
-        parts.append(t(f"round {s.round_number}", f"Runde {s.round_number}"))
+        parts.append(t(f"round {s.round_number}", f"Spiel {s.round_number}"))
     parts.append(t(f"dealer {board.names[v.dealer]}", f"Geber {board.names[v.dealer]}"))
     if s.pot is not None:
         parts.append(t(f"pot {s.pot}", f"Pott {s.pot}"))
@@ -430,7 +430,7 @@ def result_table(
     assert result is not None
     ended = termination_text(result, names, lang)
     title = Text(
-        t(f"Round {score.round_number} over: {ended}", f"Runde {score.round_number} vorbei: {ended}"),
+        t(f"Round {score.round_number} over: {ended}", f"Spiel {score.round_number} vorbei: {ended}"),
         style="bold",
     )
     knock = view.rules.is_knock_game

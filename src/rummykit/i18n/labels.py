@@ -39,7 +39,7 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "knocker": ("knocked", "hat geklopft"),
     "hand_n": ("hand {n}", "Spiel {n}"),
     "hand_n_of_m": ("hand {n} of {m}", "Spiel {n} von {m}"),
-    "round_n": ("round {n}", "Runde {n}"),
+    "round_n": ("round {n}", "Spiel {n}"),
     # Showdown and score sheet.
     "showdown": ("showdown", "Aufdecken"),
     "winner": ("winner", "Gewinner"),
