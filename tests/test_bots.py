@@ -249,3 +249,15 @@ def test_only_the_leveled_kinds_play_differently_by_level() -> None:
         easy.choose(v, legal, random.Random(i)) != hard.choose(v, legal, random.Random(i))
         for i, (v, legal) in enumerate(positions)
     )
+
+
+def test_a_bot_is_named_with_its_level_only_where_the_level_matters() -> None:
+    """The terminal names its bots ``greedy`` and ``search:hard``: a level that changes nothing is not
+    shown, and a kind registered from outside keeps the level it was given."""
+    from rummykit.bots import bot_label
+
+    assert bot_label("greedy:medium") == "greedy" and bot_label("random:hard") == "random"
+    assert bot_label("search:hard") == "search:hard" and bot_label("search-v1:easy") == "search-v1:easy"
+    assert bot_label("policy:medium") == "policy"
+    assert bot_label("openspiel-simple:medium") == "openspiel-simple"
+    assert bot_label("mybot:hard") == "mybot:hard" and bot_label("search") == "search"

@@ -130,3 +130,21 @@ def test_practice_table_undo_hint_and_the_hands_move_list(page: Any) -> None:
     folder = os.environ.get("RUMMYKIT_SCREENSHOTS")
     if folder:
         page.screenshot(path=str(Path(folder) / "practice-desktop-de.png"))
+
+
+def test_the_waiting_room_names_a_search_bots_level(page: Any) -> None:
+    """A bot whose level changes its play is listed with the level, in the page's language."""
+    page.goto(page.base + "/")
+    page.wait_for_selector("#preset option[value=german]", state="attached")
+    page.select_option("#preset", "german")
+    page.select_option("#bot-kind", "search")
+    page.select_option("select[name=bot_level]", "hard")
+    page.fill("#create-form input[name=name]", "Anna")
+    page.fill("#create-form input[name=seats]", "3")
+    page.fill("#create-form input[name=bots]", "1")
+    page.click("#btn-create")
+    page.wait_for_selector("#waiting:not(.hidden)")
+    hard = LEVEL_LINES_DE["hard"].split(": ")[0]
+    assert page.eval_on_selector_all("#wait-seats li", "ls => ls.map(l => l.innerText)") == [
+        "Anna (du)", "— frei —", f"Bot 3 (Bot search, {hard})",
+    ]  # fmt: skip

@@ -56,6 +56,18 @@ LEVELED_KINDS: Final = frozenset({"search", "search-v1"})
 play the same at every one)."""
 
 
+def bot_label(spec: str) -> str:
+    """How a ``kind:level`` bot is named to players: with its level only where the level changes its
+    play (``search:hard``, but ``greedy``, not ``greedy:medium``)."""
+    kind, _, level = spec.partition(":")
+    return spec if level and kind not in _LEVELLESS_KINDS else kind
+
+
+_LEVELLESS_KINDS: Final = frozenset({"random", "greedy", "policy", "openspiel-simple"})
+"""The built-in kinds that take a level and ignore it (a kind registered from outside keeps its level
+in its name: only its author knows whether it matters)."""
+
+
 def register_bot(kind: str, factory: Callable[..., Bot]) -> None:
     """Make ``make_bot(kind, level, **options)`` build bots with ``factory(level, **options)``."""
     _FACTORIES[kind] = factory
@@ -123,6 +135,7 @@ __all__ = [
     "SearchBot",
     "UnknownBotError",
     "bot_kinds",
+    "bot_label",
     "make_bot",
     "match_action",
     "register_bot",

@@ -60,7 +60,7 @@ from rummykit.actions import (
     Knock,
     TakeDiscard,
 )
-from rummykit.bots import LEVEL_LINES, Bot, UnknownBotError, bot_kinds, make_bot, match_action
+from rummykit.bots import LEVEL_LINES, Bot, UnknownBotError, bot_kinds, bot_label, make_bot, match_action
 from rummykit.cards import Card
 from rummykit.cli import pager, screen
 from rummykit.cli.action_text import describe
@@ -123,9 +123,8 @@ def resolve_bots(spec: str | None, count: int, kinds: Sequence[str]) -> tuple[li
         kind = DEFAULT_BOT
         if DEFAULT_BOT not in kinds:
             kind = strongest_kind(kinds)
-            notice = (
-                f"'{DEFAULT_BOT}' bots are not available here; playing against '{kind}:{DEFAULT_LEVEL}' bots"
-            )
+            shown = bot_label(f"{kind}:{DEFAULT_LEVEL}")
+            notice = f"'{DEFAULT_BOT}' bots are not available here; playing against '{shown}' bots"
         entries = [f"{kind}:{DEFAULT_LEVEL}"]
     else:
         entries = [e.strip() for e in spec.split(",") if e.strip()]
@@ -720,7 +719,7 @@ def play_command(
     if match.seat_draw is not None:
         notices += seat_draw_lines(match, [p.name for p in seats], lang)
     bots_line = (
-        f"{screen.count(len(kinds), 'bot', lang)}: {', '.join(sorted(set(kinds)))}"
+        f"{screen.count(len(kinds), 'bot', lang)}: {', '.join(sorted({bot_label(k) for k in kinds}))}"
         if kinds
         else t("no bots", "keine Bots")
     )

@@ -409,6 +409,13 @@ function renderLevelLine() {
   $("#level-line").textContent = what ? what[0].toUpperCase() + what.slice(1) + "." : "";
 }
 
+// ", hard" after a seat's bot whose level changes its play (the level's name in the page's language).
+function botLevelName(seat) {
+  const leveled = (S.presets && S.presets.leveled_bots) || [], texts = (S.presets && S.presets.level_texts) || {};
+  if (!seat.level || !leveled.includes(seat.bot)) return "";
+  return ", " + inLang(texts[seat.level], seat.level).split(": ")[0];
+}
+
 const botHasLevels = () => ((S.presets && S.presets.leveled_bots) || []).includes($("#bot-kind").value);
 
 // The house rules of the chosen preset as labelled controls with the ranges Rules allows.
@@ -568,7 +575,7 @@ function renderWaiting() {
   ol.innerHTML = "";
   st.table.seats.forEach((s, i) => {
     const li = document.createElement("li");
-    li.textContent = s.kind === "open" ? `— ${t("open_seat")} —` : s.kind === "bot" ? `${s.name} (${t("bot")} ${s.bot})` : seatName(i);
+    li.textContent = s.kind === "open" ? `— ${t("open_seat")} —` : s.kind === "bot" ? `${s.name} (${t("bot")} ${s.bot}${botLevelName(s)})` : seatName(i);
     ol.appendChild(li);
   });
   const open = st.table.seats.some((s) => s.kind === "open");
