@@ -93,6 +93,13 @@ def test_gin_line_knock_card_upcard_passes_and_the_knockers_melds(page: Any, sho
     # Gin has no Rummy call: its button is not offered (the knock and the discard are).
     assert page.is_visible("#btn-knock") and page.is_visible("#btn-discard")
     assert not page.is_visible("#btn-rummy")
+    # The keyboard dialog lists gin's shortcuts: knock and lay-offs, no meld composing and no Rummy.
+    page.keyboard.press("?")
+    keys = page.eval_on_selector_all(
+        "#keys-dialog tr:not(.hidden) th kbd:first-child", "ks => ks.map(k => k.innerText)"
+    )
+    assert keys == ["←", "Space", "Shift", "D", "T", "1", "X", "K", "C", "H", "U", "S", "?", "Esc"]
+    page.keyboard.press("Escape")
 
     page.click("#btn-lang")
     assert f"Klopfen bis {knock_card}" in gin_text(page)

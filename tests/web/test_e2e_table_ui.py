@@ -90,6 +90,13 @@ def seat_kinds(page: Any, base: str, code: str) -> list[tuple[str, str]]:
     return [(s["kind"], s["name"]) for s in lobby_json["seats"]]
 
 
+def shown_keys(page: Any) -> list[str]:
+    """The first key of each shortcut the open keyboard dialog shows."""
+    return list(page.eval_on_selector_all(
+        "#keys-dialog tr:not(.hidden) th kbd:first-child", "ks => ks.map(k => k.innerText)"
+    ))  # fmt: skip
+
+
 def wait_turn_or_end(page: Any, end: str = "#match-over, #round-over") -> bool:
     """Wait until it is our turn (True) or the hand is over (False)."""
     over = f"!!document.querySelector('#overlay:not(.hidden) :is({end})')"
@@ -297,6 +304,9 @@ def test_keyboard_only_german_hand_and_accessibility(pages: Pages, shots: Path) 
     page.keyboard.press("?")
     page.wait_for_selector("#keys-dialog:not(.hidden)")
     assert "vom Stoß ziehen" in page.inner_text("#keys-dialog")
+    # German Rummy's shortcuts only: melds and lay-offs, no knock and no Rummy call.
+    german = ["←", "Space", "Shift", "D", "T", "G", "L", "1", "X", "C", "H", "U", "S", "?", "Esc"]
+    assert shown_keys(page) == german
     assert not axe_violations(page), axe_violations(page)
     page.keyboard.press("Escape")
     assert page.locator("#keys-dialog").is_hidden()
@@ -412,6 +422,10 @@ def test_viennese_showdown_shows_the_moves_after_the_knock(pages: Pages, shots: 
     lobby(page, pages.base)
     create(page, preset="viennese")
     page.wait_for_selector("#game:not(.hidden)")
+    page.keyboard.press("?")  # Viennese shortcuts: knock and Rummy, no melds or lay-offs during play
+    viennese = ["←", "Space", "Shift", "D", "T", "X", "K", "R", "C", "H", "U", "S", "?", "Esc"]
+    assert shown_keys(page) == viennese
+    page.keyboard.press("Escape")
     deadline = time.monotonic() + 150
     while time.monotonic() < deadline and wait_turn_or_end(page):
         legal: list[str] = page.evaluate("legal()")

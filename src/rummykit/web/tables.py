@@ -185,6 +185,7 @@ def lobby_entry(
         "players": len(seats),
         "opening_min": rules.opening_min_points,
         "knock_game": rules.is_knock_game,
+        "family": rules.family,
         "takeover_seconds": takeover_seconds,
         "turn_seconds": turn_seconds,
         "seeded": seeded,

@@ -1488,13 +1488,23 @@ function onKey(ev) {
     u: () => undo(),
     s: () => sortHand("suit"),
     n: () => sortHand("rank"),
-    "?": () => openDialog("#keys-dialog", () => $("#btn-keys-close").focus()),
+    "?": () => openKeys(),
   };
   if (actions[key]) { ev.preventDefault(); actions[key](); return; }
   if (/^[1-9]$/.test(key) && S.state.view.melds.length >= Number(key)) { ev.preventDefault(); layOffOn(Number(key)); return; }
   if (key === "ArrowDown" || key === "ArrowUp") {
     if (!onCard && n) { ev.preventDefault(); focusCard(); }
   }
+}
+
+// The shortcuts of the game at the table: melds and lay-offs where cards go on the table (lay-offs in gin
+// too, after a knock), knock in the knock games, Rummy only in Viennese.
+function openKeys() {
+  const family = S.state && S.state.table.family;
+  for (const row of document.querySelectorAll("#keys-dialog tr[data-families]")) {
+    row.classList.toggle("hidden", !!family && !row.dataset.families.split(" ").includes(family));
+  }
+  openDialog("#keys-dialog", () => $("#btn-keys-close").focus());
 }
 
 function clearComposition() { S.groups = []; S.selected = []; S.evaluation = null; render(); }
@@ -1555,7 +1565,7 @@ function setup() {
   $("#btn-leave-stay").addEventListener("click", () => closeDialog("#leave-dialog"));
   $("#name-form").addEventListener("submit", joinWithName);
   $("#btn-name-watch").addEventListener("click", () => { closeDialog("#name-dialog"); openTable(S.askCode, { watch: true }); });
-  $("#btn-keys").addEventListener("click", () => openDialog("#keys-dialog", () => $("#btn-keys-close").focus()));
+  $("#btn-keys").addEventListener("click", () => openKeys());
   $("#btn-keys-close").addEventListener("click", () => closeDialog("#keys-dialog"));
   $("#btn-sort-suit").addEventListener("click", () => sortHand("suit"));
   $("#btn-sort-rank").addEventListener("click", () => sortHand("rank"));
