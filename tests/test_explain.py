@@ -160,3 +160,19 @@ def test_every_house_rule_a_table_can_set_is_named_on_its_page(preset: str) -> N
     # Options that cannot matter under the preset are refused; most of the others must have been tried.
     applicable = [o for o in base.to_dict() if o != "name" and base.not_applicable(o) is None]
     assert tried > len(applicable) // 2
+
+
+def test_every_choice_of_every_option_is_worded_in_both_languages() -> None:
+    """A value shown to players (the lobby's house-rule menus, the house-rules table of a page) is words,
+    never the option's raw value: gin's ``start_mode`` once read ``gin_first_upcard`` in the lobby."""
+    from rummykit.explain.terms import value_words
+
+    hints = get_type_hints(rk.Rules)
+    for f in fields(rk.Rules):
+        for value in get_args(hints[f.name]):
+            if not isinstance(value, str):
+                continue
+            en, de = (value_words(f.name, value, Lang(lang)) for lang in ("en", "de"))
+            assert "`" not in en + de and "_" not in en + de and en != de, (f.name, value, en, de)
+    assert value_words("layoff_after_knock", "none", Lang("de")) == "kein Anlegen"
+    assert value_words("knock_undercut_rule", "none", Lang("en")) == "no penalty"

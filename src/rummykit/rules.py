@@ -617,6 +617,12 @@ def _gin_only(rules: Rules) -> str | None:
     return "only gin (hand_scoring = gin_difference) uses it"
 
 
+def _knock_card_applies(rules: Rules) -> str | None:
+    if rules.oklahoma:
+        return "oklahoma sets the knock card from the first upcard"
+    return _gin_only(rules)
+
+
 def _match_end_is(*ends: str) -> Callable[[Rules], str | None]:
     def check(rules: Rules) -> str | None:
         return None if rules.match_end in ends else f"only match_end = {' or '.join(ends)} uses it"
@@ -721,6 +727,7 @@ _APPLIES: Final[Mapping[str, Callable[[Rules], str | None]]] = {
     "elimination_threshold": _match_end_is("elimination_last_survivor"),
     "reentry": _match_end_is("elimination_last_survivor"),
     **dict.fromkeys(GIN_OPTIONS, _gin_only),
+    "knock_card": _knock_card_applies,
 }
 """Options that only matter under some rules: each maps to a test giving the reason when they cannot.
 

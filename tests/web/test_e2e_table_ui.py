@@ -439,3 +439,26 @@ def test_viennese_showdown_shows_the_moves_after_the_knock(pages: Pages, shots: 
     if " knock" in moves[knock_at]:
         assert len(moves) > knock_at + 1  # the other player's last turn after the knock is shown
     page.screenshot(path=str(shots / "showdown-desktop.png"))
+
+
+def test_house_rule_menus_and_fields_fit_a_phone(pages: Pages) -> None:
+    """On a 360-pixel phone every house-rule menu shows its longest choice whole (the arrow aside) and
+    the empty number field its whole placeholder, in both languages and for every game."""
+    measure = """() => {
+        const ctx = document.createElement('canvas').getContext('2d'), out = [];
+        for (const el of document.querySelectorAll('#house-rules select, #house-rules input[placeholder]')) {
+            ctx.font = getComputedStyle(el).font;
+            const menu = el.tagName === 'SELECT';
+            const texts = menu ? [...el.options].map(o => o.textContent) : [el.placeholder];
+            const room = el.clientWidth - (menu ? 24 : 30);
+            for (const text of texts) if (ctx.measureText(text).width > room) out.push(text);
+        }
+        return out;
+    }"""
+    for locale in ("de-DE", "en-US"):
+        page = pages.open({"width": 360, "height": 740}, locale)
+        lobby(page, pages.base)
+        for preset in ("german", "viennese", "gin", "basic"):
+            page.select_option("#preset", preset)
+            assert page.evaluate(measure) == [], (locale, preset)
+        page.close()

@@ -74,6 +74,13 @@ OPTION_LABELS: Final[dict[str, tuple[str, str]]] = {
     "target_score": ("match ends at (plus points)", "Partie endet bei (Pluspunkten)"),
     "elimination_threshold": ("out at (points)", "ausgeschieden ab (Punkten)"),
     "knock_threshold": ("knock limit (points)", "Klopfgrenze (Punkte)"),
+    "knock_card": ("knock limit (deadwood points)", "Klopfgrenze (Restpunkte)"),
+    "oklahoma": (
+        "Oklahoma (the first upcard sets the knock limit)",
+        "Oklahoma (erste offene Karte gibt die Klopfgrenze)",
+    ),
+    "gin_bonus": ("gin bonus (points)", "Bonus für Gin (Punkte)"),
+    "undercut_bonus": ("undercut bonus (points)", "Bonus fürs Unterbieten (Punkte)"),
     "knock_comparison": ("knock when deadwood is", "klopfen bei Schlechtpunkten"),
     "knock_extra_turn": (
         "one more turn for the others after a knock",
@@ -100,9 +107,9 @@ VALUE_WORDS: Final[dict[str, tuple[str, str]]] = {
     "by_player_count": ("by the number of players", "nach Spielerzahl"),
     "singly": ("one card at a time", "einzeln"),
     "p3334": ("3, 3, 3, then 4 cards", "3, 3, 3, dann 4 Karten"),
-    "upcard": ("an upcard starts the discard pile", "eine aufgedeckte Karte beginnt die Ablage"),
-    "dealer_extra_card": ("the dealer gets one card more", "der Geber bekommt eine Karte mehr"),
-    "forehand_extra_card": ("forehand gets one card more", "die Vorhand bekommt eine Karte mehr"),
+    "upcard": ("an upcard starts the discard pile", "Ablage beginnt mit offener Karte"),
+    "dealer_extra_card": ("the dealer gets one card more", "Geber bekommt eine Karte mehr"),
+    "forehand_extra_card": ("forehand gets one card more", "Vorhand bekommt eine Karte mehr"),
     "jokers_le_naturals": ("no more jokers than natural cards", "nicht mehr Joker als echte Karten"),
     "min_two_naturals": ("at least two natural cards", "mindestens zwei echte Karten"),
     "max_one_joker_per_meld": ("one joker at most", "höchstens ein Joker"),
@@ -144,7 +151,37 @@ VALUE_WORDS: Final[dict[str, tuple[str, str]]] = {
     "le": ("at or below the limit", "höchstens gleich der Grenze"),
     "per_rubber": ("once per rubber", "einmal pro Partie"),
     "per_hand": ("before every hand", "vor jedem Spiel"),
+    "redraw": ("tied players draw again", "bei Gleichstand wird neu gezogen"),
+    "gin_first_upcard": (
+        "the first upcard is offered to both",
+        "offene Karte wird beiden angeboten",
+    ),
+    "declared": ("as the player says (else the higher card)", "wie angesagt (sonst die höhere Karte)"),
+    "upward_default": ("the higher card where possible", "wo möglich die höhere Karte"),
+    "wall_draw": ("the hand ends at the wall", "das Spiel endet an der Mauer"),
+    "gin_difference": ("the knocker scores the difference", "wer klopft, bekommt den Unterschied"),
+    "onto_knocker_unless_gin": (
+        "onto the knocker's melds, unless gin",
+        "an die Figuren des Klopfenden, außer bei Gin",
+    ),
+    "knocker_penalised": ("the knocker is penalised", "wer klopft, wird bestraft"),
+    "second_worst_not_above_buyer": (
+        "the second-worst total, not above the buyer's",
+        "der zweitschlechteste Stand, nicht über dem des Käufers",
+    ),
+    "lowest_total_wins": ("the lowest total wins", "der niedrigste Stand gewinnt"),
+    "openspiel": ("as OpenSpiel counts", "wie OpenSpiel zählt"),
+    "best_discard": ("after the best discard", "nach dem besten Abwurf"),
+    "two_per_end": ("two cards per run end, at most", "höchstens zwei Karten je Ende einer Folge"),
 }
+"""Option values in words, by value (a value some options share is worded per option below)."""
+
+OPTION_VALUE_WORDS: Final[dict[tuple[str, str], tuple[str, str]]] = {
+    ("layoff_after_knock", "none"): ("no lay-offs", "kein Anlegen"),
+    ("knock_undercut_rule", "none"): ("no penalty", "keine Strafe"),
+    ("layoff_run_chain", "unlimited"): ("as far as the run goes", "so weit die Folge reicht"),
+}
+"""Values whose words depend on the option (``none``, ``unlimited``)."""
 
 
 def option_label(option: str, t: Lang) -> str:
@@ -164,7 +201,7 @@ def value_words(option: str, value: Any, t: Lang) -> str:
     if isinstance(value, tuple):
         return t.join([str(v) for v in value])
     if isinstance(value, str):
-        words = VALUE_WORDS.get(value)
+        words = OPTION_VALUE_WORDS.get((option, value)) or VALUE_WORDS.get(value)
         return t(*words) if words else f"`{value}`"
     return str(value)
 

@@ -26,6 +26,10 @@ HOUSE_RULES: Final = (
     "joker_exchange",
     "hand_romme_multiplier",
     "knock_threshold",
+    "knock_card",
+    "oklahoma",
+    "gin_bonus",
+    "undercut_bonus",
     "rummy_multiplier",
     "pot_ante",
     "knock_money",
@@ -68,6 +72,8 @@ def _control(rules: Rules, option: str) -> dict[str, Any] | None:
         return {**entry, "kind": "bool"}
     if option in OPTION_RANGES:
         low, high = OPTION_RANGES[option]
+        if not any(_accepts(rules, option, v) for v in range(low, high + 1) if v != value):
+            return None  # fixed by this game (gin's knock_threshold: it knocks by knock_card)
         control = {**entry, "kind": "int", "min": low, "max": high}
         if value is None:
             if option not in _UNSET:

@@ -1,0 +1,54 @@
+"""The lobby's house-rule controls (``rummykit.web.houserules``): every value a control can send is
+one the server accepts, and every label and choice is in words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import rummykit as rk
+from rummykit.web.houserules import house_rules
+
+
+def _values(control: dict[str, Any]) -> list[Any]:
+    """The values a player can send with ``control`` other than the preset's own."""
+    if control["kind"] == "bool":
+        values: list[Any] = [not control["value"]]
+    elif control["kind"] == "int":
+        values = [control["min"], control["max"]] + ([None] if "unset" in control else [])
+    else:
+        values = [c["value"] for c in control["choices"]]
+    return [v for v in values if v != control["value"]]
+
+
+@pytest.mark.parametrize("preset", rk.PRESET_NAMES)
+def test_every_value_a_control_offers_is_accepted(preset: str) -> None:
+    rules = rk.Rules.preset(preset)
+    for control in house_rules()[preset]:
+        options = [v for v in _values(control) if v is not None or "unset" in control]
+        accepted = 0
+        for value in options:
+            try:
+                rules.replace(**{control["option"]: value})
+                accepted += 1
+            except rk.RulesError:
+                assert control["kind"] == "int", (control["option"], value)  # a range end may be refused
+        assert accepted, f"{preset}: {control['option']} offers no value the server takes"
+
+
+def test_gin_offers_its_own_knock_limit_and_bonuses_in_words() -> None:
+    """Gin knocks by ``knock_card`` (``knock_threshold`` stays 10): the lobby offers the knock card,
+    Oklahoma and the two bonuses, and its first upcard in words."""
+    controls = {c["option"]: c for c in house_rules()["gin"]}
+    assert list(controls) == ["start_mode", "knock_card", "oklahoma", "gin_bonus", "undercut_bonus"]
+    assert controls["knock_card"]["label"]["de"] == "Klopfgrenze (Restpunkte)"
+    words = [c["label"]["de"] for c in controls["start_mode"]["choices"]]
+    assert words == [
+        "Ablage beginnt mit offener Karte",
+        "offene Karte wird beiden angeboten",
+    ]
+    for preset, controls_of in house_rules().items():
+        for control in controls_of:
+            for lang in ("en", "de"):
+                assert "_" not in control["label"][lang], (preset, control["option"])
