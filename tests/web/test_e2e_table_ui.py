@@ -462,3 +462,22 @@ def test_house_rule_menus_and_fields_fit_a_phone(pages: Pages) -> None:
             page.select_option("#preset", preset)
             assert page.evaluate(measure) == [], (locale, preset)
         page.close()
+
+
+def test_gin_knock_limit_is_greyed_out_under_oklahoma(pages: Pages) -> None:
+    """With Oklahoma the first upcard sets the knock limit, so the lobby greys the limit out and does
+    not send it: the table is made, with Oklahoma, instead of the server refusing the pair."""
+    page = pages.open()
+    lobby(page, pages.base)
+    page.select_option("#preset", "gin")
+    limit = page.locator("#house-rules [data-option=knock_card]")
+    limit.fill("5")
+    assert limit.is_enabled()
+    page.check("#house-rules [data-option=oklahoma]")
+    assert limit.is_disabled()
+    page.uncheck("#house-rules [data-option=oklahoma]")
+    assert limit.is_enabled()
+    page.check("#house-rules [data-option=oklahoma]")
+    create(page, preset="gin", seats=2, bots=1)
+    rules = page.evaluate("S.state.table.rules")
+    assert "oklahoma=true" in rules and "knock_card" not in rules, rules

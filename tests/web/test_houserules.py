@@ -52,3 +52,17 @@ def test_gin_offers_its_own_knock_limit_and_bonuses_in_words() -> None:
         for control in controls_of:
             for lang in ("en", "de"):
                 assert "_" not in control["label"][lang], (preset, control["option"])
+
+
+def test_a_control_that_another_setting_makes_moot_says_so() -> None:
+    """``unused_when`` comes from the engine's ``not_applicable``: gin's knock limit under Oklahoma, and
+    nothing in the other presets."""
+    unused = {
+        (preset, c["option"]): c["unused_when"]
+        for preset, cs in house_rules().items()
+        for c in cs
+        if c["unused_when"]
+    }
+    assert unused == {("gin", "knock_card"): [{"option": "oklahoma", "value": True}]}
+    with pytest.raises(rk.RulesError, match="oklahoma sets the knock card"):
+        rk.Rules.preset("gin").replace(oklahoma=True, knock_card=5)

@@ -100,5 +100,28 @@ def house_rules() -> dict[str, list[dict[str, Any]]]:
             control = _control(rules, option)
             if control is not None:
                 controls.append(control)
-        out[name] = controls
+        out[name] = [{**c, "unused_when": _unused_when(rules, c, controls)} for c in controls]
+    return out
+
+
+def _unused_when(
+    rules: Rules, control: dict[str, Any], controls: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The other controls' settings under which ``control`` cannot matter (the engine's
+    :meth:`Rules.not_applicable`): gin's knock limit once Oklahoma is ticked. The lobby greys it out
+    and sends the preset's value, which the server accepts."""
+    out = []
+    for other in controls:
+        if other is control or other["kind"] == "int":
+            continue
+        values = [not other["value"]] if other["kind"] == "bool" else [c["value"] for c in other["choices"]]
+        for value in values:
+            if value == other["value"]:
+                continue
+            try:
+                changed = rules.replace(**{other["option"]: value})
+            except RulesError:
+                continue
+            if changed.not_applicable(control["option"]):
+                out.append({"option": other["option"], "value": value})
     return out

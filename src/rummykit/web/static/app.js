@@ -459,6 +459,29 @@ function renderHouseRules() {
     box.appendChild(label);
   }
   box.classList.toggle("hidden", !controls.length);
+  box.onchange = () => greyUnusedHouseRules(controls);
+  greyUnusedHouseRules(controls);
+}
+
+// A house rule that cannot matter under the others as set (gin's knock limit once Oklahoma is ticked:
+// the upcard sets it) is greyed out and not sent.
+function houseValue(c, el) {
+  if (c.kind === "bool") return el.checked;
+  if (c.kind === "int") return el.value === "" ? null : Number(el.value);
+  return el.value;
+}
+
+function greyUnusedHouseRules(controls) {
+  for (const c of controls) {
+    const el = $(`#house-rules [data-option="${c.option}"]`);
+    if (!el) continue;
+    el.disabled = (c.unused_when || []).some((w) => {
+      const other = $(`#house-rules [data-option="${w.option}"]`);
+      const spec = controls.find((o) => o.option === w.option);
+      return other && spec && houseValue(spec, other) === w.value;
+    });
+    el.closest("label").classList.toggle("unused", el.disabled);
+  }
 }
 
 // The house-rule controls that differ from the preset, as overrides.
@@ -467,11 +490,9 @@ function houseOverrides() {
   const controls = (S.presets.house_rules || {})[preset] || [];
   for (const c of controls) {
     const el = $(`#house-rules [data-option="${c.option}"]`);
-    if (!el) continue;
-    let value;
-    if (c.kind === "bool") value = el.checked;
-    else if (c.kind === "int") { if (el.value === "") continue; value = Number(el.value); }
-    else value = el.value;
+    if (!el || el.disabled) continue;
+    const value = houseValue(c, el);
+    if (value === null) continue;
     if (value !== c.value) out[c.option] = value;
   }
   return out;
