@@ -1,4 +1,4 @@
-"""rummykit: the rules engine for German Rummy (Rommé) and Viennese Rummy (Wiener Rummy).
+"""rummykit: the rules engine for German Rummy (Rommé), Viennese Rummy (Wiener Rummy) and Gin Rummy.
 
 >>> import rummykit as rk
 >>> rk.Meld.parse("JC QC JK AC", rk.Rules.preset("german")).value

@@ -32,7 +32,7 @@ EXIT_BAD_INPUT: int = 2
 
 app = typer.Typer(
     name="rummykit",
-    help="Rules engine for German Rummy (Rommé) and Viennese Rummy (Wiener Rummy).",
+    help="Rules engine for German Rummy (Rommé), Viennese Rummy (Wiener Rummy) and Gin Rummy.",
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
