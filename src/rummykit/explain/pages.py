@@ -129,7 +129,16 @@ def deck_text(rules: Rules, t: Lang) -> str:
         if rules.num_decks == 1
         else t(f"{rules.num_decks} packs", f"{rules.num_decks} Kartenspiele")
     )
-    jokers = t(f"{rules.jokers_total} jokers", f"{rules.jokers_total} Joker")
+    if not rules.jokers_total:
+        return t(
+            f"{rules.deck_size} cards: {packs} of 52, no jokers",
+            f"{rules.deck_size} Karten: {packs} zu 52 Karten, ohne Joker",
+        )
+    jokers = t.plural(
+        rules.jokers_total,
+        t("one joker", "ein Joker"),
+        t(f"{rules.jokers_total} jokers", f"{rules.jokers_total} Joker"),
+    )
     return t(
         f"{rules.deck_size} cards: {packs} of 52 and {jokers}",
         f"{rules.deck_size} Karten: {packs} zu 52 Karten und {jokers}",
