@@ -121,6 +121,47 @@ def fragment_messages() -> Iterator[tuple[str, str]]:
                     yield f"{path.name}:{value.lineno}", text
 
 
+REASON_FUNCTIONS = {"_not_gin"}
+"""Functions of ``rules.py`` whose first argument is a reason an option cannot matter."""
+
+
+def rules_messages() -> Iterator[tuple[str, str]]:
+    """(where, template) of every refusal of ``rules.py``'s validation (``fail(option, why)`` raises
+    ``"option: why"``) and of ``rules_text.py``, and every reason an option cannot matter (the
+    ``_APPLIES`` tests' returned texts), which the refusals nest."""
+    for path in (SRC / "rules.py", SRC / "rules_text.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            where = f"{path.name}:{getattr(node, 'lineno', 0)}"
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args:
+                if node.func.id == "fail" and len(node.args) == 2:
+                    text = _template(node.args[1])
+                    assert text is not None, where
+                    yield where, "{option}: " + text
+                elif node.func.id == "RulesError":
+                    text = _template(node.args[0])
+                    if text is not None and not text.startswith("{option}: "):
+                        yield where, text
+                elif node.func.id in REASON_FUNCTIONS:
+                    text = _template(node.args[0])
+                    assert text is not None, where
+                    yield where, text
+            elif (
+                isinstance(node, ast.FunctionDef)
+                and node.returns is not None
+                and ast.unparse(node.returns) == "str | None"
+                and path.name == "rules.py"
+            ):
+                for ret in ast.walk(node):
+                    if isinstance(ret, ast.Return) and ret.value is not None:
+                        text = _template(ret.value)
+                        if text is not None:
+                            yield f"{path.name}:{ret.lineno}", text
+    unsupported = re.findall(r'"([a-z_]+)": \("[a-z_]+", "([^"]+)"\)', (SRC / "rules.py").read_text())
+    for _option, why in unsupported:
+        yield "rules.py: unsupported", why
+
+
 def engine_rule_ids() -> set[str]:
     ids = {rule for _, rule, _ in engine_messages() if rule is not None}
     permissions = ast.parse((SRC / "permissions.py").read_text(encoding="utf-8"))
@@ -148,6 +189,9 @@ def test_the_source_scan_finds_the_engine_messages() -> None:
         "notation",
     } <= rules
     assert len(list(fragment_messages())) >= 10
+    rules_found = [text for _, text in rules_messages()]
+    assert len(rules_found) > 50 and "{option}: does not apply to these rules: {reason}" in rules_found
+    assert "gin has no jokers" in rules_found and "no source defines the knocker's penalty" in rules_found
 
 
 def test_every_rule_id_the_engine_raises_has_a_name_in_both_languages() -> None:
@@ -161,6 +205,7 @@ def test_every_engine_message_has_an_entry_in_both_languages() -> None:
     known = {skeleton(en) for _, en, _ in ERRORS} | {skeleton(en) for en, _ in FRAGMENTS}
     missing = [f"{where}: {text}" for where, _, text in engine_messages() if skeleton(text) not in known]
     missing += [f"{where}: {text}" for where, text in fragment_messages() if skeleton(text) not in known]
+    missing += [f"{where}: {text}" for where, text in rules_messages() if skeleton(text) not in known]
     assert not missing, "engine messages without a catalogue entry:\n" + "\n".join(missing)
 
 
@@ -565,3 +610,25 @@ def test_lang_from_the_environment_follows_posix_order() -> None:
     assert lang_from_env({"LC_ALL": "C", "LANG": "de_DE.UTF-8"}) == "en"  # LC_ALL wins, C means English
     assert lang_from_env({"LC_MESSAGES": "de_AT.UTF-8", "LANG": "en_US"}) == "de"
     assert lang_from_env({}) == "en"
+
+
+@pytest.mark.parametrize("preset", rk.PRESET_NAMES)
+def test_every_refused_rule_change_is_explained_in_german(preset: str) -> None:
+    """What a German player types into the lobby's rule box or ``--set`` and the engine refuses is
+    explained in German (which option, and why), never the bare fallback "Ungültige Regel"."""
+    from rummykit.option_effects import alternatives
+
+    rules = rk.Rules.preset(preset)
+    refused = 0
+    for option in rules.to_dict():
+        if option == "name":
+            continue
+        for value in alternatives(rules, option):
+            try:
+                rules.replace(**{option: value})
+            except rk.RulesError as exc:
+                refused += 1
+                text = localize_error(exc, "de")
+                assert not text.startswith("Ungültige Regel"), (option, value, str(exc))
+                assert f"({exc.option})" in text and not english_words(text), (str(exc), text)
+    assert refused > 10

@@ -95,6 +95,39 @@ OPTION_LABELS: Final[dict[str, tuple[str, str]]] = {
     "buyback_window": ("buy-back allowed with a total between", "Rückkauf erlaubt bei einem Stand zwischen"),
     "buyback_cost": ("buy-back price (chips)", "Preis des Rückkaufs (Chips)"),
     "buyback_limit": ("buy-backs per player, at most", "Rückkäufe pro Spieler, höchstens"),
+    "buyback_target": ("whose total a buy-back sets", "auf wessen Stand ein Rückkauf setzt"),
+    "all_eliminated_tiebreak": ("when everybody is out", "wenn alle ausgeschieden sind"),
+    "reentry": ("re-entry after elimination", "Wiedereinstieg nach dem Ausscheiden"),
+    "draw_ties_and_jokers": ("ties in the seat draw", "Gleichstand beim Ziehen der Plätze"),
+    "robbed_joker_counts_toward_hand": (
+        "a robbed joker counts toward the hand",
+        "ein geraubter Joker zählt zur Hand",
+    ),
+    "opening_counts_taken_discard": (
+        "a taken discard counts toward the opening",
+        "eine aufgenommene Karte zählt zum ersten Auslegen",
+    ),
+    "final_discard_face_down": ("the last discard face down", "letzte Karte verdeckt abwerfen"),
+    "layoff_after_knock": ("laying off after a knock", "Anlegen nach dem Klopfen"),
+    "knock_undercut_rule": ("undercutting the knocker", "Unterbieten des Klopfenden"),
+    "knocker_scores_own_deadwood": (
+        "the knocker scores their own deadwood",
+        "wer klopft, zählt die eigenen Schlechtpunkte",
+    ),
+    "knock_discard_face_up": ("the knock discard face up", "Abwurf beim Klopfen offen"),
+    "undercut_on_tie": ("a tie undercuts the knocker", "Gleichstand unterbietet den Klopfenden"),
+    "big_gin_bonus": ("big gin bonus (points)", "Bonus für großes Gin (Punkte)"),
+    "wall_stock_size": ("cards left at the wall", "Karten an der Mauer"),
+    "max_upcard_draws": (
+        "takes of the upcard per hand, at most",
+        "Aufnahmen der offenen Karte pro Spiel, höchstens",
+    ),
+    "repeat_discard_draw": (
+        "the same card taken and thrown back by both ends the hand",
+        "dieselbe Karte von beiden aufgenommen und abgeworfen beendet das Spiel",
+    ),
+    "eleven_card_deadwood": ("deadwood of eleven cards counted", "Restpunkte von elf Karten gezählt"),
+    "layoff_run_chain": ("laying off on a run", "Anlegen an eine Folge"),
 }
 
 VALUE_WORDS: Final[dict[str, tuple[str, str]]] = {

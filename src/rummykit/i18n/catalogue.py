@@ -606,12 +606,254 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "players: {game} is played by {count} players, not {number}",
         "{game} spielen {count} Personen, nicht {number}",
     ),
+    (
+        "rules",
+        "malformed rules text {quoted}: expected preset(option=value, ...)",
+        "Regeltext {quoted} nicht lesbar: erwartet wird regelwerk(option=wert, ...)",
+    ),
+    (
+        "rules",
+        "malformed rules text {quoted}: {part} is not option=value",
+        "Regeltext {quoted} nicht lesbar: {part} ist nicht option=wert",
+    ),
+    (
+        "rules",
+        "dealer: seat {number} does not exist at a table of {count}",
+        "Geber: Platz {number} gibt es an einem Tisch für {count} nicht",
+    ),
+    ("rules", "{quoted} is not a numeric rule option", "{quoted} ist keine Regel mit einer Zahl"),
+    ("rules", "cannot read rules file {quoted}: {detail}", "Regeldatei {quoted} nicht lesbar: {detail}"),
+    (
+        "rules",
+        "rules file {quoted}: [rules] must be a table",
+        "Regeldatei {quoted}: [rules] muss eine Tabelle sein",
+    ),
+    # Rule combinations the engine refuses (rules.py's validation: "option: why").
+    (
+        "rules",
+        "{option}: {quoted} is not one of {known}",
+        "„{option}“ ({option_raw}): {quoted} ist keiner der Werte {known}",
+    ),
+    (
+        "rules",
+        "{option}: must be true or false, not {quoted}",
+        "„{option}“ ({option_raw}): true oder false, nicht {quoted}",
+    ),
+    (
+        "rules",
+        "{option}: must be an integer, not {quoted}",
+        "„{option}“ ({option_raw}): eine ganze Zahl, nicht {quoted}",
+    ),
+    (
+        "rules",
+        "{option}: must be between {low} and {high}, got {number}",
+        "„{option}“ ({option_raw}): zwischen {low} und {high}, nicht {number}",
+    ),
+    (
+        "rules",
+        "{option}: must be a pair of integers, not {quoted}",
+        "„{option}“ ({option_raw}): ein Paar ganzer Zahlen, nicht {quoted}",
+    ),
+    (
+        "rules",
+        "{option}: both numbers must be between {low} and {high}, got {quoted}",
+        "„{option}“ ({option_raw}): beide Zahlen zwischen {low} und {high}, nicht {quoted}",
+    ),
+    ("rules", "{option}: must be text, not {quoted}", "„{option}“ ({option_raw}): ein Text, nicht {quoted}"),
+    (
+        "rules",
+        "{option}: {count} is below min_players {limit}",
+        "„{option}“ ({option_raw}): {count} ist weniger als min_players {limit}",
+    ),
+    (
+        "rules",
+        "{option}: {count} is not a table size",
+        "„{option}“ ({option_raw}): {count} ist keine Tischgröße",
+    ),
+    (
+        "rules",
+        "{option}: needs both ace_low_in_runs and ace_high_in_runs",
+        "„{option}“ ({option_raw}): braucht ace_low_in_runs und ace_high_in_runs",
+    ),
+    (
+        "rules",
+        "{option}: round-the-corner runs (K-A-2) are not supported by this engine",
+        "„{option}“ ({option_raw}): Folgen über das Ass hinweg (K-A-2) spielt diese Engine nicht",
+    ),
+    (
+        "rules",
+        "{option}: needs 3 <= set_size_min <= set_size_max, got {low}/{high}",
+        "„{option}“ ({option_raw}): es muss 3 <= set_size_min <= set_size_max gelten, nicht {low}/{high}",
+    ),
+    (
+        "rules",
+        "{option}: a set of distinct suits holds at most 4 cards",
+        "„{option}“ ({option_raw}): ein Satz verschiedener Farben hat höchstens 4 Karten",
+    ),
+    (
+        "rules",
+        "{option}: low bound {low} must be below high bound {high}",
+        "„{option}“ ({option_raw}): die untere Grenze {low} muss unter der oberen {high} liegen",
+    ),
+    (
+        "rules",
+        "{option}: {value} does not score a knock game (use deadwood_all or gin_difference)",
+        "„{option}“ ({option_raw}): {value} wertet kein Klopfspiel (deadwood_all oder gin_difference)",
+    ),
+    (
+        "rules",
+        "{option}: forehand_extra_card is not a knock-game deal",
+        "„{option}“ ({option_raw}): forehand_extra_card ist kein Geben für ein Klopfspiel",
+    ),
+    (
+        "rules",
+        "{option}: a knock game has no opening minimum (use none)",
+        "„{option}“ ({option_raw}): ein Klopfspiel hat keinen Mindestwert beim Auslegen (none)",
+    ),
+    (
+        "rules",
+        "{option}: {value} needs knock_threshold (a knock game)",
+        "„{option}“ ({option_raw}): {value} braucht knock_threshold (ein Klopfspiel)",
+    ),
+    (
+        "rules",
+        "{option}: a melding game needs an opening minimum (0 for none)",
+        "„{option}“ ({option_raw}): ein Spiel mit Auslegen braucht einen Mindestwert (0 für keinen)",
+    ),
+    (
+        "rules",
+        "{option}: {value} is only for gin (hand_scoring = gin_difference)",
+        "„{option}“ ({option_raw}): {value} gibt es nur bei Gin (hand_scoring = gin_difference)",
+    ),
+    (
+        "rules",
+        "{option}: elimination_last_survivor needs an elimination threshold",
+        "„{option}“ ({option_raw}): elimination_last_survivor braucht eine Grenze fürs Ausscheiden",
+    ),
+    (
+        "rules",
+        "{option}: the high bound {high} is above elimination_threshold {limit}: "
+        "a player who reaches the threshold is out and cannot buy back",
+        "„{option}“ ({option_raw}): die obere Grenze {high} liegt über elimination_threshold {limit}: "
+        "wer die Grenze erreicht, ist ausgeschieden und kann sich nicht zurückkaufen",
+    ),
+    (
+        "rules",
+        "{option}: {value} is not supported: {why}",
+        "„{option}“ ({option_raw}): {value} wird nicht gespielt: {why}",
+    ),
+    (
+        "rules",
+        "{option}: re-entry after elimination is not supported (its rules were not verified)",
+        "„{option}“ ({option_raw}): Wiedereinstieg nach dem Ausscheiden wird nicht gespielt "
+        "(seine Regeln sind nicht belegt)",
+    ),
+    (
+        "rules",
+        "{option}: does not apply to these rules: {reason}",
+        "„{option}“ ({option_raw}) gilt bei diesen Regeln nicht: {reason}",
+    ),
+    (
+        "rules",
+        "{option}: a deck of {count} cards cannot deal {number} cards to {players} players and leave a stock",
+        "„{option}“ ({option_raw}): {count} Karten reichen nicht, um {players} Spielern je {number} Karten "
+        "zu geben und einen Stoß zu lassen",
+    ),
+    (
+        "rules",
+        "{option}: gin is a game for exactly two players",
+        "„{option}“ ({option_raw}): Gin spielen genau zwei Personen",
+    ),
+    (
+        "rules",
+        "{option}: gin is played with one pack and no jokers",
+        "„{option}“ ({option_raw}): Gin wird mit einem Kartenspiel ohne Joker gespielt",
+    ),
+    (
+        "rules",
+        "{option}: gin runs take the ace low only",
+        "„{option}“ ({option_raw}): in Gin ist das Ass in Folgen nur unten",
+    ),
+    (
+        "rules",
+        "{option}: gin sets hold 3 or 4 cards",
+        "„{option}“ ({option_raw}): ein Satz in Gin hat 3 oder 4 Karten",
+    ),
+    (
+        "rules",
+        "{option}: a gin hand starts with the upcard (gin_first_upcard or upcard)",
+        "„{option}“ ({option_raw}): ein Gin-Spiel beginnt mit der offenen Karte "
+        "(gin_first_upcard oder upcard)",
+    ),
+    (
+        "rules",
+        "{option}: a gin hand ends at the wall (wall_draw)",
+        "„{option}“ ({option_raw}): ein Gin-Spiel endet an der Mauer (wall_draw)",
+    ),
+    (
+        "rules",
+        "{option}: gin knocks by knock_card (knock_threshold keeps 10)",
+        "„{option}“ ({option_raw}): in Gin gilt knock_card als Klopfgrenze (knock_threshold bleibt 10)",
+    ),
+    (
+        "rules",
+        "{option}: big gin (all eleven cards melded) is not supported: OpenSpiel has none",
+        "„{option}“ ({option_raw}): großes Gin (alle elf Karten in Figuren) wird nicht gespielt: "
+        "OpenSpiel kennt es nicht",
+    ),
+    (
+        "rules",
+        "{option}: no stock is left to draw above a wall of {count}",
+        "„{option}“ ({option_raw}): über einer Mauer von {count} Karten bleibt kein Stoß zum Ziehen",
+    ),
 )
 """The engine's error messages, English template and German text, by rule id."""
 
 FRAGMENTS: Final[tuple[tuple[str, str], ...]] = (
     # Inner parts of messages (reason, problem, why, scope, where, who, first, how, times).
     ("", ""),
+    # Why an option cannot matter under some rules (rules.py, Rules.not_applicable).
+    (
+        "only knock games use it (knock_threshold is none)",
+        "nur Klopfspiele nutzen sie (knock_threshold ist none)",
+    ),
+    ("a knock game puts no cards on the table", "in einem Klopfspiel kommen keine Karten auf den Tisch"),
+    (
+        "only a knock-game rubber (match_end = elimination_last_survivor) uses it",
+        "nur eine Partie eines Klopfspiels (match_end = elimination_last_survivor) nutzt sie",
+    ),
+    (
+        "gin scores by gin_difference with knock_card and no extra turn",
+        "Gin wertet mit gin_difference und knock_card, ohne weiteren Zug",
+    ),
+    ("only gin (hand_scoring = gin_difference) uses it", "nur Gin (hand_scoring = gin_difference) nutzt sie"),
+    (
+        "oklahoma sets the knock card from the first upcard",
+        "bei Oklahoma gibt die erste offene Karte die Klopfgrenze",
+    ),
+    ("only match_end = {ends} uses it", "nur match_end = {ends} nutzt sie"),
+    ("only an opening minimum above 0 uses it", "nur ein Mindestwert über 0 nutzt sie"),
+    (
+        "only runs with the ace both low and high (ace_low_in_runs, ace_high_in_runs) use it",
+        "nur Folgen mit dem Ass unten und oben (ace_low_in_runs, ace_high_in_runs) nutzen sie",
+    ),
+    (
+        "hand_size_rule = by_player_count sets the hand size for every table of these rules",
+        "hand_size_rule = by_player_count bestimmt die Kartenzahl an jedem Tisch dieser Regeln",
+    ),
+    ("only joker_robbing uses it", "nur joker_robbing nutzt sie"),
+    ("only seat_draw = high_card draws cards", "nur bei seat_draw = high_card werden Karten gezogen"),
+    ("gin has no jokers", "Gin hat keine Joker"),
+    ("gin has no face-down card: a gin is a knock", "Gin hat keine verdeckte Karte: ein Gin ist ein Klopfen"),
+    (
+        "a gin hand ends at the wall (wall_draw); the stock is never rebuilt",
+        "ein Gin-Spiel endet an der Mauer (wall_draw); der Stoß wird nie neu gebildet",
+    ),
+    (
+        "gin deals hand_size cards to each of its two players",
+        "Gin gibt jedem der zwei Spieler hand_size Karten",
+    ),
+    ("no source defines the knocker's penalty", "keine Quelle legt die Strafe des Klopfenden fest"),
     (" in one meld", " in einer Figur"),
     (" at the low end", " unten"),
     (" at the high end", " oben"),
