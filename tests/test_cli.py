@@ -213,3 +213,18 @@ def test_rules_coverage_prints_where_each_option_took_effect() -> None:
     ]
     assert by_option["draw_ties_and_jokers"][0]["outcome"] == "read"
     assert not [r for r in rows if r["outcome"] == "none"]
+
+
+def test_rules_table_marks_options_that_do_not_apply() -> None:
+    """Like RULES.md §6, the table shows ``–`` for an option that cannot matter under the rules (gin's
+    joker options and the melding options), and the caption says so."""
+    code, out, _ = run("rules", "gin")
+    assert code == 0
+    lines = {
+        line.split("│")[1].strip(): line.split("│")[2].strip()
+        for line in out.splitlines()
+        if line.count("│") == 3 and line.split("│")[2].strip()
+    }
+    assert lines["joker_limit"] == lines["opening_min_points"] == lines["penalty_joker"] == "–"
+    assert lines["knock_card"] == "10" and lines["start_mode"] == "gin_first_upcard"
+    assert "– does not apply to these rules" in out

@@ -693,7 +693,10 @@ _APPLIES: Final[Mapping[str, Callable[[Rules], str | None]]] = {
     ),
     **dict.fromkeys(("layoff_after_knock", "deadwood_ace"), _knock_only),
     "deadwood_joker": _not_gin("gin has no jokers", _knock_only),
-    "joker_robbing": _not_gin("gin has no jokers"),
+    **dict.fromkeys(
+        ("joker_robbing", "joker_limit", "max_adjacent_jokers", "joker_end_assignment"),
+        _not_gin("gin has no jokers"),
+    ),
     "final_discard_face_down": _not_gin("gin has no face-down card: a gin is a knock"),
     "max_stock_rebuilds": _not_gin("a gin hand ends at the wall (wall_draw); the stock is never rebuilt"),
     "hand_size_rule": _not_gin("gin deals hand_size cards to each of its two players"),

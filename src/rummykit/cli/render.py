@@ -72,7 +72,13 @@ def rule_rows(rules: Rules) -> list[tuple[str, str, str, bool]]:
 
 def rules_table(rules: Rules) -> Table:
     """The rule set as a table of option and value, grouped as in RULES.md §6."""
-    table = Table(title=f"Rules: {rules}", title_justify="left", show_lines=False)
+    table = Table(
+        title=f"Rules: {rules}",
+        title_justify="left",
+        show_lines=False,
+        caption="– does not apply to these rules (--coverage says why)",
+        caption_justify="left",
+    )
     table.add_column("option", style="cyan", no_wrap=True)
     table.add_column("value", no_wrap=True)
     previous = None
@@ -82,7 +88,11 @@ def rules_table(rules: Rules) -> Table:
                 table.add_section()
             table.add_row(Text(group, style="bold magenta"), "")
             previous = group
-        table.add_row(f"  {option}", Text(value, style="bold yellow" if changed else ""))
+        if rules.not_applicable(option) is not None:
+            shown = Text("–", style="dim")
+        else:
+            shown = Text(value, style="bold yellow" if changed else "")
+        table.add_row(f"  {option}", shown)
     return table
 
 
