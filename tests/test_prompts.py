@@ -37,9 +37,16 @@ def test_the_buy_back_offer_names_the_score_the_total_and_the_price() -> None:
 def test_gin_prompts_follow_the_phase_in_both_languages() -> None:
     match = rk.Match.new(rk.Rules.preset("gin"), 2, seed=3, dealer=1)
     assert match.round.phase is Phase.FIRST_UPCARD
-    assert turn_prompt(match, match.to_move, None, "en").plain == (
-        "Your turn: take the upcard (t), pass, or draw (d) once both passed   help · hint · quit"
+    first = turn_prompt(match, match.to_move, None, "en").plain
+    assert first == "Your turn: take the upcard (t) or pass   help · hint · quit" and len(first) <= 80
+    both_passed = rk.Match.new(rk.Rules.preset("gin"), 2, seed=3, dealer=1)
+    both_passed.apply("pass")
+    both_passed.apply("pass")
+    assert turn_prompt(both_passed, both_passed.to_move, None, "en").plain == (
+        "Your turn: both passed on the upcard: draw (d)   help · hint · quit"
     )
+    german = turn_prompt(both_passed, both_passed.to_move, None, "de").plain
+    assert "beide haben gepasst: ziehen (d)" in german
     match.apply("take")
     assert match.round.phase is Phase.DISCARD
     assert turn_prompt(match, match.to_move, "Ann", "de").plain == (

@@ -31,8 +31,8 @@ STOP_REASONS_DE: Final = {
 
 GIN_PROMPTS: Final[dict[Phase, tuple[str, str]]] = {
     Phase.FIRST_UPCARD: (
-        "take the upcard (t), pass, or draw (d) once both passed",
-        "die offene Karte nehmen (t), passen (pass), oder ziehen (d), wenn beide passten",
+        "take the upcard (t) or pass",
+        "die offene Karte nehmen (t) oder passen (pass)",
     ),
     Phase.DISCARD: (
         "discard (x N), knock (k), or knock discarding card N (k N)",
@@ -103,6 +103,8 @@ def turn_prompt(match: Match, seat: int, name: str | None, lang: str) -> Text:
                 f"open (m …, at least {need} points) or discard (x N)",
                 f"auslegen (m …, ab {need} Punkten) oder abwerfen (x N)",
             )
+    elif match.rules.is_gin and rnd.phase is Phase.FIRST_UPCARD and TakeDiscard() not in legal:
+        what = t("both passed on the upcard: draw (d)", "beide haben gepasst: ziehen (d)")
     elif match.rules.is_gin:
         what = t(*GIN_PROMPTS.get(rnd.phase, GIN_OTHER_PHASES))
     else:
