@@ -57,3 +57,13 @@ def test_gin_prompts_follow_the_phase_in_both_languages() -> None:
 def test_every_quit_word_stops_and_nothing_else_does() -> None:
     assert all(is_quit(word) for word in ("quit", " Q ", "exit", "ende", "beenden"))
     assert not any(is_quit(word) for word in ("", "help", "quite", "d"))
+
+
+def test_every_gin_prompt_fits_an_80_column_line() -> None:
+    """The line is "Your turn: <what>   help · hint · quit"; a longer one wrapped its keys onto a line
+    of their own."""
+    from rummykit.cli.prompts import GIN_OTHER_PHASES
+
+    for en, de in [*GIN_PROMPTS.values(), GIN_OTHER_PHASES]:
+        assert len(f"Your turn: {en}   help · hint · quit") <= 80, en
+        assert len(f"Dein Zug: {de}   hilfe · tipp · ende") <= 80, de

@@ -30,29 +30,24 @@ STOP_REASONS_DE: Final = {
 """Why a game stopped, in German (the English reason is the key)."""
 
 GIN_PROMPTS: Final[dict[Phase, tuple[str, str]]] = {
-    Phase.FIRST_UPCARD: (
-        "take the upcard (t) or pass",
-        "die offene Karte nehmen (t) oder passen (pass)",
-    ),
+    Phase.FIRST_UPCARD: ("take the upcard (t) or pass", "die offene Karte nehmen (t) oder passen (pass)"),
     Phase.DISCARD: (
-        "discard (x N), knock (k), or knock discarding card N (k N)",
-        "abwerfen (x N), klopfen (k) oder klopfen und Karte N abwerfen (k N)",
+        "discard (x N) or knock (k; k N discards N)",
+        "abwerfen (x N) oder klopfen (k; k N wirft N ab)",
     ),
     Phase.WALL: (
-        "the stock is down to the wall: knock (k) with the top discard, or pass",
-        "der Stoß ist bis zur Mauer herunter: mit der offenen Karte klopfen (k) oder passen",
+        "the wall: knock (k) with the upcard, or pass",
+        "Mauer: mit offener Karte klopfen (k) oder passen",
     ),
     Phase.KNOCK: (
-        "discard (x N) after the knock, then meld (m …) one meld at a time, then pass",
-        "nach dem Klopfen abwerfen (x N), dann Figur für Figur auslegen (m …), dann passen",
+        "after the knock: discard (x N), meld (m …), pass",
+        "Klopfen: abwerfen (x N), auslegen (m …), passen",
     ),
-    Phase.LAYOFF: (
-        "lay off onto the knocker's melds (l N), pass, then meld (m …) and pass",
-        "an die Figuren des Klopfenden anlegen (l N), passen, dann auslegen (m …) und passen",
-    ),
+    Phase.LAYOFF: ("lay off (l N), pass, meld (m …), pass", "anlegen (l N), passen, auslegen (m …), passen"),
 }
 """Gin: what the player to move may do, per phase, in English and German (``Phase.DRAW`` uses the
-common prompt)."""
+common prompt). Each fits an 80-column line after "Your turn: " with the keys (``help`` spells out
+the moves)."""
 GIN_OTHER_PHASES: Final = ("discard (x N) or knock (k)", "abwerfen (x N) oder klopfen (k)")
 
 
