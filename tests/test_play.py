@@ -592,3 +592,21 @@ def test_gin_plays_heads_up_without_players_given(data_dir: Path) -> None:
     assert "Gin Rummy · round 1 of 1" in out and "1 bot: greedy · seed 2" in out
     code, out = play("--bots", "greedy", "--seed", "2", "--no-save", lines=["quit"], draw=True)
     assert code == 0 and "2 bots: greedy · seed 2" in out
+
+
+def test_the_log_words_gins_own_moves_by_phase() -> None:
+    """Gin's pass, knock and single-card lay-off were written as notation (``Bot 2 pass``,
+    ``Bot 2 layoff KS``); they read as words now, and a pass says what it means in its phase."""
+    from rummykit.cli.action_text import describe
+    from rummykit.views import Phase
+
+    match = rk.Match.new(rk.Rules.preset("gin"), 2, seed=3, dealer=1)
+    view = match.round.view(match.to_move)
+    assert view.phase is Phase.FIRST_UPCARD
+    assert describe(rk.Action.parse("pass"), "Bot 2", view).plain == "Bot 2 passes on the upcard"
+    assert describe(rk.Action.parse("pass"), "You", view).plain == "You pass on the upcard"
+    german = describe(rk.Action.parse("pass"), "Bot 2", view, lang="de").plain
+    assert german == "Bot 2: passt bei der offenen Karte"
+    assert describe(rk.Action.parse("knock"), "Bot 2", view).plain == "Bot 2 knocks"
+    layoff = describe(rk.Action.parse("layoff KS"), "You", view, ascii_only=True).plain
+    assert layoff == "You lay KS off on the knocker's melds"

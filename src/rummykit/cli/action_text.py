@@ -20,15 +20,19 @@ from rummykit.actions import (
     Discard,
     Draw,
     Knock,
+    KnockDeclare,
     LayOff,
+    LayOffCard,
     MeldAction,
     Open,
+    Pass,
     Swap,
     TakeDiscard,
 )
 from rummykit.cli import screen
 from rummykit.disclosure import face_down_card
-from rummykit.views import PlayerView
+from rummykit.i18n import describe_action
+from rummykit.views import Phase, PlayerView
 
 
 def describe(
@@ -36,15 +40,19 @@ def describe(
 ) -> Text:
     """A move in words for the log: ``Bot 2 takes 7♥``, ``You discard Q♠``; in German
     ``Bot 2: nimmt Herz-7 von der Ablage`` (:func:`rummykit.i18n.describe_action`)."""
+    phase = before.phase if before is not None else None
     if lang == "de":
-        from rummykit.i18n import describe_action
-
         text = Text(f"{name}: ", style="cyan")
         if before is None:
             return text.append(describe_action(action, "de"))
         return text.append(
             describe_action(
-                action, "de", taken=before.top_discard, rules=before.rules, goes_out=len(before.hand) == 1
+                action,
+                "de",
+                taken=before.top_discard,
+                rules=before.rules,
+                goes_out=len(before.hand) == 1,
+                phase=phase,
             )
         )
     you = name == "You"
@@ -85,8 +93,19 @@ def describe(
             text.append(" and " + verb("meld") + " ")
             text.append_text(Text(" | ").join(cards(m) for m in action.melds))
     elif isinstance(action, Knock):
-        text.append(f"{verb('knock')}, discarding ")
+        text.append(
+            f"{verb('knock')} with the upcard, discarding "
+            if phase is Phase.WALL
+            else f"{verb('knock')}, discarding "
+        )
         text.append_text(cards([action.card]))
+    elif isinstance(action, (Pass, KnockDeclare)):
+        # Gin: what a pass or a knock means depends on the phase (the first upcard, the wall, the melds).
+        text.append(describe_action(action, "en", form="verb" if you else "third", phase=phase))
+    elif isinstance(action, LayOffCard):
+        text.append(f"{verb('lay')} ")
+        text.append_text(cards([action.card]))
+        text.append(" off on the knocker's melds")
     elif isinstance(action, CallRummy):
         text.append(f"{verb('call')} Rummy, laying ")
         text.append_text(cards([action.card]))
