@@ -30,6 +30,15 @@ def level_lines(page: Any) -> list[str]:
     return [title for _, title in options]
 
 
+def create_german_table(page: Any, *, seats: int, bots: int) -> None:
+    """Anna creates a German Rummy table from the lobby with the bot kind and level already chosen."""
+    page.select_option("#preset", "german")
+    page.fill("#create-form input[name=name]", "Anna")
+    page.fill("#create-form input[name=seats]", str(seats))
+    page.fill("#create-form input[name=bots]", str(bots))
+    page.click("#btn-create")
+
+
 def wait_new_version(page: Any, version: int) -> None:
     page.wait_for_function(f"S.state.version > {version}")
 
@@ -59,11 +68,7 @@ def test_practice_table_undo_hint_and_the_hands_move_list(page: Any) -> None:
     page.click("#btn-lang")
     page.select_option("#bot-kind", "greedy")
 
-    page.select_option("#preset", "german")
-    page.fill("#create-form input[name=name]", "Anna")
-    page.fill("#create-form input[name=seats]", "2")
-    page.fill("#create-form input[name=bots]", "1")
-    page.click("#btn-create")
+    create_german_table(page, seats=2, bots=1)
     page.wait_for_selector("#game:not(.hidden)")
     assert "Übung" in page.inner_text("#table-info")
     undo = page.locator("#btn-undo")
@@ -136,13 +141,9 @@ def test_the_waiting_room_names_a_search_bots_level(page: Any) -> None:
     """A bot whose level changes its play is listed with the level, in the page's language."""
     page.goto(page.base + "/")
     page.wait_for_selector("#preset option[value=german]", state="attached")
-    page.select_option("#preset", "german")
     page.select_option("#bot-kind", "search")
     page.select_option("select[name=bot_level]", "hard")
-    page.fill("#create-form input[name=name]", "Anna")
-    page.fill("#create-form input[name=seats]", "3")
-    page.fill("#create-form input[name=bots]", "1")
-    page.click("#btn-create")
+    create_german_table(page, seats=3, bots=1)
     page.wait_for_selector("#waiting:not(.hidden)")
     hard = LEVEL_LINES_DE["hard"].split(": ")[0]
     assert page.eval_on_selector_all("#wait-seats li", "ls => ls.map(l => l.innerText)") == [
