@@ -32,3 +32,34 @@ def test_a_gin_hand_is_played_to_its_end_through_the_legal_action_list(client: T
         if hands[0]["termination"] == "knock":
             assert sum(hands[0]["points"]) == 0
     assert {"first_upcard", "discard"} <= seen
+
+
+def test_the_move_list_says_what_a_gin_pass_passes_on() -> None:
+    """An event does not keep its phase; the move list reads it from the hand's history. Checked
+    against the phase each pass was really made in, over seeded greedy-and-random gin hands."""
+    import rummykit as rk
+    from rummykit.actions import Pass
+    from rummykit.bots import GreedyBot, RandomBot
+    from rummykit.web.handlog import gin_pass_phase, log_entry
+
+    seen: set[str] = set()
+    for seed in range(40):
+        match = rk.Match.new(rk.Rules.preset("gin"), 2, seed=seed)
+        bots = [GreedyBot(), RandomBot()] if seed % 2 else [RandomBot(), RandomBot()]  # random: the wall
+        rng = random.Random(seed)
+        truth: list[tuple[rk.Round, object, str]] = []
+        while not match.is_over:
+            view, legal = match.round.view(match.to_move), match.legal_actions()
+            action, rnd = bots[match.to_move].choose(view, legal, rng), match.round
+            match.apply(action)
+            if isinstance(action, Pass):
+                truth.append((rnd, rnd.history[-1], str(view.phase)))  # a dead hand is dealt again
+        for rnd, event, phase in truth:
+            assert str(gin_pass_phase(rnd, event)) == phase  # type: ignore[arg-type]
+            seen.add(phase)
+    assert seen == {"first_upcard", "knock", "layoff", "wall"}, seen
+    # In the log's words.
+    match = rk.Match.new(rk.Rules.preset("gin"), 2, seed=3, dealer=1)
+    match.apply("pass")
+    entry = log_entry(0, match.round.history[-1], match, False, 1)
+    assert entry["texts"] == {"en": "passes on the upcard", "de": "passt bei der offenen Karte"}

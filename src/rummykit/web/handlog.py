@@ -19,13 +19,14 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-from rummykit.actions import TakeDiscard
+from rummykit.actions import Knock, KnockDeclare, Pass, TakeDiscard
 from rummykit.disclosure import event_goes_out, public_action_text
 from rummykit.match import Match, MatchEvent
 from rummykit.round import Event, Round
+from rummykit.views import Phase
 from rummykit.web.texts import move_texts
 
-__all__ = ["hand_log_json", "hand_log_text", "hand_numbers", "log_entry"]
+__all__ = ["gin_pass_phase", "hand_log_json", "hand_log_text", "hand_numbers", "log_entry"]
 
 
 def hand_numbers(match: Match, start: int) -> list[int]:
@@ -65,19 +66,45 @@ def hand_numbers(match: Match, start: int) -> list[int]:
     return numbers
 
 
+def gin_pass_phase(rnd: Round, event: Event) -> Phase | None:
+    """The phase a gin ``pass`` was made in, read from its hand's history (an event does not keep
+    it): a pass before any other move is on the first upcard; after a knock, the knocker's pass ends
+    their melds and the other player's ends their lay-offs or melds; any other pass is at the wall.
+    ``None`` when ``event`` is not in the hand."""
+    knocker: int | None = None
+    only_passes = True
+    for earlier in rnd.history:
+        if earlier is event:
+            break
+        if isinstance(earlier.action, (Knock, KnockDeclare)):
+            knocker = earlier.seat
+        only_passes = only_passes and isinstance(earlier.action, Pass)
+    else:
+        return None
+    if only_passes:
+        return Phase.FIRST_UPCARD
+    if knocker is None:
+        return Phase.WALL
+    return Phase.KNOCK if event.seat == knocker else Phase.LAYOFF
+
+
 def log_entry(
     index: int, event: Event | MatchEvent, match: Match, goes_out: bool, hand: int
 ) -> dict[str, Any]:
     """One logged move as everybody may read it: ``index`` in the match's history, the seat, the
     public text (a card that ``goes_out`` face down is not named) in notation and in words (a card
-    taken from the discard pile is named, ``take KD``: it lay face up)."""
+    taken from the discard pile is named, ``take KD``: it lay face up; a gin ``pass`` says what it
+    passes on)."""
     action = event.action
     taken = event.card if isinstance(event, Event) and isinstance(action, TakeDiscard) else None
+    phase = None
+    if isinstance(event, Event) and isinstance(action, Pass) and 0 < hand <= len(match.rounds):
+        phase = gin_pass_phase(match.rounds[hand - 1], event)
     return {
         "index": index,
         "seat": event.seat,
         "action": public_action_text(action, match.rules, goes_out=goes_out, taken=taken),
-        "texts": move_texts(action, match.rules, goes_out=goes_out, taken=taken),
+        "texts": move_texts(action, match.rules, goes_out=goes_out, taken=taken, phase=phase),
         "hand": hand,
     }
 
