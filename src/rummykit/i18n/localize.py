@@ -109,10 +109,11 @@ def _seat(piece: str, names: Sequence[str]) -> str:
 
 
 def _option(piece: str) -> str:
-    label = rule_name(piece, "de")
-    if label is None:
+    """An option by its label, as the lobby and the rules pages name it (before a rule's short name)."""
+    names = OPTION_LABELS.get(piece) or RULE_NAMES.get(piece)
+    if names is None:
         raise _NoFit(piece)
-    return label
+    return names[1]
 
 
 def _game(piece: str) -> str:
