@@ -228,3 +228,17 @@ def test_rules_table_marks_options_that_do_not_apply() -> None:
     assert lines["joker_limit"] == lines["opening_min_points"] == lines["penalty_joker"] == "–"
     assert lines["knock_card"] == "10" and lines["start_mode"] == "gin_first_upcard"
     assert "– does not apply to these rules" in out
+
+
+def test_a_meld_under_gin_has_no_joker_and_counts_off_the_deadwood() -> None:
+    """Gin is played without jokers: a joker meld is refused (it was judged legal, with the joker as a
+    lay-off card), and a meld's value is the deadwood it takes away, not an opening value."""
+    code, out, _ = run("meld", "-r", "gin", "5H 6H JK", "--json")
+    data = json.loads(out)
+    assert code == 1 and data["rule"] == "jokers_total"
+    code, out, _ = run("meld", "-r", "gin", "5H 6H 7H")
+    assert code == 0 and "18 (deadwood it takes away)" in out
+    lay_off = next(line for line in out.splitlines() if line.startswith("lay off"))
+    assert lay_off.split()[2:] == ["4H", "8H"]
+    code, out, _ = run("meld", "5H 6H 7H")
+    assert "18 (opening value)" in out and "JK" in out  # German Rummy: a joker may be laid off

@@ -197,7 +197,8 @@ def cards_json(cards: tuple[Card, ...]) -> list[str]:
 def meld_report(text: str, rules: Rules) -> dict[str, Any]:
     """The verdict on a meld text as JSON-compatible data.
 
-    Legal: kind, opening value, cards, joker assignments, lay-off and exchange cards.
+    Legal: kind, value (``value_counts``: toward the opening in the melding games, off the deadwood in
+    the knock games), cards, joker assignments, lay-off and exchange cards.
     Illegal: the broken rule and the error message.
 
     Raises:
@@ -205,7 +206,15 @@ def meld_report(text: str, rules: Rules) -> dict[str, Any]:
     """
     cards = meld_text_cards(text)
     try:
+        if not rules.jokers_total and any(c.is_joker for c in cards):
+            # The meld judge answers for the game: a joker cannot be in a game without jokers (the
+            # engine's meld tables stay defined for any card, so the solver's references compare).
+            raise IllegalMeldError(
+                f"{' '.join(str(c) for c in cards)}: these rules play without jokers (jokers_total = 0)",
+                "jokers_total",
+            )
         meld = Meld.parse(text, rules)
+        layoffs = tuple(c for c in meld.layoff_cards(rules) if not c.is_joker or rules.jokers_total)
     except IllegalMeldError as exc:
         return {
             "legal": False,
@@ -219,6 +228,7 @@ def meld_report(text: str, rules: Rules) -> dict[str, Any]:
         "rules": str(rules),
         "kind": str(meld.kind),
         "value": meld.value,
+        "value_counts": "deadwood" if rules.is_knock_game else "opening",
         "notation": str(meld),
         "cards": cards_json(meld.cards),
         "jokers": [
@@ -226,7 +236,7 @@ def meld_report(text: str, rules: Rules) -> dict[str, Any]:
             for i, c in enumerate(meld.cards)
             if c.is_joker
         ],
-        "layoff_cards": cards_json(meld.layoff_cards(rules)),
+        "layoff_cards": cards_json(layoffs),
         "exchange_cards": cards_json(meld.exchange_cards()),
         "joker_exchange": rules.joker_exchange,
     }
@@ -251,7 +261,8 @@ def meld_renderable(report: dict[str, Any]) -> Group:
         return Group(grid)
     grid.add_row("verdict", Text(f"legal {report['kind']}", style="bold green"))
     grid.add_row("meld", report["notation"])
-    grid.add_row("value", f"{report['value']} (opening value)")
+    counts = "opening value" if report["value_counts"] == "opening" else "deadwood it takes away"
+    grid.add_row("value", f"{report['value']} ({counts})")
     for joker in report["jokers"]:
         grid.add_row(f"joker #{joker['index'] + 1}", "stands for " + " or ".join(joker["represents"]))
     grid.add_row("lay off", _card_list(report["layoff_cards"]))

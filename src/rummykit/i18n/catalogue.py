@@ -574,6 +574,11 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "type a move, or 'help' for the legal moves",
         "Gib einen Zug ein, oder „hilfe“ für die erlaubten Züge",
     ),
+    (
+        "jokers_total",
+        "{meld}: these rules play without jokers (jokers_total = 0)",
+        "{meld}: diese Regeln spielen ohne Joker (jokers_total = 0)",
+    ),
     # Rules (the lobby and --set) ------------------------------------------------------------------
     ("rules", "unknown rule option {quoted}", "Unbekannte Regel {quoted}"),
     (
