@@ -234,11 +234,11 @@ def info_command() -> None:
 def demo_command() -> None:
     """A short overview: the presets and some melds of RULES.md §8.1, evaluated live."""
     console = Console()
-    console.print("[bold]rummykit[/bold] — German Rummy (Rommé), Viennese Rummy and related variants\n")
+    console.print("[bold]rummykit[/bold] — German Rummy (Rommé), Viennese Rummy, Gin Rummy and variants\n")
     console.print(render.presets_table())
     console.print(
         f"[dim]points: end-of-hand value of {render.SAMPLE_HAND} "
-        "(penalty in melding games, deadwood in knock games).[/dim]\n"
+        "(penalty in melding games, deadwood in knock games; – where the deck has no joker).[/dim]\n"
     )
     console.print(render.demo_melds_table(Rules.preset("german")))
     console.print("\nTry: [cyan]rummykit meld '5H 6H JK'[/cyan], [cyan]rummykit rules viennese[/cyan]")

@@ -176,16 +176,19 @@ def presets_table() -> Table:
     for name in PRESET_NAMES:
         r = Rules.preset(name)
         knock = "–"
-        if r.knock_threshold is not None:
+        if r.is_gin:
+            knock = f"≤{r.knock_card}"  # gin knocks by its knock card
+        elif r.knock_threshold is not None:
             knock = ("<" if r.knock_comparison == "lt" else "≤") + str(r.knock_threshold)
+        points = str(sum(r.card_points(c) for c in sample)) if r.jokers_total else "–"
         table.add_row(
             name,
-            "knock" if r.is_knock_game else "melding",
+            r.family,
             f"{r.deck_size} ({r.jokers_total} JK)",
             hand_size_text(r),
             "–" if r.opening_min_points is None else str(r.opening_min_points),
             knock,
-            str(sum(r.card_points(c) for c in sample)),
+            points,
         )
     return table
 
