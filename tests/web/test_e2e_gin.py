@@ -144,6 +144,25 @@ def test_gin_line_knock_card_upcard_passes_and_the_knockers_melds(page: Any, sho
     assert page.locator("#gin-line i").count() == 0
     assert shown_groups(page) == gin["knocker_melds"] + [["9S"]]
 
+    # The defender lays a card off onto the knocker's melds as a whole ("layoff 9S", the engine finds
+    # the meld): every table meld takes the drop or the number key, and the move sent names no meld
+    # (a "layoff 9S on 1" was refused at a gin table).
+    sent = page.evaluate(
+        """() => {
+            const card = shownHand()[0], sent = [];
+            S.state.legal = ["pass", `layoff ${card}`];
+            S.moves = null;
+            S.selected = [0];
+            window.act = (a) => sent.push(a);
+            const targets = [...layoffTargets().keys()];
+            layOffOn(1);
+            layOffOn(S.state.view.melds.length);
+            return {card, targets, sent, melds: S.state.view.melds.length};
+        }"""
+    )
+    assert sent["targets"] == list(range(1, sent["melds"] + 1)) and sent["melds"] > 0
+    assert sent["sent"] == [f"layoff {sent['card']}"] * 2
+
 
 @pytest.mark.parametrize("page", [PHONE], indirect=True)
 def test_gin_line_on_a_phone_and_not_at_a_german_rummy_table(page: Any, shots: Path) -> None:

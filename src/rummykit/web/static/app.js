@@ -706,6 +706,10 @@ function layoffTargets() {
   if (S.selected.length !== 1) return new Map();
   const card = hand[S.selected[0]];
   const out = new Map();
+  if (legal().includes(`layoff ${card}`)) {  // gin: onto the knocker's melds, any of them takes the drop
+    S.state.view.melds.forEach((m, k) => out.set(k + 1, `layoff ${card}`));
+    return out;
+  }
   for (const a of legal()) {
     const m = /^layoff (\S+) on (\d+)/.exec(a);
     if (m && m[1] === card && !out.has(Number(m[2]))) out.set(Number(m[2]), a);
@@ -1298,6 +1302,8 @@ function discardSelected(verb = "discard") {
 function layOffOn(n) {
   const cards = selectedCards();
   if (cards.length !== 1) { flash(t("select_one"), true); return; }
+  // Gin lays a card off onto the knocker's melds as a whole ("layoff 5H"): the engine finds the meld.
+  if (legal().includes(`layoff ${cards[0]}`)) { act(`layoff ${cards[0]}`); return; }
   const options = legal().filter((a) => a.startsWith(`layoff ${cards[0]} on ${n}`));
   act(options[0] || `layoff ${cards[0]} on ${n}`);
 }
