@@ -970,7 +970,10 @@ function renderActions() {
   show("#btn-play", playing && !knock && S.groups.length > 0, canMeld && meldsReady());
   show("#btn-clear", playing && (S.groups.length > 0 || sel > 0));
   show("#btn-discard", playing, !!one && L.includes("discard " + one));
-  show("#btn-knock", playing && knock, !!one && L.includes("knock " + one));
+  // Gin's knock is a move of its own ("knock", then the discard and the melds); with a card selected
+  // the server takes "knock 4C" in one step when that discard leaves the deadwood low enough.
+  const ginKnock = L.includes("knock");
+  show("#btn-knock", playing && knock, one ? L.includes("knock " + one) || ginKnock : sel === 0 && ginKnock);
   show("#btn-rummy", playing && knock && !S.state.view.gin, !!one && L.includes("rummy " + one));  // gin has no Rummy call
   show("#btn-hint", playing && hintsAllowed(), myTurn());
   // Undo: offered at practice tables, usable once you have moved in this hand (the server judges the rest).
@@ -1299,6 +1302,13 @@ function discardSelected(verb = "discard") {
   act(`${verb} ${cards[0]}`);
 }
 
+// Knock: with the selected card (Viennese; gin in one step), or gin's knock alone when nothing is
+// selected (at the wall, with the upcard).
+function knockSelected() {
+  if (selectedCards().length === 0 && legal().includes("knock")) { act("knock"); return; }
+  discardSelected("knock");
+}
+
 function layOffOn(n) {
   const cards = selectedCards();
   if (cards.length !== 1) { flash(t("select_one"), true); return; }
@@ -1505,7 +1515,7 @@ function onKey(ev) {
     d: () => L.includes("draw") && act("draw"),
     t: () => L.includes("take") && act("take"),
     x: () => discardSelected("discard"),
-    k: () => S.state.table.knock_game && discardSelected("knock"),
+    k: () => S.state.table.knock_game && knockSelected(),
     r: () => S.state.table.knock_game && !S.state.view.gin && discardSelected("rummy"),
     g: () => !S.state.table.knock_game && groupSelection(),
     l: () => !$("#btn-play").disabled && !$("#btn-play").classList.contains("hidden") && playMelds(),
@@ -1616,7 +1626,7 @@ function setup() {
   });
   setInterval(renderTimer, 1000);
   $("#btn-discard").addEventListener("click", () => discardSelected("discard"));
-  $("#btn-knock").addEventListener("click", () => discardSelected("knock"));
+  $("#btn-knock").addEventListener("click", () => knockSelected());
   $("#btn-rummy").addEventListener("click", () => discardSelected("rummy"));
   $("#btn-hint").addEventListener("click", () => send({ type: "hint" }));
   $("#btn-undo").addEventListener("click", undo);
