@@ -430,7 +430,18 @@ def test_viennese_showdown_shows_the_moves_after_the_knock(pages: Pages, shots: 
     while time.monotonic() < deadline and wait_turn_or_end(page):
         legal: list[str] = page.evaluate("legal()")
         knocks = [a for a in legal if a.startswith(("knock ", "rummy "))]
-        web.act_and_wait(page, knocks[0] if knocks else web.hinted_action(page))
+        if not knocks:
+            web.act_and_wait(page, web.hinted_action(page))
+            continue
+        # As a person knocks: select the card in the hand, then the Knock (or Rummy) button.
+        verb, card = knocks[0].split()
+        page.evaluate("clearComposition()")
+        page.locator(f"#hand .card[data-card='{card}']").first.click()
+        button = "#btn-knock" if verb == "knock" else "#btn-rummy"
+        assert page.is_enabled(button), (verb, card)
+        version = page.evaluate("S.state.version")
+        page.click(button)
+        page.wait_for_function("v => S.state.version > v", arg=version)
     overlay = page.locator("#overlay:not(.hidden)")
     assert overlay.locator("#round-over, #match-over").count() == 1, "no showdown in time"
     moves = [m.lower() for m in overlay.locator(".last-moves li").all_inner_texts()]  # "calls Rummy …"
