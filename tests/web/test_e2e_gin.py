@@ -205,3 +205,36 @@ def test_the_lobby_offers_the_seats_the_chosen_game_allows(page: Any) -> None:
     page.dispatch_event(seats, "change")
     assert page.eval_on_selector(seats, "s => [s.value, s.min, s.max]") == ["6", "2", "6"]
     assert page.eval_on_selector(bots, "b => b.max") == "5"
+
+
+def test_the_hands_end_says_gin_undercut_and_the_deadwood(page: Any) -> None:
+    """The result dialog of a gin hand: "has gin" when the knocker has no deadwood, the undercut named
+    (the knocker is the result's winner, scoring below zero; the defender is highlighted), each
+    player's deadwood, and a dead hand at the wall said as such; in both languages."""
+    open_table(page, "gin", seed=11)
+    page.wait_for_function("S.state.view.gin !== null")
+    result = """([termination, points, values]) => {
+        const scored = termination === "knock";
+        const round = {
+            result: {termination, winner: scored ? 1 : null, scored, points, hand_values: values,
+                     multiplier: 1, arrangements: [null, null], penalties: [0, 0], gains: [0, 0]},
+            in_play: [0, 1], revealed: [["4C"], ["9S"]],
+        };
+        const box = document.createElement("div");
+        box.innerHTML = resultHtml(round);
+        const win = [...box.querySelectorAll(".showdown-seat")].findIndex((e) => e.classList.contains("win"));
+        return {text: box.innerText.replace(/\\s+/g, " ").trim(), win};
+    }"""
+    bot = page.evaluate("seatName(1)")
+    undercut = page.evaluate(result, ["knock", [25 + 4, -(25 + 4)], [4, 9]])
+    assert undercut["text"].startswith(f"{bot} knocked — {NAME} (you) undercut"), undercut
+    assert "Deadwood 4" in undercut["text"] and "Deadwood 9" in undercut["text"] and undercut["win"] == 0
+    gin = page.evaluate(result, ["knock", [-35, 35], [10, 0]])
+    assert gin["text"].startswith(f"{bot} has gin") and gin["win"] == 1
+    assert page.evaluate(result, ["wall", [0, 0], [0, 0]])["text"].startswith("the stock reached the wall")
+    page.click("#btn-lang")
+    german = page.evaluate(result, ["knock", [29, -29], [4, 9]])["text"]
+    assert f"{bot} hat geklopft — {NAME} (du) unterbietet" in german and "Restpunkte 4" in german
+    # Every label of the page has its German text.
+    assert page.evaluate("Object.keys(I18N.en).filter((k) => !(k in I18N.de))") == []
+    assert page.evaluate("Object.keys(I18N.de).filter((k) => !(k in I18N.en))") == []

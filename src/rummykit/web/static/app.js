@@ -18,8 +18,10 @@ const I18N = {
     total: "Total", hand: "Hand", seat: "Seat", open_seat: "open", bot: "bot", away: "away",
     you: "you", cards: "cards", card: "card", opened: "opened", stock: "Stock", pile: "Discard pile",
     round_over: "Hand over", match_over: "Match over", winner: "Winner", winners: "Winners",
-    points: "Points", deadwood: "Deadwood", went_out: "went out", rummy_call: "called Rummy",
+    points: "points", deadwood: "Deadwood", went_out: "went out", rummy_call: "called Rummy",
     knock_call: "knocked", stock_exhausted: "stock exhausted — not scored", new_table: "New table",
+    gin_call: "has gin", undercut_by: "{name} undercut", wall_dead: "the stock reached the wall — not scored",
+    drawn_dead: "a dead hand (the upcard went back and forth) — not scored",
     play_hint: "Play it", moves: "Possible moves", chips: "Chips", pot: "Pot", waiting: "waiting",
     playing: "playing", over: "over", closed: "closed", connection_lost: "Connection lost, reconnecting…",
     select_one: "Select one card", select_cards: "Select cards first", need: "need",
@@ -71,6 +73,8 @@ const I18N = {
     round_over: "Spiel beendet", match_over: "Partie beendet", winner: "Sieger", winners: "Sieger",
     points: "Punkte", deadwood: "Restpunkte", went_out: "ist ausgegangen", rummy_call: "hat Rummy gerufen",
     knock_call: "hat geklopft", stock_exhausted: "Stoß aufgebraucht — keine Wertung",
+    gin_call: "hat Gin", undercut_by: "{name} unterbietet", wall_dead: "der Stoß ist bis zur Mauer herunter — keine Wertung",
+    drawn_dead: "ein totes Spiel (die offene Karte ging hin und her) — keine Wertung",
     new_table: "Neuer Tisch", play_hint: "Ausführen", moves: "Mögliche Züge", chips: "Chips", pot: "Pott",
     waiting: "wartet", playing: "läuft", over: "beendet", closed: "geschlossen",
     connection_lost: "Verbindung verloren, verbinde neu…", select_one: "Eine Karte wählen",
@@ -1176,17 +1180,26 @@ function resultHtml(round) {
   const r = round.result;
   if (!r) return "";
   const n = S.state.table.players;
-  let head;
-  if (!r.scored) head = t("stock_exhausted");
+  // Gin (RULES.md §5.4): the knocker has gin with no deadwood, is undercut when scoring below zero, and
+  // the cards shown are each player's deadwood (the melds lie on the table).
+  const gin = S.state.table.family === "gin";
+  let head, best = r.winner;
+  if (!r.scored) head = t({ wall: "wall_dead", drawn: "drawn_dead" }[r.termination] || "stock_exhausted");
   else {
-    const how = { went_out: t("went_out"), rummy: t("rummy_call"), knock: t("knock_call") }[r.termination] || r.termination;
+    const ginCall = gin && r.termination === "knock" && r.hand_values[r.winner] === 0;
+    const how = ginCall ? t("gin_call") : { went_out: t("went_out"), rummy: t("rummy_call"), knock: t("knock_call") }[r.termination] || r.termination;
     head = `${escapeHtml(seatName(r.winner))} ${how}`;
+    if (gin && r.points[r.winner] < 0) {
+      best = round.in_play.find((i) => i !== r.winner);
+      head += ` — ${escapeHtml(t("undercut_by", { name: seatName(best) }))}`;
+    }
   }
   let html = `<p class="result-head">${head}${r.multiplier > 1 ? ` (×${r.multiplier})` : ""}</p><div class="showdown">`;
   for (let i = 0; i < n; i++) {
     if (!round.in_play.includes(i)) continue;
     const arr = r.arrangements && r.arrangements[i];
-    html += `<div class="showdown-seat${r.winner === i ? " win" : ""}"><div class="sd-name">${escapeHtml(seatName(i))}: <b>${r.points[i]}</b> ${t("points")}</div><div class="sd-cards">`;
+    const dw = gin && r.scored ? ` · <span class="sd-dw">${t("deadwood")} ${r.hand_values[i]}</span>` : "";
+    html += `<div class="showdown-seat${best === i ? " win" : ""}"><div class="sd-name">${escapeHtml(seatName(i))}: <b>${r.points[i]}</b> ${t("points")}${dw}</div><div class="sd-cards">`;
     if (arr) {
       for (const meld of arr.meld_cards) html += `<span class="sd-meld">${meld.map(Cards.svg).map((s) => `<span class="card small">${s}</span>`).join("")}</span>`;
       html += `<span class="sd-dead">${arr.deadwood_cards.map(Cards.svg).map((s) => `<span class="card small">${s}</span>`).join("")}</span>`;
