@@ -610,3 +610,35 @@ def test_the_log_words_gins_own_moves_by_phase() -> None:
     assert describe(rk.Action.parse("knock"), "Bot 2", view).plain == "Bot 2 knocks"
     layoff = describe(rk.Action.parse("layoff KS"), "You", view, ascii_only=True).plain
     assert layoff == "You lay KS off on the knocker's melds"
+
+
+def test_a_gin_hands_end_says_gin_undercut_and_a_dead_hand() -> None:
+    """The knocker is the result's winner even when undercut (scoring below zero): the line names the
+    undercut and the star goes to the defender; a knock without deadwood is gin; a hand that reached
+    the wall was not a stock that ran out."""
+    from rummykit.views import RoundResult, Termination
+
+    def result(termination: Termination, points: tuple[int, int], values: tuple[int, int]) -> RoundResult:
+        winner = 1 if termination is Termination.KNOCK else None
+        zero = (0, 0)
+        return RoundResult(termination, winner, points, zero, zero, values)
+
+    names = ["You", "Bot 2"]
+    undercut = result(Termination.KNOCK, (29, -29), (4, 9))
+    assert screen.termination_text(undercut, names, gin=True) == "Bot 2 knocked; You undercut"
+    assert screen.undercut_by(undercut, gin=True) == 0
+    assert (
+        screen.termination_text(undercut, ["Du", "Bot 2"], "de", gin=True)
+        == "Bot 2 hat geklopft; Du unterbietest"
+    )
+    gin = result(Termination.KNOCK, (-35, 35), (10, 0))
+    assert (
+        screen.termination_text(gin, names, gin=True) == "Bot 2 has gin"
+        and screen.undercut_by(gin, True) is None
+    )
+    assert screen.termination_text(undercut, names) == "Bot 2 knocked"  # Viennese: no undercut
+    wall = result(Termination.WALL, (0, 0), (0, 0))
+    assert (
+        screen.termination_text(wall, names, gin=True)
+        == "the stock reached the wall: this hand is not scored"
+    )

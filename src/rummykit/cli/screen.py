@@ -289,9 +289,7 @@ def piles_line(board: Board) -> Text:
         else Text(t("empty", "leer"), style="dim"),
     )
     if len(v.discard_pile) > 1:
-        line.append(
-            t(f" ({len(v.discard_pile)} in pile)", f" ({len(v.discard_pile)} Karten)"), style="dim"
-        )
+        line.append(t(f" ({len(v.discard_pile)} in pile)", f" ({len(v.discard_pile)} Karten)"), style="dim")
     if not v.rules.is_knock_game:
         melds = t(f"  Table melds {len(v.melds)}", f"  Figuren auf dem Tisch {len(v.melds)}")
         line.append(
@@ -395,10 +393,43 @@ def render_board(board: Board, deadwood: dict[int, int] | None = None) -> Group:
 
 
 # Round results ---------------------------------------------------------------------------------
-def termination_text(result: RoundResult, names: Sequence[str], lang: str = "en") -> str:
+def undercut_by(result: RoundResult, gin: bool) -> int | None:
+    """Gin: the defender who undercut the knocker (the result's winner is the knocker, scoring below
+    zero; RULES.md §5.4), else ``None``."""
+    if not gin or result.termination is not Termination.KNOCK or result.winner is None:
+        return None
+    if result.points[result.winner] >= 0:
+        return None
+    return next(s for s, p in enumerate(result.points) if s != result.winner and p > 0)
+
+
+def termination_text(result: RoundResult, names: Sequence[str], lang: str = "en", gin: bool = False) -> str:
     t = Lang(lang)
     who = names[result.winner] if result.winner is not None else ""
     has = "hast" if who == "Du" else "hat"  # "Du" (the one person at the terminal) is spoken to
+    if gin and result.termination is Termination.KNOCK and result.winner is not None:
+        text = (
+            t(f"{who} has gin", f"{who} {has} Gin")
+            if result.hand_values[result.winner] == 0
+            else t(f"{who} knocked", f"{who} {has} geklopft")
+        )
+        defender = undercut_by(result, gin)
+        if defender is not None:
+            other = names[defender]
+            text += t(
+                f"; {other} undercut", f"; {other} {'unterbietest' if other == 'Du' else 'unterbietet'}"
+            )
+        return text
+    if result.termination is Termination.WALL:
+        return t(
+            "the stock reached the wall: this hand is not scored",
+            "der Stoß ist bis zur Mauer herunter: dieses Spiel zählt nicht",
+        )
+    if result.termination is Termination.DRAWN:
+        return t(
+            "a dead hand (the upcard went back and forth): not scored",
+            "ein totes Spiel (die offene Karte ging hin und her): es zählt nicht",
+        )
     if result.termination is Termination.WENT_OUT:
         text = t(f"{who} went out", f"{who} {has} ausgemacht")
         if result.multiplier > 1:
@@ -428,7 +459,10 @@ def result_table(
     t = Lang(lang)
     result = view.result
     assert result is not None
-    ended = termination_text(result, names, lang)
+    gin = view.rules.is_gin
+    ended = termination_text(result, names, lang, gin)
+    best = undercut_by(result, gin)
+    best = result.winner if best is None else best
     title = Text(
         t(f"Round {score.round_number} over: {ended}", f"Spiel {score.round_number} vorbei: {ended}"),
         style="bold",
@@ -464,8 +498,10 @@ def result_table(
             else:
                 hand = view.revealed[seat] if view.revealed else None
                 shown = cards_text(hand, ascii_only) if hand else Text("–", style="dim")
+                if gin and result.scored:  # the melds lie on the table; the cards shown are deadwood
+                    shown.append(f" = {result.hand_values[seat]}", style="bold")
             points = result.points[seat] if result.scored else 0
-            mark = " ★" if result.winner == seat and result.scored else ""
+            mark = " ★" if best == seat and result.scored else ""
             cells = [
                 Text(name + mark, style="bold" if mark else ""),
                 shown,
