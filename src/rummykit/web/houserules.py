@@ -109,7 +109,7 @@ def _unused_when(
 ) -> list[dict[str, Any]]:
     """The other controls' settings under which ``control`` cannot matter (the engine's
     :meth:`Rules.not_applicable`): gin's knock limit once Oklahoma is ticked. The lobby greys it out
-    and sends the preset's value, which the server accepts."""
+    and does not send it, so the preset's value stands and the server accepts the table."""
     out = []
     for other in controls:
         if other is control or other["kind"] == "int":
