@@ -623,22 +623,18 @@ def test_a_gin_hands_end_says_gin_undercut_and_a_dead_hand() -> None:
         zero = (0, 0)
         return RoundResult(termination, winner, points, zero, zero, values)
 
-    names = ["You", "Bot 2"]
+    from rummykit.gin import undercut_by
+
+    names, gin_rules = ["You", "Bot 2"], rk.Rules.preset("gin")
     undercut = result(Termination.KNOCK, (29, -29), (4, 9))
-    assert screen.termination_text(undercut, names, gin=True) == "Bot 2 knocked; You undercut"
-    assert screen.undercut_by(undercut, gin=True) == 0
-    assert (
-        screen.termination_text(undercut, ["Du", "Bot 2"], "de", gin=True)
-        == "Bot 2 hat geklopft; Du unterbietest"
-    )
+    assert screen.termination_text(undercut, names, rules=gin_rules) == "Bot 2 knocked; You undercut"
+    assert undercut_by(undercut, gin_rules) == 0
+    german = screen.termination_text(undercut, ["Du", "Bot 2"], "de", gin_rules)
+    assert german == "Bot 2 hat geklopft; Du unterbietest"
     gin = result(Termination.KNOCK, (-35, 35), (10, 0))
-    assert (
-        screen.termination_text(gin, names, gin=True) == "Bot 2 has gin"
-        and screen.undercut_by(gin, True) is None
-    )
-    assert screen.termination_text(undercut, names) == "Bot 2 knocked"  # Viennese: no undercut
+    assert screen.termination_text(gin, names, rules=gin_rules) == "Bot 2 has gin"
+    assert undercut_by(gin, gin_rules) is None
+    viennese = rk.Rules.preset("viennese")
+    assert screen.termination_text(undercut, names, rules=viennese) == "Bot 2 knocked"  # no undercut there
     wall = result(Termination.WALL, (0, 0), (0, 0))
-    assert (
-        screen.termination_text(wall, names, gin=True)
-        == "the stock reached the wall: this hand is not scored"
-    )
+    assert screen.termination_text(wall, names) == "the stock reached the wall: this hand is not scored"

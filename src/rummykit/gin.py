@@ -76,7 +76,7 @@ from rummykit.gin_melds import (
 from rummykit.melds import Meld
 from rummykit.rules import Rules
 from rummykit.state import RoundState
-from rummykit.views import GinInfo, Phase, TableMeld, Termination
+from rummykit.views import GinInfo, Phase, RoundResult, TableMeld, Termination
 
 _DISCARDS: Final = tuple(Discard(Card(c)) for c in range(52))
 # Enum members as module constants: a class attribute lookup on every action costs more.
@@ -104,6 +104,26 @@ def _values(ace: int) -> tuple[int, ...]:
 def values_of(rules: Rules) -> tuple[int, ...]:
     """Deadwood value per card code under ``rules`` (ace ``deadwood_ace``)."""
     return _values(rules.deadwood_ace)
+
+
+def knocked_gin(result: RoundResult, rules: Rules) -> bool:
+    """The knocker of a gin hand went gin: no deadwood (RULES.md §5.4)."""
+    return (
+        rules.is_gin
+        and result.termination is Termination.KNOCK
+        and result.winner is not None
+        and result.hand_values[result.winner] == 0
+    )
+
+
+def undercut_by(result: RoundResult, rules: Rules) -> int | None:
+    """The defender who undercut the knocker of a gin hand, else ``None``. The result's ``winner`` is
+    the knocker in any case; undercut, the knocker scores below zero (RULES.md §5.4)."""
+    if not rules.is_gin or result.termination is not Termination.KNOCK or result.winner is None:
+        return None
+    if result.points[result.winner] >= 0:
+        return None
+    return next(s for s, p in enumerate(result.points) if s != result.winner and p > 0)
 
 
 def oklahoma_knock_card(upcard: int) -> int:

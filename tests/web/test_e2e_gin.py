@@ -215,9 +215,11 @@ def test_the_hands_end_says_gin_undercut_and_the_deadwood(page: Any) -> None:
     page.wait_for_function("S.state.view.gin !== null")
     result = """([termination, points, values]) => {
         const scored = termination === "knock";
+        const undercut_by = scored && points[1] < 0 ? 0 : null, gin = scored && values[1] === 0;
         const round = {
             result: {termination, winner: scored ? 1 : null, scored, points, hand_values: values,
-                     multiplier: 1, arrangements: [null, null], penalties: [0, 0], gains: [0, 0]},
+                     multiplier: 1, arrangements: [null, null], penalties: [0, 0], gains: [0, 0],
+                     gin, undercut_by},
             in_play: [0, 1], revealed: [["4C"], ["9S"]],
         };
         const box = document.createElement("div");
@@ -226,7 +228,7 @@ def test_the_hands_end_says_gin_undercut_and_the_deadwood(page: Any) -> None:
         return {text: box.innerText.replace(/\\s+/g, " ").trim(), win};
     }"""
     bot = page.evaluate("seatName(1)")
-    undercut = page.evaluate(result, ["knock", [25 + 4, -(25 + 4)], [4, 9]])
+    undercut = page.evaluate(result, ["knock", [25 + 5, -(25 + 5)], [4, 9]])
     assert undercut["text"].startswith(f"{bot} knocked — {NAME} (you) undercut"), undercut
     assert "Deadwood 4" in undercut["text"] and "Deadwood 9" in undercut["text"] and undercut["win"] == 0
     gin = page.evaluate(result, ["knock", [-35, 35], [10, 0]])

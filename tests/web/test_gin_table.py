@@ -63,3 +63,19 @@ def test_the_move_list_says_what_a_gin_pass_passes_on() -> None:
     match.apply("pass")
     entry = log_entry(0, match.round.history[-1], match, False, 1)
     assert entry["texts"] == {"en": "passes on the upcard", "de": "passt bei der offenen Karte"}
+
+
+def test_a_gin_result_says_gin_and_who_undercut() -> None:
+    """The result's ``winner`` is the knocker even when undercut; the state says so outright."""
+    import rummykit as rk
+    from rummykit.views import RoundResult, Termination
+    from rummykit.web.protocol import result_json
+
+    zero = (0, 0)
+    gin, viennese = rk.Rules.preset("gin"), rk.Rules.preset("viennese")
+    undercut = result_json(RoundResult(Termination.KNOCK, 1, (30, -30), zero, zero, (4, 9)), gin)
+    assert undercut is not None and (undercut["gin"], undercut["undercut_by"]) == (False, 0)
+    went_gin = result_json(RoundResult(Termination.KNOCK, 1, (-35, 35), zero, zero, (10, 0)), gin)
+    assert went_gin is not None and (went_gin["gin"], went_gin["undercut_by"]) == (True, None)
+    knocked = result_json(RoundResult(Termination.KNOCK, 1, (30, -30), zero, zero, (4, 9)), viennese)
+    assert knocked is not None and (knocked["gin"], knocked["undercut_by"]) == (False, None)

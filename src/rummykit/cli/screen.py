@@ -24,6 +24,7 @@ from rich.text import Text
 from rummykit.cards import JOKER_CODE, RANKS, SUITS, Card, sort_key_by_rank, sort_key_by_suit
 from rummykit.cli.gin_line import gin_line
 from rummykit.explain.language import Lang
+from rummykit.gin import knocked_gin, undercut_by
 from rummykit.match import Match
 from rummykit.melds import Meld
 from rummykit.rules import Rules
@@ -393,27 +394,19 @@ def render_board(board: Board, deadwood: dict[int, int] | None = None) -> Group:
 
 
 # Round results ---------------------------------------------------------------------------------
-def undercut_by(result: RoundResult, gin: bool) -> int | None:
-    """Gin: the defender who undercut the knocker (the result's winner is the knocker, scoring below
-    zero; RULES.md §5.4), else ``None``."""
-    if not gin or result.termination is not Termination.KNOCK or result.winner is None:
-        return None
-    if result.points[result.winner] >= 0:
-        return None
-    return next(s for s, p in enumerate(result.points) if s != result.winner and p > 0)
-
-
-def termination_text(result: RoundResult, names: Sequence[str], lang: str = "en", gin: bool = False) -> str:
+def termination_text(
+    result: RoundResult, names: Sequence[str], lang: str = "en", rules: Rules | None = None
+) -> str:
     t = Lang(lang)
     who = names[result.winner] if result.winner is not None else ""
     has = "hast" if who == "Du" else "hat"  # "Du" (the one person at the terminal) is spoken to
-    if gin and result.termination is Termination.KNOCK and result.winner is not None:
+    if rules is not None and rules.is_gin and result.termination is Termination.KNOCK:
         text = (
             t(f"{who} has gin", f"{who} {has} Gin")
-            if result.hand_values[result.winner] == 0
+            if knocked_gin(result, rules)
             else t(f"{who} knocked", f"{who} {has} geklopft")
         )
-        defender = undercut_by(result, gin)
+        defender = undercut_by(result, rules)
         if defender is not None:
             other = names[defender]
             text += t(
@@ -460,8 +453,8 @@ def result_table(
     result = view.result
     assert result is not None
     gin = view.rules.is_gin
-    ended = termination_text(result, names, lang, gin)
-    best = undercut_by(result, gin)
+    ended = termination_text(result, names, lang, view.rules)
+    best = undercut_by(result, view.rules)
     best = result.winner if best is None else best
     title = Text(
         t(f"Round {score.round_number} over: {ended}", f"Spiel {score.round_number} vorbei: {ended}"),

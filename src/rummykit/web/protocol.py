@@ -55,9 +55,10 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 
 from rummykit.cards import JOKER_CODE, Card
 from rummykit.disclosure import event_goes_out
-from rummykit.gin import gin_json
+from rummykit.gin import gin_json, knocked_gin, undercut_by
 from rummykit.match import Match, MatchEvent
 from rummykit.round import Event
+from rummykit.rules import Rules
 from rummykit.seating import card_text
 from rummykit.views import PlayerView, RoundResult, TableMeld
 from rummykit.web.chat import ChatMessage
@@ -248,7 +249,9 @@ def meld_json(tm: TableMeld) -> dict[str, Any]:
     }
 
 
-def result_json(result: RoundResult | None) -> dict[str, Any] | None:
+def result_json(result: RoundResult | None, rules: Rules) -> dict[str, Any] | None:
+    """A hand's result; for gin also whether the knocker went gin and who undercut them (``winner``
+    is the knocker in any case; RULES.md §5.4)."""
     if result is None:
         return None
     arrangements: list[dict[str, Any] | None] = []
@@ -274,6 +277,8 @@ def result_json(result: RoundResult | None) -> dict[str, Any] | None:
         "hand_values": list(result.hand_values),
         "multiplier": result.multiplier,
         "arrangements": arrangements,
+        "gin": knocked_gin(result, rules),
+        "undercut_by": undercut_by(result, rules),
     }
 
 
@@ -301,7 +306,7 @@ def view_json(view: PlayerView, *, own: bool) -> dict[str, Any]:
         "known_cards": [cards(k) for k in view.known_cards],
         "extra_turns": list(view.extra_turns),
         "stock_rebuilds": view.stock_rebuilds,
-        "result": result_json(view.result),
+        "result": result_json(view.result, view.rules),
         "gin": gin_json(view.gin),
     }
 

@@ -1180,17 +1180,17 @@ function resultHtml(round) {
   const r = round.result;
   if (!r) return "";
   const n = S.state.table.players;
-  // Gin (RULES.md §5.4): the knocker has gin with no deadwood, is undercut when scoring below zero, and
-  // the cards shown are each player's deadwood (the melds lie on the table).
+  // Gin (RULES.md §5.4): the server says whether the knocker went gin and who undercut them (the
+  // result's winner is the knocker either way); the cards shown are each player's deadwood (the melds
+  // lie on the table).
   const gin = S.state.table.family === "gin";
   let head, best = r.winner;
   if (!r.scored) head = t({ wall: "wall_dead", drawn: "drawn_dead" }[r.termination] || "stock_exhausted");
   else {
-    const ginCall = gin && r.termination === "knock" && r.hand_values[r.winner] === 0;
-    const how = ginCall ? t("gin_call") : { went_out: t("went_out"), rummy: t("rummy_call"), knock: t("knock_call") }[r.termination] || r.termination;
+    const how = r.gin ? t("gin_call") : { went_out: t("went_out"), rummy: t("rummy_call"), knock: t("knock_call") }[r.termination] || r.termination;
     head = `${escapeHtml(seatName(r.winner))} ${how}`;
-    if (gin && r.points[r.winner] < 0) {
-      best = round.in_play.find((i) => i !== r.winner);
+    if (r.undercut_by !== null && r.undercut_by !== undefined) {
+      best = r.undercut_by;
       head += ` — ${escapeHtml(t("undercut_by", { name: seatName(best) }))}`;
     }
   }
