@@ -210,7 +210,7 @@ def test_the_lobby_offers_the_seats_the_chosen_game_allows(page: Any) -> None:
 def test_the_hands_end_says_gin_undercut_and_the_deadwood(page: Any) -> None:
     """The result dialog of a gin hand: "has gin" when the knocker has no deadwood, the undercut named
     (the knocker is the result's winner, scoring below zero; the defender is highlighted), each
-    player's deadwood, and a dead hand at the wall said as such; in both languages."""
+    player's melds and deadwood, and a dead hand at the wall said as such; in both languages."""
     open_table(page, "gin", seed=11)
     page.wait_for_function("S.state.view.gin !== null")
     result = """([termination, points, values]) => {
@@ -221,16 +221,20 @@ def test_the_hands_end_says_gin_undercut_and_the_deadwood(page: Any) -> None:
                      multiplier: 1, arrangements: [null, null], penalties: [0, 0], gains: [0, 0],
                      gin, undercut_by},
             in_play: [0, 1], revealed: [["4C"], ["9S"]],
+            melds: [{cards: ["3C", "3H", "3S"], owner: 1}, {cards: ["7D", "8D", "9D"], owner: 0}],
         };
         const box = document.createElement("div");
         box.innerHTML = resultHtml(round);
-        const win = [...box.querySelectorAll(".showdown-seat")].findIndex((e) => e.classList.contains("win"));
-        return {text: box.innerText.replace(/\\s+/g, " ").trim(), win};
+        const seats = [...box.querySelectorAll(".showdown-seat")];
+        const win = seats.findIndex((e) => e.classList.contains("win"));
+        const melds = seats.map((e) => e.querySelectorAll(".sd-meld").length);
+        return {text: box.innerText.replace(/\\s+/g, " ").trim(), win, melds};
     }"""
     bot = page.evaluate("seatName(1)")
     undercut = page.evaluate(result, ["knock", [25 + 5, -(25 + 5)], [4, 9]])
     assert undercut["text"].startswith(f"{bot} knocked — {NAME} (you) undercut"), undercut
     assert "Deadwood 4" in undercut["text"] and "Deadwood 9" in undercut["text"] and undercut["win"] == 0
+    assert undercut["melds"] == [1, 1]  # each player's laid melds next to their deadwood
     gin = page.evaluate(result, ["knock", [-35, 35], [10, 0]])
     assert gin["text"].startswith(f"{bot} has gin") and gin["win"] == 1
     assert page.evaluate(result, ["wall", [0, 0], [0, 0]])["text"].startswith("the stock reached the wall")

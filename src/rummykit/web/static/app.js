@@ -1205,8 +1205,12 @@ function resultHtml(round) {
       html += `<span class="sd-dead">${arr.deadwood_cards.map(Cards.svg).map((s) => `<span class="card small">${s}</span>`).join("")}</span>`;
       html += `<span class="sd-dw">${t("deadwood")} ${arr.deadwood}</span>`;
     } else {
+      // Gin: the melds each player laid (the knocker's with the cards laid off on them), then the deadwood.
+      const laid = gin && r.scored ? (round.melds || []).filter((m) => m.owner === i) : [];
+      for (const m of laid) html += `<span class="sd-meld">${m.cards.map(Cards.svg).map((s) => `<span class="card small">${s}</span>`).join("")}</span>`;
       const cards = round.revealed[i] || [];
-      html += cards.map((c) => `<span class="card small">${Cards.svg(c)}</span>`).join("");
+      const shown = cards.map((c) => `<span class="card small">${Cards.svg(c)}</span>`).join("");
+      html += laid.length ? `<span class="sd-dead">${shown}</span>` : shown;
     }
     html += "</div></div>";
   }
