@@ -638,3 +638,27 @@ def test_a_gin_hands_end_says_gin_undercut_and_a_dead_hand() -> None:
     assert screen.termination_text(undercut, names, rules=viennese) == "Bot 2 knocked"  # no undercut there
     wall = result(Termination.WALL, (0, 0), (0, 0))
     assert screen.termination_text(wall, names) == "the stock reached the wall: this hand is not scored"
+
+
+def test_a_gin_hands_result_table_shows_the_laid_melds_and_the_deadwood() -> None:
+    """As the Viennese showdown shows arrangements, a gin hand's result shows the melds each player
+    laid (the knocker's with the cards laid off on them), then the deadwood and its value."""
+    import random
+
+    from rummykit.bots import GreedyBot
+
+    match = rk.Match.new(rk.Rules.preset("gin"), 2, seed=8)
+    bot, rng = GreedyBot(), random.Random(8)
+    while not match.is_over:
+        match.apply(bot.choose(match.round.view(match.to_move), match.legal_actions(), rng))
+    rnd = match.rounds[-1]
+    view = rnd.view(0)
+    assert view.result is not None and view.result.scored
+    console = Console(width=100, record=True, file=io.StringIO())
+    console.print(screen.result_table(view, ["You", "Bot 2"], screen.Scoreboard(), ascii_only=True))
+    text = console.export_text()
+    for seat, name in enumerate(["You", "Bot 2"]):
+        line = next(row for row in text.splitlines() if row.startswith(name))
+        laid = [tm for tm in view.melds if tm.owner == seat]
+        assert line.count("[") == len(laid), line
+        assert f"= {view.result.hand_values[seat]}" in line

@@ -491,7 +491,12 @@ def result_table(
             else:
                 hand = view.revealed[seat] if view.revealed else None
                 shown = cards_text(hand, ascii_only) if hand else Text("–", style="dim")
-                if gin and result.scored:  # the melds lie on the table; the cards shown are deadwood
+                if gin and result.scored:
+                    # The melds each player laid (the knocker's with the lay-offs), then the deadwood.
+                    own = [tm.meld for tm in view.melds if tm.owner == seat]
+                    laid = [Text.assemble("[", meld_text(m, ascii_only), "]") for m in own]
+                    if laid:
+                        shown = Text(" ").join([*laid, Text("|", style="dim"), shown] if hand else laid)
                     shown.append(f" = {result.hand_values[seat]}", style="bold")
             points = result.points[seat] if result.scored else 0
             mark = " ★" if best == seat and result.scored else ""
