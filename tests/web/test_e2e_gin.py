@@ -244,3 +244,50 @@ def test_the_hands_end_says_gin_undercut_and_the_deadwood(page: Any) -> None:
     # Every label of the page has its German text.
     assert page.evaluate("Object.keys(I18N.en).filter((k) => !(k in I18N.de))") == []
     assert page.evaluate("Object.keys(I18N.de).filter((k) => !(k in I18N.en))") == []
+
+
+def play_by_the_controls(page: Any, hint: str) -> str:
+    """Play ``hint`` the way a person does, through the page's controls, and say which one."""
+    parts = hint.split()
+    if hint == "draw":
+        page.click("#stock")
+        return "stock"
+    if hint == "take":
+        page.click("#discard")
+        return "pile"
+    page.evaluate("clearComposition()")
+    if hint == "knock":
+        page.click("#btn-knock")
+        return "knock"
+    if parts[0] in ("discard", "layoff") and len(parts) == 2:
+        page.locator(f"#hand .card[data-card='{parts[1]}']").first.click()
+        if parts[0] == "discard":
+            page.click("#btn-discard")
+            return "discard"
+        page.locator("#melds .meld").first.click()  # any of the knocker's melds takes a lay-off
+        return "layoff"
+    page.click(f"#moves .move-chip[data-action='{hint}']")  # melds after the knock, and the passes
+    return "chip"
+
+
+def test_a_seeded_gin_hand_is_played_to_its_result_by_the_controls_alone(page: Any) -> None:
+    """Every move of the hand through a button, the piles, a card and a meld, or a move chip, as the
+    hint says (the knock button and the lay-off by meld click once did nothing at a gin table)."""
+    open_table(page, "gin", seed=11)
+    used: set[str] = set()
+    over = "!!document.querySelector('#overlay:not(.hidden) :is(#round-over, #match-over)')"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        page.wait_for_function(f"document.body.dataset.myTurn === '1' || {over}", timeout=30000)
+        if page.evaluate(over):
+            break
+        version = page.evaluate("S.state.version")
+        page.evaluate("S.hint = null")
+        page.keyboard.press("h")
+        page.wait_for_function("S.hint !== null")
+        used.add(play_by_the_controls(page, str(page.evaluate("S.hint"))))
+        page.wait_for_function("v => S.state.version > v", arg=version, timeout=10000)
+    else:
+        pytest.fail("the hand did not end in time")
+    assert {"stock", "discard", "knock", "chip"} <= used, used
+    assert "Deadwood" in page.inner_text("#overlay")
