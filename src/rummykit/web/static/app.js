@@ -1181,8 +1181,7 @@ function resultHtml(round) {
   if (!r) return "";
   const n = S.state.table.players;
   // Gin (RULES.md §5.4): the server says whether the knocker went gin and who undercut them (the
-  // result's winner is the knocker either way); the cards shown are each player's deadwood (the melds
-  // lie on the table).
+  // result's winner is the knocker either way); each player's melds as laid, then their deadwood.
   const gin = S.state.table.family === "gin";
   let head, best = r.winner;
   if (!r.scored) head = t({ wall: "wall_dead", drawn: "drawn_dead" }[r.termination] || "stock_exhausted");
