@@ -26,7 +26,7 @@ from rummykit.round import Event, Round
 from rummykit.views import Phase
 from rummykit.web.texts import move_texts
 
-__all__ = ["gin_pass_phase", "hand_log_json", "hand_log_text", "hand_numbers", "log_entry"]
+__all__ = ["gin_move_phase", "hand_log_json", "hand_log_text", "hand_numbers", "log_entry"]
 
 
 def hand_numbers(match: Match, start: int) -> list[int]:
@@ -66,21 +66,26 @@ def hand_numbers(match: Match, start: int) -> list[int]:
     return numbers
 
 
-def gin_pass_phase(rnd: Round, event: Event) -> Phase | None:
-    """The phase a gin ``pass`` was made in, read from its hand's history (an event does not keep
-    it): a pass before any other move is on the first upcard; after a knock, the knocker's pass ends
-    their melds and the other player's ends their lay-offs or melds; any other pass is at the wall.
-    ``None`` when ``event`` is not in the hand."""
+def gin_move_phase(rnd: Round, event: Event) -> Phase | None:
+    """The phase a gin ``pass`` or ``knock`` was made in, read from its hand's history (an event does
+    not keep it). A pass before any other move is on the first upcard; after a knock, the knocker's
+    pass ends their melds and the other player's ends their lay-offs or melds; any other pass is at
+    the wall. A knock right after the other player's move (no draw of one's own) is at the wall,
+    with the upcard. ``None`` when ``event`` is not in the hand."""
     knocker: int | None = None
     only_passes = True
+    previous: Event | None = None
     for earlier in rnd.history:
         if earlier is event:
             break
         if isinstance(earlier.action, (Knock, KnockDeclare)):
             knocker = earlier.seat
         only_passes = only_passes and isinstance(earlier.action, Pass)
+        previous = earlier
     else:
         return None
+    if isinstance(event.action, KnockDeclare):
+        return Phase.WALL if previous is not None and previous.seat != event.seat else Phase.DISCARD
     if only_passes:
         return Phase.FIRST_UPCARD
     if knocker is None:
@@ -98,8 +103,9 @@ def log_entry(
     action = event.action
     taken = event.card if isinstance(event, Event) and isinstance(action, TakeDiscard) else None
     phase = None
-    if isinstance(event, Event) and isinstance(action, Pass) and 0 < hand <= len(match.rounds):
-        phase = gin_pass_phase(match.rounds[hand - 1], event)
+    in_match = 0 < hand <= len(match.rounds)
+    if in_match and isinstance(event, Event) and isinstance(action, (Pass, KnockDeclare)):  # gin
+        phase = gin_move_phase(match.rounds[hand - 1], event)
     return {
         "index": index,
         "seat": event.seat,
