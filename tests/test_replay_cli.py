@@ -166,3 +166,21 @@ def test_replay_refuses_an_unknown_language(tmp_path: Path) -> None:
     path = save_match(tmp_path, played_match("german(match_end=single_hand)"))
     code, out = replay(str(path), "--lang", "fr", lines=[])
     assert code == 2 and "no language 'fr'" in out
+
+
+def test_a_gin_replay_says_what_each_pass_means(tmp_path: Path) -> None:
+    """Gin's passes are read in their phase, as in the game's own log: on the first upcard, and the
+    defender's pass after laying off."""
+    m = rk.Match.new(rk.Rules.preset("gin"), 2, seed=3, dealer=1)
+    m.apply("pass")
+    m.apply("pass")
+    bot, rng = make_bot("greedy"), random.Random(3)
+    while not m.is_over:
+        m.apply(bot.choose(m.round.view(m.to_move), m.legal_actions(), rng))
+    data = rk.Record.from_match(m).to_dict()
+    data["meta"] = {"names": ["You", "Bot 2"]}
+    path = tmp_path / "gin.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    _, out = replay(str(path), "--all", lines=["", "", "end", "q"])
+    assert "1. You pass on the upcard" in out and "2. Bot 2 passes on the upcard" in out
+    assert "done laying off or melding" in out.split("replay> ")[-2]
