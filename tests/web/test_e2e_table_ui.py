@@ -481,6 +481,8 @@ def test_gin_knock_limit_is_greyed_out_under_oklahoma(pages: Pages) -> None:
     page = pages.open()
     lobby(page, pages.base)
     page.select_option("#preset", "gin")
+    raw_box = "#create-form textarea[name=overrides]"
+    assert page.get_attribute(raw_box, "placeholder") == "undercut_on_tie=true"  # an example gin takes
     limit = page.locator("#house-rules [data-option=knock_card]")
     limit.fill("5")
     assert limit.is_enabled()

@@ -66,3 +66,16 @@ def test_a_control_that_another_setting_makes_moot_says_so() -> None:
     assert unused == {("gin", "knock_card"): [{"option": "oklahoma", "value": True}]}
     with pytest.raises(rk.RulesError, match="oklahoma sets the knock card"):
         rk.Rules.preset("gin").replace(oklahoma=True, knock_card=5)
+
+
+def test_the_raw_boxs_example_is_accepted_by_every_preset() -> None:
+    """The lobby's ``option=value`` box shows an example per game; the old fixed one,
+    ``opening_min_points=30``, was refused at every knock-game table."""
+    from rummykit.web.houserules import advanced_examples
+
+    examples = advanced_examples()
+    assert set(examples) == set(rk.PRESET_NAMES)
+    for preset, line in examples.items():
+        rules = rk.Rules.parse(f"{preset}({line})")
+        assert rules != rk.Rules.preset(preset), (preset, line)  # it changes something
+    assert examples["gin"] == "undercut_on_tie=true"

@@ -52,7 +52,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from rummykit.bots import BOT_LEVELS, LEVEL_LINES, LEVELED_KINDS
 from rummykit.rules import PRESET_NAMES, Rules
 from rummykit.web import protocol
-from rummykit.web.houserules import house_rules
+from rummykit.web.houserules import advanced_examples, house_rules
 from rummykit.web.limits import MAX_BODY_BYTES, BodyLimit, RateLimiter, ServerSettings, retry_after
 from rummykit.web.manager import TableManager
 from rummykit.web.owners import LEASE_SECONDS, RENEW_SECONDS
@@ -181,6 +181,7 @@ def create_app(
             "default_bot": default_bot_kind(),
             "names": preset_lines(),
             "house_rules": house_rules(),
+            "advanced_examples": advanced_examples(),
         }
 
     @app.get("/api/presets/{name}/rules")

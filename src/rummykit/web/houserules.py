@@ -39,7 +39,16 @@ HOUSE_RULES: Final = (
 )
 """The options players change most, in the order the lobby shows them."""
 
-__all__ = ["HOUSE_RULES", "house_rules"]
+ADVANCED_EXAMPLES: Final = (
+    ("penalty_joker", 20),
+    ("max_stock_rebuilds", 2),
+    ("deadwood_joker", 25),
+    ("undercut_on_tie", True),
+)
+"""Candidates for the example in the lobby's raw ``option=value`` box, in order: the first one a
+preset accepts (and offers no control for) is shown, so following the example never fails."""
+
+__all__ = ["ADVANCED_EXAMPLES", "HOUSE_RULES", "advanced_examples", "house_rules"]
 
 _HINTS: Final = typing.get_type_hints(Rules)
 _FIELDS: Final = frozenset(f.name for f in dataclasses.fields(Rules))
@@ -124,4 +133,18 @@ def _unused_when(
                 continue
             if changed.not_applicable(control["option"]):
                 out.append({"option": other["option"], "value": value})
+    return out
+
+
+@lru_cache(maxsize=1)
+def advanced_examples() -> dict[str, str]:
+    """Per preset, an ``option=value`` line the raw box accepts, for its placeholder."""
+    out: dict[str, str] = {}
+    for name in PRESET_NAMES:
+        rules = Rules.preset(name)
+        for option, value in ADVANCED_EXAMPLES:
+            changes = getattr(rules, option) != value
+            if changes and option not in HOUSE_RULES and _accepts(rules, option, value):
+                out[name] = f"{option}={str(value).lower()}"
+                break
     return out

@@ -368,6 +368,9 @@ function renderPresets() {
   const line = names[sel.value];
   $("#preset-line").textContent = line ? line[S.lang][1] : "";
   renderHouseRules();
+  // The raw box's example is one this game accepts (a knock game has no opening minimum).
+  const example = (S.presets.advanced_examples || {})[sel.value];
+  if (example) document.querySelector('#create-form textarea[name="overrides"]').placeholder = example;
 }
 
 // The seats a table of the chosen game may have (gin: two), the value kept within them; bots fill
