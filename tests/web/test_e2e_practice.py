@@ -55,7 +55,11 @@ def test_practice_table_undo_hint_and_the_hands_move_list(page: Any) -> None:
     # Greedy (the lobby's default bot) plays the same at every level: no level is offered for it.
     assert page.eval_on_selector("#bot-kind", "s => s.value") == "greedy"
     assert not page.is_visible("select[name=bot_level]") and not page.is_visible("#level-line")
+    # A line under the menu says what the chosen bot plays like.
+    greedy = "Spielt, was in diesem Zug am meisten hilft, und schaut nie voraus."
+    assert page.inner_text("#bot-line") == greedy
     page.select_option("#bot-kind", "search")
+    assert page.inner_text("#bot-line").startswith("Spielt jede Wahl oft")
     # The menu shows the level's name; the line under it what the chosen level is, in full.
     assert page.inner_text("#level-line") == "Der Standard, einige Hundertstelsekunden pro Zug."
     page.select_option("select[name=bot_level]", "hard")

@@ -257,6 +257,16 @@ def test_every_bot_level_has_a_german_menu_line(client: TestClient) -> None:
     assert presets["leveled_bots"] == ["search"]  # the lobby offers a level for the search alone
 
 
+def test_every_bot_the_lobby_offers_has_a_line_in_both_languages(client: TestClient) -> None:
+    from rummykit.bots import BOT_KIND_LINES
+    from rummykit.i18n.levels import BOT_KIND_LINES_DE
+
+    presets = client.get("/api/presets").json()
+    assert set(presets["bot_texts"]) == set(presets["bots"])
+    for kind, texts in presets["bot_texts"].items():
+        assert texts == {"en": BOT_KIND_LINES[kind], "de": BOT_KIND_LINES_DE[kind]}
+
+
 def test_undos_in_a_row_are_rate_limited(client: TestClient, web: Any) -> None:
     grant, table = practice_table(client, web)
     answers = []

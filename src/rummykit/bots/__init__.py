@@ -38,6 +38,15 @@ on a 2-core machine with the native kernels; the pure-Python twin takes 2-14 tim
 to about 0.5 s in Viennese: docs/strength.md)."""
 
 
+BOT_KIND_LINES: Final = {
+    "random": "plays any legal move at random: for trying the rules",
+    "greedy": "plays what helps most this turn and never looks ahead",
+    "search": "plays each choice out many times on guessed hands and keeps the best: the strongest",
+}
+"""One line per built-in bot kind a person chooses from (the lobby; German in
+:mod:`rummykit.i18n.levels`)."""
+
+
 class UnknownBotError(RummyError, ValueError):
     """A bot kind or level that does not exist."""
 
@@ -120,6 +129,7 @@ register_bot("openspiel-simple", _openspiel_simple)
 
 
 __all__ = [
+    "BOT_KIND_LINES",
     "BOT_LEVELS",
     "LEVELED_KINDS",
     "LEVELS",

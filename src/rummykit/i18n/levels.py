@@ -21,3 +21,11 @@ LEVEL_LINES_DE: Final = {
 def level_line_de(level: str) -> str:
     """The German line of a bot level; an unknown level is shown by its key."""
     return LEVEL_LINES_DE.get(level, level)
+
+
+BOT_KIND_LINES_DE: Final = {
+    "random": "spielt irgendeinen erlaubten Zug: zum Ausprobieren der Regeln",
+    "greedy": "spielt, was in diesem Zug am meisten hilft, und schaut nie voraus",
+    "search": "spielt jede Wahl oft mit vermuteten Händen durch und nimmt die beste: der stärkste",
+}
+"""One German line per bot kind, keyed like ``rummykit.bots.BOT_KIND_LINES``."""

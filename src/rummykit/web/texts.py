@@ -15,7 +15,7 @@ from typing import Any, Final
 from rummykit.actions import Action
 from rummykit.i18n import describe_action, error_texts, in_every_language, labels, seat_draw_text
 from rummykit.i18n.language import LANGUAGES
-from rummykit.i18n.levels import level_line_de
+from rummykit.i18n.levels import BOT_KIND_LINES_DE, level_line_de
 from rummykit.rules import Rules
 from rummykit.views import Phase
 
@@ -84,6 +84,16 @@ def action_texts(action: Action, *, taken: int | None = None, phase: Phase | Non
 def seat_draw_texts(card: int | None, *, deals_first: bool) -> dict[str, str]:
     """A line of the draw for the first dealer in every language (``card=None``: seats by lot)."""
     return in_every_language(lambda lang: seat_draw_text(card, deals_first=deals_first, lang=lang))
+
+
+def bot_kind_texts(english: Mapping[str, str], kinds: Sequence[str]) -> dict[str, dict[str, str]]:
+    """What each bot kind of ``kinds`` plays like, in every language (``english``:
+    ``bots.BOT_KIND_LINES``); a kind without a line is left out."""
+    return {
+        kind: {"en": english[kind], "de": BOT_KIND_LINES_DE.get(kind, english[kind])}
+        for kind in kinds
+        if kind in english
+    }
 
 
 def level_texts(english: Mapping[str, str]) -> dict[str, dict[str, str]]:

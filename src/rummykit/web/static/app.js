@@ -407,6 +407,10 @@ function renderLevels() {
 
 // Only a bot whose level changes its play offers the level (greedy and random play the same at every one).
 function renderLevelLine() {
+  // What the chosen bot plays like, then (for a bot with levels) what the chosen level is.
+  const bots = (S.presets && S.presets.bot_texts) || {}, kind = $("#bot-kind").value;
+  const botLine = bots[kind] ? inLang(bots[kind], "") : "";
+  $("#bot-line").textContent = botLine ? botLine[0].toUpperCase() + botLine.slice(1) + "." : "";
   const sel = document.querySelector('select[name="bot_level"]'), texts = S.presets.level_texts;
   const leveled = botHasLevels();
   sel.closest("label").classList.toggle("hidden", !leveled);
