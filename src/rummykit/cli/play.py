@@ -60,7 +60,16 @@ from rummykit.actions import (
     Knock,
     TakeDiscard,
 )
-from rummykit.bots import LEVEL_LINES, Bot, UnknownBotError, bot_kinds, bot_label, make_bot, match_action
+from rummykit.bots import (
+    BOT_KIND_LINES,
+    LEVEL_LINES,
+    Bot,
+    UnknownBotError,
+    bot_kinds,
+    bot_label,
+    make_bot,
+    match_action,
+)
 from rummykit.cards import Card
 from rummykit.cli import pager, screen
 from rummykit.cli.action_text import describe
@@ -601,8 +610,10 @@ def play_command(
         str | None,
         typer.Option(
             "--bots",
-            help="Bot kinds with optional level, comma-separated, e.g. 'search:hard,greedy:easy' "
-            "(the last one repeats). Default: search:medium. Levels of search: "
+            help="Bot kinds, comma-separated, search with an optional level, e.g. 'search:hard,greedy' "
+            "(the last one repeats). Default: search:medium. "
+            + "; ".join(f"{kind} {line}" for kind, line in BOT_KIND_LINES.items())
+            + ". Levels of search: "
             + "; ".join(LEVEL_LINES.values())
             + ".",
             show_default=False,
