@@ -7,11 +7,16 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from rummykit.actions import Pass
+from rummykit.i18n import describe_action
+from rummykit.views import Phase
+
 
 def test_a_gin_hand_is_played_to_its_end_through_the_legal_action_list(client: TestClient, web: Any) -> None:
     grant = web.create(client, preset="gin", seats=2, bots=[{"kind": "random"}], seed=5)
     rng = random.Random(5)
     seen: set[str] = set()
+    passes: set[str] = set()
     with web.connect(client, grant["code"], grant["token"]) as ws:
         state = web.receive_state(ws)
         for _ in range(3000):
@@ -23,6 +28,10 @@ def test_a_gin_hand_is_played_to_its_end_through_the_legal_action_list(client: T
                 state = web.receive_state(ws)
                 continue
             seen.add(view["phase"])
+            if "pass" in legal:  # the move button says what the pass means in this phase
+                words = state["legal_texts"][legal.index("pass")]["en"]
+                assert words == describe_action(Pass(), "en", form="verb", phase=Phase(view["phase"])), words
+                passes.add(words)
             action = "knock" if "knock" in legal else rng.choice(legal)
             version = state["version"]
             ws.send_json({"type": "act", "action": action, "version": version})
@@ -32,6 +41,7 @@ def test_a_gin_hand_is_played_to_its_end_through_the_legal_action_list(client: T
         if hands[0]["termination"] == "knock":
             assert sum(hands[0]["points"]) == 0
     assert {"first_upcard", "discard"} <= seen
+    assert "pass on the upcard" in passes, passes
 
 
 def test_the_move_list_says_what_a_gin_pass_or_knock_means() -> None:

@@ -44,13 +44,14 @@ import orjson
 from pydantic import ValidationError
 from sqlalchemy.exc import IntegrityError
 
-from rummykit.actions import Action
+from rummykit.actions import Action, KnockDeclare, Pass
 from rummykit.bots import Bot, make_bot
 from rummykit.errors import IllegalActionError, IllegalMeldError, NotationError, RummyError
 from rummykit.match import Match
 from rummykit.melds import arrange_meld
 from rummykit.rules import Rules
 from rummykit.seating import draw_first_dealer
+from rummykit.views import Phase
 from rummykit.web import handlog, practice, protocol
 from rummykit.web.chat import ChatMessage, ChatRoom
 from rummykit.web.dealing import (
@@ -475,15 +476,26 @@ class Table:
     def allowed(self) -> Allowed:
         """The cheap options of the player to move (:mod:`rummykit.web.moves`), once per version."""
         if self._allowed is None or self._allowed[0] != self.version:
-            self._allowed = (self.version, allowed(self.match, simple_texts))
+            self._allowed = (self.version, allowed(self.match, self._move_texts))
         return self._allowed[1]
 
+    def _move_texts(self, action: Action) -> dict[str, str]:
+        """A simple move's words; a gin pass or knock says what it means in this phase (a pass at the
+        wall ends the hand unscored), the rest are worded once per notation."""
+        if isinstance(action, (Pass, KnockDeclare)):
+            return action_texts(action, phase=self._phase())
+        return simple_texts(action)
+
+    def _phase(self) -> Phase | None:
+        return None if self.match.is_over else self.match.round.phase
+
     def moves(self) -> tuple[list[str], list[dict[str, str]]]:
-        """Every legal action of the player to move and its texts in every language, enumerated on
-        demand once per version."""
+        """Every legal action of the player to move and its texts in every language (in the phase's
+        words), enumerated on demand once per version."""
         if self._moves is None or self._moves[0] != self.version:
-            actions = self.match.legal_actions()
-            self._moves = (self.version, [str(a) for a in actions], [action_texts(a) for a in actions])
+            actions, phase = self.match.legal_actions(), self._phase()
+            texts = [action_texts(a, phase=phase) for a in actions]
+            self._moves = (self.version, [str(a) for a in actions], texts)
         return self._moves[1], self._moves[2]
 
     def broadcast(self) -> None:
