@@ -69,12 +69,8 @@ def bot_label(spec: str) -> str:
     """How a ``kind:level`` bot is named to players: with its level only where the level changes its
     play (``search:hard``, but ``greedy``, not ``greedy:medium``)."""
     kind, _, level = spec.partition(":")
-    return spec if level and kind not in _LEVELLESS_KINDS else kind
-
-
-_LEVELLESS_KINDS: Final = frozenset({"random", "greedy", "policy", "openspiel-simple"})
-"""The built-in kinds that take a level and ignore it (a kind registered from outside keeps its level
-in its name: only its author knows whether it matters)."""
+    shown = kind in LEVELED_KINDS or kind not in _BUILT_IN_KINDS  # only its author knows otherwise
+    return spec if level and shown else kind
 
 
 def register_bot(kind: str, factory: Callable[..., Bot]) -> None:
@@ -126,6 +122,8 @@ def _openspiel_simple(level: str | None, **options: Any) -> Bot:
 if all(find_spec(m) is not None for m in ("numpy", "gymnasium", "pettingzoo")):  # the rl extra
     register_bot("policy", _policy_bot)
 register_bot("openspiel-simple", _openspiel_simple)
+_BUILT_IN_KINDS: Final = frozenset(_FACTORIES)
+"""The kinds this package registers; of them only :data:`LEVELED_KINDS` play by their level."""
 
 
 __all__ = [
