@@ -387,6 +387,9 @@ function renderSeatRange() {
   if (Number(bots.value) > Number(bots.max)) bots.value = bots.max;
 }
 
+// A level's name: its menu line up to the colon ("medium: the default …").
+const levelName = (line) => line.split(": ")[0];
+
 // The bot levels in the page's language (by level key, from the server): the menu names each level
 // ("medium: …" up to the colon); the line under it says what the chosen one is.
 function renderLevels() {
@@ -397,7 +400,7 @@ function renderLevels() {
   for (const level of S.presets.levels) {
     const o = document.createElement("option"), line = inLang(texts[level], level);
     o.value = level;
-    o.textContent = line.split(": ")[0];
+    o.textContent = levelName(line);
     o.title = line;
     sel.appendChild(o);
   }
@@ -424,7 +427,7 @@ function renderLevelLine() {
 function botLevelName(seat) {
   const leveled = (S.presets && S.presets.leveled_bots) || [], texts = (S.presets && S.presets.level_texts) || {};
   if (!seat.level || !leveled.includes(seat.bot)) return "";
-  return ", " + inLang(texts[seat.level], seat.level).split(": ")[0];
+  return ", " + levelName(inLang(texts[seat.level], seat.level));
 }
 
 const botHasLevels = () => ((S.presets && S.presets.leveled_bots) || []).includes($("#bot-kind").value);
@@ -1183,6 +1186,8 @@ function escapeHtml(s) {
 // ---------------------------------------------------------------------------------------------
 // Round end, Viennese showdown, match end
 
+const smallCards = (cards) => cards.map((c) => `<span class="card small">${Cards.svg(c)}</span>`).join("");
+
 function resultHtml(round) {
   const r = round.result;
   if (!r) return "";
@@ -1206,18 +1211,13 @@ function resultHtml(round) {
     const arr = r.arrangements && r.arrangements[i];
     const dw = gin && r.scored ? ` · <span class="sd-dw">${t("deadwood")} ${r.hand_values[i]}</span>` : "";
     html += `<div class="showdown-seat${best === i ? " win" : ""}"><div class="sd-name">${escapeHtml(seatName(i))}: <b>${r.points[i]}</b> ${t("points")}${dw}</div><div class="sd-cards">`;
-    if (arr) {
-      for (const meld of arr.meld_cards) html += `<span class="sd-meld">${meld.map(Cards.svg).map((s) => `<span class="card small">${s}</span>`).join("")}</span>`;
-      html += `<span class="sd-dead">${arr.deadwood_cards.map(Cards.svg).map((s) => `<span class="card small">${s}</span>`).join("")}</span>`;
-      html += `<span class="sd-dw">${t("deadwood")} ${arr.deadwood}</span>`;
-    } else {
-      // Gin: the melds each player laid (the knocker's with the cards laid off on them), then the deadwood.
-      const laid = gin && r.scored ? (round.melds || []).filter((m) => m.owner === i) : [];
-      for (const m of laid) html += `<span class="sd-meld">${m.cards.map(Cards.svg).map((s) => `<span class="card small">${s}</span>`).join("")}</span>`;
-      const cards = round.revealed[i] || [];
-      const shown = cards.map((c) => `<span class="card small">${Cards.svg(c)}</span>`).join("");
-      html += laid.length ? `<span class="sd-dead">${shown}</span>` : shown;
-    }
+    // Each player's melds, then the rest: Viennese arrangements; in gin the melds laid (the
+    // knocker's with the cards laid off on them) and the deadwood.
+    const melds = arr ? arr.meld_cards : gin && r.scored ? (round.melds || []).filter((m) => m.owner === i).map((m) => m.cards) : [];
+    const rest = arr ? arr.deadwood_cards : round.revealed[i] || [];
+    for (const meld of melds) html += `<span class="sd-meld">${smallCards(meld)}</span>`;
+    html += arr || melds.length ? `<span class="sd-dead">${smallCards(rest)}</span>` : smallCards(rest);
+    if (arr) html += `<span class="sd-dw">${t("deadwood")} ${arr.deadwood}</span>`;
     html += "</div></div>";
   }
   return html + "</div>";
