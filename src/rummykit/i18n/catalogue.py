@@ -34,6 +34,98 @@ from typing import Final
 Entry = tuple[str, str, str]
 """(rule id or ``*`` for any, English template, German template)."""
 
+REFUSED: Final = "{option}: "
+REFUSED_DE: Final = "„{option}“ ({option_raw}): "
+REFUSALS: Final[tuple[tuple[str, str], ...]] = (
+    ("{quoted} is not one of {known}", "{quoted} ist keiner der Werte {known}"),
+    ("must be true or false, not {quoted}", "true oder false, nicht {quoted}"),
+    ("must be an integer, not {quoted}", "eine ganze Zahl, nicht {quoted}"),
+    ("must be between {low} and {high}, got {number}", "zwischen {low} und {high}, nicht {number}"),
+    ("must be a pair of integers, not {quoted}", "ein Paar ganzer Zahlen, nicht {quoted}"),
+    (
+        "both numbers must be between {low} and {high}, got {quoted}",
+        "beide Zahlen zwischen {low} und {high}, nicht {quoted}",
+    ),
+    ("must be text, not {quoted}", "ein Text, nicht {quoted}"),
+    ("{count} is below min_players {limit}", "{count} ist weniger als min_players {limit}"),
+    ("{count} is not a table size", "{count} ist keine Tischgröße"),
+    ("needs both ace_low_in_runs and ace_high_in_runs", "braucht ace_low_in_runs und ace_high_in_runs"),
+    (
+        "round-the-corner runs (K-A-2) are not supported by this engine",
+        "Folgen über das Ass hinweg (K-A-2) spielt diese Engine nicht",
+    ),
+    (
+        "needs 3 <= set_size_min <= set_size_max, got {low}/{high}",
+        "es muss 3 <= set_size_min <= set_size_max gelten, nicht {low}/{high}",
+    ),
+    ("a set of distinct suits holds at most 4 cards", "ein Satz verschiedener Farben hat höchstens 4 Karten"),
+    (
+        "low bound {low} must be below high bound {high}",
+        "die untere Grenze {low} muss unter der oberen {high} liegen",
+    ),
+    (
+        "{value} does not score a knock game (use deadwood_all or gin_difference)",
+        "{value} wertet kein Klopfspiel (deadwood_all oder gin_difference)",
+    ),
+    ("forehand_extra_card is not a knock-game deal", "forehand_extra_card ist kein Geben für ein Klopfspiel"),
+    (
+        "a knock game has no opening minimum (use none)",
+        "ein Klopfspiel hat keinen Mindestwert beim Auslegen (none)",
+    ),
+    ("{value} needs knock_threshold (a knock game)", "{value} braucht knock_threshold (ein Klopfspiel)"),
+    (
+        "a melding game needs an opening minimum (0 for none)",
+        "ein Spiel mit Auslegen braucht einen Mindestwert (0 für keinen)",
+    ),
+    (
+        "{value} is only for gin (hand_scoring = gin_difference)",
+        "{value} gibt es nur bei Gin (hand_scoring = gin_difference)",
+    ),
+    (
+        "elimination_last_survivor needs an elimination threshold",
+        "elimination_last_survivor braucht eine Grenze fürs Ausscheiden",
+    ),
+    (
+        "the high bound {high} is above elimination_threshold {limit}: "
+        "a player who reaches the threshold is out and cannot buy back",
+        "die obere Grenze {high} liegt über elimination_threshold {limit}: "
+        "wer die Grenze erreicht, ist ausgeschieden und kann sich nicht zurückkaufen",
+    ),
+    ("{value} is not supported: {why}", "{value} wird nicht gespielt: {why}"),
+    (
+        "re-entry after elimination is not supported (its rules were not verified)",
+        "Wiedereinstieg nach dem Ausscheiden wird nicht gespielt (seine Regeln sind nicht belegt)",
+    ),
+    (
+        "a deck of {count} cards cannot deal {number} cards to {players} players and leave a stock",
+        "{count} Karten reichen nicht, um {players} Spielern je {number} Karten "
+        "zu geben und einen Stoß zu lassen",
+    ),
+    ("gin is a game for exactly two players", "Gin spielen genau zwei Personen"),
+    ("gin is played with one pack and no jokers", "Gin wird mit einem Kartenspiel ohne Joker gespielt"),
+    ("gin runs take the ace low only", "in Gin ist das Ass in Folgen nur unten"),
+    ("gin sets hold 3 or 4 cards", "ein Satz in Gin hat 3 oder 4 Karten"),
+    (
+        "a gin hand starts with the upcard (gin_first_upcard or upcard)",
+        "ein Gin-Spiel beginnt mit der offenen Karte (gin_first_upcard oder upcard)",
+    ),
+    ("a gin hand ends at the wall (wall_draw)", "ein Gin-Spiel endet an der Mauer (wall_draw)"),
+    (
+        "gin knocks by knock_card (knock_threshold keeps 10)",
+        "in Gin gilt knock_card als Klopfgrenze (knock_threshold bleibt 10)",
+    ),
+    (
+        "big gin (all eleven cards melded) is not supported: OpenSpiel has none",
+        "großes Gin (alle elf Karten in Figuren) wird nicht gespielt: OpenSpiel kennt es nicht",
+    ),
+    (
+        "no stock is left to draw above a wall of {count}",
+        "über einer Mauer von {count} Karten bleibt kein Stoß zum Ziehen",
+    ),
+)
+"""The whys of the rules validation's refusals, English and German: an entry of :data:`ERRORS`
+each, written after :data:`REFUSED` and :data:`REFUSED_DE`."""
+
 ERRORS: Final[tuple[Entry, ...]] = (
     # The turn -------------------------------------------------------------------------------------
     (
@@ -633,183 +725,13 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "rules file {quoted}: [rules] must be a table",
         "Regeldatei {quoted}: [rules] muss eine Tabelle sein",
     ),
-    # Rule combinations the engine refuses (rules.py's validation: "option: why").
-    (
-        "rules",
-        "{option}: {quoted} is not one of {known}",
-        "„{option}“ ({option_raw}): {quoted} ist keiner der Werte {known}",
-    ),
-    (
-        "rules",
-        "{option}: must be true or false, not {quoted}",
-        "„{option}“ ({option_raw}): true oder false, nicht {quoted}",
-    ),
-    (
-        "rules",
-        "{option}: must be an integer, not {quoted}",
-        "„{option}“ ({option_raw}): eine ganze Zahl, nicht {quoted}",
-    ),
-    (
-        "rules",
-        "{option}: must be between {low} and {high}, got {number}",
-        "„{option}“ ({option_raw}): zwischen {low} und {high}, nicht {number}",
-    ),
-    (
-        "rules",
-        "{option}: must be a pair of integers, not {quoted}",
-        "„{option}“ ({option_raw}): ein Paar ganzer Zahlen, nicht {quoted}",
-    ),
-    (
-        "rules",
-        "{option}: both numbers must be between {low} and {high}, got {quoted}",
-        "„{option}“ ({option_raw}): beide Zahlen zwischen {low} und {high}, nicht {quoted}",
-    ),
-    ("rules", "{option}: must be text, not {quoted}", "„{option}“ ({option_raw}): ein Text, nicht {quoted}"),
-    (
-        "rules",
-        "{option}: {count} is below min_players {limit}",
-        "„{option}“ ({option_raw}): {count} ist weniger als min_players {limit}",
-    ),
-    (
-        "rules",
-        "{option}: {count} is not a table size",
-        "„{option}“ ({option_raw}): {count} ist keine Tischgröße",
-    ),
-    (
-        "rules",
-        "{option}: needs both ace_low_in_runs and ace_high_in_runs",
-        "„{option}“ ({option_raw}): braucht ace_low_in_runs und ace_high_in_runs",
-    ),
-    (
-        "rules",
-        "{option}: round-the-corner runs (K-A-2) are not supported by this engine",
-        "„{option}“ ({option_raw}): Folgen über das Ass hinweg (K-A-2) spielt diese Engine nicht",
-    ),
-    (
-        "rules",
-        "{option}: needs 3 <= set_size_min <= set_size_max, got {low}/{high}",
-        "„{option}“ ({option_raw}): es muss 3 <= set_size_min <= set_size_max gelten, nicht {low}/{high}",
-    ),
-    (
-        "rules",
-        "{option}: a set of distinct suits holds at most 4 cards",
-        "„{option}“ ({option_raw}): ein Satz verschiedener Farben hat höchstens 4 Karten",
-    ),
-    (
-        "rules",
-        "{option}: low bound {low} must be below high bound {high}",
-        "„{option}“ ({option_raw}): die untere Grenze {low} muss unter der oberen {high} liegen",
-    ),
-    (
-        "rules",
-        "{option}: {value} does not score a knock game (use deadwood_all or gin_difference)",
-        "„{option}“ ({option_raw}): {value} wertet kein Klopfspiel (deadwood_all oder gin_difference)",
-    ),
-    (
-        "rules",
-        "{option}: forehand_extra_card is not a knock-game deal",
-        "„{option}“ ({option_raw}): forehand_extra_card ist kein Geben für ein Klopfspiel",
-    ),
-    (
-        "rules",
-        "{option}: a knock game has no opening minimum (use none)",
-        "„{option}“ ({option_raw}): ein Klopfspiel hat keinen Mindestwert beim Auslegen (none)",
-    ),
-    (
-        "rules",
-        "{option}: {value} needs knock_threshold (a knock game)",
-        "„{option}“ ({option_raw}): {value} braucht knock_threshold (ein Klopfspiel)",
-    ),
-    (
-        "rules",
-        "{option}: a melding game needs an opening minimum (0 for none)",
-        "„{option}“ ({option_raw}): ein Spiel mit Auslegen braucht einen Mindestwert (0 für keinen)",
-    ),
-    (
-        "rules",
-        "{option}: {value} is only for gin (hand_scoring = gin_difference)",
-        "„{option}“ ({option_raw}): {value} gibt es nur bei Gin (hand_scoring = gin_difference)",
-    ),
-    (
-        "rules",
-        "{option}: elimination_last_survivor needs an elimination threshold",
-        "„{option}“ ({option_raw}): elimination_last_survivor braucht eine Grenze fürs Ausscheiden",
-    ),
-    (
-        "rules",
-        "{option}: the high bound {high} is above elimination_threshold {limit}: "
-        "a player who reaches the threshold is out and cannot buy back",
-        "„{option}“ ({option_raw}): die obere Grenze {high} liegt über elimination_threshold {limit}: "
-        "wer die Grenze erreicht, ist ausgeschieden und kann sich nicht zurückkaufen",
-    ),
-    (
-        "rules",
-        "{option}: {value} is not supported: {why}",
-        "„{option}“ ({option_raw}): {value} wird nicht gespielt: {why}",
-    ),
-    (
-        "rules",
-        "{option}: re-entry after elimination is not supported (its rules were not verified)",
-        "„{option}“ ({option_raw}): Wiedereinstieg nach dem Ausscheiden wird nicht gespielt "
-        "(seine Regeln sind nicht belegt)",
-    ),
+    # Rule combinations the engine refuses (rules.py's validation raises "option: why"; the German
+    # names the option by its label): the whys, by the templates below.
+    *(("rules", REFUSED + en, REFUSED_DE + de) for en, de in REFUSALS),
     (
         "rules",
         "{option}: does not apply to these rules: {reason}",
         "„{option}“ ({option_raw}) gilt bei diesen Regeln nicht: {reason}",
-    ),
-    (
-        "rules",
-        "{option}: a deck of {count} cards cannot deal {number} cards to {players} players and leave a stock",
-        "„{option}“ ({option_raw}): {count} Karten reichen nicht, um {players} Spielern je {number} Karten "
-        "zu geben und einen Stoß zu lassen",
-    ),
-    (
-        "rules",
-        "{option}: gin is a game for exactly two players",
-        "„{option}“ ({option_raw}): Gin spielen genau zwei Personen",
-    ),
-    (
-        "rules",
-        "{option}: gin is played with one pack and no jokers",
-        "„{option}“ ({option_raw}): Gin wird mit einem Kartenspiel ohne Joker gespielt",
-    ),
-    (
-        "rules",
-        "{option}: gin runs take the ace low only",
-        "„{option}“ ({option_raw}): in Gin ist das Ass in Folgen nur unten",
-    ),
-    (
-        "rules",
-        "{option}: gin sets hold 3 or 4 cards",
-        "„{option}“ ({option_raw}): ein Satz in Gin hat 3 oder 4 Karten",
-    ),
-    (
-        "rules",
-        "{option}: a gin hand starts with the upcard (gin_first_upcard or upcard)",
-        "„{option}“ ({option_raw}): ein Gin-Spiel beginnt mit der offenen Karte "
-        "(gin_first_upcard oder upcard)",
-    ),
-    (
-        "rules",
-        "{option}: a gin hand ends at the wall (wall_draw)",
-        "„{option}“ ({option_raw}): ein Gin-Spiel endet an der Mauer (wall_draw)",
-    ),
-    (
-        "rules",
-        "{option}: gin knocks by knock_card (knock_threshold keeps 10)",
-        "„{option}“ ({option_raw}): in Gin gilt knock_card als Klopfgrenze (knock_threshold bleibt 10)",
-    ),
-    (
-        "rules",
-        "{option}: big gin (all eleven cards melded) is not supported: OpenSpiel has none",
-        "„{option}“ ({option_raw}): großes Gin (alle elf Karten in Figuren) wird nicht gespielt: "
-        "OpenSpiel kennt es nicht",
-    ),
-    (
-        "rules",
-        "{option}: no stock is left to draw above a wall of {count}",
-        "„{option}“ ({option_raw}): über einer Mauer von {count} Karten bleibt kein Stoß zum Ziehen",
     ),
 )
 """The engine's error messages, English template and German text, by rule id."""
