@@ -93,11 +93,12 @@ def test_command_without_the_cli_extra_names_the_extra() -> None:
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        (["play", "--rules", "gin", "--players", "3"], "error: gin is played by 2 players, not 3"),
+        (["play", "--rules", "gin", "--players", "3"], "error: Gin Rummy is played by 2 players, not 3"),
         (["play", "--rules", "gin", "--players", "3", "--lang", "de"],
          "error: Gin-Rommé (Gin Rummy) spielen 2 Personen, nicht 3"),
-        (["play", "--players", "9"], "error: german is played by 2 to 6 players, not 9"),
+        (["play", "--players", "9"], "error: German Rummy (Rommé) is played by 2 to 6 players, not 9"),
         (["play", "--players", "9", "--lang", "de"], "error: Rommé spielen 2 bis 6 Personen, nicht 9"),
+        # The arena is a tool for bot authors: the engine's own text.
         (["arena", "--rules", "gin", "--bots", "greedy,random,greedy", "-n", "2", "-q"],
          "error: gin is played by 2 players, not 3"),
     ],

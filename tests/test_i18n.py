@@ -7,10 +7,12 @@ catalogue cannot fall behind the engine unnoticed; arranged situations check rep
 from __future__ import annotations
 
 import ast
+import dataclasses
 import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Final
 
 import pytest
 
@@ -31,7 +33,7 @@ from rummykit.i18n import (
     rule_name,
 )
 from rummykit.i18n.catalogue import ERRORS, FRAGMENTS
-from rummykit.i18n.localize import skeleton
+from rummykit.i18n.localize import people_english, skeleton
 from rummykit.testing import arrange_deck
 
 SRC = Path(rk.__file__).parent
@@ -242,8 +244,13 @@ def test_opening_below_the_minimum() -> None:
     assert localize_error(exc, "de") == (
         f"Auslegen mit 9 Punkten reicht nicht: Der Mindestwert ist {GERMAN.opening_min_points}"
     )
-    assert localize_error(exc, "en") == str(exc)
+    # English for people: the minimum in words, not by the option's id (which the engine's text keeps).
+    assert str(exc) == f"cannot open with 9 points: opening_min_points is {GERMAN.opening_min_points}"
+    assert localize_error(exc, "en") == (
+        f"cannot open with 9 points: an opening needs at least {GERMAN.opening_min_points}"
+    )
     exc = _refusal(rnd, "layoff 5D on 1")
+    assert localize_error(exc, "en") == "layoff 5♦ on 1: only a player who has opened may lay off"
     assert localize_error(exc, "de") == "Karo-5 an Figur 1 anlegen: Anlegen darf nur, wer schon ausgelegt hat"
     exc = _refusal(rnd, "open 2H 3H 4C")
     assert localize_error(exc, "de") == (
@@ -274,7 +281,7 @@ def test_knock_messages_name_the_players() -> None:
     exc2 = rk_errors.KnockError(msg, "knock_extra_turn")
     assert (
         localize_error(exc2, "en", ["Anna", "Ben"])
-        == "knock 5H: Ben has already knocked; now you only draw and discard"
+        == "knock 5♥: Ben has already knocked; now you only draw and discard"
     )
     assert localize_error(exc2, "de", ["Anna", "Ben"]) == (
         "klopfen und Herz-5 abwerfen: Ben hat schon geklopft; jetzt wird nur noch gezogen und abgeworfen"
@@ -490,6 +497,34 @@ def test_random_refusals_all_have_german_entries(preset: str) -> None:
         assert not english_words(localize_error(exc, "de")), localize_error(exc, "de")
     assert not missing, "\n".join(sorted(set(missing)))
     assert len(seen) >= 6
+
+
+OPTION_IDS: Final = frozenset(f.name for f in dataclasses.fields(rk.Rules))
+CARD_CODE: Final = re.compile(r"\b(?:10|[2-9TJQKA])[CDHS]\b")
+
+
+@pytest.mark.parametrize("preset", ["german", "german_dskv", "viennese", "scala40", "romme_ohne_auslegen"])
+def test_random_refusals_read_in_english_without_ids_or_card_codes(preset: str) -> None:
+    """What an English player reads names no option by its id and shows cards by their symbols (the
+    engine's own text, for programs, keeps both)."""
+    technical = 0
+    for exc in _errors_of_random_play(preset, games=3, seed=7):
+        text = localize_error(exc, "en", ["A", "B", "C"])
+        ids = OPTION_IDS & set(re.findall(r"[a-z]+(?:_[a-z]+)+", text))
+        assert not ids, text
+        assert not CARD_CODE.search(text), text
+        technical += bool(OPTION_IDS & set(re.findall(r"[a-z]+(?:_[a-z]+)+", str(exc))))
+    assert technical, "no refusal of random play named an option: the check above proved nothing"
+
+
+def test_every_play_time_entry_reads_in_english_without_option_ids() -> None:
+    """Every catalogue entry a move can raise (all but the rules refusals) names options in words for
+    an English player."""
+    for rule, en, _de in ERRORS:
+        if rule == "rules":
+            continue
+        people = people_english(en)
+        assert not OPTION_IDS & set(re.findall(r"[a-z]+(?:_[a-z]+)+", people)), (en, people)
 
 
 # Moves ------------------------------------------------------------------------------------------

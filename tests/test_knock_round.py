@@ -233,3 +233,15 @@ def test_knock_game_turn_order_and_phase_errors() -> None:
     rnd.apply("take")
     rejected(rnd, "discard KS", IllegalActionError, "may_discard_taken_discard")
     assert "discard KS" not in offered(rnd)
+
+
+@pytest.mark.parametrize("rules", [VIENNESE, ROA], ids=["viennese", "romme_ohne_auslegen"])
+def test_a_bare_knock_asks_for_the_card_it_discards(rules: Rules) -> None:
+    """Gin knocks first and discards later; here the knock is the discard, so a knock without a card
+    is refused by saying so (not by "discard, knock or call rummy", which reads as if knocking were fine)."""
+    rnd = Round.new(rules, players=2, seed=5)
+    while rnd.view(rnd.to_move).phase is not Phase.DISCARD:
+        rnd.apply("draw")
+    with pytest.raises(WrongTurnError, match=r"^knock: a knock discards a card: name it \('knock CARD'\)$"):
+        rnd.apply("knock")
+    assert rnd.view(rnd.to_move).phase is Phase.DISCARD  # nothing was lost

@@ -60,7 +60,7 @@ def test_full_round_with_help_illegal_move_and_hint(data_dir: Path) -> None:
     assert "> ✗ not a move: not a card: 'ZZ' (cards: QS, 10H, JK; or a position)\n" in out
     assert "> hint: draw  (6♣ fits nothing in your hand)" in out
     # Discarding before drawing is refused with the broken rule; the game goes on.
-    assert "> ✗ illegal: " in out
+    assert "> ✗ not allowed: discard 3♣: first draw from the stock or take the discard" in out
     assert "You draw from the stock" in out and "You discard" in out
     assert "Bot 2 draws from the stock" in out or "Bot 2 takes" in out
     # The round reaches its score table and the match its winner.
@@ -549,7 +549,7 @@ def test_a_person_in_the_buyback_window_is_told_why_there_is_no_offer() -> None:
     players = [Player("You")] + [Player(f"Bot {i}", make_bot("random"), "random") for i in (2, 3)]
     session = PlaySession(m, players, Console(file=StringIO()), lambda prompt: "")
     assert session.no_offer_notes() == [
-        "No buy-back offer: You already bought back once, as often as buyback_limit allows"
+        "No buy-back offer: You already bought back once, as often as the rules allow"
     ]
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Final
 
 from rummykit import scoring, solver
-from rummykit.actions import Action, CallRummy, Discard, Draw, Knock, TakeDiscard
+from rummykit.actions import Action, CallRummy, Discard, Draw, Knock, KnockDeclare, TakeDiscard
 from rummykit.cards import NUM_CODES, Card, Hand
 from rummykit.errors import CardNotInHandError, DiscardError, DrawError, KnockError, WrongTurnError
 from rummykit.events import Showdown
@@ -72,6 +72,11 @@ class KnockFamily:
             return self._plan_knock(rnd, action)
         if isinstance(action, CallRummy):
             return self._plan_rummy(rnd, action)
+        if isinstance(action, KnockDeclare):
+            # Gin's bare "knock" (its discard comes later); here the knock is the discard.
+            raise WrongTurnError(
+                f"{action}: a knock discards a card: name it ('knock CARD')", "not_in_this_game"
+            )
         raise WrongTurnError(
             f"{action}: in {rnd.rules.name} cards stay in hand; discard, knock or call rummy",
             "not_in_this_game",

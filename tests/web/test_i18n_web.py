@@ -8,6 +8,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from rummykit.i18n import LABEL_KEYS
+from rummykit.i18n.cards import glyphs
 
 
 def my_turn(state: dict[str, Any]) -> bool:
@@ -30,7 +31,10 @@ def test_engine_errors_come_in_both_languages(client: TestClient, web: Any) -> N
         ws.send_json({"type": "act", "action": f"discard {card}", "version": state["version"]})
         error = ws.receive_json()
         assert error["code"] == "illegal" and error["rule"] == "draw_first"
-        assert error["texts"]["en"] == error["message"]
+        # The message is the engine's text (for programs); the texts are for people: cards by symbol.
+        assert error["message"] == f"discard {card}: first draw from the stock or take the discard"
+        people = f"discard {glyphs(card)}: first draw from the stock or take the discard"
+        assert error["texts"]["en"] == people
         assert error["texts"]["de"].endswith(": Zuerst vom Stoß ziehen oder die Ablage aufnehmen")
         assert "abwerfen" in error["texts"]["de"]
         ws.send_json({"type": "act", "action": "discard ZZ", "version": state["version"]})
@@ -71,7 +75,10 @@ def test_a_bad_rule_change_in_the_lobby_is_explained_in_german(client: TestClien
     )
     assert response.status_code == 400
     body = response.json()
-    assert body["texts"]["en"] == body["detail"]
+    assert body["detail"] == "opening_min_points must be an integer, not 'abc'"
+    assert body["texts"]["en"] == (
+        "“opening minimum (points)” (opening_min_points) must be an integer, not 'abc'"
+    )
     assert "Mindestwert beim Auslegen" in body["texts"]["de"] and "'abc'" in body["texts"]["de"]
 
 
@@ -84,7 +91,8 @@ def test_meld_composer_errors_in_both_languages(client: TestClient, web: Any) ->
         while answer["type"] != "evaluation":
             answer = ws.receive_json()
         (entry,) = answer["melds"]
-        assert entry["legal"] is False and entry["error_texts"]["en"] == entry["error"]
+        assert entry["legal"] is False and entry["error"].startswith("5H 6C 9D: ")
+        assert entry["error_texts"]["en"] == glyphs(entry["error"])
         assert entry["error_texts"]["de"].startswith("5♥ 6♣ 9♦: ")
 
 

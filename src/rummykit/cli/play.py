@@ -79,7 +79,7 @@ from rummykit.cli.parsing import legal_moves_lines, parse_input, short_error, sh
 from rummykit.cli.paths import games_dir
 from rummykit.cli.prompts import STOP_REASONS_DE, is_quit, rules_notice, turn_prompt
 from rummykit.cli.saves import HUMAN, SavedGame, latest_unfinished, load_saved, save_meta, write_save
-from rummykit.errors import IllegalActionError, NotationError, RummyError, name_seats
+from rummykit.errors import IllegalActionError, NotationError, RummyError
 from rummykit.explain.language import Lang
 from rummykit.i18n import describe_action, lang_from_env, localize_error, normalize_lang, rule_name
 from rummykit.i18n.localize import localize_reason
@@ -478,12 +478,10 @@ class PlaySession:
         try:
             self.apply(seat, action)
         except IllegalActionError as exc:
-            if self.lang == "de":
-                name = rule_name(exc.rule, "de")
-                rule = f" [{name}]" if name else ""
-                return Text(f"✗ nicht erlaubt: {localize_error(exc, 'de', self.names)}{rule}", style="red")
-            rule = "" if exc.rule in str(exc) else f" [{exc.rule}]"
-            return Text(f"✗ illegal: {name_seats(str(exc), self.names)}{rule}", style="red")
+            name = rule_name(exc.rule, self.lang)
+            rule = f" [{name}]" if name else ""
+            text = localize_error(exc, self.lang, self.names)
+            return Text(self.t("✗ not allowed: ", "✗ nicht erlaubt: ") + text + rule, style="red")
         except RummyError as exc:
             return Text(self.t("✗ not a move: ", "✗ kein Zug: ") + short_error(exc, self.lang), style="red")
         if m.is_over:

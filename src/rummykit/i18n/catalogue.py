@@ -152,6 +152,11 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "{action}: in {game} cards stay in hand; discard, knock or call rummy",
         "{action}: In {game} bleiben die Karten auf der Hand; abwerfen, klopfen oder Rummy rufen",
     ),
+    (
+        "not_in_this_game",
+        "{action}: a knock discards a card: name it ('knock CARD')",
+        "{action}: Beim Klopfen wirfst du eine Karte ab: nenne sie („knock KARTE“)",
+    ),
     ("hand_over", "{action}: the hand is over", "{action}: Das Spiel ist vorbei"),
     ("nothing_to_undo", "undo: no action to take back", "Es gibt keinen Zug zum Zurücknehmen"),
     (
@@ -891,3 +896,109 @@ RULE_NAMES: Final[dict[str, tuple[str, str]]] = {
     "wall_draw": ("the wall", "die Mauer"),
 }
 """Names of the rule ids for people, (English, German), where the id is not an option name."""
+
+OPTION_EN: Final = "“{option}” ({option_raw})"
+"""How English names the option a rules refusal is about: its label, then its own name (the one a
+person typed)."""
+
+PEOPLE_EN: Final[dict[str, str]] = {
+    # The turn and the discard pile.
+    "{action}: you must keep a card to discard (going_out_requires_discard)": (
+        "{action}: you must keep a card to discard"
+    ),
+    "take: only a player who has opened may take the discard {card} "
+    "(discard_pickup_requires_opened is opened_before)": (
+        "only a player who has opened may take {card} from the discard pile"
+    ),
+    "{action}: afterwards the taken discard {card} could no longer be laid this turn "
+    "(discard_pickup_requires_meld)": (
+        "{action}: then the taken discard {card} could no longer be laid this turn"
+    ),
+    "{action}: first lay the taken discard {card} (discard_pickup_requires_meld)": (
+        "{action}: first lay the taken discard {card}"
+    ),
+    # Opening and laying off.
+    "cannot open with {value} points{scope}: opening_min_points is {minimum}": (
+        "cannot open with {value} points{scope}: an opening needs at least {minimum}"
+    ),
+    "{action}: you opened this turn, so lay-offs wait for your next turn (layoff_on_opening_turn is off)": (
+        "{action}: you opened this turn, so lay-offs wait for your next turn"
+    ),
+    # Joker exchange.
+    "{action}: a joker may leave a set only when the set becomes four natural cards "
+    "(set_joker_exchange is complete_four_only)": (
+        "{action}: a joker may leave a set only when the set becomes four natural cards"
+    ),
+    "{action}: the freed joker goes to your hand (exchanged_joker_destination is hand); "
+    "lay it with a separate action": (
+        "{action}: the freed joker goes to your hand; lay it with a move of its own"
+    ),
+    "{action}: the freed joker must go into a new meld (exchanged_joker_destination)": (
+        "{action}: the freed joker must go into a new meld"
+    ),
+    "{action}: the freed joker must be laid at once (exchanged_joker_destination is {value}); "
+    "add 'then meld … JK'": "{action}: the freed joker must be laid at once; add 'then meld … JK'",
+    "jokers cannot be exchanged in this game (joker_exchange is off)": (
+        "jokers cannot be exchanged in this game"
+    ),
+    "no joker exchange in the turn of the opening (joker_exchange_on_opening_turn is off)": (
+        "no joker exchange in the turn of the opening"
+    ),
+    # Discarding and knocking.
+    "{action}: you may not discard the card you took from the "
+    "discard pile (may_discard_taken_discard is off)": (
+        "{action}: you may not discard the card you took from the discard pile"
+    ),
+    "{action}: a joker may be discarded only as the closing card "
+    "(joker_discard_allowed is only_when_closing)": (
+        "{action}: a joker may be discarded only as the closing card"
+    ),
+    "{action}: {card} could be laid off on the table, so it may not be discarded "
+    "(discard_playable_card_allowed is off)": (
+        "{action}: {card} could be laid off on the table, so it may not be discarded"
+    ),
+    "cannot knock with {deadwood} deadwood: knock_threshold needs deadwood {sign} {threshold}": (
+        "cannot knock with {deadwood} points of deadwood: the deadwood must be {sign} {threshold}"
+    ),
+    # Melds.
+    "another joker would break joker_limit in {meld}": "another joker would be one too many in {meld}",
+    "{text}: a run may not hold the ace at both ends (allow_ace_both_ends is off)": (
+        "{text}: a run may not hold the ace at both ends"
+    ),
+    "{text}: an ace may not be high in a run (ace_high_in_runs is off)": (
+        "{text}: an ace may not be high in a run"
+    ),
+    "{card} cannot be high in a run (ace_high_in_runs is off)": "{card} cannot be high in a run",
+    "{text}: an ace may not be low in a run (ace_low_in_runs is off)": (
+        "{text}: an ace may not be low in a run"
+    ),
+    "{card} cannot be low in a run (ace_low_in_runs is off)": "{card} cannot be low in a run",
+    "{text}: {count} jokers side by side; max_adjacent_jokers is {limit}": (
+        "{text}: {count} jokers side by side; at most {limit} are allowed"
+    ),
+    "a joker laid off on {meld} goes to the top end, where it fits "
+    "(joker_end_assignment is upward_default: no declaring the low end)": (
+        "a joker laid off on {meld} goes to the top end, where it fits (the low end cannot be chosen)"
+    ),
+    "{meld}: these rules play without jokers (jokers_total = 0)": "{meld}: these rules play without jokers",
+    "{count} jokers with only {count2} natural cards (jokers_le_naturals)": (
+        "{count} jokers with only {count2} natural cards (no more jokers than natural cards)"
+    ),
+    "a meld needs at least two natural cards (min_two_naturals)": "a meld needs at least two natural cards",
+    "at most one joker per meld (max_one_joker_per_meld)": "at most one joker per meld",
+    "a meld needs at least two natural cards (max_one_joker_per_meld)": (
+        "a meld needs at least two natural cards"
+    ),
+    # Notation examples read as the table shows cards.
+    "{text}: the cards of a run must follow each other, written low to high (like 5H 6H 7H)": (
+        "{text}: the cards of a run must follow each other, written low to high (like 5♥ 6♥ 7♥)"
+    ),
+    # A knock game's rubber.
+    "seat {seat} already bought back {times}, as often as buyback_limit allows": (
+        "seat {seat} already bought back {times}, as often as the rules allow"
+    ),
+}
+"""English for people, where the engine's English names an option or value by its id (or writes an
+example in card notation): the engine's template → the sentence a player reads (the web page and the
+terminal). The engine's own text stays what programs see (an error's ``str``, the API's ``detail``);
+a rules refusal that starts with the option (``{option}: …``) names it as :data:`OPTION_EN` does."""

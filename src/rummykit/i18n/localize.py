@@ -27,7 +27,7 @@ from rummykit.errors import (
 from rummykit.explain import preset_line
 from rummykit.explain.terms import OPTION_LABELS
 from rummykit.i18n.cards import RANK_NAMES, card_name, glyphs
-from rummykit.i18n.catalogue import ERRORS, FRAGMENTS, RULE_NAMES
+from rummykit.i18n.catalogue import ERRORS, FRAGMENTS, OPTION_EN, PEOPLE_EN, RULE_NAMES
 from rummykit.i18n.moves import describe_action
 from rummykit.melds import meld_text_cards
 
@@ -36,6 +36,7 @@ _ANY_FIELD: Final = re.compile(r"\{[^{}]*\}")
 NESTED: Final = frozenset({"reason", "problem", "why", "scope", "where", "who", "first", "how", "times"})
 """Placeholder names whose piece has its own catalogue entry."""
 MAX_DEPTH: Final = 3
+_OPTION: Final = "{option}"
 
 
 class _NoFit(Exception):
@@ -78,80 +79,93 @@ def _kind(name: str) -> str:
     return name.rstrip("0123456789")
 
 
-def _cards(piece: str) -> str:
+def _notation(piece: str) -> tuple[int, ...]:
     try:
-        cards = meld_text_cards(piece)
+        return meld_text_cards(piece)
     except RummyError:
         raise _NoFit(piece) from None
-    return card_name(cards[0], "de") if len(cards) == 1 else glyphs(piece)
 
 
-def _meld(piece: str) -> str:
-    try:
-        meld_text_cards(piece)
-    except RummyError:
-        raise _NoFit(piece) from None
+def _cards(piece: str, lang: str) -> str:
+    cards = _notation(piece)
+    return card_name(cards[0], "de") if lang == "de" and len(cards) == 1 else glyphs(piece)
+
+
+def _meld(piece: str, lang: str) -> str:
+    _notation(piece)
     return glyphs(piece)
 
 
-def _action(piece: str) -> str:
+def _action(piece: str, lang: str) -> str:
     try:
-        return describe_action(Action.parse(piece), "de", form="verb")
+        action = Action.parse(piece)
     except RummyError:
         raise _NoFit(piece) from None
+    return describe_action(action, "de", form="verb") if lang == "de" else glyphs(piece)
 
 
-def _seat(piece: str, names: Sequence[str]) -> str:
+def _seat(piece: str, names: Sequence[str], lang: str) -> str:
     if not piece.isdigit():
         raise _NoFit(piece)
+    if lang != "de":
+        return piece  # the template says "seat {seat}": name_seats names the whole sentence's seats
     seat = int(piece)
     return names[seat] if seat < len(names) else f"Platz {seat}"
 
 
-def _option(piece: str) -> str:
+def _option(piece: str, lang: str) -> str:
     """An option by its label, as the lobby and the rules pages name it (before a rule's short name)."""
     names = OPTION_LABELS.get(piece) or RULE_NAMES.get(piece)
     if names is None:
         raise _NoFit(piece)
-    return names[1]
+    return names[1] if lang == "de" else names[0]
 
 
-def _game(piece: str) -> str:
+def _game(piece: str, lang: str) -> str:
     try:
-        return preset_line(piece, "de")[0]
+        return preset_line(piece, lang)[0]
     except RummyError:
         return piece
 
 
-def _rank(piece: str) -> str:
+def _rank(piece: str, lang: str) -> str:
     if piece not in RANKS:
         raise _NoFit(piece)
+    if lang != "de":
+        return piece
     rank = RANKS.index(piece) + 1
     return RANK_NAMES["de"].get(rank, str(rank))
 
 
-def _piece(name: str, piece: str, rule: str, names: Sequence[str], depth: int) -> str:
+def _alts(piece: str, lang: str) -> str:
+    return (" oder " if lang == "de" else " or ").join(_cards(c, lang) for c in piece.split(" or "))
+
+
+_PIECES: Final[dict[str, Callable[[str, str], str]]] = {
+    "action": _action,
+    "card": _cards,
+    "cards": _cards,
+    "pending": _cards,
+    "text": _meld,
+    "meld": _meld,
+    "shape": lambda piece, lang: glyphs(piece),
+    "option": _option,
+    "game": _game,
+    "rank": _rank,
+    "alts": _alts,
+    "sign": lambda piece, lang: {"<=": "≤", "<": "<"}.get(piece, piece),
+}
+"""How each kind of piece reads for people, by the piece's name (see :mod:`rummykit.i18n.catalogue`)."""
+
+
+def _piece(name: str, piece: str, rule: str, names: Sequence[str], lang: str, depth: int) -> str:
     kind = _kind(name)
-    simple: dict[str, Callable[[str], str]] = {
-        "action": _action,
-        "card": _cards,
-        "cards": _cards,
-        "pending": _cards,
-        "text": _meld,
-        "meld": _meld,
-        "shape": glyphs,
-        "option": _option,
-        "game": _game,
-        "rank": _rank,
-        "alts": lambda p: " oder ".join(_cards(c) for c in p.split(" or ")),
-        "sign": lambda p: {"<=": "≤", "<": "<"}.get(p, p),
-    }
-    if kind in simple:
-        return simple[kind](piece)
+    if kind in _PIECES:
+        return _PIECES[kind](piece, lang)
     if kind == "seat":
-        return _seat(piece, names)
+        return _seat(piece, names, lang)
     if kind in NESTED:
-        text = _german(piece, rule, names, depth + 1, fragments=True)
+        text = _people(piece, rule, names, lang, depth + 1, fragments=True)
         if text is None:
             raise _NoFit(piece)
         return text
@@ -166,20 +180,33 @@ _DU: Final = (
 """A front end may call the person at the keyboard "Du": the verb then takes the second person."""
 
 
-def _fill(template: str, match: re.Match[str], rule: str, names: Sequence[str], depth: int) -> str:
+def _fill(template: str, match: re.Match[str], rule: str, names: Sequence[str], lang: str, depth: int) -> str:
     pieces = match.groupdict()
-    values = {k: _piece(k, v, rule, names, depth) for k, v in pieces.items()}
+    values = {k: _piece(k, v, rule, names, lang, depth) for k, v in pieces.items()}
     values.update({f"{k}_raw": v for k, v in pieces.items()})
     text = template.format(**values)
+    if lang != "de":
+        return name_seats(text, names)
     for pattern, second_person in _DU:
         text = pattern.sub(second_person, text)
     return text
 
 
-def _german(
-    message: str, rule: str, names: Sequence[str], depth: int = 0, *, fragments: bool = False
+def people_english(template: str) -> str:
+    """The English a player reads for the engine's English ``template``: :data:`PEOPLE_EN`'s sentence
+    where the engine names an option or value by its id, a rules refusal's option by its label and
+    its id (:data:`OPTION_EN`), else the template itself."""
+    if template in PEOPLE_EN:
+        return PEOPLE_EN[template]
+    if template.startswith(_OPTION):
+        return OPTION_EN + template[len(_OPTION) :]
+    return template
+
+
+def _people(
+    message: str, rule: str, names: Sequence[str], lang: str, depth: int = 0, *, fragments: bool = False
 ) -> str | None:
-    """The German text of ``message`` (raised with ``rule``) from the catalogue, or ``None``."""
+    """``message`` (raised with ``rule``) for people in ``lang`` from the catalogue, or ``None``."""
     if depth > MAX_DEPTH:
         return None
     if fragments:
@@ -187,7 +214,7 @@ def _german(
             m = template_regex(en).fullmatch(message)
             if m is not None:
                 try:
-                    return _fill(de, m, rule, names, depth)
+                    return _fill(de if lang == "de" else people_english(en), m, rule, names, lang, depth)
                 except _NoFit:
                     continue
     for entry_rule, en, de in ERRORS:
@@ -197,7 +224,7 @@ def _german(
         if m is None:
             continue
         try:
-            return _fill(de, m, rule, names, depth)
+            return _fill(de if lang == "de" else people_english(en), m, rule, names, lang, depth)
         except _NoFit:
             continue
     return None
@@ -235,36 +262,40 @@ def _fallback(message: str, rule: str, exc: BaseException) -> str:
 
 
 def localize_message(message: str, rule: str, lang: str, names: Sequence[str] = ()) -> str | None:
-    """``message`` (an engine error text raised with ``rule``) in ``lang``; ``None`` when the
-    catalogue has no entry for it in German. English is the message itself, seats named."""
-    if lang != "de":
-        return name_seats(message, names)
-    return _german(message, rule, names)
+    """``message`` (an engine error text raised with ``rule``) for people in ``lang``; ``None`` when
+    the catalogue has no entry for it. The engine's English (seats named) is what English falls back
+    to (:func:`localize_error`)."""
+    return _people(message, rule, names, lang)
 
 
 def localize_reason(reason: str, lang: str, names: Sequence[str] = ()) -> str:
     """A reason the engine gives as text, not as an error (``Match.no_buyback_offer``), in ``lang``."""
-    if lang != "de":
-        return name_seats(reason, names)
-    text = _german(reason, "", names, fragments=True)
-    return text if text is not None else "nicht möglich"
+    text = _people(reason, "", names, lang, fragments=True)
+    if text is not None:
+        return text
+    return "nicht möglich" if lang == "de" else name_seats(reason, names)
 
 
 def localize_error(exc: BaseException, lang: str, names: Sequence[str] = ()) -> str:
     """The message of ``exc`` for people, in ``lang`` (``en`` or ``de``); ``names`` are the players'
-    names by seat, put in place of "seat N".
+    names by seat, put in place of "seat N". Cards read with suit symbols and options by their
+    labels; the engine's own text (``str(exc)``) is what programs see.
 
-    >>> from rummykit.errors import LayOffError
+    >>> from rummykit.errors import LayOffError, DiscardError
     >>> localize_error(LayOffError("layoff QH on 3: only a player who has opened may lay off",
     ...                            "layoff_requires_opened"), "de")
     'Herz-Dame an Figur 3 anlegen: Anlegen darf nur, wer schon ausgelegt hat'
+    >>> localize_error(DiscardError("discard JK: a joker may be discarded only as the closing card "
+    ...                             "(joker_discard_allowed is only_when_closing)",
+    ...                             "joker_discard_allowed"), "en")
+    'discard JK: a joker may be discarded only as the closing card'
     """
     message = str(exc)
-    if lang != "de":
-        return name_seats(message, names)
     rule = error_rule(exc)
-    text = _german(message, rule, names)
-    return text if text is not None else _fallback(message, rule, exc)
+    text = _people(message, rule, names, lang)
+    if text is not None:
+        return text
+    return _fallback(message, rule, exc) if lang == "de" else name_seats(message, names)
 
 
 def error_texts(exc: BaseException, names: Sequence[str] = ()) -> dict[str, str]:
