@@ -165,7 +165,7 @@ def test_illegal_meld_exits_1_with_rule() -> None:
 
 
 def test_meld_exchange_note_when_exchange_is_off() -> None:
-    code, out, _ = run("meld", "-r", "viennese", "6S 6H JK")
+    code, out, _ = run("meld", "-r", "german(joker_exchange=false)", "6S 6H JK")
     assert code == 0 and "joker_exchange is off" in out
 
 
@@ -240,5 +240,20 @@ def test_a_meld_under_gin_has_no_joker_and_counts_off_the_deadwood() -> None:
     assert code == 0 and "18 (deadwood it takes away)" in out
     lay_off = next(line for line in out.splitlines() if line.startswith("lay off"))
     assert lay_off.split()[2:] == ["4H", "8H"]
+    assert "exchange" not in out  # gin has no jokers to exchange
     code, out, _ = run("meld", "5H 6H 7H")
     assert "18 (opening value)" in out and "JK" in out  # German Rummy: a joker may be laid off
+
+
+@pytest.mark.parametrize(("preset", "takes"), [("romme_ohne_auslegen", 41), ("viennese", 5 + 6 + 20)])
+def test_a_meld_without_table_melds_counts_its_cards_off_the_deadwood(preset: str, takes: int) -> None:
+    """Rommé ohne Auslegen and Viennese keep every card in hand: a meld takes its cards' deadwood values
+    away (the joker at its own value, 30 in Rommé ohne Auslegen), and there is nothing to lay off on
+    or to exchange."""
+    rules = rk.Rules.preset(preset)
+    assert takes == 5 + 6 + rules.deadwood_joker
+    code, out, _ = run("meld", "-r", preset, "5H 6H JK")
+    assert code == 0 and f"{takes} (deadwood it takes away)" in out
+    assert "lay off" not in out and "exchange" not in out
+    data = json.loads(run("meld", "-r", preset, "5H 6H JK", "--json")[1])
+    assert data["value"] == takes and not data["layoffs_played"] and not data["exchanges_played"]

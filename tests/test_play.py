@@ -580,6 +580,63 @@ def test_help_lists_the_short_forms_of_the_game_at_the_table() -> None:
     gin = short_help("de", rk.Rules.preset("gin"))
     assert "k klopfen, k 5 klopfen und Karte 5 abwerfen" in gin and "l 4 Karte 4 anlegen" in gin
     assert "Rummy" not in gin and gin.endswith("regeln (rules en: Englisch) · ende")
+    # Where jokers are exchanged the short forms show how.
+    assert "swap 4 on 2 swap card 4 for meld 2's joker" in german
+    assert "swap" not in short_help("en", rk.Rules.preset("german").replace(joker_exchange=False))
+
+
+def test_the_move_list_says_other_openings_count_too() -> None:
+    """The engine lists the best opening and the single melds that open alone; the help says that any
+    other opening reaching the minimum is accepted as well (none is mentioned where nothing is needed)."""
+    from rummykit.cli.parsing import legal_moves_lines
+
+    rules = rk.Rules.preset("scala40")
+    legal = [rk.Action.parse("open AC AH JK | 8C 8H 8S"), rk.Action.parse("discard 3C")]
+    assert legal_moves_lines(legal, rules, "en") == [
+        "  open AC AH JK | 8C 8H 8S",
+        "  (and any other opening worth at least 40 points)",
+        "  discard 3C",
+    ]
+    assert legal_moves_lines(legal, rules, "de")[1] == "  (und jedes andere Auslegen ab 40 Punkten)"
+    basic = rk.Rules.preset("basic")
+    assert len(legal_moves_lines(legal, basic, "en")) == 2
+
+
+@pytest.mark.parametrize(
+    ("preset", "en", "de"),
+    [
+        ("german", "open (m …, at least 40 points) or discard (x N)",
+         "auslegen (m …, ab 40 Punkten), abwerfen (x N)"),
+        # Basic Rummy: nothing to reach, and lay-offs need no opening.
+        ("basic", "meld (m …), lay off (l …), then discard (x N)",
+         "auslegen (m …), anlegen (l …), abwerfen (x N)"),
+    ],
+)  # fmt: skip
+def test_the_prompt_names_an_opening_minimum_only_where_there_is_one(preset: str, en: str, de: str) -> None:
+    from rummykit.cli.prompts import turn_prompt
+
+    m = rk.Match.new(rk.Rules.preset(preset), 3, seed=2)
+    m.apply("draw")
+    assert turn_prompt(m, m.to_move, None, "en").plain == f"Your turn: {en}   help · hint · quit"
+    assert turn_prompt(m, m.to_move, None, "de").plain == f"Dein Zug: {de}   hilfe · tipp · ende"
+    # A long name would wrap the line on 80 columns: the reminder of the commands goes.
+    assert turn_prompt(m, m.to_move, "Bernadette-Sophie", "de").plain == f"Bernadette-Sophie ist dran: {de}"
+
+
+def test_the_prompt_offers_no_lay_off_in_the_turn_of_the_opening() -> None:
+    """German Rummy: lay-offs wait for the turn after the opening (layoff_on_opening_turn = false)."""
+    from rummykit.cli.prompts import turn_prompt
+    from rummykit.testing import arrange_deck
+
+    rules = rk.Rules.preset("german")
+    hand = "10H JH QH KH AS AD AC 2C 5D 7S 9C 4H 6S"
+    deck = arrange_deck(rules, 2, [hand, "2D 3D 4D 5C 6C 7C 8S 9S 10S JD QD KD 3S"], stock="8H", dealer=1)
+    m = rk.Match.new(rules, 2, deck=deck, dealer=1)
+    m.apply("draw")
+    assert "open (m …, at least 40 points)" in turn_prompt(m, 0, None, "en").plain
+    m.apply("open 10H JH QH KH | AS AD AC")
+    prompt = turn_prompt(m, 0, None, "en").plain
+    assert prompt == "Your turn: meld (m …), then discard (x N)   help · hint · quit"
 
 
 def test_gin_plays_heads_up_without_players_given(data_dir: Path) -> None:
@@ -662,3 +719,21 @@ def test_a_gin_hands_result_table_shows_the_laid_melds_and_the_deadwood() -> Non
         laid = [tm for tm in view.melds if tm.owner == seat]
         assert line.count("[") == len(laid), line
         assert f"= {view.result.hand_values[seat]}" in line
+
+
+def test_the_hint_speaks_of_no_opening_where_nothing_is_needed() -> None:
+    """Basic Rummy has no opening minimum: a hand without a meld is told so, not "worth 0 of 0"."""
+    from rummykit.cli.hints import play_hint
+
+    rules = rk.Rules.preset("basic")
+    for seed in range(50):
+        rnd = rk.Round.new(rules, 3, seed=seed)
+        rnd.apply("draw")
+        view = rnd.view(rnd.to_move)
+        if rk.solver.best_opening(list(view.hand), rules) is None:
+            break
+    else:
+        pytest.fail("no hand without a meld in 50 deals")
+    hint = play_hint(view, rnd, "en")
+    assert "no meld in your hand yet" in hint.reason and "0 of 0" not in hint.reason
+    assert "noch keine Figur auf der Hand" in play_hint(view, rnd, "de").reason

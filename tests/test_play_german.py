@@ -53,7 +53,8 @@ def test_a_whole_german_hand_at_80_by_24(data_dir: Path) -> None:
     assert "2 Bots: greedy · seed 3" in out
     assert "Deine Hand (13 Karten, nach Farbe)" in out
     assert "Dein Zug: ziehen (d) oder die Ablage nehmen (t)   hilfe · tipp · ende" in out
-    assert "> Erlaubte Züge:\n  draw  ·  take\nKurzformen: d ziehen" in out
+    # The moves in notation, which is what a player types, also in German.
+    assert "> Erlaubte Züge (so eintippen, wie sie hier stehen):\n  draw  ·  take\nKurzformen: d" in out
     assert "> ✗ kein Zug: Keine Karte: 'ZZ' (Karten: QS, 10H, JK; oder eine Stelle)" in out
     assert "> Tipp: vom Stoß ziehen  (6♣ passt zu nichts auf deiner Hand)" in out
     flat = " ".join(out.split())
@@ -64,7 +65,9 @@ def test_a_whole_german_hand_at_80_by_24(data_dir: Path) -> None:
     # Item 9: a 5,000-character line is refused without being echoed back.
     assert "✗ kein Zug: Diese Zeile ist 5000 Zeichen lang; ein Zug hat höchstens 200" in out
     assert "Z" * 20 not in out and "Q" * 60 not in out.replace("\n", "")
-    assert "Du: zieht vom Stoß" in out and re.search(r"Du: wirft \w+-\w+ ab", out)
+    # The person at the keyboard is spoken to; the bots are named.
+    assert "Du ziehst vom Stoß" in out and re.search(r"Du wirfst \w+-\w+ ab", out)
+    assert "Du: " not in out and re.search(r"Bot \d: (zieht|nimmt)", out)
     assert "Spiel 1 vorbei: " in out and "Spieler  Karten übrig" in out
     assert "Partie vorbei: " in out and "Spiel gespeichert in " in out
     assert all(len(line) <= 80 for line in out.splitlines())

@@ -49,8 +49,12 @@ def test_gin_prompts_follow_the_phase_in_both_languages() -> None:
     assert "beide haben gepasst: ziehen (d)" in german
     match.apply("take")
     assert match.round.phase is Phase.DISCARD
+    assert turn_prompt(match, match.to_move, None, "de").plain == (
+        f"Dein Zug: {GIN_PROMPTS[Phase.DISCARD][1]}   hilfe · tipp · ende"
+    )
+    # With a name the line would pass 80 columns: the reminder of the commands goes.
     assert turn_prompt(match, match.to_move, "Ann", "de").plain == (
-        f"Ann ist dran: {GIN_PROMPTS[Phase.DISCARD][1]}   hilfe · tipp · ende"
+        f"Ann ist dran: {GIN_PROMPTS[Phase.DISCARD][1]}"
     )
 
 

@@ -32,6 +32,7 @@ from rummykit.actions import (
 from rummykit.cli import screen
 from rummykit.disclosure import face_down_card
 from rummykit.i18n import describe_action
+from rummykit.i18n.moves import second_person_de
 from rummykit.views import Phase, PlayerView
 
 
@@ -39,14 +40,14 @@ def describe(
     action: Action, name: str, before: PlayerView | None, ascii_only: bool = False, lang: str = "en"
 ) -> Text:
     """A move in words for the log: ``Bot 2 takes 7♥``, ``You discard Q♠``; in German
-    ``Bot 2: nimmt Herz-7 von der Ablage`` (:func:`rummykit.i18n.describe_action`)."""
+    ``Bot 2: nimmt Herz-7 von der Ablage``, ``Du nimmst Herz-7 von der Ablage``
+    (:func:`rummykit.i18n.describe_action`)."""
     phase = before.phase if before is not None else None
     if lang == "de":
-        text = Text(f"{name}: ", style="cyan")
         if before is None:
-            return text.append(describe_action(action, "de"))
-        return text.append(
-            describe_action(
+            said = describe_action(action, "de")
+        else:
+            said = describe_action(
                 action,
                 "de",
                 taken=before.top_discard,
@@ -54,7 +55,9 @@ def describe(
                 goes_out=len(before.hand) == 1,
                 phase=phase,
             )
-        )
+        if name == "Du":  # the person at the keyboard is spoken to: "Du nimmst Herz-8 von der Ablage"
+            return Text("Du ", style="cyan").append(second_person_de(said))
+        return Text(f"{name}: ", style="cyan").append(said)
     you = name == "You"
 
     def verb(word: str) -> str:

@@ -133,12 +133,15 @@ def play_hint(view: PlayerView, rnd: Round, lang: str = "en") -> Hint:
     notes: list[str] = []
     if not view.opened[seat]:
         opening = solver.best_opening(list(view.hand), rules, must_include=view.must_lay)
+        need = rules.opening_min_points
         if opening is not None and _try(sim, Open(tuple(m.cards for m in opening)), steps):
             value = sum(m.value for m in opening)
-            notes.append(t(f"opening worth {value}", f"Auslegen mit {value} Punkten"))
+            if need:
+                notes.append(t(f"opening worth {value}", f"Auslegen mit {value} Punkten"))
+        elif not need:
+            notes.append(t("no meld in your hand yet", "noch keine Figur auf der Hand"))
         else:
             best = solver.max_opening_value(list(view.hand), rules, keep_one=True)
-            need = rules.opening_min_points
             notes.append(
                 t(
                     f"no opening yet: your best melds are worth {best} of {need}",

@@ -148,6 +148,7 @@ SHORT_FORMS: Final[dict[str, tuple[str, str]]] = {
     "x": ("x 5 discard card 5", "x 5 Karte 5 abwerfen"),
     "k": ("k 5 knock", "k 5 klopfen"),
     "r": ("r 5 rummy", "r 5 Rummy"),
+    "swap": ("swap 4 on 2 swap card 4 for meld 2's joker", "swap 4 on 2 Karte 4 gegen den Joker von Figur 2"),
     "gin k": ("k knock, k 5 knock discarding card 5", "k klopfen, k 5 klopfen und Karte 5 abwerfen"),
     "gin m": ("m 1 2 3 meld cards 1 2 3 after a knock", "m 1 2 3 Karten 1 2 3 nach dem Klopfen auslegen"),
     "gin l": ("l 4 lay card 4 off", "l 4 Karte 4 anlegen"),
@@ -172,14 +173,16 @@ def short_help(lang: str = "en", rules: Rules | None = None) -> str:
     elif rules.is_knock_game:
         keys = ("d", "t", "x", "k", "r")
     else:
-        keys = ("d", "t", "m", "l", "x")
+        keys = ("d", "t", "m", "l", "x", "swap") if rules.joker_exchange else ("d", "t", "m", "l", "x")
     german = lang == "de"
     forms = " · ".join(SHORT_FORMS[key][german] for key in keys)
     return ("Kurzformen: " if german else "short forms: ") + forms + " · " + COMMANDS_HELP[german]
 
 
-def legal_moves_lines(legal: Sequence[Action]) -> list[str]:
-    """The legal moves grouped by kind, discards on one line."""
+def legal_moves_lines(legal: Sequence[Action], rules: Rules | None = None, lang: str = "en") -> list[str]:
+    """The legal moves grouped by kind, discards on one line. With ``rules``, a list of openings
+    ends by saying that it shows the best one and the single melds (the engine lists those; any other
+    opening that reaches the minimum is accepted as well)."""
     groups: dict[str, list[str]] = {}
     for action in legal:
         verb = str(action).split(" ", 1)[0]
@@ -196,4 +199,11 @@ def legal_moves_lines(legal: Sequence[Action]) -> list[str]:
             lines.append(f"  {verb} " + " ".join(i.split(" ", 1)[1] for i in items))
         else:
             lines.extend(f"  {i}" for i in items)
+        if verb == "open" and rules is not None and rules.opening_min_points:
+            need = rules.opening_min_points
+            lines.append(
+                f"  (und jedes andere Auslegen ab {need} Punkten)"
+                if lang == "de"
+                else f"  (and any other opening worth at least {need} points)"
+            )
     return lines

@@ -495,8 +495,8 @@ class PlaySession:
         t = self.t
         if command == "help":
             lines = [
-                t("Legal moves:", "Erlaubte Züge:"),
-                *legal_moves_lines(m.legal_actions()),
+                t("Legal moves:", "Erlaubte Züge (so eintippen, wie sie hier stehen):"),
+                *legal_moves_lines(m.legal_actions(), m.rules, self.lang),
                 short_help(self.lang, m.rules),
             ]
             return Text("\n".join(lines))

@@ -17,8 +17,11 @@ from rummykit.actions import BuyBack, TakeDiscard
 from rummykit.cli.parsing import META_COMMANDS
 from rummykit.explain.language import Lang
 from rummykit.match import Match
+from rummykit.permissions import may_lay_off
 from rummykit.views import Phase
 
+PROMPT_WIDTH: Final = 80
+"""The terminal width the turn prompt fits in: past it the prompt leaves out the reminder of the commands."""
 RULES_NOTICE: Final = "'rules': how to play at this table ('regeln': auf Deutsch) · 'help': your moves"
 RULES_NOTICE_DE: Final = "„regeln“: die Regeln dieses Tisches („rules en“: English) · „hilfe“: deine Züge"
 STOP_REASONS_DE: Final = {
@@ -87,17 +90,21 @@ def turn_prompt(match: Match, seat: int, name: str | None, lang: str) -> Text:
         else:
             what = t("draw (d)", "ziehen (d)")
     elif rnd.phase is Phase.PLAY:
-        if rnd.view(seat).opened[seat]:
+        need = match.rules.opening_min_points
+        if not rnd.view(seat).opened[seat] and need:
+            what = t(
+                f"open (m …, at least {need} points) or discard (x N)",
+                f"auslegen (m …, ab {need} Punkten), abwerfen (x N)",
+            )
+        elif may_lay_off(match.rules, rnd.opened_turn[seat], rnd.turn):
             what = t(
                 "meld (m …), lay off (l …), then discard (x N)",
                 "auslegen (m …), anlegen (l …), abwerfen (x N)",
             )
         else:
-            need = match.rules.opening_min_points
-            what = t(
-                f"open (m …, at least {need} points) or discard (x N)",
-                f"auslegen (m …, ab {need} Punkten) oder abwerfen (x N)",
-            )
+            # Not yet opened where nothing is needed to open (Basic Rummy), or opened this turn where
+            # lay-offs wait for the next one (layoff_on_opening_turn = false).
+            what = t("meld (m …), then discard (x N)", "auslegen (m …), dann abwerfen (x N)")
     elif match.rules.is_gin and rnd.phase is Phase.FIRST_UPCARD and TakeDiscard() not in legal:
         what = t("both passed on the upcard: draw (d)", "beide haben gepasst: ziehen (d)")
     elif match.rules.is_gin:
@@ -108,4 +115,6 @@ def turn_prompt(match: Match, seat: int, name: str | None, lang: str) -> Text:
         )
     who = t("Your turn", "Dein Zug") if name is None else t(f"{name}'s turn", f"{name} ist dran")
     keys = t("   help · hint · quit", "   hilfe · tipp · ende")
+    if len(f"{who}: {what}{keys}") > PROMPT_WIDTH:
+        keys = ""  # the line stays one line on a terminal of 80 columns; 'help' is still understood
     return Text.assemble((f"{who}: ", "bold"), what, (keys, "dim"))

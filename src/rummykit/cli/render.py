@@ -226,11 +226,14 @@ def meld_report(text: str, rules: Rules) -> dict[str, Any]:
             "rule": exc.rule,
             "error": str(exc),
         }
+    # A knock game counts a melded card off the deadwood at its own deadwood value (a joker as a
+    # joker: 30 in Rommé ohne Auslegen), a melding game's opening at the value of what it stands for.
+    value = sum(rules.deadwood_value(int(c)) for c in meld.cards) if rules.is_knock_game else meld.value
     return {
         "legal": True,
         "rules": str(rules),
         "kind": str(meld.kind),
-        "value": meld.value,
+        "value": value,
         "value_counts": "deadwood" if rules.is_knock_game else "opening",
         "notation": str(meld),
         "cards": cards_json(meld.cards),
@@ -242,6 +245,10 @@ def meld_report(text: str, rules: Rules) -> dict[str, Any]:
         "layoff_cards": cards_json(layoffs),
         "exchange_cards": cards_json(meld.exchange_cards()),
         "joker_exchange": rules.joker_exchange,
+        # Whether the game lays cards off onto melds (gin onto the knocker's) and exchanges jokers on
+        # the table: Viennese and Rommé ohne Auslegen keep every card in hand.
+        "layoffs_played": rules.is_gin or not rules.is_knock_game,
+        "exchanges_played": not rules.is_knock_game,
     }
 
 
@@ -268,11 +275,13 @@ def meld_renderable(report: dict[str, Any]) -> Group:
     grid.add_row("value", f"{report['value']} ({counts})")
     for joker in report["jokers"]:
         grid.add_row(f"joker #{joker['index'] + 1}", "stands for " + " or ".join(joker["represents"]))
-    grid.add_row("lay off", _card_list(report["layoff_cards"]))
-    exchange = _card_list(report["exchange_cards"])
-    if report["exchange_cards"] and not report["joker_exchange"]:
-        exchange += " (joker_exchange is off in these rules)"
-    grid.add_row("exchange", exchange)
+    if report["layoffs_played"]:
+        grid.add_row("lay off", _card_list(report["layoff_cards"]))
+    if report["exchanges_played"]:
+        exchange = _card_list(report["exchange_cards"])
+        if report["exchange_cards"] and not report["joker_exchange"]:
+            exchange += " (joker_exchange is off in these rules)"
+        grid.add_row("exchange", exchange)
     return Group(grid)
 
 

@@ -10,6 +10,7 @@ as its player sees it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Final, Literal
 
@@ -273,3 +274,31 @@ def seat_draw_text(card: int | None, *, deals_first: bool, lang: str) -> str:
     if deals_first:
         text += " und gibt zuerst" if de else " and deals first"
     return text
+
+
+_DU_VERBS: Final = {
+    "gibt": "gibst",
+    "hat": "hast",
+    "ist": "bist",
+    "kauft sich": "kaufst dich",
+    "klopft": "klopfst",
+    "legt": "legst",
+    "macht": "machst",
+    "nimmt": "nimmst",
+    "ruft": "rufst",
+    "tauscht": "tauschst",
+    "verzichtet": "verzichtest",
+    "wirft": "wirfst",
+    "zieht": "ziehst",
+}
+_DU_VERB: Final = re.compile(r"\b(" + "|".join(sorted(_DU_VERBS, key=len, reverse=True)) + r")\b")
+
+
+def second_person_de(third: str) -> str:
+    """A German move description (third person, :func:`describe_action`) said to the person at the
+    keyboard: ``nimmt Herz-8 von der Ablage`` → ``nimmst Herz-8 von der Ablage`` (after "Du").
+
+    >>> second_person_de("klopft und wirft Karo-König ab")
+    'klopfst und wirfst Karo-König ab'
+    """
+    return _DU_VERB.sub(lambda m: _DU_VERBS[m.group(1)], third)
