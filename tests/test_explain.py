@@ -176,3 +176,30 @@ def test_every_choice_of_every_option_is_worded_in_both_languages() -> None:
             assert "`" not in en + de and "_" not in en + de and en != de, (f.name, value, en, de)
     assert value_words("layoff_after_knock", "none", Lang("de")) == "kein Anlegen"
     assert value_words("knock_undercut_rule", "none", Lang("en")) == "no penalty"
+
+
+def _glossary(page: str) -> dict[str, str]:
+    """The glossary table's rows of a page: term → meaning."""
+    rows = page.split("## Words you will meet", 1)[1].split("\n\n")[1].splitlines()[2:]
+    return {row.split(" | ")[0].strip("| "): row.split(" | ")[2].strip("| ") for row in rows}
+
+
+def test_each_game_words_its_glossary_as_it_plays() -> None:
+    """A word means what it means in the game at hand: no opening minimum to reach in Basic Rummy,
+    whose winner collects (and whose going out at once is called rummy); melds that stay in hand in
+    Rommé ohne Auslegen; Scala 40's "in mano"."""
+    basic = _glossary(explain(rk.Rules.preset("basic"), "en"))
+    assert basic["opening"] == "your first melds of a hand; any meld will do"
+    assert basic["minus points"] == "the value of the cards left in the losers' hands; the winner scores it"
+    assert basic["rummy"].endswith("the winner collects double") and "Hand-Rommé" not in basic
+    assert "open (your first melds)" not in explain(rk.Rules.preset("basic"), "en")
+    scala = _glossary(explain(rk.Rules.preset("scala40"), "en"))
+    assert scala["in mano"].endswith("the others' minus points count double")
+    assert "must reach the opening minimum" in scala["opening"]
+    roa = _glossary(explain(rk.Rules.preset("romme_ohne_auslegen"), "en"))
+    assert "melds stay in hand" in roa["meld"]
+    german = _glossary(explain(rk.Rules.preset("german"), "en"))
+    assert german["meld"] == "a set or a run; to meld is to put melds on the table"
+    # A game whose multiplier is 1 has nothing to explain under the name.
+    single = rk.Rules.preset("german").replace(hand_romme_multiplier=1)
+    assert "Hand-Rommé" not in _glossary(explain(single, "en"))

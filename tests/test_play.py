@@ -737,3 +737,26 @@ def test_the_hint_speaks_of_no_opening_where_nothing_is_needed() -> None:
     hint = play_hint(view, rnd, "en")
     assert "no meld in your hand yet" in hint.reason and "0 of 0" not in hint.reason
     assert "noch keine Figur auf der Hand" in play_hint(view, rnd, "de").reason
+
+
+@pytest.mark.parametrize(
+    ("preset", "en", "de"),
+    [
+        ("german", "You went out (Hand-Rommé: penalties ×2)",
+         "Du hast ausgemacht (Hand-Rommé: Strafpunkte ×2)"),
+        ("scala40", "You went out (in mano: penalties ×2)", "Du hast ausgemacht (in mano: Strafpunkte ×2)"),
+        ("basic", "You went out (rummy: winnings ×2)", "Du hast ausgemacht (Rummy: Gewinn ×2)"),
+    ],
+)  # fmt: skip
+def test_going_out_at_once_is_named_as_the_game_names_it(preset: str, en: str, de: str) -> None:
+    """Hand-Rommé in German Rummy, "in mano" in Scala 40, "rummy" in Basic Rummy, where the winner's
+    collection doubles (not the penalties: Basic's winner collects)."""
+    from rummykit.cli import screen
+
+    result = rk.RoundResult(
+        termination=rk.Termination.WENT_OUT, winner=0, points=(0, 0), penalties=(0, 0), gains=(0, 0),
+        hand_values=(0, 0), multiplier=2,
+    )  # fmt: skip
+    rules = rk.Rules.preset(preset)
+    assert screen.termination_text(result, ["You", "Bot 2"], "en", rules) == en
+    assert screen.termination_text(result, ["Du", "Bot 2"], "de", rules) == de

@@ -24,6 +24,7 @@ from rich.text import Text
 from rummykit.cards import JOKER_CODE, RANKS, SUITS, Card, sort_key_by_rank, sort_key_by_suit
 from rummykit.cli.gin_line import gin_line
 from rummykit.explain.language import Lang
+from rummykit.explain.terms import hand_out_name
 from rummykit.gin import knocked_gin, undercut_by
 from rummykit.match import Match
 from rummykit.melds import Meld
@@ -426,9 +427,11 @@ def termination_text(
     if result.termination is Termination.WENT_OUT:
         text = t(f"{who} went out", f"{who} {has} ausgemacht")
         if result.multiplier > 1:
+            name = hand_out_name(rules, t) if rules is not None else "Hand-Rommé"
+            collects = rules is not None and rules.hand_scoring == "winner_collects"
             text += t(
-                f" (Hand-Rommé: penalties ×{result.multiplier})",
-                f" (Hand-Rommé: Strafpunkte ×{result.multiplier})",
+                f" ({name}: {'winnings' if collects else 'penalties'} ×{result.multiplier})",
+                f" ({name}: {'Gewinn' if collects else 'Strafpunkte'} ×{result.multiplier})",
             )
         return text
     if result.termination is Termination.RUMMY:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from rummykit.explain.document import Block, Bullets, Heading, Paragraph
 from rummykit.explain.language import Lang, cards
 from rummykit.explain.melds_page import legal, meld_value
+from rummykit.explain.terms import hand_out_name
 from rummykit.melds import Meld
 from rummykit.rules import Rules
 
@@ -41,12 +42,20 @@ def melding_turn(rules: Rules, t: Lang) -> list[Block]:
         )
     if extra:
         draw += " " + " ".join(extra)
-    play = t(
-        "**Play** if you can and want to: open (your first melds), lay more melds, lay off cards, exchange "
-        "jokers.",
-        "**Spielen**, wenn man kann und will: auslegen (das erste Mal: Erstmeldung), weitere Figuren legen, "
-        "anlegen, Joker tauschen.",
-    )
+    exchanges = rules.joker_exchange and rules.jokers_total
+    exchange = t(", exchange jokers", ", Joker tauschen") if exchanges else ""
+    if rules.opening_min_points:
+        play = t(
+            "**Play** if you can and want to: open (your first melds), lay more melds, "
+            f"lay off cards{exchange}.",
+            "**Spielen**, wenn man kann und will: auslegen (das erste Mal: Erstmeldung), weitere Figuren "
+            f"legen, anlegen{exchange}.",
+        )
+    else:  # nothing to reach: a first meld is a meld like any other
+        play = t(
+            f"**Play** if you can and want to: lay melds, lay off cards{exchange}.",
+            f"**Spielen**, wenn man kann und will: Figuren auslegen, anlegen{exchange}.",
+        )
     discard = t(
         "**Discard** one card face up on the discard pile; that ends your turn.",
         "**Abwerfen**: eine Karte offen auf die Ablage; damit endet der Zug.",
@@ -319,11 +328,12 @@ def going_out(rules: Rules, t: Lang) -> list[Block]:
             if rules.hand_romme_requires_opening_min and rules.opening_min_points
             else ""
         )
+        name = hand_out_name(rules, t)
         items.append(
             t(
-                "**Hand-Rommé**: going out in one turn without having melded before multiplies the "
+                f"**{name}**: going out in one turn without having melded before multiplies the "
                 f"points of this hand by {rules.hand_romme_multiplier}.{need}",
-                "**Hand-Rommé**: Macht jemand in einem Zug aus, ohne vorher ausgelegt zu haben, zählen die "
+                f"**{name}**: Macht jemand in einem Zug aus, ohne vorher ausgelegt zu haben, zählen die "
                 f"Punkte dieses Spiels ×{rules.hand_romme_multiplier}.{need}",
             )
         )

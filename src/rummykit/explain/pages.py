@@ -18,7 +18,7 @@ from typing import Final
 from rummykit.explain import gin_page, knock_page, melding_page, melds_page, scoring_page
 from rummykit.explain.document import Block, Bullets, Heading, Paragraph, Table
 from rummykit.explain.language import Lang
-from rummykit.explain.terms import GLOSSARY, option_label, value_words
+from rummykit.explain.terms import GLOSSARY, hand_out_meaning, hand_out_name, option_label, value_words
 from rummykit.rules import Rules
 
 TITLES: Final[dict[str, tuple[str, str]]] = {
@@ -64,6 +64,7 @@ SUMMARIES: Final[dict[str, tuple[str, str]]] = {
     ),
 }
 """One line per preset for indexes and lobbies."""
+
 
 def title(rules: Rules, t: Lang) -> str:
     en, de = TITLES.get(rules.name, (rules.name, rules.name))
@@ -363,11 +364,45 @@ def deal(rules: Rules, t: Lang) -> list[Block]:
     ]
 
 
+def _glossary_meaning(term: str, rules: Rules, t: Lang) -> str | None:
+    """A glossary term's meaning where this game changes it (``None``: the general meaning)."""
+    if term == "meld" and rules.is_gin:
+        return t(
+            "a set or a run; the knocker lays their melds down when the hand ends",
+            "ein Satz oder eine Folge; wer klopft, legt seine Figuren am Ende des Spiels aus",
+        )
+    if term == "meld" and rules.is_knock_game:
+        return t(
+            "a set or a run in your hand; melds stay in hand and count when the hands are shown",
+            "ein Satz oder eine Folge auf der Hand; Figuren bleiben auf der Hand und zählen beim Aufdecken",
+        )
+    if term == "opening" and not rules.opening_min_points:
+        return t(
+            "your first melds of a hand; any meld will do",
+            "die ersten Figuren eines Spiels; jede Figur genügt",
+        )
+    if term == "minus points" and rules.hand_scoring == "winner_collects":
+        return t(
+            "the value of the cards left in the losers' hands; the winner scores it",
+            "der Wert der Karten, die die Verlierer noch in der Hand haben; der Gewinner bekommt ihn",
+        )
+    if term == "Hand-Rommé":
+        return hand_out_meaning(rules, t)
+    return None
+
+
 def glossary(rules: Rules, t: Lang) -> list[Block]:
+    """The words of the game, each meaning as this game has it (Hand-Rommé under the game's own name,
+    and only where it multiplies)."""
     rows = tuple(
-        (en, de, t(mean_en, mean_de))
+        (
+            hand_out_name(rules, Lang("en")) if en == "Hand-Rommé" else en,
+            hand_out_name(rules, Lang("de")) if en == "Hand-Rommé" else de,
+            _glossary_meaning(en, rules, t) or t(mean_en, mean_de),
+        )
         for en, de, mean_en, mean_de, family in GLOSSARY
-        if family is None or family == rules.is_knock_game
+        if (family is None or family == rules.is_knock_game)
+        and not (en == "Hand-Rommé" and rules.hand_romme_multiplier == 1)
     )
     return [
         Heading(2, t("Words you will meet", "Begriffe")),

@@ -8,6 +8,7 @@ from typing import Final
 from rummykit.cards import parse_cards
 from rummykit.explain.document import Block, Bullets, Heading, Paragraph
 from rummykit.explain.language import Lang
+from rummykit.explain.terms import hand_out_name
 from rummykit.rules import Rules
 
 PENALTY_EXAMPLE: Final = "AS JK 7D KC"
@@ -67,9 +68,12 @@ def hand_score(rules: Rules, t: Lang) -> list[Block]:
         return [head, Bullets(items)]
     double = ""
     if rules.hand_romme_multiplier > 1:
+        name = hand_out_name(rules, t)
         double = t(
-            f" (after a Hand-Rommé: {total * rules.hand_romme_multiplier})",
-            f" (nach Hand-Rommé: {total * rules.hand_romme_multiplier})",
+            f" (after going out {name}: {total * rules.hand_romme_multiplier})"
+            if rules.name == "scala40"
+            else f" (after a {name}: {total * rules.hand_romme_multiplier})",
+            f" (nach {name}: {total * rules.hand_romme_multiplier})",
         )
     items = (
         t(

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from rummykit.explain.language import Lang
+from rummykit.rules import Rules
 
 OPTION_LABELS: Final[dict[str, tuple[str, str]]] = {
     "num_decks": ("packs of 52 cards", "Kartenspiele zu 52 Karten"),
@@ -215,6 +216,35 @@ OPTION_VALUE_WORDS: Final[dict[tuple[str, str], tuple[str, str]]] = {
     ("layoff_run_chain", "unlimited"): ("as far as the run goes", "so weit die Folge reicht"),
 }
 """Values whose words depend on the option (``none``, ``unlimited``)."""
+
+
+HAND_OUT_NAMES: Final[dict[str, tuple[str, str]]] = {
+    "scala40": ("in mano", "in mano"),
+    "basic": ("rummy", "Rummy"),
+}
+"""What the players of a game call going out in one turn without having melded before, by preset
+(English, German): *chiusura in mano* in Scala 40 (RULES.md §5.2), "rummy" in Basic Rummy (§5.3);
+Hand-Rommé elsewhere (§3)."""
+
+
+def hand_out_name(rules: Rules, t: Lang) -> str:
+    """The game's own name for going out in one turn without having melded before (Hand-Rommé)."""
+    return t(*HAND_OUT_NAMES.get(rules.name, ("Hand-Rommé", "Hand-Rommé")))
+
+
+def hand_out_meaning(rules: Rules, t: Lang) -> str:
+    """What going out in one turn without having melded before does to the hand's points."""
+    times = rules.hand_romme_multiplier
+    en, de = ("double", "doppelt") if times == 2 else (f"×{times}", f"×{times}")
+    if rules.hand_scoring == "winner_collects":
+        return t(
+            f"going out in one turn without having melded before; the winner collects {en}",
+            f"in einem Zug ausmachen, ohne vorher ausgelegt zu haben; der Gewinner bekommt {de}",
+        )
+    return t(
+        f"going out in one turn without having melded before; the others' minus points count {en}",
+        f"in einem Zug ausmachen, ohne vorher ausgelegt zu haben; die anderen zahlen {de}",
+    )
 
 
 def option_label(option: str, t: Lang) -> str:
