@@ -30,6 +30,7 @@ from rummykit.errors import (
     OpeningError,
     WrongTurnError,
 )
+from rummykit.i18n import localize_error
 from rummykit.testing import arrange_deck
 
 GERMAN = Rules.preset("german")
@@ -801,3 +802,32 @@ def test_basic_winner_collects() -> None:
     assert result is not None and result.termination is Termination.WENT_OUT and result.winner == 1
     assert result.multiplier == 1
     assert result.gains == (0, 73) and result.points == (0, 73)
+
+
+def test_scala40_a_card_that_fits_a_meld_waits_in_hand_in_the_turn_of_the_opening() -> None:
+    """Scala 40 bars discarding a card that could be laid off on a table meld (RULES.md §5.2) and
+    allows no lay-off in the turn of the opening: the card stays in hand for the next turn, and the
+    refusal says so instead of contradicting the lay-off refusal."""
+    rules = SCALA
+    hand = "10C JC QC KD KH KS 9C 2D 5S 7H 3D 4H 6S"
+    deck = arrange_deck(rules, 2, [hand, "2C 3C 4C 5C 6C 7S 8S 9S 10S JH QH 8D AD"], stock="2H", dealer=1)
+    rnd = Round.new(rules, 2, deck=deck, seed=1, dealer=1)
+    rnd.apply("draw")
+    rnd.apply("open 10C JC QC | KD KH KS")
+    with pytest.raises(IllegalActionError, match="lay-offs wait for your next turn") as layoff:
+        rnd.apply("layoff 9C on 1")
+    assert layoff.value.rule == "layoff_on_opening_turn"
+    with pytest.raises(IllegalActionError) as discard:
+        rnd.apply("discard 9C")
+    assert str(discard.value) == (
+        "discard 9C: 9C fits a meld on the table, so it may not be discarded; "
+        "lay it off from your next turn (discard_playable_card_allowed is off)"
+    )
+    assert localize_error(discard.value, "en") == (
+        "discard 9♣: 9♣ fits a meld on the table, so it may not be discarded; lay it off from your next turn"
+    )
+    assert localize_error(discard.value, "de") == (
+        "Kreuz-9 abwerfen: Kreuz-9 passt an eine Figur auf dem Tisch und darf darum nicht abgeworfen "
+        "werden; lege sie ab deinem nächsten Zug an"
+    )
+    rnd.apply("discard 2D")  # any other card goes

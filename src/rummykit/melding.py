@@ -676,6 +676,15 @@ class MeldingFamily:
                     "(joker_discard_allowed is only_when_closing)",
                     "joker_discard_allowed",
                 )
+            if not may_lay_off(rnd, seat):
+                # RULES.md §5.2 bars a card that could be laid off on a table meld, whoever may lay it
+                # off now: in the turn of the opening (no lay-offs yet) the card stays in hand for the
+                # next turn. Where every card is barred the bars lift (discardable), so no turn is stuck.
+                raise DiscardError(
+                    f"{action}: {card} fits a meld on the table, so it may not be discarded; "
+                    "lay it off from your next turn (discard_playable_card_allowed is off)",
+                    "discard_playable_card_allowed",
+                )
             raise DiscardError(
                 f"{action}: {card} could be laid off on the table, so it may not be discarded "
                 "(discard_playable_card_allowed is off)",

@@ -285,6 +285,13 @@ ERRORS: Final[tuple[Entry, ...]] = (
     ),
     (
         "discard_playable_card_allowed",
+        "{action}: {card} fits a meld on the table, so it may not be discarded; "
+        "lay it off from your next turn (discard_playable_card_allowed is off)",
+        "{action}: {card} passt an eine Figur auf dem Tisch und darf darum nicht abgeworfen werden; "
+        "lege sie ab deinem nächsten Zug an",
+    ),
+    (
+        "discard_playable_card_allowed",
         "{action}: {card} could be laid off on the table, so it may not be discarded "
         "(discard_playable_card_allowed is off)",
         "{action}: {card} könnte angelegt werden und darf darum nicht abgeworfen werden",
@@ -952,6 +959,11 @@ PEOPLE_EN: Final[dict[str, str]] = {
     "{action}: a joker may be discarded only as the closing card "
     "(joker_discard_allowed is only_when_closing)": (
         "{action}: a joker may be discarded only as the closing card"
+    ),
+    "{action}: {card} fits a meld on the table, so it may not be discarded; "
+    "lay it off from your next turn (discard_playable_card_allowed is off)": (
+        "{action}: {card} fits a meld on the table, so it may not be discarded; "
+        "lay it off from your next turn"
     ),
     "{action}: {card} could be laid off on the table, so it may not be discarded "
     "(discard_playable_card_allowed is off)": (
