@@ -494,3 +494,61 @@ def test_gin_knock_limit_is_greyed_out_under_oklahoma(pages: Pages) -> None:
     create(page, preset="gin", seats=2, bots=1)
     rules = page.evaluate("S.state.table.rules")
     assert "oklahoma=true" in rules and "knock_card" not in rules, rules
+
+
+def seeded_table(
+    page: Any, base: str, preset: str, seed: int, *, seats: int = 2, bot: str = "random"
+) -> None:
+    """Sit down at a seeded table of ``preset`` (bots in every other seat) made through the page's API
+    call: the deal, and so the dealer and the first hand, follow from the seed."""
+    lobby(page, base)
+    page.evaluate(
+        """async ([preset, seed, seats, kind]) => {
+            const bots = Array.from({ length: seats - 1 }, () => ({ kind }));
+            const grant = await api("/api/tables", { name: "Anna", preset, seats, seed, bots });
+            saveGrant(grant);
+            await openTable(grant.code);
+        }""",
+        [preset, seed, seats, bot],
+    )
+    page.wait_for_selector("#game:not(.hidden)")
+    page.wait_for_function("S.state && S.state.view !== null")
+
+
+def test_the_dskv_dealer_sits_out_at_the_table_in_the_result_and_on_the_score_sheet(pages: Pages) -> None:
+    """At a DSkV table of four the dealer sits the hand out: the table says so (not "0 cards"), the
+    result lists the seat as sitting out (not "0 points" like the winner) and the score sheet shows a
+    dash for it; in both languages, and to the dealer's own page."""
+    page = pages.open()
+    seeded_table(page, pages.base, "german_dskv", seed=2, seats=4)  # seat 3 (Bot 4) deals
+    assert page.evaluate("[S.state.view.dealer, S.state.view.active_seats]") == [3, [0, 1, 2]]
+    dealer = page.locator("#opponents .opponent[data-seat='3'] .opp-meta")
+    assert dealer.inner_text() == "sits out this hand · Dealer"
+    assert page.locator("#opponents .opponent[data-seat='3'] .fan .card").count() == 0
+    assert page.inner_text("#opponents .opponent[data-seat='1'] .opp-meta").startswith("13 cards")
+    # The hand's end as the page draws it, with this hand's seats: Anna went out, Bot 4 dealt.
+    shown = """() => {
+        const round = { ...S.state.view, revealed: [[], ["KS"], ["2C", "9D"], []],
+            result: { termination: "went_out", winner: 0, scored: true, points: [0, -10, -11, 0],
+                      hand_values: [0, 10, 11, 0], multiplier: 1, arrangements: [null, null, null, null],
+                      penalties: [0, 10, 11, 0], gains: [0, 0, 0, 0], gin: false, undercut_by: null } };
+        const box = document.createElement("div");
+        box.innerHTML = resultHtml(round);
+        S.state.match.hands = [{ hand: 1, points: [0, -10, -11, 0], termination: "went_out", winner: 0,
+                                 active_seats: [0, 1, 2] }];
+        renderScores();
+        const row = document.querySelectorAll("#scores tbody tr:first-child td");
+        const cells = [...row].map((c) => c.innerText);
+        return { seats: [...box.querySelectorAll(".showdown-seat")].map((e) => e.innerText.trim()), cells };
+    }"""
+    result = page.evaluate(shown)
+    assert result["seats"][0] == "Anna (you): 0 points" and result["seats"][3] == "Bot 4: sits out this hand"
+    assert result["cells"] == ["1", "0", "-10", "-11", "–"]
+    page.click("#btn-lang")
+    assert dealer.inner_text() == "setzt dieses Spiel aus · Geber"
+    assert page.evaluate(shown)["seats"][3] == "Bot 4: setzt dieses Spiel aus"
+
+    own = pages.open(locale="de-DE")
+    seeded_table(own, pages.base, "german_dskv", seed=1, seats=4)  # Anna deals and sits out
+    assert own.evaluate("S.state.view.dealer") == 0
+    own.wait_for_function("$('#status').innerText.startsWith('Du setzt dieses Spiel aus')")

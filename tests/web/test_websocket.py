@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -265,3 +266,20 @@ def test_the_seat_draw_opens_the_log(client: TestClient, bot_table: dict[str, An
         f"draws {card_text(cards[-1])} and deals first"
     ]
     assert drawn[-1]["seat"] == match.first_dealer
+
+
+def test_a_hand_the_dealer_sits_out_lists_only_the_active_seats() -> None:
+    """German Rummy by the DSkV at four: the dealer sits the hand out. The score sheet's hand says which
+    seats played it (the dealer's 0 is no result), as the view does (in play, not active)."""
+    from rummykit.bots import GreedyBot
+    from rummykit.match import Match
+    from rummykit.rules import Rules
+
+    match = Match.new(Rules.preset("german_dskv"), 4, seed=2, dealer=3)
+    view = protocol.view_json(match.round.view(0), own=True)
+    assert (view["in_play"], view["active_seats"], view["hand_sizes"][3]) == ([0, 1, 2, 3], [0, 1, 2], 0)
+    bot, rng = GreedyBot(), random.Random(2)
+    while match.hands_dealt == 1 and not match.is_over:
+        match.apply(bot.choose(match.round.view(match.to_move), match.legal_actions(), rng))
+    hand = protocol.match_json(match)["hands"][0]
+    assert hand["active_seats"] == [0, 1, 2] and hand["points"][3] == 0

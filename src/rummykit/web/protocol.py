@@ -376,6 +376,8 @@ def seat_draw_json(match: Match) -> list[dict[str, Any]]:
 
 
 def match_json(match: Match) -> dict[str, Any]:
+    """The match's public state; each finished hand lists its ``active_seats`` (a seat sitting that
+    hand out, the DSkV dealer at a table of four, scored nothing and is no 0-point result)."""
     hands = []
     for number, rnd in enumerate(match.rounds, start=1):
         if rnd.result is not None:
@@ -385,6 +387,7 @@ def match_json(match: Match) -> dict[str, Any]:
                     "points": list(rnd.result.points),
                     "termination": str(rnd.result.termination),
                     "winner": rnd.result.winner,
+                    "active_seats": list(rnd.active_seats),
                 }
             )
     return {

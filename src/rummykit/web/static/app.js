@@ -54,6 +54,7 @@ const I18N = {
     hand_moves: "Moves of hand {n}", no_moves_yet: "No moves yet in this hand.",
     gin_knock: "Knock at {n} or less", gin_passes: "first upcard passed {n}×", gin_melds: "{name}'s melds:", gin_own_melds: "Your melds:",
     gin_layoffs: "laid off:", gin_none: "none yet",
+    sits_out: "sits out this hand", you_sit_out: "You sit out this hand (the dealer sits out at a table of four)",
   },
   de: {
     create_title: "Neuer Tisch", your_name: "Dein Name", rules: "Regeln", seats: "Plätze", bots: "Bots",
@@ -108,6 +109,7 @@ const I18N = {
     hand_moves: "Züge in Spiel {n}", no_moves_yet: "In diesem Spiel noch keine Züge.",
     gin_knock: "Klopfen bis {n}", gin_passes: "erste Karte {n}× abgelehnt", gin_melds: "Figuren von {name}:", gin_own_melds: "Deine Figuren:",
     gin_layoffs: "angelegt:", gin_none: "noch keine",
+    sits_out: "setzt dieses Spiel aus", you_sit_out: "Du setzt dieses Spiel aus (am Vierertisch setzt der Geber aus)",
   },
 };
 
@@ -634,6 +636,12 @@ function logLine(e) {
   return `${seatName(e.seat)}: ${localText(e, e.action)}`;
 }
 
+// Whether seat i takes part in the hand of view v without playing it: the dealer sits out at a DSkV
+// table of four (RULES.md §3.16); the view lists the seats in play and the active ones.
+function sitsOut(v, i) {
+  return !!v && (v.in_play || []).includes(i) && !!v.active_seats && !v.active_seats.includes(i);
+}
+
 function renderOpponents() {
   const st = S.state, v = st.view, box = $("#opponents");
   box.innerHTML = "";
@@ -647,8 +655,12 @@ function renderOpponents() {
     div.dataset.seat = i;
     const status = seat.kind === "bot" ? t("bot") : seat.away ? t("away") : seat.connected ? "●" : "○";
     const revealed = v.revealed[i];
+    // A seat sitting the hand out (the DSkV dealer at four) holds no cards: it says so, not "0 cards".
+    const out = sitsOut(v, i);
+    if (out) div.classList.add("sitting-out");
+    const held = out ? t("sits_out") : `${v.hand_sizes[i]} ${t(v.hand_sizes[i] === 1 ? "card" : "cards")}`;
     div.innerHTML = `<div class="opp-name">${escapeHtml(seatName(i))} <small>${status}</small></div>
-      <div class="opp-meta">${v.hand_sizes[i]} ${t(v.hand_sizes[i] === 1 ? "card" : "cards")}${v.opened[i] ? " · " + t("opened") : ""}${v.dealer === i ? " · " + t("dealer") : ""}</div>`;
+      <div class="opp-meta">${held}${v.opened[i] ? " · " + t("opened") : ""}${v.dealer === i ? " · " + t("dealer") : ""}</div>`;
     const fan = document.createElement("div");
     fan.className = "fan";
     const shown = revealed || new Array(Math.min(v.hand_sizes[i], 14)).fill(null);
@@ -769,6 +781,7 @@ function renderStatus() {
   else if (S.seat === null) text = `${t("spectating")} · ${t("turn_of", { name: seatName(st.match.to_move) })}`;
   else if (myTurn()) text = `${t("your_turn")}: ${t(v.phase + "_phase")}`;
   else text = t("turn_of", { name: seatName(st.match.to_move) });
+  if (S.seat !== null && !st.match.is_over && v.phase !== "over" && sitsOut(v, S.seat)) text = `${t("you_sit_out")} · ${text}`;
   el.textContent = text;
   if (S.seat !== null && st.table.seats[S.seat].away && st.table.status === "playing") {
     el.textContent = t("replaced") + " ";
@@ -1093,7 +1106,11 @@ function renderScores() {
   for (let i = 0; i < n; i++) html += `<th>${escapeHtml(seatName(i))}</th>`;
   html += "</tr></thead><tbody>";
   for (const h of m.hands) {
-    html += `<tr><td>${h.hand}</td>` + h.points.map((p, i) => `<td class="${h.winner === i ? "win" : ""}">${p}</td>`).join("") + "</tr>";
+    // A seat that sat the hand out scored nothing: a dash, not a 0 like a winner's.
+    const out = (i) => h.active_seats && !h.active_seats.includes(i);
+    html += `<tr><td>${h.hand}</td>` + h.points.map((p, i) => (out(i)
+      ? `<td class="out" title="${t("sits_out")}">–</td>`
+      : `<td class="${h.winner === i ? "win" : ""}">${p}</td>`)).join("") + "</tr>";
   }
   html += `<tr class="total"><td>${t("total")}</td>` + m.scores.map((p) => `<td>${p}</td>`).join("") + "</tr>";
   if (m.is_rubber) {
@@ -1208,6 +1225,10 @@ function resultHtml(round) {
   let html = `<p class="result-head">${head}${r.multiplier > 1 ? ` (×${r.multiplier})` : ""}</p><div class="showdown">`;
   for (let i = 0; i < n; i++) {
     if (!round.in_play.includes(i)) continue;
+    if (sitsOut(round, i)) {  // no result of its own: neither 0 points nor the winner's empty hand
+      html += `<div class="showdown-seat out"><div class="sd-name">${escapeHtml(seatName(i))}: <i>${t("sits_out")}</i></div></div>`;
+      continue;
+    }
     const arr = r.arrangements && r.arrangements[i];
     const dw = gin && r.scored ? ` · <span class="sd-dw">${t("deadwood")} ${r.hand_values[i]}</span>` : "";
     html += `<div class="showdown-seat${best === i ? " win" : ""}"><div class="sd-name">${escapeHtml(seatName(i))}: <b>${r.points[i]}</b> ${t("points")}${dw}</div><div class="sd-cards">`;
