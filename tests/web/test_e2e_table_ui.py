@@ -552,3 +552,25 @@ def test_the_dskv_dealer_sits_out_at_the_table_in_the_result_and_on_the_score_sh
     seeded_table(own, pages.base, "german_dskv", seed=1, seats=4)  # Anna deals and sits out
     assert own.evaluate("S.state.view.dealer") == 0
     own.wait_for_function("$('#status').innerText.startsWith('Du setzt dieses Spiel aus')")
+
+
+def test_a_game_that_needs_more_seats_keeps_the_bots_filling_them(pages: Pages) -> None:
+    """DSkV needs three players: choosing it raises the seats from 2 to 3, and bots that filled every
+    other seat still do, so Create starts the game (as for every other game) instead of leaving an open
+    seat in a waiting room. Bots that left seats open for people are not added to."""
+    page = pages.open()
+    lobby(page, pages.base)
+    seats, bots = "#create-form input[name=seats]", "#create-form input[name=bots]"
+    page.fill(bots, "0")
+    page.select_option("#preset", "german_dskv")
+    assert [page.input_value(seats), page.input_value(bots)] == ["3", "0"]
+    page.select_option("#preset", "german")
+    page.fill(seats, "2")
+    page.dispatch_event(seats, "change")
+    page.fill(bots, "1")
+    page.select_option("#preset", "german_dskv")
+    assert [page.input_value(seats), page.input_value(bots)] == ["3", "2"]
+    page.fill("#create-form input[name=name]", "Anna")
+    page.click("#btn-create")
+    page.wait_for_selector("#game:not(.hidden)")
+    assert page.evaluate("S.state.table.seats.map((s) => s.kind)") == ["human", "bot", "bot"]

@@ -376,7 +376,8 @@ function renderPresets() {
 }
 
 // The seats a table of the chosen game may have (gin: two), the value kept within them; bots fill
-// at most every seat but the creator's.
+// at most every seat but the creator's. When the game moves the seats (DSkV: at least three) and the
+// bots filled every other seat, they still do: the table starts at once, as with any other game.
 function renderSeatRange() {
   const rules = S.presets.presets[$("#preset").value];
   const seats = $("#create-form input[name=seats]"), bots = $("#create-form input[name=bots]");
@@ -384,9 +385,10 @@ function renderSeatRange() {
   seats.min = rules.min_players;
   seats.max = rules.max_players;
   const value = Number(seats.value) || rules.min_players;
+  const filled = Number(bots.value) === value - 1;
   seats.value = Math.min(Math.max(value, rules.min_players), rules.max_players);
   bots.max = Number(seats.value) - 1;
-  if (Number(bots.value) > Number(bots.max)) bots.value = bots.max;
+  if ((filled && Number(seats.value) !== value) || Number(bots.value) > Number(bots.max)) bots.value = bots.max;
 }
 
 // A level's name: its menu line up to the colon ("medium: the default …").
