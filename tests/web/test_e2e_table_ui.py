@@ -574,3 +574,26 @@ def test_a_game_that_needs_more_seats_keeps_the_bots_filling_them(pages: Pages) 
     page.click("#btn-create")
     page.wait_for_selector("#game:not(.hidden)")
     assert page.evaluate("S.state.table.seats.map((s) => s.kind)") == ["human", "bot", "bot"]
+
+
+def test_a_knock_games_showdown_keeps_the_leftover_cards_inside_the_dialog_on_a_phone(pages: Pages) -> None:
+    """A loser's deadwood in a knock game's result is one group of cards: on a 360-pixel phone it
+    wraps inside the dialog like the melding games' cards, instead of running past its right edge."""
+    page = pages.open({"width": 360, "height": 740}, "de-DE", has_touch=True)
+    seeded_table(page, pages.base, "romme_ohne_auslegen", seed=3)
+    overflow = page.evaluate("""() => {
+        const dead = ["KS", "QH", "JD", "10C", "9S", "9H", "8D", "7C", "6S", "5H"];
+        const round = { ...S.state.view, revealed: [null, null],
+            result: { termination: "knock", winner: 0, scored: true, points: [-3, -85], hand_values: [3, 85],
+                      multiplier: 1, penalties: [3, 85], gains: [0, 0], gin: false, undercut_by: null,
+                      arrangements: [
+                          { melds: [], meld_cards: [["2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "10C"]],
+                            deadwood_cards: ["AS"], deadwood: 3 },
+                          { melds: [], meld_cards: [], deadwood_cards: dead, deadwood: 85 }] } };
+        showOverlay(resultHtml(round), t("continue"));
+        const box = document.querySelector("#overlay .overlay-box").getBoundingClientRect();
+        return [...document.querySelectorAll("#overlay .card")]
+            .filter((c) => c.getBoundingClientRect().right > box.right).length;
+    }""")
+    assert overflow == 0
+    assert page.evaluate("document.querySelector('#overlay .overlay-box').scrollWidth") <= 360
