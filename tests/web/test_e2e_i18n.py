@@ -1,6 +1,6 @@
 """In Chromium with a German browser: engine texts at the table are German (issue #19, item 6):
 the refusal of an illegal move, the move chips and the move log; switching to English shows them in
-English without reconnecting."""
+English without reconnecting. The lobby's list of tables follows the language switch too."""
 
 from __future__ import annotations
 
@@ -40,3 +40,16 @@ def test_engine_texts_in_german_and_english(page: Any, web: Any) -> None:
     page.click("#btn-lang")
     assert page.evaluate("S.lang") == "en"
     page.wait_for_function("document.querySelector('#log').textContent.includes('draws from the stock')")
+
+
+def test_the_lobbys_table_list_follows_the_language_switch(page: Any) -> None:
+    """The open tables are listed in the page's language, and drawn again when it changes (no reload)."""
+    made = page.request.post(page.base + "/api/tables", data={"preset": "german", "seats": 3, "name": "Ben"})
+    code = made.json()["code"]
+    page.goto(page.base + "/")
+    row = page.locator("#table-list li", has_text=code)
+    row.wait_for()
+    assert "wartet" in row.inner_text() and row.locator("button").inner_text() == "Beitreten"
+    page.click("#btn-lang")
+    assert "waiting" in row.inner_text() and "2 open" in row.inner_text()
+    assert row.locator("button").inner_text() == "Join"

@@ -139,6 +139,7 @@ function applyLanguage() {
   document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
   document.querySelectorAll("[data-i18n-label]").forEach((el) => { el.setAttribute("aria-label", t(el.dataset.i18nLabel)); });
   if (S.presets) renderPresets();
+  if (S.tables) renderTableList();
   if (S.rulesPath && !$("#rules-dialog").classList.contains("hidden")) showRules(S.rulesPath);
   if (S.state) render();
 }
@@ -1396,26 +1397,31 @@ async function loadLobby() {
     const data = await loadPresets();
     $("#bot-kind").innerHTML = data.bots.map((b) => `<option value="${b}"${b === data.default_bot ? " selected" : ""}>${b}</option>`).join("");
     renderLevelLine();
-    const list = await api("/api/tables");
-    const ul = $("#table-list");
-    ul.innerHTML = "";
-    for (const tb of list.tables) {
-      const li = document.createElement("li");
-      const free = tb.seats.filter((s) => s.kind === "open").length;
-      const seeded = tb.seeded ? ` · <strong class="seeded">⚠ ${t("seeded")}</strong>` : "";
-      const hints = tb.hints === "everyone" ? ` · ${t("hints_all")}` : "";
-      li.innerHTML = `<code>${tb.code}</code> ${escapeHtml(presetName(tb.preset))}${tb.rules.includes("(") ? " · " + t("house_rules") : ""}${hints} · ${t(tb.status)} · ${free} ${t("open_seat")}${seeded} `;
-      const b = document.createElement("button");
-      b.type = "button"; b.className = "ghost";
-      b.textContent = free && tb.status === "waiting" ? t("join") : t("watch");
-      b.addEventListener("click", () => (free && tb.status === "waiting" ? startJoin(tb.code) : openTable(tb.code, { watch: true })));
-      li.appendChild(b);
-      ul.appendChild(li);
-    }
+    S.tables = (await api("/api/tables")).tables;
+    renderTableList();
     // The lobby grew above an error shown meanwhile: keep the error where the user looks.
     const shown = document.querySelector("#lobby .error-box:not(.hidden)");
     if (shown) shown.scrollIntoView({ block: "center" });
   } catch (err) { S.lobbyForm = "join"; showError(err.message); }
+}
+
+// The tables the lobby lists (as last loaded), in the page's language: drawn again when it changes.
+function renderTableList() {
+  const ul = $("#table-list");
+  ul.innerHTML = "";
+  for (const tb of S.tables || []) {
+    const li = document.createElement("li");
+    const free = tb.seats.filter((s) => s.kind === "open").length;
+    const seeded = tb.seeded ? ` · <strong class="seeded">⚠ ${t("seeded")}</strong>` : "";
+    const hints = tb.hints === "everyone" ? ` · ${t("hints_all")}` : "";
+    li.innerHTML = `<code>${tb.code}</code> ${escapeHtml(presetName(tb.preset))}${tb.rules.includes("(") ? " · " + t("house_rules") : ""}${hints} · ${t(tb.status)} · ${free} ${t("open_seat")}${seeded} `;
+    const b = document.createElement("button");
+    b.type = "button"; b.className = "ghost";
+    b.textContent = free && tb.status === "waiting" ? t("join") : t("watch");
+    b.addEventListener("click", () => (free && tb.status === "waiting" ? startJoin(tb.code) : openTable(tb.code, { watch: true })));
+    li.appendChild(b);
+    ul.appendChild(li);
+  }
 }
 
 function parseOverrides(text) {
