@@ -4,7 +4,8 @@ The English page runs at 1280×800 and the German one at 390×844. The lobby sho
 the name players use and its rules page; every table has a "Rules"/"Regeln" button showing that
 table's own rules (a house rule appears on its page). Errors in the lobby (an unknown code, a bad
 rule change) and at the table appear where the user is looking, stay until dismissed, corrected or
-followed by the next action, and never break the page.
+followed by the next action, and never break the page. A move the rules refuse can still be asked
+for with the mouse or a key (a greyed but "explainable" control): the server's refusal says why.
 """
 
 from __future__ import annotations
@@ -27,7 +28,24 @@ LABELS = {
     "en": {"rules": "Rules", "read": "Read the rules", "points": "30 points"},
     "de": {"rules": "Regeln", "read": "Regeln lesen", "points": "30 Punkte"},
 }
+SERVER_ARGS = ("--max-tables-per-address", "50")
+"""The module opens more tables from one address than a public server allows (5 open ones)."""
 NO_TABLE = {"en": "There is no table {}.", "de": "Es gibt keinen Tisch {}."}
+REFUSED = {
+    "en": {
+        "take": "take: 4C must be laid this turn",
+        "taken": "you may not discard the card you took from the discard pile",
+        "knock": "cannot knock with 45 deadwood",
+        "rummy": "cannot call Rummy: 45 points of your cards fit in no meld",
+    },
+    "de": {
+        "take": "Kreuz-4 müsste in diesem Zug ausgelegt werden",
+        "taken": "Die gerade von der Ablage aufgenommene Karte darfst du nicht abwerfen",
+        "knock": "Klopfen mit 45 Restpunkten geht nicht",
+        "rummy": "Rummy geht nicht: 45 Punkte deiner Karten passen in keine Figur",
+    },
+}
+"""The refusals of the seeded hands below (seed 1: the person moves first), in each language."""
 STAYS = 4.0
 """Seconds an error must stay (errors used to vanish, and the page to throw, after 3.5 s)."""
 
@@ -140,3 +158,71 @@ def test_rules_from_the_lobby_and_at_the_table(page: Any, shots: Path, web: Any)
     page.click("#stock")
     assert table_error.is_hidden()
     page.wait_for_function("v => S.state.version > v", arg=version)
+
+
+def seeded_table(page: Any, preset: str, seed: int) -> None:
+    """Sit down at a seeded table of ``preset`` against one bot (the deal follows from the seed)."""
+    page.goto(page.base + "/")
+    page.wait_for_selector("#preset option[value=german]", state="attached")
+    page.evaluate(
+        """async ([preset, seed]) => {
+            const bots = [{ kind: "random" }];
+            const grant = await api("/api/tables", { name: "Anna", preset, seats: 2, seed, bots });
+            saveGrant(grant);
+            await openTable(grant.code);
+        }""",
+        [preset, seed],
+    )
+    page.wait_for_selector("#game:not(.hidden)")
+
+
+def refusal(page: Any) -> str:
+    """The refusal the table shows (the error box comes back for each refused move)."""
+    page.locator("#game-error").wait_for(state="visible")
+    return str(page.inner_text("#game-error .error-text"))
+
+
+def refused_move(page: Any, send: Any) -> str:
+    """Clear the error box, ``send()`` a refused move, and return the server's refusal."""
+    page.evaluate("clearError($('#game-error'))")
+    version = page.evaluate("S.state.version")
+    send()
+    text = refusal(page)
+    assert page.evaluate("S.state.version") == version  # nothing was played
+    return text
+
+
+def test_refused_moves_are_explained_from_the_greyed_controls(page: Any) -> None:
+    """Scala 40 before opening: the discard pile cannot be taken (the card must open at once). It looks
+    unavailable, but tapping it, or T, shows why. Rommé ohne Auslegen: the card just taken cannot be
+    discarded, and 45 deadwood allows no knock nor Rummy: the greyed Discard, Knock and Rummy buttons
+    (aria-disabled, not disabled) and their keys send the move, and the refusal says why. Buttons
+    that cannot mean anything now (no card selected, the draw phase) stay disabled."""
+    texts = REFUSED[page.lang]
+    seeded_table(page, "scala40", seed=1)
+    page.wait_for_function("S.state.legal.includes('draw')")
+    assert page.get_attribute("#discard", "aria-disabled") == "true"
+    # (Playwright waits for an aria-disabled control to become enabled: force clicks as a person can.)
+    assert texts["take"] in refused_move(page, lambda: page.click("#discard", force=True))
+    assert texts["take"] in refused_move(page, lambda: page.keyboard.press("t"))
+    page.locator("#hand .card").first.click()  # a card selected in the draw phase: no discard yet
+    assert page.is_disabled("#btn-discard") and page.get_attribute("#btn-discard", "aria-disabled") is None
+
+    seeded_table(page, "romme_ohne_auslegen", seed=1)
+    page.wait_for_function("S.state.legal.includes('take')")
+    assert page.get_attribute("#discard", "aria-disabled") is None
+    page.click("#discard")  # takes the 4 of clubs
+    page.wait_for_function("S.state.view.phase === 'discard' && S.state.view.taken_discard === '4C'")
+    assert page.is_disabled("#btn-discard")  # nothing selected
+    page.locator("#hand .card[data-card='4C']").click()
+    discard = page.locator("#btn-discard")
+    assert discard.get_attribute("aria-disabled") == "true" and discard.evaluate("b => !b.disabled")
+    assert texts["taken"] in refused_move(page, lambda: discard.click(force=True))
+    page.evaluate("clearComposition()")
+    page.locator("#hand .card[data-card='3C']").click()
+    assert page.get_attribute("#btn-discard", "aria-disabled") is None and page.is_enabled("#btn-discard")
+    knock = page.locator("#btn-knock")
+    assert knock.get_attribute("aria-disabled") == "true" and knock.evaluate("b => !b.disabled")
+    assert texts["knock"] in refused_move(page, lambda: knock.click(force=True))
+    assert page.get_attribute("#btn-rummy", "aria-disabled") == "true"
+    assert texts["rummy"] in refused_move(page, lambda: page.keyboard.press("r"))

@@ -690,6 +690,7 @@ function renderPiles() {
     discard.appendChild(el);
   }
   discard.setAttribute("aria-label", `${t("pile")}: ${top ? Cards.label(top) : "—"}${L.includes("take") ? " · " + t("take") : ""}`);
+  if (takeExplains()) discard.setAttribute("aria-disabled", "true"); else discard.removeAttribute("aria-disabled");
   discard.insertAdjacentHTML("beforeend", `<span class="count" aria-hidden="true">${t("pile")} ${v.discard_pile.length}</span>`);
   discard.classList.toggle("legal", L.includes("take") || L.some((a) => a.startsWith("discard")));
 }
@@ -727,6 +728,19 @@ function renderGinLine() {
     part(t("gin_layoffs"), "gin-label");
     cards(gin.layoffs, "gin-meld gin-layoffs");
   }
+}
+
+// In the draw phase a take the rules refuse (Scala 40: the card must open or go into a meld at once)
+// is still sent from the pile or the T key, so the server's refusal says why.
+function takeExplains() {
+  const L = legal();
+  return L.includes("draw") && !L.includes("take");
+}
+
+// The discard pile clicked (or T): take it, or ask why not; else discard the selected card onto it.
+function takeOrDiscard() {
+  if (legal().includes("take") || takeExplains()) act("take");
+  else if (S.selected.length === 1) discardSelected("discard");
 }
 
 function layoffTargets() {
@@ -987,24 +1001,35 @@ function dropIndex(x, y, from) {
   return to;
 }
 
+// A move button is usable, off (disabled: not your turn, the wrong phase, no card selected), or
+// "explainable": it looks unavailable (greyed, aria-disabled) but a click still sends the move, so the
+// server's refusal says why (a discard the rules forbid, a knock with too much deadwood).
 function renderActions() {
   const L = legal(), knock = S.state.table.knock_game;
   const sel = S.selected.length;
   const hand = shownHand();
   const one = sel === 1 ? hand[S.selected[0]] : null;
-  const show = (id, visible, enabled = true) => { const b = $(id); b.classList.toggle("hidden", !visible); b.disabled = !enabled; };
+  const show = (id, visible, enabled = true, explain = false) => {
+    const b = $(id);
+    b.classList.toggle("hidden", !visible);
+    b.disabled = !enabled && !explain;
+    if (!enabled && explain) b.setAttribute("aria-disabled", "true"); else b.removeAttribute("aria-disabled");
+  };
+  // One card selected in the phase that ends a turn with a discard: a refused discard, knock or Rummy
+  // call is worth sending for its reason.
+  const explain = !!one && myTurn() && ["play", "discard"].includes(S.state.view.phase);
   const canMeld = L.some((a) => a.startsWith("open") || a.startsWith("meld"))
     || (S.state.compose || []).some((k) => k === "open" || k === "meld");
   const playing = S.seat !== null && S.state.table.status === "playing";
   show("#btn-group", playing && !knock, sel >= 1);
   show("#btn-play", playing && !knock && S.groups.length > 0, canMeld && meldsReady());
   show("#btn-clear", playing && (S.groups.length > 0 || sel > 0));
-  show("#btn-discard", playing, !!one && L.includes("discard " + one));
+  show("#btn-discard", playing, !!one && L.includes("discard " + one), explain);
   // Gin's knock is a move of its own ("knock", then the discard and the melds); with a card selected
   // the server takes "knock 4C" in one step when that discard leaves the deadwood low enough.
   const ginKnock = L.includes("knock");
-  show("#btn-knock", playing && knock, one ? L.includes("knock " + one) || ginKnock : sel === 0 && ginKnock);
-  show("#btn-rummy", playing && knock && !S.state.view.gin, !!one && L.includes("rummy " + one));  // gin has no Rummy call
+  show("#btn-knock", playing && knock, one ? L.includes("knock " + one) || ginKnock : sel === 0 && ginKnock, explain);
+  show("#btn-rummy", playing && knock && !S.state.view.gin, !!one && L.includes("rummy " + one), explain);  // gin has no Rummy call
   show("#btn-hint", playing && hintsAllowed(), myTurn());
   // Undo: offered at practice tables, usable once you have moved in this hand (the server judges the rest).
   const moved = (S.handMoves || S.state.log).some((e) => e.index >= 0 && e.seat === S.seat && e.hand === S.state.match.hands_dealt);
@@ -1565,7 +1590,7 @@ function onKey(ev) {
   const L = legal();
   const actions = {
     d: () => L.includes("draw") && act("draw"),
-    t: () => L.includes("take") && act("take"),
+    t: () => (L.includes("take") || takeExplains()) && act("take"),
     x: () => discardSelected("discard"),
     k: () => S.state.table.knock_game && knockSelected(),
     r: () => S.state.table.knock_game && !S.state.view.gin && discardSelected("rummy"),
@@ -1685,10 +1710,7 @@ function setup() {
   if (window.matchMedia("(min-width: 900px)").matches) $("#log-box").open = true;  // room for it next to the scores
   $("#log-box").addEventListener("toggle", () => { if ($("#log-box").open) requestHandLog(); });
   $("#stock").addEventListener("click", () => { if (legal().includes("draw")) act("draw"); });
-  $("#discard").addEventListener("click", () => {
-    if (legal().includes("take")) act("take");
-    else if (S.selected.length === 1) discardSelected("discard");
-  });
+  $("#discard").addEventListener("click", takeOrDiscard);
   const code = new URLSearchParams(location.search).get("table");
   if (code) openTable(code, { ask: true }); else { showScreen("lobby"); loadLobby(); }
 }
