@@ -597,3 +597,20 @@ def test_a_knock_games_showdown_keeps_the_leftover_cards_inside_the_dialog_on_a_
     }""")
     assert overflow == 0
     assert page.evaluate("document.querySelector('#overlay .overlay-box').scrollWidth") <= 360
+
+
+def test_a_knock_game_shows_your_deadwood_and_the_knock_limit(pages: Pages) -> None:
+    """Rommé ohne Auslegen: under the piles, your own deadwood and the knock limit (as gin shows its
+    knock card); after the draw, the least deadwood a discard leaves. In both languages."""
+    page = pages.open()
+    seeded_table(page, pages.base, "romme_ohne_auslegen", seed=1)  # Anna moves first
+    line = page.locator("#knock-line")
+    page.wait_for_function("S.state.legal.includes('take')")
+    assert line.inner_text() == "Deadwood 44 · knock below 10"
+    page.click("#discard")
+    page.wait_for_function("S.state.view.phase === 'discard'")
+    assert line.inner_text() == "Deadwood 37 after your best discard · knock below 10"
+    page.click("#btn-lang")
+    assert line.inner_text() == "Restpunkte 37 nach dem besten Abwurf · klopfen unter 10"
+    seeded_table(page, pages.base, "german", seed=1)
+    assert line.is_hidden()

@@ -283,3 +283,37 @@ def test_a_hand_the_dealer_sits_out_lists_only_the_active_seats() -> None:
         match.apply(bot.choose(match.round.view(match.to_move), match.legal_actions(), rng))
     hand = protocol.match_json(match)["hands"][0]
     assert hand["active_seats"] == [0, 1, 2] and hand["points"][3] == 0
+
+
+def test_a_knock_games_state_says_the_seats_own_deadwood_and_the_knock_limit(
+    client: TestClient, web: Any
+) -> None:
+    """Rommé ohne Auslegen: each seat's state carries its own deadwood and the knock limit (after the
+    draw, the least a discard leaves, never by discarding the card just taken); a spectator's has
+    none, and nobody's says anything about another hand."""
+    from rummykit import solver
+    from rummykit.cards import parse_cards
+    from rummykit.rules import Rules
+
+    rules = Rules.preset("romme_ohne_auslegen")
+    grant = web.create(client, preset="romme_ohne_auslegen", seats=2, bots=[{"kind": "random"}], seed=1)
+    with web.connect(client, grant["code"], grant["token"]) as ws:
+        state = web.receive_state(ws, until=my_turn)
+        hand = parse_cards(" ".join(state["view"]["hand"]))
+        line = state["view"]["knock_line"]
+        assert line == {"deadwood": 44, "after_discard": False, "threshold": 10, "comparison": "lt"}
+        assert line["deadwood"] == solver.min_deadwood(hand, rules)
+        version = state["version"]
+        ws.send_json({"type": "act", "action": "take", "version": version})
+        state = web.receive_state(ws, until=lambda s: s["version"] > version)
+        view = state["view"]
+        hand = parse_cards(" ".join(view["hand"]))
+        taken = parse_cards(view["taken_discard"])[0]
+        least = min(solver.min_deadwood([c for j, c in enumerate(hand) if j != i], rules)
+                    for i, card in enumerate(hand) if card != taken)  # fmt: skip
+        assert view["knock_line"] == {**line, "deadwood": least, "after_discard": True}
+        with web.connect(client, grant["code"]) as watch:
+            assert web.receive_state(watch)["view"]["knock_line"] is None
+    german = web.create(client, preset="german", seats=2, bots=[{"kind": "random"}], seed=1)
+    with web.connect(client, german["code"], german["token"]) as ws:
+        assert web.receive_state(ws)["view"]["knock_line"] is None

@@ -42,6 +42,9 @@ a knock, every hand at the end). Spectators get the public view, which holds no 
 that goes face down (``rummy``, a face-down knock or going-out discard) is not shown in the log:
 :func:`rummykit.disclosure.public_action_text` decides what of an action is public.
 
+A seat's view of a knock game (Viennese, Rommé ohne Auslegen) carries ``knock_line``: that seat's
+own deadwood and the knock limit (:func:`knock_line_json`); spectators' views have none.
+
 Texts for people come in every language next to the English or notation field (``texts``:
 ``{"en": …, "de": …}`` in errors and log entries, :mod:`rummykit.web.texts`); a client shows the one
 of its language.
@@ -53,6 +56,7 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 
+from rummykit import solver
 from rummykit.cards import JOKER_CODE, Card
 from rummykit.disclosure import event_goes_out
 from rummykit.gin import gin_json, knocked_gin, undercut_by
@@ -60,7 +64,7 @@ from rummykit.match import Match, MatchEvent
 from rummykit.round import Event
 from rummykit.rules import Rules
 from rummykit.seating import card_text
-from rummykit.views import PlayerView, RoundResult, TableMeld
+from rummykit.views import Phase, PlayerView, RoundResult, TableMeld
 from rummykit.web.chat import ChatMessage
 from rummykit.web.handlog import hand_numbers, log_entry
 from rummykit.web.texts import seat_draw_texts, server_error_texts
@@ -308,7 +312,43 @@ def view_json(view: PlayerView, *, own: bool) -> dict[str, Any]:
         "stock_rebuilds": view.stock_rebuilds,
         "result": result_json(view.result, view.rules),
         "gin": gin_json(view.gin),
+        "knock_line": knock_line_json(view) if own else None,
     }
+
+
+def knock_line_json(view: PlayerView) -> dict[str, Any] | None:
+    """The knock games' line for the seat's own hand (Viennese, Rommé ohne Auslegen; gin has its own):
+    its deadwood and the knock limit, ``deadwood {sign} threshold`` with ``<`` for ``comparison = lt``
+    and ``<=`` for ``le`` (RULES.md §4.5). In the seat's discard phase the hand holds the card to be
+    discarded, so the deadwood is the least a discard leaves (``after_discard``; never the card just
+    taken when that may not go back), which is what the knock asks for. Only the seat's own cards go
+    into it; ``None`` outside the knock family and once the hand is over."""
+    rules = view.rules
+    if rules.family != "knock" or not view.hand or view.phase is Phase.OVER:
+        return None
+    hand = list(view.hand)
+    after_discard = view.phase is Phase.DISCARD and view.to_move == view.seat
+    if not after_discard:
+        deadwood = solver.min_deadwood(hand, rules)
+    else:
+        deadwood, best = solver.best_discards(hand, rules)
+        barred = None if rules.may_discard_taken_discard else view.taken_discard
+        others = set(hand) - {barred}
+        if barred is not None and set(best) == {barred} and others:  # the best discard may not go back
+            deadwood = min(solver.min_deadwood(_without(hand, c), rules) for c in others)
+    return {
+        "deadwood": deadwood,
+        "after_discard": after_discard,
+        "threshold": rules.knock_threshold,
+        "comparison": rules.knock_comparison,
+    }
+
+
+def _without(hand: list[Card], card: Card) -> list[Card]:
+    """``hand`` less one copy of ``card``."""
+    out = list(hand)
+    out.remove(card)
+    return out
 
 
 LogCache = dict[int, tuple[object, bool, dict[str, Any]]]

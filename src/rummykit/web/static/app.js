@@ -54,6 +54,8 @@ const I18N = {
     hand_moves: "Moves of hand {n}", no_moves_yet: "No moves yet in this hand.",
     gin_knock: "Knock at {n} or less", gin_passes: "first upcard passed {n}×", gin_melds: "{name}'s melds:", gin_own_melds: "Your melds:",
     gin_layoffs: "laid off:", gin_none: "none yet",
+    knock_deadwood: "Deadwood {n}", knock_deadwood_after: "Deadwood {n} after your best discard",
+    knock_lt: "knock below {t}", knock_le: "knock at {t} or less",
     sits_out: "sits out this hand", you_sit_out: "You sit out this hand (the dealer sits out at a table of four)",
   },
   de: {
@@ -109,6 +111,8 @@ const I18N = {
     hand_moves: "Züge in Spiel {n}", no_moves_yet: "In diesem Spiel noch keine Züge.",
     gin_knock: "Klopfen bis {n}", gin_passes: "erste Karte {n}× abgelehnt", gin_melds: "Figuren von {name}:", gin_own_melds: "Deine Figuren:",
     gin_layoffs: "angelegt:", gin_none: "noch keine",
+    knock_deadwood: "Restpunkte {n}", knock_deadwood_after: "Restpunkte {n} nach dem besten Abwurf",
+    knock_lt: "klopfen unter {t}", knock_le: "klopfen bis {t}",
     sits_out: "setzt dieses Spiel aus", you_sit_out: "Du setzt dieses Spiel aus (am Vierertisch setzt der Geber aus)",
   },
 };
@@ -592,6 +596,7 @@ function render() {
   renderOpponents();
   renderPiles();
   renderGinLine();
+  renderKnockLine();
   renderMelds();
   renderStatus();
   renderTray();
@@ -741,6 +746,18 @@ function takeExplains() {
 function takeOrDiscard() {
   if (legal().includes("take") || takeExplains()) act("take");
   else if (S.selected.length === 1) discardSelected("discard");
+}
+
+// Viennese and Rommé ohne Auslegen: your own deadwood and the knock limit under the piles (the server
+// computes it from your hand only; after drawing, the least deadwood a discard leaves, which is what a
+// knock asks for). After a knock nobody else may knock: the limit is left out.
+function renderKnockLine() {
+  const v = S.state.view, line = v.knock_line, box = $("#knock-line");
+  box.classList.toggle("hidden", !line);
+  if (!line) { box.textContent = ""; return; }
+  const dw = t(line.after_discard ? "knock_deadwood_after" : "knock_deadwood", { n: line.deadwood });
+  const limit = t(line.comparison === "le" ? "knock_le" : "knock_lt", { t: line.threshold });
+  box.textContent = v.knocker === null || v.knocker === undefined ? `${dw} · ${limit}` : dw;
 }
 
 function layoffTargets() {
