@@ -614,3 +614,21 @@ def test_a_knock_game_shows_your_deadwood_and_the_knock_limit(pages: Pages) -> N
     assert line.inner_text() == "Restpunkte 37 nach dem besten Abwurf · klopfen unter 10"
     seeded_table(page, pages.base, "german", seed=1)
     assert line.is_hidden()
+
+
+def test_the_meld_tray_says_nothing_of_an_opening_where_there_is_no_minimum(pages: Pages) -> None:
+    """Basic Rummy has no opening minimum: the tray shows the melds' total ("Total: 30"), not
+    "Opening: 30 / 0"; German Rummy's tray still counts toward its 40."""
+    compose = "() => { S.evaluation = null; S.groups = [S.state.view.hand.slice(0, 3)]; evaluate(); }"
+    page = pages.open(locale="de-DE")
+    labels = {"basic": ("Summe: ", "Total: "), "german": ("Erstmeldung: ", "Opening: ")}
+    for preset, (german, english) in labels.items():
+        seeded_table(page, pages.base, preset, seed=1)
+        page.evaluate(compose)
+        page.wait_for_function("S.evaluation !== null")
+        shown = page.inner_text("#opening-total")
+        assert shown.startswith(german) and shown.endswith("/ 40") == (preset == "german"), shown
+        assert ("/" in shown) == (preset == "german"), shown
+        page.click("#btn-lang")
+        assert page.inner_text("#opening-total").startswith(english)
+        page.click("#btn-lang")

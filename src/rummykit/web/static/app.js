@@ -863,8 +863,9 @@ function renderTray() {
   $("#tray").classList.remove("empty");
   const opened = S.seat !== null && v.opened[S.seat];
   const sum = ev ? ev.total : 0;
-  if (!opened && !S.state.table.knock_game) {
-    const min = S.state.table.opening_min;
+  const min = S.state.table.opening_min;
+  // Before opening: the total against the opening minimum; without a minimum (Basic Rummy) just the total.
+  if (!opened && !S.state.table.knock_game && min > 0) {
     total.innerHTML = `${t("opening")}: <b id="opening-sum">${sum}</b> / ${min}`;
     total.classList.toggle("enough", sum >= min);
   } else {
