@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from rummykit.bots import BOT_LEVELS, LEVEL_LINES
-from rummykit.i18n.levels import LEVEL_LINES_DE
+from rummykit.i18n.levels import BOT_KIND_NAMES_DE, LEVEL_LINES_DE
 
 
 @pytest.fixture
@@ -151,5 +151,5 @@ def test_the_waiting_room_names_a_search_bots_level(page: Any) -> None:
     page.wait_for_selector("#waiting:not(.hidden)")
     hard = LEVEL_LINES_DE["hard"].split(": ")[0]
     assert page.eval_on_selector_all("#wait-seats li", "ls => ls.map(l => l.innerText)") == [
-        "Anna (du)", "— frei —", f"Bot 3 (Bot search, {hard})",
+        "Anna (du)", "— frei —", f"Bot 3 (Bot: {BOT_KIND_NAMES_DE['search']}, {hard})",
     ]  # fmt: skip

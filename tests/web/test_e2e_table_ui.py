@@ -632,3 +632,21 @@ def test_the_meld_tray_says_nothing_of_an_opening_where_there_is_no_minimum(page
         page.click("#btn-lang")
         assert page.inner_text("#opening-total").startswith(english)
         page.click("#btn-lang")
+
+
+def test_the_bots_are_named_in_words_in_the_lobby_and_the_waiting_room(pages: Pages) -> None:
+    """The bot menu and the waiting room name each bot kind in the page's language, not by its id."""
+    page = pages.open()
+    lobby(page, pages.base)
+    menu = "#bot-kind option"
+    assert page.eval_on_selector_all(menu, "os => os.map((o) => o.value)") == ["random", "greedy", "search"]
+    assert page.eval_on_selector_all(menu, "os => os.map((o) => o.text)") == ["Random", "Greedy", "Search"]
+    page.select_option("#bot-kind", "greedy")
+    page.click("#btn-lang")
+    assert page.eval_on_selector_all(menu, "os => os.map((o) => o.text)") == ["Zufall", "Gierig", "Suche"]
+    assert page.input_value("#bot-kind") == "greedy"  # the choice is kept
+    create(page, seats=3, bots=1)
+    page.wait_for_selector("#waiting:not(.hidden)")
+    assert page.inner_text("#wait-seats li:last-child") == "Bot 3 (Bot: Gierig)"
+    page.click("#btn-lang")
+    assert page.inner_text("#wait-seats li:last-child") == "Bot 3 (bot: Greedy)"

@@ -267,6 +267,18 @@ def test_every_bot_the_lobby_offers_has_a_line_in_both_languages(client: TestCli
         assert texts == {"en": BOT_KIND_LINES[kind], "de": BOT_KIND_LINES_DE[kind]}
 
 
+def test_every_bot_the_lobby_offers_has_a_name_in_both_languages(client: TestClient) -> None:
+    """The lobby and the waiting room name a bot in words ("Greedy" / "Gierig"), not by its id."""
+    from rummykit.bots import BOT_KIND_NAMES
+    from rummykit.i18n.levels import BOT_KIND_NAMES_DE
+
+    presets = client.get("/api/presets").json()
+    assert set(presets["bot_names"]) == set(presets["bots"])
+    for kind, names in presets["bot_names"].items():
+        assert names == {"en": BOT_KIND_NAMES[kind], "de": BOT_KIND_NAMES_DE[kind]}
+        assert kind not in (names["en"], names["de"])
+
+
 def test_undos_in_a_row_are_rate_limited(client: TestClient, web: Any) -> None:
     grant, table = practice_table(client, web)
     answers = []

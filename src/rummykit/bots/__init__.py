@@ -47,6 +47,11 @@ BOT_KIND_LINES: Final = {
 :mod:`rummykit.i18n.levels`)."""
 
 
+BOT_KIND_NAMES: Final = {"random": "Random", "greedy": "Greedy", "search": "Search"}
+"""What people call each built-in bot kind a person chooses from (the lobby's menu, the waiting room;
+German in :mod:`rummykit.i18n.levels`); the kind's id is what the API and the terminal take."""
+
+
 class UnknownBotError(RummyError, ValueError):
     """A bot kind or level that does not exist."""
 
@@ -128,6 +133,7 @@ _BUILT_IN_KINDS: Final = frozenset(_FACTORIES)
 
 __all__ = [
     "BOT_KIND_LINES",
+    "BOT_KIND_NAMES",
     "BOT_LEVELS",
     "LEVELED_KINDS",
     "LEVELS",

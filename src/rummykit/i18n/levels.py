@@ -29,3 +29,6 @@ BOT_KIND_LINES_DE: Final = {
     "search": "spielt jede Wahl oft mit vermuteten Händen durch und nimmt die beste: der stärkste",
 }
 """One German line per bot kind, keyed like ``rummykit.bots.BOT_KIND_LINES``."""
+
+BOT_KIND_NAMES_DE: Final = {"random": "Zufall", "greedy": "Gierig", "search": "Suche"}
+"""The German name of each bot kind, keyed like ``rummykit.bots.BOT_KIND_NAMES``."""

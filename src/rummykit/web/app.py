@@ -4,7 +4,7 @@
 ``GET /``                              the card-table page (``static/index.html``)
 ``GET /api/health``                    ``{"ok": true, "tables": n}``
 ``GET /api/presets``                   presets with their options, names, house-rule controls,
-                                       bot kinds and levels
+                                       bot kinds (their names and lines in both languages) and levels
 ``GET /api/messages``                  table labels (phases, showdown, scores) in English and German
 ``GET /api/tables``                    tables waiting for players and tables being played
 ``POST /api/tables``                   create a table (:class:`~rummykit.web.protocol.CreateTable`);
@@ -49,7 +49,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from rummykit.bots import BOT_KIND_LINES, BOT_LEVELS, LEVEL_LINES, LEVELED_KINDS
+from rummykit.bots import BOT_KIND_LINES, BOT_KIND_NAMES, BOT_LEVELS, LEVEL_LINES, LEVELED_KINDS
 from rummykit.rules import PRESET_NAMES, Rules
 from rummykit.web import protocol
 from rummykit.web.houserules import advanced_examples, house_rules
@@ -63,7 +63,7 @@ from rummykit.web.rulebook import PageLang, preset_lines, preset_rules, rules_pa
 from rummykit.web.seats import retake
 from rummykit.web.store import Store, default_database_url
 from rummykit.web.tables import WEB_BOT_KINDS, Client, LobbyError, Table, default_bot_kind
-from rummykit.web.texts import bot_kind_texts, level_texts, messages_json
+from rummykit.web.texts import bot_kind_texts, bot_name_texts, level_texts, messages_json
 
 STATIC: Final = Path(__file__).parent / "static"
 WS_CLOSE_NO_TABLE: Final = 4404
@@ -179,6 +179,7 @@ def create_app(
             "level_lines": dict(LEVEL_LINES),
             "level_texts": level_texts(LEVEL_LINES),
             "bot_texts": bot_kind_texts(BOT_KIND_LINES, WEB_BOT_KINDS),
+            "bot_names": bot_name_texts(BOT_KIND_NAMES, WEB_BOT_KINDS),
             "default_bot": default_bot_kind(),
             "names": preset_lines(),
             "house_rules": house_rules(),

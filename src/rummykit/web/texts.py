@@ -15,7 +15,7 @@ from typing import Any, Final
 from rummykit.actions import Action
 from rummykit.i18n import describe_action, error_texts, in_every_language, labels, seat_draw_text
 from rummykit.i18n.language import LANGUAGES
-from rummykit.i18n.levels import BOT_KIND_LINES_DE, level_line_de
+from rummykit.i18n.levels import BOT_KIND_LINES_DE, BOT_KIND_NAMES_DE, level_line_de
 from rummykit.rules import Rules
 from rummykit.views import Phase
 
@@ -91,6 +91,16 @@ def bot_kind_texts(english: Mapping[str, str], kinds: Sequence[str]) -> dict[str
     ``bots.BOT_KIND_LINES``); a kind without a line is left out."""
     return {
         kind: {"en": english[kind], "de": BOT_KIND_LINES_DE.get(kind, english[kind])}
+        for kind in kinds
+        if kind in english
+    }
+
+
+def bot_name_texts(english: Mapping[str, str], kinds: Sequence[str]) -> dict[str, dict[str, str]]:
+    """Each bot kind of ``kinds`` by name in every language (``english``: ``bots.BOT_KIND_NAMES``); a
+    kind without a name is left out (the page shows its id)."""
+    return {
+        kind: {"en": english[kind], "de": BOT_KIND_NAMES_DE.get(kind, english[kind])}
         for kind in kinds
         if kind in english
     }

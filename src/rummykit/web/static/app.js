@@ -370,6 +370,7 @@ function renderPresets() {
     sel.appendChild(o);
   }
   if (keep) sel.value = keep;
+  renderBotKinds();
   renderLevels();
   renderSeatRange();
   const line = names[sel.value];
@@ -394,6 +395,22 @@ function renderSeatRange() {
   seats.value = Math.min(Math.max(value, rules.min_players), rules.max_players);
   bots.max = Number(seats.value) - 1;
   if ((filled && Number(seats.value) !== value) || Number(bots.value) > Number(bots.max)) bots.value = bots.max;
+}
+
+// A bot kind by the name people use, in the page's language ("Greedy" / "Gierig"); its id otherwise.
+const botKindName = (kind) => inLang(((S.presets && S.presets.bot_names) || {})[kind], kind);
+
+// The lobby's bot menu: each kind by its name (the id is the value sent), the choice kept.
+function renderBotKinds() {
+  const sel = $("#bot-kind"), keep = sel.value || S.presets.default_bot;
+  sel.textContent = "";
+  for (const kind of S.presets.bots || []) {
+    const o = document.createElement("option");
+    o.value = kind;
+    o.textContent = botKindName(kind);
+    sel.appendChild(o);
+  }
+  sel.value = keep;
 }
 
 // A level's name: its menu line up to the colon ("medium: the default …").
@@ -620,7 +637,7 @@ function renderWaiting() {
   ol.innerHTML = "";
   st.table.seats.forEach((s, i) => {
     const li = document.createElement("li");
-    li.textContent = s.kind === "open" ? `— ${t("open_seat")} —` : s.kind === "bot" ? `${s.name} (${t("bot")} ${s.bot}${botLevelName(s)})` : seatName(i);
+    li.textContent = s.kind === "open" ? `— ${t("open_seat")} —` : s.kind === "bot" ? `${s.name} (${t("bot")}: ${botKindName(s.bot)}${botLevelName(s)})` : seatName(i);
     ol.appendChild(li);
   });
   const open = st.table.seats.some((s) => s.kind === "open");
@@ -1437,9 +1454,7 @@ function loadPresets() {
 
 async function loadLobby() {
   try {
-    const data = await loadPresets();
-    $("#bot-kind").innerHTML = data.bots.map((b) => `<option value="${b}"${b === data.default_bot ? " selected" : ""}>${b}</option>`).join("");
-    renderLevelLine();
+    await loadPresets();
     S.tables = (await api("/api/tables")).tables;
     renderTableList();
     // The lobby grew above an error shown meanwhile: keep the error where the user looks.
