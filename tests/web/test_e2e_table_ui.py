@@ -650,3 +650,25 @@ def test_the_bots_are_named_in_words_in_the_lobby_and_the_waiting_room(pages: Pa
     assert page.inner_text("#wait-seats li:last-child") == "Bot 3 (Bot: Gierig)"
     page.click("#btn-lang")
     assert page.inner_text("#wait-seats li:last-child") == "Bot 3 (bot: Greedy)"
+
+
+def test_a_jokers_stand_in_label_leaves_its_joker_text_readable(pages: Pages) -> None:
+    """A joker in a meld is labelled with the card it stands for ("=J♣"); the label covers neither the
+    joker's corner "JK" nor its "JOKER" at the foot (it covered "JO", leaving "KER"). Desktop and phone."""
+    overlaps = """() => {
+        const meld = (text) => ({ cards: text.replace(/\\(=\\S+\\)/, "").split(" "), text, owner: 1 });
+        S.state.view.melds = [meld("10C JK(=JC) QC"), meld("9H JK(=10H) JH QH")];
+        renderMelds();
+        const hit = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+        return [...document.querySelectorAll("#melds .card.stands")].map((card) => {
+            const label = card.querySelector(".stands-label"), box = label.getBoundingClientRect();
+            const texts = [...card.querySelectorAll("svg text.idx")];  // J, K and JOKER
+            const covered = texts.filter((t) => hit(box, t.getBoundingClientRect())).length;
+            return { label: label.innerText, covered, texts: texts.length };
+        });
+    }"""
+    for viewport, locale in ((DESKTOP, "en-US"), ({"width": 360, "height": 740}, "de-DE")):
+        page = pages.open(viewport, locale)
+        seeded_table(page, pages.base, "german", seed=1)
+        labels = [{"label": "=J♣", "covered": 0, "texts": 3}, {"label": "=10♥", "covered": 0, "texts": 3}]
+        assert page.evaluate(overlaps) == labels

@@ -813,7 +813,11 @@ function renderMelds() {
     m.cards.forEach((c, j) => {
       const el = Cards.element(c, { small: true });
       const stands = c === "JK" && /^JK\(=(\S+)\)$/.exec(tokens[j] || "");
-      if (stands) { el.classList.add("stands"); el.dataset.stands = Cards.label(stands[1]); }
+      if (stands) {  // the label sits over the joker's star: its corner indices and "JOKER" stay readable
+        el.classList.add("stands");
+        el.dataset.stands = Cards.label(stands[1]);
+        el.insertAdjacentHTML("beforeend", `<span class="stands-label" aria-hidden="true">=${escapeHtml(el.dataset.stands)}</span>`);
+      }
       if (S.changed.melds.has(k) && S.animate) el.classList.add("fresh");
       div.appendChild(el);
     });
