@@ -33,9 +33,9 @@ SERVER_ARGS = ("--max-tables-per-address", "50")
 NO_TABLE = {"en": "There is no table {}.", "de": "Es gibt keinen Tisch {}."}
 REFUSED = {
     "en": {
-        "take": "take: 4C must be laid this turn",
+        "take": "take: 4♣ must be laid this turn (taken discard must be melded)",
         "taken": "you may not discard the card you took from the discard pile",
-        "knock": "cannot knock with 45 deadwood",
+        "knock": "cannot knock with 45 points of deadwood: the deadwood must be < 10",
         "rummy": "cannot call Rummy: 45 points of your cards fit in no meld",
     },
     "de": {
