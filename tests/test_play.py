@@ -744,7 +744,7 @@ def test_the_hint_speaks_of_no_opening_where_nothing_is_needed() -> None:
     [
         ("german", "You went out (Hand-Rommé: penalties ×2)",
          "Du hast ausgemacht (Hand-Rommé: Strafpunkte ×2)"),
-        ("scala40", "You went out (in mano: penalties ×2)", "Du hast ausgemacht (in mano: Strafpunkte ×2)"),
+        ("scala40", "You went out (in mano: penalties ×2)", "Du hast ausgemacht („in mano“: Strafpunkte ×2)"),
         ("basic", "You went out (rummy: winnings ×2)", "Du hast ausgemacht (Rummy: Gewinn ×2)"),
     ],
 )  # fmt: skip

@@ -54,6 +54,20 @@ def test_gin_offers_its_own_knock_limit_and_bonuses_in_words() -> None:
                 assert "_" not in control["label"][lang], (preset, control["option"])
 
 
+@pytest.mark.parametrize(
+    ("preset", "en", "de"),
+    [
+        ("german", "Hand-Rommé multiplier", "Faktor bei Hand-Rommé"),
+        ("scala40", "in mano multiplier", "Faktor bei „in mano“"),
+        ("basic", "rummy multiplier", "Faktor bei Rummy"),
+    ],
+)
+def test_going_out_at_once_is_named_as_the_game_names_it(preset: str, en: str, de: str) -> None:
+    """Hand-Rommé is German Rummy's word: Scala 40 says "in mano", Basic Rummy "rummy"."""
+    controls = {c["option"]: c for c in house_rules()[preset]}
+    assert controls["hand_romme_multiplier"]["label"] == {"en": en, "de": de}
+
+
 def test_a_control_that_another_setting_makes_moot_says_so() -> None:
     """``unused_when`` comes from the engine's ``not_applicable``: gin's knock limit under Oklahoma, and
     nothing in the other presets."""

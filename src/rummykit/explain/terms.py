@@ -219,7 +219,7 @@ OPTION_VALUE_WORDS: Final[dict[tuple[str, str], tuple[str, str]]] = {
 
 
 HAND_OUT_NAMES: Final[dict[str, tuple[str, str]]] = {
-    "scala40": ("in mano", "in mano"),
+    "scala40": ("in mano", "„in mano“"),
     "basic": ("rummy", "Rummy"),
 }
 """What the players of a game call going out in one turn without having melded before, by preset

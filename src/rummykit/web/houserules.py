@@ -17,7 +17,7 @@ from typing import Any, Final, get_args
 
 from rummykit.errors import RulesError
 from rummykit.explain.language import LANGUAGES, Lang
-from rummykit.explain.terms import OPTION_LABELS, value_words
+from rummykit.explain.terms import OPTION_LABELS, hand_out_name, value_words
 from rummykit.rules import OPTION_RANGES, PRESET_NAMES, Rules
 
 HOUSE_RULES: Final = (
@@ -56,9 +56,14 @@ _UNSET: Final = {"num_hands": ("one per player", "einmal pro Spieler")}
 """What an empty number field means, for numeric options whose preset value is ``None``."""
 
 
-def _labels(option: str) -> dict[str, str]:
+def _labels(option: str, rules: Rules) -> dict[str, str]:
+    """The option's label in every language, going out at once named as the game names it ("rummy
+    multiplier" in Basic Rummy, "in mano" in Scala 40; :func:`hand_out_name`)."""
     en, de = OPTION_LABELS.get(option, (option, option))
-    return {"en": en, "de": de}
+    return {
+        "en": en.replace("Hand-Rommé", hand_out_name(rules, Lang("en"))),
+        "de": de.replace("Hand-Rommé", hand_out_name(rules, Lang("de"))),
+    }
 
 
 def _words(option: str, value: Any) -> dict[str, str]:
@@ -75,7 +80,7 @@ def _accepts(rules: Rules, option: str, value: Any) -> bool:
 
 def _control(rules: Rules, option: str) -> dict[str, Any] | None:
     value = getattr(rules, option)
-    entry: dict[str, Any] = {"option": option, "label": _labels(option), "value": value}
+    entry: dict[str, Any] = {"option": option, "label": _labels(option, rules), "value": value}
     kind = _HINTS[option]
     if kind is bool:
         return {**entry, "kind": "bool"}
