@@ -28,7 +28,7 @@ from rummykit.explain import preset_line
 from rummykit.explain.terms import OPTION_LABELS
 from rummykit.i18n.cards import RANK_NAMES, card_name, glyphs
 from rummykit.i18n.catalogue import ERRORS, FRAGMENTS, OPTION_EN, PEOPLE_EN, RULE_NAMES
-from rummykit.i18n.moves import describe_action
+from rummykit.i18n.moves import describe_action, du_agrees_de
 from rummykit.melds import meld_text_cards
 
 _PLACEHOLDER: Final = re.compile(r"\{([a-z_]+[0-9]?)\}")
@@ -172,24 +172,12 @@ def _piece(name: str, piece: str, rule: str, names: Sequence[str], lang: str, de
     return piece
 
 
-_DU: Final = (
-    (re.compile(r"\bDu hat sich\b"), "Du hast dich"),
-    (re.compile(r"\bDu hat\b"), "Du hast"),
-    (re.compile(r"\bDu ist\b"), "Du bist"),
-)
-"""A front end may call the person at the keyboard "Du": the verb then takes the second person."""
-
-
 def _fill(template: str, match: re.Match[str], rule: str, names: Sequence[str], lang: str, depth: int) -> str:
     pieces = match.groupdict()
     values = {k: _piece(k, v, rule, names, lang, depth) for k, v in pieces.items()}
     values.update({f"{k}_raw": v for k, v in pieces.items()})
     text = template.format(**values)
-    if lang != "de":
-        return name_seats(text, names)
-    for pattern, second_person in _DU:
-        text = pattern.sub(second_person, text)
-    return text
+    return name_seats(text, names) if lang != "de" else du_agrees_de(text)
 
 
 def people_english(template: str) -> str:

@@ -278,6 +278,7 @@ def seat_draw_text(card: int | None, *, deals_first: bool, lang: str) -> str:
 
 _DU_VERBS: Final = {
     "gibt": "gibst",
+    "hat sich": "hast dich",
     "hat": "hast",
     "ist": "bist",
     "kauft sich": "kaufst dich",
@@ -291,7 +292,9 @@ _DU_VERBS: Final = {
     "wirft": "wirfst",
     "zieht": "ziehst",
 }
-_DU_VERB: Final = re.compile(r"\b(" + "|".join(sorted(_DU_VERBS, key=len, reverse=True)) + r")\b")
+_DU_ALTERNATION: Final = "|".join(sorted(_DU_VERBS, key=len, reverse=True))
+_DU_VERB: Final = re.compile(rf"\b({_DU_ALTERNATION})\b")
+_DU_SUBJECT: Final = re.compile(rf"\bDu ({_DU_ALTERNATION})\b")
 
 
 def second_person_de(third: str) -> str:
@@ -302,3 +305,13 @@ def second_person_de(third: str) -> str:
     'klopfst und wirfst Karo-König ab'
     """
     return _DU_VERB.sub(lambda m: _DU_VERBS[m.group(1)], third)
+
+
+def du_agrees_de(text: str) -> str:
+    """``text`` with each "Du" followed by a third-person verb in the second person: an engine message
+    names a seat, and a front end may call the person at the keyboard "Du".
+
+    >>> du_agrees_de("Du hat sich schon zurückgekauft")
+    'Du hast dich schon zurückgekauft'
+    """
+    return _DU_SUBJECT.sub(lambda m: "Du " + _DU_VERBS[m.group(1)], text)

@@ -57,7 +57,7 @@ from typing import Annotated, Any, Final, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 
 from rummykit import solver
-from rummykit.cards import JOKER_CODE, Card
+from rummykit.cards import JOKER_CODE, Card, Hand
 from rummykit.disclosure import event_goes_out
 from rummykit.gin import gin_json, knocked_gin, undercut_by
 from rummykit.match import Match, MatchEvent
@@ -335,20 +335,13 @@ def knock_line_json(view: PlayerView) -> dict[str, Any] | None:
         barred = None if rules.may_discard_taken_discard else view.taken_discard
         others = set(hand) - {barred}
         if barred is not None and set(best) == {barred} and others:  # the best discard may not go back
-            deadwood = min(solver.min_deadwood(_without(hand, c), rules) for c in others)
+            deadwood = min(solver.min_deadwood(list(Hand(hand).without((c,))), rules) for c in others)
     return {
         "deadwood": deadwood,
         "after_discard": after_discard,
         "threshold": rules.knock_threshold,
         "comparison": rules.knock_comparison,
     }
-
-
-def _without(hand: list[Card], card: Card) -> list[Card]:
-    """``hand`` less one copy of ``card``."""
-    out = list(hand)
-    out.remove(card)
-    return out
 
 
 LogCache = dict[int, tuple[object, bool, dict[str, Any]]]
