@@ -156,7 +156,7 @@ def test_meld_under_other_rules() -> None:
 def test_illegal_meld_exits_1_with_rule() -> None:
     code, out, err = run("meld", "KS AS 2S")
     assert code == EXIT_ILLEGAL == 1 and err == ""
-    assert "illegal" in out and "run_wraparound" in out
+    assert "illegal" in out and "no run round the corner (run_wraparound)" in out
     code, out, _ = run("meld", "3S JK JK", "--json")
     data = json.loads(out)
     assert code == 1
@@ -174,7 +174,8 @@ def test_demo_shows_live_results() -> None:
     assert code == 0 and err == ""
     for name in rk.PRESET_NAMES:
         assert name in out
-    assert "JC QC JK(=KC) AC" in out and "run_wraparound" in out
+    assert "JC QC JK(=KC) AC" in out
+    assert "no run round the corner" in out and "run_wraparound" not in out  # the rule's name, not its id
     # P1–P4 penalty column: german 58, german_dskv 48, scala40 53, basic 33
     rows = {line.split()[0]: line.split() for line in out.splitlines() if line.split()}
     assert rows["german"][-1] == "58" and rows["german_dskv"][-1] == "48"

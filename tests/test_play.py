@@ -396,9 +396,9 @@ def test_counts_have_the_right_number() -> None:
 
 def test_one_bot_is_one_bot(data_dir: Path) -> None:
     _, out = play("--players", "2", "--seed", "4", "--bots", "random", lines=["quit"])
-    assert "1 bot: random · seed 4" in out
+    assert "1 bot: Random · seed 4" in out
     _, out = play("--players", "3", "--seed", "4", "--bots", "search:easy,greedy:hard", lines=["quit"])
-    assert "2 bots: greedy, search:easy · seed 4" in out  # a level is named where it changes the play
+    assert "2 bots: Greedy, Search (easy) · seed 4" in out  # a level is named where it changes the play
 
 
 def test_a_long_input_line_is_not_echoed_back(data_dir: Path) -> None:
@@ -646,9 +646,9 @@ def test_gin_plays_heads_up_without_players_given(data_dir: Path) -> None:
         "--rules", "gin", "--bots", "greedy", "--seed", "2", "--no-save", lines=["quit"], draw=True
     )  # fmt: skip
     assert code == 0 and "error" not in out
-    assert "Gin Rummy · round 1 of 1" in out and "1 bot: greedy · seed 2" in out
+    assert "Gin Rummy · round 1 of 1" in out and "1 bot: Greedy · seed 2" in out
     code, out = play("--bots", "greedy", "--seed", "2", "--no-save", lines=["quit"], draw=True)
-    assert code == 0 and "2 bots: greedy · seed 2" in out
+    assert code == 0 and "2 bots: Greedy · seed 2" in out
 
 
 def test_the_log_words_gins_own_moves_by_phase() -> None:

@@ -50,7 +50,7 @@ def test_a_whole_german_hand_at_80_by_24(data_dir: Path) -> None:
     assert "Rommé, geänderte Regeln · Spiel 1 von 1 · Geber Bot 3" in out
     assert "Spieler     Karten  ausgelegt  Punkte" in out
     assert "Stoß 70  Ablage 6♣  Keine Figuren auf dem Tisch" in out
-    assert "2 Bots: greedy · seed 3" in out
+    assert "2 Bots: Gierig · Startwert 3" in out
     assert "Deine Hand (13 Karten, nach Farbe)" in out
     assert "Dein Zug: ziehen (d) oder die Ablage nehmen (t)   hilfe · tipp · ende" in out
     # The moves in notation, which is what a player types, also in German.
@@ -90,10 +90,10 @@ def test_a_german_viennese_hand_shows_the_showdown_in_german(data_dir: Path) -> 
 def test_the_locale_chooses_the_language(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LANG", "de_DE.UTF-8")
     out = play("--players", "2", "--seed", "4", "--bots", "random", lines=["ende"])
-    assert "1 Bot: random · seed 4" in out and "Spiel unterbrochen (auf Wunsch)" in out
+    assert "1 Bot: Zufall · Startwert 4" in out and "Spiel unterbrochen (auf Wunsch)" in out
     assert "Dein Zug:" in out
     english = play("--lang", "en", "--players", "2", "--seed", "4", "--bots", "random", lines=["quit"])
-    assert "1 bot: random · seed 4" in english and "Your turn:" in english
+    assert "1 bot: Random · seed 4" in english and "Your turn:" in english
     monkeypatch.setenv("LC_ALL", "C")  # LC_ALL wins over LANG; C is English
     assert "Your turn:" in play("--players", "2", "--seed", "4", "--bots", "random", lines=["quit"])
 

@@ -138,7 +138,7 @@ def rules_command(
         ),
     ] = False,
 ) -> None:
-    """Show a rule set: every option of RULES.md §6 with its value, or (--explain) how to play it."""
+    """Show a rule set: every option with its value, or (--explain) how to play it."""
     if list_presets:
         if as_json:
             _echo_json(render.preset_aliases())
@@ -232,7 +232,7 @@ def info_command() -> None:
 
 @app.command("demo")
 def demo_command() -> None:
-    """A short overview: the presets and some melds of RULES.md §8.1, evaluated live."""
+    """A short overview: the presets and some melds, evaluated live."""
     console = Console()
     console.print("[bold]rummykit[/bold] — German Rummy (Rommé), Viennese Rummy, Gin Rummy and variants\n")
     console.print(render.presets_table())

@@ -82,6 +82,7 @@ from rummykit.cli.saves import HUMAN, SavedGame, latest_unfinished, load_saved, 
 from rummykit.errors import IllegalActionError, NotationError, RummyError
 from rummykit.explain.language import Lang
 from rummykit.i18n import describe_action, lang_from_env, localize_error, normalize_lang, rule_name
+from rummykit.i18n.levels import bot_name
 from rummykit.i18n.localize import localize_reason
 from rummykit.match import Match, MatchEvent
 from rummykit.record import Record
@@ -728,11 +729,11 @@ def play_command(
     if match.seat_draw is not None:
         notices += seat_draw_lines(match, [p.name for p in seats], lang)
     bots_line = (
-        f"{screen.count(len(kinds), 'bot', lang)}: {', '.join(sorted({bot_label(k) for k in kinds}))}"
+        f"{screen.count(len(kinds), 'bot', lang)}: {', '.join(sorted({bot_name(k, lang) for k in kinds}))}"
         if kinds
         else t("no bots", "keine Bots")
     )
-    notices.append(f"{bots_line} · seed {match.seed}")
+    notices.append(f"{bots_line} · {t('seed', 'Startwert')} {match.seed}")
     notices.append(rules_notice(lang))
     session = PlaySession(
         match,
@@ -866,7 +867,7 @@ def resumed_session(
         notices=[
             Lang(lang)(
                 f"resumed {saved.path.name}: round {len(m.rounds)} · seed {m.seed}",
-                f"fortgesetzt: {saved.path.name}, Spiel {len(m.rounds)} · seed {m.seed}",
+                f"fortgesetzt: {saved.path.name}, Spiel {len(m.rounds)} · Startwert {m.seed}",
             ),
             rules_notice(lang),
         ],

@@ -16,6 +16,7 @@ from rich.text import Text
 
 from rummykit.cards import Card, parse_cards
 from rummykit.errors import IllegalMeldError
+from rummykit.i18n import rule_name
 from rummykit.melds import Meld, meld_text_cards
 from rummykit.rules import PRESET_NAMES, Rules
 from rummykit.rules_text import format_value
@@ -51,7 +52,8 @@ DEMO_MELDS: Final = (
     "3S JK JK",
     "7H 7H 7S",
 )
-"""Melds of RULES.md §8.1 that the demo evaluates live under the german preset."""
+"""Melds that the demo evaluates live under the german preset: legal ones with jokers and aces, and one
+breaking each of three rules."""
 
 
 def rule_rows(rules: Rules) -> list[tuple[str, str, str, bool]]:
@@ -256,6 +258,15 @@ def _card_list(cards: list[str]) -> str:
     return " ".join(cards) if cards else "none"
 
 
+def _rule_shown(rule: str, *, with_id: bool) -> str:
+    """A broken rule as a player reads it: its name (``no run round the corner``), followed by the
+    option id one would change it with when ``with_id``; the id alone where it has no name."""
+    name = rule_name(rule, "en")
+    if name is None:
+        return rule
+    return f"{name} ({rule})" if with_id else name
+
+
 def meld_renderable(report: dict[str, Any]) -> Group:
     """Human-readable form of :func:`meld_report`."""
     grid = Table.grid(padding=(0, 2))
@@ -266,7 +277,7 @@ def meld_renderable(report: dict[str, Any]) -> Group:
         verdict = Text("illegal", style="bold red")
         grid.add_row("verdict", verdict)
         grid.add_row("cards", " ".join(report["cards"]))
-        grid.add_row("rule", report["rule"])
+        grid.add_row("rule", _rule_shown(report["rule"], with_id=True))
         grid.add_row("reason", report["error"])
         return Group(grid)
     grid.add_row("verdict", Text(f"legal {report['kind']}", style="bold green"))
@@ -299,5 +310,5 @@ def demo_melds_table(rules: Rules) -> Table:
                 text, Text(f"legal {report['kind']}", style="green"), str(report["value"]), report["notation"]
             )
         else:
-            table.add_row(text, Text("illegal", style="red"), "–", report["rule"])
+            table.add_row(text, Text("illegal", style="red"), "–", _rule_shown(report["rule"], with_id=False))
     return table

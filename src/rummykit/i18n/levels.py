@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from rummykit.bots import BOT_KIND_NAMES, bot_label
+
 LEVEL_NAMES_DE: Final = {"easy": "leicht", "medium": "mittel", "hard": "schwer"}
 LEVEL_LINES_DE: Final = {
     "easy": "leicht: schnelle Suche, wenige Millisekunden pro Zug",
@@ -32,3 +34,15 @@ BOT_KIND_LINES_DE: Final = {
 
 BOT_KIND_NAMES_DE: Final = {"random": "Zufall", "greedy": "Gierig", "search": "Suche"}
 """The German name of each bot kind, keyed like ``rummykit.bots.BOT_KIND_NAMES``."""
+
+
+def bot_name(spec: str, lang: str) -> str:
+    """How a ``kind:level`` bot is named to a player in ``lang``: ``Search (medium)``,
+    ``Suche (mittel)``, ``Greedy``; the level only where it changes the bot's play
+    (:func:`rummykit.bots.bot_label`), a kind without a people's name by its id."""
+    kind, _, level = bot_label(spec).partition(":")
+    names = BOT_KIND_NAMES_DE if lang == "de" else BOT_KIND_NAMES
+    name = names.get(kind, kind)
+    if not level:
+        return name
+    return f"{name} ({LEVEL_NAMES_DE.get(level, level) if lang == 'de' else level})"
