@@ -687,7 +687,7 @@ function renderOpponents() {
     div.innerHTML = `<div class="opp-name">${escapeHtml(seatName(i))} <small>${status}</small></div>
       <div class="opp-meta">${held}${v.opened[i] ? " · " + t("opened") : ""}${v.dealer === i ? " · " + t("dealer") : ""}</div>`;
     const fan = document.createElement("div");
-    fan.className = "fan";
+    fan.className = "fan" + (revealed ? " revealed" : "");
     const shown = revealed || new Array(Math.min(v.hand_sizes[i], 14)).fill(null);
     for (const c of shown) fan.appendChild(Cards.element(c, { small: true }));
     div.appendChild(fan);
