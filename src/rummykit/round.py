@@ -59,6 +59,25 @@ every this many actions a snapshot of the state is kept (a snapshot per action c
 Viennese play about a fifth of its speed)."""
 
 
+def still_known(known: Hand, before: Hand, after: Hand) -> Hand:
+    """What the table still knows a seat holds after it laid or discarded cards: ``known`` less one
+    copy of a face for every copy of it that left the hand (``before`` less ``after``).
+
+    Faces are alike, so the table cannot tell which copy left: a seat known to hold one 8♠ that
+    discards an 8♠ is no longer known to hold one, even when it still holds a second, unseen 8♠
+    (keeping ``min(known, held)`` would tell the others about that hidden copy). A joker the move
+    put into the hand (a freed joker kept, known to all) is in ``known`` already and does not leave.
+    """
+    gone = {c: before.count(c) - after.count(c) for c in set(known.cards())}
+    if all(n <= 0 for n in gone.values()):
+        return known
+    kept = known.copy()
+    for c, n in gone.items():
+        for _ in range(min(kept.count(c), n)):
+            kept.remove(c)
+    return kept
+
+
 class RoundStatus(enum.IntFlag):
     """What is wrong with a round's state (python-chess's ``Board.status()``): no flag is a state the
     engine can play on. A state built by hand (:meth:`Round.from_state`) should be checked."""
@@ -233,18 +252,15 @@ class Round:
         turn = state.turn
         steps = state.steps
         steps.clear()
+        playing = not isinstance(action, (Draw, TakeDiscard))
+        held_before = state.hands[seat].copy() if playing and state.known_cards[seat]._size else None
         drawn = effect()
         if state.taken_discard is not None and isinstance(action, TakeDiscard):
             state.known_cards[seat] = state.known_cards[seat].plus(state.taken_discard)
             if state.phase is not _PHASE_OVER:  # gin's last counted take ends the hand untaken
                 drawn = state.taken_discard  # the card taken, face up: the event names it
-        known = state.known_cards[seat]
-        if known._size and not isinstance(action, (Draw, TakeDiscard)):  # a draw only adds cards
-            # Cards known to be held leave that knowledge once laid or discarded (faces are alike,
-            # so the multiset minimum of known and held cards is exactly what is still known).
-            hand = state.hands[seat]
-            if not known.is_within(hand):
-                state.known_cards[seat] = known.common(hand)
+        if held_before is not None:  # a draw only adds cards
+            state.known_cards[seat] = still_known(state.known_cards[seat], held_before, state.hands[seat])
         if steps:
             event = record(done, seat, action, turn, drawn, tuple(steps))
             steps.clear()
