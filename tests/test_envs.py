@@ -327,3 +327,14 @@ def test_play_from_a_round_goes_on_from_it_and_refuses_another_table() -> None:
     assert game.composer.allowed() == [enc.TAKE, enc.PASS]
     with pytest.raises(ValueError, match="play_from"):
         TokenGame("german", 3).play_from(rk.Round.new(rk.Rules.preset("german"), players=2, seed=1))
+
+
+def test_classic_env_takes_a_zero_dimensional_integer_array() -> None:
+    """What a policy's ``predict`` returns for one observation (``Discrete.contains`` accepts it)."""
+    env = rummy_v0.env(rules="german", players=2)
+    env.reset(seed=3)
+    token = int(np.flatnonzero(env.last()[0]["action_mask"])[0])
+    env.step(np.array(token))
+    assert not any(env.terminations.values())  # a legal token, not the illegal-move penalty
+    with pytest.raises(ValueError, match="token"):
+        env.step(np.array(1.5))

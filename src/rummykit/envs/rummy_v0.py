@@ -27,7 +27,8 @@ agent is often selected several times in a row.
   ``max_cycles`` steps (tokens) when that is set, and when the engine offers no action before the
   end (``TokenGame.stuck``, an engine defect).
 * ``render_mode="ansi"``: the terminal game's board (``rich`` needed, part of the ``rl`` extra) from
-  the seat to move, with the action spelled so far.
+  the seat to move, with the action spelled so far, drawn when ``render()`` is called (a step draws
+  nothing, so training with the mode set costs nothing).
 * ``seed`` through ``reset(seed=…)``: the same seed deals the same cards to the same dealer.
 
 :func:`parallel_env` gives the same game in PettingZoo's Parallel API: every step each live agent
@@ -205,8 +206,6 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
             if self.max_cycles is not None and self._steps >= self.max_cycles:
                 self.truncations = dict.fromkeys(self.agents, True)
                 self._next_agent(agent)
-            if self.render_mode == "ansi":
-                self.render()
             return
         if rewards is not game.no_rewards or self._rewarded:  # else every reward is 0 already
             self.rewards = {a: rewards[i] for i, a in enumerate(self.possible_agents) if a in self.rewards}
@@ -226,8 +225,6 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
             self.agent_selection = self.possible_agents[game.to_move]
         if self._rewarded:
             self._accumulate_rewards()
-        if self.render_mode == "ansi":
-            self.render()
 
     def _next_agent(self, agent: str) -> None:
         """At the end every agent is selected in turn (to take its final observation)."""
@@ -285,6 +282,8 @@ class classic_env(raw_env):  # PettingZoo's lower-case name for environment clas
         if self.terminations[agent] or self.truncations[agent]:
             super().step(action)
             return
+        if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+            action = action.item()  # what a policy's predict() returns for one observation
         if not (isinstance(action, (int, np.integer)) and 0 <= action < enc.NUM_TOKENS):
             raise ValueError(
                 f"{agent} is to move: its action must be a token 0-{enc.NUM_TOKENS - 1}, not {action!r}"

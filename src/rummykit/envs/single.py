@@ -120,8 +120,6 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
         reward = rewards[self.seat]
         if applied is not None:
             reward += self._play_bots()
-        if self.render_mode == "ansi":
-            self.render()
         return game.observe(self.seat), reward, game.is_over, game.stuck, self._info()
 
     def render(self) -> str | None:
