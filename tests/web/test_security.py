@@ -2,7 +2,8 @@
 
 1 seeded tables are marked · 2 deals and bots come from a 256-bit secret · 3 no endless bot tables ·
 4 limits and expiry · 5 streaming body limit · 6 no 500 for NaN or lone surrogates · 7 no face-down
-card in the log · 9 no token in the URL. (8, the command line, is in ``tests/test_cli_errors.py``.)
+card in the log · 9 no token in the URL · 10 limits count networks (an IPv6 /64 is one address).
+(8, the command line, is in ``tests/test_cli_errors.py``.)
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ from rummykit.rules import Rules
 from rummykit.web import protocol
 from rummykit.web.app import create_app
 from rummykit.web.dealing import SEEDED_NOTICE, DealtMatch, SecretRandom, deal_order
-from rummykit.web.limits import BodyLimit, RateLimiter
+from rummykit.web.limits import BodyLimit, RateLimiter, network_key
+from rummykit.web.owners import address_digest
 from rummykit.web.tables import Table
 
 
@@ -657,3 +659,90 @@ def test_only_open_tables_are_loaded_after_a_restart(sqlite_url: str, web: Any) 
     with TestClient(create_app(sqlite_url, settings=web.settings())) as client:
         tables = client.app.state.manager.tables  # type: ignore[attr-defined]
         assert set(tables) == {waiting["code"]}
+
+
+# 10. Limits count networks (an IPv6 /64 is one customer) ------------------------------------------
+class ClientFrom:
+    """ASGI middleware for tests: the client address is the ``x-test-client`` header, if sent."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket"):
+            for name, value in scope.get("headers") or []:
+                if name == b"x-test-client":
+                    scope = {**scope, "client": (value.decode(), 50000)}
+        await self.app(scope, receive, send)
+
+
+@pytest.fixture
+def net_client(tmp_path: Path, web: Any) -> Iterator[Any]:
+    """A test client whose requests come from the address they name (``frm=``)."""
+    stack: list[TestClient] = []
+
+    def make(**settings: Any) -> TestClient:
+        app = create_app(f"sqlite:///{tmp_path / f'net{len(stack)}.db'}", settings=web.settings(**settings))
+        app.add_middleware(ClientFrom)
+        client = TestClient(app)
+        client.__enter__()
+        stack.append(client)
+        return client
+
+    yield make
+    for client in stack:
+        client.__exit__(None, None, None)
+
+
+def post_from(client: TestClient, address: str, url: str, body: dict[str, Any] | None = None) -> Any:
+    return client.post(url, json=body or {}, headers={"x-test-client": address})
+
+
+def test_10_network_key_is_the_ipv4_address_or_the_ipv6_64() -> None:
+    assert network_key("192.0.2.7") == "192.0.2.7"
+    assert network_key("::ffff:192.0.2.7") == network_key("192.0.2.7") == "192.0.2.7"
+    assert network_key("2001:db8:1:2::1") == network_key("2001:db8:1:2:ffff:ffff:ffff:ffff")
+    assert network_key("2001:db8:1:2::1") == "2001:db8:1:2::/64"
+    assert network_key("2001:DB8:1:2:0:0:0:9") == "2001:db8:1:2::/64"  # spelled differently, same key
+    assert network_key("fe80::1%eth0") == network_key("fe80::2") == "fe80::/64"
+    assert network_key("2001:db8:1:3::1") != network_key("2001:db8:1:2::1")
+    assert network_key("testclient") == "testclient" and network_key("unknown") == "unknown"
+
+
+def test_10_stored_ipv4_digests_are_unchanged() -> None:
+    """An IPv4 key is the address text itself: creator digests stored before still count."""
+    assert address_digest(network_key("192.0.2.7")) == address_digest("192.0.2.7")
+
+
+def test_10_addresses_of_one_ipv6_64_share_one_table_limit(net_client: Any) -> None:
+    client = net_client(max_tables_per_address=2)
+    same_64 = ["2001:db8:1:2::1", "2001:db8:1:2::2", "2001:db8:1:2:abcd::3"]
+    answers = [post_from(client, a, "/api/tables") for a in same_64]
+    assert [a.status_code for a in answers] == [201, 201, 429]
+    assert "2 open tables were created from your address" in answers[-1].json()["detail"]
+    # Another /64 (the next customer) is not held up.
+    assert post_from(client, "2001:db8:1:3::1", "/api/tables").status_code == 201
+
+
+def test_10_an_ipv4_mapped_address_is_its_ipv4_address(net_client: Any) -> None:
+    client = net_client(max_tables_per_address=2)
+    assert post_from(client, "192.0.2.7", "/api/tables").status_code == 201
+    assert post_from(client, "::ffff:192.0.2.7", "/api/tables").status_code == 201
+    assert post_from(client, "192.0.2.7", "/api/tables").status_code == 429
+    assert post_from(client, "::ffff:192.0.2.7", "/api/tables").status_code == 429
+    assert post_from(client, "192.0.2.8", "/api/tables").status_code == 201
+
+
+def test_10_rates_and_connections_count_by_network(net_client: Any, web: Any) -> None:
+    client = net_client(creations_per_second=0.01, creations_burst=2, max_connections_per_address=1)
+    answers = [post_from(client, f"2001:db8:5:6::{i}", "/api/tables").status_code for i in (1, 2, 3)]
+    assert answers == [201, 201, 429]
+    code = client.get("/api/tables").json()["tables"][0]["code"]
+    with client.websocket_connect(f"/ws/{code}", headers={"x-test-client": "2001:db8:9:9::1"}) as first:
+        first.send_json({"type": "hello", "token": None})
+        web.receive_state(first)
+        with client.websocket_connect(f"/ws/{code}", headers={"x-test-client": "2001:db8:9:9::2"}) as same:
+            assert same.receive_json()["code"] == "too_many_connections"
+        with client.websocket_connect(f"/ws/{code}", headers={"x-test-client": "2001:db8:9:a::1"}) as other:
+            other.send_json({"type": "hello", "token": None})
+            web.receive_state(other)

@@ -59,7 +59,11 @@ def serve_command(
     ] = 300.0,
     max_tables: Annotated[int, _option("--max-tables", "Open tables on the server.")] = 1000,
     max_tables_per_address: Annotated[
-        int, _option("--max-tables-per-address", "Open tables created from one client address.")
+        int,
+        _option(
+            "--max-tables-per-address",
+            "Open tables created from one client address (an IPv6 /64 counts as one address).",
+        ),
     ] = 5,
     max_connections_per_address: Annotated[
         int, _option("--max-connections-per-address", "Websocket connections from one client address.")

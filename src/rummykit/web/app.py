@@ -28,7 +28,8 @@ manager: request bodies are read only up to the limit, lobby requests and table 
 limited per client address (429 with ``Retry-After``), websocket connection attempts per address are
 rate limited at the lobby request rate before any database work (``too_many_attempts``, close 4429),
 websocket connections per address are capped and websocket messages per connection are rate limited
-(``rate_limited`` errors). Validation errors
+(``rate_limited`` errors). Every per-address bound counts by
+:func:`~rummykit.web.limits.network_key` (an IPv6 client by its /64). Validation errors
 name the field and the problem, never echo what was sent.
 """
 
@@ -53,7 +54,14 @@ from rummykit.bots import BOT_KIND_LINES, BOT_KIND_NAMES, BOT_LEVELS, LEVEL_LINE
 from rummykit.rules import PRESET_NAMES, Rules
 from rummykit.web import protocol
 from rummykit.web.houserules import advanced_examples, house_rules
-from rummykit.web.limits import MAX_BODY_BYTES, BodyLimit, RateLimiter, ServerSettings, retry_after
+from rummykit.web.limits import (
+    MAX_BODY_BYTES,
+    BodyLimit,
+    RateLimiter,
+    ServerSettings,
+    network_key,
+    retry_after,
+)
 from rummykit.web.manager import TableManager
 from rummykit.web.owners import LEASE_SECONDS, RENEW_SECONDS
 from rummykit.web.protocol import CreateTable, JoinTable, SeatGrant, TokenBody, error_json
@@ -144,7 +152,8 @@ def create_app(
         return JSONResponse({"detail": validation_detail(list(exc.errors()))}, 422)
 
     def address_of(request: Request | WebSocket) -> str:
-        return request.client.host if request.client is not None else "unknown"
+        """The key the client's per-address limits count by (:func:`network_key`: an IPv6 /64)."""
+        return network_key(request.client.host) if request.client is not None else "unknown"
 
     async def limit(request: Request, limiter: RateLimiter, what: str) -> None:
         wait = await manager_of(request).take(limiter, what.split()[-1], address_of(request))

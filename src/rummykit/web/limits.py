@@ -2,12 +2,14 @@
 
 :class:`ServerSettings` holds every bound with the default a public server would use; ``rummykit
 serve`` exposes each one as an option (README, "Limits"). Rates are token buckets: ``rate`` tokens
-per second, at most ``burst`` saved up. A request over a limit gets HTTP 429 with ``Retry-After`` (a
+per second, at most ``burst`` saved up. Every per-address bound counts by :func:`network_key` (an
+IPv6 client by its /64). A request over a limit gets HTTP 429 with ``Retry-After`` (a
 websocket message gets a ``rate_limited`` error); nothing is changed by it.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import math
 import time
@@ -20,6 +22,39 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+IPV6_NETWORK_BITS: Final = 64
+"""Leading bits of an IPv6 address that name one network (one customer, one household)."""
+
+
+def network_key(address: str) -> str:
+    """The key of every per-address limit: the network a client address belongs to.
+
+    Decision: an IPv4 address is its own key (one address is what one customer gets); an IPv6
+    address is keyed by its /64 prefix (``2001:db8:1:2::/64``), because every home and mobile
+    customer is given at least a whole /64 and can pick any of its 2^64 addresses at will; an
+    IPv4-mapped IPv6 address (``::ffff:192.0.2.7``, a dual-stack socket's view of an IPv4 client) is
+    keyed as the IPv4 address itself. A zone (``%eth0``) is dropped. Anything that is not an IP
+    address (``testclient``, ``unknown``, a Unix socket's name) is its own key.
+
+    The open-table cap, the websocket connection cap and the rate limits of
+    creations, lobby requests and connection attempts all count by this key, and the database
+    keeps its digest (:func:`rummykit.web.owners.address_digest`): an IPv4 key is the address
+    string as before, so digests stored from IPv4 clients still match; rows stored under a full
+    IPv6 address simply stop counting once their table ends (they never match a /64 key).
+    """
+    text = address.strip()
+    try:
+        ip = ipaddress.ip_address(text.split("%", 1)[0])
+    except ValueError:
+        return text
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        mask = ((1 << IPV6_NETWORK_BITS) - 1) << (128 - IPV6_NETWORK_BITS)
+        return f"{ipaddress.IPv6Address(int(ip) & mask)}/{IPV6_NETWORK_BITS}"
+    return str(ip)
+
 
 MAX_BODY_BYTES: Final = 16 * 1024
 """Largest request body; the server stops reading at this many bytes and answers 413."""
@@ -43,7 +78,7 @@ class ServerSettings:
     max_tables: int = 1000
     """Open (waiting or playing) tables on the server."""
     max_tables_per_address: int = 5
-    """Open tables created from one client address."""
+    """Open tables created from one client address (:func:`network_key`: an IPv6 /64 is one)."""
     max_connections_per_address: int = 32
     """Websocket connections from one client address."""
     creations_per_second: float = 0.5

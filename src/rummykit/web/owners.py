@@ -14,7 +14,8 @@ lease, the primary key of ``rk_actions`` still refuses its moves (:mod:`rummykit
 The per-address bounds hold across processes through the same database: websocket connections are
 counted per process and client address in ``rk_connections`` (rows of dead processes do not count),
 the table cap counts ``rk_tables.creator``, and the rate limits of table creations and lobby
-requests are token buckets in ``rk_rates``. Client addresses are stored only as a digest
+requests are token buckets in ``rk_rates``. Every bound counts by network
+(:func:`~rummykit.web.limits.network_key`). Client addresses are stored only as a digest
 (:func:`address_digest`), and a bucket or a connection count is removed once it is idle.
 """
 
@@ -38,7 +39,11 @@ NOW: Final = "timezone('UTC', now())"
 
 
 def address_digest(address: str) -> str:
-    """What the database keeps of a client address: a digest, enough to count by address."""
+    """What the database keeps of a client address: a digest, enough to count by address.
+
+    Every caller passes the address's :func:`~rummykit.web.limits.network_key` (an IPv6 /64, an
+    IPv4 address as is), so the digests count networks; the text digested is the same as before for
+    IPv4, so stored rows keep matching."""
     return hashlib.sha256(f"rummykit-address:{address}".encode()).hexdigest()[:32]
 
 
