@@ -173,6 +173,31 @@ def test_lobby_and_limits_hold_across_processes(database: str, server_factory: A
     assert answers.count(200) == 30 and answers.count(429) == 10, answers
 
 
+def test_seat_cap_and_ipv6_networks_hold_across_processes(database: str, server_factory: Any) -> None:
+    """Seats held at strangers' waiting tables are counted in the database, by network: an IPv6
+    client is its /64 whichever process it reaches (the address comes from X-Forwarded-For, which
+    the server believes from 127.0.0.1)."""
+    limits = ("--max-seats-per-address", "1", "--max-tables-per-address", "2")
+    a = server_factory(database, extra=limits)
+    b = server_factory(database, extra=limits)
+
+    def post(base: str, address: str, path: str, body: dict[str, Any] | None = None) -> Any:
+        return httpx.post(base + path, json=body or {}, headers={"X-Forwarded-For": address})
+
+    host = "2001:db8:1:2::1"
+    codes = [post(base, host, "/api/tables", {"seats": 3}).json()["code"] for base in (a.url, b.url)]
+    refused = post(a.url, "2001:db8:1:2:ffff::9", "/api/tables", {"seats": 3})  # the host's /64
+    assert refused.status_code == 429 and "2 open tables" in refused.json()["detail"]
+    assert post(a.url, "2001:db8:7:7::1", f"/api/tables/{codes[0]}/join").status_code == 200
+    squat = post(b.url, "2001:db8:7:7::2", f"/api/tables/{codes[1]}/join")
+    assert squat.status_code == 429, squat.text
+    assert "already holds 1 seat at other people's" in squat.json()["detail"]
+    assert "hält schon 1 Platz an" in squat.json()["texts"]["de"]
+    assert post(b.url, "203.0.113.5", f"/api/tables/{codes[1]}/join").status_code == 200
+    # The host's own network is not capped at its own tables.
+    assert post(b.url, "2001:db8:1:2::7", f"/api/tables/{codes[1]}/join").status_code == 200
+
+
 def test_table_cap_per_address_survives_a_restart(tmp_path: Any, web: Any) -> None:
     """The creating address is stored (as a digest), so a restarted server still counts its tables."""
     from fastapi.testclient import TestClient

@@ -2,8 +2,9 @@
 
 1 seeded tables are marked · 2 deals and bots come from a 256-bit secret · 3 no endless bot tables ·
 4 limits and expiry · 5 streaming body limit · 6 no 500 for NaN or lone surrogates · 7 no face-down
-card in the log · 9 no token in the URL · 10 limits count networks (an IPv6 /64 is one address).
-(8, the command line, is in ``tests/test_cli_errors.py``.)
+card in the log · 9 no token in the URL · 10 limits count networks (an IPv6 /64 is one address) and
+seats at other people's waiting tables are capped. (8, the command line, is in
+``tests/test_cli_errors.py``.)
 """
 
 from __future__ import annotations
@@ -661,7 +662,7 @@ def test_only_open_tables_are_loaded_after_a_restart(sqlite_url: str, web: Any) 
         assert set(tables) == {waiting["code"]}
 
 
-# 10. Limits count networks (an IPv6 /64 is one customer) ------------------------------------------
+# 10. Limits count networks (an IPv6 /64 is one customer) and seats at strangers' tables -----------
 class ClientFrom:
     """ASGI middleware for tests: the client address is the ``x-test-client`` header, if sent."""
 
@@ -746,3 +747,56 @@ def test_10_rates_and_connections_count_by_network(net_client: Any, web: Any) ->
         with client.websocket_connect(f"/ws/{code}", headers={"x-test-client": "2001:db8:9:a::1"}) as other:
             other.send_json({"type": "hello", "token": None})
             web.receive_state(other)
+
+
+def test_10_seats_at_other_peoples_waiting_tables_are_capped(net_client: Any) -> None:
+    client = net_client(max_seats_per_address=2)
+    host, squatter = "198.51.100.1", "2001:db8:7:7::1"
+    tables = [post_from(client, host, "/api/tables", {"seats": 4}).json() for _ in range(3)]
+    codes = [t["code"] for t in tables]
+    joined = [post_from(client, squatter, f"/api/tables/{codes[0]}/join") for _ in range(2)]
+    assert [j.status_code for j in joined] == [200, 200]
+    refused = post_from(client, "2001:db8:7:7::99", f"/api/tables/{codes[1]}/join")  # same /64
+    assert refused.status_code == 429 and "retry-after" in refused.headers
+    body = refused.json()
+    assert body["detail"] == body["texts"]["en"]
+    assert "already holds 2 seats at other people's waiting tables" in body["detail"]
+    assert "Deine Adresse hält schon 2 Plätze an wartenden Tischen anderer" in body["texts"]["de"]
+    # The host's friend on another network still gets the seat.
+    assert post_from(client, "203.0.113.5", f"/api/tables/{codes[1]}/join").status_code == 200
+    # Leaving a seat frees a place under the cap.
+    post_from(client, squatter, f"/api/tables/{codes[0]}/leave", {"token": joined[0].json()["token"]})
+    assert post_from(client, squatter, f"/api/tables/{codes[1]}/join").status_code == 200
+    assert post_from(client, squatter, f"/api/tables/{codes[2]}/join").status_code == 429
+    # A table that starts no longer counts: its seats are being played, not held.
+    started = post_from(client, host, f"/api/tables/{codes[0]}/start", {"token": tables[0]["token"]})
+    assert started.status_code == 200
+    assert post_from(client, squatter, f"/api/tables/{codes[2]}/join").status_code == 200
+    # The seat's network is stored but never shown.
+    assert "joined_from" not in json.dumps(client.get(f"/api/tables/{codes[2]}").json())
+    assert "joined_from" not in json.dumps(client.get("/api/tables").json())
+
+
+def test_10_a_network_fills_its_own_tables_without_the_seat_cap(net_client: Any) -> None:
+    """A household (one address) that opens a table and joins it from several devices is not refused."""
+    client = net_client(max_seats_per_address=1)
+    home = "2001:db8:8:8::1"
+    table = post_from(client, home, "/api/tables", {"seats": 4}).json()
+    joins = [post_from(client, f"2001:db8:8:8::{i}", f"/api/tables/{table['code']}/join") for i in (2, 3, 4)]
+    assert [j.status_code for j in joins] == [200, 200, 200]
+
+
+def test_10_the_seat_cap_survives_a_restart(tmp_path: Path, web: Any) -> None:
+    url = f"sqlite:///{tmp_path / 'seats.db'}"
+    settings = web.settings(max_seats_per_address=1)
+
+    def client_of() -> TestClient:
+        app = create_app(url, settings=settings)
+        app.add_middleware(ClientFrom)
+        return TestClient(app)
+
+    with client_of() as client:
+        codes = [post_from(client, "192.0.2.1", "/api/tables", {"seats": 3}).json()["code"] for _ in range(2)]
+        assert post_from(client, "192.0.2.9", f"/api/tables/{codes[0]}/join").status_code == 200
+    with client_of() as client:
+        assert post_from(client, "::ffff:192.0.2.9", f"/api/tables/{codes[1]}/join").status_code == 429

@@ -65,6 +65,13 @@ def serve_command(
             "Open tables created from one client address (an IPv6 /64 counts as one address).",
         ),
     ] = 5,
+    max_seats_per_address: Annotated[
+        int,
+        _option(
+            "--max-seats-per-address",
+            "Seats one client address may hold at waiting tables it did not create.",
+        ),
+    ] = 5,
     max_connections_per_address: Annotated[
         int, _option("--max-connections-per-address", "Websocket connections from one client address.")
     ] = 32,
@@ -128,6 +135,7 @@ def serve_command(
             finished_table_seconds=finished_table_seconds,
             max_tables=max_tables,
             max_tables_per_address=max_tables_per_address,
+            max_seats_per_address=max_seats_per_address,
             max_connections_per_address=max_connections_per_address,
             creations_per_second=creations_per_second,
             requests_per_second=requests_per_second,

@@ -25,7 +25,8 @@
 
 Every bound of :class:`~rummykit.web.limits.ServerSettings` is enforced here or in the table
 manager: request bodies are read only up to the limit, lobby requests and table creations are rate
-limited per client address (429 with ``Retry-After``), websocket connection attempts per address are
+limited per client address (429 with ``Retry-After``), seats taken in other people's waiting tables
+are capped per address (429), websocket connection attempts per address are
 rate limited at the lobby request rate before any database work (``too_many_attempts``, close 4429),
 websocket connections per address are capped and websocket messages per connection are rate limited
 (``rate_limited`` errors). Every per-address bound counts by
@@ -231,7 +232,7 @@ def create_app(
     async def join_table(request: Request, code: str, body: JoinTable) -> SeatGrant:
         await limit(request, requests, "requests")
         table = await manager_of(request).find(code)
-        seat, token = await table.join(body.name)
+        seat, token = await table.join(body.name, address_of(request))
         return grant(table, seat, token)
 
     @app.post("/api/tables/{code}/start")

@@ -37,7 +37,7 @@ def network_key(address: str) -> str:
     keyed as the IPv4 address itself. A zone (``%eth0``) is dropped. Anything that is not an IP
     address (``testclient``, ``unknown``, a Unix socket's name) is its own key.
 
-    The open-table cap, the websocket connection cap and the rate limits of
+    The open-table cap, the seat cap, the websocket connection cap and the rate limits of
     creations, lobby requests and connection attempts all count by this key, and the database
     keeps its digest (:func:`rummykit.web.owners.address_digest`): an IPv4 key is the address
     string as before, so digests stored from IPv4 clients still match; rows stored under a full
@@ -79,6 +79,9 @@ class ServerSettings:
     """Open (waiting or playing) tables on the server."""
     max_tables_per_address: int = 5
     """Open tables created from one client address (:func:`network_key`: an IPv6 /64 is one)."""
+    max_seats_per_address: int = 5
+    """Seats one client address holds in waiting tables it did not create: one network cannot
+    take the open seats of every table in the lobby."""
     max_connections_per_address: int = 32
     """Websocket connections from one client address."""
     creations_per_second: float = 0.5

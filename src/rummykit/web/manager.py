@@ -50,7 +50,7 @@ from rummykit.web.tables import (
     stored_lobby_json,
     stored_rules,
 )
-from rummykit.web.texts import engine_error_texts
+from rummykit.web.texts import engine_error_texts, server_error_texts
 
 log = logging.getLogger("rummykit.web")
 
@@ -401,6 +401,33 @@ class TableManager:
                 f"{mine} open tables were created from your address, the limit; finish or leave one first",
                 60.0,
             )
+
+    async def check_seats(self, digest: str, joining: Table) -> None:
+        """Refuse a join from ``digest`` (a network's address digest) that already holds the most
+        seats allowed in waiting tables it did not create; its own tables do not count, nor does a
+        join to one of them."""
+        if joining.address == digest:
+            return
+        most = self.settings.max_seats_per_address
+        if self.cluster is not None:
+            held = await self.db(self.cluster.seats_held, digest)
+        else:
+            held = sum(
+                1
+                for t in self.tables.values()
+                if t.status == "waiting" and t.address != digest
+                for s in t.seats
+                if s.kind == "human" and s.joined_from == digest
+            )
+        if held >= most:
+            seats = f"{held} seat" if held == 1 else f"{held} seats"
+            seats_de = f"{held} Platz" if held == 1 else f"{held} Plätze"
+            message = (
+                f"your address already holds {seats} at other people's waiting tables, the limit; "
+                "leave one or wait until a table starts"
+            )
+            texts = server_error_texts("too_many_seats", message, seats_de=seats_de)
+            raise LobbyError(429, message, 60.0, texts=texts)
 
     @staticmethod
     def check_server_rules(rules: Rules) -> None:

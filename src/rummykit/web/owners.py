@@ -13,15 +13,17 @@ lease, the primary key of ``rk_actions`` still refuses its moves (:mod:`rummykit
 
 The per-address bounds hold across processes through the same database: websocket connections are
 counted per process and client address in ``rk_connections`` (rows of dead processes do not count),
-the table cap counts ``rk_tables.creator``, and the rate limits of table creations and lobby
-requests are token buckets in ``rk_rates``. Every bound counts by network
-(:func:`~rummykit.web.limits.network_key`). Client addresses are stored only as a digest
-(:func:`address_digest`), and a bucket or a connection count is removed once it is idle.
+the table cap counts ``rk_tables.creator``, the seat cap the seats' ``joined_from`` in waiting
+tables, and the rate limits of table creations and lobby requests are token buckets in
+``rk_rates``. Every bound counts by network (:func:`~rummykit.web.limits.network_key`). Client
+addresses are stored only as a digest (:func:`address_digest`), and a bucket or a connection count
+is removed once it is idle.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 from dataclasses import dataclass
 from typing import Any, Final
@@ -245,6 +247,23 @@ class Cluster:
                 {**key, "n": tokens, "t": now},
             )
         return wait
+
+    def seats_held(self, digest: str) -> int:
+        """Seats joined from ``digest`` in waiting tables not created from it."""
+        with self.engine.connect() as c:
+            rows = c.execute(
+                text(
+                    "SELECT seats FROM rk_tables WHERE status = 'waiting' "
+                    "AND (creator IS NULL OR creator <> :a) AND seats LIKE :p"
+                ),
+                {"a": digest, "p": f"%{digest}%"},
+            ).all()
+        return sum(
+            1
+            for (seats,) in rows
+            for seat in json.loads(seats)
+            if seat.get("kind") == "human" and seat.get("joined_from") == digest
+        )
 
     def open_tables(self, digest: str | None) -> tuple[int, int]:
         """Open tables in the database, and those of them created from ``digest``."""

@@ -62,8 +62,9 @@ from rummykit.web.dealing import (
     seat_draw_seed,
     seeded_key,
 )
-from rummykit.web.limits import ServerSettings
+from rummykit.web.limits import ServerSettings, network_key
 from rummykit.web.moves import Allowed, allowed
+from rummykit.web.owners import address_digest
 from rummykit.web.protocol import (
     ActMessage,
     BackMessage,
@@ -138,6 +139,9 @@ class Seat:
     (:func:`rummykit.web.seats.retake` gives the seat back to that token)."""
     held_name: str | None = None
     """The name of the person a bot holds the seat for."""
+    joined_from: str | None = None
+    """Digest of the network that joined this seat (the seat cap of waiting tables; stored, never
+    shown). Rows stored before it existed have none and count for nobody."""
 
     def public(self) -> dict[str, Any]:
         return {
@@ -281,6 +285,8 @@ class TableHost(Protocol):
     def unload(self, table: Table) -> None: ...
 
     async def create(self, spec: CreateTable, address: str | None = None) -> tuple[Table, int, str]: ...
+
+    async def check_seats(self, digest: str, joining: Table) -> None: ...
 
 
 class Table:
@@ -924,7 +930,10 @@ class Table:
         self.seats[seat].token_hash = hash_token(token)
         return token
 
-    async def join(self, name: str) -> tuple[int, str]:
+    async def join(self, name: str, address: str | None = None) -> tuple[int, str]:
+        """Take the next open seat; from client ``address``, within its seat cap
+        (:meth:`TableManager.check_seats`)."""
+        digest = None if address is None else address_digest(network_key(address))
         async with self.lock:
             if self.manager.store.shared:
                 await self._reload_lobby()
@@ -933,8 +942,10 @@ class Table:
             free = [i for i, s in enumerate(self.seats) if s.kind == "open"]
             if not free:
                 raise LobbyError(409, f"table {self.code} has no free seat")
+            if digest is not None:
+                await self.manager.check_seats(digest, self)
             seat = free[0]
-            self.seats[seat] = Seat("human", name.strip() or f"Player {seat + 1}")
+            self.seats[seat] = Seat("human", name.strip() or f"Player {seat + 1}", joined_from=digest)
             token = self._new_token(seat)
             # The host starts the table, also when the last seat fills (nobody is rushed in).
             await self._save_lobby()

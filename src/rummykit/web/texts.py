@@ -36,6 +36,10 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
     "bad_message": "Ungültige Nachricht",
     "too_many_connections": "Zu viele Verbindungen",
     "too_many_attempts": "Zu viele Verbindungsversuche; bitte etwas warten",
+    "too_many_seats": (
+        "Deine Adresse hält schon {seats_de} an wartenden Tischen anderer, die Grenze; "
+        "verlass einen oder warte, bis ein Tisch beginnt"
+    ),
     "not_practice": "Züge zurücknehmen geht nur am Übungstisch (nur du und Bots)",
     "nothing_to_undo": "Du hast in diesem Spiel keinen Zug gemacht, der sich zurücknehmen lässt",
     "undo_rate": "Zu oft hintereinander zurückgenommen; einen Moment warten",
