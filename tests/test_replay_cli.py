@@ -109,6 +109,19 @@ def test_bad_record_file(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "error: cannot read record" in result.stderr
 
 
+def test_a_record_that_is_not_utf8_or_nested_too_deeply_is_one_error_line(tmp_path: Path) -> None:
+    binary = tmp_path / "binary.json"
+    binary.write_bytes(b'{"format": "rummykit-record", \x80\xff}')
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    for path, message in ((binary, "error: a record must be JSON text (UTF-8)"), (deep, "nested too deeply")):
+        result = runner.invoke(app, ["replay", str(path)])
+        assert result.exit_code == 2 and message in result.stderr, result.output
+        assert "Traceback" not in result.output and len(result.stderr.strip().splitlines()) == 1
+    result = runner.invoke(app, ["play", "--resume", str(deep)])
+    assert result.exit_code == 2 and "nested too deeply" in result.stderr, result.output
+
+
 def test_a_card_laid_face_down_is_named_only_with_every_hand_shown(tmp_path: Path) -> None:
     # German Rummy: the last discard of the player who goes out lies face down (final_discard_face_down).
     m = next(

@@ -46,10 +46,14 @@ def load_record(path: Path) -> tuple[Record, tuple[str, ...] | None]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise NotationError(f"cannot read record {str(path)!r}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise NotationError(f"a record must be JSON text (UTF-8): {exc}") from None
     try:
         data: Any = json.loads(text)
     except json.JSONDecodeError as exc:
         raise NotationError(f"a record must be JSON: {exc}") from None
+    except RecursionError:
+        raise NotationError("a record must be JSON: it is nested too deeply to read") from None
     record = Record.from_dict(data)
     names = None
     meta = data.get("meta") if isinstance(data, dict) else None

@@ -80,6 +80,8 @@ def load_saved(path: Path) -> SavedGame:
         data: Any = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise NotationError(f"{path.name} is not a saved game: {exc}") from None
+    except RecursionError:
+        raise NotationError(f"{path.name} is not a saved game: its JSON is nested too deeply") from None
     record = Record.from_dict(data)
     if record.kind != "match":
         raise NotationError(f"{path.name} holds a single round; only games saved by 'rummykit play' resume")
@@ -119,7 +121,7 @@ def marked_over(path: Path) -> bool:
         if path.stat().st_size > MAX_SAVE_BYTES:
             return False
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError):
         return False
     meta = data.get("meta") if isinstance(data, dict) else None
     return isinstance(meta, dict) and meta.get("over") is True
