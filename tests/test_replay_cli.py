@@ -197,3 +197,15 @@ def test_a_gin_replay_says_what_each_pass_means(tmp_path: Path) -> None:
     _, out = replay(str(path), "--all", lines=["", "", "end", "q"])
     assert "1. You pass on the upcard" in out and "2. Bot 2 passes on the upcard" in out
     assert "done laying off or melding" in out.split("replay> ")[-2]
+
+
+def test_player_names_from_the_record_cannot_send_terminal_escapes(tmp_path: Path) -> None:
+    m = played_match("german(match_end=single_hand)")
+    data = rk.Record.from_match(m).to_dict()
+    data["meta"] = {"names": ["\x1b[2J\x1b[31mEVIL", "\x07\x1b]0;title\x07", "Bot 3"]}
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, out = replay(str(path), "--all", lines=["end", "q"])
+    assert code == 0
+    assert "\x1b" not in out and "\x07" not in out
+    assert "[2J[31mEVIL" in out and "]0;title" in out

@@ -24,6 +24,7 @@ from rummykit.actions import CallRummy, Discard, Knock, KnockDeclare, Pass, Take
 from rummykit.cli import screen
 from rummykit.cli.action_text import describe
 from rummykit.cli.play import play_language
+from rummykit.cli.saves import printable
 from rummykit.errors import NotationError, RummyError
 from rummykit.explain.language import Lang
 from rummykit.i18n import localize_error
@@ -96,7 +97,10 @@ class ReplaySession:
         self.lang = lang
         self.t = Lang(lang)
         default = self.t("Player", "Spieler")
-        self.names = tuple(names) if names else tuple(f"{default} {s + 1}" for s in range(record.players))
+        # Names come from the file: without control characters, so that they cannot send terminal
+        # escapes, and at most 40 characters, as 'rummykit play --resume' shows them.
+        given = tuple(names) if names else ("",) * record.players
+        self.names = tuple(printable(n)[:40] or f"{default} {s + 1}" for s, n in enumerate(given))
         self.help = self.t(REPLAY_HELP, REPLAY_HELP_DE)
         self.console = console
         self.read_line = read_line
