@@ -209,3 +209,17 @@ def test_player_names_from_the_record_cannot_send_terminal_escapes(tmp_path: Pat
     assert code == 0
     assert "\x1b" not in out and "\x07" not in out
     assert "[2J[31mEVIL" in out and "]0;title" in out
+
+
+def test_an_illegal_action_in_the_record_is_named(tmp_path: Path) -> None:
+    m = rk.Match.new(rk.Rules.parse("german(match_end=single_hand)"), 3, seed=2, dealer=2)
+    m.apply("draw")
+    held = str(m.round.view(m.to_move).hand).split()
+    absent = next(c for c in ("AH", "2H", "3H", "4H", "5H", "6H", "7H") if c not in held)
+    data = rk.Record.from_match(m).to_dict()
+    data["actions"] = [*data["actions"], f"discard {absent}"]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 2, result.output
+    assert f"error: record action 2 (discard {absent}) cannot be replayed: " in result.stderr

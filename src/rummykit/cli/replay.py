@@ -115,12 +115,16 @@ class ReplaySession:
         self.round_starts: list[int] = [0]
         self.seat_of: list[int] = []
         self.frames: list[Frame] = [self._frame(game, None)]
-        for action in record.actions:
+        for i, action in enumerate(record.actions, start=1):
             rnd = self._round(game)
             number = self._round_number(game)
             was_over = rnd.is_over
             self.seat_of.append(game.to_move)
-            game.apply(action)
+            try:
+                game.apply(action)
+            except RummyError as exc:
+                # As Record.replay says it (and so 'rummykit play --resume'): which action failed.
+                raise NotationError(f"record action {i} ({action}) cannot be replayed: {exc}") from None
             self.round_of.append(number)
             ended = rnd.is_over and not was_over
             self.ends_round.append(ended)
