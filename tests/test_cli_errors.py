@@ -106,3 +106,32 @@ def test_command_without_the_cli_extra_names_the_extra() -> None:
 def test_a_table_of_the_wrong_size_is_refused_in_the_players_words(args: list[str], expected: str) -> None:
     """One message for a game of one table size (gin: two) and one for a range, in both languages."""
     assert one_line_error(args) == expected
+
+
+@pytest.mark.parametrize(
+    ("policy", "expected"),
+    [
+        (None, "error: the policy bot needs a file: set RUMMYKIT_POLICY=FILE.npz"),
+        ("missing.npz", "error: cannot read the policy file "),
+        ("not_a_policy.toml", "not a policy file"),
+    ],
+)
+@pytest.mark.parametrize("command", ["arena", "selfplay", "play"])
+def test_the_policy_bot_without_a_working_file_is_one_error_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str, policy: str | None, expected: str
+) -> None:
+    pytest.importorskip("numpy")
+    monkeypatch.delenv("RUMMYKIT_POLICY", raising=False)
+    if policy is not None:
+        path = tmp_path / policy
+        if path.suffix == ".toml":
+            path.write_text("[rules]\npreset = 'german'\n", encoding="utf-8")
+        monkeypatch.setenv("RUMMYKIT_POLICY", str(path))
+    args = {
+        "arena": ["arena", "--bots", "policy,greedy", "-n", "2", "-q"],
+        "selfplay": ["selfplay", "--bots", "policy,greedy", "-n", "2", "-q", "-o", str(tmp_path / "run")],
+        "play": ["play", "--bots", "policy", "--no-save", "--fast"],
+    }[command]
+    line = one_line_error(args)
+    assert line.startswith("error:") and expected in line
+    assert "allow_pickle" not in line

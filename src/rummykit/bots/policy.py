@@ -61,8 +61,14 @@ class PolicyBot:
                 count = int(meta["layers"])
                 self.layers = [(data[f"w{i}"].astype(np.float32), data[f"b{i}"].astype(np.float32))
                                for i in range(count)]
-        except (OSError, KeyError, ValueError) as exc:
-            raise PolicyFileError(f"cannot read the policy file {path}: {exc}") from None
+        except OSError as exc:
+            raise PolicyFileError(f"cannot read the policy file {path}: {exc.strerror or exc}") from None
+        except (KeyError, ValueError) as exc:
+            # numpy takes any file that is not .npy/.npz for a pickle and suggests allow_pickle: not
+            # advice to pass on (a policy file holds arrays only, and pickles run code).
+            pickled = "pickle" in str(exc)
+            reason = "not a policy file (a .npz of weights written by export_policy)" if pickled else str(exc)
+            raise PolicyFileError(f"cannot read the policy file {path}: {reason}") from None
         encoding, observation = meta.get("encoding"), meta.get("observation")
         if encoding not in READABLE_ENCODINGS or observation not in READABLE_OBSERVATIONS:
             raise PolicyFileError(
@@ -119,7 +125,10 @@ def load_policy_bot(level: str | None = None, path: str | os.PathLike[str] | Non
     ``RUMMYKIT_POLICY``. ``level`` is ignored (the policy is what it is)."""
     where = path if path is not None else os.environ.get(POLICY_ENV_VAR)
     if not where:
-        raise PolicyFileError(f"the policy bot needs a file: make_bot('policy', path=…) or {POLICY_ENV_VAR}")
+        raise PolicyFileError(
+            f"the policy bot needs a file: set {POLICY_ENV_VAR}=FILE.npz "
+            "(in Python: make_bot('policy', path=…))"
+        )
     return PolicyBot(where)
 
 

@@ -28,9 +28,9 @@ from rich.progress import (
 from rich.table import Table
 
 from rummykit.arena import ArenaConfig, ArenaError, run_arena
-from rummykit.bots import UnknownBotError
 from rummykit.cli.checks import writable_file
 from rummykit.cluster import BACKENDS, Backend
+from rummykit.errors import RummyError
 
 EXIT_BAD_INPUT = 2
 
@@ -111,7 +111,7 @@ def arena_command(
                 ray_address=ray_address,
                 batch=batch,
             )
-    except (ArenaError, UnknownBotError) as exc:
+    except (ArenaError, RummyError) as exc:  # RummyError: a bot that cannot be made (unknown, no policy file)
         _fail(str(exc))
     data = result.to_dict()
     try:

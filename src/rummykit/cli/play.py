@@ -704,7 +704,7 @@ def play_command(
     try:
         kinds, notice = resolve_bots(bots, players - humans, bot_kinds())
         bot_list = [make_bot(k) for k in kinds]
-    except UnknownBotError as exc:
+    except RummyError as exc:  # an unknown bot, or the policy bot without a working file
         raise _fail(str(exc)) from None
     people = [n.strip() for n in (names or "").split(",") if n.strip()]
     seats: list[Player] = []
@@ -852,7 +852,7 @@ def resumed_session(
             continue
         try:
             seats.append(Player(name, make_bot(label), label))
-        except UnknownBotError as exc:
+        except RummyError as exc:  # an unknown bot, or the policy bot without a working file
             raise _fail(f"cannot resume {saved.path.name}: {exc}") from None
     m = saved.match
     return PlaySession(

@@ -15,7 +15,6 @@ from typing import Annotated
 
 import typer
 
-from rummykit.bots import UnknownBotError
 from rummykit.cli.arena import (
     BACKEND_OPTION,
     RAY_ADDRESS_OPTION,
@@ -24,6 +23,7 @@ from rummykit.cli.arena import (
     games_bar,
     pick_backend,
 )
+from rummykit.errors import RummyError
 from rummykit.selfplay import SelfPlayConfig, SelfPlayError, run_selfplay
 
 EXIT_INTERRUPTED = 130
@@ -80,7 +80,7 @@ def selfplay_command(
             result = run_selfplay(
                 config, out, workers=workers, backend=chosen, ray_address=ray_address, progress=progress
             )
-    except (SelfPlayError, UnknownBotError) as exc:
+    except (SelfPlayError, RummyError) as exc:  # RummyError: a bot that cannot be made
         _fail(str(exc))
     except KeyboardInterrupt:
         typer.echo(
