@@ -98,6 +98,8 @@ def test_round_record(tmp_path: Path) -> None:
     assert "Viennese Rummy (Wiener Rummy) · round 1 · dealer Player 1 · replay" in out
     assert "action 2 of" in out and "view: Player 2" in out
     assert "Round 1 over: " in out and "melds | deadwood" in out
+    code, out = replay(str(path), lines=["round 2", "q"])
+    assert code == 0 and "✗ there is 1 round in this record" in out
 
 
 def test_bad_record_file(tmp_path: Path) -> None:

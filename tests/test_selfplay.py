@@ -113,8 +113,9 @@ def test_output_folder_of_another_run_or_other_files_is_refused(tmp_path: Path) 
 def test_bad_setups() -> None:
     with pytest.raises(SelfPlayError, match="games must be"):
         plan_games(SelfPlayConfig("viennese", ("greedy", "random"), games=0))
-    with pytest.raises(SelfPlayError, match="at least two bots"):
+    with pytest.raises(SelfPlayError, match=r"^self-play needs at least two bots") as info:
         plan_games(SelfPlayConfig("viennese", ("greedy",), games=3))
+    assert "arena" not in str(info.value)
     with pytest.raises(SelfPlayError, match="unknown bot"):
         plan_games(SelfPlayConfig("viennese", ("greedy", "nobot"), games=3))
 
@@ -138,6 +139,8 @@ def test_cli_selfplay_writes_resumes_and_refuses(tmp_path: Path) -> None:
     assert again.exit_code == 0 and "0 games played, 4 already written" in again.stdout
     bad = CliRunner().invoke(app, [*args[:-2], "--out", str(tmp_path / "x"), "--bots", "greedy,nobody"])
     assert bad.exit_code == 2 and "unknown bot" in bad.stderr
+    alone = CliRunner().invoke(app, [*args[:-2], "--out", str(tmp_path / "y"), "--bots", "greedy"])
+    assert alone.exit_code == 2 and alone.stderr.startswith("error: self-play needs at least two bots")
     other = CliRunner().invoke(app, [*args, "--seed", "3"])
     assert other.exit_code == 2 and other.stderr.startswith("error: ")
     assert "another self-play run" in other.stderr

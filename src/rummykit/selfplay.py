@@ -113,6 +113,10 @@ def plan_games(config: SelfPlayConfig) -> list[Game]:
     if config.batch < 0:
         raise SelfPlayError("batch must be at least 1 game (0: automatic)")
     k = len(config.bots)
+    if k < 2:
+        raise SelfPlayError(
+            "self-play needs at least two bots (the same one twice is fine, e.g. greedy,greedy)"
+        )
     try:
         # One game per deal: the arena's key of deal i and rotation i mod k, renumbered as game i.
         arena = build_games(

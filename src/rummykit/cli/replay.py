@@ -248,7 +248,9 @@ class ReplaySession:
                 if not 1 <= n <= len(self.round_starts):
                     rounds = len(self.round_starts)
                     return self.t(
-                        f"✗ there are {rounds} rounds in this record",
+                        "✗ there is 1 round in this record"
+                        if rounds == 1
+                        else f"✗ there are {rounds} rounds in this record",
                         f"✗ diese Aufzeichnung hat {rounds} {'Spiel' if rounds == 1 else 'Spiele'}",
                     )
                 self.go(self.round_starts[n - 1])
