@@ -135,3 +135,25 @@ def test_the_policy_bot_without_a_working_file_is_one_error_line(
     line = one_line_error(args)
     assert line.startswith("error:") and expected in line
     assert "allow_pickle" not in line
+
+
+DELAY = "error: --delay must be between 0 and 60 seconds, not"
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["play", "--delay", "1e308", "--no-save"], f"{DELAY} 1e+308"),
+        (["play", "--delay", "-1", "--no-save"], f"{DELAY} -1"),
+        (["play", "--delay", "nan", "--no-save", "--fast"], f"{DELAY} nan"),
+        (["play", "--delay", "-1", "--no-save", "--lang", "de"],
+         "error: --delay: zwischen 0 und 60 Sekunden, nicht -1"),
+        (["arena", "-w", "-3", "-n", "2", "-q"], "error: --workers must be at least 1, not -3"),
+        (["arena", "-w", "0", "-n", "2", "-q"], "error: --workers must be at least 1, not 0"),
+        (["selfplay", "-w", "0", "-n", "2", "-q", "-o", "unused-run"],
+         "error: --workers must be at least 1, not 0"),
+        (["replay", "--at", "-5", "unused.json"], "error: --at must be 0 or more, not -5"),
+    ],
+)  # fmt: skip
+def test_numbers_out_of_range_are_refused(args: list[str], expected: str) -> None:
+    assert one_line_error(args) == expected

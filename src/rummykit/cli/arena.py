@@ -90,6 +90,7 @@ def arena_command(
 ) -> None:
     """Let bots play many seeded rounds: win rates, points, 95 % intervals and Elo ratings."""
     specs, chosen = bot_specs(bots), pick_backend(backend, ray_address)
+    check_workers(workers)
     for path, option in ((json_file, "--json-file"), (csv_file, "--csv"), (plot, "--plot")):
         if path is not None and str(path) != "-" and (problem := writable_file(path, option)):
             _fail(problem)
@@ -137,6 +138,12 @@ def arena_command(
         console.print(_table(data))
         for line in pair_lines(data):
             console.print(line, highlight=False)
+
+
+def check_workers(workers: int | None) -> None:
+    """Refuse ``--workers`` below 1 (without it: one per CPU)."""
+    if workers is not None and workers < 1:
+        _fail(f"--workers must be at least 1, not {workers}")
 
 
 def bot_specs(text: str) -> tuple[str, ...]:

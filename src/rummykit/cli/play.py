@@ -98,6 +98,8 @@ DEFAULT_DELAY: Final = 0.7
 DEFAULT_PLAYERS: Final = 3
 """Players at the table without ``--players``, where the game allows three."""
 """Seconds between bot moves on a terminal (``--fast`` or ``--delay 0`` skips the pauses)."""
+MAX_DELAY: Final = 60.0
+"""The longest ``--delay`` (seconds): beyond it the pause is a mistake, and ``time.sleep`` overflows."""
 LAST_MOVES: Final = 3
 """Moves repeated above a hand's score table on a terminal (the screen is cleared for it)."""
 CLEAR_ALL: Final = "\x1b[H\x1b[2J\x1b[3J"
@@ -657,7 +659,14 @@ def play_command(
     lang = play_language(lang_option)
     t = Lang(lang)
     console = Console(highlight=False)
-    pause = 0.0 if fast else max(0.0, delay)
+    if not 0 <= delay <= MAX_DELAY:  # also refuses nan, which compares false
+        raise _fail(
+            t(
+                f"--delay must be between 0 and {MAX_DELAY:g} seconds, not {delay:g}",
+                f"--delay: zwischen 0 und {MAX_DELAY:g} Sekunden, nicht {delay:g}",
+            )
+        )
+    pause = 0.0 if fast else delay
     saved = None
     if resume is not None:
         saved = _load_for_resume(resume, lang)

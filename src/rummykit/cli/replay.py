@@ -316,6 +316,10 @@ def replay_command(
 ) -> None:
     """Step through a saved round or match, forwards and backwards, from one seat's view or all."""
     lang = play_language(lang_option)
+    if at < 0:
+        message = Lang(lang)(f"--at must be 0 or more, not {at}", f"--at: 0 oder mehr, nicht {at}")
+        typer.echo(f"error: {message}", err=True)
+        raise typer.Exit(2)
     try:
         record, names = load_record(file)
     except RummyError as exc:

@@ -20,6 +20,7 @@ from rummykit.cli.arena import (
     RAY_ADDRESS_OPTION,
     _fail,
     bot_specs,
+    check_workers,
     games_bar,
     pick_backend,
 )
@@ -57,6 +58,7 @@ def selfplay_command(
 ) -> None:
     """Let bots play N seeded games and write every game as a record (JSONL batches with an index)."""
     specs, chosen = bot_specs(bots), pick_backend(backend, ray_address)
+    check_workers(workers)
     config = SelfPlayConfig(
         rules=rules_text,
         bots=specs,
