@@ -157,3 +157,10 @@ DELAY = "error: --delay must be between 0 and 60 seconds, not"
 )  # fmt: skip
 def test_numbers_out_of_range_are_refused(args: list[str], expected: str) -> None:
     assert one_line_error(args) == expected
+
+
+def test_arena_refuses_json_and_csv_both_on_stdout(tmp_path: Path) -> None:
+    line = one_line_error(["arena", "--json", "--csv", "-", "-n", "2", "-q"])
+    assert line.startswith("error: --json and --csv - both write to stdout")
+    result = runner.invoke(app, ["arena", "--json", "--csv", str(tmp_path / "a.csv"), "-n", "2", "-q"])
+    assert result.exit_code == 0, result.output

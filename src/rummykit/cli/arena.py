@@ -91,6 +91,8 @@ def arena_command(
     """Let bots play many seeded rounds: win rates, points, 95 % intervals and Elo ratings."""
     specs, chosen = bot_specs(bots), pick_backend(backend, ray_address)
     check_workers(workers)
+    if as_json and csv_file is not None and str(csv_file) == "-":
+        _fail("--json and --csv - both write to stdout: choose one (or --json-file FILE with --csv -)")
     for path, option in ((json_file, "--json-file"), (csv_file, "--csv"), (plot, "--plot")):
         if path is not None and str(path) != "-" and (problem := writable_file(path, option)):
             _fail(problem)
