@@ -49,13 +49,16 @@ def wait_until(condition: Any, seconds: float = 10.0) -> bool:
     return bool(condition())
 
 
-@pytest.fixture
-def make_client(tmp_path: Path, web: Any) -> Iterator[Any]:
-    """A test client of an app with the given settings (others generous, as for every test)."""
-    stack: list[Any] = []
+def _clients(tmp_path: Path, web: Any, prefix: str, *, named_addresses: bool) -> Iterator[Any]:
+    """Yield a maker of test clients, each of a fresh app with the given settings (others generous,
+    as for every test); with ``named_addresses`` a request comes from the address it names."""
+    stack: list[TestClient] = []
 
     def make(**settings: Any) -> TestClient:
-        app = create_app(f"sqlite:///{tmp_path / f'db{len(stack)}.db'}", settings=web.settings(**settings))
+        database = f"sqlite:///{tmp_path / f'{prefix}{len(stack)}.db'}"
+        app = create_app(database, settings=web.settings(**settings))
+        if named_addresses:
+            app.add_middleware(ClientFrom)
         client = TestClient(app)
         client.__enter__()
         stack.append(client)
@@ -64,6 +67,12 @@ def make_client(tmp_path: Path, web: Any) -> Iterator[Any]:
     yield make
     for client in stack:
         client.__exit__(None, None, None)
+
+
+@pytest.fixture
+def make_client(tmp_path: Path, web: Any) -> Iterator[Any]:
+    """A test client of an app with the given settings (others generous, as for every test)."""
+    yield from _clients(tmp_path, web, "db", named_addresses=False)
 
 
 # 1. The creator chose the seed: a seeded table is now marked for everybody ---------------------
@@ -680,19 +689,7 @@ class ClientFrom:
 @pytest.fixture
 def net_client(tmp_path: Path, web: Any) -> Iterator[Any]:
     """A test client whose requests come from the address they name (``frm=``)."""
-    stack: list[TestClient] = []
-
-    def make(**settings: Any) -> TestClient:
-        app = create_app(f"sqlite:///{tmp_path / f'net{len(stack)}.db'}", settings=web.settings(**settings))
-        app.add_middleware(ClientFrom)
-        client = TestClient(app)
-        client.__enter__()
-        stack.append(client)
-        return client
-
-    yield make
-    for client in stack:
-        client.__exit__(None, None, None)
+    yield from _clients(tmp_path, web, "net", named_addresses=True)
 
 
 def post_from(client: TestClient, address: str, url: str, body: dict[str, Any] | None = None) -> Any:
