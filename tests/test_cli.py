@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -258,3 +259,15 @@ def test_a_meld_without_table_melds_counts_its_cards_off_the_deadwood(preset: st
     assert "lay off" not in out and "exchange" not in out
     data = json.loads(run("meld", "-r", preset, "5H 6H JK", "--json")[1])
     assert data["value"] == takes and not data["layoffs_played"] and not data["exchanges_played"]
+
+
+def test_every_command_help_names_its_options_whole_at_80_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No option name is cut to ``--max-tables-per-a…`` in a terminal of 80 columns; ``serve`` groups
+    its many options in panels for that."""
+    monkeypatch.setenv("COLUMNS", "80")
+    for command in ("rules", "meld", "demo", "info", "play", "replay", "arena", "selfplay", "serve"):
+        code, out, _ = run(command, "--help")
+        assert code == 0
+        for line in out.splitlines():
+            assert not re.search(r"--[a-z-]+…", line), (command, line)
+            assert len(line) <= 80, (command, line)

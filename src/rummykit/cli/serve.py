@@ -28,13 +28,22 @@ def _fail(message: str) -> NoReturn:
     raise typer.Exit(EXIT_BAD_INPUT)
 
 
-def _option(flag: str, help_text: str) -> Any:
-    return typer.Option(flag, help=help_text)
+SERVER, TIMING, LIMITS, SWITCHES = "Server", "Timing", "Limits", "Switches"
+"""The help's panels: each is laid out on its own, so the long names of the limits leave the other
+options readable at 80 columns."""
+
+
+def _option(panel: str, flag: str, help_text: str) -> Any:
+    return typer.Option(flag, help=help_text, rich_help_panel=panel)
 
 
 def serve_command(
-    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", "-p", help="Port to listen on (1-65535).")] = 8000,
+    host: Annotated[
+        str, typer.Option("--host", help="Address to listen on.", rich_help_panel=SERVER)
+    ] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option("--port", "-p", help="Port to listen on (1-65535).", rich_help_panel=SERVER)
+    ] = 8000,
     database_url: Annotated[
         str | None,
         typer.Option(
@@ -42,25 +51,28 @@ def serve_command(
             help="SQLAlchemy URL (sqlite:///path.db, postgresql+psycopg://…); default: "
             "RUMMYKIT_DATABASE_URL or a file in the user's data directory.",
             show_default=False,
+            rich_help_panel=SERVER,
         ),
     ] = None,
-    bot_delay: Annotated[float, _option("--bot-delay", "Seconds a bot waits before it moves.")] = 0.6,
+    bot_delay: Annotated[float, _option(TIMING, "--bot-delay", "Seconds a bot waits before it moves.")] = 0.6,
     takeover: Annotated[
-        float, _option("--takeover", "Seconds before a bot plays for a disconnected player.")
+        float, _option(TIMING, "--takeover", "Seconds before a bot plays for a disconnected player.")
     ] = 60.0,
     turn_seconds: Annotated[
-        float, _option("--turn-seconds", "Seconds a connected player may take per move before a bot plays.")
+        float,
+        _option(TIMING, "--turn-seconds", "Seconds a connected player may take per move before a bot plays."),
     ] = 120.0,
     idle_table_seconds: Annotated[
-        float, _option("--idle-table-seconds", "A table with no person present ends after this long.")
+        float, _option(TIMING, "--idle-table-seconds", "A table with no person present ends after this long.")
     ] = 600.0,
     finished_table_seconds: Annotated[
-        float, _option("--finished-table-seconds", "A finished table leaves memory after this long.")
+        float, _option(TIMING, "--finished-table-seconds", "A finished table leaves memory after this long.")
     ] = 300.0,
-    max_tables: Annotated[int, _option("--max-tables", "Open tables on the server.")] = 1000,
+    max_tables: Annotated[int, _option(LIMITS, "--max-tables", "Open tables on the server.")] = 1000,
     max_tables_per_address: Annotated[
         int,
         _option(
+            LIMITS,
             "--max-tables-per-address",
             "Open tables created from one client address (an IPv6 /64 counts as one address).",
         ),
@@ -68,39 +80,44 @@ def serve_command(
     max_seats_per_address: Annotated[
         int,
         _option(
+            LIMITS,
             "--max-seats-per-address",
             "Seats one client address may hold at waiting tables it did not create.",
         ),
     ] = 5,
     max_connections_per_address: Annotated[
-        int, _option("--max-connections-per-address", "Websocket connections from one client address.")
+        int,
+        _option(LIMITS, "--max-connections-per-address", "Websocket connections from one client address."),
     ] = 32,
     creations_per_second: Annotated[
-        float, _option("--creations-per-second", "Table creations per client address per second.")
+        float, _option(LIMITS, "--creations-per-second", "Table creations per client address per second.")
     ] = 0.5,
     requests_per_second: Annotated[
-        float, _option("--requests-per-second", "Join, start and leave requests per address per second.")
+        float,
+        _option(LIMITS, "--requests-per-second", "Join, start and leave requests per address per second."),
     ] = 10.0,
     messages_per_second: Annotated[
-        float, _option("--messages-per-second", "Websocket messages per connection per second.")
+        float, _option(LIMITS, "--messages-per-second", "Websocket messages per connection per second.")
     ] = 10.0,
     seeded_tables: Annotated[
         bool,
         typer.Option(
             "--seeded-tables/--no-seeded-tables",
             help="Allow tables with a fixed seed (always marked 'seeded: every hand can be known').",
+            rich_help_panel=SWITCHES,
         ),
     ] = True,
     workers: Annotated[
         int,
-        _option("--workers", "Server processes sharing the port (more than 1 needs PostgreSQL)."),
+        _option(SERVER, "--workers", "Server processes sharing the port (more than 1 needs PostgreSQL)."),
     ] = 1,
     bot_processes: Annotated[
-        int, _option("--bot-processes", "Processes in which bots think (0: a thread of the server).")
+        int, _option(SERVER, "--bot-processes", "Processes in which bots think (0: a thread of the server).")
     ] = 1,
     internal_host: Annotated[
         str,
         _option(
+            SERVER,
             "--internal-host",
             "With PostgreSQL: the address where the other server processes reach this one (each "
             "process listens there on a port of its own for connections relayed to the tables it plays).",
@@ -111,6 +128,7 @@ def serve_command(
         typer.Option(
             "--ws-compression/--no-ws-compression",
             help="Compress websocket messages (permessage-deflate); off by default: states are small.",
+            rich_help_panel=SWITCHES,
         ),
     ] = False,
 ) -> None:
