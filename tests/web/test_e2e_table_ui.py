@@ -115,6 +115,7 @@ def test_host_starts_join_by_link_asks_a_name_leave_and_take_back(pages: Pages, 
     guest.wait_for_selector("#name-dialog:not(.hidden)")
     assert guest.inner_text("#name-heading") == f"Tisch {code} beitreten"
     assert guest.inner_text("#btn-name-join") == "Beitreten"
+    assert guest.locator("#name-seeded").is_hidden()  # no seed, no warning
     guest.click("#btn-name-join")  # an empty name is not sent
     assert guest.locator("#name-dialog:not(.hidden)").count() == 1
     guest.fill("#join-name", "Ben")
@@ -169,6 +170,19 @@ def test_host_starts_join_by_link_asks_a_name_leave_and_take_back(pages: Pages, 
     guest.wait_for_function("S.seat === 1 && S.state.view.hand && S.state.view.hand.length > 0")
     assert seat_kinds(guest, pages.base, code)[1] == ("human", "Ben")
     assert guest.locator("#hand .card").count() > 0
+
+
+def test_a_link_to_a_seeded_table_warns_before_joining(pages: Pages) -> None:
+    """Whoever created a seeded table can compute every hand: a stranger joining by link is told."""
+    guest = pages.open()
+    body = {"seats": 2, "bots": [], "seed": 5, "name": "Anna"}
+    code = guest.request.post(f"{pages.base}/api/tables", data=body).json()["code"]
+    warnings = (("en-GB", "whoever created it can know every hand"), ("de-DE", "kann jedes Blatt kennen"))
+    for locale, words in warnings:
+        page = pages.open(locale=locale)
+        page.goto(f"{pages.base}/?table={code}")
+        page.wait_for_selector("#name-seeded:not(.hidden)")
+        assert words in page.inner_text("#name-seeded")
 
 
 def test_a_table_made_with_hints_for_everyone_offers_them_to_every_person(pages: Pages) -> None:

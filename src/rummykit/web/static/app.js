@@ -28,6 +28,7 @@ const I18N = {
     buyback: "Buy back", decline: "Decline", draw: "Draw", take: "Take", showdown: "Showdown",
     lay_on: "Lay {card} on meld {n}", host: "host",
     seeded: "seeded: every hand can be known", expired: "expired",
+    seeded_join: "This table has a fixed seed: whoever created it can know every hand, yours included.",
     replaced: "A bot plays for you (you did not move in time)", back: "I'm back",
     rules_link: "Rules", read_rules: "Read the rules", close: "Close", dismiss: "Dismiss", no_table: "There is no table {code}.",
     hints_everyone: "Hints for every player (otherwise only when you play against bots)", hints_all: "hints for everyone",
@@ -85,6 +86,7 @@ const I18N = {
     draw: "Ziehen", take: "Aufnehmen", showdown: "Aufdecken", lay_on: "{card} an Figur {n} anlegen",
     host: "Gastgeber",
     seeded: "mit festem Seed: jedes Blatt kann bekannt sein", expired: "abgelaufen",
+    seeded_join: "Dieser Tisch hat einen festen Seed: wer ihn eröffnet hat, kann jedes Blatt kennen, auch deines.",
     replaced: "Ein Bot spielt für dich (kein Zug in der Zeit)", back: "Ich bin zurück",
     rules_link: "Regeln", read_rules: "Regeln lesen", close: "Schließen", dismiss: "Schließen", no_table: "Es gibt keinen Tisch {code}.",
     hints_everyone: "Tipps für alle Spieler (sonst nur, wenn du gegen Bots spielst)", hints_all: "Tipps für alle",
@@ -1574,8 +1576,16 @@ function askName(code) {
     input.value = localStorage.getItem("rummykit:name") || "";
     input.placeholder = t("name_placeholder");
     input.focus();
+    $("#name-seeded").classList.add("hidden");
   });
   S.askCode = code;
+  // A seeded table's creator can compute every hand from the seed: say so before a stranger joins.
+  api(`/api/tables/${encodeURIComponent(code)}`).then((tb) => {
+    if (!tb.seeded || S.askCode !== code) return;
+    const note = $("#name-seeded");
+    note.textContent = `⚠ ${t("seeded_join")}`;
+    note.classList.remove("hidden");
+  }).catch(() => {});
 }
 
 async function joinWithName(ev) {
