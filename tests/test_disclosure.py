@@ -50,16 +50,21 @@ def test_terminal_log_hides_the_face_down_card() -> None:
 
 
 def test_still_known_forgets_a_copy_for_each_copy_that_left() -> None:
-    from rummykit.cards import Hand, parse_cards
+    from collections import Counter
+
+    from rummykit.cards import Card, Hand, parse_cards
     from rummykit.round import still_known
+
+    def held(text: str) -> Counter[Card]:
+        return Counter(parse_cards(text))
 
     # Known to hold one 8♠ (taken from the pile), holding two: discarding an 8♠ leaves nothing known,
     # since nobody can tell which copy went (the old min(known, held) kept the hidden copy visible).
     known = Hand(parse_cards("8S"))
-    assert len(still_known(known, Hand(parse_cards("8S 8S 4C")), Hand(parse_cards("8S 4C")))) == 0
+    assert len(still_known(known, held("8S 8S 4C"), Hand(parse_cards("8S 4C")))) == 0
     # Known two jokers, one laid: one stays known; a card that did not leave stays known.
     known = Hand(parse_cards("JK JK 7H"))
-    after = still_known(known, Hand(parse_cards("JK JK 7H 2C")), Hand(parse_cards("JK 7H 2C")))
+    after = still_known(known, held("JK JK 7H 2C"), Hand(parse_cards("JK 7H 2C")))
     assert sorted(after.cards()) == sorted(parse_cards("JK 7H"))
 
 

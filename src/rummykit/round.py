@@ -33,7 +33,7 @@ from __future__ import annotations
 import enum
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Final
 
 from rummykit.actions import Action, Draw, TakeDiscard
@@ -59,20 +59,21 @@ every this many actions a snapshot of the state is kept (a snapshot per action c
 Viennese play about a fifth of its speed)."""
 
 
-def still_known(known: Hand, before: Hand, after: Hand) -> Hand:
+def still_known(known: Hand, held_before: Mapping[Card, int], after: Hand) -> Hand:
     """What the table still knows a seat holds after it laid or discarded cards: ``known`` less one
-    copy of a face for every copy of it that left the hand (``before`` less ``after``).
+    copy of a face for every copy of it that left the hand (``held_before``, the copies of each
+    known face held before the move, less those held ``after``).
 
     Faces are alike, so the table cannot tell which copy left: a seat known to hold one 8♠ that
     discards an 8♠ is no longer known to hold one, even when it still holds a second, unseen 8♠
     (keeping ``min(known, held)`` would tell the others about that hidden copy). A joker the move
     put into the hand (a freed joker kept, known to all) is in ``known`` already and does not leave.
     """
-    gone = {c: before.count(c) - after.count(c) for c in set(known.cards())}
-    if all(n <= 0 for n in gone.values()):
+    gone = [(c, n - after.count(c)) for c, n in held_before.items() if n > after.count(c)]
+    if not gone:
         return known
     kept = known.copy()
-    for c, n in gone.items():
+    for c, n in gone:
         for _ in range(min(kept.count(c), n)):
             kept.remove(c)
     return kept
@@ -252,14 +253,17 @@ class Round:
         turn = state.turn
         steps = state.steps
         steps.clear()
-        playing = not isinstance(action, (Draw, TakeDiscard))
-        held_before = state.hands[seat].copy() if playing and state.known_cards[seat]._size else None
+        known = state.known_cards[seat]
+        held_before = None  # copies of each known face held, when the move may lay or discard them
+        if known._size and not isinstance(action, (Draw, TakeDiscard)):  # a draw only adds cards
+            hand = state.hands[seat]
+            held_before = {c: hand.count(c) for c in set(known.cards())}
         drawn = effect()
         if state.taken_discard is not None and isinstance(action, TakeDiscard):
             state.known_cards[seat] = state.known_cards[seat].plus(state.taken_discard)
             if state.phase is not _PHASE_OVER:  # gin's last counted take ends the hand untaken
                 drawn = state.taken_discard  # the card taken, face up: the event names it
-        if held_before is not None:  # a draw only adds cards
+        if held_before is not None:
             state.known_cards[seat] = still_known(state.known_cards[seat], held_before, state.hands[seat])
         if steps:
             event = record(done, seat, action, turn, drawn, tuple(steps))
