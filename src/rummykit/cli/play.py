@@ -95,9 +95,9 @@ BOT_STRENGTH: Final = ("search", "greedy", "random")
 DEFAULT_BOT: Final = "search"
 DEFAULT_LEVEL: Final = "medium"
 DEFAULT_DELAY: Final = 0.7
+"""Seconds between bot moves on a terminal (``--fast`` or ``--delay 0`` skips the pauses)."""
 DEFAULT_PLAYERS: Final = 3
 """Players at the table without ``--players``, where the game allows three."""
-"""Seconds between bot moves on a terminal (``--fast`` or ``--delay 0`` skips the pauses)."""
 MAX_DELAY: Final = 60.0
 """The longest ``--delay`` (seconds): beyond it the pause is a mistake, and ``time.sleep`` overflows."""
 LAST_MOVES: Final = 3

@@ -14,7 +14,7 @@ import dataclasses
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console, RenderableType
@@ -297,6 +297,12 @@ class ReplaySession:
                 self.show()
 
 
+def _fail(message: str) -> NoReturn:
+    """One ``error:`` line on stderr and exit code 2, as every command refuses bad input."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
 def replay_command(
     file: Annotated[Path, typer.Argument(help="A saved game record (JSON).", show_default=False)],
     seat: Annotated[
@@ -316,22 +322,20 @@ def replay_command(
 ) -> None:
     """Step through a saved round or match, forwards and backwards, from one seat's view or all."""
     lang = play_language(lang_option)
+    t = Lang(lang)
     if at < 0:
-        message = Lang(lang)(f"--at must be 0 or more, not {at}", f"--at: 0 oder mehr, nicht {at}")
-        typer.echo(f"error: {message}", err=True)
-        raise typer.Exit(2)
+        _fail(t(f"--at must be 0 or more, not {at}", f"--at: 0 oder mehr, nicht {at}"))
     try:
         record, names = load_record(file)
     except RummyError as exc:
-        typer.echo(f"error: {localize_error(exc, lang)}", err=True)
-        raise typer.Exit(2) from None
+        _fail(localize_error(exc, lang))
     if not 1 <= seat <= record.players:
-        message = Lang(lang)(
-            f"--seat must be between 1 and {record.players}",
-            f"--seat muss zwischen 1 und {record.players} liegen",
+        _fail(
+            t(
+                f"--seat must be between 1 and {record.players}",
+                f"--seat muss zwischen 1 und {record.players} liegen",
+            )
         )
-        typer.echo(f"error: {message}", err=True)
-        raise typer.Exit(2)
     console = Console(highlight=False)
     try:
         session = ReplaySession(
@@ -345,6 +349,5 @@ def replay_command(
         )
         session.go(at)
     except RummyError as exc:
-        typer.echo(f"error: {localize_error(exc, lang)}", err=True)
-        raise typer.Exit(2) from None
+        _fail(localize_error(exc, lang))
     raise typer.Exit(session.run())
