@@ -271,7 +271,7 @@ def create_app(
             return
         manager = manager_of(websocket)
         relayed = relayed_address(websocket, manager.cluster.key if manager.cluster else None)
-        address = relayed or address_of(websocket)
+        address = network_key(relayed) if relayed is not None else address_of(websocket)
         wait = 0.0 if relayed is not None else attempts.take(address)  # a relay was counted where it came in
         if wait > 0:
             await websocket.accept()

@@ -34,7 +34,7 @@ from rummykit.rules import Rules, option_range
 from rummykit.web import practice
 from rummykit.web.coordination import Listener, Notice
 from rummykit.web.dealing import new_secret
-from rummykit.web.limits import RateLimiter, ServerSettings, network_key
+from rummykit.web.limits import RateLimiter, ServerSettings
 from rummykit.web.owners import RENEW_SECONDS, Cluster, Route, address_digest
 from rummykit.web.protocol import CreateTable, hints_policy
 from rummykit.web.store import OPEN_STATUSES, Store, StoredAction, StoredTable
@@ -73,7 +73,10 @@ def _follow_parent(parent: int) -> None:
 
 
 class TableManager:
-    """All tables of a server, their storage, the bounds of :class:`ServerSettings` and the clocks."""
+    """All tables of a server, their storage, the bounds of :class:`ServerSettings` and the clocks.
+
+    Every client ``address`` it is given is already a network key
+    (:func:`~rummykit.web.limits.network_key`, applied where a request or a relay comes in)."""
 
     def __init__(self, store: Store, settings: ServerSettings | None = None, relay_address: str = "") -> None:
         self.store = store
@@ -275,7 +278,6 @@ class TableManager:
 
         With a shared database the bucket there decides, behind this process's own bucket of the
         same rate: a stranger over the rate is refused without costing the database a transaction."""
-        address = network_key(address)
         wait = limiter.take(address)
         if self.cluster is None or wait > 0:
             return wait
@@ -284,7 +286,6 @@ class TableManager:
 
     async def open_connection(self, address: str) -> bool:
         """Count a websocket connection from ``address`` unless it has the most allowed."""
-        address = network_key(address)
         most = self.settings.max_connections_per_address
         if self.cluster is not None:
             return await self.db(self.cluster.open_connection, address_digest(address), most)
@@ -294,7 +295,6 @@ class TableManager:
         return True
 
     async def close_connection(self, address: str) -> None:
-        address = network_key(address)
         if self.cluster is not None:
             await self.db(self.cluster.close_connection, address_digest(address))
             return
@@ -443,7 +443,7 @@ class TableManager:
     async def create(self, spec: CreateTable, address: str | None = None) -> tuple[Table, int, str]:
         """A new table created from client ``address`` (with a shared database, it is played by the
         process its first websocket reaches)."""
-        digest = None if address is None else address_digest(network_key(address))
+        digest = None if address is None else address_digest(address)
         await self._check_capacity(digest)
         if spec.seed is not None and not self.settings.allow_seeded:
             raise LobbyError(400, "this server does not offer seeded tables (no 'seed')")

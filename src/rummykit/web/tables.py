@@ -62,7 +62,7 @@ from rummykit.web.dealing import (
     seat_draw_seed,
     seeded_key,
 )
-from rummykit.web.limits import ServerSettings, network_key
+from rummykit.web.limits import ServerSettings
 from rummykit.web.moves import Allowed, allowed
 from rummykit.web.owners import address_digest
 from rummykit.web.protocol import (
@@ -931,9 +931,9 @@ class Table:
         return token
 
     async def join(self, name: str, address: str | None = None) -> tuple[int, str]:
-        """Take the next open seat; from client ``address``, within its seat cap
+        """Take the next open seat; from client ``address`` (its network key), within its seat cap
         (:meth:`TableManager.check_seats`)."""
-        digest = None if address is None else address_digest(network_key(address))
+        digest = None if address is None else address_digest(address)
         async with self.lock:
             if self.manager.store.shared:
                 await self._reload_lobby()
