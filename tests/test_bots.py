@@ -261,3 +261,57 @@ def test_a_bot_is_named_with_its_level_only_where_the_level_matters() -> None:
     assert bot_label("policy:medium") == "policy"
     assert bot_label("openspiel-simple:medium") == "openspiel-simple"
     assert bot_label("mybot:hard") == "mybot:hard" and bot_label("search") == "search"
+
+
+def _greedy_hand(rules_name: str, players: int, seed: int, cap: int) -> tuple[rk.Round, int, list[bool]]:
+    """A greedy-only hand played for at most ``cap`` actions (so a loop fails the test instead of
+    hanging it): the round, the actions played, and per knock-game take whether it left the taker's
+    least deadwood lower than before its draw (or ended the hand)."""
+    rules = rk.Rules.preset(rules_name)
+    rnd = rk.Round.new(rules, players=players, seed=seed)
+    bots = [GreedyBot() for _ in range(players)]
+    rng = random.Random(seed)
+    lowered: list[bool] = []
+    actions = 0
+    while not rnd.is_over and actions < cap:
+        seat = rnd.to_move
+        action = bots[seat].choose(rnd.view(seat), rnd.legal_actions(), rng)
+        if isinstance(action, TakeDiscard):
+            before = solver.min_deadwood(list(rnd.hands[seat]), rules)
+            rnd.apply(action)
+            actions += 1
+            seat_after = rnd.to_move
+            follow = bots[seat_after].choose(rnd.view(seat_after), rnd.legal_actions(), rng)
+            rnd.apply(follow)
+            actions += 1
+            after = solver.min_deadwood(list(rnd.hands[seat]), rules)
+            lowered.append(rnd.is_over or not isinstance(follow, Discard) or after < before)
+            continue
+        rnd.apply(action)
+        actions += 1
+    return rnd, actions, lowered
+
+
+@pytest.mark.parametrize(
+    ("rules_name", "players", "seed"),
+    [("viennese", 2, 31), ("viennese", 2, 50), ("romme_ohne_auslegen", 2, 101)],
+)
+def test_greedy_pair_no_longer_passes_the_same_discards_forever(
+    rules_name: str, players: int, seed: int
+) -> None:
+    # These deals used to loop: greedy took every discard that some discard would better, then shed
+    # by its partial-meld charges, so the same few cards went round and round and nobody drew.
+    rnd, actions, lowered = _greedy_hand(rules_name, players, seed, cap=2000)
+    assert rnd.is_over and actions < 300
+    assert all(lowered)
+
+
+def test_every_greedy_take_lowers_its_deadwood_in_the_knock_games() -> None:
+    # The anti-cycle rule (greedy.knock_takes): a take that does not end the hand leaves the taker
+    # with less deadwood after its discard, so runs of takes are finite.
+    for rules_name in ("viennese", "romme_ohne_auslegen"):
+        for players in (2, 3, 4):
+            for seed in range(6):
+                rnd, actions, lowered = _greedy_hand(rules_name, players, seed, cap=2000)
+                assert rnd.is_over and actions < 400
+                assert all(lowered), (rules_name, players, seed)

@@ -5,6 +5,9 @@ Policy (RULES.md §3 for the melding games, §4 for the knock games):
 * Draw (ziehen): take the discard when it improves the melds (it ends up melded: the minimum deadwood
   of hand plus card is lower than hand plus the card's value), when it enables an opening
   (Erstmeldung) that was not possible before, or (opened, melding games) when it can be laid off.
+  Knock games: only when the discard greedy then makes leaves less deadwood than before, or the
+  hand may then knock or call Rummy (:func:`knock_takes`: so two greedy seats cannot pass the same
+  cards back and forth forever).
 * Melding games: open as soon as allowed with the best-value opening (:func:`solver.best_opening`),
   then lay every meld of an optimal arrangement, exchange jokers when the exchange lowers the hand's
   deadwood, lay off (anlegen) every card whose removal lowers the deadwood.
@@ -219,8 +222,45 @@ def best_discard(cards: Sequence[int], rules: Rules, allowed: Sequence[int]) -> 
     return min(sorted(scores), key=scores.__getitem__)
 
 
+def knock_takes(rules: Rules, hand: Sequence[int], top: int, may_end: bool = True) -> bool:
+    """Knock games: whether greedy takes ``top`` onto ``hand``: the turn it then plays leaves less
+    deadwood than ``hand`` has now.
+
+    That is, the discard greedy then makes (:func:`best_discard` over every card but ``top``) leaves
+    less deadwood, or (``may_end``: not an extra turn after a knock) some discard leaves a hand that
+    calls Rummy or may knock, which ends the hand.
+
+    Anti-cycle rule. Taking only when *some* discard would lower the deadwood is not enough: greedy
+    discards by :func:`discard_scores` (deadwood plus a charge per partial meld), not by the least
+    deadwood, so a take can leave the taker's deadwood where it was, and two greedy seats could pass
+    the same few cards back and forth forever without ever drawing from the stock (seen in Viennese
+    and Rommé ohne Auslegen, where cards stay in hand). With this rule every take that does not end
+    the hand strictly lowers the taker's deadwood and leaves every other hand unchanged, so a run of
+    takes cannot come back to the same hands: it is at most as long as the sum of the deadwood of all
+    hands, and then someone draws from the stock. The rule reads only the seat's own cards and the
+    top discard (no memory of earlier discards, as :meth:`Situation.from_view` has none), and it
+    declines only takes that left greedy's own deadwood unchanged or higher after its discard.
+    """
+    allowed = sorted({int(c) for c in hand if c != top})
+    if not allowed:
+        return False
+    before = deadwood(hand, rules)
+    with_top = [*hand, top]
+    d, best = solver.best_discards(with_top, rules)
+    least_cards = {int(c) for c in best if c != top}
+    # When only the taken card leaves the least deadwood: the least left by the others.
+    least = d if least_cards else min(deadwood(without(with_top, (c,)), rules) for c in allowed)
+    if least >= before:
+        return False
+    if may_end and (least == 0 or knock_allowed(least, rules.knock_threshold or 0, rules.knock_comparison)):
+        return True
+    card = best_discard(with_top, rules, allowed)
+    return card in least_cards or deadwood(without(with_top, (card,)), rules) < before
+
+
 def should_take(s: Situation) -> bool:
-    """Take the discard when it improves melds, enables an opening or can be laid off."""
+    """Take the discard when it improves melds, enables an opening or can be laid off; in the knock
+    games when the turn then played lowers the deadwood (:func:`knock_takes`, the anti-cycle rule)."""
     top = s.top
     if top is None:
         return False
@@ -228,12 +268,7 @@ def should_take(s: Situation) -> bool:
     hand = list(s.hand)
     with_top = [*hand, top]
     if rules.is_knock_game:
-        before = deadwood(hand, rules)
-        after = min(
-            (deadwood(without(with_top, (c,)), rules) for c in set(hand) if c != top),
-            default=before,
-        )
-        return after < before
+        return knock_takes(rules, hand, top, may_end=not s.extra_turn)
     if s.opened and s.may_lay_off and any(m.can_lay_off(top, rules) for m in s.table):
         return True
     if deadwood(with_top, rules) < deadwood(hand, rules) + rules.deadwood_value(top):

@@ -8,12 +8,14 @@ order, and scores it in the game's points for this seat, so it values both the s
 the deadwood it risks at the showdown:
 
 * **the opponents** play the greedy bot's rule (:mod:`rummykit.bots.greedy`) from their sampled
-  hands: take the top discard when some discard then leaves less deadwood
-  (:func:`~rummykit.bots.duel.takes`, greedy's ``should_take``); call Rummy when a discard leaves
-  no deadwood; knock when a knock is allowed, with the discard that leaves the least deadwood (ties:
-  the highest card code); otherwise greedy's discard (:func:`~rummykit.bots.greedy.best_discard`:
-  the least deadwood with a charge per partial meld the card belongs to, never the card just taken).
-* **this seat** plays a fixed fast rule after the candidate: the same take rule, Rummy or a knock as
+  hands: take the top discard when greedy's discard then leaves less deadwood, or the hand may then
+  end (:func:`~rummykit.bots.greedy.knock_takes`, greedy's ``should_take``); call Rummy when a
+  discard leaves no deadwood; knock when a knock is allowed, with the discard that leaves the least
+  deadwood (ties: the highest card code); otherwise greedy's discard
+  (:func:`~rummykit.bots.greedy.best_discard`: the least deadwood with a charge per partial meld the
+  card belongs to, never the card just taken).
+* **this seat** plays a fixed fast rule after the candidate: take when some discard then leaves
+  less deadwood (:func:`~rummykit.bots.duel.takes`: its discard is such a card), Rummy or a knock as
   soon as allowed, otherwise the card that leaves the least deadwood and is worth most
   (:func:`~rummykit.bots.race.shed_card`).
 * **the hand ends** at the first Rummy call (the caller's discard goes face down: nobody takes it) or
@@ -44,7 +46,7 @@ from typing import Final
 
 from rummykit import solver
 from rummykit.bots.duel import Sample, takes
-from rummykit.bots.greedy import best_discard, without
+from rummykit.bots.greedy import best_discard, knock_takes, without
 from rummykit.bots.race import shed_card
 from rummykit.bots.rollout import utility
 from rummykit.knocking import knock_allowed
@@ -87,9 +89,18 @@ class Duel:
         self.used[seat] += 1
         return None
 
-    def wants(self, seat: int) -> bool:
-        """The take rule of every seat (greedy's): the top discard lowers the hand's deadwood."""
-        return bool(self.pile) and takes(self.rules, self.hands[seat], self.pile[-1])
+    def wants(self, seat: int, may_end: bool = True) -> bool:
+        """The take rule (greedy's): the top discard lowers the hand's deadwood. An opponent plays
+        greedy's own rule (:func:`~rummykit.bots.greedy.knock_takes`: its greedy discard must leave
+        less deadwood, or the hand may end; ``may_end``: not an extra turn after a knock); this seat,
+        which sheds a card that leaves the least deadwood, :func:`~rummykit.bots.duel.takes`, the same
+        rule for that discard. Either way every take that does not end the hand lowers the taker's
+        deadwood, so the seats cannot pass the same cards back and forth."""
+        if not self.pile:
+            return False
+        if seat == ME:
+            return takes(self.rules, self.hands[seat], self.pile[-1])
+        return knock_takes(self.rules, self.hands[seat], self.pile[-1], may_end)
 
     def finish(self, seat: int, barred: int | None) -> dict[int, float] | None:
         """The rest of ``seat``'s turn after its draw: Rummy or knock when allowed, else its discard;
@@ -131,7 +142,7 @@ class Duel:
             for step in range(1, seats):
                 seat = (knocker + step) % seats
                 try:
-                    barred = self.draw(seat, self.wants(seat))
+                    barred = self.draw(seat, self.wants(seat, may_end=False))
                 except _StockOut:
                     continue
                 hand = self.hands[seat]
