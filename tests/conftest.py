@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
+
+import rummykit.arena as arena_module
+from rummykit.actions import Action, Discard, Draw, TakeDiscard
+from rummykit.bots import _FACTORIES, register_bot
+from rummykit.views import PlayerView
 
 
 @pytest.fixture(autouse=True)
@@ -23,3 +30,38 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("COLUMNS", "80")
     monkeypatch.setenv("LINES", "24")
     return tmp_path
+
+
+class _Looper:
+    """A test bot that never ends a hand: it always takes the top discard and sheds another card, so
+    two of them pass cards back and forth and nobody draws from the stock."""
+
+    def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+        if TakeDiscard() in legal:
+            return TakeDiscard()
+        discards = [a for a in legal if isinstance(a, Discard)]
+        return discards[0] if discards else legal[0]
+
+
+class _Drawer:
+    """A test bot that draws from the stock and sheds, and never knocks or goes out: with unlimited
+    stock rebuilds two of them never end a hand, although the stock keeps changing."""
+
+    def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+        if Draw() in legal:
+            return Draw()
+        discards = [a for a in legal if isinstance(a, Discard)]
+        return discards[0] if discards else legal[0]
+
+
+@pytest.fixture
+def loopers(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The bot kinds ``looper`` (:class:`_Looper`) and ``drawer`` (:class:`_Drawer`), and the arena's
+    hand guards lowered to 400 actions without a stock draw (it is 10,000) and 3,000 actions in all
+    (it is 1,000,000), so that tests of the guards are fast."""
+    register_bot("looper", lambda level: _Looper())
+    register_bot("drawer", lambda level: _Drawer())
+    monkeypatch.setattr(arena_module, "MAX_IDLE_ACTIONS", 400)
+    monkeypatch.setattr(arena_module, "MAX_HAND_ACTIONS", 3_000)
+    yield
+    del _FACTORIES["looper"], _FACTORIES["drawer"]

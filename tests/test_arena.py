@@ -14,9 +14,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+import rummykit.arena as arena_module
 from rummykit.arena import (
     ArenaConfig,
     ArenaError,
+    EndlessHandError,
+    Mode,
     batch_size,
     build_games,
     elo_ratings,
@@ -224,3 +227,40 @@ def test_the_point_lead_is_paired_by_deal() -> None:
     result = CliRunner().invoke(app, ["arena", "--rules", "viennese", "--bots", "greedy,random", "-n", "12",
                                       "--seed", "3", "-q"])  # fmt: skip
     assert line in " ".join(result.output.split())
+
+
+
+@pytest.mark.parametrize("mode", ["rounds", "matches"])
+@pytest.mark.usefixtures("loopers")
+def test_a_hand_that_never_ends_stops_with_a_clear_error(mode: Mode) -> None:
+    config = ArenaConfig("viennese", ("looper", "looper"), rounds=1, seed=7, mode=mode)
+    with pytest.raises(EndlessHandError) as info:
+        run_arena(config, workers=1)
+    message = str(info.value)
+    assert "did not end within 400 actions without a draw from the stock" in message
+    assert "'viennese'" in message
+    assert "seed 7" in message and "deal 0" in message and "deal seed" in message
+    assert "seat 0: looper" in message and "seat 1: looper" in message
+    assert ("hand 1 of the match" in message) == (mode == "matches")
+
+
+@pytest.mark.usefixtures("loopers")
+def test_cli_reports_a_hand_that_never_ends_as_an_error() -> None:
+    args = ["arena", "--bots", "looper,looper", "--rounds", "1", "--workers", "1", "-q"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2 and "did not end within 400 actions" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.usefixtures("loopers")
+def test_a_hand_that_draws_but_never_ends_stops_with_a_clear_error() -> None:
+    rules = "viennese(max_stock_rebuilds=unlimited)"
+    config = ArenaConfig(rules, ("drawer", "drawer"), rounds=1, seed=7)
+    with pytest.raises(EndlessHandError, match=r"the round did not end within 3,000 actions \(a tool guard"):
+        run_arena(config, workers=1)
+
+
+def test_the_hand_guards_are_far_above_real_hands() -> None:
+    # The longest hand found in scans of the presets was 1,527 actions (random against random); with
+    # unlimited stock rebuilds random hands of Viennese run to tens of thousands of actions.
+    assert arena_module.MAX_IDLE_ACTIONS >= 10_000 and arena_module.MAX_HAND_ACTIONS >= 1_000_000

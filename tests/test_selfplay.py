@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from rummykit.arena import ArenaConfig, build_games
+from rummykit.arena import ArenaConfig, EndlessHandError, build_games
 from rummykit.cli import app
 from rummykit.record import Record
 from rummykit.selfplay import (
@@ -144,3 +144,10 @@ def test_cli_selfplay_writes_resumes_and_refuses(tmp_path: Path) -> None:
     other = CliRunner().invoke(app, [*args, "--seed", "3"])
     assert other.exit_code == 2 and other.stderr.startswith("error: ")
     assert "another self-play run" in other.stderr
+
+
+@pytest.mark.usefixtures("loopers")
+def test_a_hand_that_never_ends_stops_self_play_with_a_clear_error(tmp_path: Path) -> None:
+    config = SelfPlayConfig("viennese", ("looper", "looper"), games=1, seed=3, mode="matches")
+    with pytest.raises(EndlessHandError, match=r"hand 1 of the match did not end within 400 actions"):
+        run_selfplay(config, tmp_path / "out", workers=1)
