@@ -76,11 +76,11 @@ def test_a_whole_german_hand_at_80_by_24(data_dir: Path) -> None:
 
 
 def test_a_german_viennese_hand_shows_the_showdown_in_german(data_dir: Path) -> None:
-    out = play("--lang", "de", "--rules", "viennese", "--players", "3", "--seed", "5", "--bots", "greedy",
+    out = play("--lang", "de", "--rules", "viennese", "--players", "3", "--seed", "24", "--bots", "greedy",
                lines=["auto"] * 60)  # fmt: skip
     assert_german(out)
     assert "Wiener Rommé (Wiener Rummy) · Spiel 1 · Geber Bot 3 · Pott 15" in out
-    assert "Deine Hand (10 Karten, nach Farbe) · Restpunkte 43" in out
+    assert "Deine Hand (10 Karten, nach Farbe) · Restpunkte 58" in out
     assert "Spiel 1 vorbei: Bot 2 hat Rummy gerufen" in out
     assert "Figuren | Restpunkte" in out and "Pott: 15 Chips" in out
     assert "Enter für das nächste Spiel (oder „ende“)" in out
