@@ -319,3 +319,25 @@ def test_a_move_is_accepted_by_the_likelihood_ratio_of_the_turns_it_changes() ->
         held = Counter(mine.held())
         assert Counter(f.hands[0][1]) == held
         assert (held[card] > Counter(story.held())[card]) == accepted
+
+
+def test_a_taken_copy_leaves_first_when_a_seat_throws_a_face_it_holds_twice() -> None:
+    """Seat 1, dealt a 7H, takes the dealer's 7H and later throws a 7H: the table no longer knows it
+    holds one (either copy may have gone), so no story holds a taken copy the view does not know, and
+    none is dropped for it: every story's guessed cards are its particle's hand."""
+    opponent = OPPONENT.replace("3C", "7H")
+    deck = arrange_deck(VIENNESE, 2, [DEALER, opponent], extra="8H", stock="10C 5H AS KC")
+    rnd = rk.Round.new(VIENNESE, 2, deck=deck, dealer=0, seed=3)
+    memory = TableMemory()
+    _play(rnd, memory, 0, ["discard 7H", "take", "discard 2D", "draw", "discard 8H", "draw", "discard 7H"])
+    view = rnd.view(0)
+    memory.observe(view)
+    assert view.known_cards[1] == ()
+    f = ParticleFilter(view, memory, random.Random(0), 100, Model(), moves=2)
+    f.resample_at = 1.0
+    f.update(view, memory, random.Random(0))
+    assert all(story is not None for story in f.stories)
+    for story, hands in zip(f.stories, f.hands, strict=True):
+        assert story is not None
+        assert not [r for r in story.records if r[3] and r[2] is None]  # no taken copy held
+        assert sorted(int(r[0]) for r in story.guessed()) == sorted(hands[1])  # type: ignore[arg-type]

@@ -147,20 +147,6 @@ class Story:
         for k in range(max(entry, 0), len(self.scores)):
             self.scores[k] = None
 
-    def know(self, known: Counter[int]) -> None:
-        """Make the held records taken from the pile those the view knows: when the seat discarded a
-        card of a code it had taken while another copy of it stays known, the copy discarded was a
-        guessed one (same hands, the two records exchange their exits)."""
-        for card, n in known.items():
-            taken = [r for r in self.records if r[3] and r[0] == card]
-            held = sum(1 for r in taken if r[2] is None)
-            gone = [r for r in taken if r[2] is not None]
-            guessed = [r for r in self.records if r[2] is None and not r[3] and r[0] == card]
-            while held < n and gone and guessed:
-                a, b = guessed.pop(), gone.pop()
-                a[2], b[2] = b[2], None
-                held += 1
-
     def reconcile(self, hand: Sequence[int]) -> bool:
         """Rewrite the held records to ``hand`` where a step of the filter exchanged guessed cards
         (a card the seat must have held swapped in, a card the view rules out redealt); each
@@ -374,9 +360,7 @@ class ParticleFilter:
                 self.stories[i] = None
                 continue
             if Counter(int(r[0]) for r in story.guessed()) != +guessed:  # type: ignore[arg-type]
-                story.know(known)
-                if Counter(int(r[0]) for r in story.guessed()) != +guessed:  # type: ignore[arg-type]
-                    self.stories[i] = None
+                self.stories[i] = None
 
     def _hidden(self, hands: dict[int, list[int]], known: dict[int, list[int]]) -> Counter[int]:
         out: Counter[int] = Counter()
@@ -517,10 +501,11 @@ class ParticleFilter:
             if possible:
                 logw += self._discard_logw(hand, turn.discarded, barred)
             if story is not None and story.reconcile(hand):
-                # A copy taken from the pile stays known while the seat holds one of its code
-                # (the view keeps the codes common to both), so a guessed copy leaves first.
+                # The table forgets a known copy for every copy of its face that leaves the hand
+                # (round.still_known), so a copy taken from the pile leaves first: the copies the
+                # story still holds as taken are those the view still knows.
                 held = [r for r in story.records if r[2] is None and r[0] == turn.discarded]
-                min(held, key=lambda r: r[3])[2] = index  # type: ignore[arg-type,return-value]
+                max(held, key=lambda r: r[3])[2] = index  # type: ignore[arg-type,return-value]
             elif story is not None:
                 story.records.clear()
             hand.remove(turn.discarded)
