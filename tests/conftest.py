@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import rummykit.arena as arena_module
+import rummykit.guard as guard_module
 from rummykit.actions import Action, Discard, Draw, TakeDiscard
 from rummykit.bots import _FACTORIES, register_bot
 from rummykit.views import PlayerView
@@ -56,12 +56,12 @@ class _Drawer:
 
 @pytest.fixture
 def loopers(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The bot kinds ``looper`` (:class:`_Looper`) and ``drawer`` (:class:`_Drawer`), and the arena's
-    hand guards lowered to 400 actions without a stock draw (it is 10,000) and 3,000 actions in all
-    (it is 1,000,000), so that tests of the guards are fast."""
+    """The bot kinds ``looper`` (:class:`_Looper`) and ``drawer`` (:class:`_Drawer`), and the hand
+    guards (:mod:`rummykit.guard`) lowered to 400 actions without a stock draw (it is 10,000) and
+    3,000 actions in all (it is 1,000,000), so that tests of the guards are fast."""
     register_bot("looper", lambda level: _Looper())
     register_bot("drawer", lambda level: _Drawer())
-    monkeypatch.setattr(arena_module, "MAX_IDLE_ACTIONS", 400)
-    monkeypatch.setattr(arena_module, "MAX_HAND_ACTIONS", 3_000)
+    monkeypatch.setattr(guard_module, "MAX_IDLE_ACTIONS", 400)
+    monkeypatch.setattr(guard_module, "MAX_HAND_ACTIONS", 3_000)
     yield
     del _FACTORIES["looper"], _FACTORIES["drawer"]

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import rummykit.arena as arena_module
+import rummykit.guard as guard_module
 from rummykit.arena import (
     ArenaConfig,
     ArenaError,
@@ -229,7 +229,6 @@ def test_the_point_lead_is_paired_by_deal() -> None:
     assert line in " ".join(result.output.split())
 
 
-
 @pytest.mark.parametrize("mode", ["rounds", "matches"])
 @pytest.mark.usefixtures("loopers")
 def test_a_hand_that_never_ends_stops_with_a_clear_error(mode: Mode) -> None:
@@ -263,4 +262,4 @@ def test_a_hand_that_draws_but_never_ends_stops_with_a_clear_error() -> None:
 def test_the_hand_guards_are_far_above_real_hands() -> None:
     # The longest hand found in scans of the presets was 1,527 actions (random against random); with
     # unlimited stock rebuilds random hands of Viennese run to tens of thousands of actions.
-    assert arena_module.MAX_IDLE_ACTIONS >= 10_000 and arena_module.MAX_HAND_ACTIONS >= 1_000_000
+    assert guard_module.MAX_IDLE_ACTIONS >= 10_000 and guard_module.MAX_HAND_ACTIONS >= 1_000_000

@@ -338,3 +338,50 @@ def test_classic_env_takes_a_zero_dimensional_integer_array() -> None:
     assert not any(env.terminations.values())  # a legal token, not the illegal-move penalty
     with pytest.raises(ValueError, match="token"):
         env.step(np.array(1.5))
+
+
+def _looping_token(mask: np.ndarray[Any, Any]) -> int:
+    """A policy that never ends a hand: take the top discard, shed the first card it may."""
+    for token in (enc.TAKE, enc.DISCARD):
+        if mask[token]:
+            return token
+    return int(np.flatnonzero(mask)[0])
+
+
+@pytest.mark.usefixtures("loopers")  # the guard lowered to 400 actions without a stock draw
+def test_an_endless_hand_is_truncated_in_both_apis() -> None:
+    env = rummy_v0.env(rules="viennese", players=2)
+    env.reset(seed=4)
+    steps = 0
+    for _ in env.agent_iter():
+        obs, _, termination, truncation, info = env.last()
+        if termination or truncation:
+            assert truncation and not termination
+            assert "400 actions without a draw from the stock" in info["truncation"]
+            env.step(None)
+            continue
+        env.step(_looping_token(obs["action_mask"]))
+        steps += 1
+    assert 400 < steps < 400 * 3  # a take is one token, a discard two: cut soon after the limit
+
+    single = RummyEnv(rules="viennese", players=2, opponents="looper")
+    _, info = single.reset(seed=4)
+    for _ in range(5_000):
+        _, _, terminated, truncated, info = single.step(_looping_token(info["action_mask"]))
+        if terminated or truncated:
+            break
+    assert truncated and not terminated and "without a draw from the stock" in info["truncation"]
+
+
+@pytest.mark.usefixtures("loopers")
+def test_a_hand_that_draws_forever_is_truncated_at_the_hand_limit() -> None:
+    env = RummyEnv(rules="viennese(max_stock_rebuilds=unlimited)", players=2, opponents="drawer")
+    _, info = env.reset(seed=4)
+    for _ in range(20_000):
+        mask = info["action_mask"]
+        token = enc.DRAW if mask[enc.DRAW] else _looping_token(mask)
+        _, _, terminated, truncated, info = env.step(token)
+        if terminated or truncated:
+            break
+    assert truncated and not terminated
+    assert info["truncation"].startswith("the hand did not end within 3,000 actions")

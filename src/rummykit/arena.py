@@ -45,6 +45,7 @@ from typing import Any, Final, Literal
 from rummykit.bots import make_bot, match_action
 from rummykit.cluster import Backend, BackendError, Runner, batches_of
 from rummykit.errors import RummyError
+from rummykit.guard import HandWatch
 from rummykit.match import Match
 from rummykit.record import Record
 from rummykit.round import Round
@@ -54,28 +55,17 @@ Z95: Final = 1.959963984540054
 ELO_BASE: Final = 1500.0
 BATCHES_PER_CPU: Final = 8
 MAX_BATCH: Final = 64
-MAX_IDLE_ACTIONS: Final = 10_000
-"""A tool guard, not a rule of the game: a hand in which this many actions in a row pass without the
-stock changing (nobody draws from it, no rebuild) is stopped with :class:`EndlessHandError`. Bots that
-only ever take the top discard and shed another card (which can pass the same cards back and forth
-forever) then stop with an error that names the game, rather than hanging an arena or a self-play
-run. Real hands are far below it: in scans of Viennese, Rommé ohne Auslegen and German (greedy,
-random and mixed tables of 2 to 4 players) the stock never stayed unchanged for more than 37 actions
-in a row, and the longest whole hand was 1,527 actions (random against random, heads-up Viennese;
-greedy hands of Viennese and Rommé ohne Auslegen at most 137 actions in 18,000 deals)."""
-MAX_HAND_ACTIONS: Final = 1_000_000
-"""The same guard for a whole hand, stock draws or not: bots that never end a hand although they
-draw (a rule set with unlimited stock rebuilds, ``max_stock_rebuilds = unlimited``, and bots that never
-knock or go out). Far above real hands: with unlimited rebuilds, random against random in heads-up
-Viennese takes about 5,000 actions (median of 300 hands), a few over 45,000."""
 
 
 class EndlessHandError(RummyError, RuntimeError):
-    """A hand ran past :data:`MAX_IDLE_ACTIONS` actions without a change of the stock, or past
-    :data:`MAX_HAND_ACTIONS` actions in all; the message names the game (rules, seed,
-    table, deal, rotation, the deal's seed, the hand of a match) and the bots per seat. Not bad input
-    but bots that never end a hand; a :class:`RummyError` so that the command line reports it as an
-    error message rather than a traceback."""
+    """A hand ran past :data:`~rummykit.guard.MAX_IDLE_ACTIONS` actions without a change of the
+    stock, or past :data:`~rummykit.guard.MAX_HAND_ACTIONS` actions in all (:mod:`rummykit.guard`);
+    the message names the game (rules, seed, table, deal, rotation, the deal's seed, the hand of a
+    match) and the bots per seat. Not bad input but bots that never end a hand; a
+    :class:`RummyError` so that the command line reports it as an error message rather than a
+    traceback."""
+
+
 Mode = Literal["rounds", "matches"]
 
 
@@ -200,33 +190,21 @@ def play_game(game: Game) -> GameResult:
 
 
 class _HandGuard:
-    """Counts the actions of the hand being played (:data:`MAX_IDLE_ACTIONS`,
-    :data:`MAX_HAND_ACTIONS`) and raises :class:`EndlessHandError` past either."""
+    """Watches the hand being played (:class:`~rummykit.guard.HandWatch`) and raises
+    :class:`EndlessHandError` past either limit."""
 
-    __slots__ = ("actions", "game", "idle", "rnd", "seed", "stock")
+    __slots__ = ("game", "seed", "watch")
 
     def __init__(self, game: Game, seed: int) -> None:
         self.game = game
         self.seed = seed
-        self.rnd: Round | None = None
-        self.actions = self.idle = 0
-        self.stock = (0, 0)
+        self.watch = HandWatch()
 
     def count(self, rnd: Round, hand: int | None) -> None:
         """One more action in ``rnd`` (``hand``: its number in a match, from 1)."""
-        stock = (len(rnd.stock), rnd.stock_rebuilds)
-        if rnd is not self.rnd:
-            self.rnd, self.actions, self.idle, self.stock = rnd, 0, 0, stock
-        self.actions += 1
-        if stock != self.stock:
-            self.idle, self.stock = 0, stock
-        else:
-            self.idle += 1
-        if self.idle > MAX_IDLE_ACTIONS:
-            what = f"{MAX_IDLE_ACTIONS:,} actions without a draw from the stock"
-            raise EndlessHandError(self.message(hand, what))
-        if self.actions > MAX_HAND_ACTIONS:
-            raise EndlessHandError(self.message(hand, f"{MAX_HAND_ACTIONS:,} actions"))
+        passed = self.watch.count(rnd)
+        if passed is not None:
+            raise EndlessHandError(self.message(hand, passed))
 
     def message(self, hand: int | None, what: str) -> str:
         game = self.game

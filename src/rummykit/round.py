@@ -455,6 +455,11 @@ class Round:
         return self._state.stock[:]
 
     @property
+    def stock_size(self) -> int:
+        """The number of cards in the stock (no copy made)."""
+        return len(self._state.stock)
+
+    @property
     def discard_pile(self) -> list[Card]:
         """A copy of the discard pile, bottom to top."""
         return self._state.discard_pile[:]

@@ -30,6 +30,7 @@ import numpy.typing as npt
 from rummykit.actions import Action, BuyBack, Decline
 from rummykit.envs import encoding as enc
 from rummykit.envs.observation import Layout, MatchFigures, state_encoder
+from rummykit.guard import HandWatch
 from rummykit.match import Match
 from rummykit.round import Round
 from rummykit.rules import Rules
@@ -113,6 +114,9 @@ class TokenGame:
         self.to_move = 0
         """The seat to move (the engine's, kept per decision)."""
         self.engine_actions = 0
+        self._watch = HandWatch()
+        self.endless: str | None = None
+        """The hand guard's limit passed by the hand being played (:mod:`rummykit.guard`), if any."""
 
     # Life cycle ---------------------------------------------------------------------------------
     def reset(self, seed: int | None = None) -> None:
@@ -128,6 +132,7 @@ class TokenGame:
             self.match = None
             self.round = Round.new(self.rules, self.players, seed=deal_seed, dealer=dealer)
         self.engine_actions = 0
+        self._watch, self.endless = HandWatch(), None
         self._ledger: tuple[int, ...] = (0,) * self.players
         self._new_decision()
 
@@ -139,6 +144,7 @@ class TokenGame:
         self.match = None
         self.round = rnd
         self.engine_actions = 0
+        self._watch, self.endless = HandWatch(), None
         self._new_decision()
 
     @property
@@ -153,6 +159,23 @@ class TokenGame:
         environments should an engine defect ever break that promise.
         """
         return not self._over and self.composer.is_empty
+
+    @property
+    def truncated(self) -> bool:
+        """The episode is cut short: the game is :attr:`stuck`, or the hand being played passed a
+        limit of the hand guard (:attr:`endless`: a hand that never ends, such as a policy passing
+        the same discards back and forth with another seat or never going out under unlimited stock
+        rebuilds; not a rule of the game, and far beyond any real hand)."""
+        return self.stuck or self.endless is not None
+
+    @property
+    def truncation(self) -> str | None:
+        """Why the episode is truncated, in words (``None``: it is not)."""
+        if self.stuck:
+            return "the engine offers no action (an engine defect)"
+        if self.endless is not None:
+            return f"the hand did not end within {self.endless} (a guard against endless hands)"
+        return None
 
     def _new_decision(self) -> None:
         self._decision += 1
@@ -201,6 +224,8 @@ class TokenGame:
             if self.round.is_over:
                 rewards = self._hand_rewards(self.round)
         self.engine_actions += 1
+        if self.endless is None and not self.round.is_over:
+            self.endless = self._watch.count(self.round)
         self._new_decision()
         return rewards
 

@@ -23,9 +23,12 @@ agent is often selected several times in a row.
 * **Rewards**: per hand (``scope="hand"``, the default) or over a match (``scope="match"``, Viennese
   rubbers with chips), points or win/loss (``reward="score"|"win"``); see
   :mod:`rummykit.envs.game`.
-* **Ends**: every agent terminates when the hand (match) ends; every agent is truncated after
-  ``max_cycles`` steps (tokens) when that is set, and when the engine offers no action before the
-  end (``TokenGame.stuck``, an engine defect).
+* **Ends**: every agent terminates when the hand (match) ends. Every agent is truncated after
+  ``max_cycles`` steps (tokens) when that is set; when a hand passes the guard against endless hands
+  (:mod:`rummykit.guard`: 10,000 engine actions without a draw from the stock, as when policies pass
+  the same discards back and forth, or 1,000,000 actions in one hand; real hands stay far below);
+  and when the engine offers no action before the end (``TokenGame.stuck``, an engine defect).
+  ``infos[agent]["truncation"]`` then says which.
 * ``render_mode="ansi"``: the terminal game's board (``rich`` needed, part of the ``rl`` extra) from
   the seat to move, with the action spelled so far, drawn when ``render()`` is called (a step draws
   nothing, so training with the mode set costs nothing).
@@ -175,7 +178,7 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
         self.agent_selection = self.possible_agents[self.game.to_move]
         self._steps = 0
         self._rewarded = False
-        if self.game.stuck:
+        if self.game.truncated:
             self.truncations = dict.fromkeys(self.agents, True)
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
@@ -217,8 +220,11 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
         self.infos = infos
         if game.is_over:
             self.terminations = dict.fromkeys(self.agents, True)
-        elif game.stuck or (self.max_cycles is not None and self._steps >= self.max_cycles):
+        elif game.truncated or (self.max_cycles is not None and self._steps >= self.max_cycles):
             self.truncations = dict.fromkeys(self.agents, True)
+            why = game.truncation or f"max_cycles ({self.max_cycles} steps) reached"
+            for a in self.agents:
+                infos[a]["truncation"] = why
         if game.is_over or any(self.truncations.values()):
             self._next_agent(agent)
         else:

@@ -12,8 +12,11 @@ encoding, same observation vector, as a flat ``Box``); the other seats are playe
 other seat) that see only their own views. The agent's seat is drawn for every episode unless
 ``seat`` fixes it. The mask is in ``info["action_mask"]`` and :meth:`RummyEnv.action_masks` (for
 sb3-contrib's MaskablePPO). A masked-out token ends the episode (``terminated``) with
-``illegal_reward`` and ``info["illegal"] = True``; the episode is truncated should the engine offer no
-action before the end (``TokenGame.stuck``). Rewards as in :mod:`rummykit.envs.game`.
+``illegal_reward`` and ``info["illegal"] = True``. The episode is truncated when the hand passes the
+guard against endless hands (:mod:`rummykit.guard`: 10,000 engine actions without a draw from the
+stock, or 1,000,000 in one hand; real hands stay far below), whether the agent or the bots keep it
+going, and should the engine offer no action before the end (``TokenGame.stuck``);
+``info["truncation"]`` says which. Rewards as in :mod:`rummykit.envs.game`.
 """
 
 from __future__ import annotations
@@ -90,14 +93,14 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
             others = [s for s in range(players) if s != self.seat]
             self._bot_for = dict(zip(others, self.bots, strict=True))
             self._play_bots()
-            if not self.game.is_over and not self.game.stuck:
+            if not self.game.is_over and not self.game.truncated:
                 return self.game.observe(self.seat), self._info()
 
     def _play_bots(self) -> float:
         """Let the bots move until the agent is to move or the game is over; the agent's rewards."""
         game = self.game
         total = 0.0
-        while not game.is_over and not game.stuck and game.to_move != self.seat:
+        while not game.is_over and not game.truncated and game.to_move != self.seat:
             bot = self._bot_for[game.to_move]
             if game.match is not None:
                 action = match_action(bot, game.match, self._bot_rng)
@@ -120,7 +123,10 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
         reward = rewards[self.seat]
         if applied is not None:
             reward += self._play_bots()
-        return game.observe(self.seat), reward, game.is_over, game.stuck, self._info()
+        info = self._info()
+        if game.truncated:
+            info["truncation"] = game.truncation
+        return game.observe(self.seat), reward, game.is_over, game.truncated, info
 
     def render(self) -> str | None:
         if self.render_mode is None:

@@ -1,0 +1,59 @@
+"""A guard against hands that never end, for the tools that let bots or learners play whole hands
+unattended (the arena, self-play, the reinforcement-learning environments).
+
+It is not a rule of the game. Some play never ends a hand: bots that only ever take the top discard
+and shed another card can pass the same cards back and forth forever without drawing from the
+stock, and under unlimited stock rebuilds (``max_stock_rebuilds = unlimited``) players that never
+knock or go out draw forever. :class:`HandWatch` counts the actions of the hand being played and
+says when either limit below is passed; the arena then raises an error naming the game, and the
+environments truncate the episode.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from rummykit.round import Round
+
+MAX_IDLE_ACTIONS: Final = 10_000
+"""Actions in a row without the stock changing (nobody draws from it, no rebuild). Real hands are far
+below it: in scans of Viennese, Rommé ohne Auslegen and German (greedy, random and mixed tables of 2
+to 4 players) the stock never stayed unchanged for more than 37 actions in a row, and the longest
+whole hand was 1,527 actions (random against random, heads-up Viennese; greedy hands of Viennese and
+Rommé ohne Auslegen at most 137 actions in 18,000 deals)."""
+
+MAX_HAND_ACTIONS: Final = 1_000_000
+"""Actions in one hand, stock draws or not. Far above real hands: with unlimited rebuilds, random
+against random in heads-up Viennese takes about 5,000 actions (median of 300 hands), a few over
+45,000."""
+
+
+class HandWatch:
+    """Counts the actions of the hand being played; :meth:`count` names a passed limit.
+
+    The limits are read from this module when counting, so a test can lower them.
+    """
+
+    __slots__ = ("actions", "idle", "rnd", "stock")
+
+    def __init__(self) -> None:
+        self.rnd: Round | None = None
+        self.actions = self.idle = 0
+        self.stock = (0, 0)
+
+    def count(self, rnd: Round) -> str | None:
+        """One more action in ``rnd`` (a new round starts a new count); the limit it passes, as words
+        (``"10,000 actions without a draw from the stock"``), or ``None``."""
+        stock = (rnd.stock_size, rnd.stock_rebuilds)
+        if rnd is not self.rnd:
+            self.rnd, self.actions, self.idle, self.stock = rnd, 0, 0, stock
+        self.actions += 1
+        if stock != self.stock:
+            self.idle, self.stock = 0, stock
+        else:
+            self.idle += 1
+        if self.idle > MAX_IDLE_ACTIONS:
+            return f"{MAX_IDLE_ACTIONS:,} actions without a draw from the stock"
+        if self.actions > MAX_HAND_ACTIONS:
+            return f"{MAX_HAND_ACTIONS:,} actions"
+        return None
