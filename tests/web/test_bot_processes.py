@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from rummykit.web.app import create_app
+
+
+def _moved_on(done: int, table: Any, state: dict[str, Any]) -> bool:
+    """A state after version ``done`` where the person is to move or the hand is over."""
+    return bool(state["version"] > done and (state["legal"] or table.match.round.is_over))
 
 
 def test_bots_in_a_process_pool_play_the_same_moves_as_in_a_thread(tmp_path: Path, web: Any) -> None:
@@ -29,3 +35,33 @@ def test_bots_in_a_process_pool_play_the_same_moves_as_in_a_thread(tmp_path: Pat
             assert (manager._thinkers is not None) == (processes > 0)
             records.append(manager.store.actions(grant["code"]))
     assert records[0] == records[1] and len(records[0]) >= 6
+
+
+def test_a_search_bot_keeps_its_memory_between_decisions_in_the_bot_processes(
+    tmp_path: Path, web: Any
+) -> None:
+    """The bot comes back from the process with what it learned of the other hands, so a search
+    bot plays in the pool exactly as in a thread (where it never leaves the server's process)."""
+    from fastapi.testclient import TestClient
+
+    records = []
+    for processes in (0, 1):
+        url = f"sqlite:///{tmp_path / f's{processes}.db'}"
+        settings = web.settings(bot_delay=0, bot_processes=processes)
+        with TestClient(create_app(url, settings=settings)) as client:
+            grant = web.create(
+                client, preset="viennese", seats=2, bots=[{"kind": "search", "level": "easy"}], seed=11
+            )
+            table = client.app.state.manager.tables[grant["code"]]  # type: ignore[attr-defined]
+            with web.connect(client, grant["code"], grant["token"]) as ws:
+                state = web.receive_state(ws, until=lambda s: bool(s["legal"]))
+                for _ in range(16):  # draw and discard, eight turns (or to the end of the hand)
+                    done = state["version"]
+                    ws.send_json({"type": "act", "action": state["legal"][0], "version": done})
+                    state = web.receive_state(ws, until=partial(_moved_on, done, table))
+                    if not state["legal"]:
+                        break
+            (bot,) = (b for key, b in table._bots.items() if key[0] == "seat")
+            assert bot.memories and all(m.log for m in bot.memories.values())  # it remembers
+            records.append(client.app.state.manager.store.actions(grant["code"]))  # type: ignore[attr-defined]
+    assert records[0] == records[1] and len(records[0]) >= 12

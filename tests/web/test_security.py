@@ -639,7 +639,7 @@ def test_web_bots_decide_buybacks_from_the_match_view(client: TestClient, web: A
     grant = web.create(client, preset="viennese", seats=2, bots=[{"kind": "random"}], seed=1)
     table = table_of(client, grant["code"])
     spy = RecordingBot()
-    table._bots[("random", None)] = spy  # type: ignore[assignment]
+    table._bots[("seat", "random", None)] = spy  # type: ignore[assignment]
     table.match = match
     with web.connect(client, grant["code"], grant["token"]) as ws:
         web.receive_state(ws, until=lambda s: not s["match"]["buyback_pending"])

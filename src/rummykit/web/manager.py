@@ -26,10 +26,8 @@ from dataclasses import asdict
 from functools import partial
 from typing import Any, Final, TypeVar
 
-from rummykit.actions import Action
-from rummykit.bots import Bot, make_bot, match_action
+from rummykit.bots import Bot, make_bot
 from rummykit.errors import RulesError, RummyError
-from rummykit.match import Match
 from rummykit.rules import Rules, option_range
 from rummykit.web import practice
 from rummykit.web.coordination import Listener, Notice
@@ -51,6 +49,7 @@ from rummykit.web.tables import (
     stored_rules,
 )
 from rummykit.web.texts import engine_error_texts, server_error_texts
+from rummykit.web.thinking import Decision, FairThinkers, decide
 
 log = logging.getLogger("rummykit.web")
 
@@ -94,6 +93,7 @@ class TableManager:
         self._pending: list[tuple[StoredAction, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
         self._thinkers: ProcessPoolExecutor | None = None
+        self._fair: FairThinkers | None = None
         self._listener: Listener | None = None
         self._refreshing: set[asyncio.Task[None]] = set()
 
@@ -142,11 +142,17 @@ class TableManager:
                     if not future.done():
                         future.set_result(None)
 
-    async def think(self, bot: Bot, match: Match, rng: random.Random) -> Action:
-        """A bot's decision, made in the bot processes (or a thread with ``bot_processes=0``)."""
-        loop = asyncio.get_running_loop()
+    async def think(self, key: str, bot: Bot, match: bytes, rng: random.Random) -> Decision:
+        """A bot's decision on a snapshot of a match (:func:`~rummykit.web.thinking.snapshot`), made
+        in the bot processes (or one thread with ``bot_processes=0``), fairly among the ``key`` of
+        each table (:class:`~rummykit.web.thinking.FairThinkers`); the action and the bot after it."""
+        if self._fair is None:
+            self._fair = FairThinkers(max(1, self.settings.bot_processes), self._submit)
+        return await self._fair.think(key, bot, match, rng)
+
+    async def _submit(self, bot: Bot, match: bytes, rng: random.Random) -> Decision:
         if self.settings.bot_processes == 0:
-            return await asyncio.to_thread(match_action, bot, match, rng)
+            return await asyncio.to_thread(decide, bot, match, rng)
         if self._thinkers is None:
             self._thinkers = ProcessPoolExecutor(
                 self.settings.bot_processes,
@@ -154,7 +160,7 @@ class TableManager:
                 initializer=_follow_parent,
                 initargs=(os.getpid(),),
             )
-        return await loop.run_in_executor(self._thinkers, match_action, bot, match, rng)
+        return await asyncio.get_running_loop().run_in_executor(self._thinkers, decide, bot, match, rng)
 
     def on_notice(self, notice: Notice) -> None:
         """A change announced by another server process (on the event loop)."""

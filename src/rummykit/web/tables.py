@@ -78,6 +78,7 @@ from rummykit.web.protocol import (
 )
 from rummykit.web.store import LobbyConflict, Store, StoredAction, StoredTable
 from rummykit.web.texts import action_texts, engine_error_texts
+from rummykit.web.thinking import Decision, snapshot, table_key
 
 log = logging.getLogger("rummykit.web")
 T = TypeVar("T")
@@ -102,6 +103,10 @@ def _dumps(value: Any) -> str:
 WEB_BOT_KINDS: Final = ("random", "greedy", "search")
 """The bots a web table seats. Not ``policy`` (it reads a network file from the server's disk) nor
 ``openspiel-simple`` (OpenSpiel's bot plays only gin and loads a C++ library into the server)."""
+
+
+BotKey = tuple[Literal["seat", "takeover", "hint"], str, str | None]
+"""A table's bot: its role (a bot's seat, a person away too long, hints), kind and level."""
 
 
 def default_bot_kind() -> str:
@@ -280,7 +285,7 @@ class TableHost(Protocol):
 
     async def append(self, record: StoredAction) -> None: ...
 
-    async def think(self, bot: Bot, match: Match, rng: random.Random) -> Action: ...
+    async def think(self, key: str, bot: Bot, match: bytes, rng: random.Random) -> Decision: ...
 
     def unload(self, table: Table) -> None: ...
 
@@ -334,7 +339,7 @@ class Table:
         self.chat = ChatRoom()
         self.lock = asyncio.Lock()
         self._away: dict[int, float] = {}
-        self._bots: dict[tuple[str, str | None], Bot] = {}
+        self._bots: dict[BotKey, Bot] = {}
         self._allowed: tuple[int, Allowed] | None = None
         self._moves: tuple[int, list[str], list[dict[str, str]]] | None = None
         self._hint: tuple[int, str, dict[str, str], str] | None = None
@@ -757,6 +762,8 @@ class Table:
         return seat is not None and (self.hints == "everyone" or practice.is_practice(self.seats, seat))
 
     async def hint(self, client: Client) -> None:
+        """The move the hint bot would make for the client to move (thought out of the lock, on a
+        copy of the match; a hint the table moved past is dropped, as the client asks again)."""
         async with self.lock:
             if not self._to_move(client):
                 client.send(error_json("no_hint", "hints are given to the player to move", self.version))
@@ -764,12 +771,24 @@ class Table:
             if not self.hints_for(client.seat):
                 client.send(error_json("hints_off", HINTS_OFF, self.version))
                 return
-            if self._hint is None or self._hint[0] != self.version:
-                bot = self._bot(default_bot_kind(), "medium")
-                action = await self.manager.think(bot, self.match, self.bot_rng("hints"))
-                view = self.match.round.view(self.match.to_move)
+            version, match = self.version, self.match
+            thinking = None
+            if self._hint is None or self._hint[0] != version:
+                bot_key: BotKey = ("hint", default_bot_kind(), "medium")
+                thinking = (bot_key, self._bot(bot_key), snapshot(match), self.bot_rng("hints"))
+        if thinking is not None:
+            bot_key, bot, copy, rng = thinking
+            action, thought = await self.manager.think(self.think_key, bot, copy, rng)
+            async with self.lock:
+                if self.version != version or self.match is not match:
+                    return  # the table moved on: the client's next state shows it
+                self._bots[bot_key] = thought
+                view = match.round.view(match.to_move)
                 texts = action_texts(action, taken=view.top_discard, phase=view.phase)
-                self._hint = (self.version, str(action), texts, bot.name)
+                self._hint = (version, str(action), texts, thought.name)
+        async with self.lock:
+            if self._hint is None or self._hint[0] != self.version:
+                return
             _, text, texts, name = self._hint
             client.send({"type": "hint", "action": text, "texts": texts, "bot": name,
                          "version": self.version})  # fmt: skip
@@ -803,10 +822,10 @@ class Table:
         }
 
     # Bots ---------------------------------------------------------------------------------------
-    def _bot(self, kind: str, level: str | None) -> Bot:
-        key = (kind, level)
+    def _bot(self, key: BotKey) -> Bot:
+        """The table's bot for ``key``: one per role, kind and level, kept with its memory."""
         if key not in self._bots:
-            self._bots[key] = make_bot(kind, level)
+            self._bots[key] = make_bot(key[1], key[2])
         return self._bots[key]
 
     def _bot_to_move(self) -> int | None:
@@ -828,7 +847,15 @@ class Table:
         if self._driver is None or self._driver.done():
             self._driver = asyncio.get_running_loop().create_task(self._drive())
 
+    @property
+    def think_key(self) -> str:
+        """The key this table's bot decisions share with the other tables of its creator's network
+        (:class:`~rummykit.web.thinking.FairThinkers`)."""
+        return table_key(self.address, self.code)
+
     async def _drive(self) -> None:
+        """Move for the bots (and the people away too long) while one is to move. A bot thinks out
+        of the lock, on a copy of the match; its move is played if the table has not moved since."""
         while True:
             seat = self._bot_to_move()
             if seat is None:
@@ -839,14 +866,24 @@ class Table:
                 if self._bot_to_move() != seat:
                     continue
                 info = self.seats[seat]
-                bot = (
-                    self._bot(info.bot or default_bot_kind(), info.level)
+                bot_key: BotKey = (
+                    ("seat", info.bot or default_bot_kind(), info.level)
                     if info.kind == "bot"
-                    else (self._bot(default_bot_kind(), "medium"))
+                    else ("takeover", default_bot_kind(), "medium")
                 )
-                rng = self.bot_rng("bots")
+                bot = self._bot(bot_key)
+                version, match = self.version, self.match
+                copy, rng = snapshot(match), self.bot_rng("bots")
+            try:
+                action, thought = await self.manager.think(self.think_key, bot, copy, rng)
+            except Exception:
+                log.exception("table %s: bot %s failed for seat %d", self.code, bot.name, seat)
+                return
+            async with self.lock:
+                if self.version != version or self.match is not match or self._bot_to_move() != seat:
+                    continue  # the table moved on while the bot thought: think again
+                self._bots[bot_key] = thought
                 try:
-                    action = await self.manager.think(bot, self.match, rng)
                     self.match.check(action)
                     await self._commit(seat, action)
                 except IntegrityError:

@@ -1,0 +1,216 @@
+"""Bot decisions on a shared server (rummykit.web.thinking): fair among the networks that made the
+tables, off the table's lock, and the bots keep what they learned from one decision to the next."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rummykit.actions import Action, Draw
+from rummykit.bots import Bot, make_bot
+from rummykit.web.app import create_app
+from rummykit.web.thinking import USAGE_HALF_LIFE, Decision, FairThinkers, table_key
+
+from .test_websocket import table_of
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class _Pool:
+    """A stand-in for the bot processes: each decision waits until the test finishes it, and takes
+    the seconds of the clock the test advances meanwhile."""
+
+    def __init__(self, clock: _Clock) -> None:
+        self.clock = clock
+        self.started: list[str] = []
+        self.gates: dict[str, asyncio.Future[None]] = {}
+
+    async def submit(self, bot: Bot, match: bytes, rng: random.Random) -> Decision:
+        name = match.decode()
+        self.started.append(name)
+        gate = self.gates[name] = asyncio.get_running_loop().create_future()
+        await gate
+        if name.startswith("fail"):
+            raise RuntimeError(f"{name} failed")
+        return Draw(), bot
+
+    async def finish(self, name: str, seconds: float = 0.0) -> None:
+        self.clock.now += seconds
+        self.gates[name].set_result(None)
+        for _ in range(5):  # let the finished decision hand its slot on
+            await asyncio.sleep(0)
+
+
+def _fair(slots: int = 1) -> tuple[FairThinkers, _Pool, _Clock]:
+    clock = _Clock()
+    pool = _Pool(clock)
+    return FairThinkers(slots, pool.submit, clock), pool, clock
+
+
+async def _settle() -> None:
+    for _ in range(5):
+        await asyncio.sleep(0)
+
+
+def _ask(fair: FairThinkers, key: str, name: str) -> asyncio.Task[Decision]:
+    return asyncio.get_running_loop().create_task(
+        fair.think(key, make_bot("greedy"), name.encode(), random.Random(0))
+    )
+
+
+def test_a_lone_table_is_served_before_a_flood_of_another_network() -> None:
+    """One network queues five decisions of its tables; a stranger's one decision, asked later,
+    starts as soon as the process is free, not after the five."""
+
+    async def main() -> list[str]:
+        fair, pool, _ = _fair()
+        flood = [_ask(fair, "net:a", f"a{i}") for i in range(5)]
+        await _settle()
+        lone = _ask(fair, "net:b", "b0")
+        await _settle()
+        assert pool.started == ["a0"] and fair.waiting("net:a") == 4 and fair.waiting("net:b") == 1
+        await pool.finish("a0", 1.0)
+        await pool.finish("b0", 0.01)
+        for i in range(1, 5):
+            await pool.finish(f"a{i}", 1.0)
+        await asyncio.gather(*flood, lone)
+        assert fair.running == 0 and fair.waiting() == 0
+        return pool.started
+
+    assert asyncio.run(main()) == ["a0", "b0", "a1", "a2", "a3", "a4"]
+
+
+def test_the_network_that_thought_least_lately_goes_first_and_old_use_fades() -> None:
+    async def main() -> None:
+        fair, pool, clock = _fair()
+        first = _ask(fair, "net:a", "a0")
+        await _settle()
+        await pool.finish("a0", 10.0)  # a thought for ten seconds
+        await first
+        assert fair.usage("net:a") == pytest.approx(10.0)
+        blocker = _ask(fair, "net:c", "c0")
+        await _settle()
+        older = _ask(fair, "net:a", "a1")  # asked first …
+        await _settle()
+        newer = _ask(fair, "net:b", "b0")  # … but b has used nothing
+        await _settle()
+        await pool.finish("c0")
+        assert pool.started[-1] == "b0"
+        await pool.finish("b0")
+        await pool.finish("a1")
+        await asyncio.gather(blocker, older, newer)
+        # Twenty half-lives later a's ten seconds are forgotten: the oldest decision goes first.
+        clock.now += 20 * USAGE_HALF_LIFE
+        assert fair.usage("net:a") < 1e-4
+        blocker = _ask(fair, "net:c", "c1")
+        await _settle()
+        older = _ask(fair, "net:a", "a2")
+        await _settle()
+        newer = _ask(fair, "net:b", "b1")
+        await _settle()
+        await pool.finish("c1")
+        assert pool.started[-1] == "a2"
+        await pool.finish("a2")
+        await pool.finish("b1")
+        await asyncio.gather(blocker, older, newer)
+
+    asyncio.run(main())
+
+
+def test_every_slot_is_used_and_a_caller_that_gives_up_loses_its_place() -> None:
+    async def main() -> None:
+        fair, pool, _ = _fair(slots=2)
+        a0, a1, a2 = (_ask(fair, "net:a", f"a{i}") for i in range(3))
+        await _settle()
+        assert pool.started == ["a0", "a1"] and fair.running == 2  # one network may use both
+        a2.cancel()
+        await _settle()
+        b0 = _ask(fair, "net:b", "b0")
+        await _settle()
+        await pool.finish("a0")
+        await pool.finish("a1")
+        assert pool.started == ["a0", "a1", "b0"]  # a2 was never started
+        await pool.finish("b0")
+        await asyncio.gather(a0, a1, b0)
+        assert fair.waiting() == 0 and fair.running == 0
+
+    asyncio.run(main())
+
+
+def test_a_failing_decision_reaches_its_caller_and_frees_the_slot() -> None:
+    async def main() -> None:
+        fair, pool, _ = _fair()
+        failing = _ask(fair, "net:a", "fail0")
+        after = _ask(fair, "net:b", "b0")
+        await _settle()
+        await pool.finish("fail0")
+        with pytest.raises(RuntimeError, match="fail0 failed"):
+            await failing
+        await pool.finish("b0")
+        assert (await after)[0] == Draw()
+
+    asyncio.run(main())
+
+
+def test_tables_of_one_network_share_a_key() -> None:
+    assert table_key("d1", "ABCDEF") == table_key("d1", "GHJKLM") != table_key("d2", "ABCDEF")
+    assert table_key(None, "ABCDEF") != table_key(None, "GHJKLM")
+
+
+def test_a_bot_thinks_off_the_lock_and_a_move_made_meanwhile_wins(tmp_path: Path, web: Any) -> None:
+    """A person away too long has a bot move for them; it thinks without the table's lock, so the
+    person coming back is served at once, and when they move first the bot's thought is dropped."""
+    from fastapi.testclient import TestClient
+
+    settings = web.settings(bot_delay=0, takeover_seconds=0.3)
+    app = create_app(f"sqlite:///{tmp_path / 'think.db'}", settings=settings)
+    entered, release = threading.Event(), threading.Event()
+    locked_while_thinking: list[bool] = []
+    with TestClient(app) as client:
+        host = web.create(client, seats=2, seed=3)
+        code = host["code"]
+        guest = client.post(f"/api/tables/{code}/join", json={"name": "B"}).json()
+        client.post(f"/api/tables/{code}/start", json={"token": host["token"]})
+        table = table_of(client, code)
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        think = manager.think
+
+        async def slow_think(key: str, bot: Bot, match: bytes, rng: random.Random) -> Decision:
+            locked_while_thinking.append(table.lock.locked())
+            entered.set()
+            await asyncio.to_thread(release.wait, 10.0)
+            return await think(key, bot, match, rng)
+
+        manager.think = slow_think
+        with web.connect(client, code, host["token"]) as present:
+            state = web.receive_state(present, until=lambda s: bool(s["legal"]))
+            while state["legal"]:  # the host plays its turn; then the guest's seat is to move
+                done = state["version"]
+                present.send_json({"type": "act", "action": state["legal"][0], "version": done})
+                state = web.receive_state(present, until=lambda s, v=done: s["version"] > v)
+            assert entered.wait(5.0)  # the bot took over the guest's seat and thinks
+            assert locked_while_thinking == [False]
+            version = table.version
+            with web.connect(client, code, guest["token"]) as back:
+                started = time.monotonic()
+                mine = web.receive_state(back, until=lambda s: bool(s["legal"]))
+                assert time.monotonic() - started < 2.0  # served while the bot still thinks
+                move: Action | str = mine["legal"][-1]
+                back.send_json({"type": "act", "action": move, "version": version})
+                web.receive_state(back, until=lambda s: s["version"] == version + 1)
+                release.set()
+                time.sleep(0.5)
+                assert table.version == version + 1  # the bot's late thought was not played
+                assert manager.store.actions(code)[-1] == move
