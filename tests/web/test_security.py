@@ -797,3 +797,24 @@ def test_10_the_seat_cap_survives_a_restart(tmp_path: Path, web: Any) -> None:
         assert post_from(client, "192.0.2.9", f"/api/tables/{codes[0]}/join").status_code == 200
     with client_of() as client:
         assert post_from(client, "::ffff:192.0.2.9", f"/api/tables/{codes[1]}/join").status_code == 429
+
+
+def test_a_new_code_equal_to_a_stored_table_draws_again(tmp_path: Path, web: Any, monkeypatch: Any) -> None:
+    """Closed tables keep their rows and are not loaded after a restart, so a new code can equal an
+    old one: the creation draws another code instead of failing with a 500; with no free code found
+    it says so with a 503."""
+    from rummykit.web.manager import TableManager
+
+    url = f"sqlite:///{tmp_path / 'codes.db'}"
+    with TestClient(create_app(url, settings=web.settings())) as c:
+        old = web.create(c, name="old")
+        c.post(f"/api/tables/{old['code']}/leave", json={"token": old["token"]})
+    draws = iter([old["code"], old["code"], "NEWCDE"])
+    monkeypatch.setattr(TableManager, "_new_code", lambda self: next(draws))
+    with TestClient(create_app(url, settings=web.settings()), raise_server_exceptions=False) as c:
+        response = c.post("/api/tables", json={"name": "new"})
+        assert response.status_code == 201 and response.json()["code"] == "NEWCDE"
+        monkeypatch.setattr(TableManager, "_new_code", lambda self: old["code"])
+        response = c.post("/api/tables", json={"name": "unlucky"})
+        assert response.status_code == 503 and "no free table code" in response.json()["detail"]
+        assert response.headers["Retry-After"] == "1"

@@ -26,6 +26,8 @@ from dataclasses import asdict
 from functools import partial
 from typing import Any, Final, TypeVar
 
+from sqlalchemy.exc import IntegrityError
+
 from rummykit.bots import Bot, make_bot
 from rummykit.errors import RulesError, RummyError
 from rummykit.rules import Rules, option_range
@@ -55,6 +57,8 @@ log = logging.getLogger("rummykit.web")
 
 CODE_ALPHABET: Final = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH: Final = 6
+CODE_ATTEMPTS: Final = 8
+"""Codes a creation draws before it gives up: one stored table in 32**6 (about a billion) collides."""
 LOBBY_LIST_SECONDS: Final = 1.0
 """How long a process reuses the lobby list it read from a shared database."""
 T = TypeVar("T")
@@ -475,14 +479,21 @@ class TableManager:
             except RummyError as exc:
                 raise LobbyError(400, str(exc)) from None
             seats.append(Seat("bot", f"Bot {i + 1}", kind, b.level))
-        code = self._new_code()
         takeover = spec.takeover_seconds if spec.takeover_seconds is not None else self.takeover_seconds
-        table = Table(
-            self, code, rules, spec.seed, secret, match.first_dealer, seats, "waiting", takeover, match,
-            digest, spec.hints,
-        )  # fmt: skip
-        token = table._new_token(0)
-        await self.db(self.store.create, table._stored())
+        for _ in range(CODE_ATTEMPTS):
+            code = self._new_code()
+            table = Table(
+                self, code, rules, spec.seed, secret, match.first_dealer, seats, "waiting", takeover, match,
+                digest, spec.hints,
+            )  # fmt: skip
+            token = table._new_token(0)
+            try:
+                await self.db(self.store.create, table._stored())
+            except IntegrityError:
+                continue  # the code of a table stored before (closed, or another process's): draw again
+            break
+        else:
+            raise LobbyError(503, "no free table code was found; please try again", retry_after=1.0)
         table._lobby_seen = ("waiting", json.dumps([asdict(s) for s in table.seats]))
         if self.cluster is None:
             self.tables[code] = table
@@ -496,6 +507,8 @@ class TableManager:
         return table, 0, token
 
     def _new_code(self) -> str:
+        """Six random characters that no table in memory has (the database, which keeps the rows of
+        closed tables and those of other processes, refuses a code it has: :meth:`create` draws again)."""
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             if code not in self.tables:
