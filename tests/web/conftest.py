@@ -301,20 +301,36 @@ def browser() -> Iterator[Any]:
             launched.close()
 
 
+def _policy_violation(page: Any, message: Any) -> None:
+    """Chromium reports what the server's Content Security Policy refused on the console."""
+    if "Content Security Policy" in message.text:
+        page.errors.append(message.text)
+
+
 @pytest.fixture
 def open_page(browser: Any, module_server: Any) -> Iterator[Any]:
     """``open_page(viewport, locale, has_touch=False)``: a page of its own browser context on the module's
-    server (``page.base`` is its address, ``page.errors`` collects uncaught page errors). Each context
-    is closed afterwards, and a page error fails the test."""
+    server (``page.base`` is its address, ``page.errors`` collects uncaught page errors and anything
+    the Content Security Policy refused). Each context is closed afterwards, and a page error fails
+    the test. Pages bypass the server's Content Security Policy unless ``bypass_csp=False``: Playwright's
+    ``wait_for_function`` evaluates strings in the page, which the policy refuses."""
     opened: list[tuple[Any, Any]] = []
 
     def make(
-        viewport: dict[str, int], locale: str, *, has_touch: bool = False, timeout_ms: int | None = None
+        viewport: dict[str, int],
+        locale: str,
+        *,
+        has_touch: bool = False,
+        timeout_ms: int | None = None,
+        bypass_csp: bool = True,
     ) -> Any:
-        context = browser.new_context(viewport=viewport, locale=locale, has_touch=has_touch)
+        context = browser.new_context(
+            viewport=viewport, locale=locale, has_touch=has_touch, bypass_csp=bypass_csp
+        )
         page = context.new_page()
         page.errors = []
         page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+        page.on("console", lambda msg: _policy_violation(page, msg))
         if timeout_ms is not None:
             page.set_default_timeout(timeout_ms)
         page.base = module_server.url

@@ -53,7 +53,7 @@ STAYS = 4.0
 @pytest.fixture(params=list(VIEWPORTS))
 def page(request: pytest.FixtureRequest, browser: Any, module_server: Any) -> Iterator[Any]:
     viewport, locale, lang = VIEWPORTS[request.param]
-    context = browser.new_context(viewport=viewport, locale=locale)
+    context = browser.new_context(viewport=viewport, locale=locale, bypass_csp=True)
     page = context.new_page()
     page.errors = []
     page.on("pageerror", lambda exc: page.errors.append(str(exc)))

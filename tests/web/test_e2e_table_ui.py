@@ -49,6 +49,7 @@ class Pages:
         self.errors: list[str] = []
 
     def open(self, viewport: dict[str, int] = DESKTOP, locale: str = "en-US", **options: Any) -> Any:
+        options = {"bypass_csp": True, **options}  # wait_for_function evaluates strings in the page
         context = self.browser.new_context(viewport=viewport, locale=locale, **options)
         self.contexts.append(context)
         page = context.new_page()

@@ -818,3 +818,18 @@ def test_a_new_code_equal_to_a_stored_table_draws_again(tmp_path: Path, web: Any
         response = c.post("/api/tables", json={"name": "unlucky"})
         assert response.status_code == 503 and "no free table code" in response.json()["detail"]
         assert response.headers["Retry-After"] == "1"
+
+
+@pytest.mark.parametrize("path", ["/", "/static/app.js", "/api/health", "/api/tables/NOSUCH", "/nothing"])
+def test_every_answer_carries_the_security_headers(client: TestClient, path: str) -> None:
+    """The page may not be framed by any site, loads only its own scripts and styles, is not sniffed
+    into another type and sends no Referer: on every answer, errors included."""
+    from rummykit.web.headers import CONTENT_SECURITY_POLICY
+
+    headers = client.get(path).headers
+    assert headers["content-security-policy"] == CONTENT_SECURITY_POLICY
+    policy = CONTENT_SECURITY_POLICY
+    assert "frame-ancestors 'none'" in policy and "script-src 'self'" in policy
+    assert headers["x-frame-options"] == "DENY"
+    assert headers["x-content-type-options"] == "nosniff"
+    assert headers["referrer-policy"] == "no-referrer"

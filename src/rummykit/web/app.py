@@ -54,6 +54,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from rummykit.bots import BOT_KIND_LINES, BOT_KIND_NAMES, BOT_LEVELS, LEVEL_LINES, LEVELED_KINDS
 from rummykit.rules import PRESET_NAMES, Rules
 from rummykit.web import protocol
+from rummykit.web.headers import SecurityHeaders
 from rummykit.web.houserules import advanced_examples, house_rules
 from rummykit.web.limits import (
     MAX_BODY_BYTES,
@@ -139,6 +140,7 @@ def create_app(
     app.state.settings = config
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(BodyLimit, limit=config.max_body_bytes)
+    app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(LobbyError)
     async def lobby_error(_request: Request, exc: LobbyError) -> JSONResponse:
