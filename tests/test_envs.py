@@ -21,9 +21,10 @@ from rummykit.bots import make_bot
 from rummykit.determinize import sample_round
 from rummykit.envs import GYM_ID, RummyEnv, rummy_v0
 from rummykit.envs import encoding as enc
-from rummykit.envs.game import TokenGame
+from rummykit.envs.game import TokenGame, worst_hand_points
 from rummykit.envs.observation import MatchFigures, encode_view
 
+VIENNESE = rk.Rules.preset("viennese")
 TABLES = [
     (preset, players)
     for preset in rk.PRESET_NAMES
@@ -103,7 +104,7 @@ def test_illegal_token_raw_env_raises_and_env_terminates() -> None:
     mover = wrapped.agent_selection
     wrapped.step(enc.DONE)
     assert all(wrapped.terminations.values())
-    assert wrapped.rewards[mover] == -1.0
+    assert wrapped.rewards[mover] == wrapped.game.default_illegal_reward == worst_hand_points(VIENNESE) - 1
 
 
 def _wrapped_reference(**kwargs: Any) -> Any:
@@ -122,7 +123,7 @@ def test_classic_env_plays_exactly_like_the_wrapped_raw_env(rules: str, players:
 
     rng = random.Random(5)
     for episode in range(6):
-        ours = rummy_v0.env(rules=rules, players=players)
+        ours = rummy_v0.env(rules=rules, players=players, illegal_reward=-1.0)
         ref = _wrapped_reference(rules=rules, players=players)
         for e in (ours, ref):
             e.reset(seed=episode)
@@ -280,7 +281,10 @@ def test_gymnasium_illegal_token_ends_the_episode() -> None:
     env = RummyEnv(rules="viennese", players=2, opponents="random")
     env.reset(seed=1)
     _, reward, terminated, _, info = env.step(enc.KNOCK)
-    assert terminated and info["illegal"] and reward == -1.0
+    assert terminated and info["illegal"] and reward == worst_hand_points(VIENNESE) - 1
+    chosen = RummyEnv(rules="viennese", players=2, opponents="random", illegal_reward=-3)
+    chosen.reset(seed=1)
+    assert chosen.step(enc.KNOCK)[1] == -3.0
 
 
 @pytest.mark.parametrize("vector", ["sync", "async"])
@@ -385,3 +389,24 @@ def test_a_hand_that_draws_forever_is_truncated_at_the_hand_limit() -> None:
             break
     assert truncated and not terminated
     assert info["truncation"].startswith("the hand did not end within 3,000 actions")
+
+
+@pytest.mark.parametrize("preset", rk.PRESET_NAMES)
+def test_an_illegal_token_costs_more_than_any_hand(preset: str) -> None:
+    """A learner that ignores the mask must not find forfeiting cheaper than playing: the default
+    illegal reward lies below every hand of random play (and ``reward="win"`` keeps -1, a loss)."""
+    rules = rk.Rules.preset(preset)
+    illegal = TokenGame(rules, rules.min_players).default_illegal_reward
+    assert TokenGame(rules, rules.min_players, reward="win").default_illegal_reward == -1.0
+    worst = 0
+    for players in {rules.min_players, min(4, rules.max_players)}:
+        random_bot = make_bot("random")
+        for seed in range(25):
+            rnd = rk.Round.new(rules, players, seed=seed)
+            rng = random.Random(seed)
+            while not rnd.is_over:
+                rnd.apply(random_bot.choose(rnd.view(rnd.to_move), rnd.legal_actions(), rng))
+            assert rnd.result is not None
+            worst = min(worst, *rnd.result.points)
+    assert illegal < worst
+    assert illegal == worst_hand_points(rules) - 1

@@ -28,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from rummykit.actions import Action, BuyBack, Decline
+from rummykit.cards import build_deck
 from rummykit.envs import encoding as enc
 from rummykit.envs.observation import Layout, MatchFigures, state_encoder
 from rummykit.guard import HandWatch
@@ -48,6 +49,20 @@ def resolve_rules(rules: Rules | str) -> Rules:
     if isinstance(rules, Rules):
         return rules
     return Rules.parse(rules) if "(" in rules else Rules.preset(rules)
+
+
+def worst_hand_points(rules: Rules) -> int:
+    """A bound that no seat's points for one hand reach under ``rules``: every card of the deck held
+    at its end-of-hand value (:meth:`Rules.card_points`), times the larger of the Hand-Rommé and
+    Rummy-call multipliers, less every bonus a winner can collect from it (gin, big gin, undercut).
+
+    A seat never holds the whole deck, so real hands stay far above it: in random play of every
+    preset (150 hands per table size) the worst hand was -242 points (German, six players), where
+    this bound is -1,930."""
+    deck = sum(rules.card_points(c) for c in build_deck(rules.num_decks, rules.jokers_total))
+    multiplier = max(rules.hand_romme_multiplier, rules.rummy_multiplier, 1)
+    bonuses = rules.gin_bonus + rules.undercut_bonus + (rules.big_gin_bonus or 0)
+    return -(deck * multiplier + bonuses)
 
 
 def share(winners: Sequence[int], seats: Sequence[int], total: int) -> list[float]:
@@ -117,6 +132,19 @@ class TokenGame:
         self._watch = HandWatch()
         self.endless: str | None = None
         """The hand guard's limit passed by the hand being played (:mod:`rummykit.guard`), if any."""
+
+    @property
+    def default_illegal_reward(self) -> float:
+        """What the environments give a masked-out token unless told otherwise: worse than any hand.
+
+        With ``reward="win"`` -1, a lost hand (the classic convention). With ``reward="score"`` one
+        point below :func:`worst_hand_points`: a learner that does not read the mask must never find
+        an illegal token cheaper than playing the hand out (a flat -1 was better than the -20 to
+        -100 points a lost German hand costs, so unmasked learners learned to forfeit). In
+        ``scope="match"`` it is the same bound, one hand's worst, not a whole match's."""
+        if self.reward_kind == "win":
+            return -1.0
+        return float(worst_hand_points(self.rules) - 1)
 
     # Life cycle ---------------------------------------------------------------------------------
     def reset(self, seed: int | None = None) -> None:

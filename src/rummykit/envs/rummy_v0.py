@@ -63,7 +63,6 @@ from rummykit.envs.game import RewardKind, Scope, TokenGame
 from rummykit.rules import Rules
 
 ENV_NAME = "rummy_v0"
-DEFAULT_ILLEGAL_REWARD = -1.0
 
 
 def _agent(seat: int) -> str:
@@ -262,9 +261,10 @@ class classic_env(raw_env):  # PettingZoo's lower-case name for environment clas
       ``reset`` raises ``AttributeError``; a step when no agent is left warns.
     """
 
-    def __init__(self, *, illegal_reward: float = DEFAULT_ILLEGAL_REWARD, **kwargs: Any) -> None:
+    def __init__(self, *, illegal_reward: float | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.illegal_reward = float(illegal_reward)
+        default = self.game.default_illegal_reward
+        self.illegal_reward = default if illegal_reward is None else float(illegal_reward)
         self._has_reset = False
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -320,7 +320,8 @@ class classic_env(raw_env):  # PettingZoo's lower-case name for environment clas
 
 def env(**kwargs: Any) -> classic_env:
     """The AEC environment with the classic conventions (:class:`classic_env`): an illegal token ends
-    the game and the offender gets ``illegal_reward``, -1 by default."""
+    the game and the offender gets ``illegal_reward``, by default worse than any hand
+    (:attr:`TokenGame.default_illegal_reward`)."""
     return classic_env(**kwargs)
 
 
@@ -334,12 +335,13 @@ class parallel_env(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):  # type:
         "is_parallelizable": True,
     }
 
-    def __init__(self, *, illegal_reward: float = DEFAULT_ILLEGAL_REWARD, **kwargs: Any) -> None:
+    def __init__(self, *, illegal_reward: float | None = None, **kwargs: Any) -> None:
         self.aec = raw_env(**kwargs)
         self.possible_agents = self.aec.possible_agents[:]
         self.agents: list[str] = []
         self.render_mode = self.aec.render_mode
-        self.illegal_reward = illegal_reward
+        default = self.aec.game.default_illegal_reward
+        self.illegal_reward = default if illegal_reward is None else float(illegal_reward)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.aec.observation_space(agent)

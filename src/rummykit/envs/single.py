@@ -33,7 +33,7 @@ from gymnasium import spaces
 from rummykit.bots import Bot, make_bot, match_action
 from rummykit.envs import encoding as enc
 from rummykit.envs.game import RewardKind, Scope, TokenGame
-from rummykit.envs.rummy_v0 import DEFAULT_ILLEGAL_REWARD, render_ansi
+from rummykit.envs.rummy_v0 import render_ansi
 from rummykit.rules import Rules
 
 
@@ -51,7 +51,7 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
         seat: int | None = None,
         scope: Scope = "hand",
         reward: RewardKind = "score",
-        illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
+        illegal_reward: float | None = None,
         render_mode: str | None = None,
         derived_features: bool = False,
     ) -> None:
@@ -66,7 +66,8 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
             raise ValueError(f"seat {seat} does not exist at a table of {players}")
         self.fixed_seat = seat
         self.seat = 0 if seat is None else seat
-        self.illegal_reward = illegal_reward
+        default = self.game.default_illegal_reward
+        self.illegal_reward = default if illegal_reward is None else float(illegal_reward)
         self.render_mode = render_mode
         self.observation_space = spaces.Box(-np.inf, np.inf, (self.game.obs_size,), np.float32)
         self.action_space: spaces.Space[int] = spaces.Discrete(enc.NUM_TOKENS)  # type: ignore[assignment]
