@@ -9,6 +9,7 @@ import math
 import shutil
 import socket
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -263,3 +264,21 @@ def test_the_hand_guards_are_far_above_real_hands() -> None:
     # The longest hand found in scans of the presets was 1,527 actions (random against random); with
     # unlimited stock rebuilds random hands of Viennese run to tens of thousands of actions.
     assert guard_module.MAX_IDLE_ACTIONS >= 10_000 and guard_module.MAX_HAND_ACTIONS >= 1_000_000
+
+
+@pytest.mark.parametrize("bots", [3, 4])
+def test_every_bot_sits_after_every_other_equally_often(bots: int) -> None:
+    """Rotations alone keep each bot behind the same neighbour; the deals also cycle the orders
+    round the table, so once they cover them every bot follows every other one as often, and every
+    deal is still played in every rotation."""
+    names = ("greedy", "random", "greedy", "random")[:bots]
+    orders = math.factorial(bots - 1)
+    games = build_games(ArenaConfig("german", names, rounds=bots * orders, seed=1))
+    follows: Counter[tuple[int, int]] = Counter()
+    for game in games:
+        for s in range(bots):
+            follows[game.seats[s], game.seats[(s + 1) % bots]] += 1
+    assert len(follows) == bots * (bots - 1) and len(set(follows.values())) == 1
+    for deal in range(orders):
+        played = [g.seats for g in games if g.deal == deal]
+        assert all(sorted(p.index(b) for p in played) == list(range(bots)) for b in range(bots))

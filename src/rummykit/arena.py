@@ -2,9 +2,10 @@
 
 Every game is fixed by ``(seed, pairing, deal, rotation)``: a deal's deck order comes from the seed
 and is replayed once per rotation of the seats (duplicate deals: every bot plays every seat of the
-same cards), so luck of the deal cancels out. Bots get their randomness from the same key, so a run
-gives identical figures whatever the number of workers or the backend (``local`` process pool or
-``ray``).
+same cards), so luck of the deal cancels out. At three bots or more the deals also take the orders
+round the table in turn (:func:`seat_orders`), so that no bot always sits behind the same one. Bots
+get their randomness from the same key, so a run gives identical figures whatever the number of
+workers or the backend (``local`` process pool or ``ray``).
 
 Figures per bot (``ArenaResult.to_dict()["bots"]``):
 
@@ -153,9 +154,11 @@ def build_games(config: ArenaConfig) -> list[Game]:
         except RummyError as exc:
             raise ArenaError(str(exc).removeprefix("players: ")) from None
         deals = -(-config.rounds // k)
+        orders = seat_orders(table)
         for deal in range(deals):
+            order = orders[deal % len(orders)]
             for rotation in range(k):
-                seats = tuple(table[(s + rotation) % k] for s in range(k))
+                seats = tuple(order[(s + rotation) % k] for s in range(k))
                 games.append(
                     Game(
                         index=len(games),
@@ -170,6 +173,18 @@ def build_games(config: ArenaConfig) -> list[Game]:
                     )
                 )
     return games
+
+
+def seat_orders(table: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The orders round the table that the deals take in turn, each played in every rotation: with
+    the first bot fixed, every order of the others ((k-1)! of them for k bots; the given order first).
+
+    Rotations alone would keep every bot behind the same neighbour (with three bots, ``a`` would
+    always discard to ``b`` and never to ``c``); cycling the orders seats every bot after every other
+    one as often, once the deals cover the orders (2 deals at three bots, 6 at four, 24 at five).
+    """
+    first, rest = table[0], table[1:]
+    return [(first, *others) for others in itertools.permutations(rest)]
 
 
 def _rules(text: str) -> Rules:
