@@ -90,6 +90,20 @@ def test_make_bot_knows_greedy_and_search_levels() -> None:
         > make_bot("search", "easy").budget.determinizations
     )
     assert make_bot("search:easy").name == "search:easy"
+    assert make_bot(" Search : Hard ").name == "search:hard"  # as typed in a --bots list
+
+
+def test_a_registered_kind_is_found_whatever_its_case() -> None:
+    from rummykit.bots import _FACTORIES, register_bot
+
+    register_bot(" MyBot ", lambda level: GreedyBot())
+    try:
+        assert isinstance(make_bot("mybot"), GreedyBot) and isinstance(make_bot("MYBOT"), GreedyBot)
+        for bad in ("", "my:bot", "a,b"):
+            with pytest.raises(ValueError, match="a bot kind is a word"):
+                register_bot(bad, lambda level: GreedyBot())
+    finally:
+        del _FACTORIES["mybot"]
 
 
 @pytest.mark.parametrize("preset", PRESETS)

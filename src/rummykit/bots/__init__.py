@@ -79,8 +79,18 @@ def bot_label(spec: str) -> str:
 
 
 def register_bot(kind: str, factory: Callable[..., Bot]) -> None:
-    """Make ``make_bot(kind, level, **options)`` build bots with ``factory(level, **options)``."""
-    _FACTORIES[kind] = factory
+    """Make ``make_bot(kind, level, **options)`` build bots with ``factory(level, **options)``.
+
+    Kinds are matched without regard to case or surrounding spaces, as :func:`make_bot` reads them.
+
+    Raises:
+        ValueError: an empty kind, or one with ``:`` or ``,`` (they separate a kind from its level,
+            and bots in a list).
+    """
+    name = kind.strip().lower()
+    if not name or ":" in name or "," in name:
+        raise ValueError(f"a bot kind is a word without ':' or ',', not {kind!r}")
+    _FACTORIES[name] = factory
 
 
 def bot_kinds() -> tuple[str, ...]:
@@ -101,6 +111,8 @@ def make_bot(kind: str, level: str | None = None, **options: Any) -> Bot:
     if ":" in kind and level is None:
         kind, level = kind.split(":", 1)
     kind = kind.strip().lower()
+    if level is not None:
+        level = level.strip().lower()
     if level is not None and level not in BOT_LEVELS:
         raise UnknownBotError(f"unknown bot level {level!r}; levels: {', '.join(BOT_LEVELS)}")
     try:
