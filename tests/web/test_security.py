@@ -833,3 +833,21 @@ def test_every_answer_carries_the_security_headers(client: TestClient, path: str
     assert headers["x-frame-options"] == "DENY"
     assert headers["x-content-type-options"] == "nosniff"
     assert headers["referrer-policy"] == "no-referrer"
+
+
+@pytest.mark.parametrize(("proxies", "believed"), [("127.0.0.1", True), ("", False), ("10.9.0.0/16", False)])
+def test_forwarded_addresses_are_believed_only_from_the_named_proxies(
+    tmp_path: Path, server_factory: Any, proxies: str, believed: bool
+) -> None:
+    """Behind a reverse proxy the client is the one ``X-Forwarded-For`` names; from anybody else
+    the header is ignored, or a client could claim any address and escape every per-address limit."""
+    import httpx
+
+    url = f"sqlite:///{tmp_path / 'proxy.db'}"
+    server = server_factory(url, extra=("--forwarded-allow-ips", proxies, "--max-tables-per-address", "1"))
+    statuses = []
+    for i in range(1, 4):
+        forwarded = {"X-Forwarded-For": f"198.51.100.{i}"}
+        response = httpx.post(server.url + "/api/tables", json={"name": "A"}, headers=forwarded)
+        statuses.append(response.status_code)
+    assert statuses == ([201, 201, 201] if believed else [201, 429, 429])

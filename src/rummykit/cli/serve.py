@@ -123,6 +123,15 @@ def serve_command(
             "process listens there on a port of its own for connections relayed to the tables it plays).",
         ),
     ] = "127.0.0.1",
+    forwarded_allow_ips: Annotated[
+        str,
+        _option(
+            SERVER,
+            "--forwarded-allow-ips",
+            "Comma-separated addresses or networks of the reverse proxies whose X-Forwarded-For names "
+            "the client (every per-address limit counts by it); '' believes nobody, '*' everybody.",
+        ),
+    ] = "127.0.0.1",
     ws_compression: Annotated[
         bool,
         typer.Option(
@@ -178,17 +187,25 @@ def serve_command(
     internal = internal_host if url.startswith("postgresql") else None
     if internal is not None:
         bind(internal, 0).close()  # checked before serving; each process binds its own port
+    proxies = ",".join(p.strip() for p in forwarded_allow_ips.split(",") if p.strip())
     if workers == 1:
-        run_server(listener, url, settings, ws_compression, internal)
+        run_server(listener, url, settings, ws_compression, internal, proxies)
     else:
-        supervise(workers, listener, url, settings, ws_compression, internal)
+        supervise(workers, listener, url, settings, ws_compression, internal, proxies)
 
 
 def run_server(
-    listener: socket.socket, url: str, settings: Any, ws_compression: bool, internal_host: str | None = None
+    listener: socket.socket,
+    url: str,
+    settings: Any,
+    ws_compression: bool,
+    internal_host: str | None = None,
+    proxies: str = "127.0.0.1",
 ) -> None:
     """One server process on ``listener`` (uvicorn); with ``internal_host``, also on a port of its
-    own there, where other processes relay the connections of the tables this one plays."""
+    own there, where other processes relay the connections of the tables this one plays. The client
+    address is taken from ``X-Forwarded-For`` only when the connection comes from one of ``proxies``
+    (uvicorn's ``forwarded_allow_ips``; empty: from nobody)."""
     import uvicorn
 
     from rummykit.web.app import create_app
@@ -205,7 +222,12 @@ def run_server(
     app = create_app(url, settings=settings, relay_address=relay_address)
     settle_garbage_collector()
     config = uvicorn.Config(
-        app, ws_max_size=WS_MAX_BYTES, ws_per_message_deflate=ws_compression, log_level="warning"
+        app,
+        ws_max_size=WS_MAX_BYTES,
+        ws_per_message_deflate=ws_compression,
+        log_level="warning",
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=proxies or None,
     )
     uvicorn.Server(config).run(sockets=sockets)
 
@@ -217,6 +239,7 @@ def supervise(
     settings: Any,
     ws_compression: bool,
     internal_host: str | None = None,
+    proxies: str = "127.0.0.1",
 ) -> None:
     """``workers`` server processes sharing ``listener``; one that dies is started again.
 
@@ -228,7 +251,7 @@ def supervise(
     import time
 
     context = multiprocessing.get_context("spawn")
-    args = (listener, url, settings, ws_compression, internal_host)
+    args = (listener, url, settings, ws_compression, internal_host, proxies)
     procs = [context.Process(target=run_server, args=args, daemon=True) for _ in range(workers)]
     stopping = False
 
