@@ -203,8 +203,16 @@ def test_observations_hide_what_the_seat_cannot_see() -> None:
     greedy = make_bot("greedy")
     checked = 0
     phases: set[rk.Phase] = set()
-    for preset, players in [("german", 3), ("viennese", 4), ("scala40", 2), ("romme_ohne_auslegen", 3),
-                            ("basic", 4), ("german_dskv", 4), ("gin", 2), ("gin", 2)]:
+    for preset, players in [
+        ("german", 3),
+        ("viennese", 4),
+        ("scala40", 2),
+        ("romme_ohne_auslegen", 3),
+        ("basic", 4),
+        ("german_dskv", 4),
+        ("gin", 2),
+        ("gin", 2),
+    ]:
         game = TokenGame(preset, players)
         game.reset(seed=len(preset) + checked)
         for _ in range(600):
@@ -410,3 +418,52 @@ def test_an_illegal_token_costs_more_than_any_hand(preset: str) -> None:
             worst = min(worst, *rnd.result.points)
     assert illegal < worst
     assert illegal == worst_hand_points(rules) - 1
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "scope"),
+    [("german", 3, "hand"), ("viennese", 2, "match"), ("gin", 2, "hand"), ("scala40", 2, "hand")],
+)
+@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
+def test_a_copied_env_plays_on_exactly_like_the_original(
+    rules: str, players: int, scope: Any, how: str
+) -> None:
+    """Search over environments (MCTS, rollouts) copies them: a copy taken mid-spelling of an action
+    gives the same observations, masks, rewards and ends as the original for the same tokens."""
+    import copy
+    import pickle
+
+    env = rummy_v0.env(rules=rules, players=players, scope=scope)
+    env.reset(seed=3)
+    rng = random.Random(3)
+
+    def token(e: Any) -> int:
+        return int(rng.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])))
+
+    for _ in range(57):  # somewhere in the hand, often mid-spelling
+        if any(env.terminations.values()):
+            break
+        env.step(token(env))
+    twin = copy.deepcopy(env) if how == "deepcopy" else pickle.loads(pickle.dumps(env))
+    for _ in range(300):
+        a, b = env.agent_selection, twin.agent_selection
+        assert a == b
+        got, want = env.last(), twin.last()
+        assert np.array_equal(got[0]["observation"], want[0]["observation"])
+        assert np.array_equal(got[0]["action_mask"], want[0]["action_mask"])
+        assert got[1:] == want[1:]
+        if got[2] or got[3]:
+            break
+        t = token(env)
+        env.step(t)
+        twin.step(t)
+    single = RummyEnv(rules=rules, players=players, opponents="greedy", scope=scope)
+    _, info = single.reset(seed=4)
+    other = copy.deepcopy(single) if how == "deepcopy" else pickle.loads(pickle.dumps(single))
+    for _ in range(100):
+        t = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        first, second = single.step(t), other.step(t)
+        assert np.array_equal(first[0], second[0]) and first[1:4] == second[1:4]
+        info = first[4]
+        if first[2] or first[3]:
+            break

@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Sequence
-from typing import Final, Literal
+from typing import Final, Literal, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -132,6 +132,26 @@ class TokenGame:
         self._watch = HandWatch()
         self.endless: str | None = None
         """The hand guard's limit passed by the hand being played (:mod:`rummykit.guard`), if any."""
+
+    # Copies -------------------------------------------------------------------------------------
+    def __getstate__(self) -> dict[str, object]:
+        """Pickle (and ``copy.deepcopy``) without the compiled parts, which are rebuilt from the game:
+        the trie of the decision (its tokens spelled so far kept) and the observation encoders (they
+        read everything from the state; only caches are lost)."""
+        state = dict(self.__dict__)
+        state["composer"] = list(self.composer.tokens)
+        del state["_encoders"]
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        tokens = cast(list[int], state.pop("composer"))
+        self.__dict__.update(state)
+        self._encoders = [state_encoder(self.layout, self.rules) for _ in range(self.players)]
+        self._encoded = [-1] * self.players
+        game: Round | Match = self.match if self.match is not None else self.round
+        self.composer = enc.composer(() if self._over else enc.candidate_actions(game))
+        for token in tokens:
+            self.composer.step(token)
 
     @property
     def default_illegal_reward(self) -> float:
