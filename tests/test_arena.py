@@ -27,6 +27,7 @@ from rummykit.arena import (
     mean_interval,
     plot_ladder,
     run_arena,
+    t975,
     wilson_interval,
 )
 from rummykit.cli import app
@@ -98,7 +99,18 @@ def test_wilson_and_mean_intervals() -> None:
     lo, hi = wilson_interval(0, 10)
     assert lo == 0 and hi == pytest.approx(0.2775, abs=1e-4)
     mean, _mlo, mhi = mean_interval([1.0, 2.0, 3.0, 4.0])
-    assert mean == 2.5 and mhi - mean == pytest.approx(1.959963984540054 * math.sqrt((5 / 3) / 4))
+    assert mean == 2.5 and mhi - mean == pytest.approx(3.1824 * math.sqrt((5 / 3) / 4))  # t, 3 df
+    normal = mean_interval([1.0, 2.0, 3.0, 4.0], z=1.96)
+    assert normal[2] - mean == pytest.approx(1.96 * math.sqrt((5 / 3) / 4))
+
+
+def test_t975_meets_the_table_and_the_normal_limit() -> None:
+    # Exact quantiles (scipy.stats.t.ppf(0.975, df)) beyond the table: the expansion is that close.
+    for df, exact in ((31, 2.039513), (40, 2.021075), (60, 2.000298), (120, 1.979930), (10**6, 1.959966)):
+        assert t975(df) == pytest.approx(exact, abs=1e-4)
+    assert [t975(df) for df in range(1, 200)] == sorted((t975(df) for df in range(1, 200)), reverse=True)
+    with pytest.raises(ValueError):
+        t975(0)
 
 
 def test_elo_on_known_inputs() -> None:
