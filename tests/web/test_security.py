@@ -30,7 +30,7 @@ from rummykit.rules import Rules
 from rummykit.web import protocol
 from rummykit.web.app import create_app
 from rummykit.web.dealing import SEEDED_NOTICE, DealtMatch, SecretRandom, deal_order
-from rummykit.web.limits import BodyLimit, RateLimiter, network_key
+from rummykit.web.limits import BodyLimit, HttpRate, RateLimiter, network_key
 from rummykit.web.owners import address_digest
 from rummykit.web.tables import Table
 
@@ -851,3 +851,34 @@ def test_forwarded_addresses_are_believed_only_from_the_named_proxies(
         response = httpx.post(server.url + "/api/tables", json={"name": "A"}, headers=forwarded)
         statuses.append(response.status_code)
     assert statuses == ([201, 201, 201] if believed else [201, 429, 429])
+
+
+def test_every_http_request_counts_against_the_address_rate(tmp_path: Path, web: Any) -> None:
+    """Cheap GETs (the lobby list, the scripts) are counted too: past the burst an address gets 429
+    with Retry-After before any work is done, and another network is still served."""
+    settings = web.settings(http_per_second=0.001, http_burst=5)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'rate.db'}", settings=settings)) as c:
+        codes = [c.get(path).status_code for path in ("/api/tables", "/", "/static/app.js", "/api/presets")]
+        codes += [c.get("/api/tables").status_code for _ in range(3)]
+        assert codes == [200, 200, 200, 200, 200, 429, 429]
+        refused = c.get("/api/messages")
+        assert refused.status_code == 429 and int(refused.headers["retry-after"]) >= 1
+        assert "too many requests" in refused.json()["detail"]
+        assert refused.headers["x-frame-options"] == "DENY"  # the refusal carries the headers too
+    # The count is per network: another address is served while the first waits, one of its /64 not.
+    statuses: list[int] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        statuses.append(200)
+
+    async def send(message: Any) -> None:
+        if message["type"] == "http.response.start":
+            statuses.append(message["status"])
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b""}
+
+    limited = HttpRate(app, RateLimiter(0.001, 1))
+    for host in ("2001:db8::1", "2001:db8::2", "203.0.113.9", "2001:db8:0:1::1"):
+        asyncio.run(limited({"type": "http", "client": (host, 5000)}, receive, send))
+    assert statuses == [200, 429, 200, 200]

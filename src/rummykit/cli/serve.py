@@ -8,6 +8,7 @@ before the server says it serves; a problem is one ``error:`` line and exit stat
 
 from __future__ import annotations
 
+import math
 import socket
 from typing import Annotated, Any, NoReturn
 
@@ -99,6 +100,10 @@ def serve_command(
     messages_per_second: Annotated[
         float, _option(LIMITS, "--messages-per-second", "Websocket messages per connection per second.")
     ] = 10.0,
+    http_per_second: Annotated[
+        float,
+        _option(LIMITS, "--http-per-second", "HTTP requests per address per second (burst: 4 s worth)."),
+    ] = 30.0,
     seeded_tables: Annotated[
         bool,
         typer.Option(
@@ -167,6 +172,8 @@ def serve_command(
             creations_per_second=creations_per_second,
             requests_per_second=requests_per_second,
             messages_per_second=messages_per_second,
+            http_per_second=http_per_second,
+            http_burst=max(1, math.ceil(4 * http_per_second)) if math.isfinite(http_per_second) else 1,
             allow_seeded=seeded_tables,
             bot_processes=bot_processes,
         )

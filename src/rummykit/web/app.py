@@ -59,6 +59,7 @@ from rummykit.web.houserules import advanced_examples, house_rules
 from rummykit.web.limits import (
     MAX_BODY_BYTES,
     BodyLimit,
+    HttpRate,
     RateLimiter,
     ServerSettings,
     network_key,
@@ -140,6 +141,7 @@ def create_app(
     app.state.settings = config
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(BodyLimit, limit=config.max_body_bytes)
+    app.add_middleware(HttpRate, limiter=RateLimiter(config.http_per_second, config.http_burst))
     app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(LobbyError)

@@ -93,6 +93,10 @@ class ServerSettings:
     messages_per_second: float = 10.0
     messages_burst: int = 30
     """Websocket messages (moves, hints, evaluations, pings) per connection: rate and burst."""
+    http_per_second: float = 30.0
+    http_burst: int = 120
+    """Every HTTP request (pages, scripts, lobby lists, rules pages …) per client address, counted
+    by each process before any other work (:class:`HttpRate`): a page load is about ten."""
     allow_seeded: bool = True
     """Whether a create request may fix the seed (the table is then marked as seeded)."""
     max_body_bytes: int = MAX_BODY_BYTES
@@ -107,7 +111,7 @@ class ServerSettings:
                 continue
             if not isinstance(value, (int, float)) or math.isnan(value) or value < 0:
                 raise ValueError(f"{f.name}: must be a number >= 0, got {value!r}")
-        for name in ("messages_burst", "requests_burst", "creations_burst", "max_body_bytes"):
+        for name in ("messages_burst", "requests_burst", "creations_burst", "http_burst", "max_body_bytes"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name}: must be at least 1")
 
@@ -221,3 +225,38 @@ class BodyLimit:
             }
         )
         await send({"type": "http.response.body", "body": body})
+
+
+class HttpRate:
+    """ASGI middleware: at most ``limiter``'s rate of HTTP requests per client network
+    (:func:`network_key`) in this process; beyond it ``429`` with ``Retry-After`` before the request
+    is read or routed. One client can then not flood the event loop every table shares with cheap
+    requests (the lobby list, the scripts) that no other limit counts. Websockets have their own
+    limits (connection attempts, messages per connection)."""
+
+    def __init__(self, app: ASGIApp, limiter: RateLimiter) -> None:
+        self.app = app
+        self.limiter = limiter
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            client = scope.get("client")
+            wait = self.limiter.take(network_key(client[0]) if client else "unknown")
+            if wait > 0:
+                body = json.dumps(
+                    {"detail": f"too many requests from your address; try again in {retry_after(wait)} s"}
+                ).encode()
+                await send(
+                    {
+                        "type": "http.response.start",
+                        "status": 429,
+                        "headers": [
+                            (b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode()),
+                            (b"retry-after", retry_after(wait).encode()),
+                        ],
+                    }
+                )
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self.app(scope, receive, send)
