@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from rummykit.web.limits import ServerSettings
@@ -65,4 +66,46 @@ def test_store_appends_all_or_nothing(tmp_path: Path) -> None:
     with pytest.raises(IntegrityError):
         store.append_actions([StoredAction("AAAAAA", 1, 0, "discard 3H"), StoredAction("AAAAAA", 0, 0, "x")])
     assert store.actions("AAAAAA") == ["draw"]
+    store.close()
+
+
+def test_ended_tables_are_deleted_after_the_days_kept(tmp_path: Path) -> None:
+    """Rows of ended tables would otherwise grow forever: past ``keep_ended_days`` they go with
+    their moves, in batches; open tables and recent ones stay, and 0 keeps everything."""
+    from datetime import UTC, datetime, timedelta
+
+    from sqlalchemy import update
+
+    from rummykit.web.store import actions_table, tables_table
+
+    store = Store(f"sqlite:///{tmp_path / 'p.db'}")
+    old = datetime.now(UTC).replace(tzinfo=None) - timedelta(days=40)
+    statuses = {"OLDFIN": "finished", "OLDCLO": "closed", "OLDEXP": "expired", "OLDPLY": "playing",
+                "OLDWAI": "waiting", "NEWFIN": "finished"}  # fmt: skip
+    for code, status in statuses.items():
+        store.create(stored(code))
+        store.append_action(code, 0, 0, "draw")
+        with store.engine.begin() as connection:
+            when = old if code.startswith("OLD") else datetime.now(UTC).replace(tzinfo=None)
+            connection.execute(
+                update(tables_table).where(tables_table.c.code == code).values(status=status, updated_at=when)
+            )
+
+    def run(settings: ServerSettings) -> int:
+        async def main() -> int:
+            manager = TableManager(Store(store.url), settings)
+            try:
+                return await manager.prune()
+            finally:
+                await manager.close()
+
+        return asyncio.run(main())
+
+    assert run(ServerSettings(keep_ended_days=0)) == 0
+    assert store.prune(old + timedelta(days=1), limit=2) == 2  # a batch at a time
+    assert run(ServerSettings(keep_ended_days=30)) == 1
+    with store.engine.connect() as connection:
+        left = set(connection.execute(select(tables_table.c.code)).scalars())
+        moves = set(connection.execute(select(actions_table.c.code)).scalars())
+    assert left == moves == {"OLDPLY", "OLDWAI", "NEWFIN"}
     store.close()

@@ -100,6 +100,14 @@ def serve_command(
     messages_per_second: Annotated[
         float, _option(LIMITS, "--messages-per-second", "Websocket messages per connection per second.")
     ] = 10.0,
+    keep_ended_days: Annotated[
+        float,
+        _option(
+            SERVER,
+            "--keep-ended-days",
+            "Days an ended table stays in the database before it is deleted (0: forever).",
+        ),
+    ] = 30.0,
     http_per_second: Annotated[
         float,
         _option(LIMITS, "--http-per-second", "HTTP requests per address per second (burst: 4 s worth)."),
@@ -173,6 +181,7 @@ def serve_command(
             requests_per_second=requests_per_second,
             messages_per_second=messages_per_second,
             http_per_second=http_per_second,
+            keep_ended_days=keep_ended_days,
             http_burst=max(1, math.ceil(4 * http_per_second)) if math.isfinite(http_per_second) else 1,
             allow_seeded=seeded_tables,
             bot_processes=bot_processes,

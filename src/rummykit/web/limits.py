@@ -97,6 +97,9 @@ class ServerSettings:
     http_burst: int = 120
     """Every HTTP request (pages, scripts, lobby lists, rules pages …) per client address, counted
     by each process before any other work (:class:`HttpRate`): a page load is about ten."""
+    keep_ended_days: float = 30.0
+    """Days a table that ended (finished, closed or expired) stays in the database, where its code
+    can still be looked up; then it is deleted with its moves. 0 keeps every table forever."""
     allow_seeded: bool = True
     """Whether a create request may fix the seed (the table is then marked as seeded)."""
     max_body_bytes: int = MAX_BODY_BYTES

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import multiprocessing
 import os
 import random
@@ -23,6 +24,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import asdict
+from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any, Final, TypeVar
 
@@ -57,6 +59,8 @@ log = logging.getLogger("rummykit.web")
 
 CODE_ALPHABET: Final = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH: Final = 6
+PRUNE_SECONDS: Final = 3600.0
+"""How often a server deletes the tables that ended long ago (and once when it starts)."""
 CODE_ATTEMPTS: Final = 8
 """Codes a creation draws before it gives up: one stored table in 32**6 (about a billion) collides."""
 LOBBY_LIST_SECONDS: Final = 1.0
@@ -520,11 +524,32 @@ class TableManager:
         s = self.settings
         return max(0.02, min(1.0, s.turn_seconds / 4, s.idle_table_seconds / 4, s.finished_table_seconds / 4))
 
+    async def prune(self) -> int:
+        """Delete the tables that ended more than ``keep_ended_days`` ago (in batches); how many."""
+        days = self.settings.keep_ended_days
+        if days <= 0:
+            return 0
+        before = datetime.now(UTC).replace(tzinfo=None) - timedelta(days=days)
+        total = 0
+        while (gone := await self.db(self.store.prune, before)) > 0:
+            total += gone
+            await asyncio.sleep(0)  # let the moves of the tables through between batches
+        if total:
+            log.info("deleted %d tables that ended before %s", total, before.isoformat(timespec="seconds"))
+        return total
+
     async def _run_clock(self) -> None:
         loop = asyncio.get_running_loop()
+        pruned_at = -math.inf
         while True:
             await asyncio.sleep(self.tick_seconds)
             now = loop.time()
+            if now - pruned_at >= PRUNE_SECONDS:
+                pruned_at = now
+                try:
+                    await self.prune()
+                except Exception:
+                    log.exception("pruning ended tables failed")
             for table in list(self.tables.values()):
                 try:
                     await table.tick(now)

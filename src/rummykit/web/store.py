@@ -48,6 +48,7 @@ from sqlalchemy import (
     Text,
     bindparam,
     create_engine,
+    delete,
     event,
     insert,
     select,
@@ -76,6 +77,8 @@ def default_database_url() -> str:
 
 
 OPEN_STATUSES: Final = ("waiting", "playing")
+PRUNE_BATCH: Final = 500
+"""Ended tables one pruning transaction deletes at most (the next pass takes the rest)."""
 """Tables in these states are loaded when the server starts."""
 
 metadata = MetaData()
@@ -343,6 +346,26 @@ class Store:
                 connection.execute(
                     _MOVED_ENDING, [{"k": a.code, "v": a.idx + 1, "s": a.status, "t": now} for a in ending]
                 )
+
+    def prune(self, before: datetime, limit: int = PRUNE_BATCH) -> int:
+        """Delete up to ``limit`` tables that ended (finished, closed or expired) and last changed
+        before ``before`` (UTC), with their moves; how many went. Open tables are never touched."""
+        ended = (
+            select(tables_table.c.code)
+            .where(tables_table.c.status.not_in(OPEN_STATUSES), tables_table.c.updated_at < before)
+            .limit(limit)
+        )
+        with self.engine.begin() as connection:
+            codes = list(connection.execute(ended).scalars())
+            if not codes:
+                return 0
+            connection.execute(delete(actions_table).where(actions_table.c.code.in_(codes)))
+            gone = connection.execute(
+                delete(tables_table).where(
+                    tables_table.c.code.in_(codes), tables_table.c.status.not_in(OPEN_STATUSES)
+                )
+            )
+            return int(gone.rowcount)
 
     def load_open(self) -> list[StoredTable]:
         """Every table still waiting or playing, with its actions (finished ones stay in the database)."""
