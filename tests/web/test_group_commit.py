@@ -109,3 +109,44 @@ def test_ended_tables_are_deleted_after_the_days_kept(tmp_path: Path) -> None:
         moves = set(connection.execute(select(actions_table.c.code)).scalars())
     assert left == moves == {"OLDPLY", "OLDWAI", "NEWFIN"}
     store.close()
+
+
+def test_address_digests_are_erased_once_nothing_counts_them(tmp_path: Path) -> None:
+    """The caps count open tables only, so an ended table's creator and seat digests are erased, and
+    shared rate buckets unused for an hour go: a leaked database then names only people at open
+    tables. Open tables keep theirs (the caps still need them)."""
+    import time
+
+    from sqlalchemy import insert
+
+    from rummykit.web.store import rates_table, tables_table
+
+    store = Store(f"sqlite:///{tmp_path / 'f.db'}")
+    seats = [
+        {"kind": "human", "name": "A", "joined_from": None},
+        {"kind": "human", "name": "B", "joined_from": "d2"},
+    ]
+    for code, status in (("ENDED1", "finished"), ("OPEN01", "waiting")):
+        store.create(StoredTable(code, "german", 2, 1, None, 0, status, seats, 60.0, [], creator="d1"))
+    now = time.time()
+    with store.engine.begin() as connection:
+        connection.execute(insert(rates_table), [
+            {"kind": "creations", "address": "d1", "tokens": 5.0, "stamp": now - 7200},
+            {"kind": "creations", "address": "d3", "tokens": 2.0, "stamp": now},
+        ])  # fmt: skip
+
+    async def main() -> int:
+        manager = TableManager(Store(store.url), ServerSettings())
+        try:
+            return await manager.forget_addresses()
+        finally:
+            await manager.close()
+
+    assert asyncio.run(main()) == 3  # the ended table's seats and creator, one stale bucket
+    with store.engine.connect() as connection:
+        rows = {r.code: r for r in connection.execute(select(tables_table)).all()}
+        buckets = set(connection.execute(select(rates_table.c.address)).scalars())
+    assert rows["ENDED1"].creator is None and '"d2"' not in rows["ENDED1"].seats
+    assert rows["OPEN01"].creator == "d1" and '"joined_from": "d2"' in rows["OPEN01"].seats
+    assert buckets == {"d3"}
+    store.close()

@@ -60,7 +60,10 @@ log = logging.getLogger("rummykit.web")
 CODE_ALPHABET: Final = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH: Final = 6
 PRUNE_SECONDS: Final = 3600.0
-"""How often a server deletes the tables that ended long ago (and once when it starts)."""
+"""How often a server deletes the tables that ended long ago and erases the address digests no
+limit counts any more (and once when it starts)."""
+STALE_RATE_SECONDS: Final = 3600.0
+"""A shared rate bucket unused this long is full at any rate the server offers, so it is dropped."""
 CODE_ATTEMPTS: Final = 8
 """Codes a creation draws before it gives up: one stored table in 32**6 (about a billion) collides."""
 LOBBY_LIST_SECONDS: Final = 1.0
@@ -538,6 +541,10 @@ class TableManager:
             log.info("deleted %d tables that ended before %s", total, before.isoformat(timespec="seconds"))
         return total
 
+    async def forget_addresses(self) -> int:
+        """Erase the stored address digests that no limit counts any more (:meth:`Store.forget_addresses`)."""
+        return await self.db(self.store.forget_addresses, time.time() - STALE_RATE_SECONDS)
+
     async def _run_clock(self) -> None:
         loop = asyncio.get_running_loop()
         pruned_at = -math.inf
@@ -548,6 +555,7 @@ class TableManager:
                 pruned_at = now
                 try:
                     await self.prune()
+                    await self.forget_addresses()
                 except Exception:
                     log.exception("pruning ended tables failed")
             for table in list(self.tables.values()):

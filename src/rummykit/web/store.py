@@ -367,6 +367,34 @@ class Store:
             )
             return int(gone.rowcount)
 
+    def forget_addresses(self, stale_before: float) -> int:
+        """Erase the address digests nothing counts any more: the creator and the seats' ``joined_from``
+        of tables that ended (the caps count open tables only), and the shared rate buckets last used
+        before ``stale_before`` (seconds since the epoch; a bucket untouched that long is full again).
+        How many rows changed. A leaked copy of the database then holds the digests of the people at
+        open tables only."""
+        ended = tables_table.c.status.not_in(OPEN_STATUSES)
+        changed = 0
+        with self.engine.begin() as connection:
+            rows = connection.execute(
+                select(tables_table.c.code, tables_table.c.seats).where(
+                    ended, tables_table.c.seats.like('%"joined_from": "%')
+                )
+            ).all()
+            for code, text_ in rows:
+                seats = [{**seat, "joined_from": None} for seat in json.loads(text_)]
+                connection.execute(
+                    update(tables_table).where(tables_table.c.code == code).values(seats=json.dumps(seats))
+                )
+            changed += len(rows)
+            result = connection.execute(
+                update(tables_table).where(ended, tables_table.c.creator.is_not(None)).values(creator=None)
+            )
+            changed += int(result.rowcount)
+            result = connection.execute(delete(rates_table).where(rates_table.c.stamp < stale_before))
+            changed += int(result.rowcount)
+        return changed
+
     def load_open(self) -> list[StoredTable]:
         """Every table still waiting or playing, with its actions (finished ones stay in the database)."""
         query = (
