@@ -18,7 +18,7 @@ from rummykit.bots import make_bot
 from rummykit.bots.policy import POLICY_ENV_VAR, PolicyBot, PolicyFileError, export_policy
 from rummykit.envs import encoding as enc
 from rummykit.envs.game import TokenGame
-from rummykit.envs.observation import OBSERVATION_VERSION
+from rummykit.envs.observation import OBSERVATION_VERSION, observation_size
 from rummykit.envs.single import RummyEnv
 
 
@@ -101,6 +101,30 @@ def test_bad_policy_files_are_refused(tmp_path: Path, monkeypatch: pytest.Monkey
     np.savez(pickled, meta=np.array([{"layers": 1}], dtype=object))
     with pytest.raises(PolicyFileError):
         make_bot("policy", path=str(pickled))
+    # Weights that would fail in the middle of a game are refused when the file is read.
+    size = observation_size(2, False, False)
+    two = meta | {"layers": 2}
+    tokens = (enc.NUM_TOKENS,)
+    broken = [  # (w0, b0, w1, b1, what the refusal says)
+        ((size, 8), (8,), (9, *tokens), tokens, "layer 1 reads 9"),  # the layers do not chain
+        ((size, 8), (7,), (8, *tokens), tokens, "layer 0 has weights"),  # a bias of the wrong size
+        ((size,), (8,), (8, *tokens), tokens, "layer 0 has"),  # a weight that is not a matrix
+    ]
+    for w0, b0, w1, b1, message in broken:
+        path = tmp_path / "broken.npz"
+        np.savez(path, meta=np.array(json.dumps(two)), w0=np.zeros(w0), b0=np.zeros(b0), w1=np.zeros(w1),
+                 b1=np.zeros(b1))  # fmt: skip
+        with pytest.raises(PolicyFileError, match=message):
+            make_bot("policy", path=str(path))
+    nan = tmp_path / "nan.npz"
+    np.savez(nan, meta=np.array(json.dumps(meta)), w0=np.full((size, enc.NUM_TOKENS), np.nan),
+             b0=np.zeros(enc.NUM_TOKENS))  # fmt: skip
+    with pytest.raises(PolicyFileError, match="not finite"):
+        make_bot("policy", path=str(nan))
+    anonymous = tmp_path / "anonymous.npz"
+    np.savez(anonymous, meta=np.array(json.dumps({"layers": 1})), **weights)
+    with pytest.raises(PolicyFileError, match="does not say the table"):
+        make_bot("policy", path=str(anonymous))
 
 
 def test_policy_for_another_table_size_is_refused(trained: tuple[object, Path]) -> None:

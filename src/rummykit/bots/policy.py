@@ -49,6 +49,23 @@ class PolicyFileError(RummyError, ValueError):
     """A policy file that is missing, malformed or made for another encoding."""
 
 
+def _check_layers(path: str | os.PathLike[str], layers: list[tuple[npt.NDArray[np.float32], ...]]) -> None:
+    """Refuse weights that cannot play (before the first move, not in the middle of a game): no
+    layer, a weight that is not a matrix, a bias that does not match its layer, a layer that does
+    not read what the one before writes, or numbers that are not finite."""
+    if not layers:
+        raise PolicyFileError(f"{path}: the policy has no layer")
+    for i, (w, b) in enumerate(layers):
+        if w.ndim != 2 or b.shape != (w.shape[1],):
+            raise PolicyFileError(f"{path}: layer {i} has weights {w.shape} and biases {b.shape}")
+        written = layers[i - 1][0].shape[1] if i else w.shape[0]
+        if written != w.shape[0]:
+            reads = w.shape[0]
+            raise PolicyFileError(f"{path}: layer {i} reads {reads} inputs, layer {i - 1} writes {written}")
+        if not (np.isfinite(w).all() and np.isfinite(b).all()):
+            raise PolicyFileError(f"{path}: layer {i} holds numbers that are not finite")
+
+
 class PolicyBot:
     """Plays the exported policy greedily (the best-scoring allowed token at each sub-step)."""
 
@@ -63,12 +80,15 @@ class PolicyBot:
                                for i in range(count)]
         except OSError as exc:
             raise PolicyFileError(f"cannot read the policy file {path}: {exc.strerror or exc}") from None
-        except (KeyError, ValueError) as exc:
+        except (KeyError, ValueError, TypeError) as exc:
             # numpy takes any file that is not .npy/.npz for a pickle and suggests allow_pickle: not
             # advice to pass on (a policy file holds arrays only, and pickles run code).
             pickled = "pickle" in str(exc)
             reason = "not a policy file (a .npz of weights written by export_policy)" if pickled else str(exc)
             raise PolicyFileError(f"cannot read the policy file {path}: {reason}") from None
+        _check_layers(path, self.layers)
+        if not isinstance(meta, dict) or not all(k in meta for k in ("players", "derived_features")):
+            raise PolicyFileError(f"{path}: the file does not say the table it was trained for")
         encoding, observation = meta.get("encoding"), meta.get("observation")
         if encoding not in READABLE_ENCODINGS or observation not in READABLE_OBSERVATIONS:
             raise PolicyFileError(
