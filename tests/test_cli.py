@@ -194,6 +194,21 @@ def test_unknown_command_is_a_usage_error() -> None:
     assert result.exit_code == 2 and "Traceback" not in result.output
 
 
+@pytest.mark.parametrize("columns", [80, 160])
+def test_rules_coverage_shows_every_outcome_whatever_the_terminal_width(
+    monkeypatch: pytest.MonkeyPatch, columns: int
+) -> None:
+    """At 80 columns the table's last column (where the engine behaved differently) was cut off
+    entirely; a narrow terminal now gets one block per option, every explanation wrapped."""
+    monkeypatch.setenv("COLUMNS", str(columns))
+    code, out, _ = run("rules", "viennese", "--coverage")
+    assert code == 0
+    assert max(len(line) for line in out.splitlines()) <= columns
+    flat = " ".join(out.split())
+    assert "knock_threshold" in flat and "a deck of 54 cards cannot deal 10 cards to 6 players" in flat
+    assert ("┃" in out) == (columns >= 110)  # the table where it fits, the blocks where it does not
+
+
 def test_rules_coverage_prints_where_each_option_took_effect() -> None:
     code, out, _ = run("rules", "viennese", "--coverage", "--json")
     assert code == 0

@@ -49,7 +49,7 @@ class PolicyFileError(RummyError, ValueError):
     """A policy file that is missing, malformed or made for another encoding."""
 
 
-def _check_layers(path: str | os.PathLike[str], layers: list[tuple[npt.NDArray[np.float32], ...]]) -> None:
+def _check_layers(path: str | os.PathLike[str], layers: Sequence[tuple[npt.NDArray[Any], ...]]) -> None:
     """Refuse weights that cannot play (before the first move, not in the middle of a game): no
     layer, a weight that is not a matrix, a bias that does not match its layer, a layer that does
     not read what the one before writes, or numbers that are not finite."""

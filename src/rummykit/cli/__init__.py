@@ -160,7 +160,8 @@ def rules_command(
         if as_json:
             _echo_json(render.coverage_rows(rules, report))
         else:
-            Console().print(render.coverage_table(rules, report))
+            console = Console()
+            console.print(render.coverage_table(rules, report, console.width))
         if report.missing:
             _fail(f"{len(report.missing)} option values are accepted but changed nothing")
         return

@@ -10,7 +10,7 @@ from dataclasses import fields
 from typing import TYPE_CHECKING, Any, Final
 
 from rich import box
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -126,8 +126,16 @@ def coverage_rows(rules: Rules, report: EffectReport) -> list[dict[str, str]]:
     return rows
 
 
-def coverage_table(rules: Rules, report: EffectReport) -> Table:
-    """Every option of ``rules``: each value checked, its outcome and where it took effect."""
+COVERAGE_WIDE: Final = 110
+"""Terminal columns from which ``rules --coverage`` is one table; below, one block per option."""
+
+
+def coverage_table(rules: Rules, report: EffectReport, width: int = COVERAGE_WIDE) -> RenderableType:
+    """Every option of ``rules``: each value checked, its outcome and where it took effect. In a
+    terminal narrower than :data:`COVERAGE_WIDE` columns, one block per option (its name, then a
+    line per value with the explanation wrapped), so that nothing is cut off."""
+    if width < COVERAGE_WIDE:
+        return _coverage_blocks(rules, report)
     table = Table(title=f"Option effects: {rules}", title_justify="left", show_lines=False)
     table.add_column("option", style="cyan", no_wrap=True)
     table.add_column("value", no_wrap=True)
@@ -140,6 +148,23 @@ def coverage_table(rules: Rules, report: EffectReport) -> Table:
         style = _OUTCOME_STYLE.get(row["outcome"], "dim")
         table.add_row(option, row["value"], Text(row["outcome"], style=style), row["where"])
     return table
+
+
+def _coverage_blocks(rules: Rules, report: EffectReport) -> RenderableType:
+    parts: list[RenderableType] = [Text(f"Option effects: {rules}", style="italic")]
+    rows = coverage_rows(rules, report)
+    for option in dict.fromkeys(row["option"] for row in rows):
+        parts.append(Text(option, style="cyan"))
+        block = Table(box=None, show_header=False, padding=(0, 1, 0, 2))
+        block.add_column("value", no_wrap=False, max_width=20, overflow="fold")
+        block.add_column("outcome", no_wrap=True)
+        block.add_column("where", ratio=1)
+        for row in rows:
+            if row["option"] == option:
+                style = _OUTCOME_STYLE.get(row["outcome"], "dim")
+                block.add_row(row["value"], Text(row["outcome"], style=style), row["where"])
+        parts.append(block)
+    return Group(*parts)
 
 
 def preset_aliases() -> dict[str, list[str]]:
