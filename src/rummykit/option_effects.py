@@ -252,7 +252,7 @@ def _judge_melds(rules: Rules) -> tuple[Any, ...]:
     return tuple(out)
 
 
-_MELD_SITUATION: Final = Situation("judging the melds and lay-offs of RULES.md §8", 0, 0, hands=0)
+_MELD_SITUATION: Final = Situation("judging the melds and lay-offs of the worked examples", 0, 0, hands=0)
 
 
 def situations(rules: Rules) -> list[Situation]:
