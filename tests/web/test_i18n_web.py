@@ -186,3 +186,31 @@ def test_a_hint_names_the_card_it_takes_and_what_a_gin_pass_means() -> None:
         "de": "bei der offenen Karte passen",
     }
     assert action_texts(TakeDiscard()) == {"en": "take the discard", "de": "die Ablage aufnehmen"}  # a chip
+
+
+def test_lobby_refusals_come_in_both_languages(tmp_path: Any, web: Any) -> None:
+    """A full table, a started one, the table cap and the request rates: every refusal a stranger
+    meets in the lobby carries German words, not only the English detail."""
+    from rummykit.web.app import create_app
+
+    settings = web.settings(max_tables_per_address=1, requests_per_second=0.001, requests_burst=4)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'de.db'}", settings=settings)) as c:
+        grant = web.create(c, seats=2, name="Anna")
+        code = grant["code"]
+        seen = {}
+        seen["cap"] = c.post("/api/tables", json={"name": "Bob"})
+        assert c.post(f"/api/tables/{code}/join", json={"name": "Bob"}).status_code == 200
+        seen["full"] = c.post(f"/api/tables/{code}/join", json={"name": "Cleo"})
+        assert c.post(f"/api/tables/{code}/start", json={"token": grant["token"]}).status_code == 200
+        seen["started"] = c.post(f"/api/tables/{code}/start", json={"token": grant["token"]})
+        seen["rate"] = c.get(f"/api/tables/{code}")
+        expected = {
+            "cap": (429, "offene Tische eröffnet"),
+            "full": (409, f"An Tisch {code} ist kein Platz mehr frei"),
+            "started": (409, f"Tisch {code} ist schon im Spiel"),
+            "rate": (429, "Zu viele Anfragen von deiner Adresse"),
+        }
+        for name, (status, german) in expected.items():
+            body = seen[name].json()
+            assert seen[name].status_code == status, (name, body)
+            assert body["texts"]["en"] == body["detail"] and german in body["texts"]["de"], (name, body)

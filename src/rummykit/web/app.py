@@ -74,7 +74,7 @@ from rummykit.web.rulebook import PageLang, preset_lines, preset_rules, rules_pa
 from rummykit.web.seats import retake
 from rummykit.web.store import Store, default_database_url
 from rummykit.web.tables import WEB_BOT_KINDS, Client, LobbyError, Table, default_bot_kind
-from rummykit.web.texts import bot_kind_texts, bot_name_texts, level_texts, messages_json
+from rummykit.web.texts import bot_kind_texts, bot_name_texts, level_texts, messages_json, server_error_texts
 
 STATIC: Final = Path(__file__).parent / "static"
 WS_CLOSE_NO_TABLE: Final = 4404
@@ -163,9 +163,9 @@ def create_app(
     async def limit(request: Request, limiter: RateLimiter, what: str) -> None:
         wait = await manager_of(request).take(limiter, what.split()[-1], address_of(request))
         if wait > 0:
-            raise LobbyError(
-                429, f"too many {what} from your address; try again in {retry_after(wait)} s", wait
-            )
+            seconds = retry_after(wait)
+            message = f"too many {what} from your address; try again in {seconds} s"
+            raise LobbyError(429, message, wait, texts=server_error_texts("rate", message, seconds=seconds))
 
     def manager_of(request: Request | WebSocket) -> TableManager:
         manager: TableManager = request.app.state.manager

@@ -17,6 +17,8 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, fields
 from typing import Any, Final
 
+from rummykit.web.texts import server_error_texts
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -246,9 +248,10 @@ class HttpRate:
             client = scope.get("client")
             wait = self.limiter.take(network_key(client[0]) if client else "unknown")
             if wait > 0:
-                body = json.dumps(
-                    {"detail": f"too many requests from your address; try again in {retry_after(wait)} s"}
-                ).encode()
+                seconds = retry_after(wait)
+                message = f"too many requests from your address; try again in {seconds} s"
+                texts = server_error_texts("rate", message, seconds=seconds)
+                body = json.dumps({"detail": message, "texts": texts}).encode()
                 await send(
                     {
                         "type": "http.response.start",

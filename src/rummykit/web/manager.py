@@ -49,6 +49,7 @@ from rummykit.web.tables import (
     Table,
     default_bot_kind,
     new_table_match,
+    refusal,
     stored_lobby_json,
     stored_rules,
 )
@@ -411,13 +412,13 @@ class TableManager:
             total = len(open_tables)
             mine = sum(1 for t in open_tables if t.address == digest)
         if total >= settings.max_tables:
-            raise LobbyError(429, f"the server has {total} open tables, its limit", 60.0)
+            message = f"the server has {total} open tables, its limit"
+            raise refusal(429, "server_full", message, 60.0, total=str(total))
         if digest is not None and mine >= settings.max_tables_per_address:
-            raise LobbyError(
-                429,
-                f"{mine} open tables were created from your address, the limit; finish or leave one first",
-                60.0,
+            message = (
+                f"{mine} open tables were created from your address, the limit; finish or leave one first"
             )
+            raise refusal(429, "too_many_tables", message, 60.0, mine=str(mine))
 
     async def check_seats(self, digest: str, joining: Table) -> None:
         """Refuse a join from ``digest`` (a network's address digest) that already holds the most
@@ -500,7 +501,7 @@ class TableManager:
                 continue  # the code of a table stored before (closed, or another process's): draw again
             break
         else:
-            raise LobbyError(503, "no free table code was found; please try again", retry_after=1.0)
+            raise refusal(503, "no_code", "no free table code was found; please try again", 1.0)
         table._lobby_seen = ("waiting", json.dumps([asdict(s) for s in table.seats]))
         if self.cluster is None:
             self.tables[code] = table

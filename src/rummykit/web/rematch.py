@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rummykit.web.protocol import CreateTable
-from rummykit.web.tables import LobbyError, Seat
+from rummykit.web.tables import LobbyError, Seat, refusal
 
 if TYPE_CHECKING:
     from rummykit.web.tables import Table
@@ -38,7 +38,8 @@ async def rematch(table: Table, token: str, address: str | None) -> tuple[Table,
     if table.seat_for_token(token) != 0:
         raise LobbyError(403, "only the host (seat 1) can start a rematch")
     if table.status != "over":
-        raise LobbyError(409, f"table {table.code} is {table.status}; a rematch follows a finished match")
+        why = f"table {table.code} is {table.status}; a rematch follows a finished match"
+        raise refusal(409, "no_rematch", why, code=table.code, status=table.status)
     spec = CreateTable(
         preset=table.rules.name,
         overrides=_overrides(table),

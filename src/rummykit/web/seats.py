@@ -12,7 +12,7 @@ from __future__ import annotations
 import hmac
 from typing import TYPE_CHECKING
 
-from rummykit.web.tables import LobbyError, Seat, hash_token
+from rummykit.web.tables import LobbyError, Seat, hash_token, refusal
 
 if TYPE_CHECKING:
     from rummykit.web.tables import Table
@@ -37,7 +37,8 @@ async def retake(table: Table, token: str) -> int:
     """
     async with table.lock:
         if table.status != "playing":
-            raise LobbyError(409, f"table {table.code} is {table.status}")
+            message = f"table {table.code} is {table.status}"
+            raise refusal(409, "table_status", message, code=table.code, status=table.status)
         seat = held_seat(table, token)
         if seat is None:
             raise LobbyError(403, "no seat at this table is held for you")

@@ -77,7 +77,7 @@ from rummykit.web.protocol import (
     error_json,
 )
 from rummykit.web.store import LobbyConflict, Store, StoredAction, StoredTable
-from rummykit.web.texts import action_texts, engine_error_texts
+from rummykit.web.texts import STATUS_DE, action_texts, engine_error_texts, server_error_texts
 from rummykit.web.thinking import Decision, snapshot, table_key
 
 log = logging.getLogger("rummykit.web")
@@ -130,6 +130,17 @@ class LobbyError(Exception):
         self.retry_after = retry_after
         self.texts = texts
         """The message for people in every language, where there is one (``rummykit.web.texts``)."""
+
+
+def refusal(
+    http: int, error: str, message: str, retry_after: float | None = None, **values: str
+) -> LobbyError:
+    """A :class:`LobbyError` with its German text (:data:`~rummykit.web.texts.SERVER_ERRORS_DE`
+    ``error``, filled from ``values``; a ``status`` value is said in German)."""
+    if "status" in values:
+        status = values.pop("status")
+        values["status_de"] = STATUS_DE.get(status, status)
+    return LobbyError(http, message, retry_after, texts=server_error_texts(error, message, **values))
 
 
 @dataclass
@@ -543,7 +554,8 @@ class Table:
             written = await self.manager.db(store.update_lobby, self.code, self.status, seats, expect)
         except LobbyConflict:
             await self._reload_lobby()
-            raise LobbyError(409, f"table {self.code} changed meanwhile; try again") from None
+            message = f"table {self.code} changed meanwhile; try again"
+            raise refusal(409, "lobby_changed", message, code=self.code) from None
         self._lobby_seen = (self.status, written)
 
     # Other server processes (a shared database) ---------------------------------------------------
@@ -975,10 +987,11 @@ class Table:
             if self.manager.store.shared:
                 await self._reload_lobby()
             if self.status != "waiting":
-                raise LobbyError(409, f"table {self.code} is {self.status}; watch it instead")
+                message = f"table {self.code} is {self.status}; watch it instead"
+                raise refusal(409, "table_watch", message, code=self.code, status=self.status)
             free = [i for i, s in enumerate(self.seats) if s.kind == "open"]
             if not free:
-                raise LobbyError(409, f"table {self.code} has no free seat")
+                raise refusal(409, "no_free_seat", f"table {self.code} has no free seat", code=self.code)
             if digest is not None:
                 await self.manager.check_seats(digest, self)
             seat = free[0]
@@ -996,7 +1009,8 @@ class Table:
             if self.seat_for_token(token) != 0:
                 raise LobbyError(403, "only the host (seat 1) can start the table")
             if self.status != "waiting":
-                raise LobbyError(409, f"table {self.code} is {self.status}")
+                message = f"table {self.code} is {self.status}"
+                raise refusal(409, "table_status", message, code=self.code, status=self.status)
             for i, s in enumerate(self.seats):
                 if s.kind == "open":
                     kind = default_bot_kind()

@@ -40,6 +40,18 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
         "Deine Adresse hält schon {seats_de} an wartenden Tischen anderer, die Grenze; "
         "verlass einen oder warte, bis ein Tisch beginnt"
     ),
+    "server_full": "Der Server hat schon {total} offene Tische, seine Grenze; bitte später noch einmal",
+    "too_many_tables": (
+        "Von deiner Adresse wurden schon {mine} offene Tische eröffnet, die Grenze; "
+        "beende oder verlass erst einen"
+    ),
+    "rate": "Zu viele Anfragen von deiner Adresse; in {seconds} s noch einmal",
+    "no_code": "Es fand sich kein freier Tischcode; bitte noch einmal",
+    "no_free_seat": "An Tisch {code} ist kein Platz mehr frei",
+    "table_status": "Tisch {code} ist {status_de}",
+    "table_watch": "Tisch {code} ist {status_de}; du kannst zuschauen",
+    "lobby_changed": "Tisch {code} hat sich inzwischen geändert; bitte noch einmal",
+    "no_rematch": "Tisch {code} ist {status_de}; eine Revanche folgt auf ein beendetes Spiel",
     "not_practice": "Züge zurücknehmen geht nur am Übungstisch (nur du und Bots)",
     "nothing_to_undo": "Du hast in diesem Spiel keinen Zug gemacht, der sich zurücknehmen lässt",
     "undo_rate": "Zu oft hintereinander zurückgenommen; einen Moment warten",
@@ -51,11 +63,20 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
 ``{name}`` fields are filled from the values the error carries."""
 SERVER_ERROR_DE_DEFAULT: Final = "Das hat nicht geklappt"
 
+STATUS_DE: Final[dict[str, str]] = {
+    "waiting": "noch nicht begonnen",
+    "playing": "schon im Spiel",
+    "over": "beendet",
+    "closed": "geschlossen",
+    "expired": "abgelaufen",
+}
+"""A table's status as the German texts say it."""
 
-def server_error_texts(code: str, message: str, **values: str) -> dict[str, str]:
-    """``{"en": message, "de": …}`` for an error the server itself raises, by its code (``values``
-    fill the German text's fields)."""
-    return {"en": message, "de": SERVER_ERRORS_DE.get(code, SERVER_ERROR_DE_DEFAULT).format(**values)}
+
+def server_error_texts(error: str, message: str, /, **values: str) -> dict[str, str]:
+    """``{"en": message, "de": …}`` for an error the server itself raises, by its code ``error``
+    (``values`` fill the German text's fields)."""
+    return {"en": message, "de": SERVER_ERRORS_DE.get(error, SERVER_ERROR_DE_DEFAULT).format(**values)}
 
 
 def engine_error_texts(exc: BaseException, names: Sequence[str] = ()) -> dict[str, str]:
