@@ -70,6 +70,24 @@ def _ask(fair: FairThinkers, key: str, name: str) -> asyncio.Task[Decision]:
     )
 
 
+async def _race(
+    fair: FairThinkers, pool: _Pool, blocker: str, older: tuple[str, str], newer: tuple[str, str]
+) -> str:
+    """While ``blocker`` (another key) holds the one slot, ``older`` then ``newer`` ask: which of
+    the two starts when the blocker finishes (both then run to their end)."""
+    tasks = [_ask(fair, "net:c", blocker)]
+    for key, name in (older, newer):
+        await _settle()
+        tasks.append(_ask(fair, key, name))
+    await _settle()
+    await pool.finish(blocker)
+    first = pool.started[-1]
+    await pool.finish(first)
+    await pool.finish(older[1] if first == newer[1] else newer[1])
+    await asyncio.gather(*tasks)
+    return first
+
+
 def test_a_lone_table_is_served_before_a_flood_of_another_network() -> None:
     """One network queues five decisions of its tables; a stranger's one decision, asked later,
     starts as soon as the process is free, not after the five."""
@@ -100,31 +118,11 @@ def test_the_network_that_thought_least_lately_goes_first_and_old_use_fades() ->
         await pool.finish("a0", 10.0)  # a thought for ten seconds
         await first
         assert fair.usage("net:a") == pytest.approx(10.0)
-        blocker = _ask(fair, "net:c", "c0")
-        await _settle()
-        older = _ask(fair, "net:a", "a1")  # asked first …
-        await _settle()
-        newer = _ask(fair, "net:b", "b0")  # … but b has used nothing
-        await _settle()
-        await pool.finish("c0")
-        assert pool.started[-1] == "b0"
-        await pool.finish("b0")
-        await pool.finish("a1")
-        await asyncio.gather(blocker, older, newer)
+        assert await _race(fair, pool, "c0", older=("net:a", "a1"), newer=("net:b", "b0")) == "b0"
         # Twenty half-lives later a's ten seconds are forgotten: the oldest decision goes first.
         clock.now += 20 * USAGE_HALF_LIFE
         assert fair.usage("net:a") < 1e-4
-        blocker = _ask(fair, "net:c", "c1")
-        await _settle()
-        older = _ask(fair, "net:a", "a2")
-        await _settle()
-        newer = _ask(fair, "net:b", "b1")
-        await _settle()
-        await pool.finish("c1")
-        assert pool.started[-1] == "a2"
-        await pool.finish("a2")
-        await pool.finish("b1")
-        await asyncio.gather(blocker, older, newer)
+        assert await _race(fair, pool, "c1", older=("net:a", "a2"), newer=("net:b", "b1")) == "a2"
 
     asyncio.run(main())
 

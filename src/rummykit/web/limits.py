@@ -217,19 +217,18 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
     async def _refuse(self, send: Send) -> None:
-        body = json.dumps({"detail": f"request bodies are limited to {self.limit} bytes"}).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 413,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                    (b"connection", b"close"),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
+        body = {"detail": f"request bodies are limited to {self.limit} bytes"}
+        await send_json(send, 413, body, [(b"connection", b"close")])
+
+
+async def send_json(
+    send: Send, status: int, body: dict[str, Any], headers: list[tuple[bytes, bytes]]
+) -> None:
+    """Answer an HTTP request from a middleware with ``body`` as JSON and ``headers`` besides."""
+    data = json.dumps(body).encode()
+    head = [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode()), *headers]
+    await send({"type": "http.response.start", "status": status, "headers": head})
+    await send({"type": "http.response.body", "body": data})
 
 
 class HttpRate:
@@ -250,19 +249,7 @@ class HttpRate:
             if wait > 0:
                 seconds = retry_after(wait)
                 message = f"too many requests from your address; try again in {seconds} s"
-                texts = server_error_texts("rate", message, seconds=seconds)
-                body = json.dumps({"detail": message, "texts": texts}).encode()
-                await send(
-                    {
-                        "type": "http.response.start",
-                        "status": 429,
-                        "headers": [
-                            (b"content-type", b"application/json"),
-                            (b"content-length", str(len(body)).encode()),
-                            (b"retry-after", retry_after(wait).encode()),
-                        ],
-                    }
-                )
-                await send({"type": "http.response.body", "body": body})
+                body = {"detail": message, "texts": server_error_texts("rate", message, seconds=seconds)}
+                await send_json(send, 429, body, [(b"retry-after", seconds.encode())])
                 return
         await self.app(scope, receive, send)
