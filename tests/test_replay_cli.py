@@ -225,3 +225,35 @@ def test_an_illegal_action_in_the_record_is_named(tmp_path: Path) -> None:
     result = runner.invoke(app, ["replay", str(path)])
     assert result.exit_code == 2, result.output
     assert f"error: record action 2 (discard {absent}) cannot be replayed: " in result.stderr
+
+
+def test_a_game_of_a_selfplay_run_by_its_number(tmp_path: Path) -> None:
+    """A self-play run is a folder of JSONL batches; ``--game N`` picks game N (from 0, as the
+    index numbers them) from the folder or from a batch file, and only there."""
+    from rummykit.selfplay import SelfPlayConfig, read_records, run_selfplay
+
+    out = tmp_path / "run"
+    run_selfplay(SelfPlayConfig("viennese", ("greedy", "random"), games=7, seed=3, batch=3), out, workers=1)
+    games = list(read_records(out))
+    for source, number in ((out, 4), (out / "games-000001.jsonl", 4), (out, 6)):
+        code, text = replay(str(source), "--game", str(number), "--all", lines=["end"])
+        assert code == 0, text
+        expected = rk.Record.from_round(games[number].replay())
+        assert f"action {len(expected.actions)} of {len(expected.actions)}" in text
+    lonely = tmp_path / "lonely.jsonl"
+    lonely.write_text((out / "games-000002.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
+    assert replay(str(lonely), "--game", "0", lines=["q"])[0] == 0  # no index beside it: its line 0
+    refusals = {
+        (str(out),): "is a self-play run of many games: pick one with --game N",
+        (str(out), "--game", "7"): "has no game 7; its 7 written games are numbered from 0",
+        (str(out / "games-000000.jsonl"),): "holds a game per line: pick one with --game N",
+        (str(lonely), "--game", "5"): "has no game 5",
+        (str(out), "--game", "-1"): "--game must be 0 or more",
+    }
+    for args, message in refusals.items():
+        result = runner.invoke(app, ["replay", *args])
+        assert result.exit_code == 2 and message in " ".join(result.stderr.split()), (args, result.stderr)
+    record = tmp_path / "one.json"
+    games[0].dump(record)
+    result = runner.invoke(app, ["replay", str(record), "--game", "1"])
+    assert result.exit_code == 2 and "is one record" in " ".join(result.stderr.split())

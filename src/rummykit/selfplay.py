@@ -42,7 +42,7 @@ from rummykit import __version__
 from rummykit.arena import ArenaConfig, ArenaError, Game, Mode, NodeFigures, build_games, play_recorded
 from rummykit.bots import UnknownBotError
 from rummykit.cluster import BackendError, Runner, package_digest
-from rummykit.errors import RummyError
+from rummykit.errors import NotationError, RummyError
 from rummykit.record import Record
 
 FORMAT: Final = "rummykit-selfplay"
@@ -357,6 +357,29 @@ def read_records(out: str | Path) -> Iterator[Record]:
                 yield Record.loads(line)
 
 
+def game_line(out: str | Path, game: int) -> str:
+    """The record line of game number ``game`` (from 0, as the index numbers them) of a run folder.
+
+    Raises:
+        NotationError: no index in ``out``, or no written batch holds that game.
+    """
+    folder = Path(out)
+    entries = _index_entries(folder)
+    if not entries:
+        raise NotationError(f"{str(folder)!r} holds no self-play run (no readable {INDEX_FILE})")
+    for entry in entries:
+        first, count = int(entry.get("first", -1)), int(entry.get("games", 0))
+        if first <= game < first + count:
+            with (folder / batch_file(entry["batch"])).open(encoding="utf-8") as f:
+                for number, line in enumerate(f, start=first):
+                    if number == game:
+                        return line
+    total = sum(int(e.get("games", 0)) for e in entries)
+    raise NotationError(
+        f"the run in {str(folder)!r} has no game {game}; its {total} written games are numbered from 0"
+    )
+
+
 __all__ = [
     "BatchOut",
     "SelfPlayConfig",
@@ -364,6 +387,7 @@ __all__ = [
     "SelfPlayResult",
     "batch_file",
     "default_batch",
+    "game_line",
     "plan_games",
     "play_batch",
     "read_records",

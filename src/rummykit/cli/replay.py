@@ -10,6 +10,7 @@ shows the table, the moves and the results in German.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 from collections.abc import Callable, Sequence
@@ -31,20 +32,33 @@ from rummykit.i18n import localize_error
 from rummykit.match import Match
 from rummykit.record import Record
 from rummykit.round import Round
+from rummykit.selfplay import INDEX_FILE, game_line
 from rummykit.state import RoundState
 
 REPLAY_HELP = "Enter next · b back · +N/-N · go N · round N · start · end · seat N · all · q"
 REPLAY_HELP_DE = "Enter vor · b zurück · +N/-N · go N · round N · start · end · seat N · all · q"
 
 
-def load_record(path: Path) -> tuple[Record, tuple[str, ...] | None]:
+def load_record(path: Path, game: int | None = None) -> tuple[Record, tuple[str, ...] | None]:
     """The record in ``path`` and the player names saved with it (``meta.names``), if any.
 
+    ``path`` is a record file (JSON), or a self-play run folder (:mod:`rummykit.selfplay`) or one of
+    its batch files (JSONL, a record per line), from which ``game`` picks one: the game's number in
+    the run (from 0) for a folder or a batch file beside its index, else the line of the file.
+
     Raises:
-        NotationError: unreadable file, not JSON or not a rummykit record.
+        NotationError: unreadable file, not JSON or not a rummykit record; a run or batch file
+            without ``game``, or without that game.
     """
     try:
-        text = path.read_text(encoding="utf-8")
+        if path.is_dir():
+            text = _run_game(path, game)
+        elif path.suffix == ".jsonl":
+            text = _batch_game(path, game)
+        else:
+            if game is not None:
+                raise NotationError(f"--game picks a game of a self-play run; {str(path)!r} is one record")
+            text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise NotationError(f"cannot read record {str(path)!r}: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
@@ -63,6 +77,27 @@ def load_record(path: Path) -> tuple[Record, tuple[str, ...] | None]:
         if isinstance(raw, list) and len(raw) == record.players and all(isinstance(n, str) for n in raw):
             names = tuple(raw)
     return record, names
+
+
+def _run_game(folder: Path, game: int | None) -> str:
+    if game is None:
+        raise NotationError(f"{str(folder)!r} is a self-play run of many games: pick one with --game N")
+    return game_line(folder, game)
+
+
+def _batch_game(path: Path, game: int | None) -> str:
+    """Game ``game`` of a self-play batch file: by its number in the run when the run's index is
+    beside it and lists the file, else by its line (from 0)."""
+    if game is None:
+        raise NotationError(f"{str(path)!r} holds a game per line: pick one with --game N")
+    if (path.parent / INDEX_FILE).exists():
+        with contextlib.suppress(NotationError):
+            return game_line(path.parent, game)
+    with path.open(encoding="utf-8") as f:
+        for number, line in enumerate(f):
+            if number == game:
+                return line
+    raise NotationError(f"{str(path)!r} has no game {game}")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -304,12 +339,25 @@ def _fail(message: str) -> NoReturn:
 
 
 def replay_command(
-    file: Annotated[Path, typer.Argument(help="A saved game record (JSON).", show_default=False)],
+    file: Annotated[
+        Path,
+        typer.Argument(
+            help="A saved game record (JSON), or a self-play run or batch file.", show_default=False
+        ),
+    ],
     seat: Annotated[
         int, typer.Option("--seat", help="Show the table from this seat's view (1 = first).")
     ] = 1,
     all_hands: Annotated[bool, typer.Option("--all", help="Show every hand.")] = False,
     at: Annotated[int, typer.Option("--at", help="Start after this many actions.")] = 0,
+    game: Annotated[
+        int | None,
+        typer.Option(
+            "--game",
+            help="The game to show of a self-play run folder or batch file (its number in the run, from 0).",
+            show_default=False,
+        ),
+    ] = None,
     ascii_only: Annotated[bool, typer.Option("--ascii", help="Suit letters instead of symbols.")] = False,
     lang_option: Annotated[
         str | None,
@@ -325,8 +373,10 @@ def replay_command(
     t = Lang(lang)
     if at < 0:
         _fail(t(f"--at must be 0 or more, not {at}", f"--at: 0 oder mehr, nicht {at}"))
+    if game is not None and game < 0:
+        _fail(t(f"--game must be 0 or more, not {game}", f"--game: 0 oder mehr, nicht {game}"))
     try:
-        record, names = load_record(file)
+        record, names = load_record(file, game)
     except RummyError as exc:
         _fail(localize_error(exc, lang))
     if not 1 <= seat <= record.players:
