@@ -45,6 +45,7 @@ RUN_TIMEOUT = 600.0
 LOOPBACK_LIMITS = [
     "--max-tables-per-address", "100000", "--max-connections-per-address", "100000",
     "--creations-per-second", "100000", "--requests-per-second", "100000", "--messages-per-second", "100000",
+    "--http-per-second", "100000",
     "--max-tables", "100000",
 ]  # fmt: skip
 """Every client comes from 127.0.0.1: the per-address limits of a public server are lifted."""
