@@ -65,3 +65,36 @@ def test_a_search_bot_keeps_its_memory_between_decisions_in_the_bot_processes(
             assert bot.memories and all(m.log for m in bot.memories.values())  # it remembers
             records.append(client.app.state.manager.store.actions(grant["code"]))  # type: ignore[attr-defined]
     assert records[0] == records[1] and len(records[0]) >= 12
+
+
+def test_bots_move_again_after_their_process_was_killed(tmp_path: Path, web: Any) -> None:
+    """A bot process killed from outside (the kernel's out-of-memory killer, say) breaks a process
+    pool for good; the server starts the bot processes again, so the table's bot still moves."""
+    import os
+    import signal
+    import time
+
+    from fastapi.testclient import TestClient
+
+    settings = web.settings(bot_delay=0, bot_processes=1)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'k.db'}", settings=settings)) as client:
+        grant = web.create(client, seats=2, bots=[{"kind": "greedy"}], seed=5)
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        table = manager.tables[grant["code"]]
+        with web.connect(client, grant["code"], grant["token"]) as ws:
+            state = web.receive_state(ws, until=lambda s: bool(s["legal"]) and s["version"] > 0)
+            pool = manager._thinkers
+            assert pool is not None
+            for pid in list(pool._processes):  # the bot processes die
+                os.kill(pid, signal.SIGKILL)
+            time.sleep(0.5)
+            while state["legal"]:  # the person plays the turn (the states come at once)
+                done = state["version"]
+                ws.send_json({"type": "act", "action": state["legal"][0], "version": done})
+                state = web.receive_state(ws, until=lambda s, v=done: s["version"] > v)
+            mine = table.version
+            deadline = time.monotonic() + 15
+            while table.version <= mine and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert table.version > mine, "the bot never moved after its process was killed"
+        assert manager._thinkers is not pool

@@ -23,6 +23,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict
 from datetime import UTC, datetime, timedelta
 from functools import partial
@@ -163,8 +164,26 @@ class TableManager:
         return await self._fair.think(key, bot, match, rng)
 
     async def _submit(self, bot: Bot, match: bytes, rng: random.Random) -> Decision:
+        """Run :func:`decide` in a bot process. A pool whose process died (killed for memory, say)
+        is broken for good in :mod:`concurrent.futures`: it is replaced and the decision asked again
+        once, so that no table's bots stop for ever."""
         if self.settings.bot_processes == 0:
             return await asyncio.to_thread(decide, bot, match, rng)
+        loop = asyncio.get_running_loop()
+        for attempt in (1, 2):
+            pool = self._bot_pool()
+            try:
+                return await loop.run_in_executor(pool, decide, bot, match, rng)
+            except BrokenProcessPool:
+                if self._thinkers is pool:
+                    log.warning("a bot process died; starting the bot processes again")
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    self._thinkers = None
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    def _bot_pool(self) -> ProcessPoolExecutor:
         if self._thinkers is None:
             self._thinkers = ProcessPoolExecutor(
                 self.settings.bot_processes,
@@ -172,7 +191,7 @@ class TableManager:
                 initializer=_follow_parent,
                 initargs=(os.getpid(),),
             )
-        return await asyncio.get_running_loop().run_in_executor(self._thinkers, decide, bot, match, rng)
+        return self._thinkers
 
     def on_notice(self, notice: Notice) -> None:
         """A change announced by another server process (on the event loop)."""
