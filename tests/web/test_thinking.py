@@ -212,3 +212,58 @@ def test_a_bot_thinks_off_the_lock_and_a_move_made_meanwhile_wins(tmp_path: Path
                 time.sleep(0.5)
                 assert table.version == version + 1  # the bot's late thought was not played
                 assert manager.store.actions(code)[-1] == move
+
+
+def test_hints_asked_at_once_share_one_decision_and_a_failure_is_an_error(tmp_path: Path, web: Any) -> None:
+    """Several connections of one seat asking for a hint together cost one decision, and a hint
+    bot that fails answers with an error message instead of ending the connection."""
+    from fastapi.testclient import TestClient
+
+    app = create_app(f"sqlite:///{tmp_path / 'hints.db'}", settings=web.settings(bot_delay=0))
+    calls: list[str] = []
+    fail = threading.Event()
+    release = threading.Event()
+    with TestClient(app) as client:
+        grant = web.create(client, seats=2, bots=[{"kind": "greedy"}], seed=5, name="Anna")
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        think = manager.think
+
+        async def counted(key: str, bot: Bot, match: bytes, rng: random.Random) -> Decision:
+            calls.append(key)
+            await asyncio.to_thread(release.wait, 5.0)
+            if fail.is_set():
+                raise RuntimeError("the hint bot broke")
+            return await think(key, bot, match, rng)
+
+        with (
+            web.connect(client, grant["code"], grant["token"]) as a,
+            web.connect(client, grant["code"], grant["token"]) as b,
+        ):
+            state = web.receive_state(a, until=lambda s: bool(s["legal"]))
+            web.receive_state(b, until=lambda s: s["version"] == state["version"])
+            release.set()  # let the bot's own moves through first
+            manager.think = counted
+            calls.clear()
+            release.clear()
+            a.send_json({"type": "hint"})
+            b.send_json({"type": "hint"})
+            time.sleep(0.3)
+            release.set()
+            hints = []
+            for ws in (a, b):
+                while (msg := ws.receive_json())["type"] != "hint":
+                    pass
+                hints.append(msg["action"])
+            assert len(calls) == 1 and hints[0] == hints[1]
+            # A new position, and a hint bot that fails: an error, and the connection lives on.
+            done = state["version"]
+            a.send_json({"type": "act", "action": state["legal"][0], "version": done})
+            state = web.receive_state(a, until=lambda s, v=done: s["version"] > v and bool(s["legal"]))
+            fail.set()
+            a.send_json({"type": "hint"})
+            while (msg := a.receive_json())["type"] != "error":
+                pass
+            assert msg["code"] == "hint_failed" and "Tipp" in msg["texts"]["de"]
+            a.send_json({"type": "ping"})
+            while a.receive_json()["type"] != "pong":
+                pass

@@ -111,7 +111,7 @@ def serve_command(
     http_per_second: Annotated[
         float,
         _option(LIMITS, "--http-per-second", "HTTP requests per address per second (burst: 4 s worth)."),
-    ] = 30.0,
+    ] = 60.0,
     seeded_tables: Annotated[
         bool,
         typer.Option(

@@ -95,10 +95,11 @@ class ServerSettings:
     messages_per_second: float = 10.0
     messages_burst: int = 30
     """Websocket messages (moves, hints, evaluations, pings) per connection: rate and burst."""
-    http_per_second: float = 30.0
-    http_burst: int = 120
+    http_per_second: float = 60.0
+    http_burst: int = 240
     """Every HTTP request (pages, scripts, lobby lists, rules pages …) per client address, counted
-    by each process before any other work (:class:`HttpRate`): a page load is about ten."""
+    by each process before any other work (:class:`HttpRate`): a page load is about seven, so a
+    school or office behind one address can open the page together."""
     keep_ended_days: float = 30.0
     """Days a table that ended (finished, closed or expired) stays in the database, where its code
     can still be looked up; then it is deleted with its moves. 0 keeps every table forever."""

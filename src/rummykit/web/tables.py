@@ -354,6 +354,8 @@ class Table:
         self._allowed: tuple[int, Allowed] | None = None
         self._moves: tuple[int, list[str], list[dict[str, str]]] | None = None
         self._hint: tuple[int, str, dict[str, str], str] | None = None
+        self._hint_thinking: tuple[int, asyncio.Task[Decision]] | None = None
+        """The hint decision being made, and the version it is for."""
         """(version, the hinted move, its words, the bot that found it)."""
         self._log: protocol.LogCache = {}
         """Log entries already worded (:func:`rummykit.web.protocol.log_json`)."""
@@ -790,7 +792,12 @@ class Table:
                 thinking = (bot_key, self._bot(bot_key), snapshot(match), self.bot_rng("hints"))
         if thinking is not None:
             bot_key, bot, copy, rng = thinking
-            action, thought = await self.manager.think(self.think_key, bot, copy, rng)
+            try:
+                action, thought = await self._hint_decision(version, bot, copy, rng)
+            except Exception:
+                log.exception("table %s: the hint bot failed", self.code)
+                client.send(error_json("hint_failed", "no hint could be found; try again", version))
+                return
             async with self.lock:
                 if self.version != version or self.match is not match:
                     return  # the table moved on: the client's next state shows it
@@ -804,6 +811,14 @@ class Table:
             _, text, texts, name = self._hint
             client.send({"type": "hint", "action": text, "texts": texts, "bot": name,
                          "version": self.version})  # fmt: skip
+
+    async def _hint_decision(self, version: int, bot: Bot, copy: bytes, rng: random.Random) -> Decision:
+        """The hint bot's decision at ``version``: one per version, however many connections ask
+        for it at once (the others wait for the same decision)."""
+        if self._hint_thinking is None or self._hint_thinking[0] != version:
+            task = asyncio.get_running_loop().create_task(self.manager.think(self.think_key, bot, copy, rng))
+            self._hint_thinking = (version, task)
+        return await asyncio.shield(self._hint_thinking[1])
 
     def evaluate(self, message: EvaluateMessage) -> dict[str, Any]:
         """Judge composed melds; a group is also tried in run order, so clicking order matters less."""

@@ -31,6 +31,7 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
         "dieser Tisch wurde nicht mit Tipps für alle eröffnet"
     ),
     "no_moves": "Züge gibt es nur für den Spieler am Zug",
+    "hint_failed": "Es fand sich kein Tipp; bitte noch einmal",
     "rate_limited": "Zu viele Nachrichten; bitte etwas langsamer",
     "too_large": "Die Nachricht ist zu groß",
     "bad_message": "Ungültige Nachricht",
