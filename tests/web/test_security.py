@@ -882,3 +882,9 @@ def test_every_http_request_counts_against_the_address_rate(tmp_path: Path, web:
     for host in ("2001:db8::1", "2001:db8::2", "203.0.113.9", "2001:db8:0:1::1"):
         asyncio.run(limited({"type": "http", "client": (host, 5000)}, receive, send))
     assert statuses == [200, 429, 200, 200]
+
+
+def test_an_http_rate_of_zero_means_no_limit(tmp_path: Path, web: Any) -> None:
+    settings = web.settings(http_per_second=0.0, http_burst=1)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'off.db'}", settings=settings)) as c:
+        assert {c.get("/api/health").status_code for _ in range(20)} == {200}

@@ -267,3 +267,16 @@ def test_hints_asked_at_once_share_one_decision_and_a_failure_is_an_error(tmp_pa
             a.send_json({"type": "ping"})
             while a.receive_json()["type"] != "pong":
                 pass
+
+
+def test_bot_time_is_shared_by_coarse_networks() -> None:
+    """Someone holding a whole IPv6 /48 (256 /56s, 65,536 /64s) or many addresses of an IPv4 /24
+    gets one share of bot time, not one per /64 or address it creates tables from."""
+    from rummykit.web.limits import network_key
+    from rummykit.web.thinking import fair_network
+
+    sixty_fours = {fair_network(network_key(f"2001:db8:7:{i:x}::1")) for i in range(300)}
+    assert sixty_fours == {"2001:db8:7::/48"}
+    assert fair_network("203.0.113.9") == fair_network("203.0.113.200") == "203.0.113.0/24"
+    assert fair_network("203.0.114.9") != fair_network("203.0.113.9")
+    assert fair_network("unknown") == "unknown"

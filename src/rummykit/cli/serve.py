@@ -110,7 +110,7 @@ def serve_command(
     ] = 30.0,
     http_per_second: Annotated[
         float,
-        _option(LIMITS, "--http-per-second", "HTTP requests per address per second (burst: 4 s worth)."),
+        _option(LIMITS, "--http-per-second", "HTTP requests per address per second (0: no limit)."),
     ] = 60.0,
     seeded_tables: Annotated[
         bool,

@@ -97,7 +97,8 @@ class ServerSettings:
     """Websocket messages (moves, hints, evaluations, pings) per connection: rate and burst."""
     http_per_second: float = 60.0
     http_burst: int = 240
-    """Every HTTP request (pages, scripts, lobby lists, rules pages …) per client address, counted
+    """Every HTTP request (pages, scripts, lobby lists, rules pages …) per client address (0: no
+    limit, for a server behind a proxy that limits), counted
     by each process before any other work (:class:`HttpRate`): a page load is about seven, so a
     school or office behind one address can open the page together."""
     keep_ended_days: float = 30.0
@@ -244,7 +245,7 @@ class HttpRate:
         self.limiter = limiter
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
+        if scope["type"] == "http" and self.limiter.rate > 0:  # 0: no limit
             client = scope.get("client")
             wait = self.limiter.take(network_key(client[0]) if client else "unknown")
             if wait > 0:

@@ -55,7 +55,7 @@ from rummykit.web.tables import (
     stored_rules,
 )
 from rummykit.web.texts import engine_error_texts, server_error_texts
-from rummykit.web.thinking import Decision, FairThinkers, decide
+from rummykit.web.thinking import Decision, FairThinkers, decide, fair_network
 
 log = logging.getLogger("rummykit.web")
 
@@ -513,6 +513,7 @@ class TableManager:
                 self, code, rules, spec.seed, secret, match.first_dealer, seats, "waiting", takeover, match,
                 digest, spec.hints,
             )  # fmt: skip
+            table.fair_network = None if address is None else fair_network(address)
             token = table._new_token(0)
             try:
                 await self.db(self.store.create, table._stored())
@@ -552,7 +553,9 @@ class TableManager:
         days = self.settings.keep_ended_days
         if days <= 0:
             return 0
-        before = datetime.now(UTC).replace(tzinfo=None) - timedelta(days=days)
+        # Never a table that may still be in a server's memory (finished_table_seconds) or leased.
+        kept = max(timedelta(days=days), timedelta(seconds=self.settings.finished_table_seconds + 3600))
+        before = datetime.now(UTC).replace(tzinfo=None) - kept
         total = 0
         while (gone := await self.db(self.store.prune, before)) > 0:
             total += gone

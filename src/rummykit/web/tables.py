@@ -334,6 +334,9 @@ class Table:
         self.secret = secret
         self.address = address
         """Digest of the client address that created the table (the per-address cap; stored)."""
+        self.fair_network: str | None = None
+        """The creator's network that bot time is shared among (:func:`~rummykit.web.thinking.fair_network`),
+        known in the creating process (not stored: after a restart the creator's digest stands in)."""
         self.owned = True
         """Whether this process plays the table; a copy made for one lobby request to a table
         another process owns is not (no bots, no clocks: the owner hears of the change)."""
@@ -789,11 +792,11 @@ class Table:
             thinking = None
             if self._hint is None or self._hint[0] != version:
                 bot_key: BotKey = ("hint", default_bot_kind(), "medium")
-                thinking = (bot_key, self._bot(bot_key), snapshot(match), self.bot_rng("hints"))
+                thinking = (bot_key, self._bot(bot_key))
         if thinking is not None:
-            bot_key, bot, copy, rng = thinking
+            bot_key, bot = thinking
             try:
-                action, thought = await self._hint_decision(version, bot, copy, rng)
+                action, thought = await self._hint_decision(version, match, bot)
             except Exception:
                 log.exception("table %s: the hint bot failed", self.code)
                 client.send(error_json("hint_failed", "no hint could be found; try again", version))
@@ -812,10 +815,11 @@ class Table:
             client.send({"type": "hint", "action": text, "texts": texts, "bot": name,
                          "version": self.version})  # fmt: skip
 
-    async def _hint_decision(self, version: int, bot: Bot, copy: bytes, rng: random.Random) -> Decision:
+    async def _hint_decision(self, version: int, match: Match, bot: Bot) -> Decision:
         """The hint bot's decision at ``version``: one per version, however many connections ask
-        for it at once (the others wait for the same decision)."""
+        for it at once (the others wait for the same decision; the match is copied once)."""
         if self._hint_thinking is None or self._hint_thinking[0] != version:
+            copy, rng = snapshot(match), self.bot_rng("hints")
             task = asyncio.get_running_loop().create_task(self.manager.think(self.think_key, bot, copy, rng))
             self._hint_thinking = (version, task)
         return await asyncio.shield(self._hint_thinking[1])
@@ -878,6 +882,8 @@ class Table:
     def think_key(self) -> str:
         """The key this table's bot decisions share with the other tables of its creator's network
         (:class:`~rummykit.web.thinking.FairThinkers`)."""
+        if self.fair_network is not None:
+            return f"fair:{self.fair_network}"
         return table_key(self.address, self.code)
 
     async def _drive(self) -> None:

@@ -21,6 +21,7 @@ decision to the next, as it does in the arena.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import itertools
 import math
 import pickle
@@ -62,6 +63,24 @@ def table_key(creator: str | None, code: str) -> str:
     """The key a table's bot decisions share: the digest of the network that created it, else (a
     table made without a client address) the table's own code."""
     return f"net:{creator}" if creator is not None else f"table:{code}"
+
+
+FAIR_IPV4_BITS: Final = 24
+FAIR_IPV6_BITS: Final = 48
+"""The networks bot time is shared among: an IPv4 /24 and an IPv6 /48 (a home connection often has a
+/56 or a /48 of its own, 256 or 65,536 of the /64s the limits count by). Coarser than the limits'
+networks on purpose: someone holding many of them does not get a share for each."""
+
+
+def fair_network(address: str) -> str:
+    """The sharing network (:data:`FAIR_IPV4_BITS`, :data:`FAIR_IPV6_BITS`) of a client ``address``
+    (an address, or a network key such as ``2001:db8::/64``); the address itself if unreadable."""
+    try:
+        ip = ipaddress.ip_interface(address).ip
+    except ValueError:
+        return address
+    bits = FAIR_IPV4_BITS if ip.version == 4 else FAIR_IPV6_BITS
+    return str(ipaddress.ip_network(f"{ip}/{bits}", strict=False))
 
 
 @dataclass
