@@ -30,7 +30,7 @@ from rummykit.rules import Rules
 from rummykit.web import protocol
 from rummykit.web.app import create_app
 from rummykit.web.dealing import SEEDED_NOTICE, DealtMatch, SecretRandom, deal_order
-from rummykit.web.limits import BodyLimit, HttpRate, RateLimiter, network_key
+from rummykit.web.limits import BodyLimit, HttpRate, RateLimiter, ServerSettings, network_key
 from rummykit.web.owners import address_digest
 from rummykit.web.tables import Table
 
@@ -888,3 +888,14 @@ def test_an_http_rate_of_zero_means_no_limit(tmp_path: Path, web: Any) -> None:
     settings = web.settings(http_per_second=0.0, http_burst=1)
     with TestClient(create_app(f"sqlite:///{tmp_path / 'off.db'}", settings=settings)) as c:
         assert {c.get("/api/health").status_code for _ in range(20)} == {200}
+
+
+def test_the_default_http_rate_lets_a_class_open_the_page_together(tmp_path: Path, web: Any) -> None:
+    """Thirty people behind one address (a school, an office) open the page at the same moment:
+    every request of every page load is served under the default rate."""
+    defaults = ServerSettings()
+    settings = web.settings(http_per_second=defaults.http_per_second, http_burst=defaults.http_burst)
+    page = ["/", "/static/style.css", "/static/cards.js", "/static/app.js", "/api/messages", "/api/presets",
+            "/api/tables"]  # fmt: skip
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'class.db'}", settings=settings)) as c:
+        assert {c.get(path).status_code for _ in range(30) for path in page} == {200}
