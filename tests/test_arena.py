@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import math
@@ -17,6 +18,7 @@ from typer.testing import CliRunner
 
 import rummykit.guard as guard_module
 from rummykit.arena import (
+    MAX_GAMES,
     ArenaConfig,
     ArenaError,
     EndlessHandError,
@@ -219,6 +221,24 @@ def test_batch_size_keeps_figures_and_bounds_tasks() -> None:
     assert one == run_arena(CONFIG, workers=1, batch=5).to_dict(timing=False)
     with pytest.raises(ArenaError, match="batch"):
         run_arena(CONFIG, workers=1, batch=0)
+
+
+def test_an_arena_too_long_to_keep_in_memory_is_refused_before_it_plans() -> None:
+    """Every result stays in memory (for the paired leads and ratings), so a run is bounded; the
+    count includes every round-robin table and the rounding up to whole deals."""
+    with pytest.raises(ArenaError, match=r"1,000,002 games are more than an arena plays .*selfplay"):
+        build_games(
+            ArenaConfig("viennese", ("greedy", "random"), rounds=MAX_GAMES + 1, seed=2)
+        )  # 500,001 deals
+    with pytest.raises(ArenaError, match="1,000,002 games"):  # 333,334 whole deals of three
+        build_games(ArenaConfig("viennese", ("greedy", "random", "greedy"), rounds=MAX_GAMES))
+    four = ArenaConfig("viennese", ("greedy", "random", "greedy", "random"), rounds=MAX_GAMES // 6 + 1)
+    with pytest.raises(ArenaError, match="more than an arena plays"):
+        build_games(dataclasses.replace(four, round_robin=True))  # six tables
+    result = CliRunner().invoke(
+        app, ["arena", "--rules", "viennese", "--bots", "greedy,greedy", "-n", str(10**9)]
+    )
+    assert result.exit_code != 0 and "1,000,000,000 games" in result.output
 
 
 def test_the_point_lead_is_paired_by_deal() -> None:

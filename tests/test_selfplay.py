@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import random
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -13,8 +15,10 @@ from rummykit.cli import app
 from rummykit.record import Record
 from rummykit.selfplay import (
     INDEX_FILE,
+    BatchPlan,
     SelfPlayConfig,
     SelfPlayError,
+    _sort_index,
     batch_file,
     plan_games,
     read_records,
@@ -56,6 +60,47 @@ def test_games_follow_the_arena_keys() -> None:
     assert [g.deal for g in games] == list(range(10))
     arena = build_games(ArenaConfig("viennese", ("greedy", "random"), rounds=2, seed=4))
     assert (games[1].seats, games[1].rotation) == (arena[1].seats, arena[1].rotation)
+
+
+def test_a_run_is_planned_without_a_list_of_its_games() -> None:
+    """A run of millions of games plans in constant memory: each game is made when asked for."""
+    config = SelfPlayConfig("viennese", ("greedy", "random", "greedy"), games=2_000_000, seed=4)
+    tracemalloc.start()
+    try:
+        games = plan_games(config)
+        batches = BatchPlan(games, config.batch_games())
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2_000_000  # a list of the games took some 600 MB
+    assert (len(games), len(batches), config.batch_games()) == (2_000_000, 20_000, 100)
+    last = games[-1]
+    assert (last.index, last.deal, last.rotation, last.seats) == (1_999_999, 1_999_999, 1, (1, 2, 0))
+    assert last.specs == ("random", "greedy", "greedy")
+    assert batches[-1] == games[1_999_900:] and batches.games_in(19_999) == 100
+    assert [g.index for g in batches[3]] == list(range(300, 400))
+    with pytest.raises(IndexError):
+        games[2_000_000]
+
+
+def test_the_index_is_put_in_order_line_by_line(tmp_path: Path) -> None:
+    """Sorting the index of a long run copies its lines; it does not hold the entries in memory."""
+    order = list(range(3000))
+    random.Random(1).shuffle(order)
+    filler = [["greedy", "random"]] * 100
+    lines = [json.dumps({"batch": b, "first": 100 * b, "games": 100, "seats": filler}) for b in order]
+    lines.insert(10, json.dumps({"batch": order[20], "games": 0}))  # an earlier line of the same batch
+    (tmp_path / INDEX_FILE).write_text("\n".join(lines) + '\n{"batch": 7, "fi')  # and a torn one
+    tracemalloc.start()
+    try:
+        _sort_index(tmp_path, 3000)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < (tmp_path / INDEX_FILE).stat().st_size / 20
+    entries = [json.loads(line) for line in (tmp_path / INDEX_FILE).read_text().splitlines()]
+    assert [e["batch"] for e in entries] == list(range(3000))
+    assert all(e["games"] == 100 for e in entries)  # a batch's last line wins
 
 
 def test_interrupted_run_resumes_to_the_same_files(tmp_path: Path) -> None:

@@ -56,6 +56,9 @@ Z95: Final = 1.959963984540054
 ELO_BASE: Final = 1500.0
 BATCHES_PER_CPU: Final = 8
 MAX_BATCH: Final = 64
+MAX_GAMES: Final = 1_000_000
+"""The most games one arena run plays: it keeps every result (about half a kilobyte each) for the
+paired leads and the ratings. ``rummykit selfplay`` writes longer runs to disk, a batch at a time."""
 
 
 class EndlessHandError(RummyError, RuntimeError):
@@ -146,8 +149,15 @@ def build_games(config: ArenaConfig) -> list[Game]:
     rules = _rules(config.rules)
     for spec in set(config.bots):
         make_bot(spec)  # fail early on unknown bots
+    tables = config.tables()
+    planned = sum(-(-config.rounds // len(table)) * len(table) for table in tables)
+    if planned > MAX_GAMES:
+        raise ArenaError(
+            f"{planned:,} games are more than an arena plays ({MAX_GAMES:,}: it keeps every result in "
+            "memory); rummykit selfplay writes longer runs to disk"
+        )
     games: list[Game] = []
-    for t, table in enumerate(config.tables()):
+    for t, table in enumerate(tables):
         k = len(table)
         try:
             rules.check_table(k)

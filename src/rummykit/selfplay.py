@@ -33,10 +33,11 @@ import hashlib
 import json
 import os
 import time
+from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, overload
 
 from rummykit import __version__
 from rummykit.arena import ArenaConfig, ArenaError, Game, Mode, NodeFigures, build_games, play_recorded
@@ -102,8 +103,110 @@ def batch_file(batch: int) -> str:
     return f"games-{batch:06d}.jsonl"
 
 
-def plan_games(config: SelfPlayConfig) -> list[Game]:
-    """Every game of the run: game ``i`` is a fresh deal with the seats rotated by ``i``.
+class GamePlan(Sequence[Game]):
+    """Every game of a run, made when asked for: game ``i`` is a fresh deal with the seats rotated
+    by ``i``. A run of 10⁸ games plans in constant memory (a list of them would take some 30 GB)."""
+
+    def __init__(self, config: SelfPlayConfig, template: Game):
+        self._bots = config.bots
+        self._games = config.games
+        self._template = template
+
+    def __len__(self) -> int:
+        return self._games
+
+    @overload
+    def __getitem__(self, i: int) -> Game: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Game]: ...
+
+    def __getitem__(self, i: int | slice) -> Game | list[Game]:
+        if isinstance(i, slice):
+            return [self._game(j) for j in range(*i.indices(self._games))]
+        if i < 0:
+            i += self._games
+        if not 0 <= i < self._games:
+            raise IndexError(f"game {i} is not in a run of {self._games}")
+        return self._game(i)
+
+    def _game(self, i: int) -> Game:
+        # One game per deal: the arena's key of deal i and rotation i mod k, renumbered as game i.
+        k = len(self._bots)
+        rotation = i % k
+        seats = tuple((s + rotation) % k for s in range(k))
+        t = self._template
+        return Game(
+            index=i,
+            rules=t.rules,
+            mode=t.mode,
+            seed=t.seed,
+            table=0,
+            deal=i,
+            rotation=rotation,
+            seats=seats,
+            specs=tuple(self._bots[b] for b in seats),
+        )
+
+
+class BatchPlan(Sequence[list[Game]]):
+    """The games of a run cut into consecutive batches of ``size`` (the last may be shorter)."""
+
+    def __init__(self, games: GamePlan, size: int):
+        self._games = games
+        self._size = max(1, size)
+
+    def __len__(self) -> int:
+        return -(-len(self._games) // self._size)
+
+    @overload
+    def __getitem__(self, b: int) -> list[Game]: ...
+
+    @overload
+    def __getitem__(self, b: slice) -> list[list[Game]]: ...
+
+    def __getitem__(self, b: int | slice) -> list[Game] | list[list[Game]]:
+        if isinstance(b, slice):
+            return [self[j] for j in range(*b.indices(len(self)))]
+        if b < 0:
+            b += len(self)
+        if not 0 <= b < len(self):
+            raise IndexError(f"batch {b} is not in a run of {len(self)}")
+        return self._games[b * self._size : (b + 1) * self._size]
+
+    def first(self, b: int) -> int:
+        """The number of batch ``b``'s first game."""
+        return b * self._size
+
+    def games_in(self, b: int) -> int:
+        """How many games batch ``b`` holds, without making them."""
+        return max(0, min(self._size, len(self._games) - b * self._size))
+
+
+class _Picked(Sequence[list[Game]]):
+    """The batches numbered ``picked``, in that order, each made when it is asked for."""
+
+    def __init__(self, batches: BatchPlan, picked: Sequence[int]):
+        self._batches = batches
+        self._picked = picked
+
+    def __len__(self) -> int:
+        return len(self._picked)
+
+    @overload
+    def __getitem__(self, i: int) -> list[Game]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[list[Game]]: ...
+
+    def __getitem__(self, i: int | slice) -> list[Game] | list[list[Game]]:
+        if isinstance(i, slice):
+            return [self._batches[b] for b in self._picked[i]]
+        return self._batches[self._picked[i]]
+
+
+def plan_games(config: SelfPlayConfig) -> GamePlan:
+    """Every game of the run, as a sequence that makes each game when it is asked for.
 
     Raises:
         SelfPlayError: too few bots, bad counts, unknown bots or rules.
@@ -118,31 +221,12 @@ def plan_games(config: SelfPlayConfig) -> list[Game]:
             "self-play needs at least two bots (the same one twice is fine, e.g. greedy,greedy)"
         )
     try:
-        # One game per deal: the arena's key of deal i and rotation i mod k, renumbered as game i.
         arena = build_games(
             ArenaConfig(config.rules, config.bots, rounds=k, seed=config.seed, mode=config.mode)
         )
     except (ArenaError, UnknownBotError) as exc:
         raise SelfPlayError(str(exc)) from None
-    template = arena[0]
-    games = []
-    for i in range(config.games):
-        rotation = i % k
-        seats = tuple((s + rotation) % k for s in range(k))
-        games.append(
-            Game(
-                index=i,
-                rules=template.rules,
-                mode=template.mode,
-                seed=template.seed,
-                table=0,
-                deal=i,
-                rotation=rotation,
-                seats=seats,
-                specs=tuple(config.bots[b] for b in seats),
-            )
-        )
-    return games
+    return GamePlan(config, arena[0])
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,12 +296,11 @@ def run_selfplay(
     """
     games = plan_games(config)
     folder = Path(out)
-    size = config.batch_games()
-    batches = [games[i : i + size] for i in range(0, len(games), size)]
+    batches = BatchPlan(games, config.batch_games())
     _claim(folder, config)
     done = _finished(folder, len(batches))
     todo = [b for b in range(len(batches)) if b not in done]
-    resumed = sum(len(batches[b]) for b in done)
+    resumed = sum(batches.games_in(b) for b in done)
     start = time.perf_counter()
     written = resumed
     nodes: dict[str, NodeFigures] = {}
@@ -225,20 +308,20 @@ def run_selfplay(
         progress(written, len(games))
     try:
         with Runner(backend, workers, ray_address) as runner, (folder / INDEX_FILE).open("a") as index:
-            for finished in runner.map(play_batch, [batches[b] for b in todo]):
+            for finished in runner.map(play_batch, _Picked(batches, todo)):
                 b = todo[finished.batch]
-                entry = _write_batch(folder, b, batches[b], finished.result)
+                entry = _write_batch(folder, b, batches.first(b), finished.result)
                 index.write(json.dumps(entry) + "\n")
                 index.flush()
-                written += len(batches[b])
+                written += batches.games_in(b)
                 node = nodes.setdefault(finished.node, NodeFigures())
-                node.games += len(batches[b])
+                node.games += batches.games_in(b)
                 node.cpu_seconds += finished.cpu_seconds
                 if progress:
                     progress(written, len(games))
     except BackendError as exc:
         raise SelfPlayError(str(exc)) from None
-    _sort_index(folder)
+    _sort_index(folder, len(batches))
     return SelfPlayResult(config, folder, written - resumed, resumed, time.perf_counter() - start, nodes)
 
 
@@ -273,34 +356,70 @@ def _claim(folder: Path, config: SelfPlayConfig) -> None:
     os.replace(tmp, run_file)
 
 
-def _index_entries(folder: Path) -> list[dict[str, Any]]:
-    """The readable lines of the index (a line torn by an interruption is skipped)."""
+def _index_lines(folder: Path) -> Iterator[tuple[int, dict[str, Any], int, int]]:
+    """Each readable line of the index, one at a time: its batch, its entry, and where the line
+    starts in the file and how long it is (a line torn by an interruption is skipped)."""
     path = folder / INDEX_FILE
     if not path.exists():
-        return []
-    entries = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        try:
-            entry = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(entry, dict) and isinstance(entry.get("batch"), int):
-            entries.append(entry)
-    return entries
+        return
+    with path.open("rb") as f:
+        offset = 0
+        for raw in f:
+            start, offset = offset, offset + len(raw)
+            try:
+                entry = json.loads(raw)
+            except ValueError:
+                continue
+            if isinstance(entry, dict) and isinstance(entry.get("batch"), int):
+                yield entry["batch"], entry, start, len(raw)
+
+
+def _rewrite_index(folder: Path, spans: Iterator[tuple[int, int]]) -> None:
+    """Replace the index by the lines at ``spans`` (start, length) of the present one, in that order.
+
+    The lines are copied, not kept: a run of 10⁶ batches rewrites its index in constant memory.
+    """
+    path = folder / INDEX_FILE
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("wb") as out:
+        if path.exists():
+            with path.open("rb") as old:
+                for start, length in spans:
+                    old.seek(start)
+                    out.write(old.read(length).rstrip(b"\n") + b"\n")
+    os.replace(tmp, path)
+
+
+def _latest_lines(
+    folder: Path, batches: int, keep: Callable[[int, dict[str, Any]], bool]
+) -> Iterator[tuple[int, int, int]]:
+    """Batch, start and length of each batch's last index line that ``keep`` accepts, in batch
+    order (two arrays of ``batches`` numbers, not the entries, are held meanwhile)."""
+    starts = array("q", [-1]) * batches
+    lengths = array("q", [0]) * batches
+    for b, entry, start, length in _index_lines(folder):
+        if 0 <= b < batches and keep(b, entry):
+            starts[b], lengths[b] = start, length
+    return ((b, starts[b], lengths[b]) for b in range(batches) if starts[b] >= 0)
 
 
 def _finished(folder: Path, batches: int) -> set[int]:
     """Batches listed in the index whose file is intact; the index is rewritten to list just those."""
-    good: dict[int, dict[str, Any]] = {}
-    for entry in _index_entries(folder):
-        b = entry["batch"]
-        intact = entry.get("file") == batch_file(b) and _sha256(folder / batch_file(b)) == entry.get("sha256")
-        if 0 <= b < batches and intact:
-            good[b] = entry
+
+    def intact(b: int, entry: dict[str, Any]) -> bool:
+        return entry.get("file") == batch_file(b) and _sha256(folder / batch_file(b)) == entry.get("sha256")
+
+    good: set[int] = set()
+
+    def spans() -> Iterator[tuple[int, int]]:
+        for b, start, length in _latest_lines(folder, batches, intact):
+            good.add(b)
+            yield start, length
+
     for stray in folder.glob("*.tmp"):
         stray.unlink()
-    _write_index(folder, [good[b] for b in sorted(good)])
-    return set(good)
+    _rewrite_index(folder, spans())
+    return good
 
 
 def _sha256(path: Path) -> str | None:
@@ -310,7 +429,7 @@ def _sha256(path: Path) -> str | None:
         return None
 
 
-def _write_batch(folder: Path, batch: int, games: Sequence[Game], out: BatchOut) -> dict[str, Any]:
+def _write_batch(folder: Path, batch: int, first: int, out: BatchOut) -> dict[str, Any]:
     """Write a batch's file (atomically) and return its index entry."""
     data = "".join(line + "\n" for line in out.lines).encode("utf-8")
     path = folder / batch_file(batch)
@@ -323,24 +442,18 @@ def _write_batch(folder: Path, batch: int, games: Sequence[Game], out: BatchOut)
     return {
         "batch": batch,
         "file": path.name,
-        "first": games[0].index,
-        "games": len(games),
+        "first": first,
+        "games": len(out.lines),
         "sha256": hashlib.sha256(data).hexdigest(),
         "seats": [list(s) for s in out.seats],
         "points": [list(p) for p in out.points],
     }
 
 
-def _write_index(folder: Path, entries: list[dict[str, Any]]) -> None:
-    path = folder / INDEX_FILE
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
-    os.replace(tmp, path)
-
-
-def _sort_index(folder: Path) -> None:
-    entries = {e["batch"]: e for e in _index_entries(folder)}
-    _write_index(folder, [entries[b] for b in sorted(entries)])
+def _sort_index(folder: Path, batches: int) -> None:
+    _rewrite_index(
+        folder, ((start, length) for _, start, length in _latest_lines(folder, batches, lambda b, e: True))
+    )
 
 
 def read_records(out: str | Path) -> Iterator[Record]:
@@ -350,8 +463,8 @@ def read_records(out: str | Path) -> Iterator[Record]:
         NotationError: a line is not a record.
     """
     folder = Path(out)
-    for entry in sorted(_index_entries(folder), key=lambda e: e["batch"]):
-        path = folder / batch_file(entry["batch"])
+    for batch in sorted({b for b, _, _, _ in _index_lines(folder)}):
+        path = folder / batch_file(batch)
         with path.open(encoding="utf-8") as f:
             for line in f:
                 yield Record.loads(line)
@@ -364,17 +477,18 @@ def game_line(out: str | Path, game: int) -> str:
         NotationError: no index in ``out``, or no written batch holds that game.
     """
     folder = Path(out)
-    entries = _index_entries(folder)
-    if not entries:
-        raise NotationError(f"{str(folder)!r} holds no self-play run (no readable {INDEX_FILE})")
-    for entry in entries:
+    total, lines = 0, 0
+    for batch, entry, _, _ in _index_lines(folder):
+        lines += 1
         first, count = int(entry.get("first", -1)), int(entry.get("games", 0))
+        total += count
         if first <= game < first + count:
-            with (folder / batch_file(entry["batch"])).open(encoding="utf-8") as f:
+            with (folder / batch_file(batch)).open(encoding="utf-8") as f:
                 for number, line in enumerate(f, start=first):
                     if number == game:
                         return line
-    total = sum(int(e.get("games", 0)) for e in entries)
+    if not lines:
+        raise NotationError(f"{str(folder)!r} holds no self-play run (no readable {INDEX_FILE})")
     raise NotationError(
         f"the run in {str(folder)!r} has no game {game}; its {total} written games are numbered from 0"
     )
@@ -382,6 +496,8 @@ def game_line(out: str | Path, game: int) -> str:
 
 __all__ = [
     "BatchOut",
+    "BatchPlan",
+    "GamePlan",
     "SelfPlayConfig",
     "SelfPlayError",
     "SelfPlayResult",
