@@ -150,3 +150,45 @@ def test_address_digests_are_erased_once_nothing_counts_them(tmp_path: Path) -> 
     assert rows["OPEN01"].creator == "d1" and '"joined_from": "d2"' in rows["OPEN01"].seats
     assert buckets == {"d3"}
     store.close()
+
+
+def erase_in_batches(url: str) -> None:
+    """Many ended tables are erased in several short transactions, every one of them, and a table's
+    seats are rewritten only if they are still the ones read (also run on PostgreSQL)."""
+    from sqlalchemy import delete, event
+
+    from rummykit.web.store import tables_table
+
+    store = Store(url)
+    rows_made = [f"END{i:03d}" for i in range(7)] + ["OPEN01"]
+    seats = [{"kind": "human", "name": "A", "joined_from": "d1"}]
+    for i in range(7):
+        store.create(StoredTable(f"END{i:03d}", "german", 2, 1, None, 0, "closed", seats, 60.0, []))
+    store.create(StoredTable("OPEN01", "german", 2, 1, None, 0, "playing", seats, 60.0, []))
+    reads: list[str] = []
+    writes: list[str] = []
+
+    def seen(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        flat = " ".join(statement.split())
+        if flat.startswith("SELECT rk_tables.code, rk_tables.seats"):
+            reads.append(flat)
+        if flat.startswith("UPDATE rk_tables SET seats"):
+            writes.append(flat)
+
+    event.listen(store.engine, "before_cursor_execute", seen)
+    try:
+        assert store.forget_addresses(0.0, batch=3) == 7
+        assert len(reads) == 3 and all("LIMIT" in r for r in reads)  # 3 + 3 + 1 tables
+        assert len(writes) == 7 and all("AND rk_tables.seats = " in w for w in writes)  # compare, then set
+        with store.engine.connect() as connection:
+            rows = {r.code: r.seats for r in connection.execute(select(tables_table)).all()}
+        assert all('"d1"' not in rows[f"END{i:03d}"] for i in range(7)) and '"d1"' in rows["OPEN01"]
+        assert store.forget_addresses(0.0, batch=3) == 0
+    finally:
+        with store.engine.begin() as connection:  # the PostgreSQL database is the session's
+            connection.execute(delete(tables_table).where(tables_table.c.code.in_(rows_made)))
+        store.close()
+
+
+def test_address_digests_are_erased_a_batch_of_tables_at_a_time(tmp_path: Path) -> None:
+    erase_in_batches(f"sqlite:///{tmp_path / 'b.db'}")

@@ -8,6 +8,7 @@ from fastapi.testclient import TestClient
 
 from rummykit.web.app import create_app
 from rummykit.web.store import Store
+from tests.web.test_group_commit import erase_in_batches
 
 
 def test_store_round_trip(postgres_url: str) -> None:
@@ -38,3 +39,7 @@ def test_tables_survive_a_restart_on_postgres(postgres_url: str, web: Any) -> No
         assert after["version"] == before["version"] > 8
         assert after["view"] == before["view"] and after["match"] == before["match"]
         assert after["legal"] == before["legal"]
+
+
+def test_address_digests_are_erased_in_batches_on_postgres(postgres_url: str) -> None:
+    erase_in_batches(postgres_url)

@@ -367,26 +367,40 @@ class Store:
             )
             return int(gone.rowcount)
 
-    def forget_addresses(self, stale_before: float) -> int:
+    def forget_addresses(self, stale_before: float, batch: int = PRUNE_BATCH) -> int:
         """Erase the address digests nothing counts any more: the creator and the seats' ``joined_from``
         of tables that ended (the caps count open tables only), and the shared rate buckets last used
         before ``stale_before`` (seconds since the epoch; a bucket untouched that long is full again).
         How many rows changed. A leaked copy of the database then holds the digests of the people at
-        open tables only."""
+        open tables only.
+
+        The seats are rewritten ``batch`` tables per transaction, each only if its seats are still the
+        ones read (another process may have written them meanwhile: then the next pass erases them)."""
         ended = tables_table.c.status.not_in(OPEN_STATUSES)
         changed = 0
+        after = ""
+        while True:
+            with self.engine.begin() as connection:
+                rows = connection.execute(
+                    select(tables_table.c.code, tables_table.c.seats)
+                    .where(
+                        ended, tables_table.c.seats.like('%"joined_from": "%'), tables_table.c.code > after
+                    )
+                    .order_by(tables_table.c.code)
+                    .limit(batch)
+                ).all()
+                for code, text_ in rows:
+                    seats = [{**seat, "joined_from": None} for seat in json.loads(text_)]
+                    result = connection.execute(
+                        update(tables_table)
+                        .where(tables_table.c.code == code, tables_table.c.seats == text_)
+                        .values(seats=json.dumps(seats))
+                    )
+                    changed += int(result.rowcount)
+            if len(rows) < batch:
+                break
+            after = rows[-1].code
         with self.engine.begin() as connection:
-            rows = connection.execute(
-                select(tables_table.c.code, tables_table.c.seats).where(
-                    ended, tables_table.c.seats.like('%"joined_from": "%')
-                )
-            ).all()
-            for code, text_ in rows:
-                seats = [{**seat, "joined_from": None} for seat in json.loads(text_)]
-                connection.execute(
-                    update(tables_table).where(tables_table.c.code == code).values(seats=json.dumps(seats))
-                )
-            changed += len(rows)
             result = connection.execute(
                 update(tables_table).where(ended, tables_table.c.creator.is_not(None)).values(creator=None)
             )
