@@ -23,6 +23,15 @@ def _english_locale(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LANG", "C.UTF-8")
 
 
+@pytest.fixture(autouse=True)
+def _own_address_key(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``rummykit serve`` in a test makes its address key in a folder of the test session, never in
+    the user's data directory."""
+    folder = tmp_path_factory.getbasetemp() / "address-key"
+    folder.mkdir(exist_ok=True)
+    monkeypatch.setenv("RUMMYKIT_ADDRESS_KEY_FILE", str(folder / "address.key"))
+
+
 @pytest.fixture
 def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A fresh save folder for the terminal game, and a terminal of 80 × 24."""

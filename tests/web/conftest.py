@@ -127,6 +127,10 @@ def next_of(ws: Any, kind: str, limit: int = 200) -> dict[str, Any]:
 
 
 # A real server process ---------------------------------------------------------------------------
+ADDRESS_KEY_FILE = Path(tempfile.mkdtemp(prefix="rummykit-key-")) / "address.key"
+"""The address key of every server process of the session (made by the first), not the user's."""
+
+
 class Server:
     """``rummykit serve`` in a subprocess on a free port."""
 
@@ -155,7 +159,7 @@ class Server:
         args = [
             sys.executable, "-c", code, "serve", "--host", "127.0.0.1", "--port", str(self.port),
             "--database-url", self.database_url, "--bot-delay", str(self.bot_delay),
-            "--takeover", str(self.takeover), *self.extra,
+            "--takeover", str(self.takeover), "--address-key-file", str(ADDRESS_KEY_FILE), *self.extra,
         ]  # fmt: skip
         self.log = tempfile.NamedTemporaryFile(prefix="rummykit-serve-", suffix=".log", delete=False)  # noqa: SIM115
         self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import socket
+from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
@@ -145,6 +146,17 @@ def serve_command(
             "the client (every per-address limit counts by it); '' believes nobody, '*' everybody.",
         ),
     ] = "127.0.0.1",
+    address_key_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--address-key-file",
+            help="File of the key the stored digests of client addresses are made with, kept outside "
+            "the database (made on first start); every process of one database needs the same one. "
+            "Default: RUMMYKIT_ADDRESS_KEY_FILE or address.key in the user's data directory.",
+            show_default=False,
+            rich_help_panel=SERVER,
+        ),
+    ] = None,
     ws_compression: Annotated[
         bool,
         typer.Option(
@@ -158,6 +170,7 @@ def serve_command(
     try:
         import uvicorn  # noqa: F401  (checked here: the web extra is installed)
 
+        from rummykit.web.address_key import AddressKeyError, default_key_file, load_key
         from rummykit.web.app import create_app  # noqa: F401
         from rummykit.web.limits import ServerSettings
         from rummykit.web.store import Store, default_database_url
@@ -195,7 +208,14 @@ def serve_command(
         _fail(f"--workers: must be between 1 and {MAX_WORKERS}, got {workers}")
     if workers > 1 and not url.startswith("postgresql"):
         _fail("--workers: several processes need a PostgreSQL database (they coordinate through it)")
-    check_database(url, database, Store)
+    try:
+        if address_key_file is None:
+            address_key = load_key(default_key_file(), make_folder=True)
+        else:
+            address_key = load_key(address_key_file)
+    except AddressKeyError as exc:
+        _fail(f"--address-key-file: {exc}")
+    check_database(url, database, Store, address_key)
     listener = bind(host, port)
     shown = f"[{host}]" if ":" in host else host
     plural = f", {workers} processes" if workers > 1 else ""
@@ -205,9 +225,9 @@ def serve_command(
         bind(internal, 0).close()  # checked before serving; each process binds its own port
     proxies = ",".join(p.strip() for p in forwarded_allow_ips.split(",") if p.strip())
     if workers == 1:
-        run_server(listener, url, settings, ws_compression, internal, proxies)
+        run_server(listener, url, settings, ws_compression, internal, proxies, address_key)
     else:
-        supervise(workers, listener, url, settings, ws_compression, internal, proxies)
+        supervise(workers, listener, url, settings, ws_compression, internal, proxies, address_key)
 
 
 def run_server(
@@ -217,11 +237,13 @@ def run_server(
     ws_compression: bool,
     internal_host: str | None = None,
     proxies: str = "127.0.0.1",
+    address_key: bytes | None = None,
 ) -> None:
     """One server process on ``listener`` (uvicorn); with ``internal_host``, also on a port of its
     own there, where other processes relay the connections of the tables this one plays. The client
     address is taken from ``X-Forwarded-For`` only when the connection comes from one of ``proxies``
-    (uvicorn's ``forwarded_allow_ips``; empty: from nobody)."""
+    (uvicorn's ``forwarded_allow_ips``; empty: from nobody). ``address_key`` keys the stored
+    address digests (:mod:`rummykit.web.address_key`)."""
     import uvicorn
 
     from rummykit.web.app import create_app
@@ -235,7 +257,7 @@ def run_server(
         relay_address = f"{shown}:{internal.getsockname()[1]}"
     from rummykit.web.runtime import settle_garbage_collector
 
-    app = create_app(url, settings=settings, relay_address=relay_address)
+    app = create_app(url, settings=settings, relay_address=relay_address, address_key=address_key)
     settle_garbage_collector()
     config = uvicorn.Config(
         app,
@@ -256,6 +278,7 @@ def supervise(
     ws_compression: bool,
     internal_host: str | None = None,
     proxies: str = "127.0.0.1",
+    address_key: bytes | None = None,
 ) -> None:
     """``workers`` server processes sharing ``listener``; one that dies is started again.
 
@@ -267,7 +290,7 @@ def supervise(
     import time
 
     context = multiprocessing.get_context("spawn")
-    args = (listener, url, settings, ws_compression, internal_host, proxies)
+    args = (listener, url, settings, ws_compression, internal_host, proxies, address_key)
     procs = [context.Process(target=run_server, args=args, daemon=True) for _ in range(workers)]
     stopping = False
 
@@ -291,12 +314,22 @@ def supervise(
         proc.join(10)
 
 
-def check_database(url: str, shown: str, store_class: Any) -> None:
-    """Open the database once (creating its tables) so a bad URL or path fails before serving."""
+def check_database(url: str, shown: str, store_class: Any, address_key: bytes | None = None) -> None:
+    """Open the database once (creating its tables) so a bad URL or path fails before serving, and
+    claim it for ``address_key`` (:func:`~rummykit.web.address_key.claim_key`), so a key other than
+    the database's fails too."""
     from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 
+    from rummykit.web.address_key import AddressKeyError, claim_key
+
     try:
-        store_class(url).close()
+        store = store_class(url)
+        try:
+            claim_key(store.claim_meta, address_key)
+        finally:
+            store.close()
+    except AddressKeyError as exc:
+        _fail(f"--address-key-file: {exc}")
     except (ArgumentError, NoSuchModuleError) as exc:
         _fail(f"--database-url {shown}: not a database URL this server can use ({exc})")
     except SQLAlchemyError as exc:

@@ -104,6 +104,7 @@ def create_app(
     *,
     settings: ServerSettings | None = None,
     relay_address: str = "",
+    address_key: bytes | None = None,
     **options: Any,
 ) -> FastAPI:
     """The web application; open tables are loaded from the database when it starts.
@@ -113,6 +114,8 @@ def create_app(
     as keywords instead (``bot_delay=0``, ``takeover_seconds=30`` …). ``relay_address``
     (``host:port``) is where other server processes sharing a PostgreSQL database reach this one
     (:mod:`rummykit.web.relay`); without it, tables this process owns cannot be relayed to.
+    ``address_key`` keys the stored digests of client addresses (:mod:`rummykit.web.address_key`;
+    ``rummykit serve`` always gives one); without it they are plain SHA-256.
     """
     url = database_url or default_database_url()
     if options:
@@ -129,7 +132,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await asyncio.to_thread(Store, url)
-        manager = TableManager(store, config, relay_address)
+        manager = TableManager(store, config, relay_address, address_key)
         await manager.load()
         app.state.manager = manager
         try:

@@ -35,6 +35,7 @@ from rummykit.bots import Bot, make_bot
 from rummykit.errors import RulesError, RummyError
 from rummykit.rules import Rules, option_range
 from rummykit.web import practice
+from rummykit.web.address_key import claim_key
 from rummykit.web.coordination import Listener, Notice
 from rummykit.web.dealing import new_secret
 from rummykit.web.limits import RateLimiter, ServerSettings
@@ -90,11 +91,19 @@ class TableManager:
     Every client ``address`` it is given is already a network key
     (:func:`~rummykit.web.limits.network_key`, applied where a request or a relay comes in)."""
 
-    def __init__(self, store: Store, settings: ServerSettings | None = None, relay_address: str = "") -> None:
+    def __init__(
+        self,
+        store: Store,
+        settings: ServerSettings | None = None,
+        relay_address: str = "",
+        address_key: bytes | None = None,
+    ) -> None:
         self.store = store
         self.settings = settings or ServerSettings()
         self.relay_address = relay_address
         """``host:port`` where other server processes reach this one (:mod:`rummykit.web.relay`)."""
+        self._address_key = address_key
+        """The key of the stored address digests (:mod:`rummykit.web.address_key`); ``None``: plain."""
         self.cluster: Cluster | None = None
         """The other processes sharing the database (PostgreSQL), through it."""
         self.tables: dict[str, Table] = {}
@@ -318,14 +327,18 @@ class TableManager:
         wait = limiter.take(address)
         if self.cluster is None or wait > 0:
             return wait
-        digest = address_digest(address)
+        digest = self.digest(address)
         return await self.db(self.cluster.take, kind, digest, limiter.rate, limiter.burst)
+
+    def digest(self, address: str) -> str:
+        """What the database keeps of client ``address`` (:func:`~rummykit.web.owners.address_digest`)."""
+        return address_digest(address, self._address_key)
 
     async def open_connection(self, address: str) -> bool:
         """Count a websocket connection from ``address`` unless it has the most allowed."""
         most = self.settings.max_connections_per_address
         if self.cluster is not None:
-            return await self.db(self.cluster.open_connection, address_digest(address), most)
+            return await self.db(self.cluster.open_connection, self.digest(address), most)
         if self._connections.get(address, 0) >= most:
             return False
         self._connections[address] = self._connections.get(address, 0) + 1
@@ -333,7 +346,7 @@ class TableManager:
 
     async def close_connection(self, address: str) -> None:
         if self.cluster is not None:
-            await self.db(self.cluster.close_connection, address_digest(address))
+            await self.db(self.cluster.close_connection, self.digest(address))
             return
         self._connections[address] -= 1
         if self._connections[address] <= 0:
@@ -372,6 +385,7 @@ class TableManager:
         With a shared database (PostgreSQL), tables are instead loaded when a client asks for one
         (:meth:`find`), and changes made by other processes arrive as notices."""
         loop = asyncio.get_running_loop()
+        await self.db(claim_key, self.store.claim_meta, self._address_key)
         if self.store.shared:
             key = secrets.token_hex(24)
             self.cluster = Cluster(self.store.engine, self.store.origin, self.relay_address, key)
@@ -480,7 +494,7 @@ class TableManager:
     async def create(self, spec: CreateTable, address: str | None = None) -> tuple[Table, int, str]:
         """A new table created from client ``address`` (with a shared database, it is played by the
         process its first websocket reaches)."""
-        digest = None if address is None else address_digest(address)
+        digest = None if address is None else self.digest(address)
         await self._check_capacity(digest)
         if spec.seed is not None and not self.settings.allow_seeded:
             raise LobbyError(400, "this server does not offer seeded tables (no 'seed')")

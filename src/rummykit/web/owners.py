@@ -16,13 +16,14 @@ counted per process and client address in ``rk_connections`` (rows of dead proce
 the table cap counts ``rk_tables.creator``, the seat cap the seats' ``joined_from`` in waiting
 tables, and the rate limits of table creations and lobby requests are token buckets in
 ``rk_rates``. Every bound counts by network (:func:`~rummykit.web.limits.network_key`). Client
-addresses are stored only as a digest (:func:`address_digest`), and a bucket or a connection count
-is removed once it is idle.
+addresses are stored only as a keyed digest (:func:`address_digest`), and a bucket or a connection
+count is removed once it is idle.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import time
 from dataclasses import dataclass
@@ -40,13 +41,17 @@ NOW: Final = "timezone('UTC', now())"
 """The database's time (UTC, without zone: the column type of the leases)."""
 
 
-def address_digest(address: str) -> str:
+def address_digest(address: str, key: bytes | None = None) -> str:
     """What the database keeps of a client address: a digest, enough to count by address.
 
-    Every caller passes the address's :func:`~rummykit.web.limits.network_key` (an IPv6 /64, an
-    IPv4 address as is), so the digests count networks; the text digested is the same as before for
-    IPv4, so stored rows keep matching."""
-    return hashlib.sha256(f"rummykit-address:{address}".encode()).hexdigest()[:32]
+    Keyed (HMAC-SHA-256) with the server's address key (:mod:`rummykit.web.address_key`), so the
+    digests cannot be reversed by trying every address without the key file; plain SHA-256 without
+    a key. Every caller passes the address's :func:`~rummykit.web.limits.network_key` (an IPv6 /64,
+    an IPv4 address as is), so the digests count networks."""
+    text = f"rummykit-address:{address}".encode()
+    if key is None:
+        return hashlib.sha256(text).hexdigest()[:32]
+    return hmac.new(key, text, hashlib.sha256).hexdigest()[:32]
 
 
 @dataclass(frozen=True)

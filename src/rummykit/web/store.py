@@ -54,6 +54,7 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.exc import IntegrityError
 
 from rummykit.web.coordination import Notice, new_origin, notify
 
@@ -146,6 +147,14 @@ rates_table: Final = Table(
     Column("stamp", Float, nullable=False),
 )
 """Token buckets of the per-address rate limits (creations, lobby requests)."""
+
+meta_table: Final = Table(
+    "rk_meta",
+    metadata,
+    Column("name", String(32), primary_key=True),
+    Column("value", String(128), nullable=False),
+)
+"""Facts about the database every process must agree on (:mod:`rummykit.web.address_key`)."""
 
 
 @dataclass
@@ -366,6 +375,26 @@ class Store:
                 )
             )
             return int(gone.rowcount)
+
+    def claim_meta(self, name: str, value: str, replaces: tuple[str, ...] = ()) -> str:
+        """Record ``value`` under ``name`` unless another value is recorded there; a recorded value
+        in ``replaces`` is replaced. The value recorded afterwards (another process's, if it came
+        first)."""
+        row = meta_table.c
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(meta_table).where(row.name == name, row.value.in_(replaces)).values(value=value)
+            )
+            found = connection.execute(select(row.value).where(row.name == name)).scalar()
+        if found is not None:
+            return str(found)
+        try:
+            with self.engine.begin() as connection:
+                connection.execute(insert(meta_table).values(name=name, value=value))
+        except IntegrityError:
+            pass  # another process recorded its value first: that one stands
+        with self.engine.connect() as connection:
+            return str(connection.execute(select(row.value).where(row.name == name)).scalar_one())
 
     def forget_addresses(self, stale_before: float, batch: int = PRUNE_BATCH) -> int:
         """Erase the address digests nothing counts any more: the creator and the seats' ``joined_from``

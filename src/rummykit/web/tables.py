@@ -64,7 +64,6 @@ from rummykit.web.dealing import (
 )
 from rummykit.web.limits import ServerSettings
 from rummykit.web.moves import Allowed, allowed
-from rummykit.web.owners import address_digest
 from rummykit.web.protocol import (
     ActMessage,
     BackMessage,
@@ -299,6 +298,8 @@ class TableHost(Protocol):
     async def think(self, key: str, bot: Bot, match: bytes, rng: random.Random) -> Decision: ...
 
     def unload(self, table: Table) -> None: ...
+
+    def digest(self, address: str) -> str: ...
 
     async def create(self, spec: CreateTable, address: str | None = None) -> tuple[Table, int, str]: ...
 
@@ -1003,7 +1004,7 @@ class Table:
     async def join(self, name: str, address: str | None = None) -> tuple[int, str]:
         """Take the next open seat; from client ``address`` (its network key), within its seat cap
         (:meth:`TableManager.check_seats`)."""
-        digest = None if address is None else address_digest(address)
+        digest = None if address is None else self.manager.digest(address)
         async with self.lock:
             if self.manager.store.shared:
                 await self._reload_lobby()

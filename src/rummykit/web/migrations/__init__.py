@@ -4,7 +4,8 @@ Revisions live in ``versions/``: ``0001`` is the schema of the last release befo
 existed (what ``create_all`` made), ``0002`` adds ``rk_tables.version`` (the number of stored
 actions, filled from ``rk_actions``) and an index on ``rk_tables.status``, ``0003`` the tables that
 several server processes share (owners and leases, connections and rate buckets per address),
-``0004`` ``rk_tables.hints`` (who may ask for hints; tables made before it keep hints for everyone).
+``0004`` ``rk_tables.hints`` (who may ask for hints; tables made before it keep hints for everyone),
+``0005`` ``rk_meta`` (what every process must agree on: the address key's check value).
 
 A database made before migrations (tables but no ``alembic_version``) is recognised and stamped at
 ``0001`` first; an even older one without the ``secret`` column gets it (its tables are seeded
@@ -19,7 +20,7 @@ from typing import Final
 
 from sqlalchemy import Connection, Engine, inspect, text
 
-HEAD: Final = "0004"
+HEAD: Final = "0005"
 BASELINE: Final = "0001"
 """The revision of a database that ``create_all`` made before migrations existed."""
 MIGRATION_LOCK: Final = 0x726B6D67  # "rkmg": the advisory lock key of schema upgrades
