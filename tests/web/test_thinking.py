@@ -280,3 +280,37 @@ def test_bot_time_is_shared_by_coarse_networks() -> None:
     assert fair_network("203.0.113.9") == fair_network("203.0.113.200") == "203.0.113.0/24"
     assert fair_network("203.0.114.9") != fair_network("203.0.113.9")
     assert fair_network("unknown") == "unknown"
+
+
+def test_the_shared_network_of_a_table_survives_a_restart(tmp_path: Path, web: Any) -> None:
+    """A table loaded after a restart shares bot time with the same network as before (stored as a
+    keyed digest, never as the network itself), and ended tables lose it with the other digests."""
+    from fastapi.testclient import TestClient
+    from sqlalchemy import create_engine, text
+
+    from rummykit.web.app import create_app
+    from rummykit.web.owners import address_digest
+
+    url = f"sqlite:///{tmp_path / 'fair.db'}"
+    key = bytes(range(32))
+    with TestClient(create_app(url, settings=web.settings(), address_key=key)) as client:
+        code = web.create(client, seats=2, bots=[{"kind": "greedy"}])["code"]
+        before = client.app.state.manager.tables[code].think_key  # type: ignore[attr-defined]
+    assert before == "fair:" + address_digest("testclient", key)  # an unreadable address shares by itself
+    engine = create_engine(url)
+    with engine.connect() as connection:
+        stored = connection.execute(text("SELECT fair FROM rk_tables WHERE code = :c"), {"c": code}).scalar()
+    assert stored == before.removeprefix("fair:")
+    with TestClient(create_app(url, settings=web.settings(), address_key=key)) as client:
+        table = client.app.state.manager.tables[code]  # type: ignore[attr-defined]
+        assert table.think_key == before
+        store = client.app.state.manager.store  # type: ignore[attr-defined]
+        with engine.begin() as connection:
+            connection.execute(text("UPDATE rk_tables SET status = 'closed' WHERE code = :c"), {"c": code})
+        assert store.forget_addresses(0.0) >= 1
+    with engine.connect() as connection:
+        row = connection.execute(
+            text("SELECT creator, fair FROM rk_tables WHERE code = :c"), {"c": code}
+        ).one()
+    engine.dispose()
+    assert tuple(row) == (None, None)

@@ -434,6 +434,7 @@ class TableManager:
         )
         table._lobby_seen = (stored.status, json.dumps(stored.seats))
         table.records = len(stored.actions)
+        table.fair = stored.fair
         return table
 
     async def _check_capacity(self, digest: str | None) -> None:
@@ -527,7 +528,7 @@ class TableManager:
                 self, code, rules, spec.seed, secret, match.first_dealer, seats, "waiting", takeover, match,
                 digest, spec.hints,
             )  # fmt: skip
-            table.fair_network = None if address is None else fair_network(address)
+            table.fair = None if address is None else self.digest(fair_network(address))
             token = table._new_token(0)
             try:
                 await self.db(self.store.create, table._stored())

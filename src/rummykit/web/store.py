@@ -51,6 +51,7 @@ from sqlalchemy import (
     delete,
     event,
     insert,
+    or_,
     select,
     update,
 )
@@ -104,6 +105,7 @@ tables_table: Final = Table(
     # Who may ask for hints (protocol.HintsPolicy). Tables made before the setting existed gave
     # hints to everyone, so that is what a row without a value means.
     Column("hints", String(16), nullable=False, server_default="everyone"),
+    Column("fair", String(64), nullable=True),  # digest of the creator's network that bots share
     Index("ix_rk_tables_status", "status"),
 )
 """One row per table (the current schema; :mod:`rummykit.web.migrations` builds it)."""
@@ -176,6 +178,9 @@ class StoredTable:
     """Digest of the address that created the table (:func:`rummykit.web.owners.address_digest`)."""
     hints: str = "practice"
     """Who may ask for hints (:data:`rummykit.web.protocol.HintsPolicy`)."""
+    fair: str | None = None
+    """Digest of the creator's network that bot time is shared among
+    (:func:`rummykit.web.thinking.fair_network`), so it holds after a restart."""
 
 
 @dataclass(frozen=True)
@@ -256,6 +261,7 @@ class Store:
                     version=len(table.actions),
                     creator=table.creator,
                     hints=table.hints,
+                    fair=table.fair,
                 )
             )
 
@@ -431,7 +437,9 @@ class Store:
             after = rows[-1].code
         with self.engine.begin() as connection:
             result = connection.execute(
-                update(tables_table).where(ended, tables_table.c.creator.is_not(None)).values(creator=None)
+                update(tables_table)
+                .where(ended, or_(tables_table.c.creator.is_not(None), tables_table.c.fair.is_not(None)))
+                .values(creator=None, fair=None)
             )
             changed += int(result.rowcount)
             result = connection.execute(delete(rates_table).where(rates_table.c.stamp < stale_before))
@@ -472,6 +480,7 @@ class Store:
             actions=_actions(connection, row["code"]),
             creator=row["creator"],
             hints=row["hints"],
+            fair=row["fair"],
         )
 
     def lobbies(self, limit: int) -> list[dict[str, Any]]:

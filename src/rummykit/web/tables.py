@@ -335,9 +335,9 @@ class Table:
         self.secret = secret
         self.address = address
         """Digest of the client address that created the table (the per-address cap; stored)."""
-        self.fair_network: str | None = None
-        """The creator's network that bot time is shared among (:func:`~rummykit.web.thinking.fair_network`),
-        known in the creating process (not stored: after a restart the creator's digest stands in)."""
+        self.fair: str | None = None
+        """Digest of the creator's network that bot time is shared among
+        (:func:`~rummykit.web.thinking.fair_network`; stored, so it holds after a restart)."""
         self.owned = True
         """Whether this process plays the table; a copy made for one lobby request to a table
         another process owns is not (no bots, no clocks: the owner hears of the change)."""
@@ -548,6 +548,7 @@ class Table:
             actions=[str(a) for a in self.match.actions],
             creator=self.address,
             hints=self.hints,
+            fair=self.fair,
         )
 
     async def _save_lobby(self) -> None:
@@ -883,8 +884,8 @@ class Table:
     def think_key(self) -> str:
         """The key this table's bot decisions share with the other tables of its creator's network
         (:class:`~rummykit.web.thinking.FairThinkers`)."""
-        if self.fair_network is not None:
-            return f"fair:{self.fair_network}"
+        if self.fair is not None:
+            return f"fair:{self.fair}"
         return table_key(self.address, self.code)
 
     async def _drive(self) -> None:

@@ -5,7 +5,8 @@ existed (what ``create_all`` made), ``0002`` adds ``rk_tables.version`` (the num
 actions, filled from ``rk_actions``) and an index on ``rk_tables.status``, ``0003`` the tables that
 several server processes share (owners and leases, connections and rate buckets per address),
 ``0004`` ``rk_tables.hints`` (who may ask for hints; tables made before it keep hints for everyone),
-``0005`` ``rk_meta`` (what every process must agree on: the address key's check value).
+``0005`` ``rk_meta`` (what every process must agree on: the address key's check value) and
+``rk_tables.fair`` (the creator's network that bot time is shared among, kept over a restart).
 
 A database made before migrations (tables but no ``alembic_version``) is recognised and stamped at
 ``0001`` first; an even older one without the ``secret`` column gets it (its tables are seeded
