@@ -379,9 +379,22 @@ def test_R9_no_buyback_offer_with_a_tie_at_the_top() -> None:
     assert m.totals == (95, 95, 23)
     assert m.pending_buyback == []
     assert len(m.rounds) == 2 and m.to_move == 0
-    assert m.no_buyback_offer(0) == "nobody else in the rubber has a total below seat 0's 95 to buy back to"
-    with pytest.raises(MatchDecisionError, match="below seat 0's 95"):
+    reason = "a buy-back would not lower seat 0's 95: another player in the rubber has 95 too"
+    assert m.no_buyback_offer(0) == reason  # C's 30 is below, so "nobody below" would be wrong
+    with pytest.raises(MatchDecisionError, match="would not lower seat 0's 95"):
         m.apply("buyback")
+
+
+def test_no_buyback_offer_to_the_lowest_total_says_why() -> None:
+    """Heads-up at 85 and 99: the 85 has no other total at or below it to go down to."""
+    m = rk.Match.new(
+        rk.Rules.preset("viennese"), 2, seed=3, dealer=0, position=rk.MatchPosition(totals=(85, 99))
+    )
+    assert (
+        m.no_buyback_offer(0)
+        == "nobody else in the rubber has a total at or below seat 0's 85 to buy back to"
+    )
+    assert m.no_buyback_offer(1) is None  # 99 goes down to 85
 
 
 def test_no_buyback_offer_after_an_earlier_buyback_reaches_the_same_total() -> None:
@@ -400,9 +413,7 @@ def test_no_buyback_offer_after_an_earlier_buyback_reaches_the_same_total() -> N
 def test_no_buyback_offer_after_the_one_allowed_buyback_says_why() -> None:
     """Seat 0 bought back earlier in the rubber (buyback_limit 1): at 95 it gets no offer, and asking
     for one says why."""
-    m = rubber(
-        [DW[5], KNOCK3, DW[7]], dealer=1, extra="KH", totals=(90, 27, 60), pot=15, buybacks=(1, 0, 0)
-    )
+    m = rubber([DW[5], KNOCK3, DW[7]], dealer=1, extra="KH", totals=(90, 27, 60), pot=15, buybacks=(1, 0, 0))
     m.apply("knock KH")
     finish_extra_turns(m)
     assert m.totals == (95, 30, 67)

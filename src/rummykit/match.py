@@ -423,7 +423,13 @@ class Match:
         if not low < total < high:
             return f"a buy-back needs a total between {low + 1} and {high - 1}; seat {seat} has {total}"
         if self._buyback_target(seat) is None:
-            return f"nobody else in the rubber has a total below seat {seat}'s {total} to buy back to"
+            others = [self.penalties[s] for s in self.active_seats if s != seat]
+            if total in others:  # D8's target is the buyer's own total: the buy-back lowers nothing
+                return (
+                    f"a buy-back would not lower seat {seat}'s {total}: "
+                    f"another player in the rubber has {total} too"
+                )
+            return f"nobody else in the rubber has a total at or below seat {seat}'s {total} to buy back to"
         return None
 
     def _decide(self, action: Action) -> MatchEvent:

@@ -219,11 +219,14 @@ def match(rules: Rules, t: Lang) -> list[Block]:
             ),
             t(
                 f"**Buy-back**: with a total above {low} and below {high}, you may pay {rules.buyback_cost} "
-                f"chips ({times_en} per rubber at most) to go down to the next highest total of the players "
-                "still in.",
+                f"chips ({times_en} per rubber at most) to go down to the highest total of the other players "
+                "still in that is not above yours (the second-worst total). When that would not lower yours "
+                "(another player has the same total), no buy-back is offered.",
                 f"**Rückkauf**: bei einem Stand über {low} und unter {high} darf man {rules.buyback_cost} "
-                f"Chips zahlen (höchstens {rules.buyback_limit}-mal pro Partie) und wird auf den "
-                "nächsthöheren Stand der übrigen Spieler gesetzt.",
+                f"Chips zahlen (höchstens {rules.buyback_limit}-mal pro Partie) und wird auf den höchsten "
+                "Stand der übrigen Spieler gesetzt, der nicht über dem eigenen liegt "
+                "(den zweitschlechtesten). Würde das den Stand nicht senken (ein anderer hat denselben "
+                "Stand), gibt es kein Angebot.",
             ),
             t(
                 "The last player left takes the pot; if the last players are out together, the lowest total "

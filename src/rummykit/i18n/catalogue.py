@@ -853,8 +853,12 @@ FRAGMENTS: Final[tuple[tuple[str, str], ...]] = (
         "Zurückkaufen braucht einen Stand zwischen {low} und {high}; {seat} hat {total}",
     ),
     (
-        "nobody else in the rubber has a total below seat {seat}'s {total} to buy back to",
-        "Niemand sonst in der Partie hat weniger als {total} ({seat}), um darauf zurückzukaufen",
+        "nobody else in the rubber has a total at or below seat {seat}'s {total} to buy back to",
+        "Niemand sonst in der Partie hat höchstens {total} ({seat}), um darauf zurückzukaufen",
+    ),
+    (
+        "a buy-back would not lower seat {seat}'s {total}: another player in the rubber has {total} too",
+        "Zurückkaufen würde {total} ({seat}) nicht senken: ein anderer Spieler der Partie hat auch {total}",
     ),
 )
 """Parts of messages that the engine builds separately, English and German."""
