@@ -12,11 +12,13 @@ import socket
 import tempfile
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 import rummykit.guard as guard_module
+from rummykit.actions import Action
 from rummykit.arena import (
     MAX_GAMES,
     ArenaConfig,
@@ -32,7 +34,9 @@ from rummykit.arena import (
     t975,
     wilson_interval,
 )
+from rummykit.bots import _FACTORIES, register_bot
 from rummykit.cli import app
+from rummykit.errors import CardNotInHandError
 
 CONFIG = ArenaConfig("viennese", ("greedy", "random"), rounds=8, seed=5)
 
@@ -314,3 +318,37 @@ def test_every_bot_sits_after_every_other_equally_often(bots: int) -> None:
     for deal in range(orders):
         played = [g.seats for g in games if g.deal == deal]
         assert all(sorted(p.index(b) for p in played) == list(range(bots)) for b in range(bots))
+
+
+class _Cheat:
+    """Discards a card it does not hold whenever it is to discard."""
+
+    name = "cheat"
+
+    def choose(self, view: Any, legal: Any, rng: Any) -> Any:
+        draw = [a for a in legal if str(a) in ("draw", "take")]
+        return draw[0] if draw else Action.parse(f"discard {_missing(view)}")
+
+
+def _missing(view: Any) -> str:
+    held = {str(c) for c in view.hand}
+    return next(c for c in ("QS", "QH", "QD", "QC", "KS") if c not in held)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_bot_that_plays_an_illegal_move_is_named_whatever_the_workers(workers: int) -> None:
+    """The engine's error reaches the caller as it is (errors pickle out of worker processes, where
+    they used to break the pool), with a note naming the bot, its seat and the game."""
+    register_bot("cheat", lambda level: _Cheat())
+    try:
+        with pytest.raises(CardNotInHandError, match="you do not hold") as info:
+            run_arena(ArenaConfig("viennese", ("cheat", "random"), rounds=2, seed=1), workers=workers)
+        (note,) = info.value.__notes__
+        assert note.startswith("bot 'cheat' at seat ") and "game " in note and "seed 1" in note
+        result = CliRunner().invoke(
+            app, ["arena", "--bots", "cheat,random", "-n", "2", "-w", str(workers), "-q"]
+        )
+        assert result.exit_code == 2 and "Traceback" not in result.stderr
+        assert "you do not hold" in result.stderr and "bot 'cheat' at seat" in result.stderr
+    finally:
+        del _FACTORIES["cheat"]

@@ -5,7 +5,7 @@
 41
 """
 
-from rummykit import solver
+from rummykit import i18n, solver  # i18n: RummyError.localized speaks German
 from rummykit.actions import Action
 from rummykit.cards import JOKER, Card, Hand, build_deck, format_cards, parse_cards
 from rummykit.errors import (
@@ -55,6 +55,7 @@ __all__ = [
     "__version__",
     "build_deck",
     "format_cards",
+    "i18n",
     "parse_cards",
     "solver",
 ]

@@ -33,13 +33,14 @@ cards.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import itertools
 import math
 import random
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
@@ -243,6 +244,21 @@ class _HandGuard:
         )
 
 
+@contextlib.contextmanager
+def _blamed(game: Game, seat: int, hand: int | None) -> Iterator[None]:
+    """A bot's failure (an error it raised, or an action the engine refused) says which bot, seat
+    and game it was, as a note that travels with the error out of a worker process."""
+    try:
+        yield
+    except Exception as exc:
+        where = f"hand {hand} of game {game.index}" if hand is not None else f"game {game.index}"
+        exc.add_note(
+            f"bot {game.specs[seat]!r} at seat {seat} in {where} (rules {game.rules!r}, seed {game.seed}, "
+            f"table {game.table}, deal {game.deal}, rotation {game.rotation})"
+        )
+        raise
+
+
 def play_recorded(game: Game) -> tuple[GameResult, Record]:
     """Play one game to its end; its result and its replayable record (pure function of ``game``)."""
     rules = _rules(game.rules)
@@ -262,10 +278,11 @@ def play_recorded(game: Game) -> tuple[GameResult, Record]:
             guard.count(m.round, len(m.rounds))
             seat = m.to_move
             t0 = time.perf_counter()
-            action = match_action(bots[seat], m, rngs[seat])
-            seconds[seat] += time.perf_counter() - t0
-            moves[seat] += 1
-            m.apply(action)
+            with _blamed(game, seat, len(m.rounds)):
+                action = match_action(bots[seat], m, rngs[seat])
+                seconds[seat] += time.perf_counter() - t0
+                moves[seat] += 1
+                m.apply(action)
         points = m.scores
         winners = m.winners
         record = Record.from_match(m)
@@ -277,10 +294,11 @@ def play_recorded(game: Game) -> tuple[GameResult, Record]:
             seat = rnd.to_move
             legal = rnd.legal_actions()
             t0 = time.perf_counter()
-            action = bots[seat].choose(rnd.view(seat), legal, rngs[seat])
-            seconds[seat] += time.perf_counter() - t0
-            moves[seat] += 1
-            rnd.apply(action)
+            with _blamed(game, seat, None):
+                action = bots[seat].choose(rnd.view(seat), legal, rngs[seat])
+                seconds[seat] += time.perf_counter() - t0
+                moves[seat] += 1
+                rnd.apply(action)
         assert rnd.result is not None
         points = rnd.result.points
         best = max(points[s] for s in rnd.active_seats)

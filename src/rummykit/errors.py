@@ -8,7 +8,20 @@ rk.RummyError``). Programs branch on the class or on the ``rule`` attribute, nev
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+
+Localizer = Callable[[BaseException, str, Sequence[str]], str]
+"""``(error, lang, names) -> text``: :func:`rummykit.i18n.localize_error`, which registers itself
+(:func:`register_localizer`) when ``rummykit`` is imported; the errors cannot import the message
+catalogue, which is built on them."""
+_localizer: Localizer | None = None
+
+
+def register_localizer(localize: Localizer) -> None:
+    """Make ``localize`` the function behind :meth:`RummyError.localized`."""
+    global _localizer
+    _localizer = localize
+
 
 _SEAT: re.Pattern[str] = re.compile(r"\b(?:the player in )?seat (\d+)('s)?")
 
@@ -34,7 +47,40 @@ def name_seats(message: str, names: Sequence[str]) -> str:
 
 class RummyError(Exception):
     """Root of every error rummykit raises for bad input. Its message is English; front ends show it
-    in the player's language with :func:`rummykit.i18n.localize_error` (keyed by ``rule``)."""
+    in the player's language with :meth:`localized` (:func:`rummykit.i18n.localize_error`, keyed by
+    ``rule``).
+
+    Errors pickle with their attributes (``rule``, ``option``), so an error raised in a worker
+    process (the arena's, self-play's, the server's bot processes) reaches the caller unchanged.
+    """
+
+    def localized(self, lang: str = "en", names: Sequence[str] = ()) -> str:
+        """The message in ``lang``: ``"en"`` is the message itself (``str(err)``), ``"de"`` comes
+        from the message catalogue; seats are named by ``names`` where given.
+
+        >>> import rummykit as rk
+        >>> try:
+        ...     rk.Round.new(rk.Rules.preset("german"), 2, seed=4).apply("discard QH")
+        ... except rk.RummyError as exc:
+        ...     print(exc.localized("de"))
+        Herz-Dame abwerfen: Zuerst vom Stoß ziehen oder die Ablage aufnehmen
+        """
+        if lang == "en" or _localizer is None:  # English is the message itself
+            return name_seats(str(self), names)
+        return _localizer(self, lang, names)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Exception pickles as cls(*args), which loses keyword-only state and fails for the
+        # subclasses whose __init__ takes more than the message; rebuild from the message, then the
+        # attributes.
+        return (_rebuild, (type(self), str(self), dict(self.__dict__)))
+
+
+def _rebuild(cls: type[RummyError], message: str, attributes: dict[str, object]) -> RummyError:
+    error = cls.__new__(cls)
+    Exception.__init__(error, message)
+    error.__dict__.update(attributes)
+    return error
 
 
 class NotationError(RummyError, ValueError):

@@ -114,8 +114,8 @@ def arena_command(
                 ray_address=ray_address,
                 batch=batch,
             )
-    except (ArenaError, RummyError) as exc:  # RummyError: a bot that cannot be made (unknown, no policy file)
-        _fail(str(exc))
+    except (ArenaError, RummyError) as exc:  # RummyError: a bot that cannot be made, or an illegal move
+        _fail("\n  ".join([str(exc), *getattr(exc, "__notes__", ())]))  # the note names bot, seat and game
     data = result.to_dict()
     try:
         if json_file is not None:

@@ -82,8 +82,8 @@ def selfplay_command(
             result = run_selfplay(
                 config, out, workers=workers, backend=chosen, ray_address=ray_address, progress=progress
             )
-    except (SelfPlayError, RummyError) as exc:  # RummyError: a bot that cannot be made
-        _fail(str(exc))
+    except (SelfPlayError, RummyError) as exc:  # RummyError: a bot that cannot be made, or an illegal move
+        _fail("\n  ".join([str(exc), *getattr(exc, "__notes__", ())]))  # the note names bot, seat and game
     except KeyboardInterrupt:
         typer.echo(
             f"interrupted: {written[0]} of {written[1]} games written to {out}; "

@@ -19,11 +19,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from rummykit.errors import register_localizer
 from rummykit.i18n.cards import card_name, cards_glyphs, glyphs
 from rummykit.i18n.labels import LABEL_KEYS, label, labels
 from rummykit.i18n.language import LANGUAGES, lang_from_env, normalize_lang
 from rummykit.i18n.localize import error_rule, error_texts, localize_error, localize_message, rule_name
 from rummykit.i18n.moves import describe_action, seat_draw_text
+
+register_localizer(localize_error)  # behind RummyError.localized
 
 
 def in_every_language(make: Callable[[str], str]) -> dict[str, str]:
