@@ -77,6 +77,36 @@ def test_policy_bot_plays_in_the_arena(trained: tuple[object, Path], monkeypatch
         rnd.apply(player.choose(rnd.view(rnd.to_move), rnd.legal_actions(), rng))
 
 
+def test_self_play_does_not_resume_with_other_weights(
+    trained: tuple[object, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The weights file is what the policy bot plays: a run records its SHA-256 and refuses to
+    resume under another file (the same file elsewhere is fine)."""
+    import hashlib
+    import shutil
+
+    from rummykit.selfplay import SelfPlayConfig, SelfPlayError, batch_file, run_selfplay
+
+    _, path = trained
+    monkeypatch.setenv(POLICY_ENV_VAR, str(path))
+    config = SelfPlayConfig("viennese", ("policy", "random"), games=4, seed=3, batch=2)
+    run_selfplay(config, tmp_path / "run", workers=1)
+    digest = "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()
+    assert make_bot("policy").fingerprint == digest  # type: ignore[attr-defined]
+    (tmp_path / "run" / batch_file(1)).unlink()
+    with np.load(path) as data:
+        arrays = {k: data[k] for k in data.files}
+    arrays["b0"] = arrays["b0"] + 1.0
+    other = tmp_path / "other.npz"
+    np.savez(other, **arrays)
+    monkeypatch.setenv(POLICY_ENV_VAR, str(other))
+    with pytest.raises(SelfPlayError, match="bots with other inputs"):
+        run_selfplay(config, tmp_path / "run", workers=1)
+    shutil.copy(path, tmp_path / "same.npz")
+    monkeypatch.setenv(POLICY_ENV_VAR, str(tmp_path / "same.npz"))
+    assert run_selfplay(config, tmp_path / "run", workers=1).played == 2
+
+
 def test_bad_policy_files_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(POLICY_ENV_VAR, raising=False)
     with pytest.raises(PolicyFileError, match="needs a file"):

@@ -11,6 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from rummykit.arena import ArenaConfig, EndlessHandError, build_games
+from rummykit.bots import _FACTORIES, register_bot
+from rummykit.bots.base import RandomBot
 from rummykit.cli import app
 from rummykit.record import Record
 from rummykit.selfplay import (
@@ -196,3 +198,36 @@ def test_a_hand_that_never_ends_stops_self_play_with_a_clear_error(tmp_path: Pat
     config = SelfPlayConfig("viennese", ("looper", "looper"), games=1, seed=3, mode="matches")
     with pytest.raises(EndlessHandError, match=r"hand 1 of the match did not end within 400 actions"):
         run_selfplay(config, tmp_path / "out", workers=1)
+
+
+class _Booked(RandomBot):
+    """A random bot that says it plays from a book (its ``fingerprint``), like the policy bot's file."""
+
+    name = "booked"
+    book = "sha256:aaaa"
+
+    @property
+    def fingerprint(self) -> str:
+        return _Booked.book
+
+
+def test_a_run_does_not_resume_with_bots_that_play_from_other_inputs(tmp_path: Path) -> None:
+    """A bot's weights are part of what played a run: resuming with another policy file would mix
+    the games of two networks, so the run records the bots' fingerprints and refuses."""
+    register_bot("booked", lambda level: _Booked())
+    try:
+        config = SelfPlayConfig("viennese", ("booked", "greedy"), games=4, seed=2, batch=2)
+        run_selfplay(config, tmp_path, workers=1)
+        assert json.loads((tmp_path / "run.json").read_text())["bot_inputs"] == {"booked": "sha256:aaaa"}
+        (tmp_path / batch_file(1)).unlink()
+        _Booked.book = "sha256:bbbb"
+        with pytest.raises(SelfPlayError, match=r"bots with other inputs .*sha256:aaaa.*sha256:bbbb"):
+            run_selfplay(config, tmp_path, workers=1)
+        _Booked.book = "sha256:aaaa"
+        assert run_selfplay(config, tmp_path, workers=1).played == 2
+    finally:
+        del _FACTORIES["booked"]
+        _Booked.book = "sha256:aaaa"
+    plain = json.loads((tmp_path / "run.json").read_text())
+    assert "bot_inputs" not in SelfPlayConfig("viennese", ("greedy", "random"), games=4).to_dict()
+    assert plain["bots"] == ["booked", "greedy"]

@@ -41,7 +41,7 @@ from typing import Any, Final, overload
 
 from rummykit import __version__
 from rummykit.arena import ArenaConfig, ArenaError, Game, Mode, NodeFigures, build_games, play_recorded
-from rummykit.bots import UnknownBotError
+from rummykit.bots import UnknownBotError, make_bot
 from rummykit.cluster import BackendError, Runner, package_digest
 from rummykit.errors import NotationError, RummyError
 from rummykit.record import Record
@@ -85,7 +85,23 @@ class SelfPlayConfig:
             "batch": self.batch_games(),
             "rummykit": __version__,
             "digest": package_digest(),
+            **({"bot_inputs": inputs} if (inputs := bot_fingerprints(self.bots)) else {}),
         }
+
+
+def bot_fingerprints(specs: Sequence[str]) -> dict[str, str]:
+    """What the bots of ``specs`` play from, where a bot says so (its ``fingerprint``, e.g. the SHA-256
+    of the policy bot's weights file), by spec.
+
+    Raises:
+        RummyError: a bot that cannot be made (unknown, or its file missing).
+    """
+    found: dict[str, str] = {}
+    for spec in sorted(set(specs)):
+        fingerprint = getattr(make_bot(spec), "fingerprint", None)
+        if isinstance(fingerprint, str):
+            found[spec] = fingerprint
+    return found
 
 
 def default_batch(games: int) -> int:
@@ -338,6 +354,12 @@ def _claim(folder: Path, config: SelfPlayConfig) -> None:
             raise SelfPlayError(f"{str(run_file)!r} is not a self-play run file") from None
         if found != wanted:
             diff = sorted(k for k in set(found) | set(wanted) if found.get(k) != wanted.get(k))
+            if diff == ["bot_inputs"]:
+                raise SelfPlayError(
+                    f"{str(folder)!r} was played by bots with other inputs ({found.get('bot_inputs')}, now "
+                    f"{wanted.get('bot_inputs')}); resuming would mix games of different bots: choose "
+                    "another --out folder"
+                )
             if set(diff) <= {"rummykit", "digest"}:
                 raise SelfPlayError(
                     f"{str(folder)!r} was played by other rummykit sources ({found.get('rummykit')}); "
@@ -502,6 +524,7 @@ __all__ = [
     "SelfPlayError",
     "SelfPlayResult",
     "batch_file",
+    "bot_fingerprints",
     "default_batch",
     "game_line",
     "plan_games",

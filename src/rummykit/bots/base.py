@@ -23,7 +23,12 @@ from rummykit.views import PlayerView
 
 @runtime_checkable
 class Bot(Protocol):
-    """Anything that picks an action for a seat."""
+    """Anything that picks an action for a seat.
+
+    A bot that plays from something outside the code (a weights file, a book) may say what with a
+    ``fingerprint`` string attribute (the policy bot gives its file's SHA-256): self-play records it
+    and refuses to resume a run with another one.
+    """
 
     name: str
 

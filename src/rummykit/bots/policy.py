@@ -15,6 +15,7 @@ runs no code from it. :func:`export_policy` writes one from a stable-baselines3 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import random
@@ -73,6 +74,8 @@ class PolicyBot:
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         try:
+            self.fingerprint = "sha256:" + hashlib.sha256(Path(path).read_bytes()).hexdigest()
+            """What the bot plays from: self-play records it, so a run never resumes with other weights."""
             with np.load(Path(path), allow_pickle=False) as data:
                 meta = json.loads(str(data["meta"]))
                 count = int(meta["layers"])
