@@ -181,6 +181,21 @@ def test_determinized_rounds_are_valid_states(preset: str) -> None:
     assert sampled.legal_actions() == rnd.legal_actions()
 
 
+def test_a_determinized_round_has_no_record_and_says_how_to_save_it() -> None:
+    """A sampled round's deck is not a real deal: a record of it could never be read back, so
+    ``Record.from_round`` refuses it (its state saves and rebuilds it)."""
+    rnd, _ = random_round("german", 2, 20)
+    sampled = sample_round(rnd.view(rnd.to_move), random.Random(1))
+    for built in (sampled, Round.from_state(rnd.state()), Round.from_state(rnd.state()).copy()):
+        assert not built.from_deal
+        with pytest.raises(rk.NotationError, match=r"built from a state .*Round.from_state"):
+            rk.Record.from_round(built)  # it would replay to the deal, not to this position
+    rebuilt = Round.from_state(sampled.state())
+    assert rebuilt.state() == sampled.state() and rebuilt.legal_actions() == sampled.legal_actions()
+    assert rnd.from_deal and rnd.copy().from_deal
+    assert rk.Record.loads(rk.Record.from_round(rnd).dumps()).replay().state() == rnd.state()
+
+
 def test_record_states_step_through_a_round_and_a_match() -> None:
     rnd, _ = random_round("viennese", 2, 40)
     record = rk.Record.from_round(rnd)

@@ -56,6 +56,17 @@ class Record:
 
     @classmethod
     def from_round(cls, rnd: Round) -> Record:
+        """The record of ``rnd``: its deal and every action since.
+
+        Raises:
+            NotationError: ``rnd`` was built from a state (a determinization, a position), so no deal
+                and actions lead to it; save its state instead (``rnd.state()``, ``Round.from_state``).
+        """
+        if not rnd.from_deal:
+            raise NotationError(
+                "this round was built from a state (a determinization or a position), so no deal and "
+                "actions replay to it; save rnd.state() and rebuild it with Round.from_state instead"
+            )
         in_play = None if len(rnd.in_play) == rnd.seats else rnd.in_play
         actions = tuple(e.action for e in rnd.history)
         return cls("round", rnd.rules, rnd.seats, rnd.dealer, rnd.seed, rnd.deck, actions, in_play)

@@ -103,7 +103,7 @@ class RoundStatus(enum.IntFlag):
 class Round:
     """One hand (Spiel) from the deal to the result. Create with :meth:`new` or :meth:`from_state`."""
 
-    __slots__ = ("_history", "_offered", "_state", "_undo")
+    __slots__ = ("_from_deal", "_history", "_offered", "_state", "_undo")
 
     _state: RoundState
     _history: list[Event]
@@ -112,6 +112,7 @@ class Round:
     _offered: tuple[RoundState, int, tuple[Action, ...]] | None
     """The actions of the last :meth:`legal_actions` list (a copy: a caller may change the list) with
     the state and action count it was made for."""
+    _from_deal: bool
 
     # Construction -------------------------------------------------------------------------------
     @classmethod
@@ -154,7 +155,9 @@ class Round:
                     f"deck: the given order holds {len(order)} cards that are not the {len(expected)}-card "
                     f"deck of {rules.name} (num_decks={rules.num_decks}, jokers_total={rules.jokers_total})"
                 )
-        return cls._own(_deal(rules, players, dealer, tuple(order), seed, playing))
+        rnd = cls._own(_deal(rules, players, dealer, tuple(order), seed, playing))
+        rnd._from_deal = True
+        return rnd
 
     @classmethod
     def from_state(cls, state: RoundState) -> Round:
@@ -172,6 +175,7 @@ class Round:
         rnd._history = []
         rnd._undo = []
         rnd._offered = None
+        rnd._from_deal = False
         return rnd
 
     def state(self) -> RoundState:
@@ -308,6 +312,7 @@ class Round:
         new._history = self._history[:]
         new._undo = self._undo[:]  # checkpoints are never changed in place: undo copies them
         new._offered = None
+        new._from_deal = self._from_deal
         return new
 
     def use_reshuffle_rng(self, rng: random.Random) -> None:
@@ -438,6 +443,12 @@ class Round:
     @property
     def result(self) -> RoundResult | None:
         return self._state.result
+
+    @property
+    def from_deal(self) -> bool:
+        """Whether the history runs from the deal (:meth:`new`), so that a record of the deck and the
+        history replays to this round; a round built :meth:`from_state` starts its history there."""
+        return self._from_deal
 
     @property
     def history(self) -> tuple[Event, ...]:
