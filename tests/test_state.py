@@ -252,3 +252,16 @@ def test_copies_share_no_undo_state() -> None:
     for expected in reversed(earlier[:-1]):  # the original's own undo stack is intact
         rnd.undo()
         assert rnd.state() == expected
+
+
+@pytest.mark.parametrize("seed", ["x", 1.5, b"ab", True])
+def test_a_seed_that_a_record_cannot_store_is_refused(seed: object) -> None:
+    with pytest.raises(TypeError, match="seed must be an integer or None"):
+        Round.new(Rules.preset("german"), 2, seed=seed)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="seed must be an integer or None"):
+        rk.Match.new(Rules.preset("viennese"), 2, seed=seed)  # type: ignore[arg-type]
+    rnd = Round.new(Rules.preset("german"), 2, seed=2**70)  # any integer is stored
+    assert rk.Record.loads(rk.Record.from_round(rnd).dumps()).replay().state() == rnd.state()
+    np = pytest.importorskip("numpy")
+    same = Round.new(Rules.preset("german"), 2, seed=np.int64(7))  # NumPy's integers are integers
+    assert type(same.seed) is int and same.state() == Round.new(Rules.preset("german"), 2, seed=7).state()

@@ -40,7 +40,7 @@ from typing import Final
 from rummykit.actions import Action, BuyBack, Decline
 from rummykit.cards import Card
 from rummykit.errors import MatchDecisionError, RulesError
-from rummykit.round import Event, Round
+from rummykit.round import Event, Round, as_seed
 from rummykit.rules import Rules
 from rummykit.seating import FirstDealerDraw, draw_first_dealer
 from rummykit.views import RoundResult
@@ -153,7 +153,9 @@ class Match:
         Raises:
             RulesError: a player count outside the rules, a bad dealer seat, a draw for another
                 table or a malformed position.
+            TypeError: a seed that is not an integer (a record could not store it).
         """
+        seed = as_seed(seed)
         if seed is None:
             seed = random.SystemRandom().randrange(2**MATCH_SEED_BITS)
         if draw is None and dealer is None:

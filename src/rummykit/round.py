@@ -31,6 +31,7 @@ Termination: every hand ends because the stock can be rebuilt at most ``max_stoc
 from __future__ import annotations
 
 import enum
+import operator
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -100,6 +101,23 @@ class RoundStatus(enum.IntFlag):
     """A knocker or extra turns in a melding game, or seats that do not play this hand."""
 
 
+def as_seed(seed: object) -> int | None:
+    """``seed`` as a Python integer (NumPy's integers included), or ``None``.
+
+    Raises:
+        TypeError: anything else: a record stores the seed as an integer, and ``random.Random``
+            would take a text or a float and deal a round no record replays.
+    """
+    if seed is None:
+        return None
+    try:
+        if isinstance(seed, bool):
+            raise TypeError
+        return operator.index(seed)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"seed must be an integer or None, not {type(seed).__name__} {seed!r}") from None
+
+
 class Round:
     """One hand (Spiel) from the deal to the result. Create with :meth:`new` or :meth:`from_state`."""
 
@@ -137,7 +155,9 @@ class Round:
         Raises:
             RulesError: a player count outside the rules, a bad dealer seat or a deck that is not
                 exactly the rules' deck.
+            TypeError: a seed that is not an integer (a record could not store it).
         """
+        seed = as_seed(seed)
         rules.check_table(players, dealer)
         playing = tuple(range(players)) if in_play is None else tuple(sorted(set(in_play)))
         if len(playing) < 2 or not all(0 <= s < players for s in playing):
