@@ -293,6 +293,31 @@ def test_gymnasium_illegal_token_ends_the_episode() -> None:
     chosen = RummyEnv(rules="viennese", players=2, opponents="random", illegal_reward=-3)
     chosen.reset(seed=1)
     assert chosen.step(enc.KNOCK)[1] == -3.0
+    with pytest.raises(RuntimeError, match=r"the episode is over \(ended by the masked-out token .*reset"):
+        env.step(int(np.flatnonzero(info["action_mask"])[0]))  # the hand must not go on after its end
+    _, info = env.reset(seed=1)
+    assert not env.step(int(np.flatnonzero(info["action_mask"])[0]))[2]  # a new episode plays again
+
+
+def test_max_cycles_in_the_middle_of_an_action_says_why() -> None:
+    """The limit can fall between two tokens of one action: the truncation still says why, in both
+    APIs."""
+    for cycles in range(5, 12):
+        env = rummy_v0.env(rules="german", players=2, max_cycles=cycles)
+        env.reset(seed=1)
+        rng = np.random.default_rng(0)
+        for _ in env.agent_iter():
+            obs, _, termination, truncation, info = env.last()
+            if termination or truncation:
+                assert truncation and info["truncation"] == f"max_cycles ({cycles} steps) reached", cycles
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    par = rummy_v0.parallel_env(rules="german", players=2, max_cycles=1)
+    par.reset(seed=1)
+    (mover,) = [a for a in par.agents if par.aec.agent_selection == a]
+    *_, truncations, infos = par.step({mover: -1})  # a masked-out token at the limit
+    assert all(truncations.values()) and infos[mover]["truncation"] == "max_cycles (1 steps) reached"
 
 
 @pytest.mark.parametrize("vector", ["sync", "async"])

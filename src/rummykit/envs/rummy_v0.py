@@ -207,6 +207,7 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
                 self._rewarded = False
             if self.max_cycles is not None and self._steps >= self.max_cycles:
                 self.truncations = dict.fromkeys(self.agents, True)
+                self.infos = {a: {"truncation": self._max_cycles_reached()} for a in self.agents}
                 self._next_agent(agent)
             return
         if rewards is not game.no_rewards or self._rewarded:  # else every reward is 0 already
@@ -221,7 +222,7 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
             self.terminations = dict.fromkeys(self.agents, True)
         elif game.truncated or (self.max_cycles is not None and self._steps >= self.max_cycles):
             self.truncations = dict.fromkeys(self.agents, True)
-            why = game.truncation or f"max_cycles ({self.max_cycles} steps) reached"
+            why = game.truncation or self._max_cycles_reached()
             for a in self.agents:
                 infos[a]["truncation"] = why
         if game.is_over or any(self.truncations.values()):
@@ -230,6 +231,9 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
             self.agent_selection = self.possible_agents[game.to_move]
         if self._rewarded:
             self._accumulate_rewards()
+
+    def _max_cycles_reached(self) -> str:
+        return f"max_cycles ({self.max_cycles} steps) reached"
 
     def _next_agent(self, agent: str) -> None:
         """At the end every agent is selected in turn (to take its final observation)."""
@@ -379,6 +383,8 @@ class parallel_env(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):  # type:
             aec._steps += 1
             if aec.max_cycles is not None and aec._steps >= aec.max_cycles:
                 aec.truncations = dict.fromkeys(aec.agents, True)
+                for a in self.agents:
+                    infos[a]["truncation"] = aec._max_cycles_reached()
         else:
             aec.step(int(token))
             for a in self.agents:

@@ -68,6 +68,8 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
         self.seat = 0 if seat is None else seat
         default = self.game.default_illegal_reward
         self.illegal_reward = default if illegal_reward is None else float(illegal_reward)
+        self._ended = ""
+        """Why the episode ended though the hand did not (a masked-out token, a truncation)."""
         self.render_mode = render_mode
         self.observation_space = spaces.Box(-np.inf, np.inf, (self.game.obs_size,), np.float32)
         self.action_space: spaces.Space[int] = spaces.Discrete(enc.NUM_TOKENS)  # type: ignore[assignment]
@@ -85,6 +87,7 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
         super().reset(seed=seed)
+        self._ended = ""
         rng = self.np_random
         players = self.game.players
         while True:  # a deal the bots finish before the agent's first move is dealt again
@@ -114,11 +117,12 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
     def step(self, action: int) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]:
         game = self.game
         token = int(action)
-        if game.is_over:
-            raise RuntimeError("the episode is over: call reset()")
+        if game.is_over or self._ended:
+            raise RuntimeError(f"the episode is over{self._ended}: call reset()")
         if not game.composer.is_allowed(token):
             info = self._info()
             info["illegal"] = True
+            self._ended = f" (ended by the masked-out token {token})"
             return game.observe(self.seat), float(self.illegal_reward), True, False, info
         applied, rewards = game.step(token)
         reward = rewards[self.seat]
@@ -127,6 +131,7 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
         info = self._info()
         if game.truncated:
             info["truncation"] = game.truncation
+            self._ended = f" (truncated: {game.truncation})"
         return game.observe(self.seat), reward, game.is_over, game.truncated, info
 
     def render(self) -> str | None:
