@@ -352,3 +352,16 @@ def test_a_bot_that_plays_an_illegal_move_is_named_whatever_the_workers(workers:
         assert "you do not hold" in result.stderr and "bot 'cheat' at seat" in result.stderr
     finally:
         del _FACTORIES["cheat"]
+
+
+def test_the_readme_quotes_what_its_first_arena_command_prints() -> None:
+    """The README's arena example quotes its pair line: it must stay what the command prints (it
+    drifts whenever a bot's play changes)."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    quoted = " ".join(readme.split("the first command above prints `", 1)[1].split("`", 1)[0].split())
+    result = CliRunner().invoke(
+        app,
+        ["arena", "--rules", "viennese", "--bots", "greedy,random", "--rounds", "300", "--seed", "5", "-q"],
+    )
+    assert result.exit_code == 0
+    assert quoted in " ".join(result.stdout.split()), (quoted, result.stdout)
