@@ -37,6 +37,9 @@ def test_play_with_an_unwritable_save_dir() -> None:
 def test_arena_refuses_an_unwritable_plot_before_playing(tmp_path: Path) -> None:
     line = one_line_error(["arena", "--plot", "/proc/x.svg", "-n", "2", "-q"])
     assert line.startswith("error: --plot /proc/x.svg: cannot write there")
+    # The file type too: the games (here 10⁶ of them, hours) are not played first.
+    line = one_line_error(["arena", "--plot", str(tmp_path / "x.txt"), "-n", "1000000", "-q"])
+    assert line.startswith("error: plot: write a .png or .svg file")
     folder = tmp_path / "folder"
     folder.mkdir()
     assert "is a folder" in one_line_error(["arena", "--json-file", str(folder), "-n", "2", "-q"])

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import importlib.util
 import io
 import itertools
 import math
@@ -665,6 +666,18 @@ def run_arena(
 
 
 # Plot ---------------------------------------------------------------------------------------------
+def check_plot_path(path: str) -> None:
+    """Raise :class:`ArenaError` unless a ladder can be drawn to ``path`` (checked before any game).
+
+    Raises:
+        ArenaError: the file type is not png/svg, or matplotlib (the ``[plot]`` extra) is missing.
+    """
+    if not path.lower().endswith((".png", ".svg")):
+        raise ArenaError(f"plot: write a .png or .svg file, not {path!r}")
+    if importlib.util.find_spec("matplotlib") is None:
+        raise ArenaError("plotting needs matplotlib: pip install 'rummykit[plot]'")
+
+
 def plot_ladder(data: dict[str, Any] | Iterable[dict[str, Any]], path: str, title: str | None = None) -> None:
     """Draw the ladder (win rate with its 95 % interval, and Elo) to ``path`` (.png or .svg).
 
@@ -674,15 +687,12 @@ def plot_ladder(data: dict[str, Any] | Iterable[dict[str, Any]], path: str, titl
     Raises:
         ArenaError: matplotlib is missing or the file type is not png/svg.
     """
-    if not path.lower().endswith((".png", ".svg")):
-        raise ArenaError(f"plot: write a .png or .svg file, not {path!r}")
-    try:
-        import matplotlib
+    check_plot_path(path)
+    import matplotlib
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise ArenaError("plotting needs matplotlib: pip install 'rummykit[plot]'") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
     runs = [data] if isinstance(data, dict) else list(data)
     fig, axes = plt.subplots(len(runs), 2, figsize=(10, 2.2 + 1.4 * len(runs) * 1.2), squeeze=False)
     for row, run in enumerate(runs):

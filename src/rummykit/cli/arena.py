@@ -27,7 +27,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from rummykit.arena import ArenaConfig, ArenaError, run_arena
+from rummykit.arena import ArenaConfig, ArenaError, check_plot_path, run_arena
 from rummykit.cli.checks import writable_file
 from rummykit.cluster import BACKENDS, Backend
 from rummykit.errors import RummyError
@@ -96,6 +96,11 @@ def arena_command(
     for path, option in ((json_file, "--json-file"), (csv_file, "--csv"), (plot, "--plot")):
         if path is not None and str(path) != "-" and (problem := writable_file(path, option)):
             _fail(problem)
+    if plot is not None:
+        try:
+            check_plot_path(str(plot))  # before the games, not after them
+        except ArenaError as exc:
+            _fail(str(exc))
     config = ArenaConfig(
         rules=rules_text,
         bots=specs,
