@@ -57,3 +57,10 @@ def test_errors_pickle_with_their_attributes(err: rk.RummyError) -> None:
     assert type(back) is type(err) and str(back) == str(err) and back.args == err.args
     assert vars(back) == vars(err)  # rule, option, the notes
     assert back.localized("de") == err.localized("de")
+
+
+@pytest.mark.parametrize("text", ["layoff 5H on 0", "layoff JK on 00 low", "swap 6C on 0 then meld 8D 9D JK"])
+def test_table_melds_are_numbered_from_one(text: str) -> None:
+    with pytest.raises(rk.NotationError, match="table melds are numbered from 1"):
+        rk.Action.parse(text)
+    assert str(rk.Action.parse(text.replace(" 00", " 1").replace(" 0", " 1"))).startswith(text.split()[0])

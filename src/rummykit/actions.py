@@ -254,8 +254,16 @@ ACTION_VERBS: Final = frozenset(
      "decline")
 )
 """The first word of every action's notation."""
-_LAYOFF: Final = re.compile(r"^layoff\s+(\S+)\s+on\s+(\d+)(?:\s+(low|high))?$", re.IGNORECASE)
-_SWAP: Final = re.compile(r"^swap\s+(.+?)\s+on\s+(\d+)((?:\s+then\s+.+)?)$", re.IGNORECASE)
+_LAYOFF: Final = re.compile(r"^layoff\s+(\S+)\s+on\s+([0-9]+)(?:\s+(low|high))?$", re.IGNORECASE)
+_SWAP: Final = re.compile(r"^swap\s+(.+?)\s+on\s+([0-9]+)((?:\s+then\s+.+)?)$", re.IGNORECASE)
+
+
+def _meld_number(digits: str, text: str) -> int:
+    """A table meld's number as written in ``text``; they are numbered from 1."""
+    number = int(digits)
+    if number < 1:
+        raise NotationError(f"table melds are numbered from 1: {text!r}")
+    return number
 
 
 def _parse_layoff(text: str) -> LayOff:
@@ -268,7 +276,7 @@ def _parse_layoff(text: str) -> LayOff:
     end: Literal["low", "high"] | None = None
     if m.group(3):
         end = "low" if m.group(3).lower() == "low" else "high"
-    return LayOff(card[0], int(m.group(2)), end)
+    return LayOff(card[0], _meld_number(m.group(2), text), end)
 
 
 def parse_action(text: str) -> Action:
@@ -321,7 +329,7 @@ def parse_action(text: str) -> Action:
                 layoffs.append(_parse_layoff(clause))
             else:
                 raise NotationError(f"after 'then' write 'meld …' (once, first) or 'layoff …': {text!r}")
-        return Swap(naturals, int(m.group(2)), melds, tuple(layoffs))
+        return Swap(naturals, _meld_number(m.group(2), text), melds, tuple(layoffs))
     raise NotationError(
         f"unknown action {text!r}; actions: draw, take, open, meld, layoff, swap, discard, knock, rummy, "
         "pass, buyback, decline"

@@ -612,6 +612,11 @@ ERRORS: Final[tuple[Entry, ...]] = (
     ("notation", "a lay-off moves one card: {quoted}", "Anlegen bewegt genau eine Karte: {quoted}"),
     (
         "notation",
+        "table melds are numbered from 1: {quoted}",
+        "Die Figuren auf dem Tisch zählen ab 1: {quoted}",
+    ),
+    (
+        "notation",
         "a lay-off moves one card: {quoted} (e.g. 'layoff 5H on 2', gin: 'layoff 5H')",
         "Anlegen bewegt genau eine Karte: {quoted} (z. B. „layoff 5H on 2“, bei Gin: „layoff 5H“)",
     ),
