@@ -235,7 +235,7 @@ def test_a_game_of_a_selfplay_run_by_its_number(tmp_path: Path) -> None:
     out = tmp_path / "run"
     run_selfplay(SelfPlayConfig("viennese", ("greedy", "random"), games=7, seed=3, batch=3), out, workers=1)
     games = list(read_records(out))
-    for source, number in ((out, 4), (out / "games-000001.jsonl", 4), (out, 6)):
+    for source, number in ((out, 4), (out / "games-000001.jsonl", 4), (out, 6), (out / "index.jsonl", 5)):
         code, text = replay(str(source), "--game", str(number), "--all", lines=["end"])
         assert code == 0, text
         expected = rk.Record.from_round(games[number].replay())
@@ -248,6 +248,9 @@ def test_a_game_of_a_selfplay_run_by_its_number(tmp_path: Path) -> None:
         (str(out), "--game", "7"): "has no game 7; its 7 written games are numbered from 0",
         (str(out / "games-000000.jsonl"),): "holds a game per line: pick one with --game N",
         (str(lonely), "--game", "5"): "has no game 5",
+        # A batch file holds only its own games: game 0 is in the first file, not this one.
+        (str(out / "games-000001.jsonl"), "--game", "0"): "holds games 3–5 of its run",
+        (str(out / "index.jsonl"),): "is a self-play run of many games: pick one with --game N",
         (str(out), "--game", "-1"): "--game must be 0 or more",
     }
     for args, message in refusals.items():

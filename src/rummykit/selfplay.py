@@ -492,6 +492,16 @@ def read_records(out: str | Path) -> Iterator[Record]:
                 yield Record.loads(line)
 
 
+def batch_games(out: str | Path, file: str) -> tuple[int, int] | None:
+    """The first game's number and the number of games of batch ``file`` of the run in ``out``, as
+    its index says; ``None`` when the index does not list the file."""
+    found = None
+    for _, entry, _, _ in _index_lines(Path(out)):
+        if entry.get("file") == file:
+            found = int(entry.get("first", 0)), int(entry.get("games", 0))
+    return found
+
+
 def game_line(out: str | Path, game: int) -> str:
     """The record line of game number ``game`` (from 0, as the index numbers them) of a run folder.
 
@@ -524,6 +534,7 @@ __all__ = [
     "SelfPlayError",
     "SelfPlayResult",
     "batch_file",
+    "batch_games",
     "bot_fingerprints",
     "default_batch",
     "game_line",

@@ -10,7 +10,6 @@ shows the table, the moves and the results in German.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import json
 from collections.abc import Callable, Sequence
@@ -32,7 +31,7 @@ from rummykit.i18n import localize_error
 from rummykit.match import Match
 from rummykit.record import Record
 from rummykit.round import Round
-from rummykit.selfplay import INDEX_FILE, game_line
+from rummykit.selfplay import INDEX_FILE, batch_games, game_line
 from rummykit.state import RoundState
 
 REPLAY_HELP = "Enter next · b back · +N/-N · go N · round N · start · end · seat N · all · q"
@@ -53,6 +52,8 @@ def load_record(path: Path, game: int | None = None) -> tuple[Record, tuple[str,
     try:
         if path.is_dir():
             text = _run_game(path, game)
+        elif path.name == INDEX_FILE:  # the run's index lists batches, not games: the run it indexes
+            text = _run_game(path.parent, game)
         elif path.suffix == ".jsonl":
             text = _batch_game(path, game)
         else:
@@ -87,12 +88,19 @@ def _run_game(folder: Path, game: int | None) -> str:
 
 def _batch_game(path: Path, game: int | None) -> str:
     """Game ``game`` of a self-play batch file: by its number in the run when the run's index is
-    beside it and lists the file, else by its line (from 0)."""
+    beside it and lists the file (a game of another batch file is refused, naming the games this one
+    holds), else by its line (from 0)."""
     if game is None:
         raise NotationError(f"{str(path)!r} holds a game per line: pick one with --game N")
-    if (path.parent / INDEX_FILE).exists():
-        with contextlib.suppress(NotationError):
-            return game_line(path.parent, game)
+    held = batch_games(path.parent, path.name) if (path.parent / INDEX_FILE).exists() else None
+    if held is not None:
+        first, count = held
+        if not first <= game < first + count:
+            raise NotationError(
+                f"{str(path)!r} holds games {first}–{first + count - 1} of its run (--game counts "
+                f"through the whole run); replay the run folder {str(path.parent)!r} for game {game}"
+            )
+        return game_line(path.parent, game)
     with path.open(encoding="utf-8") as f:
         for number, line in enumerate(f):
             if number == game:
