@@ -582,6 +582,25 @@ def test_the_taken_discard_may_not_be_discarded() -> None:
     assert rnd.view(0).top_discard == Card.parse("4S")
 
 
+def test_no_play_may_leave_only_the_taken_discard() -> None:
+    """D15 without exception: forehand takes the upcard 9D and could lay all 13 other cards. Laying
+    them would leave only the taken card, which may not be discarded: the opening is refused (and not
+    offered), so the player keeps a card to discard. Before, the bar was lifted there and the player
+    went out with a Hand-Rommé by discarding the card just taken."""
+    hand = "10H JH QH KH AS AD AC 2C 3C 4C 5C 6C 7C"
+    rnd = deal(GERMAN, [None, hand, None], upcard="9D")
+    play(rnd, "take")
+    everything = "open 10H JH QH KH | AS AD AC | 2C 3C 4C 5C 6C 7C"
+    error = rejected(rnd, everything, OpeningError, "may_discard_taken_discard")
+    assert "it would leave only 9D, the card you took from the discard pile" in str(error)
+    assert "behalte eine andere Karte zum Abwerfen" in localize_error(error, "de")
+    assert not any(a.startswith("open") and "7C" in a and "KH" in a and "AC" in a for a in offered(rnd))
+    play(rnd, "open 10H JH QH KH | AS AD AC | 2C 3C 4C 5C 6C")  # keeps 7C besides the 9D
+    assert "discard 9D" not in offered(rnd) and "discard 7C" in offered(rnd)
+    rnd.apply("discard 7C")
+    assert rnd.view(1).hand == (Card.parse("9D"),) and not rnd.is_over
+
+
 def test_the_taken_discard_may_be_discarded_when_allowed() -> None:
     rnd = deal(GERMAN.replace(may_discard_taken_discard=True), [None, "4S"], upcard="QH")
     play(rnd, "take")

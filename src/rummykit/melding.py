@@ -10,10 +10,15 @@ Decisions made here beyond RULES.md:
   unopened player under ``opened_or_opening_with_it``) may be taken only when a legal way to lay it
   this turn exists, and every later action of the turn must keep such a way open. This is the
   engine's "no dead ends" guarantee (DESIGN.md §3).
-* When every card left in a hand is barred from the discard (the taken discard, a playable card under
-  ``discard_playable_card_allowed = false``, a joker under ``joker_discard_allowed =
-  only_when_closing``), those bars are lifted in that order until a card can be discarded, so the
-  turn can always end.
+* The card taken from the discard pile may not be discarded in the same turn (D15,
+  ``may_discard_taken_discard = false``) without exception: a play that would leave it as the only
+  card in hand is refused, so the player keeps another card to discard (with two decks a lone copy
+  of its face counts as the taken card; copies are not told apart). Before, the bar was lifted
+  there, and a player could take a card, lay everything else and go out by discarding it.
+* When every card left in a hand is barred from the discard otherwise (the taken discard held only
+  with other copies of its face, a playable card under ``discard_playable_card_allowed = false``, a
+  joker under ``joker_discard_allowed = only_when_closing``), those bars are lifted in that order
+  until a card can be discarded, so the turn can always end.
 * ``hand_romme_requires_opening_min = false`` waives the opening minimum when the opening leaves at
   most one card (which the player must then discard, going out).
 * A joker exchange whose natural card is the taken discard lays that card on the table (into the
@@ -274,6 +279,29 @@ def _require_card_left(hand: Hand, rules: Rules, action: Action, error: type[Ill
         )
 
 
+def barred_taken(rnd: RoundState) -> Card | None:
+    """The card taken from the discard pile this turn while it may not be discarded
+    (``may_discard_taken_discard`` off) and need not be laid: a play must not leave it as the only
+    card in hand, since the turn could then end neither by a discard nor by going out."""
+    if rnd.rules.may_discard_taken_discard or rnd.must_lay is not None:
+        return None
+    return rnd.taken_discard
+
+
+def _require_discardable_left(
+    rnd: RoundState, hand: Hand, action: Action, error: type[IllegalActionError]
+) -> None:
+    """D15 without exception: a play may not leave only the card taken from the discard pile this
+    turn (with two decks a lone copy of its face counts as that card: copies are not told apart)."""
+    card = barred_taken(rnd)
+    if card is not None and len(hand) == 1 and card in hand:
+        raise error(
+            f"{action}: it would leave only {card}, the card you took from the discard pile, which you "
+            "may not discard this turn; keep another card to discard (may_discard_taken_discard is off)",
+            "may_discard_taken_discard",
+        )
+
+
 def may_lay_off(rnd: RoundState, seat: int) -> bool:
     """Whether ``seat`` may lay off now (:func:`rummykit.permissions.may_lay_off`)."""
     return permissions.may_lay_off(rnd.rules, rnd.opened_turn[seat], rnd.turn)
@@ -411,6 +439,7 @@ class MeldingFamily:
         melds = [_meld(cards, rules, action) for cards in action.melds]
         hand = _hand_after(rnd, seat, action.cards, action)
         _require_card_left(hand, rules, action, OpeningError)
+        _require_discardable_left(rnd, hand, action, OpeningError)
         pending = rnd.must_lay
         placed = pending is not None and pending in action.cards
         if pending is not None and not placed:
@@ -446,6 +475,7 @@ class MeldingFamily:
         melds = [_meld(cards, rules, action) for cards in action.melds]
         hand = _hand_after(rnd, seat, action.cards, action)
         _require_card_left(hand, rules, action, MeldError)
+        _require_discardable_left(rnd, hand, action, MeldError)
         pending = rnd.must_lay
         placed = pending is not None and pending in action.cards
         table = [tm.meld for tm in rnd.melds] + melds
@@ -475,6 +505,7 @@ class MeldingFamily:
         target = rnd.table_meld(action.target)
         hand = _hand_after(rnd, seat, (action.card,), action)
         _require_card_left(hand, rules, action, LayOffError)
+        _require_discardable_left(rnd, hand, action, LayOffError)
         try:
             new = target.with_layoff(action.card, rules, action.end)
         except IllegalMeldError as exc:
@@ -506,6 +537,7 @@ class MeldingFamily:
         self._check_destination(rules, action)
         hand, table, new_melds = self._lay_freed_jokers(rnd, hand, meld, freed, action)
         _require_card_left(hand, rules, action, JokerExchangeError)
+        _require_discardable_left(rnd, hand, action, JokerExchangeError)
         pending = rnd.must_lay
         laid = [*action.cards, *(c for m in action.melds for c in m), *(lo.card for lo in action.layoffs)]
         placed = pending is not None and pending in laid
@@ -754,6 +786,7 @@ class MeldingFamily:
         cards = hand.cards()
         pending = rnd.must_lay
         keep_one = rules.going_out_requires_discard  # _keep_one
+        barred = barred_taken(rnd)
         all_melds = solver.all_melds(cards, rules)
         sure = self._sure_legal(rnd, len(cards))
         # Candidates in the offered order, each with whether it is legal by construction.
@@ -782,12 +815,16 @@ class MeldingFamily:
                 candidates += [(a, False) for a in _hand_romme_openings(rnd, list(cards))]
         else:
             spare = len(cards) - 1 if keep_one else len(cards)
+            if barred is not None and len(cards) > 1:
+                spare = min(spare, len(cards) - 2)  # a meld leaving one card is left to plan()
             # A meld of one natural and jokers may read as another meld (or none): left to plan().
             candidates += [
                 (_meld_action(m), sure is not None and len(m) <= spare and _plain(m)) for m in all_melds
             ]
         if may_lay_off(rnd, seat):
-            layoff_sure = sure is not None and (len(cards) > 1 or not keep_one)
+            # A lay-off that may leave the barred taken discard alone is left to plan().
+            lone = barred is not None and len(cards) == 2
+            layoff_sure = sure is not None and (len(cards) > 1 or not keep_one) and not lone
             targets = _layoff_targets(cards, rnd)
             for k, (card, index, end) in enumerate(targets):
                 # A run end is named only when the card fits at both ends of that meld.
@@ -797,7 +834,8 @@ class MeldingFamily:
                 )
                 candidates.append((_layoff_action(card, index + 1, end if both_ends else None), layoff_sure))
         if _exchange_problem(rnd, seat) is None:
-            candidates += self._swap_candidates(rnd, seat, cards, sure is not None)
+            few = barred is not None and len(cards) <= 6  # an exchange may leave the barred card alone
+            candidates += self._swap_candidates(rnd, seat, cards, sure is not None and not few)
         seen: set[Action] = set()
         result: list[Action] = []
         for a, legal in candidates:
@@ -842,11 +880,17 @@ class MeldingFamily:
         minimum = rules.opening_min_points or 0
         keep = 1 if _keep_one(rules) else 0
         taken = rnd.taken_discard
+        barred = barred_taken(rnd)
+        hand = rnd.hands[rnd.to_move]
 
         def legal(melds: Sequence[Meld]) -> bool:
             left = size - sum(len(m.cards) for m in melds)
             if left < keep:
                 return False
+            if left == 1 and barred is not None:
+                rest = hand.without([c for m in melds for c in m.cards])
+                if barred in rest:
+                    return False  # only the taken discard would be left (_require_discardable_left)
             laid_taken = taken if taken is not None and any(taken in m.cards for m in melds) else None
             if _opening_value(melds, rules, laid_taken) >= minimum:
                 return True

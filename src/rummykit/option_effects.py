@@ -350,6 +350,9 @@ _MELDING_DEALS: Final = {
 }
 """Melding-game holdings of 13 cards plus the card drawn (the last one), with the moves probed."""
 
+_UPCARDS: Final = {"the first player can go out at once below 40": "KD"}
+"""The upcard of an arranged melding deal where it is not ``2C``."""
+
 
 _GIN_DEALS: Final = {
     "the first player can knock with gin": (
@@ -416,7 +419,9 @@ def _arranged(rules: Rules) -> list[Situation]:
         rest = format_cards(cards[rules.hand_size :])
         try:
             if rules.start_mode == "upcard":
-                deck = arrange_deck(rules, n, hands, upcard="2C", stock=rest)
+                # An upcard the first player has no use for: it draws the card it goes out with
+                # instead of taking a card it then could not discard (may_discard_taken_discard).
+                deck = arrange_deck(rules, n, hands, upcard=_UPCARDS.get(label, "2C"), stock=rest)
             else:
                 deck = arrange_deck(rules, n, hands, extra=rest)
         except RulesError:

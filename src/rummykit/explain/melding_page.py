@@ -64,8 +64,10 @@ def melding_turn(rules: Rules, t: Lang) -> list[Block]:
     if not rules.may_discard_taken_discard:
         rules_discard.append(
             t(
-                "You may not discard the card you took from the discard pile in the same turn.",
-                "Die gerade von der Ablage genommene Karte darf nicht im selben Zug abgeworfen werden.",
+                "You may not discard the card you took from the discard pile in the same turn, not even as "
+                "your last card: keep another card to discard (or lay that one too).",
+                "Die gerade von der Ablage genommene Karte darf nicht im selben Zug abgeworfen werden, auch "
+                "nicht als letzte Karte: Behalte eine andere Karte zum Abwerfen (oder lege auch diese aus).",
             )
         )
     if rules.joker_discard_allowed == "only_when_closing":

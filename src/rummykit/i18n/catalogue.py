@@ -379,6 +379,13 @@ ERRORS: Final[tuple[Entry, ...]] = (
     ),
     (
         "may_discard_taken_discard",
+        "{action}: it would leave only {card}, the card you took from the discard pile, which you "
+        "may not discard this turn; keep another card to discard (may_discard_taken_discard is off)",
+        "{action}: Dann bliebe nur {card}, die von der Ablage aufgenommene Karte, die du in diesem Zug "
+        "nicht abwerfen darfst; behalte eine andere Karte zum Abwerfen",
+    ),
+    (
+        "may_discard_taken_discard",
         "{action}: you may not discard the card you took",
         "{action}: Die eben genommene Karte darfst du nicht gleich wieder abwerfen",
     ),
@@ -964,6 +971,11 @@ PEOPLE_EN: Final[dict[str, str]] = {
     "{action}: you may not discard the card you took from the "
     "discard pile (may_discard_taken_discard is off)": (
         "{action}: you may not discard the card you took from the discard pile"
+    ),
+    "{action}: it would leave only {card}, the card you took from the discard pile, which you "
+    "may not discard this turn; keep another card to discard (may_discard_taken_discard is off)": (
+        "{action}: it would leave only {card}, the card you took from the discard pile, which you "
+        "may not discard this turn; keep another card to discard"
     ),
     "{action}: a joker may be discarded only as the closing card "
     "(joker_discard_allowed is only_when_closing)": (
