@@ -581,7 +581,7 @@ def test_help_lists_the_short_forms_of_the_game_at_the_table() -> None:
     assert "k klopfen, k 5 klopfen und Karte 5 abwerfen" in gin and "l 4 Karte 4 anlegen" in gin
     assert "Rummy" not in gin and gin.endswith("regeln (rules en: Englisch) · ende")
     # Where jokers are exchanged the short forms show how.
-    assert "swap 4 on 2 swap card 4 for meld 2's joker" in german
+    assert "swap 4 on 2 then meld 5 6 JK swap card 4 for meld 2's joker" in german
     assert "swap" not in short_help("en", rk.Rules.preset("german").replace(joker_exchange=False))
 
 
@@ -760,3 +760,61 @@ def test_going_out_at_once_is_named_as_the_game_names_it(preset: str, en: str, d
     rules = rk.Rules.preset(preset)
     assert screen.termination_text(result, ["You", "Bot 2"], "en", rules) == en
     assert screen.termination_text(result, ["Du", "Bot 2"], "de", rules) == de
+
+
+def _swap_position() -> rk.Match:
+    """German Rummy, three players: seat 1 opened last turn with 6♠ 6♥ JK as meld 1 and now holds
+    3♣ 6♣ 9♣ 8♦ 9♦ after drawing (RULES.md §3.10)."""
+    rules = rk.Rules.preset("german")
+    hands = [
+        "2D 3D 4D 5D 6D 7D 8D 2S 3S 4S 5S 6S 7S",
+        "6S 6H JK QH KH AH 10C JC QC 6C 8D 9D 2S",
+        "8S 9S 10S JS QS KS 2H 3H 4H 5H 6H 7H 8H",
+    ]
+    deck = arrange_deck(rules, 3, hands, dealer=0, upcard="9H", stock="3C 4C 8C 9C QD KD")
+    m = rk.Match.new(rules, 3, deck=deck, dealer=0)
+    for action in ["draw", "open 6S 6H JK | QH KH AH | 10C JC QC", "discard 2S", "draw", "discard 8S"]:
+        m.apply(action)
+    for action in ["draw", "discard 2D", "draw"]:
+        m.apply(action)
+    return m
+
+
+def test_the_help_shows_a_joker_exchange_the_rules_accept() -> None:
+    """Under German rules the freed joker must be laid in the same turn, so a bare ``swap`` is always
+    refused: the help shows the exchange with its ``then meld … JK``; where the joker goes to the hand
+    (Scala 40) the short form is the whole move."""
+    from rummykit.actions import Swap
+    from rummykit.cli.parsing import short_help
+
+    german = rk.Rules.preset("german")
+    english = "swap 4 on 2 then meld 5 6 JK swap card 4 for meld 2's joker and meld it at once with cards 5 6"
+    assert english in short_help("en", german)
+    assert (
+        "swap 4 on 2 then meld 5 6 JK Karte 4 gegen den Joker von Figur 2 tauschen und ihn gleich mit den "
+        "Karten 5 und 6 auslegen"
+    ) in short_help("de", german)
+    assert "then layoff JK on 3" in short_help(
+        "de", german.replace(exchanged_joker_destination="any_meld_same_turn")
+    )
+    scala = short_help("de", rk.Rules.preset("scala40"))
+    assert "swap 4 on 2 Karte 4 gegen den Joker von Figur 2 tauschen (er kommt auf die Hand)" in scala
+    assert "then" not in scala
+    # The help's example, typed with positions in a real position, is a move the engine accepts.
+    m = _swap_position()
+    hand = screen.sorted_hand(m.round.view(1).hand, "suit")
+    assert [str(c) for c in hand] == ["3C", "6C", "9C", "8D", "9D"]
+    action = parse_input("swap 2 on 1 then meld 4 5 JK", hand, opened=True)
+    assert isinstance(action, Swap) and str(action) == "swap 6C on 1 then meld 8D 9D JK"
+    m.apply(action)
+    assert str(m.round.view(1).melds[0]) == "6S 6H 6C"
+
+
+def test_a_bare_joker_exchange_in_german_rules_says_to_add_the_meld() -> None:
+    from rich.text import Text
+
+    players = [Player("Bot 1"), Player("Du"), Player("Bot 3")]
+    session = PlaySession(_swap_position(), players, Console(file=io.StringIO()), scripted([]), lang="de")
+    refusal = session.handle(1, "swap 2 on 1")
+    assert isinstance(refusal, Text)
+    assert "Der frei gewordene Joker muss sofort ausgelegt werden; hänge „then meld … JK“ an" in refusal.plain
