@@ -446,7 +446,8 @@ class PlaySession:
 
     def status(self, seat: int) -> Text:
         """The status line of ``seat``, the seat to move (:func:`rummykit.cli.prompts.turn_prompt`)."""
-        return turn_prompt(self.match, seat, self.names[seat] if self.hot_seat else None, self.lang)
+        name = self.names[seat] if self.hot_seat else None
+        return turn_prompt(self.match, seat, name, self.lang, self.names)
 
     def human_turn(self, seat: int) -> None:
         if self.hot_seat and self.shown_seat != seat:
