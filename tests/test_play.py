@@ -818,3 +818,35 @@ def test_a_bare_joker_exchange_in_german_rules_says_to_add_the_meld() -> None:
     refusal = session.handle(1, "swap 2 on 1")
     assert isinstance(refusal, Text)
     assert "Der frei gewordene Joker muss sofort ausgelegt werden; hänge „then meld … JK“ an" in refusal.plain
+
+
+def test_text_typed_at_the_next_round_prompt_is_not_taken_for_enter(data_dir: Path) -> None:
+    """A move typed ahead at "Press Enter for the next round" is said to be ignored, and the next
+    round starts only on a bare Enter."""
+    _, out = play("--rules", "viennese", "--seed", "24", "--bots", "greedy", lines=["auto"] * 60)
+    assert "Round 1 over: Bot 2 called Rummy" in out
+    assert "'auto' ignored: only Enter goes on here (or type quit)" in out
+    assert "round 2" not in out
+    _, out = play(
+        "--rules", "viennese", "--seed", "24", "--bots", "greedy", lines=[*["auto"] * 4, "", "quit"]
+    )
+    assert "round 2" in out
+
+
+def test_text_typed_at_the_hand_over_is_not_taken_for_enter() -> None:
+    out = io.StringIO()
+    console = Console(file=out, width=80, height=24, color_system=None)
+    match = rk.Match.new(rk.Rules.preset("german"), 2, seed=4, dealer=1)
+    answers, prompts = ["x 1", "", "quit"], []
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        return answers.pop(0)
+
+    session = PlaySession(match, [Player("Anna"), Player("Ben")], console, read, lang="de")
+    assert session.run() == 0
+    text = out.getvalue()
+    assert "„x 1“ ignoriert: hier geht es nur mit Enter weiter (oder „ende“)" in text
+    # The typed move was not taken for Enter: the hand-over asks again, and nothing was played.
+    assert prompts[:2] == ["Anna, Enter zeigt deine Hand (oder „ende“) > "] * 2
+    assert not match.actions
