@@ -850,3 +850,62 @@ def test_text_typed_at_the_hand_over_is_not_taken_for_enter() -> None:
     # The typed move was not taken for Enter: the hand-over asks again, and nothing was played.
     assert prompts[:2] == ["Anna, Enter zeigt deine Hand (oder „ende“) > "] * 2
     assert not match.actions
+
+
+def test_the_knockers_hand_is_shown_at_the_knock_as_the_showdown_counts_it() -> None:
+    """RULES.md §4.5: the knocker shows the hand split into melds plus deadwood and announces it; the
+    knock line shows that, and no other hand (the others' stay hidden until the showdown)."""
+    import dataclasses
+    import random
+
+    from rummykit import solver
+    from rummykit.bots import make_bot
+
+    bot, rng = make_bot("greedy"), random.Random(5)
+    for seed in range(40):
+        m = rk.Match.new(rk.Rules.preset("viennese"), 3, seed=seed)
+        while not m.is_over and m.round.view(m.to_move).knocker is None:
+            m.apply(bot.choose(m.round.view(m.to_move), m.legal_actions(), rng))
+        if not m.is_over and not m.round.is_over:
+            break
+    rnd = m.round
+    seat = m.to_move
+    view = rnd.view(seat)
+    knocker = view.knocker
+    assert knocker is not None and seat != knocker
+    assert [i for i, hand in enumerate(view.revealed) if hand] == [knocker]
+    shown = view.revealed[knocker]
+    assert shown is not None
+    best = solver.best_arrangement(list(shown), m.rules)
+    names = tuple("Du" if i == seat else f"Bot {i + 1}" for i in range(3))
+    board = screen.Board(
+        view=view,
+        names=names,
+        score=screen.match_scoreboard(m),
+        hands={seat: screen.sorted_hand(view.hand, "suit")},
+        log=[f"Bot 2 zieht {i}" for i in range(10)],
+        status="Dein Zug",
+        lang="de",
+    )
+    line = screen.knock_line(board)
+    assert line is not None
+    assert line.plain.startswith(f"{names[knocker]} hat geklopft: [") and line.plain.endswith(
+        f" = {best.deadwood}"
+    )
+    expected = screen.arrangement_text(best.melds, best.deadwood_cards, best.deadwood).plain
+    assert line.plain == f"{names[knocker]} hat geklopft: {expected}"
+    # Seen by the knocker, the line speaks to them.
+    mine = screen.knock_line(dataclasses.replace(board, view=rnd.view(knocker), names=("Du",) * 3))
+    assert mine is not None and mine.plain == f"Du hast geklopft: {expected}"
+    assert 0 < best.deadwood < 5
+    console = Console(width=80, height=24, record=True, force_terminal=True, color_system=None)
+    console.print(screen.render_board(board))
+    lines = console.export_text().rstrip("\n").split("\n")
+    assert len(lines) <= 23 and all(len(row) <= 80 for row in lines)
+    # The showdown counts the knocker's hand the same way.
+    while not rnd.is_over:
+        m.apply(bot.choose(rnd.view(m.to_move), m.legal_actions(), rng))
+    result = rnd.view(seat).result
+    assert result is not None and result.arrangements
+    final = result.arrangements[knocker]
+    assert final is not None and final.deadwood == best.deadwood
