@@ -909,3 +909,33 @@ def test_the_knockers_hand_is_shown_at_the_knock_as_the_showdown_counts_it() -> 
     assert result is not None and result.arrangements
     final = result.arrangements[knocker]
     assert final is not None and final.deadwood == best.deadwood
+
+
+def test_a_rubbers_hand_result_says_who_got_the_knock_money(data_dir: Path) -> None:
+    """RULES.md §4.8: after each hand the knocker or Rummy caller gets one chip from every other
+    player in the hand; the result says so beside the chips column."""
+    import random
+
+    from rummykit.bots import make_bot
+
+    _, out = play("--rules", "viennese", "--seed", "24", "--bots", "greedy", lines=["auto"] * 60)
+    assert "Round 1 over: Bot 2 called Rummy" in out
+    assert "Knock money: Bot 2 gets 2 chips (1 from each other player)" in out
+    _, out = play(
+        "--rules", "viennese", "--seed", "24", "--bots", "greedy", "--lang", "de", lines=["auto"] * 60
+    )  # fmt: skip
+    assert "Klopfgeld: Bot 2 bekommt 2 Chips (1 von jedem anderen Spieler)" in out
+    rules = rk.Rules.preset("viennese")
+    m = rk.Match.new(rules, 2, seed=24)
+    bot, rng = make_bot("greedy"), random.Random(0)
+    rnd = m.round
+    while not rnd.is_over:
+        m.apply(bot.choose(rnd.view(m.to_move), m.legal_actions(), rng))
+    view = rnd.view(0)
+    assert view.result is not None and view.result.winner is not None
+    winner, other = view.result.winner, 1 - view.result.winner
+    names = ("Du", "Bot 2")
+    text = screen.knock_money_text(view, names, screen.match_scoreboard(m), "de")
+    verb = "bekommst" if winner == 0 else "bekommt"
+    assert text == f"Klopfgeld: {names[winner]} {verb} 1 Chip (von {names[other]})"
+    assert screen.knock_money_text(view, names, screen.Scoreboard(), "de") is None  # no rubber, no chips

@@ -532,9 +532,41 @@ def result_table(
             cells.append(str(score.chips[seat]))
         table.add_row(*cells)
     parts: list[RenderableType] = [title, table]
+    money = knock_money_text(view, names, score, lang)
+    if money is not None:
+        parts.append(Text(money, style="yellow"))
     if score.pot:
         parts.append(Text(t(f"Pot: {score.pot} chips", f"Pott: {score.pot} Chips"), style="yellow"))
     return Group(*parts)
+
+
+def knock_money_text(
+    view: PlayerView, names: Sequence[str], score: Scoreboard, lang: str = "en"
+) -> str | None:
+    """A rubber's knock money for the hand just ended (RULES.md §4.8: the knocker or Rummy caller gets
+    ``knock_money`` chips from every other player in the hand), or ``None`` where none changed hands."""
+    result, rules = view.result, view.rules
+    if result is None or score.chips is None or not rules.knock_money or not result.scored:
+        return None
+    winner = result.winner
+    if winner is None:
+        return None
+    payers = [s for s in view.active_seats if s != winner]
+    if not payers:
+        return None
+    t = Lang(lang)
+    who = names[winner]
+    each = rules.knock_money
+    total = count(each * len(payers), "chip", lang)
+    if len(payers) == 1:
+        source = t(f"from {names[payers[0]]}", f"von {names[payers[0]]}")
+    else:
+        source = t(f"{each} from each other player", f"{each} von jedem anderen Spieler")
+    if lang == "de":
+        gets = "bekommst" if who == "Du" else "bekommt"
+        return f"Klopfgeld: {who} {gets} {total} ({source})"
+    gets = "get" if who == "You" else "gets"
+    return f"Knock money: {who} {gets} {total} ({source})"
 
 
 def winners_text(winners: Sequence[int], names: Sequence[str], score: Scoreboard, lang: str = "en") -> Text:
