@@ -581,7 +581,7 @@ def test_help_lists_the_short_forms_of_the_game_at_the_table() -> None:
     assert "k klopfen, k 5 klopfen und Karte 5 abwerfen" in gin and "l 4 Karte 4 anlegen" in gin
     assert "Rummy" not in gin and gin.endswith("regeln (rules en: Englisch) · ende")
     # Where jokers are exchanged the short forms show how.
-    assert "swap 4 on 2 swap card 4 for meld 2's joker" in german
+    assert "swap 4 on 2 then meld 5 6 JK swap card 4 for meld 2's joker" in german
     assert "swap" not in short_help("en", rk.Rules.preset("german").replace(joker_exchange=False))
 
 
@@ -760,3 +760,182 @@ def test_going_out_at_once_is_named_as_the_game_names_it(preset: str, en: str, d
     rules = rk.Rules.preset(preset)
     assert screen.termination_text(result, ["You", "Bot 2"], "en", rules) == en
     assert screen.termination_text(result, ["Du", "Bot 2"], "de", rules) == de
+
+
+def _swap_position() -> rk.Match:
+    """German Rummy, three players: seat 1 opened last turn with 6♠ 6♥ JK as meld 1 and now holds
+    3♣ 6♣ 9♣ 8♦ 9♦ after drawing (RULES.md §3.10)."""
+    rules = rk.Rules.preset("german")
+    hands = [
+        "2D 3D 4D 5D 6D 7D 8D 2S 3S 4S 5S 6S 7S",
+        "6S 6H JK QH KH AH 10C JC QC 6C 8D 9D 2S",
+        "8S 9S 10S JS QS KS 2H 3H 4H 5H 6H 7H 8H",
+    ]
+    deck = arrange_deck(rules, 3, hands, dealer=0, upcard="9H", stock="3C 4C 8C 9C QD KD")
+    m = rk.Match.new(rules, 3, deck=deck, dealer=0)
+    for action in ["draw", "open 6S 6H JK | QH KH AH | 10C JC QC", "discard 2S", "draw", "discard 8S"]:
+        m.apply(action)
+    for action in ["draw", "discard 2D", "draw"]:
+        m.apply(action)
+    return m
+
+
+def test_the_help_shows_a_joker_exchange_the_rules_accept() -> None:
+    """Under German rules the freed joker must be laid in the same turn, so a bare ``swap`` is always
+    refused: the help shows the exchange with its ``then meld … JK``; where the joker goes to the hand
+    (Scala 40) the short form is the whole move."""
+    from rummykit.actions import Swap
+    from rummykit.cli.parsing import short_help
+
+    german = rk.Rules.preset("german")
+    english = "swap 4 on 2 then meld 5 6 JK swap card 4 for meld 2's joker and meld it at once with cards 5 6"
+    assert english in short_help("en", german)
+    assert (
+        "swap 4 on 2 then meld 5 6 JK Karte 4 gegen den Joker von Figur 2 tauschen und ihn gleich mit den "
+        "Karten 5 und 6 auslegen"
+    ) in short_help("de", german)
+    assert "then layoff JK on 3" in short_help(
+        "de", german.replace(exchanged_joker_destination="any_meld_same_turn")
+    )
+    scala = short_help("de", rk.Rules.preset("scala40"))
+    assert "swap 4 on 2 Karte 4 gegen den Joker von Figur 2 tauschen (er kommt auf die Hand)" in scala
+    assert "then" not in scala
+    # The help's example, typed with positions in a real position, is a move the engine accepts.
+    m = _swap_position()
+    hand = screen.sorted_hand(m.round.view(1).hand, "suit")
+    assert [str(c) for c in hand] == ["3C", "6C", "9C", "8D", "9D"]
+    action = parse_input("swap 2 on 1 then meld 4 5 JK", hand, opened=True)
+    assert isinstance(action, Swap) and str(action) == "swap 6C on 1 then meld 8D 9D JK"
+    m.apply(action)
+    assert str(m.round.view(1).melds[0]) == "6S 6H 6C"
+
+
+def test_a_bare_joker_exchange_in_german_rules_says_to_add_the_meld() -> None:
+    from rich.text import Text
+
+    players = [Player("Bot 1"), Player("Du"), Player("Bot 3")]
+    session = PlaySession(_swap_position(), players, Console(file=io.StringIO()), scripted([]), lang="de")
+    refusal = session.handle(1, "swap 2 on 1")
+    assert isinstance(refusal, Text)
+    assert "Der frei gewordene Joker muss sofort ausgelegt werden; hänge „then meld … JK“ an" in refusal.plain
+
+
+def test_text_typed_at_the_next_round_prompt_is_not_taken_for_enter(data_dir: Path) -> None:
+    """A move typed ahead at "Press Enter for the next round" is said to be ignored, and the next
+    round starts only on a bare Enter."""
+    _, out = play("--rules", "viennese", "--seed", "24", "--bots", "greedy", lines=["auto"] * 60)
+    assert "Round 1 over: Bot 2 called Rummy" in out
+    assert "'auto' ignored: only Enter goes on here (or type quit)" in out
+    assert "round 2" not in out
+    _, out = play(
+        "--rules", "viennese", "--seed", "24", "--bots", "greedy", lines=[*["auto"] * 4, "", "quit"]
+    )
+    assert "round 2" in out
+
+
+def test_text_typed_at_the_hand_over_is_not_taken_for_enter() -> None:
+    out = io.StringIO()
+    console = Console(file=out, width=80, height=24, color_system=None)
+    match = rk.Match.new(rk.Rules.preset("german"), 2, seed=4, dealer=1)
+    answers, prompts = ["x 1", "", "quit"], []
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        return answers.pop(0)
+
+    session = PlaySession(match, [Player("Anna"), Player("Ben")], console, read, lang="de")
+    assert session.run() == 0
+    text = out.getvalue()
+    assert "„x 1“ ignoriert: hier geht es nur mit Enter weiter (oder „ende“)" in text
+    # The typed move was not taken for Enter: the hand-over asks again, and nothing was played.
+    assert prompts[:2] == ["Anna, Enter zeigt deine Hand (oder „ende“) > "] * 2
+    assert not match.actions
+
+
+def test_the_knockers_hand_is_shown_at_the_knock_as_the_showdown_counts_it() -> None:
+    """RULES.md §4.5: the knocker shows the hand split into melds plus deadwood and announces it; the
+    knock line shows that, and no other hand (the others' stay hidden until the showdown)."""
+    import dataclasses
+    import random
+
+    from rummykit import solver
+    from rummykit.bots import make_bot
+
+    bot, rng = make_bot("greedy"), random.Random(5)
+    for seed in range(40):
+        m = rk.Match.new(rk.Rules.preset("viennese"), 3, seed=seed)
+        while not m.is_over and m.round.view(m.to_move).knocker is None:
+            m.apply(bot.choose(m.round.view(m.to_move), m.legal_actions(), rng))
+        if not m.is_over and not m.round.is_over:
+            break
+    rnd = m.round
+    seat = m.to_move
+    view = rnd.view(seat)
+    knocker = view.knocker
+    assert knocker is not None and seat != knocker
+    assert [i for i, hand in enumerate(view.revealed) if hand] == [knocker]
+    shown = view.revealed[knocker]
+    assert shown is not None
+    best = solver.best_arrangement(list(shown), m.rules)
+    names = tuple("Du" if i == seat else f"Bot {i + 1}" for i in range(3))
+    board = screen.Board(
+        view=view,
+        names=names,
+        score=screen.match_scoreboard(m),
+        hands={seat: screen.sorted_hand(view.hand, "suit")},
+        log=[f"Bot 2 zieht {i}" for i in range(10)],
+        status="Dein Zug",
+        lang="de",
+    )
+    line = screen.knock_line(board)
+    assert line is not None
+    assert line.plain.startswith(f"{names[knocker]} hat geklopft: [") and line.plain.endswith(
+        f" = {best.deadwood}"
+    )
+    expected = screen.arrangement_text(best.melds, best.deadwood_cards, best.deadwood).plain
+    assert line.plain == f"{names[knocker]} hat geklopft: {expected}"
+    # Seen by the knocker, the line speaks to them.
+    mine = screen.knock_line(dataclasses.replace(board, view=rnd.view(knocker), names=("Du",) * 3))
+    assert mine is not None and mine.plain == f"Du hast geklopft: {expected}"
+    assert 0 < best.deadwood < 5
+    console = Console(width=80, height=24, record=True, force_terminal=True, color_system=None)
+    console.print(screen.render_board(board))
+    lines = console.export_text().rstrip("\n").split("\n")
+    assert len(lines) <= 23 and all(len(row) <= 80 for row in lines)
+    # The showdown counts the knocker's hand the same way.
+    while not rnd.is_over:
+        m.apply(bot.choose(rnd.view(m.to_move), m.legal_actions(), rng))
+    result = rnd.view(seat).result
+    assert result is not None and result.arrangements
+    final = result.arrangements[knocker]
+    assert final is not None and final.deadwood == best.deadwood
+
+
+def test_a_rubbers_hand_result_says_who_got_the_knock_money(data_dir: Path) -> None:
+    """RULES.md §4.8: after each hand the knocker or Rummy caller gets one chip from every other
+    player in the hand; the result says so beside the chips column."""
+    import random
+
+    from rummykit.bots import make_bot
+
+    _, out = play("--rules", "viennese", "--seed", "24", "--bots", "greedy", lines=["auto"] * 60)
+    assert "Round 1 over: Bot 2 called Rummy" in out
+    assert "Knock money: Bot 2 gets 2 chips (1 from each other player)" in out
+    _, out = play(
+        "--rules", "viennese", "--seed", "24", "--bots", "greedy", "--lang", "de", lines=["auto"] * 60
+    )  # fmt: skip
+    assert "Klopfgeld: Bot 2 bekommt 2 Chips (1 von jedem anderen Spieler)" in out
+    rules = rk.Rules.preset("viennese")
+    m = rk.Match.new(rules, 2, seed=24)
+    bot, rng = make_bot("greedy"), random.Random(0)
+    rnd = m.round
+    while not rnd.is_over:
+        m.apply(bot.choose(rnd.view(m.to_move), m.legal_actions(), rng))
+    view = rnd.view(0)
+    assert view.result is not None and view.result.winner is not None
+    winner, other = view.result.winner, 1 - view.result.winner
+    names = ("Du", "Bot 2")
+    text = screen.knock_money_text(view, names, screen.match_scoreboard(m), "de")
+    verb = "bekommst" if winner == 0 else "bekommt"
+    assert text == f"Klopfgeld: {names[winner]} {verb} 1 Chip (von {names[other]})"
+    assert screen.knock_money_text(view, names, screen.Scoreboard(), "de") is None  # no rubber, no chips

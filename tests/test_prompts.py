@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import rummykit as rk
-from rummykit.actions import BuyBack
+from rummykit.actions import BuyBack, CallRummy, Knock
 from rummykit.bots import GreedyBot
 from rummykit.cli.prompts import GIN_PROMPTS, is_quit, turn_prompt
 from rummykit.views import Phase
@@ -71,3 +71,54 @@ def test_every_gin_prompt_fits_an_80_column_line() -> None:
     for en, de in [*GIN_PROMPTS.values(), GIN_OTHER_PHASES]:
         assert len(f"Your turn: {en}   help · hint · quit") <= 80, en
         assert len(f"Dein Zug: {de}   hilfe · tipp · ende") <= 80, de
+
+
+def _after_a_knock() -> rk.Match:
+    """A Viennese match at the first extra turn after a knock (RULES.md §4.5), in the play phase."""
+    bot, rng = GreedyBot(), random.Random(5)
+    for seed in range(40):
+        match = rk.Match.new(rk.Rules.preset("viennese"), 3, seed=seed)
+        while not match.is_over and match.round.view(match.to_move).knocker is None:
+            match.apply(bot.choose(match.round.view(match.to_move), match.legal_actions(), rng))
+        if not match.is_over and not match.round.is_over:
+            match.apply("draw")
+            return match
+    raise AssertionError("no knock in 40 games")
+
+
+def test_after_a_knock_the_prompt_offers_only_the_discard_and_names_the_last_turn() -> None:
+    """In the extra turns after a knock nobody may knock or call Rummy (RULES.md §4.5): the line says
+    who knocked and that this is the seat's last turn, and offers only what is legal."""
+    match = _after_a_knock()
+    seat, knocker = match.to_move, match.round.view(match.to_move).knocker
+    assert knocker is not None and seat != knocker
+    assert not any(isinstance(a, (Knock, CallRummy)) for a in match.legal_actions())
+    names = ["Du", "Bot 2", "Bot 3"]
+    german = turn_prompt(match, seat, None, "de", names).plain
+    assert german.startswith(f"{names[knocker]} hat geklopft – dein letzter Zug: abwerfen (x N)")
+    assert "klopfen (k" not in german and "Rummy" not in german
+    english = turn_prompt(match, seat, None, "en", ["You", "Bot 2", "Bot 3"]).plain
+    assert english.startswith(f"{['You', 'Bot 2', 'Bot 3'][knocker]} knocked – your last turn: discard (x N)")
+    assert "knock (k" not in english and "rummy" not in english
+    hot_seat = turn_prompt(match, seat, "Ben", "de", ["Anna", "Ben", "Cleo"]).plain
+    assert hot_seat.startswith(f"{['Anna', 'Ben', 'Cleo'][knocker]} hat geklopft – letzter Zug von Ben: ")
+    assert all(len(line) <= 80 for line in (german, english, hot_seat))
+
+
+def test_the_knock_game_prompt_offers_the_knock_and_rummy_only_when_legal() -> None:
+    """Before a knock the line offers the knock only when the hand allows it (a prompt that always
+    offered it invited refused moves)."""
+    bot, rng = GreedyBot(), random.Random(1)
+    match = rk.Match.new(rk.Rules.preset("viennese"), 3, seed=4)
+    seen = set()
+    while match.round.view(match.to_move).knocker is None and len(seen) < 2:
+        legal = match.legal_actions()
+        prompt = turn_prompt(match, match.to_move, None, "de").plain
+        if any(isinstance(a, Knock) for a in legal):
+            assert prompt.startswith("Dein Zug: abwerfen (x N) oder klopfen (k N)")
+            seen.add("knock")
+        elif "abwerfen" in prompt and not any(isinstance(a, CallRummy) for a in legal):
+            assert prompt == "Dein Zug: abwerfen (x N)   hilfe · tipp · ende"
+            seen.add("discard only")
+        match.apply(bot.choose(match.round.view(match.to_move), legal, rng))
+    assert seen == {"discard only", "knock"}

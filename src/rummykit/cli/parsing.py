@@ -148,13 +148,31 @@ SHORT_FORMS: Final[dict[str, tuple[str, str]]] = {
     "x": ("x 5 discard card 5", "x 5 Karte 5 abwerfen"),
     "k": ("k 5 knock", "k 5 klopfen"),
     "r": ("r 5 rummy", "r 5 Rummy"),
-    "swap": ("swap 4 on 2 swap card 4 for meld 2's joker", "swap 4 on 2 Karte 4 gegen den Joker von Figur 2"),
     "gin k": ("k knock, k 5 knock discarding card 5", "k klopfen, k 5 klopfen und Karte 5 abwerfen"),
     "gin m": ("m 1 2 3 meld cards 1 2 3 after a knock", "m 1 2 3 Karten 1 2 3 nach dem Klopfen auslegen"),
     "gin l": ("l 4 lay card 4 off", "l 4 Karte 4 anlegen"),
     "pass": ("pass", "pass (passen)"),
 }
 """The short forms in English and German, by key; :func:`short_help` lists those of the game."""
+SWAP_FORMS: Final[dict[str, tuple[str, str]]] = {
+    "hand": (
+        "swap 4 on 2 swap card 4 for meld 2's joker (it goes to your hand)",
+        "swap 4 on 2 Karte 4 gegen den Joker von Figur 2 tauschen (er kommt auf die Hand)",
+    ),
+    "new_meld_same_turn": (
+        "swap 4 on 2 then meld 5 6 JK swap card 4 for meld 2's joker and meld it at once with cards 5 6",
+        "swap 4 on 2 then meld 5 6 JK Karte 4 gegen den Joker von Figur 2 tauschen und ihn "
+        "gleich mit den Karten 5 und 6 auslegen",
+    ),
+    "any_meld_same_turn": (
+        "swap 4 on 2 then meld 5 6 JK swap card 4 for meld 2's joker and meld it at once with cards 5 6 "
+        "(or lay it off: … then layoff JK on 3)",
+        "swap 4 on 2 then meld 5 6 JK Karte 4 gegen den Joker von Figur 2 tauschen und ihn "
+        "gleich mit den Karten 5 und 6 auslegen (oder anlegen: … then layoff JK on 3)",
+    ),
+}
+"""The joker exchange in the short help, by ``exchanged_joker_destination``: where the freed joker
+must be laid in the same turn, the example lays it, as a bare swap is refused there."""
 COMMANDS_HELP: Final = (
     "sort · hint · auto (play the hint) · undo · log · rules (regeln: German) · quit",
     "sortieren · tipp · auto (Tipp spielen) · zurück · protokoll · regeln (rules en: Englisch) · ende",
@@ -166,6 +184,8 @@ def short_help(lang: str = "en", rules: Rules | None = None) -> str:
     game of ``rules`` (melding games meld and lay off, knock games knock and call Rummy, gin knocks,
     melds after the knock, lays off and passes), or all of them without ``rules``."""
     keys: tuple[str, ...]
+    german = lang == "de"
+    swap: tuple[str, ...] = ()
     if rules is None:
         keys = ("d", "t", "m", "l", "x", "k", "r")
     elif rules.is_gin:
@@ -173,9 +193,10 @@ def short_help(lang: str = "en", rules: Rules | None = None) -> str:
     elif rules.is_knock_game:
         keys = ("d", "t", "x", "k", "r")
     else:
-        keys = ("d", "t", "m", "l", "x", "swap") if rules.joker_exchange else ("d", "t", "m", "l", "x")
-    german = lang == "de"
-    forms = " · ".join(SHORT_FORMS[key][german] for key in keys)
+        keys = ("d", "t", "m", "l", "x")
+        if rules.joker_exchange:
+            swap = (SWAP_FORMS[rules.exchanged_joker_destination][german],)
+    forms = " · ".join([*(SHORT_FORMS[key][german] for key in keys), *swap])
     return ("Kurzformen: " if german else "short forms: ") + forms + " · " + COMMANDS_HELP[german]
 
 

@@ -75,7 +75,7 @@ from rummykit.cli import pager, screen
 from rummykit.cli.action_text import describe
 from rummykit.cli.hints import hint
 from rummykit.cli.parsing import MAX_LINE as MAX_LINE  # re-exported: the line limit of this command
-from rummykit.cli.parsing import legal_moves_lines, parse_input, short_error, short_help
+from rummykit.cli.parsing import clip, legal_moves_lines, parse_input, short_error, short_help
 from rummykit.cli.paths import games_dir
 from rummykit.cli.prompts import STOP_REASONS_DE, is_quit, rules_notice, turn_prompt
 from rummykit.cli.saves import HUMAN, SavedGame, latest_unfinished, load_saved, save_meta, write_save
@@ -385,15 +385,33 @@ class PlaySession:
         self.shown_seat = None
         if self.match.is_over:
             return
-        answer = self.ask(
+        self.wait_for_enter(
             self.t(
                 "Press Enter for the next round (or type quit) > ",
                 "Enter für das nächste Spiel (oder „ende“) > ",
             )
         )
-        if is_quit(answer):
-            raise QuitGame("quit")
         self.log = []
+
+    def wait_for_enter(self, prompt: str) -> None:
+        """Ask ``prompt`` until the answer is a bare Enter; a quit word stops the game. Anything else
+        (a move typed ahead) is not taken as Enter: the player is told it was ignored and asked again."""
+        while True:
+            answer = self.ask(prompt)
+            if is_quit(answer):
+                raise QuitGame("quit")
+            if not answer.strip():
+                return
+            typed = clip(" ".join(answer.split()))
+            self.console.print(
+                Text(
+                    self.t(
+                        f"'{typed}' ignored: only Enter goes on here (or type quit)",
+                        f"„{typed}“ ignoriert: hier geht es nur mit Enter weiter (oder „ende“)",
+                    ),
+                    style="yellow",
+                )
+            )
 
     def no_offer_notes(self) -> list[str]:
         """Why a person whose total is in the buy-back window gets no offer (e.g. the one buy-back used)."""
@@ -435,18 +453,17 @@ class PlaySession:
                 style="bold yellow",
             )
         )
-        answer = self.ask(
+        self.wait_for_enter(
             self.t(
                 f"{name}, press Enter to see your hand (or type quit) > ",
                 f"{name}, Enter zeigt deine Hand (oder „ende“) > ",
             )
         )
-        if is_quit(answer):
-            raise QuitGame("quit")
 
     def status(self, seat: int) -> Text:
         """The status line of ``seat``, the seat to move (:func:`rummykit.cli.prompts.turn_prompt`)."""
-        return turn_prompt(self.match, seat, self.names[seat] if self.hot_seat else None, self.lang)
+        name = self.names[seat] if self.hot_seat else None
+        return turn_prompt(self.match, seat, name, self.lang, self.names)
 
     def human_turn(self, seat: int) -> None:
         if self.hot_seat and self.shown_seat != seat:

@@ -9,11 +9,12 @@ words for why a game stopped are here too.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from rich.text import Text
 
-from rummykit.actions import BuyBack, TakeDiscard
+from rummykit.actions import BuyBack, CallRummy, Knock, TakeDiscard
 from rummykit.cli.parsing import META_COMMANDS
 from rummykit.explain.language import Lang
 from rummykit.match import Match
@@ -64,11 +65,27 @@ def is_quit(answer: str) -> bool:
     return META_COMMANDS.get(answer.strip().lower()) == "quit"
 
 
-def turn_prompt(match: Match, seat: int, name: str | None, lang: str) -> Text:
+def _knock_game_moves(legal: Sequence[object], t: Lang) -> str:
+    """Knock games after the draw: discarding, and knocking or calling Rummy only when legal (never in
+    the extra turns after a knock, RULES.md §4.5)."""
+    moves = [t("discard (x N)", "abwerfen (x N)")]
+    if any(isinstance(a, Knock) for a in legal):
+        moves.append(t("knock (k N)", "klopfen (k N)"))
+    if any(isinstance(a, CallRummy) for a in legal):
+        moves.append(t("rummy (r N)", "Rummy (r N)"))
+    if len(moves) == 1:
+        return moves[0]
+    return ", ".join(moves[:-1]) + t(" or ", " oder ") + moves[-1]
+
+
+def turn_prompt(
+    match: Match, seat: int, name: str | None, lang: str, names: Sequence[str] | None = None
+) -> Text:
     """The status line of ``seat``, the seat to move: what it may do now and the keys for it.
 
     ``name`` is the player's name at a hot-seat table (``Ben's turn``); ``None`` addresses the one
-    person at the terminal (``Your turn``).
+    person at the terminal (``Your turn``). After a knock the line says who knocked and that this
+    is the seat's last turn, naming the knocker by ``names`` (``Bot 2 knocked – your last turn``).
     """
     t = Lang(lang)
     rnd = match.round
@@ -110,10 +127,18 @@ def turn_prompt(match: Match, seat: int, name: str | None, lang: str) -> Text:
     elif match.rules.is_gin:
         what = t(*GIN_PROMPTS.get(rnd.phase, GIN_OTHER_PHASES))
     else:
-        what = t(
-            "discard (x N), knock (k N) or rummy (r N)", "abwerfen (x N), klopfen (k N) oder Rummy (r N)"
-        )
+        what = _knock_game_moves(legal, t)
     who = t("Your turn", "Dein Zug") if name is None else t(f"{name}'s turn", f"{name} ist dran")
+    knocker = rnd.view(seat).knocker
+    if match.rules.is_knock_game and not match.rules.is_gin and knocker is not None:
+        by = names[knocker] if names is not None else t(f"Seat {knocker + 1}", f"Platz {knocker + 1}")
+        has = t("knocked", "hat geklopft")
+        last = (
+            t("your last turn", "dein letzter Zug")
+            if name is None
+            else t(f"{name}'s last turn", f"letzter Zug von {name}")
+        )
+        who = f"{by} {has} – {last}"
     keys = t("   help · hint · quit", "   hilfe · tipp · ende")
     if len(f"{who}: {what}{keys}") > PROMPT_WIDTH:
         keys = ""  # the line stays one line on a terminal of 80 columns; 'help' is still understood

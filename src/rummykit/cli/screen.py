@@ -33,6 +33,8 @@ from rummykit.views import PlayerView, RoundResult, Termination
 
 SortMode = Literal["suit", "rank"]
 
+BOARD_WIDTH: Final = 80
+"""The terminal width the table is laid out for (a longer line, such as a knocker's hand, wraps)."""
 SUIT_STYLES: Final = ("green", "bright_blue", "red", "bold")
 """Four-colour deck (clubs, diamonds, hearts, spades), readable on dark and light backgrounds."""
 JOKER_STYLE: Final = "bold magenta"
@@ -327,18 +329,35 @@ def melds_grid(board: Board) -> Table | None:
     return grid
 
 
+def arrangement_text(
+    melds: Sequence[Meld], deadwood_cards: Sequence[Card], deadwood: int, ascii_only: bool = False
+) -> Text:
+    """A knock game's hand as the showdown shows it: ``[melds] | deadwood cards = deadwood``."""
+    shown = Text(" ").join(
+        [Text.assemble("[", meld_text(m, ascii_only), "]") for m in melds]
+        + ([Text("|", style="dim"), cards_text(tuple(deadwood_cards), ascii_only)] if deadwood_cards else [])
+    )
+    shown.append(f" = {deadwood}", style="bold")
+    return shown
+
+
 def knock_line(board: Board) -> Text | None:
+    """Who knocked, and the hand the knocker lays face up at the knock (RULES.md §4.5: split into
+    melds and deadwood, with the deadwood announced), arranged as the showdown will count it. Only
+    what the view reveals is shown."""
     v = board.view
     if v.knocker is None or v.phase.value == "over":
         return None
     shown = v.revealed[v.knocker] if v.revealed else None
-    line = Text(
-        Lang(board.lang)(f"{board.names[v.knocker]} knocked", f"{board.names[v.knocker]} hat geklopft"),
-        style="bold yellow",
-    )
+    who = board.names[v.knocker]
+    has = "hast" if who == "Du" else "hat"  # "Du" (the one person at the terminal) is spoken to
+    line = Text(Lang(board.lang)(f"{who} knocked", f"{who} {has} geklopft"), style="bold yellow")
     if shown:
+        from rummykit import solver
+
+        best = solver.best_arrangement(list(shown), v.rules)
         line.append(": ")
-        line.append_text(cards_text(shown, board.ascii_only))
+        line.append_text(arrangement_text(best.melds, best.deadwood_cards, best.deadwood, board.ascii_only))
     return line
 
 
@@ -374,7 +393,9 @@ def render_board(board: Board, deadwood: dict[int, int] | None = None) -> Group:
     if gin is not None:
         parts.append(gin)
     used = 1 + (len(board.names) + 1) + 1 + (math.ceil(len(board.view.melds) / 2) if grid else 0)
-    used += (1 if knock is not None else 0) + (1 if gin is not None else 0)
+    used += (math.ceil(knock.cell_len / BOARD_WIDTH) if knock is not None else 0) + (
+        1 if gin is not None else 0
+    )
     hand_lines = sum(1 + 2 * max(1, math.ceil(len(h) / 16)) for h in board.hands.values()) or 1
     used += hand_lines + 2  # status line and prompt
     room = max(1, min(6, board.height - used))
@@ -482,15 +503,9 @@ def result_table(
         else:
             arrangement = result.arrangements[seat] if result.arrangements else None
             if arrangement is not None:
-                shown = Text(" ").join(
-                    [Text.assemble("[", meld_text(m, ascii_only), "]") for m in arrangement.melds]
-                    + (
-                        [Text("|", style="dim"), cards_text(arrangement.deadwood_cards, ascii_only)]
-                        if arrangement.deadwood_cards
-                        else []
-                    )
+                shown = arrangement_text(
+                    arrangement.melds, arrangement.deadwood_cards, arrangement.deadwood, ascii_only
                 )
-                shown.append(f" = {arrangement.deadwood}", style="bold")
             else:
                 hand = view.revealed[seat] if view.revealed else None
                 shown = cards_text(hand, ascii_only) if hand else Text("–", style="dim")
@@ -517,9 +532,41 @@ def result_table(
             cells.append(str(score.chips[seat]))
         table.add_row(*cells)
     parts: list[RenderableType] = [title, table]
+    money = knock_money_text(view, names, score, lang)
+    if money is not None:
+        parts.append(Text(money, style="yellow"))
     if score.pot:
         parts.append(Text(t(f"Pot: {score.pot} chips", f"Pott: {score.pot} Chips"), style="yellow"))
     return Group(*parts)
+
+
+def knock_money_text(
+    view: PlayerView, names: Sequence[str], score: Scoreboard, lang: str = "en"
+) -> str | None:
+    """A rubber's knock money for the hand just ended (RULES.md §4.8: the knocker or Rummy caller gets
+    ``knock_money`` chips from every other player in the hand), or ``None`` where none changed hands."""
+    result, rules = view.result, view.rules
+    if result is None or score.chips is None or not rules.knock_money or not result.scored:
+        return None
+    winner = result.winner
+    if winner is None:
+        return None
+    payers = [s for s in view.active_seats if s != winner]
+    if not payers:
+        return None
+    t = Lang(lang)
+    who = names[winner]
+    each = rules.knock_money
+    total = count(each * len(payers), "chip", lang)
+    if len(payers) == 1:
+        source = t(f"from {names[payers[0]]}", f"von {names[payers[0]]}")
+    else:
+        source = t(f"{each} from each other player", f"{each} von jedem anderen Spieler")
+    if lang == "de":
+        gets = "bekommst" if who == "Du" else "bekommt"
+        return f"Klopfgeld: {who} {gets} {total} ({source})"
+    gets = "get" if who == "You" else "gets"
+    return f"Knock money: {who} {gets} {total} ({source})"
 
 
 def winners_text(winners: Sequence[int], names: Sequence[str], score: Scoreboard, lang: str = "en") -> Text:
