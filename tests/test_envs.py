@@ -21,7 +21,7 @@ from rummykit.bots import make_bot
 from rummykit.determinize import sample_round
 from rummykit.envs import GYM_ID, RummyEnv, rummy_v0
 from rummykit.envs import encoding as enc
-from rummykit.envs.game import TokenGame, worst_hand_points
+from rummykit.envs.game import TokenGame, worst_hand_points, worst_match_points
 from rummykit.envs.observation import MatchFigures, encode_view
 
 VIENNESE = rk.Rules.preset("viennese")
@@ -443,6 +443,32 @@ def test_an_illegal_token_costs_more_than_any_hand(preset: str) -> None:
             worst = min(worst, *rnd.result.points)
     assert illegal < worst
     assert illegal == worst_hand_points(rules) - 1
+
+
+@pytest.mark.parametrize("preset", rk.PRESET_NAMES)
+def test_in_match_scope_an_illegal_token_costs_more_than_any_match(preset: str) -> None:
+    """Over a whole match the rewards add up to the match's score (or chips): the default illegal
+    reward in ``scope="match"`` lies below every match of random play, and below the bound of a
+    match of the preset's end (a German match of fixed hands loses at most one hand's worst per
+    hand)."""
+    rules = rk.Rules.preset(preset)
+    players = rules.min_players
+    illegal = TokenGame(rules, players, scope="match").default_illegal_reward
+    assert illegal == worst_match_points(rules, players) - 1 <= worst_hand_points(rules) - 1
+    if rules.match_end == "fixed_hands":
+        assert illegal == worst_hand_points(rules) * (rules.num_hands or players) - 1
+    worst = 0.0
+    for seed in range(6):
+        game = TokenGame(rules, players, scope="match")
+        game.reset(seed=seed)
+        rng = random.Random(seed)
+        totals = [0.0] * players
+        while not game.is_over and not game.truncated:
+            assert game.match is not None
+            rewards = game.apply(rng.choice(game.match.legal_actions()))
+            totals = [t + r for t, r in zip(totals, rewards, strict=True)]
+        worst = min(worst, *totals)
+    assert illegal < worst
 
 
 @pytest.mark.parametrize(

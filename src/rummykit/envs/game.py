@@ -65,6 +65,26 @@ def worst_hand_points(rules: Rules) -> int:
     return -(deck * multiplier + bonuses)
 
 
+def worst_match_points(rules: Rules, players: int) -> int:
+    """A bound that no seat's rewards over a whole match (``scope="match"``) reach under ``rules``:
+    :func:`worst_hand_points` for every hand a seat can lose before the match ends.
+
+    ``fixed_hands``: that many hands (one per player by default). ``penalty_limit``: the match ends
+    once a total passes the limit, so a seat loses at most the limit and one more hand.
+    ``elimination_last_survivor``: the threshold and one more hand per life (the first and each
+    buy-back); a rubber's rewards are chips, far fewer than its points. ``target_score`` hands give
+    plus points only, and ``single_hand`` is one hand: one hand's bound."""
+    hand = worst_hand_points(rules)
+    if rules.match_end == "fixed_hands":
+        return hand * (rules.num_hands or players)
+    if rules.match_end == "penalty_limit":
+        return hand - rules.penalty_limit
+    if rules.match_end == "elimination_last_survivor":
+        lives = 1 + rules.buyback_limit
+        return (hand - (rules.elimination_threshold or 0)) * lives
+    return hand
+
+
 def share(winners: Sequence[int], seats: Sequence[int], total: int) -> list[float]:
     """Zero-sum win/loss: ``winners`` share +1, the other ``seats`` share -1."""
     out = [0.0] * total
@@ -161,9 +181,11 @@ class TokenGame:
         point below :func:`worst_hand_points`: a learner that does not read the mask must never find
         an illegal token cheaper than playing the hand out (a flat -1 was better than the -20 to
         -100 points a lost German hand costs, so unmasked learners learned to forfeit). In
-        ``scope="match"`` it is the same bound, one hand's worst, not a whole match's."""
+        ``scope="match"`` one point below :func:`worst_match_points`, a whole match's worst."""
         if self.reward_kind == "win":
             return -1.0
+        if self.scope == "match":
+            return float(worst_match_points(self.rules, self.players) - 1)
         return float(worst_hand_points(self.rules) - 1)
 
     # Life cycle ---------------------------------------------------------------------------------
