@@ -25,6 +25,8 @@ const I18N = {
     play_hint: "Play it", moves: "Possible moves", chips: "Chips", pot: "Pot", waiting: "waiting",
     playing: "playing", over: "over", closed: "closed", connection_lost: "Connection lost, reconnecting…",
     select_one: "Select one card", select_cards: "Select cards first", need: "need",
+    tray_bad: "Your composed melds cannot be laid: not every group is a meld. Complete them or clear them before you discard.",
+    tray_short: "Your composed melds cannot be laid: {sum} points do not reach the opening's {min}. Add to them or clear them before you discard.",
     buyback: "Buy back", decline: "Decline", draw: "Draw", take: "Take", showdown: "Showdown",
     lay_on: "Lay {card} on meld {n}", host: "host",
     seeded: "seeded: every hand can be known", expired: "expired",
@@ -82,7 +84,9 @@ const I18N = {
     new_table: "Neuer Tisch", play_hint: "Ausführen", moves: "Mögliche Züge", chips: "Chips", pot: "Pott",
     waiting: "wartet", playing: "läuft", over: "beendet", closed: "geschlossen",
     connection_lost: "Verbindung verloren, verbinde neu…", select_one: "Eine Karte wählen",
-    select_cards: "Erst Karten wählen", need: "nötig", buyback: "Zurückkaufen", decline: "Ablehnen",
+    select_cards: "Erst Karten wählen", need: "nötig",
+    tray_bad: "Deine Figuren lassen sich nicht auslegen: nicht jede Gruppe ist eine gültige Figur. Ergänze sie oder setze sie zurück, bevor du abwirfst.",
+    tray_short: "Deine Figuren lassen sich nicht auslegen: {sum} Punkte reichen nicht für die Erstmeldung mit {min}. Ergänze sie oder setze sie zurück, bevor du abwirfst.", buyback: "Zurückkaufen", decline: "Ablehnen",
     draw: "Ziehen", take: "Aufnehmen", showdown: "Aufdecken", lay_on: "{card} an Figur {n} anlegen",
     host: "Gastgeber",
     seeded: "mit festem Seed: jedes Blatt kann bekannt sein", expired: "abgelaufen",
@@ -237,7 +241,7 @@ function onMessage(msg) {
   switch (msg.type) {
     case "welcome": S.seat = msg.seat; break;
     case "state": onState(msg); break;
-    case "error": flash(localText(msg, msg.message)); break;
+    case "error": S.discardAfter = null; flash(localText(msg, msg.message)); break;
     case "hint": S.hint = msg.action; S.hintTexts = msg.texts || null; renderHint(); break;
     case "hand_log":
       if (S.state && msg.version === S.state.version) { S.handNo = msg.hand; S.handMoves = msg.entries; renderLog(); }
@@ -282,8 +286,11 @@ function onState(state) {
   if (!previous || previous.version !== state.version) { mergeHandMoves(state); requestHandLog(); }
   if (S.seat !== state.you) { S.seat = state.you; }
   if (!previous || previous.version !== state.version) {
-    // The hand changed under the selection: keep only groups whose cards are still held.
+    // The hand changed under the selection: keep only groups whose cards are still held; a turn that
+    // ended takes the tray's melds back into the hand.
     S.selected = [];
+    const turnEnded = previous && previous.you === state.you && turnOf(previous) && !turnOf(state);
+    if (turnEnded) S.groups = [];
     if (state.view && state.view.hand) {
       const pool = countCards(state.view.hand);
       S.groups = S.groups.filter((g) => g.every((c) => (pool[c] = (pool[c] || 0) - 1) >= 0));
@@ -291,6 +298,7 @@ function onState(state) {
     S.hint = null;
     evaluate();
   }
+  if (S.discardAfter && (!previous || previous.version !== state.version)) discardAfterMelds(state);
   const hands = state.match.hands.length;
   if (S.seenHands === null) S.seenHands = hands;
   if (hands > S.seenHands && state.last_round) { S.seenHands = hands; showRoundOver(state); }
@@ -591,6 +599,7 @@ function legal() {
   return S.moves && S.moves.version === S.state.version ? S.moves.actions : S.state.legal;
 }
 function myTurn() { return legal().length > 0 || (S.state.compose || []).length > 0; }
+const turnOf = (state) => state.legal.length > 0 || (state.compose || []).length > 0;
 
 function render() {
   // A card being dragged keeps its element: a state arriving meanwhile is drawn at the drop.
@@ -1412,7 +1421,33 @@ function playMelds() {
 function discardSelected(verb = "discard") {
   const cards = selectedCards();
   if (cards.length !== 1) { flash(t("select_one"), true); return; }
-  act(`${verb} ${cards[0]}`);
+  if (verb === "discard") discardCard(cards[0]); else act(`${verb} ${cards[0]}`);
+}
+
+// A discard ends the turn, so melds composed in the tray are not left behind: ready ones are laid
+// first and the card goes once the table has them (as at a real table, where what a player put down
+// before discarding stays down); melds that cannot be laid stop the discard and say why.
+function discardCard(card) {
+  if (!S.groups.length || S.state.table.knock_game || !myTurn()) { act(`discard ${card}`); return; }
+  if (!meldsReady()) { flash(trayRefusal()); return; }
+  S.discardAfter = { card, version: S.state.version + 1 };
+  playMelds();
+}
+
+// Why the composed melds cannot be laid: a group that is no meld, or an opening below the minimum.
+function trayRefusal() {
+  const ev = S.evaluation && S.evaluation.melds.length === S.groups.length ? S.evaluation : null;
+  if (ev && ev.melds.every((m) => m.legal)) return t("tray_short", { sum: ev.total, min: S.state.table.opening_min });
+  return t("tray_bad");
+}
+
+// The discard waiting for the tray's melds: sent once the state after them arrives (the melds were
+// laid and the card is still ours to discard), dropped when anything else happens.
+function discardAfterMelds(state) {
+  const pending = S.discardAfter;
+  S.discardAfter = null;
+  if (!pending || state.version !== pending.version || state.you !== S.seat) return;
+  if (state.legal.includes(`discard ${pending.card}`)) act(`discard ${pending.card}`);
 }
 
 // Knock: with the selected card (Viennese; gin in one step), or gin's knock alone when nothing is
@@ -1435,7 +1470,7 @@ function dropOn(target, index) {
   const hand = shownHand();
   const card = hand[index];
   if (card === undefined) return;
-  if (target.dataset.drop === "discard") { act(`discard ${card}`); return; }
+  if (target.dataset.drop === "discard") { discardCard(card); return; }
   if (target.dataset.drop === "meld") { S.selected = [index]; layOffOn(Number(target.dataset.meld)); return; }
   if (target.dataset.drop === "tray") {
     if (!S.groups.length) S.groups.push([]);

@@ -1,0 +1,80 @@
+"""In Chromium: what a turn's buttons do with the melds composed in the tray.
+
+Seeded German tables (seat 0 is the page's, a random bot in seat 1) give known hands: seed 48 lets
+seat 0 open after drawing with ``3C 3H 3S | 6D 7D 8D | 9D 9H 9S``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.web.test_e2e_table_ui import Pages, seeded_table
+
+OPENING = [["3C", "3H", "3S"], ["6D", "7D", "8D"], ["9D", "9H", "9S"]]
+
+
+@pytest.fixture
+def pages(browser: Any, module_server: Any) -> Iterator[Pages]:
+    made = Pages(browser, module_server.url)
+    yield made
+    for context in made.contexts:
+        context.close()
+    assert not made.errors, made.errors
+
+
+def draw(page: Any) -> None:
+    page.wait_for_function("S.state.legal.includes('draw')")
+    page.click("#stock")
+    page.wait_for_function("S.state.legal.some(a => a.startsWith('discard'))")
+
+
+def compose(page: Any, cards: list[str]) -> None:
+    for face in cards:
+        page.locator(f"#hand .card[data-card='{face}']:not(.selected)").first.click()
+    page.click("#btn-group")
+
+
+def test_discarding_lays_the_melds_composed_in_the_tray_first(pages: Pages) -> None:
+    """Melds composed but not laid are not lost when the player discards: ready ones are laid, then the
+    card goes; a tray that cannot be laid stops the discard and says why."""
+    page = pages.open(locale="de-DE")
+    seeded_table(page, pages.base, "german", seed=48)
+    draw(page)
+    # Not a meld: the discard is refused with the reason, nothing is played.
+    version = page.evaluate("S.state.version")
+    compose(page, ["3C", "6D", "9H"])
+    page.wait_for_selector("#groups .group.bad")
+    loose = next(c for c in page.evaluate("shownHand()") if all(c not in meld for meld in OPENING))
+    page.locator(f"#hand .card[data-card='{loose}']").first.click()
+    page.click("#btn-discard")
+    assert "nicht jede Gruppe ist eine gültige Figur" in page.inner_text("#game-error")
+    page.wait_for_timeout(300)
+    assert page.evaluate("S.state.version") == version and page.locator("#groups .group").count() == 1
+    page.click("#btn-clear")
+    # Three melds worth 72: "Abwerfen" lays them, then discards the selected card.
+    for meld in OPENING:
+        compose(page, meld)
+    page.wait_for_function("document.querySelectorAll('#groups .group.ok').length === 3")
+    assert page.is_enabled("#btn-play")
+    page.locator(f"#hand .card[data-card='{loose}']").first.click()
+    page.click("#btn-discard")
+    page.wait_for_function("S.state.view.opened[0] && S.state.view.hand.length === 4")
+    log = [e["action"] for e in page.evaluate("S.state.log") if e["seat"] == 0 and e["index"] >= 0]
+    assert log[-2].startswith("open ") and log[-1] == f"discard {loose}", log
+    assert page.evaluate("S.groups") == []
+
+
+def test_the_tray_is_cleared_when_the_turn_ends(pages: Pages) -> None:
+    """Cards composed into a tray group and not laid go back to the hand when the turn ends."""
+    page = pages.open()
+    seeded_table(page, pages.base, "german", seed=48)
+    draw(page)
+    compose(page, ["3C", "6D"])
+    page.wait_for_selector("#groups .group")
+    loose = next(c for c in page.evaluate("shownHand()") if c not in ("3C", "6D"))
+    page.evaluate("(card) => act(`discard ${card}`)", loose)  # the turn ends (as when a bot takes over)
+    page.wait_for_function("document.body.dataset.myTurn === '0'")
+    assert page.evaluate("S.groups") == [] and page.locator("#groups .group").count() == 0
