@@ -1,4 +1,5 @@
-"""In Chromium: what a turn's buttons do with the melds composed in the tray.
+"""In Chromium: what a turn's buttons do with the melds composed in the tray, and a joker laid off by
+a click.
 
 Seeded German tables (seat 0 is the page's, a random bot in seat 1) give known hands: seed 48 lets
 seat 0 open after drawing with ``3C 3H 3S | 6D 7D 8D | 9D 9H 9S``.
@@ -78,3 +79,31 @@ def test_the_tray_is_cleared_when_the_turn_ends(pages: Pages) -> None:
     page.evaluate("(card) => act(`discard ${card}`)", loose)  # the turn ends (as when a bot takes over)
     page.wait_for_function("document.body.dataset.myTurn === '0'")
     assert page.evaluate("S.groups") == [] and page.locator("#groups .group").count() == 0
+
+
+def test_a_joker_laid_off_by_a_click_goes_to_the_high_end(pages: Pages) -> None:
+    """Clicking a run with a joker selected sends the upper end (RULES.md D12), which the engine lists
+    after the lower one; the lower end stays among the possible moves."""
+    page = pages.open()
+    seeded_table(page, pages.base, "german", seed=48)
+    sent = page.evaluate(
+        """() => {
+            const sent = [];
+            S.ws.send = (m) => sent.push(JSON.parse(m).action);
+            S.state.view.hand = ["JK", "5C"];
+            const actions = ["layoff JK on 1 low", "layoff JK on 1 high", "layoff JK on 2"];
+            actions.push("layoff 5C on 12", "layoff 5C on 1");
+            S.moves = { version: S.state.version, actions };
+            render();
+            S.selected = [shownHand().indexOf("JK")];
+            layOffOn(1); layOffOn(2);
+            const targets = Object.fromEntries(layoffTargets());
+            S.selected = [shownHand().indexOf("5C")];
+            layOffOn(1);
+            const chips = [...document.querySelectorAll("#moves .move-chip")];
+            return { sent, targets, chips: chips.map((b) => b.dataset.action) };
+        }"""
+    )
+    assert sent["sent"] == ["layoff JK on 1 high", "layoff JK on 2", "layoff 5C on 1"]
+    assert sent["targets"] == {"1": "layoff JK on 1 high", "2": "layoff JK on 2"}
+    assert "layoff JK on 1 low" in sent["chips"]

@@ -800,9 +800,18 @@ function layoffTargets() {
   }
   for (const a of legal()) {
     const m = /^layoff (\S+) on (\d+)/.exec(a);
-    if (m && m[1] === card && !out.has(Number(m[2]))) out.set(Number(m[2]), a);
+    if (m && m[1] === card && !out.has(Number(m[2]))) out.set(Number(m[2]), layoffFor(card, Number(m[2])));
   }
   return out;
+}
+
+// The lay-off of `card` on meld n that a click or drop sends: the plain form when it is listed, else a
+// joker's upper end of a run ("high"): a joker laid off without a declaration goes up when it can
+// (RULES.md D12), else the one end it fits. The other end stays in the list of possible moves.
+function layoffFor(card, n) {
+  const plain = `layoff ${card} on ${n}`;
+  const options = legal().filter((a) => a === plain || a.startsWith(plain + " "));
+  return options.find((a) => a === plain) || options.find((a) => a === plain + " high") || options[0];
 }
 
 function renderMelds() {
@@ -1462,8 +1471,7 @@ function layOffOn(n) {
   if (cards.length !== 1) { flash(t("select_one"), true); return; }
   // Gin lays a card off onto the knocker's melds as a whole ("layoff 5H"): the engine finds the meld.
   if (legal().includes(`layoff ${cards[0]}`)) { act(`layoff ${cards[0]}`); return; }
-  const options = legal().filter((a) => a.startsWith(`layoff ${cards[0]} on ${n}`));
-  act(options[0] || `layoff ${cards[0]} on ${n}`);
+  act(layoffFor(cards[0], n) || `layoff ${cards[0]} on ${n}`);
 }
 
 function dropOn(target, index) {
