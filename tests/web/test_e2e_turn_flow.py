@@ -1,5 +1,5 @@
-"""In Chromium: what a turn's buttons do with the melds composed in the tray, and a joker laid off by
-a click.
+"""In Chromium: what a turn's buttons and lines do with the melds composed in the tray, a joker laid
+off by a click, and the line that says what the player to move may do.
 
 Seeded German tables (seat 0 is the page's, a random bot in seat 1) give known hands: seed 48 lets
 seat 0 open after drawing with ``3C 3H 3S | 6D 7D 8D | 9D 9H 9S``.
@@ -107,3 +107,31 @@ def test_a_joker_laid_off_by_a_click_goes_to_the_high_end(pages: Pages) -> None:
     assert sent["sent"] == ["layoff JK on 1 high", "layoff JK on 2", "layoff 5C on 1"]
     assert sent["targets"] == {"1": "layoff JK on 1 high", "2": "layoff JK on 2"}
     assert "layoff JK on 1 low" in sent["chips"]
+
+
+def test_the_turn_line_offers_only_what_is_legal(pages: Pages) -> None:
+    """Before opening there is no lay-off to offer; in the last turn after a Viennese knock neither a
+    knock nor Rummy, and the line says whose knock it was."""
+    page = pages.open(locale="de-DE")
+    seeded_table(page, pages.base, "german", seed=48)
+    assert page.inner_text("#status") == "Du bist dran: vom Stoß ziehen oder die Ablage nehmen"
+    draw(page)
+    assert page.inner_text("#status") == "Du bist dran: auslegen, dann abwerfen"
+    seeded_table(page, pages.base, "viennese", seed=1)
+    line = page.evaluate(
+        """() => {
+            const v = S.state.view;
+            v.phase = "discard"; v.knocker = 1; S.state.compose = [];
+            S.state.legal = v.hand.map((c) => "discard " + c);
+            S.moves = null;
+            renderStatus();
+            const last = document.querySelector("#status").innerText;
+            v.knocker = null; S.state.legal.push("knock " + v.hand[0], "rummy " + v.hand[0]);
+            renderStatus();
+            return [last, document.querySelector("#status").innerText];
+        }"""
+    )
+    assert line == [
+        "Bot 2 hat geklopft – dein letzter Zug: abwerfen",
+        "Du bist dran: abwerfen, klopfen oder Rummy rufen",
+    ]

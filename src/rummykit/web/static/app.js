@@ -13,6 +13,10 @@ const I18N = {
     log: "Moves", continue: "Continue", your_turn: "Your turn", turn_of: "{name} to move",
     draw_phase: "draw from the stock or take the discard", play_phase: "meld, lay off, then discard",
     discard_phase: "discard, knock or call Rummy", spectating: "Watching", opening: "Opening",
+    do_draw: "draw from the stock", do_take: "take the discard", do_meld: "meld", do_layoff: "lay off",
+    do_swap: "swap a joker", do_discard: "discard", do_knock: "knock", do_rummy: "call Rummy",
+    do_buyback: "buy back", do_decline: "decline", or: "or", then: "then",
+    knocked_last: "{name} knocked – your last turn",
     first_upcard_phase: "take the upcard or pass", wall_phase: "the wall: knock or pass",
     knock_phase: "discard, lay your melds one by one, then pass", layoff_phase: "lay off, pass, lay melds, pass",
     total: "Total", hand: "Hand", seat: "Seat", open_seat: "open", bot: "bot", away: "away",
@@ -72,6 +76,10 @@ const I18N = {
     your_turn: "Du bist dran", turn_of: "{name} ist am Zug",
     draw_phase: "vom Stoß ziehen oder die Ablage nehmen", play_phase: "auslegen, anlegen, dann abwerfen",
     discard_phase: "abwerfen, klopfen oder Rummy rufen", spectating: "Zuschauer", opening: "Erstmeldung",
+    do_draw: "vom Stoß ziehen", do_take: "die Ablage nehmen", do_meld: "auslegen", do_layoff: "anlegen",
+    do_swap: "einen Joker tauschen", do_discard: "abwerfen", do_knock: "klopfen", do_rummy: "Rummy rufen",
+    do_buyback: "zurückkaufen", do_decline: "ablehnen", or: "oder", then: "dann",
+    knocked_last: "{name} hat geklopft – dein letzter Zug",
     first_upcard_phase: "offene Karte nehmen oder passen", wall_phase: "die Mauer: klopfen oder passen",
     knock_phase: "abwerfen, Figuren einzeln auslegen, dann passen", layoff_phase: "anlegen, passen, auslegen, passen",
     total: "Summe", hand: "Spiel", seat: "Platz", open_seat: "frei", bot: "Bot", away: "weg",
@@ -854,7 +862,7 @@ function renderStatus() {
   let text;
   if (st.match.is_over) text = t("match_over");
   else if (S.seat === null) text = `${t("spectating")} · ${t("turn_of", { name: seatName(st.match.to_move) })}`;
-  else if (myTurn()) text = `${t("your_turn")}: ${t(v.phase + "_phase")}`;
+  else if (myTurn()) text = knockedBy(v) !== null ? turnText(st) : `${t("your_turn")}: ${turnText(st)}`;
   else text = t("turn_of", { name: seatName(st.match.to_move) });
   if (S.seat !== null && !st.match.is_over && v.phase !== "over" && sitsOut(v, S.seat)) text = `${t("you_sit_out")} · ${text}`;
   el.textContent = text;
@@ -873,6 +881,34 @@ function renderStatus() {
     el.appendChild(b);
   }
 }
+
+// What the player to move may do, said from the moves offered now rather than from the phase: no
+// lay-off before opening, no knock or Rummy in the last turn after a knock (RULES.md §4.5), which is
+// named as such. Gin's own phases keep their lines.
+function turnText(st) {
+  const v = st.view, L = legal(), compose = st.compose || [];
+  const can = (verb) => compose.includes(verb) || L.some((a) => a === verb || a.startsWith(verb + " "));
+  const words = [];
+  if (can("buyback")) words.push("do_buyback", "do_decline");
+  if (can("draw")) words.push("do_draw");
+  if (can("take")) words.push("do_take");
+  const first = [];
+  if (can("open") || can("meld")) first.push("do_meld");
+  if (can("layoff")) first.push("do_layoff");
+  if (can("swap")) first.push("do_swap");
+  const last = ["discard", "knock", "rummy"].filter(can).map((verb) => "do_" + verb);
+  const either = (keys) => keys.map((k) => t(k)).join(", ").replace(/, ([^,]*)$/, ` ${t("or")} $1`);
+  let text;
+  if (v.gin || !["draw", "play", "discard"].includes(v.phase) || (!words.length && !first.length && !last.length)) text = t(v.phase + "_phase");
+  else if (words.length) text = either(words);
+  else if (!first.length) text = either(last);
+  else if (!last.length) text = first.map((k) => t(k)).join(", ");
+  else text = `${first.map((k) => t(k)).join(", ")}, ${t("then")} ${either(last)}`;
+  return knockedBy(v) === null ? text : `${t("knocked_last", { name: seatName(knockedBy(v)) })}: ${text}`;
+}
+
+// Who knocked in a Viennese hand (not gin, whose knock has phases of its own), if somebody else did.
+const knockedBy = (v) => (!v.gin && v.knocker !== null && v.knocker !== undefined && v.knocker !== S.seat ? v.knocker : null);
 
 function evaluate() {
   if (S.groups.length === 0) { S.evaluation = null; renderTray(); return; }
