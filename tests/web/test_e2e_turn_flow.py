@@ -135,3 +135,27 @@ def test_the_turn_line_offers_only_what_is_legal(pages: Pages) -> None:
         "Bot 2 hat geklopft – dein letzter Zug: abwerfen",
         "Du bist dran: abwerfen, klopfen oder Rummy rufen",
     ]
+
+
+def test_the_turn_timer_waits_for_the_result_to_be_closed(pages: Pages) -> None:
+    """In the break after a hand the timer of a person whose clock rests is not shown; closing the
+    hand's result tells the server (``ready``)."""
+    page = pages.open()
+    seeded_table(page, pages.base, "german", seed=48)
+    page.wait_for_function("document.querySelector('#turn-timer').innerText !== ''")
+    shown = page.evaluate(
+        """() => {
+            const sent = [];
+            S.ws.send = (m) => sent.push(JSON.parse(m));
+            S.state.rest = [S.state.match.to_move];
+            renderTimer();
+            const resting = document.querySelector("#turn-timer").innerText;
+            S.state.rest = [];
+            renderTimer();
+            showRoundOver({ ...S.state, last_round: { result: null } });
+            document.querySelector("#btn-overlay").click();
+            return { resting, running: document.querySelector("#turn-timer").innerText, sent };
+        }"""
+    )
+    assert shown["resting"] == "" and shown["running"].startswith("Anna (you): ")
+    assert {"type": "ready"} in shown["sent"]

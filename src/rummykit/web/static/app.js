@@ -311,6 +311,9 @@ function onState(state) {
   if (S.seenHands === null) S.seenHands = hands;
   if (hands > S.seenHands && state.last_round) { S.seenHands = hands; showRoundOver(state); }
   if (state.match.is_over && S.overlayFor !== "match") showMatchOver(state);
+  // In the break after a hand our turn clock rests until we close the result: with no result shown
+  // (the page was opened anew), there is nothing to wait for.
+  if ((state.rest || []).includes(S.seat) && $("#overlay").classList.contains("hidden")) send({ type: "ready" });
   render();
 }
 
@@ -1290,7 +1293,9 @@ function renderTimer() {
   const st = S.state, el = $("#turn-timer");
   if (!st || !st.view || st.table.status !== "playing" || st.match.is_over || !st.table.turn_seconds) { el.textContent = ""; return; }
   const who = st.match.to_move, seat = st.table.seats[who];
-  if (!seat || seat.kind !== "human" || seat.away || !seat.connected) { el.textContent = ""; return; }
+  // No clock for a bot, a person away, or one in the break after a hand (it starts when it ends).
+  const resting = (st.rest || []).includes(who);
+  if (!seat || seat.kind !== "human" || seat.away || !seat.connected || resting) { el.textContent = ""; S.timerFor = null; return; }
   if (S.timerFor !== st.version) { S.timerFor = st.version; S.timerStart = Date.now(); }
   const left = Math.max(0, Math.ceil(st.table.turn_seconds - (Date.now() - S.timerStart) / 1000));
   el.textContent = t("timer", { name: seatName(who), s: left });
@@ -1389,7 +1394,8 @@ function lastMovesHtml(state) {
 function showRoundOver(state) {
   if (state.match.is_over) return;  // the match-end screen shows the last hand too
   const title = state.table.knock_game ? t("showdown") : t("round_over");
-  showOverlay(`<h2 id="round-over">${title}</h2>${resultHtml(state.last_round)}${lastMovesHtml(state)}`, t("continue"));
+  const html = `<h2 id="round-over">${title}</h2>${resultHtml(state.last_round)}${lastMovesHtml(state)}`;
+  showOverlay(html, t("continue"), () => send({ type: "ready" }));  // the break ends: our turn clock may run
 }
 
 function showMatchOver(state) {
