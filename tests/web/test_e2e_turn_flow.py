@@ -159,3 +159,29 @@ def test_the_turn_timer_waits_for_the_result_to_be_closed(pages: Pages) -> None:
     )
     assert shown["resting"] == "" and shown["running"].startswith("Anna (you): ")
     assert {"type": "ready"} in shown["sent"]
+
+
+def test_the_result_names_a_hand_rommé_and_shows_a_rubbers_chips(pages: Pages) -> None:
+    """A doubled hand says why ("Hand-Rommé ×2", in the knock games "Rummy ×2"); a rubber's result
+    shows what each seat won or paid in chips with the hand and what it holds now."""
+    page = pages.open(locale="de-DE")
+    seeded_table(page, pages.base, "german", seed=48)
+    heads = page.evaluate(
+        """() => {
+            const round = (termination, multiplier) => ({ in_play: [0, 1], revealed: [["5C"], []], result: {
+                scored: true, termination, winner: 1, multiplier, points: [-10, 0], hand_values: [5, 0],
+                arrangements: [] } });
+            const head = (html) => { const d = document.createElement("div"); d.innerHTML = html; return d; };
+            const german = head(resultHtml(round("went_out", 2))).querySelector(".result-head").innerText;
+            S.state.table.knock_game = true;
+            S.state.match.is_rubber = true; S.state.match.chips = [-6, -4]; S.chipsMoved = [-1, 1];
+            const rubber = head(resultHtml(round("rummy", 2)));
+            return [german, rubber.querySelector(".result-head").innerText,
+                    [...rubber.querySelectorAll(".sd-chips")].map((e) => e.innerText)];
+        }"""
+    )
+    assert heads == [
+        "Bot 2 ist ausgegangen (Hand-Rommé ×2)",
+        "Bot 2 hat Rummy gerufen (Rummy ×2)",
+        ["Chips: -1, jetzt -6", "Chips: +1, jetzt -4"],
+    ]

@@ -32,7 +32,7 @@ const I18N = {
     tray_bad: "Your composed melds cannot be laid: not every group is a meld. Complete them or clear them before you discard.",
     tray_short: "Your composed melds cannot be laid: {sum} points do not reach the opening's {min}. Add to them or clear them before you discard.",
     buyback: "Buy back", decline: "Decline", draw: "Draw", take: "Take", showdown: "Showdown",
-    lay_on: "Lay {card} on meld {n}", host: "host",
+    lay_on: "Lay {card} on meld {n}", host: "host", hand_rummy: "hand rummy", now: "now",
     seeded: "seeded: every hand can be known", expired: "expired",
     seeded_join: "This table has a fixed seed: whoever created it can know every hand, yours included.",
     replaced: "A bot plays for you (you did not move in time)", back: "I'm back",
@@ -96,6 +96,7 @@ const I18N = {
     tray_bad: "Deine Figuren lassen sich nicht auslegen: nicht jede Gruppe ist eine gültige Figur. Ergänze sie oder setze sie zurück, bevor du abwirfst.",
     tray_short: "Deine Figuren lassen sich nicht auslegen: {sum} Punkte reichen nicht für die Erstmeldung mit {min}. Ergänze sie oder setze sie zurück, bevor du abwirfst.", buyback: "Zurückkaufen", decline: "Ablehnen",
     draw: "Ziehen", take: "Aufnehmen", showdown: "Aufdecken", lay_on: "{card} an Figur {n} anlegen",
+    hand_rummy: "Hand-Rommé", now: "jetzt",
     host: "Gastgeber",
     seeded: "mit festem Seed: jedes Blatt kann bekannt sein", expired: "abgelaufen",
     seeded_join: "Dieser Tisch hat einen festen Seed: wer ihn eröffnet hat, kann jedes Blatt kennen, auch deines.",
@@ -309,6 +310,9 @@ function onState(state) {
   if (S.discardAfter && (!previous || previous.version !== state.version)) discardAfterMelds(state);
   const hands = state.match.hands.length;
   if (S.seenHands === null) S.seenHands = hands;
+  // A rubber's chips (knock money, the pot) that moved at the hand's end, when the page saw them before.
+  const moved = previous && previous.match.is_rubber && hands > (previous.match.hands || []).length;
+  if (moved) S.chipsMoved = state.match.chips.map((c, i) => c - previous.match.chips[i]);
   if (hands > S.seenHands && state.last_round) { S.seenHands = hands; showRoundOver(state); }
   if (state.match.is_over && S.overlayFor !== "match") showMatchOver(state);
   // In the break after a hand our turn clock rests until we close the result: with no result shown
@@ -1334,6 +1338,7 @@ function escapeHtml(s) {
 const smallCards = (cards) => cards.map((c) => `<span class="card small">${Cards.svg(c)}</span>`).join("");
 
 function resultHtml(round) {
+  const chips = S.state.match.is_rubber ? S.chipsMoved || null : null;
   const r = round.result;
   if (!r) return "";
   const n = S.state.table.players;
@@ -1350,7 +1355,9 @@ function resultHtml(round) {
       head += ` — ${escapeHtml(t("undercut_by", { name: seatName(best) }))}`;
     }
   }
-  let html = `<p class="result-head">${head}${r.multiplier > 1 ? ` (×${r.multiplier})` : ""}</p><div class="showdown">`;
+  // The factor named: a Hand-Rommé (all cards laid in one turn) or a Rummy call of the knock games.
+  const factor = r.multiplier > 1 ? ` (${t(S.state.table.knock_game ? "rummy" : "hand_rummy")} ×${r.multiplier})` : "";
+  let html = `<p class="result-head">${head}${escapeHtml(factor)}</p><div class="showdown">`;
   for (let i = 0; i < n; i++) {
     if (!round.in_play.includes(i)) continue;
     if (sitsOut(round, i)) {  // no result of its own: neither 0 points nor the winner's empty hand
@@ -1359,7 +1366,11 @@ function resultHtml(round) {
     }
     const arr = r.arrangements && r.arrangements[i];
     const dw = gin && r.scored ? ` · <span class="sd-dw">${t("deadwood")} ${r.hand_values[i]}</span>` : "";
-    html += `<div class="showdown-seat${best === i ? " win" : ""}"><div class="sd-name">${escapeHtml(seatName(i))}: <b>${r.points[i]}</b> ${t("points")}${dw}</div><div class="sd-cards">`;
+    // A rubber: the chips each seat won or paid with this hand (knock money), and what it holds now.
+    const held = S.state.match.is_rubber ? S.state.match.chips[i] : null;
+    const moved = chips && chips[i] ? `${chips[i] > 0 ? "+" : ""}${chips[i]}, ` : "";
+    const chipText = held === null ? "" : ` · <span class="sd-chips">${t("chips")}: ${moved}${t("now")} ${held}</span>`;
+    html += `<div class="showdown-seat${best === i ? " win" : ""}"><div class="sd-name">${escapeHtml(seatName(i))}: <b>${r.points[i]}</b> ${t("points")}${dw}${chipText}</div><div class="sd-cards">`;
     // Each player's melds, then the rest: Viennese arrangements; in gin the melds laid (the
     // knocker's with the cards laid off on them) and the deadwood.
     const melds = arr ? arr.meld_cards : gin && r.scored ? (round.melds || []).filter((m) => m.owner === i).map((m) => m.cards) : [];
