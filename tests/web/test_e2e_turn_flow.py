@@ -15,6 +15,8 @@ import pytest
 from tests.web.test_e2e_table_ui import Pages, seeded_table
 
 OPENING = [["3C", "3H", "3S"], ["6D", "7D", "8D"], ["9D", "9H", "9S"]]
+SERVER_ARGS = ("--max-tables-per-address", "50", "--creations-per-second", "50")
+"""The module opens more tables from one address than a public server allows (5 open ones)."""
 
 
 @pytest.fixture
