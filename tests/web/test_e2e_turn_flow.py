@@ -187,3 +187,31 @@ def test_the_result_names_a_hand_rommé_and_shows_a_rubbers_chips(pages: Pages) 
         "Bot 2 hat Rummy gerufen (Rummy ×2)",
         ["Chips: -1, jetzt -6", "Chips: +1, jetzt -4"],
     ]
+
+
+def test_the_card_a_joker_stands_for_offers_the_swap(pages: Pages) -> None:
+    """Clicking the meld whose joker stands for the selected card sends no lay-off the engine refuses:
+    the page says the card can take the joker's place and puts the swaps first among the moves."""
+    page = pages.open(locale="de-DE")
+    seeded_table(page, pages.base, "german", seed=48)
+    shown = page.evaluate(
+        """() => {
+            const sent = [];
+            S.ws.send = (m) => sent.push(JSON.parse(m).action);
+            S.state.view.hand = ["6C", "8D", "9D"];
+            const swaps = ["swap 6C on 1 then meld JK 8D 9D", "swap 6C on 1 then meld 8D 9D JK"];
+            S.moves = { version: S.state.version, actions: ["layoff 9D on 3"].concat(swaps) };
+            render();
+            S.selected = [shownHand().indexOf("6C")];
+            layOffOn(1);
+            const chips = [...document.querySelectorAll("#moves .move-chip")];
+            const first = chips.slice(0, 2).map((b) => [b.dataset.action, b.classList.contains("suggested")]);
+            return { sent, error: document.querySelector("#game-error").innerText, first };
+        }"""
+    )
+    assert shown["sent"] == []
+    assert "6♣ lässt sich nicht an Figur 1 anlegen, kann aber den Joker dort ersetzen" in shown["error"]
+    assert shown["first"] == [
+        ["swap 6C on 1 then meld JK 8D 9D", True],
+        ["swap 6C on 1 then meld 8D 9D JK", True],
+    ]

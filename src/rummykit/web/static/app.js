@@ -29,6 +29,7 @@ const I18N = {
     play_hint: "Play it", moves: "Possible moves", chips: "Chips", pot: "Pot", waiting: "waiting",
     playing: "playing", over: "over", closed: "closed", connection_lost: "Connection lost, reconnecting…",
     select_one: "Select one card", select_cards: "Select cards first", need: "need",
+    swap_offer: "{card} cannot be laid off on meld {n}, but it can take the place of its joker: choose a swap under Possible moves.",
     tray_bad: "Your composed melds cannot be laid: not every group is a meld. Complete them or clear them before you discard.",
     tray_short: "Your composed melds cannot be laid: {sum} points do not reach the opening's {min}. Add to them or clear them before you discard.",
     buyback: "Buy back", decline: "Decline", draw: "Draw", take: "Take", showdown: "Showdown",
@@ -93,6 +94,7 @@ const I18N = {
     waiting: "wartet", playing: "läuft", over: "beendet", closed: "geschlossen",
     connection_lost: "Verbindung verloren, verbinde neu…", select_one: "Eine Karte wählen",
     select_cards: "Erst Karten wählen", need: "nötig",
+    swap_offer: "{card} lässt sich nicht an Figur {n} anlegen, kann aber den Joker dort ersetzen: wähle unter „Mögliche Züge“ einen Tausch.",
     tray_bad: "Deine Figuren lassen sich nicht auslegen: nicht jede Gruppe ist eine gültige Figur. Ergänze sie oder setze sie zurück, bevor du abwirfst.",
     tray_short: "Deine Figuren lassen sich nicht auslegen: {sum} Punkte reichen nicht für die Erstmeldung mit {min}. Ergänze sie oder setze sie zurück, bevor du abwirfst.", buyback: "Zurückkaufen", decline: "Ablehnen",
     draw: "Ziehen", take: "Aufnehmen", showdown: "Aufdecken", lay_on: "{card} an Figur {n} anlegen",
@@ -1201,15 +1203,18 @@ function moveLabel(a) {
 function renderMoves() {
   const box = $("#moves");
   box.innerHTML = "";
-  const L = legal().filter((a) => !a.startsWith("discard ") && !a.startsWith("knock ") && !a.startsWith("rummy "));
+  const all = legal().filter((a) => !a.startsWith("discard ") && !a.startsWith("knock ") && !a.startsWith("rummy "));
+  const suggested = S.suggested && S.suggested.version === S.state.version ? S.suggested.actions : [];
+  const L = suggested.concat(all.filter((a) => !suggested.includes(a)));
   if (!L.length) return;
   box.insertAdjacentHTML("beforeend", `<span class="moves-title">${t("moves")}:</span>`);
   for (const a of L.slice(0, 24)) {
     const b = document.createElement("button");
     b.type = "button";
-    b.className = "move-chip";
+    b.className = "move-chip" + (suggested.includes(a) ? " suggested" : "");
     b.dataset.action = a;
     b.textContent = moveLabel(a);
+    b.title = a;  // the move in the notation the terminal takes
     b.addEventListener("click", () => act(a));
     box.appendChild(b);
   }
@@ -1524,7 +1529,17 @@ function layOffOn(n) {
   if (cards.length !== 1) { flash(t("select_one"), true); return; }
   // Gin lays a card off onto the knocker's melds as a whole ("layoff 5H"): the engine finds the meld.
   if (legal().includes(`layoff ${cards[0]}`)) { act(`layoff ${cards[0]}`); return; }
-  act(layoffFor(cards[0], n) || `layoff ${cards[0]} on ${n}`);
+  const layoff = layoffFor(cards[0], n);
+  // The card a joker of that meld stands for: it does not lie off there, but it may take the joker's
+  // place (with the joker melded at once); the swaps are offered first among the possible moves.
+  const swaps = legal().filter((a) => a.startsWith(`swap ${cards[0]} on ${n} `));
+  if (!layoff && swaps.length) {
+    S.suggested = { version: S.state.version, actions: swaps };
+    renderMoves();
+    flash(t("swap_offer", { card: Cards.label(cards[0]), n }));
+    return;
+  }
+  act(layoff || `layoff ${cards[0]} on ${n}`);
 }
 
 function dropOn(target, index) {
