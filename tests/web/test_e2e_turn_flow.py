@@ -137,6 +137,16 @@ def test_the_turn_line_offers_only_what_is_legal(pages: Pages) -> None:
         "Bot 2 hat geklopft – dein letzter Zug: abwerfen",
         "Du bist dran: abwerfen, klopfen oder Rummy rufen",
     ]
+    # A buy-back offer comes after the hand (its phase is over): the line and the chips are German.
+    offer = page.evaluate(
+        """() => {
+            S.state.view.phase = "over"; S.state.view.knocker = null; S.state.legal = ["buyback", "decline"];
+            render();
+            return [document.querySelector("#status").innerText,
+                    [...document.querySelectorAll("#moves .move-chip")].map((b) => b.innerText)];
+        }"""
+    )
+    assert offer == ["Du bist dran: dich zurückkaufen oder ablehnen", ["Zurückkaufen", "Ablehnen"]]
 
 
 def test_the_turn_timer_waits_for_the_result_to_be_closed(pages: Pages) -> None:

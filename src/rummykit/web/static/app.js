@@ -79,7 +79,7 @@ const I18N = {
     discard_phase: "abwerfen, klopfen oder Rummy rufen", spectating: "Zuschauer", opening: "Erstmeldung",
     do_draw: "vom Stoß ziehen", do_take: "die Ablage nehmen", do_meld: "auslegen", do_layoff: "anlegen",
     do_swap: "einen Joker tauschen", do_discard: "abwerfen", do_knock: "klopfen", do_rummy: "Rummy rufen",
-    do_buyback: "zurückkaufen", do_decline: "ablehnen", or: "oder", then: "dann",
+    do_buyback: "dich zurückkaufen", do_decline: "ablehnen", or: "oder", then: "dann",
     knocked_last: "{name} hat geklopft – dein letzter Zug",
     first_upcard_phase: "offene Karte nehmen oder passen", wall_phase: "die Mauer: klopfen oder passen",
     knock_phase: "abwerfen, Figuren einzeln auslegen, dann passen", layoff_phase: "anlegen, passen, auslegen, passen",
@@ -897,8 +897,9 @@ function renderStatus() {
 function turnText(st) {
   const v = st.view, L = legal(), compose = st.compose || [];
   const can = (verb) => compose.includes(verb) || L.some((a) => a === verb || a.startsWith(verb + " "));
+  // A buy-back offer (Viennese rubber) comes between hands, whatever phase the hand ended in.
+  if (can("buyback")) return `${t("do_buyback")} ${t("or")} ${t("do_decline")}`;
   const words = [];
-  if (can("buyback")) words.push("do_buyback", "do_decline");
   if (can("draw")) words.push("do_draw");
   if (can("take")) words.push("do_take");
   const first = [];
