@@ -64,7 +64,7 @@ def check_message(message: dict[str, Any], seat: int | None, match: Match, card_
     rnd = match.round
     view = message["view"]
     keys = {"type", "version", "you", "table", "view", "legal", "compose", "legal_texts", "match", "log"}
-    assert set(message) == keys | {"last_round"}
+    assert set(message) == keys | {"last_round", "rest"}
     if seat is None:
         assert view["hand"] is None and message["legal"] == [] and message["compose"] == []
     else:

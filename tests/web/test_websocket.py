@@ -266,6 +266,9 @@ def test_the_seat_draw_opens_the_log(client: TestClient, bot_table: dict[str, An
         f"draws {card_text(cards[-1])} and deals first"
     ]
     assert drawn[-1]["seat"] == match.first_dealer
+    # In words the line is the seat draw, not a draw from the stock ("Bot 2: zieht Herz-3").
+    assert all(e["texts"]["de"].startswith("zieht für die Platzwahl ") for e in drawn), drawn
+    assert drawn[-1]["texts"]["en"].endswith(" for the seats and deals first"), drawn
 
 
 def test_a_hand_the_dealer_sits_out_lists_only_the_active_seats() -> None:

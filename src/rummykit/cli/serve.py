@@ -64,6 +64,14 @@ def serve_command(
         float,
         _option(TIMING, "--turn-seconds", "Seconds a connected player may take per move before a bot plays."),
     ] = 120.0,
+    hand_break_seconds: Annotated[
+        float,
+        _option(
+            TIMING,
+            "--hand-break-seconds",
+            "After a hand, a player's turn clock rests until they close the result or this long passes.",
+        ),
+    ] = 30.0,
     idle_table_seconds: Annotated[
         float, _option(TIMING, "--idle-table-seconds", "A table with no person present ends after this long.")
     ] = 600.0,
@@ -184,6 +192,7 @@ def serve_command(
             bot_delay=bot_delay,
             takeover_seconds=takeover,
             turn_seconds=turn_seconds,
+            hand_break_seconds=hand_break_seconds,
             idle_table_seconds=idle_table_seconds,
             finished_table_seconds=finished_table_seconds,
             max_tables=max_tables,

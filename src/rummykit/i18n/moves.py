@@ -264,13 +264,15 @@ def _swap(action: Swap, lang: str, form: Form) -> str:
 
 
 def seat_draw_text(card: int | None, *, deals_first: bool, lang: str) -> str:
-    """A line of the draw for the first dealer: ``draws the king of spades and deals first`` /
-    ``zieht Pik-König und gibt zuerst``; ``card=None``: the seats were drawn by lot."""
+    """A line of the draw for the first dealer: ``draws the king of spades for the seats and deals
+    first`` / ``zieht für die Platzwahl Pik-König und gibt zuerst`` (said as the seat draw, not to be
+    read as a draw from the stock whose card everybody saw); ``card=None``: the seats were drawn by
+    lot."""
     de = lang == "de"
     if card is None:
         return "gibt zuerst (Plätze ausgelost)" if de else "deals first (seats by lot)"
     name = card_name(Card(card), lang)
-    text = f"zieht {name}" if de else f"draws the {name}"
+    text = f"zieht für die Platzwahl {name}" if de else f"draws the {name} for the seats"
     if deals_first:
         text += " und gibt zuerst" if de else " and deals first"
     return text

@@ -72,6 +72,11 @@ class ServerSettings:
     """A disconnected player's seat is played by a bot after this many seconds."""
     turn_seconds: float = 120.0
     """A connected player who does not move for this long is replaced by a bot until they say ``back``."""
+    hand_break_seconds: float = 30.0
+    """The break after a hand: each person's turn clock rests until they close the hand's result
+    (``ready``) or this many seconds have passed, whichever comes first; their first turn of the new
+    hand then gets the whole ``turn_seconds``. Bots do not wait, and nobody can stall a table for
+    longer than this break and one turn."""
     idle_table_seconds: float = 600.0
     """A table where no person is present (connected and not replaced by a bot) ends after this
     long; bots do not play while no person is connected. A waiting table expires likewise."""

@@ -13,6 +13,7 @@ Tokens never travel in the URL, where access logs and proxies would keep them::
     {"type": "chat", "text": "gut gespielt!"}     (seats only; rummykit.web.chat)
     {"type": "undo"}          (take back my latest move; practice tables only: rummykit.web.practice)
     {"type": "hand_log"}      (every move of the current hand: rummykit.web.handlog)
+    {"type": "ready"}         (I have seen the hand's result: my turn clock may run again)
     {"type": "ping"}
 
 Server to client::
@@ -20,7 +21,8 @@ Server to client::
     {"type": "welcome", "seat": 0 | null, "code": "K7QMX2"}
     {"type": "state", "version": 17, "you": 0 | null, "table": {...}, "view": {...} | null,
      "legal": ["discard 3H", …], "compose": ["open", "layoff"], "legal_texts": [...], "match": {...},
-     "log": [...]}            (a move's log entry has "hand": its hand's number)
+     "log": [...], "rest": [1]}   (a move's log entry has "hand": its hand's number; "rest": the
+                              seats whose turn clock rests in the break after a hand)
     {"type": "moves", "version": 17, "actions": ["open 10H JH QH", "layoff 5C on 2", …], "texts": [...]}
     {"type": "error", "code": "illegal", "message": "...", "rule": "opening_min_points", "version": 17,
      "texts": {"en": "...", "de": "..."}}
@@ -148,6 +150,12 @@ class HandLogMessage(_Strict):
     type: Literal["hand_log"]
 
 
+class ReadyMessage(_Strict):
+    """The seat's person has seen the hand's result: the break after the hand ends for them."""
+
+    type: Literal["ready"]
+
+
 class HelloMessage(_Strict):
     """The first message of a connection: the seat's token, or ``None`` to watch."""
 
@@ -165,6 +173,7 @@ AnyClientMessage = (
     | ChatMessage
     | UndoMessage
     | HandLogMessage
+    | ReadyMessage
 )
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 CLIENT_MESSAGE: Final[TypeAdapter[AnyClientMessage]] = TypeAdapter(ClientMessage)

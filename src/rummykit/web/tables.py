@@ -14,6 +14,12 @@ is *away*; after ``takeover_seconds`` a bot plays that seat until the person rec
 token. A connected person who does not move within ``turn_seconds`` is away too (a bot plays for them
 until they send ``back``). A person is *present* when connected and not away.
 
+Between hands each person gets a break, as at the commercial sites: when a hand ends, every person's
+turn clock rests until they close the hand's result (``ready``) or ``hand_break_seconds`` pass, so a
+first turn of the new hand that comes while the result is still shown keeps its whole
+``turn_seconds``. The break is per person and bounded: bots play on, and a person who never closes the
+result delays the table by the break and one turn at most.
+
 Liveness: bots play only while a person holding a seat is connected, so a table of bots alone does
 nothing; a waiting or playing table with nobody present for ``idle_table_seconds`` *expires* and
 leaves the lobby (a person replaced for not moving keeps the bots playing that long at most);
@@ -92,6 +98,11 @@ HINTS_OFF: Final = (
 
 Status = Literal["waiting", "playing", "over", "closed", "expired"]
 OPEN: Final = ("waiting", "playing")
+
+
+def _hands_finished(match: Match) -> int:
+    """How many hands of ``match`` have a result."""
+    return sum(1 for rnd in match.rounds if rnd.result is not None)
 
 
 def _dumps(value: Any) -> str:
@@ -376,6 +387,8 @@ class Table:
         self._idle_since: float | None = now
         self._turn: tuple[int, float] | None = None
         """(version, start) of the present person's current turn, for the turn timer."""
+        self._rest: dict[int, float] = {}
+        """Seats in the break after a hand, with when it ends (loop time): their turn clock rests."""
         self._ended_at: float | None = None if status in OPEN else now
 
     # Derived state ------------------------------------------------------------------------------
@@ -498,7 +511,8 @@ class Table:
             f'{{"type":"state","version":{self.version},"you":{_dumps(seat)},"table":{table},'
             f'"view":{_dumps(view)},"legal":{_dumps(options.legal)},"compose":{_dumps(options.compose)},'
             f'"legal_texts":{_dumps(options.texts)},'
-            f'"match":{match},"log":{log_entries},"last_round":{self._last_round_text(seat)}}}'
+            f'"match":{match},"log":{log_entries},"last_round":{self._last_round_text(seat)},'
+            f'"rest":{_dumps(sorted(self._rest))}}}'
         )
 
     def allowed(self) -> Allowed:
@@ -669,6 +683,8 @@ class Table:
             await self.back(client)
         elif isinstance(message, protocol.UndoMessage):
             await practice.undo(self, client)
+        elif isinstance(message, protocol.ReadyMessage):
+            await self.ready(client)
         elif isinstance(message, protocol.HandLogMessage):
             client.send(handlog.hand_log_text(self.match, self.version, protocol.seat_draw_json))
         elif isinstance(message, ChatMessage):
@@ -687,6 +703,13 @@ class Table:
                 return
             self._away.pop(client.seat, None)
             self._turn = None
+            self.broadcast()
+
+    async def ready(self, client: Client) -> None:
+        """The seat's person closed the hand's result: their break ends, their turn clock may run."""
+        async with self.lock:
+            if client.seat is None or self._rest.pop(client.seat, None) is None:
+                return
             self.broadcast()
 
     async def act(self, client: Client, message: ActMessage) -> None:
@@ -752,7 +775,12 @@ class Table:
         once that transaction has committed."""
         await self.manager.append(StoredAction(self.code, self.version, seat, str(action)))
         self.records += 1
+        finished = _hands_finished(self.match)
         self.match.apply(action)
+        self._rest.pop(seat, None)
+        if _hands_finished(self.match) > finished and not self.match.is_over:
+            ends = asyncio.get_running_loop().time() + self.manager.settings.hand_break_seconds
+            self._rest = {i: ends for i, s in enumerate(self.seats) if s.kind == "human"}
         if self.match.is_over:
             self.status = "over"
             await self._save_lobby()
@@ -961,7 +989,11 @@ class Table:
             return
         if self.status == "playing" and not self.match.is_over:
             seat = self.match.to_move
-            if not self.present(seat):
+            if any(ends <= now for ends in self._rest.values()):
+                async with self.lock:  # breaks over: those turn clocks may run, and the pages show it
+                    self._rest = {i: ends for i, ends in self._rest.items() if ends > now}
+                    self.broadcast()
+            if not self.present(seat) or seat in self._rest:
                 self._turn = None
             elif self._turn is None or self._turn[0] != self.version:
                 self._turn = (self.version, now)

@@ -13,6 +13,10 @@ const I18N = {
     log: "Moves", continue: "Continue", your_turn: "Your turn", turn_of: "{name} to move",
     draw_phase: "draw from the stock or take the discard", play_phase: "meld, lay off, then discard",
     discard_phase: "discard, knock or call Rummy", spectating: "Watching", opening: "Opening",
+    do_draw: "draw from the stock", do_take: "take the discard", do_meld: "meld", do_layoff: "lay off",
+    do_swap: "swap a joker", do_discard: "discard", do_knock: "knock", do_rummy: "call Rummy",
+    do_buyback: "buy back", do_decline: "decline", or: "or", then: "then",
+    knocked_last: "{name} knocked – your last turn",
     first_upcard_phase: "take the upcard or pass", wall_phase: "the wall: knock or pass",
     knock_phase: "discard, lay your melds one by one, then pass", layoff_phase: "lay off, pass, lay melds, pass",
     total: "Total", hand: "Hand", seat: "Seat", open_seat: "open", bot: "bot", away: "away",
@@ -25,8 +29,11 @@ const I18N = {
     play_hint: "Play it", moves: "Possible moves", chips: "Chips", pot: "Pot", waiting: "waiting",
     playing: "playing", over: "over", closed: "closed", connection_lost: "Connection lost, reconnecting…",
     select_one: "Select one card", select_cards: "Select cards first", need: "need",
+    swap_offer: "{card} cannot be laid off on meld {n}, but it can take the place of its joker: choose a swap under Possible moves.",
+    tray_bad: "Your composed melds cannot be laid: not every group is a meld. Complete them or clear them before you discard.",
+    tray_short: "Your composed melds cannot be laid: {sum} points do not reach the opening's {min}. Add to them or clear them before you discard.",
     buyback: "Buy back", decline: "Decline", draw: "Draw", take: "Take", showdown: "Showdown",
-    lay_on: "Lay {card} on meld {n}", host: "host",
+    lay_on: "Lay {card} on meld {n}", host: "host", hand_rummy: "hand rummy", now: "now",
     seeded: "seeded: every hand can be known", expired: "expired",
     seeded_join: "This table has a fixed seed: whoever created it can know every hand, yours included.",
     replaced: "A bot plays for you (you did not move in time)", back: "I'm back",
@@ -70,6 +77,10 @@ const I18N = {
     your_turn: "Du bist dran", turn_of: "{name} ist am Zug",
     draw_phase: "vom Stoß ziehen oder die Ablage nehmen", play_phase: "auslegen, anlegen, dann abwerfen",
     discard_phase: "abwerfen, klopfen oder Rummy rufen", spectating: "Zuschauer", opening: "Erstmeldung",
+    do_draw: "vom Stoß ziehen", do_take: "die Ablage nehmen", do_meld: "auslegen", do_layoff: "anlegen",
+    do_swap: "einen Joker tauschen", do_discard: "abwerfen", do_knock: "klopfen", do_rummy: "Rummy rufen",
+    do_buyback: "dich zurückkaufen", do_decline: "ablehnen", or: "oder", then: "dann",
+    knocked_last: "{name} hat geklopft – dein letzter Zug",
     first_upcard_phase: "offene Karte nehmen oder passen", wall_phase: "die Mauer: klopfen oder passen",
     knock_phase: "abwerfen, Figuren einzeln auslegen, dann passen", layoff_phase: "anlegen, passen, auslegen, passen",
     total: "Summe", hand: "Spiel", seat: "Platz", open_seat: "frei", bot: "Bot", away: "weg",
@@ -82,8 +93,12 @@ const I18N = {
     new_table: "Neuer Tisch", play_hint: "Ausführen", moves: "Mögliche Züge", chips: "Chips", pot: "Pott",
     waiting: "wartet", playing: "läuft", over: "beendet", closed: "geschlossen",
     connection_lost: "Verbindung verloren, verbinde neu…", select_one: "Eine Karte wählen",
-    select_cards: "Erst Karten wählen", need: "nötig", buyback: "Zurückkaufen", decline: "Ablehnen",
+    select_cards: "Erst Karten wählen", need: "nötig",
+    swap_offer: "{card} lässt sich nicht an Figur {n} anlegen, kann aber den Joker dort ersetzen: wähle unter „Mögliche Züge“ einen Tausch.",
+    tray_bad: "Deine Figuren lassen sich nicht auslegen: nicht jede Gruppe ist eine gültige Figur. Ergänze sie oder setze sie zurück, bevor du abwirfst.",
+    tray_short: "Deine Figuren lassen sich nicht auslegen: {sum} Punkte reichen nicht für die Erstmeldung mit {min}. Ergänze sie oder setze sie zurück, bevor du abwirfst.", buyback: "Zurückkaufen", decline: "Ablehnen",
     draw: "Ziehen", take: "Aufnehmen", showdown: "Aufdecken", lay_on: "{card} an Figur {n} anlegen",
+    hand_rummy: "Hand-Rommé", now: "jetzt",
     host: "Gastgeber",
     seeded: "mit festem Seed: jedes Blatt kann bekannt sein", expired: "abgelaufen",
     seeded_join: "Dieser Tisch hat einen festen Seed: wer ihn eröffnet hat, kann jedes Blatt kennen, auch deines.",
@@ -237,7 +252,7 @@ function onMessage(msg) {
   switch (msg.type) {
     case "welcome": S.seat = msg.seat; break;
     case "state": onState(msg); break;
-    case "error": flash(localText(msg, msg.message)); break;
+    case "error": S.discardAfter = null; flash(localText(msg, msg.message)); break;
     case "hint": S.hint = msg.action; S.hintTexts = msg.texts || null; renderHint(); break;
     case "hand_log":
       if (S.state && msg.version === S.state.version) { S.handNo = msg.hand; S.handMoves = msg.entries; renderLog(); }
@@ -282,8 +297,11 @@ function onState(state) {
   if (!previous || previous.version !== state.version) { mergeHandMoves(state); requestHandLog(); }
   if (S.seat !== state.you) { S.seat = state.you; }
   if (!previous || previous.version !== state.version) {
-    // The hand changed under the selection: keep only groups whose cards are still held.
+    // The hand changed under the selection: keep only groups whose cards are still held; a turn that
+    // ended takes the tray's melds back into the hand.
     S.selected = [];
+    const turnEnded = previous && previous.you === state.you && turnOf(previous) && !turnOf(state);
+    if (turnEnded) S.groups = [];
     if (state.view && state.view.hand) {
       const pool = countCards(state.view.hand);
       S.groups = S.groups.filter((g) => g.every((c) => (pool[c] = (pool[c] || 0) - 1) >= 0));
@@ -291,10 +309,17 @@ function onState(state) {
     S.hint = null;
     evaluate();
   }
+  if (S.discardAfter && (!previous || previous.version !== state.version)) discardAfterMelds(state);
   const hands = state.match.hands.length;
   if (S.seenHands === null) S.seenHands = hands;
+  // A rubber's chips (knock money, the pot) that moved at the hand's end, when the page saw them before.
+  const moved = previous && previous.match.is_rubber && hands > (previous.match.hands || []).length;
+  if (moved) S.chipsMoved = state.match.chips.map((c, i) => c - previous.match.chips[i]);
   if (hands > S.seenHands && state.last_round) { S.seenHands = hands; showRoundOver(state); }
   if (state.match.is_over && S.overlayFor !== "match") showMatchOver(state);
+  // In the break after a hand our turn clock rests until we close the result: with no result shown
+  // (the page was opened anew), there is nothing to wait for.
+  if ((state.rest || []).includes(S.seat) && $("#overlay").classList.contains("hidden")) send({ type: "ready" });
   render();
 }
 
@@ -591,6 +616,7 @@ function legal() {
   return S.moves && S.moves.version === S.state.version ? S.moves.actions : S.state.legal;
 }
 function myTurn() { return legal().length > 0 || (S.state.compose || []).length > 0; }
+const turnOf = (state) => state.legal.length > 0 || (state.compose || []).length > 0;
 
 function render() {
   // A card being dragged keeps its element: a state arriving meanwhile is drawn at the drop.
@@ -791,9 +817,18 @@ function layoffTargets() {
   }
   for (const a of legal()) {
     const m = /^layoff (\S+) on (\d+)/.exec(a);
-    if (m && m[1] === card && !out.has(Number(m[2]))) out.set(Number(m[2]), a);
+    if (m && m[1] === card && !out.has(Number(m[2]))) out.set(Number(m[2]), layoffFor(card, Number(m[2])));
   }
   return out;
+}
+
+// The lay-off of `card` on meld n that a click or drop sends: the plain form when it is listed, else a
+// joker's upper end of a run ("high"): a joker laid off without a declaration goes up when it can
+// (RULES.md D12), else the one end it fits. The other end stays in the list of possible moves.
+function layoffFor(card, n) {
+  const plain = `layoff ${card} on ${n}`;
+  const options = legal().filter((a) => a === plain || a.startsWith(plain + " "));
+  return options.find((a) => a === plain) || options.find((a) => a === plain + " high") || options[0];
 }
 
 function renderMelds() {
@@ -836,7 +871,7 @@ function renderStatus() {
   let text;
   if (st.match.is_over) text = t("match_over");
   else if (S.seat === null) text = `${t("spectating")} · ${t("turn_of", { name: seatName(st.match.to_move) })}`;
-  else if (myTurn()) text = `${t("your_turn")}: ${t(v.phase + "_phase")}`;
+  else if (myTurn()) text = knockedBy(v) !== null ? turnText(st) : `${t("your_turn")}: ${turnText(st)}`;
   else text = t("turn_of", { name: seatName(st.match.to_move) });
   if (S.seat !== null && !st.match.is_over && v.phase !== "over" && sitsOut(v, S.seat)) text = `${t("you_sit_out")} · ${text}`;
   el.textContent = text;
@@ -855,6 +890,35 @@ function renderStatus() {
     el.appendChild(b);
   }
 }
+
+// What the player to move may do, said from the moves offered now rather than from the phase: no
+// lay-off before opening, no knock or Rummy in the last turn after a knock (RULES.md §4.5), which is
+// named as such. Gin's own phases keep their lines.
+function turnText(st) {
+  const v = st.view, L = legal(), compose = st.compose || [];
+  const can = (verb) => compose.includes(verb) || L.some((a) => a === verb || a.startsWith(verb + " "));
+  // A buy-back offer (Viennese rubber) comes between hands, whatever phase the hand ended in.
+  if (can("buyback")) return `${t("do_buyback")} ${t("or")} ${t("do_decline")}`;
+  const words = [];
+  if (can("draw")) words.push("do_draw");
+  if (can("take")) words.push("do_take");
+  const first = [];
+  if (can("open") || can("meld")) first.push("do_meld");
+  if (can("layoff")) first.push("do_layoff");
+  if (can("swap")) first.push("do_swap");
+  const last = ["discard", "knock", "rummy"].filter(can).map((verb) => "do_" + verb);
+  const either = (keys) => keys.map((k) => t(k)).join(", ").replace(/, ([^,]*)$/, ` ${t("or")} $1`);
+  let text;
+  if (v.gin || !["draw", "play", "discard"].includes(v.phase) || (!words.length && !first.length && !last.length)) text = t(v.phase + "_phase");
+  else if (words.length) text = either(words);
+  else if (!first.length) text = either(last);
+  else if (!last.length) text = first.map((k) => t(k)).join(", ");
+  else text = `${first.map((k) => t(k)).join(", ")}, ${t("then")} ${either(last)}`;
+  return knockedBy(v) === null ? text : `${t("knocked_last", { name: seatName(knockedBy(v)) })}: ${text}`;
+}
+
+// Who knocked in a Viennese hand (not gin, whose knock has phases of its own), if somebody else did.
+const knockedBy = (v) => (!v.gin && v.knocker !== null && v.knocker !== undefined && v.knocker !== S.seat ? v.knocker : null);
 
 function evaluate() {
   if (S.groups.length === 0) { S.evaluation = null; renderTray(); return; }
@@ -1140,15 +1204,18 @@ function moveLabel(a) {
 function renderMoves() {
   const box = $("#moves");
   box.innerHTML = "";
-  const L = legal().filter((a) => !a.startsWith("discard ") && !a.startsWith("knock ") && !a.startsWith("rummy "));
+  const all = legal().filter((a) => !a.startsWith("discard ") && !a.startsWith("knock ") && !a.startsWith("rummy "));
+  const suggested = S.suggested && S.suggested.version === S.state.version ? S.suggested.actions : [];
+  const L = suggested.concat(all.filter((a) => !suggested.includes(a)));
   if (!L.length) return;
   box.insertAdjacentHTML("beforeend", `<span class="moves-title">${t("moves")}:</span>`);
   for (const a of L.slice(0, 24)) {
     const b = document.createElement("button");
     b.type = "button";
-    b.className = "move-chip";
+    b.className = "move-chip" + (suggested.includes(a) ? " suggested" : "");
     b.dataset.action = a;
     b.textContent = moveLabel(a);
+    b.title = a;  // the move in the notation the terminal takes
     b.addEventListener("click", () => act(a));
     box.appendChild(b);
   }
@@ -1236,7 +1303,9 @@ function renderTimer() {
   const st = S.state, el = $("#turn-timer");
   if (!st || !st.view || st.table.status !== "playing" || st.match.is_over || !st.table.turn_seconds) { el.textContent = ""; return; }
   const who = st.match.to_move, seat = st.table.seats[who];
-  if (!seat || seat.kind !== "human" || seat.away || !seat.connected) { el.textContent = ""; return; }
+  // No clock for a bot, a person away, or one in the break after a hand (it starts when it ends).
+  const resting = (st.rest || []).includes(who);
+  if (!seat || seat.kind !== "human" || seat.away || !seat.connected || resting) { el.textContent = ""; S.timerFor = null; return; }
   if (S.timerFor !== st.version) { S.timerFor = st.version; S.timerStart = Date.now(); }
   const left = Math.max(0, Math.ceil(st.table.turn_seconds - (Date.now() - S.timerStart) / 1000));
   el.textContent = t("timer", { name: seatName(who), s: left });
@@ -1275,6 +1344,7 @@ function escapeHtml(s) {
 const smallCards = (cards) => cards.map((c) => `<span class="card small">${Cards.svg(c)}</span>`).join("");
 
 function resultHtml(round) {
+  const chips = S.state.match.is_rubber ? S.chipsMoved || null : null;
   const r = round.result;
   if (!r) return "";
   const n = S.state.table.players;
@@ -1291,7 +1361,9 @@ function resultHtml(round) {
       head += ` — ${escapeHtml(t("undercut_by", { name: seatName(best) }))}`;
     }
   }
-  let html = `<p class="result-head">${head}${r.multiplier > 1 ? ` (×${r.multiplier})` : ""}</p><div class="showdown">`;
+  // The factor named: a Hand-Rommé (all cards laid in one turn) or a Rummy call of the knock games.
+  const factor = r.multiplier > 1 ? ` (${t(S.state.table.knock_game ? "rummy" : "hand_rummy")} ×${r.multiplier})` : "";
+  let html = `<p class="result-head">${head}${escapeHtml(factor)}</p><div class="showdown">`;
   for (let i = 0; i < n; i++) {
     if (!round.in_play.includes(i)) continue;
     if (sitsOut(round, i)) {  // no result of its own: neither 0 points nor the winner's empty hand
@@ -1300,7 +1372,11 @@ function resultHtml(round) {
     }
     const arr = r.arrangements && r.arrangements[i];
     const dw = gin && r.scored ? ` · <span class="sd-dw">${t("deadwood")} ${r.hand_values[i]}</span>` : "";
-    html += `<div class="showdown-seat${best === i ? " win" : ""}"><div class="sd-name">${escapeHtml(seatName(i))}: <b>${r.points[i]}</b> ${t("points")}${dw}</div><div class="sd-cards">`;
+    // A rubber: the chips each seat won or paid with this hand (knock money), and what it holds now.
+    const held = S.state.match.is_rubber ? S.state.match.chips[i] : null;
+    const moved = chips && chips[i] ? `${chips[i] > 0 ? "+" : ""}${chips[i]}, ` : "";
+    const chipText = held === null ? "" : ` · <span class="sd-chips">${t("chips")}: ${moved}${t("now")} ${held}</span>`;
+    html += `<div class="showdown-seat${best === i ? " win" : ""}"><div class="sd-name">${escapeHtml(seatName(i))}: <b>${r.points[i]}</b> ${t("points")}${dw}${chipText}</div><div class="sd-cards">`;
     // Each player's melds, then the rest: Viennese arrangements; in gin the melds laid (the
     // knocker's with the cards laid off on them) and the deadwood.
     const melds = arr ? arr.meld_cards : gin && r.scored ? (round.melds || []).filter((m) => m.owner === i).map((m) => m.cards) : [];
@@ -1335,7 +1411,8 @@ function lastMovesHtml(state) {
 function showRoundOver(state) {
   if (state.match.is_over) return;  // the match-end screen shows the last hand too
   const title = state.table.knock_game ? t("showdown") : t("round_over");
-  showOverlay(`<h2 id="round-over">${title}</h2>${resultHtml(state.last_round)}${lastMovesHtml(state)}`, t("continue"));
+  const html = `<h2 id="round-over">${title}</h2>${resultHtml(state.last_round)}${lastMovesHtml(state)}`;
+  showOverlay(html, t("continue"), () => send({ type: "ready" }));  // the break ends: our turn clock may run
 }
 
 function showMatchOver(state) {
@@ -1412,7 +1489,33 @@ function playMelds() {
 function discardSelected(verb = "discard") {
   const cards = selectedCards();
   if (cards.length !== 1) { flash(t("select_one"), true); return; }
-  act(`${verb} ${cards[0]}`);
+  if (verb === "discard") discardCard(cards[0]); else act(`${verb} ${cards[0]}`);
+}
+
+// A discard ends the turn, so melds composed in the tray are not left behind: ready ones are laid
+// first and the card goes once the table has them (as at a real table, where what a player put down
+// before discarding stays down); melds that cannot be laid stop the discard and say why.
+function discardCard(card) {
+  if (!S.groups.length || S.state.table.knock_game || !myTurn()) { act(`discard ${card}`); return; }
+  if (!meldsReady()) { flash(trayRefusal()); return; }
+  S.discardAfter = { card, version: S.state.version + 1 };
+  playMelds();
+}
+
+// Why the composed melds cannot be laid: a group that is no meld, or an opening below the minimum.
+function trayRefusal() {
+  const ev = S.evaluation && S.evaluation.melds.length === S.groups.length ? S.evaluation : null;
+  if (ev && ev.melds.every((m) => m.legal)) return t("tray_short", { sum: ev.total, min: S.state.table.opening_min });
+  return t("tray_bad");
+}
+
+// The discard waiting for the tray's melds: sent once the state after them arrives (the melds were
+// laid and the card is still ours to discard), dropped when anything else happens.
+function discardAfterMelds(state) {
+  const pending = S.discardAfter;
+  S.discardAfter = null;
+  if (!pending || state.version !== pending.version || state.you !== S.seat) return;
+  if (state.legal.includes(`discard ${pending.card}`)) act(`discard ${pending.card}`);
 }
 
 // Knock: with the selected card (Viennese; gin in one step), or gin's knock alone when nothing is
@@ -1427,15 +1530,24 @@ function layOffOn(n) {
   if (cards.length !== 1) { flash(t("select_one"), true); return; }
   // Gin lays a card off onto the knocker's melds as a whole ("layoff 5H"): the engine finds the meld.
   if (legal().includes(`layoff ${cards[0]}`)) { act(`layoff ${cards[0]}`); return; }
-  const options = legal().filter((a) => a.startsWith(`layoff ${cards[0]} on ${n}`));
-  act(options[0] || `layoff ${cards[0]} on ${n}`);
+  const layoff = layoffFor(cards[0], n);
+  // The card a joker of that meld stands for: it does not lie off there, but it may take the joker's
+  // place (with the joker melded at once); the swaps are offered first among the possible moves.
+  const swaps = legal().filter((a) => a.startsWith(`swap ${cards[0]} on ${n} `));
+  if (!layoff && swaps.length) {
+    S.suggested = { version: S.state.version, actions: swaps };
+    renderMoves();
+    flash(t("swap_offer", { card: Cards.label(cards[0]), n }));
+    return;
+  }
+  act(layoff || `layoff ${cards[0]} on ${n}`);
 }
 
 function dropOn(target, index) {
   const hand = shownHand();
   const card = hand[index];
   if (card === undefined) return;
-  if (target.dataset.drop === "discard") { act(`discard ${card}`); return; }
+  if (target.dataset.drop === "discard") { discardCard(card); return; }
   if (target.dataset.drop === "meld") { S.selected = [index]; layOffOn(Number(target.dataset.meld)); return; }
   if (target.dataset.drop === "tray") {
     if (!S.groups.length) S.groups.push([]);

@@ -1,0 +1,227 @@
+"""In Chromium: what a turn's buttons and lines do with the melds composed in the tray, a joker laid
+off by a click, and the line that says what the player to move may do.
+
+Seeded German tables (seat 0 is the page's, a random bot in seat 1) give known hands: seed 48 lets
+seat 0 open after drawing with ``3C 3H 3S | 6D 7D 8D | 9D 9H 9S``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.web.test_e2e_table_ui import Pages, seeded_table
+
+OPENING = [["3C", "3H", "3S"], ["6D", "7D", "8D"], ["9D", "9H", "9S"]]
+SERVER_ARGS = ("--max-tables-per-address", "50", "--creations-per-second", "50")
+"""The module opens more tables from one address than a public server allows (5 open ones)."""
+
+
+@pytest.fixture
+def pages(browser: Any, module_server: Any) -> Iterator[Pages]:
+    made = Pages(browser, module_server.url)
+    yield made
+    for context in made.contexts:
+        context.close()
+    assert not made.errors, made.errors
+
+
+def draw(page: Any) -> None:
+    page.wait_for_function("S.state.legal.includes('draw')")
+    page.click("#stock")
+    page.wait_for_function("S.state.legal.some(a => a.startsWith('discard'))")
+
+
+def compose(page: Any, cards: list[str]) -> None:
+    for face in cards:
+        page.locator(f"#hand .card[data-card='{face}']:not(.selected)").first.click()
+    page.click("#btn-group")
+
+
+def test_discarding_lays_the_melds_composed_in_the_tray_first(pages: Pages) -> None:
+    """Melds composed but not laid are not lost when the player discards: ready ones are laid, then the
+    card goes; a tray that cannot be laid stops the discard and says why."""
+    page = pages.open(locale="de-DE")
+    seeded_table(page, pages.base, "german", seed=48)
+    draw(page)
+    # Not a meld: the discard is refused with the reason, nothing is played.
+    version = page.evaluate("S.state.version")
+    compose(page, ["3C", "6D", "9H"])
+    page.wait_for_selector("#groups .group.bad")
+    loose = next(c for c in page.evaluate("shownHand()") if all(c not in meld for meld in OPENING))
+    page.locator(f"#hand .card[data-card='{loose}']").first.click()
+    page.click("#btn-discard")
+    assert "nicht jede Gruppe ist eine gültige Figur" in page.inner_text("#game-error")
+    page.wait_for_timeout(300)
+    assert page.evaluate("S.state.version") == version and page.locator("#groups .group").count() == 1
+    page.click("#btn-clear")
+    # Three melds worth 72: "Abwerfen" lays them, then discards the selected card.
+    for meld in OPENING:
+        compose(page, meld)
+    page.wait_for_function("document.querySelectorAll('#groups .group.ok').length === 3")
+    assert page.is_enabled("#btn-play")
+    page.locator(f"#hand .card[data-card='{loose}']").first.click()
+    page.click("#btn-discard")
+    page.wait_for_function("S.state.view.opened[0] && S.state.view.hand.length === 4")
+    log = [e["action"] for e in page.evaluate("S.state.log") if e["seat"] == 0 and e["index"] >= 0]
+    assert log[-2].startswith("open ") and log[-1] == f"discard {loose}", log
+    assert page.evaluate("S.groups") == []
+
+
+def test_the_tray_is_cleared_when_the_turn_ends(pages: Pages) -> None:
+    """Cards composed into a tray group and not laid go back to the hand when the turn ends."""
+    page = pages.open()
+    seeded_table(page, pages.base, "german", seed=48)
+    draw(page)
+    compose(page, ["3C", "6D"])
+    page.wait_for_selector("#groups .group")
+    loose = next(c for c in page.evaluate("shownHand()") if c not in ("3C", "6D"))
+    page.evaluate("(card) => act(`discard ${card}`)", loose)  # the turn ends (as when a bot takes over)
+    page.wait_for_function("document.body.dataset.myTurn === '0'")
+    assert page.evaluate("S.groups") == [] and page.locator("#groups .group").count() == 0
+
+
+def test_a_joker_laid_off_by_a_click_goes_to_the_high_end(pages: Pages) -> None:
+    """Clicking a run with a joker selected sends the upper end (RULES.md D12), which the engine lists
+    after the lower one; the lower end stays among the possible moves."""
+    page = pages.open()
+    seeded_table(page, pages.base, "german", seed=48)
+    sent = page.evaluate(
+        """() => {
+            const sent = [];
+            S.ws.send = (m) => sent.push(JSON.parse(m).action);
+            S.state.view.hand = ["JK", "5C"];
+            const actions = ["layoff JK on 1 low", "layoff JK on 1 high", "layoff JK on 2"];
+            actions.push("layoff 5C on 12", "layoff 5C on 1");
+            S.moves = { version: S.state.version, actions };
+            render();
+            S.selected = [shownHand().indexOf("JK")];
+            layOffOn(1); layOffOn(2);
+            const targets = Object.fromEntries(layoffTargets());
+            S.selected = [shownHand().indexOf("5C")];
+            layOffOn(1);
+            const chips = [...document.querySelectorAll("#moves .move-chip")];
+            return { sent, targets, chips: chips.map((b) => b.dataset.action) };
+        }"""
+    )
+    assert sent["sent"] == ["layoff JK on 1 high", "layoff JK on 2", "layoff 5C on 1"]
+    assert sent["targets"] == {"1": "layoff JK on 1 high", "2": "layoff JK on 2"}
+    assert "layoff JK on 1 low" in sent["chips"]
+
+
+def test_the_turn_line_offers_only_what_is_legal(pages: Pages) -> None:
+    """Before opening there is no lay-off to offer; in the last turn after a Viennese knock neither a
+    knock nor Rummy, and the line says whose knock it was."""
+    page = pages.open(locale="de-DE")
+    seeded_table(page, pages.base, "german", seed=48)
+    assert page.inner_text("#status") == "Du bist dran: vom Stoß ziehen oder die Ablage nehmen"
+    draw(page)
+    assert page.inner_text("#status") == "Du bist dran: auslegen, dann abwerfen"
+    seeded_table(page, pages.base, "viennese", seed=1)
+    line = page.evaluate(
+        """() => {
+            const v = S.state.view;
+            v.phase = "discard"; v.knocker = 1; S.state.compose = [];
+            S.state.legal = v.hand.map((c) => "discard " + c);
+            S.moves = null;
+            renderStatus();
+            const last = document.querySelector("#status").innerText;
+            v.knocker = null; S.state.legal.push("knock " + v.hand[0], "rummy " + v.hand[0]);
+            renderStatus();
+            return [last, document.querySelector("#status").innerText];
+        }"""
+    )
+    assert line == [
+        "Bot 2 hat geklopft – dein letzter Zug: abwerfen",
+        "Du bist dran: abwerfen, klopfen oder Rummy rufen",
+    ]
+    # A buy-back offer comes after the hand (its phase is over): the line and the chips are German.
+    offer = page.evaluate(
+        """() => {
+            S.state.view.phase = "over"; S.state.view.knocker = null; S.state.legal = ["buyback", "decline"];
+            render();
+            return [document.querySelector("#status").innerText,
+                    [...document.querySelectorAll("#moves .move-chip")].map((b) => b.innerText)];
+        }"""
+    )
+    assert offer == ["Du bist dran: dich zurückkaufen oder ablehnen", ["Zurückkaufen", "Ablehnen"]]
+
+
+def test_the_turn_timer_waits_for_the_result_to_be_closed(pages: Pages) -> None:
+    """In the break after a hand the timer of a person whose clock rests is not shown; closing the
+    hand's result tells the server (``ready``)."""
+    page = pages.open()
+    seeded_table(page, pages.base, "german", seed=48)
+    page.wait_for_function("document.querySelector('#turn-timer').innerText !== ''")
+    shown = page.evaluate(
+        """() => {
+            const sent = [];
+            S.ws.send = (m) => sent.push(JSON.parse(m));
+            S.state.rest = [S.state.match.to_move];
+            renderTimer();
+            const resting = document.querySelector("#turn-timer").innerText;
+            S.state.rest = [];
+            renderTimer();
+            showRoundOver({ ...S.state, last_round: { result: null } });
+            document.querySelector("#btn-overlay").click();
+            return { resting, running: document.querySelector("#turn-timer").innerText, sent };
+        }"""
+    )
+    assert shown["resting"] == "" and shown["running"].startswith("Anna (you): ")
+    assert {"type": "ready"} in shown["sent"]
+
+
+def test_the_result_names_a_hand_rommé_and_shows_a_rubbers_chips(pages: Pages) -> None:
+    """A doubled hand says why ("Hand-Rommé ×2", in the knock games "Rummy ×2"); a rubber's result
+    shows what each seat won or paid in chips with the hand and what it holds now."""
+    page = pages.open(locale="de-DE")
+    seeded_table(page, pages.base, "german", seed=48)
+    heads = page.evaluate(
+        """() => {
+            const round = (termination, multiplier) => ({ in_play: [0, 1], revealed: [["5C"], []], result: {
+                scored: true, termination, winner: 1, multiplier, points: [-10, 0], hand_values: [5, 0],
+                arrangements: [] } });
+            const head = (html) => { const d = document.createElement("div"); d.innerHTML = html; return d; };
+            const german = head(resultHtml(round("went_out", 2))).querySelector(".result-head").innerText;
+            S.state.table.knock_game = true;
+            S.state.match.is_rubber = true; S.state.match.chips = [-6, -4]; S.chipsMoved = [-1, 1];
+            const rubber = head(resultHtml(round("rummy", 2)));
+            return [german, rubber.querySelector(".result-head").innerText,
+                    [...rubber.querySelectorAll(".sd-chips")].map((e) => e.innerText)];
+        }"""
+    )
+    assert heads == [
+        "Bot 2 ist ausgegangen (Hand-Rommé ×2)",
+        "Bot 2 hat Rummy gerufen (Rummy ×2)",
+        ["Chips: -1, jetzt -6", "Chips: +1, jetzt -4"],
+    ]
+
+
+def test_the_card_a_joker_stands_for_offers_the_swap(pages: Pages) -> None:
+    """Clicking the meld whose joker stands for the selected card sends no lay-off the engine refuses:
+    the page says the card can take the joker's place and puts the swaps first among the moves."""
+    page = pages.open(locale="de-DE")
+    seeded_table(page, pages.base, "german", seed=48)
+    shown = page.evaluate(
+        """() => {
+            const sent = [];
+            S.ws.send = (m) => sent.push(JSON.parse(m).action);
+            S.state.view.hand = ["6C", "8D", "9D"];
+            const swaps = ["swap 6C on 1 then meld JK 8D 9D", "swap 6C on 1 then meld 8D 9D JK"];
+            S.moves = { version: S.state.version, actions: ["layoff 9D on 3"].concat(swaps) };
+            render();
+            S.selected = [shownHand().indexOf("6C")];
+            layOffOn(1);
+            const chips = [...document.querySelectorAll("#moves .move-chip")];
+            const first = chips.slice(0, 2).map((b) => [b.dataset.action, b.classList.contains("suggested")]);
+            return { sent, error: document.querySelector("#game-error").innerText, first };
+        }"""
+    )
+    assert shown["sent"] == []
+    assert "6♣ lässt sich nicht an Figur 1 anlegen, kann aber den Joker dort ersetzen" in shown["error"]
+    assert shown["first"] == [
+        ["swap 6C on 1 then meld JK 8D 9D", True],
+        ["swap 6C on 1 then meld 8D 9D JK", True],
+    ]
