@@ -34,6 +34,7 @@ with warnings.catch_warnings():
 
 from rummykit.web.app import create_app
 from rummykit.web.limits import ServerSettings
+from tests.web.pages import Pages
 
 if TYPE_CHECKING:
     from fastapi.testclient import TestClient
@@ -412,3 +413,12 @@ def web() -> Any:
         first_turn=first_turn,
         act_and_wait=act_and_wait,
     )
+
+
+@pytest.fixture
+def pages(browser: Any, module_server: Any) -> Iterator[Pages]:
+    made = Pages(browser, module_server.url)
+    yield made
+    for context in made.contexts:
+        context.close()
+    assert not made.errors, made.errors

@@ -12,7 +12,6 @@ from __future__ import annotations
 import itertools
 import os
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ import pytest
 from rummykit.errors import IllegalMeldError, NotationError
 from rummykit.melds import arrange_meld
 from rummykit.rules import OPTION_RANGES, Rules
+from tests.web.pages import Pages
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -38,33 +38,6 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = Path(os.environ.get("RUMMYKIT_SCREENSHOTS") or tmp_path_factory.mktemp("shots"))
     folder.mkdir(parents=True, exist_ok=True)
     return folder
-
-
-class Pages:
-    """Browser contexts of one test; page errors fail the test."""
-
-    def __init__(self, browser: Any, base: str) -> None:
-        self.browser, self.base = browser, base
-        self.contexts: list[Any] = []
-        self.errors: list[str] = []
-
-    def open(self, viewport: dict[str, int] = DESKTOP, locale: str = "en-US", **options: Any) -> Any:
-        options = {"bypass_csp": True, **options}  # wait_for_function evaluates strings in the page
-        context = self.browser.new_context(viewport=viewport, locale=locale, **options)
-        self.contexts.append(context)
-        page = context.new_page()
-        page.on("pageerror", lambda exc: self.errors.append(str(exc)))
-        page.set_default_timeout(20000)
-        return page
-
-
-@pytest.fixture
-def pages(browser: Any, module_server: Any) -> Iterator[Pages]:
-    made = Pages(browser, module_server.url)
-    yield made
-    for context in made.contexts:
-        context.close()
-    assert not made.errors, made.errors
 
 
 def lobby(page: Any, base: str) -> None:

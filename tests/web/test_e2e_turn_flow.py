@@ -7,25 +7,14 @@ seat 0 open after drawing with ``3C 3H 3S | 6D 7D 8D | 9D 9H 9S``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
-from tests.web.test_e2e_table_ui import Pages, seeded_table
+from tests.web.pages import Pages
+from tests.web.test_e2e_table_ui import seeded_table
 
 OPENING = [["3C", "3H", "3S"], ["6D", "7D", "8D"], ["9D", "9H", "9S"]]
 SERVER_ARGS = ("--max-tables-per-address", "50", "--creations-per-second", "50")
 """The module opens more tables from one address than a public server allows (5 open ones)."""
-
-
-@pytest.fixture
-def pages(browser: Any, module_server: Any) -> Iterator[Pages]:
-    made = Pages(browser, module_server.url)
-    yield made
-    for context in made.contexts:
-        context.close()
-    assert not made.errors, made.errors
 
 
 def draw(page: Any) -> None:

@@ -1,0 +1,25 @@
+"""Browser pages of the browser tests (the ``pages`` fixture of ``conftest.py``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+PAGE_DESKTOP = {"width": 1280, "height": 800}
+
+
+class Pages:
+    """Browser contexts of one test; page errors fail the test."""
+
+    def __init__(self, browser: Any, base: str) -> None:
+        self.browser, self.base = browser, base
+        self.contexts: list[Any] = []
+        self.errors: list[str] = []
+
+    def open(self, viewport: dict[str, int] = PAGE_DESKTOP, locale: str = "en-US", **options: Any) -> Any:
+        options = {"bypass_csp": True, **options}  # wait_for_function evaluates strings in the page
+        context = self.browser.new_context(viewport=viewport, locale=locale, **options)
+        self.contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        page.set_default_timeout(20000)
+        return page
