@@ -339,6 +339,17 @@ def test_J2_freed_joker_without_a_new_meld_is_illegal() -> None:
     assert not any(a.startswith("swap") for a in offered(rnd))
 
 
+def test_J2_a_bare_exchange_says_how_the_freed_joker_may_be_laid() -> None:
+    """Where the joker may go into a new meld only, the refusal says 'then meld'; where a lay-off
+    will do too, it names both."""
+    error = rejected(j2_round(GERMAN), "swap 6C on 1", JokerExchangeError, "exchanged_joker_destination")
+    assert str(error).endswith("add 'then meld … JK'")
+    anywhere = GERMAN.replace(exchanged_joker_destination="any_meld_same_turn")
+    error = rejected(j2_round(anywhere), "swap 6C on 1", JokerExchangeError, "exchanged_joker_destination")
+    assert str(error).endswith("add 'then meld … JK' or 'then layoff JK on N'")
+    assert "„then layoff JK on N“" in localize_error(error, "de")
+
+
 def test_J2_freed_joker_to_hand_when_the_rules_say_so() -> None:
     rnd = j2_round(GERMAN.replace(exchanged_joker_destination="hand"))
     assert "swap 6C on 1" in offered(rnd)

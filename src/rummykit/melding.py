@@ -642,6 +642,13 @@ class MeldingFamily:
                 raise JokerExchangeError(f"{action}: {exc}", exc.rule) from None
             laid_jokers += layoff.card == JOKER_CODE
         destination = rules.exchanged_joker_destination
+        if destination == "any_meld_same_turn" and laid_jokers < freed:
+            raise JokerExchangeError(
+                f"{action}: the freed joker must be laid at once "
+                f"(exchanged_joker_destination is {destination}); add 'then meld … JK' or "
+                "'then layoff JK on N'",
+                "exchanged_joker_destination",
+            )
         if destination != "hand" and laid_jokers < freed:
             raise JokerExchangeError(
                 f"{action}: the freed joker must be laid at once "

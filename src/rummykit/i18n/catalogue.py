@@ -270,6 +270,13 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "add 'then meld … JK'",
         "{action}: Der frei gewordene Joker muss sofort ausgelegt werden; hänge „then meld … JK“ an",
     ),
+    (
+        "exchanged_joker_destination",
+        "{action}: the freed joker must be laid at once (exchanged_joker_destination is {value}); "
+        "add 'then meld … JK' or 'then layoff JK on N'",
+        "{action}: Der frei gewordene Joker muss sofort ausgelegt oder angelegt werden; hänge „then meld … "
+        "JK“ oder „then layoff JK on N“ an",
+    ),
     # Discarding -----------------------------------------------------------------------------------
     (
         "may_discard_taken_discard",
@@ -961,6 +968,10 @@ PEOPLE_EN: Final[dict[str, str]] = {
     ),
     "{action}: the freed joker must be laid at once (exchanged_joker_destination is {value}); "
     "add 'then meld … JK'": "{action}: the freed joker must be laid at once; add 'then meld … JK'",
+    "{action}: the freed joker must be laid at once (exchanged_joker_destination is {value}); "
+    "add 'then meld … JK' or 'then layoff JK on N'": (
+        "{action}: the freed joker must be laid at once; add 'then meld … JK' or 'then layoff JK on N'"
+    ),
     "jokers cannot be exchanged in this game (joker_exchange is off)": (
         "jokers cannot be exchanged in this game"
     ),
