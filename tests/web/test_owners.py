@@ -217,3 +217,20 @@ def test_table_cap_per_address_survives_a_restart(tmp_path: Any, web: Any) -> No
         creators = connection.execute(text("SELECT creator FROM rk_tables")).scalars().all()
     engine.dispose()
     assert len(set(creators)) == 1 and "testclient" not in creators[0]  # a digest, not the address
+
+
+def test_bots_play_under_several_worker_processes(database: str, server_factory: Any) -> None:
+    """``--workers 2``: each worker starts its own bot process, so the workers are not daemons (a
+    daemon may not start children, and every bot move failed)."""
+    server = server_factory(database, extra=(*FAST, "--workers", "2"), bot_delay=0.0)
+    grant = httpx.post(server.url + "/api/tables", json={"seats": 2, "bots": [{"kind": "greedy"}]}).json()
+    ws = socket(server.url, grant["code"], grant["token"])
+    state = next_state(ws, lambda s: bool(s["legal"]))
+    for _ in range(3):  # three of my turns, each answered by the bot
+        legal = state["legal"]
+        move = "draw" if "draw" in legal else next(m for m in legal if m.startswith("discard"))
+        ws.send(json.dumps({"type": "act", "action": move, "version": state["version"]}))
+        version = state["version"]
+        state = next_state(ws, lambda s, v=version: s["version"] > v and bool(s["legal"]), seconds=30)
+    assert state["match"]["to_move"] == state["you"] and state["version"] >= 6  # the bot moved twice
+    ws.close()

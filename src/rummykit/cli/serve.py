@@ -300,7 +300,9 @@ def supervise(
 
     context = multiprocessing.get_context("spawn")
     args = (listener, url, settings, ws_compression, internal_host, proxies, address_key)
-    procs = [context.Process(target=run_server, args=args, daemon=True) for _ in range(workers)]
+    # Not daemons: a daemon process may not start children, and each server starts its bot processes
+    # (--bot-processes); the loop below stops them all itself.
+    procs = [context.Process(target=run_server, args=args, daemon=False) for _ in range(workers)]
     stopping = False
 
     def stop(_signum: int, _frame: Any) -> None:
@@ -315,12 +317,15 @@ def supervise(
         time.sleep(0.2)
         for i, proc in enumerate(procs):
             if not proc.is_alive() and not stopping:
-                procs[i] = context.Process(target=run_server, args=args, daemon=True)
+                procs[i] = context.Process(target=run_server, args=args, daemon=False)
                 procs[i].start()
     for proc in procs:
         proc.terminate()
     for proc in procs:
         proc.join(10)
+        if proc.is_alive():
+            proc.kill()
+            proc.join(5)
 
 
 def check_database(url: str, shown: str, store_class: Any, address_key: bytes | None = None) -> None:
