@@ -86,3 +86,13 @@ def test_the_break_ends_by_itself(make_client: Any, web: Any) -> None:
         started = time.monotonic()
         web.receive_state(ws, until=lambda s: s["rest"] == [], limit=2000)
         assert 0.3 < time.monotonic() - started < 3
+
+
+def test_no_break_means_no_break_and_no_faster_clock(make_client: Any, web: Any) -> None:
+    """``--hand-break-seconds 0`` switches the break off: nobody rests after a hand, and the clocks
+    still run once a second (a quarter of 0 s made them run every 20 ms)."""
+    client = make_client(bot_delay=0, turn_seconds=30, hand_break_seconds=0)
+    assert client.app.state.manager.tick_seconds == 1.0  # type: ignore[attr-defined]
+    grant = web.create(client, seats=2, bots=[{"kind": "greedy"}], seed=11, overrides={"num_hands": 2})
+    with web.connect(client, grant["code"], grant["token"]) as ws:
+        assert play_first_hand(client, web, ws, grant["code"])["rest"] == []

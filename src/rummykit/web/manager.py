@@ -561,16 +561,10 @@ class TableManager:
     def tick_seconds(self) -> float:
         """How often the clocks run: once a second, more often for short test settings."""
         s = self.settings
-        return max(
-            0.02,
-            min(
-                1.0,
-                s.turn_seconds / 4,
-                s.hand_break_seconds / 4,
-                s.idle_table_seconds / 4,
-                s.finished_table_seconds / 4,
-            ),
-        )
+        clocks = [s.turn_seconds, s.idle_table_seconds, s.finished_table_seconds]
+        if s.hand_break_seconds > 0:  # 0: no break between hands, not a faster clock
+            clocks.append(s.hand_break_seconds)
+        return max(0.02, min(1.0, *(c / 4 for c in clocks)))
 
     async def prune(self) -> int:
         """Delete the tables that ended more than ``keep_ended_days`` ago (in batches); how many."""

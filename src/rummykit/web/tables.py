@@ -778,7 +778,8 @@ class Table:
         finished = _hands_finished(self.match)
         self.match.apply(action)
         self._rest.pop(seat, None)
-        if _hands_finished(self.match) > finished and not self.match.is_over:
+        breaks = self.manager.settings.hand_break_seconds > 0
+        if breaks and _hands_finished(self.match) > finished and not self.match.is_over:
             ends = asyncio.get_running_loop().time() + self.manager.settings.hand_break_seconds
             self._rest = {i: ends for i, s in enumerate(self.seats) if s.kind == "human"}
         if self.match.is_over:
