@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from rummykit import Round, Rules, solver
+from rummykit import Action, Round, Rules, solver
 from rummykit.actions import LayOff, MeldAction, Open, Swap
 from rummykit.cards import Hand, parse_cards
 from rummykit.errors import IllegalActionError
@@ -90,3 +90,52 @@ def test_an_action_added_to_the_offered_list_is_still_checked() -> None:
     legal.append(stranger)
     with pytest.raises(IllegalActionError):
         rnd.apply(stranger)
+
+
+@pytest.mark.parametrize("destination", ["new_meld_same_turn", "any_meld_same_turn", "hand"])
+@pytest.mark.parametrize("keep_one", [False, True])
+def test_no_exchange_is_offered_that_leaves_only_the_taken_discard(destination: str, keep_one: bool) -> None:
+    """D15: 6H frees the joker of 5H JK 7H, and a meld of the joker with the spades would leave only
+    9D, the card just taken: not offered, refused; every offered action passes the check."""
+    rules = Rules.preset("german").replace(
+        exchanged_joker_destination=destination, going_out_requires_discard=keep_one
+    )
+    dealt = Round.new(rules, 2, seed=1).state()
+    spades = "2S 3S 4S 5S 6S 7S" if keep_one else "2S 3S 4S 5S 6S"
+    state = dataclasses.replace(
+        dealt,
+        hands=[Hand(parse_cards(f"6H 9D {spades}")), dealt.hands[1]],
+        melds=[TableMeld(Meld.parse("5H JK 7H", rules), 1)],
+        opened_turn=[0, 1],
+        to_move=0,
+        phase=Phase.PLAY,
+        turn=4,
+        taken_discard=parse_cards("9D")[0],
+        must_lay=None,
+    )
+    rnd = Round.from_state(state)
+    legal = rnd.legal_actions()
+    assert all(rnd.is_legal(a) for a in legal), [str(a) for a in legal if not rnd.is_legal(a)]
+    lone = f"swap 6H on 1 then meld {spades} JK"
+    assert lone not in {str(a) for a in legal}
+    if destination != "hand":
+        with pytest.raises(IllegalActionError, match="would leave only 9D"):
+            rnd.check(Action.parse(lone))
+
+
+def test_the_best_opening_that_keeps_a_card_is_offered_when_the_best_would_leave_the_taken_one() -> None:
+    """The best opening lays all 13 cards but the 9D just taken, which may not be discarded (D15):
+    the best opening that keeps another card is offered instead, so the player can still open."""
+    from rummykit.testing import arrange_deck
+
+    rules = Rules.preset("german")
+    hand = "2C 3C 4C 5H 5S 5D 6S 6H 6D 7C 8C 9C 10C"
+    deck = arrange_deck(rules, 2, ["AS 2S 3S 4S 7S 8S 9S JS QS KS 7D 8D JD", hand], upcard="9D")
+    rnd = Round.new(rules, 2, deck=deck)
+    rnd.apply("take")
+    openings = [a for a in rnd.legal_actions() if isinstance(a, Open)]
+    assert openings and all(rnd.is_legal(a) for a in openings)
+    best = max(openings, key=lambda a: sum(len(m) for m in a.melds))
+    assert sum(len(m) for m in best.melds) == 12  # every card but one of the others and the 9D
+    rnd.apply(best)
+    assert len(rnd.view(1).hand) == 2 and parse_cards("9D")[0] in rnd.view(1).hand

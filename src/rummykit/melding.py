@@ -292,9 +292,16 @@ def _require_discardable_left(
     rnd: RoundState, hand: Hand, action: Action, error: type[IllegalActionError]
 ) -> None:
     """D15 without exception: a play may not leave only the card taken from the discard pile this
-    turn (with two decks a lone copy of its face counts as that card: copies are not told apart)."""
-    card = barred_taken(rnd)
-    if card is not None and len(hand) == 1 and card in hand:
+    turn (with two decks a lone copy of its face counts as that card: copies are not told apart).
+
+    Not where the taken discard has to be laid (``discard_pickup_requires_meld``, Scala 40): until
+    it is laid the turn cannot end with a discard, and the play that lays it puts that very card on
+    the table, so a copy left in hand is the player's own. Refusing that play would leave a player
+    who took the card with no legal way to lay it (a dead end)."""
+    card = rnd.taken_discard
+    if card is None or rnd.rules.may_discard_taken_discard or rnd.must_lay is not None:
+        return
+    if len(hand) == 1 and card in hand:
         raise error(
             f"{action}: it would leave only {card}, the card you took from the discard pile, which you "
             "may not discard this turn; keep another card to discard (may_discard_taken_discard is off)",
@@ -439,9 +446,9 @@ class MeldingFamily:
         melds = [_meld(cards, rules, action) for cards in action.melds]
         hand = _hand_after(rnd, seat, action.cards, action)
         _require_card_left(hand, rules, action, OpeningError)
-        _require_discardable_left(rnd, hand, action, OpeningError)
         pending = rnd.must_lay
         placed = pending is not None and pending in action.cards
+        _require_discardable_left(rnd, hand, action, OpeningError)
         if pending is not None and not placed:
             raise OpeningError(
                 f"{action}: the taken discard {pending} must be part of the opening",
@@ -475,9 +482,9 @@ class MeldingFamily:
         melds = [_meld(cards, rules, action) for cards in action.melds]
         hand = _hand_after(rnd, seat, action.cards, action)
         _require_card_left(hand, rules, action, MeldError)
-        _require_discardable_left(rnd, hand, action, MeldError)
         pending = rnd.must_lay
         placed = pending is not None and pending in action.cards
+        _require_discardable_left(rnd, hand, action, MeldError)
         table = [tm.meld for tm in rnd.melds] + melds
         self._check_pending(rnd, seat, action, hand, table, placed)
 
@@ -505,12 +512,12 @@ class MeldingFamily:
         target = rnd.table_meld(action.target)
         hand = _hand_after(rnd, seat, (action.card,), action)
         _require_card_left(hand, rules, action, LayOffError)
-        _require_discardable_left(rnd, hand, action, LayOffError)
         try:
             new = target.with_layoff(action.card, rules, action.end)
         except IllegalMeldError as exc:
             raise LayOffError(f"{action}: {exc}", exc.rule) from None
         placed = rnd.must_lay is not None and action.card == rnd.must_lay
+        _require_discardable_left(rnd, hand, action, LayOffError)
         table = [tm.meld for tm in rnd.melds]
         table[action.target - 1] = new
         self._check_pending(rnd, seat, action, hand, table, placed)
@@ -537,10 +544,10 @@ class MeldingFamily:
         self._check_destination(rules, action)
         hand, table, new_melds = self._lay_freed_jokers(rnd, hand, meld, freed, action)
         _require_card_left(hand, rules, action, JokerExchangeError)
-        _require_discardable_left(rnd, hand, action, JokerExchangeError)
         pending = rnd.must_lay
         laid = [*action.cards, *(c for m in action.melds for c in m), *(lo.card for lo in action.layoffs)]
         placed = pending is not None and pending in laid
+        _require_discardable_left(rnd, hand, action, JokerExchangeError)
         self._check_pending(rnd, seat, action, hand, table, placed)
         owners = [tm.owner for tm in rnd.melds] + [seat] * new_melds
 
@@ -800,11 +807,21 @@ class MeldingFamily:
         candidates: list[tuple[Action, bool]] = []
         if rnd.opened_turn[seat] is None:
             best = solver.best_opening(cards, rules, must_include=pending, keep_one=keep_one)
-            if best is not None:
+            bests = [best]
+            lone = best is not None and len(cards) - sum(len(m.cards) for m in best) == 1
+            if best is not None and barred is not None and lone:
+                left = Hand(cards).without([c for m in best for c in m.cards])
+                if barred in left:  # only the taken discard would be left (D15): the best openings
+                    others = list(Hand(cards).without((barred,)))  # keeping another card, or laying it
+                    bests.append(solver.best_opening(others, rules, keep_one=True))
+                    bests.append(solver.best_opening(cards, rules, must_include=barred, keep_one=keep_one))
+            for melds in bests:
+                if melds is None:
+                    continue
                 # A set of one natural and jokers reads back as a run: left to plan().
-                plain = all(m.is_run or m.jokers < len(m.cards) - 1 for m in best)
-                legal = sure is not None and plain and sure(best)
-                candidates.append((Open(tuple(m.cards for m in best)), legal))
+                plain = all(m.is_run or m.jokers < len(m.cards) - 1 for m in melds)
+                legal = sure is not None and plain and sure(melds)
+                candidates.append((Open(tuple(m.cards for m in melds)), legal))
             minimum = rules.opening_min_points or 0
             for m in all_melds:
                 if pending is not None and pending not in m:
@@ -841,8 +858,7 @@ class MeldingFamily:
                 )
                 candidates.append((_layoff_action(card, index + 1, end if both_ends else None), layoff_sure))
         if _exchange_problem(rnd, seat) is None:
-            few = barred is not None and len(cards) <= 6  # an exchange may leave the barred card alone
-            candidates += self._swap_candidates(rnd, seat, cards, sure is not None and not few)
+            candidates += self._swap_candidates(rnd, seat, cards, sure is not None, barred)
         seen: set[Action] = set()
         result: list[Action] = []
         for a, legal in candidates:
@@ -943,7 +959,7 @@ class MeldingFamily:
         return legal
 
     def _swap_candidates(
-        self, rnd: RoundState, seat: int, cards: Sequence[Card], checked: bool
+        self, rnd: RoundState, seat: int, cards: Sequence[Card], checked: bool, barred: Card | None = None
     ) -> list[tuple[Action, bool]]:
         """Joker exchanges, each with whether it is legal by construction (else :meth:`plan`
         decides). ``checked``: no taken discard is left to lay (:meth:`_sure_legal`). A single
@@ -951,8 +967,8 @@ class MeldingFamily:
         replaces it and frees exactly that joker; it is then legal to keep the joker in hand
         (``exchanged_joker_destination = hand``) or to lay it at once in a new meld of the hand left
         that reads back as built (two naturals) while a card stays for the discard where one must.
-        Sets under ``complete_four_only`` and lay-offs of the freed joker are checked by
-        :meth:`plan`."""
+        Sets under ``complete_four_only``, lay-offs of the freed joker and exchanges that leave one
+        card while the taken discard is barred (``barred``, D15) are checked by :meth:`plan`."""
         rules = rnd.rules
         hand = rnd.hands[seat]
         keep = 1 if _keep_one(rules) else 0
@@ -969,14 +985,16 @@ class MeldingFamily:
                 options += [(c,) for c in exchange if c in held]
             sure = checked and not complete_four
             for swap_cards in options:
+                freed = sum(1 for c in swap_cards if c in exchange)
                 if rules.exchanged_joker_destination == "hand":
-                    found.append((_swap_action(swap_cards, i + 1, None), sure))
+                    lone = barred is not None and len(cards) - len(swap_cards) + max(freed, 1) <= 1
+                    found.append((_swap_action(swap_cards, i + 1, None), sure and not lone))
                     continue
                 rest = list(hand.without(swap_cards))
-                freed = sum(1 for c in swap_cards if c in exchange)
                 rest += [JOKER] * max(freed, 1)
                 for m in solver.melds_containing(rest, JOKER, rules):
-                    legal = sure and _plain(m) and len(cards) - len(m) >= keep
+                    left = len(rest) - len(m)
+                    legal = sure and _plain(m) and left >= keep and not (barred is not None and left == 1)
                     found.append((_swap_action(swap_cards, i + 1, m), legal))
                 if rules.exchanged_joker_destination == "any_meld_same_turn":
                     for j, other in enumerate(rnd.melds):
