@@ -64,3 +64,12 @@ def test_table_melds_are_numbered_from_one(text: str) -> None:
     with pytest.raises(rk.NotationError, match="table melds are numbered from 1"):
         rk.Action.parse(text)
     assert str(rk.Action.parse(text.replace(" 00", " 1").replace(" 0", " 1"))).startswith(text.split()[0])
+
+
+def test_errors_of_several_arguments_and_import_errors_pickle_whole() -> None:
+    from rummykit.bots.openspiel_simple import OpenSpielMissingError
+
+    several = pickle.loads(pickle.dumps(rk.RummyError("a", "b")))
+    assert several.args == ("a", "b")
+    missing = pickle.loads(pickle.dumps(OpenSpielMissingError("open_spiel is not installed")))
+    assert missing.msg == "open_spiel is not installed" and isinstance(missing, ImportError)

@@ -70,15 +70,16 @@ class RummyError(Exception):
         return _localizer(self, lang, names)
 
     def __reduce__(self) -> tuple[object, ...]:
-        # Exception pickles as cls(*args), which loses keyword-only state and fails for the
-        # subclasses whose __init__ takes more than the message; rebuild from the message, then the
-        # attributes.
-        return (_rebuild, (type(self), str(self), dict(self.__dict__)))
+        # Exception pickles as cls(*args), which fails for the subclasses whose __init__ takes more
+        # than the message; rebuild from the arguments by the built-in exception's own __init__
+        # (ImportError's sets msg), then restore the attributes (rule, option, notes).
+        return (_rebuild, (type(self), self.args, dict(self.__dict__)))
 
 
-def _rebuild(cls: type[RummyError], message: str, attributes: dict[str, object]) -> RummyError:
+def _rebuild(cls: type[RummyError], args: tuple[object, ...], attributes: dict[str, object]) -> RummyError:
     error = cls.__new__(cls)
-    Exception.__init__(error, message)
+    builtin = next(b for b in cls.__mro__ if b.__module__ == "builtins" and issubclass(b, BaseException))
+    builtin.__init__(error, *args)
     error.__dict__.update(attributes)
     return error
 
