@@ -13,7 +13,8 @@ Decisions made here beyond RULES.md:
 * The card taken from the discard pile may not be discarded in the same turn (D15,
   ``may_discard_taken_discard = false``) without exception: a play that would leave it as the only
   card in hand is refused, so the player keeps another card to discard (with two decks a lone copy
-  of its face counts as the taken card; copies are not told apart). Before, the bar was lifted
+  of its face counts as the taken card; copies are not told apart, except where the taken card had
+  to be laid: the play that lays it put that very card on the table). Before, the bar was lifted
   there, and a player could take a card, lay everything else and go out by discarding it.
 * When every card left in a hand is barred from the discard otherwise (the taken discard held only
   with other copies of its face, a playable card under ``discard_playable_card_allowed = false``, a
