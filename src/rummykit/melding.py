@@ -299,10 +299,8 @@ def _require_discardable_left(
     it is laid the turn cannot end with a discard, and the play that lays it puts that very card on
     the table, so a copy left in hand is the player's own. Refusing that play would leave a player
     who took the card with no legal way to lay it (a dead end)."""
-    card = rnd.taken_discard
-    if card is None or rnd.rules.may_discard_taken_discard or rnd.must_lay is not None:
-        return
-    if len(hand) == 1 and card in hand:
+    card = barred_taken(rnd)
+    if card is not None and len(hand) == 1 and card in hand:
         raise error(
             f"{action}: it would leave only {card}, the card you took from the discard pile, which you "
             "may not discard this turn; keep another card to discard (may_discard_taken_discard is off)",
