@@ -64,7 +64,8 @@ def check_message(message: dict[str, Any], seat: int | None, match: Match, card_
     rnd = match.round
     view = message["view"]
     keys = {"type", "version", "you", "table", "view", "legal", "compose", "legal_texts", "match", "log"}
-    assert set(message) == keys | {"last_round", "rest"}
+    assert set(message) == keys | {"last_round", "rest", "turn_left"}
+    assert message["turn_left"] is None or isinstance(message["turn_left"], (int, float))  # a time, no card
     if seat is None:
         assert view["hand"] is None and message["legal"] == [] and message["compose"] == []
     else:

@@ -386,7 +386,10 @@ class Table:
         """When this process made or loaded the table (loop time)."""
         self._idle_since: float | None = now
         self._turn: tuple[int, float] | None = None
-        """(version, start) of the present person's current turn, for the turn timer."""
+        """(version, start) of the person's current turn, for the turn timer (it runs while they are
+        disconnected too)."""
+        self._returning: set[int] = set()
+        """Seats whose person came back in a turn whose time had run out: back after the bot's move."""
         self._rest: dict[int, float] = {}
         """Seats in the break after a hand, with when it ends (loop time): their turn clock rests."""
         self._ended_at: float | None = None if status in OPEN else now
@@ -512,8 +515,22 @@ class Table:
             f'"view":{_dumps(view)},"legal":{_dumps(options.legal)},"compose":{_dumps(options.compose)},'
             f'"legal_texts":{_dumps(options.texts)},'
             f'"match":{match},"log":{log_entries},"last_round":{self._last_round_text(seat)},'
-            f'"rest":{_dumps(sorted(self._rest))}}}'
+            f'"rest":{_dumps(sorted(self._rest))},"turn_left":{_dumps(self._turn_left())}}}'
         )
+
+    def _turn_left(self) -> float | None:
+        """Seconds left of the turn clock of the person to move (whole tenths), ``None`` where none
+        runs: so a page opened in the middle of a turn counts down what is really left."""
+        if self.status != "playing" or self.match.is_over:
+            return None
+        seat = self.match.to_move
+        if self.seats[seat].kind != "human" or seat in self._rest:
+            return None
+        limit = self.manager.settings.turn_seconds
+        if self._turn is None or self._turn[0] != self.version:
+            return limit
+        used = asyncio.get_running_loop().time() - self._turn[1]
+        return round(max(0.0, limit - used), 1)
 
     def allowed(self) -> Allowed:
         """The cheap options of the player to move (:mod:`rummykit.web.moves`), once per version."""
@@ -625,8 +642,8 @@ class Table:
     async def connect(self, client: Client) -> None:
         async with self.lock:
             self.clients.add(client)
-            if client.seat is not None:
-                self._away.pop(client.seat, None)
+            if client.seat is not None and client.seat in self._away:
+                self._come_back(client.seat)
             client.send({"type": "welcome", "seat": client.seat, "code": self.code})
             for line in self.chat.history:
                 client.send(line)
@@ -697,13 +714,34 @@ class Table:
                 client.send(line)
 
     async def back(self, client: Client) -> None:
-        """The seat's person is back after being replaced for not moving: the bot stops."""
+        """The seat's person is back after being replaced for not moving: the bot stops (after this
+        turn, if its time has run out: :meth:`_come_back`)."""
         async with self.lock:
             if client.seat is None or client.seat not in self._away:
                 return
-            self._away.pop(client.seat, None)
-            self._turn = None
+            self._come_back(client.seat)
             self.broadcast()
+
+    def _come_back(self, seat: int) -> None:
+        """The person of ``seat`` plays again. Not in a turn of theirs whose time has run out: the bot
+        plays that turn and they are back after it. So coming back (or reconnecting) never starts a
+        turn's clock again; it would let someone hold a table for ever."""
+        turn = self._turn
+        expired = (
+            self.status == "playing"
+            and not self.match.is_over
+            and self.match.to_move == seat
+            and turn is not None
+            and turn[0] == self.version
+            and asyncio.get_running_loop().time() - turn[1] >= self.manager.settings.turn_seconds
+        )
+        if expired:
+            self._returning.add(seat)
+            # The bot plays that turn now (as after a timeout), not a takeover time after leaving.
+            self._away[seat] = asyncio.get_running_loop().time() - self.takeover_seconds
+            self.kick()
+        else:
+            self._away.pop(seat, None)
 
     async def ready(self, client: Client) -> None:
         """The seat's person closed the hand's result: their break ends, their turn clock may run."""
@@ -778,6 +816,9 @@ class Table:
         finished = _hands_finished(self.match)
         self.match.apply(action)
         self._rest.pop(seat, None)
+        for returning in self._returning:  # the turn whose time ran out is over: they play again
+            self._away.pop(returning, None)
+        self._returning.clear()
         breaks = self.manager.settings.hand_break_seconds > 0
         if breaks and _hands_finished(self.match) > finished and not self.match.is_over:
             ends = asyncio.get_running_loop().time() + self.manager.settings.hand_break_seconds
@@ -994,16 +1035,19 @@ class Table:
                 async with self.lock:  # breaks over: those turn clocks may run, and the pages show it
                     self._rest = {i: ends for i, ends in self._rest.items() if ends > now}
                     self.broadcast()
-            if not self.present(seat) or seat in self._rest:
+            # The turn clock runs from the start of the turn, also while the person is disconnected:
+            # leaving and coming back does not start it again (else someone could hold a table for
+            # ever by reconnecting before each takeover). It rests only in the break after a hand.
+            if seat in self._rest or self.seats[seat].kind != "human":
                 self._turn = None
             elif self._turn is None or self._turn[0] != self.version:
                 self._turn = (self.version, now)
-            elif now - self._turn[1] >= settings.turn_seconds:
+            elif self.present(seat) and now - self._turn[1] >= settings.turn_seconds:
                 async with self.lock:
                     if self.present(seat) and self._turn is not None and self._turn[0] == self.version:
-                        # Replaced at once: counted as away since the takeover time.
+                        # Replaced at once: counted as away since the takeover time. The turn's
+                        # start stays: coming back in this turn does not start its clock again.
                         self._away[seat] = now - self.takeover_seconds
-                        self._turn = None
                         self.broadcast()
         self.kick()
 

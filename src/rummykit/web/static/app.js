@@ -1306,7 +1306,11 @@ function renderTimer() {
   // No clock for a bot, a person away, or one in the break after a hand (it starts when it ends).
   const resting = (st.rest || []).includes(who);
   if (!seat || seat.kind !== "human" || seat.away || !seat.connected || resting) { el.textContent = ""; S.timerFor = null; return; }
-  if (S.timerFor !== st.version) { S.timerFor = st.version; S.timerStart = Date.now(); }
+  if (S.timerFor !== st.version) {  // the server says what is left: a page opened mid-turn counts that
+    const left = typeof st.turn_left === "number" ? st.turn_left : st.table.turn_seconds;
+    S.timerFor = st.version;
+    S.timerStart = Date.now() - (st.table.turn_seconds - left) * 1000;
+  }
   const left = Math.max(0, Math.ceil(st.table.turn_seconds - (Date.now() - S.timerStart) / 1000));
   el.textContent = t("timer", { name: seatName(who), s: left });
   el.classList.toggle("urgent", left <= 15);

@@ -1,0 +1,66 @@
+"""The turn clock runs from the start of a turn: leaving and coming back (or saying ``back``) in the
+same turn never starts it again, so nobody can hold a table for ever; pages are told what is left."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from rummykit.web.app import create_app
+from rummykit.web.tables import Table
+
+
+@pytest.fixture
+def client(tmp_path: Path, web: Any) -> Iterator[TestClient]:
+    app = create_app(
+        f"sqlite:///{tmp_path / 'clock.db'}",
+        settings=web.settings(bot_delay=1.0, turn_seconds=2.0, takeover_seconds=60),
+    )
+    with TestClient(app) as made:
+        yield made
+
+
+def table_of(client: TestClient, code: str) -> Table:
+    table: Table = client.app.state.manager.tables[code]  # type: ignore[attr-defined]
+    return table
+
+
+def away(client: TestClient, code: str) -> bool:
+    return bool(client.get(f"/api/tables/{code}").json()["seats"][0]["away"])
+
+
+def test_reconnecting_does_not_start_the_turn_clock_again(client: TestClient, web: Any) -> None:
+    grant = web.create(client, seats=2, bots=[{"kind": "greedy"}], seed=5)
+    code = grant["code"]
+    with web.connect(client, code, grant["token"]) as ws:
+        first = web.receive_state(ws, until=lambda s: bool(s["legal"]))
+        started = time.monotonic()  # the turn's clock starts at the next tick, within 0.5 s
+        assert first["turn_left"] == 2.0
+        time.sleep(1.2)
+    time.sleep(0.9)  # gone for longer than a tick of the clock, far less than the takeover time
+    with web.connect(client, code, grant["token"]) as ws:
+        again = web.receive_state(ws, until=lambda s: bool(s["legal"]))
+        assert again["version"] == first["version"] and again["turn_left"] < 0.5  # what is left, not 2 s
+        while not away(client, code) and time.monotonic() - started < 3.0:
+            time.sleep(0.05)
+        assert away(client, code)  # replaced when the turn's 2 s were up, counted from its start
+
+
+def test_back_in_a_turn_whose_time_ran_out_is_back_after_the_bots_move(client: TestClient, web: Any) -> None:
+    grant = web.create(client, seats=2, bots=[{"kind": "greedy"}], seed=5)
+    code = grant["code"]
+    table = table_of(client, code)
+    with web.connect(client, code, grant["token"]) as ws:
+        first = web.receive_state(ws, until=lambda s: bool(s["legal"]))
+        web.receive_state(ws, until=lambda s: s["table"]["seats"][0]["away"], limit=500)
+        ws.send_json({"type": "back"})  # at once, before the bot (1 s delay) has played the turn
+        time.sleep(0.3)
+        assert away(client, code) and table.version == first["version"]  # still the bot's turn to play
+        back = web.receive_state(ws, until=lambda s: not s["table"]["seats"][0]["away"], limit=2000)
+        assert back["version"] > first["version"]  # the bot played the timed-out turn, then they are back
+        assert not away(client, code)
