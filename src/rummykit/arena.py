@@ -33,7 +33,6 @@ cards.
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import importlib.util
 import io
@@ -41,7 +40,7 @@ import itertools
 import math
 import random
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
@@ -245,19 +244,14 @@ class _HandGuard:
         )
 
 
-@contextlib.contextmanager
-def _blamed(game: Game, seat: int, hand: int | None) -> Iterator[None]:
-    """A bot's failure (an error it raised, or an action the engine refused) says which bot, seat
-    and game it was, as a note that travels with the error out of a worker process."""
-    try:
-        yield
-    except Exception as exc:
-        where = f"hand {hand} of game {game.index}" if hand is not None else f"game {game.index}"
-        exc.add_note(
-            f"bot {game.specs[seat]!r} at seat {seat} in {where} (rules {game.rules!r}, seed {game.seed}, "
-            f"table {game.table}, deal {game.deal}, rotation {game.rotation})"
-        )
-        raise
+def _blame(exc: BaseException, game: Game, seat: int, hand: int | None) -> None:
+    """Note on a bot's failure (an error it raised, or an action the engine refused) which bot, seat
+    and game it was; the note travels with the error out of a worker process."""
+    where = f"hand {hand} of game {game.index}" if hand is not None else f"game {game.index}"
+    exc.add_note(
+        f"bot {game.specs[seat]!r} at seat {seat} in {where} (rules {game.rules!r}, seed {game.seed}, "
+        f"table {game.table}, deal {game.deal}, rotation {game.rotation})"
+    )
 
 
 def play_recorded(game: Game) -> tuple[GameResult, Record]:
@@ -279,11 +273,14 @@ def play_recorded(game: Game) -> tuple[GameResult, Record]:
             guard.count(m.round, len(m.rounds))
             seat = m.to_move
             t0 = time.perf_counter()
-            with _blamed(game, seat, len(m.rounds)):
+            try:
                 action = match_action(bots[seat], m, rngs[seat])
                 seconds[seat] += time.perf_counter() - t0
                 moves[seat] += 1
                 m.apply(action)
+            except Exception as exc:
+                _blame(exc, game, seat, len(m.rounds))
+                raise
         points = m.scores
         winners = m.winners
         record = Record.from_match(m)
@@ -295,11 +292,14 @@ def play_recorded(game: Game) -> tuple[GameResult, Record]:
             seat = rnd.to_move
             legal = rnd.legal_actions()
             t0 = time.perf_counter()
-            with _blamed(game, seat, None):
+            try:
                 action = bots[seat].choose(rnd.view(seat), legal, rngs[seat])
                 seconds[seat] += time.perf_counter() - t0
                 moves[seat] += 1
                 rnd.apply(action)
+            except Exception as exc:
+                _blame(exc, game, seat, None)
+                raise
         assert rnd.result is not None
         points = rnd.result.points
         best = max(points[s] for s in rnd.active_seats)
