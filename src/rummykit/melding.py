@@ -308,6 +308,12 @@ def _require_discardable_left(
         )
 
 
+def _leaves_only(cards: Sequence[Card], melds: Sequence[Meld], card: Card) -> bool:
+    """Whether laying ``melds`` from ``cards`` leaves ``card`` alone in hand."""
+    laid = [c for m in melds for c in m.cards]
+    return len(cards) - len(laid) == 1 and card in Hand(cards).without(laid)
+
+
 def may_lay_off(rnd: RoundState, seat: int) -> bool:
     """Whether ``seat`` may lay off now (:func:`rummykit.permissions.may_lay_off`)."""
     return permissions.may_lay_off(rnd.rules, rnd.opened_turn[seat], rnd.turn)
@@ -807,13 +813,12 @@ class MeldingFamily:
         if rnd.opened_turn[seat] is None:
             best = solver.best_opening(cards, rules, must_include=pending, keep_one=keep_one)
             bests = [best]
-            lone = best is not None and len(cards) - sum(len(m.cards) for m in best) == 1
-            if best is not None and barred is not None and lone:
-                left = Hand(cards).without([c for m in best for c in m.cards])
-                if barred in left:  # only the taken discard would be left (D15): the best openings
-                    others = list(Hand(cards).without((barred,)))  # keeping another card, or laying it
-                    bests.append(solver.best_opening(others, rules, keep_one=True))
-                    bests.append(solver.best_opening(cards, rules, must_include=barred, keep_one=keep_one))
+            if best is not None and barred is not None and _leaves_only(cards, best, barred):
+                # Only the taken discard would be left (D15): the best openings keeping another
+                # card, and laying the taken one too.
+                others = list(Hand(cards).without((barred,)))
+                bests.append(solver.best_opening(others, rules, keep_one=True))
+                bests.append(solver.best_opening(cards, rules, must_include=barred, keep_one=keep_one))
             for melds in bests:
                 if melds is None:
                     continue
@@ -909,10 +914,8 @@ class MeldingFamily:
             left = size - sum(len(m.cards) for m in melds)
             if left < keep:
                 return False
-            if left == 1 and barred is not None:
-                rest = hand.without([c for m in melds for c in m.cards])
-                if barred in rest:
-                    return False  # only the taken discard would be left (_require_discardable_left)
+            if left == 1 and barred is not None and _leaves_only(hand.cards(), melds, barred):
+                return False  # only the taken discard would be left (_require_discardable_left)
             laid_taken = taken if taken is not None and any(taken in m.cards for m in melds) else None
             if _opening_value(melds, rules, laid_taken) >= minimum:
                 return True
