@@ -100,11 +100,6 @@ Status = Literal["waiting", "playing", "over", "closed", "expired"]
 OPEN: Final = ("waiting", "playing")
 
 
-def _hands_finished(match: Match) -> int:
-    """How many hands of ``match`` have a result."""
-    return sum(1 for rnd in match.rounds if rnd.result is not None)
-
-
 def _dumps(value: Any) -> str:
     """Compact JSON text of a message part (orjson: a third of the time of ``json.dumps``)."""
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
@@ -527,10 +522,15 @@ class Table:
         if self.seats[seat].kind != "human" or seat in self._rest:
             return None
         limit = self.manager.settings.turn_seconds
+        used = self._turn_used(asyncio.get_running_loop().time())
+        return limit if used is None else round(max(0.0, limit - used), 1)
+
+    def _turn_used(self, now: float) -> float | None:
+        """Seconds the person to move has had of this turn (loop time ``now``); ``None`` before its
+        clock started."""
         if self._turn is None or self._turn[0] != self.version:
-            return limit
-        used = asyncio.get_running_loop().time() - self._turn[1]
-        return round(max(0.0, limit - used), 1)
+            return None
+        return now - self._turn[1]
 
     def allowed(self) -> Allowed:
         """The cheap options of the player to move (:mod:`rummykit.web.moves`), once per version."""
@@ -726,14 +726,13 @@ class Table:
         """The person of ``seat`` plays again. Not in a turn of theirs whose time has run out: the bot
         plays that turn and they are back after it. So coming back (or reconnecting) never starts a
         turn's clock again; it would let someone hold a table for ever."""
-        turn = self._turn
+        used = self._turn_used(asyncio.get_running_loop().time())
         expired = (
             self.status == "playing"
             and not self.match.is_over
             and self.match.to_move == seat
-            and turn is not None
-            and turn[0] == self.version
-            and asyncio.get_running_loop().time() - turn[1] >= self.manager.settings.turn_seconds
+            and used is not None
+            and used >= self.manager.settings.turn_seconds
         )
         if expired:
             self._returning.add(seat)
@@ -813,14 +812,15 @@ class Table:
         once that transaction has committed."""
         await self.manager.append(StoredAction(self.code, self.version, seat, str(action)))
         self.records += 1
-        finished = _hands_finished(self.match)
+        in_play = self.match.round
+        was_over = in_play.result is not None  # between hands (a buy-back decision)
         self.match.apply(action)
         self._rest.pop(seat, None)
         for returning in self._returning:  # the turn whose time ran out is over: they play again
             self._away.pop(returning, None)
         self._returning.clear()
         breaks = self.manager.settings.hand_break_seconds > 0
-        if breaks and _hands_finished(self.match) > finished and not self.match.is_over:
+        if breaks and not was_over and in_play.result is not None and not self.match.is_over:
             ends = asyncio.get_running_loop().time() + self.manager.settings.hand_break_seconds
             self._rest = {i: ends for i, s in enumerate(self.seats) if s.kind == "human"}
         if self.match.is_over:
@@ -1040,11 +1040,11 @@ class Table:
             # ever by reconnecting before each takeover). It rests only in the break after a hand.
             if seat in self._rest or self.seats[seat].kind != "human":
                 self._turn = None
-            elif self._turn is None or self._turn[0] != self.version:
+            elif (used := self._turn_used(now)) is None:
                 self._turn = (self.version, now)
-            elif self.present(seat) and now - self._turn[1] >= settings.turn_seconds:
+            elif self.present(seat) and used >= settings.turn_seconds:
                 async with self.lock:
-                    if self.present(seat) and self._turn is not None and self._turn[0] == self.version:
+                    if self.present(seat) and self._turn_used(now) is not None:
                         # Replaced at once: counted as away since the takeover time. The turn's
                         # start stays: coming back in this turn does not start its clock again.
                         self._away[seat] = now - self.takeover_seconds
