@@ -129,7 +129,7 @@ def turn_prompt(
     else:
         what = _knock_game_moves(legal, t)
     who = t("Your turn", "Dein Zug") if name is None else t(f"{name}'s turn", f"{name} ist dran")
-    knocker = rnd.view(seat).knocker
+    knocker = rnd.knocker
     if match.rules.is_knock_game and not match.rules.is_gin and knocker is not None:
         by = names[knocker] if names is not None else t(f"Seat {knocker + 1}", f"Platz {knocker + 1}")
         has = t("knocked", "hat geklopft")
