@@ -113,6 +113,11 @@ def receive_state(ws: Any, *, until: Any = None, limit: int = 200) -> dict[str, 
     raise AssertionError("no matching state message")
 
 
+def away(client: TestClient, code: str, seat: int = 0) -> bool:
+    """Whether the lobby shows ``seat`` of table ``code`` as away (a bot plays for its person)."""
+    return bool(client.get(f"/api/tables/{code}").json()["seats"][seat]["away"])
+
+
 def table_of(client: TestClient, code: str) -> Any:
     """The server's :class:`~rummykit.web.tables.Table` ``code`` (a TestClient app's)."""
     return client.app.state.manager.tables[code]  # type: ignore[attr-defined]
@@ -393,6 +398,26 @@ def act_and_wait(page: Any, action: str) -> None:
 
 
 @pytest.fixture
+def make_client(tmp_path: Path) -> Iterator[Any]:
+    """A maker of test clients, each of a fresh app on a database of its own with the given settings
+    (others as :func:`test_settings`). A module may define its own (test_security names addresses)."""
+    made: list[TestClient] = []
+
+    from fastapi.testclient import TestClient
+
+    def make(**settings: Any) -> TestClient:
+        app = create_app(f"sqlite:///{tmp_path / f'db{len(made)}.db'}", settings=test_settings(**settings))
+        client = TestClient(app)
+        client.__enter__()
+        made.append(client)
+        return client
+
+    yield make
+    for client in made:
+        client.__exit__(None, None, None)
+
+
+@pytest.fixture
 def web() -> Any:
     """The helpers above, for test modules (conftest is not importable under importlib mode)."""
     import types
@@ -403,6 +428,7 @@ def web() -> Any:
         settings=test_settings,
         receive_state=receive_state,
         table_of=table_of,
+        away=away,
         next_of=next_of,
         CARD=CARD,
         missing=missing,

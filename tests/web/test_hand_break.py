@@ -5,42 +5,16 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 
 from rummykit.bots import make_bot
-from rummykit.web.app import create_app
-from rummykit.web.tables import Table
-
-
-@pytest.fixture
-def make_client(tmp_path: Path, web: Any) -> Iterator[Any]:
-    made: list[TestClient] = []
-
-    def make(**settings: Any) -> TestClient:
-        app = create_app(f"sqlite:///{tmp_path / f'db{len(made)}.db'}", settings=web.settings(**settings))
-        client = TestClient(app)
-        client.__enter__()
-        made.append(client)
-        return client
-
-    yield make
-    for client in made:
-        client.__exit__(None, None, None)
-
-
-def table_of(client: TestClient, code: str) -> Table:
-    table: Table = client.app.state.manager.tables[code]  # type: ignore[attr-defined]
-    return table
 
 
 def play_first_hand(client: TestClient, web: Any, ws: Any, code: str) -> dict[str, Any]:
     """Play seat 0's moves as a greedy bot would until the first hand ends; that state."""
-    table, bot, rng = table_of(client, code), make_bot("greedy"), random.Random(3)
+    table, bot, rng = web.table_of(client, code), make_bot("greedy"), random.Random(3)
     while True:
         state = web.receive_state(
             ws, until=lambda s: s["version"] == table.version or s["match"]["hands"], limit=2000
@@ -54,10 +28,6 @@ def play_first_hand(client: TestClient, web: Any, ws: Any, code: str) -> dict[st
         ws.send_json({"type": "act", "action": str(action), "version": state["version"]})
 
 
-def away(client: TestClient, code: str) -> bool:
-    return bool(client.get(f"/api/tables/{code}").json()["seats"][0]["away"])
-
-
 def test_the_turn_clock_rests_until_the_result_is_closed(make_client: Any, web: Any) -> None:
     client = make_client(bot_delay=0, turn_seconds=1.0, hand_break_seconds=60)
     grant = web.create(client, seats=2, bots=[{"kind": "greedy"}], seed=11, overrides={"num_hands": 2})
@@ -67,13 +37,13 @@ def test_the_turn_clock_rests_until_the_result_is_closed(make_client: Any, web: 
         assert ended["rest"] == [0]  # the bot's seat has no break
         web.receive_state(ws, until=lambda s: s["match"]["hands_dealt"] == 2 and bool(s["legal"]))
         time.sleep(1.6)  # longer than a turn: the result is still shown, the clock rests
-        assert not away(client, code) and table_of(client, code).match.to_move == 0
+        assert not web.away(client, code) and web.table_of(client, code).match.to_move == 0
         ws.send_json({"type": "ready"})
         assert web.receive_state(ws, until=lambda s: s["rest"] == [])["match"]["to_move"] == 0
         deadline = time.monotonic() + 5
-        while not away(client, code) and time.monotonic() < deadline:
+        while not web.away(client, code) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert away(client, code)  # the clock ran again: a bot plays the seat after a turn's time
+        assert web.away(client, code)  # the clock ran again: a bot plays the seat after a turn's time
 
 
 def test_the_break_ends_by_itself(make_client: Any, web: Any) -> None:

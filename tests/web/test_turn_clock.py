@@ -12,7 +12,6 @@ import pytest
 from fastapi.testclient import TestClient
 
 from rummykit.web.app import create_app
-from rummykit.web.tables import Table
 
 
 @pytest.fixture
@@ -23,15 +22,6 @@ def client(tmp_path: Path, web: Any) -> Iterator[TestClient]:
     )
     with TestClient(app) as made:
         yield made
-
-
-def table_of(client: TestClient, code: str) -> Table:
-    table: Table = client.app.state.manager.tables[code]  # type: ignore[attr-defined]
-    return table
-
-
-def away(client: TestClient, code: str) -> bool:
-    return bool(client.get(f"/api/tables/{code}").json()["seats"][0]["away"])
 
 
 def test_reconnecting_does_not_start_the_turn_clock_again(client: TestClient, web: Any) -> None:
@@ -46,21 +36,21 @@ def test_reconnecting_does_not_start_the_turn_clock_again(client: TestClient, we
     with web.connect(client, code, grant["token"]) as ws:
         again = web.receive_state(ws, until=lambda s: bool(s["legal"]))
         assert again["version"] == first["version"] and again["turn_left"] < 0.5  # what is left, not 2 s
-        while not away(client, code) and time.monotonic() - started < 3.0:
+        while not web.away(client, code) and time.monotonic() - started < 3.0:
             time.sleep(0.05)
-        assert away(client, code)  # replaced when the turn's 2 s were up, counted from its start
+        assert web.away(client, code)  # replaced when the turn's 2 s were up, counted from its start
 
 
 def test_back_in_a_turn_whose_time_ran_out_is_back_after_the_bots_move(client: TestClient, web: Any) -> None:
     grant = web.create(client, seats=2, bots=[{"kind": "greedy"}], seed=5)
     code = grant["code"]
-    table = table_of(client, code)
+    table = web.table_of(client, code)
     with web.connect(client, code, grant["token"]) as ws:
         first = web.receive_state(ws, until=lambda s: bool(s["legal"]))
         web.receive_state(ws, until=lambda s: s["table"]["seats"][0]["away"], limit=500)
         ws.send_json({"type": "back"})  # at once, before the bot (1 s delay) has played the turn
         time.sleep(0.3)
-        assert away(client, code) and table.version == first["version"]  # still the bot's turn to play
+        assert web.away(client, code) and table.version == first["version"]  # still the bot's turn to play
         back = web.receive_state(ws, until=lambda s: not s["table"]["seats"][0]["away"], limit=2000)
         assert back["version"] > first["version"]  # the bot played the timed-out turn, then they are back
-        assert not away(client, code)
+        assert not web.away(client, code)
