@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
 import tracemalloc
 from pathlib import Path
 
@@ -17,6 +20,7 @@ from rummykit.cli import app
 from rummykit.record import Record
 from rummykit.selfplay import (
     INDEX_FILE,
+    LOCK_FILE,
     BatchPlan,
     SelfPlayConfig,
     SelfPlayError,
@@ -35,7 +39,8 @@ class Stop(Exception):
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+    """The run's files; the lock file holds the writer's process id, which differs from run to run."""
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.name != LOCK_FILE}
 
 
 def test_n_games_written_and_every_record_replays(tmp_path: Path) -> None:
@@ -129,6 +134,43 @@ def test_interrupted_run_resumes_to_the_same_files(tmp_path: Path) -> None:
     again = run_selfplay(CONFIG, cut, workers=1)
     assert (again.played, again.resumed) == (0, 10)
     assert len(list(read_records(cut))) == 10
+
+
+def test_a_second_process_on_the_folder_is_refused_and_loses_nothing(tmp_path: Path) -> None:
+    refusals: list[str] = []
+
+    def start_a_second_run(done: int, total: int) -> None:
+        if done == 3:
+            with pytest.raises(SelfPlayError) as err:
+                run_selfplay(CONFIG, tmp_path, workers=1)
+            refusals.append(str(err.value))
+
+    run_selfplay(CONFIG, tmp_path, workers=1, progress=start_a_second_run)
+    assert len(refusals) == 1
+    assert f"being written by another selfplay process (pid {os.getpid()})" in refusals[0]
+    whole = tmp_path.parent / "whole"
+    run_selfplay(CONFIG, whole, workers=1)
+    assert snapshot(tmp_path) == snapshot(whole)
+
+
+def test_a_killed_writer_leaves_no_lock_behind(tmp_path: Path) -> None:
+    killed_after_two_batches = f"""
+import os, signal
+from rummykit.selfplay import SelfPlayConfig, run_selfplay
+def kill(done, total):
+    if done >= 6:
+        os.kill(os.getpid(), signal.SIGKILL)
+run_selfplay(SelfPlayConfig("viennese", ("greedy", "random"), games=10, seed=4, batch=3), {str(tmp_path)!r},
+             workers=1, progress=kill)
+"""
+    proc = subprocess.run([sys.executable, "-c", killed_after_two_batches], capture_output=True, timeout=120)
+    assert proc.returncode == -9, proc.stderr
+    assert (tmp_path / LOCK_FILE).exists()
+    res = run_selfplay(CONFIG, tmp_path, workers=1)
+    assert (res.played, res.resumed) == (4, 6)
+    whole = tmp_path.parent / "whole"
+    run_selfplay(CONFIG, whole, workers=1)
+    assert snapshot(tmp_path) == snapshot(whole)
 
 
 def test_a_damaged_batch_is_played_again(tmp_path: Path) -> None:

@@ -7,11 +7,15 @@ The output folder holds
 * ``games-000000.jsonl`` …: one file per batch of games, one :class:`~rummykit.record.Record` JSON
   object per line (``Record.loads(line).replay()`` rebuilds the game);
 * ``index.jsonl``: one line per finished batch: its file, first game, number of games, SHA-256 of the
-  file, and per game the bot of every seat and the points (``points``, the arena's figures).
+  file, and per game the bot of every seat and the points (``points``, the arena's figures);
+* ``run.lock``: held by the process writing the run (an operating-system lock, released when that
+  process ends, however it ends), so a second process on the same folder is refused instead of
+  losing index lines to the first.
 
 Game ``i`` is the arena's game of deal ``i`` with the seats rotated by ``i`` (a fresh deal every
-game), its randomness fixed by ``(seed, i)``; so the files are a pure function of the run: the same
-bytes whatever the backend, the number of workers or nodes, and whether the run was interrupted.
+game), its randomness fixed by ``(seed, i)``; so the records and the index are a pure function of
+the run: the same bytes whatever the backend, the number of workers or nodes, and whether the run
+was interrupted.
 Batches are written as they finish (file first, under a temporary name renamed into place, then its
 index line), so an interrupted run resumes by playing only the batches the index does not list
 with an intact file. When the last batch is in, the index is rewritten in batch order.
@@ -35,6 +39,7 @@ import os
 import time
 from array import array
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, overload
@@ -50,6 +55,7 @@ FORMAT: Final = "rummykit-selfplay"
 VERSION: Final = 1
 RUN_FILE: Final = "run.json"
 INDEX_FILE: Final = "index.jsonl"
+LOCK_FILE: Final = "run.lock"
 MAX_DEFAULT_BATCH: Final = 100
 MAX_GAMES: Final = 100_000_000
 
@@ -314,31 +320,75 @@ def run_selfplay(
     folder = Path(out)
     batches = BatchPlan(games, config.batch_games())
     _claim(folder, config)
-    done = _finished(folder, len(batches))
-    todo = [b for b in range(len(batches)) if b not in done]
-    resumed = sum(batches.games_in(b) for b in done)
-    start = time.perf_counter()
-    written = resumed
-    nodes: dict[str, NodeFigures] = {}
-    if progress:
-        progress(written, len(games))
-    try:
-        with Runner(backend, workers, ray_address) as runner, (folder / INDEX_FILE).open("a") as index:
-            for finished in runner.map(play_batch, _Picked(batches, todo)):
-                b = todo[finished.batch]
-                entry = _write_batch(folder, b, batches.first(b), finished.result)
-                index.write(json.dumps(entry) + "\n")
-                index.flush()
-                written += batches.games_in(b)
-                node = nodes.setdefault(finished.node, NodeFigures())
-                node.games += batches.games_in(b)
-                node.cpu_seconds += finished.cpu_seconds
-                if progress:
-                    progress(written, len(games))
-    except BackendError as exc:
-        raise SelfPlayError(str(exc)) from None
-    _sort_index(folder, len(batches))
+    with _sole_writer(folder):
+        done = _finished(folder, len(batches))
+        todo = [b for b in range(len(batches)) if b not in done]
+        resumed = sum(batches.games_in(b) for b in done)
+        start = time.perf_counter()
+        written = resumed
+        nodes: dict[str, NodeFigures] = {}
+        if progress:
+            progress(written, len(games))
+        try:
+            with Runner(backend, workers, ray_address) as runner, (folder / INDEX_FILE).open("a") as index:
+                for finished in runner.map(play_batch, _Picked(batches, todo)):
+                    b = todo[finished.batch]
+                    entry = _write_batch(folder, b, batches.first(b), finished.result)
+                    index.write(json.dumps(entry) + "\n")
+                    index.flush()
+                    written += batches.games_in(b)
+                    node = nodes.setdefault(finished.node, NodeFigures())
+                    node.games += batches.games_in(b)
+                    node.cpu_seconds += finished.cpu_seconds
+                    if progress:
+                        progress(written, len(games))
+        except BackendError as exc:
+            raise SelfPlayError(str(exc)) from None
+        _sort_index(folder, len(batches))
     return SelfPlayResult(config, folder, written - resumed, resumed, time.perf_counter() - start, nodes)
+
+
+@contextmanager
+def _sole_writer(folder: Path) -> Iterator[None]:
+    """Hold the run's lock file while writing it; refuse when another process holds it.
+
+    The lock is the operating system's (``flock``, or ``msvcrt.locking`` on Windows), tied to the
+    open file: a process killed mid-run leaves the file but not the lock, so a resume needs no
+    clean-up. The file holds the writer's process id, for the refusal.
+    """
+    path = folder / LOCK_FILE
+    with path.open("a+b") as f:
+        if not _try_lock(f.fileno()):
+            f.seek(0)
+            holder = f.read(32).decode("ascii", "replace").strip() or "?"
+            raise SelfPlayError(
+                f"{str(folder)!r} is being written by another selfplay process (pid {holder}); "
+                "wait for it to finish, or stop it and run again to resume"
+            )
+        f.seek(0)
+        f.truncate()
+        f.write(f"{os.getpid()}\n".encode("ascii"))
+        f.flush()
+        yield
+
+
+def _try_lock(fd: int) -> bool:
+    """Take an exclusive lock on the open file ``fd`` without waiting; False when another holds it."""
+    try:
+        import fcntl
+    except ImportError:  # Windows
+        import msvcrt
+
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined,unused-ignore]
+        except OSError:
+            return False
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
 
 
 def _claim(folder: Path, config: SelfPlayConfig) -> None:
