@@ -66,3 +66,25 @@ def test_no_break_means_no_break_and_no_faster_clock(make_client: Any, web: Any)
     grant = web.create(client, seats=2, bots=[{"kind": "greedy"}], seed=11, overrides={"num_hands": 2})
     with web.connect(client, grant["code"], grant["token"]) as ws:
         assert play_first_hand(client, web, ws, grant["code"])["rest"] == []
+
+
+def test_a_break_survives_a_restart(tmp_path: Any, web: Any) -> None:
+    """The server restarts while the result is shown: the reloaded table gives the break again in
+    full (its end was not stored), so the person reading the result does not find their clock running."""
+    from rummykit.web import create_app
+
+    settings = web.settings(bot_delay=0, turn_seconds=1.0, hand_break_seconds=60)
+    url = f"sqlite:///{tmp_path / 'restart.db'}"
+    with TestClient(create_app(url, settings=settings)) as first:
+        grant = web.create(first, seats=2, bots=[{"kind": "greedy"}], seed=11, overrides={"num_hands": 2})
+        code = grant["code"]
+        with web.connect(first, code, grant["token"]) as ws:
+            assert play_first_hand(first, web, ws, code)["rest"] == [0]
+    second = TestClient(create_app(url, settings=settings))
+    with second, web.connect(second, code, grant["token"]) as ws:
+        state = web.receive_state(ws, until=lambda s: s["match"]["hands_dealt"] == 2 and bool(s["legal"]))
+        assert state["rest"] == [0]
+        time.sleep(1.6)  # longer than a turn: the clock rests after the restart too
+        assert not web.away(second, code) and web.table_of(second, code).match.to_move == 0
+        ws.send_json({"type": "ready"})
+        assert web.receive_state(ws, until=lambda s: s["rest"] == [])["match"]["to_move"] == 0

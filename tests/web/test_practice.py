@@ -23,6 +23,7 @@ from rummykit.web.practice import (
     UndoRefused,
     effective_actions,
     is_undo,
+    play_on,
     undo_record,
     undo_target,
     visible_cards,
@@ -99,6 +100,28 @@ def test_undo_crosses_bot_moves_that_show_nothing_but_not_a_shown_card() -> None
         undo_target(match, me)
     assert refused.value.code == "undo_shows_card"
     assert "discards" in refused.value.values["move"] and "wirft" in refused.value.values["move_de"]
+
+
+def test_play_on_names_who_moved_since_a_hand_ended() -> None:
+    """What a restart needs to give the break again: the seats that moved after the last hand's end
+    (they closed its result), or ``None`` when no hand ended in the moves."""
+    rules = Rules.from_mapping({"preset": "viennese"})
+    whole = Match.new(rules, 3, seed=5)
+    moves: list[str] = []
+    movers: list[int] = []
+    end = None
+    while end is None or len(moves) < end + 2:
+        in_play = whole.round
+        action = whole.legal_actions()[0]
+        movers.append(whole.to_move)
+        moves.append(str(action))
+        whole.apply(action)
+        if end is None and in_play.result is not None:
+            end = len(moves)
+    assert play_on(Match.new(rules, 3, seed=5), moves[: end - 1]) is None
+    assert play_on(Match.new(rules, 3, seed=5), moves[:end]) == set()
+    assert play_on(Match.new(rules, 3, seed=5), moves[: end + 1]) == {movers[end]}
+    assert play_on(Match.new(rules, 3, seed=5), moves[: end + 2]) == {movers[end], movers[end + 1]}
 
 
 def test_nothing_to_undo_before_the_first_own_move() -> None:
@@ -193,7 +216,8 @@ def test_hints_come_with_their_words(client: TestClient, web: Any) -> None:
         assert state["legal"] == ["draw", "take"]
         top = state["view"]["discard_pile"][-1]
         assert hint["texts"]["en"] in (
-            "draw from the stock", f"take the {card_name(Card.parse(top), 'en')} from the discard pile"
+            "draw from the stock",
+            f"take the {card_name(Card.parse(top), 'en')} from the discard pile",
         )
 
 

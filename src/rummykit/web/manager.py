@@ -410,10 +410,8 @@ class TableManager:
 
     def _rebuild(self, stored: StoredTable) -> Table:
         rules = Rules.parse(stored.rules)
-        match = practice.replay(
-            partial(new_table_match, rules, stored.players, stored.seed, stored.secret, stored.dealer),
-            practice.effective_actions(stored.actions),
-        )
+        match = new_table_match(rules, stored.players, stored.seed, stored.secret, stored.dealer)
+        closed = practice.play_on(match, practice.effective_actions(stored.actions))
         seats = [Seat(**s) for s in stored.seats]
         status: Status = stored.status  # type: ignore[assignment]
         if match.is_over and status == "playing":
@@ -435,6 +433,8 @@ class TableManager:
         table._lobby_seen = (stored.status, json.dumps(stored.seats))
         table.records = len(stored.actions)
         table.fair = stored.fair
+        if closed is not None:  # a hand has ended: who has not moved since may still read its result
+            table.start_break(closed)
         return table
 
     async def _check_capacity(self, digest: str | None) -> None:

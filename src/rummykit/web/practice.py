@@ -145,14 +145,31 @@ def replay(fresh: Callable[[], Match], moves: Sequence[str]) -> Match:
     return match
 
 
-def apply_records(match: Match, records: Sequence[str], fresh: Callable[[], Match]) -> Match:
+def play_on(match: Match, moves: Sequence[str]) -> set[int] | None:
+    """Apply ``moves`` to ``match`` in place. When a hand ended among them: the seats that moved
+    after the last such end (they have closed its result); ``None`` when no hand ended."""
+    since: set[int] | None = None
+    for text in moves:
+        seat, in_play = match.to_move, match.round
+        was_over = in_play.result is not None  # between hands (a buy-back decision)
+        match.apply(Action.parse(text))
+        if not was_over and in_play.result is not None:
+            since = set()
+        elif since is not None:
+            since.add(seat)
+    return since
+
+
+def apply_records(
+    match: Match, records: Sequence[str], fresh: Callable[[], Match]
+) -> tuple[Match, set[int] | None]:
     """``match`` after the further stored ``records``: applied in place when they are moves only,
-    rebuilt from ``fresh`` when one of them is an undo."""
+    rebuilt from ``fresh`` when one of them is an undo. With it, as :func:`play_on` says, the seats
+    that moved since a hand ended among the records (``None`` after an undo: an undo never crosses
+    the end of a hand)."""
     if not any(is_undo(r) for r in records):
-        for text in records:
-            match.apply(Action.parse(text))
-        return match
-    return replay(fresh, effective_actions([str(a) for a in match.actions] + list(records)))
+        return match, play_on(match, records)
+    return replay(fresh, effective_actions([str(a) for a in match.actions] + list(records))), None
 
 
 def is_practice(seats: Sequence[SeatInfo], seat: int) -> bool:

@@ -18,7 +18,9 @@ Between hands each person gets a break, as at the commercial sites: when a hand 
 turn clock rests until they close the hand's result (``ready``) or ``hand_break_seconds`` pass, so a
 first turn of the new hand that comes while the result is still shown keeps its whole
 ``turn_seconds``. The break is per person and bounded: bots play on, and a person who never closes the
-result delays the table by the break and one turn at most.
+result delays the table by the break and one turn at most. The break's end is not stored: a table
+loaded after a restart (or by another process) gives it again in full to each person who has not
+moved since the hand ended.
 
 Liveness: bots play only while a person holding a seat is connected, so a table of bots alone does
 nothing; a waiting or playing table with nobody present for ``idle_table_seconds`` *expires* and
@@ -42,7 +44,7 @@ import json
 import logging
 import random
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import asdict, dataclass
 from typing import Any, Final, Literal, Protocol, TypeVar
 
@@ -619,11 +621,13 @@ class Table:
         """Apply the actions other processes stored since our version (the caller holds the lock);
         whether there were any."""
         stored = await self.manager.db(self.manager.store.actions, self.code, self.version)
-        self.match = practice.apply_records(self.match, stored, self.fresh_match)
+        self.match, closed = practice.apply_records(self.match, stored, self.fresh_match)
         self.records += len(stored)
         if stored:
             if self.match.is_over and self.status == "playing":
                 self.status = "over"
+            if closed is not None:  # a hand ended in the moves another process made
+                self.start_break(closed)
             self.broadcast()
         return bool(stored)
 
@@ -819,14 +823,25 @@ class Table:
         for returning in self._returning:  # the turn whose time ran out is over: they play again
             self._away.pop(returning, None)
         self._returning.clear()
-        breaks = self.manager.settings.hand_break_seconds > 0
-        if breaks and not was_over and in_play.result is not None and not self.match.is_over:
-            ends = asyncio.get_running_loop().time() + self.manager.settings.hand_break_seconds
-            self._rest = {i: ends for i, s in enumerate(self.seats) if s.kind == "human"}
+        if not was_over and in_play.result is not None:
+            self.start_break(())
         if self.match.is_over:
             self.status = "over"
             await self._save_lobby()
         self.broadcast()
+
+    def start_break(self, moved: Collection[int]) -> None:
+        """A hand has ended: the turn clock of every person who has not ``moved`` since rests for
+        the break (when the match goes on and breaks are on).
+
+        Also called when a table is loaded after a restart, or by another process, with the seats
+        that moved since the last hand ended: the break's end was not stored, so for the others it
+        starts again in full, and a person still reading the result does not find their clock
+        running (a restart costs the table one break at most)."""
+        seconds = self.manager.settings.hand_break_seconds
+        if seconds > 0 and self.status == "playing" and not self.match.is_over:
+            ends = asyncio.get_running_loop().time() + seconds
+            self._rest = {i: ends for i, s in enumerate(self.seats) if s.kind == "human" and i not in moved}
 
     def _to_move(self, client: Client) -> bool:
         seat = client.seat
