@@ -11,6 +11,9 @@ from fastapi.testclient import TestClient
 
 from rummykit.bots import make_bot
 
+SEED_BEN_STARTS = 11
+"""A deal of a three-seat table (Anna, Ben, a bot) whose second hand Ben begins."""
+
 
 def play_first_hand(client: TestClient, web: Any, ws: Any, code: str) -> dict[str, Any]:
     """Play seat 0's moves as a greedy bot would until the first hand ends; that state."""
@@ -88,3 +91,45 @@ def test_a_break_survives_a_restart(tmp_path: Any, web: Any) -> None:
         assert not web.away(second, code) and web.table_of(second, code).match.to_move == 0
         ws.send_json({"type": "ready"})
         assert web.receive_state(ws, until=lambda s: s["rest"] == [])["match"]["to_move"] == 0
+
+
+def test_when_others_close_their_result_is_theirs_alone(make_client: Any, web: Any) -> None:
+    """A page is told of its own break and of the break of the person to move (whose clock rests),
+    not when the others close their result: Ben, to move in the new hand, sees nothing of Anna's."""
+    client = make_client(bot_delay=0, turn_seconds=30, hand_break_seconds=60)
+    host = web.create(client, seats=3, name="Anna", bots=[{"kind": "greedy"}], seed=SEED_BEN_STARTS)
+    code = host["code"]
+    ben = client.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
+    client.post(f"/api/tables/{code}/start", json={"token": host["token"]})
+    table, bot, rng = web.table_of(client, code), make_bot("greedy"), random.Random(3)
+    with (
+        web.connect(client, code, host["token"]) as anna_ws,
+        web.connect(client, code, ben["token"]) as ben_ws,
+    ):
+        sockets = {host["seat"]: anna_ws, ben["seat"]: ben_ws}
+        seen_by_ben: list[dict[str, Any]] = []
+        while True:  # both play as greedy would until the first hand ends
+            state = web.receive_state(
+                anna_ws, until=lambda s: s["version"] == table.version or s["match"]["hands"], limit=2000
+            )
+            if state["match"]["hands"]:
+                break
+            match = table.match
+            if match.to_move in sockets and state["version"] == table.version:
+                action = bot.choose(match.round.view(match.to_move), match.legal_actions(), rng)
+                sockets[match.to_move].send_json(
+                    {"type": "act", "action": str(action), "version": table.version}
+                )
+        assert table.match.to_move == ben["seat"] and table.match.hands_dealt == 2
+        ben_ws.send_json({"type": "ping"})
+        while (msg := ben_ws.receive_json())["type"] != "pong":
+            seen_by_ben.append(msg)
+        anna_ws.send_json({"type": "ready"})
+        assert web.receive_state(anna_ws, until=lambda s: host["seat"] not in s["rest"])["rest"] == [
+            ben["seat"]
+        ]
+        ben_ws.send_json({"type": "ping"})
+        assert ben_ws.receive_json()["type"] == "pong"  # no state: Anna's closing changed nothing Ben sees
+        states = [m for m in seen_by_ben if m["type"] == "state"]
+        assert states[-1]["rest"] == [ben["seat"]]
+        assert all(set(s["rest"]) <= {ben["seat"], s["match"]["to_move"]} for s in states)

@@ -21,8 +21,9 @@ Server to client::
     {"type": "welcome", "seat": 0 | null, "code": "K7QMX2"}
     {"type": "state", "version": 17, "you": 0 | null, "table": {...}, "view": {...} | null,
      "legal": ["discard 3H", …], "compose": ["open", "layoff"], "legal_texts": [...], "match": {...},
-     "log": [...], "rest": [1]}   (a move's log entry has "hand": its hand's number; "rest": the
-                              seats whose turn clock rests in the break after a hand)
+     "log": [...], "rest": [1]}   (a move's log entry has "hand": its hand's number; "rest": of the
+                              receiver's seat and the person to move, those whose turn clock
+                              rests in the break after a hand)
     {"type": "moves", "version": 17, "actions": ["open 10H JH QH", "layoff 5C on 2", …], "texts": [...]}
     {"type": "error", "code": "illegal", "message": "...", "rule": "opening_min_points", "version": 17,
      "texts": {"en": "...", "de": "..."}}

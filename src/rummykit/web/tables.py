@@ -512,8 +512,27 @@ class Table:
             f'"view":{_dumps(view)},"legal":{_dumps(options.legal)},"compose":{_dumps(options.compose)},'
             f'"legal_texts":{_dumps(options.texts)},'
             f'"match":{match},"log":{log_entries},"last_round":{self._last_round_text(seat)},'
-            f'"rest":{_dumps(sorted(self._rest))},"turn_left":{_dumps(self._turn_left())}}}'
+            f'"rest":{_dumps(self._rest_seen_by(seat))},"turn_left":{_dumps(self._turn_left())}}}'
         )
+
+    def _rest_seen_by(self, seat: int | None) -> list[int]:
+        """The seats on a break that ``seat`` is told of: its own (its page closes the result) and
+        the person to move (whose clock the pages show resting). When the others close their
+        result is theirs alone."""
+        to_move = None if self.match.is_over else self.match.to_move
+        return sorted(s for s in self._rest if s in (seat, to_move))
+
+    def _breaks_ended(self, seats: Collection[int]) -> None:
+        """Tell whom it concerns that the break of ``seats`` ended: everyone when the person to move
+        is among them (their clock runs now), else only those seats' own pages."""
+        if not self.match.is_over and self.match.to_move in seats:
+            self.broadcast()
+            return
+        shared = None
+        for client in list(self.clients):
+            if client.seat in seats:
+                shared = shared or self._shared_texts()
+                client.send(self.state_text(client.seat, shared))
 
     def _turn_left(self) -> float | None:
         """Seconds left of the turn clock of the person to move (whole tenths), ``None`` where none
@@ -751,7 +770,7 @@ class Table:
         async with self.lock:
             if client.seat is None or self._rest.pop(client.seat, None) is None:
                 return
-            self.broadcast()
+            self._breaks_ended((client.seat,))
 
     async def act(self, client: Client, message: ActMessage) -> None:
         seat = client.seat
@@ -1048,8 +1067,9 @@ class Table:
             seat = self.match.to_move
             if any(ends <= now for ends in self._rest.values()):
                 async with self.lock:  # breaks over: those turn clocks may run, and the pages show it
+                    ended = {i for i, ends in self._rest.items() if ends <= now}
                     self._rest = {i: ends for i, ends in self._rest.items() if ends > now}
-                    self.broadcast()
+                    self._breaks_ended(ended)
             # The turn clock runs from the start of the turn, also while the person is disconnected:
             # leaving and coming back does not start it again (else someone could hold a table for
             # ever by reconnecting before each takeover). It rests only in the break after a hand.
