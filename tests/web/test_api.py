@@ -63,6 +63,29 @@ def test_join_start_and_leave(client: TestClient, web: Any) -> None:
     assert client.post(f"/api/tables/{code}/leave", json={"token": guest["token"]}).status_code == 403
 
 
+def test_a_person_without_a_name_is_named_in_each_readers_language(client: TestClient, web: Any) -> None:
+    """No name is stored for a person who gave none: pages say "Player 2" / "Spieler 2", and so do
+    the server's texts in each language; when they leave, their bot is "Bot 2"."""
+    from rummykit.errors import KnockError
+    from rummykit.web.tables import Table
+
+    host = web.create(client, preset="viennese", seats=3, bots=[{"kind": "random"}])
+    code = host["code"]
+    guest = client.post(f"/api/tables/{code}/join", json={}).json()
+    client.post(f"/api/tables/{code}/start", json={"token": host["token"]})
+    assert [s["name"] for s in client.get(f"/api/tables/{code}").json()["seats"]] == ["", "", "Bot 3"]
+    table: Table = web.table_of(client, code)
+    knocked = KnockError(
+        "knock 5H: the player in seat 1 has already knocked; now you only draw and discard",
+        "knock_extra_turn",
+    )
+    texts = table._texts(knocked)
+    assert texts["en"].startswith("knock 5♥: Player 2 has already knocked")
+    assert "Herz-5 abwerfen: Spieler 2 hat schon geklopft" in texts["de"]
+    lobby = client.post(f"/api/tables/{code}/leave", json={"token": guest["token"]}).json()
+    assert lobby["seats"][1]["kind"] == "bot" and lobby["seats"][1]["name"] == "Bot 2"
+
+
 def test_a_full_table_waits_for_its_host_to_start(client: TestClient, web: Any) -> None:
     host = web.create(client, seats=2)
     guest = client.post(f"/api/tables/{host['code']}/join", json={"name": "B"})

@@ -510,7 +510,7 @@ class TableManager:
             raise LobbyError(400, str(exc), texts=engine_error_texts(exc)) from None
         if len(spec.bots) > spec.seats - 1:
             raise LobbyError(400, f"at most {spec.seats - 1} bots at a table of {spec.seats}")
-        seats = [Seat("human", spec.name.strip() or "Player 1")]
+        seats = [Seat("human", spec.name.strip())]
         seats += [Seat("open") for _ in range(spec.seats - 1 - len(spec.bots))]
         for i, b in enumerate(spec.bots, start=len(seats)):
             kind = b.kind or default_bot_kind()

@@ -97,7 +97,8 @@ def _printable(text: str) -> str:
 
 
 Name = Annotated[str, Field(max_length=32), AfterValidator(_printable)]
-"""A player's name as sent by a client."""
+"""A player's name as sent by a client. Empty: the person gave none; it is stored empty, and pages
+and the server's texts name them by seat in each reader's language ("Player 2", "Spieler 2")."""
 
 
 # Client messages --------------------------------------------------------------------------------

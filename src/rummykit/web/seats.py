@@ -43,7 +43,7 @@ async def retake(table: Table, token: str) -> int:
         if seat is None:
             raise LobbyError(403, "no seat at this table is held for you")
         held = table.seats[seat]
-        table.seats[seat] = Seat("human", held.held_name or f"Player {seat + 1}", token_hash=held.held_for)
+        table.seats[seat] = Seat("human", held.held_name or "", token_hash=held.held_for)
         if not table.connected(seat):
             table._mark_away(seat)  # until the person's page connects with the token
         await table._save_lobby()

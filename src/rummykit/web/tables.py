@@ -1130,7 +1130,7 @@ class Table:
             if digest is not None:
                 await self.manager.check_seats(digest, self)
             seat = free[0]
-            self.seats[seat] = Seat("human", name.strip() or f"Player {seat + 1}", joined_from=digest)
+            self.seats[seat] = Seat("human", name.strip(), joined_from=digest)
             token = self._new_token(seat)
             # The host starts the table, also when the last seat fills (nobody is rushed in).
             await self._save_lobby()
@@ -1167,10 +1167,10 @@ class Table:
                     self.seats[seat] = Seat("open")
             elif self.status == "playing":
                 # The bot holds the seat: the token can take it back (rummykit.web.seats.retake).
+                name = f"{info.name} (bot)" if info.name else f"Bot {seat + 1}"
                 self.seats[seat] = Seat(
-                    "bot", f"{info.name} (bot)", default_bot_kind(), "medium",
-                    held_for=info.token_hash, held_name=info.name,
-                )  # fmt: skip
+                    "bot", name, default_bot_kind(), "medium", held_for=info.token_hash, held_name=info.name
+                )
                 self._away.pop(seat, None)
             self.seats[seat].token_hash = None
             for client in list(self.clients):

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from rummykit.actions import Action
-from rummykit.i18n import describe_action, error_texts, in_every_language, labels, seat_draw_text
+from rummykit.i18n import describe_action, in_every_language, labels, localize_error, seat_draw_text
 from rummykit.i18n.language import LANGUAGES
 from rummykit.i18n.levels import BOT_KIND_LINES_DE, BOT_KIND_NAMES_DE, level_line_de
 from rummykit.rules import Rules
@@ -80,9 +80,19 @@ def server_error_texts(error: str, message: str, /, **values: str) -> dict[str, 
     return {"en": message, "de": SERVER_ERRORS_DE.get(error, SERVER_ERROR_DE_DEFAULT).format(**values)}
 
 
+DEFAULT_NAMES: Final = {"en": "Player {n}", "de": "Spieler {n}"}
+"""A person who gave no name is named by seat (from 1) in each reader's language; the server
+stores no name for them, so every page and text can name them in its own."""
+
+
 def engine_error_texts(exc: BaseException, names: Sequence[str] = ()) -> dict[str, str]:
-    """An engine error in every language, seats named by ``names``."""
-    return error_texts(exc, names)
+    """An engine error in every language, seats named by ``names`` (an empty name: the seat's
+    default name in that language)."""
+
+    def named(lang: str) -> list[str]:
+        return [name or DEFAULT_NAMES[lang].format(n=i + 1) for i, name in enumerate(names)]
+
+    return {lang: localize_error(exc, lang, named(lang)) for lang in DEFAULT_NAMES}
 
 
 def move_texts(

@@ -19,7 +19,7 @@ const I18N = {
     knocked_last: "{name} knocked – your last turn",
     first_upcard_phase: "take the upcard or pass", wall_phase: "the wall: knock or pass",
     knock_phase: "discard, lay your melds one by one, then pass", layoff_phase: "lay off, pass, lay melds, pass",
-    total: "Total", hand: "Hand", seat: "Seat", open_seat: "open", bot: "bot", away: "away",
+    total: "Total", hand: "Hand", seat: "Seat", player_n: "Player {n}", open_seat: "open", bot: "bot", away: "away",
     you: "you", cards: "cards", card: "card", opened: "opened", stock: "Stock", pile: "Discard pile",
     round_over: "Hand over", match_over: "Match over", winner: "Winner", winners: "Winners",
     points: "points", deadwood: "Deadwood", went_out: "went out", rummy_call: "called Rummy",
@@ -83,7 +83,7 @@ const I18N = {
     knocked_last: "{name} hat geklopft – dein letzter Zug",
     first_upcard_phase: "offene Karte nehmen oder passen", wall_phase: "die Mauer: klopfen oder passen",
     knock_phase: "abwerfen, Figuren einzeln auslegen, dann passen", layoff_phase: "anlegen, passen, auslegen, passen",
-    total: "Summe", hand: "Spiel", seat: "Platz", open_seat: "frei", bot: "Bot", away: "weg",
+    total: "Summe", hand: "Spiel", seat: "Platz", player_n: "Spieler {n}", open_seat: "frei", bot: "Bot", away: "weg",
     you: "du", cards: "Karten", card: "Karte", opened: "ausgelegt", stock: "Stoß", pile: "Ablage",
     round_over: "Spiel beendet", match_over: "Partie beendet", winner: "Sieger", winners: "Sieger",
     points: "Punkte", deadwood: "Restpunkte", went_out: "ist ausgegangen", rummy_call: "hat Rummy gerufen",
@@ -587,9 +587,12 @@ function plannedHands(st) {
   return o.num_hands && o.num_hands !== "None" && o.num_hands !== null ? Number(o.num_hands) : st.table.players;
 }
 
+// A seat's name as people read it: the name given, else "Player 2" / "Spieler 2" in the page's
+// language (the server stores no name for a person who gave none).
+const nameOf = (name, i) => name || t("player_n", { n: i + 1 });
+
 function seatName(i) {
-  const seat = S.state.table.seats[i];
-  const name = seat.name || `${t("seat")} ${i + 1}`;
+  const name = nameOf(S.state.table.seats[i].name, i);
   return i === S.seat ? `${name} (${t("you")})` : name;
 }
 
@@ -1272,7 +1275,7 @@ function renderChat() {
     if (hide.has(line.seat)) continue;
     const li = document.createElement("li");
     const who = document.createElement("b");
-    who.textContent = line.name + ": ";
+    who.textContent = nameOf(line.name, line.seat) + ": ";
     li.append(who, document.createTextNode(line.text));
     ol.appendChild(li);
   }
@@ -1286,7 +1289,7 @@ function renderChat() {
     const b = document.createElement("button");
     b.type = "button"; b.className = "ghost mute"; b.dataset.seat = i;
     const on = hide.has(i);
-    b.textContent = on ? t("unmute", { name: seat.name }) : t("mute", { name: seat.name });
+    b.textContent = t(on ? "unmute" : "mute", { name: nameOf(seat.name, i) });
     b.setAttribute("aria-pressed", on ? "true" : "false");
     b.addEventListener("click", () => {
       const set = muted();
