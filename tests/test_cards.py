@@ -75,20 +75,23 @@ def test_parse_cards_keeps_order_and_accepts_commas() -> None:
     assert parse_cards("7H 7H") == (Card.parse("7H"), Card.parse("7H"))
 
 
-@pytest.mark.parametrize("text", ["XX", "1H", "11H", "AX", "BH", "DD", "H", "K", "JKK", "10", "A H", "♠"])
+def test_german_rank_letters_are_read_as_jack_and_queen() -> None:
+    """B (Bube) and D (Dame), as German packs print them; the notation written stays J and Q. Every
+    text that was a card before means the same card: a suit-first ``DK`` is still the king of
+    diamonds, ``JD`` the jack of diamonds."""
+    assert Card.parse("DK") == Card.parse("KD") and Card.parse("JD") == Card.of(11, 1)
+    assert [str(rk.Card.parse(t)) for t in ("BH", "bh", "B♥", "DD", "D♠", "♠D", "KD")] == [
+        "JH", "JH", "JH", "QD", "QS", "QS", "KD",
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("text", ["XX", "1H", "11H", "AX", "BX", "DX", "H", "K", "JKK", "10", "A H", "♠"])
 def test_notation_error_quotes_the_input(text: str) -> None:
     with pytest.raises(rk.NotationError) as info:
         parse_cards(text)
     token = text.split()[0] if text.split() else text
     assert repr(token) in str(info.value)
     assert isinstance(info.value, ValueError) and isinstance(info.value, rk.RummyError)
-
-
-def test_german_court_letters_are_not_accepted() -> None:
-    # B (Bube) and the German D (Dame) are not read as jack and queen: "D" is diamonds.
-    with pytest.raises(rk.NotationError):
-        Card.parse("BH")
-    assert Card.parse("JD") == Card.of(11, 1)
 
 
 def test_card_codes_and_bad_codes() -> None:

@@ -210,3 +210,21 @@ def test_a_gin_hand_in_german_prompts_and_hints_by_gins_own_moves(data_dir: Path
     # A hint that keeps no meld lists the deadwood alone (no empty meld part before a bar).
     assert re.search(r"> Tipp: [^(]+ abwerfen \(behält Restpunkte \d+: [2-9JQKA]", flat)
     assert "Spiel unterbrochen (auf Wunsch)" in flat
+
+
+def test_german_cards_carry_german_letters_and_both_are_typed(data_dir: Path) -> None:
+    """A German game shows its cards as German packs print them (B Bube, D Dame, K König, A Ass),
+    in the hand, on the table and in every message; ``--letters en`` shows J and Q. Either is read
+    when typed."""
+    args = ("--lang", "de", "--rules", "german", "--players", "2", "--seed", "3", "--bots", "greedy")
+    args = (*args, "--no-save")
+    script = ["d", "x DC", "x BD", "x JD", "ende"]
+    german = play(*args, lines=script)
+    faces = set(re.findall(r"(?<![\w])([JQBD])[♣♦♥♠]", german))
+    assert faces and faces <= {"B", "D"}, faces
+    international = play(*args, "--letters", "en", lines=script)
+    faces = set(re.findall(r"(?<![\w])([JQBD])[♣♦♥♠]", international))
+    assert faces and faces <= {"J", "Q"}, faces
+    assert german.replace("B", "J").count("✗") == international.count("✗")  # the same moves read alike
+    refused = runner.invoke(app, ["play", "--lang", "de", "--letters", "fr"])
+    assert refused.exit_code == 2 and "--letters: keine Kartenbuchstaben 'fr'" in refused.output

@@ -30,6 +30,9 @@ SUIT_NAMES: Final = ("clubs", "diamonds", "hearts", "spades")
 SUIT_SYMBOLS: Final = "♣♦♥♠"
 RANKS: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 """Rank texts; rank numbers run from 1 (ace) to 13 (king)."""
+RANKS_DE: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "B", "D", "K")
+"""Rank letters of German packs: B (Bube), D (Dame), K (König), A (Ass). Shown in German; parsed
+everywhere (``BH`` is the jack of hearts), but the notation the engine writes uses :data:`RANKS`."""
 NUM_SUITS: Final = 4
 NUM_RANKS: Final = 13
 NUM_FACES: Final = NUM_SUITS * NUM_RANKS
@@ -38,7 +41,11 @@ JOKER_CODE: Final = NUM_FACES
 NUM_CODES: Final = NUM_FACES + 1
 """Size of a count array indexed by card code (naturals and the joker)."""
 
-_RANK_BY_TEXT: Final = {text: number for number, text in enumerate(RANKS, start=1)} | {"T": 10}
+_RANK_BY_TEXT: Final = {text: number for number, text in enumerate(RANKS, start=1)} | {
+    "T": 10,
+    "B": 11,
+    "D": 12,
+}
 _SUIT_BY_TEXT: Final = {letter: i for i, letter in enumerate(SUITS)} | {
     symbol: i for i, symbol in enumerate(SUIT_SYMBOLS)
 }
@@ -77,7 +84,8 @@ class Card(int):
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Parse one card: ``AH``, ``10D``, ``TD``, ``qc``, ``K♠``, ``♠K`` or ``JK``.
+        """Parse one card: ``AH``, ``10D``, ``TD``, ``qc``, ``K♠``, ``♠K`` or ``JK``; the German rank
+        letters too (``BH`` Bube, ``D♠`` Dame).
 
         Raises:
             NotationError: the text is not a card; the message quotes it.

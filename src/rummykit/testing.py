@@ -165,7 +165,6 @@ def check_rules(
     return report
 
 
-
 __all__ = [
     "GIN_LIKE_RULES",
     "ConformanceError",

@@ -53,3 +53,25 @@ def test_the_lobbys_table_list_follows_the_language_switch(page: Any) -> None:
     page.click("#btn-lang")
     assert "waiting" in row.inner_text() and "2 open" in row.inner_text()
     assert row.locator("button").inner_text() == "Join"
+
+
+def test_german_pages_show_german_packs_letters(page: Any, web: Any) -> None:
+    """A German page shows jacks and queens as German packs print them (B Bube, D Dame), on the
+    cards and in the server's texts; the English page shows J and Q. The notation sent stays J/Q."""
+    page.goto(page.base + "/")
+    page.wait_for_selector("#preset option[value=german]", state="attached")
+    page.fill("#create-form input[name=seats]", "2")
+    page.fill("#create-form input[name=bots]", "1")
+    page.click("#btn-create")
+    page.wait_for_selector("#game:not(.hidden)")
+    court = "[...document.querySelectorAll('#hand .card')].filter(c => /^[JQ][CDHS]$/.test(c.dataset.card))"
+    shown = f"{court}.map(c => c.querySelector('text.idx').textContent + c.dataset.card)"
+    labels = page.evaluate(
+        "[Cards.label('QH'), Cards.label('JS'), Cards.label('JK'), Cards.faces('10♥ J♥ Q♥ · JK(=Q♠) · QS')]"
+    )
+    assert labels == ["D♥", "B♠", "Joker", "10♥ B♥ D♥ · JK(=D♠) · QS"]
+    for letter_and_card in page.evaluate(shown):  # "DQH": the letter drawn, then the card's notation
+        assert letter_and_card[0] == {"J": "B", "Q": "D"}[letter_and_card[1]]
+    page.click("#btn-lang")
+    assert page.evaluate("[Cards.label('QH'), Cards.faces('10♥ B♥ D♥')]") == ["Q♥", "10♥ J♥ Q♥"]
+    page.wait_for_function(f"{shown}.every(s => s[0] === s[1])")

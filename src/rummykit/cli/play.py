@@ -81,7 +81,14 @@ from rummykit.cli.prompts import STOP_REASONS_DE, is_quit, rules_notice, turn_pr
 from rummykit.cli.saves import HUMAN, SavedGame, latest_unfinished, load_saved, save_meta, write_save
 from rummykit.errors import IllegalActionError, NotationError, RummyError
 from rummykit.explain.language import Lang
-from rummykit.i18n import describe_action, lang_from_env, localize_error, normalize_lang, rule_name
+from rummykit.i18n import (
+    CARD_LETTERS,
+    describe_action,
+    lang_from_env,
+    localize_error,
+    normalize_lang,
+    rule_name,
+)
 from rummykit.i18n.levels import bot_name
 from rummykit.i18n.localize import localize_reason
 from rummykit.match import Match, MatchEvent
@@ -198,6 +205,7 @@ class PlaySession:
         sleep: Callable[[float], None] = time.sleep,
         notices: Sequence[str] = (),
         lang: str = "en",
+        letters: str | None = None,
     ) -> None:
         self.match = match
         self.players = list(players)
@@ -217,6 +225,8 @@ class PlaySession:
         self.live = console.is_terminal and delay > 0
         self.lang = lang
         self.t = Lang(lang)
+        self.letters = letters or screen.default_letters(lang)
+        console.push_render_hook(screen.CardLetters(self.letters))
 
     # Helpers ---------------------------------------------------------------------------------------
     @property
@@ -554,9 +564,8 @@ class PlaySession:
 
         text = explain(self.match.rules, lang)
         clear = self.console.clear if self.console.is_terminal else None
-        pager.page(
-            self.console, Markdown(text), self.ask, "rules" if lang == "en" else "Regeln", clear, self.lang
-        )
+        page = screen.Lettered(Markdown(text), self.letters)
+        pager.page(self.console, page, self.ask, "rules" if lang == "en" else "Regeln", clear, self.lang)
         self.show(seat, self.status(seat))
         return ""
 
@@ -650,6 +659,15 @@ def play_command(
     delay: Annotated[float, typer.Option("--delay", help="Seconds between bot moves.")] = DEFAULT_DELAY,
     practice: Annotated[bool, typer.Option("--practice", help="Allow 'undo'.")] = False,
     ascii_only: Annotated[bool, typer.Option("--ascii", help="Suit letters instead of symbols.")] = False,
+    letters: Annotated[
+        str | None,
+        typer.Option(
+            "--letters",
+            help="Rank letters of the cards shown: de (B, D, K, A: Bube, Dame, König, Ass) or en "
+            "(J, Q, K, A). Default: de when the game is in German. Both are understood when you type.",
+            show_default=False,
+        ),
+    ] = None,
     save_dir: Annotated[
         Path | None, typer.Option("--save-dir", help="Folder for the saved game records.")
     ] = None,
@@ -675,6 +693,7 @@ def play_command(
 
     lang = play_language(lang_option)
     t = Lang(lang)
+    letters = card_letters(letters, lang)
     console = Console(highlight=False)
     if not 0 <= delay <= MAX_DELAY:  # also refuses nan, which compares false
         raise _fail(
@@ -700,6 +719,7 @@ def play_command(
             ascii_only=ascii_only,
             save=not no_save,
             lang=lang,
+            letters=letters,
         )
         raise typer.Exit(session.run())
 
@@ -772,8 +792,28 @@ def play_command(
         delay=pause,
         ascii_only=ascii_only,
         lang=lang,
+        letters=letters,
     )
     raise typer.Exit(session.run())
+
+
+def card_letters(option: str | None, lang: str) -> str:
+    """The rank letters of ``--letters`` (``de`` or ``en``), else the language's default.
+
+    Raises:
+        typer.Exit: ``--letters`` names no set of letters.
+    """
+    if option is None:
+        return screen.default_letters(lang)
+    if option.strip().lower() not in CARD_LETTERS:
+        raise _fail(
+            Lang(lang)(
+                f"--letters: no card letters {option[:20]!r}; choose de (B, D, K, A) or en (J, Q, K, A)",
+                f"--letters: keine Kartenbuchstaben {option[:20]!r}; "
+                "wähle de (B, D, K, A) oder en (J, Q, K, A)",
+            )
+        )
+    return option.strip().lower()
 
 
 def play_language(option: str | None, environ: dict[str, str] | None = None) -> str:
@@ -864,6 +904,7 @@ def resumed_session(
     ascii_only: bool = False,
     save: bool = True,
     lang: str = "en",
+    letters: str | None = None,
 ) -> PlaySession:
     """A session that continues ``saved`` where it stopped, saving into the same file (unless ``save``
     is false).
@@ -898,4 +939,5 @@ def resumed_session(
             rules_notice(lang),
         ],
         lang=lang,
+        letters=letters,
     )

@@ -23,7 +23,7 @@ from rich.text import Text
 from rummykit.actions import CallRummy, Discard, Knock, KnockDeclare, Pass, TakeDiscard
 from rummykit.cli import screen
 from rummykit.cli.action_text import describe
-from rummykit.cli.play import play_language
+from rummykit.cli.play import card_letters, play_language
 from rummykit.cli.saves import printable
 from rummykit.errors import NotationError, RummyError
 from rummykit.explain.language import Lang
@@ -135,10 +135,12 @@ class ReplaySession:
         seat: int | None = 0,
         ascii_only: bool = False,
         lang: str = "en",
+        letters: str | None = None,
     ) -> None:
         self.record = record
         self.lang = lang
         self.t = Lang(lang)
+        console.push_render_hook(screen.CardLetters(letters or screen.default_letters(lang)))
         default = self.t("Player", "Spieler")
         # Names come from the file: without control characters, so that they cannot send terminal
         # escapes, and at most 40 characters, as 'rummykit play --resume' shows them.
@@ -367,6 +369,15 @@ def replay_command(
         ),
     ] = None,
     ascii_only: Annotated[bool, typer.Option("--ascii", help="Suit letters instead of symbols.")] = False,
+    letters: Annotated[
+        str | None,
+        typer.Option(
+            "--letters",
+            help="Rank letters of the cards shown: de (B, D, K, A) or en (J, Q, K, A). "
+            "Default: de in German.",
+            show_default=False,
+        ),
+    ] = None,
     lang_option: Annotated[
         str | None,
         typer.Option(
@@ -379,6 +390,7 @@ def replay_command(
     """Step through a saved round or match, forwards and backwards, from one seat's view or all."""
     lang = play_language(lang_option)
     t = Lang(lang)
+    letters = card_letters(letters, lang)
     if at < 0:
         _fail(t(f"--at must be 0 or more, not {at}", f"--at: 0 oder mehr, nicht {at}"))
     if game is not None and game < 0:
@@ -404,6 +416,7 @@ def replay_command(
             seat=None if all_hands else seat - 1,
             ascii_only=ascii_only,
             lang=lang,
+            letters=letters,
         )
         session.go(at)
     except RummyError as exc:

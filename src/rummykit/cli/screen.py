@@ -17,7 +17,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
-from rich.console import Group, RenderableType
+from rich.console import (
+    Console,
+    ConsoleOptions,
+    ConsoleRenderable,
+    Group,
+    RenderableType,
+    RenderHook,
+    RenderResult,
+)
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
@@ -26,6 +35,7 @@ from rummykit.cli.gin_line import gin_line
 from rummykit.explain.language import Lang
 from rummykit.explain.terms import hand_out_name
 from rummykit.gin import knocked_gin, undercut_by
+from rummykit.i18n.cards import face_letters
 from rummykit.match import Match
 from rummykit.melds import Meld
 from rummykit.rules import Rules
@@ -100,6 +110,39 @@ def faces_in(text: str, ascii_only: bool = False) -> str:
     if ascii_only:
         return _SYMBOL_CARD.sub(lambda m: m.group(1) + SUITS[SUIT_SYMBOLS.index(m.group(2))], text)
     return _NOTATION_CARD.sub(lambda m: m.group(1) + SUIT_SYMBOLS[SUITS.index(m.group(2))], text)
+
+
+def default_letters(lang: str) -> str:
+    """The rank letters cards are shown with by default: German packs' B, D, K in German."""
+    return "de" if lang == "de" else "en"
+
+
+class Lettered:
+    """A renderable shown with its cards in the rank letters ``letters`` (``B♥`` for ``J♥`` in
+    German, :func:`rummykit.i18n.cards.face_letters`); every other character, style and the layout
+    are kept (the letters swapped are the same width)."""
+
+    def __init__(self, renderable: RenderableType, letters: str) -> None:
+        self.renderable = renderable
+        self.letters = letters
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for segment in console.render(self.renderable, options):
+            if segment.control or not segment.text:
+                yield segment
+            else:
+                yield Segment(face_letters(segment.text, self.letters), segment.style)
+
+
+class CardLetters(RenderHook):
+    """Everything a console prints shows its cards in the rank letters ``letters``: the terminal's
+    setting applied once, to the table, the moves, the hints and the messages alike."""
+
+    def __init__(self, letters: str) -> None:
+        self.letters = letters
+
+    def process_renderables(self, renderables: list[ConsoleRenderable]) -> list[ConsoleRenderable]:
+        return [Lettered(r, self.letters) for r in renderables]
 
 
 def card_style(card: int) -> str:

@@ -26,6 +26,7 @@ from rummykit.errors import RulesError
 from rummykit.explain.document import Bullets, Heading, Paragraph, Table, to_html, to_markdown
 from rummykit.explain.language import LANGUAGES, Lang
 from rummykit.explain.pages import page_blocks, summary, title
+from rummykit.i18n.cards import face_letters
 from rummykit.rules import PRESET_NAMES, Rules
 
 
@@ -47,7 +48,14 @@ def explain(rules: Rules, lang: str = "en") -> str:
     Raises:
         RulesError: an unknown language.
     """
-    return to_markdown(page_blocks(rules, Lang(check_language(lang))))
+    lang = check_language(lang)
+    return _lettered(to_markdown(page_blocks(rules, Lang(lang))), lang)
+
+
+def _lettered(text: str, lang: str) -> str:
+    """A German page writes its cards with German packs' letters (``B♥``, ``D♠``), as the German
+    table shows them (:func:`rummykit.i18n.cards.face_letters`)."""
+    return face_letters(text, "de") if lang == "de" else text
 
 
 def explain_html(rules: Rules, lang: str = "en") -> str:
@@ -58,7 +66,8 @@ def explain_html(rules: Rules, lang: str = "en") -> str:
     Raises:
         RulesError: an unknown language.
     """
-    return to_html(page_blocks(rules, Lang(check_language(lang))))
+    lang = check_language(lang)
+    return _lettered(to_html(page_blocks(rules, Lang(lang))), lang)
 
 
 def preset_line(preset: str, lang: str = "en") -> tuple[str, str]:

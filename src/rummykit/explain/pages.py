@@ -227,8 +227,10 @@ def card_values(rules: Rules, t: Lang) -> list[Block]:
                 "Cards are shown as rank and suit: `7♥`, `10♣`, `Q♠`; J = jack, Q = queen, K = king, A = "
                 "ace, "
                 "JK = joker. Suits have no order.",
-                "Karten werden als Wert und Farbe gezeigt: `7♥`, `10♣`, `Q♠`. J = Bube, Q = Dame, K = König, "
-                "A = Ass, JK = Joker. ♣ Kreuz, ♦ Karo, ♥ Herz, ♠ Pik; die Farben haben keine Rangfolge.",
+                "Karten werden als Wert und Farbe gezeigt: `7♥`, `10♣`, `Q♠`. B = Bube, D = Dame, K = König, "
+                "A = Ass, JK = Joker. ♣ Kreuz, ♦ Karo, ♥ Herz, ♠ Pik; die Farben haben keine Rangfolge. "
+                "Beim Eintippen gelten auch die internationalen Buchstaben J (Bube) und Q (Dame), und im "
+                "Terminal zeigt `--letters en` sie an.",
             )
         )
     )
@@ -236,7 +238,7 @@ def card_values(rules: Rules, t: Lang) -> list[Block]:
     if rules.is_knock_game:
         rows = (
             ("2–10", t("face value", "Augenzahl")),
-            ("J, Q, K", "10"),
+            (t("J, Q, K", "B, D, K"), "10"),
             ("A", str(rules.deadwood_ace)),
             (
                 "JK",
@@ -249,13 +251,13 @@ def card_values(rules: Rules, t: Lang) -> list[Block]:
     if rules.ace_low_in_runs:
         ace_meld.append(t("1 at the start of a run (A-2-3)", "1 am Anfang einer Folge (A-2-3)"))
     ace_meld.append(
-        t("11 in a set or after the king (Q-K-A)", "11 im Satz oder nach dem König (Q-K-A)")
+        t("11 in a set or after the king (Q-K-A)", "11 im Satz oder nach dem König (D-K-A)")
         if rules.ace_high_in_runs
         else t("11 in a set", "11 im Satz")
     )
     rows = (
         ("2–10", t("face value", "Augenzahl"), t("face value", "Augenzahl")),
-        ("J, Q, K", "10", str(rules.penalty_court)),
+        (t("J, Q, K", "B, D, K"), "10", str(rules.penalty_court)),
         ("A", "; ".join(ace_meld), str(rules.penalty_ace)),
         (
             "JK",

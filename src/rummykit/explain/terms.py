@@ -25,7 +25,7 @@ OPTION_LABELS: Final[dict[str, tuple[str, str]]] = {
     "start_mode": ("first turn", "erster Zug"),
     "joker_robbing": ("cutter may rob a joker", "Abheber darf einen Joker rauben"),
     "ace_low_in_runs": ("ace low in runs (A-2-3)", "Ass unten in Folgen (A-2-3)"),
-    "ace_high_in_runs": ("ace high in runs (Q-K-A)", "Ass oben in Folgen (Q-K-A)"),
+    "ace_high_in_runs": ("ace high in runs (Q-K-A)", "Ass oben in Folgen (D-K-A)"),
     "allow_ace_both_ends": ("run A-2-…-K-A allowed", "Folge A-2-…-K-A erlaubt"),
     "set_size_min": ("smallest set", "kleinster Satz"),
     "set_size_max": ("largest set", "größter Satz"),

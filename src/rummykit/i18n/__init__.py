@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rummykit.errors import register_localizer
-from rummykit.i18n.cards import card_name, cards_glyphs, glyphs
+from rummykit.i18n.cards import CARD_LETTERS, card_name, cards_glyphs, face_letters, glyphs
 from rummykit.i18n.labels import LABEL_KEYS, label, labels
 from rummykit.i18n.language import LANGUAGES, lang_from_env, normalize_lang
 from rummykit.i18n.localize import error_rule, error_texts, localize_error, localize_message, rule_name
@@ -36,6 +36,7 @@ def in_every_language(make: Callable[[str], str]) -> dict[str, str]:
 
 
 __all__ = [
+    "CARD_LETTERS",
     "LABEL_KEYS",
     "LANGUAGES",
     "card_name",
@@ -43,6 +44,7 @@ __all__ = [
     "describe_action",
     "error_rule",
     "error_texts",
+    "face_letters",
     "glyphs",
     "in_every_language",
     "label",

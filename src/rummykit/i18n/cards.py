@@ -43,6 +43,21 @@ def glyphs(text: str) -> str:
     return _CARD_TOKEN.sub(symbol, text)
 
 
+CARD_LETTERS: Final = ("de", "en")
+"""Rank letters cards are shown with: ``de`` B D K A (Bube, Dame, König, Ass), ``en`` J Q K A."""
+_COURT_FACE: Final = re.compile(r"(?<![\w])([JQBD])(?=[♣♦♥♠])")
+_COURT_LETTER: Final = {"de": {"J": "B", "Q": "D"}, "en": {"B": "J", "D": "Q"}}
+
+
+def face_letters(text: str, letters: str) -> str:
+    """``text`` with every card shown with a suit symbol written in the rank letters ``letters``
+    (:data:`CARD_LETTERS`): ``10♥ J♥ Q♥`` becomes ``10♥ B♥ D♥`` in ``de`` and back in ``en``. The
+    joker (``JK``) and notation without symbols (``QS``, what players type) are left as they are.
+    The length stays the same, so a styled or laid-out text keeps its layout."""
+    swap = _COURT_LETTER[letters]
+    return _COURT_FACE.sub(lambda m: swap.get(m.group(1), m.group(1)), text)
+
+
 def cards_glyphs(cards: tuple[int, ...] | list[int]) -> str:
     """Several cards as on the table: ``7♥ 8♥ JK``."""
     return " ".join(Card(c).symbol() for c in cards)

@@ -154,6 +154,7 @@ const t = (key, vars = {}) => (I18N[S.lang][key] || I18N.en[key] || key).replace
 
 function applyLanguage() {
   document.documentElement.lang = S.lang;
+  Cards.setLetters(S.lang);  // German pages show German packs' letters: B♥ for J♥, D♠ for Q♠
   $("#btn-lang").textContent = S.lang === "de" ? "EN" : "DE";
   $("#btn-lang").setAttribute("aria-label", S.lang === "de" ? "English" : "Deutsch");
   renderSoundButton();
@@ -168,8 +169,9 @@ function applyLanguage() {
 // ---------------------------------------------------------------------------------------------
 // REST and the websocket
 
-// A text the server sends in every language ({"en": …, "de": …}) in the page's language.
-const inLang = (texts, fallback) => (texts && texts[S.lang]) || fallback;
+// A text the server sends in every language ({"en": …, "de": …}) in the page's language, its cards
+// in the page's rank letters.
+const inLang = (texts, fallback) => Cards.faces((texts && texts[S.lang]) || fallback);
 
 async function api(path, body) {
   const opts = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
@@ -267,7 +269,7 @@ function onMessage(msg) {
 
 // A server text in the page's language when the server sends both ({"texts": {"en": …, "de": …}}).
 function localText(item, fallback) {
-  return (item && item.texts && item.texts[S.lang]) || fallback;
+  return Cards.faces((item && item.texts && item.texts[S.lang]) || fallback);
 }
 
 // What changed since the previous state: new table melds or lay-offs, a new discard, new hand cards.

@@ -19,6 +19,20 @@ const Cards = (() => {
     return Number(c.rank);
   }
 
+  // Rank letters shown: "de" as German packs print them (B Bube, D Dame, K König, A Ass), "en"
+  // J Q K A. The notation the page sends stays J and Q.
+  let letters = "en";
+  const COURT = { de: { J: "B", Q: "D" }, en: { B: "J", D: "Q" } };
+  function setLetters(l) { letters = l === "de" ? "de" : "en"; }
+  const rankShown = (rank) => COURT[letters][rank] || rank;
+
+  // A text with every card shown with a suit symbol in the page's rank letters: "10♥ J♥ Q♥" reads
+  // "10♥ B♥ D♥" in German. The joker ("JK") and notation without symbols stay as they are.
+  function faces(text) {
+    if (typeof text !== "string") return text;
+    return text.replace(/(^|[^\w])([JQBD])(?=[♣♦♥♠])/g, (m, pre, r) => pre + (COURT[letters][r] || r));
+  }
+
   function esc(s) {
     return String(s).replace(/[&<>"]/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[ch]);
   }
@@ -26,13 +40,13 @@ const Cards = (() => {
   // A card as players read it: "6♥", "10♠", "Joker".
   function label(text) {
     const c = parse(text);
-    return c.joker ? "Joker" : c.rank + SUITS[c.suit];
+    return c.joker ? "Joker" : rankShown(c.rank) + SUITS[c.suit];
   }
 
   // One card as an SVG string (60 × 84 units; the CSS sets the size).
   function svg(text) {
     const c = parse(text);
-    const label = c.joker ? "Joker" : c.rank + " " + SUITS[c.suit];
+    const label = c.joker ? "Joker" : rankShown(c.rank) + " " + SUITS[c.suit];
     if (c.joker) {
       return `<svg viewBox="0 0 60 84" role="img" aria-label="${label}">
         <rect x="0.5" y="0.5" width="59" height="83" rx="5" class="face"/>
@@ -44,10 +58,10 @@ const Cards = (() => {
     const s = SUITS[c.suit];
     return `<svg viewBox="0 0 60 84" role="img" aria-label="${label}">
       <rect x="0.5" y="0.5" width="59" height="83" rx="5" class="face"/>
-      <text x="4" y="15" class="idx ${color}">${esc(c.rank)}</text>
+      <text x="4" y="15" class="idx ${color}">${esc(rankShown(c.rank))}</text>
       <text x="4" y="27" class="idx ${color}">${s}</text>
       <text x="30" y="56" text-anchor="middle" class="pip ${color}">${s}</text>
-      <text x="56" y="80" text-anchor="end" class="idx ${color} flip">${esc(c.rank)}</text></svg>`;
+      <text x="56" y="80" text-anchor="end" class="idx ${color} flip">${esc(rankShown(c.rank))}</text></svg>`;
   }
 
   function back() {
@@ -72,5 +86,5 @@ const Cards = (() => {
     return el;
   }
 
-  return { parse, points, label, svg, back, element, RANK_ORDER, SUITS };
+  return { parse, points, label, faces, setLetters, svg, back, element, RANK_ORDER, SUITS };
 })();
