@@ -438,6 +438,7 @@ def web() -> Any:
         hinted_action=hinted_action,
         first_turn=first_turn,
         act_and_wait=act_and_wait,
+        ADDRESS_KEY_FILE=ADDRESS_KEY_FILE,
     )
 
 

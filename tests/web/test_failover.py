@@ -18,6 +18,8 @@ from sqlalchemy import create_engine, text
 
 from rummykit.rules import Rules
 from rummykit.web import protocol
+from rummykit.web.address_key import load_key
+from rummykit.web.dealing import seal
 from rummykit.web.store import Store
 from rummykit.web.tables import new_table_match
 
@@ -71,7 +73,7 @@ class Seat:
         return msg["actions"]  # type: ignore[no-any-return]
 
 
-def test_three_processes_one_killed_mid_hand(postgres_url: str, server_factory: Any) -> None:
+def test_three_processes_one_killed_mid_hand(postgres_url: str, server_factory: Any, web: Any) -> None:
     admin = create_engine(postgres_url, isolation_level="AUTOCOMMIT")
     with admin.connect() as connection:
         connection.execute(text("DROP DATABASE IF EXISTS rk_failover"))
@@ -131,7 +133,9 @@ def test_three_processes_one_killed_mid_hand(postgres_url: str, server_factory: 
         assert record == acknowledged  # nothing lost, nothing twice
         table = stored.load(code)
         assert table is not None and table.status == "over"
-        match = new_table_match(Rules.parse(table.rules), 3, table.seed, table.secret, table.dealer)
+        assert table.sealed and table.secret is not None  # the servers deal from its seal
+        secret = seal(load_key(web.ADDRESS_KEY_FILE), table.secret)
+        match = new_table_match(Rules.parse(table.rules), 3, table.seed, secret, table.dealer)
         for move in record:
             match.apply(move)
         assert protocol.match_json(match) == state["match"]

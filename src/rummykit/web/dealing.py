@@ -1,7 +1,9 @@
 """How the server deals: every deck order and every bot decision comes from a secret of the table.
 
 A normal table draws a 256-bit secret from the operating system (:func:`secrets.token_bytes`) when it
-is created. The secret is stored in the database with the table and never sent to anybody. Every deal
+is created. It is stored in the database with the table and never sent to anybody; with the server's
+key file the table deals from its seal under that key (:func:`seal`), so the stored value alone deals
+nothing. Every deal
 of the match is the deck shuffled by :class:`SecretRandom` keyed by the secret and labelled with the
 deal's number; every reshuffle of a discard pile and every bot decision has its own label. The
 generator is HMAC-SHA256 in counter mode: its outputs reveal nothing of the key or of other outputs
@@ -94,6 +96,13 @@ def _restore(state: tuple[Any, ...]) -> SecretRandom:
     rng = SecretRandom(state[0], "")
     rng.setstate(state)
     return rng
+
+
+def seal(key: bytes, stored: bytes) -> bytes:
+    """The dealing secret of a table whose database row holds ``stored``: an HMAC under the server's
+    key file (:mod:`rummykit.web.address_key`), so the database alone (a backup, a dump, a reader
+    of it) cannot rebuild any deal, hidden hand or stock order of a live table."""
+    return hmac.new(key, b"rummykit-table-secret:" + stored, hashlib.sha256).digest()
 
 
 def derive_key(secret: bytes, purpose: str) -> bytes:

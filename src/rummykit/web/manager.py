@@ -37,7 +37,7 @@ from rummykit.rules import Rules, option_range
 from rummykit.web import practice
 from rummykit.web.address_key import claim_key
 from rummykit.web.coordination import Listener, Notice
-from rummykit.web.dealing import new_secret
+from rummykit.web.dealing import new_secret, seal
 from rummykit.web.limits import RateLimiter, ServerSettings
 from rummykit.web.owners import RENEW_SECONDS, Cluster, Route, address_digest
 from rummykit.web.protocol import CreateTable, hints_policy
@@ -410,7 +410,8 @@ class TableManager:
 
     def _rebuild(self, stored: StoredTable) -> Table:
         rules = Rules.parse(stored.rules)
-        match = new_table_match(rules, stored.players, stored.seed, stored.secret, stored.dealer)
+        secret = self._dealing_secret(stored.secret, stored.sealed)
+        match = new_table_match(rules, stored.players, stored.seed, secret, stored.dealer)
         closed = practice.play_on(match, practice.effective_actions(stored.actions))
         seats = [Seat(**s) for s in stored.seats]
         status: Status = stored.status  # type: ignore[assignment]
@@ -421,7 +422,7 @@ class TableManager:
             stored.code,
             rules,
             stored.seed,
-            stored.secret,
+            secret,
             stored.dealer,
             seats,
             status,
@@ -433,9 +434,24 @@ class TableManager:
         table._lobby_seen = (stored.status, json.dumps(stored.seats))
         table.records = len(stored.actions)
         table.fair = stored.fair
+        table.stored_secret, table.sealed = stored.secret, stored.sealed
         if closed is not None:  # a hand has ended: who has not moved since may still read its result
             table.start_break(closed)
         return table
+
+    def _dealing_secret(self, stored: bytes | None, sealed: bool) -> bytes | None:
+        """The secret a table deals from, given what its row holds: the seal of it under the key
+        file when ``sealed`` (new tables, when the server has a key), else the stored secret itself.
+
+        Raises:
+            ValueError: a sealed table on a server without its key (the start-up key check keeps
+                a server with another key away).
+        """
+        if stored is None or not sealed:
+            return stored
+        if self._address_key is None:
+            raise ValueError("a sealed table needs the server's key file to be dealt")
+        return seal(self._address_key, stored)
 
     async def _check_capacity(self, digest: str | None) -> None:
         settings = self.settings
@@ -499,7 +515,8 @@ class TableManager:
         await self._check_capacity(digest)
         if spec.seed is not None and not self.settings.allow_seeded:
             raise LobbyError(400, "this server does not offer seeded tables (no 'seed')")
-        secret = None if spec.seed is not None else new_secret()
+        stored = None if spec.seed is not None else new_secret()
+        secret = self._dealing_secret(stored, self._address_key is not None)
         try:
             rules = Rules.from_mapping({"preset": spec.preset, **spec.overrides})
             if Rules.parse(str(rules)) != rules:
@@ -529,6 +546,7 @@ class TableManager:
                 digest, spec.hints,
             )  # fmt: skip
             table.fair = None if address is None else self.digest(fair_network(address))
+            table.stored_secret, table.sealed = stored, secret is not stored
             token = table._new_token(0)
             try:
                 await self.db(self.store.create, table._stored())

@@ -34,6 +34,7 @@ from typing import Any, Final
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     Column,
     Connection,
     DateTime,
@@ -50,11 +51,13 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    false,
     insert,
     or_,
     select,
     update,
 )
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
 from rummykit.web.coordination import Notice, new_origin, notify
@@ -74,7 +77,7 @@ def default_database_url() -> str:
     from rummykit.cli.paths import data_dir
 
     folder = data_dir()
-    folder.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)  # a new data folder is its owner's alone
     return f"sqlite:///{folder / 'rummykit.db'}"
 
 
@@ -93,6 +96,7 @@ tables_table: Final = Table(
     Column("players", Integer, nullable=False),
     Column("seed", BigInteger, nullable=False),
     Column("secret", String(64), nullable=True),  # the dealing secret in hex; NULL when seeded
+    Column("sealed", Boolean, nullable=False, server_default=false()),  # dealt from its seal (the key file)
     Column("dealer", Integer, nullable=False),
     Column("status", String(16), nullable=False),
     Column("seats", Text, nullable=False),  # JSON list of seats (kind, name, bot, level, token hash)
@@ -181,6 +185,9 @@ class StoredTable:
     fair: str | None = None
     """Digest of the creator's network that bot time is shared among
     (:func:`rummykit.web.thinking.fair_network`), so it holds after a restart."""
+    sealed: bool = False
+    """Whether ``secret`` is sealed: the table deals from :func:`rummykit.web.dealing.seal` of it
+    under the key file, not from it (tables made before sealing, or without a key, deal from it)."""
 
 
 @dataclass(frozen=True)
@@ -252,6 +259,7 @@ class Store:
                     players=table.players,
                     seed=table.seed or 0,
                     secret=None if table.secret is None else table.secret.hex(),
+                    sealed=table.sealed,
                     dealer=table.dealer,
                     status=table.status,
                     seats=json.dumps(table.seats),
@@ -481,6 +489,7 @@ class Store:
             creator=row["creator"],
             hints=row["hints"],
             fair=row["fair"],
+            sealed=bool(row["sealed"]),
         )
 
     def lobbies(self, limit: int) -> list[dict[str, Any]]:
@@ -522,8 +531,19 @@ def _actions(connection: Any, code: str, start: int = 0) -> list[str]:
     return list(connection.execute(query).scalars())
 
 
+def _owner_only_file(url: str) -> None:
+    """Make a new SQLite database file readable by its owner alone (SQLite's journal files take its
+    mode): it holds the tables' names, moves and secrets. An existing file keeps its mode."""
+    path = make_url(url).database
+    if not path or path == ":memory:" or path.startswith("file:"):
+        return
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+
+
 def _make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
+        _owner_only_file(url)
         engine = create_engine(url, connect_args={"check_same_thread": False})
 
         @event.listens_for(engine, "connect")

@@ -341,6 +341,11 @@ class Table:
         """The rules in their text form (rules never change at a table)."""
         self.seed = seed
         self.secret = secret
+        """The secret every deal and bot decision is drawn from (in memory only)."""
+        self.stored_secret = secret
+        """What the database holds of it: the secret itself, or what it is sealed from (``sealed``)."""
+        self.sealed = False
+        """Whether ``secret`` is the seal of ``stored_secret`` (:func:`rummykit.web.dealing.seal`)."""
         self.address = address
         """Digest of the client address that created the table (the per-address cap; stored)."""
         self.fair: str | None = None
@@ -592,7 +597,7 @@ class Table:
             rules=str(self.rules),
             players=self.players,
             seed=self.seed,
-            secret=self.secret,
+            secret=self.stored_secret,
             dealer=self.dealer,
             status=self.status,
             seats=[asdict(s) for s in self.seats],
@@ -601,6 +606,7 @@ class Table:
             creator=self.address,
             hints=self.hints,
             fair=self.fair,
+            sealed=self.sealed,
         )
 
     async def _save_lobby(self) -> None:

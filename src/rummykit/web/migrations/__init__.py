@@ -21,7 +21,7 @@ from typing import Final
 
 from sqlalchemy import Connection, Engine, inspect, text
 
-HEAD: Final = "0005"
+HEAD: Final = "0006"
 BASELINE: Final = "0001"
 """The revision of a database that ``create_all`` made before migrations existed."""
 MIGRATION_LOCK: Final = 0x726B6D67  # "rkmg": the advisory lock key of schema upgrades
