@@ -76,3 +76,28 @@ def test_a_new_database_and_data_folder_are_their_owners_alone(tmp_path: Path, m
     given.touch(mode=0o640)  # an operator's own file keeps its mode
     Store(f"sqlite:///{given}").engine.dispose()
     assert stat.S_IMODE(given.stat().st_mode) == 0o640
+
+
+def test_reading_the_database_does_not_give_the_relay_key(tmp_path: Path) -> None:
+    """``rk_processes.key`` is not what a relay shows: that is an HMAC of it under the key file, so a
+    reader of the database cannot speak for other client addresses at a process's relay port."""
+    from types import SimpleNamespace
+
+    from rummykit.web.manager import TableManager
+    from rummykit.web.relay import ADDRESS_HEADER, KEY_HEADER, relayed_address
+    from rummykit.web.store import Store
+
+    store = Store(f"sqlite:///{tmp_path / 'relay.db'}")
+    try:
+        stored = "ab" * 24
+        derived = TableManager(store, address_key=KEY).relay_key(stored)
+        assert derived != stored and stored not in derived
+        assert TableManager(store).relay_key(stored) == stored  # no key file: as before
+
+        def shown(key: str) -> Any:
+            return SimpleNamespace(headers={KEY_HEADER: key, ADDRESS_HEADER: "198.51.100.9"})
+
+        assert relayed_address(shown(stored), derived) is None  # what the database gives: refused
+        assert relayed_address(shown(derived), derived) == "198.51.100.9"
+    finally:
+        store.close()

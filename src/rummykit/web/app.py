@@ -277,7 +277,9 @@ def create_app(
             await websocket.close(code=WS_CLOSE_BAD_HELLO, reason="send the token in the hello message")
             return
         manager = manager_of(websocket)
-        relayed = relayed_address(websocket, manager.cluster.key if manager.cluster else None)
+        relayed = relayed_address(
+            websocket, manager.relay_key(manager.cluster.key) if manager.cluster else None
+        )
         address = network_key(relayed) if relayed is not None else address_of(websocket)
         wait = 0.0 if relayed is not None else attempts.take(address)  # a relay was counted where it came in
         if wait > 0:

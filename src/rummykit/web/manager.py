@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import json
 import logging
 import math
@@ -24,7 +26,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any, Final, TypeVar
@@ -242,7 +244,18 @@ class TableManager:
         table = self.tables.get(key)
         if self.cluster is None or (table is not None and table.owned):
             return Route(mine=True)
-        return await self.db(self.cluster.route, key, claim)
+        route = await self.db(self.cluster.route, key, claim)
+        if route is None or route.mine or not route.key:
+            return route
+        return replace(route, key=self.relay_key(route.key))
+
+    def relay_key(self, stored: str) -> str:
+        """The key a relay shows the process whose ``rk_processes`` row holds ``stored``: an HMAC of
+        it under the key file, so reading the database is not enough to speak for other client
+        addresses at a process's relay port (without a key file: the stored value, as before)."""
+        if self._address_key is None:
+            return stored
+        return hmac.new(self._address_key, b"rummykit-relay:" + stored.encode(), hashlib.sha256).hexdigest()
 
     async def find(self, code: str) -> Table:
         """The table ``code``; with a shared database, one another process made is loaded from it.
