@@ -69,6 +69,7 @@ def test_settings(**changes: Any) -> ServerSettings:
         "http_per_second": 10000.0,
         "http_burst": 10000,
         "max_tables_per_address": 1000,
+        "max_tables_per_network": 1000,
         "max_seats_per_address": 1000,
         "bot_processes": 0,  # bots think in a thread: no process to start per test
     }

@@ -722,6 +722,19 @@ def test_10_addresses_of_one_ipv6_64_share_one_table_limit(net_client: Any) -> N
     assert post_from(client, "2001:db8:1:3::1", "/api/tables").status_code == 201
 
 
+def test_10_one_wide_network_cannot_fill_the_server(net_client: Any) -> None:
+    """A home /56 holds 256 /64s, each with its own table cap: its /48 (an IPv4 /24 likewise) has a
+    cap of its own, so one connection cannot take every table the server offers."""
+    client = net_client(max_tables_per_address=2, max_tables_per_network=5)
+    answers = [post_from(client, f"2001:db8:1:{n:x}::1", "/api/tables") for n in range(6)]
+    assert [a.status_code for a in answers] == [201] * 5 + [429]
+    assert "5 open tables were created from your network" in answers[-1].json()["detail"]
+    assert post_from(client, "2001:db8:2::1", "/api/tables").status_code == 201  # another site
+    answers = [post_from(client, f"198.51.100.{n}", "/api/tables") for n in range(1, 7)]
+    assert [a.status_code for a in answers] == [201] * 5 + [429]
+    assert post_from(client, "203.0.113.1", "/api/tables").status_code == 201
+
+
 def test_10_an_ipv4_mapped_address_is_its_ipv4_address(net_client: Any) -> None:
     client = net_client(max_tables_per_address=2)
     assert post_from(client, "192.0.2.7", "/api/tables").status_code == 201

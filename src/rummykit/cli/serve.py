@@ -87,6 +87,14 @@ def serve_command(
             "Open tables created from one client address (an IPv6 /64 counts as one address).",
         ),
     ] = 5,
+    max_tables_per_network: Annotated[
+        int,
+        _option(
+            LIMITS,
+            "--max-tables-per-network",
+            "Open tables created from one wider network (an IPv6 /48, an IPv4 /24).",
+        ),
+    ] = 50,
     max_seats_per_address: Annotated[
         int,
         _option(
@@ -197,6 +205,7 @@ def serve_command(
             finished_table_seconds=finished_table_seconds,
             max_tables=max_tables,
             max_tables_per_address=max_tables_per_address,
+            max_tables_per_network=max_tables_per_network,
             max_seats_per_address=max_seats_per_address,
             max_connections_per_address=max_connections_per_address,
             creations_per_second=creations_per_second,

@@ -86,6 +86,10 @@ class ServerSettings:
     """Open (waiting or playing) tables on the server."""
     max_tables_per_address: int = 5
     """Open tables created from one client address (:func:`network_key`: an IPv6 /64 is one)."""
+    max_tables_per_network: int = 50
+    """Open tables created from one wider network (an IPv6 /48, an IPv4 /24: the networks bot time
+    is shared among, :func:`rummykit.web.thinking.fair_network`): one connection with many /64s (a
+    home /56 has 256) cannot fill the server's ``max_tables``."""
     max_seats_per_address: int = 5
     """Seats one client address holds in waiting tables it did not create: one network cannot
     take the open seats of every table in the lobby."""

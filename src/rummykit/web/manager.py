@@ -466,14 +466,18 @@ class TableManager:
             raise ValueError("a sealed table needs the server's key file to be dealt")
         return seal(self._address_key, stored)
 
-    async def _check_capacity(self, digest: str | None) -> None:
+    async def _check_capacity(self, digest: str | None, network: str | None) -> None:
+        """Refuse a new table when the server, the creator's address (``digest``) or the creator's
+        wider network (``network``, :func:`~rummykit.web.thinking.fair_network`'s digest) holds as
+        many open tables as allowed."""
         settings = self.settings
         if self.cluster is not None:
-            total, mine = await self.db(self.cluster.open_tables, digest)
+            total, mine, ours = await self.db(self.cluster.open_tables, digest, network)
         else:
             open_tables = self.open_tables()
             total = len(open_tables)
             mine = sum(1 for t in open_tables if t.address == digest)
+            ours = sum(1 for t in open_tables if t.fair == network)
         if total >= settings.max_tables:
             message = f"the server has {total} open tables, its limit"
             raise refusal(429, "server_full", message, 60.0, total=str(total))
@@ -482,6 +486,11 @@ class TableManager:
                 f"{mine} open tables were created from your address, the limit; finish or leave one first"
             )
             raise refusal(429, "too_many_tables", message, 60.0, mine=str(mine))
+        if network is not None and ours >= settings.max_tables_per_network:
+            message = (
+                f"{ours} open tables were created from your network, the limit; finish or leave one first"
+            )
+            raise refusal(429, "too_many_network_tables", message, 60.0, ours=str(ours))
 
     async def check_seats(self, digest: str, joining: Table) -> None:
         """Refuse a join from ``digest`` (a network's address digest) that already holds the most
@@ -525,7 +534,8 @@ class TableManager:
         """A new table created from client ``address`` (with a shared database, it is played by the
         process its first websocket reaches)."""
         digest = None if address is None else self.digest(address)
-        await self._check_capacity(digest)
+        network = None if address is None else self.digest(fair_network(address))
+        await self._check_capacity(digest, network)
         if spec.seed is not None and not self.settings.allow_seeded:
             raise LobbyError(400, "this server does not offer seeded tables (no 'seed')")
         stored = None if spec.seed is not None else new_secret()
@@ -558,7 +568,7 @@ class TableManager:
                 self, code, rules, spec.seed, secret, match.first_dealer, seats, "waiting", takeover, match,
                 digest, spec.hints,
             )  # fmt: skip
-            table.fair = None if address is None else self.digest(fair_network(address))
+            table.fair = network
             table.stored_secret, table.sealed = stored, secret is not stored
             token = table._new_token(0)
             try:

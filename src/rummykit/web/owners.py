@@ -270,14 +270,15 @@ class Cluster:
             if seat.get("kind") == "human" and seat.get("joined_from") == digest
         )
 
-    def open_tables(self, digest: str | None) -> tuple[int, int]:
-        """Open tables in the database, and those of them created from ``digest``."""
+    def open_tables(self, digest: str | None, network: str | None) -> tuple[int, int, int]:
+        """Open tables in the database, those of them created from ``digest``, and those created
+        from the wider ``network`` (its digest, stored as the tables' ``fair``)."""
         with self.engine.connect() as c:
             row: Any = c.execute(
                 text(
-                    "SELECT COUNT(*), COUNT(*) FILTER (WHERE creator = :a) FROM rk_tables "
-                    "WHERE status IN ('waiting', 'playing')"
+                    "SELECT COUNT(*), COUNT(*) FILTER (WHERE creator = :a), "
+                    "COUNT(*) FILTER (WHERE fair = :n) FROM rk_tables WHERE status IN ('waiting', 'playing')"
                 ),
-                {"a": digest},
+                {"a": digest, "n": network},
             ).one()
-        return int(row[0]), int(row[1])
+        return int(row[0]), int(row[1]), int(row[2])

@@ -46,6 +46,10 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
         "Von deiner Adresse wurden schon {mine} offene Tische eröffnet, die Grenze; "
         "beende oder verlass erst einen"
     ),
+    "too_many_network_tables": (
+        "Aus deinem Netz wurden schon {ours} offene Tische eröffnet, die Grenze; "
+        "beende oder verlass erst einen"
+    ),
     "rate": "Zu viele Anfragen von deiner Adresse; in {seconds} s noch einmal",
     "no_code": "Es fand sich kein freier Tischcode; bitte noch einmal",
     "no_free_seat": "An Tisch {code} ist kein Platz mehr frei",
