@@ -71,6 +71,7 @@ def test_settings(**changes: Any) -> ServerSettings:
         "max_tables_per_address": 1000,
         "max_tables_per_network": 1000,
         "max_seats_per_address": 1000,
+        "max_seats_per_network": 1000,
         "bot_processes": 0,  # bots think in a thread: no process to start per test
     }
     return ServerSettings(**{**generous, **changes})

@@ -177,7 +177,7 @@ def test_seat_cap_and_ipv6_networks_hold_across_processes(database: str, server_
     """Seats held at strangers' waiting tables are counted in the database, by network: an IPv6
     client is its /64 whichever process it reaches (the address comes from X-Forwarded-For, which
     the server believes from 127.0.0.1)."""
-    limits = ("--max-seats-per-address", "1", "--max-tables-per-address", "2")
+    limits = ("--max-seats-per-address", "1", "--max-tables-per-address", "2", "--max-seats-per-network", "2")
     a = server_factory(database, extra=limits)
     b = server_factory(database, extra=limits)
 
@@ -196,6 +196,11 @@ def test_seat_cap_and_ipv6_networks_hold_across_processes(database: str, server_
     assert post(b.url, "203.0.113.5", f"/api/tables/{codes[1]}/join").status_code == 200
     # The host's own network is not capped at its own tables.
     assert post(b.url, "2001:db8:1:2::7", f"/api/tables/{codes[1]}/join").status_code == 200
+    # The squatter's /48 holds two seats at most, whichever /64s and processes it uses.
+    other = post(a.url, "198.51.100.1", "/api/tables", {"seats": 4}).json()["code"]
+    assert post(b.url, "2001:db8:7:8::1", f"/api/tables/{other}/join").status_code == 200
+    wide = post(a.url, "2001:db8:7:9::1", f"/api/tables/{other}/join")
+    assert wide.status_code == 429 and "your network already holds 2 seats" in wide.json()["detail"]
 
 
 def test_table_cap_per_address_survives_a_restart(tmp_path: Any, web: Any) -> None:

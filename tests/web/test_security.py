@@ -787,6 +787,21 @@ def test_10_seats_at_other_peoples_waiting_tables_are_capped(net_client: Any) ->
     assert "joined_from" not in json.dumps(client.get("/api/tables").json())
 
 
+def test_10_one_wide_network_cannot_take_every_open_seat(net_client: Any) -> None:
+    """Each /64 of a /48 has its own seat cap; the /48 has one too (an IPv4 /24 likewise)."""
+    client = net_client(max_seats_per_address=2, max_seats_per_network=3)
+    tables = [post_from(client, "198.51.100.1", "/api/tables", {"seats": 6}).json() for _ in range(2)]
+    answers = [
+        post_from(client, f"2001:db8:7:{n}::1", f"/api/tables/{tables[0]['code']}/join") for n in range(4)
+    ]
+    assert [a.status_code for a in answers] == [200, 200, 200, 429]
+    body = answers[-1].json()
+    assert "your network already holds 3 seats at other people's waiting tables" in body["detail"]
+    assert "Dein Netz hält schon 3 Plätze" in body["texts"]["de"]
+    assert post_from(client, "2001:db8:8::1", f"/api/tables/{tables[1]['code']}/join").status_code == 200
+    assert "joined_net" not in json.dumps(client.get(f"/api/tables/{tables[0]['code']}").json())
+
+
 def test_10_a_network_fills_its_own_tables_without_the_seat_cap(net_client: Any) -> None:
     """A household (one address) that opens a table and joins it from several devices is not refused."""
     client = net_client(max_seats_per_address=1)

@@ -103,6 +103,14 @@ def serve_command(
             "Seats one client address may hold at waiting tables it did not create.",
         ),
     ] = 5,
+    max_seats_per_network: Annotated[
+        int,
+        _option(
+            LIMITS,
+            "--max-seats-per-network",
+            "The same for a wider network (an IPv6 /48, an IPv4 /24).",
+        ),
+    ] = 25,
     max_connections_per_address: Annotated[
         int,
         _option(LIMITS, "--max-connections-per-address", "Websocket connections from one client address."),
@@ -207,6 +215,7 @@ def serve_command(
             max_tables_per_address=max_tables_per_address,
             max_tables_per_network=max_tables_per_network,
             max_seats_per_address=max_seats_per_address,
+            max_seats_per_network=max_seats_per_network,
             max_connections_per_address=max_connections_per_address,
             creations_per_second=creations_per_second,
             requests_per_second=requests_per_second,

@@ -93,6 +93,8 @@ class ServerSettings:
     max_seats_per_address: int = 5
     """Seats one client address holds in waiting tables it did not create: one network cannot
     take the open seats of every table in the lobby."""
+    max_seats_per_network: int = 25
+    """The same for a wider network (an IPv6 /48, an IPv4 /24), whatever addresses of it join."""
     max_connections_per_address: int = 32
     """Websocket connections from one client address."""
     creations_per_second: float = 0.5

@@ -492,24 +492,37 @@ class TableManager:
             )
             raise refusal(429, "too_many_network_tables", message, 60.0, ours=str(ours))
 
-    async def check_seats(self, digest: str, joining: Table) -> None:
+    async def check_seats(self, digest: str, network: str, joining: Table) -> None:
         """Refuse a join from ``digest`` (a network's address digest) that already holds the most
-        seats allowed in waiting tables it did not create; its own tables do not count, nor does a
+        seats allowed in waiting tables it did not create, or whose wider ``network`` (its digest,
+        :func:`~rummykit.web.thinking.fair_network`) does; its own tables do not count, nor does a
         join to one of them."""
         if joining.address == digest:
             return
-        most = self.settings.max_seats_per_address
         if self.cluster is not None:
-            held = await self.db(self.cluster.seats_held, digest)
+            held, ours = await self.db(self.cluster.seats_held, digest, network)
         else:
-            held = sum(
-                1
+            joined = [
+                s
                 for t in self.tables.values()
                 if t.status == "waiting" and t.address != digest
                 for s in t.seats
-                if s.kind == "human" and s.joined_from == digest
+                if s.kind == "human"
+            ]
+            held = sum(1 for s in joined if s.joined_from == digest)
+            ours = sum(1 for s in joined if s.joined_net == network)
+        if ours >= self.settings.max_seats_per_network:
+            message = (
+                f"your network already holds {ours} seats at other people's waiting tables, the limit; "
+                "leave one or wait until a table starts"
             )
-        if held >= most:
+            raise LobbyError(
+                429,
+                message,
+                60.0,
+                texts=server_error_texts("too_many_network_seats", message, ours=str(ours)),
+            )
+        if held >= self.settings.max_seats_per_address:
             seats = f"{held} seat" if held == 1 else f"{held} seats"
             seats_de = f"{held} Platz" if held == 1 else f"{held} Plätze"
             message = (

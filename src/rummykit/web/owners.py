@@ -253,22 +253,20 @@ class Cluster:
             )
         return wait
 
-    def seats_held(self, digest: str) -> int:
-        """Seats joined from ``digest`` in waiting tables not created from it."""
+    def seats_held(self, digest: str, network: str) -> tuple[int, int]:
+        """Seats joined from ``digest``, and from the wider ``network`` (a digest too), in waiting
+        tables not created from ``digest``."""
         with self.engine.connect() as c:
             rows = c.execute(
                 text(
                     "SELECT seats FROM rk_tables WHERE status = 'waiting' "
-                    "AND (creator IS NULL OR creator <> :a) AND seats LIKE :p"
+                    "AND (creator IS NULL OR creator <> :a) AND (seats LIKE :p OR seats LIKE :n)"
                 ),
-                {"a": digest, "p": f"%{digest}%"},
+                {"a": digest, "p": f"%{digest}%", "n": f"%{network}%"},
             ).all()
-        return sum(
-            1
-            for (seats,) in rows
-            for seat in json.loads(seats)
-            if seat.get("kind") == "human" and seat.get("joined_from") == digest
-        )
+        seats = [seat for (text_,) in rows for seat in json.loads(text_) if seat.get("kind") == "human"]
+        held = sum(1 for seat in seats if seat.get("joined_from") == digest)
+        return held, sum(1 for seat in seats if seat.get("joined_net") == network)
 
     def open_tables(self, digest: str | None, network: str | None) -> tuple[int, int, int]:
         """Open tables in the database, those of them created from ``digest``, and those created

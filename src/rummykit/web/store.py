@@ -412,6 +412,7 @@ class Store:
 
     def forget_addresses(self, stale_before: float, batch: int = PRUNE_BATCH) -> int:
         """Erase the address digests nothing counts any more: the creator and the seats' ``joined_from``
+        and ``joined_net``
         of tables that ended (the caps count open tables only), and the shared rate buckets last used
         before ``stale_before`` (seconds since the epoch; a bucket untouched that long is full again).
         How many rows changed. A leaked copy of the database then holds the digests of the people at
@@ -427,13 +428,18 @@ class Store:
                 rows = connection.execute(
                     select(tables_table.c.code, tables_table.c.seats)
                     .where(
-                        ended, tables_table.c.seats.like('%"joined_from": "%'), tables_table.c.code > after
+                        ended,
+                        or_(
+                            tables_table.c.seats.like('%"joined_from": "%'),
+                            tables_table.c.seats.like('%"joined_net": "%'),
+                        ),
+                        tables_table.c.code > after,
                     )
                     .order_by(tables_table.c.code)
                     .limit(batch)
                 ).all()
                 for code, text_ in rows:
-                    seats = [{**seat, "joined_from": None} for seat in json.loads(text_)]
+                    seats = [{**seat, "joined_from": None, "joined_net": None} for seat in json.loads(text_)]
                     result = connection.execute(
                         update(tables_table)
                         .where(tables_table.c.code == code, tables_table.c.seats == text_)

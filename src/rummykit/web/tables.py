@@ -85,7 +85,7 @@ from rummykit.web.protocol import (
 )
 from rummykit.web.store import LobbyConflict, Store, StoredAction, StoredTable
 from rummykit.web.texts import STATUS_DE, action_texts, engine_error_texts, server_error_texts
-from rummykit.web.thinking import Decision, snapshot, table_key
+from rummykit.web.thinking import Decision, fair_network, snapshot, table_key
 
 log = logging.getLogger("rummykit.web")
 T = TypeVar("T")
@@ -165,6 +165,9 @@ class Seat:
     joined_from: str | None = None
     """Digest of the network that joined this seat (the seat cap of waiting tables; stored, never
     shown). Rows stored before it existed have none and count for nobody."""
+    joined_net: str | None = None
+    """Digest of the wider network (:func:`~rummykit.web.thinking.fair_network`) that joined this
+    seat, for the wider network's seat cap; like ``joined_from``, stored and never shown."""
 
     def public(self) -> dict[str, Any]:
         return {
@@ -311,7 +314,7 @@ class TableHost(Protocol):
 
     async def create(self, spec: CreateTable, address: str | None = None) -> tuple[Table, int, str]: ...
 
-    async def check_seats(self, digest: str, joining: Table) -> None: ...
+    async def check_seats(self, digest: str, network: str, joining: Table) -> None: ...
 
 
 class Table:
@@ -1124,6 +1127,7 @@ class Table:
         """Take the next open seat; from client ``address`` (its network key), within its seat cap
         (:meth:`TableManager.check_seats`)."""
         digest = None if address is None else self.manager.digest(address)
+        network = None if address is None else self.manager.digest(fair_network(address))
         async with self.lock:
             if self.manager.store.shared:
                 await self._reload_lobby()
@@ -1133,10 +1137,10 @@ class Table:
             free = [i for i, s in enumerate(self.seats) if s.kind == "open"]
             if not free:
                 raise refusal(409, "no_free_seat", f"table {self.code} has no free seat", code=self.code)
-            if digest is not None:
-                await self.manager.check_seats(digest, self)
+            if digest is not None and network is not None:
+                await self.manager.check_seats(digest, network, self)
             seat = free[0]
-            self.seats[seat] = Seat("human", name.strip(), joined_from=digest)
+            self.seats[seat] = Seat("human", name.strip(), joined_from=digest, joined_net=network)
             token = self._new_token(seat)
             # The host starts the table, also when the last seat fills (nobody is rushed in).
             await self._save_lobby()

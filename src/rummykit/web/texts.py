@@ -41,6 +41,10 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
         "Deine Adresse hält schon {seats_de} an wartenden Tischen anderer, die Grenze; "
         "verlass einen oder warte, bis ein Tisch beginnt"
     ),
+    "too_many_network_seats": (
+        "Dein Netz hält schon {ours} Plätze an wartenden Tischen anderer, die Grenze; "
+        "verlass einen oder warte, bis ein Tisch beginnt"
+    ),
     "server_full": "Der Server hat schon {total} offene Tische, seine Grenze; bitte später noch einmal",
     "too_many_tables": (
         "Von deiner Adresse wurden schon {mine} offene Tische eröffnet, die Grenze; "
