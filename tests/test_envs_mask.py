@@ -85,15 +85,9 @@ def test_masked_sub_steps_reach_exactly_the_legal_actions(preset: str) -> None:
     if rules.is_gin:
         phase = rk.Phase
         assert {
-            (phase.FIRST_UPCARD, Pass),
-            (phase.DISCARD, KnockDeclare),
-            (phase.WALL, Pass),
-            (phase.KNOCK, Discard),
-            (phase.KNOCK, MeldAction),
-            (phase.KNOCK, Pass),
-            (phase.LAYOFF, LayOffCard),
-            (phase.LAYOFF, Pass),
-            (phase.LAYOFF, MeldAction),
+            (phase.FIRST_UPCARD, Pass), (phase.DISCARD, KnockDeclare), (phase.WALL, Pass),
+            (phase.KNOCK, Discard), (phase.KNOCK, MeldAction), (phase.KNOCK, Pass),
+            (phase.LAYOFF, LayOffCard), (phase.LAYOFF, Pass), (phase.LAYOFF, MeldAction),
         } <= kinds
 
 
@@ -113,21 +107,9 @@ def test_done_token_ends_a_meld_that_could_grow() -> None:
 
 def test_every_action_kind_has_a_spelling_that_names_it() -> None:
     texts = [
-        "draw",
-        "take",
-        "open 10H JH QH | AS AD AC",
-        "meld 7C 8C 9C",
-        "layoff 5H on 2 low",
-        "swap 6C on 3 then meld 8D 9D JK",
-        "swap 6C on 3 then layoff JK on 2 high",
-        "discard QS",
-        "knock QS",
-        "rummy QS",
-        "buyback",
-        "decline",
-        "pass",
-        "knock",
-        "layoff 5H",
+        "draw", "take", "open 10H JH QH | AS AD AC", "meld 7C 8C 9C", "layoff 5H on 2 low",
+        "swap 6C on 3 then meld 8D 9D JK", "swap 6C on 3 then layoff JK on 2 high", "discard QS",
+        "knock QS", "rummy QS", "buyback", "decline", "pass", "knock", "layoff 5H",
     ]
     for text in texts:
         action = rk.Action.parse(text)
@@ -159,13 +141,8 @@ def test_a_verb_offered_alone_and_with_a_card_shares_one_node() -> None:
 @pytest.mark.parametrize(
     "rules",
     [
-        "german",
-        "german_dskv",
-        "scala40",
-        "basic",
-        "german(opening_counts_taken_discard=false)",
-        "german(hand_romme_requires_opening_min=false)",
-        "basic(going_out_requires_discard=false)",
+        "german", "german_dskv", "scala40", "basic", "german(opening_counts_taken_discard=false)",
+        "german(hand_romme_requires_opening_min=false)", "basic(going_out_requires_discard=false)",
         "scala40(opening_scope=single_meld)",
     ],
 )

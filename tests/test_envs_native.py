@@ -32,21 +32,11 @@ REQUIRED = os.environ.get("RUMMYKIT_REQUIRE_NATIVE") == "1"
 compiled = pytest.mark.skipif(ob._NATIVE is None and not REQUIRED, reason="not built, or RUMMYKIT_PURE=1")
 
 CONFIGS = [
-    ("german", 2, "hand"),
-    ("german", 4, "match"),
-    ("german_dskv", 4, "hand"),
-    ("scala40", 2, "hand"),
-    ("scala40", 4, "match"),
-    ("basic", 3, "hand"),
-    ("viennese", 2, "match"),
-    ("viennese", 4, "hand"),
-    ("romme_ohne_auslegen", 2, "hand"),
-    ("romme_ohne_auslegen", 3, "match"),
-    ("gin", 2, "hand"),
-    ("gin", 2, "match"),
-    ("german(joker_robbing=true)", 3, "hand"),
-    ("viennese(knock_extra_turn=false)", 3, "hand"),
-    ("viennese(may_discard_taken_discard=true)", 2, "hand"),
+    ("german", 2, "hand"), ("german", 4, "match"), ("german_dskv", 4, "hand"), ("scala40", 2, "hand"),
+    ("scala40", 4, "match"), ("basic", 3, "hand"), ("viennese", 2, "match"), ("viennese", 4, "hand"),
+    ("romme_ohne_auslegen", 2, "hand"), ("romme_ohne_auslegen", 3, "match"), ("gin", 2, "hand"),
+    ("gin", 2, "match"), ("german(joker_robbing=true)", 3, "hand"),
+    ("viennese(knock_extra_turn=false)", 3, "hand"), ("viennese(may_discard_taken_discard=true)", 2, "hand"),
     ("basic", 6, "hand"),
 ]
 
@@ -117,26 +107,15 @@ def test_compiled_encoder_writes_every_spelling_as_encode_prefix_does() -> None:
 def test_compiled_token_ids_are_the_encodings() -> None:
     native = ob._NATIVE
     assert native is not None
-    assert native.TOKENS == (
-        enc.NUM_VERBS,
-        enc.CARD0,
-        enc.NEXT,
-        enc.LOW,
-        enc.HIGH,
-        enc.THEN_MELD,
-        enc.THEN_LAYOFF,
-        enc.DONE,
-        enc.TARGET0,
-    )
+    assert native.TOKENS == (enc.NUM_VERBS, enc.CARD0, enc.NEXT, enc.LOW, enc.HIGH, enc.THEN_MELD,
+                             enc.THEN_LAYOFF, enc.DONE, enc.TARGET0)
     assert native.SIZES == (ob.C, ob.M, ob.SEAT_FEATURES, ob._GIN_HEAD)
 
 
 def test_pure_python_is_chosen_by_the_environment_variable() -> None:
     """``RUMMYKIT_PURE=1`` gives the Python encoder even where the compiled one is built."""
-    code = (
-        "import rummykit as rk; from rummykit.envs import observation as ob; "
-        "print(type(ob.state_encoder(ob.Layout.of(2), rk.Rules.preset('german'))).__name__)"
-    )
+    code = ("import rummykit as rk; from rummykit.envs import observation as ob; "
+            "print(type(ob.state_encoder(ob.Layout.of(2), rk.Rules.preset('german'))).__name__)")
     env = dict(os.environ, RUMMYKIT_PURE="1")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "Encoder"
@@ -250,17 +229,14 @@ def test_compiled_opening_search_finds_what_the_python_search_finds(rules: str) 
                 log.append(melds)
                 return ("open", melds) if (len(log) + len(melds[0])) % 3 else None
 
-            py_found = enc.search_openings(
-                melds, left[:], len(hand), budget, limit, functools.partial(judge, log=seen["python"])
-            )  # type: ignore[arg-type]
-            c_found = native.search_openings(
-                melds, left[:], len(hand), budget, limit, functools.partial(judge, log=seen["native"])
-            )
+            py_found = enc.search_openings(melds, left[:], len(hand), budget, limit,
+                                           functools.partial(judge, log=seen["python"]))  # type: ignore[arg-type]
+            c_found = native.search_openings(melds, left[:], len(hand), budget, limit,
+                                             functools.partial(judge, log=seen["native"]))
             assert c_found == py_found
             assert seen["native"] == seen["python"]
-            enc.search_openings(
-                melds, left[:], len(hand), 10**6, 10**6, functools.partial(judge, log=seen["all"])
-            )  # type: ignore[arg-type]
+            enc.search_openings(melds, left[:], len(hand), 10**6, 10**6,
+                                functools.partial(judge, log=seen["all"]))  # type: ignore[arg-type]
             stopped += len(seen["all"]) > len(seen["python"])  # the limit or the budget stopped it
         game.step(rng.choice(game.composer.allowed()))
     assert stopped > 0

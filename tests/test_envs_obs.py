@@ -58,30 +58,16 @@ def encode_v0(view: PlayerView, figures: ob.MatchFigures) -> npt.NDArray[np.floa
         values[pos + view.must_lay] = 1.0
     pos += C
     for seat in rel:
-        features = (
-            view.hand_sizes[seat] / 20.0,
-            float(view.opened[seat]),
-            float(seat in view.active_seats),
-            float(view.knocker == seat),
-            float(seat in view.extra_turns),
-            view.scores[seat] / 100.0,
-            figures.totals[seat] / 100.0,
-            figures.chips[seat] / 100.0,
-        )
+        features = (view.hand_sizes[seat] / 20.0, float(view.opened[seat]), float(seat in view.active_seats),
+                    float(view.knocker == seat), float(seat in view.extra_turns), view.scores[seat] / 100.0,
+                    figures.totals[seat] / 100.0, figures.chips[seat] / 100.0)
         for i, value in enumerate(features):
             values[pos + i] = value
         pos += 8
     values[pos + (rk.Phase.DRAW, rk.Phase.PLAY, rk.Phase.DISCARD, rk.Phase.OVER).index(view.phase)] = 1.0
-    globals_ = (
-        float(view.is_my_turn),
-        float(figures.buyback_pending),
-        view.stock_size / view.rules.deck_size,
-        float(view.stock_rebuilds),
-        view.turn / 100.0,
-        figures.pot / 100.0,
-        figures.hands_dealt / 10.0,
-        float(figures.is_match),
-    )
+    globals_ = (float(view.is_my_turn), float(figures.buyback_pending),
+                view.stock_size / view.rules.deck_size, float(view.stock_rebuilds), view.turn / 100.0,
+                figures.pot / 100.0, figures.hands_dealt / 10.0, float(figures.is_match))
     for i, value in enumerate(globals_, start=pos + 4):
         values[i] = value
     pos += 12
@@ -91,20 +77,11 @@ def encode_v0(view: PlayerView, figures: ob.MatchFigures) -> npt.NDArray[np.floa
     return out
 
 
-@pytest.mark.parametrize(
-    ("preset", "players", "scope"),
-    [
-        ("german", 3, "hand"),
-        ("german_dskv", 4, "hand"),
-        ("viennese", 2, "match"),
-        ("viennese", 4, "hand"),
-        ("romme_ohne_auslegen", 2, "hand"),
-        ("scala40", 4, "hand"),
-        ("basic", 2, "match"),
-        ("gin", 2, "hand"),
-        ("gin", 2, "match"),
-    ],
-)
+@pytest.mark.parametrize(("preset", "players", "scope"), [
+    ("german", 3, "hand"), ("german_dskv", 4, "hand"), ("viennese", 2, "match"), ("viennese", 4, "hand"),
+    ("romme_ohne_auslegen", 2, "hand"), ("scala40", 4, "hand"), ("basic", 2, "match"), ("gin", 2, "hand"),
+    ("gin", 2, "match"),
+])
 def test_kept_vectors_equal_fresh_ones_and_v0(preset: str, players: int, scope: str) -> None:
     """Each seat's encoder is brought up to date at random moments (so several decisions may pass
     between two updates, and new hands are dealt); the vector must equal one built from scratch

@@ -31,13 +31,7 @@ def trained(tmp_path_factory: pytest.TempPathFactory) -> tuple[object, Path]:
     torch.set_num_threads(1)
     env = RummyEnv(rules="viennese", players=2, opponents="random", derived_features=True)
     model = MaskablePPO(
-        "MlpPolicy",
-        env,
-        n_steps=128,
-        batch_size=64,
-        n_epochs=1,
-        seed=0,
-        device="cpu",
+        "MlpPolicy", env, n_steps=128, batch_size=64, n_epochs=1, seed=0, device="cpu",
         policy_kwargs={"net_arch": [32, 32]},
     )
     model.set_logger(Logger(folder=None, output_formats=[]))  # SB3's default makes a folder in /tmp
@@ -122,13 +116,8 @@ def test_bad_policy_files_are_refused(tmp_path: Path, monkeypatch: pytest.Monkey
     np.savez(tmp_path / "other.npz", w0=np.zeros((2, 2)))
     with pytest.raises(PolicyFileError, match="cannot read"):
         make_bot("policy", path=str(tmp_path / "other.npz"))
-    meta = {
-        "layers": 1,
-        "players": 2,
-        "derived_features": False,
-        "encoding": enc.ENCODING_VERSION,
-        "observation": OBSERVATION_VERSION,
-    }
+    meta = {"layers": 1, "players": 2, "derived_features": False, "encoding": enc.ENCODING_VERSION,
+            "observation": OBSERVATION_VERSION}
     narrow = tmp_path / "narrow.npz"
     weights = {"w0": np.zeros((5, enc.NUM_TOKENS)), "b0": np.zeros(enc.NUM_TOKENS)}
     np.savez(narrow, meta=np.array(json.dumps(meta)), **weights)
@@ -206,14 +195,8 @@ def test_policy_files_of_encoding_v0_still_play(trained: tuple[object, Path], tm
 
 def test_a_gin_policy_plays_gin_and_only_gin(tmp_path: Path) -> None:
     size = TokenGame("gin", 2).obs_size
-    meta = {
-        "layers": 1,
-        "players": 2,
-        "derived_features": False,
-        "gin": True,
-        "encoding": enc.ENCODING_VERSION,
-        "observation": OBSERVATION_VERSION,
-    }
+    meta = {"layers": 1, "players": 2, "derived_features": False, "gin": True,
+            "encoding": enc.ENCODING_VERSION, "observation": OBSERVATION_VERSION}
     weights = np.random.default_rng(0).normal(size=(size, enc.NUM_TOKENS))
     path = tmp_path / "gin.npz"
     np.savez(path, meta=np.array(json.dumps(meta)), w0=weights, b0=np.zeros(enc.NUM_TOKENS))

@@ -20,12 +20,7 @@ from rummykit.cards import NUM_CODES, Card, Hand
 from rummykit.events import Event, record
 
 PRESETS = [
-    ("gin", 2),
-    ("viennese", 2),
-    ("viennese", 4),
-    ("romme_ohne_auslegen", 3),
-    ("german", 4),
-    ("scala40", 3),
+    ("gin", 2), ("viennese", 2), ("viennese", 4), ("romme_ohne_auslegen", 3), ("german", 4), ("scala40", 3),
 ]
 
 

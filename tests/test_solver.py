@@ -27,7 +27,6 @@ def solver_backend(request: pytest.FixtureRequest) -> Iterator[str]:
     with backend.use(request.param):
         yield request.param
 
-
 VIENNESE = Rules.preset("viennese")
 GERMAN = Rules.preset("german")
 ROA = Rules.preset("romme_ohne_auslegen")

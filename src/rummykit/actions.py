@@ -250,20 +250,8 @@ _BARE: Final[dict[str, Action]] = {
     "knock": KnockDeclare(),
 }
 ACTION_VERBS: Final = frozenset(
-    (
-        "draw",
-        "take",
-        "open",
-        "meld",
-        "layoff",
-        "swap",
-        "discard",
-        "knock",
-        "rummy",
-        "pass",
-        "buyback",
-        "decline",
-    )
+    ("draw", "take", "open", "meld", "layoff", "swap", "discard", "knock", "rummy", "pass", "buyback",
+     "decline")
 )
 """The first word of every action's notation."""
 _LAYOFF: Final = re.compile(r"^layoff\s+(\S+)\s+on\s+([0-9]+)(?:\s+(low|high))?$", re.IGNORECASE)

@@ -171,14 +171,8 @@ def _update(rnd: RoundState, **changes: object) -> None:
 
 _new_object = object.__new__
 (
-    _SET_KNOCK_CARD,
-    _SET_UPCARD_PASSES,
-    _SET_UPCARD_DRAWS,
-    _SET_PREV_UPCARD,
-    _SET_REPEATED,
-    _SET_KNOCKER_MELDS,
-    _SET_LAYOFFS,
-    _SET_LAYOFFS_DONE,
+    _SET_KNOCK_CARD, _SET_UPCARD_PASSES, _SET_UPCARD_DRAWS, _SET_PREV_UPCARD, _SET_REPEATED,
+    _SET_KNOCKER_MELDS, _SET_LAYOFFS, _SET_LAYOFFS_DONE,
 ) = (GinInfo.__dict__[name].__set__ for name in _GIN_FIELDS)
 
 

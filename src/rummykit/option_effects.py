@@ -130,9 +130,8 @@ EQUIVALENT_VALUES: Final[tuple[tuple[str, object, Callable[[Rules], bool], str],
     (
         "discard_pickup_requires_opened",
         "never",
-        lambda r: (
-            r.discard_pickup_requires_meld and r.discard_pickup_requires_opened == "opened_or_opening_with_it"
-        ),
+        lambda r: r.discard_pickup_requires_meld
+        and r.discard_pickup_requires_opened == "opened_or_opening_with_it",
         "with discard_pickup_requires_meld the taken discard must be laid this turn, which a player who "
         "has not opened can only do by opening with it: never plays like opened_or_opening_with_it",
     ),
@@ -152,11 +151,9 @@ EQUIVALENT_VALUES: Final[tuple[tuple[str, object, Callable[[Rules], bool], str],
     (
         "max_adjacent_jokers",
         6,
-        lambda r: (
-            r.max_adjacent_jokers is None
-            and r.joker_limit == "jokers_le_naturals"
-            and not r.allow_ace_both_ends
-        ),
+        lambda r: r.max_adjacent_jokers is None
+        and r.joker_limit == "jokers_le_naturals"
+        and not r.allow_ace_both_ends,
         "a run of at most 13 cards with no more jokers than natural cards holds at most 6 jokers: "
         "a limit of 6 is no limit",
     ),

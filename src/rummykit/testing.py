@@ -165,6 +165,7 @@ def check_rules(
     return report
 
 
+
 __all__ = [
     "GIN_LIKE_RULES",
     "ConformanceError",

@@ -74,3 +74,4 @@ def feed_chances(cards: Sequence[int], hands: Sequence[tuple[int, float]]) -> li
     if total <= 0:
         return [0.0 for _ in cards]
     return [sum(w for hand, w in hands if melds_with(card, hand)) / total for card in cards]
+

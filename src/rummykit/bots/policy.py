@@ -79,9 +79,8 @@ class PolicyBot:
             with np.load(Path(path), allow_pickle=False) as data:
                 meta = json.loads(str(data["meta"]))
                 count = int(meta["layers"])
-                self.layers = [
-                    (data[f"w{i}"].astype(np.float32), data[f"b{i}"].astype(np.float32)) for i in range(count)
-                ]
+                self.layers = [(data[f"w{i}"].astype(np.float32), data[f"b{i}"].astype(np.float32))
+                               for i in range(count)]
         except OSError as exc:
             raise PolicyFileError(f"cannot read the policy file {path}: {exc.strerror or exc}") from None
         except (KeyError, ValueError, TypeError) as exc:

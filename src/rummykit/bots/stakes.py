@@ -37,19 +37,8 @@ MATCH_BONUS: Final = 100.0
 """Points of the hand that winning the match is worth more than losing it: far more than any hand's
 points, so the match decides and the points break ties."""
 HAND_LOSS_SHARES: Final = (
-    (2, 0.0),
-    (3, 0.2),
-    (4, 0.25),
-    (6, 0.35),
-    (9, 0.5),
-    (12, 0.6),
-    (16, 0.7),
-    (19, 0.75),
-    (22, 0.8),
-    (28, 0.85),
-    (40, 0.9),
-    (79, 0.95),
-    (290, 1.0),
+    (2, 0.0), (3, 0.2), (4, 0.25), (6, 0.35), (9, 0.5), (12, 0.6), (16, 0.7), (19, 0.75), (22, 0.8),
+    (28, 0.85), (40, 0.9), (79, 0.95), (290, 1.0),
 )
 """German Rummy heads-up: the share of hands lost by fewer than so many points (knots of the
 distribution, linear between them), from 3,000 hands of greedy against greedy: half of the hands are

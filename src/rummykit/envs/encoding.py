@@ -130,19 +130,8 @@ V0_TOKENS: Final = PASS
 MAX_COMPOUND_OPENINGS: Final = 256
 """Compound openings offered per decision beyond ``legal_actions()`` (the search stops there)."""
 
-VERB_NAMES: Final = (
-    "draw",
-    "take",
-    "open",
-    "meld",
-    "layoff",
-    "swap",
-    "discard",
-    "knock",
-    "rummy",
-    "buyback",
-    "decline",
-)
+VERB_NAMES: Final = ("draw", "take", "open", "meld", "layoff", "swap", "discard", "knock", "rummy",
+                     "buyback", "decline")
 
 
 def card_token(card: int) -> int:
@@ -166,14 +155,8 @@ def token_name(token: int) -> str:
         return "pass"
     if token >= TARGET0:
         return f"meld {token - TARGET0 + 1}"
-    return {
-        NEXT: "|",
-        LOW: "low",
-        HIGH: "high",
-        THEN_MELD: "then meld",
-        THEN_LAYOFF: "then layoff",
-        DONE: "done",
-    }[token]
+    return {NEXT: "|", LOW: "low", HIGH: "high", THEN_MELD: "then meld", THEN_LAYOFF: "then layoff",
+            DONE: "done"}[token]
 
 
 def check_rules(rules: Rules) -> None:
@@ -371,34 +354,15 @@ def candidate_actions(game: Round | Match) -> list[Action]:
 
 
 _FIRST_TOKEN: Final[dict[type[Action], int]] = {
-    Draw: DRAW,
-    TakeDiscard: TAKE,
-    Open: OPEN,
-    MeldAction: MELD,
-    LayOff: LAYOFF,
-    LayOffCard: LAYOFF,
-    Swap: SWAP,
-    Discard: DISCARD,
-    Knock: KNOCK,
-    KnockDeclare: KNOCK,
-    CallRummy: RUMMY,
-    BuyBack: BUYBACK,
-    Decline: DECLINE,
-    Pass: PASS,
+    Draw: DRAW, TakeDiscard: TAKE, Open: OPEN, MeldAction: MELD, LayOff: LAYOFF, LayOffCard: LAYOFF,
+    Swap: SWAP, Discard: DISCARD, Knock: KNOCK, KnockDeclare: KNOCK, CallRummy: RUMMY,
+    BuyBack: BUYBACK, Decline: DECLINE, Pass: PASS,
 }
 """The first token of each action class's spelling (the root of the trie needs no more)."""
 
 _SHORT: Final[dict[type[Action], int]] = {
-    Draw: 1,
-    TakeDiscard: 1,
-    BuyBack: 1,
-    Decline: 1,
-    Pass: 1,
-    KnockDeclare: 1,
-    Discard: 2,
-    Knock: 2,
-    CallRummy: 2,
-    LayOffCard: 2,
+    Draw: 1, TakeDiscard: 1, BuyBack: 1, Decline: 1, Pass: 1, KnockDeclare: 1,
+    Discard: 2, Knock: 2, CallRummy: 2, LayOffCard: 2,
 }
 """The length of the spelling of the classes spelled as their verb alone or their verb and one card
 (``CARD0 + action.card``): the trie reads their tokens off the action without spelling it."""
@@ -420,7 +384,6 @@ def _group_by_first_token(entries: Iterable[_Entry], groups: dict[int, list[_Ent
             groups[token] = [entry]
         else:
             group.append(entry)
-
 
 def _short_children(actions: Sequence[Action]) -> dict[int, _Node | list[_Entry]] | None:
     """The root's children when every candidate is spelled as a verb alone or a verb and a card

@@ -132,9 +132,8 @@ class Layout:
         gin_block = prefix + PREFIX_FEATURES
         derived_block = gin_block + (GIN_FEATURES if gin else 0)
         size = derived_block + (DERIVED_FEATURES if derived else 0)
-        return Layout(
-            seats, derived, gin, slot, table, pile, taken, per_seat, prefix, gin_block, derived_block, size
-        )
+        return Layout(seats, derived, gin, slot, table, pile, taken, per_seat, prefix, gin_block,
+                      derived_block, size)
 
 
 def meld_slot_size(seats: int) -> int:
@@ -220,21 +219,8 @@ class Encoder:
     """
 
     __slots__ = (
-        "_depth",
-        "_derived",
-        "_gin",
-        "_globals",
-        "_hand",
-        "_melds",
-        "_mv",
-        "_pile",
-        "_recency",
-        "_seat_source",
-        "_shown",
-        "_taken",
-        "_top",
-        "layout",
-        "out",
+        "_depth", "_derived", "_gin", "_globals", "_hand", "_melds", "_mv", "_pile", "_recency",
+        "_seat_source", "_shown", "_taken", "_top", "layout", "out",
     )
 
     def __init__(self, layout: Layout) -> None:
@@ -274,20 +260,9 @@ class Encoder:
             self._write_pile(pile)
         self._write_taken(view.taken_discard, view.must_lay)
         self._write_globals(
-            me,
-            view.hand_sizes,
-            view.opened,
-            view.active_seats,
-            view.extra_turns,
-            view.knocker,
-            view.scores,
-            view.phase,
-            view.stock_size,
-            view.rules.deck_size,
-            view.stock_rebuilds,
-            view.turn,
-            view.to_move,
-            figures,
+            me, view.hand_sizes, view.opened, view.active_seats, view.extra_turns, view.knocker,
+            view.scores, view.phase, view.stock_size, view.rules.deck_size, view.stock_rebuilds, view.turn,
+            view.to_move, figures,
         )
         self._write_gin(view.phase, view.gin, view.rules.max_upcard_draws)
         if self.layout.derived:
@@ -336,20 +311,9 @@ class Encoder:
         result = state.result
         rules = state.rules
         self._write_globals(
-            seat,
-            [len(h) for h in hands],
-            [t is not None for t in state.opened_turn],
-            state.active_seats,
-            state.extra_turns,
-            knocker,
-            result.points if result else (0,) * seats,
-            phase,
-            len(state.stock),
-            rules.deck_size,
-            state.stock_rebuilds,
-            state.turn,
-            state.to_move,
-            figures,
+            seat, [len(h) for h in hands], [t is not None for t in state.opened_turn], state.active_seats,
+            state.extra_turns, knocker, result.points if result else (0,) * seats, phase, len(state.stock),
+            rules.deck_size, state.stock_rebuilds, state.turn, state.to_move, figures,
         )
         if self.layout.gin:
             self._write_gin(phase, state.gin, rules.max_upcard_draws)
@@ -420,15 +384,8 @@ class Encoder:
             mv[base + SEAT_FEATURES * k] = sizes[(me + k) % seats] / 20.0
         totals, chips = figures.totals, figures.chips
         # Copies (a tuple stays itself): a caller's list changed later must not change the source.
-        source = (
-            tuple(opened),
-            tuple(active),
-            tuple(extra),
-            knocker,
-            tuple(scores),
-            tuple(totals),
-            tuple(chips),
-        )
+        source = (tuple(opened), tuple(active), tuple(extra), knocker, tuple(scores), tuple(totals),
+                  tuple(chips))
         if source != self._seat_source:
             self._seat_source = source
             pack = _floats(SEAT_FEATURES - 1).pack_into
@@ -579,19 +536,10 @@ class CompiledEncoder:
             raise RuntimeError("the compiled encoder is not available (not built, or RUMMYKIT_PURE=1)")
         self.layout = layout
         self._native = _NATIVE.ObsEncoder(
-            seats=layout.seats,
-            table=layout.table,
-            pile=layout.pile,
-            taken=layout.taken,
-            per_seat=layout.per_seat,
-            prefix=layout.prefix,
-            gin_block=layout.gin_block,
-            size=layout.size,
-            gin=layout.gin,
-            deck_size=rules.deck_size,
-            max_upcard_draws=rules.max_upcard_draws,
-            phases=_PHASES,
-            gin_phases=_GIN_PHASES,
+            seats=layout.seats, table=layout.table, pile=layout.pile, taken=layout.taken,
+            per_seat=layout.per_seat, prefix=layout.prefix, gin_block=layout.gin_block, size=layout.size,
+            gin=layout.gin, deck_size=rules.deck_size, max_upcard_draws=rules.max_upcard_draws,
+            phases=_PHASES, gin_phases=_GIN_PHASES,
         )
         self.out: npt.NDArray[np.float32] = self._native.out
         """The vector (rewritten in place; copy it to keep it)."""
@@ -620,7 +568,9 @@ def state_encoder(layout: Layout, rules: Rules) -> Encoder | CompiledEncoder:
     return CompiledEncoder(layout, rules) if _NATIVE is not None else Encoder(layout)
 
 
-_PHASE_ONE_HOT: Final = {phase: tuple(1.0 if phase is p else 0.0 for p in _PHASES) for phase in Phase}
+_PHASE_ONE_HOT: Final = {
+    phase: tuple(1.0 if phase is p else 0.0 for p in _PHASES) for phase in Phase
+}
 """The phase entries of the global block (all zero in gin's own phases)."""
 
 

@@ -301,7 +301,6 @@ def _index(cands: Sequence[_Cand]) -> tuple[dict[int, list[_Cand]], int, int]:
         opener |= _UNIT[low] * 7
     return by_low, useful, opener
 
-
 def python_all_melds(cards: Sequence[int], rules: Rules) -> list[tuple[Card, ...]]:
     """:func:`rummykit.solver.all_melds` in pure Python (the reference twin)."""
     t = _tables(rules)
