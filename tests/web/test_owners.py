@@ -241,3 +241,34 @@ def test_bots_play_under_several_worker_processes(database: str, server_factory:
         state = next_state(ws, lambda s, v=mine: s["version"] > v and bool(s["legal"]), seconds=30)
         assert state["version"] >= mine + 2  # the bot's draw and discard came in between
     ws.close()
+
+
+def test_a_leave_through_another_process_unbinds_the_old_connection(
+    database: str, server_factory: Any
+) -> None:
+    """A person leaves a waiting table through a process that does not play it (a load balancer's
+    choice): the owner takes the seat from their open connection at once, so whoever joins the
+    seat next is not seen or played for by it."""
+    a = server_factory(database, extra=FAST)
+    b = server_factory(database, extra=FAST)
+    host = httpx.post(a.url + "/api/tables", json={"seats": 3, "name": "Host"}).json()
+    code = host["code"]
+    leaver = httpx.post(a.url + f"/api/tables/{code}/join", json={"name": "Leaver"}).json()
+    host_ws = socket(a.url, code, host["token"])  # a plays the table
+    old = socket(a.url, code, leaver["token"])
+    assert next_state(old)["you"] == leaver["seat"]
+    assert owner_of(database, code)[0] is not None and health(a.url) == 1 and health(b.url) == 0
+    assert httpx.post(b.url + f"/api/tables/{code}/leave", json={"token": leaver["token"]}).status_code == 200
+    deadline = time.monotonic() + 30
+    while True:
+        msg = json.loads(old.recv(timeout=deadline - time.monotonic()))
+        if msg["type"] == "welcome":
+            assert msg["seat"] is None
+            break
+    newcomer = httpx.post(a.url + f"/api/tables/{code}/join", json={"name": "Next"}).json()
+    assert newcomer["seat"] == leaver["seat"]
+    assert httpx.post(a.url + f"/api/tables/{code}/start", json={"token": host["token"]}).status_code == 200
+    state = next_state(old, lambda s: s["table"]["status"] == "playing")
+    assert state["you"] is None and state["view"]["hand"] is None and not state["legal"]
+    host_ws.close()
+    old.close()

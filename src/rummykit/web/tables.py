@@ -634,7 +634,11 @@ class Table:
             return
         self._lobby_seen = found
         status, seats = found
+        before = self.seats
         self.seats = [Seat(**s) for s in json.loads(seats)]
+        for i, (old, new) in enumerate(zip(before, self.seats, strict=False)):
+            if old.token_hash is not None and new.token_hash != old.token_hash:
+                self._unbind(i)  # left (or left and taken by someone else) through another process
         self.status = "over" if status == "playing" and self.match.is_over else status  # type: ignore[assignment]
         if self.status == "playing":  # started or a seat retaken elsewhere: people not here are away
             for i, s in enumerate(self.seats):
@@ -1183,13 +1187,18 @@ class Table:
                 )
                 self._away.pop(seat, None)
             self.seats[seat].token_hash = None
-            for client in list(self.clients):
-                if client.seat == seat:
-                    client.seat = None
-                    client.send({"type": "welcome", "seat": None, "code": self.code})
+            self._unbind(seat)
             await self._save_lobby()
             self.broadcast()
         self.kick()
+
+    def _unbind(self, seat: int) -> None:
+        """The seat's token no longer holds it (its person left, here or through another process):
+        the connections that showed that token watch from now on, and are told so."""
+        for client in list(self.clients):
+            if client.seat == seat:
+                client.seat = None
+                client.send({"type": "welcome", "seat": None, "code": self.code})
 
     async def _begin(self) -> None:
         """Start play (the caller holds the lock): people not connected count as away from now."""
