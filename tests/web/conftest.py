@@ -149,13 +149,14 @@ class Server:
         bot_delay: float = 0.0,
         takeover: float = 60.0,
         extra: tuple[str, ...] = (),
+        port: int | None = None,
     ) -> None:
         self.database_url = database_url
         self.bot_delay = bot_delay
         self.takeover = takeover
         self.extra = extra
         """More ``rummykit serve`` options (limits a module's tests would otherwise reach)."""
-        self.port = free_port()
+        self.port = port or free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property

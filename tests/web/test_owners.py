@@ -243,6 +243,25 @@ def test_bots_play_under_several_worker_processes(database: str, server_factory:
     ws.close()
 
 
+def test_workers_stop_when_their_supervisor_is_killed(database: str, server_factory: Any) -> None:
+    """``kill -9`` of ``rummykit serve --workers 2`` (an OOM kill, a hard stop of the main process):
+    its server processes stop too, so the port is free and the server can be started again."""
+    server = server_factory(database, extra=(*FAST, "--workers", "2"))
+    assert health(server.url) == 0
+    server.kill()  # the supervisor alone, as kill -9 of its pid does
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            httpx.get(server.url + "/api/health", timeout=2)
+        except httpx.TransportError:
+            break  # nobody answers on the port any more
+        time.sleep(0.2)
+    else:
+        raise AssertionError("the workers outlived their supervisor")
+    again = server_factory(database, extra=(*FAST, "--workers", "2"), port=server.port)
+    assert health(again.url) == 0
+
+
 def test_a_leave_through_another_process_unbinds_the_old_connection(
     database: str, server_factory: Any
 ) -> None:

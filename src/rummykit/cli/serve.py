@@ -297,6 +297,15 @@ def run_server(
     uvicorn.Server(config).run(sockets=sockets)
 
 
+def run_worker(supervisor: int, *args: Any) -> None:
+    """A server process of :func:`supervise`: :func:`run_server` that stops when its supervisor
+    ends, however it ends (a ``kill -9`` of the main process leaves no server holding the port)."""
+    from rummykit.web.runtime import follow_parent
+
+    follow_parent(supervisor, graceful=True)
+    run_server(*args)
+
+
 def supervise(
     workers: int,
     listener: socket.socket,
@@ -313,14 +322,16 @@ def supervise(
     that does not play its table is relayed to the table's owner (:mod:`rummykit.web.owners`).
     SIGTERM or Ctrl-C stops them all."""
     import multiprocessing
+    import os
     import signal
     import time
 
     context = multiprocessing.get_context("spawn")
-    args = (listener, url, settings, ws_compression, internal_host, proxies, address_key)
+    args = (os.getpid(), listener, url, settings, ws_compression, internal_host, proxies, address_key)
     # Not daemons: a daemon process may not start children, and each server starts its bot processes
-    # (--bot-processes); the loop below stops them all itself.
-    procs = [context.Process(target=run_server, args=args, daemon=False) for _ in range(workers)]
+    # (--bot-processes); the loop below stops them all itself, and a worker whose supervisor is
+    # killed outright stops by itself (follow_parent).
+    procs = [context.Process(target=run_worker, args=args, daemon=False) for _ in range(workers)]
     stopping = False
 
     def stop(_signum: int, _frame: Any) -> None:
@@ -335,7 +346,7 @@ def supervise(
         time.sleep(0.2)
         for i, proc in enumerate(procs):
             if not proc.is_alive() and not stopping:
-                procs[i] = context.Process(target=run_server, args=args, daemon=False)
+                procs[i] = context.Process(target=run_worker, args=args, daemon=False)
                 procs[i].start()
     for proc in procs:
         proc.terminate()

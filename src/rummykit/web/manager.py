@@ -21,7 +21,6 @@ import multiprocessing
 import os
 import random
 import secrets
-import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
@@ -43,6 +42,7 @@ from rummykit.web.dealing import new_secret, seal
 from rummykit.web.limits import RateLimiter, ServerSettings
 from rummykit.web.owners import RENEW_SECONDS, Cluster, Route, address_digest
 from rummykit.web.protocol import CreateTable, hints_policy
+from rummykit.web.runtime import follow_parent
 from rummykit.web.store import OPEN_STATUSES, Store, StoredAction, StoredTable
 from rummykit.web.tables import (
     OPEN,
@@ -78,13 +78,7 @@ T = TypeVar("T")
 
 def _follow_parent(parent: int) -> None:
     """In a bot process: exit when the server process is gone (even killed with SIGKILL)."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="rummykit-parent-watch", daemon=True).start()
+    follow_parent(parent, graceful=False)
 
 
 class TableManager:

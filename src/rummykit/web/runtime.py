@@ -1,4 +1,4 @@
-"""Process settings of a server process: the garbage collector.
+"""Process settings of a server process: the garbage collector, and following the parent process.
 
 After start-up a server process holds a few hundred thousand long-lived objects (the modules of
 FastAPI, SQLAlchemy, pydantic, the engine). CPython's cyclic collector walks them again at every full
@@ -13,7 +13,13 @@ still frees almost everything a move makes at once; the cyclic collector only fi
 
 from __future__ import annotations
 
+import ctypes
 import gc
+import os
+import signal
+import sys
+import threading
+import time
 from typing import Final
 
 THRESHOLDS: Final = (20_000, 20, 20)
@@ -27,3 +33,39 @@ def settle_garbage_collector() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*THRESHOLDS)
+
+
+PR_SET_PDEATHSIG: Final = 1
+"""Linux ``prctl`` option: the signal a process gets when its parent ends."""
+GRACE_SECONDS: Final = 15.0
+"""How long a server process that lost its parent may take to stop before it is ended outright."""
+
+
+def follow_parent(parent: int, graceful: bool) -> None:
+    """End this process when its parent ``parent`` is gone, even when the parent was killed with
+    SIGKILL (and so could not stop its children): ``rummykit serve --workers`` processes and the
+    bot processes would otherwise live on as orphans, holding the port and the tables.
+
+    ``graceful``: stop as on SIGTERM (a server closes its connections and gives up its tables), and
+    outright after :data:`GRACE_SECONDS`; otherwise exit at once (a bot process holds nothing). On
+    Linux the kernel sends the signal the moment the parent ends (``PR_SET_PDEATHSIG``); everywhere a
+    thread also looks once a second, which covers other systems and a parent that ended before."""
+    if graceful and sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass  # the watch below still stops it
+
+    def gone() -> None:
+        if graceful:
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(GRACE_SECONDS)
+        os._exit(0)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        gone()
+
+    threading.Thread(target=watch, name="rummykit-parent-watch", daemon=True).start()
