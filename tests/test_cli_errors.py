@@ -53,6 +53,11 @@ def test_arena_refuses_an_unwritable_plot_before_playing(tmp_path: Path) -> None
         (["--bot-delay", "-1"], "error: --bot-delay: must be a number >= 0, got -1.0"),
         (["--takeover", "-5"], "error: --takeover: must be a number >= 0, got -5.0"),
         (["--turn-seconds", "nan"], "error: --turn-seconds: must be a number >= 0, got nan"),
+        # Infinite or absurd values would fail at run time (a database interval, a clock, a bucket).
+        (["--idle-table-seconds", "inf"], "error: --idle-table-seconds: must be at most 31622400, got inf"),
+        (["--keep-ended-days", "inf"], "error: --keep-ended-days: must be at most 36600, got inf"),
+        (["--keep-ended-days", "1e300"], "error: --keep-ended-days: must be at most 36600, got 1e+300"),
+        (["--messages-per-second", "inf"], "error: --messages-per-second: must be at most 1000000, got inf"),
         (
             ["--database-url", "foo://x"],
             "error: --database-url foo://x: not a database URL this server can use",

@@ -129,9 +129,34 @@ class ServerSettings:
                 continue
             if not isinstance(value, (int, float)) or math.isnan(value) or value < 0:
                 raise ValueError(f"{f.name}: must be a number >= 0, got {value!r}")
+            most = most_allowed(f.name)
+            if not value <= most:  # inf included: the database and the clocks need real durations
+                raise ValueError(f"{f.name}: must be at most {most:.0f}, got {value:g}")
         for name in ("messages_burst", "requests_burst", "creations_burst", "http_burst", "max_body_bytes"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name}: must be at least 1")
+
+
+MOST_SECONDS: Final = 366 * 24 * 3600.0
+"""The longest duration a setting in seconds may have: a year (also a turn or a break)."""
+MOST_DAYS: Final = 36_600.0
+"""The longest ``keep_ended_days``: a hundred years (0 keeps tables forever)."""
+MOST_RATE: Final = 1e6
+"""The highest rate per second (``http_per_second`` 0 switches its limit off)."""
+MOST_COUNT: Final = 10**9
+"""The largest count (tables, seats, connections, bursts, bytes, processes)."""
+
+
+def most_allowed(setting: str) -> float:
+    """The largest value a :class:`ServerSettings` field takes: every one is finite, so no clock,
+    database interval or token bucket meets an infinity."""
+    if setting.endswith("_seconds") or setting == "bot_delay":
+        return MOST_SECONDS
+    if setting.endswith("_days"):
+        return MOST_DAYS
+    if setting.endswith("_per_second"):
+        return MOST_RATE
+    return MOST_COUNT
 
 
 FORGET_AT: Final = 4096
