@@ -927,3 +927,22 @@ def test_the_default_http_rate_lets_a_class_open_the_page_together(tmp_path: Pat
             "/api/tables"]  # fmt: skip
     with TestClient(create_app(f"sqlite:///{tmp_path / 'class.db'}", settings=settings)) as c:
         assert {c.get(path).status_code for _ in range(30) for path in page} == {200}
+
+
+def test_10_requests_and_messages_take_their_own_types_only(client: TestClient, web: Any) -> None:
+    """A number is a JSON number: ``"2"``, ``3.0`` or ``true`` are refused, as is the preset among
+    the overrides; a refusal names the field and never repeats a large value."""
+    for body in ({"seats": "2"}, {"seed": "5"}, {"seats": 2.0}, {"seats": True}, {"hints": 1}):
+        assert client.post("/api/tables", json=body).status_code == 422, body
+    preset = client.post("/api/tables", json={"preset": "german", "overrides": {"preset": "gin"}})
+    assert preset.status_code == 422 and "chosen by 'preset'" in preset.text
+    huge = client.post("/api/tables", json={"overrides": {"num_hands": 10**30}})
+    assert huge.status_code == 422 and "1000000000000" not in huge.text
+    grant = web.create(client, seats=2, bots=[{"kind": "random"}])
+    with web.connect(client, grant["code"], grant["token"]) as ws:
+        web.receive_state(ws)
+        for version in ("0", 0.0, True, 10**3000):
+            raw = '{"type": "act", "action": "draw", "version": ' + json.dumps(version) + "}"
+            ws.send_text(raw)
+            answer = web.next_of(ws, "error")
+            assert answer["code"] == "bad_message" and "0000000000" not in json.dumps(answer), version

@@ -57,7 +57,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
 from rummykit import solver
 from rummykit.cards import JOKER_CODE, Card, Hand
@@ -83,7 +83,10 @@ BotLevel = Literal["easy", "medium", "hard"]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+    """What a client sends: no unknown field, and every value of its field's own JSON type (no
+    ``"3"`` or ``3.0`` or ``true`` for a number)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, strict=True)
 
 
 def _printable(text: str) -> str:
@@ -107,7 +110,7 @@ class ActMessage(_Strict):
 
     type: Literal["act"]
     action: Annotated[str, Field(min_length=1, max_length=MAX_ACTION_CHARS)]
-    version: Annotated[int, Field(ge=0)]
+    version: Annotated[int, Field(ge=0, lt=2**53)]
 
 
 class HintMessage(_Strict):
@@ -183,7 +186,15 @@ HELLO: Final[TypeAdapter[HelloMessage]] = TypeAdapter(HelloMessage)
 
 
 # REST bodies -------------------------------------------------------------------------------------
-OptionValue = int | bool | str | None | list[int]
+OptionNumber = Annotated[int, Field(ge=-(10**6), le=10**6)]
+OptionValue = (
+    OptionNumber
+    | bool
+    | Annotated[str, Field(max_length=64)]
+    | None
+    | Annotated[list[OptionNumber], Field(max_length=16)]
+)
+"""An option's value in a create request: bounded, so no refusal repeats anything large."""
 
 
 HintsPolicy = Literal["practice", "everyone"]
@@ -219,6 +230,13 @@ class CreateTable(_Strict):
     takeover_seconds: Annotated[float | None, Field(ge=0, le=3600)] = None
     hints: HintsPolicy = "practice"
     """Who may ask for a hint (:data:`HintsPolicy`)."""
+
+    @field_validator("overrides")
+    @classmethod
+    def _no_preset(cls, overrides: dict[str, OptionValue]) -> dict[str, OptionValue]:
+        if "preset" in overrides:
+            raise ValueError("the preset is chosen by 'preset', not among the overrides")
+        return overrides
 
 
 class JoinTable(_Strict):
