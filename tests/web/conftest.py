@@ -400,16 +400,20 @@ def act_and_wait(page: Any, action: str) -> None:
         pytest.fail(f"{action!r} at version {version} made no new state in 10 s; the page shows {shown!r}")
 
 
-@pytest.fixture
-def make_client(tmp_path: Path) -> Iterator[Any]:
-    """A maker of test clients, each of a fresh app on a database of its own with the given settings
-    (others as :func:`test_settings`). A module may define its own (test_security names addresses)."""
-    made: list[TestClient] = []
-
+def clients(tmp_path: Path, prefix: str = "db", middleware: Any = None) -> Iterator[Any]:
+    """Yield a maker of test clients, each of a fresh app on a database of its own with the given
+    settings (others as :func:`test_settings`), with ``middleware`` added (test_security's names the
+    client address); the clients are closed afterwards."""
     from fastapi.testclient import TestClient
 
+    made: list[TestClient] = []
+
     def make(**settings: Any) -> TestClient:
-        app = create_app(f"sqlite:///{tmp_path / f'db{len(made)}.db'}", settings=test_settings(**settings))
+        app = create_app(
+            f"sqlite:///{tmp_path / f'{prefix}{len(made)}.db'}", settings=test_settings(**settings)
+        )
+        if middleware is not None:
+            app.add_middleware(middleware)
         client = TestClient(app)
         client.__enter__()
         made.append(client)
@@ -418,6 +422,12 @@ def make_client(tmp_path: Path) -> Iterator[Any]:
     yield make
     for client in made:
         client.__exit__(None, None, None)
+
+
+@pytest.fixture
+def make_client(tmp_path: Path) -> Iterator[Any]:
+    """A maker of test clients (:func:`clients`)."""
+    yield from clients(tmp_path)
 
 
 @pytest.fixture
@@ -442,6 +452,7 @@ def web() -> Any:
         first_turn=first_turn,
         act_and_wait=act_and_wait,
         ADDRESS_KEY_FILE=ADDRESS_KEY_FILE,
+        clients=clients,
     )
 
 

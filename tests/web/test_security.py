@@ -49,32 +49,6 @@ def wait_until(condition: Any, seconds: float = 10.0) -> bool:
     return bool(condition())
 
 
-def _clients(tmp_path: Path, web: Any, prefix: str, *, named_addresses: bool) -> Iterator[Any]:
-    """Yield a maker of test clients, each of a fresh app with the given settings (others generous,
-    as for every test); with ``named_addresses`` a request comes from the address it names."""
-    stack: list[TestClient] = []
-
-    def make(**settings: Any) -> TestClient:
-        database = f"sqlite:///{tmp_path / f'{prefix}{len(stack)}.db'}"
-        app = create_app(database, settings=web.settings(**settings))
-        if named_addresses:
-            app.add_middleware(ClientFrom)
-        client = TestClient(app)
-        client.__enter__()
-        stack.append(client)
-        return client
-
-    yield make
-    for client in stack:
-        client.__exit__(None, None, None)
-
-
-@pytest.fixture
-def make_client(tmp_path: Path, web: Any) -> Iterator[Any]:
-    """A test client of an app with the given settings (others generous, as for every test)."""
-    yield from _clients(tmp_path, web, "db", named_addresses=False)
-
-
 # 1. The creator chose the seed: a seeded table is now marked for everybody ---------------------
 def test_1_seeded_table_is_marked_in_the_lobby_and_at_the_table(client: TestClient, web: Any) -> None:
     seeded = web.create(client, seats=2, bots=[{"kind": "random"}], seed=42)
@@ -689,7 +663,7 @@ class ClientFrom:
 @pytest.fixture
 def net_client(tmp_path: Path, web: Any) -> Iterator[Any]:
     """A test client whose requests come from the address they name (``frm=``)."""
-    yield from _clients(tmp_path, web, "net", named_addresses=True)
+    yield from web.clients(tmp_path, "net", ClientFrom)
 
 
 def post_from(client: TestClient, address: str, url: str, body: dict[str, Any] | None = None) -> Any:

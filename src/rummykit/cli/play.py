@@ -659,15 +659,7 @@ def play_command(
     delay: Annotated[float, typer.Option("--delay", help="Seconds between bot moves.")] = DEFAULT_DELAY,
     practice: Annotated[bool, typer.Option("--practice", help="Allow 'undo'.")] = False,
     ascii_only: Annotated[bool, typer.Option("--ascii", help="Suit letters instead of symbols.")] = False,
-    letters: Annotated[
-        str | None,
-        typer.Option(
-            "--letters",
-            help="Rank letters of the cards shown: de (B, D, K, A: Bube, Dame, König, Ass) or en "
-            "(J, Q, K, A). Default: de when the game is in German. Both are understood when you type.",
-            show_default=False,
-        ),
-    ] = None,
+    letters: LettersOption = None,
     save_dir: Annotated[
         Path | None, typer.Option("--save-dir", help="Folder for the saved game records.")
     ] = None,
@@ -795,6 +787,18 @@ def play_command(
         letters=letters,
     )
     raise typer.Exit(session.run())
+
+
+LettersOption = Annotated[
+    str | None,
+    typer.Option(
+        "--letters",
+        help="Rank letters of the cards shown: de (B, D, K, A: Bube, Dame, König, Ass) or en "
+        "(J, Q, K, A). Default: de when the game is in German. Both are understood when you type.",
+        show_default=False,
+    ),
+]
+"""``--letters`` of ``play`` and ``replay`` (read with :func:`card_letters`)."""
 
 
 def card_letters(option: str | None, lang: str) -> str:

@@ -23,7 +23,7 @@ from rich.text import Text
 from rummykit.actions import CallRummy, Discard, Knock, KnockDeclare, Pass, TakeDiscard
 from rummykit.cli import screen
 from rummykit.cli.action_text import describe
-from rummykit.cli.play import card_letters, play_language
+from rummykit.cli.play import LettersOption, card_letters, play_language
 from rummykit.cli.saves import printable
 from rummykit.errors import NotationError, RummyError
 from rummykit.explain.language import Lang
@@ -369,15 +369,7 @@ def replay_command(
         ),
     ] = None,
     ascii_only: Annotated[bool, typer.Option("--ascii", help="Suit letters instead of symbols.")] = False,
-    letters: Annotated[
-        str | None,
-        typer.Option(
-            "--letters",
-            help="Rank letters of the cards shown: de (B, D, K, A) or en (J, Q, K, A). "
-            "Default: de in German.",
-            show_default=False,
-        ),
-    ] = None,
+    letters: LettersOption = None,
     lang_option: Annotated[
         str | None,
         typer.Option(

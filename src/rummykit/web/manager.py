@@ -76,11 +76,6 @@ LOBBY_LIST_SECONDS: Final = 1.0
 T = TypeVar("T")
 
 
-def _follow_parent(parent: int) -> None:
-    """In a bot process: exit when the server process is gone (even killed with SIGKILL)."""
-    follow_parent(parent, graceful=False)
-
-
 class TableManager:
     """All tables of a server, their storage, the bounds of :class:`ServerSettings` and the clocks.
 
@@ -193,8 +188,8 @@ class TableManager:
             self._thinkers = ProcessPoolExecutor(
                 self.settings.bot_processes,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_follow_parent,
-                initargs=(os.getpid(),),
+                initializer=follow_parent,  # a bot process exits when the server is gone
+                initargs=(os.getpid(), False),
             )
         return self._thinkers
 

@@ -145,15 +145,22 @@ def replay(fresh: Callable[[], Match], moves: Sequence[str]) -> Match:
     return match
 
 
+def ends_hand(match: Match, action: Action) -> bool:
+    """Apply ``action`` to ``match``; whether it ended the hand in play (a move between hands, a
+    buy-back decision, ends none)."""
+    in_play = match.round
+    was_over = in_play.result is not None
+    match.apply(action)
+    return not was_over and in_play.result is not None
+
+
 def play_on(match: Match, moves: Sequence[str]) -> set[int] | None:
     """Apply ``moves`` to ``match`` in place. When a hand ended among them: the seats that moved
     after the last such end (they have closed its result); ``None`` when no hand ended."""
     since: set[int] | None = None
     for text in moves:
-        seat, in_play = match.to_move, match.round
-        was_over = in_play.result is not None  # between hands (a buy-back decision)
-        match.apply(Action.parse(text))
-        if not was_over and in_play.result is not None:
+        seat = match.to_move
+        if ends_hand(match, Action.parse(text)):
             since = set()
         elif since is not None:
             since.add(seat)

@@ -848,14 +848,12 @@ class Table:
         once that transaction has committed."""
         await self.manager.append(StoredAction(self.code, self.version, seat, str(action)))
         self.records += 1
-        in_play = self.match.round
-        was_over = in_play.result is not None  # between hands (a buy-back decision)
-        self.match.apply(action)
+        ended = practice.ends_hand(self.match, action)
         self._rest.pop(seat, None)
         for returning in self._returning:  # the turn whose time ran out is over: they play again
             self._away.pop(returning, None)
         self._returning.clear()
-        if not was_over and in_play.result is not None:
+        if ended:
             self.start_break(())
         if self.match.is_over:
             self.status = "over"
