@@ -236,6 +236,21 @@ def test_knock_game_turn_order_and_phase_errors() -> None:
 
 
 @pytest.mark.parametrize("rules", [VIENNESE, ROA], ids=["viennese", "romme_ohne_auslegen"])
+def test_D15_a_rummy_call_may_not_lay_away_the_card_just_taken(rules: Rules) -> None:
+    """The Rummy call's face-down card is the turn's discard, so D15 forbids the taken card there too."""
+    if rules is VIENNESE:  # the dealer throws KD from 11 cards; seat 1 takes it onto a Rummy hand
+        rnd = deal(rules, [NO_MELDS, RUMMY_HAND], extra="KD")
+        rnd.apply("discard KD")
+    else:  # the forehand holds thirteen melded cards and takes the upcard KD
+        rnd = deal(rules, [NO_MELDS_13, RUMMY_HAND + " 6C 7C 8C"], upcard="KD")
+    rnd.apply("take")
+    assert rnd.to_move == 1 and rnd.taken_discard == Card.parse("KD")
+    assert not any(text.startswith("rummy") for text in offered(rnd))
+    rejected(rnd, "rummy KD", IllegalActionError, "may_discard_taken_discard")
+    rejected(rnd, "discard KD", IllegalActionError, "may_discard_taken_discard")
+
+
+@pytest.mark.parametrize("rules", [VIENNESE, ROA], ids=["viennese", "romme_ohne_auslegen"])
 def test_a_bare_knock_asks_for_the_card_it_discards(rules: Rules) -> None:
     """Gin knocks first and discards later; here the knock is the discard, so a knock without a card
     is refused by saying so (not by "discard, knock or call rummy", which reads as if knocking were fine)."""

@@ -173,6 +173,7 @@ class KnockFamily:
         if rnd.knocker is not None:
             raise KnockError(f"{action}: after a knock the others only draw and discard", "knock_extra_turn")
         hand = _without(rnd, seat, action.card, action)
+        self._check_not_taken(rnd, action.card, action)  # D15: the face-down card is a discard too
         deadwood = solver.min_deadwood(list(hand), rules)
         if deadwood:
             raise KnockError(f"cannot call Rummy: {deadwood} points of your cards fit in no meld", "rummy")
