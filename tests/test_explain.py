@@ -203,3 +203,15 @@ def test_each_game_words_its_glossary_as_it_plays() -> None:
     # A game whose multiplier is 1 has nothing to explain under the name.
     single = rk.Rules.preset("german").replace(hand_romme_multiplier=1)
     assert "Hand-Rommé" not in _glossary(explain(single, "en"))
+
+
+def test_the_page_gives_rummy_chs_hand_sizes_and_the_packets_of_each() -> None:
+    """RULES.md §3.4: by_player_count in the German game deals 13 with 2–4 and 11 with 5–6 players,
+    in packets 3, 3, 3 and 4 (the last cut to 2 for eleven cards)."""
+    rules = rk.Rules.preset("german").replace(hand_size_rule="by_player_count")
+    english, german = explain(rules, "en"), explain(rules, "de")
+    assert (
+        "packets of 3, 3, 3 and 4 cards (3, 3, 3 and 2 with 11 cards): 13 cards each with 2–4 players, 11 with 5–6"
+        in english
+    )
+    assert "je 13 Karten bei 2–4 Spielern, 11 bei 5–6" in german

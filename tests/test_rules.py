@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import rummykit as rk
-from rummykit import Rules, RulesError
+from rummykit import Round, Rules, RulesError
 from rummykit.rules import OPTION_RANGES, option_range
 
 PRESETS = ("german", "german_dskv", "viennese", "romme_ohne_auslegen", "scala40", "basic")
@@ -191,6 +191,19 @@ def test_dskv_table_of_four_has_three_active_players() -> None:
 def test_basic_hand_size_by_player_count(players: int, size: int) -> None:
     assert Rules.preset("basic").hand_size_for(players) == size
     assert Rules.preset("german").hand_size_for(players) == 13
+
+
+@pytest.mark.parametrize("preset", ["german", "viennese", "romme_ohne_auslegen", "scala40"])
+def test_hand_size_by_player_count_is_rummy_chs_table_outside_basic(preset: str) -> None:
+    """RULES.md §3.4 and §6: the rummy.ch option deals 13 cards with 2–4 players and 11 with 5–6."""
+    rules = Rules.preset(preset).replace(hand_size_rule="by_player_count")
+    for players in range(2, 7):
+        want = 13 if players <= 4 else 11
+        assert rules.hand_size_for(players) == want
+        rnd = Round.new(rules, players, seed=1)
+        dealt = [len(hand) for hand in rnd.hands]
+        extra = 1 if rules.start_mode == "dealer_extra_card" else 0
+        assert sorted(dealt) == [want] * (players - extra) + [want + extra] * extra
 
 
 @pytest.mark.parametrize(("preset", "knock"), [(p, p in (VIE, ROA)) for p in PRESETS])

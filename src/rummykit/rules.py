@@ -87,7 +87,15 @@ PACKETS: Final[dict[str, tuple[int, ...]]] = {"p3334": (3, 3, 3, 4)}
 """Packet sizes per deal round for ``deal_packets`` values other than ``singly``."""
 
 BASIC_HAND_SIZES: Final = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}
-"""``hand_size_rule = by_player_count`` (Basic Rummy, RULES.md §5.3): hand size by player count."""
+"""``hand_size_rule = by_player_count`` in Basic Rummy (RULES.md §5.3): hand size by player count."""
+
+RUMMY_CH_HAND_SIZES: Final = {2: 13, 3: 13, 4: 13, 5: 11, 6: 11}
+"""``hand_size_rule = by_player_count`` in every other preset: rummy.ch's table for Rommé (RULES.md
+§3.4, §6: 13 cards with 2–4 players, 11 with 5–6)."""
+
+HAND_SIZE_TABLES: Final[Mapping[str, Mapping[int, int]]] = {"basic": BASIC_HAND_SIZES}
+"""The ``by_player_count`` table of the preset a rule set is named after; any other name uses
+:data:`RUMMY_CH_HAND_SIZES`."""
 
 
 def _range(low: int, high: int) -> dict[str, tuple[int, int]]:
@@ -512,9 +520,20 @@ class Rules:
         return None if check is None else check(self)
 
     def hand_size_for(self, players: int) -> int:
-        """Cards dealt to each player at a table of ``players`` active players (``hand_size_rule``)."""
+        """Cards dealt to each player at a table of ``players`` active players (``hand_size_rule``).
+
+        ``by_player_count`` deals by the table of the game the rules are named after: Basic Rummy's
+        10/7/6 (RULES.md §5.3) for ``basic``, rummy.ch's 13 with 2–4 and 11 with 5–6 players
+        (§3.4) for the others; a player count outside the table keeps ``hand_size``.
+
+        >>> by_count = Rules.preset("german").replace(hand_size_rule="by_player_count")
+        >>> [by_count.hand_size_for(n) for n in (4, 5)]
+        [13, 11]
+        >>> [Rules.preset("basic").hand_size_for(n) for n in (2, 3, 5)]
+        [10, 7, 6]
+        """
         if self.hand_size_rule == "by_player_count":
-            return BASIC_HAND_SIZES.get(players, self.hand_size)
+            return HAND_SIZE_TABLES.get(self.name, RUMMY_CH_HAND_SIZES).get(players, self.hand_size)
         return self.hand_size
 
     def active_players(self, seated: int) -> int:
@@ -646,8 +665,16 @@ def _fixed_hand_size(rules: Rules) -> str | None:
     if rules.hand_size_rule == "fixed":
         return None
     sizes = (rules.active_players(n) for n in range(rules.min_players, rules.max_players + 1))
-    if all(n in BASIC_HAND_SIZES for n in sizes):
+    if all(n in HAND_SIZE_TABLES.get(rules.name, RUMMY_CH_HAND_SIZES) for n in sizes):
         return "hand_size_rule = by_player_count sets the hand size for every table of these rules"
+    return None
+
+
+def _sizes_vary(rules: Rules) -> str | None:
+    table = HAND_SIZE_TABLES.get(rules.name, RUMMY_CH_HAND_SIZES)
+    sizes = {rules.active_players(n) for n in range(rules.min_players, rules.max_players + 1)}
+    if all(table.get(n, rules.hand_size) == rules.hand_size for n in sizes):
+        return f"by_player_count deals {rules.hand_size} cards at every table of these rules too"
     return None
 
 
@@ -699,7 +726,7 @@ _APPLIES: Final[Mapping[str, Callable[[Rules], str | None]]] = {
     ),
     "final_discard_face_down": _not_gin("gin has no face-down card: a gin is a knock"),
     "max_stock_rebuilds": _not_gin("a gin hand ends at the wall (wall_draw); the stock is never rebuilt"),
-    "hand_size_rule": _not_gin("gin deals hand_size cards to each of its two players"),
+    "hand_size_rule": _not_gin("gin deals hand_size cards to each of its two players", _sizes_vary),
     **dict.fromkeys(
         (
             "knock_comparison",
@@ -878,7 +905,7 @@ def _validate(rules: Rules) -> None:
         needed = active * rules.hand_size_for(active) + 2
         if needed > deck:
             fail(
-                "hand_size",
+                "hand_size_rule" if rules.hand_size_rule == "by_player_count" else "hand_size",
                 f"a deck of {deck} cards cannot deal {rules.hand_size_for(active)} "
                 f"cards to {active} players and leave a stock",
             )

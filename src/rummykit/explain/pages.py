@@ -19,7 +19,7 @@ from rummykit.explain import gin_page, knock_page, melding_page, melds_page, sco
 from rummykit.explain.document import Block, Bullets, Heading, Paragraph, Table
 from rummykit.explain.language import Lang
 from rummykit.explain.terms import GLOSSARY, hand_out_meaning, hand_out_name, option_label, value_words
-from rummykit.rules import Rules
+from rummykit.rules import PACKETS, Rules
 
 TITLES: Final[dict[str, tuple[str, str]]] = {
     "german": ("German Rummy (Rommé)", "Rommé"),
@@ -169,6 +169,24 @@ def hand_size_text(rules: Rules, t: Lang) -> str:
     return ", ".join(parts)
 
 
+def packets_text(rules: Rules, t: Lang) -> str:
+    """``in packets of 3, 3, 3 and 4 cards``: the packets of every hand size the rules deal (a
+    smaller hand gets the packets until it is full, the last one cut short)."""
+    tables = range(rules.min_players, rules.max_players + 1)
+    sizes = sorted({rules.hand_size_for(rules.active_players(p)) for p in tables}, reverse=True)
+    shapes = []
+    for size in sizes:
+        packets: list[int] = []
+        for packet in (*PACKETS[rules.deal_packets], *([1] * size)):
+            if sum(packets) < size:
+                packets.append(min(packet, size - sum(packets)))
+        head = ", ".join(map(str, packets[:-1]))
+        shapes.append((size, f"{head}{t(' and ', ' und ')}{packets[-1]}" if head else str(packets[-1])))
+    first = t(f"in packets of {shapes[0][1]} cards", f"in Paketen zu {shapes[0][1]} Karten")
+    rest = [t(f"{shape} with {size} cards", f"{shape} bei {size} Karten") for size, shape in shapes[1:]]
+    return first + "".join(f" ({part})" for part in rest)
+
+
 def glance(rules: Rules, t: Lang) -> list[Block]:
     items = [players_text(rules, t), deck_text(rules, t), hand_size_text(rules, t)]
     if rules.is_knock_game:
@@ -298,11 +316,7 @@ def deal(rules: Rules, t: Lang) -> list[Block]:
                 f"An einem Tisch mit {n} Spielern setzt der Geber aus; es spielen {n - 1}.",
             )
         )
-    packets = (
-        t("in packets of 3, 3, 3 and 4 cards", "in Paketen zu 3, 3, 3 und 4 Karten")
-        if rules.deal_packets == "p3334"
-        else t("one at a time", "einzeln")
-    )
+    packets = packets_text(rules, t) if rules.deal_packets == "p3334" else t("one at a time", "einzeln")
     items.append(
         t(
             "The dealer shuffles, the player on the right cuts, and the cards are dealt clockwise "
