@@ -211,7 +211,7 @@ def test_the_page_gives_rummy_chs_hand_sizes_and_the_packets_of_each() -> None:
     rules = rk.Rules.preset("german").replace(hand_size_rule="by_player_count")
     english, german = explain(rules, "en"), explain(rules, "de")
     assert (
-        "packets of 3, 3, 3 and 4 cards (3, 3, 3 and 2 with 11 cards): 13 cards each with 2–4 players, 11 with 5–6"
-        in english
+        "packets of 3, 3, 3 and 4 cards (3, 3, 3 and 2 with 11 cards): "
+        "13 cards each with 2–4 players, 11 with 5–6" in english
     )
     assert "je 13 Karten bei 2–4 Spielern, 11 bei 5–6" in german
