@@ -443,3 +443,21 @@ def test_pair_option_range() -> None:
     assert info.value.option == "buyback_window"
     with pytest.raises(RulesError, match="not a numeric rule option"):
         option_range("knock_comparison")
+
+
+def test_basic_counts_a_left_over_ace_eleven_where_aces_can_be_high() -> None:
+    """RULES.md §5.3: Basic Rummy scores the ace 1, or 11 if aces can be high (ace_high_in_runs)."""
+    from rummykit.cards import parse_cards
+    from rummykit.scoring import going_out
+
+    high = Rules.preset("basic").replace(ace_high_in_runs=True)
+    assert high.penalty_ace == 11 and str(high) == "basic(ace_high_in_runs=true, penalty_ace=11)"
+    assert Rules.parse(str(high)) == high == Rules.from_mapping({"preset": "basic", "ace_high_in_runs": True})
+    score = going_out(high, [(), parse_cards("AS JK 7D KC")], winner=0, hand_romme=False)
+    assert score.gains == (11 + 15 + 7 + 10, 0)
+    assert high.replace(ace_high_in_runs=False) == Rules.preset("basic")
+    # A value named in the same change, or set before, is the player's own and stays.
+    assert Rules.preset("basic").replace(ace_high_in_runs=True, penalty_ace=1).penalty_ace == 1
+    assert Rules.preset("basic").replace(penalty_ace=15).replace(ace_high_in_runs=True).penalty_ace == 15
+    # The link is Basic Rummy's: the German game counts its ace 11 whichever way runs go.
+    assert Rules.preset("german").replace(ace_high_in_runs=False).penalty_ace == 11

@@ -93,6 +93,14 @@ RUMMY_CH_HAND_SIZES: Final = {2: 13, 3: 13, 4: 13, 5: 11, 6: 11}
 """``hand_size_rule = by_player_count`` in every other preset: rummy.ch's table for Rommé (RULES.md
 §3.4, §6: 13 cards with 2–4 players, 11 with 5–6)."""
 
+LINKED_DEFAULTS: Final[Mapping[tuple[str, str], tuple[str, Mapping[Any, Any]]]] = {
+    ("basic", "ace_high_in_runs"): ("penalty_ace", {False: 1, True: 11}),
+}
+"""Options whose default follows another option in one preset: ``(preset, leader) -> (follower,
+{leader value: follower value})``. Basic Rummy counts a left-over ace 1, or 11 where aces can be
+high (RULES.md §5.3). Changing the leader moves the follower with it unless the same change names the
+follower or the follower was already set away from the leader's value."""
+
 HAND_SIZE_TABLES: Final[Mapping[str, Mapping[int, int]]] = {"basic": BASIC_HAND_SIZES}
 """The ``by_player_count`` table of the preset a rule set is named after; any other name uses
 :data:`RUMMY_CH_HAND_SIZES`."""
@@ -372,7 +380,18 @@ class Rules:
         for key in changes:
             if key not in names:
                 raise RulesError(f"unknown rule option {key!r}", option=key)
-        return dataclasses.replace(self, **changes)
+        return dataclasses.replace(self, **self._follow_links(changes))
+
+    def _follow_links(self, changes: dict[str, Any]) -> dict[str, Any]:
+        """``changes`` plus the options that follow them (:data:`LINKED_DEFAULTS`): a follower not
+        named in ``changes`` whose value is the one its leader's old value implies moves with it."""
+        for (preset, leader), (follower, implied) in LINKED_DEFAULTS.items():
+            if self.name != preset or leader not in changes or follower in changes:
+                continue
+            old, new = getattr(self, leader), changes[leader]
+            if old in implied and new in implied and getattr(self, follower) == implied[old]:
+                changes = {**changes, follower: implied[new]}
+        return changes
 
     @classmethod
     def parse(cls, text: str) -> Rules:
