@@ -83,6 +83,7 @@ def round_of(view: PlayerView, hands: list[Hand], stock: list[Card], rng: random
         taken_discard=view.taken_discard,
         must_lay=view.must_lay,
         stock_rebuilds=view.stock_rebuilds,
+        takes_in_a_row=view.takes_in_a_row,
         knocker=view.knocker,
         extra_turns=list(view.extra_turns),
         known_cards=[Hand(k) for k in view.known_cards],

@@ -86,6 +86,7 @@ def plan_draw(rnd: RoundState, after_draw: Phase) -> Plan:
     def effect() -> Card:
         if turn_over:
             rnd.turn_over_discard_pile()
+        rnd.takes_in_a_row = 0
         card = rnd.stock.pop()
         rnd.hands[seat] = rnd.hands[seat].plus(card)
         rnd.phase = after_draw

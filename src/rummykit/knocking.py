@@ -244,6 +244,8 @@ def _take_effect(rnd: RoundState, seat: int) -> Plan:
     card = rnd.discard_pile[-1]
 
     def effect() -> None:
+        if rnd.count_take():
+            return
         rnd.discard_pile.pop()
         rnd.hands[seat] = rnd.hands[seat].plus(card)
         rnd.taken_discard = card

@@ -346,6 +346,8 @@ def _take_effect(rnd: RoundState, seat: int, card: Card, must_lay: bool) -> Plan
     """``seat`` takes the top discard ``card`` into the hand (to be laid this turn if ``must_lay``)."""
 
     def effect() -> None:
+        if rnd.count_take():
+            return
         rnd.discard_pile.pop()
         rnd.hands[seat] = rnd.hands[seat].plus(card)
         rnd.taken_discard = card

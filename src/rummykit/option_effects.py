@@ -121,7 +121,8 @@ class Situation:
     deck: tuple[Card, ...] | None = None
     passive: bool = False
     hoard: bool = False
-    """Gin: both players take every discard they may and never throw it back (the draw limit)."""
+    """Everybody takes every discard they may and never throws it back, lays or knocks what they
+    need not (the take limits: gin's ``max_upcard_draws``, elsewhere ``max_takes_in_a_row``)."""
     probes: tuple[Action, ...] = ()
     """Actions whose legality is compared at every step (moves that no legal-action list offers)."""
 
@@ -130,8 +131,9 @@ EQUIVALENT_VALUES: Final[tuple[tuple[str, object, Callable[[Rules], bool], str],
     (
         "discard_pickup_requires_opened",
         "never",
-        lambda r: r.discard_pickup_requires_meld
-        and r.discard_pickup_requires_opened == "opened_or_opening_with_it",
+        lambda r: (
+            r.discard_pickup_requires_meld and r.discard_pickup_requires_opened == "opened_or_opening_with_it"
+        ),
         "with discard_pickup_requires_meld the taken discard must be laid this turn, which a player who "
         "has not opened can only do by opening with it: never plays like opened_or_opening_with_it",
     ),
@@ -151,9 +153,11 @@ EQUIVALENT_VALUES: Final[tuple[tuple[str, object, Callable[[Rules], bool], str],
     (
         "max_adjacent_jokers",
         6,
-        lambda r: r.max_adjacent_jokers is None
-        and r.joker_limit == "jokers_le_naturals"
-        and not r.allow_ace_both_ends,
+        lambda r: (
+            r.max_adjacent_jokers is None
+            and r.joker_limit == "jokers_le_naturals"
+            and not r.allow_ace_both_ends
+        ),
         "a run of at most 13 cards with no more jokers than natural cards holds at most 6 jokers: "
         "a limit of 6 is no limit",
     ),
@@ -280,6 +284,10 @@ def situations(rules: Rules) -> list[Situation]:
     out += [
         Situation(f"a match of {n} players (seed {s})", n, s, hands=8) for s in (3, 4) for n in (low, high)
     ]
+    if not rules.is_gin:
+        out.append(
+            Situation(f"a hand of {low} players where everybody takes every discard", low, 13, hoard=True)
+        )
     out += _positions(rules)
     return out
 
@@ -514,12 +522,26 @@ def _signature(m: Match, legal: Sequence[Action], s: Situation) -> tuple[Any, ..
 def _choose(m: Match, legal: Sequence[Action], s: Situation, rng: random.Random, bot: GreedyBot) -> Action:
     if m.rules.is_gin and not s.passive:
         return _gin_choice(m, legal, rng, s.hoard)
+    if s.hoard:
+        return _hoard_choice(m, legal, rng)
     if s.passive:
         if Draw() in legal:
             return Draw()
         discards = [a for a in legal if isinstance(a, Discard)]
         return rng.choice(discards or list(legal))
     return rng.choice(list(legal)) if rng.random() < RANDOM_SHARE else match_action(bot, m, rng)
+
+
+def _hoard_choice(m: Match, legal: Sequence[Action], rng: random.Random) -> Action:
+    """Take the discard whenever allowed, then shed another card at once: nobody draws, nobody goes
+    out, and the hand runs into ``max_takes_in_a_row``."""
+    if TakeDiscard() in legal:
+        return TakeDiscard()
+    if Draw() in legal:
+        return Draw()
+    taken = m.round.taken_discard
+    keep = [a for a in legal if isinstance(a, Discard) and a.card != taken]
+    return rng.choice(keep or list(legal))
 
 
 def _gin_choice(m: Match, legal: Sequence[Action], rng: random.Random, hoard: bool) -> Action:

@@ -24,8 +24,11 @@ in that many moves.
 >>> rnd.phase
 <Phase.PLAY: 'play'>
 
-Termination: every hand ends because the stock can be rebuilt at most ``max_stock_rebuilds`` times
-(RULES.md §3.13, decision D10); after that an empty stock ends the hand unscored.
+Termination (RULES.md §3.13, decision D10): every hand ends, because the stock can be rebuilt at
+most ``max_stock_rebuilds`` times (after that an empty stock ends the hand unscored) and at most
+``max_takes_in_a_row`` turns in a row may begin without drawing from it (the next take ends the hand
+dead); gin has the wall and ``max_upcard_draws``. Only ``max_stock_rebuilds = unlimited`` lifts the
+guarantee.
 """
 
 from __future__ import annotations
@@ -384,6 +387,7 @@ class Round:
             opened_turn=tuple(state.opened_turn),
             must_lay=state.must_lay,
             stock_rebuilds=state.stock_rebuilds,
+            takes_in_a_row=state.takes_in_a_row,
             extra_turns=tuple(state.extra_turns),
             known_cards=tuple(k.cards() for k in state.known_cards),
             in_play=state.in_play,
@@ -534,6 +538,11 @@ class Round:
     @property
     def stock_rebuilds(self) -> int:
         return self._state.stock_rebuilds
+
+    @property
+    def takes_in_a_row(self) -> int:
+        """Turns in a row begun by taking the discard pile (``max_takes_in_a_row``)."""
+        return self._state.takes_in_a_row
 
     @property
     def rebuilds(self) -> int:

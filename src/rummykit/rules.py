@@ -291,6 +291,12 @@ class Rules:
     stock_exhaustion: StockExhaustion = "reshuffle_keep_top"
     max_stock_rebuilds: int | None = field(default=3, metadata=_range(0, 10))
     """Stock rebuilds allowed per hand; ``None`` = unlimited (written ``unlimited``)."""
+    max_takes_in_a_row: int = field(default=50, metadata=_range(10, 500))
+    """Turns in a row that may begin by taking the discard pile; the next take ends the hand dead
+    (not scored). With ``max_stock_rebuilds`` it bounds every hand (decision: RULES.md D10 promises
+    that every hand ends, and players who only ever take the discard never empty the stock). Real
+    hands stay far below it: in scans of greedy and random tables the stock never stayed untouched
+    for more than 37 actions in a row. Gin has OpenSpiel's ``max_upcard_draws`` instead."""
     hand_scoring: HandScoring = "losers_penalty"
 
     # Match --------------------------------------------------------------------------------------
@@ -697,6 +703,15 @@ def _sizes_vary(rules: Rules) -> str | None:
     return None
 
 
+def _takes_unbounded(rules: Rules) -> str | None:
+    if rules.discard_pickup_requires_meld and not rules.is_knock_game:
+        return (
+            "discard_pickup_requires_meld lays every taken card on the table, so the hands shrink "
+            "and takes cannot go on for ever"
+        )
+    return None
+
+
 def _robbing_on(rules: Rules) -> str | None:
     return None if rules.joker_robbing else "only joker_robbing uses it"
 
@@ -745,6 +760,9 @@ _APPLIES: Final[Mapping[str, Callable[[Rules], str | None]]] = {
     ),
     "final_discard_face_down": _not_gin("gin has no face-down card: a gin is a knock"),
     "max_stock_rebuilds": _not_gin("a gin hand ends at the wall (wall_draw); the stock is never rebuilt"),
+    "max_takes_in_a_row": _not_gin(
+        "gin counts its takes with max_upcard_draws (OpenSpiel's bound)", _takes_unbounded
+    ),
     "hand_size_rule": _not_gin("gin deals hand_size cards to each of its two players", _sizes_vary),
     **dict.fromkeys(
         (

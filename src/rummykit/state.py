@@ -69,6 +69,8 @@ class RoundState:
     must_lay: Card | None = None
     """The taken discard that the player to move must still lay this turn."""
     stock_rebuilds: int = 0
+    takes_in_a_row: int = 0
+    """Turns in a row begun by taking the discard pile (``max_takes_in_a_row``); a stock draw resets it."""
     knocker: int | None = None
     knock_deadwood: int | None = None
     extra_turns: list[int] = field(default_factory=list)
@@ -117,6 +119,7 @@ class RoundState:
             taken_discard=self.taken_discard,
             must_lay=self.must_lay,
             stock_rebuilds=self.stock_rebuilds,
+            takes_in_a_row=self.takes_in_a_row,
             knocker=self.knocker,
             knock_deadwood=self.knock_deadwood,
             extra_turns=self.extra_turns[:],
@@ -206,6 +209,16 @@ class RoundState:
         self.discard_pile = []
         self.stock_rebuilds += 1
         self.steps.append(StockRebuilt(self.stock_rebuilds, len(self.stock), False))
+
+    def count_take(self) -> bool:
+        """One more turn begun by taking the discard pile. When ``max_takes_in_a_row`` turns in a row
+        have already begun so, this take is not made: the hand ends dead, not scored (RULES.md D10,
+        the bound on hands where nobody draws from the stock). Returns whether the hand ended."""
+        if self.takes_in_a_row >= self.rules.max_takes_in_a_row:
+            self.end_unscored(Termination.DRAWN)
+            return True
+        self.takes_in_a_row += 1
+        return False
 
     def end_unscored(self, termination: Termination = Termination.STOCK_EXHAUSTED) -> None:
         """End the hand without a score (an exhausted stock; in gin the wall or a dead hand)."""

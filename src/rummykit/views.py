@@ -53,8 +53,9 @@ class Termination(enum.StrEnum):
     WALL = "wall"
     """Gin: nobody knocked before the stock reached the wall; the hand is dead (not scored)."""
     DRAWN = "drawn"
-    """Gin: the upcard was taken and thrown back twice running, or ``max_upcard_draws`` was reached;
-    the hand is dead (not scored)."""
+    """The discards went back and forth: in gin the upcard was taken and thrown back twice running,
+    or ``max_upcard_draws`` was reached; elsewhere ``max_takes_in_a_row`` turns in a row began by
+    taking the discard pile. The hand is dead (not scored)."""
 
 
 UNSCORED: frozenset[Termination] = frozenset(
@@ -160,6 +161,8 @@ class PlayerView:
     must_lay: Card | None = None
     """The taken discard that the player to move must still lay this turn (public)."""
     stock_rebuilds: int = 0
+    takes_in_a_row: int = 0
+    """Turns in a row begun by taking the discard pile (``max_takes_in_a_row`` ends the hand)."""
     extra_turns: tuple[int, ...] = ()
     """Knock games: seats still to take their extra turn after the knock, in order."""
     known_cards: tuple[tuple[Card, ...], ...] = ()

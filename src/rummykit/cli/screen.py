@@ -485,8 +485,8 @@ def termination_text(
         )
     if result.termination is Termination.DRAWN:
         return t(
-            "a dead hand (the upcard went back and forth): not scored",
-            "ein totes Spiel (die offene Karte ging hin und her): es zählt nicht",
+            "a dead hand (the discards went back and forth): not scored",
+            "ein totes Spiel (die abgelegten Karten gingen hin und her): es zählt nicht",
         )
     if result.termination is Termination.WENT_OUT:
         text = t(f"{who} went out", f"{who} {has} ausgemacht")

@@ -136,7 +136,24 @@ def stock(rules: Rules, t: Lang) -> list[Block]:
             "leer "
             "(oder lässt sich kein neuer bilden), endet das Spiel ohne Wertung.",
         )
-    return [Heading(2, t("When the stock runs out", "Wenn der Stoß leer ist")), Paragraph(text + limit)]
+    blocks: list[Block] = [
+        Heading(2, t("When the stock runs out", "Wenn der Stoß leer ist")),
+        Paragraph(text + limit),
+    ]
+    if not rules.is_gin:
+        n = rules.max_takes_in_a_row
+        blocks.append(
+            Paragraph(
+                t(
+                    f"Nobody may pass the same cards back and forth for ever: after {n} turns in a row that "
+                    "began by taking the discard pile, the next take ends the hand without a score.",
+                    f"Niemand kann dieselben Karten endlos hin und her schieben: nach {n} Zügen in Folge, "
+                    "die mit dem Aufnehmen der Ablage begannen, beendet die nächste Aufnahme das Spiel ohne "
+                    "Wertung.",
+                )
+            )
+        )
+    return blocks
 
 
 def match_end_text(rules: Rules, t: Lang) -> str:

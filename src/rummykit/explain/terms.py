@@ -68,6 +68,10 @@ OPTION_LABELS: Final[dict[str, tuple[str, str]]] = {
     "penalty_court": ("J, Q, K left in hand (points)", "B, D, K in der Hand (Punkte)"),
     "stock_exhaustion": ("when the stock runs out", "wenn der Stoß leer ist"),
     "max_stock_rebuilds": ("new stocks per hand, at most", "neue Stöcke pro Spiel, höchstens"),
+    "max_takes_in_a_row": (
+        "turns in a row taking the discard, at most",
+        "Züge in Folge mit Aufnehmen der Ablage, höchstens",
+    ),
     "hand_scoring": ("scoring", "Wertung"),
     "match_end": ("end of the match", "Ende der Partie"),
     "num_hands": ("hands in the match", "Spiele in der Partie"),

@@ -1,0 +1,79 @@
+"""Every hand ends (RULES.md §3.13, decision D10): players who only ever take the discard pile never
+empty the stock, so ``max_stock_rebuilds`` alone does not bound them; ``max_takes_in_a_row`` does."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rummykit import Round, Rules, Termination
+from rummykit.actions import Discard, Draw, TakeDiscard
+from rummykit.determinize import sample_round
+from rummykit.errors import RulesError
+from rummykit.events import HandEnded
+
+
+def hoard(rnd: Round, rng: random.Random, *, draw_at: int | None = None) -> None:
+    """One action of a player who takes every discard and sheds another card at once (or draws when
+    ``draw_at`` takes in a row have been made)."""
+    legal = rnd.legal_actions()
+    if TakeDiscard() in legal and rnd.takes_in_a_row != draw_at:
+        rnd.apply(TakeDiscard())
+    elif Draw() in legal:
+        rnd.apply(Draw())
+    else:
+        keep = [a for a in legal if isinstance(a, Discard) and a.card != rnd.taken_discard]
+        rnd.apply(rng.choice(keep))
+
+
+@pytest.mark.parametrize(
+    ("preset", "players"),
+    [("german", 2), ("german_dskv", 3), ("basic", 2), ("viennese", 2), ("romme_ohne_auslegen", 3)],
+)
+def test_a_hand_of_players_who_only_take_the_discard_ends_dead(preset: str, players: int) -> None:
+    rules = Rules.preset(preset)
+    rnd = Round.new(rules, players, seed=11)
+    stock = rnd.stock_size
+    rng = random.Random(1)
+    for _ in range(10 * rules.max_takes_in_a_row):
+        if rnd.is_over:
+            break
+        hoard(rnd, rng)
+    assert rnd.is_over, "the hand went on past the bound"
+    result = rnd.result
+    assert result.termination is Termination.DRAWN and not result.scored
+    assert result.points == (0,) * players
+    assert rnd.takes_in_a_row == rules.max_takes_in_a_row == 50
+    assert rnd.stock_size == stock  # nobody drew: max_stock_rebuilds could never have ended it
+    takes = [event for event in rnd.history if isinstance(event.action, TakeDiscard)]
+    # The take after the bound ended the hand instead of being made: it brought no card.
+    assert [event.card is not None for event in takes] == [True] * rules.max_takes_in_a_row + [False]
+    assert isinstance(takes[-1].steps[-1], HandEnded) and takes[-1] is rnd.history[-1]
+
+
+def test_a_draw_from_the_stock_starts_the_count_again() -> None:
+    rules = Rules.preset("german").replace(max_takes_in_a_row=10)
+    rnd = Round.new(rules, 2, seed=3)
+    rng = random.Random(2)
+    counts = []
+    while not rnd.is_over and len(counts) < 200:
+        hoard(rnd, rng, draw_at=9)
+        counts.append(rnd.takes_in_a_row)
+    assert not rnd.is_over and max(counts) == 9 and counts.count(0) > 10
+    # The count is public: the view, a copy and a determinized world carry it.
+    while rnd.takes_in_a_row < 5:
+        hoard(rnd, rng)
+    assert rnd.view(0).takes_in_a_row == rnd.takes_in_a_row == rnd.copy().takes_in_a_row
+    assert sample_round(rnd.view(rnd.to_move), random.Random(0)).takes_in_a_row == rnd.takes_in_a_row
+
+
+def test_the_bound_is_an_option_within_a_range() -> None:
+    assert Rules.preset("german").replace(max_takes_in_a_row=500).max_takes_in_a_row == 500
+    for refused in ({"max_takes_in_a_row": 9}, {"max_takes_in_a_row": 501}):
+        with pytest.raises(RulesError):
+            Rules.preset("german").replace(**refused)
+    with pytest.raises(RulesError, match="max_upcard_draws"):
+        Rules.preset("gin").replace(max_takes_in_a_row=10)
+    with pytest.raises(RulesError, match="takes cannot go on for ever"):
+        Rules.preset("scala40").replace(max_takes_in_a_row=10)
