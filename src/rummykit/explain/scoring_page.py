@@ -140,7 +140,7 @@ def stock(rules: Rules, t: Lang) -> list[Block]:
         Heading(2, t("When the stock runs out", "Wenn der Stoß leer ist")),
         Paragraph(text + limit),
     ]
-    if not rules.is_gin:
+    if rules.not_applicable("max_takes_in_a_row") is None:
         n = rules.max_takes_in_a_row
         blocks.append(
             Paragraph(
