@@ -69,7 +69,9 @@ StockExhaustion = Literal[
     "end_hand_no_score",
     "wall_draw",
 ]
-HandScoring = Literal["losers_penalty", "winner_collects", "deadwood_all", "gin_difference"]
+HandScoring = Literal[
+    "losers_penalty", "winner_collects", "winner_gets_sum", "deadwood_all", "gin_difference"
+]
 MatchEnd = Literal["fixed_hands", "penalty_limit", "elimination_last_survivor", "target_score", "single_hand"]
 KnockComparison = Literal["lt", "le"]
 LayoffAfterKnock = Literal["none", "onto_knocker_unless_gin"]

@@ -34,15 +34,19 @@ class Score:
 def going_out(rules: Rules, hands: Sequence[Iterable[int]], winner: int, hand_romme: bool) -> Score:
     """Melding games (RULES.md §3.12, 3.14): every other seat's cards count ``penalty_value``, times
     ``hand_romme_multiplier`` when the winner went out in the turn of the opening (Hand-Rommé);
-    under ``hand_scoring = winner_collects`` the winner gains their sum instead."""
+    under ``hand_scoring = winner_collects`` the winner gains their sum instead, and under
+    ``winner_gets_sum`` the winner gains it as well (RULES.md §3.14: the losers keep their minus
+    points, the winner records their sum as plus points)."""
     multiplier = rules.hand_romme_multiplier if hand_romme else 1
     values = [sum(rules.penalty_value(c) for c in h) * multiplier for h in hands]
     values[winner] = 0
     zeros = (0,) * len(values)
-    if rules.hand_scoring == "winner_collects":
+    scoring = rules.hand_scoring
+    if scoring in ("winner_collects", "winner_gets_sum"):
         gains = [0] * len(values)
         gains[winner] = sum(values)
-        return Score(zeros, tuple(gains), multiplier)
+        penalties = zeros if scoring == "winner_collects" else tuple(values)
+        return Score(penalties, tuple(gains), multiplier)
     return Score(tuple(values), zeros, multiplier)
 
 

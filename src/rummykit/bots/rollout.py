@@ -422,6 +422,8 @@ class TablePlay:
         values[winner] = 0
         if rules.hand_scoring == "winner_collects":
             return {s: float(sum(values.values())) if s == winner else 0.0 for s in self.seats}
+        if rules.hand_scoring == "winner_gets_sum":
+            return {s: float(sum(values.values())) if s == winner else -float(v) for s, v in values.items()}
         return {s: -float(v) for s, v in values.items()}
 
     # Both ---------------------------------------------------------------------------------------

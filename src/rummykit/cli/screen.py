@@ -492,11 +492,12 @@ def termination_text(
         text = t(f"{who} went out", f"{who} {has} ausgemacht")
         if result.multiplier > 1:
             name = hand_out_name(rules, t) if rules is not None else "Hand-Rommé"
-            collects = rules is not None and rules.hand_scoring == "winner_collects"
-            text += t(
-                f" ({name}: {'winnings' if collects else 'penalties'} ×{result.multiplier})",
-                f" ({name}: {'Gewinn' if collects else 'Strafpunkte'} ×{result.multiplier})",
-            )
+            scoring = rules.hand_scoring if rules is not None else "losers_penalty"
+            en, de = {
+                "winner_collects": ("winnings", "Gewinn"),
+                "winner_gets_sum": ("penalties and winnings", "Strafpunkte und Gewinn"),
+            }.get(scoring, ("penalties", "Strafpunkte"))
+            text += t(f" ({name}: {en} ×{result.multiplier})", f" ({name}: {de} ×{result.multiplier})")
         return text
     if result.termination is Termination.RUMMY:
         return t(f"{who} called Rummy", f"{who} {has} Rummy gerufen")

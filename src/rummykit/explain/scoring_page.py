@@ -94,6 +94,24 @@ def hand_score(rules: Rules, t: Lang) -> list[Block]:
             "wenigsten Minuspunkte) ist am besten.",
         ),
     )
+    if rules.hand_scoring == "winner_gets_sum":
+        items = (
+            t(
+                "Everybody but the player who went out scores the value of the cards left in their hand as "
+                "**minus points**; cards on the table never count.",
+                "Alle außer dem, der ausgemacht hat, bekommen den Wert ihrer restlichen Handkarten als "
+                "**Minuspunkte**; Karten auf dem Tisch zählen nie.",
+            ),
+            items[1],
+            t(
+                "The player who went out records the sum of everybody's minus points as **plus points**.",
+                "Wer ausgemacht hat, schreibt sich die Summe aller Minuspunkte als **Pluspunkte** gut.",
+            ),
+            t(
+                "A score is the plus points less the minus points; the highest score is best.",
+                "Der Stand ist Pluspunkte weniger Minuspunkte; der höchste Stand ist am besten.",
+            ),
+        )
     return [head, Bullets(items)]
 
 
@@ -186,11 +204,18 @@ def match_end_text(rules: Rules, t: Lang) -> str:
 def match(rules: Rules, t: Lang) -> list[Block]:
     items = [match_end_text(rules, t) + "."]
     if rules.match_end in ("fixed_hands", "penalty_limit", "single_hand"):
+        best = {
+            "winner_collects": t("The most plus points in total win", "Die meisten Pluspunkte gewinnen"),
+            "winner_gets_sum": t(
+                "The highest total (plus points less minus points) wins",
+                "Der höchste Stand (Pluspunkte weniger Minuspunkte) gewinnt",
+            ),
+        }.get(
+            rules.hand_scoring,
+            t("The fewest minus points in total win", "Die wenigsten Minuspunkte gewinnen"),
+        )
         items.append(
-            t(
-                "The fewest minus points in total win; equal totals share the win.",
-                "Die wenigsten Minuspunkte gewinnen; bei Gleichstand teilen sich die Besten den Sieg.",
-            )
+            best + t("; equal totals share the win.", "; bei Gleichstand teilen sich die Besten den Sieg.")
         )
     elif rules.match_end == "target_score":
         items.append(t("Equal totals share the win.", "Bei Gleichstand teilen sich die Besten den Sieg."))

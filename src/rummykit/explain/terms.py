@@ -176,6 +176,10 @@ VALUE_WORDS: Final[dict[str, tuple[str, str]]] = {
     "end_hand_no_score": ("the hand ends unscored", "das Spiel endet ohne Wertung"),
     "losers_penalty": ("minus points for the losers", "Minuspunkte für die Verlierer"),
     "winner_collects": ("the winner collects plus points", "der Gewinner kassiert Pluspunkte"),
+    "winner_gets_sum": (
+        "minus points for the losers, their sum as plus points for the winner",
+        "Minuspunkte für die Verlierer, ihre Summe als Pluspunkte für den Gewinner",
+    ),
     "deadwood_all": ("bad points for everybody", "Schlechtpunkte für alle"),
     "fixed_hands": ("after a fixed number of hands", "nach einer festen Zahl von Spielen"),
     "penalty_limit": (
@@ -244,6 +248,13 @@ def hand_out_meaning(rules: Rules, t: Lang) -> str:
         return t(
             f"going out in one turn without having melded before; the winner collects {en}",
             f"in einem Zug ausmachen, ohne vorher ausgelegt zu haben; der Gewinner bekommt {de}",
+        )
+    if rules.hand_scoring == "winner_gets_sum":
+        return t(
+            f"going out in one turn without having melded before; the others' minus points, and so the "
+            f"winner's plus points, count {en}",
+            f"in einem Zug ausmachen, ohne vorher ausgelegt zu haben; die anderen zahlen {de}, und der "
+            f"Gewinner bekommt {de}",
         )
     return t(
         f"going out in one turn without having melded before; the others' minus points count {en}",
