@@ -606,7 +606,11 @@ def _deal(
     if rules.joker_robbing and cards[-1] == JOKER_CODE:
         cutter = (dealer - 1) % players
         if cutter in need:
-            # The card at the bottom of the cut is a joker: the cutter keeps it (decision D17).
+            # The card at the bottom of the cut is a joker: the cutter keeps it (decision D17). RULES.md
+            # §3.3 says the cutter "may" take it; the engine takes it for them and asks nothing, because
+            # a joker is never worse than the card it replaces (with robbed_joker_counts_toward_hand it
+            # replaces a dealt card; without, it is a fourteenth card that melds anywhere), so the
+            # choice would be a question with one sensible answer at the start of every such deal.
             state.hands[cutter].add(cards.pop())
             if rules.robbed_joker_counts_toward_hand:
                 need[cutter] -= 1

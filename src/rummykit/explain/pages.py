@@ -329,9 +329,11 @@ def deal(rules: Rules, t: Lang) -> list[Block]:
     if rules.joker_robbing:
         items.append(
             t(
-                "A joker at the bottom of the cut-off packet may be kept by the cutter"
-                + (", who is then dealt one card fewer." if rules.robbed_joker_counts_toward_hand else "."),
-                "Liegt beim Abheben unten ein Joker, darf der Abhebende ihn behalten"
+                "A joker at the bottom of the cut-off packet is the cutter's: the game hands it to them, as "
+                "nobody turns a joker down"
+                + (", and deals them one card fewer." if rules.robbed_joker_counts_toward_hand else "."),
+                "Liegt beim Abheben unten ein Joker, gehört er dem Abhebenden: das Spiel gibt ihn ihm "
+                "gleich, denn niemand lehnt einen Joker ab"
                 + ("; er bekommt dann eine Karte weniger." if rules.robbed_joker_counts_toward_hand else "."),
             )
         )

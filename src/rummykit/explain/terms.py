@@ -23,7 +23,7 @@ OPTION_LABELS: Final[dict[str, tuple[str, str]]] = {
     "hand_size_rule": ("hand size", "Handgröße"),
     "deal_packets": ("dealing", "Austeilen"),
     "start_mode": ("first turn", "erster Zug"),
-    "joker_robbing": ("cutter may rob a joker", "Abheber darf einen Joker rauben"),
+    "joker_robbing": ("cutter robs a joker at the cut", "Abheber raubt einen Joker beim Abheben"),
     "ace_low_in_runs": ("ace low in runs (A-2-3)", "Ass unten in Folgen (A-2-3)"),
     "ace_high_in_runs": ("ace high in runs (Q-K-A)", "Ass oben in Folgen (D-K-A)"),
     "allow_ace_both_ends": ("run A-2-…-K-A allowed", "Folge A-2-…-K-A erlaubt"),
