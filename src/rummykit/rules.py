@@ -700,8 +700,9 @@ def _fixed_hand_size(rules: Rules) -> str | None:
 def _sizes_vary(rules: Rules) -> str | None:
     table = HAND_SIZE_TABLES.get(rules.name, RUMMY_CH_HAND_SIZES)
     sizes = {rules.active_players(n) for n in range(rules.min_players, rules.max_players + 1)}
-    if all(table.get(n, rules.hand_size) == rules.hand_size for n in sizes):
-        return f"by_player_count deals {rules.hand_size} cards at every table of these rules too"
+    size = rules.hand_size
+    if all(table.get(n, size) == size for n in sizes):
+        return f"by_player_count deals {size} cards at every table of these rules too"
     return None
 
 

@@ -811,6 +811,20 @@ FRAGMENTS: Final[tuple[tuple[str, str], ...]] = (
         "gin deals hand_size cards to each of its two players",
         "Gin gibt jedem der zwei Spieler hand_size Karten",
     ),
+    (
+        "by_player_count deals {size} cards at every table of these rules too",
+        "by_player_count gibt an jedem Tisch dieser Regeln ebenfalls {size} Karten",
+    ),
+    (
+        "discard_pickup_requires_meld lays every taken card on the table, so the hands shrink and takes "
+        "cannot go on for ever",
+        "discard_pickup_requires_meld legt jede aufgenommene Karte auf den Tisch, die Hände werden kleiner "
+        "und das Aufnehmen kann nicht endlos weitergehen",
+    ),
+    (
+        "gin counts its takes with max_upcard_draws (OpenSpiel's bound)",
+        "Gin zählt das Aufnehmen mit max_upcard_draws (die Grenze von OpenSpiel)",
+    ),
     ("no source defines the knocker's penalty", "keine Quelle legt die Strafe des Klopfenden fest"),
     (" in one meld", " in einer Figur"),
     (" at the low end", " unten"),
