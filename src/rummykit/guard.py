@@ -1,12 +1,12 @@
 """A guard against hands that never end, for the tools that let bots or learners play whole hands
 unattended (the arena, self-play, the reinforcement-learning environments).
 
-It is not a rule of the game. Some play never ends a hand: bots that only ever take the top discard
-and shed another card can pass the same cards back and forth forever without drawing from the
-stock, and under unlimited stock rebuilds (``max_stock_rebuilds = unlimited``) players that never
-knock or go out draw forever. :class:`HandWatch` counts the actions of the hand being played and
-says when either limit below is passed; the arena then raises an error naming the game, and the
-environments truncate the episode.
+It is not a rule of the game. Under the rules every hand ends (``max_stock_rebuilds`` bounds the
+draws, ``max_takes_in_a_row`` the turns that take the top discard instead, RULES.md D10) except under
+unlimited stock rebuilds (``max_stock_rebuilds = unlimited``), where players that never knock or go
+out draw for ever. The guard stays as a second line behind the rules. :class:`HandWatch` counts the
+actions of the hand being played and says when either limit below is passed; the arena then raises
+an error naming the game, and the environments truncate the episode.
 """
 
 from __future__ import annotations

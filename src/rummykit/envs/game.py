@@ -233,9 +233,9 @@ class TokenGame:
     @property
     def truncated(self) -> bool:
         """The episode is cut short: the game is :attr:`stuck`, or the hand being played passed a
-        limit of the hand guard (:attr:`endless`: a hand that never ends, such as a policy passing
-        the same discards back and forth with another seat or never going out under unlimited stock
-        rebuilds; not a rule of the game, and far beyond any real hand)."""
+        limit of the hand guard (:attr:`endless`: a hand that never ends, as policies that never go
+        out can play under unlimited stock rebuilds; passing the same discards back and forth ends
+        by the rules, ``max_takes_in_a_row``; not a rule of the game, and far beyond any real hand)."""
         return self.stuck or self.endless is not None
 
     @property

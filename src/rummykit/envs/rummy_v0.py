@@ -25,8 +25,8 @@ agent is often selected several times in a row.
   :mod:`rummykit.envs.game`.
 * **Ends**: every agent terminates when the hand (match) ends. Every agent is truncated after
   ``max_cycles`` steps (tokens) when that is set; when a hand passes the guard against endless hands
-  (:mod:`rummykit.guard`: 10,000 engine actions without a draw from the stock, as when policies pass
-  the same discards back and forth, or 1,000,000 actions in one hand; real hands stay far below);
+  (:mod:`rummykit.guard`: 10,000 engine actions without a draw from the stock, or 1,000,000 actions
+  in one hand, which only unlimited stock rebuilds allow; real hands stay far below);
   and when the engine offers no action before the end (``TokenGame.stuck``, an engine defect).
   ``infos[agent]["truncation"]`` then says which.
 * ``render_mode="ansi"``: the terminal game's board (``rich`` needed, part of the ``rl`` extra) from
