@@ -66,11 +66,14 @@ class _Drawer:
 @pytest.fixture
 def loopers(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The bot kinds ``looper`` (:class:`_Looper`) and ``drawer`` (:class:`_Drawer`), and the hand
-    guards (:mod:`rummykit.guard`) lowered to 400 actions without a stock draw (it is 10,000) and
-    3,000 actions in all (it is 1,000,000), so that tests of the guards are fast."""
+    guards (:mod:`rummykit.guard`) lowered to 400 actions without a stock draw (it is 10,000),
+    3,000 actions in all (it is 1,000,000) and 5 unscored hands in a row (it is 100), so that tests
+    of the guards are fast. Loopers outrun the first only where ``max_takes_in_a_row`` is above 400;
+    under the default 50 the rules end their hands dead."""
     register_bot("looper", lambda level: _Looper())
     register_bot("drawer", lambda level: _Drawer())
     monkeypatch.setattr(guard_module, "MAX_IDLE_ACTIONS", 400)
     monkeypatch.setattr(guard_module, "MAX_HAND_ACTIONS", 3_000)
+    monkeypatch.setattr(guard_module, "MAX_UNSCORED_HANDS", 5)
     yield
     del _FACTORIES["looper"], _FACTORIES["drawer"]

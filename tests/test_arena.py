@@ -269,12 +269,13 @@ def test_the_point_lead_is_paired_by_deal() -> None:
 @pytest.mark.parametrize("mode", ["rounds", "matches"])
 @pytest.mark.usefixtures("loopers")
 def test_a_hand_that_never_ends_stops_with_a_clear_error(mode: Mode) -> None:
-    config = ArenaConfig("viennese", ("looper", "looper"), rounds=1, seed=7, mode=mode)
+    rules = "viennese(max_takes_in_a_row=500)"  # the rules' own bound above the guard lowered to 400
+    config = ArenaConfig(rules, ("looper", "looper"), rounds=1, seed=7, mode=mode)
     with pytest.raises(EndlessHandError) as info:
         run_arena(config, workers=1)
     message = str(info.value)
     assert "did not end within 400 actions without a draw from the stock" in message
-    assert "'viennese'" in message
+    assert "'viennese(max_takes_in_a_row=500)'" in message
     assert "seed 7" in message and "deal 0" in message and "deal seed" in message
     assert "seat 0: looper" in message and "seat 1: looper" in message
     assert ("hand 1 of the match" in message) == (mode == "matches")
@@ -282,7 +283,8 @@ def test_a_hand_that_never_ends_stops_with_a_clear_error(mode: Mode) -> None:
 
 @pytest.mark.usefixtures("loopers")
 def test_cli_reports_a_hand_that_never_ends_as_an_error() -> None:
-    args = ["arena", "--bots", "looper,looper", "--rounds", "1", "--workers", "1", "-q"]
+    args = ["arena", "--rules", "viennese(max_takes_in_a_row=500)", "--bots", "looper,looper"]
+    args += ["--rounds", "1", "--workers", "1", "-q"]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 2 and "did not end within 400 actions" in result.stderr
     assert "Traceback" not in result.stderr
@@ -296,10 +298,23 @@ def test_a_hand_that_draws_but_never_ends_stops_with_a_clear_error() -> None:
         run_arena(config, workers=1)
 
 
+@pytest.mark.usefixtures("loopers")
+def test_loopers_hands_end_dead_by_the_rules_and_a_match_of_them_stops() -> None:
+    """Under the default max_takes_in_a_row every looper hand ends dead, unscored; a rubber of such
+    hands would never end, so the guard stops it after 5 (lowered from 100) unscored hands."""
+    res = run_arena(ArenaConfig("viennese", ("looper", "looper"), rounds=4, seed=7), workers=1)
+    assert len(res.results) == 4 and all(r.points == (0, 0) for r in res.results)
+    with pytest.raises(
+        EndlessHandError, match=r"hand 6 of the match did not end within 5 hands in a row without"
+    ):
+        run_arena(ArenaConfig("viennese", ("looper", "looper"), rounds=1, seed=7, mode="matches"), workers=1)
+
+
 def test_the_hand_guards_are_far_above_real_hands() -> None:
     # The longest hand found in scans of the presets was 1,527 actions (random against random); with
     # unlimited stock rebuilds random hands of Viennese run to tens of thousands of actions.
     assert guard_module.MAX_IDLE_ACTIONS >= 10_000 and guard_module.MAX_HAND_ACTIONS >= 1_000_000
+    assert guard_module.MAX_UNSCORED_HANDS >= 100
 
 
 @pytest.mark.parametrize("bots", [3, 4])

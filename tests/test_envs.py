@@ -385,9 +385,25 @@ def _looping_token(mask: np.ndarray[Any, Any]) -> int:
     return int(np.flatnonzero(mask)[0])
 
 
+LOOPING_VIENNESE = "viennese(max_takes_in_a_row=500)"
+"""Rules whose own bound on takes in a row lies beyond the guard lowered to 400 actions."""
+
+
+@pytest.mark.usefixtures("loopers")
+def test_a_looping_hand_ends_dead_by_the_rules() -> None:
+    env = RummyEnv(rules="viennese", players=2, opponents="looper")
+    _, info = env.reset(seed=4)
+    for _ in range(1_000):
+        _, reward, terminated, truncated, info = env.step(_looping_token(info["action_mask"]))
+        if terminated or truncated:
+            break
+    assert terminated and not truncated and reward == 0
+    assert env.game.round.result.termination is rk.Termination.DRAWN
+
+
 @pytest.mark.usefixtures("loopers")  # the guard lowered to 400 actions without a stock draw
 def test_an_endless_hand_is_truncated_in_both_apis() -> None:
-    env = rummy_v0.env(rules="viennese", players=2)
+    env = rummy_v0.env(rules=LOOPING_VIENNESE, players=2)
     env.reset(seed=4)
     steps = 0
     for _ in env.agent_iter():
@@ -401,7 +417,7 @@ def test_an_endless_hand_is_truncated_in_both_apis() -> None:
         steps += 1
     assert 400 < steps < 400 * 3  # a take is one token, a discard two: cut soon after the limit
 
-    single = RummyEnv(rules="viennese", players=2, opponents="looper")
+    single = RummyEnv(rules=LOOPING_VIENNESE, players=2, opponents="looper")
     _, info = single.reset(seed=4)
     for _ in range(5_000):
         _, _, terminated, truncated, info = single.step(_looping_token(info["action_mask"]))
