@@ -134,6 +134,25 @@ def test_overrides_and_seed_are_kept(client: TestClient, web: Any) -> None:
     assert lobby["seats"][1]["level"] == "easy"
 
 
+def test_the_new_rule_options_reach_a_table(client: TestClient, web: Any) -> None:
+    """winner_gets_sum, max_takes_in_a_row and the rummy.ch hand sizes are table options like any."""
+    overrides = {
+        "hand_scoring": "winner_gets_sum",
+        "max_takes_in_a_row": 100,
+        "hand_size_rule": "by_player_count",
+    }
+    grant = web.create(client, preset="german", seats=2, overrides=overrides)
+    rules = client.get(f"/api/tables/{grant['code']}").json()["rules"]
+    for option in (
+        "hand_scoring=winner_gets_sum",
+        "max_takes_in_a_row=100",
+        "hand_size_rule=by_player_count",
+    ):
+        assert option in rules
+    refused = client.post("/api/tables", json={"preset": "gin", "overrides": {"max_takes_in_a_row": 100}})
+    assert refused.status_code == 400 and "max_upcard_draws" in refused.json()["detail"]
+
+
 def test_tokens_are_unguessable_and_stored_hashed(client: TestClient, web: Any, sqlite_url: str) -> None:
     grants = [web.create(client, seats=2) for _ in range(5)]
     tokens = {g["token"] for g in grants}
