@@ -134,6 +134,14 @@ def test_overrides_and_seed_are_kept(client: TestClient, web: Any) -> None:
     assert lobby["seats"][1]["level"] == "easy"
 
 
+def test_a_made_up_field_name_comes_back_clipped_and_escaped(client: TestClient) -> None:
+    name = "k" * 100 + "\n\x1b[31m"
+    answer = client.post("/api/tables", json={"overrides": {name: 1}})
+    assert answer.status_code == 422
+    detail = answer.json()["detail"]
+    assert "k" * 40 + "…" in detail and "k" * 41 not in detail and "\n" not in detail and "\x1b" not in detail
+
+
 def test_the_new_rule_options_reach_a_table(client: TestClient, web: Any) -> None:
     """winner_gets_sum, max_takes_in_a_row and the rummy.ch hand sizes are table options like any."""
     overrides = {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Iterator
@@ -168,6 +169,14 @@ def test_message_limits_and_bad_messages(client: TestClient, bot_table: dict[str
         for bad in ("not json", '{"type": "launch"}', '{"type": "act", "action": "draw"}', "[]"):
             ws.send_text(bad)
             assert ws.receive_json()["code"] == "bad_message", bad
+        # A client's own value comes back clipped to 40 characters and escaped, never raw.
+        long = "y" * 3000 + "\n\x1b[31m"
+        for bad in ({"type": long}, {"type": "ping", long: 1}):
+            ws.send_text(json.dumps(bad))
+            answer = ws.receive_json()
+            assert answer["code"] == "bad_message" and "y" * 40 + "…" in answer["message"], answer
+            assert "y" * 41 not in answer["message"] and "\n" not in answer["message"]
+            assert "\x1b" not in answer["message"]
         ws.send_bytes(b'{"type": "ping"}')
         assert ws.receive_json() == {"type": "pong"}
         assert table_of(client, code).version == state["version"]

@@ -64,6 +64,7 @@ from rummykit.web.limits import (
     ServerSettings,
     network_key,
     retry_after,
+    shown,
 )
 from rummykit.web.manager import TableManager
 from rummykit.web.owners import LEASE_SECONDS, RENEW_SECONDS
@@ -90,11 +91,13 @@ __all__ = ["MAX_BODY_BYTES", "create_app"]
 
 
 def validation_detail(errors: list[Any]) -> str:
-    """One line naming the first invalid field and why; the value sent is never repeated."""
+    """One line naming the first invalid field and why; the value sent is never repeated, and a
+    field name the client made up is quoted only as :func:`~rummykit.web.limits.shown` (clipped,
+    escaped)."""
     if not errors:
         return "invalid request"
     first = errors[0]
-    where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+    where = ".".join(shown(p) for p in first.get("loc", ()) if p != "body")
     message = str(first.get("msg", "invalid"))
     return f"{where}: {message}" if where else message
 

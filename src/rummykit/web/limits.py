@@ -202,6 +202,27 @@ class RateLimiter:
         return len(self._buckets)
 
 
+SHOWN_CHARACTERS: Final = 40
+"""The most characters of a client's own value that a reply quotes back."""
+
+
+def shown(value: object, limit: int = SHOWN_CHARACTERS) -> str:
+    r"""A client-supplied value as a reply may quote it: clipped to ``limit`` characters (then ``…``)
+    with every unprintable character escaped, so that no newline, control character or terminal
+    escape of the client's reaches a page, a log or a terminal.
+
+    >>> shown("x" * 50 + "\n")
+    'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'
+    >>> shown("Jürgen\nb\x1b[31m")
+    'Jürgen\\nb\\x1b[31m'
+    """
+    text = str(value)
+    clipped = "".join(
+        c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text[:limit]
+    )
+    return clipped + ("…" if len(text) > limit else "")
+
+
 def retry_after(seconds: float) -> str:
     """A ``Retry-After`` header value: whole seconds, at least 1."""
     return str(max(1, math.ceil(min(seconds, 86400.0))))

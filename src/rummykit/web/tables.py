@@ -70,7 +70,7 @@ from rummykit.web.dealing import (
     seat_draw_seed,
     seeded_key,
 )
-from rummykit.web.limits import ServerSettings
+from rummykit.web.limits import ServerSettings, shown
 from rummykit.web.moves import Allowed, allowed
 from rummykit.web.protocol import (
     ActMessage,
@@ -123,6 +123,22 @@ def default_bot_kind() -> str:
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def bad_message_text(exc: ValidationError) -> str:
+    """Why a client message was refused, quoting at most :func:`~rummykit.web.limits.shown` of any
+    value the client sent (an unknown ``type``, an unexpected field's name), never the raw input."""
+    errors = exc.errors()
+    if not errors:
+        return "bad message: invalid"
+    first = errors[0]
+    where = ".".join(shown(part) for part in first.get("loc", ()))
+    if first["type"] == "union_tag_invalid":
+        ctx = first.get("ctx", {})
+        what = f"unknown type '{shown(ctx.get('tag', ''))}'; types: {ctx.get('expected_tags', '')}"
+    else:
+        what = first["msg"]
+    return f"bad message: {where} {what}".strip()
 
 
 class LobbyError(Exception):
@@ -716,11 +732,7 @@ class Table:
         try:
             message = protocol.CLIENT_MESSAGE.validate_json(raw)
         except ValidationError as exc:
-            first = exc.errors()[0] if exc.errors() else {"msg": "invalid"}
-            where = ".".join(str(p) for p in first.get("loc", ()))
-            client.send(
-                error_json("bad_message", f"bad message: {where} {first['msg']}".strip(), self.version)
-            )
+            client.send(error_json("bad_message", bad_message_text(exc), self.version))
             return
         if isinstance(message, ActMessage):
             await self.act(client, message)
