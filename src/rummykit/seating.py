@@ -27,6 +27,12 @@ from rummykit.errors import NotationError
 from rummykit.rules import Rules, SeatDraw
 
 
+def _drawn_rank(card: Card | None) -> int:
+    """:func:`draw_rank` of a drawn card; no card (``None``) ranks as a joker. The ace of clubs is card
+    0, so a truth test would wrongly treat it as no card."""
+    return draw_rank(JOKER_CODE if card is None else card)
+
+
 def draw_rank(card: int) -> int:
     """Rank of a card in the seat draw: ace 14 (highest), king 13 … two 2; a joker 0 (drawn again)."""
     if card == JOKER_CODE:
@@ -61,7 +67,7 @@ class FirstDealerDraw:
                     cards[s] = c
             drew = _redraws(cards)
             if not drew:
-                best = max(range(players), key=lambda s: draw_rank(cards[s] or JOKER_CODE))
+                best = max(range(players), key=lambda s: _drawn_rank(cards[s]))
                 return cls("high_card", tuple(tuple(r) for r in rounds), best)
         raise NotationError("seat draw: the rounds end before one card is highest")
 
@@ -127,8 +133,8 @@ def _redraws(cards: Sequence[Card | None]) -> set[int]:
     ranked = [s for s in range(len(cards)) if s not in jokers]
     if not ranked:
         return jokers
-    best = max(draw_rank(cards[s] or JOKER_CODE) for s in ranked)
-    top = {s for s in ranked if draw_rank(cards[s] or JOKER_CODE) == best}
+    best = max(_drawn_rank(cards[s]) for s in ranked)
+    top = {s for s in ranked if _drawn_rank(cards[s]) == best}
     return jokers | (top if len(top) > 1 else set())
 
 
