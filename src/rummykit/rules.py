@@ -560,8 +560,13 @@ class Rules:
         [10, 7, 6]
         """
         if self.hand_size_rule == "by_player_count":
-            return HAND_SIZE_TABLES.get(self.name, RUMMY_CH_HAND_SIZES).get(players, self.hand_size)
+            return self.hand_size_table.get(players, self.hand_size)
         return self.hand_size
+
+    @property
+    def hand_size_table(self) -> Mapping[int, int]:
+        """The ``by_player_count`` table of the game these rules are named after (players to cards)."""
+        return HAND_SIZE_TABLES.get(self.name, RUMMY_CH_HAND_SIZES)
 
     def active_players(self, seated: int) -> int:
         """Players who receive cards when ``seated`` sit at the table (the DSkV dealer sits out)."""
@@ -692,16 +697,15 @@ def _fixed_hand_size(rules: Rules) -> str | None:
     if rules.hand_size_rule == "fixed":
         return None
     sizes = (rules.active_players(n) for n in range(rules.min_players, rules.max_players + 1))
-    if all(n in HAND_SIZE_TABLES.get(rules.name, RUMMY_CH_HAND_SIZES) for n in sizes):
+    if all(n in rules.hand_size_table for n in sizes):
         return "hand_size_rule = by_player_count sets the hand size for every table of these rules"
     return None
 
 
 def _sizes_vary(rules: Rules) -> str | None:
-    table = HAND_SIZE_TABLES.get(rules.name, RUMMY_CH_HAND_SIZES)
     sizes = {rules.active_players(n) for n in range(rules.min_players, rules.max_players + 1)}
     size = rules.hand_size
-    if all(table.get(n, size) == size for n in sizes):
+    if all(rules.hand_size_table.get(n, size) == size for n in sizes):
         return f"by_player_count deals {size} cards at every table of these rules too"
     return None
 
