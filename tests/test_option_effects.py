@@ -141,6 +141,18 @@ def test_high_card_draw_picks_the_highest_card_with_ties_and_jokers_redrawn() ->
         FirstDealerDraw.from_rounds([[c("KS"), c("KD")]], 2)  # a tie with no redraw
 
 
+def test_the_ace_of_clubs_is_the_highest_card_of_the_draw() -> None:
+    """RULES.md §3.2 and D21: A♣ is card 0, and ranks like any ace, not like a joker."""
+    c = rk.Card.parse
+    assert FirstDealerDraw.from_rounds([[c("AC"), c("KC"), c("2D")]], 3).dealer == 0
+    with pytest.raises(rk.NotationError):
+        FirstDealerDraw.from_rounds([[c("AC"), c("AC"), c("2D")]], 3)  # two aces tie: redrawn
+    draw = draw_first_dealer(rk.Rules.preset("german"), 4, seed=14)
+    # J♠, K♣, A♣ and 7♥ are the cards that count (two jokers were redrawn): A♣'s seat deals.
+    kept = [next(row[s] for row in reversed(draw.rounds) if row[s] is not None) for s in range(4)]
+    assert kept == [c("JS"), c("KC"), c("AC"), c("7H")] and draw.dealer == 2
+
+
 def test_match_new_draws_for_the_first_dealer_unless_one_is_given() -> None:
     german = rk.Rules.preset("german")
     m = rk.Match.new(german, 3, seed=5)
