@@ -153,6 +153,25 @@ def test_the_ace_of_clubs_is_the_highest_card_of_the_draw() -> None:
     assert kept == [c("JS"), c("KC"), c("AC"), c("7H")] and draw.dealer == 2
 
 
+def test_the_dealer_is_named_when_they_did_not_draw_in_the_last_round() -> None:
+    """D21: only the jokers' players draw again, and both draw lower than the A♣ already on the table.
+    The draw in words names the A♣'s player as the dealer, not the last player to draw (the terminal's
+    German lines and the web's moves list: tests/test_play.py, tests/web/test_websocket.py)."""
+    match = rk.Match.new(rk.Rules.preset("german"), 4, seed=14)
+    draw = match.seat_draw
+    assert draw is not None and draw.dealer == 2 and not draw.dealer_drew_last
+    assert draw.dealer_card == rk.Card.parse("AC")
+    assert draw.describe(["A", "B", "C", "D"]) == [
+        "A draws a joker, B draws K♣, C draws A♣, D draws a joker; A and D draw again",
+        "A draws J♠, D draws 7♥; C deals first with A♣",
+    ]
+    # A draw the dealer's card closes still says it in one line.
+    closed = FirstDealerDraw.from_rounds([[rk.Card.parse("KS"), rk.Card.parse("5H")]], 2)
+    assert closed.dealer_drew_last and closed.describe(["A", "B"]) == [
+        "B draws 5♥, A draws K♠ and deals first"
+    ]
+
+
 def test_match_new_draws_for_the_first_dealer_unless_one_is_given() -> None:
     german = rk.Rules.preset("german")
     m = rk.Match.new(german, 3, seed=5)

@@ -536,6 +536,19 @@ def test_the_players_draw_for_the_first_dealer(data_dir: Path) -> None:
         assert line in flat
 
 
+def test_the_german_draw_names_a_dealer_who_did_not_draw_last() -> None:
+    """D21: two jokers are drawn again and both lose to the A♣ already shown, so the A♣'s player deals
+    first; the German lines say so instead of crediting the last player to draw."""
+    from rummykit.cli.play import seat_draw_lines
+
+    match = rk.Match.new(rk.Rules.preset("german"), 4, seed=14)
+    lines = seat_draw_lines(match, ["Du", "B", "C", "D"], "de")
+    js, h7, ac = (screen.card_face(rk.Card.parse(t)) for t in ("JS", "7H", "AC"))
+    assert lines[-1] == f"Du ziehst {js}, D zieht {h7}; C gibt zuerst mit {ac}"
+    closed = rk.Match.new(rk.Rules.preset("german"), 3, seed=4)  # Cleo's J♦ is highest and comes last
+    assert seat_draw_lines(closed, ["A", "B", "C"], "de")[-1].endswith("C zieht J♦ und gibt zuerst")
+
+
 def test_a_person_in_the_buyback_window_is_told_why_there_is_no_offer() -> None:
     from io import StringIO
 

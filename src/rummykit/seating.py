@@ -81,6 +81,19 @@ class FirstDealerDraw:
             out.append(cards)
         return out
 
+    @property
+    def dealer_card(self) -> Card | None:
+        """The card that made the dealer (their last draw); ``None`` for seats by lot."""
+        drawn = [row[self.dealer] for row in self.rounds if row[self.dealer] is not None]
+        return drawn[-1] if drawn else None
+
+    @property
+    def dealer_drew_last(self) -> bool:
+        """Whether the dealer drew in the last round of drawing. They need not have: with the king
+        drawn and a joker beside it, only the joker's player draws again (``A draws a joker, B draws
+        K♥; A draws again``), and B deals first if A's new card is lower."""
+        return bool(self.rounds) and self.rounds[-1][self.dealer] is not None
+
     def describe(self, names: Sequence[str]) -> list[str]:
         """The draw in words, one line per round: ``Anna draws K♠ and deals first``."""
         if self.method == "random":
@@ -91,7 +104,14 @@ class FirstDealerDraw:
         for i, cards in enumerate(rounds):
             parts = [f"{names[s]} {_verb(names[s], 'draw')} {card_text(c)}" for s, c in cards]
             if i == len(rounds) - 1:
-                parts[-1] += f" and {_verb(names[self.dealer], 'deal')} first"
+                dealer = names[self.dealer]
+                if self.dealer_drew_last:  # their card comes last: "… Ben draws K♥ and deals first"
+                    parts[-1] += f" and {_verb(dealer, 'deal')} first"
+                else:
+                    assert self.dealer_card is not None
+                    parts[-1] += (
+                        f"; {dealer} {_verb(dealer, 'deal')} first with {card_text(self.dealer_card)}"
+                    )
                 lines.append(", ".join(parts))
             else:
                 again = [names[s] for s in _redraws_after(self.rounds[: i + 1], len(self.rounds[i]))]

@@ -13,6 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+import rummykit as rk
 from rummykit.seating import card_text
 from rummykit.web import protocol
 from rummykit.web.app import create_app
@@ -278,6 +279,21 @@ def test_the_seat_draw_opens_the_log(client: TestClient, bot_table: dict[str, An
     # In words the line is the seat draw, not a draw from the stock ("Bot 2: zieht Herz-3").
     assert all(e["texts"]["de"].startswith("zieht für die Platzwahl ") for e in drawn), drawn
     assert drawn[-1]["texts"]["en"].endswith(" for the seats and deals first"), drawn
+
+
+def test_the_moves_list_names_a_dealer_who_did_not_draw_last() -> None:
+    """D21: two jokers are drawn again and both lose to the A♣ already shown; the list closes with
+    the A♣'s player dealing first, and nobody else's draw says so."""
+    match = rk.Match.new(rk.Rules.preset("german"), 4, seed=14)
+    assert match.seat_draw is not None and not match.seat_draw.dealer_drew_last
+    entries = protocol.seat_draw_json(match)
+    assert [e["seat"] for e in entries] == [0, 1, 2, 3, 0, 3, 2] and match.first_dealer == 2
+    assert not any("deals first" in e["action"] for e in entries[:-1])
+    assert entries[-1]["action"] == "deals first with A♣"
+    assert entries[-1]["texts"] == {
+        "en": "deals first with the ace of clubs",
+        "de": "gibt zuerst mit Kreuz-Ass",
+    }
 
 
 def test_a_hand_the_dealer_sits_out_lists_only_the_active_seats() -> None:

@@ -853,7 +853,14 @@ def seat_draw_lines(match: Match, names: Sequence[str], lang: str) -> list[str]:
     for i, cards in enumerate(rounds):
         parts = [f"{names[s]} {verb(names[s], 'zieht', 'ziehst')} {screen.card_face(c)}" for s, c in cards]
         if i == len(rounds) - 1:
-            lines.append(", ".join(parts) + f" und {verb(dealer, 'gibt', 'gibst')} zuerst")
+            if draw.dealer_drew_last:
+                lines.append(", ".join(parts) + f" und {verb(dealer, 'gibt', 'gibst')} zuerst")
+            else:
+                assert draw.dealer_card is not None
+                card = screen.card_face(draw.dealer_card)
+                lines.append(
+                    ", ".join(parts) + f"; {dealer} {verb(dealer, 'gibt', 'gibst')} zuerst mit {card}"
+                )
         else:
             lines.append(", ".join(parts) + "; Gleichstand: noch einmal")
     return lines

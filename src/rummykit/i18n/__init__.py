@@ -24,7 +24,7 @@ from rummykit.i18n.cards import CARD_LETTERS, card_name, cards_glyphs, face_lett
 from rummykit.i18n.labels import LABEL_KEYS, label, labels
 from rummykit.i18n.language import LANGUAGES, lang_from_env, normalize_lang
 from rummykit.i18n.localize import error_rule, error_texts, localize_error, localize_message, rule_name
-from rummykit.i18n.moves import describe_action, seat_draw_text
+from rummykit.i18n.moves import describe_action, first_dealer_text, seat_draw_text
 
 register_localizer(localize_error)  # behind RummyError.localized
 
@@ -45,6 +45,7 @@ __all__ = [
     "error_rule",
     "error_texts",
     "face_letters",
+    "first_dealer_text",
     "glyphs",
     "in_every_language",
     "label",

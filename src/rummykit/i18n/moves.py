@@ -278,6 +278,14 @@ def seat_draw_text(card: int | None, *, deals_first: bool, lang: str) -> str:
     return text
 
 
+def first_dealer_text(card: int, lang: str) -> str:
+    """The seat draw's last line when the dealer did not draw in its last round (a player beside
+    them drew a joker and drew again lower): ``deals first with the king of hearts`` / ``gibt
+    zuerst mit Herz-König``."""
+    name = card_name(Card(card), lang)
+    return f"gibt zuerst mit {name}" if lang == "de" else f"deals first with the {name}"
+
+
 _DU_VERBS: Final = {
     "gibt": "gibst",
     "hat sich": "hast dich",

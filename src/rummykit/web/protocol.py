@@ -70,7 +70,7 @@ from rummykit.seating import card_text
 from rummykit.views import Phase, PlayerView, RoundResult, TableMeld
 from rummykit.web.chat import ChatMessage
 from rummykit.web.handlog import hand_numbers, log_entry
-from rummykit.web.texts import seat_draw_texts, server_error_texts
+from rummykit.web.texts import first_dealer_texts, seat_draw_texts, server_error_texts
 
 MAX_MESSAGE_BYTES: Final = 4096
 """Largest client message accepted; longer ones get a ``too_large`` error and change nothing."""
@@ -425,8 +425,8 @@ def seat_draw_json(match: Match) -> list[dict[str, Any]]:
         texts = seat_draw_texts(None, deals_first=True)
         return [{"index": -1, "seat": draw.dealer, "action": "deals first (seats by lot)", "texts": texts}]
     drawn = [(seat, card, f"draws {card_text(card)}") for cards in draw.drawn() for seat, card in cards]
-    last = len(drawn) - 1
-    return [
+    last = len(drawn) - 1 if draw.dealer_drew_last else -1  # the dealer's winning card comes last
+    entries = [
         {
             "index": -1,
             "seat": seat,
@@ -435,6 +435,18 @@ def seat_draw_json(match: Match) -> list[dict[str, Any]]:
         }
         for i, (seat, card, text) in enumerate(drawn)
     ]
+    if not draw.dealer_drew_last:
+        card = draw.dealer_card
+        assert card is not None
+        entries.append(
+            {
+                "index": -1,
+                "seat": draw.dealer,
+                "action": f"deals first with {card_text(card)}",
+                "texts": first_dealer_texts(card),
+            }
+        )
+    return entries
 
 
 def match_json(match: Match) -> dict[str, Any]:

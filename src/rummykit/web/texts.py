@@ -13,7 +13,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from rummykit.actions import Action
-from rummykit.i18n import describe_action, in_every_language, labels, localize_error, seat_draw_text
+from rummykit.i18n import (
+    describe_action,
+    first_dealer_text,
+    in_every_language,
+    labels,
+    localize_error,
+    seat_draw_text,
+)
 from rummykit.i18n.language import LANGUAGES
 from rummykit.i18n.levels import BOT_KIND_LINES_DE, BOT_KIND_NAMES_DE, level_line_de
 from rummykit.rules import Rules
@@ -128,6 +135,11 @@ def action_texts(action: Action, *, taken: int | None = None, phase: Phase | Non
 def seat_draw_texts(card: int | None, *, deals_first: bool) -> dict[str, str]:
     """A line of the draw for the first dealer in every language (``card=None``: seats by lot)."""
     return in_every_language(lambda lang: seat_draw_text(card, deals_first=deals_first, lang=lang))
+
+
+def first_dealer_texts(card: int) -> dict[str, str]:
+    """The seat draw's closing line, when the dealer did not draw last, in every language."""
+    return in_every_language(lambda lang: first_dealer_text(card, lang))
 
 
 def bot_kind_texts(english: Mapping[str, str], kinds: Sequence[str]) -> dict[str, dict[str, str]]:
