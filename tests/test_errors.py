@@ -1,14 +1,17 @@
 """The error hierarchy: every error says its message in German through ``err.localized`` (a name
-DESIGN.md pins), and every error pickles with its attributes (worker processes send them back)."""
+DESIGN.md pins), every error pickles with its attributes (worker processes send them back), and a
+message quotes at most 40 characters of the input it refuses (``errors.quoted``)."""
 
 from __future__ import annotations
 
 import pickle
+from typing import Any
 
 import pytest
 
 import rummykit as rk
 from rummykit.arena import ArenaError, EndlessHandError
+from rummykit.bots import make_bot
 from rummykit.errors import (
     CardNotInHandError,
     IllegalActionError,
@@ -17,6 +20,7 @@ from rummykit.errors import (
     MatchDecisionError,
     RulesError,
     WrongTurnError,
+    quoted,
 )
 
 
@@ -73,3 +77,63 @@ def test_errors_of_several_arguments_and_import_errors_pickle_whole() -> None:
     assert several.args == ("a", "b")
     missing = pickle.loads(pickle.dumps(OpenSpielMissingError("open_spiel is not installed")))
     assert missing.msg == "open_spiel is not installed" and isinstance(missing, ImportError)
+
+
+LONG = "y" * 20 + "\n\x1b[31m" + "y" * 9980
+"""Input from outside: 10,000 characters with a newline and a terminal escape in the first 40."""
+WORD = LONG.replace("\n", "")
+"""The same without the newline: one word of card or action text."""
+
+
+def test_quoted_clips_to_40_characters_and_escapes() -> None:
+    assert quoted("QX") == "'QX'"
+    assert quoted(LONG) == "'" + "y" * 20 + "\\n\\x1b[31m" + "y" * 14 + "'…"
+    assert quoted("x" * 40) == "'" + "x" * 40 + "'" and quoted("x" * 41) == "'" + "x" * 40 + "'…"
+    assert quoted("Jürgen\u202e") == "'Jürgen\\u202e'"  # a text direction override too
+    assert quoted(tuple(range(100))).endswith("…") and len(quoted(tuple(range(100)))) == 41
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        pytest.param(lambda: rk.Card.parse(LONG), id="card"),
+        pytest.param(lambda: rk.Action.parse(LONG), id="action"),
+        pytest.param(lambda: rk.Action.parse("draw " + LONG), id="bare verb"),
+        pytest.param(lambda: rk.Action.parse("discard " + WORD), id="discard card"),
+        pytest.param(lambda: rk.Action.parse("discard " + "7H " * 3000), id="discard cards"),
+        pytest.param(lambda: rk.Action.parse("layoff " + WORD), id="layoff card"),
+        pytest.param(lambda: rk.Action.parse("layoff 5H 6H " + LONG + " on 2"), id="layoff cards"),
+        pytest.param(lambda: rk.Action.parse("swap " + LONG), id="swap"),
+        pytest.param(lambda: rk.Action.parse("swap 5H on 2 then " + LONG), id="swap then"),
+        pytest.param(lambda: rk.Action.parse("open 7C 8C | " + WORD), id="open card"),
+        pytest.param(lambda: rk.Action.parse("open 7C 8C JK(=" + WORD + ")"), id="open joker"),
+        pytest.param(lambda: rk.Rules.preset(LONG), id="preset"),
+        pytest.param(lambda: rk.Rules.from_mapping({LONG: 1}), id="option name"),
+        pytest.param(lambda: rk.Rules.from_mapping({"start_mode": LONG}), id="choice text"),
+        pytest.param(lambda: rk.Rules.from_mapping({"joker_robbing": LONG}), id="switch text"),
+        pytest.param(lambda: rk.Rules.from_mapping({"opening_min_points": LONG}), id="number text"),
+        pytest.param(lambda: rk.Rules.from_mapping({"buyback_window": LONG}), id="pair text"),
+        pytest.param(lambda: rk.Rules.preset("german").replace(seat_draw=LONG), id="choice"),
+        pytest.param(lambda: rk.Rules.preset("german").replace(joker_robbing=LONG), id="switch"),
+        pytest.param(
+            lambda: rk.Rules.preset("german").replace(opening_min_points=int("9" * 300)), id="number"
+        ),
+        pytest.param(lambda: rk.Rules.preset("german").replace(buyback_window=tuple(range(100))), id="pair"),
+        pytest.param(lambda: rk.Rules.parse(LONG + "(x"), id="rules text"),
+        pytest.param(lambda: rk.Rules.parse("german(" + LONG + ")"), id="option text"),
+        pytest.param(lambda: rk.Rules.parse("german(penalty_joker=" + LONG + ")"), id="option value text"),
+        pytest.param(lambda: rk.rules.option_range(LONG), id="numeric option"),
+        pytest.param(lambda: make_bot(LONG), id="bot"),
+        pytest.param(lambda: make_bot("search:" + LONG), id="bot level"),
+    ],
+)
+def test_a_message_quotes_at_most_40_characters_of_its_input(make: Any) -> None:
+    """However long the input, an error quotes 40 characters of it (then ``…``) with its newlines and
+    escapes written out: a web client's move or option reaches no reply or log line at length."""
+    with pytest.raises(rk.RummyError) as info:
+        make()
+    assert "…" in str(info.value)
+    for text in (str(info.value), info.value.localized("de")):
+        assert "\n" not in text and "\x1b" not in text, text
+        assert not any(filler * 41 in text for filler in "y9"), text
+        assert len(text) < 250, text

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Final, Literal
 
 from rummykit.cards import Card, format_cards
-from rummykit.errors import NotationError
+from rummykit.errors import NotationError, quoted
 from rummykit.melds import End, meld_text_cards
 
 MeldCards = tuple[Card, ...]
@@ -252,7 +252,7 @@ _BARE: Final[dict[str, Action]] = {
 ACTION_VERBS: Final = frozenset(
     ("draw", "take", "open", "meld", "layoff", "swap", "discard", "knock", "rummy", "pass", "buyback",
      "decline")
-)
+)  # fmt: skip
 """The first word of every action's notation."""
 _LAYOFF: Final = re.compile(r"^layoff\s+(\S+)\s+on\s+([0-9]+)(?:\s+(low|high))?$", re.IGNORECASE)
 _SWAP: Final = re.compile(r"^swap\s+(.+?)\s+on\s+([0-9]+)((?:\s+then\s+.+)?)$", re.IGNORECASE)
@@ -262,17 +262,19 @@ def _meld_number(digits: str, text: str) -> int:
     """A table meld's number as written in ``text``; they are numbered from 1."""
     number = int(digits)
     if number < 1:
-        raise NotationError(f"table melds are numbered from 1: {text!r}")
+        raise NotationError(f"table melds are numbered from 1: {quoted(text)}")
     return number
 
 
 def _parse_layoff(text: str) -> LayOff:
     m = _LAYOFF.match(text.strip())
     if m is None:
-        raise NotationError(f"not a lay-off: {text!r} (write e.g. 'layoff 5H on 2' or 'layoff JK on 2 low')")
+        raise NotationError(
+            f"not a lay-off: {quoted(text)} (write e.g. 'layoff 5H on 2' or 'layoff JK on 2 low')"
+        )
     card = meld_text_cards(m.group(1))
     if len(card) != 1:
-        raise NotationError(f"a lay-off moves one card: {text!r}")
+        raise NotationError(f"a lay-off moves one card: {quoted(text)}")
     end: Literal["low", "high"] | None = None
     if m.group(3):
         end = "low" if m.group(3).lower() == "low" else "high"
@@ -290,7 +292,7 @@ def parse_action(text: str) -> Action:
     verb = verb.lower()
     if verb in ("draw", "take", "buyback", "decline", "pass") or (verb == "knock" and not rest):
         if rest:
-            raise NotationError(f"{verb!r} takes no arguments: {text!r}")
+            raise NotationError(f"{verb!r} takes no arguments: {quoted(text)}")
         return _BARE[verb]
     if verb == "open":
         return Open(_parse_melds(rest, "open"))
@@ -301,21 +303,21 @@ def parse_action(text: str) -> Action:
             cards = meld_text_cards(rest) if rest else ()
             if len(cards) != 1:
                 raise NotationError(
-                    f"a lay-off moves one card: {text!r} (e.g. 'layoff 5H on 2', gin: 'layoff 5H')"
+                    f"a lay-off moves one card: {quoted(text)} (e.g. 'layoff 5H on 2', gin: 'layoff 5H')"
                 )
             return LayOffCard(cards[0])
         return _parse_layoff(stripped)
     if verb in ("discard", "knock", "rummy"):
         cards = meld_text_cards(rest) if rest else ()
         if len(cards) != 1:
-            raise NotationError(f"{verb!r} needs exactly one card, e.g. '{verb} QS': {text!r}")
+            raise NotationError(f"{verb!r} needs exactly one card, e.g. '{verb} QS': {quoted(text)}")
         card = cards[0]
         return Discard(card) if verb == "discard" else Knock(card) if verb == "knock" else CallRummy(card)
     if verb == "swap":
         m = _SWAP.match(stripped)
         if m is None:
             raise NotationError(
-                f"not a joker exchange: {text!r} (write e.g. 'swap 6C on 3 then meld 8D 9D JK')"
+                f"not a joker exchange: {quoted(text)} (write e.g. 'swap 6C on 3 then meld 8D 9D JK')"
             )
         naturals = meld_text_cards(m.group(1))
         melds: tuple[MeldCards, ...] = ()
@@ -328,9 +330,11 @@ def parse_action(text: str) -> Action:
             elif word.lower() == "layoff":
                 layoffs.append(_parse_layoff(clause))
             else:
-                raise NotationError(f"after 'then' write 'meld …' (once, first) or 'layoff …': {text!r}")
+                raise NotationError(
+                    f"after 'then' write 'meld …' (once, first) or 'layoff …': {quoted(text)}"
+                )
         return Swap(naturals, _meld_number(m.group(2), text), melds, tuple(layoffs))
     raise NotationError(
-        f"unknown action {text!r}; actions: draw, take, open, meld, layoff, swap, discard, knock, rummy, "
-        "pass, buyback, decline"
+        f"unknown action {quoted(text)}; actions: draw, take, open, meld, layoff, swap, discard, knock, "
+        "rummy, pass, buyback, decline"
     )

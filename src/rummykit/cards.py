@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator
 from itertools import compress
 from typing import Final
 
-from rummykit.errors import NotationError
+from rummykit.errors import NotationError, quoted
 
 SUITS: Final = "CDHS"
 """Suit letters in code order: clubs 0, diamonds 1, hearts 2, spades 3. Suits have no rank in play."""
@@ -100,7 +100,7 @@ class Card(int):
                 if rank is not None and suit is not None:
                     return cls._cache[suit * NUM_RANKS + rank - 1]
         raise NotationError(
-            f"not a card: {text!r} (write rank then suit, e.g. AH, 10D, TD, QC, KS, or JK for a joker)"
+            f"not a card: {quoted(text)} (write rank then suit, e.g. AH, 10D, TD, QC, KS, or JK for a joker)"
         )
 
     @property

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from typing import Final
 
 Localizer = Callable[[BaseException, str, Sequence[str]], str]
 """``(error, lang, names) -> text``: :func:`rummykit.i18n.localize_error`, which registers itself
@@ -43,6 +44,34 @@ def name_seats(message: str, names: Sequence[str]) -> str:
         return names[seat] + (m.group(2) or "")
 
     return _SEAT.sub(name, message)
+
+
+QUOTED_CHARACTERS: Final = 40
+"""The most characters of a value from outside (typed by a player, sent by a web client, read from a
+file) that an error message quotes."""
+
+
+def quoted(value: object, limit: int = QUOTED_CHARACTERS) -> str:
+    r"""``value`` as an error message quotes it: its ``repr``, with a text clipped to its first
+    ``limit`` characters and ``…`` after the closing quote when there were more.
+
+    The ``repr`` writes out every newline, control character and terminal escape (``\n``,
+    ``\x1b``), so a quoted value cannot break a log line or a terminal; the clip keeps a message
+    short however long the input was (a web client's move, a rules text, an option's value).
+
+    >>> quoted("QX")
+    "'QX'"
+    >>> quoted("x" * 50 + "\n")
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'…"
+    >>> print(quoted("7H\n\x1b[31m"))
+    '7H\n\x1b[31m'
+    >>> quoted((1, 2))
+    '(1, 2)'
+    """
+    if isinstance(value, str):
+        return repr(value[:limit]) + ("…" if len(value) > limit else "")
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 class RummyError(Exception):

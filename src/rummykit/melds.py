@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from rummykit.cards import JOKER, JOKER_CODE, NUM_RANKS, RANKS, SUITS, Card, format_cards, parse_cards
-from rummykit.errors import IllegalMeldError, NotationError
+from rummykit.errors import IllegalMeldError, NotationError, quoted
 from rummykit.rules import Rules
 
 LOW_ACE: Final = 1
@@ -134,14 +134,14 @@ def _parse_meld_tokens(text: str) -> tuple[tuple[Card, ...], tuple[Card | None, 
         if m:
             target = Card.parse(m.group(1))
             if target.is_joker:
-                raise NotationError(f"a joker cannot stand for a joker: {token!r}")
+                raise NotationError(f"a joker cannot stand for a joker: {quoted(token)}")
             cards.append(JOKER)
             declared.append(target)
         else:
             cards.append(Card.parse(token))
             declared.append(None)
     if not cards:
-        raise NotationError(f"no cards in meld text {text!r}")
+        raise NotationError(f"no cards in meld text {quoted(text)}")
     return tuple(cards), tuple(declared)
 
 

@@ -38,7 +38,7 @@ from typing import Any, ClassVar, Final, Literal, get_type_hints
 
 from rummykit import presets as preset_tables
 from rummykit.cards import NUM_FACES
-from rummykit.errors import RulesError
+from rummykit.errors import RulesError, quoted
 from rummykit.rules_text import (
     OptionType,
     coerce,
@@ -376,7 +376,7 @@ class Rules:
             return cls.PRESETS[key]
         except KeyError:
             known = ", ".join(cls.PRESETS)
-            raise RulesError(f"unknown preset {name!r}; known presets: {known}") from None
+            raise RulesError(f"unknown preset {quoted(name)}; known presets: {known}") from None
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some options changed; the result is validated like any rule set.
@@ -387,7 +387,7 @@ class Rules:
         names = _FIELD_NAMES
         for key in changes:
             if key not in names:
-                raise RulesError(f"unknown rule option {key!r}", option=key)
+                raise RulesError(f"unknown rule option {quoted(key)}", option=key)
         return dataclasses.replace(self, **self._follow_links(changes))
 
     def _follow_links(self, changes: dict[str, Any]) -> dict[str, Any]:
@@ -626,7 +626,7 @@ def option_range(option: str) -> tuple[int, int]:
     try:
         return OPTION_RANGES[option]
     except KeyError:
-        raise RulesError(f"{option!r} is not a numeric rule option", option=option) from None
+        raise RulesError(f"{quoted(option)} is not a numeric rule option", option=option) from None
 
 
 def _knock_only(rules: Rules) -> str | None:
@@ -822,7 +822,7 @@ def _coerce(option: str, raw: Any) -> Any:
     """``raw`` (text or a TOML value) as a value of ``option``'s type; validation happens afterwards."""
     kind = OPTION_TYPES.get(option)
     if kind is None:
-        raise RulesError(f"unknown rule option {option!r}", option=option)
+        raise RulesError(f"unknown rule option {quoted(option)}", option=option)
     return coerce(option, kind, raw)
 
 
@@ -838,28 +838,28 @@ def _validate(rules: Rules) -> None:
             continue
         if kind.kind == "choice":
             if value not in kind.choices:
-                fail(option, f"{value!r} is not one of {', '.join(kind.choices)}")
+                fail(option, f"{quoted(value)} is not one of {', '.join(kind.choices)}")
         elif kind.kind == "bool":
             if not isinstance(value, bool):
-                fail(option, f"must be true or false, not {value!r}")
+                fail(option, f"must be true or false, not {quoted(value)}")
         elif kind.kind == "int":
             if isinstance(value, bool) or not isinstance(value, int):
-                fail(option, f"must be an integer, not {value!r}")
+                fail(option, f"must be an integer, not {quoted(value)}")
             low, high = OPTION_RANGES[option]
             if not low <= value <= high:
-                fail(option, f"must be between {low} and {high}, got {value}")
+                fail(option, f"must be between {low} and {high}, got {quoted(value)}")
         elif kind.kind == "pair":
             if (
                 not isinstance(value, tuple)
                 or len(value) != 2
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
             ):
-                fail(option, f"must be a pair of integers, not {value!r}")
+                fail(option, f"must be a pair of integers, not {quoted(value)}")
             low, high = OPTION_RANGES[option]
             if not all(low <= v <= high for v in value):
-                fail(option, f"both numbers must be between {low} and {high}, got {value!r}")
+                fail(option, f"both numbers must be between {low} and {high}, got {quoted(value)}")
         elif not isinstance(value, str):
-            fail(option, f"must be text, not {value!r}")
+            fail(option, f"must be text, not {quoted(value)}")
 
     if rules.max_players < rules.min_players:
         fail("max_players", f"{rules.max_players} is below min_players {rules.min_players}")

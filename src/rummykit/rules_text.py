@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Literal, Union, get_args, get_origin
 
-from rummykit.errors import RulesError
+from rummykit.errors import RulesError, quoted
 
 OptionKind = Literal["bool", "int", "pair", "choice", "text"]
 
@@ -84,7 +84,7 @@ def split_rules_text(text: str) -> tuple[str, list[tuple[str, str]]]:
     """
     m = re.fullmatch(r"\s*([^()]+?)\s*(?:\((.*)\))?\s*", text, flags=re.DOTALL)
     if m is None:
-        raise RulesError(f"malformed rules text {text!r}: expected preset(option=value, ...)")
+        raise RulesError(f"malformed rules text {quoted(text)}: expected preset(option=value, ...)")
     body = (m.group(2) or "").strip()
     if not body:
         return m.group(1), []
@@ -105,7 +105,8 @@ def split_rules_text(text: str) -> tuple[str, list[tuple[str, str]]]:
     assignments = []
     for part in parts:
         if "=" not in part:
-            raise RulesError(f"malformed rules text {text!r}: {part.strip()!r} is not option=value")
+            shown = quoted(part.strip())
+            raise RulesError(f"malformed rules text {quoted(text)}: {shown} is not option=value")
         key, raw = part.split("=", 1)
         assignments.append((key.strip(), raw.strip()))
     return m.group(1), assignments
@@ -135,16 +136,16 @@ def coerce(option: str, kind: OptionType, raw: Any) -> Any:
             return True
         if word in _FALSE_WORDS:
             return False
-        raise RulesError(f"{option} must be true or false, not {text!r}", option=option)
+        raise RulesError(f"{option} must be true or false, not {quoted(text)}", option=option)
     if kind.kind == "int":
         try:
             return int(text)
         except ValueError:
-            raise RulesError(f"{option} must be an integer, not {text!r}", option=option) from None
+            raise RulesError(f"{option} must be an integer, not {quoted(text)}", option=option) from None
     if kind.kind == "pair":
         m = re.fullmatch(r"\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?", text)
         if m is None:
-            raise RulesError(f"{option} must be a pair like (81, 101), not {text!r}", option=option)
+            raise RulesError(f"{option} must be a pair like (81, 101), not {quoted(text)}", option=option)
         return (int(m.group(1)), int(m.group(2)))
     return text.strip("'\"")
 

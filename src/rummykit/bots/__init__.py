@@ -25,7 +25,7 @@ from rummykit.bots.greedy import GreedyBot
 from rummykit.bots.ismcts import IsmctsBot
 from rummykit.bots.openspiel_simple import OpenSpielMissingError, OpenSpielSimpleBot
 from rummykit.bots.search import LEVELS, Budget, SearchBot
-from rummykit.errors import RummyError
+from rummykit.errors import RummyError, quoted
 
 BOT_LEVELS: Final = ("easy", "medium", "hard")
 LEVEL_LINES: Final = {
@@ -89,7 +89,7 @@ def register_bot(kind: str, factory: Callable[..., Bot]) -> None:
     """
     name = kind.strip().lower()
     if not name or ":" in name or "," in name:
-        raise ValueError(f"a bot kind is a word without ':' or ',', not {kind!r}")
+        raise ValueError(f"a bot kind is a word without ':' or ',', not {quoted(kind)}")
     _FACTORIES[name] = factory
 
 
@@ -114,11 +114,11 @@ def make_bot(kind: str, level: str | None = None, **options: Any) -> Bot:
     if level is not None:
         level = level.strip().lower()
     if level is not None and level not in BOT_LEVELS:
-        raise UnknownBotError(f"unknown bot level {level!r}; levels: {', '.join(BOT_LEVELS)}")
+        raise UnknownBotError(f"unknown bot level {quoted(level)}; levels: {', '.join(BOT_LEVELS)}")
     try:
         factory = _FACTORIES[kind]
     except KeyError:
-        raise UnknownBotError(f"unknown bot {kind!r}; bots: {', '.join(_FACTORIES)}") from None
+        raise UnknownBotError(f"unknown bot {quoted(kind)}; bots: {', '.join(_FACTORIES)}") from None
     return factory(level, **options)
 
 
