@@ -137,3 +137,12 @@ def test_a_message_quotes_at_most_40_characters_of_its_input(make: Any) -> None:
         assert "\n" not in text and "\x1b" not in text, text
         assert not any(filler * 41 in text for filler in "y9"), text
         assert len(text) < 250, text
+
+
+def test_a_meld_number_has_at_most_three_digits() -> None:
+    with pytest.raises(rk.NotationError, match="numbered from 1 to 999: 'layoff 5H on 9999") as info:
+        rk.Action.parse("layoff 5H on " + "9" * 5000)
+    assert "9" * 30 not in str(info.value)
+    assert str(rk.Action.parse("layoff 5H on 0999")) == "layoff 5H on 999"
+    with pytest.raises(rk.NotationError, match="numbered from 1 to 999"):
+        rk.Action.parse("swap 6C on 1000 then meld 8D 9D JK")

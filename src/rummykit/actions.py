@@ -258,8 +258,15 @@ _LAYOFF: Final = re.compile(r"^layoff\s+(\S+)\s+on\s+([0-9]+)(?:\s+(low|high))?$
 _SWAP: Final = re.compile(r"^swap\s+(.+?)\s+on\s+([0-9]+)((?:\s+then\s+.+)?)$", re.IGNORECASE)
 
 
+MAX_MELD_NUMBER: Final = 999
+"""The largest table meld number notation accepts: more melds than any table holds (two decks and
+their jokers make at most 36), and short enough that a message naming the action stays short."""
+
+
 def _meld_number(digits: str, text: str) -> int:
     """A table meld's number as written in ``text``; they are numbered from 1."""
+    if len(digits.lstrip("0")) > len(str(MAX_MELD_NUMBER)):
+        raise NotationError(f"table melds are numbered from 1 to {MAX_MELD_NUMBER}: {quoted(text)}")
     number = int(digits)
     if number < 1:
         raise NotationError(f"table melds are numbered from 1: {quoted(text)}")

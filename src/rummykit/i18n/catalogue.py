@@ -631,6 +631,11 @@ ERRORS: Final[tuple[Entry, ...]] = (
     ),
     (
         "notation",
+        "table melds are numbered from 1 to {limit}: {quoted}",
+        "Die Figuren auf dem Tisch zählen von 1 bis {limit}: {quoted}",
+    ),
+    (
+        "notation",
         "a lay-off moves one card: {quoted} (e.g. 'layoff 5H on 2', gin: 'layoff 5H')",
         "Anlegen bewegt genau eine Karte: {quoted} (z. B. „layoff 5H on 2“, bei Gin: „layoff 5H“)",
     ),
