@@ -3,7 +3,8 @@
 1 seeded tables are marked · 2 deals and bots come from a 256-bit secret · 3 no endless bot tables ·
 4 limits and expiry · 5 streaming body limit · 6 no 500 for NaN or lone surrogates · 7 no face-down
 card in the log · 9 no token in the URL · 10 limits count networks (an IPv6 /64 is one address) and
-seats at other people's waiting tables are capped. (8, the command line, is in
+seats at other people's waiting tables are capped · 11 a reply or log line quotes at most 40
+characters of a client's own value, escaped. (8, the command line, is in
 ``tests/test_cli_errors.py``.)
 """
 
@@ -920,3 +921,94 @@ def test_10_requests_and_messages_take_their_own_types_only(client: TestClient, 
             ws.send_text(raw)
             answer = web.next_of(ws, "error")
             assert answer["code"] == "bad_message" and "0000000000" not in json.dumps(answer), version
+
+
+# 11. A client's own value comes back clipped to 40 characters and escaped ---------------------------
+LONG = "y" * 20 + "\n\x1b[31m" + "y" * 9980
+"""A client's value: 10,000 characters with a newline and a terminal escape within the first 40
+(a field with a bound sends as much of it as the bound allows)."""
+WORD = LONG.replace("\n", "")
+"""The same without the newline: one word of card or action text."""
+
+
+def _texts(value: Any) -> Iterator[str]:
+    """Every string of a JSON value, keys included."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from _texts(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _texts(item)
+
+
+def assert_clipped(answer: Any, caplog: pytest.LogCaptureFixture, filler: str) -> None:
+    """No text of ``answer`` and no log line quotes more than 40 characters of a value made of
+    ``filler``, nor a newline or terminal escape of it unescaped."""
+    for said in _texts(answer):
+        assert filler * 41 not in said and "\n" not in said and "\x1b" not in said, said
+    for record in caplog.records:
+        line = record.getMessage() + (record.exc_text or "")
+        assert filler * 41 not in line and f"{filler}\n" not in line and "\x1b" not in line, line
+
+
+@pytest.mark.parametrize(
+    ("overrides", "filler"),
+    [
+        pytest.param({LONG[:48]: 1}, "y", id="unknown option"),  # names are bounded at 48
+        pytest.param({"start_mode": LONG[:64]}, "y", id="choice"),  # text values at 64
+        pytest.param({"joker_robbing": LONG[:64]}, "y", id="switch"),
+        pytest.param({"opening_min_points": "9" * 64}, "9", id="number"),
+        pytest.param({"buyback_window": LONG[:64]}, "y", id="pair"),
+    ],
+)
+def test_11_a_refused_option_comes_back_clipped_and_escaped(
+    client: TestClient, caplog: pytest.LogCaptureFixture, overrides: dict[str, Any], filler: str
+) -> None:
+    caplog.set_level("DEBUG")
+    answer = client.post("/api/tables", json={"preset": "viennese", "overrides": overrides})
+    assert answer.status_code == 400, answer.text
+    body = answer.json()
+    assert "…" in body["detail"] and "…" in body["texts"]["de"], body
+    assert_clipped(body, caplog, filler)
+
+
+@pytest.mark.parametrize(
+    ("action", "filler"),
+    [
+        pytest.param(LONG[:400], "y", id="not an action"),
+        pytest.param("draw " + LONG[:395], "y", id="a bare verb"),
+        pytest.param("discard " + WORD[:392], "y", id="not a card"),
+        pytest.param("open 7C 8C 9C | " + WORD[:384], "y", id="not a card in a meld"),
+        pytest.param("layoff 5H " + LONG[:385] + " on 2", "y", id="not a lay-off"),
+        pytest.param("layoff 5H on " + "9" * 387, "9", id="a meld number"),
+        pytest.param("swap 5H on 2 then " + LONG[:382], "y", id="not a joker exchange"),
+    ],
+)
+def test_11_a_refused_move_comes_back_clipped_and_escaped(
+    client: TestClient, web: Any, caplog: pytest.LogCaptureFixture, action: str, filler: str
+) -> None:
+    caplog.set_level("DEBUG")
+    grant = web.create(client, seats=2, bots=[{"kind": "random"}])
+    with web.connect(client, grant["code"], grant["token"]) as ws:
+        state = web.receive_state(ws, until=lambda s: s["view"]["to_move"] == 0)
+        ws.send_json({"type": "act", "action": action, "version": state["version"]})
+        answer = web.next_of(ws, "error")
+    assert answer["code"] == "notation" and "…" in answer["message"], answer
+    assert_clipped(answer, caplog, filler)
+
+
+def test_11_composed_cards_come_back_escaped(
+    client: TestClient, web: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level("DEBUG")
+    grant = web.create(client, seats=2, bots=[{"kind": "random"}])
+    with web.connect(client, grant["code"], grant["token"]) as ws:
+        web.receive_state(ws)
+        ws.send_json({"type": "evaluate", "melds": [["7C\n\x1b[31", "8C", "9C"], ["yyyyyyyy"]]})
+        answer = web.next_of(ws, "evaluation")
+    assert answer["melds"][0]["cards"] == ["7C\\n\\x1b[31", "8C", "9C"], answer
+    assert answer["melds"][1]["cards"] == ["yyyyyyyy"] and answer["melds"][1]["error"], answer
+    assert_clipped(answer, caplog, "y")

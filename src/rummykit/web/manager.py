@@ -33,7 +33,7 @@ from typing import Any, Final, TypeVar
 from sqlalchemy.exc import IntegrityError
 
 from rummykit.bots import Bot, make_bot
-from rummykit.errors import RulesError, RummyError
+from rummykit.errors import RulesError, RummyError, quoted
 from rummykit.rules import Rules, option_range
 from rummykit.web import practice
 from rummykit.web.address_key import claim_key
@@ -557,7 +557,7 @@ class TableManager:
         for i, b in enumerate(spec.bots, start=len(seats)):
             kind = b.kind or default_bot_kind()
             if kind.split(":", 1)[0].strip().lower() not in WEB_BOT_KINDS:
-                raise LobbyError(400, f"unknown bot {kind!r}; bots: {', '.join(WEB_BOT_KINDS)}")
+                raise LobbyError(400, f"unknown bot {quoted(kind)}; bots: {', '.join(WEB_BOT_KINDS)}")
             try:
                 make_bot(kind, b.level)
             except RummyError as exc:

@@ -958,7 +958,8 @@ class Table:
         melds = []
         total = 0
         for group in message.melds:
-            entry: dict[str, Any] = {"cards": group, "legal": False, "value": 0, "kind": None, "error": None}
+            cards = [shown(card) for card in group]  # the client's own texts, escaped
+            entry: dict[str, Any] = {"cards": cards, "legal": False, "value": 0, "kind": None, "error": None}
             try:
                 meld = arrange_meld(group, self.rules)
             except (IllegalMeldError, NotationError) as exc:
