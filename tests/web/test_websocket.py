@@ -169,7 +169,9 @@ def test_message_limits_and_bad_messages(client: TestClient, bot_table: dict[str
         assert ws.receive_json()["code"] == "bad_message"
         for bad in ("not json", '{"type": "launch"}', '{"type": "act", "action": "draw"}', "[]"):
             ws.send_text(bad)
-            assert ws.receive_json()["code"] == "bad_message", bad
+            answer = ws.receive_json()
+            assert answer["code"] == "bad_message", bad
+            assert answer["message"].startswith("bad message: ") and "  " not in answer["message"], answer
         # A client's own value comes back clipped to 40 characters and escaped, never raw.
         long = "y" * 3000 + "\n\x1b[31m"
         for bad in ({"type": long}, {"type": "ping", long: 1}):

@@ -58,6 +58,7 @@ from rummykit.web.headers import SecurityHeaders
 from rummykit.web.houserules import advanced_examples, house_rules
 from rummykit.web.limits import (
     MAX_BODY_BYTES,
+    MESSAGE_CHARACTERS,
     BodyLimit,
     HttpRate,
     RateLimiter,
@@ -98,7 +99,7 @@ def validation_detail(errors: list[Any]) -> str:
         return "invalid request"
     first = errors[0]
     where = ".".join(shown(p) for p in first.get("loc", ()) if p != "body")
-    message = str(first.get("msg", "invalid"))
+    message = shown(first.get("msg", "invalid"), MESSAGE_CHARACTERS)
     return f"{where}: {message}" if where else message
 
 

@@ -204,6 +204,9 @@ class RateLimiter:
 
 SHOWN_CHARACTERS: Final = 40
 """The most characters of a client's own value that a reply quotes back."""
+MESSAGE_CHARACTERS: Final = 200
+"""The most characters of a validator's reason a reply repeats: pydantic's and our own reasons are
+shorter, so the clip only holds should a future reason ever repeat the input."""
 
 
 def shown(value: object, limit: int = SHOWN_CHARACTERS) -> str:

@@ -70,7 +70,7 @@ from rummykit.web.dealing import (
     seat_draw_seed,
     seeded_key,
 )
-from rummykit.web.limits import ServerSettings, shown
+from rummykit.web.limits import MESSAGE_CHARACTERS, ServerSettings, shown
 from rummykit.web.moves import Allowed, allowed
 from rummykit.web.protocol import (
     ActMessage,
@@ -137,8 +137,8 @@ def bad_message_text(exc: ValidationError) -> str:
         ctx = first.get("ctx", {})
         what = f"unknown type '{shown(ctx.get('tag', ''))}'; types: {ctx.get('expected_tags', '')}"
     else:
-        what = first["msg"]
-    return f"bad message: {where} {what}".strip()
+        what = shown(first["msg"], MESSAGE_CHARACTERS)  # a validator's text may repeat the input
+    return "bad message: " + " ".join(part for part in (where, what) if part)
 
 
 class LobbyError(Exception):
