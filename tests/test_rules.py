@@ -459,5 +459,11 @@ def test_basic_counts_a_left_over_ace_eleven_where_aces_can_be_high() -> None:
     # A value named in the same change, or set before, is the player's own and stays.
     assert Rules.preset("basic").replace(ace_high_in_runs=True, penalty_ace=1).penalty_ace == 1
     assert Rules.preset("basic").replace(penalty_ace=15).replace(ace_high_in_runs=True).penalty_ace == 15
+    # The text form names the follower with its leader, so a kept 1 survives a save, a record or a
+    # rebuild from the changes (the terminal's --set).
+    kept = Rules.preset("basic").replace(ace_high_in_runs=True, penalty_ace=1)
+    assert str(kept) == "basic(ace_high_in_runs=true, penalty_ace=1)"
+    assert Rules.parse(str(kept)) == kept == Rules.preset("basic").replace(**kept.changes())
+    assert Rules.from_mapping({"preset": "basic", **kept.changes()}) == kept
     # The link is Basic Rummy's: the German game counts its ace 11 whichever way runs go.
     assert Rules.preset("german").replace(ace_high_in_runs=False).penalty_ace == 11

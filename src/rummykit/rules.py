@@ -447,14 +447,24 @@ class Rules:
 
     # Text and data forms ------------------------------------------------------------------------
     def changes(self) -> dict[str, Any]:
-        """The options that differ from the preset this rule set is named after."""
+        """The options that differ from the preset this rule set is named after.
+
+        A follower of :data:`LINKED_DEFAULTS` is named whenever its leader is: reading
+        ``basic(ace_high_in_runs=true)`` back moves ``penalty_ace`` to 11, so a rule set that keeps
+        it at 1 must say ``basic(ace_high_in_runs=true, penalty_ace=1)``.
+        """
         base = Rules.PRESETS.get(self.name)
         if base is None:
             base = Rules.PRESETS["german"]
+        named = {
+            follower
+            for (preset, leader), (follower, _) in LINKED_DEFAULTS.items()
+            if self.name == preset and getattr(self, leader) != getattr(base, leader)
+        }
         return {
             f.name: getattr(self, f.name)
             for f in fields(self)
-            if f.name != "name" and getattr(self, f.name) != getattr(base, f.name)
+            if f.name != "name" and (getattr(self, f.name) != getattr(base, f.name) or f.name in named)
         }
 
     def __str__(self) -> str:
