@@ -146,3 +146,17 @@ def test_a_meld_number_has_at_most_three_digits() -> None:
     assert str(rk.Action.parse("layoff 5H on 0999")) == "layoff 5H on 999"
     with pytest.raises(rk.NotationError, match="numbered from 1 to 999"):
         rk.Action.parse("swap 6C on 1000 then meld 8D 9D JK")
+    # Leading zeros do not count, however many: the number is read from its significant digits.
+    assert str(rk.Action.parse("layoff 5H on " + "0" * 5000 + "5")) == "layoff 5H on 5"
+    with pytest.raises(rk.NotationError, match="numbered from 1: "):
+        rk.Action.parse("layoff 5H on " + "0" * 5000)
+
+
+def test_numbers_of_thousands_of_digits_get_a_clear_error() -> None:
+    """Python refuses to read or write integers of more than 4,300 digits; no such ValueError escapes."""
+    with pytest.raises(rk.RulesError, match="must be a pair like"):
+        rk.Rules.parse(f"viennese(buyback_window=({'9' * 5000}, 101))")
+    with pytest.raises(rk.RulesError, match="must be an integer"):
+        rk.Rules.parse(f"german(hand_size={'9' * 5000})")
+    with pytest.raises(rk.RulesError, match="got <an integer of 16610 bits>"):
+        rk.Rules.preset("german").replace(hand_size=10**5000)

@@ -267,7 +267,7 @@ def _meld_number(digits: str, text: str) -> int:
     """A table meld's number as written in ``text``; they are numbered from 1."""
     if len(digits.lstrip("0")) > len(str(MAX_MELD_NUMBER)):
         raise NotationError(f"table melds are numbered from 1 to {MAX_MELD_NUMBER}: {quoted(text)}")
-    number = int(digits)
+    number = int(digits.lstrip("0") or "0")  # short now, however many zeros led it
     if number < 1:
         raise NotationError(f"table melds are numbered from 1: {quoted(text)}")
     return number

@@ -70,7 +70,10 @@ def quoted(value: object, limit: int = QUOTED_CHARACTERS) -> str:
     """
     if isinstance(value, str):
         return repr(value[:limit]) + ("…" if len(value) > limit else "")
-    text = repr(value)
+    try:
+        text = repr(value)
+    except ValueError:  # an integer of more digits than Python writes out
+        text = f"<an integer of {value.bit_length()} bits>" if isinstance(value, int) else "<unprintable>"
     return text if len(text) <= limit else text[:limit] + "…"
 
 

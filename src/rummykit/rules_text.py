@@ -143,7 +143,9 @@ def coerce(option: str, kind: OptionType, raw: Any) -> Any:
         except ValueError:
             raise RulesError(f"{option} must be an integer, not {quoted(text)}", option=option) from None
     if kind.kind == "pair":
-        m = re.fullmatch(r"\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?", text)
+        m = re.fullmatch(
+            r"\(?\s*(-?\d{1,9})\s*,\s*(-?\d{1,9})\s*\)?", text
+        )  # no int() of thousands of digits
         if m is None:
             raise RulesError(f"{option} must be a pair like (81, 101), not {quoted(text)}", option=option)
         return (int(m.group(1)), int(m.group(2)))
