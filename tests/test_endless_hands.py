@@ -77,3 +77,35 @@ def test_the_bound_is_an_option_within_a_range() -> None:
         Rules.preset("gin").replace(max_takes_in_a_row=10)
     with pytest.raises(RulesError, match="takes cannot go on for ever"):
         Rules.preset("scala40").replace(max_takes_in_a_row=10)
+
+
+def test_a_knock_is_scored_though_its_extra_turns_run_past_the_take_bound() -> None:
+    """Viennese: the knocker's own turn was the tenth take in a row under ``max_takes_in_a_row=10``.
+    The next player's extra turn may still take the discard: the hand ends with that round of extra
+    turns anyway, and the knock is scored (before, the take ended the hand dead, the knock void)."""
+    from rummykit.actions import Knock
+    from rummykit.views import Phase
+
+    rules = Rules.preset("viennese").replace(max_takes_in_a_row=10)
+    for seed in range(50):
+        rnd, rng = Round.new(rules, 2, seed=seed), random.Random(seed)
+        while rnd.result is None:
+            if rnd.phase is Phase.DRAW and TakeDiscard() in rnd.legal_actions():
+                state = rnd.state()
+                state.takes_in_a_row = 9  # nine turns in a row began with a take
+                world = Round.from_state(state)
+                world.apply(TakeDiscard())
+                knocks = [a for a in world.legal_actions() if isinstance(a, Knock)]
+                if knocks:
+                    break
+            rnd.apply(rng.choice(rnd.legal_actions()))
+        else:
+            continue
+        world.apply(knocks[0])
+        assert world.takes_in_a_row == 10 and TakeDiscard() in world.legal_actions()
+        world.apply(TakeDiscard())
+        while world.result is None:
+            world.apply(next(a for a in world.legal_actions() if isinstance(a, Discard)))
+        assert world.result.scored and world.result.termination is not Termination.DRAWN
+        return
+    pytest.fail("no seed reached a knock right after a take")

@@ -244,7 +244,9 @@ def _take_effect(rnd: RoundState, seat: int) -> Plan:
     card = rnd.discard_pile[-1]
 
     def effect() -> None:
-        if rnd.count_take():
+        if rnd.knocker is not None:  # an extra turn after the knock: the hand ends with this round,
+            rnd.takes_in_a_row += 1  # so the take bound does not void the knock
+        elif rnd.count_take():
             return
         rnd.discard_pile.pop()
         rnd.hands[seat] = rnd.hands[seat].plus(card)
