@@ -215,3 +215,8 @@ def test_the_page_gives_rummy_chs_hand_sizes_and_the_packets_of_each() -> None:
         "13 cards each with 2–4 players, 11 with 5–6" in english
     )
     assert "je 13 Karten bei 2–4 Spielern, 11 bei 5–6" in german
+    # The sizes are those of the players dealt in: where the dealer sits out at five, five seated
+    # players are four dealt, and get four players' cards.
+    sits_out = rk.Rules.preset("basic").replace(dealer_sits_out_at_table_of=5)
+    assert rk.Round.new(sits_out, 5, seed=1).view(0).hand_sizes == (0, 7, 7, 7, 7)
+    assert "10 cards each with 2 players, 7 with 3–5, 6 with 6" in explain(sits_out, "en")

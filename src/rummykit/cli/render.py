@@ -190,7 +190,9 @@ def hand_size_text(rules: Rules) -> str:
     """Cards dealt per player; for ``by_player_count`` the distinct sizes from min to max players."""
     if rules.hand_size_rule == "fixed":
         return str(rules.hand_size)
-    sizes = [rules.hand_size_for(p) for p in range(rules.min_players, rules.max_players + 1)]
+    sizes = [
+        rules.hand_size_for(rules.active_players(p)) for p in range(rules.min_players, rules.max_players + 1)
+    ]
     return "/".join(str(size) for i, size in enumerate(sizes) if i == 0 or size != sizes[i - 1])
 
 

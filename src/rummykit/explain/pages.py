@@ -152,7 +152,7 @@ def hand_size_text(rules: Rules, t: Lang) -> str:
         return t(f"{rules.hand_size} cards each", f"je {rules.hand_size} Karten")
     groups: list[tuple[int, int, int]] = []
     for p in range(rules.min_players, rules.max_players + 1):
-        size = rules.hand_size_for(p)
+        size = rules.hand_size_for(rules.active_players(p))  # seated p, dealt to the active
         if groups and groups[-1][2] == size:
             groups[-1] = (groups[-1][0], p, size)
         else:
