@@ -220,3 +220,15 @@ def test_the_page_gives_rummy_chs_hand_sizes_and_the_packets_of_each() -> None:
     sits_out = rk.Rules.preset("basic").replace(dealer_sits_out_at_table_of=5)
     assert rk.Round.new(sits_out, 5, seed=1).view(0).hand_sizes == (0, 7, 7, 7, 7)
     assert "10 cards each with 2 players, 7 with 3–5, 6 with 6" in explain(sits_out, "en")
+
+
+def test_a_knock_game_page_names_no_single_hand_size_where_it_varies() -> None:
+    """viennese(hand_size_rule=by_player_count) deals 13 heads-up and 11 at five: the knock line speaks
+    of "your cards", and the deadwood example is a hand of the heads-up size."""
+    rules = rk.Rules.preset("viennese").replace(hand_size_rule="by_player_count")
+    english, german = explain(rules, "en"), explain(rules, "de")
+    assert "the deadwood of your cards must be" in english and "your 10 cards" not in english
+    assert "die Schlechtpunkte deiner Karten" in german and "der 10 Karten" not in german
+    assert "the deadwood of your 10 cards must be" in explain(rk.Rules.preset("viennese"), "en")
+    example = next(line for line in english.splitlines() if line.startswith("Example: "))
+    assert len(example.split(" is arranged as ")[0].split()) - 1 == 13

@@ -56,7 +56,8 @@ def knock_turn(rules: Rules, t: Lang) -> list[Block]:
 
 
 def deadwood_example(rules: Rules) -> str:
-    size = max(1, rules.hand_size)
+    """A hand of the size dealt heads-up, with as many melds as leave a few cards over."""
+    size = max(1, rules.hand_size_for(rules.active_players(rules.min_players)))
     count = min(len(DEADWOOD_MELDS), (size - 1) // 3)
     parts = list(DEADWOOD_MELDS[:count])
     rest = size - 3 * count
@@ -96,7 +97,11 @@ def deadwood(rules: Rules, t: Lang) -> list[Block]:
 
 def rummy_and_knock(rules: Rules, t: Lang) -> list[Block]:
     assert rules.knock_threshold is not None
-    n = rules.hand_size
+    fixed = rules.hand_size_rule == "fixed"  # by_player_count: the size depends on the table
+    your_cards = t(
+        f"your {rules.hand_size} cards" if fixed else "your cards",
+        f"der {rules.hand_size} Karten" if fixed else "deiner Karten",
+    )
     rummy = [
         t(
             "If after drawing all your cards but one fit in melds, you may call **Rummy**: show the melds "
@@ -130,10 +135,10 @@ def rummy_and_knock(rules: Rules, t: Lang) -> list[Block]:
     allowed = 0 < d < limit if rules.knock_comparison == "lt" else 0 < d <= limit
     knock = [
         t(
-            f"{knock_condition(rules, t)}: after your discard, the deadwood of your {n} cards must be "
+            f"{knock_condition(rules, t)}: after your discard, the deadwood of {your_cards} must be "
             + (f"less than {limit}" if rules.knock_comparison == "lt" else f"at most {limit}")
             + ", and more than 0 (with 0 you call Rummy instead).",
-            f"{knock_condition(rules, t)}: nach dem Abwerfen müssen die Schlechtpunkte der {n} Karten "
+            f"{knock_condition(rules, t)}: nach dem Abwerfen müssen die Schlechtpunkte {your_cards} "
             + (f"unter {limit}" if rules.knock_comparison == "lt" else f"höchstens {limit}")
             + " liegen und über 0 (mit 0 ruft man Rummy).",
         ),
