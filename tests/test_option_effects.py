@@ -172,6 +172,27 @@ def test_the_dealer_is_named_when_they_did_not_draw_in_the_last_round() -> None:
     ]
 
 
+def test_a_record_of_a_draw_that_ranked_the_ace_of_clubs_as_a_joker_still_loads() -> None:
+    """Earlier versions ranked A♣ (card 0) as a joker: seat 0's A♣ was drawn again and seat 1's K♥
+    dealt. A record of such a match keeps its dealer and replays; a dealer the rows cannot explain
+    otherwise is still refused."""
+    import json
+
+    from rummykit.record import Record
+
+    match = rk.Match.new(rk.Rules.preset("german"), 2, seed=3, dealer=1)
+    for _ in range(6):
+        match.apply(match.legal_actions()[0])
+    data = Record.from_match(match).to_dict()
+    data["seat_draw"] = {"method": "high_card", "dealer": 1, "rounds": [["AC", "KH"], ["5H", None]]}
+    replayed = Record.from_dict(json.loads(json.dumps(data))).replay()
+    assert replayed.seat_draw is not None and replayed.seat_draw.dealer == replayed.first_dealer == 1
+    assert replayed.actions == match.actions
+    data["seat_draw"] = {"method": "high_card", "dealer": 1, "rounds": [["AS", "KH"]]}  # no A♣: altered
+    with pytest.raises(rk.NotationError, match="not the dealer its seat draw chose"):
+        Record.from_dict(data)
+
+
 def test_match_new_draws_for_the_first_dealer_unless_one_is_given() -> None:
     german = rk.Rules.preset("german")
     m = rk.Match.new(german, 3, seed=5)

@@ -144,7 +144,32 @@ class FirstDealerDraw:
         if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
             raise NotationError("record field 'seat_draw' needs its rounds of cards")
         rounds = [[None if c is None else parse_cards(str(c))[0] for c in row] for row in rows]
-        return cls.from_rounds(rounds, players)
+        try:
+            draw = cls.from_rounds(rounds, players)
+        except NotationError:
+            earlier = cls._earlier_draw(rounds, data.get("dealer"), players)
+            if earlier is None:
+                raise
+            return earlier
+        if data.get("dealer", draw.dealer) != draw.dealer:
+            return cls._earlier_draw(rounds, data.get("dealer"), players) or draw
+        return draw
+
+    @classmethod
+    def _earlier_draw(
+        cls, rounds: Sequence[Sequence[Card | None]], dealer: object, players: int
+    ) -> FirstDealerDraw | None:
+        """A draw as earlier versions of rummykit saved it, which ranked the ace of clubs (card 0) as
+        a joker: A♣ lost the deal, or two of them were not drawn again. Its stored dealer stands, so
+        that the records and saved games of those matches still load and replay as they were
+        played; ``None`` where the rows or the dealer do not even fit the table."""
+        if type(dealer) is not int or not 0 <= dealer < players or not rounds:
+            return None
+        if any(len(row) != players for row in rounds) or any(c is None for c in rounds[0]):
+            return None
+        if not any(c is not None and int(c) == 0 for row in rounds for c in row):
+            return None  # only an A♣ draw can have been ranked the old way
+        return cls("high_card", tuple(tuple(row) for row in rounds), dealer)
 
 
 def _redraws(cards: Sequence[Card | None]) -> set[int]:
