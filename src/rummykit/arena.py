@@ -240,7 +240,8 @@ class _HandGuard:
             f"{where} did not end within {what} (a tool guard, not a rule of the game): rules "
             f"{game.rules!r}, game {game.index}, seed {game.seed}, table {game.table}, deal {game.deal}, "
             f"rotation {game.rotation} (deal seed {self.seed}); bots {bots}. The bots keep playing "
-            "without ending the hand (for example never going out under unlimited stock rebuilds)"
+            "without ending the hand or the match (for example never going out, so that the stock is "
+            "rebuilt without end or every hand ends dead, unscored)"
         )
 
 
