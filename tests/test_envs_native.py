@@ -87,8 +87,8 @@ def test_compiled_encoder_gives_the_python_encoders_bytes(rules: str, players: i
 def test_compiled_encoder_writes_every_spelling_as_encode_prefix_does() -> None:
     """Random token sequences (not only legal ones) give the same action block."""
     rng = random.Random(5)
-    layout = ob.Layout.of(3)
     game = TokenGame("basic", 3)
+    layout = game.layout
     game.reset(seed=1)
     native = ob.CompiledEncoder(layout, game.rules)
     native.encode_state(game.round.live_state(), 0, game.figures(), None)
@@ -114,8 +114,11 @@ def test_compiled_token_ids_are_the_encodings() -> None:
 
 def test_pure_python_is_chosen_by_the_environment_variable() -> None:
     """``RUMMYKIT_PURE=1`` gives the Python encoder even where the compiled one is built."""
-    code = ("import rummykit as rk; from rummykit.envs import observation as ob; "
-            "print(type(ob.state_encoder(ob.Layout.of(2), rk.Rules.preset('german'))).__name__)")
+    code = (
+        "import rummykit as rk; from rummykit.envs import observation as ob; "
+        "german = rk.Rules.preset('german'); "
+        "print(type(ob.state_encoder(ob.Layout.for_rules(german, 2), german)).__name__)"
+    )
     env = dict(os.environ, RUMMYKIT_PURE="1")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "Encoder"

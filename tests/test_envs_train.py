@@ -18,7 +18,7 @@ from rummykit.bots import make_bot
 from rummykit.bots.policy import POLICY_ENV_VAR, PolicyBot, PolicyFileError, export_policy
 from rummykit.envs import encoding as enc
 from rummykit.envs.game import TokenGame
-from rummykit.envs.observation import OBSERVATION_VERSION, observation_size
+from rummykit.envs.observation import OBSERVATION_VERSION, Layout, observation_size
 from rummykit.envs.single import RummyEnv
 
 
@@ -167,16 +167,25 @@ def test_policy_for_another_table_size_is_refused(trained: tuple[object, Path]) 
 
 
 def test_policy_files_of_encoding_v0_still_play(trained: tuple[object, Path], tmp_path: Path) -> None:
-    """Encoding v1 only added gin's PASS after v0's tokens: a v0 file (without PASS) plays as before."""
+    """Encoding v1 only added gin's PASS after v0's tokens, observation v2 the take bound entry: a
+    v0 file (without PASS, reading vectors without that entry) plays as a v2 file whose weights
+    ignore the entry."""
     _, path = trained
-    new = make_bot("policy", path=str(path))
     with np.load(path, allow_pickle=False) as data:
         arrays = {k: data[k] for k in data.files}
     meta = json.loads(str(arrays.pop("meta")))
+    assert meta["observation"] == 2 and meta["take_bound"]
+    take = Layout.for_rules(rk.Rules.preset("viennese"), 2, derived=True).take_block
+    arrays["w0"][take] = 0.0  # the v2 policy ignores the take bound entry
+    blind = tmp_path / "blind.npz"
+    np.savez(blind, meta=np.array(json.dumps(meta)), **arrays)
+    new = make_bot("policy", path=str(blind))
     last = meta["layers"] - 1
     arrays[f"w{last}"] = arrays[f"w{last}"][:, : enc.V0_TOKENS]
     arrays[f"b{last}"] = arrays[f"b{last}"][: enc.V0_TOKENS]
+    arrays["w0"] = np.delete(arrays["w0"], take, axis=0)
     meta.pop("gin")
+    meta.pop("take_bound")
     old_path = tmp_path / "v0.npz"
     np.savez(old_path, meta=np.array(json.dumps(meta | {"encoding": 0, "observation": 0})), **arrays)
     old = make_bot("policy", path=str(old_path))

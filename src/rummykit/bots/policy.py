@@ -9,8 +9,9 @@ named by the ``RUMMYKIT_POLICY`` environment variable).
 
 The file holds the weights of a multilayer perceptron (``w0, b0, w1, b1, …``, tanh between layers,
 the last layer giving one score per token) and a JSON ``meta`` entry (rule set, seats, encoding and
-observation versions, derived features). It is read with ``allow_pickle=False``: loading a file
-runs no code from it. :func:`export_policy` writes one from a stable-baselines3 ``MlpPolicy``.
+observation versions, derived features, gin, take bound). It is read with ``allow_pickle=False``:
+loading a file runs no code from it. :func:`export_policy` writes one from a stable-baselines3
+``MlpPolicy``.
 """
 
 from __future__ import annotations
@@ -31,10 +32,11 @@ from rummykit.envs import encoding as enc
 from rummykit.envs.game import resolve_rules
 from rummykit.envs.observation import (
     OBSERVATION_VERSION,
+    Layout,
     MatchFigures,
     encode_prefix,
     encode_view,
-    observation_size,
+    has_take_bound,
 )
 from rummykit.errors import RummyError
 from rummykit.views import PlayerView
@@ -42,8 +44,9 @@ from rummykit.views import PlayerView
 POLICY_ENV_VAR: Final = "RUMMYKIT_POLICY"
 READABLE_ENCODINGS: Final = (0, enc.ENCODING_VERSION)
 """Encoding v1 only added gin's ``PASS`` after v0's tokens, so v0 files play every other rule set."""
-READABLE_OBSERVATIONS: Final = (0, OBSERVATION_VERSION)
-"""Observation v1 only added the gin block; outside gin the vectors are v0's."""
+READABLE_OBSERVATIONS: Final = (0, 1, OBSERVATION_VERSION)
+"""Observation v1 only added the gin block (outside gin the vectors are v0's), v2 the take bound
+block: a v0 or v1 policy is given the vector without it (what it was trained on)."""
 
 
 class PolicyFileError(RummyError, ValueError):
@@ -109,7 +112,14 @@ class PolicyBot:
         self.players = int(meta["players"])
         self.derived = bool(meta["derived_features"])
         self.gin = bool(meta.get("gin", False))
-        expected = observation_size(self.players, self.derived, self.gin)
+        self.reads_take_bound = observation == OBSERVATION_VERSION
+        """Observation v2: the rules must have the take bound block exactly when the policy was
+        trained with it (a v0 or v1 policy reads vectors without it under any rules)."""
+        self.take_bound = self.reads_take_bound and bool(meta.get("take_bound", False))
+        if self.gin and self.take_bound:
+            raise PolicyFileError(f"{path}: the file says gin and the take bound, which no rule set has")
+        self.layout = Layout.of(self.players, self.derived, self.gin, self.take_bound)
+        expected = self.layout.size
         if self.layers[0][0].shape[0] != expected:
             raise PolicyFileError(
                 f"{path}: the first layer reads {self.layers[0][0].shape[0]} inputs, the observation of "
@@ -131,8 +141,11 @@ class PolicyBot:
             raise PolicyFileError(f"this policy plays at a table of {self.players}, not {seats}")
         if view.rules.is_gin != self.gin:
             raise PolicyFileError(f"this policy was trained {'on' if self.gin else 'without'} gin rules")
+        if self.reads_take_bound and has_take_bound(view.rules) != self.take_bound:
+            applies = "applies" if self.take_bound else "does not apply"
+            raise PolicyFileError(f"this policy was trained on rules where max_takes_in_a_row {applies}")
         composer = enc.Composer(legal)
-        obs = encode_view(view, MatchFigures.none(seats), self.derived)
+        obs = encode_view(view, MatchFigures.none(seats), layout=self.layout)
         while True:
             encode_prefix(obs, seats, composer.tokens)
             allowed = composer.allowed()
@@ -174,6 +187,7 @@ def export_policy(
         "players": players,
         "derived_features": derived_features,
         "gin": resolve_rules(rules).is_gin,
+        "take_bound": has_take_bound(resolve_rules(rules)),
         "encoding": enc.ENCODING_VERSION,
         "observation": OBSERVATION_VERSION,
     }

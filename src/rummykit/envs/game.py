@@ -134,7 +134,7 @@ class TokenGame:
         self.scope: Scope = scope
         self.reward_kind: RewardKind = reward
         self.derived = derived_features
-        self.layout = Layout.of(players, derived_features, self.rules.is_gin)
+        self.layout = Layout.for_rules(self.rules, players, derived_features)
         self.obs_size = self.layout.size
         self._rng = random.Random()
         self.match: Match | None = None

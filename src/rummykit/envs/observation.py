@@ -1,4 +1,4 @@
-"""The observation encoding of the rummykit environments (version 1): one flat ``float32`` vector
+"""The observation encoding of the rummykit environments (version 2): one flat ``float32`` vector
 per seat, built from that seat's :class:`~rummykit.views.PlayerView` only (so it holds nothing the
 seat cannot see), the public match figures and the seat's own unfinished action.
 
@@ -38,7 +38,18 @@ gin (gin only)         9+2C            gin phase (first upcard, wall, knock, lay
                                        / 10, first-upcard passes / 2, upcard draws /
                                        ``max_upcard_draws``, repeated upcard, lay-offs done; the
                                        previous upcard (one-hot); the cards laid off (counts)
+take bound             1               where ``max_takes_in_a_row`` applies (see below): turns in
+                                       a row begun by taking the discard pile /
+                                       ``max_takes_in_a_row`` (1: the next take is not made, the
+                                       hand ends dead); 0 again after a draw from the stock
 =====================  ==============  ===========================================================
+
+The gin block is present in gin rule sets only, the take bound block only where the option
+``max_takes_in_a_row`` applies (``rules.not_applicable("max_takes_in_a_row") is None``: every rule
+set but gin, which bounds its takes with ``max_upcard_draws`` in the gin block, and those with
+``discard_pickup_requires_meld`` outside knock games, such as Scala 40). No rule set has both, so
+where the take bound block is present it sits at index ``98·S + 2488``, right after the action so
+far (2684 at a table of two).
 
 The phase entries of the global block are all zero in gin's own phases (the gin block names them).
 The knocker's melds are table melds like any other (owned by the knocker, lay-offs included), and
@@ -63,8 +74,14 @@ extension ``rummykit.envs._native`` was built, :func:`state_encoder` gives its t
 
 Version history:
 
-* **v1** (this layout): the gin block, present for gin rule sets only. For every other rule set a
-  v1 vector is the v0 vector, entry for entry (policies trained on v0 read v1).
+* **v2** (this layout): the take bound block, where ``max_takes_in_a_row`` applies: one entry more,
+  at index ``98·S + 2488`` (after the action so far, before the derived block, which moves up by
+  one). Gin vectors and those of rule sets where the option does not apply (Scala 40) are the v1
+  vectors, entry for entry (policies trained on v1 read them unchanged); every other vector is the
+  v1 vector with that entry inserted (:class:`~rummykit.bots.policy.PolicyBot` gives a v0 or v1
+  policy the vector without it).
+* **v1**: the gin block, present for gin rule sets only. For every other rule set a v1 vector is
+  the v0 vector, entry for entry (policies trained on v0 read v1).
 * **v0**: first release.
 """
 
@@ -88,7 +105,7 @@ from rummykit.rules import Rules
 from rummykit.state import RoundState
 from rummykit.views import GinInfo, Phase, PlayerView, TableMeld
 
-OBSERVATION_VERSION: Final = 1
+OBSERVATION_VERSION: Final = 2
 C: Final = NUM_CODES
 M: Final = enc.MAX_TABLE_MELDS
 SEAT_FEATURES: Final = 8
@@ -97,6 +114,7 @@ PREFIX_FEATURES: Final = enc.NUM_VERBS + 3 * C + M + 6
 _GIN_HEAD: Final = 9
 """The gin block's values before the previous upcard and the cards laid off."""
 GIN_FEATURES: Final = _GIN_HEAD + 2 * C
+TAKE_FEATURES: Final = 1
 DERIVED_FEATURES: Final = C + 2
 POSITIONS: Final = 14.0
 _PHASES: Final = (Phase.DRAW, Phase.PLAY, Phase.DISCARD, Phase.OVER)
@@ -105,11 +123,13 @@ _GIN_PHASES: Final = (Phase.FIRST_UPCARD, Phase.WALL, Phase.KNOCK, Phase.LAYOFF)
 
 @dataclass(frozen=True, slots=True)
 class Layout:
-    """Where each block starts in the vector of a table of ``seats`` (see the module docstring)."""
+    """Where each block starts in the vector of a table of ``seats`` (see the module docstring);
+    :meth:`for_rules` gives the layout of a rule set."""
 
     seats: int
     derived: bool
     gin: bool
+    take_bound: bool
     slot: int
     table: int
     pile: int
@@ -117,12 +137,21 @@ class Layout:
     per_seat: int
     prefix: int
     gin_block: int
+    take_block: int
     derived_block: int
     size: int
 
     @staticmethod
     @cache
-    def of(seats: int, derived: bool = False, gin: bool = False) -> Layout:
+    def of(seats: int, derived: bool = False, gin: bool = False, take_bound: bool = False) -> Layout:
+        """The layout with the gin block (``gin``), the take bound block (``take_bound``) and the
+        derived block (``derived``) present as asked.
+
+        Raises:
+            ValueError: both ``gin`` and ``take_bound`` (gin has no ``max_takes_in_a_row``).
+        """
+        if gin and take_bound:
+            raise ValueError("no rule set has both the gin block and the take bound block")
         slot = C + 4 + seats
         table = seats * C
         pile = table + M * slot
@@ -130,19 +159,55 @@ class Layout:
         per_seat = taken + 2 * C
         prefix = per_seat + SEAT_FEATURES * seats + GLOBAL_FEATURES + seats
         gin_block = prefix + PREFIX_FEATURES
-        derived_block = gin_block + (GIN_FEATURES if gin else 0)
+        take_block = gin_block + (GIN_FEATURES if gin else 0)
+        derived_block = take_block + (TAKE_FEATURES if take_bound else 0)
         size = derived_block + (DERIVED_FEATURES if derived else 0)
-        return Layout(seats, derived, gin, slot, table, pile, taken, per_seat, prefix, gin_block,
-                      derived_block, size)
+        return Layout(
+            seats,
+            derived,
+            gin,
+            take_bound,
+            slot,
+            table,
+            pile,
+            taken,
+            per_seat,
+            prefix,
+            gin_block,
+            take_block,
+            derived_block,
+            size,
+        )
+
+    @staticmethod
+    def for_rules(rules: Rules, seats: int, derived: bool = False) -> Layout:
+        """The layout of ``rules`` at a table of ``seats``: the gin block in gin, the take bound block
+        where :func:`has_take_bound`."""
+        return Layout.of(seats, derived, rules.is_gin, has_take_bound(rules))
+
+
+def has_take_bound(rules: Rules) -> bool:
+    """Whether the vectors of ``rules`` carry the take bound block: where ``max_takes_in_a_row``
+    applies (not in gin, nor where ``discard_pickup_requires_meld`` lays every taken card).
+
+    >>> [has_take_bound(Rules.preset(name)) for name in ("german", "viennese", "scala40", "gin")]
+    [True, True, False, False]
+    """
+    return rules.not_applicable("max_takes_in_a_row") is None
 
 
 def meld_slot_size(seats: int) -> int:
     return C + 4 + seats
 
 
-def observation_size(seats: int, derived: bool = False, gin: bool = False) -> int:
-    """Length of the observation vector at a table of ``seats`` seats (``gin``: a gin rule set)."""
-    return Layout.of(seats, derived, gin).size
+def observation_size(seats: int, derived: bool = False, gin: bool = False, take_bound: bool = False) -> int:
+    """Length of the observation vector at a table of ``seats`` seats (``gin``: a gin rule set;
+    ``take_bound``: one where :func:`has_take_bound`).
+
+    >>> observation_size(2), observation_size(2, take_bound=True), observation_size(2, gin=True)
+    (2684, 2685, 2799)
+    """
+    return Layout.of(seats, derived, gin, take_bound).size
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,7 +285,7 @@ class Encoder:
 
     __slots__ = (
         "_depth", "_derived", "_gin", "_globals", "_hand", "_melds", "_mv", "_pile", "_recency",
-        "_seat_source", "_shown", "_taken", "_top", "layout", "out",
+        "_seat_source", "_shown", "_taken", "_takes", "_top", "layout", "out",
     )
 
     def __init__(self, layout: Layout) -> None:
@@ -239,6 +304,7 @@ class Encoder:
         self._recency = self.out[layout.pile + C : layout.pile + 2 * C]
         self._taken: tuple[int | None, int | None] = (None, None)
         self._gin: object = _UNSET
+        self._takes: object = _UNSET
         self._derived: object = _UNSET
         self._globals = _floats(layout.prefix - layout.per_seat - SEAT_FEATURES * layout.seats)
         self._seat_source: object = _UNSET
@@ -265,6 +331,7 @@ class Encoder:
             view.to_move, figures,
         )
         self._write_gin(view.phase, view.gin, view.rules.max_upcard_draws)
+        self._write_takes(view.takes_in_a_row, view.rules.max_takes_in_a_row)
         if self.layout.derived:
             self._write_derived(view)
         return self.out
@@ -317,6 +384,8 @@ class Encoder:
         )
         if self.layout.gin:
             self._write_gin(phase, state.gin, rules.max_upcard_draws)
+        if self.layout.take_bound:
+            self._write_takes(state.takes_in_a_row, rules.max_takes_in_a_row)
         if self.layout.derived:
             if view is None:
                 raise ValueError("the derived features are read from the seat's view: pass one")
@@ -445,6 +514,16 @@ class Encoder:
         if old_layoffs != layoffs:
             self._write_counts(start + _GIN_HEAD + C, old_layoffs, layoffs)
 
+    def _write_takes(self, takes: int, max_takes: int) -> None:
+        """The take bound block: the turns in a row begun by taking the discard pile over their bound
+        (rewritten whenever either changes: a take, a draw from the stock, a new hand)."""
+        if not self.layout.take_bound:
+            return
+        source = (takes, max_takes)
+        if source != self._takes:
+            self._takes = source
+            self._mv[self.layout.take_block] = takes / max(1, max_takes)
+
     def _write_derived(self, view: PlayerView) -> None:
         self._derived = write_derived(self.out, self.layout, self._derived, view)
 
@@ -536,10 +615,22 @@ class CompiledEncoder:
             raise RuntimeError("the compiled encoder is not available (not built, or RUMMYKIT_PURE=1)")
         self.layout = layout
         self._native = _NATIVE.ObsEncoder(
-            seats=layout.seats, table=layout.table, pile=layout.pile, taken=layout.taken,
-            per_seat=layout.per_seat, prefix=layout.prefix, gin_block=layout.gin_block, size=layout.size,
-            gin=layout.gin, deck_size=rules.deck_size, max_upcard_draws=rules.max_upcard_draws,
-            phases=_PHASES, gin_phases=_GIN_PHASES,
+            seats=layout.seats,
+            table=layout.table,
+            pile=layout.pile,
+            taken=layout.taken,
+            per_seat=layout.per_seat,
+            prefix=layout.prefix,
+            gin_block=layout.gin_block,
+            take_block=layout.take_block,
+            size=layout.size,
+            gin=layout.gin,
+            take_bound=layout.take_bound,
+            deck_size=rules.deck_size,
+            max_upcard_draws=rules.max_upcard_draws,
+            max_takes_in_a_row=rules.max_takes_in_a_row,
+            phases=_PHASES,
+            gin_phases=_GIN_PHASES,
         )
         self.out: npt.NDArray[np.float32] = self._native.out
         """The vector (rewritten in place; copy it to keep it)."""
@@ -595,10 +686,15 @@ def _gin_head(phase: Phase, gin: GinInfo | None, max_upcard_draws: int) -> list[
     return values
 
 
-def encode_view(view: PlayerView, figures: MatchFigures, derived: bool = False) -> npt.NDArray[np.float32]:
+def encode_view(
+    view: PlayerView, figures: MatchFigures, derived: bool = False, layout: Layout | None = None
+) -> npt.NDArray[np.float32]:
     """Every block but the action so far (which :func:`encode_prefix` writes) for ``view``'s seat,
-    built from scratch (a fresh vector)."""
-    layout = Layout.of(len(view.hand_sizes), derived, view.rules.is_gin)
+    built from scratch (a fresh vector), in the layout of its rules (:meth:`Layout.for_rules`), or
+    in ``layout`` where given (which then also says whether the derived block is present): a policy
+    trained on observation v1 reads the vector without the take bound block."""
+    if layout is None:
+        layout = Layout.for_rules(view.rules, len(view.hand_sizes), derived)
     return Encoder(layout).encode(view, figures)
 
 
