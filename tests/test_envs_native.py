@@ -41,13 +41,29 @@ CONFIGS = [
 ]
 
 
-def play_and_compare(rules: str, players: int, scope: str, derived: bool, compares: int) -> None:
-    """Random play; at random moments one seat's two encoders are brought up to date and compared."""
+def keen_taker(game: TokenGame, rng: random.Random) -> int:
+    """A token of random play that begins nine turns in ten by taking the discard pile and then
+    mostly sheds a card, so that the takes in a row run up to the bound."""
+    allowed = game.composer.allowed()
+    if not game.composer.tokens:
+        if enc.TAKE in allowed and rng.random() < 0.9:
+            return enc.TAKE
+        if enc.DISCARD in allowed and rng.random() < 0.9:
+            return enc.DISCARD
+    return rng.choice(allowed)
+
+
+def play_and_compare(
+    rules: str, players: int, scope: str, derived: bool, compares: int, keen: bool = False
+) -> set[float]:
+    """Random play (``keen``: :func:`keen_taker`'s); at random moments one seat's two encoders are
+    brought up to date and compared. The values of the take bound entry met."""
     rng = random.Random(f"{rules}/{players}/{scope}/{derived}")
     game = TokenGame(rules, players, scope=scope, derived_features=derived)  # type: ignore[arg-type]
     game.reset(seed=players)
     python = [ob.Encoder(game.layout) for _ in range(players)]
     native = [ob.CompiledEncoder(game.layout, game.rules) for _ in range(players)]
+    takes: set[float] = set()
 
     def compare(seat: int) -> None:
         rnd = game.round
@@ -62,6 +78,8 @@ def play_and_compare(rules: str, players: int, scope: str, derived: bool, compar
         assert a.dtype == b.dtype == np.float32
         assert a.tobytes() == b.tobytes(), np.flatnonzero(a != b)
         assert np.array_equal(b, game.observe(seat))  # the game's own encoder agrees
+        if game.layout.take_bound:
+            takes.add(float(b[game.layout.take_block]))
 
     compared = 0
     while compared < compares:
@@ -73,7 +91,8 @@ def play_and_compare(rules: str, players: int, scope: str, derived: bool, compar
         if rng.random() < 0.6:
             compare(rng.randrange(players))
             compared += 1
-        game.step(rng.choice(game.composer.allowed()))
+        game.step(keen_taker(game, rng) if keen else rng.choice(game.composer.allowed()))
+    return takes
 
 
 @compiled
@@ -81,6 +100,32 @@ def play_and_compare(rules: str, players: int, scope: str, derived: bool, compar
 def test_compiled_encoder_gives_the_python_encoders_bytes(rules: str, players: int, scope: str) -> None:
     play_and_compare(rules, players, scope, derived=False, compares=400)
     play_and_compare(rules, players, scope, derived=True, compares=60)
+
+
+@compiled
+@pytest.mark.parametrize(
+    ("rules", "players", "scope"),
+    [
+        ("german(max_takes_in_a_row=10)", 2, "hand"),
+        ("german(max_takes_in_a_row=10)", 4, "match"),
+        ("viennese(max_takes_in_a_row=10)", 3, "match"),
+        ("basic", 2, "hand"),
+        ("romme_ohne_auslegen", 2, "match"),
+        ("scala40", 2, "hand"),
+    ],
+)
+def test_compiled_encoder_agrees_while_seats_keep_taking(rules: str, players: int, scope: str) -> None:
+    """Play that takes the discard nine turns in ten: the take bound entry goes through many values
+    (up to 1 under a bound of 10, when the next take ends the hand; back to 0 after a stock draw
+    and in a new hand), and the two encoders still give the same bytes."""
+    takes = play_and_compare(rules, players, scope, derived=False, compares=400, keen=True)
+    takes |= play_and_compare(rules, players, scope, derived=True, compares=60, keen=True)
+    if rules == "scala40":  # max_takes_in_a_row does not apply: no take bound entry
+        assert not takes
+        return
+    assert len(takes) > 8 and 0.0 in takes
+    if "max_takes_in_a_row=10" in rules:
+        assert 1.0 in takes
 
 
 @compiled

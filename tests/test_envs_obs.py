@@ -1,5 +1,5 @@
-"""The observation encoder: kept vectors equal fresh ones, and outside gin v2 without its take bound
-entry equals v0 entry for entry."""
+"""The observation encoder: kept vectors equal fresh ones; outside gin, v2 without its take bound
+entry equals v0 entry for entry; the take bound entry follows the takes in a row."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 import rummykit as rk
+from rummykit.envs import encoding as enc
 from rummykit.envs import observation as ob
 from rummykit.envs.game import TokenGame
 from rummykit.views import PlayerView
@@ -148,3 +149,139 @@ def test_kept_vectors_with_derived_features_equal_fresh_ones(preset: str, player
             assert np.array_equal(kept, ob.encode_view(game.view(seat), game.figures(), derived=True))
             compared += 1
         game.step(rng.choice(game.composer.allowed()))
+
+
+TAKE_ENTRY_AT_TWO = 98 * 2 + 2488
+"""The take bound entry at a table of two (the module docstring's ``98·S + 2488``)."""
+
+
+def keen_taker(game: TokenGame, rng: random.Random) -> int:
+    """A token of random play that begins nine turns in ten by taking the discard pile and then
+    mostly sheds a card, so that the takes in a row run up to the bound."""
+    allowed = game.composer.allowed()
+    if not game.composer.tokens:
+        if enc.TAKE in allowed and rng.random() < 0.9:
+            return enc.TAKE
+        if enc.DISCARD in allowed and rng.random() < 0.9:
+            return enc.DISCARD
+    return rng.choice(allowed)
+
+
+def test_take_bound_entry_rises_with_each_take_and_drops_after_a_stock_draw() -> None:
+    """German heads-up with ``max_takes_in_a_row=10``: four turns begin by taking the discard, one
+    by drawing from the stock, then every turn takes until the hand ends dead. At the start of each
+    turn, in both seats' vectors (the game's, a kept Python encoder's and one built from scratch),
+    the entry after the action so far holds the takes in a row / 10: up by 0.1 per take, 0 after
+    the draw, 1 when the next take ends the hand."""
+    game = TokenGame("german(max_takes_in_a_row=10)", 2)
+    game.reset(seed=4)
+    at = TAKE_ENTRY_AT_TWO
+    assert game.obs_size == at + 1
+    python = [ob.Encoder(game.layout) for _ in range(2)]
+
+    def entries() -> set[float]:
+        values = set()
+        for seat in range(2):
+            values.add(float(game.observe(seat)[at]))
+            values.add(
+                float(python[seat].encode_state(game.round.live_state(), seat, game.figures(), None)[at])
+            )
+            values.add(float(ob.encode_view(game.view(seat), game.figures())[at]))
+        return values
+
+    seen = []
+    turns = 0
+    while not game.is_over:
+        allowed = game.composer.allowed()
+        if not game.composer.tokens and enc.DRAW in allowed:  # a turn begins
+            (value,) = entries()
+            seen.append(value)
+            token = enc.DRAW if turns == 4 else enc.TAKE
+            turns += 1
+        elif not game.composer.tokens and enc.DISCARD in allowed:
+            token = enc.DISCARD
+        else:
+            token = allowed[0]
+        game.step(token)
+    result = game.round.result
+    assert result is not None and result.termination is rk.Termination.DRAWN
+    expected = [k / 10 for k in range(5)] + [k / 10 for k in range(11)]
+    assert seen == [float(np.float32(v)) for v in expected]
+    assert entries() == {1.0}
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "size"),
+    [
+        ("gin", 2, 2799),
+        ("scala40", 2, 2684),
+        ("scala40", 4, 2880),
+        ("german", 2, 2685),
+        ("viennese", 4, 2881),
+        ("basic", 6, 3077),
+        ("romme_ohne_auslegen", 3, 2783),
+    ],
+)
+def test_only_rule_sets_with_the_take_bound_gain_an_entry(rules: str, players: int, size: int) -> None:
+    """Gin (its takes are in the gin block) and Scala 40 (``max_takes_in_a_row`` does not apply)
+    keep the v1 size; every other rule set has one entry more, after the action so far and before
+    the derived block."""
+    game = TokenGame(rules, players)
+    game.reset(seed=1)
+    gin = game.rules.is_gin
+    bound = game.rules.not_applicable("max_takes_in_a_row") is None
+    assert bound == (rules not in ("gin", "scala40"))
+    assert game.obs_size == game.observe(0).shape[0] == size
+    assert ob.observation_size(players, gin=gin) == size - bound  # the v1 size
+    assert ob.observation_size(players, gin=gin, take_bound=bound) == size
+    derived = TokenGame(rules, players, derived_features=True)
+    assert derived.obs_size == size + ob.DERIVED_FEATURES
+    assert derived.layout.derived_block == size
+    if bound:
+        assert game.layout.take_block == 98 * players + 2488 == size - 1
+
+
+@pytest.mark.parametrize(
+    ("preset", "players", "scope"),
+    [
+        ("german(max_takes_in_a_row=10)", 3, "match"),
+        ("viennese(max_takes_in_a_row=10)", 2, "hand"),
+        ("basic", 2, "match"),
+        ("scala40", 2, "hand"),
+    ],
+)
+def test_kept_vectors_equal_fresh_ones_while_seats_keep_taking(preset: str, players: int, scope: str) -> None:
+    """Play that takes the discard nine turns in ten: the kept vectors (updated at random moments,
+    across hands that end at the bound and new deals) equal the fresh ones, and the take bound
+    entry is seen at many values, its bound included."""
+    rng = random.Random(preset)
+    game = TokenGame(preset, players, scope=scope)  # type: ignore[arg-type]
+    game.reset(seed=players)
+    lay = game.layout
+    values: set[float] = set()
+
+    def compare(seat: int) -> None:
+        kept = game.observe(seat)
+        kept[lay.prefix : lay.gin_block] = 0.0
+        view = game.view(seat)
+        assert np.array_equal(kept, ob.encode_view(view, game.figures()))
+        if lay.take_bound:
+            values.add(float(kept[lay.take_block]))
+            assert kept[lay.take_block] == np.float32(view.takes_in_a_row / view.rules.max_takes_in_a_row)
+
+    compared = 0
+    while compared < 300:
+        if game.is_over:
+            for seat in range(players):
+                compare(seat)
+            game.reset()
+            continue
+        if not game.composer.tokens and rng.random() < 0.5:
+            compare(rng.randrange(players))
+            compared += 1
+        game.step(keen_taker(game, rng))
+    if lay.take_bound:
+        bound = game.rules.max_takes_in_a_row
+        assert len(values) > 8 and 0.0 in values
+        if bound == 10:
+            assert 1.0 in values

@@ -202,6 +202,17 @@ def test_policy_files_of_encoding_v0_still_play(trained: tuple[object, Path], tm
     assert moves > 20
 
 
+def test_a_policy_plays_only_where_the_take_bound_entry_is_as_trained(trained: tuple[object, Path]) -> None:
+    """A v2 policy trained on Viennese reads the take bound entry: Scala 40, whose vectors have
+    none, is refused (a v1 policy reads vectors without it under any rules)."""
+    _, path = trained
+    bot = make_bot("policy", path=str(path))
+    assert isinstance(bot, PolicyBot) and bot.take_bound
+    scala = rk.Round.new(rk.Rules.preset("scala40"), players=2, seed=1)
+    with pytest.raises(PolicyFileError, match="where max_takes_in_a_row applies"):
+        bot.choose(scala.view(scala.to_move), scala.legal_actions(), random.Random(0))
+
+
 def test_a_gin_policy_plays_gin_and_only_gin(tmp_path: Path) -> None:
     size = TokenGame("gin", 2).obs_size
     meta = {"layers": 1, "players": 2, "derived_features": False, "gin": True,
