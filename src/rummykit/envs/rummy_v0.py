@@ -40,6 +40,9 @@ submits a token and the token of the agent to move is used; a masked-out token t
 
 Version history (the name ``rummy_v0`` is kept; the changes only add to what v0 offered):
 
+* observation v2: where ``max_takes_in_a_row`` applies (every rule set but gin and Scala 40) the
+  observation has one entry more, the turns in a row begun by taking the discard pile over that
+  bound (``observation_space`` one longer); gin's and Scala 40's observations are v1's.
 * encoding v1, observation v1: gin is playable (``PASS``, ``Discrete(107)``, the gin block of the
   observation). Outside gin the observations and masks are v0's, with one more (never allowed) token.
 * encoding v0, observation v0: first release.
