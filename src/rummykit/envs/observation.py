@@ -41,7 +41,8 @@ gin (gin only)         9+2C            gin phase (first upcard, wall, knock, lay
 take bound             1               where ``max_takes_in_a_row`` applies (see below): turns in
                                        a row begun by taking the discard pile /
                                        ``max_takes_in_a_row`` (1: the next take is not made, the
-                                       hand ends dead); 0 again after a draw from the stock
+                                       hand ends dead; after a knock the extra turns may take on,
+                                       past 1); 0 again after a draw from the stock
 =====================  ==============  ===========================================================
 
 The gin block is present in gin rule sets only, the take bound block only where the option
