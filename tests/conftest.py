@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -77,3 +78,22 @@ def loopers(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(guard_module, "MAX_UNSCORED_HANDS", 5)
     yield
     del _FACTORIES["looper"], _FACTORIES["drawer"]
+
+
+@pytest.fixture
+def keen_taker() -> Callable[[Any, random.Random], int]:
+    """A token policy for a :class:`~rummykit.envs.game.TokenGame` of random play that begins nine
+    turns in ten by taking the discard pile and then mostly sheds a card, so that the takes in a row
+    run up to ``max_takes_in_a_row`` (the observation's take bound entry)."""
+    from rummykit.envs import encoding as enc
+
+    def choose(game: Any, rng: random.Random) -> int:
+        allowed: list[int] = game.composer.allowed()
+        if not game.composer.tokens:
+            if enc.TAKE in allowed and rng.random() < 0.9:
+                return enc.TAKE
+            if enc.DISCARD in allowed and rng.random() < 0.9:
+                return enc.DISCARD
+        return rng.choice(allowed)
+
+    return choose

@@ -15,6 +15,7 @@ import random
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 
 import pytest
 
@@ -27,36 +28,37 @@ from rummykit.envs import encoding as enc
 from rummykit.envs import observation as ob
 from rummykit.envs.game import TokenGame
 
+Policy = Callable[[TokenGame, random.Random], int]
+"""A token policy of random play (the ``keen_taker`` fixture)."""
+
 REQUIRED = os.environ.get("RUMMYKIT_REQUIRE_NATIVE") == "1"
 """Set by ``make asan``: a missing extension fails instead of skipping the differential tests."""
 compiled = pytest.mark.skipif(ob._NATIVE is None and not REQUIRED, reason="not built, or RUMMYKIT_PURE=1")
 
 CONFIGS = [
-    ("german", 2, "hand"), ("german", 4, "match"), ("german_dskv", 4, "hand"), ("scala40", 2, "hand"),
-    ("scala40", 4, "match"), ("basic", 3, "hand"), ("viennese", 2, "match"), ("viennese", 4, "hand"),
-    ("romme_ohne_auslegen", 2, "hand"), ("romme_ohne_auslegen", 3, "match"), ("gin", 2, "hand"),
-    ("gin", 2, "match"), ("german(joker_robbing=true)", 3, "hand"),
-    ("viennese(knock_extra_turn=false)", 3, "hand"), ("viennese(may_discard_taken_discard=true)", 2, "hand"),
+    ("german", 2, "hand"),
+    ("german", 4, "match"),
+    ("german_dskv", 4, "hand"),
+    ("scala40", 2, "hand"),
+    ("scala40", 4, "match"),
+    ("basic", 3, "hand"),
+    ("viennese", 2, "match"),
+    ("viennese", 4, "hand"),
+    ("romme_ohne_auslegen", 2, "hand"),
+    ("romme_ohne_auslegen", 3, "match"),
+    ("gin", 2, "hand"),
+    ("gin", 2, "match"),
+    ("german(joker_robbing=true)", 3, "hand"),
+    ("viennese(knock_extra_turn=false)", 3, "hand"),
+    ("viennese(may_discard_taken_discard=true)", 2, "hand"),
     ("basic", 6, "hand"),
 ]
 
 
-def keen_taker(game: TokenGame, rng: random.Random) -> int:
-    """A token of random play that begins nine turns in ten by taking the discard pile and then
-    mostly sheds a card, so that the takes in a row run up to the bound."""
-    allowed = game.composer.allowed()
-    if not game.composer.tokens:
-        if enc.TAKE in allowed and rng.random() < 0.9:
-            return enc.TAKE
-        if enc.DISCARD in allowed and rng.random() < 0.9:
-            return enc.DISCARD
-    return rng.choice(allowed)
-
-
 def play_and_compare(
-    rules: str, players: int, scope: str, derived: bool, compares: int, keen: bool = False
+    rules: str, players: int, scope: str, derived: bool, compares: int, keen: Policy | None = None
 ) -> set[float]:
-    """Random play (``keen``: :func:`keen_taker`'s); at random moments one seat's two encoders are
+    """Random play (or ``keen``'s, the ``keen_taker`` fixture); at random moments one seat's two encoders are
     brought up to date and compared. The values of the take bound entry met."""
     rng = random.Random(f"{rules}/{players}/{scope}/{derived}")
     game = TokenGame(rules, players, scope=scope, derived_features=derived)  # type: ignore[arg-type]
@@ -91,7 +93,7 @@ def play_and_compare(
         if rng.random() < 0.6:
             compare(rng.randrange(players))
             compared += 1
-        game.step(keen_taker(game, rng) if keen else rng.choice(game.composer.allowed()))
+        game.step(keen(game, rng) if keen is not None else rng.choice(game.composer.allowed()))
     return takes
 
 
@@ -114,12 +116,14 @@ def test_compiled_encoder_gives_the_python_encoders_bytes(rules: str, players: i
         ("scala40", 2, "hand"),
     ],
 )
-def test_compiled_encoder_agrees_while_seats_keep_taking(rules: str, players: int, scope: str) -> None:
+def test_compiled_encoder_agrees_while_seats_keep_taking(
+    rules: str, players: int, scope: str, keen_taker: Policy
+) -> None:
     """Play that takes the discard nine turns in ten: the take bound entry goes through many values
     (up to 1 under a bound of 10, when the next take ends the hand; back to 0 after a stock draw
     and in a new hand), and the two encoders still give the same bytes."""
-    takes = play_and_compare(rules, players, scope, derived=False, compares=400, keen=True)
-    takes |= play_and_compare(rules, players, scope, derived=True, compares=60, keen=True)
+    takes = play_and_compare(rules, players, scope, derived=False, compares=400, keen=keen_taker)
+    takes |= play_and_compare(rules, players, scope, derived=True, compares=60, keen=keen_taker)
     if rules == "scala40":  # max_takes_in_a_row does not apply: no take bound entry
         assert not takes
         return
@@ -152,8 +156,17 @@ def test_compiled_encoder_writes_every_spelling_as_encode_prefix_does() -> None:
 def test_compiled_token_ids_are_the_encodings() -> None:
     native = ob._NATIVE
     assert native is not None
-    assert native.TOKENS == (enc.NUM_VERBS, enc.CARD0, enc.NEXT, enc.LOW, enc.HIGH, enc.THEN_MELD,
-                             enc.THEN_LAYOFF, enc.DONE, enc.TARGET0)
+    assert native.TOKENS == (
+        enc.NUM_VERBS,
+        enc.CARD0,
+        enc.NEXT,
+        enc.LOW,
+        enc.HIGH,
+        enc.THEN_MELD,
+        enc.THEN_LAYOFF,
+        enc.DONE,
+        enc.TARGET0,
+    )
     assert native.SIZES == (ob.C, ob.M, ob.SEAT_FEATURES, ob._GIN_HEAD)
 
 
@@ -277,14 +290,17 @@ def test_compiled_opening_search_finds_what_the_python_search_finds(rules: str) 
                 log.append(melds)
                 return ("open", melds) if (len(log) + len(melds[0])) % 3 else None
 
-            py_found = enc.search_openings(melds, left[:], len(hand), budget, limit,
-                                           functools.partial(judge, log=seen["python"]))  # type: ignore[arg-type]
-            c_found = native.search_openings(melds, left[:], len(hand), budget, limit,
-                                             functools.partial(judge, log=seen["native"]))
+            py_found = enc.search_openings(
+                melds, left[:], len(hand), budget, limit, functools.partial(judge, log=seen["python"])
+            )  # type: ignore[arg-type]
+            c_found = native.search_openings(
+                melds, left[:], len(hand), budget, limit, functools.partial(judge, log=seen["native"])
+            )
             assert c_found == py_found
             assert seen["native"] == seen["python"]
-            enc.search_openings(melds, left[:], len(hand), 10**6, 10**6,
-                                functools.partial(judge, log=seen["all"]))  # type: ignore[arg-type]
+            enc.search_openings(
+                melds, left[:], len(hand), 10**6, 10**6, functools.partial(judge, log=seen["all"])
+            )  # type: ignore[arg-type]
             stopped += len(seen["all"]) > len(seen["python"])  # the limit or the budget stopped it
         game.step(rng.choice(game.composer.allowed()))
     assert stopped > 0

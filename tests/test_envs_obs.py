@@ -4,7 +4,7 @@ entry equals v0 entry for entry; the take bound entry follows the takes in a row
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import pytest
 
@@ -60,16 +60,30 @@ def encode_v0(view: PlayerView, figures: ob.MatchFigures) -> npt.NDArray[np.floa
         values[pos + view.must_lay] = 1.0
     pos += C
     for seat in rel:
-        features = (view.hand_sizes[seat] / 20.0, float(view.opened[seat]), float(seat in view.active_seats),
-                    float(view.knocker == seat), float(seat in view.extra_turns), view.scores[seat] / 100.0,
-                    figures.totals[seat] / 100.0, figures.chips[seat] / 100.0)
+        features = (
+            view.hand_sizes[seat] / 20.0,
+            float(view.opened[seat]),
+            float(seat in view.active_seats),
+            float(view.knocker == seat),
+            float(seat in view.extra_turns),
+            view.scores[seat] / 100.0,
+            figures.totals[seat] / 100.0,
+            figures.chips[seat] / 100.0,
+        )
         for i, value in enumerate(features):
             values[pos + i] = value
         pos += 8
     values[pos + (rk.Phase.DRAW, rk.Phase.PLAY, rk.Phase.DISCARD, rk.Phase.OVER).index(view.phase)] = 1.0
-    globals_ = (float(view.is_my_turn), float(figures.buyback_pending),
-                view.stock_size / view.rules.deck_size, float(view.stock_rebuilds), view.turn / 100.0,
-                figures.pot / 100.0, figures.hands_dealt / 10.0, float(figures.is_match))
+    globals_ = (
+        float(view.is_my_turn),
+        float(figures.buyback_pending),
+        view.stock_size / view.rules.deck_size,
+        float(view.stock_rebuilds),
+        view.turn / 100.0,
+        figures.pot / 100.0,
+        figures.hands_dealt / 10.0,
+        float(figures.is_match),
+    )
     for i, value in enumerate(globals_, start=pos + 4):
         values[i] = value
     pos += 12
@@ -79,11 +93,20 @@ def encode_v0(view: PlayerView, figures: ob.MatchFigures) -> npt.NDArray[np.floa
     return out
 
 
-@pytest.mark.parametrize(("preset", "players", "scope"), [
-    ("german", 3, "hand"), ("german_dskv", 4, "hand"), ("viennese", 2, "match"), ("viennese", 4, "hand"),
-    ("romme_ohne_auslegen", 2, "hand"), ("scala40", 4, "hand"), ("basic", 2, "match"), ("gin", 2, "hand"),
-    ("gin", 2, "match"),
-])
+@pytest.mark.parametrize(
+    ("preset", "players", "scope"),
+    [
+        ("german", 3, "hand"),
+        ("german_dskv", 4, "hand"),
+        ("viennese", 2, "match"),
+        ("viennese", 4, "hand"),
+        ("romme_ohne_auslegen", 2, "hand"),
+        ("scala40", 4, "hand"),
+        ("basic", 2, "match"),
+        ("gin", 2, "hand"),
+        ("gin", 2, "match"),
+    ],
+)
 def test_kept_vectors_equal_fresh_ones_and_v0(preset: str, players: int, scope: str) -> None:
     """Each seat's encoder is brought up to date at random moments (so several decisions may pass
     between two updates, and new hands are dealt); the vector must equal one built from scratch
@@ -153,18 +176,6 @@ def test_kept_vectors_with_derived_features_equal_fresh_ones(preset: str, player
 
 TAKE_ENTRY_AT_TWO = 98 * 2 + 2488
 """The take bound entry at a table of two (the module docstring's ``98·S + 2488``)."""
-
-
-def keen_taker(game: TokenGame, rng: random.Random) -> int:
-    """A token of random play that begins nine turns in ten by taking the discard pile and then
-    mostly sheds a card, so that the takes in a row run up to the bound."""
-    allowed = game.composer.allowed()
-    if not game.composer.tokens:
-        if enc.TAKE in allowed and rng.random() < 0.9:
-            return enc.TAKE
-        if enc.DISCARD in allowed and rng.random() < 0.9:
-            return enc.DISCARD
-    return rng.choice(allowed)
 
 
 def test_take_bound_entry_rises_with_each_take_and_drops_after_a_stock_draw() -> None:
@@ -250,7 +261,9 @@ def test_only_rule_sets_with_the_take_bound_gain_an_entry(rules: str, players: i
         ("scala40", 2, "hand"),
     ],
 )
-def test_kept_vectors_equal_fresh_ones_while_seats_keep_taking(preset: str, players: int, scope: str) -> None:
+def test_kept_vectors_equal_fresh_ones_while_seats_keep_taking(
+    preset: str, players: int, scope: str, keen_taker: Callable[[TokenGame, random.Random], int]
+) -> None:
     """Play that takes the discard nine turns in ten: the kept vectors (updated at random moments,
     across hands that end at the bound and new deals) equal the fresh ones, and the take bound
     entry is seen at many values, its bound included."""
