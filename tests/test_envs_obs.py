@@ -93,6 +93,25 @@ def encode_v0(view: PlayerView, figures: ob.MatchFigures) -> npt.NDArray[np.floa
     return out
 
 
+def play_comparing(
+    game: TokenGame, rng: random.Random, compare: Callable[[int], None], count: int, token: Callable[[], int]
+) -> None:
+    """Play ``game`` by ``token`` until ``compare`` has run ``count`` times at random decision
+    points (for a random seat, so several decisions may pass between two updates of its encoder),
+    and for every seat at the end of each game, whose encoders are kept into the next deal."""
+    compared = 0
+    while compared < count:
+        if game.is_over:
+            for seat in range(game.players):
+                compare(seat)
+            game.reset()
+            continue
+        if not game.composer.tokens and rng.random() < 0.5:
+            compare(rng.randrange(game.players))
+            compared += 1
+        game.step(token())
+
+
 @pytest.mark.parametrize(
     ("preset", "players", "scope"),
     [
@@ -115,7 +134,6 @@ def test_kept_vectors_equal_fresh_ones_and_v0(preset: str, players: int, scope: 
     game = TokenGame(preset, players, scope=scope)  # type: ignore[arg-type]
     game.reset(seed=players)
     lay = game.layout
-    compared = 0
 
     def compare(seat: int) -> None:
         kept = game.observe(seat)
@@ -126,16 +144,7 @@ def test_kept_vectors_equal_fresh_ones_and_v0(preset: str, players: int, scope: 
             v1 = np.delete(kept, lay.take_block) if lay.take_bound else kept
             assert np.array_equal(v1, encode_v0(view, game.figures()))
 
-    while compared < 150:
-        if game.is_over:  # the final observations; the encoders are kept into the next deal
-            for seat in range(players):
-                compare(seat)
-            game.reset()
-            continue
-        if not game.composer.tokens and rng.random() < 0.5:
-            compare(rng.randrange(players))
-            compared += 1
-        game.step(rng.choice(game.composer.allowed()))
+    play_comparing(game, rng, compare, 150, lambda: rng.choice(game.composer.allowed()))
 
 
 def test_gin_block_names_the_gin_facts() -> None:
@@ -282,17 +291,7 @@ def test_kept_vectors_equal_fresh_ones_while_seats_keep_taking(
             values.add(float(kept[lay.take_block]))
             assert kept[lay.take_block] == np.float32(view.takes_in_a_row / view.rules.max_takes_in_a_row)
 
-    compared = 0
-    while compared < 300:
-        if game.is_over:
-            for seat in range(players):
-                compare(seat)
-            game.reset()
-            continue
-        if not game.composer.tokens and rng.random() < 0.5:
-            compare(rng.randrange(players))
-            compared += 1
-        game.step(keen_taker(game, rng))
+    play_comparing(game, rng, compare, 300, lambda: keen_taker(game, rng))
     if lay.take_bound:
         bound = game.rules.max_takes_in_a_row
         assert len(values) > 8 and 0.0 in values
