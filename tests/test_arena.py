@@ -278,7 +278,7 @@ def test_a_hand_that_never_ends_stops_with_a_clear_error(mode: Mode) -> None:
     assert "'viennese(max_takes_in_a_row=500)'" in message
     assert "seed 7" in message and "deal 0" in message and "deal seed" in message
     assert "seat 0: looper" in message and "seat 1: looper" in message
-    assert ("hand 1 of the match" in message) == (mode == "matches")
+    assert ("stopped at hand 1 of the match: the hand" in message) == (mode == "matches")
 
 
 @pytest.mark.usefixtures("loopers")
@@ -294,7 +294,9 @@ def test_cli_reports_a_hand_that_never_ends_as_an_error() -> None:
 def test_a_hand_that_draws_but_never_ends_stops_with_a_clear_error() -> None:
     rules = "viennese(max_stock_rebuilds=unlimited)"
     config = ArenaConfig(rules, ("drawer", "drawer"), rounds=1, seed=7)
-    with pytest.raises(EndlessHandError, match=r"the round did not end within 3,000 actions \(a tool guard"):
+    with pytest.raises(
+        EndlessHandError, match=r"stopped: the hand did not end within 3,000 actions \(a tool guard"
+    ):
         run_arena(config, workers=1)
 
 
@@ -305,7 +307,8 @@ def test_loopers_hands_end_dead_by_the_rules_and_a_match_of_them_stops() -> None
     res = run_arena(ArenaConfig("viennese", ("looper", "looper"), rounds=4, seed=7), workers=1)
     assert len(res.results) == 4 and all(r.points == (0, 0) for r in res.results)
     with pytest.raises(
-        EndlessHandError, match=r"hand 6 of the match did not end within 5 hands in a row without"
+        EndlessHandError,
+        match=r"stopped at hand 6 of the match: 5 hands in a row ended without a score \(a tool",
     ):
         run_arena(ArenaConfig("viennese", ("looper", "looper"), rounds=1, seed=7, mode="matches"), workers=1)
 

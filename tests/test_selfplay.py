@@ -239,11 +239,15 @@ def test_cli_selfplay_writes_resumes_and_refuses(tmp_path: Path) -> None:
 def test_a_hand_that_never_ends_stops_self_play_with_a_clear_error(tmp_path: Path) -> None:
     looping = "viennese(max_takes_in_a_row=500)"  # the rules' own take bound beyond the guard (400)
     config = SelfPlayConfig(looping, ("looper", "looper"), games=1, seed=3, mode="matches")
-    with pytest.raises(EndlessHandError, match=r"hand 1 of the match did not end within 400 actions"):
+    with pytest.raises(
+        EndlessHandError, match=r"stopped at hand 1 of the match: the hand did not end within 400 actions"
+    ):
         run_selfplay(config, tmp_path / "out", workers=1)
     # Under the default bound every hand ends dead, and the rubber stops at the unscored-hands guard.
     config = SelfPlayConfig("viennese", ("looper", "looper"), games=1, seed=3, mode="matches")
-    with pytest.raises(EndlessHandError, match=r"hand 6 of the match did not end within 5 hands in a row"):
+    with pytest.raises(
+        EndlessHandError, match=r"stopped at hand 6 of the match: 5 hands in a row ended without a score"
+    ):
         run_selfplay(config, tmp_path / "out2", workers=1)
 
 

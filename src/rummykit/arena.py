@@ -234,10 +234,10 @@ class _HandGuard:
 
     def message(self, hand: int | None, what: str) -> str:
         game = self.game
-        where = f"hand {hand} of the match" if hand is not None else "the round"
+        where = f" at hand {hand} of the match" if hand is not None else ""
         bots = ", ".join(f"seat {s}: {spec}" for s, spec in enumerate(game.specs))
         return (
-            f"{where} did not end within {what} (a tool guard, not a rule of the game): rules "
+            f"stopped{where}: {what} (a tool guard, not a rule of the game): rules "
             f"{game.rules!r}, game {game.index}, seed {game.seed}, table {game.table}, deal {game.deal}, "
             f"rotation {game.rotation} (deal seed {self.seed}); bots {bots}. The bots keep playing "
             "without ending the hand or the match (for example never going out, so that the stock is "

@@ -50,22 +50,23 @@ class HandWatch:
 
     def count(self, rnd: Round) -> str | None:
         """One more action in ``rnd`` (a new round starts a new count, and counts the unscored hands
-        before it); the limit it passes, as words (``"10,000 actions without a draw from the
-        stock"``), or ``None``."""
+        before it); the limit it passes, as a clause with its subject (``"the hand did not end
+        within 10,000 actions without a draw from the stock"``, ``"100 hands in a row ended without
+        a score"``), or ``None``."""
         stock = (rnd.stock_size, rnd.stock_rebuilds)
         if rnd is not self.rnd:
             last = self.rnd.result if self.rnd is not None else None
             self.unscored = self.unscored + 1 if last is not None and not last.scored else 0
             self.rnd, self.actions, self.idle, self.stock = rnd, 0, 0, stock
             if self.unscored >= MAX_UNSCORED_HANDS:
-                return f"{MAX_UNSCORED_HANDS:,} hands in a row without a score"
+                return f"{MAX_UNSCORED_HANDS:,} hands in a row ended without a score"
         self.actions += 1
         if stock != self.stock:
             self.idle, self.stock = 0, stock
         else:
             self.idle += 1
         if self.idle > MAX_IDLE_ACTIONS:
-            return f"{MAX_IDLE_ACTIONS:,} actions without a draw from the stock"
+            return f"the hand did not end within {MAX_IDLE_ACTIONS:,} actions without a draw from the stock"
         if self.actions > MAX_HAND_ACTIONS:
-            return f"{MAX_HAND_ACTIONS:,} actions"
+            return f"the hand did not end within {MAX_HAND_ACTIONS:,} actions"
         return None

@@ -244,7 +244,7 @@ class TokenGame:
         if self.stuck:
             return "the engine offers no action (an engine defect)"
         if self.endless is not None:
-            return f"the hand did not end within {self.endless} (a guard against endless hands)"
+            return f"{self.endless} (a guard against endless hands)"
         return None
 
     def _new_decision(self) -> None:
