@@ -58,6 +58,8 @@ def test_arena_refuses_an_unwritable_plot_before_playing(tmp_path: Path) -> None
         (["--keep-ended-days", "inf"], "error: --keep-ended-days: must be at most 36600, got inf"),
         (["--keep-ended-days", "1e300"], "error: --keep-ended-days: must be at most 36600, got 1e+300"),
         (["--messages-per-second", "inf"], "error: --messages-per-second: must be at most 1000000, got inf"),
+        # A bot that waits ten minutes per move (600 typed for 0.6) would only stall its tables.
+        (["--bot-delay", "600"], "error: --bot-delay: must be at most 60, got 600"),
         (
             ["--database-url", "foo://x"],
             "error: --database-url foo://x: not a database URL this server can use",

@@ -56,7 +56,9 @@ def serve_command(
             rich_help_panel=SERVER,
         ),
     ] = None,
-    bot_delay: Annotated[float, _option(TIMING, "--bot-delay", "Seconds a bot waits before it moves.")] = 0.6,
+    bot_delay: Annotated[
+        float, _option(TIMING, "--bot-delay", "Seconds a bot waits before it moves (0–60).")
+    ] = 0.6,
     takeover: Annotated[
         float, _option(TIMING, "--takeover", "Seconds before a bot plays for a disconnected player.")
     ] = 60.0,

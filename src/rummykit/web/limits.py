@@ -139,6 +139,9 @@ class ServerSettings:
 
 MOST_SECONDS: Final = 366 * 24 * 3600.0
 """The longest duration a setting in seconds may have: a year (also a turn or a break)."""
+MOST_BOT_DELAY: Final = 60.0
+"""The longest ``bot_delay``: a minute. The delay is there so people can follow a bot's move; a
+longer one (``--bot-delay 600`` typed for 0.6) would only make every table with a bot look stalled."""
 MOST_DAYS: Final = 36_600.0
 """The longest ``keep_ended_days``: a hundred years (0 keeps tables forever)."""
 MOST_RATE: Final = 1e6
@@ -150,7 +153,9 @@ MOST_COUNT: Final = 10**9
 def most_allowed(setting: str) -> float:
     """The largest value a :class:`ServerSettings` field takes: every one is finite, so no clock,
     database interval or token bucket meets an infinity."""
-    if setting.endswith("_seconds") or setting == "bot_delay":
+    if setting == "bot_delay":
+        return MOST_BOT_DELAY
+    if setting.endswith("_seconds"):
         return MOST_SECONDS
     if setting.endswith("_days"):
         return MOST_DAYS
