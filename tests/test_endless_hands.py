@@ -109,3 +109,37 @@ def test_a_knock_is_scored_though_its_extra_turns_run_past_the_take_bound() -> N
         assert world.result.scored and world.result.termination is not Termination.DRAWN
         return
     pytest.fail("no seed reached a knock right after a take")
+
+
+@pytest.mark.parametrize("preset", ["german", "viennese"])
+def test_a_hand_ended_by_the_take_bound_says_so_in_the_terminal_and_on_the_web(preset: str) -> None:
+    """The log's last move is a take of a card that stayed on the pile; the result line names the
+    bound that ended the hand instead of a vague "the discards went back and forth"."""
+    pytest.importorskip("rich")
+    from rummykit.cli.screen import termination_text
+
+    rules = Rules.preset(preset).replace(max_takes_in_a_row=12)
+    rnd = Round.new(rules, 2, seed=5)
+    rng = random.Random(4)
+    while not rnd.is_over:
+        hoard(rnd, rng)
+    result = rnd.result
+    assert result is not None and result.termination is Termination.DRAWN
+    names = ["You", "Bot 2"]
+    assert termination_text(result, names, "en", rules) == "a dead hand after 12 takes in a row: not scored"
+    assert (
+        termination_text(result, names, "de", rules)
+        == "ein totes Spiel nach 12 Aufnahmen in Folge: es zählt nicht"
+    )
+    # Without rules (and in gin, where a dead hand has other causes) the general words stay.
+    assert (
+        termination_text(result, names, "en") == "a dead hand (the discards went back and forth): not scored"
+    )
+    pytest.importorskip("fastapi")
+    from rummykit.web.protocol import result_json
+
+    shown = result_json(result, rules)
+    assert shown is not None and shown["takes_bound"] == 12 and not shown["scored"]
+    gin = Rules.preset("gin")
+    gin_dead = result_json(result, gin)
+    assert gin_dead is not None and gin_dead["takes_bound"] is None

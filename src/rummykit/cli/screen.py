@@ -484,6 +484,14 @@ def termination_text(
             "der Stoß ist bis zur Mauer herunter: dieses Spiel zählt nicht",
         )
     if result.termination is Termination.DRAWN:
+        if rules is not None and rules.not_applicable("max_takes_in_a_row") is None:
+            # The take bound (RULES.md D10): the take that would pass it is not made, so the log's
+            # last move is a take of a card that stayed on the pile.
+            n = rules.max_takes_in_a_row
+            return t(
+                f"a dead hand after {n} takes in a row: not scored",
+                f"ein totes Spiel nach {n} Aufnahmen in Folge: es zählt nicht",
+            )
         return t(
             "a dead hand (the discards went back and forth): not scored",
             "ein totes Spiel (die abgelegten Karten gingen hin und her): es zählt nicht",

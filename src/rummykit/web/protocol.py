@@ -67,7 +67,7 @@ from rummykit.match import Match, MatchEvent
 from rummykit.round import Event
 from rummykit.rules import Rules
 from rummykit.seating import card_text
-from rummykit.views import Phase, PlayerView, RoundResult, TableMeld
+from rummykit.views import Phase, PlayerView, RoundResult, TableMeld, Termination
 from rummykit.web.chat import ChatMessage
 from rummykit.web.handlog import hand_numbers, log_entry
 from rummykit.web.texts import first_dealer_texts, seat_draw_texts, server_error_texts
@@ -284,9 +284,15 @@ def meld_json(tm: TableMeld) -> dict[str, Any]:
 
 def result_json(result: RoundResult | None, rules: Rules) -> dict[str, Any] | None:
     """A hand's result; for gin also whether the knocker went gin and who undercut them (``winner``
-    is the knocker in any case; RULES.md §5.4)."""
+    is the knocker in any case; RULES.md §5.4). ``takes_bound`` is ``max_takes_in_a_row`` when the
+    hand ended dead on it (the take past the bound is not made, RULES.md D10), else ``None``."""
     if result is None:
         return None
+    takes_bound = (
+        rules.max_takes_in_a_row
+        if result.termination is Termination.DRAWN and rules.not_applicable("max_takes_in_a_row") is None
+        else None
+    )
     arrangements: list[dict[str, Any] | None] = []
     for arr in result.arrangements:
         if arr is None:
@@ -312,6 +318,7 @@ def result_json(result: RoundResult | None, rules: Rules) -> dict[str, Any] | No
         "arrangements": arrangements,
         "gin": knocked_gin(result, rules),
         "undercut_by": undercut_by(result, rules),
+        "takes_bound": takes_bound,
     }
 
 

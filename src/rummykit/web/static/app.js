@@ -26,6 +26,7 @@ const I18N = {
     knock_call: "knocked", stock_exhausted: "stock exhausted — not scored", new_table: "New table",
     gin_call: "has gin", undercut_by: "{name} undercut", wall_dead: "the stock reached the wall — not scored",
     drawn_dead: "a dead hand (the discards went back and forth) — not scored",
+    takes_dead: "a dead hand after {n} takes in a row — not scored",
     play_hint: "Play it", moves: "Possible moves", chips: "Chips", pot: "Pot", waiting: "waiting",
     playing: "playing", over: "over", closed: "closed", connection_lost: "Connection lost, reconnecting…",
     select_one: "Select one card", select_cards: "Select cards first", need: "need",
@@ -90,6 +91,7 @@ const I18N = {
     knock_call: "hat geklopft", stock_exhausted: "Stoß aufgebraucht — keine Wertung",
     gin_call: "hat Gin", undercut_by: "{name} unterbietet", wall_dead: "der Stoß ist bis zur Mauer herunter — keine Wertung",
     drawn_dead: "ein totes Spiel (die abgelegten Karten gingen hin und her) — keine Wertung",
+    takes_dead: "ein totes Spiel nach {n} Aufnahmen in Folge — keine Wertung",
     new_table: "Neuer Tisch", play_hint: "Ausführen", moves: "Mögliche Züge", chips: "Chips", pot: "Pott",
     waiting: "wartet", playing: "läuft", over: "beendet", closed: "geschlossen",
     connection_lost: "Verbindung verloren, verbinde neu…", select_one: "Eine Karte wählen",
@@ -1361,7 +1363,8 @@ function resultHtml(round) {
   // result's winner is the knocker either way); each player's melds as laid, then their deadwood.
   const gin = S.state.table.family === "gin";
   let head, best = r.winner;
-  if (!r.scored) head = t({ wall: "wall_dead", drawn: "drawn_dead" }[r.termination] || "stock_exhausted");
+  if (!r.scored && r.takes_bound) head = escapeHtml(t("takes_dead", { n: r.takes_bound }));
+  else if (!r.scored) head = t({ wall: "wall_dead", drawn: "drawn_dead" }[r.termination] || "stock_exhausted");
   else {
     const how = r.gin ? t("gin_call") : { went_out: t("went_out"), rummy: t("rummy_call"), knock: t("knock_call") }[r.termination] || r.termination;
     head = `${escapeHtml(seatName(r.winner))} ${how}`;
