@@ -188,6 +188,33 @@ def test_the_result_names_a_hand_rommé_and_shows_a_rubbers_chips(pages: Pages) 
     ]
 
 
+def test_a_hand_ended_by_the_take_bound_is_named_so(pages: Pages) -> None:
+    """The server sends ``takes_bound`` with a hand ended dead by ``max_takes_in_a_row`` (a real hand
+    in tests/test_endless_hands.py); the result's head names the bound in the page's language, and a
+    dead gin hand (other causes) keeps the general words."""
+    page = pages.open(locale="de-DE")
+    seeded_table(page, pages.base, "german", seed=48)
+    heads = page.evaluate(
+        """() => {
+            const round = (takes_bound) => ({ in_play: [0, 1], revealed: [[], []], result: {
+                scored: false, termination: "drawn", winner: null, multiplier: 1, points: [0, 0],
+                hand_values: [40, 52], arrangements: [], takes_bound } });
+            const head = (r) => {
+                const d = document.createElement("div"); d.innerHTML = resultHtml(r);
+                return d.querySelector(".result-head").innerText;
+            };
+            const german = [head(round(50)), head(round(null))];
+            S.lang = "en";
+            return german.concat([head(round(50))]);
+        }"""
+    )
+    assert heads == [
+        "ein totes Spiel nach 50 Aufnahmen in Folge — keine Wertung",
+        "ein totes Spiel (die abgelegten Karten gingen hin und her) — keine Wertung",
+        "a dead hand after 50 takes in a row — not scored",
+    ]
+
+
 def test_the_card_a_joker_stands_for_offers_the_swap(pages: Pages) -> None:
     """Clicking the meld whose joker stands for the selected card sends no lay-off the engine refuses:
     the page says the card can take the joker's place and puts the swaps first among the moves."""
