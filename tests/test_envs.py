@@ -94,6 +94,47 @@ def test_win_reward_is_zero_sum_and_hand_scope_reward_is_points() -> None:
             assert got[f"player_{result.winner}"] > 0
 
 
+def test_a_win_is_not_shared_with_a_dealer_who_sits_the_hand_out() -> None:
+    """DSkV at four: the dealer holds no cards, and their 0 points would tie with the winner's 0."""
+    env = rummy_v0.env(rules="german_dskv", players=4, reward="win")
+    for seed in range(3):
+        env.reset(seed=seed)
+        rng = random.Random(seed)
+        got = dict.fromkeys(env.possible_agents, 0.0)
+        for agent in env.agent_iter():
+            obs, r, termination, truncation, _ = env.last()
+            got[agent] += r
+            env.step(
+                None if termination or truncation else rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
+            )
+        rnd = env.unwrapped.game.round
+        result = rnd.result
+        (out,) = set(range(4)) - set(rnd.active_seats)
+        assert result.scored and result.winner is not None
+        expected = [0.0 if s == out else 1.0 if s == result.winner else -0.5 for s in range(4)]
+        assert [got[f"player_{s}"] for s in range(4)] == expected
+
+
+def test_gymnasium_match_rewards_include_hands_the_bots_finish_before_the_first_move() -> None:
+    """Seat 5 of six at Viennese, seed 1064: the bots play a whole hand before the agent's first move;
+    what it cost the agent comes with the first step, so the episode adds up to the agent's chips."""
+    env = RummyEnv(rules="viennese", players=6, opponents="greedy", seat=5, scope="match")
+    _, info = env.reset(seed=1064)
+    match = env.game.match
+    assert match is not None and match.hands_dealt == 2  # the first hand ended inside reset()
+    before = float(match.chips[5])
+    assert before != 0 and info["reward_before_first_move"] == before
+    rng = random.Random(0)
+    total, done = 0.0, False
+    while not done:
+        _, reward, terminated, truncated, info = env.step(
+            rng.choice(np.flatnonzero(info["action_mask"]).tolist())
+        )
+        total += reward
+        done = terminated or truncated
+    assert terminated and total == float(env.game.match.chips[5])
+
+
 def test_illegal_token_raw_env_raises_and_env_terminates() -> None:
     raw = rummy_v0.raw_env(rules="viennese", players=2)
     raw.reset(seed=1)

@@ -13,7 +13,8 @@ Rewards (``reward=``):
   Viennese rubber the change of its chips instead (antes, knock money, buy-backs and the pot; the
   first hand's reward includes the ante paid at the start), adding up to ``Match.chips``.
 * ``"win"``: zero-sum win/loss at the end of the hand (or match): the winners share +1, the others
-  share -1; an unscored hand gives 0. A hand is won by the seats with the best points, a match by
+  share -1; an unscored hand gives 0. A hand is won by the seats dealt in with the best points (a
+  dealer who sits the hand out, ``dealer_sits_out_at_table_of``, gets 0), a match by
   ``Match.winners``.
 """
 
@@ -303,7 +304,10 @@ class TokenGame:
         result = rnd.result
         assert result is not None  # the round is over
         if self.reward_kind == "win":
-            return share(hand_winners(result, rnd.in_play), rnd.in_play, self.players)
+            # The seats dealt in: a dealer sitting out holds no cards, so their 0 points would tie
+            # with a German winner's 0.
+            seats = rnd.active_seats
+            return share(hand_winners(result, seats), seats, self.players)
         return [float(p) for p in result.points]
 
     def _apply_in_match(self, action: Action) -> list[float]:

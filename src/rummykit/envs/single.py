@@ -16,7 +16,10 @@ sb3-contrib's MaskablePPO). A masked-out token ends the episode (``terminated``)
 guard against endless hands (:mod:`rummykit.guard`: 10,000 engine actions without a draw from the
 stock, or 1,000,000 in one hand; real hands stay far below), whether the agent or the bots keep it
 going, and should the engine offer no action before the end (``TokenGame.stuck``);
-``info["truncation"]`` says which. Rewards as in :mod:`rummykit.envs.game`.
+``info["truncation"]`` says which. Rewards as in :mod:`rummykit.envs.game`: an episode's rewards add
+up to the agent's result. In match scope the bots may finish whole hands before the agent's first
+move (a Hand-Rommé by the forehand); what those hands paid the agent's seat comes with the reward of
+its first step (``info["reward_before_first_move"]`` after ``reset`` says how much).
 """
 
 from __future__ import annotations
@@ -75,6 +78,8 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
         self.action_space: spaces.Space[int] = spaces.Discrete(enc.NUM_TOKENS)  # type: ignore[assignment]
         self._bot_rng = random.Random()
         self._bot_for: dict[int, Bot] = {}
+        self._unpaid = 0.0
+        """The agent's rewards from the bots' moves before its first step (paid with that step)."""
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The tokens allowed now (sb3-contrib's ``MaskablePPO`` reads this)."""
@@ -96,9 +101,12 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
             self.seat = int(rng.integers(players)) if self.fixed_seat is None else self.fixed_seat
             others = [s for s in range(players) if s != self.seat]
             self._bot_for = dict(zip(others, self.bots, strict=True))
-            self._play_bots()
+            before = self._play_bots()
             if not self.game.is_over and not self.game.truncated:
-                return self.game.observe(self.seat), self._info()
+                self._unpaid = before
+                info = self._info()
+                info["reward_before_first_move"] = before
+                return self.game.observe(self.seat), info
 
     def _play_bots(self) -> float:
         """Let the bots move until the agent is to move or the game is over; the agent's rewards."""
@@ -125,7 +133,7 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
             self._ended = f" (ended by the masked-out token {token})"
             return game.observe(self.seat), float(self.illegal_reward), True, False, info
         applied, rewards = game.step(token)
-        reward = rewards[self.seat]
+        reward, self._unpaid = rewards[self.seat] + self._unpaid, 0.0
         if applied is not None:
             reward += self._play_bots()
         info = self._info()
