@@ -182,3 +182,28 @@ def test_opening_check_judges_collections_of_melds_as_the_engine_plans_them(rule
             rnd.apply(rng.choice(rnd.legal_actions()))
     if rule_set.opening_min_points:  # without a minimum every such collection may open
         assert verdicts[False] > 0
+
+
+@pytest.mark.parametrize("preset", ["german", "german_dskv", "scala40", "basic", "viennese"])
+def test_a_policy_bot_is_offered_from_its_view_what_the_environment_offers(preset: str) -> None:
+    """``view_candidate_actions`` (what ``PolicyBot`` composes its choice from) equals the
+    environment's ``candidate_actions`` at every decision, compound openings included: a trained
+    policy plays on the choices it was trained on, though the bot sees only its view."""
+    rules = rk.Rules.preset(preset)
+    players = max(rules.min_players, 3)
+    compared = with_openings = 0
+    for seed in range(8):
+        rnd = rk.Round.new(rules, players, seed=seed)
+        rng = random.Random(seed)
+        bots = [make_bot("greedy"), make_bot("random")]
+        while not rnd.is_over:
+            seat = rnd.to_move
+            legal = rnd.legal_actions()
+            offered = enc.candidate_actions(rnd)
+            assert enc.view_candidate_actions(rnd.view(seat), legal) == offered
+            compared += 1
+            with_openings += len(offered) > len(legal)
+            rnd.apply(bots[seat % 2].choose(rnd.view(seat), legal, rng))
+    assert compared > 200
+    if not rules.is_knock_game:
+        assert with_openings > 0  # where the bot's choices differed before: openings of several melds

@@ -144,7 +144,7 @@ class PolicyBot:
         if self.reads_take_bound and has_take_bound(view.rules) != self.take_bound:
             applies = "applies" if self.take_bound else "does not apply"
             raise PolicyFileError(f"this policy was trained on rules where max_takes_in_a_row {applies}")
-        composer = enc.Composer(legal)
+        composer = enc.Composer(enc.view_candidate_actions(view, legal))
         obs = encode_view(view, MatchFigures.none(seats), layout=self.layout)
         while True:
             encode_prefix(obs, seats, composer.tokens)

@@ -65,6 +65,7 @@ Version history:
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final, NoReturn, Protocol, cast
 
@@ -90,13 +91,14 @@ from rummykit.actions import (
     TakeDiscard,
 )
 from rummykit.cards import NUM_CODES, Card
+from rummykit.determinize import sample_round
 from rummykit.envs.compiled import NATIVE
 from rummykit.errors import RulesError
 from rummykit.match import Match
 from rummykit.melding import MELDING_FAMILY
 from rummykit.round import Round
 from rummykit.rules import Rules
-from rummykit.views import Phase
+from rummykit.views import Phase, PlayerView
 
 ENCODING_VERSION: Final = 1
 
@@ -334,7 +336,30 @@ def candidate_actions(game: Round | Match) -> list[Action]:
         # No openings: every action has one spelling already (gin lays its melds one at a time, and
         # offers each action once).
         return legal
-    extra = compound_openings(rnd) if rnd.phase is Phase.PLAY else []
+    return offered(legal, compound_openings(rnd) if rnd.phase is Phase.PLAY else [])
+
+
+def view_candidate_actions(view: PlayerView, legal: Sequence[Action]) -> list[Action]:
+    """What :func:`candidate_actions` offers the seat of ``view`` (on its turn, ``legal`` being its
+    legal actions), from what the seat can see: a bot playing a trained policy gets the very choices
+    the environment trained it on.
+
+    The compound openings depend on the seat's own hand, the rules and a taken discard that must be
+    laid, never on hidden cards; they are found in a round dealt from the view (any deal of the
+    hidden cards gives the same openings).
+    """
+    rules = view.rules
+    if rules.is_knock_game or rules.is_gin or view.result is not None:  # a buy-back: no openings
+        return list(legal)
+    extra: list[Action] = []
+    if view.phase is Phase.PLAY and view.is_my_turn and not view.opened[view.seat]:
+        extra = compound_openings(sample_round(view, random.Random(0)))
+    return offered(legal, extra)
+
+
+def offered(legal: Sequence[Action], extra: Sequence[Action]) -> list[Action]:
+    """The legal actions and the ``extra`` compound openings, canonical, each once, in that order
+    (:func:`candidate_actions` of a melding game)."""
     # Only openings, melds and joker exchanges can repeat once canonical: the engine offers every
     # other action once (one draw, one take, one discard per distinct card, one lay-off per card,
     # meld and end), and actions of different kinds are never equal.
