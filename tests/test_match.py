@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -649,6 +650,32 @@ def test_record_bad_position_field(field: str, value: Any) -> None:
     data["position"][field] = value
     with pytest.raises(rk.NotationError):
         rk.Record.loads(json.dumps(data))
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("totals", [-1_000_000, 40, 85, 20], "totals must lie between 0 and 1000000000, not -1000000"),
+        ("chips", [-5, -5, 10**10, -5], "chips must lie between -1000000000 and 1000000000"),
+        ("pot", -50, "pot must lie between 0 and 1000000000, not -50"),
+        ("hands_dealt", -10, "hands_dealt must lie between 0 and 1000000000, not -10"),
+        ("buybacks", [9, 0, 0, 0], "buybacks must lie between 0 and 1, not 9"),
+    ],
+)
+def test_a_position_no_match_can_reach_is_refused(field: str, value: Any, message: str) -> None:
+    """A tampered save must not resume with a negative pot, a penalty of minus a million or ten
+    buy-backs where the rules allow one: each figure is checked against what a match can reach."""
+    data = record_dict(r3_match())
+    data["position"][field] = value
+    with pytest.raises(rk.RulesError, match=re.escape(message)):
+        rk.Record.loads(json.dumps(data)).replay()
+
+
+def test_a_position_beyond_the_end_of_a_series_is_refused() -> None:
+    german = rk.Rules.preset("german")  # one hand per player: three
+    rk.Match.new(german, 3, seed=1, position=rk.MatchPosition(totals=(0, 0, 0), hands_dealt=3))
+    with pytest.raises(rk.RulesError, match="hands_dealt must lie between 0 and 3, not 4"):
+        rk.Match.new(german, 3, seed=1, position=rk.MatchPosition(totals=(0, 0, 0), hands_dealt=4))
 
 
 @pytest.mark.parametrize("position", [[70, 40, 85, 20], "70 40 85 20", 7])

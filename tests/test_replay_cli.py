@@ -124,6 +124,33 @@ def test_a_record_that_is_not_utf8_or_nested_too_deeply_is_one_error_line(tmp_pa
     assert result.exit_code == 2 and "nested too deeply" in result.stderr, result.output
 
 
+def test_hostile_numbers_in_a_save_folder_are_skipped_and_refused_in_one_line(tmp_path: Path) -> None:
+    """A seed of 5,000 digits (beyond Python's reading limit) and a table of 10**12 seats (which would
+    be sized before anything checked it) are one error line each; the folder scan at the start of
+    ``rummykit play`` skips them instead of stopping with a traceback."""
+    from rummykit.cli.saves import latest_unfinished
+
+    games = tmp_path / "games"
+    games.mkdir()
+    head = '{"format": "rummykit-record", "version": 1, "kind": "match", "rules": "german", "dealer": 1'
+    (games / "digits.json").write_text(head + ', "players": 3, "seed": ' + "9" * 5000 + ', "actions": []}')
+    draw = {"method": "high_card", "dealer": 1, "rounds": [["2D", "8C", "8D"]]}
+    record = {"format": "rummykit-record", "version": 1, "kind": "match", "rules": "german", "dealer": 1}
+    (games / "seats.json").write_text(json.dumps({**record, "players": 10**12, "seed": 3, "seat_draw": draw}))
+    (games / "many.json").write_text(json.dumps({**record, "players": 10**9, "seed": 3, "actions": []}))
+    assert latest_unfinished(games) is None
+    expected = {
+        "digits.json": "a number in it has too many digits",
+        "seats.json": "is played by 2 to 6 players, not 1000000000000",
+        "many.json": "is played by 2 to 6 players, not 1000000000\n",
+    }
+    for name, message in expected.items():
+        for args in (["replay", str(games / name)], ["play", "--resume", str(games / name)]):
+            result = runner.invoke(app, args)
+            assert result.exit_code == 2 and message in result.stderr, (args, result.output)
+            assert "Traceback" not in result.output and len(result.stderr.strip().splitlines()) == 1
+
+
 def test_a_card_laid_face_down_is_named_only_with_every_hand_shown(tmp_path: Path) -> None:
     # German Rummy: the last discard of the player who goes out lies face down (final_discard_face_down).
     m = next(

@@ -39,7 +39,7 @@ from typing import Final
 
 from rummykit.actions import Action, BuyBack, Decline
 from rummykit.cards import Card
-from rummykit.errors import MatchDecisionError, RulesError
+from rummykit.errors import MatchDecisionError, RulesError, quoted
 from rummykit.round import Event, Round, as_seed
 from rummykit.rules import Rules
 from rummykit.seating import FirstDealerDraw, draw_first_dealer
@@ -69,6 +69,10 @@ ALL_ELIMINATED_TIEBREAKS: Final[Mapping[str, Callable[[Mapping[int, int]], tuple
     "lowest_total_wins": _lowest_total_wins,
 }
 """``all_eliminated_tiebreak``: the winners among seats eliminated together (their totals)."""
+
+
+MOST_POSITION_FIGURE: Final = 10**9
+"""The largest total, chip count or pot a match position may give: far beyond any real match."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,6 +216,25 @@ class Match:
 
         for name in ("totals", "gains", "chips", "buybacks", "eliminated"):
             seats(name, getattr(position, name))
+        # Only figures a match can reach: penalties and plus points never fall below 0, a pot or a
+        # count of hands or buy-backs neither, buy-backs stop at the limit and a series at its length.
+        most = MOST_POSITION_FIGURE
+        series = (self.rules.num_hands or n) if self.rules.match_end == "fixed_hands" else most
+        bounds = {
+            "totals": (0, most),
+            "gains": (0, most),
+            "chips": (-most, most),
+            "buybacks": (0, self.rules.buyback_limit),
+        }
+        for name, (low, high) in bounds.items():
+            for value in getattr(position, name) or ():
+                if not low <= value <= high:
+                    raise RulesError(
+                        f"position: {name} must lie between {low} and {high}, not {quoted(value)}"
+                    )
+        for name, value, high in (("pot", position.pot, most), ("hands_dealt", position.hands_dealt, series)):
+            if not 0 <= value <= high:
+                raise RulesError(f"position: {name} must lie between 0 and {high}, not {quoted(value)}")
         self.penalties = list(position.totals)
         self.gains = list(position.gains or (0,) * n)
         self.chips_list = list(position.chips or (0,) * n)

@@ -181,8 +181,8 @@ class Record:
             RulesError: the rules text is invalid.
         """
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
+            data = read_json(text)
+        except ValueError as exc:
             raise NotationError(f"a record must be JSON: {exc}") from None
         return cls.from_dict(data)
 
@@ -232,6 +232,7 @@ class Record:
                 raise NotationError("record field 'in_play' must be a list of seat numbers")
             in_play = tuple(in_play_data)
         players = integer("players")
+        rules.check_table(players, integer("dealer"))  # before anything is sized by the seat count
         draw_data = data.get("seat_draw")
         seat_draw = None if draw_data is None else FirstDealerDraw.from_dict(draw_data, players)
         if seat_draw is not None and seat_draw.dealer != integer("dealer"):
@@ -251,6 +252,23 @@ class Record:
             position,
             seat_draw,
         )
+
+
+def read_json(text: str) -> Any:
+    """``json.loads(text)`` for files from anywhere (records, saves).
+
+    Raises:
+        ValueError: not JSON (the parser's reason), a number of more digits than Python reads, or
+            nesting too deep to read; the message says which in a few words.
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except ValueError:  # Python's limit on the digits of an integer it converts (4,300)
+        raise ValueError("a number in it has too many digits") from None
+    except RecursionError:
+        raise ValueError("it is nested too deeply to read") from None
 
 
 def _position(data: Any) -> MatchPosition | None:

@@ -11,7 +11,6 @@ shows the table, the moves and the results in German.
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -29,7 +28,7 @@ from rummykit.errors import NotationError, RummyError
 from rummykit.explain.language import Lang
 from rummykit.i18n import localize_error
 from rummykit.match import Match
-from rummykit.record import Record
+from rummykit.record import Record, read_json
 from rummykit.round import Round
 from rummykit.selfplay import INDEX_FILE, batch_games, game_line
 from rummykit.state import RoundState
@@ -65,11 +64,9 @@ def load_record(path: Path, game: int | None = None) -> tuple[Record, tuple[str,
     except UnicodeDecodeError as exc:
         raise NotationError(f"a record must be JSON text (UTF-8): {exc}") from None
     try:
-        data: Any = json.loads(text)
-    except json.JSONDecodeError as exc:
+        data: Any = read_json(text)
+    except ValueError as exc:
         raise NotationError(f"a record must be JSON: {exc}") from None
-    except RecursionError:
-        raise NotationError("a record must be JSON: it is nested too deeply to read") from None
     record = Record.from_dict(data)
     names = None
     meta = data.get("meta") if isinstance(data, dict) else None

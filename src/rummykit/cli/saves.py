@@ -11,7 +11,6 @@ Saves are local files but are still read as untrusted input: a file larger than
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from datetime import datetime
@@ -20,7 +19,7 @@ from typing import Any, Final
 
 from rummykit.errors import NotationError, RummyError
 from rummykit.match import Match
-from rummykit.record import Record
+from rummykit.record import Record, read_json
 
 MAX_SAVE_BYTES: Final = 2_000_000
 """Largest save file read (a finished six-player match is far below 200 kB)."""
@@ -77,11 +76,9 @@ def load_saved(path: Path) -> SavedGame:
     if size > MAX_SAVE_BYTES:
         raise NotationError(f"{path.name} is {size} bytes; a saved game is at most {MAX_SAVE_BYTES}")
     try:
-        data: Any = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        data: Any = read_json(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:  # ValueError: not UTF-8, not JSON (read_json says why)
         raise NotationError(f"{path.name} is not a saved game: {exc}") from None
-    except RecursionError:
-        raise NotationError(f"{path.name} is not a saved game: its JSON is nested too deeply") from None
     record = Record.from_dict(data)
     if record.kind != "match":
         raise NotationError(f"{path.name} holds a single round; only games saved by 'rummykit play' resume")
@@ -120,8 +117,8 @@ def marked_over(path: Path) -> bool:
     try:
         if path.stat().st_size > MAX_SAVE_BYTES:
             return False
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        data = read_json(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):  # not UTF-8, not JSON
         return False
     meta = data.get("meta") if isinstance(data, dict) else None
     return isinstance(meta, dict) and meta.get("over") is True
