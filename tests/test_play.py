@@ -477,6 +477,17 @@ def test_names_from_a_save_file_cannot_send_terminal_escapes(data_dir: Path) -> 
     assert "\x1b" not in out and "[2J]0;pwnedEve" in out
 
 
+def test_a_long_name_on_the_command_line_is_kept_short_and_printable(data_dir: Path) -> None:
+    """``--names`` gets what a resumed save gets: at most 40 printable characters, so the players
+    table keeps its columns at 80 wide (a 108-character name pushed the cards and score out)."""
+    long_name = "Annegret-" + "A" * 99
+    _, out = play("--seed", "3", "--bots", "random", "--names", long_name + "\x1b[2J", lines=["d", "quit"])
+    (path,) = saved_games(data_dir)
+    assert load_saved(path).names[0] == long_name[:40]
+    assert "\x1b[2J" not in out and long_name[:40] in out and long_name[:41] not in out
+    assert "score" in out  # the players table still shows its last column
+
+
 def test_a_save_is_never_half_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from rummykit.cli import saves
 

@@ -78,7 +78,15 @@ from rummykit.cli.parsing import MAX_LINE as MAX_LINE  # re-exported: the line l
 from rummykit.cli.parsing import clip, legal_moves_lines, parse_input, short_error, short_help
 from rummykit.cli.paths import games_dir
 from rummykit.cli.prompts import STOP_REASONS_DE, is_quit, rules_notice, turn_prompt
-from rummykit.cli.saves import HUMAN, SavedGame, latest_unfinished, load_saved, save_meta, write_save
+from rummykit.cli.saves import (
+    HUMAN,
+    SavedGame,
+    latest_unfinished,
+    load_saved,
+    person_name,
+    save_meta,
+    write_save,
+)
 from rummykit.errors import IllegalActionError, NotationError, RummyError
 from rummykit.explain.language import Lang
 from rummykit.i18n import (
@@ -744,7 +752,7 @@ def play_command(
         bot_list = [make_bot(k) for k in kinds]
     except RummyError as exc:  # an unknown bot, or the policy bot without a working file
         raise _fail(str(exc)) from None
-    people = [n.strip() for n in (names or "").split(",") if n.strip()]
+    people = [person_name(n) for n in (names or "").split(",") if person_name(n)]
     seats: list[Player] = []
     for s in range(humans):
         default = t("You", "Du") if humans == 1 else t(f"Player {s + 1}", f"Spieler {s + 1}")

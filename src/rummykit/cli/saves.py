@@ -23,6 +23,9 @@ from rummykit.record import Record, read_json
 
 MAX_SAVE_BYTES: Final = 2_000_000
 """Largest save file read (a finished six-player match is far below 200 kB)."""
+NAME_CHARACTERS: Final = 40
+"""A person's name is kept to this many characters (from ``--names`` and from a save): the players
+table of an 80-column terminal keeps its other columns."""
 NEWEST_CHECKED: Final = 20
 """How many of the newest saves are checked for an unfinished game at start."""
 HUMAN: Final = "human"
@@ -100,7 +103,7 @@ def load_saved(path: Path) -> SavedGame:
     return SavedGame(
         path,
         match,
-        tuple(printable(x)[:40] or f"Player {i + 1}" for i, x in enumerate(names)),
+        tuple(person_name(x) or f"Player {i + 1}" for i, x in enumerate(names)),
         tuple(players),
         practice is True,
         saved if isinstance(saved, str) else "",
@@ -110,6 +113,11 @@ def load_saved(path: Path) -> SavedGame:
 def printable(text: str) -> str:
     """``text`` without control characters, so a name from a file cannot send terminal escapes."""
     return "".join(ch for ch in text if ch.isprintable())
+
+
+def person_name(text: str) -> str:
+    """A name as the game shows it: printable, trimmed, at most :data:`NAME_CHARACTERS` long."""
+    return printable(text).strip()[:NAME_CHARACTERS].strip()
 
 
 def marked_over(path: Path) -> bool:
