@@ -99,6 +99,20 @@ def test_matches_mode() -> None:
     assert data["matches"] == 2 and data["bots"]["greedy"]["games"] == 2
 
 
+def test_one_deal_gives_no_interval_rather_than_a_certain_one() -> None:
+    """Two rounds heads-up are one deal, its two rotations: the lead has no interval (it was shown
+    as +27.00 to +27.00, as if certain); with two deals it has one."""
+    one = run_arena(ArenaConfig("viennese", ("greedy", "random"), rounds=2, seed=0), workers=1).to_dict()
+    (pair,) = one["pairs"]
+    assert pair["deals"] == 1 and pair["lead_ci95"] == [None, None]
+    args = ["arena", "-r", "viennese", "-b", "greedy,random", "-n", "2", "-q", "-w", "1"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0 and "(no interval from one deal)" in " ".join(result.output.split())
+    two = run_arena(ArenaConfig("viennese", ("greedy", "random"), rounds=4, seed=0), workers=1).to_dict()
+    low, high = two["pairs"][0]["lead_ci95"]
+    assert two["pairs"][0]["deals"] == 2 and low < two["pairs"][0]["lead_points"] < high
+
+
 def test_wilson_and_mean_intervals() -> None:
     lo, hi = wilson_interval(50, 100)
     assert (round(lo, 4), round(hi, 4)) == (0.4038, 0.5962)

@@ -23,7 +23,7 @@ Figures per pair of bots (``pairs``): ``score_a``, the head-to-head share of gam
 scored more points than ``b`` (ties half) with its ``ci95``; and ``lead_points``, the points ``a``
 scored minus those of ``b`` per game they sat at together, with ``lead_ci95`` over the ``deals``
 (each deal's rotations averaged first): the figure the game itself decides by, paired on the same
-cards.
+cards. A single game (or deal) gives no interval: its bounds are null.
 
 >>> from rummykit.arena import ArenaConfig, run_arena
 >>> res = run_arena(ArenaConfig("viennese", ("greedy", "random"), rounds=4, seed=1), workers=1)
@@ -362,16 +362,27 @@ def t975(df: int) -> float:
 
 def mean_interval(values: Sequence[float], z: float | None = None) -> tuple[float, float, float]:
     """Mean and its 95 % interval: Student's t with ``n - 1`` degrees of freedom (:func:`t975`), so
-    a handful of games gets the wide interval it deserves; ``z`` sets another factor."""
+    a handful of games gets the wide interval it deserves; ``z`` sets another factor. One value
+    bounds nothing: its interval is unbounded (``-inf`` to ``inf``; the figures write it as null).
+
+    >>> mean_interval([4.0])
+    (4.0, -inf, inf)
+    """
     n = len(values)
     if n == 0:
         return (0.0, 0.0, 0.0)
     mean = sum(values) / n
     if n == 1:
-        return (mean, mean, mean)
+        return (mean, -math.inf, math.inf)
     var = sum((v - mean) ** 2 for v in values) / (n - 1)
     half = (t975(n - 1) if z is None else z) * math.sqrt(var / n)
     return (mean, mean - half, mean + half)
+
+
+def _bounds(low: float, high: float) -> list[float | None]:
+    """An interval as the figures write it: rounded, and ``None`` for an unbounded end (JSON null,
+    an empty CSV cell) where a single game or deal gives no interval."""
+    return [round(low, 6) if math.isfinite(low) else None, round(high, 6) if math.isfinite(high) else None]
 
 
 def elo_ratings(
@@ -520,7 +531,7 @@ class ArenaResult:
                 "win_rate": round(f.wins / f.games, 6) if f.games else 0.0,
                 "ci95": [round(lo, 6), round(hi, 6)],
                 "mean_points": round(mean, 6),
-                "points_ci95": [round(plo, 6), round(phi, 6)],
+                "points_ci95": _bounds(plo, phi),
                 "elo": round(elo[i], 1),
                 "moves": f.moves,
             }
@@ -542,7 +553,7 @@ class ArenaResult:
             if (i, j) in leads:
                 lead, llo, lhi = mean_interval(leads[(i, j)])
                 deals = len(leads[(i, j)])
-                pair.update(lead_points=round(lead, 6), lead_ci95=[round(llo, 6), round(lhi, 6)], deals=deals)
+                pair.update(lead_points=round(lead, 6), lead_ci95=_bounds(llo, lhi), deals=deals)
             pairs.append(pair)
         out: dict[str, Any] = {
             "rules": _rules(self.config.rules).name,

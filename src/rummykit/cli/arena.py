@@ -203,9 +203,10 @@ def pair_lines(data: dict[str, Any]) -> list[str]:
         lo, hi = pair["lead_ci95"]
         ahead_lo, ahead_hi = pair["ci95"]
         games = pair["games"]
+        interval = "no interval from one deal" if lo is None else f"95 % CI {lo:+.2f} to {hi:+.2f}"
         lines.append(
             f"{pair['a']} vs {pair['b']}: lead {pair['lead_points']:+.2f} points per {unit} "
-            f"(95 % CI {lo:+.2f} to {hi:+.2f}); ahead in {pair['score_a']:.3f} of {games} {unit}"
+            f"({interval}); ahead in {pair['score_a']:.3f} of {games} {unit}"
             f"{'' if games == 1 else 'es' if unit == 'match' else 's'} ({ahead_lo:.3f}–{ahead_hi:.3f})"
         )
     return lines
