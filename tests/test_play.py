@@ -30,7 +30,7 @@ runner = CliRunner()
 def play(*args: str, lines: list[str], draw: bool = False) -> tuple[int, str]:
     """Run ``rummykit play``; the last seat deals first unless ``draw`` lets the players draw for it."""
     players = args[args.index("--players") + 1] if "--players" in args else "3"
-    dealer = [] if draw else ["--dealer", players]
+    dealer = [] if draw or "--resume" in args else ["--dealer", players]  # a resumed game has its dealer
     result = runner.invoke(
         app, ["play", "--fast", *dealer, *args], input="".join(f"{line}\n" for line in lines)
     )
@@ -475,6 +475,22 @@ def test_names_from_a_save_file_cannot_send_terminal_escapes(data_dir: Path) -> 
     assert load_saved(path).names[0] == "[2J]0;pwnedEve"
     _, out = play("--resume", str(path), lines=["quit"])
     assert "\x1b" not in out and "[2J]0;pwnedEve" in out
+
+
+def test_resume_refuses_the_options_of_a_new_game(data_dir: Path) -> None:
+    """A resumed game is the saved one: --rules, --players, --bots and the like would be ignored, so
+    they are refused, in one line naming them; the options of how it is shown (--fast …) stay."""
+    play("--seed", "3", "--bots", "random", lines=["d", "quit"])
+    (path,) = saved_games(data_dir)
+    args = ["play", "--resume", str(path), "--fast", "--rules", "viennese", "--set", "knock_threshold=5"]
+    result = runner.invoke(app, [*args, "--players", "99", "--bots", "nosuchbot", "--dealer", "42"])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.stderr.strip() == (
+        "error: --resume continues the saved game as it was saved; leave out --rules, --set, --players, "
+        "--bots, --dealer"
+    )
+    code, out = play("--resume", str(path), "--ascii", lines=["quit"])
+    assert code == 0 and "German Rummy" in out
 
 
 def test_a_long_name_on_the_command_line_is_kept_short_and_printable(data_dir: Path) -> None:

@@ -619,7 +619,35 @@ def _read_line_factory(console: Console) -> Callable[[str], str]:
     return read
 
 
+GAME_OPTIONS: Final = {
+    "rules_text": "--rules",
+    "assignments": "--set",
+    "rules_file": "--rules-file",
+    "players": "--players",
+    "humans": "--humans",
+    "names": "--names",
+    "bots": "--bots",
+    "seed": "--seed",
+    "dealer": "--dealer",
+    "new": "--new",
+}
+"""The options that make a new game; a resumed game is the saved one, so ``--resume`` refuses them
+(the options of how it is shown and saved still apply)."""
+
+
+def _given(ctx: typer.Context, parameters: Sequence[str]) -> list[str]:
+    """The options among ``parameters`` given on the command line or from the environment."""
+    given = ("COMMANDLINE", "ENVIRONMENT")  # by name: typer carries its own copy of click's enum
+    out = []
+    for parameter in parameters:
+        source = ctx.get_parameter_source(parameter)
+        if source is not None and source.name in given:
+            out.append(GAME_OPTIONS[parameter])
+    return out
+
+
 def play_command(
+    ctx: typer.Context,
     rules_text: Annotated[
         str, typer.Option("--rules", "-r", help="Preset, alias or rules text form, e.g. viennese.")
     ] = "german",
@@ -705,6 +733,15 @@ def play_command(
     pause = 0.0 if fast else delay
     saved = None
     if resume is not None:
+        clash = _given(ctx, list(GAME_OPTIONS))
+        if clash:
+            raise _fail(
+                t(
+                    f"--resume continues the saved game as it was saved; leave out {', '.join(clash)}",
+                    f"--resume setzt das gespeicherte Spiel unverändert fort; {', '.join(clash)} "
+                    "bitte weglassen",
+                )
+            )
         saved = _load_for_resume(resume, lang)
     elif not new and not no_save:
         saved = _offer_unfinished(console, games_dir(save_dir), lang)
