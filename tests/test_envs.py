@@ -135,6 +135,53 @@ def test_gymnasium_match_rewards_include_hands_the_bots_finish_before_the_first_
     assert terminated and total == float(env.game.match.chips[5])
 
 
+def test_a_match_scope_policy_bot_reads_what_the_environment_showed(tmp_path: Any) -> None:
+    """A policy exported with ``scope="match"`` is shown the match figures (totals, chips, pot, hands
+    dealt, an open buy-back) before each decision, as the environment showed them in training: in a
+    Viennese rubber of three (the others played by greedy), the bot chooses exactly what the same network
+    chooses token by token on the environment's own observations (which differ from a hand-scope
+    bot's zeros from the second hand on)."""
+    import json
+
+    from rummykit.bots import match_action
+    from rummykit.bots.policy import PolicyBot
+    from rummykit.envs.observation import OBSERVATION_VERSION, Layout
+
+    layout = Layout.for_rules(rk.Rules.preset("viennese"), 3, derived=False)
+    weights = np.random.default_rng(5)
+    w0 = weights.normal(size=(layout.size, 24)).astype(np.float32)
+    w1 = weights.normal(size=(24, enc.NUM_TOKENS)).astype(np.float32)
+    meta = {
+        "layers": 2, "rules": "viennese", "players": 3, "derived_features": False, "scope": "match",
+        "gin": False, "take_bound": True, "encoding": enc.ENCODING_VERSION,
+        "observation": OBSERVATION_VERSION,
+    }  # fmt: skip
+    path = tmp_path / "match.npz"
+    np.savez(path, meta=np.array(json.dumps(meta)), w0=w0, b0=np.zeros(24, np.float32), w1=w1,
+             b1=np.zeros(enc.NUM_TOKENS, np.float32))  # fmt: skip
+    bot = PolicyBot(path)
+    game = TokenGame("viennese", 3, scope="match")
+    game.reset(seed=21)
+    rng = random.Random(0)
+    greedy = make_bot("greedy")  # seats 1 and 2, so that hands end and the figures move
+    decisions = 0
+    while not game.is_over and decisions < 300:
+        match = game.match
+        assert match is not None
+        if game.to_move != 0:
+            for token in enc.tokens_of(enc.canonical(match_action(greedy, match, rng))):
+                game.step(token)
+            continue
+        chosen = match_action(bot, match, rng)
+        applied = None
+        while applied is None:
+            scores = bot.scores(game.observe(0))
+            applied, _ = game.step(max(game.composer.allowed(), key=lambda t: scores[t]))
+        assert applied == chosen
+        decisions += 1
+    assert game.match is not None and game.match.hands_dealt >= 3, decisions
+
+
 def test_illegal_token_raw_env_raises_and_env_terminates() -> None:
     raw = rummy_v0.raw_env(rules="viennese", players=2)
     raw.reset(seed=1)

@@ -201,6 +201,10 @@ class MatchPublic(Protocol):
     def scores(self) -> tuple[int, ...]: ...
     @property
     def hands_left(self) -> int | None: ...
+    @property
+    def hands_dealt(self) -> int: ...
+    @property
+    def pending_buyback(self) -> Sequence[int]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,6 +231,10 @@ class MatchView:
     threshold: int | None
     scores: tuple[int, ...] = ()
     hands_left: int | None = None
+    hands_dealt: int = 0
+    """Hands dealt so far, the current one included."""
+    buyback_pending: bool = False
+    """A buy-back decision is open (the seat to decide is the first still to answer)."""
 
     @classmethod
     def of(cls, match: MatchPublic, seat: int) -> MatchView:
@@ -246,4 +254,6 @@ class MatchView:
             threshold=match.rules.elimination_threshold,
             scores=match.scores,
             hands_left=match.hands_left,
+            hands_dealt=match.hands_dealt,
+            buyback_pending=bool(match.pending_buyback),
         )

@@ -3,13 +3,15 @@
 The policy reads the environments' observation vector (:mod:`rummykit.envs.observation`) built from
 the bot's own :class:`~rummykit.views.PlayerView` and spells its action token by token
 (:mod:`rummykit.envs.encoding`), each time taking the highest-scoring token the mask allows among the
-spellings of the legal actions it was given. So it plays wherever a bot plays: the arena, the
-terminal and the web (``make_bot("policy", path="policy.npz")``, or the spec ``policy`` with the file
-named by the ``RUMMYKIT_POLICY`` environment variable).
+spellings of the actions the environment would offer (the legal ones and openings of several melds,
+:func:`~rummykit.envs.encoding.view_candidate_actions`). A policy trained in match scope also reads
+the match figures the bot is shown before each decision (``follow_match``). So it plays wherever a
+bot plays: the arena, the terminal and the web (``make_bot("policy", path="policy.npz")``, or the
+spec ``policy`` with the file named by the ``RUMMYKIT_POLICY`` environment variable).
 
 The file holds the weights of a multilayer perceptron (``w0, b0, w1, b1, …``, tanh between layers,
 the last layer giving one score per token) and a JSON ``meta`` entry (rule set, seats, encoding and
-observation versions, derived features, gin, take bound). It is read with ``allow_pickle=False``:
+observation versions, derived features, gin, take bound, scope). It is read with ``allow_pickle=False``:
 loading a file runs no code from it. :func:`export_policy` writes one from a stable-baselines3
 ``MlpPolicy``.
 """
@@ -38,8 +40,8 @@ from rummykit.envs.observation import (
     encode_view,
     has_take_bound,
 )
-from rummykit.errors import RummyError
-from rummykit.views import PlayerView
+from rummykit.errors import RummyError, quoted
+from rummykit.views import MatchView, PlayerView
 
 POLICY_ENV_VAR: Final = "RUMMYKIT_POLICY"
 READABLE_ENCODINGS: Final = (0, enc.ENCODING_VERSION)
@@ -119,6 +121,12 @@ class PolicyBot:
         if self.gin and self.take_bound:
             raise PolicyFileError(f"{path}: the file says gin and the take bound, which no rule set has")
         self.layout = Layout.of(self.players, self.derived, self.gin, self.take_bound)
+        self.scope = str(meta.get("scope", "hand"))
+        """``match``: trained on whole matches, whose public figures (totals, chips, pot, hands
+        dealt, an open buy-back) are part of the observation; files without it were hand-scope."""
+        if self.scope not in ("hand", "match"):
+            raise PolicyFileError(f"{path}: scope must be 'hand' or 'match', not {quoted(self.scope)}")
+        self._figures: MatchFigures | None = None
         expected = self.layout.size
         if self.layers[0][0].shape[0] != expected:
             raise PolicyFileError(
@@ -135,6 +143,19 @@ class PolicyBot:
                 x = np.tanh(x)
         return x
 
+    def follow_match(self, mv: MatchView) -> None:
+        """The match figures of the next decision, as the match-scope environment shows them (a
+        hand-scope policy was trained without them and keeps reading zeros)."""
+        if self.scope == "match":
+            self._figures = MatchFigures(
+                totals=mv.totals,
+                chips=mv.chips,
+                pot=mv.pot,
+                hands_dealt=mv.hands_dealt,
+                buyback_pending=mv.buyback_pending,
+                is_match=True,
+            )
+
     def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
         seats = len(view.hand_sizes)
         if seats != self.players:
@@ -145,7 +166,8 @@ class PolicyBot:
             applies = "applies" if self.take_bound else "does not apply"
             raise PolicyFileError(f"this policy was trained on rules where max_takes_in_a_row {applies}")
         composer = enc.Composer(enc.view_candidate_actions(view, legal))
-        obs = encode_view(view, MatchFigures.none(seats), layout=self.layout)
+        figures, self._figures = self._figures or MatchFigures.none(seats), None
+        obs = encode_view(view, figures, layout=self.layout)
         while True:
             encode_prefix(obs, seats, composer.tokens)
             allowed = composer.allowed()
@@ -169,9 +191,18 @@ def load_policy_bot(level: str | None = None, path: str | os.PathLike[str] | Non
 
 
 def export_policy(
-    model: Any, path: str | os.PathLike[str], *, rules: str, players: int, derived_features: bool
+    model: Any,
+    path: str | os.PathLike[str],
+    *,
+    rules: str,
+    players: int,
+    derived_features: bool,
+    scope: str = "hand",
 ) -> None:
-    """Write the actor of a stable-baselines3 (sb3-contrib) ``MlpPolicy`` with tanh activations."""
+    """Write the actor of a stable-baselines3 (sb3-contrib) ``MlpPolicy`` with tanh activations
+    (``scope``: the environment's, ``hand`` or ``match``)."""
+    if scope not in ("hand", "match"):
+        raise ValueError(f"scope must be 'hand' or 'match', not {scope!r}")
     import torch
 
     policy = model.policy
@@ -186,6 +217,7 @@ def export_policy(
         "rules": rules,
         "players": players,
         "derived_features": derived_features,
+        "scope": scope,
         "gin": resolve_rules(rules).is_gin,
         "take_bound": has_take_bound(resolve_rules(rules)),
         "encoding": enc.ENCODING_VERSION,
