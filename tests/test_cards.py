@@ -189,3 +189,19 @@ def test_any_text_parses_or_raises_notation_error(text: str) -> None:
         return
     assert all(isinstance(c, Card) for c in cards)
     assert parse_cards(format_cards(cards)) == cards
+
+
+def test_a_deck_order_that_is_not_the_deck_names_the_cards_that_differ() -> None:
+    """A record whose deck holds one 7♣ too many and no 6♣ says so, instead of only that the
+    order is not the deck; a short deck names a few missing cards and counts the rest."""
+    import rummykit as rk
+    from rummykit.cards import build_deck
+
+    german = rk.Rules.preset("german")
+    deck = list(build_deck(2, 6))
+    assert (str(deck[5]), str(deck[6])) == ("6C", "7C")
+    deck[5] = deck[6]
+    with pytest.raises(rk.RulesError, match=r"; extra 7C; missing 6C$"):
+        rk.Round.new(german, 3, deck=deck)
+    with pytest.raises(rk.RulesError, match=r"holds 50 cards .*; missing AC 2C 3C 4C 5C 6C and 54 more$"):
+        rk.Round.new(german, 3, deck=deck[:50])

@@ -83,6 +83,14 @@ def still_known(known: Hand, held_before: Mapping[Card, int], after: Hand) -> Ha
     return kept
 
 
+
+def _cards_named(what: str, cards: Sequence[Card], most: int = 6) -> str:
+    """``"; missing 7S 7H"`` for an error message: at most ``most`` cards named, then how many more."""
+    if not cards:
+        return ""
+    more = f" and {len(cards) - most} more" if len(cards) > most else ""
+    return f"{what} {' '.join(str(c) for c in cards[:most])}{more}"
+
 class RoundStatus(enum.IntFlag):
     """What is wrong with a round's state (python-chess's ``Board.status()``): no flag is a state the
     engine can play on. A state built by hand (:meth:`Round.from_state`) should be checked."""
@@ -174,9 +182,14 @@ class Round:
         else:
             order = list(parse_cards(deck) if isinstance(deck, str) else (Card(c) for c in deck))
             if sorted(order) != sorted(expected):
+                given, wanted = Counter(order), Counter(expected)
+                extra = sorted((given - wanted).elements())
+                missing = sorted((wanted - given).elements())
                 raise RulesError(
                     f"deck: the given order holds {len(order)} cards that are not the {len(expected)}-card "
                     f"deck of {rules.name} (num_decks={rules.num_decks}, jokers_total={rules.jokers_total})"
+                    + _cards_named("; extra", extra)
+                    + _cards_named("; missing", missing)
                 )
         rnd = cls._own(_deal(rules, players, dealer, tuple(order), seed, playing))
         rnd._from_deal = True
