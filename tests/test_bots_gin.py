@@ -227,3 +227,18 @@ def test_search_discard_keeps_the_card_the_opponent_would_meld() -> None:
             choice = GinSearchBot("medium").choose(arranged, rnd.legal_actions(), random.Random(seed))
             thrown = "QD" if keep == "KS" else "KS"
             assert choice == Discard(parse_cards(thrown)[0]), (held, seed, choice)
+
+
+def test_the_frozen_search_v1_plays_gin_as_greedy_does() -> None:
+    """search-v1 predates gin; it raised on the first upcard ("min() arg is an empty sequence").
+    It now plays gin with greedy's moves, every one legal, to the end of the game."""
+    rules = rk.Rules.preset("gin")
+    frozen, greedy = make_bot("search-v1:easy"), GreedyBot()
+    for seed in range(6):
+        rnd = rk.Round.new(rules, 2, seed=seed)
+        rng = random.Random(seed)
+        while not rnd.is_over:
+            view, legal = rnd.view(rnd.to_move), rnd.legal_actions()
+            action = frozen.choose(view, legal, rng)
+            assert action == greedy.choose(view, legal, rng)
+            rnd.apply(action)

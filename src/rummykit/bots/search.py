@@ -47,6 +47,7 @@ from typing import Final
 from rummykit import solver
 from rummykit.actions import Action, BuyBack, Decline, Discard, Draw, Open, TakeDiscard
 from rummykit.bots.base import MatchView
+from rummykit.bots.gin_play import gin_action
 from rummykit.bots.greedy import Situation, buyback_pays, discard_scores, policy_action, without
 from rummykit.bots.race import knock_draw_races, knock_home, knock_race, knock_races, race_after_draw
 from rummykit.bots.tactics import closed_discard, hold_melds, placement_discard, small_opening
@@ -143,6 +144,8 @@ class SearchBot:
             return legal[0]
         if any(isinstance(a, (BuyBack, Decline)) for a in legal):
             return Decline() if Decline() in legal else legal[0]
+        if view.gin is not None:  # this frozen search predates gin: it plays gin as greedy does
+            return gin_action(view, legal)
         if view.rules.is_knock_game and view.knocker is not None:
             return last_turn(view, legal)
         situation = Situation.from_view(view)
