@@ -2,7 +2,8 @@
 
 Card codes are those of :mod:`rummykit.cards`: ``suit * 13 + rank - 1`` for the 52 natural faces
 (clubs, diamonds, hearts, spades; ace = rank 1) and ``JOKER_CODE`` = 52 for every joker. Two decks
-hold at most two copies of a face; any number of jokers.
+hold at most two copies of a face; jokers are counted (the compiled kernels take at most 63 in a
+hand; the rules allow 6).
 
 * **Packed rank masks** (:func:`_masks`): 16 bits per suit, rank r on bit ``16 * suit + r - 1``
   (bit 13 of each block is left free for a high ace); one mask of the faces held at least once,
