@@ -141,8 +141,8 @@ def test_hostile_numbers_in_a_save_folder_are_skipped_and_refused_in_one_line(tm
     assert latest_unfinished(games) is None
     expected = {
         "digits.json": "a number in it has too many digits",
-        "seats.json": "is played by 2 to 6 players, not 1000000000000",
-        "many.json": "is played by 2 to 6 players, not 1000000000\n",
+        "seats.json": "players: German Rummy (Rommé) is played by 2 to 6 players, not 1000000000000",
+        "many.json": "players: German Rummy (Rommé) is played by 2 to 6 players, not 1000000000\n",
     }
     for name, message in expected.items():
         for args in (["replay", str(games / name)], ["play", "--resume", str(games / name)]):

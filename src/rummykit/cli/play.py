@@ -918,7 +918,7 @@ def _load_for_resume(path: Path, lang: str = "en") -> SavedGame:
     except RummyError as exc:
         raise _fail(
             t(
-                f"cannot resume {path.name}: {exc}",
+                f"cannot resume {path.name}: {localize_error(exc, lang)}",
                 f"{path.name} kann nicht fortgesetzt werden: {localize_error(exc, lang)}",
             )
         ) from None
