@@ -980,3 +980,33 @@ def test_a_rubbers_hand_result_says_who_got_the_knock_money(data_dir: Path) -> N
     verb = "bekommst" if winner == 0 else "bekommt"
     assert text == f"Klopfgeld: {names[winner]} {verb} 1 Chip (von {names[other]})"
     assert screen.knock_money_text(view, names, screen.Scoreboard(), "de") is None  # no rubber, no chips
+
+
+def test_a_crowded_table_keeps_the_board_within_24_lines() -> None:
+    """Six players of German Rummy with 19 melds on the table (seed 51, greedy bots): in two
+    columns the board took 25 lines and the header scrolled off an 80×24 terminal; the melds now
+    take three columns where every one fits, and the board stays within the screen."""
+    import io
+    import random
+
+    from rich.console import Console
+    from rich.text import Text
+
+    from rummykit.bots import make_bot, match_action
+
+    m = rk.Match.new(rk.Rules.preset("german"), 6, seed=51, dealer=0)
+    bots = [make_bot("greedy") for _ in range(6)]
+    rng = random.Random(51)
+    while not (m.to_move == 0 and len(m.round.view(0).melds) >= 19):
+        assert not m.round.is_over
+        m.apply(match_action(bots[m.to_move], m, rng))
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=80, height=24, force_terminal=True, color_system=None)
+    seats = [Player("You")] + [Player(f"Bot {i + 1}", bots[i], "greedy") for i in range(1, 6)]
+    session = PlaySession(m, seats, console, lambda prompt: "", lang="en")
+    session.log = [Text(f"Bot {i} discards 7♣") for i in range(2, 7)]
+    session.show(0, session.status(0))
+    screen_lines = buffer.getvalue().split(CLEAR_ALL)[-1].rstrip("\n").split("\n")
+    assert len(screen_lines) + 1 <= 24  # and the prompt
+    assert screen_lines[0].endswith("German Rummy (Rommé) · round 4 of 6 · dealer Bot 4")
+    assert any(line.startswith("1 ") and " 8 " in line and " 15 " in line for line in screen_lines)

@@ -348,15 +348,26 @@ def piles_line(board: Board) -> Text:
     return line
 
 
-def melds_grid(board: Board) -> Table | None:
+NARROW_MELD_WIDTH: Final = 22
+"""The width of a meld in the three-column grid (``1 JK 5♥ 6♥ 7♥ 8♥ 9♥`` fits)."""
+
+
+def fits_three_columns(board: Board) -> bool:
+    """Whether every meld on the table fits the three-column grid without being cut."""
+    return all(meld_text(tm.meld, board.ascii_only).cell_len <= NARROW_MELD_WIDTH for tm in board.view.melds)
+
+
+def melds_grid(board: Board, columns: int = 2) -> Table | None:
+    """The table melds, numbered, in ``columns`` columns (three only where every meld fits
+    :data:`NARROW_MELD_WIDTH`: a crowded table then keeps the board within the screen)."""
     v = board.view
     if not v.melds:
         return None
     grid = Table.grid(padding=(0, 1))
-    columns = 2
+    width = (34, 36) if columns == 2 else (NARROW_MELD_WIDTH, NARROW_MELD_WIDTH)
     for _ in range(columns):
         grid.add_column(justify="right", style="dim")
-        grid.add_column(no_wrap=True, overflow="ellipsis", min_width=34, max_width=36)
+        grid.add_column(no_wrap=True, overflow="ellipsis", min_width=width[0], max_width=width[1])
     rows = math.ceil(len(v.melds) / columns)
     for r in range(rows):
         cells: list[Text] = []
@@ -426,21 +437,26 @@ def _hand_block(
 def render_board(board: Board, deadwood: dict[int, int] | None = None) -> Group:
     """The whole table as one renderable, fitted to ``board.height`` lines where possible."""
     parts: list[RenderableType] = [_header(board), players_table(board), piles_line(board)]
-    grid = melds_grid(board)
-    if grid is not None:
-        parts.append(grid)
     knock = knock_line(board)
-    if knock is not None:
-        parts.append(knock)
     gin = gin_line(board.view, board.names, lambda cards: cards_text(cards, board.ascii_only), board.lang)
-    if gin is not None:
-        parts.append(gin)
-    used = 1 + (len(board.names) + 1) + 1 + (math.ceil(len(board.view.melds) / 2) if grid else 0)
+    used = 1 + (len(board.names) + 1) + 1
     used += (math.ceil(knock.cell_len / BOARD_WIDTH) if knock is not None else 0) + (
         1 if gin is not None else 0
     )
     hand_lines = sum(1 + 2 * max(1, math.ceil(len(h) / 16)) for h in board.hands.values()) or 1
     used += hand_lines + 2  # status line and prompt
+    melds = len(board.view.melds)
+    columns = 2
+    if board.height - used - math.ceil(melds / 2) < 1 and fits_three_columns(board):
+        columns = 3  # a crowded table (six players, 19 melds): the board stays within the screen
+    grid = melds_grid(board, columns)
+    if grid is not None:
+        parts.append(grid)
+        used += math.ceil(melds / columns)
+    if knock is not None:
+        parts.append(knock)
+    if gin is not None:
+        parts.append(gin)
     room = max(1, min(6, board.height - used))
     log = list(board.log)[-room:]
     for entry in log:
