@@ -55,11 +55,12 @@ def _masks(cards: Sequence[int]) -> tuple[int, int, int]:
     """Packed rank masks (16 bits per suit) of the faces held and of the faces held twice; jokers.
 
     Raises:
-        ValueError: a face is held more than twice, or a code is negative (which would index
-            ``_PACKED`` from its end: the compiled twin refuses it alike).
+        ValueError: a face is held more than twice, or a code is no card's (a negative one would
+            index ``_PACKED`` from its end; the compiled twin refuses both alike).
     """
-    if cards and min(cards) < 0:
-        raise ValueError(f"no card has code {min(cards)}: codes run from 0 to 52")
+    if cards and not 0 <= min(cards) <= max(cards) <= JOKER_CODE:
+        bad = min(cards) if min(cards) < 0 else max(cards)
+        raise ValueError(f"no card has code {bad}: codes run from 0 to 52")
     jokers = cards.count(JOKER_CODE)
     have = sum(map(_PACKED.__getitem__, cards))
     if have.bit_count() == len(cards) - jokers:
