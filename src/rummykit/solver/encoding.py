@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from rummykit.cards import JOKER_CODE, NUM_FACES, NUM_RANKS, NUM_SUITS, Card
+from rummykit.errors import quoted
 from rummykit.melds import HIGH_ACE, LOW_ACE
 
 _BITS: Final = 3
@@ -45,7 +46,12 @@ _MAX_CACHE: Final = 1 << 17
 _BLOCK: Final = 16
 """Bits per suit in a packed rank mask: rank r on bit r-1, bit 13 free for a high ace."""
 _RANKS13: Final = (1 << NUM_RANKS) - 1
-_PACKED: Final = (*(1 << (_BLOCK * (c // NUM_RANKS) + c % NUM_RANKS) for c in range(NUM_FACES)), 0)
+_PACKED: Final = {
+    **{c: 1 << (_BLOCK * (c // NUM_RANKS) + c % NUM_RANKS) for c in range(NUM_FACES)},
+    JOKER_CODE: 0,
+}
+"""Per card code its bit in a packed rank mask (a joker: none). A mapping, not a tuple, so that a
+code that is no card's finds no entry, where a negative one would index a tuple from its end."""
 _ACES: Final = sum(1 << (_BLOCK * s) for s in range(NUM_SUITS))
 _ALL_POSITIONS: Final = ((1 << HIGH_ACE) - 1) << LOW_ACE
 """Run positions 1 … 14 as bits."""
@@ -55,14 +61,13 @@ def _masks(cards: Sequence[int]) -> tuple[int, int, int]:
     """Packed rank masks (16 bits per suit) of the faces held and of the faces held twice; jokers.
 
     Raises:
-        ValueError: a face is held more than twice, or a code is no card's (a negative one would
-            index ``_PACKED`` from its end; the compiled twin refuses both alike).
+        ValueError: a face is held more than twice, or a code is no card's (as the compiled twin).
     """
-    if cards and not 0 <= min(cards) <= max(cards) <= JOKER_CODE:
-        bad = min(cards) if min(cards) < 0 else max(cards)
-        raise ValueError(f"no card has code {bad}: codes run from 0 to 52")
     jokers = cards.count(JOKER_CODE)
-    have = sum(map(_PACKED.__getitem__, cards))
+    try:
+        have = sum(map(_PACKED.__getitem__, cards))
+    except KeyError as exc:
+        raise ValueError(f"no card has code {quoted(exc.args[0])}: codes run from 0 to 52") from None
     if have.bit_count() == len(cards) - jokers:
         return have, 0, jokers  # no carry in the sum: no face is held twice
     have = dup = 0
