@@ -126,6 +126,14 @@ class RoundResult:
     def scored(self) -> bool:
         return self.termination not in UNSCORED
 
+    def take_bound(self, rules: Rules) -> int | None:
+        """``max_takes_in_a_row`` when that bound ended the hand dead (RULES.md D10: the take past
+        it is not made), else ``None``. Outside gin a dead hand has no other cause; gin's dead
+        hands (the wall, ``max_upcard_draws``, a thrown-back upcard) are not this bound's."""
+        if self.termination is Termination.DRAWN and rules.not_applicable("max_takes_in_a_row") is None:
+            return rules.max_takes_in_a_row
+        return None
+
 
 @dataclass(frozen=True, slots=True)
 class PlayerView:

@@ -500,10 +500,8 @@ def termination_text(
             "der Stoß ist bis zur Mauer herunter: dieses Spiel zählt nicht",
         )
     if result.termination is Termination.DRAWN:
-        if rules is not None and rules.not_applicable("max_takes_in_a_row") is None:
-            # The take bound (RULES.md D10): the take that would pass it is not made, so the log's
-            # last move is a take of a card that stayed on the pile.
-            n = rules.max_takes_in_a_row
+        n = result.take_bound(rules) if rules is not None else None
+        if n is not None:  # the log's last move is then a take of a card that stayed on the pile
             return t(
                 f"a dead hand after {n} takes in a row: not scored",
                 f"ein totes Spiel nach {n} Aufnahmen in Folge: es zählt nicht",

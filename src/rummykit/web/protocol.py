@@ -67,7 +67,7 @@ from rummykit.match import Match, MatchEvent
 from rummykit.round import Event
 from rummykit.rules import Rules
 from rummykit.seating import card_text
-from rummykit.views import Phase, PlayerView, RoundResult, TableMeld, Termination
+from rummykit.views import Phase, PlayerView, RoundResult, TableMeld
 from rummykit.web.chat import ChatMessage
 from rummykit.web.handlog import hand_numbers, log_entry
 from rummykit.web.texts import first_dealer_texts, seat_draw_texts, server_error_texts
@@ -288,11 +288,6 @@ def result_json(result: RoundResult | None, rules: Rules) -> dict[str, Any] | No
     hand ended dead on it (the take past the bound is not made, RULES.md D10), else ``None``."""
     if result is None:
         return None
-    takes_bound = (
-        rules.max_takes_in_a_row
-        if result.termination is Termination.DRAWN and rules.not_applicable("max_takes_in_a_row") is None
-        else None
-    )
     arrangements: list[dict[str, Any] | None] = []
     for arr in result.arrangements:
         if arr is None:
@@ -318,7 +313,7 @@ def result_json(result: RoundResult | None, rules: Rules) -> dict[str, Any] | No
         "arrangements": arrangements,
         "gin": knocked_gin(result, rules),
         "undercut_by": undercut_by(result, rules),
-        "takes_bound": takes_bound,
+        "takes_bound": result.take_bound(rules),
     }
 
 
