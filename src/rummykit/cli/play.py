@@ -635,15 +635,11 @@ GAME_OPTIONS: Final = {
 (the options of how it is shown and saved still apply)."""
 
 
-def _given(ctx: typer.Context, parameters: Sequence[str]) -> list[str]:
-    """The options among ``parameters`` given on the command line or from the environment."""
+def _new_game_options(ctx: typer.Context) -> list[str]:
+    """The :data:`GAME_OPTIONS` given on the command line or from the environment."""
     given = ("COMMANDLINE", "ENVIRONMENT")  # by name: typer carries its own copy of click's enum
-    out = []
-    for parameter in parameters:
-        source = ctx.get_parameter_source(parameter)
-        if source is not None and source.name in given:
-            out.append(GAME_OPTIONS[parameter])
-    return out
+    sources = {parameter: ctx.get_parameter_source(parameter) for parameter in GAME_OPTIONS}
+    return [GAME_OPTIONS[p] for p, source in sources.items() if source is not None and source.name in given]
 
 
 def play_command(
@@ -733,7 +729,7 @@ def play_command(
     pause = 0.0 if fast else delay
     saved = None
     if resume is not None:
-        clash = _given(ctx, list(GAME_OPTIONS))
+        clash = _new_game_options(ctx)
         if clash:
             raise _fail(
                 t(
@@ -789,7 +785,7 @@ def play_command(
         bot_list = [make_bot(k) for k in kinds]
     except RummyError as exc:  # an unknown bot, or the policy bot without a working file
         raise _fail(str(exc)) from None
-    people = [person_name(n) for n in (names or "").split(",") if person_name(n)]
+    people = [name for n in (names or "").split(",") if (name := person_name(n))]
     seats: list[Player] = []
     for s in range(humans):
         default = t("You", "Du") if humans == 1 else t(f"Player {s + 1}", f"Spieler {s + 1}")
