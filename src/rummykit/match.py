@@ -220,21 +220,20 @@ class Match:
         # count of hands or buy-backs neither, buy-backs stop at the limit and a series at its length.
         most = MOST_POSITION_FIGURE
         series = (self.rules.num_hands or n) if self.rules.match_end == "fixed_hands" else most
-        bounds = {
-            "totals": (0, most),
-            "gains": (0, most),
-            "chips": (-most, most),
-            "buybacks": (0, self.rules.buyback_limit),
-        }
-        for name, (low, high) in bounds.items():
-            for value in getattr(position, name) or ():
+        bounds: tuple[tuple[str, Sequence[int] | None, int, int], ...] = (
+            ("totals", position.totals, 0, most),
+            ("gains", position.gains, 0, most),
+            ("chips", position.chips, -most, most),
+            ("buybacks", position.buybacks, 0, self.rules.buyback_limit),
+            ("pot", (position.pot,), 0, most),
+            ("hands_dealt", (position.hands_dealt,), 0, series),
+        )
+        for name, values, low, high in bounds:
+            for value in values or ():
                 if not low <= value <= high:
                     raise RulesError(
                         f"position: {name} must lie between {low} and {high}, not {quoted(value)}"
                     )
-        for name, value, high in (("pot", position.pot, most), ("hands_dealt", position.hands_dealt, series)):
-            if not 0 <= value <= high:
-                raise RulesError(f"position: {name} must lie between 0 and {high}, not {quoted(value)}")
         self.penalties = list(position.totals)
         self.gains = list(position.gains or (0,) * n)
         self.chips_list = list(position.chips or (0,) * n)
