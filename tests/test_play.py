@@ -350,13 +350,25 @@ def test_most_recent_unfinished_game_is_offered(data_dir: Path) -> None:
     play("--seed", "3", "--bots", "random", lines=["d", "x 1", "quit"])
     (path,) = saved_games(data_dir)
     assert latest_unfinished(data_dir / "games") is not None
-    _, out = play(lines=["", "quit"])  # Enter accepts
+    _, out = play(lines=["", "quit"], draw=True)  # Enter accepts
     assert "Unfinished game: German Rummy (Rommé), round 1, You against bots, saved " in out
     assert f"resumed {path.name}" in out
-    _, out = play("--seed", "9", "--bots", "random", lines=["n", "d", "quit"])  # "n" starts a new game
-    assert "resumed" not in out and len(saved_games(data_dir)) == 2
+    _, out = play(lines=["n", "d", "quit"], draw=True)  # "n" starts a new game
+    assert "Unfinished game" in out and "resumed" not in out and len(saved_games(data_dir)) == 2
     _, out = play("--new", "--seed", "9", "--bots", "random", lines=["quit"])
     assert "Unfinished game" not in out
+
+
+def test_only_an_unfinished_game_of_the_kind_asked_for_is_offered(data_dir: Path) -> None:
+    play("--seed", "3", "--bots", "random", lines=["d", "x 1", "quit"])  # German, three seats
+    for asked in (("--rules", "viennese"), ("--players", "4"), ("--set", "opening_min_points=30")):
+        _, out = play(*asked, lines=["quit"], draw=True)
+        assert "Unfinished game" not in out, asked
+    for fresh in (("--seed", "5"), ("--bots", "greedy"), ("--names", "Ada"), ("--dealer", "2")):
+        _, out = play(*fresh, lines=["quit"])  # only a new game has a seed, bots, names or a dealer
+        assert "Unfinished game" not in out, fresh
+    _, out = play("--rules", "german", "--players", "3", lines=["", "quit"], draw=True)
+    assert "Unfinished game: German Rummy (Rommé), round 1" in out and "resumed " in out
 
 
 def test_finished_games_are_not_offered_and_bad_files_are_refused(data_dir: Path, tmp_path: Path) -> None:
@@ -869,9 +881,10 @@ def test_text_typed_at_the_next_round_prompt_is_not_taken_for_enter(data_dir: Pa
     assert "'auto' ignored: only Enter goes on here (or type quit)" in out
     assert "round 2" not in out
     _, out = play(
-        "--rules", "viennese", "--seed", "24", "--bots", "greedy", lines=[*["auto"] * 4, "", "quit"]
+        "--rules", "viennese", "--seed", "24", "--bots", "greedy", lines=[*["auto"] * 8, "", "quit"]
     )
-    assert "round 2" in out
+    assert "Unfinished game" not in out  # a seed asks for a new game
+    assert "Press Enter for the next round (or type quit) > Viennese Rummy (Wiener Rummy) · round 2" in out
 
 
 def test_text_typed_at_the_hand_over_is_not_taken_for_enter() -> None:

@@ -739,8 +739,14 @@ def play_command(
                 )
             )
         saved = _load_for_resume(resume, lang)
-    elif not new and not no_save:
-        saved = _offer_unfinished(console, games_dir(save_dir), lang)
+    try:
+        rules: Rules = build_rules(None if rules_file else rules_text, rules_file, assignments or [])
+    except RummyError as exc:
+        raise _fail(localize_error(exc, lang)) from None
+    if saved is None and not new and not no_save:
+        wanted = _wanted_game(_new_game_options(ctx), rules, players)
+        if wanted is not None:
+            saved = _offer_unfinished(console, games_dir(save_dir), lang, wanted)
     if saved is not None:
         read = _read_line_factory(console)
         session = resumed_session(
@@ -756,10 +762,6 @@ def play_command(
         )
         raise typer.Exit(session.run())
 
-    try:
-        rules: Rules = build_rules(None if rules_file else rules_text, rules_file, assignments or [])
-    except RummyError as exc:
-        raise _fail(localize_error(exc, lang)) from None
     if players is None:
         players = min(max(DEFAULT_PLAYERS, rules.min_players), rules.max_players)
     try:
@@ -928,10 +930,34 @@ def _load_for_resume(path: Path, lang: str = "en") -> SavedGame:
     return saved
 
 
-def _offer_unfinished(console: Console, folder: Path, lang: str = "en") -> SavedGame | None:
-    """Offer the most recent unfinished game; it, when the player says yes (Enter), else ``None``."""
+FRESH_GAME_OPTIONS: Final = frozenset({"--humans", "--names", "--bots", "--seed", "--dealer"})
+"""Options that only a new game can honour: given any of them, no unfinished game is offered."""
+
+
+def _wanted_game(
+    given: Sequence[str], rules: Rules, players: int | None
+) -> Callable[[SavedGame], bool] | None:
+    """Which unfinished game ``rummykit play`` may offer, given the new-game options on the command line.
+
+    Without any, the most recent unfinished game of any kind. ``--rules``, ``--set``, ``--rules-file``
+    or ``--players`` ask for a kind of game: only an unfinished game under exactly those rules (and at
+    that many seats) is offered, so ``--rules viennese`` never offers a German game. A seat's bot, a
+    name, a seed or a dealer describe a new game (``None``: offer nothing).
+    """
+    if FRESH_GAME_OPTIONS & set(given):
+        return None
+    if not given:
+        return lambda saved: True
+    return lambda saved: saved.match.rules == rules and players in (None, saved.match.players)
+
+
+def _offer_unfinished(
+    console: Console, folder: Path, lang: str = "en", wanted: Callable[[SavedGame], bool] = lambda saved: True
+) -> SavedGame | None:
+    """Offer the most recent unfinished game that is ``wanted``; it, when the player says yes (Enter),
+    else ``None``."""
     t = Lang(lang)
-    candidate = latest_unfinished(folder)
+    candidate = latest_unfinished(folder, wanted)
     if candidate is None:
         return None
     console.print(Text(t("Unfinished game: ", "Unbeendetes Spiel: ") + candidate.summary(lang), style="bold"))

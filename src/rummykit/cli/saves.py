@@ -12,6 +12,7 @@ Saves are local files but are still read as untrusted input: a file larger than
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -132,8 +133,10 @@ def marked_over(path: Path) -> bool:
     return isinstance(meta, dict) and meta.get("over") is True
 
 
-def latest_unfinished(folder: Path) -> SavedGame | None:
-    """The most recently saved game in ``folder`` that has not ended, if any.
+def latest_unfinished(
+    folder: Path, wanted: Callable[[SavedGame], bool] = lambda saved: True
+) -> SavedGame | None:
+    """The most recently saved game in ``folder`` that has not ended and is ``wanted``, if any.
 
     Only the :data:`NEWEST_CHECKED` newest files are looked at; games marked as over are skipped
     without a replay, and files that cannot be resumed are skipped.
@@ -150,7 +153,7 @@ def latest_unfinished(folder: Path) -> SavedGame | None:
             saved = load_saved(path)
         except RummyError:
             continue
-        if not saved.is_finished:
+        if not saved.is_finished and wanted(saved):
             return saved
     return None
 
