@@ -1023,3 +1023,12 @@ def test_a_crowded_table_keeps_the_board_within_24_lines() -> None:
     assert len(screen_lines) + 1 <= 24  # and the prompt
     assert screen_lines[0].endswith("German Rummy (Rommé) · round 4 of 6 · dealer Bot 4")
     assert any(line.startswith("1 ") and " 8 " in line and " 15 " in line for line in screen_lines)
+
+
+def test_a_wide_meld_writes_its_jokers_bare_where_the_board_is_narrow() -> None:
+    rules = rk.Rules.preset("german")
+    run = rk.Meld.from_cards(parse_cards("8C 9C JK JC QC KC"), rules)
+    assert screen.meld_text(run).plain == "8♣ 9♣ JK(=10♣) J♣ Q♣ K♣"
+    assert screen.meld_text(run, width=screen.NARROW_MELD_WIDTH).plain == "8♣ 9♣ JK J♣ Q♣ K♣"
+    short = rk.Meld.from_cards(parse_cards("QH QS JK"), rules)
+    assert screen.meld_text(short, width=screen.NARROW_MELD_WIDTH).plain == "Q♥ Q♠ JK(=Q♣/Q♦)"

@@ -287,3 +287,26 @@ def test_a_game_of_a_selfplay_run_by_its_number(tmp_path: Path) -> None:
     games[0].dump(record)
     result = runner.invoke(app, ["replay", str(record), "--game", "1"])
     assert result.exit_code == 2 and "is one record" in " ".join(result.stderr.split())
+
+
+@pytest.mark.parametrize(
+    ("rules", "seed"), [("german(match_end=single_hand)", 0), ("scala40(match_end=single_hand)", 1)]
+)
+def test_every_hand_of_six_seats_fits_the_screen(tmp_path: Path, rules: str, seed: int) -> None:
+    """``replay --all`` at a table of six: the hands shown one row each, a crowded table's melds in
+    three columns (a joker written ``JK`` where the meld needs it) and a hand's result without the
+    players table keep every screen within 80×24, the prompt's line included."""
+    m = rk.Match.new(rk.Rules.parse(rules), 6, seed=seed)
+    bot, rng = make_bot("greedy"), random.Random(seed)
+    while not m.is_over:
+        m.apply(bot.choose(m.round.view(m.to_move), m.legal_actions(), rng))
+    path = tmp_path / "six.json"
+    rk.Record.from_match(m).dump(path)
+    steps = [f"go {k}" for k in range(0, len(m.actions) + 1)]
+    code, out = replay("--all", str(path), lines=[*steps, "q"])
+    screens = out.split("replay> ")[:-1]
+    assert code == 0 and len(screens) == len(steps) + 1
+    assert max(screen.count("\n") for screen in screens) <= 23
+    assert all("Player 6" in screen for screen in screens)
+    end = screens[-1]
+    assert "Round 1 over" in end and "cards  opened" not in end  # the result lists the hands

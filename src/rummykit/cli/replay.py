@@ -240,14 +240,17 @@ class ReplaySession:
         if len(screen.header_text(board)) > self.console.size.width:
             # The header would wrap: the word "replay" moves to the start of the status line.
             board = dataclasses.replace(board, subtitle="", status=Text(board.subtitle + " · ") + status)
-        out: list[RenderableType] = [screen.render_board(board)]
         if self.position and frame.ended is not None:
+            # The end of a hand: its result lists every hand and score, below the table it left.
             ended = Round.from_state(frame.ended)
             end_score = dataclasses.replace(score, round_number=self.round_of[self.position - 1])
-            out.append(
-                screen.result_table(ended.view(viewer), self.names, end_score, self.ascii_only, self.lang)
+            result = screen.result_table(
+                ended.view(viewer), self.names, end_score, self.ascii_only, self.lang
             )
-        return out
+            below = len(self.console.render_lines(result, self.console.options.update(height=None)))
+            table = dataclasses.replace(board, result_below=below, status="")
+            return [screen.render_board(table), result, board.status]
+        return [screen.render_board(board)]
 
     def _describe(self, index: int) -> Text:
         seat = self.seat_of[index]

@@ -159,16 +159,23 @@ def cards_text(cards: Sequence[int], ascii_only: bool = False, sep: str = " ") -
     return Text(sep).join(card_text(c, ascii_only) for c in cards)
 
 
-def meld_text(meld: Meld, ascii_only: bool = False) -> Text:
-    """A table meld with its joker assignments: ``5♥ 6♥ JK(=7♥)``, ``Q♣ Q♦ JK(=Q♥/Q♠)``."""
+def meld_text(meld: Meld, ascii_only: bool = False, width: int | None = None) -> Text:
+    """A table meld with its joker assignments: ``5♥ 6♥ JK(=7♥)``, ``Q♣ Q♦ JK(=Q♥/Q♠)``.
+
+    Where the meld is wider than ``width``, its jokers are written ``JK`` alone (a joker's card
+    follows from its place in a run, and from the missing suits in a set): ``8♣ 9♣ JK J♣ Q♣ K♣``."""
     parts: list[Text] = []
+    bare: list[Text] = []
     for i, c in enumerate(meld.cards):
         if c == JOKER_CODE:
             stands = "/".join(card_face(r, ascii_only) for r in meld.represented(i))
             parts.append(Text.assemble(Text("JK", style=JOKER_STYLE), Text(f"(={stands})", style="magenta")))
+            bare.append(Text("JK", style=JOKER_STYLE))
         else:
             parts.append(card_text(c, ascii_only))
-    return Text(" ").join(parts)
+            bare.append(parts[-1])
+    shown = Text(" ").join(parts)
+    return Text(" ").join(bare) if width is not None and shown.cell_len > width else shown
 
 
 def sorted_hand(hand: Sequence[Card], mode: SortMode) -> tuple[Card, ...]:
@@ -180,7 +187,7 @@ def sorted_hand(hand: Sequence[Card], mode: SortMode) -> tuple[Card, ...]:
 def hand_grid(cards: Sequence[Card], ascii_only: bool = False, highlight: Sequence[Card] = ()) -> Table:
     """Positions (dim) above the cards, 16 cards per row."""
     grid = Table.grid(padding=(0, 1))
-    per_row = 16
+    per_row = HAND_ROW_CARDS
     width = max(2, *(len(card_face(c, ascii_only)) for c in cards)) if cards else 2
     for _ in range(min(per_row, max(1, len(cards)))):
         grid.add_column(justify="right", min_width=width)
@@ -229,6 +236,9 @@ class Board:
     height: int = 24
     subtitle: str = ""
     lang: str = "en"
+    result_below: int = 0
+    """Lines of the hand's result shown below the board (a replay at the end of a hand); the board
+    then leaves out the players table and the hands, which the result lists with the scores."""
 
 
 def match_scoreboard(match: Match) -> Scoreboard:
@@ -353,13 +363,18 @@ NARROW_MELD_WIDTH: Final = 22
 
 
 def fits_three_columns(board: Board) -> bool:
-    """Whether every meld on the table fits the three-column grid without being cut."""
-    return all(meld_text(tm.meld, board.ascii_only).cell_len <= NARROW_MELD_WIDTH for tm in board.view.melds)
+    """Whether every meld on the table fits the three-column grid without being cut (jokers written
+    ``JK`` alone where a meld needs it)."""
+    return all(
+        meld_text(tm.meld, board.ascii_only, NARROW_MELD_WIDTH).cell_len <= NARROW_MELD_WIDTH
+        for tm in board.view.melds
+    )
 
 
 def melds_grid(board: Board, columns: int = 2) -> Table | None:
     """The table melds, numbered, in ``columns`` columns (three only where every meld fits
-    :data:`NARROW_MELD_WIDTH`: a crowded table then keeps the board within the screen)."""
+    :data:`NARROW_MELD_WIDTH`, its jokers written ``JK`` alone where it must: a crowded table then
+    keeps the board within the screen)."""
     v = board.view
     if not v.melds:
         return None
@@ -376,7 +391,8 @@ def melds_grid(board: Board, columns: int = 2) -> Table | None:
             if i < len(v.melds):
                 cells.append(Text(str(i + 1)))
                 tm = v.melds[i]
-                cells.append(meld_text(tm.meld, board.ascii_only))
+                narrow = None if columns == 2 else NARROW_MELD_WIDTH
+                cells.append(meld_text(tm.meld, board.ascii_only, narrow))
             else:
                 cells += [Text(""), Text("")]
         grid.add_row(*cells)
@@ -434,18 +450,58 @@ def _hand_block(
     return [title, hand_grid(cards, board.ascii_only, board.highlight if own else ())]
 
 
+HAND_ROW_CARDS: Final = 16
+"""Cards per line of a hand in the grid with positions above them."""
+COMPACT_ROW_CARDS: Final = 15
+"""Cards per line of a hand in :func:`hand_rows` (beside a name of up to 16 characters)."""
+
+
+def hand_rows(board: Board, deadwood: dict[int, int] | None = None) -> Table:
+    """Every shown hand on one line (two for a hand above :data:`COMPACT_ROW_CARDS` cards): the
+    seat's name and its cards, without positions (the players table above gives the counts). The
+    board uses it where the hands with positions would push it past the screen (every hand of five
+    or six seats in a replay)."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True, overflow="ellipsis", max_width=16, style="bold")
+    grid.add_column()
+    for seat, cards in board.hands.items():
+        shown = Text()
+        for start in range(0, len(cards), COMPACT_ROW_CARDS):
+            if start:
+                shown.append("\n")
+            shown.append_text(cards_text(cards[start : start + COMPACT_ROW_CARDS], board.ascii_only))
+        if deadwood and seat in deadwood:
+            shown.append(Lang(board.lang)(f" · deadwood {deadwood[seat]}", f" · Restpunkte {deadwood[seat]}"))
+        grid.add_row(Text(board.names[seat]), shown)
+    return grid
+
+
 def render_board(board: Board, deadwood: dict[int, int] | None = None) -> Group:
-    """The whole table as one renderable, fitted to ``board.height`` lines where possible."""
-    parts: list[RenderableType] = [_header(board), players_table(board), piles_line(board)]
+    """The whole table as one renderable, fitted to ``board.height`` lines where possible: a crowded
+    table shows its melds in three columns, and several hands that do not fit with their positions
+    are shown one row each (:func:`hand_rows`)."""
+    below = board.result_below
+    parts: list[RenderableType] = [_header(board)]
+    if not below:
+        parts.append(players_table(board))
+    parts.append(piles_line(board))
     knock = knock_line(board)
     gin = gin_line(board.view, board.names, lambda cards: cards_text(cards, board.ascii_only), board.lang)
-    used = 1 + (len(board.names) + 1) + 1
+    used = 1 + (below or len(board.names) + 1) + 1
     used += (math.ceil(knock.cell_len / BOARD_WIDTH) if knock is not None else 0) + (
         1 if gin is not None else 0
     )
-    hand_lines = sum(1 + 2 * max(1, math.ceil(len(h) / 16)) for h in board.hands.values()) or 1
-    used += hand_lines + 2  # status line and prompt
     melds = len(board.view.melds)
+    hand_lines = (
+        sum(1 + 2 * max(1, math.ceil(len(h) / HAND_ROW_CARDS)) for h in board.hands.values()) or 1
+    ) * (not below)
+    meld_lines = math.ceil(melds / (3 if fits_three_columns(board) else 2))
+    status_lines = (board.status.plain if isinstance(board.status, Text) else board.status).count("\n") + 1
+    status_lines += 1  # the prompt
+    compact = len(board.hands) > 1 and board.height - used - hand_lines - status_lines - meld_lines < 1
+    if compact:
+        hand_lines = sum(max(1, math.ceil(len(h) / COMPACT_ROW_CARDS)) for h in board.hands.values())
+    used += hand_lines + status_lines
     columns = 2
     if board.height - used - math.ceil(melds / 2) < 1 and fits_three_columns(board):
         columns = 3  # a crowded table (six players, 19 melds): the board stays within the screen
@@ -463,7 +519,11 @@ def render_board(board: Board, deadwood: dict[int, int] | None = None) -> Group:
         line = entry.copy() if isinstance(entry, Text) else Text(entry, style="cyan")
         line.no_wrap, line.overflow = True, "ellipsis"
         parts.append(line)
-    if board.hands:
+    if below:
+        pass  # the result below lists every hand
+    elif compact:
+        parts.append(hand_rows(board, deadwood))
+    elif board.hands:
         for seat, cards in board.hands.items():
             parts += _hand_block(board, seat, cards, (deadwood or {}).get(seat))
     else:
