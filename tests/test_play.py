@@ -1025,6 +1025,36 @@ def test_a_crowded_table_keeps_the_board_within_24_lines() -> None:
     assert any(line.startswith("1 ") and " 8 " in line and " 15 " in line for line in screen_lines)
 
 
+def test_a_crowded_table_with_a_long_run_keeps_the_board_within_24_lines() -> None:
+    """The same table with a run of nine on it, wider than a third of the screen: the melds still
+    take three columns, the long run going on over a second line, and the board fits."""
+    import io
+    import random
+
+    from rich.console import Console
+
+    from rummykit.bots import make_bot, match_action
+    from rummykit.views import TableMeld
+
+    m = rk.Match.new(rk.Rules.preset("german"), 6, seed=51, dealer=0)
+    bots = [make_bot("greedy") for _ in range(6)]
+    rng = random.Random(51)
+    while not (m.to_move == 0 and len(m.round.view(0).melds) >= 19):
+        m.apply(match_action(bots[m.to_move], m, rng))
+    long_run = rk.Meld.from_cards(parse_cards("2H 3H 4H 5H 6H 7H 8H 9H 10H"), m.rules)
+    m.round.live_state().melds[4] = TableMeld(long_run, owner=1)  # for the screen only
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=80, height=24, force_terminal=True, color_system=None)
+    seats = [Player("You")] + [Player(f"Bot {i + 1}", bots[i], "greedy") for i in range(1, 6)]
+    session = PlaySession(m, seats, console, lambda prompt: "", lang="en")
+    session.show(0, session.status(0))
+    screen_lines = buffer.getvalue().split(CLEAR_ALL)[-1].rstrip("\n").split("\n")
+    assert len(screen_lines) + 1 <= 24  # and the prompt
+    assert screen_lines[0].endswith("German Rummy (Rommé) · round 4 of 6 · dealer Bot 4")
+    (at,) = [i for i, line in enumerate(screen_lines) if line.startswith("5 2♥ 3♥ 4♥ 5♥ 6♥ 7♥ 8♥ ")]
+    assert screen_lines[at + 1].startswith("  9♥ 10♥ ") and screen_lines[at + 2].startswith("6 ")
+
+
 def test_a_wide_meld_writes_its_jokers_bare_where_the_board_is_narrow() -> None:
     rules = rk.Rules.preset("german")
     run = rk.Meld.from_cards(parse_cards("8C 9C JK JC QC KC"), rules)

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
+from rich.cells import cell_len
 from rich.console import (
     Console,
     ConsoleOptions,
@@ -362,19 +363,33 @@ NARROW_MELD_WIDTH: Final = 22
 """The width of a meld in the three-column grid (``1 JK 5♥ 6♥ 7♥ 8♥ 9♥`` fits)."""
 
 
-def fits_three_columns(board: Board) -> bool:
-    """Whether every meld on the table fits the three-column grid without being cut (jokers written
-    ``JK`` alone where a meld needs it)."""
-    return all(
-        meld_text(tm.meld, board.ascii_only, NARROW_MELD_WIDTH).cell_len <= NARROW_MELD_WIDTH
-        for tm in board.view.melds
-    )
+def _wrapped_lines(text: Text, width: int) -> int:
+    """Lines ``text`` takes in a cell ``width`` wide, wrapped between cards."""
+    lines, line = 1, -1
+    for word in text.plain.split(" "):
+        size = cell_len(word)
+        if line >= 0 and line + 1 + size > width:
+            lines, line = lines + 1, size
+        else:
+            line += 1 + size
+    return lines
+
+
+def meld_grid_lines(board: Board, columns: int) -> int:
+    """Lines the table melds take in ``columns`` columns (:func:`melds_grid`)."""
+    melds = board.view.melds
+    rows = math.ceil(len(melds) / columns)
+    if columns == 2:
+        return rows
+    texts = [meld_text(tm.meld, board.ascii_only, NARROW_MELD_WIDTH) for tm in melds]
+    lines = [_wrapped_lines(text, NARROW_MELD_WIDTH) for text in texts]
+    return sum(max(lines[r::rows]) for r in range(rows))
 
 
 def melds_grid(board: Board, columns: int = 2) -> Table | None:
-    """The table melds, numbered, in ``columns`` columns (three only where every meld fits
-    :data:`NARROW_MELD_WIDTH`, its jokers written ``JK`` alone where it must: a crowded table then
-    keeps the board within the screen)."""
+    """The table melds, numbered, in ``columns`` columns. In three (a crowded table, which then keeps
+    the board within the screen) a meld wider than :data:`NARROW_MELD_WIDTH` writes its jokers
+    ``JK`` alone, and one still wider goes on over a second line."""
     v = board.view
     if not v.melds:
         return None
@@ -382,7 +397,12 @@ def melds_grid(board: Board, columns: int = 2) -> Table | None:
     width = (34, 36) if columns == 2 else (NARROW_MELD_WIDTH, NARROW_MELD_WIDTH)
     for _ in range(columns):
         grid.add_column(justify="right", style="dim")
-        grid.add_column(no_wrap=True, overflow="ellipsis", min_width=width[0], max_width=width[1])
+        grid.add_column(
+            no_wrap=columns == 2,
+            overflow="ellipsis" if columns == 2 else "fold",
+            min_width=width[0],
+            max_width=width[1],
+        )
     rows = math.ceil(len(v.melds) / columns)
     for r in range(rows):
         cells: list[Text] = []
@@ -495,7 +515,7 @@ def render_board(board: Board, deadwood: dict[int, int] | None = None) -> Group:
     hand_lines = (
         sum(1 + 2 * max(1, math.ceil(len(h) / HAND_ROW_CARDS)) for h in board.hands.values()) or 1
     ) * (not below)
-    meld_lines = math.ceil(melds / (3 if fits_three_columns(board) else 2))
+    meld_lines = min(meld_grid_lines(board, 2), meld_grid_lines(board, 3)) if melds else 0
     status_lines = (board.status.plain if isinstance(board.status, Text) else board.status).count("\n") + 1
     status_lines += 1  # the prompt
     compact = len(board.hands) > 1 and board.height - used - hand_lines - status_lines - meld_lines < 1
@@ -503,12 +523,13 @@ def render_board(board: Board, deadwood: dict[int, int] | None = None) -> Group:
         hand_lines = sum(max(1, math.ceil(len(h) / COMPACT_ROW_CARDS)) for h in board.hands.values())
     used += hand_lines + status_lines
     columns = 2
-    if board.height - used - math.ceil(melds / 2) < 1 and fits_three_columns(board):
+    crowded = melds and board.height - used - meld_grid_lines(board, 2) < 1
+    if crowded and meld_grid_lines(board, 3) < meld_grid_lines(board, 2):
         columns = 3  # a crowded table (six players, 19 melds): the board stays within the screen
     grid = melds_grid(board, columns)
     if grid is not None:
         parts.append(grid)
-        used += math.ceil(melds / columns)
+        used += meld_grid_lines(board, columns)
     if knock is not None:
         parts.append(knock)
     if gin is not None:
