@@ -99,3 +99,25 @@ def test_a_code_that_is_no_card_is_refused_by_both_twins(name: str) -> None:
         for call in calls:
             with pytest.raises(ValueError, match=r"no card has code -?[0-9]+: codes run from 0 to 52"):
                 call()
+
+
+@pytest.mark.parametrize("name", sorted(backend.available()))
+def test_the_play_out_kernels_refuse_the_same_input_on_both_twins(name: str) -> None:
+    """A live card code that is no card's, and a joker as a gin upcard: the compiled race and duel
+    kernels refused them, where the pure play-outs ignored the code and played the joker out."""
+    from rummykit.bots.gin_duel import gin_duels
+    from rummykit.bots.race import knock_draw_races, knock_races
+
+    viennese, gin = Rules.preset("viennese"), Rules.preset("gin")
+    hand = list(range(0, 40, 4))
+    stock = list(range(1, 41, 4))
+    with backend.use(name):
+        assert len(knock_races(viennese, [hand], [stock], 5, live=[1, 5])) == 1  # a fair call plays
+        with pytest.raises(ValueError, match="no card has code 99: codes run from 0 to 52"):
+            knock_races(viennese, [hand], [stock], 5, live=[1, 99])
+        with pytest.raises(ValueError, match="no card has code -2: codes run from 0 to 52"):
+            knock_draw_races(viennese, hand, [stock], live=[-2])
+        opponent = list(range(2, 42, 4))
+        assert len(gin_duels(gin, [(hand, None), (hand, 3)], [opponent], [stock])) == 1
+        with pytest.raises(ValueError, match="an upcard must be a natural card"):
+            gin_duels(gin, [(hand, 52)], [opponent], [stock])

@@ -45,7 +45,7 @@ from rummykit import solver
 from rummykit.bots.gin_feed import PILE_LIKELIHOOD, melds_with
 from rummykit.bots.greedy import cheapest_shed
 from rummykit.bots.race import knock_home
-from rummykit.cards import NUM_RANKS
+from rummykit.cards import JOKER_CODE, NUM_RANKS
 from rummykit.determinize import unseen_cards
 from rummykit.gin_melds import mask_of
 from rummykit.rules import Rules
@@ -153,6 +153,8 @@ def gin_duels(
     a row per sample. On the compiled solver backend the batch runs in native code without the GIL."""
     if len(opponents) != len(stocks):
         raise ValueError("one stock per opponent hand")
+    if any(up is not None and not 0 <= up < JOKER_CODE for _, up in hands):
+        raise ValueError("an upcard must be a natural card")  # as the compiled duels refuse it
     barred_taken = not rules.may_discard_taken_discard
     rows = solver.backend.current.gin_duels(rules, hands, opponents, stocks, DUEL_TURNS, DRAWN, barred_taken)
     if rows is not None:

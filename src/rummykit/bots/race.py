@@ -67,10 +67,13 @@ SUIT_RANKS: Final = (1 << NUM_RANKS) - 1
 
 
 def card_mask(cards: Iterable[int]) -> int:
-    """The natural cards of ``cards`` as a mask over card codes (jokers left out)."""
+    """The natural cards of ``cards`` as a mask over card codes (jokers left out); a code that is no
+    card's is refused, as the compiled race kernels refuse it."""
     mask = 0
     for c in cards:
         if c != JOKER_CODE:
+            if not 0 <= c < JOKER_CODE:
+                raise ValueError(f"no card has code {c}: codes run from 0 to {JOKER_CODE}")
             mask |= 1 << c
     return mask
 
