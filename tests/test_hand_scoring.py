@@ -61,3 +61,34 @@ def test_a_match_under_winner_gets_sum_is_won_on_plus_less_minus() -> None:
         assert m.scores == tuple(b + p for b, p in zip(before, result.points, strict=True))
     assert scored >= 1 and sum(m.scores) >= 0
     assert m.winners == tuple(s for s in range(3) if m.scores[s] == max(m.scores))
+
+
+def _basic_round(own: str, stock: str) -> rk.Round:
+    from rummykit.testing import arrange_deck
+
+    basic = Rules.preset("basic")
+    other = "2H 3H 4H 2C 6C 10C 3D 7D JD 4S"
+    deck = arrange_deck(basic, 2, [own, other], dealer=0, upcard="9S", stock=stock)
+    return rk.Round.new(basic, 2, deck=deck, dealer=0, seed=1)
+
+
+def test_basic_rummy_is_the_whole_hand_put_down_in_one_turn() -> None:
+    """RULES.md §5.3: going out in one turn without earlier melds doubles the haul. In Basic anyone
+    may lay off, so a hand laid off whole in one turn is a rummy (the engine counted only an opening
+    and going out in one turn), and a hand that laid off a card before is not (the engine doubled it
+    when the rest was melded in one turn)."""
+    own = ("AH", "5H", "6H", "7H", "8H", "9H", "10H", "JH", "QH", "KH")
+    rnd = _basic_round(" ".join(own), "8S 5C")
+    laid_off = [f"layoff {c} on 1" for c in own]
+    for move in ["draw", "open 2H 3H 4H", "discard 8S", "draw", *laid_off, "discard 5C"]:
+        rnd.apply(move)
+    assert rnd.result is not None and rnd.result.winner == 0
+    assert rnd.result.multiplier == 2 and rnd.result.gains == (84, 0)
+
+    rnd = _basic_round("AH 5H 6H 7H KS KD KC 9C 9D 9H", "8S 5C 2S 3S 4C")
+    moves = ["draw", "open 2H 3H 4H", "discard 8S", "draw", "layoff AH on 1", "discard 5C", "draw"]
+    moves += ["discard 2S", "draw", "open 5H 6H 7H | KS KD KC", "meld 9C 9D 9H", "discard 3S"]
+    for move in moves:
+        rnd.apply(move)
+    assert rnd.result is not None and rnd.result.winner == 0
+    assert rnd.result.multiplier == 1 and rnd.result.gains == (42, 0)

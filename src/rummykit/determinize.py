@@ -16,7 +16,7 @@ from collections import Counter
 
 from rummykit.cards import Card, Hand, build_deck
 from rummykit.round import Round
-from rummykit.state import RoundState
+from rummykit.state import RoundState, whole_placements
 from rummykit.views import PlayerView
 
 
@@ -75,6 +75,7 @@ def round_of(view: PlayerView, hands: list[Hand], stock: list[Card], rng: random
         discard_pile=list(view.discard_pile),
         melds=list(view.melds),
         opened_turn=list(view.opened_turn),
+        placed_turn=whole_placements(view.opened_turn, view.placed_turn),
         to_move=view.to_move,
         phase=view.phase,
         turn=view.turn,

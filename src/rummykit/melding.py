@@ -783,14 +783,20 @@ class MeldingFamily:
         """After cards went to the table: keep the rest of the hand, settle the taken discard's
         obligation, and go out when nothing is left."""
         rnd.hands[seat] = hand
+        if rnd.placed_turn[seat] is None:
+            rnd.placed_turn[seat] = rnd.turn
         if placed_taken:
             rnd.must_lay = None
         if len(hand) == 0:
             self._go_out(rnd, seat)
 
     def _go_out(self, rnd: RoundState, winner: int) -> None:
-        """End the hand scored by :func:`rummykit.scoring.going_out`."""
-        hand_romme = rnd.opened_turn[winner] == rnd.turn
+        """End the hand scored by :func:`rummykit.scoring.going_out`: a Hand-Rommé (Basic's "rummy",
+        RULES.md §3.12 and §5.3) when the winner put the whole hand on the table in this one turn,
+        no card of it laid, laid off or exchanged for a joker before. Where lay-offs and exchanges
+        wait for the opening, that is opening and going out in the same turn; in Basic Rummy, where
+        anyone may lay off, going out by lay-offs alone counts, and an earlier lay-off spoils it."""
+        hand_romme = rnd.placed_turn[winner] == rnd.turn
         score = scoring.going_out(rnd.rules, rnd.hands, winner, hand_romme)
         rnd.finish(Termination.WENT_OUT, winner, score.penalties, score.gains, score.multiplier)
 

@@ -50,7 +50,7 @@ from rummykit.family import Plan
 from rummykit.gin import GIN_PHASES, start_gin
 from rummykit.melds import Meld
 from rummykit.rules import PACKETS, Rules
-from rummykit.state import RoundState
+from rummykit.state import RoundState, whole_placements
 from rummykit.views import Phase, PlayerView, RoundResult, TableMeld
 
 # Enum members as module constants: ``Phase.X`` is a class attribute lookup costing ~0.3 us on
@@ -199,9 +199,12 @@ class Round:
     def from_state(cls, state: RoundState) -> Round:
         """A round that goes on from a copy of ``state`` (its history starts empty).
 
-        The state is not checked; :meth:`status` says what is wrong with a hand-built one.
+        The state is not checked; :meth:`status` says what is wrong with a hand-built one. Its
+        ``placed_turn`` is made consistent with its openings (:func:`~rummykit.state.whole_placements`).
         """
-        return cls._own(state.copy())
+        own = state.copy()
+        own.placed_turn = whole_placements(own.opened_turn, own.placed_turn)
+        return cls._own(own)
 
     @classmethod
     def _own(cls, state: RoundState) -> Round:
@@ -398,6 +401,7 @@ class Round:
             revealed=tuple(revealed),
             result=state.result,
             opened_turn=tuple(state.opened_turn),
+            placed_turn=tuple(state.placed_turn),
             must_lay=state.must_lay,
             stock_rebuilds=state.stock_rebuilds,
             takes_in_a_row=state.takes_in_a_row,
@@ -605,6 +609,7 @@ def _deal(
         discard_pile=[],
         melds=[],
         opened_turn=[None] * players,
+        placed_turn=[None] * players,
         to_move=active[0],
         phase=Phase.DRAW,
         turn=0,
@@ -655,7 +660,7 @@ def _status(state: RoundState) -> RoundStatus:
     status = RoundStatus.VALID
     rules = state.rules
     seats = range(state.seats)
-    per_seat = (state.hands, state.opened_turn, state.known_cards)
+    per_seat = (state.hands, state.opened_turn, state.known_cards, state.placed_turn)
     if (
         any(len(values) != state.seats for values in per_seat)
         or not set(state.active_seats) <= set(state.in_play) <= set(seats)

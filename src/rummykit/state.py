@@ -31,6 +31,18 @@ _PHASE_DRAW: Final = Phase.DRAW
 _PHASE_OVER: Final = Phase.OVER
 
 
+def whole_placements(
+    opened_turn: Sequence[int | None], placed_turn: Sequence[int | None]
+) -> list[int | None]:
+    """:attr:`RoundState.placed_turn` made consistent with the openings: a seat that opened had put
+    cards on the table by its opening turn at the latest, and a state built without placements (by
+    hand, or from a view that does not carry them) takes the opening turns."""
+    if len(placed_turn) != len(opened_turn):
+        return list(opened_turn)
+    pairs = zip(placed_turn, opened_turn, strict=True)
+    return [o if p is None else p if o is None else min(p, o) for p, o in pairs]
+
+
 @dataclass(slots=True)
 class RoundState:
     """Everything that decides how a round goes on: the position, not the history.
@@ -82,6 +94,10 @@ class RoundState:
     """Gin hands: the public gin facts (:mod:`rummykit.gin`); ``None`` in other games."""
     steps: list[Step] = field(default_factory=list, compare=False)
     """Automatic steps taken since the last action began (moved onto its event)."""
+    placed_turn: list[int | None] = field(default_factory=list)
+    """Per seat, the turn in which it first put a card on the table (a meld, a lay-off or a joker
+    exchange), or ``None``: a hand emptied in that very turn is a Hand-Rommé (Basic's "rummy").
+    Where only an opened player may lay off or exchange, it is the opening turn."""
 
     def copy(self) -> RoundState:
         """An independent copy (hands, piles, table and lists copied; melds are immutable).
@@ -127,6 +143,7 @@ class RoundState:
             result=self.result,
             gin=self.gin,
             steps=self.steps[:],
+            placed_turn=self.placed_turn[:],
         )
 
     # Reading ------------------------------------------------------------------------------------

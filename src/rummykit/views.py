@@ -166,6 +166,9 @@ class PlayerView:
     result: RoundResult | None
     opened_turn: tuple[int | None, ...] = ()
     """The turn in which each seat opened (lay-offs and joker exchanges need an earlier turn)."""
+    placed_turn: tuple[int | None, ...] = ()
+    """The turn in which each seat first put a card on the table (a meld, lay-off or joker
+    exchange): emptying the hand in that turn is a Hand-Rommé."""
     must_lay: Card | None = None
     """The taken discard that the player to move must still lay this turn (public)."""
     stock_rebuilds: int = 0

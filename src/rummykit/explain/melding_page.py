@@ -331,11 +331,19 @@ def going_out(rules: Rules, t: Lang) -> list[Block]:
             else ""
         )
         name = hand_out_name(rules, t)
+        if rules.layoff_requires_opened and rules.joker_exchange_requires_opened:
+            before = t("without having melded before", "ohne vorher ausgelegt zu haben")
+        else:  # a lay-off or a joker exchange before the first meld puts cards down too
+            before = t(
+                "without having put a card on the table before (no meld, lay-off or joker exchange)",
+                "ohne vorher eine Karte auf den Tisch gelegt zu haben (keine Figur, kein Anlegen, "
+                "kein Jokertausch)",
+            )
         items.append(
             t(
-                f"**{name}**: going out in one turn without having melded before multiplies the "
+                f"**{name}**: going out in one turn {before} multiplies the "
                 f"points of this hand by {rules.hand_romme_multiplier}.{need}",
-                f"**{name}**: Macht jemand in einem Zug aus, ohne vorher ausgelegt zu haben, zählen die "
+                f"**{name}**: Macht jemand in einem Zug aus, {before}, zählen die "
                 f"Punkte dieses Spiels ×{rules.hand_romme_multiplier}.{need}",
             )
         )
