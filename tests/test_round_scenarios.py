@@ -530,6 +530,25 @@ def test_scala40_joker_may_be_discarded_only_when_closing() -> None:
     rnd.apply("discard 8S")
 
 
+def test_scala40_lays_off_before_it_lifts_the_bar_on_a_playable_card() -> None:
+    """RULES.md §5.2: a card that could be laid off may not be discarded, a joker only as the closing
+    card. Holding 8D and a joker with 5D 6D 7D on the table, every card is barred; the engine lifted
+    the bar on 8D and let it be discarded, although laying 8D off and closing with the joker keeps
+    both rules. The bars now stand while a lay-off is possible."""
+    hands = ["2C 6C 10D 3D 7C JD 4H 8H QH 5S 9S QS AD", "5D 6D 7D KS KH KC 10H 10S 10C 2S 3S 4S JK"]
+    rnd = deal(SCALA, hands, upcard="7S", stock="9H 2D 8D")
+    play(rnd, "draw", "open 5D 6D 7D | KS KH KC | 10H 10S 10C | 2S 3S 4S", "discard 9H", "draw", "discard 2D")
+    play(rnd, "draw")
+    assert hand(rnd, 1) == Counter(parse_cards("8D JK"))
+    rejected(rnd, "discard 8D", DiscardError, "discard_playable_card_allowed")
+    rejected(rnd, "discard JK", DiscardError, "joker_discard_allowed")
+    assert not any(a.startswith("discard") for a in offered(rnd)) and "layoff 8D on 1" in offered(rnd)
+    play(rnd, "layoff 8D on 1")
+    assert {a for a in offered(rnd) if a.startswith("discard")} == {"discard JK"}
+    rnd.apply("discard JK")
+    assert rnd.result is not None and rnd.result.winner == 1
+
+
 # Further round scenarios ---------------------------------------------------------------------------
 
 

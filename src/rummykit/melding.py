@@ -19,7 +19,9 @@ Decisions made here beyond RULES.md:
 * When every card left in a hand is barred from the discard otherwise (the taken discard held only
   with other copies of its face, a playable card under ``discard_playable_card_allowed = false``, a
   joker under ``joker_discard_allowed = only_when_closing``), those bars are lifted in that order
-  until a card can be discarded, so the turn can always end.
+  until a card can be discarded, so the turn can always end. The bar on a playable card stands while
+  the player may lay one off and keep a card: the turn then goes on with lay-offs down to a discard
+  the bars allow (the closing card at the latest), as RULES.md §5.2 asks.
 * ``hand_romme_requires_opening_min = false`` waives the opening minimum when the opening leaves at
   most one card (which the player must then discard, going out).
 * A joker exchange whose natural card is the taken discard lays that card on the table (into the
@@ -695,16 +697,35 @@ class MeldingFamily:
                 return False
             return not (playable_bar and any(m.can_lay_off(card, rules) for m in table))
 
-        for bars in (
-            (True, playable_barred, jokers_barred),
-            (True, False, jokers_barred),
-            (True, False, False),
-            (False, False, False),
-        ):
+        cards = [c for c in distinct if allowed(c, True, playable_barred, jokers_barred)]
+        if cards:
+            return cards
+        if playable_barred and self._lay_off_first(rnd, seat, table):
+            return []  # the bars stand: a lay-off now leads to a discard they allow
+        for bars in ((True, False, jokers_barred), (True, False, False), (False, False, False)):
             cards = [c for c in distinct if allowed(c, *bars)]
             if cards:
                 return cards
         return []
+
+    @staticmethod
+    def _lay_off_first(rnd: RoundState, seat: int, table: Sequence[Meld]) -> bool:
+        """Whether ``seat``, every card of whose hand is barred from the discard, may lay one off now
+        and keep a card, so the bar on discarding a playable card need not lift (RULES.md §5.2): the
+        turn goes on with the lay-off and ends with a discard the bars allow, down to the closing
+        card, which no bar but the taken discard's holds. A lay-off that would leave only the taken
+        discard does not count (:func:`_require_discardable_left`)."""
+        hand = rnd.hands[seat]
+        if len(hand) < 2 or not may_lay_off(rnd, seat):
+            return False
+        taken = barred_taken(rnd)
+        for card in dict.fromkeys(hand.cards()):
+            if not any(m.can_lay_off(card, rnd.rules) for m in table):
+                continue
+            rest = hand.minus(card)
+            if not (len(rest) == 1 and taken is not None and taken in rest):
+                return True
+        return False
 
     def _plan_discard(self, rnd: RoundState, action: Discard) -> Plan:
         rules = rnd.rules
