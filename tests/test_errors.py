@@ -160,3 +160,63 @@ def test_numbers_of_thousands_of_digits_get_a_clear_error() -> None:
         rk.Rules.parse(f"german(hand_size={'9' * 5000})")
     with pytest.raises(rk.RulesError, match="got <an integer of 16610 bits>"):
         rk.Rules.preset("german").replace(hand_size=10**5000)
+
+
+def test_an_action_rebuilt_with_plain_int_cards_is_kept_as_notation() -> None:
+    """``Card`` is an ``int``: a bot that rebuilt its discard as ``Discard(card=25)`` had it applied
+    with the plain number, which other seats then saw on the pile and the record wrote as
+    ``discard 25``, a record that no longer loaded."""
+    from rummykit.actions import Discard, LayOffCard
+
+    for preset in ("german", "viennese", "gin"):
+        rnd = rk.Round.new(rk.Rules.preset(preset), 2, seed=7)
+        bot = make_bot("greedy")
+        import random
+
+        rng = random.Random(7)
+        while not rnd.is_over:
+            action = bot.choose(rnd.view(rnd.to_move), rnd.legal_actions(), rng)
+            if isinstance(action, (Discard, LayOffCard)):
+                action = type(action)(card=int(action.card))  # type: ignore[arg-type]
+            event = rnd.apply(action)
+            assert type(getattr(event.action, "card", rk.Card(0))) is rk.Card
+        assert all(type(c) is rk.Card for c in rnd.view(0).discard_pile)
+        replayed = rk.Record.loads(rk.Record.from_round(rnd).dumps()).replay()
+        assert replayed.view(0) == rnd.view(0)
+
+
+@pytest.mark.parametrize("card", ["QS", 999, -1, True, 2.0, None])
+def test_a_value_that_is_no_card_is_refused_with_a_clear_error(card: object) -> None:
+    """A German discard of ``"QS"`` raised ``TypeError`` and of 999 ``IndexError`` from inside the
+    hand; -1 read the joker count and was refused as a card that fits a meld."""
+    from rummykit.actions import Discard
+
+    rnd = rk.Round.new(rk.Rules.preset("german"), 2, seed=4)
+    rnd.apply("draw")
+    before = rnd.state()
+    with pytest.raises(IllegalActionError, match=r"^discard: .* is not a card \(a Card, or its code from 0"):
+        rnd.apply(Discard(card=card))  # type: ignore[arg-type]
+    assert not rnd.is_legal(Discard(card=card))  # type: ignore[arg-type]
+    assert rnd.state() == before
+
+
+def test_check_and_is_legal_read_an_action_text_as_apply_does() -> None:
+    rnd = rk.Round.new(rk.Rules.preset("german"), 2, seed=4)
+    assert rnd.is_legal("draw") and not rnd.is_legal("discard QH") and not rnd.is_legal("fold")
+    rnd.check("draw")
+    m = rk.Match.new(rk.Rules.preset("basic"), 3, seed=4)
+    m.check("draw")
+    with pytest.raises(rk.NotationError):
+        m.check("fold")
+
+
+def test_an_action_of_more_cards_than_any_deck_is_refused_in_a_short_message() -> None:
+    from rummykit.actions import Open
+
+    rnd = rk.Round.new(rk.Rules.preset("german"), 2, seed=1)
+    rnd.apply("draw")
+    hand = rnd.view(rnd.to_move).hand
+    with pytest.raises(IllegalActionError) as info:
+        rnd.apply(Open(melds=(tuple(hand) * 10_000,)))
+    assert str(info.value) == "open: more than 110 cards"
+    assert info.value.localized("de") == "open: mehr als 110 Karten"

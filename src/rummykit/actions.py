@@ -35,12 +35,13 @@ Runs are written low to high and the written order fixes what a joker stands for
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from typing import ClassVar, Final, Literal
 
-from rummykit.cards import Card, format_cards
-from rummykit.errors import NotationError, quoted
+from rummykit.cards import NUM_CODES, Card, format_cards
+from rummykit.errors import IllegalActionError, NotationError, quoted
 from rummykit.melds import End, meld_text_cards
 
 MeldCards = tuple[Card, ...]
@@ -239,6 +240,97 @@ class Decline(Action):
 
     def __str__(self) -> str:
         return "decline"
+
+
+MOST_CARDS: Final = 2 * 52 + 6
+"""The most cards any game deals (two packs and six jokers): an action with more is refused
+without its text, which would otherwise fill the message."""
+
+
+def canonical_action(action: object) -> Action:
+    """``action`` as the engine keeps it: every card a :class:`~rummykit.cards.Card` (a bot that
+    rebuilt a move as ``Discard(card=25)`` gets the ace of hearts' ``Card``, so the move's text and
+    the record stay notation), every table meld number a positive ``int``. An action already so is
+    returned itself.
+
+    Raises:
+        IllegalActionError: not an action, a value that is no card's code (0 to 52) or not a
+            table meld number; the message quotes at most 40 characters of it.
+    """
+    if isinstance(action, (Discard, Knock, CallRummy, LayOffCard)):
+        card = action.card
+        if type(card) is Card:
+            return action
+        return dataclasses.replace(action, card=_card(card, action.verb))
+    if isinstance(action, (Open, MeldAction)):
+        melds = [_sequence(m, action.verb) for m in _sequence(action.melds, action.verb)]
+        if sum(map(len, melds)) > MOST_CARDS:
+            raise IllegalActionError(f"{action.verb}: more than {MOST_CARDS} cards", "card_not_in_hand")
+        tuples = type(action.melds) is tuple and all(type(m) is tuple for m in melds)
+        if tuples and all(type(c) is Card for m in melds for c in m):
+            return action
+        return dataclasses.replace(action, melds=tuple(_cards(m, action.verb) for m in melds))
+    if isinstance(action, LayOff):
+        return _canonical_layoff(action)
+    if isinstance(action, Swap):
+        verb = action.verb
+        given, layoffs = _sequence(action.cards, verb), _sequence(action.layoffs, verb)
+        melds = [_sequence(m, verb) for m in _sequence(action.melds, verb)]
+        if len(given) + sum(map(len, melds)) + len(layoffs) > MOST_CARDS:
+            raise IllegalActionError(f"{verb}: more than {MOST_CARDS} cards", "card_not_in_hand")
+        swap = Swap(
+            _cards(given, verb),
+            _meld_target(action.target, verb),
+            tuple(_cards(m, verb) for m in melds),
+            tuple(_canonical_layoff(lo) for lo in layoffs),
+        )
+        cards_kept = all(type(c) is Card for c in given) and all(type(c) is Card for m in melds for c in m)
+        layoffs_kept = all(a is b for a, b in zip(layoffs, swap.layoffs, strict=True))
+        kept = swap == action and cards_kept and layoffs_kept and type(action.target) is int
+        return action if kept else swap
+    if isinstance(action, Action):
+        return action
+    raise IllegalActionError(f"not an action: {quoted(action)}", "not_an_action")
+
+
+def _sequence(value: object, verb: str) -> tuple[object, ...] | list[object]:
+    if not isinstance(value, (tuple, list)):
+        raise IllegalActionError(f"{verb}: {quoted(value)} is not a sequence of cards", "not_a_card")
+    return value
+
+
+def _card(value: object, verb: str) -> Card:
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < NUM_CODES:
+        return Card(value)
+    raise IllegalActionError(
+        f"{verb}: {quoted(value)} is not a card (a Card, or its code from 0 to {NUM_CODES - 1})",
+        "not_a_card",
+    )
+
+
+def _cards(value: object, verb: str) -> tuple[Card, ...]:
+    return tuple(_card(c, verb) for c in _sequence(value, verb))
+
+
+def _meld_target(value: object, verb: str) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+        return int(value)
+    raise IllegalActionError(
+        f"{verb}: {quoted(value)} is not a table meld number (1, 2, …)", "no_such_meld"
+    )
+
+
+def _canonical_layoff(action: object) -> LayOff:
+    if not isinstance(action, LayOff):
+        raise IllegalActionError(f"swap: {quoted(action)} is not a lay-off", "not_an_action")
+    card, target = action.card, action.target
+    if type(card) is Card and type(target) is int and target >= 1 and action.end in (None, "low", "high"):
+        return action
+    if action.end not in (None, "low", "high"):
+        raise IllegalActionError(
+            f"layoff: {quoted(action.end)} is not a run end (low or high)", "not_an_action"
+        )
+    return LayOff(_card(card, action.verb), _meld_target(target, action.verb), action.end)
 
 
 _BARE: Final[dict[str, Action]] = {

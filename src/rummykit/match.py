@@ -37,7 +37,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from rummykit.actions import Action, BuyBack, Decline
+from rummykit.actions import Action, BuyBack, Decline, canonical_action
 from rummykit.cards import Card
 from rummykit.errors import MatchDecisionError, RulesError, quoted
 from rummykit.round import Event, Round, as_seed
@@ -304,7 +304,16 @@ class Match:
             return [BuyBack(), Decline()]
         return self.round.legal_actions()
 
-    def check(self, action: Action) -> None:
+    def check(self, action: Action | str) -> None:
+        """Raise an :class:`IllegalActionError` subclass naming the broken rule, or return ``None``
+        (``action`` a round action, a match decision or its text).
+
+        Raises:
+            NotationError: ``action`` is text that is not an action.
+        """
+        if isinstance(action, str):
+            action = Action.parse(action)
+        action = canonical_action(action)
         if self.is_over:
             raise MatchDecisionError(f"{action}: the match is over", "match_over")
         if self.pending_buyback:
@@ -329,6 +338,7 @@ class Match:
         """
         if isinstance(action, str):
             action = Action.parse(action)
+        action = canonical_action(action)  # every card a Card, so the record stays notation
         self.check(action)
         event: Event | MatchEvent
         if self.pending_buyback:

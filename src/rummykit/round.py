@@ -40,9 +40,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from rummykit.actions import Action, Draw, TakeDiscard
+from rummykit.actions import Action, Draw, TakeDiscard, canonical_action
 from rummykit.cards import JOKER_CODE, Card, Hand, build_deck, parse_cards
-from rummykit.errors import IllegalActionError, RulesError
+from rummykit.errors import IllegalActionError, NotationError, RulesError
 from rummykit.events import Event as Event
 from rummykit.events import record
 from rummykit.families import family_for
@@ -252,14 +252,20 @@ class Round:
         self._offered = (state, len(self._history), tuple(offered))
         return offered
 
-    def check(self, action: Action) -> None:
-        """Raise an :class:`IllegalActionError` subclass naming the broken rule, or return ``None``."""
-        self._plan(action)
+    def check(self, action: Action | str) -> None:
+        """Raise an :class:`IllegalActionError` subclass naming the broken rule, or return ``None``
+        (``action`` an action or its text, as :meth:`apply` takes it).
 
-    def is_legal(self, action: Action) -> bool:
+        Raises:
+            NotationError: ``action`` is text that is not an action.
+        """
+        self._plan(canonical_action(Action.parse(action) if isinstance(action, str) else action))
+
+    def is_legal(self, action: Action | str) -> bool:
+        """Whether :meth:`apply` would take ``action`` now (text that is no action is not legal)."""
         try:
-            self._plan(action)
-        except IllegalActionError:
+            self.check(action)
+        except (IllegalActionError, NotationError):
             return False
         return True
 
@@ -290,6 +296,7 @@ class Round:
                     effect = plan(state, action)
                     break
         if effect is None:
+            action = canonical_action(action)  # every card a Card, so the record stays notation
             effect = self._plan(action)
         if done % UNDO_CHECKPOINT_EVERY == 0:
             self._undo.append((done, state.snapshot()))

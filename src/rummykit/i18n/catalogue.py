@@ -147,6 +147,29 @@ ERRORS: Final[tuple[Entry, ...]] = (
     ("empty_discard_pile", "take: the discard pile is empty", "Die Ablage ist leer"),
     ("card_not_in_hand", "{action}: you do not hold {cards}", "{action}: {cards} hast du nicht auf der Hand"),
     ("not_in_this_game", "{action}: not an action of {game}", "{action}: Diesen Zug gibt es in {game} nicht"),
+    ("not_an_action", "not an action: {quoted}", "Kein Zug: {quoted}"),
+    ("not_an_action", "swap: {quoted} is not a lay-off", "Jokertausch: {quoted} ist kein Anlegen"),
+    (
+        "not_an_action",
+        "layoff: {quoted} is not a run end (low or high)",
+        "Anlegen: {quoted} ist kein Ende einer Folge (low oder high)",
+    ),
+    (
+        "not_a_card",
+        "{verb}: {quoted} is not a card (a Card, or its code from 0 to {limit})",
+        "{verb}: {quoted} ist keine Karte (eine Card oder ihr Code von 0 bis {limit})",
+    ),
+    (
+        "not_a_card",
+        "{verb}: {quoted} is not a sequence of cards",
+        "{verb}: {quoted} ist keine Folge von Karten",
+    ),
+    (
+        "no_such_meld",
+        "{verb}: {quoted} is not a table meld number (1, 2, …)",
+        "{verb}: {quoted} ist keine Nummer einer Figur auf dem Tisch (1, 2, …)",
+    ),
+    ("card_not_in_hand", "{verb}: more than {limit} cards", "{verb}: mehr als {limit} Karten"),
     (
         "not_in_this_game",
         "{action}: in {game} cards stay in hand; discard, knock or call rummy",
@@ -909,6 +932,8 @@ RULE_NAMES: Final[dict[str, tuple[str, str]]] = {
     "empty_discard_pile": ("empty discard pile", "leere Ablage"),
     "card_not_in_hand": ("card not in hand", "Karte nicht auf der Hand"),
     "not_in_this_game": ("not a move of this game", "kein Zug dieses Spiels"),
+    "not_an_action": ("not a move", "kein Zug"),
+    "not_a_card": ("not a card", "keine Karte"),
     "hand_over": ("the hand is over", "das Spiel ist vorbei"),
     "nothing_to_undo": ("nothing to undo", "nichts zurückzunehmen"),
     "seat": ("no such seat", "kein solcher Platz"),
