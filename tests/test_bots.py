@@ -329,3 +329,44 @@ def test_every_greedy_take_lowers_its_deadwood_in_the_knock_games() -> None:
                 rnd, actions, lowered = _greedy_hand(rules_name, players, seed, cap=2000)
                 assert rnd.is_over and actions < 400
                 assert all(lowered), (rules_name, players, seed)
+
+
+class _Recalling(GreedyBot):
+    """A bot that asks for its past at every decision and keeps what it was given."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.given: list[object] = []
+
+    def recalls(self, view: rk.PlayerView) -> bool:
+        return True
+
+    def recall(self, past: object) -> None:
+        self.given.append(past)
+
+
+def test_a_recalling_bot_is_shown_its_own_views_and_actions_never_the_round() -> None:
+    """``match_action`` gave a bot with a ``recall`` method the true round (every hand, the stock and
+    its reshuffle generator); it now gives the seat's earlier views and actions, which a bot that
+    played along saw anyway, and a bot whose ``recall`` is a plain field is left alone."""
+    from rummykit.views import PlayerView
+
+    m = rk.Match.new(rk.Rules.preset("gin"), 2, seed=3)
+    bot, rng = _Recalling(), random.Random(3)
+    played: list[tuple[PlayerView, object]] = []
+    while not m.round.is_over:
+        seat = m.to_move
+        action = match_action(bot if seat == 0 else GreedyBot(), m, rng)
+        if seat == 0:
+            assert bot.given[-1] == played  # exactly the views it decided from, and its actions
+            played.append((m.round.view(0), action))
+        m.apply(action)
+    assert len(bot.given) >= 5
+    assert all(isinstance(v, PlayerView) and v.seat == 0 for past in bot.given for v, _ in past)  # type: ignore[attr-defined]
+
+    class Field(GreedyBot):
+        recall = 0.5
+        follow_match = "off"
+
+    m = rk.Match.new(rk.Rules.preset("viennese"), 2, seed=3)
+    assert match_action(Field(), m, rng) in m.legal_actions()

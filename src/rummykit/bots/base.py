@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import Protocol, cast, runtime_checkable
 
 from rummykit.actions import Action
+from rummykit.errors import RummyError
 from rummykit.match import Match
 from rummykit.round import Round
 from rummykit.views import MatchView as MatchView
@@ -53,15 +54,49 @@ class MatchBot(Protocol):
     def choose_match(self, mv: MatchView, legal: Sequence[Action], rng: random.Random) -> Action: ...
 
 
+SeatPast = Sequence[tuple[PlayerView, Action]]
+"""A seat's earlier decisions in a hand, each the view it decided from and the action it took."""
+
+
 @runtime_checkable
 class RecallingBot(Protocol):
     """A bot with a memory of the hand (what the opponents did between its decisions) that can
-    rebuild it from the round: a copy of the bot that has not seen the hand's earlier decisions (the
-    web server decides in worker processes, each from a fresh copy) recalls them before it chooses."""
+    rebuild it from its seat's earlier decisions: a copy of the bot that has not seen them (the web
+    server decides in worker processes, each from a fresh copy) recalls them before it chooses. It is
+    shown only what its seat saw then (:func:`seat_past`), never the round itself."""
 
-    def recall(self, rnd: Round) -> None:
-        """Show the bot the earlier decisions of ``rnd``'s seat to move, as they were played."""
+    def recalls(self, view: PlayerView) -> bool:
+        """Whether the bot needs the seat's earlier decisions before it decides from ``view``."""
         ...
+
+    def recall(self, past: SeatPast | None) -> None:
+        """Show the bot its seat's earlier decisions in the hand (``None``: the hand cannot be
+        replayed from its deal, so they are unknown)."""
+        ...
+
+
+def seat_past(rnd: Round, seat: int) -> list[tuple[PlayerView, Action]] | None:
+    """``seat``'s earlier decisions in ``rnd``, each with the view it decided from: what a bot that
+    played along saw, and nothing more. The round is replayed from its deal; ``None`` where that does
+    not reach the round's state (a round not dealt from its seed and deck, such as one made with
+    :meth:`~rummykit.round.Round.from_state`)."""
+    try:
+        replay = Round.new(
+            rnd.rules, rnd.players, seed=rnd.seed, deck=rnd.deck, dealer=rnd.dealer, in_play=rnd.in_play
+        )
+        past: list[tuple[PlayerView, Action]] = []
+        for event in rnd.history:
+            if event.seat == seat:
+                past.append((replay.view(seat), event.action))
+            replay.apply(event.action)
+    except RummyError:
+        return None
+    return past if replay.view(seat) == rnd.view(seat) else None
+
+
+def _offers(bot: object, method: str) -> bool:
+    """Whether ``bot`` has a method ``method`` (a field of that name that is not callable is not)."""
+    return callable(getattr(bot, method, None))
 
 
 @runtime_checkable
@@ -81,10 +116,12 @@ def match_action(bot: Bot, match: Match, rng: random.Random) -> Action:
     """
     seat = match.to_move
     legal = match.legal_actions()
-    if match.pending_buyback and isinstance(bot, MatchBot):
+    if match.pending_buyback and isinstance(bot, MatchBot) and _offers(bot, "choose_match"):
         return bot.choose_match(MatchView.of(match, seat), legal, rng)
-    if isinstance(bot, RecallingBot):
-        bot.recall(match.round)
-    if isinstance(bot, MatchAwareBot):
+    view = match.round.view(seat)
+    recalling = isinstance(bot, RecallingBot) and _offers(bot, "recalls") and _offers(bot, "recall")
+    if recalling and cast(RecallingBot, bot).recalls(view):
+        cast(RecallingBot, bot).recall(seat_past(match.round, seat))
+    if isinstance(bot, MatchAwareBot) and _offers(bot, "follow_match"):
         bot.follow_match(MatchView.of(match, seat))
-    return bot.choose(match.round.view(seat), legal, rng)
+    return bot.choose(view, legal, rng)

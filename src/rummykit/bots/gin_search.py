@@ -39,6 +39,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from rummykit.actions import Action, Discard, Draw, KnockDeclare, Pass, TakeDiscard
+from rummykit.bots.base import SeatPast
 from rummykit.bots.gin_distill import (
     DISCARD_WEIGHTS,
     FEATURES,
@@ -56,7 +57,6 @@ from rummykit.bots.race import knock_draw_races, knock_home, knock_races
 from rummykit.bots.search import TAKE_DISCARDS, Budget, SearchBot
 from rummykit.cards import Card
 from rummykit.gin_melds import mask_of
-from rummykit.round import Round
 from rummykit.rules import Rules
 from rummykit.views import Phase, PlayerView
 
@@ -114,28 +114,26 @@ class GinSearchBot(SearchBot):
             else reader or (ParticleReader() if distilled else None)
         )
 
-    def recall(self, rnd: Round) -> None:
-        """Rebuild the ``tracker``'s memory of the hand for ``rnd``'s seat to move: the round is
-        replayed from its deal and the tracker is shown every earlier decision of that seat, as
-        :meth:`choose` would have shown it. Nothing happens without a tracker or outside gin; a replay
-        that does not reach the round's state (a deal this cannot rebuild) leaves the memory broken,
-        and the discards fall back to what the view alone says."""
+    def recalls(self, view: PlayerView) -> bool:
+        """Whether a copy of the bot must be shown the hand so far before it decides from ``view``:
+        in gin, where the ``tracker`` reads the hand's history."""
+        return self.tracker is not None and view.gin is not None
+
+    def recall(self, past: SeatPast | None) -> None:
+        """Rebuild the ``tracker``'s memory of the hand from the seat's earlier decisions (``past``,
+        each the view it decided from and the action it took), as :meth:`choose` would have shown
+        them. ``None`` (a hand that cannot be replayed from its deal) leaves the memory broken, and
+        the discards fall back to what the view alone says."""
         tracker = self.tracker
-        seat = rnd.to_move
-        if tracker is None or rnd.view(seat).gin is None:
+        if tracker is None:
             return
         tracker.history = GinHistory()
-        replay = Round.new(
-            rnd.rules, rnd.players, seed=rnd.seed, deck=rnd.deck, dealer=rnd.dealer, in_play=rnd.in_play
-        )
-        for event in rnd.history:
-            if event.seat == seat:
-                view = replay.view(seat)
-                tracker.observe(view)
-                tracker.acted(view, event.action)
-            replay.apply(event.action)
-        if replay.view(seat) != rnd.view(seat):
+        if past is None:
             tracker.history.broken = True
+            return
+        for view, action in past:
+            tracker.observe(view)
+            tracker.acted(view, action)
 
     def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
         reader = self.tracker
@@ -291,9 +289,13 @@ class CombinedSearchBot(IsmctsBot):
         super().__init__(level)
         self.gin_search = GinSearchBot(level)
 
-    def recall(self, rnd: Round) -> None:
-        """A gin hand's memory (:meth:`GinSearchBot.recall`); the other games read the view alone."""
-        self.gin_search.recall(rnd)
+    def recalls(self, view: PlayerView) -> bool:
+        """A gin hand's memory (:meth:`GinSearchBot.recalls`); the other games read the view alone."""
+        return self.gin_search.recalls(view)
+
+    def recall(self, past: SeatPast | None) -> None:
+        """A gin hand's memory (:meth:`GinSearchBot.recall`)."""
+        self.gin_search.recall(past)
 
     def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
         if view.gin is not None:
