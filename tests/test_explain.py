@@ -232,3 +232,40 @@ def test_a_knock_game_page_names_no_single_hand_size_where_it_varies() -> None:
     assert "the deadwood of your 10 cards must be" in explain(rk.Rules.preset("viennese"), "en")
     example = next(line for line in english.splitlines() if line.startswith("Example: "))
     assert len(example.split(" is arranged as ")[0].split()) - 1 == 13
+
+
+def test_the_options_page_names_every_option_and_offers_only_what_the_engine_takes() -> None:
+    """RULES.md §6's options for players: each with its meaning, the values ``--set`` accepts and
+    every preset's value; a choice or switch value the page offers is one the engine accepts."""
+    from rummykit.explain.options_page import accepted, options_markdown
+    from rummykit.rules import OPTION_TYPES, Rules
+
+    page = options_markdown(Lang("en"))
+    options = [f.name for f in fields(Rules) if f.name != "name"]
+    for option in options:
+        assert option_label(option, Lang("en")) != f"`{option}`", option
+        assert option_label(option, Lang("de")) != f"`{option}`", option
+        assert f"| `{option}` | {option_label(option, Lang('en'))} |" in page
+    for preset in PRESET_NAMES:
+        rules = Rules.preset(preset)
+        for option in options:
+            values = accepted(option, (rules,))
+            if values is None or rules.not_applicable(option) is not None:
+                continue
+            for value in values:
+                rules.replace(**{option: value})  # raises where the page would promise too much
+            for value in set(OPTION_TYPES[option].choices) - {str(v) for v in values}:
+                with pytest.raises(rk.RulesError):
+                    rules.replace(**{option: value})
+
+
+def test_rules_options_lists_one_table_s_options_and_values() -> None:
+    result = runner.invoke(app, ["rules", "--options", "viennese", "--set", "knock_threshold=7"])
+    assert result.exit_code == 0, result.output
+    assert "| option | meaning | values | viennese(knock_threshold=7) |" in result.output
+    assert "| `knock_threshold` | knock limit (points) | 0–30, or `none` | 7 |" in result.output
+    start = next(line for line in result.output.splitlines() if line.startswith("| `start_mode`"))
+    assert "`dealer_extra_card`" in start and "gin_first_upcard" not in start
+    german = runner.invoke(app, ["rules", "--options", "scala40", "--lang", "de"])
+    assert german.exit_code == 0 and "# Regeloptionen" in german.output
+    assert "| `all_eliminated_tiebreak` | wenn alle ausgeschieden sind |" in german.output

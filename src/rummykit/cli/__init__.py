@@ -129,6 +129,14 @@ def rules_command(
             "--lang", help="Language of --explain: en or de. Default: the locale.", show_default=False
         ),
     ] = None,
+    options: Annotated[
+        bool,
+        typer.Option(
+            "--options",
+            help="Every option: what it means, what it may be set to, and its value in these rules "
+            "(--lang de for German).",
+        ),
+    ] = False,
     coverage: Annotated[
         bool,
         typer.Option(
@@ -152,6 +160,16 @@ def rules_command(
     if explain:
         _print_explained(rules, lang or lang_from_env(os.environ))
         return
+    if options:
+        from rummykit.explain import check_language, options_markdown
+        from rummykit.explain.language import Lang
+
+        try:
+            code = check_language(lang or lang_from_env(os.environ))
+        except RummyError as exc:
+            _fail(str(exc))
+        _print_markdown(options_markdown(Lang(code), [(str(rules), rules)]))
+        return
     if coverage:
         from rummykit.option_effects import check_option_effects
         from rummykit.option_witnesses import WITNESSES
@@ -173,14 +191,19 @@ def rules_command(
 
 def _print_explained(rules: Rules, lang: str) -> None:
     """The rules page: formatted on a terminal, the Markdown text itself when piped."""
-    from rich.markdown import Markdown
-
     from rummykit.explain import explain
 
     try:
         page = explain(rules, lang)
     except RummyError as exc:
         _fail(str(exc))
+    _print_markdown(page)
+
+
+def _print_markdown(page: str) -> None:
+    """A Markdown page: formatted on a terminal, the text itself when piped."""
+    from rich.markdown import Markdown
+
     console = Console()
     if console.is_terminal:
         console.print(Markdown(page))

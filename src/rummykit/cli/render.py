@@ -16,6 +16,7 @@ from rich.text import Text
 
 from rummykit.cards import Card, parse_cards
 from rummykit.errors import IllegalMeldError
+from rummykit.explain.terms import OPTION_GROUPS
 from rummykit.i18n import rule_name
 from rummykit.melds import Meld, meld_text_cards
 from rummykit.rules import PRESET_NAMES, Rules
@@ -24,17 +25,7 @@ from rummykit.rules_text import format_value
 if TYPE_CHECKING:
     from rummykit.option_effects import EffectReport
 
-RULE_GROUPS: Final[dict[str, str]] = {
-    "num_decks": "Components and players",
-    "hand_size": "Deal",
-    "ace_low_in_runs": "Melds",
-    "opening_min_points": "Opening, melding, lay-offs, joker exchange",
-    "discard_pickup_requires_meld": "Drawing and discarding",
-    "hand_romme_multiplier": "Hand scoring",
-    "match_end": "Match",
-    "knock_threshold": "Knock games",
-    "knock_card": "Gin",
-}
+RULE_GROUPS: Final[dict[str, str]] = {first: en for first, (en, _) in OPTION_GROUPS.items()}
 """Group titles of the rules table, keyed by the first option of each group (RULES.md §6 order)."""
 
 SAMPLE_HAND: Final = "AS JK 7D KC"

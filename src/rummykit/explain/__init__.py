@@ -25,6 +25,7 @@ from pathlib import Path
 from rummykit.errors import RulesError
 from rummykit.explain.document import Bullets, Heading, Paragraph, Table, to_html, to_markdown
 from rummykit.explain.language import LANGUAGES, Lang
+from rummykit.explain.options_page import PAGE_NAME, options_markdown
 from rummykit.explain.pages import page_blocks, summary, title
 from rummykit.i18n.cards import face_letters
 from rummykit.rules import PRESET_NAMES, Rules
@@ -118,7 +119,9 @@ def index_markdown() -> str:
             )
         ),
         Paragraph(
-            "`rummykit rules PRESET` lists every option of a preset with its value. "
+            f"Every rule option, what it means, what it may be set to and each game's value: "
+            f"[English]({PAGE_NAME}.en.md), [Deutsch]({PAGE_NAME}.de.md); in the terminal "
+            "`rummykit rules --options PRESET`. "
             "Regenerate these pages with `python -m rummykit.explain docs/rules`."
         ),
     )
@@ -132,6 +135,8 @@ def rendered_pages() -> dict[str, str]:
         for name in PRESET_NAMES
         for lang in LANGUAGES
     }
+    for lang in LANGUAGES:
+        pages[f"{PAGE_NAME}.{lang}.md"] = options_markdown(Lang(lang))
     pages["README.md"] = index_markdown()
     return pages
 
@@ -164,6 +169,7 @@ __all__ = [
     "explain",
     "explain_html",
     "index_markdown",
+    "options_markdown",
     "page_name",
     "preset_line",
     "rendered_pages",

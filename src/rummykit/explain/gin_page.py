@@ -10,7 +10,7 @@ from typing import Final
 
 from rummykit.cards import parse_cards
 from rummykit.explain.document import Block, Bullets, Heading, Paragraph, Table
-from rummykit.explain.language import Lang, cards
+from rummykit.explain.language import Lang, card_legend, cards
 from rummykit.gin import values_of
 from rummykit.gin_melds import MELD_BY_MASK, best_group, deadwood, mask_of
 from rummykit.rules import Rules
@@ -56,6 +56,7 @@ def card_values(rules: Rules, t: Lang) -> list[Block]:
     return [
         Heading(2, t("Cards and their values", "Karten und ihre Werte")),
         Paragraph(t("One pack of 52 cards, no jokers.", "Ein Paket mit 52 Karten, ohne Joker.")),
+        Paragraph(card_legend(t, jokers=False)),
         Table((t("card", "Karte"), t("deadwood value", "Restpunkte")), rows),
     ]
 
@@ -122,11 +123,11 @@ def turn(rules: Rules, t: Lang) -> list[Block]:
     items = [
         t(
             "**Draw** the top card of the stock, or **take** the upcard (the top discard).",
-            "**Ziehe** die oberste Karte vom Stoß oder **nimm** die offene Karte (oberste der Ablage).",
+            "Man **zieht** die oberste Karte vom Stoß oder **nimmt** die offene Karte (oberste der Ablage).",
         ),
         t(
             "Then **discard** one card face up, or **knock**.",
-            "Dann **wirf** eine Karte offen ab, oder **klopfe**.",
+            "Dann **wirft** man eine Karte offen ab oder **klopft**.",
         ),
     ]
     if rules.may_discard_taken_discard:
@@ -136,18 +137,17 @@ def turn(rules: Rules, t: Lang) -> list[Block]:
                 "same card, the hand is dead (no score)."
                 if rules.repeat_discard_draw
                 else "You may throw back the card you just took.",
-                "Du darfst die eben genommene Karte wieder abwerfen. Tun das beide nacheinander mit "
-                "derselben "
-                "Karte, ist das Spiel tot (keine Wertung)."
+                "Die eben genommene Karte darf man wieder abwerfen. Tun das beide nacheinander mit "
+                "derselben Karte, ist das Spiel tot (keine Wertung)."
                 if rules.repeat_discard_draw
-                else "Du darfst die eben genommene Karte wieder abwerfen.",
+                else "Die eben genommene Karte darf man wieder abwerfen.",
             )
         )
     else:
         items.append(
             t(
                 "You may not throw back the card you just took.",
-                "Die eben genommene Karte darfst du nicht gleich wieder abwerfen.",
+                "Die eben genommene Karte darf man nicht gleich wieder abwerfen.",
             )
         )
     items.append(
@@ -172,7 +172,7 @@ def knocking(rules: Rules, t: Lang) -> list[Block]:
         t(
             "OpenSpiel's count decides: the melds of greatest value first, then your highest-ranked "
             "unmatched card out (this can be more than the best discard would leave).",
-            "Es zählt OpenSpiels Rechnung: zuerst die wertvollsten Figuren, dann fällt deine höchste "
+            "Es zählt OpenSpiels Rechnung: zuerst die wertvollsten Figuren, dann fällt die höchste "
             "ungebundene Karte weg (das kann mehr sein, als der beste Abwurf übrig ließe).",
         )
         if rules.eleven_card_deadwood == "openspiel"
@@ -182,7 +182,7 @@ def knocking(rules: Rules, t: Lang) -> list[Block]:
         t(
             f"{knock_text(rules, t)}: after your discard, the cards outside your melds count at most the "
             f"knock card. {eleven}",
-            f"{knock_text(rules, t)}: nach deinem Abwurf zählen die Karten außerhalb deiner Figuren "
+            f"{knock_text(rules, t)}: nach dem Abwurf zählen die Karten außerhalb der eigenen Figuren "
             "höchstens "
             f"die Klopfgrenze. {eleven}",
         ),
@@ -193,8 +193,8 @@ def knocking(rules: Rules, t: Lang) -> list[Block]:
         t(
             "To knock: say knock, discard, lay your melds one by one, then pass. Cards you do not lay count "
             "as your deadwood. With no deadwood at all you have **gin**.",
-            "Zum Klopfen: klopfen, abwerfen, die Figuren einzeln auslegen, dann passen. Was du nicht "
-            "auslegst, zählt als Restpunkte. Ganz ohne Rest hast du **Gin**.",
+            "Zum Klopfen: klopfen, abwerfen, die Figuren einzeln auslegen, dann passen. Was man nicht "
+            "auslegt, zählt als Restpunkte. Ganz ohne Rest hat man **Gin**.",
         ),
         t(
             "In the terminal `knock QS` does it all at once with your best arrangement.",

@@ -38,3 +38,17 @@ class Lang:
 def cards(text: str) -> str:
     """Card text as players see it on the table: ``7H 8H JK`` becomes ``7♥ 8♥ JK``."""
     return " ".join(c.symbol() for c in parse_cards(text))
+
+
+def card_legend(t: Lang, jokers: bool = True) -> str:
+    """How the pages write cards: rank and suit, the letters of the courts in the page's language
+    (German pages use B, D, K as German packs print them), and the joker where the game has one."""
+    joker_en, joker_de = (", JK = joker", ", JK = Joker") if jokers else ("", "")
+    return t(
+        "Cards are shown as rank and suit: `7♥`, `10♣`, `Q♠`; J = jack, Q = queen, K = king, "
+        f"A = ace{joker_en}. Suits have no order.",
+        f"Karten werden als Wert und Farbe gezeigt: `7♥`, `10♣`, `Q♠`. B = Bube, D = Dame, K = König, "
+        f"A = Ass{joker_de}. ♣ Kreuz, ♦ Karo, ♥ Herz, ♠ Pik; die Farben haben keine Rangfolge. "
+        "Beim Eintippen gelten auch die internationalen Buchstaben J (Bube) und Q (Dame), und im "
+        "Terminal zeigt `--letters en` sie an.",
+    )

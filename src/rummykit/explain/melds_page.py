@@ -127,7 +127,7 @@ def melds(rules: Rules, t: Lang) -> list[Block]:
         ),
         joker_limit_text(rules, t),
     ]
-    if rules.max_adjacent_jokers is not None:
+    if rules.max_adjacent_jokers is not None and rules.joker_limit != "max_one_joker_per_meld":
         jokers.append(
             t(
                 f"At most {rules.max_adjacent_jokers} jokers may lie side by side in a run.",

@@ -17,7 +17,7 @@ from typing import Final
 
 from rummykit.explain import gin_page, knock_page, melding_page, melds_page, scoring_page
 from rummykit.explain.document import Block, Bullets, Heading, Paragraph, Table
-from rummykit.explain.language import Lang
+from rummykit.explain.language import Lang, card_legend
 from rummykit.explain.terms import GLOSSARY, hand_out_meaning, hand_out_name, option_label, value_words
 from rummykit.rules import PACKETS, Rules
 
@@ -109,8 +109,10 @@ def page_blocks(rules: Rules, t: Lang) -> list[Block]:
 
 def _rule_set_line(rules: Rules, t: Lang) -> str:
     return t(
-        f"Rule set: `{rules}`. Every option and its value: `rummykit rules {rules.name}`.",
-        f"Regelsatz: `{rules}`. Alle Optionen mit Werten: `rummykit rules {rules.name}`.",
+        f"Rule set: `{rules}`. Every option, what it means and its value here: "
+        f"`rummykit rules --options {rules.name}`.",
+        f"Regelsatz: `{rules}`. Alle Optionen, was sie bedeuten und ihr Wert hier: "
+        f"`rummykit rules --options {rules.name} --lang de`.",
     )
 
 
@@ -195,6 +197,13 @@ def glance(rules: Rules, t: Lang) -> list[Block]:
         items.append(
             t("No cards are laid on the table during play.", "Während des Spiels wird nichts ausgelegt.")
         )
+    elif rules.opening_min_points and rules.opening_scope == "single_meld":
+        items.append(
+            t(
+                f"First meld (opening) worth at least {rules.opening_min_points} points on its own",
+                f"Erstes Auslegen: eine Figur mit mindestens {rules.opening_min_points} Punkten",
+            )
+        )
     elif rules.opening_min_points:
         items.append(
             t(
@@ -239,19 +248,7 @@ def house_rules(rules: Rules, t: Lang) -> list[Block]:
 def card_values(rules: Rules, t: Lang) -> list[Block]:
     blocks: list[Block] = [Heading(2, t("Cards and their values", "Karten und ihre Werte"))]
     blocks.append(Paragraph(t(deck_text(rules, t) + ".", deck_text(rules, t) + ".")))
-    blocks.append(
-        Paragraph(
-            t(
-                "Cards are shown as rank and suit: `7♥`, `10♣`, `Q♠`; J = jack, Q = queen, K = king, A = "
-                "ace, "
-                "JK = joker. Suits have no order.",
-                "Karten werden als Wert und Farbe gezeigt: `7♥`, `10♣`, `Q♠`. B = Bube, D = Dame, K = König, "
-                "A = Ass, JK = Joker. ♣ Kreuz, ♦ Karo, ♥ Herz, ♠ Pik; die Farben haben keine Rangfolge. "
-                "Beim Eintippen gelten auch die internationalen Buchstaben J (Bube) und Q (Dame), und im "
-                "Terminal zeigt `--letters en` sie an.",
-            )
-        )
-    )
+    blocks.append(Paragraph(card_legend(t, jokers=rules.jokers_total > 0)))
     rows: tuple[tuple[str, ...], ...]
     if rules.is_knock_game:
         rows = (
@@ -298,10 +295,11 @@ def deal(rules: Rules, t: Lang) -> list[Block]:
     if rules.seat_draw == "high_card":
         items.append(
             t(
-                "Everybody draws a card: the highest (ace high) picks a seat and deals first; "
-                "ties and jokers draw again.",
-                "Jeder zieht eine Karte: die höchste (Ass hoch) wählt den Platz und gibt zuerst; "
-                "bei Gleichstand oder Joker wird neu gezogen.",
+                "Everybody draws a card: the highest (ace high) deals first; a joker draws again, and "
+                "so do the players tied for the highest card. The players keep the seats they took.",
+                "Jeder zieht eine Karte: die höchste (Ass hoch) gibt zuerst; wer einen Joker zieht, "
+                "zieht neu, ebenso die Spieler mit der gleichen höchsten Karte. Die Plätze bleiben, wie "
+                "sie genommen wurden.",
             )
         )
     else:

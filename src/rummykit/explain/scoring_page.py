@@ -219,11 +219,11 @@ def match(rules: Rules, t: Lang) -> list[Block]:
         )
     elif rules.match_end == "target_score":
         items.append(t("Equal totals share the win.", "Bei Gleichstand teilen sich die Besten den Sieg."))
-    elif rules.match_end == "elimination_last_survivor":
+    elif rules.match_end == "elimination_last_survivor" and not rules.is_knock_game:
         items.append(
             t(
-                "If the last players are all out in the same hand, the lowest total wins.",
-                "Scheiden die letzten Spieler im selben Spiel alle aus, gewinnt der niedrigste Stand.",
+                "The winner of a hand scores nothing, so one player is always left.",
+                "Wer ein Spiel gewinnt, schreibt nichts an; so bleibt immer ein Spieler übrig.",
             )
         )
     rubber = rules.is_knock_game and rules.match_end == "elimination_last_survivor"
@@ -253,7 +253,7 @@ def match(rules: Rules, t: Lang) -> list[Block]:
                 f"**Knock money**: after each hand the knocker or Rummy caller gets {chips_en} from every "
                 "other player in the hand.",
                 f"**Klopfgeld**: nach jedem Spiel bekommt, wer geklopft oder Rummy gerufen hat, {chips_de} "
-                "von jedem anderen Spieler.",
+                "von jedem anderen Spieler dieses Spiels.",
             ),
             t(
                 f"Bad points add up; at {rules.elimination_threshold} or more you are out.",

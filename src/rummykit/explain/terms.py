@@ -11,6 +11,20 @@ from typing import Any, Final
 from rummykit.explain.language import Lang
 from rummykit.rules import Rules
 
+OPTION_GROUPS: Final[dict[str, tuple[str, str]]] = {
+    "num_decks": ("Components and players", "Karten und Spieler"),
+    "hand_size": ("Deal", "Geben"),
+    "ace_low_in_runs": ("Melds", "Figuren"),
+    "opening_min_points": ("Opening, melding, lay-offs, joker exchange", "Auslegen, Anlegen, Jokertausch"),
+    "discard_pickup_requires_meld": ("Drawing and discarding", "Ziehen und Abwerfen"),
+    "hand_romme_multiplier": ("Hand scoring", "Wertung eines Spiels"),
+    "match_end": ("Match", "Partie"),
+    "knock_threshold": ("Knock games", "Klopfspiele"),
+    "knock_card": ("Gin", "Gin"),
+}
+"""Group titles of the options (English, German), keyed by the first option of each group in the
+order of RULES.md §6 and the :class:`~rummykit.rules.Rules` fields."""
+
 OPTION_LABELS: Final[dict[str, tuple[str, str]]] = {
     "num_decks": ("packs of 52 cards", "Kartenspiele zu 52 Karten"),
     "jokers_total": ("jokers in the deck", "Joker im Spiel"),
@@ -27,6 +41,12 @@ OPTION_LABELS: Final[dict[str, tuple[str, str]]] = {
     "ace_low_in_runs": ("ace low in runs (A-2-3)", "Ass unten in Folgen (A-2-3)"),
     "ace_high_in_runs": ("ace high in runs (Q-K-A)", "Ass oben in Folgen (D-K-A)"),
     "allow_ace_both_ends": ("run A-2-…-K-A allowed", "Folge A-2-…-K-A erlaubt"),
+    "run_wraparound": ("runs around the corner (K-A-2)", "Folgen über das Ass hinweg (K-A-2)"),
+    "set_distinct_suits": ("a set's cards all of different suits", "ein Satz nur aus verschiedenen Farben"),
+    "joker_end_assignment": (
+        "a joker at the open end of a run stands for",
+        "ein Joker am offenen Ende einer Folge steht für",
+    ),
     "set_size_min": ("smallest set", "kleinster Satz"),
     "set_size_max": ("largest set", "größter Satz"),
     "joker_limit": ("jokers per meld", "Joker pro Figur"),
