@@ -1062,3 +1062,18 @@ def test_a_wide_meld_writes_its_jokers_bare_where_the_board_is_narrow() -> None:
     assert screen.meld_text(run, width=screen.NARROW_MELD_WIDTH).plain == "8♣ 9♣ JK J♣ Q♣ K♣"
     short = rk.Meld.from_cards(parse_cards("QH QS JK"), rules)
     assert screen.meld_text(short, width=screen.NARROW_MELD_WIDTH).plain == "Q♥ Q♠ JK(=Q♣/Q♦)"
+
+
+def test_a_bot_that_cannot_play_the_table_is_refused_before_the_game(data_dir: Path) -> None:
+    """OpenSpiel's gin bot at a German table, a policy trained for two seats at three: the bot's own
+    error came at its first turn, as a traceback from the middle of the game (or later, when a
+    person moved first); ``check_table`` now refuses the table before the first move, in the
+    terminal and in the arena."""
+    pytest.importorskip("pyspiel")
+    code, out = play("--bots", "openspiel-simple", "--seed", "1", lines=["quit"])
+    assert code == 2 and "error: openspiel-simple plays OpenSpiel's gin of 2 players, not 3" in out
+    assert "Traceback" not in out and not saved_games(data_dir)
+    result = runner.invoke(app, ["arena", "--rules", "viennese", "--bots", "openspiel-simple,greedy"])
+    assert result.exit_code == 2 and "error: openspiel-simple plays OpenSpiel's gin only" in result.output
+    code, out = play("--rules", "gin", "--players", "2", "--bots", "openspiel-simple", lines=["quit"])
+    assert code == 0 and "Gin Rummy" in out

@@ -44,7 +44,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
-from rummykit.bots import make_bot, match_action
+from rummykit.bots import check_seat, make_bot, match_action
 from rummykit.cluster import Backend, BackendError, Runner, batches_of
 from rummykit.errors import RummyError
 from rummykit.guard import HandWatch
@@ -148,8 +148,7 @@ def build_games(config: ArenaConfig) -> list[Game]:
     if config.rounds < 1:
         raise ArenaError("rounds must be at least 1")
     rules = _rules(config.rules)
-    for spec in set(config.bots):
-        make_bot(spec)  # fail early on unknown bots
+    made = {spec: make_bot(spec) for spec in set(config.bots)}  # fail early on unknown bots
     tables = config.tables()
     planned = sum(-(-config.rounds // len(table)) * len(table) for table in tables)
     if planned > MAX_GAMES:
@@ -164,6 +163,8 @@ def build_games(config: ArenaConfig) -> list[Game]:
             rules.check_table(k)
         except RummyError as exc:
             raise ArenaError(str(exc).removeprefix("players: ")) from None
+        for i in table:  # a bot that cannot play this table says so before the first game
+            check_seat(made[config.bots[i]], rules, k)
         deals = -(-config.rounds // k)
         orders = seat_orders(table)
         for deal in range(deals):

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from importlib.util import find_spec
 from typing import Any, Final
 
-from rummykit.bots.base import Bot, MatchView, RandomBot, match_action
+from rummykit.bots.base import Bot, MatchView, RandomBot, check_seat, match_action
 from rummykit.bots.gin_search import CombinedSearchBot, GinSearchBot
 from rummykit.bots.greedy import GreedyBot
 from rummykit.bots.ismcts import IsmctsBot
@@ -162,6 +162,7 @@ __all__ = [
     "UnknownBotError",
     "bot_kinds",
     "bot_label",
+    "check_seat",
     "make_bot",
     "match_action",
     "register_bot",

@@ -18,6 +18,7 @@ from rummykit.actions import Action
 from rummykit.errors import RummyError
 from rummykit.match import Match
 from rummykit.round import Round
+from rummykit.rules import Rules
 from rummykit.views import MatchView as MatchView
 from rummykit.views import PlayerView
 
@@ -92,6 +93,15 @@ def seat_past(rnd: Round, seat: int) -> list[tuple[PlayerView, Action]] | None:
     except RummyError:
         return None
     return past if replay.view(seat) == rnd.view(seat) else None
+
+
+def check_seat(bot: Bot, rules: Rules, players: int) -> None:
+    """Raise the bot's own error when it cannot play at a table of ``players`` under ``rules``: a bot
+    that plays only some tables (a policy trained for two seats, OpenSpiel's gin bot) says so with a
+    ``check_table(rules, players)`` method, so a game refuses it before the first move and not at
+    the bot's first turn. A bot without one plays every table."""
+    if _offers(bot, "check_table"):
+        bot.check_table(rules, players)  # type: ignore[attr-defined]
 
 
 def _offers(bot: object, method: str) -> bool:

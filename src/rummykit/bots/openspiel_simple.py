@@ -38,6 +38,7 @@ from rummykit.interop.openspiel_gin import (
     openspiel_params,
     to_action,
 )
+from rummykit.rules import Rules
 from rummykit.views import Phase, PlayerView
 
 INSTALL_HINT: Final = "pip install open-spiel (or rummykit[bench])"
@@ -202,6 +203,19 @@ class OpenSpielSimpleBot:
         self._player = -1
         self._turn = -1
         self._stock = -1
+
+    def check_table(self, rules: Rules, players: int) -> None:
+        """Refuse a table that is not OpenSpiel's gin (two players, rules it can load).
+
+        Raises:
+            NotOpenSpielGinError: the reason, before the first move.
+        """
+        if players != 2:
+            raise NotOpenSpielGinError(f"openspiel-simple plays OpenSpiel's gin of 2 players, not {players}")
+        try:
+            openspiel_params(rules)
+        except ValueError as exc:
+            raise NotOpenSpielGinError(f"openspiel-simple plays OpenSpiel's gin only: {exc}") from None
 
     def _game(self, view: PlayerView) -> Any:
         try:

@@ -41,6 +41,7 @@ from rummykit.envs.observation import (
     has_take_bound,
 )
 from rummykit.errors import RummyError, quoted
+from rummykit.rules import Rules
 from rummykit.views import MatchView, PlayerView
 
 POLICY_ENV_VAR: Final = "RUMMYKIT_POLICY"
@@ -156,15 +157,24 @@ class PolicyBot:
                 is_match=True,
             )
 
-    def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
-        seats = len(view.hand_sizes)
-        if seats != self.players:
-            raise PolicyFileError(f"this policy plays at a table of {self.players}, not {seats}")
-        if view.rules.is_gin != self.gin:
+    def check_table(self, rules: Rules, players: int) -> None:
+        """Refuse a table this policy cannot read: another number of seats, gin or not gin unlike its
+        training, or the take bound where it was trained without (or the reverse).
+
+        Raises:
+            PolicyFileError: the reason, before the first move.
+        """
+        if players != self.players:
+            raise PolicyFileError(f"this policy plays at a table of {self.players}, not {players}")
+        if rules.is_gin != self.gin:
             raise PolicyFileError(f"this policy was trained {'on' if self.gin else 'without'} gin rules")
-        if self.reads_take_bound and has_take_bound(view.rules) != self.take_bound:
+        if self.reads_take_bound and has_take_bound(rules) != self.take_bound:
             applies = "applies" if self.take_bound else "does not apply"
             raise PolicyFileError(f"this policy was trained on rules where max_takes_in_a_row {applies}")
+
+    def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+        seats = len(view.hand_sizes)
+        self.check_table(view.rules, seats)
         composer = enc.Composer(enc.view_candidate_actions(view, legal))
         figures, self._figures = self._figures or MatchFigures.none(seats), None
         obs = encode_view(view, figures, layout=self.layout)

@@ -67,6 +67,7 @@ from rummykit.bots import (
     UnknownBotError,
     bot_kinds,
     bot_label,
+    check_seat,
     make_bot,
     match_action,
 )
@@ -785,7 +786,9 @@ def play_command(
     try:
         kinds, notice = resolve_bots(bots, players - humans, bot_kinds())
         bot_list = [make_bot(k) for k in kinds]
-    except RummyError as exc:  # an unknown bot, or the policy bot without a working file
+        for bot in bot_list:
+            check_seat(bot, rules, players)  # a policy for another table, OpenSpiel's bot at German
+    except RummyError as exc:  # an unknown bot, the policy bot without a working file, a bot refusing
         raise _fail(str(exc)) from None
     people = [name for n in (names or "").split(",") if (name := person_name(n))]
     seats: list[Player] = []
