@@ -275,12 +275,14 @@ def test_a_seeded_gin_hand_is_played_to_its_result_by_the_controls_alone(page: A
     hint says (the knock button and the lay-off by meld click once did nothing at a gin table)."""
     open_table(page, "gin", seed=11)
     used: set[str] = set()
+    lines: set[str] = set()
     over = "!!document.querySelector('#overlay:not(.hidden) :is(#round-over, #match-over)')"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         page.wait_for_function(f"document.body.dataset.myTurn === '1' || {over}", timeout=30000)
         if page.evaluate(over):
             break
+        lines.add(page.inner_text("#status"))
         version = page.evaluate("S.state.version")
         page.evaluate("S.hint = null")
         page.keyboard.press("h")
@@ -291,3 +293,7 @@ def test_a_seeded_gin_hand_is_played_to_its_result_by_the_controls_alone(page: A
         pytest.fail("the hand did not end in time")
     assert {"stock", "discard", "knock", "chip"} <= used, used
     assert "Deadwood" in page.inner_text("#overlay")
+    # The turn line said what was legal: gin has no Rummy call (it once offered one at every discard).
+    assert not any("Rummy" in line for line in lines), lines
+    assert any(line.endswith(": discard or knock") for line in lines), lines
+    assert page.evaluate("document.activeElement.id") == "btn-overlay"  # Enter goes on

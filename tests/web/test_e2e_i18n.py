@@ -72,6 +72,13 @@ def test_german_pages_show_german_packs_letters(page: Any, web: Any) -> None:
     assert labels == ["D♥", "B♠", "Joker", "10♥ B♥ D♥ · JK(=D♠) · QS"]
     for letter_and_card in page.evaluate(shown):  # "DQH": the letter drawn, then the card's notation
         assert letter_and_card[0] == {"J": "B", "Q": "D"}[letter_and_card[1]]
+    # A card's tooltip names it as the page shows it, and a face-down card is named in German.
+    titles = page.evaluate(
+        "[...document.querySelectorAll('#hand .card')].map(c => [c.title, c.dataset.card])"
+    )
+    assert titles and all(title == page.evaluate(f"Cards.label('{card}')") for title, card in titles)
+    assert 'aria-label="Kartenrücken"' in page.evaluate("Cards.back()")
     page.click("#btn-lang")
+    assert 'aria-label="card back"' in page.evaluate("Cards.back()")
     assert page.evaluate("[Cards.label('QH'), Cards.faces('10♥ B♥ D♥')]") == ["Q♥", "10♥ J♥ Q♥"]
     page.wait_for_function(f"{shown}.every(s => s[0] === s[1])")

@@ -237,6 +237,11 @@ def test_house_rules_in_the_lobby_and_lay_melds_below_the_minimum(pages: Pages, 
     page.wait_for_selector("#groups .group.ok")
     total = int(page.inner_text("#opening-sum"))
     assert total < high and page.is_disabled("#btn-play")
+    page.keyboard.press("l")  # the key says why nothing was laid (it used to do nothing, silently)
+    page.wait_for_function(
+        "t => document.querySelector('#game-error').innerText.includes(t)",
+        arg=f"{total} points do not reach the opening's {high}",
+    )
 
 
 def drawn_meld(page: Any, rules: str) -> list[str] | None:

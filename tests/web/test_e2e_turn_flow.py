@@ -241,3 +241,53 @@ def test_the_card_a_joker_stands_for_offers_the_swap(pages: Pages) -> None:
         ["swap 6C on 1 then meld JK 8D 9D", True],
         ["swap 6C on 1 then meld 8D 9D JK", True],
     ]
+
+
+def test_the_turn_line_names_no_meld_where_the_hand_has_none(pages: Pages) -> None:
+    """The rules permit composing an opening (``compose``), but seed 1's hand after the draw holds no
+    meld: once the full list of moves has come, the line says "discard" alone. It used to say "meld,
+    then discard" for every hand that had not opened."""
+    page = pages.open(locale="de-DE")
+    seeded_table(page, pages.base, "german", seed=1)
+    draw(page)
+    page.wait_for_function("S.moves && S.moves.version === S.state.version")
+    assert "open" in page.evaluate("S.state.compose")
+    assert not any(a.startswith(("open", "meld")) for a in page.evaluate("S.moves.actions"))
+    page.wait_for_function("document.querySelector('#status').innerText === 'Du bist dran: abwerfen'")
+
+
+def test_tab_reaches_every_table_meld_and_the_result_dialog_takes_the_keyboard(pages: Pages) -> None:
+    """Table melds are buttons the Tab key reaches (the digit keys reach only the first nine), and
+    the hand's result dialog takes the keyboard focus so that Enter goes on."""
+    page = pages.open(locale="de-DE")
+    seeded_table(page, pages.base, "german", seed=48)
+    draw(page)
+    for meld in OPENING:
+        compose(page, meld)
+    page.wait_for_function("document.querySelectorAll('#groups .group.ok').length === 3")
+    page.keyboard.press("l")
+    page.wait_for_function("S.state.view.melds.length === 3")
+    melds = page.locator("#melds .meld")
+    assert [melds.nth(i).get_attribute("tabindex") for i in range(3)] == ["0", "0", "0"]
+    assert melds.first.get_attribute("role") == "button"
+    melds.nth(2).focus()
+    page.keyboard.press("Enter")  # no card selected: the lay-off asks for one
+    page.wait_for_function("document.querySelector('#game-error').innerText.length > 0")
+    page.evaluate("showOverlay('<h2>x</h2>', 'Weiter', null)")
+    assert page.evaluate("document.activeElement.id") == "btn-overlay"
+    page.keyboard.press("Enter")
+    assert page.locator("#overlay").is_hidden()
+
+
+def test_a_score_sheet_of_six_seats_stays_inside_a_laptop_screen(pages: Pages) -> None:
+    """At 1280×720 the score sheet of five or six seats was wider than the side panel: its last
+    columns were cut and the whole page scrolled sideways."""
+    page = pages.open(viewport={"width": 1280, "height": 720})
+    seeded_table(page, pages.base, "german", seed=5, seats=6)
+    page.evaluate("S.state.match.scores = S.state.match.scores.map(() => -1234); renderScores()")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+    side = page.evaluate("document.querySelector('.side').getBoundingClientRect().right")
+    sheet = page.evaluate("document.querySelector('#scores').getBoundingClientRect().right")
+    assert sheet <= side + 1
+    names = page.locator("#scores th")
+    assert names.nth(1).get_attribute("title") == "Anna (you)"

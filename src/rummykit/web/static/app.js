@@ -157,6 +157,7 @@ const t = (key, vars = {}) => (I18N[S.lang][key] || I18N.en[key] || key).replace
 function applyLanguage() {
   document.documentElement.lang = S.lang;
   Cards.setLetters(S.lang);  // German pages show German packs' letters: B♥ for J♥, D♠ for Q♠
+  Cards.setLanguage(S.lang);  // and name a face-down card in German
   $("#btn-lang").textContent = S.lang === "de" ? "EN" : "DE";
   $("#btn-lang").setAttribute("aria-label", S.lang === "de" ? "English" : "Deutsch");
   renderSoundButton();
@@ -849,8 +850,14 @@ function renderMelds() {
     div.dataset.meld = n;
     div.dataset.drop = "meld";
     div.title = `${n}: ${m.text} (${seatName(m.owner)})`;
-    div.setAttribute("role", "group");
+    // A button for the keyboard as for the mouse: Tab reaches every meld (the digit keys only 1 to 9),
+    // and Enter or Space lays the selected card off on it.
+    div.setAttribute("role", "button");
+    div.tabIndex = 0;
     div.setAttribute("aria-label", `${n}: ${m.text.replace(/JK\(=(\S+)\)/g, "Joker = $1")}`);
+    div.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ev.stopPropagation(); layOffOn(n); }
+    });
     div.innerHTML = `<span class="meld-no" aria-hidden="true">${n}</span>`;
     // "JK(=6H)" in the meld's text says what a joker stands for: shown under the joker.
     const tokens = m.text.split(/\s+/);
@@ -903,7 +910,10 @@ function renderStatus() {
 // named as such. Gin's own phases keep their lines.
 function turnText(st) {
   const v = st.view, L = legal(), compose = st.compose || [];
-  const can = (verb) => compose.includes(verb) || L.some((a) => a === verb || a.startsWith(verb + " "));
+  // Until the complete list of moves arrives, a kind the rules permit is named; then only the kinds
+  // that have a legal move (a hand with no meld is not told to meld).
+  const full = S.moves && S.moves.version === st.version;
+  const can = (verb) => (!full && compose.includes(verb)) || L.some((a) => a === verb || a.startsWith(verb + " "));
   // A buy-back offer (Viennese rubber) comes between hands, whatever phase the hand ended in.
   if (can("buyback")) return `${t("do_buyback")} ${t("or")} ${t("do_decline")}`;
   const words = [];
@@ -916,7 +926,9 @@ function turnText(st) {
   const last = ["discard", "knock", "rummy"].filter(can).map((verb) => "do_" + verb);
   const either = (keys) => keys.map((k) => t(k)).join(", ").replace(/, ([^,]*)$/, ` ${t("or")} $1`);
   let text;
-  if (v.gin || !["draw", "play", "discard"].includes(v.phase) || (!words.length && !first.length && !last.length)) text = t(v.phase + "_phase");
+  // Gin's own phases (first upcard, wall, knock, lay-offs) have their words; its draw and discard
+  // say what is legal, as the other games do (gin has no Rummy call).
+  if (!["draw", "play", "discard"].includes(v.phase) || (!words.length && !first.length && !last.length)) text = t(v.phase + "_phase");
   else if (words.length) text = either(words);
   else if (!first.length) text = either(last);
   else if (!last.length) text = first.map((k) => t(k)).join(", ");
@@ -1246,7 +1258,7 @@ function renderHint() {
 function renderScores() {
   const st = S.state, m = st.match, n = st.table.players;
   let html = `<table class="scores"><thead><tr><th>${t("hand")}</th>`;
-  for (let i = 0; i < n; i++) html += `<th>${escapeHtml(seatName(i))}</th>`;
+  for (let i = 0; i < n; i++) html += `<th title="${escapeHtml(seatName(i))}">${escapeHtml(seatName(i))}</th>`;
   html += "</tr></thead><tbody>";
   for (const h of m.hands) {
     // A seat that sat the hand out scored nothing: a dash, not a 0 like a winner's.
@@ -1404,9 +1416,16 @@ function resultHtml(round) {
 function showOverlay(html, button, onClick) {
   $("#overlay-body").innerHTML = html;
   const b = $("#btn-overlay");
+  // The dialog is modal: the keyboard goes to its button (Enter goes on), and back where it was after.
+  const before = document.activeElement;
   b.textContent = button;
-  b.onclick = () => { $("#overlay").classList.add("hidden"); onClick && onClick(); };
+  b.onclick = () => {
+    $("#overlay").classList.add("hidden");
+    if (before && before !== document.body && document.contains(before)) before.focus();
+    onClick && onClick();
+  };
   $("#overlay").classList.remove("hidden");
+  b.focus();
 }
 
 // The hand's last moves: from the knock (or Rummy) on, else the last three. After a knock the others
@@ -1512,6 +1531,15 @@ function discardCard(card) {
   if (!meldsReady()) { flash(trayRefusal()); return; }
   S.discardAfter = { card, version: S.state.version + 1 };
   playMelds();
+}
+
+// L lays the tray's melds; where they cannot be laid yet (a group that is no meld, an opening below
+// the minimum) it says why instead of doing nothing.
+function layKey() {
+  const b = $("#btn-play");
+  if (b.classList.contains("hidden")) return;
+  if (!b.disabled) { playMelds(); return; }
+  if (S.groups.length && myTurn()) flash(trayRefusal());
 }
 
 // Why the composed melds cannot be laid: a group that is no meld, or an opening below the minimum.
@@ -1766,7 +1794,7 @@ function onKey(ev) {
     k: () => S.state.table.knock_game && knockSelected(),
     r: () => S.state.table.knock_game && !S.state.view.gin && discardSelected("rummy"),
     g: () => !S.state.table.knock_game && groupSelection(),
-    l: () => !$("#btn-play").disabled && !$("#btn-play").classList.contains("hidden") && playMelds(),
+    l: () => layKey(),
     c: () => clearComposition(),
     h: () => myTurn() && hintsAllowed() && send({ type: "hint" }),
     p: () => S.hint && act(S.hint),

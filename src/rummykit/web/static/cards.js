@@ -64,8 +64,12 @@ const Cards = (() => {
       <text x="56" y="80" text-anchor="end" class="idx ${color} flip">${esc(rankShown(c.rank))}</text></svg>`;
   }
 
+  // The page's language, for the words a card says to a screen reader.
+  let language = "en";
+  function setLanguage(l) { language = l === "de" ? "de" : "en"; }
+
   function back() {
-    return `<svg viewBox="0 0 60 84" role="img" aria-label="card back">
+    return `<svg viewBox="0 0 60 84" role="img" aria-label="${language === "de" ? "Kartenrücken" : "card back"}">
       <rect x="0.5" y="0.5" width="59" height="83" rx="5" class="back"/>
       <rect x="5" y="5" width="50" height="74" rx="3" class="back-inner"/>
       <path d="M30 18 L44 42 L30 66 L16 42 Z" class="back-mark"/></svg>`;
@@ -78,7 +82,7 @@ const Cards = (() => {
     if (text) {
       el.dataset.card = text;
       el.innerHTML = svg(text);
-      el.title = text;
+      el.title = label(text);  // "D♥" on a German page, not the notation "QH"
     } else {
       el.classList.add("facedown");
       el.innerHTML = back();
@@ -86,5 +90,5 @@ const Cards = (() => {
     return el;
   }
 
-  return { parse, points, label, faces, setLetters, svg, back, element, RANK_ORDER, SUITS };
+  return { parse, points, label, faces, setLetters, setLanguage, svg, back, element, RANK_ORDER, SUITS };
 })();
