@@ -370,3 +370,23 @@ def test_a_recalling_bot_is_shown_its_own_views_and_actions_never_the_round() ->
 
     m = rk.Match.new(rk.Rules.preset("viennese"), 2, seed=3)
     assert match_action(Field(), m, rng) in m.legal_actions()
+
+
+def test_without_the_rl_extra_the_policy_bot_and_the_envs_say_what_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A core install answered ``unknown bot 'policy'`` and a bare ``No module named 'gymnasium'``."""
+    import subprocess
+    import sys
+
+    import rummykit.bots as bots
+
+    real = bots.find_spec
+    monkeypatch.setattr(bots, "find_spec", lambda name: None if name == "gymnasium" else real(name))
+    with pytest.raises(bots.UnknownBotError, match=r"needs the rl extra \(gymnasium missing\): pip install"):
+        make_bot("policy")
+    code = "import sys; sys.modules['gymnasium'] = None\nfrom rummykit.envs import rummy_v0"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert result.returncode == 1
+    wanted = "rummykit.envs needs the rl extra (gymnasium is missing): pip install 'rummykit[rl]'"
+    assert wanted in result.stderr

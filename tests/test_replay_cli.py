@@ -279,7 +279,11 @@ def test_a_game_of_a_selfplay_run_by_its_number(tmp_path: Path) -> None:
         (str(out / "games-000001.jsonl"), "--game", "0"): "holds games 3–5 of its run",
         (str(out / "index.jsonl"),): "is a self-play run of many games: pick one with --game N",
         (str(out), "--game", "-1"): "--game must be 0 or more",
+        # Any other folder is no run (it was called "a self-play run of many games").
+        (str(tmp_path / "empty"),): "is a folder but no self-play run (it has no run.json)",
+        (str(tmp_path / "empty"), "--game", "0"): "is a folder but no self-play run",
     }
+    (tmp_path / "empty").mkdir()
     for args, message in refusals.items():
         result = runner.invoke(app, ["replay", *args])
         assert result.exit_code == 2 and message in " ".join(result.stderr.split()), (args, result.stderr)

@@ -122,7 +122,16 @@ def make_bot(kind: str, level: str | None = None, **options: Any) -> Bot:
     return factory(level, **options)
 
 
+RL_MODULES: Final = ("numpy", "gymnasium", "pettingzoo")
+"""What the ``rl`` extra installs, which the policy bot reads its network and observations with."""
+
+
 def _policy_bot(level: str | None, **options: Any) -> Bot:
+    missing = [m for m in RL_MODULES if find_spec(m) is None]
+    if missing:
+        raise UnknownBotError(
+            f"the policy bot needs the rl extra ({', '.join(missing)} missing): pip install 'rummykit[rl]'"
+        )
     from rummykit.bots.policy import load_policy_bot
 
     return load_policy_bot(level, **options)
@@ -136,8 +145,7 @@ def _openspiel_simple(level: str | None, **options: Any) -> Bot:
         raise UnknownBotError(str(exc)) from None
 
 
-if all(find_spec(m) is not None for m in ("numpy", "gymnasium", "pettingzoo")):  # the rl extra
-    register_bot("policy", _policy_bot)
+register_bot("policy", _policy_bot)  # without the rl extra it says what to install
 register_bot("openspiel-simple", _openspiel_simple)
 _BUILT_IN_KINDS: Final = frozenset(_FACTORIES)
 """The kinds this package registers; of them only :data:`LEVELED_KINDS` play by their level."""

@@ -30,7 +30,7 @@ from rummykit.i18n import localize_error
 from rummykit.match import Match
 from rummykit.record import Record, read_json
 from rummykit.round import Round
-from rummykit.selfplay import INDEX_FILE, batch_games, game_line
+from rummykit.selfplay import INDEX_FILE, RUN_FILE, batch_games, game_line
 from rummykit.state import RoundState
 
 REPLAY_HELP = "Enter next · b back · +N/-N · go N · round N · start · end · seat N · all · q"
@@ -78,6 +78,11 @@ def load_record(path: Path, game: int | None = None) -> tuple[Record, tuple[str,
 
 
 def _run_game(folder: Path, game: int | None) -> str:
+    if not (folder / RUN_FILE).is_file():
+        raise NotationError(
+            f"{str(folder)!r} is a folder but no self-play run (it has no {RUN_FILE}); "
+            "replay a record file, or a run folder with --game N"
+        )
     if game is None:
         raise NotationError(f"{str(folder)!r} is a self-play run of many games: pick one with --game N")
     return game_line(folder, game)

@@ -10,7 +10,14 @@
 
 from __future__ import annotations
 
-import gymnasium
+try:
+    import gymnasium
+    import pettingzoo  # noqa: F401  (rummy_v0 is a PettingZoo environment)
+except ModuleNotFoundError as exc:  # a core install: say which extra brings the environments
+    raise ModuleNotFoundError(
+        f"rummykit.envs needs the rl extra ({exc.name} is missing): pip install 'rummykit[rl]'",
+        name=exc.name,
+    ) from None
 
 from rummykit.envs import rummy_v0
 from rummykit.envs.single import RummyEnv
