@@ -636,6 +636,10 @@ def test_help_lists_the_short_forms_of_the_game_at_the_table() -> None:
     # Where jokers are exchanged the short forms show how.
     assert "swap 4 on 2 then meld 5 6 JK swap card 4 for meld 2's joker" in german
     assert "swap" not in short_help("en", rk.Rules.preset("german").replace(joker_exchange=False))
+    # "undo" takes a move back only in a practice game: elsewhere the help does not offer it.
+    assert " · undo · " in german and " · zurück · " in gin
+    assert " · undo" not in short_help("en", rk.Rules.preset("german"), practice=False)
+    assert " · zurück" not in short_help("de", rk.Rules.preset("gin"), practice=False)
 
 
 def test_the_move_list_says_other_openings_count_too() -> None:

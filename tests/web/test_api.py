@@ -15,6 +15,11 @@ def test_page_and_static_files(client: TestClient) -> None:
     for name in ("app.js", "cards.js", "style.css"):
         assert client.get(f"/static/{name}").status_code == 200
     assert client.get("/api/health").json()["ok"] is True
+    # Monitors ask with HEAD (it answered 405): the headers of a GET, no body.
+    for path in ("/", "/api/health"):
+        head = client.head(path)
+        assert head.status_code == 200 and head.content == b"", path
+        assert head.headers.get("content-security-policy") == page.headers.get("content-security-policy")
 
 
 def test_presets_and_bots(client: TestClient) -> None:
@@ -33,6 +38,7 @@ def test_a_table_seats_only_the_web_bots(client: TestClient) -> None:
         spec = {"preset": "german", "seats": 2, "bots": [{"kind": kind}]}
         response = client.post("/api/tables", json=spec)
         assert response.status_code == 400 and "unknown bot" in response.text
+        assert response.json()["texts"]["de"].startswith("Unbekannter Bot ")  # the page's language too
 
 
 def test_create_full_table_starts_at_once(client: TestClient, web: Any) -> None:

@@ -40,7 +40,14 @@ def test_unknown_tables_presets_and_languages_are_refused_without_echo(client: T
     assert missing.status_code == 404
     assert missing.json() == {"detail": "no table 'NOPE42'"}
     probe = "<script>alert(1)"
-    assert client.get(f"/api/presets/{probe}/rules").json() == {"detail": "no such preset"}
+    presets = "german, german_dskv, viennese, romme_ohne_auslegen, scala40, basic, gin"
+    assert client.get(f"/api/presets/{probe}/rules").json() == {
+        "detail": f"no such preset; presets: {presets}",
+        "texts": {
+            "en": f"no such preset; presets: {presets}",
+            "de": f"Kein solches Spiel; Spiele: {presets}",
+        },
+    }
     code = client.get("/api/tables").json()["tables"][0]["code"]
     bad_lang = client.get(f"/api/tables/{code}/rules", params={"lang": probe})
     assert bad_lang.status_code == 422 and "script" not in bad_lang.text

@@ -177,12 +177,14 @@ COMMANDS_HELP: Final = (
     "sort · hint · auto (play the hint) · undo · log · rules (regeln: German) · quit",
     "sortieren · tipp · auto (Tipp spielen) · zurück · protokoll · regeln (rules en: Englisch) · ende",
 )
+"""The commands, ``undo`` among them for a practice game (``rummykit play --practice``)."""
 
 
-def short_help(lang: str = "en", rules: Rules | None = None) -> str:
+def short_help(lang: str = "en", rules: Rules | None = None, practice: bool = True) -> str:
     """The one-paragraph help of the short forms and commands in ``lang``: the short forms of the
     game of ``rules`` (melding games meld and lay off, knock games knock and call Rummy, gin knocks,
-    melds after the knock, lays off and passes), or all of them without ``rules``."""
+    melds after the knock, lays off and passes), or all of them without ``rules``; ``undo`` only in
+    a ``practice`` game, the only one that takes a move back."""
     keys: tuple[str, ...]
     german = lang == "de"
     swap: tuple[str, ...] = ()
@@ -197,7 +199,10 @@ def short_help(lang: str = "en", rules: Rules | None = None) -> str:
         if rules.joker_exchange:
             swap = (SWAP_FORMS[rules.exchanged_joker_destination][german],)
     forms = " · ".join([*(SHORT_FORMS[key][german] for key in keys), *swap])
-    return ("Kurzformen: " if german else "short forms: ") + forms + " · " + COMMANDS_HELP[german]
+    commands = COMMANDS_HELP[german]
+    if not practice:
+        commands = commands.replace(" · zurück", "").replace(" · undo", "")
+    return ("Kurzformen: " if german else "short forms: ") + forms + " · " + commands
 
 
 def legal_moves_lines(legal: Sequence[Action], rules: Rules | None = None, lang: str = "en") -> list[str]:

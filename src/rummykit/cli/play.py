@@ -536,7 +536,7 @@ class PlaySession:
             lines = [
                 t("Legal moves:", "Erlaubte Züge (so eintippen, wie sie hier stehen):"),
                 *legal_moves_lines(m.legal_actions(), m.rules, self.lang),
-                short_help(self.lang, m.rules),
+                short_help(self.lang, m.rules, self.practice),
             ]
             return Text("\n".join(lines))
         if command == "hint":

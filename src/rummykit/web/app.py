@@ -1,8 +1,8 @@
 """The FastAPI application: the page, the lobby API and the table websocket.
 
 =====================================  ==============================================================
-``GET /``                              the card-table page (``static/index.html``)
-``GET /api/health``                    ``{"ok": true, "tables": n}``
+``GET /``                              the card-table page (``static/index.html``); ``HEAD`` too
+``GET /api/health``                    ``{"ok": true, "tables": n}``; ``HEAD`` too, for monitors
 ``GET /api/presets``                   presets with their options, names, house-rule controls,
                                        bot kinds (their names and lines in both languages) and levels
 ``GET /api/messages``                  table labels (phases, showdown, scores) in English and German
@@ -178,11 +178,12 @@ def create_app(
         manager: TableManager = request.app.state.manager
         return manager
 
-    @app.get("/", include_in_schema=False)
+    # HEAD too: monitors and load balancers check a server with HEAD requests.
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def index() -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
-    @app.get("/api/health")
+    @app.api_route("/api/health", methods=["GET", "HEAD"])
     async def health(request: Request) -> dict[str, Any]:
         return {"ok": True, "tables": len(manager_of(request).tables)}
 
@@ -212,7 +213,10 @@ def create_app(
         await limit(request, requests, "requests")
         rules = preset_rules(name)
         if rules is None:
-            raise LobbyError(404, "no such preset")
+            presets = ", ".join(PRESET_NAMES)
+            message = f"no such preset; presets: {presets}"
+            texts = server_error_texts("no_such_preset", message, presets=presets)
+            raise LobbyError(404, message, texts=texts)
         return {"preset": name, **rules_page(rules, lang)}
 
     @app.get("/api/tables")

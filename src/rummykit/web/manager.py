@@ -557,7 +557,10 @@ class TableManager:
         for i, b in enumerate(spec.bots, start=len(seats)):
             kind = b.kind or default_bot_kind()
             if kind.split(":", 1)[0].strip().lower() not in WEB_BOT_KINDS:
-                raise LobbyError(400, f"unknown bot {quoted(kind)}; bots: {', '.join(WEB_BOT_KINDS)}")
+                kinds = ", ".join(WEB_BOT_KINDS)
+                message = f"unknown bot {quoted(kind)}; bots: {kinds}"
+                texts = server_error_texts("unknown_bot", message, kind=quoted(kind), kinds=kinds)
+                raise LobbyError(400, message, texts=texts)
             try:
                 make_bot(kind, b.level)
             except RummyError as exc:

@@ -28,6 +28,8 @@ from rummykit.views import Phase
 
 SERVER_ERRORS_DE: Final[dict[str, str]] = {
     "spectator": "Zuschauer können nicht spielen",
+    "unknown_bot": "Unbekannter Bot {kind}; Bots: {kinds}",
+    "no_such_preset": "Kein solches Spiel; Spiele: {presets}",
     "not_playing": "An diesem Tisch wird gerade nicht gespielt",
     "stale": "Der Tisch hat sich inzwischen geändert; bitte noch einmal",
     "not_your_turn": "Du bist nicht am Zug",
