@@ -165,3 +165,14 @@ def test_a_node_lost_mid_run_loses_and_duplicates_no_game(cluster: Any) -> None:
     assert [r.index for r in res.results] == list(range(40))  # every game exactly once
     assert sum(n.games for n in res.nodes.values()) == 40
     assert res.to_dict(timing=False) == run_arena(config, workers=1).to_dict(timing=False)
+
+
+def test_ray_address_in_the_environment_picks_the_ray_backend(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``RAY_ADDRESS`` names a cluster as ``--ray-address`` does: without ``--backend`` the run went
+    local, silently, on a machine set up to use a cluster."""
+    from rummykit.cli.arena import pick_backend
+
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    assert pick_backend(None, None) == "local" and pick_backend(None, "10.0.0.1:6379") == "ray"
+    monkeypatch.setenv("RAY_ADDRESS", "10.0.0.1:6379")
+    assert pick_backend(None, None) == "ray" and pick_backend("local", None) == "local"

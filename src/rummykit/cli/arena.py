@@ -10,6 +10,7 @@ one ``error:`` line and exit status 2.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -36,7 +37,8 @@ EXIT_BAD_INPUT = 2
 
 
 BACKEND_OPTION: Final = typer.Option(
-    "--backend", help="local (process pool) or ray (default: ray when --ray-address is given)."
+    "--backend",
+    help="local (process pool) or ray (default: ray when --ray-address or RAY_ADDRESS is given).",
 )
 RAY_ADDRESS_OPTION: Final = typer.Option(
     "--ray-address",
@@ -159,9 +161,10 @@ def bot_specs(text: str) -> tuple[str, ...]:
 
 
 def pick_backend(backend: str | None, ray_address: str | None) -> Backend:
-    """``--backend`` as given; without it ``ray`` when ``--ray-address`` is given, else ``local``."""
+    """``--backend`` as given; without it ``ray`` when ``--ray-address`` or ``RAY_ADDRESS`` (the
+    environment variable Ray's own tools read) names a cluster, else ``local``."""
     if backend is None:
-        return "ray" if ray_address else "local"
+        return "ray" if ray_address or os.environ.get("RAY_ADDRESS") else "local"
     if backend not in BACKENDS:
         _fail(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
     if ray_address and backend != "ray":
