@@ -267,6 +267,7 @@ def test_a_game_of_a_selfplay_run_by_its_number(tmp_path: Path) -> None:
         assert code == 0, text
         expected = rk.Record.from_round(games[number].replay())
         assert f"action {len(expected.actions)} of {len(expected.actions)}" in text
+        assert "greedy" in text and "random" in text and "Player 1" not in text, text  # named by bot
     lonely = tmp_path / "lonely.jsonl"
     lonely.write_text((out / "games-000002.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
     assert replay(str(lonely), "--game", "0", lines=["q"])[0] == 0  # no index beside it: its line 0

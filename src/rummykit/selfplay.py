@@ -576,6 +576,18 @@ def game_line(out: str | Path, game: int) -> str:
     )
 
 
+def game_seats(out: str | Path, game: int) -> tuple[str, ...] | None:
+    """The bot of each seat of game number ``game`` of a run folder, as the index lists them
+    (``None`` where no written batch holds that game)."""
+    for _, entry, _, _ in _index_lines(Path(out)):
+        first, count = int(entry.get("first", -1)), int(entry.get("games", 0))
+        seats = entry.get("seats")
+        if first <= game < first + count and isinstance(seats, list) and len(seats) == count:
+            row = seats[game - first]
+            return tuple(str(s) for s in row) if isinstance(row, list) else None
+    return None
+
+
 __all__ = [
     "BatchOut",
     "BatchPlan",
@@ -588,6 +600,7 @@ __all__ = [
     "bot_fingerprints",
     "default_batch",
     "game_line",
+    "game_seats",
     "plan_games",
     "play_batch",
     "read_records",

@@ -30,7 +30,7 @@ from rummykit.i18n import localize_error
 from rummykit.match import Match
 from rummykit.record import Record, read_json
 from rummykit.round import Round
-from rummykit.selfplay import INDEX_FILE, RUN_FILE, batch_games, game_line
+from rummykit.selfplay import INDEX_FILE, RUN_FILE, batch_games, game_line, game_seats
 from rummykit.state import RoundState
 
 REPLAY_HELP = "Enter next · b back · +N/-N · go N · round N · start · end · seat N · all · q"
@@ -48,13 +48,15 @@ def load_record(path: Path, game: int | None = None) -> tuple[Record, tuple[str,
         NotationError: unreadable file, not JSON or not a rummykit record; a run or batch file
             without ``game``, or without that game.
     """
+    run: Path | None = None
     try:
         if path.is_dir():
-            text = _run_game(path, game)
+            text, run = _run_game(path, game), path
         elif path.name == INDEX_FILE:  # the run's index lists batches, not games: the run it indexes
-            text = _run_game(path.parent, game)
+            text, run = _run_game(path.parent, game), path.parent
         elif path.suffix == ".jsonl":
             text = _batch_game(path, game)
+            run = path.parent if (path.parent / INDEX_FILE).exists() else None  # its games by number
         else:
             if game is not None:
                 raise NotationError(f"--game picks a game of a self-play run; {str(path)!r} is one record")
@@ -74,7 +76,17 @@ def load_record(path: Path, game: int | None = None) -> tuple[Record, tuple[str,
         raw = meta.get("names")
         if isinstance(raw, list) and len(raw) == record.players and all(isinstance(n, str) for n in raw):
             names = tuple(raw)
+    if names is None and run is not None and game is not None:
+        names = bot_names(game_seats(run, game), record.players)
     return record, names
+
+
+def bot_names(seats: tuple[str, ...] | None, players: int) -> tuple[str, ...] | None:
+    """A self-play game's seats named by their bots (``search:medium``), a seat number added where
+    two seats play the same bot (``greedy 1``, ``greedy 2``)."""
+    if seats is None or len(seats) != players:
+        return None
+    return tuple(f"{s} {i + 1}" if seats.count(s) > 1 else s for i, s in enumerate(seats))
 
 
 def _run_game(folder: Path, game: int | None) -> str:
