@@ -286,3 +286,13 @@ def test_every_command_help_names_its_options_whole_at_80_columns(monkeypatch: p
         for line in out.splitlines():
             assert not re.search(r"--[a-z-]+…", line), (command, line)
             assert len(line) <= 80, (command, line)
+
+
+@pytest.mark.parametrize("command", ["rules", "play", "arena", "replay", "serve"])
+def test_a_flag_is_shown_without_a_value_in_the_help(command: str) -> None:
+    """Recent typer wrote ``--json <bool>``, which reads as if the flag took a value (click refuses
+    ``--json true``); a flag now shows no type, an option with a value keeps its own."""
+    result = runner.invoke(app, [command, "--help"], env={"COLUMNS": "120"})
+    assert result.exit_code == 0
+    assert "<bool>" not in result.output
+    assert "--help" in result.output

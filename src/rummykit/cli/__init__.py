@@ -30,6 +30,24 @@ EXIT_ILLEGAL: int = 1
 EXIT_BAD_INPUT: int = 2
 """Exit status for input that cannot be read: unknown preset, bad card text, bad option."""
 
+def _flags_show_no_value() -> None:
+    """Recent typer releases write a flag's type in the help (``--json <bool>``), as if it took a
+    value, which click then refuses (``--json true``). A flag takes none: its help shows no type.
+    Releases without ``TyperOption.display_type_rich`` show none already and are left alone."""
+    option = getattr(getattr(typer, "core", None), "TyperOption", None)
+    shown = getattr(option, "display_type_rich", None)
+    if option is None or shown is None or getattr(shown, "flags_show_no_value", False):
+        return
+
+    def display_type_rich(self: Any, ctx: Any) -> str | None:
+        return None if getattr(self, "is_flag", False) else shown(self, ctx)
+
+    display_type_rich.flags_show_no_value = True  # type: ignore[attr-defined]
+    option.display_type_rich = display_type_rich
+
+
+_flags_show_no_value()
+
 app = typer.Typer(
     name="rummykit",
     help="Rules engine for German Rummy (Rommé), Viennese Rummy (Wiener Rummy) and Gin Rummy.",
