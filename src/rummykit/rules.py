@@ -46,6 +46,7 @@ from rummykit.rules_text import (
     normalise_name,
     read_rules_file,
     split_rules_text,
+    write_rules_file,
 )
 
 SeatDraw = Literal["high_card", "random"]
@@ -446,6 +447,16 @@ class Rules:
         return cls.from_mapping(read_rules_file(path))
 
     # Text and data forms ------------------------------------------------------------------------
+    def to_toml(self) -> str:
+        """The rule set as a TOML file that :meth:`load` reads back equal: its preset and the options
+        it changes.
+
+        >>> print(Rules.preset("german").replace(opening_min_points=30).to_toml(), end="")
+        preset = "german"
+        opening_min_points = 30
+        """
+        return write_rules_file(self.name if self.name in Rules.PRESETS else "german", self.changes())
+
     def changes(self) -> dict[str, Any]:
         """The options that differ from the preset this rule set is named after.
 

@@ -14,6 +14,7 @@ Values are written as integers, ``true``/``false``, ``none`` (``unlimited`` for
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 import types
@@ -161,6 +162,26 @@ def format_value(option: str, value: Any) -> str:
     if isinstance(value, tuple):
         return "(" + ", ".join(str(v) for v in value) + ")"
     return str(value)
+
+
+def toml_value(option: str, value: Any) -> str:
+    """An option value as TOML that :func:`coerce` reads back: ``true``, ``42``, ``[81, 101]``, and a
+    word or ``"none"`` (``"unlimited"``) as a string."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, tuple):
+        return "[" + ", ".join(str(int(v)) for v in value) + "]"
+    return json.dumps(format_value(option, value), ensure_ascii=False)  # a JSON string is a TOML one
+
+
+def write_rules_file(preset: str, changes: Mapping[str, Any]) -> str:
+    """A TOML rules file of ``preset`` and the options ``changes`` sets, as :func:`read_rules_file`
+    reads it: ``rummykit rules --toml`` writes it, ``--rules-file`` plays it."""
+    lines = [f"preset = {json.dumps(preset)}"]
+    lines += [f"{option} = {toml_value(option, value)}" for option, value in changes.items()]
+    return "\n".join(lines) + "\n"
 
 
 def read_rules_file(path: str | Path) -> Mapping[str, Any]:

@@ -137,6 +137,14 @@ def rules_command(
     file: Annotated[
         Path | None, typer.Option("--file", "-f", help="Load the rule set from a TOML file.")
     ] = None,
+    as_toml: Annotated[
+        bool,
+        typer.Option(
+            "--toml",
+            help="Print the rule set as a TOML file (its preset and changed options) for --file and "
+            "play --rules-file.",
+        ),
+    ] = False,
     list_presets: Annotated[bool, typer.Option("--list", help="List the presets and their aliases.")] = False,
     explain: Annotated[
         bool, typer.Option("--explain", help="The rules for players (how to play), with these values.")
@@ -201,7 +209,9 @@ def rules_command(
         if report.missing:
             _fail(f"{len(report.missing)} option values are accepted but changed nothing")
         return
-    if as_json:
+    if as_toml:
+        typer.echo(rules.to_toml(), nl=False)
+    elif as_json:
         _echo_json(rules.to_dict())
     else:
         Console().print(render.rules_table(rules))
