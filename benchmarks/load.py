@@ -27,6 +27,7 @@ import gc
 import json
 import multiprocessing
 import os
+import queue
 import signal
 import socket
 import statistics
@@ -46,7 +47,8 @@ LOOPBACK_LIMITS = [
     "--max-tables-per-address", "100000", "--max-connections-per-address", "100000",
     "--creations-per-second", "100000", "--requests-per-second", "100000", "--messages-per-second", "100000",
     "--http-per-second", "100000",
-    "--max-tables", "100000",
+    "--max-tables", "100000", "--max-tables-per-network", "100000",
+    "--max-seats-per-address", "100000", "--max-seats-per-network", "100000",
 ]  # fmt: skip
 """Every client comes from 127.0.0.1: the per-address limits of a public server are lifted."""
 TICK = os.sysconf("SC_CLK_TCK")
@@ -152,6 +154,8 @@ async def run(base: str, clients: int, moves: int) -> dict[str, float]:
             # Many hands per table, so that no table ends before its players made their moves.
             spec = {"seats": 2, "overrides": {"match_end": "fixed_hands", "num_hands": 50}}
             host = (await http.post("/api/tables", json=spec)).json()
+            if "code" not in host:  # a limit of the server, or a database that is not empty
+                raise RuntimeError(f"the server refused a table: {host.get('detail')}")
             guest = (await http.post(f"/api/tables/{host['code']}/join", json={})).json()
             # A full table waits for its host to start it.
             await http.post(f"/api/tables/{host['code']}/start", json={"token": host["token"]})
@@ -197,7 +201,14 @@ def measure(
             target=generate, args=(base, clients, moves, results)
         )
         generator.start()
-        figures: dict[str, Any] = results.get(timeout=RUN_TIMEOUT + 60)
+        deadline = time.monotonic() + RUN_TIMEOUT + 60
+        while True:  # a generator that failed (its traceback is above) ends the run, not a long wait
+            try:
+                figures: dict[str, Any] = results.get(timeout=1.0)
+                break
+            except queue.Empty:
+                if not generator.is_alive() or time.monotonic() > deadline:
+                    raise SystemExit("the load generator stopped without figures") from None
         generator.join(30)
         after = {p: process_usage(p) for p in pids}
         figures["cpu"] = [after[p][0] - before[p][0] for p in pids if after[p][1] > 0]
