@@ -121,3 +121,14 @@ def test_the_play_out_kernels_refuse_the_same_input_on_both_twins(name: str) -> 
         assert len(gin_duels(gin, [(hand, None), (hand, 3)], [opponent], [stock])) == 1
         with pytest.raises(ValueError, match="an upcard must be a natural card"):
             gin_duels(gin, [(hand, 52)], [opponent], [stock])
+
+
+@pytest.mark.parametrize("name", sorted(backend.available()))
+def test_a_card_that_is_no_integer_is_the_same_type_error_on_both_twins(name: str) -> None:
+    """A card given as text (``"QS"``), a float or ``None``: the compiled twin raised ``TypeError``,
+    the pure one ``ValueError``."""
+    viennese = Rules.preset("viennese")
+    with backend.use(name):
+        for bad in ("QS", 1.5, None, [1]):
+            with pytest.raises(TypeError, match=f"^'{type(bad).__name__}' object cannot be interpreted"):
+                solver.min_deadwood([bad, 5], viennese)  # type: ignore[list-item]

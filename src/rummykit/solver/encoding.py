@@ -62,12 +62,20 @@ def _masks(cards: Sequence[int]) -> tuple[int, int, int]:
 
     Raises:
         ValueError: a face is held more than twice, or a code is no card's (as the compiled twin).
+        TypeError: a card is not an integer code (as the compiled twin; a text is read with
+            :func:`rummykit.cards.parse_cards`).
     """
     jokers = cards.count(JOKER_CODE)
     try:
         have = sum(map(_PACKED.__getitem__, cards))
     except KeyError as exc:
-        raise ValueError(f"no card has code {quoted(exc.args[0])}: codes run from 0 to 52") from None
+        code = exc.args[0]
+        if not isinstance(code, int):
+            raise TypeError(f"{type(code).__name__!r} object cannot be interpreted as an integer") from None
+        raise ValueError(f"no card has code {quoted(code)}: codes run from 0 to 52") from None
+    except TypeError:  # an unhashable card, such as a list
+        bad = next(c for c in cards if not isinstance(c, int))
+        raise TypeError(f"{type(bad).__name__!r} object cannot be interpreted as an integer") from None
     if have.bit_count() == len(cards) - jokers:
         return have, 0, jokers  # no carry in the sum: no face is held twice
     have = dup = 0
