@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -390,3 +392,52 @@ def test_without_the_rl_extra_the_policy_bot_and_the_envs_say_what_to_install(
     assert result.returncode == 1
     wanted = "rummykit.envs needs the rl extra (gymnasium is missing): pip install 'rummykit[rl]'"
     assert wanted in result.stderr
+
+
+def _install_plugin(folder: Path) -> None:
+    """A distribution on ``folder`` that offers the bot kind ``firstlegal`` (rummykit.bots group)."""
+    (folder / "firstlegal_bot.py").write_text(
+        "class FirstLegal:\n"
+        "    name = 'firstlegal'\n"
+        "    def choose(self, view, legal, rng):\n"
+        "        return legal[-1]\n"
+        "def make(level=None, **options):\n"
+        "    return FirstLegal()\n",
+        encoding="utf-8",
+    )
+    info = folder / "firstlegal_bot-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: firstlegal-bot\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[rummykit.bots]\nfirstlegal = firstlegal_bot:make\n")
+
+
+def test_an_installed_package_offers_a_bot_kind_to_the_arena_and_the_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot author's package declares an entry point in the ``rummykit.bots`` group: ``make_bot``,
+    ``rummykit arena --bots`` (whose worker processes load it too) and ``rummykit play --bots`` play
+    it like a built-in kind. Before, a kind outside the package was only reachable from Python."""
+    import os
+    import subprocess
+    import sys
+
+    from rummykit.bots import _FACTORIES, bot_kinds
+
+    _install_plugin(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert "firstlegal" in bot_kinds()
+    try:
+        bot = make_bot("FirstLegal")
+        assert type(bot).__name__ == "FirstLegal"
+    finally:
+        _FACTORIES.pop("firstlegal", None)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+    arena = [sys.executable, "-m", "rummykit", "arena", "--rules", "viennese", "--bots", "firstlegal,random"]
+    played = [*arena, "--rounds", "4", "--workers", "2", "--json"]
+    result = subprocess.run(played, capture_output=True, text=True, env=env, check=False)
+    assert result.returncode == 0, result.stderr
+    assert "firstlegal" in json.loads(result.stdout)["bots"]
+    broken = tmp_path / "firstlegal_bot.py"
+    broken.write_text("raise ImportError('needs torch')\n", encoding="utf-8")
+    result = subprocess.run([*arena, "--rounds", "2"], capture_output=True, text=True, env=env, check=False)
+    assert result.returncode == 2 and "does not load: needs torch" in result.stderr, result.stderr

@@ -93,9 +93,28 @@ def register_bot(kind: str, factory: Callable[..., Bot]) -> None:
     _FACTORIES[name] = factory
 
 
+PLUGIN_GROUP: Final = "rummykit.bots"
+"""The entry-point group through which an installed package offers bot kinds: a package that declares
+``[project.entry-points."rummykit.bots"] mybot = "mypackage:make_mybot"`` (a factory called as
+``make_mybot(level, **options)``) is played by ``rummykit arena --bots mybot,greedy`` and
+``rummykit play --bots mybot`` like a built-in kind. The web server seats only its own kinds."""
+
+
+def _plugins() -> dict[str, Any]:
+    """The bot kinds installed packages offer (:data:`PLUGIN_GROUP`), by their names as kinds."""
+    from importlib.metadata import entry_points
+
+    found: dict[str, Any] = {}
+    for ep in entry_points(group=PLUGIN_GROUP):
+        name = ep.name.strip().lower()
+        if name and ":" not in name and "," not in name:
+            found.setdefault(name, ep)
+    return found
+
+
 def bot_kinds() -> tuple[str, ...]:
-    """The registered bot kinds."""
-    return tuple(_FACTORIES)
+    """The registered bot kinds, and those installed packages offer (:data:`PLUGIN_GROUP`)."""
+    return tuple(dict.fromkeys([*_FACTORIES, *_plugins()]))
 
 
 def make_bot(kind: str, level: str | None = None, **options: Any) -> Bot:
@@ -115,11 +134,30 @@ def make_bot(kind: str, level: str | None = None, **options: Any) -> Bot:
         level = level.strip().lower()
     if level is not None and level not in BOT_LEVELS:
         raise UnknownBotError(f"unknown bot level {quoted(level)}; levels: {', '.join(BOT_LEVELS)}")
-    try:
-        factory = _FACTORIES[kind]
-    except KeyError:
-        raise UnknownBotError(f"unknown bot {quoted(kind)}; bots: {', '.join(_FACTORIES)}") from None
+    factory = _FACTORIES.get(kind) or _plugin_factory(kind)
+    if factory is None:
+        raise UnknownBotError(f"unknown bot {quoted(kind)}; bots: {', '.join(bot_kinds())}")
     return factory(level, **options)
+
+
+def _plugin_factory(kind: str) -> Callable[..., Bot] | None:
+    """The factory an installed package offers for ``kind``, loaded and registered now (worker
+    processes load it the same way); ``None`` where no package offers it.
+
+    Raises:
+        UnknownBotError: the package's entry point does not load or is not callable.
+    """
+    ep = _plugins().get(kind)
+    if ep is None:
+        return None
+    try:
+        factory = ep.load()
+    except Exception as exc:  # a plug-in's import error is the plug-in's, told in one line
+        raise UnknownBotError(f"bot {quoted(kind)} of {quoted(ep.value)} does not load: {exc}") from None
+    if not callable(factory):
+        raise UnknownBotError(f"bot {quoted(kind)}: {quoted(ep.value)} is not a factory")
+    register_bot(kind, factory)
+    return factory  # type: ignore[no-any-return]
 
 
 RL_MODULES: Final = ("numpy", "gymnasium", "pettingzoo")
@@ -158,6 +196,7 @@ __all__ = [
     "LEVELED_KINDS",
     "LEVELS",
     "LEVEL_LINES",
+    "PLUGIN_GROUP",
     "Bot",
     "Budget",
     "CombinedSearchBot",
