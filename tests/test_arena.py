@@ -397,3 +397,16 @@ def test_the_readme_quotes_what_its_first_arena_command_prints() -> None:
     )
     assert result.exit_code == 0
     assert quoted in " ".join(result.stdout.split()), (quoted, result.stdout)
+
+
+def test_the_readmes_bot_example_runs_and_prints_what_it_says(capsys: pytest.CaptureFixture[str]) -> None:
+    """The "Writing a bot" example of the README is run as written; its comment quotes its output."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Writing a bot", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    try:
+        exec(compile(code, "README.md", "exec"), {"__name__": "readme_example"})
+    finally:
+        _FACTORIES.pop("high", None)
+    printed = capsys.readouterr().out.split("\n")
+    assert printed[:2] == ["high 0.35 -16.6", "greedy 0.65 -9.7"], printed
