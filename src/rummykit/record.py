@@ -73,6 +73,8 @@ class Record:
 
     @classmethod
     def from_match(cls, match: Match) -> Record:
+        """The record of ``match``: its first deal (and the seat draw that chose its dealer, or the
+        position it started from) and every round action and match decision since."""
         return cls(
             "match",
             match.rules,
@@ -146,6 +148,8 @@ class Record:
             yield game.round.state() if self.kind == "match" else game.state()
 
     def to_dict(self) -> dict[str, Any]:
+        """The record as JSON-ready data: format and version, kind, rules text, seats, dealer, seed,
+        the deck, and every action in its notation (what :meth:`from_dict` reads back)."""
         data: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
@@ -167,9 +171,11 @@ class Record:
         return data
 
     def dumps(self, indent: int | None = 1) -> str:
+        """:meth:`to_dict` as JSON text (``indent=None``: one line, as self-play batches keep it)."""
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
     def dump(self, path: str | Path) -> None:
+        """Write :meth:`dumps` to ``path`` (UTF-8, a newline at the end)."""
         Path(path).write_text(self.dumps() + "\n", encoding="utf-8")
 
     @classmethod
@@ -188,6 +194,12 @@ class Record:
 
     @classmethod
     def load(cls, path: str | Path) -> Record:
+        """Read a record from a JSON file.
+
+        Raises:
+            NotationError: an unreadable file, or as :meth:`loads`.
+            RulesError: the rules text is invalid.
+        """
         try:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
@@ -196,6 +208,13 @@ class Record:
 
     @classmethod
     def from_dict(cls, data: Any) -> Record:
+        """A record from :meth:`to_dict`'s data, every field checked (seats and dealer against the
+        rules before anything is sized by them).
+
+        Raises:
+            NotationError: not a rummykit record, another version, or a malformed field (named).
+            RulesError: the rules text is invalid, or the table is not one the rules allow.
+        """
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise NotationError(f'not a rummykit record (expected "format": "{FORMAT}")')
         if data.get("version") != VERSION:

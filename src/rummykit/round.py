@@ -419,6 +419,8 @@ class Round:
         )
 
     def has_opened(self, seat: int) -> bool:
+        """Whether ``seat`` has opened in this hand (laid its first melds, worth the opening minimum
+        where there is one)."""
         return self._state.has_opened(seat)
 
     def next_seat(self, seat: int) -> int:
