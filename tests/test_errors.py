@@ -206,6 +206,7 @@ def test_check_and_is_legal_read_an_action_text_as_apply_does() -> None:
     rnd.check("draw")
     m = rk.Match.new(rk.Rules.preset("basic"), 3, seed=4)
     m.check("draw")
+    assert m.is_legal("draw") and not m.is_legal("buyback") and not m.is_legal("fold")
     with pytest.raises(rk.NotationError):
         m.check("fold")
 

@@ -39,7 +39,7 @@ from typing import Final
 
 from rummykit.actions import Action, BuyBack, Decline, canonical_action
 from rummykit.cards import Card
-from rummykit.errors import MatchDecisionError, RulesError, quoted
+from rummykit.errors import IllegalActionError, MatchDecisionError, NotationError, RulesError, quoted
 from rummykit.round import Event, Round, as_seed
 from rummykit.rules import Rules
 from rummykit.seating import FirstDealerDraw, draw_first_dealer
@@ -328,6 +328,14 @@ class Match:
             why = self.no_buyback_offer(self.to_move) or "buy-backs are offered right after a hand only"
             raise MatchDecisionError(f"{action}: no buy-back offer is open: {why}", "buyback")
         self.round.check(action)
+
+    def is_legal(self, action: Action | str) -> bool:
+        """Whether :meth:`apply` would take ``action`` now (text that is no action is not legal)."""
+        try:
+            self.check(action)
+        except (IllegalActionError, NotationError):
+            return False
+        return True
 
     def apply(self, action: Action | str) -> Event | MatchEvent:
         """Apply a round action or a match decision and return the recorded event.
