@@ -40,6 +40,10 @@ def test_winner_gets_sum_is_a_melding_rule() -> None:
     with pytest.raises(RulesError, match="does not score a knock game"):
         Rules.preset("viennese").replace(hand_scoring="winner_gets_sum")
     assert str(Rules.parse("german(hand_scoring=winner_gets_sum)")) == "german(hand_scoring=winner_gets_sum)"
+    # A knock limit on a melding game makes it a knock game: the refusal says so (it named only the
+    # scoring, which the player had not touched).
+    with pytest.raises(RulesError, match=r"knock_threshold 5 makes this one .* knock_threshold=none"):
+        Rules.preset("german").replace(knock_threshold=5)
 
 
 def test_a_match_under_winner_gets_sum_is_won_on_plus_less_minus() -> None:

@@ -906,7 +906,9 @@ def _validate(rules: Rules) -> None:
         if rules.hand_scoring not in ("deadwood_all", "gin_difference"):
             fail(
                 "hand_scoring",
-                f"{rules.hand_scoring} does not score a knock game (use deadwood_all or gin_difference)",
+                f"{rules.hand_scoring} does not score a knock game, and knock_threshold "
+                f"{rules.knock_threshold} makes this one (use deadwood_all or gin_difference, or "
+                "knock_threshold=none for a melding game)",
             )
         if rules.start_mode == "forehand_extra_card":
             fail("start_mode", "forehand_extra_card is not a knock-game deal")

@@ -64,8 +64,10 @@ REFUSALS: Final[tuple[tuple[str, str], ...]] = (
         "die untere Grenze {low} muss unter der oberen {high} liegen",
     ),
     (
-        "{value} does not score a knock game (use deadwood_all or gin_difference)",
-        "{value} wertet kein Klopfspiel (deadwood_all oder gin_difference)",
+        "{value} does not score a knock game, and knock_threshold {limit} makes this one (use "
+        "deadwood_all or gin_difference, or knock_threshold=none for a melding game)",
+        "{value} wertet kein Klopfspiel, und knock_threshold {limit} macht es zu einem (deadwood_all "
+        "oder gin_difference, oder knock_threshold=none für ein Spiel mit Auslegen)",
     ),
     ("forehand_extra_card is not a knock-game deal", "forehand_extra_card ist kein Geben für ein Klopfspiel"),
     (
