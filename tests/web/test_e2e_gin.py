@@ -201,10 +201,13 @@ def test_the_lobby_offers_the_seats_the_chosen_game_allows(page: Any) -> None:
     assert page.eval_on_selector(seats, "s => [s.value, s.min, s.max]") == ["2", "2", "2"]
     assert page.eval_on_selector(bots, "b => [b.value, b.max]") == ["1", "1"]
     page.select_option("#preset", "german")
+    assert page.locator("#create-error").is_hidden()  # a game chosen moves the seats without a word
     page.fill(seats, "9")
     page.dispatch_event(seats, "change")
     assert page.eval_on_selector(seats, "s => [s.value, s.min, s.max]") == ["6", "2", "6"]
     assert page.eval_on_selector(bots, "b => b.max") == "5"
+    # A typed count is changed where the player sees it, and said why (it changed silently).
+    assert "is played by 2 to 6 players: the table has 6 seats" in page.inner_text("#create-error")
 
 
 def test_the_hands_end_says_gin_undercut_and_the_deadwood(page: Any) -> None:

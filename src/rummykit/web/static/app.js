@@ -32,6 +32,7 @@ const I18N = {
     select_one: "Select one card", select_cards: "Select cards first", need: "need",
     swap_offer: "{card} cannot be laid off on meld {n}, but it can take the place of its joker: choose a swap under Possible moves.",
     tray_bad: "Your composed melds cannot be laid: not every group is a meld. Complete them or clear them before you discard.",
+    seats_range: "{game} is played by {min} to {max} players: the table has {seats} seats.",
     tray_short: "Your composed melds cannot be laid: {sum} points do not reach the opening's {min}. Add to them or clear them before you discard.",
     buyback: "Buy back", decline: "Decline", draw: "Draw", take: "Take", showdown: "Showdown",
     lay_on: "Lay {card} on meld {n}", host: "host", hand_rummy: "hand rummy", now: "now",
@@ -98,6 +99,7 @@ const I18N = {
     select_cards: "Erst Karten wählen", need: "nötig",
     swap_offer: "{card} lässt sich nicht an Figur {n} anlegen, kann aber den Joker dort ersetzen: wähle unter „Mögliche Züge“ einen Tausch.",
     tray_bad: "Deine Figuren lassen sich nicht auslegen: nicht jede Gruppe ist eine gültige Figur. Ergänze sie oder setze sie zurück, bevor du abwirfst.",
+    seats_range: "{game} spielen {min} bis {max} Personen: der Tisch hat {seats} Plätze.",
     tray_short: "Deine Figuren lassen sich nicht auslegen: {sum} Punkte reichen nicht für die Erstmeldung mit {min}. Ergänze sie oder setze sie zurück, bevor du abwirfst.", buyback: "Zurückkaufen", decline: "Ablehnen",
     draw: "Ziehen", take: "Aufnehmen", showdown: "Aufdecken", lay_on: "{card} an Figur {n} anlegen",
     hand_rummy: "Hand-Rommé", now: "jetzt",
@@ -416,7 +418,7 @@ function renderPresets() {
 // The seats a table of the chosen game may have (gin: two), the value kept within them; bots fill
 // at most every seat but the creator's. When the game moves the seats (DSkV: at least three) and the
 // bots filled every other seat, they still do: the table starts at once, as with any other game.
-function renderSeatRange() {
+function renderSeatRange(typed) {  // typed: the seats field's change event (not a new game chosen)
   const rules = S.presets.presets[$("#preset").value];
   const seats = $("#create-form input[name=seats]"), bots = $("#create-form input[name=bots]");
   if (!rules) return;
@@ -425,6 +427,10 @@ function renderSeatRange() {
   const value = Number(seats.value) || rules.min_players;
   const filled = Number(bots.value) === value - 1;
   seats.value = Math.min(Math.max(value, rules.min_players), rules.max_players);
+  // A count the game does not allow is changed where the player can see it, and said why.
+  if (typed && Number(seats.value) !== value) {
+    showError(t("seats_range", { game: presetName($("#preset").value), min: rules.min_players, max: rules.max_players, seats: seats.value }), $("#create-error"));
+  }
   bots.max = Number(seats.value) - 1;
   if ((filled && Number(seats.value) !== value) || Number(bots.value) > Number(bots.max)) bots.value = bots.max;
 }
