@@ -648,11 +648,13 @@ def test_the_bots_are_named_in_words_in_the_lobby_and_the_waiting_room(pages: Pa
 
 
 def test_a_jokers_stand_in_label_leaves_its_joker_text_readable(pages: Pages) -> None:
-    """A joker in a meld is labelled with the card it stands for ("=J♣"); the label covers neither the
-    joker's corner "JK" nor its "JOKER" at the foot (it covered "JO", leaving "KER"). Desktop and phone."""
+    """A joker in a meld is labelled with the card it stands for ("=J♣"), in a set with its rank ("=Q":
+    it had no label); the label covers neither the joker's corner "JK" nor its "JOKER" at the foot (it
+    covered "JO", leaving "KER"). Desktop and phone."""
     overlaps = """() => {
-        const meld = (text) => ({ cards: text.replace(/\\(=\\S+\\)/, "").split(" "), text, owner: 1 });
-        S.state.view.melds = [meld("10C JK(=JC) QC"), meld("9H JK(=10H) JH QH")];
+        const meld = (text, kind = "run") =>
+            ({ cards: text.replace(/\\(=\\S+\\)/, "").split(" "), text, owner: 1, kind });
+        S.state.view.melds = [meld("10C JK(=JC) QC"), meld("9H JK(=10H) JH QH"), meld("QH QS JK", "set")];
         renderMelds();
         const hit = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
         return [...document.querySelectorAll("#melds .card.stands")].map((card) => {
@@ -666,5 +668,7 @@ def test_a_jokers_stand_in_label_leaves_its_joker_text_readable(pages: Pages) ->
         page = pages.open(viewport, locale)
         seeded_table(page, pages.base, "german", seed=1)
         jack = "=B♣" if locale == "de-DE" else "=J♣"  # a German page shows German packs' letters
+        queen = "=D" if locale == "de-DE" else "=Q"  # a set's joker: its rank, in whichever suit is missing
         labels = [{"label": jack, "covered": 0, "texts": 3}, {"label": "=10♥", "covered": 0, "texts": 3}]
+        labels.append({"label": queen, "covered": 0, "texts": 3})
         assert page.evaluate(overlaps) == labels

@@ -865,14 +865,17 @@ function renderMelds() {
       if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ev.stopPropagation(); layOffOn(n); }
     });
     div.innerHTML = `<span class="meld-no" aria-hidden="true">${n}</span>`;
-    // "JK(=6H)" in the meld's text says what a joker stands for: shown under the joker.
+    // "JK(=6H)" in the meld's text says what a joker stands for: shown under the joker. A set's joker
+    // stands for its rank in any missing suit: shown as the rank alone ("=D" for a set of queens).
     const tokens = m.text.split(/\s+/);
+    const natural = m.kind === "set" ? m.cards.find((c) => c !== "JK") : null;
     m.cards.forEach((c, j) => {
       const el = Cards.element(c, { small: true });
-      const stands = c === "JK" && /^JK\(=(\S+)\)$/.exec(tokens[j] || "");
+      const run = c === "JK" && /^JK\(=(\S+)\)$/.exec(tokens[j] || "");
+      const stands = run ? Cards.label(run[1]) : c === "JK" && natural ? Cards.label(natural).slice(0, -1) : null;
       if (stands) {  // the label sits over the joker's star: its corner indices and "JOKER" stay readable
         el.classList.add("stands");
-        el.dataset.stands = Cards.label(stands[1]);
+        el.dataset.stands = stands;
         el.insertAdjacentHTML("beforeend", `<span class="stands-label" aria-hidden="true">=${escapeHtml(el.dataset.stands)}</span>`);
       }
       if (S.changed.melds.has(k) && S.animate) el.classList.add("fresh");
