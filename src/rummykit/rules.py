@@ -555,6 +555,20 @@ class Rules:
         if not 0 <= dealer < players:
             raise RulesError(f"dealer: seat {dealer} does not exist at a table of {players}")
 
+    def accepts(self, option: str, value: Any) -> bool:
+        """Whether these rules take ``value`` for ``option`` (:meth:`replace` would not refuse it).
+
+        >>> Rules.preset("german").accepts("opening_min_points", 30)
+        True
+        >>> Rules.preset("viennese").accepts("opening_min_points", 30)  # a knock game has no minimum
+        False
+        """
+        try:
+            self.replace(**{option: value})
+        except RulesError:
+            return False
+        return True
+
     def not_applicable(self, option: str) -> str | None:
         """Why ``option`` cannot matter under these rules (RULES.md §6 ``–``), or ``None`` if it can.
 

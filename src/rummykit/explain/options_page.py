@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any, Final
 
-from rummykit.errors import RulesError
 from rummykit.explain.document import Block, Heading, Paragraph, Table, to_markdown
 from rummykit.explain.language import Lang
 from rummykit.explain.terms import OPTION_GROUPS, option_label, value_words
@@ -27,14 +26,6 @@ from rummykit.rules_text import format_value
 
 PAGE_NAME: Final = "options"
 """The committed pages' stem: ``docs/rules/options.en.md`` and ``options.de.md``."""
-
-
-def _accepts(rules: Rules, option: str, value: Any) -> bool:
-    try:
-        rules.replace(**{option: value})
-    except RulesError:
-        return False
-    return True
 
 
 def _options() -> list[str]:
@@ -58,7 +49,7 @@ def accepted(option: str, tables: tuple[Rules, ...]) -> tuple[Any, ...] | None:
     playing = [rules for rules in tables if rules.not_applicable(option) is None]
     if not playing:  # it matters only once another option is changed: every value of its type
         return candidates
-    return tuple(v for v in candidates if any(_accepts(rules, option, v) for rules in playing))
+    return tuple(v for v in candidates if any(rules.accepts(option, v) for rules in playing))
 
 
 def values_text(option: str, t: Lang, tables: tuple[Rules, ...]) -> str:

@@ -70,14 +70,6 @@ def _words(option: str, value: Any) -> dict[str, str]:
     return {lang: value_words(option, value, Lang(lang)).strip("`") for lang in LANGUAGES}
 
 
-def _accepts(rules: Rules, option: str, value: Any) -> bool:
-    try:
-        rules.replace(**{option: value})
-    except RulesError:
-        return False
-    return True
-
-
 def _control(rules: Rules, option: str) -> dict[str, Any] | None:
     value = getattr(rules, option)
     entry: dict[str, Any] = {"option": option, "label": _labels(option, rules), "value": value}
@@ -86,7 +78,7 @@ def _control(rules: Rules, option: str) -> dict[str, Any] | None:
         return {**entry, "kind": "bool"}
     if option in OPTION_RANGES:
         low, high = OPTION_RANGES[option]
-        if not any(_accepts(rules, option, v) for v in range(low, high + 1) if v != value):
+        if not any(rules.accepts(option, v) for v in range(low, high + 1) if v != value):
             return None  # fixed by this game (gin's knock_threshold: it knocks by knock_card)
         control = {**entry, "kind": "int", "min": low, "max": high}
         if value is None:
@@ -95,7 +87,7 @@ def _control(rules: Rules, option: str) -> dict[str, Any] | None:
             en, de = _UNSET[option]
             control["unset"] = {"en": en, "de": de}
         return control
-    choices = [v for v in get_args(kind) if isinstance(v, str) and _accepts(rules, option, v)]
+    choices = [v for v in get_args(kind) if isinstance(v, str) and rules.accepts(option, v)]
     if len(choices) < 2:
         return None
     return {**entry, "kind": "choice", "choices": [{"value": v, "label": _words(option, v)} for v in choices]}
@@ -149,7 +141,7 @@ def advanced_examples() -> dict[str, str]:
         rules = Rules.preset(name)
         for option, value in ADVANCED_EXAMPLES:
             changes = getattr(rules, option) != value
-            if changes and option not in HOUSE_RULES and _accepts(rules, option, value):
+            if changes and option not in HOUSE_RULES and rules.accepts(option, value):
                 out[name] = f"{option}={str(value).lower()}"
                 break
     return out
