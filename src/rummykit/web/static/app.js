@@ -1266,6 +1266,7 @@ function renderHint() {
 
 function renderScores() {
   const st = S.state, m = st.match, n = st.table.players;
+  $("#game").classList.toggle("many-seats", n >= 5);
   let html = `<table class="scores"><thead><tr><th>${t("hand")}</th>`;
   for (let i = 0; i < n; i++) html += `<th title="${escapeHtml(seatName(i))}">${escapeHtml(seatName(i))}</th>`;
   html += "</tr></thead><tbody>";
