@@ -163,6 +163,7 @@ class Soak:
         async with connect(f"{self.ws_base}/ws/{code}", max_size=2**20, open_timeout=20) as ws:
             await ws.send(json.dumps({"type": "hello", "token": token}))
             sent: tuple[int, str, float] | None = None
+            status, ours = "waiting", False
             while self.running() and budget > 0:
                 try:
                     raw = await asyncio.wait_for(ws.recv(), timeout=5)
@@ -173,7 +174,16 @@ class Soak:
                         )  # fill with a bot
                         started = time.monotonic() + 3600
                     elif time.monotonic() - started > 30:
-                        self.errors["stuck: no state for 30 s"] += 1
+                        # A guest at a table whose host dropped before starting it waits, as a person
+                        # would, until the table expires: the harness's own doing, not the server's.
+                        if grant["seat"] != 0 and status == "waiting":
+                            self.errors["guest gave up: the host dropped before the start"] += 1
+                        elif status == "playing" and not ours:
+                            # The other person dropped in their turn: a bot takes the seat over only
+                            # after the table's takeover time (60 s), longer than this client waits.
+                            self.errors["gave up: the opponent dropped in their turn"] += 1
+                        else:
+                            self.errors["stuck: no state for 30 s"] += 1
                         return
                     continue
                 msg: dict[str, Any] = json.loads(raw)
@@ -184,6 +194,7 @@ class Soak:
                     continue
                 if msg["type"] != "state":
                     continue
+                status, ours = msg["table"]["status"], bool(msg["legal"]) or bool(msg.get("compose"))
                 if sent is not None and msg["version"] > sent[0]:
                     self.latencies.append(time.perf_counter() - sent[2])
                     self.acknowledged.append((code, sent[0], sent[1]))
