@@ -293,3 +293,23 @@ def test_a_score_sheet_of_six_seats_stays_inside_a_laptop_screen(pages: Pages) -
     assert page.evaluate("(s => s.scrollWidth <= s.clientWidth + 1)(document.querySelector('#scores'))")
     names = page.locator("#scores th")
     assert names.nth(1).get_attribute("title") == "Anna (you)"
+
+
+def test_a_reload_in_the_break_after_a_hand_shows_its_result_again(pages: Pages) -> None:
+    """Seed 639 of Viennese lets the first player call Rummy at once. Reloading the page while the
+    hand's result is up showed the table without it (and ended the break); the result comes back,
+    and closing it goes on to the next hand."""
+    page = pages.open()
+    seeded_table(page, pages.base, "viennese", seed=639)
+    page.wait_for_function("legal().some(a => a.startsWith('rummy ')) || legal().includes('draw')")
+    if "draw" in page.evaluate("legal()"):
+        page.click("#stock")
+    page.wait_for_function("legal().some(a => a.startsWith('rummy '))")
+    page.evaluate("act(legal().find(a => a.startsWith('rummy ')))")
+    page.wait_for_selector("#overlay:not(.hidden) #round-over")
+    page.reload()
+    page.wait_for_selector("#overlay:not(.hidden) #round-over")
+    hands = page.evaluate("S.state.match.hands.length")
+    page.click("#btn-overlay")
+    page.wait_for_selector("#overlay", state="hidden")
+    page.wait_for_function("n => S.state.match.hands.length === n && S.state.view.hand.length > 0", arg=hands)

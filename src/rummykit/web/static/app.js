@@ -318,7 +318,13 @@ function onState(state) {
   }
   if (S.discardAfter && (!previous || previous.version !== state.version)) discardAfterMelds(state);
   const hands = state.match.hands.length;
-  if (S.seenHands === null) S.seenHands = hands;
+  if (S.seenHands === null) {
+    S.seenHands = hands;
+    // The page opened anew in the break after a hand (a reload): the hand's result is shown again,
+    // and the break goes on until it is closed, as if the page had never gone.
+    const resting = (state.rest || []).includes(S.seat);
+    if (resting && state.last_round && !state.match.is_over) showRoundOver(state);
+  }
   // A rubber's chips (knock money, the pot) that moved at the hand's end, when the page saw them before.
   const moved = previous && previous.match.is_rubber && hands > (previous.match.hands || []).length;
   if (moved) S.chipsMoved = state.match.chips.map((c, i) => c - previous.match.chips[i]);
