@@ -300,3 +300,5 @@ def test_a_seeded_gin_hand_is_played_to_its_result_by_the_controls_alone(page: A
     assert not any("Rummy" in line for line in lines), lines
     assert any(line.endswith(": discard or knock") for line in lines), lines
     assert page.evaluate("document.activeElement.id") == "btn-overlay"  # Enter goes on
+    recap = page.locator("#overlay .last-moves li").all_inner_texts()
+    assert any("knock" in line for line in recap), recap  # the recap starts at the knock

@@ -1449,7 +1449,10 @@ function showOverlay(html, button, onClick) {
 function lastMovesHtml(state) {
   const log = state.log.filter((e) => e.index >= 0);
   let from = log.map((e) => /^(knock|rummy)\b/.test(e.action)).lastIndexOf(true);
-  if (from < 0 || log.length - from > 8) from = log.length;
+  // A gin knock is followed by its discard, the melds laid one by one, passes and lay-offs: its recap
+  // runs longer than a Viennese knock's extra turns.
+  const most = state.table.family === "gin" ? 11 : 8;
+  if (from < 0 || log.length - from > most) from = log.length;
   from = Math.max(0, Math.min(from, log.length - 3));
   const items = log.slice(from).map((e) => `<li>${escapeHtml(logLine(e))}</li>`).join("");
   return items ? `<h3>${t("last_moves")}</h3><ol class="last-moves">${items}</ol>` : "";
