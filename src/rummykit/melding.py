@@ -468,7 +468,7 @@ class MeldingFamily:
         )
         value = _opening_value(melds, rules, taken)
         minimum = rules.opening_min_points or 0
-        waived = not rules.hand_romme_requires_opening_min and len(hand) <= 1
+        waived = not rules.hand_romme_requires_opening_min and len(hand) <= 1 and _hand_romme_now(rnd, seat)
         if value < minimum and not waived:
             scope = " in one meld" if rules.opening_scope == "single_meld" else ""
             raise OpeningError(
@@ -868,7 +868,7 @@ class MeldingFamily:
                 if meld.value >= minimum:
                     legal = sure is not None and sure((meld,))
                     candidates.append((Open((m,)), legal))
-            if not rules.hand_romme_requires_opening_min and minimum:
+            if not rules.hand_romme_requires_opening_min and minimum and _hand_romme_now(rnd, seat):
                 candidates += [(a, False) for a in _hand_romme_openings(rnd, list(cards))]
         else:
             spare = len(cards) - 1 if keep_one else len(cards)
@@ -1034,6 +1034,13 @@ class MeldingFamily:
                         ):
                             found.append((Swap(swap_cards, i + 1, (), (LayOff(JOKER, j + 1, end),)), False))
         return found
+
+
+def _hand_romme_now(rnd: RoundState, seat: int) -> bool:
+    """Whether going out this turn would be a Hand-Rommé for ``seat``: no card of its hand was put on
+    the table before this turn (:meth:`MeldingFamily._go_out`). Only then does the waiver of the
+    opening minimum (``hand_romme_requires_opening_min = false``) apply."""
+    return rnd.placed_turn[seat] in (None, rnd.turn)
 
 
 def _hand_romme_openings(rnd: RoundState, cards: list[Card]) -> list[Action]:

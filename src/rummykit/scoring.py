@@ -33,7 +33,8 @@ class Score:
 
 def going_out(rules: Rules, hands: Sequence[Iterable[int]], winner: int, hand_romme: bool) -> Score:
     """Melding games (RULES.md §3.12, 3.14): every other seat's cards count ``penalty_value``, times
-    ``hand_romme_multiplier`` when the winner went out in the turn of the opening (Hand-Rommé);
+    ``hand_romme_multiplier`` when the winner put the whole hand on the table in the one turn it
+    went out (Hand-Rommé; where lay-offs wait for the opening, the turn of the opening);
     under ``hand_scoring = winner_collects`` the winner gains their sum instead, and under
     ``winner_gets_sum`` the winner gains it as well (RULES.md §3.14: the losers keep their minus
     points, the winner records their sum as plus points)."""

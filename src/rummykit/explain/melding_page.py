@@ -7,7 +7,7 @@ from __future__ import annotations
 from rummykit.explain.document import Block, Bullets, Heading, Paragraph
 from rummykit.explain.language import Lang, cards
 from rummykit.explain.melds_page import legal, meld_value
-from rummykit.explain.terms import hand_out_name
+from rummykit.explain.terms import hand_out_before, hand_out_name
 from rummykit.melds import Meld
 from rummykit.rules import Rules
 
@@ -331,14 +331,7 @@ def going_out(rules: Rules, t: Lang) -> list[Block]:
             else ""
         )
         name = hand_out_name(rules, t)
-        if rules.layoff_requires_opened and rules.joker_exchange_requires_opened:
-            before = t("without having melded before", "ohne vorher ausgelegt zu haben")
-        else:  # a lay-off or a joker exchange before the first meld puts cards down too
-            before = t(
-                "without having put a card on the table before (no meld, lay-off or joker exchange)",
-                "ohne vorher eine Karte auf den Tisch gelegt zu haben (keine Figur, kein Anlegen, "
-                "kein Jokertausch)",
-            )
+        before = hand_out_before(rules, t)
         items.append(
             t(
                 f"**{name}**: going out in one turn {before} multiplies the "

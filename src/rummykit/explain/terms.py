@@ -260,25 +260,37 @@ def hand_out_name(rules: Rules, t: Lang) -> str:
     return t(*HAND_OUT_NAMES.get(rules.name, ("Hand-Rommé", "Hand-Rommé")))
 
 
+def hand_out_before(rules: Rules, t: Lang) -> str:
+    """What a Hand-Rommé must not have done before its turn: melded, where lay-offs and joker
+    exchanges wait for the opening; else put any card on the table (the engine's rule either way:
+    the whole hand goes down in one turn)."""
+    if rules.layoff_requires_opened and rules.joker_exchange_requires_opened:
+        return t("without having melded before", "ohne vorher ausgelegt zu haben")
+    return t(
+        "without having put a card on the table before (no meld, lay-off or joker exchange)",
+        "ohne vorher eine Karte auf den Tisch gelegt zu haben (keine Figur, kein Anlegen, kein Jokertausch)",
+    )
+
+
 def hand_out_meaning(rules: Rules, t: Lang) -> str:
     """What going out in one turn without having melded before does to the hand's points."""
     times = rules.hand_romme_multiplier
     en, de = ("double", "doppelt") if times == 2 else (f"×{times}", f"×{times}")
+    before = hand_out_before(rules, t)
     if rules.hand_scoring == "winner_collects":
         return t(
-            f"going out in one turn without having melded before; the winner collects {en}",
-            f"in einem Zug ausmachen, ohne vorher ausgelegt zu haben; der Gewinner bekommt {de}",
+            f"going out in one turn {before}; the winner collects {en}",
+            f"in einem Zug ausmachen, {before}; der Gewinner bekommt {de}",
         )
     if rules.hand_scoring == "winner_gets_sum":
         return t(
-            f"going out in one turn without having melded before; the others' minus points, and so the "
-            f"winner's plus points, count {en}",
-            f"in einem Zug ausmachen, ohne vorher ausgelegt zu haben; die anderen zahlen {de}, und der "
-            f"Gewinner bekommt {de}",
+            f"going out in one turn {before}; the others' minus points, and so the winner's plus points, "
+            f"count {en}",
+            f"in einem Zug ausmachen, {before}; die anderen zahlen {de}, und der Gewinner bekommt {de}",
         )
     return t(
-        f"going out in one turn without having melded before; the others' minus points count {en}",
-        f"in einem Zug ausmachen, ohne vorher ausgelegt zu haben; die anderen zahlen {de}",
+        f"going out in one turn {before}; the others' minus points count {en}",
+        f"in einem Zug ausmachen, {before}; die anderen zahlen {de}",
     )
 
 
