@@ -117,6 +117,8 @@ def test_the_play_out_kernels_refuse_the_same_input_on_both_twins(name: str) -> 
             knock_races(viennese, [hand], [stock], 5, live=[1, 99])
         with pytest.raises(ValueError, match="no card has code -2: codes run from 0 to 52"):
             knock_draw_races(viennese, hand, [stock], live=[-2])
+        with pytest.raises(ValueError, match="no card has code 99: codes run from 0 to 52"):
+            knock_races(viennese, [hand], [[*stock[:8], 99]], 5)  # past the draws, too
         opponent = list(range(2, 42, 4))
         assert len(gin_duels(gin, [(hand, None), (hand, 3)], [opponent], [stock])) == 1
         with pytest.raises(ValueError, match="an upcard must be a natural card"):

@@ -170,6 +170,8 @@ def knock_races(
     )
     if rows is not None:
         return rows
+    for stock in stocks:
+        card_mask(stock)  # the whole stock's codes are checked, as the compiled kernels check them
     return [[knock_race(rules, hand, stock[:draws], live) for hand in hands] for stock in stocks]
 
 
@@ -190,6 +192,8 @@ def knock_draw_races(
     )
     if rows is not None:
         return [row[0] - 1.0 for row in rows]
+    for stock in stocks:
+        card_mask(stock)  # as the compiled kernels check them
     if live is not None:
         return [knock_race(rules, hand, stock, live) - 1.0 for stock in stocks]
     return [race_after_draw(rules, hand, False, (), stock[0], stock[1:], taken=False) for stock in stocks]
