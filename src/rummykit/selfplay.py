@@ -45,8 +45,8 @@ from pathlib import Path
 from typing import Any, Final, overload
 
 from rummykit import __version__
-from rummykit.arena import ArenaConfig, ArenaError, Game, Mode, NodeFigures, build_games, play_recorded
-from rummykit.bots import UnknownBotError, make_bot
+from rummykit.arena import ArenaConfig, Game, Mode, NodeFigures, build_games, play_recorded
+from rummykit.bots import make_bot
 from rummykit.cluster import BackendError, Runner, package_digest
 from rummykit.errors import NotationError, RummyError
 from rummykit.record import Record
@@ -231,7 +231,8 @@ def plan_games(config: SelfPlayConfig) -> GamePlan:
     """Every game of the run, as a sequence that makes each game when it is asked for.
 
     Raises:
-        SelfPlayError: too few bots, bad counts, unknown bots or rules.
+        SelfPlayError: too few bots, bad counts, unknown bots or rules, a bot that cannot play the
+            table (``check_table``).
     """
     if not 1 <= config.games <= MAX_GAMES:
         raise SelfPlayError(f"games must be between 1 and {MAX_GAMES}, not {config.games}")
@@ -246,7 +247,7 @@ def plan_games(config: SelfPlayConfig) -> GamePlan:
         arena = build_games(
             ArenaConfig(config.rules, config.bots, rounds=k, seed=config.seed, mode=config.mode)
         )
-    except (ArenaError, UnknownBotError) as exc:
+    except RummyError as exc:  # unknown bots or rules, bad counts, a bot that cannot play the table
         raise SelfPlayError(str(exc)) from None
     return GamePlan(config, arena[0])
 

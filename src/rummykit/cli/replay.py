@@ -56,7 +56,8 @@ def load_record(path: Path, game: int | None = None) -> tuple[Record, tuple[str,
             text, run = _run_game(path.parent, game), path.parent
         elif path.suffix == ".jsonl":
             text = _batch_game(path, game)
-            run = path.parent if (path.parent / INDEX_FILE).exists() else None  # its games by number
+            listed = (path.parent / INDEX_FILE).exists() and batch_games(path.parent, path.name) is not None
+            run = path.parent if listed else None  # --game numbers the run's games, not the file's lines
         else:
             if game is not None:
                 raise NotationError(f"--game picks a game of a self-play run; {str(path)!r} is one record")
