@@ -314,6 +314,14 @@ class Match:
         if isinstance(action, str):
             action = Action.parse(action)
         action = canonical_action(action)
+        self._check_decision(action)
+        if not self.pending_buyback:
+            self.round.check(action)
+
+    def _check_decision(self, action: Action) -> None:
+        """The match's own part of :meth:`check`: the match is not over, a buy-back offer is answered
+        first, and a buy-back is made only while one is offered. A round action is checked by the
+        round (:meth:`Round.check <rummykit.round.Round.check>`, or :meth:`Round.apply`)."""
         if self.is_over:
             raise MatchDecisionError(f"{action}: the match is over", "match_over")
         if self.pending_buyback:
@@ -327,7 +335,6 @@ class Match:
         if isinstance(action, (BuyBack, Decline)):
             why = self.no_buyback_offer(self.to_move) or "buy-backs are offered right after a hand only"
             raise MatchDecisionError(f"{action}: no buy-back offer is open: {why}", "buyback")
-        self.round.check(action)
 
     def is_legal(self, action: Action | str) -> bool:
         """Whether :meth:`apply` would take ``action`` now (text that is no action is not legal)."""
@@ -347,7 +354,7 @@ class Match:
         if isinstance(action, str):
             action = Action.parse(action)
         action = canonical_action(action)  # every card a Card, so the record stays notation
-        self.check(action)
+        self._check_decision(action)  # a round action is checked by Round.apply, once (none offered)
         event: Event | MatchEvent
         if self.pending_buyback:
             event = self._decide(action)
