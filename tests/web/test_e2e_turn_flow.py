@@ -273,6 +273,8 @@ def test_tab_reaches_every_table_meld_and_the_result_dialog_takes_the_keyboard(p
     melds.nth(2).focus()
     page.keyboard.press("Enter")  # no card selected: the lay-off asks for one
     page.wait_for_function("document.querySelector('#game-error').innerText.length > 0")
+    page.evaluate("renderMelds()")  # every state draws the melds anew: the focused one keeps the keyboard
+    assert page.evaluate("document.activeElement.dataset.meld") == "3"
     page.evaluate("showOverlay('<h2>x</h2>', 'Weiter', null)")
     assert page.evaluate("document.activeElement.id") == "btn-overlay"
     page.keyboard.press("Enter")

@@ -853,6 +853,9 @@ function layoffFor(card, n) {
 
 function renderMelds() {
   const v = S.state.view, box = $("#melds");
+  // The melds are drawn anew on every state: a meld that had the keyboard keeps it.
+  const focused = document.activeElement && document.activeElement.closest ? document.activeElement.closest("#melds .meld") : null;
+  const keep = focused ? focused.dataset.meld : null;
   box.innerHTML = "";
   const targets = layoffTargets();
   v.melds.forEach((m, k) => {
@@ -868,6 +871,7 @@ function renderMelds() {
     div.tabIndex = 0;
     div.setAttribute("aria-label", `${n}: ${m.text.replace(/JK\(=(\S+)\)/g, "Joker = $1")}`);
     div.addEventListener("keydown", (ev) => {
+      if (ev.ctrlKey || ev.metaKey || ev.altKey || openDialogs().length) return;
       if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ev.stopPropagation(); layOffOn(n); }
     });
     div.innerHTML = `<span class="meld-no" aria-hidden="true">${n}</span>`;
@@ -890,6 +894,7 @@ function renderMelds() {
     div.addEventListener("click", () => layOffOn(n));
     box.appendChild(div);
   });
+  if (keep) { const again = box.querySelector(`.meld[data-meld="${keep}"]`); if (again) again.focus(); }
 }
 
 function renderStatus() {
