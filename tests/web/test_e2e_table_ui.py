@@ -140,6 +140,7 @@ def test_host_starts_join_by_link_asks_a_name_leave_and_take_back(pages: Pages, 
     guest.wait_for_selector("#btn-retake")
     assert "Ein Bot hält deinen Platz." in guest.inner_text("#status")
     assert guest.locator("#hand .card").count() == 0
+    assert guest.locator("#tray").is_hidden()  # a spectator composes no melds (an empty tray showed)
     guest.click("#btn-retake")
     guest.wait_for_function("S.seat === 1 && S.state.view.hand && S.state.view.hand.length > 0")
     assert seat_kinds(guest, pages.base, code)[1] == ("human", "Ben")

@@ -966,7 +966,8 @@ function evaluate() {
 
 function renderTray() {
   if (!S.state || !S.state.view) return;
-  $("#tray").classList.toggle("hidden", S.state.table.knock_game);  // knock games meld only at the showdown
+  // Knock games meld only at the showdown; a spectator composes nothing.
+  $("#tray").classList.toggle("hidden", S.state.table.knock_game || S.seat === null);
   const box = $("#groups");
   box.innerHTML = "";
   const ev = S.evaluation && S.evaluation.melds.length === S.groups.length ? S.evaluation : null;
