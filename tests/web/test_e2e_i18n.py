@@ -78,7 +78,18 @@ def test_german_pages_show_german_packs_letters(page: Any, web: Any) -> None:
     )
     assert titles and all(title == page.evaluate(f"Cards.label('{card}')") for title, card in titles)
     assert 'aria-label="Kartenrücken"' in page.evaluate("Cards.back()")
+    # A German player who prefers J and Q keeps the German page: the letters switch alone, and stays.
+    page.click("#btn-letters")
+    page.wait_for_function(f"{shown}.every(s => s[0] === s[1])")
+    assert page.evaluate("document.documentElement.lang") == "de"
+    assert page.evaluate("Cards.faces('10♥ B♥ D♥')") == "10♥ J♥ Q♥"
+    page.reload()
+    page.wait_for_selector("#hand .card")
+    page.wait_for_function(f"{shown}.every(s => s[0] === s[1])")
+    page.click("#btn-letters")
+    page.wait_for_function(f"{shown}.every(s => s[0] !== s[1])")  # B and D again
     page.click("#btn-lang")
+    assert page.locator("#btn-letters").is_hidden()  # an English page has J and Q anyway
     assert 'aria-label="card back"' in page.evaluate("Cards.back()")
     assert page.evaluate("[Cards.label('QH'), Cards.faces('10♥ B♥ D♥')]") == ["Q♥", "10♥ J♥ Q♥"]
     page.wait_for_function(f"{shown}.every(s => s[0] === s[1])")

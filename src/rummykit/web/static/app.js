@@ -50,6 +50,7 @@ const I18N = {
     start_now: "Start", hand_of: "Hand {n} of {m}", hand_n: "Hand {n}", dealer: "Dealer",
     last_move: "Last move", last_moves: "Last moves", sort_suit: "Sort by suit", sort_rank: "Sort by rank",
     sound_on: "Sounds on", sound_off: "Sounds off", keys: "Keyboard", keys_title: "Keyboard shortcuts",
+    letters_intl: "Show jacks and queens as J and Q", letters_german: "Show jacks and queens as B and D",
     your_hand: "Your hand", unset: "default",
     k_arrows: "move through your hand", k_space: "select / unselect the card", k_shift: "move the card in your hand",
     k_draw: "draw from the stock", k_take: "take the discard", k_discard: "discard the selected card",
@@ -118,6 +119,7 @@ const I18N = {
     start_now: "Starten", hand_of: "Spiel {n} von {m}", hand_n: "Spiel {n}", dealer: "Geber",
     last_move: "Letzter Zug", last_moves: "Letzte Züge", sort_suit: "Nach Farbe sortieren", sort_rank: "Nach Rang sortieren",
     sound_on: "Töne an", sound_off: "Töne aus", keys: "Tastatur", keys_title: "Tastenkürzel",
+    letters_intl: "Buben und Damen als J und Q zeigen", letters_german: "Buben und Damen als B und D zeigen",
     your_hand: "Deine Hand", unset: "Standard",
     k_arrows: "durch die Hand gehen", k_space: "Karte wählen / abwählen", k_shift: "Karte in der Hand verschieben",
     k_draw: "vom Stoß ziehen", k_take: "die Ablage aufnehmen", k_discard: "gewählte Karte abwerfen",
@@ -150,6 +152,7 @@ const S = {
   order: [],          // the hand's order as the player arranged it (card texts), kept per table and seat
   focus: 0,           // the hand card with the keyboard focus (roving tabindex)
   sound: localStorage.getItem("rummykit:sound") === "on",
+  intlLetters: localStorage.getItem("rummykit:letters") === "en",  // a German page with J and Q
   changed: { melds: new Set(), discard: false, hand: new Set() },  // what the last move changed
 };
 
@@ -158,8 +161,10 @@ const t = (key, vars = {}) => (I18N[S.lang][key] || I18N.en[key] || key).replace
 
 function applyLanguage() {
   document.documentElement.lang = S.lang;
-  Cards.setLetters(S.lang);  // German pages show German packs' letters: B♥ for J♥, D♠ for Q♠
+  // German pages show German packs' letters (B♥ for J♥, D♠ for Q♠) unless the player asked for J and Q.
+  Cards.setLetters(S.lang === "de" && !S.intlLetters ? "de" : "en");
   Cards.setLanguage(S.lang);  // and name a face-down card in German
+  renderLettersButton();
   $("#btn-lang").textContent = S.lang === "de" ? "EN" : "DE";
   $("#btn-lang").setAttribute("aria-label", S.lang === "de" ? "English" : "Deutsch");
   renderSoundButton();
@@ -1864,6 +1869,17 @@ function playSound(kind) {
 }
 
 const SPEAKER = '<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><path d="M3 9h4l5-4v14l-5-4H3z" fill="currentColor"/>';
+// On a German page, a switch between German packs' letters (B, D) and the international J and Q.
+function renderLettersButton() {
+  const b = $("#btn-letters");
+  b.classList.toggle("hidden", S.lang !== "de");
+  b.textContent = S.intlLetters ? "B D" : "J Q";
+  b.setAttribute("aria-pressed", S.intlLetters ? "true" : "false");
+  const label = S.intlLetters ? t("letters_german") : t("letters_intl");
+  b.setAttribute("aria-label", label);
+  b.title = label;
+}
+
 function renderSoundButton() {
   const b = $("#btn-sound");
   b.innerHTML = SPEAKER + (S.sound
@@ -1878,6 +1894,11 @@ function setup() {
   applyLanguage();
   loadPresets().catch(() => {});
   $("#btn-lang").addEventListener("click", () => { S.lang = S.lang === "de" ? "en" : "de"; localStorage.setItem("rummykit:lang", S.lang); applyLanguage(); });
+  $("#btn-letters").addEventListener("click", () => {
+    S.intlLetters = !S.intlLetters;
+    if (S.intlLetters) localStorage.setItem("rummykit:letters", "en"); else localStorage.removeItem("rummykit:letters");
+    applyLanguage();
+  });
   $("#create-form").addEventListener("submit", (ev) => { ev.preventDefault(); createTable(ev.target); });
   $("#join-form").addEventListener("submit", (ev) => { ev.preventDefault(); startJoin(ev.target.elements.code.value.trim()); });
   $("#btn-watch").addEventListener("click", () => { const c = $("#join-form").elements.code.value.trim(); if (c) openTable(c, { watch: true }); });
