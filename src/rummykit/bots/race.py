@@ -67,15 +67,21 @@ SUIT_RANKS: Final = (1 << NUM_RANKS) - 1
 
 
 def card_mask(cards: Iterable[int]) -> int:
-    """The natural cards of ``cards`` as a mask over card codes (jokers left out); a code that is no
-    card's is refused, as the compiled race kernels refuse it."""
+    """The natural cards of ``cards`` as a mask over card codes (jokers left out)."""
     mask = 0
     for c in cards:
         if c != JOKER_CODE:
-            if not 0 <= c < JOKER_CODE:
-                raise ValueError(f"no card has code {c}: codes run from 0 to {JOKER_CODE}")
             mask |= 1 << c
     return mask
+
+
+def _check_codes(stocks: Sequence[Sequence[int]], live: Collection[int] | None) -> None:
+    """Refuse, once per batch of pure play-outs, a code that is no card's in the stocks or ``live``,
+    as the compiled race kernels refuse it (:func:`card_mask`, run per draw, does not check)."""
+    for cards in (*stocks, live or ()):
+        for c in cards:
+            if not 0 <= c <= JOKER_CODE:
+                raise ValueError(f"no card has code {c}: codes run from 0 to {JOKER_CODE}")
 
 
 def out_mask(rules: Rules, held: int) -> int:
@@ -170,8 +176,7 @@ def knock_races(
     )
     if rows is not None:
         return rows
-    for stock in stocks:
-        card_mask(stock)  # the whole stock's codes are checked, as the compiled kernels check them
+    _check_codes(stocks, live)
     return [[knock_race(rules, hand, stock[:draws], live) for hand in hands] for stock in stocks]
 
 
@@ -192,8 +197,7 @@ def knock_draw_races(
     )
     if rows is not None:
         return [row[0] - 1.0 for row in rows]
-    for stock in stocks:
-        card_mask(stock)  # as the compiled kernels check them
+    _check_codes(stocks, live)
     if live is not None:
         return [knock_race(rules, hand, stock, live) - 1.0 for stock in stocks]
     return [race_after_draw(rules, hand, False, (), stock[0], stock[1:], taken=False) for stock in stocks]
