@@ -16,7 +16,7 @@ from collections import Counter
 
 from rummykit.cards import Card, Hand, build_deck
 from rummykit.round import Round
-from rummykit.state import RoundState, whole_placements
+from rummykit.state import RoundState
 from rummykit.views import PlayerView
 
 
@@ -75,7 +75,7 @@ def round_of(view: PlayerView, hands: list[Hand], stock: list[Card], rng: random
         discard_pile=list(view.discard_pile),
         melds=list(view.melds),
         opened_turn=list(view.opened_turn),
-        placed_turn=whole_placements(view.opened_turn, view.placed_turn),
+        placed_turn=list(view.placed_turn),  # made whole with the openings by Round.from_state
         to_move=view.to_move,
         phase=view.phase,
         turn=view.turn,

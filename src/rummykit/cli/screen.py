@@ -515,7 +515,8 @@ def render_board(board: Board, deadwood: dict[int, int] | None = None) -> Group:
     hand_lines = (
         sum(1 + 2 * max(1, math.ceil(len(h) / HAND_ROW_CARDS)) for h in board.hands.values()) or 1
     ) * (not below)
-    meld_lines = min(meld_grid_lines(board, 2), meld_grid_lines(board, 3)) if melds else 0
+    two, three = (meld_grid_lines(board, 2), meld_grid_lines(board, 3)) if melds else (0, 0)
+    meld_lines = min(two, three)
     status_lines = (board.status.plain if isinstance(board.status, Text) else board.status).count("\n") + 1
     status_lines += 1  # the prompt
     compact = len(board.hands) > 1 and board.height - used - hand_lines - status_lines - meld_lines < 1
@@ -523,13 +524,13 @@ def render_board(board: Board, deadwood: dict[int, int] | None = None) -> Group:
         hand_lines = sum(max(1, math.ceil(len(h) / COMPACT_ROW_CARDS)) for h in board.hands.values())
     used += hand_lines + status_lines
     columns = 2
-    crowded = melds and board.height - used - meld_grid_lines(board, 2) < 1
-    if crowded and meld_grid_lines(board, 3) < meld_grid_lines(board, 2):
+    crowded = melds and board.height - used - two < 1
+    if crowded and three < two:
         columns = 3  # a crowded table (six players, 19 melds): the board stays within the screen
     grid = melds_grid(board, columns)
     if grid is not None:
         parts.append(grid)
-        used += meld_grid_lines(board, columns)
+        used += two if columns == 2 else three
     if knock is not None:
         parts.append(knock)
     if gin is not None:
