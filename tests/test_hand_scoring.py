@@ -112,23 +112,20 @@ def test_the_opening_minimum_is_waived_only_for_a_hand_romme() -> None:
     )
     own, other = "2C 3C 4C KC 5S 6S 7S", "KH KS KD QH QS QD 8H"
     deck = arrange_deck(rules, 2, [own, other], dealer=0, upcard="9S", stock="2H 9D 3H 10D 4H 8C")
-    rnd = rk.Round.new(rules, 2, deck=deck, dealer=0, seed=1)
-    for move in ["draw", "open KH KS KD | QH QS QD", "discard 2H", "draw", "layoff KC on 1", "discard 9D"]:
-        rnd.apply(move)
-    rnd.apply("draw")
-    rnd.apply("discard 3H")
-    rnd.apply("draw")
+    def played(*moves: str) -> rk.Round:
+        rnd = rk.Round.new(rules, 2, deck=deck, dealer=0, seed=1)
+        for move in moves:
+            rnd.apply(move)
+        return rnd
+
+    opened = ("draw", "open KH KS KD | QH QS QD", "discard 2H", "draw")
+    rnd = played(*opened, "layoff KC on 1", "discard 9D", "draw", "discard 3H", "draw")
     assert not any(isinstance(a, Open) for a in rnd.legal_actions())
     with pytest.raises(OpeningError, match="cannot open with 27 points: opening_min_points is 40"):
         rnd.apply("open 2C 3C 4C | 5S 6S 7S")
     # The lay-off in the same turn as the opening: the whole hand goes down in one turn, a Hand-Rommé
     # below the minimum, doubled.
-    rnd = rk.Round.new(rules, 2, deck=deck, dealer=0, seed=1)
-    for move in ["draw", "open KH KS KD | QH QS QD", "discard 2H", "draw", "discard 9D", "draw"]:
-        rnd.apply(move)
-    rnd.apply("discard 3H")
-    rnd.apply("draw")
-    rnd.apply("layoff KC on 1")
+    rnd = played(*opened, "discard 9D", "draw", "discard 3H", "draw", "layoff KC on 1")
     assert any(isinstance(a, Open) for a in rnd.legal_actions())
     rnd.apply("open 2C 3C 4C | 5S 6S 7S")
     rnd.apply("discard 10D")
