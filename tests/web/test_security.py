@@ -864,6 +864,7 @@ def test_every_http_request_counts_against_the_address_rate(tmp_path: Path, web:
         codes = [c.get(path).status_code for path in ("/api/tables", "/", "/static/app.js", "/api/presets")]
         codes += [c.get("/api/tables").status_code for _ in range(3)]
         assert codes == [200, 200, 200, 200, 200, 429, 429]
+        assert c.head("/api/health").status_code == 429  # a HEAD counts as a GET does
         refused = c.get("/api/messages")
         assert refused.status_code == 429 and int(refused.headers["retry-after"]) >= 1
         assert "too many requests" in refused.json()["detail"]
