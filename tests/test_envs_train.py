@@ -231,3 +231,40 @@ def test_a_gin_policy_plays_gin_and_only_gin(tmp_path: Path) -> None:
     viennese = rk.Round.new(rk.Rules.preset("viennese"), players=2, seed=1)
     with pytest.raises(PolicyFileError, match="trained on gin rules"):
         bot.choose(viennese.view(viennese.to_move), viennese.legal_actions(), rng)
+
+
+def test_a_policy_under_other_rules_is_named_before_the_game(
+    trained: tuple[object, Path], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A Viennese policy plays a German table (the observation has the same layout) but never learned
+    to meld: the arena, self-play and the terminal say so in one line before the first move; under
+    its own rules they say nothing."""
+    from typer.testing import CliRunner
+
+    from rummykit.bots import seat_notices
+    from rummykit.cli import app
+
+    _, path = trained
+    monkeypatch.setenv(POLICY_ENV_VAR, str(path))
+    bot = make_bot("policy")
+    assert isinstance(bot, PolicyBot) and bot.trained_rules == rk.Rules.preset("viennese")
+    assert bot.table_notice(rk.Rules.preset("viennese")) is None
+    german = rk.Rules.preset("german")
+    expected = "note: this policy was trained on viennese; this table plays german"
+    assert seat_notices(german, ["policy", "greedy", "policy"]) == [expected]
+    assert seat_notices(rk.Rules.preset("viennese"), ["policy", "greedy"]) == []
+    runner = CliRunner()
+    arena = runner.invoke(app, ["arena", "--rules", "german", "--bots", "policy,greedy", "-n", "2", "-q"])
+    assert arena.exit_code == 0 and expected in arena.stderr
+    own = runner.invoke(app, ["arena", "--rules", "viennese", "--bots", "policy,greedy", "-n", "2", "-q"])
+    assert own.exit_code == 0 and "note:" not in own.stderr
+    out = tmp_path / "run"
+    selfplay = runner.invoke(
+        app, ["selfplay", "--rules", "german", "--bots", "policy,greedy", "-n", "2", "-q", "-o", str(out)]
+    )
+    assert selfplay.exit_code == 0 and expected in selfplay.stderr
+    play = runner.invoke(
+        app, ["play", "--rules", "german", "--players", "2", "--bots", "policy", "--no-save", "--fast"],
+        input="quit\n",
+    )  # fmt: skip
+    assert expected in play.stdout

@@ -15,17 +15,18 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from importlib.util import find_spec
 from typing import Any, Final
 
-from rummykit.bots.base import Bot, MatchView, RandomBot, check_seat, match_action
+from rummykit.bots.base import Bot, MatchView, RandomBot, check_seat, match_action, seat_notice
 from rummykit.bots.gin_search import CombinedSearchBot, GinSearchBot
 from rummykit.bots.greedy import GreedyBot
 from rummykit.bots.ismcts import IsmctsBot
 from rummykit.bots.openspiel_simple import OpenSpielMissingError, OpenSpielSimpleBot
 from rummykit.bots.search import LEVELS, Budget, SearchBot
 from rummykit.errors import RummyError, quoted
+from rummykit.rules import Rules
 
 BOT_LEVELS: Final = ("easy", "medium", "hard")
 LEVEL_LINES: Final = {
@@ -140,6 +141,18 @@ def make_bot(kind: str, level: str | None = None, **options: Any) -> Bot:
     return factory(level, **options)
 
 
+def seat_notices(rules: Rules, specs: Iterable[str]) -> list[str]:
+    """What the bots of ``specs`` (``kind:level``) say before a game under ``rules`` that they can
+    play though not made for (a policy trained under other rules), once each
+    (:func:`~rummykit.bots.base.seat_notice`).
+
+    Raises:
+        UnknownBotError: a spec names no bot (or the bot cannot be made, with its own error).
+    """
+    lines = (seat_notice(make_bot(spec), rules) for spec in dict.fromkeys(specs))
+    return list(dict.fromkeys(line for line in lines if line))
+
+
 def _plugin_factory(kind: str) -> Callable[..., Bot] | None:
     """The factory an installed package offers for ``kind``, loaded and registered now (worker
     processes load it the same way); ``None`` where no package offers it.
@@ -213,4 +226,6 @@ __all__ = [
     "make_bot",
     "match_action",
     "register_bot",
+    "seat_notice",
+    "seat_notices",
 ]

@@ -104,6 +104,16 @@ def check_seat(bot: Bot, rules: Rules, players: int) -> None:
         bot.check_table(rules, players)  # type: ignore[attr-defined]
 
 
+def seat_notice(bot: Bot, rules: Rules) -> str | None:
+    """A line to show before a game when ``bot`` plays a table it can play but was not made for (a
+    policy trained under other rules), from its optional ``table_notice(rules)`` method; ``None``
+    when there is nothing to say."""
+    if _offers(bot, "table_notice"):
+        line = bot.table_notice(rules)  # type: ignore[attr-defined]
+        return None if line is None else str(line)
+    return None
+
+
 def _offers(bot: object, method: str) -> bool:
     """Whether ``bot`` has a method ``method`` (a field of that name that is not callable is not)."""
     return callable(getattr(bot, method, None))

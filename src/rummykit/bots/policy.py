@@ -128,6 +128,9 @@ class PolicyBot:
         if self.scope not in ("hand", "match"):
             raise PolicyFileError(f"{path}: scope must be 'hand' or 'match', not {quoted(self.scope)}")
         self._figures: MatchFigures | None = None
+        self.trained_rules: Rules | None = _trained_rules(meta.get("rules"))
+        """The rules the policy was trained under, as the file names them (``None`` when it names
+        none, or rules this rummykit does not know)."""
         expected = self.layout.size
         if self.layers[0][0].shape[0] != expected:
             raise PolicyFileError(
@@ -172,6 +175,15 @@ class PolicyBot:
             applies = "applies" if self.take_bound else "does not apply"
             raise PolicyFileError(f"this policy was trained on rules where max_takes_in_a_row {applies}")
 
+    def table_notice(self, rules: Rules) -> str | None:
+        """A line saying that this policy was trained under other rules than ``rules`` (a Viennese
+        policy at a German table plays, since the observation has the same layout, but it never
+        learned to meld), or ``None`` when the rules are its own or the file does not name them."""
+        trained = self.trained_rules
+        if trained is None or trained == rules:
+            return None
+        return f"note: this policy was trained on {trained}; this table plays {rules}"
+
     def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
         seats = len(view.hand_sizes)
         self.check_table(view.rules, seats)
@@ -186,6 +198,17 @@ class PolicyBot:
             action = composer.step(token)
             if action is not None:
                 return action
+
+
+def _trained_rules(text: object) -> Rules | None:
+    """The rules a policy file names (its ``meta["rules"]``, a preset name or a rules text), or
+    ``None`` when it names none or rules that do not parse here."""
+    if not isinstance(text, str):
+        return None
+    try:
+        return resolve_rules(text)
+    except RummyError:
+        return None
 
 
 def load_policy_bot(level: str | None = None, path: str | os.PathLike[str] | None = None) -> PolicyBot:

@@ -29,9 +29,11 @@ from rich.progress import (
 from rich.table import Table
 
 from rummykit.arena import ArenaConfig, ArenaError, check_plot_path, run_arena
+from rummykit.bots import seat_notices
 from rummykit.cli.checks import writable_file
 from rummykit.cluster import BACKENDS, Backend
 from rummykit.errors import RummyError
+from rummykit.rules import Rules
 
 EXIT_BAD_INPUT = 2
 
@@ -112,6 +114,8 @@ def arena_command(
         round_robin=round_robin,
     )
     try:
+        for line in seat_notices(Rules.parse(rules_text), specs):  # a policy trained under other rules
+            typer.echo(line, err=True)
         with games_bar("arena", f"{rules_text}: {', '.join(specs)}", quiet) as report:
             result = run_arena(
                 config,

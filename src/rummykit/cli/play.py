@@ -70,6 +70,7 @@ from rummykit.bots import (
     check_seat,
     make_bot,
     match_action,
+    seat_notice,
 )
 from rummykit.cards import Card
 from rummykit.cli import pager, screen
@@ -790,6 +791,7 @@ def play_command(
             check_seat(bot, rules, players)  # a policy for another table, OpenSpiel's bot at German
     except RummyError as exc:  # an unknown bot, the policy bot without a working file, a bot refusing
         raise _fail(str(exc)) from None
+    bot_notices = list(dict.fromkeys(n for bot in bot_list if (n := seat_notice(bot, rules))))
     people = [name for n in (names or "").split(",") if (name := person_name(n))]
     seats: list[Player] = []
     for s in range(humans):
@@ -809,7 +811,7 @@ def play_command(
     if not no_save:
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
         save_path = games_dir(save_dir) / f"{stamp}-{rules.name}-seed{match.seed}.json"
-    notices = [notice] if notice else []
+    notices = ([notice] if notice else []) + bot_notices
     if match.seat_draw is not None:
         notices += seat_draw_lines(match, [p.name for p in seats], lang)
     bots_line = (

@@ -15,6 +15,7 @@ from typing import Annotated
 
 import typer
 
+from rummykit.bots import seat_notices
 from rummykit.cli.arena import (
     BACKEND_OPTION,
     RAY_ADDRESS_OPTION,
@@ -25,6 +26,7 @@ from rummykit.cli.arena import (
     pick_backend,
 )
 from rummykit.errors import RummyError
+from rummykit.rules import Rules
 from rummykit.selfplay import SelfPlayConfig, SelfPlayError, run_selfplay
 
 EXIT_INTERRUPTED = 130
@@ -73,6 +75,8 @@ def selfplay_command(
         written[:] = [done, total]
 
     try:
+        for line in seat_notices(Rules.parse(rules_text), specs):  # a policy trained under other rules
+            typer.echo(line, err=True)
         with games_bar("selfplay", f"{rules_text}: {', '.join(specs)}", quiet) as report:
 
             def progress(done: int, total: int) -> None:
