@@ -18,8 +18,10 @@ from typing import Any
 import pytest
 
 from rummykit.errors import IllegalMeldError, NotationError
-from rummykit.melds import arrange_meld
+from rummykit.melds import Meld, arrange_meld
 from rummykit.rules import OPTION_RANGES, Rules
+from rummykit.views import TableMeld
+from rummykit.web.protocol import meld_json
 from tests.web.pages import Pages
 
 DESKTOP = {"width": 1280, "height": 800}
@@ -652,10 +654,11 @@ def test_a_jokers_stand_in_label_leaves_its_joker_text_readable(pages: Pages) ->
     """A joker in a meld is labelled with the card it stands for ("=J♣"), in a set with its rank ("=Q":
     it had no label); the label covers neither the joker's corner "JK" nor its "JOKER" at the foot (it
     covered "JO", leaving "KER"). Desktop and phone."""
-    overlaps = """() => {
-        const meld = (text, kind = "run") =>
-            ({ cards: text.replace(/\\(=\\S+\\)/, "").split(" "), text, owner: 1, kind });
-        S.state.view.melds = [meld("10C JK(=JC) QC"), meld("9H JK(=10H) JH QH"), meld("QH QS JK", "set")];
+    german = Rules.preset("german")
+    texts = ("10C JK QC", "9H JK JH QH", "QH QS JK")  # the server works out each joker's stand-in
+    melds = [meld_json(TableMeld(Meld.parse(text, german), 1)) for text in texts]
+    overlaps = """(melds) => {
+        S.state.view.melds = melds;  // as the server sends them (protocol.meld_json)
         renderMelds();
         const hit = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
         return [...document.querySelectorAll("#melds .card.stands")].map((card) => {
@@ -672,4 +675,4 @@ def test_a_jokers_stand_in_label_leaves_its_joker_text_readable(pages: Pages) ->
         queen = "=D" if locale == "de-DE" else "=Q"  # a set's joker: its rank, in whichever suit is missing
         labels = [{"label": jack, "covered": 0, "texts": 3}, {"label": "=10♥", "covered": 0, "texts": 3}]
         labels.append({"label": queen, "covered": 0, "texts": 3})
-        assert page.evaluate(overlaps) == labels
+        assert page.evaluate(overlaps, melds) == labels
