@@ -142,7 +142,7 @@ def test_3_a_table_of_bots_alone_does_not_play_and_expires(make_client: Any, web
     assert table.version == 0
     assert code not in {t["code"] for t in client.get("/api/tables").json()["tables"]}
     assert wait_until(lambda: code not in client.app.state.manager.tables)  # type: ignore[attr-defined]
-    assert client.get(f"/api/tables/{code}").status_code == 404
+    assert client.get(f"/api/tables/{code}").json()["status"] == "expired"  # looked up where it is kept
 
 
 # 4. Limits and expiry -------------------------------------------------------------------------------

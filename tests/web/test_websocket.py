@@ -194,8 +194,8 @@ def test_bad_token_and_unknown_table_are_refused(
     ):
         ws.receive_json()
     assert refused.value.code == 4403
-    with pytest.raises(WebSocketDisconnect) as unknown, client.websocket_connect("/ws/ZZZZZZ"):
-        pass
+    with pytest.raises(WebSocketDisconnect) as unknown, client.websocket_connect("/ws/ZZZZZZ") as ws:
+        ws.receive_json()
     assert unknown.value.code == 4404
 
 

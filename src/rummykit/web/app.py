@@ -274,14 +274,17 @@ def create_app(
     @app.post("/api/tables/{code}/rematch", status_code=201)
     async def rematch_table(request: Request, code: str, body: TokenBody) -> SeatGrant:
         await limit(request, creations, "table creations")
-        table = manager_of(request).get(code)
-        new, seat, token = await rematch(table, body.token, address_of(request))
+        table = await manager_of(request).rematch_source(code)
+        new, seat, token = await rematch(table, table.seat_for_token(body.token), address_of(request))
         return grant(new, seat, token)
 
     @app.websocket("/ws/{code}")
     async def table_socket(websocket: WebSocket, code: str) -> None:
         if "token" in websocket.query_params:
-            # A token in the URL lands in access logs and proxies: it is refused, not used.
+            # A token in the URL lands in access logs and proxies: it is refused, not used. Accepted
+            # first, so the close code and its reason reach the page (a close before the accept is
+            # an HTTP 403 in the handshake, which a browser sees as 1006 without a reason).
+            await websocket.accept()
             await websocket.close(code=WS_CLOSE_BAD_HELLO, reason="send the token in the hello message")
             return
         manager = manager_of(websocket)
@@ -332,13 +335,15 @@ def create_app(
         try:
             table = await manager.find(code)
         except LobbyError:
+            await websocket.accept()  # so that 4404 reaches the page (see above)
             await websocket.close(code=WS_CLOSE_NO_TABLE)
             return
         await websocket.accept()
         seat = await _hello(websocket, table)
         if seat is False:
             return
-        await _play(websocket, table, seat, RateLimiter(config.messages_per_second, config.messages_burst))
+        rate = RateLimiter(config.messages_per_second, config.messages_burst)
+        await _play(websocket, table, seat, rate, address)
 
     return app
 
@@ -381,9 +386,11 @@ async def _hello(websocket: WebSocket, table: Table) -> int | Literal[False] | N
     return seat
 
 
-async def _play(websocket: WebSocket, table: Table, seat: int | None, rate: RateLimiter) -> None:
+async def _play(
+    websocket: WebSocket, table: Table, seat: int | None, rate: RateLimiter, address: str
+) -> None:
     """Serve one connection after its hello: queue out, messages in (rate limited)."""
-    client = Client(seat)
+    client = Client(seat, address)
     writer = asyncio.create_task(_write(websocket, client))
     await table.connect(client)
     try:

@@ -73,6 +73,9 @@ CODE_ATTEMPTS: Final = 8
 """Codes a creation draws before it gives up: one stored table in 32**6 (about a billion) collides."""
 LOBBY_LIST_SECONDS: Final = 1.0
 """How long a process reuses the lobby list it read from a shared database."""
+ARCHIVED_IN_MEMORY: Final = 64
+"""Ended tables rebuilt from the database for a lookup (:meth:`TableManager.find`) that one process
+keeps in memory at once; each is about a finished match's state."""
 T = TypeVar("T")
 
 
@@ -273,9 +276,59 @@ class TableManager:
                                     table._mark_away(i)
                     else:
                         table.owned = False
+        if table is None and key is not None:
+            table = await self._archived(key)
         if table is None:
             raise LobbyError(404, f"no table {code[:16]!r}")
         return table
+
+    async def _archived(self, key: str) -> Table | None:
+        """An ended table (finished, closed or expired) that is no longer in this process's memory,
+        rebuilt from the database as it ended (README: its code can still be looked up while it is
+        kept there); ``None`` when there is no such ended table. It stays in memory as a finished
+        table does (``finished_table_seconds``), at most :data:`ARCHIVED_IN_MEMORY` of them (the
+        oldest go first): a stranger who collected codes from the public lobby list makes the
+        server rebuild each one once per stay, not once per request."""
+        stored = await self.db(self.store.load, key)
+        if stored is None or stored.status in OPEN_STATUSES:
+            return None
+        table = self.tables.get(key)
+        if table is not None:  # another request rebuilt it meanwhile
+            return table
+        try:
+            table = self._rebuild(stored)
+        except (RummyError, ValueError, KeyError) as exc:
+            log.error("table %s cannot be restored: %s", key, exc)
+            return None
+        table.archived = True
+        archived = [t for t in self.tables.values() if t.archived]
+        for old in archived[: max(0, len(archived) - ARCHIVED_IN_MEMORY + 1)]:
+            old.cancel()
+            self.tables.pop(old.code, None)
+        self.tables[key] = table
+        return table
+
+    async def rematch_source(self, code: str) -> Table:
+        """The finished table named by a rematch request over HTTP: played here, or looked up after
+        it ended (which refuses it: :mod:`rummykit.web.rematch`).
+
+        Raises:
+            LobbyError: 404 without such a table; 409 when another live process of this server
+                plays it (a websocket to the table reaches that process: the page asks there).
+        """
+        key = self._key(code)
+        table = self.tables.get(key) if key is not None else None
+        if table is not None and table.owned:
+            return table
+        if key is not None and self.cluster is not None:
+            route = await self.route(key, claim=False)
+            if route is not None and not route.mine and route.owner is not None and route.alive:
+                why = (
+                    f"table {key} is played by another process of this server; ask for the rematch "
+                    'over the table\'s websocket ({"type": "rematch"})'
+                )
+                raise refusal(409, "rematch_elsewhere", why, code=key)
+        return await self.find(code)
 
     async def lobby(self, code: str) -> dict[str, Any]:
         """The lobby of one table (``GET /api/tables/{code}``), without loading it here."""
@@ -283,9 +336,9 @@ class TableManager:
         table = self.tables.get(key) if key is not None else None
         if table is not None:
             return table.lobby_json()
-        if key is not None and self.store.shared:
+        if key is not None:  # another process's table, or one that ended and left memory
             row = await self.db(self.store.lobby_row, key)
-            if row is not None and row["status"] in OPEN_STATUSES:
+            if row is not None and (self.store.shared or row["status"] not in OPEN_STATUSES):
                 return stored_lobby_json(row, self.settings.turn_seconds)
         raise LobbyError(404, f"no table {code[:16]!r}")
 
@@ -295,9 +348,9 @@ class TableManager:
         table = self.tables.get(key) if key is not None else None
         if table is not None:
             return table.code, table.rules
-        if key is not None and self.store.shared:
+        if key is not None:  # another process's table, or one that ended and left memory
             row = await self.db(self.store.lobby_row, key)
-            if row is not None and row["status"] in OPEN_STATUSES:
+            if row is not None and (self.store.shared or row["status"] not in OPEN_STATUSES):
                 return key, stored_rules(row["rules"])
         raise LobbyError(404, f"no table {code[:16]!r}")
 

@@ -172,20 +172,23 @@ class Cluster:
 
     def route(self, code: str, claim: bool = True) -> Route | None:
         """Who plays table ``code``; with ``claim``, an open table without a live owner becomes
-        this process's. ``None`` when there is no such table."""
+        this process's. ``None`` when there is no such table; no owner for an ended table whose
+        process is gone."""
         with self.engine.begin() as c:
             if claim:
                 c.execute(_CLAIM, {"o": self.origin, "code": code})
             row = c.execute(
                 text(
-                    f"SELECT t.owner, p.address, p.key, p.lease_until > {NOW} FROM rk_tables t "
+                    f"SELECT t.owner, p.address, p.key, p.lease_until > {NOW}, t.status FROM rk_tables t "
                     "LEFT JOIN rk_processes p ON p.origin = t.owner WHERE t.code = :code"
                 ),
                 {"code": code},
             ).first()
         if row is None:
             return None
-        owner, address, key, alive = row
+        owner, address, key, alive, status = row
+        if status not in ("waiting", "playing") and not alive and owner != self.origin:
+            return Route(mine=False)  # ended, its process gone: any process shows it as it ended
         if owner is None or owner == self.origin:
             return Route(mine=owner == self.origin, owner=owner)
         return Route(mine=False, owner=owner, address=address or "", key=key or "", alive=bool(alive))

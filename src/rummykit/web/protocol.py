@@ -14,6 +14,7 @@ Tokens never travel in the URL, where access logs and proxies would keep them::
     {"type": "undo"}          (take back my latest move; practice tables only: rummykit.web.practice)
     {"type": "hand_log"}      (every move of the current hand: rummykit.web.handlog)
     {"type": "ready"}         (I have seen the hand's result: my turn clock may run again)
+    {"type": "rematch"}       (the host opens the finished match's one rematch: rummykit.web.rematch)
     {"type": "ping"}
 
 Server to client::
@@ -161,6 +162,12 @@ class ReadyMessage(_Strict):
     type: Literal["ready"]
 
 
+class RematchMessage(_Strict):
+    """The host opens the finished match's rematch (:mod:`rummykit.web.rematch`)."""
+
+    type: Literal["rematch"]
+
+
 class HelloMessage(_Strict):
     """The first message of a connection: the seat's token, or ``None`` to watch."""
 
@@ -179,6 +186,7 @@ AnyClientMessage = (
     | UndoMessage
     | HandLogMessage
     | ReadyMessage
+    | RematchMessage
 )
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 CLIENT_MESSAGE: Final[TypeAdapter[AnyClientMessage]] = TypeAdapter(ClientMessage)

@@ -8,10 +8,18 @@ not connected then finds their seat open and joins by the link. When nobody is m
 match starts at once (one click); otherwise it waits, like any table, for the host to start it.
 A bot that held a left seat stays a bot. The deal is new and secret (a seeded table's rematch is
 not seeded).
+
+A finished table has one rematch: asking again (a double click, a second tab) answers with the same
+new table and the host's same token, not another table. The page asks over the table's websocket
+(``{"type": "rematch"}``), which reaches the process that plays the table; ``POST
+/api/tables/{code}/rematch`` asks the process the request reaches, which with several server
+processes may not hold the table (it then says so). A table looked up after it left the server's
+memory (:meth:`~rummykit.web.manager.TableManager.find`) has no rematch any more.
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any
 
 from rummykit.web.protocol import CreateTable
@@ -22,24 +30,44 @@ if TYPE_CHECKING:
 
 __all__ = ["rematch"]
 
+Opened = tuple["Table", int, str]
+"""The rematch's table, the host's seat there (0) and the host's token."""
+
 
 def _overrides(table: Table) -> dict[str, Any]:
     """The table's rule changes in the form a create request takes them."""
     return {k: list(v) if isinstance(v, tuple) else v for k, v in table.rules.changes().items()}
 
 
-async def rematch(table: Table, token: str, address: str | None) -> tuple[Table, int, str]:
-    """Open the rematch of the finished ``table`` for its host; returns the new table, seat 0 and
-    the host's new token.
+async def rematch(table: Table, seat: int | None, address: str | None) -> Opened:
+    """Open the rematch of the finished ``table`` for its host (``seat`` 0: the caller has checked
+    the token or the connection's seat), or answer with the one already opened.
 
     Raises:
-        LobbyError: 403 unless ``token`` is the host's, 409 unless the match is over.
+        LobbyError: 403 unless ``seat`` is the host's, 409 unless the match is over here (and it was
+            not looked up after it ended), or the new table's own refusal (the host's address has
+            too many open tables …), after which the host may ask again.
     """
-    if table.seat_for_token(token) != 0:
+    if seat != 0:
         raise LobbyError(403, "only the host (seat 1) can start a rematch")
     if table.status != "over":
         why = f"table {table.code} is {table.status}; a rematch follows a finished match"
         raise refusal(409, "no_rematch", why, code=table.code, status=table.status)
+    if table.archived:
+        why = f"table {table.code} ended too long ago for a rematch; open a new table"
+        raise refusal(409, "rematch_too_late", why, code=table.code)
+    if table.rematch is None:
+        table.rematch = asyncio.get_running_loop().create_task(_open(table, address))
+    opening = table.rematch
+    try:
+        return await asyncio.shield(opening)
+    except LobbyError:
+        if table.rematch is opening:
+            table.rematch = None  # refused (too many tables …): the host may ask again later
+        raise
+
+
+async def _open(table: Table, address: str | None) -> Opened:
     spec = CreateTable(
         preset=table.rules.name,
         overrides=_overrides(table),
@@ -49,7 +77,7 @@ async def rematch(table: Table, token: str, address: str | None) -> tuple[Table,
         hints=table.hints,
     )
     new, seat, new_token = await table.manager.create(spec, address)
-    grants: dict[int, str] = {}
+    grants: dict[int, str] = {0: new_token}
     async with new.lock:
         for i, old in enumerate(table.seats[1:], start=1):
             if old.kind == "bot":

@@ -145,7 +145,12 @@ class LobbyError(Exception):
     """A lobby request that cannot be granted; ``status`` is the HTTP status to answer with."""
 
     def __init__(
-        self, status: int, message: str, retry_after: float | None = None, texts: dict[str, str] | None = None
+        self,
+        status: int,
+        message: str,
+        retry_after: float | None = None,
+        texts: dict[str, str] | None = None,
+        error: str = "refused",
     ) -> None:
         super().__init__(message)
         self.status = status
@@ -153,6 +158,8 @@ class LobbyError(Exception):
         self.retry_after = retry_after
         self.texts = texts
         """The message for people in every language, where there is one (``rummykit.web.texts``)."""
+        self.error = error
+        """The refusal's code, as a websocket error names it (``no_rematch`` …)."""
 
 
 def refusal(
@@ -163,7 +170,7 @@ def refusal(
     if "status" in values:
         status = values.pop("status")
         values["status_de"] = STATUS_DE.get(status, status)
-    return LobbyError(http, message, retry_after, texts=server_error_texts(error, message, **values))
+    return LobbyError(http, message, retry_after, texts=server_error_texts(error, message, **values), error=error)
 
 
 @dataclass
@@ -265,8 +272,11 @@ def stored_lobby_json(row: dict[str, Any], turn_seconds: float) -> dict[str, Any
 class Client:
     """One websocket connection: its seat (``None`` for a spectator) and its outgoing queue."""
 
-    def __init__(self, seat: int | None) -> None:
+    def __init__(self, seat: int | None, address: str | None = None) -> None:
         self.seat = seat
+        self.address = address
+        """The client's address (its network key), for what a request over the socket counts
+        against it (a rematch's new table)."""
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(CLIENT_QUEUE)
         self.dropped = False
 
@@ -373,6 +383,11 @@ class Table:
         self.owned = True
         """Whether this process plays the table; a copy made for one lobby request to a table
         another process owns is not (no bots, no clocks: the owner hears of the change)."""
+        self.archived = False
+        """Whether this is an ended table looked up from the database after it left the server's
+        memory (:meth:`~rummykit.web.manager.TableManager.find`): shown as it ended, no rematch."""
+        self.rematch: asyncio.Task[tuple[Table, int, str]] | None = None
+        """The opening of this finished table's one rematch (:mod:`rummykit.web.rematch`)."""
         self.dealer = dealer
         self.seats = seats
         self.status: Status = status
@@ -750,6 +765,8 @@ class Table:
             await practice.undo(self, client)
         elif isinstance(message, protocol.ReadyMessage):
             await self.ready(client)
+        elif isinstance(message, protocol.RematchMessage):
+            await self.ask_rematch(client)
         elif isinstance(message, protocol.HandLogMessage):
             client.send(handlog.hand_log_text(self.match, self.version, protocol.seat_draw_json))
         elif isinstance(message, ChatMessage):
@@ -760,6 +777,20 @@ class Table:
                     other.send(line)
             else:
                 client.send(line)
+
+    async def ask_rematch(self, client: Client) -> None:
+        """The host asks for the rematch over the socket: every connected seat (the host's too) is
+        sent its new seat (:mod:`rummykit.web.rematch`); a refusal goes to this client only."""
+        from rummykit.web.rematch import rematch  # it makes tables: imported where it is used
+
+        opened = self.rematch is not None and self.rematch.done()  # asked before: not sent again
+        try:
+            new, seat, token = await rematch(self, client.seat, client.address)
+        except LobbyError as exc:
+            client.send(error_json(exc.error, exc.message, self.version, texts=exc.texts))
+            return
+        if opened:
+            client.send({"type": "rematch", "code": new.code, "seat": seat, "token": token})
 
     async def back(self, client: Client) -> None:
         """The seat's person is back after being replaced for not moving: the bot stops (after this

@@ -70,6 +70,11 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
     "table_watch": "Tisch {code} ist {status_de}; du kannst zuschauen",
     "lobby_changed": "Tisch {code} hat sich inzwischen geändert; bitte noch einmal",
     "no_rematch": "Tisch {code} ist {status_de}; eine Revanche folgt auf ein beendetes Spiel",
+    "rematch_too_late": "Tisch {code} ist zu lange vorbei für eine Revanche; eröffne einen neuen Tisch",
+    "rematch_elsewhere": (
+        "Tisch {code} wird von einem anderen Prozess dieses Servers gespielt; "
+        "bitte die Revanche über die Verbindung des Tisches"
+    ),
     "not_practice": "Züge zurücknehmen geht nur am Übungstisch (nur du und Bots)",
     "nothing_to_undo": "Du hast in diesem Spiel keinen Zug gemacht, der sich zurücknehmen lässt",
     "undo_rate": "Zu oft hintereinander zurückgenommen; einen Moment warten",

@@ -149,6 +149,7 @@ const S = {
   lobbyForm: "join",  // which lobby form an error belongs to
   rulesPath: null,    // the rules page being shown (reloaded when the language changes)
   heldToken: null,    // the token of a seat a bot holds since we left it (it can be taken back)
+  rematchAsked: false,  // the host asked for the rematch and waits for its seat there
   order: [],          // the hand's order as the player arranged it (card texts), kept per table and seat
   focus: 0,           // the hand card with the keyboard focus (roving tabindex)
   sound: localStorage.getItem("rummykit:sound") === "on",
@@ -264,7 +265,11 @@ function onMessage(msg) {
   switch (msg.type) {
     case "welcome": S.seat = msg.seat; break;
     case "state": onState(msg); break;
-    case "error": S.discardAfter = null; flash(localText(msg, msg.message)); break;
+    case "error":
+      S.discardAfter = null;
+      if (S.rematchAsked) { S.rematchAsked = false; $("#overlay").classList.add("hidden"); }
+      flash(localText(msg, msg.message));
+      break;
     case "hint": S.hint = msg.action; S.hintTexts = msg.texts || null; renderHint(); break;
     case "hand_log":
       if (S.state && msg.version === S.state.version) { S.handNo = msg.hand; S.handMoves = msg.entries; renderLog(); }
@@ -1493,12 +1498,14 @@ function showMatchOver(state) {
   if (b) b.addEventListener("click", requestRematch);
 }
 
-// The host's rematch: a new table with the same seats and rules; the others follow by websocket.
-async function requestRematch() {
-  try {
-    const grant = await api(`/api/tables/${S.code}/rematch`, { token: S.token });
-    goToRematch(grant);
-  } catch (err) { $("#overlay").classList.add("hidden"); flash(err.message); }
+// The host's rematch: a new table with the same seats and rules. Asked over the websocket, which
+// reaches the server process that plays the table; everybody connected, the host too, is sent their
+// seat there ("rematch"). The button is pressed once: a second ask would get the same table anyway.
+function requestRematch() {
+  const b = $("#btn-rematch");
+  if (b) b.disabled = true;
+  S.rematchAsked = true;
+  send({ type: "rematch" });
 }
 
 function onRematch(msg) {
@@ -1507,6 +1514,7 @@ function onRematch(msg) {
 }
 
 function goToRematch(grant) {
+  S.rematchAsked = false;
   if (grant.token) saveGrant(grant);
   $("#overlay").classList.add("hidden");
   S.overlayFor = null; S.seenHands = null; S.state = null; S.groups = []; S.selected = [];

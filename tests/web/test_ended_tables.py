@@ -1,0 +1,223 @@
+"""A finished table after its end: one rematch however often the host asks, its code still looked up
+after it left the server's memory (or the server restarted), and the websocket's close codes as a
+real browser receives them."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+websockets = pytest.importorskip("websockets")
+from websockets.asyncio.client import connect as ws_connect  # noqa: E402
+from websockets.exceptions import ConnectionClosed  # noqa: E402
+
+
+def choose(legal: list[str], rng: random.Random) -> str:
+    knocks = [a for a in legal if a.startswith("knock")]
+    return knocks[0] if knocks else rng.choice(legal)
+
+
+def finish_gin_hand(ws: Any, web: Any) -> dict[str, Any]:
+    """Play seat 0 of a gin table (a match of one hand) until it is over: a knock as soon as one is
+    legal, else a seeded random move (random play alone mostly runs into the wall, and gin deals again)."""
+    rng = random.Random(3)
+    state = web.receive_state(ws)
+    for _ in range(2000):
+        if state["match"]["is_over"]:
+            return state
+        if state["legal"]:
+            ws.send_json({"type": "act", "action": choose(state["legal"], rng), "version": state["version"]})
+        state = web.receive_state(ws)
+    raise AssertionError("the gin hand did not end")
+
+
+async def play_out(base: str, code: str, token: str, *, rematch: bool = False) -> dict[str, Any]:
+    """Connect to a real server at ``base`` as the host of gin table ``code`` and play it to its end
+    (:func:`choose`; a move refused for the message rate is sent again after the wait); the final
+    state, or with ``rematch`` the rematch message answering ``{"type": "rematch"}`` then."""
+    rng = random.Random(3)
+    async with ws_connect(base.replace("http", "ws") + f"/ws/{code}") as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        sent = ""
+        while True:
+            msg = json.loads(await ws.recv())
+            if msg["type"] == "error":  # the server's message rate: the same move again, later
+                assert msg["code"] == "rate_limited", msg
+                await asyncio.sleep(msg["retry_after"])
+                await ws.send(sent)
+            if msg["type"] == "rematch":
+                return dict(msg)
+            if msg["type"] != "state":
+                continue
+            if msg["match"]["is_over"]:
+                if not rematch:
+                    return dict(msg)
+                await ws.send(json.dumps({"type": "rematch"}))
+            elif msg["legal"]:
+                sent = json.dumps(
+                    {"type": "act", "action": choose(msg["legal"], rng), "version": msg["version"]}
+                )
+                await ws.send(sent)
+
+
+def test_the_host_asking_twice_gets_the_one_rematch(client: TestClient, web: Any) -> None:
+    """A double click, or a second tab, asked for a second rematch: a second table with the same
+    people, each page following whichever message came last. The same table comes back instead, over
+    HTTP and over the websocket, and the new table's refusals let the host ask again."""
+    host = web.create(client, preset="gin", seats=2, name="Anna", seed=4, bots=[{"kind": "random"}])
+    code, token = host["code"], host["token"]
+    with web.connect(client, code, token) as anna:
+        finish_gin_hand(anna, web)
+        first = client.post(f"/api/tables/{code}/rematch", json={"token": token})
+        again = client.post(f"/api/tables/{code}/rematch", json={"token": token})
+        assert first.status_code == again.status_code == 201
+        assert first.json() == again.json()
+        sent = web.next_of(anna, "rematch")  # the host's connection is sent the seat too
+        assert (sent["code"], sent["seat"], sent["token"]) == (first.json()["code"], 0, first.json()["token"])
+        anna.send_json({"type": "rematch"})
+        assert web.next_of(anna, "rematch")["code"] == first.json()["code"]
+    listed = [t["code"] for t in client.get("/api/tables").json()["tables"]]
+    assert listed.count(first.json()["code"]) == 1 and len(listed) == 1
+
+
+def test_only_the_host_asks_over_the_websocket(client: TestClient, web: Any) -> None:
+    host = web.create(client, preset="gin", seats=2, name="Anna", seed=4)
+    code = host["code"]
+    guest = client.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
+    client.post(f"/api/tables/{code}/start", json={"token": host["token"]})
+    with web.connect(client, code, guest["token"]) as ben:
+        ben.send_json({"type": "rematch"})
+        refused = web.next_of(ben, "error")
+        assert refused["message"] == "only the host (seat 1) can start a rematch"
+    with web.connect(client, code, host["token"]) as anna:
+        anna.send_json({"type": "rematch"})
+        refused = web.next_of(anna, "error")
+        assert refused["code"] == "no_rematch" and "a rematch follows a finished match" in refused["message"]
+        assert refused["texts"]["de"].startswith(f"Tisch {code} ist schon im Spiel")
+
+
+def test_an_ended_table_is_looked_up_after_it_left_memory(client: TestClient, web: Any) -> None:
+    """README: an ended table stays in the database, "where its code can still be looked up". It
+    answered 404 once the server had let it go from memory (``--finished-table-seconds``, or a
+    restart): its lobby, its rules page and its websocket now show it as it ended, without a rematch."""
+    host = web.create(client, preset="gin", seats=2, name="Anna", seed=4, bots=[{"kind": "random"}])
+    code, token = host["code"], host["token"]
+    with web.connect(client, code, token) as anna:
+        final = finish_gin_hand(anna, web)
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    manager.tables.pop(code).cancel()  # what the clock does after finished_table_seconds
+    lobby = client.get(f"/api/tables/{code}")
+    assert lobby.status_code == 200 and lobby.json()["status"] == "over"
+    assert client.get(f"/api/tables/{code}/rules").status_code == 200
+    with web.connect(client, code, token) as anna:
+        shown = web.receive_state(anna)
+        assert shown["match"]["is_over"] and shown["match"]["scores"] == final["match"]["scores"]
+        assert shown["you"] == 0 and shown["version"] == final["version"]
+        anna.send_json({"type": "rematch"})
+        late = web.next_of(anna, "error")
+        assert late["code"] == "rematch_too_late"
+        assert (
+            late["texts"]["de"]
+            == f"Tisch {code} ist zu lange vorbei für eine Revanche; eröffne einen neuen Tisch"
+        )
+    assert manager.tables[code].archived
+    assert client.get("/api/tables").json()["tables"] == []  # an ended table is never listed
+    assert client.get("/api/tables/ZZZZZZ").status_code == 404
+
+
+def test_a_rebuilt_ended_table_is_kept_a_bounded_while(
+    client: TestClient, web: Any, monkeypatch: Any
+) -> None:
+    """Codes are public while a table waits (the lobby list): a stranger who collected them makes the
+    server rebuild each ended one, kept in memory as a finished table is, at most a few at a time."""
+    from rummykit.web import manager as manager_module
+
+    monkeypatch.setattr(manager_module, "ARCHIVED_IN_MEMORY", 2)
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    codes = []
+    for seed in (4, 5, 6):
+        host = web.create(client, preset="gin", seats=2, name="Anna", seed=seed, bots=[{"kind": "random"}])
+        with web.connect(client, host["code"], host["token"]) as anna:
+            finish_gin_hand(anna, web)
+        manager.tables.pop(host["code"]).cancel()
+        codes.append(host["code"])
+    for code in codes:
+        with web.connect(client, code) as watcher:
+            assert web.receive_state(watcher)["match"]["is_over"]
+    assert sorted(manager.tables) == sorted(codes[1:])  # the oldest rebuilt one went first
+
+
+def test_close_codes_reach_a_real_client(tmp_path: Path, server_factory: Any) -> None:
+    """Closed before the handshake was accepted, uvicorn answered HTTP 403, which a browser reads as
+    1006 without a reason: the page's "no such table" branch (4404) never ran."""
+    server = server_factory(f"sqlite:///{tmp_path / 'codes.db'}")
+    base = server.url.replace("http", "ws")
+
+    async def close_of(path: str) -> tuple[int | None, str | None]:
+        async with ws_connect(base + path) as ws:
+            with pytest.raises(ConnectionClosed) as closed:
+                await ws.recv()
+        return (
+            closed.value.rcvd.code if closed.value.rcvd else None,
+            closed.value.rcvd.reason if closed.value.rcvd else None,
+        )
+
+    assert asyncio.run(close_of("/ws/ZZZZZZ"))[0] == 4404
+    assert asyncio.run(close_of("/ws/ZZZZZZ?token=abc")) == (4400, "send the token in the hello message")
+    grant = httpx.post(server.url + "/api/tables", json={"preset": "gin", "seats": 2}).json()
+    assert asyncio.run(close_of(f"/ws/{grant['code']}?token={grant['token']}"))[0] == 4400
+
+
+def test_an_ended_table_survives_a_restart(tmp_path: Path, server_factory: Any, web: Any) -> None:
+    url = f"sqlite:///{tmp_path / 'restart.db'}"
+    server = server_factory(url)
+    grant = httpx.post(
+        server.url + "/api/tables",
+        json={"preset": "gin", "seats": 2, "name": "Anna", "seed": 4, "bots": [{"kind": "random"}]},
+    ).json()
+    code, token = grant["code"], grant["token"]
+
+    final = asyncio.run(asyncio.wait_for(play_out(server.url, code, token), 60))
+    server.stop()
+    again = server_factory(url)
+    lobby = httpx.get(again.url + f"/api/tables/{code}")
+    assert lobby.status_code == 200 and lobby.json()["status"] == "over"
+    shown = asyncio.run(asyncio.wait_for(play_out(again.url, code, token), 30))
+    assert shown["match"]["scores"] == final["match"]["scores"] and shown["you"] == 0
+
+
+def test_with_several_processes_the_rematch_is_asked_where_the_table_is_played(
+    postgres_url: str, server_factory: Any
+) -> None:
+    """With several server processes the host's Rematch went over HTTP to whichever process the
+    request reached: one that did not play the table answered 404 "no table". The page now asks over
+    the table's websocket, which reaches the process that plays it; over HTTP the other process says
+    where to ask."""
+    from sqlalchemy import create_engine, text
+
+    admin = create_engine(postgres_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text("DROP DATABASE IF EXISTS rk_rematch"))
+        connection.execute(text("CREATE DATABASE rk_rematch"))
+    admin.dispose()
+    url = postgres_url.rsplit("/", 1)[0] + "/rk_rematch"
+    first, second = (server_factory(url) for _ in range(2))
+    body = {"preset": "gin", "seats": 2, "name": "Anna", "seed": 4, "bots": [{"kind": "random"}]}
+    grant = httpx.post(first.url + "/api/tables", json=body).json()
+    code, token = grant["code"], grant["token"]
+    asyncio.run(asyncio.wait_for(play_out(first.url, code, token), 60))
+    elsewhere = httpx.post(second.url + f"/api/tables/{code}/rematch", json={"token": token})
+    assert elsewhere.status_code == 409 and "over the table's websocket" in elsewhere.json()["detail"]
+    relayed = asyncio.run(asyncio.wait_for(play_out(second.url, code, token, rematch=True), 30))
+    assert relayed["seat"] == 0 and relayed["code"] != code  # asked through the second process
+    here = httpx.post(first.url + f"/api/tables/{code}/rematch", json={"token": token})
+    assert here.status_code == 201 and here.json()["code"] == relayed["code"]  # the one rematch
+    listed = httpx.get(second.url + "/api/tables").json()["tables"]
+    assert [t["code"] for t in listed] == [relayed["code"]]
