@@ -170,7 +170,8 @@ def refusal(
     if "status" in values:
         status = values.pop("status")
         values["status_de"] = STATUS_DE.get(status, status)
-    return LobbyError(http, message, retry_after, texts=server_error_texts(error, message, **values), error=error)
+    texts = server_error_texts(error, message, **values)
+    return LobbyError(http, message, retry_after, texts=texts, error=error)
 
 
 @dataclass
