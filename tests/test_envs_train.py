@@ -264,7 +264,8 @@ def test_a_policy_under_other_rules_is_named_before_the_game(
     )
     assert selfplay.exit_code == 0 and expected in selfplay.stderr
     play = runner.invoke(
-        app, ["play", "--rules", "german", "--players", "2", "--bots", "policy", "--no-save", "--fast"],
+        app, ["play", "--rules", "german", "--players", "2", "--bots", "policy", "--dealer", "2", "--no-save",
+              "--fast"],
         input="quit\n",
     )  # fmt: skip
-    assert expected in play.stdout
+    assert expected in play.stdout  # the bot deals: the first screen is yours, the notices above the board

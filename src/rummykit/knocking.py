@@ -57,6 +57,18 @@ def knock_allowed(deadwood: int, threshold: int, comparison: str) -> bool:
     return deadwood < threshold if comparison == "lt" else deadwood <= threshold
 
 
+def _barred_taken(rnd: RoundState) -> Card | None:
+    """The card the mover may not discard (nor knock or call with): the one taken from the discard
+    pile this turn (RULES.md D15, ``may_discard_taken_discard = false``), as long as the hand holds
+    another card. A hand of nothing but copies of it (a joker taken onto a joker, where hands are
+    one or two cards) would have no move left; the bar lifts then, as it does in the melding games
+    when nothing else is left."""
+    taken = rnd.taken_discard
+    if taken is None or rnd.rules.may_discard_taken_discard:
+        return None
+    return taken if any(c != taken for c in rnd.hands[rnd.to_move].cards()) else None
+
+
 class KnockFamily:
     """Turn logic for the knock games."""
 
@@ -89,7 +101,7 @@ class KnockFamily:
         return _take_effect(rnd, seat)
 
     def _check_not_taken(self, rnd: RoundState, card: Card, action: Action) -> None:
-        if card == rnd.taken_discard and not rnd.rules.may_discard_taken_discard:
+        if card == _barred_taken(rnd):
             raise DiscardError(
                 f"{action}: you may not discard the card you took from the discard pile "
                 "(may_discard_taken_discard is off)",
@@ -217,8 +229,8 @@ class KnockFamily:
         rules = rnd.rules
         seat = rnd.to_move
         hand = rnd.hands[seat]
-        taken = rnd.taken_discard
-        distinct = [c for c in dict.fromkeys(hand.cards()) if c != taken or rules.may_discard_taken_discard]
+        barred = _barred_taken(rnd)
+        distinct = [c for c in dict.fromkeys(hand.cards()) if c != barred]
         calls: list[Action] = []
         threshold = rules.knock_threshold or 0
         best, _ = solver.best_discards(list(hand), rules) if rnd.knocker is None else (0, ())

@@ -373,12 +373,52 @@ def _can_place(
         if layoff_ok and spare and any(m.can_lay_off(card, rules) for m in table):
             return True
         return any(len(m) <= limit for m in solver.melds_containing(cards, card, rules))
+    if not rules.opening_counts_taken_discard:
+        return _opening_without_its_value(cards, card, rules, limit) is not None
     best = solver.best_opening(cards, rules, must_include=card, keep_one=_keep_one(rules))
     if best is None:
         return False
-    taken = rnd.taken_discard if rnd.taken_discard == card else None
     minimum = rules.opening_min_points or 0
-    return _opening_value(best, rules, taken) >= minimum
+    return _opening_value(best, rules, None) >= minimum
+
+
+def _opening_without_its_value(
+    cards: Sequence[Card], card: Card, rules: Rules, limit: int
+) -> tuple[Meld, ...] | None:
+    """An opening of ``cards`` (at most ``limit`` of them laid) that lays the taken discard ``card``
+    and reaches ``opening_min_points`` without counting it (``opening_counts_taken_discard =
+    false``), the meld with the card first (the meld the opening's value leaves it out of:
+    :func:`_opening_value`); ``None`` when there is none. The highest-valued opening with the card
+    need not be the one worth most without it (an ace counts 11 in a set, 1 at the bottom of a run;
+    a second joker may take the taken one's place), so every meld with the card is tried, with the
+    most the rest of the hand adds (the whole opening counts, or for ``opening_scope =
+    single_meld`` the one meld that must reach the minimum)."""
+    minimum = rules.opening_min_points or 0
+    keep = _keep_one(rules)
+    for with_card in solver.melds_containing(cards, card, rules):
+        if len(with_card) > limit:
+            continue
+        try:
+            meld = Meld.from_cards(with_card, rules)
+        except IllegalMeldError:
+            continue
+        own = meld.value - _card_value_in(meld, card)
+        rest = list(cards)
+        for c in with_card:
+            rest.remove(c)
+        if own >= minimum:
+            return (meld,)
+        if rules.opening_scope != "single_meld":
+            others = solver.best_opening(rest, rules, keep_one=keep, minimum=0)
+            if others is not None and own + sum(m.value for m in others) >= minimum:
+                return (meld, *others)
+            continue
+        for other in solver.all_melds(rest, rules):
+            if len(with_card) + len(other) <= limit:
+                second = Meld.from_cards(other, rules)
+                if second.value >= minimum:
+                    return (meld, second)
+    return None
 
 
 class MeldingFamily:
@@ -429,6 +469,8 @@ class MeldingFamily:
                 )
                 minimum = rules.opening_min_points or 0
                 how = "no meld or lay-off for it" if opened else f"no opening worth {minimum} points with it"
+                if not opened and not rules.opening_counts_taken_discard:
+                    how = f"no opening worth {minimum} points without counting it"
                 raise DrawError(f"take: {card} must be laid this turn ({rule}), and you have {how}", rule)
         return _take_effect(rnd, seat, card, must_lay)
 
@@ -439,7 +481,9 @@ class MeldingFamily:
         card = rnd.must_lay
         if card is None or placed:
             return
-        opened = True if isinstance(action, (Open, MeldAction, Swap)) else rnd.has_opened(seat)
+        # A joker exchange never opens: before the opening its joker stays in hand (the rules refuse
+        # an exchange before the opening whose joker would be melded at once).
+        opened = True if isinstance(action, (Open, MeldAction)) else rnd.has_opened(seat)
         if not _can_place(rnd, seat, card, hand, table, opened, may_lay_off(rnd, seat)):
             raise MeldError(
                 f"{action}: afterwards the taken discard {card} could no longer be laid this turn "
@@ -848,6 +892,9 @@ class MeldingFamily:
                 others = list(Hand(cards).without((barred,)))
                 bests.append(solver.best_opening(others, rules, keep_one=True))
                 bests.append(solver.best_opening(cards, rules, must_include=barred, keep_one=keep_one))
+            if pending is not None and not rules.opening_counts_taken_discard:
+                limit = len(cards) - 1 if keep_one else len(cards)
+                bests.append(_opening_without_its_value(cards, pending, rules, limit))
             for melds in bests:
                 if melds is None:
                     continue

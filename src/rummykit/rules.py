@@ -697,6 +697,35 @@ def _not_gin(
     return check
 
 
+def _both(*checks: Callable[[Rules], str | None]) -> Callable[[Rules], str | None]:
+    """An applicability test that applies where each of ``checks`` does (the first reason else)."""
+
+    def check(rules: Rules) -> str | None:
+        return next((reason for c in checks if (reason := c(rules)) is not None), None)
+
+    return check
+
+
+def _with_jokers(rules: Rules) -> str | None:
+    return None if rules.jokers_total else "jokers_total is 0: no joker is dealt"
+
+
+def _exchange_on(rules: Rules) -> str | None:
+    return None if rules.joker_exchange else "joker_exchange is off: no joker is exchanged"
+
+
+def _stock_rebuilt(rules: Rules) -> str | None:
+    if rules.stock_exhaustion in ("end_hand_no_score", "wall_draw"):
+        return f"stock_exhaustion = {rules.stock_exhaustion} never builds a new stock"
+    return None
+
+
+def _knock_below_some(rules: Rules) -> str | None:
+    if rules.knock_threshold == 0:
+        return "knock_threshold is 0: a hand of no deadwood calls Rummy, so no knock is compared"
+    return _knock_not_gin(rules)
+
+
 def _gin_only(rules: Rules) -> str | None:
     if rules.hand_scoring == "gin_difference":
         return None
@@ -777,38 +806,45 @@ _APPLIES: Final[Mapping[str, Callable[[Rules], str | None]]] = {
             "opening_min_points",
             "layoff_on_opening_turn",
             "layoff_requires_opened",
-            "joker_exchange",
-            "joker_exchange_requires_opened",
-            "joker_exchange_on_opening_turn",
-            "set_joker_exchange",
-            "exchanged_joker_destination",
             "discard_pickup_requires_meld",
             "discard_pickup_requires_opened",
-            "joker_discard_allowed",
             "discard_playable_card_allowed",
             "going_out_requires_discard",
             "hand_romme_multiplier",
             "penalty_ace",
-            "penalty_joker",
             "penalty_court",
         ),
         _melding_only,
     ),
+    **dict.fromkeys(
+        ("joker_exchange", "joker_discard_allowed", "penalty_joker"), _both(_melding_only, _with_jokers)
+    ),
+    **dict.fromkeys(
+        (
+            "joker_exchange_requires_opened",
+            "joker_exchange_on_opening_turn",
+            "set_joker_exchange",
+            "exchanged_joker_destination",
+        ),
+        _both(_melding_only, _with_jokers, _exchange_on),
+    ),
     **dict.fromkeys(("layoff_after_knock", "deadwood_ace"), _knock_only),
-    "deadwood_joker": _not_gin("gin has no jokers", _knock_only),
+    "deadwood_joker": _not_gin("gin has no jokers", _both(_knock_only, _with_jokers)),
     **dict.fromkeys(
         ("joker_robbing", "joker_limit", "max_adjacent_jokers", "joker_end_assignment"),
-        _not_gin("gin has no jokers"),
+        _not_gin("gin has no jokers", _with_jokers),
     ),
     "final_discard_face_down": _not_gin("gin has no face-down card: a gin is a knock"),
-    "max_stock_rebuilds": _not_gin("a gin hand ends at the wall (wall_draw); the stock is never rebuilt"),
+    "max_stock_rebuilds": _not_gin(
+        "a gin hand ends at the wall (wall_draw); the stock is never rebuilt", _stock_rebuilt
+    ),
     "max_takes_in_a_row": _not_gin(
         "gin counts its takes with max_upcard_draws (OpenSpiel's bound)", _takes_unbounded
     ),
     "hand_size_rule": _not_gin("gin deals hand_size cards to each of its two players", _sizes_vary),
+    "knock_comparison": _knock_below_some,
     **dict.fromkeys(
         (
-            "knock_comparison",
             "knock_extra_turn",
             "knock_undercut_rule",
             "knocker_scores_own_deadwood",
@@ -946,6 +982,7 @@ def _validate(rules: Rules) -> None:
                 fail(option, f"{value} is only for gin (hand_scoring = gin_difference)")
     if rules.match_end == "elimination_last_survivor" and rules.elimination_threshold is None:
         fail("elimination_threshold", "elimination_last_survivor needs an elimination threshold")
+    _validate_reachable(rules, fail)
     threshold = rules.elimination_threshold
     if _rubber_only(rules) is None and threshold is not None and high > threshold:
         fail(
@@ -990,6 +1027,55 @@ def _validate(rules: Rules) -> None:
                 f"a deck of {deck} cards cannot deal {rules.hand_size_for(active)} "
                 f"cards to {active} players and leave a stock",
             )
+
+
+def _validate_reachable(rules: Rules, fail: Callable[[str, str], None]) -> None:
+    """Refuse combinations under which a hand or a match cannot end as the rules say: a match end
+    counting points the hand scoring never gives, hands too small to lay a meld or reach the opening
+    minimum, and a joker exchanged before the opening that would go straight into a meld below it."""
+    if not rules.is_gin:
+        gains = rules.hand_scoring in ("winner_collects", "winner_gets_sum")
+        penalties = rules.hand_scoring != "winner_collects"
+        if rules.match_end == "target_score" and not gains:
+            fail(
+                "match_end",
+                f"target_score counts plus points, which {rules.hand_scoring} never gives: the match "
+                "would not end (use winner_collects or winner_gets_sum)",
+            )
+        if rules.match_end in ("penalty_limit", "elimination_last_survivor") and not penalties:
+            fail(
+                "match_end",
+                f"{rules.match_end} counts minus points, which winner_collects never gives: the match "
+                "would not end",
+            )
+    if rules.is_knock_game:
+        return
+    minimum = rules.opening_min_points or 0
+    tables = range(rules.min_players, rules.max_players + 1)
+    smallest = min(rules.hand_size_for(rules.active_players(n)) for n in tables)
+    laid = smallest + 1 - (1 if rules.going_out_requires_discard else 0)  # after the draw, a discard kept
+    if laid < 3:
+        fail("hand_size", f"a hand of {smallest} can never lay a meld of three cards")
+    waived = not rules.hand_romme_requires_opening_min  # a whole hand laid at once opens below it
+    if 11 * laid < minimum and not waived:
+        fail(
+            "hand_size",
+            f"a hand of {smallest} can never reach the opening minimum of {minimum} "
+            "(a card counts 11 at most)",
+        )
+    if (
+        rules.jokers_total
+        and rules.joker_exchange
+        and not rules.joker_exchange_requires_opened
+        and rules.exchanged_joker_destination != "hand"
+        and minimum
+    ):
+        fail(
+            "joker_exchange_requires_opened",
+            "a joker exchanged before the opening would be laid at once "
+            f"({rules.exchanged_joker_destination}), in a meld below the opening minimum (use "
+            "exchanged_joker_destination = hand, or joker_exchange_requires_opened = true)",
+        )
 
 
 def _validate_gin(rules: Rules, fail: Callable[[str, str], None]) -> None:

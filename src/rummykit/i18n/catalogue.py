@@ -124,6 +124,32 @@ REFUSALS: Final[tuple[tuple[str, str], ...]] = (
         "no stock is left to draw above a wall of {count}",
         "über einer Mauer von {count} Karten bleibt kein Stoß zum Ziehen",
     ),
+    (
+        "target_score counts plus points, which {value} never gives: the match would not end "
+        "(use winner_collects or winner_gets_sum)",
+        "target_score zählt Pluspunkte, die {value} nie vergibt: die Partie endete nie "
+        "(winner_collects oder winner_gets_sum)",
+    ),
+    (
+        "{value} counts minus points, which winner_collects never gives: the match would not end",
+        "{value} zählt Minuspunkte, die winner_collects nie vergibt: die Partie endete nie",
+    ),
+    (
+        "a hand of {count} can never lay a meld of three cards",
+        "mit {count} Karten auf der Hand lässt sich nie eine Figur aus drei Karten auslegen",
+    ),
+    (
+        "a hand of {count} can never reach the opening minimum of {limit} (a card counts 11 at most)",
+        "mit {count} Karten auf der Hand wird der Mindestwert {limit} beim ersten Auslegen nie "
+        "erreicht (eine Karte zählt höchstens 11)",
+    ),
+    (
+        "a joker exchanged before the opening would be laid at once ({value}), in a meld below the "
+        "opening minimum (use exchanged_joker_destination = hand, or joker_exchange_requires_opened "
+        "= true)",
+        "ein vor dem ersten Auslegen getauschter Joker käme sofort ({value}) in eine Figur unter dem "
+        "Mindestwert (exchanged_joker_destination = hand oder joker_exchange_requires_opened = true)",
+    ),
 )
 """The whys of the rules validation's refusals, English and German: an entry of :data:`ERRORS`
 each, written after :data:`REFUSED` and :data:`REFUSED_DE`."""
@@ -830,6 +856,19 @@ FRAGMENTS: Final[tuple[tuple[str, str], ...]] = (
         "hand_size_rule = by_player_count bestimmt die Kartenzahl an jedem Tisch dieser Regeln",
     ),
     ("only joker_robbing uses it", "nur joker_robbing nutzt sie"),
+    ("jokers_total is 0: no joker is dealt", "jokers_total ist 0: es wird kein Joker gegeben"),
+    (
+        "joker_exchange is off: no joker is exchanged",
+        "joker_exchange ist aus: es wird kein Joker getauscht",
+    ),
+    (
+        "stock_exhaustion = {value} never builds a new stock",
+        "stock_exhaustion = {value} bildet nie einen neuen Stoß",
+    ),
+    (
+        "knock_threshold is 0: a hand of no deadwood calls Rummy, so no knock is compared",
+        "knock_threshold ist 0: eine Hand ohne Restpunkte ruft Rommé, also wird kein Klopfen verglichen",
+    ),
     ("only seat_draw = high_card draws cards", "nur bei seat_draw = high_card werden Karten gezogen"),
     ("gin has no jokers", "Gin hat keine Joker"),
     ("gin has no face-down card: a gin is a knock", "Gin hat keine verdeckte Karte: ein Gin ist ein Klopfen"),
@@ -866,6 +905,10 @@ FRAGMENTS: Final[tuple[tuple[str, str], ...]] = (
     ("meld if you can, then discard", "auslegen, wenn möglich, dann abwerfen"),
     ("no meld or lay-off for it", "weder eine Figur noch eine Anlegemöglichkeit"),
     ("no opening worth {count} points with it", "kein erstes Auslegen mit {count} Punkten"),
+    (
+        "no opening worth {count} points without counting it",
+        "kein erstes Auslegen mit {count} Punkten ohne ihren Wert",
+    ),
     ("once", "einmal"),
     ("{count} times", "{count}-mal"),
     (

@@ -102,7 +102,11 @@ def max_opening_value(cards: Iterable[int], rules: Rules, keep_one: bool = False
 
 
 def best_opening(
-    cards: Iterable[int], rules: Rules, must_include: int | None = None, keep_one: bool = True
+    cards: Iterable[int],
+    rules: Rules,
+    must_include: int | None = None,
+    keep_one: bool = True,
+    minimum: int | None = None,
 ) -> tuple[Meld, ...] | None:
     """The disjoint melds with the highest opening value (Erstmeldung), or ``None`` if they fall short.
 
@@ -110,7 +114,8 @@ def best_opening(
     for ``opening_scope = single_meld`` by one meld alone (the others are still laid). With
     ``must_include`` (e.g. a card just taken from the discard pile) that card must be in one of the
     melds. With ``keep_one`` a card must stay in hand for the discard. Without an opening minimum
-    (knock games) any meld qualifies. ``None`` when no collection qualifies.
+    (knock games) any meld qualifies; ``minimum`` replaces the rules' own (0: the most valuable
+    melds, whatever they are worth). ``None`` when no collection qualifies.
 
     >>> from rummykit.cards import parse_cards
     >>> german = Rules.preset("german")
@@ -122,6 +127,7 @@ def best_opening(
     cards = tuple(cards)
     if must_include is not None and must_include not in cards:
         raise ValueError(f"{Card(must_include)} is not in the hand")
-    minimum = rules.opening_min_points or 0
+    if minimum is None:
+        minimum = rules.opening_min_points or 0
     single = rules.opening_scope == "single_meld"
     return _backend.current.best_opening(cards, rules, must_include, keep_one, minimum, single)
