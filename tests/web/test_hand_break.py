@@ -32,7 +32,7 @@ def play_first_hand(client: TestClient, web: Any, ws: Any, code: str) -> dict[st
 
 
 def test_the_turn_clock_rests_until_the_result_is_closed(make_client: Any, web: Any) -> None:
-    client = make_client(bot_delay=0, turn_seconds=1.0, hand_break_seconds=60)
+    client = make_client(bot_delay=0, turn_seconds=1.0, practice_turn_seconds=1.0, hand_break_seconds=60)
     grant = web.create(client, seats=2, bots=[{"kind": "greedy"}], seed=11, overrides={"num_hands": 2})
     code = grant["code"]
     with web.connect(client, code, grant["token"]) as ws:
@@ -51,7 +51,7 @@ def test_the_turn_clock_rests_until_the_result_is_closed(make_client: Any, web: 
 
 def test_the_break_ends_by_itself(make_client: Any, web: Any) -> None:
     """Nobody stalls a table: without ``ready`` the break ends after ``hand_break_seconds``."""
-    client = make_client(bot_delay=0, turn_seconds=30, hand_break_seconds=0.4)
+    client = make_client(bot_delay=0, turn_seconds=30, practice_turn_seconds=30, hand_break_seconds=0.4)
     grant = web.create(client, seats=2, bots=[{"kind": "greedy"}], seed=11, overrides={"num_hands": 2})
     code = grant["code"]
     with web.connect(client, code, grant["token"]) as ws:
@@ -64,7 +64,7 @@ def test_the_break_ends_by_itself(make_client: Any, web: Any) -> None:
 def test_no_break_means_no_break_and_no_faster_clock(make_client: Any, web: Any) -> None:
     """``--hand-break-seconds 0`` switches the break off: nobody rests after a hand, and the clocks
     still run once a second (a quarter of 0 s made them run every 20 ms)."""
-    client = make_client(bot_delay=0, turn_seconds=30, hand_break_seconds=0)
+    client = make_client(bot_delay=0, turn_seconds=30, practice_turn_seconds=30, hand_break_seconds=0)
     assert client.app.state.manager.tick_seconds == 1.0  # type: ignore[attr-defined]
     grant = web.create(client, seats=2, bots=[{"kind": "greedy"}], seed=11, overrides={"num_hands": 2})
     with web.connect(client, grant["code"], grant["token"]) as ws:
@@ -76,7 +76,7 @@ def test_a_break_survives_a_restart(tmp_path: Any, web: Any) -> None:
     full (its end was not stored), so the person reading the result does not find their clock running."""
     from rummykit.web import create_app
 
-    settings = web.settings(bot_delay=0, turn_seconds=1.0, hand_break_seconds=60)
+    settings = web.settings(bot_delay=0, turn_seconds=1.0, practice_turn_seconds=1.0, hand_break_seconds=60)
     url = f"sqlite:///{tmp_path / 'restart.db'}"
     with TestClient(create_app(url, settings=settings)) as first:
         grant = web.create(first, seats=2, bots=[{"kind": "greedy"}], seed=11, overrides={"num_hands": 2})

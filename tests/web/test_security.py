@@ -195,7 +195,7 @@ def test_4_abandoned_waiting_table_expires_and_leaves_the_lobby(make_client: Any
 
 
 def test_4_a_connected_player_who_never_moves_is_replaced_until_back(make_client: Any, web: Any) -> None:
-    client = make_client(bot_delay=0, turn_seconds=0.4)
+    client = make_client(bot_delay=0, turn_seconds=0.4, practice_turn_seconds=0.4)
     host = web.create(client, seats=2, bots=[{"kind": "random"}])
     code = host["code"]
     table = table_of(client, code)

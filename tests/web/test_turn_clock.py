@@ -18,7 +18,9 @@ from rummykit.web.app import create_app
 def client(tmp_path: Path, web: Any) -> Iterator[TestClient]:
     app = create_app(
         f"sqlite:///{tmp_path / 'clock.db'}",
-        settings=web.settings(bot_delay=1.0, turn_seconds=2.0, takeover_seconds=60),
+        settings=web.settings(
+            bot_delay=1.0, turn_seconds=2.0, practice_turn_seconds=2.0, takeover_seconds=60
+        ),
     )
     with TestClient(app) as made:
         yield made
@@ -54,3 +56,24 @@ def test_back_in_a_turn_whose_time_ran_out_is_back_after_the_bots_move(client: T
         back = web.receive_state(ws, until=lambda s: not s["table"]["seats"][0]["away"], limit=2000)
         assert back["version"] > first["version"]  # the bot played the timed-out turn, then they are back
         assert not web.away(client, code)
+
+
+def test_alone_with_bots_no_clock_runs_unless_the_server_sets_one(tmp_path: Path, web: Any) -> None:
+    """A person playing bots alone was replaced by a bot after ``turn_seconds`` like anyone, with no
+    way to switch the clock off (WCAG 2.2.1). Nobody waits for them: no clock runs there, the page
+    is told so (``turn_seconds`` 0, no ``turn_left``); at a table with another person it runs."""
+    settings = web.settings(bot_delay=0, turn_seconds=0.4, takeover_seconds=60)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'alone.db'}", settings=settings)) as client:
+        grant = web.create(client, seats=2, bots=[{"kind": "greedy"}], seed=5)
+        code = grant["code"]
+        with web.connect(client, code, grant["token"]) as ws:
+            state = web.receive_state(ws, until=lambda s: bool(s["legal"]))
+            assert state["table"]["turn_seconds"] == 0 and state["turn_left"] is None
+            time.sleep(1.2)  # three turn clocks
+            assert not web.away(client, code) and web.table_of(client, code).version == state["version"]
+        host = web.create(client, seats=3, name="Anna", bots=[{"kind": "greedy"}], seed=5)
+        client.post(f"/api/tables/{host['code']}/join", json={"name": "Ben"})
+        client.post(f"/api/tables/{host['code']}/start", json={"token": host["token"]})
+        with web.connect(client, host["code"], host["token"]) as ws:
+            shared = web.receive_state(ws)
+            assert shared["table"]["turn_seconds"] == 0.4

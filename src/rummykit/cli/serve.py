@@ -66,6 +66,14 @@ def serve_command(
         float,
         _option(TIMING, "--turn-seconds", "Seconds a connected player may take per move before a bot plays."),
     ] = 120.0,
+    practice_turn_seconds: Annotated[
+        float,
+        _option(
+            TIMING,
+            "--practice-turn-seconds",
+            "The same for a person alone with bots; 0 (the default): no turn clock there.",
+        ),
+    ] = 0.0,
     hand_break_seconds: Annotated[
         float,
         _option(
@@ -210,6 +218,7 @@ def serve_command(
             bot_delay=bot_delay,
             takeover_seconds=takeover,
             turn_seconds=turn_seconds,
+            practice_turn_seconds=practice_turn_seconds,
             hand_break_seconds=hand_break_seconds,
             idle_table_seconds=idle_table_seconds,
             finished_table_seconds=finished_table_seconds,

@@ -72,6 +72,11 @@ class ServerSettings:
     """A disconnected player's seat is played by a bot after this many seconds."""
     turn_seconds: float = 120.0
     """A connected player who does not move for this long is replaced by a bot until they say ``back``."""
+    practice_turn_seconds: float = 0.0
+    """The turn clock of a person alone at a table with bots (none holding a seat for someone who
+    left: :func:`~rummykit.web.practice.is_practice`); 0, the default, runs none there. Nobody waits
+    for that person, who may take as long as they need (WCAG 2.2.1, timing adjustable); the table
+    still ends ``idle_table_seconds`` after nobody is present."""
     hand_break_seconds: float = 30.0
     """The break after a hand: each person's turn clock rests until they close the hand's result
     (``ready``) or this many seconds have passed, whichever comes first; their first turn of the new

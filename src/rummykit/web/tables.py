@@ -481,13 +481,17 @@ class Table:
         return SecretRandom(seeded_key(self.seed), f"{purpose}:{self.version}")
 
     def lobby_json(self) -> dict[str, Any]:
+        people = [i for i, s in enumerate(self.seats) if s.kind == "human"]
+        clock = self.manager.settings.turn_seconds
+        if len(people) == 1:  # alone with bots: the practice clock, 0 where none runs
+            clock = self._turn_limit(people[0]) or 0.0
         return lobby_entry(
             self.code,
             self.status,
             self.rules,
             self.rules_text,
             self.takeover_seconds,
-            self.manager.settings.turn_seconds,
+            clock,
             self.seeded,
             [
                 {**s.public(), "seat": i, "connected": self.connected(i), "away": i in self._away}
@@ -580,11 +584,19 @@ class Table:
         if self.status != "playing" or self.match.is_over:
             return None
         seat = self.match.to_move
-        if self.seats[seat].kind != "human" or seat in self._rest:
+        limit = self._turn_limit(seat)
+        if self.seats[seat].kind != "human" or seat in self._rest or limit is None:
             return None
-        limit = self.manager.settings.turn_seconds
         used = self._turn_used(asyncio.get_running_loop().time())
         return limit if used is None else round(max(0.0, limit - used), 1)
+
+    def _turn_limit(self, seat: int) -> float | None:
+        """The turn clock of ``seat``'s person: ``turn_seconds``, or alone with bots (a practice
+        table) ``practice_turn_seconds``; ``None`` where none runs (0 there)."""
+        settings = self.manager.settings
+        if practice.is_practice(self.seats, seat):
+            return settings.practice_turn_seconds or None
+        return settings.turn_seconds
 
     def _turn_used(self, now: float) -> float | None:
         """Seconds the person to move has had of this turn (loop time ``now``); ``None`` before its
@@ -807,12 +819,14 @@ class Table:
         plays that turn and they are back after it. So coming back (or reconnecting) never starts a
         turn's clock again; it would let someone hold a table for ever."""
         used = self._turn_used(asyncio.get_running_loop().time())
+        limit = self._turn_limit(seat)
         expired = (
             self.status == "playing"
             and not self.match.is_over
             and self.match.to_move == seat
             and used is not None
-            and used >= self.manager.settings.turn_seconds
+            and limit is not None
+            and used >= limit
         )
         if expired:
             self._returning.add(seat)
@@ -1129,11 +1143,12 @@ class Table:
             # The turn clock runs from the start of the turn, also while the person is disconnected:
             # leaving and coming back does not start it again (else someone could hold a table for
             # ever by reconnecting before each takeover). It rests only in the break after a hand.
-            if seat in self._rest or self.seats[seat].kind != "human":
+            limit = self._turn_limit(seat)
+            if seat in self._rest or self.seats[seat].kind != "human" or limit is None:
                 self._turn = None
             elif (used := self._turn_used(now)) is None:
                 self._turn = (self.version, now)
-            elif self.present(seat) and used >= settings.turn_seconds:
+            elif self.present(seat) and used >= limit:
                 async with self.lock:
                     if self.present(seat) and self._turn_used(now) is not None:
                         # Replaced at once: counted as away since the takeover time. The turn's
