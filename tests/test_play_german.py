@@ -41,7 +41,7 @@ def assert_german(out: str) -> None:
 
 
 def test_a_whole_german_hand_at_80_by_24(data_dir: Path) -> None:
-    script = ["hilfe", "discard ZZ", "tipp", "x 1", "Z" * 5000, "discard " + "Q" * 150, "protokoll"]
+    script = ["hilfe", "discard ZZ", "tipp", "abwerfen 1", "Z" * 5000, "discard " + "Q" * 150, "protokoll"]
     out = play(
         "--lang", "de", "--rules", "german", "--players", "3", "--seed", "3", "--bots", "greedy",
         "--set", "match_end=single_hand", lines=script + ["auto"] * 400,
@@ -54,8 +54,14 @@ def test_a_whole_german_hand_at_80_by_24(data_dir: Path) -> None:
     assert "Deine Hand (13 Karten, nach Farbe)" in out
     assert "Dein Zug: ziehen (d) oder die Ablage nehmen (t)   hilfe · tipp · ende" in out
     # The moves in notation, which is what a player types, also in German.
-    assert "> Erlaubte Züge (so eintippen, wie sie hier stehen):\n  draw  ·  take\nKurzformen: d" in out
-    assert "> ✗ kein Zug: Keine Karte: 'ZZ' (Karten: QS, 10H, JK; oder eine Stelle)" in out
+    # The prompt's German verbs work too ("abwerfen 1" above was refused only for not drawing first).
+    assert (
+        "> Erlaubte Züge (so eintippen, wie sie hier stehen; die Verben auch deutsch:\n"
+        "  ziehen, nehmen, auslegen, anlegen, tauschen, abwerfen, klopfen, passen):\n"
+        "  draw  ·  take\nKurzformen: d"
+    ) in out
+    unknown = "> ✗ kein Zug: Keine Karte: 'ZZ' (Karten: DS, 10H, JK; oder ihre Stelle)"
+    assert unknown in out
     assert "> Tipp: vom Stoß ziehen  (6♣ passt zu nichts auf deiner Hand)" in out
     flat = " ".join(out.split())
     assert (

@@ -63,6 +63,19 @@ SHORT_VERBS: Final = {
     "k": "knock",
     "r": "rummy",
     "b": "buyback",
+    # The German verbs of the prompts and the help ("ziehen (d)"), for the same actions.
+    "ziehen": "draw",
+    "nehmen": "take",
+    "aufnehmen": "take",
+    "auslegen": "meld",
+    "anlegen": "layoff",
+    "tauschen": "swap",
+    "tausche": "swap",
+    "abwerfen": "discard",
+    "klopfen": "knock",
+    "passen": "pass",
+    "zurückkaufen": "buyback",
+    "ablehnen": "decline",
 }
 
 
@@ -133,7 +146,7 @@ def short_error(exc: Exception, lang: str = "en") -> str:
     if text.startswith("not a card:"):
         text = text.split(" (", 1)[0] + " (cards: QS, 10H, JK; or a position)"
     if text.startswith("Keine Karte:"):
-        text = text.split(" (", 1)[0] + " (Karten: QS, 10H, JK; oder eine Stelle)"
+        text = text.split(" (", 1)[0] + " (Karten: DS, 10H, JK; oder ihre Stelle)"
     return clip(text, 2 * MAX_ECHO + 60)
 
 

@@ -535,7 +535,11 @@ class PlaySession:
         t = self.t
         if command == "help":
             lines = [
-                t("Legal moves:", "Erlaubte Züge (so eintippen, wie sie hier stehen):"),
+                t(
+                    "Legal moves:",
+                    "Erlaubte Züge (so eintippen, wie sie hier stehen; die Verben auch deutsch:\n"
+                    "  ziehen, nehmen, auslegen, anlegen, tauschen, abwerfen, klopfen, passen):",
+                ),
                 *legal_moves_lines(m.legal_actions(), m.rules, self.lang),
                 short_help(self.lang, m.rules, self.practice),
             ]
