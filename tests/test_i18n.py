@@ -535,7 +535,7 @@ def test_every_play_time_entry_reads_in_english_without_option_ids() -> None:
         (
             "layoff JK on 2 low",
             "lays off the joker on meld 2 at the low end",
-            "legt Joker an Figur 2 unten an",
+            "legt einen Joker an Figur 2 unten an",
         ),
         ("discard 10S", "discards the 10 of spades", "wirft Pik-10 ab"),
         ("draw", "draws from the stock", "zieht vom Stoß"),
@@ -667,3 +667,17 @@ def test_every_refused_rule_change_is_explained_in_german(preset: str) -> None:
                 assert not text.startswith("Ungültige Regel"), (option, value, str(exc))
                 assert f"({exc.option})" in text and not english_words(text), (str(exc), text)
     assert refused > 10
+
+
+@pytest.mark.parametrize(
+    ("action", "third", "verb"),
+    [
+        ("discard JK", "wirft einen Joker ab", "einen Joker abwerfen"),
+        ("layoff JK on 2", "legt einen Joker an Figur 2 an", "einen Joker an Figur 2 anlegen"),
+        ("discard QH", "wirft Herz-Dame ab", "Herz-Dame abwerfen"),
+    ],
+)
+def test_a_joker_as_the_object_of_a_move_has_its_article(action: str, third: str, verb: str) -> None:
+    """A card is named bare ("wirft Herz-Dame ab"), a joker was too ("Du wirfst Joker ab")."""
+    assert describe_action(Action.parse(action), "de") == third
+    assert describe_action(Action.parse(action), "de", form="verb") == verb

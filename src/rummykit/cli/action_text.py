@@ -32,17 +32,32 @@ from rummykit.actions import (
 from rummykit.cli import screen
 from rummykit.disclosure import face_down_card
 from rummykit.i18n import describe_action
+from rummykit.i18n.cards import card_object
 from rummykit.i18n.moves import second_person_de
 from rummykit.views import Phase, PlayerView
 
 
 def describe(
-    action: Action, name: str, before: PlayerView | None, ascii_only: bool = False, lang: str = "en"
+    action: Action,
+    name: str,
+    before: PlayerView | None,
+    ascii_only: bool = False,
+    lang: str = "en",
+    drawn: int | None = None,
 ) -> Text:
     """A move in words for the log: ``Bot 2 takes 7♥``, ``You discard Q♠``; in German
     ``Bot 2: nimmt Herz-7 von der Ablage``, ``Du nimmst Herz-7 von der Ablage``
-    (:func:`rummykit.i18n.describe_action`)."""
+    (:func:`rummykit.i18n.describe_action`). ``drawn`` names the card a draw from the stock brought,
+    for a log only its drawer reads (``You draw A♦ from the stock``, ``Du ziehst Karo-Ass vom Stoß``)."""
     phase = before.phase if before is not None else None
+    if drawn is not None and isinstance(action, Draw):
+        if lang == "de":
+            said = f"zieht {card_object(drawn, 'de')} vom Stoß"
+            if name == "Du":
+                return Text("Du ", style="cyan").append(second_person_de(said))
+            return Text(f"{name}: ", style="cyan").append(said)
+        drew = Text(f"{name} ", style="cyan").append("draw " if name == "You" else "draws ")
+        return drew.append_text(screen.cards_text([drawn], ascii_only)).append(" from the stock")
     if lang == "de":
         if before is None:
             said = describe_action(action, "de")

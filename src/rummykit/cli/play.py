@@ -374,16 +374,19 @@ class PlaySession:
         hand_before = list(before.hand)
         was_over = rnd.is_over
         m.apply(action)
-        self.add_log(describe(action, self.names[seat], before, self.ascii_only, self.lang))
-        if not self.live:
-            self.console.print(self.log[-1])
+        drawn = None
         if isinstance(action, (Draw, TakeDiscard)) and self.players[seat].bot is None:
             now = list(rnd.view(seat).hand)
             for c in hand_before:
                 now.remove(c)
             self.highlight = tuple(now)
+            if isinstance(action, Draw) and len(now) == 1 and not self.hot_seat:
+                drawn = now[0]  # said to the one person at the keyboard (not where others read along)
         elif isinstance(action, Discard | Knock | CallRummy):
             self.highlight = ()
+        self.add_log(describe(action, self.names[seat], before, self.ascii_only, self.lang, drawn))
+        if not self.live:
+            self.console.print(self.log[-1])
         if rnd.is_over and not was_over:
             self.round_over(rnd)
 

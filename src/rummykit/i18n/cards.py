@@ -32,6 +32,14 @@ def card_name(card: int, lang: str) -> str:
     return f"{rank} of {SUIT_NAMES['en'][c.suit]}"
 
 
+def card_object(card: int, lang: str) -> str:
+    """One card as the object of a move (``wirft Herz-7 ab``): :func:`card_name`, but the joker with
+    its article in German (``wirft einen Joker ab``: a card is named bare, a joker is not)."""
+    if lang == "de" and Card(card) == JOKER_CODE:
+        return "einen Joker"
+    return card_name(card, lang)
+
+
 def glyphs(text: str) -> str:
     """Card notation inside ``text`` with suit symbols, the rest unchanged: ``7H 8H JK(=9H)`` becomes
     ``7♥ 8♥ JK(=9♥)`` (melds and card lists read the same in every language)."""

@@ -33,7 +33,7 @@ from rummykit.actions import (
 )
 from rummykit.cards import Card
 from rummykit.disclosure import face_down_card
-from rummykit.i18n.cards import card_name, cards_glyphs
+from rummykit.i18n.cards import card_name, card_object, cards_glyphs
 from rummykit.rules import Rules
 from rummykit.views import Phase
 
@@ -45,7 +45,7 @@ def _melds(melds: Sequence[Sequence[int]]) -> str:
 
 
 def _layoff(layoff: LayOff, lang: str, form: Form) -> str:
-    card = card_name(layoff.card, lang)
+    card = card_object(layoff.card, lang)
     if lang == "de":
         end = {"low": " unten", "high": " oben"}.get(layoff.end or "", "")
         return (
@@ -114,7 +114,7 @@ def describe_action(
             if de:
                 return "die Ablage aufnehmen" if verb else "nimmt die oberste Karte der Ablage"
             return "take the discard" if verb else "takes the top discard"
-        card = card_name(taken, lang)
+        card = card_object(taken, lang)
         if de:
             return f"{card} von der Ablage aufnehmen" if verb else f"nimmt {card} von der Ablage"
         return f"take the {card} from the discard pile" if verb else f"takes the {card} from the discard pile"
@@ -145,7 +145,7 @@ def describe_action(
             return "klopfen" if verb else "klopft"
         return "knock" if verb else "knocks"
     if isinstance(action, LayOffCard):
-        card = card_name(action.card, lang)
+        card = card_object(action.card, lang)
         if de:
             return (
                 f"{card} an eine Figur des Klopfenden anlegen"
@@ -158,7 +158,7 @@ def describe_action(
             else f"lays off the {card} on the knocker's melds"
         )
     if isinstance(action, Knock) and phase is Phase.WALL:
-        card = card_name(action.card, lang)
+        card = card_object(action.card, lang)
         if de:
             return (
                 f"mit der offenen Karte klopfen und {card} abwerfen"
@@ -171,17 +171,17 @@ def describe_action(
             else f"knocks with the upcard, discarding the {card}"
         )
     if isinstance(action, Knock):
-        card = card_name(action.card, lang)
+        card = card_object(action.card, lang)
         if de:
             return f"klopfen und {card} abwerfen" if verb else f"klopft und wirft {card} ab"
         return f"knock, discarding the {card}" if verb else f"knocks, discarding the {card}"
     if isinstance(action, CallRummy):
-        card = card_name(action.card, lang)
+        card = card_object(action.card, lang)
         if de:
             return f"Rummy rufen, {card} verdeckt" if verb else f"ruft Rummy und legt {card} verdeckt ab"
         return f"call Rummy, the {card} face down" if verb else f"calls Rummy, laying the {card} face down"
     if isinstance(action, Discard):
-        card = card_name(action.card, lang)
+        card = card_object(action.card, lang)
         if de:
             return f"{card} abwerfen" if verb else f"wirft {card} ab"
         return f"discard the {card}" if verb else f"discards the {card}"
