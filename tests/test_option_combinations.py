@@ -170,6 +170,12 @@ def test_a_hand_of_copies_of_the_taken_card_may_discard_one() -> None:
             "stock_exhaustion = end_hand_no_score bildet nie einen neuen Stoß",
         ),
         (
+            "german_dskv",
+            {"dealer_sits_out_at_table_of": 8},
+            "dealer_sits_out_at_table_of: 8 is not a table size where a dealer can sit out (only 4)",
+            "8 ist keine Tischgröße, an der der Geber aussetzen kann (nur 4)",
+        ),
+        (
             "viennese",
             {"knock_threshold": 0, "knock_comparison": "le"},
             "knock_comparison: does not apply to these rules: knock_threshold is 0",

@@ -937,7 +937,12 @@ def _validate(rules: Rules) -> None:
     if rules.dealer_sits_out_at_table_of is not None and not (
         rules.min_players < rules.dealer_sits_out_at_table_of <= rules.max_players
     ):
-        fail("dealer_sits_out_at_table_of", f"{rules.dealer_sits_out_at_table_of} is not a table size")
+        low, most = rules.min_players + 1, rules.max_players
+        where = f"{low} to {most}" if low < most else f"only {most}"
+        fail(
+            "dealer_sits_out_at_table_of",
+            f"{rules.dealer_sits_out_at_table_of} is not a table size where a dealer can sit out ({where})",
+        )
     if not rules.ace_low_in_runs and not rules.ace_high_in_runs and rules.allow_ace_both_ends:
         fail("allow_ace_both_ends", "needs both ace_low_in_runs and ace_high_in_runs")
     if rules.run_wraparound:

@@ -48,7 +48,10 @@ REFUSALS: Final[tuple[tuple[str, str], ...]] = (
     ),
     ("must be text, not {quoted}", "ein Text, nicht {quoted}"),
     ("{count} is below min_players {limit}", "{count} ist weniger als min_players {limit}"),
-    ("{count} is not a table size", "{count} ist keine Tischgröße"),
+    (
+        "{count} is not a table size where a dealer can sit out ({where})",
+        "{count} ist keine Tischgröße, an der der Geber aussetzen kann ({where})",
+    ),
     ("needs both ace_low_in_runs and ace_high_in_runs", "braucht ace_low_in_runs und ace_high_in_runs"),
     (
         "round-the-corner runs (K-A-2) are not supported by this engine",
@@ -856,6 +859,8 @@ FRAGMENTS: Final[tuple[tuple[str, str], ...]] = (
         "hand_size_rule = by_player_count bestimmt die Kartenzahl an jedem Tisch dieser Regeln",
     ),
     ("only joker_robbing uses it", "nur joker_robbing nutzt sie"),
+    ("{low} to {high}", "{low} bis {high}"),
+    ("only {count}", "nur {count}"),
     ("jokers_total is 0: no joker is dealt", "jokers_total ist 0: es wird kein Joker gegeben"),
     (
         "joker_exchange is off: no joker is exchanged",
