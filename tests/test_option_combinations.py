@@ -172,8 +172,8 @@ def test_a_hand_of_copies_of_the_taken_card_may_discard_one() -> None:
         (
             "german_dskv",
             {"dealer_sits_out_at_table_of": 8},
-            "dealer_sits_out_at_table_of: 8 is not a table size where a dealer can sit out (only 4)",
-            "8 ist keine Tischgröße, an der der Geber aussetzen kann (nur 4)",
+            "dealer_sits_out_at_table_of: 8 is not a table size where a dealer can sit out (only at 4)",
+            "8 ist keine Tischgröße, an der der Geber aussetzen kann (nur bei 4)",
         ),
         (
             "viennese",

@@ -938,7 +938,7 @@ def _validate(rules: Rules) -> None:
         rules.min_players < rules.dealer_sits_out_at_table_of <= rules.max_players
     ):
         low, most = rules.min_players + 1, rules.max_players
-        where = f"{low} to {most}" if low < most else f"only {most}"
+        where = f"sizes {low} to {most}" if low < most else f"only at {most}"
         fail(
             "dealer_sits_out_at_table_of",
             f"{rules.dealer_sits_out_at_table_of} is not a table size where a dealer can sit out ({where})",

@@ -859,8 +859,8 @@ FRAGMENTS: Final[tuple[tuple[str, str], ...]] = (
         "hand_size_rule = by_player_count bestimmt die Kartenzahl an jedem Tisch dieser Regeln",
     ),
     ("only joker_robbing uses it", "nur joker_robbing nutzt sie"),
-    ("{low} to {high}", "{low} bis {high}"),
-    ("only {count}", "nur {count}"),
+    ("sizes {low} to {high}", "Größen {low} bis {high}"),
+    ("only at {count}", "nur bei {count}"),
     ("jokers_total is 0: no joker is dealt", "jokers_total ist 0: es wird kein Joker gegeben"),
     (
         "joker_exchange is off: no joker is exchanged",
