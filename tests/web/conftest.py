@@ -285,6 +285,18 @@ def postgres_url() -> Iterator[str]:
             shutil.rmtree(folder, ignore_errors=True)
 
 
+def fresh_database(postgres_url: str, name: str) -> str:
+    """The URL of database ``name`` on the session's PostgreSQL server, made anew (dropped if there)."""
+    from sqlalchemy import create_engine, text
+
+    admin = create_engine(postgres_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f"DROP DATABASE IF EXISTS {name}"))
+        connection.execute(text(f"CREATE DATABASE {name}"))
+    admin.dispose()
+    return postgres_url.rsplit("/", 1)[0] + "/" + name
+
+
 def chromium_path() -> str:
     for path in (os.environ.get("RUMMYKIT_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
         if path and os.path.exists(path):
@@ -453,6 +465,7 @@ def web() -> Any:
         act_and_wait=act_and_wait,
         ADDRESS_KEY_FILE=ADDRESS_KEY_FILE,
         clients=clients,
+        fresh_database=fresh_database,
     )
 
 

@@ -4,6 +4,7 @@ English without reconnecting. The lobby's list of tables follows the language sw
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -78,6 +79,11 @@ def test_german_pages_show_german_packs_letters(page: Any, web: Any) -> None:
     )
     assert titles and all(title == page.evaluate(f"Cards.label('{card}')") for title, card in titles)
     assert 'aria-label="Kartenrücken"' in page.evaluate("Cards.back()")
+    # A screen reader hears each card in words, as the log names it ("7 ♣" before, the symbols spelt).
+    spoken = page.evaluate("[...document.querySelectorAll('#hand .card svg')].map(s => s.ariaLabel)")
+    word = re.compile(r"(Kreuz|Pik|Herz|Karo)-(\d+|Ass|Bube|Dame|König)|Joker")
+    assert spoken and all(word.fullmatch(w) for w in spoken), spoken
+    assert 'aria-label="Herz-Dame"' in page.evaluate("Cards.svg('QH')")
     # A German player who prefers J and Q keeps the German page: the letters switch alone, and stays.
     page.click("#btn-letters")
     page.wait_for_function(f"{shown}.every(s => s[0] === s[1])")

@@ -301,7 +301,7 @@ def test_keyboard_only_german_hand_and_accessibility(pages: Pages, shots: Path) 
     page.wait_for_selector("#keys-dialog:not(.hidden)")
     assert "vom Stoß ziehen" in page.inner_text("#keys-dialog")
     # German Rummy's shortcuts only: melds and lay-offs, no knock and no Rummy call.
-    german = ["←", "Space", "Shift", "D", "T", "G", "L", "1", "X", "C", "H", "U", "S", "?", "Esc"]
+    german = ["←", "Leertaste", "Umschalt", "D", "T", "G", "L", "1", "X", "C", "H", "U", "S", "?", "Esc"]
     assert shown_keys(page) == german
     assert not axe_violations(page), axe_violations(page)
     page.keyboard.press("Escape")

@@ -13,7 +13,12 @@ from tests.web.pages import Pages
 from tests.web.test_e2e_table_ui import seeded_table
 
 OPENING = [["3C", "3H", "3S"], ["6D", "7D", "8D"], ["9D", "9H", "9S"]]
-SERVER_ARGS = ("--max-tables-per-address", "50", "--creations-per-second", "50")
+SERVER_ARGS = (
+    *("--max-tables-per-address", "50", "--creations-per-second", "50"),
+    *("--practice-turn-seconds", "120"),
+)
+"""More tables than a public server allows from one address, and the turn clock also for a person
+alone with bots (the server's default runs none there), whose timer some tests read."""
 """The module opens more tables from one address than a public server allows (5 open ones)."""
 
 
@@ -182,7 +187,7 @@ def test_the_result_names_a_hand_rommé_and_shows_a_rubbers_chips(pages: Pages) 
         }"""
     )
     assert heads == [
-        "Bot 2 ist ausgegangen (Hand-Rommé ×2)",
+        "Bot 2 hat ausgemacht (Hand-Rommé ×2)",
         "Bot 2 hat Rummy gerufen (Rummy ×2)",
         ["Chips: -1, jetzt -6", "Chips: +1, jetzt -4"],
     ]

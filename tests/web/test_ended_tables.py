@@ -194,20 +194,13 @@ def test_an_ended_table_survives_a_restart(tmp_path: Path, server_factory: Any, 
 
 
 def test_with_several_processes_the_rematch_is_asked_where_the_table_is_played(
-    postgres_url: str, server_factory: Any
+    postgres_url: str, server_factory: Any, web: Any
 ) -> None:
     """With several server processes the host's Rematch went over HTTP to whichever process the
     request reached: one that did not play the table answered 404 "no table". The page now asks over
     the table's websocket, which reaches the process that plays it; over HTTP the other process says
     where to ask."""
-    from sqlalchemy import create_engine, text
-
-    admin = create_engine(postgres_url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text("DROP DATABASE IF EXISTS rk_rematch"))
-        connection.execute(text("CREATE DATABASE rk_rematch"))
-    admin.dispose()
-    url = postgres_url.rsplit("/", 1)[0] + "/rk_rematch"
+    url = web.fresh_database(postgres_url, "rk_rematch")
     first, second = (server_factory(url) for _ in range(2))
     body = {"preset": "gin", "seats": 2, "name": "Anna", "seed": 4, "bots": [{"kind": "random"}]}
     grant = httpx.post(first.url + "/api/tables", json=body).json()

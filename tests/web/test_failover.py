@@ -14,7 +14,6 @@ import json
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, text
 
 from rummykit.rules import Rules
 from rummykit.web import protocol
@@ -74,12 +73,7 @@ class Seat:
 
 
 def test_three_processes_one_killed_mid_hand(postgres_url: str, server_factory: Any, web: Any) -> None:
-    admin = create_engine(postgres_url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text("DROP DATABASE IF EXISTS rk_failover"))
-        connection.execute(text("CREATE DATABASE rk_failover"))
-    admin.dispose()
-    url = postgres_url.rsplit("/", 1)[0] + "/rk_failover"
+    url = web.fresh_database(postgres_url, "rk_failover")
     fast = ("--messages-per-second", "1000")  # the players move as fast as the servers answer
     servers = [server_factory(url, extra=fast) for _ in range(3)]
 

@@ -16,7 +16,8 @@ def _values(control: dict[str, Any]) -> list[Any]:
     if control["kind"] == "bool":
         values: list[Any] = [not control["value"]]
     elif control["kind"] == "int":
-        values = [control["min"], control["max"]] + ([None] if "unset" in control else [])
+        middle = (control["min"] + control["max"]) // 2  # a range end may be refused (basic: 120 points)
+        values = [control["min"], middle, control["max"]] + ([None] if "unset" in control else [])
     else:
         values = [c["value"] for c in control["choices"]]
     return [v for v in values if v != control["value"]]

@@ -76,12 +76,7 @@ def test_sqlite_database_of_the_previous_release_is_upgraded(tmp_path: Path, web
 
 
 def test_postgres_database_of_the_previous_release_is_upgraded(postgres_url: str, web: Any) -> None:
-    admin = create_engine(postgres_url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text("DROP DATABASE IF EXISTS rk_migrate"))
-        connection.execute(text("CREATE DATABASE rk_migrate"))
-    admin.dispose()
-    url = postgres_url.rsplit("/", 1)[0] + "/rk_migrate"
+    url = web.fresh_database(postgres_url, "rk_migrate")
     code, token, before = play_moves(url, web, 3)
     as_previous_release(url)
     check_upgraded(url, code, token, before, web)

@@ -68,6 +68,9 @@ const I18N = {
     knock_deadwood: "Deadwood {n}", knock_deadwood_after: "Deadwood {n} after your best discard",
     knock_lt: "knock below {t}", knock_le: "knock at {t} or less",
     sits_out: "sits out this hand", you_sit_out: "You sit out this hand (the dealer sits out at a table of four)",
+    meld_n: "Meld {n}", joker_for_card: "joker (for the {card})", joker_for_rank: "joker (for {rank})",
+    you_draw: "You draw the {card}", offline: "not connected",
+    key_home: "Home", key_end: "End", key_space: "Space", key_shift: "Shift",
   },
   de: {
     create_title: "Neuer Tisch", your_name: "Dein Name", rules: "Regeln", seats: "Plätze", bots: "Bots",
@@ -89,7 +92,7 @@ const I18N = {
     total: "Summe", hand: "Spiel", seat: "Platz", player_n: "Spieler {n}", open_seat: "frei", bot: "Bot", away: "weg",
     you: "du", cards: "Karten", card: "Karte", opened: "ausgelegt", stock: "Stoß", pile: "Ablage",
     round_over: "Spiel beendet", match_over: "Partie beendet", winner: "Sieger", winners: "Sieger",
-    points: "Punkte", deadwood: "Restpunkte", went_out: "ist ausgegangen", rummy_call: "hat Rummy gerufen",
+    points: "Punkte", deadwood: "Restpunkte", went_out: "hat ausgemacht", rummy_call: "hat Rummy gerufen",
     knock_call: "hat geklopft", stock_exhausted: "Stoß aufgebraucht — keine Wertung",
     gin_call: "hat Gin", undercut_by: "{name} unterbietet", wall_dead: "der Stoß ist bis zur Mauer herunter — keine Wertung",
     drawn_dead: "ein totes Spiel (die abgelegten Karten gingen hin und her) — keine Wertung",
@@ -137,6 +140,9 @@ const I18N = {
     knock_deadwood: "Restpunkte {n}", knock_deadwood_after: "Restpunkte {n} nach dem besten Abwurf",
     knock_lt: "klopfen unter {t}", knock_le: "klopfen bis {t}",
     sits_out: "setzt dieses Spiel aus", you_sit_out: "Du setzt dieses Spiel aus (am Vierertisch setzt der Geber aus)",
+    meld_n: "Figur {n}", joker_for_card: "Joker (für {card})", joker_for_rank: "Joker (für {rank})",
+    you_draw: "Du ziehst {card}", offline: "nicht verbunden",
+    key_home: "Pos1", key_end: "Ende", key_space: "Leertaste", key_shift: "Umschalt",
   },
 };
 
@@ -270,7 +276,10 @@ function onMessage(msg) {
       if (S.rematchAsked) { S.rematchAsked = false; $("#overlay").classList.add("hidden"); }
       flash(localText(msg, msg.message));
       break;
-    case "hint": S.hint = msg.action; S.hintTexts = msg.texts || null; renderHint(); break;
+    case "hint":
+      S.hint = msg.action; S.hintTexts = msg.texts || null; renderHint();
+      announce(`${t("hint")}: ${inLang(S.hintTexts, "") || S.hint}`);  // the box appears silently
+      break;
     case "hand_log":
       if (S.state && msg.version === S.state.version) { S.handNo = msg.hand; S.handMoves = msg.entries; renderLog(); }
       break;
@@ -302,6 +311,29 @@ function noteChanges(previous, state) {
   return changed;
 }
 
+// Said to a screen reader in the polite live region #announce (not shown). What is said at one moment
+// goes together; the region is emptied first, so the same words said again are heard again.
+let announcing = [];
+function announce(text) {
+  if (!text) return;
+  const el = $("#announce");
+  if (!announcing.length) {
+    el.textContent = "";
+    setTimeout(() => { el.textContent = announcing.join(" · "); announcing = []; }, 100);
+  }
+  announcing.push(text);
+}
+
+// The card you drew from the stock, said to you alone: the log says only "draws from the stock" (the
+// card is hidden from everybody else), the new card is in your own hand (noteChanges). A take from
+// the pile names its card in the log already; an undo that gives a card back is no draw.
+function announceDraw(previous, state) {
+  if (S.seat === null || state.you !== S.seat || !state.view || !state.view.hand || !S.changed.hand.size) return;
+  const last = state.log[state.log.length - 1], before = previous.log[previous.log.length - 1];
+  if (!last || last.seat !== S.seat || last.action !== "draw" || (before && last.index <= before.index)) return;
+  announce(t("you_draw", { card: [...S.changed.hand].map(Cards.objectName).join(", ") }));
+}
+
 function onState(state) {
   const previous = S.state;
   S.state = state;
@@ -309,6 +341,7 @@ function onState(state) {
     S.changed = noteChanges(previous, state);
     S.animate = true;  // the next render animates what changed; later renders (a click) do not
     if (previous && state.version > previous.version) playSound(state.legal.length && !previous.legal.length ? "turn" : "move");
+    if (previous && state.version > previous.version) announceDraw(previous, state);
   }
   if ((state.compose || []).length && (!S.moves || S.moves.version !== state.version)) send({ type: "moves" });
   if (!previous || previous.version !== state.version) { mergeHandMoves(state); requestHandLog(); }
@@ -350,6 +383,10 @@ function onState(state) {
 // Rendering
 
 function showScreen(name) {
+  // The keyboard was in the screen that goes (the lobby's "Create table", the host's "Start"): once the
+  // new screen is drawn, the focus goes there (see render) rather than drop to the page's body.
+  const from = document.activeElement, screen = from && from.closest ? from.closest(".screen") : null;
+  S.focusScreen = !!screen && screen.id !== name && !screen.classList.contains("hidden");
   for (const id of ["lobby", "waiting", "game"]) $("#" + id).classList.toggle("hidden", id !== name);
   $("#btn-rules").classList.toggle("hidden", name === "lobby" || !S.code);
   $("#btn-keys").classList.toggle("hidden", name !== "game");
@@ -398,6 +435,7 @@ async function showRules(path) {
     const data = await api(`${path}?lang=${S.lang}`);
     $("#rules-heading").textContent = data.code ? `${t("rules")} · ${data.code}` : t("rules");
     $("#rules-body").innerHTML = data.html;  // escaped by rummykit.explain; nothing else goes in unescaped
+    if ($("#rules-dialog").classList.contains("hidden")) S.rulesReturn = document.activeElement;  // back there after
     $("#rules-dialog").classList.remove("hidden");
     $("#rules-body").scrollTop = 0;
     $("#btn-rules-close").focus();
@@ -407,6 +445,9 @@ async function showRules(path) {
 function closeRules() {
   S.rulesPath = null;
   $("#rules-dialog").classList.add("hidden");
+  syncModal();
+  if (usable(S.rulesReturn)) S.rulesReturn.focus();
+  S.rulesReturn = null;
   $("#rules-body").textContent = "";
 }
 
@@ -654,6 +695,10 @@ function render() {
   const st = S.state;
   const active = document.activeElement;
   const handFocused = !!(active && active.closest && active.closest("#hand"));
+  // Another control of the table with the keyboard (a possible move, "Play it", a button that is drawn
+  // anew): found again after drawing, else the focus goes to the hand rather than drop to the body.
+  const tableFocus = !handFocused && active && active !== document.body && active.closest && active.closest("#game")
+    ? { id: active.id, action: active.dataset ? active.dataset.action : undefined } : null;
   document.body.dataset.myTurn = myTurn() ? "1" : "0";
   document.body.dataset.status = st.table.status;
   const seeded = st.table.seeded ? ` · ⚠ ${t("seeded")}` : "";
@@ -662,7 +707,7 @@ function render() {
   $("#table-info").textContent = `${st.table.code} · ${presetName(st.table.preset)}${house}${practice} · ${t(st.table.status)}${seeded}`;
   $("#table-info").title = st.table.rules;
   document.body.dataset.seeded = st.table.seeded ? "1" : "0";
-  if (st.table.status === "waiting") { renderWaiting(); showScreen("waiting"); return; }
+  if (st.table.status === "waiting") { renderWaiting(); showScreen("waiting"); refocusScreen(); return; }
   if (st.table.status === "closed" || st.table.status === "expired") {
     showScreen("lobby"); S.lobbyForm = "join"; flash(t(st.table.status)); loadLobby(); return;
   }
@@ -684,7 +729,23 @@ function render() {
   renderChat();
   renderTimer();
   if (handFocused) focusCard();
+  else if (tableFocus && !usable(document.activeElement)) refocusTable(tableFocus);
+  refocusScreen();
   S.animate = false;
+}
+
+// The control that had the focus before a render, or what takes its place (see render).
+function refocusTable(was) {
+  const same = was.id ? document.getElementById(was.id)
+    : was.action ? [...document.querySelectorAll("#moves .move-chip")].find((b) => b.dataset.action === was.action) : null;
+  if (usable(same)) same.focus(); else focusTable();
+}
+
+// After the screen changed under the keyboard (see showScreen): the table's focus (the hand).
+function refocusScreen() {
+  if (!S.focusScreen) return;
+  S.focusScreen = false;
+  if (!usable(document.activeElement) && !openDialogs().length) focusTable();
 }
 
 function renderWaiting() {
@@ -736,16 +797,23 @@ function renderOpponents() {
     const div = document.createElement("div");
     div.className = "opponent" + (v.to_move === i && v.phase !== "over" ? " to-move" : "");
     div.dataset.seat = i;
+    div.setAttribute("role", "listitem");  // the opponents are a list (index.html): one item each
     const status = seat.kind === "bot" ? t("bot") : seat.away ? t("away") : seat.connected ? "●" : "○";
+    const said = seat.kind === "bot" ? t("bot") : seat.away ? t("away") : seat.connected ? "" : t("offline");
     const revealed = v.revealed[i];
     // A seat sitting the hand out (the DSkV dealer at four) holds no cards: it says so, not "0 cards".
     const out = sitsOut(v, i);
     if (out) div.classList.add("sitting-out");
     const held = out ? t("sits_out") : `${v.hand_sizes[i]} ${t(v.hand_sizes[i] === 1 ? "card" : "cards")}`;
-    div.innerHTML = `<div class="opp-name">${escapeHtml(seatName(i))} <small>${status}</small></div>
-      <div class="opp-meta">${held}${v.opened[i] ? " · " + t("opened") : ""}${v.dealer === i ? " · " + t("dealer") : ""}</div>`;
+    const meta = `${held}${v.opened[i] ? " · " + t("opened") : ""}${v.dealer === i ? " · " + t("dealer") : ""}`;
+    // A screen reader hears one line ("Bot 2 (Bot): 13 Karten · Geber"), not the name and its badge run
+    // together and a card back for every card held.
+    div.innerHTML = `<span class="sr-only">${escapeHtml(seatName(i))}${said ? ` (${said})` : ""}: ${meta}</span>
+      <div class="opp-name" aria-hidden="true">${escapeHtml(seatName(i))} <small>${status}</small></div>
+      <div class="opp-meta" aria-hidden="true">${meta}</div>`;
     const fan = document.createElement("div");
     fan.className = "fan" + (revealed ? " revealed" : "");
+    if (!revealed) fan.setAttribute("aria-hidden", "true");  // a hand shown at the showdown stays readable
     const shown = revealed || new Array(Math.min(v.hand_sizes[i], 14)).fill(null);
     for (const c of shown) fan.appendChild(Cards.element(c, { small: true }));
     div.appendChild(fan);
@@ -769,7 +837,7 @@ function renderPiles() {
     if (S.changed.discard && S.animate) el.classList.add("fresh");
     discard.appendChild(el);
   }
-  discard.setAttribute("aria-label", `${t("pile")}: ${top ? Cards.label(top) : "—"}${L.includes("take") ? " · " + t("take") : ""}`);
+  discard.setAttribute("aria-label", `${t("pile")}: ${top ? Cards.name(top) : "—"}${L.includes("take") ? " · " + t("take") : ""}`);
   if (takeExplains()) discard.setAttribute("aria-disabled", "true"); else discard.removeAttribute("aria-disabled");
   discard.insertAdjacentHTML("beforeend", `<span class="count" aria-hidden="true">${t("pile")} ${v.discard_pile.length}</span>`);
   discard.classList.toggle("legal", L.includes("take") || L.some((a) => a.startsWith("discard")));
@@ -861,6 +929,22 @@ function layoffFor(card, n) {
   return options.find((a) => a === plain) || options.find((a) => a === plain + " high") || options[0];
 }
 
+// A table meld in words in the page's language, as the log names cards: "Meld 2: 10 of hearts, jack of
+// hearts, joker (for the queen of hearts)" / "Figur 2: Herz-10, Herz-Bube, Joker (für Herz-Dame)". A
+// run's joker stands for the card its meld text says ("JK(=QH)"), a set's for its rank in a missing suit.
+function meldLabel(m, n) {
+  const tokens = m.text.split(/\s+/);
+  const natural = m.kind === "set" ? m.cards.find((c) => c !== "JK") : null;
+  const names = m.cards.map((c, j) => {
+    if (c !== "JK") return Cards.name(c);
+    const run = /^JK\(=(\S+)\)$/.exec(tokens[j] || "");
+    if (run) return t("joker_for_card", { card: Cards.name(run[1]) });
+    if (natural) return t("joker_for_rank", { rank: Cards.rankWithArticle(natural.slice(0, -1)) });
+    return Cards.name(c);
+  });
+  return `${t("meld_n", { n })}: ${names.join(", ")}`;
+}
+
 function renderMelds() {
   const v = S.state.view, box = $("#melds");
   // The melds are drawn anew on every state: a meld that had the keyboard keeps it.
@@ -874,12 +958,13 @@ function renderMelds() {
     div.className = "meld" + (targets.has(n) ? " legal" : "") + (S.changed.melds.has(k) ? " last" : "");
     div.dataset.meld = n;
     div.dataset.drop = "meld";
-    div.title = `${n}: ${m.text} (${seatName(m.owner)})`;
+    const label = meldLabel(m, n);
+    div.title = `${label} (${seatName(m.owner)})`;
     // A button for the keyboard as for the mouse: Tab reaches every meld (the digit keys only 1 to 9),
     // and Enter or Space lays the selected card off on it.
     div.setAttribute("role", "button");
     div.tabIndex = 0;
-    div.setAttribute("aria-label", `${n}: ${m.text.replace(/JK\(=(\S+)\)/g, "Joker = $1")}`);
+    div.setAttribute("aria-label", label);
     div.addEventListener("keydown", (ev) => {
       if (ev.ctrlKey || ev.metaKey || ev.altKey || openDialogs().length) return;
       if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ev.stopPropagation(); layOffOn(n); }
@@ -996,7 +1081,7 @@ function renderTray() {
   });
   const total = $("#opening-total");
   const v = S.state.view;
-  if (!S.groups.length) { total.textContent = ""; $("#tray").classList.add("empty"); return; }
+  if (!S.groups.length) { total.textContent = ""; S.traySaid = ""; $("#tray").classList.add("empty"); return; }
   $("#tray").classList.remove("empty");
   const opened = S.seat !== null && v.opened[S.seat];
   const sum = ev ? ev.total : 0;
@@ -1009,6 +1094,8 @@ function renderTray() {
     total.innerHTML = `${t("total")}: <b id="opening-sum">${sum}</b>`;
     total.classList.remove("enough");
   }
+  // The total is said when the server's evaluation changes it ("Erstmeldung: 33 / 40"), not at every render.
+  if (ev && total.textContent !== S.traySaid) { S.traySaid = total.textContent; announce(S.traySaid); }
 }
 
 function renderHand() {
@@ -1447,16 +1534,22 @@ function resultHtml(round) {
 
 function showOverlay(html, button, onClick) {
   $("#overlay-body").innerHTML = html;
+  // The dialog is named by its heading ("Spiel beendet", "Partie beendet"), in the page's language.
+  const heading = $("#overlay-body h2");
+  if (heading) $("#overlay").setAttribute("aria-labelledby", heading.id); else $("#overlay").removeAttribute("aria-labelledby");
   const b = $("#btn-overlay");
-  // The dialog is modal: the keyboard goes to its button (Enter goes on), and back where it was after.
+  // The dialog is modal: the keyboard goes to its button (Enter goes on), and back where it was after;
+  // where that is gone (the hand was drawn anew meanwhile), to the table (the hand's current card).
   const before = document.activeElement;
   b.textContent = button;
   b.onclick = () => {
     $("#overlay").classList.add("hidden");
-    if (before && before !== document.body && document.contains(before)) before.focus();
+    syncModal();
+    if (usable(before)) before.focus(); else focusTable();
     onClick && onClick();
   };
   $("#overlay").classList.remove("hidden");
+  syncModal();
   b.focus();
 }
 
@@ -1796,11 +1889,52 @@ function openDialog(sel, fill) {
 
 function closeDialog(sel) {
   $(sel).classList.add("hidden");
+  syncModal();
   if (dialogReturn && dialogReturn.isConnected) dialogReturn.focus();
   dialogReturn = null;
 }
 
 function openDialogs() { return [...document.querySelectorAll(".overlay:not(.hidden)")]; }
+
+// While a modal dialog is open, the page behind it is inert: neither Tab nor a screen reader's
+// reading reaches it. Kept in step with the dialogs whichever way they open or close (see setup);
+// called at once where the focus goes back to the page.
+function syncModal() {
+  const open = openDialogs().length > 0;
+  for (const el of [$("header.topbar"), $("#main")]) el.inert = open;
+}
+
+// Tab and Shift+Tab go round the open dialog's controls (the topmost, the last in the page).
+const FOCUSABLE = "a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]:not([tabindex='-1'])";
+function trapTab(ev) {
+  const dialogs = openDialogs();
+  if (ev.key !== "Tab" || !dialogs.length) return;
+  const dialog = dialogs[dialogs.length - 1];
+  const items = [...dialog.querySelectorAll(FOCUSABLE)].filter((el) => el.getClientRects().length && !el.closest("[inert]"));
+  if (!items.length) { ev.preventDefault(); return; }
+  const first = items[0], last = items[items.length - 1], at = document.activeElement;
+  if (!dialog.contains(at)) { ev.preventDefault(); (ev.shiftKey ? last : first).focus(); }
+  else if (ev.shiftKey && at === first) { ev.preventDefault(); last.focus(); }
+  else if (!ev.shiftKey && at === last) { ev.preventDefault(); first.focus(); }
+}
+
+// Whether the element can take the keyboard focus back (it is still shown and enabled).
+function usable(el) {
+  return !!el && el !== document.body && el.isConnected && !el.disabled && el.getClientRects().length > 0 && !el.closest("[inert]");
+}
+
+// The focus at the table when what had it is gone: the hand's current card, else the status line.
+function focusTable() {
+  if ($("#game").classList.contains("hidden")) {
+    const screen = $("#waiting").classList.contains("hidden") ? null : $("#waiting h2");
+    if (screen) { screen.tabIndex = -1; screen.focus(); }
+    return;
+  }
+  if ($(`#hand .card[data-index="${S.focus}"]`)) { focusCard(); return; }
+  const status = $("#status");
+  status.tabIndex = -1;
+  status.focus();
+}
 
 // Keys at the table (see the help, "?"): the hand is a list the arrow keys walk through.
 function onKey(ev) {
@@ -1925,6 +2059,9 @@ function setup() {
   $("#btn-rules-close").addEventListener("click", closeRules);
   $("#rules-dialog").addEventListener("click", (ev) => { if (ev.target.id === "rules-dialog") closeRules(); });
   document.addEventListener("keydown", onKey);
+  document.addEventListener("keydown", trapTab);
+  const modal = new MutationObserver(syncModal);
+  for (const d of document.querySelectorAll(".overlay")) modal.observe(d, { attributes: true, attributeFilter: ["class"] });
   $("#btn-leave-wait").addEventListener("click", confirmLeave);
   $("#btn-join-wait").addEventListener("click", () => askName(S.code));
   $("#btn-leave").addEventListener("click", confirmLeave);

@@ -43,10 +43,48 @@ const Cards = (() => {
     return c.joker ? "Joker" : rankShown(c.rank) + SUITS[c.suit];
   }
 
+  // The page's language, for the words a card says to a screen reader.
+  let language = "en";
+  function setLanguage(l) { language = l === "de" ? "de" : "en"; }
+
+  // A card in words, as the server's texts name it (rummykit.i18n.cards.card_name): "queen of hearts" /
+  // "Herz-Dame", "7 of spades" / "Pik-7", "joker" / "Joker". For screen readers and tooltips.
+  const RANK_WORDS = {
+    en: { A: "ace", J: "jack", Q: "queen", K: "king" },
+    de: { A: "Ass", J: "Bube", Q: "Dame", K: "König" },
+  };
+  const SUIT_WORDS = {
+    en: { C: "clubs", D: "diamonds", H: "hearts", S: "spades" },
+    de: { C: "Kreuz", D: "Karo", H: "Herz", S: "Pik" },
+  };
+  function name(text) {
+    const c = parse(text);
+    if (c.joker) return language === "de" ? "Joker" : "joker";
+    const rank = RANK_WORDS[language][c.rank] || c.rank;
+    return language === "de" ? `${SUIT_WORDS.de[c.suit]}-${rank}` : `${rank} of ${SUIT_WORDS.en[c.suit]}`;
+  }
+
+  // A card as the object of a move ("Du ziehst Herz-7"): its name, but a German joker with its article
+  // ("Du ziehst einen Joker"), as the server's move texts say it (rummykit.i18n.cards.card_object).
+  function objectName(text) {
+    return text === "JK" && language === "de" ? "einen Joker" : name(text);
+  }
+
+  // A rank in words with its indefinite article, for a set's joker that stands for the rank in a
+  // missing suit: "a queen", "an ace", "an 8" / "eine Dame", "einen König", "ein Ass", "eine 7".
+  function rankWithArticle(rank) {
+    if (language === "de") {
+      const word = { A: "ein Ass", J: "einen Buben", Q: "eine Dame", K: "einen König" }[rank];
+      return word || `eine ${rank}`;
+    }
+    const word = RANK_WORDS.en[rank] || rank;
+    return (word === "ace" || word === "8" ? "an " : "a ") + word;
+  }
+
   // One card as an SVG string (60 × 84 units; the CSS sets the size).
   function svg(text) {
     const c = parse(text);
-    const label = c.joker ? "Joker" : rankShown(c.rank) + " " + SUITS[c.suit];
+    const label = name(text);  // in words for a screen reader: "Kreuz-7", "7 of clubs"
     if (c.joker) {
       return `<svg viewBox="0 0 60 84" role="img" aria-label="${label}">
         <rect x="0.5" y="0.5" width="59" height="83" rx="5" class="face"/>
@@ -63,10 +101,6 @@ const Cards = (() => {
       <text x="30" y="56" text-anchor="middle" class="pip ${color}">${s}</text>
       <text x="56" y="80" text-anchor="end" class="idx ${color} flip">${esc(rankShown(c.rank))}</text></svg>`;
   }
-
-  // The page's language, for the words a card says to a screen reader.
-  let language = "en";
-  function setLanguage(l) { language = l === "de" ? "de" : "en"; }
 
   function back() {
     return `<svg viewBox="0 0 60 84" role="img" aria-label="${language === "de" ? "Kartenrücken" : "card back"}">
@@ -90,5 +124,5 @@ const Cards = (() => {
     return el;
   }
 
-  return { parse, points, label, faces, setLetters, setLanguage, svg, back, element, RANK_ORDER, SUITS };
+  return { parse, points, label, name, objectName, rankWithArticle, faces, setLetters, setLanguage, svg, back, element, RANK_ORDER, SUITS };
 })();

@@ -1,0 +1,341 @@
+"""In Chromium: what a keyboard and screen-reader player meets at the table, on German and English pages.
+
+Table melds named in words in the page's language (as the log names cards), result dialogs named by
+their heading, modal dialogs that keep Tab and Shift+Tab inside (the page behind is inert), the focus
+put somewhere sensible after creating a table, a move chip or "Weiter", the drawn card said to the one
+who drew it (and to nobody else), hints and the meld tray's total said once, opponents read as one
+line without their card backs, and the German words of the result and the keys dialog.
+
+``RUMMYKIT_A11Y_DIR=DIR`` keeps screenshots and accessibility snapshots of a German table there.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rummykit.cards import Card
+from rummykit.i18n.cards import card_name
+from rummykit.melds import Meld
+from rummykit.rules import Rules
+from rummykit.views import TableMeld
+from rummykit.web.protocol import meld_json
+from tests.web.pages import Pages
+
+DESKTOP = {"width": 1280, "height": 800}
+SERVER_ARGS = ("--max-tables-per-address", "50", "--creations-per-second", "50")
+"""The module opens more tables from one address than a public server allows (5 open ones)."""
+
+# Every text the polite announcer (#announce) takes, in order (an observer installed in the page).
+RECORD_ANNOUNCEMENTS = """() => {
+    window.said = [];
+    new MutationObserver(() => {
+        const text = document.querySelector("#announce").textContent;
+        if (text) window.said.push(text);
+    }).observe(document.querySelector("#announce"), { childList: true, characterData: true, subtree: true });
+}"""
+
+
+@pytest.fixture(scope="module")
+def evidence(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = Path(os.environ.get("RUMMYKIT_A11Y_DIR") or tmp_path_factory.mktemp("a11y"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def lobby(page: Any, base: str) -> None:
+    page.goto(base + "/")
+    page.wait_for_selector("#preset option[value=german]", state="attached")
+
+
+def seeded_table(page: Any, base: str, seed: int, *, seats: int = 2, preset: str = "german") -> str:
+    """Sit down as Anna at a seeded table of ``preset`` with bots in every other seat."""
+    lobby(page, base)
+    code = page.evaluate(
+        """async ([preset, seed, seats]) => {
+            const bots = Array.from({ length: seats - 1 }, () => ({ kind: "random" }));
+            const grant = await api("/api/tables", { name: "Anna", preset, seats, seed, bots });
+            saveGrant(grant);
+            await openTable(grant.code);
+            return grant.code;
+        }""",
+        [preset, seed, seats],
+    )
+    page.wait_for_selector("#game:not(.hidden)")
+    page.wait_for_function("S.state && S.state.view !== null && S.state.view.hand")
+    return str(code)
+
+
+def focused(page: Any) -> str:
+    """Where the keyboard is: a hand card as ``hand``, else the element's id or tag."""
+    return str(page.evaluate(
+        """() => {
+            const el = document.activeElement;
+            if (!el || el === document.body) return "body";
+            if (el.closest("#hand")) return "hand";
+            const dialog = el.closest(".overlay");
+            return (dialog ? dialog.id + " " : "") + (el.id || el.tagName.toLowerCase());
+        }"""
+    ))  # fmt: skip
+
+
+def axe_violations(page: Any) -> list[str]:
+    axe_module = pytest.importorskip("axe_playwright_python.sync_playwright", reason="axe-playwright-python")
+    results = axe_module.Axe().run(page)
+    bad = [v for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+    return [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes'][:3]]}" for v in bad]
+
+
+def test_table_melds_are_named_in_words_in_the_pages_language(pages: Pages) -> None:
+    """A meld reads "Figur 2: Herz-10, Herz-Bube, Joker (für Herz-Dame)" (the server's card names, as
+    in the log), not "2: 10H JH Joker = QH"; its tooltip says the same and whose meld it is."""
+    german = Rules.preset("german")
+    texts = ("AC AD JK", "10H JH JK", "10C JK QC")  # a set's joker stands for its rank, a run's for a card
+    melds = [meld_json(TableMeld(Meld.parse(text, german), 1)) for text in texts]
+    show = """(melds) => {
+        S.state.view.melds = melds;
+        renderMelds();
+        const shown = [...document.querySelectorAll("#melds .meld")];
+        return shown.map((m) => [m.getAttribute("aria-label"), m.title]);
+    }"""
+
+    def name(text: str, lang: str) -> str:
+        return card_name(Card.parse(text), lang)
+
+    expected = {
+        "de": [
+            f"Figur 1: {name('AC', 'de')}, {name('AD', 'de')}, Joker (für ein Ass)",
+            f"Figur 2: {name('10H', 'de')}, {name('JH', 'de')}, Joker (für {name('QH', 'de')})",
+            f"Figur 3: {name('10C', 'de')}, Joker (für {name('JC', 'de')}), {name('QC', 'de')}",
+        ],
+        "en": [
+            f"Meld 1: {name('AC', 'en')}, {name('AD', 'en')}, joker (for an ace)",
+            f"Meld 2: {name('10H', 'en')}, {name('JH', 'en')}, joker (for the {name('QH', 'en')})",
+            f"Meld 3: {name('10C', 'en')}, joker (for the {name('JC', 'en')}), {name('QC', 'en')}",
+        ],
+    }
+    assert expected["de"][1] == "Figur 2: Herz-10, Herz-Bube, Joker (für Herz-Dame)"
+    assert expected["en"][1] == "Meld 2: 10 of hearts, jack of hearts, joker (for the queen of hearts)"
+    page = pages.open(DESKTOP, "de-DE")
+    seeded_table(page, pages.base, seed=1)
+    for lang in ("de", "en"):
+        page.evaluate("l => { S.lang = l; applyLanguage(); }", lang)
+        shown = page.evaluate(show, melds)
+        assert [label for label, _ in shown] == expected[lang]
+        assert [title for _, title in shown] == [f"{label} (Bot 2)" for label in expected[lang]]
+    # The role and name a screen reader gets.
+    assert page.get_by_role("button", name=expected["en"][0]).count() == 1
+
+
+def test_result_dialogs_are_named_by_their_heading(pages: Pages) -> None:
+    """The end of a hand and of the match are announced as "Spiel beendet" / "Partie beendet" (their
+    visible headings), not as an English "result"."""
+    page = pages.open(DESKTOP, "de-DE")
+    seeded_table(page, pages.base, seed=1)
+    page.evaluate("S.ws.send = () => {}")  # nothing reaches the server: the dialogs are only drawn
+    page.evaluate("showRoundOver({ ...S.state, last_round: { result: null } })")
+    assert page.get_by_role("dialog", name="Spiel beendet").is_visible()
+    page.click("#btn-overlay")
+    page.evaluate(
+        """() => showMatchOver({ ...S.state, match: { ...S.state.match, winners: [0] },
+                                 view: { ...S.state.view, result: null }, last_round: null })"""
+    )
+    assert page.get_by_role("dialog", name="Partie beendet").is_visible()
+    assert page.locator("#overlay").get_attribute("aria-label") is None
+
+
+def test_modal_dialogs_keep_tab_and_shift_tab_inside(pages: Pages, evidence: Path) -> None:
+    """In the keys dialog ("Schließen") and the result dialog ("Weiter") Tab and Shift+Tab go round
+    the dialog's own controls; the page behind is inert while it is open, and usable again after."""
+    page = pages.open(DESKTOP, "de-DE")
+    seeded_table(page, pages.base, seed=1)
+    page.locator("#hand .card[tabindex='0']").focus()
+    page.keyboard.press("?")
+    page.wait_for_selector("#keys-dialog:not(.hidden)")
+    assert focused(page) == "keys-dialog btn-keys-close"
+    for key in ("Tab", "Tab", "Shift+Tab", "Shift+Tab", "Tab"):
+        page.keyboard.press(key)
+        assert focused(page) == "keys-dialog btn-keys-close", key
+    assert page.evaluate("document.querySelector('#main').inert")
+    page.screenshot(path=str(evidence / "keys-dialog-de.png"))
+    page.keyboard.press("Escape")
+    assert page.locator("#keys-dialog").is_hidden()
+    assert not page.evaluate("document.querySelector('#main').inert")
+    assert focused(page) == "hand"  # back where it was
+
+    # The match's end: a rematch button and "Neuer Tisch"; Tab goes round the two.
+    page.evaluate("S.ws.send = () => {}")
+    page.evaluate(
+        """() => showMatchOver({ ...S.state, match: { ...S.state.match, winners: [0] },
+                                 view: { ...S.state.view, result: null }, last_round: null })"""
+    )
+    assert focused(page) == "overlay btn-overlay"
+    seen = set()
+    for _ in range(4):
+        page.keyboard.press("Tab")
+        seen.add(focused(page))
+    assert seen == {"overlay btn-overlay", "overlay btn-rematch"}
+    for _ in range(3):
+        page.keyboard.press("Shift+Tab")
+        assert focused(page).startswith("overlay "), focused(page)
+    page.screenshot(path=str(evidence / "match-over-de.png"))
+
+
+def test_the_focus_goes_to_the_table_after_creating_it_a_move_chip_and_weiter(pages: Pages, web: Any) -> None:
+    """The keyboard does not drop to the page's body: after "Tisch eröffnen" it is in the hand (or, at
+    a table that waits for players, at the waiting room's heading), after a move from "Mögliche Züge"
+    and after closing a hand's result with "Weiter" it is back in the hand."""
+    page = pages.open(DESKTOP, "de-DE")
+    lobby(page, pages.base)
+    page.fill("#create-form input[name=name]", "Anna")
+    page.fill("#create-form input[name=seats]", "2")
+    page.fill("#create-form input[name=bots]", "0")
+    page.locator("#btn-create").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#waiting:not(.hidden)")
+    page.wait_for_function("document.activeElement !== document.body", timeout=5000)
+    assert page.evaluate("document.activeElement.closest('#waiting h2') !== null")
+
+    lobby(page, pages.base)
+    page.fill("#create-form input[name=name]", "Anna")
+    page.fill("#create-form input[name=bots]", "1")
+    page.locator("#btn-create").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#game:not(.hidden)")
+    page.wait_for_function("!!document.activeElement.closest('#hand')", timeout=5000)
+
+    # A move chip ("Ziehen" under "Mögliche Züge"), pressed with the keyboard.
+    web.first_turn(page)
+    chip = page.locator("#moves .move-chip[data-action='draw']")
+    chip.focus()
+    version = page.evaluate("S.state.version")
+    page.keyboard.press("Enter")
+    page.wait_for_function("v => S.state.version > v", arg=version)
+    page.wait_for_function("!!document.activeElement.closest('#hand')", timeout=5000)
+
+    # A hand's result over a hand drawn anew meanwhile: "Weiter" gives the keyboard back to the hand.
+    page.evaluate("S.ws.send = () => {}")
+    page.evaluate("showRoundOver({ ...S.state, last_round: { result: null } })")
+    assert focused(page) == "overlay btn-overlay"
+    page.evaluate("render()")  # a state arrives behind the dialog: the hand's cards are new elements
+    page.keyboard.press("Enter")
+    assert page.locator("#overlay").is_hidden()
+    assert focused(page) == "hand"
+
+
+def test_the_drawn_card_is_said_to_the_one_who_drew_it_only(pages: Pages, web: Any) -> None:
+    """After a draw from the stock the player hears "Du ziehst Karo-Ass" (the new card of their own
+    hand, in words); a spectator hears no card, and the bot's draws are not said to the player."""
+    page = pages.open(DESKTOP, "de-DE")
+    code = seeded_table(page, pages.base, seed=3)
+    watcher = pages.open(DESKTOP, "de-DE")
+    watcher.goto(f"{pages.base}/?table={code}")  # the table plays: the link watches
+    watcher.wait_for_selector("#game:not(.hidden)")
+    watcher.wait_for_function("S.state && S.seat === null")
+    for p in (page, watcher):
+        p.evaluate(RECORD_ANNOUNCEMENTS)
+    web.first_turn(page)
+    before: list[str] = page.evaluate("S.state.view.hand")
+    version = page.evaluate("S.state.version")
+    page.keyboard.press("d")
+    page.wait_for_function("v => S.state.version > v", arg=version)
+    after: list[str] = page.evaluate("S.state.view.hand")
+    new = list(after)
+    for c in before:
+        new.remove(c)
+    assert len(new) == 1
+    said = "Du ziehst " + ("einen Joker" if new[0] == "JK" else card_name(Card.parse(new[0]), "de"))
+    page.wait_for_function("t => window.said.includes(t)", arg=said)
+    assert page.inner_text("#last-move").endswith("zieht vom Stoß")  # the log keeps the card to itself
+    # The discard ends the turn; the bot draws and discards: nothing more about drawn cards is said.
+    web.act_and_wait(page, next(a for a in page.evaluate("legal()") if a.startswith("discard ")))
+    page.wait_for_function("legal().includes('draw') || !$('#overlay').classList.contains('hidden')")
+    watcher.wait_for_function("v => S.state.version >= v", arg=page.evaluate("S.state.version"))
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.said.filter((s) => s.includes('ziehst'))") == [said]
+    assert watcher.evaluate("window.said") == []
+    # A joker is drawn with its article, as the log names a joker as the object of a move.
+    joker = "[Cards.objectName('JK'), t('you_draw', { card: Cards.objectName('QH') })]"
+    assert page.evaluate(joker) == ["einen Joker", "Du ziehst Herz-Dame"]
+    assert "Karo" not in watcher.inner_text("#announce") and "ziehst" not in watcher.inner_text("#announce")
+
+
+def test_hints_and_the_opening_total_are_said_once(pages: Pages, web: Any) -> None:
+    """A hint (H) and the meld tray's opening total ("Erstmeldung: 11 / 40") are said in the polite
+    announcer when they come or change, not again at every render."""
+    page = pages.open(DESKTOP, "de-DE")
+    seeded_table(page, pages.base, seed=5)
+    page.evaluate(RECORD_ANNOUNCEMENTS)
+    web.first_turn(page)
+    page.keyboard.press("h")
+    page.wait_for_function("window.said.some((s) => s.startsWith('Tipp: '))")
+    hint = page.inner_text("#hint .hint-text")
+    assert page.evaluate("window.said") == [f"Tipp: {hint}"]
+    web.act_and_wait(page, "draw")
+    page.wait_for_function("window.said.some((s) => s.startsWith('Du ziehst '))")
+    page.evaluate("window.said = []")
+    # One card in the tray: its total against the opening minimum is said once the server evaluated it.
+    page.locator("#hand .card").first.click()
+    page.keyboard.press("g")
+    page.wait_for_function("window.said.some((s) => s.startsWith('Erstmeldung: '))")
+    total = page.inner_text("#opening-total")
+    assert total.startswith("Erstmeldung: ") and total.endswith(" / 40")
+    page.evaluate("render(); render(); renderTray()")
+    page.wait_for_timeout(400)
+    assert page.evaluate("window.said") == [total]
+    page.keyboard.press("c")  # cleared: the next tray is said again
+    page.locator("#hand .card").first.click()
+    page.keyboard.press("g")
+    page.wait_for_function("window.said.length === 2")
+    assert page.evaluate("window.said[1]").startswith("Erstmeldung: ")
+
+
+def test_opponents_read_as_one_line_without_their_card_backs(pages: Pages, evidence: Path) -> None:
+    """An opponent is "Bot 2 (Bot): 13 Karten · Geber" to a screen reader: the name and its badge do
+    not run together, and the card backs are hidden from it. The accessibility tree of a German table
+    is kept as evidence, and axe finds nothing serious there."""
+    page = pages.open(DESKTOP, "de-DE")
+    seeded_table(page, pages.base, seed=2, seats=3)
+    page.evaluate("S.ws.onmessage = () => {}; render()")  # the bots play on: the page stays at this state
+    dealer = page.evaluate("S.state.view.dealer")
+    opponent = page.locator("#opponents .opponent[data-seat='1']")
+    snapshot = opponent.aria_snapshot()
+    sizes = page.evaluate("S.state.view.hand_sizes")
+    line = f"Bot 2 (Bot): {sizes[1]} Karten" + (" · Geber" if dealer == 1 else "")
+    assert snapshot == f'- listitem: "{line}"', snapshot  # one item of the list of opponents
+    assert "Kartenrücken" not in page.locator("#opponents").aria_snapshot()
+    (evidence / "table-de.aria.yaml").write_text(page.locator("body").aria_snapshot())
+    page.screenshot(path=str(evidence / "table-de.png"))
+    assert not axe_violations(page), axe_violations(page)
+
+
+def test_german_words_of_the_result_and_the_keys(pages: Pages) -> None:
+    """The result says "hat ausgemacht" as the rules pages and the log do; the keys dialog names the
+    keys as German keyboards print them (Leertaste, Pos1, Ende, Umschalt); English stays English."""
+    page = pages.open(DESKTOP, "de-DE")
+    seeded_table(page, pages.base, seed=1)
+    heads = page.evaluate(
+        """() => [0, 1].map((winner) => {
+            const result = { scored: true, termination: "went_out", winner, multiplier: 1, points: [0, 0],
+                             hand_values: [0, 0], arrangements: [] };
+            const round = { in_play: [0, 1], revealed: [[], []], result };
+            const d = document.createElement("div");
+            d.innerHTML = resultHtml(round);
+            return d.querySelector(".result-head").innerText;
+        })"""
+    )
+    assert heads == ["Anna (du) hat ausgemacht", "Bot 2 hat ausgemacht"]
+    keys = "#keys-dialog tr:first-child th, #keys-dialog tr:nth-child(2) th, #keys-dialog tr:nth-child(3) th"
+    page.keyboard.press("?")
+    assert page.eval_on_selector_all(keys, "ths => ths.map((t) => t.innerText)") == [
+        "← → Pos1 Ende", "Leertaste Enter", "Umschalt+← →",
+    ]  # fmt: skip
+    page.keyboard.press("Escape")
+    page.click("#btn-lang")
+    page.keyboard.press("?")
+    assert page.eval_on_selector_all(keys, "ths => ths.map((t) => t.innerText)") == [
+        "← → Home End", "Space Enter", "Shift+← →",
+    ]  # fmt: skip
