@@ -140,6 +140,12 @@ def test_a_hand_of_copies_of_the_taken_card_may_discard_one() -> None:
             "mit 2 Karten auf der Hand wird der Mindestwert 40 beim ersten Auslegen nie erreicht",
         ),
         (
+            "basic",
+            {"opening_min_points": 80},
+            "opening_min_points: the hand of 6 dealt at a table of 5 can never reach the opening minimum",
+            "mit den 6 Karten, die bei 5 Spielern gegeben werden, wird der Mindestwert 80",
+        ),
+        (
             "scala40",
             {"hand_size": 2},
             "hand_size: a hand of 2 can never lay a meld of three cards",
@@ -204,3 +210,4 @@ def test_the_presets_and_their_neighbours_stay_accepted() -> None:
     )
     rk.Rules.preset("basic").replace(joker_exchange_requires_opened=False)  # the joker stays in hand
     rk.Rules.preset("german").replace(jokers_total=0)  # the joker options keep their values
+    rk.Rules.preset("basic").replace(opening_min_points=80, max_players=4)  # seven cards at most four

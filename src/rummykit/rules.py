@@ -1057,16 +1057,30 @@ def _validate_reachable(rules: Rules, fail: Callable[[str, str], None]) -> None:
         return
     minimum = rules.opening_min_points or 0
     tables = range(rules.min_players, rules.max_players + 1)
-    smallest = min(rules.hand_size_for(rules.active_players(n)) for n in tables)
+    sizes = {n: rules.hand_size_for(rules.active_players(n)) for n in tables}
+    players = min(sizes, key=lambda n: (sizes[n], n))
+    smallest = sizes[players]
     laid = smallest + 1 - (1 if rules.going_out_requires_discard else 0)  # after the draw, a discard kept
-    if laid < 3:
-        fail("hand_size", f"a hand of {smallest} can never lay a meld of three cards")
     waived = not rules.hand_romme_requires_opening_min  # a whole hand laid at once opens below it
-    if 11 * laid < minimum and not waived:
+    if rules.hand_size_rule == "fixed":
+        if laid < 3:
+            fail("hand_size", f"a hand of {smallest} can never lay a meld of three cards")
+        if 11 * laid < minimum and not waived:
+            fail(
+                "hand_size",
+                f"a hand of {smallest} can never reach the opening minimum of {minimum} "
+                "(a card counts 11 at most)",
+            )
+    elif laid < 3:
         fail(
-            "hand_size",
-            f"a hand of {smallest} can never reach the opening minimum of {minimum} "
-            "(a card counts 11 at most)",
+            "hand_size_rule",
+            f"the hand of {smallest} dealt at a table of {players} can never lay a meld of three cards",
+        )
+    elif 11 * laid < minimum and not waived:
+        fail(
+            "opening_min_points",
+            f"the hand of {smallest} dealt at a table of {players} can never reach the opening minimum "
+            f"of {minimum} (a card counts 11 at most)",
         )
     if (
         rules.jokers_total

@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 websockets = pytest.importorskip("websockets")
 from websockets.asyncio.client import connect as ws_connect  # noqa: E402
@@ -132,26 +133,94 @@ def test_an_ended_table_is_looked_up_after_it_left_memory(client: TestClient, we
     assert client.get("/api/tables/ZZZZZZ").status_code == 404
 
 
-def test_a_rebuilt_ended_table_is_kept_a_bounded_while(
-    client: TestClient, web: Any, monkeypatch: Any
-) -> None:
-    """Codes are public while a table waits (the lobby list): a stranger who collected them makes the
-    server rebuild each ended one, kept in memory as a finished table is, at most a few at a time."""
-    from rummykit.web import manager as manager_module
-
-    monkeypatch.setattr(manager_module, "ARCHIVED_IN_MEMORY", 2)
+def ended_gin_tables(client: TestClient, web: Any, seeds: tuple[int, ...]) -> list[dict[str, Any]]:
+    """Finished gin tables (one per seed), each let go from memory as the clock does after
+    ``finished_table_seconds``; their grants."""
     manager = client.app.state.manager  # type: ignore[attr-defined]
-    codes = []
-    for seed in (4, 5, 6):
+    grants = []
+    for seed in seeds:
         host = web.create(client, preset="gin", seats=2, name="Anna", seed=seed, bots=[{"kind": "random"}])
         with web.connect(client, host["code"], host["token"]) as anna:
             finish_gin_hand(anna, web)
         manager.tables.pop(host["code"]).cancel()
-        codes.append(host["code"])
-    for code in codes:
+        grants.append(host)
+    return grants
+
+
+def test_rebuilding_ended_tables_is_bounded_in_memory_and_in_work(
+    client: TestClient, web: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Codes are public while a table waits (the lobby list). A stranger who collected them made the
+    server rebuild each ended one, replaying its whole match on the event loop (0.45 s for a long
+    German match), again for every code that had gone from the kept few. The tables kept are the
+    ones looked up last, the replays run off the loop, and a process makes only so many."""
+    from rummykit.web import manager as manager_module
+    from rummykit.web.limits import RateLimiter
+
+    monkeypatch.setattr(manager_module, "ARCHIVED_IN_MEMORY", 2)
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    codes = [g["code"] for g in ended_gin_tables(client, web, (4, 5, 6))]
+    replays: list[str] = []
+    replay = manager._replay
+    monkeypatch.setattr(manager, "_replay", lambda stored: replays.append(stored.code) or replay(stored))
+    manager._archive_budget = RateLimiter(1e-6, 4)  # four rebuilds, then none for a long while
+    for code in (codes[0], codes[1], codes[0], codes[2]):
         with web.connect(client, code) as watcher:
             assert web.receive_state(watcher)["match"]["is_over"]
-    assert sorted(manager.tables) == sorted(codes[1:])  # the oldest rebuilt one went first
+    assert replays == [codes[0], codes[1], codes[2]]  # codes[0] was still kept the second time
+    assert sorted(manager.tables) == sorted([codes[0], codes[2]])  # codes[1] looked up least recently
+    with web.connect(client, codes[1]) as watcher:  # the fourth rebuild: the last of the budget
+        assert web.receive_state(watcher)["match"]["is_over"]
+    manager.tables.pop(codes[1]).cancel()
+    with pytest.raises(WebSocketDisconnect) as busy, web.connect(client, codes[1]) as watcher:
+        watcher.receive_json()
+    assert busy.value.code == 4429 and len(replays) == 4
+    assert client.get(f"/api/tables/{codes[1]}").json()["status"] == "over"  # its lobby entry needs none
+
+
+def test_stored_rules_this_version_refuses_answer_no_table(client: TestClient, web: Any) -> None:
+    """A table stored before its combination of options was refused (here: hands too small to open)
+    made its lobby and rules page answer 500; it now answers as a table that is not there."""
+    from sqlalchemy import text
+
+    code = ended_gin_tables(client, web, (4,))[0]["code"]
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    with manager.store.engine.begin() as connection:
+        connection.execute(
+            text("UPDATE rk_tables SET rules = 'german(hand_size=2)' WHERE code = :c"), {"c": code}
+        )
+    assert client.get(f"/api/tables/{code}").status_code == 404
+    assert client.get(f"/api/tables/{code}/rules").status_code == 404
+    with pytest.raises(WebSocketDisconnect) as gone, web.connect(client, code) as watcher:
+        watcher.receive_json()
+    assert gone.value.code == 4404
+
+
+def test_a_rematch_that_failed_may_be_asked_again(
+    client: TestClient, web: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rematch whose new table could not be made (the database failed once) stayed failed: every
+    later ask got the same error."""
+    host = web.create(client, preset="gin", seats=2, name="Anna", seed=4, bots=[{"kind": "random"}])
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    create = manager.create
+    failures = [RuntimeError("the database is away")]
+
+    async def flaky(*args: Any) -> Any:
+        if failures:
+            raise failures.pop()
+        return await create(*args)
+
+    monkeypatch.setattr(manager, "create", flaky)
+    with web.connect(client, host["code"], host["token"]) as anna:
+        finish_gin_hand(anna, web)
+        anna.send_json({"type": "rematch"})
+        failed = web.next_of(anna, "error")
+        assert failed["code"] == "rematch_failed" and failed["texts"]["de"].startswith(
+            "Die Revanche ließ sich"
+        )
+        anna.send_json({"type": "rematch"})
+        assert web.next_of(anna, "rematch")["seat"] == 0
 
 
 def test_close_codes_reach_a_real_client(tmp_path: Path, server_factory: Any) -> None:

@@ -147,6 +147,17 @@ REFUSALS: Final[tuple[tuple[str, str], ...]] = (
         "erreicht (eine Karte zählt höchstens 11)",
     ),
     (
+        "the hand of {count} dealt at a table of {players} can never lay a meld of three cards",
+        "mit den {count} Karten, die bei {players} Spielern gegeben werden, lässt sich nie eine Figur "
+        "aus drei Karten auslegen",
+    ),
+    (
+        "the hand of {count} dealt at a table of {players} can never reach the opening minimum of "
+        "{limit} (a card counts 11 at most)",
+        "mit den {count} Karten, die bei {players} Spielern gegeben werden, wird der Mindestwert "
+        "{limit} beim ersten Auslegen nie erreicht (eine Karte zählt höchstens 11)",
+    ),
+    (
         "a joker exchanged before the opening would be laid at once ({value}), in a meld below the "
         "opening minimum (use exchanged_joker_destination = hand, or joker_exchange_requires_opened "
         "= true)",

@@ -334,9 +334,9 @@ def create_app(
             await asyncio.sleep(RELAY_RETRY_SECONDS)
         try:
             table = await manager.find(code)
-        except LobbyError:
-            await websocket.accept()  # so that 4404 reaches the page (see above)
-            await websocket.close(code=WS_CLOSE_NO_TABLE)
+        except LobbyError as exc:
+            await websocket.accept()  # so that the close code reaches the page (see above)
+            await websocket.close(code=WS_CLOSE_LIMIT if exc.status == 429 else WS_CLOSE_NO_TABLE)
             return
         await websocket.accept()
         seat = await _hello(websocket, table)

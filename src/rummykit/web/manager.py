@@ -34,6 +34,7 @@ from sqlalchemy.exc import IntegrityError
 
 from rummykit.bots import Bot, make_bot
 from rummykit.errors import RulesError, RummyError, quoted
+from rummykit.match import Match
 from rummykit.rules import Rules, option_range
 from rummykit.web import practice
 from rummykit.web.address_key import claim_key
@@ -76,6 +77,9 @@ LOBBY_LIST_SECONDS: Final = 1.0
 ARCHIVED_IN_MEMORY: Final = 64
 """Ended tables rebuilt from the database for a lookup (:meth:`TableManager.find`) that one process
 keeps in memory at once; each is about a finished match's state."""
+ARCHIVE_REBUILDS: Final = (0.5, 10)
+"""Rebuilds of ended tables a process makes (per second, burst): each replays a whole match, and the
+codes of ended tables are known to whoever read the public lobby list while they waited."""
 T = TypeVar("T")
 
 
@@ -104,6 +108,8 @@ class TableManager:
         self._connections: dict[str, int] = {}
         self._leases: asyncio.Task[None] | None = None
         self._lobby_rows: tuple[float, list[dict[str, Any]]] | None = None
+        self._archive_budget = RateLimiter(*ARCHIVE_REBUILDS)
+        """Rebuilds of ended tables for lookups (:meth:`_archived`), whoever asks."""
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-db")
         self._clock: asyncio.Task[None] | None = None
         self._pending: list[tuple[StoredAction, asyncio.Future[None]]] = []
@@ -257,6 +263,8 @@ class TableManager:
         one lobby request (join, start, leave, retake) and not kept."""
         key = self._key(code)
         table = self.tables.get(key) if key is not None else None
+        if table is not None and table.archived:
+            self.tables[table.code] = self.tables.pop(table.code)  # looked up again: kept longest
         if table is None and key is not None and self.store.shared:
             route = await self.route(key, claim=False)  # the websocket path has claimed it
             stored = await self.db(self.store.load, key) if route is not None else None
@@ -287,19 +295,32 @@ class TableManager:
         rebuilt from the database as it ended (README: its code can still be looked up while it is
         kept there); ``None`` when there is no such ended table. It stays in memory as a finished
         table does (``finished_table_seconds``), at most :data:`ARCHIVED_IN_MEMORY` of them (the
-        oldest go first): a stranger who collected codes from the public lobby list makes the
-        server rebuild each one once per stay, not once per request."""
+        least recently looked up go first), and the match is replayed off the event loop, within a
+        budget per process (:data:`ARCHIVE_REBUILDS`): a stranger who collected codes from the public
+        lobby list cannot make the server replay matches without end.
+
+        Raises:
+            LobbyError: 429 when the budget is spent.
+        """
+        row = await self.db(self.store.lobby_row, key)
+        if row is None or row["status"] in OPEN_STATUSES:
+            return None
+        wait = self._archive_budget.take(None)
+        if wait > 0:
+            why = f"too many ended tables looked up just now; try again in {math.ceil(wait)} s"
+            raise refusal(429, "archive_busy", why, retry_after=wait, seconds=str(math.ceil(wait)))
         stored = await self.db(self.store.load, key)
         if stored is None or stored.status in OPEN_STATUSES:
+            return None
+        try:
+            replayed = await asyncio.to_thread(self._replay, stored)
+        except (RummyError, ValueError, KeyError) as exc:
+            log.error("table %s cannot be restored: %s", key, exc)
             return None
         table = self.tables.get(key)
         if table is not None:  # another request rebuilt it meanwhile
             return table
-        try:
-            table = self._rebuild(stored)
-        except (RummyError, ValueError, KeyError) as exc:
-            log.error("table %s cannot be restored: %s", key, exc)
-            return None
+        table = self._table_of(stored, replayed)
         table.archived = True
         archived = [t for t in self.tables.values() if t.archived]
         for old in archived[: max(0, len(archived) - ARCHIVED_IN_MEMORY + 1)]:
@@ -339,7 +360,9 @@ class TableManager:
         if key is not None:  # another process's table, or one that ended and left memory
             row = await self.db(self.store.lobby_row, key)
             if row is not None and (self.store.shared or row["status"] not in OPEN_STATUSES):
-                return stored_lobby_json(row, self.settings.turn_seconds)
+                lobby = _stored_lobby(row, self.settings.turn_seconds)
+                if lobby is not None:
+                    return lobby
         raise LobbyError(404, f"no table {code[:16]!r}")
 
     async def rules_of(self, code: str) -> tuple[str, Rules]:
@@ -351,7 +374,8 @@ class TableManager:
         if key is not None:  # another process's table, or one that ended and left memory
             row = await self.db(self.store.lobby_row, key)
             if row is not None and (self.store.shared or row["status"] not in OPEN_STATUSES):
-                return key, stored_rules(row["rules"])
+                with contextlib.suppress(RummyError):  # rules this version refuses: no page (logged at load)
+                    return key, stored_rules(row["rules"])
         raise LobbyError(404, f"no table {code[:16]!r}")
 
     async def lobbies(self, limit: int = 50) -> list[dict[str, Any]]:
@@ -369,8 +393,8 @@ class TableManager:
             table = self.tables.get(row["code"])
             if table is not None and table.owned:
                 listed.append(table.lobby_json())
-            else:
-                listed.append(stored_lobby_json(row, self.settings.turn_seconds))
+            elif (lobby := _stored_lobby(row, self.settings.turn_seconds)) is not None:
+                listed.append(lobby)
         return listed
 
     # Per-address bounds (every process together, with a shared database) --------------------------
@@ -464,10 +488,21 @@ class TableManager:
         self._clock = asyncio.get_running_loop().create_task(self._run_clock())
 
     def _rebuild(self, stored: StoredTable) -> Table:
+        return self._table_of(stored, self._replay(stored))
+
+    def _replay(self, stored: StoredTable) -> tuple[Rules, bytes | None, Match, set[int] | None]:
+        """A stored table's rules, dealing secret and match replayed to its last move, and the hand
+        that has ended since (the work of :meth:`_rebuild`; no table or loop is touched)."""
         rules = Rules.parse(stored.rules)
         secret = self._dealing_secret(stored.secret, stored.sealed)
         match = new_table_match(rules, stored.players, stored.seed, secret, stored.dealer)
         closed = practice.play_on(match, practice.effective_actions(stored.actions))
+        return rules, secret, match, closed
+
+    def _table_of(
+        self, stored: StoredTable, replayed: tuple[Rules, bytes | None, Match, set[int] | None]
+    ) -> Table:
+        rules, secret, match, closed = replayed
         seats = [Seat(**s) for s in stored.seats]
         status: Status = stored.status  # type: ignore[assignment]
         if match.is_over and status == "playing":
@@ -728,3 +763,14 @@ class TableManager:
                 await self.db(self.cluster.release, None)  # the others may take the tables at once
         await asyncio.get_running_loop().run_in_executor(None, partial(self._db.shutdown, wait=True))
         self.store.close()
+
+
+def _stored_lobby(row: dict[str, Any], turn_seconds: float) -> dict[str, Any] | None:
+    """A stored table's lobby entry, or ``None`` (logged) for a table whose stored rules this version
+    refuses: a table made before a combination of options was found unplayable (a match without an
+    end, hands too small to open) is neither listed nor shown, rather than breaking the list."""
+    try:
+        return stored_lobby_json(row, turn_seconds)
+    except RummyError as exc:
+        log.warning("table %s: its stored rules are refused: %s", row["code"], exc)
+        return None

@@ -61,9 +61,9 @@ async def rematch(table: Table, seat: int | None, address: str | None) -> Opened
     opening = table.rematch
     try:
         return await asyncio.shield(opening)
-    except LobbyError:
+    except Exception:
         if table.rematch is opening:
-            table.rematch = None  # refused (too many tables …): the host may ask again later
+            table.rematch = None  # refused (too many tables …) or failed: the host may ask again
         raise
 
 

@@ -802,6 +802,11 @@ class Table:
         except LobbyError as exc:
             client.send(error_json(exc.error, exc.message, self.version, texts=exc.texts))
             return
+        except Exception:  # the database failed, say: the host may ask again
+            log.exception("table %s: the rematch could not be opened", self.code)
+            message = "the rematch could not be opened; try again"
+            client.send(error_json("rematch_failed", message, self.version))
+            return
         if opened:
             client.send({"type": "rematch", "code": new.code, "seat": seat, "token": token})
 

@@ -70,6 +70,8 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
     "table_watch": "Tisch {code} ist {status_de}; du kannst zuschauen",
     "lobby_changed": "Tisch {code} hat sich inzwischen geändert; bitte noch einmal",
     "no_rematch": "Tisch {code} ist {status_de}; eine Revanche folgt auf ein beendetes Spiel",
+    "archive_busy": "Gerade wurden zu viele beendete Tische nachgeschlagen; in {seconds} s noch einmal",
+    "rematch_failed": "Die Revanche ließ sich nicht eröffnen; bitte noch einmal",
     "rematch_too_late": "Tisch {code} ist zu lange vorbei für eine Revanche; eröffne einen neuen Tisch",
     "rematch_elsewhere": (
         "Tisch {code} wird von einem anderen Prozess dieses Servers gespielt; "
