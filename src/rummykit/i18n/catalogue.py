@@ -883,7 +883,8 @@ FRAGMENTS: Final[tuple[tuple[str, str], ...]] = (
     ),
     (
         "knock_threshold is 0: a hand of no deadwood calls Rummy, so no knock is compared",
-        "knock_threshold ist 0: eine Hand ohne Restpunkte ruft Rommé, also wird kein Klopfen verglichen",
+        "knock_threshold ist 0: mit einer Hand ohne Restpunkte ruft man Rummy, also wird kein Klopfen "
+        "verglichen",
     ),
     ("only seat_draw = high_card draws cards", "nur bei seat_draw = high_card werden Karten gezogen"),
     ("gin has no jokers", "Gin hat keine Joker"),
