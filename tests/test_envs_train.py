@@ -269,3 +269,9 @@ def test_a_policy_under_other_rules_is_named_before_the_game(
         input="quit\n",
     )  # fmt: skip
     assert expected in play.stdout  # the bot deals: the first screen is yours, the notices above the board
+    german = runner.invoke(
+        app, ["play", "--rules", "german", "--players", "2", "--bots", "policy", "--dealer", "2", "--no-save",
+              "--fast", "--lang", "de"],
+        input="ende\n",
+    )  # fmt: skip
+    assert "Hinweis: Diese Strategie wurde mit Wiener Rommé (Wiener Rummy) trainiert" in german.stdout

@@ -100,7 +100,7 @@ from rummykit.i18n import (
     rule_name,
 )
 from rummykit.i18n.levels import bot_name
-from rummykit.i18n.localize import localize_reason
+from rummykit.i18n.localize import localize_note, localize_reason
 from rummykit.match import Match, MatchEvent
 from rummykit.record import Record
 from rummykit.round import Event, Round
@@ -798,7 +798,8 @@ def play_command(
             check_seat(bot, rules, players)  # a policy for another table, OpenSpiel's bot at German
     except RummyError as exc:  # an unknown bot, the policy bot without a working file, a bot refusing
         raise _fail(str(exc)) from None
-    bot_notices = list(dict.fromkeys(n for bot in bot_list if (n := seat_notice(bot, rules))))
+    said = (seat_notice(bot, rules) for bot in bot_list)  # in English, as arena and selfplay print them
+    bot_notices = list(dict.fromkeys(n if lang == "en" else localize_note(n, lang) for n in said if n))
     people = [name for n in (names or "").split(",") if (name := person_name(n))]
     seats: list[Player] = []
     for s in range(humans):

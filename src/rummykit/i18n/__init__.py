@@ -23,7 +23,14 @@ from rummykit.errors import register_localizer
 from rummykit.i18n.cards import CARD_LETTERS, card_name, cards_glyphs, face_letters, glyphs
 from rummykit.i18n.labels import LABEL_KEYS, label, labels
 from rummykit.i18n.language import LANGUAGES, lang_from_env, normalize_lang
-from rummykit.i18n.localize import error_rule, error_texts, localize_error, localize_message, rule_name
+from rummykit.i18n.localize import (
+    error_rule,
+    error_texts,
+    localize_error,
+    localize_message,
+    localize_note,
+    rule_name,
+)
 from rummykit.i18n.moves import describe_action, first_dealer_text, seat_draw_text
 
 register_localizer(localize_error)  # behind RummyError.localized
@@ -53,6 +60,7 @@ __all__ = [
     "lang_from_env",
     "localize_error",
     "localize_message",
+    "localize_note",
     "normalize_lang",
     "rule_name",
     "seat_draw_text",

@@ -870,6 +870,10 @@ FRAGMENTS: Final[tuple[tuple[str, str], ...]] = (
         "hand_size_rule = by_player_count bestimmt die Kartenzahl an jedem Tisch dieser Regeln",
     ),
     ("only joker_robbing uses it", "nur joker_robbing nutzt sie"),
+    (
+        "note: this policy was trained on {game}; this table plays {game2}",
+        "Hinweis: Diese Strategie wurde mit {game} trainiert; an diesem Tisch gilt {game2}",
+    ),
     ("sizes {low} to {high}", "Größen {low} bis {high}"),
     ("only at {count}", "nur bei {count}"),
     ("jokers_total is 0: no joker is dealt", "jokers_total ist 0: es wird kein Joker gegeben"),

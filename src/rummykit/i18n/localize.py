@@ -256,6 +256,12 @@ def localize_message(message: str, rule: str, lang: str, names: Sequence[str] = 
     return _people(message, rule, names, lang)
 
 
+def localize_note(note: str, lang: str) -> str:
+    """A notice the library writes in English (a bot's :func:`~rummykit.bots.base.seat_notice`) in
+    ``lang``; the English itself where the catalogue has no entry for it."""
+    return _people(note, "", (), lang, fragments=True) or note
+
+
 def localize_reason(reason: str, lang: str, names: Sequence[str] = ()) -> str:
     """A reason the engine gives as text, not as an error (``Match.no_buyback_offer``), in ``lang``."""
     text = _people(reason, "", names, lang, fragments=True)
