@@ -71,9 +71,15 @@ def test_alone_with_bots_no_clock_runs_unless_the_server_sets_one(tmp_path: Path
             assert state["table"]["turn_seconds"] == 0 and state["turn_left"] is None
             time.sleep(1.2)  # three turn clocks
             assert not web.away(client, code) and web.table_of(client, code).version == state["version"]
+        # Another process lists it from the database with the same clock.
+        from rummykit.web.manager import _stored_lobby
+
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        assert _stored_lobby(manager.store.lobby_row(code), manager.settings)["turn_seconds"] == 0
         host = web.create(client, seats=3, name="Anna", bots=[{"kind": "greedy"}], seed=5)
         client.post(f"/api/tables/{host['code']}/join", json={"name": "Ben"})
         client.post(f"/api/tables/{host['code']}/start", json={"token": host["token"]})
         with web.connect(client, host["code"], host["token"]) as ws:
             shared = web.receive_state(ws)
             assert shared["table"]["turn_seconds"] == 0.4
+        assert _stored_lobby(manager.store.lobby_row(host["code"]), manager.settings)["turn_seconds"] == 0.4

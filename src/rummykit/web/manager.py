@@ -360,7 +360,7 @@ class TableManager:
         if key is not None:  # another process's table, or one that ended and left memory
             row = await self.db(self.store.lobby_row, key)
             if row is not None and (self.store.shared or row["status"] not in OPEN_STATUSES):
-                lobby = _stored_lobby(row, self.settings.turn_seconds)
+                lobby = _stored_lobby(row, self.settings)
                 if lobby is not None:
                     return lobby
         raise LobbyError(404, f"no table {code[:16]!r}")
@@ -393,7 +393,7 @@ class TableManager:
             table = self.tables.get(row["code"])
             if table is not None and table.owned:
                 listed.append(table.lobby_json())
-            elif (lobby := _stored_lobby(row, self.settings.turn_seconds)) is not None:
+            elif (lobby := _stored_lobby(row, self.settings)) is not None:
                 listed.append(lobby)
         return listed
 
@@ -765,12 +765,19 @@ class TableManager:
         self.store.close()
 
 
-def _stored_lobby(row: dict[str, Any], turn_seconds: float) -> dict[str, Any] | None:
-    """A stored table's lobby entry, or ``None`` (logged) for a table whose stored rules this version
-    refuses: a table made before a combination of options was found unplayable (a match without an
-    end, hands too small to open) is neither listed nor shown, rather than breaking the list."""
+def _stored_lobby(row: dict[str, Any], settings: ServerSettings) -> dict[str, Any] | None:
+    """A stored table's lobby entry, its turn clock as its owner has it (``practice_turn_seconds`` for
+    a person alone with bots: :meth:`Table.lobby_json`), or ``None`` (logged) for a table whose stored
+    rules this version refuses: a table made before a combination of options was found unplayable (a
+    match without an end, hands too small to open) is neither listed nor shown, rather than breaking
+    the list."""
+    seats = [Seat(**s) for s in json.loads(row["seats"])]
+    people = [i for i, s in enumerate(seats) if s.kind == "human"]
+    clock = settings.turn_seconds
+    if len(people) == 1 and practice.is_practice(seats, people[0]):
+        clock = settings.practice_turn_seconds
     try:
-        return stored_lobby_json(row, turn_seconds)
+        return stored_lobby_json(row, clock)
     except RummyError as exc:
         log.warning("table %s: its stored rules are refused: %s", row["code"], exc)
         return None

@@ -1595,6 +1595,7 @@ function showMatchOver(state) {
 // reaches the server process that plays the table; everybody connected, the host too, is sent their
 // seat there ("rematch"). The button is pressed once: a second ask would get the same table anyway.
 function requestRematch() {
+  if (!S.ws || S.ws.readyState !== WebSocket.OPEN) { flash(t("connection_lost")); return; }  // ask again when back
   const b = $("#btn-rematch");
   if (b) b.disabled = true;
   S.rematchAsked = true;
