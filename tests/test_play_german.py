@@ -76,10 +76,10 @@ def test_a_whole_german_hand_at_80_by_24(data_dir: Path) -> None:
     assert re.search(r"Du ziehst \w+-\w+ vom Stoß", out) and re.search(r"Du wirfst \w+-\w+ ab", out)
     assert "Du: " not in out and re.search(r"Bot \d: (zieht|nimmt)", out)
     assert "Spiel 1 vorbei: " in out and "Spieler  Karten übrig" in out
-    assert "Partie vorbei: " in out and "Spiel gespeichert in " in out
+    assert "Partie beendet: " in out and "Spiel gespeichert in " in out
     assert all(len(line) <= 80 for line in out.splitlines())
     # Scores signed as in English and in the browser (item 9): minus points are negative.
-    assert re.search(r"\(Punkte Du -\d+, Bot 2 -?\d+, Bot 3 -?\d+\)", flat)
+    assert re.search(r"\(Punkte: Du -\d+, Bot 2 -?\d+, Bot 3 -?\d+\)", flat)
 
 
 def test_a_german_viennese_hand_shows_the_showdown_in_german(data_dir: Path) -> None:

@@ -207,7 +207,7 @@ def test_the_lobby_offers_the_seats_the_chosen_game_allows(page: Any) -> None:
     assert page.eval_on_selector(seats, "s => [s.value, s.min, s.max]") == ["6", "2", "6"]
     assert page.eval_on_selector(bots, "b => b.max") == "5"
     # A typed count is changed where the player sees it, and said why (it changed silently).
-    assert "is played by 2 to 6 players: the table has 6 seats" in page.inner_text("#create-error")
+    assert "is played by 2 to 6 players: the table now has 6 seats" in page.inner_text("#create-error")
 
 
 def test_the_hands_end_says_gin_undercut_and_the_deadwood(page: Any) -> None:

@@ -726,11 +726,12 @@ def winners_text(winners: Sequence[int], names: Sequence[str], score: Scoreboard
     scores = ", ".join(f"{names[s]} {total}" for s, total in enumerate(score.totals or ()))
     if lang == "de":
         verb = "gewinnst" if who == "Du" else ("gewinnt" if len(winners) == 1 else "gewinnen")
-        text = Text(f"Partie vorbei: {who} {verb} die Partie", style="bold green")
+        text = Text(f"Partie beendet: {who} {verb}", style="bold green")
         if score.chips is not None:
-            text.append(f" und den Pott (Chips {chips})")
+            gets = "bekommst" if who == "Du" else ("bekommt" if len(winners) == 1 else "bekommen")
+            text.append(f" und {gets} den Pott (Chips: {chips})")
         if score.totals is not None:
-            text.append(f" (Punkte {scores})", style="")
+            text.append(f" (Punkte: {scores})", style="")
         return text
     verb = "win" if len(winners) > 1 or who == "You" else "wins"
     text = Text(f"Match over: {who} {verb} the match", style="bold green")
