@@ -681,3 +681,19 @@ def test_a_joker_as_the_object_of_a_move_has_its_article(action: str, third: str
     """A card is named bare ("wirft Herz-Dame ab"), a joker was too ("Du wirfst Joker ab")."""
     assert describe_action(Action.parse(action), "de") == third
     assert describe_action(Action.parse(action), "de", form="verb") == verb
+
+
+def test_offered_melds_show_what_their_joker_stands_for() -> None:
+    """Two offered openings that differ only in the joker's place read the same ("JK 3♣ 4♣" and
+    "3♣ 4♣ JK"); the buttons and hints (``action_texts`` with the rules) say which card it is."""
+    pytest.importorskip("fastapi")
+    from rummykit.web.texts import action_texts
+
+    german = GERMAN
+    low = action_texts(Action.parse("open JK 3C 4C | 10H JH QH KH"), rules=german)
+    high = action_texts(Action.parse("open 3C 4C JK | 10H JH QH KH"), rules=german)
+    assert low["de"] == "JK(=2♣) 3♣ 4♣ | 10♥ J♥ Q♥ K♥ auslegen"
+    assert high["en"] == "open with 3♣ 4♣ JK(=5♣) | 10♥ J♥ Q♥ K♥"
+    swap = action_texts(Action.parse("swap 6H on 1 then meld 5S 6S JK"), rules=german)
+    assert swap["de"].endswith("und 5♠ 6♠ JK(=7♠) auslegen")
+    assert action_texts(Action.parse("open JK 3C 4C"))["de"] == "JK 3♣ 4♣ auslegen"  # without the rules

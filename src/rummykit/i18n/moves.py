@@ -31,17 +31,30 @@ from rummykit.actions import (
     Swap,
     TakeDiscard,
 )
-from rummykit.cards import Card
+from rummykit.cards import JOKER_CODE, Card
 from rummykit.disclosure import face_down_card
-from rummykit.i18n.cards import card_name, card_object, cards_glyphs
+from rummykit.errors import IllegalMeldError
+from rummykit.i18n.cards import card_name, card_object, cards_glyphs, glyphs
+from rummykit.melds import Meld
 from rummykit.rules import Rules
 from rummykit.views import Phase
 
 Form = Literal["third", "verb"]
 
 
-def _melds(melds: Sequence[Sequence[int]]) -> str:
-    return " | ".join(cards_glyphs(list(m)) for m in melds)
+def _melds(melds: Sequence[Sequence[int]], rules: Rules | None = None) -> str:
+    """Melds as cards; with ``rules`` a joker with the card it stands for as the engine reads the meld
+    (``JK(=2♣) 3♣ 4♣``), so two moves that differ only in the joker's place read differently."""
+    return " | ".join(_meld_text(m, rules) for m in melds)
+
+
+def _meld_text(cards: Sequence[int], rules: Rules | None) -> str:
+    if rules is not None and JOKER_CODE in cards:
+        try:
+            return glyphs(Meld.from_cards(tuple(cards), rules).notation())
+        except IllegalMeldError:
+            pass  # an offered move is legal; a hand-written one may not read as a meld
+    return cards_glyphs(list(cards))
 
 
 def _layoff(layoff: LayOff, lang: str, form: Form) -> str:
@@ -87,13 +100,16 @@ def describe_action(
     rules: Rules | None = None,
     goes_out: bool = False,
     phase: Phase | None = None,
+    meld_rules: Rules | None = None,
 ) -> str:
     """``action`` in words without a subject, in ``lang`` (``en`` or ``de``).
 
     ``taken`` names the card a ``take`` picks up (the action itself does not hold it); with ``rules``
     a card that goes face down is left out (``goes_out``: the action ends the hand by going out).
     ``phase``, the phase the action is made in, tells what a gin ``pass`` or ``knock`` means (on the
-    first upcard, at the wall, after the melds); without it they are described in general.
+    first upcard, at the wall, after the melds); without it they are described in general. With
+    ``meld_rules`` a meld's joker shows the card it stands for (``JK(=2♣) 3♣ 4♣``): the words of
+    two offered moves that differ only in the joker's place differ too.
     An action kind without words here is written in its notation.
 
     >>> describe_action(Action.parse("layoff QH on 3"), "de")
@@ -121,19 +137,22 @@ def describe_action(
     if isinstance(action, Open):
         if de:
             return (
-                f"{_melds(action.melds)} auslegen"
+                f"{_melds(action.melds, meld_rules)} auslegen"
                 if verb
-                else f"legt zum ersten Mal aus: {_melds(action.melds)}"
+                else f"legt zum ersten Mal aus: {_melds(action.melds, meld_rules)}"
             )
-        return f"open with {_melds(action.melds)}" if verb else f"opens with {_melds(action.melds)}"
+        laid = _melds(action.melds, meld_rules)
+        return f"open with {laid}" if verb else f"opens with {laid}"
     if isinstance(action, MeldAction):
         if de:
-            return f"{_melds(action.melds)} auslegen" if verb else f"legt aus: {_melds(action.melds)}"
-        return f"meld {_melds(action.melds)}" if verb else f"melds {_melds(action.melds)}"
+            laid = _melds(action.melds, meld_rules)
+            return f"{laid} auslegen" if verb else f"legt aus: {laid}"
+        laid = _melds(action.melds, meld_rules)
+        return f"meld {laid}" if verb else f"melds {laid}"
     if isinstance(action, LayOff):
         return _layoff(action, lang, form)
     if isinstance(action, Swap):
-        return _swap(action, lang, form)
+        return _swap(action, lang, form, meld_rules)
     if isinstance(action, Pass):
         return _pass(lang, form, phase)
     if isinstance(action, KnockDeclare):
@@ -234,7 +253,7 @@ def _pass(lang: str, form: Form, phase: Phase | None) -> str:
     return en_verb if form == "verb" else en_third
 
 
-def _swap(action: Swap, lang: str, form: Form) -> str:
+def _swap(action: Swap, lang: str, form: Form, rules: Rules | None = None) -> str:
     de = lang == "de"
     naturals = (
         " ".join(card_name(c, lang) for c in action.cards)
@@ -248,7 +267,7 @@ def _swap(action: Swap, lang: str, form: Form) -> str:
             else f"tauscht {naturals} gegen einen Joker von Figur {action.target}"
         ]
         if action.melds:
-            melds = _melds(action.melds)
+            melds = _melds(action.melds, rules)
             parts.append(f"{melds} auslegen" if form == "verb" else f"legt aus: {melds}")
         parts += [_layoff(lo, lang, form) for lo in action.layoffs]
         return " und ".join(parts)
@@ -258,7 +277,7 @@ def _swap(action: Swap, lang: str, form: Form) -> str:
         else f"{'swap' if form == 'verb' else 'swaps'} {naturals} for jokers of meld {action.target}"
     ]
     if action.melds:
-        parts.append(f"{'meld' if form == 'verb' else 'melds'} {_melds(action.melds)}")
+        parts.append(f"{'meld' if form == 'verb' else 'melds'} {_melds(action.melds, rules)}")
     parts += [_layoff(lo, lang, form) for lo in action.layoffs]
     return " and ".join(parts)
 

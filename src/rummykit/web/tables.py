@@ -626,7 +626,7 @@ class Table:
         words), enumerated on demand once per version."""
         if self._moves is None or self._moves[0] != self.version:
             actions, phase = self.match.legal_actions(), self._phase()
-            texts = [action_texts(a, phase=phase) for a in actions]
+            texts = [action_texts(a, phase=phase, rules=self.rules) for a in actions]
             self._moves = (self.version, [str(a) for a in actions], texts)
         return self._moves[1], self._moves[2]
 
@@ -986,7 +986,7 @@ class Table:
                     return  # the table moved on: the client's next state shows it
                 self._bots[bot_key] = thought
                 view = match.round.view(match.to_move)
-                texts = action_texts(action, taken=view.top_discard, phase=view.phase)
+                texts = action_texts(action, taken=view.top_discard, phase=view.phase, rules=match.rules)
                 self._hint = (version, str(action), texts, thought.name)
         async with self.lock:
             if self._hint is None or self._hint[0] != self.version:

@@ -131,13 +131,16 @@ def move_texts(
     )
 
 
-def action_texts(action: Action, *, taken: int | None = None, phase: Phase | None = None) -> dict[str, str]:
+def action_texts(
+    action: Action, *, taken: int | None = None, phase: Phase | None = None, rules: Rules | None = None
+) -> dict[str, str]:
     """A move the player may make, as a button says it, in every language (``lay off the queen of
     hearts on meld 3`` / ``Herz-Dame an Figur 3 anlegen``); ``taken`` names the card a ``take`` picks
     up, ``phase`` tells what a gin ``pass`` means (a hint says ``take the 9 of spades from the
-    discard pile``, ``pass on the upcard``)."""
+    discard pile``, ``pass on the upcard``); with ``rules`` a meld's joker shows the card it stands for
+    (``JK(=2♣) 3♣ 4♣ auslegen``, where another button lays ``3♣ 4♣ JK(=5♣)``)."""
     return in_every_language(
-        lambda lang: describe_action(action, lang, form="verb", taken=taken, phase=phase)
+        lambda lang: describe_action(action, lang, form="verb", taken=taken, phase=phase, meld_rules=rules)
     )
 
 
