@@ -127,6 +127,10 @@ def test_gin_line_knock_card_upcard_passes_and_the_knockers_melds(page: Any, sho
     groups = shown_groups(page)
     expected = gin["knocker_melds"] + ([gin["layoffs"]] if gin["layoffs"] else [])
     assert groups == expected
+    # A screen reader hears each group in words ("7 of spades, 8 of spades, …"), not "7♠ 8♠".
+    said = page.eval_on_selector_all("#gin-line .gin-meld", "gs => gs.map(g => g.getAttribute('aria-label'))")
+    assert said[0] == ", ".join(page.evaluate("cs => cs.map(Cards.name)", expected[0]))
+    assert " of " in said[0]
     assert ("laid off:" in text) == bool(gin["layoffs"])
     assert page.locator("#gin-line b").count() == 0  # the name's markup is text
     page.screenshot(path=str(shots / "gin-knock-desktop.png"))

@@ -862,7 +862,7 @@ function renderGinLine() {
     const div = document.createElement("div");
     div.className = cls;
     div.setAttribute("role", "group");
-    div.setAttribute("aria-label", list.map(Cards.label).join(" "));
+    div.setAttribute("aria-label", list.map(Cards.name).join(", "));  // in words, as the table's melds
     for (const c of list) div.appendChild(Cards.element(c, { small: true }));
     box.appendChild(div);
   };
