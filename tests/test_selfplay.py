@@ -282,3 +282,39 @@ def test_a_run_does_not_resume_with_bots_that_play_from_other_inputs(tmp_path: P
     plain = json.loads((tmp_path / "run.json").read_text())
     assert "bot_inputs" not in SelfPlayConfig("viennese", ("greedy", "random"), games=4).to_dict()
     assert plain["bots"] == ["booked", "greedy"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="process groups and SIGKILL as on Linux")
+def test_a_killed_run_leaves_no_lock_and_no_workers(tmp_path: Path) -> None:
+    """``kill -9`` of the writing process only (the OOM killer, ``kill PID``): its pool workers, forked
+    while it held ``run.lock``, lived on and kept the lock, so the resume was refused naming a dead
+    process. The workers end with the writer, and the lock with them."""
+    import signal
+    import time
+
+    from rummykit.selfplay import LOCK_FILE, _try_lock
+
+    out = tmp_path / "run"
+    command = [sys.executable, "-m", "rummykit", "selfplay", "--out", str(out), "--rules", "viennese",
+               "--bots", "greedy,random", "--games", "4000", "--batch", "2", "--quiet",
+               "--workers", "2"]  # fmt: skip
+    quiet = subprocess.DEVNULL
+    run = subprocess.Popen(command, stdout=quiet, stderr=quiet, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while not (out / "index.jsonl").exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert (out / "index.jsonl").exists(), "the run did not start writing"
+    os.kill(run.pid, signal.SIGKILL)
+    run.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(run.pid, 0)  # any worker of the killed run left in its process group?
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        os.killpg(run.pid, signal.SIGKILL)
+        raise AssertionError("the killed run's workers lived on")
+    with (out / LOCK_FILE).open("a+b") as lock:
+        assert _try_lock(lock.fileno())  # free for the resume

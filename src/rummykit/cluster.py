@@ -42,6 +42,7 @@ from typing import Any, Final, Generic, Literal, TypeVar
 import rummykit
 from rummykit import __version__
 from rummykit.errors import RummyError
+from rummykit.web.runtime import follow_parent  # standard library only: no web extra needed
 
 Backend = Literal["local", "ray"]
 BACKENDS: Final = ("local", "ray")
@@ -228,7 +229,11 @@ class Runner:
         if self.backend == "ray":
             self._connect()
         elif self.workers > 1:
-            self._pool = ProcessPoolExecutor(max_workers=self.workers)
+            # A worker ends with this process, also when it is killed (SIGKILL, the OOM killer), rather
+            # than play on as an orphan holding its share of the machine.
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.workers, initializer=follow_parent, initargs=(os.getpid(), False)
+            )
         return self
 
     def __exit__(

@@ -355,7 +355,9 @@ def _sole_writer(folder: Path) -> Iterator[None]:
 
     The lock is the operating system's (``flock``, or ``msvcrt.locking`` on Windows), tied to the
     open file: a process killed mid-run leaves the file but not the lock, so a resume needs no
-    clean-up. The file holds the writer's process id, for the refusal.
+    clean-up. Worker processes forked while it is held share it, so they end with the writer, also
+    when it is killed (:class:`rummykit.cluster.Runner`); workers that lived on kept the run locked.
+    The file holds the writer's process id, for the refusal.
     """
     path = folder / LOCK_FILE
     with path.open("a+b") as f:

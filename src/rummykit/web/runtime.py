@@ -50,10 +50,10 @@ def follow_parent(parent: int, graceful: bool) -> None:
     outright after :data:`GRACE_SECONDS`; otherwise exit at once (a bot process holds nothing). On
     Linux the kernel sends the signal the moment the parent ends (``PR_SET_PDEATHSIG``); everywhere a
     thread also looks once a second, which covers other systems and a parent that ended before."""
-    if graceful and sys.platform.startswith("linux"):
+    if sys.platform.startswith("linux"):
         try:
             libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM if graceful else signal.SIGKILL, 0, 0, 0)
         except (OSError, AttributeError):
             pass  # the watch below still stops it
 
