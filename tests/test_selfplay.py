@@ -318,3 +318,47 @@ def test_a_killed_run_leaves_no_lock_and_no_workers(tmp_path: Path) -> None:
         raise AssertionError("the killed run's workers lived on")
     with (out / LOCK_FILE).open("a+b") as lock:
         assert _try_lock(lock.fileno())  # free for the resume
+
+
+class _Failing(RandomBot):
+    """Raises its own error on its fifth decision, or (``die``) ends the worker process it runs in."""
+
+    def __init__(self, die: bool) -> None:
+        self.die, self.moves = die, 0
+
+    def choose(self, view: object, legal: object, rng: random.Random) -> object:
+        self.moves += 1
+        if self.moves == 5:
+            if self.die and os.getpid() != PARENT:
+                os._exit(1)
+            if not self.die:
+                raise RuntimeError("the bot's own bug")
+        return super().choose(view, legal, rng)  # type: ignore[arg-type]
+
+
+PARENT = os.getpid()
+
+
+@pytest.mark.parametrize("command", ["arena", "selfplay"])
+def test_a_failing_bot_or_a_dead_worker_is_one_error(tmp_path: Path, command: str) -> None:
+    """A bot raising its own error (not an engine refusal), or a worker process killed under a run,
+    ended the command with a Python traceback of 50–85 lines. Now ``error:`` lines: the bot, seat and
+    game; or that a worker died, and how to go on."""
+    register_bot("buggy", lambda level: _Failing(die=False))
+    register_bot("dying", lambda level: _Failing(die=True))
+    try:
+        for bot, workers, expected in (
+            ("buggy", "1", "error: a bot failed: RuntimeError: the bot's own bug"),
+            ("dying", "2", "error: a worker process died (killed for memory?); "),
+        ):
+            args = [command, "--rules", "viennese", "--bots", f"{bot},greedy", "-q", "--workers", workers]
+            args += ["-n", "20"] if command == "arena" else ["--games", "20", "--out", str(tmp_path / bot)]
+            result = CliRunner().invoke(app, args)
+            assert result.exit_code == 2, result.output
+            assert "Traceback" not in result.output and result.output.startswith(expected), result.output
+            if bot == "buggy":
+                assert "\n  bot 'buggy' at seat 0 in game 0" in result.output
+            elif command == "selfplay":
+                assert result.output.rstrip().endswith("run the same command again to resume")
+    finally:
+        del _FACTORIES["buggy"], _FACTORIES["dying"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterator
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, Final, NoReturn
@@ -47,6 +48,18 @@ RAY_ADDRESS_OPTION: Final = typer.Option(
     help="Existing Ray cluster (HOST:PORT, auto, ray://HOST:PORT); default: RAY_ADDRESS, "
     "else a local Ray instance.",
 )
+
+
+def run_failed(exc: Exception, resume: str = "") -> NoReturn:
+    """End a run that a bot's own error (its note names the bot, seat and game) or a worker process
+    that died (killed for memory, say) stopped, in ``error:`` lines; anything else is a defect of
+    rummykit and keeps its traceback. ``resume``: what to do to go on (self-play resumes)."""
+    notes = list(getattr(exc, "__notes__", ()))
+    if isinstance(exc, BrokenProcessPool):
+        _fail("a worker process died (killed for memory?); " + (resume or "run the command again"))
+    if any(note.startswith("bot ") for note in notes):
+        _fail("\n  ".join([f"a bot failed: {type(exc).__name__}: {exc}", *notes]))
+    raise exc
 
 
 def _fail(message: str) -> NoReturn:
@@ -127,6 +140,8 @@ def arena_command(
             )
     except (ArenaError, RummyError) as exc:  # RummyError: a bot that cannot be made, or an illegal move
         _fail("\n  ".join([str(exc), *getattr(exc, "__notes__", ())]))  # the note names bot, seat and game
+    except Exception as exc:
+        run_failed(exc)
     data = result.to_dict()
     try:
         if json_file is not None:

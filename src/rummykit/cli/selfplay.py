@@ -24,6 +24,7 @@ from rummykit.cli.arena import (
     check_workers,
     games_bar,
     pick_backend,
+    run_failed,
 )
 from rummykit.errors import RummyError
 from rummykit.rules import Rules
@@ -95,6 +96,8 @@ def selfplay_command(
             err=True,
         )
         raise typer.Exit(EXIT_INTERRUPTED) from None
+    except Exception as exc:
+        run_failed(exc, "run the same command again to resume")
     data = result.to_dict()
     if as_json:
         typer.echo(json.dumps(data, indent=2))
