@@ -363,8 +363,12 @@ class Runner:
                     try:
                         node, cpu, result = ray.get(ref)
                     except ray.exceptions.RayTaskError as exc:
-                        if not isinstance(exc.cause, ray.exceptions.RayError):
-                            raise exc.as_instanceof_cause() from None  # the batch's own error
+                        cause = exc.cause
+                        if not isinstance(cause, ray.exceptions.RayError):
+                            # The batch's own error as raised (its notes name the bot, seat and game),
+                            # not Ray's wrapper, whose text repeats the remote traceback.
+                            own = cause if isinstance(cause, Exception) else exc.as_instanceof_cause()
+                            raise own from None
                         raise BackendError(_lost(batch, exc.cause)) from None
                     except ray.exceptions.RayError as exc:
                         raise BackendError(_lost(batch, exc)) from None
