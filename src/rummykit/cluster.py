@@ -176,11 +176,35 @@ def check_reachable(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
     if endpoint is None:
         return
     try:
-        with socket.create_connection(endpoint, timeout=timeout):
-            pass
+        with socket.create_connection(endpoint, timeout=timeout) as connection:
+            speaks_grpc = _answers_http2(connection, timeout)
     except OSError as exc:
         reason = exc.strerror or str(exc) or type(exc).__name__
         raise BackendError(f"cannot reach the Ray cluster at {address}: {reason}") from None
+    if not speaks_grpc:
+        # Ray's head (its GCS, and the Ray Client server) speaks gRPC; ray.init would retry for ever.
+        raise BackendError(f"{address} answers, but not as a Ray cluster (no gRPC): check the port")
+
+
+HTTP2_PREFACE: Final = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+"""A client's HTTP/2 connection preface and an empty SETTINGS frame."""
+
+
+def _answers_http2(connection: socket.socket, timeout: float) -> bool:
+    """Whether the server on ``connection`` answers an HTTP/2 preface with a SETTINGS frame, as every
+    gRPC server does at once (an HTTP/1 server answers with text, or closes)."""
+    try:
+        connection.settimeout(timeout)
+        connection.sendall(HTTP2_PREFACE)
+        header = b""
+        while len(header) < 9:
+            chunk = connection.recv(9 - len(header))
+            if not chunk:
+                return False
+            header += chunk
+    except OSError:
+        return False
+    return header[3] == 4  # the frame type: SETTINGS
 
 
 def _timed(fn: Callable[[T], R], item: T, node: str) -> tuple[str, float, R]:
