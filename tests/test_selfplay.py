@@ -362,3 +362,28 @@ def test_a_failing_bot_or_a_dead_worker_is_one_error(tmp_path: Path, command: st
                 assert result.output.rstrip().endswith("run the same command again to resume")
     finally:
         del _FACTORIES["buggy"], _FACTORIES["dying"]
+
+
+class _Chatty(RandomBot):
+    """Prints on the standard output, as Ray prints its workers' troubles ("(raylet) …")."""
+
+    def choose(self, view: object, legal: object, rng: random.Random) -> object:
+        print("(raylet) a line on the standard output")
+        return super().choose(view, legal, rng)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("command", ["arena", "selfplay"])
+def test_the_standard_output_holds_the_figures_alone(tmp_path: Path, command: str) -> None:
+    """With ``--json`` the standard output is read by a program; Ray's messages about a worker that died
+    (printed there while the games run) made it unreadable. What is printed while the games run goes
+    to the standard error."""
+    register_bot("chatty", lambda level: _Chatty())
+    try:
+        args = [command, "--rules", "viennese", "--bots", "chatty,greedy", "-q", "--workers", "1", "--json"]
+        args += ["-n", "4"] if command == "arena" else ["--games", "4", "--out", str(tmp_path / "run")]
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout)["bots" if command == "arena" else "played"]
+        assert "(raylet)" in result.stderr
+    finally:
+        del _FACTORIES["chatty"]

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Callable, Iterator
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stdout
 from pathlib import Path
 from typing import Annotated, Any, Final, NoReturn
 
@@ -129,7 +130,10 @@ def arena_command(
     try:
         for line in seat_notices(Rules.parse(rules_text), specs):  # a policy trained under other rules
             typer.echo(line, err=True)
-        with games_bar("arena", f"{rules_text}: {', '.join(specs)}", quiet) as report:
+        # Ray prints its workers' troubles ("(raylet) A worker died …") on the standard output, which
+        # holds the figures alone (--json, --csv -): while the games run it goes to the errors' stream.
+        title = f"{rules_text}: {', '.join(specs)}"
+        with games_bar("arena", title, quiet) as report, redirect_stdout(sys.stderr):
             result = run_arena(
                 config,
                 workers=workers,

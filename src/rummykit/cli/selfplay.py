@@ -10,6 +10,8 @@ an interrupted run exits with status 130 after saying how to resume.
 from __future__ import annotations
 
 import json
+import sys
+from contextlib import redirect_stdout
 from pathlib import Path
 from typing import Annotated
 
@@ -78,7 +80,8 @@ def selfplay_command(
     try:
         for line in seat_notices(Rules.parse(rules_text), specs):  # a policy trained under other rules
             typer.echo(line, err=True)
-        with games_bar("selfplay", f"{rules_text}: {', '.join(specs)}", quiet) as report:
+        title = f"{rules_text}: {', '.join(specs)}"
+        with games_bar("selfplay", title, quiet) as report, redirect_stdout(sys.stderr):  # as the arena
 
             def progress(done: int, total: int) -> None:
                 count(done, total)
