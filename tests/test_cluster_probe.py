@@ -6,6 +6,7 @@ from __future__ import annotations
 import socket
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -41,3 +42,20 @@ def test_a_grpc_server_passes(server: tuple[socket.socket, list[bytes]]) -> None
     listener, answer = server
     answer.append(bytes([0, 0, 0, 4, 0, 0, 0, 0, 0]))  # an empty SETTINGS frame, as gRPC sends first
     check_reachable(f"127.0.0.1:{listener.getsockname()[1]}", timeout=5)
+
+
+def test_a_refused_connection_names_token_authentication(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``ray start`` turns token authentication on where a token file exists, and Ray then tells a
+    driver without ``RAY_AUTH_MODE=token`` only that it could not connect to some address."""
+    from rummykit.cluster import explain_init_error
+
+    token = tmp_path / "auth_token"
+    token.write_text("secret")
+    monkeypatch.delenv("RAY_AUTH_MODE", raising=False)
+    refused = ConnectionError("Failed to connect to Ray cluster at 192.0.2.2:6390")
+    said = explain_init_error(refused, "127.0.0.1:6390", token)
+    assert said.endswith("needs RAY_AUTH_MODE=token here too)")
+    monkeypatch.setenv("RAY_AUTH_MODE", "token")
+    assert "RAY_AUTH_MODE" not in explain_init_error(refused, "127.0.0.1:6390", token)

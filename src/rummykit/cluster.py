@@ -135,8 +135,9 @@ def check_identity(local: dict[str, str], remote: dict[str, str], address: str) 
 _VERSIONS = re.compile(r"Ray:\s*(\S+)\s*Python:\s*(\S+)", re.S)
 
 
-def explain_init_error(exc: BaseException, address: str) -> str:
-    """One line for a failed ``ray.init`` on ``address`` (Ray's own messages span several lines).
+def explain_init_error(exc: BaseException, address: str, token_file: Path | None = None) -> str:
+    """One line for a failed ``ray.init`` on ``address`` (Ray's own messages span several lines);
+    ``token_file``: where ``ray start`` finds a token (default ``~/.ray/auth_token``).
 
     >>> msg = ("Version mismatch: The cluster was started with:\\n    Ray: 2.9.0\\n    Python: 3.10.4\\n"
     ...        "This process on node 10.0.0.2 was started with:\\n    Ray: 2.40.0\\n    Python: 3.11.2\\n")
@@ -154,7 +155,16 @@ def explain_init_error(exc: BaseException, address: str) -> str:
                 f"this process has Ray {p_ray} with Python {p_py}"
             )
     first = " ".join(text.split())[:300] or type(exc).__name__
-    return f"cannot connect to the Ray cluster at {address}: {first}"
+    hint = ""
+    token = token_file or Path.home() / ".ray" / "auth_token"
+    if "Failed to connect" in text and not os.environ.get("RAY_AUTH_MODE") and token.exists():
+        # ray start turns token authentication on where a token file exists; a driver without
+        # RAY_AUTH_MODE=token is then turned away with a message about the address only.
+        hint = (
+            f" (a cluster started with token authentication, as ray start does where {token} exists, "
+            "needs RAY_AUTH_MODE=token here too)"
+        )
+    return f"cannot connect to the Ray cluster at {address}: {first}{hint}"
 
 
 def _host_port(address: str) -> tuple[str, int] | None:
