@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar, Final, Literal
 
@@ -245,6 +246,16 @@ class Decline(Action):
 MOST_CARDS: Final = 2 * 52 + 6
 """The most cards any game deals (two packs and six jokers): an action with more is refused
 without its text, which would otherwise fill the message."""
+
+
+def passes(check: Callable[[Action | str], None], action: Action | str) -> bool:
+    """Whether ``check`` (``Round.check``, ``Match.check``) lets ``action`` through: text that is no
+    action does not pass."""
+    try:
+        check(action)
+    except (IllegalActionError, NotationError):
+        return False
+    return True
 
 
 def canonical_action(action: object) -> Action:

@@ -37,9 +37,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from rummykit.actions import Action, BuyBack, Decline, canonical_action
+from rummykit.actions import Action, BuyBack, Decline, canonical_action, passes
 from rummykit.cards import Card
-from rummykit.errors import IllegalActionError, MatchDecisionError, NotationError, RulesError, quoted
+from rummykit.errors import MatchDecisionError, RulesError, quoted
 from rummykit.round import Event, Round, as_seed
 from rummykit.rules import Rules
 from rummykit.seating import FirstDealerDraw, draw_first_dealer
@@ -338,11 +338,7 @@ class Match:
 
     def is_legal(self, action: Action | str) -> bool:
         """Whether :meth:`apply` would take ``action`` now (text that is no action is not legal)."""
-        try:
-            self.check(action)
-        except (IllegalActionError, NotationError):
-            return False
-        return True
+        return passes(self.check, action)
 
     def apply(self, action: Action | str) -> Event | MatchEvent:
         """Apply a round action or a match decision and return the recorded event.

@@ -40,9 +40,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from rummykit.actions import Action, Draw, TakeDiscard, canonical_action
+from rummykit.actions import Action, Draw, TakeDiscard, canonical_action, passes
 from rummykit.cards import JOKER_CODE, Card, Hand, build_deck, parse_cards
-from rummykit.errors import IllegalActionError, NotationError, RulesError
+from rummykit.errors import IllegalActionError, RulesError
 from rummykit.events import Event as Event
 from rummykit.events import record
 from rummykit.families import family_for
@@ -263,11 +263,7 @@ class Round:
 
     def is_legal(self, action: Action | str) -> bool:
         """Whether :meth:`apply` would take ``action`` now (text that is no action is not legal)."""
-        try:
-            self.check(action)
-        except (IllegalActionError, NotationError):
-            return False
-        return True
+        return passes(self.check, action)
 
     def apply(self, action: Action | str) -> Event:
         """Check ``action`` (an action or its text), apply it and return the recorded event.

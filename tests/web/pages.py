@@ -23,3 +23,13 @@ class Pages:
         page.on("pageerror", lambda exc: self.errors.append(str(exc)))
         page.set_default_timeout(20000)
         return page
+
+    def lobby(self, page: Any) -> None:
+        """Open the lobby on ``page`` and wait for its list of games."""
+        open_lobby(page, self.base)
+
+
+def open_lobby(page: Any, base: str) -> None:
+    """Open the lobby of the server at ``base`` on ``page`` and wait for its list of games."""
+    page.goto(base + "/")
+    page.wait_for_selector("#preset option[value=german]", state="attached")

@@ -23,7 +23,7 @@ from rummykit.melds import Meld
 from rummykit.rules import Rules
 from rummykit.views import TableMeld
 from rummykit.web.protocol import meld_json
-from tests.web.pages import Pages
+from tests.web.pages import Pages, open_lobby
 
 DESKTOP = {"width": 1280, "height": 800}
 SERVER_ARGS = ("--max-tables-per-address", "50", "--creations-per-second", "50")
@@ -46,14 +46,9 @@ def evidence(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-def lobby(page: Any, base: str) -> None:
-    page.goto(base + "/")
-    page.wait_for_selector("#preset option[value=german]", state="attached")
-
-
 def seeded_table(page: Any, base: str, seed: int, *, seats: int = 2, preset: str = "german") -> str:
     """Sit down as Anna at a seeded table of ``preset`` with bots in every other seat."""
-    lobby(page, base)
+    open_lobby(page, base)
     code = page.evaluate(
         """async ([preset, seed, seats]) => {
             const bots = Array.from({ length: seats - 1 }, () => ({ kind: "random" }));
@@ -184,26 +179,28 @@ def test_modal_dialogs_keep_tab_and_shift_tab_inside(pages: Pages, evidence: Pat
     page.screenshot(path=str(evidence / "match-over-de.png"))
 
 
+def create_by_keyboard(page: Any, pages: Pages, *, bots: int, seats: int | None = None) -> None:
+    """Fill the lobby's form for Anna and press Enter on "Tisch eröffnen"."""
+    pages.lobby(page)
+    page.fill("#create-form input[name=name]", "Anna")
+    if seats is not None:
+        page.fill("#create-form input[name=seats]", str(seats))
+    page.fill("#create-form input[name=bots]", str(bots))
+    page.locator("#btn-create").focus()
+    page.keyboard.press("Enter")
+
+
 def test_the_focus_goes_to_the_table_after_creating_it_a_move_chip_and_weiter(pages: Pages, web: Any) -> None:
     """The keyboard does not drop to the page's body: after "Tisch eröffnen" it is in the hand (or, at
     a table that waits for players, at the waiting room's heading), after a move from "Mögliche Züge"
     and after closing a hand's result with "Weiter" it is back in the hand."""
     page = pages.open(DESKTOP, "de-DE")
-    lobby(page, pages.base)
-    page.fill("#create-form input[name=name]", "Anna")
-    page.fill("#create-form input[name=seats]", "2")
-    page.fill("#create-form input[name=bots]", "0")
-    page.locator("#btn-create").focus()
-    page.keyboard.press("Enter")
+    create_by_keyboard(page, pages, bots=0, seats=2)
     page.wait_for_selector("#waiting:not(.hidden)")
     page.wait_for_function("document.activeElement !== document.body", timeout=5000)
     assert page.evaluate("document.activeElement.closest('#waiting h2') !== null")
 
-    lobby(page, pages.base)
-    page.fill("#create-form input[name=name]", "Anna")
-    page.fill("#create-form input[name=bots]", "1")
-    page.locator("#btn-create").focus()
-    page.keyboard.press("Enter")
+    create_by_keyboard(page, pages, bots=1)
     page.wait_for_selector("#game:not(.hidden)")
     page.wait_for_function("!!document.activeElement.closest('#hand')", timeout=5000)
 

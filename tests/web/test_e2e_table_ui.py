@@ -22,7 +22,7 @@ from rummykit.melds import Meld, arrange_meld
 from rummykit.rules import OPTION_RANGES, Rules
 from rummykit.views import TableMeld
 from rummykit.web.protocol import meld_json
-from tests.web.pages import Pages
+from tests.web.pages import Pages, open_lobby
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -40,11 +40,6 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = Path(os.environ.get("RUMMYKIT_SCREENSHOTS") or tmp_path_factory.mktemp("shots"))
     folder.mkdir(parents=True, exist_ok=True)
     return folder
-
-
-def lobby(page: Any, base: str) -> None:
-    page.goto(base + "/")
-    page.wait_for_selector("#preset option[value=german]", state="attached")
 
 
 def create(page: Any, *, seats: int = 2, bots: int = 1, preset: str = "german", name: str = "Anna",
@@ -82,7 +77,7 @@ def wait_turn_or_end(page: Any, end: str = "#match-over, #round-over") -> bool:
 
 def test_host_starts_join_by_link_asks_a_name_leave_and_take_back(pages: Pages, shots: Path) -> None:
     host = pages.open()
-    lobby(host, pages.base)
+    pages.lobby(host)
     code = create(host, seats=2, bots=0)
     host.wait_for_selector("#waiting:not(.hidden)")
 
@@ -164,7 +159,7 @@ def test_a_link_to_a_seeded_table_warns_before_joining(pages: Pages) -> None:
 
 def test_a_table_made_with_hints_for_everyone_offers_them_to_every_person(pages: Pages) -> None:
     host = pages.open()
-    lobby(host, pages.base)
+    pages.lobby(host)
     host.check("#hints-everyone")
     code = create(host, seats=2, bots=0)
     host.wait_for_selector("#waiting:not(.hidden)")
@@ -195,7 +190,7 @@ def find_meld(hand: list[str], rules: Rules) -> list[str] | None:
 
 def test_house_rules_in_the_lobby_and_lay_melds_below_the_minimum(pages: Pages, shots: Path) -> None:
     page = pages.open()
-    lobby(page, pages.base)
+    pages.lobby(page)
     assert page.locator("#advanced textarea").is_hidden()  # the raw box waits behind "advanced"
     opening = page.get_by_label("opening minimum (points)")
     low, high = OPTION_RANGES["opening_min_points"]
@@ -219,7 +214,7 @@ def test_house_rules_in_the_lobby_and_lay_melds_below_the_minimum(pages: Pages, 
     for _ in range(3):  # a hand without any three-card meld is rare: another table then
         if meld is not None:
             break
-        lobby(page, pages.base)
+        pages.lobby(page)
         create(page, advanced=f"opening_min_points={high}")
         meld = drawn_meld(page, rules)
     assert meld is not None, "no three-card meld in four hands"
@@ -291,7 +286,7 @@ def axe_violations(page: Any) -> list[str]:
 
 def test_keyboard_only_german_hand_and_accessibility(pages: Pages, shots: Path) -> None:
     page = pages.open(locale="de-DE")
-    lobby(page, pages.base)
+    pages.lobby(page)
     assert not axe_violations(page), axe_violations(page)
     create(page, advanced="match_end=single_hand")
     page.wait_for_selector("#game:not(.hidden)")
@@ -349,7 +344,7 @@ def test_keyboard_only_german_hand_and_accessibility(pages: Pages, shots: Path) 
 
 def test_phone_header_sorting_and_touch_drag_kept_across_reloads(pages: Pages, shots: Path) -> None:
     page = pages.open(PHONE, "de-DE", has_touch=True, is_mobile=True)
-    lobby(page, pages.base)
+    pages.lobby(page)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # the lobby fits the phone
     create(page, preset="viennese")
     page.wait_for_selector("#game:not(.hidden)")
@@ -417,7 +412,7 @@ def test_phone_header_sorting_and_touch_drag_kept_across_reloads(pages: Pages, s
 
 def test_viennese_showdown_shows_the_moves_after_the_knock(pages: Pages, shots: Path, web: Any) -> None:
     page = pages.open(DESKTOP, "en-US")
-    lobby(page, pages.base)
+    pages.lobby(page)
     create(page, preset="viennese")
     page.wait_for_selector("#game:not(.hidden)")
     page.keyboard.press("?")  # Viennese shortcuts: knock and Rummy, no melds or lay-offs during play
@@ -466,7 +461,7 @@ def test_house_rule_menus_and_fields_fit_a_phone(pages: Pages) -> None:
     }"""
     for locale in ("de-DE", "en-US"):
         page = pages.open({"width": 360, "height": 740}, locale)
-        lobby(page, pages.base)
+        pages.lobby(page)
         for preset in ("german", "viennese", "gin", "basic"):
             page.select_option("#preset", preset)
             assert page.evaluate(measure) == [], (locale, preset)
@@ -477,7 +472,7 @@ def test_gin_knock_limit_is_greyed_out_under_oklahoma(pages: Pages) -> None:
     """With Oklahoma the first upcard sets the knock limit, so the lobby greys the limit out and does
     not send it: the table is made, with Oklahoma, instead of the server refusing the pair."""
     page = pages.open()
-    lobby(page, pages.base)
+    pages.lobby(page)
     page.select_option("#preset", "gin")
     raw_box = "#create-form textarea[name=overrides]"
     assert page.get_attribute(raw_box, "placeholder") == "undercut_on_tie=true"  # an example gin takes
@@ -499,7 +494,7 @@ def seeded_table(
 ) -> None:
     """Sit down at a seeded table of ``preset`` (bots in every other seat) made through the page's API
     call: the deal, and so the dealer and the first hand, follow from the seed."""
-    lobby(page, base)
+    open_lobby(page, base)
     page.evaluate(
         """async ([preset, seed, seats, kind]) => {
             const bots = Array.from({ length: seats - 1 }, () => ({ kind }));
@@ -557,7 +552,7 @@ def test_a_game_that_needs_more_seats_keeps_the_bots_filling_them(pages: Pages) 
     other seat still do, so Create starts the game (as for every other game) instead of leaving an open
     seat in a waiting room. Bots that left seats open for people are not added to."""
     page = pages.open()
-    lobby(page, pages.base)
+    pages.lobby(page)
     seats, bots = "#create-form input[name=seats]", "#create-form input[name=bots]"
     page.fill(bots, "0")
     page.select_option("#preset", "german_dskv")
@@ -635,7 +630,7 @@ def test_the_meld_tray_says_nothing_of_an_opening_where_there_is_no_minimum(page
 def test_the_bots_are_named_in_words_in_the_lobby_and_the_waiting_room(pages: Pages) -> None:
     """The bot menu and the waiting room name each bot kind in the page's language, not by its id."""
     page = pages.open()
-    lobby(page, pages.base)
+    pages.lobby(page)
     menu = "#bot-kind option"
     assert page.eval_on_selector_all(menu, "os => os.map((o) => o.value)") == ["random", "greedy", "search"]
     assert page.eval_on_selector_all(menu, "os => os.map((o) => o.text)") == ["Random", "Greedy", "Search"]

@@ -55,6 +55,7 @@ from rummykit.web.tables import (
     default_bot_kind,
     new_table_match,
     refusal,
+    shown_turn_seconds,
     stored_lobby_json,
     stored_rules,
 )
@@ -771,11 +772,7 @@ def _stored_lobby(row: dict[str, Any], settings: ServerSettings) -> dict[str, An
     rules this version refuses: a table made before a combination of options was found unplayable (a
     match without an end, hands too small to open) is neither listed nor shown, rather than breaking
     the list."""
-    seats = [Seat(**s) for s in json.loads(row["seats"])]
-    people = [i for i, s in enumerate(seats) if s.kind == "human"]
-    clock = settings.turn_seconds
-    if len(people) == 1 and practice.is_practice(seats, people[0]):
-        clock = settings.practice_turn_seconds
+    clock = shown_turn_seconds([Seat(**s) for s in json.loads(row["seats"])], settings)
     try:
         return stored_lobby_json(row, clock)
     except RummyError as exc:

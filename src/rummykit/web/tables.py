@@ -44,7 +44,7 @@ import json
 import logging
 import random
 import secrets
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Final, Literal, Protocol, TypeVar
 
@@ -254,6 +254,21 @@ def lobby_entry(
 @functools.lru_cache(maxsize=256)
 def stored_rules(text: str) -> Rules:
     return Rules.parse(text)
+
+
+def turn_seconds_of(seats: Sequence[Seat], seat: int, settings: ServerSettings) -> float:
+    """The turn clock of ``seat``'s person: ``turn_seconds``, or alone with bots (a practice table:
+    :func:`~rummykit.web.practice.is_practice`) ``practice_turn_seconds``; 0 where none runs."""
+    if practice.is_practice(seats, seat):
+        return settings.practice_turn_seconds
+    return settings.turn_seconds
+
+
+def shown_turn_seconds(seats: Sequence[Seat], settings: ServerSettings) -> float:
+    """The turn clock a table's lobby entry shows: the one person's where a single person plays
+    (:func:`turn_seconds_of`; 0 alone with bots by default), else ``turn_seconds``."""
+    people = [i for i, s in enumerate(seats) if s.kind == "human"]
+    return turn_seconds_of(seats, people[0], settings) if len(people) == 1 else settings.turn_seconds
 
 
 def stored_lobby_json(row: dict[str, Any], turn_seconds: float) -> dict[str, Any]:
@@ -481,17 +496,13 @@ class Table:
         return SecretRandom(seeded_key(self.seed), f"{purpose}:{self.version}")
 
     def lobby_json(self) -> dict[str, Any]:
-        people = [i for i, s in enumerate(self.seats) if s.kind == "human"]
-        clock = self.manager.settings.turn_seconds
-        if len(people) == 1:  # alone with bots: the practice clock, 0 where none runs
-            clock = self._turn_limit(people[0]) or 0.0
         return lobby_entry(
             self.code,
             self.status,
             self.rules,
             self.rules_text,
             self.takeover_seconds,
-            clock,
+            shown_turn_seconds(self.seats, self.manager.settings),
             self.seeded,
             [
                 {**s.public(), "seat": i, "connected": self.connected(i), "away": i in self._away}
@@ -591,12 +602,8 @@ class Table:
         return limit if used is None else round(max(0.0, limit - used), 1)
 
     def _turn_limit(self, seat: int) -> float | None:
-        """The turn clock of ``seat``'s person: ``turn_seconds``, or alone with bots (a practice
-        table) ``practice_turn_seconds``; ``None`` where none runs (0 there)."""
-        settings = self.manager.settings
-        if practice.is_practice(self.seats, seat):
-            return settings.practice_turn_seconds or None
-        return settings.turn_seconds
+        """The turn clock of ``seat``'s person (:func:`turn_seconds_of`); ``None`` where none runs."""
+        return turn_seconds_of(self.seats, seat, self.manager.settings) or None
 
     def _turn_used(self, now: float) -> float | None:
         """Seconds the person to move has had of this turn (loop time ``now``); ``None`` before its
