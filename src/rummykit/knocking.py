@@ -66,7 +66,8 @@ def _barred_taken(rnd: RoundState) -> Card | None:
     taken = rnd.taken_discard
     if taken is None or rnd.rules.may_discard_taken_discard:
         return None
-    return taken if any(c != taken for c in rnd.hands[rnd.to_move].cards()) else None
+    hand = rnd.hands[rnd.to_move]
+    return taken if hand.count(taken) < len(hand) else None
 
 
 class KnockFamily:
@@ -101,7 +102,7 @@ class KnockFamily:
         return _take_effect(rnd, seat)
 
     def _check_not_taken(self, rnd: RoundState, card: Card, action: Action) -> None:
-        if card == _barred_taken(rnd):
+        if card == rnd.taken_discard and card == _barred_taken(rnd):
             raise DiscardError(
                 f"{action}: you may not discard the card you took from the discard pile "
                 "(may_discard_taken_discard is off)",
