@@ -158,6 +158,12 @@ def test_a_hand_of_copies_of_the_taken_card_may_discard_one() -> None:
             "ein vor dem ersten Auslegen getauschter Joker käme sofort (new_meld_same_turn)",
         ),
         (
+            "viennese",
+            {"knock_threshold": 1},
+            "knock_threshold: 1 under knock_comparison lt allows no knock",
+            "1 mit knock_comparison lt lässt kein Klopfen zu",
+        ),
+        (
             "german",
             {"jokers_total": 0, "penalty_joker": 50},
             "penalty_joker: does not apply to these rules: jokers_total is 0: no joker is dealt",

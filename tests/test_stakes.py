@@ -71,7 +71,8 @@ def test_a_rubber_race_is_home_only_by_a_knock_that_keeps_the_seat_in() -> None:
     le = VIENNESE.replace(knock_comparison="le", knock_threshold=4)
     assert near.race_rules(le).knock_threshold == 2
     at_edge = Stakes.of(_view(VIENNESE, (100, 0)))
-    assert at_edge is not None and at_edge.race_rules(VIENNESE).knock_threshold == 1  # 0 < d < 1: Rummy only
+    assert at_edge is not None and at_edge.race_rules(VIENNESE).knock_threshold == 0  # 0 < d < 1: Rummy only
+    assert at_edge.race_rules(le).knock_threshold == 0  # d <= 0: Rummy only, under either comparison
 
 
 KNOCKER = "2H 3H 4H 5C 5D 5S 9S 10S JS 2D"  # deadwood 2 once the dealer's 11th card is discarded

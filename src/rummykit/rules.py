@@ -1054,6 +1054,12 @@ def _validate_reachable(rules: Rules, fail: Callable[[str, str], None]) -> None:
                 "would not end",
             )
     if rules.is_knock_game:
+        if rules.knock_threshold == 1 and rules.knock_comparison == "lt":
+            fail(
+                "knock_threshold",
+                "1 under knock_comparison lt allows no knock (a knock needs 0 < deadwood < 1): use "
+                "knock_threshold=0 to play without knocking, or knock_comparison=le",
+            )
         return
     minimum = rules.opening_min_points or 0
     tables = range(rules.min_players, rules.max_players + 1)

@@ -154,7 +154,10 @@ class Stakes:
 @functools.lru_cache(maxsize=64)
 def _capped(rules: Rules, threshold: int) -> Rules:
     """``rules`` with ``knock_threshold`` lowered to ``threshold`` (cached: the solver's caches are
-    keyed by the rule set)."""
+    keyed by the rule set). A threshold that admits no knock (1 under ``lt``, 0) is written as the
+    rules write it, ``knock_threshold = 0``: Rummy only, no knock compared."""
+    if threshold <= (1 if rules.knock_comparison == "lt" else 0):
+        return rules.replace(knock_threshold=0, knock_comparison="lt")
     return rules.replace(knock_threshold=threshold)
 
 

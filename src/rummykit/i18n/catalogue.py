@@ -128,6 +128,12 @@ REFUSALS: Final[tuple[tuple[str, str], ...]] = (
         "über einer Mauer von {count} Karten bleibt kein Stoß zum Ziehen",
     ),
     (
+        "1 under knock_comparison lt allows no knock (a knock needs 0 < deadwood < 1): use "
+        "knock_threshold=0 to play without knocking, or knock_comparison=le",
+        "1 mit knock_comparison lt lässt kein Klopfen zu (Klopfen verlangt 0 < Restpunkte < 1): "
+        "knock_threshold=0 für ein Spiel ohne Klopfen, oder knock_comparison=le",
+    ),
+    (
         "target_score counts plus points, which {value} never gives: the match would not end "
         "(use winner_collects or winner_gets_sum)",
         "target_score zählt Pluspunkte, die {value} nie vergibt: die Partie endete nie "
