@@ -224,7 +224,7 @@ class PlaySession:
         self.read_line = read_line
         self.delay = delay
         self.practice = practice
-        self.ascii_only = ascii_only
+        self.ascii_only = False  # the screens draw suit symbols; the render hook writes --ascii
         self.save_path = save_path
         self.sleep = sleep
         self.sort_mode: screen.SortMode = "suit"
@@ -236,7 +236,7 @@ class PlaySession:
         self.lang = lang
         self.t = Lang(lang)
         self.letters = letters or screen.default_letters(lang)
-        console.push_render_hook(screen.CardLetters(self.letters))
+        console.push_render_hook(screen.CardLetters(self.letters, ascii_only))
 
     # Helpers ---------------------------------------------------------------------------------------
     @property

@@ -155,7 +155,7 @@ class ReplaySession:
         self.record = record
         self.lang = lang
         self.t = Lang(lang)
-        console.push_render_hook(screen.CardLetters(letters or screen.default_letters(lang)))
+        console.push_render_hook(screen.CardLetters(letters or screen.default_letters(lang), ascii_only))
         default = self.t("Player", "Spieler")
         # Names come from the file: without control characters, so that they cannot send terminal
         # escapes, and at most 40 characters, as 'rummykit play --resume' shows them.
@@ -165,7 +165,7 @@ class ReplaySession:
         self.console = console
         self.read_line = read_line
         self.seat = seat
-        self.ascii_only = ascii_only
+        self.ascii_only = False  # the screens draw suit symbols; the render hook writes --ascii
         self.total = len(record.actions)
         # One pass over the record: a frame per position, the round each action belongs to and
         # whether it ended it.

@@ -36,7 +36,7 @@ from rummykit.cli.gin_line import gin_line
 from rummykit.explain.language import Lang
 from rummykit.explain.terms import hand_out_name
 from rummykit.gin import knocked_gin, undercut_by
-from rummykit.i18n.cards import face_letters
+from rummykit.i18n.cards import ascii_faces, face_letters
 from rummykit.match import Match
 from rummykit.melds import Meld
 from rummykit.rules import Rules
@@ -120,30 +120,35 @@ def default_letters(lang: str) -> str:
 
 class Lettered:
     """A renderable shown with its cards in the rank letters ``letters`` (``B♥`` for ``J♥`` in
-    German, :func:`rummykit.i18n.cards.face_letters`); every other character, style and the layout
+    German, :func:`rummykit.i18n.cards.face_letters`), and with ``ascii_only`` in suit letters
+    (``BH``, :func:`rummykit.i18n.cards.ascii_faces`); every other character, style and the layout
     are kept (the letters swapped are the same width)."""
 
-    def __init__(self, renderable: RenderableType, letters: str) -> None:
+    def __init__(self, renderable: RenderableType, letters: str, ascii_only: bool = False) -> None:
         self.renderable = renderable
         self.letters = letters
+        self.ascii_only = ascii_only
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         for segment in console.render(self.renderable, options):
             if segment.control or not segment.text:
                 yield segment
             else:
-                yield Segment(face_letters(segment.text, self.letters), segment.style)
+                text = face_letters(segment.text, self.letters)
+                yield Segment(ascii_faces(text) if self.ascii_only else text, segment.style)
 
 
 class CardLetters(RenderHook):
-    """Everything a console prints shows its cards in the rank letters ``letters``: the terminal's
-    setting applied once, to the table, the moves, the hints and the messages alike."""
+    """Everything a console prints shows its cards in the rank letters ``letters``, and with
+    ``ascii_only`` in suit letters: the terminal's setting applied once, to the table, the moves,
+    the hints and the messages alike (the screens draw suit symbols; this hook writes them)."""
 
-    def __init__(self, letters: str) -> None:
+    def __init__(self, letters: str, ascii_only: bool = False) -> None:
         self.letters = letters
+        self.ascii_only = ascii_only
 
     def process_renderables(self, renderables: list[ConsoleRenderable]) -> list[ConsoleRenderable]:
-        return [Lettered(r, self.letters) for r in renderables]
+        return [Lettered(r, self.letters, self.ascii_only) for r in renderables]
 
 
 def card_style(card: int) -> str:

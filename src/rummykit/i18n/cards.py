@@ -66,6 +66,17 @@ def face_letters(text: str, letters: str) -> str:
     return _COURT_FACE.sub(lambda m: swap.get(m.group(1), m.group(1)), text)
 
 
+_SYMBOL_FACE: Final = re.compile(r"(?<![\w])(10|[2-9AJQKBD])([♣♦♥♠])")
+_SUIT_LETTER: Final = {symbol: letter for letter, symbol in _SYMBOLS.items()}
+
+
+def ascii_faces(text: str) -> str:
+    """``text`` with every card's suit symbol written as its suit letter, the rank letter kept:
+    ``D♠ 10♥`` becomes ``DS 10H`` (``--ascii``: a German queen stays ``D``). The length stays the
+    same."""
+    return _SYMBOL_FACE.sub(lambda m: m.group(1) + _SUIT_LETTER[m.group(2)], text)
+
+
 def cards_glyphs(cards: tuple[int, ...] | list[int]) -> str:
     """Several cards as on the table: ``7♥ 8♥ JK``."""
     return " ".join(Card(c).symbol() for c in cards)
