@@ -111,6 +111,20 @@ def test_html_is_escaped_and_has_the_same_content() -> None:
     assert "<table><thead><tr><th>Karte</th>" in page and "<script" not in page
 
 
+@pytest.mark.parametrize("preset", ["german", "viennese", "gin"])
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_browsers_page_names_no_command_and_no_typing(preset: str, lang: str) -> None:
+    """The web's rules dialog is read by people who click: the terminal's page tells how to type the
+    cards and which command lists the options; the browser's page leaves both out."""
+    rules = rk.Rules.preset(preset)
+    typed = explain(rules, lang)
+    assert "rummykit rules --options" in typed
+    page = explain_html(rules, lang)
+    for said in ("rummykit", "--letters", "Eintippen", "--lang"):
+        assert said not in page
+    assert f"<code>{rules}</code>" in page
+
+
 def test_unknown_language_is_refused() -> None:
     with pytest.raises(rk.RulesError, match="languages: en, de"):
         explain(rk.Rules.preset("german"), "fr")

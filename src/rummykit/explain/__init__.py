@@ -60,7 +60,8 @@ def _lettered(text: str, lang: str) -> str:
 
 
 def explain_html(rules: Rules, lang: str = "en") -> str:
-    """The same page as :func:`explain` as an HTML fragment (headings, paragraphs, lists, tables).
+    """The same page as :func:`explain` as an HTML fragment (headings, paragraphs, lists, tables),
+    for a browser's reader: it names no command and no typing.
 
     All text is escaped; the fragment has no scripts, styles or links, so a server may embed it as is.
 
@@ -68,7 +69,7 @@ def explain_html(rules: Rules, lang: str = "en") -> str:
         RulesError: an unknown language.
     """
     lang = check_language(lang)
-    return _lettered(to_html(page_blocks(rules, Lang(lang))), lang)
+    return _lettered(to_html(page_blocks(rules, Lang(lang, commands=False))), lang)
 
 
 def preset_line(preset: str, lang: str = "en") -> tuple[str, str]:

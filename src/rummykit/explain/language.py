@@ -14,9 +14,12 @@ LANGUAGES: Final = ("en", "de")
 
 @dataclass(frozen=True, slots=True)
 class Lang:
-    """The language of a page; calling it picks the English or the German text."""
+    """The language of a page; calling it picks the English or the German text. ``commands`` says
+    whether its reader types (the terminal, the documentation): only then does the page name commands
+    and typing; a browser's page leaves them out."""
 
     code: str
+    commands: bool = True
 
     def __call__(self, en: str, de: str) -> str:
         return de if self.code == "de" else en
@@ -48,7 +51,11 @@ def card_legend(t: Lang, jokers: bool = True) -> str:
         "Cards are shown as rank and suit: `7♥`, `10♣`, `Q♠`; J = jack, Q = queen, K = king, "
         f"A = ace{joker_en}. Suits have no order.",
         f"Karten werden als Wert und Farbe gezeigt: `7♥`, `10♣`, `Q♠`. B = Bube, D = Dame, K = König, "
-        f"A = Ass{joker_de}. ♣ Kreuz, ♦ Karo, ♥ Herz, ♠ Pik; die Farben haben keine Rangfolge. "
-        "Beim Eintippen gelten auch die internationalen Buchstaben J (Bube) und Q (Dame), und im "
-        "Terminal zeigt `--letters en` sie an.",
+        f"A = Ass{joker_de}. ♣ Kreuz, ♦ Karo, ♥ Herz, ♠ Pik; die Farben haben keine Rangfolge."
+        + (
+            " Beim Eintippen gelten auch die internationalen Buchstaben J (Bube) und Q (Dame), und im "
+            "Terminal zeigt `--letters en` sie an."
+            if t.commands
+            else ""
+        ),
     )

@@ -108,6 +108,8 @@ def page_blocks(rules: Rules, t: Lang) -> list[Block]:
 
 
 def _rule_set_line(rules: Rules, t: Lang) -> str:
+    if not t.commands:
+        return t(f"Rule set: `{rules}`.", f"Regelsatz: `{rules}`.")
     return t(
         f"Rule set: `{rules}`. Every option, what it means and its value here: "
         f"`rummykit rules --options {rules.name}`.",
