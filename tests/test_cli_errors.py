@@ -162,6 +162,9 @@ DELAY = "error: --delay must be between 0 and 60 seconds, not"
         (["arena", "-w", "0", "-n", "2", "-q"], "error: --workers must be at least 1, not 0"),
         (["selfplay", "-w", "0", "-n", "2", "-q", "-o", "unused-run"],
          "error: --workers must be at least 1, not 0"),
+        (["arena", "--batch", "0", "-n", "2", "-q"], "error: --batch must be at least 1, not 0"),
+        (["selfplay", "--batch", "-1", "-n", "2", "-q", "-o", "unused-run"],
+         "error: --batch must be at least 0, not -1"),
         (["replay", "--at", "-5", "unused.json"], "error: --at must be 0 or more, not -5"),
     ],
 )  # fmt: skip

@@ -94,7 +94,7 @@ def arena_command(
     backend: Annotated[str | None, BACKEND_OPTION] = None,
     ray_address: Annotated[str | None, RAY_ADDRESS_OPTION] = None,
     batch: Annotated[
-        int | None, typer.Option("--batch", min=1, help="Games per task (default: by games and CPUs).")
+        int | None, typer.Option("--batch", help="Games per task (default: by games and CPUs).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON object.")] = False,
     json_file: Annotated[Path | None, typer.Option("--json-file", help="Also write the JSON here.")] = None,
@@ -108,7 +108,8 @@ def arena_command(
 ) -> None:
     """Let bots play many seeded rounds: win rates, points, 95 % intervals and Elo ratings."""
     specs, chosen = bot_specs(bots), pick_backend(backend, ray_address)
-    check_workers(workers)
+    check_at_least("--workers", workers)
+    check_at_least("--batch", batch)
     if as_json and csv_file is not None and str(csv_file) == "-":
         _fail("--json and --csv - both write to stdout: choose one (or --json-file FILE with --csv -)")
     for path, option in ((json_file, "--json-file"), (csv_file, "--csv"), (plot, "--plot")):
@@ -172,10 +173,10 @@ def arena_command(
             console.print(line, highlight=False)
 
 
-def check_workers(workers: int | None) -> None:
-    """Refuse ``--workers`` below 1 (without it: one per CPU)."""
-    if workers is not None and workers < 1:
-        _fail(f"--workers must be at least 1, not {workers}")
+def check_at_least(option: str, value: int | None, least: int = 1) -> None:
+    """Refuse a count such as ``--workers`` below ``least``, in one line (``None``: not given)."""
+    if value is not None and value < least:
+        _fail(f"{option} must be at least {least}, not {value}")
 
 
 def bot_specs(text: str) -> tuple[str, ...]:

@@ -23,7 +23,7 @@ from rummykit.cli.arena import (
     RAY_ADDRESS_OPTION,
     _fail,
     bot_specs,
-    check_workers,
+    check_at_least,
     games_bar,
     pick_backend,
     run_failed,
@@ -51,7 +51,7 @@ def selfplay_command(
         bool, typer.Option("--matches", help="Play whole matches instead of single rounds.")
     ] = False,
     batch: Annotated[
-        int, typer.Option("--batch", min=0, help="Games per batch and file (0: by --games).")
+        int, typer.Option("--batch", help="Games per batch and file (0: by --games).")
     ] = 0,
     workers: Annotated[
         int | None, typer.Option("--workers", "-w", help="Worker processes (default: CPUs).")
@@ -63,7 +63,8 @@ def selfplay_command(
 ) -> None:
     """Let bots play N seeded games and write every game as a record (JSONL batches with an index)."""
     specs, chosen = bot_specs(bots), pick_backend(backend, ray_address)
-    check_workers(workers)
+    check_at_least("--workers", workers)
+    check_at_least("--batch", batch, 0)  # 0: batches by --games
     config = SelfPlayConfig(
         rules=rules_text,
         bots=specs,
