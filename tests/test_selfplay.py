@@ -136,6 +136,28 @@ def test_interrupted_run_resumes_to_the_same_files(tmp_path: Path) -> None:
     assert len(list(read_records(cut))) == 10
 
 
+def test_a_backend_that_fails_before_any_game_leaves_no_run_behind(tmp_path: Path) -> None:
+    """A mistyped cluster address fails before a game is played: the run it started is taken back
+    (its folder too, when the run made it), so the corrected command is not told that the folder
+    holds another run. A run that has games keeps them."""
+    ray, unreachable = "ray", "127.0.0.1:1"
+    made = tmp_path / "made"
+    with pytest.raises(SelfPlayError, match=r"cannot reach the Ray cluster at 127\.0\.0\.1:1"):
+        run_selfplay(CONFIG, made, backend=ray, ray_address=unreachable)
+    assert not made.exists()
+    given = tmp_path / "given"
+    given.mkdir()
+    with pytest.raises(SelfPlayError, match="cannot reach"):
+        run_selfplay(CONFIG, given, backend=ray, ray_address=unreachable)
+    assert given.is_dir() and not list(given.iterdir())
+    played = tmp_path / "played"
+    run_selfplay(CONFIG, played, workers=1)
+    kept = snapshot(played)
+    with pytest.raises(SelfPlayError, match="cannot reach"):
+        run_selfplay(CONFIG, played, backend=ray, ray_address=unreachable)
+    assert snapshot(played) == kept
+
+
 def test_a_second_process_on_the_folder_is_refused_and_loses_nothing(tmp_path: Path) -> None:
     refusals: list[str] = []
 

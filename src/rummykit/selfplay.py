@@ -39,7 +39,7 @@ import os
 import time
 from array import array
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, overload
@@ -320,7 +320,8 @@ def run_selfplay(
     games = plan_games(config)
     folder = Path(out)
     batches = BatchPlan(games, config.batch_games())
-    _claim(folder, config)
+    existed = folder.exists()
+    created = _claim(folder, config)
     with _sole_writer(folder):
         done = _finished(folder, len(batches))
         todo = [b for b in range(len(batches)) if b not in done]
@@ -344,6 +345,8 @@ def run_selfplay(
                     if progress:
                         progress(written, len(games))
         except BackendError as exc:
+            if created and written == 0:  # the backend failed before any game: leave no run behind
+                _unclaim(folder, remove_folder=not existed)
             raise SelfPlayError(str(exc)) from None
         _sort_index(folder, len(batches))
     return SelfPlayResult(config, folder, written - resumed, resumed, time.perf_counter() - start, nodes)
@@ -394,8 +397,8 @@ def _try_lock(fd: int) -> bool:
     return True
 
 
-def _claim(folder: Path, config: SelfPlayConfig) -> None:
-    """Start a run in ``folder`` or check that it holds this very run."""
+def _claim(folder: Path, config: SelfPlayConfig) -> bool:
+    """Start a run in ``folder`` (``True``) or check that it holds this very run (``False``)."""
     wanted = config.to_dict()
     run_file = folder / RUN_FILE
     if folder.exists() and not folder.is_dir():
@@ -422,13 +425,24 @@ def _claim(folder: Path, config: SelfPlayConfig) -> None:
                 f"{str(folder)!r} holds another self-play run (differs in {', '.join(diff)}); "
                 "choose another --out folder"
             )
-        return
+        return False
     if folder.exists() and any(folder.iterdir()):
         raise SelfPlayError(f"{str(folder)!r} is not empty and holds no self-play run")
     folder.mkdir(parents=True, exist_ok=True)
     tmp = run_file.with_suffix(".tmp")
     tmp.write_text(json.dumps(wanted, indent=1) + "\n", encoding="utf-8")
     os.replace(tmp, run_file)
+    return True
+
+
+def _unclaim(folder: Path, remove_folder: bool) -> None:
+    """Take back a run that was started but never wrote a batch (its backend failed first): its
+    files, and the folder when the run made it, so a corrected command starts afresh."""
+    for name in (RUN_FILE, INDEX_FILE, LOCK_FILE):
+        (folder / name).unlink(missing_ok=True)
+    if remove_folder:
+        with suppress(OSError):  # not empty: something else was put there meanwhile
+            folder.rmdir()
 
 
 def _index_lines(folder: Path) -> Iterator[tuple[int, dict[str, Any], int, int]]:
