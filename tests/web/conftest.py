@@ -135,6 +135,9 @@ def next_of(ws: Any, kind: str, limit: int = 200) -> dict[str, Any]:
 
 
 # A real server process ---------------------------------------------------------------------------
+START_SECONDS = 60
+"""How long a test server may take to answer its health check (a loaded two-core machine has taken
+more than 30 s to start two at once)."""
 ADDRESS_KEY_FILE = Path(tempfile.mkdtemp(prefix="rummykit-key-")) / "address.key"
 """The address key of every server process of the session (made by the first), not the user's."""
 
@@ -174,7 +177,7 @@ class Server:
         self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT)
         import httpx
 
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {self.output()}")
@@ -183,7 +186,7 @@ class Server:
                     return self
             except httpx.HTTPError:
                 time.sleep(0.1)
-        raise RuntimeError("server did not start")
+        raise RuntimeError(f"server did not answer in {START_SECONDS} s: {self.output()[-2000:]}")
 
     def output(self) -> str:
         return Path(self.log.name).read_text(errors="replace")
