@@ -304,3 +304,22 @@ def test_compiled_opening_search_finds_what_the_python_search_finds(rules: str) 
             stopped += len(seen["all"]) > len(seen["python"])  # the limit or the budget stopped it
         game.step(rng.choice(game.composer.allowed()))
     assert stopped > 0
+
+
+def test_an_encoder_that_is_built_but_does_not_load_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A built extension that fails to load (another ABI, a missing library) is not "not built": the
+    line names the loader's error, as the solver's does."""
+    import importlib
+
+    from rummykit.envs import compiled
+
+    def broken(name: str) -> object:
+        raise ImportError(f"{name}: file too short")
+
+    monkeypatch.delenv("RUMMYKIT_PURE", raising=False)
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: object())
+    monkeypatch.setattr(importlib, "import_module", broken)
+    why = "rummykit.envs._native does not load (rummykit.envs._native: file too short)"
+    assert compiled._load() == (None, why)
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    assert compiled._load() == (None, "rummykit.envs._native is not built")

@@ -283,3 +283,17 @@ def test_rules_options_lists_one_table_s_options_and_values() -> None:
     german = runner.invoke(app, ["rules", "--options", "scala40", "--lang", "de"])
     assert german.exit_code == 0 and "# Regeloptionen" in german.output
     assert "| `all_eliminated_tiebreak` | wenn alle ausgeschieden sind |" in german.output
+
+
+def test_the_page_writer_takes_help_and_options_for_no_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``python -m rummykit.explain --help`` prints its usage; an option is never taken for the
+    folder to write into (it wrote 17 pages into a folder named ``--help``)."""
+    from rummykit.explain import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["--help"]) == 0 and "usage: python -m rummykit.explain FOLDER" in capsys.readouterr().out
+    assert main(["--out"]) == 2 and main([]) == 2
+    assert not list(tmp_path.iterdir())
+    assert main(["pages"]) == 0 and len(list((tmp_path / "pages").iterdir())) == len(rendered_pages())

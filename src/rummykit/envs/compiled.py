@@ -11,28 +11,31 @@ solver).
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
-from typing import Any, Final
+from typing import Any
 
 from rummykit.solver.backend import PURE_ENV
 
 
-def _load() -> Any | None:
+def _load() -> tuple[Any | None, str]:
+    """The compiled module, or ``None`` and why it is not used (as the solver's backend says it)."""
     if os.environ.get(PURE_ENV, "") == "1":
-        return None
+        return None, f"{PURE_ENV}=1"
+    if importlib.util.find_spec("rummykit.envs._native") is None:
+        return None, "rummykit.envs._native is not built"
     try:
-        return importlib.import_module("rummykit.envs._native")
-    except ImportError:
-        return None
+        return importlib.import_module("rummykit.envs._native"), "compiled"
+    except ImportError as exc:  # built, but it does not load here (another ABI, a missing library)
+        return None, f"rummykit.envs._native does not load ({exc})"
 
 
-NATIVE: Final = _load()
-"""The compiled module, or ``None`` (not built, or ``RUMMYKIT_PURE=1``)."""
+NATIVE, NATIVE_STATUS = _load()
+"""The compiled module, or ``None`` (not built, not loading, or ``RUMMYKIT_PURE=1``), and why."""
 
 
 def describe() -> str:
     """One line: the active environment encoder and, for the pure twin, why."""
     if NATIVE is not None:
         return "environment encoder: native (compiled C++)"
-    reason = f"{PURE_ENV}=1" if os.environ.get(PURE_ENV, "") == "1" else "rummykit.envs._native is not built"
-    return f"environment encoder: python ({reason})"
+    return f"environment encoder: python ({NATIVE_STATUS})"

@@ -156,8 +156,12 @@ def write_pages(folder: Path) -> list[Path]:
 def main(argv: list[str] | None = None) -> int:
     """``python -m rummykit.explain FOLDER``: write the rules pages into FOLDER."""
     args = sys.argv[1:] if argv is None else argv
-    if len(args) != 1:
-        print("usage: python -m rummykit.explain FOLDER", file=sys.stderr)
+    usage = "usage: python -m rummykit.explain FOLDER  (writes the rules pages, one per preset and language)"
+    if args in (["-h"], ["--help"]):
+        print(usage)
+        return 0
+    if len(args) != 1 or args[0].startswith("-"):  # an option is no folder: write nothing
+        print(usage, file=sys.stderr)
         return 2
     for path in write_pages(Path(args[0])):
         print(path)
