@@ -272,3 +272,54 @@ def test_web_view_message_carries_the_gin_facts() -> None:
     assert gin["knock_card"] == 10 and gin["layoffs"] == ["8H"] and not gin["layoffs_done"]
     assert gin["knocker_melds"] == [["5H", "6H", "7H"], ["2S", "3S", "4S"], ["QC", "QD", "QH"]]
     assert view_json(rk.Round.new(rk.Rules.preset("viennese"), 2, seed=1).view(0), own=True)["gin"] is None
+
+
+def test_a_gin_is_never_undercut_even_at_a_tie_that_undercut_on_tie_counts() -> None:
+    """With ``gin_bonus = 0`` a gin against a defender who melds every card is a tie at 0; a gin is
+    not a knock that can be undercut, so ``undercut_on_tie`` does not turn it against the knocker."""
+    rules = GIN.replace(gin_bonus=0, undercut_on_tie=True)
+    rnd = deal("AH 2H 3H 5C 5D 5S 9C 10C JC QC", dealer="2C 3C 4C 6D 7D 8D 6H 7H 8H 9H", rules=rules)
+    play(rnd, "take", "knock KD", "meld 2C 3C 4C", "meld 6D 7D 8D", "meld 6H 7H 8H 9H", "pass")
+    assert rnd.result is not None and rnd.result.hand_values == (0, 0) and rnd.result.points == (0, 0)
+
+
+def test_a_knock_is_offered_only_where_a_discard_completes_it() -> None:
+    """Eight-card gin: nine cards in three melds of three count 0 by OpenSpiel's measure, but every
+    discard breaks a meld and leaves more than the knock card. OpenSpiel offers the knock and is then
+    left with no legal action; here the knock is not offered, and every hand goes on to its end."""
+    rules = GIN.replace(hand_size=8)
+    rnd = deal("6S 6C 6D 7S 7C 7D 8S 8C", dealer="2C 3C 4C 6H 7H 8H 9H 4S", upcard="8D", rules=rules)
+    play(rnd, "take")
+    assert KnockDeclare() not in rnd.legal_actions() and len(rnd.legal_actions()) == 9
+    nine = mask_of(parse_cards("6S 6C 6D 7S 7C 7D 8S 8C 8D"))
+    assert eleven_card_deadwood(nine, GIN_VALUES, "openspiel") == 12  # 6 + 6 left after the best discard
+    for seed in range(40):  # random eight-card hands all reach their end
+        rnd = rk.Round.new(rules.replace(knock_card=0), 2, seed=300487 + seed)
+        rng = random.Random(seed)
+        while not rnd.is_over:
+            legal = rnd.legal_actions()
+            assert legal
+            rnd.apply(rng.choice(legal))
+
+
+def test_the_hint_knocks_in_gin_and_names_each_step_after() -> None:
+    """The terminal's hint (and ``auto``) knocks as soon as it may, instead of discarding on with
+    gin in hand, then guides the knocker's discard and melds and the defender's lay-offs."""
+    from rummykit.cli.hints import hint
+
+    rnd = deal("2C 3C 4C KS KC KD 5H 6H 7H 5S", dealer="2D 3D 4D 9S 10S JS 9H 10H JH 4H", upcard="QS")
+    play(rnd, "take")
+    suggestion = hint(rnd.view(0), rnd.legal_actions(), rnd)
+    assert suggestion.actions == (KnockDeclare(),) and suggestion.reason == "deadwood 5 lets you knock"
+    gin = deal("AH 2H 3H 5C 5D 5S 9C 10C JC QC")
+    play(gin, "take")
+    assert hint(gin.view(0), gin.legal_actions(), gin).reason.startswith("gin: every card")
+    play(rnd, "knock")
+    steps = []
+    while not rnd.is_over:
+        suggestion = hint(rnd.view(rnd.to_move), rnd.legal_actions(), rnd, "de")
+        assert suggestion.actions[0] in rnd.legal_actions()
+        steps.append((str(suggestion.actions[0]), suggestion.reason))
+        rnd.apply(suggestion.actions[0])
+    assert steps[0][0] == "discard QS" and steps[1] == ("meld 2C 3C 4C", "lege deine Figuren einzeln aus")
+    assert ("pass", "keine Figur mehr auszulegen") in steps

@@ -580,7 +580,7 @@ class GinFamily:
         r = other - own
         if own == 0:
             r += rules.gin_bonus
-        if r < 0 or (r == 0 and rules.undercut_on_tie):
+        if own > 0 and (r < 0 or (r == 0 and rules.undercut_on_tie)):  # a gin is never undercut
             r -= rules.undercut_bonus
         points = [0] * rnd.seats
         points[knocker] = r

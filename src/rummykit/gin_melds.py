@@ -356,12 +356,20 @@ def eleven_card_deadwood(mask: int, values: Sequence[int], rule: ElevenCardDeadw
     ``best_discard``: the least deadwood over every discard. ``openspiel``: OpenSpiel's
     ``MinDeadwood``: the first greatest-value meld group (OpenSpiel's order), minus the deadwood card
     of the highest rank.
+
+    Where every card is melded, ``openspiel`` too counts the least deadwood a discard leaves.
+    OpenSpiel counts 0 there and offers a knock that no discard completes when the melds are all of
+    three cards (its game is then left without a legal action). With ten-card hands this never
+    happens (eleven melded cards hold a meld of four or more), so only other ``hand_size`` values
+    differ from OpenSpiel, and only where OpenSpiel would stop.
     """
     if rule == "best_discard":
         return min(deadwood(mask & ~(1 << c), values) for c in cards_of(mask))
     search = _Search(mask, values)
     best = search.best_value(mask)
     total = total_value(mask, values)
+    if best == total:  # every card melded: a discard must break a meld unless one has four or more
+        return min(deadwood(mask & ~(1 << c), values) for c in cards_of(mask))
     drops: dict[int, int] = {}
     for group in search.best_groups(mask):
         used = 0
@@ -408,6 +416,8 @@ def eleven_card_knock(mask: int, values: Sequence[int], rule: ElevenCardDeadwood
         return False
     search = _Search(mask, values)
     rest = total_value(mask, values) - search.best_value(mask)
+    if rest == 0:  # every card melded: see eleven_card_deadwood
+        return eleven_card_deadwood(mask, values, rule) <= limit
     if rest <= limit:
         return True
     if rest - max(values[c] for c in cards_of(mask)) > limit:

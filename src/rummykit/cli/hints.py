@@ -20,12 +20,15 @@ from rummykit.actions import (
     Discard,
     Draw,
     Knock,
+    KnockDeclare,
     LayOff,
+    LayOffCard,
     MeldAction,
     Open,
     Pass,
     TakeDiscard,
 )
+from rummykit.bots.gin_play import best_knock_deadwood, gin_action
 from rummykit.cards import JOKER_CODE, Card, Hand, format_cards
 from rummykit.errors import RummyError
 from rummykit.explain.language import Lang
@@ -203,6 +206,42 @@ def discard_hint(view: PlayerView, legal: Sequence[Action], lang: str = "en") ->
     return Hint((legal[-1],), "")
 
 
+def gin_hint(view: PlayerView, legal: Sequence[Action], lang: str = "en") -> Hint:
+    """Gin after the draw: what the greedy bot plays (``auto`` plays the same), with its reason. It
+    knocks as soon as the deadwood after the best discard is within the knock card (gin at 0), else
+    discards to keep the least deadwood; the knocker then discards and lays the melds of the best
+    arrangement one at a time; the other player lays off what fits, then lays their own melds."""
+    t = Lang(lang)
+    action = gin_action(view, legal)
+    hand = Hand(view.hand)
+    if isinstance(action, KnockDeclare) and view.phase is Phase.WALL:
+        return Hint((action,), t("at the wall a knock scores the hand", "an der Mauer zählt nur ein Klopfen"))
+    if isinstance(action, KnockDeclare):
+        deadwood = best_knock_deadwood(view.rules, list(view.hand))
+        if deadwood == 0:
+            why = t("gin: every card but the discard is melded", "Gin: alles außer dem Abwurf in Figuren")
+        else:
+            why = t(f"deadwood {deadwood} lets you knock", f"mit {deadwood} Restpunkten darfst du klopfen")
+        return Hint((action,), why)
+    if isinstance(action, Discard):
+        rest = solver.best_arrangement(hand.without([action.card]), view.rules)
+        melds = " ".join(f"[{m}]" for m in rest.melds)
+        shown = " | ".join(part for part in (melds, format_cards(rest.deadwood_cards)) if part)
+        why = t(f"keeps deadwood {rest.deadwood}", f"behält Restpunkte {rest.deadwood}")
+        return Hint((action,), f"{why}: {shown}" if shown else why)
+    if isinstance(action, LayOffCard):
+        return Hint((action,), t("it fits a meld of the knocker's", "sie passt an eine Figur des Klopfenden"))
+    if isinstance(action, MeldAction):
+        return Hint((action,), t("lay your melds one at a time", "lege deine Figuren einzeln aus"))
+    if not isinstance(action, Pass):
+        return Hint((action,), "")
+    if view.phase is Phase.LAYOFF and view.gin is not None and not view.gin.layoffs_done:
+        return Hint((action,), t("nothing more fits the knocker's melds", "nichts passt mehr an die Figuren"))
+    if view.phase in (Phase.KNOCK, Phase.LAYOFF):
+        return Hint((action,), t("no meld left to lay", "keine Figur mehr auszulegen"))
+    return Hint((action,), "")
+
+
 def hint(view: PlayerView, legal: Sequence[Action], rnd: Round | None, lang: str = "en") -> Hint:
     """The suggestion for ``view.seat`` given the ``legal`` actions; ``rnd`` is used only to check a
     multi-step plan on a copy (melding games after the draw). ``lang``: the language of the reason."""
@@ -222,6 +261,8 @@ def hint(view: PlayerView, legal: Sequence[Action], rnd: Round | None, lang: str
     if view.phase is Phase.FIRST_UPCARD and TakeDiscard() in legal:  # gin: take the upcard or pass
         suggestion = draw_hint(view, legal, lang)
         return suggestion if suggestion.actions == (TakeDiscard(),) else Hint((Pass(),), suggestion.reason)
+    if view.gin is not None:
+        return gin_hint(view, legal, lang)
     if view.rules.is_knock_game or rnd is None:
         return discard_hint(view, legal, lang)
     return play_hint(view, rnd, lang)
