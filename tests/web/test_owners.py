@@ -291,3 +291,43 @@ def test_a_leave_through_another_process_unbinds_the_old_connection(
     assert state["you"] is None and state["view"]["hand"] is None and not state["legal"]
     host_ws.close()
     old.close()
+
+
+LISTENING = "datname = current_database() AND query LIKE 'LISTEN%'"
+
+
+def _listeners(url: str) -> int:
+    """How many connections listen on the database of ``url`` (one per server process)."""
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            rows = connection.execute(text(f"SELECT count(*) FROM pg_stat_activity WHERE {LISTENING}"))
+            return int(rows.scalar_one())
+    finally:
+        engine.dispose()
+
+
+def test_the_listener_connects_again_after_the_database_drops_it(database: str, server_factory: Any) -> None:
+    """A database restart (here: the listening connections killed) no longer silences the processes
+    for good: each listener connects again, and a join made through the other process reaches the
+    owner's connections, as before the break."""
+    a = server_factory(database, extra=FAST)
+    b = server_factory(database, extra=FAST)
+    host = httpx.post(a.url + "/api/tables", json={"seats": 2, "name": "Host"}).json()
+    code = host["code"]
+    host_ws = socket(a.url, code, host["token"])
+    next_state(host_ws)
+    assert _listeners(database) == 2
+    engine = create_engine(database, isolation_level="AUTOCOMMIT")
+    with engine.connect() as connection:
+        connection.execute(text(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE {LISTENING}"))
+    engine.dispose()
+    deadline = time.monotonic() + 30
+    while _listeners(database) < 2:
+        assert time.monotonic() < deadline, "the listeners did not come back"
+        time.sleep(0.2)
+    guest = httpx.post(b.url + f"/api/tables/{code}/join", json={"name": "Guest"})
+    assert guest.status_code == 200
+    state = next_state(host_ws, lambda s: any(p.get("name") == "Guest" for p in s["table"]["seats"]), 30)
+    assert state["table"]["status"] == "waiting"
+    host_ws.close()

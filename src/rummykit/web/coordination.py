@@ -39,6 +39,15 @@ log = logging.getLogger("rummykit.web")
 CHANNEL: Final = "rummykit"
 POLL_SECONDS: Final = 0.5
 """How often the listener thread looks whether it should stop."""
+RECONNECT_SECONDS: Final = 0.5
+RECONNECT_MAX_SECONDS: Final = 10.0
+"""The listener's first and longest wait between attempts to connect again."""
+
+
+def _reason(exc: BaseException) -> str:
+    """An exception as one short line for the log (its class and the first line of its message)."""
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    return f"{type(exc).__name__}: {first[:200]}" if first else type(exc).__name__
 
 
 def new_origin() -> str:
@@ -82,12 +91,25 @@ def notify(connection: Connection, notices: list[Notice]) -> None:
 
 
 class Listener:
-    """``LISTEN`` on one dedicated connection in a thread; notices go to ``deliver`` on the loop."""
+    """``LISTEN`` on one dedicated connection in a thread; notices go to ``deliver`` on the loop.
 
-    def __init__(self, engine: Engine, origin: str, deliver: Callable[[Notice], None]) -> None:
+    A lost connection (the database restarted, a network break) is made again, with waits growing
+    from :data:`RECONNECT_SECONDS` to :data:`RECONNECT_MAX_SECONDS`; notices sent meanwhile are lost,
+    so after each reconnection ``resync`` runs on the loop (the manager reloads its tables' lobbies).
+    Each loss and return is one log line.
+    """
+
+    def __init__(
+        self,
+        engine: Engine,
+        origin: str,
+        deliver: Callable[[Notice], None],
+        resync: Callable[[], None] = lambda: None,
+    ) -> None:
         self.engine = engine
         self.origin = origin
         self.deliver = deliver
+        self.resync = resync
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
@@ -98,25 +120,52 @@ class Listener:
         self._ready.wait(10)
 
     def _run(self, loop: asyncio.AbstractEventLoop) -> None:
+        wait, lost = RECONNECT_SECONDS, False
+        while not self._stop.is_set():
+            try:
+                connection = self._connect()
+            except Exception as exc:
+                self._ready.set()  # the server starts; the listener keeps trying
+                if not lost:
+                    log.warning("the database listener cannot connect (%s); retrying", _reason(exc))
+                lost = True
+                self._stop.wait(wait)
+                wait = min(wait * 2, RECONNECT_MAX_SECONDS)
+                continue
+            if lost:
+                log.warning("the database listener is back; tables reload their lobbies")
+                loop.call_soon_threadsafe(self.resync)
+            wait, lost = RECONNECT_SECONDS, False
+            self._ready.set()
+            try:
+                self._listen(connection, loop)
+            except Exception as exc:
+                if not self._stop.is_set():
+                    log.warning("the database listener lost its connection (%s); reconnecting", _reason(exc))
+                    lost = True
+            finally:
+                with contextlib.suppress(Exception):
+                    connection.close()
+
+    def _connect(self) -> Any:
         pooled = self.engine.raw_connection()
         connection: Any = pooled.driver_connection
-        pooled.detach()  # this connection listens for the process's lifetime, outside the pool
+        pooled.detach()  # this connection listens until it fails or the process ends, outside the pool
         try:
             connection.autocommit = True
             connection.execute(f"LISTEN {CHANNEL}")
-            self._ready.set()
-            while not self._stop.is_set():
-                for item in connection.notifies(timeout=POLL_SECONDS):
-                    notice = Notice.parse(item.payload)
-                    if notice is not None and notice.origin != self.origin:
-                        loop.call_soon_threadsafe(self.deliver, notice)
         except Exception:
-            if not self._stop.is_set():
-                log.exception("the database listener stopped")
-        finally:
-            self._ready.set()
             with contextlib.suppress(Exception):
                 connection.close()
+            raise
+        return connection
+
+    def _listen(self, connection: Any, loop: asyncio.AbstractEventLoop) -> None:
+        while not self._stop.is_set():
+            for item in connection.notifies(timeout=POLL_SECONDS):
+                notice = Notice.parse(item.payload)
+                if notice is not None and notice.origin != self.origin:
+                    loop.call_soon_threadsafe(self.deliver, notice)
 
     def stop(self) -> None:
         self._stop.set()

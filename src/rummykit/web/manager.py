@@ -218,6 +218,15 @@ class TableManager:
             self._refreshing.add(task)
             task.add_done_callback(self._refreshing.discard)
 
+    def on_resync(self) -> None:
+        """The listener connected again after losing its connection: notices of the meantime are
+        lost, so every table here reloads its lobby (as a lobby notice would have it do)."""
+        loop = asyncio.get_running_loop()
+        for table in list(self.tables.values()):
+            task = loop.create_task(table.refresh())
+            self._refreshing.add(task)
+            task.add_done_callback(self._refreshing.discard)
+
     def unload(self, table: Table) -> None:
         """Forget a table without changing it (another process serves its people)."""
         table.cancel()
@@ -470,7 +479,7 @@ class TableManager:
             key = secrets.token_hex(24)
             self.cluster = Cluster(self.store.engine, self.store.origin, self.relay_address, key)
             await self.db(self.cluster.register)
-            self._listener = Listener(self.store.engine, self.store.origin, self.on_notice)
+            self._listener = Listener(self.store.engine, self.store.origin, self.on_notice, self.on_resync)
             await asyncio.to_thread(self._listener.start, loop)
             self._clock = loop.create_task(self._run_clock())
             self._leases = loop.create_task(self._run_leases())
