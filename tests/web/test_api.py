@@ -176,3 +176,68 @@ def test_tokens_are_unguessable_and_stored_hashed(client: TestClient, web: Any, 
         dump = " ".join(str(row) for row in conn.execute(text("SELECT seats FROM rk_tables")))
     engine.dispose()
     assert dump and not any(t in dump for t in tokens)
+
+
+def test_a_lobby_change_the_database_refuses_is_not_made(client: TestClient, web: Any) -> None:
+    """A join or start whose write fails (a full disk, a database away) answers 503 with a text in
+    each language and leaves the table as stored: no seat held for a token nobody was given, no
+    table played that did not start. Once the database takes writes again, both work."""
+    from sqlalchemy.exc import OperationalError
+
+    host = web.create(client, preset="german", seats=3, name="Host")
+    code = host["code"]
+    store = client.app.state.manager.store  # type: ignore[attr-defined]
+    update = store.update_lobby
+
+    def full_disk(*args: Any, **kwargs: Any) -> Any:
+        raise OperationalError("UPDATE rk_tables …", {}, Exception("database or disk is full"))
+
+    store.update_lobby = full_disk
+    refused = client.post(f"/api/tables/{code}/join", json={"name": "Ghost"})
+    assert refused.status_code == 503 and refused.headers["Retry-After"] == "5"
+    assert refused.json()["detail"].startswith("the server cannot store changes right now; nothing changed")
+    assert refused.json()["texts"]["de"].startswith("Der Server kann gerade nichts speichern")
+    assert "UPDATE" not in refused.text and "disk" not in refused.text
+    assert client.post(f"/api/tables/{code}/start", json={"token": host["token"]}).status_code == 503
+    lobby = client.get(f"/api/tables/{code}").json()
+    assert lobby["status"] == "waiting" and [s["kind"] for s in lobby["seats"]] == ["human", "open", "open"]
+    store.update_lobby = update
+    guest = client.post(f"/api/tables/{code}/join", json={"name": "Real"}).json()
+    assert guest["seat"] == 1
+    started = client.post(f"/api/tables/{code}/start", json={"token": host["token"]})
+    assert started.json()["status"] == "playing"
+
+
+def test_the_last_move_is_answered_as_made_when_only_the_tables_end_fails_to_store(
+    client: TestClient, web: Any
+) -> None:
+    """The move that ends the match is stored; the write of the table's end that follows fails.
+    The players get the final state (not "nothing changed", which was untrue: the move stood and
+    could not be sent again), and the table reads as over, as it also loads after a restart."""
+    from sqlalchemy.exc import OperationalError
+
+    grant = web.create(client, preset="gin", seats=2, bots=[{"kind": "random"}], seed=3)
+    store = client.app.state.manager.store  # type: ignore[attr-defined]
+    update = store.update_lobby
+
+    def no_end(code: str, status: str, *args: Any, **kwargs: Any) -> Any:
+        if status == "over":
+            raise OperationalError("UPDATE rk_tables …", {}, Exception("database is locked"))
+        return update(code, status, *args, **kwargs)
+
+    store.update_lobby = no_end
+    with web.connect(client, grant["code"], grant["token"]) as ws:
+        state = web.receive_state(ws, until=lambda s: bool(s["legal"]))
+        for _ in range(400):
+            if state["table"]["status"] == "over":
+                break
+            ws.send_json({"type": "act", "action": state["legal"][0], "version": state["version"]})
+            while True:
+                msg = ws.receive_json()
+                assert msg["type"] != "error", msg
+                if msg["type"] == "state" and (msg["legal"] or msg["table"]["status"] == "over"):
+                    state = msg
+                    break
+    assert state["table"]["status"] == "over"
+    assert client.get(f"/api/tables/{grant['code']}").json()["status"] == "over"
+    assert len(store.actions(grant["code"])) == state["version"]

@@ -39,6 +39,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -49,6 +50,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from rummykit.bots import BOT_KIND_LINES, BOT_KIND_NAMES, BOT_LEVELS, LEVEL_LINES, LEVELED_KINDS
@@ -79,6 +81,9 @@ from rummykit.web.tables import WEB_BOT_KINDS, Client, LobbyError, Table, defaul
 from rummykit.web.texts import bot_kind_texts, bot_name_texts, level_texts, messages_json, server_error_texts
 
 STATIC: Final = Path(__file__).parent / "static"
+STORAGE_RETRY_SECONDS: Final = 5
+"""``Retry-After`` of a request the database could not take (503)."""
+log = logging.getLogger("rummykit.web")
 WS_CLOSE_NO_TABLE: Final = 4404
 WS_CLOSE_BAD_TOKEN: Final = 4403
 WS_CLOSE_BAD_HELLO: Final = 4400
@@ -158,6 +163,15 @@ def create_app(
         if exc.texts is not None:
             body["texts"] = exc.texts
         return JSONResponse(body, exc.status, headers=headers)
+
+    @app.exception_handler(SQLAlchemyError)
+    async def storage_error(_request: Request, exc: SQLAlchemyError) -> JSONResponse:
+        # The database is away or full: nothing was changed (a lobby change is undone when its
+        # write fails). One log line, without the statement or its parameters.
+        log.warning("a request could not be stored: %s", type(exc).__name__)
+        message = "the server cannot store changes right now; nothing changed; try again shortly"
+        body = {"detail": message, "texts": server_error_texts("storage_down", message)}
+        return JSONResponse(body, 503, headers={"Retry-After": str(STORAGE_RETRY_SECONDS)})
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -675,7 +675,19 @@ class Table:
             await self._reload_lobby()
             message = f"table {self.code} changed meanwhile; try again"
             raise refusal(409, "lobby_changed", message, code=self.code) from None
+        except Exception:
+            self._undo_lobby()
+            raise
         self._lobby_seen = (self.status, written)
+
+    def _undo_lobby(self) -> None:
+        """A lobby change that could not be stored is not made: seats and status go back to what was
+        last stored (no seat held for a token nobody was given, no table played that did not start)."""
+        if self._lobby_seen is None:
+            return
+        status, seats = self._lobby_seen
+        self.status = status  # type: ignore[assignment]
+        self.seats = [Seat(**s) for s in json.loads(seats)]
 
     # Other server processes (a shared database) ---------------------------------------------------
     async def _reload_lobby(self) -> None:
@@ -927,7 +939,12 @@ class Table:
             self.start_break(())
         if self.match.is_over:
             self.status = "over"
-            await self._save_lobby()
+            try:
+                await self._save_lobby()
+            except Exception as exc:  # the move is stored: a table whose match is over loads as over
+                self.status = "over"
+                why = type(exc).__name__
+                log.warning("table %s: the move is stored, its end not yet (%s)", self.code, why)
         self.broadcast()
 
     def start_break(self, moved: Collection[int]) -> None:

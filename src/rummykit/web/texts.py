@@ -34,6 +34,9 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
     "stale": "Der Tisch hat sich inzwischen geändert; bitte noch einmal",
     "not_your_turn": "Du bist nicht am Zug",
     "storage": "Der Zug konnte nicht gespeichert werden; nichts wurde geändert",
+    "storage_down": (
+        "Der Server kann gerade nichts speichern; nichts wurde geändert; bitte gleich noch einmal"
+    ),
     "no_hint": "Tipps gibt es nur für den Spieler am Zug",
     "hints_off": (
         "Tipps gibt es nur am Übungstisch (du gegen Bots): "
