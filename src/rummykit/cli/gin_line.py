@@ -32,8 +32,7 @@ def gin_line(
         line.append(t(f"first upcard passed {passes}×", f"erste Karte {passes}× abgelehnt"))
     if gin.knocker_melds and view.knocker is not None:
         line.append(" · ")
-        name = names[view.knocker]
-        line.append(t(f"{name}'s melds: ", f"Figuren von {name}: "))
+        line.append(melds_label(names[view.knocker], lang))
         for i, meld in enumerate(gin.knocker_melds):
             if i:
                 line.append(" | ")
@@ -43,3 +42,11 @@ def gin_line(
         line.append(t("laid off: ", "angelegt: "))
         line.append_text(render(gin.layoffs))
     return line
+
+
+def melds_label(name: str, lang: str = "en") -> str:
+    """The label before the knocker's melds: ``Bot 2's melds: `` (``Figuren von Bot 2: ``), and for
+    the person at the terminal (named ``You`` / ``Du``) ``Your melds: `` (``Deine Figuren: ``)."""
+    if lang == "de":
+        return "Deine Figuren: " if name == "Du" else f"Figuren von {name}: "
+    return "Your melds: " if name == "You" else f"{name}'s melds: "

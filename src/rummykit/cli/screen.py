@@ -223,6 +223,9 @@ class Scoreboard:
     round_number: int = 1
     rounds_planned: int | None = None
     total_label: str = "score"
+    dealt_again: bool = False
+    """Only a scored hand counts (``match_end = single_hand``): a hand that ended unscored was dealt
+    again, so every round before ``round_number`` went unscored."""
 
 
 @dataclass(slots=True)
@@ -269,23 +272,29 @@ def match_scoreboard(match: Match) -> Scoreboard:
         round_number=len(match.rounds),
         rounds_planned=planned,
         total_label=label,
+        dealt_again=rules.match_end == "single_hand",
     )
+
+
+def round_text(score: Scoreboard, lang: str = "en") -> str:
+    """The header's round: ``round 2 of 3``, ``round 4``; where only a scored hand counts and this is
+    not the first deal, the hands dealt again: ``round 3 (rounds 1–2 not scored)``."""
+    t = Lang(lang)
+    n = score.round_number
+    if score.dealt_again and n > 1:
+        before = t("round 1", "Spiel 1") if n == 2 else t(f"rounds 1–{n - 1}", f"Spiele 1–{n - 1}")
+        counted = t("not scored", "zählte nicht" if n == 2 else "zählten nicht")
+        return t(f"round {n} ({before} {counted})", f"Spiel {n} ({before} {counted})")
+    if score.rounds_planned:
+        return t(f"round {n} of {score.rounds_planned}", f"Spiel {n} von {score.rounds_planned}")
+    return t(f"round {n}", f"Spiel {n}")
 
 
 def _header(board: Board) -> Text:
     v = board.view
     s = board.score
     t = Lang(board.lang)
-    parts = [game_title(v.rules, board.lang)]
-    if s.rounds_planned:
-        parts.append(
-            t(
-                f"round {s.round_number} of {s.rounds_planned}",
-                f"Spiel {s.round_number} von {s.rounds_planned}",
-            )
-        )
-    else:
-        parts.append(t(f"round {s.round_number}", f"Spiel {s.round_number}"))
+    parts = [game_title(v.rules, board.lang), round_text(s, board.lang)]
     parts.append(t(f"dealer {board.names[v.dealer]}", f"Geber {board.names[v.dealer]}"))
     if s.pot is not None:
         parts.append(t(f"pot {s.pot}", f"Pott {s.pot}"))
@@ -427,10 +436,12 @@ def melds_grid(board: Board, columns: int = 2) -> Table | None:
 def arrangement_text(
     melds: Sequence[Meld], deadwood_cards: Sequence[Card], deadwood: int, ascii_only: bool = False
 ) -> Text:
-    """A knock game's hand as the showdown shows it: ``[melds] | deadwood cards = deadwood``."""
+    """A knock game's hand as the showdown shows it: ``[melds] | deadwood cards = deadwood``; a hand
+    without melds is its cards alone (``A♣ 3♥ A♠ 5♠ = 10``), with no bar before them."""
+    bar = [Text("|", style="dim")] if melds else []
     shown = Text(" ").join(
         [Text.assemble("[", meld_text(m, ascii_only), "]") for m in melds]
-        + ([Text("|", style="dim"), cards_text(tuple(deadwood_cards), ascii_only)] if deadwood_cards else [])
+        + ([*bar, cards_text(tuple(deadwood_cards), ascii_only)] if deadwood_cards else [])
     )
     shown.append(f" = {deadwood}", style="bold")
     return shown
@@ -570,7 +581,7 @@ def termination_text(
     has = "hast" if who == "Du" else "hat"  # "Du" (the one person at the terminal) is spoken to
     if rules is not None and rules.is_gin and result.termination is Termination.KNOCK:
         text = (
-            t(f"{who} has gin", f"{who} {has} Gin")
+            t(f"{who} {'have' if who == 'You' else 'has'} gin", f"{who} {has} Gin")
             if knocked_gin(result, rules)
             else t(f"{who} knocked", f"{who} {has} geklopft")
         )

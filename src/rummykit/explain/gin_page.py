@@ -22,13 +22,24 @@ EXAMPLE_HAND: Final = "7H 8H 9H QC QD QS 4C 5C 6C 3D"
 
 def glance(rules: Rules, t: Lang, players: str, deck: str, hand: str) -> list[Block]:
     items = [players, deck, hand, knock_text(rules, t)]
-    items.append(
-        t(
-            "One hand: the knocker scores the difference of the deadwood; gin and undercuts earn bonuses.",
-            "Ein Spiel: wer klopft, bekommt den Unterschied der Restpunkte; Gin und Unterbieten "
-            "bringen Boni.",
+    if rules.match_end == "single_hand":
+        items.append(
+            t(
+                "One hand: the knocker scores the difference of the deadwood; gin and undercuts earn "
+                "bonuses.",
+                "Ein Spiel: wer klopft, bekommt den Unterschied der Restpunkte; Gin und Unterbieten "
+                "bringen Boni.",
+            )
         )
-    )
+    else:
+        items.append(
+            t(
+                "Each hand: the knocker scores the difference of the deadwood; gin and undercuts earn "
+                f"bonuses. {match_glance(rules, t)}",
+                "Jedes Spiel: wer klopft, bekommt den Unterschied der Restpunkte; Gin und Unterbieten "
+                f"bringen Boni. {match_glance(rules, t)}",
+            )
+        )
     return [Heading(2, t("At a glance", "Auf einen Blick")), Bullets(tuple(items))]
 
 
@@ -39,11 +50,112 @@ def knock_text(rules: Rules, t: Lang) -> str:
             "Oklahoma: die erste offene Karte bestimmt die Klopfgrenze (ihr Wert; ein Ass heißt: nur Gin)",
         )
     if rules.knock_card == 0:
-        return t("No knocking: only gin ends the hand", "Kein Klopfen: nur Gin beendet das Spiel")
+        return t("Knock card 0: you may knock only with gin", "Klopfgrenze 0: klopfen darf man nur mit Gin")
     return t(
         f"Knock with deadwood of {rules.knock_card} points or less",
         f"Klopfen mit höchstens {rules.knock_card} Restpunkten",
     )
+
+
+def knock_rule(rules: Rules, t: Lang) -> str:
+    """When a player may knock, as the Knocking section's first sentence: with knock card 0 only a
+    hand without deadwood (gin) may knock, else the deadwood left after the discard counts at most
+    the knock card."""
+    if rules.knock_card == 0 and not rules.oklahoma:
+        return t(
+            "Knock card 0: you may knock only with gin, that is, when after your discard every card in "
+            "your hand is in a meld.",
+            "Klopfgrenze 0: klopfen darf man nur mit Gin, also wenn nach dem Abwurf jede Karte der Hand "
+            "in einer Figur liegt.",
+        )
+    return t(
+        f"{knock_text(rules, t)}: after your discard, the cards outside your melds count at most the "
+        "knock card.",
+        f"{knock_text(rules, t)}: nach dem Abwurf zählen die Karten außerhalb der eigenen Figuren "
+        "höchstens die Klopfgrenze.",
+    )
+
+
+def ordinal(n: int) -> str:
+    """The English ordinal of ``n``: ``1st``, ``2nd``, ``3rd``, ``11th``, ``22nd``, ``50th``.
+
+    >>> [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 50, 100)]
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '23rd', '50th', '100th']
+    """
+    suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def match_glance(rules: Rules, t: Lang) -> str:
+    """How a match of several hands ends, in one short sentence for the overview."""
+    end = rules.match_end
+    if end == "target_score":
+        return t(
+            f"The first to {rules.target_score} points from won hands wins the match.",
+            f"Wer zuerst {rules.target_score} Punkte aus gewonnenen Spielen hat, gewinnt die Partie.",
+        )
+    if end == "fixed_hands":
+        n = rules.num_hands or rules.max_players
+        return t(f"A match has {n} hands.", f"Eine Partie hat {n} Spiele.")
+    if end == "penalty_limit":
+        return t(
+            f"The match ends when someone has lost {rules.penalty_limit} points.",
+            f"Die Partie endet, wenn jemand {rules.penalty_limit} Punkte verloren hat.",
+        )
+    return t(
+        f"Whoever has lost {rules.elimination_threshold} points is out.",
+        f"Wer {rules.elimination_threshold} Punkte verloren hat, ist raus.",
+    )
+
+
+def match_end_text(rules: Rules, t: Lang) -> str:
+    """How a gin match ends and who wins it, as the engine plays it (:mod:`rummykit.match`): a hand
+    scores plus points for its winner and as many minus points for the loser."""
+    end = rules.match_end
+    if end == "target_score":
+        n = rules.target_score
+        return t(
+            "The points of the hands you win add up (a lost hand takes none away); the match ends after "
+            f"the hand in which someone reaches {n} points, and the most points win (equal totals share "
+            "the win).",
+            "Die Punkte der gewonnenen Spiele werden addiert (ein verlorenes Spiel zieht nichts ab); die "
+            f"Partie endet nach dem Spiel, in dem jemand {n} Punkte erreicht, und die meisten Punkte "
+            "gewinnen (bei Gleichstand teilen sich die Besten den Sieg).",
+        )
+    best = t(
+        "the highest total (points won less points lost) wins; equal totals share the win.",
+        "der höchste Stand (gewonnene weniger verlorene Punkte) gewinnt; bei Gleichstand teilen sich "
+        "die Besten den Sieg.",
+    )
+    if end == "fixed_hands":
+        n = rules.num_hands or rules.max_players
+        return t(
+            f"A match has {n} hands (a hand not scored counts too); {best}",
+            f"Eine Partie hat {n} Spiele (ein Spiel ohne Wertung zählt mit); {best}",
+        )
+    if end == "penalty_limit":
+        n = rules.penalty_limit
+        return t(
+            f"The match ends after the hand in which someone has lost {n} points in all; {best}",
+            f"Die Partie endet nach dem Spiel, in dem jemand insgesamt {n} Punkte verloren hat; {best}",
+        )
+    if end == "elimination_last_survivor":
+        out = rules.elimination_threshold
+        return t(
+            f"Whoever has lost {out} points in all is out; the other player wins.",
+            f"Wer insgesamt {out} Punkte verloren hat, ist raus; der andere gewinnt.",
+        )
+    return t(
+        "One scored hand decides; a hand not scored is dealt again.",
+        "Ein gewertetes Spiel entscheidet; ein Spiel ohne Wertung wird neu gegeben.",
+    )
+
+
+def match(rules: Rules, t: Lang) -> list[Block]:
+    """The match section (none for a single hand, which the overview already states)."""
+    if rules.match_end == "single_hand":
+        return []
+    return [Heading(2, t("The match", "Die Partie")), Paragraph(match_end_text(rules, t))]
 
 
 def card_values(rules: Rules, t: Lang) -> list[Block]:
@@ -152,8 +264,8 @@ def turn(rules: Rules, t: Lang) -> list[Block]:
         )
     items.append(
         t(
-            f"The {rules.max_upcard_draws}th time a player takes the upcard (the first upcard not counted), "
-            "the hand ends dead instead.",
+            f"The {ordinal(rules.max_upcard_draws)} time a player takes the upcard (the first upcard not "
+            "counted), the hand ends dead instead.",
             f"Wird die offene Karte zum {rules.max_upcard_draws}. Mal genommen (die erste nicht mitgezählt), "
             "endet das Spiel stattdessen ohne Wertung.",
         )
@@ -179,13 +291,7 @@ def knocking(rules: Rules, t: Lang) -> list[Block]:
         else t("The best discard decides.", "Es zählt der beste Abwurf.")
     )
     items = [
-        t(
-            f"{knock_text(rules, t)}: after your discard, the cards outside your melds count at most the "
-            f"knock card. {eleven}",
-            f"{knock_text(rules, t)}: nach dem Abwurf zählen die Karten außerhalb der eigenen Figuren "
-            "höchstens "
-            f"die Klopfgrenze. {eleven}",
-        ),
+        f"{knock_rule(rules, t)} {eleven}",
         t(
             f"Example: {cards(EXAMPLE_HAND)} is {group} with {left} left.",
             f"Beispiel: {cards(EXAMPLE_HAND)} ist {group} mit {left} Rest.",
@@ -317,5 +423,6 @@ def gin_blocks(rules: Rules, t: Lang, players: str, deck: str, hand: str) -> lis
     """Every section of the gin page after the title and house rules."""
     blocks = glance(rules, t, players, deck, hand)
     blocks += card_values(rules, t) + deal(rules, t, hand) + melds(rules, t) + turn(rules, t)
-    blocks += knocking(rules, t) + laying_off(rules, t) + scoring(rules, t) + wall(rules, t) + glossary(t)
+    blocks += knocking(rules, t) + laying_off(rules, t) + scoring(rules, t) + wall(rules, t)
+    blocks += match(rules, t) + glossary(t)
     return blocks

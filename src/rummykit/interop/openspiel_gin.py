@@ -73,6 +73,27 @@ DEAL_SIZE: Final = 21
 DEALER: Final = 1
 """The rummykit dealer seat of an OpenSpiel game (player 0 acts first)."""
 
+OPENSPIEL_FIXED: Final[Mapping[str, object]] = {
+    "deal_packets": "singly",
+    "start_mode": "gin_first_upcard",
+    "may_discard_taken_discard": True,
+    "undercut_on_tie": False,
+    "wall_stock_size": 2,
+    "max_upcard_draws": 50,
+    "repeat_discard_draw": True,
+    "eleven_card_deadwood": "openspiel",
+    "layoff_run_chain": "two_per_end",
+    "layoff_after_knock": "onto_knocker_unless_gin",
+    "deadwood_ace": 1,
+}
+"""The gin options OpenSpiel's ``gin_rummy`` has no parameter for, at the one value it plays. The
+other options a gin rule set may change are its parameters (:func:`openspiel_params`), change
+nothing in a hand from one pack (``set_distinct_suits``) or belong to the match (``match_end`` and
+its figures, ``seat_draw``, ``deal_rotation``)."""
+OPENSPIEL_MAX_HAND_SIZE: Final = 10
+"""OpenSpiel's ``gin_rummy`` refuses a ``hand_size`` above its default of ten."""
+_NUMBER_PARAMS: Final = ("knock_card", "gin_bonus", "undercut_bonus", "hand_size")
+
 _CARD_PHASES: Final = {Phase.DISCARD: Discard, Phase.KNOCK: Discard, Phase.LAYOFF: LayOffCard}
 _FIXED: Final[Mapping[int, Action]] = {
     DRAW_UPCARD: TakeDiscard(),
@@ -157,6 +178,9 @@ def deck_from_deal(
 def rules_from_params(params: Mapping[str, object] | None = None) -> Rules:
     """The rummykit rules of an OpenSpiel ``gin_rummy`` game's parameters (``game.get_parameters()``).
 
+    Under ``oklahoma`` the first upcard sets the knock card and OpenSpiel ignores its ``knock_card``
+    parameter (``get_parameters()`` still lists it), so the rules keep the preset's knock card.
+
     Raises:
         ValueError: a parameter rummykit does not play (a smaller deck).
     """
@@ -165,37 +189,35 @@ def rules_from_params(params: Mapping[str, object] | None = None) -> Rules:
         if int(params.get(name, default)) != default:  # type: ignore[call-overload]
             raise ValueError(f"{name}={params[name]}: rummykit plays gin with the full 52-card pack")
     changes: dict[str, object] = {}
-    for name in ("knock_card", "gin_bonus", "undercut_bonus", "hand_size"):
+    oklahoma = bool(params.get("oklahoma", False))
+    numbers = ("gin_bonus", "undercut_bonus", "hand_size") if oklahoma else _NUMBER_PARAMS
+    for name in numbers:
         if name in params:
             changes[name] = int(params[name])  # type: ignore[call-overload]
     if "oklahoma" in params:
-        changes["oklahoma"] = bool(params["oklahoma"])
+        changes["oklahoma"] = oklahoma
     return Rules.preset("gin").replace(**changes)
 
 
 def openspiel_params(rules: Rules) -> dict[str, object]:
     """The ``pyspiel.load_game("gin_rummy", params)`` parameters of gin ``rules``.
 
+    OpenSpiel deals the cards singly (:data:`OPENSPIEL_FIXED`) and at most ten to a hand
+    (:data:`OPENSPIEL_MAX_HAND_SIZE`). The match options are not refused: OpenSpiel plays one hand,
+    and every hand of a match is such a hand.
+
     Raises:
-        ValueError: the rules differ from OpenSpiel's game in something it has no parameter for.
+        ValueError: the rules differ from OpenSpiel's game in something it has no parameter for,
+            or ask for a value OpenSpiel's parameter does not take.
     """
-    fixed = {
-        "start_mode": "gin_first_upcard",
-        "may_discard_taken_discard": True,
-        "undercut_on_tie": False,
-        "wall_stock_size": 2,
-        "max_upcard_draws": 50,
-        "repeat_discard_draw": True,
-        "eleven_card_deadwood": "openspiel",
-        "layoff_run_chain": "two_per_end",
-        "layoff_after_knock": "onto_knocker_unless_gin",
-        "deadwood_ace": 1,
-    }
     if not rules.is_gin:
         raise ValueError(f"{rules.name} is not gin")
-    for option, value in fixed.items():
+    for option, value in OPENSPIEL_FIXED.items():
         if getattr(rules, option) != value:
             raise ValueError(f"{option}={getattr(rules, option)}: OpenSpiel's gin_rummy plays {value} only")
+    if rules.hand_size > OPENSPIEL_MAX_HAND_SIZE:
+        most = OPENSPIEL_MAX_HAND_SIZE
+        raise ValueError(f"hand_size={rules.hand_size}: OpenSpiel's gin_rummy deals at most {most} cards")
     return {
         "oklahoma": rules.oklahoma,
         "knock_card": rules.knock_card,
