@@ -221,3 +221,35 @@ def test_an_action_of_more_cards_than_any_deck_is_refused_in_a_short_message() -
         rnd.apply(Open(melds=(tuple(hand) * 10_000,)))
     assert str(info.value) == "open: more than 110 cards"
     assert info.value.localized("de") == "open: mehr als 110 Karten"
+
+
+@pytest.mark.parametrize("players", [0, -1, 1_000_000, None, 3.0, True])
+@pytest.mark.parametrize("preset", ["german", "gin"])
+def test_a_match_checks_its_player_count_before_the_seat_draw(preset: str, players: object) -> None:
+    """``Match.new`` refuses a count outside the rules with the RulesError it documents, before a
+    seat draw sized by that count (which failed with a NotationError about the draw, an IndexError,
+    or allocated a list a million seats long)."""
+    with pytest.raises(rk.RulesError, match=r"^players: "):
+        rk.Match.new(rk.Rules.preset(preset), players, seed=1)  # type: ignore[arg-type]
+
+
+def test_entry_points_name_the_argument_of_the_wrong_type() -> None:
+    rnd = rk.Round.new(rk.Rules.preset("german"), 3, seed=1)
+    with pytest.raises(TypeError, match=r"rules must be a Rules \(Rules\.preset\('german'\)\), not str"):
+        rk.Round.new("german", 3)  # type: ignore[arg-type]
+    for seat in ("1", None, 1.0, True):
+        with pytest.raises(rk.IllegalActionError, match="does not exist at a table of 3"):
+            rnd.view(seat)  # type: ignore[arg-type]
+
+
+def test_a_rule_set_is_named_by_a_preset_so_that_its_records_load() -> None:
+    """A custom ``name`` was accepted and played, but its records named no preset and could not be
+    read back; it is refused where the rule set is made, in words in both languages."""
+    for name in ("myhouse", ""):
+        with pytest.raises(rk.RulesError, match=r"^name: .* is not a preset \(german, ") as caught:
+            rk.Rules.preset("german").replace(name=name)
+        assert "ist kein Spiel der Liste" in caught.value.localized("de")
+    renamed = rk.Rules.preset("german").replace(name="viennese")
+    rnd = rk.Round.new(renamed, 3, seed=1)
+    rnd.apply("draw")
+    assert rk.Record.loads(rk.Record.from_round(rnd).dumps()).replay().rules == renamed

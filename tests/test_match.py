@@ -777,3 +777,17 @@ def test_illegal_round_action_in_match_changes_nothing() -> None:
         with pytest.raises(rk.IllegalActionError):
             m.apply(text)
         assert state(m) == before
+
+
+def test_copy_copy_of_a_round_or_a_match_is_independent() -> None:
+    """``copy.copy`` of a round or a match is a copy a search may play on: moves on it leave the
+    original as it was (a shallow copy shared the state)."""
+    import copy
+
+    rnd = rk.Round.new(rk.Rules.preset("german"), 3, seed=7)
+    copy.copy(rnd).apply("draw")
+    assert rnd.phase.value == "draw" and not rnd.history
+    m = rk.Match.new(rk.Rules.preset("german"), 3, seed=7)
+    for twin in (copy.copy(m), m.copy()):
+        twin.apply(twin.legal_actions()[0])
+        assert m.round.phase.value == "draw" and twin.round.phase.value == "play"

@@ -32,6 +32,7 @@ A hand that ends unscored (stock exhausted) counts as dealt for ``fixed_hands`` 
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -41,7 +42,7 @@ from rummykit.actions import Action, BuyBack, Decline, canonical_action, passes
 from rummykit.cards import Card
 from rummykit.errors import MatchDecisionError, RulesError, quoted
 from rummykit.round import Event, Round, as_seed
-from rummykit.rules import Rules
+from rummykit.rules import Rules, check_rules
 from rummykit.seating import FirstDealerDraw, draw_first_dealer
 from rummykit.views import RoundResult
 
@@ -160,6 +161,8 @@ class Match:
             TypeError: a seed that is not an integer (a record could not store it).
         """
         seed = as_seed(seed)
+        check_rules(rules)
+        rules.check_table(players, 0 if dealer is None else dealer)  # before a draw sized by players
         if seed is None:
             seed = random.SystemRandom().randrange(2**MATCH_SEED_BITS)
         if draw is None and dealer is None:
@@ -296,6 +299,14 @@ class Match:
         return self.round.to_move
 
     # Play ---------------------------------------------------------------------------------------
+    def copy(self) -> Match:
+        """An independent copy: the rounds, totals, chips and the seeded generator of later deals."""
+        return copy.deepcopy(self)
+
+    def __copy__(self) -> Match:
+        # copy.copy gives an independent copy too (a shallow one would share the current round).
+        return self.copy()
+
     def legal_actions(self) -> list[Action]:
         """Buy-back decisions when one is pending, otherwise the current round's actions."""
         if self.is_over:

@@ -49,7 +49,7 @@ from rummykit.families import family_for
 from rummykit.family import Plan
 from rummykit.gin import GIN_PHASES, start_gin
 from rummykit.melds import Meld
-from rummykit.rules import PACKETS, Rules
+from rummykit.rules import PACKETS, Rules, check_rules
 from rummykit.state import RoundState, whole_placements
 from rummykit.views import Phase, PlayerView, RoundResult, TableMeld
 
@@ -169,6 +169,7 @@ class Round:
             TypeError: a seed that is not an integer (a record could not store it).
         """
         seed = as_seed(seed)
+        check_rules(rules)
         rules.check_table(players, dealer)
         playing = tuple(range(players)) if in_play is None else tuple(sorted(set(in_play)))
         if len(playing) < 2 or not all(0 <= s < players for s in playing):
@@ -357,6 +358,11 @@ class Round:
         new._from_deal = self._from_deal
         return new
 
+    def __copy__(self) -> Round:
+        # copy.copy gives an independent copy too: a shallow one would share the state, and its
+        # moves would change this round.
+        return self.copy()
+
     def use_reshuffle_rng(self, rng: random.Random) -> None:
         """Drive this round's reshuffles of the discard pile (``stock_exhaustion``) with ``rng``.
 
@@ -375,8 +381,8 @@ class Round:
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may see: own hand, public table and piles, others' card counts."""
         state = self._state
-        if not 0 <= seat < state.seats:
-            raise IllegalActionError(f"seat {seat} does not exist at a table of {state.seats}", "seat")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats:
+            raise IllegalActionError(f"seat {seat!r} does not exist at a table of {state.seats}", "seat")
         over = state.phase is _PHASE_OVER
         # A hand's cards() are in code order, which is suit order (sort_key_by_suit), jokers last;
         # the tuple is kept by the hand until it changes, so a view costs no sorting.

@@ -541,6 +541,9 @@ class Rules:
 
     def check_table(self, players: int, dealer: int = 0) -> None:
         """Raise :class:`RulesError` unless ``players`` may sit at this game with ``dealer`` dealing."""
+        for what, number in (("players", players), ("dealer", dealer)):
+            if isinstance(number, bool) or not isinstance(number, int):
+                raise RulesError(f"{what}: must be an integer, not {quoted(number)}")
         if not self.min_players <= players <= self.max_players:
             if self.min_players == self.max_players:
                 raise RulesError(
@@ -932,6 +935,13 @@ def _validate(rules: Rules) -> None:
         elif not isinstance(value, str):
             fail(option, f"must be text, not {quoted(value)}")
 
+    presets: Mapping[str, Rules] | None = getattr(Rules, "PRESETS", None)  # None while they are built
+    if presets is not None and rules.name not in presets:
+        fail(
+            "name",
+            f"{quoted(rules.name)} is not a preset ({', '.join(presets)}): a rule set is named by the "
+            "preset it starts from, and its text form (and every record) by that name and its changes",
+        )
     if rules.max_players < rules.min_players:
         fail("max_players", f"{rules.max_players} is below min_players {rules.min_players}")
     if rules.dealer_sits_out_at_table_of is not None and not (
@@ -1008,7 +1018,6 @@ def _validate(rules: Rules) -> None:
 
     # An option that cannot matter keeps the value of the preset the rules are named after (of
     # german or viennese when the rules changed family).
-    presets: Mapping[str, Rules] | None = getattr(Rules, "PRESETS", None)
     if presets is not None:
         base = presets.get(rules.name)
         if base is None or base.is_knock_game != rules.is_knock_game:
@@ -1140,4 +1149,12 @@ Rules.ALIASES = {
 }
 
 PRESET_NAMES: Final = tuple(Rules.PRESETS)
+
+
+def check_rules(rules: object) -> None:
+    """Raise :class:`TypeError` unless ``rules`` is a :class:`Rules` (a preset's name is not one:
+    ``Rules.preset(name)`` makes it)."""
+    if not isinstance(rules, Rules):
+        hint = f" (Rules.preset({rules!r}))" if isinstance(rules, str) else ""
+        raise TypeError(f"rules must be a Rules{hint}, not {type(rules).__name__}")
 """The preset names in their documented order."""

@@ -128,6 +128,12 @@ REFUSALS: Final[tuple[tuple[str, str], ...]] = (
         "über einer Mauer von {count} Karten bleibt kein Stoß zum Ziehen",
     ),
     (
+        "{value} is not a preset ({values}): a rule set is named by the preset it starts from, and its "
+        "text form (and every record) by that name and its changes",
+        "{value} ist kein Spiel der Liste ({values}): ein Regelsatz heißt wie das Spiel, von dem er "
+        "ausgeht, und seine Textform (und jede Aufzeichnung) nennt diesen Namen und seine Änderungen",
+    ),
+    (
         "1 under knock_comparison lt allows no knock (a knock needs 0 < deadwood < 1): use "
         "knock_threshold=0 to play without knocking, or knock_comparison=le",
         "1 mit knock_comparison lt lässt kein Klopfen zu (Klopfen verlangt 0 < Restpunkte < 1): "
@@ -998,6 +1004,7 @@ FRAGMENTS: Final[tuple[tuple[str, str], ...]] = (
 
 RULE_NAMES: Final[dict[str, tuple[str, str]]] = {
     # Rule ids that are not option names (option ids take the option's label, rummykit.explain.terms).
+    "name": ("the preset's name", "Name des Spiels"),
     "draw_first": ("draw first", "zuerst ziehen"),
     "one_draw_per_turn": ("one draw per turn", "einmal ziehen pro Zug"),
     "stock_exhaustion": ("empty stock", "leerer Stoß"),
