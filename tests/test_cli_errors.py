@@ -177,3 +177,18 @@ def test_arena_refuses_json_and_csv_both_on_stdout(tmp_path: Path) -> None:
     assert line.startswith("error: --json and --csv - both write to stdout")
     result = runner.invoke(app, ["arena", "--json", "--csv", str(tmp_path / "a.csv"), "-n", "2", "-q"])
     assert result.exit_code == 0, result.output
+
+
+def test_serve_says_in_one_line_that_its_data_folder_cannot_be_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without --database-url the database goes into the data folder; a folder that cannot be made
+    (a read-only home, a file in the way) is one error line, not a traceback."""
+    pytest.importorskip("uvicorn")
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("RUMMYKIT_DATA_DIR", str(blocker / "data"))
+    monkeypatch.delenv("RUMMYKIT_DATABASE_URL", raising=False)
+    line = one_line_error(["serve", "--port", "8831"])
+    assert line.startswith("error: cannot make the data folder for the database: Not a directory")
+    assert str(blocker / "data") in line

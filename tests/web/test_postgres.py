@@ -43,3 +43,17 @@ def test_tables_survive_a_restart_on_postgres(postgres_url: str, web: Any) -> No
 
 def test_address_digests_are_erased_in_batches_on_postgres(postgres_url: str) -> None:
     erase_in_batches(postgres_url)
+
+
+def test_a_bad_internal_host_is_refused_before_the_server_says_it_serves(postgres_url: str) -> None:
+    """``--internal-host`` is checked with the other arguments: an operator's log never says the
+    server serves when it is about to stop."""
+    from typer.testing import CliRunner
+
+    from rummykit.cli import app
+
+    result = CliRunner().invoke(
+        app, ["serve", "--port", "8832", "--database-url", postgres_url, "--internal-host", "999.1.1.1"]
+    )
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "error: cannot listen on 999.1.1.1" in result.output and "serving" not in result.output

@@ -161,3 +161,20 @@ def test_no_hidden_card_in_any_message_of_a_four_player_game(client: TestClient,
         assert table.match.hands_dealt == 2
         assert inspected > 5 * moves
         assert hints > 0  # hints were given (the table gives them to everyone) and checked too
+
+
+def test_a_failed_statement_does_not_carry_its_parameters(tmp_path: Any, postgres_url: str) -> None:
+    """A database error reaches the log with the statement's shape only: the values it wrote (seat
+    tokens' digests, a table's dealing secret) stay out of the message, on SQLite and PostgreSQL."""
+    import pytest
+    from sqlalchemy import text
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from rummykit.web.store import _make_engine
+
+    for url in (f"sqlite:///{tmp_path / 'p.db'}", postgres_url):
+        engine = _make_engine(url)
+        with pytest.raises(SQLAlchemyError) as caught, engine.connect() as connection:
+            connection.execute(text("INSERT INTO nowhere VALUES (:secret)"), {"secret": "s3cr3t-digest"})
+        assert "s3cr3t-digest" not in str(caught.value) and "hidden" in str(caught.value)
+        engine.dispose()

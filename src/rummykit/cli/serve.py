@@ -240,7 +240,10 @@ def serve_command(
     except ValueError as exc:
         name, _, reason = str(exc).partition(": ")
         _fail(f"{FLAGS.get(name, '--' + name.replace('_', '-'))}: {reason}")
-    url = database_url or default_database_url()
+    try:
+        url = database_url or default_database_url()
+    except OSError as exc:  # the default data folder cannot be made (a read-only home, a full disk)
+        _fail(f"cannot make the data folder for the database: {exc.strerror or exc} ({exc.filename})")
     database = url.split("@")[-1] if "@" in url else url
     if not 1 <= workers <= MAX_WORKERS:
         _fail(f"--workers: must be between 1 and {MAX_WORKERS}, got {workers}")
@@ -255,12 +258,12 @@ def serve_command(
         _fail(f"--address-key-file: {exc}")
     check_database(url, database, Store, address_key)
     listener = bind(host, port)
-    shown = f"[{host}]" if ":" in host else host
-    plural = f", {workers} processes" if workers > 1 else ""
-    typer.echo(f"rummykit: serving http://{shown}:{port}/ (database {database}{plural})", err=False)
     internal = internal_host if url.startswith("postgresql") else None
     if internal is not None:
         bind(internal, 0).close()  # checked before serving; each process binds its own port
+    shown = f"[{host}]" if ":" in host else host
+    plural = f", {workers} processes" if workers > 1 else ""
+    typer.echo(f"rummykit: serving http://{shown}:{port}/ (database {database}{plural})", err=False)
     proxies = ",".join(p.strip() for p in forwarded_allow_ips.split(",") if p.strip())
     if workers == 1:
         run_server(listener, url, settings, ws_compression, internal, proxies, address_key)

@@ -81,6 +81,20 @@ def default_database_url() -> str:
     return f"sqlite:///{folder / 'rummykit.db'}"
 
 
+POSTGRES_CONNECT: Final = {
+    "connect_timeout": 10,
+    "keepalives": 1,
+    "keepalives_idle": 30,
+    "keepalives_interval": 10,
+    "keepalives_count": 3,
+    "tcp_user_timeout": 60_000,
+}
+"""libpq settings of every PostgreSQL connection: a database that does not answer a connection in
+10 s is an error, and a connection whose peer is gone (a network break) fails within about a minute
+instead of hanging every table behind it. (A database that accepts but never answers a statement is
+not caught by these.) Statements and their parameters are kept out of error messages and the log
+(``hide_parameters``): they hold tokens' digests and dealing secrets."""
+
 OPEN_STATUSES: Final = ("waiting", "playing")
 PRUNE_BATCH: Final = 500
 """Ended tables one pruning transaction deletes at most (the next pass takes the rest)."""
@@ -550,7 +564,7 @@ def _owner_only_file(url: str) -> None:
 def _make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
         _owner_only_file(url)
-        engine = create_engine(url, connect_args={"check_same_thread": False})
+        engine = create_engine(url, connect_args={"check_same_thread": False}, hide_parameters=True)
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -563,4 +577,4 @@ def _make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    return create_engine(url, pool_pre_ping=True, hide_parameters=True, connect_args=POSTGRES_CONNECT)
