@@ -34,6 +34,8 @@ from typing import Any, Final
 
 from sqlalchemy import Connection, Engine, text
 
+from rummykit.web.failures import reason
+
 log = logging.getLogger("rummykit.web")
 
 CHANNEL: Final = "rummykit"
@@ -42,12 +44,6 @@ POLL_SECONDS: Final = 0.5
 RECONNECT_SECONDS: Final = 0.5
 RECONNECT_MAX_SECONDS: Final = 10.0
 """The listener's first and longest wait between attempts to connect again."""
-
-
-def _reason(exc: BaseException) -> str:
-    """An exception as one short line for the log (its class and the first line of its message)."""
-    first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-    return f"{type(exc).__name__}: {first[:200]}" if first else type(exc).__name__
 
 
 def new_origin() -> str:
@@ -127,7 +123,7 @@ class Listener:
             except Exception as exc:
                 self._ready.set()  # the server starts; the listener keeps trying
                 if not lost:
-                    log.warning("the database listener cannot connect (%s); retrying", _reason(exc))
+                    log.warning("the database listener cannot connect (%s); retrying", reason(exc))
                 lost = True
                 self._stop.wait(wait)
                 wait = min(wait * 2, RECONNECT_MAX_SECONDS)
@@ -141,7 +137,7 @@ class Listener:
                 self._listen(connection, loop)
             except Exception as exc:
                 if not self._stop.is_set():
-                    log.warning("the database listener lost its connection (%s); reconnecting", _reason(exc))
+                    log.warning("the database listener lost its connection (%s); reconnecting", reason(exc))
                     lost = True
             finally:
                 with contextlib.suppress(Exception):

@@ -40,6 +40,7 @@ from rummykit.web import practice
 from rummykit.web.address_key import claim_key
 from rummykit.web.coordination import Listener, Notice
 from rummykit.web.dealing import new_secret, seal
+from rummykit.web.failures import log_failure
 from rummykit.web.limits import RateLimiter, ServerSettings
 from rummykit.web.owners import RENEW_SECONDS, Cluster, Route, address_digest
 from rummykit.web.protocol import CreateTable, hints_policy
@@ -451,7 +452,7 @@ class TableManager:
             try:
                 owned = await self.db(self.cluster.renew, self.settings.idle_table_seconds)
             except Exception:
-                log.exception("the lease could not be renewed")
+                log_failure(log, "the lease could not be renewed")
                 continue
             for table in list(self.tables.values()):
                 if table.status in OPEN and table.code not in owned and table.loaded_at < started:
@@ -742,12 +743,12 @@ class TableManager:
                     await self.prune()
                     await self.forget_addresses()
                 except Exception:
-                    log.exception("pruning ended tables failed")
+                    log_failure(log, "pruning ended tables failed")
             for table in list(self.tables.values()):
                 try:
                     await table.tick(now)
                 except Exception:
-                    log.exception("table %s: clock failed", table.code)
+                    log_failure(log, "table %s: clock failed", table.code)
                 ended = table.ended_at
                 if ended is not None and now - ended >= self.settings.finished_table_seconds:
                     table.cancel()

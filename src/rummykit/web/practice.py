@@ -47,6 +47,7 @@ from rummykit.actions import Action
 from rummykit.i18n import describe_action
 from rummykit.match import Match
 from rummykit.views import PlayerView
+from rummykit.web.failures import log_failure
 from rummykit.web.limits import RateLimiter
 from rummykit.web.protocol import error_json
 from rummykit.web.store import StoredAction
@@ -309,7 +310,7 @@ async def undo(table: PracticeTable, client: Connection) -> None:
             client.send(error_json("stale", "the table moved on before your undo was stored", table.version))
             return
         except Exception:
-            log.exception("table %s: cannot store an undo", table.code)
+            log_failure(log, "table %s: cannot store an undo", table.code)
             client.send(error_json("storage", "the undo could not be stored; nothing changed", table.version))
             return
         table.match = rebuilt

@@ -70,6 +70,7 @@ from rummykit.web.dealing import (
     seat_draw_seed,
     seeded_key,
 )
+from rummykit.web.failures import log_failure
 from rummykit.web.limits import MESSAGE_CHARACTERS, ServerSettings, shown
 from rummykit.web.moves import Allowed, allowed
 from rummykit.web.protocol import (
@@ -899,7 +900,7 @@ class Table:
                 )
                 return
             except Exception:
-                log.exception("table %s: cannot store %s", self.code, action)
+                log_failure(log, "table %s: cannot store %s", self.code, action)
                 client.send(
                     error_json("storage", "the move could not be stored; nothing changed", self.version)
                 )
