@@ -47,7 +47,8 @@ const I18N = {
     stay: "Stay", held: "A bot holds your seat.", retake: "Take my seat back",
     join_title_code: "Join table {code}", join_as: "Join as", name_placeholder: "your name",
     wait_host: "Waiting for the host to start.", full_start: "Every seat is taken: start when you are ready.",
-    start_now: "Start", hand_of: "Hand {n} of {m}", hand_n: "Hand {n}", dealer: "Dealer",
+    start_now: "Start", hand_of: "Hand {n} of {m}", hand_n: "Hand {n}",
+    hand_again_1: "Hand {n} (hand 1 not scored)", hand_again: "Hand {n} (hands 1–{k} not scored)", dealer: "Dealer",
     last_move: "Last move", last_moves: "Last moves", sort_suit: "Sort by suit", sort_rank: "Sort by rank",
     sound_on: "Sounds on", sound_off: "Sounds off", keys: "Keyboard", keys_title: "Keyboard shortcuts",
     letters_intl: "Show jacks and queens as J and Q", letters_german: "Show jacks and queens as B and D",
@@ -119,7 +120,8 @@ const I18N = {
     stay: "Bleiben", held: "Ein Bot hält deinen Platz.", retake: "Platz zurücknehmen",
     join_title_code: "Tisch {code} beitreten", join_as: "Beitreten als", name_placeholder: "dein Name",
     wait_host: "Warten, bis der Gastgeber startet.", full_start: "Alle Plätze sind besetzt: starte, wenn ihr bereit seid.",
-    start_now: "Starten", hand_of: "Spiel {n} von {m}", hand_n: "Spiel {n}", dealer: "Geber",
+    start_now: "Starten", hand_of: "Spiel {n} von {m}", hand_n: "Spiel {n}",
+    hand_again_1: "Spiel {n} (Spiel 1 zählte nicht)", hand_again: "Spiel {n} (Spiele 1–{k} zählten nicht)", dealer: "Geber",
     last_move: "Letzter Zug", last_moves: "Letzte Züge", sort_suit: "Nach Farbe sortieren", sort_rank: "Nach Rang sortieren",
     sound_on: "Töne an", sound_off: "Töne aus", keys: "Tastatur", keys_title: "Tastenkürzel",
     letters_intl: "Buben und Damen als J und Q zeigen", letters_german: "Buben und Damen als B und D zeigen",
@@ -770,7 +772,9 @@ function renderWaiting() {
 // "Hand 2 of 3 · Dealer: Anna" above the table, and the last move (highlighted on the table too).
 function renderRoundInfo() {
   const st = S.state, v = st.view, n = st.match.hands_dealt, m = plannedHands(st);
-  const hand = m ? t("hand_of", { n: Math.min(n, m), m }) : t("hand_n", { n });
+  // One scored hand (single_hand): a hand that ended unscored is dealt again, so hand 2 is not "of 1".
+  const again = m === 1 && n > 1 ? t(n === 2 ? "hand_again_1" : "hand_again", { n, k: n - 1 }) : null;
+  const hand = again || (m ? t("hand_of", { n: Math.min(n, m), m }) : t("hand_n", { n }));
   $("#round-info").textContent = `${hand} · ${t("dealer")}: ${seatName(v.dealer)}`;
   const last = st.log[st.log.length - 1];
   $("#last-move").textContent = last && last.index >= 0 ? `${t("last_move")}: ${logLine(last)}` : "";
