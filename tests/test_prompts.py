@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import rummykit as rk
-from rummykit.actions import BuyBack, CallRummy, Knock
+from rummykit.actions import BuyBack, CallRummy, Knock, KnockDeclare
 from rummykit.bots import GreedyBot
 from rummykit.cli.prompts import GIN_PROMPTS, is_quit, turn_prompt
 from rummykit.views import Phase
@@ -49,13 +49,37 @@ def test_gin_prompts_follow_the_phase_in_both_languages() -> None:
     assert "beide haben gepasst: ziehen (d)" in german
     match.apply("take")
     assert match.round.phase is Phase.DISCARD
+    assert KnockDeclare() not in match.legal_actions()  # no knock is offered where none is legal
     assert turn_prompt(match, match.to_move, None, "de").plain == (
-        f"Dein Zug: {GIN_PROMPTS[Phase.DISCARD][1]}   hilfe · tipp · ende"
+        "Dein Zug: abwerfen (x N)   hilfe · tipp · ende"
     )
-    # With a name the line would pass 80 columns: the reminder of the commands goes.
-    assert turn_prompt(match, match.to_move, "Ann", "de").plain == (
-        f"Ann ist dran: {GIN_PROMPTS[Phase.DISCARD][1]}"
-    )
+    named = turn_prompt(match, match.to_move, "Ann", "en").plain
+    assert named == "Ann's turn: discard (x N)   help · hint · quit"
+
+
+def test_the_gin_prompt_lists_the_moves_legal_after_the_draw_the_knock_and_the_lay_offs() -> None:
+    """A knock is offered only where it is legal, and lay-offs only until the player passed on
+    them (both were offered and then refused when typed)."""
+    from rummykit.testing import arrange_deck
+
+    gin = rk.Rules.preset("gin")
+    hands = ["AH 2H 3H 5C 5D 5S 9C 10C JC 4D", "2C 3C 4C 6D 7D 8D 6H 7H 8H 5H"]
+    deck = arrange_deck(gin, 2, hands, dealer=1, upcard="KD")
+    match = rk.Match.new(gin, 2, seed=1, dealer=1, deck=deck)
+
+    def play(*moves: str) -> None:
+        for move in moves:
+            match.apply(move)
+
+    play("take")
+    line = turn_prompt(match, 0, None, "en").plain
+    assert line == "Your turn: discard (x N) or knock (k; k N discards N)   help · hint · quit"
+    play("knock", "discard KD")
+    assert turn_prompt(match, 0, None, "en").plain.startswith("Your turn: after the knock: meld (m …)")
+    play("meld AH 2H 3H", "meld 5C 5D 5S", "meld 9C 10C JC", "pass")
+    assert turn_prompt(match, 1, None, "en").plain.startswith("Your turn: lay off (l N) or pass")
+    play("layoff 5H", "pass")
+    assert turn_prompt(match, 1, None, "de").plain.startswith("Dein Zug: auslegen (m …) oder passen")
 
 
 def test_every_quit_word_stops_and_nothing_else_does() -> None:
@@ -68,7 +92,11 @@ def test_every_gin_prompt_fits_an_80_column_line() -> None:
     of their own."""
     from rummykit.cli.prompts import GIN_OTHER_PHASES
 
-    for en, de in [*GIN_PROMPTS.values(), GIN_OTHER_PHASES]:
+    longest = (
+        ("discard (x N) or knock (k; k N discards N)", "abwerfen (x N) oder klopfen (k; k N wirft N ab)"),
+        ("lay off (l N), meld (m …) or pass", "anlegen (l N), auslegen (m …) oder passen"),
+    )
+    for en, de in [*GIN_PROMPTS.values(), GIN_OTHER_PHASES, *longest]:
         assert len(f"Your turn: {en}   help · hint · quit") <= 80, en
         assert len(f"Dein Zug: {de}   hilfe · tipp · ende") <= 80, de
 

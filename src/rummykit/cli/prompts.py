@@ -14,7 +14,17 @@ from typing import Final
 
 from rich.text import Text
 
-from rummykit.actions import BuyBack, CallRummy, Knock, TakeDiscard
+from rummykit.actions import (
+    BuyBack,
+    CallRummy,
+    Discard,
+    Knock,
+    KnockDeclare,
+    LayOffCard,
+    MeldAction,
+    Pass,
+    TakeDiscard,
+)
 from rummykit.cli.parsing import META_COMMANDS
 from rummykit.explain.language import Lang
 from rummykit.match import Match
@@ -35,22 +45,14 @@ STOP_REASONS_DE: Final = {
 
 GIN_PROMPTS: Final[dict[Phase, tuple[str, str]]] = {
     Phase.FIRST_UPCARD: ("take the upcard (t) or pass", "die offene Karte nehmen (t) oder passen (pass)"),
-    Phase.DISCARD: (
-        "discard (x N) or knock (k; k N discards N)",
-        "abwerfen (x N) oder klopfen (k; k N wirft N ab)",
-    ),
     Phase.WALL: (
         "the wall: knock (k) with the upcard, or pass",
         "Mauer: mit offener Karte klopfen (k) oder passen",
     ),
-    Phase.KNOCK: (
-        "after the knock: discard (x N), meld (m …), pass",
-        "Klopfen: abwerfen (x N), auslegen (m …), passen",
-    ),
-    Phase.LAYOFF: ("lay off (l N), pass, meld (m …), pass", "anlegen (l N), passen, auslegen (m …), passen"),
 }
-"""Gin: what the player to move may do, per phase, in English and German (``Phase.DRAW`` uses the
-common prompt). Each fits an 80-column line after "Your turn: " with the keys (``help`` spells out
+"""Gin: what the player to move may do in the phases of a fixed choice, in English and German
+(``Phase.DRAW`` uses the common prompt; after the draw, the knock and the lay-offs list the moves
+legal then). Each fits an 80-column line after "Your turn: " with the keys (``help`` spells out
 the moves)."""
 GIN_OTHER_PHASES: Final = ("discard (x N) or knock (k)", "abwerfen (x N) oder klopfen (k)")
 
@@ -76,6 +78,26 @@ def _knock_game_moves(legal: Sequence[object], t: Lang) -> str:
     if len(moves) == 1:
         return moves[0]
     return ", ".join(moves[:-1]) + t(" or ", " oder ") + moves[-1]
+
+
+def _gin_moves(phase: Phase, legal: Sequence[object], t: Lang) -> str:
+    """Gin after the draw, the knock and the lay-offs: the moves legal now, and only those (a knock
+    offered with 52 deadwood, or lay-offs after passing on them, were refused when typed)."""
+    moves = []
+    if any(isinstance(a, LayOffCard) for a in legal):
+        moves.append(t("lay off (l N)", "anlegen (l N)"))
+    if any(isinstance(a, Discard) for a in legal):
+        moves.append(t("discard (x N)", "abwerfen (x N)"))
+    if KnockDeclare() in legal:
+        moves.append(t("knock (k; k N discards N)", "klopfen (k; k N wirft N ab)"))
+    if any(isinstance(a, MeldAction) for a in legal):
+        moves.append(t("meld (m …)", "auslegen (m …)"))
+    if Pass() in legal:
+        moves.append(t("pass", "passen"))
+    listed = moves[0] if len(moves) == 1 else ", ".join(moves[:-1]) + t(" or ", " oder ") + moves[-1]
+    if phase is Phase.KNOCK:
+        return t(f"after the knock: {listed}", f"Klopfen: {listed}")
+    return listed
 
 
 def turn_prompt(
@@ -124,6 +146,8 @@ def turn_prompt(
             what = t("meld (m …), then discard (x N)", "auslegen (m …), dann abwerfen (x N)")
     elif match.rules.is_gin and rnd.phase is Phase.FIRST_UPCARD and TakeDiscard() not in legal:
         what = t("both passed on the upcard: draw (d)", "beide haben gepasst: ziehen (d)")
+    elif match.rules.is_gin and rnd.phase in (Phase.DISCARD, Phase.KNOCK, Phase.LAYOFF):
+        what = _gin_moves(rnd.phase, legal, t)
     elif match.rules.is_gin:
         what = t(*GIN_PROMPTS.get(rnd.phase, GIN_OTHER_PHASES))
     else:
