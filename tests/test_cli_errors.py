@@ -61,6 +61,10 @@ def test_arena_refuses_an_unwritable_plot_before_playing(tmp_path: Path) -> None
         # A bot that waits ten minutes per move (600 typed for 0.6) would only stall its tables.
         (["--bot-delay", "600"], "error: --bot-delay: must be at most 60, got 600"),
         (
+            ["--forwarded-allow-ips", "10.0.0.0/8, garbage!!"],
+            "error: --forwarded-allow-ips: 'garbage!!' is not an address, a network (10.0.0.0/8) or *",
+        ),
+        (
             ["--database-url", "foo://x"],
             "error: --database-url foo://x: not a database URL this server can use",
         ),

@@ -8,6 +8,7 @@ before the server says it serves; a problem is one ``error:`` line and exit stat
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import socket
 from pathlib import Path
@@ -240,6 +241,9 @@ def serve_command(
     except ValueError as exc:
         name, _, reason = str(exc).partition(": ")
         _fail(f"{FLAGS.get(name, '--' + name.replace('_', '-'))}: {reason}")
+    for proxy in (p.strip() for p in forwarded_allow_ips.split(",") if p.strip()):
+        if not proxy_address(proxy):
+            _fail(f"--forwarded-allow-ips: {proxy[:60]!r} is not an address, a network (10.0.0.0/8) or *")
     try:
         url = database_url or default_database_url()
     except OSError as exc:  # the default data folder cannot be made (a read-only home, a full disk)
@@ -394,6 +398,18 @@ def check_database(url: str, shown: str, store_class: Any, address_key: bytes | 
         _fail(f"--database-url {shown}: cannot open the database ({reason})")
     except (OSError, ValueError, ImportError) as exc:
         _fail(f"--database-url {shown}: cannot open the database ({exc})")
+
+
+def proxy_address(text: str) -> bool:
+    """Whether ``text`` names proxies as uvicorn's ``forwarded_allow_ips`` reads them: an address, a
+    network, or ``*`` (anything else was taken silently, and no proxy's headers were trusted)."""
+    if text == "*":
+        return True
+    try:
+        ipaddress.ip_network(text, strict=False)
+    except ValueError:
+        return False
+    return True
 
 
 def bind(host: str, port: int) -> socket.socket:
