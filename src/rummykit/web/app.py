@@ -2,7 +2,8 @@
 
 =====================================  ==============================================================
 ``GET /``                              the card-table page (``static/index.html``); ``HEAD`` too
-``GET /api/health``                    ``{"ok": true, "tables": n}``; ``HEAD`` too, for monitors
+``GET /api/health``                    ``{"ok": true, "tables": n}``, 503 when the database does not
+                                       answer; ``HEAD`` too, for monitors
 ``GET /api/presets``                   presets with their options, names, house-rule controls,
                                        bot kinds (their names and lines in both languages) and levels
 ``GET /api/messages``                  table labels (phases, showdown, scores) in English and German
@@ -81,6 +82,8 @@ from rummykit.web.tables import WEB_BOT_KINDS, Client, LobbyError, Table, defaul
 from rummykit.web.texts import bot_kind_texts, bot_name_texts, level_texts, messages_json, server_error_texts
 
 STATIC: Final = Path(__file__).parent / "static"
+HEALTH_DATABASE_SECONDS: Final = 5.0
+"""How long the health check waits for the database's answer."""
 STORAGE_RETRY_SECONDS: Final = 5
 """``Retry-After`` of a request the database could not take (503)."""
 log = logging.getLogger("rummykit.web")
@@ -198,8 +201,17 @@ def create_app(
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
     @app.api_route("/api/health", methods=["GET", "HEAD"])
-    async def health(request: Request) -> dict[str, Any]:
-        return {"ok": True, "tables": len(manager_of(request).tables)}
+    async def health(request: Request) -> Any:
+        # The database answers too: a server whose database hangs or is away is not healthy, though
+        # its process answers (a monitor restarting it, or a balancer sending people elsewhere).
+        manager = manager_of(request)
+        tables = len(manager.tables)
+        try:
+            await asyncio.wait_for(manager.db(manager.store.ping), HEALTH_DATABASE_SECONDS)
+        except (TimeoutError, SQLAlchemyError, OSError) as exc:
+            log.warning("health: the database does not answer (%s)", type(exc).__name__)
+            return JSONResponse({"ok": False, "tables": tables, "database": "not answering"}, 503)
+        return {"ok": True, "tables": tables}
 
     @app.get("/api/messages")
     async def messages() -> dict[str, Any]:

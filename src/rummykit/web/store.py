@@ -55,6 +55,7 @@ from sqlalchemy import (
     insert,
     or_,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import make_url
@@ -286,6 +287,11 @@ class Store:
                     fair=table.fair,
                 )
             )
+
+    def ping(self) -> None:
+        """One round trip to the database (the health check's), raising if it does not answer."""
+        with self.engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
 
     def update_lobby(
         self,
