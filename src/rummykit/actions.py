@@ -57,8 +57,20 @@ class Action:
 
     @staticmethod
     def parse(text: str) -> Action:
-        """Parse an action from its notation; see :func:`parse_action`."""
+        """Parse an action from its notation; see :func:`parse_action`.
+
+        Raises:
+            NotationError: the text is not an action.
+            TypeError: ``text`` is not a text.
+        """
+        _check_text(text, "Action.parse")
         return parse_action(text)
+
+
+def _check_text(text: object, where: str) -> None:
+    """Raise :class:`TypeError` unless ``text`` is a text (``where``: the function, for the message)."""
+    if not isinstance(text, str):
+        raise TypeError(f"{where} takes an action's text such as 'discard QS', not {type(text).__name__}")
 
 
 def _melds_text(melds: tuple[MeldCards, ...]) -> str:
@@ -396,7 +408,9 @@ def parse_action(text: str) -> Action:
 
     Raises:
         NotationError: the text is not an action; the message shows the expected form.
+        TypeError: ``text`` is not a text (an :class:`Action` needs no parsing).
     """
+    _check_text(text, "parse_action")
     stripped = " ".join(text.strip().split())
     verb, _, rest = stripped.partition(" ")
     verb = verb.lower()

@@ -68,12 +68,22 @@ class Card(int):
     _cache: list[Card]
 
     def __new__(cls, code: int) -> Card:
+        """The card with ``code`` (an int from 0 to 52; :meth:`parse` reads notation such as ``AH``).
+
+        Raises:
+            TypeError: ``code`` is not an integer (a text, ``None``, a float or a bool).
+            NotationError: no card has that code.
+        """
         try:
-            if code >= 0:
+            if code >= 0 and code.__class__ is not bool:
                 return cls._cache[code]
         except IndexError:
             pass
-        raise NotationError(f"no card has code {code!r}: codes run from 0 to {JOKER_CODE}")
+        except TypeError:  # not an integer: a text, None, a float
+            raise _not_a_code(code) from None
+        if isinstance(code, bool):
+            raise _not_a_code(code)
+        raise NotationError(f"no card has code {quoted(code)}: codes run from 0 to {JOKER_CODE}")
 
     @classmethod
     def of(cls, rank: int, suit: int) -> Card:
@@ -90,6 +100,11 @@ class Card(int):
         Raises:
             NotationError: the text is not a card; the message quotes it.
         """
+        if not isinstance(text, str):
+            raise TypeError(
+                f"Card.parse takes text such as 'AH' or 'JK', not {type(text).__name__}"
+                + (" (Card(code) makes the card with a code)" if isinstance(text, int) else "")
+            )
         t = text.strip().upper()
         if t in ("JK", "JOKER", "🃏"):
             return JOKER
@@ -132,6 +147,14 @@ class Card(int):
         return RANKS[self % NUM_RANKS] + SUIT_SYMBOLS[self // NUM_RANKS]
 
 
+def _not_a_code(code: object) -> TypeError:
+    """The error of :class:`Card` for a ``code`` that is not an integer."""
+    hint = f"; Card.parse({quoted(code)}) reads notation" if isinstance(code, str) else ""
+    return TypeError(
+        f"Card takes a card code (an int from 0 to {JOKER_CODE}), not {type(code).__name__}{hint}"
+    )
+
+
 Card._cache = [int.__new__(Card, code) for code in range(NUM_CODES)]
 JOKER: Final = Card._cache[JOKER_CODE]
 ALL_FACES: Final = tuple(Card._cache[:NUM_FACES])
@@ -146,7 +169,10 @@ def parse_cards(text: str) -> tuple[Card, ...]:
 
     Raises:
         NotationError: one of the tokens is not a card.
+        TypeError: ``text`` is not a text (cards or codes are not parsed: ``tuple(map(Card, codes))``).
     """
+    if not isinstance(text, str):
+        raise TypeError(f'parse_cards takes text such as "AH 10D JK", not {type(text).__name__}')
     return tuple(Card.parse(token) for token in text.replace(",", " ").split())
 
 

@@ -34,7 +34,7 @@ from typing import Final, Literal
 
 from rummykit.cards import JOKER, JOKER_CODE, NUM_RANKS, RANKS, SUITS, Card, format_cards, parse_cards
 from rummykit.errors import IllegalMeldError, NotationError, quoted
-from rummykit.rules import Rules
+from rummykit.rules import Rules, check_rules
 
 LOW_ACE: Final = 1
 HIGH_ACE: Final = 14
@@ -174,7 +174,12 @@ class Meld:
         Raises:
             NotationError: a token is not a card.
             IllegalMeldError: the cards form no valid meld; ``rule`` names the broken rule.
+            TypeError: ``text`` is not a text, or ``rules`` not a :class:`Rules` (a preset's name is
+                not one: ``Rules.preset("german")`` makes it).
         """
+        if not isinstance(text, str):
+            raise TypeError(f"Meld.parse takes a meld's text such as '5H 6H 7H', not {type(text).__name__}")
+        check_rules(rules)
         cards, declared = _parse_meld_tokens(text)
         return cls._build(cards, declared, rules)
 
@@ -193,6 +198,7 @@ class Meld:
         faces = tuple(Card(c) for c in cards)
         meld = known.get(faces)
         if meld is None:
+            check_rules(rules)  # only here: a table of built melds is kept for Rules alone
             meld = Meld._build(faces, (None,) * len(faces), rules)  # raises for an invalid meld
             if len(known) >= _BUILT_MELDS_PER_RULES:
                 known.clear()

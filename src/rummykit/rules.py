@@ -370,7 +370,10 @@ class Rules:
 
         Raises:
             RulesError: no preset has that name.
+            TypeError: ``name`` is not a text.
         """
+        if not isinstance(name, str):
+            raise TypeError(f"Rules.preset takes a preset's name such as 'german', not {type(name).__name__}")
         key = normalise_name(name)
         key = cls.ALIASES.get(key, key)
         try:

@@ -756,6 +756,11 @@ ERRORS: Final[tuple[Entry, ...]] = (
     ("notation", "no cards in meld text {quoted}", "Keine Karten in {quoted}"),
     (
         "notation",
+        "a hand may hold at most two copies of a face, not more of {card}",
+        "Eine Hand hält jede Karte höchstens zweimal, {card} aber öfter",
+    ),
+    (
+        "notation",
         "no card at position {number}: your hand has {count} cards (1–{count2})",
         "Keine Karte an Stelle {number}: Deine Hand hat {count} Karten (1–{count2})",
     ),

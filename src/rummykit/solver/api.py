@@ -1,14 +1,105 @@
-"""The solver's public entry points; the search kernels run on the active backend (:mod:`.backend`)."""
+"""The solver's public entry points; the search kernels run on the active backend (:mod:`.backend`).
+
+Every entry point checks its arguments the same way whichever backend runs (DESIGN.md §2): ``cards``
+is an iterable of card codes (:class:`~rummykit.cards.Card` or ``int``, a :class:`~rummykit.cards.Hand`
+too; a text is not read, :func:`~rummykit.cards.parse_cards` does that), ``rules`` a
+:class:`~rummykit.rules.Rules` and a flag such as ``keep_one`` a ``bool``; otherwise
+:class:`TypeError` naming the argument. A code that is no card's, or a face held three times, is a
+:class:`~rummykit.errors.NotationError`, as for :class:`~rummykit.cards.Card`.
+
+The bots call these functions in hot loops, so the checks on the way in are O(1) type tests; the
+cards are checked one by one only when a backend has refused them (both kernels refuse every bad
+code), and the refusal is then reported as above.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from operator import index
 
-from rummykit.cards import Card
+from rummykit.cards import JOKER_CODE, Card, Hand
+from rummykit.errors import NotationError, quoted
 from rummykit.melds import Meld
-from rummykit.rules import Rules
+from rummykit.rules import Rules, check_rules
 from rummykit.solver import backend as _backend
 from rummykit.solver.arrangement import Arrangement
+
+_REFUSED = (TypeError, ValueError, OverflowError)
+"""What the backends raise for cards they cannot read (OverflowError: the compiled kernels, for a
+code beyond a C long)."""
+
+
+def _sequence(cards: Iterable[int], where: str) -> Sequence[int]:
+    """``cards`` (not a tuple or list: those go straight to the backends) as a tuple of its items.
+
+    Raises:
+        TypeError: ``cards`` is a text, or not iterable.
+    """
+    if isinstance(cards, Hand):
+        return cards.cards()
+    if isinstance(cards, (str, bytes, bytearray)):
+        raise TypeError(
+            f"{where}: cards must be card codes (Cards or ints), not {type(cards).__name__}; "
+            f"parse_cards({quoted(cards)}) reads notation"
+        )
+    try:
+        return tuple(cards)
+    except TypeError:
+        raise TypeError(
+            f"{where}: cards must be an iterable of card codes (Cards or ints), not {type(cards).__name__}"
+        ) from None
+
+
+_SEQUENCES: frozenset[type] = frozenset((tuple, list))
+"""Containers of cards that go to the backends as they are."""
+
+
+def _checked(cards: Iterable[int], rules: Rules, where: str) -> Sequence[int]:
+    """The slow path of the checks on the way in: ``cards`` as a sequence (:func:`_sequence`) and
+    ``rules`` a :class:`Rules`.
+
+    Raises:
+        TypeError: ``cards`` is a text or not iterable, or ``rules`` no :class:`Rules`.
+    """
+    check_rules(rules)
+    return cards if cards.__class__ in _SEQUENCES else _sequence(cards, where)  # type: ignore[return-value]
+
+
+def _code(value: object, what: str) -> Card:
+    """``value`` as a card: :class:`TypeError` for a non-integer (``what``: the argument and the
+    function, for the message), :class:`NotationError` for a code that is no card's (the message of
+    :class:`Card`)."""
+    try:
+        code = index(value)  # type: ignore[arg-type]
+    except TypeError:
+        hint = "; parse_cards reads notation" if isinstance(value, str) else ""
+        if what.startswith("the cards"):  # the start of the compiled kernels' message, kept
+            what = f"{type(value).__name__!r} object cannot be interpreted as an integer: {what}"
+        raise TypeError(
+            f"{what} (a Card, or an int from 0 to {JOKER_CODE}), not {quoted(value)}{hint}"
+        ) from None
+    if not 0 <= code <= JOKER_CODE:
+        raise NotationError(f"no card has code {quoted(code)}: codes run from 0 to {JOKER_CODE}")
+    return Card._cache[code]
+
+
+def _refusal(cards: Iterable[int], where: str) -> Exception | None:
+    """Why a backend refused ``cards``: a non-integer, a code that is no card's or a face held three
+    times; ``None`` when the cards are fine (the backend's own error then stands)."""
+    seen: Counter[int] = Counter()
+    for value in cards:
+        code = _code(value, f"the cards of {where} must be card codes")
+        seen[code] += 1
+        if seen[code] > 2 and code != JOKER_CODE:
+            return NotationError(f"a hand may hold at most two copies of a face, not more of {code}")
+    return None
+
+
+def _flag(value: object, name: str, where: str) -> None:
+    """Raise :class:`TypeError` unless ``value`` is a bool (a text such as ``"no"`` would be true)."""
+    if value is not True and value is not False:
+        raise TypeError(f"{where}: {name} must be True or False, not {quoted(value)}")
 
 
 def min_deadwood(cards: Iterable[int], rules: Rules) -> int:
@@ -28,7 +119,15 @@ def min_deadwood(cards: Iterable[int], rules: Rules) -> int:
     >>> min_deadwood(parse_cards("JK 5S 6S 9D 9H 9C KH QH JH 4D"), viennese)
     4
     """
-    return _backend.current.min_deadwood(cards, rules)
+    if cards.__class__ not in _SEQUENCES or rules.__class__ is not Rules:
+        cards = _checked(cards, rules, "min_deadwood")
+    try:
+        return _backend.current.min_deadwood(cards, rules)
+    except _REFUSED:
+        refusal = _refusal(cards, "min_deadwood")
+        if refusal is None:
+            raise
+        raise refusal from None
 
 
 def best_discards(cards: Iterable[int], rules: Rules) -> tuple[int, tuple[Card, ...]]:
@@ -45,7 +144,15 @@ def best_discards(cards: Iterable[int], rules: Rules) -> tuple[int, tuple[Card, 
     Raises:
         ValueError: the hand is empty.
     """
-    return _backend.current.best_discards(cards, rules)
+    if cards.__class__ not in _SEQUENCES or rules.__class__ is not Rules:
+        cards = _checked(cards, rules, "best_discards")
+    try:
+        return _backend.current.best_discards(cards, rules)
+    except _REFUSED:
+        refusal = _refusal(cards, "best_discards")
+        if refusal is None:
+            raise
+        raise refusal from None
 
 
 def best_arrangement(cards: Iterable[int], rules: Rules) -> Arrangement:
@@ -59,7 +166,19 @@ def best_arrangement(cards: Iterable[int], rules: Rules) -> Arrangement:
     >>> print(a)
     [JC QC KC] [AD AH AS] | 5D 2H 3H 5S = 15
     """
-    return _backend.current.best_arrangement(tuple(cards), rules)
+    if type(cards) is tuple or type(cards) is list:
+        cards = tuple(cards)
+    else:
+        cards = _sequence(cards, "best_arrangement")
+    if type(rules) is not Rules:
+        check_rules(rules)
+    try:
+        return _backend.current.best_arrangement(cards, rules)
+    except _REFUSED:
+        refusal = _refusal(cards, "best_arrangement")
+        if refusal is None:
+            raise
+        raise refusal from None
 
 
 def all_melds(cards: Iterable[int], rules: Rules) -> list[tuple[Card, ...]]:
@@ -73,7 +192,23 @@ def all_melds(cards: Iterable[int], rules: Rules) -> list[tuple[Card, ...]]:
     >>> [" ".join(map(str, m)) for m in all_melds(parse_cards("5H 6H 7H 7S 7D"), Rules.preset("german"))]
     ['5H 6H 7H', '7D 7H 7S']
     """
-    return _backend.current.all_melds(tuple(cards), rules)
+    return _all_melds(cards, rules, "all_melds")
+
+
+def _all_melds(cards: Iterable[int], rules: Rules, where: str) -> list[tuple[Card, ...]]:
+    cards = tuple(cards) if type(cards) is tuple or type(cards) is list else _sequence(cards, where)
+    if type(rules) is not Rules:
+        check_rules(rules)
+    for value in cards:  # checked first: the pure twin would read 7.0 as 7 (a hash lookup)
+        if type(value) is not Card:
+            _code(value, f"the cards of {where} must be card codes")
+    try:
+        return _backend.current.all_melds(cards, rules)
+    except _REFUSED:
+        refusal = _refusal(cards, where)
+        if refusal is None:
+            raise
+        raise refusal from None
 
 
 def melds_containing(cards: Iterable[int], card: int, rules: Rules) -> list[tuple[Card, ...]]:
@@ -84,7 +219,8 @@ def melds_containing(cards: Iterable[int], card: int, rules: Rules) -> list[tupl
     >>> [" ".join(map(str, m)) for m in melds_containing(hand, Card.parse("7S"), Rules.preset("german"))]
     ['7D 7H 7S']
     """
-    return [m for m in all_melds(cards, rules) if card in m]
+    card = _code(card, "melds_containing: card must be a card code")
+    return [m for m in _all_melds(cards, rules, "melds_containing") if card in m]
 
 
 def max_opening_value(cards: Iterable[int], rules: Rules, keep_one: bool = False) -> int:
@@ -98,7 +234,17 @@ def max_opening_value(cards: Iterable[int], rules: Rules, keep_one: bool = False
     >>> max_opening_value(parse_cards("JK 2S 3S KD KC KS 10D 10C 10H"), Rules.preset("german"))
     70
     """
-    return _backend.current.max_opening_value(cards, rules, keep_one)
+    if cards.__class__ not in _SEQUENCES or rules.__class__ is not Rules:
+        cards = _checked(cards, rules, "max_opening_value")
+    if keep_one is not False and keep_one is not True:
+        _flag(keep_one, "keep_one", "max_opening_value")
+    try:
+        return _backend.current.max_opening_value(cards, rules, keep_one)
+    except _REFUSED:
+        refusal = _refusal(cards, "max_opening_value")
+        if refusal is None:
+            raise
+        raise refusal from None
 
 
 def best_opening(
@@ -124,10 +270,23 @@ def best_opening(
     >>> best_opening(parse_cards("KS KD KH 2C 3C 4C 9D"), german) is None
     True
     """
-    cards = tuple(cards)
-    if must_include is not None and must_include not in cards:
-        raise ValueError(f"{Card(must_include)} is not in the hand")
+    cards = tuple(cards) if type(cards) is tuple or type(cards) is list else _sequence(cards, "best_opening")
+    if type(rules) is not Rules:
+        check_rules(rules)
+    _flag(keep_one, "keep_one", "best_opening")
+    if must_include is not None:
+        must_include = _code(must_include, "best_opening: must_include must be a card code or None")
+        if must_include not in cards:
+            raise ValueError(f"{must_include} is not in the hand")
     if minimum is None:
         minimum = rules.opening_min_points or 0
+    elif not isinstance(minimum, int) or isinstance(minimum, bool):
+        raise TypeError(f"best_opening: minimum must be an int or None, not {quoted(minimum)}")
     single = rules.opening_scope == "single_meld"
-    return _backend.current.best_opening(cards, rules, must_include, keep_one, minimum, single)
+    try:
+        return _backend.current.best_opening(cards, rules, must_include, keep_one, minimum, single)
+    except _REFUSED:
+        refusal = _refusal(cards, "best_opening")
+        if refusal is None:
+            raise
+        raise refusal from None
