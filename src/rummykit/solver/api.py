@@ -119,7 +119,8 @@ def min_deadwood(cards: Iterable[int], rules: Rules) -> int:
     >>> min_deadwood(parse_cards("JK 5S 6S 9D 9H 9C KH QH JH 4D"), viennese)
     4
     """
-    if cards.__class__ not in _SEQUENCES or rules.__class__ is not Rules:
+    kind = cards.__class__  # identity tests: the cheapest check on the bots' hot path
+    if (kind is not tuple and kind is not list) or rules.__class__ is not Rules:
         cards = _checked(cards, rules, "min_deadwood")
     try:
         return _backend.current.min_deadwood(cards, rules)
@@ -144,7 +145,8 @@ def best_discards(cards: Iterable[int], rules: Rules) -> tuple[int, tuple[Card, 
     Raises:
         ValueError: the hand is empty.
     """
-    if cards.__class__ not in _SEQUENCES or rules.__class__ is not Rules:
+    kind = cards.__class__  # identity tests: the cheapest check on the bots' hot path
+    if (kind is not tuple and kind is not list) or rules.__class__ is not Rules:
         cards = _checked(cards, rules, "best_discards")
     try:
         return _backend.current.best_discards(cards, rules)
@@ -234,7 +236,8 @@ def max_opening_value(cards: Iterable[int], rules: Rules, keep_one: bool = False
     >>> max_opening_value(parse_cards("JK 2S 3S KD KC KS 10D 10C 10H"), Rules.preset("german"))
     70
     """
-    if cards.__class__ not in _SEQUENCES or rules.__class__ is not Rules:
+    kind = cards.__class__  # identity tests: the cheapest check on the bots' hot path
+    if (kind is not tuple and kind is not list) or rules.__class__ is not Rules:
         cards = _checked(cards, rules, "max_opening_value")
     if keep_one is not False and keep_one is not True:
         _flag(keep_one, "keep_one", "max_opening_value")
