@@ -253,3 +253,16 @@ def test_a_rule_set_is_named_by_a_preset_so_that_its_records_load() -> None:
     rnd = rk.Round.new(renamed, 3, seed=1)
     rnd.apply("draw")
     assert rk.Record.loads(rk.Record.from_round(rnd).dumps()).replay().rules == renamed
+
+
+def test_localized_reads_language_tags_as_people_write_them() -> None:
+    """``"DE"``, ``"de-AT"`` or a locale string are German; a language without a catalogue gets the
+    message itself, as ``"en"`` does (they fell back to English or to the shorter people's text)."""
+    try:
+        rk.Round.new(rk.Rules.preset("german"), 2, seed=4).apply("discard QH")
+    except rk.RummyError as exc:
+        german = exc.localized("de")
+        assert all(exc.localized(tag) == german for tag in ("DE", "de-AT", "de_DE.UTF-8"))
+        assert exc.localized("fr") == exc.localized("en") == str(exc)
+    else:
+        raise AssertionError("the discard before drawing was accepted")

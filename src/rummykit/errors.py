@@ -87,8 +87,9 @@ class RummyError(Exception):
     """
 
     def localized(self, lang: str = "en", names: Sequence[str] = ()) -> str:
-        """The message in ``lang``: ``"en"`` is the message itself (``str(err)``), ``"de"`` comes
-        from the message catalogue; seats are named by ``names`` where given.
+        """The message in ``lang``: German for ``"de"`` (also ``"DE"``, ``"de-AT"``, ``"de_DE.UTF-8"``),
+        from the message catalogue; for every other language the message itself (``str(err)``);
+        seats are named by ``names`` where given.
 
         >>> import rummykit as rk
         >>> try:
@@ -97,9 +98,10 @@ class RummyError(Exception):
         ...     print(exc.localized("de"))
         Herz-Dame abwerfen: Zuerst vom Stoß ziehen oder die Ablage aufnehmen
         """
-        if lang == "en" or _localizer is None:  # English is the message itself
+        code = lang.strip().lower().replace("-", "_").split("_", 1)[0] if isinstance(lang, str) else ""
+        if code != "de" or _localizer is None:  # English, and every language without a catalogue
             return name_seats(str(self), names)
-        return _localizer(self, lang, names)
+        return _localizer(self, code, names)
 
     def __reduce__(self) -> tuple[object, ...]:
         # Exception pickles as cls(*args), which fails for the subclasses whose __init__ takes more
