@@ -235,6 +235,7 @@ class Round:
     # Public API ---------------------------------------------------------------------------------
     @property
     def is_over(self) -> bool:
+        """Whether the hand has ended (then :attr:`result` holds its score and no action is legal)."""
         return self._state.phase is _PHASE_OVER
 
     def legal_actions(self) -> list[Action]:
@@ -444,22 +445,27 @@ class Round:
     # Read-only fields (names as in PlayerView; older names kept as aliases) ---------------------
     @property
     def rules(self) -> Rules:
+        """The rule set the hand is played by."""
         return self._state.rules
 
     @property
     def seats(self) -> int:
+        """The number of seats at the table (those sitting out this hand included)."""
         return self._state.seats
 
     @property
     def players(self) -> int:
+        """Alias of :attr:`seats`."""
         return self._state.seats
 
     @property
     def dealer(self) -> int:
+        """The seat that dealt this hand."""
         return self._state.dealer
 
     @property
     def in_play(self) -> tuple[int, ...]:
+        """The seats still in the match (eliminated seats are left out of the deal)."""
         return self._state.in_play
 
     @property
@@ -474,26 +480,32 @@ class Round:
 
     @property
     def deck(self) -> tuple[Card, ...]:
+        """The deck as dealt, top card first (what a record stores to replay the hand)."""
         return self._state.deck
 
     @property
     def seed(self) -> int:
+        """The seed of the deal and of every later reshuffle."""
         return self._state.seed
 
     @property
     def to_move(self) -> int:
+        """The seat whose decision is next (after the end: the seat that moved last)."""
         return self._state.to_move
 
     @property
     def phase(self) -> Phase:
+        """Where the turn of :attr:`to_move` stands: drawing, playing, discarding, … or over."""
         return self._state.phase
 
     @property
     def turn(self) -> int:
+        """The number of the current turn, from 0 (each seat's turn counts one)."""
         return self._state.turn
 
     @property
     def result(self) -> RoundResult | None:
+        """The hand's score, winner and how it ended, once :attr:`is_over`; ``None`` before."""
         return self._state.result
 
     @property
@@ -539,14 +551,17 @@ class Round:
 
     @property
     def face_down(self) -> Card | None:
+        """The card a player went out or knocked with face down (``final_discard_face_down``)."""
         return self._state.face_down
 
     @property
     def opened_turn(self) -> tuple[int | None, ...]:
+        """Per seat, the turn in which it opened (first laid melds), or ``None``."""
         return tuple(self._state.opened_turn)
 
     @property
     def taken_discard(self) -> Card | None:
+        """The card the player to move took from the discard pile this turn, if any."""
         return self._state.taken_discard
 
     @property
