@@ -323,3 +323,19 @@ def test_the_hint_knocks_in_gin_and_names_each_step_after() -> None:
         rnd.apply(suggestion.actions[0])
     assert steps[0][0] == "discard QS" and steps[1] == ("meld 2C 3C 4C", "lege deine Figuren einzeln aus")
     assert ("pass", "keine Figur mehr auszulegen") in steps
+
+
+def test_an_undercut_is_won_by_the_defender_who_deals_next_under_winner_deals() -> None:
+    """``deal_rotation = winner_deals``: the hand's result names the knocker, but an undercut
+    knocker lost the hand; the defender, who won it, deals the next one."""
+    rules = GIN.replace(match_end="target_score", deal_rotation="winner_deals")
+    hands = ["AH 2H 3H 5C 5D 5S 9C 10C JC 4D", "2C 3C 4C 6D 7D 8D 6H 7H 8H 5H"]
+    deck = arrange_deck(rules, 2, hands, dealer=1, upcard="KD")
+    match = rk.Match.new(rules, 2, seed=1, dealer=1, deck=deck)
+    for move in ("take", "knock", "discard KD", "meld AH 2H 3H", "meld 5C 5D 5S", "meld 9C 10C JC", "pass"):
+        match.apply(move)
+    for move in ("layoff 5H", "pass", "meld 2C 3C 4C", "meld 6D 7D 8D", "meld 6H 7H 8H", "pass"):
+        match.apply(move)
+    first = match.rounds[0].result
+    assert first is not None and first.points == (-29, 29) and first.winner == 0
+    assert len(match.rounds) == 2 and match.dealer == 1

@@ -511,8 +511,11 @@ class Match:
     def _next_deal(self, result: RoundResult) -> None:
         rotation = self.rules.deal_rotation
         active = self.active_seats
-        if rotation == "winner_deals" and result.winner is not None and result.winner in active:
-            self.dealer = result.winner
+        winner = result.winner
+        if self.rules.is_gin and winner is not None and result.points[winner] < 0:
+            winner = max(active, key=lambda s: result.points[s])  # an undercut: the defender won it
+        if rotation == "winner_deals" and winner is not None and winner in active:
+            self.dealer = winner
         else:
             step = -1 if rotation == "counterclockwise" else 1
             seat = self.dealer
