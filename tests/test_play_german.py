@@ -210,7 +210,7 @@ def test_a_gin_hand_in_german_prompts_and_hints_by_gins_own_moves(data_dir: Path
     flat = " ".join(out.split())
     assert "Dein Zug: die offene Karte nehmen (t) oder passen (pass)" in flat
     assert "> Tipp: bei der offenen Karte passen (K♣ senkt deine Restpunkte nicht (54))" in flat
-    assert "Dein Zug: abwerfen (x N) oder klopfen (k; k N wirft N ab)" in flat
+    assert "Dein Zug: abwerfen (x N)" in flat  # no knock offered where none is legal
     assert "Rummy (r N)" not in out
     # The size of the discard pile is counted in cards, not "im Stapel" (a word for the stock).
     assert re.search(r"Stoß \d+  Ablage \S+ \(3 Karten\)", out) and "im Stapel" not in out
