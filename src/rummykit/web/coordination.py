@@ -28,6 +28,7 @@ import contextlib
 import logging
 import secrets
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
@@ -128,11 +129,17 @@ class Listener:
                 self._stop.wait(wait)
                 wait = min(wait * 2, RECONNECT_MAX_SECONDS)
                 continue
+            if self._stop.is_set():
+                with contextlib.suppress(Exception):
+                    connection.close()
+                break
             if lost:
                 log.warning("the database listener is back; tables reload their lobbies")
-                loop.call_soon_threadsafe(self.resync)
-            wait, lost = RECONNECT_SECONDS, False
+                with contextlib.suppress(RuntimeError):  # the loop closed while connecting
+                    loop.call_soon_threadsafe(self.resync)
+            lost = False
             self._ready.set()
+            began = time.monotonic()
             try:
                 self._listen(connection, loop)
             except Exception as exc:
@@ -142,6 +149,13 @@ class Listener:
             finally:
                 with contextlib.suppress(Exception):
                     connection.close()
+            # A connection that failed at once (a database refusing LISTEN, a driver without
+            # notifies) is retried after a growing wait, never in a tight loop.
+            if time.monotonic() - began < RECONNECT_MAX_SECONDS:
+                self._stop.wait(wait)
+                wait = min(wait * 2, RECONNECT_MAX_SECONDS)
+            else:
+                wait = RECONNECT_SECONDS
 
     def _connect(self) -> Any:
         pooled = self.engine.raw_connection()

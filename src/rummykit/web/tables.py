@@ -1273,10 +1273,10 @@ class Table:
                 self.seats[seat] = Seat(
                     "bot", name, default_bot_kind(), "medium", held_for=info.token_hash, held_name=info.name
                 )
-                self._away.pop(seat, None)
             self.seats[seat].token_hash = None
+            await self._save_lobby()  # a leave the database refuses is undone before it touches anyone
+            self._away.pop(seat, None)
             self._unbind(seat)
-            await self._save_lobby()
             self.broadcast()
         self.kick()
 
