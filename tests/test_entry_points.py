@@ -133,10 +133,10 @@ BAD_CALLS: dict[str, tuple[Callable[[], Any], type[BaseException], str]] = {
         TypeError,
         r"^max_opening_value: keep_one must be True or False, not 'no'$",
     ),
-    "keep_one=1": (
-        lambda: solver.max_opening_value(HAND, GERMAN, keep_one=1),  # type: ignore[arg-type]
+    "keep_one=2": (
+        lambda: solver.max_opening_value(HAND, GERMAN, keep_one=2),  # type: ignore[arg-type]
         TypeError,
-        r"keep_one must be True or False, not 1$",
+        r"keep_one must be True or False, not 2$",
     ),
     "keep_one=None on best_opening": (
         lambda: solver.best_opening(HAND, GERMAN, keep_one=None),  # type: ignore[arg-type]
@@ -311,3 +311,15 @@ def test_good_input_of_every_shape_gives_the_same_answers(name: str) -> None:
         assert default == solver.max_opening_value(HAND, GERMAN, keep_one=False)
         with_ace = solver.melds_containing(HAND, HAND[0], GERMAN)
         assert [str(c) for m in with_ace for c in m] == ["AH", "2H", "3H"]
+
+
+def test_numpy_and_integer_flags_and_minimums_are_read_as_before() -> None:
+    """0 and 1 as flags, NumPy's bools and integers: accepted as they were before the checks (RL
+    code passes them), and read as the bool or int they are."""
+    np = pytest.importorskip("numpy")
+    assert solver.max_opening_value(HAND, GERMAN, keep_one=1) == solver.max_opening_value(HAND, GERMAN, True)
+    assert solver.max_opening_value(HAND, GERMAN, keep_one=np.True_) == solver.max_opening_value(
+        HAND, GERMAN, True
+    )
+    thirty = solver.best_opening(HAND, GERMAN, minimum=30)
+    assert solver.best_opening(HAND, GERMAN, minimum=np.int64(30)) == thirty

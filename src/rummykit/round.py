@@ -382,7 +382,7 @@ class Round:
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may see: own hand, public table and piles, others' card counts."""
         state = self._state
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats:
+        if isinstance(seat, bool) or not hasattr(seat, "__index__") or not 0 <= seat < state.seats:
             raise IllegalActionError(f"seat {seat!r} does not exist at a table of {state.seats}", "seat")
         over = state.phase is _PHASE_OVER
         # A hand's cards() are in code order, which is suit order (sort_key_by_suit), jokers last;

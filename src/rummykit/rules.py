@@ -30,6 +30,7 @@ The presets are data in :mod:`rummykit.presets`; the text and TOML forms are rea
 from __future__ import annotations
 
 import dataclasses
+import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
@@ -545,8 +546,12 @@ class Rules:
     def check_table(self, players: int, dealer: int = 0) -> None:
         """Raise :class:`RulesError` unless ``players`` may sit at this game with ``dealer`` dealing."""
         for what, number in (("players", players), ("dealer", dealer)):
-            if isinstance(number, bool) or not isinstance(number, int):
-                raise RulesError(f"{what}: must be an integer, not {quoted(number)}")
+            try:  # any integer, NumPy's too (operator.index); a bool or a float is a mistake
+                if isinstance(number, bool):
+                    raise TypeError
+                operator.index(number)
+            except TypeError:
+                raise TypeError(f"{what} must be an integer, not {quoted(number)}") from None
         if not self.min_players <= players <= self.max_players:
             if self.min_players == self.max_players:
                 raise RulesError(

@@ -96,10 +96,15 @@ def _refusal(cards: Iterable[int], where: str) -> Exception | None:
     return None
 
 
-def _flag(value: object, name: str, where: str) -> None:
-    """Raise :class:`TypeError` unless ``value`` is a bool (a text such as ``"no"`` would be true)."""
-    if value is not True and value is not False:
-        raise TypeError(f"{where}: {name} must be True or False, not {quoted(value)}")
+def _flag(value: object, name: str, where: str) -> bool:
+    """``value`` as a bool: a bool, NumPy's ``bool_``, or the integer 0 or 1 (as before the checks);
+    :class:`TypeError` for anything else (a text such as ``"no"`` would be true)."""
+    if value is True or value is False:
+        return value
+    numpy_bool = type(value).__module__ == "numpy" and type(value).__name__ in ("bool", "bool_")
+    if numpy_bool or (hasattr(value, "__index__") and value in (0, 1)):
+        return bool(value)
+    raise TypeError(f"{where}: {name} must be True or False, not {quoted(value)}")
 
 
 def min_deadwood(cards: Iterable[int], rules: Rules) -> int:
@@ -240,7 +245,7 @@ def max_opening_value(cards: Iterable[int], rules: Rules, keep_one: bool = False
     if (kind is not tuple and kind is not list) or rules.__class__ is not Rules:
         cards = _checked(cards, rules, "max_opening_value")
     if keep_one is not False and keep_one is not True:
-        _flag(keep_one, "keep_one", "max_opening_value")
+        keep_one = _flag(keep_one, "keep_one", "max_opening_value")
     try:
         return _backend.current.max_opening_value(cards, rules, keep_one)
     except _REFUSED:
@@ -276,15 +281,17 @@ def best_opening(
     cards = tuple(cards) if type(cards) is tuple or type(cards) is list else _sequence(cards, "best_opening")
     if type(rules) is not Rules:
         check_rules(rules)
-    _flag(keep_one, "keep_one", "best_opening")
+    keep_one = _flag(keep_one, "keep_one", "best_opening")
     if must_include is not None:
         must_include = _code(must_include, "best_opening: must_include must be a card code or None")
         if must_include not in cards:
             raise ValueError(f"{must_include} is not in the hand")
     if minimum is None:
         minimum = rules.opening_min_points or 0
-    elif not isinstance(minimum, int) or isinstance(minimum, bool):
+    elif isinstance(minimum, bool) or not hasattr(minimum, "__index__"):
         raise TypeError(f"best_opening: minimum must be an int or None, not {quoted(minimum)}")
+    else:
+        minimum = index(minimum)  # NumPy's integers too
     single = rules.opening_scope == "single_meld"
     try:
         return _backend.current.best_opening(cards, rules, must_include, keep_one, minimum, single)
