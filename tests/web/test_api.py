@@ -246,6 +246,8 @@ def test_the_last_move_is_answered_as_made_when_only_the_tables_end_fails_to_sto
 def test_health_says_when_the_database_does_not_answer(client: TestClient) -> None:
     """A monitor asking ``/api/health`` learns that the database is away (503), not only that the
     process answers; it is healthy again once the database answers."""
+    import time
+
     from sqlalchemy.exc import OperationalError
 
     assert client.get("/api/health").json() == {"ok": True, "tables": 0}
@@ -256,9 +258,11 @@ def test_health_says_when_the_database_does_not_answer(client: TestClient) -> No
         raise OperationalError("SELECT 1", {}, Exception("connection refused"))
 
     store.ping = away
+    time.sleep(1.1)  # the last answer is kept a second
     answer = client.get("/api/health")
     assert answer.status_code == 503
     assert answer.json() == {"ok": False, "tables": 0, "database": "not answering"}
     assert client.head("/api/health").status_code == 503
     store.ping = ping
+    time.sleep(1.1)
     assert client.get("/api/health").status_code == 200
