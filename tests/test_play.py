@@ -1094,3 +1094,17 @@ def test_a_bot_that_cannot_play_the_table_is_refused_before_the_game(data_dir: P
     assert result.exit_code == 2 and "error: openspiel-simple plays OpenSpiel's gin only" in result.output
     code, out = play("--rules", "gin", "--players", "2", "--bots", "openspiel-simple", lines=["quit"])
     assert code == 0 and "Gin Rummy" in out
+
+
+def test_an_unfinished_save_that_no_longer_loads_is_named_not_dropped(data_dir: Path) -> None:
+    """A save made under rules this version refuses (an older version's house table) is not offered,
+    but the player is told which file and why, instead of a new game starting without a word."""
+    play("--seed", "3", "--bots", "random", lines=["d", "x 1", "quit"])
+    (path,) = saved_games(data_dir)
+    data = json.loads(path.read_text())
+    data["rules"] = "german(jokers_total=0, penalty_joker=50)"
+    path.write_text(json.dumps(data))
+    _, out = play(lines=["d", "quit"], draw=True)
+    flat = " ".join(out.split())
+    assert f"note: {path.name} cannot be resumed:" in flat and "penalty_joker" in flat
+    assert "Unfinished game" not in out

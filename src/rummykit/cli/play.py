@@ -970,7 +970,15 @@ def _offer_unfinished(
     """Offer the most recent unfinished game that is ``wanted``; it, when the player says yes (Enter),
     else ``None``."""
     t = Lang(lang)
-    candidate = latest_unfinished(folder, wanted)
+    unreadable: list[tuple[Path, RummyError]] = []
+    candidate = latest_unfinished(folder, wanted, unreadable)
+    for path, exc in unreadable:  # an unfinished game that no longer loads is not dropped unsaid
+        reason = localize_error(exc, lang)
+        said = t(
+            f"note: {path.name} cannot be resumed: {reason}",
+            f"Hinweis: {path.name} lässt sich nicht fortsetzen: {reason}",
+        )
+        console.print(Text(said, style="yellow"))
     if candidate is None:
         return None
     console.print(Text(t("Unfinished game: ", "Unbeendetes Spiel: ") + candidate.summary(lang), style="bold"))

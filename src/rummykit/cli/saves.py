@@ -134,12 +134,15 @@ def marked_over(path: Path) -> bool:
 
 
 def latest_unfinished(
-    folder: Path, wanted: Callable[[SavedGame], bool] = lambda saved: True
+    folder: Path,
+    wanted: Callable[[SavedGame], bool] = lambda saved: True,
+    unreadable: list[tuple[Path, RummyError]] | None = None,
 ) -> SavedGame | None:
     """The most recently saved game in ``folder`` that has not ended and is ``wanted``, if any.
 
     Only the :data:`NEWEST_CHECKED` newest files are looked at; games marked as over are skipped
-    without a replay, and files that cannot be resumed are skipped.
+    without a replay, and files that cannot be resumed are skipped (and listed in ``unreadable``
+    with the reason, for the player to be told: a save of an older version may no longer load).
     """
     try:
         files = [p for p in folder.glob("*.json") if p.is_file()]
@@ -151,7 +154,9 @@ def latest_unfinished(
             continue
         try:
             saved = load_saved(path)
-        except RummyError:
+        except RummyError as exc:
+            if unreadable is not None:
+                unreadable.append((path, exc))
             continue
         if not saved.is_finished and wanted(saved):
             return saved
