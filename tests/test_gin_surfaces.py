@@ -15,21 +15,7 @@ from rummykit.errors import RulesError
 from rummykit.explain import explain, gin_page
 from rummykit.explain.language import Lang
 from rummykit.interop.openspiel_gin import openspiel_params, rules_from_params
-from rummykit.testing import arrange_deck
-
-GIN = rk.Rules.preset("gin")
-
-
-def deal(first: str, dealer: str, upcard: str = "KD", rules: rk.Rules = GIN) -> rk.Round:
-    """Seat 0 (the non-dealer, who acts first) holds ``first``; seat 1 deals."""
-    deck = arrange_deck(rules, 2, [first, dealer], dealer=1, upcard=upcard)
-    return rk.Round.new(rules, 2, deck=deck, dealer=1, seed=1)
-
-
-def play(rnd: rk.Round, *moves: str) -> rk.Round:
-    for move in moves:
-        rnd.apply(move)
-    return rnd
+from tests.test_gin import GIN, deal, play
 
 
 def knocked_with_melds_laid() -> rk.Round:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from operator import index
+from typing import NoReturn
 
 from rummykit.cards import JOKER_CODE, Card, Hand
 from rummykit.errors import NotationError, quoted
@@ -96,6 +97,15 @@ def _refusal(cards: Iterable[int], where: str) -> Exception | None:
     return None
 
 
+def _refused(cards: Iterable[int], where: str) -> NoReturn:
+    """Re-raise the backend's refusal of ``cards`` being handled, as :func:`_refusal` names it (called
+    from the ``except`` clause, off the hot path; a refusal it cannot name stands as raised)."""
+    refusal = _refusal(cards, where)
+    if refusal is None:
+        raise  # the exception the caller is handling
+    raise refusal from None
+
+
 def _flag(value: object, name: str, where: str) -> bool:
     """``value`` as a bool: a bool, NumPy's ``bool_``, or the integer 0 or 1 (as before the checks);
     :class:`TypeError` for anything else (a text such as ``"no"`` would be true)."""
@@ -130,10 +140,7 @@ def min_deadwood(cards: Iterable[int], rules: Rules) -> int:
     try:
         return _backend.current.min_deadwood(cards, rules)
     except _REFUSED:
-        refusal = _refusal(cards, "min_deadwood")
-        if refusal is None:
-            raise
-        raise refusal from None
+        _refused(cards, "min_deadwood")
 
 
 def best_discards(cards: Iterable[int], rules: Rules) -> tuple[int, tuple[Card, ...]]:
@@ -156,10 +163,7 @@ def best_discards(cards: Iterable[int], rules: Rules) -> tuple[int, tuple[Card, 
     try:
         return _backend.current.best_discards(cards, rules)
     except _REFUSED:
-        refusal = _refusal(cards, "best_discards")
-        if refusal is None:
-            raise
-        raise refusal from None
+        _refused(cards, "best_discards")
 
 
 def best_arrangement(cards: Iterable[int], rules: Rules) -> Arrangement:
@@ -182,10 +186,7 @@ def best_arrangement(cards: Iterable[int], rules: Rules) -> Arrangement:
     try:
         return _backend.current.best_arrangement(cards, rules)
     except _REFUSED:
-        refusal = _refusal(cards, "best_arrangement")
-        if refusal is None:
-            raise
-        raise refusal from None
+        _refused(cards, "best_arrangement")
 
 
 def all_melds(cards: Iterable[int], rules: Rules) -> list[tuple[Card, ...]]:
@@ -212,10 +213,7 @@ def _all_melds(cards: Iterable[int], rules: Rules, where: str) -> list[tuple[Car
     try:
         return _backend.current.all_melds(cards, rules)
     except _REFUSED:
-        refusal = _refusal(cards, where)
-        if refusal is None:
-            raise
-        raise refusal from None
+        _refused(cards, where)
 
 
 def melds_containing(cards: Iterable[int], card: int, rules: Rules) -> list[tuple[Card, ...]]:
@@ -249,10 +247,7 @@ def max_opening_value(cards: Iterable[int], rules: Rules, keep_one: bool = False
     try:
         return _backend.current.max_opening_value(cards, rules, keep_one)
     except _REFUSED:
-        refusal = _refusal(cards, "max_opening_value")
-        if refusal is None:
-            raise
-        raise refusal from None
+        _refused(cards, "max_opening_value")
 
 
 def best_opening(
@@ -296,7 +291,4 @@ def best_opening(
     try:
         return _backend.current.best_opening(cards, rules, must_include, keep_one, minimum, single)
     except _REFUSED:
-        refusal = _refusal(cards, "best_opening")
-        if refusal is None:
-            raise
-        raise refusal from None
+        _refused(cards, "best_opening")
