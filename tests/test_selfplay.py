@@ -214,6 +214,16 @@ def test_output_folder_of_another_run_or_other_files_is_refused(tmp_path: Path) 
     run_file.write_text(run_file.read_text().replace('"digest": "', '"digest": "0'))
     with pytest.raises(SelfPlayError, match="other rummykit sources"):
         run_selfplay(CONFIG, tmp_path / "run", workers=1)
+    # A run of before rules revisions were recorded: what played it is named beside what plays now.
+    older = json.loads(run_file.read_text())
+    del older["revision"]
+    run_file.write_text(json.dumps(older))
+    said = r"sources 0[0-9a-f]{11}, rules revision not recorded; these are .*rules revision 1\)"
+    with pytest.raises(SelfPlayError, match=said):
+        run_selfplay(CONFIG, tmp_path / "run", workers=1)
+    run_file.write_text("[]")
+    with pytest.raises(SelfPlayError, match="not a self-play run file"):
+        run_selfplay(CONFIG, tmp_path / "run", workers=1)
     (tmp_path / "busy").mkdir()
     (tmp_path / "busy" / "notes.txt").write_text("mine")
     with pytest.raises(SelfPlayError, match="not empty"):

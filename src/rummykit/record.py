@@ -24,8 +24,9 @@ from typing import Any, Final, Literal
 
 from rummykit.actions import Action
 from rummykit.cards import Card, format_cards, parse_cards
-from rummykit.errors import NotationError, RummyError
+from rummykit.errors import NotationError, ReplayError, RummyError
 from rummykit.match import Match, MatchPosition
+from rummykit.revisions import RULES_REVISION, ReadNote, RuleChange, changes_since, read_rules, written
 from rummykit.round import Round
 from rummykit.rules import Rules
 from rummykit.seating import FirstDealerDraw
@@ -53,6 +54,35 @@ class Record:
     """The position a match record started from, when not a fresh series."""
     seat_draw: FirstDealerDraw | None = None
     """The draw that chose a match's first dealer (``dealer`` then repeats its result)."""
+    revision: int = RULES_REVISION
+    """The rules revision the game was played under (:mod:`rummykit.revisions`): the current one for
+    a new record, the file's for one read (0 for a file of before revisions were recorded)."""
+    read_notes: tuple[ReadNote, ...] = ()
+    """How an older file's rules text was read to keep its meaning
+    (:func:`~rummykit.revisions.read_rules`)."""
+
+    def rule_changes(self) -> tuple[RuleChange, ...]:
+        """The changes since the record's revision that refuse actions or score differently under its
+        rules: an older record may fail to replay, or replay to other scores, because of them (empty
+        for a record of the current revision)."""
+        return changes_since(self.revision, self.rules)
+
+    def older_notes(self, lang: str = "en") -> tuple[str, ...]:
+        """What a reader should know of an older record, one sentence each in ``lang`` (``en`` or
+        ``de``): how its rules text was read (:attr:`read_notes`) and the changes since that score its
+        actions differently (a change that refuses one of them stops :meth:`replay` instead). Empty
+        for a record of the current revision."""
+        lines = [note.text(lang) for note in self.read_notes]
+        scores = changes_since(self.revision, self.rules, ("scores",))
+        if scores:
+            if lang == "de":
+                listed = "; ".join(f"{c.date}: {c.text_de}" for c in scores)
+                when = written(self.revision, lang)
+                lines.append(f"Die Aufzeichnung {when}; sie kann heute anders zählen: {listed}")
+            else:
+                listed = "; ".join(f"{c.date}: {c.text}" for c in scores)
+                lines.append(f"The record {written(self.revision)}; it may score differently now: {listed}")
+        return tuple(lines)
 
     @classmethod
     def from_round(cls, rnd: Round) -> Record:
@@ -91,7 +121,7 @@ class Record:
         """The round or match after replaying every action (a :class:`Round` or a ``Match``).
 
         Raises:
-            NotationError: an action of the record cannot be applied.
+            ReplayError: an action of the record cannot be applied (a :class:`NotationError`).
         """
         if self.kind == "round":
             if self.deck is None:
@@ -118,8 +148,14 @@ class Record:
             try:
                 game.apply(action)
             except RummyError as exc:
-                raise NotationError(f"record action {i} ({action}) cannot be replayed: {exc}") from None
+                raise self.replay_error(i, action, exc) from None
         return game
+
+    def replay_error(self, number: int, action: Action, exc: RummyError) -> ReplayError:
+        """The error for the record's action ``number`` (from 1) that the engine refused with ``exc``;
+        for an older record it names the rule changes since that refuse actions under its rules."""
+        refusing = changes_since(self.revision, self.rules, ("refuses",))
+        return ReplayError(number, str(action), exc, self.revision, refusing)
 
     def states(self) -> Iterator[RoundState]:
         """The state of the round in play at the start and after each action (independent copies):
@@ -136,7 +172,7 @@ class Record:
         ['draw', 'play']
 
         Raises:
-            NotationError: an action of the record cannot be applied.
+            ReplayError: an action of the record cannot be applied (a :class:`NotationError`).
         """
         game = dataclasses.replace(self, actions=()).replay()
         yield game.round.state() if self.kind == "match" else game.state()
@@ -144,15 +180,20 @@ class Record:
             try:
                 game.apply(action)
             except RummyError as exc:
-                raise NotationError(f"record action {i} ({action}) cannot be replayed: {exc}") from None
+                raise self.replay_error(i, action, exc) from None
             yield game.round.state() if self.kind == "match" else game.state()
 
     def to_dict(self) -> dict[str, Any]:
-        """The record as JSON-ready data: format and version, kind, rules text, seats, dealer, seed,
-        the deck, and every action in its notation (what :meth:`from_dict` reads back)."""
+        """The record as JSON-ready data: format and version, the rules revision and the rummykit
+        version that wrote it, kind, rules text, seats, dealer, seed, the deck, and every action in
+        its notation (what :meth:`from_dict` reads back)."""
+        from rummykit import __version__
+
         data: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
+            "revision": self.revision,
+            "rummykit": __version__,
             "kind": self.kind,
             "rules": str(self.rules),
             "players": self.players,
@@ -231,10 +272,25 @@ class Record:
                 raise NotationError(f"record field {name!r} must be an integer, not {value!r}")
             return value
 
+        revision = data.get("revision", 0)
+        if isinstance(revision, bool) or not isinstance(revision, int) or revision < 0:
+            shown = f"{revision!r:.20}"
+            raise NotationError(f"record field 'revision' must be a rules revision (0 or more), not {shown}")
         rules_text = data.get("rules")
         if not isinstance(rules_text, str):
             raise NotationError("record field 'rules' must be the rules text, e.g. 'german'")
-        rules = Rules.parse(rules_text)
+        if revision > RULES_REVISION:
+            writer = data.get("rummykit")
+            newer = "rummykit"
+            if isinstance(writer, str) and writer.isprintable():
+                newer = f"rummykit {writer[:20]}"
+            raise NotationError(
+                f"this record was written by a newer {newer} under rules revision {revision}; this "
+                f"version plays revision {RULES_REVISION} and cannot be sure to replay it as it was "
+                "played: update rummykit"
+            )
+        read = read_rules(rules_text, revision)
+        rules = read.rules
         deck: tuple[Card, ...] | None = None
         deck_text = data.get("deck")
         if kind == "round" or deck_text is not None:
@@ -270,6 +326,8 @@ class Record:
             in_play,
             position,
             seat_draw,
+            revision,
+            read.notes,
         )
 
 

@@ -25,6 +25,7 @@ none) and a half-written run stays readable line by line.
 
 >>> import tempfile
 >>> from rummykit.record import Record
+from rummykit.revisions import RULES_REVISION
 >>> out = tempfile.mkdtemp()
 >>> res = run_selfplay(SelfPlayConfig("viennese", ("greedy", "random"), games=3, seed=1), out, workers=1)
 >>> res.played, len(list(read_records(out)))
@@ -50,6 +51,7 @@ from rummykit.bots import make_bot
 from rummykit.cluster import BackendError, Runner, package_digest
 from rummykit.errors import NotationError, RummyError
 from rummykit.record import Record
+from rummykit.revisions import RULES_REVISION
 
 FORMAT: Final = "rummykit-selfplay"
 VERSION: Final = 1
@@ -91,6 +93,7 @@ class SelfPlayConfig:
             "batch": self.batch_games(),
             "rummykit": __version__,
             "digest": package_digest(),
+            "revision": RULES_REVISION,
             **({"bot_inputs": inputs} if (inputs := bot_fingerprints(self.bots)) else {}),
         }
 
@@ -408,6 +411,8 @@ def _claim(folder: Path, config: SelfPlayConfig) -> bool:
             found = json.loads(run_file.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             raise SelfPlayError(f"{str(run_file)!r} is not a self-play run file") from None
+        if not isinstance(found, dict):
+            raise SelfPlayError(f"{str(run_file)!r} is not a self-play run file")
         if found != wanted:
             diff = sorted(k for k in set(found) | set(wanted) if found.get(k) != wanted.get(k))
             if diff == ["bot_inputs"]:
@@ -416,10 +421,11 @@ def _claim(folder: Path, config: SelfPlayConfig) -> bool:
                     f"{wanted.get('bot_inputs')}); resuming would mix games of different bots: choose "
                     "another --out folder"
                 )
-            if set(diff) <= {"rummykit", "digest"}:
+            if set(diff) <= {"rummykit", "digest", "revision"}:
                 raise SelfPlayError(
-                    f"{str(folder)!r} was played by other rummykit sources ({found.get('rummykit')}); "
-                    "resuming would mix games of different code: choose another --out folder"
+                    f"{str(folder)!r} was played by other rummykit sources ({_sources(found)}; these are "
+                    f"{_sources(wanted)}); resuming would mix games of different code: choose another "
+                    "--out folder"
                 )
             raise SelfPlayError(
                 f"{str(folder)!r} holds another self-play run (differs in {', '.join(diff)}); "
@@ -433,6 +439,18 @@ def _claim(folder: Path, config: SelfPlayConfig) -> bool:
     tmp.write_text(json.dumps(wanted, indent=1) + "\n", encoding="utf-8")
     os.replace(tmp, run_file)
     return True
+
+
+def _sources(run: dict[str, Any]) -> str:
+    """Which code played a run, from its run file: version, the start of the sources' digest, rules
+    revision (``not recorded`` for runs of before revisions)."""
+    version, digest, revision = run.get("rummykit"), run.get("digest"), run.get("revision")
+    shown = [
+        f"rummykit {version[:20]}" if isinstance(version, str) and version.isprintable() else "rummykit ?",
+        f"sources {digest[:12]}" if isinstance(digest, str) and digest.isalnum() else "sources ?",
+        f"rules revision {revision}" if type(revision) is int else "rules revision not recorded",
+    ]
+    return ", ".join(shown)
 
 
 def _unclaim(folder: Path, remove_folder: bool) -> None:

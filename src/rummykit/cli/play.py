@@ -1036,6 +1036,7 @@ def resumed_session(
                 f"fortgesetzt: {saved.path.name}, Spiel {len(m.rounds)} · Startwert {m.seed}",
             ),
             rules_notice(lang),
+            *(Lang(lang)(en, de) for en, de in saved.older_notes),
         ],
         lang=lang,
         letters=letters,

@@ -184,7 +184,7 @@ class ReplaySession:
                 game.apply(action)
             except RummyError as exc:
                 # As Record.replay says it (and so 'rummykit play --resume'): which action failed.
-                raise NotationError(f"record action {i} ({action}) cannot be replayed: {exc}") from None
+                raise record.replay_error(i, action, exc) from None
             self.round_of.append(number)
             ended = rnd.is_over and not was_over
             self.ends_round.append(ended)
@@ -416,6 +416,8 @@ def replay_command(
                 f"--seat muss zwischen 1 und {record.players} liegen",
             )
         )
+    for note in record.older_notes(lang):
+        typer.echo(t(f"note: {note}", f"Hinweis: {note}"), err=True)
     console = Console(highlight=False)
     try:
         session = ReplaySession(

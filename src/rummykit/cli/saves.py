@@ -43,6 +43,9 @@ class SavedGame:
     """Per seat ``human`` or the bot kind with its level."""
     practice: bool
     saved: str
+    older_notes: tuple[tuple[str, str], ...] = ()
+    """For a save of an older rummykit, what its reader should know (:meth:`Record.older_notes`), in
+    English and German."""
 
     @property
     def is_finished(self) -> bool:
@@ -108,6 +111,7 @@ def load_saved(path: Path) -> SavedGame:
         tuple(players),
         practice is True,
         saved if isinstance(saved, str) else "",
+        tuple(zip(record.older_notes("en"), record.older_notes("de"), strict=True)),
     )
 
 

@@ -20,6 +20,7 @@ from rummykit.errors import (
     IllegalActionError,
     IllegalMeldError,
     NotationError,
+    ReplayError,
     RulesError,
     RummyError,
     name_seats,
@@ -30,6 +31,7 @@ from rummykit.i18n.cards import RANK_NAMES, card_name, glyphs
 from rummykit.i18n.catalogue import ERRORS, FRAGMENTS, OPTION_EN, PEOPLE_EN, RULE_NAMES
 from rummykit.i18n.moves import describe_action, du_agrees_de
 from rummykit.melds import meld_text_cards
+from rummykit.revisions import older_text
 
 _PLACEHOLDER: Final = re.compile(r"\{([a-z_]+[0-9]?)\}")
 _ANY_FIELD: Final = re.compile(r"\{[^{}]*\}")
@@ -284,12 +286,28 @@ def localize_error(exc: BaseException, lang: str, names: Sequence[str] = ()) -> 
     ...                             "joker_discard_allowed"), "en")
     'discard JK: a joker may be discarded only as the closing card'
     """
+    if isinstance(exc, ReplayError):
+        return _replay_error(exc, lang, names)
     message = str(exc)
     rule = error_rule(exc)
     text = _people(message, rule, names, lang)
     if text is not None:
         return text
     return _fallback(message, rule, exc) if lang == "de" else name_seats(message, names)
+
+
+def _replay_error(exc: ReplayError, lang: str, names: Sequence[str]) -> str:
+    """A record's action that cannot be replayed: which, the engine's reason, and for an older record
+    the rule changes since that may be why."""
+    reason = localize_error(exc.cause, lang, names)
+    older = older_text(exc.revision, exc.changes, lang)
+    if lang == "de":
+        try:
+            action = describe_action(Action.parse(exc.action), "de", form="verb")
+        except RummyError:
+            action = exc.action
+        return f"Zug {exc.number} der Aufzeichnung ({action}) lässt sich nicht nachspielen: {reason}{older}"
+    return f"record action {exc.number} ({exc.action}) cannot be replayed: {reason}{older}"
 
 
 def error_texts(exc: BaseException, names: Sequence[str] = ()) -> dict[str, str]:
