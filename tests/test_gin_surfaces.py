@@ -54,7 +54,8 @@ def test_oklahoma_parameters_of_openspiel_itself() -> None:
 @pytest.mark.parametrize(
     ("text", "option"),
     [("gin(deal_packets=p3334)", "deal_packets"), ("gin(hand_size=11)", "hand_size"),
-     ("gin(hand_size=12)", "hand_size"), ("gin(max_upcard_draws=20)", "max_upcard_draws")],
+     ("gin(hand_size=12)", "hand_size"), ("gin(max_upcard_draws=20)", "max_upcard_draws"),
+     ("gin(hand_size=8)", "melds of three"), ("gin(hand_size=5)", "melds of three")],
 )  # fmt: skip
 def test_rules_openspiel_cannot_play_are_refused(text: str, option: str) -> None:
     with pytest.raises(ValueError, match=option):

@@ -203,8 +203,9 @@ def openspiel_params(rules: Rules) -> dict[str, object]:
     """The ``pyspiel.load_game("gin_rummy", params)`` parameters of gin ``rules``.
 
     OpenSpiel deals the cards singly (:data:`OPENSPIEL_FIXED`) and at most ten to a hand
-    (:data:`OPENSPIEL_MAX_HAND_SIZE`). The match options are not refused: OpenSpiel plays one hand,
-    and every hand of a match is such a hand.
+    (:data:`OPENSPIEL_MAX_HAND_SIZE`), and a hand size whose hand and drawn card can all lie in melds
+    of three (2, 5, 8) is refused: there the games part (a hand with every card melded). The match
+    options are not refused: OpenSpiel plays one hand, and every hand of a match is such a hand.
 
     Raises:
         ValueError: the rules differ from OpenSpiel's game in something it has no parameter for,
@@ -218,6 +219,13 @@ def openspiel_params(rules: Rules) -> dict[str, object]:
     if rules.hand_size > OPENSPIEL_MAX_HAND_SIZE:
         most = OPENSPIEL_MAX_HAND_SIZE
         raise ValueError(f"hand_size={rules.hand_size}: OpenSpiel's gin_rummy deals at most {most} cards")
+    if (rules.hand_size + 1) % 3 == 0:
+        raise ValueError(
+            f"hand_size={rules.hand_size}: {rules.hand_size + 1} cards can all lie in melds of three, "
+            "where OpenSpiel's gin_rummy offers a knock that no discard completes and is left without a "
+            "legal action; rummykit counts the deadwood a discard leaves there (eleven_card_deadwood), "
+            "so the two games part"
+        )
     return {
         "oklahoma": rules.oklahoma,
         "knock_card": rules.knock_card,
