@@ -196,3 +196,4 @@ def test_replay_shows_how_an_older_record_was_read() -> None:
     failed = CliRunner().invoke(app, ["replay", str(OLDER / "german_d15.json"), "--lang", "de"], input="q\n")
     assert failed.exit_code == 2
     assert "Zug 34 der Aufzeichnung" in failed.output and "D15 ohne Ausnahme" in failed.output
+

@@ -118,7 +118,8 @@ class Record:
         )
 
     def replay(self) -> Any:
-        """The round or match after replaying every action (a :class:`Round` or a ``Match``).
+        """The round or match after replaying every action (a :class:`Round` or a ``Match``;
+        :meth:`replay_round` and :meth:`replay_match` say which to a type checker).
 
         Raises:
             ReplayError: an action of the record cannot be applied (a :class:`NotationError`).
@@ -149,6 +150,28 @@ class Record:
                 game.apply(action)
             except RummyError as exc:
                 raise self.replay_error(i, action, exc) from None
+        return game
+
+    def replay_round(self) -> Round:
+        """:meth:`replay` of a round record, typed as a :class:`Round`.
+
+        Raises:
+            NotationError: a match record (:meth:`replay_match` replays it), or as :meth:`replay`.
+        """
+        if self.kind != "round":
+            raise NotationError("this is the record of a match: replay it with replay_match()")
+        game: Round = self.replay()
+        return game
+
+    def replay_match(self) -> Match:
+        """:meth:`replay` of a match record, typed as a :class:`Match`.
+
+        Raises:
+            NotationError: a round record (:meth:`replay_round` replays it), or as :meth:`replay`.
+        """
+        if self.kind != "match":
+            raise NotationError("this is the record of a single round: replay it with replay_round()")
+        game: Match = self.replay()
         return game
 
     def replay_error(self, number: int, action: Action, exc: RummyError) -> ReplayError:
