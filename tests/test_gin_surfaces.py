@@ -181,3 +181,30 @@ def test_the_knock_line_shows_no_bar_without_melds() -> None:
     assert line.plain == "Ann knocked: 4D = 4"
     shown = screen.arrangement_text([], rk.parse_cards("AC 3H AS 5S"), 10, ascii_only=True).plain
     assert shown == "AC 3H AS 5S = 10"
+
+
+def test_the_result_shows_how_a_gin_hand_scored() -> None:
+    knock = play(
+        deal("AH 2H 3H 5C 5D 5S 9C 10C JC 4D", dealer="2C 3C 4C 6D 7D 8D KH QH JS 9S"),
+        "take", "knock KD", "pass", "meld 2C 3C 4C", "meld 6D 7D 8D", "pass",
+    )  # fmt: skip
+    assert knock.result is not None
+    assert screen.gin_arithmetic(knock.result, GIN, ["You", "Bot 2"]) == "You score 39 − 4 = 35"
+    assert screen.gin_arithmetic(knock.result, GIN, ["Du", "Bot 2"], "de") == "Du bekommst 39 − 4 = 35"
+    gin = gin_result()
+    assert gin.result is not None
+    assert screen.gin_arithmetic(gin.result, GIN, ["Ann", "Bot 2"]) == "Ann scores 57 − 0 + 25 (gin) = 82"
+    laid = ("meld 2C 3C 4C", "meld 6D 7D 8D", "meld 6H 7H 8H")
+    undercut = play(knocked_with_melds_laid(), "layoff 5H", "pass", *laid, "pass")
+    assert undercut.result is not None and undercut.result.points == (-29, 29)
+    said = screen.gin_arithmetic(undercut.result, GIN, ["Ann", "Bot 2"], "de")
+    assert said == "Bot 2 bekommt 4 − 0 + 25 (Unterbieten) = 29"
+    table = screen.result_table(undercut.view(0), ["You", "Bot 2"], screen.Scoreboard(), ascii_only=True)
+    console = Console(width=80, record=True, file=io.StringIO())
+    console.print(table)
+    assert "Bot 2 scores 4 − 0 + 25 (undercut) = 29" in console.export_text()
+    german = rk.Round.new(rk.Rules.preset("german"), players=2, seed=1)
+    while not german.is_over:
+        german.apply(german.legal_actions()[0])
+    assert german.result is not None
+    assert screen.gin_arithmetic(german.result, german.rules, ["A", "B"]) is None

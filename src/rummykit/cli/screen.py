@@ -696,12 +696,39 @@ def result_table(
             cells.append(str(score.chips[seat]))
         table.add_row(*cells)
     parts: list[RenderableType] = [title, table]
+    arithmetic = gin_arithmetic(result, view.rules, names, lang)
+    if arithmetic is not None:
+        parts.append(Text(arithmetic))
     money = knock_money_text(view, names, score, lang)
     if money is not None:
         parts.append(Text(money, style="yellow"))
     if score.pot:
         parts.append(Text(t(f"Pot: {score.pot} chips", f"Pott: {score.pot} Chips"), style="yellow"))
     return Group(*parts)
+
+
+def gin_arithmetic(result: RoundResult, rules: Rules, names: Sequence[str], lang: str = "en") -> str | None:
+    """How a scored gin hand's points came about (RULES.md §5.4), or ``None`` for other hands: the
+    defender's deadwood less the knocker's, plus the gin bonus, for the knocker; after an undercut the
+    knocker's deadwood less the defender's, plus the undercut bonus, for the defender."""
+    if not rules.is_gin or result.termination is not Termination.KNOCK or not result.scored:
+        return None
+    knocker = result.winner
+    if knocker is None:
+        return None
+    t = Lang(lang)
+    defender = next(s for s in range(len(result.points)) if s != knocker)
+    undercut = undercut_by(result, rules) is not None
+    scorer, other = (defender, knocker) if undercut else (knocker, defender)
+    terms = f"{result.hand_values[other]} − {result.hand_values[scorer]}"
+    if undercut and rules.undercut_bonus:
+        terms += t(f" + {rules.undercut_bonus} (undercut)", f" + {rules.undercut_bonus} (Unterbieten)")
+    elif knocked_gin(result, rules) and rules.gin_bonus:
+        terms += t(f" + {rules.gin_bonus} (gin)", f" + {rules.gin_bonus} (Gin)")
+    who = names[scorer]
+    if lang == "de":
+        return f"{who} {'bekommst' if who == 'Du' else 'bekommt'} {terms} = {result.points[scorer]}"
+    return f"{who} {'score' if who == 'You' else 'scores'} {terms} = {result.points[scorer]}"
 
 
 def knock_money_text(
