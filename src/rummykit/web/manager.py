@@ -35,6 +35,7 @@ from sqlalchemy.exc import IntegrityError
 from rummykit.bots import Bot, make_bot
 from rummykit.errors import RulesError, RummyError, quoted
 from rummykit.match import Match
+from rummykit.revisions import written
 from rummykit.rules import Rules, option_range
 from rummykit.web import practice
 from rummykit.web.address_key import claim_key
@@ -55,6 +56,7 @@ from rummykit.web.tables import (
     Table,
     default_bot_kind,
     new_table_match,
+    read_stored_rules,
     refusal,
     shown_turn_seconds,
     stored_lobby_json,
@@ -120,6 +122,9 @@ class TableManager:
         self._fair: FairThinkers | None = None
         self._listener: Listener | None = None
         self._refreshing: set[asyncio.Task[None]] = set()
+        self._read_noted: set[str] = set()
+        """Tables whose older rules text was read with its old meaning and logged so (:meth:`_replay`:
+        once per table, however often a copy is rebuilt; only tables stored before an upgrade)."""
 
     @property
     def bot_delay(self) -> float:
@@ -386,7 +391,7 @@ class TableManager:
             row = await self.db(self.store.lobby_row, key)
             if row is not None and (self.store.shared or row["status"] not in OPEN_STATUSES):
                 with contextlib.suppress(RummyError):  # rules this version refuses: no page (logged at load)
-                    return key, stored_rules(row["rules"])
+                    return key, stored_rules(row["rules"], row["rules_revision"])
         raise LobbyError(404, f"no table {code[:16]!r}")
 
     async def lobbies(self, limit: int = 50) -> list[dict[str, Any]]:
@@ -503,8 +508,21 @@ class TableManager:
 
     def _replay(self, stored: StoredTable) -> tuple[Rules, bytes | None, Match, set[int] | None]:
         """A stored table's rules, dealing secret and match replayed to its last move, and the hand
-        that has ended since (the work of :meth:`_rebuild`; no table or loop is touched)."""
-        rules = Rules.parse(stored.rules)
+        that has ended since (the work of :meth:`_rebuild`; no table or loop is touched).
+
+        The rules text is read with the meaning it had under the rules revision it was stored with
+        (:func:`~rummykit.web.tables.read_stored_rules`; what that took is logged once per table).
+
+        Raises:
+            ValueError: the table was stored by a newer rummykit (its rules revision is above this
+                version's), or its rules are refused (:class:`~rummykit.errors.RulesError`).
+        """
+        read = read_stored_rules(stored.rules, stored.rules_revision)
+        rules = read.rules
+        if read.notes and stored.code not in self._read_noted:
+            self._read_noted.add(stored.code)
+            notes = "; ".join(note.en for note in read.notes)
+            log.info("table %s: its rules text %s; %s", stored.code, written(stored.rules_revision), notes)
         secret = self._dealing_secret(stored.secret, stored.sealed)
         match = new_table_match(rules, stored.players, stored.seed, secret, stored.dealer)
         closed = practice.play_on(match, practice.effective_actions(stored.actions))
@@ -536,6 +554,7 @@ class TableManager:
         table.records = len(stored.actions)
         table.fair = stored.fair
         table.stored_secret, table.sealed = stored.secret, stored.sealed
+        table.rules_revision, table.stored_rules_text = stored.rules_revision, stored.rules
         if closed is not None:  # a hand has ended: who has not moved since may still read its result
             table.start_break(closed)
         return table

@@ -1,7 +1,8 @@
 """Persistence of web tables with SQLAlchemy Core: one row per table, one row per applied action.
 
-A table is stored as its rules text, players, first dealer and what deals its cards, plus the lobby
-(seats, status). What deals the cards is the table's 256-bit ``secret`` (hex; see
+A table is stored as its rules text (with the rules revision it was written under:
+:mod:`rummykit.revisions`), players, first dealer and what deals its cards, plus the lobby (seats,
+status). What deals the cards is the table's 256-bit ``secret`` (hex; see
 :mod:`rummykit.web.dealing`), or for a seeded table its public ``seed`` (``seed`` is 0 and unused
 when ``secret`` is set). The secret is read by the server alone. Every applied action is one row keyed by
 ``(code, idx)``; ``rk_tables.version`` counts a table's stored actions. The table manager writes an
@@ -61,6 +62,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
+from rummykit.revisions import RULES_REVISION
 from rummykit.web.coordination import Notice, new_origin, notify
 
 DATABASE_ENV: Final = "RUMMYKIT_DATABASE_URL"
@@ -125,6 +127,9 @@ tables_table: Final = Table(
     # hints to everyone, so that is what a row without a value means.
     Column("hints", String(16), nullable=False, server_default="everyone"),
     Column("fair", String(64), nullable=True),  # digest of the creator's network that bots share
+    # The rules revision its rules text was written under (rummykit.revisions): 0 for a table made
+    # before revisions were stored. The text is read with the meaning it had then.
+    Column("rules_revision", Integer, nullable=False, server_default="0"),
     Index("ix_rk_tables_status", "status"),
 )
 """One row per table (the current schema; :mod:`rummykit.web.migrations` builds it)."""
@@ -203,6 +208,11 @@ class StoredTable:
     sealed: bool = False
     """Whether ``secret`` is sealed: the table deals from :func:`rummykit.web.dealing.seal` of it
     under the key file, not from it (tables made before sealing, or without a key, deal from it)."""
+    rules_revision: int = RULES_REVISION
+    """The rules revision ``rules`` was written under (:mod:`rummykit.revisions`): a table is replayed
+    with the meaning its text had then (:func:`rummykit.revisions.read_rules`). 0 for a table stored
+    before revisions were recorded; a revision above :data:`~rummykit.revisions.RULES_REVISION` is a
+    newer rummykit's, which this version does not play."""
 
 
 @dataclass(frozen=True)
@@ -285,6 +295,7 @@ class Store:
                     creator=table.creator,
                     hints=table.hints,
                     fair=table.fair,
+                    rules_revision=table.rules_revision,
                 )
             )
 
@@ -516,6 +527,7 @@ class Store:
             hints=row["hints"],
             fair=row["fair"],
             sealed=bool(row["sealed"]),
+            rules_revision=row["rules_revision"],
         )
 
     def lobbies(self, limit: int) -> list[dict[str, Any]]:
@@ -545,6 +557,7 @@ _LOBBY: Final = select(
     tables_table.c.takeover_seconds,
     tables_table.c.secret,
     tables_table.c.hints,
+    tables_table.c.rules_revision,
 )
 
 

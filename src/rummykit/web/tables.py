@@ -54,9 +54,10 @@ from sqlalchemy.exc import IntegrityError
 
 from rummykit.actions import Action, KnockDeclare, Pass
 from rummykit.bots import Bot, make_bot
-from rummykit.errors import IllegalActionError, IllegalMeldError, NotationError, RummyError
+from rummykit.errors import IllegalActionError, IllegalMeldError, NotationError, RulesError, RummyError
 from rummykit.match import Match
 from rummykit.melds import arrange_meld
+from rummykit.revisions import RULES_REVISION, ReadRules, read_rules
 from rummykit.rules import Rules
 from rummykit.seating import draw_first_dealer
 from rummykit.views import Phase
@@ -252,9 +253,26 @@ def lobby_entry(
     }
 
 
+def read_stored_rules(text: str, revision: int) -> ReadRules:
+    """A stored table's rules ``text``, read with the meaning it had under the rules ``revision`` it
+    was written under (:func:`rummykit.revisions.read_rules`), and what reading it took.
+
+    Raises:
+        RulesError: the text is refused, or ``revision`` is a newer rummykit's than this one (its text
+            may mean what this version cannot tell: such a table is not played here).
+    """
+    if revision > RULES_REVISION:
+        raise RulesError(
+            f"stored by a newer rummykit (rules revision {revision}; this version plays {RULES_REVISION})"
+        )
+    return read_rules(text, revision)
+
+
 @functools.lru_cache(maxsize=256)
-def stored_rules(text: str) -> Rules:
-    return Rules.parse(text)
+def stored_rules(text: str, revision: int) -> Rules:
+    """The rules of a stored table's row (its rules text and ``rules_revision``; cached):
+    :func:`read_stored_rules`."""
+    return read_stored_rules(text, revision).rules
 
 
 def turn_seconds_of(seats: Sequence[Seat], seat: int, settings: ServerSettings) -> float:
@@ -279,9 +297,9 @@ def stored_lobby_json(row: dict[str, Any], turn_seconds: float) -> dict[str, Any
         {**Seat(**s).public(), "seat": i, "connected": False, "away": False}
         for i, s in enumerate(json.loads(row["seats"]))
     ]
-    rules = stored_rules(row["rules"])
-    return lobby_entry(
-        row["code"], row["status"], rules, row["rules"], row["takeover_seconds"], turn_seconds,
+    rules = stored_rules(row["rules"], row["rules_revision"])
+    return lobby_entry(  # the rules text as it reads now (an older row's text may mean other rules now)
+        row["code"], row["status"], rules, str(rules), row["takeover_seconds"], turn_seconds,
         row["secret"] is None, seats, 0, row["hints"],
     )  # fmt: skip
 
@@ -385,6 +403,12 @@ class Table:
         self.rules = rules
         self.rules_text = str(rules)
         """The rules in their text form (rules never change at a table)."""
+        self.rules_revision = RULES_REVISION
+        """The rules revision of the stored rules text (:mod:`rummykit.revisions`): this version's for
+        a new table; a table rebuilt from the database keeps the one it was stored with."""
+        self.stored_rules_text = self.rules_text
+        """The rules text as stored, written under ``rules_revision`` (a table rebuilt from an older
+        revision keeps its text: ``rules_text`` is the current form of what it meant)."""
         self.seed = seed
         self.secret = secret
         """The secret every deal and bot decision is drawn from (in memory only)."""
@@ -649,7 +673,7 @@ class Table:
     def _stored(self) -> StoredTable:
         return StoredTable(
             code=self.code,
-            rules=str(self.rules),
+            rules=self.stored_rules_text,
             players=self.players,
             seed=self.seed,
             secret=self.stored_secret,
@@ -662,6 +686,7 @@ class Table:
             hints=self.hints,
             fair=self.fair,
             sealed=self.sealed,
+            rules_revision=self.rules_revision,
         )
 
     async def _save_lobby(self) -> None:

@@ -6,7 +6,10 @@ actions, filled from ``rk_actions``) and an index on ``rk_tables.status``, ``000
 several server processes share (owners and leases, connections and rate buckets per address),
 ``0004`` ``rk_tables.hints`` (who may ask for hints; tables made before it keep hints for everyone),
 ``0005`` ``rk_meta`` (what every process must agree on: the address key's check value) and
-``rk_tables.fair`` (the creator's network that bot time is shared among, kept over a restart).
+``rk_tables.fair`` (the creator's network that bot time is shared among, kept over a restart),
+``0006`` ``rk_tables.sealed`` (a table deals from the seal of its secret under the key file),
+``0007`` ``rk_tables.rules_revision`` (the rules revision its rules text was written under; 0 for
+tables made before it).
 
 A database made before migrations (tables but no ``alembic_version``) is recognised and stamped at
 ``0001`` first; an even older one without the ``secret`` column gets it (its tables are seeded
@@ -21,7 +24,7 @@ from typing import Final
 
 from sqlalchemy import Connection, Engine, inspect, text
 
-HEAD: Final = "0006"
+HEAD: Final = "0007"
 BASELINE: Final = "0001"
 """The revision of a database that ``create_all`` made before migrations existed."""
 MIGRATION_LOCK: Final = 0x726B6D67  # "rkmg": the advisory lock key of schema upgrades

@@ -1,0 +1,202 @@
+"""Stored tables keep the rules revision their rules text was written under
+(:mod:`rummykit.revisions`): after an upgrade that changes what a text means, a table in play is
+replayed with the meaning its text had, a table a newer rummykit stored is not played, and new tables
+are stored with this version's revision."""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import asdict
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, insert, inspect, select
+
+from rummykit.errors import RulesError
+from rummykit.revisions import RULES_REVISION, read_rules
+from rummykit.rules import Rules
+from rummykit.web import migrations
+from rummykit.web.app import create_app
+from rummykit.web.store import Store, StoredTable, actions_table, metadata, tables_table
+from rummykit.web.tables import Seat, new_table_match
+
+pytest.importorskip("alembic", reason="the web extra (alembic) is not installed")
+
+SECRET = bytes(range(32))
+OLD_ACE = "basic(ace_high_in_runs=true)"
+"""Before revision 1 a left-over ace counted 1 under this text; it counts 11 now."""
+OLD_KNOCK = "viennese(knock_threshold=1)"
+"""Before revision 1 this meant no knock (what knock_threshold=0 says now); it is refused now."""
+MOVES = 4
+
+
+def stored_table(code: str, text: str, revision: int, status: str = "playing") -> StoredTable:
+    """A two-person table (two people, nobody connected) whose rules ``text`` was written under
+    ``revision``, with its first moves played offline under what the text meant then."""
+    match = new_table_match(read_rules(text, revision).rules, 2, None, SECRET, 0)
+    for _ in range(MOVES):
+        match.apply(match.legal_actions()[0])
+    seats = [asdict(Seat("human", name, token_hash=name * 32)) for name in ("ab", "cd")]
+    actions = [str(a) for a in match.actions]
+    return StoredTable(code, text, 2, None, SECRET, 0, status, seats, 600.0, actions, rules_revision=revision)
+
+
+def now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def insert_actions(connection: Any, table: StoredTable) -> None:
+    for i, move in enumerate(table.actions):
+        values = {"code": table.code, "idx": i, "seat": 0, "action": move, "created_at": now()}
+        connection.execute(insert(actions_table).values(**values))
+
+
+def store_table(url: str, code: str, text: str, revision: int, status: str = "playing") -> list[str]:
+    """Store :func:`stored_table` in the database at ``url`` (at the head); its moves."""
+    table = stored_table(code, text, revision, status)
+    store = Store(url)
+    try:
+        store.create(table)
+        with store.engine.begin() as connection:
+            insert_actions(connection, table)
+    finally:
+        store.close()
+    return table.actions
+
+
+def restarted(url: str, web: Any) -> TestClient:
+    return TestClient(create_app(url, settings=web.settings(bot_delay=0)))
+
+
+def stored_revision(url: str, code: str) -> int:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            query = select(tables_table.c.rules_revision).where(tables_table.c.code == code)
+            return int(connection.execute(query).scalar_one())
+    finally:
+        engine.dispose()
+
+
+# (a) the migration -------------------------------------------------------------------------------
+def upgrade_a_database_at_0006(url: str, web: Any) -> None:
+    """A database at 0006 holding a table in play under ``OLD_ACE`` is upgraded by a server start:
+    the row gets rules revision 0 and the table is replayed with the meaning its text had."""
+    engine = create_engine(url)
+    migrations.upgrade(engine, "0006")
+    table = stored_table("RVACEA", OLD_ACE, 0)
+    values = asdict(table)
+    del values["actions"], values["rules_revision"]  # the row as 0006 stored it
+    values.update(secret=SECRET.hex(), seats=json.dumps(table.seats), seed=0, version=len(table.actions))
+    values.update(created_at=now(), updated_at=now())
+    with engine.begin() as connection:
+        assert "rules_revision" not in {c["name"] for c in inspect(connection).get_columns("rk_tables")}
+        connection.execute(insert(tables_table).values(**values))
+        insert_actions(connection, table)
+    engine.dispose()
+    moves = table.actions
+
+    with restarted(url, web) as client:
+        engine = create_engine(url)
+        assert migrations.current(engine) == migrations.HEAD
+        inspector = inspect(engine)
+        for schema in metadata.sorted_tables:  # the migrations build the schema the store declares
+            assert {c["name"] for c in inspector.get_columns(schema.name)} == set(schema.columns.keys())
+        column = {c["name"]: c for c in inspector.get_columns("rk_tables")}["rules_revision"]
+        assert not column["nullable"]
+        engine.dispose()
+        assert stored_revision(url, "RVACEA") == 0
+        with web.connect(client, "RVACEA") as ws:  # a spectator (PostgreSQL: the table is loaded now)
+            state = web.receive_state(ws)
+        assert state["version"] == len(moves)
+        assert state["table"]["rules"] == "basic(ace_high_in_runs=true, penalty_ace=1)"
+        played = web.table_of(client, "RVACEA")
+        assert played.version == len(moves) and played.status == "playing"
+        assert played.rules.penalty_ace == 1 and played.rules_revision == 0
+    # Down and up again: the downgrade drops the column, the upgrade gives it back.
+    engine = create_engine(url)
+    migrations.downgrade(engine, "0006")
+    assert "rules_revision" not in {c["name"] for c in inspect(engine).get_columns("rk_tables")}
+    migrations.upgrade(engine)
+    engine.dispose()
+    assert stored_revision(url, "RVACEA") == 0
+
+
+def test_sqlite_database_at_0006_is_upgraded(tmp_path: Path, web: Any) -> None:
+    upgrade_a_database_at_0006(f"sqlite:///{tmp_path / 'at0006.db'}", web)
+
+
+def test_postgres_database_at_0006_is_upgraded(postgres_url: str, web: Any) -> None:
+    upgrade_a_database_at_0006(web.fresh_database(postgres_url, "rk_revision"), web)
+
+
+# (b)-(e) replaying stored tables -----------------------------------------------------------------
+def test_an_older_text_is_replayed_with_the_meaning_it_had(
+    tmp_path: Path, web: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    url = f"sqlite:///{tmp_path / 'revisions.db'}"
+    assert Rules.parse(OLD_ACE).penalty_ace == 11
+    with pytest.raises(RulesError):
+        Rules.parse(OLD_KNOCK)
+    moves = {
+        "RVACEA": store_table(url, "RVACEA", OLD_ACE, 0),  # (b) written before revisions: ace 1
+        "RVACEB": store_table(url, "RVACEB", OLD_ACE, 1),  # (b) written under revision 1: ace 11
+        "RVKNCK": store_table(url, "RVKNCK", OLD_KNOCK, 0),  # (c) refused now, meant no knock then
+        "RVNEWR": store_table(url, "RVNEWR", OLD_ACE, RULES_REVISION + 1),  # (d) a newer rummykit's
+    }
+    store_table(url, "RVENDK", OLD_KNOCK, 0, status="over")  # an ended table: its lobby row is read
+    caplog.set_level(logging.INFO, logger="rummykit.web")
+    with restarted(url, web) as client:
+        tables = client.app.state.manager.tables  # type: ignore[attr-defined]
+        assert set(tables) == {"RVACEA", "RVACEB", "RVKNCK"}
+        for code in ("RVACEA", "RVACEB", "RVKNCK"):
+            assert tables[code].version == len(moves[code]) and tables[code].status == "playing"
+
+        old, current = tables["RVACEA"], tables["RVACEB"]
+        assert old.rules.penalty_ace == 1 and old.rules_revision == 0
+        assert current.rules.penalty_ace == 11 and current.rules_revision == 1
+        # The lobby shows the text as it reads now; the row keeps its text and revision.
+        lobby = client.get("/api/tables/RVACEA").json()
+        assert lobby["rules"] == "basic(ace_high_in_runs=true, penalty_ace=1)"
+        assert (old._stored().rules, old._stored().rules_revision) == (OLD_ACE, 0)
+
+        knock = tables["RVKNCK"]
+        assert knock.rules.knock_threshold == 0 and knock.rules == Rules.parse("viennese(knock_threshold=0)")
+        ended = client.get("/api/tables/RVENDK")
+        assert ended.status_code == 200 and ended.json()["rules"] == "viennese(knock_threshold=0)"
+        assert client.get("/api/tables/RVENDK/rules").status_code == 200
+
+        # (d) not played, not shown; the log says why, without the table's secrets.
+        assert client.get("/api/tables/RVNEWR").status_code == 404
+    refused = [r.getMessage() for r in caplog.records if "RVNEWR" in r.getMessage()]
+    newer = (
+        f"stored by a newer rummykit (rules revision {RULES_REVISION + 1}; "
+        f"this version plays {RULES_REVISION})"
+    )
+    assert refused == [f"table RVNEWR cannot be restored: {newer}"]
+    assert SECRET.hex() not in caplog.text
+    # What reading an older text took is logged once per table, at INFO.
+    notes = [r for r in caplog.records if r.getMessage().startswith("table RVACEA: its rules text")]
+    assert len(notes) == 1 and notes[0].levelno == logging.INFO
+    assert "penalty_ace=1" in notes[0].getMessage()
+    assert not [r for r in caplog.records if r.getMessage().startswith("table RVACEB:")]
+    # Nothing was rewritten: every row keeps the revision it was stored with.
+    revisions = [stored_revision(url, c) for c in ("RVACEA", "RVACEB", "RVKNCK", "RVNEWR")]
+    assert revisions == [0, 1, 0, RULES_REVISION + 1]
+
+
+def test_new_tables_are_stored_with_this_revision(tmp_path: Path, web: Any) -> None:
+    url = f"sqlite:///{tmp_path / 'new.db'}"
+    with restarted(url, web) as client:
+        overrides = {"ace_high_in_runs": True}
+        grant = web.create(client, seats=2, bots=[{"kind": "random"}], preset="basic", overrides=overrides)
+        code = grant["code"]
+        assert web.table_of(client, code).rules_revision == RULES_REVISION
+    assert stored_revision(url, code) == RULES_REVISION
+    with restarted(url, web) as client:
+        table = web.table_of(client, code)
+        assert table.rules.penalty_ace == 11 and table.rules_revision == RULES_REVISION
