@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import json
 import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import pytest
 
@@ -34,6 +35,7 @@ from rummykit.i18n import (
 )
 from rummykit.i18n.catalogue import ERRORS, FRAGMENTS
 from rummykit.i18n.localize import people_english, skeleton
+from rummykit.revisions import RULES_REVISION
 from rummykit.testing import arrange_deck
 
 SRC = Path(rk.__file__).parent
@@ -41,6 +43,17 @@ ENGINE = sorted(p for p in SRC.glob("*.py"))
 """The engine's modules (front ends, bots and tools live in sub-packages)."""
 NOTATION_SOURCES = [SRC / "actions.py", SRC / "cards.py", SRC / "melds.py", SRC / "cli" / "parsing.py"]
 """Where the notation errors of what a player types come from (records and files have their own)."""
+FILE_SOURCES = [
+    SRC / "record.py",
+    SRC / "seating.py",
+    SRC / "selfplay.py",
+    SRC / "cli" / "saves.py",
+    SRC / "cli" / "replay.py",
+]
+"""Where the notation errors of files come from (records, saved games, self-play runs): a person
+reads them too (``rummykit replay``, ``rummykit play --resume``)."""
+POSITION_SOURCES = [SRC / "match.py"]
+"""Where the rules errors of a record's start (its seat draw, its position) come from."""
 FRAGMENT_FUNCTIONS = {"joker_count_problem", "no_buyback_offer"}
 """Engine functions that build a part of a message (the reason after a colon)."""
 ENGLISH_WORDS = re.compile(r"\b(the|you|your|not|cannot|must|meld|may|only|first|with|lay)\b")
@@ -75,7 +88,7 @@ def _error_class(node: ast.Call) -> type | None:
 
 def engine_messages() -> Iterator[tuple[str, str | None, str]]:
     """(where, rule id or None when computed, template) of every message the engine can raise."""
-    for path in sorted({*ENGINE, *NOTATION_SOURCES}):
+    for path in sorted({*ENGINE, *NOTATION_SOURCES, *FILE_SOURCES}):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             where = f"{path.name}:{getattr(node, 'lineno', 0)}"
@@ -85,7 +98,7 @@ def engine_messages() -> Iterator[tuple[str, str | None, str]]:
                     cls, (IllegalActionError, rk_errors.IllegalMeldError, NotationError)
                 ):
                     continue
-                if cls is NotationError and path not in NOTATION_SOURCES:
+                if cls is NotationError and path not in [*NOTATION_SOURCES, *FILE_SOURCES]:
                     continue
                 text = _template(node.args[0])
                 rule = node.args[1] if len(node.args) > 1 else None
@@ -129,9 +142,10 @@ REASON_FUNCTIONS = {"_not_gin"}
 
 def rules_messages() -> Iterator[tuple[str, str]]:
     """(where, template) of every refusal of ``rules.py``'s validation (``fail(option, why)`` raises
-    ``"option: why"``) and of ``rules_text.py``, and every reason an option cannot matter (the
+    ``"option: why"``) and of ``rules_text.py``, the refusals of a match's start
+    (:data:`POSITION_SOURCES`), and every reason an option cannot matter (the
     ``_APPLIES`` tests' returned texts), which the refusals nest."""
-    for path in (SRC / "rules.py", SRC / "rules_text.py"):
+    for path in (SRC / "rules.py", SRC / "rules_text.py", *POSITION_SOURCES):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             where = f"{path.name}:{getattr(node, 'lineno', 0)}"
@@ -164,6 +178,14 @@ def rules_messages() -> Iterator[tuple[str, str]]:
         yield "rules.py: unsupported", why
 
 
+def file_messages() -> Iterator[tuple[str, str]]:
+    """(where, template) of the notation errors of :data:`FILE_SOURCES` (records, saved games, runs)."""
+    names = {path.name for path in FILE_SOURCES}
+    for where, rule, text in engine_messages():
+        if rule == "notation" and where.split(":")[0] in names:
+            yield where, text
+
+
 def engine_rule_ids() -> set[str]:
     ids = {rule for _, rule, _ in engine_messages() if rule is not None}
     permissions = ast.parse((SRC / "permissions.py").read_text(encoding="utf-8"))
@@ -194,6 +216,13 @@ def test_the_source_scan_finds_the_engine_messages() -> None:
     rules_found = [text for _, text in rules_messages()]
     assert len(rules_found) > 50 and "{option}: does not apply to these rules: {reason}" in rules_found
     assert "gin has no jokers" in rules_found and "no source defines the knocker's penalty" in rules_found
+    # The files a person opens: records, saved games, a record's start (its seat draw and position).
+    about_files = [text for _, text in file_messages()]
+    assert len(about_files) > 30
+    assert "record field {name} must be an integer, not {value}" in about_files
+    assert "{path.name} does not say who plays each seat (no 'meta'); it cannot be resumed" in about_files
+    assert "record field 'seat_draw' needs the dealer's seat" in about_files
+    assert "position: at least two players must still be in the match" in rules_found
 
 
 def test_every_rule_id_the_engine_raises_has_a_name_in_both_languages() -> None:
@@ -326,6 +355,93 @@ def test_a_message_without_an_entry_is_still_german() -> None:
     assert localize_error(NotationError("something odd"), "de").startswith("Das ist kein gültiger Zug")
     bad = rk_errors.RulesError("opening_min_points: a new check", option="opening_min_points")
     assert localize_error(bad, "de") == "Ungültige Regel „Mindestwert beim Auslegen (Punkte)“"
+
+
+def _record_data() -> dict[str, Any]:
+    """A match record as JSON-ready data, to be broken field by field."""
+    return rk.Record.from_match(rk.Match.new(GERMAN, 2, seed=4)).to_dict()
+
+
+def _de_record(data: object) -> str:
+    with pytest.raises(RummyError) as info:
+        rk.Record.from_dict(data).replay()
+    return localize_error(info.value, "de")
+
+
+def test_broken_records_are_explained_in_german_with_their_details() -> None:
+    """What ``rummykit replay --lang de`` says of a broken record: which field, and what it holds."""
+    with pytest.raises(NotationError) as info:
+        rk.Record.loads("[]")
+    assert localize_error(info.value, "de") == (
+        'Das ist keine Aufzeichnung von rummykit (erwartet wird "format": "rummykit-record")'
+    )
+    with pytest.raises(NotationError) as info:
+        rk.Record.loads("{")
+    assert localize_error(info.value, "de").startswith("Eine Aufzeichnung muss JSON sein: Expecting")
+    assert _de_record({**_record_data(), "version": 2}) == (
+        "Die Aufzeichnung hat die Version 2; diese Version von rummykit liest nur Version 1"
+    )
+    assert _de_record({**_record_data(), "players": "zwei"}) == (
+        "Das Feld 'players' der Aufzeichnung muss eine ganze Zahl sein, nicht 'zwei'"
+    )
+    assert _de_record({**_record_data(), "kind": "turnier"}) == (
+        "Die Art der Aufzeichnung ('kind') muss 'round' oder 'match' sein, nicht 'turnier'"
+    )
+    newer = {**_record_data(), "revision": RULES_REVISION + 1, "rummykit": "99.0"}
+    assert _de_record(newer) == (
+        f"Diese Aufzeichnung hat ein neueres rummykit 99.0 unter Regelfassung {RULES_REVISION + 1} "
+        f"geschrieben; diese Version spielt Regelfassung {RULES_REVISION} und kann sie nicht sicher so "
+        "nachspielen, wie sie gespielt wurde: Aktualisiere rummykit"
+    )
+    assert _de_record({**_record_data(), "seat_draw": {"method": "dice"}}) == (
+        "Das Feld 'seat_draw' der Aufzeichnung muss die Art (method) high_card oder random nennen"
+    )
+    assert _de_record({**_record_data(), "position": {"totals": [0, True]}}) == (
+        "Das Feld 'totals' der Stellung in der Aufzeichnung muss eine Liste ganzer Zahlen sein"
+    )
+    # The position is checked when the match starts (a rules error of match.py).
+    assert _de_record({**_record_data(), "position": {"totals": [0, 0, 0]}}) == (
+        "Stellung: totals braucht einen Eintrag je Platz (2), nicht 3"
+    )
+    with pytest.raises(NotationError) as info:
+        rk.Record.load("/nonexistent/partie.json")
+    text = localize_error(info.value, "de")
+    assert text.startswith("Die Aufzeichnung '/nonexistent/partie.json' ist nicht lesbar: ")
+    # English keeps the engine's own text.
+    assert localize_error(info.value, "en") == str(info.value)
+
+
+def test_broken_saved_games_are_explained_in_german_with_the_file_name(tmp_path: Path) -> None:
+    """What ``rummykit play --resume`` says of a save it cannot resume, naming the file."""
+    from rummykit.cli.saves import load_saved
+
+    def de(data: object, name: str = "partie.json") -> str:
+        path = tmp_path / name
+        path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+        with pytest.raises(RummyError) as info:
+            load_saved(path)
+        text = localize_error(info.value, "de")
+        assert not english_words(text), text
+        return text
+
+    assert de(_record_data(), "ohne-meta.json") == (
+        "ohne-meta.json sagt nicht, wer an welchem Platz spielt (kein 'meta'); dieses gespeicherte "
+        "Spiel lässt sich nicht fortsetzen"
+    )
+    meta = {"names": ["Anna", "Ben"], "players": ["search:easy", "greedy"]}
+    assert de({**_record_data(), "meta": meta}) == "partie.json: An keinem Platz spielt ein Mensch"
+    assert de({**_record_data(), "meta": {**meta, "names": ["Anna"]}}) == (
+        "partie.json: 'meta.names' muss 2 Namen nennen"
+    )
+    assert de("kein json", "kaputt.json").startswith("kaputt.json ist kein gespeichertes Spiel: Expecting")
+    round_record = rk.Record.from_round(rk.Round.new(GERMAN, 2, seed=2)).to_dict()
+    assert de(round_record, "runde.json") == (
+        "runde.json enthält nur ein einzelnes Spiel, keine Partie; fortsetzen lässt sich nur ein Spiel, "
+        "das 'rummykit play' gespeichert hat"
+    )
+    with pytest.raises(NotationError) as info:
+        load_saved(tmp_path / "fehlt.json")
+    assert localize_error(info.value, "de").startswith(f"{str(tmp_path / 'fehlt.json')!r} ist nicht lesbar: ")
 
 
 def test_rules_errors_from_the_lobby() -> None:
@@ -518,10 +634,12 @@ def test_random_refusals_read_in_english_without_ids_or_card_codes(preset: str) 
 
 
 def test_every_play_time_entry_reads_in_english_without_option_ids() -> None:
-    """Every catalogue entry a move can raise (all but the rules refusals) names options in words for
-    an English player."""
+    """Every catalogue entry a move can raise (all but the rules refusals, and the messages about a
+    file, which name its fields as the file spells them) names options in words for an English
+    player."""
+    about_files = {skeleton(text) for _, text in file_messages()}
     for rule, en, _de in ERRORS:
-        if rule == "rules":
+        if rule == "rules" or skeleton(en) in about_files:
             continue
         people = people_english(en)
         assert not OPTION_IDS & set(re.findall(r"[a-z]+(?:_[a-z]+)+", people)), (en, people)

@@ -784,6 +784,223 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "type a move, or 'help' for the legal moves",
         "Gib einen Zug ein, oder „hilfe“ für die erlaubten Züge",
     ),
+    # Records, saved games and self-play runs: the files a person opens (record.py, seating.py,
+    # selfplay.py, cli/saves.py, cli/replay.py). File names and the values read stay as written.
+    (
+        "notation",
+        "cannot read record {quoted}: {detail}",
+        "Die Aufzeichnung {quoted} ist nicht lesbar: {detail}",
+    ),
+    ("notation", "a record must be JSON: {detail}", "Eine Aufzeichnung muss JSON sein: {detail}"),
+    (
+        "notation",
+        "a record must be JSON text (UTF-8): {detail}",
+        "Eine Aufzeichnung muss JSON-Text sein (UTF-8): {detail}",
+    ),
+    (
+        "notation",
+        'not a rummykit record (expected "format": "{format}")',
+        'Das ist keine Aufzeichnung von rummykit (erwartet wird "format": "{format}")',
+    ),
+    (
+        "notation",
+        "unsupported record version {version}; this is version {number}",
+        "Die Aufzeichnung hat die Version {version}; diese Version von rummykit liest nur Version {number}",
+    ),
+    (
+        "notation",
+        "record kind must be 'round' or 'match', not {quoted}",
+        "Die Art der Aufzeichnung ('kind') muss 'round' oder 'match' sein, nicht {quoted}",
+    ),
+    (
+        "notation",
+        "record field {field} must be an integer, not {value}",
+        "Das Feld {field} der Aufzeichnung muss eine ganze Zahl sein, nicht {value}",
+    ),
+    (
+        "notation",
+        "record field 'revision' must be a rules revision (0 or more), not {value}",
+        "Das Feld 'revision' der Aufzeichnung muss eine Regelfassung sein (0 oder mehr), nicht {value}",
+    ),
+    (
+        "notation",
+        "record field 'rules' must be the rules text, e.g. 'german'",
+        "Das Feld 'rules' der Aufzeichnung muss der Regeltext sein, z. B. 'german'",
+    ),
+    (
+        "notation",
+        "this record was written by a newer {newer} under rules revision {revision}; this version plays "
+        "revision {current} and cannot be sure to replay it as it was played: update rummykit",
+        "Diese Aufzeichnung hat ein neueres {newer} unter Regelfassung {revision} geschrieben; diese "
+        "Version spielt Regelfassung {current} und kann sie nicht sicher so nachspielen, wie sie "
+        "gespielt wurde: Aktualisiere rummykit",
+    ),
+    (
+        "notation",
+        "record field 'deck' must be the deck order as card text",
+        "Das Feld 'deck' der Aufzeichnung muss die Reihenfolge der Karten in Kartenschreibweise sein",
+    ),
+    (
+        "notation",
+        "record field 'in_play' must be a list of seat numbers",
+        "Das Feld 'in_play' der Aufzeichnung muss eine Liste von Platznummern sein",
+    ),
+    (
+        "notation",
+        "record field 'dealer' is not the dealer its seat draw chose",
+        "Das Feld 'dealer' der Aufzeichnung nennt nicht den Geber, den das Ziehen um den ersten Geber "
+        "ergeben hat",
+    ),
+    (
+        "notation",
+        "record field 'actions' must be a list of action texts",
+        "Das Feld 'actions' der Aufzeichnung muss eine Liste von Zügen in Schreibweise sein",
+    ),
+    (
+        "notation",
+        "record field 'position' must be an object",
+        "Das Feld 'position' der Aufzeichnung muss ein Objekt sein",
+    ),
+    (
+        "notation",
+        "record position field {field} must be a list of int",
+        "Das Feld {field} der Stellung in der Aufzeichnung muss eine Liste ganzer Zahlen sein",
+    ),
+    (
+        "notation",
+        "record position field {field} must be a list of bool",
+        "Das Feld {field} der Stellung in der Aufzeichnung muss eine Liste von true und false sein",
+    ),
+    (
+        "notation",
+        "record position field {field} must be a list of {type}",
+        "Das Feld {field} der Stellung in der Aufzeichnung muss eine Liste von {type} sein",
+    ),
+    (
+        "notation",
+        "record position needs 'totals' and integer 'pot' and 'hands_dealt'",
+        "Die Stellung in der Aufzeichnung braucht 'totals' und ganze Zahlen für 'pot' und 'hands_dealt'",
+    ),
+    (
+        "notation",
+        "a round record needs its deck",
+        "Die Aufzeichnung eines einzelnen Spiels braucht die Reihenfolge seiner Karten ('deck')",
+    ),
+    (
+        "notation",
+        "this is the record of a match: replay it with replay_match()",
+        "Das ist die Aufzeichnung einer Partie: Spiele sie mit replay_match() nach",
+    ),
+    (
+        "notation",
+        "this is the record of a single round: replay it with replay_round()",
+        "Das ist die Aufzeichnung eines einzelnen Spiels: Spiele sie mit replay_round() nach",
+    ),
+    (
+        "notation",
+        "this round was built from a state (a determinization or a position), so no deal and actions "
+        "replay to it; save rnd.state() and rebuild it with Round.from_state instead",
+        "Dieses Spiel wurde aus einem Zustand gebaut (einer Determinisierung oder einer Stellung), also "
+        "führen kein Geben und keine Züge zu ihm; speichere stattdessen rnd.state() und baue es mit "
+        "Round.from_state wieder auf",
+    ),
+    (
+        "notation",
+        "seat draw: round {number} needs cards from exactly seats {seats}",
+        "Ziehen um den ersten Geber: Runde {number} braucht Karten von genau den Plätzen {seats}",
+    ),
+    (
+        "notation",
+        "seat draw: the rounds end before one card is highest",
+        "Ziehen um den ersten Geber: Die Runden enden, bevor eine Karte allein die höchste ist",
+    ),
+    (
+        "notation",
+        "record field 'seat_draw' must say method high_card or random",
+        "Das Feld 'seat_draw' der Aufzeichnung muss die Art (method) high_card oder random nennen",
+    ),
+    (
+        "notation",
+        "record field 'seat_draw' needs the dealer's seat",
+        "Das Feld 'seat_draw' der Aufzeichnung braucht den Platz des Gebers",
+    ),
+    (
+        "notation",
+        "record field 'seat_draw' needs its rounds of cards",
+        "Das Feld 'seat_draw' der Aufzeichnung braucht seine Runden gezogener Karten",
+    ),
+    # A saved game (rummykit play --resume): {file} is the file's name.
+    ("notation", "cannot read {quoted}: {detail}", "{quoted} ist nicht lesbar: {detail}"),
+    (
+        "notation",
+        "{file} is {size} bytes; a saved game is at most {limit}",
+        "{file} hat {size} Bytes; ein gespeichertes Spiel hat höchstens {limit}",
+    ),
+    ("notation", "{file} is not a saved game: {detail}", "{file} ist kein gespeichertes Spiel: {detail}"),
+    (
+        "notation",
+        "{file} holds a single round; only games saved by 'rummykit play' resume",
+        "{file} enthält nur ein einzelnes Spiel, keine Partie; fortsetzen lässt sich nur ein Spiel, "
+        "das 'rummykit play' gespeichert hat",
+    ),
+    (
+        "notation",
+        "{file} does not say who plays each seat (no 'meta'); it cannot be resumed",
+        "{file} sagt nicht, wer an welchem Platz spielt (kein 'meta'); dieses gespeicherte Spiel lässt "
+        "sich nicht fortsetzen",
+    ),
+    (
+        "notation",
+        "{file}: 'meta.names' must list {count} names",
+        "{file}: 'meta.names' muss {count} Namen nennen",
+    ),
+    (
+        "notation",
+        "{file}: 'meta.players' must list {count} players ('human' or a bot)",
+        "{file}: 'meta.players' muss {count} Spieler nennen ('human' oder einen Bot)",
+    ),
+    ("notation", "{file}: no seat is played by a person", "{file}: An keinem Platz spielt ein Mensch"),
+    # Replaying a record or a self-play run (rummykit replay).
+    (
+        "notation",
+        "--game picks a game of a self-play run; {quoted} is one record",
+        "--game wählt ein Spiel aus einem Selbstspiel-Lauf; {quoted} ist eine einzelne Aufzeichnung",
+    ),
+    (
+        "notation",
+        "{quoted} is a folder but no self-play run (it has no {file}); replay a record file, or a run "
+        "folder with --game N",
+        "{quoted} ist ein Ordner, aber kein Selbstspiel-Lauf (es fehlt {file}); spiele eine "
+        "Aufzeichnung nach, oder den Ordner eines Laufs mit --game N",
+    ),
+    (
+        "notation",
+        "{quoted} is a self-play run of many games: pick one with --game N",
+        "{quoted} ist ein Selbstspiel-Lauf aus vielen Spielen: Wähle eines mit --game N",
+    ),
+    (
+        "notation",
+        "{quoted} holds a game per line: pick one with --game N",
+        "{quoted} enthält ein Spiel pro Zeile: Wähle eines mit --game N",
+    ),
+    (
+        "notation",
+        "{quoted} holds games {number}–{number2} of its run (--game counts through the whole run); "
+        "replay the run folder {quoted2} for game {number3}",
+        "{quoted} enthält die Spiele {number}–{number2} seines Laufs (--game zählt durch den ganzen "
+        "Lauf); für Spiel {number3} spiele den Ordner des Laufs {quoted2} nach",
+    ),
+    (
+        "notation",
+        "{quoted} holds no self-play run (no readable {file})",
+        "{quoted} enthält keinen Selbstspiel-Lauf (kein lesbares {file})",
+    ),
+    (
+        "notation",
+        "the run in {quoted} has no game {number}; its {count} written games are numbered from 0",
+        "Der Lauf in {quoted} hat kein Spiel {number}; seine {count} geschriebenen Spiele zählen ab 0",
+    ),
+    ("notation", "{quoted} has no game {number}", "{quoted} hat kein Spiel {number}"),
     (
         "jokers_total",
         "{meld}: these rules play without jokers (jokers_total = 0)",
@@ -842,6 +1059,32 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "rules",
         "rules file {quoted}: [rules] must be a table",
         "Regeldatei {quoted}: [rules] muss eine Tabelle sein",
+    ),
+    # The start of a recorded match (match.py: its seat draw and its position).
+    (
+        "rules",
+        "dealer: the seat draw chose seat {number}, not seat {number2}",
+        "Geber: Das Ziehen um den ersten Geber ergab Platz {number}, nicht Platz {number2}",
+    ),
+    (
+        "rules",
+        "seat draw: not a {value} draw for {count} players",
+        "Ziehen um den ersten Geber: Kein Ziehen nach {value} für {count} Spieler",
+    ),
+    (
+        "rules",
+        "position: {field} needs one entry per seat ({count}), got {number}",
+        "Stellung: {field} braucht einen Eintrag je Platz ({count}), nicht {number}",
+    ),
+    (
+        "rules",
+        "position: {field} must lie between {low} and {high}, not {quoted}",
+        "Stellung: {field} muss zwischen {low} und {high} liegen, nicht {quoted}",
+    ),
+    (
+        "rules",
+        "position: at least two players must still be in the match",
+        "Stellung: Mindestens zwei Spieler müssen noch in der Partie sein",
     ),
     # Rule combinations the engine refuses (rules.py's validation raises "option: why"; the German
     # names the option by its label): the whys, by the templates below.
