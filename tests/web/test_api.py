@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import time
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -241,6 +243,18 @@ def test_the_last_move_is_answered_as_made_when_only_the_tables_end_fails_to_sto
     assert state["table"]["status"] == "over"
     assert client.get(f"/api/tables/{grant['code']}").json()["status"] == "over"
     assert len(store.actions(grant["code"])) == state["version"]
+    # The row still says the table is played; once the database takes writes again, the clock
+    # stores the end (it used to stay "playing" for good: loaded at every start, never pruned).
+    assert store.lobby_row(grant["code"])["status"] == "playing"
+    store.update_lobby = update
+    table = web.table_of(client, grant["code"])
+    assert table.end_unsaved
+    table._end_tried = -math.inf  # the next tick tries at once
+    deadline = time.monotonic() + 10
+    while store.lobby_row(grant["code"])["status"] != "over" and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert store.lobby_row(grant["code"])["status"] == "over"
+    assert not table.end_unsaved
 
 
 def test_health_says_when_the_database_does_not_answer(client: TestClient) -> None:

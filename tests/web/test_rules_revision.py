@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import logging
+import random
+import time
 from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
@@ -200,3 +202,45 @@ def test_new_tables_are_stored_with_this_revision(tmp_path: Path, web: Any) -> N
     with restarted(url, web) as client:
         table = web.table_of(client, code)
         assert table.rules.penalty_ace == 11 and table.rules_revision == RULES_REVISION
+
+
+def test_a_finished_match_whose_row_says_playing_is_stored_as_over_after_a_restart(
+    tmp_path: Path, web: Any
+) -> None:
+    """The server stopped after the match's last move was stored and before its end was: the row
+    still says "playing". The restarted server replays it, sees the match over, and writes the end
+    (before, such a row was loaded as "playing" at every start and never pruned)."""
+    url = f"sqlite:///{tmp_path / 'end.db'}"
+    rules = "german(match_end=single_hand)"
+    match = new_table_match(Rules.parse(rules), 2, None, SECRET, 0)
+    rng = random.Random(1)
+    while not match.is_over:
+        match.apply(rng.choice(match.legal_actions()))
+    seats = [asdict(Seat("human", name, token_hash=name * 32)) for name in ("ab", "cd")]
+    actions = [str(a) for a in match.actions]
+    table = StoredTable("ENDSAV", rules, 2, None, SECRET, 0, "playing", seats, 600.0, actions)
+    store = Store(url)
+    try:
+        store.create(table)
+        with store.engine.begin() as connection:
+            insert_actions(connection, table)
+        assert store.lobby_row("ENDSAV")["status"] == "playing"  # type: ignore[index]
+    finally:
+        store.close()
+    with restarted(url, web) as client:
+        assert client.get("/api/tables/ENDSAV").json()["status"] == "over"
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and stored_status(url, "ENDSAV") != "over":
+            time.sleep(0.1)
+        assert stored_status(url, "ENDSAV") == "over"
+        assert not web.table_of(client, "ENDSAV").end_unsaved
+
+
+def stored_status(url: str, code: str) -> str:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            query = select(tables_table.c.status).where(tables_table.c.code == code)
+            return str(connection.execute(query).scalar_one())
+    finally:
+        engine.dispose()

@@ -534,7 +534,8 @@ class TableManager:
         rules, secret, match, closed = replayed
         seats = [Seat(**s) for s in stored.seats]
         status: Status = stored.status  # type: ignore[assignment]
-        if match.is_over and status == "playing":
+        unsaved = match.is_over and status == "playing"
+        if unsaved:
             status = "over"
         table = Table(
             self,
@@ -555,6 +556,7 @@ class TableManager:
         table.fair = stored.fair
         table.stored_secret, table.sealed = stored.secret, stored.sealed
         table.rules_revision, table.stored_rules_text = stored.rules_revision, stored.rules
+        table.end_unsaved = unsaved  # the row still says "playing": the clock writes the end
         if closed is not None:  # a hand has ended: who has not moved since may still read its result
             table.start_break(closed)
         return table
@@ -769,6 +771,8 @@ class TableManager:
                 except Exception:
                     log_failure(log, "table %s: clock failed", table.code)
                 ended = table.ended_at
+                if table.end_unsaved:
+                    continue  # kept until its end is stored: unloaded, its row would read as playing
                 if ended is not None and now - ended >= self.settings.finished_table_seconds:
                     table.cancel()
                     self.tables.pop(table.code, None)

@@ -42,6 +42,7 @@ import hashlib
 import hmac
 import json
 import logging
+import math
 import random
 import secrets
 from collections.abc import Callable, Collection, Sequence
@@ -102,6 +103,8 @@ HINTS_OFF: Final = (
 
 Status = Literal["waiting", "playing", "over", "closed", "expired"]
 OPEN: Final = ("waiting", "playing")
+END_RETRY_SECONDS: Final = 5.0
+"""How often the end of a match whose write failed is tried again (:meth:`Table.store_end`)."""
 
 
 def _dumps(value: Any) -> str:
@@ -470,6 +473,10 @@ class Table:
         self._rest: dict[int, float] = {}
         """Seats in the break after a hand, with when it ends (loop time): their turn clock rests."""
         self._ended_at: float | None = None if status in OPEN else now
+        self.end_unsaved = False
+        """The match is over but the table's row does not say so yet (the write failed, or the table
+        was loaded so): :meth:`tick` writes it until it is stored."""
+        self._end_tried = -math.inf
 
     # Derived state ------------------------------------------------------------------------------
     @property
@@ -969,9 +976,30 @@ class Table:
                 await self._save_lobby()
             except Exception as exc:  # the move is stored: a table whose match is over loads as over
                 self.status = "over"
+                self.end_unsaved = True  # the clock writes it once the database takes writes again
+                self._end_tried = asyncio.get_running_loop().time()
                 why = type(exc).__name__
                 log.warning("table %s: the move is stored, its end not yet (%s)", self.code, why)
         self.broadcast()
+
+    async def store_end(self, now: float) -> None:
+        """Write the end of a match whose row still says it is played (:attr:`end_unsaved`), at most
+        every :data:`END_RETRY_SECONDS`; a failure leaves it for the next try."""
+        if not self.end_unsaved or now - self._end_tried < END_RETRY_SECONDS:
+            return
+        self._end_tried = now
+        async with self.lock:
+            if not self.match.is_over or self.status != "over":
+                self.end_unsaved = False
+                return
+            try:
+                await self._save_lobby()
+            except Exception as exc:
+                self.status = "over"  # the failed write took the status back to the stored one
+                log.debug("table %s: its end is not stored yet (%s)", self.code, type(exc).__name__)
+                return
+            self.end_unsaved = False
+            log.info("table %s: its end is stored", self.code)
 
     def start_break(self, moved: Collection[int]) -> None:
         """A hand has ended: the turn clock of every person who has not ``moved`` since rests for
@@ -1164,8 +1192,10 @@ class Table:
 
     # Liveness -----------------------------------------------------------------------------------
     async def tick(self, now: float) -> None:
-        """Run the clocks: the turn timer, the idle expiry; called about once a second."""
+        """Run the clocks: the turn timer, the idle expiry, the end of a match still to store; called
+        about once a second."""
         settings = self.manager.settings
+        await self.store_end(now)
         if self.status not in OPEN:
             return
         present = (
