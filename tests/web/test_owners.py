@@ -10,8 +10,10 @@ per-address limits are the database's, so they hold across the processes.
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -331,3 +333,26 @@ def test_the_listener_connects_again_after_the_database_drops_it(database: str, 
     state = next_state(host_ws, lambda s: any(p.get("name") == "Guest" for p in s["table"]["seats"]), 30)
     assert state["table"]["status"] == "waiting"
     host_ws.close()
+
+
+def test_joins_racing_through_two_processes_all_find_a_seat(database: str, server_factory: Any) -> None:
+    """Five people join a six-seat table at once, through two processes: a join whose write finds the
+    lobby changed by the other process takes the next open seat (it was refused with 409)."""
+    a = server_factory(database, extra=FAST)
+    b = server_factory(database, extra=FAST)
+    made = httpx.post(a.url + "/api/tables", json={"seats": 6, "name": "Host"})
+    assert made.status_code == 201, made.text
+    code = made.json()["code"]
+    start = threading.Barrier(5)
+
+    def join(i: int) -> httpx.Response:
+        base = (a.url, b.url)[i % 2]
+        start.wait()
+        return httpx.post(base + f"/api/tables/{code}/join", json={"name": f"P{i}"}, timeout=60)
+
+    with ThreadPoolExecutor(5) as pool:
+        answers = list(pool.map(join, range(5)))
+    assert [r.status_code for r in answers] == [200] * 5, [r.text for r in answers]
+    assert sorted(r.json()["seat"] for r in answers) == [1, 2, 3, 4, 5]
+    seats = httpx.get(b.url + f"/api/tables/{code}").json()["seats"]
+    assert sorted(s["name"] for s in seats) == ["Host", "P0", "P1", "P2", "P3", "P4"]

@@ -1272,9 +1272,22 @@ class Table:
 
     async def join(self, name: str, address: str | None = None) -> tuple[int, str]:
         """Take the next open seat; from client ``address`` (its network key), within its seat cap
-        (:meth:`TableManager.check_seats`)."""
+        (:meth:`TableManager.check_seats`).
+
+        With a shared database another process may fill a seat meanwhile; the write then finds the
+        lobby changed, reloads it and tries the next open seat (each such conflict is somebody
+        else's join, so at most one try per seat)."""
         digest = None if address is None else self.manager.digest(address)
         network = None if address is None else self.manager.digest(fair_network(address))
+        for _ in range(len(self.seats)):
+            try:
+                return await self._join_once(name, digest, network)
+            except LobbyError as exc:
+                if exc.error != "lobby_changed":
+                    raise
+        return await self._join_once(name, digest, network)
+
+    async def _join_once(self, name: str, digest: str | None, network: str | None) -> tuple[int, str]:
         async with self.lock:
             if self.manager.store.shared:
                 await self._reload_lobby()
