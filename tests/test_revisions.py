@@ -25,8 +25,8 @@ from typer.testing import CliRunner
 
 import rummykit as rk
 from rummykit.cli import app
-from rummykit.errors import ReplayError
 from rummykit.i18n import localize_error
+from rummykit.record import ReplayError
 from rummykit.revisions import CHANGES, RULES_REVISION, changes_since, read_rules
 from rummykit.rules import HAND_SIZE_TABLES, LINKED_DEFAULTS, RUMMY_CH_HAND_SIZES, Rules
 

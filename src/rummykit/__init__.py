@@ -17,13 +17,12 @@ from rummykit.errors import (
 )
 from rummykit.match import Match, MatchEvent, MatchPosition
 from rummykit.melds import Meld, MeldKind
-from rummykit.record import Record
+from rummykit.record import Record, ReplayError
 from rummykit.round import Event, Round, RoundStatus
 from rummykit.rules import PRESET_NAMES, Rules
 from rummykit.state import RoundState
+from rummykit.version import __version__
 from rummykit.views import Phase, PlayerView, RoundResult, TableMeld, Termination
-
-__version__ = "0.1.0"
 
 __all__ = [
     "JOKER",
@@ -43,6 +42,7 @@ __all__ = [
     "Phase",
     "PlayerView",
     "Record",
+    "ReplayError",
     "Round",
     "RoundResult",
     "RoundState",

@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Final
-
-if TYPE_CHECKING:
-    from rummykit.revisions import RuleChange
+from typing import Final
 
 Localizer = Callable[[BaseException, str, Sequence[str]], str]
 """``(error, lang, names) -> text``: :func:`rummykit.i18n.localize_error`, which registers itself
@@ -123,28 +120,6 @@ def _rebuild(cls: type[RummyError], args: tuple[object, ...], attributes: dict[s
 
 class NotationError(RummyError, ValueError):
     """Text that is not valid card, meld, action, rules or record notation."""
-
-
-class ReplayError(NotationError):
-    """An action of a record that cannot be applied (:meth:`rummykit.Record.replay`).
-
-    ``number`` counts the record's actions from 1; ``cause`` is the engine's refusal; ``revision`` is
-    the rules revision the record was written under and ``changes`` the changes since then that
-    refuse actions under its rules (:mod:`rummykit.revisions`), empty for a record of this version.
-    """
-
-    def __init__(
-        self, number: int, action: str, cause: RummyError, revision: int, changes: tuple[RuleChange, ...]
-    ) -> None:
-        from rummykit.revisions import older_text
-
-        older = older_text(revision, changes)
-        super().__init__(f"record action {number} ({action}) cannot be replayed: {cause}{older}")
-        self.number = number
-        self.action = action
-        self.cause = cause
-        self.revision = revision
-        self.changes = changes
 
 
 class RulesError(RummyError, ValueError):

@@ -24,13 +24,48 @@ from typing import Any, Final, Literal
 
 from rummykit.actions import Action
 from rummykit.cards import Card, format_cards, parse_cards
-from rummykit.errors import NotationError, ReplayError, RummyError
+from rummykit.errors import NotationError, RummyError
 from rummykit.match import Match, MatchPosition
-from rummykit.revisions import RULES_REVISION, ReadNote, RuleChange, changes_since, read_rules, written
+from rummykit.revisions import (
+    RULES_REVISION,
+    ReadNote,
+    RuleChange,
+    changes_since,
+    older_text,
+    read_rules,
+    written,
+)
 from rummykit.round import Round
 from rummykit.rules import Rules
 from rummykit.seating import FirstDealerDraw
 from rummykit.state import RoundState
+from rummykit.version import __version__
+
+
+class ReplayError(NotationError):
+    """An action of a record that cannot be applied (:meth:`Record.replay`).
+
+    ``number`` counts the record's actions from 1; ``cause`` is the engine's refusal; ``revision`` is
+    the rules revision the record was written under and ``changes`` the changes since then that
+    refuse actions under its rules (:mod:`rummykit.revisions`), empty for a record of this version.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        number: int,
+        action: str,
+        cause: RummyError,
+        revision: int,
+        changes: tuple[RuleChange, ...],
+    ) -> None:
+        super().__init__(message)
+        self.number = number
+        self.action = action
+        self.cause = cause
+        self.revision = revision
+        self.changes = changes
+
 
 FORMAT: Final = "rummykit-record"
 VERSION: Final = 1
@@ -178,7 +213,9 @@ class Record:
         """The error for the record's action ``number`` (from 1) that the engine refused with ``exc``;
         for an older record it names the rule changes since that refuse actions under its rules."""
         refusing = changes_since(self.revision, self.rules, ("refuses",))
-        return ReplayError(number, str(action), exc, self.revision, refusing)
+        older = older_text(self.revision, refusing)
+        message = f"record action {number} ({action}) cannot be replayed: {exc}{older}"
+        return ReplayError(message, number, str(action), exc, self.revision, refusing)
 
     def states(self) -> Iterator[RoundState]:
         """The state of the round in play at the start and after each action (independent copies):
@@ -210,8 +247,6 @@ class Record:
         """The record as JSON-ready data: format and version, the rules revision and the rummykit
         version that wrote it, kind, rules text, seats, dealer, seed, the deck, and every action in
         its notation (what :meth:`from_dict` reads back)."""
-        from rummykit import __version__
-
         data: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,

@@ -25,7 +25,6 @@ none) and a half-written run stays readable line by line.
 
 >>> import tempfile
 >>> from rummykit.record import Record
-from rummykit.revisions import RULES_REVISION
 >>> out = tempfile.mkdtemp()
 >>> res = run_selfplay(SelfPlayConfig("viennese", ("greedy", "random"), games=3, seed=1), out, workers=1)
 >>> res.played, len(list(read_records(out)))

@@ -20,7 +20,6 @@ from rummykit.errors import (
     IllegalActionError,
     IllegalMeldError,
     NotationError,
-    ReplayError,
     RulesError,
     RummyError,
     name_seats,
@@ -31,6 +30,7 @@ from rummykit.i18n.cards import RANK_NAMES, card_name, glyphs
 from rummykit.i18n.catalogue import ERRORS, FRAGMENTS, OPTION_EN, PEOPLE_EN, RULE_NAMES
 from rummykit.i18n.moves import describe_action, du_agrees_de
 from rummykit.melds import meld_text_cards
+from rummykit.record import ReplayError
 from rummykit.revisions import older_text
 
 _PLACEHOLDER: Final = re.compile(r"\{([a-z_]+[0-9]?)\}")
