@@ -164,6 +164,18 @@ def test_older_rules_texts_are_read_as_they_were_meant() -> None:
     read = read_rules("german(jokers_total=0, penalty_joker=20, knock_extra_turn=true)", 0)
     assert read.rules == Rules.parse("german(jokers_total=0)")
     assert [n.en.split(" ")[0] for n in read.notes] == ["penalty_joker", "knock_extra_turn"]
+    # by_player_count dealt Basic Rummy's table in every preset: read as the size it dealt at the table.
+    older_table = read_rules("german(hand_size_rule=by_player_count)", 0, players=4)
+    assert older_table.rules == Rules.parse("german(hand_size=7)")
+    assert (
+        read_rules("german(hand_size_rule=by_player_count)", RULES_REVISION, 4).rules.hand_size_for(4) == 13
+    )
+    record = rk.Record.from_dict(
+        {**older("german_d15.json"), "rules": "german(hand_size_rule=by_player_count)", "players": 3}
+        | {"kind": "match", "deck": None, "actions": []}
+    )
+    assert record.rules.hand_size_for(3) == 7
+    assert record.replay_match().round.view(0).hand_sizes == (7, 7, 7)
     # An alias names the preset whose meaning is kept.
     assert read_rules("Basic Rummy(ace_high_in_runs=true)", 0).rules.penalty_ace == 1
     # Other refusals still refuse, and say the text is older.
@@ -196,4 +208,3 @@ def test_replay_shows_how_an_older_record_was_read() -> None:
     failed = CliRunner().invoke(app, ["replay", str(OLDER / "german_d15.json"), "--lang", "de"], input="q\n")
     assert failed.exit_code == 2
     assert "Zug 34 der Aufzeichnung" in failed.output and "D15 ohne Ausnahme" in failed.output
-

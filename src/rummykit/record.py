@@ -24,7 +24,7 @@ from typing import Any, Final, Literal
 
 from rummykit.actions import Action
 from rummykit.cards import Card, format_cards, parse_cards
-from rummykit.errors import NotationError, RummyError
+from rummykit.errors import IllegalActionError, IllegalMeldError, NotationError, RummyError
 from rummykit.match import Match, MatchPosition
 from rummykit.revisions import (
     RULES_REVISION,
@@ -33,6 +33,7 @@ from rummykit.revisions import (
     changes_since,
     older_text,
     read_rules,
+    refusing,
     written,
 )
 from rummykit.round import Round
@@ -212,10 +213,11 @@ class Record:
     def replay_error(self, number: int, action: Action, exc: RummyError) -> ReplayError:
         """The error for the record's action ``number`` (from 1) that the engine refused with ``exc``;
         for an older record it names the rule changes since that refuse actions under its rules."""
-        refusing = changes_since(self.revision, self.rules, ("refuses",))
-        older = older_text(self.revision, refusing)
+        rule = exc.rule if isinstance(exc, (IllegalActionError, IllegalMeldError)) else None
+        changes = refusing(self.revision, self.rules, rule)
+        older = older_text(self.revision, changes)
         message = f"record action {number} ({action}) cannot be replayed: {exc}{older}"
-        return ReplayError(message, number, str(action), exc, self.revision, refusing)
+        return ReplayError(message, number, str(action), exc, self.revision, changes)
 
     def states(self) -> Iterator[RoundState]:
         """The state of the round in play at the start and after each action (independent copies):
@@ -347,7 +349,7 @@ class Record:
                 f"version plays revision {RULES_REVISION} and cannot be sure to replay it as it was "
                 "played: update rummykit"
             )
-        read = read_rules(rules_text, revision)
+        read = read_rules(rules_text, revision, integer("players"))
         rules = read.rules
         deck: tuple[Card, ...] | None = None
         deck_text = data.get("deck")

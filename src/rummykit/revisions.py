@@ -11,8 +11,10 @@ change since the first record format (:data:`CHANGES`):
 * ``meaning``: the same text now means other option values. :func:`read_rules` gives an older text
   its old meaning back by naming the options it left to their defaults (exact: rummykit always wrote
   the full text of its rule sets, so what a text left out was the default of its day).
-* ``refused_rules``: the text is refused now (an option that never had an effect under the others).
-  :func:`read_rules` drops such an option from an older text, which changes nothing in its play.
+* An option that has no effect under the others is refused now (it was accepted and did nothing):
+  :func:`read_rules` drops it from an older text, which changes nothing in its play. Other texts
+  refused now (a number out of its range, a combination that cannot be played) stay refused, with a
+  word that the text is older.
 * ``refuses``: an action once allowed is refused now; the replay of an older record that made it
   stops there, and the message names the change.
 * ``scores``: the same actions score differently now; an older record replays to other scores, and
@@ -32,15 +34,17 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from rummykit.errors import RulesError
-from rummykit.rules import Rules
+from rummykit.rules import BASIC_HAND_SIZES, Rules
 from rummykit.rules_text import split_rules_text
 
 RULES_REVISION: Final = 1
 """The revision of the rules this version plays: raised with every entry of :data:`CHANGES`."""
 
-ChangeKind = Literal["meaning", "refused_rules", "refuses", "scores"]
+ChangeKind = Literal["meaning", "refuses", "scores"]
 Assignments = Mapping[str, str]
 """The ``option=value`` pairs of a rules text, values still text."""
+Keep = Callable[[str, Assignments, int | None], dict[str, str]]
+"""``(preset, assignments, players) -> assignments``: what gives an older text its old meaning."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,24 +62,32 @@ class RuleChange:
     """The same in German."""
     applies: Callable[[Rules], bool]
     """Whether the change can matter to a game under these rules (as this version reads them)."""
-    keep: Callable[[str, Assignments], dict[str, str]] | None = None
-    """For ``meaning``: the assignments that give an older text (its preset's name and its
-    assignments) the meaning it had."""
+    keep: Keep | None = None
+    """For ``meaning``: the assignments that give an older text (its preset's name, its assignments
+    and the number of seats it was played at, when known) the meaning it had."""
+    rule: str | None = None
+    """For ``refuses``: the rule id the engine refuses the old action with, when it is known; a failed
+    replay refused under that rule names this change alone."""
 
 
 def _melding(rules: Rules) -> bool:
     return not rules.is_knock_game
 
 
-def _basic_ace_penalty(preset: str, assignments: Assignments) -> dict[str, str]:
-    """Before revision 1, ``basic(ace_high_in_runs=true)`` still counted a left-over ace 1."""
+def _knock(rules: Rules) -> bool:
+    return rules.is_knock_game and not rules.is_gin
+
+
+def _basic_ace_penalty(preset: str, assignments: Assignments, players: int | None) -> dict[str, str]:
+    """Before revision 1, ``basic(ace_high_in_runs=true)`` still counted a left-over ace 1 (rummykit
+    wrote ``penalty_ace`` into the text whenever it was not 1)."""
     high = assignments.get("ace_high_in_runs", "").strip().lower() == "true"
     if preset == "basic" and high and "penalty_ace" not in assignments:
         return {"penalty_ace": "1"}
     return {}
 
 
-def _no_knock(preset: str, assignments: Assignments) -> dict[str, str]:
+def _no_knock(preset: str, assignments: Assignments, players: int | None) -> dict[str, str]:
     """``knock_threshold = 1`` under ``lt`` (no knock) is written ``knock_threshold = 0`` now."""
     comparison = assignments.get("knock_comparison", Rules.preset(preset).knock_comparison)
     if assignments.get("knock_threshold", "").strip() == "1" and comparison.strip() == "lt":
@@ -83,61 +95,218 @@ def _no_knock(preset: str, assignments: Assignments) -> dict[str, str]:
     return {}
 
 
+def _basic_table_elsewhere(preset: str, assignments: Assignments, players: int | None) -> dict[str, str]:
+    """Before revision 1, ``hand_size_rule = by_player_count`` dealt Basic Rummy's 10/7/7/6/6 in every
+    preset; outside ``basic`` it deals rummy.ch's 13/11 now. An older text is read with the hand size
+    it dealt at the game's table (``players`` seats)."""
+    rule = assignments.get("hand_size_rule", "").strip()
+    if preset == "basic" or rule != "by_player_count" or players is None:
+        return {}
+    rest = {k: v for k, v in assignments.items() if k != "hand_size_rule"}
+    try:
+        base = _parse(preset, {**rest, "hand_size_rule": "fixed"})
+        active = base.active_players(players)
+    except RulesError:
+        return {}
+    return {"hand_size_rule": "fixed", "hand_size": str(BASIC_HAND_SIZES.get(active, base.hand_size))}
+
+
+def _change(
+    date: str,
+    kind: ChangeKind,
+    text: str,
+    text_de: str,
+    applies: Callable[[Rules], bool],
+    keep: Keep | None = None,
+    rule: str | None = None,
+) -> RuleChange:
+    return RuleChange(1, date, kind, text, text_de, applies, keep, rule)
+
+
 CHANGES: Final[tuple[RuleChange, ...]] = (
-    RuleChange(
-        revision=1,
-        date="2026-12-04",
-        kind="refuses",
-        text="a player who took the top discard may no longer lay down every other card and go out by "
+    _change(
+        "2026-11-29",
+        "refuses",
+        "when the stock runs out and the pile is turned over, it is turned face down as it lay, so the "
+        "cards drawn after it differ",
+        "wenn der Stoß aufgebraucht ist und der Ablagestapel umgedreht wird, liegt er verdeckt wie "
+        "zuvor, sodass danach andere Karten gezogen werden",
+        lambda rules: rules.stock_exhaustion == "turn_over_all_if_declined",
+    ),
+    _change(
+        "2026-12-01",
+        "refuses",
+        "a player is offered a buy-back only where it lowers their total below the highest other one",
+        "ein Wiedereinkauf wird nur angeboten, wo er den Stand unter den höchsten anderen senkt",
+        lambda rules: _knock(rules) and rules.match_end == "elimination_last_survivor",
+    ),
+    _change(
+        "2026-12-01",
+        "refuses",
+        "under joker_end_assignment = upward_default a joker that fits at the top of a run is laid "
+        "there, never at the low end",
+        "mit joker_end_assignment = upward_default kommt ein Joker, der oben an eine Reihe passt, "
+        "immer nach oben",
+        lambda rules: rules.joker_end_assignment == "upward_default" and rules.jokers_total > 0,
+    ),
+    _change(
+        "2026-12-04",
+        "refuses",
+        "a player who took the top discard may no longer lay down every other card and go out by "
         "discarding it (D15 holds without exception)",
-        text_de="wer die oberste Karte des Ablagestapels nimmt, darf nicht mehr alle anderen Karten "
+        "wer die oberste Karte des Ablagestapels nimmt, darf nicht mehr alle anderen Karten "
         "auslegen und mit ihr ausmachen (D15 ohne Ausnahme)",
-        applies=lambda rules: _melding(rules) and not rules.may_discard_taken_discard,
+        lambda rules: (
+            _melding(rules) and not rules.may_discard_taken_discard and not rules.discard_pickup_requires_meld
+        ),  # a card that must be laid is never barred
+        rule="may_discard_taken_discard",
     ),
-    RuleChange(
-        revision=1,
-        date="2026-12-05",
-        kind="meaning",
-        text="in Basic Rummy a left-over ace counts 11 once aces may be high (ace_high_in_runs = true "
+    _change(
+        "2026-12-05",
+        "refuses",
+        "a player who took the top discard may not call Rummy by laying that card away",
+        "wer die oberste Karte des Ablagestapels nimmt, darf nicht Rummy rufen, indem er sie weglegt",
+        lambda rules: _knock(rules) and not rules.may_discard_taken_discard,
+        rule="may_discard_taken_discard",
+    ),
+    _change(
+        "2026-12-05",
+        "meaning",
+        "hand_size_rule = by_player_count deals rummy.ch's 13 cards (2–4 players) or 11 (5–6) outside "
+        "Basic Rummy; older texts dealt Basic Rummy's 10/7/6",
+        "hand_size_rule = by_player_count gibt außerhalb von Basic Rummy 13 Karten (2–4 Spieler) oder "
+        "11 (5–6); ältere Texte gaben die 10/7/6 von Basic Rummy",
+        lambda rules: rules.name != "basic" and rules.hand_size_rule == "by_player_count",
+        _basic_table_elsewhere,
+    ),
+    _change(
+        "2026-12-05",
+        "meaning",
+        "in Basic Rummy a left-over ace counts 11 once aces may be high (ace_high_in_runs = true "
         "moves penalty_ace to 11); older texts that left penalty_ace out meant 1",
-        text_de="bei Basic Rummy zählt ein übrig gebliebenes Ass 11, sobald Asse hoch sein dürfen; "
+        "bei Basic Rummy zählt ein übrig gebliebenes Ass 11, sobald Asse hoch sein dürfen; "
         "ältere Texte ohne penalty_ace meinten 1",
-        applies=lambda rules: rules.name == "basic" and rules.ace_high_in_runs,
-        keep=_basic_ace_penalty,
+        lambda rules: rules.name == "basic" and rules.ace_high_in_runs,
+        _basic_ace_penalty,
     ),
-    RuleChange(
-        revision=1,
-        date="2026-12-05",
-        kind="refuses",
-        text="a player may no longer discard a card that could be laid off while a lay-off keeps a "
+    _change(
+        "2026-12-05",
+        "refuses",
+        "a hand ends dead, not scored, after max_takes_in_a_row (50) turns in a row that began by "
+        "taking the discard",
+        "ein Spiel endet ohne Wertung nach max_takes_in_a_row (50) Zügen in Folge, die mit dem "
+        "Aufnehmen der abgelegten Karte begannen",
+        lambda rules: rules.not_applicable("max_takes_in_a_row") is None,
+    ),
+    _change(
+        "2026-12-05",
+        "scores",
+        "a knock is scored although the takes in a row reach their bound in the extra turns after it",
+        "ein Klopfen zählt, auch wenn die Aufnahmen in Folge in den Zusatzzügen danach ihre Grenze erreichen",
+        lambda rules: _knock(rules) and rules.knock_extra_turn,
+    ),
+    _change(
+        "2026-12-05",
+        "scores",
+        "a Hand-Rommé is the whole hand laid in one turn: going out by lay-offs alone doubles too, "
+        "and a lay-off in an earlier turn spoils the double",
+        "ein Hand-Rommé ist die ganze Hand in einem Zug: auch nur durch Anlegen ausgemacht zählt "
+        "doppelt, und ein Anlegen in einem früheren Zug verdirbt das Doppelte",
+        lambda rules: (
+            _melding(rules)
+            and rules.hand_romme_multiplier == 2
+            and not (rules.layoff_requires_opened and rules.joker_exchange_requires_opened)
+        ),
+    ),
+    _change(
+        "2026-12-05",
+        "refuses",
+        "a player may no longer discard a card that could be laid off while a lay-off keeps a "
         "card to discard (the bar on discarding a playable card)",
-        text_de="eine anlegbare Karte darf nicht mehr abgeworfen werden, solange ein Anlegen eine "
+        "eine anlegbare Karte darf nicht mehr abgeworfen werden, solange ein Anlegen eine "
         "Karte zum Abwerfen übrig lässt (Abwurfverbot für anlegbare Karten)",
-        applies=lambda rules: _melding(rules) and not rules.discard_playable_card_allowed,
+        lambda rules: _melding(rules) and not rules.discard_playable_card_allowed,
+        rule="discard_playable_card_allowed",
     ),
-    RuleChange(
-        revision=1,
-        date="2026-12-05",
-        kind="meaning",
-        text="knock_threshold = 1 under knock_comparison = lt admits no knock and is refused; "
+    _change(
+        "2026-12-05",
+        "refuses",
+        "opening below the minimum and going out at once is a Hand-Rommé only without an earlier "
+        "lay-off or joker exchange",
+        "unter dem Mindestwert auslegen und sofort ausmachen ist nur ohne früheres Anlegen oder "
+        "Jokertauschen ein Hand-Rommé",
+        lambda rules: (
+            _melding(rules)
+            and not rules.hand_romme_requires_opening_min
+            and (rules.opening_min_points or 0) > 0
+            and not (rules.layoff_requires_opened and rules.joker_exchange_requires_opened)
+        ),
+    ),
+    _change(
+        "2026-12-05",
+        "refuses",
+        "a player who has not opened may take the top discard only when an opening reaches the "
+        "minimum without it",
+        "wer noch nicht ausgelegt hat, darf die oberste abgelegte Karte nur nehmen, wenn eine "
+        "Auslage ohne sie den Mindestwert erreicht",
+        lambda rules: (
+            _melding(rules)
+            and not rules.opening_counts_taken_discard
+            and (
+                rules.discard_pickup_requires_meld
+                or rules.discard_pickup_requires_opened == "opened_or_opening_with_it"
+            )
+        ),
+    ),
+    _change(
+        "2026-12-05",
+        "meaning",
+        "knock_threshold = 1 under knock_comparison = lt admits no knock and is refused; "
         "knock_threshold = 0 says the same",
-        text_de="knock_threshold = 1 mit knock_comparison = lt lässt kein Klopfen zu und wird "
+        "knock_threshold = 1 mit knock_comparison = lt lässt kein Klopfen zu und wird "
         "abgelehnt; knock_threshold = 0 sagt dasselbe",
-        applies=lambda rules: rules.is_knock_game and rules.knock_threshold == 0,
-        keep=_no_knock,
+        lambda rules: rules.is_knock_game and rules.knock_threshold == 0,
+        _no_knock,
     ),
-    RuleChange(
-        revision=1,
-        date="2026-12-05",
-        kind="scores",
-        text="a gin is never undercut: with gin_bonus = 0 and undercut_on_tie = true, a gin against a "
+    _change(
+        "2026-12-06",
+        "scores",
+        "a gin is never undercut: with gin_bonus = 0 and undercut_on_tie = true, a gin against a "
         "defender who melds every card scores 0 to 0 (it cost the knocker the undercut bonus)",
-        text_de="ein Gin wird nie unterboten: mit gin_bonus = 0 und undercut_on_tie = true zählt ein "
+        "ein Gin wird nie unterboten: mit gin_bonus = 0 und undercut_on_tie = true zählt ein "
         "Gin gegen einen Gegner, der alle Karten in Figuren hat, 0 zu 0 (vorher kostete er den "
         "Unterbietungsbonus)",
-        applies=lambda rules: rules.is_gin and rules.gin_bonus == 0 and rules.undercut_on_tie,
+        lambda rules: rules.is_gin and rules.gin_bonus == 0 and rules.undercut_on_tie,
+    ),
+    _change(
+        "2026-12-06",
+        "refuses",
+        "a gin hand whose cards all lie in melds of three is knocked only with a discard that stays "
+        "within the knock card",
+        "ein Gin-Blatt, dessen Karten alle in Dreierfiguren liegen, darf nur mit einem Abwurf "
+        "klopfen, der innerhalb der Klopfgrenze bleibt",
+        lambda rules: (
+            rules.is_gin and rules.eleven_card_deadwood == "openspiel" and (rules.hand_size + 1) % 3 == 0
+        ),
+    ),
+    _change(
+        "2026-12-06",
+        "refuses",
+        "under deal_rotation = winner_deals the defender who undercut deals the next gin hand",
+        "mit deal_rotation = winner_deals gibt nach einem Unterbieten der Verteidiger das nächste Gin-Spiel",
+        lambda rules: (
+            rules.is_gin and rules.deal_rotation == "winner_deals" and rules.match_end != "single_hand"
+        ),
     ),
 )
+
+
+def refusing(revision: int, rules: Rules, rule: str | None) -> tuple[RuleChange, ...]:
+    """The ``refuses`` changes after ``revision`` that may be why an action of a game under ``rules``
+    is refused under ``rule`` now: those of that rule when any is, else all that apply."""
+    found = changes_since(revision, rules, ("refuses",))
+    named = tuple(c for c in found if c.rule is not None and c.rule == rule)
+    return named or found
 
 
 def changes_since(
@@ -169,10 +338,11 @@ class ReadRules:
     effect."""
 
 
-def read_rules(text: str, revision: int) -> ReadRules:
+def read_rules(text: str, revision: int, players: int | None = None) -> ReadRules:
     """The rule set an older text of ``revision`` meant (``Rules.parse(text)`` at the current one).
 
-    ``meaning`` changes after ``revision`` name the options the text left to their old defaults;
+    ``meaning`` changes after ``revision`` name the options the text left to their old defaults
+    (``players``, the seats of the game, where the old meaning depended on them);
     options the current rules refuse and that have no effect under the rest are dropped (they changed
     nothing then either).
 
@@ -192,7 +362,7 @@ def read_rules(text: str, revision: int) -> ReadRules:
     notes: list[ReadNote] = []
     for change in CHANGES:
         if change.revision > revision and change.keep is not None:
-            kept = change.keep(name, assignments)
+            kept = change.keep(name, assignments, players)
             if kept:
                 assignments.update(kept)
                 named = ", ".join(f"{k}={v}" for k, v in kept.items())

@@ -391,7 +391,7 @@ class TableManager:
             row = await self.db(self.store.lobby_row, key)
             if row is not None and (self.store.shared or row["status"] not in OPEN_STATUSES):
                 with contextlib.suppress(RummyError):  # rules this version refuses: no page (logged at load)
-                    return key, stored_rules(row["rules"], row["rules_revision"])
+                    return key, stored_rules(row["rules"], row["rules_revision"], row["players"])
         raise LobbyError(404, f"no table {code[:16]!r}")
 
     async def lobbies(self, limit: int = 50) -> list[dict[str, Any]]:
@@ -517,7 +517,7 @@ class TableManager:
             ValueError: the table was stored by a newer rummykit (its rules revision is above this
                 version's), or its rules are refused (:class:`~rummykit.errors.RulesError`).
         """
-        read = read_stored_rules(stored.rules, stored.rules_revision)
+        read = read_stored_rules(stored.rules, stored.rules_revision, stored.players)
         rules = read.rules
         if read.notes and stored.code not in self._read_noted:
             self._read_noted.add(stored.code)

@@ -256,9 +256,10 @@ def lobby_entry(
     }
 
 
-def read_stored_rules(text: str, revision: int) -> ReadRules:
+def read_stored_rules(text: str, revision: int, players: int | None = None) -> ReadRules:
     """A stored table's rules ``text``, read with the meaning it had under the rules ``revision`` it
-    was written under (:func:`rummykit.revisions.read_rules`), and what reading it took.
+    was written under (:func:`rummykit.revisions.read_rules`; ``players``, the table's seats, where
+    the old meaning depended on them), and what reading it took.
 
     Raises:
         RulesError: the text is refused, or ``revision`` is a newer rummykit's than this one (its text
@@ -268,14 +269,14 @@ def read_stored_rules(text: str, revision: int) -> ReadRules:
         raise RulesError(
             f"stored by a newer rummykit (rules revision {revision}; this version plays {RULES_REVISION})"
         )
-    return read_rules(text, revision)
+    return read_rules(text, revision, players)
 
 
 @functools.lru_cache(maxsize=256)
-def stored_rules(text: str, revision: int) -> Rules:
-    """The rules of a stored table's row (its rules text and ``rules_revision``; cached):
+def stored_rules(text: str, revision: int, players: int) -> Rules:
+    """The rules of a stored table's row (its rules text, ``rules_revision`` and seats; cached):
     :func:`read_stored_rules`."""
-    return read_stored_rules(text, revision).rules
+    return read_stored_rules(text, revision, players).rules
 
 
 def turn_seconds_of(seats: Sequence[Seat], seat: int, settings: ServerSettings) -> float:
@@ -300,7 +301,7 @@ def stored_lobby_json(row: dict[str, Any], turn_seconds: float) -> dict[str, Any
         {**Seat(**s).public(), "seat": i, "connected": False, "away": False}
         for i, s in enumerate(json.loads(row["seats"]))
     ]
-    rules = stored_rules(row["rules"], row["rules_revision"])
+    rules = stored_rules(row["rules"], row["rules_revision"], row["players"])
     return lobby_entry(  # the rules text as it reads now (an older row's text may mean other rules now)
         row["code"], row["status"], rules, str(rules), row["takeover_seconds"], turn_seconds,
         row["secret"] is None, seats, 0, row["hints"],
