@@ -622,3 +622,15 @@ def test_a_copied_env_plays_on_exactly_like_the_original(
         info = first[4]
         if first[2] or first[3]:
             break
+
+
+def test_a_step_before_reset_and_rules_of_the_wrong_type_are_refused_clearly() -> None:
+    env = RummyEnv(rules="german")
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before step\(\)"):
+        env.step(0)  # it played a placeholder deal (seed 0) without a word
+    env.reset(seed=1)
+    env.step(int(np.flatnonzero(env.action_masks())[0]))
+    with pytest.raises(TypeError, match="rules must be a Rules or a preset's name"):
+        rummy_v0.env(rules=42)
+    with pytest.raises(TypeError, match="not int"):
+        RummyEnv(rules=42)  # type: ignore[arg-type]

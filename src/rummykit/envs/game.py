@@ -49,6 +49,9 @@ def resolve_rules(rules: Rules | str) -> Rules:
     ``"german(opening_min_points=30)"``."""
     if isinstance(rules, Rules):
         return rules
+    if not isinstance(rules, str):
+        kind = type(rules).__name__
+        raise TypeError(f"rules must be a Rules or a preset's name such as 'german', not {kind}")
     return Rules.parse(rules) if "(" in rules else Rules.preset(rules)
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 import gymnasium
 import numpy as np
@@ -38,6 +38,8 @@ from rummykit.envs import encoding as enc
 from rummykit.envs.game import RewardKind, Scope, TokenGame
 from rummykit.envs.rummy_v0 import render_ansi
 from rummykit.rules import Rules
+
+_NOT_STARTED: Final = " (no episode has started)"
 
 
 class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
@@ -71,8 +73,9 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
         self.seat = 0 if seat is None else seat
         default = self.game.default_illegal_reward
         self.illegal_reward = default if illegal_reward is None else float(illegal_reward)
-        self._ended = ""
-        """Why the episode ended though the hand did not (a masked-out token, a truncation)."""
+        self._ended = _NOT_STARTED
+        """Why the episode ended though the hand did not (a masked-out token, a truncation), or that
+        no episode has started yet (``step`` before ``reset``)."""
         self.render_mode = render_mode
         self.observation_space = spaces.Box(-np.inf, np.inf, (self.game.obs_size,), np.float32)
         self.action_space: spaces.Space[int] = spaces.Discrete(enc.NUM_TOKENS)  # type: ignore[assignment]
@@ -125,6 +128,8 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
     def step(self, action: int) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]:
         game = self.game
         token = int(action)
+        if self._ended is _NOT_STARTED:
+            raise RuntimeError("no episode has started: call reset() before step()")
         if game.is_over or self._ended:
             raise RuntimeError(f"the episode is over{self._ended}: call reset()")
         if not game.composer.is_allowed(token):
