@@ -630,6 +630,8 @@ def test_a_step_before_reset_and_rules_of_the_wrong_type_are_refused_clearly() -
         env.step(0)  # it played a placeholder deal (seed 0) without a word
     env.reset(seed=1)
     env.step(int(np.flatnonzero(env.action_masks())[0]))
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before step\(\)"):
+        rummy_v0.parallel_env(rules="german").step({"player_0": 0})
     with pytest.raises(TypeError, match="rules must be a Rules or a preset's name"):
         rummy_v0.env(rules=42)
     with pytest.raises(TypeError, match="not int"):

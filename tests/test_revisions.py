@@ -164,18 +164,21 @@ def test_older_rules_texts_are_read_as_they_were_meant() -> None:
     read = read_rules("german(jokers_total=0, penalty_joker=20, knock_extra_turn=true)", 0)
     assert read.rules == Rules.parse("german(jokers_total=0)")
     assert [n.en.split(" ")[0] for n in read.notes] == ["penalty_joker", "knock_extra_turn"]
-    # by_player_count dealt Basic Rummy's table in every preset: read as the size it dealt at the table.
-    older_table = read_rules("german(hand_size_rule=by_player_count)", 0, players=4)
-    assert older_table.rules == Rules.parse("german(hand_size=7)")
-    assert (
-        read_rules("german(hand_size_rule=by_player_count)", RULES_REVISION, 4).rules.hand_size_for(4) == 13
-    )
+    # by_player_count dealt Basic Rummy's table in every preset until 2026-12-05, and rummy.ch's since;
+    # files of revision 0 span that day, so the text keeps today's meaning, and the change is named.
     record = rk.Record.from_dict(
         {**older("german_d15.json"), "rules": "german(hand_size_rule=by_player_count)", "players": 3}
         | {"kind": "match", "deck": None, "actions": []}
     )
-    assert record.rules.hand_size_for(3) == 7
-    assert record.replay_match().round.view(0).hand_sizes == (7, 7, 7)
+    assert record.rules.hand_size_for(3) == 13 and record.read_notes == ()
+    assert any("Basic Rummy's 10/7/6" in note for note in record.older_notes())
+    # An older refusal is explained in German too, the refusal's own words first.
+    with pytest.raises(rk.RulesError) as refused:
+        read_rules("german(opening_min_points=500)", 0)
+    german = localize_error(refused.value, "de")
+    assert german.startswith("„Mindestwert beim Auslegen (Punkte)“ (opening_min_points): zwischen 0 und 120")
+    assert german.endswith("(der Text stammt von einem älteren rummykit, aus der Zeit, bevor "
+                           "Aufzeichnungen ihre Regelfassung nannten)")  # fmt: skip
     # An alias names the preset whose meaning is kept.
     assert read_rules("Basic Rummy(ace_high_in_runs=true)", 0).rules.penalty_ace == 1
     # Other refusals still refuse, and say the text is older.
@@ -189,13 +192,13 @@ def test_older_rules_texts_are_read_as_they_were_meant() -> None:
     assert read_rules("basic(ace_high_in_runs=true)", RULES_REVISION).rules.penalty_ace == 11
 
 
-def test_a_change_that_scores_otherwise_is_named_when_the_record_is_read() -> None:
+def test_a_change_that_plays_otherwise_is_named_when_the_record_is_read() -> None:
     data = {**older("german_d15.json"), "rules": "gin(gin_bonus=0, undercut_on_tie=true)", "deck": None}
     data["kind"], data["actions"] = "match", []
     record = rk.Record.from_dict(data)
-    assert [c.kind for c in record.rule_changes()] == ["scores"]
-    assert any("may score differently now" in note for note in record.older_notes())
-    assert any("anders zählen" in note for note in record.older_notes("de"))
+    assert [c.kind for c in record.rule_changes()] == ["plays"]
+    assert any("may play or score differently now" in note for note in record.older_notes())
+    assert any("anders laufen oder zählen" in note for note in record.older_notes("de"))
     assert changes_since(RULES_REVISION, record.rules) == ()
 
 
@@ -208,3 +211,21 @@ def test_replay_shows_how_an_older_record_was_read() -> None:
     failed = CliRunner().invoke(app, ["replay", str(OLDER / "german_d15.json"), "--lang", "de"], input="q\n")
     assert failed.exit_code == 2
     assert "Zug 34 der Aufzeichnung" in failed.output and "D15 ohne Ausnahme" in failed.output
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "basic(ace_high_in_runs=true)",
+        "viennese(knock_threshold=1)",
+        "german(jokers_total=0, penalty_joker=20)",
+        "german(hand_size_rule=by_player_count, target_score=500)",
+    ],
+)
+def test_an_older_record_read_written_and_read_again_means_the_same(text: str) -> None:
+    data = {**older("german_d15.json"), "rules": text, "kind": "match", "deck": None, "actions": []}
+    first = rk.Record.from_dict(data)
+    written = first.to_dict()
+    assert written["rules"] == text and written["revision"] == 0  # the file's own words, its revision
+    again = rk.Record.from_dict(written)
+    assert again.rules == first.rules and again.read_notes == first.read_notes

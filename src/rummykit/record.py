@@ -96,28 +96,33 @@ class Record:
     read_notes: tuple[ReadNote, ...] = ()
     """How an older file's rules text was read to keep its meaning
     (:func:`~rummykit.revisions.read_rules`)."""
+    rules_text: str | None = None
+    """An older file's rules text as it was written: :meth:`to_dict` writes it back with the file's
+    revision, so that a record read and written again is read the same way (``None``: the text of
+    :attr:`rules`)."""
 
     def rule_changes(self) -> tuple[RuleChange, ...]:
-        """The changes since the record's revision that refuse actions or score differently under its
-        rules: an older record may fail to replay, or replay to other scores, because of them (empty
+        """The changes since the record's revision that refuse actions or play differently under its
+        rules: an older record may fail to replay, or replay to another game, because of them (empty
         for a record of the current revision)."""
         return changes_since(self.revision, self.rules)
 
     def older_notes(self, lang: str = "en") -> tuple[str, ...]:
         """What a reader should know of an older record, one sentence each in ``lang`` (``en`` or
-        ``de``): how its rules text was read (:attr:`read_notes`) and the changes since that score its
-        actions differently (a change that refuses one of them stops :meth:`replay` instead). Empty
-        for a record of the current revision."""
+        ``de``): how its rules text was read (:attr:`read_notes`) and the changes since that deal or
+        score its actions differently (a change that refuses one of them stops :meth:`replay`
+        instead). Empty for a record of the current revision."""
         lines = [note.text(lang) for note in self.read_notes]
-        scores = changes_since(self.revision, self.rules, ("scores",))
-        if scores:
+        plays = changes_since(self.revision, self.rules, ("plays",))
+        if plays:
             if lang == "de":
-                listed = "; ".join(f"{c.date}: {c.text_de}" for c in scores)
+                listed = "; ".join(f"{c.date}: {c.text_de}" for c in plays)
                 when = written(self.revision, lang)
-                lines.append(f"Die Aufzeichnung {when}; sie kann heute anders zählen: {listed}")
+                lines.append(f"Die Aufzeichnung {when}; sie kann heute anders laufen oder zählen: {listed}")
             else:
-                listed = "; ".join(f"{c.date}: {c.text}" for c in scores)
-                lines.append(f"The record {written(self.revision)}; it may score differently now: {listed}")
+                listed = "; ".join(f"{c.date}: {c.text}" for c in plays)
+                when = written(self.revision)
+                lines.append(f"The record {when}; it may play or score differently now: {listed}")
         return tuple(lines)
 
     @classmethod
@@ -255,7 +260,7 @@ class Record:
             "revision": self.revision,
             "rummykit": __version__,
             "kind": self.kind,
-            "rules": str(self.rules),
+            "rules": str(self.rules) if self.rules_text is None else self.rules_text,
             "players": self.players,
             "dealer": self.dealer,
             "seed": self.seed,
@@ -349,7 +354,7 @@ class Record:
                 f"version plays revision {RULES_REVISION} and cannot be sure to replay it as it was "
                 "played: update rummykit"
             )
-        read = read_rules(rules_text, revision, integer("players"))
+        read = read_rules(rules_text, revision)
         rules = read.rules
         deck: tuple[Card, ...] | None = None
         deck_text = data.get("deck")
@@ -388,6 +393,7 @@ class Record:
             seat_draw,
             revision,
             read.notes,
+            rules_text if revision < RULES_REVISION else None,
         )
 
 

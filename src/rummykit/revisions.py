@@ -17,8 +17,11 @@ change since the first record format (:data:`CHANGES`):
   word that the text is older.
 * ``refuses``: an action once allowed is refused now; the replay of an older record that made it
   stops there, and the message names the change.
-* ``scores``: the same actions score differently now; an older record replays to other scores, and
-  :func:`changes_since` names the change so that a reader can say so.
+* ``plays``: the same actions deal or score differently now (another dealer, other cards drawn,
+  another hand size, other points); an older record may replay to another game without an error,
+  and :func:`changes_since` names the change so that a reader can say so. Where the old meaning
+  cannot be told from the file (a text whose meaning changed on a day that files of revision 0 span),
+  the change is listed here too, not undone.
 
 Records written before revisions were recorded carry none and are read as revision 0.
 
@@ -34,17 +37,17 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from rummykit.errors import RulesError
-from rummykit.rules import BASIC_HAND_SIZES, Rules
+from rummykit.rules import Rules
 from rummykit.rules_text import split_rules_text
 
 RULES_REVISION: Final = 1
 """The revision of the rules this version plays: raised with every entry of :data:`CHANGES`."""
 
-ChangeKind = Literal["meaning", "refuses", "scores"]
+ChangeKind = Literal["meaning", "refuses", "plays"]
 Assignments = Mapping[str, str]
 """The ``option=value`` pairs of a rules text, values still text."""
-Keep = Callable[[str, Assignments, int | None], dict[str, str]]
-"""``(preset, assignments, players) -> assignments``: what gives an older text its old meaning."""
+Keep = Callable[[str, Assignments], dict[str, str]]
+"""``(preset, assignments) -> assignments``: what gives an older text its old meaning."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,8 +66,8 @@ class RuleChange:
     applies: Callable[[Rules], bool]
     """Whether the change can matter to a game under these rules (as this version reads them)."""
     keep: Keep | None = None
-    """For ``meaning``: the assignments that give an older text (its preset's name, its assignments
-    and the number of seats it was played at, when known) the meaning it had."""
+    """For ``meaning``: the assignments that give an older text (its preset's name and its
+    assignments) the meaning it had."""
     rule: str | None = None
     """For ``refuses``: the rule id the engine refuses the old action with, when it is known; a failed
     replay refused under that rule names this change alone."""
@@ -78,7 +81,7 @@ def _knock(rules: Rules) -> bool:
     return rules.is_knock_game and not rules.is_gin
 
 
-def _basic_ace_penalty(preset: str, assignments: Assignments, players: int | None) -> dict[str, str]:
+def _basic_ace_penalty(preset: str, assignments: Assignments) -> dict[str, str]:
     """Before revision 1, ``basic(ace_high_in_runs=true)`` still counted a left-over ace 1 (rummykit
     wrote ``penalty_ace`` into the text whenever it was not 1)."""
     high = assignments.get("ace_high_in_runs", "").strip().lower() == "true"
@@ -87,28 +90,12 @@ def _basic_ace_penalty(preset: str, assignments: Assignments, players: int | Non
     return {}
 
 
-def _no_knock(preset: str, assignments: Assignments, players: int | None) -> dict[str, str]:
+def _no_knock(preset: str, assignments: Assignments) -> dict[str, str]:
     """``knock_threshold = 1`` under ``lt`` (no knock) is written ``knock_threshold = 0`` now."""
     comparison = assignments.get("knock_comparison", Rules.preset(preset).knock_comparison)
     if assignments.get("knock_threshold", "").strip() == "1" and comparison.strip() == "lt":
         return {"knock_threshold": "0"}
     return {}
-
-
-def _basic_table_elsewhere(preset: str, assignments: Assignments, players: int | None) -> dict[str, str]:
-    """Before revision 1, ``hand_size_rule = by_player_count`` dealt Basic Rummy's 10/7/7/6/6 in every
-    preset; outside ``basic`` it deals rummy.ch's 13/11 now. An older text is read with the hand size
-    it dealt at the game's table (``players`` seats)."""
-    rule = assignments.get("hand_size_rule", "").strip()
-    if preset == "basic" or rule != "by_player_count" or players is None:
-        return {}
-    rest = {k: v for k, v in assignments.items() if k != "hand_size_rule"}
-    try:
-        base = _parse(preset, {**rest, "hand_size_rule": "fixed"})
-        active = base.active_players(players)
-    except RulesError:
-        return {}
-    return {"hand_size_rule": "fixed", "hand_size": str(BASIC_HAND_SIZES.get(active, base.hand_size))}
 
 
 def _change(
@@ -126,7 +113,7 @@ def _change(
 CHANGES: Final[tuple[RuleChange, ...]] = (
     _change(
         "2026-11-29",
-        "refuses",
+        "plays",
         "when the stock runs out and the pile is turned over, it is turned face down as it lay, so the "
         "cards drawn after it differ",
         "wenn der Stoß aufgebraucht ist und der Ablagestapel umgedreht wird, liegt er verdeckt wie "
@@ -171,13 +158,14 @@ CHANGES: Final[tuple[RuleChange, ...]] = (
     ),
     _change(
         "2026-12-05",
-        "meaning",
+        "plays",
         "hand_size_rule = by_player_count deals rummy.ch's 13 cards (2–4 players) or 11 (5–6) outside "
-        "Basic Rummy; older texts dealt Basic Rummy's 10/7/6",
+        "Basic Rummy; a file written before 2026-12-05 dealt Basic Rummy's 10/7/6 (write "
+        "hand_size_rule=fixed and that hand size into its rules to read it as it was played)",
         "hand_size_rule = by_player_count gibt außerhalb von Basic Rummy 13 Karten (2–4 Spieler) oder "
-        "11 (5–6); ältere Texte gaben die 10/7/6 von Basic Rummy",
+        "11 (5–6); eine Datei von vor dem 2026-12-05 gab die 10/7/6 von Basic Rummy (mit "
+        "hand_size_rule=fixed und dieser Kartenzahl in ihren Regeln liest man sie, wie sie gespielt wurde)",
         lambda rules: rules.name != "basic" and rules.hand_size_rule == "by_player_count",
-        _basic_table_elsewhere,
     ),
     _change(
         "2026-12-05",
@@ -200,14 +188,14 @@ CHANGES: Final[tuple[RuleChange, ...]] = (
     ),
     _change(
         "2026-12-05",
-        "scores",
+        "plays",
         "a knock is scored although the takes in a row reach their bound in the extra turns after it",
         "ein Klopfen zählt, auch wenn die Aufnahmen in Folge in den Zusatzzügen danach ihre Grenze erreichen",
         lambda rules: _knock(rules) and rules.knock_extra_turn,
     ),
     _change(
         "2026-12-05",
-        "scores",
+        "plays",
         "a Hand-Rommé is the whole hand laid in one turn: going out by lay-offs alone doubles too, "
         "and a lay-off in an earlier turn spoils the double",
         "ein Hand-Rommé ist die ganze Hand in einem Zug: auch nur durch Anlegen ausgemacht zählt "
@@ -270,7 +258,7 @@ CHANGES: Final[tuple[RuleChange, ...]] = (
     ),
     _change(
         "2026-12-06",
-        "scores",
+        "plays",
         "a gin is never undercut: with gin_bonus = 0 and undercut_on_tie = true, a gin against a "
         "defender who melds every card scores 0 to 0 (it cost the knocker the undercut bonus)",
         "ein Gin wird nie unterboten: mit gin_bonus = 0 und undercut_on_tie = true zählt ein "
@@ -291,7 +279,7 @@ CHANGES: Final[tuple[RuleChange, ...]] = (
     ),
     _change(
         "2026-12-06",
-        "refuses",
+        "plays",
         "under deal_rotation = winner_deals the defender who undercut deals the next gin hand",
         "mit deal_rotation = winner_deals gibt nach einem Unterbieten der Verteidiger das nächste Gin-Spiel",
         lambda rules: (
@@ -302,18 +290,19 @@ CHANGES: Final[tuple[RuleChange, ...]] = (
 
 
 def refusing(revision: int, rules: Rules, rule: str | None) -> tuple[RuleChange, ...]:
-    """The ``refuses`` changes after ``revision`` that may be why an action of a game under ``rules``
-    is refused under ``rule`` now: those of that rule when any is, else all that apply."""
-    found = changes_since(revision, rules, ("refuses",))
-    named = tuple(c for c in found if c.rule is not None and c.rule == rule)
+    """The changes after ``revision`` that may be why an action of a game under ``rules`` is refused
+    under ``rule`` now: the ``refuses`` changes of that rule when any is, else every change that
+    refuses actions or plays differently (another deal makes a later action fail too)."""
+    found = changes_since(revision, rules, ("refuses", "plays"))
+    named = tuple(c for c in found if c.kind == "refuses" and c.rule is not None and c.rule == rule)
     return named or found
 
 
 def changes_since(
-    revision: int, rules: Rules, kinds: tuple[ChangeKind, ...] = ("refuses", "scores")
+    revision: int, rules: Rules, kinds: tuple[ChangeKind, ...] = ("refuses", "plays")
 ) -> tuple[RuleChange, ...]:
     """The changes after ``revision`` that can matter to a game under ``rules``, of the given kinds
-    (by default those that :func:`read_rules` cannot undo: refused actions and other scores)."""
+    (by default those that :func:`read_rules` cannot undo: refused actions and other play)."""
     return tuple(c for c in CHANGES if c.revision > revision and c.kind in kinds and c.applies(rules))
 
 
@@ -338,11 +327,10 @@ class ReadRules:
     effect."""
 
 
-def read_rules(text: str, revision: int, players: int | None = None) -> ReadRules:
+def read_rules(text: str, revision: int) -> ReadRules:
     """The rule set an older text of ``revision`` meant (``Rules.parse(text)`` at the current one).
 
-    ``meaning`` changes after ``revision`` name the options the text left to their old defaults
-    (``players``, the seats of the game, where the old meaning depended on them);
+    ``meaning`` changes after ``revision`` name the options the text left to their old defaults;
     options the current rules refuse and that have no effect under the rest are dropped (they changed
     nothing then either).
 
@@ -362,7 +350,7 @@ def read_rules(text: str, revision: int, players: int | None = None) -> ReadRule
     notes: list[ReadNote] = []
     for change in CHANGES:
         if change.revision > revision and change.keep is not None:
-            kept = change.keep(name, assignments, players)
+            kept = change.keep(name, assignments)
             if kept:
                 assignments.update(kept)
                 named = ", ".join(f"{k}={v}" for k, v in kept.items())
@@ -402,9 +390,19 @@ def _parse(preset: str, assignments: Mapping[str, str]) -> Rules:
     return Rules.parse(f"{preset}({body})")
 
 
+class OlderRulesError(RulesError):
+    """The rules text of an older file, refused by this version: ``cause`` is the refusal, and
+    ``revision`` the rules revision the file was written under."""
+
+    def __init__(self, cause: RulesError, revision: int) -> None:
+        super().__init__(f"{cause} (the text {written(revision)})", option=cause.option)
+        self.cause = cause
+        self.revision = revision
+
+
 def _older(exc: RulesError, revision: int) -> RulesError:
     """``exc`` with a word that the text comes from an older rummykit."""
-    return RulesError(f"{exc} (the text {written(revision)})", option=exc.option)
+    return OlderRulesError(exc, revision)
 
 
 def written(revision: int, lang: str = "en") -> str:

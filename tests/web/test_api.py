@@ -246,10 +246,21 @@ def test_the_last_move_is_answered_as_made_when_only_the_tables_end_fails_to_sto
     # The row still says the table is played; once the database takes writes again, the clock
     # stores the end (it used to stay "playing" for good: loaded at every start, never pruned).
     assert store.lobby_row(grant["code"])["status"] == "playing"
-    store.update_lobby = update
     table = web.table_of(client, grant["code"])
     assert table.end_unsaved
+
+    def gone(code: str, *args: Any, **kwargs: Any) -> Any:
+        raise KeyError(code)
+
+    store.update_lobby = gone  # a row that has gone meanwhile: no end to write, no retry for ever
     table._end_tried = -math.inf  # the next tick tries at once
+    deadline = time.monotonic() + 10
+    while table.end_unsaved and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not table.end_unsaved and table.status == "over"
+    store.update_lobby = update
+    table.end_unsaved = True  # and the row that is there is written once the database takes writes
+    table._end_tried = -math.inf
     deadline = time.monotonic() + 10
     while store.lobby_row(grant["code"])["status"] != "over" and time.monotonic() < deadline:
         time.sleep(0.1)

@@ -173,7 +173,11 @@ def test_an_older_text_is_replayed_with_the_meaning_it_had(
         assert client.get("/api/tables/RVENDK/rules").status_code == 200
 
         # (d) not played, not shown; the log says why, without the table's secrets.
-        assert client.get("/api/tables/RVNEWR").status_code == 404
+        # Not deleted, unreadable here: the lookup says so (it was a bare 404 "no table").
+        unreadable = client.get("/api/tables/RVNEWR")
+        assert unreadable.status_code == 409 and "another rummykit version" in unreadable.json()["detail"]
+        assert unreadable.json()["texts"]["de"].startswith("Tisch RVNEWR wurde von einer anderen rummykit")
+        assert client.get("/api/tables/NOSUCH").status_code == 404
     refused = [r.getMessage() for r in caplog.records if "RVNEWR" in r.getMessage()]
     newer = (
         f"stored by a newer rummykit (rules revision {RULES_REVISION + 1}; "

@@ -376,6 +376,8 @@ class parallel_env(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):  # type:
         dict[str, dict[str, Any]],
     ]:
         aec = self.aec
+        if not hasattr(aec, "agent_selection"):
+            raise RuntimeError("no episode has started: call reset() before step()")
         mover = aec.agent_selection
         rewards = dict.fromkeys(self.agents, 0.0)
         infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}

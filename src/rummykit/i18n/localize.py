@@ -31,7 +31,7 @@ from rummykit.i18n.catalogue import ERRORS, FRAGMENTS, OPTION_EN, PEOPLE_EN, RUL
 from rummykit.i18n.moves import describe_action, du_agrees_de
 from rummykit.melds import meld_text_cards
 from rummykit.record import ReplayError
-from rummykit.revisions import older_text
+from rummykit.revisions import OlderRulesError, older_text, written
 
 _PLACEHOLDER: Final = re.compile(r"\{([a-z_]+[0-9]?)\}")
 _ANY_FIELD: Final = re.compile(r"\{[^{}]*\}")
@@ -288,6 +288,9 @@ def localize_error(exc: BaseException, lang: str, names: Sequence[str] = ()) -> 
     """
     if isinstance(exc, ReplayError):
         return _replay_error(exc, lang, names)
+    if isinstance(exc, OlderRulesError):
+        said = "der Text" if lang == "de" else "the text"
+        return f"{localize_error(exc.cause, lang, names)} ({said} {written(exc.revision, lang)})"
     message = str(exc)
     rule = error_rule(exc)
     text = _people(message, rule, names, lang)

@@ -70,6 +70,8 @@ log = logging.getLogger("rummykit.web")
 CODE_ALPHABET: Final = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH: Final = 6
 PRUNE_SECONDS: Final = 3600.0
+UNRESTORED_KEPT: Final = 1000
+"""How many codes of tables that could not be restored a process remembers (to say so when asked)."""
 """How often a server deletes the tables that ended long ago and erases the address digests no
 limit counts any more (and once when it starts)."""
 STALE_RATE_SECONDS: Final = 3600.0
@@ -122,6 +124,9 @@ class TableManager:
         self._fair: FairThinkers | None = None
         self._listener: Listener | None = None
         self._refreshing: set[asyncio.Task[None]] = set()
+        self._unrestored: dict[str, None] = {}
+        """Tables whose rows this process could not replay (newest last, at most
+        :data:`UNRESTORED_KEPT`): their lookups say so (:meth:`_missing`)."""
         self._read_noted: set[str] = set()
         """Tables whose older rules text was read with its old meaning and logged so (:meth:`_replay`:
         once per table, however often a copy is rebuilt; only tables stored before an upgrade)."""
@@ -290,8 +295,7 @@ class TableManager:
                     try:
                         table = self._rebuild(stored)
                     except (RummyError, ValueError, KeyError) as exc:
-                        log.error("table %s cannot be restored: %s", key, exc)
-                        raise LobbyError(404, f"no table {code[:16]!r}") from None
+                        raise self._unrestorable(key, exc) from None
                     if route.mine:
                         self.tables[key] = table
                         if table.status == "playing":
@@ -303,8 +307,29 @@ class TableManager:
         if table is None and key is not None:
             table = await self._archived(key)
         if table is None:
-            raise LobbyError(404, f"no table {code[:16]!r}")
+            raise self._missing(code, key)
         return table
+
+    def _unrestorable(self, key: str, exc: Exception) -> LobbyError:
+        """Log that the stored table ``key`` cannot be replayed (its rules text, or a move, is refused
+        by this version, or a newer one stored it), remember it, and the refusal its lookups get."""
+        log.error("table %s cannot be restored: %s", key, exc)
+        self._unrestored.pop(key, None)
+        self._unrestored[key] = None
+        while len(self._unrestored) > UNRESTORED_KEPT:
+            del self._unrestored[next(iter(self._unrestored))]
+        return self._missing(key, key)
+
+    def _missing(self, code: str, key: str | None) -> LobbyError:
+        """The refusal for table ``code`` that is not here: 404, or 409 for a table this process could
+        not restore (stored by another version), which says so rather than seem deleted."""
+        if key is not None and key in self._unrestored:
+            message = (
+                f"table {key} was stored by another rummykit version whose rules or moves this version "
+                "cannot play; open a new table"
+            )
+            return refusal(409, "table_unreadable", message, code=key)
+        return LobbyError(404, f"no table {code[:16]!r}")
 
     async def _archived(self, key: str) -> Table | None:
         """An ended table (finished, closed or expired) that is no longer in this process's memory,
@@ -331,8 +356,7 @@ class TableManager:
         try:
             replayed = await asyncio.to_thread(self._replay, stored)
         except (RummyError, ValueError, KeyError) as exc:
-            log.error("table %s cannot be restored: %s", key, exc)
-            return None
+            raise self._unrestorable(key, exc) from None
         table = self.tables.get(key)
         if table is not None:  # another request rebuilt it meanwhile
             return table
@@ -379,7 +403,7 @@ class TableManager:
                 lobby = _stored_lobby(row, self.settings)
                 if lobby is not None:
                     return lobby
-        raise LobbyError(404, f"no table {code[:16]!r}")
+        raise self._missing(code, key)
 
     async def rules_of(self, code: str) -> tuple[str, Rules]:
         """A table's code and rules (its rules page), without loading it into this process."""
@@ -391,7 +415,7 @@ class TableManager:
             row = await self.db(self.store.lobby_row, key)
             if row is not None and (self.store.shared or row["status"] not in OPEN_STATUSES):
                 with contextlib.suppress(RummyError):  # rules this version refuses: no page (logged at load)
-                    return key, stored_rules(row["rules"], row["rules_revision"], row["players"])
+                    return key, stored_rules(row["rules"], row["rules_revision"])
         raise LobbyError(404, f"no table {code[:16]!r}")
 
     async def lobbies(self, limit: int = 50) -> list[dict[str, Any]]:
@@ -494,7 +518,7 @@ class TableManager:
             try:
                 table = self._rebuild(stored)
             except (RummyError, ValueError, KeyError) as exc:
-                log.error("table %s cannot be restored: %s", stored.code, exc)
+                self._unrestorable(stored.code, exc)
                 continue
             self.tables[table.code] = table
             if table.status == "playing":
@@ -517,7 +541,7 @@ class TableManager:
             ValueError: the table was stored by a newer rummykit (its rules revision is above this
                 version's), or its rules are refused (:class:`~rummykit.errors.RulesError`).
         """
-        read = read_stored_rules(stored.rules, stored.rules_revision, stored.players)
+        read = read_stored_rules(stored.rules, stored.rules_revision)
         rules = read.rules
         if read.notes and stored.code not in self._read_noted:
             self._read_noted.add(stored.code)

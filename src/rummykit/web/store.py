@@ -558,7 +558,6 @@ _LOBBY: Final = select(
     tables_table.c.secret,
     tables_table.c.hints,
     tables_table.c.rules_revision,
-    tables_table.c.players,
 )
 
 

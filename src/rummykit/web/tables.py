@@ -256,10 +256,9 @@ def lobby_entry(
     }
 
 
-def read_stored_rules(text: str, revision: int, players: int | None = None) -> ReadRules:
+def read_stored_rules(text: str, revision: int) -> ReadRules:
     """A stored table's rules ``text``, read with the meaning it had under the rules ``revision`` it
-    was written under (:func:`rummykit.revisions.read_rules`; ``players``, the table's seats, where
-    the old meaning depended on them), and what reading it took.
+    was written under (:func:`rummykit.revisions.read_rules`), and what reading it took.
 
     Raises:
         RulesError: the text is refused, or ``revision`` is a newer rummykit's than this one (its text
@@ -269,14 +268,14 @@ def read_stored_rules(text: str, revision: int, players: int | None = None) -> R
         raise RulesError(
             f"stored by a newer rummykit (rules revision {revision}; this version plays {RULES_REVISION})"
         )
-    return read_rules(text, revision, players)
+    return read_rules(text, revision)
 
 
 @functools.lru_cache(maxsize=256)
-def stored_rules(text: str, revision: int, players: int) -> Rules:
-    """The rules of a stored table's row (its rules text, ``rules_revision`` and seats; cached):
+def stored_rules(text: str, revision: int) -> Rules:
+    """The rules of a stored table's row (its rules text and ``rules_revision``; cached):
     :func:`read_stored_rules`."""
-    return read_stored_rules(text, revision, players).rules
+    return read_stored_rules(text, revision).rules
 
 
 def turn_seconds_of(seats: Sequence[Seat], seat: int, settings: ServerSettings) -> float:
@@ -301,7 +300,7 @@ def stored_lobby_json(row: dict[str, Any], turn_seconds: float) -> dict[str, Any
         {**Seat(**s).public(), "seat": i, "connected": False, "away": False}
         for i, s in enumerate(json.loads(row["seats"]))
     ]
-    rules = stored_rules(row["rules"], row["rules_revision"], row["players"])
+    rules = stored_rules(row["rules"], row["rules_revision"])
     return lobby_entry(  # the rules text as it reads now (an older row's text may mean other rules now)
         row["code"], row["status"], rules, str(rules), row["takeover_seconds"], turn_seconds,
         row["secret"] is None, seats, 0, row["hints"],
@@ -995,6 +994,15 @@ class Table:
                 return
             try:
                 await self._save_lobby()
+            except LobbyError:  # another process changed the row: the lobby is reloaded from it
+                gone = await self.manager.db(self.manager.store.lobby, self.code) is None
+                if gone or self.status != "over":  # no row, or closed or expired meanwhile
+                    self.end_unsaved = False
+                return
+            except KeyError:  # the row is gone (pruned, deleted): there is no end to write
+                self.status = "over"
+                self.end_unsaved = False
+                return
             except Exception as exc:
                 self.status = "over"  # the failed write took the status back to the stored one
                 log.debug("table %s: its end is not stored yet (%s)", self.code, type(exc).__name__)
@@ -1275,9 +1283,9 @@ class Table:
         """Take the next open seat; from client ``address`` (its network key), within its seat cap
         (:meth:`TableManager.check_seats`).
 
-        With a shared database another process may fill a seat meanwhile; the write then finds the
-        lobby changed, reloads it and tries the next open seat (each such conflict is somebody
-        else's join, so at most one try per seat)."""
+        With a shared database another process may change the lobby meanwhile (a join, a leave, a
+        close); the write then finds it changed, reloads it and tries again with the next open seat,
+        at most once per seat."""
         digest = None if address is None else self.manager.digest(address)
         network = None if address is None else self.manager.digest(fair_network(address))
         for _ in range(len(self.seats)):

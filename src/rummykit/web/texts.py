@@ -73,6 +73,8 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
     "table_watch": "Tisch {code} ist {status_de}; du kannst zuschauen",
     "lobby_changed": "Tisch {code} hat sich inzwischen geändert; bitte noch einmal",
     "no_rematch": "Tisch {code} ist {status_de}; eine Revanche folgt auf ein beendetes Spiel",
+    "table_unreadable": "Tisch {code} wurde von einer anderen rummykit-Version gespeichert, deren Regeln "
+    "oder Züge diese Version nicht spielen kann; eröffne einen neuen Tisch",
     "archive_busy": "Gerade wurden zu viele beendete Tische nachgeschlagen; in {seconds} s noch einmal",
     "rematch_failed": "Die Revanche ließ sich nicht eröffnen; bitte noch einmal",
     "rematch_too_late": "Tisch {code} ist zu lange vorbei für eine Revanche; eröffne einen neuen Tisch",
