@@ -249,9 +249,10 @@ def test_an_illegal_action_in_the_record_is_named(tmp_path: Path) -> None:
     data["actions"] = [*data["actions"], f"discard {absent}"]
     path = tmp_path / "game.json"
     path.write_text(json.dumps(data), encoding="utf-8")
-    result = runner.invoke(app, ["replay", str(path)])
-    assert result.exit_code == 2, result.output
-    assert f"error: record action 2 (discard {absent}) cannot be replayed: " in result.stderr
+    result = runner.invoke(app, ["replay", str(path)], input="end\nq\n")
+    assert result.exit_code == 0, result.output  # what replays is shown, up to the refused action
+    assert f"warning: record action 2 (discard {absent}) cannot be replayed: " in result.stderr
+    assert "the replay stops there" in result.stderr and "action 1 of 1" in result.stdout
 
 
 def test_a_game_of_a_selfplay_run_by_its_number(tmp_path: Path) -> None:

@@ -208,9 +208,12 @@ def test_replay_shows_how_an_older_record_was_read() -> None:
     )
     assert result.exit_code == 0, result.output
     assert "note: read with penalty_ace=1" in result.output
-    failed = CliRunner().invoke(app, ["replay", str(OLDER / "german_d15.json"), "--lang", "de"], input="q\n")
-    assert failed.exit_code == 2
-    assert "Zug 34 der Aufzeichnung" in failed.output and "D15 ohne Ausnahme" in failed.output
+    stopped = CliRunner().invoke(
+        app, ["replay", str(OLDER / "german_d15.json"), "--lang", "de"], input="end\nq\n"
+    )
+    assert stopped.exit_code == 0, stopped.output  # the actions before the refused one are shown
+    assert "Warnung: Zug 34 der Aufzeichnung" in stopped.output and "D15 ohne Ausnahme" in stopped.output
+    assert "das Nachspielen endet dort" in stopped.output and "Zug 33 von 33" in stopped.output
 
 
 @pytest.mark.parametrize(
@@ -229,3 +232,22 @@ def test_an_older_record_read_written_and_read_again_means_the_same(text: str) -
     assert written["rules"] == text and written["revision"] == 0  # the file's own words, its revision
     again = rk.Record.from_dict(written)
     assert again.rules == first.rules and again.read_notes == first.read_notes
+
+
+def test_resuming_an_older_save_says_where_to_read_how_it_was_read(tmp_path: Path) -> None:
+    from rummykit.cli.play import _older_notice
+    from rummykit.cli.saves import load_saved, save_meta
+
+    match = rk.Record.from_dict(
+        {**older("basic_ace_high.json"), "kind": "match", "deck": None, "actions": []}
+    )
+    data = match.to_dict() | {"meta": save_meta(("Ann", "Bot 2"), ["human", "random"], False, False)}
+    path = tmp_path / "older.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    saved = load_saved(path)
+    assert saved.match.rules.penalty_ace == 1
+    assert _older_notice(saved, "en") == ["an older save: 'rummykit replay older.json' says how it was read"]
+    assert _older_notice(saved, "de")[0].startswith("ein älterer Spielstand")
+    current = tmp_path / "current.json"
+    current.write_text(json.dumps({**data, "revision": RULES_REVISION, "rules": "basic"}), encoding="utf-8")
+    assert _older_notice(load_saved(current), "en") == []

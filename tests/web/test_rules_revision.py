@@ -185,9 +185,9 @@ def test_an_older_text_is_replayed_with_the_meaning_it_had(
     )
     assert refused == [f"table RVNEWR cannot be restored: {newer}"]
     assert SECRET.hex() not in caplog.text
-    # What reading an older text took is logged once per table, at INFO.
+    # What reading an older text took is logged once per table, as a warning an operator sees.
     notes = [r for r in caplog.records if r.getMessage().startswith("table RVACEA: its rules text")]
-    assert len(notes) == 1 and notes[0].levelno == logging.INFO
+    assert len(notes) == 1 and notes[0].levelno == logging.WARNING
     assert "penalty_ace=1" in notes[0].getMessage()
     assert not [r for r in caplog.records if r.getMessage().startswith("table RVACEB:")]
     # Nothing was rewritten: every row keeps the revision it was stored with.

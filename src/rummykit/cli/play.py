@@ -993,6 +993,20 @@ def _offer_unfinished(
     return candidate if answer.strip().lower() in ("", "y", "yes", "j", "ja") else None
 
 
+def _older_notice(saved: SavedGame, lang: str) -> list[str]:
+    """One short line for a save of an older rummykit (the log shows one line per entry; the notes
+    themselves are long): where to read how it was read and what may play differently now."""
+    if not saved.older_notes:
+        return []
+    name = saved.path.name
+    return [
+        Lang(lang)(
+            f"an older save: 'rummykit replay {name}' says how it was read",
+            f"ein älterer Spielstand: „rummykit replay {name}“ sagt, wie er gelesen wurde",
+        )
+    ]
+
+
 def resumed_session(
     saved: SavedGame,
     console: Console,
@@ -1036,7 +1050,7 @@ def resumed_session(
                 f"fortgesetzt: {saved.path.name}, Spiel {len(m.rounds)} · Startwert {m.seed}",
             ),
             rules_notice(lang),
-            *(Lang(lang)(en, de) for en, de in saved.older_notes),
+            *_older_notice(saved, lang),
         ],
         lang=lang,
         letters=letters,

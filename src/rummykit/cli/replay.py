@@ -28,7 +28,7 @@ from rummykit.errors import NotationError, RummyError
 from rummykit.explain.language import Lang
 from rummykit.i18n import localize_error
 from rummykit.match import Match
-from rummykit.record import Record, read_json
+from rummykit.record import Record, ReplayError, read_json
 from rummykit.round import Round
 from rummykit.selfplay import INDEX_FILE, RUN_FILE, batch_games, game_line, game_seats
 from rummykit.state import RoundState
@@ -167,6 +167,8 @@ class ReplaySession:
         self.seat = seat
         self.ascii_only = False  # the screens draw suit symbols; the render hook writes --ascii
         self.total = len(record.actions)
+        self.stopped: ReplayError | None = None
+        """Why the replay stops before the record's end (an action refused), if it does."""
         # One pass over the record: a frame per position, the round each action belongs to and
         # whether it ended it.
         game = self._empty()
@@ -184,7 +186,11 @@ class ReplaySession:
                 game.apply(action)
             except RummyError as exc:
                 # As Record.replay says it (and so 'rummykit play --resume'): which action failed.
-                raise record.replay_error(i, action, exc) from None
+                # The actions before it are still shown: a record an older version wrote and a later
+                # rule stops can be read up to there.
+                self.stopped = record.replay_error(i, action, exc)
+                self.total = i - 1
+                break
             self.round_of.append(number)
             ended = rnd.is_over and not was_over
             self.ends_round.append(ended)
@@ -433,4 +439,8 @@ def replay_command(
         session.go(at)
     except RummyError as exc:
         _fail(localize_error(exc, lang))
+    if session.stopped is not None:
+        said = localize_error(session.stopped, lang)
+        stops = t(f"warning: {said}; the replay stops there", f"Warnung: {said}; das Nachspielen endet dort")
+        typer.echo(stops, err=True)
     raise typer.Exit(session.run())

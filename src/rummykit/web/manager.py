@@ -546,7 +546,7 @@ class TableManager:
         if read.notes and stored.code not in self._read_noted:
             self._read_noted.add(stored.code)
             notes = "; ".join(note.en for note in read.notes)
-            log.info("table %s: its rules text %s; %s", stored.code, written(stored.rules_revision), notes)
+            log.warning("table %s: its rules text %s; %s", stored.code, written(stored.rules_revision), notes)
         secret = self._dealing_secret(stored.secret, stored.sealed)
         match = new_table_match(rules, stored.players, stored.seed, secret, stored.dealer)
         closed = practice.play_on(match, practice.effective_actions(stored.actions))
