@@ -274,7 +274,7 @@ def test_a_game_of_a_selfplay_run_by_its_number(tmp_path: Path) -> None:
     assert replay(str(lonely), "--game", "0", lines=["q"])[0] == 0  # no index beside it: its line 0
     refusals = {
         (str(out),): "is a self-play run of many games: pick one with --game N",
-        (str(out), "--game", "7"): "has no game 7; its 7 written games are numbered from 0",
+        (str(out), "--game", "7"): "has no game 7; the games written are 0–6 (numbered from 0)",
         (str(out / "games-000000.jsonl"),): "holds a game per line: pick one with --game N",
         (str(lonely), "--game", "5"): "has no game 5",
         # A batch file holds only its own games: game 0 is in the first file, not this one.
@@ -316,3 +316,17 @@ def test_every_hand_of_six_seats_fits_the_screen(tmp_path: Path, rules: str, see
     assert all("Player 6" in screen for screen in screens)
     end = screens[-1]
     assert "Round 1 over" in end and "cards  opened" not in end  # the result lists the hands
+
+
+def test_a_partial_run_names_the_games_it_holds(tmp_path: Path) -> None:
+    """A run killed after some batches holds games of the middle: the refusal of another number lists
+    the numbers it holds (it said "its 4 written games are numbered from 0" of games 4 to 7)."""
+    from rummykit.selfplay import SelfPlayConfig, run_selfplay
+
+    out = tmp_path / "run"
+    run_selfplay(SelfPlayConfig("viennese", ("greedy", "random"), games=9, seed=2, batch=3), out, workers=1)
+    index = out / "index.jsonl"
+    lines = index.read_text(encoding="utf-8").splitlines(keepends=True)
+    index.write_text("".join(line for line in lines if '"games-000001' not in line), encoding="utf-8")
+    code, text = replay(str(out), "--game", "4", lines=["q"])
+    assert code == 2 and "has no game 4; the games written are 0–2, 6–8 (numbered from 0)" in text, text

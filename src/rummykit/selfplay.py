@@ -593,21 +593,32 @@ def game_line(out: str | Path, game: int) -> str:
         NotationError: no index in ``out``, or no written batch holds that game.
     """
     folder = Path(out)
-    total, lines = 0, 0
+    written: list[tuple[int, int]] = []
     for batch, entry, _, _ in _index_lines(folder):
-        lines += 1
         first, count = int(entry.get("first", -1)), int(entry.get("games", 0))
-        total += count
+        written.append((first, first + count - 1))
         if first <= game < first + count:
             with (folder / batch_file(batch)).open(encoding="utf-8") as f:
                 for number, line in enumerate(f, start=first):
                     if number == game:
                         return line
-    if not lines:
+    if not written:
         raise NotationError(f"{str(folder)!r} holds no self-play run (no readable {INDEX_FILE})")
+    ranges = _ranges(written)
     raise NotationError(
-        f"the run in {str(folder)!r} has no game {game}; its {total} written games are numbered from 0"
+        f"the run in {str(folder)!r} has no game {game}; the games written are {ranges} (numbered from 0)"
     )
+
+
+def _ranges(spans: list[tuple[int, int]]) -> str:
+    """Game numbers ``(first, last)`` as text, neighbours joined: ``0–3, 8–11``."""
+    merged: list[list[int]] = []
+    for first, last in sorted(spans):
+        if merged and first <= merged[-1][1] + 1:
+            merged[-1][1] = max(merged[-1][1], last)
+        else:
+            merged.append([first, last])
+    return ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in merged)
 
 
 def game_seats(out: str | Path, game: int) -> tuple[str, ...] | None:

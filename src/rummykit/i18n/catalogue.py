@@ -997,8 +997,8 @@ ERRORS: Final[tuple[Entry, ...]] = (
     ),
     (
         "notation",
-        "the run in {quoted} has no game {number}; its {count} written games are numbered from 0",
-        "Der Lauf in {quoted} hat kein Spiel {number}; seine {count} geschriebenen Spiele zählen ab 0",
+        "the run in {quoted} has no game {number}; the games written are {ranges} (numbered from 0)",
+        "Der Lauf in {quoted} hat kein Spiel {number}; geschrieben sind die Spiele {ranges} (ab 0 gezählt)",
     ),
     ("notation", "{quoted} has no game {number}", "{quoted} hat kein Spiel {number}"),
     (
