@@ -74,14 +74,19 @@ def restarted(url: str, web: Any) -> TestClient:
     return TestClient(create_app(url, settings=web.settings(bot_delay=0)))
 
 
-def stored_revision(url: str, code: str) -> int:
+def stored_column(url: str, code: str, column: str) -> Any:
+    """One column of table ``code``'s row, read straight from the database."""
     engine = create_engine(url)
     try:
         with engine.connect() as connection:
-            query = select(tables_table.c.rules_revision).where(tables_table.c.code == code)
-            return int(connection.execute(query).scalar_one())
+            query = select(tables_table.c[column]).where(tables_table.c.code == code)
+            return connection.execute(query).scalar_one()
     finally:
         engine.dispose()
+
+
+def stored_revision(url: str, code: str) -> int:
+    return int(stored_column(url, code, "rules_revision"))
 
 
 # (a) the migration -------------------------------------------------------------------------------
@@ -241,10 +246,4 @@ def test_a_finished_match_whose_row_says_playing_is_stored_as_over_after_a_resta
 
 
 def stored_status(url: str, code: str) -> str:
-    engine = create_engine(url)
-    try:
-        with engine.connect() as connection:
-            query = select(tables_table.c.status).where(tables_table.c.code == code)
-            return str(connection.execute(query).scalar_one())
-    finally:
-        engine.dispose()
+    return str(stored_column(url, code, "status"))
