@@ -212,6 +212,10 @@ def test_output_folder_of_another_run_or_other_files_is_refused(tmp_path: Path) 
         run_selfplay(other, tmp_path / "run", workers=1)
     run_file = tmp_path / "run" / "run.json"
     run_file.write_text(run_file.read_text().replace('"digest": "', '"digest": "0'))
+    # A whole run of other code is done: nothing is played, so nothing is mixed.
+    done = run_selfplay(CONFIG, tmp_path / "run", workers=1)
+    assert (done.played, done.resumed) == (0, 10)
+    (tmp_path / "run" / batch_file(1)).unlink()  # a run with a batch to play again is refused
     with pytest.raises(SelfPlayError, match="other rummykit sources"):
         run_selfplay(CONFIG, tmp_path / "run", workers=1)
     # A run of before rules revisions were recorded: what played it is named beside what plays now.

@@ -323,7 +323,7 @@ def run_selfplay(
     folder = Path(out)
     batches = BatchPlan(games, config.batch_games())
     existed = folder.exists()
-    created = _claim(folder, config)
+    created = _claim(folder, config, lambda: _complete(folder, len(batches)))
     with _sole_writer(folder):
         done = _finished(folder, len(batches))
         todo = [b for b in range(len(batches)) if b not in done]
@@ -399,8 +399,10 @@ def _try_lock(fd: int) -> bool:
     return True
 
 
-def _claim(folder: Path, config: SelfPlayConfig) -> bool:
-    """Start a run in ``folder`` (``True``) or check that it holds this very run (``False``)."""
+def _claim(folder: Path, config: SelfPlayConfig, complete: Callable[[], bool]) -> bool:
+    """Start a run in ``folder`` (``True``) or check that it holds this very run (``False``). A run
+    that other code played is refused unless it is ``complete()``: then nothing is played, so nothing
+    is mixed, and the command reports it done."""
     wanted = config.to_dict()
     run_file = folder / RUN_FILE
     if folder.exists() and not folder.is_dir():
@@ -421,6 +423,8 @@ def _claim(folder: Path, config: SelfPlayConfig) -> bool:
                     "another --out folder"
                 )
             if set(diff) <= {"rummykit", "digest", "revision"}:
+                if complete():
+                    return False
                 raise SelfPlayError(
                     f"{str(folder)!r} was played by other rummykit sources ({_sources(found)}; these are "
                     f"{_sources(wanted)}); resuming would mix games of different code: choose another "
@@ -509,16 +513,26 @@ def _latest_lines(
     return ((b, starts[b], lengths[b]) for b in range(batches) if starts[b] >= 0)
 
 
-def _finished(folder: Path, batches: int) -> set[int]:
-    """Batches listed in the index whose file is intact; the index is rewritten to list just those."""
+def _intact(folder: Path) -> Callable[[int, dict[str, Any]], bool]:
+    """Whether an index line's batch file is there, whole (its SHA-256 as the line says)."""
 
     def intact(b: int, entry: dict[str, Any]) -> bool:
         return entry.get("file") == batch_file(b) and _sha256(folder / batch_file(b)) == entry.get("sha256")
 
+    return intact
+
+
+def _complete(folder: Path, batches: int) -> bool:
+    """Whether every one of ``batches`` batches is written whole (read only: nothing is rewritten)."""
+    return sum(1 for _ in _latest_lines(folder, batches, _intact(folder))) == batches
+
+
+def _finished(folder: Path, batches: int) -> set[int]:
+    """Batches listed in the index whose file is intact; the index is rewritten to list just those."""
     good: set[int] = set()
 
     def spans() -> Iterator[tuple[int, int]]:
-        for b, start, length in _latest_lines(folder, batches, intact):
+        for b, start, length in _latest_lines(folder, batches, _intact(folder)):
             good.add(b)
             yield start, length
 
