@@ -9,8 +9,9 @@ therefore carry the revision they were played under (``"revision"``), and this m
 change since the first record format (:data:`CHANGES`):
 
 * ``meaning``: the same text now means other option values. :func:`read_rules` gives an older text
-  its old meaning back by naming the options it left to their defaults (exact: rummykit always wrote
-  the full text of its rule sets, so what a text left out was the default of its day).
+  its old meaning back by naming the options it left to their defaults, where the file can tell
+  (rummykit writes a rule set as its preset and every option that differs from it, so what a text
+  leaves out was the default of its day).
 * An option that has no effect under the others is refused now (it was accepted and did nothing):
   :func:`read_rules` drops it from an older text, which changes nothing in its play. Other texts
   refused now (a number out of its range, a combination that cannot be played) stay refused, with a
@@ -25,7 +26,7 @@ change since the first record format (:data:`CHANGES`):
 
 Records written before revisions were recorded carry none and are read as revision 0.
 
-When a change of the engine or of a preset touches any of the four, raise :data:`RULES_REVISION` and
+When a change of the engine or of a preset is of any of these kinds, raise :data:`RULES_REVISION` and
 add the change here (``tests/test_revisions.py`` holds a copy of every preset's values and fails when
 one moves without a new revision).
 """
