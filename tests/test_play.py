@@ -1108,3 +1108,42 @@ def test_an_unfinished_save_that_no_longer_loads_is_named_not_dropped(data_dir: 
     flat = " ".join(out.split())
     assert f"note: {path.name} cannot be resumed:" in flat and "penalty_joker" in flat
     assert "Unfinished game" not in out
+
+
+class _Misbehaving:
+    """A plug-in bot that does one thing wrong on its first move."""
+
+    def __init__(self, how: str) -> None:
+        self.how = how
+
+    def choose(self, view: object, legal: list[rk.Action], rng: object) -> object:
+        if self.how == "raises":
+            raise RuntimeError("boom")
+        if self.how == "none":
+            return None
+        return Discard(parse_cards("JK")[0])  # a card it does not hold
+
+
+@pytest.mark.parametrize(
+    ("how", "said"),
+    [
+        ("raises", "raised RuntimeError: boom"),
+        ("none", "answered NoneType, not an action"),
+        ("illegal", "chose discard JK: "),
+    ],
+)
+def test_a_plug_in_bot_that_fails_stops_the_game_named_and_saved(data_dir: Path, how: str, said: str) -> None:
+    """A plug-in bot that raises, answers nothing or chooses an illegal move gave a traceback (exit
+    1) without naming the bot or the seat; now one line as the arena's, and the game is saved."""
+    from rummykit.bots import _FACTORIES, register_bot
+
+    register_bot("misbehaving", lambda level=None: _Misbehaving(how))
+    try:
+        code, out = play("--bots", "misbehaving", "--seed", "3", lines=["d", "x 1", "quit"])
+    finally:
+        del _FACTORIES["misbehaving"]
+    assert code == 2, out
+    assert "Traceback" not in out
+    flat = " ".join(out.split())  # the console wraps the line
+    assert f"error: the bot 'misbehaving:medium' at seat 2 (Bot 2) {said}" in flat, out
+    assert "game saved to" in flat and saved_games(data_dir)

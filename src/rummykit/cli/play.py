@@ -123,6 +123,14 @@ CLEAR_ALL: Final = "\x1b[H\x1b[2J\x1b[3J"
 """Cursor home, clear the screen, then clear the scroll-back (xterm, tmux, VTE, Windows Terminal)."""
 
 
+class BotFailed(Exception):
+    """A seat's bot raised an error, answered with no action, or chose one the engine refused: the
+    game stops (saved), and the message names the bot and the seat, as the arena's does."""
+
+    def __init__(self, seat: int, label: str, name: str, problem: str) -> None:
+        super().__init__(f"the bot {label!r} at seat {seat + 1} ({name}) {problem}")
+
+
 class QuitGame(Exception):
     """The player quit or the input ended."""
 
@@ -346,6 +354,14 @@ class PlaySession:
                         style="dim",
                     )
                 )
+        except BotFailed as failure:
+            where = ""
+            if self.save():
+                path = self.save_path
+                where = self.t(f"; game saved to {path}", f"; Spiel gespeichert in {path}")
+            with contextlib.suppress(OSError):
+                self.console.print(Text(f"error: {failure}{where}", style="red"))
+            return 2
         except (QuitGame, KeyboardInterrupt) as stop:
             t = self.t
             reason = stop.reason if isinstance(stop, QuitGame) else "interrupted"
@@ -455,8 +471,22 @@ class PlaySession:
     def bot_move(self, seat: int, bot: Bot) -> None:
         m = self.match
         rng = self.bot_rng(seat)
-        # Bots that read the match state for buy-back decisions get it through the bots' helper.
-        self.apply(seat, match_action(bot, m, rng))
+        player = self.players[seat]
+
+        def failed(problem: str) -> BotFailed:
+            return BotFailed(seat, player.label, self.names[seat], problem)
+
+        try:  # a bot is code from anywhere (a plug-in): what it does wrong stops the game, named
+            # Bots that read the match state for buy-back decisions get it through the bots' helper.
+            action = match_action(bot, m, rng)
+        except Exception as exc:
+            raise failed(f"raised {type(exc).__name__}: {exc}") from exc
+        if not isinstance(action, (Action, str)):
+            raise failed(f"answered {type(action).__name__}, not an action")
+        try:  # the engine refuses an action before it changes anything
+            self.apply(seat, Action.parse(action) if isinstance(action, str) else action)
+        except RummyError as exc:
+            raise failed(f"chose {action!s:.40}: {exc}") from exc
         if m.is_over:
             return
         if self.live and self.match.round.view(seat).phase is not Phase.OVER:
