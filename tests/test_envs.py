@@ -636,3 +636,23 @@ def test_a_step_before_reset_and_rules_of_the_wrong_type_are_refused_clearly() -
         rummy_v0.env(rules=42)
     with pytest.raises(TypeError, match="not int"):
         RummyEnv(rules=42)  # type: ignore[arg-type]
+
+
+def test_opponents_may_be_bot_objects_and_their_errors_name_them() -> None:
+    class Failing:
+        name = "failing"
+
+        def choose(self, view: Any, legal: Any, rng: Any) -> Any:
+            raise RuntimeError("boom")
+
+    env = RummyEnv(rules="viennese", opponents=make_bot("greedy"), seat=0)
+    env.reset(seed=2)
+    env.step(int(np.flatnonzero(env.action_masks())[0]))
+    with pytest.raises(TypeError, match="a bot kind such as 'greedy' or a bot with choose"):
+        RummyEnv(opponents=[3])  # type: ignore[list-item]
+    failing = RummyEnv(rules="viennese", opponents=[Failing()], seat=1)
+    with pytest.raises(RuntimeError, match="boom") as caught:  # at the opponent's first move
+        failing.reset(seed=2)
+        for _ in range(50):
+            failing.step(int(np.flatnonzero(failing.action_masks())[0]))
+    assert "the opponent bot 'failing' at seat 0" in caught.value.__notes__

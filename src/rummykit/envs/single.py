@@ -39,6 +39,17 @@ from rummykit.envs.game import RewardKind, Scope, TokenGame
 from rummykit.envs.rummy_v0 import render_ansi
 from rummykit.rules import Rules
 
+
+def _opponent(spec: object) -> Bot:
+    """An opponent from a bot kind (``"greedy"``, ``"search:hard"``) or a bot object."""
+    if isinstance(spec, str):
+        return make_bot(spec)
+    if isinstance(spec, Bot):
+        return spec
+    kind = type(spec).__name__
+    raise TypeError(f"opponents: give a bot kind such as 'greedy' or a bot with choose(), not {kind}")
+
+
 _NOT_STARTED: Final = " (no episode has started)"
 
 
@@ -51,7 +62,7 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
         self,
         rules: Rules | str = "viennese",
         players: int = 2,
-        opponents: str | Sequence[str] = "random",
+        opponents: str | Bot | Sequence[str | Bot] = "random",
         *,
         seat: int | None = None,
         scope: Scope = "hand",
@@ -63,10 +74,13 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.game = TokenGame(rules, players, scope, reward, derived_features)
-        specs = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+        if isinstance(opponents, (str, Bot)):
+            specs: list[str | Bot] = [opponents] * (players - 1)
+        else:
+            specs = list(opponents)
         if len(specs) != players - 1:
             raise ValueError(f"opponents: give one bot spec or {players - 1}, not {len(specs)}")
-        self.bots: list[Bot] = [make_bot(spec) for spec in specs]
+        self.bots: list[Bot] = [_opponent(spec) for spec in specs]
         if seat is not None and not 0 <= seat < players:
             raise ValueError(f"seat {seat} does not exist at a table of {players}")
         self.fixed_seat = seat
@@ -117,11 +131,15 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
         total = 0.0
         while not game.is_over and not game.truncated and game.to_move != self.seat:
             bot = self._bot_for[game.to_move]
-            if game.match is not None:
-                action = match_action(bot, game.match, self._bot_rng)
-            else:
-                rnd = game.round
-                action = bot.choose(rnd.view(rnd.to_move), rnd.legal_actions(), self._bot_rng)
+            try:
+                if game.match is not None:
+                    action = match_action(bot, game.match, self._bot_rng)
+                else:
+                    rnd = game.round
+                    action = bot.choose(rnd.view(rnd.to_move), rnd.legal_actions(), self._bot_rng)
+            except Exception as exc:
+                exc.add_note(f"the opponent bot {getattr(bot, 'name', bot)!r} at seat {game.to_move}")
+                raise
             total += game.apply(action)[self.seat]
         return total
 
