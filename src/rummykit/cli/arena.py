@@ -242,7 +242,7 @@ def pair_lines(data: dict[str, Any]) -> list[str]:
 def _table(data: dict[str, Any]) -> Table:
     count = data.get("rounds", data.get("matches"))
     table = Table(title=f"{data['rules']}: {count} {data['mode']}, seed {data['seed']}")
-    for col in ("bot", "win rate", "95 % CI", "mean points", "Elo", "s/move"):
+    for col in ("bot", "win rate", "95 % CI", "mean points", "Elo", "time/move"):
         table.add_column(col, justify="left" if col == "bot" else "right")
     for name, b in sorted(data["bots"].items(), key=lambda kv: -kv[1]["elo"]):
         lo, hi = b["ci95"]
@@ -252,6 +252,19 @@ def _table(data: dict[str, Any]) -> Table:
             f"{lo:.3f}–{hi:.3f}",
             f"{b['mean_points']:.2f}",
             f"{b['elo']:.0f}",
-            f"{b.get('seconds_per_move', 0):.4f}",
+            per_move(b.get("seconds_per_move", 0.0)),
         )
     return table
+
+
+def per_move(seconds: float) -> str:
+    """A bot's time per move at a scale that shows it: ``38 µs``, ``2.4 ms``, ``1.25 s``.
+
+    >>> per_move(0.000038), per_move(0.0024), per_move(1.25), per_move(0.0)
+    ('38 µs', '2.4 ms', '1.25 s', '0 µs')
+    """
+    if seconds < 0.001:
+        return f"{seconds * 1e6:.0f} µs"
+    if seconds < 1:
+        return f"{seconds * 1e3:.1f} ms"
+    return f"{seconds:.2f} s"
