@@ -489,6 +489,15 @@ class Rules:
         body = ", ".join(f"{key}={format_value(key, value)}" for key, value in changes.items())
         return f"{self.name}({body})"
 
+    def __repr__(self) -> str:
+        """The text form in a call that rebuilds the rules, not all of their options: a view or a
+        record that holds the rules prints in a few words.
+
+        >>> Rules.preset("german").replace(opening_min_points=30)
+        Rules.parse('german(opening_min_points=30)')
+        """
+        return f"Rules.parse({str(self)!r})"
+
     def to_dict(self) -> dict[str, Any]:
         """Every option with its value (JSON-compatible: pairs become lists)."""
         return {f.name: list(v) if isinstance(v := getattr(self, f.name), tuple) else v for f in fields(self)}
