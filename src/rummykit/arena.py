@@ -72,6 +72,10 @@ class EndlessHandError(RummyError, RuntimeError):
 
 
 Mode = Literal["rounds", "matches"]
+ARENA_FORMAT: Final = "rummykit-arena"
+ARENA_VERSION: Final = 1
+"""What ``rummykit arena --json`` writes: this format name and version, then the figures
+(:meth:`ArenaResult.to_dict`); ``games`` counts rounds or matches by ``mode``."""
 
 
 class ArenaError(RummyError, ValueError):
@@ -557,9 +561,12 @@ class ArenaResult:
                 pair.update(lead_points=round(lead, 6), lead_ci95=_bounds(llo, lhi), deals=deals)
             pairs.append(pair)
         out: dict[str, Any] = {
+            "format": ARENA_FORMAT,
+            "version": ARENA_VERSION,
             "rules": _rules(self.config.rules).name,
             "mode": self.config.mode,
-            "rounds" if self.config.mode == "rounds" else "matches": self.games,
+            "games": self.games,
+            "rounds" if self.config.mode == "rounds" else "matches": self.games,  # as before "games"
             "seed": self.config.seed,
             "round_robin": self.config.round_robin,
             "bots": bots,
