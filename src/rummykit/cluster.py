@@ -25,6 +25,7 @@ Ray (the ``[ray]`` extra):
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import os
@@ -241,6 +242,21 @@ def _probe() -> dict[str, str]:
     return code_identity()
 
 
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """End the pool's worker processes now. ``shutdown(cancel_futures=True)`` cancels only the tasks
+    not yet handed to a worker; each worker would still play the game it holds and the one queued
+    for it (a whole game of a slow bot after Ctrl-C). Python 3.14 has ``terminate_workers``; before,
+    the executor's process table is the only handle on them."""
+    terminate = getattr(pool, "terminate_workers", None)
+    if callable(terminate):
+        terminate()
+        return
+    processes: dict[int, Any] = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        with contextlib.suppress(Exception):  # already gone
+            process.terminate()
+
+
 class Runner:
     """Runs batches on one backend; open it with ``with`` (connects to or starts Ray on entry)."""
 
@@ -274,6 +290,8 @@ class Runner:
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         if self._pool is not None:
+            if kind is not None:  # stopped (Ctrl-C, an error): the games the workers hold are dropped
+                _stop_workers(self._pool)
             self._pool.shutdown(cancel_futures=True)
             self._pool = None
         if self._started_ray:
