@@ -11,7 +11,7 @@ import pytest
 import rummykit as rk
 from rummykit import Card, parse_cards, solver
 from rummykit.actions import BuyBack, Decline, Discard, Draw, TakeDiscard
-from rummykit.bots import Budget, GreedyBot, MatchView, SearchBot, make_bot, match_action
+from rummykit.bots import Budget, GreedyBot, MatchView, RandomBot, SearchBot, make_bot, match_action
 from rummykit.bots.greedy import Situation, best_discard, buyback_pays, discard_scores, policy_action
 from rummykit.determinize import sample_round
 from rummykit.testing import arrange_deck
@@ -441,3 +441,19 @@ def test_an_installed_package_offers_a_bot_kind_to_the_arena_and_the_terminal(
     broken.write_text("raise ImportError('needs torch')\n", encoding="utf-8")
     result = subprocess.run([*arena, "--rounds", "2"], capture_output=True, text=True, env=env, check=False)
     assert result.returncode == 2 and "does not load: needs torch" in result.stderr, result.stderr
+
+
+def test_a_built_in_kind_is_replaced_only_on_purpose() -> None:
+    """``register_bot("greedy", …)`` replaced the arena's baseline for the whole process without a
+    word; now it takes ``replace=True``."""
+    from rummykit.bots import _FACTORIES, register_bot
+
+    with pytest.raises(ValueError, match="'greedy' is a built-in bot; give yours another name"):
+        register_bot(" Greedy ", lambda level=None: GreedyBot())
+    built_in = _FACTORIES["greedy"]
+    register_bot("greedy", lambda level=None: RandomBot(), replace=True)
+    try:
+        assert isinstance(make_bot("greedy"), RandomBot)
+    finally:
+        _FACTORIES["greedy"] = built_in
+    assert isinstance(make_bot("greedy"), GreedyBot)

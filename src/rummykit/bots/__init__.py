@@ -57,6 +57,8 @@ class UnknownBotError(RummyError, ValueError):
     """A bot kind or level that does not exist."""
 
 
+_BUILTIN: set[str] = set()
+"""Filled with the built-in kinds once they are registered (:data:`BUILTIN_KINDS`)."""
 _FACTORIES: dict[str, Callable[..., Bot]] = {
     "random": lambda level: RandomBot(),
     "greedy": lambda level: GreedyBot(),
@@ -79,18 +81,25 @@ def bot_label(spec: str) -> str:
     return spec if level and shown else kind
 
 
-def register_bot(kind: str, factory: Callable[..., Bot]) -> None:
+def register_bot(kind: str, factory: Callable[..., Bot], *, replace: bool = False) -> None:
     """Make ``make_bot(kind, level, **options)`` build bots with ``factory(level, **options)``.
 
     Kinds are matched without regard to case or surrounding spaces, as :func:`make_bot` reads them.
+    A built-in kind (``greedy``, ``search`` …) is replaced only with ``replace=True``: the new
+    factory would stand in for it in every game of the process, the arena's baselines included.
 
     Raises:
-        ValueError: an empty kind, or one with ``:`` or ``,`` (they separate a kind from its level,
-            and bots in a list).
+        ValueError: an empty kind, one with ``:`` or ``,`` (they separate a kind from its level, and
+            bots in a list), or a built-in kind without ``replace=True``.
     """
     name = kind.strip().lower()
     if not name or ":" in name or "," in name:
         raise ValueError(f"a bot kind is a word without ':' or ',', not {quoted(kind)}")
+    if name in _BUILTIN and not replace:
+        raise ValueError(
+            f"{quoted(name)} is a built-in bot; give yours another name (or pass replace=True to "
+            "stand in for it in every game of this process)"
+        )
     _FACTORIES[name] = factory
 
 
@@ -198,6 +207,9 @@ def _openspiel_simple(level: str | None, **options: Any) -> Bot:
 
 register_bot("policy", _policy_bot)  # without the rl extra it says what to install
 register_bot("openspiel-simple", _openspiel_simple)
+_BUILTIN.update(_FACTORIES)
+BUILTIN_KINDS: Final = frozenset(_BUILTIN)
+"""The kinds rummykit brings; an installed package's bot of the same name is not played."""
 _BUILT_IN_KINDS: Final = frozenset(_FACTORIES)
 """The kinds this package registers; of them only :data:`LEVELED_KINDS` play by their level."""
 
