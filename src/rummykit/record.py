@@ -32,9 +32,9 @@ from rummykit.revisions import (
     RuleChange,
     changes_since,
     older_text,
+    plays_text,
     read_rules,
     refusing,
-    written,
 )
 from rummykit.round import Round
 from rummykit.rules import Rules
@@ -112,18 +112,8 @@ class Record:
         ``de``): how its rules text was read (:attr:`read_notes`) and the changes since that deal or
         score its actions differently (a change that refuses one of them stops :meth:`replay`
         instead). Empty for a record of the current revision."""
-        lines = [note.text(lang) for note in self.read_notes]
-        plays = changes_since(self.revision, self.rules, ("plays",))
-        if plays:
-            if lang == "de":
-                listed = "; ".join(f"{c.date}: {c.text_de}" for c in plays)
-                when = written(self.revision, lang)
-                lines.append(f"Die Aufzeichnung {when}; sie kann heute anders laufen oder zählen: {listed}")
-            else:
-                listed = "; ".join(f"{c.date}: {c.text}" for c in plays)
-                when = written(self.revision)
-                lines.append(f"The record {when}; it may play or score differently now: {listed}")
-        return tuple(lines)
+        plays = plays_text(self.revision, changes_since(self.revision, self.rules, ("plays",)), lang)
+        return tuple([note.text(lang) for note in self.read_notes] + ([plays] if plays else []))
 
     @classmethod
     def from_round(cls, rnd: Round) -> Record:

@@ -367,14 +367,14 @@ def read_rules(text: str, revision: int) -> ReadRules:
             rules = _parse(name, assignments)
             break
         except RulesError as refused:
-            if refused.option is None or refused.option not in assignments:
-                raise _older(refused, revision) from None
+            if refused.option not in assignments:
+                raise OlderRulesError(refused, revision) from None
             dropped[refused.option] = refused
             assignments = {k: v for k, v in assignments.items() if k != refused.option}
     for option, refusal in dropped.items():
         reason = rules.not_applicable(option)
         if reason is None:
-            raise _older(refusal, revision)
+            raise OlderRulesError(refusal, revision)
         notes.append(
             ReadNote(
                 f"{option} dropped: it has no effect under these rules ({reason})",
@@ -401,11 +401,6 @@ class OlderRulesError(RulesError):
         self.revision = revision
 
 
-def _older(exc: RulesError, revision: int) -> RulesError:
-    """``exc`` with a word that the text comes from an older rummykit."""
-    return OlderRulesError(exc, revision)
-
-
 def written(revision: int, lang: str = "en") -> str:
     """When a file of the older ``revision`` was written, as the end of a sentence about it (``en``
     or ``de``)."""
@@ -423,13 +418,27 @@ def written(revision: int, lang: str = "en") -> str:
     return f"was written under rules revision {revision}; this version plays revision {RULES_REVISION}"
 
 
+def _listed(changes: tuple[RuleChange, ...], lang: str) -> str:
+    """``changes`` one after another, each with its date, in ``lang``."""
+    return "; ".join(f"{c.date}: {c.text_de if lang == 'de' else c.text}" for c in changes)
+
+
 def older_text(revision: int, changes: tuple[RuleChange, ...], lang: str = "en") -> str:
     """What follows a failed replay's message for a record older than its rules: when it was written
     and the ``changes`` since that refuse actions under its rules; ``""`` when there are none."""
     if revision >= RULES_REVISION or not changes:
         return ""
     if lang == "de":
-        listed = "; ".join(f"{c.date}: {c.text_de}" for c in changes)
-        return f". Die Aufzeichnung {written(revision, lang)}; seitdem gilt: {listed}"
-    listed = "; ".join(f"{c.date}: {c.text}" for c in changes)
-    return f". The record {written(revision)}; since then {listed}"
+        return f". Die Aufzeichnung {written(revision, lang)}; seitdem gilt: {_listed(changes, lang)}"
+    return f". The record {written(revision)}; since then {_listed(changes, lang)}"
+
+
+def plays_text(revision: int, changes: tuple[RuleChange, ...], lang: str = "en") -> str:
+    """The sentence for a record older than its rules that replays, naming the ``changes`` since that
+    deal or score its actions otherwise; ``""`` when there are none."""
+    if revision >= RULES_REVISION or not changes:
+        return ""
+    if lang == "de":
+        when = written(revision, lang)
+        return f"Die Aufzeichnung {when}; sie kann heute anders laufen oder zählen: {_listed(changes, lang)}"
+    return f"The record {written(revision)}; it may play or score differently now: {_listed(changes, lang)}"
