@@ -14,6 +14,8 @@ from rummykit.actions import BuyBack, Decline, Discard, Draw, TakeDiscard
 from rummykit.bots import Budget, GreedyBot, MatchView, RandomBot, SearchBot, make_bot, match_action
 from rummykit.bots.greedy import Situation, best_discard, buyback_pays, discard_scores, policy_action
 from rummykit.determinize import sample_round
+from rummykit.i18n.localize import localize_note
+from rummykit.rules import Rules
 from rummykit.testing import arrange_deck
 
 PRESETS = ("german", "viennese")
@@ -441,6 +443,45 @@ def test_an_installed_package_offers_a_bot_kind_to_the_arena_and_the_terminal(
     broken.write_text("raise ImportError('needs torch')\n", encoding="utf-8")
     result = subprocess.run([*arena, "--rounds", "2"], capture_output=True, text=True, env=env, check=False)
     assert result.returncode == 2 and "does not load: needs torch" in result.stderr, result.stderr
+
+
+def test_an_installed_bot_named_like_a_built_in_one_is_named_before_the_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A package offering ``greedy`` is not played (rummykit's own greedy bot stays the arena's
+    baseline); before, its author saw their bot silently replaced by the built-in one. Now the
+    arena, the terminal game (in German too) and ``rummykit info`` say so."""
+    import os
+    import subprocess
+    import sys
+
+    from rummykit.bots import plugin_bots, seat_notices, shadowed_plugins
+
+    _install_plugin(tmp_path)
+    entry = tmp_path / "firstlegal_bot-1.0.dist-info" / "entry_points.txt"
+    entry.write_text("[rummykit.bots]\nfirstlegal = firstlegal_bot:make\nGreedy = firstlegal_bot:make\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert plugin_bots() == {"firstlegal": "firstlegal_bot:make", "greedy": "firstlegal_bot:make"}
+    assert shadowed_plugins() == {"greedy": "firstlegal_bot:make"}
+    assert isinstance(make_bot("greedy"), GreedyBot)
+    said = (
+        "the bot 'greedy' of the installed package 'firstlegal_bot:make' is not played: 'greedy' is "
+        "rummykit's own bot; the package must offer it under another name"
+    )
+    assert seat_notices(Rules.preset("viennese"), ["greedy:hard", "Greedy", "random"]) == [said]
+    assert seat_notices(Rules.preset("viennese"), ["random"]) == []
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+    arena = [sys.executable, "-m", "rummykit", "arena", "--rules", "viennese", "--bots", "greedy,random"]
+    result = subprocess.run([*arena, "--rounds", "2", "--json"], capture_output=True, text=True, env=env)
+    assert result.returncode == 0 and said in result.stderr, result.stderr
+    info = subprocess.run([sys.executable, "-m", "rummykit", "info"], capture_output=True, text=True, env=env)
+    assert "bot firstlegal from firstlegal_bot:make: played" in info.stdout, info.stdout
+    assert "bot greedy from firstlegal_bot:make: not played: rummykit's own bot has that name" in info.stdout
+    german = (
+        "Der Bot 'greedy' des installierten Pakets 'firstlegal_bot:make' wird nicht gespielt: 'greedy' "
+        "ist ein Bot von rummykit; das Paket muss ihn unter einem anderen Namen anbieten"
+    )
+    assert localize_note(said, "de") == german
 
 
 def test_a_built_in_kind_is_replaced_only_on_purpose() -> None:

@@ -122,6 +122,33 @@ def _plugins() -> dict[str, Any]:
     return found
 
 
+def plugin_bots() -> dict[str, str]:
+    """The bot kinds installed packages offer (:data:`PLUGIN_GROUP`), each with its entry point
+    (``{"mybot": "mybots:make_mybot"}``), those not played included (:func:`shadowed_plugins`)."""
+    return {name: ep.value for name, ep in _plugins().items()}
+
+
+def shadowed_plugins() -> dict[str, str]:
+    """The installed packages' bot kinds (:data:`PLUGIN_GROUP`) that are not played because a kind of
+    the same name is built in (``greedy``, ``search`` …), each with its entry point
+    (``{"greedy": "mybots:make_greedy"}``). ``make_bot("greedy")`` keeps playing rummykit's own bot:
+    a package must not stand in for the arena's baselines by being installed."""
+    return {name: value for name, value in plugin_bots().items() if name in _BUILTIN}
+
+
+def shadow_notices(specs: Iterable[str]) -> list[str]:
+    """A line for each kind named in ``specs`` (``kind`` or ``kind:level``) that an installed package
+    also offers but that is played by rummykit's own bot (:func:`shadowed_plugins`)."""
+    shadowed = shadowed_plugins()
+    kinds = dict.fromkeys(spec.partition(":")[0].strip().lower() for spec in specs)
+    return [
+        f"the bot {quoted(kind)} of the installed package {quoted(shadowed[kind])} is not played: "
+        f"{quoted(kind)} is rummykit's own bot; the package must offer it under another name"
+        for kind in kinds
+        if kind in shadowed
+    ]
+
+
 def bot_kinds() -> tuple[str, ...]:
     """The registered bot kinds, and those installed packages offer (:data:`PLUGIN_GROUP`)."""
     return tuple(dict.fromkeys([*_FACTORIES, *_plugins()]))
@@ -153,13 +180,15 @@ def make_bot(kind: str, level: str | None = None, **options: Any) -> Bot:
 def seat_notices(rules: Rules, specs: Iterable[str]) -> list[str]:
     """What the bots of ``specs`` (``kind:level``) say before a game under ``rules`` that they can
     play though not made for (a policy trained under other rules), once each
-    (:func:`~rummykit.bots.base.seat_notice`).
+    (:func:`~rummykit.bots.base.seat_notice`), after a line for each named kind an installed package
+    offers in vain (:func:`shadow_notices`).
 
     Raises:
         UnknownBotError: a spec names no bot (or the bot cannot be made, with its own error).
     """
-    lines = (seat_notice(make_bot(spec), rules) for spec in dict.fromkeys(specs))
-    return list(dict.fromkeys(line for line in lines if line))
+    specs = list(dict.fromkeys(specs))
+    lines = (seat_notice(make_bot(spec), rules) for spec in specs)
+    return [*shadow_notices(specs), *dict.fromkeys(line for line in lines if line)]
 
 
 def _plugin_factory(kind: str) -> Callable[..., Bot] | None:
@@ -209,7 +238,8 @@ register_bot("policy", _policy_bot)  # without the rl extra it says what to inst
 register_bot("openspiel-simple", _openspiel_simple)
 _BUILTIN.update(_FACTORIES)
 BUILTIN_KINDS: Final = frozenset(_BUILTIN)
-"""The kinds rummykit brings; an installed package's bot of the same name is not played."""
+"""The kinds rummykit brings; an installed package's bot of the same name is not played, and the
+command line says so before a game that names it (:func:`shadow_notices`)."""
 _BUILT_IN_KINDS: Final = frozenset(_FACTORIES)
 """The kinds this package registers; of them only :data:`LEVELED_KINDS` play by their level."""
 
@@ -237,7 +267,10 @@ __all__ = [
     "check_seat",
     "make_bot",
     "match_action",
+    "plugin_bots",
     "register_bot",
     "seat_notice",
     "seat_notices",
+    "shadow_notices",
+    "shadowed_plugins",
 ]

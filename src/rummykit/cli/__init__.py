@@ -20,6 +20,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 from rich.console import Console
 
+from rummykit.bots import plugin_bots, shadowed_plugins
 from rummykit.cli import render
 from rummykit.errors import RummyError
 from rummykit.i18n import lang_from_env
@@ -280,6 +281,10 @@ def info_command() -> None:
         typer.echo("environments: not installed (pip install 'rummykit[rl]')")
     else:
         typer.echo(compiled.describe())
+    shadowed = shadowed_plugins()
+    for kind, source in plugin_bots().items():
+        played = "not played: rummykit's own bot has that name" if kind in shadowed else "played"
+        typer.echo(f"bot {kind} from {source}: {played}")
 
 
 @app.command("demo")

@@ -71,6 +71,7 @@ from rummykit.bots import (
     make_bot,
     match_action,
     seat_notice,
+    shadow_notices,
 )
 from rummykit.cards import Card
 from rummykit.cli import pager, screen
@@ -828,7 +829,7 @@ def play_command(
             check_seat(bot, rules, players)  # a policy for another table, OpenSpiel's bot at German
     except RummyError as exc:  # an unknown bot, the policy bot without a working file, a bot refusing
         raise _fail(str(exc)) from None
-    said = (seat_notice(bot, rules) for bot in bot_list)  # in English, as arena and selfplay print them
+    said = [*shadow_notices(kinds), *(seat_notice(bot, rules) for bot in bot_list)]  # English, as arena
     bot_notices = list(dict.fromkeys(n if lang == "en" else localize_note(n, lang) for n in said if n))
     people = [name for n in (names or "").split(",") if (name := person_name(n))]
     seats: list[Player] = []

@@ -1131,6 +1131,12 @@ FRAGMENTS: Final[tuple[tuple[str, str], ...]] = (
     ),
     ("only joker_robbing uses it", "nur joker_robbing nutzt sie"),
     (
+        "the bot {quoted} of the installed package {source} is not played: {quoted} is rummykit's own "
+        "bot; the package must offer it under another name",
+        "Der Bot {quoted} des installierten Pakets {source} wird nicht gespielt: {quoted} ist ein Bot "
+        "von rummykit; das Paket muss ihn unter einem anderen Namen anbieten",
+    ),
+    (
         "note: this policy was trained on {game}; this table plays {game2}",
         "Hinweis: Diese Strategie wurde mit {game} trainiert; an diesem Tisch gilt {game2}",
     ),
