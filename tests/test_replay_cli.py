@@ -243,7 +243,7 @@ def test_player_names_from_the_record_cannot_send_terminal_escapes(tmp_path: Pat
 def test_an_illegal_action_in_the_record_is_named(tmp_path: Path) -> None:
     m = rk.Match.new(rk.Rules.parse("german(match_end=single_hand)"), 3, seed=2, dealer=2)
     m.apply("draw")
-    held = str(m.round.view(m.to_move).hand).split()
+    held = {str(card) for card in m.round.view(m.to_move).hand}
     absent = next(c for c in ("AH", "2H", "3H", "4H", "5H", "6H", "7H") if c not in held)
     data = rk.Record.from_match(m).to_dict()
     data["actions"] = [*data["actions"], f"discard {absent}"]
@@ -253,6 +253,21 @@ def test_an_illegal_action_in_the_record_is_named(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output  # what replays is shown, up to the refused action
     assert f"warning: record action 2 (discard {absent}) cannot be replayed: " in result.stderr
     assert "the replay stops there" in result.stderr and "action 1 of 1" in result.stdout
+
+
+def test_a_refused_action_is_shown_in_the_rank_letters_of_the_table(tmp_path: Path) -> None:
+    """The German table shows jack and queen as B and D; the warning and error lines under it said
+    J♥ Q♥, as the English notation has them (they are printed outside the table's console)."""
+    m = rk.Match.new(rk.Rules.parse("german(match_end=single_hand)"), 3, seed=2, dealer=2)
+    m.apply("draw")
+    data = rk.Record.from_match(m).to_dict()
+    data["actions"] = [*data["actions"], "meld JH QH KH"]  # not an opening: refused
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    german = runner.invoke(app, ["replay", str(path), "--lang", "de"], input="end\nq\n")
+    assert "Warnung: Zug 2 der Aufzeichnung (B♥ D♥ K♥ auslegen)" in german.stderr, german.stderr
+    chosen = runner.invoke(app, ["replay", str(path), "--lang", "de", "--letters", "en"], input="q\n")
+    assert "Warnung: Zug 2 der Aufzeichnung (J♥ Q♥ K♥ auslegen)" in chosen.stderr, chosen.stderr
 
 
 def test_a_game_of_a_selfplay_run_by_its_number(tmp_path: Path) -> None:

@@ -95,6 +95,7 @@ from rummykit.explain.language import Lang
 from rummykit.i18n import (
     CARD_LETTERS,
     describe_action,
+    face_letters,
     lang_from_env,
     localize_error,
     normalize_lang,
@@ -647,8 +648,10 @@ class PlaySession:
 
 
 # The command ----------------------------------------------------------------------------------------
-def _fail(message: str) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
+def _fail(message: str, letters: str = "en") -> typer.Exit:
+    """One ``error:`` line on stderr, its cards in the rank ``letters`` the table shows (``B♥`` in
+    German), and the exit of every refused command line (2)."""
+    typer.echo(f"error: {face_letters(message, letters)}", err=True)
     return typer.Exit(2)
 
 
@@ -778,11 +781,11 @@ def play_command(
                     "bitte weglassen",
                 )
             )
-        saved = _load_for_resume(resume, lang)
+        saved = _load_for_resume(resume, lang, letters)
     try:
         rules: Rules = build_rules(None if rules_file else rules_text, rules_file, assignments or [])
     except RummyError as exc:
-        raise _fail(localize_error(exc, lang)) from None
+        raise _fail(localize_error(exc, lang), letters) from None
     if saved is None and not new and not no_save:
         wanted = _wanted_game(_new_game_options(ctx), rules, players)
         if wanted is not None:
@@ -807,7 +810,7 @@ def play_command(
     try:
         rules.check_table(players)
     except RummyError as exc:
-        raise _fail(localize_error(exc, lang).removeprefix("players: ")) from None
+        raise _fail(localize_error(exc, lang).removeprefix("players: "), letters) from None
     if dealer is not None and not 1 <= dealer <= players:
         raise _fail(
             t(
@@ -828,7 +831,7 @@ def play_command(
         for bot in bot_list:
             check_seat(bot, rules, players)  # a policy for another table, OpenSpiel's bot at German
     except RummyError as exc:  # an unknown bot, the policy bot without a working file, a bot refusing
-        raise _fail(str(exc)) from None
+        raise _fail(localize_error(exc, lang), letters) from None
     said = [*shadow_notices(kinds), *(seat_notice(bot, rules) for bot in bot_list)]  # English, as arena
     bot_notices = list(dict.fromkeys(n if lang == "en" else localize_note(n, lang) for n in said if n))
     people = [name for n in (names or "").split(",") if (name := person_name(n))]
@@ -841,7 +844,7 @@ def play_command(
     try:
         match = Match.new(rules, players, seed=seed, dealer=None if dealer is None else dealer - 1)
     except RummyError as exc:
-        raise _fail(localize_error(exc, lang)) from None
+        raise _fail(localize_error(exc, lang), letters) from None
     if not no_save:
         problem = writable_folder(games_dir(save_dir), "--save-dir")
         if problem:
@@ -953,7 +956,7 @@ def seat_draw_lines(match: Match, names: Sequence[str], lang: str) -> list[str]:
     return lines
 
 
-def _load_for_resume(path: Path, lang: str = "en") -> SavedGame:
+def _load_for_resume(path: Path, lang: str = "en", letters: str = "en") -> SavedGame:
     t = Lang(lang)
     try:
         saved = load_saved(path)
@@ -962,7 +965,8 @@ def _load_for_resume(path: Path, lang: str = "en") -> SavedGame:
             t(
                 f"cannot resume {path.name}: {localize_error(exc, lang)}",
                 f"{path.name} kann nicht fortgesetzt werden: {localize_error(exc, lang)}",
-            )
+            ),
+            letters,
         ) from None
     if saved.is_finished:
         raise _fail(
@@ -1064,7 +1068,14 @@ def resumed_session(
         try:
             seats.append(Player(name, make_bot(label), label))
         except RummyError as exc:  # an unknown bot, or the policy bot without a working file
-            raise _fail(f"cannot resume {saved.path.name}: {exc}") from None
+            said = localize_error(exc, lang)
+            raise _fail(
+                Lang(lang)(
+                    f"cannot resume {saved.path.name}: {said}",
+                    f"{saved.path.name} kann nicht fortgesetzt werden: {said}",
+                ),
+                letters or screen.default_letters(lang),
+            ) from None
     m = saved.match
     return PlaySession(
         m,

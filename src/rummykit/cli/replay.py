@@ -26,7 +26,7 @@ from rummykit.cli.play import LettersOption, card_letters, play_language
 from rummykit.cli.saves import printable
 from rummykit.errors import NotationError, RummyError
 from rummykit.explain.language import Lang
-from rummykit.i18n import localize_error
+from rummykit.i18n import face_letters, localize_error
 from rummykit.match import Match
 from rummykit.record import Record, ReplayError, read_json
 from rummykit.round import Round
@@ -366,9 +366,10 @@ class ReplaySession:
                 self.show()
 
 
-def _fail(message: str) -> NoReturn:
-    """One ``error:`` line on stderr and exit code 2, as every command refuses bad input."""
-    typer.echo(f"error: {message}", err=True)
+def _fail(message: str, letters: str = "en") -> NoReturn:
+    """One ``error:`` line on stderr, its cards in the rank ``letters`` the table shows (``B♥`` in
+    German), and exit code 2, as every command refuses bad input."""
+    typer.echo(f"error: {face_letters(message, letters)}", err=True)
     raise typer.Exit(2)
 
 
@@ -414,7 +415,7 @@ def replay_command(
     try:
         record, names = load_record(file, game)
     except RummyError as exc:
-        _fail(localize_error(exc, lang))
+        _fail(localize_error(exc, lang), letters)
     if not 1 <= seat <= record.players:
         _fail(
             t(
@@ -423,7 +424,7 @@ def replay_command(
             )
         )
     for note in record.older_notes(lang):
-        typer.echo(t(f"note: {note}", f"Hinweis: {note}"), err=True)
+        typer.echo(face_letters(t(f"note: {note}", f"Hinweis: {note}"), letters), err=True)
     console = Console(highlight=False)
     try:
         session = ReplaySession(
@@ -438,9 +439,9 @@ def replay_command(
         )
         session.go(at)
     except RummyError as exc:
-        _fail(localize_error(exc, lang))
+        _fail(localize_error(exc, lang), letters)
     if session.stopped is not None:
         said = localize_error(session.stopped, lang)
         stops = t(f"warning: {said}; the replay stops there", f"Warnung: {said}; das Nachspielen endet dort")
-        typer.echo(stops, err=True)
+        typer.echo(face_letters(stops, letters), err=True)
     raise typer.Exit(session.run())
