@@ -20,7 +20,10 @@ first turn of the new hand that comes while the result is still shown keeps its 
 ``turn_seconds``. The break is per person and bounded: bots play on, and a person who never closes the
 result delays the table by the break and one turn at most. The break's end is not stored: a table
 loaded after a restart (or by another process) gives it again in full to each person who has not
-moved since the hand ended.
+moved since the hand ended. Nor is a turn's start: after a restart the person to move has a whole
+turn again. That is deliberate: nobody could move while the server was down, and the time of the
+last stored move does not tell how much of the turn passed before it went down (counting the outage
+would hand a person's seat to a bot for the server's fault).
 
 Liveness: bots play only while a person holding a seat is connected, so a table of bots alone does
 nothing; a waiting or playing table with nobody present for ``idle_table_seconds`` *expires* and
