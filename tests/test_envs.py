@@ -13,7 +13,7 @@ pytest.importorskip("pettingzoo")
 import gymnasium
 import numpy as np
 from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, seed_test
+from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, render_test, seed_test
 from pettingzoo.utils.conversions import parallel_to_aec
 
 import rummykit as rk
@@ -253,8 +253,9 @@ def test_unknown_options_are_refused() -> None:
         rummy_v0.env(rules="german", players=2, scope="rubber")
     with pytest.raises(rk.RulesError, match="players"):
         rummy_v0.env(rules="german_dskv", players=6)
-    with pytest.raises(ValueError, match="render_mode"):
-        rummy_v0.env(rules="german", players=2, render_mode="human")
+    for make in (rummy_v0.env, rummy_v0.parallel_env, RummyEnv):
+        with pytest.raises(ValueError, match="render_mode must be None, 'ansi' or 'human', not 'rgb_array'"):
+            make(rules="german", players=2, render_mode="rgb_array")
 
 
 def _play(env: Any, seed: int, steps: int) -> list[tuple[str, bytes, float]]:
@@ -350,6 +351,88 @@ def test_ansi_render_shows_the_board_of_the_seat_to_move() -> None:
     plain = rummy_v0.env(rules="german", players=2)
     plain.reset(seed=2)
     assert plain.render() is None
+
+
+def _token(obs: dict[str, Any], rng: random.Random) -> int:
+    return int(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+
+
+def test_human_render_prints_the_board_on_reset_and_every_step(capsys: pytest.CaptureFixture[str]) -> None:
+    """PettingZoo's classic convention: ``reset`` and every step print the board (the ``ansi`` mode's
+    text) to stdout, ``render()`` prints it too and returns ``None``; a step of an agent already done
+    prints nothing."""
+    assert rummy_v0.raw_env.metadata["render_modes"] == rummy_v0.parallel_env.metadata["render_modes"]
+    assert set(rummy_v0.raw_env.metadata["render_modes"]) == {"ansi", "human"}
+    human = rummy_v0.env(rules="german", players=2, render_mode="human")
+    ansi = rummy_v0.env(rules="german", players=2, render_mode="ansi")
+    human.reset(seed=2)
+    ansi.reset(seed=2)
+    board = capsys.readouterr().out
+    assert board == ansi.render() and "player_" in board and "to move" in board
+    rng = random.Random(2)
+    for _ in range(6):
+        token = _token(human.last()[0], rng)
+        human.step(token)
+        ansi.step(token)
+        assert capsys.readouterr().out == ansi.render()
+    assert human.render() is None
+    assert capsys.readouterr().out == ansi.render()
+    human.step(enc.KNOCK)  # masked out: the game ends, the board is printed once more
+    assert capsys.readouterr().out.count("to move") == 1
+    human.step(None)  # a done agent's step: nothing
+    assert capsys.readouterr().out == ""
+
+
+def test_human_render_of_the_parallel_env(capsys: pytest.CaptureFixture[str]) -> None:
+    human = rummy_v0.parallel_env(rules="viennese", players=3, render_mode="human")
+    ansi = rummy_v0.parallel_env(rules="viennese", players=3, render_mode="ansi")
+    observations, _ = human.reset(seed=4)
+    ansi.reset(seed=4)
+    assert human.render_mode == "human"
+    assert capsys.readouterr().out == ansi.render()
+    rng = random.Random(4)
+    for _ in range(4):
+        mover = human.aec.agent_selection
+        actions = {mover: _token(observations[mover], rng)}
+        observations, *_ = human.step(actions)
+        ansi.step(actions)
+        assert capsys.readouterr().out == ansi.render()
+    human.step({human.aec.agent_selection: enc.KNOCK})  # masked out: ignored, the board printed again
+    assert capsys.readouterr().out == ansi.render()
+    assert human.render() is None
+    assert capsys.readouterr().out == ansi.render()
+
+
+def test_human_render_of_the_gymnasium_env(capsys: pytest.CaptureFixture[str]) -> None:
+    """Gymnasium's convention: the board is printed at the end of ``reset`` and of every ``step``;
+    ``render()`` returns ``None``."""
+    assert set(RummyEnv.metadata["render_modes"]) == {"ansi", "human"}
+    human = gymnasium.make(GYM_ID, rules="gin", opponents="greedy", render_mode="human")
+    ansi = gymnasium.make(GYM_ID, rules="gin", opponents="greedy", render_mode="ansi")
+    _, info = human.reset(seed=5)
+    ansi.reset(seed=5)
+    assert capsys.readouterr().out == ansi.render()
+    rng = random.Random(5)
+    for _ in range(6):
+        token = _token({"action_mask": info["action_mask"]}, rng)
+        _, _, terminated, truncated, info = human.step(token)
+        ansi.step(token)
+        assert capsys.readouterr().out == ansi.render()
+        if terminated or truncated:
+            break
+    assert human.render() is None
+    assert capsys.readouterr().out == ansi.render()
+
+
+def test_the_api_checks_pass_in_human_mode(capsys: pytest.CaptureFixture[str]) -> None:
+    """Gymnasium's ``check_env`` (its render checks of every declared mode included) and PettingZoo's
+    API, Parallel API and render tests, with ``render_mode="human"``."""
+    made = gymnasium.make(GYM_ID, rules="viennese", opponents="greedy", render_mode="human")
+    check_env(made.unwrapped)
+    api_test(rummy_v0.env(rules="viennese", players=3, render_mode="human"), num_cycles=100)
+    parallel_api_test(rummy_v0.parallel_env(rules="gin", players=2, render_mode="human"), num_cycles=100)
+    render_test(functools.partial(rummy_v0.env, rules="german", players=2))
+    assert "to move" in capsys.readouterr().out
 
 
 def test_gymnasium_env_checks_and_masks() -> None:

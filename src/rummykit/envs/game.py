@@ -31,7 +31,7 @@ import numpy.typing as npt
 from rummykit.actions import Action, BuyBack, Decline
 from rummykit.cards import build_deck
 from rummykit.envs import encoding as enc
-from rummykit.envs.observation import Layout, MatchFigures, state_encoder
+from rummykit.envs.observation import Layout, MatchFigures, observation_bounds, state_encoder
 from rummykit.guard import HandWatch
 from rummykit.match import Match
 from rummykit.round import Round
@@ -156,6 +156,12 @@ class TokenGame:
         self._watch = HandWatch()
         self.endless: str | None = None
         """The hand guard's limit passed by the hand being played (:mod:`rummykit.guard`), if any."""
+
+    def observation_bounds(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """The ``low`` and ``high`` of every entry of this game's observations
+        (:func:`~rummykit.envs.observation.observation_bounds` of its rules, table, derived block and
+        scope): the bounds of the environments' observation space."""
+        return observation_bounds(self.rules, self.players, self.derived, self.scope == "match")
 
     # Copies -------------------------------------------------------------------------------------
     def __getstate__(self) -> dict[str, object]:

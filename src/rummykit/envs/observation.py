@@ -66,6 +66,18 @@ meld structure; ``benchmarks/envs.py`` measures their cost.
 The ``action_mask`` beside the observation is the :mod:`~rummykit.envs.encoding` mask (``int8``,
 one entry per token).
 
+The environments declare the vector as a ``Box`` whose bounds (:func:`observation_bounds`) hold every
+vector they hand out; :func:`feature_bounds` lists them feature by feature with their reasons. Flags
+and one-hot parts lie in [0, 1], card counts in [0, copies of the card in the deck], the parts of a
+whole (recency, run positions / 14, stock / deck, the gin fractions) in [0, 1]; hand sizes and cards
+spelled are bounded by the deck, points by the whole deck's value at the largest multiplier
+(:func:`hand_points_range`), match totals by the match end (:func:`match_total_bound`), the turn by
+the stock draws and takes the rules allow (:func:`turn_bound`), the take bound entry by
+:func:`takes_bound`, the derived block by the deck's deadwood. Only what the rules do not bound stays
+infinite: the turn and the stock rebuilds under unlimited rebuilds; in ``scope="match"`` the hands
+dealt (unless a fixed series), a rubber's chips where knock money or antes are paid every hand, and
+its pot with antes every hand.
+
 :class:`Encoder` keeps one seat's vector between decisions and rewrites only the blocks whose
 source changed (the hand, a table meld, the pile …); every block is a function of its source alone,
 so the vector always equals the one built from scratch (:func:`encode_view`). Where the compiled
@@ -93,13 +105,13 @@ import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Final, cast
+from typing import Any, Final, Literal, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from rummykit import solver
-from rummykit.cards import NUM_CODES
+from rummykit.cards import NUM_CODES, build_deck
 from rummykit.envs import encoding as enc
 from rummykit.envs.compiled import NATIVE as _NATIVE
 from rummykit.rules import Rules
@@ -209,6 +221,286 @@ def observation_size(seats: int, derived: bool = False, gin: bool = False, take_
     (2684, 2685, 2799)
     """
     return Layout.of(seats, derived, gin, take_bound).size
+
+
+INF: Final = float("inf")
+
+FeatureKind = Literal["flag", "count", "fraction", "scaled", "points"]
+"""What an entry of the vector is: ``flag`` 0 or 1 (one-hot parts included), ``count`` a number of
+cards of one card code, ``fraction`` a value in [0, 1] by construction (a part of a whole, a
+recency, a run position / 14), ``scaled`` a count divided by a fixed number (it may pass 1),
+``points`` a score divided by 100 (it may be negative)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FeatureBound:
+    """One feature of the vector (repeated per card code, seat or meld slot) and the range all of its
+    entries lie in, with the reason (a row of :func:`feature_bounds`)."""
+
+    name: str
+    kind: FeatureKind
+    indices: tuple[int, ...]
+    """The entries of the vector holding this feature."""
+    low: float
+    high: float
+    """``low <= entry <= high`` for every vector the environments hand out under these rules (``inf``
+    where the rules set no bound; ``why`` says so)."""
+    why: str
+
+
+def card_copies(rules: Rules) -> tuple[int, int]:
+    """The copies of one natural face and of the joker in the deck of ``rules`` (``num_decks``,
+    ``jokers_total``): the most that any card-count entry can hold, since every count is of cards
+    that lie somewhere at once (a hand, a meld, the pile, the cards of the action spelled so far)."""
+    return rules.num_decks, rules.jokers_total
+
+
+def hand_points_range(rules: Rules) -> tuple[int, int]:
+    """The least and the most points one seat can score for one hand (``RoundResult.points``):
+    from :func:`~rummykit.envs.game.worst_hand_points` (the whole deck held at the largest multiplier,
+    less every bonus) to 0 where the hand scoring pays minus points only (``losers_penalty``,
+    ``deadwood_all``), else to its negation (a winner collects at most what the others hold, or in
+    gin what the other holds plus the bonuses). A seat's minus points for one hand are at most the
+    negation too."""
+    from rummykit.envs.game import worst_hand_points  # game.py imports this module
+
+    worst = worst_hand_points(rules)
+    return worst, 0 if rules.hand_scoring in ("losers_penalty", "deadwood_all") else -worst
+
+
+def turn_bound(rules: Rules, seats: int) -> float:
+    """A bound on the ``turn`` of a hand (turns counted from 0), proved from the rules; ``inf`` under
+    ``max_stock_rebuilds = unlimited``, where no rule ends a hand whose players never go out or knock
+    (the environments' hand guard, :mod:`rummykit.guard`, truncates those, but it is not a rule).
+
+    Melding and knock games: every turn but the first begins in the draw phase, and unless the hand
+    ends there, with a draw from the stock or a take of the top discard. Stock draws are at most the
+    cards that ever lie in the stock: at most the deck at the deal and after each of the at most
+    ``max_stock_rebuilds`` rebuilds, ``D = deck_size * (max_stock_rebuilds + 1)``. A stock draw resets
+    the takes in a row and the next take after ``max_takes_in_a_row`` of them ends the hand, so at
+    most ``max_takes_in_a_row`` takes lie between two draws, before the first and after the last,
+    plus one per extra turn after a knock (``seats - 1``): ``T = (D + 1) * max_takes_in_a_row + seats
+    - 1``; the turn is below ``D + T + 2``.
+
+    Gin: the turn passes at most twice on the first upcard, once after each discard (each after a
+    stock draw, at most ``deck_size``; a counted take of the upcard, fewer than ``max_upcard_draws``;
+    or the take of the first upcard) and once to the defender after a knock:
+    ``deck_size + max_upcard_draws + 4``.
+
+    Real hands stay far below the bound (German heads-up: 22,493): in random play of 150 heads-up
+    hands per preset the longest lasted 747 turns (Viennese)."""
+    deck = rules.deck_size
+    if rules.is_gin:
+        return float(deck + rules.max_upcard_draws + 4)
+    if rules.max_stock_rebuilds is None:
+        return INF
+    draws = deck * (rules.max_stock_rebuilds + 1)
+    takes = (draws + 1) * rules.max_takes_in_a_row + seats - 1
+    return float(draws + takes + 2)
+
+
+def takes_bound(rules: Rules, seats: int) -> float:
+    """The most the take bound entry (turns in a row begun by a take / ``max_takes_in_a_row``) can
+    hold: 1 (the take after ``max_takes_in_a_row`` of them ends the hand dead instead), more in knock
+    games with ``knock_extra_turn``, whose extra turns after a knock may each take on (``seats - 1``
+    of them)."""
+    limit = rules.max_takes_in_a_row
+    extra = seats - 1 if rules.is_knock_game and rules.knock_extra_turn else 0
+    return (limit + extra) / max(1, limit)
+
+
+def match_total_bound(rules: Rules, players: int) -> int:
+    """The largest match total (minus or bad points, ``Match.totals``) a seat can reach under
+    ``rules`` at a table of ``players``, ``P`` being one hand's largest minus points
+    (:func:`hand_points_range`): ``fixed_hands`` ``num_hands`` (one per player by default) hands of
+    ``P``; ``single_hand`` one scored hand; ``penalty_limit`` and ``elimination_last_survivor`` the
+    limit or threshold less 1 (the match ends, the seat is out, once a total reaches it; a buy-back
+    only lowers a total) plus one hand; ``target_score``: the minus points of a hand are the plus
+    points it pays (``winner_gets_sum``, gin's difference; ``winner_collects`` pays no minus points),
+    and before the last hand every seat's plus points are below the target, so
+    ``players * (target_score - 1)`` plus one hand."""
+    most = -hand_points_range(rules)[0]
+    end = rules.match_end
+    if end == "fixed_hands":
+        return (rules.num_hands or players) * most
+    if end == "penalty_limit":
+        return rules.penalty_limit - 1 + most
+    if end == "elimination_last_survivor":
+        return (rules.elimination_threshold or 0) - 1 + most
+    if end == "target_score":
+        return players * (rules.target_score - 1) + most
+    return most  # single_hand
+
+
+def feature_bounds(
+    rules: Rules, seats: int, derived: bool = False, match: bool = False
+) -> list[FeatureBound]:
+    """Every feature of the vectors of ``rules`` at a table of ``seats`` (with the derived block when
+    ``derived``; the match figures as in ``scope="match"`` when ``match``, else 0, as in a hand) with
+    the range its entries lie in and why; every entry of the layout belongs to exactly one row.
+
+    The ranges are proved from the rules, not measured; card counts are bounded by the copies of the
+    card in the deck, hand sizes and cards spelled by the deck's size. Entries the rules do not bound
+    keep ``inf`` (all in ``scope="match"`` or under unlimited stock rebuilds): the stock rebuilds and
+    the turn under ``max_stock_rebuilds = unlimited``; in a match the hands dealt unless
+    ``fixed_hands`` (unscored hands may follow each other without end), and in a knock-game rubber
+    the chips (and with ``ante_frequency = per_hand`` the pot) where knock money or antes are paid
+    every hand: a scored hand need not add bad points (a Rummy call against fully melded hands), so
+    nothing bounds the hands of a rubber.
+
+    >>> rows = {row.name: row for row in feature_bounds(Rules.preset("german"), 2)}
+    >>> rows["hand: natural faces"].high, rows["hand: joker"].high, rows["turn / 100"].high
+    (2.0, 6.0, 224.93)
+    """
+    lay = Layout.for_rules(rules, seats, derived)
+    naturals, jokers = card_copies(rules)
+    deck = rules.deck_size
+    rows: list[FeatureBound] = []
+
+    def add(name: str, kind: FeatureKind, indices: Sequence[int], low: float, high: float, why: str) -> None:
+        rows.append(FeatureBound(name, kind, tuple(indices), low, high, why))
+
+    def flags(name: str, indices: Sequence[int], why: str = "0 or 1") -> None:
+        add(name, "flag", indices, 0.0, 1.0, why)
+
+    def fraction(name: str, indices: Sequence[int], why: str) -> None:
+        add(name, "fraction", indices, 0.0, 1.0, why)
+
+    def counts(name: str, starts: Sequence[int]) -> None:
+        """The card counts of ``C`` entries from each of ``starts``."""
+        faces = [s + c for s in starts for c in range(C - 1)]
+        add(f"{name}: natural faces", "count", faces, 0.0, float(naturals), "copies of a face in the deck")
+        add(f"{name}: joker", "count", [s + C - 1 for s in starts], 0.0, float(jokers), "jokers in the deck")
+
+    def one_hot(name: str, starts: Sequence[int], size: int) -> None:
+        flags(name, [s + i for s in starts for i in range(size)])
+
+    counts("hand", [0])
+    counts("shown", [k * C for k in range(1, seats)])
+    slots = [lay.table + i * lay.slot for i in range(M)]
+    counts("table", slots)
+    flags("table: present", [s + C for s in slots])
+    flags("table: is a run", [s + C + 1 for s in slots])
+    fraction("table: run start / 14", [s + C + 2 for s in slots], "positions 1-14 (0: no run)")
+    fraction("table: run end / 14", [s + C + 3 for s in slots], "positions 1-14 (0: no run)")
+    one_hot("table: owner", [s + C + 4 for s in slots], seats)
+    counts("discard pile", [lay.pile])
+    fraction("discard pile: recency", range(lay.pile + C, lay.pile + 2 * C), "1 / (1 + depth), 0 when absent")
+    one_hot("taken discard", [lay.taken], C)
+    one_hot("taken discard to lay", [lay.taken + C], C)
+
+    per_seat = [lay.per_seat + SEAT_FEATURES * k for k in range(seats)]
+
+    def seat_feature(i: int) -> list[int]:
+        return [s + i for s in per_seat]
+
+    add("hand size / 20", "scaled", seat_feature(0), 0.0, deck / 20.0, "a hand holds at most the deck")
+    flags("opened", seat_feature(1))
+    flags("in this hand", seat_feature(2))
+    flags("knocker", seat_feature(3))
+    flags("extra turn pending", seat_feature(4))
+    worst, best = hand_points_range(rules)
+    add("this hand's points / 100", "points", seat_feature(5), worst / 100.0, best / 100.0,
+        "hand_points_range: the whole deck at the largest multiplier, plus every bonus")
+    rubber = match and rules.is_knock_game and rules.match_end == "elimination_last_survivor"
+    pot: float = 0.0  # the most the pot holds
+    chips_low: float = 0.0
+    chips_high: float = 0.0
+    if rubber:
+        players, ante, cost = seats, rules.pot_ante, rules.buyback_cost * rules.buyback_limit
+        if rules.ante_frequency == "per_hand":
+            pot, chips_low, chips_high = INF, -INF, INF
+        else:  # antes once: the pot holds them and every buy-back
+            pot = float(players * (ante + cost))
+            chips_low, chips_high = (-INF, INF) if rules.knock_money else (-float(ante + cost), pot - ante)
+    totals = float(match_total_bound(rules, seats)) if match else 0.0
+    add("match total / 100", "points", seat_feature(6), 0.0, totals / 100.0,
+        "match_total_bound (0 outside scope='match')")
+    add("chips / 100", "points", seat_feature(7), chips_low / 100.0, chips_high / 100.0,
+        "antes and buy-backs paid, the pot won; knock money every hand: unbounded (0 outside a rubber)")
+
+    base = lay.per_seat + SEAT_FEATURES * seats
+    one_hot("phase", [base], len(_PHASES))
+    flags("own turn", [base + 4])
+    flags("buy-back offer pending", [base + 5])
+    fraction("stock size / deck size", [base + 6], "the stock is part of the deck")
+    limit = rules.max_stock_rebuilds
+    rebuilds = 0.0 if rules.is_gin else INF if limit is None else float(limit)
+    add("stock rebuilds", "scaled", [base + 7], 0.0, rebuilds,
+        "max_stock_rebuilds (gin never rebuilds; unlimited: unbounded)")
+    add("turn / 100", "scaled", [base + 8], 0.0, turn_bound(rules, seats) / 100.0, "turn_bound")
+    add("pot / 100", "scaled", [base + 9], 0.0, pot / 100.0,
+        "every ante and buy-back of a rubber (antes every hand: unbounded; 0 outside a rubber)")
+    hands: float = 0.0
+    if match:
+        hands = float(rules.num_hands or seats) if rules.match_end == "fixed_hands" else INF
+    add("hands dealt / 10", "scaled", [base + 10], 0.0, hands / 10.0,
+        "num_hands of a fixed series; unbounded in other matches (0 outside scope='match')")
+    flags("match scope", [base + 11])
+    one_hot("seat to move", [base + GLOBAL_FEATURES], seats)
+
+    prefix = lay.prefix
+    one_hot("action so far: verb", [prefix], enc.NUM_VERBS)
+    counts("action so far: cards of the meld being spelled", [prefix + enc.NUM_VERBS])
+    counts("action so far: cards of earlier melds", [prefix + enc.NUM_VERBS + C])
+    one_hot("action so far: last card", [prefix + enc.NUM_VERBS + 2 * C], C)
+    target = prefix + enc.NUM_VERBS + 3 * C
+    one_hot("action so far: target meld", [target], M)
+    flags("action so far: low, high, then meld, then lay-off", range(target + M, target + M + 4))
+    add("action so far: melds closed / 4", "scaled", [target + M + 4], 0.0, (deck // 3 - 1) / 4.0,
+        "the melds of one action hold 3 cards or more, of the deck")
+    add("action so far: cards spelled / 14", "scaled", [target + M + 5], 0.0, deck / 14.0,
+        "cards of one action, of the deck")
+
+    if lay.gin:
+        gin = lay.gin_block
+        one_hot("gin: phase", [gin], len(_GIN_PHASES))
+        fraction("gin: knock card / 10", [gin + 4], "knock_card 0-10 (oklahoma: the upcard's value, 0-10)")
+        fraction("gin: first-upcard passes / 2", [gin + 5], "at most two passes")
+        fraction("gin: upcard draws / max_upcard_draws", [gin + 6], "the max_upcard_draws-th take ends it")
+        flags("gin: repeated upcard, lay-offs done", [gin + 7, gin + 8])
+        one_hot("gin: previous upcard", [gin + _GIN_HEAD], C)
+        counts("gin: cards laid off", [gin + _GIN_HEAD + C])
+    if lay.take_bound:
+        add("takes in a row / max_takes_in_a_row", "scaled", [lay.take_block], 0.0, takes_bound(rules, seats),
+            "takes_bound")
+    if derived:
+        dead = sum(rules.deadwood_value(c) for c in build_deck(rules.num_decks, rules.jokers_total))
+        add("derived: minimum deadwoods / 100", "scaled", range(lay.derived_block, lay.size), 0.0,
+            dead / 100.0, "the deadwood of cards of the deck")
+    return rows
+
+
+def observation_bounds(
+    rules: Rules, seats: int, derived: bool = False, match: bool = False
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """The ``low`` and ``high`` arrays of the observation space of ``rules`` at a table of ``seats``
+    (``derived``, ``match``: as for :func:`feature_bounds`, whose ranges they hold): every vector
+    the environments hand out, from the compiled encoder as from the Python one, lies within them.
+
+    An entry whose range is a single value (a count of jokers without jokers, gin's stock rebuilds,
+    the match figures outside a match) is given ``high = low + 1``: Gymnasium warns about a ``Box``
+    whose low equals its high. The values are rounded to ``float32`` as the encoder rounds its own
+    (from the same double-precision quotients), so a value within a bound stays within it.
+
+    >>> low, high = observation_bounds(Rules.preset("gin"), 2)
+    >>> low.shape == high.shape == (observation_size(2, gin=True),), bool((high > low).all())
+    (True, True)
+    """
+    size = Layout.for_rules(rules, seats, derived).size
+    low = np.full(size, np.nan)
+    high = np.full(size, np.nan)
+    for row in feature_bounds(rules, seats, derived, match):
+        index = list(row.indices)
+        if not np.isnan(low[index]).all():
+            raise AssertionError(f"{row.name}: its entries belong to another feature too")
+        low[index] = row.low
+        high[index] = row.high
+    if np.isnan(low).any():
+        raise AssertionError(f"entries without a bound: {np.flatnonzero(np.isnan(low))[:10]}")
+    same = high == low
+    high[same] = low[same] + 1.0
+    return low.astype(np.float32), high.astype(np.float32)
 
 
 @dataclass(frozen=True, slots=True)

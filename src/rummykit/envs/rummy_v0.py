@@ -31,7 +31,12 @@ agent is often selected several times in a row.
   ``infos[agent]["truncation"]`` then says which.
 * ``render_mode="ansi"``: the terminal game's board (``rich`` needed, part of the ``rl`` extra) from
   the seat to move, with the action spelled so far, drawn when ``render()`` is called (a step draws
-  nothing, so training with the mode set costs nothing).
+  nothing, so training with the mode set costs nothing). ``render_mode="human"``: the same board
+  printed to ``sys.stdout`` after ``reset`` and after every step (PettingZoo's classic convention:
+  a step of an agent already done prints nothing), and by ``render()``, which returns ``None``.
+* ``observation_space``: a ``Box`` whose bounds hold every observation the environment hands out
+  (:func:`~rummykit.envs.observation.feature_bounds`: proved from the rules, not measured; ``inf``
+  only where the rules bound nothing, such as the hands of a match that ends on a score).
 * ``seed`` through ``reset(seed=…)``: the same seed deals the same cards to the same dealer.
 
 :func:`parallel_env` gives the same game in PettingZoo's Parallel API: every step each live agent
@@ -51,6 +56,7 @@ Version history (the name ``rummy_v0`` is kept; the changes only add to what v0 
 from __future__ import annotations
 
 import io
+import sys
 from typing import Any, ClassVar, Final
 
 import numpy as np
@@ -91,10 +97,26 @@ def action_text(action: Action) -> str:
     return text
 
 
-def observation_space(size: int) -> spaces.Dict:
+RENDER_MODES: Final = ("ansi", "human")
+"""The render modes of the environments (``metadata["render_modes"]``)."""
+
+
+def check_render_mode(render_mode: str | None) -> None:
+    """Refuse a render mode the environments do not offer.
+
+    Raises:
+        ValueError: ``render_mode`` is neither ``None`` nor one of :data:`RENDER_MODES`.
+    """
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
+
+
+def observation_space(low: npt.NDArray[np.float32], high: npt.NDArray[np.float32]) -> spaces.Dict:
+    """The observation space: the vector within ``low`` and ``high`` (``TokenGame.observation_bounds``)
+    and the mask."""
     return spaces.Dict(
         {
-            "observation": spaces.Box(-np.inf, np.inf, (size,), np.float32),
+            "observation": spaces.Box(low, high, dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (enc.NUM_TOKENS,), np.int8),
         }
     )
@@ -120,11 +142,26 @@ def render_ansi(game: TokenGame) -> str:
     return buffer.getvalue()
 
 
+def render_game(game: TokenGame, render_mode: str | None) -> str | None:
+    """What ``render()`` gives in ``render_mode``: ``None`` without one; in ``"ansi"`` the board as text
+    (:func:`render_ansi`); in ``"human"`` ``None``, the same text printed to ``sys.stdout`` (looked up
+    at each call, so that a caller may capture or redirect it)."""
+    if render_mode is None:
+        return None
+    text = render_ansi(game)
+    if render_mode != "human":
+        return text
+    out = sys.stdout
+    out.write(text)
+    out.flush()
+    return None
+
+
 class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[misc]  # PettingZoo's name
     """The AEC environment without wrappers; see the module docstring."""
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi"],
+        "render_modes": list(RENDER_MODES),
         "render_fps": 1,
         "name": ENV_NAME,
         "is_parallelizable": False,
@@ -142,15 +179,15 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
         max_cycles: int | None = None,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        check_render_mode(render_mode)
         if max_cycles is not None and max_cycles < 1:
             raise ValueError(f"max_cycles must be positive, not {max_cycles}")
         self.game = TokenGame(rules, players, scope, reward, derived_features)
         self.render_mode = render_mode
+        self._human = render_mode == "human"
         self.max_cycles = max_cycles
         self.possible_agents = [_agent(s) for s in range(players)]
-        self._obs_space = observation_space(self.game.obs_size)
+        self._obs_space = observation_space(*self.game.observation_bounds())
         self._act_space = spaces.Discrete(enc.NUM_TOKENS)
         self.observation_spaces = dict.fromkeys(self.possible_agents, self._obs_space)
         self.action_spaces = {a: spaces.Discrete(enc.NUM_TOKENS) for a in self.possible_agents}
@@ -182,6 +219,8 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
         self._rewarded = False
         if self.game.truncated:
             self.truncations = dict.fromkeys(self.agents, True)
+        if self._human:
+            self.render()
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         seat = self._seats[agent]
@@ -196,6 +235,8 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
         if action is None:
             raise ValueError(f"{agent} is to move and must give a token, not None")
         self._step_token(agent, int(action))
+        if self._human:
+            self.render()
 
     def _step_token(self, agent: str, token: int) -> None:
         """The step of the live ``agent`` to move with ``token`` (checked by the game)."""
@@ -243,9 +284,8 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
         self.agent_selection = self.possible_agents[(self._seats[agent] + 1) % len(self.possible_agents)]
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        return render_ansi(self.game)
+        """The board in ``"ansi"``; printed, and ``None``, in ``"human"``; ``None`` without a mode."""
+        return render_game(self.game, self.render_mode)
 
     def close(self) -> None:
         pass
@@ -304,6 +344,8 @@ class classic_env(raw_env):  # PettingZoo's lower-case name for environment clas
         token = int(action)
         if self.game.composer.is_allowed(token):
             self._step_token(agent, token)
+            if self._human:
+                self.render()
             return
         EnvLogger.warn_on_illegal_move()
         self._cumulative_rewards[agent] = 0.0
@@ -313,6 +355,8 @@ class classic_env(raw_env):  # PettingZoo's lower-case name for environment clas
         self.rewards[agent] = self.illegal_reward
         self._accumulate_rewards()
         self._deads_step_first()
+        if self._human:
+            self.render()
 
     def render(self) -> str | None:
         if not self._has_reset:
@@ -336,7 +380,7 @@ class parallel_env(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):  # type:
     """The game in PettingZoo's Parallel API (see the module docstring)."""
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi"],
+        "render_modes": list(RENDER_MODES),
         "render_fps": 1,
         "name": ENV_NAME,
         "is_parallelizable": True,
@@ -390,6 +434,8 @@ class parallel_env(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):  # type:
                 aec.truncations = dict.fromkeys(aec.agents, True)
                 for a in self.agents:
                     infos[a]["truncation"] = aec._max_cycles_reached()
+            if aec._human:  # aec.step (a legal token) prints the board itself
+                aec.render()
         else:
             aec.step(int(token))
             for a in self.agents:

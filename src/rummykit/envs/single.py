@@ -20,6 +20,12 @@ going, and should the engine offer no action before the end (``TokenGame.stuck``
 up to the agent's result. In match scope the bots may finish whole hands before the agent's first
 move (a Hand-Rommé by the forehand); what those hands paid the agent's seat comes with the reward of
 its first step (``info["reward_before_first_move"]`` after ``reset`` says how much).
+
+``render_mode="ansi"``: ``render()`` returns the terminal game's board from the seat to move (the
+agent's, while the episode runs) as text; ``render_mode="human"``: the same board printed to
+``sys.stdout`` at the end of every ``reset`` and ``step`` (Gymnasium's convention), and by
+``render()``, which returns ``None``. The ``observation_space`` is a ``Box`` whose bounds hold every
+observation (:func:`~rummykit.envs.observation.feature_bounds`).
 """
 
 from __future__ import annotations
@@ -36,7 +42,7 @@ from gymnasium import spaces
 from rummykit.bots import Bot, make_bot, match_action
 from rummykit.envs import encoding as enc
 from rummykit.envs.game import RewardKind, Scope, TokenGame
-from rummykit.envs.rummy_v0 import render_ansi
+from rummykit.envs.rummy_v0 import RENDER_MODES, check_render_mode, render_game
 from rummykit.rules import Rules
 
 
@@ -56,7 +62,7 @@ _NOT_STARTED: Final = " (no episode has started)"
 class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
     """One seat against bots; see the module docstring."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 (gymnasium's attribute)
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012 (gymnasium's attribute)
 
     def __init__(
         self,
@@ -71,8 +77,7 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
         render_mode: str | None = None,
         derived_features: bool = False,
     ) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        check_render_mode(render_mode)
         self.game = TokenGame(rules, players, scope, reward, derived_features)
         if isinstance(opponents, (str, Bot)):
             specs: list[str | Bot] = [opponents] * (players - 1)
@@ -91,7 +96,8 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
         """Why the episode ended though the hand did not (a masked-out token, a truncation), or that
         no episode has started yet (``step`` before ``reset``)."""
         self.render_mode = render_mode
-        self.observation_space = spaces.Box(-np.inf, np.inf, (self.game.obs_size,), np.float32)
+        low, high = self.game.observation_bounds()
+        self.observation_space = spaces.Box(low, high, dtype=np.float32)
         self.action_space: spaces.Space[int] = spaces.Discrete(enc.NUM_TOKENS)  # type: ignore[assignment]
         self._bot_rng = random.Random()
         self._bot_for: dict[int, Bot] = {}
@@ -123,6 +129,8 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
                 self._unpaid = before
                 info = self._info()
                 info["reward_before_first_move"] = before
+                if self.render_mode == "human":
+                    self.render()
                 return self.game.observe(self.seat), info
 
     def _play_bots(self) -> float:
@@ -144,6 +152,12 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
         return total
 
     def step(self, action: int) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]:
+        result = self._step(action)
+        if self.render_mode == "human":
+            self.render()
+        return result
+
+    def _step(self, action: int) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]:
         game = self.game
         token = int(action)
         if self._ended is _NOT_STARTED:
@@ -166,6 +180,5 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
         return game.observe(self.seat), reward, game.is_over, game.truncated, info
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        return render_ansi(self.game)
+        """The board in ``"ansi"``; printed, and ``None``, in ``"human"``; ``None`` without a mode."""
+        return render_game(self.game, self.render_mode)
