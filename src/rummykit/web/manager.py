@@ -114,6 +114,9 @@ class TableManager:
         self._connections: dict[str, int] = {}
         self._leases: asyncio.Task[None] | None = None
         self._lobby_rows: tuple[float, list[dict[str, Any]]] | None = None
+        self.evaluations = RateLimiter(self.settings.messages_per_second, self.settings.messages_burst)
+        """Composed melds judged per client address (:meth:`~rummykit.web.tables.Table.evaluate`),
+        in this process: one budget of the message rate for all of an address's connections."""
         self._archive_budget = RateLimiter(*ARCHIVE_REBUILDS)
         """Rebuilds of ended tables for lookups (:meth:`_archived`), whoever asks."""
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-db")

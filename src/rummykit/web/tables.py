@@ -58,7 +58,14 @@ from sqlalchemy.exc import IntegrityError
 
 from rummykit.actions import Action, KnockDeclare, Pass
 from rummykit.bots import Bot, make_bot
-from rummykit.errors import IllegalActionError, IllegalMeldError, NotationError, RulesError, RummyError
+from rummykit.errors import (
+    IllegalActionError,
+    IllegalMeldError,
+    NotationError,
+    RulesError,
+    RummyError,
+    quoted,
+)
 from rummykit.match import Match
 from rummykit.melds import arrange_meld
 from rummykit.revisions import RULES_REVISION, ReadRules, read_rules
@@ -76,7 +83,7 @@ from rummykit.web.dealing import (
     seeded_key,
 )
 from rummykit.web.failures import log_failure
-from rummykit.web.limits import MESSAGE_CHARACTERS, ServerSettings, shown
+from rummykit.web.limits import MESSAGE_CHARACTERS, RateLimiter, ServerSettings, shown
 from rummykit.web.moves import Allowed, allowed
 from rummykit.web.protocol import (
     ActMessage,
@@ -310,6 +317,32 @@ def stored_lobby_json(row: dict[str, Any], turn_seconds: float) -> dict[str, Any
     )  # fmt: skip
 
 
+@functools.lru_cache(maxsize=1024)
+def _judged(group: tuple[str, ...], rules: Rules) -> dict[str, Any]:
+    """One composed group judged under ``rules`` (the entry of an ``evaluation``; kept for the
+    groups judged last, as a person composing sends the same groups again with each card added)."""
+    cards = [shown(card) for card in group]  # the client's own texts, escaped
+    entry: dict[str, Any] = {"cards": cards, "legal": False, "value": 0, "kind": None, "error": None}
+    try:
+        for card in group:
+            if card.split() != [card]:  # "5H 6H 7H" is three cards, not one
+                example = "e.g. AH, 10D, TD, QC, KS, or JK for a joker"
+                raise NotationError(f"not a card: {quoted(card)} (write rank then suit, {example})")
+        meld = arrange_meld(group, rules)
+    except (IllegalMeldError, NotationError) as exc:
+        entry["error"] = str(exc)
+        entry["error_texts"] = engine_error_texts(exc)
+    else:
+        entry.update(
+            legal=True,
+            value=meld.value,
+            kind=str(meld.kind),
+            text=meld.notation(),
+            play=meld.notation(annotate=False),
+        )
+    return entry
+
+
 class Client:
     """One websocket connection: its seat (``None`` for a spectator) and its outgoing queue."""
 
@@ -365,6 +398,7 @@ class TableHost(Protocol):
 
     settings: ServerSettings
     store: Store
+    evaluations: RateLimiter
 
     @property
     def bot_delay(self) -> float: ...
@@ -824,7 +858,7 @@ class Table:
         elif isinstance(message, MovesMessage):
             self.send_moves(client)
         elif isinstance(message, EvaluateMessage):
-            client.send(self.evaluate(message))
+            client.send(self.evaluate(client, message))
         elif isinstance(message, PingMessage):
             client.send({"type": "pong"})
         elif isinstance(message, BackMessage):
@@ -1094,32 +1128,33 @@ class Table:
             self._hint_thinking = (version, task)
         return await asyncio.shield(self._hint_thinking[1])
 
-    def evaluate(self, message: EvaluateMessage) -> dict[str, Any]:
-        """Judge composed melds; a group is also tried in run order, so clicking order matters less."""
-        melds = []
-        total = 0
-        for group in message.melds:
-            cards = [shown(card) for card in group]  # the client's own texts, escaped
-            entry: dict[str, Any] = {"cards": cards, "legal": False, "value": 0, "kind": None, "error": None}
-            try:
-                meld = arrange_meld(group, self.rules)
-            except (IllegalMeldError, NotationError) as exc:
-                entry["error"] = str(exc)
-                entry["error_texts"] = engine_error_texts(exc)
-            else:
-                entry.update(
-                    legal=True,
-                    value=meld.value,
-                    kind=str(meld.kind),
-                    text=meld.notation(),
-                    play=meld.notation(annotate=False),
-                )
-                total += meld.value
-            melds.append(entry)
+    def evaluate(self, client: Client, message: EvaluateMessage) -> dict[str, Any]:
+        """Judge melds a seated person composes; a group is also tried in run order, so clicking order
+        matters less.
+
+        Judging costs the server work a message does not (each group is parsed, arranged and its
+        refusal worded in every language), so it is bounded: only a seat's person composes (a
+        spectator holds no cards), the groups hold at most the cards of that seat's hand, and an
+        address's evaluations share one budget of the message rate, however many connections it
+        opens. A group judged before at the table is answered from memory (:func:`_judged`)."""
+        seat = client.seat
+        if seat is None:
+            return error_json("spectator", "spectators cannot play", self.version)
+        cards = sum(len(group) for group in message.melds)
+        held = len(self.match.round.hands[seat])
+        if cards > held:
+            text = f"the melds composed hold {cards} cards, more than the {held} of your hand"
+            texts = server_error_texts("too_many_cards", text, cards=str(cards), held=str(held))
+            return error_json("too_many_cards", text, self.version, texts=texts)
+        wait = self.manager.evaluations.take(client.address)
+        if wait > 0:
+            error = error_json("rate_limited", "too many messages; slow down", self.version)
+            return {**error, "retry_after": round(wait, 3)}
+        melds = [_judged(tuple(group), self.rules) for group in message.melds]
         return {
             "type": "evaluation",
             "melds": melds,
-            "total": total,
+            "total": sum(entry["value"] for entry in melds),
             "opening_min": self.rules.opening_min_points,
         }
 
