@@ -14,7 +14,7 @@ from rummykit.cli import app
 from rummykit.explain import LANGUAGES, explain, explain_html, page_name, rendered_pages
 from rummykit.explain.document import Paragraph, to_html
 from rummykit.explain.language import Lang
-from rummykit.explain.terms import option_label
+from rummykit.explain.terms import NONE_WORDS, OPTION_LABELS, option_label
 from rummykit.rules import OPTION_RANGES, PRESET_NAMES
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "rules"
@@ -141,6 +141,35 @@ def test_cli_rules_explain() -> None:
     assert bad.exit_code == 2 and "error: no rules page in 'xx'" in bad.stderr
 
 
+def missing_label(option: str) -> str:
+    """The failure message for an option without a label."""
+    return (
+        f"{option} has no label: add {option!r}: (English, German) to `OPTION_LABELS` in "
+        "src/rummykit/explain/terms.py (a short noun phrase, as players read it on the options page and in "
+        "a table's house rules; the German one names the option in German refusals)"
+    )
+
+
+def test_every_option_has_a_label_and_words_for_none_in_both_languages() -> None:
+    """Pages, the lobby and German refusals name an option by its label, and show ``None`` in words."""
+    hints = get_type_hints(rk.Rules)
+    for f in fields(rk.Rules):
+        if f.name == "name":
+            continue
+        label = OPTION_LABELS.get(f.name)
+        assert label is not None and all(label) and label[0] != label[1], missing_label(f.name)
+        if type(None) in get_args(hints[f.name]):
+            assert f.name in NONE_WORDS, (
+                f"{f.name} may be None: say what None means (English, German) in `NONE_WORDS` in "
+                "src/rummykit/explain/terms.py, used by `value_words` (('none', 'keine') only where that is "
+                "what it means; ('no limit', 'unbegrenzt') for max_stock_rebuilds)"
+            )
+    stale = sorted(set(OPTION_LABELS) - {f.name for f in fields(rk.Rules)})
+    assert not stale, f"src/rummykit/explain/terms.py `OPTION_LABELS` labels no option any more: {stale}"
+    none = sorted(o for o in NONE_WORDS if type(None) not in get_args(hints.get(o, int)))
+    assert not none, f"src/rummykit/explain/terms.py `NONE_WORDS` words options that are never None: {none}"
+
+
 def _alternatives(rules: rk.Rules, option: str) -> list[object]:
     """A few values of ``option`` other than the one ``rules`` has (choices, booleans, range ends)."""
     hint = get_type_hints(rk.Rules)[option]
@@ -170,6 +199,7 @@ def test_every_house_rule_a_table_can_set_is_named_on_its_page(preset: str) -> N
             page = explain(house, "en")
             table = page.split("## House rules at this table", 1)[1].split("\n## ", 1)[0]
 
+            assert option in OPTION_LABELS, missing_label(option)
             assert f"| {option_label(option, Lang('en'))} |" in table, option
     # Options that cannot matter under the preset are refused; most of the others must have been tried.
     applicable = [o for o in base.to_dict() if o != "name" and base.not_applicable(o) is None]
@@ -257,8 +287,8 @@ def test_the_options_page_names_every_option_and_offers_only_what_the_engine_tak
     page = options_markdown(Lang("en"))
     options = [f.name for f in fields(Rules) if f.name != "name"]
     for option in options:
-        assert option_label(option, Lang("en")) != f"`{option}`", option
-        assert option_label(option, Lang("de")) != f"`{option}`", option
+        assert option_label(option, Lang("en")) != f"`{option}`", missing_label(option)
+        assert option_label(option, Lang("de")) != f"`{option}`", missing_label(option)
         assert f"| `{option}` | {option_label(option, Lang('en'))} |" in page
     for preset in PRESET_NAMES:
         rules = Rules.preset(preset)

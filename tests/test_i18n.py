@@ -21,6 +21,7 @@ import rummykit as rk
 from rummykit import errors as rk_errors
 from rummykit.actions import Action
 from rummykit.errors import IllegalActionError, NotationError, RummyError
+from rummykit.explain.terms import OPTION_LABELS
 from rummykit.i18n import (
     LABEL_KEYS,
     describe_action,
@@ -782,7 +783,14 @@ def test_every_refused_rule_change_is_explained_in_german(preset: str) -> None:
             except rk.RulesError as exc:
                 refused += 1
                 text = localize_error(exc, "de")
-                assert not text.startswith("Ungültige Regel"), (option, value, str(exc))
+                assert exc.option in OPTION_LABELS, (
+                    f"{exc.option} has no label, so its refusal cannot be said in German: add "
+                    f"{exc.option!r}: (English, German) to `OPTION_LABELS` in src/rummykit/explain/terms.py"
+                )
+                assert not text.startswith("Ungültige Regel"), (
+                    f"{option}={value!r}: the refusal {str(exc)!r} has no German sentence: add its reason "
+                    "to `REFUSALS` in src/rummykit/i18n/catalogue.py (a new `_APPLIES` reason to `FRAGMENTS`)"
+                )
                 assert f"({exc.option})" in text and not english_words(text), (str(exc), text)
     assert refused > 10
 

@@ -241,24 +241,92 @@ def test_a_knock_is_valued_after_the_opponents_extra_turn() -> None:
     assert utility(safe, 0, 10.0) > 0
 
 
-def test_play_out_scores_going_out_as_the_engine_does() -> None:
+SCORING_RULES = [
+    "german",
+    "german_dskv",
+    "scala40",
+    "basic",
+    "german(hand_romme_multiplier=1)",
+    "german(hand_scoring=winner_gets_sum)",
+    "german(hand_scoring=winner_collects, match_end=target_score)",
+    "basic(hand_scoring=losers_penalty, match_end=penalty_limit)",
+    "scala40(penalty_joker=50, penalty_ace=1)",
+]
+"""Every melding preset and the scoring options a play-out must follow (Hand-Rommé multiplier, each
+``hand_scoring``, card values). An option that changes how going out scores belongs here: the
+rollout (``bots/rollout.py``, ``TablePlay.went_out`` and ``estimate``) re-implements the scoring and
+these tests are what compare the two."""
+
+TWIN = "src/rummykit/bots/rollout.py TablePlay.went_out"
+
+
+@pytest.mark.parametrize("text", SCORING_RULES)
+def test_play_out_scores_going_out_as_the_engine_does(text: str) -> None:
     """A melding-game play-out scores a seat going out with the engine's own scoring, Hand-Rommé
     included."""
     from rummykit.bots.rollout import TablePlay
     from rummykit.scoring import going_out
 
-    rules = rk.Rules.preset("german")
+    rules = rk.Rules.parse(text)
     rnd = rk.Round.new(rules, 3, seed=4)
     view = rnd.view(rnd.to_move)
     rng = random.Random(0)
-    for _ in range(20):
+    for _ in range(10):
         hands, stock = sample_hidden(view, rng)
         play = TablePlay.start(view, hands, stock)
         winner = rng.choice(play.seats)
         for hand_romme in (False, True):
             points = play.went_out(winner, hand_romme)
-            score = going_out(rules, [play.hands[s] for s in range(3)], winner, hand_romme)
-            assert points == {s: -float(score.penalties[s]) for s in play.seats}
+            score = going_out(rules, [play.hands.get(s, []) for s in range(3)], winner, hand_romme)
+            expected = {s: float(score.gains[s] - score.penalties[s]) for s in play.seats}
+            assert points == expected, (
+                f"{text}: {TWIN} scores {points}, rummykit.scoring.going_out {expected} "
+                f"(hand_romme={hand_romme}): make the rollout score as the engine does"
+            )
+
+
+@pytest.mark.parametrize("text", SCORING_RULES)
+def test_play_out_scores_the_hands_the_engine_ended(text: str) -> None:
+    """The same against whole hands played by the engine (greedy bots, four players: DSkV's dealer
+    sits out): whatever the engine's going out takes into account (who has opened, who sits out,
+    Hand-Rommé), the rollout's ``went_out`` gives the points the engine gave; a seat that sat the
+    hand out scores 0."""
+    from rummykit.bots.greedy import GreedyBot
+    from rummykit.bots.rollout import TablePlay
+    from rummykit.views import Termination
+
+    rules = rk.Rules.parse(text)
+    bot, compared = GreedyBot(), 0
+    for seed in range(12):
+        rnd = rk.Round.new(rules, 4, seed=seed)
+        rng = random.Random(seed)
+        while not rnd.is_over:
+            rnd.apply(bot.choose(rnd.view(rnd.to_move), rnd.legal_actions(), rng))
+        result = rnd.result
+        if result is None or result.termination is not Termination.WENT_OUT or result.winner is None:
+            continue
+        seats = list(rnd.active_seats)
+        hands = rnd.hands
+        play = TablePlay(
+            rules,
+            seats,
+            {s: [int(c) for c in hands[s]] for s in seats},
+            {s: [] for s in seats},
+            [],
+            {s: rnd.has_opened(s) for s in seats},
+            [],
+            {s: None for s in seats},
+        )
+        points = play.went_out(result.winner, result.multiplier > 1)
+        expected = {s: float(result.points[s]) for s in seats}
+        assert points == expected, (
+            f"{text}, seed {seed}: {TWIN} scores {points} where the engine scored {expected}: make the "
+            "rollout score as the engine does (melding.py _go_out, scoring.going_out)"
+        )
+        out = {s: result.points[s] for s in range(4) if s not in seats}
+        assert not any(out.values()), f"{text}, seed {seed}: a seat that sat the hand out scored {out}"
+        compared += 1
+    assert compared >= 6, f"{text}: only {compared} of 12 hands went out"
 
 
 def _ceiling() -> Any:

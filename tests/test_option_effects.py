@@ -9,20 +9,44 @@ import pytest
 
 import rummykit as rk
 from rummykit.errors import MatchDecisionError, WrongTurnError, name_seats
-from rummykit.option_effects import EQUIVALENT_VALUES, alternatives, check_option_effects
+from rummykit.option_effects import (
+    EQUIVALENT_VALUES,
+    REGENERATE,
+    OptionEffect,
+    alternatives,
+    check_option_effects,
+    witnesses,
+)
 from rummykit.option_witnesses import WITNESSES
 from rummykit.rules import GIN_OPTIONS
+from rummykit.rules_text import format_value
 from rummykit.seating import FirstDealerDraw, draw_first_dealer
 from rummykit.testing import arrange_deck
 
 OPTIONS = tuple(f.name for f in fields(rk.Rules) if f.name != "name")
 
 
+def no_effect_message(name: str, missing: list[OptionEffect]) -> str:
+    """What to do about option values that ``name`` accepts and no situation shows an effect of."""
+    values = ", ".join(f"{e.option}={format_value(e.option, e.value)} ({e.where})" for e in missing)
+    return (
+        f"{name}: accepted, but no situation plays differently (status none): {values}.\n"
+        "- If the option cannot matter under this preset, declare it in src/rummykit/rules.py `_APPLIES` "
+        "(reuse a test such as `_melding_only`, `_knock_only`, `_with_jokers`): `Rules.not_applicable` then "
+        "refuses it here, and a new reason string needs its German words in src/rummykit/i18n/catalogue.py.\n"
+        "- If this value plays exactly like the preset's own under these rules, add "
+        "(option, value, when, why) to `EQUIVALENT_VALUES` in src/rummykit/option_effects.py.\n"
+        "- Otherwise the engine does not read the option: make the family's turn logic (melding.py, "
+        "knocking.py, gin.py) or scoring.py use it."
+    )
+
+
 @pytest.mark.parametrize("name", rk.PRESET_NAMES)
 def test_every_option_value_has_an_effect_or_is_refused(name: str) -> None:
     rules = rk.Rules.preset(name)
-    report = check_option_effects(rules, hints=WITNESSES[name])
-    assert not report.missing, [(e.option, e.value) for e in report.missing]
+    written = WITNESSES.get(name, {})
+    report = check_option_effects(rules, hints=written)
+    assert not report.missing, no_effect_message(name, report.missing)
     checked = report.by_option()
     for option in OPTIONS:
         why = rules.not_applicable(option)
@@ -31,7 +55,25 @@ def test_every_option_value_has_an_effect_or_is_refused(name: str) -> None:
             outcomes = {e.status for e in checked[option]}
             assert outcomes & {"effect", "read", "same"} or outcomes == {"refused"}, option
         else:
-            assert all(e.status == "refused" for e in checked.get(option, [])), option
+            accepted = [e.value for e in checked.get(option, []) if e.status != "refused"]
+            assert not accepted, (
+                f"{name}: {option} does not apply ({why}) yet validation accepts {accepted}: "
+                "Rules.validate must refuse what Rules.not_applicable rules out (src/rummykit/rules.py)"
+            )
+    # The hints file holds exactly what a regeneration would write: no entry for a value refused now
+    # or whose situation no longer shows the effect, and one for every effect.
+    found = witnesses(report)
+    if found != written:
+        stale = sorted(k for k in written if k not in found)
+        new = sorted(k for k in found if k not in written)
+        moved = sorted(k for k in found if k in written and found[k] != written[k])
+        parts = [f"{what}: {', '.join(keys)}" for what, keys in
+                 (("no longer taking effect or refused now", stale), ("without an entry", new),
+                  ("shown by another situation now", moved)) if keys]  # fmt: skip
+        pytest.fail(
+            f"src/rummykit/option_witnesses.py is out of date for {name} ({'; '.join(parts)}): regenerate it "
+            f"with `{REGENERATE}` (a few seconds) and commit the result with your change"
+        )
 
 
 SWITCHED_ON = [

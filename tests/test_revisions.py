@@ -11,6 +11,9 @@ current revision. After a deliberate change of one, raise ``RULES_REVISION``, de
 ``CHANGES`` and rewrite the file::
 
     RUMMYKIT_REGEN_REVISION=1 .venv/bin/python -m pytest tests/test_revisions.py
+
+A new option whose default plays exactly as before in every preset changes no older text's meaning:
+it needs only the rewritten file, no new revision (the failure message tells the two cases apart).
 """
 
 from __future__ import annotations
@@ -58,23 +61,65 @@ def meaning() -> dict[str, Any]:
     }
 
 
+REGEN_COMMAND = "RUMMYKIT_REGEN_REVISION=1 python -m pytest tests/test_revisions.py"
+
+
+def what_moved(kept: dict[str, Any], now: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """How ``now`` differs from the snapshot ``kept``: option keys that are new (absent from every
+    preset of the snapshot), and everything else that moved (a preset's value, a preset, an alias, a
+    linked default, a hand size)."""
+    old_presets, new_presets = kept.get("presets", {}), now["presets"]
+    known = {option for values in old_presets.values() for option in values}
+    added = sorted({option for values in new_presets.values() for option in values} - known)
+    moved = sorted(
+        f"{name}.{option}"
+        for name, values in new_presets.items()
+        if name in old_presets
+        for option, value in values.items()
+        if option in old_presets[name] and old_presets[name][option] != value
+    )
+    moved += sorted(
+        f"{name}.{option} (removed)"
+        for name, values in old_presets.items()
+        if name in new_presets
+        for option in values
+        if option not in new_presets[name]
+    )
+    moved += [f"preset {name} (new)" for name in sorted(new_presets.keys() - old_presets.keys())]
+    moved += [f"preset {name} (removed)" for name in sorted(old_presets.keys() - new_presets.keys())]
+    moved += [key for key in sorted(now.keys() - {"presets", "revision"}) if kept.get(key) != now[key]]
+    return added, moved
+
+
 def test_what_rules_texts_mean_moves_only_with_a_new_revision() -> None:
     now = json.loads(json.dumps(meaning()))
     if REGEN:
         MEANING.parent.mkdir(exist_ok=True)
         MEANING.write_text(json.dumps(now, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     kept = json.loads(MEANING.read_text(encoding="utf-8"))
-    assert kept["revision"] == RULES_REVISION, "rewrite tests/revisions/meaning.json for the new revision"
-    moved = sorted(
-        f"{name}.{option}"
-        for name, values in now["presets"].items()
-        for option, value in values.items()
-        if kept["presets"].get(name, {}).get(option, value) != value
+    assert kept["revision"] == RULES_REVISION, (
+        f"tests/revisions/meaning.json is of revision {kept['revision']}, RULES_REVISION is "
+        f"{RULES_REVISION}: regenerate it with `{REGEN_COMMAND}`"
     )
-    assert now == kept, (
-        f"what a rules text means has changed ({', '.join(moved) or 'aliases, links or hand sizes'}) "
-        "under the same RULES_REVISION: raise it and describe the change in rummykit.revisions.CHANGES"
-    )
+    if now == kept:
+        return
+    added, moved = what_moved(kept, now)
+    problems = []
+    if added:
+        problems.append(
+            f"new option(s) {', '.join(added)}: if their default plays exactly as before in every preset, "
+            f"no new revision is needed: regenerate with `{REGEN_COMMAND}` (and commit "
+            "tests/revisions/meaning.json); if it plays otherwise anywhere, raise RULES_REVISION "
+            "and add a `CHANGES` entry in src/rummykit/revisions.py too"
+        )
+    if moved:
+        problems.append(
+            f"what a rules text means has changed ({', '.join(moved)}) under the same RULES_REVISION "
+            f"{RULES_REVISION}: an older record would replay otherwise. Raise RULES_REVISION and add a "
+            "`CHANGES` entry (kind meaning/refuses/plays) in src/rummykit/revisions.py, then regenerate "
+            f"with `{REGEN_COMMAND}`"
+        )
+    pytest.fail("tests/revisions/meaning.json is out of date:\n" + "\n".join(f"- {p}" for p in problems))
 
 
 def test_changes_are_dated_numbered_and_said_in_both_languages() -> None:

@@ -9,7 +9,8 @@ Decisions made here beyond RULES.md:
 * A card taken from the discard pile that must be melded (``discard_pickup_requires_meld``, or an
   unopened player under ``opened_or_opening_with_it``) may be taken only when a legal way to lay it
   this turn exists, and every later action of the turn must keep such a way open. This is the
-  engine's "no dead ends" guarantee (DESIGN.md §3).
+  engine's "no dead ends" guarantee: every offered action leaves a legal action to follow
+  (:mod:`rummykit.testing` checks it).
 * The card taken from the discard pile may not be discarded in the same turn (D15,
   ``may_discard_taken_discard = false``) without exception: a play that would leave it as the only
   card in hand is refused, so the player keeps another card to discard (with two decks a lone copy

@@ -1,4 +1,4 @@
-"""Rule sets: every option of RULES.md §6 in one frozen dataclass, its sub-records and validation.
+"""Rule sets: every rule option in one frozen dataclass, its sub-records and validation.
 
 A :class:`Rules` value is data; the engine branches on its options, never on a preset's name.
 Invalid values and inconsistent combinations raise :class:`~rummykit.errors.RulesError` at
@@ -220,7 +220,10 @@ SUB_RECORDS: Final[Mapping[str, type]] = {
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """A complete rule set; field names are the option names of RULES.md §6.
+    """A complete rule set; every field but :attr:`name` is a rule option, by the name that a rules text
+    (``german(opening_min_points=30)``), ``--set`` and a TOML file use. ``docs/rules/options.en.md``
+    (generated from these fields: ``python -m rummykit.explain docs/rules``) lists every option with
+    its values and every preset's value.
 
     Build one with :meth:`preset`, :meth:`parse` or :meth:`load`, change it with :meth:`replace`.
     """
@@ -1166,6 +1169,7 @@ Rules.ALIASES = {
 }
 
 PRESET_NAMES: Final = tuple(Rules.PRESETS)
+"""The preset names in their documented order."""
 
 
 def check_rules(rules: object) -> None:
@@ -1174,4 +1178,3 @@ def check_rules(rules: object) -> None:
     if not isinstance(rules, Rules):
         hint = f" (Rules.preset({rules!r}))" if isinstance(rules, str) else ""
         raise TypeError(f"rules must be a Rules{hint}, not {type(rules).__name__}")
-"""The preset names in their documented order."""

@@ -1,4 +1,5 @@
-"""Conformance harness: random rounds that check the engine's invariants (DESIGN.md §5).
+"""Conformance harness: random rounds that check the engine's invariants (listed below;
+``tests/test_conformance.py`` runs it over every preset and player count).
 
 ``check_rules(rules, rounds=…, seed=…)`` plays random rounds with random legal actions and raises
 :class:`ConformanceError` at the first broken invariant:

@@ -94,3 +94,61 @@ def test_the_raw_boxs_example_is_accepted_by_every_preset() -> None:
         rules = rk.Rules.parse(f"{preset}({line})")
         assert rules != rk.Rules.preset(preset), (preset, line)  # it changes something
     assert examples["gin"] == "undercut_on_tie=true"
+
+
+def _changeable(rules: rk.Rules, option: str) -> bool:
+    """Whether ``rules`` accept some other value of ``option`` (a control would have something to send)."""
+    from typing import get_args, get_type_hints
+
+    from rummykit.rules import OPTION_RANGES
+
+    current = getattr(rules, option)
+    kind = get_type_hints(rk.Rules)[option]
+    if kind is bool:
+        others: list[Any] = [not current]
+    elif option in OPTION_RANGES:
+        low, high = OPTION_RANGES[option]
+        others = list(range(low, high + 1))
+    else:
+        others = [v for v in get_args(kind) if isinstance(v, str)]
+    return any(rules.accepts(option, v) for v in others if v != current)
+
+
+@pytest.mark.parametrize("preset", rk.PRESET_NAMES)
+def test_every_house_rule_gets_a_control_wherever_it_applies(preset: str) -> None:
+    """An option of ``HOUSE_RULES`` that applies to a preset and may take another value there gets a
+    control; a number whose preset value is ``None`` shows the words of ``_UNSET`` in its empty field
+    (only an option whose ``None`` is the other family of game, ``_NONE_IS_ANOTHER_GAME``, has none)."""
+    from rummykit.web.houserules import _NONE_IS_ANOTHER_GAME, _UNSET, HOUSE_RULES
+
+    rules = rk.Rules.preset(preset)
+    offered = {c["option"]: c for c in house_rules()[preset]}
+    for option in HOUSE_RULES:
+        if rules.not_applicable(option) is not None or not _changeable(rules, option):
+            continue
+        if getattr(rules, option) is None and option in _NONE_IS_ANOTHER_GAME:
+            assert option not in offered, (preset, option)
+            continue
+        assert option in offered, (
+            f"{preset}: {option} applies and may change, but the lobby offers no control for it: a number "
+            "whose preset value is None needs the words of its empty field in _UNSET "
+            "(src/rummykit/web/houserules.py)"
+        )
+        if getattr(rules, option) is None:
+            assert offered[option]["unset"] == dict(zip(("en", "de"), _UNSET[option], strict=True))
+
+
+def test_a_house_rule_that_may_be_none_without_words_is_an_error_at_import(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Listing a ``None``-able number in ``HOUSE_RULES`` without ``_UNSET`` words fails at import
+    (it used to drop the control silently for every preset whose value is ``None``)."""
+    from rummykit.web import houserules
+
+    listed = houserules.HOUSE_RULES
+    monkeypatch.setattr(houserules, "HOUSE_RULES", (*listed, "max_stock_rebuilds"))
+    with pytest.raises(RuntimeError, match="max_stock_rebuilds may be None: say what its empty field means"):
+        houserules._check_house_rules()
+    monkeypatch.setattr(houserules, "HOUSE_RULES", (*listed, "no_such_option"))
+    with pytest.raises(RuntimeError, match="'no_such_option' is not a rule option"):
+        houserules._check_house_rules()

@@ -1,7 +1,10 @@
 """Words for players: the glossary, and plain names for the options a table may change.
 
-Option names stay the project's vocabulary (RULES.md §6); these are only their labels on a page.
-An option without a label here is shown by its name, so a new option is never hidden.
+Option names stay the project's vocabulary (the :class:`~rummykit.rules.Rules` fields, listed for
+players in ``docs/rules/options.en.md``); these are only their labels on a page. Every option needs a
+label in both languages in :data:`OPTION_LABELS` (``tests/test_explain.py`` fails without one: the
+German refusal of a house rule, the options page and a table's house rules name the option by it), and
+an option that may be ``None`` says what ``None`` means in :data:`NONE_WORDS`.
 """
 
 from __future__ import annotations
@@ -300,14 +303,26 @@ def option_label(option: str, t: Lang) -> str:
     return t(*label) if label else f"`{option}`"
 
 
+NONE_WORDS: Final[dict[str, tuple[str, str]]] = {
+    "dealer_sits_out_at_table_of": ("none", "keine"),
+    "max_adjacent_jokers": ("none", "keine"),
+    "opening_min_points": ("none", "keine"),
+    "max_stock_rebuilds": ("no limit", "unbegrenzt"),
+    "num_hands": ("none", "keine"),
+    "elimination_threshold": ("none", "keine"),
+    "knock_threshold": ("none", "keine"),
+    "big_gin_bonus": ("none", "keine"),
+}
+"""What ``None`` means (English, German), for every option that may be ``None``: "none" only where
+that is what it means (``tests/test_explain.py`` asks for an entry for each such option)."""
+
+
 def value_words(option: str, value: Any, t: Lang) -> str:
     """An option value in words: ``yes``, ``none``, ``81 and 101``, a phrase, or the value itself."""
     if isinstance(value, bool):
         return t.yes_no(value)
     if value is None:
-        if option == "max_stock_rebuilds":
-            return t("no limit", "unbegrenzt")
-        return t("none", "keine")
+        return t(*NONE_WORDS.get(option, ("none", "keine")))
     if isinstance(value, tuple):
         return t.join([str(v) for v in value])
     if isinstance(value, str):

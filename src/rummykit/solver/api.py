@@ -1,8 +1,9 @@
 """The solver's public entry points; the search kernels run on the active backend (:mod:`.backend`).
 
-Every entry point checks its arguments the same way whichever backend runs (DESIGN.md §2): ``cards``
-is an iterable of card codes (:class:`~rummykit.cards.Card` or ``int``, a :class:`~rummykit.cards.Hand`
-too; a text is not read, :func:`~rummykit.cards.parse_cards` does that), ``rules`` a
+Every entry point checks its arguments the same way whichever backend runs, as every public entry
+point of rummykit does (``tests/test_entry_points.py``): ``cards`` is an iterable of card codes
+(:class:`~rummykit.cards.Card` or ``int``, a :class:`~rummykit.cards.Hand` too; a text is not read,
+:func:`~rummykit.cards.parse_cards` does that), ``rules`` a
 :class:`~rummykit.rules.Rules` and a flag such as ``keep_one`` a ``bool``; otherwise
 :class:`TypeError` naming the argument. A code that is no card's, or a face held three times, is a
 :class:`~rummykit.errors.NotationError`, as for :class:`~rummykit.cards.Card`.

@@ -53,7 +53,34 @@ __all__ = ["ADVANCED_EXAMPLES", "HOUSE_RULES", "advanced_examples", "house_rules
 _HINTS: Final = typing.get_type_hints(Rules)
 _FIELDS: Final = frozenset(f.name for f in dataclasses.fields(Rules))
 _UNSET: Final = {"num_hands": ("one per player", "einmal pro Spieler")}
-"""What an empty number field means, for numeric options whose preset value is ``None``."""
+"""What an empty number field means (English, German), for numeric options whose preset value is
+``None``: the field shows it and sends ``None``. Short words: they must fit a phone's field."""
+
+_NONE_IS_ANOTHER_GAME: Final = frozenset({"opening_min_points", "knock_threshold"})
+"""Numeric options whose ``None`` is the other family of game (a knock game has no opening minimum, a
+melding game no knock limit): where the preset's value is ``None`` the lobby offers no control, and
+the raw ``option=value`` box takes the change."""
+
+
+def _check_house_rules() -> None:
+    """Every entry of :data:`HOUSE_RULES` is an option, and one that may be ``None`` says what ``None``
+    shows in the lobby: a house rule without either would lose its control in every preset whose
+    value is ``None``, without a word (checked at import, so the mistake cannot go unnoticed)."""
+    where = "src/rummykit/web/houserules.py HOUSE_RULES"
+    for option in HOUSE_RULES:
+        if option not in _FIELDS:
+            raise RuntimeError(f"{where}: {option!r} is not a rule option")
+        told = option in _UNSET or option in _NONE_IS_ANOTHER_GAME
+        if type(None) in get_args(_HINTS[option]) and not told:
+            raise RuntimeError(
+                f"{where}: {option} may be None: say what its empty field means in _UNSET "
+                f"({option!r}: (English, German), short enough for a phone's field), or list it in "
+                "_NONE_IS_ANOTHER_GAME if None is the other family of game; else the lobby drops its "
+                "control wherever the preset's value is None"
+            )
+
+
+_check_house_rules()
 
 
 def _labels(option: str, rules: Rules) -> dict[str, str]:
@@ -82,9 +109,9 @@ def _control(rules: Rules, option: str) -> dict[str, Any] | None:
             return None  # fixed by this game (gin's knock_threshold: it knocks by knock_card)
         control = {**entry, "kind": "int", "min": low, "max": high}
         if value is None:
-            if option not in _UNSET:
+            if option in _NONE_IS_ANOTHER_GAME:
                 return None  # switched off by this preset (e.g. no knock limit): raw box only
-            en, de = _UNSET[option]
+            en, de = _UNSET[option]  # present: _check_house_rules
             control["unset"] = {"en": en, "de": de}
         return control
     choices = [v for v in get_args(kind) if isinstance(v, str) and rules.accepts(option, v)]
@@ -101,7 +128,7 @@ def house_rules() -> dict[str, list[dict[str, Any]]]:
         rules = Rules.preset(name)
         controls = []
         for option in HOUSE_RULES:
-            if option not in _FIELDS or rules.not_applicable(option):
+            if rules.not_applicable(option):
                 continue
             control = _control(rules, option)
             if control is not None:
