@@ -1,4 +1,4 @@
-"""Conformance harness over every preset and player count (DESIGN.md §5).
+"""Conformance harness over every preset and player count.
 
 ``rummykit.testing.check_rules`` plays random rounds with random legal actions and checks card
 conservation, that every offered action passes ``check`` and round-trips as text, termination,

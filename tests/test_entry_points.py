@@ -1,4 +1,4 @@
-"""Bad input at the public entry points: a clear error naming the argument (DESIGN.md §2).
+"""Bad input at the public entry points: a clear error naming the argument.
 
 A value of the wrong Python type is a :class:`TypeError` raised at the entry point that names the
 argument and what is expected (never an ``AttributeError`` or ``TypeError`` from deep inside); a

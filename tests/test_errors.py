@@ -1,5 +1,5 @@
-"""The error hierarchy: every error says its message in German through ``err.localized`` (a name
-DESIGN.md pins), every error pickles with its attributes (worker processes send them back), and a
+"""The error hierarchy: every error says its message in German through ``err.localized`` (a public
+name callers rely on), every error pickles with its attributes (worker processes send them back), and a
 message quotes at most 40 characters of the input it refuses (``errors.quoted``)."""
 
 from __future__ import annotations
