@@ -39,7 +39,11 @@ constexpr int kLowAce = 1;
 constexpr int kHighAce = 14;
 constexpr int kMaxJokers = 63;  // joker counts above this are left to the Python twin
 constexpr int kNeg = -(1 << 28);
-constexpr std::size_t kMaxCache = std::size_t{1} << 17;
+// Result caches (ResultCache) start with 2^kCacheMinLog2 slots and double up to their own maximum:
+// 2^kSolverCacheLog2 for a Solver's shared Worker, 2^kThreadCacheLog2 for a batch thread's Worker.
+constexpr int kCacheMinLog2 = 10;
+constexpr int kSolverCacheLog2 = 13;
+constexpr int kThreadCacheLog2 = 12;
 
 inline int ctz(u64 x) { return __builtin_ctzll(x); }
 inline int popcount(u64 x) { return __builtin_popcountll(x); }
@@ -1167,20 +1171,40 @@ class Chain {
 
 // Per-hand result cache of one thread: direct-mapped, a new result overwrites the slot it hashes to
 // (results never go stale, so a lost entry only costs a search).
+//
+// Its memory follows the work done: no slot exists before the first result, then 2^kCacheMinLog2
+// slots, doubled each time the results it has taken since it was (re)allocated reach half its slots
+// (a direct-mapped table already loses many entries to collisions at half load), up to
+// 2^max_log2 slots. Growing rehashes: the index of a key is the low bits of one hash, so every slot
+// of the old table lands on its own slot of the new one (same index or index + old size) and nothing
+// is lost; it costs one pass over the old slots, far less than the searches that filled them.
+// clear() releases the slots (a cooled or cleared cache costs nothing until it takes a result).
+// A slot is 24 bytes (int results) or 40 bytes (discard results).
 template <class Value>
 class ResultCache {
   public:
-    explicit ResultCache(int log2_size) : size_(std::size_t{1} << log2_size) {}
+    explicit ResultCache(int max_log2) : max_size_(std::size_t{1} << std::max(max_log2, kCacheMinLog2)) {}
     const Value* get(u64 a, u64 b) const {
         if (slots_.empty()) return nullptr;
         const Slot& s = slots_[index(a, b)];
         return s.used && s.a == a && s.b == b ? &s.value : nullptr;
     }
     void put(u64 a, u64 b, const Value& v) {
-        if (slots_.empty()) slots_.resize(size_);  // allocated on first use
+        if (slots_.empty()) {
+            slots_.resize(std::min(std::size_t{1} << kCacheMinLog2, max_size_));  // allocated on first use
+            mask_ = slots_.size() - 1;
+            taken_ = 0;
+        } else if (2 * ++taken_ >= slots_.size() && slots_.size() < max_size_) {
+            grow();
+        }
         slots_[index(a, b)] = Slot{a, b, v, true};
     }
-    void clear() { std::fill(slots_.begin(), slots_.end(), Slot{}); }
+    void clear() {
+        std::vector<Slot>().swap(slots_);  // frees the memory (std::fill kept it)
+        mask_ = 0;
+        taken_ = 0;
+    }
+    std::size_t slots() const { return slots_.size(); }
 
   private:
     struct Slot {
@@ -1189,11 +1213,21 @@ class ResultCache {
         Value value{};
         bool used = false;
     };
-    std::size_t index(u64 a, u64 b) const {
+    static std::size_t hash(u64 a, u64 b) {
         u64 x = (a ^ (b * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull;
-        return static_cast<std::size_t>(x >> 40) & (size_ - 1);
+        return static_cast<std::size_t>(x >> 40);
     }
-    std::size_t size_;
+    std::size_t index(u64 a, u64 b) const { return hash(a, b) & mask_; }
+    void grow() {
+        std::vector<Slot> old(slots_.size() * 2);
+        old.swap(slots_);
+        mask_ = slots_.size() - 1;
+        for (const Slot& s : old)
+            if (s.used) slots_[index(s.a, s.b)] = s;
+    }
+    std::size_t max_size_;
+    std::size_t mask_ = 0;  // slots_.size() - 1, kept (size() divides by sizeof(Slot): 24 or 40)
+    std::size_t taken_ = 0;  // results put since the slots were allocated
     std::vector<Slot> slots_;
 };
 
@@ -1207,6 +1241,12 @@ Value cached(ResultCache<Value>& cache, u64 a, u64 b, F compute) {
 
 inline u64 key_b(const Hand& h, u64 extra = 0) { return h.h2 | static_cast<u64>(h.jokers) << 52 | extra << 60; }
 
+// A search and its result caches. One per Solver (its shared worker_, used under the GIL: up to
+// 3 caches x 2^kSolverCacheLog2 slots = 704 KiB), plus one per thread of each knock_races / gin_duels
+// batch (rows_in_threads: up to 8 threads x 352 KiB at 2^kThreadCacheLog2 slots, freed when the batch
+// returns). rummykit.solver.native keeps the caches of only the HOT_MELD_OPTION_SETS most recently
+// used Solvers and clears (frees) the others', so a process holds at most 4 x 704 KiB of shared
+// result caches whatever the number of rule sets.
 struct Worker {
     Worker(const Options& o, int log2_cache) : search(o), deadwood(log2_cache), discards(log2_cache), opening(log2_cache) {}
     Search search;
@@ -1658,7 +1698,7 @@ class Solver {
         for (int n = 0; n < 16; ++n)
             for (int k = 0; k < 16; ++k) o_.joker_ok[n][k] = joker_ok[16 * n + k];
         for (int c = 0; c <= kFaces; ++c) o_.dv[c] = dv[c];
-        worker_ = std::make_unique<Worker>(o_, 13);
+        worker_ = std::make_unique<Worker>(o_, kSolverCacheLog2);
     }
 
     int min_deadwood(py::handle cards) { return worker_->min_deadwood(read_hand(cards)); }
@@ -1674,7 +1714,13 @@ class Solver {
         return worker_->max_opening_value(read_hand(cards), keep_one);
     }
 
+    // Empties the per-hand result caches and frees their memory (they start small again).
     void clear_caches() { worker_->clear(); }
+
+    // Allocated slots of the shared worker's result caches (deadwood, discards, opening): 0 when freed.
+    py::tuple cache_slots() const {
+        return py::make_tuple(worker_->deadwood.slots(), worker_->discards.slots(), worker_->opening.slots());
+    }
 
     // The melds of api.best_opening as layouts (see shapes_of), or None when none qualifies.
     py::object best_opening(py::handle cards, bool keep_one, int must_include, bool single, int minimum) {
@@ -1834,7 +1880,7 @@ class Solver {
             py::gil_scoped_release release;
             auto run = [&](int part) {
                 try {
-                    Worker w(o_, 12);
+                    Worker w(o_, kThreadCacheLog2);
                     for (std::size_t r = part; r < rows; r += threads)
                         for (std::size_t c = 0; c < columns; ++c) out[r][c] = cell(w, r, c);
                 } catch (const std::exception& e) {
@@ -1874,6 +1920,7 @@ PYBIND11_MODULE(_native, m) {
         .def("best_discards", &Solver::best_discards, py::arg("cards"))
         .def("max_opening_value", &Solver::max_opening_value, py::arg("cards"), py::arg("keep_one"))
         .def("clear_caches", &Solver::clear_caches)
+        .def("cache_slots", &Solver::cache_slots)
         .def("best_opening", &Solver::best_opening, py::arg("cards"), py::arg("keep_one"), py::arg("must_include"),
              py::arg("single"), py::arg("minimum"))
         .def("best_arrangement", &Solver::best_arrangement, py::arg("cards"))

@@ -42,6 +42,8 @@ _STATE_J: Final = _JOKER_SHIFT + 8
 """Shift of the joker count inside a memo key (above the natural fields and the kept flag)."""
 _KEPT: Final = 1 << _JOKER_SHIFT
 _MAX_CACHE: Final = 1 << 17
+"""Entries of one pure-Python per-hand result dict (emptied when full); see ``tables.RESULT_BUDGET``
+for the bound over all rule sets. The compiled caches have their own sizes (``ResultCache``)."""
 
 _BLOCK: Final = 16
 """Bits per suit in a packed rank mask: rank r on bit r-1, bit 13 free for a high ace."""

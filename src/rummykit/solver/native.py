@@ -85,8 +85,20 @@ def _points(rules: Rules) -> list[int]:
     return entry[1]
 
 
+def _cool(found: Any) -> None:
+    """Free the per-hand results of a compiled solver that left the hot few (its ``melds`` too)."""
+    found.clear_caches()
+    found.melds.clear()
+
+
 class NativeBackend:
     """The compiled kernels, one ``Solver`` (with its per-hand caches) per set of meld options.
+
+    Memory: a solver's result caches grow with use up to 3 x 8,192 slots (704 KiB; see
+    ``ResultCache`` in ``_native.cpp``) and only the :data:`~.tables.HOT_MELD_OPTION_SETS` most
+    recently used solvers keep theirs (the others' are freed, :func:`_cool`), so however many rule
+    sets a process meets its result caches stay within about 2.8 MiB, plus the batch threads' own
+    (up to 8 x 352 KiB) while a knock_races or gin_duels batch runs.
 
     Cards may be any iterable of card codes; the kernels raise :class:`ValueError` for a face held
     three times (with the reference's message) or a code outside 0–52, :class:`TypeError` for a
@@ -98,40 +110,51 @@ class NativeBackend:
     def __init__(self) -> None:
         self._by_id: dict[int, tuple[Rules, Any]] = {}
         self._by_options: dict[MeldRules, Any] = {}
-        self._last_rules: Rules | None = None
-        self._last: Any = None
+        self._last: tuple[Rules | None, Any] = (None, None)
+        """The rule set of the last call and its solver: one tuple, read once, so that a thread
+        cannot pair another thread's rule set with the solver before it."""
 
     def solver(self, rules: Rules) -> Any:
         """The compiled solver for ``rules`` (shared by every rule set with the same meld options)."""
-        if rules is self._last_rules:
-            return self._last
+        last = self._last
+        if rules is last[0]:
+            return last[1]
         entry = self._by_id.get(id(rules))
         if entry is not None and entry[0] is rules:
             found = entry[1]
+            if found is not last[1]:  # a change of the set in use: keep the order of use
+                remember(self._by_options, meld_options(rules), found, _cool)
         else:
             options = meld_options(rules)
             found = self._by_options.get(options)
             if found is None:
                 found = compiled_solver(rules)
-            dropped = remember(self._by_options, options, found)
+            dropped = remember(self._by_options, options, found, _cool)
             if dropped:
-                self._by_id = {k: e for k, e in self._by_id.items() if all(e[1] is not d for d in dropped)}
+                kept = list(self._by_id.items())  # a copy: other threads may change the dict meanwhile
+                self._by_id = {k: e for k, e in kept if all(e[1] is not d for d in dropped)}
             if len(self._by_id) > 512:
                 self._by_id.clear()
             self._by_id[id(rules)] = (rules, found)  # keeps ``rules`` alive, so its id is not reused
-        self._last_rules, self._last = rules, found
+        self._last = (rules, found)
         return found
 
     def min_deadwood(self, cards: Iterable[int], rules: Rules) -> int:
-        found = self._last if rules is self._last_rules else self.solver(rules)
+        last_rules, found = self._last
+        if rules is not last_rules:
+            found = self.solver(rules)
         return found.min_deadwood(cards)  # type: ignore[no-any-return]
 
     def best_discards(self, cards: Iterable[int], rules: Rules) -> tuple[int, tuple[Card, ...]]:
-        found = self._last if rules is self._last_rules else self.solver(rules)
+        last_rules, found = self._last
+        if rules is not last_rules:
+            found = self.solver(rules)
         return found.best_discards(cards)  # type: ignore[no-any-return]
 
     def max_opening_value(self, cards: Iterable[int], rules: Rules, keep_one: bool) -> int:
-        found = self._last if rules is self._last_rules else self.solver(rules)
+        last_rules, found = self._last
+        if rules is not last_rules:
+            found = self.solver(rules)
         return found.max_opening_value(cards, keep_one)  # type: ignore[no-any-return]
 
     def best_opening(
@@ -143,7 +166,9 @@ class NativeBackend:
         minimum: int,
         single: bool,
     ) -> tuple[Meld, ...] | None:
-        found = self._last if rules is self._last_rules else self.solver(rules)
+        last_rules, found = self._last
+        if rules is not last_rules:
+            found = self.solver(rules)
         if found.max_opening_value(cards, keep_one) < max(minimum, 1):
             return None  # no collection reaches the minimum, the constrained ones neither
         must = -1 if must_include is None else must_include
@@ -151,16 +176,22 @@ class NativeBackend:
         return None if layouts is None else _melds(found, rules, layouts)
 
     def best_arrangement(self, cards: Sequence[int], rules: Rules) -> Arrangement:
-        found = self._last if rules is self._last_rules else self.solver(rules)
+        last_rules, found = self._last
+        if rules is not last_rules:
+            found = self.solver(rules)
         layouts, left, deadwood = found.best_arrangement(cards)
         return Arrangement(_melds(found, rules, layouts), left, deadwood)
 
     def all_melds(self, cards: Sequence[int], rules: Rules) -> list[tuple[Card, ...]]:
-        found = self._last if rules is self._last_rules else self.solver(rules)
+        last_rules, found = self._last
+        if rules is not last_rules:
+            found = self.solver(rules)
         return found.all_melds(cards)  # type: ignore[no-any-return]
 
     def layoff_targets(self, hand: Sequence[int], table_melds: Sequence[Meld], rules: Rules) -> list[Layoff]:
-        found = self._last if rules is self._last_rules else self.solver(rules)
+        last_rules, found = self._last
+        if rules is not last_rules:
+            found = self.solver(rules)
         try:
             return found.layoff_targets(hand, table_melds)  # type: ignore[no-any-return]
         except ValueError:  # a face held three times: lay-offs accept any multiset, the kernels not
@@ -169,7 +200,9 @@ class NativeBackend:
     def layoff_chain(
         self, hand: Sequence[int], table_melds: Sequence[Meld], rules: Rules
     ) -> tuple[Layoff, ...]:
-        found = self._last if rules is self._last_rules else self.solver(rules)
+        last_rules, found = self._last
+        if rules is not last_rules:
+            found = self.solver(rules)
         try:
             return found.layoff_chain(hand, table_melds, _points(rules))  # type: ignore[no-any-return]
         except ValueError:  # a face held three times: lay-offs accept any multiset, the kernels not
@@ -185,7 +218,9 @@ class NativeBackend:
         race: tuple[int, bool, bool, bool, float, float],
     ) -> float | None:
         """The melding-game race of ``seat`` (cards, opened, table) in compiled code."""
-        found = self._last if rules is self._last_rules else self.solver(rules)
+        last_rules, found = self._last
+        if rules is not last_rules:
+            found = self.solver(rules)
         cards, opened, table = seat
         minimum, single, keep_one, layoff_on_opening_turn, per_turn, closed = race
         return found.meld_race(  # type: ignore[no-any-return]
@@ -259,9 +294,9 @@ class NativeBackend:
         )
 
     def clear_caches(self, meld_tables: bool = True) -> None:
-        for found in self._by_options.values():
+        for found in list(self._by_options.values()):
             found.clear_caches()
         if meld_tables:
             self._by_id.clear()
             self._by_options.clear()
-            self._last_rules = self._last = None
+            self._last = (None, None)

@@ -23,9 +23,9 @@ from rummykit.solver.cover import (
     _to_meld,
     _value_path,
 )
-from rummykit.solver.encoding import _MAX_CACHE, _NATURALS, _decode, _hand_key, _masks
+from rummykit.solver.encoding import _NATURALS, _decode, _hand_key, _masks
 from rummykit.solver.layoff_search import Layoff, python_layoff_chain, python_layoff_targets
-from rummykit.solver.tables import _Cand, _tables, clear_tables
+from rummykit.solver.tables import _BUDGET_STEP, _Cand, _tables, clear_tables, make_room
 
 _CARDS: Final = tuple(Card(c) for c in range(JOKER_CODE + 1))
 
@@ -35,7 +35,11 @@ def _as_sequence(cards: Iterable[int]) -> Sequence[int]:
 
 
 class PythonBackend:
-    """The search kernels in Python, with per-hand result caches per rule set."""
+    """The search kernels in Python, with per-hand result caches per rule set.
+
+    The caches are bounded (:mod:`.tables`): each result dict holds at most ``_MAX_CACHE`` entries,
+    only the :data:`~.tables.HOT_MELD_OPTION_SETS` most recently used meld-option sets keep results,
+    and all of them together at most :data:`~.tables.RESULT_BUDGET` entries (about 75 MiB)."""
 
     name: Final = "python"
 
@@ -49,8 +53,8 @@ class PythonBackend:
         if found is not None:
             return found
         result = _deadwood_of_cards(t, cards, have, dup, jokers)
-        if len(cache) >= _MAX_CACHE:
-            cache.clear()
+        if not len(cache) % _BUDGET_STEP:
+            make_room(t, cache)
         cache[key] = result
         return result
 
@@ -65,8 +69,8 @@ class PythonBackend:
         found = cache.get(key)
         if found is None:
             found = _best_discards_of(_Search(t, cards, masks))
-            if len(cache) >= _MAX_CACHE:
-                cache.clear()
+            if not len(cache) % _BUDGET_STEP:
+                make_room(t, cache)
             cache[key] = found
         return found[0], tuple(map(_CARDS.__getitem__, found[1]))
 
@@ -81,8 +85,8 @@ class PythonBackend:
         search = _Search(t, cards, masks)
         kept = not keep_one or search.rest != search.key & _NATURALS
         result = max(0, _max_value(search.rest, search.jokers, kept, search.by_low, search.opener, {}))
-        if len(t.opening_cache) >= _MAX_CACHE:
-            t.opening_cache.clear()
+        if not len(t.opening_cache) % _BUDGET_STEP:
+            make_room(t, t.opening_cache)
         t.opening_cache[ckey] = result
         return result
 

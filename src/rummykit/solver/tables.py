@@ -9,14 +9,18 @@ be left out of the key unnoticed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Final, TypeVar
 
 from rummykit.cards import JOKER_CODE, NUM_FACES
 from rummykit.melds import MeldKind, joker_count_problem, position_bounds
 from rummykit.rules import MeldRules, Rules
+from rummykit.solver.encoding import _MAX_CACHE
 
 T = TypeVar("T")
+K = TypeVar("K")
+V = TypeVar("V")
 
 MELD_OPTIONS: Final = tuple(f.name for f in fields(MeldRules))
 """The :class:`~rummykit.rules.Rules` fields that decide which melds exist, where a joker may be laid
@@ -65,6 +69,7 @@ class _Tables:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
+        self.options = meld_options(rules)
         self.lo, self.hi = position_bounds(rules)
         self.both_ends = rules.allow_ace_both_ends
         self.max_adj = rules.max_adjacent_jokers
@@ -90,21 +95,72 @@ class _Tables:
         self.discard_cache: dict[int, tuple[int, tuple[int, ...]]] = {}
         self.opening_cache: dict[tuple[int, bool], int] = {}
 
+    def result_entries(self) -> int:
+        """Entries of the per-hand result caches."""
+        return len(self.deadwood_cache) + len(self.discard_cache) + len(self.opening_cache)
+
+    def clear_results(self) -> None:
+        """Empty the per-hand result caches (the meld tables stay)."""
+        self.deadwood_cache.clear()
+        self.discard_cache.clear()
+        self.opening_cache.clear()
+
+    def cool(self) -> None:
+        """Empty the result caches and the candidate-meld tables: the set left the hot few.
+
+        The tables are built lazily per suit pattern and grow with the variety of hands seen
+        (viennese: 1.4 MiB after 2,000 random hands, 6.5 MiB after 40,000), so a cold set keeps
+        neither; it rebuilds them when used again (answers never go stale)."""
+        self.clear_results()
+        for table in (self.runs, self.segments, self.clusters, self.sets, self.run_shapes, self.set_shapes):
+            table.clear()
+
 
 MAX_MELD_OPTION_SETS: Final = 32
 """Distinct meld-option sets whose tables and result caches are kept, the least recently used
 dropped first: a server whose tables each choose their own house rules cannot grow the solver's
 memory without bound (answers never go stale, so a dropped set is only rebuilt)."""
 
+HOT_MELD_OPTION_SETS: Final = 4
+"""Of those, how many most recently used sets keep their per-hand result caches (both backends):
+when a set falls out of these its result caches are emptied (in the compiled backend their memory
+freed; the compiled solver's own search scratch, about 50 KiB, stays), in the pure-Python backend
+its candidate-meld tables too (:meth:`_Tables.cool`). A process playing one or a few rule sets keeps
+every cache hot; one that a stranger makes touch :data:`MAX_MELD_OPTION_SETS` sets holds full
+caches for at most this many (compiled: 704 KiB of results each; pure Python: see
+:data:`RESULT_BUDGET`)."""
+
+RESULT_BUDGET: Final = 3 * _MAX_CACHE
+"""Pure-Python backend: per-hand result entries kept over all meld-option sets together (about
+200 bytes each with their keys and values, so about 75 MiB). Each of a set's three result dicts
+holds at most ``_MAX_CACHE`` entries, so one set alone never passes the budget (a single rule set
+runs as before); past it the least recently used other sets' results are emptied. Without it the
+hot-set rule alone would allow 4 such sets, and before either rule 32 sets could hold 2.4 GiB."""
+
+_BUDGET_STEP: Final = 1024
+"""A result dict checks the budget when its size is a multiple of this (``_MAX_CACHE`` is one)."""
+
 _BY_ID: dict[int, tuple[Rules, _Tables]] = {}
 _BY_OPTIONS: dict[MeldRules, _Tables] = {}
+_latest: tuple[Rules | None, _Tables | None] = (None, None)
+"""The rule set of the last call and its tables, the most recently used entry of ``_BY_OPTIONS`` (its
+order is that of use). One tuple, read once: bots call the solver from threads."""
 
 
-def remember(by_options: dict[MeldRules, T], options: MeldRules, found: T) -> list[T]:
-    """Keep ``found`` as the most recent entry of ``by_options``; return what was dropped to stay
-    within :data:`MAX_MELD_OPTION_SETS` (the oldest entries; dicts keep insertion order)."""
+def remember(
+    by_options: dict[MeldRules, T], options: MeldRules, found: T, cool: Callable[[T], None] | None = None
+) -> list[T]:
+    """Make ``found`` the most recent entry of ``by_options`` (dicts keep insertion order: oldest
+    first); call ``cool`` on the entry that this pushes out of the :data:`HOT_MELD_OPTION_SETS` most
+    recent ones, if any; return what was dropped to stay within :data:`MAX_MELD_OPTION_SETS`.
+
+    Call it on every change of the set in use (not only for a new one), so that the order is the
+    order of use and a cooled set takes no result until it is the most recent again."""
+    was_hot = options in list(by_options)[-HOT_MELD_OPTION_SETS:]
     by_options.pop(options, None)
     by_options[options] = found
+    if cool is not None and not was_hot and len(by_options) > HOT_MELD_OPTION_SETS:
+        cool(by_options[list(by_options)[-HOT_MELD_OPTION_SETS - 1]])
     dropped = []
     while len(by_options) > MAX_MELD_OPTION_SETS:
         dropped.append(by_options.pop(next(iter(by_options))))
@@ -112,21 +168,47 @@ def remember(by_options: dict[MeldRules, T], options: MeldRules, found: T) -> li
 
 
 def _tables(rules: Rules) -> _Tables:
+    latest = _latest
+    if rules is latest[0]:  # the common case: the same rule set as the last call
+        return latest[1]  # type: ignore[return-value]
     entry = _BY_ID.get(id(rules))
     if entry is not None and entry[0] is rules:
-        return entry[1]
-    options = meld_options(rules)
-    tables = _BY_OPTIONS.get(options)
-    if tables is None:
-        tables = _Tables(rules)
-    dropped = remember(_BY_OPTIONS, options, tables)
-    if dropped:
-        for key in [k for k, (_, t) in _BY_ID.items() if any(t is d for d in dropped)]:
-            del _BY_ID[key]
-    if len(_BY_ID) > 512:
-        _BY_ID.clear()
-    _BY_ID[id(rules)] = (rules, tables)  # keeps ``rules`` alive, so its id is not reused
+        tables = entry[1]
+    else:
+        tables = _BY_OPTIONS.get(meld_options(rules)) or _Tables(rules)
+        if len(_BY_ID) > 512:
+            _BY_ID.clear()
+        _BY_ID[id(rules)] = (rules, tables)  # keeps ``rules`` alive, so its id is not reused
+    _use(rules, tables)
     return tables
+
+
+def _use(rules: Rules, tables: _Tables) -> None:
+    """Make ``tables`` (of ``rules``) the most recently used set, cooling the one it pushes out of the
+    hot few."""
+    global _latest
+    if tables is not _latest[1]:
+        dropped = remember(_BY_OPTIONS, tables.options, tables, _Tables.cool)
+        if dropped:
+            for key in [k for k, (_, t) in list(_BY_ID.items()) if any(t is d for d in dropped)]:
+                _BY_ID.pop(key, None)
+    _latest = (rules, tables)
+
+
+def make_room(tables: _Tables, cache: dict[K, V]) -> None:
+    """Called before a result is added to ``cache``, one of the result dicts of ``tables`` (the set in
+    use), when ``len(cache)`` is a multiple of :data:`_BUDGET_STEP`: a full dict is emptied, and past
+    :data:`RESULT_BUDGET` the least recently used other sets' results are."""
+    if len(cache) >= _MAX_CACHE:
+        cache.clear()
+    kept = list(_BY_OPTIONS.values())  # a copy: other threads may change the dict meanwhile
+    total = sum(t.result_entries() for t in kept)
+    for older in kept:
+        if total <= RESULT_BUDGET:
+            break
+        if older is not tables:
+            total -= older.result_entries()
+            older.clear_results()
 
 
 def clear_tables(meld_tables: bool = True) -> None:
@@ -135,11 +217,11 @@ def clear_tables(meld_tables: bool = True) -> None:
     With ``meld_tables`` (the default) the per-rule-set tables of candidate melds per suit and rank
     are dropped too; otherwise only the per-hand results are.
     """
+    global _latest
     if meld_tables:
         _BY_ID.clear()
         _BY_OPTIONS.clear()
+        _latest = (None, None)
         return
-    for tables in _BY_OPTIONS.values():
-        tables.deadwood_cache.clear()
-        tables.discard_cache.clear()
-        tables.opening_cache.clear()
+    for tables in list(_BY_OPTIONS.values()):
+        tables.clear_results()
