@@ -38,7 +38,10 @@ def test_unknown_tables_presets_and_languages_are_refused_without_echo(client: T
     web.create(client, preset="viennese")
     missing = client.get("/api/tables/NOPE42/rules")
     assert missing.status_code == 404
-    assert missing.json() == {"detail": "no table 'NOPE42'"}
+    assert missing.json() == {
+        "detail": "no table 'NOPE42'",
+        "texts": {"en": "no table 'NOPE42'", "de": "Kein Tisch 'NOPE42'"},
+    }
     probe = "<script>alert(1)"
     presets = "german, german_dskv, viennese, romme_ohne_auslegen, scala40, basic, gin"
     assert client.get(f"/api/presets/{probe}/rules").json() == {

@@ -126,6 +126,15 @@ def serve_command(
         int,
         _option(LIMITS, "--max-connections-per-address", "Websocket connections from one client address."),
     ] = 32,
+    max_table_actions: Annotated[
+        int,
+        _option(
+            LIMITS,
+            "--max-table-actions",
+            "Moves one table may store; a table that reaches them while its match goes on ends "
+            "(0: no limit).",
+        ),
+    ] = 20_000,
     creations_per_second: Annotated[
         float, _option(LIMITS, "--creations-per-second", "Table creations per client address per second.")
     ] = 0.5,
@@ -229,6 +238,7 @@ def serve_command(
             max_seats_per_address=max_seats_per_address,
             max_seats_per_network=max_seats_per_network,
             max_connections_per_address=max_connections_per_address,
+            max_table_actions=max_table_actions,
             creations_per_second=creations_per_second,
             requests_per_second=requests_per_second,
             messages_per_second=messages_per_second,
@@ -312,6 +322,9 @@ def run_server(
         proxy_headers=bool(proxies),
         forwarded_allow_ips=proxies or None,
     )
+    from rummykit.web.runtime import limit_invalid_request_lines
+
+    limit_invalid_request_lines()  # after uvicorn.Config, which configures uvicorn's loggers
     uvicorn.Server(config).run(sockets=sockets)
 
 

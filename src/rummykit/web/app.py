@@ -101,12 +101,37 @@ HELLO_SECONDS: Final = 10.0
 __all__ = ["MAX_BODY_BYTES", "create_app"]
 
 
+BODY_PROBLEMS: Final = {
+    "no_body": "the request needs a JSON body",
+    "body_not_object": "the request body must be a JSON object",
+    "body_not_json": "the request body is not valid JSON",
+}
+"""What is wrong with a request body as a whole, by code (German: ``SERVER_ERRORS_DE``)."""
+
+
+def body_problem(errors: list[Any]) -> str | None:
+    """The code of :data:`BODY_PROBLEMS` when the first validation error is about the body as a
+    whole (none was sent, it is not JSON, or not an object) rather than one of its fields."""
+    if not errors:
+        return None
+    first = errors[0]
+    loc = tuple(first.get("loc", ()))
+    if first.get("type") == "json_invalid":
+        return "body_not_json"
+    if loc == ("body",):
+        return "no_body" if first.get("type") == "missing" else "body_not_object"
+    return None
+
+
 def validation_detail(errors: list[Any]) -> str:
-    """One line naming the first invalid field and why; the value sent is never repeated, and a
-    field name the client made up is quoted only as :func:`~rummykit.web.limits.shown` (clipped,
-    escaped)."""
+    """One line naming the first invalid field and why (or what is wrong with the body as a whole:
+    :func:`body_problem`); the value sent is never repeated, and a field name the client made up is
+    quoted only as :func:`~rummykit.web.limits.shown` (clipped, escaped)."""
     if not errors:
         return "invalid request"
+    problem = body_problem(errors)
+    if problem is not None:
+        return BODY_PROBLEMS[problem]
     first = errors[0]
     where = ".".join(shown(p) for p in first.get("loc", ()) if p != "body")
     message = shown(first.get("msg", "invalid"), MESSAGE_CHARACTERS)
@@ -180,7 +205,15 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"detail": validation_detail(list(exc.errors()))}, 422)
+        # A field's problem is pydantic's English (it names the field for a program); a body that is
+        # missing, not JSON or not an object is said in every language.
+        errors = list(exc.errors())
+        detail = validation_detail(errors)
+        body: dict[str, object] = {"detail": detail}
+        problem = body_problem(errors)
+        if problem is not None:
+            body["texts"] = server_error_texts(problem, detail)
+        return JSONResponse(body, 422)
 
     def address_of(request: Request | WebSocket) -> str:
         """The key the client's per-address limits count by (:func:`network_key`: an IPv6 /64)."""

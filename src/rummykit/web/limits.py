@@ -117,6 +117,18 @@ class ServerSettings:
     limit, for a server behind a proxy that limits), counted
     by each process before any other work (:class:`HttpRate`): a page load is about seven, so a
     school or office behind one address can open the page together."""
+    max_table_actions: int = 20_000
+    """Records (moves, and undos at a practice table) one table may store (0: no limit); a table
+    that reaches them while its match goes on ends ``expired``, and every client is told why
+    (:meth:`~rummykit.web.tables.Table.end_at_action_limit`). A match need not end: in Viennese,
+    Basic or Rommé ohne Auslegen a hand on which the stock runs out is not scored, and people who
+    only draw and discard are present and moving, so no clock ends their table, while each move
+    costs memory (about 640 bytes: the match keeps its history), a database row, and the copy or
+    replay of the whole history at every bot decision, hint and restart. Greedy bots play a
+    preset's match in at most 1,540 moves (Scala 40, 2 players, 100 matches a preset); the longest
+    house rules take at most 6,850 (Basic to 1,000 points, Scala 40 eliminating at 1,000, a
+    hundred-hand German match 5,200). 20,000 is three times that and holds a table to about 13 MB
+    of memory and 1.5 MB of database."""
     keep_ended_days: float = 30.0
     """Days a table that ended (finished, closed or expired) stays in the database, where its code
     can still be looked up; then it is deleted with its moves. 0 keeps every table forever."""
@@ -289,7 +301,9 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
     async def _refuse(self, send: Send) -> None:
-        body = {"detail": f"request bodies are limited to {self.limit} bytes"}
+        message = f"request bodies are limited to {self.limit} bytes"
+        texts = server_error_texts("body_too_large", message, limit=str(self.limit))
+        body = {"detail": message, "texts": texts}
         await send_json(send, 413, body, [(b"connection", b"close")])
 
 

@@ -32,7 +32,7 @@ from typing import Any, Final, TypeVar
 
 from sqlalchemy.exc import IntegrityError
 
-from rummykit.bots import Bot, make_bot
+from rummykit.bots import BOT_LEVELS, Bot, make_bot
 from rummykit.errors import RulesError, RummyError, quoted
 from rummykit.match import Match
 from rummykit.revisions import written
@@ -56,6 +56,7 @@ from rummykit.web.tables import (
     Table,
     default_bot_kind,
     new_table_match,
+    no_table,
     read_stored_rules,
     refusal,
     shown_turn_seconds,
@@ -332,7 +333,7 @@ class TableManager:
                 "cannot play; open a new table"
             )
             return refusal(409, "table_unreadable", message, code=key)
-        return LobbyError(404, f"no table {code[:16]!r}")
+        return no_table(code)
 
     async def _archived(self, key: str) -> Table | None:
         """An ended table (finished, closed or expired) that is no longer in this process's memory,
@@ -419,7 +420,7 @@ class TableManager:
             if row is not None and (self.store.shared or row["status"] not in OPEN_STATUSES):
                 with contextlib.suppress(RummyError):  # rules this version refuses: no page (logged at load)
                     return key, stored_rules(row["rules"], row["rules_revision"])
-        raise LobbyError(404, f"no table {code[:16]!r}")
+        raise no_table(code)
 
     async def lobbies(self, limit: int = 50) -> list[dict[str, Any]]:
         """The lobby list: the newest ``limit`` open tables, oldest first; with a shared database
@@ -494,7 +495,7 @@ class TableManager:
     def get(self, code: str) -> Table:
         table = self.tables.get(code.strip().upper())
         if table is None:
-            raise LobbyError(404, f"no table {code[:16]!r}")
+            raise no_table(code)
         return table
 
     def open_tables(self) -> list[Table]:
@@ -673,11 +674,11 @@ class TableManager:
         """Refuse what the library allows but a server does not: a hand that need never end."""
         if rules.max_stock_rebuilds is None:
             low, high = option_range("max_stock_rebuilds")
-            raise LobbyError(
-                400,
+            message = (
                 "max_stock_rebuilds: unlimited is not offered by this server (a hand must be able to "
-                f"end); choose between {low} and {high}",
+                f"end); choose between {low} and {high}"
             )
+            raise refusal(400, "unlimited_rebuilds", message, low=str(low), high=str(high))
 
     async def create(self, spec: CreateTable, address: str | None = None) -> tuple[Table, int, str]:
         """A new table created from client ``address`` (with a shared database, it is played by the
@@ -686,19 +687,23 @@ class TableManager:
         network = None if address is None else self.digest(fair_network(address))
         await self._check_capacity(digest, network)
         if spec.seed is not None and not self.settings.allow_seeded:
-            raise LobbyError(400, "this server does not offer seeded tables (no 'seed')")
+            message = "this server does not offer seeded tables (no 'seed')"
+            raise refusal(400, "no_seeded_tables", message)
         stored = None if spec.seed is not None else new_secret()
         secret = self._dealing_secret(stored, self._address_key is not None)
         try:
             rules = Rules.from_mapping({"preset": spec.preset, **spec.overrides})
             if Rules.parse(str(rules)) != rules:
-                raise LobbyError(400, f"the rule set {rules} does not survive its text form")
+                message = f"the rule set {rules} does not survive its text form"
+                raise refusal(400, "rules_text", message, rules=str(rules))
             self.check_server_rules(rules)
             match = new_table_match(rules, spec.seats, spec.seed, secret, None)
         except RulesError as exc:
             raise LobbyError(400, str(exc), texts=engine_error_texts(exc)) from None
         if len(spec.bots) > spec.seats - 1:
-            raise LobbyError(400, f"at most {spec.seats - 1} bots at a table of {spec.seats}")
+            most, seats_text = str(spec.seats - 1), str(spec.seats)
+            message = f"at most {most} bots at a table of {seats_text}"
+            raise refusal(400, "too_many_bots", message, most=most, seats=seats_text)
         seats = [Seat("human", spec.name.strip())]
         seats += [Seat("open") for _ in range(spec.seats - 1 - len(spec.bots))]
         for i, b in enumerate(spec.bots, start=len(seats)):
@@ -710,8 +715,9 @@ class TableManager:
                 raise LobbyError(400, message, texts=texts)
             try:
                 make_bot(kind, b.level)
-            except RummyError as exc:
-                raise LobbyError(400, str(exc)) from None
+            except RummyError as exc:  # the kind is a web bot's: its level is not a level
+                levels = ", ".join(BOT_LEVELS)
+                raise refusal(400, "bad_bot", str(exc), kind=quoted(kind), levels=levels) from None
             seats.append(Seat("bot", f"Bot {i + 1}", kind, b.level))
         takeover = spec.takeover_seconds if spec.takeover_seconds is not None else self.takeover_seconds
         for _ in range(CODE_ATTEMPTS):

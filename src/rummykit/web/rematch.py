@@ -23,7 +23,7 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from rummykit.web.protocol import CreateTable
-from rummykit.web.tables import LobbyError, Seat, refusal
+from rummykit.web.tables import Seat, refusal
 
 if TYPE_CHECKING:
     from rummykit.web.tables import Table
@@ -49,7 +49,7 @@ async def rematch(table: Table, seat: int | None, address: str | None) -> Opened
             too many open tables …), after which the host may ask again.
     """
     if seat != 0:
-        raise LobbyError(403, "only the host (seat 1) can start a rematch")
+        raise refusal(403, "not_host_rematch", "only the host (seat 1) can start a rematch")
     if table.status != "over":
         why = f"table {table.code} is {table.status}; a rematch follows a finished match"
         raise refusal(409, "no_rematch", why, code=table.code, status=table.status)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hmac
 from typing import TYPE_CHECKING
 
-from rummykit.web.tables import LobbyError, Seat, hash_token, refusal
+from rummykit.web.tables import Seat, hash_token, refusal
 
 if TYPE_CHECKING:
     from rummykit.web.tables import Table
@@ -41,7 +41,7 @@ async def retake(table: Table, token: str) -> int:
             raise refusal(409, "table_status", message, code=table.code, status=table.status)
         seat = held_seat(table, token)
         if seat is None:
-            raise LobbyError(403, "no seat at this table is held for you")
+            raise refusal(403, "no_held_seat", "no seat at this table is held for you")
         held = table.seats[seat]
         table.seats[seat] = Seat("human", held.held_name or "", token_hash=held.held_for)
         if not table.connected(seat):

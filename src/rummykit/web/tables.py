@@ -27,7 +27,9 @@ would hand a person's seat to a bot for the server's fault).
 
 Liveness: bots play only while a person holding a seat is connected, so a table of bots alone does
 nothing; a waiting or playing table with nobody present for ``idle_table_seconds`` *expires* and
-leaves the lobby (a person replaced for not moving keeps the bots playing that long at most);
+leaves the lobby (a person replaced for not moving keeps the bots playing that long at most); a
+table that stores ``max_table_actions`` moves before its match ends expires too (a match need not
+end: people who only draw and discard are present and moving);
 finished tables leave the server's memory after ``finished_table_seconds``.
 
 Randomness: a table deals from its secret (:mod:`rummykit.web.dealing`) and its bots draw from a
@@ -187,6 +189,12 @@ def refusal(
         values["status_de"] = STATUS_DE.get(status, status)
     texts = server_error_texts(error, message, **values)
     return LobbyError(http, message, retry_after, texts=texts, error=error)
+
+
+def no_table(code: str) -> LobbyError:
+    """The refusal for a table code that names no table (404), quoting at most 16 characters of it."""
+    shown_code = repr(code[:16])
+    return refusal(404, "no_table", f"no table {shown_code}", code=shown_code)
 
 
 @dataclass
@@ -983,6 +991,8 @@ class Table:
     def _refuse(self, seat: int, version: int) -> dict[str, Any] | None:
         if self.status != "playing":
             return error_json("not_playing", f"the table is {self.status}", self.version)
+        if self.at_action_limit():  # its end is not stored yet (the clock tries again)
+            return self.action_limit_error()
         if version != self.version:
             return error_json(
                 "stale",
@@ -1017,7 +1027,51 @@ class Table:
                 self._end_tried = asyncio.get_running_loop().time()
                 why = type(exc).__name__
                 log.warning("table %s: the move is stored, its end not yet (%s)", self.code, why)
+        elif self.at_action_limit() and await self.end_at_action_limit():
+            return  # ended: every client has been sent the last state and why
         self.broadcast()
+
+    def at_action_limit(self) -> bool:
+        """Whether this open table has stored as many records as the server allows a table
+        (``max_table_actions``; 0: no limit) while its match goes on: it is to end."""
+        most = self.manager.settings.max_table_actions
+        return most > 0 and self.records >= most and self.status in OPEN and not self.match.is_over
+
+    def action_limit_error(self) -> dict[str, Any]:
+        """The error that says this table ended at the server's limit of records (every client is
+        sent it once; a move after it is answered with it)."""
+        most = self.manager.settings.max_table_actions
+        message = (
+            f"this table reached the server's limit of {most:,} moves before the match ended; "
+            "start a new table"
+        )
+        texts = server_error_texts("move_limit", message, most=f"{most:,}".replace(",", "."))
+        return error_json("move_limit", message, self.version, texts=texts)
+
+    async def end_at_action_limit(self) -> bool:
+        """End the table at the server's limit of records (:meth:`at_action_limit`; the caller holds
+        the lock) as the server's other endings do: it is stored ``expired``, leaves the lobby list,
+        and every client gets the last state, the reason in every language, and the connection's
+        end. Whether the end was stored: when the write fails, the table stays open here, refuses
+        moves (:meth:`_refuse`) and the clock tries again (:meth:`tick`)."""
+        self.status = "expired"
+        try:
+            await self._save_lobby()
+        except Exception as exc:  # the status went back to the stored one
+            self._end_tried = asyncio.get_running_loop().time()
+            why = type(exc).__name__
+            log.warning("table %s: at the limit of moves, its end is not stored yet (%s)", self.code, why)
+            return False
+        most = self.manager.settings.max_table_actions
+        log.info("table %s: ended at the server's limit of %d moves", self.code, most)
+        self.broadcast()
+        error = self.action_limit_error()
+        for client in list(self.clients):
+            client.send(error)
+            client.close()
+        if self._driver is not None and self._driver is not asyncio.current_task():
+            self._driver.cancel()
+        return True
 
     async def store_end(self, now: float) -> None:
         """Write the end of a match whose row still says it is played (:attr:`end_unsaved`), at most
@@ -1169,6 +1223,8 @@ class Table:
         """The seat a bot should move for now, if any."""
         if self.status != "playing" or self.match.is_over or not self.anyone_connected():
             return None  # no person is connected: the table pauses
+        if self.at_action_limit():
+            return None  # the table ends (:meth:`tick`)
         seat = self.match.to_move
         info = self.seats[seat]
         if info.kind == "bot":
@@ -1244,6 +1300,12 @@ class Table:
         settings = self.manager.settings
         await self.store_end(now)
         if self.status not in OPEN:
+            return
+        if self.at_action_limit():  # a write that failed, or a table loaded so (a restart)
+            if now - self._end_tried >= END_RETRY_SECONDS:
+                async with self.lock:
+                    if self.at_action_limit():
+                        await self.end_at_action_limit()
             return
         present = (
             self.anyone_present()
@@ -1359,7 +1421,7 @@ class Table:
             if self.manager.store.shared:
                 await self._reload_lobby()
             if self.seat_for_token(token) != 0:
-                raise LobbyError(403, "only the host (seat 1) can start the table")
+                raise refusal(403, "not_host", "only the host (seat 1) can start the table")
             if self.status != "waiting":
                 message = f"table {self.code} is {self.status}"
                 raise refusal(409, "table_status", message, code=self.code, status=self.status)
@@ -1375,7 +1437,7 @@ class Table:
                 await self._reload_lobby()
             seat = self.seat_for_token(token)
             if seat is None:
-                raise LobbyError(403, "unknown seat token")
+                raise refusal(403, "unknown_token", "unknown seat token")
             info = self.seats[seat]
             if self.status == "waiting":
                 if seat == 0:

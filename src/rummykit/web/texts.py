@@ -89,6 +89,27 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
     "undo_shows_card": (
         "Dieser Zug lässt sich nicht zurücknehmen: danach hast du eine Karte gesehen ({move_de})"
     ),
+    "move_limit": (
+        "Dieser Tisch hat die Grenze des Servers von {most} Zügen erreicht, bevor das Spiel zu Ende war; "
+        "eröffne einen neuen Tisch"
+    ),
+    "not_host": "Nur der Gastgeber (Platz 1) kann den Tisch starten",
+    "not_host_rematch": "Nur der Gastgeber (Platz 1) kann eine Revanche eröffnen",
+    "unknown_token": "Unbekannter Platzschlüssel",
+    "no_held_seat": "An diesem Tisch wird kein Platz für dich freigehalten",
+    "no_table": "Kein Tisch {code}",
+    "unlimited_rebuilds": (
+        "max_stock_rebuilds: unbegrenzt bietet dieser Server nicht an (ein Spiel muss enden können); "
+        "wähle zwischen {low} und {high}"
+    ),
+    "no_seeded_tables": "Dieser Server bietet keine Tische mit festem Seed an (kein 'seed')",
+    "rules_text": "Die Regeln {rules} überstehen ihre Textform nicht",
+    "too_many_bots": "Höchstens {most} Bots an einem Tisch mit {seats} Plätzen",
+    "bad_bot": "Den Bot {kind} gibt es so nicht; Stufen: {levels}",
+    "no_body": "Die Anfrage braucht einen JSON-Inhalt",
+    "body_not_object": "Der Inhalt der Anfrage muss ein JSON-Objekt sein",
+    "body_not_json": "Der Inhalt der Anfrage ist kein gültiges JSON",
+    "body_too_large": "Der Inhalt einer Anfrage darf höchstens {limit} Bytes groß sein",
 }
 """German texts of the server's own error codes (their English text is the message itself);
 ``{name}`` fields are filled from the values the error carries."""

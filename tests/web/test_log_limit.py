@@ -1,0 +1,114 @@
+"""uvicorn writes ``Invalid HTTP request received.`` for every malformed request, before any rate limit
+of the server sees it (one client wrote 3,000 lines at 6,500 a second): the server lets through at most
+ten of them a minute and says in one line how many it left out."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rummykit.web.runtime import INVALID_REQUEST, RepeatLimit, limit_invalid_request_lines
+
+
+class Lines(logging.Handler):
+    """The messages a logger writes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
+
+
+@pytest.fixture
+def logger() -> Iterator[tuple[logging.Logger, Lines]]:
+    log = logging.getLogger("rummykit.test.repeats")
+    log.propagate = False
+    log.setLevel(logging.WARNING)
+    lines = Lines()
+    log.addHandler(lines)
+    yield log, lines
+    log.removeHandler(lines)
+    log.filters.clear()
+
+
+def test_at_most_ten_a_minute_then_one_line_with_the_count(logger: tuple[logging.Logger, Lines]) -> None:
+    log, lines = logger
+    now = [1000.0]
+    log.addFilter(RepeatLimit(log, most=10, interval=60.0, clock=lambda: now[0]))
+    for i in range(3000):
+        log.warning(INVALID_REQUEST)
+        if i % 500 == 0:
+            log.warning("table %s: something else", "ABCDEF")  # other lines pass untouched
+        now[0] += 0.0002  # 6,500 lines a second, as measured
+    assert lines.lines.count(INVALID_REQUEST) == 10
+    assert lines.lines.count("table ABCDEF: something else") == 6
+    assert not any("left out" in line for line in lines.lines)  # the minute is not over
+    now[0] += 60.0
+    log.warning(INVALID_REQUEST)  # the next minute: first the count of the last one, then the line
+    assert lines.lines[-2:] == [
+        "2990 more 'Invalid HTTP request received.' lines were left out in 60 s (at most 10 an "
+        "interval are written)",
+        INVALID_REQUEST,
+    ]
+    for _ in range(9):
+        log.warning(INVALID_REQUEST)
+    assert lines.lines.count(INVALID_REQUEST) == 20
+    log.warning(INVALID_REQUEST)
+    assert lines.lines.count(INVALID_REQUEST) == 20  # the eleventh of this minute is left out
+    now[0] += 61.0
+    log.warning("another line")
+    assert lines.lines[-1] == "another line"  # only its own kind of line says the count
+
+
+def test_the_count_is_said_when_the_flood_stops(logger: tuple[logging.Logger, Lines]) -> None:
+    """In the server's event loop a timer says the count at the interval's end, whether or not
+    another such line comes."""
+    log, lines = logger
+    log.addFilter(RepeatLimit(log, most=2, interval=0.2))
+
+    async def flood() -> None:
+        for _ in range(7):
+            log.warning(INVALID_REQUEST)
+        await asyncio.sleep(0.5)
+
+    asyncio.run(flood())
+    assert lines.lines == [INVALID_REQUEST, INVALID_REQUEST, (
+        "5 more 'Invalid HTTP request received.' lines were left out in 0.2 s (at most 2 an interval "
+        "are written)"
+    )]  # fmt: skip
+
+
+def test_the_limit_is_installed_once_on_uvicorns_logger() -> None:
+    uvicorn_error = logging.getLogger("uvicorn.error")
+    before = list(uvicorn_error.filters)
+    try:
+        installed = limit_invalid_request_lines()
+        assert installed in uvicorn_error.filters and installed.message == INVALID_REQUEST
+        assert installed.most == 10 and installed.interval == 60.0
+        assert limit_invalid_request_lines() is installed
+        assert len(uvicorn_error.filters) == len(before) + 1
+    finally:
+        uvicorn_error.filters[:] = before
+
+
+def test_a_running_server_writes_ten_lines_for_a_flood(tmp_path: Path, server_factory: Any) -> None:
+    """``rummykit serve`` installs the limit: 40 malformed requests make ten lines."""
+    server = server_factory(f"sqlite:///{tmp_path / 'flood.db'}")
+    for _ in range(40):
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as sock:
+            sock.sendall(b"\x16\x03\x01 not http at all\r\n\r\n")
+            assert sock.recv(1024).startswith(b"HTTP/1.1 400")
+    deadline = time.monotonic() + 10
+    while server.output().count(INVALID_REQUEST) < 10 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(0.5)
+    assert server.output().count(INVALID_REQUEST) == 10, server.output()
