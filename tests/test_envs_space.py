@@ -293,3 +293,22 @@ def test_a_bound_that_is_too_tight_is_reported_with_its_index() -> None:
     assert outside(box, obs, rows) == [(52, "hand: joker", 7.0, 0.0, 6.0)]
     with pytest.raises(AssertionError, match=r"\(52, 'hand: joker', 7.0, 0.0, 6.0\)"):
         check_inside(box, obs, rows, "a made-up vector")
+
+
+def test_a_target_score_match_pays_minus_points_only_as_plus_points() -> None:
+    """``match_total_bound`` bounds a seat's minus points in a ``target_score`` match by the plus
+    points paid, which holds because the rules accept that match end only with scorings whose minus
+    points are plus points paid (``winner_gets_sum``, ``gin_difference``) or none (``winner_collects``)."""
+    from typing import get_args
+
+    from rummykit.rules import HandScoring
+
+    accepted = set()
+    for preset in rk.PRESET_NAMES:
+        for scoring in get_args(HandScoring):
+            try:
+                rk.Rules.parse(f"{preset}(match_end=target_score, hand_scoring={scoring})")
+            except rk.RulesError:
+                continue
+            accepted.add(scoring)
+    assert accepted <= {"winner_gets_sum", "gin_difference", "winner_collects"}, accepted

@@ -268,6 +268,12 @@ def test_a_refused_action_is_shown_in_the_rank_letters_of_the_table(tmp_path: Pa
     assert "Warnung: Zug 2 der Aufzeichnung (B♥ D♥ K♥ auslegen)" in german.stderr, german.stderr
     chosen = runner.invoke(app, ["replay", str(path), "--lang", "de", "--letters", "en"], input="q\n")
     assert "Warnung: Zug 2 der Aufzeichnung (J♥ Q♥ K♥ auslegen)" in chosen.stderr, chosen.stderr
+    # A file name or a quoted input is the reader's own: kept as written.
+    named = tmp_path / "J♠.json"
+    named.write_text("{", encoding="utf-8")
+    refused = runner.invoke(app, ["play", "--resume", str(named), "--lang", "de"], input="q\n")
+    assert refused.exit_code == 2, refused.stderr
+    assert "J♠.json kann nicht fortgesetzt werden" in refused.stderr and "B♠" not in refused.stderr
 
 
 def test_a_game_of_a_selfplay_run_by_its_number(tmp_path: Path) -> None:

@@ -1021,41 +1021,41 @@ def test_composed_melds_are_judged_for_a_seat_within_its_hand_and_its_address_bu
     """Judging composed melds costs the server work (about 2.5 ms for 8 groups of 16 cards), and a
     stranger could ask for it from 32 connections at once, watching a table, at the message rate of
     each: an honest player's ping at another table took seconds. Now only a seat's person composes,
-    within the cards of their hand, and an address's evaluations share one budget; a card text with
-    spaces (``"5H 6H 7H"``, judged as a run of three) is not a card."""
-    def answer(ws: Any) -> dict[str, Any]:
-        """The reply to the last message sent: the next message that is not a table's state."""
+    within the cards of their hand, and an address's evaluations share one budget (three
+    connections' worth); a card text with spaces (``"5H 6H 7H"``, judged as a run of three) is not a
+    card."""
+
+    def answer(ws: Any, message: dict[str, Any]) -> dict[str, Any]:
+        """The reply to ``message``: the next message that is not a table's state."""
+        ws.send_json(message)
         while (msg := ws.receive_json())["type"] in ("state", "welcome", "chat"):
             pass
         return msg  # type: ignore[no-any-return]
 
-    settings = web.settings(bot_delay=0, messages_per_second=0.001, messages_burst=2)
+    settings = web.settings(bot_delay=0, messages_per_second=0.001, messages_burst=1)
+    queens = {"type": "evaluate", "melds": [["QS", "QD", "QC"]]}
     with TestClient(create_app(sqlite_url, settings=settings)) as client:
         grant = web.create(client, preset="german", seats=2, bots=[{"kind": "random"}], seed=11)
-        code = grant["code"]
+        code, token = grant["code"], grant["token"]
         with web.connect(client, code) as spectator:
             web.receive_state(spectator)
-            spectator.send_json({"type": "evaluate", "melds": [["5H", "6H", "7H"]]})
-            assert answer(spectator)["code"] == "spectator"
-        with web.connect(client, code, grant["token"]) as ws:
-            state = web.receive_state(ws)
-            held = len(state["view"]["hand"])
+            assert answer(spectator, queens)["code"] == "spectator"
+        with web.connect(client, code, token) as ws:
+            held = len(web.receive_state(ws)["view"]["hand"])
             heavy = ["KS", "QS", "JS", "10S", "9S", "8S", "7S", "6S", "5S", "4S", "3S", "2S", "AS", "JK"]
-            ws.send_json({"type": "evaluate", "melds": [heavy] * 8})
-            refused = answer(ws)
-            assert refused["code"] == "too_many_cards", refused
-            wanted = f"the melds composed hold 112 cards, more than the {held} of your hand"
-            assert refused["message"] == wanted
-            assert refused["texts"]["de"].startswith("Die gebildeten Figuren haben 112 Karten")
-            ws.send_json({"type": "evaluate", "melds": [["5H 6H 7H"], ["QS", "QD", "QC"]]})
-            judged = answer(ws)
-            spaced, queens = judged["melds"]
-            assert not spaced["legal"] and spaced["error"].startswith("not a card: '5H 6H 7H'"), spaced
-            assert queens["legal"] and judged["total"] == 30
-            with web.connect(client, code, grant["token"]) as second:  # another tab: the same budget
-                web.receive_state(second)
-                second.send_json({"type": "evaluate", "melds": [["QS", "QD", "QC"]]})
-                assert answer(second)["total"] == 30
-                second.send_json({"type": "evaluate", "melds": [["QS", "QD", "QC"]]})
-                spent = answer(second)
-            assert spent["code"] == "rate_limited" and spent["retry_after"] > 0, spent
+            refused = answer(ws, {"type": "evaluate", "melds": [heavy] * 8})
+        assert refused["code"] == "too_many_cards", refused
+        assert refused["message"] == f"the melds composed hold 112 cards, more than the {held} of your hand"
+        assert refused["texts"]["de"].startswith("Die gebildeten Figuren haben 112 Karten")
+        answers = []
+        three = ["QS", "QD", "QC"]
+        for melds in ([["5H 6H 7H"], three], [three], [three], [["QH"]]):
+            with web.connect(client, code, token) as tab:  # another tab each: one message of its own
+                web.receive_state(tab)
+                answers.append(answer(tab, {"type": "evaluate", "melds": melds}))
+        spaced, queens_judged = answers[0]["melds"]
+        assert not spaced["legal"] and spaced["error"].startswith("not a card: '5H 6H 7H'"), spaced
+        assert queens_judged["legal"] and answers[0]["total"] == 30
+        assert answers[1]["total"] == answers[2]["total"] == 30
+        spent = answers[3]
+        assert spent["code"] == "rate_limited" and spent["retry_after"] > 0, spent

@@ -95,9 +95,9 @@ from rummykit.explain.language import Lang
 from rummykit.i18n import (
     CARD_LETTERS,
     describe_action,
-    face_letters,
     lang_from_env,
     localize_error,
+    message_letters,
     normalize_lang,
     rule_name,
 )
@@ -651,7 +651,7 @@ class PlaySession:
 def _fail(message: str, letters: str = "en") -> typer.Exit:
     """One ``error:`` line on stderr, its cards in the rank ``letters`` the table shows (``B♥`` in
     German), and the exit of every refused command line (2)."""
-    typer.echo(f"error: {face_letters(message, letters)}", err=True)
+    typer.echo(f"error: {message_letters(message, letters)}", err=True)
     return typer.Exit(2)
 
 

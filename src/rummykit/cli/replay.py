@@ -26,7 +26,7 @@ from rummykit.cli.play import LettersOption, card_letters, play_language
 from rummykit.cli.saves import printable
 from rummykit.errors import NotationError, RummyError
 from rummykit.explain.language import Lang
-from rummykit.i18n import face_letters, localize_error
+from rummykit.i18n import localize_error, message_letters
 from rummykit.match import Match
 from rummykit.record import Record, ReplayError, read_json
 from rummykit.round import Round
@@ -369,7 +369,7 @@ class ReplaySession:
 def _fail(message: str, letters: str = "en") -> NoReturn:
     """One ``error:`` line on stderr, its cards in the rank ``letters`` the table shows (``B♥`` in
     German), and exit code 2, as every command refuses bad input."""
-    typer.echo(f"error: {face_letters(message, letters)}", err=True)
+    typer.echo(f"error: {message_letters(message, letters)}", err=True)
     raise typer.Exit(2)
 
 
@@ -424,7 +424,7 @@ def replay_command(
             )
         )
     for note in record.older_notes(lang):
-        typer.echo(face_letters(t(f"note: {note}", f"Hinweis: {note}"), letters), err=True)
+        typer.echo(message_letters(t(f"note: {note}", f"Hinweis: {note}"), letters), err=True)
     console = Console(highlight=False)
     try:
         session = ReplaySession(
@@ -443,5 +443,5 @@ def replay_command(
     if session.stopped is not None:
         said = localize_error(session.stopped, lang)
         stops = t(f"warning: {said}; the replay stops there", f"Warnung: {said}; das Nachspielen endet dort")
-        typer.echo(face_letters(stops, letters), err=True)
+        typer.echo(message_letters(stops, letters), err=True)
     raise typer.Exit(session.run())

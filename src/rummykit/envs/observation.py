@@ -315,9 +315,10 @@ def match_total_bound(rules: Rules, players: int) -> int:
     (:func:`hand_points_range`): ``fixed_hands`` ``num_hands`` (one per player by default) hands of
     ``P``; ``single_hand`` one scored hand; ``penalty_limit`` and ``elimination_last_survivor`` the
     limit or threshold less 1 (the match ends, the seat is out, once a total reaches it; a buy-back
-    only lowers a total) plus one hand; ``target_score``: the minus points of a hand are the plus
-    points it pays (``winner_gets_sum``, gin's difference; ``winner_collects`` pays no minus points),
-    and before the last hand every seat's plus points are below the target, so
+    only lowers a total) plus one hand; ``target_score``: the rules accept it only with
+    ``winner_gets_sum`` and gin's difference, where the minus points of a hand are the plus points it
+    pays, and ``winner_collects``, which pays no minus points (``tests/test_envs_space.py`` holds
+    that), and before the last hand every seat's plus points are below the target, so
     ``players * (target_score - 1)`` plus one hand."""
     most = -hand_points_range(rules)[0]
     end = rules.match_end

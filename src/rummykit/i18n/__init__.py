@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rummykit.errors import register_localizer
-from rummykit.i18n.cards import CARD_LETTERS, card_name, cards_glyphs, face_letters, glyphs
+from rummykit.i18n.cards import CARD_LETTERS, card_name, cards_glyphs, face_letters, glyphs, message_letters
 from rummykit.i18n.labels import LABEL_KEYS, label, labels
 from rummykit.i18n.language import LANGUAGES, lang_from_env, normalize_lang
 from rummykit.i18n.localize import (
@@ -61,6 +61,7 @@ __all__ = [
     "localize_error",
     "localize_message",
     "localize_note",
+    "message_letters",
     "normalize_lang",
     "rule_name",
     "seat_draw_text",

@@ -66,6 +66,30 @@ def face_letters(text: str, letters: str) -> str:
     return _COURT_FACE.sub(lambda m: swap.get(m.group(1), m.group(1)), text)
 
 
+_QUOTED: Final = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|„[^“\n]*“")
+_MESSAGE_FACE: Final = re.compile(r"(?<![\w.])([JQBD])(?=[♣♦♥♠](?!\.?\w))")
+
+
+def message_letters(text: str, letters: str) -> str:
+    """A message's cards in the rank ``letters`` as :func:`face_letters` writes them, except in
+    what the message quotes (``'…'``, ``"…"``, ``„…“``: the reader's own input, kept as typed) and
+    in a word the card is part of (a file named ``D♠.json``): ``Zug 2 (J♥ Q♥ K♥ auslegen)`` becomes
+    ``Zug 2 (B♥ D♥ K♥ auslegen)``, ``not 'D♥'`` stays.
+
+    >>> message_letters("cannot lay J♥ Q♥ K♥; not 'J♥'; see J♠.json", "de")
+    "cannot lay B♥ D♥ K♥; not 'J♥'; see J♠.json"
+    """
+    swap = _COURT_LETTER[letters]
+    out: list[str] = []
+    pos = 0
+    for quoted in _QUOTED.finditer(text):
+        out.append(_MESSAGE_FACE.sub(lambda m: swap.get(m.group(1), m.group(1)), text[pos : quoted.start()]))
+        out.append(quoted.group(0))
+        pos = quoted.end()
+    out.append(_MESSAGE_FACE.sub(lambda m: swap.get(m.group(1), m.group(1)), text[pos:]))
+    return "".join(out)
+
+
 _SYMBOL_FACE: Final = re.compile(r"(?<![\w])(10|[2-9AJQKBD])([♣♦♥♠])")
 _SUIT_LETTER: Final = {symbol: letter for letter, symbol in _SYMBOLS.items()}
 

@@ -9,6 +9,7 @@ be left out of the key unnoticed.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Final, TypeVar
@@ -147,6 +148,10 @@ _latest: tuple[Rules | None, _Tables | None] = (None, None)
 order is that of use). One tuple, read once: bots call the solver from threads."""
 
 
+_ORDER_LOCK: Final = threading.RLock()
+"""Held while the order of use of the option sets changes (:func:`remember`)."""
+
+
 def remember(
     by_options: dict[MeldRules, T], options: MeldRules, found: T, cool: Callable[[T], None] | None = None
 ) -> list[T]:
@@ -155,16 +160,20 @@ def remember(
     recent ones, if any; return what was dropped to stay within :data:`MAX_MELD_OPTION_SETS`.
 
     Call it on every change of the set in use (not only for a new one), so that the order is the
-    order of use and a cooled set takes no result until it is the most recent again."""
-    was_hot = options in list(by_options)[-HOT_MELD_OPTION_SETS:]
-    by_options.pop(options, None)
-    by_options[options] = found
-    if cool is not None and not was_hot and len(by_options) > HOT_MELD_OPTION_SETS:
-        cool(by_options[list(by_options)[-HOT_MELD_OPTION_SETS - 1]])
-    dropped = []
-    while len(by_options) > MAX_MELD_OPTION_SETS:
-        dropped.append(by_options.pop(next(iter(by_options))))
-    return dropped
+    order of use and a cooled set takes no result until it is the most recent again.
+
+    Bots call the solver from threads: the order is changed under a lock (it changes only when the
+    set in use does), so that two threads cannot interleave its reads and writes."""
+    with _ORDER_LOCK:
+        was_hot = options in list(by_options)[-HOT_MELD_OPTION_SETS:]
+        by_options.pop(options, None)
+        by_options[options] = found
+        if cool is not None and not was_hot and len(by_options) > HOT_MELD_OPTION_SETS:
+            cool(by_options[list(by_options)[-HOT_MELD_OPTION_SETS - 1]])
+        dropped = []
+        while len(by_options) > MAX_MELD_OPTION_SETS:
+            dropped.append(by_options.pop(next(iter(by_options))))
+        return dropped
 
 
 def _tables(rules: Rules) -> _Tables:

@@ -90,6 +90,12 @@ codes of ended tables are known to whoever read the public lobby list while they
 T = TypeVar("T")
 
 
+EVALUATION_SHARE: Final = 3
+"""An address's budget of meld judgements, in connections' message rates: room for three people
+behind one address composing at full speed, at under 1 % of a core (a judgement of a hand's cards
+costs 0.1–0.3 ms)."""
+
+
 class TableManager:
     """All tables of a server, their storage, the bounds of :class:`ServerSettings` and the clocks.
 
@@ -115,9 +121,11 @@ class TableManager:
         self._connections: dict[str, int] = {}
         self._leases: asyncio.Task[None] | None = None
         self._lobby_rows: tuple[float, list[dict[str, Any]]] | None = None
-        self.evaluations = RateLimiter(self.settings.messages_per_second, self.settings.messages_burst)
+        rate, burst = self.settings.messages_per_second, self.settings.messages_burst
+        self.evaluations = RateLimiter(EVALUATION_SHARE * rate, EVALUATION_SHARE * burst)
         """Composed melds judged per client address (:meth:`~rummykit.web.tables.Table.evaluate`),
-        in this process: one budget of the message rate for all of an address's connections."""
+        in this process: one budget for all of an address's connections, :data:`EVALUATION_SHARE`
+        times one connection's message rate (people behind one address compose at once)."""
         self._archive_budget = RateLimiter(*ARCHIVE_REBUILDS)
         """Rebuilds of ended tables for lookups (:meth:`_archived`), whoever asks."""
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-db")

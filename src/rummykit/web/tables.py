@@ -328,7 +328,8 @@ def stored_lobby_json(row: dict[str, Any], turn_seconds: float) -> dict[str, Any
 @functools.lru_cache(maxsize=1024)
 def _judged(group: tuple[str, ...], rules: Rules) -> dict[str, Any]:
     """One composed group judged under ``rules`` (the entry of an ``evaluation``; kept for the
-    groups judged last, as a person composing sends the same groups again with each card added)."""
+    groups judged last, as a person composing sends the same groups again with each card added).
+    An entry is shared by every answer that holds it: read it, never change it."""
     cards = [shown(card) for card in group]  # the client's own texts, escaped
     entry: dict[str, Any] = {"cards": cards, "legal": False, "value": 0, "kind": None, "error": None}
     try:

@@ -1063,13 +1063,21 @@ function evaluate() {
   send({ type: "evaluate", melds: S.groups });
 }
 
+// The server's judgement of the groups as they are now, or null: an answer to groups that have changed
+// since (a card added while it was on its way, or an evaluation the server refused) judges others.
+function currentEvaluation() {
+  const ev = S.evaluation;
+  if (!ev || ev.melds.length !== S.groups.length) return null;
+  return ev.melds.every((m, i) => m.cards.join(" ") === S.groups[i].join(" ")) ? ev : null;
+}
+
 function renderTray() {
   if (!S.state || !S.state.view) return;
   // Knock games meld only at the showdown; a spectator composes nothing.
   $("#tray").classList.toggle("hidden", S.state.table.knock_game || S.seat === null);
   const box = $("#groups");
   box.innerHTML = "";
-  const ev = S.evaluation && S.evaluation.melds.length === S.groups.length ? S.evaluation : null;
+  const ev = currentEvaluation();
   S.groups.forEach((g, i) => {
     const div = document.createElement("div");
     const info = ev ? ev.melds[i] : null;
@@ -1326,8 +1334,8 @@ function requestHandLog() {
 
 // The composed melds can be laid: each is a meld, and before opening they reach the minimum.
 function meldsReady() {
-  const ev = S.evaluation;
-  if (!ev || ev.melds.length !== S.groups.length || !ev.melds.every((m) => m.legal)) return false;
+  const ev = currentEvaluation();
+  if (!ev || !ev.melds.every((m) => m.legal)) return false;
   const opened = S.seat !== null && S.state.view.opened[S.seat];
   return opened || ev.total >= S.state.table.opening_min;
 }
@@ -1646,7 +1654,8 @@ function groupSelection() {
 function playMelds() {
   if (S.selected.length >= 3) groupSelection();
   if (!S.groups.length) { flash(t("select_cards"), true); return; }
-  const ev = S.evaluation && S.evaluation.melds.length === S.groups.length ? S.evaluation.melds : null;
+  const current = currentEvaluation();
+  const ev = current ? current.melds : null;
   const texts = S.groups.map((g, i) => (ev && ev[i].legal ? ev[i].play : g.join(" ")));
   const v = S.state.view;
   const verb = v.opened[S.seat] ? "meld" : "open";
@@ -1680,7 +1689,7 @@ function layKey() {
 
 // Why the composed melds cannot be laid: a group that is no meld, or an opening below the minimum.
 function trayRefusal() {
-  const ev = S.evaluation && S.evaluation.melds.length === S.groups.length ? S.evaluation : null;
+  const ev = currentEvaluation();
   if (ev && ev.melds.every((m) => m.legal)) return t("tray_short", { sum: ev.total, min: S.state.table.opening_min });
   return t("tray_bad");
 }
