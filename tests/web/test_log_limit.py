@@ -14,7 +14,12 @@ from typing import Any
 
 import pytest
 
-from rummykit.web.runtime import INVALID_REQUEST, RepeatLimit, limit_invalid_request_lines
+from rummykit.web.runtime import (
+    INVALID_REQUEST,
+    UNSUPPORTED_UPGRADE,
+    RepeatLimit,
+    limit_invalid_request_lines,
+)
 
 
 class Lines(logging.Handler):
@@ -95,7 +100,9 @@ def test_the_limit_is_installed_once_on_uvicorns_logger() -> None:
         assert installed in uvicorn_error.filters and installed.message == INVALID_REQUEST
         assert installed.most == 10 and installed.interval == 60.0
         assert limit_invalid_request_lines() is installed
-        assert len(uvicorn_error.filters) == len(before) + 1
+        assert len(uvicorn_error.filters) == len(before) + 2
+        upgrades = [f for f in uvicorn_error.filters if getattr(f, "message", None) == UNSUPPORTED_UPGRADE]
+        assert len(upgrades) == 1 and isinstance(upgrades[0], RepeatLimit)
     finally:
         uvicorn_error.filters[:] = before
 

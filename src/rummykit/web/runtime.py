@@ -79,6 +79,10 @@ def follow_parent(parent: int, graceful: bool) -> None:
 INVALID_REQUEST: Final = "Invalid HTTP request received."
 """What uvicorn logs (as a warning of ``uvicorn.error``) for each malformed HTTP request, before any
 rate limit of the server sees the request."""
+UNSUPPORTED_UPGRADE: Final = "Unsupported upgrade request."
+"""What uvicorn logs likewise for each request asking to upgrade to a protocol it does not speak."""
+FLOOD_LINES: Final = (INVALID_REQUEST, UNSUPPORTED_UPGRADE)
+"""uvicorn's fixed lines a client can have written once per request it sends: each limited."""
 REPEATS_SHOWN: Final = 10
 REPEAT_SECONDS: Final = 60.0
 """At most this many identical lines an interval: the rest are counted and said in one line."""
@@ -154,13 +158,13 @@ class RepeatLimit(logging.Filter):
 
 
 def limit_invalid_request_lines(most: int = REPEATS_SHOWN, interval: float = REPEAT_SECONDS) -> RepeatLimit:
-    """Install a :class:`RepeatLimit` of uvicorn's ``Invalid HTTP request received.`` on the logger
-    that writes it (``uvicorn.error``), once (after ``uvicorn.Config``, which configures the
-    loggers); the filter installed."""
+    """Install a :class:`RepeatLimit` of each of uvicorn's :data:`FLOOD_LINES` on the logger that
+    writes them (``uvicorn.error``), once (after ``uvicorn.Config``, which configures the loggers);
+    the filter of ``Invalid HTTP request received.``."""
     logger = logging.getLogger("uvicorn.error")
-    for found in logger.filters:
-        if isinstance(found, RepeatLimit) and found.message == INVALID_REQUEST:
-            return found
-    limit = RepeatLimit(logger, INVALID_REQUEST, most, interval)
-    logger.addFilter(limit)
-    return limit
+    installed = {f.message: f for f in logger.filters if isinstance(f, RepeatLimit)}
+    for message in FLOOD_LINES:
+        if message not in installed:
+            installed[message] = RepeatLimit(logger, message, most, interval)
+            logger.addFilter(installed[message])
+    return installed[INVALID_REQUEST]
