@@ -88,6 +88,7 @@ def what_moved(kept: dict[str, Any], now: dict[str, Any]) -> tuple[list[str], li
     moved += [f"preset {name} (new)" for name in sorted(new_presets.keys() - old_presets.keys())]
     moved += [f"preset {name} (removed)" for name in sorted(old_presets.keys() - new_presets.keys())]
     moved += [key for key in sorted(now.keys() - {"presets", "revision"}) if kept.get(key) != now[key]]
+    moved += [f"{key} (removed)" for key in sorted(kept.keys() - now.keys() - {"revision"})]
     return added, moved
 
 
