@@ -124,14 +124,11 @@ def body_problem(errors: list[Any]) -> str | None:
 
 
 def validation_detail(errors: list[Any]) -> str:
-    """One line naming the first invalid field and why (or what is wrong with the body as a whole:
+    """One line naming the first invalid field and why (a body wrong as a whole is said by
     :func:`body_problem`); the value sent is never repeated, and a field name the client made up is
     quoted only as :func:`~rummykit.web.limits.shown` (clipped, escaped)."""
     if not errors:
         return "invalid request"
-    problem = body_problem(errors)
-    if problem is not None:
-        return BODY_PROBLEMS[problem]
     first = errors[0]
     where = ".".join(shown(p) for p in first.get("loc", ()) if p != "body")
     message = shown(first.get("msg", "invalid"), MESSAGE_CHARACTERS)
@@ -208,12 +205,11 @@ def create_app(
         # A field's problem is pydantic's English (it names the field for a program); a body that is
         # missing, not JSON or not an object is said in every language.
         errors = list(exc.errors())
-        detail = validation_detail(errors)
-        body: dict[str, object] = {"detail": detail}
         problem = body_problem(errors)
-        if problem is not None:
-            body["texts"] = server_error_texts(problem, detail)
-        return JSONResponse(body, 422)
+        if problem is None:
+            return JSONResponse({"detail": validation_detail(errors)}, 422)
+        detail = BODY_PROBLEMS[problem]
+        return JSONResponse({"detail": detail, "texts": server_error_texts(problem, detail)}, 422)
 
     def address_of(request: Request | WebSocket) -> str:
         """The key the client's per-address limits count by (:func:`network_key`: an IPv6 /64)."""

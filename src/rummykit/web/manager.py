@@ -71,10 +71,10 @@ log = logging.getLogger("rummykit.web")
 CODE_ALPHABET: Final = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH: Final = 6
 PRUNE_SECONDS: Final = 3600.0
-UNRESTORED_KEPT: Final = 1000
-"""How many codes of tables that could not be restored a process remembers (to say so when asked)."""
 """How often a server deletes the tables that ended long ago and erases the address digests no
 limit counts any more (and once when it starts)."""
+UNRESTORED_KEPT: Final = 1000
+"""How many codes of tables that could not be restored a process remembers (to say so when asked)."""
 STALE_RATE_SECONDS: Final = 3600.0
 """A shared rate bucket unused this long is full at any rate the server offers, so it is dropped."""
 CODE_ATTEMPTS: Final = 8

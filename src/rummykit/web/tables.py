@@ -1028,7 +1028,12 @@ class Table:
                 self._end_tried = asyncio.get_running_loop().time()
                 why = type(exc).__name__
                 log.warning("table %s: the move is stored, its end not yet (%s)", self.code, why)
-        elif self.at_action_limit() and await self.end_at_action_limit():
+        await self.show_record()
+
+    async def show_record(self) -> None:
+        """After a stored record (a move, a practice undo; the caller holds the lock): every client
+        gets the new state, or, at the server's limit of records, the table ends and says why."""
+        if self.at_action_limit() and await self.end_at_action_limit():
             return  # ended: every client has been sent the last state and why
         self.broadcast()
 
