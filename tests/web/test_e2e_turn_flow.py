@@ -320,3 +320,20 @@ def test_a_reload_in_the_break_after_a_hand_shows_its_result_again(pages: Pages)
     page.click("#btn-overlay")
     page.wait_for_selector("#overlay", state="hidden")
     page.wait_for_function("n => S.state.match.hands.length === n && S.state.view.hand.length > 0", arg=hands)
+
+
+def test_a_notice_that_the_database_is_slow_stays_until_the_move_arrives(pages: Pages) -> None:
+    """The server's ``notice`` (a move waiting for a slow database) is shown in the page's language
+    and goes once the table's next state arrives: the move it waited for."""
+    page = pages.open(locale="de-DE")
+    seeded_table(page, pages.base, "german", seed=48)
+    page.wait_for_function("S.state.legal.includes('draw')")
+    version = page.evaluate("S.state.version")
+    page.evaluate(
+        """v => onMessage({ type: "notice", code: "storage_slow", version: v, message: "slow",
+            texts: { en: "slow", de: "Die Datenbank des Servers antwortet langsam" } })""",
+        version,
+    )
+    assert page.inner_text("#game-error").strip().startswith("Die Datenbank des Servers antwortet langsam")
+    draw(page)
+    page.wait_for_selector("#game-error", state="hidden")

@@ -21,12 +21,13 @@ from rummykit.web.practice import UNDO_MESSAGES
 from rummykit.web.texts import SERVER_ERROR_DE_DEFAULT, SERVER_ERRORS_DE
 
 WEB = Path(web_app.__file__).parent
-CODE_ARGUMENT = {"refusal": 1, "error_json": 0, "server_error_texts": 0}
+CODE_ARGUMENT = {"refusal": 1, "error_json": 0, "server_error_texts": 0, "notice_json": 0}
 """The position of the error code among the arguments of the functions that word refusals."""
 TEXTS_ARGUMENT = {"error_json": 4, "LobbyError": 3}
 """The position of ``texts`` among the arguments, where it may be given without its keyword."""
 PASSING_ON = {
     ("protocol.py", "error_json"): "its callers' codes, checked where they call it",
+    ("protocol.py", "notice_json"): "its callers' codes, checked where they call it",
     ("tables.py", "refusal"): "its callers' codes, checked where they call it",
     ("practice.py", "undo_texts"): "the codes of UNDO_MESSAGES, checked below",
     ("app.py", "invalid_request"): "the codes of BODY_PROBLEMS, checked below",
@@ -73,7 +74,7 @@ def test_every_refusal_in_the_source_has_german() -> None:
         elif (file, function) not in PASSING_ON:
             missing.append(f"{where}: the code is not a literal, so its German cannot be checked")
     assert not missing, "\n".join(missing)
-    assert {"not_host", "not_host_rematch", "unknown_token", "no_held_seat", "move_limit"} <= seen
+    assert {"not_host", "not_host_rematch", "unknown_token", "no_held_seat", "move_limit", "storage_slow"} <= seen
     assert set(web_app.BODY_PROBLEMS) <= set(SERVER_ERRORS_DE)
     assert set(UNDO_MESSAGES) <= set(SERVER_ERRORS_DE)
 

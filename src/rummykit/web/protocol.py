@@ -509,3 +509,16 @@ def error_json(
         "version": version,
         "texts": texts,
     }
+
+
+def notice_json(code: str, message: str, version: int) -> dict[str, Any]:
+    """A word to everybody at a table about the server itself (not about anybody's move), with the
+    server's own text for ``code`` in every language: ``{"type": "notice", …}``. A client shows it
+    until the table's next state, which makes it moot."""
+    return {
+        "type": "notice",
+        "code": code,
+        "message": message,
+        "version": version,
+        "texts": server_error_texts(code, message),
+    }

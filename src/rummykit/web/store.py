@@ -84,6 +84,12 @@ def default_database_url() -> str:
     return f"sqlite:///{folder / 'rummykit.db'}"
 
 
+LOCK_TIMEOUT_MS: Final = 10_000
+"""How long a PostgreSQL statement of the server waits for a lock before the database cancels it."""
+STATEMENT_TIMEOUT_MS: Final = 30_000
+"""How long a PostgreSQL statement of the server runs before the database cancels it (a group of
+moves takes milliseconds; pruning 500 ended tables, well under a second)."""
+
 POSTGRES_CONNECT: Final = {
     "connect_timeout": 10,
     "keepalives": 1,
@@ -91,12 +97,19 @@ POSTGRES_CONNECT: Final = {
     "keepalives_interval": 10,
     "keepalives_count": 3,
     "tcp_user_timeout": 60_000,
+    "options": f"-c lock_timeout={LOCK_TIMEOUT_MS} -c statement_timeout={STATEMENT_TIMEOUT_MS}",
 }
 """libpq settings of every PostgreSQL connection: a database that does not answer a connection in
 10 s is an error, and a connection whose peer is gone (a network break) fails within about a minute
-instead of hanging every table behind it. (A database that accepts but never answers a statement is
-not caught by these.) Statements and their parameters are kept out of error messages and the log
-(``hide_parameters``): they hold tokens' digests and dealing secrets."""
+instead of hanging every table behind it. The server itself cancels a statement that waits
+:data:`LOCK_TIMEOUT_MS` for a lock (an operator's ``LOCK TABLE`` or ``ALTER TABLE``, a stuck
+session holding a row) or runs :data:`STATEMENT_TIMEOUT_MS`: its transaction is rolled back, so the
+move is refused as unstored and nothing changed (all writes of the server run on one thread, so one
+waiting statement would otherwise hold every table's moves). Migrations lift both
+(:func:`rummykit.web.migrations.upgrade`). A database whose process is frozen answers nothing,
+not even that cancel: its moves wait, and the tables are told so
+(:data:`rummykit.web.tables.SLOW_STORAGE_SECONDS`). Statements and their parameters are kept out of
+error messages and the log (``hide_parameters``): they hold tokens' digests and dealing secrets."""
 
 OPEN_STATUSES: Final = ("waiting", "playing")
 PRUNE_BATCH: Final = 500

@@ -97,6 +97,7 @@ from rummykit.web.protocol import (
     MovesMessage,
     PingMessage,
     error_json,
+    notice_json,
 )
 from rummykit.web.store import LobbyConflict, Store, StoredAction, StoredTable
 from rummykit.web.texts import STATUS_DE, action_texts, engine_error_texts, server_error_texts
@@ -117,6 +118,10 @@ Status = Literal["waiting", "playing", "over", "closed", "expired"]
 OPEN: Final = ("waiting", "playing")
 END_RETRY_SECONDS: Final = 5.0
 """How often the end of a match whose write failed is tried again (:meth:`Table.store_end`)."""
+SLOW_STORAGE_SECONDS: Final = 3.0
+"""A move not yet stored after this long has everybody at its table told that it waits for the
+database (:meth:`Table._store`): without a word, a database that takes a statement and does not
+answer looks like a mover who thinks forever. The move is still applied only once it is stored."""
 
 
 def _dumps(value: Any) -> str:
@@ -985,6 +990,26 @@ class Table:
                 return
         self.kick()
 
+    async def _store(self, record: StoredAction) -> None:
+        """Store one record, telling the table if the database is slow to take it.
+
+        A write is never abandoned on the server's side of the connection: one given up while it
+        may still commit would leave a stored move that nobody saw applied. What bounds it is the
+        database: PostgreSQL cancels a statement that waits on a lock or runs too long
+        (:data:`~rummykit.web.store.POSTGRES_CONNECT`), and the move is then refused as unstored."""
+        timer = asyncio.get_running_loop().call_later(SLOW_STORAGE_SECONDS, self._storage_slow, record.idx)
+        try:
+            await self.manager.append(record)
+        finally:
+            timer.cancel()
+
+    def _storage_slow(self, version: int) -> None:
+        log.warning("table %s: move %d is waiting for the database", self.code, version)
+        slow = "the server's database is slow to answer; the move is waiting to be stored"
+        notice = notice_json("storage_slow", slow, version)
+        for client in list(self.clients):
+            client.send(notice)
+
     def _texts(self, exc: RummyError) -> dict[str, str]:
         """An engine error for people in every language, seats named as at this table."""
         return engine_error_texts(exc, [s.name for s in self.seats])
@@ -1009,7 +1034,7 @@ class Table:
 
         The write joins the manager's next group commit; the move is applied and broadcast only
         once that transaction has committed."""
-        await self.manager.append(StoredAction(self.code, self.version, seat, str(action)))
+        await self._store(StoredAction(self.code, self.version, seat, str(action)))
         self.records += 1
         ended = practice.ends_hand(self.match, action)
         self._rest.pop(seat, None)

@@ -38,6 +38,9 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
     "storage_down": (
         "Der Server kann gerade nichts speichern; nichts wurde geändert; bitte gleich noch einmal"
     ),
+    "storage_slow": (
+        "Die Datenbank des Servers antwortet langsam; der Zug wartet darauf, gespeichert zu werden"
+    ),
     "no_hint": "Tipps gibt es nur für den Spieler am Zug",
     "hints_off": (
         "Tipps gibt es nur am Übungstisch (du gegen Bots): "

@@ -34,6 +34,7 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     """Bring the database behind ``engine`` to ``revision`` (the head by default)."""
     with engine.begin() as connection:
         if connection.dialect.name == "postgresql":
+            _unbounded(connection)
             connection.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATION_LOCK})
         _adopt_unversioned(connection)
         _run(connection, "upgrade", revision)
@@ -42,7 +43,17 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
 def downgrade(engine: Engine, revision: str) -> None:
     """Take the database back to ``revision`` (``"base"`` removes every table of the store)."""
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            _unbounded(connection)
         _run(connection, "downgrade", revision)
+
+
+def _unbounded(connection: Connection) -> None:
+    """Lift the store's PostgreSQL timeouts for this transaction
+    (:data:`rummykit.web.store.POSTGRES_CONNECT`): a migration may wait for another process's
+    migration and rewrite large tables."""
+    connection.execute(text("SET LOCAL lock_timeout = 0"))
+    connection.execute(text("SET LOCAL statement_timeout = 0"))
 
 
 def current(engine: Engine) -> str | None:

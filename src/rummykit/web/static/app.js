@@ -153,7 +153,7 @@ const S = {
   code: null, token: null, seat: null, ws: null, state: null, retry: 0,
   selected: [],     // indices into the shown hand, in click order
   groups: [],       // melds being composed: arrays of card texts
-  evaluation: null, hint: null, seenHands: null, overlayFor: null, presets: null,
+  evaluation: null, hint: null, notice: null, seenHands: null, overlayFor: null, presets: null,
   lobbyForm: "join",  // which lobby form an error belongs to
   rulesPath: null,    // the rules page being shown (reloaded when the language changes)
   heldToken: null,    // the token of a seat a bot holds since we left it (it can be taken back)
@@ -278,6 +278,9 @@ function onMessage(msg) {
       if (S.rematchAsked) { S.rematchAsked = false; $("#overlay").classList.add("hidden"); }
       flash(localText(msg, msg.message));
       break;
+    case "notice":  // about the server, not a move: shown until the table's next state
+      S.notice = msg.version; flash(localText(msg, msg.message));
+      break;
     case "hint":
       S.hint = msg.action; S.hintTexts = msg.texts || null; renderHint();
       announce(`${t("hint")}: ${inLang(S.hintTexts, "") || S.hint}`);  // the box appears silently
@@ -339,6 +342,7 @@ function announceDraw(previous, state) {
 function onState(state) {
   const previous = S.state;
   S.state = state;
+  if (S.notice !== null && state.version > S.notice) { S.notice = null; clearError($("#game-error")); }
   if (!previous || previous.version !== state.version) {
     S.changed = noteChanges(previous, state);
     S.animate = true;  // the next render animates what changed; later renders (a click) do not

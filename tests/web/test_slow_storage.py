@@ -1,0 +1,115 @@
+"""A database slow to take a move: the table is told, the move waits, and PostgreSQL's own timeouts
+refuse a move stuck behind a lock instead of holding every table's moves."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+
+from rummykit.web import store as store_module
+from rummykit.web import tables as tables_module
+from rummykit.web.app import create_app
+from rummykit.web.store import Store
+
+
+def _practice(client: TestClient, web: Any) -> tuple[str, str]:
+    grant = web.create(client, preset="viennese", seats=2, bots=[{"kind": "random"}], seed=11)
+    return grant["code"], grant["token"]
+
+
+def test_a_move_the_database_is_slow_to_take_is_announced_then_applied(
+    sqlite_url: str, web: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without a word, a database that does not answer looks like a mover thinking forever; the
+    move is applied only once stored, and the notice names the version it waits to become."""
+    monkeypatch.setattr(tables_module, "SLOW_STORAGE_SECONDS", 0.05)
+    app = create_app(sqlite_url, settings=web.settings(bot_delay=0, takeover_seconds=600))
+    with TestClient(app) as client:
+        code, token = _practice(client, web)
+        store: Store = client.app.state.manager.store  # type: ignore[attr-defined]
+        original = store.append_actions
+        release = threading.Event()
+
+        def slow(actions: Any) -> None:
+            release.wait(10)
+            original(actions)
+
+        with web.connect(client, code, token) as ws:
+            state = web.receive_state(ws, until=lambda s: bool(s["legal"]))
+            store.append_actions = slow  # type: ignore[method-assign]
+            ws.send_json({"type": "act", "action": state["legal"][0], "version": state["version"]})
+            notice = web.next_of(ws, "notice")
+            assert notice["code"] == "storage_slow" and notice["version"] == state["version"]
+            assert notice["texts"]["de"].startswith("Die Datenbank des Servers antwortet langsam")
+            assert web.table_of(client, code).version == state["version"]  # not applied yet
+            store.append_actions = original  # type: ignore[method-assign]
+            release.set()
+            after = web.receive_state(ws, until=lambda s: s["version"] > state["version"])
+            assert after["version"] == state["version"] + 1
+
+
+def test_a_move_taken_at_once_gets_no_notice(sqlite_url: str, web: Any) -> None:
+    app = create_app(sqlite_url, settings=web.settings(bot_delay=0, takeover_seconds=600))
+    with TestClient(app) as client:
+        code, token = _practice(client, web)
+        with web.connect(client, code, token) as ws:
+            state = web.receive_state(ws, until=lambda s: bool(s["legal"]))
+            ws.send_json({"type": "act", "action": state["legal"][0], "version": state["version"]})
+            seen = []
+            while not seen or seen[-1]["type"] != "state":
+                seen.append(ws.receive_json())
+            time.sleep(tables_module.SLOW_STORAGE_SECONDS + 0.2)
+            ws.send_json({"type": "ping"})
+            seen.append(web.next_of(ws, "pong"))
+        assert all(m["type"] != "notice" for m in seen)
+
+
+def test_postgres_connections_carry_the_timeouts(postgres_url: str) -> None:
+    store = Store(postgres_url)
+    try:
+        with store.engine.connect() as connection:
+            lock = connection.execute(text("SHOW lock_timeout")).scalar()
+            statement = connection.execute(text("SHOW statement_timeout")).scalar()
+        assert lock == f"{store_module.LOCK_TIMEOUT_MS // 1000}s"
+        assert statement == f"{store_module.STATEMENT_TIMEOUT_MS // 1000}s"
+    finally:
+        store.close()
+
+
+def test_a_move_behind_a_held_lock_is_refused_on_postgres_and_nothing_changed(
+    postgres_url: str, web: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An operator's ``LOCK TABLE`` (or a migration of a newer server) holds the moves' table: the
+    database cancels the waiting insert, the mover is told nothing changed, and the same move is
+    taken once the lock is gone."""
+    url = web.fresh_database(postgres_url, "rk_lock_timeout")
+    connect = dict(store_module.POSTGRES_CONNECT, options="-c lock_timeout=300 -c statement_timeout=30000")
+    monkeypatch.setattr(store_module, "POSTGRES_CONNECT", connect)
+    monkeypatch.setattr(tables_module, "SLOW_STORAGE_SECONDS", 60.0)
+    app = create_app(url, settings=web.settings(bot_delay=0, takeover_seconds=600))
+    operator = create_engine(url)
+    try:
+        with TestClient(app) as client:
+            code, token = _practice(client, web)
+            with web.connect(client, code, token) as ws:
+                state = web.receive_state(ws, until=lambda s: bool(s["legal"]))
+                move = {"type": "act", "action": state["legal"][0], "version": state["version"]}
+                with operator.connect() as holder:
+                    holder.execute(text("LOCK TABLE rk_actions IN EXCLUSIVE MODE"))
+                    began = time.monotonic()
+                    ws.send_json(move)
+                    error = web.next_of(ws, "error")
+                    waited = time.monotonic() - began
+                    holder.rollback()
+                assert error["code"] == "storage" and error["version"] == state["version"]
+                assert waited < 10
+                ws.send_json(move)
+                after = web.receive_state(ws, until=lambda s: s["version"] > state["version"])
+                assert after["version"] == state["version"] + 1
+    finally:
+        operator.dispose()
