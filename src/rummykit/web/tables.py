@@ -1315,7 +1315,8 @@ class Table:
                 except IntegrityError:
                     await self._catch_up()  # another process stored this move first
                 except Exception:
-                    log.exception("table %s: bot %s failed for seat %d", self.code, bot.name, seat)
+                    # The clock kicks the driver again each second: a database away is one line each.
+                    log_failure(log, "table %s: bot %s failed for seat %d", self.code, bot.name, seat)
                     return
 
     def cancel(self) -> None:
