@@ -337,3 +337,26 @@ def test_a_notice_that_the_database_is_slow_stays_until_the_move_arrives(pages: 
     assert page.inner_text("#game-error").strip().startswith("Die Datenbank des Servers antwortet langsam")
     draw(page)
     page.wait_for_selector("#game-error", state="hidden")
+
+
+def test_discarding_a_joker_asks_first_and_keeping_it_changes_nothing(pages: Pages) -> None:
+    """Seed 1 of German deals seat 0 a joker: a discard of it by the button, the pile or a drag asks
+    in a dialog (focus on "Keep it"); keeping it sends nothing, confirming discards it."""
+    page = pages.open(locale="de-DE")
+    seeded_table(page, pages.base, "german", seed=1)
+    draw(page)
+    version = page.evaluate("S.state.version")
+    page.locator("#hand .card[data-card='JK']").first.click()
+    page.click("#btn-discard")
+    page.wait_for_selector("#joker-dialog:not(.hidden)")
+    assert page.inner_text("#joker-heading") == "Joker abwerfen?"
+    assert page.evaluate("document.activeElement.id") == "btn-joker-keep"
+    page.click("#btn-joker-keep")
+    page.wait_for_selector("#joker-dialog", state="hidden")
+    page.wait_for_timeout(300)
+    assert page.evaluate("S.state.version") == version and "JK" in page.evaluate("S.state.view.hand")
+    page.evaluate("dropOn(document.querySelector('#discard'), shownHand().indexOf('JK'))")
+    page.wait_for_selector("#joker-dialog:not(.hidden)")
+    page.click("#btn-joker-discard")
+    page.wait_for_function("v => S.state.version > v", arg=version)
+    assert page.evaluate("S.state.view.discard_pile.at(-1)") == "JK"

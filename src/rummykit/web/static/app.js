@@ -45,6 +45,8 @@ const I18N = {
     leave_title: "Leave the table?", leave_play: "A bot plays your seat from now on. You can take it back while this match lasts.",
     leave_wait: "Your seat becomes free again.", leave_host: "You are the host: leaving closes the table.",
     stay: "Stay", held: "A bot holds your seat.", retake: "Take my seat back",
+    joker_title: "Discard the joker?", joker_text: "A joker can stand for any card in a meld. Once discarded, the next player may take it.",
+    keep_joker: "Keep it",
     join_title_code: "Join table {code}", join_as: "Join as", name_placeholder: "your name",
     wait_host: "Waiting for the host to start.", full_start: "Every seat is taken: start when you are ready.",
     start_now: "Start", hand_of: "Hand {n} of {m}", hand_n: "Hand {n}",
@@ -118,6 +120,8 @@ const I18N = {
     leave_title: "Tisch verlassen?", leave_play: "Ab jetzt spielt ein Bot deinen Platz. Du kannst ihn zurücknehmen, solange die Partie läuft.",
     leave_wait: "Dein Platz wird wieder frei.", leave_host: "Du bist Gastgeber: Verlassen schließt den Tisch.",
     stay: "Bleiben", held: "Ein Bot hält deinen Platz.", retake: "Platz zurücknehmen",
+    joker_title: "Joker abwerfen?", joker_text: "Ein Joker kann in einer Figur jede Karte ersetzen. Abgeworfen kann ihn der nächste Spieler nehmen.",
+    keep_joker: "Behalten",
     join_title_code: "Tisch {code} beitreten", join_as: "Beitreten als", name_placeholder: "dein Name",
     wait_host: "Warten, bis der Gastgeber startet.", full_start: "Alle Plätze sind besetzt: starte, wenn ihr bereit seid.",
     start_now: "Starten", hand_of: "Spiel {n} von {m}", hand_n: "Spiel {n}",
@@ -1675,11 +1679,30 @@ function discardSelected(verb = "discard") {
 // A discard ends the turn, so melds composed in the tray are not left behind: ready ones are laid
 // first and the card goes once the table has them (as at a real table, where what a player put down
 // before discarding stays down); melds that cannot be laid stop the discard and say why.
-function discardCard(card) {
+function discardCard(card, confirmed = false) {
+  if (!confirmed && card === "JK" && jokerAsks()) { confirmJoker(); return; }
   if (!S.groups.length || S.state.table.knock_game || !myTurn()) { act(`discard ${card}`); return; }
   if (!meldsReady()) { flash(trayRefusal()); return; }
   S.discardAfter = { card, version: S.state.version + 1 };
   playMelds();
+}
+
+// Discarding a joker asks first, unless it is the hand's last card (going out): a joker stands for
+// any card, and one thrown by a slip of the mouse or a key is a gift to the next player. The rules
+// allow it (where they do not, the server refuses it anyway), so the player decides.
+function jokerAsks() {
+  if (!myTurn() || !legal().includes("discard JK")) return false;
+  const inTray = S.groups.reduce((n, g) => n + g.length, 0);
+  return S.state.view.hand.length - inTray > 1;
+}
+
+function confirmJoker() {
+  openDialog("#joker-dialog", () => $("#btn-joker-keep").focus());
+}
+
+function discardJoker() {
+  closeDialog("#joker-dialog");
+  if (myTurn()) discardCard("JK", true);
 }
 
 // L lays the tray's melds; where they cannot be laid yet (a group that is no meld, an opening below
@@ -2085,6 +2108,8 @@ function setup() {
   $("#btn-leave").addEventListener("click", confirmLeave);
   $("#btn-leave-confirm").addEventListener("click", leaveTable);
   $("#btn-leave-stay").addEventListener("click", () => closeDialog("#leave-dialog"));
+  $("#btn-joker-discard").addEventListener("click", discardJoker);
+  $("#btn-joker-keep").addEventListener("click", () => closeDialog("#joker-dialog"));
   $("#name-form").addEventListener("submit", joinWithName);
   $("#btn-name-watch").addEventListener("click", () => { closeDialog("#name-dialog"); openTable(S.askCode, { watch: true }); });
   $("#btn-keys").addEventListener("click", () => openKeys());
