@@ -89,13 +89,13 @@ def test_a_table_ends_at_the_limit_and_every_client_is_told(tmp_path: Path, web:
                     told["message"]
                     == told["texts"]["en"]
                     == (
-                        f"this table reached the server's limit of {LIMIT} moves before the match ended; "
-                        "start a new table"
+                        f"this table reached the server's limit of {LIMIT} moves (undos included) "
+                        "before the match ended; start a new table"
                     )
                 )
                 assert told["texts"]["de"] == (
-                    f"Dieser Tisch hat die Grenze des Servers von {LIMIT} Zügen erreicht, bevor das Spiel "
-                    "zu Ende war; eröffne einen neuen Tisch"
+                    f"Dieser Tisch hat die Grenze des Servers von {LIMIT} Zügen (Rücknahmen mitgezählt) "
+                    "erreicht, bevor die Partie zu Ende war; eröffne einen neuen Tisch"
                 )
                 with pytest.raises(WebSocketDisconnect):  # and the connection ends
                     for _ in range(5):

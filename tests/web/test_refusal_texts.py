@@ -74,7 +74,8 @@ def test_every_refusal_in_the_source_has_german() -> None:
         elif (file, function) not in PASSING_ON:
             missing.append(f"{where}: the code is not a literal, so its German cannot be checked")
     assert not missing, "\n".join(missing)
-    assert {"not_host", "not_host_rematch", "unknown_token", "no_held_seat", "move_limit", "storage_slow"} <= seen
+    worded = {"not_host", "not_host_rematch", "unknown_token", "no_held_seat", "move_limit", "storage_slow"}
+    assert worded <= seen
     assert set(web_app.BODY_PROBLEMS) <= set(SERVER_ERRORS_DE)
     assert set(UNDO_MESSAGES) <= set(SERVER_ERRORS_DE)
 

@@ -1073,8 +1073,8 @@ class Table:
         sent it once; a move after it is answered with it)."""
         most = self.manager.settings.max_table_actions
         message = (
-            f"this table reached the server's limit of {most:,} moves before the match ended; "
-            "start a new table"
+            f"this table reached the server's limit of {most:,} moves (undos included) "
+            "before the match ended; start a new table"
         )
         texts = server_error_texts("move_limit", message, most=f"{most:,}".replace(",", "."))
         return error_json("move_limit", message, self.version, texts=texts)

@@ -93,7 +93,8 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
         "Dieser Zug lässt sich nicht zurücknehmen: danach hast du eine Karte gesehen ({move_de})"
     ),
     "move_limit": (
-        "Dieser Tisch hat die Grenze des Servers von {most} Zügen erreicht, bevor das Spiel zu Ende war; "
+        "Dieser Tisch hat die Grenze des Servers von {most} Zügen (Rücknahmen mitgezählt) erreicht, "
+        "bevor die Partie zu Ende war; "
         "eröffne einen neuen Tisch"
     ),
     "not_host": "Nur der Gastgeber (Platz 1) kann den Tisch starten",
