@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import signal
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -98,3 +100,30 @@ def test_bots_move_again_after_their_process_was_killed(tmp_path: Path, web: Any
                 time.sleep(0.05)
             assert table.version > mine, "the bot never moved after its process was killed"
         assert manager._thinkers is not pool
+
+
+def test_a_server_stopped_by_sigterm_exits_cleanly_after_its_bots_thought(
+    tmp_path: Path, server_factory: Any
+) -> None:
+    """uvicorn raises the SIGTERM it caught again after its graceful stop; ended by the signal, the
+    process skipped the exit handlers that remove the bot pool's semaphores, and every stop printed
+    "leaked semaphore objects". It now exits with 143 (128 + SIGTERM) and a quiet log."""
+    import httpx
+    from websockets.sync.client import connect
+
+    server = server_factory(f"sqlite:///{tmp_path / 'stop.db'}")
+    grant = httpx.post(
+        server.url + "/api/tables", json={"preset": "viennese", "seats": 2, "bots": [{"kind": "search"}]}
+    ).json()
+    with connect(server.url.replace("http", "ws") + f"/ws/{grant['code']}") as ws:
+        ws.send(json.dumps({"type": "hello", "token": grant["token"]}))
+        moved = 0
+        while moved < 3:  # the bot thinks in its process between the person's moves
+            message = json.loads(ws.recv(timeout=30))
+            if message["type"] == "state" and message["legal"]:
+                move = {"type": "act", "action": message["legal"][0], "version": message["version"]}
+                ws.send(json.dumps(move))
+                moved += 1
+    server.stop()
+    assert server.proc.returncode == 128 + signal.SIGTERM
+    assert "leaked semaphore" not in server.output() and "Traceback" not in server.output()

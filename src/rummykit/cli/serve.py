@@ -322,9 +322,10 @@ def run_server(
         proxy_headers=bool(proxies),
         forwarded_allow_ips=proxies or None,
     )
-    from rummykit.web.runtime import limit_invalid_request_lines
+    from rummykit.web.runtime import exit_on_sigterm, limit_invalid_request_lines
 
     limit_invalid_request_lines()  # after uvicorn.Config, which configures uvicorn's loggers
+    exit_on_sigterm()
     uvicorn.Server(config).run(sockets=sockets)
 
 

@@ -90,6 +90,9 @@ codes of ended tables are known to whoever read the public lobby list while they
 T = TypeVar("T")
 
 
+POOL_CLOSE_SECONDS: Final = 5.0
+"""How long a closing server waits for the decision its bot processes are making (a search's budget
+is about a second)."""
 EVALUATION_SHARE: Final = 3
 """An address's budget of meld judgements, in connections' message rates: room for three people
 behind one address composing at full speed, at under 1 % of a core (a judgement of a hand's cards
@@ -828,7 +831,13 @@ class TableManager:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._writer, timeout=5.0)
         if self._thinkers is not None:
-            self._thinkers.shutdown(wait=False, cancel_futures=True)
+            # Decisions not begun are dropped; the one a bot process is making ends within a
+            # search's budget, and the pool's processes are joined before the server exits
+            # (the exit then releases the pool's locks: rummykit.web.runtime.exit_on_sigterm).
+            pool = self._thinkers
+            pool.shutdown(wait=False, cancel_futures=True)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.to_thread(pool.shutdown, wait=True), POOL_CLOSE_SECONDS)
         if self._listener is not None:
             await asyncio.to_thread(self._listener.stop)
         for table in self.tables.values():

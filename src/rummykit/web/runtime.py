@@ -40,6 +40,21 @@ def settle_garbage_collector() -> None:
     gc.set_threshold(*THRESHOLDS)
 
 
+def exit_on_sigterm() -> None:
+    """End the server with a normal exit (status 143, 128 + SIGTERM, what a shell reports for a
+    process the signal ended) when SIGTERM arrives before or after uvicorn's graceful stop.
+
+    uvicorn catches SIGTERM, stops gracefully, then raises the signal again with the handler that
+    was there before it ran: Python's default ends the process by the signal, which skips the exit
+    handlers, and multiprocessing's exit handlers are what remove the bot pool's named semaphores
+    (otherwise its resource tracker warns of "leaked semaphore objects" at every stop)."""
+    signal.signal(signal.SIGTERM, _exit_by_signal)
+
+
+def _exit_by_signal(signum: int, _frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
 PR_SET_PDEATHSIG: Final = 1
 """Linux ``prctl`` option: the signal a process gets when its parent ends."""
 GRACE_SECONDS: Final = 15.0
