@@ -41,18 +41,19 @@ def settle_garbage_collector() -> None:
 
 
 def exit_on_sigterm() -> None:
-    """End the server with a normal exit (status 143, 128 + SIGTERM, what a shell reports for a
-    process the signal ended) when SIGTERM arrives before or after uvicorn's graceful stop.
+    """End the server with a normal exit, status 0, when SIGTERM arrives before or after uvicorn's
+    graceful stop: the stop was asked for (a supervisor, ``systemctl stop``, ``docker stop``), and
+    ``rummykit serve --workers`` exits so too.
 
     uvicorn catches SIGTERM, stops gracefully, then raises the signal again with the handler that
     was there before it ran: Python's default ends the process by the signal, which skips the exit
     handlers, and multiprocessing's exit handlers are what remove the bot pool's named semaphores
     (otherwise its resource tracker warns of "leaked semaphore objects" at every stop)."""
-    signal.signal(signal.SIGTERM, _exit_by_signal)
+    signal.signal(signal.SIGTERM, _exit_asked)
 
 
-def _exit_by_signal(signum: int, _frame: object) -> None:
-    raise SystemExit(128 + signum)
+def _exit_asked(_signum: int, _frame: object) -> None:
+    raise SystemExit(0)
 
 
 PR_SET_PDEATHSIG: Final = 1
