@@ -83,3 +83,21 @@ def test_alone_with_bots_no_clock_runs_unless_the_server_sets_one(tmp_path: Path
             shared = web.receive_state(ws)
             assert shared["table"]["turn_seconds"] == 0.4
         assert _stored_lobby(manager.store.lobby_row(host["code"]), manager.settings)["turn_seconds"] == 0.4
+
+
+def test_a_move_of_their_own_brings_a_replaced_person_back(client: TestClient, web: Any) -> None:
+    """Replaced when their time ran out, a person who moves before the bot does (a client that never
+    says ``back``) is back: the bot does not go on playing their later turns beside them."""
+    grant = web.create(client, seats=2, bots=[{"kind": "greedy"}], seed=5)
+    code = grant["code"]
+    with web.connect(client, code, grant["token"]) as ws:
+        first = web.receive_state(ws, until=lambda s: bool(s["legal"]))
+        web.receive_state(ws, until=lambda s: s["table"]["seats"][0]["away"], limit=500)
+        # Before the bot (its delay is 1 s):
+        ws.send_json({"type": "act", "action": first["legal"][0], "version": first["version"]})
+        moved = web.receive_state(ws, until=lambda s: s["version"] > first["version"], limit=500)
+        assert moved["log"][-1]["seat"] == 0 and moved["log"][-1]["action"] == first["legal"][0]
+        deadline = time.monotonic() + 3.0
+        while web.away(client, code) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not web.away(client, code)

@@ -988,6 +988,11 @@ class Table:
                     error_json("storage", "the move could not be stored; nothing changed", self.version)
                 )
                 return
+            # A move of their own says they are back, as "back" does (a client need not know that
+            # message): the bot that replaced them after their time ran out stops here.
+            if self._away.pop(seat, None) is not None:
+                self._returning.discard(seat)
+                self.broadcast()
         self.kick()
 
     async def _store(self, record: StoredAction) -> None:
