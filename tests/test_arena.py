@@ -410,3 +410,23 @@ def test_the_readmes_bot_example_runs_and_prints_what_it_says(capsys: pytest.Cap
         _FACTORIES.pop("high", None)
     printed = capsys.readouterr().out.split("\n")
     assert printed[:2] == ["high 0.35 -16.6", "greedy 0.65 -9.7"], printed
+
+
+def test_the_arena_json_names_what_reproduces_it_and_can_leave_out_the_clock() -> None:
+    """The JSON names the rules with their house rules (it wrote "viennese" for any of them), the
+    release and the solver backend; ``--no-timing`` leaves the wall-clock figures out, so two runs
+    of one seed write the same file."""
+    from rummykit import __version__
+    from rummykit.solver import backend
+
+    args = ["arena", "--rules", "viennese(knock_comparison=le)", "--bots", "greedy,random"]
+    args += ["--rounds", "6", "--seed", "4", "--workers", "1", "--json", "-q"]
+    first, second = (CliRunner().invoke(app, [*args, "--no-timing"]) for _ in range(2))
+    assert first.exit_code == 0, first.output
+    assert first.stdout == second.stdout
+    data = json.loads(first.stdout)
+    assert data["rules"] == "viennese(knock_comparison=le)"
+    assert data["rummykit"] == __version__ and data["solver"] == backend.current.name
+    assert "wall_seconds" not in data and "seconds_per_move" not in data["bots"]["greedy"]
+    timed = json.loads(CliRunner().invoke(app, args).stdout)
+    assert timed["wall_seconds"] >= 0 and "seconds_per_move" in timed["bots"]["greedy"]

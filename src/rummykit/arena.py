@@ -52,6 +52,8 @@ from rummykit.match import Match
 from rummykit.record import Record
 from rummykit.round import Round
 from rummykit.rules import Rules
+from rummykit.solver import backend as solver_backend
+from rummykit.version import __version__
 
 Z95: Final = 1.959963984540054
 ELO_BASE: Final = 1500.0
@@ -563,7 +565,9 @@ class ArenaResult:
         out: dict[str, Any] = {
             "format": ARENA_FORMAT,
             "version": ARENA_VERSION,
-            "rules": _rules(self.config.rules).name,
+            "rules": str(_rules(self.config.rules)),  # with its house rules, as a record writes it
+            "rummykit": __version__,
+            "solver": solver_backend.current.name,  # this process's (each worker checks its code)
             "mode": self.config.mode,
             "games": self.games,
             "rounds" if self.config.mode == "rounds" else "matches": self.games,  # as before "games"

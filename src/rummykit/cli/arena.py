@@ -105,6 +105,13 @@ def arena_command(
         Path | None, typer.Option("--plot", help="Draw the ladder to a .png or .svg file.")
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    no_timing: Annotated[
+        bool,
+        typer.Option(
+            "--no-timing",
+            help="Leave wall-clock figures out of the JSON, so two runs of one seed give the same file.",
+        ),
+    ] = False,
 ) -> None:
     """Let bots play many seeded rounds: win rates, points, 95 % intervals and Elo ratings."""
     specs, chosen = bot_specs(bots), pick_backend(backend, ray_address)
@@ -147,7 +154,7 @@ def arena_command(
         _fail("\n  ".join([str(exc), *getattr(exc, "__notes__", ())]))  # the note names bot, seat and game
     except Exception as exc:
         run_failed(exc)
-    data = result.to_dict()
+    data = result.to_dict(timing=not no_timing)
     try:
         if json_file is not None:
             json_file.write_text(json.dumps(data, indent=2) + "\n")
@@ -167,9 +174,10 @@ def arena_command(
     if as_json:
         typer.echo(json.dumps(data, indent=2))
     elif not (csv_file is not None and str(csv_file) == "-"):
+        shown = result.to_dict()  # the table shows the time per move
         console = Console()
-        console.print(_table(data))
-        for line in pair_lines(data):
+        console.print(_table(shown))
+        for line in pair_lines(shown):
             console.print(line, highlight=False)
 
 
