@@ -100,6 +100,25 @@ def german(response: Any, status: int, words: str) -> None:
     assert body["texts"]["de"] != SERVER_ERROR_DE_DEFAULT and words in body["texts"]["de"], body
 
 
+def test_every_http_refusal_names_its_code(client: TestClient, web: Any) -> None:
+    """A program tells refusals apart by ``code`` (the websocket's codes), not by their English."""
+    host = web.create(client, seats=2, name="Anna")
+    code = host["code"]
+    assert client.post(f"/api/tables/{code}/join", json={"name": "Ben"}).status_code == 200
+    refused = {
+        "no_free_seat": client.post(f"/api/tables/{code}/join", json={"name": "Cem"}),
+        "not_host": client.post(f"/api/tables/{code}/start", json={"token": "x" * 32}),
+        "unknown_token": client.post(f"/api/tables/{code}/leave", json={"token": "x" * 32}),
+        "no_table": client.post("/api/tables/ZZZZZZ/join", json={"name": "Dana"}),
+        "no_such_preset": client.get("/api/presets/skat/rules"),
+        "too_many_bots": client.post("/api/tables", json={"seats": 2, "bots": [{}, {}]}),
+        "no_body": client.post("/api/tables"),
+        "invalid": client.post(f"/api/tables/{code}/start", json={}),
+    }
+    for expected, response in refused.items():
+        assert response.status_code >= 400 and response.json()["code"] == expected, response.json()
+
+
 def test_the_refusals_of_the_lobby_come_in_german(client: TestClient, web: Any) -> None:
     host = web.create(client, preset="gin", seats=2, name="Anna", seed=4)
     code = host["code"]
@@ -112,7 +131,7 @@ def test_the_refusals_of_the_lobby_come_in_german(client: TestClient, web: Any) 
     german(client.post(f"/api/tables/{code}/retake", json=ben), 403, "kein Platz für dich freigehalten")
     german(client.get("/api/tables/ZZZZZZ"), 404, "Kein Tisch 'ZZZZZZ'")
     german(client.get("/api/tables/ZZZZZZ/rules"), 404, "Kein Tisch 'ZZZZZZ'")
-    german(client.post("/api/tables", json={"seats": 2, "bots": [{}, {}]}), 400, "Höchstens 1 Bots")
+    german(client.post("/api/tables", json={"seats": 2, "bots": [{}, {}]}), 400, "Höchstens 1 Bot an")
     german(client.post("/api/tables", json={"bots": [{"kind": "greedy:zz"}]}), 400, "Stufen: easy")
     unlimited = {"preset": "basic", "overrides": {"max_stock_rebuilds": None}}
     german(client.post("/api/tables", json=unlimited), 400, "unbegrenzt bietet dieser Server nicht")
@@ -120,7 +139,7 @@ def test_the_refusals_of_the_lobby_come_in_german(client: TestClient, web: Any) 
 
 def test_a_server_without_seeded_tables_says_so_in_german(make_client: Any) -> None:
     client = make_client(allow_seeded=False)
-    german(client.post("/api/tables", json={"seed": 3}), 400, "keine Tische mit festem Seed")
+    german(client.post("/api/tables", json={"seed": 3}), 400, "keine Tische mit festem Startwert (Seed)")
 
 
 def test_a_request_without_its_body_is_told_so(client: TestClient, web: Any) -> None:
@@ -136,6 +155,6 @@ def test_a_request_without_its_body_is_told_so(client: TestClient, web: Any) -> 
     not_object = client.post(f"/api/tables/{code}/start", content=b"[1]", headers=json_headers)
     german(not_object, 422, "ein JSON-Objekt sein")
     field = client.post(f"/api/tables/{code}/start", json={})
-    assert field.status_code == 422 and field.json() == {"detail": "token: Field required"}  # as before
+    assert field.status_code == 422 and field.json() == {"detail": "token: Field required", "code": "invalid"}
     too_large = client.post("/api/tables", content=b"{" + b" " * 20_000 + b"}", headers=json_headers)
     german(too_large, 413, "höchstens 16384 Bytes")

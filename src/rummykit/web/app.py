@@ -186,7 +186,7 @@ def create_app(
     @app.exception_handler(LobbyError)
     async def lobby_error(_request: Request, exc: LobbyError) -> JSONResponse:
         headers = None if exc.retry_after is None else {"Retry-After": retry_after(exc.retry_after)}
-        body: dict[str, object] = {"detail": exc.message}
+        body: dict[str, object] = {"detail": exc.message, "code": exc.error}
         if exc.texts is not None:
             body["texts"] = exc.texts
         return JSONResponse(body, exc.status, headers=headers)
@@ -197,7 +197,8 @@ def create_app(
         # write fails). One log line, without the statement or its parameters.
         log.warning("a request could not be stored: %s", type(exc).__name__)
         message = "the server cannot store changes right now; nothing changed; try again shortly"
-        body = {"detail": message, "texts": server_error_texts("storage_down", message)}
+        texts = server_error_texts("storage_down", message)
+        body = {"detail": message, "code": "storage_down", "texts": texts}
         return JSONResponse(body, 503, headers={"Retry-After": str(STORAGE_RETRY_SECONDS)})
 
     @app.exception_handler(RequestValidationError)
@@ -207,9 +208,10 @@ def create_app(
         errors = list(exc.errors())
         problem = body_problem(errors)
         if problem is None:
-            return JSONResponse({"detail": validation_detail(errors)}, 422)
+            return JSONResponse({"detail": validation_detail(errors), "code": "invalid"}, 422)
         detail = BODY_PROBLEMS[problem]
-        return JSONResponse({"detail": detail, "texts": server_error_texts(problem, detail)}, 422)
+        texts = server_error_texts(problem, detail)
+        return JSONResponse({"detail": detail, "code": problem, "texts": texts}, 422)
 
     def address_of(request: Request | WebSocket) -> str:
         """The key the client's per-address limits count by (:func:`network_key`: an IPv6 /64)."""
@@ -220,7 +222,8 @@ def create_app(
         if wait > 0:
             seconds = retry_after(wait)
             message = f"too many {what} from your address; try again in {seconds} s"
-            raise LobbyError(429, message, wait, texts=server_error_texts("rate", message, seconds=seconds))
+            texts = server_error_texts("rate", message, seconds=seconds)
+            raise LobbyError(429, message, wait, texts=texts, error="rate_limited")
 
     def manager_of(request: Request | WebSocket) -> TableManager:
         manager: TableManager = request.app.state.manager
@@ -284,7 +287,7 @@ def create_app(
             presets = ", ".join(PRESET_NAMES)
             message = f"no such preset; presets: {presets}"
             texts = server_error_texts("no_such_preset", message, presets=presets)
-            raise LobbyError(404, message, texts=texts)
+            raise LobbyError(404, message, texts=texts, error="no_such_preset")
         return {"preset": name, **rules_page(rules, lang)}
 
     @app.get("/api/tables")
