@@ -21,13 +21,14 @@ from rummykit.web.practice import UNDO_MESSAGES
 from rummykit.web.texts import SERVER_ERROR_DE_DEFAULT, SERVER_ERRORS_DE
 
 WEB = Path(web_app.__file__).parent
-CODE_ARGUMENT = {"refusal": 1, "error_json": 0, "server_error_texts": 0, "notice_json": 0}
+CODE_ARGUMENT = {"refusal": 1, "error_json": 0, "server_error_texts": 0, "notice_json": 0, "_error": 0}
 """The position of the error code among the arguments of the functions that word refusals."""
 TEXTS_ARGUMENT = {"error_json": 4, "LobbyError": 3}
 """The position of ``texts`` among the arguments, where it may be given without its keyword."""
 PASSING_ON = {
     ("protocol.py", "error_json"): "its callers' codes, checked where they call it",
     ("protocol.py", "notice_json"): "its callers' codes, checked where they call it",
+    ("chat.py", "_error"): "its callers' codes, checked where they call it",
     ("tables.py", "refusal"): "its callers' codes, checked where they call it",
     ("practice.py", "undo_texts"): "the codes of UNDO_MESSAGES, checked below",
     ("app.py", "invalid_request"): "the codes of BODY_PROBLEMS, checked below",

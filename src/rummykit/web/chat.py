@@ -17,6 +17,7 @@ from typing import Annotated, Any, Final, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from rummykit.web.limits import RateLimiter
+from rummykit.web.texts import server_error_texts
 
 MAX_CHAT_CHARS: Final = 200
 CHAT_PER_SECOND: Final = 0.5
@@ -58,7 +59,7 @@ class ChatRoom:
     def say(self, seat: int | None, name: str, text: str) -> dict[str, Any]:
         """The line to send to everybody, or the error to send back to the writer alone."""
         if seat is None:
-            return _error("spectator", "spectators cannot chat")
+            return _error("spectator", "spectators cannot chat", german="spectator_chat")
         wait = self.limiter.take(seat)
         if wait > 0:
             error = _error("rate_limited", f"chat: {CHAT_BURST} messages in a row at most; wait a moment")
@@ -69,5 +70,15 @@ class ChatRoom:
         return line
 
 
-def _error(code: str, message: str) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message, "rule": None, "version": None}
+def _error(code: str, message: str, german: str | None = None) -> dict[str, Any]:
+    """An error shaped as the table's others (:func:`~rummykit.web.protocol.error_json`: its texts
+    in every language, the German of ``german`` where it is not the code's); the table fills in its
+    ``version``."""
+    return {
+        "type": "error",
+        "code": code,
+        "message": message,
+        "rule": None,
+        "version": None,
+        "texts": server_error_texts(german or code, message),
+    }

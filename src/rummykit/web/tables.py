@@ -660,6 +660,11 @@ class Table:
         to_move = None if self.match.is_over else self.match.to_move
         return sorted(s for s in self._rest if s in (seat, to_move))
 
+    def _answer(self, client: Client) -> None:
+        """The state, to one client whose message changed nothing (``back`` when not away, ``ready``
+        when not resting): every message a client sends gets an answer."""
+        client.send(self.state_text(client.seat, self._shared_texts()))
+
     def _breaks_ended(self, seats: Collection[int]) -> None:
         """Tell whom it concerns that the break of ``seats`` ended: everyone when the person to move
         is among them (their clock runs now), else only those seats' own pages."""
@@ -892,7 +897,7 @@ class Table:
                 for other in list(self.clients):
                     other.send(line)
             else:
-                client.send(line)
+                client.send({**line, "version": self.version})
 
     async def ask_rematch(self, client: Client) -> None:
         """The host asks for the rematch over the socket: every connected seat (the host's too) is
@@ -918,6 +923,7 @@ class Table:
         turn, if its time has run out: :meth:`_come_back`)."""
         async with self.lock:
             if client.seat is None or client.seat not in self._away:
+                self._answer(client)  # not away: the state says so
                 return
             self._come_back(client.seat)
             self.broadcast()
@@ -948,6 +954,7 @@ class Table:
         """The seat's person closed the hand's result: their break ends, their turn clock may run."""
         async with self.lock:
             if client.seat is None or self._rest.pop(client.seat, None) is None:
+                self._answer(client)  # nothing to end: the state says so (no "rest" for the seat)
                 return
             self._breaks_ended((client.seat,))
 
@@ -1031,7 +1038,8 @@ class Table:
                 self.version,
             )
         if self.match.to_move != seat:
-            return error_json("not_your_turn", f"it is seat {self.match.to_move}'s turn", self.version)
+            to_move = self.match.to_move  # counted from 1, as "the host (seat 1)" is
+            return error_json("not_your_turn", f"it is seat {to_move + 1}'s turn", self.version)
         return None
 
     async def _commit(self, seat: int, action: Action) -> None:

@@ -28,6 +28,7 @@ from rummykit.views import Phase
 
 SERVER_ERRORS_DE: Final[dict[str, str]] = {
     "spectator": "Zuschauer können nicht spielen",
+    "spectator_chat": "Zuschauer können nicht chatten",
     "too_many_cards": "Die gebildeten Figuren haben {cards} Karten, mehr als die {held} deiner Hand",
     "unknown_bot": "Unbekannter Bot {kind}; Bots: {kinds}",
     "no_such_preset": "Kein solches Spiel; Spiele: {presets}",
