@@ -1,5 +1,8 @@
 """The web protocol: pydantic models of what clients send, and the JSON the server sends back.
 
+For client authors the reference is ``docs/protocol.md`` (a test holds it to every message type,
+endpoint and refusal code of this package); this is the overview.
+
 Client to server (one JSON object per websocket text message, at most :data:`MAX_MESSAGE_BYTES`).
 The first message of a connection says who is connecting: a seat's token, or ``null`` to watch.
 Tokens never travel in the URL, where access logs and proxies would keep them::
@@ -35,6 +38,7 @@ Server to client::
     {"type": "chat", "n": 3, "seat": 1, "name": "Ben", "text": "gut gespielt!"}
     {"type": "rematch", "code": "…", "seat": 1, "token": "…"}   (rummykit.web.rematch)
     {"type": "hand_log", "version": 17, "hand": 3, "entries": [...]}   (log entries of this hand)
+    {"type": "notice", "code": "storage_slow", "message": "...", "version": 17, "texts": {...}}
 
 ``legal`` lists the actions that need no composing (draw, take, discards, knocks, buy-back
 decisions) and ``compose`` the compound kinds the rules permit now (:mod:`rummykit.web.moves`);
