@@ -56,3 +56,22 @@ def test_a_held_seat_survives_a_restart(tmp_path: Any, web: Any) -> None:
         assert client.get(f"/api/tables/{code}").json()["seats"][1]["held"] is True
         taken = client.post(f"/api/tables/{code}/retake", json={"token": guest["token"]})
         assert taken.status_code == 200 and taken.json()["seat"] == 1
+
+
+def test_connections_that_showed_the_token_play_the_retaken_seat_again(client: TestClient, web: Any) -> None:
+    """A second tab (or a client that stayed connected) watched from the moment its seat was left;
+    when the token takes the seat back it is told so (a new welcome) and plays it, without a reload."""
+    host = web.create(client, seats=2, name="Anna")
+    code = host["code"]
+    guest = client.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
+    client.post(f"/api/tables/{code}/start", json={"token": host["token"]})
+    with web.connect(client, code, guest["token"]) as tab:
+        assert web.receive_state(tab)["you"] == 1
+        client.post(f"/api/tables/{code}/leave", json={"token": guest["token"]})
+        assert web.next_of(tab, "welcome")["seat"] is None
+        assert client.post(f"/api/tables/{code}/retake", json={"token": guest["token"]}).status_code == 200
+        assert web.next_of(tab, "welcome")["seat"] == 1
+        state = web.receive_state(tab, until=lambda s: s["you"] == 1)
+        assert len(state["view"]["hand"]) > 0 and not state["table"]["seats"][1]["away"]
+    with web.connect(client, code, host["token"]) as other:  # a token never takes another's seat
+        assert web.receive_state(other)["you"] == 0

@@ -44,9 +44,10 @@ async def retake(table: Table, token: str) -> int:
             raise refusal(403, "no_held_seat", "no seat at this table is held for you")
         held = table.seats[seat]
         table.seats[seat] = Seat("human", held.held_name or "", token_hash=held.held_for)
+        await table._save_lobby()  # refused: the seat stays the bot's, and nobody was told otherwise
+        table.rebind(seat)  # connections that showed the token (and watch since) play it again
         if not table.connected(seat):
             table._mark_away(seat)  # until the person's page connects with the token
-        await table._save_lobby()
         table.broadcast()
     table.kick()
     return seat

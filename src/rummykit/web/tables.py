@@ -367,6 +367,9 @@ class Client:
         against it (a rematch's new table)."""
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(CLIENT_QUEUE)
         self.dropped = False
+        self.token_digest: str | None = None
+        """The digest of the seat token this connection showed (:meth:`Table.connect`): kept when
+        the seat is left, so the connection takes the seat again when the token retakes it."""
 
     def send(self, message: dict[str, Any] | str) -> None:
         if self.dropped:
@@ -791,6 +794,8 @@ class Table:
         for i, (old, new) in enumerate(zip(before, self.seats, strict=False)):
             if old.token_hash is not None and new.token_hash != old.token_hash:
                 self._unbind(i)  # left (or left and taken by someone else) through another process
+            if new.token_hash is not None and new.token_hash != old.token_hash:
+                self.rebind(i)  # retaken through another process
         self.status = "over" if status == "playing" and self.match.is_over else status  # type: ignore[assignment]
         if self.status == "playing":  # started or a seat retaken elsewhere: people not here are away
             for i, s in enumerate(self.seats):
@@ -829,6 +834,8 @@ class Table:
     # Connections --------------------------------------------------------------------------------
     async def connect(self, client: Client) -> None:
         async with self.lock:
+            if client.seat is not None:
+                client.token_digest = self.seats[client.seat].token_hash
             self.clients.add(client)
             if client.seat is not None and client.seat in self._away:
                 self._come_back(client.seat)
@@ -1501,6 +1508,19 @@ class Table:
             self._unbind(seat)
             self.broadcast()
         self.kick()
+
+    def rebind(self, seat: int) -> None:
+        """The seat's token holds it again (retaken here or through another process): connections
+        that showed that token and watch since it was left play it again, and are told so by a new
+        welcome (a second tab, or a client that stayed connected, need not reconnect)."""
+        digest = self.seats[seat].token_hash
+        if digest is None:
+            return
+        for client in list(self.clients):
+            shown = client.token_digest
+            if client.seat is None and shown is not None and hmac.compare_digest(shown, digest):
+                client.seat = seat
+                client.send({"type": "welcome", "seat": seat, "code": self.code})
 
     def _unbind(self, seat: int) -> None:
         """The seat's token no longer holds it (its person left, here or through another process):
