@@ -74,6 +74,7 @@ from rummykit.web.manager import TableManager
 from rummykit.web.owners import LEASE_SECONDS, RENEW_SECONDS
 from rummykit.web.protocol import CreateTable, JoinTable, SeatGrant, TokenBody, error_json
 from rummykit.web.relay import CLOSE_RESTART, relay, relayed_address
+from rummykit.web.rematch import offer as offer_rematch
 from rummykit.web.rematch import rematch
 from rummykit.web.rulebook import PageLang, preset_lines, preset_rules, rules_page
 from rummykit.web.seats import retake
@@ -464,6 +465,7 @@ async def _play(
     client = Client(seat, address)
     writer = asyncio.create_task(_write(websocket, client))
     await table.connect(client)
+    await offer_rematch(table, client)
     try:
         while not client.dropped:
             message = await websocket.receive()
