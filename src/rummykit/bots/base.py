@@ -6,16 +6,27 @@ exactly. The same protocol covers match decisions such as the Viennese buy-back 
 are then ``buyback`` and ``decline``; the view is that of the seat deciding). Bots that also implement
 ``choose_match`` receive a :class:`MatchView` (public totals, chips and pot) for those decisions, and
 bots that implement ``follow_match`` are shown it before each round decision; see :func:`match_action`.
+
+A bot that keeps a memory of the hand from one decision to the next (:class:`CatchingUpBot`, the
+search bot's :class:`~rummykit.bots.inference.TableMemory`) decides as if it had played the match so
+far, however the match got where it is: :func:`match_action` shows it its seat's earlier decisions of
+the hand whenever it has not made them itself on this very round (a resumed game, a match rebuilt by
+an undo, a table replayed after a restart, a copy of the bot in another process), and
+:func:`new_game` makes it forget the last game when the same bot object starts another one.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from contextlib import suppress
+from dataclasses import dataclass
 from typing import Protocol, cast, runtime_checkable
+from weakref import WeakKeyDictionary
 
 from rummykit.actions import Action
 from rummykit.errors import RummyError
+from rummykit.events import Event
 from rummykit.match import Match
 from rummykit.round import Round
 from rummykit.rules import Rules
@@ -76,6 +87,94 @@ class RecallingBot(Protocol):
         ...
 
 
+@runtime_checkable
+class CatchingUpBot(Protocol):
+    """A bot whose decisions depend on its seat's earlier decisions in the hand (a memory of what the
+    other seats did between them), and that can be brought to the state it would have had if it had
+    made them: shown the seat's earlier views and actions of the hand, never the round itself."""
+
+    def catch_up(self, past: SeatPast | None, view: PlayerView) -> None:
+        """Rebuild the memory of ``view``'s seat as if the bot had decided every one of ``past`` (the
+        seat's earlier decisions of the hand, oldest first; ``None``: they cannot be known) and is now
+        to decide from ``view``."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class _Followed:
+    """Where a :class:`CatchingUpBot` last stood in a round: it had seen ``rnd`` up to event ``at``
+    (``before``: the event just before, the very object) and then chose ``action`` (``None``: it was
+    only caught up)."""
+
+    rnd: Round
+    at: int
+    before: Event | None
+    action: Action | None
+
+
+_FOLLOWED: WeakKeyDictionary[object, dict[int, _Followed]] = WeakKeyDictionary()
+"""Per catching-up bot object and seat, where it last stood (kept beside the bot, not in it: the bot
+never holds the round; a bot that cannot be weakly referenced is caught up at every decision)."""
+
+
+def _follows(bot: object, rnd: Round, seat: int) -> bool:
+    """Whether ``bot`` has made every decision of ``seat`` in ``rnd`` itself (so its memory is
+    already the one a catch-up would build): the same round object, its events up to the bot's last
+    decision unchanged (an undo re-applies them as new objects), its action the one the bot chose,
+    and no later decision of the seat made by anyone else."""
+    try:
+        last = _FOLLOWED.get(bot, {}).get(seat)
+    except TypeError:
+        return False
+    if last is None or last.rnd is not rnd:
+        return False
+    history = rnd.history
+    if len(history) < last.at or (last.at and history[last.at - 1] is not last.before):
+        return False
+    start = last.at
+    if last.action is not None:
+        if len(history) <= start or history[start].seat != seat or history[start].action != last.action:
+            return False
+        start += 1
+    return all(e.seat != seat for e in history[start:])
+
+
+def _note(bot: object, rnd: Round, seat: int, action: Action | None) -> None:
+    """Remember where ``bot`` stands in ``rnd`` for ``seat`` (see :func:`_follows`)."""
+    history = rnd.history
+    with suppress(TypeError):
+        _FOLLOWED.setdefault(bot, {})[seat] = _Followed(
+            rnd, len(history), history[-1] if history else None, action
+        )
+
+
+def catch_up(bot: Bot, match: Match | Round, seat: int) -> None:
+    """Bring ``bot``'s memory of ``seat`` to exactly the state it would have had if it had played
+    ``seat`` in ``match`` so far (its earlier decisions of the current hand, :func:`seat_past`): a
+    :class:`CatchingUpBot` replays them into its memory, a :class:`RecallingBot` recalls them when it
+    asks to; other bots have no memory to bring. :func:`match_action` does this by itself whenever
+    the bot has not followed the round; calling it is needed only before a bot's ``choose`` is
+    called directly on a match the bot did not play."""
+    rnd = match.round if isinstance(match, Match) else match
+    view = rnd.view(seat)
+    if isinstance(bot, CatchingUpBot) and _offers(bot, "catch_up"):
+        bot.catch_up(seat_past(rnd, seat), view)
+        _note(bot, rnd, seat, None)
+    recalling = isinstance(bot, RecallingBot) and _offers(bot, "recalls") and _offers(bot, "recall")
+    if recalling and cast(RecallingBot, bot).recalls(view):
+        cast(RecallingBot, bot).recall(seat_past(rnd, seat))
+
+
+def new_game(bot: Bot) -> None:
+    """Start ``bot``'s next game afresh: its optional ``new_game()`` method forgets every memory of
+    the last game (a bot without one keeps none). Call it when one bot object plays game after game
+    (a game environment's episodes), so that a game cut short leaves nothing behind."""
+    if _offers(bot, "new_game"):
+        bot.new_game()  # type: ignore[attr-defined]
+    with suppress(TypeError):
+        _FOLLOWED.pop(bot, None)
+
+
 def seat_past(rnd: Round, seat: int) -> list[tuple[PlayerView, Action]] | None:
     """``seat``'s earlier decisions in ``rnd``, each with the view it decided from: what a bot that
     played along saw, and nothing more. The round is replayed from its deal; ``None`` where that does
@@ -131,17 +230,25 @@ class MatchAwareBot(Protocol):
 def match_action(bot: Bot, match: Match, rng: random.Random) -> Action:
     """The action of the seat to move in ``match``: a round action from its view, or a match decision
     (buy-back) from its :class:`MatchView` when the bot reads one (else from the finished round's view).
-    A :class:`RecallingBot` first recalls the hand so far; a :class:`MatchAwareBot` is shown the
-    match before a round decision.
+    A :class:`RecallingBot` first recalls the hand so far, a :class:`CatchingUpBot` that has not made
+    the seat's earlier decisions of this round itself is caught up on them (:func:`catch_up`); a
+    :class:`MatchAwareBot` is shown the match before a round decision.
     """
     seat = match.to_move
     legal = match.legal_actions()
     if match.pending_buyback and isinstance(bot, MatchBot) and _offers(bot, "choose_match"):
         return bot.choose_match(MatchView.of(match, seat), legal, rng)
-    view = match.round.view(seat)
+    rnd = match.round
+    view = rnd.view(seat)
+    catching_up = isinstance(bot, CatchingUpBot) and _offers(bot, "catch_up")
+    if catching_up and not _follows(bot, rnd, seat):
+        cast(CatchingUpBot, bot).catch_up(seat_past(rnd, seat), view)
     recalling = isinstance(bot, RecallingBot) and _offers(bot, "recalls") and _offers(bot, "recall")
     if recalling and cast(RecallingBot, bot).recalls(view):
         cast(RecallingBot, bot).recall(seat_past(match.round, seat))
     if isinstance(bot, MatchAwareBot) and _offers(bot, "follow_match"):
         bot.follow_match(MatchView.of(match, seat))
-    return bot.choose(view, legal, rng)
+    action = bot.choose(view, legal, rng)
+    if catching_up:
+        _note(bot, rnd, seat, action)
+    return action

@@ -151,6 +151,9 @@ class CalibratedSampler:
         self.pool = pool
         self.table = table
         self._key: tuple[int, ...] | None = None
+        self._memory: TableMemory | None = None
+        """The memory of the cached pool's decision, held (not its ``id``, which a new memory could
+        reuse once the old one is gone)."""
         self._dealt: list[tuple[dict[int, list[int]], list[int]]] = []
         self._cum: list[float] = []
 
@@ -176,7 +179,6 @@ class CalibratedSampler:
             return self.base(view, rng, memory, behaviour, weights, unseen)
         key = (
             view.seat,
-            id(memory),
             memory.hands if memory is not None else -1,
             view.dealer,
             view.turn,
@@ -184,8 +186,9 @@ class CalibratedSampler:
             len(view.discard_pile),
             view.stock_size,
         )
-        if key != self._key:
+        if key != self._key or memory is not self._memory:
             self._key = key
+            self._memory = memory
             self._dealt = [self.base(view, rng, memory, behaviour, weights, unseen) for _ in range(self.pool)]
             total = 0.0
             self._cum = []

@@ -135,6 +135,12 @@ class GinSearchBot(SearchBot):
             tracker.observe(view)
             tracker.acted(view, action)
 
+    def new_game(self) -> None:
+        """Forget the ``tracker``'s memory of the last hand: the next decision begins a new game
+        (:func:`~rummykit.bots.base.new_game`)."""
+        if self.tracker is not None:
+            self.tracker.history = GinHistory()
+
     def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
         reader = self.tracker
         if reader is not None and view.gin is not None:
@@ -296,6 +302,12 @@ class CombinedSearchBot(IsmctsBot):
     def recall(self, past: SeatPast | None) -> None:
         """A gin hand's memory (:meth:`GinSearchBot.recall`)."""
         self.gin_search.recall(past)
+
+    def new_game(self) -> None:
+        """Forget the memories of both searches (:meth:`IsmctsBot.new_game`,
+        :meth:`GinSearchBot.new_game`)."""
+        super().new_game()
+        self.gin_search.new_game()
 
     def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
         if view.gin is not None:

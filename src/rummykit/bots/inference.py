@@ -139,7 +139,16 @@ class TableMemory:
     """The evidence one seat gathers over a hand (see the module docstring).
 
     Call :meth:`observe` with every view the seat decides on and :meth:`acted` with the action it
-    chose; a new hand (the turn counter going back, another dealer) starts a new memory.
+    chose. The memory is a function of those views and actions alone (no random numbers), so
+    replaying a seat's earlier decisions of the hand into a :meth:`restart`-ed memory rebuilds it
+    exactly (:meth:`~rummykit.bots.ismcts.IsmctsBot.catch_up`).
+
+    A view starts a new hand unless it can follow the seat's last decision in the same deal
+    (:meth:`follows`): the same seat, dealer and seats in play, a turn counter that has not gone
+    back, and, after an action that ended the seat's turn, a later turn with exactly the cards that
+    action left in its hand (nobody else changes a seat's hand between its turns). A new deal with
+    the same dealer (a game environment's next episode, a match started again) thus starts afresh
+    although its turn counter may be as far as the last one.
     """
 
     def __init__(self) -> None:
@@ -158,28 +167,53 @@ class TableMemory:
         self.deal_turn = 0
         """The turn counter of that first view (the other seats' turns before it)."""
         self._drawing: tuple[int, ...] | None = None
+        self._left: tuple[int, ...] | None = None
+        """The viewer's cards (sorted) after its last action if that ended its turn, else ``None``."""
+        self._closed = False
+        """The viewer's last action ended the hand (a Rummy call, the last card discarded)."""
 
     def reset(self) -> None:
+        """Forget the evidence and the log of the hand (a new hand begins: :attr:`hands` counts it)."""
         self.evidence = {}
         self._pending = None
         self.ambiguous = 0
         self.log = []
         self.hands += 1
         self._drawing = None
+        self._left = None
+        self._closed = False
+
+    def restart(self) -> None:
+        """Forget the hand entirely, as a memory that has seen no view: the next view begins a hand.
+        :attr:`hands` still counts up, so a sampler's cache of the old hand is not reused."""
+        self.reset()
+        self._key = None
+        self._last_turn = -1
+
+    def follows(self, view: PlayerView) -> bool:
+        """Whether ``view`` can be the seat's next decision in the hand of its last one (see the
+        class docstring); ``False`` before any view."""
+        if (view.seat, view.dealer, view.active_seats) != self._key or view.turn < self._last_turn:
+            return False
+        if self._closed:
+            return False
+        if self._left is None:
+            return True
+        return view.turn > self._last_turn and tuple(sorted(int(c) for c in view.hand)) == self._left
 
     def of(self, seat: int) -> Evidence:
         return self.evidence.setdefault(seat, Evidence())
 
     def observe(self, view: PlayerView) -> None:
         """Read a view of the seat to move (the viewer) and learn what happened since its last turn."""
-        key = (view.seat, view.dealer, view.active_seats)
-        fresh = key != self._key or view.turn < self._last_turn
+        fresh = not self.follows(view)
         if fresh:
             self.reset()
-            self._key = key
+            self._key = (view.seat, view.dealer, view.active_seats)
             self.deal_hand = tuple(int(c) for c in view.hand)
             self.deal_turn = view.turn
         self._last_turn = view.turn
+        self._left = None
         if self._drawing is not None:
             drawn = without_all(view.hand, self._drawing)
             if len(drawn) == 1:
@@ -228,6 +262,9 @@ class TableMemory:
         ends_turn = isinstance(action, (Discard, Knock, CallRummy))
         if not ends_turn:
             return
+        left = without_all(view.hand, (int(action.card),)) if isinstance(action, (Discard, Knock)) else []
+        self._left = tuple(sorted(left))
+        self._closed = not left
         pile = _pile_after(view.discard_pile, action, view.rules.knock_discard_face_up)
         if pile is None:
             return

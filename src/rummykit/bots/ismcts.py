@@ -72,7 +72,7 @@ from rummykit.actions import (
     Open,
     TakeDiscard,
 )
-from rummykit.bots.base import MatchView
+from rummykit.bots.base import MatchView, SeatPast
 from rummykit.bots.distill import (
     DISCARD_WEIGHTS,
     DISTILL_DUELS,
@@ -216,6 +216,25 @@ class IsmctsBot:
 
     def memory(self, seat: int) -> TableMemory:
         return self.memories.setdefault(seat, TableMemory())
+
+    def catch_up(self, past: SeatPast | None, view: PlayerView) -> None:
+        """Rebuild the memory of ``view``'s seat as :meth:`choose` would have left it after deciding
+        every one of ``past`` (the seat's earlier decisions of the hand, each the view it decided from
+        and the action taken): the memory reads nothing else and draws no random numbers, so it is
+        then exactly that of a bot that played them (a resumed game, an undo, a fresh copy of the
+        bot). ``None`` (a hand that cannot be replayed from its deal) leaves it knowing nothing of
+        the hand. :func:`~rummykit.bots.base.match_action` calls this when the bot has not made
+        those decisions itself."""
+        memory = self.memory(view.seat)
+        memory.restart()
+        for seen, action in past or ():
+            memory.observe(seen)
+            memory.acted(seen, action)
+
+    def new_game(self) -> None:
+        """Forget every seat's memory: the next decision begins a new game
+        (:func:`~rummykit.bots.base.new_game`)."""
+        self.memories = {}
 
     def utility(self, points: dict[int, float], seat: int) -> float:
         """A play-out's worth to ``seat``: :func:`~rummykit.bots.rollout.utility`, plus what it does

@@ -40,6 +40,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from rummykit.bots import Bot, make_bot, match_action
+from rummykit.bots.base import new_game
 from rummykit.envs import encoding as enc
 from rummykit.envs.game import RewardKind, Scope, TokenGame
 from rummykit.envs.rummy_v0 import RENDER_MODES, check_render_mode, render_game
@@ -119,6 +120,8 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
         rng = self.np_random
         players = self.game.players
         while True:  # a deal the bots finish before the agent's first move is dealt again
+            for bot in self.bots:  # an episode cut short leaves nothing in a bot's memory
+                new_game(bot)
             self.game.reset(int(rng.integers(2**32)))
             self._bot_rng = random.Random(int(rng.integers(2**32)))
             self.seat = int(rng.integers(players)) if self.fixed_seat is None else self.fixed_seat
