@@ -40,12 +40,14 @@ def test_unknown_tables_presets_and_languages_are_refused_without_echo(client: T
     assert missing.status_code == 404
     assert missing.json() == {
         "detail": "no table 'NOPE42'",
+        "code": "no_table",
         "texts": {"en": "no table 'NOPE42'", "de": "Kein Tisch 'NOPE42'"},
     }
     probe = "<script>alert(1)"
     presets = "german, german_dskv, viennese, romme_ohne_auslegen, scala40, basic, gin"
     assert client.get(f"/api/presets/{probe}/rules").json() == {
         "detail": f"no such preset; presets: {presets}",
+        "code": "no_such_preset",
         "texts": {
             "en": f"no such preset; presets: {presets}",
             "de": f"Kein solches Spiel; Spiele: {presets}",
