@@ -705,8 +705,13 @@ py::list search_openings(const py::sequence& melds, const py::sequence& left, lo
 
 }  // namespace
 
+#ifndef RUMMYKIT_SOURCE_DIGEST
+#define RUMMYKIT_SOURCE_DIGEST ""
+#endif
+
 PYBIND11_MODULE(_native, m) {
   m.doc() = "Compiled twins of the environments' observation encoder and simplest decisions' trie.";
+  m.attr("SOURCE_DIGEST") = RUMMYKIT_SOURCE_DIGEST;  // SHA-256 of this file, from setup.py
   m.attr("TOKENS") = py::make_tuple(NUM_VERBS, CARD0, NEXT, LOW, HIGH, THEN_MELD, THEN_LAYOFF, DONE, TARGET0);
   m.attr("SIZES") = py::make_tuple(C, M, SEAT_FEATURES, GIN_HEAD);
   py::class_<ObsEncoder>(m, "ObsEncoder")

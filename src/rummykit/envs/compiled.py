@@ -13,8 +13,10 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
+from pathlib import Path
 from typing import Any
 
+from rummykit.native_source import stale_reason
 from rummykit.solver.backend import PURE_ENV
 
 
@@ -25,9 +27,11 @@ def _load() -> tuple[Any | None, str]:
     if importlib.util.find_spec("rummykit.envs._native") is None:
         return None, "rummykit.envs._native is not built"
     try:
-        return importlib.import_module("rummykit.envs._native"), "compiled"
+        module = importlib.import_module("rummykit.envs._native")
     except ImportError as exc:  # built, but it does not load here (another ABI, a missing library)
         return None, f"rummykit.envs._native does not load ({exc})"
+    stale = stale_reason(module, Path(__file__).with_name("_native.cpp"))
+    return (module, "compiled") if stale is None else (None, stale)
 
 
 NATIVE, NATIVE_STATUS = _load()

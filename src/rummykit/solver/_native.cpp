@@ -1903,8 +1903,13 @@ class Solver {
 
 }  // namespace
 
+#ifndef RUMMYKIT_SOURCE_DIGEST
+#define RUMMYKIT_SOURCE_DIGEST ""
+#endif
+
 PYBIND11_MODULE(_native, m) {
     m.doc() = "Compiled meld-search kernels of rummykit (see rummykit.solver.native).";
+    m.attr("SOURCE_DIGEST") = RUMMYKIT_SOURCE_DIGEST;  // SHA-256 of this file, from setup.py
     py::class_<Solver>(m, "Solver", py::dynamic_attr())
         .def(py::init<int, int, bool, int, int, int, bool, const std::vector<bool>&, const std::vector<int>&, bool>(),
              py::arg("lo"), py::arg("hi"), py::arg("both_ends"), py::arg("max_adjacent_jokers"),

@@ -18,14 +18,17 @@ The native backend is active when its extension was built, unless the environmen
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import os
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Final, Protocol
 
 from rummykit.cards import Card
 from rummykit.melds import Meld
+from rummykit.native_source import stale_reason
 from rummykit.rules import Rules
 from rummykit.solver.arrangement import Arrangement
 from rummykit.solver.layoff_search import Layoff
@@ -140,6 +143,9 @@ def _load_native() -> tuple[Backend | None, str]:
     if importlib.util.find_spec("rummykit.solver._native") is None:
         return None, "the compiled solver is not built (no C++17 compiler at install); running pure Python"
     try:
+        module = importlib.import_module("rummykit.solver._native")
+        if (stale := stale_reason(module, Path(__file__).with_name("_native.cpp"))) is not None:
+            return None, f"{stale}; running pure Python"
         from rummykit.solver.native import NativeBackend
     except ImportError as exc:
         return None, f"the compiled solver does not load ({exc}); running pure Python"
