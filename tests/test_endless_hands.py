@@ -129,7 +129,7 @@ def test_a_hand_ended_by_the_take_bound_says_so_in_the_terminal_and_on_the_web(p
     assert termination_text(result, names, "en", rules) == "a dead hand after 12 takes in a row: not scored"
     assert (
         termination_text(result, names, "de", rules)
-        == "ein totes Spiel nach 12 Aufnahmen in Folge: es zählt nicht"
+        == "ein totes Spiel nach 12 Aufnahmen hintereinander: es zählt nicht"
     )
     # Without rules (and in gin, where a dead hand has other causes) the general words stay.
     assert (

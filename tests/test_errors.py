@@ -29,7 +29,7 @@ def test_localized_speaks_german_and_english_is_the_message() -> None:
     with pytest.raises(rk.RummyError) as info:
         rnd.apply("discard QH")
     err = info.value
-    assert err.localized("de") == "Herz-Dame abwerfen: Zuerst vom Stoß ziehen oder die Ablage aufnehmen"
+    assert err.localized("de") == "Herz-Dame abwerfen: Zuerst vom Stoß ziehen oder von der Ablage nehmen"
     assert err.localized("en") == err.localized() == str(err)
     message = "knock 5H: the player in seat 1 has already knocked; now you only draw and discard"
     knock = KnockError(message, "knock_extra_turn")
@@ -249,7 +249,7 @@ def test_a_rule_set_is_named_by_a_preset_so_that_its_records_load() -> None:
     for name in ("myhouse", ""):
         with pytest.raises(rk.RulesError, match=r"^name: .* is not a preset \(german, ") as caught:
             rk.Rules.preset("german").replace(name=name)
-        assert "ist kein Spiel der Liste" in caught.value.localized("de")
+        assert "ist kein bekanntes Spiel" in caught.value.localized("de")
     renamed = rk.Rules.preset("german").replace(name="viennese")
     rnd = rk.Round.new(renamed, 3, seed=1)
     rnd.apply("draw")

@@ -98,7 +98,7 @@ def test_dskv_and_scala_pages_name_their_special_rules() -> None:
     assert "At a table of 4 the dealer sits out the hand, so 3 play." in dskv
     assert "only be taken if the set then holds four natural cards" in dskv
     scala = explain(rk.Rules.preset("scala40"), "de")
-    assert "Die Ablage darf nur nehmen, wer ausgelegt hat oder in diesem Zug damit auslegt." in scala
+    assert "Von der Ablage darf nur nehmen, wer ausgelegt hat oder in diesem Zug damit auslegt." in scala
     assert "Ein Joker darf nur als letzte Karte abgeworfen werden." in scala
 
 
@@ -272,7 +272,7 @@ def test_a_knock_game_page_names_no_single_hand_size_where_it_varies() -> None:
     rules = rk.Rules.preset("viennese").replace(hand_size_rule="by_player_count")
     english, german = explain(rules, "en"), explain(rules, "de")
     assert "the deadwood of your cards must be" in english and "your 10 cards" not in english
-    assert "die Schlechtpunkte deiner Karten" in german and "der 10 Karten" not in german
+    assert "die Restpunkte deiner Karten" in german and "der 10 Karten" not in german
     assert "the deadwood of your 10 cards must be" in explain(rk.Rules.preset("viennese"), "en")
     example = next(line for line in english.splitlines() if line.startswith("Example: "))
     assert len(example.split(" is arranged as ")[0].split()) - 1 == 13

@@ -383,10 +383,10 @@ def test_broken_records_are_explained_in_german_with_their_details() -> None:
         "Die Aufzeichnung hat die Version 2; diese Version von rummykit liest nur Version 1"
     )
     assert _de_record({**_record_data(), "players": "zwei"}) == (
-        "Das Feld 'players' der Aufzeichnung muss eine ganze Zahl sein, nicht 'zwei'"
+        "Das Feld „players“ der Aufzeichnung muss eine ganze Zahl sein, nicht 'zwei'"
     )
     assert _de_record({**_record_data(), "kind": "turnier"}) == (
-        "Die Art der Aufzeichnung ('kind') muss 'round' oder 'match' sein, nicht 'turnier'"
+        "Die Art der Aufzeichnung („kind“) muss „round“ oder „match“ sein, nicht 'turnier'"
     )
     newer = {**_record_data(), "revision": RULES_REVISION + 1, "rummykit": "99.0"}
     assert _de_record(newer) == (
@@ -395,10 +395,10 @@ def test_broken_records_are_explained_in_german_with_their_details() -> None:
         "nachspielen, wie sie gespielt wurde: Aktualisiere rummykit"
     )
     assert _de_record({**_record_data(), "seat_draw": {"method": "dice"}}) == (
-        "Das Feld 'seat_draw' der Aufzeichnung muss die Art (method) high_card oder random nennen"
+        "Das Feld „seat_draw“ der Aufzeichnung muss die Art (method) high_card oder random nennen"
     )
     assert _de_record({**_record_data(), "position": {"totals": [0, True]}}) == (
-        "Das Feld 'totals' der Stellung in der Aufzeichnung muss eine Liste ganzer Zahlen sein"
+        "Das Feld „totals“ der Stellung in der Aufzeichnung muss eine Liste ganzer Zahlen sein"
     )
     # The position is checked when the match starts (a rules error of match.py).
     assert _de_record({**_record_data(), "position": {"totals": [0, 0, 0]}}) == (
@@ -426,19 +426,19 @@ def test_broken_saved_games_are_explained_in_german_with_the_file_name(tmp_path:
         return text
 
     assert de(_record_data(), "ohne-meta.json") == (
-        "ohne-meta.json sagt nicht, wer an welchem Platz spielt (kein 'meta'); dieses gespeicherte "
+        "ohne-meta.json sagt nicht, wer an welchem Platz spielt (kein „meta“); dieses gespeicherte "
         "Spiel lässt sich nicht fortsetzen"
     )
     meta = {"names": ["Anna", "Ben"], "players": ["search:easy", "greedy"]}
     assert de({**_record_data(), "meta": meta}) == "partie.json: An keinem Platz spielt ein Mensch"
     assert de({**_record_data(), "meta": {**meta, "names": ["Anna"]}}) == (
-        "partie.json: 'meta.names' muss 2 Namen nennen"
+        "partie.json: „meta.names“ muss 2 Namen nennen"
     )
     assert de("kein json", "kaputt.json").startswith("kaputt.json ist kein gespeichertes Spiel: Expecting")
     round_record = rk.Record.from_round(rk.Round.new(GERMAN, 2, seed=2)).to_dict()
     assert de(round_record, "runde.json") == (
         "runde.json enthält nur ein einzelnes Spiel, keine Partie; fortsetzen lässt sich nur ein Spiel, "
-        "das 'rummykit play' gespeichert hat"
+        "das „rummykit play“ gespeichert hat"
     )
     with pytest.raises(NotationError) as info:
         load_saved(tmp_path / "fehlt.json")

@@ -47,7 +47,9 @@ def test_a_take_that_cannot_open_without_its_own_value_is_not_offered() -> None:
     with pytest.raises(rk.IllegalActionError) as refused:
         rnd.apply("take")
     assert str(refused.value).endswith("no opening worth 40 points without counting it")
-    assert localize_error(refused.value, "de").endswith("kein erstes Auslegen mit 40 Punkten ohne ihren Wert")
+    assert localize_error(refused.value, "de").endswith(
+        "kein erstes Auslegen mit 40 Punkten ohne den Wert dieser Karte"
+    )
 
 
 def test_the_opening_that_reaches_the_minimum_without_the_taken_card_is_offered() -> None:

@@ -232,7 +232,7 @@ def test_hint_line_speaks_the_players_language_and_shows_cards_as_dealt() -> Non
     suggestion = hint(view, rnd.legal_actions(), rnd, "de")
     assert suggestion.actions == (TakeDiscard(),)
     german = suggestion.text("de", view.top_discard)
-    assert german == "Pik-9 von der Ablage aufnehmen  (9S ergänzt eine Figur)"
+    assert german == "Pik-9 von der Ablage nehmen  (9S ergänzt eine Figur)"
     english = hint(view, rnd.legal_actions(), rnd, "en")
     assert english.text("en", view.top_discard) == "take  (9S completes a meld)"
     shown = screen.faces_in("discard QS  (keeps [JK(=9H) 10H JH] | 2C)")
@@ -813,9 +813,9 @@ def test_the_hint_speaks_of_no_opening_where_nothing_is_needed() -> None:
     ("preset", "en", "de"),
     [
         ("german", "You went out (Hand-Rommé: penalties ×2)",
-         "Du hast ausgemacht (Hand-Rommé: Strafpunkte ×2)"),
-        ("scala40", "You went out (in mano: penalties ×2)", "Du hast ausgemacht („in mano“: Strafpunkte ×2)"),
-        ("basic", "You went out (rummy: winnings ×2)", "Du hast ausgemacht (Rummy: Gewinn ×2)"),
+         "Du hast ausgemacht (Hand-Rommé: Minuspunkte ×2)"),
+        ("scala40", "You went out (in mano: penalties ×2)", "Du hast ausgemacht („in mano“: Minuspunkte ×2)"),
+        ("basic", "You went out (rummy: winnings ×2)", "Du hast ausgemacht (Rummy: Pluspunkte ×2)"),
     ],
 )  # fmt: skip
 def test_going_out_at_once_is_named_as_the_game_names_it(preset: str, en: str, de: str) -> None:

@@ -52,11 +52,11 @@ def test_a_whole_german_hand_at_80_by_24(data_dir: Path) -> None:
     assert "Stoß 70  Ablage 6♣  Keine Figuren auf dem Tisch" in out
     assert "2 Bots: Gierig · Startwert 3" in out
     assert "Deine Hand (13 Karten, nach Farbe)" in out
-    assert "Dein Zug: ziehen (d) oder die Ablage nehmen (t)   hilfe · tipp · ende" in out
+    assert "Dein Zug: ziehen (d) oder von der Ablage nehmen (t)   hilfe · tipp · ende" in out
     # The moves in notation, which is what a player types, also in German.
     # The prompt's German verbs work too ("abwerfen 1" above was refused only for not drawing first).
     assert (
-        "> Erlaubte Züge (so eintippen, wie sie hier stehen; die Verben auch deutsch:\n"
+        "> Erlaubte Züge (so eintippen wie hier; die Verben gehen auch auf Deutsch:\n"
         "  ziehen, nehmen, auslegen, anlegen, tauschen, abwerfen, klopfen, passen):\n"
         "  draw  ·  take\nKurzformen: d"
     ) in out
@@ -65,7 +65,7 @@ def test_a_whole_german_hand_at_80_by_24(data_dir: Path) -> None:
     assert "> Tipp: vom Stoß ziehen  (6♣ passt zu nichts auf deiner Hand)" in out
     flat = " ".join(out.split())
     assert (
-        "✗ nicht erlaubt: Kreuz-3 abwerfen: Zuerst vom Stoß ziehen oder die Ablage aufnehmen "
+        "✗ nicht erlaubt: Kreuz-3 abwerfen: Zuerst vom Stoß ziehen oder von der Ablage nehmen "
         "[zuerst ziehen]" in flat
     )
     # Item 9: a 5,000-character line is refused without being echoed back.
@@ -192,7 +192,7 @@ def test_the_hands_end_speaks_to_du() -> None:
 def test_undo_in_german_names_the_moves_in_words(data_dir: Path) -> None:
     out = play("--seed", "3", "--bots", "random", "--practice", "--lang", "de", "--players", "2",
                lines=["d", "x 1", "zurück", "zurück", "zurück"])  # fmt: skip
-    assert "zurückgenommen: Kreuz-4 abwerfen; die Ablage aufnehmen; Kreuz-2 abwerfen" in out  # bots too
+    assert "zurückgenommen: Kreuz-4 abwerfen; von der Ablage nehmen; Kreuz-2 abwerfen" in out  # bots too
     assert "zurückgenommen: vom Stoß ziehen" in out
     assert "✗ nichts zurückzunehmen" in out
     assert_german(out)

@@ -29,8 +29,8 @@ def test_the_buy_back_offer_names_the_score_the_total_and_the_price() -> None:
     )
     german = turn_prompt(match, seat, "Ben", "de").plain
     assert german == (
-        f"Stand von Ben ist {score} ({total} Schlechtpunkte): für {cost} Chips zurückkaufen? "
-        "buyback / decline"
+        f"Stand von Ben ist {score} ({total} Restpunkte): für {cost} Chips zurückkaufen? "
+        "zurückkaufen (b) / ablehnen"
     )
 
 

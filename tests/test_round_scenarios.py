@@ -878,6 +878,6 @@ def test_scala40_a_card_that_fits_a_meld_waits_in_hand_in_the_turn_of_the_openin
     )
     assert localize_error(discard.value, "de") == (
         "Kreuz-9 abwerfen: Kreuz-9 passt an eine Figur auf dem Tisch und darf darum nicht abgeworfen "
-        "werden; lege sie ab deinem nächsten Zug an"
+        "werden; lege die Karte ab deinem nächsten Zug an"
     )
     rnd.apply("discard 2D")  # any other card goes

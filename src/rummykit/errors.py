@@ -96,7 +96,7 @@ class RummyError(Exception):
         ...     rk.Round.new(rk.Rules.preset("german"), 2, seed=4).apply("discard QH")
         ... except rk.RummyError as exc:
         ...     print(exc.localized("de"))
-        Herz-Dame abwerfen: Zuerst vom Stoß ziehen oder die Ablage aufnehmen
+        Herz-Dame abwerfen: Zuerst vom Stoß ziehen oder von der Ablage nehmen
         """
         code = lang.strip().lower().replace("-", "_").split("_", 1)[0] if isinstance(lang, str) else ""
         if code != "de" or _localizer is None:  # English, and every language without a catalogue

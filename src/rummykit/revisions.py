@@ -73,6 +73,12 @@ class RuleChange:
     """For ``refuses``: the rule id the engine refuses the old action with, when it is known; a failed
     replay refused under that rule names this change alone."""
 
+    @property
+    def date_de(self) -> str:
+        """:attr:`date` as a German sentence writes it: ``5.12.2026``."""
+        year, month, day = self.date.split("-")
+        return f"{int(day)}.{int(month)}.{year}"
+
 
 def _melding(rules: Rules) -> bool:
     return not rules.is_knock_game
@@ -117,7 +123,7 @@ CHANGES: Final[tuple[RuleChange, ...]] = (
         "plays",
         "when the stock runs out and the pile is turned over, it is turned face down as it lay, so the "
         "cards drawn after it differ",
-        "wenn der Stoß aufgebraucht ist und der Ablagestapel umgedreht wird, liegt er verdeckt wie "
+        "wenn der Stoß aufgebraucht ist und die Ablage umgedreht wird, liegt sie verdeckt wie "
         "zuvor, sodass danach andere Karten gezogen werden",
         lambda rules: rules.stock_exhaustion == "turn_over_all_if_declined",
     ),
@@ -125,7 +131,7 @@ CHANGES: Final[tuple[RuleChange, ...]] = (
         "2026-12-01",
         "refuses",
         "a player is offered a buy-back only where it lowers their total below the highest other one",
-        "ein Wiedereinkauf wird nur angeboten, wo er den Stand unter den höchsten anderen senkt",
+        "ein Rückkauf wird nur angeboten, wo er den Stand unter den höchsten anderen senkt",
         lambda rules: _knock(rules) and rules.match_end == "elimination_last_survivor",
     ),
     _change(
@@ -133,7 +139,7 @@ CHANGES: Final[tuple[RuleChange, ...]] = (
         "refuses",
         "under joker_end_assignment = upward_default a joker that fits at the top of a run is laid "
         "there, never at the low end",
-        "mit joker_end_assignment = upward_default kommt ein Joker, der oben an eine Reihe passt, "
+        "mit joker_end_assignment = upward_default kommt ein Joker, der oben an eine Folge passt, "
         "immer nach oben",
         lambda rules: rules.joker_end_assignment == "upward_default" and rules.jokers_total > 0,
     ),
@@ -142,7 +148,7 @@ CHANGES: Final[tuple[RuleChange, ...]] = (
         "refuses",
         "a player who took the top discard may no longer lay down every other card and go out by "
         "discarding it (D15 holds without exception)",
-        "wer die oberste Karte des Ablagestapels nimmt, darf nicht mehr alle anderen Karten "
+        "wer die oberste Karte der Ablage nimmt, darf nicht mehr alle anderen Karten "
         "auslegen und mit ihr ausmachen (D15 ohne Ausnahme)",
         lambda rules: (
             _melding(rules) and not rules.may_discard_taken_discard and not rules.discard_pickup_requires_meld
@@ -153,7 +159,7 @@ CHANGES: Final[tuple[RuleChange, ...]] = (
         "2026-12-05",
         "refuses",
         "a player who took the top discard may not call Rummy by laying that card away",
-        "wer die oberste Karte des Ablagestapels nimmt, darf nicht Rummy rufen, indem er sie weglegt",
+        "wer die oberste Karte der Ablage nimmt, darf nicht Rummy rufen, indem er sie weglegt",
         lambda rules: _knock(rules) and not rules.may_discard_taken_discard,
         rule="may_discard_taken_discard",
     ),
@@ -164,7 +170,7 @@ CHANGES: Final[tuple[RuleChange, ...]] = (
         "Basic Rummy; a file written before 2026-12-05 dealt Basic Rummy's 10/7/6 (write "
         "hand_size_rule=fixed and that hand size into its rules to read it as it was played)",
         "hand_size_rule = by_player_count gibt außerhalb von Basic Rummy 13 Karten (2–4 Spieler) oder "
-        "11 (5–6); eine Datei von vor dem 2026-12-05 gab die 10/7/6 von Basic Rummy (mit "
+        "11 (5–6); eine Datei von vor dem 5.12.2026 gab die 10/7/6 von Basic Rummy (mit "
         "hand_size_rule=fixed und dieser Kartenzahl in ihren Regeln liest man sie, wie sie gespielt wurde)",
         lambda rules: rules.name != "basic" and rules.hand_size_rule == "by_player_count",
     ),
@@ -183,15 +189,16 @@ CHANGES: Final[tuple[RuleChange, ...]] = (
         "refuses",
         "a hand ends dead, not scored, after max_takes_in_a_row (50) turns in a row that began by "
         "taking the discard",
-        "ein Spiel endet ohne Wertung nach max_takes_in_a_row (50) Zügen in Folge, die mit dem "
-        "Aufnehmen der abgelegten Karte begannen",
+        "ein Spiel endet ohne Wertung nach max_takes_in_a_row (50) Zügen hintereinander, die mit "
+        "einer Karte von der Ablage begannen",
         lambda rules: rules.not_applicable("max_takes_in_a_row") is None,
     ),
     _change(
         "2026-12-05",
         "plays",
         "a knock is scored although the takes in a row reach their bound in the extra turns after it",
-        "ein Klopfen zählt, auch wenn die Aufnahmen in Folge in den Zusatzzügen danach ihre Grenze erreichen",
+        "ein Klopfen zählt, auch wenn die Aufnahmen hintereinander in den Zusatzzügen danach ihre Grenze "
+        "erreichen",
         lambda rules: _knock(rules) and rules.knock_extra_turn,
     ),
     _change(
@@ -223,7 +230,7 @@ CHANGES: Final[tuple[RuleChange, ...]] = (
         "opening below the minimum and going out at once is a Hand-Rommé only without an earlier "
         "lay-off or joker exchange",
         "unter dem Mindestwert auslegen und sofort ausmachen ist nur ohne früheres Anlegen oder "
-        "Jokertauschen ein Hand-Rommé",
+        "früheren Jokertausch ein Hand-Rommé",
         lambda rules: (
             _melding(rules)
             and not rules.hand_romme_requires_opening_min
@@ -236,8 +243,8 @@ CHANGES: Final[tuple[RuleChange, ...]] = (
         "refuses",
         "a player who has not opened may take the top discard only when an opening reaches the "
         "minimum without it",
-        "wer noch nicht ausgelegt hat, darf die oberste abgelegte Karte nur nehmen, wenn eine "
-        "Auslage ohne sie den Mindestwert erreicht",
+        "wer noch nicht ausgelegt hat, darf die oberste Karte der Ablage nur nehmen, wenn ein erstes "
+        "Auslegen ohne sie den Mindestwert erreicht",
         lambda rules: (
             _melding(rules)
             and not rules.opening_counts_taken_discard
@@ -264,7 +271,7 @@ CHANGES: Final[tuple[RuleChange, ...]] = (
         "defender who melds every card scores 0 to 0 (it cost the knocker the undercut bonus)",
         "ein Gin wird nie unterboten: mit gin_bonus = 0 und undercut_on_tie = true zählt ein "
         "Gin gegen einen Gegner, der alle Karten in Figuren hat, 0 zu 0 (vorher kostete er den "
-        "Unterbietungsbonus)",
+        "Bonus fürs Unterbieten)",
         lambda rules: rules.is_gin and rules.gin_bonus == 0 and rules.undercut_on_tie,
     ),
     _change(
@@ -282,7 +289,8 @@ CHANGES: Final[tuple[RuleChange, ...]] = (
         "2026-12-06",
         "plays",
         "under deal_rotation = winner_deals the defender who undercut deals the next gin hand",
-        "mit deal_rotation = winner_deals gibt nach einem Unterbieten der Verteidiger das nächste Gin-Spiel",
+        "mit deal_rotation = winner_deals gibt nach einem Unterbieten der andere Spieler (nicht der "
+        "Klopfende) das nächste Gin-Spiel",
         lambda rules: (
             rules.is_gin and rules.deal_rotation == "winner_deals" and rules.match_end != "single_hand"
         ),
@@ -358,7 +366,7 @@ def read_rules(text: str, revision: int) -> ReadRules:
                 notes.append(
                     ReadNote(
                         f"read with {named}, the meaning the text had ({change.date}: {change.text})",
-                        f"gelesen mit {named}, wie der Text gemeint war ({change.date}: {change.text_de})",
+                        f"gelesen mit {named}, wie der Text gemeint war ({change.date_de}: {change.text_de})",
                     )
                 )
     dropped: dict[str, RulesError] = {}
@@ -420,7 +428,7 @@ def written(revision: int, lang: str = "en") -> str:
 
 def _listed(changes: tuple[RuleChange, ...], lang: str) -> str:
     """``changes`` one after another, each with its date, in ``lang``."""
-    return "; ".join(f"{c.date}: {c.text_de if lang == 'de' else c.text}" for c in changes)
+    return "; ".join(f"{c.date_de}: {c.text_de}" if lang == "de" else f"{c.date}: {c.text}" for c in changes)
 
 
 def older_text(revision: int, changes: tuple[RuleChange, ...], lang: str = "en") -> str:

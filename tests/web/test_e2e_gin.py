@@ -111,7 +111,7 @@ def test_gin_line_knock_card_upcard_passes_and_the_knockers_melds(page: Any, sho
 
     page.click("#btn-lang")
     assert f"Klopfen bis {knock_card}" in gin_text(page)
-    assert f"erste Karte {passes}× abgelehnt" in gin_text(page)
+    assert f"erste offene Karte: {passes}× gepasst" in gin_text(page)
     page.click("#btn-lang")
 
     view = play_to_a_knock(page, web)

@@ -29,7 +29,7 @@ def test_engine_texts_in_german_and_english(page: Any, web: Any) -> None:
     page.locator("#hand .card").first.drag_to(page.locator("#discard"))
     error = page.locator("#game-error .error-text")
     error.wait_for(state="visible")
-    assert error.inner_text().strip().endswith(": Zuerst vom Stoß ziehen oder die Ablage aufnehmen")
+    assert error.inner_text().strip().endswith(": Zuerst vom Stoß ziehen oder von der Ablage nehmen")
     assert "abwerfen" in error.inner_text()
     # The move is made; the log says it in German.
     version = page.evaluate("S.state.version")

@@ -40,7 +40,7 @@ REFUSED = {
     },
     "de": {
         "take": "Kreuz-4 müsste in diesem Zug ausgelegt werden",
-        "taken": "Die gerade von der Ablage aufgenommene Karte darfst du nicht abwerfen",
+        "taken": "Die gerade von der Ablage genommene Karte darfst du nicht abwerfen",
         "knock": "Klopfen mit 45 Restpunkten geht nicht",
         "rummy": "Rummy geht nicht: 45 Punkte deiner Karten passen in keine Figur",
     },

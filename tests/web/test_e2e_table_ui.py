@@ -135,7 +135,7 @@ def test_host_starts_join_by_link_asks_a_name_leave_and_take_back(pages: Pages, 
     # Reopening the link: watching, with the offer to take the seat back from the bot.
     guest.goto(f"{pages.base}/?table={code}")
     guest.wait_for_selector("#btn-retake")
-    assert "Ein Bot hält deinen Platz." in guest.inner_text("#status")
+    assert "Ein Bot spielt für dich auf deinem Platz." in guest.inner_text("#status")
     assert guest.locator("#hand .card").count() == 0
     assert guest.locator("#tray").is_hidden()  # a spectator composes no melds (an empty tray showed)
     guest.click("#btn-retake")

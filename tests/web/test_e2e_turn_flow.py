@@ -110,7 +110,7 @@ def test_the_turn_line_offers_only_what_is_legal(pages: Pages) -> None:
     knock nor Rummy, and the line says whose knock it was."""
     page = pages.open(locale="de-DE")
     seeded_table(page, pages.base, "german", seed=48)
-    assert page.inner_text("#status") == "Du bist dran: vom Stoß ziehen oder die Ablage nehmen"
+    assert page.inner_text("#status") == "Du bist dran: vom Stoß ziehen oder von der Ablage nehmen"
     draw(page)
     assert page.inner_text("#status") == "Du bist dran: auslegen, dann abwerfen"
     seeded_table(page, pages.base, "viennese", seed=1)
@@ -214,8 +214,8 @@ def test_a_hand_ended_by_the_take_bound_is_named_so(pages: Pages) -> None:
         }"""
     )
     assert heads == [
-        "ein totes Spiel nach 50 Aufnahmen in Folge — keine Wertung",
-        "ein totes Spiel (die abgelegten Karten gingen hin und her) — keine Wertung",
+        "ein totes Spiel nach 50 Aufnahmen hintereinander – keine Wertung",
+        "ein totes Spiel (die abgelegten Karten gingen hin und her) – keine Wertung",
         "a dead hand after 50 takes in a row — not scored",
     ]
 

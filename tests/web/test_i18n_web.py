@@ -35,7 +35,7 @@ def test_engine_errors_come_in_both_languages(client: TestClient, web: Any) -> N
         assert error["message"] == f"discard {card}: first draw from the stock or take the discard"
         people = f"discard {glyphs(card)}: first draw from the stock or take the discard"
         assert error["texts"]["en"] == people
-        assert error["texts"]["de"].endswith(": Zuerst vom Stoß ziehen oder die Ablage aufnehmen")
+        assert error["texts"]["de"].endswith(": Zuerst vom Stoß ziehen oder von der Ablage nehmen")
         assert "abwerfen" in error["texts"]["de"]
         ws.send_json({"type": "act", "action": "discard ZZ", "version": state["version"]})
         notation = ws.receive_json()
@@ -51,7 +51,7 @@ def test_log_entries_come_in_both_languages(client: TestClient, web: Any) -> Non
         state = web.receive_state(ws, until=my_turn)
         # Move chips: every legal move worded for a button, in the order of ``legal``.
         assert state["legal"] == ["draw", "take"]
-        assert [t["de"] for t in state["legal_texts"]] == ["vom Stoß ziehen", "die Ablage aufnehmen"]
+        assert [t["de"] for t in state["legal_texts"]] == ["vom Stoß ziehen", "von der Ablage nehmen"]
         ws.send_json({"type": "act", "action": "draw", "version": state["version"]})
         played = web.receive_state(ws, until=lambda s: s["version"] > state["version"] and s["legal"])
         assert len(played["legal_texts"]) == len(played["legal"])
@@ -117,18 +117,20 @@ def test_a_card_laid_face_down_is_not_named_in_any_language() -> None:
 
 def _card_reader() -> Any:
     """A function giving the cards a text names in any form: notation (``QS``), words in both
-    languages (``queen of spades``, ``Pik-Dame``) or table glyphs (``Q♠``)."""
+    languages (``queen of spades``, ``Pik-Dame``, as an object ``Pik-Buben``) or table glyphs (``Q♠``)."""
     import re
 
     import rummykit as rk
     from rummykit.cards import ALL_FACES, JOKER
     from rummykit.i18n import card_name
+    from rummykit.i18n.cards import card_object
 
     forms: dict[str, int] = {}
     for card in (*ALL_FACES, JOKER):
         for form in (
             card_name(card, "en"),
             card_name(card, "de"),
+            card_object(card, "de"),
             rk.Card(card).symbol(),
             str(rk.Card(card)),
         ):
@@ -179,13 +181,13 @@ def test_a_hint_names_the_card_it_takes_and_what_a_gin_pass_means() -> None:
     nine = Card.parse("9S")
     assert action_texts(TakeDiscard(), taken=nine) == {
         "en": "take the 9 of spades from the discard pile",
-        "de": "Pik-9 von der Ablage aufnehmen",
+        "de": "Pik-9 von der Ablage nehmen",
     }
     assert action_texts(Pass(), phase=Phase.FIRST_UPCARD) == {
         "en": "pass on the upcard",
         "de": "bei der offenen Karte passen",
     }
-    assert action_texts(TakeDiscard()) == {"en": "take the discard", "de": "die Ablage aufnehmen"}  # a chip
+    assert action_texts(TakeDiscard()) == {"en": "take the discard", "de": "von der Ablage nehmen"}  # a chip
 
 
 def test_lobby_refusals_come_in_both_languages(tmp_path: Any, web: Any) -> None:

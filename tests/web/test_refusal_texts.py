@@ -158,4 +158,4 @@ def test_a_request_without_its_body_is_told_so(client: TestClient, web: Any) -> 
     field = client.post(f"/api/tables/{code}/start", json={})
     assert field.status_code == 422 and field.json() == {"detail": "token: Field required", "code": "invalid"}
     too_large = client.post("/api/tables", content=b"{" + b" " * 20_000 + b"}", headers=json_headers)
-    german(too_large, 413, "höchstens 16384 Bytes")
+    german(too_large, 413, "höchstens 16.384 Bytes")

@@ -746,7 +746,7 @@ def test_10_seats_at_other_peoples_waiting_tables_are_capped(net_client: Any) ->
     body = refused.json()
     assert body["detail"] == body["texts"]["en"]
     assert "already holds 2 seats at other people's waiting tables" in body["detail"]
-    assert "Deine Adresse hält schon 2 Plätze an wartenden Tischen anderer" in body["texts"]["de"]
+    assert "Von deiner Adresse aus hast du schon 2 Plätze an wartenden Tischen" in body["texts"]["de"]
     # The host's friend on another network still gets the seat.
     assert post_from(client, "203.0.113.5", f"/api/tables/{codes[1]}/join").status_code == 200
     # Leaving a seat frees a place under the cap.
@@ -772,7 +772,7 @@ def test_10_one_wide_network_cannot_take_every_open_seat(net_client: Any) -> Non
     assert [a.status_code for a in answers] == [200, 200, 200, 429]
     body = answers[-1].json()
     assert "your network already holds 3 seats at other people's waiting tables" in body["detail"]
-    assert "Dein Netz hält schon 3 Plätze" in body["texts"]["de"]
+    assert "Von deinem Netz aus sind schon 3 Plätze" in body["texts"]["de"]
     assert post_from(client, "2001:db8:8::1", f"/api/tables/{tables[1]['code']}/join").status_code == 200
     assert "joined_net" not in json.dumps(client.get(f"/api/tables/{tables[0]['code']}").json())
 

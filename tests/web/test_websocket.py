@@ -279,7 +279,7 @@ def test_the_seat_draw_opens_the_log(client: TestClient, bot_table: dict[str, An
     ]
     assert drawn[-1]["seat"] == match.first_dealer
     # In words the line is the seat draw, not a draw from the stock ("Bot 2: zieht Herz-3").
-    assert all(e["texts"]["de"].startswith("zieht für die Platzwahl ") for e in drawn), drawn
+    assert all(e["texts"]["de"].startswith("zieht um Plätze und Geber ") for e in drawn), drawn
     assert drawn[-1]["texts"]["en"].endswith(" for the seats and deals first"), drawn
 
 

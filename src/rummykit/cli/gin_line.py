@@ -29,7 +29,7 @@ def gin_line(
     if view.phase is Phase.FIRST_UPCARD:
         passes = min(gin.upcard_passes, 2)
         line.append(" · ")
-        line.append(t(f"first upcard passed {passes}×", f"erste Karte {passes}× abgelehnt"))
+        line.append(t(f"first upcard passed {passes}×", f"erste offene Karte: {passes}× gepasst"))
     if gin.knocker_melds and view.knocker is not None:
         line.append(" · ")
         line.append(melds_label(names[view.knocker], lang))

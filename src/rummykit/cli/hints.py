@@ -80,7 +80,7 @@ def draw_hint(view: PlayerView, legal: Sequence[Action], lang: str = "en") -> Hi
     if top is None or TakeDiscard() not in legal:
         return Hint(
             (Draw(),),
-            t("the discard pile cannot be taken now", "die Ablage kann jetzt nicht aufgenommen werden"),
+            t("the discard pile cannot be taken now", "von der Ablage kann jetzt nicht genommen werden"),
         )
     if rules.is_knock_game:
         now = solver.min_deadwood(hand, rules)
@@ -107,7 +107,7 @@ def draw_hint(view: PlayerView, legal: Sequence[Action], lang: str = "en") -> Hi
                 (TakeDiscard(),),
                 t(
                     f"{top} lets you open with {value} points",
-                    f"mit {top} kannst du mit {value} Punkten auslegen",
+                    f"mit {top} kannst du {value} Punkte auslegen",
                 ),
             )
     if solver.melds_containing(with_top, top, rules):

@@ -152,7 +152,7 @@ def short_error(exc: Exception, lang: str = "en") -> str:
 
 SHORT_FORMS: Final[dict[str, tuple[str, str]]] = {
     "d": ("d draw", "d ziehen"),
-    "t": ("t take", "t Ablage nehmen"),
+    "t": ("t take", "t von der Ablage nehmen"),
     "m": (
         "m 1 2 3 meld/open cards 1 2 3 (| between melds)",
         "m 1 2 3 Karten 1 2 3 auslegen (| zwischen Figuren)",

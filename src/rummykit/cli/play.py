@@ -572,7 +572,7 @@ class PlaySession:
             lines = [
                 t(
                     "Legal moves:",
-                    "Erlaubte Züge (so eintippen, wie sie hier stehen; die Verben auch deutsch:\n"
+                    "Erlaubte Züge (so eintippen wie hier; die Verben gehen auch auf Deutsch:\n"
                     "  ziehen, nehmen, auslegen, anlegen, tauschen, abwerfen, klopfen, passen):",
                 ),
                 *legal_moves_lines(m.legal_actions(), m.rules, self.lang),

@@ -34,7 +34,7 @@ from rummykit.views import Phase
 PROMPT_WIDTH: Final = 80
 """The terminal width the turn prompt fits in: past it the prompt leaves out the reminder of the commands."""
 RULES_NOTICE: Final = "'rules': how to play at this table ('regeln': auf Deutsch) · 'help': your moves"
-RULES_NOTICE_DE: Final = "„regeln“: die Regeln dieses Tisches („rules en“: English) · „hilfe“: deine Züge"
+RULES_NOTICE_DE: Final = "„regeln“: die Regeln dieses Tisches („rules en“: Englisch) · „hilfe“: deine Züge"
 STOP_REASONS_DE: Final = {
     "end of input": "Ende der Eingabe",
     "interrupted": "abgebrochen",
@@ -47,7 +47,7 @@ GIN_PROMPTS: Final[dict[Phase, tuple[str, str]]] = {
     Phase.FIRST_UPCARD: ("take the upcard (t) or pass", "die offene Karte nehmen (t) oder passen (pass)"),
     Phase.WALL: (
         "the wall: knock (k) with the upcard, or pass",
-        "Mauer: mit offener Karte klopfen (k) oder passen",
+        "an der Mauer: klopfen (k) oder passen",
     ),
 }
 """Gin: what the player to move may do in the phases of a fixed choice, in English and German
@@ -118,14 +118,14 @@ def turn_prompt(
         return Text(
             t(
                 f"{whose} is {score} ({total} bad points): buy back for {cost} chips? buyback / decline",
-                f"{whose} ist {score} ({total} Schlechtpunkte): für {cost} Chips zurückkaufen? "
-                "buyback / decline",
+                f"{whose} ist {score} ({total} Restpunkte): für {cost} Chips zurückkaufen? "
+                "zurückkaufen (b) / ablehnen",
             ),
             style="bold",
         )
     if rnd.phase is Phase.DRAW:
         if TakeDiscard() in legal:
-            what = t("draw (d) or take (t) the discard", "ziehen (d) oder die Ablage nehmen (t)")
+            what = t("draw (d) or take (t) the discard", "ziehen (d) oder von der Ablage nehmen (t)")
         else:
             what = t("draw (d)", "ziehen (d)")
     elif rnd.phase is Phase.PLAY:

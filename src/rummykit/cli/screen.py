@@ -64,6 +64,7 @@ TITLES: Final[dict[str, str]] = {
 
 GERMAN_NOUNS: Final[dict[str, tuple[str, str]]] = {
     "card": ("Karte", "Karten"),
+    "meld": ("Figur", "Figuren"),
     "bot": ("Bot", "Bots"),
     "chip": ("Chip", "Chips"),
     "point": ("Punkt", "Punkte"),
@@ -363,7 +364,7 @@ def piles_line(board: Board) -> Text:
     if len(v.discard_pile) > 1:
         line.append(t(f" ({len(v.discard_pile)} in pile)", f" ({len(v.discard_pile)} Karten)"), style="dim")
     if not v.rules.is_knock_game:
-        melds = t(f"  Table melds {len(v.melds)}", f"  Figuren auf dem Tisch {len(v.melds)}")
+        melds = t(f"  Table melds {len(v.melds)}", f"  {count(len(v.melds), 'meld', 'de')} auf dem Tisch")
         line.append(
             melds if v.melds else t("  No melds on the table", "  Keine Figuren auf dem Tisch"), style="dim"
         )
@@ -595,14 +596,14 @@ def termination_text(
     if result.termination is Termination.WALL:
         return t(
             "the stock reached the wall: this hand is not scored",
-            "der Stoß ist bis zur Mauer herunter: dieses Spiel zählt nicht",
+            "der Stoß hat die Mauer erreicht: dieses Spiel zählt nicht",
         )
     if result.termination is Termination.DRAWN:
         n = result.take_bound(rules) if rules is not None else None
         if n is not None:  # the log's last move is then a take of a card that stayed on the pile
             return t(
                 f"a dead hand after {n} takes in a row: not scored",
-                f"ein totes Spiel nach {n} Aufnahmen in Folge: es zählt nicht",
+                f"ein totes Spiel nach {n} Aufnahmen hintereinander: es zählt nicht",
             )
         return t(
             "a dead hand (the discards went back and forth): not scored",
@@ -614,9 +615,9 @@ def termination_text(
             name = hand_out_name(rules, t) if rules is not None else "Hand-Rommé"
             scoring = rules.hand_scoring if rules is not None else "losers_penalty"
             en, de = {
-                "winner_collects": ("winnings", "Gewinn"),
-                "winner_gets_sum": ("penalties and winnings", "Strafpunkte und Gewinn"),
-            }.get(scoring, ("penalties", "Strafpunkte"))
+                "winner_collects": ("winnings", "Pluspunkte"),
+                "winner_gets_sum": ("penalties and winnings", "Minus- und Pluspunkte"),
+            }.get(scoring, ("penalties", "Minuspunkte"))
             text += t(f" ({name}: {en} ×{result.multiplier})", f" ({name}: {de} ×{result.multiplier})")
         return text
     if result.termination is Termination.RUMMY:

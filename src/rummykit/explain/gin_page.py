@@ -167,7 +167,7 @@ def card_values(rules: Rules, t: Lang) -> list[Block]:
     )
     return [
         Heading(2, t("Cards and their values", "Karten und ihre Werte")),
-        Paragraph(t("One pack of 52 cards, no jokers.", "Ein Paket mit 52 Karten, ohne Joker.")),
+        Paragraph(t("One pack of 52 cards, no jokers.", "Ein Kartenspiel zu 52 Karten, ohne Joker.")),
         Paragraph(card_legend(t, jokers=False)),
         Table((t("card", "Karte"), t("deadwood value", "Restpunkte")), rows),
     ]
@@ -213,7 +213,7 @@ def melds(rules: Rules, t: Lang) -> list[Block]:
             (
                 t(
                     "**Set**: 3 or 4 cards of one rank, e.g. 7♥ 7♠ 7♦.",
-                    "**Satz**: 3 oder 4 Karten eines Rangs, z. B. 7♥ 7♠ 7♦.",
+                    "**Satz**: 3 oder 4 Karten eines Werts, z. B. 7♥ 7♠ 7♦.",
                 ),
                 t(
                     "**Run**: 3 to 5 cards of one suit in sequence, ace low only (A♥ 2♥ 3♥, never Q♣ K♣ A♣); "
@@ -223,7 +223,7 @@ def melds(rules: Rules, t: Lang) -> list[Block]:
                 ),
                 t(
                     "Melds stay in your hand until someone knocks.",
-                    "Die Figuren bleiben in der Hand, bis jemand klopft.",
+                    "Die Figuren bleiben auf der Hand, bis jemand klopft.",
                 ),
             )
         ),
@@ -389,7 +389,7 @@ def wall(rules: Rules, t: Lang) -> list[Block]:
                 "upcard "
                 "(it joins the hand) or pass; a pass ends the hand dead, without a score.",
                 f"Bleiben nach einem Abwurf {n} Karten im Stoß, darf der nächste nur noch mit der offenen "
-                "Karte klopfen (sie kommt in die Hand) oder passen; Passen beendet das Spiel ohne Wertung.",
+                "Karte klopfen (sie kommt auf die Hand) oder passen; Passen beendet das Spiel ohne Wertung.",
             )
         ),
     ]

@@ -19,10 +19,10 @@ def knock_condition(rules: Rules, t: Lang) -> str:
     limit = rules.knock_threshold
     if rules.knock_comparison == "lt":
         return t(
-            f"Knock with deadwood below {limit} points", f"Klopfen mit weniger als {limit} Schlechtpunkten"
+            f"Knock with deadwood below {limit} points", f"Klopfen mit weniger als {limit} Restpunkten"
         )
     return t(
-        f"Knock with deadwood of {limit} points or less", f"Klopfen mit höchstens {limit} Schlechtpunkten"
+        f"Knock with deadwood of {limit} points or less", f"Klopfen mit höchstens {limit} Restpunkten"
     )
 
 
@@ -49,7 +49,7 @@ def knock_turn(rules: Rules, t: Lang) -> list[Block]:
     items.append(
         t(
             "Nothing is laid on the table: no melding, no laying off, no joker exchange.",
-            "Auf den Tisch kommt nichts: kein Auslegen, kein Anlegen, kein Joker tauschen.",
+            "Auf den Tisch kommt nichts: kein Auslegen, kein Anlegen, kein Jokertausch.",
         )
     )
     return [Heading(2, t("Your turn", "Dein Zug")), Bullets(tuple(items))]
@@ -71,13 +71,13 @@ def deadwood(rules: Rules, t: Lang) -> list[Block]:
     shown = " ".join(f"[{' '.join(c.symbol() for c in m.cards)}]" for m in best.melds)
     rest = " ".join(c.symbol() for c in best.deadwood_cards)
     return [
-        Heading(2, t("Deadwood (Schlechtpunkte)", "Schlechtpunkte")),
+        Heading(2, t("Deadwood (Restpunkte)", "Restpunkte")),
         Paragraph(
             t(
                 "Your deadwood is the value of the cards that fit in no meld, with your hand arranged as "
                 "well as "
                 "possible. A joker inside a meld costs nothing.",
-                "Schlechtpunkte sind der Wert der Karten, die in keine Figur passen, bei bestmöglicher "
+                "Restpunkte sind der Wert der Karten, die in keine Figur passen, bei bestmöglicher "
                 "Anordnung der "
                 "Hand. Ein Joker in einer Figur kostet nichts.",
             )
@@ -89,7 +89,7 @@ def deadwood(rules: Rules, t: Lang) -> list[Block]:
                 f"deadwood {best.deadwood}.",
                 f"Beispiel: {' '.join(c.symbol() for c in hand)} wird zu {shown}, übrig bleibt "
                 f"{rest or 'nichts'}: "
-                f"{best.deadwood} Schlechtpunkte.",
+                f"{best.deadwood} Restpunkte.",
             )
         ),
     ]
@@ -124,7 +124,7 @@ def rummy_and_knock(rules: Rules, t: Lang) -> list[Block]:
         rummy.append(
             t(
                 f"Everybody else's bad points are multiplied by {rules.rummy_multiplier}.",
-                f"Die Schlechtpunkte aller anderen zählen ×{rules.rummy_multiplier}.",
+                f"Die Restpunkte aller anderen zählen ×{rules.rummy_multiplier}.",
             )
         )
     hand = parse_cards(deadwood_example(rules))
@@ -138,14 +138,14 @@ def rummy_and_knock(rules: Rules, t: Lang) -> list[Block]:
             f"{knock_condition(rules, t)}: after your discard, the deadwood of {your_cards} must be "
             + (f"less than {limit}" if rules.knock_comparison == "lt" else f"at most {limit}")
             + ", and more than 0 (with 0 you call Rummy instead).",
-            f"{knock_condition(rules, t)}: nach dem Abwerfen müssen die Schlechtpunkte {your_cards} "
+            f"{knock_condition(rules, t)}: nach dem Abwerfen müssen die Restpunkte {your_cards} "
             + (f"unter {limit}" if rules.knock_comparison == "lt" else f"höchstens {limit}")
             + " liegen und über 0 (mit 0 ruft man Rummy).",
         ),
         t(
             f"Example: the hand above has deadwood {d}: "
             + ("you may knock." if allowed else "you may not knock."),
-            f"Beispiel: die Hand oben hat {d} Schlechtpunkte: "
+            f"Beispiel: die Hand oben hat {d} Restpunkte: "
             + ("man darf klopfen." if allowed else "man darf nicht klopfen."),
         ),
         t(
@@ -153,10 +153,10 @@ def rummy_and_knock(rules: Rules, t: Lang) -> list[Block]:
             if rules.knock_discard_face_up
             else "The knocker lays the discard face down (nobody can take it) and shows their melds and "
             "deadwood.",
-            f"Wer klopft, wirft offen ab wie sonst{take_de} und zeigt Figuren und Schlechtpunkte."
+            f"Wer klopft, wirft offen ab wie sonst{take_de} und zeigt Figuren und Restpunkte."
             if rules.knock_discard_face_up
             else "Wer klopft, legt die Karte verdeckt ab (niemand kann sie nehmen) und zeigt Figuren und "
-            "Schlechtpunkte.",
+            "Restpunkte.",
         ),
     ]
     if rules.knock_extra_turn:
@@ -180,7 +180,7 @@ def rummy_and_knock(rules: Rules, t: Lang) -> list[Block]:
     knock.append(
         t(
             "Then everybody shows their hand arranged as well as possible and counts their deadwood.",
-            "Dann zeigen alle ihre bestmöglich geordnete Hand und zählen ihre Schlechtpunkte.",
+            "Dann zeigen alle ihre bestmöglich geordnete Hand und zählen ihre Restpunkte.",
         )
     )
     return [

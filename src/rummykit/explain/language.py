@@ -38,6 +38,28 @@ class Lang:
         return ", ".join(items[:-1]) + f" {word or self('and', 'und')} " + items[-1]
 
 
+_NUMBER_WORDS_DE: Final = ("kein", "ein", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun")
+
+
+def times_de(n: int) -> str:
+    """How often, in German: ``einmal``, ``dreimal`` up to ``neunmal``, then ``12-mal``.
+
+    >>> [times_de(n) for n in (1, 3, 9, 12)]
+    ['einmal', 'dreimal', 'neunmal', '12-mal']
+    """
+    return f"{_NUMBER_WORDS_DE[n]}mal" if 0 <= n < len(_NUMBER_WORDS_DE) else f"{n}-mal"
+
+
+def number_de(n: int) -> str:
+    """A number as German writes it, thousands separated by points: ``16.384``, ``2.000.000``
+    (four digits stay together: ``2000``).
+
+    >>> [number_de(n) for n in (999, 2000, 16384, 2000000)]
+    ['999', '2000', '16.384', '2.000.000']
+    """
+    return str(n) if abs(n) < 10000 else f"{n:,}".replace(",", ".")
+
+
 def cards(text: str) -> str:
     """Card text as players see it on the table: ``7H 8H JK`` becomes ``7♥ 8♥ JK``."""
     return " ".join(c.symbol() for c in parse_cards(text))

@@ -22,14 +22,14 @@ def melding_turn(rules: Rules, t: Lang) -> list[Block]:
         extra.append(
             t(
                 "You may take the discard only if you have opened, or open with it in this turn.",
-                "Die Ablage darf nur nehmen, wer ausgelegt hat oder in diesem Zug damit auslegt.",
+                "Von der Ablage darf nur nehmen, wer ausgelegt hat oder in diesem Zug damit auslegt.",
             )
         )
     elif rules.discard_pickup_requires_opened == "opened_before":
         extra.append(
             t(
                 "You may take the discard only after you opened on an earlier turn.",
-                "Die Ablage darf nur nehmen, wer in einem früheren Zug ausgelegt hat.",
+                "Von der Ablage darf nur nehmen, wer in einem früheren Zug ausgelegt hat.",
             )
         )
     if rules.discard_pickup_requires_meld:
@@ -183,7 +183,7 @@ def opening(rules: Rules, t: Lang) -> list[Block]:
             t(
                 f"{what[0].upper()}{what[1:]} {t.plural(len(not_yet), 'is', 'are')} not allowed in the turn "
                 "you open.",
-                f"{what} {t.plural(len(not_yet), 'ist', 'sind')} im Zug des Auslegens nicht erlaubt.",
+                f"{what} {t.plural(len(not_yet), 'ist', 'sind')} im Zug des ersten Auslegens nicht erlaubt.",
             )
         )
     items.append(
@@ -195,7 +195,7 @@ def opening(rules: Rules, t: Lang) -> list[Block]:
     items.append(
         t(
             "After opening you may lay new melds of any value on later turns.",
-            "Nach dem Auslegen darf man in späteren Zügen weitere Figuren jeden Werts legen.",
+            "Nach dem ersten Auslegen darf man in späteren Zügen weitere Figuren jeden Werts legen.",
         )
     )
     return [head, Paragraph(rule), Bullets(tuple(items))]
@@ -205,7 +205,7 @@ def layoff(rules: Rules, t: Lang) -> list[Block]:
     when = []
     if rules.layoff_requires_opened:
         when.append(
-            t("from the turn after your opening", "ab dem Zug nach dem eigenen Auslegen")
+            t("from the turn after your opening", "ab dem Zug nach dem eigenen ersten Auslegen")
             if not rules.layoff_on_opening_turn
             else t("once you have opened", "sobald man ausgelegt hat")
         )
@@ -248,9 +248,9 @@ def joker_exchange(rules: Rules, t: Lang) -> list[Block]:
     when = ""
     if rules.joker_exchange_requires_opened:
         when = (
-            t(" once you opened on an earlier turn", ", sobald man in einem früheren Zug ausgelegt hat")
+            t(" once you opened on an earlier turn", ", sofern er schon in einem früheren Zug ausgelegt hat")
             if not rules.joker_exchange_on_opening_turn
-            else t(" once you have opened", ", sobald man ausgelegt hat")
+            else t(" once you have opened", ", sofern er schon ausgelegt hat")
         )
     items = [
         t(
@@ -332,12 +332,13 @@ def going_out(rules: Rules, t: Lang) -> list[Block]:
         )
         name = hand_out_name(rules, t)
         before = hand_out_before(rules, t)
+        times = "doppelt" if rules.hand_romme_multiplier == 2 else f"×{rules.hand_romme_multiplier}"
         items.append(
             t(
                 f"**{name}**: going out in one turn {before} multiplies the "
                 f"points of this hand by {rules.hand_romme_multiplier}.{need}",
                 f"**{name}**: Macht jemand in einem Zug aus, {before}, zählen die "
-                f"Punkte dieses Spiels ×{rules.hand_romme_multiplier}.{need}",
+                f"Punkte dieses Spiels {times}.{need}",
             )
         )
     return [Heading(2, t("Going out", "Ausmachen")), Bullets(tuple(items))]

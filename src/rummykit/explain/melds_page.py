@@ -61,7 +61,7 @@ def melds(rules: Rules, t: Lang) -> list[Block]:
     where = (
         t(
             "Melds are groups you form in your hand; they are shown only at the end of the hand. ",
-            "Figuren bildet man in der Hand; gezeigt werden sie erst am Ende des Spiels. ",
+            "Figuren bildet man auf der Hand; gezeigt werden sie erst am Ende des Spiels. ",
         )
         if rules.is_knock_game
         else ""

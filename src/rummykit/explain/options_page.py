@@ -61,7 +61,7 @@ def values_text(option: str, t: Lang, tables: tuple[Rules, ...]) -> str:
         if len(values) == 1:
             return t("fixed: ", "fest: ") + _word(option, values[0], t)
         return t.join([_word(option, v, t) for v in values], t("or", "oder"))
-    none = t(", or ", ", oder ") + _word(option, None, t) if kind.optional else ""
+    none = t(", or ", " oder ") + _word(option, None, t) if kind.optional else ""
     if kind.kind == "text":
         return t("a name", "ein Name")
     low, high = OPTION_RANGES.get(option, (None, None))

@@ -43,15 +43,15 @@ SUMMARIES: Final[dict[str, tuple[str, str]]] = {
     ),
     "viennese": (
         "A knock game: melds stay in your hand; knock with few points left, or call Rummy.",
-        "Ein Klopfspiel: die Figuren bleiben in der Hand; klopfen mit wenig Restpunkten oder Rummy rufen.",
+        "Ein Klopfspiel: die Figuren bleiben auf der Hand; klopfen mit wenig Restpunkten oder Rummy rufen.",
     ),
     "romme_ohne_auslegen": (
         "German Rummy without laying out: 13 cards, melds stay in your hand, knock below 10.",
-        "Rommé ohne Auslegen: 13 Karten, die Figuren bleiben in der Hand, klopfen unter 10.",
+        "Rommé ohne Auslegen: 13 Karten, die Figuren bleiben auf der Hand, klopfen unter 10.",
     ),
     "scala40": (
         "The Italian game: open with 40, take the discard only to meld it, out at 101.",
-        "Das italienische Spiel: mit 40 auslegen, die Ablage nur zum Auslegen nehmen, raus bei 101.",
+        "Das italienische Spiel: mit 40 auslegen, von der Ablage nur zum Auslegen nehmen, raus bei 101.",
     ),
     "basic": (
         "The simplest rummy: one pack, no opening minimum, the winner collects the others' cards.",
@@ -262,7 +262,7 @@ def card_values(rules: Rules, t: Lang) -> list[Block]:
                 t(f"{rules.deadwood_joker} (0 inside a meld)", f"{rules.deadwood_joker} (0 in einer Figur)"),
             ),
         )
-        blocks.append(Table((t("card", "Karte"), t("deadwood value", "Wert als Schlechtpunkte")), rows))
+        blocks.append(Table((t("card", "Karte"), t("deadwood value", "Wert als Restpunkte")), rows))
         return blocks
     ace_meld = []
     if rules.ace_low_in_runs:
@@ -282,7 +282,7 @@ def card_values(rules: Rules, t: Lang) -> list[Block]:
             str(rules.penalty_joker),
         ),
     )
-    left = t("left in hand at the end", "am Ende in der Hand")
+    left = t("left in hand at the end", "am Ende auf der Hand")
     header: tuple[str, ...] = (t("card", "Karte"), t("when opening", "beim Auslegen"), left)
     if not rules.opening_min_points:
         # Without an opening minimum a meld's value never matters: only the end-of-hand column is shown.
@@ -299,9 +299,9 @@ def deal(rules: Rules, t: Lang) -> list[Block]:
             t(
                 "Everybody draws a card: the highest (ace high) deals first; a joker draws again, and "
                 "so do the players tied for the highest card. The players keep the seats they took.",
-                "Jeder zieht eine Karte: die höchste (Ass hoch) gibt zuerst; wer einen Joker zieht, "
-                "zieht neu, ebenso die Spieler mit der gleichen höchsten Karte. Die Plätze bleiben, wie "
-                "sie genommen wurden.",
+                "Jeder zieht eine Karte; wer die höchste zieht (Ass hoch), gibt zuerst; wer einen Joker "
+                "zieht, zieht neu, ebenso die Spieler mit der gleichen höchsten Karte. Die Plätze bleiben, "
+                "wie sie genommen wurden.",
             )
         )
     else:
@@ -402,7 +402,7 @@ def _glossary_meaning(term: str, rules: Rules, t: Lang) -> str | None:
     if term == "minus points" and rules.hand_scoring == "winner_collects":
         return t(
             "the value of the cards left in the losers' hands; the winner scores it",
-            "der Wert der Karten, die die Verlierer noch in der Hand haben; der Gewinner bekommt ihn",
+            "der Wert der Karten, die die Verlierer noch auf der Hand haben; der Gewinner bekommt ihn",
         )
     if term == "Hand-Rommé":
         return hand_out_meaning(rules, t)

@@ -7,7 +7,7 @@ from typing import Final
 
 from rummykit.cards import parse_cards
 from rummykit.explain.document import Block, Bullets, Heading, Paragraph
-from rummykit.explain.language import Lang
+from rummykit.explain.language import Lang, times_de
 from rummykit.explain.terms import hand_out_name
 from rummykit.rules import Rules
 
@@ -20,7 +20,7 @@ def hand_score(rules: Rules, t: Lang) -> list[Block]:
         knocker = (
             t(
                 "The knocker writes down their own deadwood too.",
-                "Auch wer klopft, schreibt seine Schlechtpunkte auf.",
+                "Auch wer klopft, schreibt seine Restpunkte auf.",
             )
             if rules.knocker_scores_own_deadwood
             else t("The knocker writes down 0.", "Wer klopft, schreibt 0.")
@@ -32,16 +32,16 @@ def hand_score(rules: Rules, t: Lang) -> list[Block]:
                     t(
                         "Every player writes down their deadwood as **bad points**; the Rummy caller writes "
                         "0.",
-                        "Jeder schreibt seine Schlechtpunkte auf; wer Rummy ruft, schreibt 0.",
+                        "Jeder schreibt seine Restpunkte auf; wer Rummy ruft, schreibt 0.",
                     ),
                     knocker,
                     t(
                         "Bad points add up over the hands; fewer is better. Scores are shown as minus "
                         "numbers "
                         "(-23 means 23 bad points).",
-                        "Die Schlechtpunkte werden zusammengezählt; weniger ist besser. Angezeigt werden sie "
+                        "Die Restpunkte werden zusammengezählt; weniger ist besser. Angezeigt werden sie "
                         "als "
-                        "Minuszahlen (-23 heißt 23 Schlechtpunkte).",
+                        "Minuszahlen (-23 heißt 23 Restpunkte).",
                     ),
                 )
             ),
@@ -57,12 +57,13 @@ def hand_score(rules: Rules, t: Lang) -> list[Block]:
             t(
                 "The player who went out collects the value of all cards left in the other hands as **plus "
                 "points**.",
-                "Wer ausgemacht hat, bekommt den Wert aller Karten, die die anderen noch halten, als "
-                "**Pluspunkte**.",
+                "Wer ausgemacht hat, bekommt den Wert aller Karten, die die anderen noch auf der Hand "
+                "haben, als **Pluspunkte**.",
             ),
             t(
                 f"Example: a player still holds {example_cards}: {sum_text} points for the winner.",
-                f"Beispiel: ein Spieler hält noch {example_cards}: {sum_text} Punkte für den Gewinner.",
+                f"Beispiel: ein Spieler hat noch {example_cards} auf der Hand: {sum_text} Punkte für den "
+                "Gewinner.",
             ),
         )
         return [head, Bullets(items)]
@@ -85,7 +86,7 @@ def hand_score(rules: Rules, t: Lang) -> list[Block]:
         ),
         t(
             f"Example: {example_cards} left in hand: {sum_text} minus points{double}.",
-            f"Beispiel: {example_cards} in der Hand: {sum_text} Minuspunkte{double}.",
+            f"Beispiel: {example_cards} auf der Hand: {sum_text} Minuspunkte{double}.",
         ),
         t(
             f"Scores are shown as minus numbers: -{total} means {total} minus points. The highest score "
@@ -135,7 +136,7 @@ def stock(rules: Rules, t: Lang) -> list[Block]:
             "If the stock is empty and the next player does not take the discard, the whole discard pile is "
             "turned "
             "over as the new stock.",
-            "Ist der Stoß leer und nimmt der nächste Spieler die Ablage nicht, wird die ganze Ablage "
+            "Ist der Stoß leer und nimmt der nächste Spieler nicht von der Ablage, wird die ganze Ablage "
             "umgedreht "
             "und wird zum neuen Stoß.",
         ),
@@ -150,9 +151,8 @@ def stock(rules: Rules, t: Lang) -> list[Block]:
             f" This happens at most {rules.max_stock_rebuilds} times per hand; when the stock runs out again "
             "(or "
             "no new stock can be made) the hand ends without a score.",
-            f" Das geschieht höchstens {rules.max_stock_rebuilds}-mal pro Spiel; ist der Stoß danach wieder "
-            "leer "
-            "(oder lässt sich kein neuer bilden), endet das Spiel ohne Wertung.",
+            f" Das geschieht höchstens {times_de(rules.max_stock_rebuilds)} pro Spiel; ist der Stoß danach "
+            "wieder leer (oder lässt sich kein neuer bilden), endet das Spiel ohne Wertung.",
         )
     blocks: list[Block] = [
         Heading(2, t("When the stock runs out", "Wenn der Stoß leer ist")),
@@ -165,9 +165,9 @@ def stock(rules: Rules, t: Lang) -> list[Block]:
                 t(
                     f"Nobody may pass the same cards back and forth for ever: after {n} turns in a row that "
                     "began by taking the discard pile, the next take ends the hand without a score.",
-                    f"Niemand kann dieselben Karten endlos hin und her schieben: nach {n} Zügen in Folge, "
-                    "die mit dem Aufnehmen der Ablage begannen, beendet die nächste Aufnahme das Spiel ohne "
-                    "Wertung.",
+                    f"Niemand kann dieselben Karten endlos hin und her schieben: nach {n} Zügen "
+                    "hintereinander, die mit einer Karte von der Ablage begannen, beendet die nächste Karte "
+                    "von der Ablage das Spiel ohne Wertung.",
                 )
             )
         )
@@ -188,7 +188,7 @@ def match_end_text(rules: Rules, t: Lang) -> str:
             f"Die Partie endet, wenn jemand {rules.penalty_limit} Minuspunkte erreicht",
         )
     if rules.match_end == "elimination_last_survivor":
-        kind, kind_de = ("bad", "Schlechtpunkten") if rules.is_knock_game else ("minus", "Minuspunkten")
+        kind, kind_de = ("bad", "Restpunkten") if rules.is_knock_game else ("minus", "Minuspunkten")
         return t(
             f"Out at {rules.elimination_threshold} {kind} points; the last player left wins",
             f"Raus bei {rules.elimination_threshold} {kind_de}; wer übrig bleibt, gewinnt",
@@ -257,7 +257,7 @@ def match(rules: Rules, t: Lang) -> list[Block]:
             ),
             t(
                 f"Bad points add up; at {rules.elimination_threshold} or more you are out.",
-                f"Die Schlechtpunkte werden addiert; ab {rules.elimination_threshold} ist man raus.",
+                f"Die Restpunkte werden addiert; ab {rules.elimination_threshold} ist man raus.",
             ),
             t(
                 f"**Buy-back**: with a total above {low} and below {high}, you may pay {rules.buyback_cost} "
@@ -265,8 +265,8 @@ def match(rules: Rules, t: Lang) -> list[Block]:
                 "still in that is not above yours (the second-worst total). When that would not lower yours "
                 "(another player has the same total), no buy-back is offered.",
                 f"**Rückkauf**: bei einem Stand über {low} und unter {high} darf man {rules.buyback_cost} "
-                f"Chips zahlen (höchstens {rules.buyback_limit}-mal pro Partie) und wird auf den höchsten "
-                "Stand der übrigen Spieler gesetzt, der nicht über dem eigenen liegt "
+                f"Chips zahlen (höchstens {times_de(rules.buyback_limit)} pro Partie) und wird auf den "
+                "höchsten Stand der übrigen Spieler gesetzt, der nicht über dem eigenen liegt "
                 "(den zweitschlechtesten). Würde das den Stand nicht senken (ein anderer hat denselben "
                 "Stand), gibt es kein Angebot.",
             ),

@@ -12,7 +12,7 @@ front ends (terminal, web) call these when they show something to a person.
 ...     m.apply("discard QH")
 ... except rk.RummyError as exc:
 ...     print(localize_error(exc, "de"))
-Herz-Dame abwerfen: Zuerst vom Stoß ziehen oder die Ablage aufnehmen
+Herz-Dame abwerfen: Zuerst vom Stoß ziehen oder von der Ablage nehmen
 """
 
 from __future__ import annotations

@@ -34,9 +34,16 @@ def card_name(card: int, lang: str) -> str:
 
 def card_object(card: int, lang: str) -> str:
     """One card as the object of a move (``wirft Herz-7 ab``): :func:`card_name`, but the joker with
-    its article in German (``wirft einen Joker ab``: a card is named bare, a joker is not)."""
+    its article in German (``wirft einen Joker ab``: a card is named bare, a joker is not) and the
+    jack declined as German declines it after a verb (``legt Kreuz-Buben an``).
+
+    >>> [card_object(Card.parse(c), "de") for c in ("JC", "QH", "JK")]
+    ['Kreuz-Buben', 'Herz-Dame', 'einen Joker']
+    """
     if lang == "de" and Card(card) == JOKER_CODE:
         return "einen Joker"
+    if lang == "de" and Card(card).rank == 11:
+        return f"{SUIT_NAMES['de'][Card(card).suit]}-Buben"
     return card_name(card, lang)
 
 

@@ -14,6 +14,9 @@ message and fills the German text with the pieces, each rendered in German by it
 ``game``                           a preset name → the name players use (``Wiener Rommé``)
 ``rank``                           a rank letter → ``Dame``
 ``alts``                           cards joined by ``or`` → joined by ``oder``
+``field``                          a record's quoted field → ``„players“``
+``often``                          how often → ``dreimal`` (the number alone in English)
+``bytes``                          a size in bytes → ``2.000.000`` (points between thousands)
 ``reason``, ``problem``, ``why``,  a part of the message with its own entry (:data:`FRAGMENTS`)
 ``scope``, ``where``, ``who``,
 ``first``, ``how``, ``times``
@@ -55,7 +58,7 @@ REFUSALS: Final[tuple[tuple[str, str], ...]] = (
     ("needs both ace_low_in_runs and ace_high_in_runs", "braucht ace_low_in_runs und ace_high_in_runs"),
     (
         "round-the-corner runs (K-A-2) are not supported by this engine",
-        "Folgen über das Ass hinweg (K-A-2) spielt diese Engine nicht",
+        "Folgen um die Ecke (K-A-2) spielt diese Engine nicht",
     ),
     (
         "needs 3 <= set_size_min <= set_size_max, got {low}/{high}",
@@ -70,7 +73,7 @@ REFUSALS: Final[tuple[tuple[str, str], ...]] = (
         "{value} does not score a knock game, and knock_threshold {limit} makes this one (use "
         "deadwood_all or gin_difference, or knock_threshold=none for a melding game)",
         "{value} wertet kein Klopfspiel, und knock_threshold {limit} macht es zu einem (deadwood_all "
-        "oder gin_difference, oder knock_threshold=none für ein Spiel mit Auslegen)",
+        "oder gin_difference; knock_threshold=none für ein Spiel mit Auslegen)",
     ),
     ("forehand_extra_card is not a knock-game deal", "forehand_extra_card ist kein Geben für ein Klopfspiel"),
     (
@@ -130,14 +133,14 @@ REFUSALS: Final[tuple[tuple[str, str], ...]] = (
     (
         "{value} is not a preset ({values}): a rule set is named by the preset it starts from, and its "
         "text form (and every record) by that name and its changes",
-        "{value} ist kein Spiel der Liste ({values}): ein Regelsatz heißt wie das Spiel, von dem er "
+        "{value} ist kein bekanntes Spiel ({values}): ein Regelsatz heißt wie das Spiel, von dem er "
         "ausgeht, und seine Textform (und jede Aufzeichnung) nennt diesen Namen und seine Änderungen",
     ),
     (
         "1 under knock_comparison lt allows no knock (a knock needs 0 < deadwood < 1): use "
         "knock_threshold=0 to play without knocking, or knock_comparison=le",
         "1 mit knock_comparison lt lässt kein Klopfen zu (Klopfen verlangt 0 < Restpunkte < 1): "
-        "knock_threshold=0 für ein Spiel ohne Klopfen, oder knock_comparison=le",
+        "knock_threshold=0 für ein Spiel ohne Klopfen oder knock_comparison=le",
     ),
     (
         "target_score counts plus points, which {value} never gives: the match would not end "
@@ -185,7 +188,7 @@ ERRORS: Final[tuple[Entry, ...]] = (
     (
         "draw_first",
         "{action}: first draw from the stock or take the discard",
-        "{action}: Zuerst vom Stoß ziehen oder die Ablage aufnehmen",
+        "{action}: Zuerst vom Stoß ziehen oder von der Ablage nehmen",
     ),
     (
         "one_draw_per_turn",
@@ -257,7 +260,7 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "discard_pickup_requires_opened",
         "take: only a player who has opened may take the discard {card} "
         "(discard_pickup_requires_opened is opened_before)",
-        "Nur wer schon ausgelegt hat, darf {card} von der Ablage aufnehmen",
+        "Nur wer schon ausgelegt hat, darf {card} von der Ablage nehmen",
     ),
     (
         "*",
@@ -268,17 +271,18 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "discard_pickup_requires_meld",
         "{action}: afterwards the taken discard {card} could no longer be laid this turn "
         "(discard_pickup_requires_meld)",
-        "{action}: Danach könnte die aufgenommene Karte {card} in diesem Zug nicht mehr ausgelegt werden",
+        "{action}: Danach könnte die von der Ablage genommene Karte {card} in diesem Zug nicht mehr "
+        "ausgelegt werden",
     ),
     (
         "discard_pickup_requires_meld",
         "{action}: the taken discard {card} must be part of the opening",
-        "{action}: Die aufgenommene Karte {card} muss Teil der ersten Auslage sein",
+        "{action}: Die von der Ablage genommene Karte {card} muss Teil des ersten Auslegens sein",
     ),
     (
         "discard_pickup_requires_meld",
         "{action}: first lay the taken discard {card} (discard_pickup_requires_meld)",
-        "{action}: Lege zuerst die aufgenommene Karte {card} aus",
+        "{action}: Lege zuerst die von der Ablage genommene Karte {card} aus",
     ),
     # Opening, melding, laying off -----------------------------------------------------------------
     (
@@ -294,7 +298,7 @@ ERRORS: Final[tuple[Entry, ...]] = (
     (
         "opening_min_points",
         "{action}: your first melds must be an opening ('open …')",
-        "{action}: Deine ersten Figuren sind das erste Auslegen („open …“)",
+        "{action}: Deine ersten Figuren musst du mit „open …“ auslegen (erstes Auslegen)",
     ),
     (
         "layoff_requires_opened",
@@ -359,7 +363,7 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "may_discard_taken_discard",
         "{action}: you may not discard the card you took from the "
         "discard pile (may_discard_taken_discard is off)",
-        "{action}: Die gerade von der Ablage aufgenommene Karte darfst du nicht abwerfen",
+        "{action}: Die gerade von der Ablage genommene Karte darfst du nicht abwerfen",
     ),
     (
         "joker_discard_allowed",
@@ -372,7 +376,7 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "{action}: {card} fits a meld on the table, so it may not be discarded; "
         "lay it off from your next turn (discard_playable_card_allowed is off)",
         "{action}: {card} passt an eine Figur auf dem Tisch und darf darum nicht abgeworfen werden; "
-        "lege sie ab deinem nächsten Zug an",
+        "lege die Karte ab deinem nächsten Zug an",
     ),
     (
         "discard_playable_card_allowed",
@@ -420,7 +424,7 @@ ERRORS: Final[tuple[Entry, ...]] = (
     (
         "draw_first",
         "{action}: both players passed on the upcard; draw from the stock",
-        "{action}: Beide haben bei der offenen Karte gepasst; zieh vom Stoß",
+        "{action}: Beide haben bei der offenen Karte gepasst; ziehe vom Stoß",
     ),
     ("not_in_this_game", "{action}: discard a card or knock", "{action}: Wirf eine Karte ab oder klopfe"),
     (
@@ -465,7 +469,7 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "may_discard_taken_discard",
         "{action}: it would leave only {card}, the card you took from the discard pile, which you "
         "may not discard this turn; keep another card to discard (may_discard_taken_discard is off)",
-        "{action}: Dann bliebe nur {card}, die von der Ablage aufgenommene Karte, die du in diesem Zug "
+        "{action}: Dann bliebe nur {card}, die von der Ablage genommene Karte, die du in diesem Zug "
         "nicht abwerfen darfst; behalte eine andere Karte zum Abwerfen",
     ),
     (
@@ -492,7 +496,7 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "gin_meld",
         "{action}: not a gin meld (3 or 4 of a rank, or a run of 3 to 5 cards of a suit, ace low; "
         "lay a longer run as two melds)",
-        "{action}: Keine Figur im Gin (3 oder 4 Karten eines Rangs oder eine Folge von 3 bis 5 Karten "
+        "{action}: Keine Figur im Gin (3 oder 4 Karten eines Werts oder eine Folge von 3 bis 5 Karten "
         "einer Farbe, das Ass nur unten; eine längere Folge als zwei Figuren legen)",
     ),
     (
@@ -530,7 +534,7 @@ ERRORS: Final[tuple[Entry, ...]] = (
     (
         "buyback",
         "{action}: seat {seat} must first answer the buy-back offer ('buyback' or 'decline')",
-        "{action}: Zuerst muss {seat} das Rückkaufangebot beantworten („buyback“ oder „decline“)",
+        "{action}: {seat} muss zuerst das Rückkaufangebot beantworten („zurückkaufen“ oder „ablehnen“)",
     ),
     # Melds ----------------------------------------------------------------------------------------
     (
@@ -551,7 +555,7 @@ ERRORS: Final[tuple[Entry, ...]] = (
     (
         "meld_shape",
         "{shape}: the naturals do not stand on positions {start}…",
-        "{shape}: Die echten Karten stehen nicht auf den Plätzen ab {start}",
+        "{shape}: Die echten Karten stehen nicht an den Stellen ab {start}",
     ),
     ("meld_size", "{text}: a meld needs at least 3 cards", "{text}: Eine Figur braucht mindestens 3 Karten"),
     ("joker_limit", "{text}: {problem}", "{text}: {problem}"),
@@ -704,12 +708,12 @@ ERRORS: Final[tuple[Entry, ...]] = (
     (
         "notation",
         "table melds are numbered from 1: {quoted}",
-        "Die Figuren auf dem Tisch zählen ab 1: {quoted}",
+        "Die Figuren auf dem Tisch sind ab 1 nummeriert: {quoted}",
     ),
     (
         "notation",
         "table melds are numbered from 1 to {limit}: {quoted}",
-        "Die Figuren auf dem Tisch zählen von 1 bis {limit}: {quoted}",
+        "Die Figuren auf dem Tisch sind von 1 bis {limit} nummeriert: {quoted}",
     ),
     (
         "notation",
@@ -741,7 +745,7 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "notation",
         "not a card: {quoted} (write rank then suit, e.g. AH, 10D, TD, QC, KS, or JK for a joker)",
         "Keine Karte: {quoted} (erst der Wert, dann die Farbe, z. B. "
-        "AH, 10D, TD, QC, KS, oder JK für einen Joker)",
+        "AH, 10D, TD, QC, KS oder JK für einen Joker)",
     ),
     (
         "notation",
@@ -757,7 +761,7 @@ ERRORS: Final[tuple[Entry, ...]] = (
     (
         "notation",
         "a hand may hold at most two copies of a face, not more of {card}",
-        "Eine Hand hält jede Karte höchstens zweimal, {card} aber öfter",
+        "Jede Karte kann höchstens zweimal auf einer Hand sein, {card} ist öfter da",
     ),
     (
         "notation",
@@ -782,7 +786,7 @@ ERRORS: Final[tuple[Entry, ...]] = (
     (
         "notation",
         "type a move, or 'help' for the legal moves",
-        "Gib einen Zug ein, oder „hilfe“ für die erlaubten Züge",
+        "Gib einen Zug ein oder „hilfe“ für die erlaubten Züge",
     ),
     # Records, saved games and self-play runs: the files a person opens (record.py, seating.py,
     # selfplay.py, cli/saves.py, cli/replay.py). File names and the values read stay as written.
@@ -810,7 +814,7 @@ ERRORS: Final[tuple[Entry, ...]] = (
     (
         "notation",
         "record kind must be 'round' or 'match', not {quoted}",
-        "Die Art der Aufzeichnung ('kind') muss 'round' oder 'match' sein, nicht {quoted}",
+        "Die Art der Aufzeichnung („kind“) muss „round“ oder „match“ sein, nicht {quoted}",
     ),
     (
         "notation",
@@ -820,12 +824,12 @@ ERRORS: Final[tuple[Entry, ...]] = (
     (
         "notation",
         "record field 'revision' must be a rules revision (0 or more), not {value}",
-        "Das Feld 'revision' der Aufzeichnung muss eine Regelfassung sein (0 oder mehr), nicht {value}",
+        "Das Feld „revision“ der Aufzeichnung muss eine Regelfassung sein (0 oder mehr), nicht {value}",
     ),
     (
         "notation",
         "record field 'rules' must be the rules text, e.g. 'german'",
-        "Das Feld 'rules' der Aufzeichnung muss der Regeltext sein, z. B. 'german'",
+        "Das Feld „rules“ der Aufzeichnung muss der Regeltext sein, z. B. „german“",
     ),
     (
         "notation",
@@ -838,28 +842,28 @@ ERRORS: Final[tuple[Entry, ...]] = (
     (
         "notation",
         "record field 'deck' must be the deck order as card text",
-        "Das Feld 'deck' der Aufzeichnung muss die Reihenfolge der Karten in Kartenschreibweise sein",
+        "Das Feld „deck“ der Aufzeichnung muss die Reihenfolge der Karten in Kartenschreibweise sein",
     ),
     (
         "notation",
         "record field 'in_play' must be a list of seat numbers",
-        "Das Feld 'in_play' der Aufzeichnung muss eine Liste von Platznummern sein",
+        "Das Feld „in_play“ der Aufzeichnung muss eine Liste von Platznummern sein",
     ),
     (
         "notation",
         "record field 'dealer' is not the dealer its seat draw chose",
-        "Das Feld 'dealer' der Aufzeichnung nennt nicht den Geber, den das Ziehen um den ersten Geber "
+        "Das Feld „dealer“ der Aufzeichnung nennt nicht den Geber, den das Ziehen um Plätze und Geber "
         "ergeben hat",
     ),
     (
         "notation",
         "record field 'actions' must be a list of action texts",
-        "Das Feld 'actions' der Aufzeichnung muss eine Liste von Zügen in Schreibweise sein",
+        "Das Feld „actions“ der Aufzeichnung muss eine Liste von Zügen in Schreibweise sein",
     ),
     (
         "notation",
         "record field 'position' must be an object",
-        "Das Feld 'position' der Aufzeichnung muss ein Objekt sein",
+        "Das Feld „position“ der Aufzeichnung muss ein Objekt sein",
     ),
     (
         "notation",
@@ -879,12 +883,12 @@ ERRORS: Final[tuple[Entry, ...]] = (
     (
         "notation",
         "record position needs 'totals' and integer 'pot' and 'hands_dealt'",
-        "Die Stellung in der Aufzeichnung braucht 'totals' und ganze Zahlen für 'pot' und 'hands_dealt'",
+        "Die Stellung in der Aufzeichnung braucht „totals“ und ganze Zahlen für „pot“ und „hands_dealt“",
     ),
     (
         "notation",
         "a round record needs its deck",
-        "Die Aufzeichnung eines einzelnen Spiels braucht die Reihenfolge seiner Karten ('deck')",
+        "Die Aufzeichnung eines einzelnen Spiels braucht die Reihenfolge seiner Karten („deck“)",
     ),
     (
         "notation",
@@ -907,57 +911,57 @@ ERRORS: Final[tuple[Entry, ...]] = (
     (
         "notation",
         "seat draw: round {number} needs cards from exactly seats {seats}",
-        "Ziehen um den ersten Geber: Runde {number} braucht Karten von genau den Plätzen {seats}",
+        "Ziehen um Plätze und Geber: Runde {number} braucht Karten von genau den Plätzen {seats}",
     ),
     (
         "notation",
         "seat draw: the rounds end before one card is highest",
-        "Ziehen um den ersten Geber: Die Runden enden, bevor eine Karte allein die höchste ist",
+        "Ziehen um Plätze und Geber: Die Runden enden, bevor eine Karte allein die höchste ist",
     ),
     (
         "notation",
         "record field 'seat_draw' must say method high_card or random",
-        "Das Feld 'seat_draw' der Aufzeichnung muss die Art (method) high_card oder random nennen",
+        "Das Feld „seat_draw“ der Aufzeichnung muss die Art (method) high_card oder random nennen",
     ),
     (
         "notation",
         "record field 'seat_draw' needs the dealer's seat",
-        "Das Feld 'seat_draw' der Aufzeichnung braucht den Platz des Gebers",
+        "Das Feld „seat_draw“ der Aufzeichnung braucht den Platz des Gebers",
     ),
     (
         "notation",
         "record field 'seat_draw' needs its rounds of cards",
-        "Das Feld 'seat_draw' der Aufzeichnung braucht seine Runden gezogener Karten",
+        "Das Feld „seat_draw“ der Aufzeichnung braucht seine Runden gezogener Karten",
     ),
     # A saved game (rummykit play --resume): {file} is the file's name.
     ("notation", "cannot read {quoted}: {detail}", "{quoted} ist nicht lesbar: {detail}"),
     (
         "notation",
-        "{file} is {size} bytes; a saved game is at most {limit}",
-        "{file} hat {size} Bytes; ein gespeichertes Spiel hat höchstens {limit}",
+        "{file} is {bytes} bytes; a saved game is at most {bytes2}",
+        "{file} hat {bytes} Bytes; ein gespeichertes Spiel hat höchstens {bytes2} Bytes",
     ),
     ("notation", "{file} is not a saved game: {detail}", "{file} ist kein gespeichertes Spiel: {detail}"),
     (
         "notation",
         "{file} holds a single round; only games saved by 'rummykit play' resume",
         "{file} enthält nur ein einzelnes Spiel, keine Partie; fortsetzen lässt sich nur ein Spiel, "
-        "das 'rummykit play' gespeichert hat",
+        "das „rummykit play“ gespeichert hat",
     ),
     (
         "notation",
         "{file} does not say who plays each seat (no 'meta'); it cannot be resumed",
-        "{file} sagt nicht, wer an welchem Platz spielt (kein 'meta'); dieses gespeicherte Spiel lässt "
+        "{file} sagt nicht, wer an welchem Platz spielt (kein „meta“); dieses gespeicherte Spiel lässt "
         "sich nicht fortsetzen",
     ),
     (
         "notation",
         "{file}: 'meta.names' must list {count} names",
-        "{file}: 'meta.names' muss {count} Namen nennen",
+        "{file}: „meta.names“ muss {count} Namen nennen",
     ),
     (
         "notation",
         "{file}: 'meta.players' must list {count} players ('human' or a bot)",
-        "{file}: 'meta.players' muss {count} Spieler nennen ('human' oder einen Bot)",
+        "{file}: „meta.players“ muss {count} Spieler nennen („human“ oder einen Bot)",
     ),
     ("notation", "{file}: no seat is played by a person", "{file}: An keinem Platz spielt ein Mensch"),
     # Replaying a record or a self-play run (rummykit replay).
@@ -971,7 +975,7 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "{quoted} is a folder but no self-play run (it has no {file}); replay a record file, or a run "
         "folder with --game N",
         "{quoted} ist ein Ordner, aber kein Selbstspiel-Lauf (es fehlt {file}); spiele eine "
-        "Aufzeichnung nach, oder den Ordner eines Laufs mit --game N",
+        "Aufzeichnung oder den Ordner eines Laufs mit --game N nach",
     ),
     (
         "notation",
@@ -1026,7 +1030,7 @@ ERRORS: Final[tuple[Entry, ...]] = (
     (
         "rules",
         "unknown preset {quoted}; known presets: {known}",
-        "Unbekanntes Regelwerk {quoted}; bekannt: {known}",
+        "Unbekanntes Spiel {quoted}; bekannt: {known}",
     ),
     (
         "rules",
@@ -1041,7 +1045,7 @@ ERRORS: Final[tuple[Entry, ...]] = (
     (
         "rules",
         "malformed rules text {quoted}: expected preset(option=value, ...)",
-        "Regeltext {quoted} nicht lesbar: erwartet wird regelwerk(option=wert, ...)",
+        "Regeltext {quoted} nicht lesbar: erwartet wird spiel(option=wert, ...)",
     ),
     (
         "rules",
@@ -1051,7 +1055,7 @@ ERRORS: Final[tuple[Entry, ...]] = (
     (
         "rules",
         "dealer: seat {number} does not exist at a table of {count}",
-        "Geber: Platz {number} gibt es an einem Tisch für {count} nicht",
+        "Geber: Platz {number} gibt es an einem Tisch mit {count} Plätzen nicht",
     ),
     ("rules", "{quoted} is not a numeric rule option", "{quoted} ist keine Regel mit einer Zahl"),
     ("rules", "cannot read rules file {quoted}: {detail}", "Regeldatei {quoted} nicht lesbar: {detail}"),
@@ -1064,12 +1068,12 @@ ERRORS: Final[tuple[Entry, ...]] = (
     (
         "rules",
         "dealer: the seat draw chose seat {number}, not seat {number2}",
-        "Geber: Das Ziehen um den ersten Geber ergab Platz {number}, nicht Platz {number2}",
+        "Geber: Das Ziehen um Plätze und Geber ergab Platz {number}, nicht Platz {number2}",
     ),
     (
         "rules",
         "seat draw: not a {value} draw for {count} players",
-        "Ziehen um den ersten Geber: Kein Ziehen nach {value} für {count} Spieler",
+        "Ziehen um Plätze und Geber: Kein Ziehen nach {value} für {count} Spieler",
     ),
     (
         "rules",
@@ -1174,12 +1178,12 @@ FRAGMENTS: Final[tuple[tuple[str, str], ...]] = (
     (
         "discard_pickup_requires_meld lays every taken card on the table, so the hands shrink and takes "
         "cannot go on for ever",
-        "discard_pickup_requires_meld legt jede aufgenommene Karte auf den Tisch, die Hände werden kleiner "
-        "und das Aufnehmen kann nicht endlos weitergehen",
+        "discard_pickup_requires_meld legt jede von der Ablage genommene Karte auf den Tisch, die Hände "
+        "werden kleiner und das Nehmen von der Ablage kann nicht endlos weitergehen",
     ),
     (
         "gin counts its takes with max_upcard_draws (OpenSpiel's bound)",
-        "Gin zählt das Aufnehmen mit max_upcard_draws (die Grenze von OpenSpiel)",
+        "Gin zählt das Nehmen der offenen Karte mit max_upcard_draws (die Grenze von OpenSpiel)",
     ),
     ("no source defines the knocker's penalty", "keine Quelle legt die Strafe des Klopfenden fest"),
     (" in one meld", " in einer Figur"),
@@ -1194,10 +1198,10 @@ FRAGMENTS: Final[tuple[tuple[str, str], ...]] = (
     ("no opening worth {count} points with it", "kein erstes Auslegen mit {count} Punkten"),
     (
         "no opening worth {count} points without counting it",
-        "kein erstes Auslegen mit {count} Punkten ohne ihren Wert",
+        "kein erstes Auslegen mit {count} Punkten ohne den Wert dieser Karte",
     ),
     ("once", "einmal"),
-    ("{count} times", "{count}-mal"),
+    ("{often} times", "{often}"),
     (
         "jokers cannot be exchanged in this game (joker_exchange is off)",
         "In diesem Spiel darf kein Joker getauscht werden",
@@ -1247,11 +1251,13 @@ FRAGMENTS: Final[tuple[tuple[str, str], ...]] = (
     ),
     (
         "nobody else in the rubber has a total at or below seat {seat}'s {total} to buy back to",
-        "Niemand sonst in der Partie hat höchstens {total} ({seat}), um darauf zurückzukaufen",
+        "{seat} hat {total}; niemand sonst in der Partie hat so wenig oder weniger, um darauf "
+        "zurückzukaufen",
     ),
     (
         "a buy-back would not lower seat {seat}'s {total}: another player in the rubber has {total} too",
-        "Zurückkaufen würde {total} ({seat}) nicht senken: ein anderer Spieler der Partie hat auch {total}",
+        "{seat} hat {total}: Zurückkaufen würde das nicht senken, denn ein anderer Spieler der Partie hat "
+        "auch {total}",
     ),
 )
 """Parts of messages that the engine builds separately, English and German."""
@@ -1270,7 +1276,7 @@ RULE_NAMES: Final[dict[str, tuple[str, str]]] = {
     "hand_over": ("the hand is over", "das Spiel ist vorbei"),
     "nothing_to_undo": ("nothing to undo", "nichts zurückzunehmen"),
     "seat": ("no such seat", "kein solcher Platz"),
-    "no_such_meld": ("no such meld", "kein solches Meld"),
+    "no_such_meld": ("no such meld", "keine solche Figur"),
     "opened": ("already opened", "schon ausgelegt"),
     "rummy": ("Rummy", "Rummy"),
     "match_over": ("the match is over", "die Partie ist vorbei"),

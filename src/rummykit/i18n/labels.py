@@ -48,7 +48,7 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "score": ("score", "Stand"),
     "total": ("total", "Summe"),
     "points": ("points", "Punkte"),
-    "bad_points": ("bad points", "Schlechtpunkte"),
+    "bad_points": ("bad points", "Restpunkte"),
     "minus_points": ("minus points", "Minuspunkte"),
     "hand_value": ("cards in hand", "Karten auf der Hand"),
     "deadwood": ("deadwood", "Restpunkte"),

@@ -25,6 +25,7 @@ from rummykit.errors import (
     name_seats,
 )
 from rummykit.explain import preset_line
+from rummykit.explain.language import number_de, times_de
 from rummykit.explain.terms import OPTION_LABELS
 from rummykit.i18n.cards import RANK_NAMES, card_name, glyphs
 from rummykit.i18n.catalogue import ERRORS, FRAGMENTS, OPTION_EN, PEOPLE_EN, RULE_NAMES
@@ -139,6 +140,26 @@ def _rank(piece: str, lang: str) -> str:
     return RANK_NAMES["de"].get(rank, str(rank))
 
 
+def _often(piece: str, lang: str) -> str:
+    if not piece.isdigit():
+        raise _NoFit(piece)
+    return times_de(int(piece)) if lang == "de" else piece
+
+
+def _bytes(piece: str, lang: str) -> str:
+    if not piece.isdigit():
+        raise _NoFit(piece)
+    return number_de(int(piece)) if lang == "de" else piece
+
+
+def _field(piece: str, lang: str) -> str:
+    """A record's field the engine quotes (``'players'``), in German quotation marks as the German text
+    quotes the other fields (``„players“``)."""
+    if lang == "de" and len(piece) > 1 and piece[0] == piece[-1] == "'":
+        return f"„{piece[1:-1]}“"
+    return piece
+
+
 def _alts(piece: str, lang: str) -> str:
     return (" oder " if lang == "de" else " or ").join(_cards(c, lang) for c in piece.split(" or "))
 
@@ -155,6 +176,9 @@ _PIECES: Final[dict[str, Callable[[str, str], str]]] = {
     "game": _game,
     "rank": _rank,
     "alts": _alts,
+    "often": _often,
+    "field": _field,
+    "bytes": _bytes,
     "sign": lambda piece, lang: {"<=": "≤", "<": "<"}.get(piece, piece),
 }
 """How each kind of piece reads for people, by the piece's name (see :mod:`rummykit.i18n.catalogue`)."""

@@ -128,11 +128,11 @@ def describe_action(
     if isinstance(action, TakeDiscard):
         if taken is None:
             if de:
-                return "die Ablage aufnehmen" if verb else "nimmt die oberste Karte der Ablage"
+                return "von der Ablage nehmen" if verb else "nimmt die oberste Karte der Ablage"
             return "take the discard" if verb else "takes the top discard"
         card = card_object(taken, lang)
         if de:
-            return f"{card} von der Ablage aufnehmen" if verb else f"nimmt {card} von der Ablage"
+            return f"{card} von der Ablage nehmen" if verb else f"nimmt {card} von der Ablage"
         return f"take the {card} from the discard pile" if verb else f"takes the {card} from the discard pile"
     if isinstance(action, Open):
         if de:
@@ -284,14 +284,14 @@ def _swap(action: Swap, lang: str, form: Form, rules: Rules | None = None) -> st
 
 def seat_draw_text(card: int | None, *, deals_first: bool, lang: str) -> str:
     """A line of the draw for the first dealer: ``draws the king of spades for the seats and deals
-    first`` / ``zieht für die Platzwahl Pik-König und gibt zuerst`` (said as the seat draw, not to be
+    first`` / ``zieht um Plätze und Geber Pik-König und gibt zuerst`` (said as the seat draw, not to be
     read as a draw from the stock whose card everybody saw); ``card=None``: the seats were drawn by
     lot."""
     de = lang == "de"
     if card is None:
         return "gibt zuerst (Plätze ausgelost)" if de else "deals first (seats by lot)"
-    name = card_name(Card(card), lang)
-    text = f"zieht für die Platzwahl {name}" if de else f"draws the {name} for the seats"
+    name = card_object(Card(card), lang)
+    text = f"zieht um Plätze und Geber {name}" if de else f"draws the {name} for the seats"
     if deals_first:
         text += " und gibt zuerst" if de else " and deals first"
     return text
@@ -314,6 +314,7 @@ _DU_VERBS: Final = {
     "klopft": "klopfst",
     "legt": "legst",
     "macht": "machst",
+    "muss": "musst",
     "nimmt": "nimmst",
     "ruft": "rufst",
     "tauscht": "tauschst",

@@ -10,7 +10,7 @@ from rummykit.melds import Meld
 
 @dataclass(frozen=True, slots=True)
 class Arrangement:
-    """A hand split into disjoint melds and unmelded cards (deadwood, Schlechtpunkte)."""
+    """A hand split into disjoint melds and unmelded cards (deadwood, Restpunkte)."""
 
     melds: tuple[Meld, ...]
     deadwood_cards: tuple[Card, ...]

@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, fields
 from typing import Any, Final
 
+from rummykit.explain.language import number_de
 from rummykit.web.texts import server_error_texts
 
 Scope = MutableMapping[str, Any]
@@ -302,7 +303,7 @@ class BodyLimit:
 
     async def _refuse(self, send: Send) -> None:
         message = f"request bodies are limited to {self.limit} bytes"
-        texts = server_error_texts("body_too_large", message, limit=str(self.limit))
+        texts = server_error_texts("body_too_large", message, limit=number_de(self.limit))
         body = {"detail": message, "texts": texts}
         await send_json(send, 413, body, [(b"connection", b"close")])
 

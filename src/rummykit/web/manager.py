@@ -712,9 +712,11 @@ class TableManager:
         except RulesError as exc:
             raise LobbyError(400, str(exc), texts=engine_error_texts(exc)) from None
         if len(spec.bots) > spec.seats - 1:
-            most, seats_text = str(spec.seats - 1), str(spec.seats)
-            message = f"at most {most} bots at a table of {seats_text}"
-            raise refusal(400, "too_many_bots", message, most=most, seats=seats_text)
+            most = spec.seats - 1
+            bots = "1 bot" if most == 1 else f"{most} bots"
+            bots_de = "1 Bot" if most == 1 else f"{most} Bots"
+            message = f"at most {bots} at a table of {spec.seats}"
+            raise refusal(400, "too_many_bots", message, bots_de=bots_de, seats=str(spec.seats))
         seats = [Seat("human", spec.name.strip())]
         seats += [Seat("open") for _ in range(spec.seats - 1 - len(spec.bots))]
         for i, b in enumerate(spec.bots, start=len(seats)):

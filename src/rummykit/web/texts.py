@@ -55,12 +55,12 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
     "too_many_connections": "Zu viele Verbindungen",
     "too_many_attempts": "Zu viele Verbindungsversuche; bitte etwas warten",
     "too_many_seats": (
-        "Deine Adresse hält schon {seats_de} an wartenden Tischen anderer, die Grenze; "
-        "verlass einen oder warte, bis ein Tisch beginnt"
+        "Von deiner Adresse aus hast du schon {seats_de} an wartenden Tischen anderer belegt – mehr "
+        "geht nicht; verlass einen oder warte, bis ein Tisch beginnt"
     ),
     "too_many_network_seats": (
-        "Dein Netz hält schon {ours} Plätze an wartenden Tischen anderer, die Grenze; "
-        "verlass einen oder warte, bis ein Tisch beginnt"
+        "Von deinem Netz aus sind schon {ours} Plätze an wartenden Tischen anderer belegt – mehr geht "
+        "nicht; verlass einen oder warte, bis ein Tisch beginnt"
     ),
     "server_full": "Der Server hat schon {total} offene Tische, seine Grenze; bitte später noch einmal",
     "too_many_tables": (
@@ -77,7 +77,7 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
     "table_status": "Tisch {code} ist {status_de}",
     "table_watch": "Tisch {code} ist {status_de}; du kannst zuschauen",
     "lobby_changed": "Tisch {code} hat sich inzwischen geändert; bitte noch einmal",
-    "no_rematch": "Tisch {code} ist {status_de}; eine Revanche folgt auf ein beendetes Spiel",
+    "no_rematch": "Tisch {code} ist {status_de}; eine Revanche folgt auf eine beendete Partie",
     "table_unreadable": "Tisch {code} wurde von einer anderen rummykit-Version gespeichert, deren Regeln "
     "oder Züge diese Version nicht spielen kann; eröffne einen neuen Tisch",
     "archive_busy": "Gerade wurden zu viele beendete Tische nachgeschlagen; in {seconds} s noch einmal",
@@ -107,9 +107,9 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
         "max_stock_rebuilds: unbegrenzt bietet dieser Server nicht an (ein Spiel muss enden können); "
         "wähle zwischen {low} und {high}"
     ),
-    "no_seeded_tables": "Dieser Server bietet keine Tische mit festem Seed an (kein 'seed')",
+    "no_seeded_tables": "Dieser Server bietet keine Tische mit festem Startwert (Seed) an (kein „seed“)",
     "rules_text": "Die Regeln {rules} überstehen ihre Textform nicht",
-    "too_many_bots": "Höchstens {most} Bots an einem Tisch mit {seats} Plätzen",
+    "too_many_bots": "Höchstens {bots_de} an einem Tisch mit {seats} Plätzen",
     "bad_bot": "Den Bot {kind} gibt es so nicht; Stufen: {levels}",
     "no_body": "Die Anfrage braucht einen JSON-Inhalt",
     "body_not_object": "Der Inhalt der Anfrage muss ein JSON-Objekt sein",
@@ -121,7 +121,7 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
 SERVER_ERROR_DE_DEFAULT: Final = "Das hat nicht geklappt"
 
 STATUS_DE: Final[dict[str, str]] = {
-    "waiting": "noch nicht begonnen",
+    "waiting": "noch nicht gestartet",
     "playing": "schon im Spiel",
     "over": "beendet",
     "closed": "geschlossen",

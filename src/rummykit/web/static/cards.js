@@ -65,9 +65,13 @@ const Cards = (() => {
   }
 
   // A card as the object of a move ("Du ziehst Herz-7"): its name, but a German joker with its article
-  // ("Du ziehst einen Joker"), as the server's move texts say it (rummykit.i18n.cards.card_object).
+  // ("Du ziehst einen Joker") and a German jack declined ("Du ziehst Kreuz-Buben"), as the server's move
+  // texts say it (rummykit.i18n.cards.card_object).
   function objectName(text) {
-    return text === "JK" && language === "de" ? "einen Joker" : name(text);
+    if (language !== "de") return name(text);
+    if (text === "JK") return "einen Joker";
+    const c = parse(text);
+    return c.rank === "J" ? `${SUIT_WORDS.de[c.suit]}-Buben` : name(text);
   }
 
   // A rank in words with its indefinite article, for a set's joker that stands for the rank in a
