@@ -115,6 +115,9 @@ def test_every_http_refusal_names_its_code(client: TestClient, web: Any) -> None
         "too_many_bots": client.post("/api/tables", json={"seats": 2, "bots": [{}, {}]}),
         "no_body": client.post("/api/tables"),
         "invalid": client.post(f"/api/tables/{code}/start", json={}),
+        "unknown_bot": client.post("/api/tables", json={"seats": 2, "bots": [{"kind": "oracle"}]}),
+        "rules": client.post("/api/tables", json={"overrides": {"opening_min_points": "abc"}}),
+        "too_large": client.post("/api/tables", content=b"{" + b" " * 20_000 + b"}"),
     }
     for expected, response in refused.items():
         assert response.status_code >= 400 and response.json()["code"] == expected, response.json()

@@ -304,7 +304,7 @@ class BodyLimit:
     async def _refuse(self, send: Send) -> None:
         message = f"request bodies are limited to {self.limit} bytes"
         texts = server_error_texts("body_too_large", message, limit=number_de(self.limit))
-        body = {"detail": message, "texts": texts}
+        body = {"detail": message, "code": "too_large", "texts": texts}
         await send_json(send, 413, body, [(b"connection", b"close")])
 
 
@@ -336,7 +336,8 @@ class HttpRate:
             if wait > 0:
                 seconds = retry_after(wait)
                 message = f"too many requests from your address; try again in {seconds} s"
-                body = {"detail": message, "texts": server_error_texts("rate", message, seconds=seconds)}
+                texts = server_error_texts("rate", message, seconds=seconds)
+                body = {"detail": message, "code": "rate_limited", "texts": texts}
                 await send_json(send, 429, body, [(b"retry-after", seconds.encode())])
                 return
         await self.app(scope, receive, send)

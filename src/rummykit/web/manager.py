@@ -669,6 +669,7 @@ class TableManager:
                 message,
                 60.0,
                 texts=server_error_texts("too_many_network_seats", message, ours=str(ours)),
+                error="too_many_network_seats",
             )
         if held >= self.settings.max_seats_per_address:
             seats = f"{held} seat" if held == 1 else f"{held} seats"
@@ -678,7 +679,7 @@ class TableManager:
                 "leave one or wait until a table starts"
             )
             texts = server_error_texts("too_many_seats", message, seats_de=seats_de)
-            raise LobbyError(429, message, 60.0, texts=texts)
+            raise LobbyError(429, message, 60.0, texts=texts, error="too_many_seats")
 
     @staticmethod
     def check_server_rules(rules: Rules) -> None:
@@ -710,7 +711,7 @@ class TableManager:
             self.check_server_rules(rules)
             match = new_table_match(rules, spec.seats, spec.seed, secret, None)
         except RulesError as exc:
-            raise LobbyError(400, str(exc), texts=engine_error_texts(exc)) from None
+            raise LobbyError(400, str(exc), texts=engine_error_texts(exc), error="rules") from None
         if len(spec.bots) > spec.seats - 1:
             most = spec.seats - 1
             bots = "1 bot" if most == 1 else f"{most} bots"
@@ -725,7 +726,7 @@ class TableManager:
                 kinds = ", ".join(WEB_BOT_KINDS)
                 message = f"unknown bot {quoted(kind)}; bots: {kinds}"
                 texts = server_error_texts("unknown_bot", message, kind=quoted(kind), kinds=kinds)
-                raise LobbyError(400, message, texts=texts)
+                raise LobbyError(400, message, texts=texts, error="unknown_bot")
             try:
                 make_bot(kind, b.level)
             except RummyError as exc:  # the kind is a web bot's: its level is not a level
