@@ -75,3 +75,40 @@ def test_connections_that_showed_the_token_play_the_retaken_seat_again(client: T
         assert len(state["view"]["hand"]) > 0 and not state["table"]["seats"][1]["away"]
     with web.connect(client, code, host["token"]) as other:  # a token never takes another's seat
         assert web.receive_state(other)["you"] == 0
+
+
+def test_a_token_left_while_its_connection_waited_for_the_table_holds_no_seat(
+    client: TestClient, web: Any
+) -> None:
+    """The hello's token is checked before the table's lock, its seat found under it: a leave and a
+    stranger's join that came first (a slow database holding the lock) must not hand the leaver's
+    connection the stranger's seat, now or when the stranger's token retakes it later."""
+    import asyncio
+
+    from rummykit.web.tables import Client, hash_token
+
+    host = web.create(client, seats=3, name="Anna")
+    code = host["code"]
+    ben = client.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
+    table = web.table_of(client, code)
+
+    async def scenario() -> tuple[int | None, int, int | None, int | None]:
+        anna = Client(None, "198.51.100.8")
+        anna.token_digest = hash_token(host["token"])
+        await table.lock.acquire()
+        leave = asyncio.create_task(table.leave(ben["token"]))
+        join = asyncio.create_task(table.join("Mallory"))
+        await asyncio.sleep(0)
+        late = Client(None, "198.51.100.7")
+        late.token_digest = hash_token(ben["token"])  # what the hello found valid
+        connects = [asyncio.create_task(table.connect(c)) for c in (late, anna)]
+        await asyncio.sleep(0)
+        table.lock.release()
+        await leave
+        mallory, _ = await join
+        await asyncio.gather(*connects)
+        return late.seat, mallory, table.seat_for_token(ben["token"]), anna.seat
+
+    seat, mallory, bens, annas = client.portal.call(scenario)  # type: ignore[union-attr]
+    assert bens is None and mallory == 1 and seat is None  # it watches
+    assert annas == 0  # a token that still holds its seat plays it

@@ -79,7 +79,7 @@ from rummykit.web.rematch import rematch
 from rummykit.web.rulebook import PageLang, preset_lines, preset_rules, rules_page
 from rummykit.web.seats import retake
 from rummykit.web.store import Store, default_database_url
-from rummykit.web.tables import WEB_BOT_KINDS, Client, LobbyError, Table, default_bot_kind
+from rummykit.web.tables import WEB_BOT_KINDS, Client, LobbyError, Table, default_bot_kind, hash_token
 from rummykit.web.texts import bot_kind_texts, bot_name_texts, level_texts, messages_json, server_error_texts
 
 STATIC: Final = Path(__file__).parent / "static"
@@ -411,11 +411,11 @@ def create_app(
             await websocket.close(code=WS_CLOSE_LIMIT if exc.status == 429 else WS_CLOSE_NO_TABLE)
             return
         await websocket.accept()
-        seat = await _hello(websocket, table)
-        if seat is False:
+        shown = await _hello(websocket, table)
+        if shown is False:
             return
         rate = RateLimiter(config.messages_per_second, config.messages_burst)
-        await _play(websocket, table, seat, rate, address)
+        await _play(websocket, table, shown, rate, address)
 
     return app
 
@@ -436,8 +436,10 @@ async def _write(websocket: WebSocket, client: Client) -> None:
                 await websocket.close()
 
 
-async def _hello(websocket: WebSocket, table: Table) -> int | Literal[False] | None:
-    """Read the first message: the seat of its token, ``None`` to watch, ``False`` (closed) if bad."""
+async def _hello(websocket: WebSocket, table: Table) -> str | Literal[False] | None:
+    """Read the first message: the digest of a token that holds a seat, ``None`` to watch, ``False``
+    (closed) if bad. Which seat it holds is decided under the table's lock (:meth:`Table.connect`):
+    a leave or a join may come first."""
     try:
         raw = await asyncio.wait_for(websocket.receive_text(), timeout=HELLO_SECONDS)
         if len(raw) > protocol.MAX_MESSAGE_BYTES:
@@ -451,18 +453,19 @@ async def _hello(websocket: WebSocket, table: Table) -> int | Literal[False] | N
         return False
     if not hello.token:
         return None
-    seat = table.seat_for_token(hello.token)
-    if seat is None:
+    if table.seat_for_token(hello.token) is None:
         await websocket.close(code=WS_CLOSE_BAD_TOKEN, reason="unknown seat token")
         return False
-    return seat
+    return hash_token(hello.token)
 
 
 async def _play(
-    websocket: WebSocket, table: Table, seat: int | None, rate: RateLimiter, address: str
+    websocket: WebSocket, table: Table, shown: str | None, rate: RateLimiter, address: str
 ) -> None:
-    """Serve one connection after its hello: queue out, messages in (rate limited)."""
-    client = Client(seat, address)
+    """Serve one connection after its hello (``shown``: the digest of its seat token, ``None`` to
+    watch): queue out, messages in (rate limited)."""
+    client = Client(None, address)
+    client.token_digest = shown
     writer = asyncio.create_task(_write(websocket, client))
     await table.connect(client)
     await offer_rematch(table, client)

@@ -368,8 +368,9 @@ class Client:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(CLIENT_QUEUE)
         self.dropped = False
         self.token_digest: str | None = None
-        """The digest of the seat token this connection showed (:meth:`Table.connect`): kept when
-        the seat is left, so the connection takes the seat again when the token retakes it."""
+        """The digest of the seat token this connection showed in its hello (``None``: it watches):
+        its seat is the one that token holds when it connects (:meth:`Table.connect`), and it is kept
+        when the seat is left, so the connection takes the seat again when the token retakes it."""
 
     def send(self, message: dict[str, Any] | str) -> None:
         if self.dropped:
@@ -550,7 +551,10 @@ class Table:
         return new_table_match(self.rules, self.players, self.seed, self.secret, self.dealer)
 
     def seat_for_token(self, token: str) -> int | None:
-        digest = hash_token(token)
+        return self.seat_for_digest(hash_token(token))
+
+    def seat_for_digest(self, digest: str) -> int | None:
+        """The seat a token of this digest holds, if any."""
         for i, seat in enumerate(self.seats):
             if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
                 return i
@@ -837,8 +841,8 @@ class Table:
     # Connections --------------------------------------------------------------------------------
     async def connect(self, client: Client) -> None:
         async with self.lock:
-            if client.seat is not None:
-                client.token_digest = self.seats[client.seat].token_hash
+            if client.token_digest is not None:  # the seat its token holds now (a leave may have come first)
+                client.seat = self.seat_for_digest(client.token_digest)
             self.clients.add(client)
             if client.seat is not None and client.seat in self._away:
                 self._come_back(client.seat)
