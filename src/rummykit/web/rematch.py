@@ -4,9 +4,8 @@ The new table has the same rules, the same number of seats, the same bots at the
 the host at seat 0. Every person at a seat who is connected when the host asks gets their seat at
 the new table at once: a new token travels to their page over the old table's websocket
 (``{"type": "rematch", "code": …, "seat": …, "token": …}``; spectators get the code only). A person
-not connected then finds their seat open: when their page (or program) connects to the finished
-table with their token, it is given that seat while the new table waits (:func:`offer`), or else
-told the new table's code. When nobody is missing the new
+not connected then finds their seat open and joins by the code, which a connection made to the
+finished table later is told (:func:`offer`). When nobody is missing the new
 match starts at once (one click); otherwise it waits, like any table, for the host to start it.
 A bot that held a left seat stays a bot. The deal is new and secret (a seeded table's rematch is
 not seeded).
@@ -22,10 +21,8 @@ memory (:meth:`~rummykit.web.manager.TableManager.find`) has no rematch any more
 from __future__ import annotations
 
 import asyncio
-import logging
 from typing import TYPE_CHECKING, Any
 
-from rummykit.web.failures import log_failure
 from rummykit.web.protocol import CreateTable
 from rummykit.web.tables import Seat, refusal
 
@@ -33,8 +30,6 @@ if TYPE_CHECKING:
     from rummykit.web.tables import Client, Table
 
 __all__ = ["offer", "rematch"]
-
-log = logging.getLogger("rummykit.web")
 
 Opened = tuple["Table", int, str]
 """The rematch's table, the host's seat there (0) and the host's token."""
@@ -96,7 +91,6 @@ async def _open(table: Table, address: str | None) -> Opened:
         else:
             await new._save_lobby()
             new.broadcast()
-    table.rematch_grants = grants
     for client in list(table.clients):
         message: dict[str, Any] = {"type": "rematch", "code": new.code}
         if client.seat is not None and client.seat in grants:
@@ -106,38 +100,12 @@ async def _open(table: Table, address: str | None) -> Opened:
 
 
 async def offer(table: Table, client: Client) -> None:
-    """Tell a connection to a finished table about its rematch, as the connections open when the
-    host asked were told: a seat's connection gets its seat there with a token (given now if the
-    seat is still open and the new table waits: the connection showed this seat's token), others
-    the new table's code. Nothing while no rematch was opened."""
+    """Tell a connection made to a finished table after its rematch was opened where the rematch is:
+    ``{"type": "rematch", "code": …, "offer": true}``, for information only. It is not moved there
+    nor given a seat (someone reopening the old link may only want the final scores); a seat left
+    open for a person who was away is joined by the code, as any seat is. Nothing while no rematch
+    was opened."""
     opening = table.rematch
     if opening is None or not opening.done() or opening.cancelled() or opening.exception() is not None:
         return
-    new = opening.result()[0]
-    message: dict[str, Any] = {"type": "rematch", "code": new.code}
-    seat = client.seat
-    if seat is not None:
-        token = table.rematch_grants.get(seat)
-        if token is None and table.seats[seat].kind == "human":
-            token = await _grant(new, seat, table.seats[seat].name)
-            if token is not None:
-                table.rematch_grants[seat] = token
-        if token is not None:
-            message.update(seat=seat, token=token)
-    client.send(message)
-
-
-async def _grant(new: Table, seat: int, name: str) -> str | None:
-    """A token for ``seat`` of the rematch ``new`` if it is still open there and the table waits."""
-    async with new.lock:
-        if new.status != "waiting" or new.seats[seat].kind != "open":
-            return None
-        new.seats[seat] = Seat("human", name)
-        token = new._new_token(seat)
-        try:
-            await new._save_lobby()  # refused: the seat stays open (and the code is still told)
-        except Exception:
-            log_failure(log, "table %s: the rematch seat %d was not stored", new.code, seat)
-            return None
-        new.broadcast()
-        return token
+    client.send({"type": "rematch", "code": opening.result()[0].code, "offer": True})

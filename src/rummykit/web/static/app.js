@@ -46,7 +46,7 @@ const I18N = {
     leave_wait: "Your seat becomes free again.", leave_host: "You are the host: leaving closes the table.",
     stay: "Stay", held: "A bot holds your seat.", retake: "Take my seat back",
     joker_title: "Discard the joker?", joker_text: "A joker can stand for any card in a meld. Once discarded, the next player may take it.",
-    keep_joker: "Keep it",
+    keep_joker: "Keep it", rematch_offer: "The host opened a rematch at table {code}.",
     join_title_code: "Join table {code}", join_as: "Join as", name_placeholder: "your name",
     wait_host: "Waiting for the host to start.", full_start: "Every seat is taken: start when you are ready.",
     start_now: "Start", hand_of: "Hand {n} of {m}", hand_n: "Hand {n}",
@@ -121,7 +121,7 @@ const I18N = {
     leave_wait: "Dein Platz wird wieder frei.", leave_host: "Du bist Gastgeber: Verlassen schließt den Tisch.",
     stay: "Bleiben", held: "Ein Bot spielt für dich auf deinem Platz.", retake: "Platz zurücknehmen",
     joker_title: "Joker abwerfen?", joker_text: "Ein Joker kann in einer Figur jede Karte ersetzen. Wirfst du ihn ab, kann der nächste Spieler ihn nehmen.",
-    keep_joker: "Behalten",
+    keep_joker: "Behalten", rematch_offer: "Der Gastgeber hat eine Revanche an Tisch {code} eröffnet.",
     join_title_code: "Tisch {code} beitreten", join_as: "Beitreten als", name_placeholder: "dein Name",
     wait_host: "Warten, bis der Gastgeber startet.", full_start: "Alle Plätze sind besetzt: starte, wenn ihr bereit seid.",
     start_now: "Starten", hand_of: "Spiel {n} von {m}", hand_n: "Spiel {n}",
@@ -1623,6 +1623,9 @@ function requestRematch() {
 }
 
 function onRematch(msg) {
+  // Told on opening a finished table whose rematch is open: shown, not followed (the old table may
+  // be opened for its final scores); a seat left open there is joined by the code.
+  if (msg.offer) { flash(t("rematch_offer", { code: msg.code })); return; }
   if (msg.token) goToRematch({ code: msg.code, token: msg.token, seat: msg.seat });
   else if (S.seat === null) goToRematch({ code: msg.code });
 }
