@@ -126,3 +126,28 @@ def test_a_server_stopped_by_sigterm_exits_cleanly_after_its_bots_thought(
     server.stop()
     assert server.proc.returncode == 0
     assert "leaked semaphore" not in server.output() and "Traceback" not in server.output()
+
+
+def test_closing_ends_a_bot_process_that_is_still_busy_after_the_wait(monkeypatch: Any) -> None:
+    """A closing server waits a search's budget for the decision being made, then ends the process:
+    it neither returns at once (leaving the exit to wait without limit) nor hangs."""
+    import asyncio
+    import multiprocessing
+    import time
+    from concurrent.futures import ProcessPoolExecutor
+
+    from rummykit.web import manager as manager_module
+
+    monkeypatch.setattr(manager_module, "POOL_CLOSE_SECONDS", 0.5)
+    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+    busy = pool.submit(time.sleep, 60)
+    deadline = time.monotonic() + 30
+    while not busy.running() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    processes = list(pool._processes.values())  # type: ignore[union-attr]
+    began = time.monotonic()
+    asyncio.run(manager_module.TableManager._close_thinkers(pool))
+    took = time.monotonic() - began
+    for process in processes:
+        process.join(10)
+    assert 0.4 <= took < 10 and all(not p.is_alive() for p in processes)

@@ -824,6 +824,20 @@ class TableManager:
                     table.cancel()
                     self.tables.pop(table.code, None)
 
+    @staticmethod
+    async def _close_thinkers(pool: ProcessPoolExecutor) -> None:
+        """Stop the bot processes: decisions not begun are dropped, the one being made may finish
+        within :data:`POOL_CLOSE_SECONDS` (a search's budget is about a second), and a process still
+        busy after that is ended. Joined here, the pool releases its queues and locks before the
+        server exits (:func:`rummykit.web.runtime.exit_on_sigterm`)."""
+        processes = list((getattr(pool, "_processes", None) or {}).values())  # to end one that hangs
+        stopping = asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+        try:
+            await asyncio.wait_for(stopping, POOL_CLOSE_SECONDS)
+        except TimeoutError:
+            for process in processes:
+                process.terminate()
+
     async def close(self) -> None:
         for task in (self._clock, self._leases):
             if task is not None:
@@ -834,13 +848,7 @@ class TableManager:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._writer, timeout=5.0)
         if self._thinkers is not None:
-            # Decisions not begun are dropped; the one a bot process is making ends within a
-            # search's budget, and the pool's processes are joined before the server exits
-            # (the exit then releases the pool's locks: rummykit.web.runtime.exit_on_sigterm).
-            pool = self._thinkers
-            pool.shutdown(wait=False, cancel_futures=True)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.to_thread(pool.shutdown, wait=True), POOL_CLOSE_SECONDS)
+            await self._close_thinkers(self._thinkers)
         if self._listener is not None:
             await asyncio.to_thread(self._listener.stop)
         for table in self.tables.values():
