@@ -88,8 +88,7 @@ def test_a_move_behind_a_held_lock_is_refused_on_postgres_and_nothing_changed(
     database cancels the waiting insert, the mover is told nothing changed, and the same move is
     taken once the lock is gone."""
     url = web.fresh_database(postgres_url, "rk_lock_timeout")
-    connect = dict(store_module.POSTGRES_CONNECT, options="-c lock_timeout=300 -c statement_timeout=30000")
-    monkeypatch.setattr(store_module, "POSTGRES_CONNECT", connect)
+    monkeypatch.setattr(store_module, "LOCK_TIMEOUT_MS", 300)
     monkeypatch.setattr(tables_module, "SLOW_STORAGE_SECONDS", 60.0)
     app = create_app(url, settings=web.settings(bot_delay=0, takeover_seconds=600))
     operator = create_engine(url)

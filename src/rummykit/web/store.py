@@ -97,11 +97,12 @@ POSTGRES_CONNECT: Final = {
     "keepalives_interval": 10,
     "keepalives_count": 3,
     "tcp_user_timeout": 60_000,
-    "options": f"-c lock_timeout={LOCK_TIMEOUT_MS} -c statement_timeout={STATEMENT_TIMEOUT_MS}",
 }
 """libpq settings of every PostgreSQL connection: a database that does not answer a connection in
 10 s is an error, and a connection whose peer is gone (a network break) fails within about a minute
-instead of hanging every table behind it. The server itself cancels a statement that waits
+instead of hanging every table behind it. Each new connection then sets its session's timeouts
+(:func:`_postgres_session`; a ``SET``, which connection poolers pass on, where the startup parameter
+``options`` is refused by some): the database cancels a statement that waits
 :data:`LOCK_TIMEOUT_MS` for a lock (an operator's ``LOCK TABLE`` or ``ALTER TABLE``, a stuck
 session holding a row) or runs :data:`STATEMENT_TIMEOUT_MS`: its transaction is rolled back, so the
 move is refused as unstored and nothing changed (all writes of the server run on one thread, so one
@@ -609,4 +610,20 @@ def _make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True, hide_parameters=True, connect_args=POSTGRES_CONNECT)
+    engine = create_engine(url, pool_pre_ping=True, hide_parameters=True, connect_args=POSTGRES_CONNECT)
+    event.listen(engine, "connect", _postgres_session)
+    return engine
+
+
+def _postgres_session(dbapi_connection: Any, _record: Any) -> None:
+    """Set a new PostgreSQL connection's timeouts (:data:`POSTGRES_CONNECT`), committed at once: a
+    ``SET`` in the transaction the driver opens would be rolled back when the pool takes the
+    connection back."""
+    autocommit = dbapi_connection.autocommit
+    dbapi_connection.autocommit = True
+    try:
+        with dbapi_connection.cursor() as cursor:
+            cursor.execute(f"SET lock_timeout = {int(LOCK_TIMEOUT_MS)}")
+            cursor.execute(f"SET statement_timeout = {int(STATEMENT_TIMEOUT_MS)}")
+    finally:
+        dbapi_connection.autocommit = autocommit
