@@ -112,3 +112,32 @@ def test_a_move_behind_a_held_lock_is_refused_on_postgres_and_nothing_changed(
                 assert after["version"] == state["version"] + 1
     finally:
         operator.dispose()
+
+
+def test_a_waiting_move_then_refused_is_told_to_everybody_who_was_told_it_waits(
+    sqlite_url: str, web: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The "waiting" notice went to the whole table; a refusal went to the mover alone, so the others
+    kept reading that a move was waiting. They are told it was not stored."""
+    monkeypatch.setattr(tables_module, "SLOW_STORAGE_SECONDS", 0.05)
+    app = create_app(sqlite_url, settings=web.settings(bot_delay=0, takeover_seconds=600))
+    with TestClient(app) as client:
+        code, token = _practice(client, web)
+        store: Store = client.app.state.manager.store  # type: ignore[attr-defined]
+        original = store.append_actions
+
+        def refused(actions: Any) -> None:
+            time.sleep(0.3)
+            raise OSError("disk full")
+
+        with web.connect(client, code, token) as ws, web.connect(client, code) as watcher:
+            state = web.receive_state(ws, until=lambda s: bool(s["legal"]))
+            web.receive_state(watcher, until=lambda s: s["version"] == state["version"])
+            store.append_actions = refused  # type: ignore[method-assign]
+            ws.send_json({"type": "act", "action": state["legal"][0], "version": state["version"]})
+            assert web.next_of(watcher, "notice")["code"] == "storage_slow"
+            told = web.next_of(watcher, "notice")
+            assert told["code"] == "storage" and told["version"] == state["version"]
+            assert told["texts"]["de"].startswith("Der Zug konnte nicht gespeichert werden")
+            assert web.next_of(ws, "error")["code"] == "storage"
+            store.append_actions = original  # type: ignore[method-assign]

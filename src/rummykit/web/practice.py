@@ -96,6 +96,7 @@ class PracticeTable(Protocol):
     def kick(self) -> None: ...
     async def show_record(self) -> None: ...
     async def _catch_up(self) -> bool: ...
+    async def _store(self, record: StoredAction) -> None: ...
 
 
 log = logging.getLogger("rummykit.web")
@@ -305,7 +306,7 @@ async def undo(table: PracticeTable, client: Connection) -> None:
         # match takes some milliseconds).
         rebuilt = await asyncio.to_thread(replay, table.fresh_match, moves)
         try:
-            await table.manager.append(StoredAction(table.code, table.version, seat, undo_record(keep)))
+            await table._store(StoredAction(table.code, table.version, seat, undo_record(keep)))
         except IntegrityError:  # another server process stored a record at this number first
             await table._catch_up()
             client.send(error_json("stale", "the table moved on before your undo was stored", table.version))

@@ -1020,18 +1020,29 @@ class Table:
         may still commit would leave a stored move that nobody saw applied. What bounds it is the
         database: PostgreSQL cancels a statement that waits on a lock or runs too long
         (:data:`~rummykit.web.store.POSTGRES_CONNECT`), and the move is then refused as unstored."""
-        timer = asyncio.get_running_loop().call_later(SLOW_STORAGE_SECONDS, self._storage_slow, record.idx)
+        told: list[bool] = []
+        timer = asyncio.get_running_loop().call_later(
+            SLOW_STORAGE_SECONDS, self._storage_slow, record.idx, told
+        )
         try:
             await self.manager.append(record)
+        except Exception:
+            if told:  # the table was told it waits: now that it is refused, nothing changed
+                failed = "the move could not be stored; nothing changed"
+                self._tell_all(notice_json("storage", failed, record.idx))
+            raise
         finally:
             timer.cancel()
 
-    def _storage_slow(self, version: int) -> None:
+    def _storage_slow(self, version: int, told: list[bool]) -> None:
         log.warning("table %s: move %d is waiting for the database", self.code, version)
         slow = "the server's database is slow to answer; the move is waiting to be stored"
-        notice = notice_json("storage_slow", slow, version)
+        told.append(True)
+        self._tell_all(notice_json("storage_slow", slow, version))
+
+    def _tell_all(self, message: dict[str, Any]) -> None:
         for client in list(self.clients):
-            client.send(notice)
+            client.send(message)
 
     def _texts(self, exc: RummyError) -> dict[str, str]:
         """An engine error for people in every language, seats named as at this table."""
