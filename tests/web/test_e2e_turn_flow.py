@@ -360,3 +360,19 @@ def test_discarding_a_joker_asks_first_and_keeping_it_changes_nothing(pages: Pag
     page.click("#btn-joker-discard")
     page.wait_for_function("v => S.state.version > v", arg=version)
     assert page.evaluate("S.state.view.discard_pile.at(-1)") == "JK"
+
+
+def test_a_joker_question_left_open_is_closed_by_the_next_state_and_discards_nothing(pages: Pages) -> None:
+    page = pages.open()
+    seeded_table(page, pages.base, "german", seed=1)
+    draw(page)
+    page.locator("#hand .card[data-card='JK']").first.click()
+    page.click("#btn-discard")
+    page.wait_for_selector("#joker-dialog:not(.hidden)")
+    version = page.evaluate("S.state.version")
+    page.evaluate("v => onState({ ...S.state, version: v + 1, legal: [] })", version)  # the turn ended
+    page.wait_for_selector("#joker-dialog", state="hidden")
+    sent = page.evaluate(
+        "(() => { const seen = []; S.ws.send = (m) => seen.push(m); discardJoker(); return seen; })()"
+    )
+    assert sent == []

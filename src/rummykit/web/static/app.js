@@ -157,7 +157,7 @@ const S = {
   code: null, token: null, seat: null, ws: null, state: null, retry: 0,
   selected: [],     // indices into the shown hand, in click order
   groups: [],       // melds being composed: arrays of card texts
-  evaluation: null, hint: null, notice: null, seenHands: null, overlayFor: null, presets: null,
+  evaluation: null, hint: null, notice: null, jokerAsked: null, seenHands: null, overlayFor: null, presets: null,
   lobbyForm: "join",  // which lobby form an error belongs to
   rulesPath: null,    // the rules page being shown (reloaded when the language changes)
   heldToken: null,    // the token of a seat a bot holds since we left it (it can be taken back)
@@ -347,6 +347,7 @@ function onState(state) {
   const previous = S.state;
   S.state = state;
   if (S.notice !== null && state.version > S.notice) { S.notice = null; clearError($("#game-error")); }
+  if (S.jokerAsked !== null && state.version !== S.jokerAsked) { S.jokerAsked = null; closeDialog("#joker-dialog"); }
   if (!previous || previous.version !== state.version) {
     S.changed = noteChanges(previous, state);
     S.animate = true;  // the next render animates what changed; later renders (a click) do not
@@ -1700,12 +1701,17 @@ function jokerAsks() {
 }
 
 function confirmJoker() {
+  S.jokerAsked = S.state.version;
   openDialog("#joker-dialog", () => $("#btn-joker-keep").focus());
 }
 
+// Confirmed in the turn it was asked in only: a dialog left open while the clock handed the turn to a
+// bot is closed by the next state (onState), and nothing is discarded later.
 function discardJoker() {
   closeDialog("#joker-dialog");
-  if (myTurn()) discardCard("JK", true);
+  const asked = S.jokerAsked;
+  S.jokerAsked = null;
+  if (S.state && S.state.version === asked && legal().includes("discard JK")) discardCard("JK", true);
 }
 
 // L lays the tray's melds; where they cannot be laid yet (a group that is no meld, an opening below
