@@ -398,6 +398,16 @@ def test_no_buyback_offer_to_the_lowest_total_says_why() -> None:
     assert m.no_buyback_offer(1) is None  # 99 goes down to 85
 
 
+def test_no_buyback_offer_where_the_rules_allow_none_says_so() -> None:
+    """``buyback_limit = 0``: the reason said "already bought back 0 times" ("keinmal" in German)."""
+    rules = rk.Rules.parse("viennese(buyback_limit=0)")
+    m = rk.Match.new(rules, 2, seed=3, dealer=0, position=rk.MatchPosition(totals=(85, 99)))
+    assert m.no_buyback_offer(1) == "this rubber has no buy-backs (buyback_limit = 0)"
+    with pytest.raises(MatchDecisionError) as refused:
+        m.apply("buyback")
+    assert refused.value.localized("de").endswith("In dieser Partie gibt es kein Zurückkaufen")
+
+
 def test_no_buyback_offer_after_an_earlier_buyback_reaches_the_same_total() -> None:
     """Totals 95 / 30 / 99: seat 2 (offered first, left of dealer 1) buys back to 95; seat 0 at 95 is
     then not offered a buy-back that would cost 5 chips and change nothing."""

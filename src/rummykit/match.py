@@ -473,6 +473,8 @@ class Match:
             return "buy-backs exist only in a knock-game rubber"
         if self.eliminated[seat]:
             return f"seat {seat} is out of the rubber"
+        if rules.buyback_limit == 0:
+            return "this rubber has no buy-backs (buyback_limit = 0)"
         if self.buybacks[seat] >= rules.buyback_limit:
             times = "once" if rules.buyback_limit == 1 else f"{rules.buyback_limit} times"
             return f"seat {seat} already bought back {times}, as often as buyback_limit allows"

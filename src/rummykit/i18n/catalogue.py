@@ -1241,6 +1241,7 @@ FRAGMENTS: Final[tuple[tuple[str, str], ...]] = (
         "Zurückkaufen wird nur direkt nach einem Spiel angeboten",
     ),
     ("seat {seat} is out of the rubber", "{seat} ist aus der Partie ausgeschieden"),
+    ("this rubber has no buy-backs (buyback_limit = 0)", "In dieser Partie gibt es kein Zurückkaufen"),
     (
         "seat {seat} already bought back {times}, as often as buyback_limit allows",
         "{seat} hat sich schon {times} zurückgekauft, so oft wie erlaubt",
@@ -1424,6 +1425,7 @@ PEOPLE_EN: Final[dict[str, str]] = {
     "seat {seat} already bought back {times}, as often as buyback_limit allows": (
         "seat {seat} already bought back {times}, as often as the rules allow"
     ),
+    "this rubber has no buy-backs (buyback_limit = 0)": "this rubber has no buy-backs",
 }
 """English for people, where the engine's English names an option or value by its id (or writes an
 example in card notation): the engine's template → the sentence a player reads (the web page and the

@@ -68,6 +68,7 @@ from rummykit.errors import (
     RummyError,
     quoted,
 )
+from rummykit.explain.language import number_de
 from rummykit.match import Match
 from rummykit.melds import arrange_meld
 from rummykit.revisions import RULES_REVISION, ReadRules, read_rules
@@ -1111,7 +1112,7 @@ class Table:
             f"this table reached the server's limit of {most:,} moves (undos included) "
             "before the match ended; start a new table"
         )
-        texts = server_error_texts("move_limit", message, most=f"{most:,}".replace(",", "."))
+        texts = server_error_texts("move_limit", message, most=number_de(most))
         return error_json("move_limit", message, self.version, texts=texts)
 
     async def end_at_action_limit(self) -> bool:
