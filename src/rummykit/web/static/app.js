@@ -111,7 +111,7 @@ const I18N = {
     draw: "Ziehen", take: "Ablage nehmen", showdown: "Aufdecken", lay_on: "{card} an Figur {n} anlegen",
     hand_rummy: "Hand-Rommé", now: "jetzt",
     host: "Gastgeber",
-    seeded: "mit festem Startwert (Seed): jedes Blatt kann bekannt sein", expired: "abgelaufen",
+    seeded: "fester Startwert: jedes Blatt kann bekannt sein", expired: "abgelaufen",
     seeded_join: "Dieser Tisch hat einen festen Startwert (Seed): wer ihn eröffnet hat, kann jedes Blatt kennen, auch deines.",
     replaced: "Ein Bot spielt für dich (du hast nicht rechtzeitig gezogen)", back: "Ich bin zurück",
     rules_link: "Regeln", read_rules: "Regeln lesen", close: "Schließen", dismiss: "Schließen", no_table: "Es gibt keinen Tisch {code}.",
