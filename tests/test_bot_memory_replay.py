@@ -240,3 +240,44 @@ def test_the_calibrated_sampler_never_takes_another_memory_for_the_cached_one() 
     gc.collect()
     sampler(view, random.Random(1), TableMemory())
     assert sampler._dealt is not first
+
+
+@pytest.mark.parametrize("rules_name", ["german", "viennese"])
+def test_a_pickled_copy_of_the_bot_follows_the_pickled_match_without_catching_up(
+    rules_name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server's bot process decides on pickled copies of the bot and the match: the copy knows
+    where it stood by content, so it catches up once a hand (as the bot in one process does), not
+    at every decision, and decides the same."""
+    import pickle
+
+    calls: list[int] = []
+    original = IsmctsBot.catch_up
+
+    def counting(self: IsmctsBot, past: object, view: object) -> None:
+        calls.append(1)
+        original(self, past, view)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(IsmctsBot, "catch_up", counting)
+    played: list[list[str]] = []
+    catch_ups: list[int] = []
+    for copied in (False, True):
+        calls.clear()
+        match = Match.new(Rules.preset(rules_name), 2, seed=5)
+        bot, other = make_bot("search:easy"), make_bot("greedy")
+        actions: list[str] = []
+        while not match.is_over and len(actions) < 160:
+            rng = random.Random(len(actions))
+            if match.to_move == 0:
+                if copied:
+                    bot = pickle.loads(pickle.dumps(bot))
+                on = pickle.loads(pickle.dumps(match)) if copied else match
+                action = match_action(bot, on, rng)
+            else:
+                action = match_action(other, match, rng)
+            match.apply(action)
+            actions.append(str(action))
+        played.append(actions)
+        catch_ups.append(len(calls))
+    assert played[0] == played[1]
+    assert catch_ups[1] == catch_ups[0] <= match.hands_dealt + 1

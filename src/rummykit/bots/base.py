@@ -17,11 +17,12 @@ an undo, a table replayed after a restart, a copy of the bot in another process)
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Sequence
 from contextlib import suppress
 from dataclasses import dataclass
-from typing import Protocol, cast, runtime_checkable
+from typing import Any, Final, Protocol, cast, runtime_checkable
 from weakref import WeakKeyDictionary
 
 from rummykit.actions import Action
@@ -110,6 +111,9 @@ class _Followed:
     at: int
     before: Event | None
     action: Action | None
+    content: Any
+    """The digest of the deal and of events ``[:at]`` being made (:func:`_content`), extended from
+    one decision to the next of the same round."""
 
 
 _FOLLOWED: WeakKeyDictionary[object, dict[int, _Followed]] = WeakKeyDictionary()
@@ -117,23 +121,55 @@ _FOLLOWED: WeakKeyDictionary[object, dict[int, _Followed]] = WeakKeyDictionary()
 never holds the round; a bot that cannot be weakly referenced is caught up at every decision)."""
 
 
+CARRIED: Final = "_rummykit_followed"
+"""The attribute in which a catching-up bot carries, per seat, where it last stood as content (a
+digest of the deal and the moves before it, :func:`_digest`): a copy of the bot made by pickling
+(a server's bot process decides on copies of the bot and of the match) follows the copied round
+without a catch-up. Objects are not compared across a copy; content is."""
+
+
+def _content(rnd: Round, start: int, at: int, digest: Any = None) -> Any:
+    """The digest of ``rnd``'s deal and events ``[:at]`` (who did what): ``digest`` (of events
+    ``[:start]``) extended, or begun from the deal."""
+    if digest is None:
+        digest = hashlib.blake2b(digest_size=16)
+        digest.update(f"{rnd.dealer}|{','.join(str(int(card)) for card in rnd.deck)}|".encode())
+        start = 0
+    for event in rnd.history[start:at]:
+        digest.update(f"{event.seat}:{event.action}\n".encode())
+    return digest
+
+
+def _digest(rnd: Round, at: int) -> str:
+    """The deal and the first ``at`` events of ``rnd``, as text (what a copy of a bot carries)."""
+    return str(_content(rnd, 0, at).hexdigest())
+
+
 def _follows(bot: object, rnd: Round, seat: int) -> bool:
     """Whether ``bot`` has made every decision of ``seat`` in ``rnd`` itself (so its memory is
-    already the one a catch-up would build): the same round object, its events up to the bot's last
-    decision unchanged (an undo re-applies them as new objects), its action the one the bot chose,
-    and no later decision of the seat made by anyone else."""
+    already the one a catch-up would build): the same round (the same object, its events up to the
+    bot's last decision unchanged: an undo re-applies them as new objects; or, for a copy, the same
+    deal and moves up to there), its action the one the bot chose, and no later decision of the seat
+    made by anyone else."""
     try:
         last = _FOLLOWED.get(bot, {}).get(seat)
     except TypeError:
-        return False
-    if last is None or last.rnd is not rnd:
-        return False
+        last = None
     history = rnd.history
-    if len(history) < last.at or (last.at and history[last.at - 1] is not last.before):
-        return False
-    start = last.at
-    if last.action is not None:
-        if len(history) <= start or history[start].seat != seat or history[start].action != last.action:
+    if last is not None and last.rnd is rnd:
+        if len(history) < last.at or (last.at and history[last.at - 1] is not last.before):
+            return False
+        at, action = last.at, last.action
+    else:
+        carried = getattr(bot, CARRIED, {}).get(seat)
+        if carried is None:
+            return False
+        at, action, digest = carried
+        if len(history) < at or _digest(rnd, at) != digest:
+            return False
+    start = at
+    if action is not None:
+        if len(history) <= start or history[start].seat != seat or history[start].action != action:
             return False
         start += 1
     return all(e.seat != seat for e in history[start:])
@@ -142,10 +178,26 @@ def _follows(bot: object, rnd: Round, seat: int) -> bool:
 def _note(bot: object, rnd: Round, seat: int, action: Action | None) -> None:
     """Remember where ``bot`` stands in ``rnd`` for ``seat`` (see :func:`_follows`)."""
     history = rnd.history
+    at = len(history)
+    try:
+        last = _FOLLOWED.get(bot, {}).get(seat)
+    except TypeError:
+        last = None
+    same = last is not None and last.rnd is rnd and last.at <= at
+    if same and last is not None and (last.at == 0 or history[last.at - 1] is last.before):
+        content = _content(rnd, last.at, at, last.content.copy())  # only the events since
+    else:
+        content = _content(rnd, 0, at)
     with suppress(TypeError):
         _FOLLOWED.setdefault(bot, {})[seat] = _Followed(
-            rnd, len(history), history[-1] if history else None, action
+            rnd, at, history[-1] if history else None, action, content
         )
+    carried = getattr(bot, CARRIED, None)
+    if carried is None:
+        carried = {}
+        with suppress(AttributeError, TypeError):  # a bot without attributes of its own: no copy follows
+            setattr(bot, CARRIED, carried)
+    carried[seat] = (at, action, str(content.hexdigest()))
 
 
 def catch_up(bot: Bot, match: Match | Round, seat: int) -> None:
@@ -173,6 +225,8 @@ def new_game(bot: Bot) -> None:
         bot.new_game()  # type: ignore[attr-defined]
     with suppress(TypeError):
         _FOLLOWED.pop(bot, None)
+    with suppress(AttributeError):
+        delattr(bot, CARRIED)
 
 
 def seat_past(rnd: Round, seat: int) -> list[tuple[PlayerView, Action]] | None:
