@@ -3,8 +3,10 @@ refuse a move stuck behind a lock instead of holding every table's moves."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -22,16 +24,25 @@ def _practice(client: TestClient, web: Any) -> tuple[str, str]:
     return grant["code"], grant["token"]
 
 
+@contextlib.contextmanager
+def _slow_table(
+    sqlite_url: str, web: Any, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[tuple[TestClient, str, str, Store]]:
+    """A practice table whose server says a move is slow after 0.05 s: the client, its code and
+    token, and the store (whose ``append_actions`` a test replaces)."""
+    monkeypatch.setattr(tables_module, "SLOW_STORAGE_SECONDS", 0.05)
+    app = create_app(sqlite_url, settings=web.settings(bot_delay=0, takeover_seconds=600))
+    with TestClient(app) as client:
+        code, token = _practice(client, web)
+        yield client, code, token, client.app.state.manager.store  # type: ignore[attr-defined]
+
+
 def test_a_move_the_database_is_slow_to_take_is_announced_then_applied(
     sqlite_url: str, web: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Without a word, a database that does not answer looks like a mover thinking forever; the
     move is applied only once stored, and the notice names the version it waits to become."""
-    monkeypatch.setattr(tables_module, "SLOW_STORAGE_SECONDS", 0.05)
-    app = create_app(sqlite_url, settings=web.settings(bot_delay=0, takeover_seconds=600))
-    with TestClient(app) as client:
-        code, token = _practice(client, web)
-        store: Store = client.app.state.manager.store  # type: ignore[attr-defined]
+    with _slow_table(sqlite_url, web, monkeypatch) as (client, code, token, store):
         original = store.append_actions
         release = threading.Event()
 
@@ -119,11 +130,7 @@ def test_a_waiting_move_then_refused_is_told_to_everybody_who_was_told_it_waits(
 ) -> None:
     """The "waiting" notice went to the whole table; a refusal went to the mover alone, so the others
     kept reading that a move was waiting. They are told it was not stored."""
-    monkeypatch.setattr(tables_module, "SLOW_STORAGE_SECONDS", 0.05)
-    app = create_app(sqlite_url, settings=web.settings(bot_delay=0, takeover_seconds=600))
-    with TestClient(app) as client:
-        code, token = _practice(client, web)
-        store: Store = client.app.state.manager.store  # type: ignore[attr-defined]
+    with _slow_table(sqlite_url, web, monkeypatch) as (client, code, token, store):
         original = store.append_actions
 
         def refused(actions: Any) -> None:
