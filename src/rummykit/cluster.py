@@ -43,6 +43,7 @@ from typing import Any, Final, Generic, Literal, TypeVar
 import rummykit
 from rummykit import __version__
 from rummykit.errors import RummyError
+from rummykit.solver import backend as solver_backend
 from rummykit.web.runtime import follow_parent  # standard library only: no web extra needed
 
 Backend = Literal["local", "ray"]
@@ -99,12 +100,15 @@ def package_digest() -> str:
 
 
 def code_identity() -> dict[str, str]:
-    """What must agree between this process and the workers: rummykit's version and sources, Python."""
+    """What must agree between this process and the workers: rummykit's version and sources, Python,
+    and the C++ source of the compiled solver where both run one (``compiled``; pure Python gives
+    the same results, so a worker without the compiled solver is welcome)."""
     return {
         "rummykit": __version__,
         "digest": package_digest(),
         "python": f"{sys.version_info.major}.{sys.version_info.minor}",
         "file": str(Path(__file__).resolve().parent),
+        "compiled": solver_backend.compiled_source(),
     }
 
 
@@ -120,6 +124,11 @@ def check_identity(local: dict[str, str], remote: dict[str, str], address: str) 
     Traceback (most recent call last):
     ...
     rummykit.cluster.BackendError: the Ray cluster at head:6379 runs rummykit 0.0.9, this is rummykit 0.1.0
+    >>> check_identity(dict(me, compiled="c1"), dict(me, compiled=""), "head:6379")  # pure Python there
+    >>> check_identity(dict(me, compiled="c1"), dict(me, compiled="c2"), "head:6379")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rummykit.cluster.BackendError: the Ray cluster at head:6379 runs a compiled solver built from other C++...
     """
     for key, what in (("python", "Python"), ("rummykit", "rummykit")):
         if remote.get(key) != local[key]:
@@ -130,6 +139,12 @@ def check_identity(local: dict[str, str], remote: dict[str, str], address: str) 
         raise BackendError(
             f"the Ray cluster at {address} runs other rummykit {local['rummykit']} sources than this "
             "process (the shipped package was not used)"
+        )
+    mine, theirs = local.get("compiled", ""), remote.get("compiled", "")
+    if mine and theirs and mine != theirs:
+        raise BackendError(
+            f"the Ray cluster at {address} runs a compiled solver built from other C++ sources than "
+            "this process's (rebuild it: make native, or pip install the same release)"
         )
 
 

@@ -160,6 +160,14 @@ current: Backend = python if pure_requested or native is None else native
 """The backend the public functions call."""
 
 
+def compiled_source() -> str:
+    """The digest of the C++ source the active compiled solver was built from; ``""`` where the
+    pure-Python backend runs (:mod:`rummykit.native_source`)."""
+    if current.name != "native":
+        return ""
+    return str(getattr(importlib.import_module("rummykit.solver._native"), "SOURCE_DIGEST", ""))
+
+
 def available() -> dict[str, Backend]:
     """Every backend that can run here, by name (``python`` always)."""
     found: dict[str, Backend] = {"python": python}
