@@ -281,3 +281,34 @@ def test_a_pickled_copy_of_the_bot_follows_the_pickled_match_without_catching_up
         catch_ups.append(len(calls))
     assert played[0] == played[1]
     assert catch_ups[1] == catch_ups[0] <= match.hands_dealt + 1
+
+
+@pytest.mark.parametrize(
+    "rules_name", ["german", "german_dskv", "viennese", "romme_ohne_auslegen", "scala40", "basic"]
+)
+def test_no_card_reaches_a_hand_between_its_seats_turns(rules_name: str) -> None:
+    """What the memory's new-hand test rests on (``TableMemory.follows``: the seat holds exactly the
+    cards its last action left it): in the melding and knock games only a seat's own actions change
+    its hand within a hand. A rule that gives a card out of turn (a penalty card, "May I") must
+    teach the memory first; this fails if one does."""
+    checked = 0
+    for seed in range(3):
+        match = Match.new(Rules.preset(rules_name), 3, seed=seed)
+        rng = random.Random(seed)
+        left: dict[int, tuple[int, ...]] = {}
+        hand_no = match.hands_dealt
+        for _ in range(400):
+            if match.is_over:
+                break
+            if match.hands_dealt != hand_no:  # a new deal: hands start afresh
+                left, hand_no = {}, match.hands_dealt
+            seat = match.to_move
+            if not match.pending_buyback:
+                held = tuple(sorted(int(c) for c in match.round.state().hands[seat]))
+                assert left.get(seat, held) == held, f"seat {seat}'s hand changed between its turns"
+                checked += seat in left
+            action = rng.choice(match.legal_actions())
+            match.apply(action)
+            if not match.is_over and match.hands_dealt == hand_no and not match.pending_buyback:
+                left[seat] = tuple(sorted(int(c) for c in match.round.state().hands[seat]))
+    assert checked > 300  # seats' hands compared across other seats' turns, not a vacuous pass
