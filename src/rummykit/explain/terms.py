@@ -132,7 +132,7 @@ OPTION_LABELS: Final[dict[str, tuple[str, str]]] = {
     "draw_ties_and_jokers": ("ties in the seat draw", "Gleichstand beim Ziehen um Plätze und Geber"),
     "robbed_joker_counts_toward_hand": (
         "a robbed joker counts toward the hand",
-        "ein geraubter Joker zählt zur Hand",
+        "ein beim Abheben behaltener Joker zählt zur Hand",
     ),
     "opening_counts_taken_discard": (
         "a taken discard counts toward the opening",
