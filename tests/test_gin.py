@@ -246,6 +246,7 @@ def test_terminal_gin_line_shows_knock_card_passes_melds_and_layoffs() -> None:
     order = rk.parse_cards("5H 6H 7H 2S 3S 4S QD QC QH 2C 8H 9H JC JD JS KS KC 2D 6C 5C AD")
     deck = [openspiel_card(c) for c in order]
     rnd = round_from_deal(deck, GIN)
+    assert plain(rnd.view(1)) == "knock card 10"  # no pass yet: nothing to count ("0× gepasst")
     rnd.apply("pass")
     assert plain(rnd.view(1)) == "knock card 10 · first upcard passed 1×"
     rnd = round_from_deal(deck, GIN)

@@ -57,7 +57,7 @@ def test_a_whole_german_hand_at_80_by_24(data_dir: Path) -> None:
     # The prompt's German verbs work too ("abwerfen 1" above was refused only for not drawing first).
     assert (
         "> Erlaubte Züge (so eintippen wie hier; die Verben gehen auch auf Deutsch:\n"
-        "  ziehen, nehmen, auslegen, anlegen, tauschen, abwerfen, klopfen, passen):\n"
+        "  ziehen, nehmen, auslegen, anlegen, tauschen, abwerfen):\n"
         "  draw  ·  take\nKurzformen: d"
     ) in out
     unknown = "> ✗ kein Zug: Keine Karte: 'ZZ' (Karten: DS, 10H, JK; oder ihre Stelle)"
@@ -215,7 +215,7 @@ def test_a_gin_hand_in_german_prompts_and_hints_by_gins_own_moves(data_dir: Path
     # The size of the discard pile is counted in cards, not "im Stapel" (a word for the stock).
     assert re.search(r"Stoß \d+  Ablage \S+ \(3 Karten\)", out) and "im Stapel" not in out
     # A hint that keeps no meld lists the deadwood alone (no empty meld part before a bar).
-    assert re.search(r"> Tipp: [^(]+ abwerfen \(behält Restpunkte \d+: [2-9JQKA]", flat)
+    assert re.search(r"> Tipp: [^(]+ abwerfen \(du behältst \d+ Restpunkte: [2-9JQKA]", flat)
     assert "Spiel unterbrochen (auf Wunsch)" in flat
 
 

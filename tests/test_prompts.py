@@ -12,7 +12,9 @@ from rummykit.cli.prompts import GIN_PROMPTS, is_quit, turn_prompt
 from rummykit.views import Phase
 
 
-def test_the_buy_back_offer_names_the_score_the_total_and_the_price() -> None:
+def test_the_buy_back_offer_names_the_score_and_the_price_within_80_columns() -> None:
+    """The score is the total's negative (it said both, "-79 (79 Restpunkte)", the German reading
+    the match's total as a hand's deadwood) and the line ran past 80 columns."""
     bot, rng = GreedyBot(), random.Random(2)
     for seed in range(20):
         match = rk.Match.new(rk.Rules.preset("viennese"), 3, seed=seed)
@@ -22,16 +24,12 @@ def test_the_buy_back_offer_names_the_score_the_total_and_the_price() -> None:
             break
     assert BuyBack() in match.legal_actions()
     seat = match.to_move
-    score, total, cost = match.scores[seat], match.totals[seat], match.rules.buyback_cost
+    score, cost = match.scores[seat], match.rules.buyback_cost
     english = turn_prompt(match, seat, None, "en").plain
-    assert english == (
-        f"Your score is {score} ({total} bad points): buy back for {cost} chips? buyback / decline"
-    )
+    assert english == f"Your score is {score}: buy back for {cost} chips (b) or decline?"
     german = turn_prompt(match, seat, "Ben", "de").plain
-    assert german == (
-        f"Stand von Ben ist {score} ({total} Restpunkte): für {cost} Chips zurückkaufen? "
-        "zurückkaufen (b) / ablehnen"
-    )
+    assert german == f"Stand von Ben ist {score}: für {cost} Chips zurückkaufen (b) oder ablehnen?"
+    assert len(turn_prompt(match, seat, "Annemarie", "de").plain) <= 80
 
 
 def test_gin_prompts_follow_the_phase_in_both_languages() -> None:
@@ -150,3 +148,22 @@ def test_the_knock_game_prompt_offers_the_knock_and_rummy_only_when_legal() -> N
             seen.add("discard only")
         match.apply(bot.choose(match.round.view(match.to_move), legal, rng))
     assert seen == {"discard only", "knock"}
+
+
+def test_gin_at_the_wall_offers_the_knock_only_where_the_upcard_allows_it() -> None:
+    """The wall's prompt offered "klopfen (k)" where knocking was refused (the upcard leaves too much
+    deadwood); it offers passing alone then, and says the knock is with the upcard where it is not."""
+    import random
+
+    from rummykit.actions import Knock, KnockDeclare
+    from rummykit.cli.prompts import GIN_PROMPTS
+
+    match = rk.Match.new(rk.Rules.preset("gin"), 2, seed=0, dealer=1)
+    rng = random.Random(0)
+    while match.round.phase is not Phase.WALL:
+        legal = match.legal_actions()
+        match.apply(rng.choice([a for a in legal if not isinstance(a, (Knock, KnockDeclare))] or legal))
+    assert not any(isinstance(a, (Knock, KnockDeclare)) for a in match.legal_actions())
+    german = turn_prompt(match, match.to_move, None, "de").plain
+    assert german == "Dein Zug: Mauer: passen (das Spiel endet ohne Wertung)   hilfe · tipp · ende"
+    assert "mit offener Karte klopfen" in GIN_PROMPTS[Phase.WALL][1]

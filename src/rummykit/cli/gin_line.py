@@ -26,7 +26,7 @@ def gin_line(
         return None
     t = Lang(lang)
     line = Text(t(f"knock card {gin.knock_card}", f"Klopfgrenze {gin.knock_card}"), style="bold")
-    if view.phase is Phase.FIRST_UPCARD:
+    if view.phase is Phase.FIRST_UPCARD and gin.upcard_passes:  # nothing to say before a pass
         passes = min(gin.upcard_passes, 2)
         line.append(" · ")
         line.append(t(f"first upcard passed {passes}×", f"erste offene Karte: {passes}× gepasst"))

@@ -169,7 +169,7 @@ def play_hint(view: PlayerView, rnd: Round, lang: str = "en") -> Hint:
         if choice is not None:
             if _try(sim, Discard(choice[1]), steps):
                 notes.append(
-                    t(f"keeps {choice[0]} points of unmelded cards", f"behält {choice[0]} Punkte ohne Figur")
+                    t(f"keeps {choice[0]} points of unmelded cards", f"du behältst {choice[0]} Restpunkte")
                 )
             else:
                 for c in current.hand:
@@ -199,7 +199,7 @@ def discard_hint(view: PlayerView, legal: Sequence[Action], lang: str = "en") ->
             Knock(card),
             t(f"deadwood {deadwood} lets you knock", f"mit {deadwood} Restpunkten darfst du klopfen"),
         ),
-        (Discard(card), t(f"keeps deadwood {deadwood}", f"behält Restpunkte {deadwood}")),
+        (Discard(card), t(f"keeps deadwood {deadwood}", f"du behältst {deadwood} Restpunkte")),
     ):
         if action in legal:
             return Hint((action,), f"{why}: {shown}".strip())
@@ -227,7 +227,7 @@ def gin_hint(view: PlayerView, legal: Sequence[Action], lang: str = "en") -> Hin
         rest = solver.best_arrangement(hand.without([action.card]), view.rules)
         melds = " ".join(f"[{m}]" for m in rest.melds)
         shown = " | ".join(part for part in (melds, format_cards(rest.deadwood_cards)) if part)
-        why = t(f"keeps deadwood {rest.deadwood}", f"behält Restpunkte {rest.deadwood}")
+        why = t(f"keeps deadwood {rest.deadwood}", f"du behältst {rest.deadwood} Restpunkte")
         return Hint((action,), f"{why}: {shown}" if shown else why)
     if isinstance(action, LayOffCard):
         return Hint((action,), t("it fits a meld of the knocker's", "sie passt an eine Figur des Klopfenden"))

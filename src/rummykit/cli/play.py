@@ -569,11 +569,17 @@ class PlaySession:
         m = self.match
         t = self.t
         if command == "help":
+            verbs = (
+                "zurückkaufen, ablehnen"  # the buy-back offer of a knock-game rubber
+                if m.pending_buyback
+                else "ziehen, nehmen, klopfen, passen"
+                if m.rules.is_knock_game
+                else "ziehen, nehmen, auslegen, anlegen, tauschen, abwerfen"
+            )
             lines = [
                 t(
                     "Legal moves:",
-                    "Erlaubte Züge (so eintippen wie hier; die Verben gehen auch auf Deutsch:\n"
-                    "  ziehen, nehmen, auslegen, anlegen, tauschen, abwerfen, klopfen, passen):",
+                    f"Erlaubte Züge (so eintippen wie hier; die Verben gehen auch auf Deutsch:\n  {verbs}):",
                 ),
                 *legal_moves_lines(m.legal_actions(), m.rules, self.lang),
                 short_help(self.lang, m.rules, self.practice),

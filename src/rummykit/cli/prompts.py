@@ -47,7 +47,7 @@ GIN_PROMPTS: Final[dict[Phase, tuple[str, str]]] = {
     Phase.FIRST_UPCARD: ("take the upcard (t) or pass", "die offene Karte nehmen (t) oder passen (pass)"),
     Phase.WALL: (
         "the wall: knock (k) with the upcard, or pass",
-        "an der Mauer: klopfen (k) oder passen",
+        "Mauer: mit offener Karte klopfen (k) oder passen",
     ),
 }
 """Gin: what the player to move may do in the phases of a fixed choice, in English and German
@@ -55,6 +55,15 @@ GIN_PROMPTS: Final[dict[Phase, tuple[str, str]]] = {
 legal then). Each fits an 80-column line after "Your turn: " with the keys (``help`` spells out
 the moves)."""
 GIN_OTHER_PHASES: Final = ("discard (x N) or knock (k)", "abwerfen (x N) oder klopfen (k)")
+GIN_WALL_PASS_ONLY: Final = (
+    "the wall: pass (the hand is not scored)",
+    "Mauer: passen (das Spiel endet ohne Wertung)",
+)
+"""Gin at the wall when the upcard leaves too much deadwood to knock: passing is all there is."""
+
+
+def _may_knock(legal: Sequence[object]) -> bool:
+    return any(isinstance(action, (Knock, KnockDeclare)) for action in legal)
 
 
 def rules_notice(lang: str) -> str:
@@ -113,13 +122,12 @@ def turn_prompt(
     rnd = match.round
     legal = match.legal_actions()
     if BuyBack() in legal:
-        cost, score, total = match.rules.buyback_cost, match.scores[seat], match.totals[seat]
+        cost, score = match.rules.buyback_cost, match.scores[seat]
         whose = t("Your score", "Dein Stand") if name is None else t(f"{name}'s score", f"Stand von {name}")
         return Text(
             t(
-                f"{whose} is {score} ({total} bad points): buy back for {cost} chips? buyback / decline",
-                f"{whose} ist {score} ({total} Restpunkte): für {cost} Chips zurückkaufen? "
-                "zurückkaufen (b) / ablehnen",
+                f"{whose} is {score}: buy back for {cost} chips (b) or decline?",
+                f"{whose} ist {score}: für {cost} Chips zurückkaufen (b) oder ablehnen?",
             ),
             style="bold",
         )
@@ -148,6 +156,8 @@ def turn_prompt(
         what = t("both passed on the upcard: draw (d)", "beide haben gepasst: ziehen (d)")
     elif match.rules.is_gin and rnd.phase in (Phase.DISCARD, Phase.KNOCK, Phase.LAYOFF):
         what = _gin_moves(rnd.phase, legal, t)
+    elif match.rules.is_gin and rnd.phase is Phase.WALL and not _may_knock(legal):
+        what = t(*GIN_WALL_PASS_ONLY)
     elif match.rules.is_gin:
         what = t(*GIN_PROMPTS.get(rnd.phase, GIN_OTHER_PHASES))
     else:
