@@ -327,3 +327,26 @@ def test_the_page_writer_takes_help_and_options_for_no_folder(
     assert main(["--out"]) == 2 and main([]) == 2
     assert not list(tmp_path.iterdir())
     assert main(["pages"]) == 0 and len(list((tmp_path / "pages").iterdir())) == len(rendered_pages())
+
+
+def test_rules_options_on_a_narrow_terminal_lists_every_option_name_whole() -> None:
+    """At 80 columns the table cut 23 option names (``dealer_sits_out_a…``), the very text a player
+    types: a terminal under 100 columns gets one item per option; piped, the Markdown keeps its table."""
+    import io
+
+    from rich.console import Console
+    from rich.markdown import Markdown
+
+    from rummykit.explain import options_markdown
+    from rummykit.explain.language import Lang
+
+    rules = rk.Rules.preset("german")
+    page = options_markdown(Lang("de"), [("german", rules)], narrow=True)
+    assert "- `dealer_sits_out_at_table_of` — Bedeutung: Geber setzt aus bei Tischgröße;" in page
+    assert "| option" not in page.lower()
+    shown = io.StringIO()
+    Console(file=shown, width=80, force_terminal=True, color_system=None).print(Markdown(page))
+    names = ["dealer_sits_out_at_table_of", "may_discard_taken_discard"]
+    names.append("robbed_joker_counts_toward_hand")
+    for name in names:
+        assert f"{name} — " in shown.getvalue()  # whole, where the table showed "dealer_sits_out_a…"

@@ -30,6 +30,9 @@ EXIT_ILLEGAL: int = 1
 """Exit status of ``meld`` when the cards form no legal meld."""
 EXIT_BAD_INPUT: int = 2
 """Exit status for input that cannot be read: unknown preset, bad card text, bad option."""
+OPTIONS_TABLE_COLUMNS: int = 100
+"""Below this width a terminal shows ``rules --options`` as a list, an item per option: the table's
+columns cut the option names (what a player types) at 80."""
 
 def _flags_show_no_value() -> None:
     """Recent typer releases write a flag's type in the help (``--json <bool>``), as if it took a
@@ -195,7 +198,10 @@ def rules_command(
             code = check_language(lang or lang_from_env(os.environ))
         except RummyError as exc:
             _fail(str(exc))
-        _print_markdown(options_markdown(Lang(code), [(str(rules), rules)]))
+        # On a narrow terminal a table would cut the option names; piped, the Markdown keeps its table.
+        console = Console()
+        narrow = console.is_terminal and console.width < OPTIONS_TABLE_COLUMNS
+        _print_markdown(options_markdown(Lang(code), [(str(rules), rules)], narrow=narrow))
         return
     if coverage:
         from rummykit.option_effects import check_option_effects

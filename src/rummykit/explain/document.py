@@ -68,6 +68,31 @@ def to_markdown(blocks: Sequence[Block]) -> str:
     return "\n\n".join(out) + "\n"
 
 
+def tables_as_items(blocks: Sequence[Block]) -> list[Block]:
+    """The blocks with each table turned into a bullet list, one item per row: its first cell, then
+    each other cell after its column's name. What a narrow terminal shows instead of a table whose
+    columns would cut their cells (an option's name is what a player types).
+
+    >>> tables_as_items([Table(("option", "values"), (("`seats`", "2–6"),))])
+    [Bullets(items=('`seats` — values: 2–6',))]
+    """
+    out: list[Block] = []
+    for block in blocks:
+        if isinstance(block, Table):
+            pairs = [zip(block.header[1:], row[1:], strict=True) for row in block.rows]
+            out.append(
+                Bullets(
+                    tuple(
+                        f"{row[0]} — " + "; ".join(f"{head}: {cell}" for head, cell in cells)
+                        for row, cells in zip(block.rows, pairs, strict=True)
+                    )
+                )
+            )
+        else:
+            out.append(block)
+    return out
+
+
 def _row(cells: Sequence[str]) -> str:
     return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
 

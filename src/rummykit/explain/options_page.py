@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any, Final
 
-from rummykit.explain.document import Block, Heading, Paragraph, Table, to_markdown
+from rummykit.explain.document import Block, Heading, Paragraph, Table, tables_as_items, to_markdown
 from rummykit.explain.language import Lang
 from rummykit.explain.terms import OPTION_GROUPS, option_label, value_words
 from rummykit.rules import OPTION_RANGES, OPTION_TYPES, PRESET_NAMES, Rules
@@ -142,6 +142,8 @@ def options_blocks(t: Lang, tables: Sequence[tuple[str, Rules]] | None = None) -
     return blocks
 
 
-def options_markdown(t: Lang, tables: Sequence[tuple[str, Rules]] | None = None) -> str:
-    """:func:`options_blocks` as Markdown."""
-    return to_markdown(options_blocks(t, tables))
+def options_markdown(t: Lang, tables: Sequence[tuple[str, Rules]] | None = None, narrow: bool = False) -> str:
+    """:func:`options_blocks` as Markdown; ``narrow``: every option as a list item rather than a
+    table row (a terminal under 100 columns cut the option names in the table)."""
+    blocks = options_blocks(t, tables)
+    return to_markdown(tables_as_items(blocks) if narrow else blocks)
