@@ -508,14 +508,14 @@ def test_resume_refuses_the_options_of_a_new_game(data_dir: Path) -> None:
 
 def test_ascii_cards_keep_the_german_rank_letters(data_dir: Path) -> None:
     """``--ascii`` writes suit letters, and in German the court cards keep their German letters
-    (``DC`` for the queen of clubs, as typed), in the hand, the discard and the seat draw alike; the
-    listed moves stay in the notation of every language."""
+    (``DC`` for the queen of clubs, as typed), in the hand, the discard, the seat draw and the listed
+    moves alike (the notation reads both letters: ``discard DC`` is ``discard QC``)."""
     _, out = play("--seed", "3", "--ascii", "--lang", "de", lines=["d", "hilfe", "quit"], draw=True)
     assert not set("♣♦♥♠") & set(out)
     hand = out.split("Deine Hand")[1].splitlines()[2].split()
     assert "DC" in hand and "BD" in hand and not {"QC", "JD"} & set(hand)
     assert "Du ziehst 2D, Bot 2 zieht 8C" in out
-    assert "discard AC 2C 4C 7C 9C 10C QC" in out
+    assert "discard AC 2C 4C 7C 9C 10C DC" in out
 
 
 def test_a_long_name_on_the_command_line_is_kept_short_and_printable(data_dir: Path) -> None:

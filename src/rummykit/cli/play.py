@@ -99,6 +99,7 @@ from rummykit.i18n import (
     localize_error,
     message_letters,
     normalize_lang,
+    notation_letters,
     rule_name,
 )
 from rummykit.i18n.levels import bot_name
@@ -569,6 +570,7 @@ class PlaySession:
         m = self.match
         t = self.t
         if command == "help":
+            legal, lang = m.legal_actions(), self.lang
             verbs = (
                 "zurückkaufen, ablehnen"  # the buy-back offer of a knock-game rubber
                 if m.pending_buyback
@@ -581,7 +583,8 @@ class PlaySession:
                     "Legal moves:",
                     f"Erlaubte Züge (so eintippen wie hier; die Verben gehen auch auf Deutsch:\n  {verbs}):",
                 ),
-                *legal_moves_lines(m.legal_actions(), m.rules, self.lang),
+                # In the table's court letters (a German hand shows D♦ where the notation says QD).
+                *(notation_letters(line, self.letters) for line in legal_moves_lines(legal, m.rules, lang)),
                 short_help(self.lang, m.rules, self.practice),
             ]
             return Text("\n".join(lines))

@@ -20,7 +20,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rummykit.errors import register_localizer
-from rummykit.i18n.cards import CARD_LETTERS, card_name, cards_glyphs, face_letters, glyphs, message_letters
+from rummykit.i18n.cards import (
+    CARD_LETTERS,
+    card_name,
+    cards_glyphs,
+    face_letters,
+    glyphs,
+    message_letters,
+    notation_letters,
+)
 from rummykit.i18n.labels import LABEL_KEYS, label, labels
 from rummykit.i18n.language import LANGUAGES, lang_from_env, normalize_lang
 from rummykit.i18n.localize import (
@@ -63,6 +71,7 @@ __all__ = [
     "localize_note",
     "message_letters",
     "normalize_lang",
+    "notation_letters",
     "rule_name",
     "seat_draw_text",
 ]

@@ -97,6 +97,20 @@ def message_letters(text: str, letters: str) -> str:
     return "".join(out)
 
 
+_NOTATION_FACE: Final = re.compile(r"(?<![\w])([JQBD])(?=[CDHS](?![\w]))")
+
+
+def notation_letters(text: str, letters: str) -> str:
+    """Cards written in notation (``QD``, ``JC``) with the court letters of ``letters``, as the
+    table shows them; the notation reads both (``DD`` is ``QD``). A joker (``JK``) stays.
+
+    >>> notation_letters("discard 3C QD JS JK KD", "de")
+    'discard 3C DD BS JK KD'
+    """
+    swap = _COURT_LETTER[letters]
+    return _NOTATION_FACE.sub(lambda m: swap.get(m.group(1), m.group(1)), text)
+
+
 _SYMBOL_FACE: Final = re.compile(r"(?<![\w])(10|[2-9AJQKBD])([♣♦♥♠])")
 _SUIT_LETTER: Final = {symbol: letter for letter, symbol in _SYMBOLS.items()}
 
