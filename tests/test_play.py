@@ -1147,3 +1147,26 @@ def test_a_plug_in_bot_that_fails_stops_the_game_named_and_saved(data_dir: Path,
     flat = " ".join(out.split())  # the console wraps the line
     assert f"error: the bot 'misbehaving:medium' at seat 2 (Bot 2) {said}" in flat, out
     assert "game saved to" in flat and saved_games(data_dir)
+
+
+def test_the_score_table_repeats_every_move_from_the_knock() -> None:
+    """The screen is cleared for a hand's score table and its last three moves were repeated: at
+    three players a knock is followed by four more moves, so the knock itself was not shown."""
+    import random
+
+    from rummykit.actions import Knock
+    from rummykit.bots import make_bot
+    from rummykit.bots.base import match_action
+    from rummykit.cli.play import LAST_MOVES, moves_to_repeat
+
+    bot, seen = make_bot("greedy"), set()
+    for seed in range(4):
+        match = rk.Match.new(rk.Rules.preset("viennese"), 3, seed=seed)
+        rng, rnd = random.Random(seed), match.round
+        while not rnd.is_over:
+            match.apply(match_action(bot, match, rng))
+        knocks = [i for i, e in enumerate(rnd.history) if isinstance(e.action, Knock)]
+        expected = len(rnd.history) - knocks[-1] if knocks else LAST_MOVES
+        assert moves_to_repeat(rnd) == expected
+        seen.add(bool(knocks))
+    assert seen == {True, False}  # a knock (5 moves from it) and a Rummy call (3) among the seeds

@@ -58,6 +58,7 @@ from rummykit.actions import (
     Discard,
     Draw,
     Knock,
+    KnockDeclare,
     TakeDiscard,
 )
 from rummykit.bots import (
@@ -121,7 +122,28 @@ DEFAULT_PLAYERS: Final = 3
 MAX_DELAY: Final = 60.0
 """The longest ``--delay`` (seconds): beyond it the pause is a mistake, and ``time.sleep`` overflows."""
 LAST_MOVES: Final = 3
-"""Moves repeated above a hand's score table on a terminal (the screen is cleared for it)."""
+"""Moves repeated above a hand's score table on a terminal (the screen is cleared for it), at least;
+after a knock or a Rummy call, every move from it on (:func:`moves_to_repeat`), up to
+:data:`MOST_REPEATED`."""
+MOST_REPEATED: Final = 8
+"""The most moves repeated above a score table: with the table they fit a 24-row screen."""
+ENDING_MOVES: Final = (Knock, CallRummy, KnockDeclare)
+"""The moves after which a knock game's hand plays out: what the score table's repeat starts from."""
+
+
+def moves_to_repeat(rnd: Round) -> int:
+    """How many of the hand's last moves to repeat above its score table: :data:`LAST_MOVES`, or
+    after a knock or a Rummy call every move from it on (at three players a knock is followed by
+    four more moves; the last three left the knock out), up to :data:`MOST_REPEATED`."""
+    history = rnd.history
+    ending = next(
+        (i for i in range(len(history) - 1, -1, -1) if isinstance(history[i].action, ENDING_MOVES)),
+        None,
+    )
+    since = 0 if ending is None else len(history) - ending
+    return min(max(LAST_MOVES, since), MOST_REPEATED)
+
+
 CLEAR_ALL: Final = "\x1b[H\x1b[2J\x1b[3J"
 """Cursor home, clear the screen, then clear the scroll-back (xterm, tmux, VTE, Windows Terminal)."""
 
@@ -418,7 +440,7 @@ class PlaySession:
         if self.console.is_terminal:
             # The clear would hide the hand's last moves (such as the discards after a knock): repeat them.
             self.console.clear()
-            for entry in self.log[-LAST_MOVES:]:
+            for entry in self.log[-moves_to_repeat(rnd) :]:
                 self.console.print(entry)
         self.console.print(screen.result_table(view, self.names, score, self.ascii_only, self.lang))
         for line in self.no_offer_notes():
