@@ -51,6 +51,13 @@ _SUIT_BY_TEXT: Final = {letter: i for i, letter in enumerate(SUITS)} | {
 }
 
 
+
+def not_a_card(text: str) -> NotationError:
+    """The error for a text that is not one card (quoted, with how to write one)."""
+    return NotationError(
+        f"not a card: {quoted(text)} (write rank then suit, e.g. AH, 10D, TD, QC, KS, or JK for a joker)"
+    )
+
 class Card(int):
     """One card face: a natural (rank and suit) or the joker.
 
@@ -114,9 +121,7 @@ class Card(int):
                 suit = _SUIT_BY_TEXT.get(suit_text)
                 if rank is not None and suit is not None:
                     return cls._cache[suit * NUM_RANKS + rank - 1]
-        raise NotationError(
-            f"not a card: {quoted(text)} (write rank then suit, e.g. AH, 10D, TD, QC, KS, or JK for a joker)"
-        )
+        raise not_a_card(text)
 
     @property
     def is_joker(self) -> bool:

@@ -112,7 +112,9 @@ class NativeBackend:
         self._by_options: dict[MeldRules, Any] = {}
         self._last: tuple[Rules | None, Any] = (None, None)
         """The rule set of the last call and its solver: one tuple, read once, so that a thread
-        cannot pair another thread's rule set with the solver before it."""
+        cannot pair another thread's rule set with the solver before it. Each kernel unpacks it
+        inline rather than calling :meth:`solver`: on a cached hand the call would cost about 5 %
+        of the kernel (measured: 341–350 against 356–367 ns per 10-card gin ``min_deadwood``)."""
 
     def solver(self, rules: Rules) -> Any:
         """The compiled solver for ``rules`` (shared by every rule set with the same meld options)."""

@@ -60,13 +60,13 @@ from sqlalchemy.exc import IntegrityError
 
 from rummykit.actions import Action, KnockDeclare, Pass
 from rummykit.bots import Bot, make_bot
+from rummykit.cards import not_a_card
 from rummykit.errors import (
     IllegalActionError,
     IllegalMeldError,
     NotationError,
     RulesError,
     RummyError,
-    quoted,
 )
 from rummykit.explain.language import number_de
 from rummykit.match import Match
@@ -341,8 +341,7 @@ def _judged(group: tuple[str, ...], rules: Rules) -> dict[str, Any]:
     try:
         for card in group:
             if card.split() != [card]:  # "5H 6H 7H" is three cards, not one
-                example = "e.g. AH, 10D, TD, QC, KS, or JK for a joker"
-                raise NotationError(f"not a card: {quoted(card)} (write rank then suit, {example})")
+                raise not_a_card(card)
         meld = arrange_meld(group, rules)
     except (IllegalMeldError, NotationError) as exc:
         entry["error"] = str(exc)
