@@ -64,13 +64,18 @@ _COURT_FACE: Final = re.compile(r"(?<![\w])([JQBD])(?=[♣♦♥♠])")
 _COURT_LETTER: Final = {"de": {"J": "B", "Q": "D"}, "en": {"B": "J", "D": "Q"}}
 
 
+def _courts(face: re.Pattern[str], text: str, letters: str) -> str:
+    """``text`` with each court letter ``face`` finds (its group 1) written in ``letters``."""
+    swap = _COURT_LETTER[letters]
+    return face.sub(lambda m: swap.get(m.group(1), m.group(1)), text)
+
+
 def face_letters(text: str, letters: str) -> str:
     """``text`` with every card shown with a suit symbol written in the rank letters ``letters``
     (:data:`CARD_LETTERS`): ``10♥ J♥ Q♥`` becomes ``10♥ B♥ D♥`` in ``de`` and back in ``en``. The
     joker (``JK``) and notation without symbols (``QS``, what players type) are left as they are.
     The length stays the same, so a styled or laid-out text keeps its layout."""
-    swap = _COURT_LETTER[letters]
-    return _COURT_FACE.sub(lambda m: swap.get(m.group(1), m.group(1)), text)
+    return _courts(_COURT_FACE, text, letters)
 
 
 _QUOTED: Final = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|„[^“\n]*“")
@@ -86,14 +91,13 @@ def message_letters(text: str, letters: str) -> str:
     >>> message_letters("cannot lay J♥ Q♥ K♥; not 'J♥'; see J♠.json", "de")
     "cannot lay B♥ D♥ K♥; not 'J♥'; see J♠.json"
     """
-    swap = _COURT_LETTER[letters]
     out: list[str] = []
     pos = 0
     for quoted in _QUOTED.finditer(text):
-        out.append(_MESSAGE_FACE.sub(lambda m: swap.get(m.group(1), m.group(1)), text[pos : quoted.start()]))
+        out.append(_courts(_MESSAGE_FACE, text[pos : quoted.start()], letters))
         out.append(quoted.group(0))
         pos = quoted.end()
-    out.append(_MESSAGE_FACE.sub(lambda m: swap.get(m.group(1), m.group(1)), text[pos:]))
+    out.append(_courts(_MESSAGE_FACE, text[pos:], letters))
     return "".join(out)
 
 
@@ -107,8 +111,7 @@ def notation_letters(text: str, letters: str) -> str:
     >>> notation_letters("discard 3C QD JS JK KD", "de")
     'discard 3C DD BS JK KD'
     """
-    swap = _COURT_LETTER[letters]
-    return _NOTATION_FACE.sub(lambda m: swap.get(m.group(1), m.group(1)), text)
+    return _courts(_NOTATION_FACE, text, letters)
 
 
 _SYMBOL_FACE: Final = re.compile(r"(?<![\w])(10|[2-9AJQKBD])([♣♦♥♠])")

@@ -453,10 +453,11 @@ async def _hello(websocket: WebSocket, table: Table) -> str | Literal[False] | N
         return False
     if not hello.token:
         return None
-    if table.seat_for_token(hello.token) is None:
+    digest = hash_token(hello.token)
+    if table.seat_for_digest(digest) is None:
         await websocket.close(code=WS_CLOSE_BAD_TOKEN, reason="unknown seat token")
         return False
-    return hash_token(hello.token)
+    return digest
 
 
 async def _play(
