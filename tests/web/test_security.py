@@ -4,8 +4,8 @@
 4 limits and expiry · 5 streaming body limit · 6 no 500 for NaN or lone surrogates · 7 no face-down
 card in the log · 9 no token in the URL · 10 limits count networks (an IPv6 /64 is one address) and
 seats at other people's waiting tables are capped · 11 a reply or log line quotes at most 40
-characters of a client's own value, escaped. (8, the command line, is in
-``tests/test_cli_errors.py``.)
+characters of a client's own value, escaped · 12 no redirect is built from the request's Host. (8,
+the command line, is in ``tests/test_cli_errors.py``.)
 """
 
 from __future__ import annotations
@@ -1059,3 +1059,10 @@ def test_composed_melds_are_judged_for_a_seat_within_its_hand_and_its_address_bu
         assert answers[1]["total"] == answers[2]["total"] == 30
         spent = answers[3]
         assert spent["code"] == "rate_limited" and spent["retry_after"] > 0, spent
+
+
+@pytest.mark.parametrize("path", ["/api/health/", "/api/tables/", "/static"])
+def test_12_no_redirect_is_built_from_the_requests_host(client: TestClient, path: str) -> None:
+    answer = client.get(path, headers={"host": "evil.example"}, follow_redirects=False)
+    assert answer.status_code == 404, (answer.status_code, answer.headers)
+    assert "location" not in answer.headers

@@ -178,6 +178,10 @@ def create_app(
             await manager.close()
 
     app = FastAPI(title="rummykit", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    # The framework answers `/api/health/` or `/static` with a redirect to an absolute URL it builds
+    # from the request's Host header, which a stranger chooses (a shared cache in front would then
+    # send other people to the stranger's host). No page links to such a path: they are not found.
+    app.router.redirect_slashes = False
     app.state.settings = config
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(BodyLimit, limit=config.max_body_bytes)
