@@ -30,6 +30,7 @@ from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any, Final, TypeVar
 
+from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
 
 from rummykit.bots import BOT_LEVELS, Bot, make_bot
@@ -43,10 +44,18 @@ from rummykit.web.coordination import Listener, Notice
 from rummykit.web.dealing import new_secret, seal
 from rummykit.web.failures import log_failure
 from rummykit.web.limits import RateLimiter, ServerSettings
-from rummykit.web.owners import RENEW_SECONDS, Cluster, Route, address_digest
+from rummykit.web.owners import (
+    RENEW_SECONDS,
+    Cluster,
+    Route,
+    address_digest,
+    count_open_tables,
+    count_seats_held,
+    lock_counts,
+)
 from rummykit.web.protocol import CreateTable, hints_policy
 from rummykit.web.runtime import follow_parent
-from rummykit.web.store import OPEN_STATUSES, Store, StoredAction, StoredTable
+from rummykit.web.store import OPEN_STATUSES, Guard, Store, StoredAction, StoredTable
 from rummykit.web.tables import (
     OPEN,
     WEB_BOT_KINDS,
@@ -132,6 +141,8 @@ class TableManager:
         self._archive_budget = RateLimiter(*ARCHIVE_REBUILDS)
         """Rebuilds of ended tables for lookups (:meth:`_archived`), whoever asks."""
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-db")
+        self._creating = asyncio.Lock()
+        """Held from the count of open tables that admits a new table until the table is counted."""
         self._clock: asyncio.Task[None] | None = None
         self._pending: list[tuple[StoredAction, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
@@ -617,15 +628,28 @@ class TableManager:
     async def _check_capacity(self, digest: str | None, network: str | None) -> None:
         """Refuse a new table when the server, the creator's address (``digest``) or the creator's
         wider network (``network``, :func:`~rummykit.web.thinking.fair_network`'s digest) holds as
-        many open tables as allowed."""
-        settings = self.settings
+        many open tables as allowed.
+
+        A first look, before the table is built; the count that admits it is made again where it
+        is stored (:meth:`create`), so that requests arriving together cannot each pass."""
         if self.cluster is not None:
-            total, mine, ours = await self.db(self.cluster.open_tables, digest, network)
+            counts = await self.db(self.cluster.open_tables, digest, network)
         else:
             open_tables = self.open_tables()
-            total = len(open_tables)
-            mine = sum(1 for t in open_tables if t.address == digest)
-            ours = sum(1 for t in open_tables if t.fair == network)
+            counts = (
+                len(open_tables),
+                sum(1 for t in open_tables if t.address == digest),
+                sum(1 for t in open_tables if t.fair == network),
+            )
+        self._refuse_when_full(counts, digest, network)
+
+    def _refuse_when_full(
+        self, counts: tuple[int, int, int], digest: str | None, network: str | None
+    ) -> None:
+        """Raise the refusal of :meth:`_check_capacity` for ``counts``: the open tables of the
+        server, of ``digest`` and of ``network``."""
+        settings = self.settings
+        total, mine, ours = counts
         if total >= settings.max_tables:
             message = f"the server has {total} open tables, its limit"
             raise refusal(429, "server_full", message, 60.0, total=str(total))
@@ -640,15 +664,30 @@ class TableManager:
             )
             raise refusal(429, "too_many_network_tables", message, 60.0, ours=str(ours))
 
+    def _capacity_guard(self, digest: str | None, network: str | None) -> Guard | None:
+        """With a shared database, the count of :meth:`_check_capacity` made in the transaction that
+        stores the new table, under a lock every creation takes (:func:`lock_counts`)."""
+        if self.cluster is None:
+            return None
+
+        def guard(c: Connection) -> None:
+            lock_counts(c, "tables")
+            self._refuse_when_full(count_open_tables(c, digest, network), digest, network)
+
+        return guard
+
     async def check_seats(self, digest: str, network: str, joining: Table) -> None:
         """Refuse a join from ``digest`` (a network's address digest) that already holds the most
         seats allowed in waiting tables it did not create, or whose wider ``network`` (its digest,
         :func:`~rummykit.web.thinking.fair_network`) does; its own tables do not count, nor does a
-        join to one of them."""
+        join to one of them.
+
+        With a shared database this is a first look: the count that admits the join is made again
+        where the seat is stored (:meth:`seats_guard`)."""
         if joining.address == digest:
             return
         if self.cluster is not None:
-            held, ours = await self.db(self.cluster.seats_held, digest, network)
+            counts = await self.db(self.cluster.seats_held, digest, network)
         else:
             joined = [
                 s
@@ -657,8 +696,29 @@ class TableManager:
                 for s in t.seats
                 if s.kind == "human"
             ]
-            held = sum(1 for s in joined if s.joined_from == digest)
-            ours = sum(1 for s in joined if s.joined_net == network)
+            counts = (
+                sum(1 for s in joined if s.joined_from == digest),
+                sum(1 for s in joined if s.joined_net == network),
+            )
+        self._refuse_seats(counts)
+
+    def seats_guard(self, digest: str, network: str, joining: Table) -> Guard | None:
+        """With a shared database, the count of :meth:`check_seats` made in the transaction that
+        stores the joined seat, under a lock every join from ``network`` takes (:func:`lock_counts`;
+        in one process the count and the seat are one step already)."""
+        if self.cluster is None or joining.address == digest:
+            return None
+
+        def guard(c: Connection) -> None:
+            lock_counts(c, "seats:" + network)
+            self._refuse_seats(count_seats_held(c, digest, network))
+
+        return guard
+
+    def _refuse_seats(self, counts: tuple[int, int]) -> None:
+        """Raise the refusal of :meth:`check_seats` for ``counts``: the seats held by the address and
+        by its network."""
+        held, ours = counts
         if ours >= self.settings.max_seats_per_network:
             message = (
                 f"your network already holds {ours} seats at other people's waiting tables, the limit; "
@@ -734,29 +794,33 @@ class TableManager:
                 raise refusal(400, "bad_bot", str(exc), kind=quoted(kind), levels=levels) from None
             seats.append(Seat("bot", f"Bot {i + 1}", kind, b.level))
         takeover = spec.takeover_seconds if spec.takeover_seconds is not None else self.takeover_seconds
-        for _ in range(CODE_ATTEMPTS):
-            code = self._new_code()
-            table = Table(
-                self, code, rules, spec.seed, secret, match.first_dealer, seats, "waiting", takeover, match,
-                digest, spec.hints,
-            )  # fmt: skip
-            table.fair = network
-            table.stored_secret, table.sealed = stored, secret is not stored
-            token = table._new_token(0)
-            try:
-                await self.db(self.store.create, table._stored())
-            except IntegrityError:
-                continue  # the code of a table stored before (closed, or another process's): draw again
-            break
-        else:
-            raise refusal(503, "no_code", "no free table code was found; please try again", 1.0)
-        table._lobby_seen = ("waiting", json.dumps([asdict(s) for s in table.seats]))
-        if self.cluster is None:
-            self.tables[code] = table
-        else:
-            # The process that the table's first websocket reaches plays it (behind a proxy that
-            # hashes the table code, the machine all its websockets reach); until then this is a copy.
-            table.owned = False
+        guard = self._capacity_guard(digest, network)
+        async with self._creating:  # in one process, the count and the table it admits are one step
+            if guard is None:
+                await self._check_capacity(digest, network)
+            for _ in range(CODE_ATTEMPTS):
+                code = self._new_code()
+                table = Table(
+                    self, code, rules, spec.seed, secret, match.first_dealer, seats, "waiting", takeover,
+                    match, digest, spec.hints,
+                )  # fmt: skip
+                table.fair = network
+                table.stored_secret, table.sealed = stored, secret is not stored
+                token = table._new_token(0)
+                try:
+                    await self.db(self.store.create, table._stored(), guard)
+                except IntegrityError:
+                    continue  # the code of a table stored before (closed, or another process's): draw again
+                break
+            else:
+                raise refusal(503, "no_code", "no free table code was found; please try again", 1.0)
+            table._lobby_seen = ("waiting", json.dumps([asdict(s) for s in table.seats]))
+            if self.cluster is None:
+                self.tables[code] = table
+            else:
+                # The process that the table's first websocket reaches plays it (behind a proxy that
+                # hashes the table code, the machine all its websockets reach); until then a copy.
+                table.owned = False
         if all(s.kind != "open" for s in seats):
             async with table.lock:
                 await table._begin()

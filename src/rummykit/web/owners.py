@@ -29,7 +29,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Final
 
-from sqlalchemy import Engine, text
+from sqlalchemy import Connection, Engine, text
 
 LEASE_SECONDS: Final = 10.0
 """How long a process's lease lasts after each renewal: its tables wait this long for it at most."""
@@ -260,26 +260,46 @@ class Cluster:
         """Seats joined from ``digest``, and from the wider ``network`` (a digest too), in waiting
         tables not created from ``digest``."""
         with self.engine.connect() as c:
-            rows = c.execute(
-                text(
-                    "SELECT seats FROM rk_tables WHERE status = 'waiting' "
-                    "AND (creator IS NULL OR creator <> :a) AND (seats LIKE :p OR seats LIKE :n)"
-                ),
-                {"a": digest, "p": f"%{digest}%", "n": f"%{network}%"},
-            ).all()
-        seats = [seat for (text_,) in rows for seat in json.loads(text_) if seat.get("kind") == "human"]
-        held = sum(1 for seat in seats if seat.get("joined_from") == digest)
-        return held, sum(1 for seat in seats if seat.get("joined_net") == network)
+            return count_seats_held(c, digest, network)
 
     def open_tables(self, digest: str | None, network: str | None) -> tuple[int, int, int]:
         """Open tables in the database, those of them created from ``digest``, and those created
         from the wider ``network`` (its digest, stored as the tables' ``fair``)."""
         with self.engine.connect() as c:
-            row: Any = c.execute(
-                text(
-                    "SELECT COUNT(*), COUNT(*) FILTER (WHERE creator = :a), "
-                    "COUNT(*) FILTER (WHERE fair = :n) FROM rk_tables WHERE status IN ('waiting', 'playing')"
-                ),
-                {"a": digest, "n": network},
-            ).one()
-        return int(row[0]), int(row[1]), int(row[2])
+            return count_open_tables(c, digest, network)
+
+
+def lock_counts(c: Connection, subject: str) -> None:
+    """Hold the advisory lock of ``subject`` until ``c``'s transaction ends.
+
+    A limit is counted and then kept by a write (a new table, a seat joined) in one transaction that
+    holds the subject's lock: a second count, in this process or another, waits until the first
+    write is committed and so counts it. (Two counts read before either write would each admit one
+    more than the limit.)"""
+    c.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": subject})
+
+
+def count_seats_held(c: Connection, digest: str, network: str) -> tuple[int, int]:
+    """:meth:`Cluster.seats_held` in the transaction ``c``."""
+    rows = c.execute(
+        text(
+            "SELECT seats FROM rk_tables WHERE status = 'waiting' "
+            "AND (creator IS NULL OR creator <> :a) AND (seats LIKE :p OR seats LIKE :n)"
+        ),
+        {"a": digest, "p": f"%{digest}%", "n": f"%{network}%"},
+    ).all()
+    seats = [seat for (text_,) in rows for seat in json.loads(text_) if seat.get("kind") == "human"]
+    held = sum(1 for seat in seats if seat.get("joined_from") == digest)
+    return held, sum(1 for seat in seats if seat.get("joined_net") == network)
+
+
+def count_open_tables(c: Connection, digest: str | None, network: str | None) -> tuple[int, int, int]:
+    """:meth:`Cluster.open_tables` in the transaction ``c``."""
+    row: Any = c.execute(
+        text(
+            "SELECT COUNT(*), COUNT(*) FILTER (WHERE creator = :a), "
+            "COUNT(*) FILTER (WHERE fair = :n) FROM rk_tables WHERE status IN ('waiting', 'playing')"
+        ),
+        {"a": digest, "n": network},
+    ).one()
+    return int(row[0]), int(row[1]), int(row[2])

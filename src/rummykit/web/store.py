@@ -28,7 +28,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final
@@ -66,6 +66,10 @@ from rummykit.revisions import RULES_REVISION
 from rummykit.web.coordination import Notice, new_origin, notify
 
 DATABASE_ENV: Final = "RUMMYKIT_DATABASE_URL"
+
+Guard = Callable[[Connection], None]
+"""A check run inside a write's transaction before the write, refusing it by raising (a limit
+counted where the write that would exceed it is made: :func:`rummykit.web.owners.lock_counts`)."""
 
 
 class LobbyConflict(Exception):
@@ -287,10 +291,13 @@ class Store:
             with contextlib.suppress(Exception):
                 writer.close()
 
-    def create(self, table: StoredTable) -> None:
-        """Store a new table (without an owner: :mod:`rummykit.web.owners`)."""
+    def create(self, table: StoredTable, guard: Guard | None = None) -> None:
+        """Store a new table (without an owner: :mod:`rummykit.web.owners`); ``guard`` runs first in
+        the same transaction and may refuse it by raising."""
         now = _now()
         with self.engine.begin() as connection:
+            if guard is not None:
+                guard(connection)
             connection.execute(
                 insert(tables_table).values(
                     code=table.code,
@@ -324,17 +331,21 @@ class Store:
         status: str,
         seats: Sequence[dict[str, Any]],
         expect: tuple[str, str] | None = None,
+        guard: Guard | None = None,
     ) -> str:
         """Write a table's status and seats; returns the seats' stored text.
 
         With ``expect`` (the status and seats text last read) the write is a compare-and-set:
-        :class:`LobbyConflict` when another process changed the lobby since.
+        :class:`LobbyConflict` when another process changed the lobby since. ``guard`` runs first in
+        the same transaction and may refuse the write by raising.
         """
         written = json.dumps(list(seats))
         query = update(tables_table).where(tables_table.c.code == code)
         if expect is not None:
             query = query.where(tables_table.c.status == expect[0], tables_table.c.seats == expect[1])
         with self.engine.begin() as connection:
+            if guard is not None:
+                guard(connection)
             result = connection.execute(query.values(status=status, seats=written, updated_at=_now()))
             if result.rowcount == 0:
                 if expect is not None:

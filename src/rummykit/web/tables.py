@@ -100,7 +100,7 @@ from rummykit.web.protocol import (
     error_json,
     notice_json,
 )
-from rummykit.web.store import LobbyConflict, Store, StoredAction, StoredTable
+from rummykit.web.store import Guard, LobbyConflict, Store, StoredAction, StoredTable
 from rummykit.web.texts import STATUS_DE, action_texts, engine_error_texts, server_error_texts
 from rummykit.web.thinking import Decision, fair_network, snapshot, table_key
 
@@ -434,6 +434,7 @@ class TableHost(Protocol):
     async def create(self, spec: CreateTable, address: str | None = None) -> tuple[Table, int, str]: ...
 
     async def check_seats(self, digest: str, network: str, joining: Table) -> None: ...
+    def seats_guard(self, digest: str, network: str, joining: Table) -> Guard | None: ...
 
 
 class Table:
@@ -759,14 +760,15 @@ class Table:
             rules_revision=self.rules_revision,
         )
 
-    async def _save_lobby(self) -> None:
+    async def _save_lobby(self, guard: Guard | None = None) -> None:
         """Store status and seats; with a shared database, only if nobody changed them meanwhile
-        (else the lobby is reloaded and the request refused with 409)."""
+        (else the lobby is reloaded and the request refused with 409). A ``guard`` that refuses
+        (:meth:`TableManager.seats_guard`) leaves seats and status as last stored."""
         store = self.manager.store
         seats = [asdict(s) for s in self.seats]
         expect = self._lobby_seen if store.shared else None
         try:
-            written = await self.manager.db(store.update_lobby, self.code, self.status, seats, expect)
+            written = await self.manager.db(store.update_lobby, self.code, self.status, seats, expect, guard)
         except LobbyConflict:
             await self._reload_lobby()
             message = f"table {self.code} changed meanwhile; try again"
@@ -1473,13 +1475,15 @@ class Table:
             free = [i for i, s in enumerate(self.seats) if s.kind == "open"]
             if not free:
                 raise refusal(409, "no_free_seat", f"table {self.code} has no free seat", code=self.code)
+            guard = None
             if digest is not None and network is not None:
                 await self.manager.check_seats(digest, network, self)
+                guard = self.manager.seats_guard(digest, network, self)
             seat = free[0]
             self.seats[seat] = Seat("human", name.strip(), joined_from=digest, joined_net=network)
             token = self._new_token(seat)
             # The host starts the table, also when the last seat fills (nobody is rushed in).
-            await self._save_lobby()
+            await self._save_lobby(guard)
             self.broadcast()
             return seat, token
 
