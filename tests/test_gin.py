@@ -30,7 +30,7 @@ from rummykit.gin_melds import (
     rummykit_card,
 )
 from rummykit.record import Record
-from rummykit.testing import arrange_deck
+from rummykit.testing import arrange_deck, check_invariants
 from rummykit.views import Phase, Termination
 
 GIN = rk.Rules.preset("gin")
@@ -187,6 +187,22 @@ def test_layoff_run_chain(chain: str, third: bool) -> None:
     play(rnd, "take", "knock KD", "layoff 8S", "layoff 9S")
     assert (LayOffCard(parse_cards("10S")[0]) in rnd.legal_actions()) is third
     assert "5S 6S 7S 8S 9S" in [str(tm.meld) for tm in rnd.melds]
+
+
+def test_a_card_that_fits_two_melds_goes_where_a_later_layoff_needs_it() -> None:
+    """3H fits the knocker's 3C 3D 3S and 4H…8H; laid alone it is shown on the set, but after it 2H
+    is offered (3H may extend the run), and laying 2H puts both on the run: no card leaves the game."""
+    hands = ["3C 3D 3S 4H 5H 6H 7H 8H 2C AC", "3H 2H KD QD JC 9S 9D 5S 6C 10C"]
+    rnd = rk.Round.new(GIN, 2, dealer=1, deck=arrange_deck(GIN, 2, hands, dealer=1, upcard="KS"))
+    play(rnd, "take", "knock", "discard KS", "meld 3C 3D 3S", "meld 4H 5H 6H 7H 8H", "pass", "layoff 3H")
+    assert [str(tm.meld) for tm in rnd.melds] == ["3C 3D 3S 3H", "4H 5H 6H 7H 8H"]
+    assert LayOffCard(parse_cards("2H")[0]) in rnd.legal_actions()
+    play(rnd, "layoff 2H")
+    assert [str(tm.meld) for tm in rnd.melds] == ["3C 3D 3S", "2H 3H 4H 5H 6H 7H 8H"]
+    check_invariants(rnd)
+    play(rnd, "pass", "pass")
+    assert rnd.result is not None and rnd.result.hand_values == (3, 69)  # 2C AC; 5S 6C 9S 9D 10C JC QD KD
+    check_invariants(rnd)
 
 
 def test_illegal_gin_moves_name_the_rule() -> None:

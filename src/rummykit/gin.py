@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import dataclasses
 import operator
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final
 
@@ -560,14 +561,14 @@ class GinFamily:
 
     def _lay_off(self, rnd: RoundState, card: Card) -> None:
         seat = rnd.to_move
-        rules = rnd.rules
+        knocker = rnd.knocker
         rnd.hands[seat] = rnd.hands[seat].without((card,))
-        _update(rnd, layoffs=(*_gin(rnd).layoffs, card))
-        # Shown on the first of the knocker's table melds it extends.
-        for i, tm in enumerate(rnd.melds):
-            if tm.owner == rnd.knocker and tm.meld.can_lay_off(card, rules):
-                rnd.melds[i] = TableMeld(tm.meld.with_layoff(card, rules), tm.owner)
-                return
+        gin = _gin(rnd)
+        layoffs = (*gin.layoffs, card)
+        _update(rnd, layoffs=layoffs)
+        laid = [Meld.from_cards(cards, rnd.rules) for cards in gin.knocker_melds]
+        shown = iter(placed_layoffs(laid, layoffs, rnd.rules))
+        rnd.melds[:] = [TableMeld(next(shown), knocker) if tm.owner == knocker else tm for tm in rnd.melds]
 
     def _score(self, rnd: RoundState) -> None:
         rules = rnd.rules
@@ -636,6 +637,35 @@ class GinFamily:
         if taken is not None and not rnd.rules.may_discard_taken_discard:
             cards.remove(taken)
         return cards
+
+
+def placed_layoffs(melds: Sequence[Meld], layoffs: Sequence[Card], rules: Rules) -> list[Meld]:
+    """The knocker's ``melds`` with the defender's ``layoffs`` laid on them, in the order laid.
+
+    A lay-off names a card, not a meld (RULES.md §5.4), and a card can fit two melds: 3H goes on
+    3C 3D 3S and on 4H…8H. The lay-offs are valid together when some placement of all of them is,
+    so a card goes on the first meld it fits unless a later lay-off needs it elsewhere (after 3H,
+    2H fits only if 3H went on the run: both are shown on the run).
+
+    Raises:
+        ValueError: no placement takes every card (the lay-offs offered always have one).
+    """
+
+    def place(i: int, current: list[Meld]) -> list[Meld] | None:
+        if i == len(layoffs):
+            return current
+        card = layoffs[i]
+        for j, meld in enumerate(current):
+            if meld.can_lay_off(card, rules):
+                found = place(i + 1, [*current[:j], meld.with_layoff(card, rules), *current[j + 1 :]])
+                if found is not None:
+                    return found
+        return None
+
+    found = place(0, list(melds))
+    if found is None:
+        raise ValueError(f"no placement of the lay-offs {' '.join(map(str, layoffs))} on the knocker's melds")
+    return found
 
 
 GIN_FAMILY: Final = GinFamily()
