@@ -179,12 +179,20 @@ def test_two_set_jokers_cannot_stand_for_the_same_suit() -> None:
     assert info.value.rule == "joker_assignment"
 
 
-def test_one_natural_set_text_round_trips() -> None:
-    # joker_limit = at_least_one_natural (RULES.md §2.3) allows 5D + two jokers as a set of fives.
+def test_one_natural_with_jokers_is_a_run_never_a_set() -> None:
+    """joker_limit = at_least_one_natural (RULES.md §2.3) allows one natural with jokers; melds are
+    cards in the written order, so 5D JK JK reads as the run 5-6-7 of diamonds, and a set needs two
+    naturals (SET_MIN_NATURALS): a set of fives the solver valued could never be laid."""
     rules = GERMAN.replace(joker_limit="at_least_one_natural")
-    meld = Meld.parse("5D JK(=5H) JK(=5S)", rules)
-    assert meld.kind is MeldKind.SET and meld.value == 15
-    assert Meld.parse(str(meld), rules) == meld
+    run = Meld.parse("5D JK JK", rules)
+    assert run.kind is MeldKind.RUN and str(run) == "5D JK(=6D) JK(=7D)" and run.value == 18
+    with pytest.raises(IllegalMeldError, match="a set needs two natural cards") as info:
+        Meld.parse("5D JK(=5H) JK(=5S)", rules)
+    assert info.value.rule == "joker_limit"
+    assert Meld.parse("5D 5C JK(=5H) JK(=5S)", rules).kind is MeldKind.SET
+    ace_low = rules.replace(ace_high_in_runs=False)  # the solver's melds are the ones a player can lay
+    found = rk.solver.all_melds(rk.cards.parse_cards("AC JK JK"), ace_low)
+    assert [str(Meld.from_cards(m, ace_low)) for m in found] == ["AC JK(=2C) JK(=3C)"]
 
 
 # §8.3 lay-offs (meld level) ------------------------------------------------------------------------

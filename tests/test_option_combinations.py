@@ -12,6 +12,7 @@ import pytest
 import rummykit as rk
 from rummykit.cards import Hand
 from rummykit.i18n import localize_error
+from rummykit.testing import arrange_deck
 from rummykit.views import Phase
 
 
@@ -89,6 +90,27 @@ def test_the_opening_that_reaches_the_minimum_without_the_taken_card_is_offered(
 def test_no_dead_end_when_the_taken_card_does_not_count(options: dict[str, object]) -> None:
     rules = rk.Rules.preset("german").replace(**options)
     assert take_eager_dead_ends(rules, 3, range(60)) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "scala40(ace_high_in_runs=false, joker_limit=at_least_one_natural)",
+        "german(ace_high_in_runs=false, allow_ace_both_ends=false, joker_limit=at_least_one_natural, "
+        "discard_pickup_requires_meld=true)",
+    ],
+)
+def test_a_take_is_not_offered_for_a_set_of_one_natural(text: str) -> None:
+    """``at_least_one_natural``: the upcard AC with the hand's AC JK JK was valued as a set of aces
+    (33 points) and ``take`` offered, but the cards AC JK JK read as the run A-2-3, so after the take
+    no opening was possible and no action legal. A set needs two naturals
+    (:data:`rummykit.melds.SET_MIN_NATURALS`), so the take is not offered."""
+    rules = rk.Rules.parse(text)
+    hands = ["2C 3C 4C 5D 6D 7D 9H 10H JH KC KD 4S 5S", "10S JS QS AC JK JK 2S 6C 6S 7C 8S KH QD"]
+    deck = arrange_deck(rules, 2, hands, dealer=0, upcard="AC")
+    rnd = rk.Round.new(rules, 2, dealer=0, deck=deck)
+    assert [str(a) for a in rnd.legal_actions()] == ["draw"]
+    assert take_eager_dead_ends(rules, 4, range(30)) == []
 
 
 def test_a_hand_of_copies_of_the_taken_card_may_discard_one() -> None:

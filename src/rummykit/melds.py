@@ -85,6 +85,17 @@ def position_bounds(rules: Rules) -> tuple[int, int]:
     return (LOW_ACE if rules.ace_low_in_runs else 2, HIGH_ACE if rules.ace_high_in_runs else 13)
 
 
+SET_MIN_NATURALS: Final = 2
+"""Natural cards a set needs, under every ``joker_limit`` (decision of this engine).
+
+RULES.md §2.3 lets ``joker_limit = at_least_one_natural`` make a meld of one natural card and
+jokers, a set or a run. Melds are written as their cards (``AC JK JK``), and a set is told from a
+run by two naturals of one rank: with a single natural the cards read as a run in the written order
+(the run A-2-3 of clubs), so a set of one ace and two jokers could be valued but never laid. One
+natural with jokers is therefore a run only; the other limits need two naturals for any meld with
+a joker anyway."""
+
+
 def joker_count_problem(naturals: int, jokers: int, rules: Rules) -> str | None:
     """Why ``naturals`` natural cards with ``jokers`` jokers break ``joker_limit``, or ``None``."""
     limit = rules.joker_limit
@@ -257,8 +268,13 @@ class Meld:
         set_declared = any(d is not None and d.rank == naturals[0].rank for d in declared) and (
             len(ranks) == 1
         )
-        if len(ranks) == 1 and (len(naturals) >= 2 or set_declared):
+        if len(ranks) == 1 and len(naturals) >= SET_MIN_NATURALS:
             return cls._build_set(cards, declared, rules, text)
+        if set_declared:
+            raise IllegalMeldError(
+                f"{text}: a set needs two natural cards (one natural card with jokers is a run)",
+                "joker_limit",
+            )
         if len(suits) == 1:
             return cls._build_run(cards, declared, rules, text)
         raise IllegalMeldError(
@@ -719,6 +735,7 @@ def arrange_meld(group: Sequence[str], rules: Rules) -> Meld:
 __all__ = [
     "HIGH_ACE",
     "LOW_ACE",
+    "SET_MIN_NATURALS",
     "Meld",
     "MeldKind",
     "arrange_meld",

@@ -52,7 +52,9 @@ def joker_limit_text(rules: Rules, t: Lang) -> str:
             "A meld may hold one joker at most.", "Eine Figur darf höchstens einen Joker enthalten."
         ),
         "at_least_one_natural": t(
-            "A meld needs at least one natural card.", "Eine Figur braucht mindestens eine echte Karte."
+            "A meld needs at least one natural card, a set two: one natural card with jokers is a run.",
+            "Eine Figur braucht mindestens eine echte Karte, ein Satz zwei: "
+            "Eine echte Karte mit Jokern ist eine Folge.",
         ),
     }[rules.joker_limit]
 

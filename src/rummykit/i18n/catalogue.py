@@ -561,6 +561,11 @@ ERRORS: Final[tuple[Entry, ...]] = (
     ("joker_limit", "{text}: {problem}", "{text}: {problem}"),
     (
         "joker_limit",
+        "{text}: a set needs two natural cards (one natural card with jokers is a run)",
+        "{text}: Ein Satz braucht zwei echte Karten (eine echte Karte mit Jokern ist eine Folge)",
+    ),
+    (
+        "joker_limit",
         "another joker would break joker_limit in {meld}",
         "Ein weiterer Joker wäre in {meld} einer zu viel",
     ),

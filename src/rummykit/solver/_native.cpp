@@ -35,6 +35,7 @@ namespace {
 constexpr int kFaces = 52;
 constexpr int kJoker = 52;
 constexpr int kRanks = 13;
+constexpr int kSetMinNaturals = 2;  // rummykit.melds.SET_MIN_NATURALS
 constexpr int kLowAce = 1;
 constexpr int kHighAce = 14;
 constexpr int kMaxJokers = 63;  // joker counts above this are left to the Python twin
@@ -219,7 +220,7 @@ void enumerate(const Options& o, const Hand& h, std::vector<Cand>& out) {
                     for (int d = 0; d <= cnt[3]; ++d) {
                         const int choice[4] = {a, b, c2, d};
                         const int n = a + b + c2 + d;
-                        if (!n) continue;
+                        if (n < kSetMinNaturals) continue;
                         u64 m1 = 0, m2 = 0;
                         int gain = 0;
                         for (int s = 0; s < 4; ++s) {
@@ -275,16 +276,11 @@ class Ordered {
             unsigned per[4];
             for (int s = 0; s < 4; ++s) per[s] = static_cast<unsigned>(h.h1 >> (kRanks * s)) & 0x1FFFu;
             const int need = min_naturals_with_jokers();
-            if (need == 1) {
-                ranks = per[0] | per[1] | per[2] | per[3];
-                for (int s = 0; s < 4; ++s)
-                    if (per[s]) suits.push_back(s);
-            } else {
-                ranks = (per[0] & per[1]) | (per[0] & per[2]) | (per[0] & per[3]) | (per[1] & per[2]) |
-                        (per[1] & per[3]) | (per[2] & per[3]);
-                for (int s = 0; s < 4; ++s)
-                    if (popcount(per[s]) >= 2) suits.push_back(s);
-            }
+            // A set needs two naturals under every joker_limit (rummykit.melds.SET_MIN_NATURALS).
+            ranks = (per[0] & per[1]) | (per[0] & per[2]) | (per[0] & per[3]) | (per[1] & per[2]) |
+                    (per[1] & per[3]) | (per[2] & per[3]);
+            for (int s = 0; s < 4; ++s)
+                if (popcount(per[s]) >= (need == 1 ? 1 : 2)) suits.push_back(s);
             if (!o_.distinct)
                 for (int s = 0; s < 4; ++s) ranks |= static_cast<unsigned>(h.h2 >> (kRanks * s)) & 0x1FFFu;
             for (int s : suits) suit_runs(s, per[s], (h.h2 >> (kRanks * s)) & 1u, J, need);
@@ -452,7 +448,7 @@ class Ordered {
                         for (int d = 0; d <= cnt[3]; ++d) {
                             const int choice[4] = {a, b, c2, d};
                             const int n = a + b + c2 + d;
-                            if (!n) continue;
+                            if (n < kSetMinNaturals) continue;
                             for (int k = 0; k <= J; ++k) {
                                 const int size = n + k;
                                 if (size > o_.set_max) break;

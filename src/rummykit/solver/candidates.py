@@ -12,7 +12,15 @@ import itertools
 from collections.abc import Sequence
 
 from rummykit.cards import JOKER_CODE, NUM_RANKS, NUM_SUITS, Card
-from rummykit.melds import HIGH_ACE, LOW_ACE, MeldKind, position_rank, position_value, rank_value
+from rummykit.melds import (
+    HIGH_ACE,
+    LOW_ACE,
+    SET_MIN_NATURALS,
+    MeldKind,
+    position_rank,
+    position_value,
+    rank_value,
+)
 from rummykit.rules import Rules
 from rummykit.solver.encoding import (
     _ACES,
@@ -101,6 +109,8 @@ def _set_shapes(t: _Tables, rank: int, counts: tuple[int, ...], jokers: int) -> 
         if n == 0:
             continue
         naturals = tuple(s * NUM_RANKS + rank - 1 for s in range(NUM_SUITS) for _ in range(combo[s]))
+        if n < SET_MIN_NATURALS:
+            continue
         for k in range(jokers + 1):
             size = n + k
             if size > t.set_max:
@@ -235,11 +245,10 @@ def _candidates(t: _Tables, have: int, dup: int, jokers: int) -> list[_Cand]:
     c = have >> 2 * _BLOCK & _RANKS13
     d = have >> 3 * _BLOCK
     if jokers:
+        ranks = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)  # SET_MIN_NATURALS
         if t.min_naturals_with_jokers == 1:
-            ranks = a | b | c | d
             run_suits = [s for s in range(NUM_SUITS) if have >> (_BLOCK * s) & _RANKS13]
         else:
-            ranks = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
             run_suits = [s for s in range(NUM_SUITS) if (have >> (_BLOCK * s) & _RANKS13).bit_count() >= 2]
         if not t.distinct:
             ranks |= (dup | dup >> _BLOCK | dup >> 2 * _BLOCK | dup >> 3 * _BLOCK) & _RANKS13
