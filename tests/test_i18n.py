@@ -426,19 +426,19 @@ def test_broken_saved_games_are_explained_in_german_with_the_file_name(tmp_path:
         return text
 
     assert de(_record_data(), "ohne-meta.json") == (
-        "ohne-meta.json sagt nicht, wer an welchem Platz spielt (kein „meta“); dieses gespeicherte "
-        "Spiel lässt sich nicht fortsetzen"
+        "ohne-meta.json sagt nicht, wer an welchem Platz spielt (kein „meta“); diese gespeicherte "
+        "Partie lässt sich nicht fortsetzen"
     )
     meta = {"names": ["Anna", "Ben"], "players": ["search:easy", "greedy"]}
     assert de({**_record_data(), "meta": meta}) == "partie.json: An keinem Platz spielt ein Mensch"
     assert de({**_record_data(), "meta": {**meta, "names": ["Anna"]}}) == (
         "partie.json: „meta.names“ muss 2 Namen nennen"
     )
-    assert de("kein json", "kaputt.json").startswith("kaputt.json ist kein gespeichertes Spiel: Expecting")
+    assert de("kein json", "kaputt.json").startswith("kaputt.json ist keine gespeicherte Partie: Expecting")
     round_record = rk.Record.from_round(rk.Round.new(GERMAN, 2, seed=2)).to_dict()
     assert de(round_record, "runde.json") == (
-        "runde.json enthält nur ein einzelnes Spiel, keine Partie; fortsetzen lässt sich nur ein Spiel, "
-        "das „rummykit play“ gespeichert hat"
+        "runde.json enthält nur ein einzelnes Spiel, keine Partie; fortsetzen lässt sich nur eine Partie, "
+        "die „rummykit play“ gespeichert hat"
     )
     with pytest.raises(NotationError) as info:
         load_saved(tmp_path / "fehlt.json")

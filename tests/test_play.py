@@ -69,7 +69,7 @@ def test_full_round_with_help_illegal_move_and_hint(data_dir: Path) -> None:
     assert "Match over: " in out
     # The game was saved as a record that replays to the finished match.
     games = saved_games(data_dir)
-    assert len(games) == 1 and f"Game saved to {games[0]}" in out.replace("\n", "")
+    assert len(games) == 1 and f"Game saved to:\n{games[0]}\n" in out  # the path on a line of its own
     match = rk.Record.load(games[0]).replay()
     assert match.is_over and match.rounds[0].is_over
 
@@ -92,7 +92,7 @@ def test_end_of_input_stops_cleanly_and_saves(data_dir: Path) -> None:
     # One move first: a game in which nobody at the keyboard has moved is not saved (issue #19).
     code, out = play("--seed", "1", "--bots", "random", lines=["d"])
     assert code == 0
-    assert "Game stopped (end of input); game saved to" in out
+    assert "Game stopped (end of input); game saved, to continue it:\nrummykit play --resume " in out
     assert len(saved_games(data_dir)) == 1
 
 
@@ -327,7 +327,7 @@ def test_quitting_before_any_move_leaves_no_empty_file(data_dir: Path) -> None:
 def test_resume_continues_the_saved_game(data_dir: Path) -> None:
     _, out = play("--seed", "3", "--bots", "random", lines=["d", "x 1", "quit"])
     (path,) = saved_games(data_dir)
-    assert "rummykit play --resume FILE continues it" in out
+    assert f"\nrummykit play --resume {path}\n" in out  # the whole command, to copy
     before = rk.Record.load(path)
     meta = json.loads(path.read_text(encoding="utf-8"))["meta"]
     assert meta["players"] == ["human", "random:medium", "random:medium"] and meta["practice"] is False
@@ -572,7 +572,7 @@ def test_closing_the_terminal_saves_the_game(tmp_path: Path) -> None:
     before = signal.getsignal(signal.SIGHUP)
     assert session.run() == 0
     assert signal.getsignal(signal.SIGHUP) == before  # the handler is only installed while playing
-    assert "Game stopped (terminal closed); game saved to" in out.getvalue()
+    assert "Game stopped (terminal closed); game saved, to continue it:" in out.getvalue()
     assert load_saved(save).match.actions == match.actions == [rk.Action.parse("draw")]
 
 
@@ -1148,7 +1148,7 @@ def test_a_plug_in_bot_that_fails_stops_the_game_named_and_saved(data_dir: Path,
     assert "Traceback" not in out
     flat = " ".join(out.split())  # the console wraps the line
     assert f"error: the bot 'misbehaving:medium' at seat 2 (Bot 2) {said}" in flat, out
-    assert "game saved to" in flat and saved_games(data_dir)
+    assert "game saved, to continue it: rummykit play --resume" in flat and saved_games(data_dir)
 
 
 def test_the_score_table_repeats_every_move_from_the_knock() -> None:

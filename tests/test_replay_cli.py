@@ -193,7 +193,7 @@ def test_replay_in_german_with_lang_and_by_the_locale(
     assert "Wiedergabe" in screens[0] and "Enter vor · b zurück" in screens[0]
     assert "1. You: zieht vom Stoß" in screens[1]
     assert "✗ unbekannter Befehl 'xyz'" in out
-    assert f"Zug {total} von {total}" in screens[4] and "alle Blätter" in screens[5]
+    assert f"Zug {total} von {total}" in screens[4] and "Sicht: alle Hände" in screens[5]
     found = [w for w in REPLAY_ENGLISH if w in out.replace("replay> ", "")]  # the prompt names the command
     assert not found, f"English on a German replay screen: {found}"
     assert max(len(line.removeprefix("replay> ")) for line in out.splitlines()) <= 80
@@ -225,7 +225,9 @@ def test_a_gin_replay_says_what_each_pass_means(tmp_path: Path) -> None:
     path.write_text(json.dumps(data), encoding="utf-8")
     _, out = replay(str(path), "--all", lines=["", "", "end", "q"])
     assert "1. You pass on the upcard" in out and "2. Bot 2 passes on the upcard" in out
-    assert "done laying off or melding" in out.split("replay> ")[-2]
+    last = out.split("replay> ")[-2]
+    assert "Bot 2 is done laying melds" in last  # the defender's second pass ends the hand
+    assert "laying off or melding" not in out  # each pass says which step it ends
 
 
 def test_player_names_from_the_record_cannot_send_terminal_escapes(tmp_path: Path) -> None:

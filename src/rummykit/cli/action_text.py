@@ -50,6 +50,8 @@ def describe(
     (:func:`rummykit.i18n.describe_action`). ``drawn`` names the card a draw from the stock brought,
     for a log only its drawer reads (``You draw A♦ from the stock``, ``Du ziehst Karo-Ass vom Stoß``)."""
     phase = before.phase if before is not None else None
+    # Which of a gin defender's two passes this is (the one ending the lay-offs, or the melds).
+    layoffs_done = before.gin.layoffs_done if before is not None and before.gin is not None else None
     if drawn is not None and isinstance(action, Draw):
         if lang == "de":
             said = f"zieht {card_object(drawn, 'de')} vom Stoß"
@@ -69,6 +71,7 @@ def describe(
                 rules=before.rules,
                 goes_out=len(before.hand) == 1,
                 phase=phase,
+                layoffs_done=layoffs_done,
             )
         if name == "Du":  # the person at the keyboard is spoken to: "Du nimmst Herz-8 von der Ablage"
             return Text("Du ", style="cyan").append(second_person_de(said))
@@ -119,7 +122,10 @@ def describe(
         text.append_text(cards([action.card]))
     elif isinstance(action, (Pass, KnockDeclare)):
         # Gin: what a pass or a knock means depends on the phase (the first upcard, the wall, the melds).
-        text.append(describe_action(action, "en", form="verb" if you else "third", phase=phase))
+        said = describe_action(
+            action, "en", form="verb" if you else "third", phase=phase, layoffs_done=layoffs_done
+        )
+        text.append(said)
     elif isinstance(action, LayOffCard):
         text.append(f"{verb('lay')} ")
         text.append_text(cards([action.card]))

@@ -45,13 +45,21 @@ class Hint:
     actions: tuple[Action, ...]
     reason: str
 
-    def text(self, lang: str = "en", taken: int | None = None, phase: Phase | None = None) -> str:
+    def text(
+        self,
+        lang: str = "en",
+        taken: int | None = None,
+        phase: Phase | None = None,
+        layoffs_done: bool | None = None,
+    ) -> str:
         """The steps and the reason in one line: in English the steps in notation (what the player
         would type), in German in words (``Kreuz-Ass abwerfen``); ``taken`` names the card a ``take``
-        picks up, ``phase`` (the phase of the first step) tells what a gin ``pass`` means."""
+        picks up, ``phase`` (the phase of the first step) tells what a gin ``pass`` means, and
+        ``layoffs_done`` which of the gin defender's two passes it is."""
         if lang == "de":
             steps = " → ".join(
-                describe_action(a, "de", form="verb", taken=taken, phase=phase) for a in self.actions
+                describe_action(a, "de", form="verb", taken=taken, phase=phase, layoffs_done=layoffs_done)
+                for a in self.actions
             )
         else:
             steps = " → ".join(str(a) for a in self.actions)

@@ -39,6 +39,8 @@ import dataclasses
 import json
 import os
 import random
+import re
+import shlex
 import signal
 import threading
 import time
@@ -249,6 +251,7 @@ class PlaySession:
         notices: Sequence[str] = (),
         lang: str = "en",
         letters: str | None = None,
+        draw: Sequence[str] = (),
     ) -> None:
         self.match = match
         self.players = list(players)
@@ -269,6 +272,8 @@ class PlaySession:
         self.lang = lang
         self.t = Lang(lang)
         self.letters = letters or screen.default_letters(lang)
+        self.draw = list(draw)
+        """The lines of the draw for the first dealer (they are among the notices too)."""
         console.push_render_hook(screen.CardLetters(self.letters, ascii_only))
 
     # Helpers ---------------------------------------------------------------------------------------
@@ -361,6 +366,7 @@ class PlaySession:
 
     def _run(self) -> int:
         try:
+            self.show_draw()
             while not self.match.is_over:
                 seat = self.match.to_move
                 player = self.players[seat]
@@ -373,40 +379,47 @@ class PlaySession:
                 screen.winners_text(self.match.winners, self.names, self.scoreboard(), self.lang)
             )
             if saved:
-                self.console.print(
-                    Text(
-                        self.t(f"Game saved to {self.save_path}", f"Spiel gespeichert in {self.save_path}"),
-                        style="dim",
-                    )
-                )
+                self.console.print(Text(self.t("Game saved to:", "Partie gespeichert in:"), style="dim"))
+                self.print_whole(str(self.save_path), "dim")
         except BotFailed as failure:
+            saved = self.save()
             where = ""
-            if self.save():
-                path = self.save_path
-                where = self.t(f"; game saved to {path}", f"; Spiel gespeichert in {path}")
+            if saved:
+                where = self.t("; game saved, to continue it:", "; Partie gespeichert, weiter mit:")
             with contextlib.suppress(OSError):
                 self.console.print(Text(f"error: {failure}{where}", style="red"))
+                if saved:
+                    self.print_whole(self.resume_command(), "bold")
             return 2
         except (QuitGame, KeyboardInterrupt) as stop:
             t = self.t
             reason = stop.reason if isinstance(stop, QuitGame) else "interrupted"
             where = ""
-            if self.save():
-                where = t(
-                    f"; game saved to {self.save_path} (rummykit play --resume FILE continues it)",
-                    f"; Spiel gespeichert in {self.save_path} (rummykit play --resume DATEI spielt weiter)",
-                )
+            saved = self.save()
+            if saved:
+                where = t("; game saved, to continue it:", "; Partie gespeichert, weiter mit:")
             elif self.save_path is not None and not self.human_has_moved():
                 where = t(
                     "; nothing saved, no move was made", "; nichts gespeichert, es wurde kein Zug gemacht"
                 )
             text = t(
                 f"Game stopped ({reason}){where}",
-                f"Spiel unterbrochen ({STOP_REASONS_DE.get(reason, reason)}){where}",
+                f"Partie unterbrochen ({STOP_REASONS_DE.get(reason, reason)}){where}",
             )
             with contextlib.suppress(OSError):  # the terminal may be gone (hang-up)
                 self.console.print(Text(text, style="yellow"))
+                if saved:
+                    self.print_whole(self.resume_command(), "bold")
         return 0
+
+    def resume_command(self) -> str:
+        """The command that continues this game, its path quoted where a shell needs it."""
+        return f"rummykit play --resume {shlex.quote(str(self.save_path))}"
+
+    def print_whole(self, line: str, style: str = "") -> None:
+        """``line`` on a line of its own and never broken by the console (a command or a path to copy):
+        one longer than the terminal is wrapped by the terminal alone, which copies as one line."""
+        self.console.print(Text(line, style=style), soft_wrap=True)
 
     def apply(self, seat: int, action: Action) -> None:
         m = self.match
@@ -456,6 +469,28 @@ class PlaySession:
             )
         )
         self.log = []
+
+    def show_draw(self) -> None:
+        """The draw for the first dealer on a screen of its own, before a bot makes the first move:
+        the bots' moves would push it out of the log before the person at the terminal read it. On a
+        terminal it waits for Enter; on a pipe (a script, a test) it is printed and play goes on."""
+        m = self.match
+        if not self.draw or m.history or self.players[m.to_move].bot is None:
+            return
+        viewer = self.humans[0] if not self.hot_seat else None
+        log = [Text(line, style="yellow") for line in self.draw]
+        board = dataclasses.replace(self.board(viewer), log=log)
+        if self.console.is_terminal:
+            self.console.clear()
+        self.console.print(screen.render_board(board, self.deadwood(viewer)))
+        if self.console.is_terminal:
+            first = self.names[m.to_move]
+            self.wait_for_enter(
+                self.t(
+                    f"{first} moves first: press Enter to start (or type quit) > ",
+                    f"{first} fängt an: Enter startet (oder „ende“) > ",
+                )
+            )
 
     def wait_for_enter(self, prompt: str) -> None:
         """Ask ``prompt`` until the answer is a bare Enter; a quit word stops the game. Anything else
@@ -614,7 +649,8 @@ class PlaySession:
             view = m.round.view(seat)
             legal = m.legal_actions()
             suggestion = hint(view, legal, m.round if not m.pending_buyback else None, self.lang)
-            text = suggestion.text(self.lang, view.top_discard, view.phase)
+            done = view.gin.layoffs_done if view.gin is not None else None
+            text = suggestion.text(self.lang, view.top_discard, view.phase, done)
             line = screen.faces_in(text, self.ascii_only)
             return Text.assemble((t("hint: ", "Tipp: "), "bold green"), line)
         if command == "auto":
@@ -808,7 +844,7 @@ def play_command(
             raise _fail(
                 t(
                     f"--resume continues the saved game as it was saved; leave out {', '.join(clash)}",
-                    f"--resume setzt das gespeicherte Spiel unverändert fort; {', '.join(clash)} "
+                    f"--resume setzt die gespeicherte Partie unverändert fort; {', '.join(clash)} "
                     "bitte weglassen",
                 )
             )
@@ -885,8 +921,8 @@ def play_command(
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
         save_path = games_dir(save_dir) / f"{stamp}-{rules.name}-seed{match.seed}.json"
     notices = ([notice] if notice else []) + bot_notices
-    if match.seat_draw is not None:
-        notices += seat_draw_lines(match, [p.name for p in seats], lang)
+    draw = fit_lines(seat_draw_lines(match, [p.name for p in seats], lang), DRAW_WIDTH)
+    notices += draw
     bots_line = (
         f"{screen.count(len(kinds), 'bot', lang)}: {', '.join(sorted({bot_name(k, lang) for k in kinds}))}"
         if kinds
@@ -906,6 +942,7 @@ def play_command(
         ascii_only=ascii_only,
         lang=lang,
         letters=letters,
+        draw=draw,
     )
     raise typer.Exit(session.run())
 
@@ -953,6 +990,28 @@ def play_language(option: str | None, environ: dict[str, str] | None = None) -> 
     if lang is None:
         raise _fail(f"--lang: no language {option[:20]!r}; languages: en, de")
     return lang
+
+
+DRAW_WIDTH: Final = screen.BOARD_WIDTH - 2
+"""The widest line of the draw for the first dealer (a log line longer than the screen is cut)."""
+_AFTER_COMMA: Final = re.compile(r"(?<=[,;]) ")
+
+
+def fit_lines(lines: Sequence[str], width: int) -> list[str]:
+    """``lines`` broken after a comma or semicolon where one is wider than ``width`` (the draw of six
+    players is some 120 characters), the rest of a line indented: the board shows each log line on
+    one line and cuts what is longer."""
+    out: list[str] = []
+    for line in lines:
+        current = ""
+        for piece in _AFTER_COMMA.split(line):
+            if current and len(current) + 1 + len(piece) > width:
+                out.append(current)
+                current = "  " + piece
+            else:
+                current = f"{current} {piece}" if current else piece
+        out.append(current)
+    return out
 
 
 def seat_draw_lines(match: Match, names: Sequence[str], lang: str) -> list[str]:
@@ -1003,7 +1062,7 @@ def _load_for_resume(path: Path, lang: str = "en", letters: str = "en") -> Saved
         raise _fail(
             t(
                 f"{path.name} is a finished game; 'rummykit replay {path}' shows it",
-                f"{path.name} ist ein beendetes Spiel; „rummykit replay {path}“ zeigt es",
+                f"{path.name} ist eine beendete Partie; „rummykit replay {path}“ zeigt sie",
             )
         )
     return saved
@@ -1047,7 +1106,7 @@ def _offer_unfinished(
         console.print(Text(said, style="yellow"))
     if candidate is None:
         return None
-    console.print(Text(t("Unfinished game: ", "Unbeendetes Spiel: ") + candidate.summary(lang), style="bold"))
+    console.print(Text(t("Unfinished game: ", "Unbeendete Partie: ") + candidate.summary(lang), style="bold"))
     console.print(Text(f"({candidate.path})", style="dim"))
     try:
         answer = console.input(t("Resume it? [Y/n] ", "Weiterspielen? [J/n] "))

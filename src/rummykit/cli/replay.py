@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
+from rich.cells import cell_len
 from rich.console import Console, RenderableType
 from rich.text import Text
 
@@ -238,7 +239,7 @@ class ReplaySession:
         status = Text.assemble(
             (t(f"action {self.position} of {self.total}", f"Zug {self.position} von {self.total}"), "bold"),
             t(" · view: ", " · Sicht: ")
-            + (self.names[self.seat] if self.seat is not None else t("all hands", "alle Blätter")),
+            + (self.names[self.seat] if self.seat is not None else t("all hands", "alle Hände")),
             ("\n" + self.help, "dim"),
         )
         board = screen.Board(
@@ -261,7 +262,7 @@ class ReplaySession:
             subtitle=t("replay", "Wiedergabe"),
             lang=self.lang,
         )
-        if len(screen.header_text(board)) > self.console.size.width:
+        if cell_len(screen.header_text(board)) > min(self.console.size.width, screen.HEADER_WIDTH):
             # The header would wrap: the word "replay" moves to the start of the status line.
             board = dataclasses.replace(board, subtitle="", status=Text(board.subtitle + " · ") + status)
         if self.position and frame.ended is not None:

@@ -27,6 +27,7 @@ from rich.console import (
     RenderHook,
     RenderResult,
 )
+from rich.measure import Measurement
 from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
@@ -291,22 +292,54 @@ def round_text(score: Scoreboard, lang: str = "en") -> str:
     return t(f"round {n}", f"Spiel {n}")
 
 
-def _header(board: Board) -> Text:
+HEADER_WIDTH: Final = BOARD_WIDTH - 2
+"""The widest header line: two columns short of the screen, so that it never reaches the last
+column (a terminal that wraps on writing there would push the board down a line)."""
+SHORTEST_NAME: Final = 6
+"""The fewest characters of the dealer's name a crowded header keeps (then ``…``)."""
+_ALIAS: Final = re.compile(r" \([^()]*\)")
+"""A game title's name in the other language, ``Wiener Rommé (Wiener Rummy)``: left out first."""
+
+
+def _header_parts(board: Board, dealer: str, short_title: bool = False) -> list[str]:
     v = board.view
     s = board.score
     t = Lang(board.lang)
-    parts = [game_title(v.rules, board.lang), round_text(s, board.lang)]
-    parts.append(t(f"dealer {board.names[v.dealer]}", f"Geber {board.names[v.dealer]}"))
+    title = game_title(v.rules, board.lang)
+    if short_title:
+        title = _ALIAS.sub("", title, count=1)
+    parts = [title, round_text(s, board.lang)]
+    parts.append(t(f"dealer {dealer}", f"Geber {dealer}"))
     if s.pot is not None:
         parts.append(t(f"pot {s.pot}", f"Pott {s.pot}"))
     if board.subtitle:
         parts.append(board.subtitle)
-    return Text(" · ".join(parts), style="bold")
+    return parts
+
+
+def _header(board: Board, width: int = HEADER_WIDTH) -> Text:
+    """The header line within ``width`` columns: a crowded one (changed rules, a high round or pot,
+    a long name) leaves out the title's name in the other language, then shortens the dealer's
+    name, and is cut with ``…`` where even that is not enough; it never wraps."""
+    dealer = board.names[board.view.dealer]
+    line = " · ".join(_header_parts(board, dealer))
+    if cell_len(line) > width:
+        line = " · ".join(_header_parts(board, dealer, short_title=True))
+    over = cell_len(line) - width
+    if over > 0 and cell_len(dealer) > SHORTEST_NAME:
+        keep = max(SHORTEST_NAME, cell_len(dealer) - over - 1)
+        clipped = Text(dealer)
+        clipped.truncate(keep)
+        line = " · ".join(_header_parts(board, clipped.plain.rstrip() + "…", short_title=True))
+    text = Text(line, style="bold", no_wrap=True, overflow="ellipsis")
+    text.truncate(width, overflow="ellipsis")
+    return text
 
 
 def header_text(board: Board) -> str:
-    """The board's header line as plain text (to judge whether it fits the width)."""
-    return _header(board).plain
+    """The board's header line as plain text, in full (to judge whether it fits a width): the
+    header shown is shortened to :data:`HEADER_WIDTH` (:func:`_header`)."""
+    return " · ".join(_header_parts(board, board.names[board.view.dealer]))
 
 
 def players_table(board: Board) -> Table:
@@ -629,6 +662,49 @@ def termination_text(
     )
 
 
+class TotalKept:
+    """A showdown cell that ends in its total (``… | 2♦ = 2``), wrapped between its words to the
+    width of the cell with the total kept beside the card before it on the last line: a wrap never
+    leaves ``= 2`` alone on a line under the row (the other columns' figures stand on the first)."""
+
+    def __init__(self, text: Text, kept: int = 3) -> None:
+        self.text = text
+        self.kept = kept
+        """Words kept together at the end: the last card, ``=`` and the total."""
+
+    def units(self) -> list[Text]:
+        """The words a line may break between: the last ``kept`` of them as one, and the bar between
+        melds and deadwood with the word after it (``| 2♦ = 2``)."""
+        words = [w for w in self.text.split(" ") if w.plain]
+        head, tail = words[: -self.kept], words[-self.kept :]
+        units = [*head, Text(" ").join(tail)] if tail else head
+        joined: list[Text] = []
+        for unit in units:
+            if joined and joined[-1].plain == "|":
+                joined[-1] = Text(" ").join([joined[-1], unit])
+            else:
+                joined.append(unit)
+        return joined
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        units = self.units()
+        widest = max((u.cell_len for u in units), default=0)
+        return Measurement(widest, max(widest, self.text.cell_len)).clamp(max_width=options.max_width)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        lines: list[Text] = []
+        for unit in self.units():
+            if lines and lines[-1].cell_len + 1 + unit.cell_len <= width:
+                lines[-1].append(" ")
+                lines[-1].append_text(unit)
+            else:
+                lines.append(unit.copy())
+        shown = Text("\n").join(lines)
+        shown.overflow = "fold"  # a unit wider than the cell (a narrow terminal) is folded, not lost
+        yield shown
+
+
 def result_table(
     view: PlayerView,
     names: Sequence[str],
@@ -664,9 +740,10 @@ def result_table(
     for seat, name in enumerate(names):
         if seat not in view.active_seats:
             absent = Text(t("(not in this hand)", "(nicht in diesem Spiel)"), style="dim")
-            cells: list[Text | str] = [Text(name, style="dim"), absent, ""]
+            cells: list[RenderableType] = [Text(name, style="dim"), absent, ""]
         else:
             arrangement = result.arrangements[seat] if result.arrangements else None
+            total = arrangement is not None or (gin and result.scored)  # the row ends "= 3"
             if arrangement is not None:
                 shown = arrangement_text(
                     arrangement.melds, arrangement.deadwood_cards, arrangement.deadwood, ascii_only
@@ -685,7 +762,7 @@ def result_table(
             mark = " ★" if best == seat and result.scored else ""
             cells = [
                 Text(name + mark, style="bold" if mark else ""),
-                shown,
+                TotalKept(shown) if total else shown,
                 str(points),
             ]
         if score.totals is not None:

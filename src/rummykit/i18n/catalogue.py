@@ -943,19 +943,19 @@ ERRORS: Final[tuple[Entry, ...]] = (
     (
         "notation",
         "{file} is {bytes} bytes; a saved game is at most {bytes2}",
-        "{file} hat {bytes} Bytes; ein gespeichertes Spiel hat höchstens {bytes2} Bytes",
+        "{file} hat {bytes} Bytes; eine gespeicherte Partie hat höchstens {bytes2} Bytes",
     ),
-    ("notation", "{file} is not a saved game: {detail}", "{file} ist kein gespeichertes Spiel: {detail}"),
+    ("notation", "{file} is not a saved game: {detail}", "{file} ist keine gespeicherte Partie: {detail}"),
     (
         "notation",
         "{file} holds a single round; only games saved by 'rummykit play' resume",
-        "{file} enthält nur ein einzelnes Spiel, keine Partie; fortsetzen lässt sich nur ein Spiel, "
-        "das „rummykit play“ gespeichert hat",
+        "{file} enthält nur ein einzelnes Spiel, keine Partie; fortsetzen lässt sich nur eine Partie, "
+        "die „rummykit play“ gespeichert hat",
     ),
     (
         "notation",
         "{file} does not say who plays each seat (no 'meta'); it cannot be resumed",
-        "{file} sagt nicht, wer an welchem Platz spielt (kein „meta“); dieses gespeicherte Spiel lässt "
+        "{file} sagt nicht, wer an welchem Platz spielt (kein „meta“); diese gespeicherte Partie lässt "
         "sich nicht fortsetzen",
     ),
     (

@@ -101,6 +101,7 @@ def describe_action(
     goes_out: bool = False,
     phase: Phase | None = None,
     meld_rules: Rules | None = None,
+    layoffs_done: bool | None = None,
 ) -> str:
     """``action`` in words without a subject, in ``lang`` (``en`` or ``de``).
 
@@ -109,7 +110,10 @@ def describe_action(
     ``phase``, the phase the action is made in, tells what a gin ``pass`` or ``knock`` means (on the
     first upcard, at the wall, after the melds); without it they are described in general. With
     ``meld_rules`` a meld's joker shows the card it stands for (``JK(=2♣) 3♣ 4♣``): the words of
-    two offered moves that differ only in the joker's place differ too.
+    two offered moves that differ only in the joker's place differ too. ``layoffs_done`` (the
+    view's ``gin.layoffs_done`` before the move) tells which of a gin defender's two passes it is:
+    the one that ends the lay-offs onto the knocker's melds (``False``), or the one that ends the
+    defender's own melds and so the hand (``True``); without it the pass is described for both.
     An action kind without words here is written in its notation.
 
     >>> describe_action(Action.parse("layoff QH on 3"), "de")
@@ -154,7 +158,7 @@ def describe_action(
     if isinstance(action, Swap):
         return _swap(action, lang, form, meld_rules)
     if isinstance(action, Pass):
-        return _pass(lang, form, phase)
+        return _pass(lang, form, phase, layoffs_done)
     if isinstance(action, KnockDeclare):
         if phase is Phase.WALL:
             if de:
@@ -245,9 +249,32 @@ _PASS: Final[dict[Phase | None, tuple[str, str, str, str]]] = {
 }
 """A gin ``pass`` in words, by the phase it is made in."""
 
+_DEFENDER_PASS: Final[dict[bool, tuple[str, str, str, str]]] = {
+    # gin.layoffs_done before the pass: English verb form, English third person, German verb form,
+    # German third person
+    False: (
+        "pass: done laying off",
+        "is done laying off",
+        "passen: fertig mit dem Anlegen",
+        "ist mit dem Anlegen fertig",
+    ),
+    True: (
+        "pass: done laying melds",
+        "is done laying melds",
+        "passen: fertig mit dem Auslegen",
+        "ist mit dem Auslegen fertig",
+    ),
+}
+"""The gin defender's two passes (``Phase.LAYOFF``): the first ends the lay-offs onto the knocker's
+melds, after which the defender lays its own melds; the second ends those, and the hand is scored.
+Each says what it ended, so the log does not call the defender done with melding before its melds."""
 
-def _pass(lang: str, form: Form, phase: Phase | None) -> str:
-    en_verb, en_third, de_verb, de_third = _PASS.get(phase, _PASS[None])
+
+def _pass(lang: str, form: Form, phase: Phase | None, layoffs_done: bool | None = None) -> str:
+    if phase is Phase.LAYOFF and layoffs_done is not None:
+        en_verb, en_third, de_verb, de_third = _DEFENDER_PASS[layoffs_done]
+    else:
+        en_verb, en_third, de_verb, de_third = _PASS.get(phase, _PASS[None])
     if lang == "de":
         return de_verb if form == "verb" else de_third
     return en_verb if form == "verb" else en_third
