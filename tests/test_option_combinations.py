@@ -217,6 +217,48 @@ def test_a_hand_of_copies_of_the_taken_card_may_discard_one() -> None:
             "knock_comparison: does not apply to these rules: knock_threshold is 0",
             "knock_threshold ist 0",
         ),
+        (
+            "german",
+            {"joker_limit": "max_one_joker_per_meld", "max_adjacent_jokers": 1},
+            "max_adjacent_jokers: does not apply to these rules: joker_limit = max_one_joker_per_meld",
+            "keine Figur hat zwei Joker",
+        ),
+        (
+            "german",
+            {"jokers_total": 1, "joker_limit": "min_two_naturals"},
+            "joker_limit: does not apply to these rules: jokers_total is 1",
+            "mit einem Joker erlaubt jede Grenze dieselben Figuren",
+        ),
+        (
+            "german",
+            {"opening_min_points": 6, "hand_romme_requires_opening_min": False},
+            "hand_romme_requires_opening_min: does not apply to these rules: every meld is worth at least 6",
+            "jede Figur ist mindestens 6 wert",
+        ),
+        (
+            "german",
+            {"opening_min_points": 3, "opening_counts_taken_discard": False},
+            "opening_counts_taken_discard: does not apply to these rules: less any one of its cards",
+            "auch ohne eine ihrer Karten ist jede Figur mindestens 3 wert",
+        ),
+        (
+            "viennese",
+            {"pot_ante": 0, "ante_frequency": "per_hand"},
+            "ante_frequency: does not apply to these rules: pot_ante is 0",
+            "es wird kein Einsatz gezahlt",
+        ),
+        (
+            "viennese",
+            {"buyback_limit": 0, "buyback_cost": 50},
+            "buyback_cost: does not apply to these rules: buyback_limit is 0",
+            "niemand kauft sich zurück",
+        ),
+        (
+            "gin",
+            {"undercut_bonus": 0, "undercut_on_tie": True},
+            "undercut_on_tie: does not apply to these rules: undercut_bonus is 0",
+            "ein Gleichstand bringt so oder so nichts",
+        ),
     ],
 )
 def test_combinations_that_cannot_be_played_as_written_are_refused(
@@ -240,4 +282,8 @@ def test_the_presets_and_their_neighbours_stay_accepted() -> None:
     )
     rk.Rules.preset("basic").replace(joker_exchange_requires_opened=False)  # the joker stays in hand
     rk.Rules.preset("german").replace(jokers_total=0)  # the joker options keep their values
+    rk.Rules.preset("german").replace(jokers_total=1)  # joker_limit, max_adjacent_jokers keep theirs
+    rk.Rules.preset("german").replace(opening_min_points=4, opening_counts_taken_discard=False)  # A-2-3
+    rk.Rules.preset("viennese").replace(buyback_limit=0)
+    rk.Rules.preset("gin").replace(undercut_bonus=0)
     rk.Rules.preset("basic").replace(opening_min_points=80, max_players=4)  # seven cards at most four

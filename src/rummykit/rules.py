@@ -774,6 +774,77 @@ def _opening_minimum(rules: Rules) -> str | None:
     return None if rules.opening_min_points else "only an opening minimum above 0 uses it"
 
 
+def _smallest_meld_values(rules: Rules) -> tuple[int, int]:
+    """The smallest opening value of a meld (A-2-3 when the ace is low in runs, else 2-3-4, or a set
+    of twos: RULES.md §3.7), and the smallest that is left when one of its cards does not count."""
+    run = (1, 2, 3) if rules.ace_low_in_runs else (2, 3, 4)
+    twos = (2,) * rules.set_size_min
+    return min(sum(run), sum(twos)), min(sum(run) - max(run), sum(twos) - 2)
+
+
+def _minimum_can_fail(rules: Rules) -> str | None:
+    """``hand_romme_requires_opening_min`` matters only where some meld is worth less than the
+    minimum (a Hand-Rommé always lays at least one meld)."""
+    reason = _opening_minimum(rules)
+    if reason is None and rules.opening_min_points is not None:
+        smallest, _ = _smallest_meld_values(rules)
+        if rules.opening_min_points <= smallest:
+            return f"every meld is worth at least {smallest}, the opening minimum {rules.opening_min_points}"
+    return reason
+
+
+def _minimum_can_fail_without_a_card(rules: Rules) -> str | None:
+    """``opening_counts_taken_discard`` matters only where a meld less one card can be worth less
+    than the minimum."""
+    reason = _opening_minimum(rules)
+    if reason is None and rules.opening_min_points is not None:
+        _, left = _smallest_meld_values(rules)
+        if rules.opening_min_points <= left:
+            return (
+                f"less any one of its cards, every meld is still worth at least {left}, "
+                f"the opening minimum {rules.opening_min_points}"
+            )
+    return reason
+
+
+def _jokers_side_by_side(rules: Rules) -> str | None:
+    """``max_adjacent_jokers`` matters only where a meld can hold two jokers."""
+    if rules.joker_limit == "max_one_joker_per_meld":
+        return "joker_limit = max_one_joker_per_meld: no meld holds two jokers"
+    if rules.jokers_total == 1:
+        return "jokers_total is 1: no meld holds two jokers"
+    return _with_jokers(rules)
+
+
+def _joker_limit_matters(rules: Rules) -> str | None:
+    """With a single joker in the deck every ``joker_limit`` allows the same melds: a meld of three
+    or more cards with one joker has two naturals."""
+    if rules.jokers_total == 1:
+        return "jokers_total is 1: every limit allows the same melds with one joker"
+    return _with_jokers(rules)
+
+
+def _ante_paid(rules: Rules) -> str | None:
+    reason = _rubber_only(rules)
+    if reason is None and rules.pot_ante == 0:
+        return "pot_ante is 0: no ante is paid"
+    return reason
+
+
+def _buybacks_allowed(rules: Rules) -> str | None:
+    reason = _rubber_only(rules)
+    if reason is None and rules.buyback_limit == 0:
+        return "buyback_limit is 0: nobody buys back"
+    return reason
+
+
+def _undercut_scores(rules: Rules) -> str | None:
+    reason = _gin_only(rules)
+    if reason is None and rules.undercut_bonus == 0:
+        return "undercut_bonus is 0: a tie scores nothing either way"
+    return reason
+
+
 def _ace_both_ways(rules: Rules) -> str | None:
     if rules.ace_low_in_runs and rules.ace_high_in_runs:
         return None
@@ -821,9 +892,9 @@ _APPLIES: Final[Mapping[str, Callable[[Rules], str | None]]] = {
     "robbed_joker_counts_toward_hand": _robbing_on,
     "hand_size": _fixed_hand_size,
     "allow_ace_both_ends": _ace_both_ways,
-    **dict.fromkeys(
-        ("opening_scope", "opening_counts_taken_discard", "hand_romme_requires_opening_min"), _opening_minimum
-    ),
+    "opening_scope": _opening_minimum,
+    "opening_counts_taken_discard": _minimum_can_fail_without_a_card,
+    "hand_romme_requires_opening_min": _minimum_can_fail,
     **dict.fromkeys(
         (
             "opening_min_points",
@@ -853,10 +924,9 @@ _APPLIES: Final[Mapping[str, Callable[[Rules], str | None]]] = {
     ),
     **dict.fromkeys(("layoff_after_knock", "deadwood_ace"), _knock_only),
     "deadwood_joker": _not_gin("gin has no jokers", _both(_knock_only, _with_jokers)),
-    **dict.fromkeys(
-        ("joker_robbing", "joker_limit", "max_adjacent_jokers", "joker_end_assignment"),
-        _not_gin("gin has no jokers", _with_jokers),
-    ),
+    **dict.fromkeys(("joker_robbing", "joker_end_assignment"), _not_gin("gin has no jokers", _with_jokers)),
+    "joker_limit": _not_gin("gin has no jokers", _joker_limit_matters),
+    "max_adjacent_jokers": _not_gin("gin has no jokers", _jokers_side_by_side),
     "final_discard_face_down": _not_gin("gin has no face-down card: a gin is a knock"),
     "max_stock_rebuilds": _not_gin(
         "a gin hand ends at the wall (wall_draw); the stock is never rebuilt", _stock_rebuilt
@@ -877,24 +947,18 @@ _APPLIES: Final[Mapping[str, Callable[[Rules], str | None]]] = {
         _knock_not_gin,
     ),
     **dict.fromkeys(
-        (
-            "pot_ante",
-            "ante_frequency",
-            "knock_money",
-            "buyback_window",
-            "buyback_cost",
-            "buyback_limit",
-            "buyback_target",
-            "all_eliminated_tiebreak",
-        ),
+        ("pot_ante", "knock_money", "buyback_limit", "buyback_target", "all_eliminated_tiebreak"),
         _rubber_only,
     ),
+    "ante_frequency": _ante_paid,
+    **dict.fromkeys(("buyback_window", "buyback_cost"), _buybacks_allowed),
     "num_hands": _match_end_is("fixed_hands"),
     "penalty_limit": _match_end_is("penalty_limit"),
     "target_score": _match_end_is("target_score"),
     "elimination_threshold": _match_end_is("elimination_last_survivor"),
     "reentry": _match_end_is("elimination_last_survivor"),
     **dict.fromkeys(GIN_OPTIONS, _gin_only),
+    "undercut_on_tie": _undercut_scores,
     "knock_card": _knock_card_applies,
 }
 """Options that only matter under some rules: each maps to a test giving the reason when they cannot.

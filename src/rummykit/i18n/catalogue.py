@@ -1153,6 +1153,29 @@ FRAGMENTS: Final[tuple[tuple[str, str], ...]] = (
     ("only at {count}", "nur bei {count}"),
     ("jokers_total is 0: no joker is dealt", "jokers_total ist 0: es wird kein Joker gegeben"),
     (
+        "joker_limit = max_one_joker_per_meld: no meld holds two jokers",
+        "joker_limit = max_one_joker_per_meld: keine Figur hat zwei Joker",
+    ),
+    ("jokers_total is 1: no meld holds two jokers", "jokers_total ist 1: keine Figur hat zwei Joker"),
+    (
+        "jokers_total is 1: every limit allows the same melds with one joker",
+        "jokers_total ist 1: mit einem Joker erlaubt jede Grenze dieselben Figuren",
+    ),
+    (
+        "every meld is worth at least {count}, the opening minimum {count2}",
+        "jede Figur ist mindestens {count} wert, der Mindestwert {count2}",
+    ),
+    (
+        "less any one of its cards, every meld is still worth at least {count}, the opening minimum {count2}",
+        "auch ohne eine ihrer Karten ist jede Figur mindestens {count} wert, der Mindestwert {count2}",
+    ),
+    ("pot_ante is 0: no ante is paid", "pot_ante ist 0: es wird kein Einsatz gezahlt"),
+    ("buyback_limit is 0: nobody buys back", "buyback_limit ist 0: niemand kauft sich zurück"),
+    (
+        "undercut_bonus is 0: a tie scores nothing either way",
+        "undercut_bonus ist 0: ein Gleichstand bringt so oder so nichts",
+    ),
+    (
         "joker_exchange is off: no joker is exchanged",
         "joker_exchange ist aus: es wird kein Joker getauscht",
     ),
