@@ -51,7 +51,7 @@ from rummykit.gin import values_of
 from rummykit.gin_melds import deadwood as gin_deadwood
 from rummykit.gin_melds import mask_of
 from rummykit.match import Match, MatchPosition
-from rummykit.melds import End, Meld
+from rummykit.melds import End, Meld, meld_text_cards
 from rummykit.rules import PRESET_NAMES, Rules, option_choices, option_range
 from rummykit.rules_text import format_value
 from rummykit.solver import min_deadwood
@@ -162,8 +162,29 @@ EQUIVALENT_VALUES: Final[tuple[tuple[str, object, Callable[[Rules], bool], str],
         "a run of at most 13 cards with no more jokers than natural cards holds at most 6 jokers: "
         "a limit of 6 is no limit",
     ),
+    (
+        "joker_limit",
+        "min_two_naturals",
+        lambda r: r.joker_limit == "jokers_le_naturals" and r.jokers_total <= 2,
+        "with at most two jokers in the deck, no more jokers than naturals and at least two naturals "
+        "allow the same melds (one natural with two jokers is the only meld either refuses)",
+    ),
+    *(
+        (
+            "max_adjacent_jokers",
+            limit,
+            lambda r, limit=limit: _no_joker_limit(r.max_adjacent_jokers, r) and _no_joker_limit(limit, r),
+            "a limit of as many jokers side by side as the deck holds, or more, is no limit",
+        )
+        for limit in (2, 3, 4, 5, 6, None)
+    ),
 )
 """Values that play exactly like the current one under some rules: option, value, when, why."""
+
+
+def _no_joker_limit(limit: int | None, rules: Rules) -> bool:
+    """Whether ``max_adjacent_jokers = limit`` lets every joker of the deck lie side by side."""
+    return limit is None or limit >= rules.jokers_total
 
 
 def effect_key(option: str, value: object) -> str:
@@ -230,10 +251,23 @@ LAYOFFS: Final = (("5H 6H 7H", "JK"), ("2C 3C 4C", "AC"), ("QS KS AS", "JK"), ("
 """Lay-offs judged in the meld situation: the run or set, then the card laid off."""
 
 
+def _dealt(rules: Rules, *texts: str) -> bool:
+    """Whether the deck of ``rules`` holds every card of ``texts`` together (a meld needing three
+    jokers tells nothing about a deck of two)."""
+    cards = [c for text in texts for c in meld_text_cards(text)]
+    jokers = sum(1 for c in cards if c == JOKER)
+    return jokers <= rules.jokers_total and all(
+        cards.count(c) <= rules.num_decks for c in set(cards) if c != JOKER
+    )
+
+
 def _judge_melds(rules: Rules) -> tuple[Any, ...]:
-    """What the rules say about every meld of :data:`MELDS` and lay-off of :data:`LAYOFFS`."""
+    """What the rules say about every meld of :data:`MELDS` and lay-off of :data:`LAYOFFS` that the
+    deck can hold."""
     out: list[Any] = []
     for text in MELDS:
+        if not _dealt(rules, text):
+            continue
         try:
             meld = Meld.parse(text, rules)
         except IllegalMeldError as exc:
@@ -241,6 +275,8 @@ def _judge_melds(rules: Rules) -> tuple[Any, ...]:
         else:
             out.append((text, meld.value, min_deadwood(meld.cards, rules)))
     for text, card_text in LAYOFFS:
+        if not _dealt(rules, text, card_text):
+            continue
         try:
             meld, card = Meld.parse(text, rules), parse_cards(card_text)[0]
         except IllegalMeldError as exc:

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Final, Literal, get_type_hints
 
 from rummykit import presets as preset_tables
-from rummykit.cards import NUM_FACES
+from rummykit.cards import NUM_FACES, NUM_SUITS
 from rummykit.errors import RulesError, quoted
 from rummykit.rules_text import (
     OptionType,
@@ -807,6 +807,14 @@ def _minimum_can_fail_without_a_card(rules: Rules) -> str | None:
     return reason
 
 
+def _suits_can_repeat(rules: Rules) -> str | None:
+    """``set_distinct_suits`` matters only where a set could hold one card twice or more than four
+    cards: one deck holds each card once."""
+    if rules.num_decks == 1 and rules.set_size_max <= NUM_SUITS:
+        return "one deck holds each card once: the naturals of a set always differ in suit"
+    return None
+
+
 def _jokers_side_by_side(rules: Rules) -> str | None:
     """``max_adjacent_jokers`` matters only where a meld can hold two jokers."""
     if rules.joker_limit == "max_one_joker_per_meld":
@@ -892,6 +900,7 @@ _APPLIES: Final[Mapping[str, Callable[[Rules], str | None]]] = {
     "robbed_joker_counts_toward_hand": _robbing_on,
     "hand_size": _fixed_hand_size,
     "allow_ace_both_ends": _ace_both_ways,
+    "set_distinct_suits": _suits_can_repeat,
     "opening_scope": _opening_minimum,
     "opening_counts_taken_discard": _minimum_can_fail_without_a_card,
     "hand_romme_requires_opening_min": _minimum_can_fail,

@@ -1158,6 +1158,11 @@ FRAGMENTS: Final[tuple[tuple[str, str], ...]] = (
     ),
     ("jokers_total is 1: no meld holds two jokers", "jokers_total ist 1: keine Figur hat zwei Joker"),
     (
+        "one deck holds each card once: the naturals of a set always differ in suit",
+        "ein Kartenspiel hat jede Karte einmal: die echten Karten eines Satzes haben immer "
+        "verschiedene Farben",
+    ),
+    (
         "jokers_total is 1: every limit allows the same melds with one joker",
         "jokers_total ist 1: mit einem Joker erlaubt jede Grenze dieselben Figuren",
     ),
