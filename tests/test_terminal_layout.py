@@ -28,15 +28,6 @@ from rummykit.views import Phase
 runner = CliRunner()
 
 
-@pytest.fixture
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A fresh save folder, and a terminal of 80 × 24."""
-    monkeypatch.setenv("RUMMYKIT_DATA_DIR", str(tmp_path))
-    monkeypatch.setenv("COLUMNS", "80")
-    monkeypatch.setenv("LINES", "24")
-    return tmp_path
-
-
 def printed(renderable: object, width: int = 80) -> list[str]:
     console = Console(width=width, record=True, file=io.StringIO(), color_system=None)
     console.print(renderable)

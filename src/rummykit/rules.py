@@ -832,25 +832,13 @@ def _joker_limit_matters(rules: Rules) -> str | None:
     return _with_jokers(rules)
 
 
-def _ante_paid(rules: Rules) -> str | None:
-    reason = _rubber_only(rules)
-    if reason is None and rules.pot_ante == 0:
-        return "pot_ante is 0: no ante is paid"
-    return reason
+def _nonzero(option: str, why: str) -> Callable[[Rules], str | None]:
+    """An applicability test: ``"<option> is 0: <why>"`` when ``option`` is 0 (applies otherwise)."""
 
+    def check(rules: Rules) -> str | None:
+        return f"{option} is 0: {why}" if getattr(rules, option) == 0 else None
 
-def _buybacks_allowed(rules: Rules) -> str | None:
-    reason = _rubber_only(rules)
-    if reason is None and rules.buyback_limit == 0:
-        return "buyback_limit is 0: nobody buys back"
-    return reason
-
-
-def _undercut_scores(rules: Rules) -> str | None:
-    reason = _gin_only(rules)
-    if reason is None and rules.undercut_bonus == 0:
-        return "undercut_bonus is 0: a tie scores nothing either way"
-    return reason
+    return check
 
 
 def _ace_both_ways(rules: Rules) -> str | None:
@@ -959,15 +947,17 @@ _APPLIES: Final[Mapping[str, Callable[[Rules], str | None]]] = {
         ("pot_ante", "knock_money", "buyback_limit", "buyback_target", "all_eliminated_tiebreak"),
         _rubber_only,
     ),
-    "ante_frequency": _ante_paid,
-    **dict.fromkeys(("buyback_window", "buyback_cost"), _buybacks_allowed),
+    "ante_frequency": _both(_rubber_only, _nonzero("pot_ante", "no ante is paid")),
+    **dict.fromkeys(
+        ("buyback_window", "buyback_cost"), _both(_rubber_only, _nonzero("buyback_limit", "nobody buys back"))
+    ),
     "num_hands": _match_end_is("fixed_hands"),
     "penalty_limit": _match_end_is("penalty_limit"),
     "target_score": _match_end_is("target_score"),
     "elimination_threshold": _match_end_is("elimination_last_survivor"),
     "reentry": _match_end_is("elimination_last_survivor"),
     **dict.fromkeys(GIN_OPTIONS, _gin_only),
-    "undercut_on_tie": _undercut_scores,
+    "undercut_on_tie": _both(_gin_only, _nonzero("undercut_bonus", "a tie scores nothing either way")),
     "knock_card": _knock_card_applies,
 }
 """Options that only matter under some rules: each maps to a test giving the reason when they cannot.
