@@ -254,6 +254,12 @@ def test_a_hand_of_copies_of_the_taken_card_may_discard_one() -> None:
             "niemand kauft sich zurück",
         ),
         (
+            "german",
+            {"num_hands": 1, "deal_rotation": "winner_deals"},
+            "deal_rotation: does not apply to these rules: num_hands is 1",
+            "die Partie ist ein Spiel, niemand gibt ein zweites",
+        ),
+        (
             "gin",
             {"undercut_bonus": 0, "undercut_on_tie": True},
             "undercut_on_tie: does not apply to these rules: undercut_bonus is 0",

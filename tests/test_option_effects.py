@@ -133,6 +133,25 @@ def test_an_inapplicable_option_may_keep_its_value_when_the_rules_change_family(
         rk.Rules.preset("viennese").replace(opening_min_points=40)
 
 
+@pytest.mark.parametrize(
+    ("changes", "option", "value"),
+    [
+        ({"match_end": "single_hand", "max_players": 4}, "deal_rotation", "winner_deals"),
+        ({"max_stock_rebuilds": 0}, "stock_exhaustion", "turn_over_keep_top"),
+        ({"max_stock_rebuilds": 0}, "stock_exhaustion", "turn_over_all_if_declined"),
+    ],
+)
+def test_values_that_play_alike_are_reported_as_the_same(
+    changes: dict[str, object], option: str, value: object
+) -> None:
+    """A single scored hand ends the match, so the winner never deals (at any table size); without
+    a rebuild the hand ends when the stock runs out, however a new stock would have been built."""
+    rules = rk.Rules.preset("german").replace(**changes)
+    report = check_option_effects(rules, options=(option,))
+    (effect,) = [e for e in report.effects if e.value == value]
+    assert effect.status == "same", effect
+
+
 def test_a_value_without_effect_is_reported() -> None:
     """The harness fails when an accepted value changes nothing: a declared equivalence is needed."""
     scala = rk.Rules.preset("scala40")

@@ -128,6 +128,9 @@ class Situation:
     """Actions whose legality is compared at every step (moves that no legal-action list offers)."""
 
 
+_REBUILDS: Final = ("reshuffle_keep_top", "turn_over_keep_top", "turn_over_all_if_declined")
+"""The ways of ``stock_exhaustion`` that build a new stock (``max_stock_rebuilds`` times at most)."""
+
 EQUIVALENT_VALUES: Final[tuple[tuple[str, object, Callable[[Rules], bool], str], ...]] = (
     (
         "discard_pickup_requires_opened",
@@ -147,9 +150,19 @@ EQUIVALENT_VALUES: Final[tuple[tuple[str, object, Callable[[Rules], bool], str],
     (
         "deal_rotation",
         "winner_deals",
-        lambda r: r.max_players == 2 and r.match_end == "single_hand",
-        "a single scored hand ends the match: nobody deals after a winner, and an unscored hand "
-        "passes the deal on at a table of two",
+        lambda r: r.match_end == "single_hand" and r.deal_rotation == "clockwise",
+        "a single scored hand ends the match: nobody deals after a winner, and an unscored hand has "
+        "no winner and passes the deal on clockwise",
+    ),
+    *(
+        (
+            "stock_exhaustion",
+            rebuild,
+            lambda r: r.max_stock_rebuilds == 0 and r.stock_exhaustion in _REBUILDS,
+            "max_stock_rebuilds is 0: no new stock is built, so the hand ends when the stock runs out "
+            "whichever way a new one would be built",
+        )
+        for rebuild in _REBUILDS
     ),
     (
         "max_adjacent_jokers",

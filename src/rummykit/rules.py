@@ -807,6 +807,13 @@ def _minimum_can_fail_without_a_card(rules: Rules) -> str | None:
     return reason
 
 
+def _second_deal(rules: Rules) -> str | None:
+    """``deal_rotation`` matters only where a second hand is dealt."""
+    if rules.match_end == "fixed_hands" and rules.num_hands == 1:
+        return "num_hands is 1: the match is one hand, nobody deals a second"
+    return None
+
+
 def _suits_can_repeat(rules: Rules) -> str | None:
     """``set_distinct_suits`` matters only where a set could hold one card twice or more than four
     cards: one deck holds each card once."""
@@ -889,6 +896,7 @@ _APPLIES: Final[Mapping[str, Callable[[Rules], str | None]]] = {
     "hand_size": _fixed_hand_size,
     "allow_ace_both_ends": _ace_both_ways,
     "set_distinct_suits": _suits_can_repeat,
+    "deal_rotation": _second_deal,
     "opening_scope": _opening_minimum,
     "opening_counts_taken_discard": _minimum_can_fail_without_a_card,
     "hand_romme_requires_opening_min": _minimum_can_fail,

@@ -1158,6 +1158,10 @@ FRAGMENTS: Final[tuple[tuple[str, str], ...]] = (
     ),
     ("jokers_total is 1: no meld holds two jokers", "jokers_total ist 1: keine Figur hat zwei Joker"),
     (
+        "num_hands is 1: the match is one hand, nobody deals a second",
+        "num_hands ist 1: die Partie ist ein Spiel, niemand gibt ein zweites",
+    ),
+    (
         "one deck holds each card once: the naturals of a set always differ in suit",
         "ein Kartenspiel hat jede Karte einmal: die echten Karten eines Satzes haben immer "
         "verschiedene Farben",
