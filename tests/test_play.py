@@ -511,13 +511,13 @@ def test_resume_refuses_the_options_of_a_new_game(data_dir: Path) -> None:
 def test_ascii_cards_keep_the_german_rank_letters(data_dir: Path) -> None:
     """``--ascii`` writes suit letters, and in German the court cards keep their German letters
     (``DC`` for the queen of clubs, as typed), in the hand, the discard, the seat draw and the listed
-    moves alike (the notation reads both letters: ``discard DC`` is ``discard QC``)."""
+    moves alike (the notation reads both letters: ``abwerfen DC`` is ``discard QC``)."""
     _, out = play("--seed", "3", "--ascii", "--lang", "de", lines=["d", "hilfe", "quit"], draw=True)
     assert not set("♣♦♥♠") & set(out)
     hand = out.split("Deine Hand")[1].splitlines()[2].split()
     assert "DC" in hand and "BD" in hand and not {"QC", "JD"} & set(hand)
     assert "Du ziehst 2D, Bot 2 zieht 8C" in out
-    assert "discard AC 2C 4C 7C 9C 10C DC" in out
+    assert "abwerfen AC 2C 4C 7C 9C 10C DC" in out
 
 
 def test_a_long_name_on_the_command_line_is_kept_short_and_printable(data_dir: Path) -> None:
@@ -863,15 +863,15 @@ def test_the_help_shows_a_joker_exchange_the_rules_accept() -> None:
     english = "swap 4 on 2 then meld 5 6 JK swap card 4 for meld 2's joker and meld it at once with cards 5 6"
     assert english in short_help("en", german)
     assert (
-        "swap 4 on 2 then meld 5 6 JK Karte 4 gegen den Joker von Figur 2 tauschen und ihn gleich mit den "
-        "Karten 5 und 6 auslegen"
+        "tauschen 4 gegen 2 dann auslegen 5 6 JK Karte 4 gegen den Joker von Figur 2 tauschen und ihn "
+        "gleich mit den Karten 5 und 6 auslegen"
     ) in short_help("de", german)
-    assert "then layoff JK on 3" in short_help(
+    assert "dann anlegen JK an 3" in short_help(
         "de", german.replace(exchanged_joker_destination="any_meld_same_turn")
     )
     scala = short_help("de", rk.Rules.preset("scala40"))
-    assert "swap 4 on 2 Karte 4 gegen den Joker von Figur 2 tauschen (er kommt auf die Hand)" in scala
-    assert "then" not in scala
+    assert "tauschen 4 gegen 2 Karte 4 gegen den Joker von Figur 2 tauschen (er kommt auf die Hand)" in scala
+    assert "dann" not in scala
     # The help's example, typed with positions in a real position, is a move the engine accepts.
     m = _swap_position()
     hand = screen.sorted_hand(m.round.view(1).hand, "suit")

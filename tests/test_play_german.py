@@ -53,12 +53,11 @@ def test_a_whole_german_hand_at_80_by_24(data_dir: Path) -> None:
     assert "2 Bots: Gierig · Startwert 3" in out
     assert "Deine Hand (13 Karten, nach Farbe)" in out
     assert "Dein Zug: ziehen (d) oder von der Ablage nehmen (t)   hilfe · tipp · ende" in out
-    # The moves in notation, which is what a player types, also in German.
-    # The prompt's German verbs work too ("abwerfen 1" above was refused only for not drawing first).
+    # The moves as a player types them, with the German verbs (the notation's English ones work too).
+    # The prompt's German verbs work ("abwerfen 1" above was refused only for not drawing first).
     assert (
-        "> Erlaubte Züge (so eintippen wie hier; die Verben gehen auch auf Deutsch:\n"
-        "  ziehen, nehmen, auslegen, anlegen, tauschen, abwerfen):\n"
-        "  draw  ·  take\nKurzformen: d"
+        "> Erlaubte Züge (so eintippen wie hier; draw, layoff … gehen auch):\n"
+        "  ziehen  ·  nehmen\nKurzformen: d/z ziehen · t/n von der Ablage nehmen"
     ) in out
     unknown = "> ✗ kein Zug: Keine Karte: 'ZZ' (Karten: DS, 10H, JK; oder ihre Stelle)"
     assert unknown in out

@@ -612,6 +612,19 @@ def test_the_taken_discard_may_not_be_discarded() -> None:
     assert rnd.view(0).top_discard == Card.parse("4S")
 
 
+def test_the_copy_of_the_taken_discard_is_barred_and_the_message_says_why() -> None:
+    """With two packs the hand may hold the taken card twice; neither may go (they cannot be told
+    apart), and the refusal says so in both languages."""
+    rnd = deal(GERMAN, [None, "2D 4S"], upcard="2D", stock="8S")
+    play(rnd, "take")
+    refused = rejected(rnd, "discard 2D", DiscardError, "may_discard_taken_discard")
+    assert "nor your other 2D: the two cannot be told apart" in str(refused)
+    assert "auch nicht deine andere Karo-2" in localize_error(refused, "de")
+    single = deal(GERMAN, [None, "4S"], upcard="2D", stock="8S")
+    play(single, "take")
+    assert "your other" not in str(rejected(single, "discard 2D", DiscardError, "may_discard_taken_discard"))
+
+
 def test_no_play_may_leave_only_the_taken_discard() -> None:
     """D15 without exception: forehand takes the upcard 9D and could lay all 13 other cards. Laying
     them would leave only the taken card, which may not be discarded: the opening is refused (and not

@@ -186,6 +186,23 @@ class DiscardError(IllegalActionError):
     """The card may not be discarded now."""
 
 
+def taken_discard_error(action: object, card: object, copies: int) -> DiscardError:
+    """The refusal to discard ``card``, just taken from the discard pile (``may_discard_taken_discard``
+    off). With two packs the hand may hold ``copies`` of it: the other is barred too, since the two
+    cannot be told apart, and the message says so."""
+    if copies > 1:
+        message = (
+            f"{action}: you may not discard the card you took from the discard pile, nor your other "
+            f"{card}: the two cannot be told apart (may_discard_taken_discard is off)"
+        )
+    else:
+        message = (
+            f"{action}: you may not discard the card you took from the discard pile "
+            "(may_discard_taken_discard is off)"
+        )
+    return DiscardError(message, "may_discard_taken_discard")
+
+
 class KnockError(IllegalActionError):
     """Knocking or calling Rummy is not allowed."""
 

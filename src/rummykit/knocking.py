@@ -27,7 +27,13 @@ from typing import Final
 from rummykit import scoring, solver
 from rummykit.actions import Action, CallRummy, Discard, Draw, Knock, KnockDeclare, TakeDiscard
 from rummykit.cards import NUM_CODES, Card, Hand
-from rummykit.errors import CardNotInHandError, DiscardError, DrawError, KnockError, WrongTurnError
+from rummykit.errors import (
+    CardNotInHandError,
+    DrawError,
+    KnockError,
+    WrongTurnError,
+    taken_discard_error,
+)
 from rummykit.events import Showdown
 from rummykit.family import Plan, draw_phase_plan, plan_draw
 from rummykit.state import RoundState
@@ -103,11 +109,7 @@ class KnockFamily:
 
     def _check_not_taken(self, rnd: RoundState, card: Card, action: Action) -> None:
         if card == rnd.taken_discard and card == _barred_taken(rnd):
-            raise DiscardError(
-                f"{action}: you may not discard the card you took from the discard pile "
-                "(may_discard_taken_discard is off)",
-                "may_discard_taken_discard",
-            )
+            raise taken_discard_error(action, card, rnd.hands[rnd.to_move].count(card))
 
     def _plan_discard(self, rnd: RoundState, action: Discard) -> Plan:
         seat = rnd.to_move

@@ -67,6 +67,7 @@ from rummykit.errors import (
     MeldError,
     OpeningError,
     WrongTurnError,
+    taken_discard_error,
 )
 from rummykit.family import Plan, draw_phase_plan, is_legal, plan_draw
 from rummykit.melds import End, Meld, position_value, rank_value
@@ -784,11 +785,7 @@ class MeldingFamily:
             )
         if card not in self.discardable(rnd, seat):
             if card == rnd.taken_discard and not rules.may_discard_taken_discard:
-                raise DiscardError(
-                    f"{action}: you may not discard the card you took from the discard pile "
-                    "(may_discard_taken_discard is off)",
-                    "may_discard_taken_discard",
-                )
+                raise taken_discard_error(action, card, rnd.hands[seat].count(card))
             if card == JOKER_CODE:
                 raise DiscardError(
                     f"{action}: a joker may be discarded only as the closing card "

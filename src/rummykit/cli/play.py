@@ -81,7 +81,14 @@ from rummykit.cli import pager, screen
 from rummykit.cli.action_text import describe
 from rummykit.cli.hints import hint
 from rummykit.cli.parsing import MAX_LINE as MAX_LINE  # re-exported: the line limit of this command
-from rummykit.cli.parsing import clip, legal_moves_lines, parse_input, short_error, short_help
+from rummykit.cli.parsing import (
+    arranged_melds,
+    clip,
+    legal_moves_lines,
+    parse_input,
+    short_error,
+    short_help,
+)
 from rummykit.cli.paths import games_dir
 from rummykit.cli.prompts import STOP_REASONS_DE, is_quit, rules_notice, turn_prompt
 from rummykit.cli.saves import (
@@ -97,6 +104,7 @@ from rummykit.errors import IllegalActionError, NotationError, RummyError
 from rummykit.explain.language import Lang
 from rummykit.i18n import (
     CARD_LETTERS,
+    cards_glyphs,
     describe_action,
     lang_from_env,
     localize_error,
@@ -598,7 +606,14 @@ class PlaySession:
         view = m.round.view(seat)
         hand = screen.sorted_hand(view.hand, self.sort_mode)
         try:
-            parsed = parse_input(line, hand, view.opened[seat] or view.rules.is_gin)
+            parsed = parse_input(
+                line,
+                hand,
+                view.opened[seat] or view.rules.is_gin,
+                lang=self.lang,
+                letters=self.letters,
+                gin=view.rules.is_gin,
+            )
         except NotationError as exc:
             return Text(self.t("✗ not a move: ", "✗ kein Zug: ") + short_error(exc, self.lang), style="red")
         if isinstance(parsed, str):
@@ -614,6 +629,10 @@ class PlaySession:
             name = rule_name(exc.rule, self.lang)
             rule = f" [{name}]" if name else ""
             text = localize_error(exc, self.lang, self.names)
+            arranged = arranged_melds(action, m.rules)
+            order = " | ".join(cards_glyphs(list(cards)) for cards in arranged or ())
+            if order and order not in text:  # the engine names a reversed run's order itself
+                rule += self.t(f" · did you mean {order}?", f" · meintest du {order}?")
             return Text(self.t("✗ not allowed: ", "✗ nicht erlaubt: ") + text + rule, style="red")
         except RummyError as exc:
             return Text(self.t("✗ not a move: ", "✗ kein Zug: ") + short_error(exc, self.lang), style="red")
@@ -628,18 +647,9 @@ class PlaySession:
         t = self.t
         if command == "help":
             legal, lang = m.legal_actions(), self.lang
-            verbs = (
-                "zurückkaufen, ablehnen"  # the buy-back offer of a knock-game rubber
-                if m.pending_buyback
-                else "ziehen, nehmen, klopfen, passen"
-                if m.rules.is_knock_game
-                else "ziehen, nehmen, auslegen, anlegen, tauschen, abwerfen"
-            )
             lines = [
-                t(
-                    "Legal moves:",
-                    f"Erlaubte Züge (so eintippen wie hier; die Verben gehen auch auf Deutsch:\n  {verbs}):",
-                ),
+                # German: the moves with German words, as typed (the notation's English words work too).
+                t("Legal moves:", "Erlaubte Züge (so eintippen wie hier; draw, layoff … gehen auch):"),
                 # In the table's court letters (a German hand shows D♦ where the notation says QD).
                 *(notation_letters(line, self.letters) for line in legal_moves_lines(legal, m.rules, lang)),
                 short_help(self.lang, m.rules, self.practice),

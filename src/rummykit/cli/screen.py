@@ -758,6 +758,10 @@ def result_table(
                     if laid:
                         shown = Text(" ").join([*laid, Text("|", style="dim"), shown] if hand else laid)
                     shown.append(f" = {result.hand_values[seat]}", style="bold")
+                elif hand and result.scored:
+                    # A melding game: the cards left and what they count (before a Hand-Rommé factor).
+                    shown.append(f" = {result.hand_values[seat]}", style="bold")
+                    total = True
             points = result.points[seat] if result.scored else 0
             mark = " ★" if best == seat and result.scored else ""
             cells = [

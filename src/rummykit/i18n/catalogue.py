@@ -366,6 +366,13 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "{action}: Die gerade von der Ablage genommene Karte darfst du nicht abwerfen",
     ),
     (
+        "may_discard_taken_discard",
+        "{action}: you may not discard the card you took from the discard pile, nor your other "
+        "{card}: the two cannot be told apart (may_discard_taken_discard is off)",
+        "{action}: Die gerade von der Ablage genommene Karte darfst du nicht abwerfen, auch nicht "
+        "deine andere {card}: Die beiden sind nicht zu unterscheiden",
+    ),
+    (
         "joker_discard_allowed",
         "{action}: a joker may be discarded only as the closing card "
         "(joker_discard_allowed is only_when_closing)",
@@ -735,6 +742,35 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "notation",
         "not a joker exchange: {quoted} (write e.g. 'swap 6C on 3 then meld 8D 9D JK')",
         "Kein Jokertausch: {quoted} (z. B. „swap 6C on 3 then meld 8D 9D JK“)",
+    ),
+    # What the terminal reads (cli/parsing.py): its own examples, German card tokens.
+    (
+        "notation",
+        "not a lay-off: {quoted} (e.g. 'layoff 5H on 2' or 'l 4 2')",
+        "Kein Anlegen: {quoted} (z. B. „anlegen 5H an 2“ oder „l 4 2“)",
+    ),
+    (
+        "notation",
+        "not a lay-off: {quoted} (e.g. 'layoff 5H' or 'l 4')",
+        "Kein Anlegen: {quoted} (z. B. „anlegen 5H“ oder „l 4“)",
+    ),
+    (
+        "notation",
+        "not a joker exchange: {quoted} (e.g. 'swap 6C on 3 then meld 8D 9D JK' or 'swap 4 on 3')",
+        "Kein Jokertausch: {quoted} (z. B. „tauschen 6C gegen 3 dann auslegen 8D 9D JK“ "
+        "oder „tauschen 4 gegen 3“)",
+    ),
+    (
+        "notation",
+        "not a card: {quoted} (the suit is a letter after the rank: C clubs, D diamonds, H hearts, "
+        "S spades; or the card's position in the hand: x 5)",
+        "Keine Karte: {quoted} (Farbe als Buchstabe hinter dem Wert: C = Kreuz, D = Karo, H = Herz, "
+        "S = Pik; oder die Position in der Hand: x 5)",
+    ),
+    (
+        "notation",
+        "{quoted} could be several cards: {card} is typed {typed}, {card2} {typed2}, {card3} {typed3}",
+        "{quoted} ist mehrdeutig: {card} ist {typed}, {card2} {typed2}, {card3} {typed3}",
     ),
     (
         "notation",
@@ -1403,6 +1439,11 @@ PEOPLE_EN: Final[dict[str, str]] = {
     "{action}: you may not discard the card you took from the "
     "discard pile (may_discard_taken_discard is off)": (
         "{action}: you may not discard the card you took from the discard pile"
+    ),
+    "{action}: you may not discard the card you took from the discard pile, nor your other "
+    "{card}: the two cannot be told apart (may_discard_taken_discard is off)": (
+        "{action}: you may not discard the card you took from the discard pile, nor your other "
+        "{card}: the two cannot be told apart"
     ),
     "{action}: it would leave only {card}, the card you took from the discard pile, which you "
     "may not discard this turn; keep another card to discard (may_discard_taken_discard is off)": (
