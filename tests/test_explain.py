@@ -272,7 +272,7 @@ def test_a_knock_game_page_names_no_single_hand_size_where_it_varies() -> None:
     rules = rk.Rules.preset("viennese").replace(hand_size_rule="by_player_count")
     english, german = explain(rules, "en"), explain(rules, "de")
     assert "the deadwood of your cards must be" in english and "your 10 cards" not in english
-    assert "die Restpunkte deiner Karten" in german and "der 10 Karten" not in german
+    assert "die Restpunkte der eigenen Karten" in german and "der 10 Karten" not in german
     assert "the deadwood of your 10 cards must be" in explain(rk.Rules.preset("viennese"), "en")
     example = next(line for line in english.splitlines() if line.startswith("Example: "))
     assert len(example.split(" is arranged as ")[0].split()) - 1 == 13

@@ -11,6 +11,7 @@ from typing import Final
 from rummykit.cards import parse_cards
 from rummykit.explain.document import Block, Bullets, Heading, Paragraph, Table
 from rummykit.explain.language import Lang, card_legend, cards
+from rummykit.explain.terminal_page import terminal
 from rummykit.gin import values_of
 from rummykit.gin_melds import MELD_BY_MASK, best_group, deadwood, mask_of
 from rummykit.rules import Rules
@@ -41,6 +42,71 @@ def glance(rules: Rules, t: Lang, players: str, deck: str, hand: str) -> list[Bl
             )
         )
     return [Heading(2, t("At a glance", "Auf einen Blick")), Bullets(tuple(items))]
+
+
+def knock_card_words(rules: Rules, t: Lang) -> str:
+    """What the knock card is, with its value here, and when a player may knock (or go gin)."""
+    if not rules.oklahoma and rules.knock_card == 0:
+        return t(
+            "The **knock card** is the most deadwood you may knock with; here it is 0: you may **knock** "
+            "to end the hand only with no deadwood at all, which is **gin**.",
+            "Die **Klopfgrenze** (knock card) ist, wie viele Restpunkte man beim Klopfen höchstens haben "
+            "darf; hier 0: **klopfen** und so das Spiel beenden darf man nur ganz ohne Restpunkte, mit "
+            "**Gin**.",
+        )
+    value = (
+        t(
+            ": here the value of the first upcard (an ace: gin only)",
+            ": hier der Wert der ersten offenen Karte (ein Ass: nur Gin)",
+        )
+        if rules.oklahoma
+        else t(f" (here {rules.knock_card})", f" (hier {rules.knock_card})")
+    )
+    return t(
+        f"The **knock card** is the most deadwood you may knock with{value}. With that much deadwood or "
+        "less you may **knock** to end the hand; with none at all you have **gin**.",
+        f"Die **Klopfgrenze** (knock card) ist, wie viele Restpunkte man beim Klopfen höchstens haben "
+        f"darf{value}. Mit so vielen Restpunkten oder weniger darf man **klopfen** und so das Spiel "
+        "beenden; ganz ohne Restpunkte hat man **Gin**.",
+    )
+
+
+def overview(rules: Rules, t: Lang) -> list[Block]:
+    """How a hand goes and how the match ends, in a few sentences built from the options."""
+    n = rules.hand_size
+    show = (
+        t(
+            "Both players then show their melds (no laying off).",
+            "Dann zeigen beide ihre Figuren (kein Anlegen).",
+        )
+        if rules.layoff_after_knock == "none"
+        else t(
+            "Both players then show their melds, and unless it is gin the other player may **lay off** "
+            "cards on the knocker's melds (add them to the knocker's sets and runs).",
+            "Dann zeigen beide ihre Figuren, und außer bei Gin darf der andere beim Klopfenden "
+            "**anlegen** (Karten an dessen Sätze und Folgen legen).",
+        )
+    )
+    less = (
+        t("less (or as much)", "weniger (oder gleich viele)")
+        if rules.undercut_on_tie
+        else t("less", "weniger")
+    )
+    text = t(
+        f"You hold {n} cards and try to arrange them into **melds**: sets (cards of the same rank) and "
+        "runs (cards of one suit in sequence). Cards in no meld are your **deadwood**. Each turn you take "
+        "a card (the upcard or the top card of the stock) and throw one away. "
+        f"{knock_card_words(rules, t)} {show} The knocker scores the difference of the deadwood; if "
+        f"the other player has {less}, they **undercut** the knocker and score instead. "
+        f"{match_end_text(rules, t)}",
+        f"Man hat {n} Karten auf der Hand und versucht, sie zu **Figuren** zu ordnen: Sätze (Karten "
+        "gleichen Werts) und Folgen (Karten einer Farbe in Reihe). Karten, die in keine Figur passen, sind "
+        "**Restpunkte**. In jedem Zug nimmt man eine Karte (die offene Karte oder die oberste vom Stoß) "
+        f"und wirft eine ab. {knock_card_words(rules, t)} {show} Wer klopft, bekommt den "
+        f"Unterschied der Restpunkte; hat der andere {less}, **unterbietet** er den Klopfenden und "
+        f"bekommt stattdessen Punkte. {match_end_text(rules, t)}",
+    )
+    return [Heading(2, t("How a hand goes", "So läuft ein Spiel")), Paragraph(text)]
 
 
 def knock_text(rules: Rules, t: Lang) -> str:
@@ -146,8 +212,12 @@ def match_end_text(rules: Rules, t: Lang) -> str:
             f"Wer insgesamt {out} Punkte verloren hat, ist raus; der andere gewinnt.",
         )
     return t(
-        "One scored hand decides; a hand not scored is dealt again.",
-        "Ein gewertetes Spiel entscheidet; ein Spiel ohne Wertung wird neu gegeben.",
+        "One scored hand decides the match: whoever scores plus points in it wins (a tie, 0 for both, is "
+        "shared). A dead hand (ended at the wall or by a limit under “Your turn”) is not scored and is "
+        "dealt again, by the other player.",
+        "Ein gewertetes Spiel entscheidet die Partie: wer darin Pluspunkte bekommt, gewinnt (Gleichstand, "
+        "0 für beide, wird geteilt). Ein totes Spiel (an der Mauer oder durch eine Grenze unter „Der Zug“ "
+        "beendet) wird nicht gewertet und neu gegeben, vom anderen Spieler.",
     )
 
 
@@ -270,7 +340,7 @@ def turn(rules: Rules, t: Lang) -> list[Block]:
             "endet das Spiel stattdessen ohne Wertung.",
         )
     )
-    return [Heading(2, t("Your turn", "Dein Zug")), Bullets(tuple(items))]
+    return [Heading(2, t("Your turn", "Der Zug")), Bullets(tuple(items))]
 
 
 def knocking(rules: Rules, t: Lang) -> list[Block]:
@@ -282,16 +352,20 @@ def knocking(rules: Rules, t: Lang) -> list[Block]:
     )
     eleven = (
         t(
-            "OpenSpiel's count decides: the melds of greatest value first, then your highest-ranked "
-            "unmatched card out (this can be more than the best discard would leave).",
-            "Es zählt OpenSpiels Rechnung: zuerst die wertvollsten Figuren, dann fällt die höchste "
-            "ungebundene Karte weg (das kann mehr sein, als der beste Abwurf übrig ließe).",
+            "Usually this is simply your deadwood after the discard. In rare hands this count (OpenSpiel's) "
+            "is higher than the best arrangement; the game offers the knock only when you may. Exactly: "
+            "the melds of greatest value first, then your highest-ranked unmatched card out.",
+            "Meist sind das einfach die Restpunkte nach dem Abwurf. In seltenen Händen ist diese Rechnung "
+            "(die von OpenSpiel) höher als die beste Aufteilung; das Spiel bietet das Klopfen nur an, wenn "
+            "man darf. Genau: zuerst die wertvollsten Figuren, dann fällt die höchste ungebundene Karte weg.",
         )
         if rules.eleven_card_deadwood == "openspiel"
         else t("The best discard decides.", "Es zählt der beste Abwurf.")
     )
+    if rules.knock_card == 0 and not rules.oklahoma:
+        eleven = ""  # gin only: every card melded, whatever the count
     items = [
-        f"{knock_rule(rules, t)} {eleven}",
+        f"{knock_rule(rules, t)} {eleven}".rstrip(),
         t(
             f"Example: {cards(EXAMPLE_HAND)} is {group} with {left} left.",
             f"Beispiel: {cards(EXAMPLE_HAND)} ist {group} mit {left} Rest.",
@@ -301,10 +375,6 @@ def knocking(rules: Rules, t: Lang) -> list[Block]:
             "as your deadwood. With no deadwood at all you have **gin**.",
             "Zum Klopfen: klopfen, abwerfen, die Figuren einzeln auslegen, dann passen. Was man nicht "
             "auslegt, zählt als Restpunkte. Ganz ohne Rest hat man **Gin**.",
-        ),
-        t(
-            "In the terminal `knock QS` does it all at once with your best arrangement.",
-            "Im Terminal erledigt `knock QS` alles auf einmal mit der besten Aufteilung.",
         ),
     ]
     return [Heading(2, t("Knocking", "Klopfen")), Bullets(tuple(items))]
@@ -376,7 +446,55 @@ def scoring(rules: Rules, t: Lang) -> list[Block]:
             "Der andere bekommt dieselben Punkte mit umgekehrtem Vorzeichen.",
         ),
     ]
-    return [Heading(2, t("Scoring a hand", "Wertung")), Bullets(tuple(items))]
+    if rules.big_gin_bonus is None:
+        items.append(
+            t(
+                "There is no bonus for big gin (all eleven cards in melds).",
+                "Einen Bonus für großes Gin (alle elf Karten in Figuren) gibt es nicht.",
+            )
+        )
+    return [Heading(2, t("Scoring a hand", "Wertung")), Bullets(tuple(items)), *scoring_example(rules, t)]
+
+
+KNOCKER_MELDS: Final = ("KC KD KS", "5S 6S 7S")
+KNOCKER_DEADWOOD: Final = "AD 2D 3H 4H"
+DEFENDER_KEEPS: Final = 45
+"""The scoring example, played out by the engine (the knocker takes a 9♣ upcard and knocks with it;
+the other player holds K♥ 9♥ 8♣ 7♦ 6♣ 5♦ 4♣ 3♠ 2♠ A♣): 45 − 10 = 35."""
+
+
+def scoring_example(rules: Rules, t: Lang) -> list[Block]:
+    """A whole hand's score: a knock with 10 left, a lay-off, the difference. Left out where the knock
+    card would not allow that knock (Oklahoma, or a knock card below the knocker's deadwood)."""
+    values = values_of(rules)
+    own = sum(values[c] for c in parse_cards(KNOCKER_DEADWOOD))
+    if rules.oklahoma or rules.knock_card < own:
+        return []
+    left = " ".join(c.symbol() for c in parse_cards(KNOCKER_DEADWOOD))
+    parts = " + ".join(str(values[c]) for c in parse_cards(KNOCKER_DEADWOOD))
+    melds = " ".join(f"[{cards(m)}]" for m in KNOCKER_MELDS)
+    if rules.layoff_after_knock == "none":
+        keeps = DEFENDER_KEEPS + values[parse_cards("KH")[0]]
+        other = t(
+            f"The other player cannot lay off their {cards('KH')} and keeps {keeps}",
+            f"Der andere darf seine {cards('KH')} nicht anlegen und behält {keeps}",
+        )
+    else:
+        keeps = DEFENDER_KEEPS
+        other = t(
+            f"The other player lays {cards('KH')} off on your kings and keeps {keeps}",
+            f"Der andere legt {cards('KH')} an die Könige an und behält {keeps}",
+        )
+    return [
+        Paragraph(
+            t(
+                f"Example: you knock with {melds} and {left} left ({parts} = {own}). {other}: you score "
+                f"{keeps} − {own} = {keeps - own}.",
+                f"Beispiel: man klopft mit {melds}, übrig bleiben {left} ({parts} = {own}). {other}: wer "
+                f"geklopft hat, bekommt {keeps} − {own} = {keeps - own}.",
+            )
+        )
+    ]
 
 
 def wall(rules: Rules, t: Lang) -> list[Block]:
@@ -404,6 +522,11 @@ def glossary(t: Lang) -> list[Block]:
             t("the value of cards outside your melds", "der Wert der Karten außerhalb der Figuren"),
         ),
         ("knock", "klopfen", t("ending the hand with little deadwood", "das Spiel mit wenig Rest beenden")),
+        (
+            "knock card",
+            "Klopfgrenze",
+            t("the most deadwood you may knock with", "wie viele Restpunkte man beim Klopfen höchstens hat"),
+        ),
         ("gin", "Gin", t("knocking with no deadwood", "klopfen ganz ohne Rest")),
         (
             "lay off",
@@ -421,8 +544,8 @@ def glossary(t: Lang) -> list[Block]:
 
 def gin_blocks(rules: Rules, t: Lang, players: str, deck: str, hand: str) -> list[Block]:
     """Every section of the gin page after the title and house rules."""
-    blocks = glance(rules, t, players, deck, hand)
+    blocks = glance(rules, t, players, deck, hand) + overview(rules, t)
     blocks += card_values(rules, t) + deal(rules, t, hand) + melds(rules, t) + turn(rules, t)
     blocks += knocking(rules, t) + laying_off(rules, t) + scoring(rules, t) + wall(rules, t)
-    blocks += match(rules, t) + glossary(t)
+    blocks += match(rules, t) + terminal(rules, t) + glossary(t)
     return blocks

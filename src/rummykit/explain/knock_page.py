@@ -8,7 +8,9 @@ from typing import Final
 from rummykit import solver
 from rummykit.cards import parse_cards
 from rummykit.explain.document import Block, Bullets, Heading, Paragraph
-from rummykit.explain.language import Lang
+from rummykit.explain.language import Lang, cards
+from rummykit.explain.scoring_page import match_end_text
+from rummykit.explain.terms import hand_size_text, taken_discard_bar
 from rummykit.rules import Rules
 
 DEADWOOD_MELDS: Final = ("7H 8H 9H", "QC QD QS", "4C 5C 6C", "9D 9C 9S")
@@ -40,19 +42,75 @@ def knock_turn(rules: Rules, t: Lang) -> list[Block]:
         ),
     ]
     if not rules.may_discard_taken_discard:
-        items.append(
-            t(
-                "You may not discard the card you took from the discard pile in the same turn.",
-                "Die gerade von der Ablage genommene Karte darf nicht im selben Zug abgeworfen werden.",
-            )
-        )
+        items.append(taken_discard_bar(rules, t) + ".")
     items.append(
         t(
-            "Nothing is laid on the table: no melding, no laying off, no joker exchange.",
-            "Auf den Tisch kommt nichts: kein Auslegen, kein Anlegen, kein Jokertausch.",
+            "Nothing is laid on the table: melds stay in your hand, nobody **lays off** (adds cards to "
+            "someone's meld) and nobody exchanges jokers.",
+            "Auf den Tisch kommt nichts: die Figuren bleiben auf der Hand, niemand **legt an** (fügt "
+            "Karten an eine Figur an), niemand tauscht Joker.",
         )
     )
-    return [Heading(2, t("Your turn", "Dein Zug")), Bullets(tuple(items))]
+    return [Heading(2, t("Your turn", "Der Zug")), Bullets(tuple(items))]
+
+
+def knock_limit_words(rules: Rules, t: Lang) -> str:
+    """``below 5`` / ``of 8 or less`` (``unter 5`` / ``von höchstens 8``)."""
+    limit = rules.knock_threshold
+    if rules.knock_comparison == "lt":
+        return t(f"below {limit}", f"unter {limit}")
+    return t(f"of {limit} or less", f"von höchstens {limit}")
+
+
+def may_knock_with(rules: Rules, deadwood: int) -> bool:
+    """Whether a hand with ``deadwood`` left after the discard may knock under ``rules``."""
+    limit = rules.knock_threshold
+    assert limit is not None
+    return 0 < deadwood < limit if rules.knock_comparison == "lt" else 0 < deadwood <= limit
+
+
+def overview(rules: Rules, t: Lang) -> list[Block]:
+    """How a hand goes, in a few sentences built from the options, before any detail."""
+    if rules.hand_size_rule == "fixed":
+        hold = t(f"You hold {rules.hand_size} cards", f"Man hat {rules.hand_size} Karten auf der Hand")
+    else:
+        hold = t(
+            f"You are dealt a hand ({hand_size_text(rules, t)})",
+            f"Man bekommt Karten ({hand_size_text(rules, t)})",
+        )
+    limit = knock_limit_words(rules, t)
+    after = (
+        t(
+            " After a knock everybody else has one more turn.",
+            " Nach dem Klopfen hat jeder andere noch einen Zug.",
+        )
+        if rules.knock_extra_turn
+        else ""
+    )
+    knocker = (
+        "" if rules.knocker_scores_own_deadwood else t(" (the knocker writes 0)", " (wer klopft, schreibt 0)")
+    )
+    if rules.match_end == "elimination_last_survivor" and rules.elimination_threshold is not None:
+        out = rules.elimination_threshold
+        end = t(
+            f"; at {out} bad points in all you are out, and the last player left wins.",
+            f"; ab {out} Restpunkten insgesamt ist man raus, und wer übrig bleibt, gewinnt.",
+        )
+    else:
+        end = ". " + match_end_text(rules, t) + "."
+    text = t(
+        f"{hold} and try to arrange them into **melds**: sets (cards of the same rank) and runs (cards "
+        "of one suit in sequence). Cards in no meld are your **deadwood** and count against you. Each "
+        "turn you take a card (from the stock or the discard pile) and throw one away (discard). With "
+        f"deadwood {limit} you may **knock** to end the hand; with none at all you call **Rummy**.{after} "
+        f"Everyone writes down their deadwood as **bad points**{knocker}{end}",
+        f"{hold} und versucht, sie zu **Figuren** zu ordnen: Sätze (Karten gleichen Werts) und Folgen "
+        "(Karten einer Farbe in Reihe). Karten, die in keine Figur passen, sind **Restpunkte** und zählen "
+        "gegen einen. In jedem Zug nimmt man eine Karte (vom Stoß oder von der Ablage) und wirft eine ab. "
+        f"Mit Restpunkten {limit} darf man **klopfen** und so das Spiel beenden; ganz ohne Restpunkte "
+        f"ruft man **Rummy**.{after} Jeder schreibt seine Restpunkte auf{knocker}{end}",
+    )
+    return [Heading(2, t("How a hand goes", "So läuft ein Spiel")), Paragraph(text)]
 
 
 def deadwood_example(rules: Rules) -> str:
@@ -100,7 +158,7 @@ def rummy_and_knock(rules: Rules, t: Lang) -> list[Block]:
     fixed = rules.hand_size_rule == "fixed"  # by_player_count: the size depends on the table
     your_cards = t(
         f"your {rules.hand_size} cards" if fixed else "your cards",
-        f"der {rules.hand_size} Karten" if fixed else "deiner Karten",
+        f"der {rules.hand_size} Karten" if fixed else "der eigenen Karten",
     )
     rummy = [
         t(
@@ -132,7 +190,7 @@ def rummy_and_knock(rules: Rules, t: Lang) -> list[Block]:
     take_en = " (the next player may take that card)" if rules.knock_extra_turn else ""
     take_de = " (der Nächste darf die Karte nehmen)" if rules.knock_extra_turn else ""
     limit = rules.knock_threshold
-    allowed = 0 < d < limit if rules.knock_comparison == "lt" else 0 < d <= limit
+    allowed = may_knock_with(rules, d)
     knock = [
         t(
             f"{knock_condition(rules, t)}: after your discard, the deadwood of {your_cards} must be "
@@ -189,3 +247,41 @@ def rummy_and_knock(rules: Rules, t: Lang) -> list[Block]:
         Heading(2, t("Knocking (klopfen)", "Klopfen")),
         Bullets(tuple(knock)),
     ]
+
+
+def hand_example(rules: Rules, t: Lang) -> list[Block]:
+    """A whole hand's scoring at a table of three (none where the rules seat fewer or the example's
+    knock with 2 left is not allowed): the knock, the others' last turn, the bad points written down
+    and the knock money of a rubber (:meth:`rummykit.match.Match`: 1 chip from each other player)."""
+    knock = 2
+    if rules.max_players < 3 or rules.min_players > 3 or not may_knock_with(rules, knock):
+        return []
+    anna, ben = 6, 20
+    cleo = knock if rules.knocker_scores_own_deadwood else 0
+    then = (
+        t(
+            "After one more turn each, Anna has deadwood 6 and Ben 20.",
+            "Nach je einem weiteren Zug hat Anna 6 Restpunkte und Ben 20.",
+        )
+        if rules.knock_extra_turn
+        else t(
+            "Nobody plays again: Anna has deadwood 6 and Ben 20.",
+            "Keiner spielt mehr: Anna hat 6 Restpunkte und Ben 20.",
+        )
+    )
+    money = ""
+    if rules.match_end == "elimination_last_survivor" and rules.knock_money:
+        chips_en = t.plural(rules.knock_money, "1 chip", f"{rules.knock_money} chips")
+        chips_de = t.plural(rules.knock_money, "1 Chip", f"{rules.knock_money} Chips")
+        money = t(
+            f" Cleo gets {chips_en} from each of the other two.",
+            f" Cleo bekommt {chips_de} von jedem der beiden anderen.",
+        )
+    shown = ", ".join(f"-{n}" if n else "0" for n in (anna, ben, cleo))
+    text = t(
+        f"Example with three players: Cleo knocks with only {cards('2H')} left (deadwood {knock}). {then} "
+        f"They write down {anna}, {ben} and {cleo} bad points (shown as {shown}).{money}",
+        f"Beispiel mit drei Spielern: Cleo klopft, nur {cards('2H')} bleibt übrig ({knock} Restpunkte). "
+        f"{then} Sie schreiben {anna}, {ben} und {cleo} Restpunkte auf (angezeigt als {shown}).{money}",
+    )
+    return [Paragraph(text)]

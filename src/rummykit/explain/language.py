@@ -67,17 +67,12 @@ def cards(text: str) -> str:
 
 def card_legend(t: Lang, jokers: bool = True) -> str:
     """How the pages write cards: rank and suit, the letters of the courts in the page's language
-    (German pages use B, D, K as German packs print them), and the joker where the game has one."""
+    (German pages use B, D, K as German packs print them), and the joker where the game has one. How
+    to type them is the terminal's section (:mod:`rummykit.explain.terminal_page`)."""
     joker_en, joker_de = (", JK = joker", ", JK = Joker") if jokers else ("", "")
     return t(
         "Cards are shown as rank and suit: `7♥`, `10♣`, `Q♠`; J = jack, Q = queen, K = king, "
         f"A = ace{joker_en}. Suits have no order.",
         f"Karten werden als Wert und Farbe gezeigt: `7♥`, `10♣`, `Q♠`. B = Bube, D = Dame, K = König, "
-        f"A = Ass{joker_de}. ♣ Kreuz, ♦ Karo, ♥ Herz, ♠ Pik; die Farben haben keine Rangfolge."
-        + (
-            " Beim Eintippen gelten auch die internationalen Buchstaben J (Bube) und Q (Dame), und im "
-            "Terminal zeigt `--letters en` sie an."
-            if t.commands
-            else ""
-        ),
+        f"A = Ass{joker_de}. ♣ Kreuz, ♦ Karo, ♥ Herz, ♠ Pik; die Farben haben keine Rangfolge.",
     )

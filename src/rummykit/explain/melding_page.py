@@ -7,7 +7,8 @@ from __future__ import annotations
 from rummykit.explain.document import Block, Bullets, Heading, Paragraph
 from rummykit.explain.language import Lang, cards
 from rummykit.explain.melds_page import legal, meld_value
-from rummykit.explain.terms import hand_out_before, hand_out_name
+from rummykit.explain.scoring_page import match_end_text, match_winner_text
+from rummykit.explain.terms import hand_out_before, hand_out_name, hand_size_text, taken_discard_bar
 from rummykit.melds import Meld
 from rummykit.rules import Rules
 
@@ -56,38 +57,32 @@ def melding_turn(rules: Rules, t: Lang) -> list[Block]:
             f"**Play** if you can and want to: lay melds, lay off cards{exchange}.",
             f"**Spielen**, wenn man kann und will: Figuren auslegen, anlegen{exchange}.",
         )
-    discard = t(
-        "**Discard** one card face up on the discard pile; that ends your turn.",
-        "**Abwerfen**: eine Karte offen auf die Ablage; damit endet der Zug.",
+    discard = (
+        t(
+            "**Discard** one card face up on the discard pile; that ends your turn.",
+            "**Abwerfen**: eine Karte offen auf die Ablage; damit endet der Zug.",
+        )
+        if rules.going_out_requires_discard
+        else t(
+            "**Discard** one card face up on the discard pile; that ends your turn (not needed when you "
+            "have laid all your cards: you have gone out).",
+            "**Abwerfen**: eine Karte offen auf die Ablage; damit endet der Zug (entfällt, wenn man alle "
+            "Karten ausgelegt oder angelegt hat: dann hat man ausgemacht).",
+        )
     )
-    rules_discard: list[str] = []
+    rules_discard: list[str] = [discard_allowed(rules, t)]
     if not rules.may_discard_taken_discard:
         rules_discard.append(
-            t(
-                "You may not discard the card you took from the discard pile in the same turn, not even as "
-                "your last card: keep another card to discard (or lay that one too).",
-                "Die gerade von der Ablage genommene Karte darf nicht im selben Zug abgeworfen werden, auch "
-                "nicht als letzte Karte: Behalte eine andere Karte zum Abwerfen (oder lege auch diese aus).",
+            taken_discard_bar(rules, t)
+            + t(
+                ". This holds for your last card too: keep another card to discard (or lay that one too).",
+                ". Das gilt auch für die letzte Karte: man behält eine andere Karte zum Abwerfen (oder legt "
+                "auch diese aus).",
             )
         )
-    if rules.joker_discard_allowed == "only_when_closing":
-        rules_discard.append(
-            t(
-                "A joker may only be discarded as your last card.",
-                "Ein Joker darf nur als letzte Karte abgeworfen werden.",
-            )
-        )
-    if not rules.discard_playable_card_allowed:
-        rules_discard.append(
-            t(
-                "You may not discard a card that could be laid off on a meld on the table.",
-                "Eine Karte, die man an eine Figur auf dem Tisch anlegen könnte, darf man nicht abwerfen.",
-            )
-        )
-    if rules_discard:
-        discard += " " + " ".join(rules_discard)
+    discard += " " + " ".join(rules_discard)
     return [
-        Heading(2, t("Your turn", "Dein Zug")),
+        Heading(2, t("Your turn", "Der Zug")),
         Paragraph(
             t(
                 "Play goes clockwise. A turn has three steps:",
@@ -95,7 +90,157 @@ def melding_turn(rules: Rules, t: Lang) -> list[Block]:
             )
         ),
         Bullets((draw, play, discard)),
+        *example_turn(rules, t),
     ]
+
+
+def discard_allowed(rules: Rules, t: Lang) -> str:
+    """What may be discarded under ``joker_discard_allowed`` and ``discard_playable_card_allowed``."""
+    jokers = rules.jokers_total > 0
+    joker_free = rules.joker_discard_allowed == "always"
+    playable = rules.discard_playable_card_allowed
+    if playable and (joker_free or not jokers):
+        return (
+            t(
+                "Any card may be discarded, a joker too, and a card that would fit a meld on the table.",
+                "Abwerfen darf man jede Karte, auch einen Joker und eine Karte, die an eine Figur auf dem "
+                "Tisch passen würde.",
+            )
+            if jokers
+            else t(
+                "Any card may be discarded, a card that would fit a meld on the table too.",
+                "Abwerfen darf man jede Karte, auch eine, die an eine Figur auf dem Tisch passen würde.",
+            )
+        )
+    bars = []
+    if jokers and not joker_free:
+        bars.append(
+            t(
+                "A joker may only be discarded as your last card.",
+                "Ein Joker darf nur als letzte Karte abgeworfen werden.",
+            )
+        )
+    elif jokers:
+        bars.append(t("A joker may be discarded.", "Ein Joker darf abgeworfen werden."))
+    if playable:
+        bars.append(
+            t(
+                "A card that would fit a meld on the table may be discarded.",
+                "Eine Karte, die an eine Figur auf dem Tisch passen würde, darf man abwerfen.",
+            )
+        )
+    else:
+        bars.append(
+            t(
+                "You may not discard a card that could be laid off on a meld on the table.",
+                "Eine Karte, die man an eine Figur auf dem Tisch anlegen könnte, darf man nicht abwerfen.",
+            )
+        )
+    return " ".join(bars)
+
+
+EXAMPLE_SET, EXAMPLE_RUN = "7C 7D 7S", "9C 10C JK QC"
+
+
+def example_turn(rules: Rules, t: Lang) -> list[Block]:
+    """A whole turn: draw, open with a set and a run with a joker, discard; the values the engine
+    counts. Left out where the opening rule in force would not take these melds (a minimum above
+    their value, one meld alone counting)."""
+    run = EXAMPLE_RUN if rules.jokers_total else "9C 10C JC QC"
+    if not (legal(EXAMPLE_SET, rules) and legal(run, rules)):
+        return []
+    a, b = meld_value(EXAMPLE_SET, rules), meld_value(run, rules)
+    minimum = rules.opening_min_points or 0
+    if minimum and (rules.opening_scope != "all_melds_this_turn" or a + b < minimum):
+        return []
+    joker = t(" (the joker is J♣)", " (der Joker ist J♣)") if rules.jokers_total else ""
+    count = (
+        t(
+            f": {a} + {b} = {a + b} points, at least {minimum}",
+            f": {a} + {b} = {a + b} Punkte, mindestens {minimum}",
+        )
+        if minimum
+        else ""
+    )
+    open_en = "open with" if minimum else "lay"
+    open_de = "legt als Erstmeldung" if minimum else "legt"
+    return [
+        Paragraph(
+            t(
+                f"Example turn: draw {cards('7C')} from the stock; {open_en} {cards(EXAMPLE_SET)} and "
+                f"{cards(run)}{joker}{count}; discard {cards('AS')}.",
+                f"Beispiel eines Zuges: man zieht {cards('7C')} vom Stoß, {open_de} {cards(EXAMPLE_SET)} und "
+                f"{cards(run)} aus{joker}{count}, und wirft {cards('AS')} ab.",
+            )
+        )
+    ]
+
+
+def overview(rules: Rules, t: Lang) -> list[Block]:
+    """How a hand goes, in a few sentences built from the options, before any detail."""
+    if rules.hand_size_rule == "fixed":
+        hold = t(f"You hold {rules.hand_size} cards", f"Man hat {rules.hand_size} Karten auf der Hand")
+    else:
+        hold = t(
+            f"You are dealt a hand ({hand_size_text(rules, t)})",
+            f"Man bekommt Karten ({hand_size_text(rules, t)})",
+        )
+    minimum = rules.opening_min_points or 0
+    layoff = t(
+        "**lay off**: add single cards from your hand to any meld on the table",
+        "**anlegen**: einzelne Karten aus der Hand an jede Figur auf dem Tisch legen",
+    )
+    if minimum and rules.opening_scope == "single_meld":
+        opening = t(
+            f"Your first meld (the **opening**) must on its own be worth at least {minimum} points",
+            f"Die erste Figur (die **Erstmeldung**) muss allein mindestens {minimum} Punkte wert sein",
+        )
+    elif minimum:
+        opening = t(
+            f"Your first melds (the **opening**) must be worth at least {minimum} points together",
+            f"Die ersten Figuren (die **Erstmeldung**) müssen zusammen mindestens {minimum} Punkte wert sein",
+        )
+    else:
+        opening = t(
+            "There is no opening minimum: any meld may go down",
+            "Es gibt keinen Mindestwert: jede Figur darf auf den Tisch",
+        )
+    if rules.layoff_requires_opened:
+        opening += t(f"; after that you may also {layoff}.", f"; danach darf man auch {layoff}.")
+    else:
+        opening += t(f". You may also {layoff}.", f". Man darf auch {layoff}.")
+    scoring = {
+        "winner_collects": t(
+            "the winner collects the value of the cards left in the others' hands as plus points.",
+            "der Gewinner bekommt den Wert der Karten, die die anderen noch auf der Hand haben, als "
+            "Pluspunkte.",
+        ),
+        "winner_gets_sum": t(
+            "the others score the cards left in their hands as **minus points**, and the winner their "
+            "sum as plus points.",
+            "die anderen bekommen ihre restlichen Handkarten als **Minuspunkte**, der Gewinner deren Summe "
+            "als Pluspunkte.",
+        ),
+    }.get(
+        rules.hand_scoring,
+        t(
+            "the others score the cards left in their hands as **minus points**.",
+            "die anderen bekommen ihre restlichen Handkarten als **Minuspunkte**.",
+        ),
+    )
+    won = match_winner_text(rules, t)
+    won = f" {won}" if won else ""
+    text = t(
+        f"{hold} and try to form **melds**: sets (cards of the same rank) and runs (cards of one suit in "
+        "sequence). Each turn you draw a card, may put melds on the table, and discard one card. "
+        f"{opening} Whoever first gets rid of all their cards **goes out** and ends the hand; {scoring} "
+        f"{match_end_text(rules, t)}.{won}",
+        f"{hold} und versucht, **Figuren** zu bilden: Sätze (Karten gleichen Werts) und Folgen (Karten "
+        "einer Farbe in Reihe). In jedem Zug zieht man eine Karte, darf Figuren auf den Tisch legen und "
+        f"wirft eine Karte ab. {opening} Wer zuerst alle Karten los ist, **macht aus** und beendet das "
+        f"Spiel; {scoring} {match_end_text(rules, t)}.{won}",
+    )
+    return [Heading(2, t("How a hand goes", "So läuft ein Spiel")), Paragraph(text)]
 
 
 def opening(rules: Rules, t: Lang) -> list[Block]:

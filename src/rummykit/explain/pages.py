@@ -15,10 +15,17 @@ from __future__ import annotations
 
 from typing import Final
 
-from rummykit.explain import gin_page, knock_page, melding_page, melds_page, scoring_page
+from rummykit.explain import gin_page, knock_page, melding_page, melds_page, scoring_page, terminal_page
 from rummykit.explain.document import Block, Bullets, Heading, Paragraph, Table
 from rummykit.explain.language import Lang, card_legend
-from rummykit.explain.terms import GLOSSARY, hand_out_meaning, hand_out_name, option_label, value_words
+from rummykit.explain.terms import (
+    GLOSSARY,
+    hand_out_meaning,
+    hand_out_name,
+    hand_size_text,
+    option_label,
+    value_words,
+)
 from rummykit.rules import PACKETS, Rules
 
 TITLES: Final[dict[str, tuple[str, str]]] = {
@@ -77,7 +84,8 @@ def summary(rules: Rules, t: Lang) -> str:
 
 
 def page_blocks(rules: Rules, t: Lang) -> list[Block]:
-    """The whole page: overview, house rules, cards, deal, melds, the turn, scoring, the match, terms."""
+    """The whole page: at a glance, house rules, how a hand goes, cards, deal, melds, the turn,
+    scoring, the match, the terminal, terms."""
     changed = bool(rules.changes())
     heading = title(rules, t) + (t(" — house rules", " — Hausregeln") if changed else "")
     blocks: list[Block] = [Heading(1, heading)]
@@ -90,7 +98,8 @@ def page_blocks(rules: Rules, t: Lang) -> list[Block]:
         blocks.append(Paragraph(_rule_set_line(rules, t)))
         return blocks
     blocks += glance(rules, t)
-    blocks += house_rules(rules, t)
+    blocks += house_rules(rules, t)  # what differs from the named game first, before its overview
+    blocks += knock_page.overview(rules, t) if rules.is_knock_game else melding_page.overview(rules, t)
     blocks += card_values(rules, t)
     blocks += deal(rules, t)
     blocks += melds_page.melds(rules, t)
@@ -101,7 +110,11 @@ def page_blocks(rules: Rules, t: Lang) -> list[Block]:
         blocks += melding_page.melding_turn(rules, t) + melding_page.opening(rules, t)
         blocks += melding_page.layoff(rules, t) + melding_page.joker_exchange(rules, t)
         blocks += melding_page.going_out(rules, t)
-    blocks += scoring_page.hand_score(rules, t) + scoring_page.stock(rules, t) + scoring_page.match(rules, t)
+    blocks += scoring_page.hand_score(rules, t)
+    if rules.is_knock_game:
+        blocks += knock_page.hand_example(rules, t)
+    blocks += scoring_page.stock(rules, t) + scoring_page.match(rules, t)
+    blocks += terminal_page.terminal(rules, t)
     blocks += glossary(rules, t)
     blocks.append(Paragraph(_rule_set_line(rules, t)))
     return blocks
@@ -148,29 +161,6 @@ def deck_text(rules: Rules, t: Lang) -> str:
         f"{rules.deck_size} cards: {packs} of 52 and {jokers}",
         f"{rules.deck_size} Karten: {packs} zu 52 Karten und {jokers}",
     )
-
-
-def hand_size_text(rules: Rules, t: Lang) -> str:
-    """``13 cards each``, or by table size: ``10 cards each with 2 players, 7 with 3–4, 6 with 5–6``."""
-    if rules.hand_size_rule == "fixed":
-        return t(f"{rules.hand_size} cards each", f"je {rules.hand_size} Karten")
-    groups: list[tuple[int, int, int]] = []
-    for p in range(rules.min_players, rules.max_players + 1):
-        size = rules.hand_size_for(rules.active_players(p))  # seated p, dealt to the active
-        if groups and groups[-1][2] == size:
-            groups[-1] = (groups[-1][0], p, size)
-        else:
-            groups.append((p, p, size))
-    parts = []
-    for i, (low, high, size) in enumerate(groups):
-        players = str(low) if low == high else f"{low}–{high}"
-        if i == 0:
-            parts.append(
-                t(f"{size} cards each with {players} players", f"je {size} Karten bei {players} Spielern")
-            )
-        else:
-            parts.append(t(f"{size} with {players}", f"{size} bei {players}"))
-    return ", ".join(parts)
 
 
 def packets_text(rules: Rules, t: Lang) -> str:
@@ -298,15 +288,19 @@ def deal(rules: Rules, t: Lang) -> list[Block]:
         items.append(
             t(
                 "Everybody draws a card: the highest (ace high) deals first; a joker draws again, and "
-                "so do the players tied for the highest card. The players keep the seats they took.",
+                "so do the players tied for the highest card. Nobody changes seats; the draw only decides "
+                "who deals first.",
                 "Jeder zieht eine Karte; wer die höchste zieht (Ass hoch), gibt zuerst; wer einen Joker "
-                "zieht, zieht neu, ebenso die Spieler mit der gleichen höchsten Karte. Die Plätze bleiben, "
-                "wie sie genommen wurden.",
+                "zieht, zieht neu, ebenso die Spieler mit der gleichen höchsten Karte. Die Sitzordnung "
+                "bleibt; die gezogene Karte bestimmt nur, wer zuerst gibt.",
             )
         )
     else:
         items.append(
-            t("Seats and the first dealer are drawn by lot.", "Plätze und erster Geber werden ausgelost.")
+            t(
+                "The first dealer is drawn by lot; nobody changes seats.",
+                "Der erste Geber wird ausgelost; die Sitzordnung bleibt.",
+            )
         )
     if rules.dealer_sits_out_at_table_of is not None:
         n = rules.dealer_sits_out_at_table_of

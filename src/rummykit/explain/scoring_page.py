@@ -201,22 +201,28 @@ def match_end_text(rules: Rules, t: Lang) -> str:
     return t("A single hand", "Ein einzelnes Spiel")
 
 
+def match_winner_text(rules: Rules, t: Lang) -> str:
+    """Who wins a match that ends after a number of hands or at a limit (``""`` for the others, whose
+    end already names the winner)."""
+    if rules.match_end not in ("fixed_hands", "penalty_limit", "single_hand"):
+        return ""
+    best = {
+        "winner_collects": t("The most plus points in total win", "Die meisten Pluspunkte gewinnen"),
+        "winner_gets_sum": t(
+            "The highest total (plus points less minus points) wins",
+            "Der höchste Stand (Pluspunkte weniger Minuspunkte) gewinnt",
+        ),
+    }.get(
+        rules.hand_scoring,
+        t("The fewest minus points in total win", "Die wenigsten Minuspunkte gewinnen"),
+    )
+    return best + t("; equal totals share the win.", "; bei Gleichstand teilen sich die Besten den Sieg.")
+
+
 def match(rules: Rules, t: Lang) -> list[Block]:
     items = [match_end_text(rules, t) + "."]
     if rules.match_end in ("fixed_hands", "penalty_limit", "single_hand"):
-        best = {
-            "winner_collects": t("The most plus points in total win", "Die meisten Pluspunkte gewinnen"),
-            "winner_gets_sum": t(
-                "The highest total (plus points less minus points) wins",
-                "Der höchste Stand (Pluspunkte weniger Minuspunkte) gewinnt",
-            ),
-        }.get(
-            rules.hand_scoring,
-            t("The fewest minus points in total win", "Die wenigsten Minuspunkte gewinnen"),
-        )
-        items.append(
-            best + t("; equal totals share the win.", "; bei Gleichstand teilen sich die Besten den Sieg.")
-        )
+        items.append(match_winner_text(rules, t))
     elif rules.match_end == "target_score":
         items.append(t("Equal totals share the win.", "Bei Gleichstand teilen sich die Besten den Sieg."))
     elif rules.match_end == "elimination_last_survivor" and not rules.is_knock_game:

@@ -381,7 +381,7 @@ GLOSSARY: Final[tuple[tuple[str, str, str, str, bool | None], ...]] = (
     ("forehand", "Vorhand", "the player to the dealer's left", "der Spieler links vom Geber", None),
     (
         "opening",
-        "Erstmeldung, erstes Auslegen",
+        "Erstmeldung (rauskommen), erstes Auslegen",
         "your first melds of a hand; they must reach the opening minimum",
         "die ersten Figuren eines Spiels; sie müssen den Mindestwert erreichen",
         False,
@@ -478,3 +478,57 @@ GLOSSARY: Final[tuple[tuple[str, str, str, str, bool | None], ...]] = (
         True,
     ),
 )
+
+
+_PACKS_EN: Final = {2: "two", 3: "three"}
+_PACKS_DE: Final = {2: "zwei", 3: "drei"}
+
+
+def taken_discard_bar(rules: Rules, t: Lang) -> str:
+    """The rule on discarding the card just taken from the discard pile (``may_discard_taken_discard``
+    off), and, where the deck holds copies of a card, the identical card too: the engine cannot tell
+    copies apart and refuses both (``knocking._barred_taken``, ``melding.Melding.discardable``), a
+    joker after a joker was taken."""
+    rule = t(
+        "You may not discard the card you took from the discard pile in the same turn",
+        "Die gerade von der Ablage genommene Karte darf nicht im selben Zug abgeworfen werden",
+    )
+    jokers = rules.jokers_total > 1
+    if rules.num_decks > 1:
+        n = rules.num_decks
+        rule += t(
+            f", nor an identical card from your hand (with {_PACKS_EN.get(n, str(n))} packs the two cannot "
+            "be told apart" + ("; after taking a joker, no joker either)" if jokers else ")"),
+            ", auch keine gleiche Karte (gleicher Wert, gleiche Farbe) aus der Hand – bei "
+            f"{_PACKS_DE.get(n, str(n))} Kartenspielen sind sie nicht zu unterscheiden"
+            + ("; nach einem Joker auch kein Joker" if jokers else ""),
+        )
+    elif jokers:
+        rule += t(
+            ", nor, after taking a joker, another joker (jokers cannot be told apart)",
+            ", und nach einem Joker auch kein anderer Joker (Joker sind nicht zu unterscheiden)",
+        )
+    return rule
+
+
+def hand_size_text(rules: Rules, t: Lang) -> str:
+    """``13 cards each``, or by table size: ``10 cards each with 2 players, 7 with 3–4, 6 with 5–6``."""
+    if rules.hand_size_rule == "fixed":
+        return t(f"{rules.hand_size} cards each", f"je {rules.hand_size} Karten")
+    groups: list[tuple[int, int, int]] = []
+    for p in range(rules.min_players, rules.max_players + 1):
+        size = rules.hand_size_for(rules.active_players(p))  # seated p, dealt to the active
+        if groups and groups[-1][2] == size:
+            groups[-1] = (groups[-1][0], p, size)
+        else:
+            groups.append((p, p, size))
+    parts = []
+    for i, (low, high, size) in enumerate(groups):
+        players = str(low) if low == high else f"{low}–{high}"
+        if i == 0:
+            parts.append(
+                t(f"{size} cards each with {players} players", f"je {size} Karten bei {players} Spielern")
+            )
+        else:
+            parts.append(t(f"{size} with {players}", f"{size} bei {players}"))
+    return ", ".join(parts)
