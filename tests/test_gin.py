@@ -18,17 +18,21 @@ from rummykit.actions import (
     Pass,
     TakeDiscard,
 )
-from rummykit.cards import parse_cards
+from rummykit.cards import Card, parse_cards
 from rummykit.errors import IllegalActionError, RulesError
+from rummykit.gin import placed_layoffs
 from rummykit.gin_melds import (
+    GIN_MELDS,
     GIN_VALUES,
     deadwood,
     eleven_card_deadwood,
     knock_discards,
+    layoff_cards,
     mask_of,
     openspiel_card,
     rummykit_card,
 )
+from rummykit.melds import Meld
 from rummykit.record import Record
 from rummykit.testing import arrange_deck, check_invariants
 from rummykit.views import Phase, Termination
@@ -202,6 +206,43 @@ def test_a_card_that_fits_two_melds_goes_where_a_later_layoff_needs_it() -> None
     check_invariants(rnd)
     play(rnd, "pass", "pass")
     assert rnd.result is not None and rnd.result.hand_values == (3, 69)  # 2C AC; 5S 6C 9S 9D 10C JC QD KD
+    check_invariants(rnd)
+
+
+@pytest.mark.parametrize("chain", ["two_per_end", "unlimited"])
+def test_every_sequence_of_offered_layoffs_has_a_placement(chain: str) -> None:
+    """Lay-offs are offered as a set of cards (``layoff_cards``); whatever order they come in, the
+    table can show them all on melds. 9D laid on 9C 9H 9S or on 5D 6D 7D, then 8D and 10D: all three
+    go on the run (placed in order, 10D found no meld and a card left the game)."""
+    rules = GIN.replace(layoff_run_chain=chain)
+    rng = random.Random(chain)
+    for _ in range(1500):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        melds = [m for m in GIN_MELDS if not m.mask & ~mask_of(deck[:14])]
+        rng.shuffle(melds)
+        chosen, used = [], 0
+        for m in melds:
+            if not m.mask & used and len(chosen) < 3:
+                chosen.append(m)
+                used |= m.mask
+        laid: list[Card] = []
+        for _ in range(8):
+            targets = layoff_cards(chosen, laid, chain)
+            offered = sorted(c for c in targets if not used >> c & 1 and c not in laid)
+            if not offered:
+                break
+            laid.append(rng.choice(offered))
+            shown = placed_layoffs([Meld.from_cards(m.cards, rules) for m in chosen], laid, rules)
+            on_table = [c for m in chosen for c in m.cards] + laid
+            assert sorted(c for m in shown for c in m.cards) == sorted(on_table)
+    hands = ["9C 9H 9S 5D 6D 7D AC 2S 3H AH", "9D 8D 10D KC QS JH 4C 6S 7C 2D"]
+    rnd = rk.Round.new(rules, 2, dealer=1, deck=arrange_deck(rules, 2, hands, dealer=1, upcard="KS"))
+    play(rnd, "take", "knock", "discard KS", "meld 9C 9H 9S", "meld 5D 6D 7D", "pass")
+    play(rnd, "layoff 9D", "layoff 8D")
+    if chain == "unlimited":
+        play(rnd, "layoff 10D")
+        assert [str(tm.meld) for tm in rnd.melds] == ["9C 9H 9S", "5D 6D 7D 8D 9D 10D"]
     check_invariants(rnd)
 
 

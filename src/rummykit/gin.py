@@ -34,6 +34,7 @@ scores ``−r``.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import operator
 from collections.abc import Sequence
 from functools import lru_cache
@@ -55,6 +56,7 @@ from rummykit.errors import (
     CardNotInHandError,
     DiscardError,
     DrawError,
+    IllegalMeldError,
     KnockError,
     LayOffError,
     MeldError,
@@ -562,12 +564,12 @@ class GinFamily:
     def _lay_off(self, rnd: RoundState, card: Card) -> None:
         seat = rnd.to_move
         knocker = rnd.knocker
-        rnd.hands[seat] = rnd.hands[seat].without((card,))
         gin = _gin(rnd)
         layoffs = (*gin.layoffs, card)
-        _update(rnd, layoffs=layoffs)
         laid = [Meld.from_cards(cards, rnd.rules) for cards in gin.knocker_melds]
-        shown = iter(placed_layoffs(laid, layoffs, rnd.rules))
+        shown = iter(placed_layoffs(laid, layoffs, rnd.rules))  # before anything changes
+        rnd.hands[seat] = rnd.hands[seat].without((card,))
+        _update(rnd, layoffs=layoffs)
         rnd.melds[:] = [TableMeld(next(shown), knocker) if tm.owner == knocker else tm for tm in rnd.melds]
 
     def _score(self, rnd: RoundState) -> None:
@@ -640,32 +642,47 @@ class GinFamily:
 
 
 def placed_layoffs(melds: Sequence[Meld], layoffs: Sequence[Card], rules: Rules) -> list[Meld]:
-    """The knocker's ``melds`` with the defender's ``layoffs`` laid on them, in the order laid.
+    """The knocker's ``melds`` with the defender's ``layoffs`` laid on them.
 
-    A lay-off names a card, not a meld (RULES.md §5.4), and a card can fit two melds: 3H goes on
-    3C 3D 3S and on 4H…8H. The lay-offs are valid together when some placement of all of them is,
-    so a card goes on the first meld it fits unless a later lay-off needs it elsewhere (after 3H,
-    2H fits only if 3H went on the run: both are shown on the run).
+    A lay-off names a card, not a meld (RULES.md §5.4), and the cards laid off are valid together
+    when some placement of all of them is, whatever their order: 3H fits 3C 3D 3S and 4H…8H, and
+    after 2H it is on the run; 9D laid before 8D and 10D goes on 5D 6D 7D with them, not on the
+    nines. A card goes on the first meld it can when several placements work.
 
     Raises:
         ValueError: no placement takes every card (the lay-offs offered always have one).
     """
+    choices = [
+        [j for j, meld in enumerate(melds) if _may_extend(meld, card)] for card in layoffs
+    ]
+    for placement in itertools.product(*choices):
+        extended = []
+        for j, meld in enumerate(melds):
+            added = [card for card, k in zip(layoffs, placement, strict=True) if k == j]
+            grown = _extended(meld, added, rules)
+            if grown is None:
+                break
+            extended.append(grown)
+        else:
+            return extended
+    raise ValueError(f"no placement of the lay-offs {' '.join(map(str, layoffs))} on the knocker's melds")
 
-    def place(i: int, current: list[Meld]) -> list[Meld] | None:
-        if i == len(layoffs):
-            return current
-        card = layoffs[i]
-        for j, meld in enumerate(current):
-            if meld.can_lay_off(card, rules):
-                found = place(i + 1, [*current[:j], meld.with_layoff(card, rules), *current[j + 1 :]])
-                if found is not None:
-                    return found
+
+def _may_extend(meld: Meld, card: Card) -> bool:
+    """Whether ``card`` is of the set's rank or the run's suit (gin has no jokers)."""
+    naturals = [c for c in meld.cards if not c.is_joker]
+    return card.suit == naturals[0].suit if meld.is_run else card.rank == naturals[0].rank
+
+
+def _extended(meld: Meld, added: Sequence[Card], rules: Rules) -> Meld | None:
+    """``meld`` with ``added`` cards (a run's in rank order), or ``None`` if that is no meld."""
+    if not added:
+        return meld
+    cards = sorted((*meld.cards, *added)) if meld.is_run else (*meld.cards, *added)
+    try:
+        return Meld.from_cards(tuple(cards), rules)
+    except IllegalMeldError:
         return None
-
-    found = place(0, list(melds))
-    if found is None:
-        raise ValueError(f"no placement of the lay-offs {' '.join(map(str, layoffs))} on the knocker's melds")
-    return found
 
 
 GIN_FAMILY: Final = GinFamily()
