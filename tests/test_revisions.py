@@ -238,6 +238,26 @@ def test_older_rules_texts_are_read_as_they_were_meant() -> None:
     assert read_rules("basic(ace_high_in_runs=true)", RULES_REVISION).rules.penalty_ace == 11
 
 
+@pytest.mark.parametrize(
+    ("text", "dropped"),
+    [
+        ("german(joker_limit=max_one_joker_per_meld, max_adjacent_jokers=1)", "max_adjacent_jokers"),
+        ("german(num_hands=1, deal_rotation=winner_deals)", "deal_rotation"),
+        ("gin(undercut_bonus=0, undercut_on_tie=true)", "undercut_on_tie"),
+        ("viennese(buyback_limit=0, buyback_cost=50)", "buyback_cost"),
+        ("basic(set_distinct_suits=false)", "set_distinct_suits"),
+    ],
+)
+def test_a_file_of_revision_1_with_an_option_refused_since_still_loads(text: str, dropped: str) -> None:
+    """Revision 2 refuses options that had no effect under the rest; a record, save or stored web
+    table written under revision 1 is read without them (they changed nothing), with a note."""
+    with pytest.raises(rk.RulesError):
+        Rules.parse(text)
+    read = read_rules(text, 1)
+    assert [n.en.split(" ")[0] for n in read.notes] == [dropped]
+    assert getattr(read.rules, dropped) == getattr(Rules.preset(read.rules.name), dropped)
+
+
 def test_a_change_that_plays_otherwise_is_named_when_the_record_is_read() -> None:
     data = {**older("german_d15.json"), "rules": "gin(gin_bonus=0, undercut_on_tie=true)", "deck": None}
     data["kind"], data["actions"] = "match", []

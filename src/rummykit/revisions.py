@@ -41,7 +41,7 @@ from rummykit.errors import RulesError
 from rummykit.rules import Rules
 from rummykit.rules_text import split_rules_text
 
-RULES_REVISION: Final = 1
+RULES_REVISION: Final = 2
 """The revision of the rules this version plays: raised with every entry of :data:`CHANGES`."""
 
 ChangeKind = Literal["meaning", "refuses", "plays"]
@@ -113,8 +113,9 @@ def _change(
     applies: Callable[[Rules], bool],
     keep: Keep | None = None,
     rule: str | None = None,
+    revision: int = 1,
 ) -> RuleChange:
-    return RuleChange(1, date, kind, text, text_de, applies, keep, rule)
+    return RuleChange(revision, date, kind, text, text_de, applies, keep, rule)
 
 
 CHANGES: Final[tuple[RuleChange, ...]] = (
@@ -294,6 +295,20 @@ CHANGES: Final[tuple[RuleChange, ...]] = (
         lambda rules: (
             rules.is_gin and rules.deal_rotation == "winner_deals" and rules.match_end != "single_hand"
         ),
+    ),
+    # Revision 2. Options that cannot matter under the rest of the rules are refused now (among
+    # them max_adjacent_jokers under max_one_joker_per_meld, deal_rotation with num_hands = 1,
+    # undercut_on_tie with undercut_bonus = 0): read_rules drops them from an older text.
+    _change(
+        "2026-12-06",
+        "refuses",
+        "under joker_limit = at_least_one_natural a set needs two natural cards: one natural card with "
+        "jokers is a run, and a discard that only such a set could meld is no longer offered",
+        "mit joker_limit = at_least_one_natural braucht ein Satz zwei echte Karten: eine echte Karte "
+        "mit Jokern ist eine Folge, und eine Karte der Ablage, die nur ein solcher Satz auslegen "
+        "könnte, wird nicht mehr angeboten",
+        lambda rules: rules.joker_limit == "at_least_one_natural" and rules.jokers_total > 0,
+        revision=2,
     ),
 )
 
