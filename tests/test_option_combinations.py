@@ -290,6 +290,9 @@ def test_the_presets_and_their_neighbours_stay_accepted() -> None:
     rk.Rules.preset("german").replace(jokers_total=0)  # the joker options keep their values
     rk.Rules.preset("german").replace(jokers_total=1)  # joker_limit, max_adjacent_jokers keep theirs
     rk.Rules.preset("german").replace(opening_min_points=4, opening_counts_taken_discard=False)  # A-2-3
+    rk.Rules.preset("german").replace(  # A-2-3 after taking the 3 is worth 3: the waiver matters
+        opening_min_points=6, opening_counts_taken_discard=False, hand_romme_requires_opening_min=False
+    )
     rk.Rules.preset("viennese").replace(buyback_limit=0)
     rk.Rules.preset("gin").replace(undercut_bonus=0)
     rk.Rules.preset("basic").replace(opening_min_points=80, max_players=4)  # seven cards at most four

@@ -784,10 +784,12 @@ def _smallest_meld_values(rules: Rules) -> tuple[int, int]:
 
 def _minimum_can_fail(rules: Rules) -> str | None:
     """``hand_romme_requires_opening_min`` matters only where some meld is worth less than the
-    minimum (a Hand-Rommé always lays at least one meld)."""
+    minimum (a Hand-Rommé always lays at least one meld; without ``opening_counts_taken_discard``
+    the meld less the taken card)."""
     reason = _opening_minimum(rules)
     if reason is None and rules.opening_min_points is not None:
-        smallest, _ = _smallest_meld_values(rules)
+        whole, less_one = _smallest_meld_values(rules)
+        smallest = whole if rules.opening_counts_taken_discard else less_one
         if rules.opening_min_points <= smallest:
             return f"every meld is worth at least {smallest}, the opening minimum {rules.opening_min_points}"
     return reason
