@@ -5,6 +5,7 @@ get the arranged order, and the end of a hand sums the cards left (issue: a begi
 
 from __future__ import annotations
 
+import contextlib
 import io
 import itertools
 import random
@@ -87,6 +88,33 @@ def test_german_lay_off_and_exchange_words_are_read() -> None:
     assert german("tauschen 9C gegen 2 dann auslegen AH AS JK dann anlegen JK 3 unten") == full
     # English is read as before.
     assert parse_input("swap 1 on 2 then meld 5 6 4 then layoff JK on 3 low", HAND, True) == full
+
+
+@pytest.mark.parametrize(
+    "line", ["swap 6C on 3 then layoff JK", "tauschen 6C gegen 3 dann anlegen JK", "swap 1 on 2 then layoff"]
+)
+def test_a_then_layoff_without_its_meld_is_refused_not_a_crash(line: str) -> None:
+    """A ``then layoff`` clause that ends after its card (or before it) indexed past the line's end:
+    an IndexError, and the terminal game ended with a traceback."""
+    with pytest.raises(NotationError):
+        parse_input(line, HAND, True, lang="de", letters="de")
+    with pytest.raises(NotationError):
+        parse_input(line, HAND, True)
+
+
+def test_any_line_of_move_words_is_a_move_a_command_or_a_refusal() -> None:
+    """Lines put together from the words the terminal knows, in any order and number: the reader
+    answers each with an action, a command's name or a NotationError, never another exception."""
+    verbs = [*SHORT_VERBS, *META_COMMANDS, "then", "dann", "layoff", "swap", "meld", "anlegen", "tauschen"]
+    words = [*verbs, "on", "low", "high", "|", "an", "auf", "gegen", "unten", "oben", "Figur", "den",
+             "Joker", "von", "der", "vom", "Stoß", "Ablage", "Pik-7", "Kreuz-Buben", "DK", "7P", "KH", "JK",
+             "10C", "0", "1", "2", "14", "99", "-", "=", "ZZ"]  # fmt: skip
+    rng = random.Random(11)
+    for _ in range(20_000):
+        line = " ".join(rng.choice(words if i else verbs) for i in range(rng.randint(1, 8)))
+        for lang, letters, gin in (("de", "de", False), ("en", "en", False), ("de", "de", True)):
+            with contextlib.suppress(NotationError):
+                parse_input(line, HAND, rng.random() < 0.5, lang=lang, letters=letters, gin=gin)
 
 
 def test_a_refused_lay_off_or_exchange_quotes_the_line_and_gives_the_players_example() -> None:

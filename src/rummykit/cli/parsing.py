@@ -207,9 +207,9 @@ def _layoff_on(words: list[str], lead: bool) -> list[str]:
     out = list(words)
     if lead and len(out) >= 2 and out[1].lower() != "on":
         out.insert(1, "on")
-    for i in range(len(out) - 3, -1, -1):
+    for i in range(len(out) - 4, -1, -1):  # "then layoff CARD N": a clause without its number is
         if out[i].lower() == "then" and out[i + 1].lower() == "layoff" and out[i + 3].lower() != "on":
-            out.insert(i + 3, "on")
+            out.insert(i + 3, "on")  # left to the notation's refusal
     return out
 
 
