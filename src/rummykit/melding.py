@@ -896,9 +896,7 @@ class MeldingFamily:
             for melds in bests:
                 if melds is None:
                     continue
-                # A set of one natural and jokers reads back as a run: left to plan().
-                plain = all(m.is_run or m.jokers < len(m.cards) - 1 for m in melds)
-                legal = sure is not None and plain and sure(melds)
+                legal = sure is not None and sure(melds)
                 candidates.append((Open(tuple(m.cards for m in melds)), legal))
             minimum = rules.opening_min_points or 0
             for m in all_melds:
@@ -909,7 +907,7 @@ class MeldingFamily:
                 try:
                     meld = Meld.from_cards(m, rules)
                 except IllegalMeldError:
-                    continue  # a set of one natural and jokers that its cards cannot express (KS JK JK)
+                    continue  # a guard: the solver's melds read back as they were found
                 if meld.value >= minimum:
                     legal = sure is not None and sure((meld,))
                     candidates.append((Open((m,)), legal))

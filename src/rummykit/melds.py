@@ -646,7 +646,8 @@ class Meld:
     def notation(self, annotate: bool = True) -> str:
         """The meld's text; run jokers are annotated ``JK(=7H)`` unless ``annotate`` is false."""
         if self.kind is _SET and annotate and len(self.naturals) == 1:
-            # With one natural the text would read back as a run: name the suits the jokers take.
+            # Only a set made by Meld.of (play never makes one: SET_MIN_NATURALS). With one natural
+            # the text would read back as a run: name the suits the jokers take.
             missing = iter(self.missing_suits())
             return " ".join(
                 f"JK(={Card.of(self.rank, next(missing))})" if c == JOKER_CODE else str(c) for c in self.cards

@@ -185,7 +185,8 @@ def _to_meld(shape: _Shape, rules: Rules) -> Meld:
         meld = None
     if meld is not None and meld.kind is shape.kind and meld.value == shape.value:
         return meld
-    # Only reachable for a set of one natural plus jokers, which the written order reads as a run.
+    # Not reached in play: a set needs two naturals (rummykit.melds.SET_MIN_NATURALS), so a shape's
+    # cards read back as the shape. Kept for a shape its cards would read otherwise.
     return Meld(shape.kind, tuple(Card(c) for c in shape.cards), shape.start, shape.suit, shape.rank)
 
 
