@@ -125,6 +125,8 @@ def test_joins_together_in_two_processes_stop_at_the_seat_cap(
     assert outcomes(results) == (2, ["too_many_seats"] * 4)
 
 
+# In one process the count and the seat were one step already (no await between them): this one
+# guards that path, the two-process test above is the one that failed.
 def test_joins_together_in_one_process_stop_at_the_seat_cap(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -328,6 +328,11 @@ def test_keyboard_only_german_hand_and_accessibility(pages: Pages, shots: Path) 
             walk_to(page, page.evaluate("f => shownHand().indexOf(f)", max(faces, key=card_points)))
             page.keyboard.press("Space")
             page.keyboard.press("x")
+            if page.locator("#joker-dialog:not(.hidden)").count():  # a joker: the page asks first
+                assert page.evaluate("document.activeElement.id") == "btn-joker-keep"
+                page.keyboard.press("Shift+Tab")
+                assert page.evaluate("document.activeElement.id") == "btn-joker-discard"
+                page.keyboard.press("Enter")
         page.wait_for_function("v => S.state.version > v", arg=version, timeout=10000)
         moves += 1
     assert page.locator("#overlay:not(.hidden) #match-over").count() == 1, "the hand did not end in time"

@@ -362,6 +362,28 @@ def test_discarding_a_joker_asks_first_and_keeping_it_changes_nothing(pages: Pag
     assert page.evaluate("S.state.view.discard_pile.at(-1)") == "JK"
 
 
+def test_the_joker_question_is_answered_by_keyboard(pages: Pages) -> None:
+    """Space and x on the joker ask; the focus is on "Keep it", Shift+Tab reaches "Discard" and Enter
+    discards (a keyboard-only player is not stuck in the question)."""
+    page = pages.open(locale="de-DE")
+    seeded_table(page, pages.base, "german", seed=1)
+    draw(page)
+    version = page.evaluate("S.state.version")
+    page.locator("#hand .card[tabindex='0']").focus()
+    page.keyboard.press("Home")
+    for _ in range(page.evaluate("shownHand().indexOf('JK')")):
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("Space")
+    page.keyboard.press("x")
+    page.wait_for_selector("#joker-dialog:not(.hidden)")
+    assert page.evaluate("document.activeElement.id") == "btn-joker-keep"
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.activeElement.id") == "btn-joker-discard"
+    page.keyboard.press("Enter")
+    page.wait_for_function("v => S.state.version > v", arg=version)
+    assert page.evaluate("S.state.view.discard_pile.at(-1)") == "JK"
+
+
 def test_a_joker_question_left_open_is_closed_by_the_next_state_and_discards_nothing(pages: Pages) -> None:
     page = pages.open()
     seeded_table(page, pages.base, "german", seed=1)
