@@ -10,7 +10,7 @@ from rummykit.cards import parse_cards
 from rummykit.explain.document import Block, Bullets, Heading, Paragraph
 from rummykit.explain.language import Lang, cards
 from rummykit.explain.scoring_page import match_end_text
-from rummykit.explain.terms import hand_size_text, taken_discard_bar
+from rummykit.explain.terms import holding_text, taken_discard_bar
 from rummykit.rules import Rules
 
 DEADWOOD_MELDS: Final = ("7H 8H 9H", "QC QD QS", "4C 5C 6C", "9D 9C 9S")
@@ -71,13 +71,7 @@ def may_knock_with(rules: Rules, deadwood: int) -> bool:
 
 def overview(rules: Rules, t: Lang) -> list[Block]:
     """How a hand goes, in a few sentences built from the options, before any detail."""
-    if rules.hand_size_rule == "fixed":
-        hold = t(f"You hold {rules.hand_size} cards", f"Man hat {rules.hand_size} Karten auf der Hand")
-    else:
-        hold = t(
-            f"You are dealt a hand ({hand_size_text(rules, t)})",
-            f"Man bekommt Karten ({hand_size_text(rules, t)})",
-        )
+    hold = holding_text(rules, t)
     limit = knock_limit_words(rules, t)
     after = (
         t(

@@ -8,7 +8,7 @@ from rummykit.explain.document import Block, Bullets, Heading, Paragraph
 from rummykit.explain.language import Lang, cards
 from rummykit.explain.melds_page import legal, meld_value
 from rummykit.explain.scoring_page import match_end_text, match_winner_text
-from rummykit.explain.terms import hand_out_before, hand_out_name, hand_size_text, taken_discard_bar
+from rummykit.explain.terms import hand_out_before, hand_out_name, holding_text, taken_discard_bar
 from rummykit.melds import Meld
 from rummykit.rules import Rules
 
@@ -178,13 +178,7 @@ def example_turn(rules: Rules, t: Lang) -> list[Block]:
 
 def overview(rules: Rules, t: Lang) -> list[Block]:
     """How a hand goes, in a few sentences built from the options, before any detail."""
-    if rules.hand_size_rule == "fixed":
-        hold = t(f"You hold {rules.hand_size} cards", f"Man hat {rules.hand_size} Karten auf der Hand")
-    else:
-        hold = t(
-            f"You are dealt a hand ({hand_size_text(rules, t)})",
-            f"Man bekommt Karten ({hand_size_text(rules, t)})",
-        )
+    hold = holding_text(rules, t)
     minimum = rules.opening_min_points or 0
     layoff = t(
         "**lay off**: add single cards from your hand to any meld on the table",

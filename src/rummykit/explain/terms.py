@@ -511,6 +511,14 @@ def taken_discard_bar(rules: Rules, t: Lang) -> str:
     return rule
 
 
+def holding_text(rules: Rules, t: Lang) -> str:
+    """How many cards a player holds, as an overview's first words: ``You hold 10 cards``."""
+    if rules.hand_size_rule == "fixed":
+        return t(f"You hold {rules.hand_size} cards", f"Man hat {rules.hand_size} Karten auf der Hand")
+    sizes = hand_size_text(rules, t)
+    return t(f"You are dealt a hand ({sizes})", f"Man bekommt Karten ({sizes})")
+
+
 def hand_size_text(rules: Rules, t: Lang) -> str:
     """``13 cards each``, or by table size: ``10 cards each with 2 players, 7 with 3–4, 6 with 5–6``."""
     if rules.hand_size_rule == "fixed":
