@@ -18,6 +18,7 @@ from rummykit.bots import _FACTORIES, register_bot
 from rummykit.bots.base import RandomBot
 from rummykit.cli import app
 from rummykit.record import Record
+from rummykit.revisions import RULES_REVISION
 from rummykit.selfplay import (
     INDEX_FILE,
     LOCK_FILE,
@@ -222,7 +223,7 @@ def test_output_folder_of_another_run_or_other_files_is_refused(tmp_path: Path) 
     older = json.loads(run_file.read_text())
     del older["revision"]
     run_file.write_text(json.dumps(older))
-    said = r"sources 0[0-9a-f]{11}, rules revision not recorded; these are .*rules revision 1\)"
+    said = rf"sources 0[0-9a-f]{{11}}, rules revision not recorded; these are .*revision {RULES_REVISION}\)"
     with pytest.raises(SelfPlayError, match=said):
         run_selfplay(CONFIG, tmp_path / "run", workers=1)
     run_file.write_text("[]")
