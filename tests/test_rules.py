@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ import pytest
 import rummykit as rk
 from rummykit import Round, Rules, RulesError
 from rummykit.rules import OPTION_RANGES, option_range
+from rummykit.rules_text import split_rules_text
 
 PRESETS = ("german", "german_dskv", "viennese", "romme_ohne_auslegen", "scala40", "basic")
 GER, DSKV, VIE, ROA, S40, BAS = PRESETS
@@ -398,10 +400,25 @@ def test_rules_error_names_the_option(make: Any, option: str) -> None:
     assert isinstance(info.value, ValueError) and isinstance(info.value, rk.RummyError)
 
 
-@pytest.mark.parametrize("text", ["german(opening_min_points)", "german(", "german(x=1"])
+@pytest.mark.parametrize(
+    "text", ["german(opening_min_points)", "german(", "german(x=1", "german)", "(x=1)", " ", "german(x=1) y"]
+)
 def test_malformed_text_form(text: str) -> None:
     with pytest.raises(RulesError):
         Rules.parse(text)
+
+
+def test_a_rules_text_is_read_in_linear_time_and_bounded() -> None:
+    """A rules text comes in files from strangers (records, saves, policies): spaces before a '(' took
+    time growing with the fourth power of their number in the old pattern (2,000 spaces: hours)."""
+    started = time.process_time()
+    for n in (2_000, 16_000):
+        with pytest.raises(RulesError, match="malformed rules text"):
+            Rules.parse(" " * n + "(")
+    assert time.process_time() - started < 1.0
+    with pytest.raises(RulesError, match="a rules text of 16385 characters: at most 16384 are read"):
+        Rules.parse("german(" + "x" * 16_377 + ")")
+    assert split_rules_text(" german (a=(1,2), b=3) ") == ("german", [("a", "(1,2)"), ("b", "3")])
 
 
 def test_deck_that_barely_holds_every_hand_is_accepted() -> None:

@@ -77,18 +77,27 @@ def normalise_name(name: str) -> str:
     return re.sub(r"[\s\-]+", "_", ascii_name)
 
 
+MAX_RULES_TEXT: Final = 16_384
+"""The longest rules text read (every option written out is a few thousand characters): a text in a
+file from a stranger is read in time linear in its length, and never a longer one."""
+
+
 def split_rules_text(text: str) -> tuple[str, list[tuple[str, str]]]:
     """The preset name and the ``option=value`` pairs (values still text) of a text form.
 
     Raises:
         RulesError: the text is not ``preset`` or ``preset(option=value, ...)``.
     """
-    m = re.fullmatch(r"\s*([^()]+?)\s*(?:\((.*)\))?\s*", text, flags=re.DOTALL)
-    if m is None:
+    if len(text) > MAX_RULES_TEXT:
+        raise RulesError(f"a rules text of {len(text)} characters: at most {MAX_RULES_TEXT} are read")
+    name, opened, rest = text.strip().partition("(")
+    name = name.strip()
+    rest = rest.rstrip()
+    if not name or ")" in name or (opened and not rest.endswith(")")):
         raise RulesError(f"malformed rules text {quoted(text)}: expected preset(option=value, ...)")
-    body = (m.group(2) or "").strip()
+    body = rest[:-1].strip() if opened else ""
     if not body:
-        return m.group(1), []
+        return name, []
     parts: list[str] = []
     depth = 0
     current = ""
@@ -110,7 +119,7 @@ def split_rules_text(text: str) -> tuple[str, list[tuple[str, str]]]:
             raise RulesError(f"malformed rules text {quoted(text)}: {shown} is not option=value")
         key, raw = part.split("=", 1)
         assignments.append((key.strip(), raw.strip()))
-    return m.group(1), assignments
+    return name, assignments
 
 
 _NONE_WORDS: Final = frozenset({"none", "null", "unlimited"})

@@ -1095,6 +1095,11 @@ ERRORS: Final[tuple[Entry, ...]] = (
     ),
     (
         "rules",
+        "a rules text of {count} characters: at most {count2} are read",
+        "Ein Regeltext mit {count} Zeichen: gelesen werden höchstens {count2}",
+    ),
+    (
+        "rules",
         "dealer: seat {number} does not exist at a table of {count}",
         "Geber: Platz {number} gibt es an einem Tisch mit {count} Plätzen nicht",
     ),
