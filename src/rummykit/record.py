@@ -24,7 +24,7 @@ from typing import Any, Final, Literal
 
 from rummykit.actions import Action
 from rummykit.cards import Card, format_cards, parse_cards
-from rummykit.errors import IllegalActionError, IllegalMeldError, NotationError, RummyError
+from rummykit.errors import IllegalActionError, IllegalMeldError, NotationError, RummyError, quoted
 from rummykit.match import Match, MatchPosition
 from rummykit.revisions import (
     RULES_REVISION,
@@ -70,6 +70,9 @@ class ReplayError(NotationError):
 
 FORMAT: Final = "rummykit-record"
 VERSION: Final = 1
+MAX_ACTION_SHOWN: Final = 200
+"""The most characters of a record's action that an error message repeats (the longest a game can
+make, an opening of several melds, is under 100)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,8 +214,13 @@ class Record:
         rule = exc.rule if isinstance(exc, (IllegalActionError, IllegalMeldError)) else None
         changes = refusing(self.revision, self.rules, rule)
         older = older_text(self.revision, changes)
-        message = f"record action {number} ({action}) cannot be replayed: {exc}{older}"
-        return ReplayError(message, number, str(action), exc, self.revision, changes)
+        # The action was read by Action.parse (notation only), but a crafted record's can be
+        # hundreds of KB long (a meld of thousands of cards): clipped like a quoted value.
+        text = str(action)
+        if len(text) > MAX_ACTION_SHOWN:
+            text = text[:MAX_ACTION_SHOWN] + "…"
+        message = f"record action {number} ({text}) cannot be replayed: {exc}{older}"
+        return ReplayError(message, number, text, exc, self.revision, changes)
 
     def states(self) -> Iterator[RoundState]:
         """The state of the round in play at the start and after each action (independent copies):
@@ -315,16 +323,17 @@ class Record:
             raise NotationError(f'not a rummykit record (expected "format": "{FORMAT}")')
         if data.get("version") != VERSION:
             raise NotationError(
-                f"unsupported record version {data.get('version')!r}; this is version {VERSION}"
+                f"unsupported record version {quoted(data.get('version'))}; this is version {VERSION}"
             )
         kind = data.get("kind", "round")
         if kind not in ("round", "match"):
-            raise NotationError(f"record kind must be 'round' or 'match', not {kind!r}")
+            raise NotationError(f"record kind must be 'round' or 'match', not {quoted(kind)}")
 
         def integer(name: str) -> int:
             value = data.get(name)
             if isinstance(value, bool) or not isinstance(value, int):
-                raise NotationError(f"record field {name!r} must be an integer, not {value!r}")
+                value = quoted(value)  # clipped and escaped: the file may hold a MB of text there
+                raise NotationError(f"record field {name!r} must be an integer, not {value}")
             return value
 
         revision = data.get("revision", 0)
@@ -364,7 +373,7 @@ class Record:
         players = integer("players")
         rules.check_table(players, integer("dealer"))  # before anything is sized by the seat count
         draw_data = data.get("seat_draw")
-        seat_draw = None if draw_data is None else FirstDealerDraw.from_dict(draw_data, players)
+        seat_draw = None if draw_data is None else FirstDealerDraw.from_dict(draw_data, players, rules)
         if seat_draw is not None and seat_draw.dealer != integer("dealer"):
             raise NotationError("record field 'dealer' is not the dealer its seat draw chose")
         actions = data.get("actions")

@@ -42,7 +42,7 @@ from typing import Final
 
 from rummykit.actions import Action, Draw, TakeDiscard, canonical_action, passes
 from rummykit.cards import JOKER_CODE, Card, Hand, build_deck, parse_cards
-from rummykit.errors import IllegalActionError, RulesError
+from rummykit.errors import IllegalActionError, RulesError, quoted
 from rummykit.events import Event as Event
 from rummykit.events import record
 from rummykit.families import family_for
@@ -173,7 +173,8 @@ class Round:
         rules.check_table(players, dealer)
         playing = tuple(range(players)) if in_play is None else tuple(sorted(set(in_play)))
         if len(playing) < 2 or not all(0 <= s < players for s in playing):
-            raise RulesError(f"in_play: {list(playing)} is not a set of at least two seats of {players}")
+            shown = quoted(list(playing))
+            raise RulesError(f"in_play: {shown} is not a set of at least two seats of {players}")
         if seed is None:
             seed = random.SystemRandom().randrange(2**32)
         expected = build_deck(rules.num_decks, rules.jokers_total)

@@ -203,6 +203,10 @@ def read_rules_file(path: str | Path) -> Mapping[str, Any]:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise RulesError(f"cannot read rules file {str(path)!r}: {exc}") from None
+    except RecursionError:  # arrays or tables nested thousands deep
+        raise RulesError(f"rules file {str(path)!r}: its values are nested too deeply") from None
+    except ValueError:  # an integer of more digits than Python reads (4,300)
+        raise RulesError(f"rules file {str(path)!r}: a number has too many digits") from None
     table = data.get("rules", data)
     if not isinstance(table, dict):
         raise RulesError(f"rules file {str(path)!r}: [rules] must be a table")

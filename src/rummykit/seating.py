@@ -18,12 +18,13 @@ the draw decides who deals first; ties further down the order change nothing and
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from rummykit.cards import JOKER_CODE, Card, build_deck, parse_cards
-from rummykit.errors import NotationError
+from rummykit.errors import NotationError, quoted
 from rummykit.rules import Rules, SeatDraw
 
 
@@ -127,11 +128,12 @@ class FirstDealerDraw:
         }
 
     @classmethod
-    def from_dict(cls, data: object, players: int) -> FirstDealerDraw:
-        """Read the form of :meth:`to_dict` (a record's ``seat_draw``).
+    def from_dict(cls, data: object, players: int, rules: Rules | None = None) -> FirstDealerDraw:
+        """Read the form of :meth:`to_dict` (a record's ``seat_draw``); with ``rules``, its cards are
+        checked against their deck (:func:`_check_deck`).
 
         Raises:
-            NotationError: a malformed draw.
+            NotationError: a malformed draw, or cards the deck cannot have given.
         """
         if not isinstance(data, dict) or data.get("method") not in ("high_card", "random"):
             raise NotationError("record field 'seat_draw' must say method high_card or random")
@@ -143,7 +145,9 @@ class FirstDealerDraw:
         rows = data.get("rounds")
         if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
             raise NotationError("record field 'seat_draw' needs its rounds of cards")
-        rounds = [[None if c is None else parse_cards(str(c))[0] for c in row] for row in rows]
+        rounds = [[_drawn_card(c) for c in row] for row in rows]
+        if rules is not None:
+            _check_deck(rounds, rules)
         try:
             draw = cls.from_rounds(rounds, players)
         except NotationError:
@@ -170,6 +174,36 @@ class FirstDealerDraw:
         if not any(c is not None and int(c) == 0 for row in rounds for c in row):
             return None  # only an A♣ draw can have been ranked the old way
         return cls("high_card", tuple(tuple(row) for row in rounds), dealer)
+
+
+def _drawn_card(text: object) -> Card | None:
+    """One entry of a stored draw's round: ``None`` (the seat did not draw) or the text of one card."""
+    if text is None:
+        return None
+    cards = parse_cards(text) if isinstance(text, str) else ()
+    if len(cards) != 1:
+        raise NotationError(f"record field 'seat_draw': {quoted(text)} is not one card")
+    return cards[0]
+
+
+def _check_deck(rounds: Sequence[Sequence[Card | None]], rules: Rules) -> None:
+    """Refuse a stored draw that ``rules``' deck cannot have given: as :func:`draw_first_dealer`
+    draws, each card is taken from the spread pack, which is gathered and spread again when it holds
+    fewer cards than seats that draw; so between two spreads no card comes more often than the deck
+    holds it (none of a joker where the rules play without)."""
+    deck = Counter(build_deck(rules.num_decks, rules.jokers_total))
+    left, remaining = Counter(deck), deck.total()
+    for row in rounds:
+        drawn = [c for c in row if c is not None]
+        if remaining < len(drawn):
+            left, remaining = Counter(deck), deck.total()
+        for card in drawn:
+            if left[card] <= 0:
+                raise NotationError(
+                    f"record field 'seat_draw' draws {card} more often than the deck of these rules holds it"
+                )
+            left[card] -= 1
+            remaining -= 1
 
 
 def _redraws(cards: Sequence[Card | None]) -> set[int]:

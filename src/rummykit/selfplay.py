@@ -36,6 +36,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import time
 from array import array
 from collections.abc import Callable, Iterator, Sequence
@@ -48,7 +49,7 @@ from rummykit import __version__
 from rummykit.arena import ArenaConfig, Game, Mode, NodeFigures, build_games, play_recorded
 from rummykit.bots import make_bot
 from rummykit.cluster import BackendError, Runner, package_digest
-from rummykit.errors import NotationError, RummyError
+from rummykit.errors import NotationError, RummyError, quoted
 from rummykit.record import Record
 from rummykit.revisions import RULES_REVISION
 
@@ -365,10 +366,22 @@ def _sole_writer(folder: Path) -> Iterator[None]:
     The file holds the writer's process id, for the refusal.
     """
     path = folder / LOCK_FILE
-    with path.open("a+b") as f:
+    # Never through a symbolic link (a run folder from elsewhere could point run.lock at any file the
+    # writer may write, which would be truncated and given the pid), and only a regular file.
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0), 0o644)
+    except OSError as exc:
+        why = "is a symbolic link" if path.is_symlink() else f"cannot be opened ({exc.strerror or exc})"
+        raise SelfPlayError(f"{quoted(str(path), 200)} {why}; remove it and run again") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise SelfPlayError(f"{quoted(str(path), 200)} is not a regular file; remove it and run again")
+    with os.fdopen(fd, "r+b") as f:
         if not _try_lock(f.fileno()):
             f.seek(0)
-            holder = f.read(32).decode("ascii", "replace").strip() or "?"
+            holder = f.read(32).decode("ascii", "replace").strip()
+            holder = holder if holder.isdigit() else "?"
             raise SelfPlayError(
                 f"{str(folder)!r} is being written by another selfplay process (pid {holder}); "
                 "wait for it to finish, or stop it and run again to resume"
@@ -410,15 +423,16 @@ def _claim(folder: Path, config: SelfPlayConfig, complete: Callable[[], bool]) -
     if run_file.exists():
         try:
             found = json.loads(run_file.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             raise SelfPlayError(f"{str(run_file)!r} is not a self-play run file") from None
         if not isinstance(found, dict):
             raise SelfPlayError(f"{str(run_file)!r} is not a self-play run file")
         if found != wanted:
             diff = sorted(k for k in set(found) | set(wanted) if found.get(k) != wanted.get(k))
             if diff == ["bot_inputs"]:
+                before = _shown(found.get("bot_inputs"))
                 raise SelfPlayError(
-                    f"{str(folder)!r} was played by bots with other inputs ({found.get('bot_inputs')}, now "
+                    f"{str(folder)!r} was played by bots with other inputs ({before}, now "
                     f"{wanted.get('bot_inputs')}); resuming would mix games of different bots: choose "
                     "another --out folder"
                 )
@@ -431,7 +445,7 @@ def _claim(folder: Path, config: SelfPlayConfig, complete: Callable[[], bool]) -
                     "--out folder"
                 )
             raise SelfPlayError(
-                f"{str(folder)!r} holds another self-play run (differs in {', '.join(diff)}); "
+                f"{str(folder)!r} holds another self-play run (differs in {_keys(diff)}); "
                 "choose another --out folder"
             )
         return False
@@ -442,6 +456,20 @@ def _claim(folder: Path, config: SelfPlayConfig, complete: Callable[[], bool]) -
     tmp.write_text(json.dumps(wanted, indent=1) + "\n", encoding="utf-8")
     os.replace(tmp, run_file)
     return True
+
+
+def _shown(value: object) -> str:
+    """A value of a run file as a message repeats it: quoted, clipped, escapes written out."""
+    try:
+        return quoted(value, 120)
+    except RecursionError:
+        return "<nested too deeply>"
+
+
+def _keys(keys: Sequence[str]) -> str:
+    """The first keys of a run file that differ, each quoted (a crafted file may hold thousands)."""
+    shown = ", ".join(quoted(k) for k in keys[:8])
+    return shown + (f" and {len(keys) - 8} more" if len(keys) > 8 else "")
 
 
 def _sources(run: dict[str, Any]) -> str:
@@ -468,19 +496,35 @@ def _unclaim(folder: Path, remove_folder: bool) -> None:
 
 def _index_lines(folder: Path) -> Iterator[tuple[int, dict[str, Any], int, int]]:
     """Each readable line of the index, one at a time: its batch, its entry, and where the line
-    starts in the file and how long it is (a line torn by an interruption is skipped)."""
+    starts in the file and how long it is (a line torn by an interruption is skipped).
+
+    Raises:
+        NotationError: a line no run writes (JSON nested too deeply, or a game number that is not
+            a whole number 0 or more): the index was not written by self-play.
+    """
     path = folder / INDEX_FILE
     if not path.exists():
         return
     with path.open("rb") as f:
         offset = 0
-        for raw in f:
+        for number, raw in enumerate(f, start=1):
             start, offset = offset, offset + len(raw)
             try:
                 entry = json.loads(raw)
+            except RecursionError:
+                raise NotationError(
+                    f"{quoted(str(path), 200)} line {number} is nested too deeply for an index line"
+                ) from None
             except ValueError:
                 continue
             if isinstance(entry, dict) and isinstance(entry.get("batch"), int):
+                for key in ("batch", "first", "games"):
+                    value = entry.get(key, 0)
+                    if type(value) is not int or value < 0:
+                        raise NotationError(
+                            f"{quoted(str(path), 200)} line {number}: {quoted(key)} must be a whole number "
+                            f"(0 or more), not {quoted(value)}"
+                        )
                 yield entry["batch"], entry, start, len(raw)
 
 

@@ -19,9 +19,11 @@ loading a file runs no code from it. :func:`export_policy` writes one from a sta
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import random
+import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
@@ -52,8 +54,121 @@ READABLE_OBSERVATIONS: Final = (0, 1, OBSERVATION_VERSION)
 block: a v0 or v1 policy is given the vector without it (what it was trained on)."""
 
 
+MAX_POLICY_BYTES: Final = 64 * 2**20
+"""The most bytes a policy file may hold, on disk and unpacked (its arrays together, as their headers
+declare them). The largest policy the project's trainer writes (``examples/train_maskable_ppo.py``:
+``net_arch [128, 128]``, float32) is 1.9 MB at a table of 8 (observation of 3,442 numbers; 1.5 MB at
+the Viennese table of 2 it trains): the limit leaves room for hidden layers of 1,024 in float64, and
+keeps a crafted file (a few hundred KB packing gigabytes of zeros, a header claiming terabytes) from
+taking the memory before any check."""
+MAX_META_BYTES: Final = 2**20
+"""The most bytes the JSON ``meta`` entry may unpack to (the trainer's is under 1 KB; a rules text
+there is at most 16,384 characters, 64 KB as numpy stores text)."""
+MAX_SEATS: Final = 8
+"""The largest table a policy can be trained for (``Rules.max_players`` goes up to 8)."""
+NOT_A_POLICY: Final = "not a policy file (a .npz of weights written by export_policy)"
+
+
 class PolicyFileError(RummyError, ValueError):
     """A policy file that is missing, malformed or made for another encoding."""
+
+
+def _read_member(
+    path: str | os.PathLike[str], archive: zipfile.ZipFile, name: str, kind: str
+) -> npt.NDArray[Any]:
+    """The array ``name`` of the archive, read only after its header is checked: a numpy array
+    (format 1.0 or 2.0) of dtype kind ``kind`` (``"f"``: floating point numbers; ``"U"``: text), no
+    object array (``allow_pickle=False``), whose declared size fits :data:`MAX_POLICY_BYTES`."""
+    member = f"{name}.npy"
+    try:
+        info = archive.getinfo(member)
+    except KeyError:
+        raise PolicyFileError(f"cannot read the policy file {path}: it holds no array {name}") from None
+    with archive.open(info) as f:
+        version = np.lib.format.read_magic(f)
+        if version == (1, 0):
+            shape, _, dtype = np.lib.format.read_array_header_1_0(f)
+        elif version == (2, 0):
+            shape, _, dtype = np.lib.format.read_array_header_2_0(f)
+        else:
+            raise ValueError(f"array format {version}")
+        size = dtype.itemsize * int(np.prod(shape, dtype=object))
+        limit = MAX_META_BYTES if kind == "U" else MAX_POLICY_BYTES
+        if dtype.kind != kind or dtype.hasobject:
+            wanted = "text" if kind == "U" else "floating point numbers"
+            raise _unreadable(path, f"array {name} holds {dtype}, not {wanted}")
+        if size > limit:
+            raise PolicyFileError(
+                f"cannot read the policy file {path}: array {name} of shape {quoted(shape)} would take "
+                f"{size:,} bytes, more than the {limit:,} a policy may (the largest trained here is 1.9 MB)"
+            )
+    with archive.open(info) as f:
+        array: npt.NDArray[Any] = np.load(f, allow_pickle=False)
+    return array
+
+
+def _unreadable(path: str | os.PathLike[str], reason: str) -> PolicyFileError:
+    return PolicyFileError(f"cannot read the policy file {path}: {reason}")
+
+
+def _read_policy(
+    path: str | os.PathLike[str],
+) -> tuple[str, dict[str, Any], list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]]:
+    """The fingerprint, the parsed ``meta`` and the layers of the policy file at ``path``; sizes are
+    checked before anything is unpacked (:data:`MAX_POLICY_BYTES`).
+
+    Raises:
+        PolicyFileError: the file cannot be read, is too large, or is not a policy file.
+    """
+    try:
+        with Path(path).open("rb") as f:
+            data = f.read(MAX_POLICY_BYTES + 1)
+    except OSError as exc:
+        raise PolicyFileError(f"cannot read the policy file {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_POLICY_BYTES:
+        raise PolicyFileError(
+            f"cannot read the policy file {path}: it holds more than {MAX_POLICY_BYTES:,} bytes, "
+            "which no policy needs (the largest trained here is 1.9 MB)"
+        )
+    fingerprint = "sha256:" + hashlib.sha256(data).hexdigest()
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            unpacked = sum(info.file_size for info in archive.infolist())
+            if unpacked > MAX_POLICY_BYTES:
+                raise PolicyFileError(
+                    f"cannot read the policy file {path}: it unpacks to {unpacked:,} bytes, more than the "
+                    f"{MAX_POLICY_BYTES:,} a policy may (the largest trained here is 1.9 MB)"
+                )
+            text = str(_read_member(path, archive, "meta", "U"))
+            try:
+                meta = json.loads(text)
+            except RecursionError:
+                raise _unreadable(path, "its meta entry is nested too deeply") from None
+            except ValueError:
+                raise _unreadable(path, "its meta entry is not JSON") from None
+            if not isinstance(meta, dict):
+                raise _unreadable(path, "its meta entry is not a JSON object")
+            count = meta.get("layers")
+            if type(count) is not int or not 1 <= count <= len(archive.infolist()):
+                raise PolicyFileError(
+                    f"cannot read the policy file {path}: meta 'layers' must be the number of layers, "
+                    f"not {quoted(count)}"
+                )
+            layers = [
+                (
+                    _read_member(path, archive, f"w{i}", "f").astype(np.float32, copy=False),
+                    _read_member(path, archive, f"b{i}", "f").astype(np.float32, copy=False),
+                )
+                for i in range(count)
+            ]
+    except PolicyFileError:
+        raise
+    except (zipfile.BadZipFile, EOFError, OSError, ValueError, TypeError, KeyError, NotImplementedError):
+        # numpy takes any file that is not .npy/.npz for a pickle and suggests allow_pickle: not
+        # advice to pass on (a policy file holds arrays only, and pickles run code); other messages
+        # may repeat what the file holds.
+        raise PolicyFileError(f"cannot read the policy file {path}: {NOT_A_POLICY}") from None
+    return fingerprint, meta, layers
 
 
 def _check_layers(path: str | os.PathLike[str], layers: Sequence[tuple[npt.NDArray[Any], ...]]) -> None:
@@ -79,30 +194,19 @@ class PolicyBot:
     name = "policy"
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
-        try:
-            self.fingerprint = "sha256:" + hashlib.sha256(Path(path).read_bytes()).hexdigest()
-            """What the bot plays from: self-play records it, so a run never resumes with other weights."""
-            with np.load(Path(path), allow_pickle=False) as data:
-                meta = json.loads(str(data["meta"]))
-                count = int(meta["layers"])
-                self.layers = [(data[f"w{i}"].astype(np.float32), data[f"b{i}"].astype(np.float32))
-                               for i in range(count)]
-        except OSError as exc:
-            raise PolicyFileError(f"cannot read the policy file {path}: {exc.strerror or exc}") from None
-        except (KeyError, ValueError, TypeError) as exc:
-            # numpy takes any file that is not .npy/.npz for a pickle and suggests allow_pickle: not
-            # advice to pass on (a policy file holds arrays only, and pickles run code).
-            pickled = "pickle" in str(exc)
-            reason = "not a policy file (a .npz of weights written by export_policy)" if pickled else str(exc)
-            raise PolicyFileError(f"cannot read the policy file {path}: {reason}") from None
+        self.fingerprint, meta, self.layers = _read_policy(path)
+        """What the bot plays from: self-play records it, so a run never resumes with other weights."""
         _check_layers(path, self.layers)
-        if not isinstance(meta, dict) or not all(k in meta for k in ("players", "derived_features")):
+        if not all(k in meta for k in ("players", "derived_features")):
             raise PolicyFileError(f"{path}: the file does not say the table it was trained for")
+        players = meta["players"]
+        if type(players) is not int or not 2 <= players <= MAX_SEATS:
+            raise PolicyFileError(f"{path}: a table has 2 to {MAX_SEATS} players, not {quoted(players)}")
         encoding, observation = meta.get("encoding"), meta.get("observation")
         if encoding not in READABLE_ENCODINGS or observation not in READABLE_OBSERVATIONS:
             raise PolicyFileError(
-                f"{path} was trained on encoding v{encoding}, observation v{observation}; this rummykit "
-                f"reads encodings {READABLE_ENCODINGS} and observations {READABLE_OBSERVATIONS}"
+                f"{path} was trained on encoding v{quoted(encoding)}, observation v{quoted(observation)}; "
+                f"this rummykit reads encodings {READABLE_ENCODINGS} and observations {READABLE_OBSERVATIONS}"
             )
         tokens = enc.NUM_TOKENS if encoding == enc.ENCODING_VERSION else enc.V0_TOKENS
         if self.layers[-1][0].shape[1] != tokens:
@@ -112,7 +216,7 @@ class PolicyBot:
             pad = enc.NUM_TOKENS - tokens
             self.layers[-1] = (np.pad(w, ((0, 0), (0, pad))), np.pad(b, (0, pad), constant_values=-np.inf))
         self.meta: dict[str, Any] = meta
-        self.players = int(meta["players"])
+        self.players = players
         self.derived = bool(meta["derived_features"])
         self.gin = bool(meta.get("gin", False))
         self.reads_take_bound = observation == OBSERVATION_VERSION

@@ -844,6 +844,11 @@ ERRORS: Final[tuple[Entry, ...]] = (
     ),
     (
         "notation",
+        "record {quoted} is {bytes} bytes; a record is at most {bytes2}",
+        "Die Aufzeichnung {quoted} hat {bytes} Bytes; eine Aufzeichnung hat höchstens {bytes2} Bytes",
+    ),
+    (
+        "notation",
         'not a rummykit record (expected "format": "{format}")',
         'Das ist keine Aufzeichnung von rummykit (erwartet wird "format": "{format}")',
     ),
@@ -974,6 +979,16 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "record field 'seat_draw' needs its rounds of cards",
         "Das Feld „seat_draw“ der Aufzeichnung braucht seine Runden gezogener Karten",
     ),
+    (
+        "notation",
+        "record field 'seat_draw': {quoted} is not one card",
+        "Das Feld „seat_draw“ der Aufzeichnung: {quoted} ist keine einzelne Karte",
+    ),
+    (
+        "notation",
+        "record field 'seat_draw' draws {card} more often than the deck of these rules holds it",
+        "Das Feld „seat_draw“ der Aufzeichnung zieht {card} öfter, als sie im Blatt dieser Regeln vorkommt",
+    ),
     # A saved game (rummykit play --resume): {file} is the file's name.
     ("notation", "cannot read {quoted}: {detail}", "{quoted} ist nicht lesbar: {detail}"),
     (
@@ -1039,6 +1054,16 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "notation",
         "{quoted} holds no self-play run (no readable {file})",
         "{quoted} enthält keinen Selbstspiel-Lauf (kein lesbares {file})",
+    ),
+    (
+        "notation",
+        "{quoted} line {number} is nested too deeply for an index line",
+        "{quoted} Zeile {number} ist zu tief verschachtelt für eine Zeile des Verzeichnisses",
+    ),
+    (
+        "notation",
+        "{quoted} line {number}: {quoted2} must be a whole number (0 or more), not {value}",
+        "{quoted} Zeile {number}: {quoted2} muss eine ganze Zahl sein (0 oder mehr), nicht {value}",
     ),
     (
         "notation",
@@ -1109,6 +1134,16 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "rules",
         "rules file {quoted}: [rules] must be a table",
         "Regeldatei {quoted}: [rules] muss eine Tabelle sein",
+    ),
+    (
+        "rules",
+        "rules file {quoted}: its values are nested too deeply",
+        "Regeldatei {quoted}: Ihre Werte sind zu tief ineinander verschachtelt",
+    ),
+    (
+        "rules",
+        "rules file {quoted}: a number has too many digits",
+        "Regeldatei {quoted}: Eine Zahl hat zu viele Ziffern",
     ),
     # The start of a recorded match (match.py: its seat draw and its position).
     (
