@@ -221,7 +221,7 @@ def test_the_source_scan_finds_the_engine_messages() -> None:
     about_files = [text for _, text in file_messages()]
     assert len(about_files) > 30
     assert "record field {name} must be an integer, not {value}" in about_files
-    assert "{path.name} does not say who plays each seat (no 'meta'); it cannot be resumed" in about_files
+    assert "{file} does not say who plays each seat (no 'meta'); it cannot be resumed" in about_files
     assert "record field 'seat_draw' needs the dealer's seat" in about_files
     assert "position: at least two players must still be in the match" in rules_found
 

@@ -98,6 +98,7 @@ from rummykit.cli.saves import (
     load_saved,
     person_name,
     save_meta,
+    shown,
     write_save,
 )
 from rummykit.errors import IllegalActionError, NotationError, RummyError
@@ -270,6 +271,8 @@ class PlaySession:
         self.practice = practice
         self.ascii_only = False  # the screens draw suit symbols; the render hook writes --ascii
         self.save_path = save_path
+        self.save_problem: str | None = None
+        """Why the last save failed (the folder is not writable, the disk is full), or ``None``."""
         self.sleep = sleep
         self.sort_mode: screen.SortMode = "suit"
         self.log: list[Text] = [Text(n, style="yellow") for n in notices]
@@ -344,14 +347,36 @@ class PlaySession:
         return any(e.seat in self.humans for e in self.match.history if isinstance(e, (Event, MatchEvent)))
 
     def save(self) -> bool:
-        """Write the record; a game in which no person has moved yet is not written (no empty files)."""
+        """Write the record; a game in which no person has moved yet is not written (no empty files).
+
+        A save that fails (a folder made read-only, a full disk) does not stop the game: the log says
+        so in one line, once per reason, the next save tries again, and the message at the end says
+        that the game was not saved (:attr:`save_problem`)."""
         if self.save_path is None or not self.human_has_moved():
             return False
         data: dict[str, Any] = Record.from_match(self.match).to_dict()
         labels = [p.label for p in self.players]
         data["meta"] = save_meta(self.names, labels, self.practice, self.match.is_over)
-        write_save(self.save_path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+        try:
+            write_save(self.save_path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+        except OSError as exc:
+            reason = exc.strerror or type(exc).__name__
+            problem = self.t(
+                f"cannot save the game to {shown(str(self.save_path))}: {reason}",
+                f"die Partie lässt sich nicht in {shown(str(self.save_path))} speichern: {reason}",
+            )
+            if problem != self.save_problem:
+                self.add_log(Text(self.t("warning: ", "Warnung: ") + problem, style="yellow"))
+            self.save_problem = problem
+            return False
+        self.save_problem = None
         return True
+
+    def not_saved(self) -> str:
+        """``; not saved (why)`` for the line that ends the game when its last save failed, else ``""``."""
+        if self.save_problem is None:
+            return ""
+        return self.t("; not saved: ", "; nicht gespeichert: ") + self.save_problem
 
     def clear_all(self) -> None:
         """Clear the screen and the scroll-back, so nobody can scroll up to an earlier hand."""
@@ -388,12 +413,16 @@ class PlaySession:
             )
             if saved:
                 self.console.print(Text(self.t("Game saved to:", "Partie gespeichert in:"), style="dim"))
-                self.print_whole(str(self.save_path), "dim")
+                self.print_whole(shown(str(self.save_path)), "dim")
+            elif self.save_problem is not None:
+                self.console.print(Text(self.t("warning: ", "Warnung: ") + self.save_problem, style="yellow"))
         except BotFailed as failure:
             saved = self.save()
             where = ""
             if saved:
                 where = self.t("; game saved, to continue it:", "; Partie gespeichert, weiter mit:")
+            else:
+                where = self.not_saved()
             with contextlib.suppress(OSError):
                 self.console.print(Text(f"error: {failure}{where}", style="red"))
                 if saved:
@@ -406,6 +435,8 @@ class PlaySession:
             saved = self.save()
             if saved:
                 where = t("; game saved, to continue it:", "; Partie gespeichert, weiter mit:")
+            elif self.save_problem is not None:
+                where = self.not_saved()
             elif self.save_path is not None and not self.human_has_moved():
                 where = t(
                     "; nothing saved, no move was made", "; nichts gespeichert, es wurde kein Zug gemacht"
@@ -422,7 +453,7 @@ class PlaySession:
 
     def resume_command(self) -> str:
         """The command that continues this game, its path quoted where a shell needs it."""
-        return f"rummykit play --resume {shlex.quote(str(self.save_path))}"
+        return f"rummykit play --resume {shown(shlex.quote(str(self.save_path)))}"
 
     def print_whole(self, line: str, style: str = "") -> None:
         """``line`` on a line of its own and never broken by the console (a command or a path to copy):
@@ -1063,16 +1094,17 @@ def _load_for_resume(path: Path, lang: str = "en", letters: str = "en") -> Saved
     except RummyError as exc:
         raise _fail(
             t(
-                f"cannot resume {path.name}: {localize_error(exc, lang)}",
-                f"{path.name} kann nicht fortgesetzt werden: {localize_error(exc, lang)}",
+                f"cannot resume {shown(path.name)}: {localize_error(exc, lang)}",
+                f"{shown(path.name)} kann nicht fortgesetzt werden: {localize_error(exc, lang)}",
             ),
             letters,
         ) from None
     if saved.is_finished:
+        name, whole = shown(path.name), shown(str(path))
         raise _fail(
             t(
-                f"{path.name} is a finished game; 'rummykit replay {path}' shows it",
-                f"{path.name} ist eine beendete Partie; „rummykit replay {path}“ zeigt sie",
+                f"{name} is a finished game; 'rummykit replay {whole}' shows it",
+                f"{name} ist eine beendete Partie; „rummykit replay {whole}“ zeigt sie",
             )
         )
     return saved
@@ -1110,14 +1142,14 @@ def _offer_unfinished(
     for path, exc in unreadable:  # an unfinished game that no longer loads is not dropped unsaid
         reason = localize_error(exc, lang)
         said = t(
-            f"note: {path.name} cannot be resumed: {reason}",
-            f"Hinweis: {path.name} lässt sich nicht fortsetzen: {reason}",
+            f"note: {shown(path.name)} cannot be resumed: {reason}",
+            f"Hinweis: {shown(path.name)} lässt sich nicht fortsetzen: {reason}",
         )
         console.print(Text(said, style="yellow"))
     if candidate is None:
         return None
     console.print(Text(t("Unfinished game: ", "Unbeendete Partie: ") + candidate.summary(lang), style="bold"))
-    console.print(Text(f"({candidate.path})", style="dim"))
+    console.print(Text(f"({shown(str(candidate.path))})", style="dim"))
     try:
         answer = console.input(t("Resume it? [Y/n] ", "Weiterspielen? [J/n] "))
     except (EOFError, KeyboardInterrupt):
@@ -1133,7 +1165,7 @@ def _older_notice(saved: SavedGame, lang: str) -> list[str]:
     themselves are long): where to read how it was read and what may play differently now."""
     if not saved.older_notes:
         return []
-    name = saved.path.name
+    name = shown(saved.path.name)
     return [
         Lang(lang)(
             f"an older save: 'rummykit replay {name}' says how it was read",
@@ -1158,25 +1190,28 @@ def resumed_session(
     is false).
 
     Raises:
-        typer.Exit: a seat's bot kind is not available here.
+        typer.Exit: a seat's bot kind is not available here, or its bot cannot play this table
+            (:func:`check_seat`, as for a new game: refused before the first move, not at its turn).
     """
     seats: list[Player] = []
+    m = saved.match
     for name, label in zip(saved.names, saved.players, strict=True):
         if label == HUMAN:
             seats.append(Player(name))
             continue
         try:
-            seats.append(Player(name, make_bot(label), label))
-        except RummyError as exc:  # an unknown bot, or the policy bot without a working file
+            bot = make_bot(label)
+            check_seat(bot, m.rules, m.players)  # a save may seat OpenSpiel's gin bot at a German table
+            seats.append(Player(name, bot, label))
+        except RummyError as exc:  # an unknown bot, the policy bot without a working file, a refusal
             said = localize_error(exc, lang)
             raise _fail(
                 Lang(lang)(
-                    f"cannot resume {saved.path.name}: {said}",
-                    f"{saved.path.name} kann nicht fortgesetzt werden: {said}",
+                    f"cannot resume {shown(saved.path.name)}: {said}",
+                    f"{shown(saved.path.name)} kann nicht fortgesetzt werden: {said}",
                 ),
                 letters or screen.default_letters(lang),
             ) from None
-    m = saved.match
     return PlaySession(
         m,
         seats,
@@ -1188,8 +1223,8 @@ def resumed_session(
         save_path=saved.path if save else None,
         notices=[
             Lang(lang)(
-                f"resumed {saved.path.name}: round {len(m.rounds)} · seed {m.seed}",
-                f"fortgesetzt: {saved.path.name}, Spiel {len(m.rounds)} · Startwert {m.seed}",
+                f"resumed {shown(saved.path.name)}: round {len(m.rounds)} · seed {m.seed}",
+                f"fortgesetzt: {shown(saved.path.name)}, Spiel {len(m.rounds)} · Startwert {m.seed}",
             ),
             rules_notice(lang),
             *_older_notice(saved, lang),

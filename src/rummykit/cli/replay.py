@@ -6,14 +6,20 @@ Commands: Enter or ``n`` next, ``b`` back, ``+N``/``-N`` several steps, ``go N``
 after action N, ``round N`` to the deal of round N, ``start``, ``end``, ``seat N``, ``all``, ``q``.
 At the end of input the command ends. ``--lang de`` (or a German locale, as for ``rummykit play``)
 shows the table, the moves and the results in German.
+
+A record may come from anyone: one of more than :data:`~rummykit.cli.saves.MAX_SAVE_BYTES` (the
+largest saved game ``play --resume`` reads) is refused, and the replay keeps the table only every
+:data:`SNAPSHOT_EVERY` actions (and at each round's start and end), replaying forward from there,
+so its memory does not grow with one table per action.
 """
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any, Final, NoReturn
 
 import typer
 from rich.cells import cell_len
@@ -24,7 +30,7 @@ from rummykit.actions import CallRummy, Discard, Knock, KnockDeclare, Pass, Take
 from rummykit.cli import screen
 from rummykit.cli.action_text import describe
 from rummykit.cli.play import LettersOption, card_letters, play_language
-from rummykit.cli.saves import printable
+from rummykit.cli.saves import MAX_SAVE_BYTES, printable
 from rummykit.errors import NotationError, RummyError
 from rummykit.explain.language import Lang
 from rummykit.i18n import localize_error, message_letters
@@ -36,6 +42,9 @@ from rummykit.state import RoundState
 
 REPLAY_HELP = "Enter next · b back · +N/-N · go N · round N · start · end · seat N · all · q"
 REPLAY_HELP_DE = "Enter vor · b zurück · +N/-N · go N · round N · start · end · seat N · all · q"
+SNAPSHOT_EVERY: Final = 64
+"""The replay keeps the table after every this many actions (and at each round's start and end); a
+position between two is replayed forward from the one before it (at most this many actions)."""
 
 
 def load_record(path: Path, game: int | None = None) -> tuple[Record, tuple[str, ...] | None]:
@@ -46,11 +55,13 @@ def load_record(path: Path, game: int | None = None) -> tuple[Record, tuple[str,
     the run (from 0) for a folder or a batch file beside its index, else the line of the file.
 
     Raises:
-        NotationError: unreadable file, not JSON or not a rummykit record; a run or batch file
-            without ``game``, or without that game.
+        NotationError: unreadable file, larger than :data:`~rummykit.cli.saves.MAX_SAVE_BYTES`, not
+            JSON or not a rummykit record; a run or batch file without ``game``, or without that game.
     """
     run: Path | None = None
     try:
+        if path.is_file() and path.suffix != ".jsonl" and path.name != INDEX_FILE:
+            _check_size(path, path.stat().st_size)
         if path.is_dir():
             text, run = _run_game(path, game), path
         elif path.name == INDEX_FILE:  # the run's index lists batches, not games: the run it indexes
@@ -67,6 +78,7 @@ def load_record(path: Path, game: int | None = None) -> tuple[Record, tuple[str,
         raise NotationError(f"cannot read record {str(path)!r}: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
         raise NotationError(f"a record must be JSON text (UTF-8): {exc}") from None
+    _check_size(path, len(text.encode("utf-8", "surrogatepass")))  # a game of a run: its line
     try:
         data: Any = read_json(text)
     except ValueError as exc:
@@ -81,6 +93,11 @@ def load_record(path: Path, game: int | None = None) -> tuple[Record, tuple[str,
     if names is None and run is not None and game is not None:
         names = bot_names(game_seats(run, game), record.players)
     return record, names
+
+
+def _check_size(path: Path, size: int) -> None:
+    if size > MAX_SAVE_BYTES:
+        raise NotationError(f"record {str(path)!r} is {size} bytes; a record is at most {MAX_SAVE_BYTES}")
 
 
 def bot_names(seats: tuple[str, ...] | None, players: int) -> tuple[str, ...] | None:
@@ -137,8 +154,12 @@ class Frame:
 class ReplaySession:
     """A record with a cursor: the game after the first ``position`` actions.
 
-    One pass over the record keeps a frame per position, so every step (forwards, backwards, or a
-    jump) costs the same whatever the record's length.
+    One pass over the record keeps a frame every :data:`SNAPSHOT_EVERY` positions and at each one
+    where a round starts or ends or the match decides (a buy-back); the positions between are
+    replayed forward from the frame before them on a copy of its round (:meth:`frame`). So every step
+    (forwards, backwards, or a jump) costs at most :data:`SNAPSHOT_EVERY` actions whatever the
+    record's length, and the memory grows with one table per :data:`SNAPSHOT_EVERY` actions, not per
+    action (a 100,000-action record: some 50 MB instead of 500 MB).
     """
 
     def __init__(
@@ -177,7 +198,12 @@ class ReplaySession:
         self.ends_round: list[bool] = []
         self.round_starts: list[int] = [0]
         self.seat_of: list[int] = []
-        self.frames: list[Frame] = [self._frame(game, None)]
+        self.frames: dict[int, Frame] = {0: self._frame(game, None)}
+        """The frames kept, by position (:meth:`frame` gives the others)."""
+        self.kept: list[int] = [0]
+        """The positions of :attr:`frames`, in order."""
+        self._last: tuple[int, Frame] = (0, self.frames[0])
+        score = self.frames[0].score
         for i, action in enumerate(record.actions, start=1):
             rnd = self._round(game)
             number = self._round_number(game)
@@ -197,7 +223,13 @@ class ReplaySession:
             self.ends_round.append(ended)
             if isinstance(game, Match) and self._round_number(game) != number:
                 self.round_starts.append(len(self.round_of))
-            self.frames.append(self._frame(game, rnd.state() if ended else None))
+            before, score = score, self._score(game)
+            # Kept: every SNAPSHOT_EVERY-th position, and each one that the round's own play does not
+            # reach from the position before (a match action, a round's end, a new deal, a score).
+            plain = not was_over and not ended and self._round(game) is rnd and score == before
+            if not plain or i % SNAPSHOT_EVERY == 0:
+                self.frames[i] = Frame(self._round(game).state(), score, rnd.state() if ended else None)
+                self.kept.append(i)
         self.position = 0
 
     def _empty(self) -> Round | Match:
@@ -205,8 +237,27 @@ class ReplaySession:
         return game
 
     def _frame(self, game: Round | Match, ended: RoundState | None) -> Frame:
-        score = screen.match_scoreboard(game) if isinstance(game, Match) else screen.Scoreboard()
-        return Frame(self._round(game).state(), score, ended)
+        return Frame(self._round(game).state(), self._score(game), ended)
+
+    @staticmethod
+    def _score(game: Round | Match) -> screen.Scoreboard:
+        return screen.match_scoreboard(game) if isinstance(game, Match) else screen.Scoreboard()
+
+    def frame(self, position: int) -> Frame:
+        """The replay after ``position`` actions (0 to :attr:`total`): a kept frame, or the last one
+        computed or kept before it, played forward with the record's actions (the round's own play:
+        the kept frames hold every position where the match acts)."""
+        kept = self.frames.get(position)
+        if kept is not None:
+            return kept
+        base = self.kept[bisect.bisect_right(self.kept, position) - 1]
+        start, frame = self._last if base < self._last[0] < position else (base, self.frames[base])
+        rnd = Round.from_state(frame.state)
+        for action in self.record.actions[start:position]:
+            rnd.apply(action)
+        result = Frame(rnd.state(), frame.score, None)
+        self._last = (position, result)
+        return result
 
     @staticmethod
     def _round(game: Round | Match) -> Round:
@@ -220,7 +271,7 @@ class ReplaySession:
         self.position = max(0, min(self.total, position))
 
     def render(self) -> list[RenderableType]:
-        frame = self.frames[self.position]
+        frame = self.frame(self.position)
         rnd = Round.from_state(frame.state)
         score = frame.score
         viewer = self.seat if self.seat is not None else rnd.to_move
@@ -291,7 +342,7 @@ class ReplaySession:
         hidden_from_viewer = self.seat not in (None, seat) and isinstance(action, (Knock, CallRummy, Discard))
         if not isinstance(action, (TakeDiscard, Pass, KnockDeclare)) and not hidden_from_viewer:
             return None
-        return Round.from_state(self.frames[index].state).view(seat)
+        return Round.from_state(self.frame(index).state).view(seat)
 
     def show(self) -> None:
         if self.console.is_terminal:

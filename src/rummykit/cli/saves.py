@@ -5,13 +5,17 @@ the seat names, who plays each seat (``human`` or a bot kind such as ``search:me
 ``undo`` is allowed. A saved game can be resumed only when that meta object is present and valid,
 because the record alone does not say which seats were people.
 
-Saves are local files but are still read as untrusted input: a file larger than
-:data:`MAX_SAVE_BYTES` or with malformed fields is refused with a message naming the problem.
+Saves are local files but are still read as untrusted input (a stranger may hand one over, or a
+whole folder): a file larger than :data:`MAX_SAVE_BYTES` or with malformed fields is refused with a
+message naming the problem, and what a save says is shown only printable (:func:`printable`,
+:func:`shown`; ``meta.saved`` only as a timestamp), so it cannot send terminal escapes.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -43,6 +47,8 @@ class SavedGame:
     """Per seat ``human`` or the bot kind with its level."""
     practice: bool
     saved: str
+    """When it was saved (ISO 8601, ``2025-01-31T18:04:05``), or ``""`` when the save does not say
+    it as a timestamp."""
     older_notes: tuple[tuple[str, str], ...] = ()
     """For a save of an older rummykit, what its reader should know (:meth:`Record.older_notes`), in
     English and German."""
@@ -60,11 +66,11 @@ class SavedGame:
         if lang == "de":
             who = " und ".join(people)
             who += " gegen Bots" if len(people) < len(self.names) else " (am selben Gerät)"
-            when = self.saved.replace("T", " ")[:16] if self.saved else "unbekannt"
+            when = printable(self.saved.replace("T", " ")[:16]) if self.saved else "unbekannt"
             return f"{game_title(m.rules, lang)}, Spiel {len(m.rounds)}, {who}, gespeichert {when}"
         who = " and ".join(people)
         who += " against bots" if len(people) < len(self.names) else " (hot-seat)"
-        when = self.saved.replace("T", " ")[:16] if self.saved else "unknown time"
+        when = printable(self.saved.replace("T", " ")[:16]) if self.saved else "unknown time"
         return f"{game_title(m.rules)}, round {len(m.rounds)}, {who}, saved {when}"
 
 
@@ -76,31 +82,32 @@ def load_saved(path: Path) -> SavedGame:
             ``meta`` object, or an action that cannot be replayed.
         RulesError: the record's rules are invalid.
     """
+    file = shown(path.name)
     try:
         size = path.stat().st_size
     except OSError as exc:
         raise NotationError(f"cannot read {str(path)!r}: {exc.strerror}") from None
     if size > MAX_SAVE_BYTES:
-        raise NotationError(f"{path.name} is {size} bytes; a saved game is at most {MAX_SAVE_BYTES}")
+        raise NotationError(f"{file} is {size} bytes; a saved game is at most {MAX_SAVE_BYTES}")
     try:
         data: Any = read_json(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:  # ValueError: not UTF-8, not JSON (read_json says why)
-        raise NotationError(f"{path.name} is not a saved game: {exc}") from None
+        raise NotationError(f"{file} is not a saved game: {exc}") from None
     record = Record.from_dict(data)
     if record.kind != "match":
-        raise NotationError(f"{path.name} holds a single round; only games saved by 'rummykit play' resume")
+        raise NotationError(f"{file} holds a single round; only games saved by 'rummykit play' resume")
     meta = data.get("meta")
     if not isinstance(meta, dict):
-        raise NotationError(f"{path.name} does not say who plays each seat (no 'meta'); it cannot be resumed")
+        raise NotationError(f"{file} does not say who plays each seat (no 'meta'); it cannot be resumed")
     names = meta.get("names")
     players = meta.get("players")
     n = record.players
     if not (isinstance(names, list) and len(names) == n and all(isinstance(x, str) and x for x in names)):
-        raise NotationError(f"{path.name}: 'meta.names' must list {n} names")
+        raise NotationError(f"{file}: 'meta.names' must list {n} names")
     if not (isinstance(players, list) and len(players) == n and all(isinstance(x, str) for x in players)):
-        raise NotationError(f"{path.name}: 'meta.players' must list {n} players ('human' or a bot)")
+        raise NotationError(f"{file}: 'meta.players' must list {n} players ('human' or a bot)")
     if HUMAN not in players:
-        raise NotationError(f"{path.name}: no seat is played by a person")
+        raise NotationError(f"{file}: no seat is played by a person")
     practice = meta.get("practice", False)
     saved = meta.get("saved", "")
     match = record.replay()
@@ -110,7 +117,7 @@ def load_saved(path: Path) -> SavedGame:
         tuple(person_name(x) or f"Player {i + 1}" for i, x in enumerate(names)),
         tuple(players),
         practice is True,
-        saved if isinstance(saved, str) else "",
+        saved_time(saved),
         tuple(zip(record.older_notes("en"), record.older_notes("de"), strict=True)),
     )
 
@@ -118,6 +125,24 @@ def load_saved(path: Path) -> SavedGame:
 def printable(text: str) -> str:
     """``text`` without control characters, so a name from a file cannot send terminal escapes."""
     return "".join(ch for ch in text if ch.isprintable())
+
+
+def shown(text: str) -> str:
+    r"""A file's name or path as a message shows it: as it is when every character is printable, else
+    its ``repr``, which writes out control characters and escapes (``'a\x1b]52;c;…'``), so that a
+    name chosen by a stranger (a file in a shared archive) cannot send terminal escapes."""
+    return text if text.isprintable() else repr(text)
+
+
+def saved_time(value: object) -> str:
+    """``meta.saved`` of a save when it is an ISO 8601 timestamp (written again, to the second), else
+    ``""``: the start screen shows it, and a save from elsewhere may hold any text there."""
+    if not isinstance(value, str) or len(value) > 40:
+        return ""
+    try:
+        return datetime.fromisoformat(value).isoformat(timespec="seconds")
+    except ValueError:
+        return ""
 
 
 def person_name(text: str) -> str:
@@ -171,14 +196,27 @@ def write_save(path: Path, text: str) -> None:
     """Write a save so that it is never half-written: a temporary file beside it, then a rename.
 
     A process stopped in the middle (a closed terminal, a full disk) leaves the previous save intact.
+    The temporary file is a new one (:func:`tempfile.mkstemp`: created exclusively, never through a
+    link), so a ``.NAME.tmp`` link or folder put beside a save (a shared archive) is neither written
+    through nor in the way; the rename replaces ``path`` itself, a link there included, never the
+    file a link points to. The save gets the permissions a new file gets (the umask), as before.
+
+    Raises:
+        OSError: the folder cannot be created or written (the previous save is left as it was).
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.tmp")
+    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        temporary.write_text(text, encoding="utf-8")
-        os.replace(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
+            umask = os.umask(0o022)
+            os.umask(umask)
+            os.fchmod(file.fileno(), 0o666 & ~umask)
+            file.write(text)
+        os.replace(name, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(name)
+        raise
 
 
 def save_meta(names: tuple[str, ...], players: list[str], practice: bool, over: bool) -> dict[str, Any]:
