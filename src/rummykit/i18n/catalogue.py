@@ -1120,8 +1120,8 @@ ERRORS: Final[tuple[Entry, ...]] = (
     ),
     (
         "rules",
-        "a rules text of {count} characters: at most {count2} are read",
-        "Ein Regeltext mit {count} Zeichen: gelesen werden höchstens {count2}",
+        "a rules text of {bytes} characters: at most {bytes2} are read",
+        "Ein Regeltext mit {bytes} Zeichen: gelesen werden höchstens {bytes2}",
     ),
     (
         "rules",
