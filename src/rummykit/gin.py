@@ -669,9 +669,8 @@ def placed_layoffs(melds: Sequence[Meld], layoffs: Sequence[Card], rules: Rules)
 
 
 def _may_extend(meld: Meld, card: Card) -> bool:
-    """Whether ``card`` is of the set's rank or the run's suit (gin has no jokers)."""
-    naturals = [c for c in meld.cards if not c.is_joker]
-    return card.suit == naturals[0].suit if meld.is_run else card.rank == naturals[0].rank
+    """Whether ``card`` is of the set's rank or the run's suit."""
+    return card.suit == meld.suit if meld.is_run else card.rank == meld.rank
 
 
 def _extended(meld: Meld, added: Sequence[Card], rules: Rules) -> Meld | None:

@@ -106,11 +106,9 @@ def _set_shapes(t: _Tables, rank: int, counts: tuple[int, ...], jokers: int) -> 
     per_suit = [range(min(n, 1) + 1) if t.distinct else range(n + 1) for n in counts]
     for combo in itertools.product(*per_suit):
         n = sum(combo)
-        if n == 0:
-            continue
-        naturals = tuple(s * NUM_RANKS + rank - 1 for s in range(NUM_SUITS) for _ in range(combo[s]))
         if n < SET_MIN_NATURALS:
             continue
+        naturals = tuple(s * NUM_RANKS + rank - 1 for s in range(NUM_SUITS) for _ in range(combo[s]))
         for k in range(jokers + 1):
             size = n + k
             if size > t.set_max:
