@@ -192,6 +192,50 @@ def test_the_german_hints_words_are_read() -> None:
     assert german("vom Stoß ziehen") == Draw() and german("von der Ablage nehmen") == TakeDiscard()
 
 
+def test_every_move_in_the_words_the_hints_and_the_log_write_is_read() -> None:
+    """A move in German words as the hint writes it (``Pik-7 von der Ablage nehmen``, ``klopfen und
+    Pik-2 abwerfen``, ``einen Joker an Figur 1 anlegen``, ``Karo-5 gegen einen Joker von Figur 2
+    tauschen und … auslegen``, ``bei der offenen Karte passen``) and as the undo line writes it (a
+    meld's joker with the card it stands for) is that move: every legal move of random games."""
+    kinds: set[str] = set()
+    for preset, players in (("german", 3), ("german_dskv", 4), ("viennese", 3), ("scala40", 2), ("gin", 2)):
+        for seed in range(4):
+            rnd = rk.Round.new(rk.Rules.preset(preset), players=players, seed=seed)
+            rng = random.Random(seed)
+            for _ in range(300):
+                if rnd.is_over:
+                    break
+                view = rnd.view(rnd.to_move)
+                hand = screen.sorted_hand(view.hand, "suit")
+                opened = view.opened[view.seat] or view.rules.is_gin
+                done = view.gin.layoffs_done if view.gin is not None else None
+                for action in rnd.legal_actions():
+                    for meld_rules in (None, view.rules):
+                        words = describe_action(
+                            action, "de", form="verb", taken=view.top_discard, phase=view.phase,
+                            layoffs_done=done, meld_rules=meld_rules,
+                        )  # fmt: skip
+                        typed = face_letters(words, "de")
+                        got = parse_input(typed, hand, opened, lang="de", letters="de", top=view.top_discard)
+                        assert got == action, typed
+                    kinds.add(type(action).__name__)
+                rnd.apply(rng.choice(rnd.legal_actions()))
+    played = {"Draw", "TakeDiscard", "Open", "MeldAction", "LayOff", "Swap", "Discard", "Knock", "Pass"}
+    assert played <= kinds
+
+
+def test_a_take_in_words_must_name_the_top_card() -> None:
+    """``Pik-7 von der Ablage nehmen`` takes the top card only when it is the seven of spades; else the
+    player is told what the pile shows, in their language."""
+    top = Card.parse("7S")
+    assert parse_input("Pik-7 von der Ablage nehmen", HAND, True, lang="de", top=top) == TakeDiscard()
+    assert parse_input("7♠ von der Ablage nehmen", HAND, True, lang="de", top=top) == TakeDiscard()
+    with pytest.raises(NotationError) as caught:
+        parse_input("Pik-8 von der Ablage nehmen", HAND, True, lang="de", top=top)
+    assert short_error(caught.value, "de") == "Auf der Ablage liegt Pik-7, nicht Pik-8"
+    assert short_error(caught.value, "en") == "the discard pile shows 7♠, not 8♠"
+
+
 # 3. Card tokens a German player may mean as another card -----------------------------------------------
 def test_dk_is_refused_with_german_letters_and_says_how_to_type_each_card() -> None:
     assert refusal("x DK") == "'DK' ist mehrdeutig: Karo-König ist KD, Karo-Dame DD, Kreuz-Dame DC"

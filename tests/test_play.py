@@ -82,6 +82,8 @@ def test_viennese_showdown_shows_arrangements_chips_and_pot(data_dir: Path) -> N
     assert "Viennese Rummy (Wiener Rummy) · round 1 · dealer Bot 3 · pot 15" in out
     assert "score  chips" in out  # signed as in the browser (issue #19)
     assert "Your hand (10 cards, by suit) · deadwood 58" in out
+    # After the draw the hand's eleven cards show their deadwood, said to be before the discard.
+    assert re.search(r"Your hand \(11 cards, by suit\) · deadwood \d+ before the discard", out)
     assert "Round 1 over: Bot 2 called Rummy" in out
     assert "[J♣ J♦ J♥ J♠] [A♦ 2♦ 3♦] [2♥ JK(=3♥) 4♥] = 0" in out
     assert "melds | deadwood" in out and "Pot: 15 chips" in out
@@ -632,6 +634,22 @@ def test_knock_hint_names_the_knock_and_what_is_left() -> None:
     assert english == "knock KS  (deadwood 3 lets you knock: [2C 2D 2S] [QC QD QS] [7H 8H 9H] | 3H)"
     german = hint(view, rnd.legal_actions(), rnd, "de").text("de")
     assert german.startswith("klopfen und Pik-König abwerfen  (mit 3 Restpunkten darfst du klopfen: [2C")
+
+
+def test_the_take_hint_of_a_knock_game_names_the_discard_that_follows() -> None:
+    """Taking the discard is worth it in a knock game when the best discard after it leaves less
+    deadwood: the hint says which card that discard is."""
+    rules = rk.Rules.preset("viennese")
+    hands = ["4C 5C 6C 9S 10S JS AD AH 6D 9H", "7H 8H QS QD QC 2C 2D 2S 3H KD"]
+    rnd = rk.Round.new(rules, 2, deck=arrange_deck(rules, 2, hands, dealer=0, stock="KS"), dealer=0, seed=1)
+    rnd.apply("discard 9H")
+    view = rnd.view(1)
+    assert hint(view, rnd.legal_actions(), rnd, "en").text("en") == (
+        "take  (9H lowers your deadwood from 28 to 3, discarding KD)"
+    )
+    assert hint(view, rnd.legal_actions(), rnd, "de").text("de", taken=view.top_discard) == (
+        "Herz-9 von der Ablage nehmen  (9H senkt deine Restpunkte von 28 auf 3, wenn du KD abwirfst)"
+    )
 
 
 def test_help_lists_the_short_forms_of_the_game_at_the_table() -> None:

@@ -78,6 +78,25 @@ def test_the_gin_prompt_lists_the_moves_legal_after_the_draw_the_knock_and_the_l
     assert turn_prompt(match, 1, None, "en").plain.startswith("Your turn: lay off (l N) or pass")
     play("layoff 5H", "pass")
     assert turn_prompt(match, 1, None, "de").plain.startswith("Dein Zug: auslegen (m …) oder passen")
+    play("meld 2C 3C 4C", "meld 6D 7D 8D", "meld 6H 7H 8H")
+    assert turn_prompt(match, 1, None, "de").plain.startswith("Dein Zug: keine Figur mehr auszulegen: passen")
+
+
+def test_a_gin_defender_with_nothing_to_lay_off_is_told_why_passing_is_all() -> None:
+    """Where nothing of the defender's fits the knocker's melds, the line does not read as a bare
+    "pass": it says nothing fits."""
+    from rummykit.testing import arrange_deck
+
+    gin = rk.Rules.preset("gin")
+    hands = ["AH 2H 3H 5C 5D 5S 9C 10C JC 4D", "2C 3C 4C 6D 7D 8D 10H QH KS 9S"]
+    match = rk.Match.new(gin, 2, seed=1, dealer=1, deck=arrange_deck(gin, 2, hands, dealer=1, upcard="KD"))
+    for move in ("take", "knock", "discard KD", "meld AH 2H 3H", "meld 5C 5D 5S", "meld 9C 10C JC", "pass"):
+        match.apply(move)
+    assert match.legal_actions() == [rk.Action.parse("pass")]
+    english = turn_prompt(match, 1, None, "en").plain
+    assert english == "Your turn: nothing fits the knocker's melds: pass   help · hint · quit"
+    german = turn_prompt(match, 1, None, "de").plain
+    assert german == "Dein Zug: nichts passt an die Figuren: passen   hilfe · tipp · ende"
 
 
 def test_every_quit_word_stops_and_nothing_else_does() -> None:
@@ -93,6 +112,7 @@ def test_every_gin_prompt_fits_an_80_column_line() -> None:
     longest = (
         ("discard (x N) or knock (k; k N discards N)", "abwerfen (x N) oder klopfen (k; k N wirft N ab)"),
         ("lay off (l N), meld (m …) or pass", "anlegen (l N), auslegen (m …) oder passen"),
+        ("nothing fits the knocker's melds: pass", "nichts passt an die Figuren: passen"),
     )
     for en, de in [*GIN_PROMPTS.values(), GIN_OTHER_PHASES, *longest]:
         assert len(f"Your turn: {en}   help · hint · quit") <= 80, en

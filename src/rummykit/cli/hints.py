@@ -97,8 +97,8 @@ def draw_hint(view: PlayerView, legal: Sequence[Action], lang: str = "en") -> Hi
             return Hint(
                 (TakeDiscard(),),
                 t(
-                    f"{top} lowers your deadwood from {now} to {after[0]}",
-                    f"{top} senkt deine Restpunkte von {now} auf {after[0]}",
+                    f"{top} lowers your deadwood from {now} to {after[0]}, discarding {after[1]}",
+                    f"{top} senkt deine Restpunkte von {now} auf {after[0]}, wenn du {after[1]} abwirfst",
                 ),
             )
         return Hint(

@@ -11,7 +11,9 @@ command, pointing at ``help``. Meta commands (``help``, ``hint``, ``sort``, ``un
 German is read as the German help and hints write it (:func:`german_words`): the verbs
 (``anlegen 5H an 2``), ``an``/``auf``/``gegen`` for ``on``, ``Figur`` before a meld's number, ``dann``
 for ``then``, ``unten``/``oben`` for a run's ``low``/``high`` end, cards in words (``Pik-7``,
-``Kreuz-Buben``) and a hint's verb at the end (``Pik-7 an Figur 7 unten anlegen``). What the terminal
+``Kreuz-Buben``) and a hint's verb at the end (``Pik-7 an Figur 7 unten anlegen``); a move the hints
+and the log write with two verbs or without a card is read whole (:func:`german_phrase`: ``klopfen
+und Pik-2 abwerfen``, ``bei der offenen Karte passen``). What the terminal
 reads as a card is stricter than :meth:`rummykit.cards.Card.parse` where the table shows German
 letters (:func:`check_card_token`): ``DK`` is refused there, not read as the king of diamonds.
 
@@ -25,11 +27,25 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
-from rummykit.actions import ACTION_VERBS, Action, MeldAction, Open, Swap
+from rummykit.actions import (
+    ACTION_VERBS,
+    Action,
+    BuyBack,
+    Decline,
+    Draw,
+    KnockDeclare,
+    MeldAction,
+    Open,
+    Pass,
+    Swap,
+    TakeDiscard,
+)
 from rummykit.cards import RANKS_DE, SUITS, Card
 from rummykit.errors import IllegalMeldError, NotationError, quoted
+from rummykit.i18n.moves import describe_action
 from rummykit.melds import Meld, arrange_meld
 from rummykit.rules import Rules
+from rummykit.views import Phase
 
 MAX_LINE: Final = 200
 """Longest input line read as a move; longer lines are refused without being echoed back."""
@@ -128,6 +144,74 @@ def german_card(word: str) -> str | None:
     if m is None or m.group(1) not in _SUIT_WORDS or m.group(2) not in _RANK_WORDS:
         return None
     return str(Card.of(_RANK_WORDS[m.group(2)], _SUIT_WORDS[m.group(1)]))
+
+
+def _whole_phrases() -> dict[str, str]:
+    """The German words of every move without a card, as the hints, the help and the log write them
+    (``bei der offenen Karte passen``, ``passen: fertig mit dem Anlegen``, ``an der Mauer passen``),
+    lower case, to the move's notation."""
+    phrases: dict[str, str] = {}
+    for action in (Draw(), TakeDiscard(), Pass(), KnockDeclare(), BuyBack(), Decline()):
+        for phase in (None, *Phase):
+            for layoffs_done in (None, False, True):
+                words = describe_action(action, "de", form="verb", phase=phase, layoffs_done=layoffs_done)
+                for phrase in (words, words.partition(" (")[0]):  # with or without the parenthesis
+                    phrases.setdefault(" ".join(phrase.lower().split()), str(action))
+    return phrases
+
+
+WHOLE_PHRASES: Final = _whole_phrases()
+"""German moves without a card, whole, as the game writes them, to their notation."""
+_JOKER_WORDS: Final = frozenset({"einen joker", "den joker", "ein joker", "der joker", "joker"})
+"""A joker in words at the head of a clause, as the hints write it (``einen Joker abwerfen``)."""
+
+
+def german_phrase(line: str, top: Card | None = None) -> str | None:
+    """A move written as the German hints and the log write it, with more than one verb or without
+    a card (``klopfen und Pik-2 abwerfen``, ``Karo-5 gegen einen Joker von Figur 2 tauschen und 6♦ 7♦
+    auslegen``, ``Rummy rufen, Pik-2 verdeckt``, ``bei der offenen Karte passen``, ``einen Joker
+    abwerfen``), as a line the rest of :func:`parse_input` reads; ``None`` for any other line.
+    ``top``, the discard pile's top card, is what ``Pik-7 von der Ablage nehmen`` must name.
+
+    Raises:
+        NotationError: the take names another card than ``top``.
+    """
+    low = " ".join(line.lower().split())
+    if low in WHOLE_PHRASES:
+        return WHOLE_PHRASES[low]
+    clauses: list[list[str]] = [[]]
+    for word in line.split():
+        if word.lower() == "und":
+            clauses.append([])
+        else:
+            clauses[-1].append(word)
+    joker = False
+    for clause in clauses:  # "einen Joker an Figur 1 anlegen": the joker is the card
+        for size in (2, 1):
+            if len(clause) > size and " ".join(clause[:size]).lower() in _JOKER_WORDS:
+                clause[:size] = ["JK"]
+                joker = True
+                break
+    flat = " und ".join(" ".join(clause) for clause in clauses)
+    words, low = flat.split(), flat.lower()
+    heads = [" ".join(clause[:-1]) for clause in clauses]
+    last = [clause[-1].lower() if clause else "" for clause in clauses]
+    lead = " ".join(clauses[0]).lower()
+    if len(clauses) == 2 and last[1] == "abwerfen" and lead in ("klopfen", "mit der offenen karte klopfen"):
+        return f"knock {heads[1]}"  # "klopfen und Pik-2 abwerfen"
+    if len(clauses) > 1 and last[0] == "tauschen" and all(v in ("auslegen", "anlegen") for v in last[1:]):
+        then = [f"dann {verb} {head}" for verb, head in zip(last[1:], heads[1:], strict=True)]
+        return " ".join([f"tauschen {heads[0]}", *then])
+    if re.fullmatch(r"rummy rufen, \S+ verdeckt", low):
+        return f"rummy {words[2]}"
+    if re.fullmatch(r"\S+ von der ablage (auf)?nehmen", low):  # the hint names the card taken
+        named = Card.parse(german_card(words[0]) or words[0])
+        if top is not None and named != top:
+            raise NotationError(f"the discard pile shows {top}, not {named}")
+        return "take"
+    if re.fullmatch(r"\S+ an eine figur des klopfenden anlegen", low):
+        return f"layoff {words[0]}"  # gin: onto the knocker's melds, where it fits
+    return flat if joker else None
 
 
 def german_words(words: Sequence[str]) -> list[str]:
@@ -236,6 +320,7 @@ def parse_input(
     lang: str = "en",
     letters: str = "en",
     gin: bool = False,
+    top: Card | None = None,
 ) -> Action | str:
     """A typed line as an action, or the name of a meta command (``help``, ``hint`` …).
 
@@ -243,7 +328,8 @@ def parse_input(
     ``open`` and ``meld`` for the short form ``m``. German words are read in every language
     (:func:`german_words`); ``letters``, the rank letters the table shows, and ``lang`` decide which
     card tokens are refused as ambiguous or explained (:func:`check_card_token`); ``gin`` gives a
-    refused lay-off gin's example.
+    refused lay-off gin's example; ``top``, the discard pile's top card, is the card a take written
+    with its card (``Pik-7 von der Ablage nehmen``) must name.
 
     Raises:
         NotationError: the line is neither a command nor an action.
@@ -251,6 +337,7 @@ def parse_input(
     if len(text) > MAX_LINE:
         raise NotationError(f"that line is {len(text)} characters long; a move is at most {MAX_LINE}")
     line = " ".join(text.replace("|", " | ").split())
+    line = german_phrase(line, top) or line
     if not line:
         raise NotationError("type a move, or 'help' for the legal moves")
     first, _, rest = line.partition(" ")

@@ -317,16 +317,17 @@ class PlaySession:
             lang=self.lang,
         )
 
-    def deadwood(self, viewer: int | None) -> dict[int, int] | None:
+    def deadwood(self, viewer: int | None) -> dict[int, str] | None:
+        """The viewer's deadwood in a knock game, as its hand's title shows it; with the card drawn
+        (a card above the hand size) the figure before the discard, said so."""
         rules = self.match.rules
         if viewer is None or not rules.is_knock_game:
             return None
         from rummykit import solver
 
         hand = list(self.match.round.view(viewer).hand)
-        if len(hand) > rules.hand_size_for(len(self.match.round.active)):
-            return None
-        return {viewer: solver.min_deadwood(hand, rules)}
+        drawn = len(hand) > rules.hand_size_for(len(self.match.round.active))
+        return {viewer: screen.deadwood_label(solver.min_deadwood(hand, rules), drawn, self.lang)}
 
     def show(self, viewer: int | None, status: Text | str = "", extra: Sequence[RenderableType] = ()) -> None:
         if self.console.is_terminal:
@@ -644,6 +645,7 @@ class PlaySession:
                 lang=self.lang,
                 letters=self.letters,
                 gin=view.rules.is_gin,
+                top=view.top_discard,
             )
         except NotationError as exc:
             return Text(self.t("✗ not a move: ", "✗ kein Zug: ") + short_error(exc, self.lang), style="red")

@@ -89,9 +89,15 @@ def _knock_game_moves(legal: Sequence[object], t: Lang) -> str:
     return ", ".join(moves[:-1]) + t(" or ", " oder ") + moves[-1]
 
 
-def _gin_moves(phase: Phase, legal: Sequence[object], t: Lang) -> str:
+def _gin_moves(phase: Phase, legal: Sequence[object], t: Lang, layoffs_done: bool = False) -> str:
     """Gin after the draw, the knock and the lay-offs: the moves legal now, and only those (a knock
-    offered with 52 deadwood, or lay-offs after passing on them, were refused when typed)."""
+    offered with 52 deadwood, or lay-offs after passing on them, were refused when typed). Where
+    passing is all the defender may do, the line says why (``layoffs_done``: the lay-offs onto the
+    knocker's melds are over and the defender's own melds are laid)."""
+    if phase is Phase.LAYOFF and list(legal) == [Pass()]:
+        if layoffs_done:
+            return t("no meld left to lay: pass", "keine Figur mehr auszulegen: passen")
+        return t("nothing fits the knocker's melds: pass", "nichts passt an die Figuren: passen")
     moves = []
     if any(isinstance(a, LayOffCard) for a in legal):
         moves.append(t("lay off (l N)", "anlegen (l N)"))
@@ -155,7 +161,8 @@ def turn_prompt(
     elif match.rules.is_gin and rnd.phase is Phase.FIRST_UPCARD and TakeDiscard() not in legal:
         what = t("both passed on the upcard: draw (d)", "beide haben gepasst: ziehen (d)")
     elif match.rules.is_gin and rnd.phase in (Phase.DISCARD, Phase.KNOCK, Phase.LAYOFF):
-        what = _gin_moves(rnd.phase, legal, t)
+        gin = rnd.view(seat).gin
+        what = _gin_moves(rnd.phase, legal, t, gin is not None and gin.layoffs_done)
     elif match.rules.is_gin and rnd.phase is Phase.WALL and not _may_knock(legal):
         what = t(*GIN_WALL_PASS_ONLY)
     elif match.rules.is_gin:

@@ -501,13 +501,22 @@ def knock_line(board: Board) -> Text | None:
     return line
 
 
+def deadwood_label(deadwood: int, before_discard: bool, lang: str) -> str:
+    """What a knock game's hand shows of its deadwood (the least its cards leave unmelded): after
+    the draw, with a card too many, the figure before the discard, said so (the discard lowers it
+    when the card thrown is deadwood)."""
+    t = Lang(lang)
+    if before_discard:
+        return t(f"deadwood {deadwood} before the discard", f"Restpunkte {deadwood} vor dem Abwerfen")
+    return t(f"deadwood {deadwood}", f"Restpunkte {deadwood}")
+
+
 def _hand_block(
-    board: Board, seat: int, cards: tuple[Card, ...], deadwood: int | None
+    board: Board, seat: int, cards: tuple[Card, ...], deadwood: str | None
 ) -> list[RenderableType]:
     v = board.view
     own = seat == v.seat
     name = board.names[seat]
-    t = Lang(board.lang)
     if board.lang == "de":
         who = "Deine Hand" if name == "Du" else f"Hand von {name}"
         order = "nach Farbe" if board.sort_mode == "suit" else "nach Wert"
@@ -516,7 +525,7 @@ def _hand_block(
         order = f"by {board.sort_mode}"
     title = Text(f"{who} ({count(len(cards), 'card', board.lang)}, {order})", style="bold")
     if deadwood is not None:
-        title.append(t(f" · deadwood {deadwood}", f" · Restpunkte {deadwood}"), style="")
+        title.append(f" · {deadwood}", style="")
     return [title, hand_grid(cards, board.ascii_only, board.highlight if own else ())]
 
 
@@ -526,7 +535,7 @@ COMPACT_ROW_CARDS: Final = 15
 """Cards per line of a hand in :func:`hand_rows` (beside a name of up to 16 characters)."""
 
 
-def hand_rows(board: Board, deadwood: dict[int, int] | None = None) -> Table:
+def hand_rows(board: Board, deadwood: dict[int, str] | None = None) -> Table:
     """Every shown hand on one line (two for a hand above :data:`COMPACT_ROW_CARDS` cards): the
     seat's name and its cards, without positions (the players table above gives the counts). The
     board uses it where the hands with positions would push it past the screen (every hand of five
@@ -541,15 +550,16 @@ def hand_rows(board: Board, deadwood: dict[int, int] | None = None) -> Table:
                 shown.append("\n")
             shown.append_text(cards_text(cards[start : start + COMPACT_ROW_CARDS], board.ascii_only))
         if deadwood and seat in deadwood:
-            shown.append(Lang(board.lang)(f" · deadwood {deadwood[seat]}", f" · Restpunkte {deadwood[seat]}"))
+            shown.append(f" · {deadwood[seat]}")
         grid.add_row(Text(board.names[seat]), shown)
     return grid
 
 
-def render_board(board: Board, deadwood: dict[int, int] | None = None) -> Group:
+def render_board(board: Board, deadwood: dict[int, str] | None = None) -> Group:
     """The whole table as one renderable, fitted to ``board.height`` lines where possible: a crowded
     table shows its melds in three columns, and several hands that do not fit with their positions
-    are shown one row each (:func:`hand_rows`)."""
+    are shown one row each (:func:`hand_rows`). ``deadwood``: a line about a seat's deadwood shown
+    after its hand's title (:func:`deadwood_label`)."""
     below = board.result_below
     parts: list[RenderableType] = [_header(board)]
     if not below:

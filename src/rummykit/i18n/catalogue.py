@@ -811,6 +811,11 @@ ERRORS: Final[tuple[Entry, ...]] = (
     ),
     (
         "notation",
+        "the discard pile shows {card}, not {card2}",
+        "Auf der Ablage liegt {card}, nicht {card2}",
+    ),
+    (
+        "notation",
         "that line is {count} characters long; a move is at most {limit}",
         "Diese Zeile ist {count} Zeichen lang; ein Zug hat höchstens {limit}",
     ),
