@@ -170,6 +170,33 @@ def test_replay_refuses_a_record_larger_than_a_save(tmp_path: Path) -> None:
     assert f"is {path.stat().st_size} bytes; a record is at most {MAX_SAVE_BYTES}" in result.output
 
 
+def test_a_batch_file_line_is_never_read_whole_beyond_the_limit(tmp_path: Path) -> None:
+    """A batch file without its run's index, its first line 20 million characters long: replaying
+    its second game skips the long line a piece at a time, the first game is refused after
+    reading at most the limit, and so is a run's reader (``read_records``' lines)."""
+    from rummykit.selfplay import nth_record_line, record_lines
+
+    path = tmp_path / "games-000000.jsonl"
+    good = long_round(3).dumps(indent=None)
+    path.write_text("x" * 20_000_000 + "\n" + good + "\n", encoding="utf-8")
+    tracemalloc.start()
+    try:
+        assert nth_record_line(path, 1) == good + "\n"
+        with pytest.raises(NotationError, match=r"line 1 of .* is longer than 2000000 characters"):
+            list(record_lines(path))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 10_000_000  # the whole line: some 40 MB (characters and bytes)
+    assert nth_record_line(path, 2) is None
+    second = runner.invoke(app, ["replay", str(path), "--game", "1"], input="q\n")
+    assert second.exit_code == 0, second.output
+    first = runner.invoke(app, ["replay", str(path), "--game", "0", "--lang", "de"], input="q\n")
+    assert first.exit_code == 2
+    grouped = f"{MAX_SAVE_BYTES:,}".replace(",", ".")
+    assert "Zeile 1 von" in first.output and f"hat mehr als {grouped} Zeichen" in first.output
+
+
 def test_replay_memory_does_not_grow_with_a_table_per_action() -> None:
     record = long_round(4000)
     tracemalloc.start()

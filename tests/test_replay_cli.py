@@ -61,6 +61,20 @@ def test_step_forwards_and_backwards_from_one_seat(tmp_path: Path) -> None:
     assert f"action 1 of {total}" in screens[3]
 
 
+def test_a_match_from_a_given_position_says_its_scores_were_not_played_here(tmp_path: Path) -> None:
+    """A match record that starts from a position (a resumed series, a puzzle) shows scores before
+    its first action: the start says they were not played in this record, and after how many hands."""
+    position = rk.MatchPosition(totals=(95, 30, 60), pot=15, buybacks=(1, 0, 0), hands_dealt=3)
+    m = rk.Match.new(rk.Rules.preset("viennese"), 3, seed=1, dealer=0, position=position)
+    path = save_match(tmp_path, m)
+    code, out = replay(str(path), lines=["q"])
+    assert code == 0 and "Starts from a given position (after 3 hands), not played here" in out
+    code, out = replay(str(path), "--lang", "de", lines=["q"])
+    assert code == 0 and "Beginnt mit vorgegebenem Stand (nach 3 Spielen), nicht hier erspielt" in out
+    fresh = save_match(tmp_path, played_match("german(match_end=single_hand)"))
+    assert "given position" not in replay(str(fresh), lines=["q"])[1]
+
+
 def test_all_hands_and_round_end(tmp_path: Path) -> None:
     m = played_match("german(match_end=single_hand)")
     path = save_match(tmp_path, m)

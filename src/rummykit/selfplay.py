@@ -58,6 +58,9 @@ VERSION: Final = 1
 RUN_FILE: Final = "run.json"
 INDEX_FILE: Final = "index.jsonl"
 LOCK_FILE: Final = "run.lock"
+MAX_RECORD_LINE: Final = 2_000_000
+"""Longest line of a batch file read as a record, in characters: a longer one (a file from someone
+else) is refused after reading this much of it, never held whole."""
 MAX_DEFAULT_BATCH: Final = 100
 MAX_GAMES: Final = 100_000_000
 
@@ -620,18 +623,60 @@ def _sort_index(folder: Path, batches: int) -> None:
     )
 
 
+def record_lines(path: Path, limit: int = MAX_RECORD_LINE) -> Iterator[str]:
+    """The lines of batch file ``path`` in order, each read in pieces of at most ``limit``
+    characters, so that a line longer than that is never held whole.
+
+    Raises:
+        NotationError: a line is longer than ``limit`` characters (the file's remaining lines are not
+            read).
+    """
+    with path.open(encoding="utf-8") as f:
+        number = 0
+        while piece := f.readline(limit + 1):
+            number += 1
+            if len(piece) > limit:
+                raise NotationError(
+                    f"line {number} of {quoted(str(path))} is longer than {limit} characters; "
+                    f"a record is at most {limit}"
+                )
+            yield piece
+
+
+def nth_record_line(path: Path, index: int, limit: int = MAX_RECORD_LINE) -> str | None:
+    """Line ``index`` (from 0) of batch file ``path``, or ``None`` when the file has fewer lines. The
+    lines before it are skipped in pieces of at most ``limit`` characters, however long they are.
+
+    Raises:
+        NotationError: that line is longer than ``limit`` characters.
+    """
+    with path.open(encoding="utf-8") as f:
+        for number in range(index + 1):
+            piece = f.readline(limit + 1)
+            if not piece:
+                return None
+            if number == index:
+                if len(piece) > limit:
+                    raise NotationError(
+                        f"line {number + 1} of {quoted(str(path))} is longer than {limit} characters; "
+                        f"a record is at most {limit}"
+                    )
+                return piece
+            while piece and not piece.endswith("\n"):  # the rest of a long line, a piece at a time
+                piece = f.readline(limit + 1)
+    return None
+
+
 def read_records(out: str | Path) -> Iterator[Record]:
     """Every record of a finished or interrupted run, in game order of the index's batches.
 
     Raises:
-        NotationError: a line is not a record.
+        NotationError: a line is not a record, or longer than :data:`MAX_RECORD_LINE` characters.
     """
     folder = Path(out)
     for batch in sorted({b for b, _, _, _ in _index_lines(folder)}):
-        path = folder / batch_file(batch)
-        with path.open(encoding="utf-8") as f:
-            for line in f:
-                yield Record.loads(line)
+        for line in record_lines(folder / batch_file(batch)):
+            yield Record.loads(line)
 
 
 def batch_games(out: str | Path, file: str) -> tuple[int, int] | None:
@@ -644,11 +689,13 @@ def batch_games(out: str | Path, file: str) -> tuple[int, int] | None:
     return found
 
 
-def game_line(out: str | Path, game: int) -> str:
-    """The record line of game number ``game`` (from 0, as the index numbers them) of a run folder.
+def game_line(out: str | Path, game: int, limit: int = MAX_RECORD_LINE) -> str:
+    """The record line of game number ``game`` (from 0, as the index numbers them) of a run folder,
+    read as :func:`nth_record_line` reads it.
 
     Raises:
-        NotationError: no index in ``out``, or no written batch holds that game.
+        NotationError: no index in ``out``, no written batch holds that game, or its line is longer
+            than ``limit`` characters.
     """
     folder = Path(out)
     written: list[tuple[int, int]] = []
@@ -656,10 +703,9 @@ def game_line(out: str | Path, game: int) -> str:
         first, count = int(entry.get("first", -1)), int(entry.get("games", 0))
         written.append((first, first + count - 1))
         if first <= game < first + count:
-            with (folder / batch_file(batch)).open(encoding="utf-8") as f:
-                for number, line in enumerate(f, start=first):
-                    if number == game:
-                        return line
+            line = nth_record_line(folder / batch_file(batch), game - first, limit)
+            if line is not None:
+                return line
     if not written:
         raise NotationError(f"{str(folder)!r} holds no self-play run (no readable {INDEX_FILE})")
     ranges = _ranges(written)
@@ -704,8 +750,10 @@ __all__ = [
     "default_batch",
     "game_line",
     "game_seats",
+    "nth_record_line",
     "plan_games",
     "play_batch",
     "read_records",
+    "record_lines",
     "run_selfplay",
 ]

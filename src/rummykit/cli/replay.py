@@ -37,7 +37,7 @@ from rummykit.i18n import localize_error, message_letters
 from rummykit.match import Match
 from rummykit.record import Record, ReplayError, read_json
 from rummykit.round import Round
-from rummykit.selfplay import INDEX_FILE, RUN_FILE, batch_games, game_line, game_seats
+from rummykit.selfplay import INDEX_FILE, RUN_FILE, batch_games, game_line, game_seats, nth_record_line
 from rummykit.state import RoundState
 
 REPLAY_HELP = "Enter next · b back · +N/-N · go N · round N · start · end · seat N · all · q"
@@ -116,7 +116,7 @@ def _run_game(folder: Path, game: int | None) -> str:
         )
     if game is None:
         raise NotationError(f"{str(folder)!r} is a self-play run of many games: pick one with --game N")
-    return game_line(folder, game)
+    return game_line(folder, game, MAX_SAVE_BYTES)
 
 
 def _batch_game(path: Path, game: int | None) -> str:
@@ -133,11 +133,10 @@ def _batch_game(path: Path, game: int | None) -> str:
                 f"{str(path)!r} holds games {first}–{first + count - 1} of its run (--game counts "
                 f"through the whole run); replay the run folder {str(path.parent)!r} for game {game}"
             )
-        return game_line(path.parent, game)
-    with path.open(encoding="utf-8") as f:
-        for number, line in enumerate(f):
-            if number == game:
-                return line
+        return game_line(path.parent, game, MAX_SAVE_BYTES)
+    line = nth_record_line(path, game, MAX_SAVE_BYTES)
+    if line is not None:
+        return line
     raise NotationError(f"{str(path)!r} has no game {game}")
 
 
@@ -283,10 +282,12 @@ class ReplaySession:
         else:
             hands = {s: screen.sorted_hand(rnd.view(s).hand, "suit") for s in rnd.active_seats}
         log: list[Text] = []
+        t = self.t
         if self.position:
             i = self.position - 1
             log.append(Text(f"{i + 1}. ", style="dim") + self._describe(i))
-        t = self.t
+        elif self.record.position is not None:
+            log.append(Text(self._given_position(), style="yellow"))
         status = Text.assemble(
             (t(f"action {self.position} of {self.total}", f"Zug {self.position} von {self.total}"), "bold"),
             t(" · view: ", " · Sicht: ")
@@ -327,6 +328,21 @@ class ReplaySession:
             table = dataclasses.replace(board, result_below=below, status="")
             return [screen.render_board(table), result, board.status]
         return [screen.render_board(board)]
+
+    def _given_position(self) -> str:
+        """The line at the start of a match record that began from a given position (a resumed
+        series, a puzzle): its scores were not played in this record."""
+        assert self.record.position is not None
+        before = self.record.position.hands_dealt
+        if before:
+            return self.t(
+                f"Starts from a given position (after {before} hands), not played here",
+                f"Beginnt mit vorgegebenem Stand (nach {before} Spielen), nicht hier erspielt",
+            )
+        return self.t(
+            "Starts from a given position, not played here",
+            "Beginnt mit vorgegebenem Stand, nicht hier erspielt",
+        )
 
     def _describe(self, index: int) -> Text:
         seat = self.seat_of[index]

@@ -849,6 +849,11 @@ ERRORS: Final[tuple[Entry, ...]] = (
     ),
     (
         "notation",
+        "line {number} of {quoted} is longer than {bytes} characters; a record is at most {bytes2}",
+        "Zeile {number} von {quoted} hat mehr als {bytes} Zeichen; eine Aufzeichnung hat höchstens {bytes2}",
+    ),
+    (
+        "notation",
         "record {quoted} is {bytes} bytes; a record is at most {bytes2}",
         "Die Aufzeichnung {quoted} hat {bytes} Bytes; eine Aufzeichnung hat höchstens {bytes2} Bytes",
     ),
