@@ -237,6 +237,13 @@ def overview(rules: Rules, t: Lang) -> list[Block]:
     return [Heading(2, t("How a hand goes", "So läuft ein Spiel")), Paragraph(text)]
 
 
+def example_set(rules: Rules, rank: str = "4") -> str:
+    """A set of fours as small as ``set_size_min`` allows (``4S 4D 4C``; with four at least
+    ``4S 4D 4C 4H``, and beyond, where two packs allow it, the suits again)."""
+    suits = "SDCH" * 2
+    return " ".join(rank + suit for suit in suits[: rules.set_size_min])
+
+
 def opening(rules: Rules, t: Lang) -> list[Block]:
     minimum = rules.opening_min_points or 0
     head = Heading(2, t("Opening (laying out, auslegen)", "Auslegen (Erstmeldung)"))
@@ -250,7 +257,7 @@ def opening(rules: Rules, t: Lang) -> list[Block]:
                 )
             ),
         ]
-    run, group = "10H JH QH", "4S 4D 4C"
+    run, group = "10H JH QH", example_set(rules)
     a, b = meld_value(run, rules), meld_value(group, rules)
     total = a + b if rules.opening_scope == "all_melds_this_turn" else max(a, b)
     enough = total >= minimum
