@@ -22,6 +22,7 @@ from rummykit.errors import (
     WrongTurnError,
     quoted,
 )
+from rummykit.testing import arrange_deck
 
 
 def test_localized_speaks_german_and_english_is_the_message() -> None:
@@ -38,6 +39,24 @@ def test_localized_speaks_german_and_english_is_the_message() -> None:
         == "knock 5H: Ben has already knocked; now you only draw and discard"
     )
     assert "Ben" in knock.localized("de", ["Anna", "Ben"])
+
+
+def test_a_missing_table_meld_counts_one_meld_in_the_singular() -> None:
+    """With one meld on the table the message says "(1 meld)" / "(1 Figur)", not "(1 melds)"."""
+    rules = rk.Rules.preset("german")
+    hand = "10H JH QH KH 2C 3D 5S 7C 9D 4S 6D 8C 2S"
+    other = "2H 3D 4D 5C 6C 7C 8S 9S 10S JD QD KD 3S"
+    rnd = rk.Round.new(rules, 2, deck=arrange_deck(rules, 2, [hand, other], stock="8H", dealer=1), dealer=1)
+    with pytest.raises(IllegalActionError) as none:
+        rnd.table_meld(1)
+    assert str(none.value) == "there is no meld 1 on the table (0 melds)"
+    rnd.apply("draw")
+    rnd.apply("open 10H JH QH KH")
+    with pytest.raises(IllegalActionError) as one:
+        rnd.table_meld(2)
+    assert one.value.rule == "no_such_meld"
+    assert str(one.value) == "there is no meld 2 on the table (1 meld)"
+    assert one.value.localized("de") == "Auf dem Tisch liegt keine Figur 2 (1 Figur)"
 
 
 @pytest.mark.parametrize(

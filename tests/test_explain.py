@@ -170,6 +170,21 @@ def test_every_option_has_a_label_and_words_for_none_in_both_languages() -> None
     assert not none, f"src/rummykit/explain/terms.py `NONE_WORDS` words options that are never None: {none}"
 
 
+def test_a_match_of_one_hand_is_singular_and_unset_num_hands_is_one_per_player() -> None:
+    """``num_hands=1`` reads "one hand" (not "1 hands"); an unset ``num_hands`` is one hand per player,
+    not "none", in both languages."""
+    one = rk.Rules.preset("german").replace(num_hands=1)
+    en, de = explain(one, "en"), explain(one, "de")
+    assert "A match has one hand." in en and "1 hands" not in en
+    assert "Eine Partie hat ein Spiel." in de and "1 Spiele" not in de
+    assert "| hands in the match | 1 | one per player |" in en
+    assert "| Spiele in der Partie | 1 | eines pro Spieler |" in de
+    three = rk.Rules.preset("german").replace(num_hands=3)
+    assert "A match has 3 hands" in explain(three, "en")
+    assert "Eine Partie hat 3 Spiele" in explain(three, "de")
+    assert NONE_WORDS["num_hands"] == ("one per player", "eines pro Spieler")
+
+
 def _alternatives(rules: rk.Rules, option: str) -> list[object]:
     """A few values of ``option`` other than the one ``rules`` has (choices, booleans, range ends)."""
     hint = get_type_hints(rk.Rules)[option]

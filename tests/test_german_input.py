@@ -236,6 +236,14 @@ def test_a_take_in_words_must_name_the_top_card() -> None:
     assert short_error(caught.value, "en") == "the discard pile shows 7♠, not 8♠"
 
 
+def test_a_position_past_a_hand_of_one_card_is_refused_in_the_singular() -> None:
+    """One card left: "your hand has 1 card" / "Deine Hand hat 1 Karte", not "1 cards (1–1)"."""
+    one = parse_cards("7S")
+    assert refusal("x 5", hand=one) == "Keine Karte an Stelle 5: Deine Hand hat 1 Karte"
+    assert refusal("x 5", lang="en", letters="en", hand=one) == "no card at position 5: your hand has 1 card"
+    assert refusal("x 15") == "Keine Karte an Stelle 15: Deine Hand hat 14 Karten (1–14)"
+
+
 # 3. Card tokens a German player may mean as another card -----------------------------------------------
 def test_dk_is_refused_with_german_letters_and_says_how_to_type_each_card() -> None:
     assert refusal("x DK") == "'DK' ist mehrdeutig: Karo-König ist KD, Karo-Dame DD, Kreuz-Dame DC"

@@ -208,7 +208,7 @@ def test_a_gin_hand_in_german_prompts_and_hints_by_gins_own_moves(data_dir: Path
     assert_german(out)
     assert "Gin-Rommé (Gin Rummy) · Spiel 1 von 1 · Geber Bot 2" in out
     flat = " ".join(out.split())
-    assert "Dein Zug: die offene Karte nehmen (t) oder passen (pass)" in flat
+    assert "Dein Zug: die offene Karte nehmen (t) oder passen hilfe" in flat  # "passen" is typed as is
     assert "> Tipp: bei der offenen Karte passen (K♣ senkt deine Restpunkte nicht (54))" in flat
     assert "Dein Zug: abwerfen (x N)" in flat  # no knock offered where none is legal
     assert "Rummy (r N)" not in out

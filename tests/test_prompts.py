@@ -6,8 +6,9 @@ from __future__ import annotations
 import random
 
 import rummykit as rk
-from rummykit.actions import BuyBack, CallRummy, Knock, KnockDeclare
+from rummykit.actions import BuyBack, CallRummy, Knock, KnockDeclare, Pass
 from rummykit.bots import GreedyBot
+from rummykit.cli.parsing import parse_input
 from rummykit.cli.prompts import GIN_PROMPTS, is_quit, turn_prompt
 from rummykit.views import Phase
 
@@ -117,6 +118,14 @@ def test_every_gin_prompt_fits_an_80_column_line() -> None:
     for en, de in [*GIN_PROMPTS.values(), GIN_OTHER_PHASES, *longest]:
         assert len(f"Your turn: {en}   help · hint · quit") <= 80, en
         assert len(f"Dein Zug: {de}   hilfe · tipp · ende") <= 80, de
+
+
+def test_the_german_gin_prompts_name_no_english_command() -> None:
+    """German "passen" is typed as it reads: the first-upcard prompt does not add "(pass)"."""
+    german = GIN_PROMPTS[Phase.FIRST_UPCARD][1]
+    assert german == "die offene Karte nehmen (t) oder passen" and "(pass)" not in german
+    assert all("(pass)" not in de for _, de in GIN_PROMPTS.values())
+    assert parse_input("passen", (), True, lang="de") == Pass()
 
 
 def _after_a_knock() -> rk.Match:

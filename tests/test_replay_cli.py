@@ -202,20 +202,51 @@ def test_replay_in_german_with_lang_and_by_the_locale(
     total = len(m.actions)
     code, out = replay(str(path), "--lang", "de", lines=["", "n", "xyz", "end", "all", "q"])
     assert code == 0
-    screens = out.split("replay> ")
+    screens = out.split("Wiedergabe> ")  # the German prompt
+    assert len(screens) == 7 and "replay> " not in out
     assert f"Zug 0 von {total} · Sicht: You" in screens[0]
-    assert "Wiedergabe" in screens[0] and "Enter vor · b zurück" in screens[0]
+    assert "Wiedergabe" in screens[0] and "Enter vor · zurück" in screens[0]
     assert "1. You: zieht vom Stoß" in screens[1]
     assert "✗ unbekannter Befehl 'xyz'" in out
     assert f"Zug {total} von {total}" in screens[4] and "Sicht: alle Hände" in screens[5]
-    found = [w for w in REPLAY_ENGLISH if w in out.replace("replay> ", "")]  # the prompt names the command
+    found = [w for w in REPLAY_ENGLISH if w in out]
     assert not found, f"English on a German replay screen: {found}"
-    assert max(len(line.removeprefix("replay> ")) for line in out.splitlines()) <= 80
+    assert max(len(line.removeprefix("Wiedergabe> ")) for line in out.splitlines()) <= 80
     monkeypatch.setenv("LANG", "de_DE.UTF-8")
     _, by_locale = replay(str(path), lines=["q"])
     assert f"Zug 0 von {total}" in by_locale
     _, english = replay(str(path), "--lang", "en", lines=["q"])
     assert f"action 0 of {total}" in english
+
+
+def test_replay_takes_german_command_words_in_every_language(tmp_path: Path) -> None:
+    """The German help names German commands (``zu N``, ``spiel N``, ``anfang``, ``ende``, ``platz N``,
+    ``alle``, ``beenden``), and they work in every language, as the English ones do."""
+    from rummykit.cli.replay import REPLAY_HELP, REPLAY_HELP_DE
+
+    assert len(REPLAY_HELP) <= 80 and len(REPLAY_HELP_DE) <= 80
+    commands = REPLAY_HELP_DE.split(" · ")
+    assert not {"go N", "round N", "start", "end", "seat N", "all"} & set(commands), commands
+    m = played_match("german(match_end=single_hand)")
+    path = save_match(tmp_path, m)
+    total = len(m.actions)
+    german = ["zu 3", "zurück", "weiter", "ende", "anfang", "platz 2", "alle", "spiel 1", "spiel 9", "hilfe"]
+    code, out = replay(str(path), "--lang", "de", lines=[*german, "beenden", "zu 1"])
+    assert code == 0
+    screens = out.split("Wiedergabe> ")
+    assert f"Zug 3 von {total}" in screens[1] and f"Zug 2 von {total}" in screens[2]
+    assert f"Zug 3 von {total}" in screens[3] and f"Zug {total} von {total}" in screens[4]
+    assert f"Zug 0 von {total} · Sicht: Bot 2" in screens[6] and "Sicht: alle Hände" in screens[7]
+    assert f"Zug 0 von {total}" in screens[8]
+    assert "✗ diese Aufzeichnung hat 1 Spiel" in screens[9] and REPLAY_HELP_DE in screens[10]
+    assert len(screens) == 12 and "unbekannter Befehl" not in out  # "beenden" quit: "zu 1" was not read
+    # The English words in German, and the German words in English.
+    _, mixed = replay(str(path), "--lang", "de", lines=["go 2", "end", "q"])
+    assert f"Zug 2 von {total}" in mixed.split("Wiedergabe> ")[1]
+    _, english = replay(str(path), lines=["zu 2", "platz 3", "ende", "beenden"])
+    screens = english.split("replay> ")
+    assert f"action 2 of {total}" in screens[1] and "view: Bot 3" in screens[2]
+    assert f"action {total} of {total}" in screens[3] and "Wiedergabe" not in english
 
 
 def test_replay_refuses_an_unknown_language(tmp_path: Path) -> None:

@@ -161,6 +161,8 @@ class RoundState:
         Raises:
             IllegalActionError: there is no such meld.
         """
+        if len(self.melds) == 1 and number != 1:
+            raise IllegalActionError(f"there is no meld {number} on the table (1 meld)", "no_such_meld")
         if not 1 <= number <= len(self.melds):
             raise IllegalActionError(
                 f"there is no meld {number} on the table ({len(self.melds)} melds)", "no_such_meld"

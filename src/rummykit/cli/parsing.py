@@ -269,6 +269,8 @@ def check_card_token(token: str, letters: str = "en", lang: str = "en") -> None:
 
 def _position_card(token: str, hand: Sequence[Card]) -> str:
     n = int(token)
+    if len(hand) == 1 and n != 1:
+        raise NotationError(f"no card at position {n}: your hand has 1 card")
     if not 1 <= n <= len(hand):
         raise NotationError(f"no card at position {n}: your hand has {len(hand)} cards (1–{len(hand)})")
     return str(hand[n - 1])

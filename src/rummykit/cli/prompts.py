@@ -44,7 +44,7 @@ STOP_REASONS_DE: Final = {
 """Why a game stopped, in German (the English reason is the key)."""
 
 GIN_PROMPTS: Final[dict[Phase, tuple[str, str]]] = {
-    Phase.FIRST_UPCARD: ("take the upcard (t) or pass", "die offene Karte nehmen (t) oder passen (pass)"),
+    Phase.FIRST_UPCARD: ("take the upcard (t) or pass", "die offene Karte nehmen (t) oder passen"),
     Phase.WALL: (
         "the wall: knock (k) with the upcard, or pass",
         "Mauer: mit offener Karte klopfen (k) oder passen",

@@ -3,7 +3,9 @@
 The record (``rk.Record``, as ``rummykit play`` saves it) is replayed action by action. The screen
 shows the table from one seat's view (``--seat N``, only that hand) or with every hand (``--all``).
 Commands: Enter or ``n`` next, ``b`` back, ``+N``/``-N`` several steps, ``go N`` to the position
-after action N, ``round N`` to the deal of round N, ``start``, ``end``, ``seat N``, ``all``, ``q``.
+after action N, ``round N`` to the deal of round N, ``start``, ``end``, ``seat N``, ``all``, ``q``;
+the German words work too, in every language (:data:`REPLAY_HELP_DE`: ``zurück``, ``zu N``,
+``spiel N``, ``anfang``, ``ende``, ``platz N``, ``alle``, ``beenden``, ``hilfe``).
 At the end of input the command ends. ``--lang de`` (or a German locale, as for ``rummykit play``)
 shows the table, the moves and the results in German.
 
@@ -41,7 +43,9 @@ from rummykit.selfplay import INDEX_FILE, RUN_FILE, batch_games, game_line, game
 from rummykit.state import RoundState
 
 REPLAY_HELP = "Enter next · b back · +N/-N · go N · round N · start · end · seat N · all · q"
-REPLAY_HELP_DE = "Enter vor · b zurück · +N/-N · go N · round N · start · end · seat N · all · q"
+REPLAY_HELP_DE = "Enter vor · zurück · +N/-N · zu N · spiel N · anfang · ende · platz N · alle · q"
+REPLAY_PROMPT = "replay> "
+REPLAY_PROMPT_DE = "Wiedergabe> "
 SNAPSHOT_EVERY: Final = 64
 """The replay keeps the table after every this many actions (and at each round's start and end); a
 position between two is replayed forward from the one before it (at most this many actions)."""
@@ -369,18 +373,18 @@ class ReplaySession:
     def command(self, line: str) -> str | None:
         """Act on one typed line; ``"quit"`` to stop, or a message to print."""
         words = line.strip().lower().split()
-        if not words or words[0] in ("n", "next"):
+        if not words or words[0] in ("n", "next", "v", "vor", "weiter"):
             self.go(self.position + 1)
             return None
         verb, args = words[0], words[1:]
         try:
-            if verb in ("b", "back", "p", "prev"):
+            if verb in ("b", "back", "p", "prev", "z", "zurück", "zurueck"):
                 self.go(self.position - 1)
             elif verb[0] in "+-" and verb[1:].isdigit():
                 self.go(self.position + int(verb))
-            elif verb == "go" and len(args) == 1 and args[0].isdigit():
+            elif verb in ("go", "zu", "gehe") and len(args) == 1 and args[0].isdigit():
                 self.go(int(args[0]))
-            elif verb == "round" and len(args) == 1 and args[0].isdigit():
+            elif verb in ("round", "spiel") and len(args) == 1 and args[0].isdigit():
                 n = int(args[0])
                 if not 1 <= n <= len(self.round_starts):
                     rounds = len(self.round_starts)
@@ -391,11 +395,11 @@ class ReplaySession:
                         f"✗ diese Aufzeichnung hat {rounds} {'Spiel' if rounds == 1 else 'Spiele'}",
                     )
                 self.go(self.round_starts[n - 1])
-            elif verb == "start":
+            elif verb in ("start", "anfang"):
                 self.go(0)
-            elif verb == "end":
+            elif verb in ("end", "ende"):
                 self.go(self.total)
-            elif verb == "seat" and len(args) == 1 and args[0].isdigit():
+            elif verb in ("seat", "platz") and len(args) == 1 and args[0].isdigit():
                 n = int(args[0])
                 if not 1 <= n <= self.record.players:
                     return self.t(
@@ -403,9 +407,9 @@ class ReplaySession:
                         f"✗ die Plätze sind von 1 bis {self.record.players} nummeriert",
                     )
                 self.seat = n - 1
-            elif verb == "all":
+            elif verb in ("all", "alle"):
                 self.seat = None
-            elif verb in ("q", "quit", "exit"):
+            elif verb in ("q", "quit", "exit", "beenden"):
                 return "quit"
             elif verb in ("help", "?", "hilfe"):
                 return self.help
@@ -422,7 +426,7 @@ class ReplaySession:
         self.show()
         while True:
             try:
-                line = self.read_line("replay> ")
+                line = self.read_line(self.t(REPLAY_PROMPT, REPLAY_PROMPT_DE))
             except (EOFError, KeyboardInterrupt):
                 return 0
             message = self.command(line)

@@ -176,6 +176,8 @@ def stock(rules: Rules, t: Lang) -> list[Block]:
 
 def match_end_text(rules: Rules, t: Lang) -> str:
     if rules.match_end == "fixed_hands":
+        if rules.num_hands == 1:
+            return t("A match has one hand", "Eine Partie hat ein Spiel")
         if rules.num_hands:
             return t(f"A match has {rules.num_hands} hands", f"Eine Partie hat {rules.num_hands} Spiele")
         return t(

@@ -311,7 +311,7 @@ NONE_WORDS: Final[dict[str, tuple[str, str]]] = {
     "max_adjacent_jokers": ("none", "unbegrenzt"),
     "opening_min_points": ("none", "kein Mindestwert"),
     "max_stock_rebuilds": ("no limit", "unbegrenzt"),
-    "num_hands": ("none", "keine"),
+    "num_hands": ("one per player", "eines pro Spieler"),
     "elimination_threshold": ("none", "keine"),
     "knock_threshold": ("none", "keine"),
     "big_gin_bonus": ("none", "kein Bonus"),

@@ -251,6 +251,11 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "Auf dem Tisch liegt keine Figur {number} ({count} Figuren)",
     ),
     (
+        "no_such_meld",
+        "there is no meld {number} on the table (1 meld)",
+        "Auf dem Tisch liegt keine Figur {number} (1 Figur)",
+    ),
+    (
         "going_out_requires_discard",
         "{action}: you must keep a card to discard (going_out_requires_discard)",
         "{action}: Du musst eine Karte zum Abwerfen behalten",
@@ -808,6 +813,11 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "notation",
         "no card at position {number}: your hand has {count} cards (1–{count2})",
         "Keine Karte an Stelle {number}: Deine Hand hat {count} Karten (1–{count2})",
+    ),
+    (
+        "notation",
+        "no card at position {number}: your hand has 1 card",
+        "Keine Karte an Stelle {number}: Deine Hand hat 1 Karte",
     ),
     (
         "notation",
