@@ -48,6 +48,33 @@ def test_duplicate_deals_rotate_seats() -> None:
     assert sorted(g.seats for g in first) == [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
 
 
+def test_a_round_a_bot_sat_out_is_none_of_its_games() -> None:
+    """German DSkV at four: the dealer sits out. Its 0 is no score: the round counts in none of its
+    figures, and it is compared with nobody in that round (it tied the winner before)."""
+    import rummykit as rk
+    from rummykit.selfplay import SelfPlayConfig, run_selfplay
+
+    config = ArenaConfig("german_dskv", ("greedy", "random", "random", "random"), rounds=16, seed=1)
+    res = run_arena(config, workers=1)
+    played = Counter(bot for r in res.results for s, bot in enumerate(r.seats) if s not in r.sat_out)
+    assert all(len(r.sat_out) == 1 for r in res.results) and set(played.values()) == {12}
+    out = res.to_dict(timing=False)
+    assert [b["games"] for b in out["bots"].values()] == [12, 12, 12, 12]
+    assert out["bots"]["greedy"]["win_rate"] > 0.75  # one round in four sat out capped it there
+    mine = [r.points[r.seats.index(0)] for r in res.results if r.seats.index(0) not in r.sat_out]
+    assert out["bots"]["greedy"]["mean_points"] == pytest.approx(sum(mine) / len(mine), abs=1e-6)
+    assert {p["games"] for p in out["pairs"]} == {8}  # together and both playing: 2 rotations of 4
+    # Self-play's index says which seats sat out; the records agree.
+    with tempfile.TemporaryDirectory() as folder:
+        bots = ("greedy", "random", "random", "random")
+        run_selfplay(SelfPlayConfig("german_dskv", bots, games=4, seed=1), folder, workers=1)
+        entry = json.loads((Path(folder) / "index.jsonl").read_text().splitlines()[0])
+        lines = (Path(folder) / entry["file"]).read_text().splitlines()
+        for line, seats in zip(lines, entry["sat_out"], strict=True):
+            rnd = rk.Record.loads(line).replay()
+            assert seats == [s for s in range(4) if s not in rnd.active_seats] and len(seats) == 1
+
+
 def test_round_robin_pairs() -> None:
     games = build_games(ArenaConfig("viennese", ("greedy", "random", "greedy"), rounds=2, round_robin=True))
     assert {g.seats for g in games} == {(0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1)}

@@ -11,7 +11,8 @@ Figures per bot (``ArenaResult.to_dict()["bots"]``):
 
 * ``win_rate``: the fraction of its games it won; a game is won by the seat(s) with the best points
   of the round (most points: fewest minus or bad points), ties and unscored rounds shared equally;
-  for whole matches the match winner(s).
+  for whole matches the match winner(s). A round a bot sat out (the dealer at a full table under
+  ``dealer_sits_out_at_table_of``) is none of its games, in every figure.
 * ``ci95``: Wilson score interval of the win rate at 95 %.
 * ``mean_points``: mean points per game (negative: minus or bad points) and ``points_ci95``.
 * ``elo``: Bradley–Terry ratings on the Elo scale (400 per factor 10 of the odds) fitted by
@@ -145,6 +146,10 @@ class GameResult:
     """Win share per seat (1 for a sole winner, 1/k for k tied winners)."""
     moves: tuple[int, ...]
     seconds: tuple[float, ...]
+    sat_out: tuple[int, ...] = ()
+    """The seats that sat the round out (``dealer_sits_out_at_table_of``: the dealer at a full
+    table). Their 0 is no score: the round is none of their games, and they are compared with
+    nobody in it. A match counts every seat (sitting out a hand is part of the match)."""
 
 
 def build_games(config: ArenaConfig) -> list[Game]:
@@ -273,6 +278,7 @@ def play_recorded(game: Game) -> tuple[GameResult, Record]:
     ]
     moves = [0] * players
     seconds = [0.0] * players
+    sat_out: tuple[int, ...] = ()
     seed = deal_seed(game.seed, game.table, game.deal)
     if game.mode == "matches":
         m = Match.new(rules, players, seed=seed)
@@ -312,9 +318,12 @@ def play_recorded(game: Game) -> tuple[GameResult, Record]:
         points = rnd.result.points
         best = max(points[s] for s in rnd.active_seats)
         winners = tuple(s for s in rnd.active_seats if points[s] == best)
+        sat_out = tuple(s for s in range(players) if s not in rnd.active_seats)
         record = Record.from_round(rnd)
     shares = tuple(1.0 / len(winners) if s in winners else 0.0 for s in range(players))
-    result = GameResult(game.index, game.seats, tuple(points), shares, tuple(moves), tuple(seconds))
+    result = GameResult(
+        game.index, game.seats, tuple(points), shares, tuple(moves), tuple(seconds), sat_out
+    )
     return result, record
 
 
@@ -479,6 +488,8 @@ class ArenaResult:
         figs = [BotFigures(n) for n in names]
         for r in sorted(self.results, key=lambda r: r.index):
             for seat, bot in enumerate(r.seats):
+                if seat in r.sat_out:
+                    continue  # not one of its games
                 f = figs[bot]
                 f.games += 1
                 f.wins += r.shares[seat]
@@ -493,6 +504,8 @@ class ArenaResult:
         games: dict[tuple[int, int], int] = {}
         for r in sorted(self.results, key=lambda r: r.index):
             for a, b in itertools.combinations(range(len(r.seats)), 2):
+                if a in r.sat_out or b in r.sat_out:
+                    continue
                 i, j = r.seats[a], r.seats[b]
                 pa, pb = float(r.points[a]), float(r.points[b])
                 if self.config.mode == "matches":
@@ -514,7 +527,7 @@ class ArenaResult:
         for r in sorted(self.results, key=lambda r: r.index):
             for a, b in itertools.combinations(range(len(r.seats)), 2):
                 i, j = r.seats[a], r.seats[b]
-                if i == j:
+                if i == j or a in r.sat_out or b in r.sat_out:
                     continue
                 lead = float(r.points[a]) - float(r.points[b])
                 if i > j:

@@ -7,7 +7,9 @@ The output folder holds
 * ``games-000000.jsonl`` …: one file per batch of games, one :class:`~rummykit.record.Record` JSON
   object per line (``Record.loads(line).replay()`` rebuilds the game);
 * ``index.jsonl``: one line per finished batch: its file, first game, number of games, SHA-256 of the
-  file, and per game the bot of every seat and the points (``points``, the arena's figures);
+  file, and per game the bot of every seat and the points (``points``, the arena's figures); where a
+  seat sat a round out (``dealer_sits_out_at_table_of``), ``sat_out`` lists per game the seats whose
+  0 is no score;
 * ``run.lock``: held by the process writing the run (an operating-system lock, released when that
   process ends, however it ends), so a second process on the same folder is refused instead of
   losing index lines to the first.
@@ -265,6 +267,8 @@ class BatchOut:
     lines: tuple[str, ...]
     seats: tuple[tuple[str, ...], ...]
     points: tuple[tuple[int, ...], ...]
+    sat_out: tuple[tuple[int, ...], ...] = ()
+    """Per game, the seats that sat the round out (their 0 is no score)."""
 
 
 def play_batch(games: Sequence[Game]) -> BatchOut:
@@ -272,12 +276,14 @@ def play_batch(games: Sequence[Game]) -> BatchOut:
     lines: list[str] = []
     seats: list[tuple[str, ...]] = []
     points: list[tuple[int, ...]] = []
+    sat_out: list[tuple[int, ...]] = []
     for game in games:
         result, record = play_recorded(game)
         lines.append(record.dumps(indent=None))
         seats.append(game.specs)
         points.append(result.points)
-    return BatchOut(tuple(lines), tuple(seats), tuple(points))
+        sat_out.append(result.sat_out)
+    return BatchOut(tuple(lines), tuple(seats), tuple(points), tuple(sat_out))
 
 
 @dataclass
@@ -614,7 +620,7 @@ def _write_batch(folder: Path, batch: int, first: int, out: BatchOut) -> dict[st
         "sha256": hashlib.sha256(data).hexdigest(),
         "seats": [list(s) for s in out.seats],
         "points": [list(p) for p in out.points],
-    }
+    } | ({"sat_out": [list(s) for s in out.sat_out]} if any(out.sat_out) else {})
 
 
 def _sort_index(folder: Path, batches: int) -> None:
