@@ -424,3 +424,26 @@ def test_the_standard_output_holds_the_figures_alone(tmp_path: Path, command: st
         assert "(raylet)" in result.stderr
     finally:
         del _FACTORIES["chatty"]
+
+
+@pytest.mark.parametrize("command", ["arena", "selfplay"])
+def test_sigterm_stops_a_run_saying_how_far_it_got(tmp_path: Path, command: str) -> None:
+    """SIGTERM (a scheduler's stop, ``kill PID``) ended an arena or self-play run with status 143 and
+    not a word: it stops as Ctrl-C does, with the games done and what became of them, status 130."""
+    import signal
+    import time
+
+    args = ["--rules", "viennese", "--bots", "greedy,random", "--workers", "2"]
+    if command == "arena":
+        args += ["--rounds", "200000", "--json-file", str(tmp_path / "out.json")]
+    else:
+        args += ["--games", "200000", "--out", str(tmp_path / "run"), "--quiet"]
+    run = subprocess.Popen([sys.executable, "-m", "rummykit", command, *args], stderr=subprocess.PIPE,
+                           stdout=subprocess.DEVNULL, text=True, start_new_session=True)  # fmt: skip
+    time.sleep(5)
+    run.send_signal(signal.SIGTERM)
+    _, err = run.communicate(timeout=60)
+    assert run.returncode == 130, err
+    said = {"arena": "so nothing was written", "selfplay": "run the same command again to resume"}[command]
+    assert err.startswith("interrupted") and said in err, err
+    assert not (tmp_path / "out.json").exists()

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager, redirect_stdout
@@ -135,23 +137,40 @@ def arena_command(
         mode="matches" if matches else "rounds",
         round_robin=round_robin,
     )
+    played = [0, 0]
     try:
         for line in seat_notices(Rules.parse(rules_text), specs):  # a policy trained under other rules
             typer.echo(line, err=True)
         # Ray prints its workers' troubles ("(raylet) A worker died …") on the standard output, which
         # holds the figures alone (--json, --csv -): while the games run it goes to the errors' stream.
         title = f"{rules_text}: {', '.join(specs)}"
-        with games_bar("arena", title, quiet) as report, redirect_stdout(sys.stderr):
+        with (
+            games_bar("arena", title, quiet) as report,
+            redirect_stdout(sys.stderr),
+            terminate_as_interrupt(),
+        ):
+
+            def progress(done: int, total: int) -> None:
+                played[:] = [done, total]
+                report(done, total)
+
             result = run_arena(
                 config,
                 workers=workers,
                 backend=chosen,
-                progress=report,
+                progress=progress,
                 ray_address=ray_address,
                 batch=batch,
             )
     except (ArenaError, RummyError) as exc:  # RummyError: a bot that cannot be made, or an illegal move
         _fail("\n  ".join([str(exc), *getattr(exc, "__notes__", ())]))  # the note names bot, seat and game
+    except KeyboardInterrupt:
+        typer.echo(
+            f"interrupted after {played[0]} of {played[1] or '?'} games: an arena run keeps its games in "
+            "memory, so nothing was written (rummykit selfplay writes every game and resumes)",
+            err=True,
+        )
+        raise typer.Exit(EXIT_INTERRUPTED) from None
     except Exception as exc:
         run_failed(exc)
     data = result.to_dict(timing=not no_timing)
@@ -202,6 +221,28 @@ def pick_backend(backend: str | None, ray_address: str | None) -> Backend:
     if ray_address and backend != "ray":
         _fail("--ray-address needs --backend ray")
     return "ray" if backend == "ray" else "local"
+
+
+EXIT_INTERRUPTED: Final = 130
+"""The exit status of a run stopped by Ctrl-C or SIGTERM (as a shell reports Ctrl-C)."""
+
+
+@contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM (a scheduler's or ``kill``'s stop) stops the block as Ctrl-C does, so the command says
+    how far it got instead of ending without a word. Only in the main thread, where signals arrive."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 @contextmanager

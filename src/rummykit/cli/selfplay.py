@@ -20,6 +20,7 @@ import typer
 from rummykit.bots import seat_notices
 from rummykit.cli.arena import (
     BACKEND_OPTION,
+    EXIT_INTERRUPTED,
     RAY_ADDRESS_OPTION,
     _fail,
     bot_specs,
@@ -27,12 +28,11 @@ from rummykit.cli.arena import (
     games_bar,
     pick_backend,
     run_failed,
+    terminate_as_interrupt,
 )
 from rummykit.errors import RummyError
 from rummykit.rules import Rules
 from rummykit.selfplay import SelfPlayConfig, SelfPlayError, run_selfplay
-
-EXIT_INTERRUPTED = 130
 
 
 def selfplay_command(
@@ -82,7 +82,11 @@ def selfplay_command(
         for line in seat_notices(Rules.parse(rules_text), specs):  # a policy trained under other rules
             typer.echo(line, err=True)
         title = f"{rules_text}: {', '.join(specs)}"
-        with games_bar("selfplay", title, quiet) as report, redirect_stdout(sys.stderr):  # as the arena
+        with (
+            games_bar("selfplay", title, quiet) as report,
+            redirect_stdout(sys.stderr),  # as the arena
+            terminate_as_interrupt(),
+        ):
 
             def progress(done: int, total: int) -> None:
                 count(done, total)
