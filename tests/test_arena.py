@@ -116,6 +116,12 @@ def test_json_and_csv_shape() -> None:
     rows = list(csv.DictReader(io.StringIO(res.to_csv())))
     assert [r["bot"] for r in rows] == ["greedy", "random"]
     assert float(rows[0]["win_rate"]) == data["bots"]["greedy"]["win_rate"]
+    # What played: the sources (the version changes rarely) and the rules revision.
+    from rummykit.cluster import package_digest
+    from rummykit.revisions import RULES_REVISION
+
+    assert data["digest"] == package_digest() and data["revision"] == RULES_REVISION
+    assert "bot_inputs" not in data  # neither bot reads a file
 
 
 def test_matches_mode() -> None:

@@ -46,11 +46,12 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from rummykit.bots import check_seat, make_bot, match_action
-from rummykit.cluster import Backend, BackendError, Runner, batches_of
+from rummykit.cluster import Backend, BackendError, Runner, batches_of, package_digest
 from rummykit.errors import RummyError
 from rummykit.guard import HandWatch
 from rummykit.match import Match
 from rummykit.record import Record
+from rummykit.revisions import RULES_REVISION
 from rummykit.round import Round
 from rummykit.rules import Rules
 from rummykit.solver import backend as solver_backend
@@ -208,6 +209,21 @@ def seat_orders(table: tuple[int, ...]) -> list[tuple[int, ...]]:
     """
     first, rest = table[0], table[1:]
     return [(first, *others) for others in itertools.permutations(rest)]
+
+
+def bot_fingerprints(specs: Sequence[str]) -> dict[str, str]:
+    """What the bots of ``specs`` play from, where a bot says so (its ``fingerprint``, e.g. the SHA-256
+    of the policy bot's weights file), by spec.
+
+    Raises:
+        RummyError: a bot that cannot be made (unknown, or its file missing).
+    """
+    found: dict[str, str] = {}
+    for spec in sorted(set(specs)):
+        fingerprint = getattr(make_bot(spec), "fingerprint", None)
+        if isinstance(fingerprint, str):
+            found[spec] = fingerprint
+    return found
 
 
 def _rules(text: str) -> Rules:
@@ -580,6 +596,9 @@ class ArenaResult:
             "version": ARENA_VERSION,
             "rules": str(_rules(self.config.rules)),  # with its house rules, as a record writes it
             "rummykit": __version__,
+            "digest": package_digest(),  # the sources that played (the version alone changes rarely)
+            "revision": RULES_REVISION,
+            **({"bot_inputs": inputs} if (inputs := bot_fingerprints(self.config.bots)) else {}),
             "solver": solver_backend.current.name,  # this process's (each worker checks its code)
             "mode": self.config.mode,
             "games": self.games,

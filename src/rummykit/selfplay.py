@@ -48,8 +48,7 @@ from pathlib import Path
 from typing import Any, Final, overload
 
 from rummykit import __version__
-from rummykit.arena import ArenaConfig, Game, Mode, NodeFigures, build_games, play_recorded
-from rummykit.bots import make_bot
+from rummykit.arena import ArenaConfig, Game, Mode, NodeFigures, bot_fingerprints, build_games, play_recorded
 from rummykit.cluster import BackendError, Runner, package_digest
 from rummykit.errors import NotationError, RummyError, quoted
 from rummykit.record import Record
@@ -101,21 +100,6 @@ class SelfPlayConfig:
             "revision": RULES_REVISION,
             **({"bot_inputs": inputs} if (inputs := bot_fingerprints(self.bots)) else {}),
         }
-
-
-def bot_fingerprints(specs: Sequence[str]) -> dict[str, str]:
-    """What the bots of ``specs`` play from, where a bot says so (its ``fingerprint``, e.g. the SHA-256
-    of the policy bot's weights file), by spec.
-
-    Raises:
-        RummyError: a bot that cannot be made (unknown, or its file missing).
-    """
-    found: dict[str, str] = {}
-    for spec in sorted(set(specs)):
-        fingerprint = getattr(make_bot(spec), "fingerprint", None)
-        if isinstance(fingerprint, str):
-            found[spec] = fingerprint
-    return found
 
 
 def default_batch(games: int) -> int:
