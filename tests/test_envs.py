@@ -731,7 +731,7 @@ def test_opponents_may_be_bot_objects_and_their_errors_name_them() -> None:
     env = RummyEnv(rules="viennese", opponents=make_bot("greedy"), seat=0)
     env.reset(seed=2)
     env.step(int(np.flatnonzero(env.action_masks())[0]))
-    with pytest.raises(TypeError, match="a bot kind such as 'greedy' or a bot with choose"):
+    with pytest.raises(TypeError, match="a bot kind such as 'greedy' or a bot with a name and choose"):
         RummyEnv(opponents=[3])  # type: ignore[list-item]
     failing = RummyEnv(rules="viennese", opponents=[Failing()], seat=1)
     with pytest.raises(RuntimeError, match="boom") as caught:  # at the opponent's first move

@@ -30,9 +30,9 @@ from rummykit.rules import Rules
 
 BOT_LEVELS: Final = ("easy", "medium", "hard")
 LEVEL_LINES: Final = {
-    "easy": "easy: a quick search (30 samples a decision, 12 at German tables), about 3 ms a move",
-    "medium": "medium: the default (100 samples, 40 at German tables), about 8-15 ms a move",
-    "hard": "hard: the strongest (400 samples, 120 at German tables), about 35-80 ms a move",
+    "easy": "easy: a quick search (30 samples a decision, 12 in melding games), about 3 ms a move",
+    "medium": "medium: the default (100 samples, 40 in melding games), about 8-15 ms a move",
+    "hard": "hard: the strongest (400 samples, 120 in melding games), about 35-80 ms a move",
 }
 """One line per level of the ``search`` bot for the terminal and the web (CPU time per move measured
 on a 2-core machine with the native kernels; the pure-Python twin takes 2-14 times as long, hard up

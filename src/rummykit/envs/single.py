@@ -54,7 +54,9 @@ def _opponent(spec: object) -> Bot:
     if isinstance(spec, Bot):
         return spec
     kind = type(spec).__name__
-    raise TypeError(f"opponents: give a bot kind such as 'greedy' or a bot with choose(), not {kind}")
+    raise TypeError(
+        f"opponents: give a bot kind such as 'greedy' or a bot with a name and choose(), not {kind}"
+    )
 
 
 _NOT_STARTED: Final = " (no episode has started)"
