@@ -35,6 +35,7 @@ cards. A single game (or deal) gives no interval: its bounds are null.
 from __future__ import annotations
 
 import csv
+import functools
 import importlib.util
 import io
 import itertools
@@ -61,6 +62,9 @@ Z95: Final = 1.959963984540054
 ELO_BASE: Final = 1500.0
 BATCHES_PER_CPU: Final = 8
 MAX_BATCH: Final = 64
+BALANCED_ORDERS: Final = 720
+"""The orders round a table that :func:`seat_orders` chooses one by one for balance (all of them up
+to seven bots at a table)."""
 MAX_GAMES: Final = 1_000_000
 """The most games one arena run plays: it keeps every result (about half a kilobyte each) for the
 paired leads and the ratings. ``rummykit selfplay`` writes longer runs to disk, a batch at a time."""
@@ -178,7 +182,7 @@ def build_games(config: ArenaConfig) -> list[Game]:
         for i in table:  # a bot that cannot play this table says so before the first game
             check_seat(made[config.bots[i]], rules, k)
         deals = -(-config.rounds // k)
-        orders = seat_orders(table)
+        orders = seat_orders(table, deals)
         for deal in range(deals):
             order = orders[deal % len(orders)]
             for rotation in range(k):
@@ -199,16 +203,39 @@ def build_games(config: ArenaConfig) -> list[Game]:
     return games
 
 
-def seat_orders(table: tuple[int, ...]) -> list[tuple[int, ...]]:
+@functools.cache
+def seat_orders(table: tuple[int, ...], deals: int | None = None) -> tuple[tuple[int, ...], ...]:
     """The orders round the table that the deals take in turn, each played in every rotation: with
-    the first bot fixed, every order of the others ((k-1)! of them for k bots; the given order first).
+    the first bot fixed, every order of the others ((k-1)! of them for k bots; the given order first),
+    or the first ``deals`` of them.
 
     Rotations alone would keep every bot behind the same neighbour (with three bots, ``a`` would
     always discard to ``b`` and never to ``c``); cycling the orders seats every bot after every other
-    one as often, once the deals cover the orders (2 deals at three bots, 6 at four, 24 at five).
+    one as often once the deals cover the orders (2 deals at three bots, 6 at four, 24 at five, 120
+    at six). So that a run that stops short of that is balanced too, each next order is the one whose
+    neighbours (who sits directly before whom) have sat together least so far, ties going to the
+    earlier order in :func:`itertools.permutations` (the first :data:`BALANCED_ORDERS` so chosen,
+    the rest in that order: only tables of eight have more).
     """
     first, rest = table[0], table[1:]
-    return [(first, *others) for others in itertools.permutations(rest)]
+    left = [(first, *others) for others in itertools.permutations(rest)]
+    wanted = min(len(left) if deals is None else deals, len(left), BALANCED_ORDERS)
+    k = len(table)
+    together: dict[tuple[int, int], int] = {}
+    chosen: list[tuple[int, ...]] = []
+    while len(chosen) < wanted:
+        best, best_key = 0, (math.inf, math.inf)
+        for n, order in enumerate(left):
+            counts = [together.get((order[s], order[(s + 1) % k]), 0) for s in range(k)]
+            key = (max(counts), sum(counts))
+            if key < best_key:
+                best, best_key = n, key
+        order = left.pop(best)
+        chosen.append(order)
+        for s in range(k):
+            pair = (order[s], order[(s + 1) % k])
+            together[pair] = together.get(pair, 0) + 1
+    return (*chosen, *left[: None if deals is None else max(0, deals - len(chosen))])
 
 
 def bot_fingerprints(specs: Sequence[str]) -> dict[str, str]:
