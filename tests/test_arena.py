@@ -63,6 +63,24 @@ def test_neighbours_are_balanced_before_the_deals_cover_every_order(
     assert len({n for n in Counter((g.seats[s], s) for g in games for s in range(bots)).values()}) == 1
 
 
+def test_in_a_match_of_three_two_who_lost_are_told_apart_by_their_points() -> None:
+    """Head to head in whole matches: the winner is ahead of both others, and of the two who did not
+    win, the one with more points (they counted as tied before, whatever their scores)."""
+    from rummykit.arena import ArenaResult, GameResult
+
+    config = ArenaConfig("viennese", ("greedy", "random", "high"), rounds=3, seed=0, mode="matches")
+    results = [
+        GameResult(0, (0, 1, 2), (-90, -104, -125), (1.0, 0.0, 0.0), (1, 1, 1), (0.0, 0.0, 0.0)),
+        GameResult(1, (1, 2, 0), (-130, -81, -111), (0.0, 1.0, 0.0), (1, 1, 1), (0.0, 0.0, 0.0)),
+        GameResult(2, (2, 0, 1), (-120, -120, -60), (0.0, 0.0, 1.0), (1, 1, 1), (0.0, 0.0, 0.0)),
+    ]
+    scores, games = ArenaResult(config, results, "local", 1, 1.0).pairwise()
+    assert games == {(0, 1): 3, (0, 2): 3, (1, 2): 3}
+    # greedy-random: won; neither won, -111 ahead of -130; random won. greedy-high: won; high won;
+    # neither won, -120 each (half). random-high: neither won, -104 ahead of -125; high won; random won.
+    assert scores == {(0, 1): 2.0, (0, 2): 1.5, (1, 2): 2.0}
+
+
 def test_a_round_a_bot_sat_out_is_none_of_its_games() -> None:
     """German DSkV at four: the dealer sits out. Its 0 is no score: the round counts in none of its
     figures, and it is compared with nobody in that round (it tied the winner before)."""

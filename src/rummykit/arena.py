@@ -21,7 +21,8 @@ Figures per bot (``ArenaResult.to_dict()["bots"]``):
 * ``seconds_per_move``: mean thinking time per decision (the only figure that depends on the machine).
 
 Figures per pair of bots (``pairs``): ``score_a``, the head-to-head share of games in which ``a``
-scored more points than ``b`` (ties half) with its ``ci95``; and ``lead_points``, the points ``a``
+scored more points than ``b`` (ties half; for whole matches: won the match, or, neither winning it,
+finished with more points) with its ``ci95``; and ``lead_points``, the points ``a``
 scored minus those of ``b`` per game they sat at together, with ``lead_ci95`` over the ``deals``
 (each deal's rotations averaged first): the figure the game itself decides by, paired on the same
 cards. A single game (or deal) gives no interval: its bounds are null.
@@ -542,7 +543,8 @@ class ArenaResult:
         return figs
 
     def pairwise(self) -> tuple[dict[tuple[int, int], float], dict[tuple[int, int], int]]:
-        """Head-to-head scores from every game: points compared seat by seat (ties half)."""
+        """Head-to-head scores from every game: points compared seat by seat (ties half); in a
+        match the winner is ahead, and of two who did not win, the one with more points."""
         scores: dict[tuple[int, int], float] = {}
         games: dict[tuple[int, int], int] = {}
         for r in sorted(self.results, key=lambda r: r.index):
@@ -550,9 +552,10 @@ class ArenaResult:
                 if a in r.sat_out or b in r.sat_out:
                     continue
                 i, j = r.seats[a], r.seats[b]
-                pa, pb = float(r.points[a]), float(r.points[b])
-                if self.config.mode == "matches":
-                    pa, pb = r.shares[a], r.shares[b]
+                # A match: its winner ahead; of two who did not win it, the one with more points.
+                matches = self.config.mode == "matches"
+                pa = (r.shares[a] if matches else 0.0, float(r.points[a]))
+                pb = (r.shares[b] if matches else 0.0, float(r.points[b]))
                 s = 1.0 if pa > pb else 0.5 if pa == pb else 0.0
                 if i > j:
                     i, j, s = j, i, 1.0 - s
