@@ -447,3 +447,31 @@ def test_sigterm_stops_a_run_saying_how_far_it_got(tmp_path: Path, command: str)
     said = {"arena": "so nothing was written", "selfplay": "run the same command again to resume"}[command]
     assert err.startswith("interrupted") and said in err, err
     assert not (tmp_path / "out.json").exists()
+
+
+def test_a_batch_file_changed_after_the_run_is_refused_by_its_readers(tmp_path: Path) -> None:
+    """A batch file that lost its last line, or went missing, was read without a word (49 records for
+    50, the rest no longer matching the index's seats and points), or failed with a raw
+    FileNotFoundError; a game of a cut file was "not written". Each reader names the file."""
+    from rummykit.errors import NotationError
+    from rummykit.i18n import localize_error
+    from rummykit.selfplay import game_line
+
+    run_selfplay(CONFIG, tmp_path, workers=1)
+    assert len(list(read_records(tmp_path))) == 10
+    cut = tmp_path / batch_file(1)
+    lines = cut.read_text(encoding="utf-8").splitlines(keepends=True)
+    cut.write_text("".join(lines[:-1]), encoding="utf-8")
+    with pytest.raises(NotationError, match=r"'games-000001\.jsonl' holds 2 games, not the 3 its index"):
+        list(read_records(tmp_path))
+    with pytest.raises(NotationError) as caught:
+        game_line(tmp_path, 5)
+    assert "holds fewer games than the 3 its index lists" in str(caught.value)
+    assert "enthält weniger Partien als die 3" in localize_error(caught.value, "de")
+    cut.write_text("".join([*lines[:-1], lines[0]]), encoding="utf-8")  # as many games, another one
+    with pytest.raises(NotationError, match="or other ones"):
+        list(read_records(tmp_path))
+    cut.unlink()
+    with pytest.raises(NotationError, match=r"the index lists 'games-000001\.jsonl', but the run has no"):
+        list(read_records(tmp_path))
+    assert game_line(tmp_path, 0)  # the other batches are still read

@@ -658,15 +658,31 @@ def nth_record_line(path: Path, index: int, limit: int = MAX_RECORD_LINE) -> str
 
 
 def read_records(out: str | Path) -> Iterator[Record]:
-    """Every record of a finished or interrupted run, in game order of the index's batches.
+    """Every record of a finished or interrupted run, in game order of the index's batches, each
+    batch file checked against its index line: as many games, the same SHA-256.
 
     Raises:
-        NotationError: a line is not a record, or longer than :data:`MAX_RECORD_LINE` characters.
+        NotationError: a line is not a record, or longer than :data:`MAX_RECORD_LINE` characters; a
+            batch file the index lists is missing, or holds other games than it lists (cut short,
+            added to, or changed).
     """
     folder = Path(out)
-    for batch in sorted({b for b, _, _, _ in _index_lines(folder)}):
-        for line in record_lines(folder / batch_file(batch)):
+    entries = {batch: entry for batch, entry, _, _ in _index_lines(folder)}  # the last line of a batch
+    for batch in sorted(entries):
+        path, entry = folder / batch_file(batch), entries[batch]
+        if not path.is_file():
+            raise NotationError(f"the index lists {quoted(path.name)}, but the run has no such file")
+        digest, count = hashlib.sha256(), 0
+        for line in record_lines(path):
+            digest.update(line.encode("utf-8"))
+            count += 1
             yield Record.loads(line)
+        listed = entry.get("sha256")
+        if count != entry.get("games") or (isinstance(listed, str) and digest.hexdigest() != listed):
+            raise NotationError(
+                f"{quoted(path.name)} holds {count} games, not the {entry.get('games')} its index lists, "
+                "or other ones: it was changed after the run wrote it"
+            )
 
 
 def batch_games(out: str | Path, file: str) -> tuple[int, int] | None:
@@ -693,9 +709,16 @@ def game_line(out: str | Path, game: int, limit: int = MAX_RECORD_LINE) -> str:
         first, count = int(entry.get("first", -1)), int(entry.get("games", 0))
         written.append((first, first + count - 1))
         if first <= game < first + count:
-            line = nth_record_line(folder / batch_file(batch), game - first, limit)
-            if line is not None:
-                return line
+            path = folder / batch_file(batch)
+            if not path.is_file():
+                raise NotationError(f"the index lists {quoted(path.name)}, but the run has no such file")
+            line = nth_record_line(path, game - first, limit)
+            if line is None:
+                raise NotationError(
+                    f"{quoted(path.name)} holds fewer games than the {count} its index lists: it was cut "
+                    "short after the run wrote it"
+                )
+            return line
     if not written:
         raise NotationError(f"{str(folder)!r} holds no self-play run (no readable {INDEX_FILE})")
     ranges = _ranges(written)

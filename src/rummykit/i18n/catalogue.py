@@ -859,6 +859,25 @@ ERRORS: Final[tuple[Entry, ...]] = (
     ),
     (
         "notation",
+        "the index lists {quoted}, but the run has no such file",
+        "Der Index nennt {quoted}, aber diese Datei fehlt im Lauf",
+    ),
+    (
+        "notation",
+        "{quoted} holds {count} games, not the {count2} its index lists, or other ones: it was changed "
+        "after the run wrote it",
+        "{quoted} enthält {count} Partien statt der {count2}, die der Index nennt, oder andere: Die Datei "
+        "wurde nach dem Lauf verändert",
+    ),
+    (
+        "notation",
+        "{quoted} holds fewer games than the {count} its index lists: it was cut short after the run "
+        "wrote it",
+        "{quoted} enthält weniger Partien als die {count}, die der Index nennt: Die Datei wurde nach dem "
+        "Lauf gekürzt",
+    ),
+    (
+        "notation",
         "line {number} of {quoted} is longer than {bytes} characters; a record is at most {bytes2}",
         "Zeile {number} von {quoted} hat mehr als {bytes} Zeichen; eine Aufzeichnung hat höchstens {bytes2}",
     ),
