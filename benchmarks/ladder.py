@@ -31,7 +31,7 @@ import time
 from typing import Any
 
 import rummykit as rk
-from rummykit.arena import ArenaConfig, ArenaResult, mean_interval, run_arena, wilson_interval
+from rummykit.arena import ArenaConfig, ArenaResult, build_games, mean_interval, run_arena, wilson_interval
 from rummykit.bots import GreedyBot, make_bot
 
 BASELINE = "search-v1:medium"
@@ -69,12 +69,15 @@ def effort(game: str, spec: str, rounds: int, seed: int) -> dict[str, float]:
 
 
 def paired(res: ArenaResult) -> dict[str, Any]:
-    """The first bot's figures against the rest: points per game of each, the per-game difference
-    (first less the mean of the others at its table) with its interval, and the win share."""
+    """The first bot's figures against the rest: points per game of each, the difference (first less
+    the mean of the others at its table) with its interval over the deals (each deal's rotations
+    averaged first, as the arena's ``lead_ci95``: the rotations of one deal share its cards, so an
+    interval over games would count them as independent), and the win share."""
     names = res.config.names()
+    deal_of = {game.index: (game.table, game.deal) for game in build_games(res.config)}
     first: list[float] = []
     others: list[float] = []
-    diffs: list[float] = []
+    by_deal: dict[tuple[int, int], list[float]] = {}
     wins = 0.0
     for r in res.results:
         seat = r.seats.index(0)
@@ -82,11 +85,11 @@ def paired(res: ArenaResult) -> dict[str, Any]:
         rest = [float(p) for s, p in enumerate(r.points) if s != seat]
         first.append(mine)
         others.append(sum(rest) / len(rest))
-        diffs.append(mine - sum(rest) / len(rest))
+        by_deal.setdefault(deal_of[r.index], []).append(mine - sum(rest) / len(rest))
         wins += r.shares[seat]
     n = len(res.results)
     lo, hi = wilson_interval(wins, n)
-    d, dlo, dhi = mean_interval(diffs)
+    d, dlo, dhi = mean_interval([sum(v) / len(v) for v in by_deal.values()])
     bots = res.to_dict()["bots"]
     return {
         "first": names[0],
