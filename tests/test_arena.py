@@ -163,6 +163,18 @@ def test_matches_mode() -> None:
     )
     data = res.to_dict(timing=False)
     assert data["matches"] == 2 and data["bots"]["greedy"]["games"] == 2
+    # A Viennese rubber pays in chips: each bot's mean over the matches, from each match's ledger.
+    ledgers = [r.chips for r in res.results]
+    assert all(chips is not None for chips in ledgers)
+    mine = [chips[r.seats.index(0)] for r, chips in zip(res.results, ledgers, strict=True) if chips]
+    assert data["bots"]["greedy"]["mean_chips"] == pytest.approx(sum(mine) / 2)
+    assert len(data["bots"]["greedy"]["chips_ci95"]) == 2
+    german = run_arena(
+        ArenaConfig("german", ("greedy", "random"), rounds=2, seed=2, mode="matches"), workers=1
+    )
+    rounds = run_arena(ArenaConfig("viennese", ("greedy", "random"), rounds=2, seed=2), workers=1)
+    for other in (german, rounds):  # no chips in German Rummy; a single round has no ledger
+        assert not any("mean_chips" in b for b in other.to_dict(timing=False)["bots"].values())
 
 
 def test_one_deal_gives_no_interval_rather_than_a_certain_one() -> None:

@@ -14,7 +14,9 @@ Figures per bot (``ArenaResult.to_dict()["bots"]``):
   for whole matches the match winner(s). A round a bot sat out (the dealer at a full table under
   ``dealer_sits_out_at_table_of``) is none of its games, in every figure.
 * ``ci95``: Wilson score interval of the win rate at 95 %.
-* ``mean_points``: mean points per game (negative: minus or bad points) and ``points_ci95``.
+* ``mean_points``: mean points per game (negative: minus or bad points) and ``points_ci95``; for
+  whole matches whose rules move chips (Viennese: antes, knock money, buy-backs) also
+  ``mean_chips`` and ``chips_ci95``, what a match pays.
 * ``elo``: Bradley–Terry ratings on the Elo scale (400 per factor 10 of the odds) fitted by
   maximum likelihood to every pairwise comparison within a game, one virtual draw per pair so that
   a clean sweep stays finite, and shifted so that the mean rating is 1500.
@@ -152,6 +154,9 @@ class GameResult:
     """Win share per seat (1 for a sole winner, 1/k for k tied winners)."""
     moves: tuple[int, ...]
     seconds: tuple[float, ...]
+    chips: tuple[int, ...] | None = None
+    """Per seat, the chips won less those paid over a whole match played as a rubber (antes, knock
+    money, buy-backs: Viennese), else ``None``."""
     sat_out: tuple[int, ...] = ()
     """The seats that sat the round out (``dealer_sits_out_at_table_of``: the dealer at a full
     table). Their 0 is no score: the round is none of their games, and they are compared with
@@ -323,6 +328,7 @@ def play_recorded(game: Game) -> tuple[GameResult, Record]:
     moves = [0] * players
     seconds = [0.0] * players
     sat_out: tuple[int, ...] = ()
+    chips: tuple[int, ...] | None = None
     seed = deal_seed(game.seed, game.table, game.deal)
     if game.mode == "matches":
         m = Match.new(rules, players, seed=seed)
@@ -342,6 +348,7 @@ def play_recorded(game: Game) -> tuple[GameResult, Record]:
         points = m.scores
         winners = m.winners
         record = Record.from_match(m)
+        chips = m.chips if m.is_rubber else None  # a rubber's antes, knock money and buy-backs
     else:
         rnd = Round.new(rules, players, seed=seed)
         guard = _HandGuard(game, seed)
@@ -366,7 +373,7 @@ def play_recorded(game: Game) -> tuple[GameResult, Record]:
         record = Record.from_round(rnd)
     shares = tuple(1.0 / len(winners) if s in winners else 0.0 for s in range(players))
     result = GameResult(
-        game.index, game.seats, tuple(points), shares, tuple(moves), tuple(seconds), sat_out
+        game.index, game.seats, tuple(points), shares, tuple(moves), tuple(seconds), chips, sat_out
     )
     return result, record
 
@@ -489,6 +496,7 @@ class BotFigures:
     games: int = 0
     wins: float = 0.0
     points: list[float] = field(default_factory=list)
+    chips: list[float] = field(default_factory=list)
     moves: int = 0
     seconds: float = 0.0
 
@@ -538,6 +546,8 @@ class ArenaResult:
                 f.games += 1
                 f.wins += r.shares[seat]
                 f.points.append(r.points[seat])
+                if r.chips is not None:
+                    f.chips.append(r.chips[seat])
                 f.moves += r.moves[seat]
                 f.seconds += r.seconds[seat]
         return figs
@@ -581,6 +591,15 @@ class ArenaResult:
                 leads.setdefault((i, j), {}).setdefault(deal_of[r.index], []).append(lead)
         return {pair: [sum(v) / len(v) for v in deals.values()] for pair, deals in leads.items()}
 
+    @staticmethod
+    def _chips(figures: BotFigures) -> dict[str, Any]:
+        """``mean_chips`` and ``chips_ci95`` per match where the rules move chips (what a Viennese
+        rubber pays), else nothing."""
+        if not figures.chips:
+            return {}
+        mean, low, high = mean_interval(figures.chips)
+        return {"mean_chips": round(mean, 6), "chips_ci95": _bounds(low, high)}
+
     def to_dict(self, timing: bool = True) -> dict[str, Any]:
         """The figures as plain data (``timing=False`` leaves out the machine-dependent ones)."""
         names = self.config.names()
@@ -598,6 +617,7 @@ class ArenaResult:
                 "ci95": [round(lo, 6), round(hi, 6)],
                 "mean_points": round(mean, 6),
                 "points_ci95": _bounds(plo, phi),
+                **self._chips(f),
                 "elo": round(elo[i], 1),
                 "moves": f.moves,
             }

@@ -291,7 +291,10 @@ def pair_lines(data: dict[str, Any]) -> list[str]:
 def _table(data: dict[str, Any]) -> Table:
     count = data.get("rounds", data.get("matches"))
     table = Table(title=f"{data['rules']}: {count} {data['mode']}, seed {data['seed']}")
-    for col in ("bot", "win rate", "95 % CI", "mean points", "Elo", "time/move"):
+    chips = all("mean_chips" in b for b in data["bots"].values())
+    chip_column = ("mean chips",) if chips else ()
+    columns = ("bot", "win rate", "95 % CI", "mean points", *chip_column, "Elo", "time/move")
+    for col in columns:
         table.add_column(col, justify="left" if col == "bot" else "right")
     for name, b in sorted(data["bots"].items(), key=lambda kv: -kv[1]["elo"]):
         lo, hi = b["ci95"]
@@ -300,6 +303,7 @@ def _table(data: dict[str, Any]) -> Table:
             f"{b['win_rate']:.3f}",
             f"{lo:.3f}–{hi:.3f}",
             f"{b['mean_points']:.2f}",
+            *((f"{b['mean_chips']:+.2f}",) if chips else ()),
             f"{b['elo']:.0f}",
             per_move(b.get("seconds_per_move", 0.0)),
         )
