@@ -258,7 +258,15 @@ def test_cli_json_is_one_object(tmp_path: Path) -> None:
     data = json.loads(result.stdout)
     assert set(data["bots"]) == {"greedy", "random"}
     assert set(data["bots"]["greedy"]) >= {"win_rate", "mean_points", "ci95", "elo"}
-    assert out_csv.read_text().startswith("bot,games")
+    assert out_csv.read_text().startswith("bot,rules,mode,seed,games")
+    # --no-timing: two runs of one seed write the same CSV (the time per move is left out).
+    again = [tmp_path / "a.csv", tmp_path / "b.csv"]
+    for path in again:
+        args = ["arena", "--rules", "viennese", "--bots", "greedy,random", "--rounds", "4", "--seed", "5",
+                "--workers", "1", "--no-timing", "--csv", str(path), "-q"]  # fmt: skip
+        assert CliRunner().invoke(app, args).exit_code == 0
+    assert again[0].read_bytes() == again[1].read_bytes()
+    assert "seconds_per_move" not in again[0].read_text() and ",viennese,rounds,5," in again[0].read_text()
 
 
 def test_cli_bad_bot_exits_2() -> None:

@@ -669,13 +669,20 @@ class ArenaResult:
             )
         return out
 
-    def to_csv(self) -> str:
-        """One row per bot: the figures of :meth:`to_dict`."""
+    def to_csv(self, timing: bool = True) -> str:
+        """One row per bot: the figures of :meth:`to_dict`, with the run's rules, mode and seed on
+        every row (``timing=False`` leaves out the time per move, which depends on the machine; the
+        chips where a Viennese rubber pays them)."""
+        data = self.to_dict(timing)
+        chips = all("mean_chips" in b for b in data["bots"].values())
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
         writer.writerow(
             [
                 "bot",
+                "rules",
+                "mode",
+                "seed",
                 "games",
                 "wins",
                 "win_rate",
@@ -684,14 +691,18 @@ class ArenaResult:
                 "mean_points",
                 "points_ci95_lo",
                 "points_ci95_hi",
+                *(["mean_chips", "chips_ci95_lo", "chips_ci95_hi"] if chips else []),
                 "elo",
-                "seconds_per_move",
+                *(["seconds_per_move"] if timing else []),
             ]
         )
-        for name, b in self.to_dict()["bots"].items():
+        for name, b in data["bots"].items():
             writer.writerow(
                 [
                     name,
+                    data["rules"],
+                    data["mode"],
+                    data["seed"],
                     b["games"],
                     b["wins"],
                     b["win_rate"],
@@ -700,8 +711,9 @@ class ArenaResult:
                     b["mean_points"],
                     b["points_ci95"][0],
                     b["points_ci95"][1],
+                    *([b["mean_chips"], *b["chips_ci95"]] if chips else []),
                     b["elo"],
-                    b["seconds_per_move"],
+                    *([b["seconds_per_move"]] if timing else []),
                 ]
             )
         return buf.getvalue()

@@ -179,9 +179,9 @@ def arena_command(
             json_file.write_text(json.dumps(data, indent=2) + "\n")
         if csv_file is not None:
             if str(csv_file) == "-":
-                typer.echo(result.to_csv(), nl=False)
+                typer.echo(result.to_csv(timing=not no_timing), nl=False)
             else:
-                csv_file.write_text(result.to_csv())
+                csv_file.write_text(result.to_csv(timing=not no_timing))
         if plot is not None:
             from rummykit.arena import plot_ladder
 
