@@ -165,12 +165,10 @@ def arena_command(
     except (ArenaError, RummyError) as exc:  # RummyError: a bot that cannot be made, or an illegal move
         _fail("\n  ".join([str(exc), *getattr(exc, "__notes__", ())]))  # the note names bot, seat and game
     except KeyboardInterrupt:
-        typer.echo(
+        interrupted(
             f"interrupted after {played[0]} of {played[1] or '?'} games: an arena run keeps its games in "
-            "memory, so nothing was written (rummykit selfplay writes every game and resumes)",
-            err=True,
+            "memory, so nothing was written (rummykit selfplay writes every game and resumes)"
         )
-        raise typer.Exit(EXIT_INTERRUPTED) from None
     except Exception as exc:
         run_failed(exc)
     data = result.to_dict(timing=not no_timing)
@@ -225,6 +223,12 @@ def pick_backend(backend: str | None, ray_address: str | None) -> Backend:
 
 EXIT_INTERRUPTED: Final = 130
 """The exit status of a run stopped by Ctrl-C or SIGTERM (as a shell reports Ctrl-C)."""
+
+
+def interrupted(message: str) -> NoReturn:
+    """End a run stopped by Ctrl-C or SIGTERM: ``message`` (how far it got) on stderr, status 130."""
+    typer.echo(message, err=True)
+    raise typer.Exit(EXIT_INTERRUPTED)
 
 
 @contextmanager

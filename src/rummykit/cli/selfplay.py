@@ -20,12 +20,12 @@ import typer
 from rummykit.bots import seat_notices
 from rummykit.cli.arena import (
     BACKEND_OPTION,
-    EXIT_INTERRUPTED,
     RAY_ADDRESS_OPTION,
     _fail,
     bot_specs,
     check_at_least,
     games_bar,
+    interrupted,
     pick_backend,
     run_failed,
     terminate_as_interrupt,
@@ -98,12 +98,10 @@ def selfplay_command(
     except (SelfPlayError, RummyError) as exc:  # RummyError: a bot that cannot be made, or an illegal move
         _fail("\n  ".join([str(exc), *getattr(exc, "__notes__", ())]))  # the note names bot, seat and game
     except KeyboardInterrupt:
-        typer.echo(
-            f"interrupted: {written[0]} of {written[1]} games written to {out}; "
-            "run the same command again to resume",
-            err=True,
+        interrupted(
+            f"interrupted: {written[0]} of {written[1]} games written to {out}; run the same command "
+            "again to resume"
         )
-        raise typer.Exit(EXIT_INTERRUPTED) from None
     except Exception as exc:
         run_failed(exc, "run the same command again to resume")
     data = result.to_dict()
