@@ -197,6 +197,21 @@ def test_a_batch_file_line_is_never_read_whole_beyond_the_limit(tmp_path: Path) 
     assert "Zeile 1 von" in first.output and f"hat mehr als {grouped} Zeichen" in first.output
 
 
+def test_a_line_of_exactly_the_limit_is_read_with_or_without_its_newline(tmp_path: Path) -> None:
+    from rummykit.selfplay import nth_record_line, record_lines
+
+    path = tmp_path / "lines.jsonl"
+    path.write_text("a" * 10 + "\n" + "b" * 10, encoding="utf-8")
+    assert list(record_lines(path, 10)) == ["a" * 10 + "\n", "b" * 10]
+    assert nth_record_line(path, 0, 10) == "a" * 10 + "\n" and nth_record_line(path, 1, 10) == "b" * 10
+    path.write_text("a" * 11 + "\n" + "b" * 10, encoding="utf-8")
+    with pytest.raises(NotationError, match=r"line 1 of .* is longer than 10 characters"):
+        list(record_lines(path, 10))
+    assert nth_record_line(path, 1, 10) == "b" * 10
+    with pytest.raises(NotationError, match=r"line 1 of .* is longer than 10 characters"):
+        nth_record_line(path, 0, 10)
+
+
 def test_replay_memory_does_not_grow_with_a_table_per_action() -> None:
     record = long_round(4000)
     tracemalloc.start()

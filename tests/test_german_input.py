@@ -224,6 +224,16 @@ def test_every_move_in_the_words_the_hints_and_the_log_write_is_read() -> None:
     assert played <= kinds
 
 
+def test_lines_near_the_german_phrases_are_refused_as_typed() -> None:
+    """A knock without its card is not a bare knock; a leading "joker" of an English line stays the
+    word typed; a superscript digit is no position (it ended the game with a ValueError)."""
+    for line in ("klopfen und abwerfen", "x ²", "l 4 ²", "joker on 2"):
+        with pytest.raises(NotationError) as caught:
+            german(line)
+        assert "'JK'" not in str(caught.value)
+    assert "'joker'" in refusal("joker on 2", "en", "en")
+
+
 def test_a_take_in_words_must_name_the_top_card() -> None:
     """``Pik-7 von der Ablage nehmen`` takes the top card only when it is the seven of spades; else the
     player is told what the pile shows, in their language."""

@@ -433,7 +433,9 @@ def test_sigterm_stops_a_run_saying_how_far_it_got(tmp_path: Path, command: str)
     import signal
     import time
 
-    args = ["--rules", "viennese", "--bots", "greedy,random", "--workers", "2"]
+    # Slow bots in small batches: a pool worker that inherited the handler finished its queued games
+    # (seconds) instead of ending when the pool stopped it with SIGTERM.
+    args = ["--rules", "viennese", "--bots", "search:hard,search:hard", "--workers", "2", "--batch", "3"]
     if command == "arena":
         args += ["--rounds", "200000", "--json-file", str(tmp_path / "out.json")]
     else:
@@ -442,8 +444,10 @@ def test_sigterm_stops_a_run_saying_how_far_it_got(tmp_path: Path, command: str)
                            stdout=subprocess.DEVNULL, text=True, start_new_session=True)  # fmt: skip
     time.sleep(5)
     run.send_signal(signal.SIGTERM)
+    sent = time.monotonic()
     _, err = run.communicate(timeout=60)
     assert run.returncode == 130, err
+    assert time.monotonic() - sent < 2.5  # the workers end at once
     said = {"arena": "so nothing was written", "selfplay": "run the same command again to resume"}[command]
     assert err.startswith("interrupted") and said in err, err
     assert not (tmp_path / "out.json").exists()
@@ -469,7 +473,10 @@ def test_a_batch_file_changed_after_the_run_is_refused_by_its_readers(tmp_path: 
     assert "holds fewer games than the 3 its index lists" in str(caught.value)
     assert "enthält weniger Partien als die 3" in localize_error(caught.value, "de")
     cut.write_text("".join([*lines[:-1], lines[0]]), encoding="utf-8")  # as many games, another one
-    with pytest.raises(NotationError, match="or other ones"):
+    with pytest.raises(NotationError, match="holds other games than its index lists"):
+        list(read_records(tmp_path))
+    cut.write_text("".join(lines).replace("\n", "\r\n"), encoding="utf-8")  # as many games, other bytes
+    with pytest.raises(NotationError, match="its SHA-256 differs"):
         list(read_records(tmp_path))
     cut.unlink()
     with pytest.raises(NotationError, match=r"the index lists 'games-000001\.jsonl', but the run has no"):

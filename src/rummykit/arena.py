@@ -65,9 +65,9 @@ Z95: Final = 1.959963984540054
 ELO_BASE: Final = 1500.0
 BATCHES_PER_CPU: Final = 8
 MAX_BATCH: Final = 64
-BALANCED_ORDERS: Final = 720
-"""The orders round a table that :func:`seat_orders` chooses one by one for balance (all of them up
-to seven bots at a table)."""
+BALANCED_WORK: Final = 600_000
+"""Orders :func:`seat_orders` may weigh in all while choosing for balance (each choice weighs every
+order left): every order up to seven bots at a table (720 of them), the first 119 of 5,040 at eight."""
 MAX_GAMES: Final = 1_000_000
 """The most games one arena run plays: it keeps every result (about half a kilobyte each) for the
 paired leads and the ratings. ``rummykit selfplay`` writes longer runs to disk, a batch at a time."""
@@ -220,12 +220,12 @@ def seat_orders(table: tuple[int, ...], deals: int | None = None) -> tuple[tuple
     one as often once the deals cover the orders (2 deals at three bots, 6 at four, 24 at five, 120
     at six). So that a run that stops short of that is balanced too, each next order is the one whose
     neighbours (who sits directly before whom) have sat together least so far, ties going to the
-    earlier order in :func:`itertools.permutations` (the first :data:`BALANCED_ORDERS` so chosen,
-    the rest in that order: only tables of eight have more).
+    earlier order in :func:`itertools.permutations` (as many so chosen as :data:`BALANCED_WORK`
+    allows, the rest in that order: only tables of eight have more).
     """
     first, rest = table[0], table[1:]
     left = [(first, *others) for others in itertools.permutations(rest)]
-    wanted = min(len(left) if deals is None else deals, len(left), BALANCED_ORDERS)
+    wanted = min(len(left) if deals is None else deals, len(left), BALANCED_WORK // len(left))
     k = len(table)
     together: dict[tuple[int, int], int] = {}
     chosen: list[tuple[int, ...]] = []

@@ -613,23 +613,33 @@ def _sort_index(folder: Path, batches: int) -> None:
     )
 
 
+def _too_long(piece: str, limit: int) -> bool:
+    """Whether a piece read by ``readline(limit + 2)`` is a line of more than ``limit`` characters
+    (its newline not counted)."""
+    return len(piece) - piece.endswith("\n") > limit
+
+
+def _line_error(number: int, path: Path, limit: int) -> NotationError:
+    return NotationError(
+        f"line {number} of {quoted(str(path))} is longer than {limit} characters; a record is at most {limit}"
+    )
+
+
 def record_lines(path: Path, limit: int = MAX_RECORD_LINE) -> Iterator[str]:
-    """The lines of batch file ``path`` in order, each read in pieces of at most ``limit``
-    characters, so that a line longer than that is never held whole.
+    """The lines of batch file ``path`` in order, as written (no newline translation), each read in
+    pieces of at most ``limit`` characters and its newline, so that a longer line is never held
+    whole.
 
     Raises:
         NotationError: a line is longer than ``limit`` characters (the file's remaining lines are not
             read).
     """
-    with path.open(encoding="utf-8") as f:
+    with path.open(encoding="utf-8", newline="") as f:
         number = 0
-        while piece := f.readline(limit + 1):
+        while piece := f.readline(limit + 2):
             number += 1
-            if len(piece) > limit:
-                raise NotationError(
-                    f"line {number} of {quoted(str(path))} is longer than {limit} characters; "
-                    f"a record is at most {limit}"
-                )
+            if _too_long(piece, limit):
+                raise _line_error(number, path, limit)
             yield piece
 
 
@@ -640,20 +650,17 @@ def nth_record_line(path: Path, index: int, limit: int = MAX_RECORD_LINE) -> str
     Raises:
         NotationError: that line is longer than ``limit`` characters.
     """
-    with path.open(encoding="utf-8") as f:
+    with path.open(encoding="utf-8", newline="") as f:
         for number in range(index + 1):
-            piece = f.readline(limit + 1)
+            piece = f.readline(limit + 2)
             if not piece:
                 return None
             if number == index:
-                if len(piece) > limit:
-                    raise NotationError(
-                        f"line {number + 1} of {quoted(str(path))} is longer than {limit} characters; "
-                        f"a record is at most {limit}"
-                    )
+                if _too_long(piece, limit):
+                    raise _line_error(number + 1, path, limit)
                 return piece
             while piece and not piece.endswith("\n"):  # the rest of a long line, a piece at a time
-                piece = f.readline(limit + 1)
+                piece = f.readline(limit + 2)
     return None
 
 
@@ -677,11 +684,16 @@ def read_records(out: str | Path) -> Iterator[Record]:
             digest.update(line.encode("utf-8"))
             count += 1
             yield Record.loads(line)
-        listed = entry.get("sha256")
-        if count != entry.get("games") or (isinstance(listed, str) and digest.hexdigest() != listed):
+        if count != entry.get("games"):
             raise NotationError(
-                f"{quoted(path.name)} holds {count} games, not the {entry.get('games')} its index lists, "
-                "or other ones: it was changed after the run wrote it"
+                f"{quoted(path.name)} holds {count} games, not the {entry.get('games')} its index lists: "
+                "it was changed after the run wrote it"
+            )
+        listed = entry.get("sha256")
+        if isinstance(listed, str) and digest.hexdigest() != listed:
+            raise NotationError(
+                f"{quoted(path.name)} holds other games than its index lists (its SHA-256 differs): it "
+                "was changed after the run wrote it"
             )
 
 

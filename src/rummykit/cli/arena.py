@@ -234,12 +234,20 @@ def interrupted(message: str) -> NoReturn:
 @contextmanager
 def terminate_as_interrupt() -> Iterator[None]:
     """SIGTERM (a scheduler's or ``kill``'s stop) stops the block as Ctrl-C does, so the command says
-    how far it got instead of ending without a word. Only in the main thread, where signals arrive."""
+    how far it got instead of ending without a word. Only in the main thread, where signals arrive,
+    and only in this process: a pool worker forked inside the block inherits the handler, and the
+    pool stops its workers with SIGTERM, which must end them at once."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
+    owner = os.getpid()
+
     def stop(signum: int, frame: object) -> None:
+        if os.getpid() != owner:  # a pool worker forked inside the block: it ends as SIGTERM ends it
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
         raise KeyboardInterrupt
 
     previous = signal.signal(signal.SIGTERM, stop)

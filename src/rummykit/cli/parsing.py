@@ -186,7 +186,9 @@ def german_phrase(line: str, top: Card | None = None) -> str | None:
         else:
             clauses[-1].append(word)
     joker = False
-    for clause in clauses:  # "einen Joker an Figur 1 anlegen": the joker is the card
+    for clause in clauses:  # "einen Joker an Figur 1 anlegen": the joker is the card of a German clause
+        if not clause or clause[-1].lower() not in GERMAN_VERBS:
+            continue
         for size in (2, 1):
             if len(clause) > size and " ".join(clause[:size]).lower() in _JOKER_WORDS:
                 clause[:size] = ["JK"]
@@ -197,7 +199,8 @@ def german_phrase(line: str, top: Card | None = None) -> str | None:
     heads = [" ".join(clause[:-1]) for clause in clauses]
     last = [clause[-1].lower() if clause else "" for clause in clauses]
     lead = " ".join(clauses[0]).lower()
-    if len(clauses) == 2 and last[1] == "abwerfen" and lead in ("klopfen", "mit der offenen karte klopfen"):
+    knock = lead in ("klopfen", "mit der offenen karte klopfen")
+    if len(clauses) == 2 and knock and last[1] == "abwerfen" and heads[1]:
         return f"knock {heads[1]}"  # "klopfen und Pik-2 abwerfen"
     if len(clauses) > 1 and last[0] == "tauschen" and all(v in ("auslegen", "anlegen") for v in last[1:]):
         then = [f"dann {verb} {head}" for verb, head in zip(last[1:], heads[1:], strict=True)]
@@ -280,7 +283,7 @@ def _cards_by_position(words: Sequence[str], hand: Sequence[Card]) -> list[str]:
     """Replace position numbers by the cards at those positions (a number after ``on`` is a meld)."""
     out: list[str] = []
     for i, w in enumerate(words):
-        if w.isdigit() and not (i > 0 and words[i - 1].lower() == "on"):
+        if w.isdecimal() and w.isascii() and not (i > 0 and words[i - 1].lower() == "on"):
             out.append(_position_card(w, hand))
         else:
             out.append(w)
@@ -367,7 +370,7 @@ def parse_input(
     if verb in ("discard", "knock", "rummy", "open", "meld", "layoff", "swap"):
         words = _cards_by_position(words, hand)
     for i, word in enumerate(words):
-        meld_number = word.isdigit() and i > 0 and words[i - 1].lower() == "on"
+        meld_number = word.isdecimal() and word.isascii() and i > 0 and words[i - 1].lower() == "on"
         if word.lower() in _KEYWORDS or "(" in word or meld_number:
             continue  # a keyword, an annotated joker (JK(=7H)), a meld's number
         for token in word.replace(",", " ").split():

@@ -864,10 +864,17 @@ ERRORS: Final[tuple[Entry, ...]] = (
     ),
     (
         "notation",
-        "{quoted} holds {count} games, not the {count2} its index lists, or other ones: it was changed "
-        "after the run wrote it",
-        "{quoted} enthält {count} Partien statt der {count2}, die der Index nennt, oder andere: Die Datei "
-        "wurde nach dem Lauf verändert",
+        "{quoted} holds {count} games, not the {count2} its index lists: it was changed after the run "
+        "wrote it",
+        "{quoted} enthält {count} Partien statt der {count2}, die der Index nennt: Die Datei wurde nach "
+        "dem Lauf verändert",
+    ),
+    (
+        "notation",
+        "{quoted} holds other games than its index lists (its SHA-256 differs): it was changed after "
+        "the run wrote it",
+        "{quoted} enthält andere Partien, als der Index nennt (ihr SHA-256 weicht ab): Die Datei wurde "
+        "nach dem Lauf verändert",
     ),
     (
         "notation",
