@@ -30,6 +30,7 @@ import hashlib
 import logging
 import os
 import re
+import signal
 import socket
 import sys
 import time
@@ -272,6 +273,15 @@ def _stop_workers(pool: ProcessPoolExecutor) -> None:
             process.terminate()
 
 
+def _start_worker(parent: int) -> None:
+    """A pool worker's start: SIGTERM ends it at once, whatever handler the parent had installed
+    when it forked (Ray's driver, a command turning SIGTERM into Ctrl-C), since the pool stops its
+    workers with SIGTERM and a worker that caught it would play out its queued games first; and it
+    ends with its parent (:func:`~rummykit.web.runtime.follow_parent`)."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    follow_parent(parent, False)
+
+
 class Runner:
     """Runs batches on one backend; open it with ``with`` (connects to or starts Ray on entry)."""
 
@@ -297,7 +307,7 @@ class Runner:
             # A worker ends with this process, also when it is killed (SIGKILL, the OOM killer), rather
             # than play on as an orphan holding its share of the machine.
             self._pool = ProcessPoolExecutor(
-                max_workers=self.workers, initializer=follow_parent, initargs=(os.getpid(), False)
+                max_workers=self.workers, initializer=_start_worker, initargs=(os.getpid(),)
             )
         return self
 
