@@ -557,13 +557,13 @@ class ArenaResult:
         match the winner is ahead, and of two who did not win, the one with more points."""
         scores: dict[tuple[int, int], float] = {}
         games: dict[tuple[int, int], int] = {}
+        matches = self.config.mode == "matches"
         for r in sorted(self.results, key=lambda r: r.index):
             for a, b in itertools.combinations(range(len(r.seats)), 2):
                 if a in r.sat_out or b in r.sat_out:
                     continue
                 i, j = r.seats[a], r.seats[b]
                 # A match: its winner ahead; of two who did not win it, the one with more points.
-                matches = self.config.mode == "matches"
                 pa = (r.shares[a] if matches else 0.0, float(r.points[a]))
                 pb = (r.shares[b] if matches else 0.0, float(r.points[b]))
                 s = 1.0 if pa > pb else 0.5 if pa == pb else 0.0
@@ -590,6 +590,18 @@ class ArenaResult:
                     i, j, lead = j, i, -lead
                 leads.setdefault((i, j), {}).setdefault(deal_of[r.index], []).append(lead)
         return {pair: [sum(v) / len(v) for v in deals.values()] for pair, deals in leads.items()}
+
+    @functools.cached_property
+    def _provenance(self) -> dict[str, Any]:
+        """What played, once per result (it reads every source file and makes every bot): the
+        sources' ``digest`` (the version alone changes rarely), the rules ``revision`` and the bots'
+        ``bot_inputs`` where they read a file."""
+        inputs = bot_fingerprints(self.config.bots)
+        return {
+            "digest": package_digest(),
+            "revision": RULES_REVISION,
+            **({"bot_inputs": inputs} if inputs else {}),
+        }
 
     @staticmethod
     def _chips(figures: BotFigures) -> dict[str, Any]:
@@ -646,9 +658,7 @@ class ArenaResult:
             "version": ARENA_VERSION,
             "rules": str(_rules(self.config.rules)),  # with its house rules, as a record writes it
             "rummykit": __version__,
-            "digest": package_digest(),  # the sources that played (the version alone changes rarely)
-            "revision": RULES_REVISION,
-            **({"bot_inputs": inputs} if (inputs := bot_fingerprints(self.config.bots)) else {}),
+            **self._provenance,
             "solver": solver_backend.current.name,  # this process's (each worker checks its code)
             "mode": self.config.mode,
             "games": self.games,
