@@ -34,7 +34,7 @@ from rummykit.arena import (
     t975,
     wilson_interval,
 )
-from rummykit.bots import _FACTORIES, register_bot
+from rummykit.bots import _FACTORIES, canonical_spec, register_bot
 from rummykit.cli import app
 from rummykit.errors import CardNotInHandError
 
@@ -539,3 +539,14 @@ def test_the_ladder_benchmark_pairs_its_interval_by_deal_as_the_arena_does() -> 
     diff, low, high = ladder.paired(res)["points_diff"]
     assert diff == pytest.approx(pair["lead_points"])
     assert [low, high] == pytest.approx(pair["lead_ci95"], abs=1e-5)
+
+
+def test_one_bot_typed_two_ways_is_one_name() -> None:
+    """``Search:EASY`` and ``search:easy`` are the same bot: the command line names both as
+    ``make_bot`` reads them, so they are ``search:easy#1`` and ``#2`` (two entrants of one name were
+    printed as two different bots, which a league pooling runs by name kept apart)."""
+    args = ["arena", "-r", "viennese", "-b", " Greedy , greedy", "-n", "2", "-q", "-w", "1", "--json"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert sorted(json.loads(result.output)["bots"]) == ["greedy#1", "greedy#2"]
+    assert canonical_spec(" Search : HARD") == "search:hard" and canonical_spec("RANDOM") == "random"

@@ -154,6 +154,14 @@ def bot_kinds() -> tuple[str, ...]:
     return tuple(dict.fromkeys([*_FACTORIES, *_plugins()]))
 
 
+def canonical_spec(spec: str) -> str:
+    """``spec`` (``kind`` or ``kind:level``) as :func:`make_bot` reads it: trimmed and in lower case
+    (``" Search : HARD"`` is ``"search:hard"``), so that one bot typed two ways is one name in the
+    arena's figures and a league's tables."""
+    kind, colon, level = spec.partition(":")
+    return f"{kind.strip().lower()}{colon}{level.strip().lower()}"
+
+
 def make_bot(kind: str, level: str | None = None, **options: Any) -> Bot:
     """A bot of ``kind`` (``random``, ``greedy``, ``search``, ``search-v1``; ``openspiel-simple`` with
     OpenSpiel installed) at ``level`` (``easy``/``medium``/``hard``).
@@ -264,6 +272,7 @@ __all__ = [
     "UnknownBotError",
     "bot_kinds",
     "bot_label",
+    "canonical_spec",
     "check_seat",
     "make_bot",
     "match_action",

@@ -33,7 +33,7 @@ from rich.progress import (
 from rich.table import Table
 
 from rummykit.arena import ArenaConfig, ArenaError, check_plot_path, run_arena
-from rummykit.bots import seat_notices
+from rummykit.bots import canonical_spec, seat_notices
 from rummykit.cli.checks import writable_file
 from rummykit.cluster import BACKENDS, Backend
 from rummykit.errors import RummyError
@@ -205,8 +205,9 @@ def check_at_least(option: str, value: int | None, least: int = 1) -> None:
 
 
 def bot_specs(text: str) -> tuple[str, ...]:
-    """The comma-separated bot specs of ``--bots``."""
-    return tuple(b.strip() for b in text.split(",") if b.strip())
+    """The comma-separated bot specs of ``--bots``, each as :func:`make_bot` reads it
+    (:func:`~rummykit.bots.canonical_spec`: ``Search:EASY`` is ``search:easy``)."""
+    return tuple(canonical_spec(b) for b in text.split(",") if b.strip())
 
 
 def pick_backend(backend: str | None, ray_address: str | None) -> Backend:
