@@ -77,6 +77,52 @@ def test_the_opening_that_reaches_the_minimum_without_the_taken_card_is_offered(
     assert "open AH 2H 3H 4H 5H | 8D 9D JK" in opens
 
 
+def _after_taking(rules: rk.Rules, hand: str, upcard: str) -> rk.Round:
+    """Seat 0 to lay, holding ``hand`` and the ``upcard`` it has just taken from the discard pile."""
+    dealt = rk.Round.new(rules, 2, seed=3).state()
+    taken = rk.Card.parse(upcard)
+    cards = Hand(rk.parse_cards(f"{hand} {upcard}"))
+    state = dataclasses.replace(
+        dealt, hands=[cards, *dealt.hands[1:]], to_move=0, phase=Phase.PLAY, turn=3, taken_discard=taken
+    )
+    return rk.Round.from_state(state)
+
+
+@pytest.mark.parametrize(
+    ("options", "hand", "upcard", "melds"),
+    [
+        # A♥ is worth 11 in the set and 1 at the foot of the run: 43 or 33 without the taken one.
+        ({}, "AS AD AH 2H 3H 4H 9C", "AH", ("AH AS AD", "AH 2H 3H 4H")),
+        # One meld must reach 30: the run is worth 35, or 28 without the taken 7♥.
+        ({"opening_scope": "single_meld", "opening_min_points": 30}, "7S 7D 7H 5H 6H 8H 9H KC", "7H",
+         ("7H 7S 7D", "5H 6H 7H 8H 9H")),
+    ],
+)
+def test_an_opening_counts_the_same_in_either_order_when_the_taken_card_has_a_twin(
+    options: dict[str, object], hand: str, upcard: str, melds: tuple[str, str]
+) -> None:
+    """``opening_counts_taken_discard = false`` with two decks: the taken card's twin is laid too,
+    and nobody can tell which of the two was taken, so it counts out of the meld where that leaves
+    the opening worth most. It counted out of the first meld written: the same melds were refused in
+    one order and accepted in the other, and the offered actions held neither opening."""
+    rules = rk.Rules.preset("german").replace(opening_counts_taken_discard=False, **options)
+    for first, second in (melds, melds[::-1]):
+        rnd = _after_taking(rules, hand, upcard)
+        assert rnd.is_legal(f"open {first} | {second}"), (first, second)
+    opens = [a for a in _after_taking(rules, hand, upcard).legal_actions() if a.verb == "open"]
+    assert opens and all(len(a.melds) == 2 for a in opens)
+
+
+def test_an_opening_without_the_taken_card_is_offered_when_the_best_one_falls_short() -> None:
+    """The taken Q♦ need not be laid (no ``discard_pickup_requires_meld``) and does not count: the
+    best opening lays it (Q♦ JK A♦ and 3♠ 4♠ 5♠, 43, or 33 without it); K♣ K♠ JK with 3♠ 4♠ 5♠
+    reaches 42 without it and was not offered, so a bot could not open."""
+    rules = rk.Rules.preset("german").replace(opening_counts_taken_discard=False)
+    rnd = _after_taking(rules, "7C 10C KC AD 2D 6D 8D 2H 3S 4S 5S KS JK", "QD")
+    assert not rnd.is_legal("open QD JK AD | 3S 4S 5S")
+    assert [str(a) for a in rnd.legal_actions() if a.verb == "open"] == ["open KC KS JK | 3S 4S 5S"]
+
+
 @pytest.mark.parametrize(
     "options",
     [

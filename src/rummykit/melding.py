@@ -123,15 +123,27 @@ def _card_value_in(meld: Meld, card: Card) -> int:
 
 
 def _opening_value(melds: Sequence[Meld], rules: Rules, taken: Card | None) -> int:
+    """What an opening of ``melds`` counts toward ``opening_min_points``: their values summed, or
+    under ``opening_scope = single_meld`` the best one's.
+
+    ``taken``: the discard taken this turn where the opening lays it (a card equal to it). Under
+    ``opening_counts_taken_discard = false`` its value is left out. Two decks hold two equal cards,
+    and nobody can tell which of the two laid was the one taken: it is left out of the meld where
+    that leaves the opening worth most (an ace counts 11 in a set and 1 at the bottom of a run), so
+    the order in which the melds are written changes nothing. (It was left out of the first meld
+    holding it: ``open AH AS AD | AH 2H 3H 4H`` after taking ``AH`` counted 32, the same melds the
+    other way round 42.)"""
     values = [m.value for m in melds]
-    if taken is not None and not rules.opening_counts_taken_discard:
-        for i, m in enumerate(melds):
-            if taken in m.cards:
-                values[i] -= _card_value_in(m, taken)
-                break
-    if rules.opening_scope == "single_meld":
-        return max(values, default=0)
-    return sum(values)
+    total: Callable[[list[int]], int] = max if rules.opening_scope == "single_meld" else sum
+    if taken is None or rules.opening_counts_taken_discard:
+        return total(values) if values else 0
+    worths = []
+    for i, m in enumerate(melds):
+        if taken in m.cards:
+            without = values.copy()
+            without[i] -= _card_value_in(m, taken)
+            worths.append(total(without))
+    return max(worths) if worths else (total(values) if values else 0)
 
 
 _OpeningCheck = Callable[[Sequence[Meld]], bool]
@@ -389,12 +401,11 @@ def _opening_without_its_value(
 ) -> tuple[Meld, ...] | None:
     """An opening of ``cards`` (at most ``limit`` of them laid) that lays the taken discard ``card``
     and reaches ``opening_min_points`` without counting it (``opening_counts_taken_discard =
-    false``), the meld with the card first (the meld the opening's value leaves it out of:
-    :func:`_opening_value`); ``None`` when there is none. The highest-valued opening with the card
-    need not be the one worth most without it (an ace counts 11 in a set, 1 at the bottom of a run;
-    a second joker may take the taken one's place), so every meld with the card is tried, with the
-    most the rest of the hand adds (the whole opening counts, or for ``opening_scope =
-    single_meld`` the one meld that must reach the minimum)."""
+    false``), the meld with the card first; ``None`` when there is none. The highest-valued opening
+    with the card need not be the one worth most without it (an ace counts 11 in a set, 1 at the
+    bottom of a run; a second joker may take the taken one's place), so every meld with the card is
+    tried, with the most the rest of the hand adds (the whole opening counts, or for ``opening_scope
+    = single_meld`` the one meld that must reach the minimum)."""
     minimum = rules.opening_min_points or 0
     keep = _keep_one(rules)
     for with_card in solver.melds_containing(cards, card, rules):
@@ -890,9 +901,16 @@ class MeldingFamily:
                 others = list(Hand(cards).without((barred,)))
                 bests.append(solver.best_opening(others, rules, keep_one=True))
                 bests.append(solver.best_opening(cards, rules, must_include=barred, keep_one=keep_one))
-            if pending is not None and not rules.opening_counts_taken_discard:
+            taken = rnd.taken_discard
+            if taken is not None and not rules.opening_counts_taken_discard:
+                # The best opening may be short of the minimum once the taken card does not count:
+                # the best laying it without its value, and (where it need not be laid) the best
+                # leaving it and its equals in the hand.
                 limit = len(cards) - 1 if keep_one else len(cards)
-                bests.append(_opening_without_its_value(cards, pending, rules, limit))
+                bests.append(_opening_without_its_value(cards, taken, rules, limit))
+                if pending is None:
+                    others = [c for c in cards if c != taken]
+                    bests.append(solver.best_opening(others, rules, keep_one=keep_one))
             for melds in bests:
                 if melds is None:
                     continue

@@ -318,6 +318,16 @@ def opening(rules: Rules, t: Lang) -> list[Block]:
                 "Eine von der Ablage genommene Karte zählt nicht zum Mindestwert.",
             )
         )
+        if rules.num_decks > 1:
+            items.append(
+                t(
+                    "Where the opening lays an equal card too (two decks), nobody can tell which of the "
+                    "two was taken: it is left out of the meld where that leaves the opening worth most.",
+                    "Liegt eine gleiche Karte mit aus (zwei Kartenspiele), kann niemand sagen, welche der "
+                    "beiden genommen wurde: Sie zählt in der Figur nicht, in der das erste Auslegen so am "
+                    "meisten wert bleibt.",
+                )
+            )
     not_yet = []
     if not rules.layoff_on_opening_turn:
         not_yet.append(t("laying off", "Anlegen"))
