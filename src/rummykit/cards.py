@@ -2,8 +2,10 @@
 
 Notation (RULES.md §0.1): a natural card is its rank ``A 2 3 4 5 6 7 8 9 10 J Q K`` followed by its
 suit ``C D H S`` (clubs, diamonds, hearts, spades): ``AH``, ``10D``, ``QC``. A joker is ``JK``.
-On input ``T`` is accepted for ten, the German ``B`` (Bube) and ``D`` (Dame) are *not* accepted
-(``D`` is diamonds), suits may also be written ``♣ ♦ ♥ ♠`` and everything is case-insensitive.
+On input ``T`` is accepted for ten and the German ``B`` (Bube) and ``D`` (Dame) for jack and queen
+(``BH`` is the jack of hearts, ``DH`` the queen; ``D`` after a rank is diamonds, so ``DD`` is the
+queen of diamonds and ``DB``, read suit first, the jack), suits may also be written ``♣ ♦ ♥ ♠``, a
+suit may come first (``♠K``) and everything is case-insensitive.
 
 Inside the engine a card is a small int (``suit * 13 + rank - 1`` for naturals, 52 for the joker);
 :class:`Card` is that int with a readable face. Two-deck games hold two copies of each face; the
