@@ -498,3 +498,18 @@ def test_a_built_in_kind_is_replaced_only_on_purpose() -> None:
     finally:
         _FACTORIES["greedy"] = built_in
     assert isinstance(make_bot("greedy"), GreedyBot)
+
+
+def test_an_option_a_bot_does_not_take_is_refused_in_one_line() -> None:
+    """``make_bot("greedy", x=1)`` raised a bare ``TypeError`` from a lambda and
+    ``make_bot("openspiel-simple", x=1)`` ignored ``x``: an option must have an effect or be refused."""
+    import rummykit.bots as bots
+
+    with pytest.raises(bots.UnknownBotError, match=r"^the bot 'greedy' does not take the option 'x'$"):
+        make_bot("greedy", x=1)
+    with pytest.raises(bots.UnknownBotError, match=r"^the bot 'search' does not take the options 'y', 'z'$"):
+        make_bot("search:hard", y=2, z=3)
+    with pytest.raises(bots.UnknownBotError, match=r"'openspiel-simple' does not take the option 'x'"):
+        make_bot("openspiel-simple", x=1)
+    with pytest.raises(bots.UnknownBotError, match=r"'policy' does not take the option 'file'"):
+        make_bot("policy", file="a.npz")

@@ -15,6 +15,8 @@ True
 
 from __future__ import annotations
 
+import inspect
+import os
 from collections.abc import Callable, Iterable
 from importlib.util import find_spec
 from typing import Any, Final
@@ -170,7 +172,7 @@ def make_bot(kind: str, level: str | None = None, **options: Any) -> Bot:
     ``policy`` kind of the ``rl`` extra takes ``path=``).
 
     Raises:
-        UnknownBotError: no such kind or level.
+        UnknownBotError: no such kind or level, or an option the kind does not take.
     """
     if ":" in kind and level is None:
         kind, level = kind.split(":", 1)
@@ -182,6 +184,13 @@ def make_bot(kind: str, level: str | None = None, **options: Any) -> Bot:
     factory = _FACTORIES.get(kind) or _plugin_factory(kind)
     if factory is None:
         raise UnknownBotError(f"unknown bot {quoted(kind)}; bots: {', '.join(bot_kinds())}")
+    if options:
+        try:
+            inspect.signature(factory).bind(level, **options)
+        except TypeError:
+            names = ", ".join(map(quoted, options))
+            word = "option" if len(options) == 1 else "options"
+            raise UnknownBotError(f"the bot {quoted(kind)} does not take the {word} {names}") from None
     return factory(level, **options)
 
 
@@ -223,7 +232,7 @@ RL_MODULES: Final = ("numpy", "gymnasium", "pettingzoo")
 """What the ``rl`` extra installs, which the policy bot reads its network and observations with."""
 
 
-def _policy_bot(level: str | None, **options: Any) -> Bot:
+def _policy_bot(level: str | None, path: str | os.PathLike[str] | None = None) -> Bot:
     missing = [m for m in RL_MODULES if find_spec(m) is None]
     if missing:
         raise UnknownBotError(
@@ -231,10 +240,10 @@ def _policy_bot(level: str | None, **options: Any) -> Bot:
         )
     from rummykit.bots.policy import load_policy_bot
 
-    return load_policy_bot(level, **options)
+    return load_policy_bot(level, path=path)
 
 
-def _openspiel_simple(level: str | None, **options: Any) -> Bot:
+def _openspiel_simple(level: str | None) -> Bot:
     """OpenSpiel's simple gin bot (``pyspiel`` is imported only now)."""
     try:
         return OpenSpielSimpleBot()
