@@ -314,3 +314,43 @@ def test_the_shared_network_of_a_table_survives_a_restart(tmp_path: Path, web: A
         ).one()
     engine.dispose()
     assert tuple(row) == (None, None)
+
+
+def test_a_bot_that_fails_every_time_does_not_stop_the_table(
+    tmp_path: Path, web: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A seat's bot whose decision raises (a bug in the bot) was logged and the table waited for
+    ever, logging the same failure on every kick of the clock. A fallback moves instead, the failure
+    is logged once per move, and the person gets the turn back."""
+    from fastapi.testclient import TestClient
+
+    app = create_app(f"sqlite:///{tmp_path / 'broken.db'}", settings=web.settings(bot_delay=0))
+    with TestClient(app) as client:
+        grant = web.create(client, seats=2, bots=[{"kind": "search", "level": "easy"}], seed=7, name="Anna")
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        table = table_of(client, grant["code"])
+        asked: list[str] = []
+
+        async def broken(key: str, bot: Bot, match: bytes, rng: random.Random) -> Decision:
+            asked.append(bot.name)
+            raise RuntimeError("the bot broke")
+
+        manager.think = broken
+        turns = 0
+        with web.connect(client, grant["code"], grant["token"]) as ws:
+            deadline = time.monotonic() + 20.0
+            while turns < 3 and time.monotonic() < deadline:
+                if table.match.to_move != 0 or table.status != "playing":
+                    time.sleep(0.05)  # the bot's turn
+                    continue
+                state = web.receive_state(ws, until=lambda s, v=table.version: s["version"] == v)
+                if not state["legal"]:
+                    time.sleep(0.05)
+                    continue
+                if state["legal"][0] != "draw":
+                    turns += 1  # a discard ends the person's turn: the bot is next
+                ws.send_json({"type": "act", "action": state["legal"][-1], "version": state["version"]})
+                web.receive_state(ws, until=lambda s, v=state["version"]: s["version"] > v)
+        assert turns == 3, f"the table stopped after {turns} turns of the person"
+    failures = [r for r in caplog.records if "failed for seat 1; a fallback moves" in r.getMessage()]
+    assert len(asked) >= 2 and len(failures) == len(asked)

@@ -102,7 +102,7 @@ from rummykit.web.protocol import (
 )
 from rummykit.web.store import Guard, LobbyConflict, Store, StoredAction, StoredTable
 from rummykit.web.texts import STATUS_DE, action_texts, engine_error_texts, server_error_texts
-from rummykit.web.thinking import Decision, fair_network, snapshot, table_key
+from rummykit.web.thinking import Decision, fair_network, fallback_decision, snapshot, table_key
 
 log = logging.getLogger("rummykit.web")
 T = TypeVar("T")
@@ -1337,15 +1337,27 @@ class Table:
                 bot = self._bot(bot_key)
                 version, match = self.version, self.match
                 copy, rng = snapshot(match), self.bot_rng("bots")
+            failed = False
             try:
                 action, thought = await self.manager.think(self.think_key, bot, copy, rng)
             except Exception:
-                log.exception("table %s: bot %s failed for seat %d", self.code, bot.name, seat)
-                return
+                # A bot that fails would fail again on every kick of the clock, and the table would
+                # wait for ever: the fallback moves this once, and the next move asks a fresh bot.
+                name = bot.name
+                log.exception("table %s: bot %s failed for seat %d; a fallback moves", self.code, name, seat)
+                try:
+                    action, thought = await asyncio.to_thread(fallback_decision, copy, rng)
+                except Exception:
+                    log.exception("table %s: the fallback failed too for seat %d", self.code, seat)
+                    return
+                failed = True
             async with self.lock:
                 if self.version != version or self.match is not match or self._bot_to_move() != seat:
                     continue  # the table moved on while the bot thought: think again
-                self._bots[bot_key] = thought
+                if failed:
+                    self._bots.pop(bot_key, None)
+                else:
+                    self._bots[bot_key] = thought
                 try:
                     self.match.check(action)
                     await self._commit(seat, action)
