@@ -71,6 +71,31 @@ def test_join_start_and_leave(client: TestClient, web: Any) -> None:
     assert client.post(f"/api/tables/{code}/leave", json={"token": guest["token"]}).status_code == 403
 
 
+def test_the_last_person_leaving_a_game_closes_the_table(make_client: Any, web: Any) -> None:
+    """A practice table its person left stayed open, bots playing for nobody, and counted against
+    its creator's open tables until it expired: five abandoned practice tables refused the sixth
+    ("finish or leave one first", but it had been left). The last person's leave now closes it; a
+    table another person still plays goes on with a bot in the seat."""
+    client = make_client(max_tables_per_address=1)
+    alone = web.create(client, seats=2, bots=[{"kind": "greedy"}], name="Anna")
+    code = alone["code"]
+    client.post(f"/api/tables/{code}/start", json={"token": alone["token"]})
+    assert client.get(f"/api/tables/{code}").json()["status"] == "playing"
+    assert client.post("/api/tables", json={"seats": 2}).status_code == 429
+    lobby = client.post(f"/api/tables/{code}/leave", json={"token": alone["token"]}).json()
+    assert lobby["status"] == "closed"
+    assert client.post(f"/api/tables/{code}/retake", json={"token": alone["token"]}).status_code == 409
+    host = web.create(client, seats=3, bots=[{"kind": "greedy"}], name="Host")
+    code = host["code"]
+    guest = client.post(f"/api/tables/{code}/join", json={"name": "Gast"}).json()
+    client.post(f"/api/tables/{code}/start", json={"token": host["token"]})
+    lobby = client.post(f"/api/tables/{code}/leave", json={"token": host["token"]}).json()
+    assert lobby["status"] == "playing" and lobby["seats"][0]["kind"] == "bot"
+    lobby = client.post(f"/api/tables/{code}/leave", json={"token": guest["token"]}).json()
+    assert lobby["status"] == "closed"
+    assert client.post("/api/tables", json={"seats": 2}).status_code == 201
+
+
 def test_a_person_without_a_name_is_named_in_each_readers_language(client: TestClient, web: Any) -> None:
     """No name is stored for a person who gave none: pages say "Player 2" / "Spieler 2", and so do
     the server's texts in each language; when they leave, their bot is "Bot 2"."""

@@ -1533,11 +1533,22 @@ class Table:
                 self.seats[seat] = Seat(
                     "bot", name, default_bot_kind(), "medium", held_for=info.token_hash, held_name=info.name
                 )
+                if not any(s.kind == "human" for s in self.seats):
+                    # The last person left (a practice table, or everyone else had left): bots would
+                    # play on for nobody, and the table would count against its creator's open
+                    # tables until it expired.
+                    self.status = "closed"
             self.seats[seat].token_hash = None
             await self._save_lobby()  # a leave the database refuses is undone before it touches anyone
             self._away.pop(seat, None)
             self._unbind(seat)
             self.broadcast()
+        if self.status not in OPEN:
+            if self._driver is not None:
+                self._driver.cancel()
+            for client in list(self.clients):
+                client.close()
+            return
         self.kick()
 
     def rebind(self, seat: int) -> None:
