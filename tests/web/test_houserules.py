@@ -23,10 +23,30 @@ def _values(control: dict[str, Any]) -> list[Any]:
     return [v for v in values if v != control["value"]]
 
 
+def _in_use(preset: str, control: dict[str, Any]) -> rk.Rules:
+    """The rules under which the lobby sends ``control``: the preset's, or for a control greyed out at
+    the preset's settings (it matters only once another control is changed: gin's target score) the
+    preset with the first other setting, not in its ``unused_when``, under which it matters."""
+    rules = rk.Rules.preset(preset)
+    if rules.not_applicable(control["option"]) is None:
+        return rules
+    for other in house_rules()[preset]:
+        for value in _values(other):
+            if {"option": other["option"], "value": value} in control["unused_when"]:
+                continue
+            try:
+                changed = rules.replace(**{other["option"]: value})
+            except rk.RulesError:
+                continue
+            if changed.not_applicable(control["option"]) is None:
+                return changed
+    raise AssertionError(f"{preset}: {control['option']} is greyed out whatever the other controls say")
+
+
 @pytest.mark.parametrize("preset", rk.PRESET_NAMES)
 def test_every_value_a_control_offers_is_accepted(preset: str) -> None:
-    rules = rk.Rules.preset(preset)
     for control in house_rules()[preset]:
+        rules = _in_use(preset, control)
         options = [v for v in _values(control) if v is not None or "unset" in control]
         accepted = 0
         for value in options:
@@ -38,11 +58,28 @@ def test_every_value_a_control_offers_is_accepted(preset: str) -> None:
         assert accepted, f"{preset}: {control['option']} offers no value the server takes"
 
 
+def test_a_control_another_setting_brings_into_play_is_offered_greyed_out() -> None:
+    """Gin is one hand, so its target score does not matter, and the lobby offered no control for it:
+    a game to 100 was only for those who knew the raw ``option=value`` box. The match's end is a
+    control now, and the controls it brings into play are shown, greyed out until it does."""
+    gin = {c["option"]: c for c in house_rules()["gin"]}
+    assert gin["match_end"]["value"] == "single_hand"
+    assert "target_score" in [c["value"] for c in gin["match_end"]["choices"]]
+    unused = gin["target_score"]["unused_when"]
+    assert {"option": "match_end", "value": "single_hand"} in unused
+    assert {"option": "match_end", "value": "target_score"} not in unused
+    assert gin["target_score"]["value"] == 100
+    rk.Rules.preset("gin").replace(match_end="target_score", target_score=250)
+    german = {c["option"]: c for c in house_rules()["german"]}
+    assert {"option": "match_end", "value": "fixed_hands"} in german["penalty_limit"]["unused_when"]
+    assert {"option": "match_end", "value": "penalty_limit"} in german["num_hands"]["unused_when"]
+
+
 def test_gin_offers_its_own_knock_limit_and_bonuses_in_words() -> None:
     """Gin knocks by ``knock_card`` (``knock_threshold`` stays 10): the lobby offers the knock card,
     Oklahoma and the two bonuses, and its first upcard in words."""
     controls = {c["option"]: c for c in house_rules()["gin"]}
-    assert list(controls) == ["start_mode", "knock_card", "oklahoma", "gin_bonus", "undercut_bonus"]
+    assert list(controls)[:5] == ["start_mode", "knock_card", "oklahoma", "gin_bonus", "undercut_bonus"]
     assert controls["knock_card"]["label"]["de"] == "Klopfgrenze (Restpunkte)"
     words = [c["label"]["de"] for c in controls["start_mode"]["choices"]]
     assert words == [
@@ -71,14 +108,19 @@ def test_going_out_at_once_is_named_as_the_game_names_it(preset: str, en: str, d
 
 def test_a_control_that_another_setting_makes_moot_says_so() -> None:
     """``unused_when`` comes from the engine's ``not_applicable``: gin's knock limit under Oklahoma, and
-    nothing in the other presets."""
+    otherwise the match's length and limits, and a rubber's chips, by the match's end."""
+    by_match_end = ("num_hands", "penalty_limit", "target_score", "pot_ante", "knock_money")
     unused = {
         (preset, c["option"]): c["unused_when"]
         for preset, cs in house_rules().items()
         for c in cs
-        if c["unused_when"]
+        if c["unused_when"] and c["option"] not in by_match_end
     }
     assert unused == {("gin", "knock_card"): [{"option": "oklahoma", "value": True}]}
+    for preset, cs in house_rules().items():
+        for c in cs:
+            if c["option"] in by_match_end:
+                assert {w["option"] for w in c["unused_when"]} == {"match_end"}, (preset, c)
     with pytest.raises(rk.RulesError, match="oklahoma sets the knock card"):
         rk.Rules.preset("gin").replace(oklahoma=True, knock_card=5)
 

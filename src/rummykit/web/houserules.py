@@ -33,6 +33,7 @@ HOUSE_RULES: Final = (
     "rummy_multiplier",
     "pot_ante",
     "knock_money",
+    "match_end",
     "num_hands",
     "penalty_limit",
     "target_score",
@@ -126,36 +127,87 @@ def house_rules() -> dict[str, list[dict[str, Any]]]:
     out: dict[str, list[dict[str, Any]]] = {}
     for name in PRESET_NAMES:
         rules = Rules.preset(name)
-        controls = []
+        controls: list[dict[str, Any]] = []
+        enabled_by: dict[str, tuple[Rules, dict[str, Any]]] = {}
         for option in HOUSE_RULES:
+            under, enabler = rules, None
             if rules.not_applicable(option):
-                continue
-            control = _control(rules, option)
+                found = _applies_once_changed(rules, option, controls)
+                if found is None:
+                    continue
+                under, enabler = found
+            control = _control(under, option)
             if control is not None:
                 controls.append(control)
-        out[name] = [{**c, "unused_when": _unused_when(rules, c, controls)} for c in controls]
+                if enabler is not None:
+                    enabled_by[option] = (under, enabler)
+        out[name] = [
+            {**c, "unused_when": _unused_when(rules, c, controls, enabled_by.get(c["option"]))}
+            for c in controls
+        ]
     return out
 
 
-def _unused_when(
-    rules: Rules, control: dict[str, Any], controls: list[dict[str, Any]]
-) -> list[dict[str, Any]]:
-    """The other controls' settings under which ``control`` cannot matter (the engine's
-    :meth:`Rules.not_applicable`): gin's knock limit once Oklahoma is ticked. The lobby greys it out
-    and does not send it, so the preset's value stands and the server accepts the table."""
-    out = []
+def _applies_once_changed(
+    rules: Rules, option: str, controls: list[dict[str, Any]]
+) -> tuple[Rules, dict[str, Any]] | None:
+    """For ``option``, which cannot matter under the preset: the rules under which it matters once
+    one of the ``controls`` shown before it is changed, and that control (gin's target score once
+    the match is played to a score instead of a single hand); ``None`` if no change makes it matter.
+    The lobby shows its control greyed out until then (:func:`_unused_when`), with the preset's
+    value."""
     for other in controls:
-        if other is control or other["kind"] == "int":
-            continue
-        values = [not other["value"]] if other["kind"] == "bool" else [c["value"] for c in other["choices"]]
-        for value in values:
-            if value == other["value"]:
-                continue
+        for value in _other_values(other):
             try:
                 changed = rules.replace(**{other["option"]: value})
             except RulesError:
                 continue
-            if changed.not_applicable(control["option"]):
+            if not changed.not_applicable(option):
+                return changed, other
+    return None
+
+
+def _other_values(control: dict[str, Any]) -> list[Any]:
+    """The values of a switch or choice ``control`` other than the preset's (none for a number)."""
+    if control["kind"] == "bool":
+        return [not control["value"]]
+    if control["kind"] == "choice":
+        return [c["value"] for c in control["choices"] if c["value"] != control["value"]]
+    return []
+
+
+def _unused_when(
+    rules: Rules,
+    control: dict[str, Any],
+    controls: list[dict[str, Any]],
+    enabled: tuple[Rules, dict[str, Any]] | None = None,
+) -> list[dict[str, Any]]:
+    """The other controls' settings under which ``control`` cannot matter (the engine's
+    :meth:`Rules.not_applicable`): gin's knock limit once Oklahoma is ticked. The lobby greys it out
+    and does not send it, so the preset's value stands and the server accepts the table.
+
+    ``enabled``: for a control that matters only once another is changed (:func:`_applies_once_changed`),
+    the rules it matters under and that other control: it is unused at that control's preset value
+    and at each of its values that does not make it matter; the other controls are weighed from the
+    rules it matters under."""
+    out = []
+    base = rules
+    if enabled is not None:
+        base, enabler = enabled
+        out.append({"option": enabler["option"], "value": enabler["value"]})
+    for other in controls:
+        if other is control or other["kind"] == "int":
+            continue
+        current = getattr(base, other["option"])
+        values = [not current] if other["kind"] == "bool" else [c["value"] for c in other["choices"]]
+        for value in values:
+            if value == current:
+                continue
+            try:
+                changed = base.replace(**{other["option"]: value})
+            except RulesError:
+                continue
+            if changed.not_applicable(control["option"]) and value != other["value"]:
                 out.append({"option": other["option"], "value": value})
     return out
 
