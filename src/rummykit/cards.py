@@ -320,14 +320,6 @@ class Hand:
             left[c] -= 1
         return True
 
-    def is_within(self, other: Hand) -> bool:
-        """Whether ``other`` holds every card of this hand at least as often (a sub-multiset)."""
-        theirs = other._counts
-        for c in self.cards():  # noqa: SIM110 (no generator on this hot path); each copy once
-            if theirs[c] < self._counts[c]:
-                return False
-        return True
-
     def common(self, other: Hand) -> Hand:
         """The cards both hands hold, each as often as the hand holding it fewer times."""
         theirs = other._counts

@@ -374,7 +374,7 @@ def _take_effect(rnd: RoundState, seat: int, card: Card, must_lay: bool) -> Plan
 
 
 def _can_place(
-    rnd: RoundState, seat: int, card: Card, hand: Hand, table: Sequence[Meld], opened: bool, layoff_ok: bool
+    rnd: RoundState, card: Card, hand: Hand, table: Sequence[Meld], opened: bool, layoff_ok: bool
 ) -> bool:
     """Whether ``card`` (held in ``hand``) can still be laid on the table this turn."""
     rules = rnd.rules
@@ -474,7 +474,7 @@ class MeldingFamily:
             hand = rnd.hands[seat].copy()
             hand.add(card)
             table = [tm.meld for tm in rnd.melds]
-            if not _can_place(rnd, seat, card, hand, table, opened, opened and may_lay_off(rnd, seat)):
+            if not _can_place(rnd, card, hand, table, opened, opened and may_lay_off(rnd, seat)):
                 rule = (
                     "discard_pickup_requires_meld"
                     if rules.discard_pickup_requires_meld
@@ -497,7 +497,7 @@ class MeldingFamily:
         # A joker exchange never opens: before the opening its joker stays in hand (the rules refuse
         # an exchange before the opening whose joker would be melded at once).
         opened = True if isinstance(action, (Open, MeldAction)) else rnd.has_opened(seat)
-        if not _can_place(rnd, seat, card, hand, table, opened, may_lay_off(rnd, seat)):
+        if not _can_place(rnd, card, hand, table, opened, may_lay_off(rnd, seat)):
             raise MeldError(
                 f"{action}: afterwards the taken discard {card} could no longer be laid this turn "
                 "(discard_pickup_requires_meld)",

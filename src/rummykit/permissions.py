@@ -45,7 +45,3 @@ def exchange_bar(rules: Rules, opened_turn: int | None, turn: int) -> str | None
         return "joker_exchange_on_opening_turn"
     return None
 
-
-def may_exchange_joker(rules: Rules, opened_turn: int | None, turn: int) -> bool:
-    """Whether a player who opened in ``opened_turn`` may exchange a joker in ``turn``."""
-    return exchange_bar(rules, opened_turn, turn) is None

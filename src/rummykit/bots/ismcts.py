@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Final
 
 from rummykit import solver
@@ -139,8 +139,6 @@ DUEL_DETERMINIZATIONS: Final[dict[str, int]] = {"easy": 20, "medium": 50, "hard"
 """Knock games with ``knock_duels``: the determinizations a decision plays duels on (the first of
 the decision's), per level: a duel plays every seat to the end of the hand, far dearer than a race."""
 DEFAULT_LEVEL: Final = "medium"
-
-Evaluate = Callable[[Action, PlayerView, dict[int, list[int]], list[int], random.Random], float]
 
 
 class IsmctsBot:

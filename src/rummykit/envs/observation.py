@@ -165,7 +165,7 @@ class Layout:
         """
         if gin and take_bound:
             raise ValueError("no rule set has both the gin block and the take bound block")
-        slot = C + 4 + seats
+        slot = meld_slot_size(seats)
         table = seats * C
         pile = table + M * slot
         taken = pile + 2 * C
@@ -210,6 +210,9 @@ def has_take_bound(rules: Rules) -> bool:
 
 
 def meld_slot_size(seats: int) -> int:
+    """Length of one table meld's slot: its card counts (one per code), whether it is there, whether
+    it is a run, the run's start and end, and who laid it (one per seat); the compiled encoder
+    (``_native.cpp``) lays slots out the same way."""
     return C + 4 + seats
 
 
