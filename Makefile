@@ -55,7 +55,7 @@ PURE_SUITES := tests/test_solver.py tests/test_solver_options.py tests/test_solv
 test: native
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy --strict $(CORE)
-	$(BIN)/python -m pytest src tests README.md
+	RUMMYKIT_REQUIRE_NATIVE=$(NATIVE_REQUIRED) $(BIN)/python -m pytest src tests README.md
 	RUMMYKIT_PURE=1 $(BIN)/python -m pytest $(PURE_SUITES)
 
 # Differential tests of the compiled solver and env encoder built with AddressSanitizer and UBSan (a copy

@@ -32,7 +32,8 @@ Policy = Callable[[TokenGame, random.Random], int]
 """A token policy of random play (the ``keen_taker`` fixture)."""
 
 REQUIRED = os.environ.get("RUMMYKIT_REQUIRE_NATIVE") == "1"
-"""Set by ``make asan``: a missing extension fails instead of skipping the differential tests."""
+"""Set by ``make asan`` and by ``make test NATIVE_REQUIRED=1`` (CI): a missing extension fails instead
+of skipping the differential tests."""
 compiled = pytest.mark.skipif(ob._NATIVE is None and not REQUIRED, reason="not built, or RUMMYKIT_PURE=1")
 
 CONFIGS = [

@@ -21,7 +21,8 @@ from rummykit.solver import backend
 from rummykit.testing import GIN_LIKE_RULES
 
 REQUIRED = os.environ.get("RUMMYKIT_REQUIRE_NATIVE") == "1"
-"""Set by ``make asan``: a missing extension fails instead of skipping the differential tests."""
+"""Set by ``make asan`` and by ``make test NATIVE_REQUIRED=1`` (CI): a missing extension fails instead
+of skipping the differential tests."""
 pytestmark = pytest.mark.skipif(
     backend.native is None and not REQUIRED, reason="the compiled solver is not built"
 )
