@@ -366,6 +366,27 @@ def test_6_bad_numbers_and_text_are_422_with_a_clear_message(
     assert "NaN" not in answer.text and "Traceback" not in answer.text and "\\ud" not in answer.text
 
 
+@pytest.mark.parametrize(
+    ("body", "code", "de"),
+    [
+        ({"name": "Anna\t"}, "name_not_printable", "keine Steuerzeichen (Tabulator, Zeilenumbruch)"),
+        ({"name": "A" * 33}, "name_too_long", "höchstens 32 Zeichen"),
+    ],
+)
+def test_6_a_name_a_person_typed_is_refused_in_their_language(
+    client: TestClient, body: dict[str, Any], code: str, de: str
+) -> None:
+    """A name pasted with a tab (from a spreadsheet) reached a German page as pydantic's English
+    ("name: Value error, must not contain control characters"): a name is what a person typed, so its
+    refusal comes in every language, when creating a table and when joining one."""
+    joining = f"/api/tables/{client.post('/api/tables', json={'seats': 3}).json()['code']}/join"
+    for path in ("/api/tables", joining):
+        answer = client.post(path, json=body)
+        assert answer.status_code == 422, answer.text
+        got = answer.json()
+        assert got["code"] == code and got["detail"].startswith("name: ") and de in got["texts"]["de"]
+
+
 # 7. Face-down cards stay out of the log --------------------------------------------------------------
 def _play_until(rules: Rules, found: Any, players: int = 2) -> Match:
     bot = make_bot("greedy")

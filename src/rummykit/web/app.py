@@ -110,6 +110,25 @@ BODY_PROBLEMS: Final = {
 """What is wrong with a request body as a whole, by code (German: ``SERVER_ERRORS_DE``)."""
 
 
+NAME_PROBLEMS: Final = {
+    "string_too_long": ("name_too_long", "name: at most 32 characters"),
+    "value_error": (
+        "name_not_printable",
+        "name: printable text only, no control character (a tab, a line break)",
+    ),
+}
+"""A player's name a person typed and the page sent as it was, by pydantic's error type: the code
+and the English text (German: ``SERVER_ERRORS_DE``); any other field's problem is a client's and
+answered in English (:func:`validation_detail`)."""
+
+
+def name_problem(errors: list[Any]) -> tuple[str, str] | None:
+    """The code and text of :data:`NAME_PROBLEMS` when the first validation error is the name's."""
+    if not errors or tuple(errors[0].get("loc", ())) != ("body", "name"):
+        return None
+    return NAME_PROBLEMS.get(errors[0].get("type", ""))
+
+
 def body_problem(errors: list[Any]) -> str | None:
     """The code of :data:`BODY_PROBLEMS` when the first validation error is about the body as a
     whole (none was sent, it is not JSON, or not an object) rather than one of its fields."""
@@ -211,6 +230,11 @@ def create_app(
         # A field's problem is pydantic's English (it names the field for a program); a body that is
         # missing, not JSON or not an object is said in every language.
         errors = list(exc.errors())
+        named = name_problem(errors)
+        if named is not None:  # what a person typed: said in their language
+            code, detail = named
+            texts = server_error_texts(code, detail)
+            return JSONResponse({"detail": detail, "code": code, "texts": texts}, 422)
         problem = body_problem(errors)
         if problem is None:
             return JSONResponse({"detail": validation_detail(errors), "code": "invalid"}, 422)

@@ -112,6 +112,10 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
     "too_many_bots": "Höchstens {bots_de} an einem Tisch mit {seats} Plätzen",
     "bad_bot": "Den Bot {kind} gibt es so nicht; Stufen: {levels}",
     "no_body": "Die Anfrage braucht einen JSON-Inhalt",
+    "name_too_long": "Der Name darf höchstens 32 Zeichen lang sein",
+    "name_not_printable": (
+        "Der Name darf nur sichtbare Zeichen enthalten, keine Steuerzeichen (Tabulator, Zeilenumbruch)"
+    ),
     "body_not_object": "Der Inhalt der Anfrage muss ein JSON-Objekt sein",
     "body_not_json": "Der Inhalt der Anfrage ist kein gültiges JSON",
     "body_too_large": "Der Inhalt einer Anfrage darf höchstens {limit} Bytes groß sein",
