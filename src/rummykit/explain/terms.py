@@ -208,10 +208,7 @@ VALUE_WORDS: Final[dict[str, tuple[str, str]]] = {
     ),
     "deadwood_all": ("bad points for everybody", "Restpunkte für alle"),
     "fixed_hands": ("after a fixed number of hands", "nach einer festen Zahl von Spielen"),
-    "penalty_limit": (
-        "when someone reaches a minus-point limit",
-        "wenn jemand eine Minuspunktgrenze erreicht",
-    ),
+    "penalty_limit": ("at a minus-point limit", "bei einer Minuspunktgrenze"),
     "elimination_last_survivor": ("last player left wins", "wer übrig bleibt, gewinnt"),
     "target_score": ("first to a target score", "wer zuerst ein Ziel erreicht"),
     "single_hand": ("after one hand", "nach einem Spiel"),
