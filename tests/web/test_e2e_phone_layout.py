@@ -118,3 +118,34 @@ def test_after_the_draw_the_hand_and_the_discard_button_fit_a_small_phone(
         assert inside(button, width, height), f"{name} at {button} is not on the {width}×{height} screen"
         hit = [i for i, card in enumerate(layout["cards"]) if overlap(button, card)]
         assert not hit, f"{name} lies over cards {hit}"
+
+
+PHONE = {"width": 390, "height": 844}
+TAP_TARGETS = (
+    ".topbar button", "#game .actions button", "#hand-tools button", "#moves button", "#chat-form button"
+)
+"""The buttons a finger taps at the table: at least 40 px high in the phone layout."""
+
+
+@pytest.mark.parametrize("locale", ["en-US", "de-DE"])
+def test_the_tables_buttons_are_finger_sized_on_a_phone(
+    open_page: Any, web: Any, shots: Path, locale: str
+) -> None:
+    """Top bar, move buttons, possible moves and the sort buttons were 21 to 28 px high at 390×844: each
+    is at least 40 px high now, and the page still does not scroll sideways."""
+    page = open_page(PHONE, locale, has_touch=True, timeout_ms=20000)
+    sit_down(page, "german", 3, seed=5)
+    draw(page, web)
+    sizes = page.evaluate(
+        """(selectors) => selectors.flatMap((sel) => [...document.querySelectorAll(sel)]
+            .filter((b) => b.offsetParent !== null)
+            .map((b) => [sel, b.id || b.dataset.action || b.innerText, b.getBoundingClientRect().height]))""",
+        list(TAP_TARGETS),
+    )
+    page.screenshot(path=str(shots / f"phone-390-tap-targets-{locale[:2]}.png"), full_page=True)
+    shown = {sel for sel, _, _ in sizes}
+    assert shown >= {".topbar button", "#game .actions button", "#hand-tools button", "#moves button"}, sizes
+    small = [(sel, name, round(h, 1)) for sel, name, h in sizes if h < 40]
+    assert not small, f"buttons under 40 px high: {small}"
+    width = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+    assert width[0] <= width[1], f"the page scrolls sideways: {width}"

@@ -44,6 +44,7 @@ const I18N = {
     house_rules: "House rules", advanced: "Advanced: any option (option=value, one per line)",
     leave_title: "Leave the table?", leave_play: "A bot plays your seat from now on. You can take it back while this match lasts.",
     leave_wait: "Your seat becomes free again.", leave_host: "You are the host: leaving closes the table.",
+    leave_last: "You are the last person at this table: leaving ends the game and closes the table.",
     stay: "Stay", held: "A bot holds your seat.", retake: "Take my seat back",
     joker_title: "Discard the joker?", joker_text: "A joker can stand for any card in a meld. Once discarded, the next player may take it.",
     keep_joker: "Keep it", rematch_offer: "The host opened a rematch at table {code}.",
@@ -74,6 +75,14 @@ const I18N = {
     meld_n: "Meld {n}", joker_for_card: "joker (for the {card})", joker_for_rank: "joker (for {rank})",
     you_draw: "You draw the {card}", offline: "not connected",
     key_home: "Home", key_end: "End", key_space: "Space", key_shift: "Shift",
+    layoff_step: "lay off on {name}'s melds, then Pass", meld_step: "now lay your own melds, then Pass",
+    knock_meld_step: "now lay your melds, then Pass",
+    best_melds: "Lay my best melds", pass_title: "Pass without laying your melds?",
+    pass_text: "Your melds {cards} are not laid; they would count as deadwood. Pass anyway?",
+    pass_anyway: "Pass anyway", back_to_table: "Back",
+    tray_bad_lay: "Your composed melds cannot be laid: not every group is a meld. Complete them or clear them.",
+    tray_short_lay: "Your composed melds cannot be laid: {sum} points do not reach the opening's {min}. Add to them or clear them.",
+    more_moves: "more ({n})…", fewer_moves: "fewer", out_at: "Out at {n}", near_limit: "close to the limit",
   },
   de: {
     create_title: "Neuer Tisch", your_name: "Dein Name", rules: "Regeln", seats: "Plätze", bots: "Bots",
@@ -119,6 +128,7 @@ const I18N = {
     house_rules: "Hausregeln", advanced: "Erweitert: jede Option (option=wert, eine pro Zeile)",
     leave_title: "Tisch verlassen?", leave_play: "Ab jetzt spielt ein Bot deinen Platz. Du kannst ihn zurücknehmen, solange die Partie läuft.",
     leave_wait: "Dein Platz wird wieder frei.", leave_host: "Du bist Gastgeber: Verlassen schließt den Tisch.",
+    leave_last: "Du bist die letzte Person an diesem Tisch: Verlassen beendet das Spiel und schließt den Tisch.",
     stay: "Bleiben", held: "Ein Bot spielt für dich auf deinem Platz.", retake: "Platz zurücknehmen",
     joker_title: "Joker abwerfen?", joker_text: "Ein Joker kann in einer Figur jede Karte ersetzen. Wirfst du ihn ab, kann der nächste Spieler ihn nehmen.",
     keep_joker: "Behalten", rematch_offer: "Der Gastgeber hat eine Revanche an Tisch {code} eröffnet.",
@@ -149,6 +159,14 @@ const I18N = {
     meld_n: "Figur {n}", joker_for_card: "Joker (für {card})", joker_for_rank: "Joker (für {rank})",
     you_draw: "Du ziehst {card}", offline: "nicht verbunden",
     key_home: "Pos1", key_end: "Ende", key_space: "Leertaste", key_shift: "Umschalt",
+    layoff_step: "leg an die Figuren von {name} an, dann Passen", meld_step: "jetzt deine eigenen Figuren auslegen, dann Passen",
+    knock_meld_step: "jetzt deine Figuren auslegen, dann Passen",
+    best_melds: "Meine besten Figuren auslegen", pass_title: "Passen, ohne deine Figuren auszulegen?",
+    pass_text: "Deine Figuren {cards} sind nicht ausgelegt; sie zählen dann als Restpunkte. Trotzdem passen?",
+    pass_anyway: "Trotzdem passen", back_to_table: "Zurück",
+    tray_bad_lay: "Deine Figuren lassen sich nicht auslegen: nicht jede Gruppe ist eine gültige Figur. Ergänze sie oder setze sie zurück.",
+    tray_short_lay: "Deine Figuren lassen sich nicht auslegen: {sum} Punkte reichen nicht für die Erstmeldung mit {min}. Ergänze sie oder setze sie zurück.",
+    more_moves: "mehr ({n})…", fewer_moves: "weniger", out_at: "Aus bei {n}", near_limit: "nah an der Grenze",
   },
 };
 
@@ -157,7 +175,7 @@ const S = {
   code: null, token: null, seat: null, ws: null, state: null, retry: 0,
   selected: [],     // indices into the shown hand, in click order
   groups: [],       // melds being composed: arrays of card texts
-  evaluation: null, hint: null, notice: null, jokerAsked: null, seenHands: null, overlayFor: null, presets: null,
+  evaluation: null, hint: null, notice: null, jokerAsked: null, passAsked: null, layQueue: null, movesOpen: null, seenHands: null, overlayFor: null, presets: null,
   lobbyForm: "join",  // which lobby form an error belongs to
   rulesPath: null,    // the rules page being shown (reloaded when the language changes)
   heldToken: null,    // the token of a seat a bot holds since we left it (it can be taken back)
@@ -214,6 +232,19 @@ function saveGrant(grant, left = false) {
 }
 
 const orderKey = () => `rummykit:order:${S.code}`;
+const groupsKey = () => `rummykit:groups:${S.code}`;
+
+// The melds being composed, kept next to the hand's order (a reload keeps them): with the hand they
+// belong to, and restored at the first state only while that hand lasts and its cards are still held.
+function saveGroups() {
+  if (!S.code || !S.state) return;
+  const text = JSON.stringify({ hand: S.state.match.hands_dealt, groups: S.groups });
+  if (text === S.savedGroups) return;
+  S.savedGroups = text;
+  try {
+    if (S.groups.length) localStorage.setItem(groupsKey(), text); else localStorage.removeItem(groupsKey());
+  } catch { /* storage full: the melds are not kept */ }
+}
 
 // Whether the table exists: a websocket to an unknown table fails without telling why, so ask first.
 async function tableExists(code) {
@@ -228,6 +259,8 @@ async function openTable(code, { watch = false, ask = false } = {}) {
   S.heldToken = saved && saved.left ? saved.token : null;
   S.token = watch || !saved || saved.left ? null : saved.token;
   S.order = JSON.parse(localStorage.getItem(orderKey()) || "[]");
+  S.savedGroups = null;
+  try { S.restoreGroups = JSON.parse(localStorage.getItem(groupsKey()) || "null"); } catch { S.restoreGroups = null; }
   if (ask && !S.token && !watch) {
     // Opened by a shared link: a free seat is offered under a name the player chooses.
     const lobby = await api(`/api/tables/${encodeURIComponent(S.code)}`).catch(() => null);
@@ -278,7 +311,7 @@ function onMessage(msg) {
     case "welcome": S.seat = msg.seat; break;
     case "state": onState(msg); break;
     case "error":
-      S.discardAfter = null;
+      S.discardAfter = null; S.layQueue = null;
       if (S.rematchAsked) { S.rematchAsked = false; $("#overlay").classList.add("hidden"); }
       flash(localText(msg, msg.message));
       break;
@@ -348,6 +381,7 @@ function onState(state) {
   S.state = state;
   if (S.notice !== null && state.version > S.notice) { S.notice = null; clearError($("#game-error")); }
   if (S.jokerAsked !== null && state.version !== S.jokerAsked) { S.jokerAsked = null; closeDialog("#joker-dialog"); }
+  if (S.passAsked !== null && state.version !== S.passAsked) { S.passAsked = null; closeDialog("#pass-dialog"); }
   if (!previous || previous.version !== state.version) {
     S.changed = noteChanges(previous, state);
     S.animate = true;  // the next render animates what changed; later renders (a click) do not
@@ -362,7 +396,10 @@ function onState(state) {
     // ended takes the tray's melds back into the hand.
     S.selected = [];
     const turnEnded = previous && previous.you === state.you && turnOf(previous) && !turnOf(state);
-    if (turnEnded) S.groups = [];
+    if (turnEnded) { S.groups = []; S.movesOpen = null; }
+    const saved = S.restoreGroups;
+    S.restoreGroups = null;
+    if (!previous && saved && saved.hand === state.match.hands_dealt && Array.isArray(saved.groups)) S.groups = saved.groups;
     if (state.view && state.view.hand) {
       const pool = countCards(state.view.hand);
       S.groups = S.groups.filter((g) => g.every((c) => (pool[c] = (pool[c] || 0) - 1) >= 0));
@@ -371,6 +408,7 @@ function onState(state) {
     evaluate();
   }
   if (S.discardAfter && (!previous || previous.version !== state.version)) discardAfterMelds(state);
+  if (S.layQueue && (!previous || previous.version !== state.version)) layNextMeld(state);
   const hands = state.match.hands.length;
   if (S.seenHands === null) {
     S.seenHands = hands;
@@ -666,6 +704,17 @@ function plannedHands(st) {
   return o.num_hands && o.num_hands !== "None" && o.num_hands !== null ? Number(o.num_hands) : st.table.players;
 }
 
+// The elimination limit of a rubber played to the last survivor (Viennese: 101 unless changed), read
+// from the table's rules as plannedHands reads the hands; null for every other match end.
+function eliminationLimit(st) {
+  const preset = S.presets && S.presets.presets[st.table.preset];
+  if (!preset) return null;
+  const o = { ...preset, ...tableOptions(st.table.rules) };
+  if (o.match_end !== "elimination_last_survivor") return null;
+  const limit = Number(o.elimination_threshold);
+  return o.elimination_threshold === null || o.elimination_threshold === "None" || !Number.isFinite(limit) ? null : limit;
+}
+
 // A seat's name as people read it: the name given, else "Player 2" / "Spieler 2" in the page's
 // language (the server stores no name for a person who gave none).
 const nameOf = (name, i) => name || t("player_n", { n: i + 1 });
@@ -723,6 +772,7 @@ function render() {
     showScreen("lobby"); S.lobbyForm = "join"; flash(t(st.table.status)); loadLobby(); return;
   }
   showScreen("game");
+  saveGroups();
   renderRoundInfo();
   renderOpponents();
   renderPiles();
@@ -828,6 +878,7 @@ function renderOpponents() {
     fan.className = "fan" + (revealed ? " revealed" : "");
     if (!revealed) fan.setAttribute("aria-hidden", "true");  // a hand shown at the showdown stays readable
     const shown = revealed || new Array(Math.min(v.hand_sizes[i], 14)).fill(null);
+    fan.style.setProperty("--fan-n", shown.length);  // the backs overlap to fit the fan's width (style.css)
     for (const c of shown) fan.appendChild(Cards.element(c, { small: true }));
     div.appendChild(fan);
     box.appendChild(div);
@@ -871,23 +922,20 @@ function renderGinLine() {
     box.appendChild(span);
     return span;
   };
-  const cards = (list, cls) => {
-    const div = document.createElement("div");
-    div.className = cls;
-    div.setAttribute("role", "group");
-    div.setAttribute("aria-label", list.map(Cards.name).join(", "));  // in words, as the table's melds
-    for (const c of list) div.appendChild(Cards.element(c, { small: true }));
-    box.appendChild(div);
-  };
   part(t("gin_knock", { n: gin.knock_card }), "gin-knock");
   if (v.phase === "first_upcard") part(t("gin_passes", { n: Math.min(gin.upcard_passes, 2) }), "gin-passes");
   if (v.knocker === null || v.knocker === undefined || !["knock", "layoff"].includes(v.phase)) return;
   part(v.knocker === S.seat ? t("gin_own_melds") : t("gin_melds", { name: seatName(v.knocker) }), "gin-label");
-  if (!gin.knocker_melds.length) part(t("gin_none"), "gin-none");
-  for (const meld of gin.knocker_melds) cards(meld, "gin-meld");
+  // The knocker's melds lie on the table (with the cards laid off on them): named here by their
+  // numbers there, not drawn a second time (on a phone they took a third of the screen).
+  const numbers = v.melds.map((m, k) => (m.owner === v.knocker ? k + 1 : null)).filter((n) => n !== null);
+  if (!gin.knocker_melds.length || !numbers.length) part(t("gin_none"), "gin-none");
+  else part(numbers.map((n) => t("meld_n", { n })).join(", "), "gin-meld-refs");
   if (gin.layoffs.length) {
     part(t("gin_layoffs"), "gin-label");
-    cards(gin.layoffs, "gin-meld gin-layoffs");
+    const laid = part(gin.layoffs.map(Cards.label).join(" "), "gin-layoffs");
+    laid.setAttribute("role", "group");
+    laid.setAttribute("aria-label", gin.layoffs.map(Cards.name).join(", "));  // in words, as the table's melds
   }
 }
 
@@ -1054,14 +1102,89 @@ function turnText(st) {
   const last = ["discard", "knock", "rummy"].filter(can).map((verb) => "do_" + verb);
   const either = (keys) => keys.map((k) => t(k)).join(", ").replace(/, ([^,]*)$/, ` ${t("or")} $1`);
   let text;
+  // Gin after a knock: the step the player is on, one line each (the defender lays off, passes, lays
+  // their own melds and passes; a pass too early counts the melds not laid as deadwood).
+  const step = ginStep(v);
   // Gin's own phases (first upcard, wall, knock, lay-offs) have their words; its draw and discard
   // say what is legal, as the other games do (gin has no Rummy call).
-  if (!["draw", "play", "discard"].includes(v.phase) || (!words.length && !first.length && !last.length)) text = t(v.phase + "_phase");
+  if (step === "layoff") text = t("layoff_step", { name: seatName(v.knocker) });
+  else if (step === "meld") text = t(v.phase === "knock" ? "knock_meld_step" : "meld_step");
+  else if (!["draw", "play", "discard"].includes(v.phase) || (!words.length && !first.length && !last.length)) text = t(v.phase + "_phase");
   else if (words.length) text = either(words);
   else if (!first.length) text = either(last);
   else if (!last.length) text = first.map((k) => t(k)).join(", ");
   else text = `${first.map((k) => t(k)).join(", ")}, ${t("then")} ${either(last)}`;
   return knockedBy(v) === null ? text : `${t("knocked_last", { name: seatName(knockedBy(v)) })}: ${text}`;
+}
+
+// The step of gin's end of hand the player is on: "layoff" (the defender lays off on the knocker's
+// melds), "meld" (own melds, one at a time, then pass: the knocker after their discard, the defender
+// after the lay-offs), else null.
+function ginStep(v) {
+  if (!v || !v.gin || !myTurn()) return null;
+  if (v.phase === "layoff") return v.gin.layoffs_done ? "meld" : "layoff";
+  if (v.phase === "knock" && !legal().some((a) => a.startsWith("discard "))) return "meld";
+  return null;
+}
+
+// The melds of the legal list that together lay the most cards (ties: the most points, so the least
+// deadwood): each legal meld is one meld of the hand; the largest set of them with no card twice.
+function bestMelds() {
+  const melds = legal().filter((a) => a.startsWith("meld ")).map((a) => ({ action: a, cards: a.split(/\s+/).slice(1) }));
+  const value = (c) => { const r = c.slice(0, -1); return r === "A" ? 1 : ["J", "Q", "K"].includes(r) ? 10 : Number(r) || 0; };
+  let best = { n: 0, v: 0, chosen: [] };
+  const search = (k, used, chosen, n, v) => {
+    if (n > best.n || (n === best.n && v > best.v)) best = { n, v, chosen: chosen.slice() };
+    for (let j = k; j < melds.length; j++) {
+      const cs = melds[j].cards;
+      if (cs.some((c) => used.has(c))) continue;
+      cs.forEach((c) => used.add(c));
+      chosen.push(melds[j]);
+      search(j + 1, used, chosen, n + cs.length, v + cs.reduce((s, c) => s + value(c), 0));
+      chosen.pop();
+      cs.forEach((c) => used.delete(c));
+    }
+  };
+  search(0, new Set(), [], 0, 0);
+  return best.chosen;
+}
+
+// Gin's pass in the meld step while melds could still be laid asks first (as a joker's discard does):
+// the cards of the best melds not laid would count as deadwood.
+function passOrAsk() {
+  const unlaid = ginStep(S.state.view) === "meld" ? bestMelds() : [];
+  if (!unlaid.length) { act("pass"); return; }
+  S.passAsked = S.state.version;
+  const cards = unlaid.map((m) => m.cards.map(Cards.label).join(" ")).join(" · ");
+  openDialog("#pass-dialog", () => { $("#pass-text").textContent = t("pass_text", { cards }); $("#btn-pass-lay").focus(); });
+}
+
+// Confirmed in the turn it was asked in only (a state meanwhile closes the dialog, see onState).
+function passConfirmed() {
+  closeDialog("#pass-dialog");
+  const asked = S.passAsked;
+  S.passAsked = null;
+  if (S.state && S.state.version === asked && legal().includes("pass")) act("pass");
+}
+
+// "Lay my best melds": the best melds sent one after another, each once the state after the previous
+// one has come (the server takes one meld per move); anything else that happens drops the rest.
+function layBestMelds() {
+  if (S.passAsked !== null) { closeDialog("#pass-dialog"); S.passAsked = null; }
+  const actions = bestMelds().map((m) => m.action);
+  if (!actions.length) return;
+  S.layQueue = { actions: actions.slice(1), version: S.state.version + 1 };
+  act(actions[0]);
+}
+
+function layNextMeld(state) {
+  const queue = S.layQueue;
+  S.layQueue = null;
+  if (!queue || state.version !== queue.version || state.you !== S.seat || !queue.actions.length) return;
+  const [next, ...rest] = queue.actions;
+  if (!state.legal.includes(next)) return;
+  S.layQueue = { actions: rest, version: state.version + 1 };
+  act(next);
 }
 
 // Who knocked in a Viennese hand (not gin, whose knock has phases of its own), if somebody else did.
@@ -1126,10 +1249,10 @@ function renderHand() {
   box.classList.remove("hidden");
   $("#hand-tools").classList.remove("hidden");
   const hand = shownHand();
-  const L = legal();
   const playable = new Set();
-  // Cards that can go on the table now (every card may be discarded, so discards are not marked).
-  for (const a of L) {
+  // Cards that can go on the table now (every card may be discarded, so discards are not marked); at a
+  // table without hints only from the moves offered there (offeredMoves: no openings given away).
+  for (const a of offeredMoves()) {
     if (/^(discard|knock|rummy|take|draw)\b/.test(a)) continue;
     for (const m of a.matchAll(/\b(10|[2-9AJQK])[CDHS]\b|\bJK\b/g)) playable.add(m[0]);
   }
@@ -1359,24 +1482,74 @@ function moveLabel(a) {
   return j >= 0 && full.texts ? inLang(full.texts[j], a) : a;
 }
 
+// The moves a player may be offered as buttons: at a table without hints (hintsAllowed) the openings,
+// melds, lay-offs and joker exchanges of a melding game are not listed (listing every legal opening is
+// a hint); the player composes them (tray, drop, keys). Simple moves and gin's steps stay.
+const COMPOSED = /^(open|meld|layoff|swap)\b/;
+function offeredMoves() {
+  const all = legal();
+  if (hintsAllowed() || S.state.table.family === "gin") return all;
+  return all.filter((a) => !COMPOSED.test(a));
+}
+
 function renderMoves() {
   const box = $("#moves");
   box.innerHTML = "";
-  const all = legal().filter((a) => !a.startsWith("discard ") && !a.startsWith("knock ") && !a.startsWith("rummy "));
+  box.classList.remove("collapsed");
+  let all = offeredMoves().filter((a) => !a.startsWith("discard ") && !a.startsWith("knock ") && !a.startsWith("rummy "));
+  // Gin after a knock: the pass comes last, after the melds and lay-offs it would give up.
+  const step = ginStep(S.state.view);
+  if (step && all.includes("pass")) all = all.filter((a) => a !== "pass").concat(["pass"]);
   const suggested = S.suggested && S.suggested.version === S.state.version ? S.suggested.actions : [];
   const L = suggested.concat(all.filter((a) => !suggested.includes(a)));
   if (!L.length) return;
   box.insertAdjacentHTML("beforeend", `<span class="moves-title">${t("moves")}:</span>`);
-  for (const a of L.slice(0, 24)) {
+  const chip = (text, action, cls, onClick) => {
     const b = document.createElement("button");
     b.type = "button";
-    b.className = "move-chip" + (suggested.includes(a) ? " suggested" : "");
-    b.dataset.action = a;
-    b.textContent = moveLabel(a);
-    b.title = a;  // the move in the notation the terminal takes
-    b.addEventListener("click", () => act(a));
+    b.className = "move-chip" + cls;
+    if (action) { b.dataset.action = action; b.title = action; }  // the move in the notation the terminal takes
+    b.textContent = text;
+    b.addEventListener("click", onClick);
     box.appendChild(b);
+    return b;
+  };
+  if (step === "meld" && bestMelds().length) chip(t("best_melds"), null, " best-melds", layBestMelds).id = "btn-best-melds";
+  for (const a of L.slice(0, 24)) {
+    chip(moveLabel(a), a, suggested.includes(a) ? " suggested" : "", () => (a === "pass" && step ? passOrAsk() : act(a)));
   }
+  foldMoves(box);
+}
+
+// A long list of moves (every opening at a practice table: more than eight) is kept to one row with a "more (n)…"
+// toggle, so the hand stays on the screen; opened, it stays open until the turn changes.
+function foldMoves(box) {
+  const chips = [...box.querySelectorAll(".move-chip")];
+  if (chips.length <= 8) return;  // a few moves (gin's steps, the draw) all stay in view
+  const top = chips[0].offsetTop, below = (el) => el.offsetTop >= top + chips[0].offsetHeight * 0.75;
+  if (!below(chips[chips.length - 1])) return;  // one row: nothing to fold
+  const toggle = document.createElement("button");
+  toggle.type = "button";
+  toggle.id = "btn-more-moves";
+  toggle.className = "ghost more-moves";
+  box.appendChild(toggle);
+  if (S.movesOpen) {
+    toggle.textContent = t("fewer_moves");
+    toggle.setAttribute("aria-expanded", "true");
+    toggle.addEventListener("click", () => { S.movesOpen = null; renderMoves(); $("#btn-more-moves") && $("#btn-more-moves").focus(); });
+    return;
+  }
+  toggle.setAttribute("aria-expanded", "false");
+  box.classList.add("collapsed");
+  let hidden = 0;
+  const fold = () => { toggle.textContent = t("more_moves", { n: hidden }); };
+  for (let k = chips.length - 1; k > 0 && (below(chips[k]) || below(toggle)); k--) {
+    chips[k].classList.add("hidden");
+    hidden += 1;
+    fold();
+  }
+  if (!hidden) { toggle.remove(); box.classList.remove("collapsed"); return; }
+  toggle.addEventListener("click", () => { S.movesOpen = true; renderMoves(); $("#btn-more-moves") && $("#btn-more-moves").focus(); });
 }
 
 function renderHint() {
@@ -1396,9 +1569,12 @@ function renderHint() {
 
 function renderScores() {
   const st = S.state, m = st.match, n = st.table.players;
-  $("#game").classList.toggle("many-seats", n >= 5);
+  // Three seats and more: a wider side panel (five and six: wider still), so every column shows.
+  $("#game").classList.toggle("many-seats", n >= 3);
+  $("#game").classList.toggle("most-seats", n >= 5);
   let html = `<table class="scores"><thead><tr><th>${t("hand")}</th>`;
-  for (let i = 0; i < n; i++) html += `<th title="${escapeHtml(seatName(i))}">${escapeHtml(seatName(i))}</th>`;
+  // Your own column says "you" (the full name is its title): a long name cut to "Anna (…" said nothing.
+  for (let i = 0; i < n; i++) html += `<th title="${escapeHtml(seatName(i))}"${i === S.seat ? ' class="own"' : ""}>${escapeHtml(i === S.seat ? t("you") : seatName(i))}</th>`;
   html += "</tr></thead><tbody>";
   for (const h of m.hands) {
     // A seat that sat the hand out scored nothing: a dash, not a 0 like a winner's.
@@ -1408,6 +1584,15 @@ function renderScores() {
       : `<td class="${h.winner === i ? "win" : ""}">${p}</td>`)).join("") + "</tr>";
   }
   html += `<tr class="total"><td>${t("total")}</td>` + m.scores.map((p) => `<td>${p}</td>`).join("") + "</tr>";
+  // A rubber played to elimination (Viennese): the limit, and each player's penalty points against it;
+  // a player within a quarter of it is marked.
+  const limit = eliminationLimit(st);
+  if (limit !== null) {
+    html += `<tr class="limit"><td>${escapeHtml(t("out_at", { n: limit }))}</td>` + m.totals.map((p, i) => {
+      const near = !(m.eliminated || []).includes(i) && p >= limit * 0.75;
+      return `<td class="${near ? "near" : ""}"${near ? ` title="${escapeHtml(t("near_limit"))}"` : ""}>${p}${near ? " ⚠" : ""}</td>`;
+    }).join("") + "</tr>";
+  }
   if (m.is_rubber) {
     html += `<tr><td>${t("chips")}</td>` + m.chips.map((p) => `<td>${p}</td>`).join("") + "</tr>";
     html += `<tr><td>${t("pot")}</td><td colspan="${n}">${m.pot}</td></tr>`;
@@ -1543,7 +1728,9 @@ function resultHtml(round) {
     html += `<div class="showdown-seat${best === i ? " win" : ""}"><div class="sd-name">${escapeHtml(seatName(i))}: <b>${r.points[i]}</b> ${t(Math.abs(r.points[i]) === 1 ? "point" : "points")}${dw}${chipText}</div><div class="sd-cards">`;
     // Each player's melds, then the rest: Viennese arrangements; in gin the melds laid (the
     // knocker's with the cards laid off on them) and the deadwood.
-    const melds = arr ? arr.meld_cards : gin && r.scored ? (round.melds || []).filter((m) => m.owner === i).map((m) => m.cards) : [];
+    // The other games: the hand's final table, each meld under the player who laid it (cards laid off
+    // on it included), so the table as the hand ended is seen while the next hand is dealt behind.
+    const melds = arr ? arr.meld_cards : (round.melds || []).filter((m) => m.owner === i).map((m) => m.cards);
     const rest = arr ? arr.deadwood_cards : round.revealed[i] || [];
     for (const meld of melds) html += `<span class="sd-meld">${smallCards(meld)}</span>`;
     html += arr || melds.length ? `<span class="sd-dead">${smallCards(rest)}</span>` : smallCards(rest);
@@ -1720,14 +1907,15 @@ function layKey() {
   const b = $("#btn-play");
   if (b.classList.contains("hidden")) return;
   if (!b.disabled) { playMelds(); return; }
-  if (S.groups.length && myTurn()) flash(trayRefusal());
+  if (S.groups.length && myTurn()) flash(trayRefusal("lay"));
 }
 
-// Why the composed melds cannot be laid: a group that is no meld, or an opening below the minimum.
-function trayRefusal() {
-  const ev = currentEvaluation();
-  if (ev && ev.melds.every((m) => m.legal)) return t("tray_short", { sum: ev.total, min: S.state.table.opening_min });
-  return t("tray_bad");
+// Why the composed melds cannot be laid: a group that is no meld, or an opening below the minimum;
+// said for laying them (L) or for the discard they stop.
+function trayRefusal(doing = "discard") {
+  const ev = currentEvaluation(), lay = doing === "lay" ? "_lay" : "";
+  if (ev && ev.melds.every((m) => m.legal)) return t("tray_short" + lay, { sum: ev.total, min: S.state.table.opening_min });
+  return t("tray_bad" + lay);
 }
 
 // The discard waiting for the tray's melds: sent once the state after them arrives (the melds were
@@ -1869,20 +2057,23 @@ async function joinTable(code, name) {
   }
 }
 
-// Leaving asks first; during play a bot keeps the seat and the token can take it back later.
+// Leaving asks first; during play a bot keeps the seat and the token can take it back later, unless
+// nobody else at the table is a person (a practice table): then the server closes the table.
 function confirmLeave() {
   if (!S.token) { leaveToLobby(); return; }
   const playing = S.state && S.state.table.status === "playing";
-  const text = playing ? t("leave_play") : S.seat === 0 ? t("leave_host") : t("leave_wait");
+  const last = playing && !S.state.table.seats.some((s, i) => i !== S.seat && s.kind === "human");
+  const text = last ? t("leave_last") : playing ? t("leave_play") : S.seat === 0 ? t("leave_host") : t("leave_wait");
   openDialog("#leave-dialog", () => { $("#leave-text").textContent = text; $("#btn-leave-stay").focus(); });
 }
 
 async function leaveTable() {
   closeDialog("#leave-dialog");
-  const playing = S.state && S.state.table.status === "playing";
   const token = S.token, code = S.code;
-  try { await api(`/api/tables/${code}/leave`, { token }); } catch (err) { flash(err.message); return; }
-  if (playing) saveGrant({ code, token, seat: S.seat }, true); else localStorage.removeItem("rummykit:" + code);
+  let lobby;
+  try { lobby = await api(`/api/tables/${code}/leave`, { token }); } catch (err) { flash(err.message); return; }
+  // A bot holds the seat while the match goes on (the token takes it back); a closed table is gone.
+  if (lobby.status === "playing") saveGrant({ code, token, seat: S.seat }, true); else localStorage.removeItem("rummykit:" + code);
   leaveToLobby();
 }
 
@@ -2119,6 +2310,9 @@ function setup() {
   $("#btn-leave-stay").addEventListener("click", () => closeDialog("#leave-dialog"));
   $("#btn-joker-discard").addEventListener("click", discardJoker);
   $("#btn-joker-keep").addEventListener("click", () => closeDialog("#joker-dialog"));
+  $("#btn-pass-confirm").addEventListener("click", passConfirmed);
+  $("#btn-pass-lay").addEventListener("click", layBestMelds);
+  $("#btn-pass-back").addEventListener("click", () => { S.passAsked = null; closeDialog("#pass-dialog"); });
   $("#name-form").addEventListener("submit", joinWithName);
   $("#btn-name-watch").addEventListener("click", () => { closeDialog("#name-dialog"); openTable(S.askCode, { watch: true }); });
   $("#btn-keys").addEventListener("click", () => openKeys());
