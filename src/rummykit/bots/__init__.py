@@ -55,6 +55,10 @@ BOT_KIND_NAMES: Final = {"random": "Random", "greedy": "Greedy", "search": "Sear
 German in :mod:`rummykit.i18n.levels`); the kind's id is what the API and the terminal take."""
 
 
+POLICY_KIND: Final = "policy"
+"""The kind that plays a trained network's file (``rl`` extra): ``policy:FILE`` names the file."""
+
+
 class UnknownBotError(RummyError, ValueError):
     """A bot kind or level that does not exist."""
 
@@ -159,9 +163,13 @@ def bot_kinds() -> tuple[str, ...]:
 def canonical_spec(spec: str) -> str:
     """``spec`` (``kind`` or ``kind:level``) as :func:`make_bot` reads it: trimmed and in lower case
     (``" Search : HARD"`` is ``"search:hard"``), so that one bot typed two ways is one name in the
-    arena's figures and a league's tables."""
+    arena's figures and a league's tables; a policy's file (``policy:runs/A.npz``) keeps its case."""
     kind, colon, level = spec.partition(":")
-    return f"{kind.strip().lower()}{colon}{level.strip().lower()}"
+    kind = kind.strip().lower()
+    level = level.strip()
+    if not (kind == POLICY_KIND and level.lower() not in BOT_LEVELS):
+        level = level.lower()
+    return f"{kind}{colon}{level}"
 
 
 def make_bot(kind: str, level: str | None = None, **options: Any) -> Bot:
@@ -169,7 +177,8 @@ def make_bot(kind: str, level: str | None = None, **options: Any) -> Bot:
     OpenSpiel installed) at ``level`` (``easy``/``medium``/``hard``).
 
     ``kind:level`` is accepted too (``"search:hard"``). ``options`` go to the kind's factory (the
-    ``policy`` kind of the ``rl`` extra takes ``path=``).
+    ``policy`` kind of the ``rl`` extra takes ``path=``, which the spec may give in place of a level:
+    ``"policy:runs/a.npz"``, so that one arena run can seat two policy files).
 
     Raises:
         UnknownBotError: no such kind or level, or an option the kind does not take.
@@ -177,6 +186,11 @@ def make_bot(kind: str, level: str | None = None, **options: Any) -> Bot:
     if ":" in kind and level is None:
         kind, level = kind.split(":", 1)
     kind = kind.strip().lower()
+    if level is not None and kind == POLICY_KIND and level.strip().lower() not in BOT_LEVELS:
+        if "path" in options:
+            raise UnknownBotError(f"the policy bot's file is named twice: {quoted(level.strip())} and path=")
+        options = {**options, "path": level.strip()}  # the file, as named (case kept)
+        level = None
     if level is not None:
         level = level.strip().lower()
     if level is not None and level not in BOT_LEVELS:
@@ -251,7 +265,7 @@ def _openspiel_simple(level: str | None) -> Bot:
         raise UnknownBotError(str(exc)) from None
 
 
-register_bot("policy", _policy_bot)  # without the rl extra it says what to install
+register_bot(POLICY_KIND, _policy_bot)  # without the rl extra it says what to install
 register_bot("openspiel-simple", _openspiel_simple)
 _BUILTIN.update(_FACTORIES)
 BUILTIN_KINDS: Final = frozenset(_BUILTIN)
