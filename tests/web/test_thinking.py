@@ -339,18 +339,24 @@ def test_a_bot_that_fails_every_time_does_not_stop_the_table(
         turns = 0
         with web.connect(client, grant["code"], grant["token"]) as ws:
             deadline = time.monotonic() + 20.0
-            while turns < 3 and time.monotonic() < deadline:
-                if table.match.to_move != 0 or table.status != "playing":
-                    time.sleep(0.05)  # the bot's turn
-                    continue
-                state = web.receive_state(ws, until=lambda s, v=table.version: s["version"] == v)
-                if not state["legal"]:
+            while table.match.to_move != 0:  # the bot may begin
+                assert time.monotonic() < deadline, "the table stopped before the person's first turn"
+                time.sleep(0.05)
+            state = web.receive_state(ws, until=lambda s: bool(s["legal"]))
+            while turns < 3:
+                action, sent = state["legal"][-1], state["version"]
+                ws.send_json({"type": "act", "action": action, "version": sent})
+                if action.startswith("discard"):  # the person's turn ends: the bot's comes
+                    turns += 1
+                # Wait on the table, not the socket (whose receive has no timeout): the bot must have
+                # moved and the person be to move again, or the match be over.
+                deadline = time.monotonic() + 20.0
+                while not (table.version > sent and (table.match.is_over or table.match.to_move == 0)):
+                    assert time.monotonic() < deadline, f"the table stopped after {turns} turns of the person"
                     time.sleep(0.05)
-                    continue
-                if state["legal"][0] != "draw":
-                    turns += 1  # a discard ends the person's turn: the bot is next
-                ws.send_json({"type": "act", "action": state["legal"][-1], "version": state["version"]})
-                web.receive_state(ws, until=lambda s, v=state["version"]: s["version"] > v)
+                if table.match.is_over:
+                    break
+                state = web.receive_state(ws, until=lambda s, v=sent: s["version"] > v and bool(s["legal"]))
         assert turns == 3, f"the table stopped after {turns} turns of the person"
     failures = [r for r in caplog.records if "failed for seat 1; a fallback moves" in r.getMessage()]
     assert len(asked) >= 2 and len(failures) == len(asked)
