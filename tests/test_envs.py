@@ -458,14 +458,14 @@ def test_gymnasium_env_checks_and_masks() -> None:
 
 def test_gymnasium_illegal_token_ends_the_episode() -> None:
     env = RummyEnv(rules="viennese", players=2, opponents="random")
-    env.reset(seed=1)
+    _, first = env.reset(seed=1)
     _, reward, terminated, _, info = env.step(enc.KNOCK)
     assert terminated and info["illegal"] and reward == worst_hand_points(VIENNESE) - 1
     chosen = RummyEnv(rules="viennese", players=2, opponents="random", illegal_reward=-3)
     chosen.reset(seed=1)
     assert chosen.step(enc.KNOCK)[1] == -3.0
     with pytest.raises(RuntimeError, match=r"the episode is over \(ended by the masked-out token .*reset"):
-        env.step(int(np.flatnonzero(info["action_mask"])[0]))  # the hand must not go on after its end
+        env.step(int(np.flatnonzero(first["action_mask"])[0]))  # the hand must not go on after its end
     _, info = env.reset(seed=1)
     assert not env.step(int(np.flatnonzero(info["action_mask"])[0]))[2]  # a new episode plays again
 
@@ -595,6 +595,18 @@ def test_an_endless_hand_is_truncated_in_both_apis() -> None:
         if terminated or truncated:
             break
     assert truncated and not terminated and "without a draw from the stock" in info["truncation"]
+
+
+@pytest.mark.usefixtures("loopers")  # the guard lowered to 400 actions without a stock draw
+def test_the_gymnasium_mask_is_all_zeros_once_the_episode_is_truncated() -> None:
+    single = RummyEnv(rules=LOOPING_VIENNESE, players=2, opponents="looper")
+    _, info = single.reset(seed=4)
+    for _ in range(5_000):
+        _, _, terminated, truncated, info = single.step(_looping_token(info["action_mask"]))
+        if terminated or truncated:
+            break
+    assert truncated and "result" not in info
+    assert not info["action_mask"].any() and not single.action_masks().any()
 
 
 @pytest.mark.usefixtures("loopers")

@@ -16,6 +16,23 @@ Rewards (``reward=``):
   share -1; an unscored hand gives 0. A hand is won by the seats dealt in with the best points (a
   dealer who sits the hand out, ``dealer_sits_out_at_table_of``, gets 0), a match by
   ``Match.winners``.
+* ``"margin"``: zero-sum points. ``scope="hand"``: at the end of the hand each seat dealt in gets its
+  points minus the mean of the other dealt-in seats' points (a dealer who sits the hand out gets 0
+  and is left out of the mean); an unscored hand gives 0. ``scope="match"``: at the same moments as
+  ``"score"``, the change of the seat's match score (chips in a Viennese rubber) minus the mean of
+  the other seats' changes, over every seat of the match; the rewards add up to the seat's
+  ``Match.scores`` (``Match.chips``) minus the mean of the other seats'. The rewards of every step
+  sum to 0 over the seats.
+
+Why ``"margin"``: ``"score"`` pays the engine's points, which are zero-sum only under
+``hand_scoring = gin_difference`` (the gin preset) and ``winner_gets_sum``. A hand where every seat
+only draws and discards ends unscored (the stock exhausted; in gin the wall) and pays every seat 0,
+in every preset. Under ``losers_penalty`` (the german, german_dskv and scala40 presets) the winner
+scores 0 too, so stalling pays as much as winning; under ``deadwood_all`` (viennese,
+romme_ohne_auslegen) the winner pays its own deadwood, so stalling pays more than most wins; under
+``winner_collects`` (basic) the losers score 0 whatever they hold, so a stalled hand pays as much as a
+lost one and nothing rewards a loser for keeping its hand small. Under ``"margin"`` a hand won pays
+more than a stalled one (0), which pays more than a hand lost, in every preset.
 """
 
 from __future__ import annotations
@@ -23,7 +40,7 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Sequence
-from typing import Final, Literal, cast
+from typing import Any, Final, Literal, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -39,9 +56,21 @@ from rummykit.rules import Rules
 from rummykit.views import PlayerView, RoundResult
 
 Scope = Literal["hand", "match"]
-RewardKind = Literal["score", "win"]
+RewardKind = Literal["score", "win", "margin"]
 SCOPES: Final = ("hand", "match")
-REWARDS: Final = ("score", "win")
+REWARDS: Final = ("score", "win", "margin")
+"""The reward kinds (``reward=``), described in the module docstring."""
+
+
+def check_reward(reward: object) -> None:
+    """Refuse a reward kind that is not one of :data:`REWARDS`, listing them.
+
+    Raises:
+        ValueError: ``reward`` is not ``"score"``, ``"win"`` or ``"margin"``.
+    """
+    if not isinstance(reward, str) or reward not in REWARDS:
+        kinds = ", ".join(repr(r) for r in REWARDS)
+        raise ValueError(f"reward must be one of {kinds}, not {reward!r}")
 
 
 def resolve_rules(rules: Rules | str) -> Rules:
@@ -102,6 +131,19 @@ def share(winners: Sequence[int], seats: Sequence[int], total: int) -> list[floa
     return out
 
 
+def margin(points: Sequence[float], seats: Sequence[int], total: int) -> list[float]:
+    """Zero-sum margins: each of ``seats`` gets its ``points`` minus the mean of the other ``seats``'
+    points; the seats not in ``seats`` get 0 (as all do when fewer than two seats count)."""
+    out = [0.0] * total
+    if len(seats) < 2:
+        return out
+    whole = sum(points[s] for s in seats)
+    others = len(seats) - 1
+    for s in seats:
+        out[s] = (len(seats) * points[s] - whole) / others  # points[s] - (whole - points[s]) / others
+    return out
+
+
 def hand_winners(result: RoundResult, seats: Sequence[int]) -> list[int]:
     """The seats with the best points of a scored hand (none for an unscored one)."""
     if not result.scored:
@@ -132,8 +174,7 @@ class TokenGame:
         enc.check_rules(self.rules)
         if scope not in SCOPES:
             raise ValueError(f"scope must be one of {SCOPES}, not {scope!r}")
-        if reward not in REWARDS:
-            raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
+        check_reward(reward)
         self.players = players
         self.scope: Scope = scope
         self.reward_kind: RewardKind = reward
@@ -191,12 +232,27 @@ class TokenGame:
         point below :func:`worst_hand_points`: a learner that does not read the mask must never find
         an illegal token cheaper than playing the hand out (a flat -1 was better than the -20 to
         -100 points a lost German hand costs, so unmasked learners learned to forfeit). In
-        ``scope="match"`` one point below :func:`worst_match_points`, a whole match's worst."""
+        ``scope="match"`` one point below :func:`worst_match_points`, a whole match's worst.
+
+        With ``reward="margin"`` a seat's margin is its points less the mean of the other seats'.
+        In a hand no seat gains more than the others' hands are worth (at most ``players - 1`` times
+        the bound), so the others' mean is at most the bound and the margin at least twice it: one
+        point below that. Over a match the others' gains come from every seat's penalties or hands,
+        the margin's own included (at most ``players`` times the match bound, so a mean of at most
+        twice it): one point below three times the match bound, less ``target_score`` in a match to a
+        target score (the others' plus points reach it)."""
         if self.reward_kind == "win":
             return -1.0
         if self.scope == "match":
-            return float(worst_match_points(self.rules, self.players) - 1)
-        return float(worst_hand_points(self.rules) - 1)
+            worst = worst_match_points(self.rules, self.players)
+        else:
+            worst = worst_hand_points(self.rules)
+        if self.reward_kind == "margin" and self.scope == "match":
+            target = self.rules.target_score if self.rules.match_end == "target_score" else 0
+            worst = 3 * worst - target
+        elif self.reward_kind == "margin":
+            worst = 2 * worst
+        return float(worst - 1)
 
     # Life cycle ---------------------------------------------------------------------------------
     def reset(self, seed: int | None = None) -> None:
@@ -317,6 +373,8 @@ class TokenGame:
             # with a German winner's 0.
             seats = rnd.active_seats
             return share(hand_winners(result, seats), seats, self.players)
+        if self.reward_kind == "margin":
+            return margin(result.points, rnd.active_seats, self.players)
         return [float(p) for p in result.points]
 
     def _apply_in_match(self, action: Action) -> list[float]:
@@ -337,7 +395,69 @@ class TokenGame:
         ledger = match.chips if match.is_rubber else match.scores
         rewards = [float(a - b) for a, b in zip(ledger, self._ledger, strict=True)]
         self._ledger = ledger
+        if self.reward_kind == "margin":
+            return margin(rewards, range(self.players), self.players)
         return rewards
+
+    # Results ------------------------------------------------------------------------------------
+    def result_info(self, seat: int) -> dict[str, Any] | None:
+        """What the environments put in ``info["result"]`` (for ``seat``) once the hand, or in
+        ``scope="match"`` the match, has ended by the rules; ``None`` before, or when the episode was
+        cut short (an illegal token, a truncation: the game has no result then).
+
+        Plain JSON (ints, bools, strings, lists), with no ``None``: Gymnasium's vector environments
+        gather each field into one array over the sub-environments, and an integer array cannot hold
+        ``None``. The hand's fields (in ``scope="match"``, those of the match's last hand):
+
+        * ``seat``: the seat the result is for; ``own_points``: its ``points``.
+        * ``termination``: ``str(RoundResult.termination)`` (``"went_out"``, ``"rummy"``, ``"knock"``,
+          ``"stock_exhausted"``, ``"wall"``, ``"drawn"``); ``scored``: ``RoundResult.scored`` (an
+          unscored hand pays every seat 0 under ``reward="score"``).
+        * ``winner``: ``RoundResult.winner``, who went out, called Rummy or knocked, ``-1`` when the
+          hand was not scored; ``winners``: the seats dealt in with the best points, as
+          ``reward="win"`` counts them (empty for an unscored hand; in gin an undercut defender, not
+          the knocker); ``won``: ``seat`` is one of them.
+        * ``points``, ``penalties``, ``gains``: ``RoundResult``'s, per seat (``points = gains -
+          penalties``; 0 for a seat that sat the hand out).
+
+        In ``scope="match"`` also ``match``: ``winners`` (``Match.winners``) and ``won``, ``scores``
+        (``Match.scores``) and ``own_score``, ``totals`` (``Match.totals``), ``hands_dealt``; in a
+        Viennese rubber (``Match.is_rubber``) ``chips`` (``Match.chips``) and ``own_chips`` as well.
+        Under ``reward="score"`` an episode's rewards add up to ``own_points`` (hand), ``own_score``
+        (match) or ``own_chips`` (rubber)."""
+        if not self._over:
+            return None
+        result = self.round.result
+        assert result is not None  # the hand (the match's last) is over
+        winners = hand_winners(result, self.round.active_seats)
+        info: dict[str, Any] = {
+            "seat": seat,
+            "termination": str(result.termination),
+            "scored": result.scored,
+            "winner": -1 if result.winner is None else result.winner,
+            "winners": winners,
+            "won": seat in winners,
+            "points": list(result.points),
+            "own_points": result.points[seat],
+            "penalties": list(result.penalties),
+            "gains": list(result.gains),
+        }
+        m = self.match
+        if m is not None:
+            scores = m.scores
+            figures: dict[str, Any] = {
+                "winners": list(m.winners),
+                "won": seat in m.winners,
+                "scores": list(scores),
+                "own_score": scores[seat],
+                "totals": list(m.totals),
+                "hands_dealt": m.hands_dealt,
+            }
+            if m.is_rubber:
+                figures["chips"] = list(m.chips)
+                figures["own_chips"] = m.chips[seat]
+            info["match"] = figures
+        return info
 
     # Observations -------------------------------------------------------------------------------
     def view(self, seat: int) -> PlayerView:

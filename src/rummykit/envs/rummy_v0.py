@@ -21,8 +21,14 @@ agent is often selected several times in a row.
   :mod:`rummykit.envs.observation` (layout, version history). The mask is all zeros for agents that
   are not to move.
 * **Rewards**: per hand (``scope="hand"``, the default) or over a match (``scope="match"``, Viennese
-  rubbers with chips), points or win/loss (``reward="score"|"win"``); see
-  :mod:`rummykit.envs.game`.
+  rubbers with chips), points, win/loss or zero-sum points (``reward="score"|"win"|"margin"``;
+  ``"score"`` is not zero-sum outside gin, and lets stalling pay: see :mod:`rummykit.envs.game`).
+* **Results**: the step that ends the hand (match) by the rules puts its outcome, for each agent's
+  seat, in ``infos[agent]["result"]`` (:meth:`TokenGame.result_info
+  <rummykit.envs.game.TokenGame.result_info>`: points per seat, ``own_points``, ``winner``,
+  ``winners``, ``won``, ``termination``, ``scored``, and in ``scope="match"`` the match's scores and a
+  rubber's chips), which each agent reads with its final ``last()``; the Parallel API returns the
+  same ``infos``. An illegal token or a truncation ends the game without one.
 * **Ends**: every agent terminates when the hand (match) ends. Every agent is truncated after
   ``max_cycles`` steps (tokens) when that is set; when a hand passes the guard against endless hands
   (:mod:`rummykit.guard`: 10,000 engine actions without a draw from the stock, or 1,000,000 actions
@@ -264,6 +270,8 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
         self.infos = infos
         if game.is_over:
             self.terminations = dict.fromkeys(self.agents, True)
+            for a in self.agents:
+                infos[a]["result"] = game.result_info(self._seats[a])
         elif game.truncated or (self.max_cycles is not None and self._steps >= self.max_cycles):
             self.truncations = dict.fromkeys(self.agents, True)
             why = game.truncation or self._max_cycles_reached()

@@ -11,15 +11,31 @@ encoding, same observation vector, as a flat ``Box``); the other seats are playe
 (``opponents``: a bot spec such as ``"random"``, ``"greedy"``, ``"search:easy"``, or one spec per
 other seat) that see only their own views. The agent's seat is drawn for every episode unless
 ``seat`` fixes it. The mask is in ``info["action_mask"]`` and :meth:`RummyEnv.action_masks` (for
-sb3-contrib's MaskablePPO). A masked-out token ends the episode (``terminated``) with
-``illegal_reward`` and ``info["illegal"] = True``. The episode is truncated when the hand passes the
-guard against endless hands (:mod:`rummykit.guard`: 10,000 engine actions without a draw from the
-stock, or 1,000,000 in one hand; real hands stay far below), whether the agent or the bots keep it
-going, and should the engine offer no action before the end (``TokenGame.stuck``);
-``info["truncation"]`` says which. Rewards as in :mod:`rummykit.envs.game`: an episode's rewards add
-up to the agent's result. In match scope the bots may finish whole hands before the agent's first
-move (a Hand-Rommé by the forehand); what those hands paid the agent's seat comes with the reward of
-its first step (``info["reward_before_first_move"]`` after ``reset`` says how much).
+sb3-contrib's MaskablePPO); once the episode has ended, however it ended (the hand over, a
+masked-out token, a truncation), and before the first ``reset``, both are all zeros. A masked-out
+token ends the episode (``terminated``) with ``illegal_reward`` and ``info["illegal"] = True``. The
+episode is truncated when the hand passes the guard against endless hands (:mod:`rummykit.guard`:
+10,000 engine actions without a draw from the stock, or 1,000,000 in one hand; real hands stay far
+below), whether the agent or the bots keep it going, and should the engine offer no action before
+the end (``TokenGame.stuck``); ``info["truncation"]`` says which. Rewards as in
+:mod:`rummykit.envs.game` (``reward="score"``, ``"win"`` or ``"margin"``; ``"score"`` is zero-sum
+only in gin, and pays a stalled, unscored hand as much as a win in German and Scala 40): an
+episode's rewards add up to the agent's result. In match scope the bots may finish whole hands
+before the agent's first move (a Hand-Rommé by the forehand); what those hands paid the agent's
+seat comes with the reward of its first step (``info["reward_before_first_move"]`` after ``reset``
+says how much).
+
+The step that ends the hand (in match scope the match) by the rules carries its outcome in
+``info["result"]`` for the agent's seat (:meth:`TokenGame.result_info
+<rummykit.envs.game.TokenGame.result_info>`: points per seat, ``own_points``, ``winner``,
+``winners``, ``won``, ``termination``, ``scored``; in match scope ``match`` with the match scores, and
+chips in a Viennese rubber): under auto-reset (Gymnasium's vector environments, stable-baselines3's
+``VecEnv``) the game has already dealt the next hand when a trainer looks, so this is where win
+rates, unscored hands and points are read. An episode ended by a masked-out token or a truncation
+has no result (``info["illegal"]``, ``info["truncation"]``).
+
+:meth:`RummyEnv.set_opponents` replaces the opponents from the next ``reset`` (a league of past
+policies, a harder bot), also through ``VecEnv.env_method("set_opponents", …)``.
 
 ``render_mode="ansi"``: ``render()`` returns the terminal game's board from the seat to move (the
 agent's, while the episode runs) as text; ``render_mode="human"``: the same board printed to
@@ -32,14 +48,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, Final, TypeAlias
 
 import gymnasium
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from rummykit.bots import Bot, make_bot, match_action
+from rummykit.bots import Bot, check_seat, make_bot, match_action
 from rummykit.bots.base import new_game
 from rummykit.envs import encoding as enc
 from rummykit.envs.game import RewardKind, Scope, TokenGame
@@ -59,6 +75,32 @@ def _opponent(spec: object) -> Bot:
     )
 
 
+Opponents: TypeAlias = str | Bot | Sequence[str | Bot]
+"""What ``opponents`` takes: one bot spec or bot for every other seat, or one per other seat."""
+
+
+def opponents_for(opponents: Opponents, rules: Rules, players: int) -> list[Bot]:
+    """The bots of the other seats at a table of ``players`` under ``rules``: one spec or bot for
+    every other seat, or one per other seat (``players - 1``), each able to play the table.
+
+    Raises:
+        ValueError: not one spec and not ``players - 1`` of them; an unknown bot kind.
+        TypeError: an entry that is neither a bot kind nor a bot.
+        RummyError: a bot that cannot play this table (its own error, from its ``check_table``: a
+            policy trained for another table, OpenSpiel's gin bot at German).
+    """
+    if isinstance(opponents, (str, Bot)):
+        specs: list[str | Bot] = [opponents] * (players - 1)
+    else:
+        specs = list(opponents)
+    if len(specs) != players - 1:
+        raise ValueError(f"opponents: give one bot spec or {players - 1}, not {len(specs)}")
+    bots = [_opponent(spec) for spec in specs]
+    for bot in bots:
+        check_seat(bot, rules, players)
+    return bots
+
+
 _NOT_STARTED: Final = " (no episode has started)"
 
 
@@ -71,7 +113,7 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
         self,
         rules: Rules | str = "viennese",
         players: int = 2,
-        opponents: str | Bot | Sequence[str | Bot] = "random",
+        opponents: Opponents = "random",
         *,
         seat: int | None = None,
         scope: Scope = "hand",
@@ -82,13 +124,10 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
     ) -> None:
         check_render_mode(render_mode)
         self.game = TokenGame(rules, players, scope, reward, derived_features)
-        if isinstance(opponents, (str, Bot)):
-            specs: list[str | Bot] = [opponents] * (players - 1)
-        else:
-            specs = list(opponents)
-        if len(specs) != players - 1:
-            raise ValueError(f"opponents: give one bot spec or {players - 1}, not {len(specs)}")
-        self.bots: list[Bot] = [_opponent(spec) for spec in specs]
+        self.bots: list[Bot] = opponents_for(opponents, self.game.rules, players)
+        """The opponents of the episode being played (those of ``set_opponents`` from the next
+        ``reset``)."""
+        self._next_bots: list[Bot] | None = None
         if seat is not None and not 0 <= seat < players:
             raise ValueError(f"seat {seat} does not exist at a table of {players}")
         self.fixed_seat = seat
@@ -107,18 +146,41 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
         self._unpaid = 0.0
         """The agent's rewards from the bots' moves before its first step (paid with that step)."""
 
+    def set_opponents(self, opponents: Opponents) -> None:
+        """Play the other seats with ``opponents`` (what the constructor takes) from the next
+        ``reset()`` on; the episode being played keeps its bots to its end. Checked at once, as the
+        constructor checks them (the count, the bot kinds, each bot able to play the table), so a
+        bad league entry fails where it is set. Reachable through stable-baselines3's
+        ``vec_env.env_method("set_opponents", opponents)`` (``SubprocVecEnv`` pickles the specs or
+        bots to its workers) and Gymnasium's ``vector_env.call("set_opponents", opponents)``.
+
+        Raises:
+            ValueError, TypeError, RummyError: as the constructor's ``opponents``.
+        """
+        self._next_bots = opponents_for(opponents, self.game.rules, self.game.players)
+
+    def _mask(self) -> npt.NDArray[np.int8]:
+        """The agent's mask: all zeros once the episode has ended (the hand over, a masked-out token,
+        a truncation) or before the first ``reset``, when ``step`` accepts no token."""
+        if self._ended:
+            return np.zeros(enc.NUM_TOKENS, dtype=np.int8)
+        return self.game.mask()
+
     def action_masks(self) -> npt.NDArray[np.bool_]:
-        """The tokens allowed now (sb3-contrib's ``MaskablePPO`` reads this)."""
-        return self.game.mask().astype(bool)
+        """The tokens allowed now (sb3-contrib's ``MaskablePPO`` reads this); all zeros once the
+        episode has ended, however it ended."""
+        return self._mask().astype(bool)
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.game.mask(), "seat": self.seat}
+        return {"action_mask": self._mask(), "seat": self.seat}
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
         super().reset(seed=seed)
         self._ended = ""
+        if self._next_bots is not None:
+            self.bots, self._next_bots = self._next_bots, None
         rng = self.np_random
         players = self.game.players
         while True:  # a deal the bots finish before the agent's first move is dealt again
@@ -170,18 +232,21 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
         if game.is_over or self._ended:
             raise RuntimeError(f"the episode is over{self._ended}: call reset()")
         if not game.composer.is_allowed(token):
+            self._ended = f" (ended by the masked-out token {token})"
             info = self._info()
             info["illegal"] = True
-            self._ended = f" (ended by the masked-out token {token})"
             return game.observe(self.seat), float(self.illegal_reward), True, False, info
         applied, rewards = game.step(token)
         reward, self._unpaid = rewards[self.seat] + self._unpaid, 0.0
         if applied is not None:
             reward += self._play_bots()
+        if game.truncated:
+            self._ended = f" (truncated: {game.truncation})"
         info = self._info()
         if game.truncated:
             info["truncation"] = game.truncation
-            self._ended = f" (truncated: {game.truncation})"
+        elif game.is_over:
+            info["result"] = game.result_info(self.seat)
         return game.observe(self.seat), reward, game.is_over, game.truncated, info
 
     def render(self) -> str | None:
