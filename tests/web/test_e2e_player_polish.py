@@ -388,3 +388,27 @@ def test_leaving_a_practice_table_says_it_ends_and_closes_it(open_page: Any) -> 
     page.wait_for_selector("#lobby:not(.hidden)")
     assert page.request.get(f"{page.base}/api/tables/{code}").json()["status"] == "closed"
     assert page.evaluate(f"localStorage.getItem('rummykit:{code}')") is None  # nothing to take back
+
+
+def test_the_lobby_lists_your_tables_to_resume_or_leave(open_page: Any) -> None:
+    """A practice table whose tab was closed stayed open, and after five of them the lobby refused a
+    new table ("finish or leave one first") with no way to reach them: the lobby lists the tables this
+    browser holds a seat at, to resume or leave (which closes a practice table)."""
+    page = open_page(DESKTOP, "de-DE")
+    sit_down(page, "german", seats=2)
+    first = page.evaluate("S.code")
+    sit_down(page, "viennese", seats=2)
+    second = page.evaluate("S.code")
+    page.goto(page.base + "/")  # the tab reopened on the lobby, both tables still open
+    page.wait_for_selector("#my-tables-panel:not(.hidden)")
+    assert page.inner_text("#my-tables-title") == "Deine Tische"
+    rows = page.locator("#my-tables li")
+    codes = page.eval_on_selector_all("#my-tables li code", "cs => cs.map((c) => c.textContent)")
+    assert sorted(codes) == sorted([first, second])
+    row = rows.filter(has_text=first)
+    row.get_by_role("button", name="Verlassen").click()
+    page.wait_for_function(f"!document.querySelector('#my-tables').innerText.includes('{first}')")
+    assert page.request.get(f"{page.base}/api/tables/{first}").json()["status"] == "closed"
+    rows.filter(has_text=second).get_by_role("button", name="Weiterspielen").click()
+    page.wait_for_selector("#game:not(.hidden)")
+    assert page.evaluate("S.code") == second and page.evaluate("S.seat") == 0

@@ -8,6 +8,7 @@ const I18N = {
     bot_kind: "Bot", bot_level: "Level", overrides: "Rule changes (option=value, one per line)",
     create: "Create table", join_title: "Join a table", code: "Code", join: "Join", watch: "Watch",
     open_tables: "Tables", waiting_title: "Waiting for players", share: "Share this link:",
+    your_tables: "Your tables", resume: "Resume",
     start: "Start (bots fill empty seats)", leave: "Leave", group: "New meld", play_melds: "Lay melds",
     clear: "Clear", discard: "Discard", knock: "Knock", rummy: "Rummy", hint: "Hint", scores: "Scores",
     log: "Moves", continue: "Continue", your_turn: "Your turn", turn_of: "{name} to move",
@@ -89,6 +90,7 @@ const I18N = {
     bot_kind: "Bot", bot_level: "Stärke", overrides: "Regeländerungen (option=wert, eine pro Zeile)",
     create: "Tisch eröffnen", join_title: "Einem Tisch beitreten", code: "Code", join: "Beitreten",
     watch: "Zuschauen", open_tables: "Tische", waiting_title: "Warten auf Mitspieler",
+    your_tables: "Deine Tische", resume: "Weiterspielen",
     share: "Diesen Link teilen:", start: "Starten (Bots füllen freie Plätze)", leave: "Verlassen",
     group: "Neue Figur", play_melds: "Auslegen", clear: "Zurücksetzen", discard: "Abwerfen",
     knock: "Klopfen", rummy: "Rummy", hint: "Tipp", scores: "Punkte", log: "Züge", continue: "Weiter",
@@ -203,6 +205,7 @@ function applyLanguage() {
   document.querySelectorAll("[data-i18n-label]").forEach((el) => { el.setAttribute("aria-label", t(el.dataset.i18nLabel)); });
   if (S.presets) renderPresets();
   if (S.tables) renderTableList();
+  if (S.myTables) renderMyTables();
   if (S.rulesPath && !$("#rules-dialog").classList.contains("hidden")) showRules(S.rulesPath);
   if (S.state) render();
 }
@@ -1984,10 +1987,67 @@ async function loadLobby() {
     await loadPresets();
     S.tables = (await api("/api/tables")).tables;
     renderTableList();
+    await loadMyTables();
     // The lobby grew above an error shown meanwhile: keep the error where the user looks.
     const shown = document.querySelector("#lobby .error-box:not(.hidden)");
     if (shown) shown.scrollIntoView({ block: "center" });
   } catch (err) { S.lobbyForm = "join"; showError(err.message); }
+}
+
+// The seats this browser holds (grants kept in localStorage by saveGrant), newest first as stored.
+const MY_TABLES = 8;  // at most this many are looked up per lobby load (each is one request)
+function myGrants() {
+  const out = [];
+  for (let k = 0; k < localStorage.length; k++) {
+    const key = localStorage.key(k), m = /^rummykit:([A-Z0-9]{4,8})$/.exec(key || "");
+    if (!m) continue;
+    try {
+      const grant = JSON.parse(localStorage.getItem(key));
+      if (grant && grant.token && !grant.left) out.push({ code: m[1], token: grant.token, seat: grant.seat });
+    } catch { /* not a grant */ }
+  }
+  return out.slice(0, MY_TABLES);
+}
+
+// "Your tables": the open tables this browser holds a seat at, to go back to or to leave (a table
+// whose tab was closed stays open, counting against the tables one address may have open, until it
+// expires; leaving a practice table closes it). Grants of tables no longer open are forgotten.
+async function loadMyTables() {
+  const mine = [];
+  for (const g of myGrants()) {
+    const lobby = await api(`/api/tables/${g.code}`).catch((err) => (err.status === 404 ? null : undefined));
+    if (lobby === undefined) continue;  // not answered now (a limit, the network): ask again next time
+    if (lobby === null || !["waiting", "playing"].includes(lobby.status)) { localStorage.removeItem("rummykit:" + g.code); continue; }
+    mine.push({ ...g, lobby });
+  }
+  S.myTables = mine;
+  renderMyTables();
+}
+
+function renderMyTables() {
+  const ul = $("#my-tables"), mine = S.myTables || [];
+  ul.innerHTML = "";
+  $("#my-tables-panel").classList.toggle("hidden", !mine.length);
+  for (const g of mine) {
+    const li = document.createElement("li");
+    li.innerHTML = `<code>${escapeHtml(g.code)}</code> ${escapeHtml(presetName(g.lobby.preset))} · ${t(g.lobby.status)} `;
+    const resume = document.createElement("button");
+    resume.type = "button";
+    resume.textContent = t("resume");
+    resume.addEventListener("click", () => openTable(g.code));
+    const leave = document.createElement("button");
+    leave.type = "button"; leave.className = "ghost";
+    leave.textContent = t("leave");
+    leave.addEventListener("click", async () => {
+      let lobby;
+      try { lobby = await api(`/api/tables/${g.code}/leave`, { token: g.token }); } catch (err) { S.lobbyForm = "join"; showError(err.message); return; }
+      // A bot holds the seat while others play on (the token can take it back); otherwise it is gone.
+      if (lobby.status === "playing") saveGrant({ code: g.code, token: g.token, seat: g.seat }, true); else localStorage.removeItem("rummykit:" + g.code);
+      loadLobby();
+    });
+    li.append(resume, " ", leave);
+    ul.appendChild(li);
+  }
 }
 
 // The tables the lobby lists (as last loaded), in the page's language: drawn again when it changes.
