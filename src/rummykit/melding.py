@@ -126,13 +126,14 @@ def _opening_value(melds: Sequence[Meld], rules: Rules, taken: Card | None) -> i
     """What an opening of ``melds`` counts toward ``opening_min_points``: their values summed, or
     under ``opening_scope = single_meld`` the best one's.
 
-    ``taken``: the discard taken this turn where the opening lays it (a card equal to it). Under
-    ``opening_counts_taken_discard = false`` its value is left out. Two decks hold two equal cards,
-    and nobody can tell which of the two laid was the one taken: it is left out of the meld where
-    that leaves the opening worth most (an ace counts 11 in a set and 1 at the bottom of a run), so
-    the order in which the melds are written changes nothing. (It was left out of the first meld
-    holding it: ``open AH AS AD | AH 2H 3H 4H`` after taking ``AH`` counted 32, the same melds the
-    other way round 42.)"""
+    ``taken``: the discard taken this turn where the opening lays a card equal to it. Under
+    ``opening_counts_taken_discard = false`` its value is left out. Decision: a laid card equal to
+    the taken one is the taken one (the table saw it taken and sees such a card laid; a twin kept in
+    the hand does not make the laid one count), and where two equal cards are laid (two decks),
+    nobody can tell which was taken, so it is left out of the meld where that leaves the opening
+    worth most (an ace counts 11 in a set and 1 at the bottom of a run): the order in which the
+    melds are written changes nothing. (It was left out of the first meld holding it: ``open AH AS
+    AD | AH 2H 3H 4H`` after taking ``AH`` counted 32, the same melds the other way round 42.)"""
     values = [m.value for m in melds]
     total: Callable[[list[int]], int] = max if rules.opening_scope == "single_meld" else sum
     if taken is None or rules.opening_counts_taken_discard:
@@ -1017,9 +1018,8 @@ class MeldingFamily:
         """The test :meth:`plan` applies to an opening of melds laid from disjoint cards of the
         mover's hand, before the mover has opened: each meld is read as :meth:`_plan_open` reads it
         (:meth:`Meld.from_cards`; cards that form no meld fail), then :meth:`_sure_legal` (a card
-        kept for the discard, the opening value, the Hand-Rommé waiver). The melds are taken in the
-        order of the ``Open`` action they would form (it decides which meld a taken discard counts
-        in). ``None`` while a taken discard must still be laid: :meth:`plan` decides then.
+        kept for the discard, the opening value, the Hand-Rommé waiver). ``None`` while a taken
+        discard must still be laid: :meth:`plan` decides then.
 
         Only for that situation and for such melds (the caller guarantees it: the cards are
         neither checked against the hand nor against each other)."""

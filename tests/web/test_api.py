@@ -316,3 +316,22 @@ def test_health_says_when_the_database_does_not_answer(client: TestClient) -> No
     store.ping = ping
     time.sleep(1.1)
     assert client.get("/api/health").status_code == 200
+
+
+def test_leaving_a_finished_table_keeps_the_others_connected(client: TestClient, web: Any) -> None:
+    """Only the leave that closes a game closes its connections: a guest leaving a finished table
+    (the result screen's Leave) cut the host's websocket too, and a rematch offer could be missed."""
+    host = web.create(client, seats=2, name="Host")
+    code = host["code"]
+    guest = client.post(f"/api/tables/{code}/join", json={"name": "Gast"}).json()
+    client.post(f"/api/tables/{code}/start", json={"token": host["token"]})
+    table = web.table_of(client, code)
+    with web.connect(client, code, host["token"]) as ws:
+        web.receive_state(ws)
+        table.status = "over"  # as at the end of the match
+        assert client.post(f"/api/tables/{code}/leave", json={"token": guest["token"]}).status_code == 200
+        ws.send_json({"type": "ping"})
+        kinds: list[str] = []
+        while "pong" not in kinds and len(kinds) < 10:  # a closed socket raises here
+            kinds.append(ws.receive_json()["type"])
+        assert "pong" in kinds, kinds

@@ -406,7 +406,10 @@ def test_the_lobby_lists_your_tables_to_resume_or_leave(open_page: Any) -> None:
     codes = page.eval_on_selector_all("#my-tables li code", "cs => cs.map((c) => c.textContent)")
     assert sorted(codes) == sorted([first, second])
     row = rows.filter(has_text=first)
-    row.get_by_role("button", name="Verlassen").click()
+    row.get_by_role("button", name="Verlassen").click()  # asked first, as at the table
+    page.wait_for_selector("#leave-dialog:not(.hidden)")
+    assert page.inner_text("#leave-text").startswith("Du bist die letzte Person an diesem Tisch")
+    page.click("#btn-leave-confirm")
     page.wait_for_function(f"!document.querySelector('#my-tables').innerText.includes('{first}')")
     assert page.request.get(f"{page.base}/api/tables/{first}").json()["status"] == "closed"
     rows.filter(has_text=second).get_by_role("button", name="Weiterspielen").click()

@@ -77,7 +77,9 @@ def test_three_processes_one_killed_mid_hand(postgres_url: str, server_factory: 
     fast = ("--messages-per-second", "1000")  # the players move as fast as the servers answer
     servers = [server_factory(url, extra=fast) for _ in range(3)]
 
-    grant = httpx.post(servers[0].url + "/api/tables", json={"seats": 3, "overrides": RULES, "name": "A"})
+    # Hints for everyone: the players lay what the moves list offers, which lists openings only there.
+    spec = {"seats": 3, "overrides": RULES, "name": "A", "hints": "everyone"}
+    grant = httpx.post(servers[0].url + "/api/tables", json=spec)
     assert grant.status_code == 201, grant.text
     code = grant.json()["code"]
     grants = [grant.json()]

@@ -44,7 +44,7 @@ def test_cheap_options_match_the_engine_list(preset: str) -> None:
 
 
 def test_moves_on_request_for_the_player_to_move_only(client: TestClient, web: Any) -> None:
-    host = web.create(client, preset="german", seats=2, seed=11)
+    host = web.create(client, preset="german", seats=2, seed=3)  # the mover can open after the draw
     guest = client.post(f"/api/tables/{host['code']}/join", json={"name": "G"}).json()
     assert client.post(f"/api/tables/{host['code']}/start", json={"token": host["token"]}).status_code == 200
     table = client.app.state.manager.tables[host["code"]]  # type: ignore[attr-defined]
@@ -60,8 +60,12 @@ def test_moves_on_request_for_the_player_to_move_only(client: TestClient, web: A
         ws.send_json({"type": "moves"})
         answer = ws.receive_json()
         assert answer["type"] == "moves" and answer["version"] == 1
-        assert answer["actions"] == [str(a) for a in table.match.legal_actions()]
-        assert answer["texts"] == [action_texts(a) for a in table.match.legal_actions()]
+        # Two people, no hints: the openings and melds are not listed (a list of them is a hint).
+        full = table.match.legal_actions()
+        shown = [a for a in full if str(a).split()[0] not in ("open", "meld")]
+        assert any(str(a).startswith("open ") for a in full) and len(shown) < len(full)
+        assert answer["actions"] == [str(a) for a in shown]
+        assert answer["texts"] == [action_texts(a) for a in shown]
         assert state["legal_texts"] == [action_texts(Action.parse(a)) for a in state["legal"]]
         assert table._moves is not None and table._moves[0] == 1
         cached = table._moves[1]
@@ -73,3 +77,21 @@ def test_moves_on_request_for_the_player_to_move_only(client: TestClient, web: A
         while (msg := other.receive_json())["type"] != "error":
             pass
         assert msg["code"] == "no_moves"
+
+
+def test_openings_are_listed_where_the_table_gives_hints(client: TestClient, web: Any) -> None:
+    """The same deal at a table made with hints for everyone: the moves answer lists the openings
+    (at a table without hints they are left out, the test above)."""
+    host = web.create(client, preset="german", seats=2, seed=3, hints="everyone")
+    guest = client.post(f"/api/tables/{host['code']}/join", json={"name": "G"}).json()
+    assert client.post(f"/api/tables/{host['code']}/start", json={"token": host["token"]}).status_code == 200
+    table = client.app.state.manager.tables[host["code"]]  # type: ignore[attr-defined]
+    mover = [host, guest][table.match.to_move]
+    with web.connect(client, host["code"], mover["token"]) as ws:
+        state = web.receive_state(ws, until=lambda s: bool(s["legal"]))
+        ws.send_json({"type": "act", "action": "draw", "version": state["version"]})
+        web.receive_state(ws, until=lambda s: s["version"] == 1)
+        ws.send_json({"type": "moves"})
+        answer = ws.receive_json()
+        assert answer["actions"] == [str(a) for a in table.match.legal_actions()]
+        assert any(a.startswith("open ") for a in answer["actions"])

@@ -200,7 +200,12 @@ def make_bot(kind: str, level: str | None = None, **options: Any) -> Bot:
         raise UnknownBotError(f"unknown bot {quoted(kind)}; bots: {', '.join(bot_kinds())}")
     if options:
         try:
-            inspect.signature(factory).bind(level, **options)
+            signature = inspect.signature(factory)
+        except (TypeError, ValueError):  # a factory whose parameters cannot be read: it judges them
+            signature = None
+        try:
+            if signature is not None:
+                signature.bind(level, **options)
         except TypeError:
             names = ", ".join(map(quoted, options))
             word = "option" if len(options) == 1 else "options"

@@ -114,7 +114,7 @@ NAME_PROBLEMS: Final = {
     "string_too_long": ("name_too_long", "name: at most 32 characters"),
     "value_error": (
         "name_not_printable",
-        "name: printable text only, no control character (a tab, a line break)",
+        "name: printable text only (no tab, line break or other invisible character)",
     ),
 }
 """A player's name a person typed and the page sent as it was, by pydantic's error type: the code

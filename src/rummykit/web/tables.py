@@ -59,7 +59,7 @@ from pydantic import ValidationError
 from sqlalchemy.exc import IntegrityError
 
 from rummykit.actions import Action, KnockDeclare, Pass
-from rummykit.bots import Bot, make_bot
+from rummykit.bots import Bot, GreedyBot, RandomBot, make_bot
 from rummykit.cards import not_a_card
 from rummykit.errors import (
     IllegalActionError,
@@ -102,7 +102,7 @@ from rummykit.web.protocol import (
 )
 from rummykit.web.store import Guard, LobbyConflict, Store, StoredAction, StoredTable
 from rummykit.web.texts import STATUS_DE, action_texts, engine_error_texts, server_error_texts
-from rummykit.web.thinking import Decision, fair_network, fallback_decision, snapshot, table_key
+from rummykit.web.thinking import Decision, decide, fair_network, snapshot, table_key
 
 log = logging.getLogger("rummykit.web")
 T = TypeVar("T")
@@ -114,6 +114,10 @@ HINTS_OFF: Final = (
     "hints are given at practice tables only (you against bots): "
     "this table was not made with hints for everyone"
 )
+
+HIDDEN_WITHOUT_HINTS: Final = ("open", "meld")
+"""The kinds of action a ``moves`` answer leaves out of a melding game for a seat without hints
+(:meth:`Table.send_moves`)."""
 
 Status = Literal["waiting", "playing", "over", "closed", "expired"]
 OPEN: Final = ("waiting", "playing")
@@ -1192,11 +1196,21 @@ class Table:
         )
 
     def send_moves(self, client: Client) -> None:
-        """Answer ``{"type": "moves"}``: the complete legal list, for the player to move only."""
+        """Answer ``{"type": "moves"}``: the complete legal list, for the player to move only.
+
+        Where the seat gets no hints (:meth:`hints_for`) a melding game's openings and melds are left
+        out: every opening the hand allows, the best first, is the hint the table does not give (the
+        page composes them from the hand, and the engine judges what is sent). Lay-offs and joker
+        exchanges stay: they follow from the melds on the table, which everybody sees, and the page
+        places a card on a meld with them. Gin's melds stay too: its end of hand is played from the
+        list (:data:`HIDDEN_WITHOUT_HINTS`)."""
         if not self._to_move(client):
             client.send(error_json("no_moves", "moves are listed for the player to move", self.version))
             return
         actions, texts = self.moves()
+        if not self.hints_for(client.seat) and self.rules.family == "melding":
+            kept = [i for i, a in enumerate(actions) if a.split(" ", 1)[0] not in HIDDEN_WITHOUT_HINTS]
+            actions, texts = [actions[i] for i in kept], [texts[i] for i in kept]
         client.send({"type": "moves", "version": self.version, "actions": actions, "texts": texts})
 
     def hints_for(self, seat: int | None) -> bool:
@@ -1318,15 +1332,22 @@ class Table:
 
     async def _drive(self) -> None:
         """Move for the bots (and the people away too long) while one is to move. A bot thinks out
-        of the lock, on a copy of the match; its move is played if the table has not moved since."""
+        of the lock, on a copy of the match; its move is played if the table has not moved since.
+
+        A bot that fails (raises, or chooses a move the engine refuses) would fail again on every
+        kick of the clock and the table would wait for ever: the greedy bot moves for it this once,
+        thought out as any bot's decision is (in the bot processes, charged to the table's network),
+        and the next move asks a fresh bot. Should that fail too, a random legal action is played."""
+        fallback = False
         while True:
             seat = self._bot_to_move()
             if seat is None:
                 return
-            if self.manager.bot_delay > 0:
+            if self.manager.bot_delay > 0 and not fallback:
                 await asyncio.sleep(self.manager.bot_delay)
             async with self.lock:
                 if self._bot_to_move() != seat:
+                    fallback = False
                     continue
                 info = self.seats[seat]
                 bot_key: BotKey = (
@@ -1334,32 +1355,45 @@ class Table:
                     if info.kind == "bot"
                     else ("takeover", default_bot_kind(), "medium")
                 )
-                bot = self._bot(bot_key)
+                bot = GreedyBot() if fallback else self._bot(bot_key)
                 version, match = self.version, self.match
                 copy, rng = snapshot(match), self.bot_rng("bots")
-            failed = False
             try:
                 action, thought = await self.manager.think(self.think_key, bot, copy, rng)
             except Exception:
-                # A bot that fails would fail again on every kick of the clock, and the table would
-                # wait for ever: the fallback moves this once, and the next move asks a fresh bot.
-                name = bot.name
-                log.exception("table %s: bot %s failed for seat %d; a fallback moves", self.code, name, seat)
+                if not fallback:
+                    log.exception("table %s: bot %s failed for seat %d; the greedy bot moves", self.code,
+                                  bot.name, seat)  # fmt: skip
+                    self._bots.pop(bot_key, None)
+                    fallback = True
+                    continue
+                log.exception("table %s: the greedy bot failed too for seat %d; a random move", self.code,
+                              seat)  # fmt: skip
                 try:
-                    action, thought = await asyncio.to_thread(fallback_decision, copy, rng)
+                    action, thought = await asyncio.to_thread(decide, RandomBot(), copy, rng)
                 except Exception:
-                    log.exception("table %s: the fallback failed too for seat %d", self.code, seat)
+                    log.exception("table %s: no move could be made for seat %d", self.code, seat)
                     return
-                failed = True
             async with self.lock:
                 if self.version != version or self.match is not match or self._bot_to_move() != seat:
+                    fallback = False
                     continue  # the table moved on while the bot thought: think again
-                if failed:
-                    self._bots.pop(bot_key, None)
-                else:
-                    self._bots[bot_key] = thought
                 try:
                     self.match.check(action)
+                except RummyError as exc:
+                    if fallback:
+                        log.error("table %s: the fallback chose a refused move for seat %d: %s", self.code,
+                                  seat, exc)  # fmt: skip
+                        return
+                    log.error("table %s: bot %s chose a refused move for seat %d (%s); the greedy bot moves",
+                              self.code, bot.name, seat, exc)  # fmt: skip
+                    self._bots.pop(bot_key, None)
+                    fallback = True
+                    continue
+                if not fallback:
+                    self._bots[bot_key] = thought  # the bot keeps what it learned, once its move stands
+                fallback = False
+                try:
                     await self._commit(seat, action)
                 except IntegrityError:
                     await self._catch_up()  # another process stored this move first
@@ -1522,6 +1556,7 @@ class Table:
             if seat is None:
                 raise refusal(403, "unknown_token", "unknown seat token")
             info = self.seats[seat]
+            before = self.status
             if self.status == "waiting":
                 if seat == 0:
                     self.status = "closed"  # the host left before the start: nobody can start it now
@@ -1543,7 +1578,7 @@ class Table:
             self._away.pop(seat, None)
             self._unbind(seat)
             self.broadcast()
-        if self.status not in OPEN:
+        if self.status == "closed" and before == "playing":  # the last person left: the game is over
             if self._driver is not None:
                 self._driver.cancel()
             for client in list(self.clients):

@@ -114,7 +114,8 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
     "no_body": "Die Anfrage braucht einen JSON-Inhalt",
     "name_too_long": "Der Name darf höchstens 32 Zeichen lang sein",
     "name_not_printable": (
-        "Der Name darf nur sichtbare Zeichen enthalten, keine Steuerzeichen (Tabulator, Zeilenumbruch)"
+        "Der Name darf nur sichtbare Zeichen enthalten (keinen Tabulator, Zeilenumbruch oder andere "
+        "unsichtbare Zeichen)"
     ),
     "body_not_object": "Der Inhalt der Anfrage muss ein JSON-Objekt sein",
     "body_not_json": "Der Inhalt der Anfrage ist kein gültiges JSON",

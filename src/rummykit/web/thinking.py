@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from rummykit.actions import Action
-from rummykit.bots import Bot, GreedyBot, RandomBot, match_action
+from rummykit.bots import Bot, match_action
 from rummykit.match import Match
 
 USAGE_HALF_LIFE: Final = 60.0
@@ -57,16 +57,6 @@ def snapshot(match: Match) -> bytes:
 def decide(bot: Bot, match: bytes, rng: random.Random) -> Decision:
     """Make ``bot``'s decision on the pickled ``match`` (in a bot process or a thread)."""
     return match_action(bot, pickle.loads(match), rng), bot  # the server's own snapshot, never input
-
-
-def fallback_decision(match: bytes, rng: random.Random) -> Decision:
-    """A move for a seat whose bot failed (an error in the bot, not in the request): the greedy
-    bot's, or a random legal action where that fails too. The table plays on instead of waiting
-    for a bot that fails the same way every time it is asked."""
-    try:
-        return decide(GreedyBot(), match, rng)
-    except Exception:  # the greedy bot failing too: any legal action keeps the table going
-        return decide(RandomBot(), match, rng)
 
 
 def table_key(creator: str | None, code: str) -> str:

@@ -1994,8 +1994,9 @@ async function loadLobby() {
   } catch (err) { S.lobbyForm = "join"; showError(err.message); }
 }
 
-// The seats this browser holds (grants kept in localStorage by saveGrant), newest first as stored.
+// The seats this browser holds (grants kept in localStorage by saveGrant), in the storage's order.
 const MY_TABLES = 8;  // at most this many are looked up per lobby load (each is one request)
+const FINISHED_KEPT_MS = 24 * 3600 * 1000;  // a finished table's grant (for its rematch), then forgotten
 function myGrants() {
   const out = [];
   for (let k = 0; k < localStorage.length; k++) {
@@ -2003,7 +2004,8 @@ function myGrants() {
     if (!m) continue;
     try {
       const grant = JSON.parse(localStorage.getItem(key));
-      if (grant && grant.token && !grant.left) out.push({ code: m[1], token: grant.token, seat: grant.seat });
+      if (grant && grant.over && Date.now() - grant.over > FINISHED_KEPT_MS) forgetTable(m[1]);
+      else if (grant && grant.token && !grant.left && !grant.over) out.push({ code: m[1], token: grant.token, seat: grant.seat });
     } catch { /* not a grant */ }
   }
   return out.slice(0, MY_TABLES);
@@ -2017,11 +2019,30 @@ async function loadMyTables() {
   for (const g of myGrants()) {
     const lobby = await api(`/api/tables/${g.code}`).catch((err) => (err.status === 404 ? null : undefined));
     if (lobby === undefined) continue;  // not answered now (a limit, the network): ask again next time
-    if (lobby === null || !["waiting", "playing"].includes(lobby.status)) { localStorage.removeItem("rummykit:" + g.code); continue; }
-    mine.push({ ...g, lobby });
+    // A finished table keeps its grant (its rematch is offered to the seats); a closed or expired one,
+    // or one the server no longer knows, is forgotten.
+    if (lobby === null || ["closed", "expired"].includes(lobby.status)) { forgetTable(g.code); continue; }
+    if (lobby.status === "over") {  // kept a day, not looked up again
+      localStorage.setItem("rummykit:" + g.code, JSON.stringify({ token: g.token, seat: g.seat, left: false, over: Date.now() }));
+      continue;
+    }
+    if (["waiting", "playing"].includes(lobby.status)) mine.push({ ...g, lobby });
   }
   S.myTables = mine;
   renderMyTables();
+}
+
+async function leaveFromLobby(g) {
+  let lobby;
+  try { lobby = await api(`/api/tables/${g.code}/leave`, { token: g.token }); } catch (err) { S.lobbyForm = "join"; showError(err.message); return; }
+  // A bot holds the seat while others play on (the token can take it back); otherwise it is gone.
+  if (lobby.status === "playing") saveGrant({ code: g.code, token: g.token, seat: g.seat }, true); else forgetTable(g.code);
+  loadLobby();
+}
+
+// A table this browser has no seat at any more: its grant, hand order and composed melds go.
+function forgetTable(code) {
+  for (const key of [`rummykit:${code}`, `rummykit:order:${code}`, `rummykit:groups:${code}`]) localStorage.removeItem(key);
 }
 
 function renderMyTables() {
@@ -2038,12 +2059,12 @@ function renderMyTables() {
     const leave = document.createElement("button");
     leave.type = "button"; leave.className = "ghost";
     leave.textContent = t("leave");
-    leave.addEventListener("click", async () => {
-      let lobby;
-      try { lobby = await api(`/api/tables/${g.code}/leave`, { token: g.token }); } catch (err) { S.lobbyForm = "join"; showError(err.message); return; }
-      // A bot holds the seat while others play on (the token can take it back); otherwise it is gone.
-      if (lobby.status === "playing") saveGrant({ code: g.code, token: g.token, seat: g.seat }, true); else localStorage.removeItem("rummykit:" + g.code);
-      loadLobby();
+    leave.addEventListener("click", () => {
+      S.leaving = g;  // asked first, as at the table (leaveTable does it)
+      openDialog("#leave-dialog", () => {
+        $("#leave-text").textContent = leaveText(g.lobby.status, g.lobby.seats, g.seat);
+        $("#btn-leave-stay").focus();
+      });
     });
     li.append(resume, " ", leave);
     ul.appendChild(li);
@@ -2121,19 +2142,27 @@ async function joinTable(code, name) {
 // nobody else at the table is a person (a practice table): then the server closes the table.
 function confirmLeave() {
   if (!S.token) { leaveToLobby(); return; }
-  const playing = S.state && S.state.table.status === "playing";
-  const last = playing && !S.state.table.seats.some((s, i) => i !== S.seat && s.kind === "human");
-  const text = last ? t("leave_last") : playing ? t("leave_play") : S.seat === 0 ? t("leave_host") : t("leave_wait");
+  S.leaving = null;  // this table (the lobby's Leave sets the table it means)
+  const text = leaveText(S.state.table.status, S.state.table.seats, S.seat);
   openDialog("#leave-dialog", () => { $("#leave-text").textContent = text; $("#btn-leave-stay").focus(); });
+}
+
+// What leaving does, said before it is done: at a playing table a bot takes the seat, unless nobody
+// else there is a person (a practice table), whom leaving closes it for; waiting, the host closes it.
+function leaveText(status, seats, seat) {
+  const playing = status === "playing";
+  if (playing && !seats.some((s, i) => i !== seat && s.kind === "human")) return t("leave_last");
+  return playing ? t("leave_play") : seat === 0 ? t("leave_host") : t("leave_wait");
 }
 
 async function leaveTable() {
   closeDialog("#leave-dialog");
+  if (S.leaving) { const g = S.leaving; S.leaving = null; leaveFromLobby(g); return; }
   const token = S.token, code = S.code;
   let lobby;
   try { lobby = await api(`/api/tables/${code}/leave`, { token }); } catch (err) { flash(err.message); return; }
   // A bot holds the seat while the match goes on (the token takes it back); a closed table is gone.
-  if (lobby.status === "playing") saveGrant({ code, token, seat: S.seat }, true); else localStorage.removeItem("rummykit:" + code);
+  if (lobby.status === "playing") saveGrant({ code, token, seat: S.seat }, true); else forgetTable(code);
   leaveToLobby();
 }
 
