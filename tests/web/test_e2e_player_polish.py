@@ -234,6 +234,12 @@ def test_no_openings_are_offered_where_hints_are_off(open_page: Any, shots: Path
     shown = page.evaluate(OPENINGS, True)
     assert shown["hint"] is False
     assert shown["chips"] == [] and shown["playable"] == 0, shown
+    # The server's list leaves the openings out there: the status still says melding is allowed, as
+    # the rules permit it (it named melding only when the list held a meld).
+    said = page.evaluate(
+        "S.moves = {version: S.state.version, actions: S.state.legal.slice()}; render(); turnText(S.state)"
+    )
+    assert "meld" in said, said
     # The simple moves stay.
     page.evaluate("S.state.legal = ['draw', 'take']; S.state.compose = []; S.moves = null; render()")
     actions = page.eval_on_selector_all("#moves .move-chip", "bs => bs.map((b) => b.dataset.action)")

@@ -1091,8 +1091,11 @@ function turnText(st) {
   const v = st.view, L = legal(), compose = st.compose || [];
   // Until the complete list of moves arrives, a kind the rules permit is named; then only the kinds
   // that have a legal move (a hand with no meld is not told to meld).
+  // Where the table gives no hints the list leaves openings and melds out (Table.send_moves): those
+  // are named as the rules permit them, whatever the hand holds.
   const full = S.moves && S.moves.version === st.version;
-  const can = (verb) => (!full && compose.includes(verb)) || L.some((a) => a === verb || a.startsWith(verb + " "));
+  const unlisted = (verb) => ["open", "meld"].includes(verb) && !hintsAllowed() && st.table.family !== "gin";
+  const can = (verb) => ((!full || unlisted(verb)) && compose.includes(verb)) || L.some((a) => a === verb || a.startsWith(verb + " "));
   // A buy-back offer (Viennese rubber) comes between hands, whatever phase the hand ended in.
   if (can("buyback")) return `${t("do_buyback")} ${t("or")} ${t("do_decline")}`;
   const words = [];
