@@ -421,3 +421,25 @@ def test_the_lobby_lists_your_tables_to_resume_or_leave(open_page: Any) -> None:
     rows.filter(has_text=second).get_by_role("button", name="Weiterspielen").click()
     page.wait_for_selector("#game:not(.hidden)")
     assert page.evaluate("S.code") == second and page.evaluate("S.seat") == 0
+
+
+def test_the_line_above_the_table_says_what_the_others_did_meanwhile(open_page: Any) -> None:
+    """Bots move every fraction of a second and the line above the table showed only the last move,
+    replaced each time: at your turn it now repeats what the others did since your last move."""
+    page = open_page(DESKTOP, "en-US")
+    sit_down(page, "german", seats=3)
+    after_others = """() => {
+        const moves = S.state.log.filter((e) => e.index >= 0);
+        return turnOf(S.state) && moves.some((e) => e.seat === S.seat)
+            && moves[moves.length - 1].seat !== S.seat;
+    }"""
+    for _ in range(12):  # play the last simple move until the bots have moved after one of ours
+        if page.evaluate(after_others):
+            break
+        page.wait_for_function("turnOf(S.state)")
+        version = page.evaluate("S.state.version")
+        page.evaluate("act(S.state.legal[S.state.legal.length - 1])")
+        page.wait_for_function("v => S.state.version > v", arg=version)
+    page.wait_for_function(after_others)
+    text = page.inner_text("#last-move")
+    assert text.startswith("Meanwhile: ") and "Bot 2: " in text and "Bot 3: " in text, text

@@ -312,9 +312,12 @@ def test_keyboard_only_german_hand_and_accessibility(pages: Pages, shots: Path) 
         legal: list[str] = page.evaluate("legal()")
         if "draw" in legal:
             if page.evaluate("S.state.view.discard_pile.length > 1"):
-                # The bot's discard is the last move: named above the table and marked on the pile.
+                # The bot's discard is the last move: marked on the pile, and above the table with
+                # the bot's other moves since ours ("Inzwischen: Bot 2: … · Bot 2: …").
                 assert page.locator("#discard .card.last").count() == 1
-                assert page.inner_text("#last-move").startswith("Letzter Zug: Bot 2")
+                line = page.inner_text("#last-move")
+                assert line.startswith(("Letzter Zug: Bot 2", "Inzwischen: Bot 2")), line
+                assert "Bot 2: " in line.rsplit(" · ", 1)[-1] and "ab" in line.rsplit(" · ", 1)[-1], line
             page.keyboard.press("d")
         elif melds := [a for a in legal if a.startswith(("open ", "meld "))]:
             keyboard_compose(page, melds[0])

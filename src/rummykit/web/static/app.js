@@ -53,7 +53,7 @@ const I18N = {
     wait_host: "Waiting for the host to start.", full_start: "Every seat is taken: start when you are ready.",
     start_now: "Start", hand_of: "Hand {n} of {m}", hand_n: "Hand {n}",
     hand_again_1: "Hand {n} (hand 1 not scored)", hand_again: "Hand {n} (hands 1–{k} not scored)", dealer: "Dealer",
-    last_move: "Last move", last_moves: "Last moves", sort_suit: "Sort by suit", sort_rank: "Sort by rank",
+    last_move: "Last move", last_moves: "Last moves", meanwhile: "Meanwhile", sort_suit: "Sort by suit", sort_rank: "Sort by rank",
     sound_on: "Sounds on", sound_off: "Sounds off", keys: "Keyboard", keys_title: "Keyboard shortcuts",
     letters_intl: "Show jacks and queens as J and Q", letters_german: "Show jacks and queens as B and D",
     your_hand: "Your hand", unset: "default",
@@ -138,7 +138,7 @@ const I18N = {
     wait_host: "Warten, bis der Gastgeber startet.", full_start: "Alle Plätze sind besetzt: starte, wenn ihr bereit seid.",
     start_now: "Starten", hand_of: "Spiel {n} von {m}", hand_n: "Spiel {n}",
     hand_again_1: "Spiel {n} (Spiel 1 zählte nicht)", hand_again: "Spiel {n} (Spiele 1–{k} zählten nicht)", dealer: "Geber",
-    last_move: "Letzter Zug", last_moves: "Letzte Züge", sort_suit: "Nach Farbe sortieren", sort_rank: "Nach Wert sortieren",
+    last_move: "Letzter Zug", last_moves: "Letzte Züge", meanwhile: "Inzwischen", sort_suit: "Nach Farbe sortieren", sort_rank: "Nach Wert sortieren",
     sound_on: "Töne an", sound_off: "Töne aus", keys: "Tastatur", keys_title: "Tastenkürzel",
     letters_intl: "Buben und Damen als J und Q zeigen", letters_german: "Buben und Damen als B und D zeigen",
     your_hand: "Deine Hand", unset: "Standard",
@@ -838,9 +838,20 @@ function renderRoundInfo() {
   const again = m === 1 && n > 1 ? t(n === 2 ? "hand_again_1" : "hand_again", { n, k: n - 1 }) : null;
   const hand = again || (m ? t("hand_of", { n: Math.min(n, m), m }) : t("hand_n", { n }));
   $("#round-info").textContent = `${hand} · ${t("dealer")}: ${seatName(v.dealer)}`;
-  const last = st.log[st.log.length - 1];
-  $("#last-move").textContent = last && last.index >= 0 ? `${t("last_move")}: ${logLine(last)}` : "";
+  const moves = st.log.filter((e) => e.index >= 0);
+  const last = moves[moves.length - 1];
+  let text = last ? `${t("last_move")}: ${logLine(last)}` : "";
+  // Your turn after others moved: what they did since your last move (the last few), not only the
+  // last of it; bots move every fraction of a second, and one line replaced each time was hard to follow.
+  if (S.seat !== null && turnOf(st) && last && last.seat !== S.seat) {
+    let k = moves.length;
+    while (k > 0 && moves[k - 1].seat !== S.seat) k--;
+    const since = moves.slice(Math.max(k, moves.length - MEANWHILE_MOVES));
+    if (since.length > 1) text = `${t("meanwhile")}: ${since.map(logLine).join(" · ")}`;
+  }
+  $("#last-move").textContent = text;
 }
+const MEANWHILE_MOVES = 6;  // the most moves of the others the line above the table repeats
 
 function logLine(e) {
   return `${seatName(e.seat)}: ${localText(e, e.action)}`;
