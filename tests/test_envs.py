@@ -595,16 +595,7 @@ def test_an_endless_hand_is_truncated_in_both_apis() -> None:
         if terminated or truncated:
             break
     assert truncated and not terminated and "without a draw from the stock" in info["truncation"]
-
-
-@pytest.mark.usefixtures("loopers")  # the guard lowered to 400 actions without a stock draw
-def test_the_gymnasium_mask_is_all_zeros_once_the_episode_is_truncated() -> None:
-    single = RummyEnv(rules=LOOPING_VIENNESE, players=2, opponents="looper")
-    _, info = single.reset(seed=4)
-    for _ in range(5_000):
-        _, _, terminated, truncated, info = single.step(_looping_token(info["action_mask"]))
-        if terminated or truncated:
-            break
+    # A truncated episode has no result, and its mask is all zeros (as after a normal end).
     assert truncated and "result" not in info
     assert not info["action_mask"].any() and not single.action_masks().any()
 

@@ -33,3 +33,22 @@ def open_lobby(page: Any, base: str) -> None:
     """Open the lobby of the server at ``base`` on ``page`` and wait for its list of games."""
     page.goto(base + "/")
     page.wait_for_selector("#preset option[value=german]", state="attached")
+
+
+def seeded_table(
+    page: Any, base: str, preset: str, seed: int, *, seats: int = 2, bot: str = "random", name: str = "Anna"
+) -> None:
+    """Sit down as ``name`` at a seeded table of ``preset`` (bots in every other seat) made through the
+    page's API call: the deal, and so the dealer and the first hand, follow from the seed."""
+    open_lobby(page, base)
+    page.evaluate(
+        """async ([preset, seed, seats, kind, name]) => {
+            const bots = Array.from({ length: seats - 1 }, () => ({ kind }));
+            const grant = await api("/api/tables", { name, preset, seats, seed, bots });
+            saveGrant(grant);
+            await openTable(grant.code);
+        }""",
+        [preset, seed, seats, bot, name],
+    )
+    page.wait_for_selector("#game:not(.hidden)")
+    page.wait_for_function("S.state && S.state.view !== null")

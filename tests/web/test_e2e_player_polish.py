@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from tests.web.pages import seeded_table
+
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 SERVER_ARGS = ("--max-tables-per-address", "50", "--creations-per-second", "50")
@@ -32,20 +34,9 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def sit_down(page: Any, preset: str, *, seats: int = 2, seed: int = 11, name: str = "Anna") -> None:
-    """Sit down at a seeded table of ``preset``, bots in every other seat (the page's own API call)."""
-    page.goto(page.base + "/")
-    page.wait_for_selector("#preset option[value=gin]", state="attached")
-    page.evaluate(
-        """async ([preset, seed, seats, name]) => {
-            const bots = Array.from({ length: seats - 1 }, () => ({ kind: "random" }));
-            const grant = await api("/api/tables", { name, preset, seats, seed, bots });
-            saveGrant(grant);
-            await openTable(grant.code);
-        }""",
-        [preset, seed, seats, name],
-    )
-    page.wait_for_selector("#game:not(.hidden)")
-    page.wait_for_function("S.state && S.state.view !== null && S.state.view.hand !== null")
+    """Sit down at a seeded table of ``preset``, bots in every other seat, and wait for the hand."""
+    seeded_table(page, page.base, preset, seed, seats=seats, name=name)
+    page.wait_for_function("S.state.view.hand !== null")
 
 
 # The defender's end of a gin hand, drawn from the page's own state: the bot (the other seat) knocked

@@ -22,7 +22,7 @@ from rummykit.melds import Meld, arrange_meld
 from rummykit.rules import OPTION_RANGES, Rules
 from rummykit.views import TableMeld
 from rummykit.web.protocol import meld_json
-from tests.web.pages import Pages, open_lobby
+from tests.web.pages import Pages, seeded_table
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -495,25 +495,6 @@ def test_gin_knock_limit_is_greyed_out_under_oklahoma(pages: Pages) -> None:
     create(page, preset="gin", seats=2, bots=1)
     rules = page.evaluate("S.state.table.rules")
     assert "oklahoma=true" in rules and "knock_card" not in rules, rules
-
-
-def seeded_table(
-    page: Any, base: str, preset: str, seed: int, *, seats: int = 2, bot: str = "random"
-) -> None:
-    """Sit down at a seeded table of ``preset`` (bots in every other seat) made through the page's API
-    call: the deal, and so the dealer and the first hand, follow from the seed."""
-    open_lobby(page, base)
-    page.evaluate(
-        """async ([preset, seed, seats, kind]) => {
-            const bots = Array.from({ length: seats - 1 }, () => ({ kind }));
-            const grant = await api("/api/tables", { name: "Anna", preset, seats, seed, bots });
-            saveGrant(grant);
-            await openTable(grant.code);
-        }""",
-        [preset, seed, seats, bot],
-    )
-    page.wait_for_selector("#game:not(.hidden)")
-    page.wait_for_function("S.state && S.state.view !== null")
 
 
 def test_the_dskv_dealer_sits_out_at_the_table_in_the_result_and_on_the_score_sheet(pages: Pages) -> None:

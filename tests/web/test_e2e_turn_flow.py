@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.web.pages import Pages
-from tests.web.test_e2e_table_ui import seeded_table
+from tests.web.pages import Pages, seeded_table
 
 OPENING = [["3C", "3H", "3S"], ["6D", "7D", "8D"], ["9D", "9H", "9S"]]
 SERVER_ARGS = (

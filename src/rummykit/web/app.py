@@ -111,7 +111,7 @@ BODY_PROBLEMS: Final = {
 
 
 NAME_PROBLEMS: Final = {
-    "string_too_long": ("name_too_long", "name: at most 32 characters"),
+    "string_too_long": ("name_too_long", f"name: at most {protocol.NAME_CHARACTERS} characters"),
     "value_error": (
         "name_not_printable",
         "name: printable text only (no tab, line break or other invisible character)",
@@ -233,7 +233,7 @@ def create_app(
         named = name_problem(errors)
         if named is not None:  # what a person typed: said in their language
             code, detail = named
-            texts = server_error_texts(code, detail)
+            texts = server_error_texts(code, detail, limit=str(protocol.NAME_CHARACTERS))
             return JSONResponse({"detail": detail, "code": code, "texts": texts}, 422)
         problem = body_problem(errors)
         if problem is None:

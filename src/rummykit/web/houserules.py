@@ -196,18 +196,16 @@ def _unused_when(
         base, enabler = enabled
         out.append({"option": enabler["option"], "value": enabler["value"]})
     for other in controls:
-        if other is control or other["kind"] == "int":
+        if other is control:
             continue
-        current = getattr(base, other["option"])
-        values = [not current] if other["kind"] == "bool" else [c["value"] for c in other["choices"]]
-        for value in values:
-            if value == current:
-                continue
+        for value in _other_values(other):
+            if value == getattr(base, other["option"]):
+                continue  # the enabling value: the control matters there
             try:
                 changed = base.replace(**{other["option"]: value})
             except RulesError:
                 continue
-            if changed.not_applicable(control["option"]) and value != other["value"]:
+            if changed.not_applicable(control["option"]):
                 out.append({"option": other["option"], "value": value})
     return out
 

@@ -104,7 +104,9 @@ def _printable(text: str) -> str:
     return text
 
 
-Name = Annotated[str, Field(max_length=32), AfterValidator(_printable)]
+NAME_CHARACTERS: Final = 32
+"""The longest player's name (the lobby's name fields say the same: ``maxlength``)."""
+Name = Annotated[str, Field(max_length=NAME_CHARACTERS), AfterValidator(_printable)]
 """A player's name as sent by a client. Empty: the person gave none; it is stored empty, and pages
 and the server's texts name them by seat in each reader's language ("Player 2", "Spieler 2")."""
 

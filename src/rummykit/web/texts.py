@@ -112,7 +112,7 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
     "too_many_bots": "Höchstens {bots_de} an einem Tisch mit {seats} Plätzen",
     "bad_bot": "Den Bot {kind} gibt es so nicht; Stufen: {levels}",
     "no_body": "Die Anfrage braucht einen JSON-Inhalt",
-    "name_too_long": "Der Name darf höchstens 32 Zeichen lang sein",
+    "name_too_long": "Der Name darf höchstens {limit} Zeichen lang sein",
     "name_not_printable": (
         "Der Name darf nur sichtbare Zeichen enthalten (keinen Tabulator, Zeilenumbruch oder andere "
         "unsichtbare Zeichen)"

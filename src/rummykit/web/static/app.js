@@ -2046,11 +2046,15 @@ async function loadMyTables() {
   renderMyTables();
 }
 
-async function leaveFromLobby(g) {
-  let lobby;
-  try { lobby = await api(`/api/tables/${g.code}/leave`, { token: g.token }); } catch (err) { S.lobbyForm = "join"; showError(err.message); return; }
-  // A bot holds the seat while others play on (the token can take it back); otherwise it is gone.
+// Leave seat ``g.seat`` of table ``g.code``: a bot holds it while others play on (the token is kept
+// to take it back), otherwise the table is forgotten. Refused: the server's error is thrown.
+async function leaveSeat(g) {
+  const lobby = await api(`/api/tables/${g.code}/leave`, { token: g.token });
   if (lobby.status === "playing") saveGrant({ code: g.code, token: g.token, seat: g.seat }, true); else forgetTable(g.code);
+}
+
+async function leaveFromLobby(g) {
+  try { await leaveSeat(g); } catch (err) { S.lobbyForm = "join"; showError(err.message); return; }
   loadLobby();
 }
 
@@ -2172,11 +2176,7 @@ function leaveText(status, seats, seat) {
 async function leaveTable() {
   closeDialog("#leave-dialog");
   if (S.leaving) { const g = S.leaving; S.leaving = null; leaveFromLobby(g); return; }
-  const token = S.token, code = S.code;
-  let lobby;
-  try { lobby = await api(`/api/tables/${code}/leave`, { token }); } catch (err) { flash(err.message); return; }
-  // A bot holds the seat while the match goes on (the token takes it back); a closed table is gone.
-  if (lobby.status === "playing") saveGrant({ code, token, seat: S.seat }, true); else forgetTable(code);
+  try { await leaveSeat({ code: S.code, token: S.token, seat: S.seat }); } catch (err) { flash(err.message); return; }
   leaveToLobby();
 }
 
