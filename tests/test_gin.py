@@ -59,9 +59,7 @@ def test_preset_aliases_and_options() -> None:
     assert (GIN.family, GIN.num_decks, GIN.jokers_total, GIN.hand_size) == ("gin", 1, 0, 10)
     assert GIN.knock_card == 10
     assert (GIN.gin_bonus, GIN.undercut_bonus, GIN.undercut_on_tie, GIN.oklahoma) == (25, 25, False, False)
-    with pytest.raises(RulesError) as info:
-        GIN.replace(big_gin_bonus=31)
-    assert info.value.option == "big_gin_bonus"
+    assert GIN.big_gin_bonus is None  # OpenSpiel's game: no big gin (tests/test_gin_big.py plays it)
     with pytest.raises(RulesError):
         rk.Rules.preset("viennese").replace(stock_exhaustion="wall_draw")
     assert rk.Rules.parse(str(GIN.replace(undercut_on_tie=True))) == GIN.replace(undercut_on_tie=True)

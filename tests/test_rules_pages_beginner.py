@@ -84,13 +84,13 @@ def test_the_gin_knock_leads_with_the_plain_rule() -> None:
     assert "knock QS" not in explain_html(rk.Rules.preset("gin"), "en")
 
 
-def test_gin_says_how_the_match_ends_who_wins_and_that_big_gin_has_no_bonus() -> None:
+def test_gin_says_how_the_match_ends_who_wins_and_that_big_gin_is_not_played() -> None:
     text = page("gin")
     assert "One scored hand decides the match: whoever scores plus points in it wins" in text
     assert "is not scored and is dealt again, by the other player" in text
-    assert "There is no bonus for big gin" in text and "großes Gin" in page("gin", "de")
-    with pytest.raises(rk.RulesError):
-        rk.Rules.preset("gin").replace(big_gin_bonus=31)  # the engine has none
+    assert "There is no big gin (all 11 cards laid in melds" in text
+    assert "Großes Gin (alle 11 Karten in Figuren ausgelegt, ohne Abwurf) gibt es nicht" in page("gin", "de")
+    assert "There is no big gin" not in page("gin(big_gin_bonus=31)")
     # As the engine plays it: a dead hand is dealt again by the other player; a scored one ends it.
     m = rk.Match.new(rk.Rules.preset("gin"), 2, seed=1)
     dealer = m.round.dealer

@@ -18,7 +18,9 @@ and their actions:
   or ``pass``, which ends the hand dead (not scored).
 * ``KNOCK`` (the knocker): ``discard C`` keeping deadwood at most the knock card, then ``meld …``
   one meld at a time (a meld of some arrangement that stays within the knock card), then ``pass``
-  once the cards left total at most the knock card.
+  once the cards left total at most the knock card. Big gin (``big_gin_bonus`` set): a knocker whose
+  eleven cards all lie in melds may lay them instead of discarding, ``meld …`` one at a time (each
+  a meld of an arrangement of every card left), then ``pass`` with no card left.
 * ``LAYOFF`` (the defender): unless the knocker has gin (or ``layoff_after_knock = none``),
   ``layoff C`` onto the knocker's melds (option ``layoff_run_chain``) and ``pass``; then own melds
   ``meld …`` one at a time and ``pass``, which ends the hand.
@@ -26,7 +28,8 @@ and their actions:
 ``knock C`` is a shortcut for people: knock, discard ``C``, lay the best arrangement and pass.
 
 Score (``hand_scoring = gin_difference``): the cards each player did not lay count their value.
-The knocker scores ``r = defender − knocker``, plus ``gin_bonus`` on a gin; when ``r < 0`` (or
+The knocker scores ``r = defender − knocker``, plus ``gin_bonus`` on a gin (``big_gin_bonus`` instead
+on a big gin, which is a gin too: never undercut, no lay-offs); when ``r < 0`` (or
 ``r = 0`` with ``undercut_on_tie``) the defender undercut: ``r −= undercut_bonus``. The defender
 scores ``−r``.
 """
@@ -67,6 +70,7 @@ from rummykit.gin_melds import (
     MELD_BY_MASK,
     GinMeld,
     best_group,
+    deadwood,
     eleven_card_deadwood,
     eleven_card_knock,
     gin_values,
@@ -117,6 +121,21 @@ def knocked_gin(result: RoundResult, rules: Rules) -> bool:
         and result.winner is not None
         and result.hand_values[result.winner] == 0
     )
+
+
+def knocked_big_gin(result: RoundResult, rules: Rules) -> bool:
+    """The knocker of a gin hand went big gin: all eleven cards laid in melds, none discarded."""
+    return result.big_gin and knocked_gin(result, rules)
+
+
+def big_gin_laid(rnd: RoundState) -> bool:
+    """The knocker is laying a big gin: the melds laid and the cards in hand are one card more than a
+    hand (no discard was made after the knock). Only in the knock phase and after it."""
+    knocker = rnd.knocker
+    if knocker is None or rnd.gin is None:
+        return False
+    laid = sum(len(cards) for cards in rnd.gin.knocker_melds)
+    return laid > 0 and laid + len(rnd.hands[knocker]) > rnd.rules.hand_size
 
 
 def undercut_by(result: RoundResult, rules: Rules) -> int | None:
@@ -402,11 +421,12 @@ class GinFamily:
                 raise KnockError(f"{action}: there is no discard to knock with", "empty_discard_pile")
             hand = hand.plus(rnd.discard_pile[-1])
         limit = _gin(rnd).knock_card
-        deadwood = eleven_card_deadwood(mask_of(hand), values_of(rules), rules.eleven_card_deadwood)
-        if deadwood > limit:
+        mask = mask_of(hand)
+        left = eleven_card_deadwood(mask, values_of(rules), rules.eleven_card_deadwood)
+        if left > limit and not _big_gin_hand(mask, rules):
             where = " with the top discard" if at_wall else ""
             raise KnockError(
-                f"cannot knock{where}: your best deadwood after a discard is {deadwood}, the knock card "
+                f"cannot knock{where}: your best deadwood after a discard is {left}, the knock card "
                 f"is {limit}",
                 "knock_card",
             )
@@ -474,6 +494,14 @@ class GinFamily:
         limit = _gin(rnd).knock_card
         values = values_of(rules)
         if len(hand) > rules.hand_size:
+            if isinstance(action, MeldAction) and rules.big_gin_bonus is not None:
+                if not _big_gin_hand(mask_of(hand), rules):
+                    raise MeldError(
+                        f"{action}: big gin lays all {len(hand)} cards in melds, and yours do not all meld; "
+                        "discard first",
+                        "big_gin",
+                    )
+                return self._plan_knocker_meld(rnd, action, big_gin=True)
             if not isinstance(action, Discard):
                 raise WrongTurnError(f"{action}: after knocking, discard first", "knock_discard")
             self._check_discard(rnd, action.card, action)
@@ -483,19 +511,15 @@ class GinFamily:
                     "knock_card",
                 )
             return lambda: self._knock_discard(rnd, action.card)
-        mask = mask_of(hand)
+        big = big_gin_laid(rnd)
         if isinstance(action, MeldAction):
-            meld = _single_meld(action)
-            if meld.mask & mask != meld.mask:
-                raise CardNotInHandError(f"{action}: you do not hold these cards", "card_not_in_hand")
-            if meld not in legal_melds(mask, values, limit):
-                raise MeldError(
-                    f"{action}: with this meld your cards left could not get within the knock card {limit}",
-                    "knock_card",
-                )
-            return lambda: self._lay_knocker_meld(rnd, meld)
+            return self._plan_knocker_meld(rnd, action, big_gin=big)
         if isinstance(action, Pass):
             left = sum(values[c] for c in hand)
+            if big and left:
+                raise KnockError(
+                    f"pass: a big gin lays every card; lay the melds of {len(hand)} cards left", "big_gin"
+                )
             if left > limit:
                 raise KnockError(
                     f"pass: your unmelded cards total {left}, above the knock card {limit}; lay more melds",
@@ -503,6 +527,26 @@ class GinFamily:
                 )
             return lambda: self._finish_knock(rnd)
         raise WrongTurnError(f"{action}: lay your melds one at a time, then pass", "knock_melds")
+
+    def _plan_knocker_meld(self, rnd: RoundState, action: MeldAction, big_gin: bool) -> Plan:
+        """A meld of the knocker's, from an arrangement that leaves at most the knock card as
+        deadwood; in a big gin an arrangement of every card left."""
+        mask = mask_of(rnd.hands[rnd.to_move])
+        meld = _single_meld(action)
+        if meld.mask & mask != meld.mask:
+            raise CardNotInHandError(f"{action}: you do not hold these cards", "card_not_in_hand")
+        limit = 0 if big_gin else _gin(rnd).knock_card
+        if meld not in legal_melds(mask, values_of(rnd.rules), limit):
+            if big_gin:
+                raise MeldError(
+                    f"{action}: with this meld your other cards could not all lie in melds (big gin)",
+                    "big_gin",
+                )
+            raise MeldError(
+                f"{action}: with this meld your cards left could not get within the knock card {limit}",
+                "knock_card",
+            )
+        return lambda: self._lay_knocker_meld(rnd, meld)
 
     def _knock_discard(self, rnd: RoundState, card: Card) -> None:
         seat = rnd.to_move
@@ -581,8 +625,9 @@ class GinFamily:
         own = sum(values[c] for c in rnd.hands[knocker])
         other = sum(values[c] for c in rnd.hands[defender])
         r = other - own
+        big = big_gin_laid(rnd)
         if own == 0:
-            r += rules.gin_bonus
+            r += rules.big_gin_bonus if big and rules.big_gin_bonus is not None else rules.gin_bonus
         if own > 0 and (r < 0 or (r == 0 and rules.undercut_on_tie)):  # a gin is never undercut
             r -= rules.undercut_bonus
         points = [0] * rnd.seats
@@ -590,7 +635,7 @@ class GinFamily:
         points[defender] = -r
         gains = tuple(max(p, 0) for p in points)
         penalties = tuple(max(-p, 0) for p in points)
-        rnd.finish(Termination.KNOCK, knocker, penalties, gains, 1)
+        rnd.finish(Termination.KNOCK, knocker, penalties, gains, 1, big_gin=big)
 
     # Legal actions ------------------------------------------------------------------------------
     def legal_actions(self, rnd: RoundState) -> list[Action]:
@@ -609,21 +654,32 @@ class GinFamily:
             top = rnd.discard_pile[-1] if rnd.discard_pile else None
             if top is not None:
                 eleven = mask_of(hand) | 1 << top
-                if eleven_card_knock(eleven, values, rules.eleven_card_deadwood, gin.knock_card):
+                if eleven_card_knock(eleven, values, rules.eleven_card_deadwood, gin.knock_card) or (
+                    _big_gin_hand(eleven, rules)
+                ):
                     wall.append(_KNOCK)
             return wall
         if phase is _PHASE_DISCARD:
             actions: list[Action] = []
-            if eleven_card_knock(mask_of(hand), values, rules.eleven_card_deadwood, gin.knock_card):
+            mask = mask_of(hand)
+            if eleven_card_knock(mask, values, rules.eleven_card_deadwood, gin.knock_card) or (
+                _big_gin_hand(mask, rules)
+            ):
                 actions.append(_KNOCK)
             return actions + [_DISCARDS[c] for c in self._discardable(rnd, hand)]
         if phase is _PHASE_KNOCK:
             mask = mask_of(hand)
             if len(hand) > rules.hand_size:
                 allowed = set(self._discardable(rnd, hand))
-                return [Discard(c) for c in knock_discards(mask, values, gin.knock_card) if c in allowed]
-            knock: list[Action] = [meld_action(m) for m in legal_melds(mask, values, gin.knock_card)]
-            if sum(values[c] for c in hand) <= gin.knock_card:
+                first: list[Action] = [
+                    Discard(c) for c in knock_discards(mask, values, gin.knock_card) if c in allowed
+                ]
+                if rules.big_gin_bonus is not None:  # big gin: melds of the whole hand, empty if none
+                    first += [meld_action(m) for m in legal_melds(mask, values, 0)]
+                return first
+            limit = 0 if big_gin_laid(rnd) else gin.knock_card
+            knock: list[Action] = [meld_action(m) for m in legal_melds(mask, values, limit)]
+            if sum(values[c] for c in hand) <= limit:
                 knock.insert(0, _PASS)
             return knock
         if phase is _PHASE_LAYOFF:
@@ -639,6 +695,11 @@ class GinFamily:
         if taken is not None and not rnd.rules.may_discard_taken_discard:
             cards.remove(taken)
         return cards
+
+
+def _big_gin_hand(mask: int, rules: Rules) -> bool:
+    """Big gin is played and every card of ``mask`` (a hand and one card more) lies in melds."""
+    return rules.big_gin_bonus is not None and deadwood(mask, values_of(rules)) == 0
 
 
 def placed_layoffs(melds: Sequence[Meld], layoffs: Sequence[Card], rules: Rules) -> list[Meld]:

@@ -418,6 +418,11 @@ _GIN_DEALS: Final = {
         "2C 3C 4C 6D 7D 8D 6H 7H 8H 4S",
         "KD",
     ),
+    "the first player can knock with big gin": (
+        "AH 2H 3H 5C 5D 5S 9C 10C JC QC",
+        "2C 3C 4C 6D 7D 8D 6H 7H 8H 4S",
+        "KC",
+    ),
     "the first player knocks with 9 and is undercut": (
         "AH 2H 3H 5C 5D 5S 9C 10C JC 9D",
         "2C 3C 4C 6D 7D 8D 6H 7H 8H 4S",
@@ -596,8 +601,9 @@ def _hoard_choice(m: Match, legal: Sequence[Action], rng: random.Random) -> Acti
 
 def _gin_choice(m: Match, legal: Sequence[Action], rng: random.Random, hoard: bool) -> Action:
     """Gin is driven by its own eager policy, so that knocks, lay-offs and undercuts show up: take
-    the first upcard, knock whenever allowed, lay every meld and lay-off offered, otherwise a random
-    move. ``hoard``: take every discard, never knock, never throw the taken card back."""
+    the first upcard, knock whenever allowed, lay every meld and lay-off offered (a big gin before
+    the knock's discard), otherwise a random move. ``hoard``: take every discard, never knock, never
+    throw the taken card back."""
     if TakeDiscard() in legal and (hoard or m.round.phase is Phase.FIRST_UPCARD):
         return TakeDiscard()
     if hoard:
@@ -608,7 +614,7 @@ def _gin_choice(m: Match, legal: Sequence[Action], rng: random.Random, hoard: bo
         return KnockDeclare()
     rnd = m.round
     discards = [a for a in legal if isinstance(a, Discard)]
-    if rnd.phase is Phase.KNOCK and discards:
+    if rnd.phase is Phase.KNOCK and discards and not any(isinstance(a, MeldAction) for a in legal):
         held = mask_of(rnd.hands[rnd.to_move])
         values = values_of(rnd.rules)
         return min(discards, key=lambda a: gin_deadwood(held & ~(1 << a.card), values))

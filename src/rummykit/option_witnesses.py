@@ -601,6 +601,9 @@ WITNESSES: dict[str, dict[str, str]] = {
         'target_score=505': 'a hand of 2 players where the first player can go out at once',
     },
     'gin': {
+        'big_gin_bonus=0': 'a gin hand where the first player can knock with big gin',
+        'big_gin_bonus=100': 'a gin hand where the first player can knock with big gin',
+        'big_gin_bonus=50': 'a gin hand where the first player can knock with big gin',
         'deadwood_ace=0': 'a hand of 2 players (seed 0)',
         'deadwood_ace=100': 'a hand of 2 players (seed 0)',
         'deadwood_ace=50': 'a hand of 2 players (seed 0)',

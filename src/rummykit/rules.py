@@ -346,6 +346,8 @@ class Rules:
     undercut_bonus: int = field(default=25, metadata=_range(0, 100))
     undercut_on_tie: bool = False
     big_gin_bonus: int | None = field(default=None, metadata=_range(0, 100))
+    """Gin: a knocker whose eleven cards all lie in melds may lay them all instead of discarding (big
+    gin) and scores this bonus in place of ``gin_bonus``; ``None``: no big gin (OpenSpiel's game)."""
     wall_stock_size: int = field(default=2, metadata=_range(0, 10))
     max_upcard_draws: int = field(default=50, metadata=_range(1, 100))
     """Gin: the hand is dead when a player would take the discard for the this-many-th time."""
@@ -1221,8 +1223,6 @@ def _validate_gin(rules: Rules, fail: Callable[[str, str], None]) -> None:
         fail("stock_exhaustion", "a gin hand ends at the wall (wall_draw)")
     if rules.knock_threshold != 10:
         fail("knock_threshold", "gin knocks by knock_card (knock_threshold keeps 10)")
-    if rules.big_gin_bonus is not None:
-        fail("big_gin_bonus", "big gin (all eleven cards melded) is not supported: OpenSpiel has none")
     if 2 * rules.hand_size + 1 + rules.wall_stock_size + 1 > rules.deck_size:
         fail("wall_stock_size", f"no stock is left to draw above a wall of {rules.wall_stock_size}")
 

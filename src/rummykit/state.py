@@ -252,6 +252,7 @@ class RoundState:
         gains: Sequence[int],
         multiplier: int,
         arrangements: tuple[Arrangement | None, ...] = (),
+        big_gin: bool = False,
     ) -> None:
         """End the hand with a scored result."""
         self._end(
@@ -264,6 +265,7 @@ class RoundState:
                 self.hand_values(),
                 multiplier,
                 arrangements,
+                big_gin,
             )
         )
 

@@ -121,6 +121,8 @@ class RoundResult:
     """Hand-Rommé factor (German family) or ``rummy_multiplier`` (knock family) applied."""
     arrangements: tuple[Arrangement | None, ...] = ()
     """Knock family: every seat's best arrangement at the showdown."""
+    big_gin: bool = False
+    """Gin: the knocker laid all eleven cards in melds, with no discard (``big_gin_bonus``)."""
 
     @property
     def scored(self) -> bool:

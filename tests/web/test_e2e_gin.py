@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import pytest
 
@@ -307,3 +307,43 @@ def test_a_seeded_gin_hand_is_played_to_its_result_by_the_controls_alone(page: A
     assert page.evaluate("document.activeElement.id") == "btn-overlay"  # Enter goes on
     recap = page.locator("#overlay .last-moves li").all_inner_texts()
     assert any("knock" in line for line in recap), recap  # the recap starts at the knock
+
+
+BIG_GIN_SEED: Final = 1423
+"""Gin of five-card hands with big gin at 31: this seed's first hand gives the person (non-dealer)
+3♦ 5♦ 3♥ 5♥ 3♠ and the upcard 5♠, six cards in two melds."""
+
+
+def test_a_big_gin_is_offered_after_the_knock_laid_with_one_button_and_named_in_the_result(
+    page: Any, shots: Path, web: Any
+) -> None:
+    page.goto(page.base + "/")
+    page.wait_for_selector("#preset option[value=gin]", state="attached")
+    page.evaluate(
+        """async ([seed]) => {
+            const overrides = { big_gin_bonus: 31, hand_size: 5 };
+            const grant = await api("/api/tables", { name: "Ann", preset: "gin", seats: 2, seed, overrides,
+                                                     bots: [{ kind: "random" }] });
+            saveGrant(grant);
+            await openTable(grant.code);
+        }""",
+        [BIG_GIN_SEED],
+    )
+    page.wait_for_function("S.state && S.state.view && S.state.view.phase === 'first_upcard'")
+    page.wait_for_function("S.state.view.to_move === S.seat")
+    web.act_and_wait(page, "take")
+    page.evaluate("clearComposition()")
+    version = page.evaluate("S.state.version")
+    page.click("#btn-knock")
+    page.wait_for_function("v => S.state.version > v && S.state.view.phase === 'knock'", arg=version)
+    assert "discard, or lay all 6 cards in melds for big gin" in page.inner_text("#status")
+    button = page.locator("#btn-big-gin")
+    assert button.inner_text() == "Big gin: lay all 6"
+    page.screenshot(path=str(shots / "gin-big-gin.png"))
+    button.click()
+    page.wait_for_function("S.state.view.hand.length === 0 && JSON.stringify(S.state.legal) === '[\"pass\"]'")
+    page.click(".move-chip[data-action=pass]")
+    page.wait_for_function("!!document.querySelector('#overlay:not(.hidden) :is(#round-over, #match-over)')")
+    assert "Ann (you) has big gin" in page.inner_text("#overlay")
+    result = page.evaluate("(S.state.view.result || S.state.last_round.result)")
+    assert result["big_gin"] is True and result["points"][0] == result["hand_values"][1] + 31

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from rummykit import solver
-from rummykit.actions import Action, Discard, Draw, KnockDeclare, LayOffCard, Pass, TakeDiscard
+from rummykit.actions import Action, Discard, Draw, KnockDeclare, LayOffCard, MeldAction, Pass, TakeDiscard
 from rummykit.cards import NUM_RANKS, Card
 from rummykit.gin import meld_action, values_of
 from rummykit.gin_melds import (
@@ -226,7 +226,7 @@ def gin_action(view: PlayerView, legal: Sequence[Action]) -> Action:
         return Discard(best_discard(view, [a.card for a in legal if isinstance(a, Discard)]))
     if phase is Phase.KNOCK:
         discards = [a.card for a in legal if isinstance(a, Discard)]
-        if discards:
+        if discards and not (big_gin_pays(rules) and any(isinstance(a, MeldAction) for a in legal)):
             return Discard(knock_discard(view, discards))
         return _next_meld(view, legal)
     if phase is Phase.LAYOFF:
@@ -238,6 +238,13 @@ def gin_action(view: PlayerView, legal: Sequence[Action]) -> Action:
             return Pass()
         return _next_meld(view, legal)
     return legal[0]
+
+
+def big_gin_pays(rules: Rules) -> bool:
+    """Lay a big gin where the knock phase offers one (melds before the discard): it scores
+    ``big_gin_bonus`` where a discard to gin scores ``gin_bonus``, the defender's deadwood being the
+    same (no lay-offs on either), so it is taken unless its bonus is the smaller."""
+    return rules.big_gin_bonus is not None and rules.big_gin_bonus >= rules.gin_bonus
 
 
 def _next_meld(view: PlayerView, legal: Sequence[Action]) -> Action:

@@ -28,10 +28,13 @@ from rummykit.actions import (
     Pass,
     TakeDiscard,
 )
-from rummykit.bots.gin_play import best_knock_deadwood, gin_action
+from rummykit.bots.gin_play import best_knock_deadwood, big_gin_pays, gin_action
 from rummykit.cards import JOKER_CODE, Card, Hand, format_cards
 from rummykit.errors import RummyError
 from rummykit.explain.language import Lang
+from rummykit.gin import values_of
+from rummykit.gin_melds import deadwood as gin_deadwood
+from rummykit.gin_melds import mask_of
 from rummykit.i18n.moves import describe_action
 from rummykit.round import Round
 from rummykit.rules import Rules
@@ -226,7 +229,12 @@ def gin_hint(view: PlayerView, legal: Sequence[Action], lang: str = "en") -> Hin
         return Hint((action,), t("at the wall a knock scores the hand", "an der Mauer zählt nur ein Klopfen"))
     if isinstance(action, KnockDeclare):
         deadwood = best_knock_deadwood(view.rules, list(view.hand))
-        if deadwood == 0:
+        if big_gin_pays(view.rules) and gin_deadwood(mask_of(view.hand), values_of(view.rules)) == 0:
+            why = t(
+                f"big gin: all {len(view.hand)} cards lie in melds",
+                f"großes Gin: alle {len(view.hand)} Karten liegen in Figuren",
+            )
+        elif deadwood == 0:
             why = t("gin: every card but the discard is melded", "Gin: alles außer dem Abwurf in Figuren")
         else:
             why = t(f"deadwood {deadwood} lets you knock", f"mit {deadwood} Restpunkten darfst du klopfen")
@@ -239,6 +247,11 @@ def gin_hint(view: PlayerView, legal: Sequence[Action], lang: str = "en") -> Hin
         return Hint((action,), f"{why}: {shown}" if shown else why)
     if isinstance(action, LayOffCard):
         return Hint((action,), t("it fits a meld of the knocker's", "sie passt an eine Figur des Klopfenden"))
+    if isinstance(action, MeldAction) and any(isinstance(a, Discard) for a in legal):
+        return Hint(
+            (action,),
+            t("big gin: lay every card, with no discard", "großes Gin: alle Karten auslegen, ohne Abwurf"),
+        )
     if isinstance(action, MeldAction):
         return Hint((action,), t("lay your melds one at a time", "lege deine Figuren einzeln aus"))
     if not isinstance(action, Pass):

@@ -36,7 +36,7 @@ from rummykit.cards import JOKER_CODE, RANKS, SUITS, Card, sort_key_by_rank, sor
 from rummykit.cli.gin_line import gin_line
 from rummykit.explain.language import Lang
 from rummykit.explain.terms import hand_out_name
-from rummykit.gin import knocked_gin, undercut_by
+from rummykit.gin import knocked_big_gin, knocked_gin, undercut_by
 from rummykit.i18n.cards import ascii_faces, face_letters
 from rummykit.match import Match
 from rummykit.melds import Meld
@@ -625,7 +625,9 @@ def termination_text(
     has = "hast" if who == "Du" else "hat"  # "Du" (the one person at the terminal) is spoken to
     if rules is not None and rules.is_gin and result.termination is Termination.KNOCK:
         text = (
-            t(f"{who} {'have' if who == 'You' else 'has'} gin", f"{who} {has} Gin")
+            t(f"{who} {'have' if who == 'You' else 'has'} big gin", f"{who} {has} großes Gin")
+            if knocked_big_gin(result, rules)
+            else t(f"{who} {'have' if who == 'You' else 'has'} gin", f"{who} {has} Gin")
             if knocked_gin(result, rules)
             else t(f"{who} knocked", f"{who} {has} geklopft")
         )
@@ -815,6 +817,8 @@ def gin_arithmetic(result: RoundResult, rules: Rules, names: Sequence[str], lang
     terms = f"{result.hand_values[other]} − {result.hand_values[scorer]}"
     if undercut and rules.undercut_bonus:
         terms += t(f" + {rules.undercut_bonus} (undercut)", f" + {rules.undercut_bonus} (Unterbieten)")
+    elif knocked_big_gin(result, rules) and rules.big_gin_bonus:
+        terms += t(f" + {rules.big_gin_bonus} (big gin)", f" + {rules.big_gin_bonus} (großes Gin)")
     elif knocked_gin(result, rules) and rules.gin_bonus:
         terms += t(f" + {rules.gin_bonus} (gin)", f" + {rules.gin_bonus} (Gin)")
     who = names[scorer]

@@ -94,7 +94,7 @@ def worst_hand_points(rules: Rules) -> int:
     this bound is -1,930."""
     deck = sum(rules.card_points(c) for c in build_deck(rules.num_decks, rules.jokers_total))
     multiplier = max(rules.hand_romme_multiplier, rules.rummy_multiplier, 1)
-    bonuses = rules.gin_bonus + rules.undercut_bonus + (rules.big_gin_bonus or 0)
+    bonuses = max(rules.gin_bonus, rules.big_gin_bonus or 0) + rules.undercut_bonus
     return -(deck * multiplier + bonuses)
 
 

@@ -377,6 +377,16 @@ def knocking(rules: Rules, t: Lang) -> list[Block]:
             "auslegt, zählt als Restpunkte. Ganz ohne Rest hat man **Gin**.",
         ),
     ]
+    if rules.big_gin_bonus is not None:
+        n = rules.hand_size + 1
+        items.append(
+            t(
+                f"**Big gin**: when all {n} cards you hold after your draw lie in melds, you may lay them "
+                "all instead of discarding: knock, lay the melds one by one, then pass.",
+                f"**Großes Gin**: Liegen nach dem Ziehen alle {n} Karten in Figuren, darf man sie alle "
+                "auslegen, statt abzuwerfen: klopfen, die Figuren einzeln auslegen, dann passen.",
+            )
+        )
     return [Heading(2, t("Knocking", "Klopfen")), Bullets(tuple(items))]
 
 
@@ -419,6 +429,18 @@ def laying_off(rules: Rules, t: Lang) -> list[Block]:
     return [Heading(2, t("After a knock: laying off", "Nach dem Klopfen: anlegen")), Bullets(tuple(items))]
 
 
+def big_gin_score(rules: Rules, t: Lang) -> str:
+    """What a big gin scores (a sentence to follow gin's bonus), empty where it is not played."""
+    if rules.big_gin_bonus is None:
+        return ""
+    return t(
+        f" Big gin adds {rules.big_gin_bonus} instead; like gin it is never undercut and nothing is laid off "
+        "on it.",
+        f" Großes Gin bringt stattdessen {rules.big_gin_bonus}; wie bei Gin wird nie unterboten und nichts "
+        "angelegt.",
+    )
+
+
 def scoring(rules: Rules, t: Lang) -> list[Block]:
     tie = (
         t(
@@ -433,7 +455,8 @@ def scoring(rules: Rules, t: Lang) -> list[Block]:
             "The knocker scores the other player's deadwood minus their own.",
             "Wer klopft, bekommt die Restpunkte des anderen minus die eigenen.",
         ),
-        t(f"Gin adds {rules.gin_bonus}.", f"Gin bringt {rules.gin_bonus} dazu."),
+        t(f"Gin adds {rules.gin_bonus}.", f"Gin bringt {rules.gin_bonus} dazu.")
+        + big_gin_score(rules, t),
         t(
             f"If the other player has less deadwood, they **undercut** the knocker: the knocker's negative "
             f"score loses another {rules.undercut_bonus}.",
@@ -447,10 +470,11 @@ def scoring(rules: Rules, t: Lang) -> list[Block]:
         ),
     ]
     if rules.big_gin_bonus is None:
+        n = rules.hand_size + 1
         items.append(
             t(
-                "There is no bonus for big gin (all eleven cards in melds).",
-                "Einen Bonus für großes Gin (alle elf Karten in Figuren) gibt es nicht.",
+                f"There is no big gin (all {n} cards laid in melds, without a discard).",
+                f"Großes Gin (alle {n} Karten in Figuren ausgelegt, ohne Abwurf) gibt es nicht.",
             )
         )
     return [Heading(2, t("Scoring a hand", "Wertung")), Bullets(tuple(items)), *scoring_example(rules, t)]

@@ -311,7 +311,7 @@ NONE_WORDS: Final[dict[str, tuple[str, str]]] = {
     "num_hands": ("one per player", "eines pro Spieler"),
     "elimination_threshold": ("none", "keine"),
     "knock_threshold": ("none", "keine"),
-    "big_gin_bonus": ("none", "kein Bonus"),
+    "big_gin_bonus": ("no big gin", "kein großes Gin"),
 }
 """What ``None`` means (English, German), for every option that may be ``None``: "none" only where
 that is what it means (``tests/test_explain.py`` asks for an entry for each such option)."""

@@ -123,10 +123,6 @@ REFUSALS: Final[tuple[tuple[str, str], ...]] = (
         "in Gin gilt knock_card als Klopfgrenze (knock_threshold bleibt 10)",
     ),
     (
-        "big gin (all eleven cards melded) is not supported: OpenSpiel has none",
-        "großes Gin (alle elf Karten in Figuren) wird nicht gespielt: OpenSpiel kennt es nicht",
-    ),
-    (
         "no stock is left to draw above a wall of {count}",
         "über einer Mauer von {count} Karten bleibt kein Stoß zum Ziehen",
     ),
@@ -515,6 +511,21 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "knock_melds",
         "{action}: lay your melds one at a time, then pass",
         "{action}: Lege deine Figuren einzeln aus, dann passe",
+    ),
+    (
+        "big_gin",
+        "{action}: big gin lays all {n} cards in melds, and yours do not all meld; discard first",
+        "{action}: Beim großen Gin liegen alle {n} Karten in Figuren, deine nicht; wirf zuerst ab",
+    ),
+    (
+        "big_gin",
+        "{action}: with this meld your other cards could not all lie in melds (big gin)",
+        "{action}: Mit dieser Figur lägen deine übrigen Karten nicht alle in Figuren (großes Gin)",
+    ),
+    (
+        "big_gin",
+        "pass: a big gin lays every card; lay the melds of {n} cards left",
+        "Beim großen Gin werden alle Karten ausgelegt; lege die Figuren der {n} übrigen Karten aus",
     ),
     (
         "layoff_first",
@@ -1462,6 +1473,7 @@ RULE_NAMES: Final[dict[str, tuple[str, str]]] = {
     "knock_card": ("knock card", "Klopfgrenze"),
     "knock_discard": ("discard after knocking", "Abwurf nach dem Klopfen"),
     "knock_melds": ("the knocker lays melds", "der Klopfende legt aus"),
+    "big_gin": ("big gin", "großes Gin"),
     "layoff": ("lay-off", "Anlegen"),
     "layoff_first": ("lay-offs first", "zuerst anlegen"),
     "layoff_done": ("lay-offs are over", "Anlegen beendet"),

@@ -30,6 +30,7 @@ HOUSE_RULES: Final = (
     "oklahoma",
     "gin_bonus",
     "undercut_bonus",
+    "big_gin_bonus",
     "rummy_multiplier",
     "pot_ante",
     "knock_money",
@@ -53,7 +54,10 @@ __all__ = ["ADVANCED_EXAMPLES", "HOUSE_RULES", "advanced_examples", "house_rules
 
 _HINTS: Final = typing.get_type_hints(Rules)
 _FIELDS: Final = frozenset(f.name for f in dataclasses.fields(Rules))
-_UNSET: Final = {"num_hands": ("one per player", "einmal pro Spieler")}
+_UNSET: Final = {
+    "num_hands": ("one per player", "einmal pro Spieler"),
+    "big_gin_bonus": ("no big gin", "kein großes Gin"),
+}
 """What an empty number field means (English, German), for numeric options whose preset value is
 ``None``: the field shows it and sends ``None``. Short words: they must fit a phone's field."""
 

@@ -67,7 +67,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, 
 from rummykit import solver
 from rummykit.cards import JOKER_CODE, Card, Hand
 from rummykit.disclosure import event_goes_out
-from rummykit.gin import gin_json, knocked_gin, undercut_by
+from rummykit.gin import gin_json, knocked_big_gin, knocked_gin, undercut_by
 from rummykit.match import Match, MatchEvent
 from rummykit.round import Event
 from rummykit.rules import Rules
@@ -297,9 +297,10 @@ def meld_json(tm: TableMeld) -> dict[str, Any]:
 
 
 def result_json(result: RoundResult | None, rules: Rules) -> dict[str, Any] | None:
-    """A hand's result; for gin also whether the knocker went gin and who undercut them (``winner``
-    is the knocker in any case; RULES.md §5.4). ``takes_bound`` is ``max_takes_in_a_row`` when the
-    hand ended dead on it (the take past the bound is not made, RULES.md D10), else ``None``."""
+    """A hand's result; for gin also whether the knocker went gin (``big_gin``: all eleven cards laid)
+    and who undercut them (``winner`` is the knocker in any case; RULES.md §5.4). ``takes_bound`` is
+    ``max_takes_in_a_row`` when the hand ended dead on it (the take past the bound is not made,
+    RULES.md D10), else ``None``."""
     if result is None:
         return None
     arrangements: list[dict[str, Any] | None] = []
@@ -326,6 +327,7 @@ def result_json(result: RoundResult | None, rules: Rules) -> dict[str, Any] | No
         "multiplier": result.multiplier,
         "arrangements": arrangements,
         "gin": knocked_gin(result, rules),
+        "big_gin": knocked_big_gin(result, rules),
         "undercut_by": undercut_by(result, rules),
         "takes_bound": result.take_bound(rules),
     }

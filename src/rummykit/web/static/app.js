@@ -78,6 +78,8 @@ const I18N = {
     key_home: "Home", key_end: "End", key_space: "Space", key_shift: "Shift",
     layoff_step: "lay off on {name}'s melds, then Pass", meld_step: "now lay your own melds, then Pass",
     knock_meld_step: "now lay your melds, then Pass",
+    big_gin_step: "discard, or lay all {n} cards in melds for big gin", big_gin_lay: "Big gin: lay all {n}",
+    big_gin_call: "has big gin",
     best_melds: "Lay my best melds", pass_title: "Pass without laying your melds?",
     pass_text: "Your melds {cards} are not laid; they would count as deadwood. Pass anyway?",
     pass_anyway: "Pass anyway", back_to_table: "Back",
@@ -163,6 +165,8 @@ const I18N = {
     key_home: "Pos1", key_end: "Ende", key_space: "Leertaste", key_shift: "Umschalt",
     layoff_step: "leg an die Figuren von {name} an, dann Passen", meld_step: "jetzt deine eigenen Figuren auslegen, dann Passen",
     knock_meld_step: "jetzt deine Figuren auslegen, dann Passen",
+    big_gin_step: "abwerfen oder alle {n} Karten als großes Gin auslegen", big_gin_lay: "Großes Gin: alle {n} auslegen",
+    big_gin_call: "hat großes Gin",
     best_melds: "Meine besten Figuren auslegen", pass_title: "Passen, ohne deine Figuren auszulegen?",
     pass_text: "Deine Figuren {cards} sind nicht ausgelegt; sie zählen dann als Restpunkte. Trotzdem passen?",
     pass_anyway: "Trotzdem passen", back_to_table: "Zurück",
@@ -1126,6 +1130,7 @@ function turnText(st) {
   // say what is legal, as the other games do (gin has no Rummy call).
   if (step === "layoff") text = t("layoff_step", { name: seatName(v.knocker) });
   else if (step === "meld") text = t(v.phase === "knock" ? "knock_meld_step" : "meld_step");
+  else if (step === "big_gin") text = t("big_gin_step", { n: v.hand.length });
   else if (!["draw", "play", "discard"].includes(v.phase) || (!words.length && !first.length && !last.length)) text = t(v.phase + "_phase");
   else if (words.length) text = either(words);
   else if (!first.length) text = either(last);
@@ -1136,11 +1141,14 @@ function turnText(st) {
 
 // The step of gin's end of hand the player is on: "layoff" (the defender lays off on the knocker's
 // melds), "meld" (own melds, one at a time, then pass: the knocker after their discard, the defender
-// after the lay-offs), else null.
+// after the lay-offs), "big_gin" (the knocker before the discard, when every card lies in melds and
+// the table plays big gin: the melds are offered beside the discards), else null.
 function ginStep(v) {
   if (!v || !v.gin || !myTurn()) return null;
   if (v.phase === "layoff") return v.gin.layoffs_done ? "meld" : "layoff";
-  if (v.phase === "knock" && !legal().some((a) => a.startsWith("discard "))) return "meld";
+  const discards = legal().some((a) => a.startsWith("discard "));
+  if (v.phase === "knock" && !discards) return "meld";
+  if (v.phase === "knock" && legal().some((a) => a.startsWith("meld "))) return "big_gin";
   return null;
 }
 
@@ -1532,6 +1540,7 @@ function renderMoves() {
     return b;
   };
   if (step === "meld" && bestMelds().length) chip(t("best_melds"), null, " best-melds", layBestMelds).id = "btn-best-melds";
+  if (step === "big_gin") chip(t("big_gin_lay", { n: S.state.view.hand.length }), null, " best-melds", layBestMelds).id = "btn-big-gin";
   for (const a of L.slice(0, 24)) {
     chip(moveLabel(a), a, suggested.includes(a) ? " suggested" : "", () => (a === "pass" && step ? passOrAsk() : act(a)));
   }
@@ -1720,7 +1729,7 @@ function resultHtml(round) {
   if (!r.scored && r.takes_bound) head = escapeHtml(t("takes_dead", { n: r.takes_bound }));
   else if (!r.scored) head = t({ wall: "wall_dead", drawn: "drawn_dead" }[r.termination] || "stock_exhausted");
   else {
-    const how = r.gin ? t("gin_call") : { went_out: t("went_out"), rummy: t("rummy_call"), knock: t("knock_call") }[r.termination] || r.termination;
+    const how = r.gin ? t(r.big_gin ? "big_gin_call" : "gin_call") : { went_out: t("went_out"), rummy: t("rummy_call"), knock: t("knock_call") }[r.termination] || r.termination;
     head = `${escapeHtml(seatName(r.winner))} ${how}`;
     if (r.undercut_by !== null && r.undercut_by !== undefined) {
       best = r.undercut_by;

@@ -1,0 +1,198 @@
+"""Big gin (``big_gin_bonus``, the rule schools' option; OpenSpiel has none): a knocker whose eleven
+cards all lie in melds lays them all instead of discarding and scores the big gin bonus in place of
+gin's. Arranged deals through the engine, the bots, the hint, the pages and the result texts."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import rummykit as rk
+from rummykit.actions import Discard, KnockDeclare, LayOffCard, MeldAction, Pass
+from rummykit.bots import make_bot
+from rummykit.bots.gin_play import gin_action
+from rummykit.cards import parse_cards
+from rummykit.cli.hints import hint
+from rummykit.cli.screen import gin_arithmetic, termination_text
+from rummykit.errors import IllegalActionError
+from rummykit.explain import explain
+from rummykit.gin import knocked_big_gin, knocked_gin
+from rummykit.interop.openspiel_gin import openspiel_params
+from rummykit.record import Record
+from rummykit.testing import arrange_deck, check_invariants
+from rummykit.views import Phase
+from rummykit.web.protocol import result_json
+
+GIN = rk.Rules.preset("gin")
+BIG = GIN.replace(big_gin_bonus=31)
+ELEVEN = "AH 2H 3H 5C 5D 5S 9C 10C JC QC"
+"""With the upcard K♣ taken: A♥2♥3♥, 5♣5♦5♠ and 9♣ to K♣, all eleven cards in melds."""
+DEFENDER = "4H 3C 4C 6D 7D 8D 6H 7H 8H 4S"
+"""4♥ would fit the knocker's A♥2♥3♥ on a knock that is not gin; 4♥4♣4♠, two runs and 3♣ left."""
+
+
+def deal(
+    rules: rk.Rules = BIG, first: str = ELEVEN, upcard: str = "KC", defender: str = DEFENDER
+) -> rk.Round:
+    deck = arrange_deck(rules, 2, [first, defender], dealer=1, upcard=upcard)
+    return rk.Round.new(rules, 2, deck=deck, dealer=1, seed=1)
+
+
+def melds(*texts: str) -> list[MeldAction]:
+    return [MeldAction((parse_cards(t),)) for t in texts]
+
+
+def test_the_option_is_accepted_and_written_back() -> None:
+    assert BIG.big_gin_bonus == 31 and GIN.big_gin_bonus is None
+    assert rk.Rules.parse(str(BIG)) == BIG
+
+
+def test_after_the_knock_the_melds_of_all_eleven_cards_are_offered_beside_the_discards() -> None:
+    rnd = deal()
+    rnd.apply("take")
+    assert rnd.legal_actions()[0] == KnockDeclare()
+    rnd.apply("knock")
+    legal = rnd.legal_actions()
+    assert [a for a in legal if isinstance(a, MeldAction)] == melds("5C 5D 5S", "AH 2H 3H", "9C 10C JC QC KC")
+    assert Discard(parse_cards("KC")[0]) in legal  # a discard to gin stays possible
+    assert Pass() not in legal
+
+
+def test_a_big_gin_scores_the_defenders_deadwood_and_its_bonus_with_no_layoff() -> None:
+    rnd = deal()
+    for move in ("take", "knock", "meld AH 2H 3H", "meld 5C 5D 5S", "meld 9C 10C JC QC KC"):
+        rnd.apply(move)
+    assert rnd.legal_actions() == [Pass()] and rnd.hands[0].cards() == ()
+    rnd.apply("pass")
+    assert (rnd.phase, rnd.to_move) == (Phase.LAYOFF, 1)
+    assert not any(isinstance(a, LayOffCard) for a in rnd.legal_actions())  # 4♥ would fit A♥2♥3♥
+    while rnd.result is None:
+        rnd.apply(rnd.legal_actions()[-1] if len(rnd.legal_actions()) > 1 else Pass())
+    check_invariants(rnd)
+    result = rnd.result
+    assert result.big_gin and knocked_big_gin(result, BIG) and knocked_gin(result, BIG)
+    assert result.points == (result.hand_values[1] + 31, -(result.hand_values[1] + 31))
+    assert result.hand_values[1] == 3  # 3♣ after 4♥4♣4♠ and the two runs
+    assert result_json(result, BIG)["big_gin"] is True
+    names = ["You", "Ben"]
+    assert termination_text(result, names, "en", BIG) == "You have big gin"
+    assert termination_text(result, ["Du", "Ben"], "de", BIG) == "Du hast großes Gin"
+    assert gin_arithmetic(result, BIG, names, "en") == "You score 3 − 0 + 31 (big gin) = 34"
+
+
+def test_a_gin_by_discard_at_a_big_gin_table_scores_gins_bonus() -> None:
+    rnd = deal()
+    rnd.apply("take")
+    rnd.apply("knock KC")  # the shortcut: discard K♣, lay the best arrangement, pass
+    while rnd.result is None:
+        rnd.apply(rnd.legal_actions()[-1] if len(rnd.legal_actions()) > 1 else Pass())
+    assert not rnd.result.big_gin and knocked_gin(rnd.result, BIG) and not knocked_big_gin(rnd.result, BIG)
+    assert rnd.result.points[0] == rnd.result.hand_values[1] + 25
+    assert result_json(rnd.result, BIG)["big_gin"] is False
+
+
+@pytest.mark.parametrize(
+    ("moves", "rule", "words"),
+    [
+        (("meld 9C 10C JC",), "big_gin", "could not all lie in melds"),  # leaves Q♣ K♣ unmelded
+        (("meld AH 2H 3H", "pass"), "big_gin", "lays every card"),
+        (("pass",), "knock_discard", "discard first"),
+    ],
+)
+def test_a_big_gin_lays_every_card(moves: tuple[str, ...], rule: str, words: str) -> None:
+    rnd = deal()
+    rnd.apply("take")
+    rnd.apply("knock")
+    *before, last = moves
+    for move in before:
+        rnd.apply(move)
+    with pytest.raises(IllegalActionError) as info:
+        rnd.apply(last)
+    assert info.value.rule == rule and words in str(info.value)
+    german = info.value.localized("de", ["Anna", "Ben"])
+    assert german != str(info.value) and ("Figuren" in german or "abwerfen" in german)
+
+
+def test_without_the_option_the_knocker_must_discard_first() -> None:
+    rnd = deal(GIN)
+    rnd.apply("take")
+    rnd.apply("knock")
+    assert all(isinstance(a, Discard) for a in rnd.legal_actions())
+    with pytest.raises(IllegalActionError) as info:
+        rnd.apply("meld AH 2H 3H")
+    assert info.value.rule == "knock_discard"
+
+
+def test_melds_that_leave_a_card_over_are_no_big_gin() -> None:
+    """Ten melded cards and one over: the knock is a plain gin, no meld is offered before the discard."""
+    rnd = deal(first="AH 2H 3H 5C 5D 5S 9C 10C JC QC", upcard="KD")
+    rnd.apply("take")
+    rnd.apply("knock")
+    assert all(isinstance(a, Discard) for a in rnd.legal_actions())
+    with pytest.raises(IllegalActionError) as info:
+        rnd.apply("meld AH 2H 3H")
+    assert info.value.rule == "big_gin" and "do not all meld" in str(info.value)
+
+
+def test_a_hand_of_melds_of_three_may_knock_only_as_big_gin() -> None:
+    """Eight-card hands: nine cards in three melds of three leave deadwood after any discard (no knock
+    at knock card 0), but they are a big gin."""
+    first = "AH 2H 3H 5C 5D 5S 9C 10C"
+    rules = GIN.replace(hand_size=8, knock_card=0)
+    for bonus, knock in ((None, False), (31, True)):
+        rnd = deal(rules.replace(big_gin_bonus=bonus), first=first, upcard="JC", defender=DEFENDER[:23])
+        rnd.apply("take")
+        assert (KnockDeclare() in rnd.legal_actions()) is knock
+    rnd.apply("knock")
+    assert [a for a in rnd.legal_actions() if isinstance(a, Discard)] == []
+    for move in ("meld AH 2H 3H", "meld 5C 5D 5S", "meld 9C 10C JC", "pass"):
+        rnd.apply(move)
+    assert rnd.phase is Phase.LAYOFF
+
+
+@pytest.mark.parametrize(("bonus", "big"), [(31, True), (25, True), (0, False)])
+def test_the_bots_lay_a_big_gin_unless_gin_pays_more(bonus: int, big: bool) -> None:
+    rules = GIN.replace(big_gin_bonus=bonus)
+    rnd = deal(rules)
+    rnd.apply("take")
+    rng = random.Random(1)
+    bot = make_bot("greedy")
+    while rnd.result is None:
+        rnd.apply(bot.choose(rnd.view(rnd.to_move), rnd.legal_actions(), rng))
+    assert rnd.result.winner == 0 and rnd.result.big_gin is big
+
+
+def test_the_hint_names_big_gin() -> None:
+    rnd = deal()
+    rnd.apply("take")
+    assert hint(rnd.view(0), rnd.legal_actions(), rnd).reason == "big gin: all 11 cards lie in melds"
+    rnd.apply("knock")
+    suggestion = hint(rnd.view(0), rnd.legal_actions(), rnd, "de")
+    assert isinstance(suggestion.actions[0], MeldAction)
+    assert suggestion.reason == "großes Gin: alle Karten auslegen, ohne Abwurf"
+    assert isinstance(gin_action(rnd.view(0), rnd.legal_actions()), MeldAction)
+
+
+def test_records_replay_a_big_gin() -> None:
+    rnd = deal()
+    for move in ("take", "knock", "meld AH 2H 3H", "meld 5C 5D 5S", "meld 9C 10C JC QC KC", "pass"):
+        rnd.apply(move)
+    while rnd.result is None:
+        rnd.apply(Pass())
+    again = Record.loads(Record.from_round(rnd).dumps()).replay()
+    assert again.result == rnd.result and again.result is not None and again.result.big_gin
+
+
+def test_openspiel_has_no_big_gin() -> None:
+    with pytest.raises(ValueError, match="no big gin"):
+        openspiel_params(BIG)
+    assert openspiel_params(GIN)["gin_bonus"] == 25
+
+
+def test_the_rules_page_tells_big_gin() -> None:
+    en, de = explain(BIG, "en"), explain(BIG, "de")
+    assert "**Big gin**: when all 11 cards you hold after your draw lie in melds" in en
+    assert "Big gin adds 31 instead; like gin it is never undercut" in en
+    assert "**Großes Gin**: Liegen nach dem Ziehen alle 11 Karten in Figuren" in de
+    assert "There is no big gin" in explain(GIN, "en") and "There is no big gin" not in en
