@@ -79,6 +79,7 @@ from rummykit.gin_melds import (
     legal_melds,
     mask_of,
     melds_in,
+    unmeldable_value,
 )
 from rummykit.melds import Meld
 from rummykit.rules import Rules
@@ -111,6 +112,27 @@ def _values(ace: int) -> tuple[int, ...]:
 def values_of(rules: Rules) -> tuple[int, ...]:
     """Deadwood value per card code under ``rules`` (ace ``deadwood_ace``)."""
     return _values(rules.deadwood_ace)
+
+
+@lru_cache(maxsize=16)
+def _counting(ace: int) -> tuple[int, ...]:
+    return tuple(max(value, 1) for value in _values(ace))
+
+
+def counting_values(rules: Rules) -> tuple[int, ...]:
+    """Card values in which every card counts, at least 1: a big gin lays every card, so an ace worth
+    nothing (``deadwood_ace = 0``) must lie in a meld too. Searched with these values, deadwood 0
+    means no card left over."""
+    return _counting(rules.deadwood_ace)
+
+
+def big_gin_hand(mask: int, rules: Rules) -> bool:
+    """Big gin is played (``big_gin_bonus``) and every card of ``mask`` (a hand and one card more)
+    lies in melds. A card in no meld at all is ruled out first, without a search."""
+    if rules.big_gin_bonus is None:
+        return False
+    counting = counting_values(rules)
+    return unmeldable_value(mask, counting) == 0 and deadwood(mask, counting) == 0
 
 
 def knocked_gin(result: RoundResult, rules: Rules) -> bool:
@@ -422,13 +444,23 @@ class GinFamily:
             hand = hand.plus(rnd.discard_pile[-1])
         limit = _gin(rnd).knock_card
         mask = mask_of(hand)
-        left = eleven_card_deadwood(mask, values_of(rules), rules.eleven_card_deadwood)
-        if left > limit and not _big_gin_hand(mask, rules):
-            where = " with the top discard" if at_wall else ""
+        if big_gin_hand(mask, rules):
+            return hand
+        values = values_of(rules)
+        where = " with the top discard" if at_wall else ""
+        left = eleven_card_deadwood(mask, values, rules.eleven_card_deadwood)
+        if left > limit:
             raise KnockError(
                 f"cannot knock{where}: your best deadwood after a discard is {left}, the knock card "
                 f"is {limit}",
                 "knock_card",
+            )
+        barred = _barred(rnd, at_wall)
+        if barred is not None and all(c == barred for c in knock_discards(mask, values, limit)):
+            raise KnockError(
+                f"cannot knock{where}: only discarding {barred}, the card you took, keeps your deadwood "
+                f"within the knock card {limit}",
+                "may_discard_taken_discard",
             )
         return hand
 
@@ -494,8 +526,9 @@ class GinFamily:
         limit = _gin(rnd).knock_card
         values = values_of(rules)
         if len(hand) > rules.hand_size:
+            big_gin = big_gin_hand(mask_of(hand), rules)
             if isinstance(action, MeldAction) and rules.big_gin_bonus is not None:
-                if not _big_gin_hand(mask_of(hand), rules):
+                if not big_gin:
                     raise MeldError(
                         f"{action}: big gin lays all {len(hand)} cards in melds, and yours do not all meld; "
                         "discard first",
@@ -503,6 +536,12 @@ class GinFamily:
                     )
                 return self._plan_knocker_meld(rnd, action, big_gin=True)
             if not isinstance(action, Discard):
+                if big_gin:
+                    raise WrongTurnError(
+                        f"{action}: after knocking, discard first, or lay all {len(hand)} cards in melds "
+                        "(big gin)",
+                        "knock_discard",
+                    )
                 raise WrongTurnError(f"{action}: after knocking, discard first", "knock_discard")
             self._check_discard(rnd, action.card, action)
             if action.card not in knock_discards(mask_of(hand), values, limit):
@@ -516,9 +555,9 @@ class GinFamily:
             return self._plan_knocker_meld(rnd, action, big_gin=big)
         if isinstance(action, Pass):
             left = sum(values[c] for c in hand)
-            if big and left:
+            if big and hand:
                 raise KnockError(
-                    f"pass: a big gin lays every card; lay the melds of {len(hand)} cards left", "big_gin"
+                    f"pass: a big gin lays every card; lay melds of the {len(hand)} cards left", "big_gin"
                 )
             if left > limit:
                 raise KnockError(
@@ -536,7 +575,8 @@ class GinFamily:
         if meld.mask & mask != meld.mask:
             raise CardNotInHandError(f"{action}: you do not hold these cards", "card_not_in_hand")
         limit = 0 if big_gin else _gin(rnd).knock_card
-        if meld not in legal_melds(mask, values_of(rnd.rules), limit):
+        values = counting_values(rnd.rules) if big_gin else values_of(rnd.rules)
+        if meld not in legal_melds(mask, values, limit):
             if big_gin:
                 raise MeldError(
                     f"{action}: with this meld your other cards could not all lie in melds (big gin)",
@@ -652,19 +692,12 @@ class GinFamily:
         if phase is _PHASE_WALL:
             wall: list[Action] = [_PASS]
             top = rnd.discard_pile[-1] if rnd.discard_pile else None
-            if top is not None:
-                eleven = mask_of(hand) | 1 << top
-                if eleven_card_knock(eleven, values, rules.eleven_card_deadwood, gin.knock_card) or (
-                    _big_gin_hand(eleven, rules)
-                ):
-                    wall.append(_KNOCK)
+            if top is not None and self._may_knock(rnd, mask_of(hand) | 1 << top, top):
+                wall.append(_KNOCK)
             return wall
         if phase is _PHASE_DISCARD:
             actions: list[Action] = []
-            mask = mask_of(hand)
-            if eleven_card_knock(mask, values, rules.eleven_card_deadwood, gin.knock_card) or (
-                _big_gin_hand(mask, rules)
-            ):
+            if self._may_knock(rnd, mask_of(hand), rnd.taken_discard):
                 actions.append(_KNOCK)
             return actions + [_DISCARDS[c] for c in self._discardable(rnd, hand)]
         if phase is _PHASE_KNOCK:
@@ -675,11 +708,13 @@ class GinFamily:
                     Discard(c) for c in knock_discards(mask, values, gin.knock_card) if c in allowed
                 ]
                 if rules.big_gin_bonus is not None:  # big gin: melds of the whole hand, empty if none
-                    first += [meld_action(m) for m in legal_melds(mask, values, 0)]
+                    first += [meld_action(m) for m in legal_melds(mask, counting_values(rules), 0)]
                 return first
-            limit = 0 if big_gin_laid(rnd) else gin.knock_card
-            knock: list[Action] = [meld_action(m) for m in legal_melds(mask, values, limit)]
-            if sum(values[c] for c in hand) <= limit:
+            if big_gin_laid(rnd):  # every card left in melds, then a pass with none in hand
+                big: list[Action] = [meld_action(m) for m in legal_melds(mask, counting_values(rules), 0)]
+                return big if hand else [_PASS]
+            knock: list[Action] = [meld_action(m) for m in legal_melds(mask, values, gin.knock_card)]
+            if sum(values[c] for c in hand) <= gin.knock_card:
                 knock.insert(0, _PASS)
             return knock
         if phase is _PHASE_LAYOFF:
@@ -689,6 +724,20 @@ class GinFamily:
             return [_PASS, *(meld_action(m) for m in melds_in(mask_of(hand)))]
         return []
 
+    def _may_knock(self, rnd: RoundState, mask: int, taken: Card | None) -> bool:
+        """Whether the player may knock holding the eleven cards of ``mask``: a discard leaves deadwood
+        within the knock card (option ``eleven_card_deadwood``) and is allowed (not the card just
+        ``taken`` where ``may_discard_taken_discard`` is off), or the cards are a big gin."""
+        rules = rnd.rules
+        values = values_of(rules)
+        limit = _gin(rnd).knock_card
+        if eleven_card_knock(mask, values, rules.eleven_card_deadwood, limit):
+            if taken is None or rules.may_discard_taken_discard:
+                return True
+            if any(c != taken for c in knock_discards(mask, values, limit)):
+                return True
+        return big_gin_hand(mask, rules)
+
     def _discardable(self, rnd: RoundState, hand: Hand) -> list[Card]:
         cards = list(hand.cards())  # one pack: each card once, in code order
         taken = rnd.taken_discard
@@ -697,9 +746,14 @@ class GinFamily:
         return cards
 
 
-def _big_gin_hand(mask: int, rules: Rules) -> bool:
-    """Big gin is played and every card of ``mask`` (a hand and one card more) lies in melds."""
-    return rules.big_gin_bonus is not None and deadwood(mask, values_of(rules)) == 0
+def _barred(rnd: RoundState, at_wall: bool) -> Card | None:
+    """The card a knock may not discard: the card just taken (at the wall the top discard, which the
+    knock takes) where ``may_discard_taken_discard`` is off, else ``None``."""
+    if rnd.rules.may_discard_taken_discard:
+        return None
+    if at_wall:
+        return rnd.discard_pile[-1] if rnd.discard_pile else None
+    return rnd.taken_discard
 
 
 def placed_layoffs(melds: Sequence[Meld], layoffs: Sequence[Card], rules: Rules) -> list[Meld]:

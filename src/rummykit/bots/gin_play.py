@@ -30,7 +30,7 @@ from typing import Final
 from rummykit import solver
 from rummykit.actions import Action, Discard, Draw, KnockDeclare, LayOffCard, MeldAction, Pass, TakeDiscard
 from rummykit.cards import NUM_RANKS, Card
-from rummykit.gin import meld_action, values_of
+from rummykit.gin import big_gin_hand, meld_action, values_of
 from rummykit.gin_melds import (
     MELD_BY_MASK,
     GinMeld,
@@ -219,14 +219,15 @@ def gin_action(view: PlayerView, legal: Sequence[Action]) -> Action:
     if phase is Phase.WALL:
         return KnockDeclare() if KnockDeclare() in legal else Pass()
     if phase is Phase.DISCARD:
-        if KnockDeclare() in legal and wants_knock(
-            best_knock_deadwood(rules, hand), info.knock_card, view.stock_size
+        if KnockDeclare() in legal and (
+            prefers_big_gin(rules, hand)
+            or wants_knock(best_knock_deadwood(rules, hand), info.knock_card, view.stock_size)
         ):
             return KnockDeclare()
         return Discard(best_discard(view, [a.card for a in legal if isinstance(a, Discard)]))
     if phase is Phase.KNOCK:
         discards = [a.card for a in legal if isinstance(a, Discard)]
-        if discards and not (big_gin_pays(rules) and any(isinstance(a, MeldAction) for a in legal)):
+        if discards and not (any(isinstance(a, MeldAction) for a in legal) and prefers_big_gin(rules, hand)):
             return Discard(knock_discard(view, discards))
         return _next_meld(view, legal)
     if phase is Phase.LAYOFF:
@@ -240,11 +241,16 @@ def gin_action(view: PlayerView, legal: Sequence[Action]) -> Action:
     return legal[0]
 
 
-def big_gin_pays(rules: Rules) -> bool:
-    """Lay a big gin where the knock phase offers one (melds before the discard): it scores
-    ``big_gin_bonus`` where a discard to gin scores ``gin_bonus``, the defender's deadwood being the
-    same (no lay-offs on either), so it is taken unless its bonus is the smaller."""
-    return rules.big_gin_bonus is not None and rules.big_gin_bonus >= rules.gin_bonus
+def prefers_big_gin(rules: Rules, hand: Sequence[int]) -> bool:
+    """Knock and lay a big gin with ``hand`` (a hand and one card more)? Only where it is one
+    (:func:`~rummykit.gin.big_gin_hand`). It scores ``big_gin_bonus`` and the defender's deadwood,
+    nothing laid off; a discard to gin scores ``gin_bonus`` and the same, any other knock less (its
+    own deadwood, the lay-offs, an undercut). So big gin, unless a discard leaves gin and gin's bonus
+    is the larger."""
+    if not big_gin_hand(mask_of(hand), rules):
+        return False
+    assert rules.big_gin_bonus is not None  # big_gin_hand
+    return rules.big_gin_bonus >= rules.gin_bonus or best_knock_deadwood(rules, hand) > 0
 
 
 def _next_meld(view: PlayerView, legal: Sequence[Action]) -> Action:

@@ -56,6 +56,7 @@ from rummykit.bots.ismcts import IsmctsBot
 from rummykit.bots.race import knock_draw_races, knock_home, knock_races
 from rummykit.bots.search import TAKE_DISCARDS, Budget, SearchBot
 from rummykit.cards import Card
+from rummykit.gin import big_gin_hand
 from rummykit.gin_melds import mask_of
 from rummykit.rules import Rules
 from rummykit.views import Phase, PlayerView
@@ -186,7 +187,7 @@ class GinSearchBot(SearchBot):
         self.searches += 1
         hand: list[int] = list(view.hand)
         with_top = [*hand, top]
-        if knock_home(rules, with_top):
+        if knock_home(rules, with_top) or big_gin_hand(mask_of(with_top), rules):
             return True
         allowed = [c for c in set(hand) if c != top or rules.may_discard_taken_discard]
         scores = discard_scores(with_top, rules, allowed)

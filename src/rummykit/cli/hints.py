@@ -28,13 +28,10 @@ from rummykit.actions import (
     Pass,
     TakeDiscard,
 )
-from rummykit.bots.gin_play import best_knock_deadwood, big_gin_pays, gin_action
+from rummykit.bots.gin_play import best_knock_deadwood, gin_action, prefers_big_gin
 from rummykit.cards import JOKER_CODE, Card, Hand, format_cards
 from rummykit.errors import RummyError
 from rummykit.explain.language import Lang
-from rummykit.gin import values_of
-from rummykit.gin_melds import deadwood as gin_deadwood
-from rummykit.gin_melds import mask_of
 from rummykit.i18n.moves import describe_action
 from rummykit.round import Round
 from rummykit.rules import Rules
@@ -229,7 +226,7 @@ def gin_hint(view: PlayerView, legal: Sequence[Action], lang: str = "en") -> Hin
         return Hint((action,), t("at the wall a knock scores the hand", "an der Mauer zählt nur ein Klopfen"))
     if isinstance(action, KnockDeclare):
         deadwood = best_knock_deadwood(view.rules, list(view.hand))
-        if big_gin_pays(view.rules) and gin_deadwood(mask_of(view.hand), values_of(view.rules)) == 0:
+        if prefers_big_gin(view.rules, list(view.hand)):
             why = t(
                 f"big gin: all {len(view.hand)} cards lie in melds",
                 f"großes Gin: alle {len(view.hand)} Karten liegen in Figuren",

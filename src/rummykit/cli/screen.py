@@ -817,8 +817,9 @@ def gin_arithmetic(result: RoundResult, rules: Rules, names: Sequence[str], lang
     terms = f"{result.hand_values[other]} − {result.hand_values[scorer]}"
     if undercut and rules.undercut_bonus:
         terms += t(f" + {rules.undercut_bonus} (undercut)", f" + {rules.undercut_bonus} (Unterbieten)")
-    elif knocked_big_gin(result, rules) and rules.big_gin_bonus:
-        terms += t(f" + {rules.big_gin_bonus} (big gin)", f" + {rules.big_gin_bonus} (großes Gin)")
+    elif knocked_big_gin(result, rules):
+        if rules.big_gin_bonus:
+            terms += t(f" + {rules.big_gin_bonus} (big gin)", f" + {rules.big_gin_bonus} (großes Gin)")
     elif knocked_gin(result, rules) and rules.gin_bonus:
         terms += t(f" + {rules.gin_bonus} (gin)", f" + {rules.gin_bonus} (Gin)")
     who = names[scorer]

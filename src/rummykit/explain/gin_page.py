@@ -381,10 +381,12 @@ def knocking(rules: Rules, t: Lang) -> list[Block]:
         n = rules.hand_size + 1
         items.append(
             t(
-                f"**Big gin**: when all {n} cards you hold after your draw lie in melds, you may lay them "
-                "all instead of discarding: knock, lay the melds one by one, then pass.",
-                f"**Großes Gin**: Liegen nach dem Ziehen alle {n} Karten in Figuren, darf man sie alle "
-                "auslegen, statt abzuwerfen: klopfen, die Figuren einzeln auslegen, dann passen.",
+                f"**Big gin**: when all {n} cards lie in melds as you knock (with the card you drew, or at "
+                "the wall the top discard), you may lay them all instead of discarding: knock, lay the "
+                "melds one by one, then pass.",
+                f"**Großes Gin**: Liegen beim Klopfen alle {n} Karten in Figuren (mit der gezogenen Karte, "
+                "an der Mauer mit der obersten abgeworfenen), darf man sie alle auslegen, statt abzuwerfen: "
+                "klopfen, die Figuren einzeln auslegen, dann passen.",
             )
         )
     return [Heading(2, t("Knocking", "Klopfen")), Bullets(tuple(items))]

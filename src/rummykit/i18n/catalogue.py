@@ -515,17 +515,30 @@ ERRORS: Final[tuple[Entry, ...]] = (
     (
         "big_gin",
         "{action}: big gin lays all {n} cards in melds, and yours do not all meld; discard first",
-        "{action}: Beim großen Gin liegen alle {n} Karten in Figuren, deine nicht; wirf zuerst ab",
+        "{action}: Beim großen Gin müssen alle {n} Karten in Figuren liegen, deine tun das nicht; "
+        "wirf zuerst ab",
     ),
     (
         "big_gin",
         "{action}: with this meld your other cards could not all lie in melds (big gin)",
-        "{action}: Mit dieser Figur lägen deine übrigen Karten nicht alle in Figuren (großes Gin)",
+        "{action}: Mit dieser Figur könnten deine übrigen Karten nicht alle in Figuren liegen (großes Gin)",
     ),
     (
         "big_gin",
-        "pass: a big gin lays every card; lay the melds of {n} cards left",
-        "Beim großen Gin werden alle Karten ausgelegt; lege die Figuren der {n} übrigen Karten aus",
+        "pass: a big gin lays every card; lay melds of the {n} cards left",
+        "Beim großen Gin werden alle Karten ausgelegt; lege Figuren aus den {n} übrigen Karten aus",
+    ),
+    (
+        "knock_discard",
+        "{action}: after knocking, discard first, or lay all {n} cards in melds (big gin)",
+        "{action}: Nach dem Klopfen zuerst abwerfen oder alle {n} Karten in Figuren auslegen (großes Gin)",
+    ),
+    (
+        "may_discard_taken_discard",
+        "cannot knock{where}: only discarding {card}, the card you took, keeps your deadwood within the "
+        "knock card {limit}",
+        "Klopfen{where} geht nicht: Nur der Abwurf von {card}, der eben genommenen Karte, hielte deine "
+        "Restpunkte innerhalb der Klopfgrenze {limit}",
     ),
     (
         "layoff_first",
