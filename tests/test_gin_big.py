@@ -316,3 +316,19 @@ def test_random_play_with_big_gin_keeps_every_invariant(text: str) -> None:
             play_random_round(rnd, rng)
             big += rnd.result is not None and rnd.result.big_gin
         assert big >= 2  # random play seldom knocks: 3 knocks in these 120 hands, all big gins
+
+
+def test_an_older_record_with_such_a_knock_names_the_change() -> None:
+    """A record of revision 2 that knocked where only the barred taken card completed the knock (its
+    knock phase had no legal move) stops at the knock, naming the change of revision 3."""
+    from rummykit.record import ReplayError
+
+    rules = GIN.replace(may_discard_taken_discard=False)
+    rnd = deal(rules, first="2H 3H 4H 5H 9C 9D 9S 9H AS 2S", upcard="KD", defender=OTHER)
+    rnd.apply("take")
+    data = Record.from_round(rnd).to_dict()
+    data = {**data, "revision": 2, "actions": [*data["actions"], "knock"]}
+    with pytest.raises(ReplayError) as caught:
+        Record.from_dict(data).replay()
+    assert [(c.revision, c.rule) for c in caught.value.changes] == [(3, "may_discard_taken_discard")]
+    assert "a discard other than the card just taken" in str(caught.value)

@@ -41,7 +41,7 @@ from rummykit.errors import RulesError
 from rummykit.rules import Rules
 from rummykit.rules_text import split_rules_text
 
-RULES_REVISION: Final = 2
+RULES_REVISION: Final = 3
 """The revision of the rules this version plays: raised with every entry of :data:`CHANGES`."""
 
 ChangeKind = Literal["meaning", "refuses", "plays"]
@@ -309,6 +309,18 @@ CHANGES: Final[tuple[RuleChange, ...]] = (
         "könnte, wird nicht mehr angeboten",
         lambda rules: rules.joker_limit == "at_least_one_natural" and rules.jokers_total > 0,
         revision=2,
+    ),
+    _change(
+        "2026-12-06",
+        "refuses",
+        "under may_discard_taken_discard = false a gin knock is offered only where a discard other than "
+        "the card just taken keeps the deadwood within the knock card (the knock left no legal move)",
+        "mit may_discard_taken_discard = false darf man im Gin nur klopfen, wo ein anderer Abwurf als "
+        "die eben genommene Karte die Restpunkte innerhalb der Klopfgrenze hält (das Klopfen ließ "
+        "keinen erlaubten Zug übrig)",
+        lambda rules: rules.is_gin and not rules.may_discard_taken_discard,
+        rule="may_discard_taken_discard",
+        revision=3,
     ),
 )
 
