@@ -17,6 +17,7 @@ from rummykit.cli.hints import hint
 from rummykit.cli.screen import gin_arithmetic, termination_text
 from rummykit.errors import IllegalActionError
 from rummykit.explain import explain
+from rummykit.explain.language import Lang
 from rummykit.gin import knocked_big_gin, knocked_gin
 from rummykit.interop.openspiel_gin import openspiel_params
 from rummykit.record import Record
@@ -332,3 +333,17 @@ def test_an_older_record_with_such_a_knock_names_the_change() -> None:
         Record.from_dict(data).replay()
     assert [(c.revision, c.rule) for c in caught.value.changes] == [(3, "may_discard_taken_discard")]
     assert "a discard other than the card just taken" in str(caught.value)
+
+
+def test_the_terminal_line_offers_the_big_gin_after_the_knock() -> None:
+    from rummykit.cli.prompts import _gin_moves
+
+    rnd = deal()
+    rnd.apply("take")
+    rnd.apply("knock")
+    line = _gin_moves(rnd.phase, rnd.legal_actions(), Lang("en"))
+    assert line == "after the knock: discard (x N) or lay every card for big gin (m …)"
+    plain = deal(GIN)
+    plain.apply("take")
+    plain.apply("knock")
+    assert _gin_moves(plain.phase, plain.legal_actions(), Lang("de")) == "Klopfen: abwerfen (x N)"

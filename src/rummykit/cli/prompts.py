@@ -105,7 +105,10 @@ def _gin_moves(phase: Phase, legal: Sequence[object], t: Lang, layoffs_done: boo
         moves.append(t("discard (x N)", "abwerfen (x N)"))
     if KnockDeclare() in legal:
         moves.append(t("knock (k; k N discards N)", "klopfen (k; k N wirft N ab)"))
-    if any(isinstance(a, MeldAction) for a in legal):
+    big_gin = phase is Phase.KNOCK and any(isinstance(a, Discard) for a in legal)  # melds before it
+    if any(isinstance(a, MeldAction) for a in legal) and big_gin:
+        moves.append(t("lay every card for big gin (m …)", "alle Karten als großes Gin auslegen (m …)"))
+    elif any(isinstance(a, MeldAction) for a in legal):
         moves.append(t("meld (m …)", "auslegen (m …)"))
     if Pass() in legal:
         moves.append(t("pass", "passen"))
