@@ -15,7 +15,7 @@ from rummykit import Action, Round, Rules, solver
 from rummykit.actions import LayOff, MeldAction, Open, Swap
 from rummykit.cards import Hand, parse_cards
 from rummykit.errors import IllegalActionError
-from rummykit.melding import _layoff_targets
+from rummykit.melding_table import table_layoff_targets
 from rummykit.melds import Meld
 from rummykit.solver import backend
 from rummykit.views import Phase, TableMeld
@@ -55,7 +55,7 @@ def test_offered_actions_pass_the_check(name: str, backend_name: str) -> None:
                 if state.phase is Phase.PLAY:
                     cards = state.hands[state.to_move].cards()
                     table = [tm.meld for tm in state.melds]
-                    assert _layoff_targets(cards, state) == solver.layoff_targets(cards, table, rules)
+                    assert table_layoff_targets(cards, state) == solver.layoff_targets(cards, table, rules)
                 table_actions = [a for a in legal if isinstance(a, TABLE_ACTIONS)]
                 rnd.apply(rng.choice(table_actions if table_actions and rng.random() < 0.7 else legal))
     assert offered[Open] and offered[LayOff] and offered[Swap], offered  # the rounds reached the table
