@@ -347,3 +347,28 @@ def test_a_knock_games_state_says_the_seats_own_deadwood_and_the_knock_limit(
     german = web.create(client, preset="german", seats=2, bots=[{"kind": "random"}], seed=1)
     with web.connect(client, german["code"], german["token"]) as ws:
         assert web.receive_state(ws)["view"]["knock_line"] is None
+
+
+def test_a_connection_too_slow_to_read_is_closed_and_leaves_its_seat(
+    client: TestClient, bot_table: dict[str, Any]
+) -> None:
+    """A connection whose queue of outgoing messages is full is dropped: what it has not read is
+    discarded so that its writer closes it at once, and its seat no longer counts as connected (bots
+    stopped playing for nobody only when the client spoke again or its pings timed out)."""
+    import asyncio
+
+    from rummykit.web.tables import CLIENT_QUEUE, Client
+
+    table = table_of(client, bot_table["code"])
+    slow = Client(0)
+    table.clients.add(slow)
+    try:
+        assert table.connected(0) and table.anyone_connected()
+        for n in range(CLIENT_QUEUE + 1):  # the last message finds the queue full
+            slow.send({"type": "chat", "n": n})
+        assert slow.dropped and slow.queue.qsize() == 1 and slow.queue.get_nowait() is None
+        assert not table.connected(0) and not table.anyone_connected()
+        with pytest.raises(asyncio.QueueEmpty):
+            slow.queue.get_nowait()
+    finally:
+        table.clients.remove(slow)

@@ -41,7 +41,6 @@ from ``Random(f"{seed}:{version}")``: reproducible offline, as a seeded table pr
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import hashlib
 import hmac
@@ -386,12 +385,17 @@ class Client:
             self.close()
 
     def close(self) -> None:
-        """Ask the writer to close the connection (after what is queued)."""
+        """Ask the writer to close the connection (after what is queued). A connection dropped as too
+        slow (its queue full) loses what is queued: its writer closes it after the message it is
+        sending, where the end marker found no room before and the connection stayed open until the
+        client spoke or its pings timed out."""
         if self.dropped:
             return
         self.dropped = True
-        with contextlib.suppress(asyncio.QueueFull):
-            self.queue.put_nowait(None)
+        if self.queue.full():
+            while not self.queue.empty():
+                self.queue.get_nowait()
+        self.queue.put_nowait(None)
 
 
 def new_table_match(
@@ -517,8 +521,9 @@ class Table:
         self._log_written: dict[int, tuple[dict[str, Any], str]] = {}
         """Log entries already written as JSON, by the identity of the entry (kept with it)."""
         self._lobby_seen: tuple[str, str] | None = None
-        self._last_round: tuple[tuple[int, int | None], str] | None = None
         """Status and seats text as last read from or written to the database."""
+        self._last_round: tuple[int, dict[int | None, str]] = (-1, {})
+        """The last finished hand's number and its text per seat (``None``: as spectators see it)."""
         self._touched = 0.0
         self._driver: asyncio.Task[None] | None = None
         now = asyncio.get_running_loop().time()
@@ -568,7 +573,8 @@ class Table:
         return self.seed is not None
 
     def connected(self, seat: int) -> bool:
-        return any(c.seat == seat for c in self.clients)
+        """A connection holds the seat (one dropped as too slow no longer counts: it is closing)."""
+        return any(c.seat == seat and not c.dropped for c in self.clients)
 
     def present(self, seat: int) -> bool:
         """A person holds the seat, is connected and is not replaced by a bot."""
@@ -579,7 +585,9 @@ class Table:
 
     def anyone_connected(self) -> bool:
         """Some person holding a seat is connected (bots play only then)."""
-        return any(c.seat is not None and self.seats[c.seat].kind == "human" for c in self.clients)
+        return any(
+            c.seat is not None and not c.dropped and self.seats[c.seat].kind == "human" for c in self.clients
+        )
 
     def bot_rng(self, purpose: str) -> random.Random:
         """The generator of one bot decision or hint at the current version."""
@@ -631,18 +639,23 @@ class Table:
 
     def _last_round_text(self, seat: int | None) -> str:
         """The last finished hand as ``seat`` sees it (everything of it is shown: hands revealed,
-        showdown arrangements); a finished hand never changes, so its text is kept."""
+        showdown arrangements); a finished hand never changes, so its text is kept for every seat
+        until the next hand ends (one text for all seats was rebuilt for each seat in turn on every
+        broadcast to a table of several people)."""
         rounds = self.match.rounds
         number = len(rounds) - 1 if rounds and rounds[-1].result is not None else len(rounds) - 2
         if number < 0:
             return "null"
         last = rounds[number]
         own = seat is not None and seat < last.seats
-        key = (number, seat if own else None)
-        if self._last_round is None or self._last_round[0] != key:
+        key = seat if own else None
+        if self._last_round[0] != number:
+            self._last_round = (number, {})
+        texts = self._last_round[1]
+        if key not in texts:
             view = protocol.view_json(last.view(seat if own and seat is not None else 0), own=own)
-            self._last_round = (key, _dumps(view))
-        return self._last_round[1]
+            texts[key] = _dumps(view)
+        return texts[key]
 
     def state_text(self, seat: int | None, shared: tuple[str, str, str] | None = None) -> str:
         """The state message for ``seat`` (``None``: a spectator) as JSON text."""
