@@ -57,6 +57,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from rummykit.bots import BOT_KIND_LINES, BOT_KIND_NAMES, BOT_LEVELS, LEVEL_LINES, LEVELED_KINDS
 from rummykit.rules import PRESET_NAMES, Rules
 from rummykit.web import protocol
+from rummykit.web.clients import Client
 from rummykit.web.headers import SecurityHeaders
 from rummykit.web.houserules import advanced_examples, house_rules
 from rummykit.web.limits import (
@@ -70,6 +71,7 @@ from rummykit.web.limits import (
     retry_after,
     shown,
 )
+from rummykit.web.lobby import WEB_BOT_KINDS, LobbyError, default_bot_kind, hash_token
 from rummykit.web.manager import TableManager
 from rummykit.web.owners import LEASE_SECONDS, RENEW_SECONDS
 from rummykit.web.protocol import CreateTable, JoinTable, SeatGrant, TokenBody, error_json
@@ -79,7 +81,7 @@ from rummykit.web.rematch import rematch
 from rummykit.web.rulebook import PageLang, preset_lines, preset_rules, rules_page
 from rummykit.web.seats import retake
 from rummykit.web.store import Store, default_database_url
-from rummykit.web.tables import WEB_BOT_KINDS, Client, LobbyError, Table, default_bot_kind, hash_token
+from rummykit.web.tables import Table
 from rummykit.web.texts import bot_kind_texts, bot_name_texts, level_texts, messages_json, server_error_texts
 
 STATIC: Final = Path(__file__).parent / "static"

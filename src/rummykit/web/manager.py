@@ -44,6 +44,17 @@ from rummykit.web.coordination import Listener, Notice
 from rummykit.web.dealing import new_secret, seal
 from rummykit.web.failures import log_failure
 from rummykit.web.limits import RateLimiter, ServerSettings
+from rummykit.web.lobby import (
+    WEB_BOT_KINDS,
+    LobbyError,
+    Seat,
+    default_bot_kind,
+    read_stored_rules,
+    shown_turn_seconds,
+    stored_lobby_json,
+    stored_rules,
+)
+from rummykit.web.matches import new_table_match
 from rummykit.web.owners import (
     RENEW_SECONDS,
     Cluster,
@@ -56,22 +67,7 @@ from rummykit.web.owners import (
 from rummykit.web.protocol import CreateTable, hints_policy
 from rummykit.web.runtime import follow_parent
 from rummykit.web.store import OPEN_STATUSES, Guard, Store, StoredAction, StoredTable
-from rummykit.web.tables import (
-    OPEN,
-    WEB_BOT_KINDS,
-    LobbyError,
-    Seat,
-    Status,
-    Table,
-    default_bot_kind,
-    new_table_match,
-    no_table,
-    read_stored_rules,
-    refusal,
-    shown_turn_seconds,
-    stored_lobby_json,
-    stored_rules,
-)
+from rummykit.web.tables import OPEN, Status, Table, no_table, refusal
 from rummykit.web.texts import engine_error_texts, server_error_texts
 from rummykit.web.thinking import Decision, FairThinkers, decide, fair_network
 

@@ -23,11 +23,13 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
+from rummykit.web.lobby import Seat
 from rummykit.web.protocol import CreateTable
-from rummykit.web.tables import Seat, refusal
+from rummykit.web.tables import refusal
 
 if TYPE_CHECKING:
-    from rummykit.web.tables import Client, Table
+    from rummykit.web.clients import Client
+    from rummykit.web.tables import Table
 
 __all__ = ["offer", "rematch"]
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 import hmac
 from typing import TYPE_CHECKING
 
-from rummykit.web.tables import Seat, hash_token, refusal
+from rummykit.web.lobby import Seat, hash_token
+from rummykit.web.tables import refusal
 
 if TYPE_CHECKING:
     from rummykit.web.tables import Table

@@ -36,61 +36,63 @@ Randomness: a table deals from its secret (:mod:`rummykit.web.dealing`) and its 
 :class:`~rummykit.web.dealing.SecretRandom` keyed by the secret and labelled with the state version,
 so a table replayed after a restart continues exactly as it would have. A seeded table's bots draw
 from ``Random(f"{seed}:{version}")``: reproducible offline, as a seeded table promises.
+
+What needs no live table has a module of its own (its names are importable from here too): a
+connection (:mod:`rummykit.web.clients`), seats, tokens and the lobby entry
+(:mod:`rummykit.web.lobby`), answers that depend on a client's message alone
+(:mod:`rummykit.web.answers`), the match a table deals (:mod:`rummykit.web.matches`) and what a
+table uses of its server (:mod:`rummykit.web.host`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
-import hashlib
 import hmac
 import json
 import logging
 import math
 import random
 import secrets
-from collections.abc import Callable, Collection, Sequence
-from dataclasses import asdict, dataclass
-from typing import Any, Final, Literal, Protocol, TypeVar
+from collections.abc import Collection
+from dataclasses import asdict
+from typing import Any, Final, Literal
 
-import orjson
 from pydantic import ValidationError
 from sqlalchemy.exc import IntegrityError
 
 from rummykit.actions import Action, KnockDeclare, Pass
 from rummykit.bots import Bot, GreedyBot, RandomBot, make_bot
-from rummykit.cards import not_a_card
-from rummykit.errors import (
-    IllegalActionError,
-    IllegalMeldError,
-    NotationError,
-    RulesError,
-    RummyError,
-)
+from rummykit.errors import IllegalActionError, NotationError, RummyError
 from rummykit.explain.language import number_de
 from rummykit.match import Match
-from rummykit.melds import arrange_meld
-from rummykit.revisions import RULES_REVISION, ReadRules, read_rules
+from rummykit.revisions import RULES_REVISION
 from rummykit.rules import Rules
-from rummykit.seating import draw_first_dealer
 from rummykit.views import Phase
 from rummykit.web import handlog, practice, protocol
+from rummykit.web.answers import SIMPLE_TEXTS_KEPT, _judged, bad_message_text, simple_texts
 from rummykit.web.chat import ChatMessage, ChatRoom
-from rummykit.web.dealing import (
-    SEEDED_NOTICE,
-    DealtMatch,
-    SecretRandom,
-    derive_key,
-    seat_draw_seed,
-    seeded_key,
-)
+from rummykit.web.clients import CLIENT_QUEUE, Client, _dumps
+from rummykit.web.dealing import SecretRandom, derive_key, seeded_key
 from rummykit.web.failures import log_failure
-from rummykit.web.limits import MESSAGE_CHARACTERS, RateLimiter, ServerSettings, shown
+from rummykit.web.host import TableHost
+from rummykit.web.lobby import (
+    WEB_BOT_KINDS,
+    LobbyError,
+    Seat,
+    default_bot_kind,
+    hash_token,
+    lobby_entry,
+    read_stored_rules,
+    shown_turn_seconds,
+    stored_lobby_json,
+    stored_rules,
+    turn_seconds_of,
+)
+from rummykit.web.matches import new_table_match
 from rummykit.web.moves import Allowed, allowed
 from rummykit.web.protocol import (
     ActMessage,
     BackMessage,
-    CreateTable,
     EvaluateMessage,
     HintMessage,
     HintsPolicy,
@@ -99,16 +101,45 @@ from rummykit.web.protocol import (
     error_json,
     notice_json,
 )
-from rummykit.web.store import Guard, LobbyConflict, Store, StoredAction, StoredTable
+from rummykit.web.store import Guard, LobbyConflict, StoredAction, StoredTable
 from rummykit.web.texts import STATUS_DE, action_texts, engine_error_texts, server_error_texts
 from rummykit.web.thinking import Decision, decide, fair_network, snapshot, table_key
 
+__all__ = [  # what this module defines, and what it defined before it was split (imported from here)
+    "CLIENT_QUEUE",
+    "END_RETRY_SECONDS",
+    "HIDDEN_WITHOUT_HINTS",
+    "HINTS_OFF",
+    "OPEN",
+    "SIMPLE_TEXTS_KEPT",
+    "SLOW_STORAGE_SECONDS",
+    "TOKEN_BYTES",
+    "WEB_BOT_KINDS",
+    "BotKey",
+    "Client",
+    "LobbyError",
+    "Seat",
+    "Status",
+    "Table",
+    "TableHost",
+    "bad_message_text",
+    "default_bot_kind",
+    "hash_token",
+    "lobby_entry",
+    "new_table_match",
+    "no_table",
+    "read_stored_rules",
+    "refusal",
+    "shown_turn_seconds",
+    "simple_texts",
+    "stored_lobby_json",
+    "stored_rules",
+    "turn_seconds_of",
+]
+
 log = logging.getLogger("rummykit.web")
-T = TypeVar("T")
 
 TOKEN_BYTES: Final = 24
-CLIENT_QUEUE: Final = 64
-"""Messages queued for one connection before it is dropped as too slow."""
 HINTS_OFF: Final = (
     "hints are given at practice tables only (you against bots): "
     "this table was not made with hints for everyone"
@@ -128,64 +159,8 @@ database (:meth:`Table._store`): without a word, a database that takes a stateme
 answer looks like a mover who thinks forever. The move is still applied only once it is stored."""
 
 
-def _dumps(value: Any) -> str:
-    """Compact JSON text of a message part (orjson: a third of the time of ``json.dumps``)."""
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
-
-
-WEB_BOT_KINDS: Final = ("random", "greedy", "search")
-"""The bots a web table seats. Not ``policy`` (it reads a network file from the server's disk) nor
-``openspiel-simple`` (OpenSpiel's bot plays only gin and loads a C++ library into the server)."""
-
-
 BotKey = tuple[Literal["seat", "takeover", "hint"], str, str | None]
 """A table's bot: its role (a bot's seat, a person away too long, hints), kind and level."""
-
-
-def default_bot_kind() -> str:
-    """The bot that fills empty seats and gives hints: ``greedy`` (always registered)."""
-    return "greedy"
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def bad_message_text(exc: ValidationError) -> str:
-    """Why a client message was refused, quoting at most :func:`~rummykit.web.limits.shown` of any
-    value the client sent (an unknown ``type``, an unexpected field's name), never the raw input."""
-    errors = exc.errors()
-    if not errors:
-        return "bad message: invalid"
-    first = errors[0]
-    where = ".".join(shown(part) for part in first.get("loc", ()))
-    if first["type"] == "union_tag_invalid":
-        ctx = first.get("ctx", {})
-        what = f"unknown type '{shown(ctx.get('tag', ''))}'; types: {ctx.get('expected_tags', '')}"
-    else:
-        what = shown(first["msg"], MESSAGE_CHARACTERS)  # a validator's text may repeat the input
-    return "bad message: " + " ".join(part for part in (where, what) if part)
-
-
-class LobbyError(Exception):
-    """A lobby request that cannot be granted; ``status`` is the HTTP status to answer with."""
-
-    def __init__(
-        self,
-        status: int,
-        message: str,
-        retry_after: float | None = None,
-        texts: dict[str, str] | None = None,
-        error: str = "refused",
-    ) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.retry_after = retry_after
-        self.texts = texts
-        """The message for people in every language, where there is one (``rummykit.web.texts``)."""
-        self.error = error
-        """The refusal's code, as a websocket error names it (``no_rematch`` …)."""
 
 
 def refusal(
@@ -204,245 +179,6 @@ def no_table(code: str) -> LobbyError:
     """The refusal for a table code that names no table (404), quoting at most 16 characters of it."""
     shown_code = repr(code[:16])
     return refusal(404, "no_table", f"no table {shown_code}", code=shown_code)
-
-
-@dataclass
-class Seat:
-    kind: Literal["open", "human", "bot"]
-    name: str = ""
-    bot: str | None = None
-    level: str | None = None
-    token_hash: str | None = None
-    held_for: str | None = None
-    """A bot holds this seat for the person who left it: the hash of their token
-    (:func:`rummykit.web.seats.retake` gives the seat back to that token)."""
-    held_name: str | None = None
-    """The name of the person a bot holds the seat for."""
-    joined_from: str | None = None
-    """Digest of the network that joined this seat (the seat cap of waiting tables; stored, never
-    shown). Rows stored before it existed have none and count for nobody."""
-    joined_net: str | None = None
-    """Digest of the wider network (:func:`~rummykit.web.thinking.fair_network`) that joined this
-    seat, for the wider network's seat cap; like ``joined_from``, stored and never shown."""
-
-    def public(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "name": self.name,
-            "bot": self.bot,
-            "level": self.level,
-            "held": self.held_for is not None,
-        }
-
-
-_SIMPLE_TEXTS: Final[dict[str, dict[str, str]]] = {}
-SIMPLE_TEXTS_KEPT: Final = 4096
-
-
-def simple_texts(action: Action) -> dict[str, str]:
-    """:func:`~rummykit.web.texts.action_texts` of a move, worded once per notation (a move's words
-    depend on the move alone; the simple moves of the state messages repeat: draw, discard 7H …)."""
-    key = str(action)
-    found = _SIMPLE_TEXTS.get(key)
-    if found is None:
-        if len(_SIMPLE_TEXTS) >= SIMPLE_TEXTS_KEPT:
-            _SIMPLE_TEXTS.clear()
-        found = _SIMPLE_TEXTS[key] = action_texts(action)
-    return found
-
-
-def lobby_entry(
-    code: str,
-    status: str,
-    rules: Rules,
-    rules_text: str,
-    takeover_seconds: float,
-    turn_seconds: float,
-    seeded: bool,
-    seats: list[dict[str, Any]],
-    spectators: int,
-    hints: str,
-) -> dict[str, Any]:
-    """A table as the lobby shows it (``GET /api/tables``, the ``table`` of a state message)."""
-    return {
-        "code": code,
-        "status": status,
-        "rules": rules_text,
-        "preset": rules.name,
-        "players": len(seats),
-        "opening_min": rules.opening_min_points,
-        "knock_game": rules.is_knock_game,
-        "family": rules.family,
-        "takeover_seconds": takeover_seconds,
-        "turn_seconds": turn_seconds,
-        "seeded": seeded,
-        "notice": SEEDED_NOTICE if seeded else None,
-        "seats": seats,
-        "spectators": spectators,
-        "hints": hints,
-    }
-
-
-def read_stored_rules(text: str, revision: int) -> ReadRules:
-    """A stored table's rules ``text``, read with the meaning it had under the rules ``revision`` it
-    was written under (:func:`rummykit.revisions.read_rules`), and what reading it took.
-
-    Raises:
-        RulesError: the text is refused, or ``revision`` is a newer rummykit's than this one (its text
-            may mean what this version cannot tell: such a table is not played here).
-    """
-    if revision > RULES_REVISION:
-        raise RulesError(
-            f"stored by a newer rummykit (rules revision {revision}; this version plays {RULES_REVISION})"
-        )
-    return read_rules(text, revision)
-
-
-@functools.lru_cache(maxsize=256)
-def stored_rules(text: str, revision: int) -> Rules:
-    """The rules of a stored table's row (its rules text and ``rules_revision``; cached):
-    :func:`read_stored_rules`."""
-    return read_stored_rules(text, revision).rules
-
-
-def turn_seconds_of(seats: Sequence[Seat], seat: int, settings: ServerSettings) -> float:
-    """The turn clock of ``seat``'s person: ``turn_seconds``, or alone with bots (a practice table:
-    :func:`~rummykit.web.practice.is_practice`) ``practice_turn_seconds``; 0 where none runs."""
-    if practice.is_practice(seats, seat):
-        return settings.practice_turn_seconds
-    return settings.turn_seconds
-
-
-def shown_turn_seconds(seats: Sequence[Seat], settings: ServerSettings) -> float:
-    """The turn clock a table's lobby entry shows: the one person's where a single person plays
-    (:func:`turn_seconds_of`; 0 alone with bots by default), else ``turn_seconds``."""
-    people = [i for i, s in enumerate(seats) if s.kind == "human"]
-    return turn_seconds_of(seats, people[0], settings) if len(people) == 1 else settings.turn_seconds
-
-
-def stored_lobby_json(row: dict[str, Any], turn_seconds: float) -> dict[str, Any]:
-    """The lobby of a table from its database row (a table another server process plays: who is
-    connected there is not known here, so nobody is shown as connected or away)."""
-    seats = [
-        {**Seat(**s).public(), "seat": i, "connected": False, "away": False}
-        for i, s in enumerate(json.loads(row["seats"]))
-    ]
-    rules = stored_rules(row["rules"], row["rules_revision"])
-    return lobby_entry(  # the rules text as it reads now (an older row's text may mean other rules now)
-        row["code"], row["status"], rules, str(rules), row["takeover_seconds"], turn_seconds,
-        row["secret"] is None, seats, 0, row["hints"],
-    )  # fmt: skip
-
-
-@functools.lru_cache(maxsize=1024)
-def _judged(group: tuple[str, ...], rules: Rules) -> dict[str, Any]:
-    """One composed group judged under ``rules`` (the entry of an ``evaluation``; kept for the
-    groups judged last, as a person composing sends the same groups again with each card added).
-    An entry is shared by every answer that holds it: read it, never change it."""
-    cards = [shown(card) for card in group]  # the client's own texts, escaped
-    entry: dict[str, Any] = {"cards": cards, "legal": False, "value": 0, "kind": None, "error": None}
-    try:
-        for card in group:
-            if card.split() != [card]:  # "5H 6H 7H" is three cards, not one
-                raise not_a_card(card)
-        meld = arrange_meld(group, rules)
-    except (IllegalMeldError, NotationError) as exc:
-        entry["error"] = str(exc)
-        entry["error_texts"] = engine_error_texts(exc)
-    else:
-        entry.update(
-            legal=True,
-            value=meld.value,
-            kind=str(meld.kind),
-            text=meld.notation(),
-            play=meld.notation(annotate=False),
-        )
-    return entry
-
-
-class Client:
-    """One websocket connection: its seat (``None`` for a spectator) and its outgoing queue."""
-
-    def __init__(self, seat: int | None, address: str | None = None) -> None:
-        self.seat = seat
-        self.address = address
-        """The client's address (its network key), for what a request over the socket counts
-        against it (a rematch's new table)."""
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(CLIENT_QUEUE)
-        self.dropped = False
-        self.token_digest: str | None = None
-        """The digest of the seat token this connection showed in its hello (``None``: it watches):
-        its seat is the one that token holds when it connects (:meth:`Table.connect`), and it is kept
-        when the seat is left, so the connection takes the seat again when the token retakes it."""
-
-    def send(self, message: dict[str, Any] | str) -> None:
-        if self.dropped:
-            return
-        text = message if isinstance(message, str) else _dumps(message)
-        try:
-            self.queue.put_nowait(text)
-        except asyncio.QueueFull:
-            self.close()
-
-    def close(self) -> None:
-        """Ask the writer to close the connection (after what is queued). A connection dropped as too
-        slow (its queue full) loses what is queued: its writer closes it after the message it is
-        sending, where the end marker found no room before and the connection stayed open until the
-        client spoke or its pings timed out."""
-        if self.dropped:
-            return
-        self.dropped = True
-        if self.queue.full():
-            while not self.queue.empty():
-                self.queue.get_nowait()
-        self.queue.put_nowait(None)
-
-
-def new_table_match(
-    rules: Rules, players: int, seed: int | None, secret: bytes | None, dealer: int | None
-) -> Match:
-    """A secret table's match deals from the secret; a seeded one is the library's seeded match.
-
-    The first dealer is drawn (RULES.md §3.2) from the secret or the seed, so a stored table
-    repeats its draw; a table stored with another first dealer keeps that dealer without a draw.
-    """
-    if secret is not None:
-        draw_seed = seat_draw_seed(secret)
-    elif seed is not None:
-        draw_seed = seed
-    else:
-        raise ValueError("a table deals from its secret or from a seed")
-    draw = draw_first_dealer(rules, players, draw_seed)
-    chosen = draw if dealer is None or dealer == draw.dealer else None
-    if secret is not None:
-        return DealtMatch.from_secret(rules, players, secret, dealer=dealer, draw=chosen)
-    return Match.new(rules, players, seed=seed, dealer=dealer, draw=chosen)
-
-
-class TableHost(Protocol):
-    """What a table uses of the server that holds it (:class:`rummykit.web.manager.TableManager`)."""
-
-    settings: ServerSettings
-    store: Store
-    evaluations: RateLimiter
-
-    @property
-    def bot_delay(self) -> float: ...
-
-    async def db(self, fn: Callable[..., T], *args: Any) -> T: ...
-
-    async def append(self, record: StoredAction) -> None: ...
-
-    async def think(self, key: str, bot: Bot, match: bytes, rng: random.Random) -> Decision: ...
-
-    def unload(self, table: Table) -> None: ...
-
-    def digest(self, address: str) -> str: ...
-
-    async def create(self, spec: CreateTable, address: str | None = None) -> tuple[Table, int, str]: ...
-
-    async def check_seats(self, digest: str, network: str, joining: Table) -> None: ...
-    def seats_guard(self, digest: str, network: str, joining: Table) -> Guard | None: ...
 
 
 class Table:

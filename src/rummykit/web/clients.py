@@ -1,0 +1,59 @@
+"""A websocket connection of a table: its seat, its token's digest and its outgoing queue, bounded
+so that a connection too slow to read is dropped (:class:`Client`). Messages are sent as compact
+JSON text (:func:`_dumps`, which the state messages of :mod:`rummykit.web.tables` share).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Final
+
+import orjson
+
+__all__ = ["CLIENT_QUEUE", "Client"]
+
+CLIENT_QUEUE: Final = 64
+"""Messages queued for one connection before it is dropped as too slow."""
+
+
+def _dumps(value: Any) -> str:
+    """Compact JSON text of a message part (orjson: a third of the time of ``json.dumps``)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+class Client:
+    """One websocket connection: its seat (``None`` for a spectator) and its outgoing queue."""
+
+    def __init__(self, seat: int | None, address: str | None = None) -> None:
+        self.seat = seat
+        self.address = address
+        """The client's address (its network key), for what a request over the socket counts
+        against it (a rematch's new table)."""
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(CLIENT_QUEUE)
+        self.dropped = False
+        self.token_digest: str | None = None
+        """The digest of the seat token this connection showed in its hello (``None``: it watches):
+        its seat is the one that token holds when it connects (:meth:`Table.connect`), and it is kept
+        when the seat is left, so the connection takes the seat again when the token retakes it."""
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        if self.dropped:
+            return
+        text = message if isinstance(message, str) else _dumps(message)
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.close()
+
+    def close(self) -> None:
+        """Ask the writer to close the connection (after what is queued). A connection dropped as too
+        slow (its queue full) loses what is queued: its writer closes it after the message it is
+        sending, where the end marker found no room before and the connection stayed open until the
+        client spoke or its pings timed out."""
+        if self.dropped:
+            return
+        self.dropped = True
+        if self.queue.full():
+            while not self.queue.empty():
+                self.queue.get_nowait()
+        self.queue.put_nowait(None)
