@@ -242,3 +242,20 @@ def test_the_frozen_search_v1_plays_gin_as_greedy_does() -> None:
             action = frozen.choose(view, legal, rng)
             assert action == greedy.choose(view, legal, rng)
             rnd.apply(action)
+
+
+@pytest.mark.parametrize("kind", ["greedy", "search"])
+def test_no_bot_throws_the_upcard_back_into_a_dead_hand(kind: str) -> None:
+    """Seat 0 took the K♦ and threw it back; seat 1 takes it too. Throwing it back again would end the
+    hand dead (``repeat_discard_draw``), so the bots (and the hint, which plays greedy) discard another
+    card, though the K♦ is their worst."""
+    from rummykit.cli.hints import hint
+
+    loose = "2C 3C 6C 6D 7D 9D 6H 2S 8H 4S"  # 6♣6♦6♥ and 35 deadwood: no knock, the K♦ fits nothing
+    rnd = play(deal("AH 2H 3H 5C 5D 5S 9C 10C JC 4D", loose, "KD"), "take", "discard KD", "take")
+    bot = make_bot(kind) if kind == "greedy" else GinSearchBot(budget=TINY)
+    choice = bot.choose(rnd.view(1), rnd.legal_actions(), random.Random(0))
+    assert isinstance(choice, Discard) and str(choice.card) != "KD"
+    assert str(hint(rnd.view(1), rnd.legal_actions(), rnd).actions[0]) != "discard KD"
+    before = play(deal("AH 2H 3H 5C 5D 5S 9C 10C JC 4D", loose, "KD"), "pass", "take")  # no throw-back
+    assert greedy(before) == Discard(parse_cards("KD")[0])

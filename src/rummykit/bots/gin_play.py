@@ -224,7 +224,7 @@ def gin_action(view: PlayerView, legal: Sequence[Action]) -> Action:
             or wants_knock(best_knock_deadwood(rules, hand), info.knock_card, view.stock_size)
         ):
             return KnockDeclare()
-        return Discard(best_discard(view, [a.card for a in legal if isinstance(a, Discard)]))
+        return Discard(best_discard(view, [a.card for a in live_discards(view, legal)]))
     if phase is Phase.KNOCK:
         discards = [a.card for a in legal if isinstance(a, Discard)]
         if discards and not (any(isinstance(a, MeldAction) for a in legal) and prefers_big_gin(rules, hand)):
@@ -239,6 +239,18 @@ def gin_action(view: PlayerView, legal: Sequence[Action]) -> Action:
             return Pass()
         return _next_meld(view, legal)
     return legal[0]
+
+
+def live_discards(view: PlayerView, legal: Sequence[Action]) -> list[Discard]:
+    """The discards among ``legal`` that do not end the hand dead: throwing the taken upcard back right
+    after the other player did the same ends it unscored (``repeat_discard_draw``), which no bot
+    chooses while another discard is left (players do not expect it, and the hint suggested it)."""
+    discards = [a for a in legal if isinstance(a, Discard)]
+    info = view.gin
+    if info is None or not (view.rules.repeat_discard_draw and info.repeated) or info.prev_upcard is None:
+        return discards
+    live = [a for a in discards if a.card != info.prev_upcard]
+    return live or discards
 
 
 def prefers_big_gin(rules: Rules, hand: Sequence[int]) -> bool:

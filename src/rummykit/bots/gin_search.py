@@ -50,7 +50,7 @@ from rummykit.bots.gin_distill import (
 from rummykit.bots.gin_duel import OpponentSampler, duel_values, sampled_opponents
 from rummykit.bots.gin_feed import feed_chances, hidden_hands
 from rummykit.bots.gin_particles import GinHistory, ParticleReader
-from rummykit.bots.gin_play import gin_action
+from rummykit.bots.gin_play import gin_action, live_discards
 from rummykit.bots.greedy import discard_scores, without
 from rummykit.bots.ismcts import IsmctsBot
 from rummykit.bots.race import knock_draw_races, knock_home, knock_races
@@ -162,7 +162,7 @@ class GinSearchBot(SearchBot):
             greedy = gin_action(view, legal)
             if isinstance(greedy, KnockDeclare):
                 return greedy
-            return self.gin_discard(view, legal, rng)
+            return self.gin_discard(view, live_discards(view, legal), rng)
         return gin_action(view, legal)
 
     def _races(self, rules: Rules, hands: Sequence[Sequence[int]], stocks: list[list[int]]) -> list[float]:
