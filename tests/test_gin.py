@@ -303,7 +303,7 @@ def test_terminal_gin_line_shows_knock_card_passes_melds_and_layoffs() -> None:
     rnd = round_from_deal(deck, GIN)
     assert plain(rnd.view(1)) == "knock card 10"  # no pass yet: nothing to count ("0× gepasst")
     rnd.apply("pass")
-    assert plain(rnd.view(1)) == "knock card 10 · first upcard passed 1×"
+    assert plain(rnd.view(1)) == "knock card 10 · one pass on the first upcard"
     rnd = round_from_deal(deck, GIN)
     for text in ("take", "knock", "discard AD", "meld 5H 6H 7H", "meld 2S 3S 4S", "meld QC QD QH", "pass"):
         rnd.apply(text)

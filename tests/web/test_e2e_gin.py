@@ -96,7 +96,8 @@ def test_gin_line_knock_card_upcard_passes_and_the_knockers_melds(page: Any, sho
     assert line.is_visible()
     assert f"Knock at {knock_card} or less" in gin_text(page)
     passes = page.evaluate("Math.min(S.state.view.gin.upcard_passes, 2)")
-    assert f"first upcard passed {passes}×" in gin_text(page)
+    said = ["", "one pass on the first upcard", "both passed on the first upcard"]
+    assert said[passes] in gin_text(page) and ("first upcard" in gin_text(page)) is (passes > 0)
     page.screenshot(path=str(shots / "gin-upcard-desktop.png"))
     # Gin has no Rummy call: its button is not offered (the knock and the discard are).
     assert page.is_visible("#btn-knock") and page.is_visible("#btn-discard")
@@ -111,7 +112,8 @@ def test_gin_line_knock_card_upcard_passes_and_the_knockers_melds(page: Any, sho
 
     page.click("#btn-lang")
     assert f"Klopfen bis {knock_card}" in gin_text(page)
-    assert f"erste offene Karte: {passes}× gepasst" in gin_text(page)
+    gesagt = ["", "einmal bei der ersten offenen Karte gepasst", "beide haben"]
+    assert gesagt[passes] in gin_text(page)
     page.click("#btn-lang")
 
     view = play_to_a_knock(page, web)
@@ -120,7 +122,7 @@ def test_gin_line_knock_card_upcard_passes_and_the_knockers_melds(page: Any, sho
     view = page.evaluate("S.state.view")
     gin = view["gin"]
     text = gin_text(page)
-    assert "first upcard passed" not in text  # only while that phase lasts
+    assert "first upcard" not in text  # only while that phase lasts
     own = page.evaluate("S.state.view.knocker === S.seat")
     knocker = page.evaluate("seatName(S.state.view.knocker)")
     assert ("Your melds:" if own else f"{knocker}'s melds:") in text
@@ -314,20 +316,20 @@ BIG_GIN_SEED: Final = 1423
 3♦ 5♦ 3♥ 5♥ 3♠ and the upcard 5♠, six cards in two melds."""
 
 
-def test_a_big_gin_is_offered_after_the_knock_laid_with_one_button_and_named_in_the_result(
-    page: Any, shots: Path, web: Any
-) -> None:
+def lay_a_big_gin(page: Any, web: Any, shots: Path, **rules: object) -> None:
+    """Sit down at the seeded five-card table (:data:`BIG_GIN_SEED`) with ``rules`` besides, take the
+    upcard, knock, check the big gin step and lay it with its button, then pass."""
     page.goto(page.base + "/")
     page.wait_for_selector("#preset option[value=gin]", state="attached")
     page.evaluate(
-        """async ([seed]) => {
-            const overrides = { big_gin_bonus: 31, hand_size: 5 };
+        """async ([seed, rules]) => {
+            const overrides = { big_gin_bonus: 31, hand_size: 5, ...rules };
             const grant = await api("/api/tables", { name: "Ann", preset: "gin", seats: 2, seed, overrides,
                                                      bots: [{ kind: "random" }] });
             saveGrant(grant);
             await openTable(grant.code);
         }""",
-        [BIG_GIN_SEED],
+        [BIG_GIN_SEED, rules],
     )
     page.wait_for_function("S.state && S.state.view && S.state.view.phase === 'first_upcard'")
     page.wait_for_function("S.state.view.to_move === S.seat")
@@ -344,6 +346,36 @@ def test_a_big_gin_is_offered_after_the_knock_laid_with_one_button_and_named_in_
     page.wait_for_function("S.state.view.hand.length === 0 && JSON.stringify(S.state.legal) === '[\"pass\"]'")
     page.click(".move-chip[data-action=pass]")
     page.wait_for_function("!!document.querySelector('#overlay:not(.hidden) :is(#round-over, #match-over)')")
-    assert "Ann (you) has big gin" in page.inner_text("#overlay")
+
+
+def test_a_big_gin_is_offered_after_the_knock_laid_with_one_button_and_named_in_the_result(
+    page: Any, shots: Path, web: Any
+) -> None:
+    lay_a_big_gin(page, web, shots)
+    text = page.inner_text("#overlay")
+    assert "Ann (you) has big gin" in text
     result = page.evaluate("(S.state.view.result || S.state.last_round.result)")
     assert result["big_gin"] is True and result["points"][0] == result["hand_values"][1] + 31
+    # The arithmetic as the apps show it: the other's deadwood, less one's own, and the bonus named.
+    assert f"Ann (you) scores {result['hand_values'][1]} − 0 + 31 (big gin) = {result['points'][0]}" in text
+
+
+def test_a_game_to_100_counts_the_points_won_and_what_each_still_needs(
+    page: Any, shots: Path, web: Any
+) -> None:
+    """Gin to 100 adds up the points of the hands won (a lost hand takes none away): the score sheet
+    shows those and what each player still needs, not the net totals (which gave the loser minus)."""
+    lay_a_big_gin(page, web, shots, match_end="target_score", target_score=100)
+    assert page.locator("#overlay #round-over").count() == 1  # 70 points: the game goes on
+    won = page.evaluate("S.state.last_round.result.points[0]")
+    page.click("#btn-overlay")
+    page.wait_for_function("S.state.match.hands.length === 1")
+    rows = page.eval_on_selector_all(
+        "#scores tr", "rs => rs.map(r => [...r.children].map(c => c.innerText.trim()))"
+    )
+    assert rows[1] == ["1", str(won), "0"] and rows[2] == ["Total", str(won), "0"]
+    assert rows[3] == ["To 100: still", str(100 - won), "100"]
+    assert "· to 100 ·" in page.inner_text("#round-info")
+    page.click("#btn-lang")
+    assert "· bis 100 ·" in page.inner_text("#round-info") and "Bis 100 fehlen" in page.inner_text("#scores")
+    page.click("#btn-lang")

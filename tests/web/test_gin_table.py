@@ -51,9 +51,10 @@ def test_the_move_list_says_what_a_gin_pass_or_knock_means() -> None:
     import rummykit as rk
     from rummykit.actions import KnockDeclare, Pass
     from rummykit.bots import GreedyBot, RandomBot
-    from rummykit.web.handlog import gin_move_phase, log_entry
+    from rummykit.web.handlog import defender_layoffs_done, gin_move_phase, log_entry
 
     seen: set[str] = set()
+    defender_passes: list[bool] = []
     for seed in range(40):
         match = rk.Match.new(rk.Rules.preset("gin"), 2, seed=seed)
         bots = [GreedyBot(), RandomBot()] if seed % 2 else [RandomBot(), RandomBot()]  # random: the wall
@@ -65,9 +66,14 @@ def test_the_move_list_says_what_a_gin_pass_or_knock_means() -> None:
             match.apply(action)
             if isinstance(action, (Pass, KnockDeclare)):
                 truth.append((rnd, rnd.history[-1], str(view.phase)))  # a dead hand is dealt again
+            if isinstance(action, Pass) and view.phase is Phase.LAYOFF and view.gin is not None:
+                # The defender's two passes: the log tells them apart as the view did.
+                assert defender_layoffs_done(rnd, rnd.history[-1]) is view.gin.layoffs_done
+                defender_passes.append(view.gin.layoffs_done)
         for rnd, event, phase in truth:
             assert str(gin_move_phase(rnd, event)) == phase  # type: ignore[arg-type]
             seen.add(f"{event.action} {phase}")  # type: ignore[attr-defined]
+    assert set(defender_passes) == {False, True}
     passes = {"pass first_upcard", "pass knock", "pass layoff", "pass wall"}
     assert seen >= passes | {"knock discard", "knock wall"}, seen
     # In the log's words.
@@ -75,6 +81,7 @@ def test_the_move_list_says_what_a_gin_pass_or_knock_means() -> None:
     match.apply("pass")
     entry = log_entry(0, match.round.history[-1], match, False, 1)
     assert entry["texts"] == {"en": "passes on the upcard", "de": "passt bei der offenen Karte"}
+
 
 
 def test_a_gin_result_says_gin_and_who_undercut() -> None:

@@ -29,7 +29,11 @@ def gin_line(
     if view.phase is Phase.FIRST_UPCARD and gin.upcard_passes:  # nothing to say before a pass
         passes = min(gin.upcard_passes, 2)
         line.append(" · ")
-        line.append(t(f"first upcard passed {passes}×", f"erste offene Karte: {passes}× gepasst"))
+        line.append(
+            t("one pass on the first upcard", "einmal bei der ersten offenen Karte gepasst")
+            if passes == 1
+            else t("both passed on the first upcard", "beide haben bei der ersten offenen Karte gepasst")
+        )
     if gin.knocker_melds and view.knocker is not None:
         line.append(" · ")
         line.append(melds_label(names[view.knocker], lang))

@@ -183,10 +183,12 @@ def match_end_text(rules: Rules, t: Lang) -> str:
         return t(
             "The points of the hands you win add up (a lost hand takes none away); the match ends after "
             f"the hand in which someone reaches {n} points, and the most points win (equal totals share "
-            "the win).",
+            "the win). Some rule books' bonuses are not played: none per hand won (box), none for the "
+            "game, no doubling for a shutout.",
             "Die Punkte der gewonnenen Spiele werden addiert (ein verlorenes Spiel zieht nichts ab); die "
             f"Partie endet nach dem Spiel, in dem jemand {n} Punkte erreicht, und die meisten Punkte "
-            "gewinnen (bei Gleichstand teilen sich die Besten den Sieg).",
+            "gewinnen (bei Gleichstand teilen sich die Besten den Sieg). Boni mancher Regelwerke gibt es "
+            "nicht: keinen pro gewonnenem Spiel (Box), keinen für den Sieg, keine Verdopplung zu null.",
         )
     best = t(
         "the highest total (points won less points lost) wins; equal totals share the win.",

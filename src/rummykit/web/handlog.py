@@ -93,6 +93,23 @@ def gin_move_phase(rnd: Round, event: Event) -> Phase | None:
     return Phase.KNOCK if event.seat == knocker else Phase.LAYOFF
 
 
+def defender_layoffs_done(rnd: Round, event: Event) -> bool:
+    """Whether a gin defender's ``pass`` (:data:`Phase.LAYOFF`) came after the lay-offs: its first
+    pass ends them, its second its own melds; a knock with gin (or ``layoff_after_knock = none``)
+    allows none, and the one pass ends the melds."""
+    if rnd.knock_deadwood == 0 or rnd.rules.layoff_after_knock == "none":
+        return True
+    knocked = False
+    for earlier in rnd.history:
+        if earlier is event:
+            return False
+        if isinstance(earlier.action, (Knock, KnockDeclare)):
+            knocked = True
+        elif knocked and earlier.seat == event.seat and isinstance(earlier.action, Pass):
+            return True
+    return False
+
+
 def log_entry(
     index: int, event: Event | MatchEvent, match: Match, goes_out: bool, hand: int
 ) -> dict[str, Any]:
@@ -103,14 +120,20 @@ def log_entry(
     action = event.action
     taken = event.card if isinstance(event, Event) and isinstance(action, TakeDiscard) else None
     phase = None
+    layoffs_done = None
     in_match = 0 < hand <= len(match.rounds)
     if in_match and isinstance(event, Event) and isinstance(action, (Pass, KnockDeclare)):  # gin
         phase = gin_move_phase(match.rounds[hand - 1], event)
+        if phase is Phase.LAYOFF:
+            layoffs_done = defender_layoffs_done(match.rounds[hand - 1], event)
+    texts = move_texts(
+        action, match.rules, goes_out=goes_out, taken=taken, phase=phase, layoffs_done=layoffs_done
+    )
     return {
         "index": index,
         "seat": event.seat,
         "action": public_action_text(action, match.rules, goes_out=goes_out, taken=taken),
-        "texts": move_texts(action, match.rules, goes_out=goes_out, taken=taken, phase=phase),
+        "texts": texts,
         "hand": hand,
     }
 

@@ -469,7 +469,8 @@ def seat_draw_json(match: Match) -> list[dict[str, Any]]:
 
 def match_json(match: Match) -> dict[str, Any]:
     """The match's public state; each finished hand lists its ``active_seats`` (a seat sitting that
-    hand out, the DSkV dealer at a table of four, scored nothing and is no 0-point result)."""
+    hand out, the DSkV dealer at a table of four, scored nothing and is no 0-point result).
+    ``gains`` (per hand and in all) are the plus points a match to a target score adds up."""
     hands = []
     for number, rnd in enumerate(match.rounds, start=1):
         if rnd.result is not None:
@@ -477,6 +478,7 @@ def match_json(match: Match) -> dict[str, Any]:
                 {
                     "hand": number,
                     "points": list(rnd.result.points),
+                    "gains": list(rnd.result.gains),
                     "termination": str(rnd.result.termination),
                     "winner": rnd.result.winner,
                     "active_seats": list(rnd.active_seats),
@@ -486,6 +488,7 @@ def match_json(match: Match) -> dict[str, Any]:
         "hands_dealt": match.hands_dealt,
         "hands": hands,
         "totals": list(match.totals),
+        "gains": list(match.gains),
         "scores": list(match.scores),
         "chips": list(match.chips),
         "pot": match.pot,

@@ -157,14 +157,22 @@ def engine_error_texts(exc: BaseException, names: Sequence[str] = ()) -> dict[st
 
 
 def move_texts(
-    action: Action, rules: Rules, *, goes_out: bool, taken: int | None = None, phase: Phase | None = None
+    action: Action,
+    rules: Rules,
+    *,
+    goes_out: bool,
+    taken: int | None = None,
+    phase: Phase | None = None,
+    layoffs_done: bool | None = None,
 ) -> dict[str, str]:
     """A logged move without its subject in every language; a card that goes face down is not named
     (``lays off the queen of hearts on meld 3`` / ``legt Herz-Dame an Figur 3 an``), a card taken
     from the discard pile (``taken``, face up for everybody) is (``takes the 7 of hearts from the
-    discard pile``)."""
+    discard pile``); ``layoffs_done`` tells which of a gin defender's two passes it is."""
     return in_every_language(
-        lambda lang: describe_action(action, lang, rules=rules, goes_out=goes_out, taken=taken, phase=phase)
+        lambda lang: describe_action(
+            action, lang, rules=rules, goes_out=goes_out, taken=taken, phase=phase, layoffs_done=layoffs_done
+        )
     )
 
 

@@ -68,7 +68,7 @@ const I18N = {
     timer: "{name}: {s} s left",
     undo: "Undo", practice: "Practice", k_undo: "take back your last move (practice tables)",
     hand_moves: "Moves of hand {n}", no_moves_yet: "No moves yet in this hand.",
-    gin_knock: "Knock at {n} or less", gin_passes: "first upcard passed {n}×", gin_melds: "{name}'s melds:", gin_own_melds: "Your melds:",
+    gin_knock: "Knock at {n} or less", gin_passes_1: "one pass on the first upcard", gin_passes_2: "both passed on the first upcard", gin_melds: "{name}'s melds:", gin_own_melds: "Your melds:",
     gin_layoffs: "laid off:", gin_none: "none yet",
     knock_deadwood: "Deadwood {n}", knock_deadwood_after: "Deadwood {n} after your best discard",
     knock_lt: "knock below {t}", knock_le: "knock at {t} or less",
@@ -86,6 +86,8 @@ const I18N = {
     tray_bad_lay: "Your composed melds cannot be laid: not every group is a meld. Complete them or clear them.",
     tray_short_lay: "Your composed melds cannot be laid: {sum} points do not reach the opening's {min}. Add to them or clear them.",
     more_moves: "more ({n})…", fewer_moves: "fewer", out_at: "Out at {n}", near_limit: "close to the limit",
+    to_target: "to {n}", still_needed: "To {n}: still",
+    gin_sum: "{name} scores {terms} = {n}", bonus_gin: "gin", bonus_big_gin: "big gin", bonus_undercut: "undercut",
   },
   de: {
     create_title: "Neuer Tisch", your_name: "Dein Name", rules: "Regeln", seats: "Plätze", bots: "Bots",
@@ -155,7 +157,7 @@ const I18N = {
     timer: "{name}: noch {s} s",
     undo: "Zurücknehmen", practice: "Übung", k_undo: "letzten Zug zurücknehmen (Übungstisch)",
     hand_moves: "Züge in Spiel {n}", no_moves_yet: "In diesem Spiel noch keine Züge.",
-    gin_knock: "Klopfen bis {n}", gin_passes: "erste offene Karte: {n}× gepasst", gin_melds: "Figuren von {name}:", gin_own_melds: "Deine Figuren:",
+    gin_knock: "Klopfen bis {n}", gin_passes_1: "einmal bei der ersten offenen Karte gepasst", gin_passes_2: "beide haben bei der ersten offenen Karte gepasst", gin_melds: "Figuren von {name}:", gin_own_melds: "Deine Figuren:",
     gin_layoffs: "angelegt:", gin_none: "noch keine",
     knock_deadwood: "Restpunkte {n}", knock_deadwood_after: "Restpunkte {n} nach dem besten Abwurf",
     knock_lt: "klopfen unter {t}", knock_le: "klopfen bis {t}",
@@ -173,6 +175,8 @@ const I18N = {
     tray_bad_lay: "Deine Figuren lassen sich nicht auslegen: nicht jede Gruppe ist eine gültige Figur. Ergänze sie oder setze sie zurück.",
     tray_short_lay: "Deine Figuren lassen sich nicht auslegen: {sum} Punkte reichen nicht für die Erstmeldung mit {min}. Ergänze sie oder setze sie zurück.",
     more_moves: "mehr ({n})…", fewer_moves: "weniger", out_at: "Aus bei {n}", near_limit: "nah an der Grenze",
+    to_target: "bis {n}", still_needed: "Bis {n} fehlen",
+    gin_sum: "{name} bekommt {terms} = {n}", bonus_gin: "Gin", bonus_big_gin: "großes Gin", bonus_undercut: "Unterbieten",
   },
 };
 
@@ -508,7 +512,10 @@ function closeRules() {
 }
 
 function renderPresets() {
-  const sel = $("#preset"), keep = sel.value, names = S.presets.names || {};
+  // The game chosen before, or the one this browser last made a table of ("New table" comes back to it).
+  const sel = $("#preset"), names = S.presets.names || {};
+  const last = localStorage.getItem("rummykit:preset");
+  const keep = sel.value || (last && S.presets.presets[last] ? last : "");
   sel.textContent = "";
   for (const p of Object.keys(S.presets.presets)) {
     const o = document.createElement("option");
@@ -722,6 +729,19 @@ function eliminationLimit(st) {
   return o.elimination_threshold === null || o.elimination_threshold === "None" || !Number.isFinite(limit) ? null : limit;
 }
 
+// The target of a match played to a score (gin's game to 100): the points won add up (a lost hand
+// takes none away, RULES.md §5.4), so the score sheet shows those; null for every other match end.
+function targetScore(st) {
+  const preset = S.presets && S.presets.presets[st.table.preset];
+  if (!preset) return null;
+  const o = { ...preset, ...tableOptions(st.table.rules) };
+  const target = Number(o.target_score);
+  return o.match_end === "target_score" && Number.isFinite(target) ? target : null;
+}
+
+// The totals a match is decided by: the points won in a match to a target score, else the net scores.
+const matchTotals = (st) => (targetScore(st) !== null && st.match.gains ? st.match.gains : st.match.scores);
+
 // A seat's name as people read it: the name given, else "Player 2" / "Spieler 2" in the page's
 // language (the server stores no name for a person who gave none).
 const nameOf = (name, i) => name || t("player_n", { n: i + 1 });
@@ -841,7 +861,9 @@ function renderRoundInfo() {
   // One scored hand (single_hand): a hand that ended unscored is dealt again, so hand 2 is not "of 1".
   const again = m === 1 && n > 1 ? t(n === 2 ? "hand_again_1" : "hand_again", { n, k: n - 1 }) : null;
   const hand = again || (m ? t("hand_of", { n: Math.min(n, m), m }) : t("hand_n", { n }));
-  $("#round-info").textContent = `${hand} · ${t("dealer")}: ${seatName(v.dealer)}`;
+  const target = targetScore(st);
+  const to = target === null ? "" : ` · ${t("to_target", { n: target })}`;
+  $("#round-info").textContent = `${hand}${to} · ${t("dealer")}: ${seatName(v.dealer)}`;
   const moves = st.log.filter((e) => e.index >= 0);
   const last = moves[moves.length - 1];
   let text = last ? `${t("last_move")}: ${logLine(last)}` : "";
@@ -941,7 +963,8 @@ function renderGinLine() {
     return span;
   };
   part(t("gin_knock", { n: gin.knock_card }), "gin-knock");
-  if (v.phase === "first_upcard") part(t("gin_passes", { n: Math.min(gin.upcard_passes, 2) }), "gin-passes");
+  // After a pass only, as the terminal says it (before one there is nothing to count).
+  if (v.phase === "first_upcard" && gin.upcard_passes) part(t(`gin_passes_${Math.min(gin.upcard_passes, 2)}`), "gin-passes");
   if (v.knocker === null || v.knocker === undefined || !["knock", "layoff"].includes(v.phase)) return;
   part(v.knocker === S.seat ? t("gin_own_melds") : t("gin_melds", { name: seatName(v.knocker) }), "gin-label");
   // The knocker's melds lie on the table (with the cards laid off on them): named here by their
@@ -1274,6 +1297,7 @@ function renderHand() {
   box.classList.remove("hidden");
   $("#hand-tools").classList.remove("hidden");
   const hand = shownHand();
+  box.style.setProperty("--hand-n", hand.length);  // the overlap on a phone (style.css)
   const playable = new Set();
   // Cards that can go on the table now (every card may be discarded, so discards are not marked); at a
   // table without hints only from the moves offered there (offeredMoves: no openings given away).
@@ -1522,6 +1546,9 @@ function renderMoves() {
   box.innerHTML = "";
   box.classList.remove("collapsed");
   let all = offeredMoves().filter((a) => !a.startsWith("discard ") && !a.startsWith("knock ") && !a.startsWith("rummy "));
+  // Gin's melds largest first: four kings before the four sets of three they hold.
+  const size = (a) => (a.startsWith("meld ") ? a.split(/\s+/).length - 1 : 0);
+  if (S.state.table.family === "gin") all = all.slice().sort((a, b) => size(b) - size(a));
   // Gin after a knock: the pass comes last, after the melds and lay-offs it would give up.
   const step = ginStep(S.state.view);
   if (step && all.includes("pass")) all = all.filter((a) => a !== "pass").concat(["pass"]);
@@ -1602,14 +1629,22 @@ function renderScores() {
   // Your own column says "you" (the full name is its title): a long name cut to "Anna (…" said nothing.
   for (let i = 0; i < n; i++) html += `<th title="${escapeHtml(seatName(i))}"${i === S.seat ? ' class="own"' : ""}>${escapeHtml(i === S.seat ? t("you") : seatName(i))}</th>`;
   html += "</tr></thead><tbody>";
+  // A match to a target score adds up the points won: each hand shows what its winner won.
+  const target = targetScore(st), won = target !== null;
   for (const h of m.hands) {
     // A seat that sat the hand out scored nothing: a dash, not a 0 like a winner's.
     const out = (i) => h.active_seats && !h.active_seats.includes(i);
-    html += `<tr><td>${h.hand}</td>` + h.points.map((p, i) => (out(i)
+    const row = won && h.gains ? h.gains : h.points;
+    html += `<tr><td>${h.hand}</td>` + row.map((p, i) => (out(i)
       ? `<td class="out" title="${t("sits_out")}">–</td>`
       : `<td class="${h.winner === i ? "win" : ""}">${p}</td>`)).join("") + "</tr>";
   }
-  html += `<tr class="total"><td>${t("total")}</td>` + m.scores.map((p) => `<td>${p}</td>`).join("") + "</tr>";
+  const totals = matchTotals(st);
+  html += `<tr class="total"><td>${t("total")}</td>` + totals.map((p) => `<td>${p}</td>`).join("") + "</tr>";
+  if (won) {
+    html += `<tr class="limit"><td>${escapeHtml(t("still_needed", { n: target }))}</td>`
+      + totals.map((p) => `<td>${Math.max(0, target - p)}</td>`).join("") + "</tr>";
+  }
   // A rubber played to elimination (Viennese): the limit, and each player's penalty points against it;
   // a player within a quarter of it is marked.
   const limit = eliminationLimit(st);
@@ -1738,7 +1773,9 @@ function resultHtml(round) {
   }
   // The factor named: a Hand-Rommé (all cards laid in one turn) or a Rummy call of the knock games.
   const factor = r.multiplier > 1 ? ` (${t(S.state.table.knock_game ? "rummy" : "hand_rummy")} ×${r.multiplier})` : "";
-  let html = `<p class="result-head">${head}${escapeHtml(factor)}</p><div class="showdown">`;
+  let html = `<p class="result-head">${head}${escapeHtml(factor)}</p>`;
+  if (gin && r.scored && r.winner !== null) html += `<p class="gin-sum">${escapeHtml(ginSum(r))}</p>`;
+  html += '<div class="showdown">';
   for (let i = 0; i < n; i++) {
     if (!round.in_play.includes(i)) continue;
     if (sitsOut(round, i)) {  // no result of its own: neither 0 points nor the winner's empty hand
@@ -1766,6 +1803,19 @@ function resultHtml(round) {
   return html + "</div>";
 }
 
+// How a gin hand's points came about, as the apps show it: "Bot 2 scores 10 − 1 + 25 (undercut) = 34".
+// The scorer is the knocker, or the defender who undercut; the bonus is what the points hold beyond
+// the difference of the deadwood (gin, big gin or undercut: the result names which).
+function ginSum(r) {
+  const undercut = r.undercut_by !== null && r.undercut_by !== undefined;
+  const scorer = undercut ? r.undercut_by : r.winner;
+  const other = scorer === 0 ? 1 : 0;  // gin is played by two
+  const diff = r.hand_values[other] - r.hand_values[scorer], bonus = r.points[scorer] - diff;
+  const kind = undercut ? "undercut" : r.big_gin ? "big_gin" : "gin";
+  const plus = bonus > 0 ? ` + ${bonus} (${t("bonus_" + kind)})` : "";
+  return t("gin_sum", { name: seatName(scorer), terms: `${r.hand_values[other]} − ${r.hand_values[scorer]}${plus}`, n: r.points[scorer] });
+}
+
 function showOverlay(html, button, onClick) {
   $("#overlay-body").innerHTML = html;
   // The dialog is named by its heading ("Spiel beendet", "Partie beendet"), in the page's language.
@@ -1784,7 +1834,10 @@ function showOverlay(html, button, onClick) {
   };
   $("#overlay").classList.remove("hidden");
   syncModal();
-  b.focus();
+  // Focused without scrolling: a dialog taller than the screen starts at its heading (the match's
+  // end, with the last hand and the totals, scrolled to its button and hid "Match over").
+  b.focus({ preventScroll: true });
+  $("#overlay .overlay-box").scrollTop = 0;
 }
 
 // The hand's last moves: from the knock (or Rummy) on, else the last three. After a knock the others
@@ -1816,8 +1869,9 @@ function showMatchOver(state) {
   let html = `<h2 id="match-over">${t("match_over")}</h2><p class="winners">${m.winners.length > 1 ? t("winners") : t("winner")}: <b>${names}</b></p>`;
   html += last ? resultHtml(last) + lastMovesHtml(state) : "";
   // The match's totals, labelled like the score sheet's last row.
-  html += `<table class="scores final-scores"><tr><th></th>${m.scores.map((_, i) => `<th>${escapeHtml(seatName(i))}</th>`).join("")}</tr>`;
-  html += `<tr class="total"><td>${t("total")}</td>${m.scores.map((p) => `<td>${p}</td>`).join("")}</tr></table>`;
+  const totals = matchTotals(state);
+  html += `<table class="scores final-scores"><tr><th></th>${totals.map((_, i) => `<th>${escapeHtml(seatName(i))}</th>`).join("")}</tr>`;
+  html += `<tr class="total"><td>${t("total")}</td>${totals.map((p) => `<td>${p}</td>`).join("")}</tr></table>`;
   if (S.seat === 0) html += `<p><button type="button" id="btn-rematch">${t("rematch")}</button></p>`;
   else if (S.seat !== null) html += `<p class="rematch-note">${t("rematch_wait")}</p>`;
   showOverlay(html, t("new_table"), () => { location.href = "/"; });
@@ -2006,6 +2060,8 @@ function loadPresets() {
 }
 
 async function loadLobby() {
+  const name = document.querySelector("#create-form input[name=name]");
+  if (name && !name.value) name.value = localStorage.getItem("rummykit:name") || "";
   try {
     await loadPresets();
     S.tables = (await api("/api/tables")).tables;
@@ -2141,6 +2197,8 @@ async function createTable(form) {
   try {
     const grant = await api("/api/tables", body);
     clearError($("#create-error"));
+    if (body.name) localStorage.setItem("rummykit:name", body.name);
+    localStorage.setItem("rummykit:preset", body.preset);
     saveGrant(grant);
     openTable(grant.code);
   } catch (err) { showError(err.message, $("#create-error")); }
