@@ -594,6 +594,11 @@ def test_a_knock_game_shows_your_deadwood_and_the_knock_limit(pages: Pages) -> N
     assert line.inner_text() == "Deadwood 37 after your best discard · knock below 10"
     page.click("#btn-lang")
     assert line.inner_text() == "Restpunkte 37 nach dem besten Abwurf · klopfen unter 10"
+    # Gin: the deadwood alone (its own line above says the knock card), from the seat's own hand.
+    seeded_table(page, pages.base, "gin", seed=11)
+    page.wait_for_function("S.state.view.knock_line !== null")
+    deadwood = page.evaluate("S.state.view.knock_line.deadwood")
+    assert line.inner_text() == f"Restpunkte {deadwood}" and "Klopfen bis" in page.inner_text("#gin-line")
     seeded_table(page, pages.base, "german", seed=1)
     assert line.is_hidden()
 

@@ -98,3 +98,21 @@ def test_a_gin_result_says_gin_and_who_undercut() -> None:
     assert went_gin is not None and (went_gin["gin"], went_gin["undercut_by"]) == (True, None)
     knocked = result_json(RoundResult(Termination.KNOCK, 1, (30, -30), zero, zero, (4, 9)), viennese)
     assert knocked is not None and (knocked["gin"], knocked["undercut_by"]) == (False, None)
+
+
+def test_a_gin_seat_sees_its_deadwood_under_the_piles() -> None:
+    """Gin's own deadwood, as the apps show it: the ten cards' least deadwood, and after the draw the
+    count that decides the knock, against the hand's knock card (Oklahoma: the upcard's value)."""
+    import rummykit as rk
+    from rummykit.testing import arrange_deck
+    from rummykit.web.protocol import knock_line_json
+
+    rules = rk.Rules.preset("gin").replace(oklahoma=True)
+    deck = arrange_deck(rules, 2, ["AH 2H 3H 5C 5D 5S 9C 10C JC 4D", "2C 3C 4C 6D 7D 8D 6H 7H 8H 4S"],
+                        dealer=1, upcard="7S")  # fmt: skip
+    rnd = rk.Round.new(rules, 2, deck=deck, dealer=1, seed=1)
+    ten = {"deadwood": 4, "after_discard": False, "threshold": 7, "comparison": "le"}
+    assert knock_line_json(rnd.view(0)) == ten
+    rnd.apply("take")
+    assert knock_line_json(rnd.view(0)) == {**ten, "after_discard": True}  # the 7♠ or the 4♦ goes
+    assert knock_line_json(rnd.view(1)) == ten  # the dealer's 4♠

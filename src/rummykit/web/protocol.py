@@ -50,7 +50,7 @@ a knock, every hand at the end). Spectators get the public view, which holds no 
 that goes face down (``rummy``, a face-down knock or going-out discard) is not shown in the log:
 :func:`rummykit.disclosure.public_action_text` decides what of an action is public.
 
-A seat's view of a knock game (Viennese, Rommé ohne Auslegen) carries ``knock_line``: that seat's
+A seat's view of a knock game (Viennese, Rommé ohne Auslegen, gin) carries ``knock_line``: that seat's
 own deadwood and the knock limit (:func:`knock_line_json`); spectators' views have none.
 
 Texts for people come in every language next to the English or notation field (``texts``:
@@ -67,7 +67,9 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, 
 from rummykit import solver
 from rummykit.cards import JOKER_CODE, Card, Hand
 from rummykit.disclosure import event_goes_out
-from rummykit.gin import gin_json, knocked_big_gin, knocked_gin, undercut_by
+from rummykit.gin import gin_json, knocked_big_gin, knocked_gin, undercut_by, values_of
+from rummykit.gin_melds import deadwood as gin_deadwood
+from rummykit.gin_melds import eleven_card_deadwood, mask_of
 from rummykit.match import Match, MatchEvent
 from rummykit.round import Event
 from rummykit.rules import Rules
@@ -364,15 +366,18 @@ def view_json(view: PlayerView, *, own: bool) -> dict[str, Any]:
 
 
 def knock_line_json(view: PlayerView) -> dict[str, Any] | None:
-    """The knock games' line for the seat's own hand (Viennese, Rommé ohne Auslegen; gin has its own):
-    its deadwood and the knock limit, ``deadwood {sign} threshold`` with ``<`` for ``comparison = lt``
-    and ``<=`` for ``le`` (RULES.md §4.5). In the seat's discard phase the hand holds the card to be
-    discarded, so the deadwood is the least a discard leaves (``after_discard``; never the card just
-    taken when that may not go back), which is what the knock asks for. Only the seat's own cards go
-    into it; ``None`` outside the knock family and once the hand is over."""
+    """The knock games' line for the seat's own hand (Viennese, Rommé ohne Auslegen, gin): its
+    deadwood and the knock limit, ``deadwood {sign} threshold`` with ``<`` for ``comparison = lt``
+    and ``<=`` for ``le`` (RULES.md §4.5; gin knocks at its hand's knock card or less). In the seat's
+    discard phase the hand holds the card to be discarded, so the deadwood is the least a discard
+    leaves (``after_discard``; never the card just taken when that may not go back; in gin the count
+    that decides the knock, option ``eleven_card_deadwood``), which is what the knock asks for. Only
+    the seat's own cards go into it; ``None`` outside the knock games and once the hand is over."""
     rules = view.rules
-    if rules.family != "knock" or not view.hand or view.phase is Phase.OVER:
+    if rules.family not in ("knock", "gin") or not view.hand or view.phase is Phase.OVER:
         return None
+    if view.gin is not None:
+        return _gin_knock_line(view)
     hand = list(view.hand)
     after_discard = view.phase is Phase.DISCARD and view.to_move == view.seat
     if not after_discard:
@@ -388,6 +393,25 @@ def knock_line_json(view: PlayerView) -> dict[str, Any] | None:
         "after_discard": after_discard,
         "threshold": rules.knock_threshold,
         "comparison": rules.knock_comparison,
+    }
+
+
+def _gin_knock_line(view: PlayerView) -> dict[str, Any]:
+    """:func:`knock_line_json` of gin: the deadwood of the ten cards, or after the draw the count that
+    decides the knock (:func:`~rummykit.gin_melds.eleven_card_deadwood`)."""
+    assert view.gin is not None
+    rules = view.rules
+    mask, values = mask_of(view.hand), values_of(rules)
+    after_discard = view.phase is Phase.DISCARD and view.to_move == view.seat
+    if after_discard:
+        deadwood = eleven_card_deadwood(mask, values, rules.eleven_card_deadwood)
+    else:
+        deadwood = gin_deadwood(mask, values)
+    return {
+        "deadwood": deadwood,
+        "after_discard": after_discard,
+        "threshold": view.gin.knock_card,
+        "comparison": "le",
     }
 
 

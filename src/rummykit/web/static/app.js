@@ -993,16 +993,17 @@ function takeOrDiscard() {
   else if (S.selected.length === 1) discardSelected("discard");
 }
 
-// Viennese and Rommé ohne Auslegen: your own deadwood and the knock limit under the piles (the server
-// computes it from your hand only; after drawing, the least deadwood a discard leaves, which is what a
-// knock asks for). After a knock nobody else may knock: the limit is left out.
+// Viennese, Rommé ohne Auslegen and gin: your own deadwood and the knock limit under the piles (the
+// server computes it from your hand only; after drawing, the least deadwood a discard leaves, which is
+// what a knock asks for). After a knock nobody else may knock: the limit is left out; gin's line above
+// says its knock card already.
 function renderKnockLine() {
   const v = S.state.view, line = v.knock_line, box = $("#knock-line");
   box.classList.toggle("hidden", !line);
   if (!line) { box.textContent = ""; return; }
   const dw = t(line.after_discard ? "knock_deadwood_after" : "knock_deadwood", { n: line.deadwood });
   const limit = t(line.comparison === "le" ? "knock_le" : "knock_lt", { t: line.threshold });
-  box.textContent = v.knocker === null || v.knocker === undefined ? `${dw} · ${limit}` : dw;
+  box.textContent = v.knocker === null || v.knocker === undefined ? (v.gin ? dw : `${dw} · ${limit}`) : dw;
 }
 
 function layoffTargets() {
