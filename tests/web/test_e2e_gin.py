@@ -316,9 +316,10 @@ BIG_GIN_SEED: Final = 1423
 3♦ 5♦ 3♥ 5♥ 3♠ and the upcard 5♠, six cards in two melds."""
 
 
-def lay_a_big_gin(page: Any, web: Any, shots: Path, **rules: object) -> None:
+def lay_a_big_gin(page: Any, web: Any, shots: Path, *, knock_first: bool = True, **rules: object) -> None:
     """Sit down at the seeded five-card table (:data:`BIG_GIN_SEED`) with ``rules`` besides, take the
-    upcard, knock, check the big gin step and lay it with its button, then pass."""
+    upcard and lay a big gin with one button: after knocking (``knock_first``), or at once from the
+    discard step ("Big gin!", which knocks itself). Either lays every meld and passes."""
     page.goto(page.base + "/")
     page.wait_for_selector("#preset option[value=gin]", state="attached")
     page.evaluate(
@@ -334,17 +335,19 @@ def lay_a_big_gin(page: Any, web: Any, shots: Path, **rules: object) -> None:
     page.wait_for_function("S.state && S.state.view && S.state.view.phase === 'first_upcard'")
     page.wait_for_function("S.state.view.to_move === S.seat")
     web.act_and_wait(page, "take")
-    page.evaluate("clearComposition()")
-    version = page.evaluate("S.state.version")
-    page.click("#btn-knock")
-    page.wait_for_function("v => S.state.version > v && S.state.view.phase === 'knock'", arg=version)
-    assert "discard, or lay all 6 cards in melds for big gin" in page.inner_text("#status")
     button = page.locator("#btn-big-gin")
-    assert button.inner_text() == "Big gin: lay all 6"
-    page.screenshot(path=str(shots / "gin-big-gin.png"))
+    if knock_first:
+        page.evaluate("clearComposition()")
+        version = page.evaluate("S.state.version")
+        page.click("#btn-knock")
+        page.wait_for_function("v => S.state.version > v && S.state.view.phase === 'knock'", arg=version)
+        assert "discard, or lay all 6 cards in melds for big gin" in page.inner_text("#status")
+        assert button.inner_text() == "Big gin: lay all 6"
+    else:
+        assert "all 6 cards lie in melds: big gin" in page.inner_text("#status")
+        assert button.inner_text() == "Big gin! (all 6 in melds)"
+    page.screenshot(path=str(shots / f"gin-big-gin-{'knocked' if knock_first else 'discard'}.png"))
     button.click()
-    page.wait_for_function("S.state.view.hand.length === 0 && JSON.stringify(S.state.legal) === '[\"pass\"]'")
-    page.click(".move-chip[data-action=pass]")
     page.wait_for_function("!!document.querySelector('#overlay:not(.hidden) :is(#round-over, #match-over)')")
 
 
@@ -352,6 +355,17 @@ def test_a_big_gin_is_offered_after_the_knock_laid_with_one_button_and_named_in_
     page: Any, shots: Path, web: Any
 ) -> None:
     lay_a_big_gin(page, web, shots)
+    check_the_big_gin_result(page)
+
+
+def test_a_big_gin_is_offered_at_the_discard_step(page: Any, shots: Path, web: Any) -> None:
+    """With every card in melds after the draw, "Big gin!" is offered before any knock: one click
+    knocks, lays the melds and passes."""
+    lay_a_big_gin(page, web, shots, knock_first=False)
+    check_the_big_gin_result(page)
+
+
+def check_the_big_gin_result(page: Any) -> None:
     text = page.inner_text("#overlay")
     assert "Ann (you) has big gin" in text
     result = page.evaluate("(S.state.view.result || S.state.last_round.result)")

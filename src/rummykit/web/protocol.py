@@ -67,7 +67,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, 
 from rummykit import solver
 from rummykit.cards import JOKER_CODE, Card, Hand
 from rummykit.disclosure import event_goes_out
-from rummykit.gin import gin_json, knocked_big_gin, knocked_gin, undercut_by, values_of
+from rummykit.gin import big_gin_hand, gin_json, knocked_big_gin, knocked_gin, undercut_by, values_of
 from rummykit.gin_melds import deadwood as gin_deadwood
 from rummykit.gin_melds import eleven_card_deadwood, mask_of
 from rummykit.match import Match, MatchEvent
@@ -398,7 +398,8 @@ def knock_line_json(view: PlayerView) -> dict[str, Any] | None:
 
 def _gin_knock_line(view: PlayerView) -> dict[str, Any]:
     """:func:`knock_line_json` of gin: the deadwood of the ten cards, or after the draw the count that
-    decides the knock (:func:`~rummykit.gin_melds.eleven_card_deadwood`)."""
+    decides the knock (:func:`~rummykit.gin_melds.eleven_card_deadwood`) and whether the cards are a
+    big gin (``big_gin``: every card in melds where ``big_gin_bonus`` is set)."""
     assert view.gin is not None
     rules = view.rules
     mask, values = mask_of(view.hand), values_of(rules)
@@ -412,6 +413,7 @@ def _gin_knock_line(view: PlayerView) -> dict[str, Any]:
         "after_discard": after_discard,
         "threshold": view.gin.knock_card,
         "comparison": "le",
+        "big_gin": after_discard and big_gin_hand(mask, rules),
     }
 
 

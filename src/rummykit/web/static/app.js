@@ -79,6 +79,7 @@ const I18N = {
     layoff_step: "lay off on {name}'s melds, then Pass", meld_step: "now lay your own melds, then Pass",
     knock_meld_step: "now lay your melds, then Pass",
     big_gin_step: "discard, or lay all {n} cards in melds for big gin", big_gin_lay: "Big gin: lay all {n}",
+    big_gin_now: "Big gin! (all {n} in melds)", big_gin_ready: "all {n} cards lie in melds: big gin",
     big_gin_call: "has big gin",
     best_melds: "Lay my best melds", pass_title: "Pass without laying your melds?",
     pass_text: "Your melds {cards} are not laid; they would count as deadwood. Pass anyway?",
@@ -168,6 +169,7 @@ const I18N = {
     layoff_step: "leg an die Figuren von {name} an, dann Passen", meld_step: "jetzt deine eigenen Figuren auslegen, dann Passen",
     knock_meld_step: "jetzt deine Figuren auslegen, dann Passen",
     big_gin_step: "abwerfen oder alle {n} Karten als großes Gin auslegen", big_gin_lay: "Großes Gin: alle {n} auslegen",
+    big_gin_now: "Großes Gin! (alle {n} in Figuren)", big_gin_ready: "alle {n} Karten liegen in Figuren: großes Gin",
     big_gin_call: "hat großes Gin",
     best_melds: "Meine besten Figuren auslegen", pass_title: "Passen, ohne deine Figuren auszulegen?",
     pass_text: "Deine Figuren {cards} sind nicht ausgelegt; sie zählen dann als Restpunkte. Trotzdem passen?",
@@ -185,7 +187,7 @@ const S = {
   code: null, token: null, seat: null, ws: null, state: null, retry: 0,
   selected: [],     // indices into the shown hand, in click order
   groups: [],       // melds being composed: arrays of card texts
-  evaluation: null, hint: null, notice: null, jokerAsked: null, passAsked: null, layQueue: null, movesOpen: null, seenHands: null, overlayFor: null, presets: null,
+  evaluation: null, hint: null, notice: null, jokerAsked: null, passAsked: null, layQueue: null, bigGinAt: null, movesOpen: null, seenHands: null, overlayFor: null, presets: null,
   lobbyForm: "join",  // which lobby form an error belongs to
   rulesPath: null,    // the rules page being shown (reloaded when the language changes)
   heldToken: null,    // the token of a seat a bot holds since we left it (it can be taken back)
@@ -420,6 +422,11 @@ function onState(state) {
   }
   if (S.discardAfter && (!previous || previous.version !== state.version)) discardAfterMelds(state);
   if (S.layQueue && (!previous || previous.version !== state.version)) layNextMeld(state);
+  if (S.bigGinAt !== null && (!previous || previous.version !== state.version)) {
+    const at = S.bigGinAt;
+    S.bigGinAt = null;  // the knock of "Big gin!" came back: lay every meld and pass, else nothing more
+    if (state.version === at && ginStep(state.view) === "big_gin") layBigGin();
+  }
   const hands = state.match.hands.length;
   if (S.seenHands === null) {
     S.seenHands = hands;
@@ -1160,6 +1167,7 @@ function turnText(st) {
   else if (!first.length) text = either(last);
   else if (!last.length) text = first.map((k) => t(k)).join(", ");
   else text = `${first.map((k) => t(k)).join(", ")}, ${t("then")} ${either(last)}`;
+  if (bigGinNow()) text += ` · ${t("big_gin_ready", { n: v.hand.length })}`;
   return knockedBy(v) === null ? text : `${t("knocked_last", { name: seatName(knockedBy(v)) })}: ${text}`;
 }
 
@@ -1224,6 +1232,26 @@ function layBestMelds() {
   if (!actions.length) return;
   S.layQueue = { actions: actions.slice(1), version: S.state.version + 1 };
   act(actions[0]);
+}
+
+// Big gin: the melds of every card sent one after another as "Lay my best melds" does, then the pass
+// (nothing else is left to do); from the discard step "Big gin!" knocks first (bigGinNow).
+function layBigGin() {
+  const actions = bestMelds().map((m) => m.action).concat(["pass"]);
+  S.layQueue = { actions: actions.slice(1), version: S.state.version + 1 };
+  act(actions[0]);
+}
+
+// After the draw at a table that plays big gin, when every card lies in melds (the server says so
+// with the seat's deadwood) and a knock is legal: "Big gin!" is offered at once.
+const bigGinNow = () => {
+  const v = S.state && S.state.view, line = v && v.knock_line;
+  return !!(v && v.gin && line && line.big_gin && myTurn() && legal().includes("knock"));
+};
+
+function bigGinFromDiscard() {
+  S.bigGinAt = S.state.version + 1;
+  act("knock");
 }
 
 function layNextMeld(state) {
@@ -1568,7 +1596,8 @@ function renderMoves() {
     return b;
   };
   if (step === "meld" && bestMelds().length) chip(t("best_melds"), null, " best-melds", layBestMelds).id = "btn-best-melds";
-  if (step === "big_gin") chip(t("big_gin_lay", { n: S.state.view.hand.length }), null, " best-melds", layBestMelds).id = "btn-big-gin";
+  if (step === "big_gin") chip(t("big_gin_lay", { n: S.state.view.hand.length }), null, " best-melds", layBigGin).id = "btn-big-gin";
+  if (bigGinNow()) chip(t("big_gin_now", { n: S.state.view.hand.length }), null, " best-melds", bigGinFromDiscard).id = "btn-big-gin";
   for (const a of L.slice(0, 24)) {
     chip(moveLabel(a), a, suggested.includes(a) ? " suggested" : "", () => (a === "pass" && step ? passOrAsk() : act(a)));
   }
