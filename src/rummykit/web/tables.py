@@ -40,8 +40,7 @@ from ``Random(f"{seed}:{version}")``: reproducible offline, as a seeded table pr
 What needs no live table has a module of its own (its names are importable from here too): a
 connection (:mod:`rummykit.web.clients`), seats, tokens and the lobby entry
 (:mod:`rummykit.web.lobby`), answers that depend on a client's message alone
-(:mod:`rummykit.web.answers`), the match a table deals (:mod:`rummykit.web.matches`) and what a
-table uses of its server (:mod:`rummykit.web.host`).
+(:mod:`rummykit.web.answers`) and the match a table deals (:mod:`rummykit.web.matches`).
 """
 
 from __future__ import annotations
@@ -53,9 +52,9 @@ import logging
 import math
 import random
 import secrets
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import asdict
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, Protocol, TypeVar
 
 from pydantic import ValidationError
 from sqlalchemy.exc import IntegrityError
@@ -74,7 +73,7 @@ from rummykit.web.chat import ChatMessage, ChatRoom
 from rummykit.web.clients import CLIENT_QUEUE, Client, _dumps
 from rummykit.web.dealing import SecretRandom, derive_key, seeded_key
 from rummykit.web.failures import log_failure
-from rummykit.web.host import TableHost
+from rummykit.web.limits import RateLimiter, ServerSettings
 from rummykit.web.lobby import (
     WEB_BOT_KINDS,
     LobbyError,
@@ -93,6 +92,7 @@ from rummykit.web.moves import Allowed, allowed
 from rummykit.web.protocol import (
     ActMessage,
     BackMessage,
+    CreateTable,
     EvaluateMessage,
     HintMessage,
     HintsPolicy,
@@ -101,7 +101,7 @@ from rummykit.web.protocol import (
     error_json,
     notice_json,
 )
-from rummykit.web.store import Guard, LobbyConflict, StoredAction, StoredTable
+from rummykit.web.store import Guard, LobbyConflict, Store, StoredAction, StoredTable
 from rummykit.web.texts import STATUS_DE, action_texts, engine_error_texts, server_error_texts
 from rummykit.web.thinking import Decision, decide, fair_network, snapshot, table_key
 
@@ -179,6 +179,35 @@ def no_table(code: str) -> LobbyError:
     """The refusal for a table code that names no table (404), quoting at most 16 characters of it."""
     shown_code = repr(code[:16])
     return refusal(404, "no_table", f"no table {shown_code}", code=shown_code)
+
+
+T = TypeVar("T")
+
+
+class TableHost(Protocol):
+    """What a table uses of the server that holds it (:class:`rummykit.web.manager.TableManager`)."""
+
+    settings: ServerSettings
+    store: Store
+    evaluations: RateLimiter
+
+    @property
+    def bot_delay(self) -> float: ...
+
+    async def db(self, fn: Callable[..., T], *args: Any) -> T: ...
+
+    async def append(self, record: StoredAction) -> None: ...
+
+    async def think(self, key: str, bot: Bot, match: bytes, rng: random.Random) -> Decision: ...
+
+    def unload(self, table: Table) -> None: ...
+
+    def digest(self, address: str) -> str: ...
+
+    async def create(self, spec: CreateTable, address: str | None = None) -> tuple[Table, int, str]: ...
+
+    async def check_seats(self, digest: str, network: str, joining: Table) -> None: ...
+    def seats_guard(self, digest: str, network: str, joining: Table) -> Guard | None: ...
 
 
 class Table:
