@@ -15,6 +15,8 @@ from typing import Any, Final
 
 import pytest
 
+SERVER_ARGS = ("--max-tables-per-address", "50", "--creations-per-second", "50")
+"""This module's tests open more tables than a public server lets one address hold."""
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 NAME = "<b>Ann&Bo</b>"
@@ -393,3 +395,18 @@ def test_a_game_to_100_counts_the_points_won_and_what_each_still_needs(
     page.click("#btn-lang")
     assert "· bis 100 ·" in page.inner_text("#round-info") and "Bis 100 fehlen" in page.inner_text("#scores")
     page.click("#btn-lang")
+
+
+def test_straight_gin_and_oklahoma_are_said_in_the_gin_line(page: Any) -> None:
+    """Knock card 0 reads "Gin only" (not "Knock at 0 or less"); under Oklahoma the line says where its
+    knock card comes from (one table, its rules and knock card set in the page)."""
+    open_table(page, "gin", seed=11)
+    page.wait_for_function("S.state.view.gin !== null")
+    assert "Knock at" in gin_text(page) and "Oklahoma" not in gin_text(page)
+    page.evaluate("() => { S.state.view.gin.knock_card = 0; renderGinLine(); }")
+    assert "Gin only (no knock with deadwood)" in gin_text(page) and "Knock at" not in gin_text(page)
+    page.evaluate("() => { S.state.view.gin.knock_card = 7; S.state.table.rules = 'gin(oklahoma=true)'; }")
+    page.evaluate("renderGinLine()")
+    assert "Knock at 7 or less (Oklahoma: the first upcard's value)" in gin_text(page)
+    page.click("#btn-lang")
+    assert "Klopfen bis 7 (Oklahoma: der Wert der ersten offenen Karte)" in gin_text(page)

@@ -68,7 +68,7 @@ const I18N = {
     timer: "{name}: {s} s left",
     undo: "Undo", practice: "Practice", k_undo: "take back your last move (practice tables)",
     hand_moves: "Moves of hand {n}", no_moves_yet: "No moves yet in this hand.",
-    gin_knock: "Knock at {n} or less", gin_passes_1: "one pass on the first upcard", gin_passes_2: "both passed on the first upcard", gin_melds: "{name}'s melds:", gin_own_melds: "Your melds:",
+    gin_knock: "Knock at {n} or less", gin_only: "Gin only (no knock with deadwood)", gin_oklahoma: "(Oklahoma: the first upcard's value)", gin_passes_1: "one pass on the first upcard", gin_passes_2: "both passed on the first upcard", gin_melds: "{name}'s melds:", gin_own_melds: "Your melds:",
     gin_layoffs: "laid off:", gin_none: "none yet",
     knock_deadwood: "Deadwood {n}", knock_deadwood_after: "Deadwood {n} after your best discard",
     knock_lt: "knock below {t}", knock_le: "knock at {t} or less",
@@ -158,7 +158,7 @@ const I18N = {
     timer: "{name}: noch {s} s",
     undo: "Zurücknehmen", practice: "Übung", k_undo: "letzten Zug zurücknehmen (Übungstisch)",
     hand_moves: "Züge in Spiel {n}", no_moves_yet: "In diesem Spiel noch keine Züge.",
-    gin_knock: "Klopfen bis {n}", gin_passes_1: "einmal bei der ersten offenen Karte gepasst", gin_passes_2: "beide haben bei der ersten offenen Karte gepasst", gin_melds: "Figuren von {name}:", gin_own_melds: "Deine Figuren:",
+    gin_knock: "Klopfen bis {n}", gin_only: "Nur Gin (kein Klopfen mit Restpunkten)", gin_oklahoma: "(Oklahoma: der Wert der ersten offenen Karte)", gin_passes_1: "einmal bei der ersten offenen Karte gepasst", gin_passes_2: "beide haben bei der ersten offenen Karte gepasst", gin_melds: "Figuren von {name}:", gin_own_melds: "Deine Figuren:",
     gin_layoffs: "angelegt:", gin_none: "noch keine",
     knock_deadwood: "Restpunkte {n}", knock_deadwood_after: "Restpunkte {n} nach dem besten Abwurf",
     knock_lt: "klopfen unter {t}", knock_le: "klopfen bis {t}",
@@ -717,9 +717,8 @@ function tableOptions(text) {
 
 // How many hands the match has, when that is fixed: num_hands (one per player when unset) or 1.
 function plannedHands(st) {
-  const preset = S.presets && S.presets.presets[st.table.preset];
-  if (!preset) return null;
-  const o = { ...preset, ...tableOptions(st.table.rules) };
+  const o = tableRules(st);
+  if (!o) return null;
   if (o.match_end === "single_hand") return 1;
   if (o.match_end !== "fixed_hands") return null;
   return o.num_hands && o.num_hands !== "None" && o.num_hands !== null ? Number(o.num_hands) : st.table.players;
@@ -728,22 +727,24 @@ function plannedHands(st) {
 // The elimination limit of a rubber played to the last survivor (Viennese: 101 unless changed), read
 // from the table's rules as plannedHands reads the hands; null for every other match end.
 function eliminationLimit(st) {
-  const preset = S.presets && S.presets.presets[st.table.preset];
-  if (!preset) return null;
-  const o = { ...preset, ...tableOptions(st.table.rules) };
-  if (o.match_end !== "elimination_last_survivor") return null;
+  const o = tableRules(st);
+  if (!o || o.match_end !== "elimination_last_survivor") return null;
   const limit = Number(o.elimination_threshold);
   return o.elimination_threshold === null || o.elimination_threshold === "None" || !Number.isFinite(limit) ? null : limit;
+}
+
+// The table's rules: its preset's options with its house rules over them (null before the presets came).
+function tableRules(st) {
+  const preset = S.presets && S.presets.presets[st.table.preset];
+  return preset ? { ...preset, ...tableOptions(st.table.rules) } : null;
 }
 
 // The target of a match played to a score (gin's game to 100): the points won add up (a lost hand
 // takes none away, RULES.md §5.4), so the score sheet shows those; null for every other match end.
 function targetScore(st) {
-  const preset = S.presets && S.presets.presets[st.table.preset];
-  if (!preset) return null;
-  const o = { ...preset, ...tableOptions(st.table.rules) };
-  const target = Number(o.target_score);
-  return o.match_end === "target_score" && Number.isFinite(target) ? target : null;
+  const o = tableRules(st);
+  const target = o ? Number(o.target_score) : NaN;
+  return o && o.match_end === "target_score" && Number.isFinite(target) ? target : null;
 }
 
 // The totals a match is decided by: the points won in a match to a target score, else the net scores.
@@ -969,7 +970,10 @@ function renderGinLine() {
     box.appendChild(span);
     return span;
   };
-  part(t("gin_knock", { n: gin.knock_card }), "gin-knock");
+  // Straight gin (knock card 0) is said as such; under Oklahoma the limit comes from the first upcard.
+  const o = tableRules(S.state);
+  const okla = o && (o.oklahoma === true || o.oklahoma === "true") ? ` ${t("gin_oklahoma")}` : "";
+  part((gin.knock_card === 0 ? t("gin_only") : t("gin_knock", { n: gin.knock_card })) + okla, "gin-knock");
   // After a pass only, as the terminal says it (before one there is nothing to count).
   if (v.phase === "first_upcard" && gin.upcard_passes) part(t(`gin_passes_${Math.min(gin.upcard_passes, 2)}`), "gin-passes");
   if (v.knocker === null || v.knocker === undefined || !["knock", "layoff"].includes(v.phase)) return;
