@@ -7,7 +7,11 @@ Match ends (RULES.md §3.15, §4.8, §5.2, §5.3, D25):
 * ``penalty_limit``: ends after the hand in which somebody reaches ``penalty_limit`` minus points.
 * ``elimination_last_survivor``: players whose total reaches ``elimination_threshold`` (101) are out;
   the last player in wins (Scala 40; the Viennese rubber).
-* ``target_score``: ends when somebody's plus points reach ``target_score`` (Basic Rummy).
+* ``target_score``: ends when somebody's plus points reach ``target_score`` (Basic Rummy). Gin played
+  so ends with the rule books' bonuses when they are set: ``box_bonus`` to every player for each hand
+  they won, ``game_bonus`` to the winner, and the winner's total doubled (``shutout_doubles``) when the
+  loser won no hand. The winner is decided first (the most points), so the bonuses change the
+  margin, never the winner; they are added to ``gains`` and kept in ``bonuses``.
 * ``single_hand``: one scored hand.
 
 Knock games with ``elimination_last_survivor`` are played as a **rubber** with chips, after each
@@ -79,7 +83,8 @@ MOST_POSITION_FIGURE: Final = 10**9
 @dataclass(frozen=True, slots=True)
 class MatchPosition:
     """A match state to start from (for puzzles, tests and resumed series): per-seat totals (minus or
-    bad points), plus points, chips, buy-backs used and eliminations, and the pot."""
+    bad points), plus points, chips, buy-backs used and eliminations, the pot, and the hands each seat
+    has won (``hands_won``: gin's ``box_bonus`` and ``shutout_doubles`` count them; ``None``: none)."""
 
     totals: tuple[int, ...]
     gains: tuple[int, ...] | None = None
@@ -88,6 +93,7 @@ class MatchPosition:
     buybacks: tuple[int, ...] | None = None
     eliminated: tuple[bool, ...] | None = None
     hands_dealt: int = 0
+    hands_won: tuple[int, ...] | None = None
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -98,6 +104,7 @@ class MatchPosition:
             "buybacks": None if self.buybacks is None else list(self.buybacks),
             "eliminated": None if self.eliminated is None else list(self.eliminated),
             "hands_dealt": self.hands_dealt,
+            "hands_won": None if self.hands_won is None else list(self.hands_won),
         }
 
 
@@ -134,6 +141,12 @@ class Match:
     history: list[Event | MatchEvent]
     winners: tuple[int, ...]
     hands_dealt: int
+    hands_won: list[int]
+    """Per seat, the scored hands whose points for it were above 0 (a gin knocker who scored, a
+    defender who undercut), with those of a starting position."""
+    bonuses: list[int]
+    """Per seat, the points a gin game to a target score added when it ended (``box_bonus``,
+    ``game_bonus``, ``shutout_doubles``; already in ``gains``); zeros until then and elsewhere."""
 
     @classmethod
     def new(
@@ -195,6 +208,8 @@ class Match:
         m.history = []
         m.winners = ()
         m.hands_dealt = 0
+        m.hands_won = [0] * players
+        m.bonuses = [0] * players
         m.position = position
         m.first_deck = None
         if position is not None:
@@ -217,7 +232,7 @@ class Match:
             if values is not None and len(values) != n:
                 raise RulesError(f"position: {name} needs one entry per seat ({n}), got {len(values)}")
 
-        for name in ("totals", "gains", "chips", "buybacks", "eliminated"):
+        for name in ("totals", "gains", "chips", "buybacks", "eliminated", "hands_won"):
             seats(name, getattr(position, name))
         # Only figures a match can reach: penalties and plus points never fall below 0, a pot or a
         # count of hands or buy-backs neither, buy-backs stop at the limit and a series at its length.
@@ -230,6 +245,7 @@ class Match:
             ("buybacks", position.buybacks, 0, self.rules.buyback_limit),
             ("pot", (position.pot,), 0, most),
             ("hands_dealt", (position.hands_dealt,), 0, series),
+            ("hands_won", position.hands_won, 0, most),
         )
         for name, values, low, high in bounds:
             for value in values or ():
@@ -244,8 +260,16 @@ class Match:
         self.buybacks = list(position.buybacks or (0,) * n)
         self.eliminated = list(position.eliminated or (False,) * n)
         self.hands_dealt = position.hands_dealt
+        self.hands_won = list(position.hands_won or (0,) * n)
         if len(self.active_seats) < 2:
             raise RulesError("position: at least two players must still be in the match")
+        if self.rules.box_bonus or self.rules.shutout_doubles:
+            for seat in range(n):
+                if self.gains[seat] > 0 and not self.hands_won[seat]:
+                    raise RulesError(
+                        f"position: seat {seat} has plus points but won no hand: give hands_won, which "
+                        "box_bonus and shutout_doubles count"
+                    )
 
     _rng: random.Random
 
@@ -408,6 +432,7 @@ class Match:
             for s in range(self.players):
                 self.penalties[s] += result.penalties[s]
                 self.gains[s] += result.gains[s]
+                self.hands_won[s] += 1 if result.points[s] > 0 else 0
         if self._check_end(result):
             return
         if self.is_rubber:
@@ -440,8 +465,27 @@ class Match:
             return self._end(self._lowest())
         if end == "target_score" and max(self.gains) >= rules.target_score:
             best = max(self.gains)
-            return self._end(tuple(s for s in range(self.players) if self.gains[s] == best))
+            self._end(tuple(s for s in range(self.players) if self.gains[s] == best))
+            self._pay_game_bonuses()
+            return True
         return False
+
+    def _pay_game_bonuses(self) -> None:
+        """Gin's end-of-game bonuses, once the winners are decided (so they never change who won):
+        ``box_bonus`` to every seat for each hand it won, ``game_bonus`` to each winner, and a winner's
+        total with both doubled under ``shutout_doubles`` when no other seat won a hand. Added to
+        ``gains`` and kept in ``bonuses``; the options apply only to gin to a target score (they
+        are 0 and false elsewhere)."""
+        rules = self.rules
+        for s in range(self.players):
+            bonus = rules.box_bonus * self.hands_won[s]
+            if s in self.winners:
+                bonus += rules.game_bonus
+                shutout = not any(self.hands_won[o] for o in range(self.players) if o != s)
+                if rules.shutout_doubles and shutout:
+                    bonus += self.gains[s] + bonus
+            self.bonuses[s] = bonus
+            self.gains[s] += bonus
 
     def _lowest(self) -> tuple[int, ...]:
         """Seats with the best cumulative score (fewest minus points); ties share the win."""

@@ -440,4 +440,5 @@ def _position(data: Any) -> MatchPosition | None:
         seats("buybacks", int),
         seats("eliminated", bool),
         hands,
+        seats("hands_won", int),
     )

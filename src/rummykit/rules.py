@@ -172,12 +172,16 @@ class KnockRules:
 
 @dataclass(frozen=True, slots=True)
 class MatchRules:
-    """How hands add up to a match, and a knock-game rubber's pot and buy-back (RULES.md §3.15, §4.7)."""
+    """How hands add up to a match, a gin game's end-of-game bonuses, and a knock-game rubber's pot
+    and buy-back (RULES.md §3.15, §4.7)."""
 
     match_end: MatchEnd
     num_hands: int | None
     penalty_limit: int
     target_score: int
+    box_bonus: int
+    game_bonus: int
+    shutout_doubles: bool
     elimination_threshold: int | None
     reentry: bool
     pot_ante: int
@@ -314,6 +318,18 @@ class Rules:
     """``match_end = penalty_limit``: the match ends when someone reaches this many minus points."""
     target_score: int = field(default=100, metadata=_range(10, 1000))
     """``match_end = target_score``: the match ends when someone's plus score reaches this."""
+    box_bonus: int = field(default=0, metadata=_range(0, 100))
+    """Gin to a target score: when the game ends, every player gets this many points for each hand
+    they won (a scored hand whose points for them are above 0: the knocker who scored, the defender
+    who undercut); the rule books' box or line bonus (25). Like every end-of-game bonus it is added
+    after the winner is decided (the first to ``target_score``, the most points), so it changes the
+    margin, never the winner; ``Match.bonuses`` keeps what each player got."""
+    game_bonus: int = field(default=0, metadata=_range(0, 500))
+    """Gin to a target score: the winner of the game gets this many points when it ends (the rule
+    books' game bonus, 100)."""
+    shutout_doubles: bool = False
+    """Gin to a target score: when the loser won no hand at all (a shutout), the winner's total,
+    with the box and game bonuses, is doubled when the game ends."""
     elimination_threshold: int | None = field(default=None, metadata=_range(21, 1000))
     reentry: bool = False
 
@@ -969,6 +985,10 @@ _APPLIES: Final[Mapping[str, Callable[[Rules], str | None]]] = {
     "elimination_threshold": _match_end_is("elimination_last_survivor"),
     "reentry": _match_end_is("elimination_last_survivor"),
     **dict.fromkeys(GIN_OPTIONS, _gin_only),
+    # Gin's end-of-game bonuses: only a game to a target score ends with a winner to pay them.
+    **dict.fromkeys(
+        ("box_bonus", "game_bonus", "shutout_doubles"), _both(_gin_only, _match_end_is("target_score"))
+    ),
     "undercut_on_tie": _both(_gin_only, _nonzero("undercut_bonus", "a tie scores nothing either way")),
     "knock_card": _knock_card_applies,
 }

@@ -108,8 +108,10 @@ def test_going_out_at_once_is_named_as_the_game_names_it(preset: str, en: str, d
 
 def test_a_control_that_another_setting_makes_moot_says_so() -> None:
     """``unused_when`` comes from the engine's ``not_applicable``: gin's knock limit under Oklahoma, and
-    otherwise the match's length and limits, and a rubber's chips, by the match's end."""
-    by_match_end = ("num_hands", "penalty_limit", "target_score", "pot_ante", "knock_money")
+    otherwise the match's length and limits, gin's end-of-game bonuses, and a rubber's chips, by the
+    match's end."""
+    bonuses = ("box_bonus", "game_bonus", "shutout_doubles")
+    by_match_end = ("num_hands", "penalty_limit", "target_score", *bonuses, "pot_ante", "knock_money")
     unused = {
         (preset, c["option"]): c["unused_when"]
         for preset, cs in house_rules().items()

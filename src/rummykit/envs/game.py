@@ -105,8 +105,12 @@ def worst_match_points(rules: Rules, players: int) -> int:
     ``fixed_hands``: that many hands (one per player by default). ``penalty_limit``: the match ends
     once a total passes the limit, so a seat loses at most the limit and one more hand.
     ``elimination_last_survivor``: the threshold and one more hand per life (the first and each
-    buy-back); a rubber's rewards are chips, far fewer than its points. ``target_score`` hands give
-    plus points only, and ``single_hand`` is one hand: one hand's bound."""
+    buy-back); a rubber's rewards are chips, far fewer than its points. ``target_score``:
+    ``winner_collects`` gives plus points only (one hand's bound), while under ``winner_gets_sum`` and
+    gin's difference a seat's minus points are plus points the others won, each of them below the
+    target before the last hand: ``players * (target_score - 1)`` and one hand. Gin's end-of-game
+    bonuses (:func:`most_game_bonus`) only add to a seat's score, never take from it.
+    ``single_hand`` is one hand: one hand's bound."""
     hand = worst_hand_points(rules)
     if rules.match_end == "fixed_hands":
         return hand * (rules.num_hands or players)
@@ -115,7 +119,25 @@ def worst_match_points(rules: Rules, players: int) -> int:
     if rules.match_end == "elimination_last_survivor":
         lives = 1 + rules.buyback_limit
         return (hand - (rules.elimination_threshold or 0)) * lives
+    if rules.match_end == "target_score" and rules.hand_scoring != "winner_collects":
+        return hand - players * (rules.target_score - 1)
     return hand
+
+
+def most_game_bonus(rules: Rules) -> int:
+    """The most gin's end-of-game bonuses (``box_bonus``, ``game_bonus``, ``shutout_doubles``;
+    :mod:`rummykit.match`) add to one seat's match score, 0 where they do not apply.
+
+    Every hand won pays at least one point and the hands before the last pay less than
+    ``target_score``, so a seat wins at most ``target_score`` hands: ``box_bonus`` that often and
+    ``game_bonus``. A shutout doubles that and the seat's plus points, at most ``target_score - 1``
+    and one hand (:func:`worst_hand_points`)."""
+    if rules.not_applicable("box_bonus") is not None:
+        return 0
+    most = rules.box_bonus * rules.target_score + rules.game_bonus
+    if rules.shutout_doubles:
+        most = 2 * most + rules.target_score - 1 - worst_hand_points(rules)
+    return most
 
 
 def share(winners: Sequence[int], seats: Sequence[int], total: int) -> list[float]:
@@ -240,7 +262,8 @@ class TokenGame:
         point below that. Over a match the others' gains come from every seat's penalties or hands,
         the margin's own included (at most ``players`` times the match bound, so a mean of at most
         twice it): one point below three times the match bound, less ``target_score`` in a match to a
-        target score (the others' plus points reach it)."""
+        target score (the others' plus points reach it) and less :func:`most_game_bonus` (gin's
+        end-of-game bonuses raise the others' scores, and so their mean, by at most that)."""
         if self.reward_kind == "win":
             return -1.0
         if self.scope == "match":
@@ -249,7 +272,7 @@ class TokenGame:
             worst = worst_hand_points(self.rules)
         if self.reward_kind == "margin" and self.scope == "match":
             target = self.rules.target_score if self.rules.match_end == "target_score" else 0
-            worst = 3 * worst - target
+            worst = 3 * worst - target - most_game_bonus(self.rules)
         elif self.reward_kind == "margin":
             worst = 2 * worst
         return float(worst - 1)

@@ -174,6 +174,59 @@ def match_glance(rules: Rules, t: Lang) -> str:
     )
 
 
+def game_bonus_text(rules: Rules, t: Lang) -> str:
+    """The end-of-game bonuses of a gin game to a target score (:mod:`rummykit.match`), each as it
+    is set, and those the rule books know that are not played (at 0 or off): a sentence or two, each
+    starting with a space."""
+    bonuses = (  # (is it played, its words when it is, the words when it is not)
+        (
+            rules.box_bonus > 0,
+            t(
+                f"everybody gets {rules.box_bonus} points for each hand they won (box)",
+                f"jeder bekommt {rules.box_bonus} Punkte für jedes gewonnene Spiel (Box)",
+            ),
+            t("none per hand won (box)", "keinen pro gewonnenem Spiel (Box)"),
+        ),
+        (
+            rules.game_bonus > 0,
+            t(f"the winner gets {rules.game_bonus} points", f"der Sieger bekommt {rules.game_bonus} Punkte"),
+            t("none for the game", "keinen für den Sieg"),
+        ),
+        (
+            rules.shutout_doubles,
+            t(
+                "the winner's total, bonuses included, is doubled if the loser won no hand (shutout)",
+                "der Stand des Siegers wird samt Boni verdoppelt, wenn der Verlierer kein Spiel gewann "
+                "(zu null)",
+            ),
+            t("no doubling for a shutout", "keine Verdopplung zu null"),
+        ),
+    )
+    played = [words for on, words, _ in bonuses if on]
+    unplayed = [words for on, _, words in bonuses if not on]
+    out = ""
+    if played:
+        out += t(
+            f" When the match ends, {t.join(played)}. The bonuses come after the winner is decided: they "
+            "change the margin, never the winner.",
+            f" Am Ende der Partie: {t.join(played)}. Die Boni kommen erst nach der Entscheidung über den "
+            "Sieg: Sie ändern den Abstand, nie den Sieger.",
+        )
+    if unplayed:
+        unused = ", ".join(unplayed)
+        if played:
+            out += t(
+                f" The rule books' other bonuses are not played: {unused}.",
+                f" Die übrigen Boni der Regelwerke gibt es nicht: {unused}.",
+            )
+        else:
+            out += t(
+                f" Some rule books' bonuses are not played: {unused}.",
+                f" Boni mancher Regelwerke gibt es nicht: {unused}.",
+            )
+    return out
+
+
 def match_end_text(rules: Rules, t: Lang) -> str:
     """How a gin match ends and who wins it, as the engine plays it (:mod:`rummykit.match`): a hand
     scores plus points for its winner and as many minus points for the loser."""
@@ -183,13 +236,11 @@ def match_end_text(rules: Rules, t: Lang) -> str:
         return t(
             "The points of the hands you win add up (a lost hand takes none away); the match ends after "
             f"the hand in which someone reaches {n} points, and the most points win (equal totals share "
-            "the win). Some rule books' bonuses are not played: none per hand won (box), none for the "
-            "game, no doubling for a shutout.",
+            "the win).",
             "Die Punkte der gewonnenen Spiele werden addiert (ein verlorenes Spiel zieht nichts ab); die "
             f"Partie endet nach dem Spiel, in dem jemand {n} Punkte erreicht, und die meisten Punkte "
-            "gewinnen (bei Gleichstand teilen sich die Besten den Sieg). Boni mancher Regelwerke gibt es "
-            "nicht: keinen pro gewonnenem Spiel (Box), keinen für den Sieg, keine Verdopplung zu null.",
-        )
+            "gewinnen (bei Gleichstand teilen sich die Besten den Sieg).",
+        ) + game_bonus_text(rules, t)
     best = t(
         "the highest total (points won less points lost) wins; equal totals share the win.",
         "der höchste Stand (gewonnene weniger verlorene Punkte) gewinnt; bei Gleichstand teilen sich "

@@ -103,6 +103,12 @@ OPTION_LABELS: Final[dict[str, tuple[str, str]]] = {
     "num_hands": ("hands in the match", "Spiele in der Partie"),
     "penalty_limit": ("match ends at (minus points)", "Partie endet bei (Minuspunkten)"),
     "target_score": ("match ends at (plus points)", "Partie endet bei (Pluspunkten)"),
+    "box_bonus": ("bonus per hand won, at the end (points)", "Bonus je gewonnenem Spiel am Ende (Punkte)"),
+    "game_bonus": ("bonus for winning the game (points)", "Bonus für den Sieg in der Partie (Punkte)"),
+    "shutout_doubles": (
+        "winner's total doubled when the loser won no hand",
+        "Stand des Siegers verdoppelt, wenn der Verlierer kein Spiel gewann",
+    ),
     "elimination_threshold": ("out at (points)", "ausgeschieden ab (Punkten)"),
     "knock_threshold": ("knock limit (points)", "Klopfgrenze (Punkte)"),
     "knock_card": ("knock limit (deadwood points)", "Klopfgrenze (Restpunkte)"),

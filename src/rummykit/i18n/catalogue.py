@@ -1241,6 +1241,13 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "position: at least two players must still be in the match",
         "Stellung: Mindestens zwei Spieler müssen noch in der Partie sein",
     ),
+    (
+        "rules",
+        "position: seat {seat} has plus points but won no hand: give hands_won, which box_bonus and "
+        "shutout_doubles count",
+        "Stellung: {seat} hat Pluspunkte, aber kein Spiel gewonnen: hands_won angeben, das box_bonus "
+        "und shutout_doubles zählen",
+    ),
     # Rule combinations the engine refuses (rules.py's validation raises "option: why"; the German
     # names the option by its label): the whys, by the templates below.
     *(("rules", REFUSED + en, REFUSED_DE + de) for en, de in REFUSALS),

@@ -38,6 +38,9 @@ HOUSE_RULES: Final = (
     "num_hands",
     "penalty_limit",
     "target_score",
+    "box_bonus",
+    "game_bonus",
+    "shutout_doubles",
 )
 """The options players change most, in the order the lobby shows them."""
 

@@ -496,7 +496,8 @@ def seat_draw_json(match: Match) -> list[dict[str, Any]]:
 def match_json(match: Match) -> dict[str, Any]:
     """The match's public state; each finished hand lists its ``active_seats`` (a seat sitting that
     hand out, the DSkV dealer at a table of four, scored nothing and is no 0-point result).
-    ``gains`` (per hand and in all) are the plus points a match to a target score adds up."""
+    ``gains`` (per hand and in all) are the plus points a match to a target score adds up;
+    ``bonuses`` what gin's end-of-game bonuses added to them (``Match.bonuses``: zeros until it ends)."""
     hands = []
     for number, rnd in enumerate(match.rounds, start=1):
         if rnd.result is not None:
@@ -515,6 +516,7 @@ def match_json(match: Match) -> dict[str, Any]:
         "hands": hands,
         "totals": list(match.totals),
         "gains": list(match.gains),
+        "bonuses": list(match.bonuses),
         "scores": list(match.scores),
         "chips": list(match.chips),
         "pot": match.pot,

@@ -20,7 +20,7 @@ const I18N = {
     knocked_last: "{name} knocked – your last turn",
     first_upcard_phase: "take the upcard or pass", wall_phase: "the wall: knock or pass",
     knock_phase: "discard, lay your melds one by one, then pass", layoff_phase: "lay off, pass, lay melds, pass",
-    total: "Total", hand: "Hand", seat: "Seat", player_n: "Player {n}", open_seat: "open", bot: "bot", away: "away",
+    total: "Total", bonuses: "Bonuses", hand: "Hand", seat: "Seat", player_n: "Player {n}", open_seat: "open", bot: "bot", away: "away",
     you: "you", cards: "cards", card: "card", opened: "opened", stock: "Stock", pile: "Discard pile",
     round_over: "Hand over", match_over: "Match over", winner: "Winner", winners: "Winners",
     points: "points", point: "point", deadwood: "Deadwood", went_out: "went out", rummy_call: "called Rummy",
@@ -108,7 +108,7 @@ const I18N = {
     knocked_last: "{name} hat geklopft – dein letzter Zug",
     first_upcard_phase: "offene Karte nehmen oder passen", wall_phase: "an der Mauer: klopfen oder passen",
     knock_phase: "abwerfen, Figuren einzeln auslegen, dann passen", layoff_phase: "anlegen, passen, auslegen, passen",
-    total: "Summe", hand: "Spiel", seat: "Platz", player_n: "Spieler {n}", open_seat: "frei", bot: "Bot", away: "abwesend",
+    total: "Summe", bonuses: "Boni", hand: "Spiel", seat: "Platz", player_n: "Spieler {n}", open_seat: "frei", bot: "Bot", away: "abwesend",
     you: "du", cards: "Karten", card: "Karte", opened: "ausgelegt", stock: "Stoß", pile: "Ablage",
     round_over: "Spiel beendet", match_over: "Partie beendet", winner: "Gewinner", winners: "Gewinner",
     points: "Punkte", point: "Punkt", deadwood: "Restpunkte", went_out: "hat ausgemacht", rummy_call: "hat Rummy gerufen",
@@ -1654,6 +1654,14 @@ function renderHint() {
   renderHand();
 }
 
+// Gin to a target score: what the end-of-game bonuses (box, game, shutout) added to each player's
+// points when the match ended, a row before the total; none while every bonus is 0.
+function bonusRow(m) {
+  const bonuses = m.bonuses || [];
+  if (!bonuses.some((b) => b)) return "";
+  return `<tr class="bonuses"><td>${t("bonuses")}</td>` + bonuses.map((b) => `<td>${b}</td>`).join("") + "</tr>";
+}
+
 function renderScores() {
   const st = S.state, m = st.match, n = st.table.players;
   // Three seats and more: a wider side panel (five and six: wider still), so every column shows.
@@ -1674,6 +1682,7 @@ function renderScores() {
       : `<td class="${h.winner === i ? "win" : ""}">${p}</td>`)).join("") + "</tr>";
   }
   const totals = matchTotals(st);
+  html += bonusRow(m);
   html += `<tr class="total"><td>${t("total")}</td>` + totals.map((p) => `<td>${p}</td>`).join("") + "</tr>";
   if (won) {
     html += `<tr class="limit"><td>${escapeHtml(t("still_needed", { n: target }))}</td>`
@@ -1905,6 +1914,7 @@ function showMatchOver(state) {
   // The match's totals, labelled like the score sheet's last row.
   const totals = matchTotals(state);
   html += `<table class="scores final-scores"><tr><th></th>${totals.map((_, i) => `<th>${escapeHtml(seatName(i))}</th>`).join("")}</tr>`;
+  html += bonusRow(m);
   html += `<tr class="total"><td>${t("total")}</td>${totals.map((p) => `<td>${p}</td>`).join("")}</tr></table>`;
   if (S.seat === 0) html += `<p><button type="button" id="btn-rematch">${t("rematch")}</button></p>`;
   else if (S.seat !== null) html += `<p class="rematch-note">${t("rematch_wait")}</p>`;
