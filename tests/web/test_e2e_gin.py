@@ -410,3 +410,18 @@ def test_straight_gin_and_oklahoma_are_said_in_the_gin_line(page: Any) -> None:
     assert "Knock at 7 or less (Oklahoma: the first upcard's value)" in gin_text(page)
     page.click("#btn-lang")
     assert "Klopfen bis 7 (Oklahoma: der Wert der ersten offenen Karte)" in gin_text(page)
+
+
+def test_sort_by_melds_groups_the_hand_as_its_best_arrangement(page: Any) -> None:
+    """Knock games and gin: "Sort by melds" puts the melds of the hand's best arrangement first (the
+    server sends them with your deadwood), the other cards after them by suit; the order is kept."""
+    open_table(page, "gin", seed=13)  # 9♥ 10♥ J♥ in the first hand
+    page.wait_for_function("S.state.view.knock_line !== null && S.state.view.knock_line.melds.length > 0")
+    assert page.is_visible("#btn-sort-melds")
+    page.click("#btn-sort-melds")
+    melds = page.evaluate("S.state.view.knock_line.melds.flat()")
+    shown = page.eval_on_selector_all("#hand .card", "cs => cs.map(c => c.dataset.card)")
+    assert shown[: len(melds)] == melds and sorted(shown) == sorted(page.evaluate("S.state.view.hand"))
+    open_table(page, "german", seed=11)
+    page.wait_for_function("S.state.view.knock_line === null")
+    assert not page.is_visible("#btn-sort-melds")

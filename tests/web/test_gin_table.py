@@ -111,8 +111,10 @@ def test_a_gin_seat_sees_its_deadwood_under_the_piles() -> None:
     deck = arrange_deck(rules, 2, ["AH 2H 3H 5C 5D 5S 9C 10C JC 4D", "2C 3C 4C 6D 7D 8D 6H 7H 8H 4S"],
                         dealer=1, upcard="7S")  # fmt: skip
     rnd = rk.Round.new(rules, 2, deck=deck, dealer=1, seed=1)
+    melds = [["5C", "5D", "5S"], ["9C", "10C", "JC"], ["AH", "2H", "3H"]]  # the hand's best arrangement
     ten = {"deadwood": 4, "after_discard": False, "threshold": 7, "comparison": "le", "big_gin": False}
-    assert knock_line_json(rnd.view(0)) == ten
+    assert knock_line_json(rnd.view(0)) == {**ten, "melds": melds}
     rnd.apply("take")
-    assert knock_line_json(rnd.view(0)) == {**ten, "after_discard": True}  # the 7♠ or the 4♦ goes
-    assert knock_line_json(rnd.view(1)) == ten  # the dealer's 4♠
+    assert knock_line_json(rnd.view(0)) == {**ten, "after_discard": True, "melds": melds}  # 7♠ or 4♦ goes
+    dealer = knock_line_json(rnd.view(1))  # the dealer's 4♠ and three runs
+    assert dealer is not None and dealer["deadwood"] == 4 and len(dealer["melds"]) == 3

@@ -331,7 +331,13 @@ def test_a_knock_games_state_says_the_seats_own_deadwood_and_the_knock_limit(
         state = web.receive_state(ws, until=my_turn)
         hand = parse_cards(" ".join(state["view"]["hand"]))
         line = state["view"]["knock_line"]
-        assert line == {"deadwood": 44, "after_discard": False, "threshold": 10, "comparison": "lt"}
+        assert line == {
+            "deadwood": 44,
+            "after_discard": False,
+            "threshold": 10,
+            "comparison": "lt",
+            "melds": [[str(c) for c in m.cards] for m in solver.best_arrangement(hand, rules).melds],
+        }
         assert line["deadwood"] == solver.min_deadwood(hand, rules)
         version = state["version"]
         ws.send_json({"type": "act", "action": "take", "version": version})
@@ -341,7 +347,8 @@ def test_a_knock_games_state_says_the_seats_own_deadwood_and_the_knock_limit(
         taken = parse_cards(view["taken_discard"])[0]
         least = min(solver.min_deadwood([c for j, c in enumerate(hand) if j != i], rules)
                     for i, card in enumerate(hand) if card != taken)  # fmt: skip
-        assert view["knock_line"] == {**line, "deadwood": least, "after_discard": True}
+        melds = [[str(c) for c in m.cards] for m in solver.best_arrangement(hand, rules).melds]
+        assert view["knock_line"] == {**line, "deadwood": least, "after_discard": True, "melds": melds}
         with web.connect(client, grant["code"]) as watch:
             assert web.receive_state(watch)["view"]["knock_line"] is None
     german = web.create(client, preset="german", seats=2, bots=[{"kind": "random"}], seed=1)

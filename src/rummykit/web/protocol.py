@@ -68,8 +68,8 @@ from rummykit import solver
 from rummykit.cards import JOKER_CODE, Card, Hand
 from rummykit.disclosure import event_goes_out
 from rummykit.gin import big_gin_hand, gin_json, knocked_big_gin, knocked_gin, undercut_by, values_of
+from rummykit.gin_melds import best_group, eleven_card_deadwood, mask_of
 from rummykit.gin_melds import deadwood as gin_deadwood
-from rummykit.gin_melds import eleven_card_deadwood, mask_of
 from rummykit.match import Match, MatchEvent
 from rummykit.round import Event
 from rummykit.rules import Rules
@@ -371,8 +371,10 @@ def knock_line_json(view: PlayerView) -> dict[str, Any] | None:
     and ``<=`` for ``le`` (RULES.md §4.5; gin knocks at its hand's knock card or less). In the seat's
     discard phase the hand holds the card to be discarded, so the deadwood is the least a discard
     leaves (``after_discard``; never the card just taken when that may not go back; in gin the count
-    that decides the knock, option ``eleven_card_deadwood``), which is what the knock asks for. Only
-    the seat's own cards go into it; ``None`` outside the knock games and once the hand is over."""
+    that decides the knock, option ``eleven_card_deadwood``), which is what the knock asks for.
+    ``melds``: the melds of the hand's best arrangement as held (the page's "Sort by melds" groups
+    them). Only the seat's own cards go into it; ``None`` outside the knock games and once the hand is
+    over."""
     rules = view.rules
     if rules.family not in ("knock", "gin") or not view.hand or view.phase is Phase.OVER:
         return None
@@ -393,6 +395,7 @@ def knock_line_json(view: PlayerView) -> dict[str, Any] | None:
         "after_discard": after_discard,
         "threshold": rules.knock_threshold,
         "comparison": rules.knock_comparison,
+        "melds": [cards(m.cards) for m in solver.best_arrangement(hand, rules).melds],
     }
 
 
@@ -414,6 +417,7 @@ def _gin_knock_line(view: PlayerView) -> dict[str, Any]:
         "threshold": view.gin.knock_card,
         "comparison": "le",
         "big_gin": after_discard and big_gin_hand(mask, rules),
+        "melds": [cards(list(m.cards)) for m in best_group(mask, values)],
     }
 
 

@@ -53,7 +53,7 @@ const I18N = {
     wait_host: "Waiting for the host to start.", full_start: "Every seat is taken: start when you are ready.",
     start_now: "Start", hand_of: "Hand {n} of {m}", hand_n: "Hand {n}",
     hand_again_1: "Hand {n} (hand 1 not scored)", hand_again: "Hand {n} (hands 1–{k} not scored)", dealer: "Dealer",
-    last_move: "Last move", last_moves: "Last moves", meanwhile: "Meanwhile", sort_suit: "Sort by suit", sort_rank: "Sort by rank",
+    last_move: "Last move", last_moves: "Last moves", meanwhile: "Meanwhile", sort_suit: "Sort by suit", sort_rank: "Sort by rank", sort_melds: "Sort by melds",
     sound_on: "Sounds on", sound_off: "Sounds off", keys: "Keyboard", keys_title: "Keyboard shortcuts",
     letters_intl: "Show jacks and queens as J and Q", letters_german: "Show jacks and queens as B and D",
     your_hand: "Your hand", unset: "default",
@@ -143,7 +143,7 @@ const I18N = {
     wait_host: "Warten, bis der Gastgeber startet.", full_start: "Alle Plätze sind besetzt: starte, wenn ihr bereit seid.",
     start_now: "Starten", hand_of: "Spiel {n} von {m}", hand_n: "Spiel {n}",
     hand_again_1: "Spiel {n} (Spiel 1 zählte nicht)", hand_again: "Spiel {n} (Spiele 1–{k} zählten nicht)", dealer: "Geber",
-    last_move: "Letzter Zug", last_moves: "Letzte Züge", meanwhile: "Inzwischen", sort_suit: "Nach Farbe sortieren", sort_rank: "Nach Wert sortieren",
+    last_move: "Letzter Zug", last_moves: "Letzte Züge", meanwhile: "Inzwischen", sort_suit: "Nach Farbe sortieren", sort_rank: "Nach Wert sortieren", sort_melds: "Nach Figuren sortieren",
     sound_on: "Töne an", sound_off: "Töne aus", keys: "Tastatur", keys_title: "Tastenkürzel",
     letters_intl: "Buben und Damen als J und Q zeigen", letters_german: "Buben und Damen als B und D zeigen",
     your_hand: "Deine Hand", unset: "Standard",
@@ -1329,6 +1329,8 @@ function renderHand() {
   if (!S.state.view.hand) { box.classList.add("hidden"); $("#hand-tools").classList.add("hidden"); return; }
   box.classList.remove("hidden");
   $("#hand-tools").classList.remove("hidden");
+  const line = S.state.view.knock_line;
+  $("#btn-sort-melds").classList.toggle("hidden", !(line && line.melds));
   const hand = shownHand();
   box.style.setProperty("--hand-n", hand.length);  // the overlap on a phone (style.css)
   const playable = new Set();
@@ -1395,8 +1397,17 @@ function suitOf(c) { return c === "JK" ? 9 : SUIT_ORDER[c.slice(-1)]; }
 
 function sortHand(by) {
   const hand = shownHand();
-  const key = by === "suit" ? (c) => suitOf(c) * 100 + rankOf(c) : (c) => rankOf(c) * 10 + suitOf(c);
-  const sorted = hand.map((c, i) => ({ c, i })).sort((a, b) => key(a.c) - key(b.c) || a.i - b.i);
+  // By melds (the knock games and gin): the melds of the hand's best arrangement, which the server
+  // sends with your deadwood, first and in its order; the other cards after them by suit.
+  // Two decks: each meld place takes one copy of its card, a twin left over goes with the rest.
+  const melds = by === "melds" ? (S.state.view.knock_line || {}).melds || [] : [];
+  const places = new Map();
+  melds.flat().forEach((c, k) => places.set(c, (places.get(c) || []).concat([k])));
+  const bySuit = (c) => suitOf(c) * 100 + rankOf(c);
+  const key = by === "melds" ? (c) => { const p = places.get(c); return p && p.length ? p.shift() : 1000 + bySuit(c); }
+    : by === "suit" ? bySuit : (c) => rankOf(c) * 10 + suitOf(c);
+  const keys = hand.map(key);  // once per card, in the hand's order
+  const sorted = hand.map((c, i) => ({ c, i })).sort((a, b) => keys[a.i] - keys[b.i] || a.i - b.i);
   const selectedCards = new Set(S.selected.map((i) => hand[i]));
   saveOrder(sorted.map((x) => x.c).concat(S.groups.flat()));
   S.selected = S.selected.map((i) => sorted.findIndex((x) => x.i === i));
@@ -2533,6 +2544,7 @@ function setup() {
   $("#btn-keys-close").addEventListener("click", () => closeDialog("#keys-dialog"));
   $("#btn-sort-suit").addEventListener("click", () => sortHand("suit"));
   $("#btn-sort-rank").addEventListener("click", () => sortHand("rank"));
+  $("#btn-sort-melds").addEventListener("click", () => sortHand("melds"));
   $("#btn-sound").addEventListener("click", () => {
     S.sound = !S.sound;
     localStorage.setItem("rummykit:sound", S.sound ? "on" : "off");
