@@ -232,3 +232,22 @@ def test_the_margin_bound_makes_room_for_the_bonuses() -> None:
     assert margin == 3 * worst_match_points(every, 2) - TARGET - most_game_bonus(every) - 1
     shutout = last_hand(box_bonus=25, game_bonus=100, shutout_doubles=True)
     assert shutout.scores[1] - shutout.scores[0] > margin
+
+
+def test_the_terminal_shows_the_points_won_and_the_bonuses_paid() -> None:
+    """The terminal's score column of a game to a target score counts the points won (as the rules
+    do), and the end of the match names the bonuses its totals include."""
+    from rummykit.cli.screen import match_scoreboard, winners_text
+
+    match = last_hand(gains=(20, 15), hands_won=(2, 1), box_bonus=25, game_bonus=100)
+    board = match_scoreboard(match)
+    assert board.totals == (20 + 57 + 75 + 100, 15 + 25) and board.total_label == "points won"
+    assert board.bonuses == (175, 25)
+    text = winners_text(match.winners, ["Ann", "Bob"], board).plain
+    assert text == (
+        "Match over: Ann wins the match (scores Ann 252, Bob 40); bonuses included: Ann 175, Bob 25"
+    )
+    german = winners_text(match.winners, ["Ann", "Bob"], board, "de").plain
+    assert german.endswith("(Punkte: Ann 252, Bob 40); darin Boni: Ann 175, Bob 25")
+    plain = match_scoreboard(last_hand())
+    assert plain.bonuses is None and plain.totals == (57, 0)

@@ -83,7 +83,6 @@ def test_the_move_list_says_what_a_gin_pass_or_knock_means() -> None:
     assert entry["texts"] == {"en": "passes on the upcard", "de": "passt bei der offenen Karte"}
 
 
-
 def test_a_gin_result_says_gin_and_who_undercut() -> None:
     """The result's ``winner`` is the knocker even when undercut; the state says so outright."""
     import rummykit as rk
@@ -118,3 +117,20 @@ def test_a_gin_seat_sees_its_deadwood_under_the_piles() -> None:
     assert knock_line_json(rnd.view(0)) == {**ten, "after_discard": True, "melds": melds}  # 7♠ or 4♦ goes
     dealer = knock_line_json(rnd.view(1))  # the dealer's 4♠ and three runs
     assert dealer is not None and dealer["deadwood"] == 4 and len(dealer["melds"]) == 3
+
+
+def test_the_deadwood_line_leaves_out_a_taken_card_that_may_not_go_back() -> None:
+    """``may_discard_taken_discard = false``: after taking the K♦ the least deadwood an allowed discard
+    leaves is 10 (the 4♦ goes; the K♦ may not), not the 4 that throwing the K♦ back would leave."""
+    import rummykit as rk
+    from rummykit.testing import arrange_deck
+    from rummykit.web.protocol import knock_line_json
+
+    rules = rk.Rules.preset("gin").replace(may_discard_taken_discard=False, knock_card=9)
+    deck = arrange_deck(rules, 2, ["AH 2H 3H 5C 5D 5S 9C 10C JC 4D", "2C 3C 4C 6D 7D 8D 6H 7H 8H 4S"],
+                        dealer=1, upcard="KD")  # fmt: skip
+    rnd = rk.Round.new(rules, 2, deck=deck, dealer=1, seed=1)
+    rnd.apply("take")
+    line = knock_line_json(rnd.view(0))
+    assert line is not None and (line["deadwood"], line["after_discard"]) == (10, True)
+    assert rk.actions.KnockDeclare() not in rnd.legal_actions()  # the line agrees with the knock refused

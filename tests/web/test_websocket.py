@@ -379,3 +379,11 @@ def test_a_connection_too_slow_to_read_is_closed_and_leaves_its_seat(
             slow.queue.get_nowait()
     finally:
         table.clients.remove(slow)
+    # A queue just full when the table closes the connection keeps what it holds, the end marker after.
+    busy = Client(0)
+    for n in range(CLIENT_QUEUE):
+        busy.send({"type": "chat", "n": n})
+    busy.close()
+    assert busy.dropped and busy.queue.qsize() == CLIENT_QUEUE + 1
+    assert [busy.queue.get_nowait() for _ in range(CLIENT_QUEUE)][-1] == '{"type":"chat","n":63}'
+    assert busy.queue.get_nowait() is None

@@ -228,6 +228,8 @@ class Scoreboard:
     dealt_again: bool = False
     """Only a scored hand counts (``match_end = single_hand``): a hand that ended unscored was dealt
     again, so every round before ``round_number`` went unscored."""
+    bonuses: tuple[int, ...] | None = None
+    """Gin to a target score: the end-of-game bonuses each seat got (in ``totals``), once paid."""
 
 
 @dataclass(slots=True)
@@ -256,11 +258,14 @@ def match_scoreboard(match: Match) -> Scoreboard:
     """Scores, chips and pot of a rubber, and the round number.
 
     Scores are signed as the browser shows them (``Match.scores``: plus points minus the minus or bad
-    points), so 23 minus points show as ``-23`` in both front ends and the highest score leads.
+    points), so 23 minus points show as ``-23`` in both front ends and the highest score leads; a
+    match to a target score shows the points won, which it adds up (a lost hand takes none away).
     """
     rules = match.rules
     totals: tuple[int, ...] = match.scores
     label = "score"
+    if rules.match_end == "target_score":
+        totals, label = tuple(match.gains), "points won"
     planned = None
     if rules.match_end == "fixed_hands":
         planned = rules.num_hands or match.players
@@ -275,6 +280,7 @@ def match_scoreboard(match: Match) -> Scoreboard:
         rounds_planned=planned,
         total_label=label,
         dealt_again=rules.match_end == "single_hand",
+        bonuses=tuple(match.bonuses) if any(match.bonuses) else None,
     )
 
 
@@ -864,6 +870,7 @@ def winners_text(winners: Sequence[int], names: Sequence[str], score: Scoreboard
     who = t(" and ", " und ").join(names[w] for w in winners)
     chips = ", ".join(f"{names[s]} {c}" for s, c in enumerate(score.chips or ()))
     scores = ", ".join(f"{names[s]} {total}" for s, total in enumerate(score.totals or ()))
+    bonuses = ", ".join(f"{names[s]} {b}" for s, b in enumerate(score.bonuses or ()))
     if lang == "de":
         verb = "gewinnst" if who == "Du" else ("gewinnt" if len(winners) == 1 else "gewinnen")
         text = Text(f"Partie beendet: {who} {verb}", style="bold green")
@@ -872,6 +879,8 @@ def winners_text(winners: Sequence[int], names: Sequence[str], score: Scoreboard
             text.append(f" und {gets} den Pott (Chips: {chips})")
         if score.totals is not None:
             text.append(f" (Punkte: {scores})", style="")
+        if score.bonuses is not None:
+            text.append(f"; darin Boni: {bonuses}", style="")
         return text
     verb = "win" if len(winners) > 1 or who == "You" else "wins"
     text = Text(f"Match over: {who} {verb} the match", style="bold green")
@@ -879,4 +888,6 @@ def winners_text(winners: Sequence[int], names: Sequence[str], score: Scoreboard
         text.append(f" and the pot (chips {chips})")
     if score.totals is not None:
         text.append(f" (scores {scores})", style="")
+    if score.bonuses is not None:
+        text.append(f"; bonuses included: {bonuses}", style="")
     return text

@@ -29,7 +29,8 @@ class Client:
         self.address = address
         """The client's address (its network key), for what a request over the socket counts
         against it (a rematch's new table)."""
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(CLIENT_QUEUE)
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        """Unbounded, so that the end marker always fits; :meth:`send` keeps it to ``CLIENT_QUEUE``."""
         self.dropped = False
         self.token_digest: str | None = None
         """The digest of the seat token this connection showed in its hello (``None``: it watches):
@@ -39,21 +40,20 @@ class Client:
     def send(self, message: dict[str, Any] | str) -> None:
         if self.dropped:
             return
-        text = message if isinstance(message, str) else _dumps(message)
-        try:
-            self.queue.put_nowait(text)
-        except asyncio.QueueFull:
+        if self.queue.qsize() >= CLIENT_QUEUE:  # too slow: what it has not read is dropped with it
+            while not self.queue.empty():
+                self.queue.get_nowait()
             self.close()
+            return
+        self.queue.put_nowait(message if isinstance(message, str) else _dumps(message))
 
     def close(self) -> None:
-        """Ask the writer to close the connection (after what is queued). A connection dropped as too
-        slow (its queue full) loses what is queued: its writer closes it after the message it is
-        sending, where the end marker found no room before and the connection stayed open until the
-        client spoke or its pings timed out."""
+        """Ask the writer to close the connection after what is queued (a table that ends, a seat
+        left). A connection too slow to read (:data:`CLIENT_QUEUE` messages waiting) is dropped by
+        :meth:`send` with its queue emptied, so its writer closes it after the message it is
+        sending; the end marker found no room in a full queue before, and the connection stayed
+        open until the client spoke or its pings timed out."""
         if self.dropped:
             return
         self.dropped = True
-        if self.queue.full():
-            while not self.queue.empty():
-                self.queue.get_nowait()
         self.queue.put_nowait(None)

@@ -401,13 +401,17 @@ def knock_line_json(view: PlayerView) -> dict[str, Any] | None:
 
 def _gin_knock_line(view: PlayerView) -> dict[str, Any]:
     """:func:`knock_line_json` of gin: the deadwood of the ten cards, or after the draw the count that
-    decides the knock (:func:`~rummykit.gin_melds.eleven_card_deadwood`) and whether the cards are a
-    big gin (``big_gin``: every card in melds where ``big_gin_bonus`` is set)."""
+    decides the knock (:func:`~rummykit.gin_melds.eleven_card_deadwood`; the least an allowed discard
+    leaves where the card just taken may not go back) and whether the cards are a big gin
+    (``big_gin``: every card in melds where ``big_gin_bonus`` is set)."""
     assert view.gin is not None
     rules = view.rules
     mask, values = mask_of(view.hand), values_of(rules)
     after_discard = view.phase is Phase.DISCARD and view.to_move == view.seat
-    if after_discard:
+    barred = None if rules.may_discard_taken_discard else view.taken_discard
+    if after_discard and barred is not None:  # the least the allowed discards leave
+        deadwood = min(gin_deadwood(mask & ~(1 << c), values) for c in view.hand if c != barred)
+    elif after_discard:
         deadwood = eleven_card_deadwood(mask, values, rules.eleven_card_deadwood)
     else:
         deadwood = gin_deadwood(mask, values)

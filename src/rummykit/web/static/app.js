@@ -20,7 +20,7 @@ const I18N = {
     knocked_last: "{name} knocked – your last turn",
     first_upcard_phase: "take the upcard or pass", wall_phase: "the wall: knock or pass",
     knock_phase: "discard, lay your melds one by one, then pass", layoff_phase: "lay off, pass, lay melds, pass",
-    total: "Total", bonuses: "Bonuses", hand: "Hand", seat: "Seat", player_n: "Player {n}", open_seat: "open", bot: "bot", away: "away",
+    total: "Total", bonuses: "Bonuses", bonus_note: "The game went to the first to reach {n}; the bonuses came after it.", hand: "Hand", seat: "Seat", player_n: "Player {n}", open_seat: "open", bot: "bot", away: "away",
     you: "you", cards: "cards", card: "card", opened: "opened", stock: "Stock", pile: "Discard pile",
     round_over: "Hand over", match_over: "Match over", winner: "Winner", winners: "Winners",
     points: "points", point: "point", deadwood: "Deadwood", went_out: "went out", rummy_call: "called Rummy",
@@ -108,7 +108,7 @@ const I18N = {
     knocked_last: "{name} hat geklopft – dein letzter Zug",
     first_upcard_phase: "offene Karte nehmen oder passen", wall_phase: "an der Mauer: klopfen oder passen",
     knock_phase: "abwerfen, Figuren einzeln auslegen, dann passen", layoff_phase: "anlegen, passen, auslegen, passen",
-    total: "Summe", bonuses: "Boni", hand: "Spiel", seat: "Platz", player_n: "Spieler {n}", open_seat: "frei", bot: "Bot", away: "abwesend",
+    total: "Summe", bonuses: "Boni", bonus_note: "Gewonnen hat, wer zuerst {n} erreichte; die Boni kamen danach.", hand: "Spiel", seat: "Platz", player_n: "Spieler {n}", open_seat: "frei", bot: "Bot", away: "abwesend",
     you: "du", cards: "Karten", card: "Karte", opened: "ausgelegt", stock: "Stoß", pile: "Ablage",
     round_over: "Spiel beendet", match_over: "Partie beendet", winner: "Gewinner", winners: "Gewinner",
     points: "Punkte", point: "Punkt", deadwood: "Restpunkte", went_out: "hat ausgemacht", rummy_call: "hat Rummy gerufen",
@@ -324,7 +324,7 @@ function onMessage(msg) {
     case "welcome": S.seat = msg.seat; break;
     case "state": onState(msg); break;
     case "error":
-      S.discardAfter = null; S.layQueue = null;
+      S.discardAfter = null; S.layQueue = null; S.bigGinAt = null;
       if (S.rematchAsked) { S.rematchAsked = false; $("#overlay").classList.add("hidden"); }
       flash(localText(msg, msg.message));
       break;
@@ -718,7 +718,6 @@ function tableOptions(text) {
 // How many hands the match has, when that is fixed: num_hands (one per player when unset) or 1.
 function plannedHands(st) {
   const o = tableRules(st);
-  if (!o) return null;
   if (o.match_end === "single_hand") return 1;
   if (o.match_end !== "fixed_hands") return null;
   return o.num_hands && o.num_hands !== "None" && o.num_hands !== null ? Number(o.num_hands) : st.table.players;
@@ -728,7 +727,7 @@ function plannedHands(st) {
 // from the table's rules as plannedHands reads the hands; null for every other match end.
 function eliminationLimit(st) {
   const o = tableRules(st);
-  if (!o || o.match_end !== "elimination_last_survivor") return null;
+  if (o.match_end !== "elimination_last_survivor") return null;
   const limit = Number(o.elimination_threshold);
   return o.elimination_threshold === null || o.elimination_threshold === "None" || !Number.isFinite(limit) ? null : limit;
 }
@@ -736,15 +735,16 @@ function eliminationLimit(st) {
 // The table's rules: its preset's options with its house rules over them (null before the presets came).
 function tableRules(st) {
   const preset = S.presets && S.presets.presets[st.table.preset];
-  return preset ? { ...preset, ...tableOptions(st.table.rules) } : null;
+  // Before the presets come (a reload), the house rules alone: a game to 100 names its match end there.
+  return { ...(preset || {}), ...tableOptions(st.table.rules) };
 }
 
 // The target of a match played to a score (gin's game to 100): the points won add up (a lost hand
 // takes none away, RULES.md §5.4), so the score sheet shows those; null for every other match end.
 function targetScore(st) {
   const o = tableRules(st);
-  const target = o ? Number(o.target_score) : NaN;
-  return o && o.match_end === "target_score" && Number.isFinite(target) ? target : null;
+  const target = Number(o.target_score ?? 100);  // the rules' default where the presets did not come yet
+  return o.match_end === "target_score" && Number.isFinite(target) ? target : null;
 }
 
 // The totals a match is decided by: the points won in a match to a target score, else the net scores.
@@ -1688,9 +1688,13 @@ function renderScores() {
     // A seat that sat the hand out scored nothing: a dash, not a 0 like a winner's.
     const out = (i) => h.active_seats && !h.active_seats.includes(i);
     const row = won && h.gains ? h.gains : h.points;
+    // The seat the hand's points went to: in gin the defender who undercut (the result's winner is
+    // the knocker either way), else the winner.
+    const scored = st.table.family === "gin" ? h.points.findIndex((p) => p > 0) : -1;
+    const best = scored >= 0 ? scored : h.winner;
     html += `<tr><td>${h.hand}</td>` + row.map((p, i) => (out(i)
       ? `<td class="out" title="${t("sits_out")}">–</td>`
-      : `<td class="${h.winner === i ? "win" : ""}">${p}</td>`)).join("") + "</tr>";
+      : `<td class="${best === i ? "win" : ""}">${p}</td>`)).join("") + "</tr>";
   }
   const totals = matchTotals(st);
   html += bonusRow(m);
@@ -1927,6 +1931,10 @@ function showMatchOver(state) {
   html += `<table class="scores final-scores"><tr><th></th>${totals.map((_, i) => `<th>${escapeHtml(seatName(i))}</th>`).join("")}</tr>`;
   html += bonusRow(m);
   html += `<tr class="total"><td>${t("total")}</td>${totals.map((p) => `<td>${p}</td>`).join("")}</tr></table>`;
+  // The bonuses came after the game was won (they change the margin, never the winner), so a winner
+  // may end with the smaller total: said, not left to look like a mistake.
+  const target = targetScore(state);
+  if ((m.bonuses || []).some((b) => b) && target !== null) html += `<p class="bonus-note">${escapeHtml(t("bonus_note", { n: target }))}</p>`;
   if (S.seat === 0) html += `<p><button type="button" id="btn-rematch">${t("rematch")}</button></p>`;
   else if (S.seat !== null) html += `<p class="rematch-note">${t("rematch_wait")}</p>`;
   showOverlay(html, t("new_table"), () => { location.href = "/"; });
@@ -2252,7 +2260,7 @@ async function createTable(form) {
   try {
     const grant = await api("/api/tables", body);
     clearError($("#create-error"));
-    if (body.name) localStorage.setItem("rummykit:name", body.name);
+    localStorage.setItem("rummykit:name", body.name);  // a name cleared stays cleared
     localStorage.setItem("rummykit:preset", body.preset);
     saveGrant(grant);
     openTable(grant.code);
