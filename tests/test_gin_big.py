@@ -134,25 +134,31 @@ GERMAN = {
 }
 
 
-def test_without_the_option_the_knocker_must_discard_first() -> None:
-    rnd = deal(GIN)
+@pytest.mark.parametrize(
+    ("rules", "first", "upcard", "dealer", "meld", "rule"),
+    [
+        # Without the option the knocker discards first.
+        (GIN, ELEVEN, "KC", DEFENDER, "meld AH 2H 3H", "knock_discard"),
+        # Ten melded cards and one over: a plain gin, no meld before the discard.
+        (BIG, ELEVEN, "KD", DEFENDER, "meld AH 2H 3H", "big_gin"),
+        # deadwood_ace = 0: the A♠ leaves deadwood 0, but a big gin lays every card (a gin by
+        # discarding the ace is one).
+        (BIG.replace(deadwood_ace=0), "2H 3H 4H 5C 5D 5S 9C 10C JC QC", "AS", DEFENDER.replace("4H", "KH"),
+         "meld 2H 3H 4H", "big_gin"),
+    ],
+)  # fmt: skip
+def test_no_meld_comes_before_the_discard_without_a_big_gin(
+    rules: rk.Rules, first: str, upcard: str, dealer: str, meld: str, rule: str
+) -> None:
+    rnd = deal(rules, first=first, upcard=upcard, defender=dealer)
     rnd.apply("take")
     rnd.apply("knock")
     assert all(isinstance(a, Discard) for a in rnd.legal_actions())
     with pytest.raises(IllegalActionError) as info:
-        rnd.apply("meld AH 2H 3H")
-    assert info.value.rule == "knock_discard"
-
-
-def test_melds_that_leave_a_card_over_are_no_big_gin() -> None:
-    """Ten melded cards and one over: the knock is a plain gin, no meld is offered before the discard."""
-    rnd = deal(first="AH 2H 3H 5C 5D 5S 9C 10C JC QC", upcard="KD")
-    rnd.apply("take")
-    rnd.apply("knock")
-    assert all(isinstance(a, Discard) for a in rnd.legal_actions())
-    with pytest.raises(IllegalActionError) as info:
-        rnd.apply("meld AH 2H 3H")
-    assert info.value.rule == "big_gin" and "do not all meld" in str(info.value)
+        rnd.apply(meld)
+    assert info.value.rule == rule
+    if rule == "big_gin":
+        assert "do not all meld" in str(info.value)
 
 
 def test_a_hand_of_melds_of_three_may_knock_only_as_big_gin() -> None:
@@ -172,20 +178,6 @@ def test_a_hand_of_melds_of_three_may_knock_only_as_big_gin() -> None:
     rnd.apply("pass")
     assert rnd.result is not None and rnd.result.big_gin
     assert rnd.result.points[0] == rnd.result.hand_values[1] + 31
-
-
-def test_an_ace_worth_nothing_still_has_to_lie_in_a_meld() -> None:
-    """``deadwood_ace = 0``: ten melded cards and the A♠ leave deadwood 0, but a big gin lays every
-    card, so it is no big gin (a gin by discarding the ace is)."""
-    rules = BIG.replace(deadwood_ace=0)
-    dealer = DEFENDER.replace("4H", "KH")
-    rnd = deal(rules, first="2H 3H 4H 5C 5D 5S 9C 10C JC QC", upcard="AS", defender=dealer)
-    rnd.apply("take")
-    rnd.apply("knock")
-    assert all(isinstance(a, Discard) for a in rnd.legal_actions())
-    with pytest.raises(IllegalActionError) as info:
-        rnd.apply("meld 2H 3H 4H")
-    assert info.value.rule == "big_gin"
 
 
 def test_a_big_gin_at_the_wall_takes_the_top_discard() -> None:
