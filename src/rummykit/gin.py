@@ -442,27 +442,25 @@ class GinFamily:
             if not rnd.discard_pile:
                 raise KnockError(f"{action}: there is no discard to knock with", "empty_discard_pile")
             hand = hand.plus(rnd.discard_pile[-1])
-        limit = _gin(rnd).knock_card
         mask = mask_of(hand)
-        if big_gin_hand(mask, rules):
+        taken = rnd.discard_pile[-1] if at_wall else rnd.taken_discard  # a knock at the wall takes it
+        if self._may_knock(rnd, mask, taken):
             return hand
-        values = values_of(rules)
+        # Why not, in the order _may_knock asks.
+        limit = _gin(rnd).knock_card
         where = " with the top discard" if at_wall else ""
-        left = eleven_card_deadwood(mask, values, rules.eleven_card_deadwood)
+        left = eleven_card_deadwood(mask, values_of(rules), rules.eleven_card_deadwood)
         if left > limit:
             raise KnockError(
                 f"cannot knock{where}: your best deadwood after a discard is {left}, the knock card "
                 f"is {limit}",
                 "knock_card",
             )
-        barred = _barred(rnd, at_wall)
-        if barred is not None and all(c == barred for c in knock_discards(mask, values, limit)):
-            raise KnockError(
-                f"cannot knock{where}: only discarding {barred}, the card you took, keeps your deadwood "
-                f"within the knock card {limit}",
-                "may_discard_taken_discard",
-            )
-        return hand
+        raise KnockError(
+            f"cannot knock{where}: only discarding {taken}, the card you took, keeps your deadwood "
+            f"within the knock card {limit}",
+            "may_discard_taken_discard",
+        )
 
     def _plan_knock(self, rnd: RoundState, action: Action, at_wall: bool) -> Plan:
         seat = rnd.to_move
@@ -526,9 +524,8 @@ class GinFamily:
         limit = _gin(rnd).knock_card
         values = values_of(rules)
         if len(hand) > rules.hand_size:
-            big_gin = big_gin_hand(mask_of(hand), rules)
             if isinstance(action, MeldAction) and rules.big_gin_bonus is not None:
-                if not big_gin:
+                if not big_gin_hand(mask_of(hand), rules):
                     raise MeldError(
                         f"{action}: big gin lays all {len(hand)} cards in melds, and yours do not all meld; "
                         "discard first",
@@ -536,7 +533,7 @@ class GinFamily:
                     )
                 return self._plan_knocker_meld(rnd, action, big_gin=True)
             if not isinstance(action, Discard):
-                if big_gin:
+                if big_gin_hand(mask_of(hand), rules):
                     raise WrongTurnError(
                         f"{action}: after knocking, discard first, or lay all {len(hand)} cards in melds "
                         "(big gin)",
@@ -744,16 +741,6 @@ class GinFamily:
         if taken is not None and not rnd.rules.may_discard_taken_discard:
             cards.remove(taken)
         return cards
-
-
-def _barred(rnd: RoundState, at_wall: bool) -> Card | None:
-    """The card a knock may not discard: the card just taken (at the wall the top discard, which the
-    knock takes) where ``may_discard_taken_discard`` is off, else ``None``."""
-    if rnd.rules.may_discard_taken_discard:
-        return None
-    if at_wall:
-        return rnd.discard_pile[-1] if rnd.discard_pile else None
-    return rnd.taken_discard
 
 
 def placed_layoffs(melds: Sequence[Meld], layoffs: Sequence[Card], rules: Rules) -> list[Meld]:

@@ -382,8 +382,9 @@ def knock_line_json(view: PlayerView) -> dict[str, Any] | None:
         return _gin_knock_line(view)
     hand = list(view.hand)
     after_discard = view.phase is Phase.DISCARD and view.to_move == view.seat
+    arrangement = solver.best_arrangement(hand, rules)
     if not after_discard:
-        deadwood = solver.min_deadwood(hand, rules)
+        deadwood = arrangement.deadwood  # the least deadwood: no second search
     else:
         deadwood, best = solver.best_discards(hand, rules)
         barred = None if rules.may_discard_taken_discard else view.taken_discard
@@ -395,7 +396,7 @@ def knock_line_json(view: PlayerView) -> dict[str, Any] | None:
         "after_discard": after_discard,
         "threshold": rules.knock_threshold,
         "comparison": rules.knock_comparison,
-        "melds": [cards(m.cards) for m in solver.best_arrangement(hand, rules).melds],
+        "melds": [cards(m.cards) for m in arrangement.melds],
     }
 
 
@@ -409,19 +410,21 @@ def _gin_knock_line(view: PlayerView) -> dict[str, Any]:
     mask, values = mask_of(view.hand), values_of(rules)
     after_discard = view.phase is Phase.DISCARD and view.to_move == view.seat
     barred = None if rules.may_discard_taken_discard else view.taken_discard
+    group = best_group(mask, values)
     if after_discard and barred is not None:  # the least the allowed discards leave
         deadwood = min(gin_deadwood(mask & ~(1 << c), values) for c in view.hand if c != barred)
     elif after_discard:
         deadwood = eleven_card_deadwood(mask, values, rules.eleven_card_deadwood)
-    else:
-        deadwood = gin_deadwood(mask, values)
+    else:  # the cards outside the best group: no second search
+        melded = {c for m in group for c in m.cards}
+        deadwood = sum(values[c] for c in view.hand if c not in melded)
     return {
         "deadwood": deadwood,
         "after_discard": after_discard,
         "threshold": view.gin.knock_card,
         "comparison": "le",
         "big_gin": after_discard and big_gin_hand(mask, rules),
-        "melds": [cards(list(m.cards)) for m in best_group(mask, values)],
+        "melds": [cards(list(m.cards)) for m in group],
     }
 
 

@@ -1230,18 +1230,17 @@ function passConfirmed() {
 
 // "Lay my best melds": the best melds sent one after another, each once the state after the previous
 // one has come (the server takes one meld per move); anything else that happens drops the rest.
-function layBestMelds() {
-  if (S.passAsked !== null) { closeDialog("#pass-dialog"); S.passAsked = null; }
-  const actions = bestMelds().map((m) => m.action);
-  if (!actions.length) return;
-  S.layQueue = { actions: actions.slice(1), version: S.state.version + 1 };
-  act(actions[0]);
-}
+function layBestMelds() { queueMelds([]); }
 
 // Big gin: the melds of every card sent one after another as "Lay my best melds" does, then the pass
 // (nothing else is left to do); from the discard step "Big gin!" knocks first (bigGinNow).
-function layBigGin() {
-  const actions = bestMelds().map((m) => m.action).concat(["pass"]);
+function layBigGin() { queueMelds(["pass"]); }
+
+function queueMelds(after) {
+  if (S.passAsked !== null) { closeDialog("#pass-dialog"); S.passAsked = null; }
+  const melds = bestMelds().map((m) => m.action);
+  if (!melds.length) return;
+  const actions = melds.concat(after);
   S.layQueue = { actions: actions.slice(1), version: S.state.version + 1 };
   act(actions[0]);
 }
