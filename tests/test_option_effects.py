@@ -82,6 +82,7 @@ SWITCHED_ON = [
     ("german(match_end=target_score, hand_scoring=winner_collects)", "target_score"),
     ("german(match_end=elimination_last_survivor, elimination_threshold=101)", "elimination_threshold"),
     ("viennese(match_end=fixed_hands)", "num_hands"),
+    ("gin(oklahoma=true)", "oklahoma_spade_doubles"),
 ]
 
 
@@ -118,7 +119,8 @@ def test_gin_options_do_not_apply_to_any_current_preset(name: str) -> None:
 
 def test_gin_options_apply_to_gin() -> None:
     gin = rk.Rules.preset("gin")
-    assert all(gin.not_applicable(option) is None for option in GIN_OPTIONS)
+    assert [option for option in GIN_OPTIONS if gin.not_applicable(option)] == ["oklahoma_spade_doubles"]
+    assert gin.replace(oklahoma=True).not_applicable("oklahoma_spade_doubles") is None
     assert gin.replace(gin_bonus=20).gin_bonus == 20
 
 

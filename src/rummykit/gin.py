@@ -30,8 +30,9 @@ and their actions:
 Score (``hand_scoring = gin_difference``): the cards each player did not lay count their value.
 The knocker scores ``r = defender − knocker``, plus ``gin_bonus`` on a gin (``big_gin_bonus`` instead
 on a big gin, which is a gin too: never undercut, no lay-offs); when ``r < 0`` (or
-``r = 0`` with ``undercut_on_tie``) the defender undercut: ``r −= undercut_bonus``. The defender
-scores ``−r``.
+``r = 0`` with ``undercut_on_tie``) the defender undercut: ``r −= undercut_bonus``. Under
+``oklahoma_spade_doubles`` a hand whose first upcard is a spade scores ``2r``. The defender scores
+``−r``.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ from rummykit.actions import (
     Pass,
     TakeDiscard,
 )
-from rummykit.cards import Card, Hand
+from rummykit.cards import SUITS, Card, Hand
 from rummykit.errors import (
     CardNotInHandError,
     DiscardError,
@@ -170,6 +171,9 @@ def undercut_by(result: RoundResult, rules: Rules) -> int | None:
     return next(s for s, p in enumerate(result.points) if s != result.winner and p > 0)
 
 
+SPADES: Final = SUITS.index("S")
+
+
 def oklahoma_knock_card(upcard: int) -> int:
     """Oklahoma: the knock card is the first upcard's value, an ace meaning gin only (0)."""
     rank = upcard % 13 + 1
@@ -177,12 +181,15 @@ def oklahoma_knock_card(upcard: int) -> int:
 
 
 def start_gin(rnd: RoundState) -> None:
-    """Set up a dealt gin hand: the knock card (``oklahoma``) and the first-upcard phase."""
+    """Set up a dealt gin hand: the knock card (``oklahoma``), whether it scores double (a spade
+    upcard under ``oklahoma_spade_doubles``) and the first-upcard phase."""
     rules = rnd.rules
-    knock_card = rules.knock_card
+    knock_card, doubled = rules.knock_card, False
     if rules.oklahoma and rnd.discard_pile:
-        knock_card = oklahoma_knock_card(rnd.discard_pile[-1])
-    rnd.gin = GinInfo(knock_card=knock_card)
+        upcard = rnd.discard_pile[-1]
+        knock_card = oklahoma_knock_card(upcard)
+        doubled = rules.oklahoma_spade_doubles and upcard.suit == SPADES
+    rnd.gin = GinInfo(knock_card=knock_card, doubled=doubled)
     if rules.start_mode == "gin_first_upcard":
         rnd.phase = Phase.FIRST_UPCARD
 
@@ -216,7 +223,7 @@ def _update(rnd: RoundState, **changes: object) -> None:
 _new_object = object.__new__
 (
     _SET_KNOCK_CARD, _SET_UPCARD_PASSES, _SET_UPCARD_DRAWS, _SET_PREV_UPCARD, _SET_REPEATED,
-    _SET_KNOCKER_MELDS, _SET_LAYOFFS, _SET_LAYOFFS_DONE,
+    _SET_KNOCKER_MELDS, _SET_LAYOFFS, _SET_LAYOFFS_DONE, _SET_DOUBLED,
 ) = (GinInfo.__dict__[name].__set__ for name in _GIN_FIELDS)
 
 
@@ -238,6 +245,7 @@ def _set_turn_facts(
         _SET_KNOCKER_MELDS(new, gin.knocker_melds)
         _SET_LAYOFFS(new, gin.layoffs)
         _SET_LAYOFFS_DONE(new, gin.layoffs_done)
+        _SET_DOUBLED(new, gin.doubled)
         rnd.gin = new
 
 
@@ -667,12 +675,14 @@ class GinFamily:
             r += rules.big_gin_bonus if big and rules.big_gin_bonus is not None else rules.gin_bonus
         if own > 0 and (r < 0 or (r == 0 and rules.undercut_on_tie)):  # a gin is never undercut
             r -= rules.undercut_bonus
+        multiplier = 2 if _gin(rnd).doubled else 1  # a spade upcard doubles it all, bonuses included
+        r *= multiplier
         points = [0] * rnd.seats
         points[knocker] = r
         points[defender] = -r
         gains = tuple(max(p, 0) for p in points)
         penalties = tuple(max(-p, 0) for p in points)
-        rnd.finish(Termination.KNOCK, knocker, penalties, gains, 1, big_gin=big)
+        rnd.finish(Termination.KNOCK, knocker, penalties, gains, multiplier, big_gin=big)
 
     # Legal actions ------------------------------------------------------------------------------
     def legal_actions(self, rnd: RoundState) -> list[Action]:
@@ -801,4 +811,5 @@ def gin_json(info: GinInfo | None) -> dict[str, object] | None:
         "knocker_melds": [[str(c) for c in meld] for meld in info.knocker_melds],
         "layoffs": [str(c) for c in info.layoffs],
         "layoffs_done": info.layoffs_done,
+        "doubled": info.doubled,
     }

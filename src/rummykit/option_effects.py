@@ -438,6 +438,11 @@ _GIN_DEALS: Final = {
         "8S 9S 10S 4D 6H 7H 8H 3C 4C 5C",
         "KD",
     ),
+    "the first player knocks after a spade upcard": (
+        "AH 2H 3H 5C 5D 5S 9C 10C JC QC",
+        "2C 3C 4C 6D 7D 8D 6H 7H 8H 4S",
+        "KS",
+    ),
     "the best discard allows a knock that OpenSpiel's count does not": (
         "7C AD 3D 5D 6D 7D AH 5H 6H 7H",
         "KS QH 9S JD 2C 4S 10H 8C KC 3H",

@@ -201,6 +201,7 @@ class GinRules:
 
     knock_card: int
     oklahoma: bool
+    oklahoma_spade_doubles: bool
     gin_bonus: int
     undercut_bonus: int
     undercut_on_tie: bool
@@ -358,6 +359,9 @@ class Rules:
     # Gin (OpenSpiel-compatible) -----------------------------------------------------------------
     knock_card: int = field(default=10, metadata=_range(0, 10))
     oklahoma: bool = False
+    oklahoma_spade_doubles: bool = False
+    """Gin under ``oklahoma``: a spade as the first upcard doubles the hand's score, bonuses included
+    (the rule books' Oklahoma; off: OpenSpiel's, which has no doubling)."""
     gin_bonus: int = field(default=25, metadata=_range(0, 100))
     undercut_bonus: int = field(default=25, metadata=_range(0, 100))
     undercut_on_tie: bool = False
@@ -779,6 +783,10 @@ def _knock_card_applies(rules: Rules) -> str | None:
     return _gin_only(rules)
 
 
+def _oklahoma_on(rules: Rules) -> str | None:
+    return None if rules.oklahoma else "oklahoma is off: no first upcard sets the hand's stakes"
+
+
 def _match_end_is(*ends: str) -> Callable[[Rules], str | None]:
     def check(rules: Rules) -> str | None:
         return None if rules.match_end in ends else f"only match_end = {' or '.join(ends)} uses it"
@@ -991,6 +999,7 @@ _APPLIES: Final[Mapping[str, Callable[[Rules], str | None]]] = {
     ),
     "undercut_on_tie": _both(_gin_only, _nonzero("undercut_bonus", "a tie scores nothing either way")),
     "knock_card": _knock_card_applies,
+    "oklahoma_spade_doubles": _both(_gin_only, _oklahoma_on),
 }
 """Options that only matter under some rules: each maps to a test giving the reason when they cannot.
 

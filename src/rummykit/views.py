@@ -98,6 +98,8 @@ class GinInfo:
     """Cards the defender laid off, in order."""
     layoffs_done: bool = False
     """The defender has finished laying off (or may not: a gin or no lay-offs)."""
+    doubled: bool = False
+    """The hand scores double: its first upcard is a spade (``oklahoma_spade_doubles``)."""
 
 
 @dataclass(frozen=True, slots=True)

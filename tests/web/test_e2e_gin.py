@@ -425,3 +425,47 @@ def test_sort_by_melds_groups_the_hand_as_its_best_arrangement(page: Any) -> Non
     open_table(page, "german", seed=11)
     page.wait_for_function("S.state.view.knock_line === null")
     assert not page.is_visible("#btn-sort-melds")
+
+
+SPADE_SEED: Final = 9
+"""Under Oklahoma this seed's first upcard is the K♠: knock card 10, and the hand counts double."""
+
+
+def test_a_spade_upcard_under_oklahoma_doubles_the_hand_and_says_so(page: Any, shots: Path, web: Any) -> None:
+    """With ``oklahoma_spade_doubles`` the gin line says the hand counts double, and the result shows
+    the arithmetic doubled: "(a − b + bonus) × 2 (spade upcard) = n", in both languages."""
+    page.goto(page.base + "/")
+    page.wait_for_selector("#preset option[value=gin]", state="attached")
+    page.evaluate(
+        """async (seed) => {
+            const overrides = { oklahoma: true, oklahoma_spade_doubles: true };
+            const grant = await api("/api/tables", { name: "Ann", preset: "gin", seats: 2, seed, overrides,
+                                                     bots: [{ kind: "random" }] });
+            saveGrant(grant);
+            await openTable(grant.code);
+        }""",
+        SPADE_SEED,
+    )
+    page.wait_for_function("S.state && S.state.view && S.state.view.gin")
+    assert page.evaluate("S.state.view.gin.doubled") is True
+    okla = "Knock at 10 or less (Oklahoma: the first upcard's value)"
+    assert f"{okla} spade upcard: the hand counts double" in gin_text(page)
+    page.click("#btn-lang")
+    assert "Pik aufgedeckt: das Spiel zählt doppelt" in gin_text(page)
+    page.click("#btn-lang")
+    page.screenshot(path=str(shots / "gin-oklahoma-spade.png"))
+    over = "!!document.querySelector('#overlay:not(.hidden) :is(#round-over, #match-over)')"
+    deadline = time.monotonic() + 120
+    while not page.evaluate(over):
+        assert time.monotonic() < deadline, "the hand did not end in time"
+        page.wait_for_function(f"document.body.dataset.myTurn === '1' || {over}", timeout=30000)
+        if not page.evaluate(over):
+            web.act_and_wait(page, web.hinted_action(page))
+    page.screenshot(path=str(shots / "gin-oklahoma-spade-result.png"))
+    result = page.evaluate("(S.state.view.result || S.state.last_round.result)")
+    assert result["termination"] == "knock" and result["multiplier"] == 2
+    text = page.inner_text("#overlay")
+    scorer = result["undercut_by"] if result["undercut_by"] is not None else result["winner"]
+    points = result["points"][scorer]
+    assert points % 2 == 0 and f"× 2 (spade upcard) = {points}" in text, text
+    assert "Rummy ×2" not in text and "×2)" not in text  # the factor is named once, in the arithmetic

@@ -79,7 +79,9 @@ def test_gin_offers_its_own_knock_limit_and_bonuses_in_words() -> None:
     """Gin knocks by ``knock_card`` (``knock_threshold`` stays 10): the lobby offers the knock card,
     Oklahoma and the two bonuses, and its first upcard in words."""
     controls = {c["option"]: c for c in house_rules()["gin"]}
-    assert list(controls)[:5] == ["start_mode", "knock_card", "oklahoma", "gin_bonus", "undercut_bonus"]
+    assert list(controls)[:6] == [
+        "start_mode", "knock_card", "oklahoma", "oklahoma_spade_doubles", "gin_bonus", "undercut_bonus"
+    ]
     assert controls["knock_card"]["label"]["de"] == "Klopfgrenze (Restpunkte)"
     words = [c["label"]["de"] for c in controls["start_mode"]["choices"]]
     assert words == [
@@ -107,9 +109,9 @@ def test_going_out_at_once_is_named_as_the_game_names_it(preset: str, en: str, d
 
 
 def test_a_control_that_another_setting_makes_moot_says_so() -> None:
-    """``unused_when`` comes from the engine's ``not_applicable``: gin's knock limit under Oklahoma, and
-    otherwise the match's length and limits, gin's end-of-game bonuses, and a rubber's chips, by the
-    match's end."""
+    """``unused_when`` comes from the engine's ``not_applicable``: gin's knock limit under Oklahoma, the
+    spade doubling without it, and otherwise the match's length and limits, gin's end-of-game bonuses,
+    and a rubber's chips, by the match's end."""
     bonuses = ("box_bonus", "game_bonus", "shutout_doubles")
     by_match_end = ("num_hands", "penalty_limit", "target_score", *bonuses, "pot_ante", "knock_money")
     unused = {
@@ -118,7 +120,10 @@ def test_a_control_that_another_setting_makes_moot_says_so() -> None:
         for c in cs
         if c["unused_when"] and c["option"] not in by_match_end
     }
-    assert unused == {("gin", "knock_card"): [{"option": "oklahoma", "value": True}]}
+    assert unused == {
+        ("gin", "knock_card"): [{"option": "oklahoma", "value": True}],
+        ("gin", "oklahoma_spade_doubles"): [{"option": "oklahoma", "value": False}],  # Oklahoma's own
+    }
     for preset, cs in house_rules().items():
         for c in cs:
             if c["option"] in by_match_end:

@@ -1,9 +1,9 @@
 """The gin line of the terminal table (RULES.md §5.4): what a gin hand shows beyond the piles.
 
 Everyone at a gin table sees the hand's knock card (under ``oklahoma`` it comes from the first
-upcard), how many players passed on the first upcard while that phase lasts, and, once someone has
-knocked, the knocker's melds as laid (one group per meld, in the order laid) and the cards the
-defender laid off onto them.
+upcard, and a spade there doubles the hand under ``oklahoma_spade_doubles``), how many players passed
+on the first upcard while that phase lasts, and, once someone has knocked, the knocker's melds as laid
+(one group per meld, in the order laid) and the cards the defender laid off onto them.
 """
 
 from __future__ import annotations
@@ -26,6 +26,10 @@ def gin_line(
         return None
     t = Lang(lang)
     line = Text(t(f"knock card {gin.knock_card}", f"Klopfgrenze {gin.knock_card}"), style="bold")
+    if gin.doubled:
+        line.append(
+            t(" · spade upcard: the hand counts double", " · Pik aufgedeckt: das Spiel zählt doppelt")
+        )
     if view.phase is Phase.FIRST_UPCARD and gin.upcard_passes:  # nothing to say before a pass
         passes = min(gin.upcard_passes, 2)
         line.append(" · ")

@@ -810,7 +810,8 @@ def result_table(
 def gin_arithmetic(result: RoundResult, rules: Rules, names: Sequence[str], lang: str = "en") -> str | None:
     """How a scored gin hand's points came about (RULES.md §5.4), or ``None`` for other hands: the
     defender's deadwood less the knocker's, plus the gin bonus, for the knocker; after an undercut the
-    knocker's deadwood less the defender's, plus the undercut bonus, for the defender."""
+    knocker's deadwood less the defender's, plus the undercut bonus, for the defender; all of it
+    doubled where a spade upcard doubles the hand (``oklahoma_spade_doubles``)."""
     if not rules.is_gin or result.termination is not Termination.KNOCK or not result.scored:
         return None
     knocker = result.winner
@@ -828,6 +829,8 @@ def gin_arithmetic(result: RoundResult, rules: Rules, names: Sequence[str], lang
             terms += t(f" + {rules.big_gin_bonus} (big gin)", f" + {rules.big_gin_bonus} (großes Gin)")
     elif knocked_gin(result, rules) and rules.gin_bonus:
         terms += t(f" + {rules.gin_bonus} (gin)", f" + {rules.gin_bonus} (Gin)")
+    if result.multiplier > 1:  # a spade upcard under oklahoma_spade_doubles
+        terms = f"({terms}) × {result.multiplier}" + t(" (spade upcard)", " (Pik aufgedeckt)")
     who = names[scorer]
     if lang == "de":
         return f"{who} {'bekommst' if who == 'Du' else 'bekommt'} {terms} = {result.points[scorer]}"

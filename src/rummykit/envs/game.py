@@ -87,7 +87,8 @@ def resolve_rules(rules: Rules | str) -> Rules:
 def worst_hand_points(rules: Rules) -> int:
     """A bound that no seat's points for one hand reach under ``rules``: every card of the deck held
     at its end-of-hand value (:meth:`Rules.card_points`), times the larger of the Hand-Rommé and
-    Rummy-call multipliers, less every bonus a winner can collect from it (gin, big gin, undercut).
+    Rummy-call multipliers, less every bonus a winner can collect from it (gin, big gin, undercut);
+    doubled where a spade upcard doubles a gin hand (``oklahoma_spade_doubles``).
 
     A seat never holds the whole deck, so real hands stay far above it: in random play of every
     preset (150 hands per table size) the worst hand was -242 points (German, six players), where
@@ -95,7 +96,8 @@ def worst_hand_points(rules: Rules) -> int:
     deck = sum(rules.card_points(c) for c in build_deck(rules.num_decks, rules.jokers_total))
     multiplier = max(rules.hand_romme_multiplier, rules.rummy_multiplier, 1)
     bonuses = max(rules.gin_bonus, rules.big_gin_bonus or 0) + rules.undercut_bonus
-    return -(deck * multiplier + bonuses)
+    doubled = 2 if rules.is_gin and rules.oklahoma and rules.oklahoma_spade_doubles else 1
+    return -(deck * multiplier + bonuses) * doubled
 
 
 def worst_match_points(rules: Rules, players: int) -> int:

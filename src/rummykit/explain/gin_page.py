@@ -59,6 +59,11 @@ def knock_card_words(rules: Rules, t: Lang) -> str:
             ": here the value of the first upcard (an ace: gin only)",
             ": hier der Wert der ersten offenen Karte (ein Ass: nur Gin)",
         )
+        + (
+            t("; a spade there doubles the hand", "; ein Pik dort verdoppelt das Spiel")
+            if rules.oklahoma_spade_doubles
+            else ""
+        )
         if rules.oklahoma
         else t(f" (here {rules.knock_card})", f" (hier {rules.knock_card})")
     )
@@ -524,6 +529,15 @@ def scoring(rules: Rules, t: Lang) -> list[Block]:
             "Der andere bekommt dieselben Punkte mit umgekehrtem Vorzeichen.",
         ),
     ]
+    if rules.oklahoma and rules.oklahoma_spade_doubles:
+        items.append(
+            t(
+                "If the first upcard is a spade, the hand counts double: every score above, bonuses "
+                "included, is doubled.",
+                "Ist die erste offene Karte ein Pik, zählt das Spiel doppelt: jedes Ergebnis oben, Boni "
+                "eingeschlossen, wird verdoppelt.",
+            )
+        )
     if rules.big_gin_bonus is None:
         n = rules.hand_size + 1
         items.append(

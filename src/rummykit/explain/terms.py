@@ -116,6 +116,10 @@ OPTION_LABELS: Final[dict[str, tuple[str, str]]] = {
         "Oklahoma (the first upcard sets the knock limit)",
         "Oklahoma (erste offene Karte gibt die Klopfgrenze)",
     ),
+    "oklahoma_spade_doubles": (
+        "Oklahoma: a spade upcard doubles the hand",
+        "Oklahoma: eine Pik-Karte als erste offene Karte verdoppelt das Spiel",
+    ),
     "gin_bonus": ("gin bonus (points)", "Bonus für Gin (Punkte)"),
     "undercut_bonus": ("undercut bonus (points)", "Bonus fürs Unterbieten (Punkte)"),
     "knock_comparison": ("knock when deadwood is", "klopfen bei Restpunkten"),

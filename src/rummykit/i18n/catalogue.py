@@ -1281,6 +1281,10 @@ FRAGMENTS: Final[tuple[tuple[str, str], ...]] = (
         "oklahoma sets the knock card from the first upcard",
         "bei Oklahoma gibt die erste offene Karte die Klopfgrenze",
     ),
+    (
+        "oklahoma is off: no first upcard sets the hand's stakes",
+        "oklahoma ist aus: keine erste offene Karte bestimmt, was das Spiel zählt",
+    ),
     ("only match_end = {ends} uses it", "nur match_end = {ends} nutzt sie"),
     ("only an opening minimum above 0 uses it", "nur ein Mindestwert über 0 nutzt sie"),
     (

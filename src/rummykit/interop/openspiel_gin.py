@@ -218,6 +218,8 @@ def openspiel_params(rules: Rules) -> dict[str, object]:
             raise ValueError(f"{option}={getattr(rules, option)}: OpenSpiel's gin_rummy plays {value} only")
     if rules.big_gin_bonus is not None:
         raise ValueError(f"big_gin_bonus={rules.big_gin_bonus}: OpenSpiel's gin_rummy has no big gin")
+    if rules.oklahoma_spade_doubles:
+        raise ValueError("oklahoma_spade_doubles=true: OpenSpiel's gin_rummy never doubles a hand")
     if rules.hand_size > OPENSPIEL_MAX_HAND_SIZE:
         most = OPENSPIEL_MAX_HAND_SIZE
         raise ValueError(f"hand_size={rules.hand_size}: OpenSpiel's gin_rummy deals at most {most} cards")

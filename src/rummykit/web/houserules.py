@@ -28,6 +28,7 @@ HOUSE_RULES: Final = (
     "knock_threshold",
     "knock_card",
     "oklahoma",
+    "oklahoma_spade_doubles",
     "gin_bonus",
     "undercut_bonus",
     "big_gin_bonus",

@@ -88,7 +88,7 @@ const I18N = {
     tray_short_lay: "Your composed melds cannot be laid: {sum} points do not reach the opening's {min}. Add to them or clear them.",
     more_moves: "more ({n})…", fewer_moves: "fewer", out_at: "Out at {n}", near_limit: "close to the limit",
     to_target: "to {n}", still_needed: "To {n}: still",
-    gin_sum: "{name} scores {terms} = {n}", bonus_gin: "gin", bonus_big_gin: "big gin", bonus_undercut: "undercut",
+    gin_sum: "{name} scores {terms} = {n}", bonus_gin: "gin", bonus_big_gin: "big gin", bonus_undercut: "undercut", spade_upcard: "spade upcard", gin_doubled: "spade upcard: the hand counts double",
   },
   de: {
     create_title: "Neuer Tisch", your_name: "Dein Name", rules: "Regeln", seats: "Plätze", bots: "Bots",
@@ -178,7 +178,7 @@ const I18N = {
     tray_short_lay: "Deine Figuren lassen sich nicht auslegen: {sum} Punkte reichen nicht für die Erstmeldung mit {min}. Ergänze sie oder setze sie zurück.",
     more_moves: "mehr ({n})…", fewer_moves: "weniger", out_at: "Aus bei {n}", near_limit: "nah an der Grenze",
     to_target: "bis {n}", still_needed: "Bis {n} fehlen",
-    gin_sum: "{name} bekommt {terms} = {n}", bonus_gin: "Gin", bonus_big_gin: "großes Gin", bonus_undercut: "Unterbieten",
+    gin_sum: "{name} bekommt {terms} = {n}", bonus_gin: "Gin", bonus_big_gin: "großes Gin", bonus_undercut: "Unterbieten", spade_upcard: "Pik aufgedeckt", gin_doubled: "Pik aufgedeckt: das Spiel zählt doppelt",
   },
 };
 
@@ -974,6 +974,7 @@ function renderGinLine() {
   const o = tableRules(S.state);
   const okla = o && (o.oklahoma === true || o.oklahoma === "true") ? ` ${t("gin_oklahoma")}` : "";
   part((gin.knock_card === 0 ? t("gin_only") : t("gin_knock", { n: gin.knock_card })) + okla, "gin-knock");
+  if (gin.doubled) part(t("gin_doubled"), "gin-doubled");  // Oklahoma's spade upcard
   // After a pass only, as the terminal says it (before one there is nothing to count).
   if (v.phase === "first_upcard" && gin.upcard_passes) part(t(`gin_passes_${Math.min(gin.upcard_passes, 2)}`), "gin-passes");
   if (v.knocker === null || v.knocker === undefined || !["knock", "layoff"].includes(v.phase)) return;
@@ -1829,7 +1830,8 @@ function resultHtml(round) {
     }
   }
   // The factor named: a Hand-Rommé (all cards laid in one turn) or a Rummy call of the knock games.
-  const factor = r.multiplier > 1 ? ` (${t(S.state.table.knock_game ? "rummy" : "hand_rummy")} ×${r.multiplier})` : "";
+  // In gin the factor is Oklahoma's spade upcard, which the score's arithmetic below names.
+  const factor = r.multiplier > 1 && !gin ? ` (${t(S.state.table.knock_game ? "rummy" : "hand_rummy")} ×${r.multiplier})` : "";
   let html = `<p class="result-head">${head}${escapeHtml(factor)}</p>`;
   if (gin && r.scored && r.winner !== null) html += `<p class="gin-sum">${escapeHtml(ginSum(r))}</p>`;
   html += '<div class="showdown">';
@@ -1862,15 +1864,19 @@ function resultHtml(round) {
 
 // How a gin hand's points came about, as the apps show it: "Bot 2 scores 10 − 1 + 25 (undercut) = 34".
 // The scorer is the knocker, or the defender who undercut; the bonus is what the points hold beyond
-// the difference of the deadwood (gin, big gin or undercut: the result names which).
+// the difference of the deadwood (gin, big gin or undercut: the result names which). A spade
+// upcard under Oklahoma doubles it all: "(10 − 1 + 25) × 2 (spade upcard) = 68".
 function ginSum(r) {
   const undercut = r.undercut_by !== null && r.undercut_by !== undefined;
   const scorer = undercut ? r.undercut_by : r.winner;
   const other = scorer === 0 ? 1 : 0;  // gin is played by two
-  const diff = r.hand_values[other] - r.hand_values[scorer], bonus = r.points[scorer] - diff;
+  const factor = r.multiplier > 1 ? r.multiplier : 1;
+  const diff = r.hand_values[other] - r.hand_values[scorer], bonus = r.points[scorer] / factor - diff;
   const kind = undercut ? "undercut" : r.big_gin ? "big_gin" : "gin";
   const plus = bonus > 0 ? ` + ${bonus} (${t("bonus_" + kind)})` : "";
-  return t("gin_sum", { name: seatName(scorer), terms: `${r.hand_values[other]} − ${r.hand_values[scorer]}${plus}`, n: r.points[scorer] });
+  let terms = `${r.hand_values[other]} − ${r.hand_values[scorer]}${plus}`;
+  if (factor > 1) terms = `(${terms}) × ${factor} (${t("spade_upcard")})`;
+  return t("gin_sum", { name: seatName(scorer), terms, n: r.points[scorer] });
 }
 
 function showOverlay(html, button, onClick) {
