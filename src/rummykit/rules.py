@@ -360,8 +360,9 @@ class Rules:
     knock_card: int = field(default=10, metadata=_range(0, 10))
     oklahoma: bool = False
     oklahoma_spade_doubles: bool = False
-    """Gin under ``oklahoma``: a spade as the first upcard doubles the hand's score, bonuses included
-    (the rule books' Oklahoma; off: OpenSpiel's, which has no doubling)."""
+    """Gin under ``oklahoma``: a spade as the first upcard doubles the hand's score, its gin, big gin
+    or undercut bonus included (the rule books' Oklahoma; off: OpenSpiel's, which has no doubling). A
+    game's ``box_bonus`` still counts the hand once: it pays for hands won, not points."""
     gin_bonus: int = field(default=25, metadata=_range(0, 100))
     undercut_bonus: int = field(default=25, metadata=_range(0, 100))
     undercut_on_tie: bool = False
