@@ -109,6 +109,27 @@ def test_lobby_errors_stay_visible_until_dismissed_or_corrected(page: Any, shots
     assert join_error.is_hidden()
 
 
+def test_a_table_this_version_cannot_play_says_why_in_the_lobby(page: Any) -> None:
+    """The websocket of a stored table this server cannot play sends an ``error`` ``table_unreadable``
+    (naming the rule change) and closes with 4409: the page goes to the lobby and shows that text in
+    its language; it said "There is no table", though the table is stored."""
+    page.goto(page.base + "/")
+    page.wait_for_selector("#preset option[value=gin]", state="attached")
+    texts = {"en": "table QQQQQQ was stored by another rummykit version", "de": "Tisch QQQQQQ wurde von"}
+    page.evaluate(
+        """(texts) => {
+            S.code = "QQQQQQ";
+            onMessage({ type: "error", code: "table_unreadable", message: texts.en, texts });
+            tableUnreadable(S.code);
+        }""",
+        texts,
+    )
+    join_error = page.locator("#join-error")
+    join_error.wait_for(state="visible")
+    assert join_error.inner_text().startswith(texts[page.lang])
+    assert page.locator("#lobby:not(.hidden)").count() == 1 and page.evaluate("S.code") is None
+
+
 def test_rules_from_the_lobby_and_at_the_table(page: Any, shots: Path, web: Any) -> None:
     lang, labels = page.lang, LABELS[page.lang]
     dialog, body = page.locator("#rules-dialog"), page.locator("#rules-body")

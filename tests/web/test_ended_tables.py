@@ -178,9 +178,10 @@ def test_rebuilding_ended_tables_is_bounded_in_memory_and_in_work(
     assert client.get(f"/api/tables/{codes[1]}").json()["status"] == "over"  # its lobby entry needs none
 
 
-def test_stored_rules_this_version_refuses_answer_no_table(client: TestClient, web: Any) -> None:
+def test_stored_rules_this_version_refuses_are_not_served(client: TestClient, web: Any) -> None:
     """A table stored before its combination of options was refused (here: hands too small to open)
-    made its lobby and rules page answer 500; it now answers as a table that is not there."""
+    made its lobby and rules page answer 500; they answer as for a table that is not there, and once
+    its websocket has tried to replay it, as a table this version cannot play."""
     from sqlalchemy import text
 
     code = ended_gin_tables(client, web, (4,))[0]["code"]
@@ -191,9 +192,12 @@ def test_stored_rules_this_version_refuses_answer_no_table(client: TestClient, w
         )
     assert client.get(f"/api/tables/{code}").status_code == 404
     assert client.get(f"/api/tables/{code}/rules").status_code == 404
+    # Its websocket tries to replay it: the table is there, this version cannot play it, and says so.
     with pytest.raises(WebSocketDisconnect) as gone, web.connect(client, code) as watcher:
+        assert watcher.receive_json()["code"] == "table_unreadable"
         watcher.receive_json()
-    assert gone.value.code == 4404
+    assert gone.value.code == 4409
+    assert client.get(f"/api/tables/{code}").status_code == 409
 
 
 def test_a_rematch_that_failed_may_be_asked_again(

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, insert, inspect, select
+from starlette.websockets import WebSocketDisconnect
 
 from rummykit.errors import RulesError
 from rummykit.revisions import RULES_REVISION, read_rules
@@ -133,8 +134,19 @@ def upgrade_a_database_at_0006(url: str, web: Any) -> None:
     assert stored_revision(url, "RVACEA") == 0
 
 
-def test_sqlite_database_at_0006_is_upgraded(tmp_path: Path, web: Any) -> None:
+def test_sqlite_database_at_0006_is_upgraded(
+    tmp_path: Path, web: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING, logger="rummykit.web")
     upgrade_a_database_at_0006(f"sqlite:///{tmp_path / 'at0006.db'}", web)
+    # The operator is told that the older release cannot open the database any more: at the server's
+    # start, and at the upgrade after the downgrade at the end (a new database, made at 0006, is not).
+    said = [r.getMessage() for r in caplog.records if r.getMessage().startswith("database schema")]
+    upgraded = (
+        f"database schema upgraded from 0006 to {migrations.HEAD}: a server of an older rummykit cannot open "
+        "it any more (keep a copy made before the upgrade to go back)"
+    )
+    assert said == [upgraded, upgraded]
 
 
 def test_postgres_database_at_0006_is_upgraded(postgres_url: str, web: Any) -> None:
@@ -198,6 +210,63 @@ def test_an_older_text_is_replayed_with_the_meaning_it_had(
     # Nothing was rewritten: every row keeps the revision it was stored with.
     revisions = [stored_revision(url, c) for c in ("RVACEA", "RVACEB", "RVKNCK", "RVNEWR")]
     assert revisions == [0, 1, 0, RULES_REVISION + 1]
+
+
+REVISION_3_GIN = "gin(may_discard_taken_discard=false)"
+REVISION_3_MOVES = [
+    *("pass", "pass", "draw", "discard KD", "draw", "discard 10C", "take", "discard 9S", "draw"),
+    *("discard KC", "draw", "discard 8D", "draw", "discard QH", "draw", "discard 9D", "take"),
+    *("discard 5H", "draw", "discard 9H", "take", "knock"),
+]
+"""Seed 1 under :data:`REVISION_3_GIN`, as a server before rules revision 3 stored it: the last
+``take`` takes the 9♥ back, and only discarding it again would have allowed the ``knock`` (which then
+left the knock phase with no legal move); revision 3 no longer offers that knock."""
+
+
+def test_a_table_whose_move_a_rule_change_refuses_names_the_change(
+    tmp_path: Path, web: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Not played and not shown as missing: its lookup and its websocket say that this version cannot
+    play it and which change refuses its move (the page said "There is no table"); the log has the
+    move and the engine's refusal for the operator."""
+    from rummykit.seating import draw_first_dealer
+
+    url = f"sqlite:///{tmp_path / 'revision3.db'}"
+    rules = Rules.parse(REVISION_3_GIN)
+    dealer = draw_first_dealer(rules, 2, 1).dealer
+    seats = [asdict(Seat("human", name, token_hash=name * 32)) for name in ("ab", "cd")]
+    moves = REVISION_3_MOVES
+    table = StoredTable("RVGNK3", REVISION_3_GIN, 2, 1, None, dealer, "playing", seats, 600.0, moves)
+    table.rules_revision = 2
+    store = Store(url)
+    try:
+        store.create(table)
+        with store.engine.begin() as connection:
+            insert_actions(connection, table)
+    finally:
+        store.close()
+    caplog.set_level(logging.INFO, logger="rummykit.web")
+    with restarted(url, web) as client:
+        assert "RVGNK3" not in client.app.state.manager.tables  # type: ignore[attr-defined]
+        refused = client.get("/api/tables/RVGNK3")
+        detail, german = refused.json()["detail"], refused.json()["texts"]["de"]
+        assert refused.status_code == 409 and "another rummykit version" in detail
+        assert "(2026-12-06: under may_discard_taken_discard = false a gin knock is offered only" in detail
+        assert german.startswith("Tisch RVGNK3 wurde von einer anderen rummykit-Version gespeichert")
+        assert "(6.12.2026: mit may_discard_taken_discard = false darf man im Gin nur klopfen" in german
+        assert "9H" not in detail and "9H" not in german  # no card of a hand: only the rule change
+        assert "RVGNK3" not in [t["code"] for t in client.get("/api/tables").json()["tables"]]
+        with web.connect(client, "RVGNK3") as ws:
+            said = ws.receive_json()
+            assert said["type"] == "error" and said["code"] == "table_unreadable"
+            assert said["texts"] == refused.json()["texts"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+        assert closed.value.code == 4409
+    logged = [r.getMessage() for r in caplog.records if "RVGNK3" in r.getMessage()]
+    assert len(logged) == 1
+    assert logged[0].startswith("table RVGNK3 cannot be restored: its move 22 is refused: cannot knock")
+    assert "written under rules revision 2" in logged[0] and "may_discard_taken_discard" in logged[0]
 
 
 def test_new_tables_are_stored_with_this_revision(tmp_path: Path, web: Any) -> None:

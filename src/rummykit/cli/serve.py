@@ -270,6 +270,9 @@ def serve_command(
             address_key = load_key(address_key_file)
     except AddressKeyError as exc:
         _fail(f"--address-key-file: {exc}")
+    from rummykit.web.runtime import log_to_stderr
+
+    log_to_stderr()  # the database check below may already log (a schema upgrade)
     check_database(url, database, Store, address_key)
     listener = bind(host, port)
     internal = internal_host if url.startswith("postgresql") else None
@@ -310,8 +313,9 @@ def run_server(
         sockets.append(internal)
         shown = f"[{internal_host}]" if ":" in internal_host else internal_host
         relay_address = f"{shown}:{internal.getsockname()[1]}"
-    from rummykit.web.runtime import settle_garbage_collector
+    from rummykit.web.runtime import log_to_stderr, settle_garbage_collector
 
+    log_to_stderr()  # before the app: its start may already log (a schema upgrade, a stored table)
     app = create_app(url, settings=settings, relay_address=relay_address, address_key=address_key)
     settle_garbage_collector()
     config = uvicorn.Config(

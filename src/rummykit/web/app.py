@@ -93,6 +93,8 @@ STORAGE_RETRY_SECONDS: Final = 5
 """``Retry-After`` of a request the database could not take (503)."""
 log = logging.getLogger("rummykit.web")
 WS_CLOSE_NO_TABLE: Final = 4404
+WS_CLOSE_UNREADABLE: Final = 4409
+"""The table is stored but this version cannot play it (an ``error`` ``table_unreadable`` says why)."""
 WS_CLOSE_BAD_TOKEN: Final = 4403
 WS_CLOSE_BAD_HELLO: Final = 4400
 WS_CLOSE_LIMIT: Final = 4429
@@ -438,6 +440,10 @@ def create_app(
             table = await manager.find(code)
         except LobbyError as exc:
             await websocket.accept()  # so that the close code reaches the page (see above)
+            if exc.error == "table_unreadable":  # stored, but not playable here: say why, then close
+                await websocket.send_json(error_json(exc.error, exc.message, texts=exc.texts))
+                await websocket.close(code=WS_CLOSE_UNREADABLE)
+                return
             await websocket.close(code=WS_CLOSE_LIMIT if exc.status == 429 else WS_CLOSE_NO_TABLE)
             return
         await websocket.accept()

@@ -36,7 +36,7 @@ from sqlalchemy.exc import IntegrityError
 from rummykit.bots import BOT_LEVELS, Bot, make_bot
 from rummykit.errors import RulesError, RummyError, quoted
 from rummykit.match import Match
-from rummykit.revisions import written
+from rummykit.revisions import RuleChange, older_text, refusing, written
 from rummykit.rules import Rules, option_range
 from rummykit.web import practice
 from rummykit.web.address_key import claim_key
@@ -72,6 +72,17 @@ from rummykit.web.texts import engine_error_texts, server_error_texts
 from rummykit.web.thinking import Decision, FairThinkers, decide, fair_network
 
 log = logging.getLogger("rummykit.web")
+
+
+class UnplayableMoves(ValueError):
+    """A stored table whose moves this version refuses: the move's number and the engine's refusal,
+    then, for a table stored under an older rules revision, the rule changes since that refuse such a
+    move (:func:`~rummykit.revisions.refusing`, as a record's replay names them)."""
+
+    def __init__(self, cause: RummyError, revision: int, rules: Rules, number: int) -> None:
+        rule = getattr(cause, "rule", None)
+        self.changes = refusing(revision, rules, rule if isinstance(rule, str) else None)
+        super().__init__(f"its move {number} is refused: {cause}{older_text(revision, self.changes)}")
 
 CODE_ALPHABET: Final = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH: Final = 6
@@ -146,9 +157,10 @@ class TableManager:
         self._fair: FairThinkers | None = None
         self._listener: Listener | None = None
         self._refreshing: set[asyncio.Task[None]] = set()
-        self._unrestored: dict[str, None] = {}
+        self._unrestored: dict[str, tuple[RuleChange, ...]] = {}
         """Tables whose rows this process could not replay (newest last, at most
-        :data:`UNRESTORED_KEPT`): their lookups say so (:meth:`_missing`)."""
+        :data:`UNRESTORED_KEPT`), with the rule changes since their revision that refuse one of their
+        moves (none known: empty): their lookups say so (:meth:`_missing`)."""
         self._read_noted: set[str] = set()
         """Tables whose older rules text was read with its old meaning and logged so (:meth:`_replay`:
         once per table, however often a copy is rebuilt; only tables stored before an upgrade)."""
@@ -334,10 +346,12 @@ class TableManager:
 
     def _unrestorable(self, key: str, exc: Exception) -> LobbyError:
         """Log that the stored table ``key`` cannot be replayed (its rules text, or a move, is refused
-        by this version, or a newer one stored it), remember it, and the refusal its lookups get."""
+        by this version, or a newer one stored it), remember it, and the refusal its lookups get.
+        The log has the engine's refusal (cards included: it is the operator's); the players get only
+        the rule changes that refuse the move (:class:`UnplayableMoves`)."""
         log.error("table %s cannot be restored: %s", key, exc)
         self._unrestored.pop(key, None)
-        self._unrestored[key] = None
+        self._unrestored[key] = exc.changes if isinstance(exc, UnplayableMoves) else ()
         while len(self._unrestored) > UNRESTORED_KEPT:
             del self._unrestored[next(iter(self._unrestored))]
         return self._missing(key, key)
@@ -346,11 +360,14 @@ class TableManager:
         """The refusal for table ``code`` that is not here: 404, or 409 for a table this process could
         not restore (stored by another version), which says so rather than seem deleted."""
         if key is not None and key in self._unrestored:
+            changes = self._unrestored[key]
             message = (
                 f"table {key} was stored by another rummykit version whose rules or moves this version "
                 "cannot play; open a new table"
             )
-            return refusal(409, "table_unreadable", message, code=key)
+            why = "".join(f" ({c.date}: {c.text})" for c in changes)
+            why_de = "".join(f" ({c.date_de}: {c.text_de})" for c in changes)
+            return refusal(409, "table_unreadable", message + why, code=key, why=why_de)
         return no_table(code)
 
     async def _archived(self, key: str) -> Table | None:
@@ -419,7 +436,8 @@ class TableManager:
         table = self.tables.get(key) if key is not None else None
         if table is not None:
             return table.lobby_json()
-        if key is not None:  # another process's table, or one that ended and left memory
+        # Another process's table, or one that ended and left memory (not one found unplayable here).
+        if key is not None and key not in self._unrestored:
             row = await self.db(self.store.lobby_row, key)
             if row is not None and (self.store.shared or row["status"] not in OPEN_STATUSES):
                 lobby = _stored_lobby(row, self.settings)
@@ -452,6 +470,8 @@ class TableManager:
         rows = self._lobby_rows[1]
         listed = []
         for row in reversed(rows):
+            if row["code"] in self._unrestored:  # stored, but this version cannot play it
+                continue
             table = self.tables.get(row["code"])
             if table is not None and table.owned:
                 listed.append(table.lobby_json())
@@ -571,7 +591,10 @@ class TableManager:
             log.warning("table %s: its rules text %s; %s", stored.code, written(stored.rules_revision), notes)
         secret = self._dealing_secret(stored.secret, stored.sealed)
         match = new_table_match(rules, stored.players, stored.seed, secret, stored.dealer)
-        closed = practice.play_on(match, practice.effective_actions(stored.actions))
+        try:
+            closed = practice.play_on(match, practice.effective_actions(stored.actions))
+        except RummyError as exc:
+            raise UnplayableMoves(exc, stored.rules_revision, rules, len(match.actions) + 1) from None
         return rules, secret, match, closed
 
     def _table_of(

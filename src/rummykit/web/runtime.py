@@ -40,6 +40,28 @@ def settle_garbage_collector() -> None:
     gc.set_threshold(*THRESHOLDS)
 
 
+SERVER_LOG_FORMAT: Final = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+"""The server's own log lines (``rummykit.*``) on stderr: when, how bad, whose, what."""
+
+
+def log_to_stderr() -> None:
+    """Write the ``rummykit`` loggers' lines of level INFO and above to stderr, each with its time
+    and level (without this, Python wrote only warnings, bare: an operator could not tell when a table
+    failed to load or how bad a line was). Once per process; uvicorn's own lines keep its format."""
+    logger = logging.getLogger("rummykit")
+    if any(isinstance(h, _ServerLog) for h in logger.handlers):
+        return
+    handler = _ServerLog(sys.stderr)
+    handler.setFormatter(logging.Formatter(SERVER_LOG_FORMAT))
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+
+
+class _ServerLog(logging.StreamHandler):  # type: ignore[type-arg]
+    """The handler :func:`log_to_stderr` installs (known by its class, so it is installed once)."""
+
+
 def exit_on_sigterm() -> None:
     """End the server with a normal exit, status 0, when SIGTERM arrives before or after uvicorn's
     graceful stop: the stop was asked for (a supervisor, ``systemctl stop``, ``docker stop``), and

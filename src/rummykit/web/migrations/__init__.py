@@ -19,6 +19,7 @@ lock, so several server processes starting at once upgrade the database exactly 
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Final
 
@@ -28,16 +29,27 @@ HEAD: Final = "0007"
 BASELINE: Final = "0001"
 """The revision of a database that ``create_all`` made before migrations existed."""
 MIGRATION_LOCK: Final = 0x726B6D67  # "rkmg": the advisory lock key of schema upgrades
+log = logging.getLogger("rummykit.web")
 
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
-    """Bring the database behind ``engine`` to ``revision`` (the head by default)."""
+    """Bring the database behind ``engine`` to ``revision`` (the head by default). An upgrade of a
+    database that held tables is logged as a warning: the older release cannot open it any more."""
     with engine.begin() as connection:
         if connection.dialect.name == "postgresql":
             _unbounded(connection)
             connection.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATION_LOCK})
         _adopt_unversioned(connection)
+        before = _revision(connection)
         _run(connection, "upgrade", revision)
+        after = _revision(connection)
+    if before is not None and after != before:
+        log.warning(
+            "database schema upgraded from %s to %s: a server of an older rummykit cannot open it any more "
+            "(keep a copy made before the upgrade to go back)",
+            before,
+            after,
+        )
 
 
 def downgrade(engine: Engine, revision: str) -> None:
@@ -59,9 +71,14 @@ def _unbounded(connection: Connection) -> None:
 def current(engine: Engine) -> str | None:
     """The database's revision, ``None`` when it has none."""
     with engine.connect() as connection:
-        if not inspect(connection).has_table("alembic_version"):
-            return None
-        return connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
+        return _revision(connection)
+
+
+def _revision(connection: Connection) -> str | None:
+    if not inspect(connection).has_table("alembic_version"):
+        return None
+    revision: str | None = connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    return revision
 
 
 def _adopt_unversioned(connection: Connection) -> None:

@@ -296,6 +296,7 @@ function connect() {
   ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
   ws.onclose = (ev) => {
     if (ev.code === 4404) { tableGone(S.code); return; }
+    if (ev.code === 4409) { tableUnreadable(S.code); return; }
     if (ev.code === 4403) { localStorage.removeItem("rummykit:" + S.code); S.token = null; }
     const status = S.state && S.state.table.status;
     if (status === "expired" || status === "closed") { showScreen("lobby"); loadLobby(); return; }
@@ -324,6 +325,7 @@ function onMessage(msg) {
     case "welcome": S.seat = msg.seat; break;
     case "state": onState(msg); break;
     case "error":
+      if (msg.code === "table_unreadable") { S.unreadable = msg; break; }  // the close (4409) that follows says it
       S.discardAfter = null; S.layQueue = null; S.bigGinAt = null;
       if (S.rematchAsked) { S.rematchAsked = false; $("#overlay").classList.add("hidden"); }
       flash(localText(msg, msg.message));
@@ -493,6 +495,16 @@ function tableGone(code) {
   leaveToLobby();
   S.lobbyForm = "join";
   showError(t("no_table", { code }));
+}
+
+// A stored table this server's version cannot play (stored by another version, whose rules or moves
+// it refuses): the server's reason, which names the rule change when it knows it.
+function tableUnreadable(code) {
+  const why = S.unreadable;
+  S.unreadable = null;
+  leaveToLobby();
+  S.lobbyForm = "join";
+  showError(why ? localText(why, why.message) : t("no_table", { code }));
 }
 
 // The rules page (escaped HTML written by the server from the option values) in a dialog.
