@@ -61,6 +61,12 @@ def insert_actions(connection: Any, table: StoredTable) -> None:
 def store_table(url: str, code: str, text: str, revision: int, status: str = "playing") -> list[str]:
     """Store :func:`stored_table` in the database at ``url`` (at the head); its moves."""
     table = stored_table(code, text, revision, status)
+    save(url, table)
+    return table.actions
+
+
+def save(url: str, table: StoredTable) -> None:
+    """Write ``table``'s row and moves to the database at ``url`` (at the head)."""
     store = Store(url)
     try:
         store.create(table)
@@ -68,7 +74,6 @@ def store_table(url: str, code: str, text: str, revision: int, status: str = "pl
             insert_actions(connection, table)
     finally:
         store.close()
-    return table.actions
 
 
 def restarted(url: str, web: Any) -> TestClient:
@@ -238,13 +243,7 @@ def test_a_table_whose_move_a_rule_change_refuses_names_the_change(
     moves = REVISION_3_MOVES
     table = StoredTable("RVGNK3", REVISION_3_GIN, 2, 1, None, dealer, "playing", seats, 600.0, moves)
     table.rules_revision = 2
-    store = Store(url)
-    try:
-        store.create(table)
-        with store.engine.begin() as connection:
-            insert_actions(connection, table)
-    finally:
-        store.close()
+    save(url, table)
     caplog.set_level(logging.INFO, logger="rummykit.web")
     with restarted(url, web) as client:
         assert "RVGNK3" not in client.app.state.manager.tables  # type: ignore[attr-defined]
