@@ -40,7 +40,7 @@ import copy
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import ClassVar, Final
 
 from rummykit.actions import Action, BuyBack, Decline, canonical_action, passes
 from rummykit.cards import Card
@@ -122,6 +122,11 @@ class MatchEvent:
 
 class Match:
     """A series of rounds with cumulative scores, chips and eliminations. Create with :meth:`new`."""
+
+    deals_follow_seed: ClassVar[bool] = True
+    """Whether every deal after the first, and every reshuffle, follows :attr:`seed`, so that the seed,
+    the first deck and the actions replay the match (:meth:`Record.from_match
+    <rummykit.record.Record.from_match>`); a subclass that deals otherwise says ``False``."""
 
     rules: Rules
     players: int

@@ -138,7 +138,17 @@ class Record:
     @classmethod
     def from_match(cls, match: Match) -> Record:
         """The record of ``match``: its first deal (and the seat draw that chose its dealer, or the
-        position it started from) and every round action and match decision since."""
+        position it started from) and every round action and match decision since.
+
+        Raises:
+            NotationError: the match deals from something a record does not hold
+                (:attr:`Match.deals_follow_seed`: the server's tables dealt from a secret).
+        """
+        if not match.deals_follow_seed:
+            raise NotationError(
+                "this match deals every hand from a secret (a web table that is not seeded), not from "
+                "its seed: a record of its first deal and actions would replay other deals"
+            )
         return cls(
             "match",
             match.rules,

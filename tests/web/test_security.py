@@ -26,7 +26,9 @@ from starlette.websockets import WebSocketDisconnect
 
 from rummykit.actions import Action, BuyBack, Decline
 from rummykit.bots import MatchView, make_bot
+from rummykit.errors import NotationError
 from rummykit.match import Match, MatchPosition
+from rummykit.record import Record
 from rummykit.rules import Rules
 from rummykit.web import protocol
 from rummykit.web.app import create_app
@@ -654,6 +656,9 @@ def test_every_deal_of_a_secret_match_comes_from_the_secret() -> None:
     for number, rnd in enumerate(match.rounds, start=1):
         assert list(rnd.deck) == deal_order(rules, secret, number)
         assert isinstance(rnd.state().rng, SecretRandom)
+    # So its seed and actions are no record of it: one would replay other deals (it did, silently).
+    with pytest.raises(NotationError, match="deals every hand from a secret"):
+        Record.from_match(match)
 
 
 def test_only_open_tables_are_loaded_after_a_restart(sqlite_url: str, web: Any) -> None:

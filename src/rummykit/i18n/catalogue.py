@@ -1026,6 +1026,13 @@ ERRORS: Final[tuple[Entry, ...]] = (
     ),
     (
         "notation",
+        "this match deals every hand from a secret (a web table that is not seeded), not from its seed: "
+        "a record of its first deal and actions would replay other deals",
+        "Diese Partie gibt jedes Spiel aus einem Geheimnis (ein Webtisch ohne festen Seed), nicht aus "
+        "ihrem Seed: eine Aufzeichnung ihres ersten Gebens und ihrer Züge spielte andere Karten nach",
+    ),
+    (
+        "notation",
         "seat draw: round {number} needs cards from exactly seats {seats}",
         "Ziehen um Plätze und Geber: Runde {number} braucht Karten von genau den Plätzen {seats}",
     ),

@@ -23,7 +23,7 @@ import hmac
 import random
 import secrets
 from collections.abc import Sequence
-from typing import Any, Final, cast
+from typing import Any, ClassVar, Final, cast
 
 from rummykit.cards import build_deck
 from rummykit.match import Match
@@ -145,6 +145,7 @@ class DealtMatch(Match):
     """
 
     _secret: bytes | None = None
+    deals_follow_seed: ClassVar[bool] = False  # its deals come from the secret: no record replays it
 
     @classmethod
     def from_secret(
