@@ -194,7 +194,7 @@ def test_R4_buyback_to_second_worst() -> None:
     assert m.to_move == 0
     assert m.legal_actions() == BUY
     event = m.apply("buyback")
-    assert event == rk.MatchEvent(0, rk.Action.parse("buyback"), 5, 43)
+    assert event == rk.MatchEvent(0, rk.Action.parse("buyback"), 5, 43, old_total=82, hand=1)
     assert m.history[-1] is event
     assert m.totals == (43, 43, 105, 27)  # the second-worst player still in play is B (43)
     assert m.chips == (-11, -2, -6, -6)
@@ -208,7 +208,7 @@ def test_R4_buyback_to_second_worst() -> None:
 def test_R4_declined_buyback_keeps_the_total() -> None:
     m = r3_match()
     event = m.apply("decline")
-    assert event == rk.MatchEvent(0, rk.Action.parse("decline"), 0, None)
+    assert event == rk.MatchEvent(0, rk.Action.parse("decline"), 0, None, hand=1)
     assert m.totals == (82, 43, 105, 27)
     assert (m.chips, m.pot, m.buybacks) == ((-6, -2, -6, -6), 20, [0, 0, 0, 0])
     assert len(m.rounds) == 2

@@ -15,7 +15,8 @@ from rummykit.views import Phase
 
 def test_the_buy_back_offer_names_the_score_and_the_price_within_80_columns() -> None:
     """The score is the total's negative (it said both, "-79 (79 Restpunkte)", the German reading
-    the match's total as a hand's deadwood) and the line ran past 80 columns."""
+    the match's total as a hand's deadwood), with the score the buy-back leaves (the choice depends on
+    it), and the line ran past 80 columns."""
     bot, rng = GreedyBot(), random.Random(2)
     for seed in range(20):
         match = rk.Match.new(rk.Rules.preset("viennese"), 3, seed=seed)
@@ -26,10 +27,14 @@ def test_the_buy_back_offer_names_the_score_and_the_price_within_80_columns() ->
     assert BuyBack() in match.legal_actions()
     seat = match.to_move
     score, cost = match.scores[seat], match.rules.buyback_cost
+    target = match.buyback_target(seat)
+    assert target is not None and target < match.totals[seat]
+    after = -target  # the score the buy-back leaves (a rubber's score is its total, negative)
     english = turn_prompt(match, seat, None, "en").plain
-    assert english == f"Your score is {score}: buy back for {cost} chips (b) or decline?"
+    assert english == f"Your score is {score}: buy back to {after} for {cost} chips (b) or decline?"
     german = turn_prompt(match, seat, "Ben", "de").plain
-    assert german == f"Stand von Ben ist {score}: für {cost} Chips zurückkaufen (b) oder ablehnen?"
+    offer = f"für {cost} Chips auf {after} zurückkaufen (b) oder ablehnen?"
+    assert german == f"Stand von Ben ist {score}: {offer}"
     assert len(turn_prompt(match, seat, "Annemarie", "de").plain) <= 80
 
 

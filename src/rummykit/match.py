@@ -118,6 +118,10 @@ class MatchEvent:
     """Chips the seat paid into the pot."""
     new_total: int | None
     """The seat's total after a buy-back."""
+    old_total: int | None = None
+    """The seat's total before a buy-back."""
+    hand: int | None = None
+    """The hand (from 1) after which the decision was made."""
 
 
 class Match:
@@ -139,6 +143,8 @@ class Match:
     gains: list[int]
     chips_list: list[int]
     pot: int
+    pot_won: int
+    """The chips the pot held when the match ended and its winners took it (0 before)."""
     eliminated: list[bool]
     buybacks: list[int]
     pending_buyback: list[int]
@@ -206,6 +212,7 @@ class Match:
         m.gains = [0] * players
         m.chips_list = [0] * players
         m.pot = 0
+        m.pot_won = 0
         m.eliminated = [False] * players
         m.buybacks = [0] * players
         m.pending_buyback = []
@@ -499,6 +506,7 @@ class Match:
 
     def _end(self, winners: Sequence[int]) -> bool:
         self.winners = tuple(winners)
+        self.pot_won = self.pot
         if self.pot:
             share, remainder = divmod(self.pot, len(self.winners))
             for i, s in enumerate(self.winners):
@@ -506,8 +514,9 @@ class Match:
             self.pot = 0
         return True
 
-    def _buyback_target(self, seat: int) -> int | None:
-        """The total a buy-back sets (``buyback_target``, D8); ``None`` when it would not lower it."""
+    def buyback_target(self, seat: int) -> int | None:
+        """The total a buy-back by ``seat`` would set (``buyback_target``, D8); ``None`` when it would
+        not lower it."""
         own = self.penalties[seat]
         others = [self.penalties[s] for s in self.active_seats if s != seat]
         target = BUYBACK_TARGETS[self.rules.buyback_target](own, others)
@@ -529,7 +538,7 @@ class Match:
             return f"seat {seat} already bought back {times}, as often as buyback_limit allows"
         if not low < total < high:
             return f"a buy-back needs a total between {low + 1} and {high - 1}; seat {seat} has {total}"
-        if self._buyback_target(seat) is None:
+        if self.buyback_target(seat) is None:
             others = [self.penalties[s] for s in self.active_seats if s != seat]
             if total in others:  # D8's target is the buyer's own total: the buy-back lowers nothing
                 return (
@@ -543,15 +552,16 @@ class Match:
         seat = self.pending_buyback.pop(0)
         event: MatchEvent
         if isinstance(action, BuyBack):
-            target = self._buyback_target(seat)
+            target = self.buyback_target(seat)
             assert target is not None
+            old = self.penalties[seat]
             self.chips_list[seat] -= self.rules.buyback_cost
             self.pot += self.rules.buyback_cost
             self.buybacks[seat] += 1
             self.penalties[seat] = target
-            event = MatchEvent(seat, action, self.rules.buyback_cost, target)
+            event = MatchEvent(seat, action, self.rules.buyback_cost, target, old, len(self.rounds))
         else:
-            event = MatchEvent(seat, action, 0, None)
+            event = MatchEvent(seat, action, 0, None, None, len(self.rounds))
         # An earlier buy-back can take away a later offer: one to the buyer's new total lowers nothing.
         self.pending_buyback = [s for s in self.pending_buyback if self.no_buyback_offer(s) is None]
         if not self.pending_buyback:

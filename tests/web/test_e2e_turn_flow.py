@@ -135,11 +135,59 @@ def test_the_turn_line_offers_only_what_is_legal(pages: Pages) -> None:
         """() => {
             S.state.view.phase = "over"; S.state.view.knocker = null; S.state.legal = ["buyback", "decline"];
             render();
-            return [document.querySelector("#status").innerText,
+            const bare = document.querySelector("#status").innerText;
+            S.state.match.buyback_offer = { seat: S.seat, chips: 5, from: 87, to: 52 };
+            render();
+            return [bare, document.querySelector("#status").innerText,
                     [...document.querySelectorAll("#moves .move-chip")].map((b) => b.innerText)];
         }"""
     )
-    assert offer == ["Du bist dran: dich zurückkaufen oder ablehnen", ["Zurückkaufen", "Ablehnen"]]
+    assert offer == [
+        "Du bist dran: dich zurückkaufen oder ablehnen",
+        # The price and the total it sets, which the choice depends on (the page named neither).
+        "Du bist dran: dich für 5 Chips zurückkaufen (aus deinen 87 werden 52) oder ablehnen",
+        ["Zurückkaufen", "Ablehnen"],
+    ]
+
+
+def test_a_rubbers_score_sheet_shows_its_buy_backs_the_players_out_and_the_pot_won(pages: Pages) -> None:
+    """A buy-back appears after its hand (the totals below it add up again), the limit row says what
+    each player may still take and "out" for the players out (it marked them "close to the limit"),
+    and the match's end names the pot the winner takes."""
+    page = pages.open()
+    seeded_table(page, pages.base, "viennese", seed=11, seats=3)
+    sheet = page.evaluate(
+        """() => {
+            const m = S.state.match;
+            m.hands = [{ hand: 1, points: [-40, -91, 0], gains: [0, 0, 0], termination: "knock", winner: 2,
+                         active_seats: [0, 1, 2] },
+                       { hand: 2, points: [-70, -10, 0], gains: [0, 0, 0], termination: "knock", winner: 2,
+                         active_seats: [0, 1, 2] }];
+            m.buybacks = [{ hand: 1, seat: 1, from: 91, to: 40, chips: 5 }];
+            m.totals = [110, 50, 0]; m.scores = [-110, -50, 0]; m.eliminated = [true, false, false];
+            m.is_rubber = true; m.chips = [-6, -11, -6]; m.pot = 23;
+            renderScores();
+            const cells = (r) => [...r.children].map((c) => c.innerText.trim());
+            const rows = [...document.querySelectorAll("#scores tr")].map(cells);
+            const title = document.querySelector("#scores tr.buyback td[title]").title;
+            return { rows, title };
+        }"""
+    )
+    rows = sheet["rows"]
+    assert rows[1] == ["1", "-40", "-91", "0"]
+    assert rows[2] == ["Bought back", "", "91 → 40", ""]
+    assert rows[3] == ["2", "-70", "-10", "0"]
+    assert rows[5] == ["Left to 101", "out", "51", "101"]
+    assert "bought back for 5 chips: 91 → 40" in sheet["title"]
+    won = page.evaluate(
+        """() => {
+            const m = S.state.match;
+            m.is_over = true; m.winners = [2]; m.pot_won = 23; m.pot = 0;
+            showMatchOver({ ...S.state, view: { ...S.state.view, result: null }, last_round: null });
+            return document.querySelector("#overlay .pot-won").innerText;
+        }"""
+    )
+    assert won == "The winner takes the pot: 23 chips"
 
 
 def test_the_turn_timer_waits_for_the_result_to_be_closed(pages: Pages) -> None:

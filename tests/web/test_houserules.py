@@ -113,7 +113,8 @@ def test_a_control_that_another_setting_makes_moot_says_so() -> None:
     spade doubling without it, and otherwise the match's length and limits, gin's end-of-game bonuses,
     and a rubber's chips, by the match's end."""
     bonuses = ("box_bonus", "game_bonus", "shutout_doubles")
-    by_match_end = ("num_hands", "penalty_limit", "target_score", *bonuses, "pot_ante", "knock_money")
+    chips = ("pot_ante", "knock_money", "buyback_cost")
+    by_match_end = ("num_hands", "penalty_limit", "target_score", *bonuses, *chips)
     unused = {
         (preset, c["option"]): c["unused_when"]
         for preset, cs in house_rules().items()

@@ -132,11 +132,13 @@ def turn_prompt(
     legal = match.legal_actions()
     if BuyBack() in legal:
         cost, score = match.rules.buyback_cost, match.scores[seat]
+        target = match.buyback_target(seat)  # the total it sets (a score counts a total negative)
+        after = score + match.totals[seat] - (target if target is not None else match.totals[seat])
         whose = t("Your score", "Dein Stand") if name is None else t(f"{name}'s score", f"Stand von {name}")
         return Text(
             t(
-                f"{whose} is {score}: buy back for {cost} chips (b) or decline?",
-                f"{whose} ist {score}: für {cost} Chips zurückkaufen (b) oder ablehnen?",
+                f"{whose} is {score}: buy back to {after} for {cost} chips (b) or decline?",
+                f"{whose} ist {score}: für {cost} Chips auf {after} zurückkaufen (b) oder ablehnen?",
             ),
             style="bold",
         )

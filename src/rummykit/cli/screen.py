@@ -230,6 +230,8 @@ class Scoreboard:
     again, so every round before ``round_number`` went unscored."""
     bonuses: tuple[int, ...] | None = None
     """Gin to a target score: the end-of-game bonuses each seat got (in ``totals``), once paid."""
+    pot_won: int | None = None
+    """A rubber that ended: the chips its pot held for the winners."""
 
 
 @dataclass(slots=True)
@@ -281,6 +283,7 @@ def match_scoreboard(match: Match) -> Scoreboard:
         total_label=label,
         dealt_again=rules.match_end == "single_hand",
         bonuses=tuple(match.bonuses) if any(match.bonuses) else None,
+        pot_won=match.pot_won if match.is_rubber and match.is_over else None,
     )
 
 
@@ -879,7 +882,8 @@ def winners_text(winners: Sequence[int], names: Sequence[str], score: Scoreboard
         text = Text(f"Partie beendet: {who} {verb}", style="bold green")
         if score.chips is not None:
             gets = "bekommst" if who == "Du" else ("bekommt" if len(winners) == 1 else "bekommen")
-            text.append(f" und {gets} den Pott (Chips: {chips})")
+            pot = f" von {score.pot_won} Chips" if score.pot_won else ""
+            text.append(f" und {gets} den Pott{pot} (Chips: {chips})")
         if score.totals is not None:
             text.append(f" (Punkte: {scores})", style="")
         if score.bonuses is not None:
@@ -888,7 +892,8 @@ def winners_text(winners: Sequence[int], names: Sequence[str], score: Scoreboard
     verb = "win" if len(winners) > 1 or who == "You" else "wins"
     text = Text(f"Match over: {who} {verb} the match", style="bold green")
     if score.chips is not None:
-        text.append(f" and the pot (chips {chips})")
+        pot = f" of {score.pot_won} chips" if score.pot_won else ""
+        text.append(f" and the pot{pot} (chips {chips})")
     if score.totals is not None:
         text.append(f" (scores {scores})", style="")
     if score.bonuses is not None:

@@ -129,6 +129,10 @@ def log_entry(
     texts = move_texts(
         action, match.rules, goes_out=goes_out, taken=taken, phase=phase, layoffs_done=layoffs_done
     )
+    if isinstance(event, MatchEvent) and event.new_total is not None:  # a buy-back: what it paid and set
+        moved = f"{event.old_total} → {event.new_total}"
+        paid = {"en": f"{moved} for {event.chips} chips", "de": f"{moved} für {event.chips} Chips"}
+        texts = {lang: f"{text}: {paid[lang]}" for lang, text in texts.items()}
     return {
         "index": index,
         "seat": event.seat,

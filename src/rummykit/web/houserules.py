@@ -35,6 +35,7 @@ HOUSE_RULES: Final = (
     "rummy_multiplier",
     "pot_ante",
     "knock_money",
+    "buyback_cost",
     "match_end",
     "num_hands",
     "penalty_limit",

@@ -508,7 +508,9 @@ def match_json(match: Match) -> dict[str, Any]:
     """The match's public state; each finished hand lists its ``active_seats`` (a seat sitting that
     hand out, the DSkV dealer at a table of four, scored nothing and is no 0-point result).
     ``gains`` (per hand and in all) are the plus points a match to a target score adds up;
-    ``bonuses`` what gin's end-of-game bonuses added to them (``Match.bonuses``: zeros until it ends)."""
+    ``bonuses`` what gin's end-of-game bonuses added to them (``Match.bonuses``: zeros until it ends).
+    A rubber's ``buybacks`` list every buy-back made (after which hand, who, the total before and
+    after, the chips paid) and ``buyback_offer`` the open offer (who, its price, the total it sets)."""
     hands = []
     for number, rnd in enumerate(match.rounds, start=1):
         if rnd.result is not None:
@@ -531,13 +533,32 @@ def match_json(match: Match) -> dict[str, Any]:
         "scores": list(match.scores),
         "chips": list(match.chips),
         "pot": match.pot,
+        "pot_won": match.pot_won,
         "is_rubber": match.is_rubber,
         "eliminated": list(match.eliminated),
         "winners": list(match.winners),
         "is_over": match.is_over,
         "to_move": None if match.is_over else match.to_move,
         "buyback_pending": list(match.pending_buyback),
+        "buybacks": [
+            {"hand": e.hand, "seat": e.seat, "from": e.old_total, "to": e.new_total, "chips": e.chips}
+            for e in (match.history if any(match.buybacks) else ())  # the history is long: read it only then
+            if isinstance(e, MatchEvent) and e.new_total is not None
+        ],
+        "buyback_offer": _buyback_offer(match),
     }
+
+
+def _buyback_offer(match: Match) -> dict[str, int] | None:
+    """The open buy-back offer: the seat it is made to, its price in chips, and the totals before and
+    after (``None`` when no offer is open)."""
+    if not match.pending_buyback:
+        return None
+    seat = match.pending_buyback[0]
+    target = match.buyback_target(seat)
+    if target is None:
+        return None
+    return {"seat": seat, "chips": match.rules.buyback_cost, "from": match.totals[seat], "to": target}
 
 
 def error_json(

@@ -16,13 +16,13 @@ const I18N = {
     discard_phase: "discard, knock or call Rummy", spectating: "Watching", opening: "Opening",
     do_draw: "draw from the stock", do_take: "take the discard", do_meld: "meld", do_layoff: "lay off",
     do_swap: "swap a joker", do_discard: "discard", do_knock: "knock", do_rummy: "call Rummy",
-    do_buyback: "buy back", do_decline: "decline", or: "or", then: "then",
+    do_buyback: "buy back", do_buyback_for: "buy back for {chips} chips (your {from} becomes {to})", do_decline: "decline", or: "or", then: "then",
     knocked_last: "{name} knocked – your last turn",
     first_upcard_phase: "take the upcard or pass", wall_phase: "the wall: knock or pass",
     knock_phase: "discard, lay your melds one by one, then pass", layoff_phase: "lay off, pass, lay melds, pass",
     total: "Total", bonuses: "Bonuses", bonus_note: "The game went to the first to reach {n}; the bonuses came after it.", hand: "Hand", seat: "Seat", player_n: "Player {n}", open_seat: "open", bot: "bot", away: "away",
     you: "you", cards: "cards", card: "card", opened: "opened", stock: "Stock", pile: "Discard pile",
-    round_over: "Hand over", match_over: "Match over", winner: "Winner", winners: "Winners",
+    round_over: "Hand over", match_over: "Match over", winner: "Winner", winners: "Winners", pot_won: "The winner takes the pot: {n} chips", pot_shared: "The winners share the pot: {n} chips",
     points: "points", point: "point", deadwood: "Deadwood", went_out: "went out", rummy_call: "called Rummy",
     knock_call: "knocked", stock_exhausted: "stock exhausted — not scored", new_table: "New table",
     gin_call: "has gin", undercut_by: "{name} undercut", wall_dead: "the stock reached the wall — not scored",
@@ -86,7 +86,7 @@ const I18N = {
     pass_anyway: "Pass anyway", back_to_table: "Back",
     tray_bad_lay: "Your composed melds cannot be laid: not every group is a meld. Complete them or clear them.",
     tray_short_lay: "Your composed melds cannot be laid: {sum} points do not reach the opening's {min}. Add to them or clear them.",
-    more_moves: "more ({n})…", fewer_moves: "fewer", out_at: "Out at {n}", near_limit: "close to the limit",
+    more_moves: "more ({n})…", fewer_moves: "fewer", out_at: "Left to {n}", near_limit: "close to the limit", is_out: "out", bought_back: "Bought back", bought_back_title: "{name} bought back for {chips} chips: {from} → {to}",
     to_target: "to {n}", still_needed: "To {n}: still",
     gin_sum: "{name} scores {terms} = {n}", bonus_gin: "gin", bonus_big_gin: "big gin", bonus_undercut: "undercut", spade_upcard: "spade upcard", gin_doubled: "spade upcard: the hand counts double",
   },
@@ -104,13 +104,13 @@ const I18N = {
     discard_phase: "abwerfen, klopfen oder Rummy rufen", spectating: "Zuschauer", opening: "Erstmeldung",
     do_draw: "vom Stoß ziehen", do_take: "von der Ablage nehmen", do_meld: "auslegen", do_layoff: "anlegen",
     do_swap: "einen Joker tauschen", do_discard: "abwerfen", do_knock: "klopfen", do_rummy: "Rummy rufen",
-    do_buyback: "dich zurückkaufen", do_decline: "ablehnen", or: "oder", then: "dann",
+    do_buyback: "dich zurückkaufen", do_buyback_for: "dich für {chips} Chips zurückkaufen (aus deinen {from} werden {to})", do_decline: "ablehnen", or: "oder", then: "dann",
     knocked_last: "{name} hat geklopft – dein letzter Zug",
     first_upcard_phase: "offene Karte nehmen oder passen", wall_phase: "an der Mauer: klopfen oder passen",
     knock_phase: "abwerfen, Figuren einzeln auslegen, dann passen", layoff_phase: "anlegen, passen, auslegen, passen",
     total: "Summe", bonuses: "Boni", bonus_note: "Gewonnen hat, wer zuerst {n} erreichte; die Boni kamen danach.", hand: "Spiel", seat: "Platz", player_n: "Spieler {n}", open_seat: "frei", bot: "Bot", away: "abwesend",
     you: "du", cards: "Karten", card: "Karte", opened: "ausgelegt", stock: "Stoß", pile: "Ablage",
-    round_over: "Spiel beendet", match_over: "Partie beendet", winner: "Gewinner", winners: "Gewinner",
+    round_over: "Spiel beendet", match_over: "Partie beendet", winner: "Gewinner", winners: "Gewinner", pot_won: "Der Gewinner bekommt den Pott: {n} Chips", pot_shared: "Die Gewinner teilen sich den Pott: {n} Chips",
     points: "Punkte", point: "Punkt", deadwood: "Restpunkte", went_out: "hat ausgemacht", rummy_call: "hat Rummy gerufen",
     knock_call: "hat geklopft", stock_exhausted: "Stoß aufgebraucht – keine Wertung",
     gin_call: "hat Gin", undercut_by: "{name} unterbietet", wall_dead: "der Stoß hat die Mauer erreicht – keine Wertung",
@@ -176,7 +176,7 @@ const I18N = {
     pass_anyway: "Trotzdem passen", back_to_table: "Zurück",
     tray_bad_lay: "Deine Figuren lassen sich nicht auslegen: nicht jede Gruppe ist eine gültige Figur. Ergänze sie oder setze sie zurück.",
     tray_short_lay: "Deine Figuren lassen sich nicht auslegen: {sum} Punkte reichen nicht für die Erstmeldung mit {min}. Ergänze sie oder setze sie zurück.",
-    more_moves: "mehr ({n})…", fewer_moves: "weniger", out_at: "Aus bei {n}", near_limit: "nah an der Grenze",
+    more_moves: "mehr ({n})…", fewer_moves: "weniger", out_at: "Bis {n} noch", near_limit: "nah an der Grenze", is_out: "raus", bought_back: "Zurückgekauft", bought_back_title: "{name} hat sich für {chips} Chips zurückgekauft: {from} → {to}",
     to_target: "bis {n}", still_needed: "Bis {n} fehlen",
     gin_sum: "{name} bekommt {terms} = {n}", bonus_gin: "Gin", bonus_big_gin: "großes Gin", bonus_undercut: "Unterbieten", spade_upcard: "Pik aufgedeckt", gin_doubled: "Pik aufgedeckt: das Spiel zählt doppelt",
   },
@@ -1160,7 +1160,12 @@ function turnText(st) {
   const unlisted = (verb) => ["open", "meld"].includes(verb) && !hintsAllowed() && st.table.family !== "gin";
   const can = (verb) => ((!full || unlisted(verb)) && compose.includes(verb)) || L.some((a) => a === verb || a.startsWith(verb + " "));
   // A buy-back offer (Viennese rubber) comes between hands, whatever phase the hand ended in.
-  if (can("buyback")) return `${t("do_buyback")} ${t("or")} ${t("do_decline")}`;
+  if (can("buyback")) {
+    // The price and the total it sets, which the choice depends on.
+    const o = st.match.buyback_offer;
+    const buy = o && o.seat === S.seat ? t("do_buyback_for", { chips: o.chips, from: o.from, to: o.to }) : t("do_buyback");
+    return `${buy} ${t("or")} ${t("do_decline")}`;
+  }
   const words = [];
   if (can("draw")) words.push("do_draw");
   if (can("take")) words.push("do_take");
@@ -1707,6 +1712,12 @@ function renderScores() {
     html += `<tr><td>${h.hand}</td>` + row.map((p, i) => (out(i)
       ? `<td class="out" title="${t("sits_out")}">–</td>`
       : `<td class="${best === i ? "win" : ""}">${p}</td>`)).join("") + "</tr>";
+    // A rubber's buy-backs after this hand: the buyer's total before and after (the chips in its title).
+    for (const b of (m.buybacks || []).filter((b) => b.hand === h.hand)) {
+      const title = t("bought_back_title", { name: seatName(b.seat), chips: b.chips, from: b.from, to: b.to });
+      html += `<tr class="buyback"><td>${t("bought_back")}</td>` + Array.from({ length: n }, (_, i) => (i === b.seat
+        ? `<td title="${escapeHtml(title)}">${b.from} → ${b.to}</td>` : "<td></td>")).join("") + "</tr>";
+    }
   }
   const totals = matchTotals(st);
   html += bonusRow(m);
@@ -1715,13 +1726,14 @@ function renderScores() {
     html += `<tr class="limit"><td>${escapeHtml(t("still_needed", { n: target }))}</td>`
       + totals.map((p) => `<td>${Math.max(0, target - p)}</td>`).join("") + "</tr>";
   }
-  // A rubber played to elimination (Viennese): the limit, and each player's penalty points against it;
-  // a player within a quarter of it is marked.
+  // A rubber played to elimination (Viennese): the points each player may still take before the limit
+  // puts them out ("out" once it has); a player within a quarter of it is marked.
   const limit = eliminationLimit(st);
   if (limit !== null) {
     html += `<tr class="limit"><td>${escapeHtml(t("out_at", { n: limit }))}</td>` + m.totals.map((p, i) => {
-      const near = !(m.eliminated || []).includes(i) && p >= limit * 0.75;
-      return `<td class="${near ? "near" : ""}"${near ? ` title="${escapeHtml(t("near_limit"))}"` : ""}>${p}${near ? " ⚠" : ""}</td>`;
+      if ((m.eliminated || [])[i]) return `<td class="out">${t("is_out")}</td>`;
+      const left = Math.max(0, limit - p), near = p >= limit * 0.75;
+      return `<td class="${near ? "near" : ""}"${near ? ` title="${escapeHtml(t("near_limit"))}"` : ""}>${left}${near ? " ⚠" : ""}</td>`;
     }).join("") + "</tr>";
   }
   if (m.is_rubber) {
@@ -1942,6 +1954,8 @@ function showMatchOver(state) {
   const names = m.winners.map((w) => escapeHtml(seatName(w))).join(", ");
   const last = state.view.result ? state.view : state.last_round;
   let html = `<h2 id="match-over">${t("match_over")}</h2><p class="winners">${m.winners.length > 1 ? t("winners") : t("winner")}: <b>${names}</b></p>`;
+  // A rubber's pot goes to its winner: said with its amount (the result's chips lump it with the knock money).
+  if (m.is_rubber && m.pot_won) html += `<p class="pot-won">${escapeHtml(t(m.winners.length > 1 ? "pot_shared" : "pot_won", { n: m.pot_won }))}</p>`;
   html += last ? resultHtml(last) + lastMovesHtml(state) : "";
   // The match's totals, labelled like the score sheet's last row.
   const totals = matchTotals(state);

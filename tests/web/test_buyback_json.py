@@ -1,0 +1,59 @@
+"""A rubber's buy-backs as the server sends them: the open offer (price and the total it sets), each
+buy-back made (after which hand, the totals before and after, the chips), the log's words for it, and
+the pot the winners take."""
+
+from __future__ import annotations
+
+import random
+
+import rummykit as rk
+from rummykit.actions import BuyBack
+from rummykit.bots.base import match_action
+from rummykit.bots.greedy import GreedyBot
+from rummykit.cli.screen import match_scoreboard, winners_text
+from rummykit.web.handlog import log_entry
+from rummykit.web.protocol import match_json
+
+
+def match_at_an_offer() -> rk.Match:
+    """A seeded Viennese rubber of three played by greedy bots up to its first buy-back offer."""
+    bot, rng = GreedyBot(), random.Random(2)
+    for seed in range(20):
+        match = rk.Match.new(rk.Rules.preset("viennese"), 3, seed=seed)
+        while not match.is_over and BuyBack() not in match.legal_actions():
+            match.apply(bot.choose(match.round.view(match.to_move), match.legal_actions(), rng))
+        if not match.is_over:
+            return match
+    raise AssertionError("no seed reached a buy-back offer")
+
+
+def test_the_offer_the_buy_back_and_its_log_entry() -> None:
+    match = match_at_an_offer()
+    seat, before, hand = match.to_move, match.totals[match.to_move], len(match.rounds)
+    target = match.buyback_target(seat)
+    assert target is not None and target < before
+    shown = match_json(match)
+    assert shown["buyback_offer"] == {"seat": seat, "chips": 5, "from": before, "to": target}
+    assert shown["buybacks"] == []
+    event = match.apply("buyback")
+    shown = match_json(match)
+    assert shown["buybacks"] == [{"hand": hand, "seat": seat, "from": before, "to": target, "chips": 5}]
+    assert match.totals[seat] == target
+    entry = log_entry(len(match.history) - 1, event, match, False, hand)
+    assert entry["texts"]["en"].endswith(f"buys back into the rubber: {before} → {target} for 5 chips")
+    assert entry["texts"]["de"].endswith(f"kauft sich in die Partie zurück: {before} → {target} für 5 Chips")
+
+
+def test_the_pot_the_winners_take_is_kept() -> None:
+    match = match_at_an_offer()
+    bot, rng = GreedyBot(), random.Random(3)
+    while not match.is_over:
+        match.apply(match_action(bot, match, rng))
+    assert match.pot == 0 and match.pot_won > 0
+    assert match_json(match)["pot_won"] == match.pot_won
+    assert sum(match.chips) == 0  # the pot went to the winners, every chip accounted for
+    names = ["You", "Bot 2", "Bot 3"]
+    said = winners_text(match.winners, names, match_scoreboard(match), "en").plain
+    assert f"and the pot of {match.pot_won} chips (chips " in said
+    german = winners_text(match.winners, ["Du", "Bot 2", "Bot 3"], match_scoreboard(match), "de").plain
+    assert f"den Pott von {match.pot_won} Chips (Chips: " in german
