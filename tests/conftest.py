@@ -97,3 +97,25 @@ def keen_taker() -> Callable[[Any, random.Random], int]:
         return rng.choice(allowed)
 
     return choose
+
+
+@pytest.fixture
+def rubber_at_a_buyback() -> Callable[[], Any]:
+    """A function giving a seeded Viennese rubber of three, played by greedy bots up to its first
+    buy-back offer (the first seed from 0 that reaches one)."""
+
+    def make() -> Any:
+        import rummykit as rk
+        from rummykit.actions import BuyBack
+        from rummykit.bots.greedy import GreedyBot
+
+        bot, rng = GreedyBot(), random.Random(2)
+        for seed in range(20):
+            match = rk.Match.new(rk.Rules.preset("viennese"), 3, seed=seed)
+            while not match.is_over and BuyBack() not in match.legal_actions():
+                match.apply(bot.choose(match.round.view(match.to_move), match.legal_actions(), rng))
+            if not match.is_over:
+                return match
+        raise AssertionError("no seed reached a buy-back offer")
+
+    return make

@@ -4,6 +4,7 @@ whole game does not always pass through: the buy-back offer of a rubber and gin'
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import rummykit as rk
 from rummykit.actions import BuyBack, CallRummy, Knock, KnockDeclare, Pass
@@ -13,17 +14,13 @@ from rummykit.cli.prompts import GIN_PROMPTS, is_quit, turn_prompt
 from rummykit.views import Phase
 
 
-def test_the_buy_back_offer_names_the_score_and_the_price_within_80_columns() -> None:
+def test_the_buy_back_offer_names_the_score_and_the_price_within_80_columns(
+    rubber_at_a_buyback: Callable[[], rk.Match],
+) -> None:
     """The score is the total's negative (it said both, "-79 (79 Restpunkte)", the German reading
     the match's total as a hand's deadwood), with the score the buy-back leaves (the choice depends on
     it), and the line ran past 80 columns."""
-    bot, rng = GreedyBot(), random.Random(2)
-    for seed in range(20):
-        match = rk.Match.new(rk.Rules.preset("viennese"), 3, seed=seed)
-        while not match.is_over and BuyBack() not in match.legal_actions():
-            match.apply(bot.choose(match.round.view(match.to_move), match.legal_actions(), rng))
-        if not match.is_over:
-            break
+    match = rubber_at_a_buyback()
     assert BuyBack() in match.legal_actions()
     seat = match.to_move
     score, cost = match.scores[seat], match.rules.buyback_cost

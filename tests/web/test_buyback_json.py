@@ -5,9 +5,9 @@ the pot the winners take."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import rummykit as rk
-from rummykit.actions import BuyBack
 from rummykit.bots.base import match_action
 from rummykit.bots.greedy import GreedyBot
 from rummykit.cli.screen import match_scoreboard, winners_text
@@ -15,20 +15,8 @@ from rummykit.web.handlog import log_entry
 from rummykit.web.protocol import match_json
 
 
-def match_at_an_offer() -> rk.Match:
-    """A seeded Viennese rubber of three played by greedy bots up to its first buy-back offer."""
-    bot, rng = GreedyBot(), random.Random(2)
-    for seed in range(20):
-        match = rk.Match.new(rk.Rules.preset("viennese"), 3, seed=seed)
-        while not match.is_over and BuyBack() not in match.legal_actions():
-            match.apply(bot.choose(match.round.view(match.to_move), match.legal_actions(), rng))
-        if not match.is_over:
-            return match
-    raise AssertionError("no seed reached a buy-back offer")
-
-
-def test_the_offer_the_buy_back_and_its_log_entry() -> None:
-    match = match_at_an_offer()
+def test_the_offer_the_buy_back_and_its_log_entry(rubber_at_a_buyback: Callable[[], rk.Match]) -> None:
+    match = rubber_at_a_buyback()
     seat, before, hand = match.to_move, match.totals[match.to_move], len(match.rounds)
     target = match.buyback_target(seat)
     assert target is not None and target < before
@@ -44,8 +32,8 @@ def test_the_offer_the_buy_back_and_its_log_entry() -> None:
     assert entry["texts"]["de"].endswith(f"kauft sich in die Partie zurück: {before} → {target} für 5 Chips")
 
 
-def test_the_pot_the_winners_take_is_kept() -> None:
-    match = match_at_an_offer()
+def test_the_pot_the_winners_take_is_kept(rubber_at_a_buyback: Callable[[], rk.Match]) -> None:
+    match = rubber_at_a_buyback()
     bot, rng = GreedyBot(), random.Random(3)
     while not match.is_over:
         match.apply(match_action(bot, match, rng))
