@@ -336,3 +336,70 @@ def test_german_words_of_the_result_and_the_keys(pages: Pages) -> None:
     assert page.eval_on_selector_all(keys, "ths => ths.map((t) => t.innerText)") == [
         "← → Home End", "Space Enter", "Shift+← →",
     ]  # fmt: skip
+
+
+def test_cards_in_moves_hints_and_refusals_are_said_in_words(pages: Pages) -> None:
+    """A meld's cards are written with suit symbols ("Q♠ JK Q♣ | 4♠ 5♠ JK"), which a screen reader read
+    as "Q black spade suit JK vertical line": the live regions, the hint, an error and a move button
+    say them in words, a list of cards with commas and the melds apart; what is shown stays as it was."""
+    page = pages.open(locale="de-DE")
+    seeded_table(page, pages.base, 48)
+    said = page.evaluate(
+        """() => {
+            const meld = "legt zum ersten Mal aus: 10♣ B♣ D♣ | JK(=3♥/3♠) 3♦ 3♣";
+            say(document.querySelector("#last-move"), meld);
+            const region = document.querySelector("#last-move");
+            showError("Anlegen geht nicht: 8♠ passt nicht zu D♠ JK D♣");
+            const error = document.querySelector("#game-error .error-text .sr-only").textContent;
+            say(region, meld);  // the same text again: not rewritten, so not read out again
+            return { shown: region.querySelector("[aria-hidden=true]").textContent,
+                     heard: region.querySelector(".sr-only").textContent, error,
+                     plain: Cards.spoken("Klopfen bis 10") };
+        }"""
+    )
+    assert said["shown"] == "legt zum ersten Mal aus: 10♣ B♣ D♣ | JK(=3♥/3♠) 3♦ 3♣"
+    assert said["heard"] == (
+        "legt zum ersten Mal aus: Kreuz-10, Kreuz-Bube, Kreuz-Dame; "
+        "Joker (für Herz-3 oder Pik-3), Karo-3, Kreuz-3"
+    )
+    assert said["error"] == "Anlegen geht nicht: Pik-8 passt nicht zu Pik-Dame, Joker, Kreuz-Dame"
+    assert said["plain"] == "Klopfen bis 10"  # no card, nothing changed
+    page.click("#btn-lang")
+    english = page.evaluate("Cards.spoken('opens with Q♠ JK(=K♣) Q♣ | 4♠ 5♠ JK')")
+    assert english == (
+        "opens with queen of spades, joker (for king of clubs), queen of clubs; "
+        "4 of spades, 5 of spades, joker"
+    )
+
+
+def test_the_keyboard_stays_on_the_hand_and_unchanged_lines_are_not_read_again(pages: Pages) -> None:
+    """The hint (H) and closing an error dropped the focus to the page; a state that changes nothing in
+    the hand or the status line rewrote them, so a screen reader read the focused card and the line
+    again at every bot move. Esc closes a hand's result as its button does."""
+    page = pages.open()
+    seeded_table(page, pages.base, 48)
+    page.wait_for_function("document.body.dataset.myTurn === '1'")
+    page.locator("#hand .card").first.focus()
+    page.keyboard.press("ArrowRight")
+    page.evaluate("S.hint = null")
+    page.keyboard.press("h")
+    page.wait_for_function("S.hint !== null")
+    assert page.evaluate("document.activeElement.closest('#hand') !== null && S.focus === 1")
+    page.evaluate("showError('x')")
+    page.click("#game-error .error-close")
+    assert page.evaluate("document.activeElement.closest('#hand') !== null")
+    rewrites = page.evaluate(
+        """() => {
+            let n = 0;
+            const seen = new MutationObserver((records) => { n += records.length; });
+            const what = { childList: true, characterData: true, subtree: true };
+            for (const id of ["#hand", "#status", "#last-move"]) seen.observe($(id), what);
+            render(); render();
+            return new Promise((done) => setTimeout(() => { seen.disconnect(); done(n); }, 50));
+        }"""
+    )
+    assert rewrites == 0
+    page.evaluate("showRoundOver({ ...S.state, last_round: { result: null } })")
+    page.wait_for_selector("#overlay:not(.hidden) #round-over")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#overlay", state="hidden")

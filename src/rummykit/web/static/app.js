@@ -88,7 +88,7 @@ const I18N = {
     tray_short_lay: "Your composed melds cannot be laid: {sum} points do not reach the opening's {min}. Add to them or clear them.",
     more_moves: "more ({n})…", fewer_moves: "fewer", out_at: "Left to {n}", near_limit: "close to the limit", is_out: "out", bought_back: "Bought back", bought_back_title: "{name} bought back for {chips} chips: {from} → {to}",
     to_target: "to {n}", still_needed: "To {n}: still",
-    gin_sum: "{name} scores {terms} = {n}", bonus_gin: "gin", bonus_big_gin: "big gin", bonus_undercut: "undercut", spade_upcard: "spade upcard", gin_doubled: "spade upcard: the hand counts double",
+    gin_sum: "{name} scores {terms} = {n}", bonus_gin: "gin", bonus_big_gin: "big gin", bonus_undercut: "undercut", sr_melds: "melds", sr_left: "left in hand", spade_upcard: "spade upcard", gin_doubled: "spade upcard: the hand counts double",
   },
   de: {
     create_title: "Neuer Tisch", your_name: "Dein Name", rules: "Regeln", seats: "Plätze", bots: "Bots",
@@ -178,7 +178,7 @@ const I18N = {
     tray_short_lay: "Deine Figuren lassen sich nicht auslegen: {sum} Punkte reichen nicht für die Erstmeldung mit {min}. Ergänze sie oder setze sie zurück.",
     more_moves: "mehr ({n})…", fewer_moves: "weniger", out_at: "Bis {n} noch", near_limit: "nah an der Grenze", is_out: "raus", bought_back: "Zurückgekauft", bought_back_title: "{name} hat sich für {chips} Chips zurückgekauft: {from} → {to}",
     to_target: "bis {n}", still_needed: "Bis {n} fehlen",
-    gin_sum: "{name} bekommt {terms} = {n}", bonus_gin: "Gin", bonus_big_gin: "großes Gin", bonus_undercut: "Unterbieten", spade_upcard: "Pik aufgedeckt", gin_doubled: "Pik aufgedeckt: das Spiel zählt doppelt",
+    gin_sum: "{name} bekommt {terms} = {n}", bonus_gin: "Gin", bonus_big_gin: "großes Gin", bonus_undercut: "Unterbieten", sr_melds: "Figuren", sr_left: "übrig auf der Hand", spade_upcard: "Pik aufgedeckt", gin_doubled: "Pik aufgedeckt: das Spiel zählt doppelt",
   },
 };
 
@@ -371,8 +371,23 @@ function noteChanges(previous, state) {
 // Said to a screen reader in the polite live region #announce (not shown). What is said at one moment
 // goes together; the region is emptied first, so the same words said again are heard again.
 let announcing = [];
+// Text of a region a screen reader reads out (a live region, an error, the hint): shown as written, said
+// with its cards in words (Cards.spoken: the symbols were read "Q black spade suit JK vertical line").
+// The same text is not written again: a live region was re-read on every key and every bot move.
+function say(el, text) {
+  if (el.dataset.said === text) return;
+  el.dataset.said = text;
+  const words = Cards.spoken(text);
+  if (words === text) { el.textContent = text; return; }
+  const shown = document.createElement("span"), heard = document.createElement("span");
+  shown.setAttribute("aria-hidden", "true"); shown.className = "shown"; shown.textContent = text;
+  heard.className = "sr-only"; heard.textContent = words;
+  el.replaceChildren(shown, heard);
+}
+
 function announce(text) {
   if (!text) return;
+  text = Cards.spoken(text);
   const el = $("#announce");
   if (!announcing.length) {
     el.textContent = "";
@@ -469,14 +484,17 @@ function errorBox() {
 }
 
 function showError(text, box = errorBox()) {
-  box.querySelector(".error-text").textContent = text;
+  const el = box.querySelector(".error-text");
+  el.dataset.said = "";  // an error said again is announced again
+  say(el, text);
   box.classList.remove("hidden");
   box.scrollIntoView({ block: "center" });
 }
 
 function clearError(box) {
   box.classList.add("hidden");
-  box.querySelector(".error-text").textContent = "";
+  const el = box.querySelector(".error-text");
+  el.textContent = ""; el.dataset.said = "";
 }
 
 const flash = (text) => showError(text);
@@ -895,7 +913,7 @@ function renderRoundInfo() {
     const since = moves.slice(Math.max(k, moves.length - MEANWHILE_MOVES));
     if (since.length > 1) text = `${t("meanwhile")}: ${since.map(logLine).join(" · ")}`;
   }
-  $("#last-move").textContent = text;
+  say($("#last-move"), text);
 }
 const MEANWHILE_MOVES = 6;  // the most moves of the others the line above the table repeats
 
@@ -972,16 +990,26 @@ function renderPiles() {
 // on them. Hidden outside gin (the view's "gin" is null) and once the hand is over.
 function renderGinLine() {
   const v = S.state.view, gin = v.gin, box = $("#gin-line");
-  box.replaceChildren();
   box.classList.toggle("hidden", !gin || v.phase === "over");
-  if (!gin || v.phase === "over") return;
+  if (!gin || v.phase === "over") { box.replaceChildren(); box.dataset.said = ""; return; }
+  // Built aside and put in only when it says something new: the line is a live region, and "Knock at
+  // 10" was read out again on every move and every card selected.
+  const next = document.createElement("div");
   const part = (text, cls) => {
     const span = document.createElement("span");
     span.className = cls;
     span.textContent = text;
-    box.appendChild(span);
+    if (next.childNodes.length) next.appendChild(document.createTextNode(" "));  // read apart ("10Deine Figuren")
+    next.appendChild(span);
     return span;
   };
+  fillGinLine(v, gin, part);
+  if (box.dataset.said === next.textContent) return;
+  box.dataset.said = next.textContent;
+  box.replaceChildren(...next.childNodes);
+}
+
+function fillGinLine(v, gin, part) {
   // Straight gin (knock card 0) is said as such; under Oklahoma the limit comes from the first upcard.
   const o = tableRules(S.state);
   const okla = o && (o.oklahoma === true || o.oklahoma === "true") ? ` ${t("gin_oklahoma")}` : "";
@@ -1130,15 +1158,18 @@ function renderStatus() {
   else if (myTurn()) text = knockedBy(v) !== null ? turnText(st) : `${t("your_turn")}: ${turnText(st)}`;
   else text = t("turn_of", { name: seatName(st.match.to_move) });
   if (S.seat !== null && !st.match.is_over && v.phase !== "over" && sitsOut(v, S.seat)) text = `${t("you_sit_out")} · ${text}`;
-  el.textContent = text;
-  if (S.seat !== null && st.table.seats[S.seat].away && st.table.status === "playing") {
+  const away = S.seat !== null && st.table.seats[S.seat].away && st.table.status === "playing";
+  const held = S.seat === null && S.heldToken && st.table.status === "playing" && st.table.seats.some((s) => s.held);
+  if (!away && !held) { say(el, text); return; }
+  el.dataset.said = "";  // a line with a button: written each time
+  if (away) {
     el.textContent = t("replaced") + " ";
     const b = document.createElement("button");
     b.type = "button"; b.id = "back"; b.textContent = t("back");
     b.addEventListener("click", () => send({ type: "back" }));
     el.appendChild(b);
   }
-  if (S.seat === null && S.heldToken && st.table.status === "playing" && st.table.seats.some((s) => s.held)) {
+  if (held) {
     el.textContent = t("held") + " ";
     const b = document.createElement("button");
     b.type = "button"; b.id = "btn-retake"; b.textContent = t("retake");
@@ -1342,8 +1373,10 @@ function renderTray() {
 
 function renderHand() {
   const box = $("#hand");
-  box.innerHTML = "";
-  if (!S.state.view.hand) { box.classList.add("hidden"); $("#hand-tools").classList.add("hidden"); return; }
+  if (!S.state.view.hand) {
+    box.innerHTML = ""; box.dataset.key = "";
+    box.classList.add("hidden"); $("#hand-tools").classList.add("hidden"); return;
+  }
   box.classList.remove("hidden");
   $("#hand-tools").classList.remove("hidden");
   const line = S.state.view.knock_line;
@@ -1359,6 +1392,17 @@ function renderHand() {
   }
   S.focus = Math.max(0, Math.min(S.focus, hand.length - 1));
   const fresh = new Set(S.animate ? S.changed.hand : []);
+  // Drawn anew only when something in it changed: a screen reader reads the focused card again each
+  // time its element is replaced (three times per bot's turn), and a redraw dropped the keyboard focus
+  // to the page (after a hint). The focus stays on the hand when it was there.
+  const key = JSON.stringify([hand, S.selected, [...playable].sort(), [...fresh], S.hint, S.lang, S.intlLetters]);
+  if (box.dataset.key === key && box.childElementCount === hand.length) {
+    [...box.children].forEach((el, i) => { el.tabIndex = i === S.focus ? 0 : -1; });  // the roving focus only
+    return;
+  }
+  const hadFocus = box.contains(document.activeElement);
+  box.dataset.key = key;
+  box.innerHTML = "";
   hand.forEach((c, i) => {
     const el = Cards.element(c);
     const selected = S.selected.includes(i);
@@ -1375,6 +1419,7 @@ function renderHand() {
     el.addEventListener("focus", () => { S.focus = i; });
     box.appendChild(el);
   });
+  if (hadFocus) focusCard();
 }
 
 // The hand in the order the player arranged: saved card texts first (as far as still held), then
@@ -1621,8 +1666,10 @@ function renderMoves() {
     const b = document.createElement("button");
     b.type = "button";
     b.className = "move-chip" + cls;
-    if (action) { b.dataset.action = action; b.title = action; }  // the move in the notation the terminal takes
+    if (action) b.dataset.action = action;
     b.textContent = text;
+    const words = Cards.spoken(text);  // a meld's cards in words for a screen reader, as the table's melds
+    if (words !== text) b.setAttribute("aria-label", words);
     b.addEventListener("click", onClick);
     box.appendChild(b);
     return b;
@@ -1674,7 +1721,7 @@ function renderHint() {
   // The move in words; the notation (as typed in the terminal) when there are no words.
   const words = inLang(S.hintTexts, "");
   box.innerHTML = words ? `${t("hint")}: <b class="hint-text"></b> ` : `${t("hint")}: <code>${escapeHtml(S.hint)}</code> `;
-  if (words) { box.querySelector(".hint-text").textContent = words; box.title = S.hint; }
+  if (words) { say(box.querySelector(".hint-text"), words); box.title = S.hint; }
   const b = document.createElement("button");
   b.type = "button"; b.id = "btn-play-hint"; b.textContent = t("play_hint");
   b.addEventListener("click", () => act(S.hint));
@@ -1878,9 +1925,16 @@ function resultHtml(round) {
     // on it included), so the table as the hand ended is seen while the next hand is dealt behind.
     const melds = arr ? arr.meld_cards : (round.melds || []).filter((m) => m.owner === i).map((m) => m.cards);
     const rest = arr ? arr.deadwood_cards : round.revealed[i] || [];
+    // Said in words, melds apart from the cards left over (a screen reader heard one run of cards).
+    const words = (cards) => cards.map(Cards.name).join(", ");
+    const said = [melds.length ? `${t("sr_melds")}: ${melds.map(words).join("; ")}` : "",
+      rest.length ? `${t("sr_left")}: ${words(rest)}` : ""].filter(Boolean).join(". ");
+    if (said) html += `<span class="sr-only">${escapeHtml(said)}</span>`;
+    html += '<span class="sd-pictures" aria-hidden="true">';
     for (const meld of melds) html += `<span class="sd-meld">${smallCards(meld)}</span>`;
     html += arr || melds.length ? `<span class="sd-dead">${smallCards(rest)}</span>` : smallCards(rest);
-    if (arr) html += `<span class="sd-dw">${t("deadwood")} ${arr.deadwood}</span>`;
+    html += "</span>";
+    if (arr) html += ` <span class="sd-dw">${t("deadwood")} ${arr.deadwood}</span>`;
     html += "</div></div>";
   }
   return html + "</div>";
@@ -1908,6 +1962,11 @@ function showOverlay(html, button, onClick) {
   // The dialog is named by its heading ("Spiel beendet", "Partie beendet"), in the page's language.
   const heading = $("#overlay-body h2");
   if (heading) $("#overlay").setAttribute("aria-labelledby", heading.id); else $("#overlay").removeAttribute("aria-labelledby");
+  // And described by who won and how the points came about, read as the dialog opens.
+  const lines = [...$("#overlay-body").querySelectorAll(".winners, .pot-won, .result-head, .gin-sum")];
+  lines.forEach((el, k) => { el.id = `overlay-line-${k}`; });
+  if (lines.length) $("#overlay").setAttribute("aria-describedby", lines.map((el) => el.id).join(" "));
+  else $("#overlay").removeAttribute("aria-describedby");
   const b = $("#btn-overlay");
   // The dialog is modal: the keyboard goes to its button (Enter goes on), and back where it was after;
   // where that is gone (the hand was drawn anew meanwhile), to the table (the hand's current card).
@@ -2445,7 +2504,10 @@ function focusTable() {
 function onKey(ev) {
   if (ev.key === "Escape") {
     if (S.rulesPath) { closeRules(); return; }
-    for (const d of openDialogs()) if (d.id !== "overlay") closeDialog("#" + d.id);
+    const dialogs = openDialogs();
+    for (const d of dialogs) if (d.id !== "overlay") closeDialog("#" + d.id);
+    // A hand's result closes as its button does (Continue); the match's end waits for a choice.
+    if (dialogs.length === 1 && dialogs[0].id === "overlay" && $("#overlay #round-over")) $("#btn-overlay").click();
     return;
   }
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
@@ -2552,7 +2614,15 @@ function setup() {
   $("#btn-start").addEventListener("click", async () => {
     try { await api(`/api/tables/${S.code}/start`, { token: S.token }); } catch (err) { flash(err.message); }
   });
-  document.querySelectorAll(".error-close").forEach((b) => b.addEventListener("click", () => clearError(b.closest(".error-box"))));
+  // Closing an error puts the keyboard where the player goes on (it dropped to the page): at the table
+  // its hand, in a lobby panel the panel's first field.
+  document.querySelectorAll(".error-close").forEach((b) => b.addEventListener("click", () => {
+    const box = b.closest(".error-box");
+    clearError(box);
+    if (box.id === "game-error") { focusTable(); return; }
+    const next = box.parentElement.querySelector("input:not([type=hidden]), select, textarea");
+    if (next) next.focus();
+  }));
   $("#create-form").addEventListener("input", () => clearError($("#create-error")));
   $("#join-form").addEventListener("input", () => clearError($("#join-error")));
   $("#preset").addEventListener("change", () => renderPresets());

@@ -64,6 +64,30 @@ const Cards = (() => {
     return language === "de" ? `${SUIT_WORDS.de[c.suit]}-${rank}` : `${rank} of ${SUIT_WORDS.en[c.suit]}`;
   }
 
+  // A text as a screen reader should say it: every card written with a suit symbol ("Q♠", "10♥",
+  // German "D♣"), a joker with what it stands for ("JK(=K♥)", a set's "JK(=3♥/3♠)") and a bare "JK" in
+  // words, the meld separator "|" as a pause: "opens with Q♠ JK Q♣ | 4♠ 5♠ JK" is said "opens with
+  // queen of spades, joker, queen of clubs; 4 of spades, 5 of spades, joker". Read aloud, the symbols
+  // were "Q black spade suit JK vertical line …".
+  const SYMBOL_SUITS = { "♣": "C", "♦": "D", "♥": "H", "♠": "S" };
+  const SHOWN_RANKS = { B: "J", D: "Q" };
+  const CARD = /(10|[2-9AJQKBD])([♣♦♥♠])/g;
+  const cardWords = (text) => text.replace(CARD, (m, rank, suit) => name((SHOWN_RANKS[rank] || rank) + SYMBOL_SUITS[suit]));
+  function spoken(text) {
+    if (typeof text !== "string" || !/[♣♦♥♠|]|\bJK\b/.test(text)) return text;
+    const forWord = language === "de" ? "für" : "for", or = language === "de" ? " oder " : " or ";
+    // Each card (a joker with what it stands for) becomes its words between markers, so that cards next
+    // to each other are said as a list ("queen of spades, joker, queen of clubs").
+    const mark = (words) => `\u0001${words}\u0002`;
+    return text
+      .replace(/JK\(=([^)]*)\)/g, (m, inner) => mark(`${name("JK")} (${forWord} ${cardWords(inner).split("/").join(or)})`))
+      .replace(/\bJK\b/g, mark(name("JK")))
+      .replace(CARD, (m) => mark(cardWords(m)))
+      .replace(/\u0002 \u0001/g, ", ")
+      .replace(/[\u0001\u0002]/g, "")
+      .replace(/\s*\|\s*/g, "; ");
+  }
+
   // A card as the object of a move ("Du ziehst Herz-7"): its name, but a German joker with its article
   // ("Du ziehst einen Joker") and a German jack declined ("Du ziehst Kreuz-Buben"), as the server's move
   // texts say it (rummykit.i18n.cards.card_object).
@@ -128,5 +152,5 @@ const Cards = (() => {
     return el;
   }
 
-  return { parse, points, label, name, objectName, rankWithArticle, faces, setLetters, setLanguage, svg, back, element, RANK_ORDER, SUITS };
+  return { parse, points, label, name, objectName, rankWithArticle, faces, spoken, setLetters, setLanguage, svg, back, element, RANK_ORDER, SUITS };
 })();
