@@ -119,10 +119,10 @@ def test_table_melds_are_named_in_words_in_the_pages_language(pages: Pages) -> N
     for lang in ("de", "en"):
         page.evaluate("l => { S.lang = l; applyLanguage(); }", lang)
         shown = page.evaluate(show, melds)
-        assert [label for label, _ in shown] == expected[lang]
+        assert [label for label, _ in shown] == [f"{label} (Bot 2)" for label in expected[lang]]
         assert [title for _, title in shown] == [f"{label} (Bot 2)" for label in expected[lang]]
-    # The role and name a screen reader gets.
-    assert page.get_by_role("button", name=expected["en"][0]).count() == 1
+    # The role and name a screen reader gets: whose meld it is too.
+    assert page.get_by_role("button", name=f"{expected['en'][0]} (Bot 2)").count() == 1
 
 
 def test_result_dialogs_are_named_by_their_heading(pages: Pages) -> None:
@@ -367,7 +367,7 @@ def test_cards_in_moves_hints_and_refusals_are_said_in_words(pages: Pages) -> No
     page.click("#btn-lang")
     english = page.evaluate("Cards.spoken('opens with Q♠ JK(=K♣) Q♣ | 4♠ 5♠ JK')")
     assert english == (
-        "opens with queen of spades, joker (for king of clubs), queen of clubs; "
+        "opens with queen of spades, joker (for the king of clubs), queen of clubs; "
         "4 of spades, 5 of spades, joker"
     )
 

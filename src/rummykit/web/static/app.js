@@ -88,7 +88,7 @@ const I18N = {
     tray_short_lay: "Your composed melds cannot be laid: {sum} points do not reach the opening's {min}. Add to them or clear them.",
     more_moves: "more ({n})…", fewer_moves: "fewer", out_at: "Left to {n}", near_limit: "close to the limit", is_out: "out", bought_back: "Bought back", bought_back_title: "{name} bought back for {chips} chips: {from} → {to}",
     to_target: "to {n}", still_needed: "To {n}: still",
-    gin_sum: "{name} scores {terms} = {n}", bonus_gin: "gin", bonus_big_gin: "big gin", bonus_undercut: "undercut", sr_melds: "melds", sr_left: "left in hand", spade_upcard: "spade upcard", gin_doubled: "spade upcard: the hand counts double",
+    gin_sum: "{name} scores {terms} = {n}", bonus_gin: "gin", bonus_big_gin: "big gin", bonus_undercut: "undercut", picked_n: "picked {n}", you_hold: "you hold {n} cards", sr_melds: "melds", sr_left: "left in hand", spade_upcard: "spade upcard", gin_doubled: "spade upcard: the hand counts double",
   },
   de: {
     create_title: "Neuer Tisch", your_name: "Dein Name", rules: "Regeln", seats: "Plätze", bots: "Bots",
@@ -178,7 +178,7 @@ const I18N = {
     tray_short_lay: "Deine Figuren lassen sich nicht auslegen: {sum} Punkte reichen nicht für die Erstmeldung mit {min}. Ergänze sie oder setze sie zurück.",
     more_moves: "mehr ({n})…", fewer_moves: "weniger", out_at: "Bis {n} noch", near_limit: "nah an der Grenze", is_out: "raus", bought_back: "Zurückgekauft", bought_back_title: "{name} hat sich für {chips} Chips zurückgekauft: {from} → {to}",
     to_target: "bis {n}", still_needed: "Bis {n} fehlen",
-    gin_sum: "{name} bekommt {terms} = {n}", bonus_gin: "Gin", bonus_big_gin: "großes Gin", bonus_undercut: "Unterbieten", sr_melds: "Figuren", sr_left: "übrig auf der Hand", spade_upcard: "Pik aufgedeckt", gin_doubled: "Pik aufgedeckt: das Spiel zählt doppelt",
+    gin_sum: "{name} bekommt {terms} = {n}", bonus_gin: "Gin", bonus_big_gin: "großes Gin", bonus_undercut: "Unterbieten", picked_n: "als {n}. gewählt", you_hold: "du hast {n} Karten", sr_melds: "Figuren", sr_left: "übrig auf der Hand", spade_upcard: "Pik aufgedeckt", gin_doubled: "Pik aufgedeckt: das Spiel zählt doppelt",
   },
 };
 
@@ -1052,10 +1052,11 @@ function takeOrDiscard() {
 function renderKnockLine() {
   const v = S.state.view, line = v.knock_line, box = $("#knock-line");
   box.classList.toggle("hidden", !line);
-  if (!line) { box.textContent = ""; return; }
+  if (!line) { box.textContent = ""; box.dataset.said = ""; return; }
   const dw = t(line.after_discard ? "knock_deadwood_after" : "knock_deadwood", { n: line.deadwood });
   const limit = t(line.comparison === "le" ? "knock_le" : "knock_lt", { t: line.threshold });
-  box.textContent = v.knocker === null || v.knocker === undefined ? (v.gin ? dw : `${dw} · ${limit}`) : dw;
+  // A live region (your deadwood after each draw), said when it changes.
+  say(box, v.knocker === null || v.knocker === undefined ? (v.gin ? dw : `${dw} · ${limit}`) : dw);
 }
 
 function layoffTargets() {
@@ -1113,8 +1114,9 @@ function renderMelds() {
     div.className = "meld" + (targets.has(n) ? " legal" : "") + (S.changed.melds.has(k) ? " last" : "");
     div.dataset.meld = n;
     div.dataset.drop = "meld";
-    const label = meldLabel(m, n);
-    div.title = `${label} (${seatName(m.owner)})`;
+    // Whose meld it is, in the name a screen reader says (it was only in the tooltip, read after it).
+    const label = `${meldLabel(m, n)} (${seatName(m.owner)})`;
+    div.title = label;
     // A button for the keyboard as for the mouse: Tab reaches every meld (the digit keys only 1 to 9),
     // and Enter or Space lays the selected card off on it.
     div.setAttribute("role", "button");
@@ -1407,6 +1409,9 @@ function renderHand() {
     const el = Cards.element(c);
     const selected = S.selected.includes(i);
     if (selected) { el.classList.add("selected"); el.dataset.order = S.selected.indexOf(i) + 1; }
+    // Its name said as such: the order number drawn on a selected card was read as part of it ("queen
+    // of spades 1").
+    el.setAttribute("aria-label", selected ? `${Cards.name(c)}, ${t("picked_n", { n: el.dataset.order })}` : Cards.name(c));
     if (playable.has(c)) el.classList.add("playable");
     if (fresh.has(c)) { el.classList.add("fresh"); fresh.delete(c); }
     if (S.hint && new RegExp(`(^|\\s)${c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(\\s|$)`).test(S.hint)) el.classList.add("hinted");
@@ -2004,7 +2009,16 @@ function showRoundOver(state) {
   if (state.match.is_over) return;  // the match-end screen shows the last hand too
   const title = state.table.knock_game ? t("showdown") : t("round_over");
   const html = `<h2 id="round-over">${title}</h2>${resultHtml(state.last_round)}${lastMovesHtml(state)}`;
-  showOverlay(html, t("continue"), () => send({ type: "ready" }));  // the break ends: our turn clock may run
+  showOverlay(html, t("continue"), () => { send({ type: "ready" }); announceHand(); });  // the break ends: our turn clock may run
+}
+
+// The hand dealt behind a hand's result, said once it is closed: a screen reader heard the last move of
+// the hand before ("discards the 6 of spades") and nothing of the new one.
+function announceHand() {
+  const st = S.state, v = st && st.view;
+  if (!v || v.phase === "over" || st.match.is_over) return;
+  const cards = v.hand ? ` · ${t("you_hold", { n: v.hand.length })}` : "";
+  announce(`${t("hand_n", { n: st.match.hands_dealt })} · ${t("dealer")}: ${seatName(v.dealer)}${cards}`);
 }
 
 function showMatchOver(state) {

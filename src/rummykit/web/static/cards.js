@@ -75,7 +75,7 @@ const Cards = (() => {
   const cardWords = (text) => text.replace(CARD, (m, rank, suit) => name((SHOWN_RANKS[rank] || rank) + SYMBOL_SUITS[suit]));
   function spoken(text) {
     if (typeof text !== "string" || !/[♣♦♥♠|]|\bJK\b/.test(text)) return text;
-    const forWord = language === "de" ? "für" : "for", or = language === "de" ? " oder " : " or ";
+    const forWord = language === "de" ? "für" : "for the", or = language === "de" ? " oder " : " or the ";
     // Each card (a joker with what it stands for) becomes its words between markers, so that cards next
     // to each other are said as a list ("queen of spades, joker, queen of clubs").
     const mark = (words) => `\u0001${words}\u0002`;
