@@ -445,3 +445,28 @@ def test_a_joker_question_left_open_is_closed_by_the_next_state_and_discards_not
         "(() => { const seen = []; S.ws.send = (m) => seen.push(m); discardJoker(); return seen; })()"
     )
     assert sent == []
+
+
+def test_the_knockers_face_up_hand_shows_its_melds_and_deadwood(pages: Pages) -> None:
+    """During the others' last turns the knocker's hand lay as an unsorted fan of ten cards (unreadable
+    on a phone): it shows its melds apart and the deadwood counted, and says them in words."""
+    page = pages.open()
+    seeded_table(page, pages.base, "viennese", seed=11, seats=3)
+    shown = page.evaluate(
+        """() => {
+            const v = S.state.view, knocker = (S.seat + 1) % 3;
+            v.knocker = knocker; v.phase = "draw";
+            v.revealed[knocker] = ["6C", "6H", "6S", "8C", "8D", "8H", "9D", "JK", "JD", "3H"];
+            v.knocker_shown = { melds: [["6C", "6H", "6S"], ["8C", "8D", "8H"], ["9D", "JK", "JD"]],
+                                deadwood_cards: ["3H"], deadwood: 3 };
+            renderOpponents();
+            const box = document.querySelector(`.opponent[data-seat="${knocker}"] .knocker-hand`);
+            const n = (sel) => box.querySelectorAll(sel).length;
+            const text = (sel) => box.querySelector(sel).textContent;
+            const said = text(".sr-only");
+            return { melds: n(".sd-meld"), dead: n(".sd-dead .card"), count: text(".sd-dw"), said };
+        }"""
+    )
+    assert shown["melds"] == 3 and shown["dead"] == 1 and shown["count"] == "= 3"
+    assert shown["said"].startswith("melds: 6 of clubs, 6 of hearts, 6 of spades; 8 of clubs")
+    assert shown["said"].endswith("left in hand: 3 of hearts = 3")

@@ -362,6 +362,24 @@ def view_json(view: PlayerView, *, own: bool) -> dict[str, Any]:
         "result": result_json(view.result, view.rules),
         "gin": gin_json(view.gin),
         "knock_line": knock_line_json(view) if own else None,
+        "knocker_shown": knocker_shown_json(view),
+    }
+
+
+def knocker_shown_json(view: PlayerView) -> dict[str, Any] | None:
+    """The hand a knock game's knocker lays face up at the knock, split into melds and deadwood as the
+    showdown counts it (RULES.md §4.5: the others play their extra turns against it), or ``None``:
+    no knock, a gin hand (its knocker lays melds one by one) or the hand is over."""
+    if view.knocker is None or view.gin is not None or view.phase is Phase.OVER:
+        return None
+    shown = view.revealed[view.knocker] if view.revealed else None
+    if not shown:
+        return None
+    best = solver.best_arrangement(list(shown), view.rules)
+    return {
+        "melds": [cards(m.cards) for m in best.melds],
+        "deadwood_cards": cards(best.deadwood_cards),
+        "deadwood": best.deadwood,
     }
 
 

@@ -955,12 +955,31 @@ function renderOpponents() {
     const fan = document.createElement("div");
     fan.className = "fan" + (revealed ? " revealed" : "");
     if (!revealed) fan.setAttribute("aria-hidden", "true");  // a hand shown at the showdown stays readable
+    // The knocker's hand laid face up for the others' last turns: its melds apart and its deadwood
+    // counted, as the knocker shows it at a club table (a fan of ten cards said nothing on a phone).
+    const knocked = v.knocker === i && v.knocker_shown;
+    if (knocked) { div.appendChild(knockerHand(v.knocker_shown)); box.appendChild(div); continue; }
     const shown = revealed || new Array(Math.min(v.hand_sizes[i], 14)).fill(null);
     fan.style.setProperty("--fan-n", shown.length);  // the backs overlap to fit the fan's width (style.css)
     for (const c of shown) fan.appendChild(Cards.element(c, { small: true }));
     div.appendChild(fan);
     box.appendChild(div);
   }
+}
+
+// The knocker's shown hand: each meld a group, then the deadwood cards and their count, in words for a
+// screen reader ("melds: …; left in hand: … = 3").
+function knockerHand(shown) {
+  const box = document.createElement("div");
+  box.className = "knocker-hand sd-cards";
+  const words = (cards) => cards.map(Cards.name).join(", ");
+  const said = [`${t("sr_melds")}: ${shown.melds.map(words).join("; ") || "—"}`,
+    `${t("sr_left")}: ${words(shown.deadwood_cards) || "—"} = ${shown.deadwood}`].join(". ");
+  box.innerHTML = `<span class="sr-only">${escapeHtml(said)}</span><span class="sd-pictures" aria-hidden="true">`
+    + shown.melds.map((m) => `<span class="sd-meld">${smallCards(m)}</span>`).join("")
+    + (shown.deadwood_cards.length ? `<span class="sd-dead">${smallCards(shown.deadwood_cards)}</span>` : "")
+    + `</span> <span class="sd-dw" aria-hidden="true">= ${shown.deadwood}</span>`;
+  return box;
 }
 
 function renderPiles() {
