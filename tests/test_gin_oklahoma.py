@@ -138,3 +138,20 @@ def test_the_rules_page_and_the_lobby_offer_it() -> None:
     control = next(c for c in house_rules()["gin"] if c["option"] == "oklahoma_spade_doubles")
     assert control["kind"] == "bool" and control["value"] is False
     assert control["unused_when"] == [{"option": "oklahoma", "value": False}]  # greyed until Oklahoma
+
+
+def test_openspiels_bot_plays_a_table_that_doubles() -> None:
+    """The doubling scales a hand's score and changes none of its moves: OpenSpiel's simple bot plays
+    such a table as OpenSpiel's game (only the interop, which builds OpenSpiel's game, refuses it)."""
+    pytest.importorskip("pyspiel")
+    import random
+
+    from rummykit.bots import make_bot
+
+    bot = make_bot("openspiel-simple")
+    bot.check_table(SPADES, 2)
+    rnd = deal(KNOCK_HAND, "9S")
+    rng = random.Random(1)
+    while rnd.result is None:
+        rnd.apply(bot.choose(rnd.view(rnd.to_move), rnd.legal_actions(), rng))
+    assert rnd.view(0).gin is not None and rnd.view(0).gin.doubled

@@ -801,7 +801,8 @@ GIN_FAMILY: Final = GinFamily()
 
 def gin_json(info: GinInfo | None) -> dict[str, object] | None:
     """The public gin facts of a view as JSON (``None`` outside gin): the knock card, the first-upcard
-    passes, the knocker's melds as laid, the lay-offs, and whether laying off is over."""
+    passes, the knocker's melds as laid, the lay-offs, whether laying off is over, and whether a spade
+    upcard doubles the hand (``doubled``)."""
     if info is None:
         return None
     return {

@@ -131,6 +131,11 @@ class Record:
                 "this round was built from a state (a determinization or a position), so no deal and "
                 "actions replay to it; save rnd.state() and rebuild it with Round.from_state instead"
             )
+        if not rnd.reshuffles_follow_seed:
+            raise NotationError(
+                "this round reshuffles from a secret (a web table that is not seeded), not from its seed: "
+                "a record of its deal and actions would replay other reshuffles"
+            )
         in_play = None if len(rnd.in_play) == rnd.seats else rnd.in_play
         actions = tuple(e.action for e in rnd.history)
         return cls("round", rnd.rules, rnd.seats, rnd.dealer, rnd.seed, rnd.deck, actions, in_play)

@@ -374,6 +374,12 @@ class Round:
         """
         self._state.rng = rng
 
+    @property
+    def reshuffles_follow_seed(self) -> bool:
+        """Whether the reshuffles of the discard pile follow :attr:`seed` (not a generator given to
+        :meth:`use_reshuffle_rng`), so that the deal, the seed and the actions replay the round."""
+        return type(self._state.rng) is random.Random
+
     def child(self, action: Action | str) -> Round:
         """A copy with ``action`` applied; this round is untouched."""
         new = self.copy()

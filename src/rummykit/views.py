@@ -120,7 +120,8 @@ class RoundResult:
     gains: tuple[int, ...]
     hand_values: tuple[int, ...]
     multiplier: int = 1
-    """Hand-Rommé factor (German family) or ``rummy_multiplier`` (knock family) applied."""
+    """Hand-Rommé factor (German family), ``rummy_multiplier`` (knock family) or, in gin, 2 for a
+    spade upcard under ``oklahoma_spade_doubles``, applied."""
     arrangements: tuple[Arrangement | None, ...] = ()
     """Knock family: every seat's best arrangement at the showdown."""
     big_gin: bool = False

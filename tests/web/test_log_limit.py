@@ -119,3 +119,28 @@ def test_a_running_server_writes_ten_lines_for_a_flood(tmp_path: Path, server_fa
         time.sleep(0.1)
     time.sleep(0.5)
     assert server.output().count(INVALID_REQUEST) == 10, server.output()
+
+
+def test_the_servers_log_lines_carry_time_and_level_on_the_stderr_of_the_moment(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``rummykit serve`` writes its own lines with their time and level (they came bare). The handler
+    writes to ``sys.stderr`` as it is then: a command that failed after installing it (a port in use)
+    left a closed stream behind, and later lines of the process were lost; they still propagate."""
+    import io
+    import logging
+    import re
+    import sys
+
+    from rummykit.web.runtime import log_to_stderr
+
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    log_to_stderr()
+    sys.stderr.close()  # the stream of that command is gone
+    later = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", later)
+    with caplog.at_level(logging.WARNING, logger="rummykit.web"):
+        logging.getLogger("rummykit.web").warning("table QQQQQQ: a line")
+    line = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} WARNING rummykit\.web: table QQQQQQ: a line\n"
+    assert re.fullmatch(line, later.getvalue())
+    assert [r.getMessage() for r in caplog.records] == ["table QQQQQQ: a line"]

@@ -250,9 +250,11 @@ def test_a_table_whose_move_a_rule_change_refuses_names_the_change(
         refused = client.get("/api/tables/RVGNK3")
         detail, german = refused.json()["detail"], refused.json()["texts"]["de"]
         assert refused.status_code == 409 and "another rummykit version" in detail
-        assert "(2026-12-06: under may_discard_taken_discard = false a gin knock is offered only" in detail
+        assert "cannot play (2026-12-06: under may_discard_taken_discard = false a gin knock is" in detail
+        assert detail.endswith("; open a new table")
         assert german.startswith("Tisch RVGNK3 wurde von einer anderen rummykit-Version gespeichert")
         assert "(6.12.2026: mit may_discard_taken_discard = false darf man im Gin nur klopfen" in german
+        assert german.endswith("; eröffne einen neuen Tisch")
         assert "9H" not in detail and "9H" not in german  # no card of a hand: only the rule change
         assert "RVGNK3" not in [t["code"] for t in client.get("/api/tables").json()["tables"]]
         with web.connect(client, "RVGNK3") as ws:
@@ -262,10 +264,13 @@ def test_a_table_whose_move_a_rule_change_refuses_names_the_change(
             with pytest.raises(WebSocketDisconnect) as closed:
                 ws.receive_json()
         assert closed.value.code == 4409
+        with web.connect(client, "RVGNK3") as ws:  # asked again: refused at once, not replayed again
+            assert ws.receive_json()["code"] == "table_unreadable"
     logged = [r.getMessage() for r in caplog.records if "RVGNK3" in r.getMessage()]
     assert len(logged) == 1
     assert logged[0].startswith("table RVGNK3 cannot be restored: its move 22 is refused: cannot knock")
-    assert "written under rules revision 2" in logged[0] and "may_discard_taken_discard" in logged[0]
+    assert "The table was stored under rules revision 2" in logged[0]
+    assert "may_discard_taken_discard" in logged[0]
 
 
 def test_new_tables_are_stored_with_this_revision(tmp_path: Path, web: Any) -> None:

@@ -29,6 +29,7 @@ from rummykit.bots import MatchView, make_bot
 from rummykit.errors import NotationError
 from rummykit.match import Match, MatchPosition
 from rummykit.record import Record
+from rummykit.round import Round
 from rummykit.rules import Rules
 from rummykit.web import protocol
 from rummykit.web.app import create_app
@@ -656,9 +657,14 @@ def test_every_deal_of_a_secret_match_comes_from_the_secret() -> None:
     for number, rnd in enumerate(match.rounds, start=1):
         assert list(rnd.deck) == deal_order(rules, secret, number)
         assert isinstance(rnd.state().rng, SecretRandom)
-    # So its seed and actions are no record of it: one would replay other deals (it did, silently).
+    # So its seed and actions are no record of it: one would replay other deals (it did, silently);
+    # nor is a round's, whose reshuffles come from the secret.
     with pytest.raises(NotationError, match="deals every hand from a secret"):
         Record.from_match(match)
+    assert not match.rounds[0].reshuffles_follow_seed
+    with pytest.raises(NotationError, match="reshuffles from a secret"):
+        Record.from_round(match.rounds[0])
+    assert Round.new(rules, 3, seed=1).reshuffles_follow_seed
 
 
 def test_only_open_tables_are_loaded_after_a_restart(sqlite_url: str, web: Any) -> None:

@@ -213,13 +213,13 @@ class OpenSpielSimpleBot:
         if players != 2:
             raise NotOpenSpielGinError(f"openspiel-simple plays OpenSpiel's gin of 2 players, not {players}")
         try:
-            openspiel_params(rules)
+            openspiel_params(_as_openspiel(rules))
         except ValueError as exc:
             raise NotOpenSpielGinError(f"openspiel-simple plays OpenSpiel's gin only: {exc}") from None
 
     def _game(self, view: PlayerView) -> Any:
         try:
-            params = openspiel_params(view.rules)
+            params = openspiel_params(_as_openspiel(view.rules))
         except ValueError as exc:
             raise NotOpenSpielGinError(f"openspiel-simple plays OpenSpiel's gin only: {exc}") from None
         key = tuple(sorted(params.items()))
@@ -249,3 +249,9 @@ class OpenSpielSimpleBot:
         if action not in legal:
             raise NotOpenSpielGinError(f"OpenSpiel's bot chose {action}, not legal here")
         return action
+
+
+def _as_openspiel(rules: Rules) -> Rules:
+    """``rules`` as OpenSpiel's game the bot plays: Oklahoma's spade doubling only scales a hand's score
+    and changes no legal move and none of the bot's decisions, so its table is played as OpenSpiel's."""
+    return rules.replace(oklahoma_spade_doubles=False) if rules.oklahoma_spade_doubles else rules

@@ -534,8 +534,8 @@ def scoring(rules: Rules, t: Lang) -> list[Block]:
             t(
                 "If the first upcard is a spade, the hand counts double: every score above, bonuses "
                 "included, is doubled.",
-                "Ist die erste offene Karte ein Pik, zählt das Spiel doppelt: jedes Ergebnis oben, Boni "
-                "eingeschlossen, wird verdoppelt.",
+                "Ist die erste offene Karte ein Pik, zählt das Spiel doppelt: alle oben genannten Punkte, "
+                "Boni eingeschlossen, verdoppeln sich.",
             )
         )
     if rules.big_gin_bonus is None:

@@ -118,7 +118,7 @@ OPTION_LABELS: Final[dict[str, tuple[str, str]]] = {
     ),
     "oklahoma_spade_doubles": (
         "Oklahoma: a spade upcard doubles the hand",
-        "Oklahoma: eine Pik-Karte als erste offene Karte verdoppelt das Spiel",
+        "Oklahoma: ein Pik als erste offene Karte verdoppelt das Spiel",
     ),
     "gin_bonus": ("gin bonus (points)", "Bonus für Gin (Punkte)"),
     "undercut_bonus": ("undercut bonus (points)", "Bonus fürs Unterbieten (Punkte)"),

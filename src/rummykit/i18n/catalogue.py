@@ -1028,8 +1028,17 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "notation",
         "this match deals every hand from a secret (a web table that is not seeded), not from its seed: "
         "a record of its first deal and actions would replay other deals",
-        "Diese Partie gibt jedes Spiel aus einem Geheimnis (ein Webtisch ohne festen Seed), nicht aus "
-        "ihrem Seed: eine Aufzeichnung ihres ersten Gebens und ihrer Züge spielte andere Karten nach",
+        "Diese Partie gibt jedes Spiel nach einem geheimen Schlüssel (ein Webtisch ohne festen Seed), "
+        "nicht nach ihrem Seed: eine Aufzeichnung ihres ersten Gebens und ihrer Züge würde andere Karten "
+        "nachspielen",
+    ),
+    (
+        "notation",
+        "this round reshuffles from a secret (a web table that is not seeded), not from its seed: a record "
+        "of its deal and actions would replay other reshuffles",
+        "Dieses Spiel mischt die Ablage nach einem geheimen Schlüssel (ein Webtisch ohne festen Seed), "
+        "nicht nach seinem Seed: eine Aufzeichnung seines Gebens und seiner Züge würde anders gemischte "
+        "Karten nachspielen",
     ),
     (
         "notation",

@@ -82,7 +82,9 @@ class UnplayableMoves(ValueError):
     def __init__(self, cause: RummyError, revision: int, rules: Rules, number: int) -> None:
         rule = getattr(cause, "rule", None)
         self.changes = refusing(revision, rules, rule if isinstance(rule, str) else None)
-        super().__init__(f"its move {number} is refused: {cause}{older_text(revision, self.changes)}")
+        older = older_text(revision, self.changes)
+        older = older.replace(". The record was written ", ". The table was stored ", 1)
+        super().__init__(f"its move {number} is refused: {cause}{older}")
 
 CODE_ALPHABET: Final = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH: Final = 6
@@ -317,6 +319,8 @@ class TableManager:
         from now, so bots play for them after the takeover time). Any other is loaded as a copy for
         one lobby request (join, start, leave, retake) and not kept."""
         key = self._key(code)
+        if key is not None and key in self._unrestored:  # found unplayable: not replayed (nor logged) again
+            raise self._missing(code, key)
         table = self.tables.get(key) if key is not None else None
         if table is not None and table.archived:
             self.tables[table.code] = self.tables.pop(table.code)  # looked up again: kept longest
@@ -361,13 +365,13 @@ class TableManager:
         not restore (stored by another version), which says so rather than seem deleted."""
         if key is not None and key in self._unrestored:
             changes = self._unrestored[key]
-            message = (
-                f"table {key} was stored by another rummykit version whose rules or moves this version "
-                "cannot play; open a new table"
-            )
             why = "".join(f" ({c.date}: {c.text})" for c in changes)
             why_de = "".join(f" ({c.date_de}: {c.text_de})" for c in changes)
-            return refusal(409, "table_unreadable", message + why, code=key, why=why_de)
+            message = (
+                f"table {key} was stored by another rummykit version whose rules or moves this version "
+                f"cannot play{why}; open a new table"
+            )
+            return refusal(409, "table_unreadable", message, code=key, why=why_de)
         return no_table(code)
 
     async def _archived(self, key: str) -> Table | None:

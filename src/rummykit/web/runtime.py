@@ -25,7 +25,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import Final
+from typing import Any, Final
 
 THRESHOLDS: Final = (20_000, 20, 20)
 """Allocations (net of frees) between young collections, young collections per middle one, middle
@@ -47,19 +47,32 @@ SERVER_LOG_FORMAT: Final = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 def log_to_stderr() -> None:
     """Write the ``rummykit`` loggers' lines of level INFO and above to stderr, each with its time
     and level (without this, Python wrote only warnings, bare: an operator could not tell when a table
-    failed to load or how bad a line was). Once per process; uvicorn's own lines keep its format."""
+    failed to load or how bad a line was). Once per process; uvicorn's own lines keep its format.
+    The lines still reach the root logger's handlers, where a program that embeds the server set some."""
     logger = logging.getLogger("rummykit")
     if any(isinstance(h, _ServerLog) for h in logger.handlers):
         return
-    handler = _ServerLog(sys.stderr)
+    handler = _ServerLog()
     handler.setFormatter(logging.Formatter(SERVER_LOG_FORMAT))
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
-    logger.propagate = False
 
 
 class _ServerLog(logging.StreamHandler):  # type: ignore[type-arg]
-    """The handler :func:`log_to_stderr` installs (known by its class, so it is installed once)."""
+    """The handler :func:`log_to_stderr` installs (known by its class, so it is installed once). It
+    writes to ``sys.stderr`` as it is when a line comes, not as it was when installed: a command that
+    failed after installing it (a port in use) left a closed stream behind in a test run."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    @property
+    def stream(self) -> Any:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value: Any) -> None:
+        """The stream is always the current ``sys.stderr``: what StreamHandler sets is ignored."""
 
 
 def exit_on_sigterm() -> None:

@@ -34,7 +34,8 @@ log = logging.getLogger("rummykit.web")
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
     """Bring the database behind ``engine`` to ``revision`` (the head by default). An upgrade of a
-    database that held tables is logged as a warning: the older release cannot open it any more."""
+    database that had a schema already is logged as a warning: the older release cannot open it any
+    more (a new database is not)."""
     with engine.begin() as connection:
         if connection.dialect.name == "postgresql":
             _unbounded(connection)

@@ -88,7 +88,7 @@ const I18N = {
     tray_short_lay: "Your composed melds cannot be laid: {sum} points do not reach the opening's {min}. Add to them or clear them.",
     more_moves: "more ({n})…", fewer_moves: "fewer", out_at: "Left to {n}", near_limit: "close to the limit", is_out: "out", bought_back: "Bought back", bought_back_title: "{name} bought back for {chips} chips: {from} → {to}",
     to_target: "to {n}", still_needed: "To {n}: still",
-    gin_sum: "{name} scores {terms} = {n}", bonus_gin: "gin", bonus_big_gin: "big gin", bonus_undercut: "undercut", picked_n: "picked {n}", you_hold: "you hold {n} cards", sr_melds: "melds", sr_left: "left in hand", spade_upcard: "spade upcard", gin_doubled: "spade upcard: the hand counts double",
+    gin_sum: "{name} scores {terms} = {n}", bonus_gin: "gin", bonus_big_gin: "big gin", bonus_undercut: "undercut", rebuilt_of: "new stock {n} of {m}", rebuilt_n: "new stock {n}", stock_rebuilt: "The discard pile is shuffled into a new stock ({what})", picked_n: "picked {n}", you_hold: "you hold {n} cards", sr_melds: "melds", sr_left: "left in hand", spade_upcard: "spade upcard", gin_doubled: "spade upcard: the hand counts double",
   },
   de: {
     create_title: "Neuer Tisch", your_name: "Dein Name", rules: "Regeln", seats: "Plätze", bots: "Bots",
@@ -178,7 +178,7 @@ const I18N = {
     tray_short_lay: "Deine Figuren lassen sich nicht auslegen: {sum} Punkte reichen nicht für die Erstmeldung mit {min}. Ergänze sie oder setze sie zurück.",
     more_moves: "mehr ({n})…", fewer_moves: "weniger", out_at: "Bis {n} noch", near_limit: "nah an der Grenze", is_out: "raus", bought_back: "Zurückgekauft", bought_back_title: "{name} hat sich für {chips} Chips zurückgekauft: {from} → {to}",
     to_target: "bis {n}", still_needed: "Bis {n} fehlen",
-    gin_sum: "{name} bekommt {terms} = {n}", bonus_gin: "Gin", bonus_big_gin: "großes Gin", bonus_undercut: "Unterbieten", picked_n: "als {n}. gewählt", you_hold: "du hast {n} Karten", sr_melds: "Figuren", sr_left: "übrig auf der Hand", spade_upcard: "Pik aufgedeckt", gin_doubled: "Pik aufgedeckt: das Spiel zählt doppelt",
+    gin_sum: "{name} bekommt {terms} = {n}", bonus_gin: "Gin", bonus_big_gin: "großes Gin", bonus_undercut: "Unterbieten", rebuilt_of: "neuer Stoß {n} von {m}", rebuilt_n: "neuer Stoß {n}", stock_rebuilt: "Die Ablage wird gemischt und ist der neue Stoß ({what})", picked_n: "als {n}. gewählt", you_hold: "du hast {n} Karten", sr_melds: "Figuren", sr_left: "übrig auf der Hand", spade_upcard: "Pik aufgedeckt", gin_doubled: "Pik aufgedeckt: das Spiel zählt doppelt",
   },
 };
 
@@ -235,6 +235,7 @@ async function api(path, body) {
     const detail = typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail || res.status);
     const err = new Error(inLang(data.texts, detail));
     err.status = res.status;
+    err.code = data.code;
     throw err;
   }
   return data;
@@ -406,6 +407,13 @@ function announceDraw(previous, state) {
   announce(t("you_draw", { card: [...S.changed.hand].map(Cards.objectName).join(", ") }));
 }
 
+// The discard pile turned into a new stock during this hand: said to everybody, once (it happened unsaid).
+function announceRebuild(previous, state) {
+  const v = state.view, pv = previous.view;
+  if (!v || !pv || previous.match.hands_dealt !== state.match.hands_dealt) return;
+  if ((v.stock_rebuilds || 0) > (pv.stock_rebuilds || 0)) announce(t("stock_rebuilt", { what: stockRebuildsText(v) }));
+}
+
 function onState(state) {
   const previous = S.state;
   S.state = state;
@@ -417,6 +425,7 @@ function onState(state) {
     S.animate = true;  // the next render animates what changed; later renders (a click) do not
     if (previous && state.version > previous.version) playSound(state.legal.length && !previous.legal.length ? "turn" : "move");
     if (previous && state.version > previous.version) announceDraw(previous, state);
+    if (previous && state.version > previous.version) announceRebuild(previous, state);
   }
   if ((state.compose || []).length && (!S.moves || S.moves.version !== state.version)) send({ type: "moves" });
   if (!previous || previous.version !== state.version) { mergeHandMoves(state); requestHandLog(); }
@@ -982,6 +991,13 @@ function knockerHand(shown) {
   return box;
 }
 
+// "new stock 1 of 3" once the discard pile has become the stock this hand (max_stock_rebuilds), else "".
+function stockRebuildsText(v) {
+  if (!v.stock_rebuilds) return "";
+  const most = Number(tableRules(S.state).max_stock_rebuilds);
+  return Number.isFinite(most) && most > 0 ? t("rebuilt_of", { n: v.stock_rebuilds, m: most }) : t("rebuilt_n", { n: v.stock_rebuilds });
+}
+
 function renderPiles() {
   const v = S.state.view, L = legal();
   const stock = $("#stock"), discard = $("#discard");
@@ -989,6 +1005,9 @@ function renderPiles() {
   stock.innerHTML = "";
   if (v.stock_size > 0) stock.appendChild(Cards.element(null));
   stock.insertAdjacentHTML("beforeend", `<span class="count">${t("stock")} ${v.stock_size}</span>`);
+  // How often the discard pile became the stock this hand, against the rules' limit (it happened unsaid).
+  const rebuilds = stockRebuildsText(v);
+  if (rebuilds) stock.insertAdjacentHTML("beforeend", `<span class="count rebuilds">${escapeHtml(rebuilds)}</span>`);
   stock.classList.toggle("legal", L.includes("draw"));
   discard.innerHTML = "";
   const top = v.discard_pile[v.discard_pile.length - 1];
@@ -2282,7 +2301,9 @@ function myGrants() {
 async function loadMyTables() {
   const mine = [];
   for (const g of myGrants()) {
-    const lobby = await api(`/api/tables/${g.code}`).catch((err) => (err.status === 404 ? null : undefined));
+    // Gone, or stored by another version that this server cannot play: the seat is forgotten.
+    const gone = (err) => err.status === 404 || err.code === "table_unreadable";
+    const lobby = await api(`/api/tables/${g.code}`).catch((err) => (gone(err) ? null : undefined));
     if (lobby === undefined) continue;  // not answered now (a limit, the network): ask again next time
     // A finished table keeps its grant (its rematch is offered to the seats); a closed or expired one,
     // or one the server no longer knows, is forgotten.
