@@ -470,3 +470,23 @@ def test_the_knockers_face_up_hand_shows_its_melds_and_deadwood(pages: Pages) ->
     assert shown["melds"] == 3 and shown["dead"] == 1 and shown["count"] == "= 3"
     assert shown["said"].startswith("melds: 6 of clubs, 6 of hearts, 6 of spades; 8 of clubs")
     assert shown["said"].endswith("left in hand: 3 of hearts = 3")
+
+
+def test_a_hand_that_ended_unscored_is_no_showdown(pages: Pages) -> None:
+    """A Viennese hand ended by the stock (no knock) was titled "Showdown" with a row of 0 points for
+    everybody: it is a hand's end, each seat "not scored"."""
+    page = pages.open()
+    seeded_table(page, pages.base, "viennese", seed=11, seats=3)
+    shown = page.evaluate(
+        """() => {
+            const round = { in_play: [0, 1, 2], revealed: [["5C"], ["6D"], ["7H"]], result: {
+                scored: false, termination: "stock_exhausted", winner: null, multiplier: 1, points: [0, 0, 0],
+                hand_values: [5, 6, 7], arrangements: [] } };
+            showRoundOver({ ...S.state, match: { ...S.state.match, is_over: false }, last_round: round });
+            const box = document.querySelector("#overlay");
+            return [box.querySelector("h2").innerText,
+                    [...box.querySelectorAll(".sd-name")].map((e) => e.innerText)];
+        }"""
+    )
+    assert shown[0] == "Hand over"
+    assert all(": not scored · Chips: now -5" in name for name in shown[1]), shown

@@ -88,7 +88,7 @@ const I18N = {
     tray_short_lay: "Your composed melds cannot be laid: {sum} points do not reach the opening's {min}. Add to them or clear them.",
     more_moves: "more ({n})…", fewer_moves: "fewer", out_at: "Left to {n}", near_limit: "close to the limit", is_out: "out", bought_back: "Bought back", bought_back_title: "{name} bought back for {chips} chips: {from} → {to}",
     to_target: "to {n}", still_needed: "To {n}: still",
-    gin_sum: "{name} scores {terms} = {n}", bonus_gin: "gin", bonus_big_gin: "big gin", bonus_undercut: "undercut", rebuilt_of: "new stock {n} of {m}", rebuilt_n: "new stock {n}", stock_rebuilt: "The discard pile is shuffled into a new stock ({what})", picked_n: "picked {n}", you_hold: "you hold {n} cards", sr_melds: "melds", sr_left: "left in hand", spade_upcard: "spade upcard", gin_doubled: "spade upcard: the hand counts double",
+    gin_sum: "{name} scores {terms} = {n}", bonus_gin: "gin", bonus_big_gin: "big gin", bonus_undercut: "undercut", not_scored: "not scored", rebuilt_of: "new stock {n} of {m}", rebuilt_n: "new stock {n}", stock_rebuilt: "The discard pile is shuffled into a new stock ({what})", picked_n: "picked {n}", you_hold: "you hold {n} cards", sr_melds: "melds", sr_left: "left in hand", spade_upcard: "spade upcard", gin_doubled: "spade upcard: the hand counts double",
   },
   de: {
     create_title: "Neuer Tisch", your_name: "Dein Name", rules: "Regeln", seats: "Plätze", bots: "Bots",
@@ -178,7 +178,7 @@ const I18N = {
     tray_short_lay: "Deine Figuren lassen sich nicht auslegen: {sum} Punkte reichen nicht für die Erstmeldung mit {min}. Ergänze sie oder setze sie zurück.",
     more_moves: "mehr ({n})…", fewer_moves: "weniger", out_at: "Bis {n} noch", near_limit: "nah an der Grenze", is_out: "raus", bought_back: "Zurückgekauft", bought_back_title: "{name} hat sich für {chips} Chips zurückgekauft: {from} → {to}",
     to_target: "bis {n}", still_needed: "Bis {n} fehlen",
-    gin_sum: "{name} bekommt {terms} = {n}", bonus_gin: "Gin", bonus_big_gin: "großes Gin", bonus_undercut: "Unterbieten", rebuilt_of: "neuer Stoß {n} von {m}", rebuilt_n: "neuer Stoß {n}", stock_rebuilt: "Die Ablage wird gemischt und ist der neue Stoß ({what})", picked_n: "als {n}. gewählt", you_hold: "du hast {n} Karten", sr_melds: "Figuren", sr_left: "übrig auf der Hand", spade_upcard: "Pik aufgedeckt", gin_doubled: "Pik aufgedeckt: das Spiel zählt doppelt",
+    gin_sum: "{name} bekommt {terms} = {n}", bonus_gin: "Gin", bonus_big_gin: "großes Gin", bonus_undercut: "Unterbieten", not_scored: "keine Wertung", rebuilt_of: "neuer Stoß {n} von {m}", rebuilt_n: "neuer Stoß {n}", stock_rebuilt: "Die Ablage wird gemischt und ist der neue Stoß ({what})", picked_n: "als {n}. gewählt", you_hold: "du hast {n} Karten", sr_melds: "Figuren", sr_left: "übrig auf der Hand", spade_upcard: "Pik aufgedeckt", gin_doubled: "Pik aufgedeckt: das Spiel zählt doppelt",
   },
 };
 
@@ -1961,7 +1961,8 @@ function resultHtml(round) {
     const held = S.state.match.is_rubber ? S.state.match.chips[i] : null;
     const moved = chips && chips[i] ? `${chips[i] > 0 ? "+" : ""}${chips[i]}, ` : "";
     const chipText = held === null ? "" : ` · <span class="sd-chips">${t("chips")}: ${moved}${t("now")} ${held}</span>`;
-    html += `<div class="showdown-seat${best === i ? " win" : ""}"><div class="sd-name">${escapeHtml(seatName(i))}: <b>${r.points[i]}</b> ${t(Math.abs(r.points[i]) === 1 ? "point" : "points")}${dw}${chipText}</div><div class="sd-cards">`;
+    const points = r.scored ? `<b>${r.points[i]}</b> ${t(Math.abs(r.points[i]) === 1 ? "point" : "points")}` : t("not_scored");
+    html += `<div class="showdown-seat${best === i ? " win" : ""}"><div class="sd-name">${escapeHtml(seatName(i))}: ${points}${dw}${chipText}</div><div class="sd-cards">`;
     // Each player's melds, then the rest: Viennese arrangements; in gin the melds laid (the
     // knocker's with the cards laid off on them) and the deadwood.
     // The other games: the hand's final table, each meld under the player who laid it (cards laid off
@@ -2045,7 +2046,9 @@ function lastMovesHtml(state) {
 
 function showRoundOver(state) {
   if (state.match.is_over) return;  // the match-end screen shows the last hand too
-  const title = state.table.knock_game ? t("showdown") : t("round_over");
+  // A hand that ended unscored (the stock ran out, a dead hand) had no showdown.
+  const scored = state.last_round && state.last_round.result && state.last_round.result.scored;
+  const title = state.table.knock_game && scored ? t("showdown") : t("round_over");
   const html = `<h2 id="round-over">${title}</h2>${resultHtml(state.last_round)}${lastMovesHtml(state)}`;
   showOverlay(html, t("continue"), () => { send({ type: "ready" }); announceHand(); });  // the break ends: our turn clock may run
 }
