@@ -52,3 +52,13 @@ def seeded_table(
     )
     page.wait_for_selector("#game:not(.hidden)")
     page.wait_for_function("S.state && S.state.view !== null")
+
+
+RECORD_ANNOUNCEMENTS = """() => {
+    window.said = [];
+    new MutationObserver(() => {
+        const text = document.querySelector("#announce").textContent;
+        if (text) window.said.push(text);
+    }).observe(document.querySelector("#announce"), { childList: true, characterData: true, subtree: true });
+}"""
+"""Every text the polite announcer (#announce) takes, in order (an observer installed in the page)."""

@@ -23,20 +23,12 @@ from rummykit.melds import Meld
 from rummykit.rules import Rules
 from rummykit.views import TableMeld
 from rummykit.web.protocol import meld_json
-from tests.web.pages import Pages, open_lobby
+from tests.web.pages import RECORD_ANNOUNCEMENTS, Pages, open_lobby
 
 DESKTOP = {"width": 1280, "height": 800}
 SERVER_ARGS = ("--max-tables-per-address", "50", "--creations-per-second", "50")
 """The module opens more tables from one address than a public server allows (5 open ones)."""
 
-# Every text the polite announcer (#announce) takes, in order (an observer installed in the page).
-RECORD_ANNOUNCEMENTS = """() => {
-    window.said = [];
-    new MutationObserver(() => {
-        const text = document.querySelector("#announce").textContent;
-        if (text) window.said.push(text);
-    }).observe(document.querySelector("#announce"), { childList: true, characterData: true, subtree: true });
-}"""
 
 
 @pytest.fixture(scope="module")

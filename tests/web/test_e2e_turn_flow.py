@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.web.pages import Pages, seeded_table
+from tests.web.pages import RECORD_ANNOUNCEMENTS, Pages, seeded_table
 
 OPENING = [["3C", "3H", "3S"], ["6D", "7D", "8D"], ["9D", "9H", "9S"]]
 SERVER_ARGS = (
@@ -490,3 +490,24 @@ def test_a_hand_that_ended_unscored_is_no_showdown(pages: Pages) -> None:
     )
     assert shown[0] == "Hand over"
     assert all(": not scored · Chips: now -5" in name for name in shown[1]), shown
+
+
+def test_a_new_stock_is_said_and_counted_against_the_limit(pages: Pages) -> None:
+    """The discard pile turned into the stock without a word: the stock shows "new stock 1 of 3" (the
+    rules' max_stock_rebuilds) and the change is said once, to everybody."""
+    page = pages.open()
+    seeded_table(page, pages.base, "viennese", seed=11, seats=3)
+    page.evaluate(RECORD_ANNOUNCEMENTS)
+    shown = page.evaluate(
+        """() => {
+            const before = S.state, after = JSON.parse(JSON.stringify(before));
+            after.view.stock_rebuilds = 1; after.version = before.version + 1;
+            announceRebuild(before, after);
+            S.state = after; renderPiles();
+            return document.querySelector("#stock .rebuilds").innerText;
+        }"""
+    )
+    assert shown == "new stock 1 of 3"
+    page.wait_for_function("window.said.length > 0")
+    said = "The discard pile is shuffled into a new stock (new stock 1 of 3)"
+    assert page.evaluate("window.said") == [said]
