@@ -274,7 +274,10 @@ def test_hints_and_the_opening_total_are_said_once(pages: Pages, web: Any) -> No
     assert total.startswith("Erstmeldung: ") and total.endswith(" / 40")
     page.evaluate("render(); render(); renderTray()")
     page.wait_for_timeout(400)
-    assert page.evaluate("window.said") == [total]
+    said = page.evaluate("window.said")
+    assert len(said) == 1 and said[0].startswith(f"{total} · ")  # with why one card is no meld
+    group = page.get_attribute("#groups .group", "aria-label")
+    assert group.startswith("Gruppe 1: ") and " — " in group  # its cards in words, and the same reason
     page.keyboard.press("c")  # cleared: the next tray is said again
     page.locator("#hand .card").first.click()
     page.keyboard.press("g")

@@ -88,7 +88,7 @@ const I18N = {
     tray_short_lay: "Your composed melds cannot be laid: {sum} points do not reach the opening's {min}. Add to them or clear them.",
     more_moves: "more ({n})…", fewer_moves: "fewer", out_at: "Left to {n}", near_limit: "close to the limit", is_out: "out", bought_back: "Bought back", bought_back_title: "{name} bought back for {chips} chips: {from} → {to}",
     to_target: "to {n}", still_needed: "To {n}: still",
-    gin_sum: "{name} scores {terms} = {n}", bonus_gin: "gin", bonus_big_gin: "big gin", bonus_undercut: "undercut", not_scored: "not scored", rebuilt_of: "new stock {n} of {m}", rebuilt_n: "new stock {n}", stock_rebuilt: "The discard pile is shuffled into a new stock ({what})", picked_n: "picked {n}", you_hold: "you hold {n} cards", sr_melds: "melds", sr_left: "left in hand", spade_upcard: "spade upcard", gin_doubled: "spade upcard: the hand counts double",
+    gin_sum: "{name} scores {terms} = {n}", bonus_gin: "gin", bonus_big_gin: "big gin", bonus_undercut: "undercut", group_n: "group {n}", enough_to_open: "enough to open", not_scored: "not scored", rebuilt_of: "new stock {n} of {m}", rebuilt_n: "new stock {n}", stock_rebuilt: "The discard pile is shuffled into a new stock ({what})", picked_n: "picked {n}", you_hold: "you hold {n} cards", sr_melds: "melds", sr_left: "left in hand", spade_upcard: "spade upcard", gin_doubled: "spade upcard: the hand counts double",
   },
   de: {
     create_title: "Neuer Tisch", your_name: "Dein Name", rules: "Regeln", seats: "Plätze", bots: "Bots",
@@ -178,7 +178,7 @@ const I18N = {
     tray_short_lay: "Deine Figuren lassen sich nicht auslegen: {sum} Punkte reichen nicht für die Erstmeldung mit {min}. Ergänze sie oder setze sie zurück.",
     more_moves: "mehr ({n})…", fewer_moves: "weniger", out_at: "Bis {n} noch", near_limit: "nah an der Grenze", is_out: "raus", bought_back: "Zurückgekauft", bought_back_title: "{name} hat sich für {chips} Chips zurückgekauft: {from} → {to}",
     to_target: "bis {n}", still_needed: "Bis {n} fehlen",
-    gin_sum: "{name} bekommt {terms} = {n}", bonus_gin: "Gin", bonus_big_gin: "großes Gin", bonus_undercut: "Unterbieten", not_scored: "keine Wertung", rebuilt_of: "neuer Stoß {n} von {m}", rebuilt_n: "neuer Stoß {n}", stock_rebuilt: "Die Ablage wird gemischt und ist der neue Stoß ({what})", picked_n: "als {n}. gewählt", you_hold: "du hast {n} Karten", sr_melds: "Figuren", sr_left: "übrig auf der Hand", spade_upcard: "Pik aufgedeckt", gin_doubled: "Pik aufgedeckt: das Spiel zählt doppelt",
+    gin_sum: "{name} bekommt {terms} = {n}", bonus_gin: "Gin", bonus_big_gin: "großes Gin", bonus_undercut: "Unterbieten", group_n: "Gruppe {n}", enough_to_open: "reicht zum Auslegen", not_scored: "keine Wertung", rebuilt_of: "neuer Stoß {n} von {m}", rebuilt_n: "neuer Stoß {n}", stock_rebuilt: "Die Ablage wird gemischt und ist der neue Stoß ({what})", picked_n: "als {n}. gewählt", you_hold: "du hast {n} Karten", sr_melds: "Figuren", sr_left: "übrig auf der Hand", spade_upcard: "Pik aufgedeckt", gin_doubled: "Pik aufgedeckt: das Spiel zählt doppelt",
   },
 };
 
@@ -1383,7 +1383,12 @@ function renderTray() {
     const div = document.createElement("div");
     const info = ev ? ev.melds[i] : null;
     div.className = "group" + (info ? (info.legal ? " ok" : " bad") : "");
-    div.title = info && info.error ? inLang(info.error_texts, info.error) : "";
+    const why = info && info.error ? inLang(info.error_texts, info.error) : "";
+    div.title = why;
+    // Said as a group of named cards with its value or why it is no meld (the reason was a tooltip only).
+    div.setAttribute("role", "group");
+    const worth = info ? (info.legal ? ` = ${info.value}` : ` — ${Cards.spoken(why)}`) : "";
+    div.setAttribute("aria-label", `${t("group_n", { n: i + 1 })}: ${g.map(Cards.name).join(", ")}${worth}`);
     g.forEach((c, j) => {
       const el = Cards.element(c, { small: true });
       el.addEventListener("click", () => { g.splice(j, 1); if (!g.length) S.groups.splice(i, 1); evaluate(); render(); });
@@ -1407,8 +1412,12 @@ function renderTray() {
     total.innerHTML = `${t("total")}: <b id="opening-sum">${sum}</b>`;
     total.classList.remove("enough");
   }
-  // The total is said when the server's evaluation changes it ("Erstmeldung: 33 / 40"), not at every render.
-  if (ev && total.textContent !== S.traySaid) { S.traySaid = total.textContent; announce(S.traySaid); }
+  // The total is said when the server's evaluation changes it ("Erstmeldung: 33 / 40"), not at every render,
+  // with whether it is enough to open and why a group is no meld.
+  const enough = total.classList.contains("enough") ? ` · ${t("enough_to_open")}` : "";
+  const bad = ev ? ev.melds.filter((m) => !m.legal && m.error).map((m) => Cards.spoken(inLang(m.error_texts, m.error))) : [];
+  const said = `${total.textContent}${enough}${bad.length ? " · " + bad.join(" · ") : ""}`;
+  if (ev && said !== S.traySaid) { S.traySaid = said; announce(said); }
 }
 
 function renderHand() {
