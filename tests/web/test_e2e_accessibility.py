@@ -398,3 +398,17 @@ def test_the_keyboard_stays_on_the_hand_and_unchanged_lines_are_not_read_again(p
     page.wait_for_selector("#overlay:not(.hidden) #round-over")
     page.keyboard.press("Escape")
     page.wait_for_selector("#overlay", state="hidden")
+
+
+def test_a_game_that_moves_the_seats_says_so(pages: Pages) -> None:
+    """Choosing gin (two players) at a form set for three moved the seats and the bots without a word
+    to a screen reader user."""
+    page = pages.open(DESKTOP, "en-US")
+    open_lobby(page, pages.base)
+    page.evaluate(RECORD_ANNOUNCEMENTS)
+    page.select_option("#preset", "german")
+    page.fill("#create-form input[name=seats]", "3")
+    page.fill("#create-form input[name=bots]", "2")
+    page.select_option("#preset", "gin")
+    page.wait_for_function("window.said.length > 0")
+    assert page.evaluate("window.said") == ["Seats now 2, bots 1"]
