@@ -259,21 +259,25 @@ def match(rules: Rules, t: Lang) -> list[Block]:
             ante,
             t(
                 f"**Knock money**: after each hand the knocker or Rummy caller gets {chips_en} from every "
-                "other player in the hand.",
+                "other player in the hand, also from a player that hand puts out.",
                 f"**Klopfgeld**: nach jedem Spiel bekommt, wer geklopft oder Rummy gerufen hat, {chips_de} "
-                "von jedem anderen Spieler dieses Spiels.",
+                "von jedem anderen Spieler dieses Spiels, auch von einem, den dieses Spiel hinauswirft.",
             ),
             t(
-                f"Bad points add up; at {rules.elimination_threshold} or more you are out.",
-                f"Die Restpunkte werden addiert; ab {rules.elimination_threshold} ist man raus.",
+                f"Bad points add up; at {rules.elimination_threshold} or more you are out. The deal passes "
+                "on clockwise and skips the players who are out.",
+                f"Die Restpunkte werden addiert; ab {rules.elimination_threshold} ist man raus. Das Geben "
+                "geht im Uhrzeigersinn weiter und überspringt, wer raus ist.",
             ),
             t(
-                f"**Buy-back**: with a total above {low} and below {high}, you may pay {rules.buyback_cost} "
-                f"chips ({times_en} per rubber at most) to go down to the highest total of the other players "
+                f"**Buy-back**: right after a hand, with a total above {low} and below {high}, you may pay "
+                f"{rules.buyback_cost} chips ({times_en} per rubber at most) to go down to the highest total "
+                "of the other players "
                 "still in that is not above yours (the second-worst total). When that would not lower yours "
                 "(another player has the same total), no buy-back is offered.",
-                f"**Rückkauf**: bei einem Stand über {low} und unter {high} darf man {rules.buyback_cost} "
-                f"Chips zahlen (höchstens {times_de(rules.buyback_limit)} pro Partie) und wird auf den "
+                f"**Rückkauf**: direkt nach einem Spiel darf man bei einem Stand über {low} und unter {high} "
+                f"{rules.buyback_cost} Chips zahlen (höchstens {times_de(rules.buyback_limit)} pro Partie) "
+                "und wird auf den "
                 "höchsten Stand der übrigen Spieler gesetzt, der nicht über dem eigenen liegt "
                 "(den zweitschlechtesten). Würde das den Stand nicht senken (ein anderer hat denselben "
                 "Stand), gibt es kein Angebot.",
