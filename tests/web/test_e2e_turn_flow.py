@@ -511,3 +511,26 @@ def test_a_new_stock_is_said_and_counted_against_the_limit(pages: Pages) -> None
     page.wait_for_function("window.said.length > 0")
     said = "The discard pile is shuffled into a new stock (new stock 1 of 3)"
     assert page.evaluate("window.said") == [said]
+
+
+def test_no_deadwood_after_the_draw_says_rummy_not_a_knock_limit(pages: Pages) -> None:
+    """With every card in melds after the draw the line read "Deadwood 0 · knock below 5": what the
+    hand allows is a Rummy call."""
+    page = pages.open()
+    seeded_table(page, pages.base, "viennese", seed=11, seats=3)
+    page.wait_for_function("S.state.view.knock_line !== null")
+    line = page.evaluate(
+        """() => {
+            const v = S.state.view;
+            v.knocker = null; v.knock_line = { ...v.knock_line, deadwood: 0, after_discard: true };
+            renderKnockLine();
+            const rummy = document.querySelector("#knock-line").textContent;
+            v.knock_line = { ...v.knock_line, deadwood: 3 };
+            renderKnockLine();
+            return [rummy, document.querySelector("#knock-line").textContent];
+        }"""
+    )
+    assert line == [
+        "Deadwood 0 after your best discard · Rummy possible",
+        "Deadwood 3 after your best discard · knock below 5",
+    ]

@@ -88,7 +88,7 @@ const I18N = {
     tray_short_lay: "Your composed melds cannot be laid: {sum} points do not reach the opening's {min}. Add to them or clear them.",
     more_moves: "more ({n})…", fewer_moves: "fewer", out_at: "Left to {n}", near_limit: "close to the limit", is_out: "out", bought_back: "Bought back", bought_back_title: "{name} bought back for {chips} chips: {from} → {to}",
     to_target: "to {n}", still_needed: "To {n}: still",
-    gin_sum: "{name} scores {terms} = {n}", bonus_gin: "gin", bonus_big_gin: "big gin", bonus_undercut: "undercut", seats_now: "Seats now {seats}, bots {bots}", group_n: "group {n}", enough_to_open: "enough to open", not_scored: "not scored", rebuilt_of: "new stock {n} of {m}", rebuilt_n: "new stock {n}", stock_rebuilt: "The discard pile is shuffled into a new stock ({what})", picked_n: "picked {n}", you_hold: "you hold {n} cards", sr_melds: "melds", sr_left: "left in hand", spade_upcard: "spade upcard", gin_doubled: "spade upcard: the hand counts double",
+    gin_sum: "{name} scores {terms} = {n}", bonus_gin: "gin", bonus_big_gin: "big gin", bonus_undercut: "undercut", rummy_possible: "Rummy possible", seats_now: "Seats now {seats}, bots {bots}", group_n: "group {n}", enough_to_open: "enough to open", not_scored: "not scored", rebuilt_of: "new stock {n} of {m}", rebuilt_n: "new stock {n}", stock_rebuilt: "The discard pile is shuffled into a new stock ({what})", picked_n: "picked {n}", you_hold: "you hold {n} cards", sr_melds: "melds", sr_left: "left in hand", spade_upcard: "spade upcard", gin_doubled: "spade upcard: the hand counts double",
   },
   de: {
     create_title: "Neuer Tisch", your_name: "Dein Name", rules: "Regeln", seats: "Plätze", bots: "Bots",
@@ -178,7 +178,7 @@ const I18N = {
     tray_short_lay: "Deine Figuren lassen sich nicht auslegen: {sum} Punkte reichen nicht für die Erstmeldung mit {min}. Ergänze sie oder setze sie zurück.",
     more_moves: "mehr ({n})…", fewer_moves: "weniger", out_at: "Bis {n} noch", near_limit: "nah an der Grenze", is_out: "raus", bought_back: "Zurückgekauft", bought_back_title: "{name} hat sich für {chips} Chips zurückgekauft: {from} → {to}",
     to_target: "bis {n}", still_needed: "Bis {n} fehlen",
-    gin_sum: "{name} bekommt {terms} = {n}", bonus_gin: "Gin", bonus_big_gin: "großes Gin", bonus_undercut: "Unterbieten", seats_now: "Jetzt {seats} Plätze, {bots} Bots", group_n: "Gruppe {n}", enough_to_open: "reicht zum Auslegen", not_scored: "keine Wertung", rebuilt_of: "neuer Stoß {n} von {m}", rebuilt_n: "neuer Stoß {n}", stock_rebuilt: "Die Ablage wird gemischt und ist der neue Stoß ({what})", picked_n: "als {n}. gewählt", you_hold: "du hast {n} Karten", sr_melds: "Figuren", sr_left: "übrig auf der Hand", spade_upcard: "Pik aufgedeckt", gin_doubled: "Pik aufgedeckt: das Spiel zählt doppelt",
+    gin_sum: "{name} bekommt {terms} = {n}", bonus_gin: "Gin", bonus_big_gin: "großes Gin", bonus_undercut: "Unterbieten", rummy_possible: "Rummy möglich", seats_now: "Jetzt {seats} Plätze, {bots} Bots", group_n: "Gruppe {n}", enough_to_open: "reicht zum Auslegen", not_scored: "keine Wertung", rebuilt_of: "neuer Stoß {n} von {m}", rebuilt_n: "neuer Stoß {n}", stock_rebuilt: "Die Ablage wird gemischt und ist der neue Stoß ({what})", picked_n: "als {n}. gewählt", you_hold: "du hast {n} Karten", sr_melds: "Figuren", sr_left: "übrig auf der Hand", spade_upcard: "Pik aufgedeckt", gin_doubled: "Pik aufgedeckt: das Spiel zählt doppelt",
   },
 };
 
@@ -1096,7 +1096,9 @@ function renderKnockLine() {
   box.classList.toggle("hidden", !line);
   if (!line) { box.textContent = ""; box.dataset.said = ""; return; }
   const dw = t(line.after_discard ? "knock_deadwood_after" : "knock_deadwood", { n: line.deadwood });
-  const limit = t(line.comparison === "le" ? "knock_le" : "knock_lt", { t: line.threshold });
+  // No deadwood at all: not a knock but Rummy (a knock game's going out), said as such.
+  const limit = line.deadwood === 0 && !v.gin && line.after_discard ? t("rummy_possible")
+    : t(line.comparison === "le" ? "knock_le" : "knock_lt", { t: line.threshold });
   // A live region (your deadwood after each draw), said when it changes.
   say(box, v.knocker === null || v.knocker === undefined ? (v.gin ? dw : `${dw} · ${limit}`) : dw);
 }
