@@ -458,14 +458,22 @@ def _listed(changes: tuple[RuleChange, ...], lang: str) -> str:
     return "; ".join(f"{c.date_de}: {c.text_de}" if lang == "de" else f"{c.date}: {c.text}" for c in changes)
 
 
-def older_text(revision: int, changes: tuple[RuleChange, ...], lang: str = "en") -> str:
-    """What follows a failed replay's message for a record older than its rules: when it was written
-    and the ``changes`` since that refuse actions under its rules; ``""`` when there are none."""
+def older_text(
+    revision: int, changes: tuple[RuleChange, ...], lang: str = "en", *, table: bool = False
+) -> str:
+    """What follows a failed replay's message for a record (``table``: a server's stored table) older
+    than its rules: when it was written and the ``changes`` since that refuse actions under its rules;
+    ``""`` when there are none."""
     if revision >= RULES_REVISION or not changes:
         return ""
+    when, listed = written(revision, lang), _listed(changes, lang)
     if lang == "de":
-        return f". Die Aufzeichnung {written(revision, lang)}; seitdem gilt: {_listed(changes, lang)}"
-    return f". The record {written(revision)}; since then {_listed(changes, lang)}"
+        if table:
+            return f". Der Tisch {when.replace('geschrieben', 'gespeichert')}; seitdem gilt: {listed}"
+        return f". Die Aufzeichnung {when}; seitdem gilt: {listed}"
+    if table:
+        return f". The table {when.replace('written', 'stored')}; since then {listed}"
+    return f". The record {when}; since then {listed}"
 
 
 def plays_text(revision: int, changes: tuple[RuleChange, ...], lang: str = "en") -> str:

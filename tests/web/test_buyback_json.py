@@ -28,8 +28,9 @@ def test_the_offer_the_buy_back_and_its_log_entry(rubber_at_a_buyback: Callable[
     assert shown["buybacks"] == [{"hand": hand, "seat": seat, "from": before, "to": target, "chips": 5}]
     assert match.totals[seat] == target
     entry = log_entry(len(match.history) - 1, event, match, False, hand)
-    assert entry["texts"]["en"].endswith(f"buys back into the rubber: {before} → {target} for 5 chips")
-    assert entry["texts"]["de"].endswith(f"kauft sich in die Partie zurück: {before} → {target} für 5 Chips")
+    moved = f"{-before} → {-target}"  # as scores, the score sheet's sign
+    assert entry["texts"]["en"].endswith(f"buys back into the rubber: {moved} for 5 chips")
+    assert entry["texts"]["de"].endswith(f"kauft sich in die Partie zurück: {moved} für 5 Chips")
 
 
 def test_the_pot_the_winners_take_is_kept(rubber_at_a_buyback: Callable[[], rk.Match]) -> None:

@@ -411,4 +411,4 @@ def test_a_game_that_moves_the_seats_says_so(pages: Pages) -> None:
     page.fill("#create-form input[name=bots]", "2")
     page.select_option("#preset", "gin")
     page.wait_for_function("window.said.length > 0")
-    assert page.evaluate("window.said") == ["Seats now 2, bots 1"]
+    assert page.evaluate("window.said") == ["Now 2 seats, 1 of them a bot"]

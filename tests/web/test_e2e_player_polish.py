@@ -360,7 +360,7 @@ def test_the_viennese_sheet_names_its_elimination_limit(open_page: Any, shots: P
     page.wait_for_selector("#game:not(.hidden)")
     page.wait_for_function("S.state && S.presets")
     page.wait_for_selector("#scores tr.limit")
-    assert page.inner_text("#scores tr.limit td >> nth=0") == "Bis 151 noch"
+    assert page.inner_text("#scores tr.limit td >> nth=0") == "Punkte bis 151"
     page.evaluate("S.state.match.totals = [120, 20]; renderScores()")
     assert page.locator("#scores tr.limit td.near").count() == 1
     assert page.inner_text("#scores tr.limit td.near") == "31 ⚠"  # what may still be taken, not the total

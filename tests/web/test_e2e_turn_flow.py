@@ -137,6 +137,7 @@ def test_the_turn_line_offers_only_what_is_legal(pages: Pages) -> None:
             render();
             const bare = document.querySelector("#status").innerText;
             S.state.match.buyback_offer = { seat: S.seat, chips: 5, from: 87, to: 52 };
+            S.state.view.knocker = (S.seat + 1) % S.state.table.players;  // ended by a knock, as most
             render();
             return [bare, document.querySelector("#status").innerText,
                     [...document.querySelectorAll("#moves .move-chip")].map((b) => b.innerText)];
@@ -144,8 +145,8 @@ def test_the_turn_line_offers_only_what_is_legal(pages: Pages) -> None:
     )
     assert offer == [
         "Du bist dran: dich zurückkaufen oder ablehnen",
-        # The price and the total it sets, which the choice depends on (the page named neither).
-        "Du bist dran: dich für 5 Chips zurückkaufen (aus deinen 87 werden 52) oder ablehnen",
+        # The price and the score it leaves, which the choice depends on (the page named neither).
+        "Du bist dran: dich für 5 Chips zurückkaufen (dein Stand steigt von -87 auf -52) oder ablehnen",
         ["Zurückkaufen", "Ablehnen"],
     ]
 
@@ -175,10 +176,10 @@ def test_a_rubbers_score_sheet_shows_its_buy_backs_the_players_out_and_the_pot_w
     )
     rows = sheet["rows"]
     assert rows[1] == ["1", "-40", "-91", "0"]
-    assert rows[2] == ["Bought back", "", "91 → 40", ""]
+    assert rows[2] == ["Bought back", "", "-91 → -40", ""]  # in the sheet's sign, as its hands and totals
     assert rows[3] == ["2", "-70", "-10", "0"]
-    assert rows[5] == ["Left to 101", "out", "51", "101"]
-    assert "bought back for 5 chips: 91 → 40" in sheet["title"]
+    assert rows[5] == ["Points to 101", "out", "51", "101"]
+    assert "bought back for 5 chips: -91 → -40" in sheet["title"]
     won = page.evaluate(
         """() => {
             const m = S.state.match;
@@ -469,7 +470,7 @@ def test_the_knockers_face_up_hand_shows_its_melds_and_deadwood(pages: Pages) ->
     )
     assert shown["melds"] == 3 and shown["dead"] == 1 and shown["count"] == "= 3"
     assert shown["said"].startswith("melds: 6 of clubs, 6 of hearts, 6 of spades; 8 of clubs")
-    assert shown["said"].endswith("left in hand: 3 of hearts = 3")
+    assert shown["said"].endswith("left in hand: 3 of hearts. Deadwood 3")
 
 
 def test_a_hand_that_ended_unscored_is_no_showdown(pages: Pages) -> None:
@@ -509,8 +510,8 @@ def test_a_new_stock_is_said_and_counted_against_the_limit(pages: Pages) -> None
     )
     assert shown == "new stock 1 of 3"
     page.wait_for_function("window.said.length > 0")
-    said = "The discard pile is shuffled into a new stock (new stock 1 of 3)"
-    assert page.evaluate("window.said") == [said]
+    assert page.evaluate("window.said") == ["The discard pile is shuffled into a new stock (1 of 3)"]
+    assert "new stock 1 of 3" in page.get_attribute("#stock", "aria-label")
 
 
 def test_no_deadwood_after_the_draw_says_rummy_not_a_knock_limit(pages: Pages) -> None:
@@ -534,3 +535,34 @@ def test_no_deadwood_after_the_draw_says_rummy_not_a_knock_limit(pages: Pages) -
         "Deadwood 0 after your best discard · Rummy possible",
         "Deadwood 3 after your best discard · knock below 5",
     ]
+
+
+def test_a_new_hand_is_said_once_when_it_is_dealt(pages: Pages) -> None:
+    """A new hand was said only when its predecessor's result was closed, so one dealt after a buy-back
+    decided there was never said; a seat that is out heard "you hold 0 cards"."""
+    page = pages.open()
+    seeded_table(page, pages.base, "viennese", seed=11, seats=3)
+    page.evaluate(RECORD_ANNOUNCEMENTS)
+    page.evaluate(
+        """() => {
+            const next = JSON.parse(JSON.stringify(S.state));
+            next.version += 1; next.match.hands_dealt += 1; next.view.phase = "draw"; next.view.dealer = 1;
+            onState(next);
+            onState({ ...next, version: next.version + 1 });  // the same hand: not said again
+        }"""
+    )
+    page.wait_for_function("window.said.length > 0")
+    page.wait_for_timeout(300)
+    cards = page.evaluate("S.state.view.hand.length")
+    assert page.evaluate("window.said") == [f"Hand 2 · Dealer: Bot 2 · you hold {cards} cards"]
+    out = page.evaluate(
+        """() => {
+            window.said = [];
+            const next = JSON.parse(JSON.stringify(S.state));
+            next.version += 1; next.match.hands_dealt += 1; next.view.hand = [];
+            next.view.active_seats = next.view.active_seats.filter((s) => s !== S.seat);
+            onState(next);
+            return new Promise((done) => setTimeout(() => done(window.said), 300));
+        }"""
+    )
+    assert out == ["Hand 3 · Dealer: Bot 2"]

@@ -261,7 +261,7 @@ def match(rules: Rules, t: Lang) -> list[Block]:
                 f"**Knock money**: after each hand the knocker or Rummy caller gets {chips_en} from every "
                 "other player in the hand, also from a player that hand puts out.",
                 f"**Klopfgeld**: nach jedem Spiel bekommt, wer geklopft oder Rummy gerufen hat, {chips_de} "
-                "von jedem anderen Spieler dieses Spiels, auch von einem, den dieses Spiel hinauswirft.",
+                "von jedem anderen Spieler dieses Spiels, auch von einem, der in diesem Spiel ausscheidet.",
             ),
             t(
                 f"Bad points add up; at {rules.elimination_threshold} or more you are out. The deal passes "
@@ -275,9 +275,9 @@ def match(rules: Rules, t: Lang) -> list[Block]:
                 "of the other players "
                 "still in that is not above yours (the second-worst total). When that would not lower yours "
                 "(another player has the same total), no buy-back is offered.",
-                f"**Rückkauf**: direkt nach einem Spiel darf man bei einem Stand über {low} und unter {high} "
-                f"{rules.buyback_cost} Chips zahlen (höchstens {times_de(rules.buyback_limit)} pro Partie) "
-                "und wird auf den "
+                f"**Rückkauf**: direkt nach einem Spiel darf man sich für {rules.buyback_cost} Chips "
+                f"zurückkaufen, wenn der Stand über {low} und unter {high} liegt (höchstens "
+                f"{times_de(rules.buyback_limit)} pro Partie), und wird auf den "
                 "höchsten Stand der übrigen Spieler gesetzt, der nicht über dem eigenen liegt "
                 "(den zweitschlechtesten). Würde das den Stand nicht senken (ein anderer hat denselben "
                 "Stand), gibt es kein Angebot.",

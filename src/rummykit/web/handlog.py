@@ -130,7 +130,8 @@ def log_entry(
         action, match.rules, goes_out=goes_out, taken=taken, phase=phase, layoffs_done=layoffs_done
     )
     if isinstance(event, MatchEvent) and event.new_total is not None:  # a buy-back: what it paid and set
-        moved = f"{event.old_total} → {event.new_total}"
+        assert event.old_total is not None
+        moved = f"{-event.old_total} → {-event.new_total}"  # as scores: the sheet's sign
         paid = {"en": f"{moved} for {event.chips} chips", "de": f"{moved} für {event.chips} Chips"}
         texts = {lang: f"{text}: {paid[lang]}" for lang, text in texts.items()}
     return {

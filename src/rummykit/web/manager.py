@@ -82,8 +82,7 @@ class UnplayableMoves(ValueError):
     def __init__(self, cause: RummyError, revision: int, rules: Rules, number: int) -> None:
         rule = getattr(cause, "rule", None)
         self.changes = refusing(revision, rules, rule if isinstance(rule, str) else None)
-        older = older_text(revision, self.changes)
-        older = older.replace(". The record was written ", ". The table was stored ", 1)
+        older = older_text(revision, self.changes, table=True)
         super().__init__(f"its move {number} is refused: {cause}{older}")
 
 CODE_ALPHABET: Final = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"

@@ -16,7 +16,7 @@ const I18N = {
     discard_phase: "discard, knock or call Rummy", spectating: "Watching", opening: "Opening",
     do_draw: "draw from the stock", do_take: "take the discard", do_meld: "meld", do_layoff: "lay off",
     do_swap: "swap a joker", do_discard: "discard", do_knock: "knock", do_rummy: "call Rummy",
-    do_buyback: "buy back", do_buyback_for: "buy back for {chips} chips (your {from} becomes {to})", do_decline: "decline", or: "or", then: "then",
+    do_buyback: "buy back", do_buyback_for: "buy back for {chips} chips (your score goes from {from} to {to})", do_decline: "decline", or: "or", then: "then",
     knocked_last: "{name} knocked – your last turn",
     first_upcard_phase: "take the upcard or pass", wall_phase: "the wall: knock or pass",
     knock_phase: "discard, lay your melds one by one, then pass", layoff_phase: "lay off, pass, lay melds, pass",
@@ -86,9 +86,9 @@ const I18N = {
     pass_anyway: "Pass anyway", back_to_table: "Back",
     tray_bad_lay: "Your composed melds cannot be laid: not every group is a meld. Complete them or clear them.",
     tray_short_lay: "Your composed melds cannot be laid: {sum} points do not reach the opening's {min}. Add to them or clear them.",
-    more_moves: "more ({n})…", fewer_moves: "fewer", out_at: "Left to {n}", near_limit: "close to the limit", is_out: "out", bought_back: "Bought back", bought_back_title: "{name} bought back for {chips} chips: {from} → {to}",
+    more_moves: "more ({n})…", fewer_moves: "fewer", out_at: "Points to {n}", near_limit: "close to the limit", is_out: "out", bought_back: "Bought back", bought_back_title: "{name} bought back for {chips} chips: {from} → {to}",
     to_target: "to {n}", still_needed: "To {n}: still",
-    gin_sum: "{name} scores {terms} = {n}", bonus_gin: "gin", bonus_big_gin: "big gin", bonus_undercut: "undercut", rummy_possible: "Rummy possible", seats_now: "Seats now {seats}, bots {bots}", group_n: "group {n}", enough_to_open: "enough to open", not_scored: "not scored", rebuilt_of: "new stock {n} of {m}", rebuilt_n: "new stock {n}", stock_rebuilt: "The discard pile is shuffled into a new stock ({what})", picked_n: "picked {n}", you_hold: "you hold {n} cards", sr_melds: "melds", sr_left: "left in hand", spade_upcard: "spade upcard", gin_doubled: "spade upcard: the hand counts double",
+    gin_sum: "{name} scores {terms} = {n}", bonus_gin: "gin", bonus_big_gin: "big gin", bonus_undercut: "undercut", rummy_possible: "Rummy possible", seats_now: "Now {seats} seats, {bots} of them bots", seats_now_1: "Now {seats} seats, 1 of them a bot", group_n: "group {n}", enough_to_open: "enough to open", not_scored: "not scored", rebuilt: "new stock {count}", n_of_m: "{n} of {m}", stock_shuffled: "The discard pile is shuffled into a new stock ({count})", stock_turned: "The discard pile is turned over as a new stock ({count})", picked_n: "number {n} of your selection", you_hold: "you hold {n} cards", sr_melds: "melds", sr_left: "left in hand", spade_upcard: "spade upcard", gin_doubled: "spade upcard: the hand counts double",
   },
   de: {
     create_title: "Neuer Tisch", your_name: "Dein Name", rules: "Regeln", seats: "Plätze", bots: "Bots",
@@ -104,7 +104,7 @@ const I18N = {
     discard_phase: "abwerfen, klopfen oder Rummy rufen", spectating: "Zuschauer", opening: "Erstmeldung",
     do_draw: "vom Stoß ziehen", do_take: "von der Ablage nehmen", do_meld: "auslegen", do_layoff: "anlegen",
     do_swap: "einen Joker tauschen", do_discard: "abwerfen", do_knock: "klopfen", do_rummy: "Rummy rufen",
-    do_buyback: "dich zurückkaufen", do_buyback_for: "dich für {chips} Chips zurückkaufen (aus deinen {from} werden {to})", do_decline: "ablehnen", or: "oder", then: "dann",
+    do_buyback: "dich zurückkaufen", do_buyback_for: "dich für {chips} Chips zurückkaufen (dein Stand steigt von {from} auf {to})", do_decline: "ablehnen", or: "oder", then: "dann",
     knocked_last: "{name} hat geklopft – dein letzter Zug",
     first_upcard_phase: "offene Karte nehmen oder passen", wall_phase: "an der Mauer: klopfen oder passen",
     knock_phase: "abwerfen, Figuren einzeln auslegen, dann passen", layoff_phase: "anlegen, passen, auslegen, passen",
@@ -176,9 +176,9 @@ const I18N = {
     pass_anyway: "Trotzdem passen", back_to_table: "Zurück",
     tray_bad_lay: "Deine Figuren lassen sich nicht auslegen: nicht jede Gruppe ist eine gültige Figur. Ergänze sie oder setze sie zurück.",
     tray_short_lay: "Deine Figuren lassen sich nicht auslegen: {sum} Punkte reichen nicht für die Erstmeldung mit {min}. Ergänze sie oder setze sie zurück.",
-    more_moves: "mehr ({n})…", fewer_moves: "weniger", out_at: "Bis {n} noch", near_limit: "nah an der Grenze", is_out: "raus", bought_back: "Zurückgekauft", bought_back_title: "{name} hat sich für {chips} Chips zurückgekauft: {from} → {to}",
+    more_moves: "mehr ({n})…", fewer_moves: "weniger", out_at: "Punkte bis {n}", near_limit: "nah an der Grenze", is_out: "raus", bought_back: "Zurückgekauft", bought_back_title: "{name} hat sich für {chips} Chips zurückgekauft: {from} → {to}",
     to_target: "bis {n}", still_needed: "Bis {n} fehlen",
-    gin_sum: "{name} bekommt {terms} = {n}", bonus_gin: "Gin", bonus_big_gin: "großes Gin", bonus_undercut: "Unterbieten", rummy_possible: "Rummy möglich", seats_now: "Jetzt {seats} Plätze, {bots} Bots", group_n: "Gruppe {n}", enough_to_open: "reicht zum Auslegen", not_scored: "keine Wertung", rebuilt_of: "neuer Stoß {n} von {m}", rebuilt_n: "neuer Stoß {n}", stock_rebuilt: "Die Ablage wird gemischt und ist der neue Stoß ({what})", picked_n: "als {n}. gewählt", you_hold: "du hast {n} Karten", sr_melds: "Figuren", sr_left: "übrig auf der Hand", spade_upcard: "Pik aufgedeckt", gin_doubled: "Pik aufgedeckt: das Spiel zählt doppelt",
+    gin_sum: "{name} bekommt {terms} = {n}", bonus_gin: "Gin", bonus_big_gin: "großes Gin", bonus_undercut: "Unterbieten", rummy_possible: "Rummy möglich", seats_now: "Jetzt {seats} Plätze, davon {bots} Bots", seats_now_1: "Jetzt {seats} Plätze, davon 1 Bot", group_n: "Gruppe {n}", enough_to_open: "reicht zum Auslegen", not_scored: "keine Wertung", rebuilt: "neuer Stoß {count}", n_of_m: "{n} von {m}", stock_shuffled: "Die Ablage wird zum neuen Stoß gemischt ({count})", stock_turned: "Die Ablage wird umgedreht und ist der neue Stoß ({count})", picked_n: "Nummer {n} deiner Auswahl", you_hold: "du hast {n} Karten", sr_melds: "Figuren", sr_left: "noch auf der Hand", spade_upcard: "Pik aufgedeckt", gin_doubled: "Pik aufgedeckt: das Spiel zählt doppelt",
   },
 };
 
@@ -411,12 +411,15 @@ function announceDraw(previous, state) {
 function announceRebuild(previous, state) {
   const v = state.view, pv = previous.view;
   if (!v || !pv || previous.match.hands_dealt !== state.match.hands_dealt) return;
-  if ((v.stock_rebuilds || 0) > (pv.stock_rebuilds || 0)) announce(t("stock_rebuilt", { what: stockRebuildsText(v) }));
+  // Shuffled, or turned over as it lies (Basic Rummy's pile, stock_exhaustion turn_over_*).
+  const turned = String(tableRules(state).stock_exhaustion || "").startsWith("turn_over");
+  if ((v.stock_rebuilds || 0) > (pv.stock_rebuilds || 0)) announce(t(turned ? "stock_turned" : "stock_shuffled", { count: rebuildCount(v) }));
 }
 
 function onState(state) {
   const previous = S.state;
   S.state = state;
+  if (!previous) S.saidHand = state.match.hands_dealt;  // the hand the table opened at is on the screen
   if (S.notice !== null && state.version > S.notice) { S.notice = null; clearError($("#game-error")); }
   if (S.jokerAsked !== null && state.version !== S.jokerAsked) { S.jokerAsked = null; closeDialog("#joker-dialog"); }
   if (S.passAsked !== null && state.version !== S.passAsked) { S.passAsked = null; closeDialog("#pass-dialog"); }
@@ -601,7 +604,7 @@ function renderSeatRange(typed) {  // typed: the seats field's change event (not
   if ((filled && Number(seats.value) !== value) || Number(bots.value) > Number(bots.max)) bots.value = bots.max;
   // A game chosen that moved the seats or the bots: said, as a screen reader user would not see it.
   if (!typed && (Number(seats.value) !== value || bots.value !== hadBots)) {
-    announce(t("seats_now", { seats: seats.value, bots: bots.value }));
+    announce(t(bots.value === "1" ? "seats_now_1" : "seats_now", { seats: seats.value, bots: bots.value }));
   }
 }
 
@@ -870,6 +873,7 @@ function render() {
   if (handFocused) focusCard();
   else if (tableFocus && !usable(document.activeElement)) refocusTable(tableFocus);
   refocusScreen();
+  announceHand();
   S.animate = false;
 }
 
@@ -987,7 +991,7 @@ function knockerHand(shown) {
   box.className = "knocker-hand sd-cards";
   const words = (cards) => cards.map(Cards.name).join(", ");
   const said = [`${t("sr_melds")}: ${shown.melds.map(words).join("; ") || "—"}`,
-    `${t("sr_left")}: ${words(shown.deadwood_cards) || "—"} = ${shown.deadwood}`].join(". ");
+    `${t("sr_left")}: ${words(shown.deadwood_cards) || "—"}`, `${t("deadwood")} ${shown.deadwood}`].join(". ");
   box.innerHTML = `<span class="sr-only">${escapeHtml(said)}</span><span class="sd-pictures" aria-hidden="true">`
     + shown.melds.map((m) => `<span class="sd-meld">${smallCards(m)}</span>`).join("")
     + (shown.deadwood_cards.length ? `<span class="sd-dead">${smallCards(shown.deadwood_cards)}</span>` : "")
@@ -998,20 +1002,23 @@ function knockerHand(shown) {
 // "new stock 1 of 3" once the discard pile has become the stock this hand (max_stock_rebuilds), else "".
 function stockRebuildsText(v) {
   if (!v.stock_rebuilds) return "";
+  return t("rebuilt", { count: rebuildCount(v) });
+}
+function rebuildCount(v) {
   const most = Number(tableRules(S.state).max_stock_rebuilds);
-  return Number.isFinite(most) && most > 0 ? t("rebuilt_of", { n: v.stock_rebuilds, m: most }) : t("rebuilt_n", { n: v.stock_rebuilds });
+  return Number.isFinite(most) && most > 0 ? t("n_of_m", { n: v.stock_rebuilds, m: most }) : String(v.stock_rebuilds);
 }
 
 function renderPiles() {
   const v = S.state.view, L = legal();
   const stock = $("#stock"), discard = $("#discard");
-  stock.setAttribute("aria-label", `${t("stock")}: ${v.stock_size} ${t(v.stock_size === 1 ? "card" : "cards")}${L.includes("draw") ? " · " + t("draw") : ""}`);
+  const rebuilt = stockRebuildsText(v);
+  stock.setAttribute("aria-label", `${t("stock")}: ${v.stock_size} ${t(v.stock_size === 1 ? "card" : "cards")}${rebuilt ? " · " + rebuilt : ""}${L.includes("draw") ? " · " + t("draw") : ""}`);
   stock.innerHTML = "";
   if (v.stock_size > 0) stock.appendChild(Cards.element(null));
   stock.insertAdjacentHTML("beforeend", `<span class="count">${t("stock")} ${v.stock_size}</span>`);
   // How often the discard pile became the stock this hand, against the rules' limit (it happened unsaid).
-  const rebuilds = stockRebuildsText(v);
-  if (rebuilds) stock.insertAdjacentHTML("beforeend", `<span class="count rebuilds">${escapeHtml(rebuilds)}</span>`);
+  if (rebuilt) stock.insertAdjacentHTML("beforeend", `<span class="count rebuilds" aria-hidden="true">${escapeHtml(rebuilt)}</span>`);
   stock.classList.toggle("legal", L.includes("draw"));
   discard.innerHTML = "";
   const top = v.discard_pile[v.discard_pile.length - 1];
@@ -1240,7 +1247,7 @@ function turnText(st) {
   if (can("buyback")) {
     // The price and the total it sets, which the choice depends on.
     const o = st.match.buyback_offer;
-    const buy = o && o.seat === S.seat ? t("do_buyback_for", { chips: o.chips, from: o.from, to: o.to }) : t("do_buyback");
+    const buy = o && o.seat === S.seat ? t("do_buyback_for", { chips: o.chips, from: -o.from, to: -o.to }) : t("do_buyback");
     return `${buy} ${t("or")} ${t("do_decline")}`;
   }
   const words = [];
@@ -1363,7 +1370,7 @@ function layNextMeld(state) {
 }
 
 // Who knocked in a Viennese hand (not gin, whose knock has phases of its own), if somebody else did.
-const knockedBy = (v) => (!v.gin && v.knocker !== null && v.knocker !== undefined && v.knocker !== S.seat ? v.knocker : null);
+const knockedBy = (v) => (!v.gin && v.phase !== "over" && v.knocker !== null && v.knocker !== undefined && v.knocker !== S.seat ? v.knocker : null);
 
 function evaluate() {
   if (S.groups.length === 0) { S.evaluation = null; renderTray(); return; }
@@ -1819,9 +1826,10 @@ function renderScores() {
       : `<td class="${best === i ? "win" : ""}">${p}</td>`)).join("") + "</tr>";
     // A rubber's buy-backs after this hand: the buyer's total before and after (the chips in its title).
     for (const b of (m.buybacks || []).filter((b) => b.hand === h.hand)) {
-      const title = t("bought_back_title", { name: seatName(b.seat), chips: b.chips, from: b.from, to: b.to });
+      // In the sheet's sign (its hands and totals are scores: bad points negative).
+      const title = t("bought_back_title", { name: seatName(b.seat), chips: b.chips, from: -b.from, to: -b.to });
       html += `<tr class="buyback"><td>${t("bought_back")}</td>` + Array.from({ length: n }, (_, i) => (i === b.seat
-        ? `<td title="${escapeHtml(title)}">${b.from} → ${b.to}</td>` : "<td></td>")).join("") + "</tr>";
+        ? `<td title="${escapeHtml(title)}">${-b.from} → ${-b.to}</td>` : "<td></td>")).join("") + "</tr>";
     }
   }
   const totals = matchTotals(st);
@@ -2068,12 +2076,16 @@ function showRoundOver(state) {
   showOverlay(html, t("continue"), () => { send({ type: "ready" }); announceHand(); });  // the break ends: our turn clock may run
 }
 
-// The hand dealt behind a hand's result, said once it is closed: a screen reader heard the last move of
-// the hand before ("discards the 6 of spades") and nothing of the new one.
+// A new hand, said once: when it is dealt, or, dealt behind a hand's result (or after a buy-back decided
+// there), once that dialog is closed. A screen reader heard the last move of the hand before ("discards
+// the 6 of spades") and nothing of the new one. A seat that is out or sits the hand out hears no card count.
 function announceHand() {
   const st = S.state, v = st && st.view;
-  if (!v || v.phase === "over" || st.match.is_over) return;
-  const cards = v.hand ? ` · ${t("you_hold", { n: v.hand.length })}` : "";
+  if (!v || v.phase === "over" || st.match.is_over || S.saidHand === st.match.hands_dealt) return;
+  if (openDialogs().some((d) => d.id === "overlay")) return;  // said when the result is closed
+  S.saidHand = st.match.hands_dealt;
+  const playing = S.seat !== null && v.hand && v.hand.length && !sitsOut(v, S.seat);
+  const cards = playing ? ` · ${t("you_hold", { n: v.hand.length })}` : "";
   announce(`${t("hand_n", { n: st.match.hands_dealt })} · ${t("dealer")}: ${seatName(v.dealer)}${cards}`);
 }
 
@@ -2319,9 +2331,9 @@ function myGrants() {
 async function loadMyTables() {
   const mine = [];
   for (const g of myGrants()) {
-    // Gone, or stored by another version that this server cannot play: the seat is forgotten.
-    const gone = (err) => err.status === 404 || err.code === "table_unreadable";
-    const lobby = await api(`/api/tables/${g.code}`).catch((err) => (gone(err) ? null : undefined));
+    // Gone: the seat is forgotten. A table this server cannot play (409) keeps it: another process of a
+    // rolling upgrade, or the release it came from, may play it.
+    const lobby = await api(`/api/tables/${g.code}`).catch((err) => (err.status === 404 ? null : undefined));
     if (lobby === undefined) continue;  // not answered now (a limit, the network): ask again next time
     // A finished table keeps its grant (its rematch is offered to the seats); a closed or expired one,
     // or one the server no longer knows, is forgotten.
