@@ -2081,7 +2081,7 @@ function showRoundOver(state) {
 // the 6 of spades") and nothing of the new one. A seat that is out or sits the hand out hears no card count.
 function announceHand() {
   const st = S.state, v = st && st.view;
-  if (!v || v.phase === "over" || st.match.is_over || S.saidHand === st.match.hands_dealt) return;
+  if (!v || v.phase === "over" || st.match.is_over || st.match.hands_dealt <= (S.saidHand || 0)) return;
   if (openDialogs().some((d) => d.id === "overlay")) return;  // said when the result is closed
   S.saidHand = st.match.hands_dealt;
   const playing = S.seat !== null && v.hand && v.hand.length && !sitsOut(v, S.seat);
