@@ -412,3 +412,24 @@ def test_a_game_that_moves_the_seats_says_so(pages: Pages) -> None:
     page.select_option("#preset", "gin")
     page.wait_for_function("window.said.length > 0")
     assert page.evaluate("window.said") == ["Now 2 seats, 1 of them a bot"]
+
+
+def test_the_status_line_is_busy_until_the_moves_have_come(pages: Pages, web: Any) -> None:
+    """After a draw the line first named what the rules permit ("meld, lay off, swap a joker, then
+    discard") and a moment later what the hand allows ("discard"), and a screen reader said both: the
+    region is busy until the full list of moves has come, so it is said once."""
+    page = pages.open()
+    seeded_table(page, pages.base, 48)
+    web.first_turn(page)
+    web.act_and_wait(page, "draw")
+    page.wait_for_function("S.moves && S.moves.version === S.state.version")
+    busy = page.evaluate(
+        """() => {
+            const moves = S.moves, status = document.querySelector("#status");
+            S.moves = null; renderStatus();
+            const waiting = status.getAttribute("aria-busy");
+            S.moves = moves; renderStatus();
+            return [waiting, status.getAttribute("aria-busy")];
+        }"""
+    )
+    assert busy == ["true", "false"]

@@ -73,18 +73,6 @@ from rummykit.web.thinking import Decision, FairThinkers, decide, fair_network
 
 log = logging.getLogger("rummykit.web")
 
-
-class UnplayableMoves(ValueError):
-    """A stored table whose moves this version refuses: the move's number and the engine's refusal,
-    then, for a table stored under an older rules revision, the rule changes since that refuse such a
-    move (:func:`~rummykit.revisions.refusing`, as a record's replay names them)."""
-
-    def __init__(self, cause: RummyError, revision: int, rules: Rules, number: int) -> None:
-        rule = getattr(cause, "rule", None)
-        self.changes = refusing(revision, rules, rule if isinstance(rule, str) else None)
-        older = older_text(revision, self.changes, table=True)
-        super().__init__(f"its move {number} is refused: {cause}{older}")
-
 CODE_ALPHABET: Final = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH: Final = 6
 PRUNE_SECONDS: Final = 3600.0
@@ -105,6 +93,18 @@ ARCHIVE_REBUILDS: Final = (0.5, 10)
 """Rebuilds of ended tables a process makes (per second, burst): each replays a whole match, and the
 codes of ended tables are known to whoever read the public lobby list while they waited."""
 T = TypeVar("T")
+
+
+class UnplayableMoves(ValueError):
+    """A stored table whose moves this version refuses: the move's number and the engine's refusal,
+    then, for a table stored under an older rules revision, the rule changes since that refuse such a
+    move (:func:`~rummykit.revisions.refusing`, as a record's replay names them)."""
+
+    def __init__(self, cause: RummyError, revision: int, rules: Rules, number: int) -> None:
+        rule = getattr(cause, "rule", None)
+        self.changes = refusing(revision, rules, rule if isinstance(rule, str) else None)
+        older = older_text(revision, self.changes, table=True)
+        super().__init__(f"its move {number} is refused: {cause}{older}")
 
 
 POOL_CLOSE_SECONDS: Final = 5.0
