@@ -433,3 +433,30 @@ def test_the_status_line_is_busy_until_the_moves_have_come(pages: Pages, web: An
         }"""
     )
     assert busy == ["true", "false"]
+
+
+def test_a_card_is_taken_out_of_a_tray_group_by_keyboard(pages: Pages, web: Any) -> None:
+    """A card in the meld tray could only be clicked out of its group (the keyboard could clear the
+    whole tray): it is a button named for what it does, Enter takes it back into the hand and the
+    keyboard stays in the group, else goes to the hand."""
+    page = pages.open(DESKTOP, "de-DE")
+    seeded_table(page, pages.base, seed=5)
+    web.first_turn(page)
+    web.act_and_wait(page, "draw")
+    cards = page.locator("#hand .card")
+    held = cards.count()
+    cards.nth(0).click()
+    cards.nth(1).click()
+    page.keyboard.press("g")
+    page.wait_for_selector("#groups .group .card")
+    first = page.locator("#groups .group .card").first
+    assert first.get_attribute("role") == "button"
+    assert first.get_attribute("aria-label").endswith(" zurück auf die Hand nehmen")
+    first.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.querySelectorAll('#groups .group .card').length === 1")
+    assert page.evaluate("document.activeElement.closest('#groups') !== null")
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.querySelectorAll('#groups .group').length === 0")
+    assert page.evaluate("document.activeElement.closest('#hand') !== null")
+    assert page.locator("#hand .card").count() == held

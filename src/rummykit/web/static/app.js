@@ -88,7 +88,7 @@ const I18N = {
     tray_short_lay: "Your composed melds cannot be laid: {sum} points do not reach the opening's {min}. Add to them or clear them.",
     more_moves: "more ({n})…", fewer_moves: "fewer", out_at: "Points to {n}", near_limit: "close to the limit", is_out: "out", bought_back: "Bought back", bought_back_title: "{name} bought back for {chips} chips: {from} → {to}",
     to_target: "to {n}", still_needed: "To {n}: still",
-    gin_sum: "{name} scores {terms} = {n}", bonus_gin: "gin", bonus_big_gin: "big gin", bonus_undercut: "undercut", rummy_possible: "Rummy possible", seats_now: "Now {seats} seats, {bots} of them bots", seats_now_1: "Now {seats} seats, 1 of them a bot", group_n: "group {n}", enough_to_open: "enough to open", not_scored: "not scored", rebuilt: "new stock {count}", n_of_m: "{n} of {m}", stock_shuffled: "The discard pile is shuffled into a new stock ({count})", stock_turned: "The discard pile is turned over as a new stock ({count})", picked_n: "number {n} of your selection", you_hold: "you hold {n} cards", sr_melds: "melds", sr_left: "left in hand", spade_upcard: "spade upcard", gin_doubled: "spade upcard: the hand counts double",
+    gin_sum: "{name} scores {terms} = {n}", bonus_gin: "gin", bonus_big_gin: "big gin", bonus_undercut: "undercut", take_out: "take the {card} back into your hand", rummy_possible: "Rummy possible", seats_now: "Now {seats} seats, {bots} of them bots", seats_now_1: "Now {seats} seats, 1 of them a bot", group_n: "group {n}", enough_to_open: "enough to open", not_scored: "not scored", rebuilt: "new stock {count}", n_of_m: "{n} of {m}", stock_shuffled: "The discard pile is shuffled into a new stock ({count})", stock_turned: "The discard pile is turned over as a new stock ({count})", picked_n: "number {n} of your selection", you_hold: "you hold {n} cards", sr_melds: "melds", sr_left: "left in hand", spade_upcard: "spade upcard", gin_doubled: "spade upcard: the hand counts double",
   },
   de: {
     create_title: "Neuer Tisch", your_name: "Dein Name", rules: "Regeln", seats: "Plätze", bots: "Bots",
@@ -178,7 +178,7 @@ const I18N = {
     tray_short_lay: "Deine Figuren lassen sich nicht auslegen: {sum} Punkte reichen nicht für die Erstmeldung mit {min}. Ergänze sie oder setze sie zurück.",
     more_moves: "mehr ({n})…", fewer_moves: "weniger", out_at: "Punkte bis {n}", near_limit: "nah an der Grenze", is_out: "raus", bought_back: "Zurückgekauft", bought_back_title: "{name} hat sich für {chips} Chips zurückgekauft: {from} → {to}",
     to_target: "bis {n}", still_needed: "Bis {n} fehlen",
-    gin_sum: "{name} bekommt {terms} = {n}", bonus_gin: "Gin", bonus_big_gin: "großes Gin", bonus_undercut: "Unterbieten", rummy_possible: "Rummy möglich", seats_now: "Jetzt {seats} Plätze, davon {bots} Bots", seats_now_1: "Jetzt {seats} Plätze, davon 1 Bot", group_n: "Gruppe {n}", enough_to_open: "reicht zum Auslegen", not_scored: "keine Wertung", rebuilt: "neuer Stoß {count}", n_of_m: "{n} von {m}", stock_shuffled: "Die Ablage wird zum neuen Stoß gemischt ({count})", stock_turned: "Die Ablage wird umgedreht und ist der neue Stoß ({count})", picked_n: "Nummer {n} deiner Auswahl", you_hold: "du hast {n} Karten", sr_melds: "Figuren", sr_left: "noch auf der Hand", spade_upcard: "Pik aufgedeckt", gin_doubled: "Pik aufgedeckt: das Spiel zählt doppelt",
+    gin_sum: "{name} bekommt {terms} = {n}", bonus_gin: "Gin", bonus_big_gin: "großes Gin", bonus_undercut: "Unterbieten", take_out: "{card} zurück auf die Hand nehmen", rummy_possible: "Rummy möglich", seats_now: "Jetzt {seats} Plätze, davon {bots} Bots", seats_now_1: "Jetzt {seats} Plätze, davon 1 Bot", group_n: "Gruppe {n}", enough_to_open: "reicht zum Auslegen", not_scored: "keine Wertung", rebuilt: "neuer Stoß {count}", n_of_m: "{n} von {m}", stock_shuffled: "Die Ablage wird zum neuen Stoß gemischt ({count})", stock_turned: "Die Ablage wird umgedreht und ist der neue Stoß ({count})", picked_n: "Nummer {n} deiner Auswahl", you_hold: "du hast {n} Karten", sr_melds: "Figuren", sr_left: "noch auf der Hand", spade_upcard: "Pik aufgedeckt", gin_doubled: "Pik aufgedeckt: das Spiel zählt doppelt",
   },
 };
 
@@ -1397,6 +1397,10 @@ function renderTray() {
   // Knock games meld only at the showdown; a spectator composes nothing.
   $("#tray").classList.toggle("hidden", S.state.table.knock_game || S.seat === null);
   const box = $("#groups");
+  // The keyboard on a tray card stays at its place when the tray is drawn anew (the evaluation comes).
+  const active = document.activeElement;
+  const card = active && active.closest ? active.closest("#groups .group .card") : null;
+  const at = card ? [[...box.children].indexOf(card.parentElement), [...card.parentElement.querySelectorAll(".card")].indexOf(card)] : null;
   box.innerHTML = "";
   const ev = currentEvaluation();
   S.groups.forEach((g, i) => {
@@ -1411,12 +1415,30 @@ function renderTray() {
     div.setAttribute("aria-label", `${t("group_n", { n: i + 1 })}: ${g.map(Cards.name).join(", ")}${worth}`);
     g.forEach((c, j) => {
       const el = Cards.element(c, { small: true });
-      el.addEventListener("click", () => { g.splice(j, 1); if (!g.length) S.groups.splice(i, 1); evaluate(); render(); });
+      const takeOut = () => { g.splice(j, 1); if (!g.length) S.groups.splice(i, 1); evaluate(); render(); };
+      el.addEventListener("click", takeOut);
+      // The keyboard too (it could only clear the whole tray): Enter or Space takes the card back into
+      // the hand, and the keyboard goes on from the group, else the hand.
+      el.tabIndex = 0;
+      el.setAttribute("role", "button");
+      el.setAttribute("aria-label", t("take_out", { card: Cards.name(c) }));
+      el.addEventListener("keydown", (ev) => {
+        if (ev.key !== "Enter" && ev.key !== " ") return;
+        ev.preventDefault(); ev.stopPropagation();
+        const stays = g.length > 1;
+        takeOut();
+        const left = stays ? $(`#groups .group:nth-child(${i + 1}) .card`) : null;
+        if (left) left.focus(); else focusTable();
+      });
       div.appendChild(el);
     });
     div.insertAdjacentHTML("beforeend", `<span class="group-value">${info ? (info.legal ? info.value : "✗") : "…"}</span>`);
     box.appendChild(div);
   });
+  if (at) {
+    const cards = box.children[at[0]] ? box.children[at[0]].querySelectorAll(".card") : [];
+    if (cards.length) cards[Math.min(at[1], cards.length - 1)].focus(); else focusTable();
+  }
   const total = $("#opening-total");
   const v = S.state.view;
   if (!S.groups.length) { total.textContent = ""; S.traySaid = ""; $("#tray").classList.add("empty"); return; }
