@@ -96,7 +96,7 @@ def worst_hand_points(rules: Rules) -> int:
     deck = sum(rules.card_points(c) for c in build_deck(rules.num_decks, rules.jokers_total))
     multiplier = max(rules.hand_romme_multiplier, rules.rummy_multiplier, 1)
     bonuses = max(rules.gin_bonus, rules.big_gin_bonus or 0) + rules.undercut_bonus
-    doubled = 2 if rules.is_gin and rules.oklahoma and rules.oklahoma_spade_doubles else 1
+    doubled = 2 if rules.oklahoma_spade_doubles else 1  # validation keeps it to gin under Oklahoma
     return -(deck * multiplier + bonuses) * doubled
 
 
