@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterator
+import random
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Any, ClassVar, Final, Literal, cast
 
 from rummykit.actions import Action
-from rummykit.cards import Card, format_cards, parse_cards
+from rummykit.cards import Card, build_deck, format_cards, parse_cards
 from rummykit.errors import IllegalActionError, IllegalMeldError, NotationError, RummyError, quoted
 from rummykit.match import Match, MatchPosition
 from rummykit.revisions import (
@@ -70,6 +71,10 @@ class ReplayError(NotationError):
 
 FORMAT: Final = "rummykit-record"
 VERSION: Final = 1
+"""The record version of a game whose seed deals every hand and drives every reshuffle."""
+DEALT_VERSION: Final = 2
+"""The record version of a game dealt or reshuffled from a secret: version 1 with ``deals`` (every
+hand's deck order) and ``reshuffles`` (every reshuffle's stock), which version 1 readers would ignore."""
 MAX_ACTION_SHOWN: Final = 200
 """The most characters of a record's action that an error message repeats (the longest a game can
 make, an opening of several melds, is under 100)."""
@@ -103,6 +108,13 @@ class Record:
     """An older file's rules text as it was written: :meth:`to_dict` writes it back with the file's
     revision, so that a record read and written again is read the same way (``None``: the text of
     :attr:`rules`)."""
+    deals: tuple[tuple[Card, ...], ...] | None = None
+    """A match dealt from a secret (a web table that is not seeded): every hand's deck order, top card
+    first, in the order dealt (``deck`` is then ``None`` and the seed deals nothing). ``None``: the
+    seed deals every hand after the first."""
+    reshuffles: tuple[tuple[tuple[Card, ...], ...], ...] | None = None
+    """Where the discard pile was reshuffled from a secret: per hand (a round record has one), the stock
+    each reshuffle made, top card last. ``None``: the seed drives the reshuffles."""
 
     def rule_changes(self) -> tuple[RuleChange, ...]:
         """The changes since the record's revision that refuse actions or play differently under its
@@ -131,39 +143,40 @@ class Record:
                 "this round was built from a state (a determinization or a position), so no deal and "
                 "actions replay to it; save rnd.state() and rebuild it with Round.from_state instead"
             )
-        if not rnd.reshuffles_follow_seed:
-            raise NotationError(
-                "this round reshuffles from a secret (a web table that is not seeded), not from its seed: "
-                "a record of its deal and actions would replay other reshuffles"
-            )
         in_play = None if len(rnd.in_play) == rnd.seats else rnd.in_play
         actions = tuple(e.action for e in rnd.history)
-        return cls("round", rnd.rules, rnd.seats, rnd.dealer, rnd.seed, rnd.deck, actions, in_play)
+        # A round that reshuffles from a secret (a web table that is not seeded) keeps the stocks its
+        # reshuffles made: the seed would replay other reshuffles.
+        reshuffles = None if rnd.reshuffles_follow_seed else (rnd.reshuffled_stocks,)
+        record = cls("round", rnd.rules, rnd.seats, rnd.dealer, rnd.seed, rnd.deck, actions, in_play)
+        return dataclasses.replace(record, reshuffles=reshuffles)
 
     @classmethod
     def from_match(cls, match: Match) -> Record:
         """The record of ``match``: its first deal (and the seat draw that chose its dealer, or the
         position it started from) and every round action and match decision since.
 
-        Raises:
-            NotationError: the match deals from something a record does not hold
-                (:attr:`Match.deals_follow_seed`: the server's tables dealt from a secret).
+        A match that deals from a secret (:attr:`Match.deals_follow_seed` false: the server's tables
+        that are not seeded) is recorded with every deal it made and the stock of every reshuffle
+        (:attr:`deals`, :attr:`reshuffles`), since its seed deals nothing: such a record holds every
+        hidden card of the match, so a server hands it out only once the match is over.
         """
+        deals = reshuffles = None
         if not match.deals_follow_seed:
-            raise NotationError(
-                "this match deals every hand from a secret (a web table that is not seeded), not from "
-                "its seed: a record of its first deal and actions would replay other deals"
-            )
+            deals = tuple(r.deck for r in match.rounds)
+            reshuffles = tuple(r.reshuffled_stocks for r in match.rounds)
         return cls(
             "match",
             match.rules,
             match.players,
             match.first_dealer,
             match.seed,
-            match.first_deck,
+            None if deals is not None else match.first_deck,
             tuple(match.actions),
             position=match.position,
             seat_draw=match.seat_draw,
+            deals=deals,
+            reshuffles=reshuffles,
         )
 
     def replay(self) -> Any:
@@ -184,6 +197,10 @@ class Record:
                 dealer=self.dealer,
                 in_play=self.in_play,
             )
+            if self.reshuffles is not None:
+                game.use_reshuffle_rng(RecordedShuffles(self.reshuffles[0], 1))
+        elif self.deals is not None:
+            game = RecordedMatch.from_deals(self)
         else:
             game = Match.new(
                 self.rules,
@@ -267,9 +284,13 @@ class Record:
         """The record as JSON-ready data: format and version, the rules revision and the rummykit
         version that wrote it, kind, rules text, seats, dealer, seed, the deck, and every action in
         its notation (what :meth:`from_dict` reads back)."""
+        dealt = self.deals is not None or self.reshuffles is not None
         data: dict[str, Any] = {
             "format": FORMAT,
-            "version": VERSION,
+            # Version 1 where the seed deals (files older versions read); 2 where the deals are kept,
+            # so that a version that knows nothing of them refuses the file instead of replaying
+            # other deals.
+            "version": DEALT_VERSION if dealt else VERSION,
             "revision": self.revision,
             "rummykit": __version__,
             "kind": self.kind,
@@ -286,6 +307,10 @@ class Record:
             data["position"] = self.position.to_dict()
         if self.seat_draw is not None:
             data["seat_draw"] = self.seat_draw.to_dict()
+        if self.deals is not None:
+            data["deals"] = [format_cards(deck) for deck in self.deals]
+        if self.reshuffles is not None:
+            data["reshuffles"] = [[format_cards(stock) for stock in hand] for hand in self.reshuffles]
         data["actions"] = [str(a) for a in self.actions]
         return data
 
@@ -336,9 +361,11 @@ class Record:
         """
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise NotationError(f'not a rummykit record (expected "format": "{FORMAT}")')
-        if data.get("version") != VERSION:
+        version = data.get("version")
+        if version not in (VERSION, DEALT_VERSION) or isinstance(version, bool):
             raise NotationError(
-                f"unsupported record version {quoted(data.get('version'))}; this is version {VERSION}"
+                f"unsupported record version {quoted(version)}; this version reads {VERSION} and "
+                f"{DEALT_VERSION}"
             )
         kind = data.get("kind", "round")
         if kind not in ("round", "match"):
@@ -394,6 +421,9 @@ class Record:
         actions = data.get("actions")
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
             raise NotationError("record field 'actions' must be a list of action texts")
+        deals, reshuffles = _dealt(data, version == DEALT_VERSION, kind, rules, len(actions))
+        if deals is not None and deck is not None:
+            raise NotationError("a record with 'deals' has no 'deck' (the first deal is its first deck)")
         return cls(
             kind,
             rules,
@@ -408,6 +438,8 @@ class Record:
             revision,
             read.notes,
             rules_text if revision < RULES_REVISION else None,
+            deals,
+            reshuffles,
         )
 
 
@@ -457,3 +489,154 @@ def _position(data: Any) -> MatchPosition | None:
         hands,
         seats("hands_won", int),
     )
+
+
+def _dealt(
+    data: dict[str, Any], dealt_version: bool, kind: str, rules: Rules, actions: int
+) -> tuple[tuple[tuple[Card, ...], ...] | None, tuple[tuple[tuple[Card, ...], ...], ...] | None]:
+    """A version-2 record's ``deals`` and ``reshuffles`` (:attr:`Record.deals`,
+    :attr:`Record.reshuffles`), each checked: every deal is exactly the rules' deck, and there are
+    no more deals or reshuffles than the actions can use (a hand takes at least one action, each
+    reshuffle a draw).
+
+    Raises:
+        NotationError: a malformed field, or one a version-1 record holds.
+    """
+    deals_data, reshuffles_data = data.get("deals"), data.get("reshuffles")
+    if not dealt_version:
+        if deals_data is not None or reshuffles_data is not None:
+            raise NotationError(f"record fields 'deals' and 'reshuffles' need record version {DEALT_VERSION}")
+        return None, None
+    if deals_data is None and reshuffles_data is None:
+        raise NotationError(f"a version {DEALT_VERSION} record holds its 'deals' or its 'reshuffles'")
+    deals: tuple[tuple[Card, ...], ...] | None = None
+    if deals_data is not None:
+        if kind != "match":
+            raise NotationError("record field 'deals' belongs to a match record (a round has its 'deck')")
+        if not isinstance(deals_data, list) or not 1 <= len(deals_data) <= actions + 1:
+            raise NotationError("record field 'deals' must be a list of deck orders, one per hand dealt")
+        expected = sorted(build_deck(rules.num_decks, rules.jokers_total))
+        read: list[tuple[Card, ...]] = []
+        for number, text in enumerate(deals_data, start=1):
+            if not isinstance(text, str):
+                raise NotationError(f"record deal {number} must be a deck order as card text")
+            deck = parse_cards(text)
+            if sorted(deck) != expected:
+                size = len(expected)
+                raise NotationError(f"record deal {number} is not the {size}-card deck of {rules.name}")
+            read.append(deck)
+        deals = tuple(read)
+    reshuffles: tuple[tuple[tuple[Card, ...], ...], ...] | None = None
+    if reshuffles_data is not None:
+        hands = 1 if kind == "round" else None if deals is None else len(deals)
+        shape = "one list per hand dealt" if kind == "match" else "one list (the round's)"
+        if (
+            not isinstance(reshuffles_data, list)
+            or (hands is not None and len(reshuffles_data) != hands)
+            or not all(isinstance(h, list) and all(isinstance(s, str) for s in h) for h in reshuffles_data)
+            or sum(len(hand) for hand in reshuffles_data) > actions
+        ):
+            raise NotationError(
+                f"record field 'reshuffles' must list the stock of each reshuffle as card text, {shape}"
+            )
+        reshuffles = tuple(tuple(parse_cards(stock) for stock in hand) for hand in reshuffles_data)
+    if kind == "match" and deals is None:
+        raise NotationError("a match record with 'reshuffles' holds its 'deals' too")
+    return deals, reshuffles
+
+
+class RecordedShuffles(random.Random):
+    """A hand's reshuffles of the discard pile as a record keeps them: each :meth:`shuffle` puts the
+    next recorded stock in place of the pile, after checking that it holds the pile's cards.
+
+    Copies (the engine copies its generator before it draws) go on from where the copy was made.
+    """
+
+    def __init__(self, stocks: tuple[tuple[Card, ...], ...], hand: int) -> None:
+        super().__init__(0)
+        self._stocks = stocks
+        self._hand = hand
+        self._next = 0
+
+    def shuffle(self, x: Any) -> None:
+        """Replace the pile ``x`` by the next recorded stock.
+
+        Raises:
+            NotationError: the record holds no further reshuffle for the hand, or its stock is not the
+                pile's cards.
+        """
+        number = self._next + 1
+        if self._next >= len(self._stocks):
+            raise NotationError(
+                f"hand {self._hand} reshuffles the discard pile a {number}. time; the record holds "
+                f"{len(self._stocks)} reshuffles of it"
+            )
+        stock = self._stocks[self._next]
+        if sorted(stock) != sorted(x):
+            raise NotationError(
+                f"reshuffle {number} of hand {self._hand} in the record is not the discard pile's cards"
+            )
+        x[:] = stock
+        self._next += 1
+
+    def __copy__(self) -> RecordedShuffles:
+        twin = RecordedShuffles(self._stocks, self._hand)
+        twin._next = self._next
+        return twin
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> RecordedShuffles:
+        return self.__copy__()
+
+
+class RecordedMatch(Match):
+    """A match replayed from a record's :attr:`~Record.deals` and :attr:`~Record.reshuffles` (a web
+    table's match that was dealt from a secret). Create with :meth:`from_deals`."""
+
+    deals_follow_seed: ClassVar[bool] = False
+    _deals: tuple[tuple[Card, ...], ...] | None = None
+    _reshuffles: tuple[tuple[tuple[Card, ...], ...], ...] | None = None
+
+    @classmethod
+    def from_deals(cls, record: Record) -> RecordedMatch:
+        """The match of ``record`` before its first action.
+
+        Raises:
+            NotationError: ``record`` holds no deals.
+            RulesError: a player count, dealer or deal the rules do not allow.
+        """
+        if record.deals is None:
+            raise NotationError("this record's seed deals its hands (it holds no 'deals')")
+        match = cast(
+            RecordedMatch,
+            cls.new(
+                record.rules,
+                record.players,
+                seed=record.seed,
+                dealer=record.dealer,
+                deck=record.deals[0],
+                position=record.position,
+                draw=record.seat_draw,
+            ),
+        )
+        match._deals, match._reshuffles = record.deals, record.reshuffles
+        match.first_deck = None
+        match._use_recorded_shuffles()
+        return match
+
+    def _use_recorded_shuffles(self) -> None:
+        hand = len(self.rounds)
+        reshuffles = self._reshuffles
+        stocks = reshuffles[hand - 1] if reshuffles is not None and hand <= len(reshuffles) else ()
+        self.round.use_reshuffle_rng(RecordedShuffles(stocks, hand))
+
+    def _deal(self, deck: Sequence[int] | str | None = None) -> None:
+        deals = self._deals
+        if deals is None:  # the first deal, inside Match.new: its deck order is given
+            super()._deal(deck)
+            return
+        if len(self.rounds) >= len(deals):
+            raise NotationError(
+                f"the match deals a hand {len(self.rounds) + 1}; the record holds {len(deals)} deals"
+            )
+        super()._deal(deals[len(self.rounds)])
+        self._use_recorded_shuffles()

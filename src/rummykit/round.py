@@ -380,6 +380,12 @@ class Round:
         :meth:`use_reshuffle_rng`), so that the deal, the seed and the actions replay the round."""
         return type(self._state.rng) is random.Random
 
+    @property
+    def reshuffled_stocks(self) -> tuple[tuple[Card, ...], ...]:
+        """The stock each reshuffle of the discard pile made so far this hand, in order (top card
+        last): hidden information, for a record of a hand that reshuffles from a secret."""
+        return self._state.reshuffles
+
     def child(self, action: Action | str) -> Round:
         """A copy with ``action`` applied; this round is untouched."""
         new = self.copy()

@@ -98,6 +98,10 @@ class RoundState:
     """Per seat, the turn in which it first put a card on the table (a meld, a lay-off or a joker
     exchange), or ``None``: a hand emptied in that very turn is a Hand-Rommé (Basic's "rummy").
     Where only an opened player may lay off or exchange, it is the opening turn."""
+    reshuffles: tuple[tuple[Card, ...], ...] = field(default=(), compare=False)
+    """The stock each reshuffle of the discard pile made this hand (``reshuffle_keep_top``), top card
+    last as in :attr:`stock`: hidden like the stock, kept so that a record of a hand reshuffled from a
+    secret can replay it (:class:`~rummykit.record.Record`)."""
 
     def copy(self) -> RoundState:
         """An independent copy (hands, piles, table and lists copied; melds are immutable).
@@ -144,6 +148,7 @@ class RoundState:
             gin=self.gin,
             steps=self.steps[:],
             placed_turn=self.placed_turn[:],
+            reshuffles=self.reshuffles,
         )
 
     # Reading ------------------------------------------------------------------------------------
@@ -216,6 +221,7 @@ class RoundState:
             rng.shuffle(rest)
             self.rng = rng
             self.stock = rest
+            self.reshuffles += (tuple(rest),)
         else:  # turn_over_keep_top: the pile is turned face down, its bottom card becomes the top
             self.stock = rest[::-1]
         self.discard_pile = [top]

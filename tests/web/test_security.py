@@ -26,7 +26,6 @@ from starlette.websockets import WebSocketDisconnect
 
 from rummykit.actions import Action, BuyBack, Decline
 from rummykit.bots import MatchView, make_bot
-from rummykit.errors import NotationError
 from rummykit.match import Match, MatchPosition
 from rummykit.record import Record
 from rummykit.round import Round
@@ -657,13 +656,13 @@ def test_every_deal_of_a_secret_match_comes_from_the_secret() -> None:
     for number, rnd in enumerate(match.rounds, start=1):
         assert list(rnd.deck) == deal_order(rules, secret, number)
         assert isinstance(rnd.state().rng, SecretRandom)
-    # So its seed and actions are no record of it: one would replay other deals (it did, silently);
-    # nor is a round's, whose reshuffles come from the secret.
-    with pytest.raises(NotationError, match="deals every hand from a secret"):
-        Record.from_match(match)
-    assert not match.rounds[0].reshuffles_follow_seed
-    with pytest.raises(NotationError, match="reshuffles from a secret"):
-        Record.from_round(match.rounds[0])
+    # So its seed and actions are no record of it (one would replay other deals: it did, silently):
+    # its record keeps every deal and every reshuffle's stock, and so does a round's.
+    assert not match.deals_follow_seed and not match.rounds[0].reshuffles_follow_seed
+    record = Record.from_match(match)
+    assert record.seed == 0 and record.deck is None and record.deals == tuple(r.deck for r in match.rounds)
+    assert record.replay_match().totals == match.totals
+    assert Record.from_round(match.rounds[0]).reshuffles == (match.rounds[0].reshuffled_stocks,)
     assert Round.new(rules, 3, seed=1).reshuffles_follow_seed
 
 

@@ -347,6 +347,14 @@ def create_app(
         found, rules = await manager_of(request).rules_of(code)
         return {"code": found, **rules_page(rules, lang)}
 
+    @app.get("/api/tables/{code}/record")
+    async def table_record(request: Request, code: str) -> JSONResponse:
+        await limit(request, requests, "requests")
+        table = await manager_of(request).find(code)
+        record = table.record()
+        disposition = f'attachment; filename="rummykit-{table.code}.json"'
+        return JSONResponse(record.to_dict(), headers={"Content-Disposition": disposition})
+
     @app.post("/api/tables/{code}/join")
     async def join_table(request: Request, code: str, body: JoinTable) -> SeatGrant:
         await limit(request, requests, "requests")

@@ -64,6 +64,7 @@ from rummykit.bots import Bot, GreedyBot, RandomBot, make_bot
 from rummykit.errors import IllegalActionError, NotationError, RummyError
 from rummykit.explain.language import number_de
 from rummykit.match import Match
+from rummykit.record import Record
 from rummykit.revisions import RULES_REVISION
 from rummykit.rules import Rules
 from rummykit.views import Phase
@@ -321,6 +322,23 @@ class Table:
     def fresh_match(self) -> Match:
         """This table's match before its first move."""
         return new_table_match(self.rules, self.players, self.seed, self.secret, self.dealer)
+
+    def record(self) -> Record:
+        """The game record of the table's match (``GET /api/tables/{code}/record``): its rules, every
+        deal, every reshuffle and every move, for ``rummykit replay`` (:meth:`Record.from_match`). It
+        holds every hidden card, so it is handed out only once the table has ended (the match over,
+        or the table closed or expired): nobody plays that match any more. It names no player.
+
+        Raises:
+            LobbyError: 409 ``match_not_over`` while the table waits or plays.
+        """
+        if self.status in ("waiting", "playing"):
+            message = (
+                f"table {self.code} is not over yet: its record holds every hidden card, so it is "
+                "handed out once the match is over"
+            )
+            raise refusal(409, "match_not_over", message, code=self.code)
+        return Record.from_match(self.match)
 
     def seat_for_token(self, token: str) -> int | None:
         return self.seat_for_digest(hash_token(token))

@@ -80,6 +80,8 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
     "no_rematch": "Tisch {code} ist {status_de}; eine Revanche folgt auf eine beendete Partie",
     "table_unreadable": "Tisch {code} wurde von einer anderen rummykit-Version gespeichert, deren Regeln "
     "oder Züge diese Version nicht spielen kann{why}; eröffne einen neuen Tisch",
+    "match_not_over": "Tisch {code} ist noch nicht beendet: sein Spielprotokoll zeigt alle verdeckten Karten "
+    "und wird erst nach dem Ende der Partie herausgegeben",
     "archive_busy": "Gerade wurden zu viele beendete Tische nachgeschlagen; in {seconds} s noch einmal",
     "rematch_failed": "Die Revanche ließ sich nicht eröffnen; bitte noch einmal",
     "rematch_too_late": "Tisch {code} ist zu lange vorbei für eine Revanche; eröffne einen neuen Tisch",

@@ -64,6 +64,7 @@ const I18N = {
     k_rummy: "call Rummy with the selected card", k_hint: "ask for a hint", k_play_hint: "play the hint",
     k_sort_suit: "sort by suit", k_sort_rank: "sort by rank", k_help: "this help", k_escape: "close a dialog",
     rematch: "Rematch (same seats and rules)", rematch_wait: "The host can start a rematch: you keep your seat.",
+    record_link: "Download the game record", record_note: "every deal and move, to replay with rummykit replay",
     chat: "Chat", chat_send: "Send", chat_placeholder: "Say something…", mute: "Mute {name}", unmute: "Unmute {name}",
     timer: "{name}: {s} s left",
     undo: "Undo", practice: "Practice", k_undo: "take back your last move (practice tables)",
@@ -154,6 +155,7 @@ const I18N = {
     k_rummy: "mit der gewählten Karte Rummy rufen", k_hint: "um einen Tipp bitten", k_play_hint: "den Tipp ausführen",
     k_sort_suit: "nach Farbe sortieren", k_sort_rank: "nach Wert sortieren", k_help: "diese Hilfe", k_escape: "Dialog schließen",
     rematch: "Revanche (gleiche Plätze und Regeln)", rematch_wait: "Der Gastgeber kann eine Revanche starten: du behältst deinen Platz.",
+    record_link: "Spielprotokoll herunterladen", record_note: "alle Karten und Züge, zum Nachspielen mit rummykit replay",
     chat: "Chat", chat_send: "Senden", chat_placeholder: "Schreib etwas…", mute: "{name} stummschalten", unmute: "Stummschaltung für {name} aufheben",
     timer: "{name}: noch {s} s",
     undo: "Zurücknehmen", practice: "Übung", k_undo: "letzten Zug zurücknehmen (Übungstisch)",
@@ -2136,6 +2138,9 @@ function showMatchOver(state) {
   // may end with the smaller total: said, not left to look like a mistake.
   const target = targetScore(state);
   if ((m.bonuses || []).some((b) => b) && target !== null) html += `<p class="bonus-note">${escapeHtml(t("bonus_note", { n: target }))}</p>`;
+  // The match's record (every deal and move) is handed out now that nobody plays it any more.
+  const code = encodeURIComponent(S.code);
+  html += `<p class="record-link"><a href="/api/tables/${code}/record" download="rummykit-${code}.json">${t("record_link")}</a> <span class="note">(${t("record_note")})</span></p>`;
   if (S.seat === 0) html += `<p><button type="button" id="btn-rematch">${t("rematch")}</button></p>`;
   else if (S.seat !== null) html += `<p class="rematch-note">${t("rematch_wait")}</p>`;
   showOverlay(html, t("new_table"), () => { location.href = "/"; });
