@@ -60,6 +60,13 @@ def test_arena_refuses_an_unwritable_plot_before_playing(tmp_path: Path) -> None
         (["--messages-per-second", "inf"], "error: --messages-per-second: must be at most 1000000, got inf"),
         # A bot that waits ten minutes per move (600 typed for 0.6) would only stall its tables.
         (["--bot-delay", "600"], "error: --bot-delay: must be at most 60, got 600"),
+        # 0 would refuse everybody (where 0 lifts a limit, the option says so: --http-per-second).
+        (
+            ["--max-tables-per-address", "0"],
+            "error: --max-tables-per-address: must be more than 0 (0 would refuse everybody; a large number",
+        ),
+        (["--requests-per-second", "0"], "error: --requests-per-second: must be more than 0"),
+        (["--max-connections-per-address", "0"], "error: --max-connections-per-address: must be more than 0"),
         (
             ["--forwarded-allow-ips", "10.0.0.0/8, garbage!!"],
             "error: --forwarded-allow-ips: 'garbage!!' is not an address, a network (10.0.0.0/8) or *",

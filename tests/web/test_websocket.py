@@ -71,7 +71,7 @@ def test_illegal_action_is_refused_and_changes_nothing(
         web.connect(client, code, token) as ws,
         web.connect(client, code) as watch,
     ):
-        state = web.receive_state(ws, until=lambda s: my_turn(s) and s["table"]["spectators"] == 1)
+        state = web.receive_state(ws, until=my_turn)
         web.receive_state(watch, until=lambda s: s["version"] == state["version"])
         before = table_of(client, code).match.round.view(0)
         ws.send_json(
@@ -387,3 +387,44 @@ def test_a_connection_too_slow_to_read_is_closed_and_leaves_its_seat(
     assert busy.dropped and busy.queue.qsize() == CLIENT_QUEUE + 1
     assert [busy.queue.get_nowait() for _ in range(CLIENT_QUEUE)][-1] == '{"type":"chat","n":63}'
     assert busy.queue.get_nowait() is None
+
+
+def test_watchers_arriving_and_leaving_send_the_players_nothing(
+    client: TestClient, bot_table: dict[str, Any], web: Any
+) -> None:
+    """A watcher gets the state; the people at the table are not sent one for each watcher (a burst
+    of a hundred watchers, each a state to everybody, filled a player's queue and dropped the
+    player). The count of watchers comes with the next state."""
+    code, token = bot_table["code"], bot_table["token"]
+    with web.connect(client, code, token) as seat_ws:
+        state = web.receive_state(seat_ws, until=my_turn)
+        for _ in range(3):
+            with web.connect(client, code) as watch_ws:
+                assert watch_ws.receive_json()["seat"] is None
+                assert web.receive_state(watch_ws, limit=5)["table"]["spectators"] >= 1
+        expect_nothing_pending(seat_ws)
+        with web.connect(client, code) as watch_ws:
+            web.receive_state(watch_ws, limit=5)
+            seat_ws.send_json({"type": "act", "action": "draw", "version": state["version"]})
+            after = web.receive_state(seat_ws, limit=5)
+            assert after["table"]["spectators"] == 1 and after["version"] > state["version"]
+
+
+def test_a_state_waiting_to_be_written_is_replaced_by_the_newer_one() -> None:
+    import asyncio
+
+    from rummykit.web.tables import CLIENT_QUEUE, Client
+
+    async def read(c: Client, n: int) -> list[str | None]:
+        return [await c.next() for _ in range(n)]
+
+    c = Client(0)
+    c.send('{"type":"state","version":1}')
+    c.send({"type": "chat", "text": "hi"})
+    for version in range(2, 3 * CLIENT_QUEUE):  # far more states than the queue holds: none is dropped
+        c.send(f'{{"type":"state","version":{version}}}')
+    assert not c.dropped and c.queue.qsize() == 2
+    last = f'{{"type":"state","version":{3 * CLIENT_QUEUE - 1}}}'
+    assert asyncio.run(read(c, 2)) == [last, '{"type":"chat","text":"hi"}']
+    c.send('{"type":"state","version":500}')  # written: the next one is queued anew
+    assert asyncio.run(read(c, 1)) == ['{"type":"state","version":500}']

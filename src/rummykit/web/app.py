@@ -414,8 +414,14 @@ def create_app(
         if relayed is None and not await manager.open_connection(address):
             # A relayed connection was counted by the process its client reached.
             await websocket.accept()
-            message = f"at most {config.max_connections_per_address} connections per address"
-            await websocket.send_json(error_json("too_many_connections", message))
+            cap = config.max_connections_per_address
+            message = (
+                f"this network already has {cap} connections to the server, as many as it may (a school "
+                "or office shares one address): close other tabs of this page, or ask whoever runs the "
+                "server to raise --max-connections-per-address"
+            )
+            texts = server_error_texts("too_many_connections", message, n=str(cap))
+            await websocket.send_json(error_json("too_many_connections", message, texts=texts))
             await websocket.close(code=WS_CLOSE_LIMIT)
             return
         try:
@@ -468,7 +474,7 @@ async def _write(websocket: WebSocket, client: Client) -> None:
     """Send a connection's queued messages in order; ``None`` closes it."""
     try:
         while True:
-            text = await client.queue.get()
+            text = await client.next()
             if text is None:
                 break
             await websocket.send_text(text)

@@ -1,6 +1,10 @@
 """A websocket connection of a table: its seat, its token's digest and its outgoing queue, bounded
 so that a connection too slow to read is dropped (:class:`Client`). Messages are sent as compact
 JSON text (:func:`_dumps`, which the state messages of :mod:`rummykit.web.tables` share).
+
+A state message waiting in the queue is replaced by a newer one rather than queued behind it: a
+state is the whole table, so only the latest matters, and a burst of states (a hundred watchers
+arriving at once, each once a state to everybody) cannot fill a player's queue and drop the player.
 """
 
 from __future__ import annotations
@@ -14,6 +18,9 @@ __all__ = ["CLIENT_QUEUE", "Client"]
 
 CLIENT_QUEUE: Final = 64
 """Messages queued for one connection before it is dropped as too slow."""
+_STATE_PREFIX: Final = '{"type":"state"'
+_STATE_SLOT: Final = "\x00the latest state"
+"""What the queue holds where a state message waits: the state written is the latest one sent."""
 
 
 def _dumps(value: Any) -> str:
@@ -32,6 +39,8 @@ class Client:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         """Unbounded, so that the end marker always fits; :meth:`send` keeps it to ``CLIENT_QUEUE``."""
         self.dropped = False
+        self._state: str | None = None
+        """The state message to write where :data:`_STATE_SLOT` waits in the queue."""
         self.token_digest: str | None = None
         """The digest of the seat token this connection showed in its hello (``None``: it watches):
         its seat is the one that token holds when it connects (:meth:`Table.connect`), and it is kept
@@ -45,7 +54,21 @@ class Client:
                 self.queue.get_nowait()
             self.close()
             return
-        self.queue.put_nowait(message if isinstance(message, str) else _dumps(message))
+        text = message if isinstance(message, str) else _dumps(message)
+        if text.startswith(_STATE_PREFIX):
+            waiting = self._state is not None
+            self._state = text
+            if waiting:  # an older state not yet written: this one takes its place in the queue
+                return
+            text = _STATE_SLOT
+        self.queue.put_nowait(text)
+
+    async def next(self) -> str | None:
+        """The next message to write (the latest state where a state waits); ``None`` closes."""
+        text = await self.queue.get()
+        if text is _STATE_SLOT:
+            text, self._state = self._state, None
+        return text
 
     def close(self) -> None:
         """Ask the writer to close the connection after what is queued (a table that ends, a seat

@@ -153,6 +153,26 @@ class ServerSettings:
         for name in ("messages_burst", "requests_burst", "creations_burst", "http_burst", "max_body_bytes"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name}: must be at least 1")
+        for name in NEVER_ZERO:
+            if getattr(self, name) == 0:
+                raise ValueError(
+                    f"{name}: must be more than 0 (0 would refuse everybody; a large number lifts the limit)"
+                )
+
+
+NEVER_ZERO: Final = (
+    "max_tables",
+    "max_tables_per_address",
+    "max_tables_per_network",
+    "max_seats_per_address",
+    "max_seats_per_network",
+    "max_connections_per_address",
+    "creations_per_second",
+    "requests_per_second",
+    "messages_per_second",
+)
+"""Settings where 0 is refused: it would refuse every table, seat, connection or request (where 0
+means no limit, the setting says so: ``http_per_second``, ``max_table_actions``, ``keep_ended_days``)."""
 
 
 MOST_SECONDS: Final = 366 * 24 * 3600.0

@@ -648,7 +648,10 @@ class Table:
             client.send({"type": "welcome", "seat": client.seat, "code": self.code})
             for line in self.chat.history:
                 client.send(line)
-            self.broadcast()
+            if client.seat is None:  # a watcher: only the count of watchers changed for the others,
+                client.send(self.state_text(None))  # which they see with the next move
+            else:
+                self.broadcast()
         if client.seat is not None and self.manager.store.shared:
             await self.manager.db(self.manager.store.announce_presence, self.code, client.seat)
         self.kick()  # a person is connected: bots that waited may play
@@ -659,7 +662,8 @@ class Table:
             seat = client.seat
             if seat is not None and self.seats[seat].kind == "human" and not self.connected(seat):
                 self._mark_away(seat)
-            self.broadcast()
+            if seat is not None:  # a watcher leaving changes nothing a player needs at once
+                self.broadcast()
         self.kick()
 
     def _mark_away(self, seat: int) -> None:

@@ -29,7 +29,7 @@ const I18N = {
     drawn_dead: "a dead hand (the discards went back and forth) — not scored",
     takes_dead: "a dead hand after {n} takes in a row — not scored",
     play_hint: "Play it", moves: "Possible moves", chips: "Chips", pot: "Pot", waiting: "waiting",
-    playing: "playing", over: "over", closed: "closed", connection_lost: "Connection lost, reconnecting…",
+    playing: "playing", over: "over", closed: "closed", connection_lost: "Connection lost, reconnecting…", retry_in: "trying again in {s} s",
     select_one: "Select one card", select_cards: "Select cards first", need: "need",
     swap_offer: "{card} cannot be laid off on meld {n}, but it can take the place of its joker: choose a swap under Possible moves.",
     tray_bad: "Your composed melds cannot be laid: not every group is a meld. Complete them or clear them before you discard.",
@@ -119,7 +119,7 @@ const I18N = {
     takes_dead: "ein totes Spiel nach {n} Aufnahmen hintereinander – keine Wertung",
     new_table: "Neuer Tisch", play_hint: "Ausführen", moves: "Mögliche Züge", chips: "Chips", pot: "Pott",
     waiting: "wartet", playing: "läuft", over: "beendet", closed: "geschlossen",
-    connection_lost: "Verbindung verloren, verbinde neu…", select_one: "Eine Karte wählen",
+    connection_lost: "Verbindung verloren, verbinde neu…", retry_in: "neuer Versuch in {s} s", select_one: "Eine Karte wählen",
     select_cards: "Erst Karten wählen", need: "nötig",
     swap_offer: "{card} lässt sich nicht an Figur {n} anlegen, kann aber den Joker dort ersetzen: wähle unter „Mögliche Züge“ einen Tausch.",
     tray_bad: "Deine Figuren lassen sich nicht auslegen: nicht jede Gruppe ist eine gültige Figur. Ergänze sie oder setze sie zurück, bevor du abwirfst.",
@@ -279,7 +279,14 @@ async function openTable(code, { watch = false, ask = false } = {}) {
   try { S.restoreGroups = JSON.parse(localStorage.getItem(groupsKey()) || "null"); } catch { S.restoreGroups = null; }
   if (ask && !S.token && !watch) {
     // Opened by a shared link: a free seat is offered under a name the player chooses.
-    const lobby = await api(`/api/tables/${encodeURIComponent(S.code)}`).catch(() => null);
+    // Asked again after a refusal (a school's requests share one address's budget): a pupil whose
+    // lookup was refused was made a watcher without a word.
+    let lobby = null;
+    for (let wait = 1; wait <= 4; wait *= 2) {
+      lobby = await api(`/api/tables/${encodeURIComponent(S.code)}`).catch((e) => (e.status === 429 ? null : false));
+      if (lobby !== null) break;
+      await new Promise((ok) => setTimeout(ok, wait * 1000));
+    }
     if (lobby && lobby.status === "waiting" && lobby.seats.some((s) => s.kind === "open")) { askName(S.code); return; }
   }
   const url = new URL(location.href);
@@ -295,7 +302,9 @@ function connect() {
   // The seat token goes in the first message, never in the URL (access logs and proxies keep URLs).
   const ws = new WebSocket(`${proto}//${location.host}/ws/${S.code}`);
   S.ws = ws;
-  ws.onopen = () => { S.retry = 0; clearError($("#game-error")); ws.send(JSON.stringify({ type: "hello", token: S.token })); };
+  // The backoff starts again once the server has admitted the connection (its welcome), not when the
+  // socket opens: the server opens a refused connection to say why before it closes it.
+  ws.onopen = () => { clearError($("#game-error")); ws.send(JSON.stringify({ type: "hello", token: S.token })); };
   ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
   ws.onclose = (ev) => {
     if (ev.code === 4404) { tableGone(S.code); return; }
@@ -303,12 +312,24 @@ function connect() {
     if (ev.code === 4403) { localStorage.removeItem("rummykit:" + S.code); S.token = null; }
     const status = S.state && S.state.table.status;
     if (status === "expired" || status === "closed") { showScreen("lobby"); loadLobby(); return; }
+    if (ev.code === 4429) {
+      // Refused for the connections or attempts of this address (a school or office shares one): said,
+      // and tried again slowly (5, 10, 20, 40, 80 s), so that refused tabs do not spend the requests
+      // of everybody behind the address (each try is a lookup and a connection).
+      S.limited = Math.min((S.limited || 0) + 1, 5);
+      const why = S.limitedBy;
+      const wait = Math.max((why && why.retry_after) || 0, 5 * 2 ** (S.limited - 1));
+      S.limitedBy = null;
+      flash(`${why ? localText(why, why.message) : t("connection_lost")} · ${t("retry_in", { s: Math.ceil(wait) })}`);
+      setTimeout(() => { if (S.code) connect(); }, wait * 1000);
+      return;
+    }
     flash(t("connection_lost"), true);
-    S.retry = Math.min(S.retry + 1, 6);
+    S.retry = Math.min(S.retry + 1, 7);  // 0.3, 0.6, 1.2 … 10 s
     setTimeout(async () => {
       if (!S.code) return;
       if (await tableExists(S.code)) connect(); else tableGone(S.code);
-    }, 300 * S.retry);
+    }, Math.min(10000, 300 * 2 ** (S.retry - 1)));
   };
 }
 
@@ -325,10 +346,11 @@ function act(action) {
 
 function onMessage(msg) {
   switch (msg.type) {
-    case "welcome": S.seat = msg.seat; break;
+    case "welcome": S.seat = msg.seat; S.retry = 0; S.limited = 0; break;
     case "state": onState(msg); break;
     case "error":
       if (msg.code === "table_unreadable") { S.unreadable = msg; break; }  // the close (4409) that follows says it
+      if (msg.code === "too_many_connections" || msg.code === "too_many_attempts") { S.limitedBy = msg; break; }  // and its close (4429)
       S.discardAfter = null; S.layQueue = null; S.bigGinAt = null;
       if (S.rematchAsked) { S.rematchAsked = false; $("#overlay").classList.add("hidden"); }
       flash(localText(msg, msg.message));
