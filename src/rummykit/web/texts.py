@@ -52,9 +52,9 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
     "rate_limited": "Zu viele Nachrichten; bitte etwas langsamer",
     "too_large": "Die Nachricht ist zu groß",
     "bad_message": "Ungültige Nachricht",
-    "too_many_connections": "Aus diesem Netz bestehen schon {n} Verbindungen zum Server, so viele wie erlaubt "
-    "(eine Schule oder ein Büro teilt sich eine Adresse): schließe andere Tabs dieser Seite oder bitte "
-    "den Betreiber des Servers, --max-connections-per-address zu erhöhen",
+    "too_many_connections": "Aus diesem Netz bestehen schon {n} Verbindungen zum Server, so viele wie "
+    "erlaubt (eine Schule oder ein Büro teilt sich eine Adresse): schließe andere Tabs dieser Seite "
+    "oder bitte den Betreiber des Servers, --max-connections-per-address zu erhöhen",
     "too_many_attempts": "Zu viele Verbindungsversuche; bitte etwas warten",
     "too_many_seats": (
         "Von deiner Adresse aus hast du schon {seats_de} an wartenden Tischen anderer belegt – mehr "
