@@ -70,6 +70,9 @@ def test_a_new_database_and_data_folder_are_their_owners_alone(tmp_path: Path, m
     store = Store(url)
     try:
         assert stat.S_IMODE((tmp_path / "data" / "rummykit.db").stat().st_mode) == 0o600
+        # What is deleted (a table pruned or forgotten) is overwritten, whatever the build's default.
+        with store.engine.connect() as db:
+            assert db.execute(text("PRAGMA secure_delete")).scalar() == 1
     finally:
         store.engine.dispose()
     given = tmp_path / "given.db"

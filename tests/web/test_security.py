@@ -867,6 +867,9 @@ def test_every_answer_carries_the_security_headers(client: TestClient, path: str
     assert headers["x-frame-options"] == "DENY"
     assert headers["x-content-type-options"] == "nosniff"
     assert headers["referrer-policy"] == "no-referrer"
+    assert "camera=()" in headers["permissions-policy"] and "geolocation=()" in headers["permissions-policy"]
+    # No answer of the API is cached (a create's or join's carries a seat's token); the page may be.
+    assert (headers.get("cache-control") == "no-store") == path.startswith("/api/")
 
 
 @pytest.mark.parametrize(("proxies", "believed"), [("127.0.0.1", True), ("", False), ("10.9.0.0/16", False)])

@@ -4,7 +4,10 @@ The page loads its scripts, styles and websocket from its own origin only, never
 strict Content Security Policy costs nothing and turns an injected ``<script>`` (should escaping ever
 fail) into a refused one. The page may not be framed by another site (a framing page could overlay
 the buttons: clickjacking), answers are not sniffed into another type, and no address leaves in a
-``Referer`` header.
+``Referer`` header. The page asks for no camera, microphone, location or other device
+(``Permissions-Policy``), and no answer of the API is kept in a cache (``Cache-Control: no-store``
+on ``/api/``): a seat's token is in the answer to a create or join, a finished table's record in its
+record's.
 """
 
 from __future__ import annotations
@@ -26,8 +29,11 @@ HEADERS: Final[tuple[tuple[bytes, bytes], ...]] = (
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
     (b"cross-origin-opener-policy", b"same-origin"),
+    (b"permissions-policy", b"camera=(), microphone=(), geolocation=(), payment=(), usb=()"),
 )
 """The headers added to every HTTP answer (``X-Frame-Options`` for browsers without CSP 2)."""
+API_HEADERS: Final[tuple[tuple[bytes, bytes], ...]] = ((b"cache-control", b"no-store"),)
+"""Added to every answer under ``/api/``."""
 
 
 class SecurityHeaders:
@@ -44,7 +50,8 @@ class SecurityHeaders:
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 names = {name.lower() for name, _ in message.get("headers", [])}
-                extra = [(n, v) for n, v in HEADERS if n not in names]
+                wanted = HEADERS + API_HEADERS if scope["path"].startswith("/api/") else HEADERS
+                extra = [(n, v) for n, v in wanted if n not in names]
                 message = {**message, "headers": [*message.get("headers", []), *extra]}
             await send(message)
 

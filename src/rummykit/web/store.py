@@ -618,6 +618,9 @@ def _make_engine(url: str) -> Engine:
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.execute("PRAGMA foreign_keys=ON")
+            # A deleted table (pruned after keep_ended_days, or forgotten on request) is overwritten
+            # in the file, not left readable in its free pages (builds differ in their default).
+            cursor.execute("PRAGMA secure_delete=ON")
             cursor.close()
 
         return engine

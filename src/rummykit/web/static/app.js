@@ -2126,8 +2126,17 @@ function showRoundOver(state) {
   const scored = state.last_round && state.last_round.result && state.last_round.result.scored;
   const title = state.table.knock_game && scored ? t("showdown") : t("round_over");
   const html = `<h2 id="round-over">${title}</h2>${resultHtml(state.last_round)}${lastMovesHtml(state)}`;
+  clearTimeout(S.resultTimer);
+  if (S.seat === null) {
+    // A watcher has no turn to wait for, and nobody may be at the screen to close the result (a stream):
+    // it closes itself after a while, and play goes on in view.
+    showOverlay(html, t("continue"), () => { clearTimeout(S.resultTimer); announceHand(); });
+    S.resultTimer = setTimeout(() => { if (!$("#overlay").classList.contains("hidden") && $("#round-over")) $("#btn-overlay").click(); }, WATCHER_RESULT_MS);
+    return;
+  }
   showOverlay(html, t("continue"), () => { send({ type: "ready" }); announceHand(); });  // the break ends: our turn clock may run
 }
+const WATCHER_RESULT_MS = 15000;  // how long a watcher's page shows a hand's result
 
 // A new hand, said once: when it is dealt, or, dealt behind a hand's result (or after a buy-back decided
 // there), once that dialog is closed. A screen reader heard the last move of the hand before ("discards
