@@ -201,6 +201,24 @@ def serve_command(
             rich_help_panel=SERVER,
         ),
     ] = None,
+    imprint_url: Annotated[
+        str,
+        _option(
+            SERVER,
+            "--imprint-url",
+            "The operator's imprint (Impressum), linked at the foot of every screen: https://… or a "
+            "path on this server; '' (the default): no link.",
+        ),
+    ] = "",
+    privacy_url: Annotated[
+        str,
+        _option(
+            SERVER,
+            "--privacy-url",
+            "The operator's privacy notice, linked likewise (README, 'Data protection', lists what is "
+            "stored).",
+        ),
+    ] = "",
     ws_compression: Annotated[
         bool,
         typer.Option(
@@ -247,6 +265,8 @@ def serve_command(
             http_burst=max(1, math.ceil(4 * http_per_second)) if math.isfinite(http_per_second) else 1,
             allow_seeded=seeded_tables,
             bot_processes=bot_processes,
+            imprint_url=imprint_url.strip(),
+            privacy_url=privacy_url.strip(),
         )
     except ValueError as exc:
         name, _, reason = str(exc).partition(": ")

@@ -181,6 +181,7 @@ def create_app(
     if options:
         settings = dataclasses.replace(settings or ServerSettings(), **options)
     config = settings or ServerSettings()
+    site_links = {k: v for k, v in (("imprint", config.imprint_url), ("privacy", config.privacy_url)) if v}
     creations = RateLimiter(config.creations_per_second, config.creations_burst)
     requests = RateLimiter(config.requests_per_second, config.requests_burst)
     attempt_burst = config.requests_burst + config.max_connections_per_address
@@ -310,6 +311,7 @@ def create_app(
             "names": preset_lines(),
             "house_rules": house_rules(),
             "advanced_examples": advanced_examples(),
+            "site_links": site_links,
         }
 
     @app.get("/api/presets/{name}/rules")

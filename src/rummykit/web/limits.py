@@ -12,6 +12,7 @@ from __future__ import annotations
 import ipaddress
 import json
 import math
+import re
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, fields
@@ -136,6 +137,13 @@ class ServerSettings:
     allow_seeded: bool = True
     """Whether a create request may fix the seed (the table is then marked as seeded)."""
     max_body_bytes: int = MAX_BODY_BYTES
+    imprint_url: str = ""
+    """Where the page links the operator's imprint (Impressum, which German law asks of a public
+    site), at the foot of every screen: an address (``https://…``) or a path on the server's own
+    origin (``/imprint.html``, served by a proxy in front); empty, the default: no link."""
+    privacy_url: str = ""
+    """Where it links the operator's privacy notice (Datenschutzerklärung), likewise (README, "Data
+    protection", lists what the server stores for one)."""
     bot_processes: int = 1
     """Processes in which bots and hints think, off the event loop and its GIL; 0 thinks in a
     thread of the server process instead (a long search then slows every table of the process)."""
@@ -144,6 +152,13 @@ class ServerSettings:
         for f in fields(self):
             value = getattr(self, f.name)
             if isinstance(value, bool):
+                continue
+            if f.name.endswith("_url"):
+                if not isinstance(value, str) or (value and not SITE_LINK.fullmatch(value)):
+                    shown = f"{value!r:.80}"
+                    raise ValueError(
+                        f"{f.name}: must be an address (https://…) or a path on this server (/…), got {shown}"
+                    )
                 continue
             if not isinstance(value, (int, float)) or math.isnan(value) or value < 0:
                 raise ValueError(f"{f.name}: must be a number >= 0, got {value!r}")
@@ -159,6 +174,10 @@ class ServerSettings:
                     f"{name}: must be more than 0 (0 would refuse everybody; a large number lifts the limit)"
                 )
 
+
+SITE_LINK: Final = re.compile(r"(?:https?://[^\s\"'<>\\`]{1,500}|/[^/\s\"'<>\\`][^\s\"'<>\\`]{0,499})")
+"""A link the page may show: an http(s) address or a path on the server's own origin (not ``//…``,
+which leaves it), without spaces, quotes, angle brackets or backslashes."""
 
 NEVER_ZERO: Final = (
     "max_tables",

@@ -64,7 +64,7 @@ const I18N = {
     k_rummy: "call Rummy with the selected card", k_hint: "ask for a hint", k_play_hint: "play the hint",
     k_sort_suit: "sort by suit", k_sort_rank: "sort by rank", k_help: "this help", k_escape: "close a dialog",
     rematch: "Rematch (same seats and rules)", rematch_wait: "The host can start a rematch: you keep your seat.",
-    record_link: "Download the game record", record_note: "every deal and move, to replay with rummykit replay",
+    imprint: "Imprint", privacy: "Privacy", record_link: "Download the game record", record_note: "every deal and move, to replay with rummykit replay",
     chat: "Chat", chat_send: "Send", chat_placeholder: "Say something…", mute: "Mute {name}", unmute: "Unmute {name}",
     timer: "{name}: {s} s left",
     undo: "Undo", practice: "Practice", k_undo: "take back your last move (practice tables)",
@@ -155,7 +155,7 @@ const I18N = {
     k_rummy: "mit der gewählten Karte Rummy rufen", k_hint: "um einen Tipp bitten", k_play_hint: "den Tipp ausführen",
     k_sort_suit: "nach Farbe sortieren", k_sort_rank: "nach Wert sortieren", k_help: "diese Hilfe", k_escape: "Dialog schließen",
     rematch: "Revanche (gleiche Plätze und Regeln)", rematch_wait: "Der Gastgeber kann eine Revanche starten: du behältst deinen Platz.",
-    record_link: "Spielprotokoll herunterladen", record_note: "alle Karten und Züge, zum Nachspielen mit rummykit replay",
+    imprint: "Impressum", privacy: "Datenschutz", record_link: "Spielprotokoll herunterladen", record_note: "alle Karten und Züge, zum Nachspielen mit rummykit replay",
     chat: "Chat", chat_send: "Senden", chat_placeholder: "Schreib etwas…", mute: "{name} stummschalten", unmute: "Stummschaltung für {name} aufheben",
     timer: "{name}: noch {s} s",
     undo: "Zurücknehmen", practice: "Übung", k_undo: "letzten Zug zurücknehmen (Übungstisch)",
@@ -2352,11 +2352,21 @@ let presetsLoading = null;
 function loadPresets() {
   presetsLoading = presetsLoading || api("/api/presets").then((data) => {
     S.presets = data;
+    renderSiteLinks(data.site_links || {});
     renderPresets();
     if (S.state) render();
     return data;
   }, (err) => { presetsLoading = null; throw err; });
   return presetsLoading;
+}
+
+// The operator's imprint and privacy notice, where the server names them: links at the foot of the
+// page, in the page's language (applyLanguage translates them).
+function renderSiteLinks(links) {
+  const foot = $("#site-links");
+  const shown = ["imprint", "privacy"].filter((k) => typeof links[k] === "string" && /^(https?:\/\/|\/[^/])/.test(links[k]));
+  foot.innerHTML = shown.map((k) => `<a href="${escapeHtml(links[k])}" data-i18n="${k}" rel="noopener">${t(k)}</a>`).join(" · ");
+  foot.classList.toggle("hidden", !shown.length);
 }
 
 async function loadLobby() {

@@ -1,0 +1,59 @@
+"""The operator's imprint and privacy links at the foot of the page, and a finished table's record
+downloaded from its end screen."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+import rummykit as rk
+from tests.web.pages import Pages
+from tests.web.test_ended_tables import play_out
+
+pytest.importorskip("playwright")
+
+SERVER_ARGS = ("--imprint-url", "https://example.org/impressum", "--privacy-url", "/datenschutz.html")
+
+
+def test_the_operator_s_links_are_at_the_foot_of_every_screen_in_the_page_s_language(pages: Pages) -> None:
+    page = pages.open()
+    pages.lobby(page)
+    foot = page.locator("#site-links")
+    assert foot.is_visible()
+    links = foot.locator("a")
+    assert links.all_inner_texts() == ["Imprint", "Privacy"]
+    assert [links.nth(i).get_attribute("href") for i in range(2)] == [
+        "https://example.org/impressum",
+        "/datenschutz.html",
+    ]
+    page.click("#btn-lang")
+    assert links.all_inner_texts() == ["Impressum", "Datenschutz"]
+
+
+def test_a_finished_table_s_record_is_downloaded_from_its_end_screen(
+    pages: Pages, module_server: Any
+) -> None:
+    base = module_server.url
+    with httpx.Client(base_url=base) as http:
+        spec = {"preset": "gin", "seats": 2, "bots": [{"kind": "random"}]}
+        grant = http.post("/api/tables", json=spec).json()
+    with ThreadPoolExecutor(1) as pool:  # the browser's driver runs an event loop in this thread
+        final = pool.submit(asyncio.run, play_out(base, grant["code"], grant["token"])).result(timeout=120)
+    page = pages.open()
+    pages.lobby(page)
+    page.evaluate("(g) => { saveGrant(g); return openTable(g.code); }", grant)
+    page.wait_for_selector("#match-over")
+    link = page.locator(".record-link a")
+    assert link.inner_text() == "Download the game record"
+    with page.expect_download() as download:
+        link.click()
+    assert download.value.suggested_filename == f"rummykit-{grant['code']}.json"
+    data = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    match = rk.Record.from_dict(data).replay_match()
+    assert match.is_over and list(match.totals) == final["match"]["totals"]
