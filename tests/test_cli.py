@@ -280,7 +280,8 @@ def test_every_command_help_names_its_options_whole_at_80_columns(monkeypatch: p
     """No option name is cut to ``--max-tables-per-a…`` in a terminal of 80 columns; ``serve`` groups
     its many options in panels for that."""
     monkeypatch.setenv("COLUMNS", "80")
-    for command in ("rules", "meld", "demo", "info", "play", "replay", "arena", "selfplay", "serve"):
+    commands = ("rules", "meld", "demo", "info", "play", "replay", "arena", "selfplay", "serve", "forget")
+    for command in commands:
         code, out, _ = run(command, "--help")
         assert code == 0
         for line in out.splitlines():

@@ -210,7 +210,7 @@ def test_lobby_refusals_come_in_both_languages(tmp_path: Any, web: Any) -> None:
             "cap": (429, "offene Tische eröffnet"),
             "full": (409, f"An Tisch {code} ist kein Platz mehr frei"),
             "started": (409, f"Tisch {code} ist schon im Spiel"),
-            "rate": (429, "Zu viele Anfragen von deiner Adresse"),
+            "rate": (429, "Zu viele Anfragen aus deinem Netz"),
         }
         for name, (status, german) in expected.items():
             body = seen[name].json()

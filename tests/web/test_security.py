@@ -723,7 +723,7 @@ def test_10_addresses_of_one_ipv6_64_share_one_table_limit(net_client: Any) -> N
     same_64 = ["2001:db8:1:2::1", "2001:db8:1:2::2", "2001:db8:1:2:abcd::3"]
     answers = [post_from(client, a, "/api/tables") for a in same_64]
     assert [a.status_code for a in answers] == [201, 201, 429]
-    assert "2 open tables were created from your address" in answers[-1].json()["detail"]
+    assert "2 open tables were created from your network" in answers[-1].json()["detail"]
     # Another /64 (the next customer) is not held up.
     assert post_from(client, "2001:db8:1:3::1", "/api/tables").status_code == 201
 
@@ -777,7 +777,7 @@ def test_10_seats_at_other_peoples_waiting_tables_are_capped(net_client: Any) ->
     body = refused.json()
     assert body["detail"] == body["texts"]["en"]
     assert "already holds 2 seats at other people's waiting tables" in body["detail"]
-    assert "Von deiner Adresse aus hast du schon 2 Plätze an wartenden Tischen" in body["texts"]["de"]
+    assert "Aus deinem Netz sind schon 2 Plätze an wartenden Tischen anderer belegt" in body["texts"]["de"]
     # The host's friend on another network still gets the seat.
     assert post_from(client, "203.0.113.5", f"/api/tables/{codes[1]}/join").status_code == 200
     # Leaving a seat frees a place under the cap.
@@ -903,6 +903,12 @@ def test_every_http_request_counts_against_the_address_rate(tmp_path: Path, web:
         assert refused.status_code == 429 and int(refused.headers["retry-after"]) >= 1
         assert "too many requests" in refused.json()["detail"]
         assert refused.headers["x-frame-options"] == "DENY"  # the refusal carries the headers too
+        # A browser opening the page over the rate gets a page, not JSON, that reloads itself.
+        page = c.get("/", headers={"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"})
+        assert page.status_code == 429 and page.headers["content-type"].startswith("text/html")
+        seconds = page.headers["retry-after"]
+        assert f'<meta http-equiv="refresh" content="{seconds}">' in page.text
+        assert "school or office shares one address" in page.text and "Bitte einen Moment warten" in page.text
     # The count is per network: another address is served while the first waits, one of its /64 not.
     statuses: list[int] = []
 

@@ -308,6 +308,7 @@ def demo_command() -> None:
 
 
 from rummykit.cli.arena import arena_command  # noqa: E402
+from rummykit.cli.forget import forget_command  # noqa: E402  (imports the web extra only when run)
 from rummykit.cli.play import play_command  # noqa: E402  (play imports this module lazily)
 from rummykit.cli.replay import replay_command  # noqa: E402
 from rummykit.cli.selfplay import selfplay_command  # noqa: E402
@@ -318,6 +319,7 @@ app.command("replay")(replay_command)
 app.command("arena")(arena_command)
 app.command("selfplay")(selfplay_command)
 app.command("serve")(serve_command)
+app.command("forget")(forget_command)
 
 
 def main() -> None:

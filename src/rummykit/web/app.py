@@ -255,7 +255,10 @@ def create_app(
         wait = await manager_of(request).take(limiter, what.split()[-1], address_of(request))
         if wait > 0:
             seconds = retry_after(wait)
-            message = f"too many {what} from your address; try again in {seconds} s"
+            message = (
+                f"too many {what} from your network (a school or office shares one address); try again "
+                f"in {seconds} s"
+            )
             texts = server_error_texts("rate", message, seconds=seconds)
             raise LobbyError(429, message, wait, texts=texts, error="rate_limited")
 
@@ -409,7 +412,7 @@ def create_app(
         wait = 0.0 if relayed is not None else attempts.take(address)  # a relay was counted where it came in
         if wait > 0:
             await websocket.accept()
-            error = error_json("too_many_attempts", "too many connection attempts from your address; wait")
+            error = error_json("too_many_attempts", "too many connection attempts from your network; wait")
             await websocket.send_json({**error, "retry_after": round(wait, 3)})
             await websocket.close(code=WS_CLOSE_LIMIT)
             return

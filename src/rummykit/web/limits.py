@@ -374,9 +374,41 @@ class HttpRate:
             wait = self.limiter.take(network_key(client[0]) if client else "unknown")
             if wait > 0:
                 seconds = retry_after(wait)
-                message = f"too many requests from your address; try again in {seconds} s"
+                message = f"too many requests from your network; try again in {seconds} s"
+                headers = dict(scope.get("headers") or [])
+                if b"text/html" in headers.get(b"accept", b""):  # a browser opening the page: a page
+                    await send_html(send, 429, busy_page(seconds), [(b"retry-after", seconds.encode())])
+                    return
                 texts = server_error_texts("rate", message, seconds=seconds)
                 body = {"detail": message, "code": "rate_limited", "texts": texts}
                 await send_json(send, 429, body, [(b"retry-after", seconds.encode())])
                 return
         await self.app(scope, receive, send)
+
+
+def busy_page(seconds: str) -> str:
+    """The page a browser gets when its address is over ``http_per_second`` (a pupil holding F5 on a
+    school's shared address): what happened in English and German, and a reload after the wait
+    (no script and no style: the Content Security Policy allows none inline)."""
+    return (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        f'<meta http-equiv="refresh" content="{seconds}"><title>rummykit: please wait</title>'
+        '<meta name="viewport" content="width=device-width, initial-scale=1"></head>'
+        "<body>"
+        "<h1>Please wait a moment</h1>"
+        "<p>Too many requests came from your network just now (a school or office shares one address "
+        f"on the internet). This page loads again by itself in {seconds} s.</p>"
+        '<div lang="de"><h1>Bitte einen Moment warten</h1>'
+        "<p>Aus deinem Netz kamen gerade zu viele Anfragen (eine Schule oder ein Büro teilt sich eine "
+        f"Adresse im Internet). Die Seite lädt in {seconds} s von selbst neu.</p></div>"
+        "</body></html>"
+    )
+
+
+async def send_html(send: Send, status: int, page: str, headers: list[tuple[bytes, bytes]]) -> None:
+    """Answer an HTTP request from a middleware with the HTML ``page`` and ``headers`` besides."""
+    data = page.encode()
+    kind = (b"content-type", b"text/html; charset=utf-8")
+    head = [kind, (b"content-length", str(len(data)).encode()), *headers]
+    await send({"type": "http.response.start", "status": status, "headers": head})
+    await send({"type": "http.response.body", "body": data})

@@ -677,7 +677,9 @@ class TableManager:
             raise refusal(429, "server_full", message, 60.0, total=str(total))
         if digest is not None and mine >= settings.max_tables_per_address:
             message = (
-                f"{mine} open tables were created from your address, the limit; finish or leave one first"
+                f"{mine} open tables were created from your network, the limit (a school or office shares "
+                "one address); finish or leave one first, or ask whoever runs the server to raise "
+                "--max-tables-per-address"
             )
             raise refusal(429, "too_many_tables", message, 60.0, mine=str(mine))
         if network is not None and ours >= settings.max_tables_per_network:
@@ -757,8 +759,8 @@ class TableManager:
             seats = f"{held} seat" if held == 1 else f"{held} seats"
             seats_de = f"{held} Platz" if held == 1 else f"{held} Plätze"
             message = (
-                f"your address already holds {seats} at other people's waiting tables, the limit; "
-                "leave one or wait until a table starts"
+                f"your network already holds {seats} at other people's waiting tables, the limit (a school "
+                "or office shares one address); leave one or wait until a table starts"
             )
             texts = server_error_texts("too_many_seats", message, seats_de=seats_de)
             raise LobbyError(429, message, 60.0, texts=texts, error="too_many_seats")

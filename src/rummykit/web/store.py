@@ -446,6 +446,45 @@ class Store:
             )
             return int(gone.rowcount)
 
+    def tables_named(self, name: str) -> list[tuple[str, str]]:
+        """The tables (code, status) where a seat holds or held ``name`` (a person who left keeps it
+        as ``held_name`` while a bot plays the seat, shown as "name (bot)"), compared without case:
+        what an operator looks up to erase one person's tables (``rummykit forget --name``)."""
+        wanted = name.strip().casefold()
+        found = []
+        with self.engine.connect() as connection:
+            row = tables_table.c
+            rows = connection.execute(select(row.code, row.status, row.seats))
+            for code, status, seats_text in rows:
+                for seat in json.loads(seats_text):
+                    names = {str(seat.get("name") or ""), str(seat.get("held_name") or "")}
+                    names |= {n.removesuffix(" (bot)") for n in names}
+                    if wanted in {n.strip().casefold() for n in names}:
+                        found.append((str(code), str(status)))
+                        break
+        return found
+
+    def forget(self, code: str, include_open: bool = False) -> tuple[str, int] | None:
+        """Delete table ``code`` with its moves (a person's request to erase their data): its status
+        and how many moves went, or ``None`` without such a table. An open table (waiting or
+        playing) is deleted only with ``include_open``: a running server plays it from memory and
+        would store its next move against a table that is gone.
+
+        Raises:
+            ValueError: the table is open and ``include_open`` is false.
+        """
+        with self.engine.begin() as connection:
+            status = connection.execute(
+                select(tables_table.c.status).where(tables_table.c.code == code)
+            ).scalar()
+            if status is None:
+                return None
+            if status in OPEN_STATUSES and not include_open:
+                raise ValueError(f"table {code} is {status}")
+            moves = connection.execute(delete(actions_table).where(actions_table.c.code == code)).rowcount
+            connection.execute(delete(tables_table).where(tables_table.c.code == code))
+            return str(status), int(moves)
+
     def claim_meta(self, name: str, value: str, replaces: tuple[str, ...] = ()) -> str:
         """Record ``value`` under ``name`` unless another value is recorded there; a recorded value
         in ``replaces`` is replaced. The value recorded afterwards (another process's, if it came

@@ -57,8 +57,8 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
     "oder bitte den Betreiber des Servers, --max-connections-per-address zu erhöhen",
     "too_many_attempts": "Zu viele Verbindungsversuche; bitte etwas warten",
     "too_many_seats": (
-        "Von deiner Adresse aus hast du schon {seats_de} an wartenden Tischen anderer belegt – mehr "
-        "geht nicht; verlass einen oder warte, bis ein Tisch beginnt"
+        "Aus deinem Netz sind schon {seats_de} an wartenden Tischen anderer belegt, die Grenze (eine "
+        "Schule oder ein Büro teilt sich eine Adresse); verlass einen oder warte, bis ein Tisch beginnt"
     ),
     "too_many_network_seats": (
         "Von deinem Netz aus sind schon {ours} Plätze an wartenden Tischen anderer belegt – mehr geht "
@@ -66,14 +66,16 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
     ),
     "server_full": "Der Server hat schon {total} offene Tische, seine Grenze; bitte später noch einmal",
     "too_many_tables": (
-        "Von deiner Adresse wurden schon {mine} offene Tische eröffnet, die Grenze; "
-        "beende oder verlass erst einen"
+        "Aus deinem Netz wurden schon {mine} offene Tische eröffnet, die Grenze (eine Schule oder ein "
+        "Büro teilt sich eine Adresse); beende oder verlass erst einen, oder bitte den Betreiber des "
+        "Servers, --max-tables-per-address zu erhöhen"
     ),
     "too_many_network_tables": (
         "Aus deinem Netz wurden schon {ours} offene Tische eröffnet, die Grenze; "
         "beende oder verlass erst einen"
     ),
-    "rate": "Zu viele Anfragen von deiner Adresse; in {seconds} s noch einmal",
+    "rate": "Zu viele Anfragen aus deinem Netz (eine Schule oder ein Büro teilt sich eine Adresse); in "
+    "{seconds} s noch einmal",
     "no_code": "Es fand sich kein freier Tischcode; bitte noch einmal",
     "no_free_seat": "An Tisch {code} ist kein Platz mehr frei",
     "table_status": "Tisch {code} ist {status_de}",

@@ -1,0 +1,53 @@
+"""``rummykit forget``: an operator erases a person's tables on request, found by name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+from sqlalchemy import text
+from typer.testing import CliRunner
+
+from rummykit.cli import app
+from rummykit.web.app import create_app
+from rummykit.web.store import Store
+
+runner = CliRunner()
+
+
+def test_a_person_s_tables_are_found_by_name_and_deleted_with_their_moves(tmp_path: Path, web: Any) -> None:
+    url = f"sqlite:///{tmp_path / 'rk.db'}"
+    with TestClient(create_app(url, settings=web.settings(bot_delay=0))) as client:
+        ended = web.create(client, preset="german", seats=3, name="Alice Privat")
+        client.post(f"/api/tables/{ended['code']}/leave", json={"token": ended["token"]})  # closes it
+        greedy = [{"kind": "greedy"}]
+        playing = web.create(client, preset="german", seats=2, name="alice privat ", bots=greedy)
+        with web.connect(client, playing["code"], playing["token"]) as ws:
+            web.receive_state(ws)
+        other = web.create(client, preset="german", seats=3, name="Bob")
+    found = runner.invoke(app, ["forget", "--database-url", url, "--name", "ALICE PRIVAT"])
+    assert found.exit_code == 0, found.output
+    assert ended["code"] in found.output and playing["code"] in found.output
+    assert other["code"] not in found.output and "2 table(s) with a seat named 'ALICE PRIVAT'" in found.output
+    # The ended table goes at once; the open one only when the operator says no server runs.
+    gone = runner.invoke(app, ["forget", "--database-url", url, ended["code"], playing["code"].lower()])
+    assert gone.exit_code == 2
+    assert f"deleted table {ended['code']} (closed) and its 0 moves" in gone.output
+    assert f"table {playing['code']} is playing: a running server plays it" in gone.output
+    forced = runner.invoke(app, ["forget", "--database-url", url, "--include-open", playing["code"]])
+    assert forced.exit_code == 0 and f"deleted table {playing['code']} (playing)" in forced.output
+    store = Store(url)
+    try:
+        assert store.tables_named("Alice Privat") == []
+        with store.engine.connect() as db:
+            codes = set(db.execute(text("SELECT code FROM rk_tables")).scalars())
+            query = text("SELECT count(*) FROM rk_actions WHERE code = :c")
+            moves = db.execute(query, {"c": playing["code"]})
+            assert codes == {other["code"]} and moves.scalar() == 0
+    finally:
+        store.close()
+    missing = runner.invoke(app, ["forget", "--database-url", url, "NOSUCH"])
+    assert missing.exit_code == 2 and "there is no table 'NOSUCH'" in missing.output
+    bare = runner.invoke(app, ["forget", "--database-url", url])
+    assert bare.exit_code == 2 and "name the tables to delete" in bare.output
