@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 import rummykit as rk
-from tests.web.pages import Pages
+from tests.web.pages import Pages, seeded_table
 from tests.web.test_ended_tables import play_out
 
 pytest.importorskip("playwright")
@@ -57,3 +57,22 @@ def test_a_finished_table_s_record_is_downloaded_from_its_end_screen(
     data = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
     match = rk.Record.from_dict(data).replay_match()
     assert match.is_over and list(match.totals) == final["match"]["totals"]
+
+
+def test_a_watch_link_watches_in_a_browser_that_holds_the_seat_and_the_players_see_the_count(
+    pages: Pages,
+) -> None:
+    """``?table=CODE&watch=1`` (a stream's window beside the player's own) shows no hand though the
+    browser's storage holds the seat; the player's header counts the watcher from the next move on."""
+    player = pages.open()
+    seeded_table(player, pages.base, "german", 3, bot="random")
+    code = player.evaluate("S.code")
+    assert "watching" not in player.locator("#table-info").inner_text()
+    watcher = player.context.new_page()
+    watcher.goto(f"{pages.base}/?table={code}&watch=1")
+    watcher.wait_for_function("S.state && S.state.view !== null")
+    assert watcher.evaluate("S.seat === null && S.token === null && S.state.view.hand === null")
+    assert watcher.locator("#hand .card").count() == 0
+    player.wait_for_function("S.state.legal.includes('draw') || S.state.legal.includes('take')")
+    player.evaluate("act('draw')")
+    player.wait_for_function("document.querySelector('#table-info').textContent.includes('1 watching')")

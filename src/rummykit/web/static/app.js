@@ -64,7 +64,7 @@ const I18N = {
     k_rummy: "call Rummy with the selected card", k_hint: "ask for a hint", k_play_hint: "play the hint",
     k_sort_suit: "sort by suit", k_sort_rank: "sort by rank", k_help: "this help", k_escape: "close a dialog",
     rematch: "Rematch (same seats and rules)", rematch_wait: "The host can start a rematch: you keep your seat.",
-    imprint: "Imprint", privacy: "Privacy", record_link: "Download the game record", record_note: "every deal and move, to replay with rummykit replay",
+    imprint: "Imprint", privacy: "Privacy", one_watching: "1 watching", n_watching: "{n} watching", record_link: "Download the game record", record_note: "every deal and move, to replay with rummykit replay",
     chat: "Chat", chat_send: "Send", chat_placeholder: "Say something…", mute: "Mute {name}", unmute: "Unmute {name}",
     timer: "{name}: {s} s left",
     undo: "Undo", practice: "Practice", k_undo: "take back your last move (practice tables)",
@@ -155,7 +155,7 @@ const I18N = {
     k_rummy: "mit der gewählten Karte Rummy rufen", k_hint: "um einen Tipp bitten", k_play_hint: "den Tipp ausführen",
     k_sort_suit: "nach Farbe sortieren", k_sort_rank: "nach Wert sortieren", k_help: "diese Hilfe", k_escape: "Dialog schließen",
     rematch: "Revanche (gleiche Plätze und Regeln)", rematch_wait: "Der Gastgeber kann eine Revanche starten: du behältst deinen Platz.",
-    imprint: "Impressum", privacy: "Datenschutz", record_link: "Spielprotokoll herunterladen", record_note: "alle Karten und Züge, zum Nachspielen mit rummykit replay",
+    imprint: "Impressum", privacy: "Datenschutz", one_watching: "1 Zuschauer", n_watching: "{n} Zuschauer", record_link: "Spielprotokoll herunterladen", record_note: "alle Karten und Züge, zum Nachspielen mit rummykit replay",
     chat: "Chat", chat_send: "Senden", chat_placeholder: "Schreib etwas…", mute: "{name} stummschalten", unmute: "Stummschaltung für {name} aufheben",
     timer: "{name}: noch {s} s",
     undo: "Zurücknehmen", practice: "Übung", k_undo: "letzten Zug zurücknehmen (Übungstisch)",
@@ -869,7 +869,10 @@ function render() {
   const seeded = st.table.seeded ? ` · ⚠ ${t("seeded")}` : "";
   const house = st.table.rules.includes("(") ? ` · ${t("house_rules")}` : "";
   const practice = isPractice() ? ` · ${t("practice")}` : st.table.hints === "everyone" ? ` · ${t("hints_all")}` : "";
-  $("#table-info").textContent = `${st.table.code} · ${presetName(st.table.preset)}${house}${practice} · ${t(st.table.status)}${seeded}`;
+  // The players see that they are watched (the count comes with the next move after a watcher arrives).
+  const n = st.table.spectators || 0;
+  const watched = n ? ` · ${t(n === 1 ? "one_watching" : "n_watching", { n })}` : "";
+  $("#table-info").textContent = `${st.table.code} · ${presetName(st.table.preset)}${house}${practice} · ${t(st.table.status)}${seeded}${watched}`;
   $("#table-info").title = st.table.rules;
   document.body.dataset.seeded = st.table.seeded ? "1" : "0";
   if (st.table.status === "waiting") { renderWaiting(); showScreen("waiting"); refocusScreen(); return; }
@@ -2841,8 +2844,12 @@ function setup() {
   $("#log-box").addEventListener("toggle", () => { if ($("#log-box").open) requestHandLog(); });
   $("#stock").addEventListener("click", () => { if (legal().includes("draw")) act("draw"); });
   $("#discard").addEventListener("click", takeOrDiscard);
-  const code = new URLSearchParams(location.search).get("table");
-  if (code) openTable(code, { ask: true }); else { showScreen("lobby"); loadLobby(); }
+  const params = new URLSearchParams(location.search);
+  const code = params.get("table");
+  // ?table=CODE&watch=1 watches even where this browser holds a seat there: a stream's second window
+  // (or a browser source sharing the player's storage) shows no hand.
+  if (code) openTable(code, params.get("watch") === "1" ? { watch: true } : { ask: true });
+  else { showScreen("lobby"); loadLobby(); }
 }
 
 setup();
