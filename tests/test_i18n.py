@@ -379,8 +379,14 @@ def test_broken_records_are_explained_in_german_with_their_details() -> None:
     with pytest.raises(NotationError) as info:
         rk.Record.loads("{")
     assert localize_error(info.value, "de").startswith("Eine Aufzeichnung muss JSON sein: Expecting")
+    assert _de_record({**_record_data(), "version": 3}) == (
+        "Die Aufzeichnung hat die Version 3; diese Version von rummykit liest die Versionen 1 und 2"
+    )
     assert _de_record({**_record_data(), "version": 2}) == (
-        "Die Aufzeichnung hat die Version 2; diese Version von rummykit liest nur Version 1"
+        "Eine Aufzeichnung der Version 2 enthält ihre „deals“ oder ihre „reshuffles“"
+    )
+    assert _de_record({**_record_data(), "version": 2, "kind": "match", "reshuffles": [[]]}) == (
+        "Eine Aufzeichnung einer Partie mit „reshuffles“ enthält auch ihre „deals“"
     )
     assert _de_record({**_record_data(), "players": "zwei"}) == (
         "Das Feld „players“ der Aufzeichnung muss eine ganze Zahl sein, nicht 'zwei'"

@@ -529,15 +529,20 @@ def _dealt(
     reshuffles: tuple[tuple[tuple[Card, ...], ...], ...] | None = None
     if reshuffles_data is not None:
         hands = 1 if kind == "round" else None if deals is None else len(deals)
-        shape = "one list per hand dealt" if kind == "match" else "one list (the round's)"
         if (
             not isinstance(reshuffles_data, list)
             or (hands is not None and len(reshuffles_data) != hands)
             or not all(isinstance(h, list) and all(isinstance(s, str) for s in h) for h in reshuffles_data)
             or sum(len(hand) for hand in reshuffles_data) > actions
         ):
+            if kind == "match":
+                raise NotationError(
+                    "record field 'reshuffles' must list the stock of each reshuffle as card text, one "
+                    "list per hand dealt"
+                )
             raise NotationError(
-                f"record field 'reshuffles' must list the stock of each reshuffle as card text, {shape}"
+                "record field 'reshuffles' must list the stock of each reshuffle as card text, in one list "
+                "(the round's)"
             )
         reshuffles = tuple(tuple(parse_cards(stock) for stock in hand) for hand in reshuffles_data)
     if kind == "match" and deals is None:

@@ -924,8 +924,86 @@ ERRORS: Final[tuple[Entry, ...]] = (
     ),
     (
         "notation",
-        "unsupported record version {version}; this is version {number}",
-        "Die Aufzeichnung hat die Version {version}; diese Version von rummykit liest nur Version {number}",
+        "unsupported record version {version}; this version reads {number} and {number2}",
+        "Die Aufzeichnung hat die Version {version}; diese Version von rummykit liest die Versionen "
+        "{number} und {number2}",
+    ),
+    (
+        "notation",
+        "a version {number} record holds its 'deals' or its 'reshuffles'",
+        "Eine Aufzeichnung der Version {number} enthält ihre „deals“ oder ihre „reshuffles“",
+    ),
+    (
+        "notation",
+        "a match record with 'reshuffles' holds its 'deals' too",
+        "Eine Aufzeichnung einer Partie mit „reshuffles“ enthält auch ihre „deals“",
+    ),
+    (
+        "notation",
+        "a record with 'deals' has no 'deck' (the first deal is its first deck)",
+        "Eine Aufzeichnung mit „deals“ hat kein „deck“ (das erste Geben ist ihr erstes Blatt)",
+    ),
+    (
+        "notation",
+        "record fields 'deals' and 'reshuffles' need record version {number}",
+        "Die Felder „deals“ und „reshuffles“ gibt es erst in Aufzeichnungen der Version {number}",
+    ),
+    (
+        "notation",
+        "record field 'deals' belongs to a match record (a round has its 'deck')",
+        "Das Feld „deals“ gehört in die Aufzeichnung einer Partie (ein einzelnes Spiel hat sein „deck“)",
+    ),
+    (
+        "notation",
+        "record field 'deals' must be a list of deck orders, one per hand dealt",
+        "Das Feld „deals“ der Aufzeichnung muss eine Liste von Kartenreihenfolgen sein, eine je gegebenem "
+        "Spiel",
+    ),
+    (
+        "notation",
+        "record field 'reshuffles' must list the stock of each reshuffle as card text, one list per hand "
+        "dealt",
+        "Das Feld „reshuffles“ der Aufzeichnung muss den Stapel jedes Neumischens in Kartenschreibweise "
+        "nennen, eine Liste je gegebenem Spiel",
+    ),
+    (
+        "notation",
+        "record field 'reshuffles' must list the stock of each reshuffle as card text, in one list (the "
+        "round's)",
+        "Das Feld „reshuffles“ der Aufzeichnung muss den Stapel jedes Neumischens in Kartenschreibweise "
+        "nennen, in einer Liste (der des Spiels)",
+    ),
+    (
+        "notation",
+        "hand {hand} reshuffles the discard pile a {number}. time; the record holds {count} reshuffles of it",
+        "Spiel {hand} mischt den Ablagestapel zum {number}. Mal; die Aufzeichnung enthält {count}-mal "
+        "Neumischen davon",
+    ),
+    (
+        "notation",
+        "reshuffle {number} of hand {hand} in the record is not the discard pile's cards",
+        "Das {number}. Neumischen von Spiel {hand} in der Aufzeichnung sind nicht die Karten des "
+        "Ablagestapels",
+    ),
+    (
+        "notation",
+        "this record's seed deals its hands (it holds no 'deals')",
+        "Bei dieser Aufzeichnung gibt der Startwert die Karten (sie enthält keine „deals“)",
+    ),
+    (
+        "notation",
+        "the match deals a hand {number}; the record holds {count} deals",
+        "Die Partie gibt ein {number}. Spiel; die Aufzeichnung enthält {count}-mal Geben",
+    ),
+    (
+        "notation",
+        "record deal {number} must be a deck order as card text",
+        "Geben {number} der Aufzeichnung muss eine Kartenreihenfolge in Kartenschreibweise sein",
+    ),
+    (
+        "notation",
+        "record deal {number} is not the {size}-card deck of {game}",
+        "Geben {number} der Aufzeichnung ist nicht das Blatt von {size} Karten für {game}",
     ),
     (
         "notation",
