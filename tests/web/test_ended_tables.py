@@ -72,7 +72,8 @@ def test_the_host_asking_twice_gets_the_one_rematch(client: TestClient, web: Any
     """A double click, or a second tab, asked for a second rematch: a second table with the same
     people, each page following whichever message came last. The same table comes back instead, over
     HTTP and over the websocket, and the new table's refusals let the host ask again."""
-    host = web.create(client, preset="gin", seats=2, name="Anna", seed=4, bots=[{"kind": "random"}])
+    bots = [{"kind": "random"}]
+    host = web.create(client, preset="gin", seats=2, name="Anna", seed=4, bots=bots, listed=True)
     code, token = host["code"], host["token"]
     with web.connect(client, code, token) as anna:
         finish_gin_hand(anna, web)
@@ -276,6 +277,7 @@ def test_with_several_processes_the_rematch_is_asked_where_the_table_is_played(
     url = web.fresh_database(postgres_url, "rk_rematch")
     first, second = (server_factory(url) for _ in range(2))
     body = {"preset": "gin", "seats": 2, "name": "Anna", "seed": 4, "bots": [{"kind": "random"}]}
+    body["listed"] = True
     grant = httpx.post(first.url + "/api/tables", json=body).json()
     code, token = grant["code"], grant["token"]
     asyncio.run(asyncio.wait_for(play_out(first.url, code, token), 60))

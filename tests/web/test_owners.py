@@ -194,7 +194,7 @@ def test_seat_cap_and_ipv6_networks_hold_across_processes(database: str, server_
     squat = post(b.url, "2001:db8:7:7::2", f"/api/tables/{codes[1]}/join")
     assert squat.status_code == 429, squat.text
     assert "already holds 1 seat at other people's" in squat.json()["detail"]
-    assert "hast du schon 1 Platz an" in squat.json()["texts"]["de"]
+    assert "Dein Netz hält schon 1 Platz an" in squat.json()["texts"]["de"]
     assert post(b.url, "203.0.113.5", f"/api/tables/{codes[1]}/join").status_code == 200
     # The host's own network is not capped at its own tables.
     assert post(b.url, "2001:db8:1:2::7", f"/api/tables/{codes[1]}/join").status_code == 200

@@ -54,8 +54,8 @@ def wait_until(condition: Any, seconds: float = 10.0) -> bool:
 
 # 1. The creator chose the seed: a seeded table is now marked for everybody ---------------------
 def test_1_seeded_table_is_marked_in_the_lobby_and_at_the_table(client: TestClient, web: Any) -> None:
-    seeded = web.create(client, seats=2, bots=[{"kind": "random"}], seed=42)
-    normal = web.create(client, seats=2, bots=[{"kind": "random"}])
+    seeded = web.create(client, seats=2, bots=[{"kind": "random"}], seed=42, listed=True)
+    normal = web.create(client, seats=2, bots=[{"kind": "random"}], listed=True)
     lobby = {t["code"]: t for t in client.get("/api/tables").json()["tables"]}
     assert lobby[seeded["code"]]["seeded"] is True and lobby[seeded["code"]]["notice"] == SEEDED_NOTICE
     assert lobby[normal["code"]]["seeded"] is False and lobby[normal["code"]]["notice"] is None
@@ -777,7 +777,7 @@ def test_10_seats_at_other_peoples_waiting_tables_are_capped(net_client: Any) ->
     body = refused.json()
     assert body["detail"] == body["texts"]["en"]
     assert "already holds 2 seats at other people's waiting tables" in body["detail"]
-    assert "Aus deinem Netz sind schon 2 Plätze an wartenden Tischen anderer belegt" in body["texts"]["de"]
+    assert "Dein Netz hält schon 2 Plätze an wartenden Tischen anderer" in body["texts"]["de"]
     # The host's friend on another network still gets the seat.
     assert post_from(client, "203.0.113.5", f"/api/tables/{codes[1]}/join").status_code == 200
     # Leaving a seat frees a place under the cap.

@@ -111,6 +111,7 @@ def lobby_entry(
     seats: list[dict[str, Any]],
     spectators: int,
     hints: str,
+    listed: bool = True,
 ) -> dict[str, Any]:
     """A table as the lobby shows it (``GET /api/tables``, the ``table`` of a state message)."""
     return {
@@ -129,6 +130,7 @@ def lobby_entry(
         "seats": seats,
         "spectators": spectators,
         "hints": hints,
+        "listed": listed,
     }
 
 
@@ -179,5 +181,5 @@ def stored_lobby_json(row: dict[str, Any], turn_seconds: float) -> dict[str, Any
     rules = stored_rules(row["rules"], row["rules_revision"])
     return lobby_entry(  # the rules text as it reads now (an older row's text may mean other rules now)
         row["code"], row["status"], rules, str(rules), row["takeover_seconds"], turn_seconds,
-        row["secret"] is None, seats, 0, row["hints"],
+        row["secret"] is None, seats, 0, row["hints"], bool(row.get("listed", True)),
     )  # fmt: skip

@@ -465,7 +465,7 @@ class TableManager:
         """The lobby list: the newest ``limit`` open tables, oldest first; with a shared database
         every process's tables (the database is the list)."""
         if not self.store.shared:
-            return [t.lobby_json() for t in self.open_tables()[-limit:]]
+            return [t.lobby_json() for t in self.listed_tables()[-limit:]]
         now = asyncio.get_running_loop().time()
         if self._lobby_rows is None or now - self._lobby_rows[0] >= LOBBY_LIST_SECONDS:
             # Read at most once a second however often strangers ask (the list is public).
@@ -541,6 +541,10 @@ class TableManager:
 
     def open_tables(self) -> list[Table]:
         return [t for t in self.tables.values() if t.status in OPEN]
+
+    def listed_tables(self) -> list[Table]:
+        """The open tables the lobby lists (not those found by their link alone)."""
+        return [t for t in self.open_tables() if t.listed]
 
     async def load(self) -> None:
         """Rebuild every open stored table by replaying its actions; people are away until they
@@ -626,6 +630,7 @@ class TableManager:
         table._lobby_seen = (stored.status, json.dumps(stored.seats))
         table.records = len(stored.actions)
         table.fair = stored.fair
+        table.listed = stored.listed
         table.stored_secret, table.sealed = stored.secret, stored.sealed
         table.rules_revision, table.stored_rules_text = stored.rules_revision, stored.rules
         table.end_unsaved = unsaved  # the row still says "playing": the clock writes the end
@@ -829,6 +834,8 @@ class TableManager:
                     match, digest, spec.hints,
                 )  # fmt: skip
                 table.fair = network
+                # A practice table (every other seat a bot) is found by its link alone unless asked.
+                table.listed = spec.listed if spec.listed is not None else len(spec.bots) < spec.seats - 1
                 table.stored_secret, table.sealed = stored, secret is not stored
                 token = table._new_token(0)
                 try:

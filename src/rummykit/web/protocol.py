@@ -246,6 +246,10 @@ class CreateTable(_Strict):
     takeover_seconds: Annotated[float | None, Field(ge=0, le=3600)] = None
     hints: HintsPolicy = "practice"
     """Who may ask for a hint (:data:`HintsPolicy`)."""
+    listed: bool | None = None
+    """Whether the lobby lists the table (anyone may then join its open seats or watch it); not listed,
+    it is found by its link or code alone. Default: listed, except a practice table (every other seat a
+    bot), where nobody is to be found and a person practising is not watched by strangers."""
 
     @field_validator("overrides")
     @classmethod

@@ -78,6 +78,7 @@ async def _open(table: Table, address: str | None) -> Opened:
         name=table.seats[0].name,
         takeover_seconds=table.takeover_seconds,
         hints=table.hints,
+        listed=table.listed,
     )
     new, seat, new_token = await table.manager.create(spec, address)
     grants: dict[int, str] = {0: new_token}

@@ -57,6 +57,7 @@ from sqlalchemy import (
     or_,
     select,
     text,
+    true,
     update,
 )
 from sqlalchemy.engine import make_url
@@ -148,6 +149,9 @@ tables_table: Final = Table(
     # The rules revision its rules text was written under (rummykit.revisions): 0 for a table made
     # before revisions were stored. The text is read with the meaning it had then.
     Column("rules_revision", Integer, nullable=False, server_default="0"),
+    # Whether the lobby lists it (a table found by its link alone is not); tables made before the
+    # setting were all listed.
+    Column("listed", Boolean, nullable=False, server_default=true()),
     Index("ix_rk_tables_status", "status"),
 )
 """One row per table (the current schema; :mod:`rummykit.web.migrations` builds it)."""
@@ -226,6 +230,8 @@ class StoredTable:
     sealed: bool = False
     """Whether ``secret`` is sealed: the table deals from :func:`rummykit.web.dealing.seal` of it
     under the key file, not from it (tables made before sealing, or without a key, deal from it)."""
+    listed: bool = True
+    """Whether the lobby lists the table (:attr:`rummykit.web.protocol.CreateTable.listed`)."""
     rules_revision: int = RULES_REVISION
     """The rules revision ``rules`` was written under (:mod:`rummykit.revisions`): a table is replayed
     with the meaning its text had then (:func:`rummykit.revisions.read_rules`). 0 for a table stored
@@ -317,6 +323,7 @@ class Store:
                     hints=table.hints,
                     fair=table.fair,
                     rules_revision=table.rules_revision,
+                    listed=table.listed,
                 )
             )
 
@@ -592,11 +599,12 @@ class Store:
             fair=row["fair"],
             sealed=bool(row["sealed"]),
             rules_revision=row["rules_revision"],
+            listed=bool(row["listed"]),
         )
 
     def lobbies(self, limit: int) -> list[dict[str, Any]]:
-        """The newest ``limit`` open tables' lobby rows (no actions): what a lobby list shows."""
-        query = _LOBBY.where(tables_table.c.status.in_(OPEN_STATUSES))
+        """The newest ``limit`` open and listed tables' lobby rows (no actions): what a lobby list shows."""
+        query = _LOBBY.where(tables_table.c.status.in_(OPEN_STATUSES), tables_table.c.listed.is_(True))
         query = query.order_by(tables_table.c.created_at.desc()).limit(limit)
         with self.engine.connect() as connection:
             return [dict(row) for row in connection.execute(query).mappings()]
@@ -622,6 +630,7 @@ _LOBBY: Final = select(
     tables_table.c.secret,
     tables_table.c.hints,
     tables_table.c.rules_revision,
+    tables_table.c.listed,
 )
 
 

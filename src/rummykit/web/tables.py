@@ -254,6 +254,8 @@ class Table:
         self.fair: str | None = None
         """Digest of the creator's network that bot time is shared among
         (:func:`~rummykit.web.thinking.fair_network`; stored, so it holds after a restart)."""
+        self.listed = True
+        """Whether the lobby lists the table (:attr:`~rummykit.web.protocol.CreateTable.listed`)."""
         self.owned = True
         """Whether this process plays the table; a copy made for one lobby request to a table
         another process owns is not (no bots, no clocks: the owner hears of the change)."""
@@ -396,6 +398,7 @@ class Table:
             ],
             sum(1 for c in self.clients if c.seat is None),
             self.hints,
+            self.listed,
         )
 
     def _shared_texts(self) -> tuple[str, str, str]:
@@ -558,6 +561,7 @@ class Table:
             fair=self.fair,
             sealed=self.sealed,
             rules_revision=self.rules_revision,
+            listed=self.listed,
         )
 
     async def _save_lobby(self, guard: Guard | None = None) -> None:

@@ -57,8 +57,8 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
     "oder bitte den Betreiber des Servers, --max-connections-per-address zu erhöhen",
     "too_many_attempts": "Zu viele Verbindungsversuche; bitte etwas warten",
     "too_many_seats": (
-        "Aus deinem Netz sind schon {seats_de} an wartenden Tischen anderer belegt, die Grenze (eine "
-        "Schule oder ein Büro teilt sich eine Adresse); verlass einen oder warte, bis ein Tisch beginnt"
+        "Dein Netz hält schon {seats_de} an wartenden Tischen anderer, die Grenze (eine Schule oder ein "
+        "Büro teilt sich eine Adresse); verlass einen oder warte, bis ein Tisch beginnt"
     ),
     "too_many_network_seats": (
         "Von deinem Netz aus sind schon {ours} Plätze an wartenden Tischen anderer belegt – mehr geht "

@@ -41,7 +41,8 @@ const I18N = {
     seeded_join: "This table has a fixed seed: whoever created it can know every hand, yours included.",
     replaced: "A bot plays for you (you did not move in time)", back: "I'm back",
     rules_link: "Rules", read_rules: "Read the rules", close: "Close", dismiss: "Dismiss", no_table: "There is no table {code}.",
-    hints_everyone: "Hints for every player (otherwise only when you play against bots)", hints_all: "hints for everyone",
+    hints_everyone: "Hints for every player (otherwise only when you play against bots)",
+    unlisted: "Only by its link (not in the list of tables; a game against bots alone never is)", hints_all: "hints for everyone",
     house_rules: "House rules", advanced: "Advanced: any option (option=value, one per line)",
     leave_title: "Leave the table?", leave_play: "A bot plays your seat from now on. You can take it back while this match lasts.",
     leave_wait: "Your seat becomes free again.", leave_host: "You are the host: leaving closes the table.",
@@ -132,7 +133,8 @@ const I18N = {
     seeded_join: "Dieser Tisch hat einen festen Startwert (Seed): wer ihn eröffnet hat, kann jedes Blatt kennen, auch deines.",
     replaced: "Ein Bot spielt für dich (du hast nicht rechtzeitig gezogen)", back: "Ich bin zurück",
     rules_link: "Regeln", read_rules: "Regeln lesen", close: "Schließen", dismiss: "Schließen", no_table: "Es gibt keinen Tisch {code}.",
-    hints_everyone: "Tipps für alle Spieler (sonst nur, wenn du gegen Bots spielst)", hints_all: "Tipps für alle",
+    hints_everyone: "Tipps für alle Spieler (sonst nur, wenn du gegen Bots spielst)",
+    unlisted: "Nur über den Link (nicht in der Liste der Tische; ein Spiel nur gegen Bots nie)", hints_all: "Tipps für alle",
     house_rules: "Hausregeln", advanced: "Erweitert: jede Option (option=wert, eine pro Zeile)",
     leave_title: "Tisch verlassen?", leave_play: "Ab jetzt spielt ein Bot deinen Platz. Du kannst ihn zurücknehmen, solange die Partie läuft.",
     leave_wait: "Dein Platz wird wieder frei.", leave_host: "Du bist Gastgeber: Verlassen schließt den Tisch.",
@@ -2508,6 +2510,7 @@ async function createTable(form) {
     bots: Array.from({ length: bots }, () => (botHasLevels() ? { kind: f.get("bot_kind"), level: f.get("bot_level") } : { kind: f.get("bot_kind") })),
     overrides: { ...houseOverrides(), ...parseOverrides(f.get("overrides") || "") },
     hints: f.get("hints_everyone") ? "everyone" : "practice",
+    ...(f.get("unlisted") ? { listed: false } : {}),  // else the server's default: listed, unless practice
   };
   try {
     const grant = await api("/api/tables", body);
