@@ -203,3 +203,22 @@ def test_serve_says_in_one_line_that_its_data_folder_cannot_be_made(
     line = one_line_error(["serve", "--port", "8831"])
     assert line.startswith("error: cannot make the data folder for the database: Not a directory")
     assert str(blocker / "data") in line
+
+
+def test_a_raised_rate_raises_its_burst(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A class joining at once met the fixed burst of 30 lobby requests however high the rate was set."""
+    pytest.importorskip("uvicorn")
+    from rummykit.cli import serve
+
+    started: list[object] = []
+    monkeypatch.setattr(serve, "run_server", lambda listener, url, settings, *rest: started.append(settings))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    args = ["serve", "--port", str(port), "--database-url", f"sqlite:///{tmp_path / 'b.db'}",
+            "--address-key-file", str(tmp_path / "k"), "--requests-per-second", "50",
+            "--creations-per-second", "2", "--messages-per-second", "4"]  # fmt: skip
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    (settings,) = started
+    assert (settings.requests_burst, settings.creations_burst, settings.messages_burst) == (150, 20, 30)  # type: ignore[attr-defined]

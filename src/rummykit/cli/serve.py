@@ -259,6 +259,10 @@ def serve_command(
             max_table_actions=max_table_actions,
             creations_per_second=creations_per_second,
             requests_per_second=requests_per_second,
+            # The bursts grow with a raised rate (a class joining at once), never below the defaults.
+            creations_burst=_burst(5, 10 * creations_per_second),
+            requests_burst=_burst(30, 3 * requests_per_second),
+            messages_burst=_burst(30, 3 * messages_per_second),
             messages_per_second=messages_per_second,
             http_per_second=http_per_second,
             keep_ended_days=keep_ended_days,
@@ -306,6 +310,12 @@ def serve_command(
         run_server(listener, url, settings, ws_compression, internal, proxies, address_key)
     else:
         supervise(workers, listener, url, settings, ws_compression, internal, proxies, address_key)
+
+
+def _burst(least: int, wanted: float) -> int:
+    """A limit's burst: ``wanted`` rounded up, at least ``least`` (a rate out of range is refused by
+    :class:`~rummykit.web.limits.ServerSettings` with its own message)."""
+    return max(least, math.ceil(wanted)) if math.isfinite(wanted) and wanted < 1e9 else least
 
 
 def run_server(

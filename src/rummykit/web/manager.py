@@ -886,6 +886,13 @@ class TableManager:
         while (gone := await self.db(self.store.prune, before)) > 0:
             total += gone
             await asyncio.sleep(0)  # let the moves of the tables through between batches
+        if not self.store.shared:
+            # With one process, every open table it could replay is in its memory (loaded at the
+            # start): an open one unchanged for as long that it does not hold is one it cannot play.
+            playing = set(self.tables)
+            while (gone := await self.db(self.store.prune_unplayed, before, playing)) > 0:
+                total += gone
+                await asyncio.sleep(0)
         if total:
             log.info("deleted %d tables that ended before %s", total, before.isoformat(timespec="seconds"))
         return total

@@ -28,7 +28,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final
@@ -451,6 +451,24 @@ class Store:
                     tables_table.c.code.in_(codes), tables_table.c.status.not_in(OPEN_STATUSES)
                 )
             )
+            return int(gone.rowcount)
+
+    def prune_unplayed(self, before: datetime, playing: Collection[str], limit: int = PRUNE_BATCH) -> int:
+        """Delete up to ``limit`` open tables unchanged since ``before`` that are not among ``playing``
+        (the tables the one server process on this database holds), with their moves; how many went.
+        Such a table was stored by a release that this one cannot replay (its rules or a move refused),
+        so no process loads it and no clock ever ends it: without this its names stayed for ever."""
+        stale = (
+            select(tables_table.c.code)
+            .where(tables_table.c.status.in_(OPEN_STATUSES), tables_table.c.updated_at < before)
+            .limit(limit + len(playing))
+        )
+        with self.engine.begin() as connection:
+            codes = [c for c in connection.execute(stale).scalars() if c not in playing][:limit]
+            if not codes:
+                return 0
+            connection.execute(delete(actions_table).where(actions_table.c.code.in_(codes)))
+            gone = connection.execute(delete(tables_table).where(tables_table.c.code.in_(codes)))
             return int(gone.rowcount)
 
     def tables_named(self, name: str) -> list[tuple[str, str]]:
