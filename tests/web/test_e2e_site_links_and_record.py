@@ -76,3 +76,27 @@ def test_a_watch_link_watches_in_a_browser_that_holds_the_seat_and_the_players_s
     player.wait_for_function("S.state.legal.includes('draw') || S.state.legal.includes('take')")
     player.evaluate("act('draw')")
     player.wait_for_function("document.querySelector('#table-info').textContent.includes('1 watching')")
+
+
+def test_the_browser_forgets_what_tables_left_behind(pages: Pages) -> None:
+    """A seat left is kept a day (to take it back), then forgotten with its token; a table's hand order,
+    melds and mutes go with its grant."""
+    page = pages.open()
+    pages.lobby(page)
+    day = 24 * 3600 * 1000
+    page.evaluate(
+        """(day) => {
+            const left = (token, when) => JSON.stringify({ token, seat: 1, left: when });
+            localStorage.setItem("rummykit:GONE22", left("t", Date.now() - 2 * day));
+            localStorage.setItem("rummykit:muted:GONE22", "[1]");
+            localStorage.setItem("rummykit:LEFT22", left("u", Date.now() - 1000));
+            localStorage.setItem("rummykit:OLDL22", left("v", true));
+            localStorage.setItem("rummykit:order:ORPH22", "[]");
+            localStorage.setItem("rummykit:groups:ORPH22", "[]");
+        }""",
+        day,
+    )
+    pages.lobby(page)
+    kept = page.evaluate("Object.keys(localStorage).filter((k) => /22$/.test(k)).sort()")
+    assert kept == ["rummykit:LEFT22", "rummykit:OLDL22"]
+    assert isinstance(page.evaluate("JSON.parse(localStorage.getItem('rummykit:OLDL22')).left"), int)

@@ -246,7 +246,8 @@ async function api(path, body) {
 }
 
 function saveGrant(grant, left = false) {
-  localStorage.setItem("rummykit:" + grant.code, JSON.stringify({ token: grant.token, seat: grant.seat, left }));
+  // A seat left is kept (its token takes it back while the match lasts) with the time it was left.
+  localStorage.setItem("rummykit:" + grant.code, JSON.stringify({ token: grant.token, seat: grant.seat, left: left ? Date.now() : false }));
 }
 
 const orderKey = () => `rummykit:order:${S.code}`;
@@ -2392,16 +2393,24 @@ async function loadLobby() {
 const MY_TABLES = 8;  // at most this many are looked up per lobby load (each is one request)
 const FINISHED_KEPT_MS = 24 * 3600 * 1000;  // a finished table's grant (for its rematch), then forgotten
 function myGrants() {
-  const out = [];
-  for (let k = 0; k < localStorage.length; k++) {
-    const key = localStorage.key(k), m = /^rummykit:([A-Z0-9]{4,8})$/.exec(key || "");
+  const out = [], gone = [];
+  const keys = Array.from({ length: localStorage.length }, (_, k) => localStorage.key(k) || "");
+  for (const key of keys) {
+    // What a table left behind (hand order, melds, mutes) once its grant is gone.
+    const kept = /^rummykit:(?:order|groups|muted):([A-Z0-9]{4,8})$/.exec(key);
+    if (kept && localStorage.getItem("rummykit:" + kept[1]) === null) gone.push(kept[1]);
+    const m = /^rummykit:([A-Z0-9]{4,8})$/.exec(key);
     if (!m) continue;
     try {
       const grant = JSON.parse(localStorage.getItem(key));
-      if (grant && grant.over && Date.now() - grant.over > FINISHED_KEPT_MS) forgetTable(m[1]);
+      // A finished table's grant, and a seat left, are kept a day (the rematch; taking the seat back),
+      // then forgotten with the token (a seat left before its time was kept is given a day from now).
+      if (grant && grant.left === true) localStorage.setItem(key, JSON.stringify({ ...grant, left: Date.now() }));
+      if (grant && ((grant.over && Date.now() - grant.over > FINISHED_KEPT_MS) || (typeof grant.left === "number" && Date.now() - grant.left > FINISHED_KEPT_MS))) forgetTable(m[1]);
       else if (grant && grant.token && !grant.left && !grant.over) out.push({ code: m[1], token: grant.token, seat: grant.seat });
     } catch { /* not a grant */ }
   }
+  gone.forEach(forgetTable);
   return out.slice(0, MY_TABLES);
 }
 
@@ -2442,7 +2451,7 @@ async function leaveFromLobby(g) {
 
 // A table this browser has no seat at any more: its grant, hand order and composed melds go.
 function forgetTable(code) {
-  for (const key of [`rummykit:${code}`, `rummykit:order:${code}`, `rummykit:groups:${code}`]) localStorage.removeItem(key);
+  for (const key of [`rummykit:${code}`, `rummykit:order:${code}`, `rummykit:groups:${code}`, `rummykit:muted:${code}`]) localStorage.removeItem(key);
 }
 
 function renderMyTables() {
