@@ -76,6 +76,9 @@ def test_a_watch_link_watches_in_a_browser_that_holds_the_seat_and_the_players_s
     player.wait_for_function("S.state.legal.includes('draw') || S.state.legal.includes('take')")
     player.evaluate("act('draw')")
     player.wait_for_function("document.querySelector('#table-info').textContent.includes('1 watching')")
+    # The watcher is told what the player to move is doing, not only who moves.
+    said = "Watching · Anna to move: meld, lay off, then discard"
+    watcher.wait_for_function(f"document.querySelector('#status').textContent === '{said}'")
 
 
 def test_the_browser_forgets_what_tables_left_behind(pages: Pages) -> None:

@@ -14,6 +14,7 @@ const I18N = {
     log: "Moves", continue: "Continue", your_turn: "Your turn", turn_of: "{name} to move",
     draw_phase: "draw from the stock or take the discard", play_phase: "meld, lay off, then discard",
     discard_phase: "discard, knock or call Rummy", spectating: "Watching", opening: "Opening",
+    after_knock: "last turn after the knock",
     do_draw: "draw from the stock", do_take: "take the discard", do_meld: "meld", do_layoff: "lay off",
     do_swap: "swap a joker", do_discard: "discard", do_knock: "knock", do_rummy: "call Rummy",
     do_buyback: "buy back", do_buyback_for: "buy back for {chips} chips (your score goes from {from} to {to})", do_decline: "decline", or: "or", then: "then",
@@ -104,6 +105,7 @@ const I18N = {
     your_turn: "Du bist dran", turn_of: "{name} ist am Zug",
     draw_phase: "vom Stoß ziehen oder von der Ablage nehmen", play_phase: "auslegen, anlegen, dann abwerfen",
     discard_phase: "abwerfen, klopfen oder Rummy rufen", spectating: "Zuschauer", opening: "Erstmeldung",
+    after_knock: "letzter Zug nach dem Klopfen",
     do_draw: "vom Stoß ziehen", do_take: "von der Ablage nehmen", do_meld: "auslegen", do_layoff: "anlegen",
     do_swap: "einen Joker tauschen", do_discard: "abwerfen", do_knock: "klopfen", do_rummy: "Rummy rufen",
     do_buyback: "dich zurückkaufen", do_buyback_for: "dich für {chips} Chips zurückkaufen (dein Stand steigt von {from} auf {to})", do_decline: "ablehnen", or: "oder", then: "dann",
@@ -1230,6 +1232,14 @@ function renderMelds() {
   if (keep) { const again = box.querySelector(`.meld[data-meld="${keep}"]`); if (again) again.focus(); }
 }
 
+// What the person to move is doing, for a watcher (whose line named only who moves): the turn's step
+// as the phase says it, and a knock game's last turns after a knock.
+function watchedStep(v) {
+  if (!["draw", "play", "discard", "first_upcard", "wall", "knock", "layoff"].includes(v.phase)) return "";
+  const after = knockedBy(v) !== null ? `${t("after_knock")}: ` : "";  // not in gin (knockedBy says so)
+  return `: ${after}${t(v.phase + "_phase")}`;
+}
+
 function renderStatus() {
   const el = $("#status");
   const st = S.state;
@@ -1237,7 +1247,7 @@ function renderStatus() {
   const v = st.view;
   let text;
   if (st.match.is_over) text = t("match_over");
-  else if (S.seat === null) text = `${t("spectating")} · ${t("turn_of", { name: seatName(st.match.to_move) })}`;
+  else if (S.seat === null) text = `${t("spectating")} · ${t("turn_of", { name: seatName(st.match.to_move) })}${watchedStep(v)}`;
   else if (myTurn()) text = knockedBy(v) !== null ? turnText(st) : `${t("your_turn")}: ${turnText(st)}`;
   else text = t("turn_of", { name: seatName(st.match.to_move) });
   if (S.seat !== null && !st.match.is_over && v.phase !== "over" && sitsOut(v, S.seat)) text = `${t("you_sit_out")} · ${text}`;
