@@ -103,3 +103,23 @@ def test_the_browser_forgets_what_tables_left_behind(pages: Pages) -> None:
     kept = page.evaluate("Object.keys(localStorage).filter((k) => /22$/.test(k)).sort()")
     assert kept == ["rummykit:LEFT22", "rummykit:OLDL22"]
     assert isinstance(page.evaluate("JSON.parse(localStorage.getItem('rummykit:OLDL22')).left"), int)
+
+
+def test_the_host_removes_a_stranger_from_the_waiting_table(pages: Pages) -> None:
+    host = pages.open()
+    pages.lobby(host)
+    code = host.evaluate(
+        """async () => {
+            const grant = await api("/api/tables", { name: "Anna", preset: "german", seats: 3 });
+            saveGrant(grant);
+            await openTable(grant.code);
+            return grant.code;
+        }"""
+    )
+    host.wait_for_selector("#waiting:not(.hidden)")
+    with httpx.Client(base_url=pages.base) as http:
+        assert http.post(f"/api/tables/{code}/join", json={"name": "Mallory"}).json()["seat"] == 1
+    remove = host.get_by_role("button", name="Remove Mallory from the table")
+    remove.click()
+    host.wait_for_function("S.state.table.seats[1].kind === 'open'")
+    assert host.locator("#wait-seats li").nth(1).inner_text() == "— open —"

@@ -74,7 +74,7 @@ from rummykit.web.limits import (
 from rummykit.web.lobby import WEB_BOT_KINDS, LobbyError, default_bot_kind, hash_token
 from rummykit.web.manager import TableManager
 from rummykit.web.owners import LEASE_SECONDS, RENEW_SECONDS
-from rummykit.web.protocol import CreateTable, JoinTable, SeatGrant, TokenBody, error_json
+from rummykit.web.protocol import CreateTable, JoinTable, RemoveSeat, SeatGrant, TokenBody, error_json
 from rummykit.web.relay import CLOSE_RESTART, relay, relayed_address
 from rummykit.web.rematch import offer as offer_rematch
 from rummykit.web.rematch import rematch
@@ -372,6 +372,13 @@ def create_app(
         await limit(request, requests, "requests")
         table = await manager_of(request).find(code)
         await table.start(body.token)
+        return table.lobby_json()
+
+    @app.post("/api/tables/{code}/remove")
+    async def remove_person(request: Request, code: str, body: RemoveSeat) -> dict[str, Any]:
+        await limit(request, requests, "requests")
+        table = await manager_of(request).find(code)
+        await table.remove(body.token, body.seat)
         return table.lobby_json()
 
     @app.post("/api/tables/{code}/leave")

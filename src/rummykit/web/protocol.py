@@ -267,6 +267,12 @@ class TokenBody(_Strict):
     token: Annotated[str, Field(min_length=1, max_length=100)]
 
 
+class RemoveSeat(TokenBody):
+    """The host frees a seat a person took at the waiting table (``POST …/remove``)."""
+
+    seat: Annotated[int, Field(ge=0, le=7)]
+
+
 class SeatGrant(BaseModel):
     """What a player receives on creating or joining: the seat and its secret token."""
 

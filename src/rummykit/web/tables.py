@@ -1352,6 +1352,38 @@ class Table:
                     self.seats[i] = Seat("bot", f"Bot {i + 1}", kind, "medium")
             await self._begin()
 
+    async def remove(self, token: str, seat: int) -> None:
+        """The host frees ``seat``, taken by a person at the waiting table (a stranger from the lobby,
+        a pupil at the wrong table): the seat is open again, the person's connections watch and are
+        told why (``removed``), and their token holds nothing. Only before the start: once play began,
+        a seat is a player's.
+
+        Raises:
+            LobbyError: 403 ``not_host_remove`` for anybody but the host; 409 ``table_status`` once
+                the table started or ended; 409 ``no_person`` where the seat holds no person (or is
+                the host's own).
+        """
+        async with self.lock:
+            if self.manager.store.shared:
+                await self._reload_lobby()
+            if self.seat_for_token(token) != 0:
+                why = "only the host (seat 1) can remove a person from the table"
+                raise refusal(403, "not_host_remove", why)
+            if self.status != "waiting":
+                message = f"table {self.code} is {self.status}"
+                raise refusal(409, "table_status", message, code=self.code, status=self.status)
+            if not 1 <= seat < self.players or self.seats[seat].kind != "human":
+                why = f"seat {seat + 1} holds no person to remove"
+                raise refusal(409, "no_person", why, seat=str(seat + 1))
+            self.seats[seat] = Seat("open")
+            await self._save_lobby()
+            for client in list(self.clients):
+                if client.seat == seat:
+                    message = "the host took this seat back: you watch the table now"
+                    client.send(error_json("removed", message, self.version))
+            self._unbind(seat)
+            self.broadcast()
+
     async def leave(self, token: str) -> None:
         async with self.lock:
             if self.manager.store.shared:

@@ -14,7 +14,7 @@ const I18N = {
     log: "Moves", continue: "Continue", your_turn: "Your turn", turn_of: "{name} to move",
     draw_phase: "draw from the stock or take the discard", play_phase: "meld, lay off, then discard",
     discard_phase: "discard, knock or call Rummy", spectating: "Watching", opening: "Opening",
-    after_knock: "last turn after the knock",
+    after_knock: "last turn after the knock", remove_person: "Remove", remove_person_named: "Remove {name} from the table",
     do_draw: "draw from the stock", do_take: "take the discard", do_meld: "meld", do_layoff: "lay off",
     do_swap: "swap a joker", do_discard: "discard", do_knock: "knock", do_rummy: "call Rummy",
     do_buyback: "buy back", do_buyback_for: "buy back for {chips} chips (your score goes from {from} to {to})", do_decline: "decline", or: "or", then: "then",
@@ -105,7 +105,7 @@ const I18N = {
     your_turn: "Du bist dran", turn_of: "{name} ist am Zug",
     draw_phase: "vom Stoß ziehen oder von der Ablage nehmen", play_phase: "auslegen, anlegen, dann abwerfen",
     discard_phase: "abwerfen, klopfen oder Rummy rufen", spectating: "Zuschauer", opening: "Erstmeldung",
-    after_knock: "letzter Zug nach dem Klopfen",
+    after_knock: "letzter Zug nach dem Klopfen", remove_person: "Entfernen", remove_person_named: "{name} vom Tisch nehmen",
     do_draw: "vom Stoß ziehen", do_take: "von der Ablage nehmen", do_meld: "auslegen", do_layoff: "anlegen",
     do_swap: "einen Joker tauschen", do_discard: "abwerfen", do_knock: "klopfen", do_rummy: "Rummy rufen",
     do_buyback: "dich zurückkaufen", do_buyback_for: "dich für {chips} Chips zurückkaufen (dein Stand steigt von {from} auf {to})", do_decline: "ablehnen", or: "oder", then: "dann",
@@ -356,6 +356,7 @@ function onMessage(msg) {
     case "error":
       if (msg.code === "table_unreadable") { S.unreadable = msg; break; }  // the close (4409) that follows says it
       if (msg.code === "too_many_connections" || msg.code === "too_many_attempts") { S.limitedBy = msg; break; }  // and its close (4429)
+      if (msg.code === "removed") { forgetTable(S.code); S.token = null; }  // the host freed our seat: we watch
       S.discardAfter = null; S.layQueue = null; S.bigGinAt = null;
       if (S.rematchAsked) { S.rematchAsked = false; $("#overlay").classList.add("hidden"); }
       flash(localText(msg, msg.message));
@@ -932,6 +933,14 @@ function renderWaiting() {
   st.table.seats.forEach((s, i) => {
     const li = document.createElement("li");
     li.textContent = s.kind === "open" ? `— ${t("open_seat")} —` : s.kind === "bot" ? `${s.name} (${t("bot")}: ${botKindName(s.bot)}${botLevelName(s)})` : seatName(i);
+    if (S.seat === 0 && i > 0 && s.kind === "human") {
+      // The host frees a seat a stranger (or a pupil at the wrong table) took before the start.
+      const b = document.createElement("button");
+      b.type = "button"; b.className = "ghost small"; b.textContent = t("remove_person");
+      b.setAttribute("aria-label", t("remove_person_named", { name: seatName(i) }));
+      b.addEventListener("click", () => api(`/api/tables/${encodeURIComponent(S.code)}/remove`, { token: S.token, seat: i }).catch((err) => showError(err.message)));
+      li.append(" ", b);
+    }
     ol.appendChild(li);
   });
   const open = st.table.seats.some((s) => s.kind === "open");
