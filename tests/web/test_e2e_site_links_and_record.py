@@ -73,6 +73,9 @@ def test_a_watch_link_watches_in_a_browser_that_holds_the_seat_and_the_players_s
     watcher.wait_for_function("S.state && S.state.view !== null")
     assert watcher.evaluate("S.seat === null && S.token === null && S.state.view.hand === null")
     assert watcher.locator("#hand .card").count() == 0
+    # The piles are no buttons for a watcher (nothing to draw or take): out of the tab order.
+    piles = "[...document.querySelectorAll('#stock, #discard')].map((p) => [p.role, p.tabIndex])"
+    assert watcher.evaluate(piles) == [["img", -1], ["img", -1]]
     player.wait_for_function("S.state.legal.includes('draw') || S.state.legal.includes('take')")
     player.evaluate("act('draw')")
     player.wait_for_function("document.querySelector('#table-info').textContent.includes('1 watching')")

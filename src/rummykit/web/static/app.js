@@ -1053,6 +1053,8 @@ function rebuildCount(v) {
 function renderPiles() {
   const v = S.state.view, L = legal();
   const stock = $("#stock"), discard = $("#discard");
+  // A watcher cannot draw or take: the piles are pictures with their names, not buttons in the tab order.
+  for (const pile of [stock, discard]) { pile.setAttribute("role", S.seat === null ? "img" : "button"); pile.tabIndex = S.seat === null ? -1 : 0; }
   const rebuilt = stockRebuildsText(v);
   stock.setAttribute("aria-label", `${t("stock")}: ${v.stock_size} ${t(v.stock_size === 1 ? "card" : "cards")}${rebuilt ? " · " + rebuilt : ""}${L.includes("draw") ? " · " + t("draw") : ""}`);
   stock.innerHTML = "";
