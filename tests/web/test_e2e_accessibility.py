@@ -153,7 +153,7 @@ def test_modal_dialogs_keep_tab_and_shift_tab_inside(pages: Pages, evidence: Pat
     assert not page.evaluate("document.querySelector('#main').inert")
     assert focused(page) == "hand"  # back where it was
 
-    # The match's end: a rematch button and "Neuer Tisch"; Tab goes round the two.
+    # The match's end: the record's link, a rematch button and "Neuer Tisch"; Tab goes round the three.
     page.evaluate("S.ws.send = () => {}")
     page.evaluate(
         """() => showMatchOver({ ...S.state, match: { ...S.state.match, winners: [0] },
@@ -161,10 +161,10 @@ def test_modal_dialogs_keep_tab_and_shift_tab_inside(pages: Pages, evidence: Pat
     )
     assert focused(page) == "overlay btn-overlay"
     seen = set()
-    for _ in range(4):
+    for _ in range(6):
         page.keyboard.press("Tab")
         seen.add(focused(page))
-    assert seen == {"overlay btn-overlay", "overlay btn-rematch"}
+    assert seen == {"overlay btn-overlay", "overlay btn-rematch", "overlay a"}
     for _ in range(3):
         page.keyboard.press("Shift+Tab")
         assert focused(page).startswith("overlay "), focused(page)

@@ -420,11 +420,14 @@ def test_a_state_waiting_to_be_written_is_replaced_by_the_newer_one() -> None:
 
     c = Client(0)
     c.send('{"type":"state","version":1}')
-    c.send({"type": "chat", "text": "hi"})
-    for version in range(2, 3 * CLIENT_QUEUE):  # far more states than the queue holds: none is dropped
+    c.send('{"type":"state","version":2}')  # replaces version 1, which waited last
+    c.send({"type": "notice", "version": 2})
+    for version in range(3, 3 * CLIENT_QUEUE):  # far more states than the queue holds: none is dropped
         c.send(f'{{"type":"state","version":{version}}}')
-    assert not c.dropped and c.queue.qsize() == 2
+    assert not c.dropped and c.queue.qsize() == 3
+    # In order: the notice keeps its place, the state before it is skipped (a newer one follows).
     last = f'{{"type":"state","version":{3 * CLIENT_QUEUE - 1}}}'
-    assert asyncio.run(read(c, 2)) == [last, '{"type":"chat","text":"hi"}']
+    assert asyncio.run(read(c, 2)) == ['{"type":"notice","version":2}', last]
     c.send('{"type":"state","version":500}')  # written: the next one is queued anew
-    assert asyncio.run(read(c, 1)) == ['{"type":"state","version":500}']
+    c.send({"type": "chat", "text": "hi"})
+    assert asyncio.run(read(c, 2)) == ['{"type":"state","version":500}', '{"type":"chat","text":"hi"}']

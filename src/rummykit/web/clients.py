@@ -2,9 +2,11 @@
 so that a connection too slow to read is dropped (:class:`Client`). Messages are sent as compact
 JSON text (:func:`_dumps`, which the state messages of :mod:`rummykit.web.tables` share).
 
-A state message waiting in the queue is replaced by a newer one rather than queued behind it: a
+A state message waiting last in the queue is replaced by a newer one rather than queued behind it: a
 state is the whole table, so only the latest matters, and a burst of states (a hundred watchers
 arriving at once, each once a state to everybody) cannot fill a player's queue and drop the player.
+Behind other messages (a notice, an error, a welcome) a newer state is queued after them, in order,
+and the older one is skipped when its turn comes.
 """
 
 from __future__ import annotations
@@ -40,7 +42,11 @@ class Client:
         """Unbounded, so that the end marker always fits; :meth:`send` keeps it to ``CLIENT_QUEUE``."""
         self.dropped = False
         self._state: str | None = None
-        """The state message to write where :data:`_STATE_SLOT` waits in the queue."""
+        """The state message to write where the last :data:`_STATE_SLOT` waits in the queue."""
+        self._slots = 0
+        """How many :data:`_STATE_SLOT` wait in the queue (all but the last are skipped)."""
+        self._slot_last = False
+        """Whether the last message queued is a :data:`_STATE_SLOT` (a newer state replaces it)."""
         self.token_digest: str | None = None
         """The digest of the seat token this connection showed in its hello (``None``: it watches):
         its seat is the one that token holds when it connects (:meth:`Table.connect`), and it is kept
@@ -49,26 +55,35 @@ class Client:
     def send(self, message: dict[str, Any] | str) -> None:
         if self.dropped:
             return
+        text = message if isinstance(message, str) else _dumps(message)
+        state = text.startswith(_STATE_PREFIX)
+        if state and self._slot_last:  # an older state waits last in the queue: this one replaces it
+            self._state = text
+            return
         if self.queue.qsize() >= CLIENT_QUEUE:  # too slow: what it has not read is dropped with it
             while not self.queue.empty():
                 self.queue.get_nowait()
             self.close()
             return
-        text = message if isinstance(message, str) else _dumps(message)
-        if text.startswith(_STATE_PREFIX):
-            waiting = self._state is not None
-            self._state = text
-            if waiting:  # an older state not yet written: this one takes its place in the queue
-                return
-            text = _STATE_SLOT
+        if state:
+            self._state, self._slots, text = text, self._slots + 1, _STATE_SLOT
+        self._slot_last = state
         self.queue.put_nowait(text)
 
     async def next(self) -> str | None:
-        """The next message to write (the latest state where a state waits); ``None`` closes."""
-        text = await self.queue.get()
-        if text is _STATE_SLOT:
-            text, self._state = self._state, None
-        return text
+        """The next message to write, in order (a state waiting where a newer one is queued later is
+        skipped; the last one is the latest state); ``None`` closes."""
+        while True:
+            text = await self.queue.get()
+            if text is not _STATE_SLOT:
+                if self.queue.empty():
+                    self._slot_last = False
+                return text
+            self._slots -= 1
+            if self._slots == 0:  # the last state queued: the latest
+                self._slot_last = False
+                text, self._state = self._state, None
+                return text
 
     def close(self) -> None:
         """Ask the writer to close the connection after what is queued (a table that ends, a seat
