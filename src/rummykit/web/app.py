@@ -378,7 +378,7 @@ def create_app(
     async def remove_person(request: Request, code: str, body: RemoveSeat) -> dict[str, Any]:
         await limit(request, requests, "requests")
         table = await manager_of(request).find(code)
-        await table.remove(body.token, body.seat)
+        await table.remove(body.token, body.seat, body.name)
         return table.lobby_json()
 
     @app.post("/api/tables/{code}/leave")

@@ -271,6 +271,8 @@ class RemoveSeat(TokenBody):
     """The host frees a seat a person took at the waiting table (``POST …/remove``)."""
 
     seat: Annotated[int, Field(ge=0, le=7)]
+    name: Name | None = None
+    """The name the host saw on the seat: refused (``lobby_changed``) when somebody else sits there now."""
 
 
 class SeatGrant(BaseModel):

@@ -1352,11 +1352,12 @@ class Table:
                     self.seats[i] = Seat("bot", f"Bot {i + 1}", kind, "medium")
             await self._begin()
 
-    async def remove(self, token: str, seat: int) -> None:
+    async def remove(self, token: str, seat: int, name: str | None = None) -> None:
         """The host frees ``seat``, taken by a person at the waiting table (a stranger from the lobby,
         a pupil at the wrong table): the seat is open again, the person's connections watch and are
         told why (``removed``), and their token holds nothing. Only before the start: once play began,
-        a seat is a player's.
+        a seat is a player's. With ``name`` (the name the host saw there), only if that person still
+        sits there: one who left and another who joined the seat meanwhile is not removed.
 
         Raises:
             LobbyError: 403 ``not_host_remove`` for anybody but the host; 409 ``table_status`` once
@@ -1375,6 +1376,9 @@ class Table:
             if not 1 <= seat < self.players or self.seats[seat].kind != "human":
                 why = f"seat {seat + 1} holds no person to remove"
                 raise refusal(409, "no_person", why, seat=str(seat + 1))
+            if name is not None and self.seats[seat].name != name:
+                message = f"table {self.code} has changed meanwhile; please try again"
+                raise refusal(409, "lobby_changed", message, code=self.code)
             self.seats[seat] = Seat("open")
             await self._save_lobby()
             for client in list(self.clients):

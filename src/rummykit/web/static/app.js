@@ -351,7 +351,12 @@ function act(action) {
 
 function onMessage(msg) {
   switch (msg.type) {
-    case "welcome": S.seat = msg.seat; S.retry = 0; S.limited = 0; break;
+    case "welcome":
+      // No seat any more at a waiting table (the host freed it, told here or by another server process):
+      // the token holds nothing, so it is forgotten.
+      if (msg.seat === null && S.seat !== null && S.token && S.state && S.state.table.status === "waiting") { forgetTable(S.code); S.token = null; }
+      S.seat = msg.seat; S.retry = 0; S.limited = 0;
+      break;
     case "state": onState(msg); break;
     case "error":
       if (msg.code === "table_unreadable") { S.unreadable = msg; break; }  // the close (4409) that follows says it
@@ -938,7 +943,8 @@ function renderWaiting() {
       const b = document.createElement("button");
       b.type = "button"; b.className = "ghost small"; b.textContent = t("remove_person");
       b.setAttribute("aria-label", t("remove_person_named", { name: seatName(i) }));
-      b.addEventListener("click", () => api(`/api/tables/${encodeURIComponent(S.code)}/remove`, { token: S.token, seat: i }).catch((err) => showError(err.message)));
+      // With the name shown: a person who took the seat since is not removed in their place.
+      b.addEventListener("click", () => api(`/api/tables/${encodeURIComponent(S.code)}/remove`, { token: S.token, seat: i, name: s.name }).catch((err) => showError(err.message)));
       li.append(" ", b);
     }
     ol.appendChild(li);
