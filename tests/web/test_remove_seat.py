@@ -35,7 +35,8 @@ def test_the_host_removes_a_person_who_took_a_seat_before_the_start(client: Test
     assert own.status_code == 409 and own.json()["code"] == "no_person"
     assert client.post(f"/api/tables/{code}/join", json={"name": "Carl"}).json()["seat"] == 1
     # The host saw Mallory there: Carl, who took the seat since, is not removed in Mallory's place.
-    stale = client.post(f"/api/tables/{code}/remove", json={"token": host["token"], "seat": 1, "name": "Mallory"})
+    seen = {"token": host["token"], "seat": 1, "name": "Mallory"}
+    stale = client.post(f"/api/tables/{code}/remove", json=seen)
     assert stale.status_code == 409 and stale.json()["code"] == "lobby_changed"
     # Once play began, a seat is its player's.
     assert client.post(f"/api/tables/{code}/start", json={"token": host["token"]}).status_code == 200

@@ -15,7 +15,8 @@ from tests.web.test_ended_tables import finish_gin_hand
 
 def test_a_table_s_record_is_handed_out_once_its_match_is_over(client: TestClient, web: Any) -> None:
     one_hand = {"match_end": "single_hand"}  # unseeded: a short match, whatever is dealt
-    host = web.create(client, preset="gin", seats=2, name="Anna", bots=[{"kind": "greedy"}], overrides=one_hand)
+    bots = [{"kind": "greedy"}]
+    host = web.create(client, preset="gin", seats=2, name="Anna", bots=bots, overrides=one_hand)
     code = host["code"]
     with web.connect(client, code, host["token"]) as anna:
         first = web.table_of(client, code).match.round.view(0).hand  # the hand dealt to the host
