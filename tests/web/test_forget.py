@@ -47,6 +47,14 @@ def test_a_person_s_tables_are_found_by_name_and_deleted_with_their_moves(tmp_pa
             assert codes == {other["code"]} and moves.scalar() == 0
     finally:
         store.close()
+    # Gone from the file too, not left in its free pages or its write-ahead log.
+    for part in (tmp_path / "rk.db", tmp_path / "rk.db-wal"):
+        if part.exists():
+            assert b"Alice Privat" not in part.read_bytes() and b"alice privat" not in part.read_bytes()
+    # A mistyped database is not made (an empty one would seem to say there was nothing to erase).
+    typo = runner.invoke(app, ["forget", "--database-url", f"sqlite:///{tmp_path / 'rk2.db'}", "--name", "x"])
+    assert typo.exit_code == 2 and "there is no database at" in typo.output
+    assert not (tmp_path / "rk2.db").exists()
     missing = runner.invoke(app, ["forget", "--database-url", url, "NOSUCH"])
     assert missing.exit_code == 2 and "there is no table 'NOSUCH'" in missing.output
     bare = runner.invoke(app, ["forget", "--database-url", url])

@@ -58,9 +58,18 @@ def forget_command(
         _fail(f"rummykit forget needs the web extra (pip install 'rummykit[web]'): {exc}")
     if not codes and name is None:
         _fail("name the tables to delete (rummykit forget CODE …), or look them up by --name NAME")
-    from sqlalchemy.exc import SQLAlchemyError
+    from pathlib import Path
+
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
     url = database_url or default_database_url()
+    try:
+        path = make_url(url).database if url.startswith("sqlite") else None
+    except ArgumentError:
+        _fail(f"--database-url: not a database URL ({url[:60]!r})")
+    if path is not None and not Path(path).is_file():  # not made here: a mistyped path erases nothing
+        _fail(f"there is no database at {path}; name the server's with --database-url")
     try:
         store = Store(url)
     except (SQLAlchemyError, OSError, ValueError, ImportError) as exc:

@@ -508,7 +508,12 @@ class Store:
                 raise ValueError(f"table {code} is {status}")
             moves = connection.execute(delete(actions_table).where(actions_table.c.code == code)).rowcount
             connection.execute(delete(tables_table).where(tables_table.c.code == code))
-            return str(status), int(moves)
+        if self.engine.dialect.name == "sqlite":
+            # The write-ahead log still holds the pages as they were until a checkpoint writes them back
+            # (overwritten there by secure_delete) and empties it.
+            with self.engine.connect() as connection:
+                connection.execute(text("PRAGMA wal_checkpoint(TRUNCATE)"))
+        return str(status), int(moves)
 
     def claim_meta(self, name: str, value: str, replaces: tuple[str, ...] = ()) -> str:
         """Record ``value`` under ``name`` unless another value is recorded there; a recorded value
