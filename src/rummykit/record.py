@@ -185,7 +185,19 @@ class Record:
 
         Raises:
             ReplayError: an action of the record cannot be applied (a :class:`NotationError`).
+            NotationError: deals or reshuffles the actions do not use (:meth:`_check_all_used`).
         """
+        game = self._start()
+        for i, action in enumerate(self.actions, start=1):
+            try:
+                game.apply(action)
+            except RummyError as exc:
+                raise self.replay_error(i, action, exc) from None
+        self._check_all_used(game)
+        return game
+
+    def _start(self) -> Any:
+        """The round or match of the record before its first action."""
         if self.kind == "round":
             if self.deck is None:
                 raise NotationError("a round record needs its deck")
@@ -211,12 +223,26 @@ class Record:
                 position=self.position,
                 draw=self.seat_draw,
             )
-        for i, action in enumerate(self.actions, start=1):
-            try:
-                game.apply(action)
-            except RummyError as exc:
-                raise self.replay_error(i, action, exc) from None
         return game
+
+    def _check_all_used(self, game: Any) -> None:
+        """A record's deals and reshuffles are the ones its moves make, none left over (a file with
+        more would replay, and lose them when written again).
+
+        Raises:
+            NotationError: the moves dealt fewer hands, or made other reshuffles, than the record holds.
+        """
+        rounds: list[Round] = [game] if self.kind == "round" else game.rounds
+        if self.deals is not None and len(rounds) != len(self.deals):
+            held_deals = len(self.deals)
+            raise NotationError(f"the record holds {held_deals} deals; its moves deal {len(rounds)} hands")
+        if self.reshuffles is not None:
+            made_each = [r.reshuffled_stocks for r in rounds]
+            for hand, (made, held) in enumerate(zip(made_each, self.reshuffles, strict=True), 1):
+                if len(made) != len(held):
+                    raise NotationError(
+                        f"the record holds {len(held)} reshuffles of hand {hand}; its moves make {len(made)}"
+                    )
 
     def replay_round(self) -> Round:
         """:meth:`replay` of a round record, typed as a :class:`Round`.
@@ -271,7 +297,7 @@ class Record:
         Raises:
             ReplayError: an action of the record cannot be applied (a :class:`NotationError`).
         """
-        game = dataclasses.replace(self, actions=()).replay()
+        game = self._start()
         yield game.round.state() if self.kind == "match" else game.state()
         for i, action in enumerate(self.actions, start=1):
             try:
@@ -573,8 +599,8 @@ class RecordedShuffles(random.Random):
         number = self._next + 1
         if self._next >= len(self._stocks):
             raise NotationError(
-                f"hand {self._hand} reshuffles the discard pile a {number}. time; the record holds "
-                f"{len(self._stocks)} reshuffles of it"
+                f"hand {self._hand} reshuffles the discard pile more often than the record holds "
+                f"({len(self._stocks)} reshuffles)"
             )
         stock = self._stocks[self._next]
         if sorted(stock) != sorted(x):
@@ -591,6 +617,15 @@ class RecordedShuffles(random.Random):
 
     def __deepcopy__(self, memo: dict[int, Any]) -> RecordedShuffles:
         return self.__copy__()
+
+    def __reduce__(self) -> tuple[Any, ...]:  # random.Random's would call the class without arguments
+        return (_recorded_shuffles, (self._stocks, self._hand, self._next))
+
+
+def _recorded_shuffles(stocks: tuple[tuple[Card, ...], ...], hand: int, made: int) -> RecordedShuffles:
+    shuffles = RecordedShuffles(stocks, hand)
+    shuffles._next = made
+    return shuffles
 
 
 class RecordedMatch(Match):
@@ -641,7 +676,7 @@ class RecordedMatch(Match):
             return
         if len(self.rounds) >= len(deals):
             raise NotationError(
-                f"the match deals a hand {len(self.rounds) + 1}; the record holds {len(deals)} deals"
+                f"the match deals hand {len(self.rounds) + 1}, but the record holds only {len(deals)} deals"
             )
         super()._deal(deals[len(self.rounds)])
         self._use_recorded_shuffles()

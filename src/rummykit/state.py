@@ -213,12 +213,12 @@ class RoundState:
         if mode == "end_hand_no_score" or limit_reached or len(self.discard_pile) <= 1:
             self.end_unscored()
             return
-        top = self.discard_pile.pop()
-        rest = self.discard_pile
+        top = self.discard_pile[-1]
+        rest = self.discard_pile[:-1]  # nothing changes before the shuffle: a generator may refuse
         shuffled = mode == "reshuffle_keep_top"
         if shuffled:
             rng = copy.copy(self.rng)  # copy on write: copies and undo snapshots share the old one
-            rng.shuffle(rest)
+            rng.shuffle(rest)  # a record's generator refuses a pile it holds no stock for
             self.rng = rng
             self.stock = rest
             self.reshuffles += (tuple(rest),)

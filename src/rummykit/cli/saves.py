@@ -96,6 +96,8 @@ def load_saved(path: Path) -> SavedGame:
     record = Record.from_dict(data)
     if record.kind != "match":
         raise NotationError(f"{file} holds a single round; only games saved by 'rummykit play' resume")
+    if record.deals is not None:  # its deals end where the record ends: no hand after them is dealt
+        raise NotationError(f"{file} is a web table's record; 'rummykit replay' shows it, it does not resume")
     meta = data.get("meta")
     if not isinstance(meta, dict):
         raise NotationError(f"{file} does not say who plays each seat (no 'meta'); it cannot be resumed")

@@ -975,14 +975,13 @@ ERRORS: Final[tuple[Entry, ...]] = (
     ),
     (
         "notation",
-        "hand {hand} reshuffles the discard pile a {number}. time; the record holds {count} reshuffles of it",
-        "Spiel {hand} mischt den Ablagestapel zum {number}. Mal; die Aufzeichnung enthält {count}-mal "
-        "Neumischen davon",
+        "hand {hand} reshuffles the discard pile more often than the record holds ({count} reshuffles)",
+        "Spiel {hand} mischt den Ablagestapel öfter neu, als die Aufzeichnung enthält ({count}-mal)",
     ),
     (
         "notation",
         "reshuffle {number} of hand {hand} in the record is not the discard pile's cards",
-        "Das {number}. Neumischen von Spiel {hand} in der Aufzeichnung sind nicht die Karten des "
+        "Neumischen {number} von Spiel {hand} in der Aufzeichnung enthält nicht die Karten des "
         "Ablagestapels",
     ),
     (
@@ -992,8 +991,18 @@ ERRORS: Final[tuple[Entry, ...]] = (
     ),
     (
         "notation",
-        "the match deals a hand {number}; the record holds {count} deals",
-        "Die Partie gibt ein {number}. Spiel; die Aufzeichnung enthält {count}-mal Geben",
+        "the match deals hand {number}, but the record holds only {count} deals",
+        "Die Partie gibt Spiel {number}, die Aufzeichnung enthält aber nur {count}-mal Geben",
+    ),
+    (
+        "notation",
+        "the record holds {count} deals; its moves deal {number} hands",
+        "Die Aufzeichnung enthält {count}-mal Geben; ihre Züge geben {number} Spiele",
+    ),
+    (
+        "notation",
+        "the record holds {count} reshuffles of hand {hand}; its moves make {number}",
+        "Die Aufzeichnung enthält {count}-mal Neumischen von Spiel {hand}; ihre Züge mischen {number}-mal",
     ),
     (
         "notation",
@@ -1104,22 +1113,6 @@ ERRORS: Final[tuple[Entry, ...]] = (
     ),
     (
         "notation",
-        "this match deals every hand from a secret (a web table that is not seeded), not from its seed: "
-        "a record of its first deal and actions would replay other deals",
-        "Diese Partie gibt jedes Spiel nach einem geheimen Schlüssel (ein Webtisch ohne festen Seed), "
-        "nicht nach ihrem Seed: eine Aufzeichnung ihres ersten Gebens und ihrer Züge würde andere Karten "
-        "nachspielen",
-    ),
-    (
-        "notation",
-        "this round reshuffles from a secret (a web table that is not seeded), not from its seed: a record "
-        "of its deal and actions would replay other reshuffles",
-        "Dieses Spiel mischt die Ablage nach einem geheimen Schlüssel (ein Webtisch ohne festen Seed), "
-        "nicht nach seinem Seed: eine Aufzeichnung seines Gebens und seiner Züge würde anders gemischte "
-        "Karten nachspielen",
-    ),
-    (
-        "notation",
         "seat draw: round {number} needs cards from exactly seats {seats}",
         "Ziehen um Plätze und Geber: Runde {number} braucht Karten von genau den Plätzen {seats}",
     ),
@@ -1166,6 +1159,12 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "{file} holds a single round; only games saved by 'rummykit play' resume",
         "{file} enthält nur ein einzelnes Spiel, keine Partie; fortsetzen lässt sich nur eine Partie, "
         "die „rummykit play“ gespeichert hat",
+    ),
+    (
+        "notation",
+        "{file} is a web table's record; 'rummykit replay' shows it, it does not resume",
+        "{file} ist die Aufzeichnung eines Webtischs; „rummykit replay“ zeigt sie, fortsetzen lässt sie "
+        "sich nicht",
     ),
     (
         "notation",
