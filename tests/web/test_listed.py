@@ -43,3 +43,13 @@ def test_the_choice_survives_a_restart_and_a_rematch(sqlite_url: str, web: Any) 
         assert rematch.status_code == 201
         assert client.get(f"/api/tables/{rematch.json()['code']}").json()["listed"] is False
         assert listed(client) == {shown["code"]}
+
+
+def test_a_rematch_of_a_listed_table_left_to_bots_is_a_practice_table(client: TestClient, web: Any) -> None:
+    shown = web.create(client, preset="gin", seats=2, bots=[{"kind": "random"}], seed=4, listed=True)
+    assert listed(client) == {shown["code"]}
+    with web.connect(client, shown["code"], shown["token"]) as anna:
+        finish_gin_hand(anna, web)
+    rematch = client.post(f"/api/tables/{shown['code']}/rematch", json={"token": shown["token"]}).json()
+    assert client.get(f"/api/tables/{rematch['code']}").json()["listed"] is False
+    assert listed(client) == set()

@@ -78,7 +78,9 @@ async def _open(table: Table, address: str | None) -> Opened:
         name=table.seats[0].name,
         takeover_seconds=table.takeover_seconds,
         hints=table.hints,
-        listed=table.listed,
+        # Listed as the table was, unless it is now a practice table (every other seat a bot: those
+        # who left are played by bots), which nobody finds in the lobby.
+        listed=table.listed and any(old.kind != "bot" for old in table.seats[1:]),
     )
     new, seat, new_token = await table.manager.create(spec, address)
     grants: dict[int, str] = {0: new_token}
