@@ -15,21 +15,21 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 
 from rummykit.bots import plugin_bots, shadowed_plugins
 from rummykit.cli import render
+from rummykit.cli.checks import EXIT_BAD_INPUT as EXIT_BAD_INPUT  # exit status of unreadable input
+from rummykit.cli.checks import fail as _fail
 from rummykit.errors import RummyError
 from rummykit.i18n import lang_from_env
 from rummykit.rules import Rules
 
 EXIT_ILLEGAL: int = 1
 """Exit status of ``meld`` when the cards form no legal meld."""
-EXIT_BAD_INPUT: int = 2
-"""Exit status for input that cannot be read: unknown preset, bad card text, bad option."""
 OPTIONS_TABLE_COLUMNS: int = 100
 """Below this width a terminal shows ``rules --options`` as a list, an item per option: the table's
 columns cut the option names (what a player types) at 80."""
@@ -84,11 +84,6 @@ def main_options(
     ] = False,
 ) -> None:
     """Options read before any command (``--version``)."""
-
-
-def _fail(message: str) -> NoReturn:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(EXIT_BAD_INPUT)
 
 
 def _echo_json(data: Any) -> None:

@@ -34,13 +34,11 @@ from rich.table import Table
 
 from rummykit.arena import ArenaConfig, ArenaError, check_plot_path, run_arena
 from rummykit.bots import canonical_spec, seat_notices
+from rummykit.cli.checks import fail as _fail
 from rummykit.cli.checks import writable_file
 from rummykit.cluster import BACKENDS, Backend
 from rummykit.errors import RummyError
 from rummykit.rules import Rules
-
-EXIT_BAD_INPUT = 2
-
 
 BACKEND_OPTION: Final = typer.Option(
     "--backend",
@@ -63,11 +61,6 @@ def run_failed(exc: Exception, resume: str = "") -> NoReturn:
     if any(note.startswith("bot ") for note in notes):
         _fail("\n  ".join([f"a bot failed: {type(exc).__name__}: {exc}", *notes]))
     raise exc
-
-
-def _fail(message: str) -> NoReturn:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(EXIT_BAD_INPUT)
 
 
 def arena_command(

@@ -8,6 +8,18 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
+from typing import Final, NoReturn
+
+import typer
+
+EXIT_BAD_INPUT: Final = 2
+"""The exit status of a refused command line."""
+
+
+def fail(message: str) -> NoReturn:
+    """Refuse the command line: one ``error:`` line on stderr and exit status :data:`EXIT_BAD_INPUT`."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(EXIT_BAD_INPUT)
 
 
 def writable_folder(folder: Path, option: str) -> str | None:

@@ -12,16 +12,12 @@ in its files until ``VACUUM`` reclaims them.
 
 from __future__ import annotations
 
-from typing import Annotated, NoReturn
+from typing import Annotated
 
 import typer
 
-from rummykit.cli.serve import EXIT_BAD_INPUT
-
-
-def _fail(message: str) -> NoReturn:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(EXIT_BAD_INPUT)
+from rummykit.cli.checks import EXIT_BAD_INPUT
+from rummykit.cli.checks import fail as _fail
 
 
 def forget_command(

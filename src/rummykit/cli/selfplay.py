@@ -21,7 +21,6 @@ from rummykit.bots import seat_notices
 from rummykit.cli.arena import (
     BACKEND_OPTION,
     RAY_ADDRESS_OPTION,
-    _fail,
     bot_specs,
     check_at_least,
     games_bar,
@@ -30,6 +29,7 @@ from rummykit.cli.arena import (
     run_failed,
     terminate_as_interrupt,
 )
+from rummykit.cli.checks import fail as _fail
 from rummykit.errors import RummyError
 from rummykit.rules import Rules
 from rummykit.selfplay import SelfPlayConfig, SelfPlayError, run_selfplay

@@ -12,23 +12,18 @@ import ipaddress
 import math
 import socket
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
 
+from rummykit.cli.checks import fail as _fail
 from rummykit.cli.checks import port_number
 
 WS_MAX_BYTES = 16 * 1024
 """Largest websocket message uvicorn accepts; protocol messages are far smaller (4 KiB)."""
-EXIT_BAD_INPUT = 2
 MAX_WORKERS = 64
 FLAGS = {"takeover_seconds": "--takeover", "allow_seeded": "--seeded-tables"}
 """Options whose flag is not the setting's name."""
-
-
-def _fail(message: str) -> NoReturn:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(EXIT_BAD_INPUT)
 
 
 SERVER, TIMING, LIMITS, SWITCHES = "Server", "Timing", "Limits", "Switches"

@@ -351,10 +351,7 @@ async def send_json(
     send: Send, status: int, body: dict[str, Any], headers: list[tuple[bytes, bytes]]
 ) -> None:
     """Answer an HTTP request from a middleware with ``body`` as JSON and ``headers`` besides."""
-    data = json.dumps(body).encode()
-    head = [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode()), *headers]
-    await send({"type": "http.response.start", "status": status, "headers": head})
-    await send({"type": "http.response.body", "body": data})
+    await _send(send, status, b"application/json", json.dumps(body).encode(), headers)
 
 
 class HttpRate:
@@ -407,8 +404,12 @@ def busy_page(seconds: str) -> str:
 
 async def send_html(send: Send, status: int, page: str, headers: list[tuple[bytes, bytes]]) -> None:
     """Answer an HTTP request from a middleware with the HTML ``page`` and ``headers`` besides."""
-    data = page.encode()
-    kind = (b"content-type", b"text/html; charset=utf-8")
-    head = [kind, (b"content-length", str(len(data)).encode()), *headers]
+    await _send(send, status, b"text/html; charset=utf-8", page.encode(), headers)
+
+
+async def _send(
+    send: Send, status: int, kind: bytes, data: bytes, headers: list[tuple[bytes, bytes]]
+) -> None:
+    head = [(b"content-type", kind), (b"content-length", str(len(data)).encode()), *headers]
     await send({"type": "http.response.start", "status": status, "headers": head})
     await send({"type": "http.response.body", "body": data})

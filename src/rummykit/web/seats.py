@@ -37,9 +37,7 @@ async def retake(table: Table, token: str) -> int:
         LobbyError: 409 when the table is not being played, 403 when no seat is held for the token.
     """
     async with table.lock:
-        if table.status != "playing":
-            message = f"table {table.code} is {table.status}"
-            raise refusal(409, "table_status", message, code=table.code, status=table.status)
+        table.require("playing")
         seat = held_seat(table, token)
         if seat is None:
             raise refusal(403, "no_held_seat", "no seat at this table is held for you")

@@ -443,15 +443,7 @@ class Store:
         )
         with self.engine.begin() as connection:
             codes = list(connection.execute(ended).scalars())
-            if not codes:
-                return 0
-            connection.execute(delete(actions_table).where(actions_table.c.code.in_(codes)))
-            gone = connection.execute(
-                delete(tables_table).where(
-                    tables_table.c.code.in_(codes), tables_table.c.status.not_in(OPEN_STATUSES)
-                )
-            )
-            return int(gone.rowcount)
+            return _delete_tables(connection, codes, tables_table.c.status.not_in(OPEN_STATUSES))
 
     def prune_unplayed(self, before: datetime, playing: Collection[str], limit: int = PRUNE_BATCH) -> int:
         """Delete up to ``limit`` open tables unchanged since ``before`` that are not among ``playing``
@@ -465,11 +457,7 @@ class Store:
         )
         with self.engine.begin() as connection:
             codes = [c for c in connection.execute(stale).scalars() if c not in playing][:limit]
-            if not codes:
-                return 0
-            connection.execute(delete(actions_table).where(actions_table.c.code.in_(codes)))
-            gone = connection.execute(delete(tables_table).where(tables_table.c.code.in_(codes)))
-            return int(gone.rowcount)
+            return _delete_tables(connection, codes)
 
     def tables_named(self, name: str) -> list[tuple[str, str]]:
         """The tables (code, status) where a seat holds or held ``name`` (a person who left keeps it
@@ -655,6 +643,16 @@ _LOBBY: Final = select(
     tables_table.c.rules_revision,
     tables_table.c.listed,
 )
+
+
+def _delete_tables(connection: Connection, codes: Sequence[str], *still: Any) -> int:
+    """Delete the tables ``codes`` with their moves (those of them for which every ``still`` holds, in
+    the same transaction); how many tables went."""
+    if not codes:
+        return 0
+    connection.execute(delete(actions_table).where(actions_table.c.code.in_(codes)))
+    gone = connection.execute(delete(tables_table).where(tables_table.c.code.in_(codes), *still))
+    return int(gone.rowcount)
 
 
 def _actions(connection: Any, code: str, start: int = 0) -> list[str]:

@@ -342,6 +342,12 @@ class Table:
             raise refusal(409, "match_not_over", message, code=self.code)
         return Record.from_match(self.match)
 
+    def require(self, status: Status) -> None:
+        """Refuse a lobby request unless the table is ``status`` (409 ``table_status``, naming it)."""
+        if self.status != status:
+            message = f"table {self.code} is {self.status}"
+            raise refusal(409, "table_status", message, code=self.code, status=self.status)
+
     def seat_for_token(self, token: str) -> int | None:
         return self.seat_for_digest(hash_token(token))
 
@@ -1343,9 +1349,7 @@ class Table:
                 await self._reload_lobby()
             if self.seat_for_token(token) != 0:
                 raise refusal(403, "not_host", "only the host (seat 1) can start the table")
-            if self.status != "waiting":
-                message = f"table {self.code} is {self.status}"
-                raise refusal(409, "table_status", message, code=self.code, status=self.status)
+            self.require("waiting")
             for i, s in enumerate(self.seats):
                 if s.kind == "open":
                     kind = default_bot_kind()
@@ -1370,9 +1374,7 @@ class Table:
             if self.seat_for_token(token) != 0:
                 why = "only the host (seat 1) can remove a person from the table"
                 raise refusal(403, "not_host_remove", why)
-            if self.status != "waiting":
-                message = f"table {self.code} is {self.status}"
-                raise refusal(409, "table_status", message, code=self.code, status=self.status)
+            self.require("waiting")
             if not 1 <= seat < self.players or self.seats[seat].kind != "human":
                 why = f"seat {seat + 1} holds no person to remove"
                 raise refusal(409, "no_person", why, seat=str(seat + 1))
