@@ -50,6 +50,7 @@ def test_arena_refuses_an_unwritable_plot_before_playing(tmp_path: Path) -> None
     [
         (["--port", "99999"], "error: --port: must be between 1 and 65535, got 99999"),
         (["--port", "0"], "error: --port: must be between 1 and 65535, got 0"),
+        (["--log-level", "loud"], "error: --log-level: one of debug, info, warning, error, not 'loud'"),
         (["--bot-delay", "-1"], "error: --bot-delay: must be a number >= 0, got -1.0"),
         (["--takeover", "-5"], "error: --takeover: must be a number >= 0, got -5.0"),
         (["--turn-seconds", "nan"], "error: --turn-seconds: must be a number >= 0, got nan"),

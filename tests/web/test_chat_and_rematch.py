@@ -1,4 +1,4 @@
-"""Table chat (seats only, short, printable, rate limited, recent lines on connect) and the rematch
+"""Table chat (seats only, short, printable, rate limited, recent lines to a seat on connect) and the rematch
 (the host's new table with the same seats and rules; connected people get their seats by websocket).
 """
 
@@ -8,7 +8,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from rummykit.web.chat import CHAT_BURST, MAX_CHAT_CHARS
+from rummykit.web.chat import CHAT_BURST, CHAT_PER_SECOND, MAX_CHAT_CHARS
+from rummykit.web.limits import RateLimiter
 
 
 def test_chat_lines_reach_everybody_and_bad_ones_are_refused(client: TestClient, web: Any) -> None:
@@ -35,9 +36,16 @@ def test_chat_lines_reach_everybody_and_bad_ones_are_refused(client: TestClient,
             answers.append(msg["type"] if msg["type"] == "chat" else msg["code"])
         # One line was sent above, refused messages cost nothing: the burst has CHAT_BURST - 1 left.
         assert answers == ["chat"] * (CHAT_BURST - 1) + ["rate_limited"] * 3
-    # A page that connects later gets the recent lines.
-    with web.connect(client, code) as late:
-        assert web.next_of(late, "chat")["text"] == "<b>gut</b> gespielt!"
+    # A player who comes back gets the recent lines; a watcher who comes later does not (what was
+    # said before a stranger came stays among those present), but reads what is said from then on.
+    with web.connect(client, code, host["token"]) as anna:
+        assert web.next_of(anna, "chat")["text"] == "<b>gut</b> gespielt!"
+        with web.connect(client, code) as late:
+            first = [late.receive_json() for _ in range(2)]
+            assert [m["type"] for m in first] == ["welcome", "state"]
+            web.table_of(client, code).chat.limiter = RateLimiter(CHAT_PER_SECOND, CHAT_BURST)  # time passed
+            anna.send_json({"type": "chat", "text": "hallo Zuschauer"})
+            assert web.next_of(late, "chat")["text"] == "hallo Zuschauer"
 
 
 def test_rematch_keeps_seats_rules_and_hints(client: TestClient, web: Any) -> None:

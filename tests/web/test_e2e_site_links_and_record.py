@@ -63,11 +63,13 @@ def test_a_watch_link_watches_in_a_browser_that_holds_the_seat_and_the_players_s
     pages: Pages,
 ) -> None:
     """``?table=CODE&watch=1`` (a stream's window beside the player's own) shows no hand though the
-    browser's storage holds the seat; the player's header counts the watcher from the next move on."""
+    browser's storage holds the seat; the player's header counts the watcher from the next move on, and
+    the chat's field says that watchers read along."""
     player = pages.open()
     seeded_table(player, pages.base, "german", 3, bot="random")
     code = player.evaluate("S.code")
     assert "watching" not in player.locator("#table-info").inner_text()
+    assert player.locator("#chat-input").get_attribute("placeholder") == "Say something…"
     watcher = player.context.new_page()
     watcher.goto(f"{pages.base}/?table={code}&watch=1")
     watcher.wait_for_function("S.state && S.state.view !== null")
@@ -79,6 +81,8 @@ def test_a_watch_link_watches_in_a_browser_that_holds_the_seat_and_the_players_s
     player.wait_for_function("S.state.legal.includes('draw') || S.state.legal.includes('take')")
     player.evaluate("act('draw')")
     player.wait_for_function("document.querySelector('#table-info').textContent.includes('1 watching')")
+    # Before writing, the player reads that watchers read along (they see the lines from their arrival).
+    assert player.locator("#chat-input").get_attribute("placeholder") == "Say something… watchers read along"
     # The watcher is told what the player to move is doing, not only who moves.
     said = "Watching · Anna to move: meld, lay off, then discard"
     watcher.wait_for_function(f"document.querySelector('#status').textContent === '{said}'")

@@ -6,12 +6,12 @@ from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
-from sqlalchemy import text
+from sqlalchemy import select, text
 from typer.testing import CliRunner
 
 from rummykit.cli import app
 from rummykit.web.app import create_app
-from rummykit.web.store import Store
+from rummykit.web.store import Store, StoredTable, actions_table
 
 runner = CliRunner()
 
@@ -59,3 +59,16 @@ def test_a_person_s_tables_are_found_by_name_and_deleted_with_their_moves(tmp_pa
     assert missing.exit_code == 2 and "there is no table 'NOSUCH'" in missing.output
     bare = runner.invoke(app, ["forget", "--database-url", url])
     assert bare.exit_code == 2 and "name the tables to delete" in bare.output
+
+
+def test_a_move_is_stored_with_its_minute_not_its_thinking_time(tmp_path: Path) -> None:
+    """Seconds between stored moves would be every player's thinking times: a move keeps its minute."""
+    store = Store(f"sqlite:///{tmp_path / 'm.db'}")
+    store.create(StoredTable("AAAAAA", "german", 2, 1, None, 0, "playing", [], 60.0, []))
+    for idx, action in enumerate(("draw", "discard 3H", "draw")):
+        store.append_action("AAAAAA", idx, idx % 2, action)
+    with store.engine.connect() as connection:
+        stamps = connection.execute(select(actions_table.c.created_at)).scalars().all()
+    store.close()
+    assert len(stamps) == 3
+    assert all(s.second == 0 and s.microsecond == 0 for s in stamps)

@@ -144,3 +144,29 @@ def test_the_servers_log_lines_carry_time_and_level_on_the_stderr_of_the_moment(
     line = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} WARNING rummykit\.web: table QQQQQQ: a line\n"
     assert re.fullmatch(line, later.getvalue())
     assert [r.getMessage() for r in caplog.records] == ["table QQQQQQ: a line"]
+
+
+def test_the_log_level_leaves_the_less_grave_lines_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``serve --log-level warning`` keeps an operator's log to what needs looking at."""
+    import io
+    import logging
+    import sys
+
+    from rummykit.web.runtime import log_to_stderr
+
+    written = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", written)
+    log = logging.getLogger("rummykit.web")
+    try:
+        log_to_stderr("warning")
+        log.info("table QQQQQQ: its end is stored")
+        log.warning("table QQQQQQ: a stored move was refused")
+        lines = written.getvalue()
+        assert "its end is stored" not in lines and "a stored move was refused" in lines
+        log_to_stderr("debug")
+        log.debug("table QQQQQQ: its end is not stored yet")
+        assert "DEBUG rummykit.web: table QQQQQQ: its end is not stored yet" in written.getvalue()
+        with pytest.raises(ValueError, match="a log level is one of debug, info, warning, error"):
+            log_to_stderr("verbose")
+    finally:
+        log_to_stderr("info")

@@ -214,6 +214,14 @@ def serve_command(
             "stored).",
         ),
     ] = "",
+    log_level: Annotated[
+        str,
+        _option(
+            SERVER,
+            "--log-level",
+            "The least grave lines written to standard error: debug, info, warning or error.",
+        ),
+    ] = "info",
     ws_compression: Annotated[
         bool,
         typer.Option(
@@ -236,6 +244,11 @@ def serve_command(
     problem = port_number(port)
     if problem:
         _fail(problem)
+    from rummykit.web.runtime import LOG_LEVELS
+
+    log_level = log_level.strip().lower()
+    if log_level not in LOG_LEVELS:
+        _fail(f"--log-level: one of {', '.join(LOG_LEVELS)}, not {log_level[:20]!r}")
     try:
         settings = ServerSettings(
             bot_delay=bot_delay,
@@ -291,7 +304,7 @@ def serve_command(
         _fail(f"--address-key-file: {exc}")
     from rummykit.web.runtime import log_to_stderr
 
-    log_to_stderr()  # the database check below may already log (a schema upgrade)
+    log_to_stderr(log_level)  # the database check below may already log (a schema upgrade)
     check_database(url, database, Store, address_key)
     listener = bind(host, port)
     internal = internal_host if url.startswith("postgresql") else None
@@ -302,9 +315,9 @@ def serve_command(
     typer.echo(f"rummykit: serving http://{shown}:{port}/ (database {database}{plural})", err=False)
     proxies = ",".join(p.strip() for p in forwarded_allow_ips.split(",") if p.strip())
     if workers == 1:
-        run_server(listener, url, settings, ws_compression, internal, proxies, address_key)
+        run_server(listener, url, settings, ws_compression, internal, proxies, address_key, log_level)
     else:
-        supervise(workers, listener, url, settings, ws_compression, internal, proxies, address_key)
+        supervise(workers, listener, url, settings, ws_compression, internal, proxies, address_key, log_level)
 
 
 def _burst(least: int, wanted: float) -> int:
@@ -321,12 +334,14 @@ def run_server(
     internal_host: str | None = None,
     proxies: str = "127.0.0.1",
     address_key: bytes | None = None,
+    log_level: str = "info",
 ) -> None:
     """One server process on ``listener`` (uvicorn); with ``internal_host``, also on a port of its
     own there, where other processes relay the connections of the tables this one plays. The client
     address is taken from ``X-Forwarded-For`` only when the connection comes from one of ``proxies``
     (uvicorn's ``forwarded_allow_ips``; empty: from nobody). ``address_key`` keys the stored
-    address digests (:mod:`rummykit.web.address_key`)."""
+    address digests (:mod:`rummykit.web.address_key`); ``log_level`` is the server's lines' least
+    grave level (:func:`~rummykit.web.runtime.log_to_stderr`)."""
     import uvicorn
 
     from rummykit.web.app import create_app
@@ -340,7 +355,7 @@ def run_server(
         relay_address = f"{shown}:{internal.getsockname()[1]}"
     from rummykit.web.runtime import log_to_stderr, settle_garbage_collector
 
-    log_to_stderr()  # before the app: its start may already log (a schema upgrade, a stored table)
+    log_to_stderr(log_level)  # before the app: its start may already log (a schema upgrade, a stored table)
     app = create_app(url, settings=settings, relay_address=relay_address, address_key=address_key)
     settle_garbage_collector()
     config = uvicorn.Config(
@@ -376,6 +391,7 @@ def supervise(
     internal_host: str | None = None,
     proxies: str = "127.0.0.1",
     address_key: bytes | None = None,
+    log_level: str = "info",
 ) -> None:
     """``workers`` server processes sharing ``listener``; one that dies is started again.
 
@@ -388,7 +404,8 @@ def supervise(
     import time
 
     context = multiprocessing.get_context("spawn")
-    args = (os.getpid(), listener, url, settings, ws_compression, internal_host, proxies, address_key)
+    args: tuple[Any, ...] = (os.getpid(), listener, url, settings, ws_compression)
+    args += (internal_host, proxies, address_key, log_level)
     # Not daemons: a daemon process may not start children, and each server starts its bot processes
     # (--bot-processes); the loop below stops them all itself, and a worker whose supervisor is
     # killed outright stops by itself (follow_parent).

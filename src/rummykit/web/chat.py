@@ -5,7 +5,9 @@ lone surrogates are refused, runs of white space become one space); spectators r
 write. Each seat may send :data:`CHAT_BURST` messages in a row, then one every
 ``1 / CHAT_PER_SECOND`` seconds; a message over the limit gets a ``rate_limited`` error and is not
 shown. The server never interprets the text: pages insert it as text, never as HTML. The last
-:data:`CHAT_HISTORY` lines are sent to a page when it connects; chat is not stored.
+:data:`CHAT_HISTORY` lines are sent to a seat's page when it connects (a player coming back reads what
+was said meanwhile); a watcher reads only the lines said while it watches, so what the players said
+before a stranger came stays among them. Chat is not stored.
 Muting a player is the page's business (it hides that seat's lines for the one who muted).
 """
 

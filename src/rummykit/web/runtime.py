@@ -44,18 +44,31 @@ SERVER_LOG_FORMAT: Final = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 """The server's own log lines (``rummykit.*``) on stderr: when, how bad, whose, what."""
 
 
-def log_to_stderr() -> None:
-    """Write the ``rummykit`` loggers' lines of level INFO and above to stderr, each with its time
-    and level (without this, Python wrote only warnings, bare: an operator could not tell when a table
-    failed to load or how bad a line was). Once per process; uvicorn's own lines keep its format.
-    The lines still reach the root logger's handlers, where a program that embeds the server set some."""
+LOG_LEVELS: Final = ("debug", "info", "warning", "error")
+"""The levels ``rummykit serve --log-level`` takes: ``info`` (the default) adds to the warnings and
+errors the tables that end at the move limit, the ended tables deleted and a table's stored end;
+``debug`` adds what a developer follows (an end not stored yet)."""
+
+
+def log_to_stderr(level: str = "info") -> None:
+    """Write the ``rummykit`` loggers' lines of ``level`` (one of :data:`LOG_LEVELS`) and above to
+    stderr, each with its time and level (without this, Python wrote only warnings, bare: an operator
+    could not tell when a table failed to load or how bad a line was). The handler is installed once
+    per process; uvicorn's own lines keep its format. The lines still reach the root logger's
+    handlers, where a program that embeds the server set some.
+
+    Raises:
+        ValueError: a level not in :data:`LOG_LEVELS`.
+    """
+    if level not in LOG_LEVELS:
+        raise ValueError(f"a log level is one of {', '.join(LOG_LEVELS)}, not {level!r}")
     logger = logging.getLogger("rummykit")
+    logger.setLevel(level.upper())
     if any(isinstance(h, _ServerLog) for h in logger.handlers):
         return
     handler = _ServerLog()
     handler.setFormatter(logging.Formatter(SERVER_LOG_FORMAT))
     logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
 
 
 class _ServerLog(logging.StreamHandler):  # type: ignore[type-arg]

@@ -401,7 +401,9 @@ class Store:
         """
         if not actions:
             return
-        now = _now()
+        # A move is stored with its minute, not its instant: seconds between moves would be every
+        # player's thinking times, which nothing here needs (README, "Data protection").
+        now = _now().replace(second=0, microsecond=0)
         if self._writer is None:
             self._writer = self.engine.connect()
         try:

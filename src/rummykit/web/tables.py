@@ -656,8 +656,9 @@ class Table:
             if client.seat is not None and client.seat in self._away:
                 self._come_back(client.seat)
             client.send({"type": "welcome", "seat": client.seat, "code": self.code})
-            for line in self.chat.history:
-                client.send(line)
+            if client.seat is not None:  # a watcher reads the lines said while it watches, no earlier
+                for line in self.chat.history:
+                    client.send(line)
             if client.seat is None:  # a watcher: only the count of watchers changed for the others,
                 client.send(self.state_text(None))  # which they see with the next move
             else:
