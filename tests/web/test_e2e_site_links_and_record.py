@@ -90,7 +90,7 @@ def test_a_watch_link_watches_in_a_browser_that_holds_the_seat_and_the_players_s
 
 def test_the_browser_forgets_what_tables_left_behind(pages: Pages) -> None:
     """A seat left is kept a day (to take it back), then forgotten with its token; a table's hand order,
-    melds and mutes go with its grant."""
+    melds and mutes go with its grant, and a watcher's mutes (no grant) a day after they changed."""
     page = pages.open()
     pages.lobby(page)
     day = 24 * 3600 * 1000
@@ -103,12 +103,17 @@ def test_the_browser_forgets_what_tables_left_behind(pages: Pages) -> None:
             localStorage.setItem("rummykit:OLDL22", left("v", true));
             localStorage.setItem("rummykit:order:ORPH22", "[]");
             localStorage.setItem("rummykit:groups:ORPH22", "[]");
+            localStorage.setItem("rummykit:muted:ORPH22", "[2]");
+            // A watcher holds no grant: its mutes stay a day after they last changed.
+            const mutes = (when) => JSON.stringify({ seats: [1], at: when });
+            localStorage.setItem("rummykit:muted:WTCH22", mutes(Date.now() - 1000));
+            localStorage.setItem("rummykit:muted:WOLD22", mutes(Date.now() - 2 * day));
         }""",
         day,
     )
     pages.lobby(page)
     kept = page.evaluate("Object.keys(localStorage).filter((k) => /22$/.test(k)).sort()")
-    assert kept == ["rummykit:LEFT22", "rummykit:OLDL22"]
+    assert kept == ["rummykit:LEFT22", "rummykit:OLDL22", "rummykit:muted:WTCH22"]
     assert isinstance(page.evaluate("JSON.parse(localStorage.getItem('rummykit:OLDL22')).left"), int)
 
 

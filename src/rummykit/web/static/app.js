@@ -1944,7 +1944,12 @@ function renderScores() {
 
 // Chat: lines go in as text; a muted seat's lines are hidden for this page only.
 function mutedKey() { return `rummykit:muted:${S.code}`; }
-function muted() { return new Set(JSON.parse(localStorage.getItem(mutedKey()) || "[]")); }
+// Kept as {seats, at}: a watcher holds no grant, so its mutes are forgotten a day after they last
+// changed rather than with the grant (a bare list is what earlier pages wrote).
+function muted() {
+  const kept = JSON.parse(localStorage.getItem(mutedKey()) || "[]");
+  return new Set(Array.isArray(kept) ? kept : kept.seats || []);
+}
 
 function onChat(msg) {
   S.chat = (S.chat || []).filter((l) => l.n !== msg.n).concat([msg]).slice(-30);
@@ -1980,7 +1985,7 @@ function renderChat() {
     b.addEventListener("click", () => {
       const set = muted();
       if (set.has(i)) set.delete(i); else set.add(i);
-      localStorage.setItem(mutedKey(), JSON.stringify([...set]));
+      localStorage.setItem(mutedKey(), JSON.stringify({ seats: [...set], at: Date.now() }));
       renderChat();
     });
     box.appendChild(b);
@@ -2426,9 +2431,10 @@ function myGrants() {
   const out = [], gone = [];
   const keys = Array.from({ length: localStorage.length }, (_, k) => localStorage.key(k) || "");
   for (const key of keys) {
-    // What a table left behind (hand order, melds, mutes) once its grant is gone.
-    const kept = /^rummykit:(?:order|groups|muted):([A-Z0-9]{4,8})$/.exec(key);
-    if (kept && localStorage.getItem("rummykit:" + kept[1]) === null) gone.push(kept[1]);
+    // What a table left behind (hand order, melds, mutes) once its grant is gone; a watcher's mutes
+    // (no grant) stay a day after they last changed.
+    const kept = /^rummykit:(order|groups|muted):([A-Z0-9]{4,8})$/.exec(key);
+    if (kept && localStorage.getItem("rummykit:" + kept[2]) === null && !mutesKept(kept[1], key)) gone.push(kept[2]);
     const m = /^rummykit:([A-Z0-9]{4,8})$/.exec(key);
     if (!m) continue;
     try {
@@ -2442,6 +2448,15 @@ function myGrants() {
   }
   gone.forEach(forgetTable);
   return out.slice(0, MY_TABLES);
+}
+
+// Whether ``key`` holds a watcher's mutes changed within the day (kept though the browser has no seat).
+function mutesKept(kind, key) {
+  if (kind !== "muted") return false;
+  try {
+    const at = JSON.parse(localStorage.getItem(key)).at;
+    return typeof at === "number" && Date.now() - at <= FINISHED_KEPT_MS;
+  } catch { return false; }
 }
 
 // "Your tables": the open tables this browser holds a seat at, to go back to or to leave (a table
