@@ -64,7 +64,7 @@ def test_a_watch_link_watches_in_a_browser_that_holds_the_seat_and_the_players_s
 ) -> None:
     """``?table=CODE&watch=1`` (a stream's window beside the player's own) shows no hand though the
     browser's storage holds the seat; the player's header counts the watcher from the next move on, and
-    the chat's field says that watchers read along."""
+    the chat's field says that watchers read along; on a large screen the watcher's table is drawn larger."""
     player = pages.open()
     seeded_table(player, pages.base, "german", 3, bot="random")
     code = player.evaluate("S.code")
@@ -86,6 +86,13 @@ def test_a_watch_link_watches_in_a_browser_that_holds_the_seat_and_the_players_s
     # The watcher is told what the player to move is doing, not only who moves.
     said = "Watching · Anna to move: meld, lay off, then discard"
     watcher.wait_for_function(f"document.querySelector('#status').textContent === '{said}'")
+    # A stream's 1920×1080 browser source draws the table larger for the watcher, not for the player.
+    zoom = "getComputedStyle(document.body).zoom"
+    for page in (watcher, player):
+        page.set_viewport_size({"width": 1920, "height": 1080})
+    assert (watcher.evaluate(zoom), player.evaluate(zoom)) == ("1.4", "1")
+    watcher.set_viewport_size({"width": 1280, "height": 720})
+    assert watcher.evaluate(zoom) == "1"
 
 
 def test_the_browser_forgets_what_tables_left_behind(pages: Pages) -> None:

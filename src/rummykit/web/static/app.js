@@ -877,6 +877,7 @@ function render() {
     ? { id: active.id, action: active.dataset ? active.dataset.action : undefined } : null;
   document.body.dataset.myTurn = myTurn() ? "1" : "0";
   document.body.dataset.status = st.table.status;
+  document.body.dataset.watching = S.seat === null ? "1" : "0";
   const seeded = st.table.seeded ? ` · ⚠ ${t("seeded")}` : "";
   const house = st.table.rules.includes("(") ? ` · ${t("house_rules")}` : "";
   const practice = isPractice() ? ` · ${t("practice")}` : st.table.hints === "everyone" ? ` · ${t("hints_all")}` : "";
