@@ -222,6 +222,16 @@ def serve_command(
             "The least grave lines written to standard error: debug, info, warning or error.",
         ),
     ] = "info",
+    organiser: Annotated[
+        bool,
+        typer.Option(
+            "--organiser",
+            help="Serve the organiser's page (a teacher's class, a club's evening): every table with its "
+            "players and scores, and closing one; its address, with a key made for this run, is printed "
+            "at the start. One process only.",
+            rich_help_panel=SWITCHES,
+        ),
+    ] = False,
     ws_compression: Annotated[
         bool,
         typer.Option(
@@ -295,6 +305,8 @@ def serve_command(
         _fail(f"--workers: must be between 1 and {MAX_WORKERS}, got {workers}")
     if workers > 1 and not url.startswith("postgresql"):
         _fail("--workers: several processes need a PostgreSQL database (they coordinate through it)")
+    if workers > 1 and organiser:
+        _fail("--organiser: the organiser's page lists the tables of one process; leave out --workers")
     try:
         if address_key_file is None:
             address_key = load_key(default_key_file(), make_folder=True)
@@ -313,9 +325,21 @@ def serve_command(
     shown = f"[{host}]" if ":" in host else host
     plural = f", {workers} processes" if workers > 1 else ""
     typer.echo(f"rummykit: serving http://{shown}:{port}/ (database {database}{plural})", err=False)
+    organiser_key = None
+    if organiser:
+        from rummykit.web.organiser import new_key
+
+        organiser_key = new_key()
+        typer.echo(
+            f"rummykit: the organiser's page is http://{shown}:{port}/#organise={organiser_key} "
+            "(keep it to yourself: it closes any table; a new start makes a new key)",
+            err=False,
+        )
     proxies = ",".join(p.strip() for p in forwarded_allow_ips.split(",") if p.strip())
     if workers == 1:
-        run_server(listener, url, settings, ws_compression, internal, proxies, address_key, log_level)
+        run_server(
+            listener, url, settings, ws_compression, internal, proxies, address_key, log_level, organiser_key
+        )
     else:
         supervise(workers, listener, url, settings, ws_compression, internal, proxies, address_key, log_level)
 
@@ -335,13 +359,15 @@ def run_server(
     proxies: str = "127.0.0.1",
     address_key: bytes | None = None,
     log_level: str = "info",
+    organiser_key: str | None = None,
 ) -> None:
     """One server process on ``listener`` (uvicorn); with ``internal_host``, also on a port of its
     own there, where other processes relay the connections of the tables this one plays. The client
     address is taken from ``X-Forwarded-For`` only when the connection comes from one of ``proxies``
     (uvicorn's ``forwarded_allow_ips``; empty: from nobody). ``address_key`` keys the stored
     address digests (:mod:`rummykit.web.address_key`); ``log_level`` is the server's lines' least
-    grave level (:func:`~rummykit.web.runtime.log_to_stderr`)."""
+    grave level (:func:`~rummykit.web.runtime.log_to_stderr`); ``organiser_key`` serves the
+    organiser's page (:mod:`rummykit.web.organiser`)."""
     import uvicorn
 
     from rummykit.web.app import create_app
@@ -356,7 +382,13 @@ def run_server(
     from rummykit.web.runtime import log_to_stderr, settle_garbage_collector
 
     log_to_stderr(log_level)  # before the app: its start may already log (a schema upgrade, a stored table)
-    app = create_app(url, settings=settings, relay_address=relay_address, address_key=address_key)
+    app = create_app(
+        url,
+        settings=settings,
+        relay_address=relay_address,
+        address_key=address_key,
+        organiser_key=organiser_key,
+    )
     settle_garbage_collector()
     config = uvicorn.Config(
         app,

@@ -41,7 +41,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Final, Literal
@@ -56,7 +56,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from rummykit.bots import BOT_KIND_LINES, BOT_KIND_NAMES, BOT_LEVELS, LEVEL_LINES, LEVELED_KINDS
 from rummykit.rules import PRESET_NAMES, Rules
-from rummykit.web import protocol
+from rummykit.web import organiser, protocol
 from rummykit.web.clients import Client
 from rummykit.web.headers import SecurityHeaders
 from rummykit.web.houserules import advanced_examples, house_rules
@@ -165,6 +165,7 @@ def create_app(
     settings: ServerSettings | None = None,
     relay_address: str = "",
     address_key: bytes | None = None,
+    organiser_key: str | None = None,
     **options: Any,
 ) -> FastAPI:
     """The web application; open tables are loaded from the database when it starts.
@@ -175,7 +176,9 @@ def create_app(
     (``host:port``) is where other server processes sharing a PostgreSQL database reach this one
     (:mod:`rummykit.web.relay`); without it, tables this process owns cannot be relayed to.
     ``address_key`` keys the stored digests of client addresses (:mod:`rummykit.web.address_key`;
-    ``rummykit serve`` always gives one); without it they are plain SHA-256.
+    ``rummykit serve`` always gives one); without it they are plain SHA-256. ``organiser_key``
+    serves the organiser's requests to whoever shows it (:mod:`rummykit.web.organiser`; without
+    it, none).
     """
     url = database_url or default_database_url()
     if options:
@@ -402,6 +405,9 @@ def create_app(
         new, seat, token = await rematch(table, table.seat_for_token(body.token), address_of(request))
         return grant(new, seat, token)
 
+    if organiser_key is not None:
+        _organiser_routes(app, organiser_key, lambda request: limit(request, requests, "requests"))
+
     @app.websocket("/ws/{code}")
     async def table_socket(websocket: WebSocket, code: str) -> None:
         if "token" in websocket.query_params:
@@ -480,6 +486,27 @@ def create_app(
         await _play(websocket, table, shown, rate, address)
 
     return app
+
+
+def _organiser_routes(app: FastAPI, key: str, limit: Callable[[Request], Awaitable[None]]) -> None:
+    """The organiser's requests (:mod:`rummykit.web.organiser`): every table of this process, and
+    closing one. Each shows the key; a wrong key costs the address's request budget like any lookup."""
+
+    @app.get("/api/organiser/tables")
+    async def organiser_tables(request: Request) -> dict[str, Any]:
+        await limit(request)
+        organiser.check_key(request, key)
+        manager: TableManager = request.app.state.manager
+        return {"tables": organiser.entries(manager.tables.values())}
+
+    @app.post("/api/organiser/tables/{code}/close")
+    async def organiser_close(request: Request, code: str) -> dict[str, Any]:
+        await limit(request)
+        organiser.check_key(request, key)
+        manager: TableManager = request.app.state.manager
+        table = await manager.find(code)
+        await table.close_by_organiser()
+        return organiser.organiser_entry(table)
 
 
 async def _write(websocket: WebSocket, client: Client) -> None:

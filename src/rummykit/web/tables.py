@@ -1290,6 +1290,30 @@ class Table:
         for client in list(self.clients):
             client.close()
 
+    async def close_by_organiser(self) -> None:
+        """The organiser closes the table (:mod:`rummykit.web.organiser`): an open table ends
+        ``closed`` as when its last person leaves, and every connection gets the reason, the last
+        state and the connection's end.
+
+        Raises:
+            LobbyError: 409 ``table_status`` for a table that already ended; the database's error
+                when the end cannot be stored (the table then stays open).
+        """
+        async with self.lock:
+            if self.status not in OPEN:
+                message = f"table {self.code} is {self.status}"
+                raise refusal(409, "table_status", message, code=self.code, status=self.status)
+            self.status = "closed"
+            await self._save_lobby()  # a failed write takes the status back
+            self.broadcast()
+            closed = error_json("closed_by_organiser", "the organiser closed this table", self.version)
+            for client in list(self.clients):
+                client.send(closed)
+        if self._driver is not None:
+            self._driver.cancel()
+        for client in list(self.clients):
+            client.close()
+
     @property
     def ended_at(self) -> float | None:
         """When the table stopped being open (loop time), ``None`` while it is open."""

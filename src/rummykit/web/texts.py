@@ -109,6 +109,11 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
     "not_host_remove": "Nur der Gastgeber (Platz 1) kann jemanden vom Tisch nehmen",
     "no_person": "Auf Platz {seat} sitzt niemand, der sich vom Tisch nehmen ließe",
     "removed": "Der Gastgeber hat diesen Platz wieder freigegeben: du schaust jetzt zu",
+    "not_organiser": (
+        "Das ist die Seite der Spielleitung: öffne die Adresse, die der Server bei seinem Start "
+        "ausgegeben hat"
+    ),
+    "closed_by_organiser": "Die Spielleitung hat diesen Tisch geschlossen",
     "unknown_token": "Unbekannter Platzschlüssel",
     "no_held_seat": "An diesem Tisch wird kein Platz für dich freigehalten",
     "no_table": "Kein Tisch {code}",

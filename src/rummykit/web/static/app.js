@@ -66,6 +66,10 @@ const I18N = {
     k_rummy: "call Rummy with the selected card", k_hint: "ask for a hint", k_play_hint: "play the hint",
     k_sort_suit: "sort by suit", k_sort_rank: "sort by rank", k_help: "this help", k_escape: "close a dialog",
     rematch: "Rematch (same seats and rules)", rematch_wait: "The host can start a rematch: you keep your seat.",
+    organise_title: "Every table of this server", organise_note: "Updated every five seconds. Watch opens a table in a new tab; Close ends it for everybody at it.",
+    organise_game: "Game", organise_status: "Status", organise_players: "Players and totals", organise_actions: "Actions",
+    organise_empty: "No table yet: the tables your players make appear here.", organise_close: "Close",
+    organise_close_confirm: "Close table {code} for everybody at it? Its match ends unfinished.", organise_unlisted: "by link only", organise_won: "won",
     imprint: "Imprint", privacy: "Privacy", one_watching: "1 watching", n_watching: "{n} watching", record_link: "Download the game record", record_note: "every deal and move, to replay with rummykit replay",
     chat: "Chat", chat_send: "Send", chat_placeholder: "Say something…", chat_placeholder_watched: "Say something… watchers read along", mute: "Mute {name}", unmute: "Unmute {name}",
     timer: "{name}: {s} s left",
@@ -159,6 +163,10 @@ const I18N = {
     k_rummy: "mit der gewählten Karte Rummy rufen", k_hint: "um einen Tipp bitten", k_play_hint: "den Tipp ausführen",
     k_sort_suit: "nach Farbe sortieren", k_sort_rank: "nach Wert sortieren", k_help: "diese Hilfe", k_escape: "Dialog schließen",
     rematch: "Revanche (gleiche Plätze und Regeln)", rematch_wait: "Der Gastgeber kann eine Revanche starten: du behältst deinen Platz.",
+    organise_title: "Alle Tische dieses Servers", organise_note: "Alle fünf Sekunden neu. „Zuschauen“ öffnet einen Tisch in einem neuen Tab; „Schließen“ beendet ihn für alle daran.",
+    organise_game: "Spiel", organise_status: "Stand", organise_players: "Spieler und Punkte", organise_actions: "Aktionen",
+    organise_empty: "Noch kein Tisch: die Tische deiner Spieler erscheinen hier.", organise_close: "Schließen",
+    organise_close_confirm: "Tisch {code} für alle daran schließen? Die Partie endet unfertig.", organise_unlisted: "nur über den Link", organise_won: "gewonnen",
     imprint: "Impressum", privacy: "Datenschutz", one_watching: "1 Zuschauer", n_watching: "{n} Zuschauer", record_link: "Spielprotokoll herunterladen", record_note: "alle Karten und Züge, zum Nachspielen mit rummykit replay",
     chat: "Chat", chat_send: "Senden", chat_placeholder: "Schreib etwas…", chat_placeholder_watched: "Schreib etwas… Zuschauer lesen mit", mute: "{name} stummschalten", unmute: "Stummschaltung für {name} aufheben",
     timer: "{name}: noch {s} s",
@@ -274,6 +282,7 @@ async function tableExists(code) {
 
 async function openTable(code, { watch = false, ask = false } = {}) {
   S.code = code.toUpperCase();
+  S.endedWhy = null;
   if (!(await tableExists(S.code))) { tableGone(S.code); return; }
   const saved = JSON.parse(localStorage.getItem("rummykit:" + S.code) || "null");
   // A seat we left during play: watch, with the token kept to take the seat back.
@@ -362,6 +371,8 @@ function onMessage(msg) {
       if (msg.code === "table_unreadable") { S.unreadable = msg; break; }  // the close (4409) that follows says it
       if (msg.code === "too_many_connections" || msg.code === "too_many_attempts") { S.limitedBy = msg; break; }  // and its close (4429)
       if (msg.code === "removed") { forgetTable(S.code); S.token = null; }  // the host freed our seat: we watch
+      // Why the table ended, said again in the lobby the ended table goes back to (the state may come first).
+      if (msg.code === "closed_by_organiser" || msg.code === "move_limit") S.endedWhy = localText(msg, msg.message);
       S.discardAfter = null; S.layQueue = null; S.bigGinAt = null;
       if (S.rematchAsked) { S.rematchAsked = false; $("#overlay").classList.add("hidden"); }
       flash(localText(msg, msg.message));
@@ -518,7 +529,7 @@ function showScreen(name) {
   // new screen is drawn, the focus goes there (see render) rather than drop to the page's body.
   const from = document.activeElement, screen = from && from.closest ? from.closest(".screen") : null;
   S.focusScreen = !!screen && screen.id !== name && !screen.classList.contains("hidden");
-  for (const id of ["lobby", "waiting", "game"]) $("#" + id).classList.toggle("hidden", id !== name);
+  for (const id of ["lobby", "waiting", "game", "organise"]) $("#" + id).classList.toggle("hidden", id !== name);
   $("#btn-rules").classList.toggle("hidden", name === "lobby" || !S.code);
   $("#btn-keys").classList.toggle("hidden", name !== "game");
 }
@@ -527,6 +538,7 @@ function showScreen(name) {
 function errorBox() {
   if (!$("#lobby").classList.contains("hidden")) return S.lobbyForm === "create" ? $("#create-error") : $("#join-error");
   if (!$("#waiting").classList.contains("hidden")) return $("#wait-error");
+  if (!$("#organise").classList.contains("hidden")) return $("#organise-error");
   return $("#game-error");
 }
 
@@ -889,7 +901,7 @@ function render() {
   document.body.dataset.seeded = st.table.seeded ? "1" : "0";
   if (st.table.status === "waiting") { renderWaiting(); showScreen("waiting"); refocusScreen(); return; }
   if (st.table.status === "closed" || st.table.status === "expired") {
-    showScreen("lobby"); S.lobbyForm = "join"; flash(t(st.table.status)); loadLobby(); return;
+    showScreen("lobby"); S.lobbyForm = "join"; flash(S.endedWhy || t(st.table.status)); loadLobby(); return;
   }
   showScreen("game");
   saveGroups();
@@ -2460,6 +2472,96 @@ function mutesKept(kind, key) {
   } catch { return false; }
 }
 
+// The organiser's overview (rummykit serve --organiser): the key comes in the address's fragment, which
+// the browser never sends; it is kept for this tab only and sent in a header, never in an address.
+const ORGANISER_KEY = "rummykit:organiser";
+const ORGANISE_EVERY_MS = 5000;
+
+function openOrganiser() {
+  const shown = location.hash.match(/^#organise=([A-Za-z0-9_-]+)$/);
+  if (shown) sessionStorage.setItem(ORGANISER_KEY, shown[1]);
+  history.replaceState(null, "", "/?organise");  // the key leaves the address bar (and the history)
+  showScreen("organise");
+  loadOrganiser();
+  if (!S.organiseTimer) S.organiseTimer = setInterval(() => { if (!document.hidden) loadOrganiser(); }, ORGANISE_EVERY_MS);
+}
+
+async function organiserApi(path, post = false) {
+  const key = sessionStorage.getItem(ORGANISER_KEY) || "";
+  const res = await fetch(path, { method: post ? "POST" : "GET", headers: { Authorization: `Bearer ${key}` } });
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    const err = new Error(inLang(data.texts, typeof data.detail === "string" ? data.detail : String(res.status)));
+    err.status = res.status;
+    throw err;
+  }
+  return data;
+}
+
+async function loadOrganiser() {
+  try {
+    await loadPresets();  // the games' names
+    S.organised = (await organiserApi("/api/organiser/tables")).tables;
+    clearError($("#organise-error"));
+    renderOrganiser();
+  } catch (err) { showError(err.message, $("#organise-error")); }
+}
+
+function renderOrganiser() {
+  const rows = S.organised || [], body = $("#organise-tables tbody");
+  $("#organise-empty").classList.toggle("hidden", rows.length > 0);
+  $("#organise-tables").classList.toggle("hidden", rows.length === 0);
+  body.textContent = "";
+  for (const e of rows) {
+    const tr = document.createElement("tr");
+    tr.className = ["waiting", "playing"].includes(e.status) ? "" : "ended";
+    const cell = (text) => { const td = document.createElement("td"); td.textContent = text; tr.appendChild(td); return td; };
+    cell(e.code).className = "code";
+    cell(presetName(e.preset) + (e.listed ? "" : ` · ${t("organise_unlisted")}`));
+    const hand = e.match.hands_dealt ? ` · ${t("hand_n", { n: e.match.hands_dealt })}` : "";
+    const watched = e.spectators ? ` · ${t(e.spectators === 1 ? "one_watching" : "n_watching", { n: e.spectators })}` : "";
+    cell(t(e.status) + (e.status === "playing" ? hand : "") + watched);
+    // Each seat with the total its match is decided by (as the score sheet's "Total" row).
+    const totals = e.status === "waiting" ? null : matchTotals({ table: e, match: e.match });
+    const players = cell("");
+    e.seats.forEach((seat, i) => {
+      const span = document.createElement("span");
+      const won = e.match.winners.includes(i);
+      span.className = won ? "winner" : seat.kind === "human" && !seat.connected ? "away" : "";
+      let text = seat.kind === "open" ? t("open_seat") : nameOf(seat.name, i) + (seat.kind === "bot" ? ` (${t("bot")})` : "");
+      if (totals) text += ` ${totals[i]}`;
+      if (won) text += ` (${t("organise_won")})`;
+      if (seat.kind === "human" && !seat.connected) text += ` (${t("away")})`;
+      span.textContent = text;
+      if (i) players.append(" · ");
+      players.appendChild(span);
+    });
+    const actions = cell("");
+    actions.className = "row-actions";
+    const watch = document.createElement("a");
+    watch.href = `/?table=${encodeURIComponent(e.code)}&watch=1`;
+    watch.target = "_blank"; watch.rel = "noopener";
+    watch.textContent = t("watch");
+    actions.appendChild(watch);
+    if (["waiting", "playing"].includes(e.status)) {
+      const close = document.createElement("button");
+      close.type = "button"; close.className = "ghost";
+      close.textContent = t("organise_close");
+      close.addEventListener("click", () => closeOrganised(e.code));
+      actions.appendChild(close);
+    }
+    body.appendChild(tr);
+  }
+}
+
+async function closeOrganised(code) {
+  if (!window.confirm(t("organise_close_confirm", { code }))) return;
+  try {
+    await organiserApi(`/api/organiser/tables/${encodeURIComponent(code)}/close`, true);
+    await loadOrganiser();
+  } catch (err) { showError(err.message, $("#organise-error")); }
+}
+
 // "Your tables": the open tables this browser holds a seat at, to go back to or to leave (a table
 // whose tab was closed stays open, counting against the tables one address may have open, until it
 // expires; leaving a practice table closes it). Grants of tables no longer open are forgotten.
@@ -2904,6 +3006,10 @@ function setup() {
   $("#discard").addEventListener("click", takeOrDiscard);
   const params = new URLSearchParams(location.search);
   const code = params.get("table");
+  if (location.hash.startsWith("#organise=") || (params.has("organise") && sessionStorage.getItem(ORGANISER_KEY))) {
+    openOrganiser();
+    return;
+  }
   // ?table=CODE&watch=1 watches even where this browser holds a seat there: a stream's second window
   // (or a browser source sharing the player's storage) shows no hand.
   if (code) openTable(code, params.get("watch") === "1" ? { watch: true } : { ask: true });

@@ -1,0 +1,83 @@
+"""The organiser's page: every table of a server at a glance, and closing one.
+
+A teacher running a games afternoon for a class, or a club running an evening of several tables,
+starts the server with ``rummykit serve --organiser``. The server then makes a key (random, for this
+run of the server only) and prints the organiser's address, ``http://host:port/#organise=KEY``. Who
+opens it sees every table the server holds (listed in the lobby or found by its link alone, open or
+ended in the last minutes): its code, game, status, the people and bots at its seats and whether they
+are connected, its watchers, the hand being played and each seat's total, and its winners once it is
+over; from there they may watch a table or close it. Closing ends an open table as the host's
+leaving does (``closed``, no longer played or listed); everybody at it is told that the organiser
+closed it.
+
+The key travels in the address's fragment, which the browser never sends, and from the page only in
+an ``Authorization: Bearer`` header; it is compared in constant time and never logged. Nothing else
+is needed: there is no organiser's account, and a new run of the server makes a new key (the old
+address then shows nothing). With several server processes (``--workers``) the option is refused,
+since the page lists the tables of one process.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Final
+
+from rummykit.web.lobby import LobbyError
+from rummykit.web.tables import OPEN
+from rummykit.web.texts import server_error_texts
+
+if TYPE_CHECKING:
+    from fastapi import Request
+
+    from rummykit.web.tables import Table
+
+KEY_BYTES: Final = 24
+"""The key's randomness: 192 bits, 32 characters of URL-safe Base64."""
+MOST_LISTED: Final = 500
+"""The most tables one answer lists (the ones used last first); a class or a club has far fewer."""
+
+
+def new_key() -> str:
+    """A fresh organiser's key (URL-safe: it is put in an address's fragment)."""
+    return secrets.token_urlsafe(KEY_BYTES)
+
+
+def check_key(request: Request, key: str) -> None:
+    """Refuse a request that does not show ``key`` as ``Authorization: Bearer KEY``.
+
+    Raises:
+        LobbyError: 403 ``not_organiser``, the same for a missing header and a wrong key.
+    """
+    scheme, _, shown = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not hmac.compare_digest(shown.strip().encode(), key.encode()):
+        message = "this is the organiser's page: open the address the server printed at its start"
+        texts = server_error_texts("not_organiser", message)
+        raise LobbyError(403, message, texts=texts, error="not_organiser")
+
+
+def organiser_entry(table: Table) -> dict[str, Any]:
+    """What the organiser's page shows of ``table``: its lobby entry (seats with their names and
+    connections, watchers, status) and the match's figures (hands dealt, totals, points won, net
+    scores, winners), in the state message's shapes so the page adds them up as a player's does."""
+    match = table.match
+    return {
+        **table.lobby_json(),
+        "match": {
+            "hands_dealt": match.hands_dealt,
+            "totals": list(match.totals),
+            "gains": list(match.gains),
+            "scores": list(match.scores),
+            "winners": list(match.winners),
+            "is_over": match.is_over,
+            "to_move": None if match.is_over or table.status != "playing" else match.to_move,
+        },
+    }
+
+
+def entries(tables: Iterable[Table]) -> list[dict[str, Any]]:
+    """The organiser's list: the open tables first, then those that ended and are still held (for
+    ``--finished-table-seconds``), each group by code; at most :data:`MOST_LISTED`."""
+    ordered = sorted(tables, key=lambda t: (t.status not in OPEN, t.code))
+    return [organiser_entry(t) for t in ordered[:MOST_LISTED]]
