@@ -4,12 +4,14 @@ deal and reshuffle of a table dealt from its secret and no player's name."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from fastapi.testclient import TestClient
 
 import rummykit as rk
 from rummykit.record import DEALT_VERSION, VERSION
+from rummykit.web.lobby import LobbyError
 from tests.web.test_ended_tables import finish_gin_hand
 
 
@@ -53,3 +55,57 @@ def test_a_waiting_table_has_no_record_and_an_unknown_code_none(client: TestClie
     waiting = client.get(f"/api/tables/{host['code']}/record")
     assert waiting.status_code == 409 and waiting.json()["code"] == "match_not_over"
     assert client.get("/api/tables/ZZZZZZ/record").json()["code"] == "no_table"
+
+
+def test_a_record_is_not_handed_out_while_an_end_is_being_stored(client: TestClient, web: Any) -> None:
+    """The last person's leave sets ``closed`` and then stores it; a record asked for meanwhile would
+    have held the stock of a match that goes on when the write fails (the status goes back)."""
+    host = web.create(client, preset="german", seats=2, name="Anna", bots=[{"kind": "random"}])
+    table = web.table_of(client, host["code"])
+    manager = table.manager
+    stored = manager.db
+    writing = asyncio.Event()
+
+    async def failing_write(fn: Any, *args: Any) -> Any:
+        if fn == manager.store.update_lobby:
+            writing.set()
+            await asyncio.sleep(0.2)
+            raise OSError("disk full")
+        return await stored(fn, *args)
+
+    async def scenario() -> tuple[BaseException | None, int]:
+        manager.db = failing_write
+        try:
+            leave = asyncio.create_task(table.leave(host["token"]))
+            await writing.wait()
+            assert table.status == "closed"  # set before the write, in the lock
+            try:
+                await table.record_json()
+            except LobbyError as exc:
+                refused = exc.status
+            else:
+                refused = 200
+            return (await asyncio.gather(leave, return_exceptions=True))[0], refused
+        finally:
+            manager.db = stored
+
+    failed, refused = client.portal.call(scenario)  # type: ignore[union-attr]
+    assert isinstance(failed, OSError) and refused == 409
+    assert table.status == "playing"
+
+
+def test_an_ended_table_s_record_is_made_once(client: TestClient, web: Any, monkeypatch: Any) -> None:
+    host = web.create(client, preset="gin", seats=2, seed=4, bots=[{"kind": "random"}])
+    with web.connect(client, host["code"], host["token"]) as anna:
+        finish_gin_hand(anna, web)
+    made = []
+    original = rk.Record.from_match
+
+    def counted(match: Any) -> Any:
+        made.append(match)
+        return original(match)
+
+    monkeypatch.setattr(rk.Record, "from_match", counted)
+    answers = [client.get(f"/api/tables/{host['code']}/record") for _ in range(3)]
+    assert {a.status_code for a in answers} == {200} and len({a.content for a in answers}) == 1
+    assert len(made) == 1

@@ -48,7 +48,7 @@ from typing import Any, Final, Literal
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
@@ -81,7 +81,7 @@ from rummykit.web.rematch import rematch
 from rummykit.web.rulebook import PageLang, preset_lines, preset_rules, rules_page
 from rummykit.web.seats import retake
 from rummykit.web.store import Store, default_database_url
-from rummykit.web.tables import Table
+from rummykit.web.tables import Table, joinable, needs_seat, needs_status, record_not_yet
 from rummykit.web.texts import bot_kind_texts, bot_name_texts, level_texts, messages_json, server_error_texts
 
 STATIC: Final = Path(__file__).parent / "static"
@@ -356,45 +356,45 @@ def create_app(
         return {"code": found, **rules_page(rules, lang)}
 
     @app.get("/api/tables/{code}/record")
-    async def table_record(request: Request, code: str) -> JSONResponse:
+    async def table_record(request: Request, code: str) -> Response:
         await limit(request, requests, "requests")
-        table = await manager_of(request).find(code)
-        record = table.record()
+        table = await manager_of(request).find(code, record_not_yet)
         disposition = f'attachment; filename="rummykit-{table.code}.json"'
-        return JSONResponse(record.to_dict(), headers={"Content-Disposition": disposition})
+        headers = {"Content-Disposition": disposition}
+        return Response(await table.record_json(), media_type="application/json", headers=headers)
 
     @app.post("/api/tables/{code}/join")
     async def join_table(request: Request, code: str, body: JoinTable) -> SeatGrant:
         await limit(request, requests, "requests")
-        table = await manager_of(request).find(code)
+        table = await manager_of(request).find(code, joinable)
         seat, token = await table.join(body.name, address_of(request))
         return grant(table, seat, token)
 
     @app.post("/api/tables/{code}/start")
     async def start_table(request: Request, code: str, body: TokenBody) -> dict[str, Any]:
         await limit(request, requests, "requests")
-        table = await manager_of(request).find(code)
+        table = await manager_of(request).find(code, needs_status("waiting"))
         await table.start(body.token)
         return table.lobby_json()
 
     @app.post("/api/tables/{code}/remove")
     async def remove_person(request: Request, code: str, body: RemoveSeat) -> dict[str, Any]:
         await limit(request, requests, "requests")
-        table = await manager_of(request).find(code)
+        table = await manager_of(request).find(code, needs_status("waiting"))
         await table.remove(body.token, body.seat, body.name)
         return table.lobby_json()
 
     @app.post("/api/tables/{code}/leave")
     async def leave_table(request: Request, code: str, body: TokenBody) -> dict[str, Any]:
         await limit(request, requests, "requests")
-        table = await manager_of(request).find(code)
+        table = await manager_of(request).find(code, needs_seat(body.token))
         await table.leave(body.token)
         return table.lobby_json()
 
     @app.post("/api/tables/{code}/retake")
     async def retake_seat(request: Request, code: str, body: TokenBody) -> SeatGrant:
         await limit(request, requests, "requests")
-        table = await manager_of(request).find(code)
+        table = await manager_of(request).find(code, needs_seat(body.token))
         seat = await retake(table, body.token)
         return grant(table, seat, body.token)
 

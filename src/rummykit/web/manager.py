@@ -311,12 +311,16 @@ class TableManager:
             return stored
         return hmac.new(self._address_key, b"rummykit-relay:" + stored.encode(), hashlib.sha256).hexdigest()
 
-    async def find(self, code: str) -> Table:
+    async def find(self, code: str, check: Callable[[StoredTable], None] | None = None) -> Table:
         """The table ``code``; with a shared database, one another process made is loaded from it.
 
         A table this process has claimed (:meth:`route`) is kept (people not connected here are away
         from now, so bots play for them after the takeover time). Any other is loaded as a copy for
-        one lobby request (join, start, leave, retake) and not kept."""
+        one lobby request (join, start, leave, retake) and not kept. ``check`` looks at such a
+        stored open table before its match is replayed, and refuses a request that could not be
+        granted (:func:`~rummykit.web.tables.needs_status`, :func:`~rummykit.web.tables.needs_seat`):
+        a replay of a long match costs a second of the event loop, which a stranger's request with a
+        made-up token, or for a table not in the state it needs, does not get to spend."""
         key = self._key(code)
         if key is not None and key in self._unrestored:  # found unplayable: not replayed (nor logged) again
             raise self._missing(code, key)
@@ -328,6 +332,8 @@ class TableManager:
             stored = await self.db(self.store.load, key) if route is not None else None
             if route is not None and stored is not None and stored.status in OPEN_STATUSES:
                 table = self.tables.get(key)
+                if table is None and check is not None:
+                    check(stored)
                 if table is None:
                     try:
                         table = self._rebuild(stored)

@@ -176,6 +176,58 @@ def refusal(
     return LobbyError(http, message, retry_after, texts=texts, error=error)
 
 
+def needs_status(status: Status) -> Callable[[StoredTable], None]:
+    """A check for :meth:`TableManager.find <rummykit.web.manager.TableManager.find>`: the stored
+    table is ``status`` (else 409 ``table_status``, as :meth:`Table.require` says it)."""
+
+    def check(stored: StoredTable) -> None:
+        if stored.status != status:
+            message = f"table {stored.code} is {stored.status}"
+            raise refusal(409, "table_status", message, code=stored.code, status=stored.status)
+
+    return check
+
+
+def needs_seat(token: str) -> Callable[[StoredTable], None]:
+    """A check for :meth:`TableManager.find <rummykit.web.manager.TableManager.find>`: a seat of
+    the stored table is held by ``token``, or kept for it by a bot (else 403 ``unknown_token``)."""
+    digest = hash_token(token)
+
+    def check(stored: StoredTable) -> None:
+        for seat in stored.seats:
+            for held in (seat.get("token_hash"), seat.get("held_for")):
+                if isinstance(held, str) and hmac.compare_digest(held, digest):
+                    return
+        raise refusal(403, "unknown_token", "unknown seat token")
+
+    return check
+
+
+def joinable(stored: StoredTable) -> None:
+    """A check for :meth:`TableManager.find <rummykit.web.manager.TableManager.find>` before a join:
+    the stored table waits for players (else 409 ``table_watch``, as :meth:`Table.join` says)."""
+    if stored.status != "waiting":
+        raise _watch_instead(stored.code, stored.status)
+
+
+def _watch_instead(code: str, status: str) -> LobbyError:
+    message = f"table {code} is {status}; watch it instead"
+    return refusal(409, "table_watch", message, code=code, status=status)
+
+
+def record_not_yet(stored: StoredTable) -> None:
+    """A check for :meth:`TableManager.find <rummykit.web.manager.TableManager.find>` before a
+    record: a stored open table's record is refused (:meth:`Table.record`) without replaying it."""
+    raise refusal(409, "match_not_over", _not_over(stored.code), code=stored.code)
+
+
+def _not_over(code: str) -> str:
+    return (
+        f"table {code} is not over yet: its record holds every hidden card, so it is handed out once "
+        "the match is over"
+    )
+
+
 def no_table(code: str) -> LobbyError:
     """The refusal for a table code that names no table (404), quoting at most 16 characters of it."""
     shown_code = repr(code[:16])
@@ -275,6 +327,8 @@ class Table:
         """Records stored for this table: moves and undos (:mod:`rummykit.web.practice`)."""
         self.clients: set[Client] = set()
         self.chat = ChatRoom()
+        self._record_json: tuple[int, bytes] | None = None
+        """The record's JSON once made, with the version it was made at (:meth:`record_json`)."""
         self.lock = asyncio.Lock()
         self._away: dict[int, float] = {}
         self._bots: dict[BotKey, Bot] = {}
@@ -335,12 +389,24 @@ class Table:
             LobbyError: 409 ``match_not_over`` while the table waits or plays.
         """
         if self.status in ("waiting", "playing"):
-            message = (
-                f"table {self.code} is not over yet: its record holds every hidden card, so it is "
-                "handed out once the match is over"
-            )
-            raise refusal(409, "match_not_over", message, code=self.code)
+            raise refusal(409, "match_not_over", _not_over(self.code), code=self.code)
         return Record.from_match(self.match)
+
+    async def record_json(self) -> bytes:
+        """:meth:`record` as the JSON the server hands out, made once (an ended match does not
+        change), off the event loop, and under the table's lock: a status set while its end is being
+        stored (a failed write takes it back, and the match goes on) is not taken for an end.
+
+        Raises:
+            LobbyError: 409 ``match_not_over`` while the table waits or plays.
+        """
+        async with self.lock:
+            if self.status in OPEN:
+                self.record()  # its refusal
+            if self._record_json is None or self._record_json[0] != self.version:
+                text = await asyncio.to_thread(lambda: json.dumps(self.record().to_dict()).encode("utf-8"))
+                self._record_json = (self.version, text)
+            return self._record_json[1]
 
     def require(self, status: Status) -> None:
         """Refuse a lobby request unless the table is ``status`` (409 ``table_status``, naming it)."""
@@ -1351,8 +1417,7 @@ class Table:
             if self.manager.store.shared:
                 await self._reload_lobby()
             if self.status != "waiting":
-                message = f"table {self.code} is {self.status}; watch it instead"
-                raise refusal(409, "table_watch", message, code=self.code, status=self.status)
+                raise _watch_instead(self.code, self.status)
             free = [i for i, s in enumerate(self.seats) if s.kind == "open"]
             if not free:
                 raise refusal(409, "no_free_seat", f"table {self.code} has no free seat", code=self.code)
@@ -1372,9 +1437,9 @@ class Table:
         async with self.lock:
             if self.manager.store.shared:
                 await self._reload_lobby()
+            self.require("waiting")  # first, as a process that does not play the table says it
             if self.seat_for_token(token) != 0:
                 raise refusal(403, "not_host", "only the host (seat 1) can start the table")
-            self.require("waiting")
             for i, s in enumerate(self.seats):
                 if s.kind == "open":
                     kind = default_bot_kind()
@@ -1396,10 +1461,10 @@ class Table:
         async with self.lock:
             if self.manager.store.shared:
                 await self._reload_lobby()
+            self.require("waiting")  # first, as a process that does not play the table says it
             if self.seat_for_token(token) != 0:
                 why = "only the host (seat 1) can remove a person from the table"
                 raise refusal(403, "not_host_remove", why)
-            self.require("waiting")
             if not 1 <= seat < self.players or self.seats[seat].kind != "human":
                 why = f"seat {seat + 1} holds no person to remove"
                 raise refusal(409, "no_person", why, seat=str(seat + 1))
