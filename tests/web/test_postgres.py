@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
 
 from rummykit.web.app import create_app
 from rummykit.web.store import Store
@@ -59,35 +62,46 @@ def test_a_bad_internal_host_is_refused_before_the_server_says_it_serves(postgre
     assert "error: cannot listen on 999.1.1.1" in result.output and "serving" not in result.output
 
 
+@pytest.fixture
+def fresh_database(postgres_url: str) -> Iterator[str]:
+    """A database of its own (others of the session's server were claimed by a keyed process)."""
+    admin = create_engine(postgres_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text("DROP DATABASE IF EXISTS rk_lobby_replays"))
+        connection.execute(text("CREATE DATABASE rk_lobby_replays"))
+    admin.dispose()
+    yield postgres_url.rsplit("/", 1)[0] + "/rk_lobby_replays"
+
+
 def test_a_lobby_request_for_another_process_s_table_replays_it_only_when_it_can_be_granted(
-    postgres_url: str, web: Any
+    fresh_database: str, web: Any
 ) -> None:
     """A request to a process that does not play the table replays its match for the lobby's sake:
     a second of the event loop for a long match. A made-up token, a record of an open table, a join
     of a table in play are refused from the stored row, without the replay."""
     settings = web.settings(bot_delay=0, takeover_seconds=60)
-    with TestClient(create_app(postgres_url, settings=settings)) as owner:
-        with TestClient(create_app(postgres_url, settings=settings)) as other:
-            grant = web.create(owner, preset="german", seats=2, name="Anna", bots=[{"kind": "random"}])
-            code = grant["code"]
-            manager = other.app.state.manager  # type: ignore[attr-defined]
-            replays: list[str] = []
-            rebuild = manager._rebuild
+    owner_app, other_app = (create_app(fresh_database, settings=settings) for _ in range(2))
+    with TestClient(owner_app) as owner, TestClient(other_app) as other:
+        grant = web.create(owner, preset="german", seats=2, name="Anna", bots=[{"kind": "random"}])
+        code = grant["code"]
+        manager = other.app.state.manager  # type: ignore[attr-defined]
+        replays: list[str] = []
+        rebuild = manager._rebuild
 
-            def counted(stored: Any) -> Any:
-                replays.append(stored.code)
-                return rebuild(stored)
+        def counted(stored: Any) -> Any:
+            replays.append(stored.code)
+            return rebuild(stored)
 
-            manager._rebuild = counted
-            left = other.post(f"/api/tables/{code}/leave", json={"token": "made-up"})
-            assert left.status_code == 403 and left.json()["code"] == "unknown_token"
-            record = other.get(f"/api/tables/{code}/record")
-            assert record.status_code == 409 and record.json()["code"] == "match_not_over"
-            joined = other.post(f"/api/tables/{code}/join", json={"name": "Max"})
-            assert joined.status_code == 409 and joined.json()["code"] == "table_watch"
-            removed = other.post(f"/api/tables/{code}/remove", json={"token": "made-up", "seat": 1})
-            assert removed.status_code == 409 and removed.json()["code"] == "table_status"
-            assert replays == []
-            # The seat's own token is granted: the table is replayed for it.
-            assert other.post(f"/api/tables/{code}/leave", json={"token": grant["token"]}).status_code == 200
-            assert replays == [code]
+        manager._rebuild = counted
+        left = other.post(f"/api/tables/{code}/leave", json={"token": "made-up"})
+        assert left.status_code == 403 and left.json()["code"] == "unknown_token"
+        record = other.get(f"/api/tables/{code}/record")
+        assert record.status_code == 409 and record.json()["code"] == "match_not_over"
+        joined = other.post(f"/api/tables/{code}/join", json={"name": "Max"})
+        assert joined.status_code == 409 and joined.json()["code"] == "table_watch"
+        removed = other.post(f"/api/tables/{code}/remove", json={"token": "made-up", "seat": 1})
+        assert removed.status_code == 409 and removed.json()["code"] == "table_status"
+        assert replays == []
+        # The seat's own token is granted: the table is replayed for it.
+        assert other.post(f"/api/tables/{code}/leave", json={"token": grant["token"]}).status_code == 200
+        assert replays == [code]
