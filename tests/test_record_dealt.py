@@ -155,10 +155,10 @@ def test_deals_or_reshuffles_the_moves_do_not_use_are_refused(match: DealtMatch)
     extra_deal = Record.from_dict(
         edited(match, lambda d: (d["deals"].append(d["deals"][0]), d["reshuffles"].append([])))
     )
-    with pytest.raises(NotationError, match="the record holds 3 deals; its moves deal 2 hands"):
+    with pytest.raises(NotationError, match="deals held by the record: 3; hands its moves deal: 2"):
         extra_deal.replay()
     extra_stock = Record.from_dict(edited(match, lambda d: d["reshuffles"][1].append(d["reshuffles"][1][0])))
-    with pytest.raises(NotationError, match="holds 2 reshuffles of hand 2; its moves make 1"):
+    with pytest.raises(NotationError, match="hand 2 held by the record: 2; made by its moves: 1"):
         extra_stock.replay()
 
 

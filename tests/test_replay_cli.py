@@ -398,3 +398,21 @@ def test_a_partial_run_names_the_games_it_holds(tmp_path: Path) -> None:
     index.write_text("".join(line for line in lines if '"games-000001' not in line), encoding="utf-8")
     code, text = replay(str(out), "--game", "4", lines=["q"])
     assert code == 2 and "has no game 4; the games written are 0–2, 6–8 (numbered from 0)" in text, text
+
+
+def test_a_web_table_s_record_of_several_deals_and_reshuffles_is_stepped_through(tmp_path: Path) -> None:
+    """A server's table deals from its secret: its record (version 2) holds every deal and every
+    reshuffle, which the moves use one by one; the start of the replay uses none of them yet."""
+    from rummykit.web.dealing import DealtMatch
+
+    rules = rk.Rules.from_mapping({"preset": "viennese", "num_hands": 2, "match_end": "fixed_hands"})
+    m = DealtMatch.from_secret(rules, 2, bytes(range(4, 36)))
+    rng = random.Random(4)  # hand 1 reshuffles three times, hand 2 once
+    while not m.is_over:
+        m.apply(rng.choice(m.legal_actions()))
+    assert len(m.rounds) == 2 and [len(r.reshuffled_stocks) for r in m.rounds] == [3, 1]
+    path = tmp_path / "web.json"
+    path.write_text(rk.Record.from_match(m).dumps(), encoding="utf-8")
+    code, out = replay(str(path), lines=["end", "round 2", "end"])
+    assert code == 0 and "error" not in out, out[-400:]
+    assert f"action {len(m.actions)} of {len(m.actions)}" in out and "round 2 of 2" in out

@@ -187,7 +187,7 @@ class Record:
             ReplayError: an action of the record cannot be applied (a :class:`NotationError`).
             NotationError: deals or reshuffles the actions do not use (:meth:`_check_all_used`).
         """
-        game = self._start()
+        game = self.start()
         for i, action in enumerate(self.actions, start=1):
             try:
                 game.apply(action)
@@ -196,8 +196,16 @@ class Record:
         self._check_all_used(game)
         return game
 
-    def _start(self) -> Any:
-        """The round or match of the record before its first action."""
+    def start(self) -> Any:
+        """The round or match of the record before its first action (its first deal, and for a
+        match the seat draw): where a replay begins, and what a viewer shows first. Unlike
+        :meth:`replay` with no actions, it does not ask that the record's deals and reshuffles be
+        used (:meth:`_check_all_used`): the actions that use them have not been applied yet.
+
+        Raises:
+            NotationError: a round record without its deck, or malformed deals.
+            RulesError: a player count, dealer or deal the rules do not allow.
+        """
         if self.kind == "round":
             if self.deck is None:
                 raise NotationError("a round record needs its deck")
@@ -234,14 +242,15 @@ class Record:
         """
         rounds: list[Round] = [game] if self.kind == "round" else game.rounds
         if self.deals is not None and len(rounds) != len(self.deals):
-            held_deals = len(self.deals)
-            raise NotationError(f"the record holds {held_deals} deals; its moves deal {len(rounds)} hands")
+            held_deals, dealt = len(self.deals), len(rounds)
+            raise NotationError(f"deals held by the record: {held_deals}; hands its moves deal: {dealt}")
         if self.reshuffles is not None:
             made_each = [r.reshuffled_stocks for r in rounds]
             for hand, (made, held) in enumerate(zip(made_each, self.reshuffles, strict=True), 1):
                 if len(made) != len(held):
+                    count, number = len(held), len(made)
                     raise NotationError(
-                        f"the record holds {len(held)} reshuffles of hand {hand}; its moves make {len(made)}"
+                        f"reshuffles of hand {hand} held by the record: {count}; made by its moves: {number}"
                     )
 
     def replay_round(self) -> Round:
@@ -297,7 +306,7 @@ class Record:
         Raises:
             ReplayError: an action of the record cannot be applied (a :class:`NotationError`).
         """
-        game = self._start()
+        game = self.start()
         yield game.round.state() if self.kind == "match" else game.state()
         for i, action in enumerate(self.actions, start=1):
             try:

@@ -236,7 +236,7 @@ class ReplaySession:
         self.position = 0
 
     def _empty(self) -> Round | Match:
-        game: Round | Match = dataclasses.replace(self.record, actions=()).replay()
+        game: Round | Match = self.record.start()
         return game
 
     def _frame(self, game: Round | Match, ended: RoundState | None) -> Frame:

@@ -996,13 +996,13 @@ ERRORS: Final[tuple[Entry, ...]] = (
     ),
     (
         "notation",
-        "the record holds {count} deals; its moves deal {number} hands",
-        "Die Aufzeichnung enthält {count}-mal Geben; ihre Züge geben {number} Spiele",
+        "deals held by the record: {count}; hands its moves deal: {number}",
+        "Geben in der Aufzeichnung: {count}; Spiele, die ihre Züge geben: {number}",
     ),
     (
         "notation",
-        "the record holds {count} reshuffles of hand {hand}; its moves make {number}",
-        "Die Aufzeichnung enthält {count}-mal Neumischen von Spiel {hand}; ihre Züge mischen {number}-mal",
+        "reshuffles of hand {hand} held by the record: {count}; made by its moves: {number}",
+        "Neumischen von Spiel {hand} in der Aufzeichnung: {count}; von ihren Zügen: {number}",
     ),
     (
         "notation",
