@@ -16,6 +16,7 @@ def test_chat_lines_reach_everybody_and_bad_ones_are_refused(client: TestClient,
     host = web.create(client, seats=2, name="Anna", bots=[{"kind": "random"}])
     code = host["code"]
     with web.connect(client, code, host["token"]) as anna, web.connect(client, code) as watcher:
+        web.receive_state(watcher)  # watching: it reads what is said from now on
         anna.send_json({"type": "chat", "text": "  <b>gut</b>\t gespielt!  "})
         line = web.next_of(anna, "chat")
         assert (line["seat"], line["name"], line["text"]) == (0, "Anna", "<b>gut</b> gespielt!")
@@ -99,3 +100,35 @@ def test_a_connection_made_after_the_rematch_opened_is_told_where_it_is(client: 
     assert client.get(f"/api/tables/{new['code']}").json()["seats"][1]["kind"] == "open"
     joined = client.post(f"/api/tables/{new['code']}/join", json={"name": "Ben"}).json()
     assert joined["seat"] == 1
+
+
+def until_pong(ws: Any) -> list[str]:
+    """The types of the messages a connection gets before the answer to a ping sent now."""
+    ws.send_json({"type": "ping"})
+    seen = []
+    while (msg := ws.receive_json())["type"] != "pong":
+        seen.append(msg["type"])
+    return seen
+
+
+def test_a_practice_rematch_is_not_told_to_watchers(client: TestClient, web: Any) -> None:
+    """The rematch of a table where only bots are left beside the host is a practice table, found by
+    its link alone: the watchers of the old table (strangers from the lobby) are not given its code,
+    neither at once nor when they connect later; the host is."""
+    host = web.create(client, seats=3, name="Anna", bots=[{"kind": "random"}], listed=True)
+    code = host["code"]
+    guest = client.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
+    client.post(f"/api/tables/{code}/start", json={"token": host["token"]})
+    client.post(f"/api/tables/{code}/leave", json={"token": guest["token"]})  # a bot holds Ben's seat
+    with web.connect(client, code, host["token"]) as anna, web.connect(client, code) as watcher:
+        web.receive_state(anna)
+        web.receive_state(watcher)
+        web.table_of(client, code).status = "over"  # the match's end, as the server marks it
+        new = client.post(f"/api/tables/{code}/rematch", json={"token": host["token"]}).json()
+        assert web.next_of(anna, "rematch")["code"] == new["code"]
+        assert "rematch" not in until_pong(watcher)
+    assert client.get(f"/api/tables/{new['code']}").json()["listed"] is False
+    with web.connect(client, code) as late:
+        assert "rematch" not in until_pong(late)
+    with web.connect(client, code, host["token"]) as back:
+        assert "rematch" in until_pong(back)

@@ -97,6 +97,8 @@ async def _open(table: Table, address: str | None) -> Opened:
             await new._save_lobby()
             new.broadcast()
     for client in list(table.clients):
+        if client.seat is None and not new.listed:  # found by its link alone: not by the watchers
+            continue
         message: dict[str, Any] = {"type": "rematch", "code": new.code}
         if client.seat is not None and client.seat in grants:
             message.update(seat=client.seat, token=grants[client.seat])
@@ -109,8 +111,12 @@ async def offer(table: Table, client: Client) -> None:
     ``{"type": "rematch", "code": …, "offer": true}``, for information only. It is not moved there
     nor given a seat (someone reopening the old link may only want the final scores); a seat left
     open for a person who was away is joined by the code, as any seat is. Nothing while no rematch
-    was opened."""
+    was opened, and nothing to a watcher where the rematch is not listed (a practice table, or one
+    found by its link alone)."""
     opening = table.rematch
     if opening is None or not opening.done() or opening.cancelled() or opening.exception() is not None:
         return
-    client.send({"type": "rematch", "code": opening.result()[0].code, "offer": True})
+    new = opening.result()[0]
+    if client.seat is None and not new.listed:
+        return
+    client.send({"type": "rematch", "code": new.code, "offer": True})
