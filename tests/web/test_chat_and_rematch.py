@@ -132,3 +132,33 @@ def test_a_practice_rematch_is_not_told_to_watchers(client: TestClient, web: Any
         assert "rematch" not in until_pong(late)
     with web.connect(client, code, host["token"]) as back:
         assert "rematch" in until_pong(back)
+
+
+def test_a_person_who_takes_a_seat_reads_only_what_is_said_since(client: TestClient, web: Any) -> None:
+    """At a waiting table in the lobby a stranger may take a seat: what the host said before (about a
+    person just removed, say) is not sent to them; a person who comes back to their seat reads it."""
+    host = web.create(client, seats=3, name="Anna")
+    code = host["code"]
+    with web.connect(client, code, host["token"]) as anna:
+        web.receive_state(anna)
+        anna.send_json({"type": "chat", "text": "before Ben came"})
+        web.next_of(anna, "chat")
+        ben = client.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
+        with web.connect(client, code, ben["token"]) as ben_ws:
+            assert "chat" not in until_pong(ben_ws)
+            anna.send_json({"type": "chat", "text": "hallo Ben"})
+            assert web.next_of(ben_ws, "chat")["text"] == "hallo Ben"
+        with web.connect(client, code, ben["token"]) as again:
+            assert [m["text"] for m in backlog(again)] == ["hallo Ben"]
+    with web.connect(client, code, host["token"]) as back:
+        assert [m["text"] for m in backlog(back)] == ["before Ben came", "hallo Ben"]
+
+
+def backlog(ws: Any) -> list[dict[str, Any]]:
+    """The chat lines a connection gets before the answer to a ping sent now."""
+    ws.send_json({"type": "ping"})
+    lines = []
+    while (msg := ws.receive_json())["type"] != "pong":
+        if msg["type"] == "chat":
+            lines.append(msg)
+    return lines

@@ -6,8 +6,9 @@ write. Each seat may send :data:`CHAT_BURST` messages in a row, then one every
 ``1 / CHAT_PER_SECOND`` seconds; a message over the limit gets a ``rate_limited`` error and is not
 shown. The server never interprets the text: pages insert it as text, never as HTML. The last
 :data:`CHAT_HISTORY` lines are sent to a seat's page when it connects (a player coming back reads what
-was said meanwhile); a watcher reads only the lines said while it watches, so what the players said
-before a stranger came stays among them. Chat is not stored.
+was said meanwhile); a watcher reads only the lines said while it watches, and a person who takes a
+seat only those said since, so what the players said before a stranger came stays among them. Chat is
+not stored.
 Muting a player is the page's business (it hides that seat's lines for the one who muted).
 """
 
@@ -56,7 +57,8 @@ class ChatRoom:
     def __init__(self) -> None:
         self.limiter = RateLimiter(CHAT_PER_SECOND, CHAT_BURST)
         self.history: deque[dict[str, Any]] = deque(maxlen=CHAT_HISTORY)
-        self._number = 0
+        self.said = 0
+        """The lines said so far (each line's ``n`` is its number)."""
 
     def say(self, seat: int | None, name: str, text: str) -> dict[str, Any]:
         """The line to send to everybody, or the error to send back to the writer alone."""
@@ -66,8 +68,8 @@ class ChatRoom:
         if wait > 0:
             error = _error("rate_limited", f"chat: {CHAT_BURST} messages in a row at most; wait a moment")
             return {**error, "retry_after": round(wait, 3)}
-        self._number += 1
-        line = {"type": "chat", "n": self._number, "seat": seat, "name": name, "text": text}
+        self.said += 1
+        line = {"type": "chat", "n": self.said, "seat": seat, "name": name, "text": text}
         self.history.append(line)
         return line
 

@@ -327,6 +327,10 @@ class Table:
         """Records stored for this table: moves and undos (:mod:`rummykit.web.practice`)."""
         self.clients: set[Client] = set()
         self.chat = ChatRoom()
+        self._chat_from: dict[int, int] = {}
+        """Per seat a person joined, the chat lines said before (:attr:`ChatRoom.said`), which the
+        backlog sent on connecting leaves out: a person who takes a seat from the lobby does not
+        read what the others said before they came."""
         self._record_json: tuple[int, bytes] | None = None
         """The record's JSON once made, with the version it was made at (:meth:`record_json`)."""
         self.lock = asyncio.Lock()
@@ -724,7 +728,8 @@ class Table:
             client.send({"type": "welcome", "seat": client.seat, "code": self.code})
             if client.seat is not None:  # a watcher reads the lines said while it watches, no earlier
                 for line in self.chat.history:
-                    client.send(line)
+                    if line["n"] > self._chat_from.get(client.seat, 0):  # nor one who joined since
+                        client.send(line)
             if client.seat is None:  # a watcher: only the count of watchers changed for the others,
                 client.send(self.state_text(None))  # which they see with the next move
             else:
@@ -1427,6 +1432,7 @@ class Table:
                 guard = self.manager.seats_guard(digest, network, self)
             seat = free[0]
             self.seats[seat] = Seat("human", name.strip(), joined_from=digest, joined_net=network)
+            self._chat_from[seat] = self.chat.said  # what was said before the person came stays unread
             token = self._new_token(seat)
             # The host starts the table, also when the last seat fills (nobody is rushed in).
             await self._save_lobby(guard)
