@@ -40,7 +40,7 @@ import copy
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final, Protocol
+from typing import Any, Final, Protocol
 
 from rummykit.actions import Action, BuyBack, Decline, canonical_action, passes
 from rummykit.cards import Card, parse_cards
@@ -132,7 +132,8 @@ class Dealing(Protocol):
     from 1 (the hands a starting :class:`MatchPosition` counts are not among them). Every hand also
     gets a seed from the match's :attr:`Match.seed` (``Round.seed``): it shuffles the deck and drives
     the reshuffles where the dealing gives neither. A dealing gives the same answers however often it
-    is asked, so that copies and pickles of a match deal on alike.
+    is asked, so that copies and pickles of a match deal on alike (the library's dealings are
+    immutable, and the copies of a match share them).
 
     :class:`SeededDealing` is the library's; the server deals a table that is not seeded from its
     secret (:class:`rummykit.web.dealing.SecretDealing`), and a record replays the deals it holds
@@ -166,6 +167,9 @@ class SeededDealing:
 
     def reshuffle_rng(self, hand: int) -> random.Random | None:
         return None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> SeededDealing:
+        return self  # immutable: a copy of the match shares it
 
 
 class Match:

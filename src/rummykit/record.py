@@ -656,3 +656,6 @@ class RecordedDealing:
         reshuffles = self.reshuffles
         stocks = reshuffles[hand - 1] if reshuffles is not None and hand <= len(reshuffles) else ()
         return RecordedShuffles(stocks, hand)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> RecordedDealing:
+        return self  # immutable: a copy of the match shares it

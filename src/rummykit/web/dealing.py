@@ -155,3 +155,6 @@ class SecretDealing:
 
     def reshuffle_rng(self, hand: int) -> SecretRandom:
         return reshuffler(self.secret, hand)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> SecretDealing:
+        return self  # immutable: a copy of the match shares it
