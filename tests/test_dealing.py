@@ -18,7 +18,7 @@ import pytest
 
 import rummykit as rk
 from rummykit.cards import format_cards
-from rummykit.match import Match
+from rummykit.match import Match, SeededDealing
 from rummykit.record import Record
 from rummykit.web.matches import new_table_match
 from rummykit.web.practice import play_on
@@ -134,3 +134,46 @@ def test_a_copied_match_deals_on_as_the_original(kind: str, how: str) -> None:
         for action in moves[cut:]:
             game.apply(action)
         assert dealt(game) == dealt(played)
+
+
+class ReversedDecks:
+    """A dealing of its own: hand ``n`` is the deck of seed ``n`` upside down; the seed reshuffles."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, int]] = []
+
+    def deck(self, table: rk.Rules, hand: int) -> list[int]:
+        self.asked.append(("deck", hand))
+        return list(reversed(rk.Round.new(table, 2, seed=hand).deck))
+
+    def reshuffle_rng(self, hand: int) -> random.Random | None:
+        self.asked.append(("reshuffles", hand))
+        return None
+
+
+def test_a_dealing_deals_every_hand_the_first_included() -> None:
+    table = rules("german")
+    dealing = ReversedDecks()
+    position = rk.MatchPosition(totals=(10, 20), hands_dealt=1)  # hands before the match are not asked for
+    match = Match.new(table, 2, seed=4, position=position, dealing=dealing)
+    assert dealing.asked == [("deck", 1), ("reshuffles", 1)] and match.dealing is dealing
+    play(match, 4)
+    assert dealing.asked[-2:] == [("deck", 2), ("reshuffles", 2)] and len(match.rounds) == 2
+    assert [list(r.deck) for r in match.rounds] == [dealing.deck(table, n) for n in (1, 2)]
+    # Not the seed's dealing: the record keeps every deal and reshuffle, and replays the match.
+    assert not match.deals_follow_seed and match.first_deck is None
+    record = Record.from_match(match)
+    assert record.deals == tuple(r.deck for r in match.rounds) and record.deck is None
+    assert dealt(Record.loads(record.dumps()).replay_match()) == dealt(match)
+
+
+def test_the_seed_s_dealing_is_the_default_and_a_deck_is_its_first_deal() -> None:
+    table = rules("german")
+    deck = rk.Round.new(table, 2, seed=8).deck
+    assert Match.new(table, 2, seed=1).dealing == SeededDealing()
+    given = Match.new(table, 2, seed=1, deck=format_cards(deck))
+    assert given.dealing == SeededDealing(deck) and given.first_deck == deck and given.deals_follow_seed
+    assert given.copy().dealing is given.dealing  # immutable: shared, not copied
+    assert dealt(Match.new(table, 2, seed=1, dealing=SeededDealing(deck))) == dealt(given)
+    with pytest.raises(TypeError, match="a deck or a dealing, not both"):
+        Match.new(table, 2, seed=1, deck=deck, dealing=SeededDealing())

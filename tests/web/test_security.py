@@ -650,6 +650,7 @@ def test_every_deal_of_a_secret_match_comes_from_the_secret() -> None:
     rules = Rules.from_mapping({"preset": "german", "num_hands": 3, "match_end": "fixed_hands"})
     secret = bytes(range(100, 132))
     match = new_table_match(rules, 3, None, secret, None)
+    assert repr(secret) not in repr(match.dealing)  # nor in a log or a traceback
     bot = make_bot("greedy")
     while not match.is_over:
         match.apply(bot.choose(match.round.view(match.to_move), match.legal_actions(), random.Random(1)))
