@@ -12,16 +12,17 @@ import pytest
 import rummykit as rk
 from rummykit.errors import NotationError
 from rummykit.record import DEALT_VERSION, VERSION, Record, RecordedShuffles
-from rummykit.web.dealing import DealtMatch, deal_order
+from rummykit.web.dealing import deal_order
+from rummykit.web.matches import new_table_match
 
 RULES = rk.Rules.from_mapping({"preset": "viennese", "num_hands": 2, "match_end": "fixed_hands"})
 SECRET = bytes(range(4, 36))
 
 
-def played(rules: rk.Rules = RULES, secret: bytes = SECRET, seed: int = 4, players: int = 2) -> DealtMatch:
+def played(rules: rk.Rules = RULES, secret: bytes = SECRET, seed: int = 4, players: int = 2) -> rk.Match:
     """A match dealt from ``secret`` and played to its end by random moves (seed 4: hand 1 reshuffles
     three times, hand 2 once)."""
-    match = DealtMatch.from_secret(rules, players, secret)
+    match = new_table_match(rules, players, None, secret, None)
     rng = random.Random(seed)
     while not match.is_over:
         match.apply(rng.choice(match.legal_actions()))
@@ -29,11 +30,11 @@ def played(rules: rk.Rules = RULES, secret: bytes = SECRET, seed: int = 4, playe
 
 
 @pytest.fixture(scope="module")
-def match() -> DealtMatch:
+def match() -> rk.Match:
     return played()
 
 
-def test_a_secret_match_is_recorded_with_every_deal_and_every_reshuffle(match: DealtMatch) -> None:
+def test_a_secret_match_is_recorded_with_every_deal_and_every_reshuffle(match: rk.Match) -> None:
     assert [len(r.reshuffled_stocks) for r in match.rounds] == [3, 1]
     record = Record.from_match(match)
     assert record.deals == tuple(tuple(deal_order(RULES, SECRET, n)) for n in (1, 2))
@@ -50,7 +51,7 @@ def test_a_secret_match_is_recorded_with_every_deal_and_every_reshuffle(match: D
     assert Record.from_match(replayed).dumps() == record.dumps()
 
 
-def test_every_state_of_a_recorded_secret_match_can_be_stepped_through(match: DealtMatch) -> None:
+def test_every_state_of_a_recorded_secret_match_can_be_stepped_through(match: rk.Match) -> None:
     states = list(Record.from_match(match).states())
     assert len(states) == len(match.actions) + 1
     assert states[-1].stock == match.round.state().stock
@@ -63,7 +64,7 @@ def test_a_seeded_match_is_still_written_as_version_1() -> None:
     assert data["version"] == VERSION and "deals" not in data and "reshuffles" not in data
 
 
-def test_a_secret_round_is_recorded_with_its_reshuffles(match: DealtMatch) -> None:
+def test_a_secret_round_is_recorded_with_its_reshuffles(match: rk.Match) -> None:
     first = match.rounds[0]
     record = Record.from_round(first)
     assert record.reshuffles == (first.reshuffled_stocks,) and record.to_dict()["version"] == DEALT_VERSION
@@ -71,13 +72,13 @@ def test_a_secret_round_is_recorded_with_its_reshuffles(match: DealtMatch) -> No
     assert again.result == first.result and again.reshuffled_stocks == first.reshuffled_stocks
 
 
-def edited(match: DealtMatch, change: Any) -> dict[str, Any]:
+def edited(match: rk.Match, change: Any) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(Record.from_match(match).dumps())
     change(data)
     return data
 
 
-def test_a_version_1_reader_field_set_is_refused_with_the_version_named(match: DealtMatch) -> None:
+def test_a_version_1_reader_field_set_is_refused_with_the_version_named(match: rk.Match) -> None:
     def as_version_1(d: dict[str, Any]) -> None:
         d["version"] = 1
 
@@ -100,12 +101,12 @@ def test_a_version_1_reader_field_set_is_refused_with_the_version_named(match: D
         (lambda d: (d.pop("deals"), d.pop("reshuffles")), "holds its 'deals' or its 'reshuffles'"),
     ],
 )
-def test_a_malformed_dealt_record_is_refused_when_read(match: DealtMatch, change: Any, message: str) -> None:
+def test_a_malformed_dealt_record_is_refused_when_read(match: rk.Match, change: Any, message: str) -> None:
     with pytest.raises(NotationError, match=message):
         Record.from_dict(edited(match, change))
 
 
-def test_a_reshuffle_that_is_not_the_discard_pile_stops_the_replay_at_its_move(match: DealtMatch) -> None:
+def test_a_reshuffle_that_is_not_the_discard_pile_stops_the_replay_at_its_move(match: rk.Match) -> None:
     def swap(d: dict[str, Any]) -> None:
         stock = d["reshuffles"][0][0].split()
         d["reshuffles"][0][0] = " ".join([*stock[:-1], d["deals"][0].split()[0]])
@@ -115,7 +116,7 @@ def test_a_reshuffle_that_is_not_the_discard_pile_stops_the_replay_at_its_move(m
         record.replay()
 
 
-def test_a_record_with_too_few_deals_or_reshuffles_says_so(match: DealtMatch) -> None:
+def test_a_record_with_too_few_deals_or_reshuffles_says_so(match: rk.Match) -> None:
     fewer = Record.from_dict(edited(match, lambda d: (d["deals"].pop(), d["reshuffles"].pop())))
     with pytest.raises(NotationError, match="deals hand 2, but the record holds only 1 deals"):
         fewer.replay()
@@ -150,7 +151,7 @@ def test_other_games_dealt_from_a_secret_replay_from_their_records(preset: str, 
     assert again.totals == m.totals and len(again.rounds) == len(m.rounds)
 
 
-def test_deals_or_reshuffles_the_moves_do_not_use_are_refused(match: DealtMatch) -> None:
+def test_deals_or_reshuffles_the_moves_do_not_use_are_refused(match: rk.Match) -> None:
     """Left over, they replayed without a word and were lost when the game was written again."""
     extra_deal = Record.from_dict(
         edited(match, lambda d: (d["deals"].append(d["deals"][0]), d["reshuffles"].append([])))
@@ -162,7 +163,7 @@ def test_deals_or_reshuffles_the_moves_do_not_use_are_refused(match: DealtMatch)
         extra_stock.replay()
 
 
-def test_a_replayed_secret_match_pickles(match: DealtMatch) -> None:
+def test_a_replayed_secret_match_pickles(match: rk.Match) -> None:
     import pickle
 
     replayed = Record.from_match(match).replay_match()
@@ -171,7 +172,7 @@ def test_a_replayed_secret_match_pickles(match: DealtMatch) -> None:
     assert Record.from_match(again).dumps() == Record.from_match(match).dumps()
 
 
-def test_a_web_table_s_record_replays_but_does_not_resume(match: DealtMatch, tmp_path: Any) -> None:
+def test_a_web_table_s_record_replays_but_does_not_resume(match: rk.Match, tmp_path: Any) -> None:
     """Its deals end where the record ends: ``rummykit play --resume`` would run out of them."""
     from rummykit.cli.saves import load_saved
 

@@ -40,10 +40,10 @@ import copy
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Final
+from typing import Any, Final, Protocol
 
 from rummykit.actions import Action, BuyBack, Decline, canonical_action, passes
-from rummykit.cards import Card
+from rummykit.cards import Card, parse_cards
 from rummykit.errors import MatchDecisionError, RulesError, quoted
 from rummykit.round import Event, Round, as_seed
 from rummykit.rules import Rules, check_rules
@@ -124,13 +124,56 @@ class MatchEvent:
     """The hand (from 1) after which the decision was made."""
 
 
+class Dealing(Protocol):
+    """Where a match's hands come from: the deck order of each hand and the generator of its
+    reshuffles of the discard pile (``Match.new(..., dealing=...)``).
+
+    The match asks for both whenever it deals, its first hand included, numbering the hands it deals
+    from 1 (the hands a starting :class:`MatchPosition` counts are not among them). Every hand also
+    gets a seed from the match's :attr:`Match.seed` (``Round.seed``): it shuffles the deck and drives
+    the reshuffles where the dealing gives neither. A dealing gives the same answers however often it
+    is asked, so that copies and pickles of a match deal on alike (the library's dealings are
+    immutable, and the copies of a match share them).
+
+    :class:`SeededDealing` is the library's; the server deals a table that is not seeded from its
+    secret (:class:`rummykit.web.dealing.SecretDealing`), and a record replays the deals it holds
+    (:class:`rummykit.record.RecordedDealing`).
+    """
+
+    def deck(self, rules: Rules, hand: int) -> Sequence[int] | str | None:
+        """The deck order (top card first) of hand number ``hand``; ``None``: the hand's seed shuffles
+        the deck of ``rules``."""
+        ...
+
+    def reshuffle_rng(self, hand: int) -> random.Random | None:
+        """The generator of hand number ``hand``'s reshuffles (:meth:`Round.use_reshuffle_rng
+        <rummykit.round.Round.use_reshuffle_rng>`); ``None``: the hand's seed drives them."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class SeededDealing:
+    """The library's dealing: each hand's seed (drawn from the match's seed) shuffles its deck and
+    drives its reshuffles; ``first_deck``, when given, is the deck order of the first hand instead.
+
+    A match dealt so replays from its seed, its first deck and its actions (a version 1
+    :class:`~rummykit.record.Record`).
+    """
+
+    first_deck: tuple[Card, ...] | None = None
+
+    def deck(self, rules: Rules, hand: int) -> Sequence[int] | None:
+        return self.first_deck if hand == 1 else None
+
+    def reshuffle_rng(self, hand: int) -> random.Random | None:
+        return None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> SeededDealing:
+        return self  # immutable: a copy of the match shares it
+
+
 class Match:
     """A series of rounds with cumulative scores, chips and eliminations. Create with :meth:`new`."""
-
-    deals_follow_seed: ClassVar[bool] = True
-    """Whether every deal after the first, and every reshuffle, follows :attr:`seed`, so that the seed,
-    the first deck and the actions replay the match (:meth:`Record.from_match
-    <rummykit.record.Record.from_match>`); a subclass that deals otherwise says ``False``."""
 
     rules: Rules
     players: int
@@ -170,20 +213,28 @@ class Match:
         deck: Sequence[int] | str | None = None,
         position: MatchPosition | None = None,
         draw: FirstDealerDraw | None = None,
+        dealing: Dealing | None = None,
     ) -> Match:
-        """Start a match and deal its first round; ``seed`` drives every deal of the match.
+        """Start a match and deal its first round; ``seed`` drives every deal of the match, unless a
+        ``dealing`` deals them.
 
         The first dealer comes from the seat draw of ``rules.seat_draw`` (RULES.md §3.2), made from
         the seed and kept in ``match.seat_draw``; ``dealer`` skips the draw and names the first
         dealer, ``draw`` replays a draw already made (a record's). ``deck`` fixes the order of the
-        first deal (later deals come from the seed). ``position`` starts from given totals, chips and
-        pot instead of a fresh series; the per-rubber ante is then taken as already paid.
+        first deal (later deals come from the seed: ``SeededDealing(deck)``). ``dealing`` deals every
+        hand otherwise (:class:`Dealing`; each hand's seed still comes from ``seed``). ``position``
+        starts from given totals, chips and pot instead of a fresh series; the per-rubber ante is then
+        taken as already paid.
 
         Raises:
             RulesError: a player count outside the rules, a bad dealer seat, a draw for another
                 table or a malformed position.
-            TypeError: a seed that is not an integer (a record could not store it).
+            NotationError: a ``deck`` text that is not cards.
+            TypeError: a seed that is not an integer (a record could not store it), or both a
+                ``deck`` and a ``dealing`` (a dealing gives the first deck too).
         """
+        if deck is not None and dealing is not None:
+            raise TypeError("Match.new takes a deck or a dealing, not both: the dealing gives the first deck")
         seed = as_seed(seed)
         check_rules(rules)
         rules.check_table(players, 0 if dealer is None else dealer)  # before a draw sized by players
@@ -199,6 +250,10 @@ class Match:
             dealer = draw.dealer
         assert dealer is not None
         rules.check_table(players, dealer)
+        if dealing is None:
+            if isinstance(deck, str):
+                deck = parse_cards(deck)
+            dealing = SeededDealing(None if deck is None else tuple(map(Card, deck)))
         m = cls.__new__(cls)
         m.rules = rules
         m.players = players
@@ -206,6 +261,7 @@ class Match:
         m.first_dealer = dealer
         m.seat_draw = draw
         m.dealer = dealer
+        m.dealing = dealing
         m._rng = random.Random(seed)
         m.rounds = []
         m.penalties = [0] * players
@@ -223,19 +279,33 @@ class Match:
         m.hands_won = [0] * players
         m.bonuses = [0] * players
         m.position = position
-        m.first_deck = None
         if position is not None:
             m._load_position(position)
         elif m.is_rubber and rules.ante_frequency == "per_rubber":
             m._ante()
-        m._deal(deck)
-        m.first_deck = m.round.deck if deck is not None else None
+        m._deal()
         return m
 
     position: MatchPosition | None
-    first_deck: tuple[Card, ...] | None
     seat_draw: FirstDealerDraw | None
     """The draw that chose the first dealer; ``None`` when ``Match.new`` was given the dealer."""
+    dealing: Dealing
+    """Where every hand's deck order and reshuffles come from (:class:`Dealing`)."""
+
+    @property
+    def deals_follow_seed(self) -> bool:
+        """Whether the match is dealt by :class:`SeededDealing`: every deal after the first, and every
+        reshuffle, follows :attr:`seed`, so that the seed, :attr:`first_deck` and the actions replay the
+        match (:meth:`Record.from_match <rummykit.record.Record.from_match>`). Another dealing's
+        record keeps every deal and every reshuffle instead."""
+        return type(self.dealing) is SeededDealing
+
+    @property
+    def first_deck(self) -> tuple[Card, ...] | None:
+        """The deck order ``Match.new`` was given for the first deal of a seeded match (a record
+        keeps it); ``None`` when the seed shuffled it or the match is dealt otherwise."""
+        dealing = self.dealing
+        return dealing.first_deck if isinstance(dealing, SeededDealing) else None
 
     def _load_position(self, position: MatchPosition) -> None:
         n = self.players
@@ -415,7 +485,10 @@ class Match:
             self.chips_list[s] -= self.rules.pot_ante
             self.pot += self.rules.pot_ante
 
-    def _deal(self, deck: Sequence[int] | str | None = None) -> None:
+    def _deal(self) -> None:
+        """Deal the next hand as :attr:`dealing` says, with the next seed of the match's generator."""
+        hand = len(self.rounds) + 1
+        deck = self.dealing.deck(self.rules, hand)  # first: a dealing that has no such hand says so
         if self.is_rubber and self.rules.ante_frequency == "per_hand":
             self._ante()
         if self.dealer not in self.active_seats:
@@ -428,6 +501,9 @@ class Match:
             in_play=self.active_seats,
             deck=deck,
         )
+        reshuffles = self.dealing.reshuffle_rng(hand)
+        if reshuffles is not None:
+            self.round.use_reshuffle_rng(reshuffles)
         self.rounds.append(self.round)
         self.hands_dealt += 1
 

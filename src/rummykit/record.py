@@ -18,10 +18,10 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Final, Literal, cast
+from typing import Any, Final, Literal
 
 from rummykit.actions import Action
 from rummykit.cards import Card, build_deck, format_cards, parse_cards
@@ -156,10 +156,12 @@ class Record:
         """The record of ``match``: its first deal (and the seat draw that chose its dealer, or the
         position it started from) and every round action and match decision since.
 
-        A match that deals from a secret (:attr:`Match.deals_follow_seed` false: the server's tables
-        that are not seeded) is recorded with every deal it made and the stock of every reshuffle
-        (:attr:`deals`, :attr:`reshuffles`), since its seed deals nothing: such a record holds every
-        hidden card of the match, so a server hands it out only once the match is over.
+        A match dealt otherwise than by its seed (:attr:`Match.deals_follow_seed` false: the server's
+        tables that are not seeded deal from a secret, :class:`~rummykit.match.Dealing`) is recorded
+        with every deal it made and the stock of every reshuffle (:attr:`deals`, :attr:`reshuffles`),
+        since its seed deals nothing: such a record holds every hidden card of the match, so a server
+        hands it out only once the match is over. Replayed, it deals them again
+        (:class:`RecordedDealing`).
         """
         deals = reshuffles = None
         if not match.deals_follow_seed:
@@ -219,9 +221,8 @@ class Record:
             )
             if self.reshuffles is not None:
                 game.use_reshuffle_rng(RecordedShuffles(self.reshuffles[0], 1))
-        elif self.deals is not None:
-            game = RecordedMatch.from_deals(self)
         else:
+            # The seed deals a version 1 record's hands after its deck; a version 2 record holds them.
             game = Match.new(
                 self.rules,
                 self.players,
@@ -230,6 +231,7 @@ class Record:
                 deck=self.deck,
                 position=self.position,
                 draw=self.seat_draw,
+                dealing=None if self.deals is None else RecordedDealing(self.deals, self.reshuffles),
             )
         return game
 
@@ -637,55 +639,32 @@ def _recorded_shuffles(stocks: tuple[tuple[Card, ...], ...], hand: int, made: in
     return shuffles
 
 
-class RecordedMatch(Match):
-    """A match replayed from a record's :attr:`~Record.deals` and :attr:`~Record.reshuffles` (a web
-    table's match that was dealt from a secret). Create with :meth:`from_deals`."""
+@dataclass(frozen=True, slots=True)
+class RecordedDealing:
+    """The dealing of a match replayed from a record's :attr:`~Record.deals` and
+    :attr:`~Record.reshuffles` (a web table's match that was dealt from a secret): hand number ``n``
+    is dealt the record's ``n``-th deck order and reshuffles into its ``n``-th list of stocks
+    (:class:`RecordedShuffles`; none when the record holds no reshuffles for it).
+    """
 
-    deals_follow_seed: ClassVar[bool] = False
-    _deals: tuple[tuple[Card, ...], ...] | None = None
-    _reshuffles: tuple[tuple[tuple[Card, ...], ...], ...] | None = None
+    deals: tuple[tuple[Card, ...], ...]
+    reshuffles: tuple[tuple[tuple[Card, ...], ...], ...] | None = None
 
-    @classmethod
-    def from_deals(cls, record: Record) -> RecordedMatch:
-        """The match of ``record`` before its first action.
+    def deck(self, rules: Rules, hand: int) -> tuple[Card, ...]:
+        """The record's deal of hand ``hand``.
 
         Raises:
-            NotationError: ``record`` holds no deals.
-            RulesError: a player count, dealer or deal the rules do not allow.
+            NotationError: the record holds fewer deals.
         """
-        if record.deals is None:
-            raise NotationError("this record's seed deals its hands (it holds no 'deals')")
-        match = cast(
-            RecordedMatch,
-            cls.new(
-                record.rules,
-                record.players,
-                seed=record.seed,
-                dealer=record.dealer,
-                deck=record.deals[0],
-                position=record.position,
-                draw=record.seat_draw,
-            ),
-        )
-        match._deals, match._reshuffles = record.deals, record.reshuffles
-        match.first_deck = None
-        match._use_recorded_shuffles()
-        return match
+        held = len(self.deals)
+        if hand > held:
+            raise NotationError(f"the match deals hand {hand}, but the record holds only {held} deals")
+        return self.deals[hand - 1]
 
-    def _use_recorded_shuffles(self) -> None:
-        hand = len(self.rounds)
-        reshuffles = self._reshuffles
+    def reshuffle_rng(self, hand: int) -> RecordedShuffles:
+        reshuffles = self.reshuffles
         stocks = reshuffles[hand - 1] if reshuffles is not None and hand <= len(reshuffles) else ()
-        self.round.use_reshuffle_rng(RecordedShuffles(stocks, hand))
+        return RecordedShuffles(stocks, hand)
 
-    def _deal(self, deck: Sequence[int] | str | None = None) -> None:
-        deals = self._deals
-        if deals is None:  # the first deal, inside Match.new: its deck order is given
-            super()._deal(deck)
-            return
-        if len(self.rounds) >= len(deals):
-            raise NotationError(
-                f"the match deals hand {len(self.rounds) + 1}, but the record holds only {len(deals)} deals"
-            )
-        super()._deal(deals[len(self.rounds)])
-        self._use_recorded_shuffles()
+    def __deepcopy__(self, memo: dict[int, Any]) -> RecordedDealing:
+        return self  # immutable: a copy of the match shares it

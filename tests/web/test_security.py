@@ -32,8 +32,9 @@ from rummykit.round import Round
 from rummykit.rules import Rules
 from rummykit.web import protocol
 from rummykit.web.app import create_app
-from rummykit.web.dealing import SEEDED_NOTICE, DealtMatch, SecretRandom, deal_order
+from rummykit.web.dealing import SEEDED_NOTICE, SecretDealing, SecretRandom, deal_order
 from rummykit.web.limits import BodyLimit, HttpRate, RateLimiter, ServerSettings, network_key
+from rummykit.web.matches import new_table_match
 from rummykit.web.owners import address_digest
 from rummykit.web.tables import Table
 
@@ -81,7 +82,7 @@ def test_2_deal_comes_from_a_256_bit_secret_not_from_a_seed(
     grant = web.create(client, seats=2, bots=[{"kind": "random"}])
     table = table_of(client, grant["code"])
     assert table.seed is None and table.secret is not None and len(table.secret) == 32
-    assert isinstance(table.match, DealtMatch)
+    assert isinstance(table.match.dealing, SecretDealing) and table.match.seed == 0
     rules = table.rules
     assert list(table.match.round.deck) == deal_order(rules, table.secret, 1)
     with create_engine(sqlite_url).connect() as db:
@@ -648,7 +649,8 @@ def test_every_deal_of_a_secret_match_comes_from_the_secret() -> None:
     """Later deals and reshuffles too: the library's 32-bit per-deal seeds are not used."""
     rules = Rules.from_mapping({"preset": "german", "num_hands": 3, "match_end": "fixed_hands"})
     secret = bytes(range(100, 132))
-    match = DealtMatch.from_secret(rules, 3, secret)
+    match = new_table_match(rules, 3, None, secret, None)
+    assert repr(secret) not in repr(match.dealing)  # nor in a log or a traceback
     bot = make_bot("greedy")
     while not match.is_over:
         match.apply(bot.choose(match.round.view(match.to_move), match.legal_actions(), random.Random(1)))

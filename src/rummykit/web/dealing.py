@@ -11,9 +11,9 @@ generator is HMAC-SHA256 in counter mode: its outputs reveal nothing of the key 
 label always give the same stream, so a restarted server that replays a table's moves deals exactly
 the same cards.
 
-A *seeded* table (``"seed"`` in the create request: teaching, replaying a famous deal, testing) uses
-the library's reproducible :meth:`rummykit.Match.new` path instead: anybody who knows the seed can
-know every hand, and the table says so to everybody (:data:`SEEDED_NOTICE`).
+A *seeded* table (``"seed"`` in the create request: teaching, replaying a famous deal, testing) is
+dealt the library's reproducible way instead (:class:`rummykit.match.SeededDealing`): anybody who
+knows the seed can know every hand, and the table says so to everybody (:data:`SEEDED_NOTICE`).
 """
 
 from __future__ import annotations
@@ -22,13 +22,11 @@ import hashlib
 import hmac
 import random
 import secrets
-from collections.abc import Sequence
-from typing import Any, ClassVar, Final, cast
+from dataclasses import dataclass, field
+from typing import Any, Final
 
 from rummykit.cards import build_deck
-from rummykit.match import Match
 from rummykit.rules import Rules
-from rummykit.seating import FirstDealerDraw, draw_first_dealer
 
 SECRET_BYTES: Final = 32
 """Size of a table's secret: 256 bits."""
@@ -136,47 +134,27 @@ def reshuffler(secret: bytes, deal: int) -> SecretRandom:
     return SecretRandom(derive_key(secret, "deals"), f"reshuffle:{deal}")
 
 
-class DealtMatch(Match):
-    """A match dealt from a table secret: the server's match for every table that is not seeded.
+@dataclass(frozen=True, slots=True)
+class SecretDealing:
+    """How a table that is not seeded deals (a :class:`~rummykit.match.Dealing`): hand number ``n`` of
+    its match is the deck order :func:`deal_order` of the secret, and its reshuffles come from
+    :func:`reshuffler`. The library's seed deals nothing then (the server's matches keep seed 0).
 
-    Create with :meth:`from_secret`. The library's ``seed`` is not used (it stays 0): the first deal
-    is given as a deck order, later deals come from :meth:`_deal` below, and each hand's reshuffles
-    come from :func:`reshuffler`.
+    Raises:
+        ValueError: a secret of fewer than :data:`MIN_KEY_BYTES` bytes.
     """
 
-    _secret: bytes | None = None
-    deals_follow_seed: ClassVar[bool] = False  # its deals come from the secret: no record replays it
+    secret: bytes = field(repr=False)
 
-    @classmethod
-    def from_secret(
-        cls,
-        rules: Rules,
-        players: int,
-        secret: bytes,
-        *,
-        dealer: int | None = None,
-        draw: FirstDealerDraw | None = None,
-    ) -> DealtMatch:
-        """Start a match whose every deal is shuffled with ``secret`` (at least 128 bits).
+    def __post_init__(self) -> None:
+        if len(self.secret) < MIN_KEY_BYTES:
+            raise ValueError(f"a table secret has at least {MIN_KEY_BYTES} bytes, got {len(self.secret)}")
 
-        Raises:
-            RulesError: a player count outside the rules or a bad dealer seat.
-        """
-        if len(secret) < MIN_KEY_BYTES:
-            raise ValueError(f"a table secret has at least {MIN_KEY_BYTES} bytes, got {len(secret)}")
-        first = deal_order(rules, secret, 1)
-        if draw is None and dealer is None:  # the players draw for the first dealer (RULES.md §3.2)
-            draw = draw_first_dealer(rules, players, seat_draw_seed(secret))
-        match = cast(DealtMatch, cls.new(rules, players, seed=0, dealer=dealer, draw=draw, deck=first))
-        match._secret = secret
-        match.first_deck = None
-        match.round.use_reshuffle_rng(reshuffler(secret, match.hands_dealt))
-        return match
+    def deck(self, rules: Rules, hand: int) -> list[int]:
+        return deal_order(rules, self.secret, hand)
 
-    def _deal(self, deck: Sequence[int] | str | None = None) -> None:
-        secret = self._secret
-        if secret is None:  # the first deal, inside Match.new: its deck order is given
-            super()._deal(deck)
-            return
-        super()._deal(deal_order(self.rules, secret, self.hands_dealt + 1))
-        self.round.use_reshuffle_rng(reshuffler(secret, self.hands_dealt))
+    def reshuffle_rng(self, hand: int) -> SecretRandom:
+        return reshuffler(self.secret, hand)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> SecretDealing:
+        return self  # immutable: a copy of the match shares it
