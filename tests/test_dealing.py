@@ -124,7 +124,7 @@ def test_a_copied_match_deals_on_as_the_original(kind: str, how: str) -> None:
     else:
         played, fresh = secret_match("viennese", 2), new_table_match(table, 2, None, SECRET, None)
         if kind == "record":
-            fresh = Record.from_match(played)._start()  # the recorded match before its first move
+            fresh = Record.from_match(played).start()  # the recorded match before its first move
     moves, cut = played.actions, 5
     for action in moves[:cut]:
         fresh.apply(action)

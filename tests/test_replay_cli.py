@@ -403,10 +403,10 @@ def test_a_partial_run_names_the_games_it_holds(tmp_path: Path) -> None:
 def test_a_web_table_s_record_of_several_deals_and_reshuffles_is_stepped_through(tmp_path: Path) -> None:
     """A server's table deals from its secret: its record (version 2) holds every deal and every
     reshuffle, which the moves use one by one; the start of the replay uses none of them yet."""
-    from rummykit.web.dealing import DealtMatch
+    from rummykit.web.dealing import SecretDealing
 
     rules = rk.Rules.from_mapping({"preset": "viennese", "num_hands": 2, "match_end": "fixed_hands"})
-    m = DealtMatch.from_secret(rules, 2, bytes(range(4, 36)))
+    m = rk.Match.new(rules, 2, seed=0, dealing=SecretDealing(bytes(range(4, 36))))
     rng = random.Random(4)  # hand 1 reshuffles three times, hand 2 once
     while not m.is_over:
         m.apply(rng.choice(m.legal_actions()))
