@@ -153,7 +153,7 @@ def test_a_match_scope_policy_bot_reads_what_the_environment_showed(tmp_path: An
     w1 = weights.normal(size=(24, enc.NUM_TOKENS)).astype(np.float32)
     meta = {
         "layers": 2, "rules": "viennese", "players": 3, "derived_features": False, "scope": "match",
-        "gin": False, "take_bound": True, "encoding": enc.ENCODING_VERSION,
+        "gin": False, "take_bound": True, "doubled": False, "encoding": enc.ENCODING_VERSION,
         "observation": OBSERVATION_VERSION,
     }  # fmt: skip
     path = tmp_path / "match.npz"

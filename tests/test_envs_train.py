@@ -167,16 +167,16 @@ def test_policy_for_another_table_size_is_refused(trained: tuple[object, Path]) 
 
 
 def test_policy_files_of_encoding_v0_still_play(trained: tuple[object, Path], tmp_path: Path) -> None:
-    """Encoding v1 only added gin's PASS after v0's tokens, observation v2 the take bound entry: a
-    v0 file (without PASS, reading vectors without that entry) plays as a v2 file whose weights
-    ignore the entry."""
+    """Encoding v1 only added gin's PASS after v0's tokens, observation v2 the take bound entry (v3's
+    doubled entry is gin's only, not in a Viennese vector): a v0 file (without PASS, reading vectors
+    without the take bound entry) plays as a v3 file whose weights ignore the entry."""
     _, path = trained
     with np.load(path, allow_pickle=False) as data:
         arrays = {k: data[k] for k in data.files}
     meta = json.loads(str(arrays.pop("meta")))
-    assert meta["observation"] == 2 and meta["take_bound"]
+    assert meta["observation"] == OBSERVATION_VERSION == 3 and meta["take_bound"] and not meta["doubled"]
     take = Layout.for_rules(rk.Rules.preset("viennese"), 2, derived=True).take_block
-    arrays["w0"][take] = 0.0  # the v2 policy ignores the take bound entry
+    arrays["w0"][take] = 0.0  # the v3 policy ignores the take bound entry
     blind = tmp_path / "blind.npz"
     np.savez(blind, meta=np.array(json.dumps(meta)), **arrays)
     new = make_bot("policy", path=str(blind))
@@ -186,6 +186,7 @@ def test_policy_files_of_encoding_v0_still_play(trained: tuple[object, Path], tm
     arrays["w0"] = np.delete(arrays["w0"], take, axis=0)
     meta.pop("gin")
     meta.pop("take_bound")
+    meta.pop("doubled")
     old_path = tmp_path / "v0.npz"
     np.savez(old_path, meta=np.array(json.dumps(meta | {"encoding": 0, "observation": 0})), **arrays)
     old = make_bot("policy", path=str(old_path))

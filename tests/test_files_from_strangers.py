@@ -31,7 +31,8 @@ from rummykit.selfplay import (
 )
 
 META = {"layers": 1, "rules": "viennese", "players": 2, "derived_features": False, "scope": "hand",
-        "gin": False, "take_bound": False, "encoding": 1, "observation": 2}
+        "gin": False, "take_bound": True, "doubled": False, "encoding": 1, "observation": 3}
+"""The meta of a heads-up Viennese policy, as ``export_policy`` writes it."""
 
 
 # Policy files --------------------------------------------------------------------------------------
