@@ -42,6 +42,27 @@ def trained(tmp_path_factory: pytest.TempPathFactory) -> tuple[object, Path]:
     return model, path
 
 
+def test_an_exported_oklahoma_policy_names_the_doubled_entry(tmp_path: Path) -> None:
+    """``export_policy`` records in the file's meta whether the rules have the doubled entry, so the
+    bot reads the vector it was trained on and refuses a table without the entry."""
+    from sb3_contrib import MaskablePPO
+
+    rules = "gin(oklahoma=true, oklahoma_spade_doubles=true)"
+    env = RummyEnv(rules=rules, players=2, opponents="random")
+    model = MaskablePPO("MlpPolicy", env, n_steps=64, seed=0, device="cpu", policy_kwargs={"net_arch": [8]})
+    path = tmp_path / "spades.npz"
+    export_policy(model, path, rules=rules, players=2, derived_features=False)
+    with np.load(path, allow_pickle=False) as data:
+        meta = json.loads(str(data["meta"]))
+    assert meta["doubled"] and meta["gin"] and not meta["take_bound"] and meta["observation"] == 3
+    bot = make_bot("policy", path=str(path))
+    assert isinstance(bot, PolicyBot) and bot.doubled
+    assert bot.layout.size == env.observation_space.shape[0] == observation_size(2, gin=True, doubled=True)
+    bot.check_table(rk.Rules.parse(rules), 2)
+    with pytest.raises(PolicyFileError, match="where oklahoma_spade_doubles is on"):
+        bot.check_table(rk.Rules.preset("gin"), 2)
+
+
 def test_exported_policy_chooses_what_the_model_predicts(trained: tuple[object, Path]) -> None:
     model, path = trained
     bot = make_bot("policy", path=str(path))
@@ -232,6 +253,12 @@ def test_a_gin_policy_plays_gin_and_only_gin(tmp_path: Path) -> None:
     viennese = rk.Round.new(rk.Rules.preset("viennese"), players=2, seed=1)
     with pytest.raises(PolicyFileError, match="trained on gin rules"):
         bot.choose(viennese.view(viennese.to_move), viennese.legal_actions(), rng)
+    # Observation v3, trained without the doubled entry: a table where a spade upcard doubles the
+    # hand has it, and is refused (a v2 gin policy plays there: tests/test_envs.py).
+    rules = rk.Rules.parse("gin(oklahoma=true, oklahoma_spade_doubles=true)")
+    spades = rk.Round.new(rules, players=2, seed=1)
+    with pytest.raises(PolicyFileError, match="where oklahoma_spade_doubles is off"):
+        bot.choose(spades.view(spades.to_move), spades.legal_actions(), rng)
 
 
 def test_a_policy_under_other_rules_is_named_before_the_game(
