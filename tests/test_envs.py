@@ -153,7 +153,7 @@ def test_a_match_scope_policy_bot_reads_what_the_environment_showed(tmp_path: An
     w1 = weights.normal(size=(24, enc.NUM_TOKENS)).astype(np.float32)
     meta = {
         "layers": 2, "rules": "viennese", "players": 3, "derived_features": False, "scope": "match",
-        "gin": False, "take_bound": True, "encoding": enc.ENCODING_VERSION,
+        "gin": False, "take_bound": True, "doubled": False, "encoding": enc.ENCODING_VERSION,
         "observation": OBSERVATION_VERSION,
     }  # fmt: skip
     path = tmp_path / "match.npz"
@@ -180,6 +180,65 @@ def test_a_match_scope_policy_bot_reads_what_the_environment_showed(tmp_path: An
         assert applied == chosen
         decisions += 1
     assert game.match is not None and game.match.hands_dealt >= 3, decisions
+
+
+SPADES = "gin(oklahoma=true, oklahoma_spade_doubles=true)"
+"""Oklahoma gin where a spade as the first upcard doubles the hand (observation v3's doubled entry)."""
+
+
+def _gin_policy(path: Any, w0: Any, w1: Any, **meta: object) -> Any:
+    """A two-layer gin policy file of ``w0`` and ``w1`` (zero biases) with ``meta`` over a v3 file's."""
+    import json
+
+    from rummykit.bots.policy import PolicyBot
+
+    full = {"layers": 2, "rules": "gin", "players": 2, "derived_features": False, "scope": "hand",
+            "gin": True, "take_bound": False, "doubled": False, "encoding": enc.ENCODING_VERSION,
+            "observation": 3} | meta
+    np.savez(path, meta=np.array(json.dumps(full)), w0=w0, b0=np.zeros(w0.shape[1], np.float32), w1=w1,
+             b1=np.zeros(enc.NUM_TOKENS, np.float32))  # fmt: skip
+    return PolicyBot(path)
+
+
+def test_a_v2_gin_policy_plays_oklahoma_gin_on_the_vector_without_the_doubled_entry(tmp_path: Any) -> None:
+    """Observation v3 only added the doubled entry: a v2 gin policy plays a table where a spade upcard
+    doubles the hand, reading the vector without the entry, and chooses every move as a v3 policy of
+    the same weights that ignores the entry (a zero row there). The v3 policy reads the entry (1 in a
+    doubled hand) and is refused at a plain gin or an Oklahoma table without the doubling, with the
+    reason."""
+    from rummykit.bots.policy import PolicyFileError
+    from rummykit.envs.observation import Layout
+
+    rules = rk.Rules.parse(SPADES)
+    layout = Layout.for_rules(rules, 2)
+    assert layout.doubled and layout.size == Layout.of(2, gin=True).size + 1
+    weights = np.random.default_rng(11)
+    w0 = weights.normal(size=(layout.size - 1, 24)).astype(np.float32)
+    w1 = weights.normal(size=(24, enc.NUM_TOKENS)).astype(np.float32)
+    old = _gin_policy(tmp_path / "v2.npz", w0, w1, observation=2)
+    new = _gin_policy(tmp_path / "v3.npz", np.insert(w0, layout.doubled_block, 0.0, axis=0), w1, rules=SPADES,
+                      doubled=True)  # fmt: skip
+    assert old.layout == Layout.of(2, gin=True) and new.layout == layout
+    rng = random.Random(4)
+    stakes = set()
+    for seed in range(8):
+        rnd = rk.Round.new(rules, players=2, seed=seed)
+        gin = rnd.view(0).gin
+        assert gin is not None
+        stakes.add(gin.doubled)
+        while not rnd.is_over:
+            view, legal = rnd.view(rnd.to_move), rnd.legal_actions()
+            seen = encode_view(view, MatchFigures.none(2), layout=new.layout)
+            assert seen[layout.doubled_block] == gin.doubled
+            action = old.choose(view, legal, rng)
+            assert action == new.choose(view, legal, rng)
+            rnd.apply(action)
+    assert stakes == {False, True}
+    for other in ("gin", "gin(oklahoma=true)"):
+        table = rk.Round.new(rk.Rules.parse(other), players=2, seed=1)
+        old.choose(table.view(table.to_move), table.legal_actions(), rng)  # plays every gin table
+        with pytest.raises(PolicyFileError, match="trained on rules where oklahoma_spade_doubles is on"):
+            new.choose(table.view(table.to_move), table.legal_actions(), rng)
 
 
 def test_illegal_token_raw_env_raises_and_env_terminates() -> None:

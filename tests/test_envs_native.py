@@ -49,6 +49,8 @@ CONFIGS = [
     ("romme_ohne_auslegen", 3, "match"),
     ("gin", 2, "hand"),
     ("gin", 2, "match"),
+    ("gin(oklahoma=true, oklahoma_spade_doubles=true)", 2, "hand"),
+    ("gin(oklahoma=true, oklahoma_spade_doubles=true)", 2, "match"),
     ("german(joker_robbing=true)", 3, "hand"),
     ("viennese(knock_extra_turn=false)", 3, "hand"),
     ("viennese(may_discard_taken_discard=true)", 2, "hand"),
@@ -57,10 +59,17 @@ CONFIGS = [
 
 
 def play_and_compare(
-    rules: str, players: int, scope: str, derived: bool, compares: int, keen: Policy | None = None
+    rules: str,
+    players: int,
+    scope: str,
+    derived: bool,
+    compares: int,
+    keen: Policy | None = None,
+    doubled: set[float] | None = None,
 ) -> set[float]:
     """Random play (or ``keen``'s, the ``keen_taker`` fixture); at random moments one seat's two encoders are
-    brought up to date and compared. The values of the take bound entry met."""
+    brought up to date and compared. The values of the take bound entry met (those of the doubled
+    entry added to ``doubled``)."""
     rng = random.Random(f"{rules}/{players}/{scope}/{derived}")
     game = TokenGame(rules, players, scope=scope, derived_features=derived)  # type: ignore[arg-type]
     game.reset(seed=players)
@@ -83,6 +92,9 @@ def play_and_compare(
         assert np.array_equal(b, game.observe(seat))  # the game's own encoder agrees
         if game.layout.take_bound:
             takes.add(float(b[game.layout.take_block]))
+        if game.layout.doubled and doubled is not None:
+            assert state.gin is not None and b[game.layout.doubled_block] == float(state.gin.doubled)
+            doubled.add(float(b[game.layout.doubled_block]))
 
     compared = 0
     while compared < compares:
@@ -131,6 +143,44 @@ def test_compiled_encoder_agrees_while_seats_keep_taking(
     assert len(takes) > 8 and 0.0 in takes
     if "max_takes_in_a_row=10" in rules:
         assert 1.0 in takes
+
+
+@compiled
+@pytest.mark.parametrize("scope", ["hand", "match"])
+def test_compiled_encoder_writes_the_doubled_entry(scope: str) -> None:
+    """Oklahoma gin with the spade doubling: the compiled encoder's doubled entry is the hand's
+    ``GinInfo.doubled`` (1 or 0, both met over the seeded deals, about ten) and its bytes the Python
+    encoder's."""
+    doubled: set[float] = set()
+    spades = "gin(oklahoma=true, oklahoma_spade_doubles=true)"
+    play_and_compare(spades, 2, scope, False, 1000, doubled=doubled)
+    assert doubled == {0.0, 1.0}
+
+
+@compiled
+def test_compiled_encoder_refuses_a_doubled_entry_outside_the_gin_layout() -> None:
+    """The constructor checks the layout it is given: the doubled entry only with the gin block, after
+    it and inside the vector."""
+    native = ob._NATIVE
+    assert native is not None
+    spades = rk.Rules.parse("gin(oklahoma=true, oklahoma_spade_doubles=true)")
+    lay = ob.Layout.for_rules(spades, 2)
+
+    def build(**changes: object) -> object:
+        args: dict[str, object] = {
+            "seats": 2, "table": lay.table, "pile": lay.pile, "taken": lay.taken, "per_seat": lay.per_seat,
+            "prefix": lay.prefix, "gin_block": lay.gin_block, "take_block": lay.take_block,
+            "doubled_block": lay.doubled_block, "size": lay.size, "gin": True, "take_bound": False,
+            "doubled": True, "deck_size": 52, "max_upcard_draws": spades.max_upcard_draws,
+            "max_takes_in_a_row": spades.max_takes_in_a_row, "phases": ob._PHASES,
+            "gin_phases": ob._GIN_PHASES,
+        }  # fmt: skip
+        return native.ObsEncoder(**(args | changes))
+
+    assert build() is not None
+    for changes in ({"gin": False}, {"doubled_block": lay.gin_block}, {"doubled_block": lay.size}):
+        with pytest.raises(ValueError, match="bad layout"):
+            build(**changes)
 
 
 @compiled

@@ -1,5 +1,7 @@
-"""The observation encoder: kept vectors equal fresh ones; outside gin, v2 without its take bound
-entry equals v0 entry for entry; the take bound entry follows the takes in a row."""
+"""The observation encoder: kept vectors equal fresh ones; outside gin, v3 without its take bound
+entry equals v0 entry for entry; the take bound entry follows the takes in a row; under Oklahoma's
+spade doubling the doubled entry says whether the hand scores double, and without it a vector is the
+v2 vector."""
 
 from __future__ import annotations
 
@@ -124,6 +126,7 @@ def play_comparing(
         ("basic", 2, "match"),
         ("gin", 2, "hand"),
         ("gin", 2, "match"),
+        ("gin(oklahoma=true, oklahoma_spade_doubles=true)", 2, "match"),
     ],
 )
 def test_kept_vectors_equal_fresh_ones_and_v0(preset: str, players: int, scope: str) -> None:
@@ -297,3 +300,68 @@ def test_kept_vectors_equal_fresh_ones_while_seats_keep_taking(
         assert len(values) > 8 and 0.0 in values
         if bound == 10:
             assert 1.0 in values
+
+
+SPADES = "gin(oklahoma=true, oklahoma_spade_doubles=true)"
+"""Oklahoma gin where a spade as the first upcard doubles the hand: the only vectors with the doubled
+entry."""
+DOUBLED_AT_TWO = 98 * 2 + 2603
+"""The doubled entry at gin's table of two (the module docstring's ``98·S + 2603``)."""
+
+
+@pytest.mark.parametrize("scope", ["hand", "match"])
+def test_doubled_entry_says_whether_the_hand_scores_double(scope: str) -> None:
+    """At random moments of random play, across deals (the encoders are kept into the next one), the
+    entry after the gin block holds 1 exactly when the hand's ``GinInfo.doubled`` is set, in the
+    game's vector, a kept Python encoder's and one built from scratch, also once the first upcard
+    is taken or buried; both values occur. Taken out, the vector is the v2 vector (the gin layout
+    without the entry)."""
+    rng = random.Random(scope)
+    game = TokenGame(SPADES, 2, scope=scope)  # type: ignore[arg-type]
+    game.reset(seed=3)
+    lay = game.layout
+    at = lay.doubled_block
+    assert lay.doubled and not lay.take_bound and at == DOUBLED_AT_TWO == lay.size - 1
+    v2 = ob.Layout.of(2, gin=True)
+    python = [ob.Encoder(lay) for _ in range(2)]
+    seen: set[tuple[bool, bool]] = set()
+
+    def compare(seat: int) -> None:
+        state = game.round.live_state()
+        assert state.gin is not None
+        doubled = state.gin.doubled
+        kept = game.observe(seat)
+        kept[lay.prefix : lay.gin_block] = 0.0
+        mine = python[seat].encode_state(state, seat, game.figures(), None)
+        view = game.view(seat)
+        fresh = ob.encode_view(view, game.figures())
+        assert np.array_equal(kept, fresh) and np.array_equal(mine, fresh)
+        assert fresh[at] == (1.0 if doubled else 0.0)
+        assert np.array_equal(np.delete(fresh, at), ob.encode_view(view, game.figures(), layout=v2))
+        seen.add((doubled, state.turn > 2))  # past the first upcard's turns too
+
+    play_comparing(game, rng, compare, 300, lambda: rng.choice(game.composer.allowed()))
+    assert seen == {(False, False), (False, True), (True, False), (True, True)}
+
+
+def test_only_oklahoma_spade_doubles_gains_the_doubled_entry() -> None:
+    """Every preset at every table size and gin under Oklahoma without the doubling keep the v2
+    layout (no doubled entry, the same size); with it gin has one entry more, right after the gin
+    block and before the derived block."""
+    for preset in rk.PRESET_NAMES:
+        rules = rk.Rules.preset(preset)
+        for players in range(rules.min_players, rules.max_players + 1):
+            lay = ob.Layout.for_rules(rules, players)
+            assert not lay.doubled and not ob.has_doubled(rules)
+            v2 = ob.observation_size(players, gin=rules.is_gin, take_bound=ob.has_take_bound(rules))
+            assert lay.size == lay.derived_block == v2
+    oklahoma = rk.Rules.parse("gin(oklahoma=true)")
+    assert not ob.has_doubled(oklahoma) and ob.Layout.for_rules(oklahoma, 2).size == 2799
+    spades = rk.Rules.parse(SPADES)
+    assert ob.has_doubled(spades)
+    assert TokenGame(SPADES, 2).obs_size == ob.observation_size(2, gin=True, doubled=True) == 2800
+    derived = TokenGame(SPADES, 2, derived_features=True).layout
+    assert derived.doubled_block == DOUBLED_AT_TWO and derived.derived_block == 2800
+    assert derived.size == 2800 + ob.DERIVED_FEATURES
+    with pytest.raises(ValueError, match="doubled block without the gin block"):
+        ob.Layout.of(2, doubled=True)

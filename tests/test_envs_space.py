@@ -41,6 +41,8 @@ VARIANTS = [
     ("basic(hand_scoring=winner_gets_sum)", 3, "match"),  # target_score with minus points
     ("scala40(elimination_threshold=51)", 4, "match"),
     ("gin(oklahoma=true)", 2, "hand"),
+    ("gin(oklahoma=true, oklahoma_spade_doubles=true)", 2, "hand"),  # the doubled entry
+    ("gin(oklahoma=true, oklahoma_spade_doubles=true, match_end=target_score)", 2, "match"),
     ("gin(match_end=target_score)", 2, "match"),
     ("german(max_stock_rebuilds=unlimited)", 2, "hand"),  # the turn and the rebuilds unbounded
     ("german(joker_robbing=true, robbed_joker_counts_toward_hand=false)", 3, "hand"),
@@ -249,6 +251,7 @@ def test_the_bounds_are_not_trivially_wide(preset: str, players: int) -> None:
             assert named["hand size / 20"].high == rules.deck_size / 20
             assert named["this hand's points / 100"].low == worst_hand_points(rules) / 100
             assert named["stock rebuilds"].high == (0 if rules.is_gin else rules.max_stock_rebuilds)
+            assert "doubled" not in named  # only under oklahoma_spade_doubles, which no preset has
             if ob.has_take_bound(rules):
                 extra = players - 1 if rules.is_knock_game and rules.knock_extra_turn else 0
                 limit = rules.max_takes_in_a_row
@@ -257,6 +260,21 @@ def test_the_bounds_are_not_trivially_wide(preset: str, players: int) -> None:
                 for name in ("match total / 100", "chips / 100", "pot / 100", "hands dealt / 10"):
                     assert (low[list(named[name].indices)] == 0).all()
                     assert (high[list(named[name].indices)] == 1).all()
+
+
+def test_the_doubled_entry_is_a_flag() -> None:
+    """Under ``oklahoma_spade_doubles`` the entry after the gin block is declared [0, 1] (a flag),
+    with and without the derived block, in both scopes; every entry still belongs to one feature."""
+    rules = rk.Rules.parse("gin(oklahoma=true, oklahoma_spade_doubles=true, match_end=target_score)")
+    for derived in (False, True):
+        for match in (False, True):
+            lay = ob.Layout.for_rules(rules, 2, derived)
+            rows = ob.feature_bounds(rules, 2, derived, match)
+            assert sorted(i for row in rows for i in row.indices) == list(range(lay.size))
+            (row,) = [row for row in rows if row.name == "doubled"]
+            assert (row.kind, row.indices, row.low, row.high) == ("flag", (lay.doubled_block,), 0.0, 1.0)
+            low, high = ob.observation_bounds(rules, 2, derived, match)
+            assert (low[lay.doubled_block], high[lay.doubled_block]) == (0.0, 1.0)
 
 
 def test_only_the_rules_unbounded_figures_are_infinite() -> None:

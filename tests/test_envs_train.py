@@ -42,6 +42,27 @@ def trained(tmp_path_factory: pytest.TempPathFactory) -> tuple[object, Path]:
     return model, path
 
 
+def test_an_exported_oklahoma_policy_names_the_doubled_entry(tmp_path: Path) -> None:
+    """``export_policy`` records in the file's meta whether the rules have the doubled entry, so the
+    bot reads the vector it was trained on and refuses a table without the entry."""
+    from sb3_contrib import MaskablePPO
+
+    rules = "gin(oklahoma=true, oklahoma_spade_doubles=true)"
+    env = RummyEnv(rules=rules, players=2, opponents="random")
+    model = MaskablePPO("MlpPolicy", env, n_steps=64, seed=0, device="cpu", policy_kwargs={"net_arch": [8]})
+    path = tmp_path / "spades.npz"
+    export_policy(model, path, rules=rules, players=2, derived_features=False)
+    with np.load(path, allow_pickle=False) as data:
+        meta = json.loads(str(data["meta"]))
+    assert meta["doubled"] and meta["gin"] and not meta["take_bound"] and meta["observation"] == 3
+    bot = make_bot("policy", path=str(path))
+    assert isinstance(bot, PolicyBot) and bot.doubled
+    assert bot.layout.size == env.observation_space.shape[0] == observation_size(2, gin=True, doubled=True)
+    bot.check_table(rk.Rules.parse(rules), 2)
+    with pytest.raises(PolicyFileError, match="where oklahoma_spade_doubles is on"):
+        bot.check_table(rk.Rules.preset("gin"), 2)
+
+
 def test_exported_policy_chooses_what_the_model_predicts(trained: tuple[object, Path]) -> None:
     model, path = trained
     bot = make_bot("policy", path=str(path))
@@ -167,16 +188,16 @@ def test_policy_for_another_table_size_is_refused(trained: tuple[object, Path]) 
 
 
 def test_policy_files_of_encoding_v0_still_play(trained: tuple[object, Path], tmp_path: Path) -> None:
-    """Encoding v1 only added gin's PASS after v0's tokens, observation v2 the take bound entry: a
-    v0 file (without PASS, reading vectors without that entry) plays as a v2 file whose weights
-    ignore the entry."""
+    """Encoding v1 only added gin's PASS after v0's tokens, observation v2 the take bound entry (v3's
+    doubled entry is gin's only, not in a Viennese vector): a v0 file (without PASS, reading vectors
+    without the take bound entry) plays as a v3 file whose weights ignore the entry."""
     _, path = trained
     with np.load(path, allow_pickle=False) as data:
         arrays = {k: data[k] for k in data.files}
     meta = json.loads(str(arrays.pop("meta")))
-    assert meta["observation"] == 2 and meta["take_bound"]
+    assert meta["observation"] == OBSERVATION_VERSION == 3 and meta["take_bound"] and not meta["doubled"]
     take = Layout.for_rules(rk.Rules.preset("viennese"), 2, derived=True).take_block
-    arrays["w0"][take] = 0.0  # the v2 policy ignores the take bound entry
+    arrays["w0"][take] = 0.0  # the v3 policy ignores the take bound entry
     blind = tmp_path / "blind.npz"
     np.savez(blind, meta=np.array(json.dumps(meta)), **arrays)
     new = make_bot("policy", path=str(blind))
@@ -186,6 +207,7 @@ def test_policy_files_of_encoding_v0_still_play(trained: tuple[object, Path], tm
     arrays["w0"] = np.delete(arrays["w0"], take, axis=0)
     meta.pop("gin")
     meta.pop("take_bound")
+    meta.pop("doubled")
     old_path = tmp_path / "v0.npz"
     np.savez(old_path, meta=np.array(json.dumps(meta | {"encoding": 0, "observation": 0})), **arrays)
     old = make_bot("policy", path=str(old_path))
@@ -231,6 +253,12 @@ def test_a_gin_policy_plays_gin_and_only_gin(tmp_path: Path) -> None:
     viennese = rk.Round.new(rk.Rules.preset("viennese"), players=2, seed=1)
     with pytest.raises(PolicyFileError, match="trained on gin rules"):
         bot.choose(viennese.view(viennese.to_move), viennese.legal_actions(), rng)
+    # Observation v3, trained without the doubled entry: a table where a spade upcard doubles the
+    # hand has it, and is refused (a v2 gin policy plays there: tests/test_envs.py).
+    rules = rk.Rules.parse("gin(oklahoma=true, oklahoma_spade_doubles=true)")
+    spades = rk.Round.new(rules, players=2, seed=1)
+    with pytest.raises(PolicyFileError, match="where oklahoma_spade_doubles is off"):
+        bot.choose(spades.view(spades.to_move), spades.legal_actions(), rng)
 
 
 def test_a_policy_under_other_rules_is_named_before_the_game(

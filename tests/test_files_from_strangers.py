@@ -16,6 +16,7 @@ import pytest
 
 import rummykit as rk
 from rummykit.bots.policy import MAX_POLICY_BYTES, PolicyBot, PolicyFileError
+from rummykit.envs.encoding import NUM_TOKENS
 from rummykit.errors import NotationError, RulesError
 from rummykit.rules_text import read_rules_file
 from rummykit.seating import FirstDealerDraw
@@ -31,7 +32,8 @@ from rummykit.selfplay import (
 )
 
 META = {"layers": 1, "rules": "viennese", "players": 2, "derived_features": False, "scope": "hand",
-        "gin": False, "take_bound": False, "encoding": 1, "observation": 2}
+        "gin": False, "take_bound": True, "doubled": False, "encoding": 1, "observation": 3}
+"""The meta of a heads-up Viennese policy, as ``export_policy`` writes it."""
 
 
 # Policy files --------------------------------------------------------------------------------------
@@ -107,6 +109,25 @@ def test_policy_metadata_in_messages_is_escaped(tmp_path: Path) -> None:
     with pytest.raises(PolicyFileError, match=r"encoding v'\\x1b\[31mX") as info:
         PolicyBot(path)
     assert "\x1b" not in str(info.value) and len(str(info.value)) < 300
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"doubled": True}, "says doubled without gin, which no rule set has"),
+        ({"gin": True, "take_bound": True}, "says gin and the take bound, which no rule set has"),
+    ],
+)
+def test_policy_metadata_no_rule_set_has_is_refused(
+    tmp_path: Path, changes: dict[str, object], message: str
+) -> None:
+    """Flags that no rules combine (the doubled entry of Oklahoma gin outside gin, gin with the take
+    bound) are refused when the file is read, not met as a wrong layout in the middle of a game."""
+    path = tmp_path / "flags.npz"
+    weights = np.zeros((2, NUM_TOKENS), np.float32)
+    np.savez(path, meta=np.array(json.dumps(META | changes)), w0=weights, b0=np.zeros(weights.shape[1]))
+    with pytest.raises(PolicyFileError, match=message):
+        PolicyBot(path)
 
 
 @pytest.mark.parametrize(

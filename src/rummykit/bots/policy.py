@@ -13,9 +13,9 @@ table must not read files from the server's disk).
 
 The file holds the weights of a multilayer perceptron (``w0, b0, w1, b1, …``, tanh between layers,
 the last layer giving one score per token) and a JSON ``meta`` entry (rule set, seats, encoding and
-observation versions, derived features, gin, take bound, scope). It is read with ``allow_pickle=False``:
-loading a file runs no code from it. :func:`export_policy` writes one from a stable-baselines3
-``MlpPolicy``.
+observation versions, derived features, gin, take bound, doubled, scope). It is read with
+``allow_pickle=False``: loading a file runs no code from it. :func:`export_policy` writes one from a
+stable-baselines3 ``MlpPolicy``.
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ from rummykit.envs.observation import (
     MatchFigures,
     encode_prefix,
     encode_view,
+    has_doubled,
     has_take_bound,
 )
 from rummykit.errors import RummyError, quoted
@@ -51,9 +52,10 @@ from rummykit.views import MatchView, PlayerView
 POLICY_ENV_VAR: Final = "RUMMYKIT_POLICY"
 READABLE_ENCODINGS: Final = (0, enc.ENCODING_VERSION)
 """Encoding v1 only added gin's ``PASS`` after v0's tokens, so v0 files play every other rule set."""
-READABLE_OBSERVATIONS: Final = (0, 1, OBSERVATION_VERSION)
+READABLE_OBSERVATIONS: Final = (0, 1, 2, OBSERVATION_VERSION)
 """Observation v1 only added the gin block (outside gin the vectors are v0's), v2 the take bound
-block: a v0 or v1 policy is given the vector without it (what it was trained on)."""
+block, v3 the doubled block: a policy of an earlier version is given the vector without the blocks
+added after it (what it was trained on)."""
 
 
 MAX_POLICY_BYTES: Final = 64 * 2**20
@@ -221,13 +223,19 @@ class PolicyBot:
         self.players = players
         self.derived = bool(meta["derived_features"])
         self.gin = bool(meta.get("gin", False))
-        self.reads_take_bound = observation == OBSERVATION_VERSION
-        """Observation v2: the rules must have the take bound block exactly when the policy was
+        self.reads_take_bound = observation in (2, OBSERVATION_VERSION)
+        """Observation v2 on: the rules must have the take bound block exactly when the policy was
         trained with it (a v0 or v1 policy reads vectors without it under any rules)."""
         self.take_bound = self.reads_take_bound and bool(meta.get("take_bound", False))
         if self.gin and self.take_bound:
             raise PolicyFileError(f"{path}: the file says gin and the take bound, which no rule set has")
-        self.layout = Layout.of(self.players, self.derived, self.gin, self.take_bound)
+        self.reads_doubled = observation == OBSERVATION_VERSION
+        """Observation v3: the rules must have the doubled block exactly when the policy was trained
+        with it (a v0, v1 or v2 policy reads vectors without it under any rules)."""
+        self.doubled = self.reads_doubled and bool(meta.get("doubled", False))
+        if self.doubled and not self.gin:
+            raise PolicyFileError(f"{path}: the file says doubled without gin, which no rule set has")
+        self.layout = Layout.of(self.players, self.derived, self.gin, self.take_bound, self.doubled)
         self.scope = str(meta.get("scope", "hand"))
         """``match``: trained on whole matches, whose public figures (totals, chips, pot, hands
         dealt, an open buy-back) are part of the observation; files without it were hand-scope."""
@@ -268,7 +276,7 @@ class PolicyBot:
 
     def check_table(self, rules: Rules, players: int) -> None:
         """Refuse a table this policy cannot read: another number of seats, gin or not gin unlike its
-        training, or the take bound where it was trained without (or the reverse).
+        training, the take bound or the doubled block where it was trained without (or the reverse).
 
         Raises:
             PolicyFileError: the reason, before the first move.
@@ -280,6 +288,9 @@ class PolicyBot:
         if self.reads_take_bound and has_take_bound(rules) != self.take_bound:
             applies = "applies" if self.take_bound else "does not apply"
             raise PolicyFileError(f"this policy was trained on rules where max_takes_in_a_row {applies}")
+        if self.reads_doubled and has_doubled(rules) != self.doubled:
+            on = "on" if self.doubled else "off"
+            raise PolicyFileError(f"this policy was trained on rules where oklahoma_spade_doubles is {on}")
 
     def table_notice(self, rules: Rules) -> str | None:
         """A line saying that this policy was trained under other rules than ``rules`` (a Viennese
@@ -376,14 +387,16 @@ def export_policy(
     for i, layer in enumerate(linears):
         arrays[f"w{i}"] = layer.weight.detach().cpu().numpy().T.astype(np.float32)
         arrays[f"b{i}"] = layer.bias.detach().cpu().numpy().astype(np.float32)
+    trained = resolve_rules(rules)
     meta = {
         "layers": len(linears),
         "rules": rules,
         "players": players,
         "derived_features": derived_features,
         "scope": scope,
-        "gin": resolve_rules(rules).is_gin,
-        "take_bound": has_take_bound(resolve_rules(rules)),
+        "gin": trained.is_gin,
+        "take_bound": has_take_bound(trained),
+        "doubled": has_doubled(trained),
         "encoding": enc.ENCODING_VERSION,
         "observation": OBSERVATION_VERSION,
     }

@@ -68,7 +68,7 @@ struct Names {
       *result, *points, *opened_turn, *active_seats, *extra_turns, *stock, *stock_rebuilds, *turn,
       *to_move, *gin, *counts, *size, *meld, *owner, *cards, *is_run, *start, *end, *knock_card,
       *upcard_passes, *upcard_draws, *prev_upcard, *repeated, *layoffs, *layoffs_done, *totals,
-      *chips, *pot, *hands_dealt, *buyback_pending, *is_match, *takes_in_a_row;
+      *chips, *pot, *hands_dealt, *buyback_pending, *is_match, *takes_in_a_row, *doubled;
 };
 
 const Names& names() {
@@ -82,7 +82,8 @@ const Names& names() {
       interned("knock_card"), interned("upcard_passes"), interned("upcard_draws"),
       interned("prev_upcard"), interned("repeated"), interned("layoffs"), interned("layoffs_done"),
       interned("totals"), interned("chips"), interned("pot"), interned("hands_dealt"),
-      interned("buyback_pending"), interned("is_match"), interned("takes_in_a_row")};
+      interned("buyback_pending"), interned("is_match"), interned("takes_in_a_row"),
+      interned("doubled")};
   return n;
 }
 
@@ -151,15 +152,20 @@ int relative(long seat, long me, int seats) {
 class ObsEncoder {
  public:
   ObsEncoder(int seats, int table, int pile, int taken, int per_seat, int prefix, int gin_block,
-             int take_block, int size, bool gin, bool take_bound, int deck_size, int max_upcard_draws,
-             int max_takes_in_a_row, py::tuple phases, py::tuple gin_phases)
+             int take_block, int doubled_block, int size, bool gin, bool take_bound, bool doubled,
+             int deck_size, int max_upcard_draws, int max_takes_in_a_row, py::tuple phases,
+             py::tuple gin_phases)
       : seats_(seats), slot_(C + 4 + seats), table_(table), pile_(pile), taken_(taken),
-        per_seat_(per_seat), prefix_(prefix), gin_block_(gin_block), take_block_(take_block), size_(size),
-        gin_(gin), take_bound_(take_bound), deck_size_(deck_size), max_upcard_draws_(max_upcard_draws),
-        max_takes_in_a_row_(max_takes_in_a_row), out_(size) {
+        per_seat_(per_seat), prefix_(prefix), gin_block_(gin_block), take_block_(take_block),
+        doubled_block_(doubled_block), size_(size), gin_(gin), take_bound_(take_bound), doubled_(doubled),
+        deck_size_(deck_size), max_upcard_draws_(max_upcard_draws), max_takes_in_a_row_(max_takes_in_a_row),
+        out_(size) {
     if (phases.size() != 4 || gin_phases.size() != 4) throw py::value_error("four phases of each kind");
     if (seats < 1 || size < prefix || table + M * slot_ > pile) throw py::value_error("bad layout");
     if (take_bound && (take_block < prefix || take_block >= size)) throw py::value_error("bad layout");
+    // The doubled entry is written with the gin block, from the same GinInfo.
+    if (doubled && (!gin || doubled_block < gin_block + GIN_HEAD + 2 * C || doubled_block >= size))
+      throw py::value_error("bad layout");
     for (int i = 0; i < 4; ++i) {
       phases_[i] = phases[i];
       gin_phases_[i] = gin_phases[i];
@@ -362,6 +368,7 @@ class ObsEncoder {
       Items layoffs(layoffs_ref.get());
       for (Py_ssize_t i = 0; i < layoffs.size(); ++i) s[GIN_HEAD + C + card(layoffs[i])] += 1.0f;
     }
+    if (doubled_) o[doubled_block_] = g != Py_None && bool_attr(g, n.doubled) ? 1.0f : 0.0f;
     gin_source_ = py::reinterpret_borrow<py::object>(g);
     gin_phase_source_ = py::reinterpret_borrow<py::object>(phase);
     gin_written_ = true;
@@ -415,8 +422,9 @@ class ObsEncoder {
     flags[5] = f32(static_cast<double>(spelled) / 14.0);
   }
 
-  int seats_, slot_, table_, pile_, taken_, per_seat_, prefix_, gin_block_, take_block_, size_;
-  bool gin_, take_bound_;
+  int seats_, slot_, table_, pile_, taken_, per_seat_, prefix_, gin_block_, take_block_, doubled_block_,
+      size_;
+  bool gin_, take_bound_, doubled_;
   int deck_size_, max_upcard_draws_, max_takes_in_a_row_;
   py::object phases_[4];      // draw, play, discard, over
   py::object gin_phases_[4];  // first upcard, wall, knock, lay-off
@@ -715,11 +723,12 @@ PYBIND11_MODULE(_native, m) {
   m.attr("TOKENS") = py::make_tuple(NUM_VERBS, CARD0, NEXT, LOW, HIGH, THEN_MELD, THEN_LAYOFF, DONE, TARGET0);
   m.attr("SIZES") = py::make_tuple(C, M, SEAT_FEATURES, GIN_HEAD);
   py::class_<ObsEncoder>(m, "ObsEncoder")
-      .def(py::init<int, int, int, int, int, int, int, int, int, bool, bool, int, int, int, py::tuple,
-                    py::tuple>(),
+      .def(py::init<int, int, int, int, int, int, int, int, int, int, bool, bool, bool, int, int, int,
+                    py::tuple, py::tuple>(),
            py::arg("seats"), py::arg("table"), py::arg("pile"), py::arg("taken"), py::arg("per_seat"),
-           py::arg("prefix"), py::arg("gin_block"), py::arg("take_block"), py::arg("size"), py::arg("gin"),
-           py::arg("take_bound"), py::arg("deck_size"), py::arg("max_upcard_draws"),
+           py::arg("prefix"), py::arg("gin_block"), py::arg("take_block"), py::arg("doubled_block"),
+           py::arg("size"), py::arg("gin"), py::arg("take_bound"), py::arg("doubled"), py::arg("deck_size"),
+           py::arg("max_upcard_draws"),
            py::arg("max_takes_in_a_row"), py::arg("phases"), py::arg("gin_phases"))
       .def_property_readonly("out", &ObsEncoder::out)
       .def("encode_state", &ObsEncoder::encode_state, py::arg("state"), py::arg("seat"), py::arg("figures"))

@@ -1,4 +1,4 @@
-"""The observation encoding of the rummykit environments (version 2): one flat ``float32`` vector
+"""The observation encoding of the rummykit environments (version 3): one flat ``float32`` vector
 per seat, built from that seat's :class:`~rummykit.views.PlayerView` only (so it holds nothing the
 seat cannot see), the public match figures and the seat's own unfinished action.
 
@@ -43,6 +43,9 @@ take bound             1               where ``max_takes_in_a_row`` applies (see
                                        ``max_takes_in_a_row`` (1: the next take is not made, the
                                        hand ends dead; after a knock the extra turns may take on,
                                        past 1); 0 again after a draw from the stock
+doubled                1               where ``oklahoma_spade_doubles`` is on (see below): 1 when the
+                                       hand scores double (its first upcard is a spade,
+                                       ``GinInfo.doubled``), else 0
 =====================  ==============  ===========================================================
 
 The gin block is present in gin rule sets only, the take bound block only where the option
@@ -51,6 +54,11 @@ set but gin, which bounds its takes with ``max_upcard_draws`` in the gin block, 
 ``discard_pickup_requires_meld`` outside knock games, such as Scala 40). No rule set has both, so
 where the take bound block is present it sits at index ``98·S + 2488``, right after the action so
 far (2684 at a table of two).
+
+The doubled block is present only where ``oklahoma_spade_doubles`` is on, which the rules allow in
+gin under ``oklahoma`` alone (:func:`has_doubled`). It keeps what the first upcard said once that
+card is taken or buried: the stakes of the whole hand. It sits right after the gin block, where no
+take bound block is (gin has none): at index ``98·S + 2603``, 2799 at gin's table of two.
 
 The phase entries of the global block are all zero in gin's own phases (the gin block names them).
 The knocker's melds are table melds like any other (owned by the knocker, lay-offs included), and
@@ -87,7 +95,12 @@ extension ``rummykit.envs._native`` was built, :func:`state_encoder` gives its t
 
 Version history:
 
-* **v2** (this layout): the take bound block, where ``max_takes_in_a_row`` applies: one entry more,
+* **v3** (this layout): the doubled block, where ``oklahoma_spade_doubles`` is on: one entry more, at
+  index ``98·S + 2603`` (after the gin block, before the derived block, which moves up by one). The
+  vectors of every other rule set are the v2 vectors, entry for entry; under the option a vector is
+  the v2 vector with that entry inserted (:class:`~rummykit.bots.policy.PolicyBot` gives a v0, v1 or
+  v2 policy the vector without it).
+* **v2**: the take bound block, where ``max_takes_in_a_row`` applies: one entry more,
   at index ``98·S + 2488`` (after the action so far, before the derived block, which moves up by
   one). Gin vectors and those of rule sets where the option does not apply (Scala 40) are the v1
   vectors, entry for entry (policies trained on v1 read them unchanged); every other vector is the
@@ -118,7 +131,7 @@ from rummykit.rules import Rules
 from rummykit.state import RoundState
 from rummykit.views import GinInfo, Phase, PlayerView, TableMeld
 
-OBSERVATION_VERSION: Final = 2
+OBSERVATION_VERSION: Final = 3
 C: Final = NUM_CODES
 M: Final = enc.MAX_TABLE_MELDS
 SEAT_FEATURES: Final = 8
@@ -128,6 +141,7 @@ _GIN_HEAD: Final = 9
 """The gin block's values before the previous upcard and the cards laid off."""
 GIN_FEATURES: Final = _GIN_HEAD + 2 * C
 TAKE_FEATURES: Final = 1
+DOUBLED_FEATURES: Final = 1
 DERIVED_FEATURES: Final = C + 2
 POSITIONS: Final = 14.0
 _PHASES: Final = (Phase.DRAW, Phase.PLAY, Phase.DISCARD, Phase.OVER)
@@ -143,6 +157,7 @@ class Layout:
     derived: bool
     gin: bool
     take_bound: bool
+    doubled: bool
     slot: int
     table: int
     pile: int
@@ -151,20 +166,26 @@ class Layout:
     prefix: int
     gin_block: int
     take_block: int
+    doubled_block: int
     derived_block: int
     size: int
 
     @staticmethod
     @cache
-    def of(seats: int, derived: bool = False, gin: bool = False, take_bound: bool = False) -> Layout:
-        """The layout with the gin block (``gin``), the take bound block (``take_bound``) and the
-        derived block (``derived``) present as asked.
+    def of(
+        seats: int, derived: bool = False, gin: bool = False, take_bound: bool = False, doubled: bool = False
+    ) -> Layout:
+        """The layout with the gin block (``gin``), the take bound block (``take_bound``), the doubled
+        block (``doubled``) and the derived block (``derived``) present as asked.
 
         Raises:
-            ValueError: both ``gin`` and ``take_bound`` (gin has no ``max_takes_in_a_row``).
+            ValueError: both ``gin`` and ``take_bound`` (gin has no ``max_takes_in_a_row``), or
+                ``doubled`` without ``gin`` (``oklahoma_spade_doubles`` is a gin option).
         """
         if gin and take_bound:
             raise ValueError("no rule set has both the gin block and the take bound block")
+        if doubled and not gin:
+            raise ValueError("no rule set has the doubled block without the gin block")
         slot = meld_slot_size(seats)
         table = seats * C
         pile = table + M * slot
@@ -173,13 +194,15 @@ class Layout:
         prefix = per_seat + SEAT_FEATURES * seats + GLOBAL_FEATURES + seats
         gin_block = prefix + PREFIX_FEATURES
         take_block = gin_block + (GIN_FEATURES if gin else 0)
-        derived_block = take_block + (TAKE_FEATURES if take_bound else 0)
+        doubled_block = take_block + (TAKE_FEATURES if take_bound else 0)
+        derived_block = doubled_block + (DOUBLED_FEATURES if doubled else 0)
         size = derived_block + (DERIVED_FEATURES if derived else 0)
         return Layout(
             seats,
             derived,
             gin,
             take_bound,
+            doubled,
             slot,
             table,
             pile,
@@ -188,6 +211,7 @@ class Layout:
             prefix,
             gin_block,
             take_block,
+            doubled_block,
             derived_block,
             size,
         )
@@ -195,8 +219,8 @@ class Layout:
     @staticmethod
     def for_rules(rules: Rules, seats: int, derived: bool = False) -> Layout:
         """The layout of ``rules`` at a table of ``seats``: the gin block in gin, the take bound block
-        where :func:`has_take_bound`."""
-        return Layout.of(seats, derived, rules.is_gin, has_take_bound(rules))
+        where :func:`has_take_bound`, the doubled block where :func:`has_doubled`."""
+        return Layout.of(seats, derived, rules.is_gin, has_take_bound(rules), has_doubled(rules))
 
 
 def has_take_bound(rules: Rules) -> bool:
@@ -209,6 +233,18 @@ def has_take_bound(rules: Rules) -> bool:
     return rules.not_applicable("max_takes_in_a_row") is None
 
 
+def has_doubled(rules: Rules) -> bool:
+    """Whether the vectors of ``rules`` carry the doubled block: where ``oklahoma_spade_doubles`` is
+    on, which the rules accept in gin under ``oklahoma`` only.
+
+    >>> [has_doubled(Rules.parse(text)) for text in ("gin", "gin(oklahoma=true)", "german")]
+    [False, False, False]
+    >>> has_doubled(Rules.parse("gin(oklahoma=true, oklahoma_spade_doubles=true)"))
+    True
+    """
+    return rules.oklahoma_spade_doubles and rules.not_applicable("oklahoma_spade_doubles") is None
+
+
 def meld_slot_size(seats: int) -> int:
     """Length of one table meld's slot: its card counts (one per code), whether it is there, whether
     it is a run, the run's start and end, and who laid it (one per seat); the compiled encoder
@@ -216,14 +252,18 @@ def meld_slot_size(seats: int) -> int:
     return C + 4 + seats
 
 
-def observation_size(seats: int, derived: bool = False, gin: bool = False, take_bound: bool = False) -> int:
+def observation_size(
+    seats: int, derived: bool = False, gin: bool = False, take_bound: bool = False, doubled: bool = False
+) -> int:
     """Length of the observation vector at a table of ``seats`` seats (``gin``: a gin rule set;
-    ``take_bound``: one where :func:`has_take_bound`).
+    ``take_bound``: one where :func:`has_take_bound`; ``doubled``: one where :func:`has_doubled`).
 
     >>> observation_size(2), observation_size(2, take_bound=True), observation_size(2, gin=True)
     (2684, 2685, 2799)
+    >>> observation_size(2, gin=True, doubled=True)
+    2800
     """
-    return Layout.of(seats, derived, gin, take_bound).size
+    return Layout.of(seats, derived, gin, take_bound, doubled).size
 
 
 INF: Final = float("inf")
@@ -468,6 +508,8 @@ def feature_bounds(
     if lay.take_bound:
         add("takes in a row / max_takes_in_a_row", "scaled", [lay.take_block], 0.0, takes_bound(rules, seats),
             "takes_bound")
+    if lay.doubled:
+        flags("doubled", [lay.doubled_block], "0 or 1: the hand scores double (GinInfo.doubled)")
     if derived:
         dead = sum(rules.deadwood_value(c) for c in build_deck(rules.num_decks, rules.jokers_total))
         add("derived: minimum deadwoods / 100", "scaled", range(lay.derived_block, lay.size), 0.0,
@@ -581,7 +623,7 @@ class Encoder:
     """
 
     __slots__ = (
-        "_depth", "_derived", "_gin", "_globals", "_hand", "_melds", "_mv", "_pile", "_recency",
+        "_depth", "_derived", "_doubled", "_gin", "_globals", "_hand", "_melds", "_mv", "_pile", "_recency",
         "_seat_source", "_shown", "_taken", "_takes", "_top", "layout", "out",
     )
 
@@ -602,6 +644,7 @@ class Encoder:
         self._taken: tuple[int | None, int | None] = (None, None)
         self._gin: object = _UNSET
         self._takes: object = _UNSET
+        self._doubled: object = _UNSET
         self._derived: object = _UNSET
         self._globals = _floats(layout.prefix - layout.per_seat - SEAT_FEATURES * layout.seats)
         self._seat_source: object = _UNSET
@@ -629,6 +672,7 @@ class Encoder:
         )
         self._write_gin(view.phase, view.gin, view.rules.max_upcard_draws)
         self._write_takes(view.takes_in_a_row, view.rules.max_takes_in_a_row)
+        self._write_doubled(view.gin)
         if self.layout.derived:
             self._write_derived(view)
         return self.out
@@ -683,6 +727,8 @@ class Encoder:
             self._write_gin(phase, state.gin, rules.max_upcard_draws)
         if self.layout.take_bound:
             self._write_takes(state.takes_in_a_row, rules.max_takes_in_a_row)
+        if self.layout.doubled:
+            self._write_doubled(state.gin)
         if self.layout.derived:
             if view is None:
                 raise ValueError("the derived features are read from the seat's view: pass one")
@@ -821,6 +867,16 @@ class Encoder:
             self._takes = source
             self._mv[self.layout.take_block] = takes / max(1, max_takes)
 
+    def _write_doubled(self, gin: GinInfo | None) -> None:
+        """The doubled block: 1 when the hand scores double (set at the deal, so rewritten only when a
+        new hand is dealt with other stakes)."""
+        if not self.layout.doubled:
+            return
+        doubled = gin is not None and gin.doubled
+        if doubled != self._doubled:
+            self._doubled = doubled
+            self._mv[self.layout.doubled_block] = 1.0 if doubled else 0.0
+
     def _write_derived(self, view: PlayerView) -> None:
         self._derived = write_derived(self.out, self.layout, self._derived, view)
 
@@ -920,9 +976,11 @@ class CompiledEncoder:
             prefix=layout.prefix,
             gin_block=layout.gin_block,
             take_block=layout.take_block,
+            doubled_block=layout.doubled_block,
             size=layout.size,
             gin=layout.gin,
             take_bound=layout.take_bound,
+            doubled=layout.doubled,
             deck_size=rules.deck_size,
             max_upcard_draws=rules.max_upcard_draws,
             max_takes_in_a_row=rules.max_takes_in_a_row,
@@ -989,7 +1047,8 @@ def encode_view(
     """Every block but the action so far (which :func:`encode_prefix` writes) for ``view``'s seat,
     built from scratch (a fresh vector), in the layout of its rules (:meth:`Layout.for_rules`), or
     in ``layout`` where given (which then also says whether the derived block is present): a policy
-    trained on observation v1 reads the vector without the take bound block."""
+    trained on observation v1 reads the vector without the take bound block, one trained on v2 the
+    vector without the doubled block."""
     if layout is None:
         layout = Layout.for_rules(view.rules, len(view.hand_sizes), derived)
     return Encoder(layout).encode(view, figures)

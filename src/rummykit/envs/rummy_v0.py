@@ -51,6 +51,9 @@ submits a token and the token of the agent to move is used; a masked-out token t
 
 Version history (the name ``rummy_v0`` is kept; the changes only add to what v0 offered):
 
+* observation v3: where ``oklahoma_spade_doubles`` is on (gin under ``oklahoma``) the observation
+  has one entry more, 1 when the hand scores double (``observation_space`` one longer); every other
+  rule set's observations are v2's.
 * observation v2: where ``max_takes_in_a_row`` applies (every rule set but gin and Scala 40) the
   observation has one entry more, the turns in a row begun by taking the discard pile over that
   bound (``observation_space`` one longer); gin's and Scala 40's observations are v1's.
