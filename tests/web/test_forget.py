@@ -72,3 +72,34 @@ def test_a_move_is_stored_with_its_minute_not_its_thinking_time(tmp_path: Path) 
     store.close()
     assert len(stamps) == 3
     assert all(s.second == 0 and s.microsecond == 0 for s in stamps)
+
+
+def test_a_reader_holding_the_write_ahead_log_is_said_and_the_next_run_empties_it(
+    tmp_path: Path, web: Any, monkeypatch: Any
+) -> None:
+    """A backup or a ``sqlite3`` shell reading the database keeps the write-ahead log from being
+    emptied, and so the deleted name in it: ``forget`` says so (exit status 1) instead of reporting
+    an erasure it did not finish; run again once the reader is gone, it empties the log."""
+    import sqlite3
+
+    monkeypatch.setattr("rummykit.web.store.CHECKPOINT_TRIES", 2)
+    db = tmp_path / "rk.db"
+    url = f"sqlite:///{db}"
+    with TestClient(create_app(url, settings=web.settings(bot_delay=0))) as client:
+        ended = web.create(client, preset="german", seats=3, name="Carla Geheim")
+        client.post(f"/api/tables/{ended['code']}/leave", json={"token": ended["token"]})
+    reader = sqlite3.connect(db)
+    try:
+        reader.execute("BEGIN")
+        reader.execute("SELECT count(*) FROM rk_tables").fetchone()  # a read snapshot held open
+        held = runner.invoke(app, ["forget", "--database-url", url, ended["code"]])
+        assert held.exit_code == 1, held.output
+        assert f"deleted table {ended['code']}" in held.output
+        assert "write-ahead log" in held.output and "another program has the database open" in held.output
+    finally:
+        reader.close()
+    again = runner.invoke(app, ["forget", "--database-url", url, "--name", "Carla Geheim"])
+    assert again.exit_code == 0 and "0 table(s)" in again.output
+    for part in (db, tmp_path / "rk.db-wal"):
+        if part.exists():
+            assert b"Carla Geheim" not in part.read_bytes()

@@ -6,8 +6,10 @@ data to be deleted, GDPR Art. 17).
 once, a running server or not (it keeps an ended table in memory for a few minutes at most, and
 stores nothing more of it). An open table (waiting or playing) is refused unless
 ``--include-open`` says that no server runs on the database: a running server plays it from memory.
-On SQLite the deleted rows are overwritten in the file (``secure_delete``); on PostgreSQL they stay
-in its files until ``VACUUM`` reclaims them.
+On SQLite the deleted rows are overwritten in the file (``secure_delete``) and the write-ahead log is
+emptied (every run tries: while another program reads the database, a backup or a replica, the log
+keeps earlier copies, which is said, with exit status 1); on PostgreSQL they stay in its files until
+``VACUUM`` reclaims them.
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ import typer
 
 from rummykit.cli.checks import EXIT_BAD_INPUT
 from rummykit.cli.checks import fail as _fail
+
+EXIT_UNFINISHED = 1
+"""The tables are deleted, but earlier copies of their pages are still in SQLite's write-ahead log."""
 
 
 def forget_command(
@@ -96,6 +101,14 @@ def forget_command(
                 typer.echo(f"error: there is no table {code[:20]!r}", err=True)
             else:
                 typer.echo(f"deleted table {code} ({gone[0]}) and its {gone[1]} moves")
+        if not store.empty_log():
+            typer.echo(
+                f"error: the database's write-ahead log ({path}-wal) still holds earlier copies of what was "
+                "deleted: another program has the database open (a backup, a sqlite3 shell, a replica); "
+                "close it and run 'rummykit forget --name NAME' again, which empties the log",
+                err=True,
+            )
+            raise typer.Exit(EXIT_UNFINISHED)
         if refused:
             raise typer.Exit(EXIT_BAD_INPUT)
     finally:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import time
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -118,6 +119,12 @@ not even that cancel: its moves wait, and the tables are told so
 error messages and the log (``hide_parameters``): they hold tokens' digests and dealing secrets."""
 
 OPEN_STATUSES: Final = ("waiting", "playing")
+CHECKPOINT_TRIES: Final = 10
+CHECKPOINT_WAIT_MS: Final = 300
+"""How often, and how long each time, :meth:`Store.empty_log` waits for a reader of an SQLite
+database to let its write-ahead log be emptied (about 5 s in all, the server writing in between)."""
+SQLITE_BUSY_MS: Final = 5000
+"""How long an SQLite connection waits for a lock (the ``sqlite3`` module's default timeout)."""
 PRUNE_BATCH: Final = 500
 """Ended tables one pruning transaction deletes at most (the next pass takes the rest)."""
 """Tables in these states are loaded when the server starts."""
@@ -498,12 +505,27 @@ class Store:
                 raise ValueError(f"table {code} is {status}")
             moves = connection.execute(delete(actions_table).where(actions_table.c.code == code)).rowcount
             connection.execute(delete(tables_table).where(tables_table.c.code == code))
-        if self.engine.dialect.name == "sqlite":
-            # The write-ahead log still holds the pages as they were until a checkpoint writes them back
-            # (overwritten there by secure_delete) and empties it.
-            with self.engine.connect() as connection:
-                connection.execute(text("PRAGMA wal_checkpoint(TRUNCATE)"))
         return str(status), int(moves)
+
+    def empty_log(self, tries: int | None = None) -> bool:
+        """On SQLite, write the write-ahead log back into the database file and empty it: until then
+        it holds the pages of deleted rows as they were (the file's copies are overwritten by
+        ``secure_delete``). Whether it is empty; it is not while another program reads the database
+        (a backup, a ``sqlite3`` shell, a replica): each try waits a moment for it, and the server's
+        writes go on between the tries. Other databases have no such log: ``True``."""
+        if self.engine.dialect.name != "sqlite":
+            return True
+        tries = CHECKPOINT_TRIES if tries is None else tries
+        for attempt in range(tries):
+            with self.engine.connect() as connection:
+                connection.execute(text(f"PRAGMA busy_timeout = {CHECKPOINT_WAIT_MS}"))
+                busy, frames, written = connection.execute(text("PRAGMA wal_checkpoint(TRUNCATE)")).one()
+                connection.execute(text(f"PRAGMA busy_timeout = {SQLITE_BUSY_MS}"))
+            if busy == 0 and frames in (0, -1) and written in (0, -1):
+                return True
+            if attempt + 1 < tries:
+                time.sleep(CHECKPOINT_WAIT_MS / 1000)
+        return False
 
     def claim_meta(self, name: str, value: str, replaces: tuple[str, ...] = ()) -> str:
         """Record ``value`` under ``name`` unless another value is recorded there; a recorded value
