@@ -1108,3 +1108,66 @@ def test_12_no_redirect_is_built_from_the_requests_host(client: TestClient, path
     answer = client.get(path, headers={"host": "evil.example"}, follow_redirects=False)
     assert answer.status_code == 404, (answer.status_code, answer.headers)
     assert "location" not in answer.headers
+
+
+def test_10_connections_count_by_wider_network_too(net_client: Any, web: Any) -> None:
+    """One customer's many /64s (an IPv6 /48), or an IPv4 /24, cannot hold every connection the server
+    can take: a wider network has a cap of its own beside each address's."""
+    client = net_client(max_connections_per_address=32, max_connections_per_network=2)
+    code = web.create(client, seats=2, bots=[{"kind": "random"}])["code"]
+
+    def watch(address: str) -> Any:
+        ws = client.websocket_connect(f"/ws/{code}", headers={"x-test-client": address})
+        return ws
+
+    with watch("2001:db8:7:1::1") as a, watch("2001:db8:7:2::1") as b:
+        for ws in (a, b):
+            ws.send_json({"type": "hello", "token": None})
+            web.receive_state(ws)
+        with watch("2001:db8:7:3::1") as third:  # another /64 of the same /48
+            error = third.receive_json()
+            assert error["code"] == "too_many_connections"
+            assert "--max-connections-per-network" in error["message"]
+            assert "größeren Netz" in error["texts"]["de"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                third.receive_json()
+            assert closed.value.code == 4429
+        with watch("2001:db8:8:1::1") as elsewhere:  # another /48
+            elsewhere.send_json({"type": "hello", "token": None})
+            web.receive_state(elsewhere)
+    with watch("2001:db8:7:3::1") as later:  # the places are free again
+        later.send_json({"type": "hello", "token": None})
+        web.receive_state(later)
+
+
+def test_4_a_process_holds_at_most_max_connections(make_client: Any, web: Any) -> None:
+    client = make_client(max_connections=2)
+    code = web.create(client, seats=2, bots=[{"kind": "random"}])["code"]
+    with web.connect(client, code) as a, web.connect(client, code) as b:
+        web.receive_state(a)
+        web.receive_state(b)
+        with client.websocket_connect(f"/ws/{code}") as third:
+            error = third.receive_json()
+            assert error["code"] == "too_many_connections" and "this server holds" in error["message"]
+            with pytest.raises(WebSocketDisconnect):
+                third.receive_json()
+        assert client.get("/api/health").status_code == 200  # HTTP is still answered
+    with web.connect(client, code) as again:
+        assert web.receive_state(again)["you"] is None
+
+
+def test_the_open_file_limit_is_raised_or_the_connections_lowered_to_fit(monkeypatch: Any) -> None:
+    """A service manager's usual 1,024 open files: the soft limit is raised to the hard one, and
+    where even that is too low for ``--max-connections``, the connections are capped to fit."""
+    import resource
+
+    from rummykit.web.runtime import FILES_BESIDE, open_files_for
+
+    limits = {"now": (1024, 4096)}
+    monkeypatch.setattr(resource, "getrlimit", lambda _which: limits["now"])
+    monkeypatch.setattr(resource, "setrlimit", lambda _which, value: limits.update(now=value))
+    assert open_files_for(1000) == 1000 and limits["now"] == (1000 + FILES_BESIDE, 4096)  # raised
+    limits["now"] = (1024, 4096)
+    assert open_files_for(10_000) == 4096 - FILES_BESIDE and limits["now"] == (4096, 4096)  # lowered
+    limits["now"] = (2048, 2048)
+    assert open_files_for(100) == 100 and limits["now"] == (2048, 2048)  # enough already: unchanged

@@ -121,6 +121,23 @@ def serve_command(
         int,
         _option(LIMITS, "--max-connections-per-address", "Websocket connections from one client address."),
     ] = 32,
+    max_connections_per_network: Annotated[
+        int,
+        _option(
+            LIMITS,
+            "--max-connections-per-network",
+            "The same for a wider network (an IPv6 /48, an IPv4 /24).",
+        ),
+    ] = 128,
+    max_connections: Annotated[
+        int,
+        _option(
+            LIMITS,
+            "--max-connections",
+            "Websocket connections one server process holds in all (lowered to what its limit of open "
+            "files allows, which is raised as far as the system lets it).",
+        ),
+    ] = 10_000,
     max_table_actions: Annotated[
         int,
         _option(
@@ -274,6 +291,8 @@ def serve_command(
             max_seats_per_address=max_seats_per_address,
             max_seats_per_network=max_seats_per_network,
             max_connections_per_address=max_connections_per_address,
+            max_connections_per_network=max_connections_per_network,
+            max_connections=max_connections,
             max_table_actions=max_table_actions,
             creations_per_second=creations_per_second,
             requests_per_second=requests_per_second,
@@ -379,9 +398,21 @@ def run_server(
         sockets.append(internal)
         shown = f"[{internal_host}]" if ":" in internal_host else internal_host
         relay_address = f"{shown}:{internal.getsockname()[1]}"
-    from rummykit.web.runtime import log_to_stderr, settle_garbage_collector
+    from rummykit.web.runtime import log_to_stderr, open_files_for, settle_garbage_collector
 
     log_to_stderr(log_level)  # before the app: its start may already log (a schema upgrade, a stored table)
+    allowed = open_files_for(settings.max_connections)
+    if allowed < settings.max_connections:
+        import dataclasses
+        import logging
+
+        logging.getLogger("rummykit.web").warning(
+            "at most %d websocket connections in this process (--max-connections %d): the system's limit "
+            "of open files allows no more",
+            allowed,
+            settings.max_connections,
+        )
+        settings = dataclasses.replace(settings, max_connections=allowed)
     app = create_app(
         url,
         settings=settings,

@@ -429,22 +429,18 @@ def create_app(
             await websocket.send_json({**error, "retry_after": round(wait, 3)})
             await websocket.close(code=WS_CLOSE_LIMIT)
             return
-        if relayed is None and not await manager.open_connection(address):
-            # A relayed connection was counted by the process its client reached.
-            await websocket.accept()
-            cap = config.max_connections_per_address
-            message = (
-                f"this network already has {cap} connections to the server, as many as it may (a school "
-                "or office shares one address): close other tabs of this page, or ask whoever runs the "
-                "server to raise --max-connections-per-address"
-            )
-            texts = server_error_texts("too_many_connections", message, n=str(cap))
-            await websocket.send_json(error_json("too_many_connections", message, texts=texts))
-            await websocket.close(code=WS_CLOSE_LIMIT)
+        if manager.sockets >= config.max_connections:  # each an open file: HTTP must still be answered
+            await _refuse_connection(websocket, "server", config)
             return
+        refused = None if relayed is not None else await manager.open_connection(address)
+        if refused is not None:  # a relayed connection was counted by the process its client reached
+            await _refuse_connection(websocket, refused, config)
+            return
+        manager.sockets += 1
         try:
             await _serve(websocket, manager, code, address, relayed is not None)
         finally:
+            manager.sockets -= 1
             if relayed is None:
                 await manager.close_connection(address)
 
@@ -507,6 +503,36 @@ def _organiser_routes(app: FastAPI, key: str, limit: Callable[[Request], Awaitab
         table = await manager.find(code)
         await table.close_by_organiser()
         return organiser.organiser_entry(table)
+
+
+async def _refuse_connection(
+    websocket: WebSocket, limit: Literal["address", "network", "server"], config: ServerSettings
+) -> None:
+    """Say why a websocket connection is refused by a connection cap (an ``error``
+    ``too_many_connections`` in every language) and close it with 4429, which the page waits on
+    before it tries again."""
+    await websocket.accept()
+    if limit == "address":
+        cap = config.max_connections_per_address
+        message = (
+            f"this network already has {cap} connections to the server, as many as it may (a school "
+            "or office shares one address): close other tabs of this page, or ask whoever runs the "
+            "server to raise --max-connections-per-address"
+        )
+        texts = server_error_texts("too_many_connections", message, n=str(cap))
+    elif limit == "network":
+        cap = config.max_connections_per_network
+        message = (
+            f"the wider network yours belongs to already has {cap} connections to the server, as many "
+            "as it may: close other tabs of this page, or ask whoever runs the server to raise "
+            "--max-connections-per-network"
+        )
+        texts = server_error_texts("too_many_network_connections", message, n=str(cap))
+    else:
+        message = "this server holds as many connections as it can just now; the page tries again shortly"
+        texts = server_error_texts("server_connections", message)
+    await websocket.send_json(error_json("too_many_connections", message, texts=texts))
+    await websocket.close(code=WS_CLOSE_LIMIT)
 
 
 async def _write(websocket: WebSocket, client: Client) -> None:

@@ -104,6 +104,13 @@ class ServerSettings:
     """The same for a wider network (an IPv6 /48, an IPv4 /24), whatever addresses of it join."""
     max_connections_per_address: int = 32
     """Websocket connections from one client address."""
+    max_connections_per_network: int = 128
+    """The same for a wider network (an IPv6 /48, an IPv4 /24): one customer's many /64s cannot hold
+    every connection the server can take."""
+    max_connections: int = 10_000
+    """Websocket connections one server process holds, every network together (each is an open
+    file: ``rummykit serve`` raises the process's limit of open files as far as the system lets it,
+    and lowers this to fit, so that the server still answers HTTP when it is full)."""
     creations_per_second: float = 0.5
     creations_burst: int = 5
     """Table creations per client address: rate and burst."""
@@ -186,6 +193,8 @@ NEVER_ZERO: Final = (
     "max_seats_per_address",
     "max_seats_per_network",
     "max_connections_per_address",
+    "max_connections_per_network",
+    "max_connections",
     "creations_per_second",
     "requests_per_second",
     "messages_per_second",

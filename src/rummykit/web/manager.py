@@ -28,7 +28,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, replace
 from datetime import UTC, datetime, timedelta
 from functools import partial
-from typing import Any, Final, TypeVar
+from typing import Any, Final, Literal, TypeVar
 
 from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
@@ -116,6 +116,9 @@ behind one address composing at full speed, at under 1 % of a core (a judgement 
 costs 0.1–0.3 ms)."""
 
 
+NETWORK_PREFIX: Final = "network:"
+"""The key under which a wider network's websocket connections are counted (beside its addresses')."""
+
 class TableManager:
     """All tables of a server, their storage, the bounds of :class:`ServerSettings` and the clocks.
 
@@ -138,6 +141,9 @@ class TableManager:
         self.cluster: Cluster | None = None
         """The other processes sharing the database (PostgreSQL), through it."""
         self.tables: dict[str, Table] = {}
+        self.sockets = 0
+        """The websocket connections this process holds (relayed ones too): at most
+        ``settings.max_connections``."""
         self._connections: dict[str, int] = {}
         self._leases: asyncio.Task[None] | None = None
         self._lobby_rows: tuple[float, list[dict[str, Any]]] | None = None
@@ -504,23 +510,37 @@ class TableManager:
         """What the database keeps of client ``address`` (:func:`~rummykit.web.owners.address_digest`)."""
         return address_digest(address, self._address_key)
 
-    async def open_connection(self, address: str) -> bool:
-        """Count a websocket connection from ``address`` unless it has the most allowed."""
-        most = self.settings.max_connections_per_address
-        if self.cluster is not None:
-            return await self.db(self.cluster.open_connection, self.digest(address), most)
-        if self._connections.get(address, 0) >= most:
-            return False
-        self._connections[address] = self._connections.get(address, 0) + 1
-        return True
+    async def open_connection(self, address: str) -> Literal["address", "network"] | None:
+        """Count a websocket connection from ``address`` and from its wider network (an IPv4 /24, an
+        IPv6 /48: :func:`~rummykit.web.thinking.fair_network`) unless either has the most allowed;
+        which refused it, or ``None`` when it was counted (:meth:`close_connection` uncounts it)."""
+        network = NETWORK_PREFIX + fair_network(address)
+        if not await self._count_connection(address, self.settings.max_connections_per_address):
+            return "address"
+        if not await self._count_connection(network, self.settings.max_connections_per_network):
+            await self._uncount_connection(address)
+            return "network"
+        return None
 
     async def close_connection(self, address: str) -> None:
+        for key in (address, NETWORK_PREFIX + fair_network(address)):
+            await self._uncount_connection(key)
+
+    async def _count_connection(self, key: str, most: int) -> bool:
         if self.cluster is not None:
-            await self.db(self.cluster.close_connection, self.digest(address))
+            return await self.db(self.cluster.open_connection, self.digest(key), most)
+        if self._connections.get(key, 0) >= most:
+            return False
+        self._connections[key] = self._connections.get(key, 0) + 1
+        return True
+
+    async def _uncount_connection(self, key: str) -> None:
+        if self.cluster is not None:
+            await self.db(self.cluster.close_connection, self.digest(key))
             return
-        self._connections[address] -= 1
-        if self._connections[address] <= 0:
-            del self._connections[address]
+        self._connections[key] -= 1
+        if self._connections[key] <= 0:
+            del self._connections[key]
 
     async def _run_leases(self) -> None:
         """Renew this process's lease; tables another process took over meanwhile are let go."""

@@ -15,6 +15,7 @@ still frees almost everything a move makes at once; the cyclic collector only fi
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ctypes
 import gc
 import logging
@@ -42,6 +43,36 @@ def settle_garbage_collector() -> None:
 
 SERVER_LOG_FORMAT: Final = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 """The server's own log lines (``rummykit.*``) on stderr: when, how bad, whose, what."""
+
+
+FILES_BESIDE: Final = 256
+"""Open files a server process needs beside its websocket connections: its listeners, database
+connections, the pipes of its bot processes, its log."""
+
+
+def open_files_for(connections: int) -> int:
+    """Raise this process's soft limit of open files toward its hard limit, far enough for
+    ``connections`` websocket connections and :data:`FILES_BESIDE`; the connections the limit then
+    allows (``connections`` where it allows them all, or where the system has no such limit).
+
+    Without this, a server under a service manager's usual limit of 1,024 files stopped answering
+    anything once a thousand connections were open (each is a file); with the connections capped
+    below the limit, it refuses the next websocket and still answers HTTP.
+    """
+    try:
+        import resource
+    except ImportError:  # not a Unix system
+        return connections
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = connections + FILES_BESIDE
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        raised = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
+            soft = raised
+    if soft == resource.RLIM_INFINITY:
+        return connections
+    return max(1, min(connections, soft - FILES_BESIDE))
 
 
 LOG_LEVELS: Final = ("debug", "info", "warning", "error")

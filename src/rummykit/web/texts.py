@@ -55,6 +55,11 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
     "too_many_connections": "Aus diesem Netz bestehen schon {n} Verbindungen zum Server, so viele wie "
     "erlaubt (eine Schule oder ein Büro teilt sich eine Adresse): schließe andere Tabs dieser Seite "
     "oder bitte den Betreiber des Servers, --max-connections-per-address zu erhöhen",
+    "too_many_network_connections": "Aus dem größeren Netz, zu dem deines gehört, bestehen schon {n} "
+    "Verbindungen zum Server, so viele wie erlaubt: schließe andere Tabs dieser Seite oder bitte den "
+    "Betreiber des Servers, --max-connections-per-network zu erhöhen",
+    "server_connections": "Der Server hält gerade so viele Verbindungen, wie er kann; die Seite versucht "
+    "es gleich noch einmal",
     "too_many_attempts": "Zu viele Verbindungsversuche; bitte etwas warten",
     "too_many_seats": (
         "Dein Netz hält schon {seats_de} an wartenden Tischen anderer, die Grenze (eine Schule oder ein "
