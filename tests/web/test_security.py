@@ -911,6 +911,7 @@ def test_every_http_request_counts_against_the_address_rate(tmp_path: Path, web:
         seconds = page.headers["retry-after"]
         assert f'<meta http-equiv="refresh" content="{seconds}">' in page.text
         assert "school or office shares one address" in page.text and "Bitte einen Moment warten" in page.text
+        assert page.headers["cache-control"] == "no-store"  # a cache in front never serves it to others
     # The count is per network: another address is served while the first waits, one of its /64 not.
     statuses: list[int] = []
 

@@ -383,7 +383,8 @@ class HttpRate:
                 message = f"too many requests from your network; try again in {seconds} s"
                 headers = dict(scope.get("headers") or [])
                 if b"text/html" in headers.get(b"accept", b""):  # a browser opening the page: a page
-                    await send_html(send, 429, busy_page(seconds), [(b"retry-after", seconds.encode())])
+                    headers_out = [(b"retry-after", seconds.encode()), (b"cache-control", b"no-store")]
+                    await send_html(send, 429, busy_page(seconds), headers_out)
                     return
                 texts = server_error_texts("rate", message, seconds=seconds)
                 body = {"detail": message, "code": "rate_limited", "texts": texts}
