@@ -15,6 +15,8 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from rummykit.web.lobby import LobbyError
+
 websockets = pytest.importorskip("websockets")
 from websockets.asyncio.client import connect as ws_connect  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
@@ -292,3 +294,27 @@ def test_with_several_processes_the_rematch_is_asked_where_the_table_is_played(
     # The one rematch, known to both processes (a practice table, host and bot: not in the lobby list).
     assert httpx.get(second.url + f"/api/tables/{relayed['code']}").json()["status"] in ("waiting", "playing")
     assert httpx.get(second.url + "/api/tables").json()["tables"] == []
+
+
+def test_one_network_spends_only_its_share_of_the_rebuilds(client: TestClient, web: Any) -> None:
+    """A stranger looking up collected codes of ended tables spent the whole process's budget of
+    rebuilds, and then nobody could watch an ended table or download its record; now each wider
+    network (an IPv4 /24, an IPv6 /48) has a share of it."""
+    from rummykit.web.limits import RateLimiter
+
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    codes = [g["code"] for g in ended_gin_tables(client, web, (4, 5, 6))]
+    for code in codes:  # gone from memory, as a while after they ended
+        if (table := manager.tables.pop(code, None)) is not None:
+            table.cancel()
+    manager._archive_share = RateLimiter(1e-6, 1)  # one rebuild per network, then none for a long while
+    manager._archive_budget = RateLimiter(1e-6, 10)
+
+    def find(code: str, address: str) -> Any:
+        return client.portal.call(lambda: manager.find(code, address=address))  # type: ignore[union-attr]
+
+    assert find(codes[0], "198.51.100.7").code == codes[0]
+    with pytest.raises(LobbyError) as busy:
+        find(codes[1], "198.51.100.8")  # the same /24
+    assert busy.value.status == 429 and busy.value.error == "archive_busy"
+    assert find(codes[2], "203.0.113.5").code == codes[2]  # another network still gets its own

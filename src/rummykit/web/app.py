@@ -358,7 +358,7 @@ def create_app(
     @app.get("/api/tables/{code}/record")
     async def table_record(request: Request, code: str) -> Response:
         await limit(request, requests, "requests")
-        table = await manager_of(request).find(code, record_not_yet)
+        table = await manager_of(request).find(code, record_not_yet, address_of(request))
         disposition = f'attachment; filename="rummykit-{table.code}.json"'
         headers = {"Content-Disposition": disposition}
         return Response(await table.record_json(), media_type="application/json", headers=headers)
@@ -366,35 +366,35 @@ def create_app(
     @app.post("/api/tables/{code}/join")
     async def join_table(request: Request, code: str, body: JoinTable) -> SeatGrant:
         await limit(request, requests, "requests")
-        table = await manager_of(request).find(code, joinable)
+        table = await manager_of(request).find(code, joinable, address_of(request))
         seat, token = await table.join(body.name, address_of(request))
         return grant(table, seat, token)
 
     @app.post("/api/tables/{code}/start")
     async def start_table(request: Request, code: str, body: TokenBody) -> dict[str, Any]:
         await limit(request, requests, "requests")
-        table = await manager_of(request).find(code, needs_status("waiting"))
+        table = await manager_of(request).find(code, needs_status("waiting"), address_of(request))
         await table.start(body.token)
         return table.lobby_json()
 
     @app.post("/api/tables/{code}/remove")
     async def remove_person(request: Request, code: str, body: RemoveSeat) -> dict[str, Any]:
         await limit(request, requests, "requests")
-        table = await manager_of(request).find(code, needs_status("waiting"))
+        table = await manager_of(request).find(code, needs_status("waiting"), address_of(request))
         await table.remove(body.token, body.seat, body.name)
         return table.lobby_json()
 
     @app.post("/api/tables/{code}/leave")
     async def leave_table(request: Request, code: str, body: TokenBody) -> dict[str, Any]:
         await limit(request, requests, "requests")
-        table = await manager_of(request).find(code, needs_seat(body.token))
+        table = await manager_of(request).find(code, needs_seat(body.token), address_of(request))
         await table.leave(body.token)
         return table.lobby_json()
 
     @app.post("/api/tables/{code}/retake")
     async def retake_seat(request: Request, code: str, body: TokenBody) -> SeatGrant:
         await limit(request, requests, "requests")
-        table = await manager_of(request).find(code, needs_seat(body.token))
+        table = await manager_of(request).find(code, needs_seat(body.token), address_of(request))
         seat = await retake(table, body.token)
         return grant(table, seat, body.token)
 
@@ -465,7 +465,7 @@ def create_app(
                 return
             await asyncio.sleep(RELAY_RETRY_SECONDS)
         try:
-            table = await manager.find(code)
+            table = await manager.find(code, address=address)
         except LobbyError as exc:
             await websocket.accept()  # so that the close code reaches the page (see above)
             if exc.error == "table_unreadable":  # stored, but not playable here: say why, then close

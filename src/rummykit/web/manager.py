@@ -92,6 +92,9 @@ keeps in memory at once; each is about a finished match's state."""
 ARCHIVE_REBUILDS: Final = (0.5, 10)
 """Rebuilds of ended tables a process makes (per second, burst): each replays a whole match, and the
 codes of ended tables are known to whoever read the public lobby list while they waited."""
+ARCHIVE_SHARE: Final = (0.1, 4)
+"""The rebuilds one wider network (an IPv4 /24, an IPv6 /48) may ask for (per second, burst), so that
+one stranger looking up collected codes does not spend the whole process's budget."""
 T = TypeVar("T")
 
 
@@ -154,6 +157,8 @@ class TableManager:
         times one connection's message rate (people behind one address compose at once)."""
         self._archive_budget = RateLimiter(*ARCHIVE_REBUILDS)
         """Rebuilds of ended tables for lookups (:meth:`_archived`), whoever asks."""
+        self._archive_share = RateLimiter(*ARCHIVE_SHARE)
+        """The same per wider network of the client who asks."""
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-db")
         self._creating = asyncio.Lock()
         """Held from the count of open tables that admits a new table until the table is counted."""
@@ -317,7 +322,9 @@ class TableManager:
             return stored
         return hmac.new(self._address_key, b"rummykit-relay:" + stored.encode(), hashlib.sha256).hexdigest()
 
-    async def find(self, code: str, check: Callable[[StoredTable], None] | None = None) -> Table:
+    async def find(
+        self, code: str, check: Callable[[StoredTable], None] | None = None, address: str | None = None
+    ) -> Table:
         """The table ``code``; with a shared database, one another process made is loaded from it.
 
         A table this process has claimed (:meth:`route`) is kept (people not connected here are away
@@ -326,7 +333,9 @@ class TableManager:
         stored open table before its match is replayed, and refuses a request that could not be
         granted (:func:`~rummykit.web.tables.needs_status`, :func:`~rummykit.web.tables.needs_seat`):
         a replay of a long match costs a second of the event loop, which a stranger's request with a
-        made-up token, or for a table not in the state it needs, does not get to spend."""
+        made-up token, or for a table not in the state it needs, does not get to spend. An ended
+        table no longer in memory is rebuilt within the budgets of :meth:`_archived`, the share of
+        ``address`` (the client's) included."""
         key = self._key(code)
         if key is not None and key in self._unrestored:  # found unplayable: not replayed (nor logged) again
             raise self._missing(code, key)
@@ -354,7 +363,7 @@ class TableManager:
                     else:
                         table.owned = False
         if table is None and key is not None:
-            table = await self._archived(key)
+            table = await self._archived(key, address)
         if table is None:
             raise self._missing(code, key)
         return table
@@ -385,14 +394,15 @@ class TableManager:
             return refusal(409, "table_unreadable", message, code=key, why=why_de)
         return no_table(code)
 
-    async def _archived(self, key: str) -> Table | None:
+    async def _archived(self, key: str, address: str | None = None) -> Table | None:
         """An ended table (finished, closed or expired) that is no longer in this process's memory,
         rebuilt from the database as it ended (README: its code can still be looked up while it is
         kept there); ``None`` when there is no such ended table. It stays in memory as a finished
         table does (``finished_table_seconds``), at most :data:`ARCHIVED_IN_MEMORY` of them (the
         least recently looked up go first), and the match is replayed off the event loop, within a
-        budget per process (:data:`ARCHIVE_REBUILDS`): a stranger who collected codes from the public
-        lobby list cannot make the server replay matches without end.
+        budget per process (:data:`ARCHIVE_REBUILDS`) of which the wider network of ``address`` may
+        spend a share (:data:`ARCHIVE_SHARE`): a stranger who collected codes from the public lobby
+        list can neither make the server replay matches without end nor spend the budget of others.
 
         Raises:
             LobbyError: 429 when the budget is spent.
@@ -400,7 +410,9 @@ class TableManager:
         row = await self.db(self.store.lobby_row, key)
         if row is None or row["status"] in OPEN_STATUSES:
             return None
-        wait = self._archive_budget.take(None)
+        wait = self._archive_share.take(fair_network(address)) if address is not None else 0.0
+        if wait <= 0:
+            wait = self._archive_budget.take(None)
         if wait > 0:
             why = f"too many ended tables looked up just now; try again in {math.ceil(wait)} s"
             raise refusal(429, "archive_busy", why, retry_after=wait, seconds=str(math.ceil(wait)))
