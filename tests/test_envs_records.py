@@ -12,8 +12,10 @@ environment fed the same tokens, and checked against the observations built from
 
 from __future__ import annotations
 
+import doctest
 import random
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -570,3 +572,27 @@ def test_play_from_a_match_counts_the_rewards_from_the_figures_it_started_with()
     with pytest.raises(ValueError, match="play_from"):
         TokenGame("german", 2).play_from(rk.Match.new(rk.Rules.preset("german"), 2, seed=1))
 
+
+
+# The page that describes records ------------------------------------------------------------------
+
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "records.md"
+
+
+def test_the_records_page_examples_run() -> None:
+    flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+    failures, tried = doctest.testfile(str(DOCS), module_relative=False, optionflags=flags, verbose=False)
+    assert tried >= 10 and not failures
+
+
+def test_the_records_page_names_every_field_a_record_holds() -> None:
+    match = _dealt(rk.Rules.parse("german(match_end=single_hand)"), 2, bytes(range(32)), 1, bots=True)
+    dealt = Record.from_match(match).to_dict()
+    position = rk.MatchPosition(totals=(3, 4), gains=(0, 0), pot=0, hands_dealt=1)
+    started = Record.from_match(rk.Match.new(rk.Rules.preset("german"), 2, seed=1, position=position))
+    rnd = rk.Round.new(rk.Rules.preset("german"), 3, seed=1, in_play=(0, 2))
+    keys = {*dealt, *started.to_dict(), *Record.from_round(rnd).to_dict()}
+    page = DOCS.read_text(encoding="utf-8")
+    assert {"seat_draw", "deals", "reshuffles", "position", "in_play", "deck"} <= keys
+    assert [key for key in sorted(keys) if f"| `{key}` |" not in page] == []
+    assert [key for key in position.to_dict() if f"`{key}`" not in page] == []
