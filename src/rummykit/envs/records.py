@@ -41,18 +41,19 @@ Scopes, as the environments' ``scope``:
   figures the match started with). A round record has no match and is refused.
 
 A record the environments cannot represent raises :class:`RecordConversionError` naming the record
-action (its :attr:`~RecordConversionError.number` and text) before any of its tokens is yielded: an
-action the engine takes but the environment does not offer (an opening of several melds beyond the
-:data:`~rummykit.envs.encoding.MAX_COMPOUND_OPENINGS` it lists at a decision), or rules the
-environments do not play (number 0: a deck that could hold more table melds than the encoding
-names). An action the engine refuses raises the :class:`~rummykit.record.ReplayError` that
-:meth:`Record.replay <rummykit.record.Record.replay>` raises.
+action (its :attr:`~RecordConversionError.number` and text) when the conversion reaches it, after the
+transitions of the actions before it: an action the engine takes but the environment does not offer
+(an opening of several melds beyond the :data:`~rummykit.envs.encoding.MAX_COMPOUND_OPENINGS` it
+lists at a decision), or, at the call, rules the environments do not play (number 0: a deck that
+could hold more table melds than the encoding names; no rule set the engine accepts has one). An
+action the engine refuses raises the :class:`~rummykit.record.ReplayError` that :meth:`Record.replay
+<rummykit.record.Record.replay>` raises.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
@@ -66,6 +67,7 @@ from rummykit.errors import NotationError, RulesError, RummyError
 from rummykit.match import Match
 from rummykit.record import MAX_ACTION_SHOWN, Record
 from rummykit.round import Round
+from rummykit.views import TableMeld
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -124,8 +126,8 @@ def transitions(
     that spells it (see the module docstring): ``scope``, ``reward`` and ``derived_features`` as the
     environments take them.
 
-    The arguments and the rules are checked at the call; the record's actions as the transitions are
-    made (nothing is yielded for an action that cannot be converted).
+    The arguments and the rules are checked at the call, the record's actions as the conversion
+    reaches them.
 
     Raises:
         ValueError: ``scope`` or ``reward`` is not one the environments take, or ``scope="match"`` for
@@ -269,8 +271,6 @@ class _Conversion:
         """The environment's decisions for the record's ``action`` (applied to ``rnd`` already)."""
         if decision:
             return [action]
-        if self.game.round.is_over:
-            self._fail(number, action, "the environment's hand is over")
         if isinstance(action, Knock) and rnd.rules.is_gin:
             return gin_knock_decisions(action, rnd)
         if isinstance(action, MeldAction) and len(action.melds) > 1:
@@ -315,7 +315,9 @@ class _Conversion:
         if len(mine) != self.melds:
             self._renumber(number, action, mine, game.round.live_state().melds)
 
-    def _renumber(self, number: int, action: Action, mine: Iterable[Any], theirs: Iterable[Any]) -> None:
+    def _renumber(
+        self, number: int, action: Action, mine: Sequence[TableMeld], theirs: Sequence[TableMeld]
+    ) -> None:
         """Pair every table meld of the record's round with the environment's meld of the same key
         (:func:`~rummykit.envs.encoding.meld_key`), in order."""
         free: dict[tuple[Any, ...], list[int]] = {}
