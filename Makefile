@@ -51,7 +51,7 @@ native: $(VENV)/.installed-dev
 PURE_SUITES := tests/test_solver.py tests/test_solver_options.py tests/test_solver_backend.py \
 	tests/test_race.py tests/test_gin_duel.py tests/test_bots.py tests/test_tactics.py tests/test_rollout.py \
 	tests/test_envs_obs.py tests/test_envs_native.py tests/test_inference.py tests/test_particles.py \
-	tests/test_gin_particles.py tests/test_knock_duel.py tests/test_calibrated.py
+	tests/test_gin_particles.py tests/test_knock_duel.py tests/test_calibrated.py tests/test_envs_records.py
 test: native
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy --strict $(CORE)

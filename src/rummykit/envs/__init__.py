@@ -6,6 +6,7 @@
   rummykit bots (:class:`rummykit.envs.single.RummyEnv`); registered when this package is imported.
 * :mod:`rummykit.envs.encoding` and :mod:`rummykit.envs.observation`: the action tokens with their
   exact mask, and the observation layout.
+* :mod:`rummykit.envs.records`: game records as the transitions the environments give (training data).
 """
 
 from __future__ import annotations

@@ -15,7 +15,10 @@ in a match: buy-back decisions included) plus, in the melding games, the compoun
 engine accepts but does not enumerate: every collection of two or more disjoint melds from the hand
 that passes ``Round.check`` (up to :data:`MAX_COMPOUND_OPENINGS` per decision; the best opening is
 always among the candidates). The melds of an opening are spelled in a canonical order
-(:func:`canonical`), so one opening has one spelling.
+(:func:`canonical`), so one opening has one spelling. An action written otherwise (by a person, a bot,
+a record) is spelled as the trie offers it by :func:`spelling`, or through the candidate that plays it
+(:func:`equivalent_candidate`: a lay-off's run end named where only one fits, a set's cards in
+another order); :meth:`TokenGame.spell <rummykit.envs.game.TokenGame.spell>` does both.
 
 ===============  ==========  ==================================================================
 token            ids         meaning
@@ -65,6 +68,7 @@ Version history:
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final, NoReturn, Protocol, cast
@@ -93,12 +97,13 @@ from rummykit.actions import (
 from rummykit.cards import NUM_CODES, Card
 from rummykit.determinize import sample_round
 from rummykit.envs.compiled import NATIVE
-from rummykit.errors import RulesError
+from rummykit.errors import RulesError, RummyError
 from rummykit.match import Match
 from rummykit.melding import MELDING_FAMILY
 from rummykit.round import Round
 from rummykit.rules import Rules
-from rummykit.views import Phase, PlayerView
+from rummykit.state import RoundState
+from rummykit.views import Phase, PlayerView, TableMeld
 
 ENCODING_VERSION: Final = 1
 
@@ -230,6 +235,95 @@ def canonical(action: Action) -> Action:
     if isinstance(action, MeldAction) and len(action.melds) > 1:
         return MeldAction(tuple(sorted(action.melds)))
     return action
+
+
+def spelling(comp: TokenComposer, action: Action) -> list[int] | None:
+    """The tokens that make ``comp`` apply ``action`` from where it stands: the spelling of its
+    :func:`canonical` form, with ``DONE`` after it where a longer candidate goes on from there;
+    ``None`` when no candidate of ``comp`` is so spelled. ``comp`` itself does not move.
+
+    >>> import rummykit as rk
+    >>> rnd = rk.Round.new(rk.Rules.preset("german"), players=2, seed=3)
+    >>> spelling(composer(rnd.legal_actions()), rk.Action.parse("draw")) == [DRAW]
+    True
+    """
+    probe = comp.copy()
+    tokens = tokens_of(canonical(action))
+    done: Action | None = None
+    for token in tokens:
+        if done is not None or not probe.is_allowed(token):
+            return None
+        done = probe.step(token)
+    if done is None:
+        if not probe.is_allowed(DONE):
+            return None
+        tokens.append(DONE)
+    return tokens
+
+
+def meld_key(meld: TableMeld) -> tuple[Any, ...]:
+    """What tells a table meld from another in play: its owner, kind, cards (a set's in any order:
+    sorted) and the run's or set's place (start and suit, rank). Two melds of one key lay the same
+    cards in the same place, whichever order they were written in."""
+    m = meld.meld
+    return (meld.owner, m.kind, tuple(sorted(m.cards)), m.start, m.suit, m.rank)
+
+
+_STATE_FIELDS: Final = tuple(
+    f.name for f in dataclasses.fields(RoundState) if f.compare and f.name != "melds"
+)
+"""The fields of :class:`RoundState` that decide a position, but for the table's melds."""
+
+
+def position_key(rnd: Round) -> tuple[Any, ...]:
+    """``rnd``'s position up to the order of its table's melds and of the cards of its sets: two
+    rounds of one key go on alike, but for the numbers of their table melds (:func:`meld_key`)."""
+    state = rnd.live_state()
+    return (
+        tuple(getattr(state, name) for name in _STATE_FIELDS),
+        sorted(meld_key(m) for m in state.melds),
+    )
+
+
+def _laid_cards(action: Action) -> tuple[Card, ...]:
+    """The cards ``action`` puts on the table or the pile, sorted (none for a draw or a decision)."""
+    if isinstance(action, (Open, MeldAction)):
+        return tuple(sorted(action.cards))
+    if isinstance(action, Swap):
+        cards = [*action.cards, *(c for m in action.melds for c in m), *(lo.card for lo in action.layoffs)]
+        return tuple(sorted(cards))
+    card = getattr(action, "card", None)
+    return () if card is None else (card,)
+
+
+def equivalent_candidate(game: Round | Match, action: Action, candidates: Iterable[Action]) -> Action | None:
+    """The candidate that plays ``action`` written otherwise: one of its kind that lays the same cards
+    and leaves the same position up to the order of the table's melds and of a set's cards
+    (:func:`position_key`): a lay-off whose run end is named where only one end fits, a joker
+    exchange whose new melds are written in another order, a set whose cards are. Candidates naming
+    the same table meld as ``action`` are tried first. ``None`` when no candidate does, or when the
+    engine refuses ``action`` now. ``game`` is not changed: each action is tried on a copy of its
+    round."""
+    if isinstance(game, Match):
+        if game.pending_buyback:  # buy-back decisions have one spelling each
+            return None
+        game = game.round
+    try:
+        wanted = position_key(game.child(action))
+    except RummyError:
+        return None
+    laid = _laid_cards(action)
+    target = getattr(action, "target", None)
+    alike = [c for c in candidates if type(c) is type(action) and _laid_cards(c) == laid]
+    alike.sort(key=lambda c: getattr(c, "target", None) != target)
+    for candidate in alike:
+        try:
+            reached = position_key(game.child(candidate))
+        except RummyError:  # never for an offered candidate; a caller's list may hold others
+            continue
+        if reached == wanted:
+            return candidate
+    return None
 
 
 def compound_openings(rnd: Round, limit: int = MAX_COMPOUND_OPENINGS) -> list[Action]:

@@ -49,6 +49,7 @@ from rummykit.actions import Action, BuyBack, Decline
 from rummykit.cards import build_deck
 from rummykit.envs import encoding as enc
 from rummykit.envs.observation import Layout, MatchFigures, observation_bounds, state_encoder
+from rummykit.errors import RummyError
 from rummykit.guard import HandWatch
 from rummykit.match import Match
 from rummykit.round import Round
@@ -60,6 +61,11 @@ RewardKind = Literal["score", "win", "margin"]
 SCOPES: Final = ("hand", "match")
 REWARDS: Final = ("score", "win", "margin")
 """The reward kinds (``reward=``), described in the module docstring."""
+
+
+class NotOfferedError(RummyError, ValueError):
+    """An action the engine takes now that no candidate of the environment plays
+    (:meth:`TokenGame.spell`)."""
 
 
 def check_reward(reward: object) -> None:
@@ -174,6 +180,33 @@ def hand_winners(result: RoundResult, seats: Sequence[int]) -> list[int]:
         return []
     best = max(result.points[s] for s in seats)
     return [s for s in seats if result.points[s] == best]
+
+
+def match_figures(match: Match) -> MatchFigures:
+    """The figures of ``match`` that the observations of ``scope="match"`` show: totals, chips, pot,
+    hands dealt and whether a buy-back decision is open."""
+    return MatchFigures(
+        totals=match.totals,
+        chips=match.chips,
+        pot=match.pot,
+        hands_dealt=match.hands_dealt,
+        buyback_pending=bool(match.pending_buyback),
+        is_match=True,
+    )
+
+
+def starting_ledger(match: Match) -> tuple[int, ...]:
+    """What ``scope="match"`` counts the rewards of ``match`` from: each seat's chips (a rubber) or
+    score (plus points less minus points) before its first deal and ante: those of the position it
+    started from, zero for a fresh match."""
+    zero = (0,) * match.players
+    position = match.position
+    if position is None:
+        return zero
+    if match.is_rubber:
+        return position.chips or zero
+    gains = position.gains or zero
+    return tuple(g - t for g, t in zip(gains, position.totals, strict=True))
 
 
 class TokenGame:
@@ -297,13 +330,35 @@ class TokenGame:
         self._ledger: tuple[int, ...] = (0,) * self.players
         self._new_decision()
 
-    def play_from(self, rnd: Round) -> None:
-        """Go on from ``rnd`` (a hand in progress, or a position to study) in ``scope="hand"``; the
-        game plays on that very round."""
-        if self.scope != "hand" or rnd.rules != self.rules or rnd.seats != self.players:
-            raise ValueError("play_from takes a round of this game's rules and table, in scope='hand'")
-        self.match = None
-        self.round = rnd
+    def play_from(self, game: Round | Match) -> None:
+        """Go on from ``game``: in ``scope="hand"`` a round (a hand in progress, a position to study,
+        a hand of a record), in ``scope="match"`` a match (a record's, from :meth:`Record.start
+        <rummykit.record.Record.start>`). The game plays on that very round or match (pass a copy to
+        keep yours).
+
+        In a match the rewards count the change of each seat's ledger from the figures the match
+        started with (its :class:`~rummykit.match.MatchPosition`, or zero), as after :meth:`reset`:
+        over a match played from its start they add up to ``Match.scores`` (``Match.chips`` in a
+        rubber), the antes paid at its start included.
+
+        Raises:
+            ValueError: a round in ``scope="match"``, a match in ``scope="hand"``, or another rule
+                set or table size than this game's.
+        """
+        wanted = Round if self.scope == "hand" else Match
+        seats = game.seats if isinstance(game, Round) else game.players
+        if not isinstance(game, wanted) or game.rules != self.rules or seats != self.players:
+            raise ValueError(
+                "play_from takes a round in scope='hand' and a match in scope='match', of this game's "
+                "rules and table"
+            )
+        if isinstance(game, Match):
+            self.match = game
+            self.round = game.round
+            self._ledger = starting_ledger(game)
+        else:
+            self.match = None
+            self.round = game
         self.engine_actions = 0
         self._watch, self.endless = HandWatch(), None
         self._new_decision()
@@ -357,6 +412,41 @@ class TokenGame:
         if seat != self.to_move or self._over:
             return np.zeros(enc.NUM_TOKENS, dtype=np.int8)
         return self.composer.mask()
+
+    def spell(self, action: Action) -> list[int]:
+        """The tokens that make this game apply ``action`` at the decision to be taken, written as a
+        record, a person or a bot may write it: the spelling of the candidate the environment offers
+        for it (:func:`~rummykit.envs.encoding.spelling`: ``action`` itself or with the melds of an
+        opening in canonical order, ``DONE`` added where a longer candidate goes on), or else that of
+        the candidate that leaves the same position up to the order of the table's melds
+        (:func:`~rummykit.envs.encoding.equivalent_candidate`: a lay-off with a run end named where
+        only one fits, a set's cards in another order). Nothing is stepped.
+
+        Table melds are named by this game's numbers, which differ from a record's where an opening
+        of several melds was written in another order (:mod:`rummykit.envs.records` renumbers them).
+
+        Raises:
+            ValueError: the game is over, or a token of this decision was stepped already.
+            IllegalActionError: the engine refuses ``action`` now.
+            NotOfferedError: the engine takes ``action`` but the environment offers no candidate
+                that plays it (an opening beyond the compound openings it lists,
+                :data:`~rummykit.envs.encoding.MAX_COMPOUND_OPENINGS`; gin's ``knock C`` shortcut,
+                which is several decisions).
+        """
+        if self._over:
+            raise ValueError(f"{action}: the game is over")
+        if self.composer.tokens:
+            raise ValueError(f"{action}: tokens of this decision were stepped already; spell from its start")
+        tokens = enc.spelling(self.composer, action)
+        if tokens is not None:
+            return tokens
+        game: Round | Match = self.match if self.match is not None else self.round
+        game.check(action)
+        offered = enc.equivalent_candidate(game, action, self.composer.reachable())
+        tokens = None if offered is None else enc.spelling(self.composer, offered)
+        if tokens is None:
+            raise NotOfferedError(f"{action}: legal, but no action the environment offers plays it")
+        return tokens
 
     def step(self, token: int) -> tuple[Action | None, Sequence[float]]:
         """Step one token of the seat to move; the applied action (if the spelling completed it) and
@@ -489,17 +579,12 @@ class TokenGame:
         return self.round.view(seat)
 
     def figures(self) -> MatchFigures:
+        """The match figures the observations show (:func:`match_figures`; all zero in
+        ``scope="hand"``)."""
         m = self.match
         if m is None:
             return self._no_figures
-        return MatchFigures(
-            totals=m.totals,
-            chips=m.chips,
-            pot=m.pot,
-            hands_dealt=m.hands_dealt,
-            buyback_pending=bool(m.pending_buyback),
-            is_match=True,
-        )
+        return match_figures(m)
 
     def observe(self, seat: int) -> npt.NDArray[np.float32]:
         """Seat ``seat``'s observation vector (a fresh array)."""
