@@ -47,7 +47,7 @@ from rummykit.envs.records import RecordConversionError, Transition, as_arrays, 
 from rummykit.match import Match
 from rummykit.record import Record, ReplayError
 from rummykit.round import Round
-from rummykit.web.dealing import DealtMatch
+from rummykit.web.matches import new_table_match
 
 OKLAHOMA = "gin(oklahoma=true,oklahoma_spade_doubles=true)"
 SEEN: Counter[str] = Counter()
@@ -329,8 +329,8 @@ def test_records_of_bots_games_convert_in_both_scopes(rules: str, bots: tuple[st
     converted_both_ways(Record.loads(record.dumps()), reward)
 
 
-def _dealt(rules: rk.Rules, players: int, secret: bytes, seed: int, bots: bool) -> DealtMatch:
-    match = DealtMatch.from_secret(rules, players, secret)
+def _dealt(rules: rk.Rules, players: int, secret: bytes, seed: int, bots: bool) -> rk.Match:
+    match = new_table_match(rules, players, None, secret, None)  # as a server's table deals
     rng = random.Random(seed)
     greedy = make_bot("greedy")
     while not match.is_over:
