@@ -318,3 +318,24 @@ def test_one_network_spends_only_its_share_of_the_rebuilds(client: TestClient, w
         find(codes[1], "198.51.100.8")  # the same /24
     assert busy.value.status == 429 and busy.value.error == "archive_busy"
     assert find(codes[2], "203.0.113.5").code == codes[2]  # another network still gets its own
+
+
+def test_a_rematch_of_a_table_gone_from_memory_is_refused_without_a_replay(
+    client: TestClient, web: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rematch request for an ended table that left memory replayed its whole match before it was
+    refused (with a made-up token too), outside every budget: it is refused from the stored row."""
+    host = web.create(client, preset="gin", seats=2, name="Anna", seed=4, bots=[{"kind": "random"}])
+    code, token = host["code"], host["token"]
+    with web.connect(client, code, token) as anna:
+        finish_gin_hand(anna, web)
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    manager.tables.pop(code).cancel()
+    replays: list[str] = []
+    monkeypatch.setattr(manager, "_replay", lambda stored: replays.append(stored.code))
+    stranger = client.post(f"/api/tables/{code}/rematch", json={"token": "made-up"})
+    assert stranger.status_code == 403 and stranger.json()["code"] == "not_host_rematch"
+    late = client.post(f"/api/tables/{code}/rematch", json={"token": token})
+    assert late.status_code == 409 and late.json()["code"] == "rematch_too_late"
+    assert replays == [] and code not in manager.tables
+    assert client.post("/api/tables/ZZZZZZ/rematch", json={"token": token}).json()["code"] == "no_table"

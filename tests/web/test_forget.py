@@ -61,15 +61,20 @@ def test_a_person_s_tables_are_found_by_name_and_deleted_with_their_moves(tmp_pa
     assert bare.exit_code == 2 and "name the tables to delete" in bare.output
 
 
-def test_a_move_is_stored_with_its_minute_not_its_thinking_time(tmp_path: Path) -> None:
+def test_a_move_is_stored_with_its_minute_not_its_thinking_time(tmp_path: Path, monkeypatch: Any) -> None:
     """Seconds between stored moves would be every player's thinking times: a move keeps its minute."""
+    from datetime import datetime
+
+    monkeypatch.setattr("rummykit.web.store._now", lambda: datetime(2026, 12, 7, 10, 41, 30, 123456))
     store = Store(f"sqlite:///{tmp_path / 'm.db'}")
     store.create(StoredTable("AAAAAA", "german", 2, 1, None, 0, "playing", [], 60.0, []))
     for idx, action in enumerate(("draw", "discard 3H", "draw")):
         store.append_action("AAAAAA", idx, idx % 2, action)
     with store.engine.connect() as connection:
         stamps = connection.execute(select(actions_table.c.created_at)).scalars().all()
+    idle = store.idle_seconds("AAAAAA")
     store.close()
+    assert idle == 0  # the table's last change keeps its instant: the idle clocks read it
     assert len(stamps) == 3
     assert all(s.second == 0 and s.microsecond == 0 for s in stamps)
 

@@ -401,7 +401,7 @@ def create_app(
     @app.post("/api/tables/{code}/rematch", status_code=201)
     async def rematch_table(request: Request, code: str, body: TokenBody) -> SeatGrant:
         await limit(request, creations, "table creations")
-        table = await manager_of(request).rematch_source(code)
+        table = await manager_of(request).rematch_source(code, body.token)
         new, seat, token = await rematch(table, table.seat_for_token(body.token), address_of(request))
         return grant(new, seat, token)
 

@@ -49,6 +49,7 @@ from rummykit.web.lobby import (
     LobbyError,
     Seat,
     default_bot_kind,
+    hash_token,
     read_stored_rules,
     shown_turn_seconds,
     stored_lobby_json,
@@ -435,13 +436,16 @@ class TableManager:
         self.tables[key] = table
         return table
 
-    async def rematch_source(self, code: str) -> Table:
-        """The finished table named by a rematch request over HTTP: played here, or looked up after
-        it ended (which refuses it: :mod:`rummykit.web.rematch`).
+    async def rematch_source(self, code: str, token: str) -> Table:
+        """The finished table named by a rematch request over HTTP, played here. A table not in this
+        process's memory has no rematch here (it ended too long ago, or another process plays it):
+        the request is refused from its stored row, as :func:`~rummykit.web.rematch.rematch` would
+        refuse it (``token`` is the host's or not), without replaying its match.
 
         Raises:
             LobbyError: 404 without such a table; 409 when another live process of this server
-                plays it (a websocket to the table reaches that process: the page asks there).
+                plays it (a websocket to the table reaches that process: the page asks there); the
+                refusals of :func:`~rummykit.web.rematch.refuse_rematch`.
         """
         key = self._key(code)
         table = self.tables.get(key) if key is not None else None
@@ -455,7 +459,16 @@ class TableManager:
                     'over the table\'s websocket ({"type": "rematch"})'
                 )
                 raise refusal(409, "rematch_elsewhere", why, code=key)
-        return await self.find(code)
+        row = await self.db(self.store.lobby_row, key) if key is not None else None
+        if row is None:
+            raise self._missing(code, key)
+        from rummykit.web.rematch import refuse_rematch
+
+        seats = json.loads(row["seats"])
+        stored = seats[0].get("token_hash") if seats else None
+        host = isinstance(stored, str) and hmac.compare_digest(stored, hash_token(token))
+        refuse_rematch(key or code, host, str(row["status"]), archived=True)
+        raise AssertionError("a table not held here has no rematch")  # refuse_rematch raised
 
     async def lobby(self, code: str) -> dict[str, Any]:
         """The lobby of one table (``GET /api/tables/{code}``), without loading it here."""

@@ -3,7 +3,8 @@
 The new table has the same rules, the same number of seats, the same bots at the same places and
 the host at seat 0. Every person at a seat who is connected when the host asks gets their seat at
 the new table at once: a new token travels to their page over the old table's websocket
-(``{"type": "rematch", "code": …, "seat": …, "token": …}``; spectators get the code only). A person
+(``{"type": "rematch", "code": …, "seat": …, "token": …}``; spectators get the code only, and only
+where the rematch is listed). A person
 not connected then finds their seat open and joins by the code, which a connection made to the
 finished table later is told (:func:`offer`). When nobody is missing the new
 match starts at once (one click); otherwise it waits, like any table, for the host to start it.
@@ -31,10 +32,28 @@ if TYPE_CHECKING:
     from rummykit.web.clients import Client
     from rummykit.web.tables import Table
 
-__all__ = ["offer", "rematch"]
+__all__ = ["offer", "refuse_rematch", "rematch"]
 
 Opened = tuple["Table", int, str]
 """The rematch's table, the host's seat there (0) and the host's token."""
+
+
+def refuse_rematch(code: str, host: bool, status: str, archived: bool) -> None:
+    """Refuse a rematch asked for by someone who is not the ``host`` of table ``code``, of a match
+    that is not over, or of a table that left the server's memory (``archived``: looked up after it
+    ended, or known only from the database) — in that order.
+
+    Raises:
+        LobbyError: 403 ``not_host_rematch``, 409 ``no_rematch`` or 409 ``rematch_too_late``.
+    """
+    if not host:
+        raise refusal(403, "not_host_rematch", "only the host (seat 1) can start a rematch")
+    if status != "over":
+        why = f"table {code} is {status}; a rematch follows a finished match"
+        raise refusal(409, "no_rematch", why, code=code, status=status)
+    if archived:
+        why = f"table {code} ended too long ago for a rematch; open a new table"
+        raise refusal(409, "rematch_too_late", why, code=code)
 
 
 def _overrides(table: Table) -> dict[str, Any]:
@@ -51,14 +70,7 @@ async def rematch(table: Table, seat: int | None, address: str | None) -> Opened
             not looked up after it ended), or the new table's own refusal (the host's address has
             too many open tables …), after which the host may ask again.
     """
-    if seat != 0:
-        raise refusal(403, "not_host_rematch", "only the host (seat 1) can start a rematch")
-    if table.status != "over":
-        why = f"table {table.code} is {table.status}; a rematch follows a finished match"
-        raise refusal(409, "no_rematch", why, code=table.code, status=table.status)
-    if table.archived:
-        why = f"table {table.code} ended too long ago for a rematch; open a new table"
-        raise refusal(409, "rematch_too_late", why, code=table.code)
+    refuse_rematch(table.code, seat == 0, table.status, table.archived)
     if table.rematch is None:
         table.rematch = asyncio.get_running_loop().create_task(_open(table, address))
     opening = table.rematch

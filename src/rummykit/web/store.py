@@ -408,9 +408,7 @@ class Store:
         """
         if not actions:
             return
-        # A move is stored with its minute, not its instant: seconds between moves would be every
-        # player's thinking times, which nothing here needs (README, "Data protection").
-        now = _now().replace(second=0, microsecond=0)
+        now = _now()
         if self._writer is None:
             self._writer = self.engine.connect()
         try:
@@ -421,11 +419,15 @@ class Store:
 
     @staticmethod
     def _append(connection: Connection, actions: Sequence[StoredAction], now: datetime) -> None:
+        # A move is stored with its minute, not its instant: seconds between moves would be every
+        # player's thinking times, which nothing here needs (README, "Data protection"). The table's
+        # last change keeps the instant (the idle clocks read it; it is one time, the latest).
+        minute = now.replace(second=0, microsecond=0)
         with connection.begin():
             connection.execute(
                 _APPEND,
                 [
-                    {"code": a.code, "idx": a.idx, "seat": a.seat, "action": a.action, "created_at": now}
+                    {"code": a.code, "idx": a.idx, "seat": a.seat, "action": a.action, "created_at": minute}
                     for a in actions
                 ],
             )
