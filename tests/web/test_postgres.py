@@ -105,3 +105,25 @@ def test_a_lobby_request_for_another_process_s_table_replays_it_only_when_it_can
         # The seat's own token is granted: the table is replayed for it.
         assert other.post(f"/api/tables/{code}/leave", json={"token": grant["token"]}).status_code == 200
         assert replays == [code]
+
+
+def test_a_person_who_joins_through_another_process_reads_only_the_chat_since(
+    fresh_database: str, web: Any
+) -> None:
+    settings = web.settings(bot_delay=0, takeover_seconds=60)
+    owner_app, other_app = (create_app(fresh_database, settings=settings) for _ in range(2))
+    with TestClient(owner_app) as owner, TestClient(other_app) as other:
+        host = web.create(owner, preset="german", seats=3, name="Anna")
+        code = host["code"]
+        with web.connect(owner, code, host["token"]) as anna:
+            web.receive_state(anna)
+            anna.send_json({"type": "chat", "text": "before Ben came"})
+            web.next_of(anna, "chat")
+            ben = other.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
+            with web.connect(owner, code, ben["token"]) as ben_ws:
+                ben_ws.send_json({"type": "ping"})
+                seen = []
+                while (msg := ben_ws.receive_json())["type"] != "pong":
+                    seen.append(msg)
+                assert any(m["type"] == "welcome" and m["seat"] == 1 for m in seen)
+                assert [m for m in seen if m["type"] == "chat"] == []
