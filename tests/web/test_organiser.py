@@ -97,11 +97,11 @@ def test_a_waiting_table_can_be_closed_too(organised: TestClient, web: Any) -> N
     assert joined.status_code == 409
 
 
-def test_serve_refuses_the_organiser_s_page_with_several_processes(tmp_path: Path) -> None:
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_serve_refuses_the_organiser_s_page_with_a_shared_database(workers: str) -> None:
     pytest.importorskip("uvicorn")
-    result = CliRunner().invoke(
-        cli_app,
-        ["serve", "--organiser", "--workers", "2", "--database-url", "postgresql+psycopg://nobody@127.0.0.1:1/x"],
-    )
+    url = "postgresql+psycopg://nobody@127.0.0.1:1/x"
+    args = ["serve", "--organiser", "--workers", workers, "--database-url", url]
+    result = CliRunner().invoke(cli_app, args)
     assert result.exit_code == 2
-    assert "error: --organiser: the organiser's page lists the tables of one process" in result.output
+    assert "error: --organiser: the organiser's page lists the tables of one server process" in result.output

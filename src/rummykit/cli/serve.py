@@ -245,7 +245,7 @@ def serve_command(
             "--organiser",
             help="Serve the organiser's page (a teacher's class, a club's evening): every table with its "
             "players and scores, and closing one; its address, with a key made for this run, is printed "
-            "at the start. One process only.",
+            "at the start. SQLite only (one server process).",
             rich_help_panel=SWITCHES,
         ),
     ] = False,
@@ -324,8 +324,11 @@ def serve_command(
         _fail(f"--workers: must be between 1 and {MAX_WORKERS}, got {workers}")
     if workers > 1 and not url.startswith("postgresql"):
         _fail("--workers: several processes need a PostgreSQL database (they coordinate through it)")
-    if workers > 1 and organiser:
-        _fail("--organiser: the organiser's page lists the tables of one process; leave out --workers")
+    if organiser and url.startswith("postgresql"):
+        _fail(
+            "--organiser: the organiser's page lists the tables of one server process, which a PostgreSQL "
+            "database shares with others; serve the class from SQLite (the default)"
+        )
     try:
         if address_key_file is None:
             address_key = load_key(default_key_file(), make_folder=True)
@@ -401,7 +404,9 @@ def run_server(
     from rummykit.web.runtime import log_to_stderr, open_files_for, settle_garbage_collector
 
     log_to_stderr(log_level)  # before the app: its start may already log (a schema upgrade, a stored table)
-    allowed = open_files_for(settings.max_connections)
+    # A connection this process relays to a table's owner holds a second file, the relay's own socket.
+    files = 2 if internal_host is not None else 1
+    allowed = open_files_for(settings.max_connections * files) // files
     if allowed < settings.max_connections:
         import dataclasses
         import logging

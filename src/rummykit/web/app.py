@@ -432,11 +432,12 @@ def create_app(
         if manager.sockets >= config.max_connections:  # each an open file: HTTP must still be answered
             await _refuse_connection(websocket, "server", config)
             return
+        manager.sockets += 1  # before the count's await: handshakes meanwhile see this one
         refused = None if relayed is not None else await manager.open_connection(address)
         if refused is not None:  # a relayed connection was counted by the process its client reached
+            manager.sockets -= 1
             await _refuse_connection(websocket, refused, config)
             return
-        manager.sockets += 1
         try:
             await _serve(websocket, manager, code, address, relayed is not None)
         finally:

@@ -13,8 +13,8 @@ closed it.
 The key travels in the address's fragment, which the browser never sends, and from the page only in
 an ``Authorization: Bearer`` header; it is compared in constant time and never logged. Nothing else
 is needed: there is no organiser's account, and a new run of the server makes a new key (the old
-address then shows nothing). With several server processes (``--workers``) the option is refused,
-since the page lists the tables of one process.
+address then shows nothing). The option is refused with a PostgreSQL database, which several server
+processes share (``--workers``, or servers started apart): the page lists the tables of one process.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 KEY_BYTES: Final = 24
 """The key's randomness: 192 bits, 32 characters of URL-safe Base64."""
 MOST_LISTED: Final = 500
-"""The most tables one answer lists (the ones used last first); a class or a club has far fewer."""
+"""The most tables one answer lists (open ones first, then by code); a class or a club has far fewer."""
 
 
 def new_key() -> str:

@@ -2480,7 +2480,7 @@ const ORGANISE_EVERY_MS = 5000;
 function openOrganiser() {
   const shown = location.hash.match(/^#organise=([A-Za-z0-9_-]+)$/);
   if (shown) sessionStorage.setItem(ORGANISER_KEY, shown[1]);
-  history.replaceState(null, "", "/?organise");  // the key leaves the address bar (and the history)
+  history.replaceState(null, "", "/?organise");  // the key leaves the address bar (the browser may keep it in its history)
   showScreen("organise");
   loadOrganiser();
   if (!S.organiseTimer) S.organiseTimer = setInterval(() => { if (!document.hidden) loadOrganiser(); }, ORGANISE_EVERY_MS);
