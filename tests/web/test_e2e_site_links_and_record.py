@@ -91,6 +91,8 @@ def test_a_watch_link_watches_in_a_browser_that_holds_the_seat_and_the_players_s
     for page in (watcher, player):
         page.set_viewport_size({"width": 1920, "height": 1080})
     assert (watcher.evaluate(zoom), player.evaluate(zoom)) == ("1.4", "1")
+    # Zoom scales the viewport's units too: the page is no taller than the screen (a stream crops it).
+    assert watcher.evaluate("document.documentElement.scrollHeight <= innerHeight")
     watcher.set_viewport_size({"width": 1280, "height": 720})
     assert watcher.evaluate(zoom) == "1"
 

@@ -71,7 +71,8 @@ def test_illegal_action_is_refused_and_changes_nothing(
         web.connect(client, code, token) as ws,
         web.connect(client, code) as watch,
     ):
-        state = web.receive_state(ws, until=my_turn)
+        # The watcher's arrival, the first, is told to the player too: wait for the state that says it.
+        state = web.receive_state(ws, until=lambda s: my_turn(s) and s["table"]["spectators"] == 1)
         web.receive_state(watch, until=lambda s: s["version"] == state["version"])
         before = table_of(client, code).match.round.view(0)
         ws.send_json(
@@ -394,17 +395,20 @@ def test_watchers_arriving_and_leaving_send_the_players_nothing(
 ) -> None:
     """A watcher gets the state; the people at the table are not sent one for each watcher (a burst
     of a hundred watchers, each a state to everybody, filled a player's queue and dropped the
-    player). The count of watchers comes with the next state."""
+    player), only for the first, so that they know at once that they are watched (and their chat
+    read). The count of watchers comes with the next state."""
     code, token = bot_table["code"], bot_table["token"]
     with web.connect(client, code, token) as seat_ws:
         state = web.receive_state(seat_ws, until=my_turn)
-        for _ in range(3):
-            with web.connect(client, code) as watch_ws:
-                assert watch_ws.receive_json()["seat"] is None
-                assert web.receive_state(watch_ws, limit=5)["table"]["spectators"] >= 1
-        expect_nothing_pending(seat_ws)
-        with web.connect(client, code) as watch_ws:
-            web.receive_state(watch_ws, limit=5)
+        with web.connect(client, code) as first:
+            web.receive_state(first, limit=5)
+            watched = web.receive_state(seat_ws, limit=5)
+            assert watched["table"]["spectators"] == 1 and watched["version"] == state["version"]
+            for _ in range(3):
+                with web.connect(client, code) as watch_ws:
+                    assert watch_ws.receive_json()["seat"] is None
+                    assert web.receive_state(watch_ws, limit=5)["table"]["spectators"] >= 2
+            expect_nothing_pending(seat_ws)
             seat_ws.send_json({"type": "act", "action": "draw", "version": state["version"]})
             after = web.receive_state(seat_ws, limit=5)
             assert after["table"]["spectators"] == 1 and after["version"] > state["version"]

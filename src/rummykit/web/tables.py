@@ -732,9 +732,10 @@ class Table:
                 for line in self.chat.history:
                     if line["n"] > self._chat_from.get(client.seat, 0):  # nor one who joined since
                         client.send(line)
-            if client.seat is None:  # a watcher: only the count of watchers changed for the others,
-                client.send(self.state_text(None))  # which they see with the next move
-            else:
+            watchers = sum(1 for c in self.clients if c.seat is None)
+            if client.seat is None and watchers > 1:  # another watcher: only the count changed for the
+                client.send(self.state_text(None))  # others, which they see with the next move
+            else:  # a player, or the first watcher: the players learn at once that they are watched
                 self.broadcast()
         if client.seat is not None and self.manager.store.shared:
             await self.manager.db(self.manager.store.announce_presence, self.code, client.seat)

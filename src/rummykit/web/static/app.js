@@ -530,6 +530,7 @@ function showScreen(name) {
   const from = document.activeElement, screen = from && from.closest ? from.closest(".screen") : null;
   S.focusScreen = !!screen && screen.id !== name && !screen.classList.contains("hidden");
   for (const id of ["lobby", "waiting", "game", "organise"]) $("#" + id).classList.toggle("hidden", id !== name);
+  if (name === "lobby" || name === "organise") document.body.dataset.watching = "0";  // a table's zoom ends there
   $("#btn-rules").classList.toggle("hidden", name === "lobby" || !S.code);
   $("#btn-keys").classList.toggle("hidden", name !== "game");
 }
