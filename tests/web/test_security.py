@@ -298,6 +298,18 @@ def test_4_rate_limiter_forgets_full_buckets() -> None:
     assert len(limiter) < 5000  # the 5000 full buckets were forgotten, the 4000 new ones kept
 
 
+def test_4_a_refunded_token_may_be_spent_again() -> None:
+    """A network's share of the rebuilds is given back when the process's budget refuses: it paid for
+    nothing."""
+    limiter = RateLimiter(1e-6, 1, clock=lambda: 0.0)
+    assert limiter.take("net") == 0.0 and limiter.take("net") > 0
+    limiter.refund("net")
+    assert limiter.take("net") == 0.0
+    limiter.refund("net")
+    limiter.refund("net")  # never above the burst
+    assert limiter.take("net") == 0.0 and limiter.take("net") > 0
+
+
 def test_4_client_queue_is_bounded(client: TestClient, web: Any) -> None:
     from rummykit.web.tables import CLIENT_QUEUE, Client
 

@@ -264,6 +264,12 @@ class RateLimiter:
             return math.inf
         return (1.0 - tokens) / self.rate
 
+    def refund(self, key: object) -> None:
+        """Give back the token :meth:`take` spent for ``key`` (what it paid for was refused elsewhere)."""
+        if key in self._buckets:
+            tokens, stamp = self._buckets[key]
+            self._buckets[key] = (min(float(self.burst), tokens + 1.0), stamp)
+
     def _forget_full(self, now: float) -> None:
         for key, (tokens, stamp) in list(self._buckets.items()):
             if tokens + (now - stamp) * self.rate >= self.burst:

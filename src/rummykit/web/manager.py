@@ -93,7 +93,7 @@ keeps in memory at once; each is about a finished match's state."""
 ARCHIVE_REBUILDS: Final = (0.5, 10)
 """Rebuilds of ended tables a process makes (per second, burst): each replays a whole match, and the
 codes of ended tables are known to whoever read the public lobby list while they waited."""
-ARCHIVE_SHARE: Final = (0.1, 4)
+ARCHIVE_SHARE: Final = (0.1, 8)
 """The rebuilds one wider network (an IPv4 /24, an IPv6 /48) may ask for (per second, burst), so that
 one stranger looking up collected codes does not spend the whole process's budget."""
 T = TypeVar("T")
@@ -411,9 +411,12 @@ class TableManager:
         row = await self.db(self.store.lobby_row, key)
         if row is None or row["status"] in OPEN_STATUSES:
             return None
-        wait = self._archive_share.take(fair_network(address)) if address is not None else 0.0
+        network = None if address is None else fair_network(address)
+        wait = self._archive_share.take(network) if network is not None else 0.0
         if wait <= 0:
             wait = self._archive_budget.take(None)
+            if wait > 0 and network is not None:  # refused for everybody: the network's share is kept
+                self._archive_share.refund(network)
         if wait > 0:
             why = f"too many ended tables looked up just now; try again in {math.ceil(wait)} s"
             raise refusal(429, "archive_busy", why, retry_after=wait, seconds=str(math.ceil(wait)))
