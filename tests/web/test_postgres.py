@@ -101,6 +101,8 @@ def test_a_lobby_request_for_another_process_s_table_replays_it_only_when_it_can
         assert joined.status_code == 409 and joined.json()["code"] == "table_watch"
         removed = other.post(f"/api/tables/{code}/remove", json={"token": "made-up", "seat": 1})
         assert removed.status_code == 409 and removed.json()["code"] == "table_status"
+        retaken = other.post(f"/api/tables/{code}/retake", json={"token": grant["token"]})
+        assert retaken.status_code == 403 and retaken.json()["code"] == "no_held_seat"  # not left
         assert replays == []
         # The seat's own token is granted: the table is replayed for it.
         assert other.post(f"/api/tables/{code}/leave", json={"token": grant["token"]}).status_code == 200

@@ -236,7 +236,8 @@ def serve_command(
         _option(
             SERVER,
             "--log-level",
-            "The least grave lines written to standard error: debug, info, warning or error.",
+            "The least grave lines written to standard error: debug, info, warning or error (the web "
+            "server's own: warnings and errors, or errors only with error).",
         ),
     ] = "info",
     organiser: Annotated[
@@ -430,7 +431,7 @@ def run_server(
         app,
         ws_max_size=WS_MAX_BYTES,
         ws_per_message_deflate=ws_compression,
-        log_level="warning",
+        log_level="error" if log_level == "error" else "warning",  # uvicorn's info is an access log
         proxy_headers=bool(proxies),
         forwarded_allow_ips=proxies or None,
     )

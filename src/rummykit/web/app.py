@@ -81,7 +81,7 @@ from rummykit.web.rematch import rematch
 from rummykit.web.rulebook import PageLang, preset_lines, preset_rules, rules_page
 from rummykit.web.seats import retake
 from rummykit.web.store import Store, default_database_url
-from rummykit.web.tables import Table, joinable, needs_seat, needs_status, record_not_yet
+from rummykit.web.tables import Table, joinable, needs_held_seat, needs_seat, needs_status, record_not_yet
 from rummykit.web.texts import bot_kind_texts, bot_name_texts, level_texts, messages_json, server_error_texts
 
 STATIC: Final = Path(__file__).parent / "static"
@@ -394,7 +394,7 @@ def create_app(
     @app.post("/api/tables/{code}/retake")
     async def retake_seat(request: Request, code: str, body: TokenBody) -> SeatGrant:
         await limit(request, requests, "requests")
-        table = await manager_of(request).find(code, needs_seat(body.token), address_of(request))
+        table = await manager_of(request).find(code, needs_held_seat(body.token), address_of(request))
         seat = await retake(table, body.token)
         return grant(table, seat, body.token)
 

@@ -215,6 +215,24 @@ def _watch_instead(code: str, status: str) -> LobbyError:
     return refusal(409, "table_watch", message, code=code, status=status)
 
 
+def needs_held_seat(token: str) -> Callable[[StoredTable], None]:
+    """A check for :meth:`TableManager.find <rummykit.web.manager.TableManager.find>` before a
+    retake: the stored table is being played (else 409 ``table_status``) and a bot holds a seat for
+    ``token`` (else 403 ``no_held_seat``), as :func:`~rummykit.web.seats.retake` says."""
+    digest = hash_token(token)
+    playing = needs_status("playing")
+
+    def check(stored: StoredTable) -> None:
+        playing(stored)
+        for seat in stored.seats:
+            held = seat.get("held_for")
+            if isinstance(held, str) and hmac.compare_digest(held, digest):
+                return
+        raise refusal(403, "no_held_seat", "no seat at this table is held for you")
+
+    return check
+
+
 def record_not_yet(stored: StoredTable) -> None:
     """A check for :meth:`TableManager.find <rummykit.web.manager.TableManager.find>` before a
     record: a stored open table's record is refused (:meth:`Table.record`) without replaying it."""
