@@ -434,6 +434,7 @@ def test_an_opening_the_environment_does_not_offer_is_refused_naming_the_action(
         made.extend(transitions(record))
     assert (info.value.number, info.value.action) == (number, str(opening))
     assert made and max(t.action_index for t in made) == number - 1
+    assert info.value.__suppress_context__  # the refusal it was found by is no second traceback
 
 
 def test_rules_the_environments_do_not_play_are_refused_at_the_call(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -571,6 +572,24 @@ def test_play_from_a_match_counts_the_rewards_from_the_figures_it_started_with()
         game.play_from(match.round)
     with pytest.raises(ValueError, match="play_from"):
         TokenGame("german", 2).play_from(rk.Match.new(rk.Rules.preset("german"), 2, seed=1))
+
+
+def test_play_from_a_match_under_way_counts_only_what_comes_after() -> None:
+    """A match whose first hand was played: the rewards of the game that goes on from it add up to
+    the change of the scores from then on, not from the match's start."""
+    rules = rk.Rules.parse("german(match_end=fixed_hands,num_hands=2)")
+    match = rk.Match.new(rules, 2, seed=8)
+    rng = random.Random(8)
+    while match.hands_dealt < 2:
+        match.apply(rng.choice(match.legal_actions()))
+    before = match.scores
+    assert before != (0, 0)
+    game = TokenGame(rules, 2, scope="match")
+    game.play_from(match)
+    total = np.zeros(2)
+    while not game.is_over:
+        total += game.step(int(rng.choice(np.flatnonzero(game.mask()))))[1]
+    assert tuple(total) == tuple(after - b for after, b in zip(match.scores, before, strict=True))
 
 
 

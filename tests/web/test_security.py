@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import json
 import random
 import time
@@ -1184,3 +1185,21 @@ def test_the_open_file_limit_is_raised_or_the_connections_lowered_to_fit(monkeyp
     assert open_files_for(10_000) == 4096 - FILES_BESIDE and limits["now"] == (4096, 4096)  # lowered
     limits["now"] = (2048, 2048)
     assert open_files_for(100) == 100 and limits["now"] == (2048, 2048)  # enough already: unchanged
+
+
+def test_4_a_failed_connection_count_holds_no_place(make_client: Any, web: Any) -> None:
+    """The process counts a websocket before the count's database call; when that call fails (the
+    database is away) the place is given back, or every reconnecting page would fill the cap."""
+    client = make_client()
+    code = web.create(client, seats=2, bots=[{"kind": "random"}])["code"]
+    manager = table_of(client, code).manager
+
+    async def failing(address: str) -> None:
+        raise OSError("the database is away")
+
+    manager.open_connection = failing  # type: ignore[method-assign]
+    for _ in range(3):
+        with contextlib.suppress(Exception), client.websocket_connect(f"/ws/{code}") as ws:
+            ws.send_json({"type": "hello", "token": None})
+            ws.receive_json()
+    assert manager.sockets == 0

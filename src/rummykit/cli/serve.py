@@ -407,7 +407,7 @@ def run_server(
     log_to_stderr(log_level)  # before the app: its start may already log (a schema upgrade, a stored table)
     # A connection this process relays to a table's owner holds a second file, the relay's own socket.
     files = 2 if internal_host is not None else 1
-    allowed = open_files_for(settings.max_connections * files) // files
+    allowed = max(1, open_files_for(settings.max_connections * files) // files)
     if allowed < settings.max_connections:
         import dataclasses
         import logging

@@ -299,8 +299,8 @@ def _laid_cards(action: Action) -> tuple[Card, ...]:
 def equivalent_candidate(game: Round | Match, action: Action, candidates: Iterable[Action]) -> Action | None:
     """The candidate that plays ``action`` written otherwise: one of its kind that lays the same cards
     and leaves the same position up to the order of the table's melds and of a set's cards
-    (:func:`position_key`): a lay-off whose run end is named where only one end fits, a joker
-    exchange whose new melds are written in another order, a set whose cards are. Candidates naming
+    (:func:`position_key`): a lay-off whose run end is named where only one end fits, a set whose
+    cards are written in another order (a joker exchange's new meld too). Candidates naming
     the same table meld as ``action`` are tried first. ``None`` when no candidate does, or when the
     engine refuses ``action`` now. ``game`` is not changed: each action is tried on a copy of its
     round."""

@@ -336,10 +336,11 @@ class TokenGame:
         <rummykit.record.Record.start>`). The game plays on that very round or match (pass a copy to
         keep yours).
 
-        In a match the rewards count the change of each seat's ledger from the figures the match
-        started with (its :class:`~rummykit.match.MatchPosition`, or zero), as after :meth:`reset`:
-        over a match played from its start they add up to ``Match.scores`` (``Match.chips`` in a
-        rubber), the antes paid at its start included.
+        In a match the rewards count the change of each seat's ledger (``Match.scores``,
+        ``Match.chips`` in a rubber): from the figures the match started with (its
+        :class:`~rummykit.match.MatchPosition`, or zero) for a match before its first action, as after
+        :meth:`reset`, so that over a whole match they add up to its final figures, the antes paid at
+        its start included; from its figures now for a match already under way.
 
         Raises:
             ValueError: a round in ``scope="match"``, a match in ``scope="hand"``, or another rule
@@ -355,7 +356,10 @@ class TokenGame:
         if isinstance(game, Match):
             self.match = game
             self.round = game.round
-            self._ledger = starting_ledger(game)
+            if game.actions:  # under way: what was won or lost before is no reward of this game
+                self._ledger = game.chips if game.is_rubber else game.scores
+            else:
+                self._ledger = starting_ledger(game)
         else:
             self.match = None
             self.round = game

@@ -44,8 +44,11 @@ A record the environments cannot represent raises :class:`RecordConversionError`
 action (its :attr:`~RecordConversionError.number` and text) when the conversion reaches it, after the
 transitions of the actions before it: an action the engine takes but the environment does not offer
 (an opening of several melds beyond the :data:`~rummykit.envs.encoding.MAX_COMPOUND_OPENINGS` it
-lists at a decision), or, at the call, rules the environments do not play (number 0: a deck that
-could hold more table melds than the encoding names; no rule set the engine accepts has one). An
+lists at a decision; a joker exchange that lays more than the meld or lay-off taking the freed joker,
+``swap 10H on 2 then meld JK JD QD | 7C 7D 7H``, which the terminal takes from people and the
+environment offers as separate decisions), or, at the call, rules the environments do not play
+(number 0: a deck that could hold more table melds than the encoding names; no rule set the engine
+accepts has one). An
 action the engine refuses raises the :class:`~rummykit.record.ReplayError` that :meth:`Record.replay
 <rummykit.record.Record.replay>` raises.
 """
@@ -95,8 +98,9 @@ class Transition:
     terminated: bool
     """The episode ends with this token by the rules (the hand, or in ``scope="match"`` the match)."""
     truncated: bool
-    """The environment would cut the episode here: the hand passed the guard against endless hands
-    (:mod:`rummykit.guard`; no hand of people or bots comes near it). The record goes on regardless."""
+    """The environment would cut the episode here: it passed the guard against endless play
+    (:mod:`rummykit.guard`; random play can reach it, people and greedy bots hardly). The record goes
+    on regardless, and every later token of the episode says it too."""
     action: Action | None
     """The engine action this token completes as the environment applies it (its candidate: melds
     in canonical order, meld numbers of its table), ``None`` while the spelling goes on."""
@@ -339,4 +343,5 @@ class _Conversion:
 
     def _fail(self, number: int, action: Action, why: str) -> NoReturn:
         text = _text(action)
-        raise RecordConversionError(f"record action {number} ({text}): {why}", number, text)
+        # Raised while another is handled: its reason is in the message, its traceback not wanted.
+        raise RecordConversionError(f"record action {number} ({text}): {why}", number, text) from None

@@ -433,7 +433,11 @@ def create_app(
             await _refuse_connection(websocket, "server", config)
             return
         manager.sockets += 1  # before the count's await: handshakes meanwhile see this one
-        refused = None if relayed is not None else await manager.open_connection(address)
+        try:
+            refused = None if relayed is not None else await manager.open_connection(address)
+        except BaseException:  # the database failed: the page tries again, and this one is not held
+            manager.sockets -= 1
+            raise
         if refused is not None:  # a relayed connection was counted by the process its client reached
             manager.sockets -= 1
             await _refuse_connection(websocket, refused, config)

@@ -699,8 +699,8 @@ class Table:
             if old.token_hash is not None and new.token_hash != old.token_hash:
                 self._unbind(i)  # left (or left and taken by someone else) through another process
             if new.token_hash is not None and new.token_hash != old.token_hash:
-                if old.kind == "open":  # joined through another process: the chat before stays unread
-                    self._chat_from[i] = self.chat.said
+                if old.held_for != new.token_hash:  # joined (not retaken) through another process:
+                    self._chat_from[i] = self.chat.said  # the chat before stays unread
                 self.rebind(i)  # retaken through another process
         self.status = "over" if status == "playing" and self.match.is_over else status  # type: ignore[assignment]
         if self.status == "playing":  # started or a seat retaken elsewhere: people not here are away
