@@ -39,6 +39,7 @@ from rummykit.actions import (
 )
 from rummykit.arena import ArenaConfig, build_games, play_recorded
 from rummykit.bots import make_bot
+from rummykit.cards import JOKER
 from rummykit.envs import encoding as enc
 from rummykit.envs import rummy_v0
 from rummykit.envs.game import NotOfferedError, TokenGame
@@ -400,6 +401,42 @@ def test_a_meld_of_several_melds_is_one_decision_per_meld() -> None:
     laid = [t.action for t in spelled if t.action is not None]
     assert laid == [MeldAction((m,)) for m in sorted(both.melds)]
     assert spelled[0].token == enc.MELD and len({t.seat for t in spelled}) == 1
+
+
+def _compound_swap() -> tuple[Round, Swap]:
+    """A German hand with joker exchanges where the seat to move may exchange a joker and lay more
+    than the meld that takes it (the terminal takes that from a person; the environment offers the
+    exchange with one meld, the other melds as decisions of their own)."""
+    rules = rk.Rules.parse("german(joker_exchange=true)")
+    greedy = make_bot("greedy")
+    for seed in range(110, 130):
+        rnd = rk.Round.new(rules, 2, seed=seed)
+        rng = random.Random(seed)
+        while not rnd.is_over:
+            legal = rnd.legal_actions()
+            for swap in (a for a in legal if isinstance(a, Swap)):
+                used = set(swap.cards) | {c for m in swap.melds for c in m}
+                for meld in (a for a in legal if isinstance(a, MeldAction)):
+                    if not used & set(meld.melds[0]):
+                        both = Swap(swap.cards, swap.target, swap.melds + meld.melds, swap.layoffs)
+                        if rnd.is_legal(both):
+                            return rnd, both
+            bot = rng.random() < 0.7
+            rnd.apply(greedy.choose(rnd.view(rnd.to_move), legal, rng) if bot else rng.choice(legal))
+    raise AssertionError("no hand with a joker exchange that lays two melds")
+
+
+def test_a_joker_exchange_that_lays_two_melds_is_the_environment_s_three_decisions() -> None:
+    rnd, both = _compound_swap()
+    number = len(rnd.history) + 1
+    rnd.apply(both)
+    rng = random.Random(1)
+    while not rnd.is_over:
+        rnd.apply(rng.choice(rnd.legal_actions()))
+    made = converted_both_ways(Record.loads(Record.from_round(rnd).dumps()))["hand"]
+    applied = [t.action for t in made if t.action_index == number and t.action is not None]
+    assert [type(a) for a in applied] == [Swap, MeldAction]
+    assert applied[0].melds and JOKER in applied[0].melds[0]  # the exchange with the freed joker's meld
 
 
 def _unlisted_opening() -> tuple[Round, Open]:

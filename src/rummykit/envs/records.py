@@ -29,7 +29,9 @@ How a record's actions become tokens:
   may type (knock, discard, the best melds and pass in one action), is ``KNOCK``, ``DISCARD C``, one
   ``MELD`` for each meld the shortcut laid, in its order, and ``PASS``; a ``meld`` of several melds by
   a player who has opened (the environment offers one meld at a time) is one ``MELD`` per meld, in
-  canonical order.
+  canonical order; a joker exchange that lays more than one meld or lay-off (``swap 10H on 2 then
+  meld JK JD QD | 7C 7D 7H``, which the terminal takes from a person) is the exchange with the meld
+  holding the freed joker, then one decision per further meld and lay-off (:func:`split_swap`).
 
 Scopes, as the environments' ``scope``:
 
@@ -44,9 +46,7 @@ A record the environments cannot represent raises :class:`RecordConversionError`
 action (its :attr:`~RecordConversionError.number` and text) when the conversion reaches it, after the
 transitions of the actions before it: an action the engine takes but the environment does not offer
 (an opening of several melds beyond the :data:`~rummykit.envs.encoding.MAX_COMPOUND_OPENINGS` it
-lists at a decision; a joker exchange that lays more than the meld or lay-off taking the freed joker,
-``swap 10H on 2 then meld JK JD QD | 7C 7D 7H``, which the terminal takes from people and the
-environment offers as separate decisions), or, at the call, rules the environments do not play
+lists at a decision), or, at the call, rules the environments do not play
 (number 0: a deck that could hold more table melds than the encoding names; no rule set the engine
 accepts has one). An
 action the engine refuses raises the :class:`~rummykit.record.ReplayError` that :meth:`Record.replay
@@ -64,6 +64,7 @@ import numpy as np
 import numpy.typing as npt
 
 from rummykit.actions import Action, Discard, Knock, KnockDeclare, LayOff, MeldAction, Open, Pass, Swap
+from rummykit.cards import JOKER
 from rummykit.envs import encoding as enc
 from rummykit.envs.game import SCOPES, NotOfferedError, RewardKind, Scope, TokenGame, check_reward
 from rummykit.errors import NotationError, RulesError, RummyError
@@ -215,6 +216,26 @@ def split_melds(action: MeldAction) -> list[Action]:
     return [MeldAction((m,)) for m in sorted(action.melds)]
 
 
+def split_swap(action: Swap) -> list[Action]:
+    """The environment's decisions for a joker exchange that lays more than one meld or lay-off
+    (which the terminal takes from a person, and the environment offers as the exchange with the
+    one meld or lay-off that takes the freed joker, then one meld or lay-off a decision): the
+    exchange with the first meld holding a joker (else the first lay-off of a joker), then the other
+    melds in canonical order, then the other lay-offs as written."""
+    melds, layoffs = list(action.melds), list(action.layoffs)
+    if len(melds) + len(layoffs) <= 1:
+        return [action]
+    with_joker = next((m for m in melds if JOKER in m), None)
+    if with_joker is not None:
+        melds.remove(with_joker)
+        head = Swap(action.cards, action.target, (with_joker,), ())
+    else:
+        laid = next((lo for lo in layoffs if lo.card == JOKER), layoffs[0])
+        layoffs.remove(laid)
+        head = Swap(action.cards, action.target, (), (laid,))
+    return [head, *(MeldAction((m,)) for m in sorted(melds)), *layoffs]
+
+
 def renumbered(action: Action, numbers: dict[int, int]) -> Action:
     """``action`` with the table melds it names renumbered by ``numbers`` (a number missing there
     stays)."""
@@ -279,6 +300,8 @@ class _Conversion:
             return gin_knock_decisions(action, rnd)
         if isinstance(action, MeldAction) and len(action.melds) > 1:
             return split_melds(action)
+        if isinstance(action, Swap) and len(action.melds) + len(action.layoffs) > 1:
+            return [renumbered(step, self.numbers) if self.numbers else step for step in split_swap(action)]
         return [renumbered(action, self.numbers) if self.numbers else action]
 
     def _spell(self, number: int, action: Action, step: Action) -> Iterator[Transition]:
