@@ -41,7 +41,9 @@ def test_a_finished_table_s_record_is_downloaded_from_its_end_screen(
 ) -> None:
     base = module_server.url
     with httpx.Client(base_url=base) as http:
-        spec = {"preset": "gin", "seats": 2, "bots": [{"kind": "random"}]}
+        # One hand against greedy: a match to 100 against a random bot took minutes on a loaded machine.
+        one_hand = {"match_end": "single_hand"}
+        spec = {"preset": "gin", "seats": 2, "bots": [{"kind": "greedy"}], "overrides": one_hand}
         grant = http.post("/api/tables", json=spec).json()
     with ThreadPoolExecutor(1) as pool:  # the browser's driver runs an event loop in this thread
         final = pool.submit(asyncio.run, play_out(base, grant["code"], grant["token"])).result(timeout=120)
