@@ -157,6 +157,15 @@ def serve_command(
     messages_per_second: Annotated[
         float, _option(LIMITS, "--messages-per-second", "Websocket messages per connection per second.")
     ] = 10.0,
+    missed_codes_per_hour: Annotated[
+        float,
+        _option(
+            LIMITS,
+            "--missed-codes-per-hour",
+            "Table codes naming no table one wider network (an IPv6 /48, an IPv4 /24) may look up per "
+            "hour, after a burst of half as many (at least 60).",
+        ),
+    ] = 120.0,
     keep_ended_days: Annotated[
         float,
         _option(
@@ -302,6 +311,8 @@ def serve_command(
             requests_burst=_burst(30, 3 * requests_per_second),
             messages_burst=_burst(30, 3 * messages_per_second),
             messages_per_second=messages_per_second,
+            missed_codes_per_hour=missed_codes_per_hour,
+            missed_codes_burst=_burst(60, missed_codes_per_hour / 2),
             http_per_second=http_per_second,
             keep_ended_days=keep_ended_days,
             http_burst=max(1, math.ceil(4 * http_per_second)) if math.isfinite(http_per_second) else 1,

@@ -347,12 +347,12 @@ def create_app(
     @app.get("/api/tables/{code}")
     async def get_table(request: Request, code: str) -> dict[str, Any]:
         await limit(request, requests, "requests")  # a lookup by code (and, shared, a database read)
-        return await manager_of(request).lobby(code)
+        return await manager_of(request).lobby(code, address_of(request))
 
     @app.get("/api/tables/{code}/rules")
     async def table_rules_page(request: Request, code: str, lang: PageLang = "en") -> dict[str, Any]:
         await limit(request, requests, "requests")
-        found, rules = await manager_of(request).rules_of(code)
+        found, rules = await manager_of(request).rules_of(code, address_of(request))
         return {"code": found, **rules_page(rules, lang)}
 
     @app.get("/api/tables/{code}/record")
@@ -401,7 +401,7 @@ def create_app(
     @app.post("/api/tables/{code}/rematch", status_code=201)
     async def rematch_table(request: Request, code: str, body: TokenBody) -> SeatGrant:
         await limit(request, creations, "table creations")
-        table = await manager_of(request).rematch_source(code, body.token)
+        table = await manager_of(request).rematch_source(code, body.token, address_of(request))
         new, seat, token = await rematch(table, table.seat_for_token(body.token), address_of(request))
         return grant(new, seat, token)
 
@@ -456,6 +456,14 @@ def create_app(
         an owner that cannot be reached is waited for until its lease runs out."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + LEASE_SECONDS + RENEW_SECONDS
+        try:
+            manager.guessing(address)  # before the route: with PostgreSQL a route is a transaction
+        except LobbyError as exc:
+            await websocket.accept()
+            error = error_json(exc.error, exc.message, texts=exc.texts)
+            await websocket.send_json({**error, "retry_after": round(exc.retry_after or 0.0, 3)})
+            await websocket.close(code=WS_CLOSE_LIMIT)
+            return
         while True:
             route = await manager.route(code)
             if route is None or route.mine or route.owner is None:

@@ -120,6 +120,15 @@ class ServerSettings:
     messages_per_second: float = 10.0
     messages_burst: int = 30
     """Websocket messages (moves, hints, evaluations, pings) per connection: rate and burst."""
+    missed_codes_per_hour: float = 120.0
+    missed_codes_burst: int = 60
+    """Table codes that name no table which one wider network (an IPv6 /48, an IPv4 /24) may look up:
+    rate and burst. A code is six characters of 32 (about a billion codes), so a stranger who guesses
+    finds one table of a thousand open ones in a million guesses; the lobby's request rate alone
+    would let one network make those in a day. A network whose misses are spent is refused every
+    lookup by code (429 ``too_many_misses``) until the next miss is allowed: two a minute by default,
+    after a burst that lets a class behind one address mistype codes together. Counted per server
+    process."""
     http_per_second: float = 60.0
     http_burst: int = 240
     """Every HTTP request (pages, scripts, lobby lists, rules pages …) per client address (0: no
@@ -172,7 +181,8 @@ class ServerSettings:
             most = most_allowed(f.name)
             if not value <= most:  # inf included: the database and the clocks need real durations
                 raise ValueError(f"{f.name}: must be at most {most:.0f}, got {value:g}")
-        for name in ("messages_burst", "requests_burst", "creations_burst", "http_burst", "max_body_bytes"):
+        bursts = ("messages_burst", "requests_burst", "creations_burst", "http_burst", "missed_codes_burst")
+        for name in (*bursts, "max_body_bytes"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name}: must be at least 1")
         for name in NEVER_ZERO:
@@ -198,6 +208,7 @@ NEVER_ZERO: Final = (
     "creations_per_second",
     "requests_per_second",
     "messages_per_second",
+    "missed_codes_per_hour",
 )
 """Settings where 0 is refused: it would refuse every table, seat, connection or request (where 0
 means no limit, the setting says so: ``http_per_second``, ``max_table_actions``, ``keep_ended_days``)."""
@@ -263,6 +274,16 @@ class RateLimiter:
         if self.rate <= 0:
             return math.inf
         return (1.0 - tokens) / self.rate
+
+    def wait(self, key: object) -> float:
+        """Seconds until ``key`` has a token (``0.0``: it has one now), spending none."""
+        if key not in self._buckets:
+            return 0.0
+        tokens, stamp = self._buckets[key]
+        tokens = min(float(self.burst), tokens + (self.clock() - stamp) * self.rate)
+        if tokens >= 1.0:
+            return 0.0
+        return math.inf if self.rate <= 0 else (1.0 - tokens) / self.rate
 
     def refund(self, key: object) -> None:
         """Give back the token :meth:`take` spent for ``key`` (what it paid for was refused elsewhere)."""

@@ -160,6 +160,9 @@ class TableManager:
         """Rebuilds of ended tables for lookups (:meth:`_archived`), whoever asks."""
         self._archive_share = RateLimiter(*ARCHIVE_SHARE)
         """The same per wider network of the client who asks."""
+        misses = self.settings.missed_codes_per_hour / 3600.0, self.settings.missed_codes_burst
+        self._misses = RateLimiter(*misses)
+        """Lookups of codes that named no table, per wider network of the client (:meth:`guessing`)."""
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-db")
         self._creating = asyncio.Lock()
         """Held from the count of open tables that admits a new table until the table is counted."""
@@ -336,7 +339,8 @@ class TableManager:
         a replay of a long match costs a second of the event loop, which a stranger's request with a
         made-up token, or for a table not in the state it needs, does not get to spend. An ended
         table no longer in memory is rebuilt within the budgets of :meth:`_archived`, the share of
-        ``address`` (the client's) included."""
+        ``address`` (the client's) included, and within its network's misses (:meth:`guessing`)."""
+        self.guessing(address)
         key = self._key(code)
         if key is not None and key in self._unrestored:  # found unplayable: not replayed (nor logged) again
             raise self._missing(code, key)
@@ -366,7 +370,7 @@ class TableManager:
         if table is None and key is not None:
             table = await self._archived(key, address)
         if table is None:
-            raise self._missing(code, key)
+            raise self._missing(code, key, address)
         return table
 
     def _unrestorable(self, key: str, exc: Exception) -> LobbyError:
@@ -381,9 +385,29 @@ class TableManager:
             del self._unrestored[next(iter(self._unrestored))]
         return self._missing(key, key)
 
-    def _missing(self, code: str, key: str | None) -> LobbyError:
+    def guessing(self, address: str | None) -> None:
+        """Refuse a lookup by code from ``address`` (a client's) whose wider network has spent its
+        misses (:attr:`~rummykit.web.limits.ServerSettings.missed_codes_per_hour`): whoever tries
+        codes until one names a table is slowed to the rate of misses, and a class that mistyped a
+        few codes is not. ``None`` (a lookup of the server's own) is never refused.
+
+        Raises:
+            LobbyError: 429 ``too_many_misses``.
+        """
+        if address is None:
+            return
+        wait = self._misses.wait(fair_network(address))
+        if wait > 0:
+            seconds = str(math.ceil(wait))
+            why = f"too many codes from your network named no table; look up another in {seconds} s"
+            raise refusal(429, "too_many_misses", why, retry_after=wait, seconds=seconds)
+
+    def _missing(self, code: str, key: str | None, address: str | None = None) -> LobbyError:
         """The refusal for table ``code`` that is not here: 404, or 409 for a table this process could
-        not restore (stored by another version), which says so rather than seem deleted."""
+        not restore (stored by another version), which says so rather than seem deleted. A code that
+        could name a table and names none spends one of ``address``'s misses (:meth:`guessing`)."""
+        if key is not None and address is not None and key not in self._unrestored:
+            self._misses.take(fair_network(address))
         if key is not None and key in self._unrestored:
             changes = self._unrestored[key]
             why = "".join(f" ({c.date}: {c.text})" for c in changes)
@@ -439,7 +463,7 @@ class TableManager:
         self.tables[key] = table
         return table
 
-    async def rematch_source(self, code: str, token: str) -> Table:
+    async def rematch_source(self, code: str, token: str, address: str | None = None) -> Table:
         """The finished table named by a rematch request over HTTP, played here. A table not in this
         process's memory has no rematch here (it ended too long ago, or another process plays it):
         the request is refused from its stored row, as :func:`~rummykit.web.rematch.rematch` would
@@ -448,8 +472,10 @@ class TableManager:
         Raises:
             LobbyError: 404 without such a table; 409 when another live process of this server
                 plays it (a websocket to the table reaches that process: the page asks there); the
-                refusals of :func:`~rummykit.web.rematch.refuse_rematch`.
+                refusals of :func:`~rummykit.web.rematch.refuse_rematch`; 429 from :meth:`guessing`
+                for ``address``, the client's.
         """
+        self.guessing(address)
         key = self._key(code)
         table = self.tables.get(key) if key is not None else None
         if table is not None and table.owned:
@@ -464,7 +490,7 @@ class TableManager:
                 raise refusal(409, "rematch_elsewhere", why, code=key)
         row = await self.db(self.store.lobby_row, key) if key is not None else None
         if row is None:
-            raise self._missing(code, key)
+            raise self._missing(code, key, address)
         from rummykit.web.rematch import refuse_rematch
 
         seats = json.loads(row["seats"])
@@ -473,8 +499,10 @@ class TableManager:
         refuse_rematch(key or code, host, str(row["status"]), archived=True)
         raise AssertionError("a table not held here has no rematch")  # refuse_rematch raised
 
-    async def lobby(self, code: str) -> dict[str, Any]:
-        """The lobby of one table (``GET /api/tables/{code}``), without loading it here."""
+    async def lobby(self, code: str, address: str | None = None) -> dict[str, Any]:
+        """The lobby of one table (``GET /api/tables/{code}``), without loading it here; ``address``
+        (the client's) is refused by :meth:`guessing`."""
+        self.guessing(address)
         key = self._key(code)
         table = self.tables.get(key) if key is not None else None
         if table is not None:
@@ -486,17 +514,21 @@ class TableManager:
                 lobby = _stored_lobby(row, self.settings)
                 if lobby is not None:
                     return lobby
-        raise self._missing(code, key)
+        raise self._missing(code, key, address)
 
-    async def rules_of(self, code: str) -> tuple[str, Rules]:
-        """A table's code and rules (its rules page), without loading it into this process."""
+    async def rules_of(self, code: str, address: str | None = None) -> tuple[str, Rules]:
+        """A table's code and rules (its rules page), without loading it into this process;
+        ``address`` (the client's) is refused by :meth:`guessing`."""
+        self.guessing(address)
         key = self._key(code)
         table = self.tables.get(key) if key is not None else None
         if table is not None:
             return table.code, table.rules
         if key is not None:  # another process's table, or one that ended and left memory
             row = await self.db(self.store.lobby_row, key)
-            if row is not None and (self.store.shared or row["status"] not in OPEN_STATUSES):
+            if row is None:
+                raise self._missing(code, key, address)
+            if self.store.shared or row["status"] not in OPEN_STATUSES:
                 with contextlib.suppress(RummyError):  # rules this version refuses: no page (logged at load)
                     return key, stored_rules(row["rules"], row["rules_revision"])
         raise no_table(code)

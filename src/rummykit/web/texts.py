@@ -92,6 +92,10 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
     "match_not_over": "Tisch {code} ist noch nicht beendet: sein Spielprotokoll zeigt alle verdeckten Karten "
     "und wird erst nach dem Ende der Partie herausgegeben",
     "archive_busy": "Gerade wurden zu viele beendete Tische nachgeschlagen; in {seconds} s noch einmal",
+    "too_many_misses": (
+        "Aus deinem Netz wurden zu viele Codes genannt, zu denen es keinen Tisch gibt; "
+        "den nächsten bitte in {seconds} s"
+    ),
     "rematch_failed": "Die Revanche ließ sich nicht eröffnen; bitte noch einmal",
     "rematch_too_late": "Tisch {code} ist zu lange vorbei für eine Revanche; eröffne einen neuen Tisch",
     "rematch_elsewhere": (

@@ -369,7 +369,7 @@ function onMessage(msg) {
     case "state": onState(msg); break;
     case "error":
       if (msg.code === "table_unreadable") { S.unreadable = msg; break; }  // the close (4409) that follows says it
-      if (msg.code === "too_many_connections" || msg.code === "too_many_attempts") { S.limitedBy = msg; break; }  // and its close (4429)
+      if (["too_many_connections", "too_many_attempts", "too_many_misses"].includes(msg.code)) { S.limitedBy = msg; break; }  // and its close (4429)
       if (msg.code === "removed") { forgetTable(S.code); S.token = null; }  // the host freed our seat: we watch
       // Why the table ended, said again in the lobby the ended table goes back to (the state may come first).
       if (msg.code === "closed_by_organiser" || msg.code === "move_limit") S.endedWhy = localText(msg, msg.message);

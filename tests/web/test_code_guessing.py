@@ -1,0 +1,118 @@
+"""Guessing table codes: a table found by its link alone is as private as its code is hard to guess,
+so a wider network may look up only a few codes that name no table (``missed_codes_per_hour``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from rummykit.web.app import create_app
+
+MISSES = 5
+"""The burst of misses of these tests' servers (their rate refills none while a test runs)."""
+
+
+@pytest.fixture
+def app(tmp_path: Path, web: Any) -> Any:
+    settings = web.settings(bot_delay=0, missed_codes_per_hour=0.001, missed_codes_burst=MISSES)
+    return create_app(f"sqlite:///{tmp_path / 'guess.db'}", settings=settings)
+
+
+@pytest.fixture
+def clients(app: Any) -> Iterator[dict[str, TestClient]]:
+    """Clients from three addresses: two of one IPv4 /24, one of another."""
+    with TestClient(app, client=("198.51.100.7", 5000)) as first:
+        second = TestClient(app, client=("198.51.100.8", 5000))
+        other = TestClient(app, client=("203.0.113.9", 5000))
+        yield {"first": first, "same_network": second, "other_network": other}
+
+
+def unlisted_table(client: TestClient) -> str:
+    body = {"preset": "gin", "seats": 2, "name": "Anna", "listed": False}
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    code: str = response.json()["code"]
+    return code
+
+
+def unused_code(taken: str) -> str:
+    """A well-formed code that names no table (the tests' servers hold one or two)."""
+    return "ZZZZZ2" if taken != "ZZZZZ2" else "ZZZZZ3"
+
+
+def test_a_network_that_spent_its_misses_is_refused_every_lookup_by_code(
+    clients: dict[str, TestClient],
+) -> None:
+    first, same, other = clients["first"], clients["same_network"], clients["other_network"]
+    code = unlisted_table(other)
+    wrong = unused_code(code)
+    for _ in range(MISSES):
+        answer = first.get(f"/api/tables/{wrong}")
+        assert answer.status_code == 404 and answer.json()["code"] == "no_table"
+    # The next lookup by code from the same /24 is refused, even of a table that exists, by every
+    # request that names a code: the guesser learns nothing more until a miss is allowed again.
+    for client, method, path, body in (
+        (first, "GET", f"/api/tables/{code}", None),
+        (same, "GET", f"/api/tables/{code}", None),
+        (same, "GET", f"/api/tables/{code}/rules", None),
+        (same, "GET", f"/api/tables/{code}/record", None),
+        (same, "POST", f"/api/tables/{code}/join", {"name": "Mallory"}),
+        (same, "POST", f"/api/tables/{code}/rematch", {"token": "x" * 20}),
+    ):
+        answer = client.request(method, path, json=body)
+        assert answer.status_code == 429, (path, answer.text)
+        assert answer.json()["code"] == "too_many_misses"
+        assert int(answer.headers["Retry-After"]) > 0
+        assert "Netz" in answer.json()["texts"]["de"]
+    with same.websocket_connect(f"/ws/{code}") as ws:
+        refused = ws.receive_json()
+        assert refused["type"] == "error" and refused["code"] == "too_many_misses"
+        assert refused["retry_after"] > 0
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4429
+    # Another network is not held back, and finds the table.
+    assert other.get(f"/api/tables/{code}").status_code == 200
+    assert other.get(f"/api/tables/{wrong}").status_code == 404
+
+
+def test_lookups_that_find_a_table_spend_no_miss(clients: dict[str, TestClient], web: Any) -> None:
+    """A class whose pages look up their own tables all afternoon (each reconnection asks first)
+    is never refused: only codes that name no table count."""
+    first = clients["first"]
+    grant = web.create(first, preset="gin", seats=2, name="Anna", bots=[{"kind": "random"}])
+    for _ in range(4 * MISSES):
+        assert first.get(f"/api/tables/{grant['code']}").status_code == 200
+        assert first.get(f"/api/tables/{grant['code']}/rules").status_code == 200
+    with web.connect(first, grant["code"], grant["token"]) as ws:
+        web.receive_state(ws)
+    # Codes that cannot name a table (wrong length, letters the codes never use) are no guess.
+    for _ in range(2 * MISSES):
+        assert first.get("/api/tables/nonsense").status_code == 404
+    assert first.get(f"/api/tables/{grant['code']}").status_code == 200
+
+
+def test_a_miss_over_the_websocket_counts(clients: dict[str, TestClient]) -> None:
+    first = clients["first"]
+    code = unlisted_table(clients["other_network"])
+    for _ in range(MISSES):
+        wrong = unused_code(code)
+        with first.websocket_connect(f"/ws/{wrong}") as ws, pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4404
+    assert first.get(f"/api/tables/{code}").json()["code"] == "too_many_misses"
+
+
+def test_the_setting_is_offered_and_checked(web: Any) -> None:
+    from rummykit.web.limits import ServerSettings
+
+    with pytest.raises(ValueError, match="missed_codes_per_hour"):
+        ServerSettings(missed_codes_per_hour=0)
+    with pytest.raises(ValueError, match="missed_codes_burst"):
+        ServerSettings(missed_codes_burst=0)
+    assert ServerSettings().missed_codes_per_hour == 120.0 and ServerSettings().missed_codes_burst == 60
