@@ -183,6 +183,43 @@ def test_rebuilding_ended_tables_is_bounded_in_memory_and_in_work(
     assert client.get(f"/api/tables/{codes[1]}").json()["status"] == "over"  # its lobby entry needs none
 
 
+def test_rebuilt_tables_are_bounded_by_their_moves_too(
+    client: TestClient, web: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A count of tables did not bound their memory: a match keeps its history, and a table of the
+    most moves a table may store holds some 13 MB, so 64 such rebuilt tables were most of a small
+    server's memory. The moves of the tables kept are bounded as well, the least recently looked up
+    going first; one table larger than the bound is still kept, alone."""
+    from rummykit.web import manager as manager_module
+
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    codes = [g["code"] for g in ended_gin_tables(client, web, (4, 5, 6))]
+    for code in codes:  # gone from memory, as a while after they ended
+        if (table := manager.tables.pop(code, None)) is not None:
+            table.cancel()
+
+    def look_up(code: str) -> int:
+        with web.connect(client, code) as watcher:
+            assert web.receive_state(watcher)["match"]["is_over"]
+        return int(manager.tables[code].version)
+
+    moves = [look_up(code) for code in codes]
+    assert sorted(manager.tables) == sorted(codes)  # the default bound holds three short matches
+    for code in codes:
+        manager.tables.pop(code).cancel()
+    # Room for the two smaller tables together, not for all three.
+    bound = sum(moves) - min(moves)
+    monkeypatch.setattr(manager_module, "ARCHIVED_RECORDS_IN_MEMORY", bound)
+    for code in codes:
+        look_up(code)
+    kept = sorted(manager.tables)
+    held = sum(manager.tables[c].version for c in kept)
+    assert codes[-1] in kept and held <= bound and len(kept) < 3  # the last looked up stays
+    monkeypatch.setattr(manager_module, "ARCHIVED_RECORDS_IN_MEMORY", 1)
+    look_up(codes[0])
+    assert sorted(manager.tables) == [codes[0]]  # alone, however large
+
+
 def test_stored_rules_this_version_refuses_are_not_served(client: TestClient, web: Any) -> None:
     """A table stored before its combination of options was refused (here: hands too small to open)
     made its lobby and rules page answer 500; they answer as for a table that is not there, and once

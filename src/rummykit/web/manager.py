@@ -90,6 +90,12 @@ LOBBY_LIST_SECONDS: Final = 1.0
 ARCHIVED_IN_MEMORY: Final = 64
 """Ended tables rebuilt from the database for a lookup (:meth:`TableManager.find`) that one process
 keeps in memory at once; each is about a finished match's state."""
+ARCHIVED_RECORDS_IN_MEMORY: Final = 100_000
+"""The records (moves) those tables may hold together: a match keeps its history, about 640 bytes a
+move, so a table of ``max_table_actions`` (20,000) holds some 13 MB, and 64 of them would be most of
+a small server's memory. 100,000 records are about 64 MB: five of the longest tables, or every one
+of 64 ordinary matches (a few hundred moves each). A rebuilt table larger than this alone is still
+kept, alone."""
 ARCHIVE_REBUILDS: Final = (0.5, 10)
 """Rebuilds of ended tables a process makes (per second, burst): each replays a whole match, and the
 codes of ended tables are known to whoever read the public lobby list while they waited."""
@@ -456,12 +462,22 @@ class TableManager:
             return table
         table = self._table_of(stored, replayed)
         table.archived = True
-        archived = [t for t in self.tables.values() if t.archived]
-        for old in archived[: max(0, len(archived) - ARCHIVED_IN_MEMORY + 1)]:
-            old.cancel()
-            self.tables.pop(old.code, None)
+        self._make_room_for_archived(table.version)
         self.tables[key] = table
         return table
+
+    def _make_room_for_archived(self, records: int) -> None:
+        """Forget the ended tables rebuilt for lookups that were looked up least recently (first in
+        :attr:`tables`: a lookup moves its table to the end) until one more of ``records`` records
+        fits within :data:`ARCHIVED_IN_MEMORY` tables and :data:`ARCHIVED_RECORDS_IN_MEMORY` records."""
+        archived = [t for t in self.tables.values() if t.archived]
+        held = sum(t.version for t in archived)
+        most = ARCHIVED_RECORDS_IN_MEMORY
+        while archived and (len(archived) >= ARCHIVED_IN_MEMORY or held + records > most):
+            old = archived.pop(0)
+            old.cancel()
+            self.tables.pop(old.code, None)
+            held -= old.version
 
     async def rematch_source(self, code: str, token: str, address: str | None = None) -> Table:
         """The finished table named by a rematch request over HTTP, played here. A table not in this
