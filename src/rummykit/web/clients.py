@@ -47,6 +47,9 @@ class Client:
         """How many :data:`_STATE_SLOT` wait in the queue (all but the last are skipped)."""
         self._slot_last = False
         """Whether the last message queued is a :data:`_STATE_SLOT` (a newer state replaces it)."""
+        self.answered_at: int | None = None
+        """The table version at which this connection was last sent the state as the answer to a
+        message that changed nothing (``back``, ``ready``: ``Table._answer``)."""
         self.token_digest: str | None = None
         """The digest of the seat token this connection showed in its hello (``None``: it watches):
         its seat is the one that token holds when it connects (:meth:`Table.connect`), and it is kept

@@ -567,7 +567,16 @@ class Table:
 
     def _answer(self, client: Client) -> None:
         """The state, to one client whose message changed nothing (``back`` when not away, ``ready``
-        when not resting): every message a client sends gets an answer."""
+        when not resting, from a player or a watcher): every message a client sends gets an answer.
+        Asked again at the same version, the answer is the error ``unchanged`` instead: a state costs
+        the server a quarter of a millisecond or more to write, and a hundred connections of one
+        network sending ``back`` at the message rate would otherwise keep a core busy writing states
+        nobody needs (any change is sent to every connection anyway)."""
+        if client.answered_at == self.version:
+            text = "nothing changed since the state you were sent"
+            client.send(error_json("unchanged", text, self.version))
+            return
+        client.answered_at = self.version
         client.send(self.state_text(client.seat, self._shared_texts()))
 
     def _breaks_ended(self, seats: Collection[int]) -> None:
