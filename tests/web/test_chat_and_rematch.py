@@ -102,13 +102,22 @@ def test_a_connection_made_after_the_rematch_opened_is_told_where_it_is(client: 
     assert joined["seat"] == 1
 
 
-def until_pong(ws: Any) -> list[str]:
-    """The types of the messages a connection gets before the answer to a ping sent now."""
+def until_pong(ws: Any) -> list[dict[str, Any]]:
+    """The messages a connection gets before the answer to a ping sent now."""
     ws.send_json({"type": "ping"})
     seen = []
     while (msg := ws.receive_json())["type"] != "pong":
-        seen.append(msg["type"])
+        seen.append(msg)
     return seen
+
+
+def types_until_pong(ws: Any) -> list[str]:
+    return [msg["type"] for msg in until_pong(ws)]
+
+
+def backlog(ws: Any) -> list[str]:
+    """The texts of the chat lines a connection gets before the answer to a ping sent now."""
+    return [msg["text"] for msg in until_pong(ws) if msg["type"] == "chat"]
 
 
 def test_a_practice_rematch_is_not_told_to_watchers(client: TestClient, web: Any) -> None:
@@ -126,12 +135,12 @@ def test_a_practice_rematch_is_not_told_to_watchers(client: TestClient, web: Any
         web.table_of(client, code).status = "over"  # the match's end, as the server marks it
         new = client.post(f"/api/tables/{code}/rematch", json={"token": host["token"]}).json()
         assert web.next_of(anna, "rematch")["code"] == new["code"]
-        assert "rematch" not in until_pong(watcher)
+        assert "rematch" not in types_until_pong(watcher)
     assert client.get(f"/api/tables/{new['code']}").json()["listed"] is False
     with web.connect(client, code) as late:
-        assert "rematch" not in until_pong(late)
+        assert "rematch" not in types_until_pong(late)
     with web.connect(client, code, host["token"]) as back:
-        assert "rematch" in until_pong(back)
+        assert "rematch" in types_until_pong(back)
 
 
 def test_a_person_who_takes_a_seat_reads_only_what_is_said_since(client: TestClient, web: Any) -> None:
@@ -145,20 +154,10 @@ def test_a_person_who_takes_a_seat_reads_only_what_is_said_since(client: TestCli
         web.next_of(anna, "chat")
         ben = client.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
         with web.connect(client, code, ben["token"]) as ben_ws:
-            assert "chat" not in until_pong(ben_ws)
+            assert "chat" not in types_until_pong(ben_ws)
             anna.send_json({"type": "chat", "text": "hallo Ben"})
             assert web.next_of(ben_ws, "chat")["text"] == "hallo Ben"
         with web.connect(client, code, ben["token"]) as again:
-            assert [m["text"] for m in backlog(again)] == ["hallo Ben"]
+            assert backlog(again) == ["hallo Ben"]
     with web.connect(client, code, host["token"]) as back:
-        assert [m["text"] for m in backlog(back)] == ["before Ben came", "hallo Ben"]
-
-
-def backlog(ws: Any) -> list[dict[str, Any]]:
-    """The chat lines a connection gets before the answer to a ping sent now."""
-    ws.send_json({"type": "ping"})
-    lines = []
-    while (msg := ws.receive_json())["type"] != "pong":
-        if msg["type"] == "chat":
-            lines.append(msg)
-    return lines
+        assert backlog(back) == ["before Ben came", "hallo Ben"]
