@@ -12,11 +12,12 @@ def test_back_and_ready_that_change_nothing_are_answered_with_the_state(client: 
     grant = web.create(client, seats=2, bots=[{"kind": "random"}], seed=7)
     with web.connect(client, grant["code"], grant["token"]) as ws:
         first = web.receive_state(ws, until=lambda s: bool(s["legal"]))
-        for kind in ("back", "ready"):
-            ws.send_json({"type": kind})
-            answer = ws.receive_json()
-            assert answer["type"] == "state" and answer["version"] == first["version"], kind
-            assert not answer["table"]["seats"][0]["away"] and 0 not in answer["rest"]
+        ws.send_json({"type": "back"})
+        answer = ws.receive_json()
+        assert answer["type"] == "state" and answer["version"] == first["version"]
+        assert not answer["table"]["seats"][0]["away"] and 0 not in answer["rest"]
+        ws.send_json({"type": "ready"})  # the same version: the page has that state already
+        assert web.next_of(ws, "error")["code"] == "unchanged"
 
 
 def test_chat_errors_are_shaped_as_every_other_error(client: TestClient, web: Any) -> None:
@@ -43,3 +44,30 @@ def test_not_your_turn_counts_seats_from_one_as_the_other_texts_do(client: TestC
         error = web.next_of(waiting, "error")
     to_move = state["match"]["to_move"]
     assert error["code"] == "not_your_turn" and error["message"] == f"it is seat {to_move + 1}'s turn"
+
+
+def test_a_message_that_changes_nothing_is_answered_with_the_state_once_a_version(
+    client: TestClient, web: Any
+) -> None:
+    """``back`` from a person not away, or from a watcher, and ``ready`` from anybody not resting
+    changed nothing and were answered with the whole state each time: a hundred connections of one
+    network sending them at the message rate kept a core writing states. The state is sent once per
+    version; asked again, the answer is the small error ``unchanged``."""
+    host = web.create(client, preset="german", seats=2, bots=[{"kind": "greedy"}])
+    code = host["code"]
+    with web.connect(client, code, host["token"]) as player, web.connect(client, code) as watcher:
+        first = web.receive_state(player, until=lambda s: bool(s["legal"]))  # the player's turn: all wait
+        version = first["version"]
+        web.receive_state(watcher, until=lambda s: s["version"] == version)
+        # The watcher's ready comes after its back was answered at this version: both are unchanged.
+        for ws, message, unchanged in ((player, "back", 1), (watcher, "back", 1), (watcher, "ready", 2)):
+            for sent in (message, message, "ping"):
+                ws.send_json({"type": sent})
+            answers = []  # up to the pong: states (the first answer, a watcher's arrival) and errors
+            while (answer := ws.receive_json())["type"] != "pong":
+                answers.append(answer)
+            assert {a["version"] for a in answers} == {version}
+            errors = [a for a in answers if a["type"] == "error"]
+            assert [e["code"] for e in errors] == ["unchanged"] * unchanged
+            assert "nichts" in errors[0]["texts"]["de"]
+        assert web.table_of(client, code).version == version

@@ -1204,27 +1204,3 @@ def test_4_a_failed_connection_count_holds_no_place(make_client: Any, web: Any) 
             ws.receive_json()
     assert manager.sockets == 0
 
-
-def test_a_message_that_changes_nothing_is_answered_with_the_state_once_a_version(
-    client: TestClient, web: Any
-) -> None:
-    """``back`` from a person not away, or from a watcher, and ``ready`` from anybody not resting
-    changed nothing and were answered with the whole state each time: a hundred connections of one
-    network sending them at the message rate kept a core writing states. The state is sent once per
-    version; asked again, the answer is the small error ``unchanged``."""
-    host = web.create(client, preset="german", seats=2, bots=[{"kind": "greedy"}])
-    code = host["code"]
-    with web.connect(client, code, host["token"]) as player, web.connect(client, code) as watcher:
-        first = web.receive_state(player, until=lambda s: bool(s["legal"]))  # the player's turn: all wait
-        version = first["version"]
-        web.receive_state(watcher, until=lambda s: s["version"] == version)
-        for ws, message in ((player, "back"), (watcher, "back"), (watcher, "ready")):
-            ws.send_json({"type": message})
-            answered = ws.receive_json()
-            if answered["type"] == "state":  # the first answer at this version
-                assert answered["version"] == version
-                ws.send_json({"type": message})
-                answered = ws.receive_json()
-            assert answered["type"] == "error" and answered["code"] == "unchanged", answered
-            assert answered["version"] == version and "nichts" in answered["texts"]["de"]
-        assert table_of(client, code).version == version
