@@ -61,7 +61,8 @@ def check_upgraded(url: str, code: str, token: str, before: dict[str, Any], web:
             hints = connection.execute(text("SELECT hints FROM rk_tables WHERE code = :c"), {"c": code})
             assert hints.scalar() == "everyone"
             # And the host it had: only the organiser's page makes tables without one (0009).
-            organised = connection.execute(text("SELECT organised FROM rk_tables WHERE code = :c"), {"c": code})
+            query = text("SELECT organised FROM rk_tables WHERE code = :c")
+            organised = connection.execute(query, {"c": code})
             assert not organised.scalar()
         engine.dispose()
         with web.connect(client, code, token) as ws:
