@@ -50,3 +50,47 @@ def test_a_wrong_key_shows_no_table(pages: Pages) -> None:
     stranger.wait_for_selector("#organise-error:not(.hidden)")
     assert "Seite der Spielleitung" in stranger.inner_text("#organise-error")
     assert code not in stranger.inner_text("body")
+
+
+def test_the_organiser_makes_tables_and_a_pupil_joins_by_the_link(
+    pages: Pages, module_server: Any, tmp_path: Any
+) -> None:
+    organiser = pages.open()
+    organiser.goto(organiser_address(module_server))
+    organiser.wait_for_selector("#organise #create-form #preset option[value=gin]", state="attached")
+    assert organiser.locator("#create-form input[name=name]").is_hidden()  # the organiser takes no seat
+    organiser.select_option("#preset", "gin")
+    organiser.fill("#create-form input[name=bots]", "0")
+    organiser.fill("#create-form input[name=count]", "2")
+    organiser.click("#btn-create")
+    boxes = organiser.locator("#organise-tables .join-box")
+    organiser.wait_for_function("document.querySelectorAll('#organise-tables .join-box').length === 2")
+    codes = boxes.locator(".big-code").all_inner_texts()
+    link = boxes.first.locator(".join-link").inner_text()
+    assert link == f"{pages.base}/?table={codes[0]}"
+    row = organiser.locator("#organise-tables tbody tr", has_text=codes[0])
+    start = row.locator("button", has_text="Start")
+    assert start.is_disabled()  # nobody sits there yet
+    # A pupil opens the link from the board, gives a name and waits for the organiser.
+    pupil = pages.open()
+    pupil.goto(link)
+    pupil.fill("#join-name", "Ada")
+    pupil.click("#btn-name-join")
+    pupil.wait_for_selector("#waiting:not(.hidden)")
+    pupil.wait_for_function("S.seat === 0")
+    assert pupil.locator("#btn-start").is_hidden()  # seat 1, but no host
+    assert pupil.inner_text("#wait-note") == "The organiser starts this table."
+    row.filter(has_text="Ada").wait_for()
+    assert start.is_enabled()
+    organiser.screenshot(path=str(tmp_path / "organiser-1280.png"), full_page=True)
+    organiser.click("#btn-start-all")
+    told = "Started: 1. Still waiting for players: 1."
+    organiser.wait_for_function("t => $('#organise-started').textContent === t", arg=told)
+    pupil.wait_for_selector("#game:not(.hidden)")
+    pupil.wait_for_function("S.state.table.status === 'playing' && S.state.view !== null")
+    row.filter(has_text="playing").wait_for()
+    phone = pages.open(viewport={"width": 390, "height": 844})
+    phone.goto(organiser_address(module_server))
+    phone.wait_for_selector("#organise-tables .join-box")
+    phone.screenshot(path=str(tmp_path / "organiser-390.png"), full_page=True)
+    print(f"screenshots: {tmp_path}")

@@ -60,6 +60,10 @@ def check_upgraded(url: str, code: str, token: str, before: dict[str, Any], web:
             # A table made before the hints setting keeps the hints it offered: to everyone.
             hints = connection.execute(text("SELECT hints FROM rk_tables WHERE code = :c"), {"c": code})
             assert hints.scalar() == "everyone"
+            # And the host it had: only the organiser's page makes tables without one (0009).
+            query = text("SELECT organised FROM rk_tables WHERE code = :c")
+            organised = connection.execute(query, {"c": code})
+            assert not organised.scalar()
         engine.dispose()
         with web.connect(client, code, token) as ws:
             after = web.receive_state(ws)

@@ -101,6 +101,14 @@ def serve_command(
             "Open tables created from one wider network (an IPv6 /48, an IPv4 /24).",
         ),
     ] = 50,
+    max_organiser_tables: Annotated[
+        int,
+        _option(
+            LIMITS,
+            "--max-organiser-tables",
+            "Open tables made from the organiser's page (--organiser); --max-tables counts them too.",
+        ),
+    ] = 100,
     max_seats_per_address: Annotated[
         int,
         _option(
@@ -298,6 +306,7 @@ def serve_command(
             max_tables=max_tables,
             max_tables_per_address=max_tables_per_address,
             max_tables_per_network=max_tables_per_network,
+            max_organiser_tables=max_organiser_tables,
             max_seats_per_address=max_seats_per_address,
             max_seats_per_network=max_seats_per_network,
             max_connections_per_address=max_connections_per_address,

@@ -44,9 +44,9 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Annotated, Any, Final, Literal
 
-from fastapi import FastAPI, Request, WebSocket
+from fastapi import Depends, FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -74,7 +74,15 @@ from rummykit.web.limits import (
 from rummykit.web.lobby import WEB_BOT_KINDS, LobbyError, default_bot_kind, hash_token
 from rummykit.web.manager import TableManager
 from rummykit.web.owners import LEASE_SECONDS, RENEW_SECONDS
-from rummykit.web.protocol import CreateTable, JoinTable, RemoveSeat, SeatGrant, TokenBody, error_json
+from rummykit.web.protocol import (
+    CreateTable,
+    JoinTable,
+    OrganiserRemove,
+    RemoveSeat,
+    SeatGrant,
+    TokenBody,
+    error_json,
+)
 from rummykit.web.relay import CLOSE_RESTART, relay, relayed_address
 from rummykit.web.rematch import offer as offer_rematch
 from rummykit.web.rematch import rematch
@@ -497,24 +505,62 @@ def create_app(
     return app
 
 
+async def _organiser_manager(request: Request) -> TableManager:
+    """The table manager, for a request that shows the organiser's key (:func:`_organiser_routes`)."""
+    await request.app.state.organiser_check(request)
+    manager: TableManager = request.app.state.manager
+    return manager
+
+
+Organiser = Annotated[TableManager, Depends(_organiser_manager)]
+"""The table manager of an organiser's request: the key is checked first, before any body is read."""
+
+
 def _organiser_routes(app: FastAPI, key: str, limit: Callable[[Request], Awaitable[None]]) -> None:
-    """The organiser's requests (:mod:`rummykit.web.organiser`): every table of this process, and
-    closing one. Each shows the key; a wrong key costs the address's request budget like any lookup."""
+    """The organiser's requests (:mod:`rummykit.web.organiser`): every table of this process, closing
+    one, and the organiser's own tables: making one, starting one or all, taking a seat back. Each
+    shows the key, checked before a body is read; a wrong key costs the address's request budget like
+    any lookup, and so does every request of the organiser's (a table made too: the organiser is
+    known by the key, not by an address, and ``max_organiser_tables`` bounds the tables)."""
+
+    async def authorised(request: Request) -> None:
+        await limit(request)
+        organiser.check_key(request, key)
+
+    app.state.organiser_check = authorised
 
     @app.get("/api/organiser/tables")
-    async def organiser_tables(request: Request) -> dict[str, Any]:
-        await limit(request)
-        organiser.check_key(request, key)
-        manager: TableManager = request.app.state.manager
+    async def organiser_tables(manager: Organiser) -> dict[str, Any]:
+        manager.organiser_seen = asyncio.get_running_loop().time()  # its waiting tables do not expire
         return {"tables": organiser.entries(manager.tables.values())}
 
+    @app.post("/api/organiser/tables", status_code=201)
+    async def organiser_create(spec: CreateTable, manager: Organiser) -> dict[str, Any]:
+        table = await manager.create_organised(spec)
+        return organiser.organiser_entry(table)
+
     @app.post("/api/organiser/tables/{code}/close")
-    async def organiser_close(request: Request, code: str) -> dict[str, Any]:
-        await limit(request)
-        organiser.check_key(request, key)
-        manager: TableManager = request.app.state.manager
+    async def organiser_close(code: str, manager: Organiser) -> dict[str, Any]:
         table = await manager.find(code)
         await table.close_by_organiser()
+        return organiser.organiser_entry(table)
+
+    @app.post("/api/organiser/tables/{code}/start")
+    async def organiser_start(code: str, manager: Organiser) -> dict[str, Any]:
+        table = await manager.find(code)
+        await table.start_by_organiser()
+        return organiser.organiser_entry(table)
+
+    @app.post("/api/organiser/start")
+    async def organiser_start_all(manager: Organiser) -> dict[str, Any]:
+        return await organiser.start_all(manager.tables.values())
+
+    @app.post("/api/organiser/tables/{code}/remove")
+    async def organiser_remove(
+        code: str, body: OrganiserRemove, manager: Organiser
+    ) -> dict[str, Any]:
+        table = await manager.find(code)
+        await table.remove_by_organiser(body.seat, body.name)
         return organiser.organiser_entry(table)
 
 

@@ -97,6 +97,11 @@ class ServerSettings:
     """Open tables created from one wider network (an IPv6 /48, an IPv4 /24: the networks bot time
     is shared among, :func:`rummykit.web.thinking.fair_network`): one connection with many /64s (a
     home /56 has 256) cannot fill the server's ``max_tables``."""
+    max_organiser_tables: int = 100
+    """Open tables the organiser made (``rummykit serve --organiser``: tables made from the organiser's
+    page, at which the organiser holds no seat). They are made by the key, not by an address, so the
+    two caps above do not count them (a teacher's class shares the school's address); this does, and
+    ``max_tables`` counts them with every other table."""
     max_seats_per_address: int = 5
     """Seats one client address holds in waiting tables it did not create: one network cannot
     take the open seats of every table in the lobby."""
@@ -200,6 +205,7 @@ NEVER_ZERO: Final = (
     "max_tables",
     "max_tables_per_address",
     "max_tables_per_network",
+    "max_organiser_tables",
     "max_seats_per_address",
     "max_seats_per_network",
     "max_connections_per_address",

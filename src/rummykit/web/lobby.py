@@ -112,8 +112,10 @@ def lobby_entry(
     spectators: int,
     hints: str,
     listed: bool = True,
+    organised: bool = False,
 ) -> dict[str, Any]:
-    """A table as the lobby shows it (``GET /api/tables``, the ``table`` of a state message)."""
+    """A table as the lobby shows it (``GET /api/tables``, the ``table`` of a state message);
+    ``organised``: the organiser made it and starts it (no seat is a host's)."""
     return {
         "code": code,
         "status": status,
@@ -131,6 +133,7 @@ def lobby_entry(
         "spectators": spectators,
         "hints": hints,
         "listed": listed,
+        "organised": organised,
     }
 
 
@@ -182,4 +185,5 @@ def stored_lobby_json(row: dict[str, Any], turn_seconds: float) -> dict[str, Any
     return lobby_entry(  # the rules text as it reads now (an older row's text may mean other rules now)
         row["code"], row["status"], rules, str(rules), row["takeover_seconds"], turn_seconds,
         row["secret"] is None, seats, 0, row["hints"], bool(row.get("listed", True)),
+        bool(row.get("organised", False)),
     )  # fmt: skip

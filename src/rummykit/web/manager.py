@@ -126,6 +126,11 @@ behind one address composing at full speed, at under 1 % of a core (a judgement 
 costs 0.1–0.3 ms)."""
 
 
+ORGANISER_SEEN_SECONDS: Final = 60.0
+"""How long after the organiser's page last asked for its list the organiser counts as watching
+their waiting tables (:meth:`TableManager.organiser_watching`): a page shown asks every five
+seconds; a minute passes over a slow network or a tab in the background for a while."""
+
 NETWORK_PREFIX: Final = "network:"
 """The key under which a wider network's websocket connections are counted (beside its addresses')."""
 
@@ -183,9 +188,17 @@ class TableManager:
         """Tables whose rows this process could not replay (newest last, at most
         :data:`UNRESTORED_KEPT`), with the rule changes since their revision that refuse one of their
         moves (none known: empty): their lookups say so (:meth:`_missing`)."""
+        self.organiser_seen = -math.inf
+        """When the organiser's page last asked for its list (loop time): an organiser's waiting table
+        does not expire while the page is open (:meth:`organiser_watching`)."""
         self._read_noted: set[str] = set()
         """Tables whose older rules text was read with its old meaning and logged so (:meth:`_replay`:
         once per table, however often a copy is rebuilt; only tables stored before an upgrade)."""
+
+    def organiser_watching(self, now: float) -> bool:
+        """Whether the organiser's page asked for its list in the last :data:`ORGANISER_SEEN_SECONDS`
+        (loop time ``now``; the page asks every five seconds while it is shown)."""
+        return now - self.organiser_seen < ORGANISER_SEEN_SECONDS
 
     @property
     def bot_delay(self) -> float:
@@ -733,6 +746,7 @@ class TableManager:
         table.records = len(stored.actions)
         table.fair = stored.fair
         table.listed = stored.listed
+        table.organised = stored.organised
         table.stored_secret, table.sealed = stored.secret, stored.sealed
         table.rules_revision, table.stored_rules_text = stored.rules_revision, stored.rules
         table.end_unsaved = unsaved  # the row still says "playing": the clock writes the end
@@ -754,10 +768,11 @@ class TableManager:
             raise ValueError("a sealed table needs the server's key file to be dealt")
         return seal(self._address_key, stored)
 
-    async def _check_capacity(self, digest: str | None, network: str | None) -> None:
+    async def _check_capacity(self, digest: str | None, network: str | None, organised: bool = False) -> None:
         """Refuse a new table when the server, the creator's address (``digest``) or the creator's
         wider network (``network``, :func:`~rummykit.web.thinking.fair_network`'s digest) holds as
-        many open tables as allowed.
+        many open tables as allowed; a table the organiser makes (``organised``), when the server or
+        the organiser does (``max_organiser_tables``).
 
         A first look, before the table is built; the count that admits it is made again where it
         is stored (:meth:`create`), so that requests arriving together cannot each pass."""
@@ -771,6 +786,14 @@ class TableManager:
                 sum(1 for t in open_tables if t.fair == network),
             )
         self._refuse_when_full(counts, digest, network)
+        if organised:  # the organiser's page is refused with a shared database: every table is here
+            made = sum(1 for t in self.open_tables() if t.organised)
+            if made >= self.settings.max_organiser_tables:
+                message = (
+                    f"{made} open tables were made from the organiser's page, the limit; close one first, "
+                    "or start the server with a higher --max-organiser-tables"
+                )
+                raise refusal(429, "too_many_organiser_tables", message, 60.0, made=str(made))
 
     def _refuse_when_full(
         self, counts: tuple[int, int, int], digest: str | None, network: str | None
@@ -815,7 +838,7 @@ class TableManager:
 
         With a shared database this is a first look: the count that admits the join is made again
         where the seat is stored (:meth:`seats_guard`)."""
-        if joining.address == digest:
+        if joining.address == digest or joining.organised:
             return
         if self.cluster is not None:
             counts = await self.db(self.cluster.seats_held, digest, network)
@@ -823,7 +846,7 @@ class TableManager:
             joined = [
                 s
                 for t in self.tables.values()
-                if t.status == "waiting" and t.address != digest
+                if t.status == "waiting" and t.address != digest and not t.organised
                 for s in t.seats
                 if s.kind == "human"
             ]
@@ -837,7 +860,7 @@ class TableManager:
         """With a shared database, the count of :meth:`check_seats` made in the transaction that
         stores the joined seat, under a lock every join from ``network`` takes (:func:`lock_counts`;
         in one process the count and the seat are one step already)."""
-        if self.cluster is None or joining.address == digest:
+        if self.cluster is None or joining.address == digest or joining.organised:
             return None
 
         def guard(c: Connection) -> None:
@@ -885,10 +908,25 @@ class TableManager:
 
     async def create(self, spec: CreateTable, address: str | None = None) -> tuple[Table, int, str]:
         """A new table created from client ``address`` (with a shared database, it is played by the
-        process its first websocket reaches)."""
+        process its first websocket reaches); the creator takes seat 0 (its token is returned)."""
+        table, token = await self._create(spec, address, organised=False)
+        assert token is not None
+        return table, 0, token
+
+    async def create_organised(self, spec: CreateTable) -> Table:
+        """A new table the organiser makes (:mod:`rummykit.web.organiser`): every seat but the bots'
+        open for people (``spec.name`` is not used), no host. It counts against ``max_tables`` and
+        ``max_organiser_tables``, not against any address's caps: the organiser is known by the key,
+        and a class shares the school's address. Bots think for it as for a table of its own."""
+        table, _ = await self._create(spec, None, organised=True)
+        return table
+
+    async def _create(
+        self, spec: CreateTable, address: str | None, organised: bool
+    ) -> tuple[Table, str | None]:
         digest = None if address is None else self.digest(address)
         network = None if address is None else self.digest(fair_network(address))
-        await self._check_capacity(digest, network)
+        await self._check_capacity(digest, network, organised)
         if spec.seed is not None and not self.settings.allow_seeded:
             message = "this server does not offer seeded tables (no 'seed')"
             raise refusal(400, "no_seeded_tables", message)
@@ -909,8 +947,8 @@ class TableManager:
             bots_de = "1 Bot" if most == 1 else f"{most} Bots"
             message = f"at most {bots} at a table of {spec.seats}"
             raise refusal(400, "too_many_bots", message, bots_de=bots_de, seats=str(spec.seats))
-        seats = [Seat("human", spec.name.strip())]
-        seats += [Seat("open") for _ in range(spec.seats - 1 - len(spec.bots))]
+        seats = [] if organised else [Seat("human", spec.name.strip())]
+        seats += [Seat("open") for _ in range(spec.seats - len(seats) - len(spec.bots))]
         for i, b in enumerate(spec.bots, start=len(seats)):
             kind = b.kind or default_bot_kind()
             if kind.split(":", 1)[0].strip().lower() not in WEB_BOT_KINDS:
@@ -928,7 +966,7 @@ class TableManager:
         guard = self._capacity_guard(digest, network)
         async with self._creating:  # in one process, the count and the table it admits are one step
             if guard is None:
-                await self._check_capacity(digest, network)
+                await self._check_capacity(digest, network, organised)
             for _ in range(CODE_ATTEMPTS):
                 code = self._new_code()
                 table = Table(
@@ -938,8 +976,9 @@ class TableManager:
                 table.fair = network
                 # A practice table (every other seat a bot) is found by its link alone unless asked.
                 table.listed = spec.listed if spec.listed is not None else len(spec.bots) < spec.seats - 1
+                table.organised = organised
                 table.stored_secret, table.sealed = stored, secret is not stored
-                token = table._new_token(0)
+                token = None if organised else table._new_token(0)
                 try:
                     await self.db(self.store.create, table._stored(), guard)
                 except IntegrityError:
@@ -957,7 +996,7 @@ class TableManager:
         if all(s.kind != "open" for s in seats):
             async with table.lock:
                 await table._begin()
-        return table, 0, token
+        return table, token
 
     def _new_code(self) -> str:
         """Six random characters that no table in memory has (the database, which keeps the rows of

@@ -1,4 +1,5 @@
-"""The organiser's page: every table of a server at a glance, and closing one.
+"""The organiser's page: every table of a server at a glance, the organiser's own tables for a
+class, and closing a table.
 
 A teacher running a games afternoon for a class, or a club running an evening of several tables,
 starts the server with ``rummykit serve --organiser``. The server then makes a key (random, for this
@@ -9,6 +10,33 @@ are connected, its watchers, the hand being played and each seat's total, and it
 over; from there they may watch a table or close it. Closing ends an open table as the host's
 leaving does (``closed``, no longer played or listed); everybody at it is told that the organiser
 closed it.
+
+The organiser also makes tables for others without sitting at them: the create request of the
+lobby (:class:`~rummykit.web.protocol.CreateTable`: game, house rules, seats, bots at the last seats,
+listed or not, hints), checked as any, but no seat is taken (``name`` is not used). The page shows
+each such table's code and link, large, to write on the board; the pupils join by the link, the
+code or the lobby as at any table. Such a table (``organised``) has no host:
+
+* The organiser starts it, one table or every waiting one at once (:func:`start_all`); bots take
+  the seats still open, as at a host's start. It does not start by itself when its last seat is
+  taken: a teacher explains the game first and starts the class's tables together, and a table
+  that filled early would otherwise be half through its first hand while the others wait. A table
+  nobody sits at yet is not started (bots would play for nobody).
+* The organiser removes a person from a waiting seat (seat 1 too); the person watches and is told.
+* Seat 1 is a player's like any other: a person leaving it before the start frees it, and the
+  table stays; nobody at the table can start it, remove anybody or open a rematch (the organiser
+  makes the next tables).
+* While the organiser's page is open, such a waiting table does not expire for want of people
+  present (the tables are made before the class comes; ``--idle-table-seconds`` counts from when
+  the page was last open).
+
+The organiser is known by the key, not by an address: the tables made from the page count against
+the server's ``--max-tables`` and their own ``--max-organiser-tables`` (default 100), not against
+the caps of the address or network the page is opened from, which pupils at school share (and joins
+to them do not count against the caps on seats held at other people's waiting tables, for the same
+reason: the organiser watches who sits there and takes a seat back). Every request of the page
+spends the address's lobby request budget, and a table kept over a restart keeps its flag (the
+``organised`` column): a new run's key manages it.
 
 The key travels in the address's fragment, which the browser never sends, and from the page only in
 an ``Authorization: Bearer`` header; it is compared in constant time and never logged. Nothing else
@@ -81,3 +109,21 @@ def entries(tables: Iterable[Table]) -> list[dict[str, Any]]:
     ``--finished-table-seconds``), each group by code; at most :data:`MOST_LISTED`."""
     ordered = sorted(tables, key=lambda t: (t.status not in OPEN, t.code))
     return [organiser_entry(t) for t in ordered[:MOST_LISTED]]
+
+
+async def start_all(tables: Iterable[Table]) -> dict[str, list[str]]:
+    """Start every waiting table the organiser made at which a person sits (bots take the open
+    seats): ``{"started": [code, …], "waiting": [code, …]}``, the second the organiser's waiting
+    tables left as they were (nobody sits there yet, or it changed meanwhile), each by code."""
+    started: list[str] = []
+    waiting: list[str] = []
+    for table in sorted(tables, key=lambda t: t.code):
+        if not table.organised or table.status != "waiting":
+            continue
+        try:
+            await table.start_by_organiser()
+        except LobbyError:
+            waiting.append(table.code)
+        else:
+            started.append(table.code)
+    return {"started": started, "waiting": waiting}

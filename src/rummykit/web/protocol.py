@@ -233,7 +233,8 @@ class BotSpec(_Strict):
 
 
 class CreateTable(_Strict):
-    """A new table: rules (preset plus option overrides), seats, bots; the creator takes seat 0."""
+    """A new table: rules (preset plus option overrides), seats, bots; the creator takes seat 0 (a table
+    the organiser makes has no creator's seat: :mod:`rummykit.web.organiser`)."""
 
     preset: Annotated[str, Field(max_length=40)] = "german"
     overrides: Annotated[dict[Annotated[str, Field(max_length=48)], OptionValue], Field(max_length=40)] = {}
@@ -241,6 +242,7 @@ class CreateTable(_Strict):
     bots: Annotated[list[BotSpec], Field(max_length=7)] = []
     """Bots for the last seats; the seats between the creator and the bots are open for people."""
     name: Name = ""
+    """The creator's name at seat 0 (not used for a table the organiser makes)."""
     seed: Annotated[int | None, Field(ge=0, lt=2**32)] = None
     """A fixed seed makes a *seeded* table: reproducible by anybody, and marked so for everybody."""
     takeover_seconds: Annotated[float | None, Field(ge=0, le=3600)] = None
@@ -273,6 +275,15 @@ class RemoveSeat(TokenBody):
     seat: Annotated[int, Field(ge=0, le=7)]
     name: Name | None = None
     """The name the host saw on the seat: refused (``lobby_changed``) when somebody else sits there now."""
+
+
+class OrganiserRemove(_Strict):
+    """The organiser frees a seat a person took at a waiting table the organiser made
+    (``POST /api/organiser/tables/{code}/remove``)."""
+
+    seat: Annotated[int, Field(ge=0, le=7)]
+    name: Name | None = None
+    """The name the organiser saw on the seat: refused (``lobby_changed``) when another sits there now."""
 
 
 class SeatGrant(BaseModel):

@@ -66,10 +66,14 @@ async def rematch(table: Table, seat: int | None, address: str | None) -> Opened
     the token or the connection's seat), or answer with the one already opened.
 
     Raises:
-        LobbyError: 403 unless ``seat`` is the host's, 409 unless the match is over here (and it was
+        LobbyError: 403 ``organised_rematch`` at a table the organiser made (it has no host); 403
+            unless ``seat`` is the host's, 409 unless the match is over here (and it was
             not looked up after it ended), or the new table's own refusal (the host's address has
             too many open tables …), after which the host may ask again.
     """
+    if table.organised:  # no seat is a host's: the organiser makes the class's next tables
+        why = f"table {table.code} was made by the organiser, who makes the next tables"
+        raise refusal(403, "organised_rematch", why, code=table.code)
     refuse_rematch(table.code, seat == 0, table.status, table.archived)
     if table.rematch is None:
         table.rematch = asyncio.get_running_loop().create_task(_open(table, address))

@@ -159,6 +159,9 @@ tables_table: Final = Table(
     # Whether the lobby lists it (a table found by its link alone is not); tables made before the
     # setting were all listed.
     Column("listed", Boolean, nullable=False, server_default=true()),
+    # Whether the organiser made it from the organiser's page (rummykit.web.organiser): no seat is a
+    # host's, the organiser starts it and removes people from it; tables made before it had a host.
+    Column("organised", Boolean, nullable=False, server_default=false()),
     Index("ix_rk_tables_status", "status"),
 )
 """One row per table (the current schema; :mod:`rummykit.web.migrations` builds it)."""
@@ -239,6 +242,8 @@ class StoredTable:
     under the key file, not from it (tables made before sealing, or without a key, deal from it)."""
     listed: bool = True
     """Whether the lobby lists the table (:attr:`rummykit.web.protocol.CreateTable.listed`)."""
+    organised: bool = False
+    """Whether the organiser made the table (:mod:`rummykit.web.organiser`): it has no host."""
     rules_revision: int = RULES_REVISION
     """The rules revision ``rules`` was written under (:mod:`rummykit.revisions`): a table is replayed
     with the meaning its text had then (:func:`rummykit.revisions.read_rules`). 0 for a table stored
@@ -331,6 +336,7 @@ class Store:
                     fair=table.fair,
                     rules_revision=table.rules_revision,
                     listed=table.listed,
+                    organised=table.organised,
                 )
             )
 
@@ -637,6 +643,7 @@ class Store:
             sealed=bool(row["sealed"]),
             rules_revision=row["rules_revision"],
             listed=bool(row["listed"]),
+            organised=bool(row["organised"]),
         )
 
     def lobbies(self, limit: int) -> list[dict[str, Any]]:
@@ -668,6 +675,7 @@ _LOBBY: Final = select(
     tables_table.c.hints,
     tables_table.c.rules_revision,
     tables_table.c.listed,
+    tables_table.c.organised,
 )
 
 

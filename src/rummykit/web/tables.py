@@ -8,7 +8,10 @@ then applied and broadcast: every client gets its own seat's view, spectators th
 
 Seats are ``open`` (waiting for a person), ``human`` (held by whoever has the seat's token) or
 ``bot``. Only the host starts a table (a full table waits for the host too); bots fill the seats
-still open then. A person who leaves during play hands the seat to a bot that holds it for them
+still open then. A table the organiser made (:mod:`rummykit.web.organiser`, ``organised``) has no
+host: every seat is a player's, seat 1 too (a person leaving it before the start frees it, as any
+seat), and the organiser starts it, from the organiser's page, and removes people from its waiting
+seats; nobody at the table can. A person who leaves during play hands the seat to a bot that holds it for them
 (:mod:`rummykit.web.seats`). A person whose last connection closes
 is *away*; after ``takeover_seconds`` a bot plays that seat until the person reconnects with the
 token. A connected person who does not move within ``turn_seconds`` is away too (a bot plays for them
@@ -27,9 +30,10 @@ would hand a person's seat to a bot for the server's fault).
 
 Liveness: bots play only while a person holding a seat is connected, so a table of bots alone does
 nothing; a waiting or playing table with nobody present for ``idle_table_seconds`` *expires* and
-leaves the lobby (a person replaced for not moving keeps the bots playing that long at most); a
-table that stores ``max_table_actions`` moves before its match ends expires too (a match need not
-end: people who only draw and discard are present and moving);
+leaves the lobby (a person replaced for not moving keeps the bots playing that long at most; an
+organiser's waiting table does not expire while the organiser's page is open); a table that stores
+``max_table_actions`` moves before its match ends expires too (a match need not end: people who only
+draw and discard are present and moving);
 finished tables leave the server's memory after ``finished_table_seconds``.
 
 Randomness: a table deals from its secret (:mod:`rummykit.web.dealing`) and its bots draw from a
@@ -273,6 +277,8 @@ class TableHost(Protocol):
 
     def unload(self, table: Table) -> None: ...
 
+    def organiser_watching(self, now: float) -> bool: ...
+
     def digest(self, address: str) -> str: ...
 
     async def create(self, spec: CreateTable, address: str | None = None) -> tuple[Table, int, str]: ...
@@ -326,6 +332,9 @@ class Table:
         (:func:`~rummykit.web.thinking.fair_network`; stored, so it holds after a restart)."""
         self.listed = True
         """Whether the lobby lists the table (:attr:`~rummykit.web.protocol.CreateTable.listed`)."""
+        self.organised = False
+        """Whether the organiser made the table (:mod:`rummykit.web.organiser`; stored): it has no host,
+        the organiser starts it and removes people from it."""
         self.owned = True
         """Whether this process plays the table; a copy made for one lobby request to a table
         another process owns is not (no bots, no clocks: the owner hears of the change)."""
@@ -493,6 +502,7 @@ class Table:
             sum(1 for c in self.clients if c.seat is None),
             self.hints,
             self.listed,
+            self.organised,
         )
 
     def _shared_texts(self) -> tuple[str, str, str]:
@@ -665,6 +675,7 @@ class Table:
             sealed=self.sealed,
             rules_revision=self.rules_revision,
             listed=self.listed,
+            organised=self.organised,
         )
 
     async def _save_lobby(self, guard: Guard | None = None) -> None:
@@ -1338,6 +1349,7 @@ class Table:
             self.anyone_present()
             if self.status == "playing"
             else any(self.connected(i) for i, s in enumerate(self.seats) if s.kind == "human")
+            or (self.organised and self.manager.organiser_watching(now))
         )
         shared = self.manager.store.shared
         if present:
@@ -1470,17 +1482,52 @@ class Table:
             return seat, token
 
     async def start(self, token: str) -> None:
+        """The host starts the table: bots take the seats still open.
+
+        Raises:
+            LobbyError: 409 ``table_status`` unless it waits; 403 ``organiser_starts`` at a table the
+                organiser made; 403 ``not_host`` for anybody but the host.
+        """
         async with self.lock:
             if self.manager.store.shared:
                 await self._reload_lobby()
             self.require("waiting")  # first, as a process that does not play the table says it
+            if self.organised:
+                why = "the organiser starts this table (a table made from the organiser's page has no host)"
+                raise refusal(403, "organiser_starts", why)
             if self.seat_for_token(token) != 0:
                 raise refusal(403, "not_host", "only the host (seat 1) can start the table")
-            for i, s in enumerate(self.seats):
-                if s.kind == "open":
-                    kind = default_bot_kind()
-                    self.seats[i] = Seat("bot", f"Bot {i + 1}", kind, "medium")
-            await self._begin()
+            await self._fill_and_begin()
+
+    async def start_by_organiser(self) -> None:
+        """The organiser starts a table they made (:mod:`rummykit.web.organiser`): bots take the seats
+        still open, as at the host's start.
+
+        Raises:
+            LobbyError: 409 ``table_status`` unless it waits; 409 ``has_host`` at a table a person
+                made (its host starts it); 409 ``nobody_seated`` while no person sits at it (bots
+                would play for nobody).
+        """
+        async with self.lock:
+            self.require("waiting")
+            self._require_organised()
+            if not any(s.kind == "human" for s in self.seats):
+                message = f"nobody sits at table {self.code} yet"
+                raise refusal(409, "nobody_seated", message, code=self.code)
+            await self._fill_and_begin()
+
+    def _require_organised(self) -> None:
+        if not self.organised:
+            message = f"table {self.code} has a host, who starts it and removes people from it"
+            raise refusal(409, "has_host", message, code=self.code)
+
+    async def _fill_and_begin(self) -> None:
+        """Bots take the open seats and play begins (the caller holds the lock)."""
+        for i, s in enumerate(self.seats):
+            if s.kind == "open":
+                kind = default_bot_kind()
+                self.seats[i] = Seat("bot", f"Bot {i + 1}", kind, "medium")
+        await self._begin()
 
     async def remove(self, token: str, seat: int, name: str | None = None) -> None:
         """The host frees ``seat``, taken by a person at the waiting table (a stranger from the lobby,
@@ -1490,31 +1537,55 @@ class Table:
         sits there: one who left and another who joined the seat meanwhile is not removed.
 
         Raises:
-            LobbyError: 403 ``not_host_remove`` for anybody but the host; 409 ``table_status`` once
-                the table started or ended; 409 ``no_person`` where the seat holds no person (or is
-                the host's own).
+            LobbyError: 403 ``organiser_removes`` at a table the organiser made; 403
+                ``not_host_remove`` for anybody but the host; 409 ``table_status`` once the table
+                started or ended; 409 ``no_person`` where the seat holds no person (or is the host's
+                own).
         """
         async with self.lock:
             if self.manager.store.shared:
                 await self._reload_lobby()
             self.require("waiting")  # first, as a process that does not play the table says it
+            if self.organised:
+                why = "only the organiser removes people from this table (made from the organiser's page)"
+                raise refusal(403, "organiser_removes", why)
             if self.seat_for_token(token) != 0:
                 why = "only the host (seat 1) can remove a person from the table"
                 raise refusal(403, "not_host_remove", why)
-            if not 1 <= seat < self.players or self.seats[seat].kind != "human":
-                why = f"seat {seat + 1} holds no person to remove"
-                raise refusal(409, "no_person", why, seat=str(seat + 1))
-            if name is not None and self.seats[seat].name != name:
-                message = f"table {self.code} has changed meanwhile; please try again"
-                raise refusal(409, "lobby_changed", message, code=self.code)
-            self.seats[seat] = Seat("open")
-            await self._save_lobby()
-            for client in list(self.clients):
-                if client.seat == seat:
-                    message = "the host took this seat back: you watch the table now"
-                    client.send(error_json("removed", message, self.version))
-            self._unbind(seat)
-            self.broadcast()
+            message = "the host took this seat back: you watch the table now"
+            await self._free_seat(seat, name, 1, error_json("removed", message, self.version))
+
+    async def remove_by_organiser(self, seat: int, name: str | None = None) -> None:
+        """The organiser frees ``seat`` (seat 1 too) of a waiting table they made, as the host does at
+        theirs (:meth:`remove`); the person is told that the organiser took the seat back.
+
+        Raises:
+            LobbyError: 409 ``table_status`` once it started or ended; 409 ``has_host`` at a table a
+                person made; 409 ``no_person``; 409 ``lobby_changed`` when ``name`` sits there no more.
+        """
+        async with self.lock:
+            self.require("waiting")
+            self._require_organised()
+            message = "the organiser took this seat back: you watch the table now"
+            texts = server_error_texts("removed_by_organiser", message)
+            await self._free_seat(seat, name, 0, error_json("removed", message, self.version, texts=texts))
+
+    async def _free_seat(self, seat: int, name: str | None, first: int, told: dict[str, Any]) -> None:
+        """Open ``seat`` (from ``first`` on) that a person holds, if ``name`` still sits there, and
+        send its connections ``told`` (the caller holds the lock and has checked who asks)."""
+        if not first <= seat < self.players or self.seats[seat].kind != "human":
+            why = f"seat {seat + 1} holds no person to remove"
+            raise refusal(409, "no_person", why, seat=str(seat + 1))
+        if name is not None and self.seats[seat].name != name:
+            message = f"table {self.code} has changed meanwhile; please try again"
+            raise refusal(409, "lobby_changed", message, code=self.code)
+        self.seats[seat] = Seat("open")
+        await self._save_lobby()
+        for client in list(self.clients):
+            if client.seat == seat:
+                client.send(told)
+        self._unbind(seat)
+        self.broadcast()
 
     async def leave(self, token: str) -> None:
         async with self.lock:
@@ -1526,7 +1597,7 @@ class Table:
             info = self.seats[seat]
             before = self.status
             if self.status == "waiting":
-                if seat == 0:
+                if seat == 0 and not self.organised:
                     self.status = "closed"  # the host left before the start: nobody can start it now
                 else:
                     self.seats[seat] = Seat("open")

@@ -124,6 +124,18 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
         "ausgegeben hat"
     ),
     "closed_by_organiser": "Die Spielleitung hat diesen Tisch geschlossen",
+    "organiser_starts": "Diesen Tisch startet die Spielleitung (ein Tisch von der Seite der Spielleitung "
+    "hat keinen Gastgeber)",
+    "organiser_removes": "Nur die Spielleitung nimmt jemanden von diesem Tisch (ein Tisch von der Seite der "
+    "Spielleitung hat keinen Gastgeber)",
+    "organised_rematch": "Tisch {code} hat die Spielleitung eröffnet; sie eröffnet auch die nächsten Tische",
+    "removed_by_organiser": "Die Spielleitung hat diesen Platz wieder freigegeben: du schaust jetzt zu",
+    "has_host": "Tisch {code} hat einen Gastgeber, der ihn startet und Leute von ihm nimmt",
+    "nobody_seated": "An Tisch {code} sitzt noch niemand",
+    "too_many_organiser_tables": (
+        "Von der Seite der Spielleitung wurden schon {made} offene Tische eröffnet, die Grenze; schließe "
+        "erst einen, oder starte den Server mit einem höheren --max-organiser-tables"
+    ),
     "unknown_token": "Unbekannter Platzschlüssel",
     "no_held_seat": "An diesem Tisch wird kein Platz für dich freigehalten",
     "no_table": "Kein Tisch {code}",

@@ -66,10 +66,15 @@ const I18N = {
     k_rummy: "call Rummy with the selected card", k_hint: "ask for a hint", k_play_hint: "play the hint",
     k_sort_suit: "sort by suit", k_sort_rank: "sort by rank", k_help: "this help", k_escape: "close a dialog",
     rematch: "Rematch (same seats and rules)", rematch_wait: "The host can start a rematch: you keep your seat.",
-    organise_title: "Every table of this server", organise_note: "Updated every five seconds. Watch opens a table in a new tab; Close ends it for everybody at it.",
+    organise_title: "Every table of this server", organise_note: "Updated every five seconds. A table you make starts when you press its Start (bots take the seats still open); Watch opens a table in a new tab; Close ends it for everybody at it.",
     organise_game: "Game", organise_status: "Status", organise_players: "Players and totals", organise_actions: "Actions",
-    organise_empty: "No table yet: the tables your players make appear here.", organise_close: "Close",
+    organise_empty: "No table yet: the tables you make above, and those your players make, appear here.", organise_close: "Close",
     organise_close_confirm: "Close table {code} for everybody at it? Its match ends unfinished.", organise_unlisted: "by link only", organise_won: "won",
+    organise_make_title: "Tables for your players", organise_count: "How many tables", organise_create: "Create tables",
+    organise_made: "{n} tables made.", organise_made_1: "The table is made.", organise_start: "Start", organise_start_all: "Start all waiting tables",
+    organise_started: "Started: {n}. Still waiting for players: {m}.", organise_nobody: "Nobody sits here yet.",
+    organise_copy: "Copy link", organise_copied: "The link of table {code} is copied.", organise_link: "Link of table {code}",
+    wait_organiser: "The organiser starts this table.", rematch_organiser: "The organiser makes the next tables.",
     imprint: "Imprint", privacy: "Privacy", one_watching: "1 watching", n_watching: "{n} watching", record_link: "Download the game record", record_note: "every deal and move, to replay with rummykit replay",
     chat: "Chat", chat_send: "Send", chat_placeholder: "Say something…", chat_placeholder_watched: "Say something… watchers read along", mute: "Mute {name}", unmute: "Unmute {name}",
     timer: "{name}: {s} s left",
@@ -163,10 +168,15 @@ const I18N = {
     k_rummy: "mit der gewählten Karte Rummy rufen", k_hint: "um einen Tipp bitten", k_play_hint: "den Tipp ausführen",
     k_sort_suit: "nach Farbe sortieren", k_sort_rank: "nach Wert sortieren", k_help: "diese Hilfe", k_escape: "Dialog schließen",
     rematch: "Revanche (gleiche Plätze und Regeln)", rematch_wait: "Der Gastgeber kann eine Revanche starten: du behältst deinen Platz.",
-    organise_title: "Alle Tische dieses Servers", organise_note: "Alle fünf Sekunden neu. „Zuschauen“ öffnet einen Tisch in einem neuen Tab; „Schließen“ beendet ihn für alle daran.",
+    organise_title: "Alle Tische dieses Servers", organise_note: "Alle fünf Sekunden neu. Ein Tisch, den du eröffnest, beginnt, wenn du „Starten“ drückst (Bots nehmen die freien Plätze); „Zuschauen“ öffnet einen Tisch in einem neuen Tab; „Schließen“ beendet ihn für alle daran.",
     organise_game: "Spiel", organise_status: "Stand", organise_players: "Spieler und Punkte", organise_actions: "Aktionen",
-    organise_empty: "Noch kein Tisch: die Tische deiner Spieler erscheinen hier.", organise_close: "Schließen",
+    organise_empty: "Noch kein Tisch: die Tische, die du oben eröffnest, und die deiner Spieler erscheinen hier.", organise_close: "Schließen",
     organise_close_confirm: "Tisch {code} für alle daran schließen? Die Partie endet unfertig.", organise_unlisted: "nur über den Link", organise_won: "gewonnen",
+    organise_make_title: "Tische für deine Spieler", organise_count: "Wie viele Tische", organise_create: "Tische eröffnen",
+    organise_made: "{n} Tische eröffnet.", organise_made_1: "Der Tisch ist eröffnet.", organise_start: "Starten", organise_start_all: "Alle wartenden Tische starten",
+    organise_started: "Gestartet: {n}. Warten noch auf Spieler: {m}.", organise_nobody: "Hier sitzt noch niemand.",
+    organise_copy: "Link kopieren", organise_copied: "Der Link von Tisch {code} ist kopiert.", organise_link: "Link von Tisch {code}",
+    wait_organiser: "Diesen Tisch startet die Spielleitung.", rematch_organiser: "Die nächsten Tische eröffnet die Spielleitung.",
     imprint: "Impressum", privacy: "Datenschutz", one_watching: "1 Zuschauer", n_watching: "{n} Zuschauer", record_link: "Spielprotokoll herunterladen", record_note: "alle Karten und Züge, zum Nachspielen mit rummykit replay",
     chat: "Chat", chat_send: "Senden", chat_placeholder: "Schreib etwas…", chat_placeholder_watched: "Schreib etwas… Zuschauer lesen mit", mute: "{name} stummschalten", unmute: "Stummschaltung für {name} aufheben",
     timer: "{name}: noch {s} s",
@@ -953,7 +963,7 @@ function renderWaiting() {
   st.table.seats.forEach((s, i) => {
     const li = document.createElement("li");
     li.textContent = s.kind === "open" ? `— ${t("open_seat")} —` : s.kind === "bot" ? `${s.name} (${t("bot")}: ${botKindName(s.bot)}${botLevelName(s)})` : seatName(i);
-    if (S.seat === 0 && i > 0 && s.kind === "human") {
+    if (S.seat === 0 && i > 0 && s.kind === "human" && !st.table.organised) {
       // The host frees a seat a stranger (or a pupil at the wrong table) took before the start.
       const b = document.createElement("button");
       b.type = "button"; b.className = "ghost small"; b.textContent = t("remove_person");
@@ -965,9 +975,11 @@ function renderWaiting() {
     ol.appendChild(li);
   });
   const open = st.table.seats.some((s) => s.kind === "open");
-  $("#btn-start").classList.toggle("hidden", S.seat !== 0);
+  // A table the organiser made has no host: seat 1 is a player's, and the organiser starts it.
+  const host = S.seat === 0 && !st.table.organised;
+  $("#btn-start").classList.toggle("hidden", !host);
   $("#btn-start").textContent = open ? t("start") : t("start_now");
-  $("#wait-note").textContent = S.seat === 0 ? (open ? "" : t("full_start")) : t("wait_host");
+  $("#wait-note").textContent = st.table.organised ? t("wait_organiser") : host ? (open ? "" : t("full_start")) : t("wait_host");
   $("#btn-join-wait").classList.toggle("hidden", S.seat !== null || !open);
   $("#btn-leave-wait").classList.toggle("hidden", S.seat === null);
 }
@@ -2228,7 +2240,8 @@ function showMatchOver(state) {
   // The match's record (every deal and move) is handed out now that nobody plays it any more.
   const code = encodeURIComponent(S.code);
   html += `<p class="record-link"><a href="/api/tables/${code}/record" download="rummykit-${code}.json">${t("record_link")}</a> <span class="note">(${t("record_note")})</span></p>`;
-  if (S.seat === 0) html += `<p><button type="button" id="btn-rematch">${t("rematch")}</button></p>`;
+  if (state.table.organised) { if (S.seat !== null) html += `<p class="rematch-note">${t("rematch_organiser")}</p>`; }
+  else if (S.seat === 0) html += `<p><button type="button" id="btn-rematch">${t("rematch")}</button></p>`;
   else if (S.seat !== null) html += `<p class="rematch-note">${t("rematch_wait")}</p>`;
   showOverlay(html, t("new_table"), () => { location.href = "/"; });
   const b = $("#btn-rematch");
@@ -2478,19 +2491,32 @@ function mutesKept(kind, key) {
 // the browser never sends; it is kept for this tab only and sent in a header, never in an address.
 const ORGANISER_KEY = "rummykit:organiser";
 const ORGANISE_EVERY_MS = 5000;
+const ORGANISE_MOST_AT_ONCE = 20;  // tables one press of the organiser's create button makes
 
 function openOrganiser() {
   const shown = location.hash.match(/^#organise=([A-Za-z0-9_-]+)$/);
   if (shown) sessionStorage.setItem(ORGANISER_KEY, shown[1]);
   history.replaceState(null, "", "/?organise");  // the key leaves the address bar (the browser may keep it in its history)
+  // The lobby's create form makes the organiser's tables: moved here, without a name (no seat is
+  // taken) and with how many tables of the kind to make.
+  S.organiser = true;
+  $("#organise-make").appendChild($("#create-panel"));
+  $("#create-panel h2").dataset.i18n = "organise_make_title";
+  $("#btn-create").dataset.i18n = "organise_create";
+  document.querySelector("#create-form input[name=name]").closest("label").classList.add("hidden");
+  $("#create-form input[name=bots]").value = "0";  // a class's tables are for people; bots where asked
+  $("#organise-count").classList.remove("hidden");
+  applyLanguage();
   showScreen("organise");
   loadOrganiser();
   if (!S.organiseTimer) S.organiseTimer = setInterval(() => { if (!document.hidden) loadOrganiser(); }, ORGANISE_EVERY_MS);
 }
 
-async function organiserApi(path, post = false) {
+async function organiserApi(path, post = false, body = undefined) {
   const key = sessionStorage.getItem(ORGANISER_KEY) || "";
-  const res = await fetch(path, { method: post ? "POST" : "GET", headers: { Authorization: `Bearer ${key}` } });
+  const headers = { Authorization: `Bearer ${key}` };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const res = await fetch(path, { method: post ? "POST" : "GET", headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
     const err = new Error(inLang(data.texts, typeof data.detail === "string" ? data.detail : String(res.status)));
@@ -2509,16 +2535,85 @@ async function loadOrganiser() {
   } catch (err) { showError(err.message, $("#organise-error")); }
 }
 
+// The organiser's tables for a class: how many of the kind the form describes are made, one after
+// the other (a refusal stops there and says why; the tables made so far are listed).
+async function createOrganised(form) {
+  const body = createBody(form);
+  delete body.name;
+  const count = Math.max(1, Math.min(Number(form.elements.count.value) || 1, ORGANISE_MOST_AT_ONCE));
+  $("#btn-create").disabled = true;
+  try {
+    for (let i = 0; i < count; i++) await organiserApi("/api/organiser/tables", true, body);
+    clearError($("#create-error"));
+    localStorage.setItem("rummykit:preset", body.preset);
+    announce(t(count === 1 ? "organise_made_1" : "organise_made", { n: count }));
+  } catch (err) { showError(err.message, $("#create-error")); }
+  finally { $("#btn-create").disabled = false; }
+  await loadOrganiser();
+}
+
+// Start one of the organiser's tables, or every waiting one somebody sits at.
+async function startOrganised(code) {
+  try {
+    await organiserApi(`/api/organiser/tables/${encodeURIComponent(code)}/start`, true);
+    await loadOrganiser();
+  } catch (err) { showError(err.message, $("#organise-error")); }
+}
+
+async function startAllOrganised() {
+  try {
+    const done = await organiserApi("/api/organiser/start", true);
+    $("#organise-started").textContent = t("organise_started", { n: done.started.length, m: done.waiting.length });
+    await loadOrganiser();
+  } catch (err) { showError(err.message, $("#organise-error")); }
+}
+
+// The organiser takes back a seat a person took at a waiting table of theirs (the name seen there:
+// a person who took the seat since is not removed in their place).
+async function removeOrganised(code, seat, name) {
+  try {
+    await organiserApi(`/api/organiser/tables/${encodeURIComponent(code)}/remove`, true, { seat, name });
+    await loadOrganiser();
+  } catch (err) { showError(err.message, $("#organise-error")); }
+}
+
+// An organiser's table's code, large, and its link with a copy button: what the class is told.
+function joinBox(code) {
+  const box = document.createElement("div");
+  box.className = "join-box";
+  const big = document.createElement("div");
+  big.className = "big-code";
+  big.textContent = code;
+  // The whole link is shown (it is written on a board); a click selects it, the button copies it.
+  const link = document.createElement("code");
+  link.className = "join-link";
+  link.textContent = `${location.origin}/?table=${code}`;
+  link.setAttribute("aria-label", t("organise_link", { code }));
+  const copy = document.createElement("button");
+  copy.type = "button"; copy.className = "ghost small";
+  copy.textContent = t("organise_copy");
+  copy.addEventListener("click", async () => {
+    getSelection().selectAllChildren(link);
+    try { await navigator.clipboard.writeText(link.textContent); } catch { document.execCommand("copy"); }
+    announce(t("organise_copied", { code }));
+  });
+  box.append(big, link, " ", copy);
+  return box;
+}
+
 function renderOrganiser() {
   const rows = S.organised || [], body = $("#organise-tables tbody");
   $("#organise-empty").classList.toggle("hidden", rows.length > 0);
   $("#organise-tables").classList.toggle("hidden", rows.length === 0);
+  $("#btn-start-all").classList.toggle("hidden", !rows.some((e) => e.organised && e.status === "waiting"));
   body.textContent = "";
   for (const e of rows) {
     const tr = document.createElement("tr");
     tr.className = ["waiting", "playing"].includes(e.status) ? "" : "ended";
     const cell = (text) => { const td = document.createElement("td"); td.textContent = text; tr.appendChild(td); return td; };
-    cell(e.code).className = "code";
+    const codeCell = cell(e.organised ? "" : e.code);
+    codeCell.className = "code";
+    if (e.organised) codeCell.appendChild(joinBox(e.code));
     cell(presetName(e.preset) + (e.listed ? "" : ` · ${t("organise_unlisted")}`));
     const hand = e.match.hands_dealt ? ` · ${t("hand_n", { n: e.match.hands_dealt })}` : "";
     const watched = e.spectators ? ` · ${t(e.spectators === 1 ? "one_watching" : "n_watching", { n: e.spectators })}` : "";
@@ -2537,6 +2632,15 @@ function renderOrganiser() {
       span.textContent = text;
       if (i) players.append(" · ");
       players.appendChild(span);
+      if (e.organised && e.status === "waiting" && seat.kind === "human") {
+        const b = document.createElement("button");
+        b.type = "button"; b.className = "ghost small";
+        b.textContent = "✕";
+        b.title = t("remove_person_named", { name: nameOf(seat.name, i) });
+        b.setAttribute("aria-label", b.title);
+        b.addEventListener("click", () => removeOrganised(e.code, i, seat.name));
+        players.append(" ", b);
+      }
     });
     const actions = cell("");
     actions.className = "row-actions";
@@ -2545,6 +2649,16 @@ function renderOrganiser() {
     watch.target = "_blank"; watch.rel = "noopener";
     watch.textContent = t("watch");
     actions.appendChild(watch);
+    if (e.organised && e.status === "waiting") {
+      const start = document.createElement("button");
+      start.type = "button";
+      start.textContent = t("organise_start");
+      const nobody = !e.seats.some((s) => s.kind === "human");
+      start.disabled = nobody;
+      if (nobody) start.title = t("organise_nobody");
+      start.addEventListener("click", () => startOrganised(e.code));
+      actions.appendChild(start);
+    }
     if (["waiting", "playing"].includes(e.status)) {
       const close = document.createElement("button");
       close.type = "button"; close.className = "ghost";
@@ -2660,17 +2774,23 @@ function parseOverrides(text) {
   return out;
 }
 
-async function createTable(form) {
+// The create request of the form (the lobby's, or the organiser's page's, where it is moved).
+function createBody(form) {
   const f = new FormData(form);
   const seats = Number(f.get("seats"));
   const bots = Math.min(Number(f.get("bots")), seats - 1);
-  const body = {
+  return {
     name: f.get("name") || "", preset: f.get("preset"), seats,
     bots: Array.from({ length: bots }, () => (botHasLevels() ? { kind: f.get("bot_kind"), level: f.get("bot_level") } : { kind: f.get("bot_kind") })),
     overrides: { ...houseOverrides(), ...parseOverrides(f.get("overrides") || "") },
     hints: f.get("hints_everyone") ? "everyone" : "practice",
     ...(f.get("unlisted") ? { listed: false } : {}),  // else the server's default: listed, unless practice
   };
+}
+
+async function createTable(form) {
+  if (S.organiser) { createOrganised(form); return; }
+  const body = createBody(form);
   try {
     const grant = await api("/api/tables", body);
     clearError($("#create-error"));
@@ -2705,16 +2825,16 @@ async function joinTable(code, name) {
 function confirmLeave() {
   if (!S.token) { leaveToLobby(); return; }
   S.leaving = null;  // this table (the lobby's Leave sets the table it means)
-  const text = leaveText(S.state.table.status, S.state.table.seats, S.seat);
+  const text = leaveText(S.state.table.status, S.state.table.seats, S.seat, S.state.table.organised);
   openDialog("#leave-dialog", () => { $("#leave-text").textContent = text; $("#btn-leave-stay").focus(); });
 }
 
 // What leaving does, said before it is done: at a playing table a bot takes the seat, unless nobody
 // else there is a person (a practice table), whom leaving closes it for; waiting, the host closes it.
-function leaveText(status, seats, seat) {
+function leaveText(status, seats, seat, organised = false) {
   const playing = status === "playing";
   if (playing && !seats.some((s, i) => i !== seat && s.kind === "human")) return t("leave_last");
-  return playing ? t("leave_play") : seat === 0 ? t("leave_host") : t("leave_wait");
+  return playing ? t("leave_play") : seat === 0 && !organised ? t("leave_host") : t("leave_wait");
 }
 
 async function leaveTable() {
@@ -2933,6 +3053,7 @@ function setup() {
     applyLanguage();
   });
   $("#create-form").addEventListener("submit", (ev) => { ev.preventDefault(); createTable(ev.target); });
+  $("#btn-start-all").addEventListener("click", startAllOrganised);
   $("#join-form").addEventListener("submit", (ev) => { ev.preventDefault(); startJoin(ev.target.elements.code.value.trim()); });
   $("#btn-watch").addEventListener("click", () => { const c = $("#join-form").elements.code.value.trim(); if (c) openTable(c, { watch: true }); });
   $("#btn-start").addEventListener("click", async () => {

@@ -1,0 +1,230 @@
+"""Tables the organiser makes from the organiser's page (``rummykit serve --organiser``) for others,
+holding no seat: pupils join them as any table, the organiser starts them (one, or every waiting
+one) and takes a seat back; nobody at such a table can, and seat 1 is a player's like any other.
+They count against the server's caps and the organiser's own, not against the address's."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from rummykit.web.app import create_app
+from rummykit.web.organiser import new_key
+from tests.web.test_ended_tables import finish_gin_hand
+
+KEY = new_key()
+BEARER = {"Authorization": f"Bearer {KEY}"}
+
+
+def organiser_app(url: str, web: Any, key: str = KEY, **settings: Any) -> Any:
+    return create_app(url, settings=web.settings(bot_delay=0, **settings), organiser_key=key)
+
+
+@pytest.fixture
+def organised(tmp_path: Path, web: Any) -> Iterator[TestClient]:
+    with TestClient(organiser_app(f"sqlite:///{tmp_path / 'o.db'}", web)) as client:
+        yield client
+
+
+def make(client: TestClient, headers: dict[str, str] = BEARER, **spec: Any) -> dict[str, Any]:
+    """A table the organiser makes: its organiser's entry."""
+    answer = client.post("/api/organiser/tables", json=spec, headers=headers)
+    assert answer.status_code == 201, answer.text
+    entry: dict[str, Any] = answer.json()
+    return entry
+
+
+def join(client: TestClient, code: str, name: str) -> dict[str, Any]:
+    answer = client.post(f"/api/tables/{code}/join", json={"name": name})
+    assert answer.status_code == 200, answer.text
+    grant: dict[str, Any] = answer.json()
+    return grant
+
+
+def organiser_post(client: TestClient, path: str, body: Any = None) -> Any:
+    if body is None:
+        return client.post(path, headers=BEARER)
+    return client.post(path, json=body, headers=BEARER)
+
+
+def test_the_organiser_makes_a_table_without_a_seat_and_pupils_join_it(organised: TestClient) -> None:
+    bots = [{"kind": "greedy", "level": "easy"}]
+    entry = make(organised, preset="german", seats=4, bots=bots, overrides={"opening_min_points": 24})
+    code = entry["code"]
+    assert entry["organised"] is True and entry["status"] == "waiting" and entry["listed"] is True
+    assert [s["kind"] for s in entry["seats"]] == ["open", "open", "open", "bot"]
+    assert entry["preset"] == "german" and "24" in entry["rules"]
+    # Nobody holds a seat for the organiser: the pupils take seat 1 onwards, from the lobby or the code.
+    assert code in {t["code"] for t in organised.get("/api/tables").json()["tables"]}
+    assert organised.get(f"/api/tables/{code}").json()["organised"] is True
+    assert [join(organised, code, name)["seat"] for name in ("Ada", "Ben")] == [0, 1]
+    listing = {e["code"]: e for e in organised.get("/api/organiser/tables", headers=BEARER).json()["tables"]}
+    assert [s["name"] for s in listing[code]["seats"]] == ["Ada", "Ben", "", "Bot 4"]
+    # The create request's checks hold as in the lobby.
+    for spec, error in (
+        ({"preset": "gin", "seats": 2, "bots": [{"kind": "random"}] * 2}, "too_many_bots"),
+        ({"preset": "german", "bots": [{"kind": "policy"}]}, "unknown_bot"),
+        ({"preset": "german", "overrides": {"opening_min_points": -3}}, "rules"),
+    ):
+        refused = organised.post("/api/organiser/tables", json=spec, headers=BEARER)
+        assert refused.status_code == 400 and refused.json()["code"] == error, refused.text
+    assert organised.post("/api/organiser/tables", json={"seats": 9}, headers=BEARER).status_code == 422
+
+
+def test_the_organiser_starts_and_no_pupil_can(organised: TestClient, web: Any) -> None:
+    code = make(organised, preset="german", seats=3)["code"]
+    ada, ben = join(organised, code, "Ada"), join(organised, code, "Ben")
+    for token in (ada["token"], ben["token"]):
+        refused = organised.post(f"/api/tables/{code}/start", json={"token": token})
+        assert refused.status_code == 403 and refused.json()["code"] == "organiser_starts"
+        assert "Spielleitung" in refused.json()["texts"]["de"]
+        removing = organised.post(f"/api/tables/{code}/remove", json={"token": token, "seat": 1})
+        assert removing.status_code == 403 and removing.json()["code"] == "organiser_removes"
+    assert web.table_of(organised, code).status == "waiting"
+    with web.connect(organised, code, ada["token"]) as ws:
+        web.receive_state(ws)
+        started = organiser_post(organised, f"/api/organiser/tables/{code}/start")
+        assert started.status_code == 200, started.text
+        assert started.json()["status"] == "playing"
+        assert [s["kind"] for s in started.json()["seats"]] == ["human", "human", "bot"]  # bots fill
+        state = web.receive_state(ws, until=lambda s: s["table"]["status"] == "playing")
+        assert state["you"] == 0 and state["view"] is not None
+    again = organiser_post(organised, f"/api/organiser/tables/{code}/start")
+    assert again.status_code == 409 and again.json()["code"] == "table_status"
+
+
+def test_a_pupil_leaving_seat_1_frees_it_and_the_table_stays(organised: TestClient, web: Any) -> None:
+    code = make(organised, preset="german", seats=2)["code"]
+    ada = join(organised, code, "Ada")
+    left = organised.post(f"/api/tables/{code}/leave", json={"token": ada["token"]})
+    assert left.status_code == 200 and left.json()["status"] == "waiting"
+    assert [s["kind"] for s in left.json()["seats"]] == ["open", "open"]
+    assert join(organised, code, "Ben")["seat"] == 0  # seat 1 is free again for the next pupil
+    assert organised.post(f"/api/tables/{code}/start", json={"token": ada["token"]}).status_code == 403
+
+
+def test_the_organiser_takes_a_seat_back(organised: TestClient, web: Any) -> None:
+    code = make(organised, preset="german", seats=3)["code"]
+    ada, ben = join(organised, code, "Ada"), join(organised, code, "Ben")
+    with web.connect(organised, code, ada["token"]) as ws:
+        web.receive_state(ws)
+        stale = organiser_post(organised, f"/api/organiser/tables/{code}/remove", {"seat": 0, "name": "Eve"})
+        assert stale.status_code == 409 and stale.json()["code"] == "lobby_changed"
+        taken = organiser_post(organised, f"/api/organiser/tables/{code}/remove", {"seat": 0, "name": "Ada"})
+        assert taken.status_code == 200, taken.text
+        assert [s["kind"] for s in taken.json()["seats"]] == ["open", "human", "open"]
+        told = web.next_of(ws, "error")
+        assert told["code"] == "removed" and "organiser" in told["message"]
+        assert "Spielleitung" in told["texts"]["de"]
+        assert web.next_of(ws, "welcome")["seat"] is None  # the connection watches
+    empty = organiser_post(organised, f"/api/organiser/tables/{code}/remove", {"seat": 2})
+    assert empty.status_code == 409 and empty.json()["code"] == "no_person"
+    gone = organised.post(f"/api/tables/{code}/leave", json={"token": ada["token"]})
+    assert gone.status_code == 403  # the token holds nothing any more
+    assert organised.post(f"/api/tables/{code}/leave", json={"token": ben["token"]}).status_code == 200
+
+
+def test_start_all_starts_the_waiting_tables_someone_sits_at(organised: TestClient, web: Any) -> None:
+    first, second, empty = (make(organised, preset="gin", seats=2)["code"] for _ in range(3))
+    join(organised, first, "Ada")
+    join(organised, second, "Ben")
+    host = web.create(organised, preset="german", seats=2, name="Hanna")
+    answer = organiser_post(organised, "/api/organiser/start")
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == {"started": sorted([first, second]), "waiting": [empty]}
+    statuses = {c: web.table_of(organised, c).status for c in (first, second, empty, host["code"])}
+    assert statuses == {first: "playing", second: "playing", empty: "waiting", host["code"]: "waiting"}
+    nobody = organiser_post(organised, f"/api/organiser/tables/{empty}/start")
+    assert nobody.status_code == 409 and nobody.json()["code"] == "nobody_seated"
+    assert "niemand" in nobody.json()["texts"]["de"]
+    # A table a person made keeps its host: the organiser neither starts it nor takes its seats.
+    for path, body in ((f"/api/organiser/tables/{host['code']}/start", None),
+                       (f"/api/organiser/tables/{host['code']}/remove", {"seat": 0})):  # fmt: skip
+        refused = organiser_post(organised, path, body)
+        assert refused.status_code == 409 and refused.json()["code"] == "has_host"
+
+
+@pytest.mark.parametrize("headers", [{}, {"Authorization": "Bearer wrong"}, {"Authorization": KEY}])
+def test_without_the_key_no_table_is_made_started_or_emptied(
+    organised: TestClient, web: Any, headers: dict[str, str]
+) -> None:
+    code = make(organised, preset="german", seats=2)["code"]
+    join(organised, code, "Ada")
+    for answer in (
+        organised.post("/api/organiser/tables", json={"preset": "gin"}, headers=headers),
+        organised.post("/api/organiser/tables", json={"seats": 99}, headers=headers),  # the key comes first
+        organised.post("/api/organiser/tables", headers=headers),
+        organised.post(f"/api/organiser/tables/{code}/start", headers=headers),
+        organised.post("/api/organiser/start", headers=headers),
+        organised.post(f"/api/organiser/tables/{code}/remove", json={"seat": 0}, headers=headers),
+    ):
+        assert answer.status_code == 403, answer.text
+        assert answer.json()["code"] == "not_organiser" and code not in answer.text
+    assert len(organised.app.state.manager.tables) == 1  # type: ignore[attr-defined]
+    assert web.table_of(organised, code).status == "waiting"
+    assert web.table_of(organised, code).seats[0].kind == "human"
+
+
+def test_the_organiser_s_tables_count_against_the_server_not_the_address(sqlite_url: str, web: Any) -> None:
+    """A class shares the school's address, whose caps are five tables and five seats at others'
+    waiting tables: the organiser's tables and the pupils' seats there count for neither. The
+    server's cap counts every table, and the organiser's own bounds what the key may open."""
+    caps = {"max_tables": 6, "max_organiser_tables": 4}
+    caps.update(max_tables_per_address=1, max_seats_per_address=1)
+    with TestClient(organiser_app(sqlite_url, web, **caps)) as client:
+        codes = [make(client, preset="gin", seats=2)["code"] for _ in range(4)]
+        for i, code in enumerate(codes):  # four pupils behind the one address
+            assert join(client, code, f"Pupil {i}")["seat"] == 0
+        refused = client.post("/api/organiser/tables", json={"preset": "gin"}, headers=BEARER)
+        assert refused.status_code == 429 and refused.json()["code"] == "too_many_organiser_tables"
+        assert "Spielleitung" in refused.json()["texts"]["de"] and refused.headers["Retry-After"]
+        # The address's own cap is untouched by the organiser's tables: one table of its own.
+        web.create(client, preset="german", seats=3, name="Hanna")
+        assert client.post("/api/tables", json={"preset": "gin"}).json()["code"] == "too_many_tables"
+        # Closing one frees the organiser's share; the server's cap still counts every table.
+        assert organiser_post(client, f"/api/organiser/tables/{codes[0]}/close").status_code == 200
+        make(client, preset="gin", seats=2)
+    full = organiser_app(sqlite_url, web, max_tables=5)
+    with TestClient(full) as client:  # after a restart: four organiser's tables and Hanna's are open
+        refused = client.post("/api/organiser/tables", json={"preset": "gin"}, headers=BEARER)
+        assert refused.status_code == 429 and refused.json()["code"] == "server_full"
+
+
+def test_a_restart_keeps_the_tables_the_organiser_s_and_playable(sqlite_url: str, web: Any) -> None:
+    with TestClient(organiser_app(sqlite_url, web)) as client:
+        code = make(client, preset="gin", seats=2, seed=4, bots=[{"kind": "random"}])["code"]
+        ada = join(client, code, "Ada")
+    other_key = new_key()  # a new run of the server makes a new key, which manages the tables made before
+    with TestClient(organiser_app(sqlite_url, web, key=other_key)) as client:
+        assert client.get(f"/api/tables/{code}").json()["organised"] is True
+        refused = client.post(f"/api/tables/{code}/start", json={"token": ada["token"]})
+        assert refused.status_code == 403 and refused.json()["code"] == "organiser_starts"
+        assert client.post(f"/api/organiser/tables/{code}/start", headers=BEARER).status_code == 403
+        new_bearer = {"Authorization": f"Bearer {other_key}"}
+        started = client.post(f"/api/organiser/tables/{code}/start", headers=new_bearer)
+        assert started.status_code == 200 and started.json()["status"] == "playing"
+        with web.connect(client, code, ada["token"]) as ws:
+            state = finish_gin_hand(ws, web)
+            assert state["match"]["is_over"]
+        # The pupil at seat 1 is no host: the organiser makes the next tables.
+        rematch = client.post(f"/api/tables/{code}/rematch", json={"token": ada["token"]})
+        assert rematch.status_code == 403 and rematch.json()["code"] == "organised_rematch"
+
+
+def test_an_organiser_s_waiting_table_lasts_while_the_page_is_open(tmp_path: Path, web: Any) -> None:
+    url = f"sqlite:///{tmp_path / 'idle.db'}"
+    with TestClient(organiser_app(url, web, idle_table_seconds=0.4)) as client:
+        code = make(client, preset="german", seats=2)["code"]
+        client.get("/api/organiser/tables", headers=BEARER)  # the page asks: it is open
+        time.sleep(1.0)
+        assert web.table_of(client, code).status == "waiting"
+        client.app.state.manager.organiser_seen = float("-inf")  # type: ignore[attr-defined]  # page closed
+        deadline = time.monotonic() + 5
+        while web.table_of(client, code).status == "waiting" and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert web.table_of(client, code).status == "expired"
