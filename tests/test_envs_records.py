@@ -12,6 +12,7 @@ environment fed the same tokens, and checked against the observations built from
 
 from __future__ import annotations
 
+import dataclasses
 import doctest
 import random
 from collections import Counter
@@ -647,8 +648,9 @@ def test_the_records_page_names_every_field_a_record_holds() -> None:
     position = rk.MatchPosition(totals=(3, 4), gains=(0, 0), pot=0, hands_dealt=1)
     started = Record.from_match(rk.Match.new(rk.Rules.preset("german"), 2, seed=1, position=position))
     rnd = rk.Round.new(rk.Rules.preset("german"), 3, seed=1, in_play=(0, 2))
-    keys = {*dealt, *started.to_dict(), *Record.from_round(rnd).to_dict()}
+    seated = dataclasses.replace(Record.from_round(rnd), seats=(rk.RecordSeat.person(),) * 3)
+    keys = {*dealt, *started.to_dict(), *seated.to_dict()}
     page = DOCS.read_text(encoding="utf-8")
-    assert {"seat_draw", "deals", "reshuffles", "position", "in_play", "deck"} <= keys
+    assert {"seat_draw", "deals", "reshuffles", "position", "in_play", "deck", "seats"} <= keys
     assert [key for key in sorted(keys) if f"| `{key}` |" not in page] == []
     assert [key for key in position.to_dict() if f"`{key}`" not in page] == []

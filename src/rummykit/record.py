@@ -27,6 +27,7 @@ from rummykit.actions import Action
 from rummykit.cards import Card, build_deck, format_cards, parse_cards
 from rummykit.errors import IllegalActionError, IllegalMeldError, NotationError, RummyError, quoted
 from rummykit.match import Match, MatchPosition
+from rummykit.record_seats import RecordSeat, read_seats, seats_from_meta
 from rummykit.revisions import (
     RULES_REVISION,
     ReadNote,
@@ -115,6 +116,10 @@ class Record:
     reshuffles: tuple[tuple[tuple[Card, ...], ...], ...] | None = None
     """Where the discard pile was reshuffled from a secret: per hand (a round record has one), the stock
     each reshuffle made, top card last. ``None``: the seed drives the reshuffles."""
+    seats: tuple[RecordSeat, ...] | None = None
+    """Who played each seat (a person or a bot, never a name) and which of a person's actions a bot
+    played for them or they played right after a hint (:mod:`rummykit.record_seats`); ``None``: the
+    record does not say. It changes nothing of the game replayed."""
 
     def rule_changes(self) -> tuple[RuleChange, ...]:
         """The changes since the record's revision that refuse actions or play differently under its
@@ -348,6 +353,8 @@ class Record:
             data["deals"] = [format_cards(deck) for deck in self.deals]
         if self.reshuffles is not None:
             data["reshuffles"] = [[format_cards(stock) for stock in hand] for hand in self.reshuffles]
+        if self.seats is not None:
+            data["seats"] = [seat.to_dict() for seat in self.seats]
         data["actions"] = [str(a) for a in self.actions]
         return data
 
@@ -390,7 +397,8 @@ class Record:
     @classmethod
     def from_dict(cls, data: Any) -> Record:
         """A record from :meth:`to_dict`'s data, every field checked (seats and dealer against the
-        rules before anything is sized by them).
+        rules before anything is sized by them). A file without ``seats`` whose ``meta.players`` (a
+        terminal save of before ``seats``) lists every seat is read with those seats' kinds.
 
         Raises:
             NotationError: not a rummykit record, another version, or a malformed field (named).
@@ -461,6 +469,11 @@ class Record:
         deals, reshuffles = _dealt(data, version == DEALT_VERSION, kind, rules, len(actions))
         if deals is not None and deck is not None:
             raise NotationError("a record with 'deals' has no 'deck' (the first deal is its first deck)")
+        seats_data = data.get("seats")
+        if seats_data is None:  # a terminal save of before 'seats': its meta says who played
+            seats = seats_from_meta(data.get("meta"), players)
+        else:
+            seats = read_seats(seats_data, players, len(actions))
         return cls(
             kind,
             rules,
@@ -477,6 +490,7 @@ class Record:
             rules_text if revision < RULES_REVISION else None,
             deals,
             reshuffles,
+            seats,
         )
 
 
