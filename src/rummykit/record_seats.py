@@ -169,9 +169,18 @@ def seats_of_labels(labels: Sequence[str]) -> tuple[RecordSeat, ...]:
 
 
 def _seat_of_label(label: str) -> RecordSeat:
-    if label == HUMAN_LABEL:
-        return RecordSeat("person")
-    return RecordSeat.of_bot(label if _short_text(label) else None)
+    return RecordSeat("person") if label == HUMAN_LABEL else bot_seat(label)
+
+
+def bot_seat(spec: str) -> RecordSeat:
+    """A bot's seat described by its ``spec`` (``"greedy:medium"``), left undescribed where the spec
+    is no short printable text (a policy file's long path)."""
+    return RecordSeat.of_bot(spec if _short_text(spec) else None)
+
+
+def bot_seats(specs: Sequence[str]) -> tuple[RecordSeat, ...]:
+    """Every seat a bot's (self-play, the arena), in seat order (:func:`bot_seat`)."""
+    return tuple(bot_seat(spec) for spec in specs)
 
 
 def seats_from_meta(meta: Any, players: int) -> tuple[RecordSeat, ...] | None:
