@@ -172,9 +172,9 @@ def _seat_of_label(label: str) -> RecordSeat:
     return RecordSeat("person") if label == HUMAN_LABEL else bot_seat(label)
 
 
-def bot_seat(spec: str) -> RecordSeat:
-    """A bot's seat described by its ``spec`` (``"greedy:medium"``), left undescribed where the spec
-    is no short printable text (a policy file's long path)."""
+def bot_seat(spec: str | None) -> RecordSeat:
+    """A bot's seat described by its ``spec`` (``"greedy:medium"``), left undescribed where there is
+    none or it is no short printable text (a policy file's long path)."""
     return RecordSeat.of_bot(spec if _short_text(spec) else None)
 
 
