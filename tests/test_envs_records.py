@@ -12,6 +12,7 @@ environment fed the same tokens, and checked against the observations built from
 
 from __future__ import annotations
 
+import dataclasses
 import doctest
 import random
 from collections import Counter
@@ -647,8 +648,62 @@ def test_the_records_page_names_every_field_a_record_holds() -> None:
     position = rk.MatchPosition(totals=(3, 4), gains=(0, 0), pot=0, hands_dealt=1)
     started = Record.from_match(rk.Match.new(rk.Rules.preset("german"), 2, seed=1, position=position))
     rnd = rk.Round.new(rk.Rules.preset("german"), 3, seed=1, in_play=(0, 2))
-    keys = {*dealt, *started.to_dict(), *Record.from_round(rnd).to_dict()}
+    seated = dataclasses.replace(Record.from_round(rnd), seats=(rk.RecordSeat.person(),) * 3)
+    keys = {*dealt, *started.to_dict(), *seated.to_dict()}
     page = DOCS.read_text(encoding="utf-8")
-    assert {"seat_draw", "deals", "reshuffles", "position", "in_play", "deck"} <= keys
+    assert {"seat_draw", "deals", "reshuffles", "position", "in_play", "deck", "seats"} <= keys
     assert [key for key in sorted(keys) if f"| `{key}` |" not in page] == []
     assert [key for key in position.to_dict() if f"`{key}`" not in page] == []
+
+
+# Who played each seat ----------------------------------------------------------------------------
+
+
+def _seated(seats: tuple[rk.RecordSeat, ...] | None) -> Record:
+    rnd = rk.Round.new(rk.Rules.preset("german"), players=2, seed=7)
+    rng = random.Random(7)
+    while not rnd.is_over and len(rnd.history) < 12:
+        rnd.apply(rng.choice(rnd.legal_actions()))
+    return Record.loads(dataclasses.replace(Record.from_round(rnd), seats=seats).dumps())
+
+
+def test_transitions_say_whose_decision_each_token_was() -> None:
+    record = _seated(None)
+    first = list(transitions(record))
+    seat_of = {t.action_index: t.seat for t in first}
+    mine = sorted(n for n, s in seat_of.items() if s == 0)
+    stand_in, hinted = mine[:1], mine[1:2]
+    seats = (rk.RecordSeat.person(stand_in=stand_in, hinted=hinted), rk.RecordSeat.of_bot("random"))
+    steps = list(transitions(_seated(seats)))
+    for t in steps:
+        if t.seat == 1:
+            assert (t.player, t.stand_in, t.hinted, t.by_person) == ("bot", False, False, False)
+        else:
+            assert t.player == "person"
+            assert t.stand_in == (t.action_index in stand_in) and t.hinted == (t.action_index in hinted)
+            assert t.by_person == (t.action_index not in stand_in + hinted)
+    data = as_arrays(steps)
+    assert data["by_person"].tolist() == [t.by_person for t in steps]
+    assert set(data["player"].tolist()) == {0, 1} and data["stand_in"].dtype == np.int8
+    # The observations are those of the record without seats: the field changes nothing of the game.
+    assert all(np.array_equal(a.observation, b.observation) for a, b in zip(first, steps, strict=True))
+
+
+def test_transitions_of_a_record_that_does_not_say_know_nothing_of_the_players() -> None:
+    steps = list(transitions(_seated(None)))
+    assert {(t.player, t.stand_in, t.hinted, t.by_person) for t in steps} == {(None, None, None, False)}
+    data = as_arrays(steps)
+    assert set(data["player"].tolist()) == set(data["stand_in"].tolist()) == {-1}
+    unknown = _seated((rk.RecordSeat("person"), rk.RecordSeat("person", stand_in=())))
+    for t in transitions(unknown):
+        assert t.player == "person" and not t.by_person
+        assert t.hinted is None and t.stand_in == (None if t.seat == 0 else False)
+
+
+def test_a_record_marking_another_seat_s_action_is_refused_there() -> None:
+    seat_of = {t.action_index: t.seat for t in transitions(_seated(None))}
+    theirs = min(n for n, s in seat_of.items() if s == 1)
+    record = _seated((rk.RecordSeat.person(stand_in=[theirs]), rk.RecordSeat.person()))
+    with pytest.raises(RecordConversionError, match="marks it as seat 0's; seat 1 played it") as caught:
+        list(transitions(record))
+    assert caught.value.number == theirs

@@ -1190,3 +1190,44 @@ def test_the_score_table_repeats_every_move_from_the_knock() -> None:
         assert moves_to_repeat(rnd) == expected
         seen.add(bool(knocks))
     assert seen == {True, False}  # a knock (5 moves from it) and a Rummy call (3) among the seeds
+
+
+def test_the_save_says_which_moves_were_hinted_or_auto_s_and_keeps_it_on_resume(data_dir: Path) -> None:
+    """``hint`` then a typed move: hinted; ``auto``: the solver's move, a stand-in's; the bots' seats
+    are bots with their kind; an undo takes the marks of the moves it takes back."""
+    play("--seed", "3", "--bots", "greedy", "--practice", lines=["hint", "d", "x 1", "d", "auto", "quit"])
+    (path,) = saved_games(data_dir)
+    record = rk.Record.load(path)
+    assert record.seats is not None
+    you, *bots = record.seats
+    movers = [s for s, _ in _movers(record)]
+    mine = [n for n, s in enumerate(movers, start=1) if s == 0]
+    assert you == rk.RecordSeat.person(stand_in=[mine[3]], hinted=[mine[0]])
+    assert [(b.kind, b.bot) for b in bots] == [("bot", "greedy:medium")] * 2
+    # Resumed: the marks stay, an undo of the auto move takes its mark, a hinted move is marked.
+    play("--resume", str(path), lines=["undo", "hint", "x 1", "quit"])
+    after = rk.Record.load(path)
+    assert after.seats is not None
+    assert after.seats[0] == rk.RecordSeat.person(stand_in=[], hinted=[mine[0], mine[3]])
+
+
+def _movers(record: rk.Record) -> list[tuple[int, str]]:
+    match = record.start()
+    out = []
+    for action in record.actions:
+        out.append((match.to_move, str(action)))
+        match.apply(action)
+    return out
+
+
+def test_an_old_save_without_seats_resumes_with_its_marks_unknown(data_dir: Path) -> None:
+    play("--seed", "3", "--bots", "greedy", lines=["d", "x 1", "quit"])
+    (path,) = saved_games(data_dir)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    del data["seats"]  # as rummykit wrote saves before records held seats
+    path.write_text(json.dumps(data), encoding="utf-8")
+    bot = rk.RecordSeat("bot", "greedy:medium")
+    assert rk.Record.load(path).seats == (rk.RecordSeat("person"), bot, bot)
+    play("--resume", str(path), lines=["d", "quit"])
+    seats = rk.Record.load(path).seats
+    assert seats is not None and seats[0] == rk.RecordSeat("person")  # unknown lists stay unknown

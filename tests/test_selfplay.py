@@ -482,3 +482,13 @@ def test_a_batch_file_changed_after_the_run_is_refused_by_its_readers(tmp_path: 
     with pytest.raises(NotationError, match=r"the index lists 'games-000001\.jsonl', but the run has no"):
         list(read_records(tmp_path))
     assert game_line(tmp_path, 0)  # the other batches are still read
+
+
+def test_self_play_records_say_every_seat_was_a_bot(tmp_path: Path) -> None:
+    from rummykit.record_seats import RecordSeat
+
+    run_selfplay(SelfPlayConfig(rules="gin", bots=("random", "greedy:easy"), games=2, seed=3), tmp_path)
+    for record in read_records(tmp_path):
+        assert record.seats is not None and {s.kind for s in record.seats} == {"bot"}
+        assert sorted(s.bot or "" for s in record.seats) == ["greedy:easy", "random"]
+        assert all(s == RecordSeat("bot", s.bot) for s in record.seats)

@@ -18,6 +18,7 @@ from rummykit.errors import (
 from rummykit.match import Match, MatchEvent, MatchPosition
 from rummykit.melds import Meld, MeldKind
 from rummykit.record import Record, ReplayError
+from rummykit.record_seats import RecordSeat
 from rummykit.round import Event, Round, RoundStatus
 from rummykit.rules import PRESET_NAMES, Rules
 from rummykit.state import RoundState
@@ -42,6 +43,7 @@ __all__ = [
     "Phase",
     "PlayerView",
     "Record",
+    "RecordSeat",
     "ReplayError",
     "Round",
     "RoundResult",

@@ -38,6 +38,7 @@ cards. A single game (or deal) gives no interval: its bounds are null.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import functools
 import importlib.util
 import io
@@ -55,6 +56,7 @@ from rummykit.errors import RummyError
 from rummykit.guard import HandWatch
 from rummykit.match import Match
 from rummykit.record import Record
+from rummykit.record_seats import bot_seats
 from rummykit.revisions import RULES_REVISION
 from rummykit.round import Round
 from rummykit.rules import Rules
@@ -317,7 +319,8 @@ def _blame(exc: BaseException, game: Game, seat: int, hand: int | None) -> None:
 
 
 def play_recorded(game: Game) -> tuple[GameResult, Record]:
-    """Play one game to its end; its result and its replayable record (pure function of ``game``)."""
+    """Play one game to its end; its result and its replayable record (pure function of ``game``),
+    which says that a bot played every seat and which (:attr:`Record.seats`)."""
     rules = _rules(game.rules)
     players = len(game.seats)
     bots = [make_bot(spec) for spec in game.specs]
@@ -371,6 +374,7 @@ def play_recorded(game: Game) -> tuple[GameResult, Record]:
         winners = tuple(s for s in rnd.active_seats if points[s] == best)
         sat_out = tuple(s for s in range(players) if s not in rnd.active_seats)
         record = Record.from_round(rnd)
+    record = dataclasses.replace(record, seats=bot_seats(game.specs))
     shares = tuple(1.0 / len(winners) if s in winners else 0.0 for s in range(players))
     result = GameResult(
         game.index, game.seats, tuple(points), shares, tuple(moves), tuple(seconds), chips, sat_out

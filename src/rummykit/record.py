@@ -27,6 +27,7 @@ from rummykit.actions import Action
 from rummykit.cards import Card, build_deck, format_cards, parse_cards
 from rummykit.errors import IllegalActionError, IllegalMeldError, NotationError, RummyError, quoted
 from rummykit.match import Match, MatchPosition
+from rummykit.record_seats import RecordSeat, read_seats, seats_from_meta
 from rummykit.revisions import (
     RULES_REVISION,
     ReadNote,
@@ -115,6 +116,10 @@ class Record:
     reshuffles: tuple[tuple[tuple[Card, ...], ...], ...] | None = None
     """Where the discard pile was reshuffled from a secret: per hand (a round record has one), the stock
     each reshuffle made, top card last. ``None``: the seed drives the reshuffles."""
+    seats: tuple[RecordSeat, ...] | None = None
+    """Who played each seat (a person or a bot, never a name) and which of a person's actions a bot
+    played for them or they played right after a hint (:mod:`rummykit.record_seats`); ``None``: the
+    record does not say. It changes nothing of the game replayed."""
 
     def rule_changes(self) -> tuple[RuleChange, ...]:
         """The changes since the record's revision that refuse actions or play differently under its
@@ -198,11 +203,17 @@ class Record:
         self._check_all_used(game)
         return game
 
-    def start(self) -> Any:
+    def start(self, free_play: bool = False) -> Any:
         """The round or match of the record before its first action (its first deal, and for a
         match the seat draw): where a replay begins, and what a viewer shows first. Unlike
         :meth:`replay` with no actions, it does not ask that the record's deals and reshuffles be
         used (:meth:`_check_all_used`): the actions that use them have not been applied yet.
+
+        ``free_play``: the game may leave the record's actions (a policy evaluated on the record's
+        deals). A version-2 record's game then deals the hands beyond its ``deals`` from its seed,
+        and a reshuffle the record does not hold, or whose discard pile holds other cards than the
+        record's, is shuffled by a generator of the hand's number (the record's reshuffles are not
+        used after that in the hand), where a replay stops with an error.
 
         Raises:
             NotationError: a round record without its deck, or malformed deals.
@@ -220,9 +231,10 @@ class Record:
                 in_play=self.in_play,
             )
             if self.reshuffles is not None:
-                game.use_reshuffle_rng(RecordedShuffles(self.reshuffles[0], 1))
+                game.use_reshuffle_rng(RecordedShuffles(self.reshuffles[0], 1, free_play))
         else:
             # The seed deals a version 1 record's hands after its deck; a version 2 record holds them.
+            dealing = None if self.deals is None else RecordedDealing(self.deals, self.reshuffles, free_play)
             game = Match.new(
                 self.rules,
                 self.players,
@@ -231,7 +243,7 @@ class Record:
                 deck=self.deck,
                 position=self.position,
                 draw=self.seat_draw,
-                dealing=None if self.deals is None else RecordedDealing(self.deals, self.reshuffles),
+                dealing=dealing,
             )
         return game
 
@@ -348,6 +360,8 @@ class Record:
             data["deals"] = [format_cards(deck) for deck in self.deals]
         if self.reshuffles is not None:
             data["reshuffles"] = [[format_cards(stock) for stock in hand] for hand in self.reshuffles]
+        if self.seats is not None:
+            data["seats"] = [seat.to_dict() for seat in self.seats]
         data["actions"] = [str(a) for a in self.actions]
         return data
 
@@ -390,7 +404,8 @@ class Record:
     @classmethod
     def from_dict(cls, data: Any) -> Record:
         """A record from :meth:`to_dict`'s data, every field checked (seats and dealer against the
-        rules before anything is sized by them).
+        rules before anything is sized by them). A file without ``seats`` whose ``meta.players`` (a
+        terminal save of before ``seats``) lists every seat is read with those seats' kinds.
 
         Raises:
             NotationError: not a rummykit record, another version, or a malformed field (named).
@@ -461,6 +476,11 @@ class Record:
         deals, reshuffles = _dealt(data, version == DEALT_VERSION, kind, rules, len(actions))
         if deals is not None and deck is not None:
             raise NotationError("a record with 'deals' has no 'deck' (the first deal is its first deck)")
+        seats_data = data.get("seats")
+        if seats_data is None:  # a terminal save of before 'seats': its meta says who played
+            seats = seats_from_meta(data.get("meta"), players)
+        else:
+            seats = read_seats(seats_data, players, len(actions))
         return cls(
             kind,
             rules,
@@ -477,6 +497,7 @@ class Record:
             rules_text if revision < RULES_REVISION else None,
             deals,
             reshuffles,
+            seats,
         )
 
 
@@ -592,13 +613,18 @@ class RecordedShuffles(random.Random):
     next recorded stock in place of the pile, after checking that it holds the pile's cards.
 
     Copies (the engine copies its generator before it draws) go on from where the copy was made.
+
+    ``free_play`` (:meth:`Record.start`): a reshuffle beyond the recorded ones, or of a pile that is
+    not the recorded stock's cards, is shuffled by this generator (seeded by the hand's number)
+    instead of refused, and the recorded stocks are not used after it.
     """
 
-    def __init__(self, stocks: tuple[tuple[Card, ...], ...], hand: int) -> None:
-        super().__init__(0)
+    def __init__(self, stocks: tuple[tuple[Card, ...], ...], hand: int, free_play: bool = False) -> None:
+        super().__init__(hand)
         self._stocks = stocks
         self._hand = hand
         self._next = 0
+        self._free = free_play
 
     def shuffle(self, x: Any) -> None:
         """Replace the pile ``x`` by the next recorded stock.
@@ -608,6 +634,10 @@ class RecordedShuffles(random.Random):
                 pile's cards.
         """
         number = self._next + 1
+        if self._free and (self._next >= len(self._stocks) or sorted(self._stocks[self._next]) != sorted(x)):
+            self._next = len(self._stocks)  # the game left the record: its later stocks are not its piles
+            super().shuffle(x)
+            return
         if self._next >= len(self._stocks):
             raise NotationError(
                 f"hand {self._hand} reshuffles the discard pile more often than the record holds "
@@ -622,20 +652,25 @@ class RecordedShuffles(random.Random):
         self._next += 1
 
     def __copy__(self) -> RecordedShuffles:
-        twin = RecordedShuffles(self._stocks, self._hand)
+        twin = RecordedShuffles(self._stocks, self._hand, self._free)
         twin._next = self._next
+        twin.setstate(self.getstate())
         return twin
 
     def __deepcopy__(self, memo: dict[int, Any]) -> RecordedShuffles:
         return self.__copy__()
 
     def __reduce__(self) -> tuple[Any, ...]:  # random.Random's would call the class without arguments
-        return (_recorded_shuffles, (self._stocks, self._hand, self._next))
+        return (_recorded_shuffles, (self._stocks, self._hand, self._next, self._free, self.getstate()))
 
 
-def _recorded_shuffles(stocks: tuple[tuple[Card, ...], ...], hand: int, made: int) -> RecordedShuffles:
-    shuffles = RecordedShuffles(stocks, hand)
+def _recorded_shuffles(
+    stocks: tuple[tuple[Card, ...], ...], hand: int, made: int, free_play: bool = False, state: Any = None
+) -> RecordedShuffles:
+    shuffles = RecordedShuffles(stocks, hand, free_play)
     shuffles._next = made
+    if state is not None:
+        shuffles.setstate(state)
     return shuffles
 
 
@@ -644,19 +679,24 @@ class RecordedDealing:
     """The dealing of a match replayed from a record's :attr:`~Record.deals` and
     :attr:`~Record.reshuffles` (a web table's match that was dealt from a secret): hand number ``n``
     is dealt the record's ``n``-th deck order and reshuffles into its ``n``-th list of stocks
-    (:class:`RecordedShuffles`; none when the record holds no reshuffles for it).
+    (:class:`RecordedShuffles`; none when the record holds no reshuffles for it). ``free_play``
+    (:meth:`Record.start`): a hand beyond the record's deals is dealt from the match's seed, and the
+    reshuffles play on where the game leaves the record's.
     """
 
     deals: tuple[tuple[Card, ...], ...]
     reshuffles: tuple[tuple[tuple[Card, ...], ...], ...] | None = None
+    free_play: bool = False
 
-    def deck(self, rules: Rules, hand: int) -> tuple[Card, ...]:
-        """The record's deal of hand ``hand``.
+    def deck(self, rules: Rules, hand: int) -> tuple[Card, ...] | None:
+        """The record's deal of hand ``hand`` (``None`` beyond them in free play: the seed deals).
 
         Raises:
-            NotationError: the record holds fewer deals.
+            NotationError: the record holds fewer deals (and play is not free).
         """
         held = len(self.deals)
+        if hand > held and self.free_play:
+            return None
         if hand > held:
             raise NotationError(f"the match deals hand {hand}, but the record holds only {held} deals")
         return self.deals[hand - 1]
@@ -664,7 +704,7 @@ class RecordedDealing:
     def reshuffle_rng(self, hand: int) -> RecordedShuffles:
         reshuffles = self.reshuffles
         stocks = reshuffles[hand - 1] if reshuffles is not None and hand <= len(reshuffles) else ()
-        return RecordedShuffles(stocks, hand)
+        return RecordedShuffles(stocks, hand, self.free_play)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> RecordedDealing:
         return self  # immutable: a copy of the match shares it

@@ -5,6 +5,7 @@ deal and reshuffle of a table dealt from its secret and no player's name."""
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -109,3 +110,49 @@ def test_an_ended_table_s_record_is_made_once(client: TestClient, web: Any, monk
     answers = [client.get(f"/api/tables/{host['code']}/record") for _ in range(3)]
     assert {a.status_code for a in answers} == {200} and len({a.content for a in answers}) == 1
     assert len(made) == 1
+
+
+def test_a_table_s_record_says_who_played_each_seat_and_which_move_followed_a_hint(
+    client: TestClient, web: Any
+) -> None:
+    host = web.create(client, preset="gin", seats=2, seed=4, name="Anna", bots=[{"kind": "random"}])
+    with web.connect(client, host["code"], host["token"]) as anna:
+        state = web.receive_state(anna, until=lambda s: bool(s["legal"]))
+        anna.send_json({"type": "hint"})
+        assert web.next_of(anna, "hint")["version"] == state["version"]
+        anna.send_json({"type": "act", "action": state["legal"][0], "version": state["version"]})
+        finish_gin_hand(anna, web)
+    data = client.get(f"/api/tables/{host['code']}/record").json()
+    assert data["version"] == VERSION  # seats need no new version
+    anna_seat, bot_seat = data["seats"]
+    assert anna_seat == {"kind": "person", "stand_in": [], "hinted": [state["version"] + 1]}
+    assert bot_seat == {"kind": "bot", "bot": "random"}  # a random bot has no level
+    assert "Anna" not in json.dumps(data)
+    record = rk.Record.from_dict(data)
+    assert record.seats is not None and record.replay_match().is_over
+
+
+def test_record_seats_of_stand_ins_held_seats_and_moves_stored_before_authors_were_kept() -> None:
+    from rummykit.web.lobby import Seat
+    from rummykit.web.tables import record_seats
+
+    seats = [
+        Seat("human", "Anna"),
+        Seat("bot", "Ben (bot)", "greedy", "medium", held_for="x" * 64, held_name="Ben"),  # Ben left
+        Seat("bot", "Bot 3", "search", "hard"),
+    ]
+    stored = [
+        ("draw", 0, "person"), ("discard 5C", 0, "hinted"), ("draw", 1, "person"), ("#undo 2", 1, None),
+        ("take", 1, "stand_in"), ("discard 7D", 1, "stand_in"), ("draw", 2, "bot"), ("discard 2S", 2, "bot"),
+        ("draw", 0, "stand_in"),
+    ]  # fmt: skip
+    made = record_seats(seats, stored, 7)
+    assert made == (
+        rk.RecordSeat.person(stand_in=[7], hinted=[2]),
+        rk.RecordSeat.person(stand_in=[3, 4], hinted=[]),
+        rk.RecordSeat("bot", "search:hard"),
+    )
+    older = [(action, seat, None if n < 2 else by) for n, (action, seat, by) in enumerate(stored)]
+    assert record_seats(seats, older, 7) == (rk.RecordSeat("person"), made[1], made[2])
+    assert record_seats(seats, stored, 8) == (rk.RecordSeat("person"), rk.RecordSeat("person"), made[2])
+    assert record_seats([Seat("human", "Anna"), Seat("open")], [], 0) is None

@@ -56,6 +56,9 @@ def test_back_in_a_turn_whose_time_ran_out_is_back_after_the_bots_move(client: T
         back = web.receive_state(ws, until=lambda s: not s["table"]["seats"][0]["away"], limit=2000)
         assert back["version"] > first["version"]  # the bot played the timed-out turn, then they are back
         assert not web.away(client, code)
+    # The move the bot made for the person is stored as a stand-in's (the record's seats say so).
+    _, seat, played_by = table.manager.store.played_by(code)[first["version"]]
+    assert (seat, played_by) == (0, "stand_in")
 
 
 def test_alone_with_bots_no_clock_runs_unless_the_server_sets_one(tmp_path: Path, web: Any) -> None:

@@ -93,6 +93,7 @@ from rummykit.cli.paths import games_dir
 from rummykit.cli.prompts import STOP_REASONS_DE, is_quit, rules_notice, turn_prompt
 from rummykit.cli.saves import (
     HUMAN,
+    PersonMarks,
     SavedGame,
     latest_unfinished,
     load_saved,
@@ -261,6 +262,7 @@ class PlaySession:
         lang: str = "en",
         letters: str | None = None,
         draw: Sequence[str] = (),
+        marks: PersonMarks | None = None,
     ) -> None:
         self.match = match
         self.players = list(players)
@@ -285,6 +287,10 @@ class PlaySession:
         self.letters = letters or screen.default_letters(lang)
         self.draw = list(draw)
         """The lines of the draw for the first dealer (they are among the notices too)."""
+        self.marks = PersonMarks() if marks is None else marks
+        """The people's moves ``auto`` played or typed right after a ``hint`` (the record's ``seats``)."""
+        self.hint_at: int | None = None
+        """The number of actions when a hint was last shown: a move at that decision follows it."""
         console.push_render_hook(screen.CardLetters(self.letters, ascii_only))
 
     # Helpers ---------------------------------------------------------------------------------------
@@ -347,6 +353,10 @@ class PlaySession:
     def human_has_moved(self) -> bool:
         return any(e.seat in self.humans for e in self.match.history if isinstance(e, (Event, MatchEvent)))
 
+    def movers(self) -> list[int]:
+        """The seat that played each action of the match, in order."""
+        return [e.seat for e in self.match.history if isinstance(e, (Event, MatchEvent))]
+
     def save(self) -> bool:
         """Write the record; a game in which no person has moved yet is not written (no empty files).
 
@@ -355,8 +365,10 @@ class PlaySession:
         that the game was not saved (:attr:`save_problem`)."""
         if self.save_path is None or not self.human_has_moved():
             return False
-        data: dict[str, Any] = Record.from_match(self.match).to_dict()
         labels = [p.label for p in self.players]
+        seats = self.marks.seats(labels, self.movers())
+        record = dataclasses.replace(Record.from_match(self.match), seats=seats)
+        data: dict[str, Any] = record.to_dict()
         data["meta"] = save_meta(self.names, labels, self.practice, self.match.is_over)
         try:
             write_save(self.save_path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
@@ -653,9 +665,12 @@ class PlaySession:
             return self.meta(seat, parsed)
         return self.move(seat, parsed)
 
-    def move(self, seat: int, action: Action) -> RenderableType | None:
-        """Apply the player's move: ``None`` when done, else the one-line reason it was refused."""
+    def move(self, seat: int, action: Action, auto: bool = False) -> RenderableType | None:
+        """Apply the player's move (``auto``: the solver's, chosen by ``auto``): ``None`` when done,
+        else the one-line reason it was refused. The move is marked as ``auto``'s, or as hinted when a
+        hint was shown for this decision (:attr:`marks`)."""
         m = self.match
+        before = len(m.actions)
         try:
             self.apply(seat, action)
         except IllegalActionError as exc:
@@ -669,6 +684,10 @@ class PlaySession:
             return Text(self.t("✗ not allowed: ", "✗ nicht erlaubt: ") + text + rule, style="red")
         except RummyError as exc:
             return Text(self.t("✗ not a move: ", "✗ kein Zug: ") + short_error(exc, self.lang), style="red")
+        if auto:
+            self.marks.stand_in.add(before + 1)
+        elif self.hint_at == before:
+            self.marks.hinted.add(before + 1)
         if m.is_over:
             return None
         if (m.to_move != seat or m.round.view(seat).phase is Phase.OVER) and self.hot_seat:
@@ -695,6 +714,7 @@ class PlaySession:
             done = view.gin.layoffs_done if view.gin is not None else None
             text = suggestion.text(self.lang, view.top_discard, view.phase, done)
             line = screen.faces_in(text, self.ascii_only)
+            self.hint_at = len(m.actions)
             return Text.assemble((t("hint: ", "Tipp: "), "bold green"), line)
         if command == "auto":
             legal = m.legal_actions()
@@ -703,7 +723,7 @@ class PlaySession:
             )
             if not suggestion.actions:
                 return Text(t("✗ no suggestion", "✗ kein Vorschlag"), style="red")
-            return self.move(seat, suggestion.actions[0])
+            return self.move(seat, suggestion.actions[0], auto=True)
         if command == "sort":
             self.sort_mode = "rank" if self.sort_mode == "suit" else "suit"
             return None
@@ -747,6 +767,8 @@ class PlaySession:
         keep = mine[-1]
         undone = record.actions[keep:]
         self.match = dataclasses.replace(record, actions=record.actions[:keep]).replay()
+        self.marks.keep(keep)
+        self.hint_at = None
         self.highlight = ()
         if self.lang == "de":  # in words, as the German log says moves
             words = [describe_action(a, "de", form="verb", rules=m.rules) for a in undone]
@@ -1233,4 +1255,5 @@ def resumed_session(
         ],
         lang=lang,
         letters=letters,
+        marks=saved.marks,
     )

@@ -2,8 +2,10 @@
 
 ``rummykit play`` saves a match record (:class:`~rummykit.record.Record`) with a ``meta`` object:
 the seat names, who plays each seat (``human`` or a bot kind such as ``search:medium``) and whether
-``undo`` is allowed. A saved game can be resumed only when that meta object is present and valid,
-because the record alone does not say which seats were people.
+``undo`` is allowed. A saved game can be resumed only when that meta object is present and valid:
+the record's own ``seats`` (which seats were people, which of their moves ``auto`` played or
+followed a ``hint``: :class:`PersonMarks`) names no bot kind a resumed game could seat again for
+certain, nor the names.
 
 Saves are local files but are still read as untrusted input (a stranger may hand one over, or a
 whole folder): a file larger than :data:`MAX_SAVE_BYTES` or with malformed fields is refused with a
@@ -16,8 +18,8 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Final
@@ -25,6 +27,7 @@ from typing import Any, Final
 from rummykit.errors import NotationError, RummyError
 from rummykit.match import Match
 from rummykit.record import Record, read_json
+from rummykit.record_seats import RecordSeat, seats_of_labels
 
 MAX_SAVE_BYTES: Final = 2_000_000
 """Largest save file read (a finished six-player match is far below 200 kB)."""
@@ -34,6 +37,41 @@ table of an 80-column terminal keeps its other columns."""
 NEWEST_CHECKED: Final = 20
 """How many of the newest saves are checked for an unfinished game at start."""
 HUMAN: Final = "human"
+
+
+@dataclass
+class PersonMarks:
+    """Which actions of the people at the terminal were not their own decision, by action number
+    (from 1, as a record's ``seats`` counts them): those ``auto`` played (the solver's) and those
+    typed right after a ``hint`` for the same decision. ``known`` is false for a game resumed from a
+    save that did not say (one written before records held ``seats``): its marks stay unknown."""
+
+    stand_in: set[int] = field(default_factory=set)
+    hinted: set[int] = field(default_factory=set)
+    known: bool = True
+
+    @classmethod
+    def of_saved(cls, seats: tuple[RecordSeat, ...] | None) -> PersonMarks:
+        """The marks a save's record holds (unknown where a person's seat does not list them)."""
+        people = [s for s in seats or () if s.kind == "person"]
+        if not people or any(s.stand_in is None or s.hinted is None for s in people):
+            return cls(known=False)
+        return cls({n for s in people for n in s.stand_in or ()}, {n for s in people for n in s.hinted or ()})
+
+    def keep(self, actions: int) -> None:
+        """Forget the marks of the actions after the first ``actions`` (an undo)."""
+        self.stand_in = {n for n in self.stand_in if n <= actions}
+        self.hinted = {n for n in self.hinted if n <= actions}
+
+    def seats(self, labels: Sequence[str], movers: Sequence[int]) -> tuple[RecordSeat, ...]:
+        """The record's ``seats`` for players ``labels`` (``human`` or a bot's kind), ``movers[i]``
+        the seat that played action ``i + 1``."""
+        seats = list(seats_of_labels(labels))
+        for seat, label in enumerate(labels):
+            if label == HUMAN and self.known:
+                mine = {n for n, mover in enumerate(movers, start=1) if mover == seat}
+                seats[seat] = RecordSeat.person(sorted(self.stand_in & mine), sorted(self.hinted & mine))
+        return tuple(seats)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +90,8 @@ class SavedGame:
     older_notes: tuple[tuple[str, str], ...] = ()
     """For a save of an older rummykit, what its reader should know (:meth:`Record.older_notes`), in
     English and German."""
+    marks: PersonMarks = field(default_factory=PersonMarks)
+    """The people's actions the save marks as ``auto``'s or hinted (its record's ``seats``)."""
 
     @property
     def is_finished(self) -> bool:
@@ -121,6 +161,7 @@ def load_saved(path: Path) -> SavedGame:
         practice is True,
         saved_time(saved),
         tuple(zip(record.older_notes("en"), record.older_notes("de"), strict=True)),
+        PersonMarks.of_saved(record.seats),
     )
 
 

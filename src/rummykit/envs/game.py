@@ -52,6 +52,7 @@ from rummykit.envs.observation import Layout, MatchFigures, observation_bounds, 
 from rummykit.errors import RummyError
 from rummykit.guard import HandWatch
 from rummykit.match import Match
+from rummykit.record import Record
 from rummykit.round import Round
 from rummykit.rules import Rules
 from rummykit.views import PlayerView, RoundResult
@@ -366,6 +367,37 @@ class TokenGame:
         self.engine_actions = 0
         self._watch, self.endless = HandWatch(), None
         self._new_decision()
+
+    def play_record(self, record: Record, seed: int | None = None) -> None:
+        """Start on ``record``'s first deal, as its game started: its rules, seats and dealer, its deck
+        (a version-2 record's deals and reshuffles), and in ``scope="match"`` the match it was, from
+        the position it started from (its seat draw and figures). In ``scope="hand"`` the episode is
+        its first hand (a match record's too). Play may leave the record's actions (a policy
+        evaluated on the deals people played): the game deals on as :meth:`Record.start
+        <rummykit.record.Record.start>` does in free play. ``seed`` reseeds the deal stream of the
+        later :meth:`reset` calls, as :meth:`reset` does.
+
+        Raises:
+            ValueError: the record's rules or seat count are not this game's, or a round record in
+                ``scope="match"``.
+            NotationError, RulesError: the record cannot start (:meth:`Record.start`).
+        """
+        if record.rules != self.rules:
+            raise ValueError(
+                f"the record's rules ({record.rules}) are not this environment's ({self.rules}): make the "
+                "environment with the record's rules"
+            )
+        if record.players != self.players:
+            raise ValueError(
+                f"the record has {record.players} seats, this environment {self.players}: make the "
+                "environment with the record's players"
+            )
+        if self.scope == "match" and record.kind != "match":
+            raise ValueError("a round record holds one hand and no match: start it in scope='hand'")
+        if seed is not None:
+            self._rng = random.Random(seed)
+        game = record.start(free_play=True)
+        self.play_from(game.round.copy() if self.scope == "hand" and isinstance(game, Match) else game)
 
     @property
     def is_over(self) -> bool:

@@ -42,6 +42,12 @@ Scopes, as the environments' ``scope``:
   figures, the buy-back decisions, rewards on every change of the match's ledger counted from the
   figures the match started with). A round record has no match and is refused.
 
+Who decided: where the record says who played each seat (:attr:`Record.seats
+<rummykit.record.Record.seats>`), every transition says it too (:attr:`Transition.player`,
+:attr:`~Transition.stand_in`, :attr:`~Transition.hinted`), and :attr:`Transition.by_person` keeps a
+person's own decisions alone (a bot's seat, a stand-in's action, one right after a hint, or a record
+that does not say, are not).
+
 A record the environments cannot represent raises :class:`RecordConversionError` naming the record
 action (its :attr:`~RecordConversionError.number` and text) when the conversion reaches it, after the
 transitions of the actions before it: an action the engine takes but the environment does not offer
@@ -58,7 +64,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -70,6 +76,7 @@ from rummykit.envs.game import SCOPES, NotOfferedError, RewardKind, Scope, Token
 from rummykit.errors import NotationError, RulesError, RummyError
 from rummykit.match import Match
 from rummykit.record import MAX_ACTION_SHOWN, Record
+from rummykit.record_seats import SeatKind
 from rummykit.round import Round
 from rummykit.views import TableMeld
 
@@ -105,6 +112,21 @@ class Transition:
     action: Action | None
     """The engine action this token completes as the environment applies it (its candidate: melds
     in canonical order, meld numbers of its table), ``None`` while the spelling goes on."""
+    player: SeatKind | None = None
+    """Who played the seat by the record's :attr:`~rummykit.record.Record.seats`: ``"person"`` or
+    ``"bot"``; ``None`` where the record does not say."""
+    stand_in: bool | None = None
+    """A bot played this action for the person whose seat it is (the web server's stand-in, the
+    terminal's ``auto``); ``False`` at a bot's seat, ``None`` where the record does not say."""
+    hinted: bool | None = None
+    """The person played this action right after a hint for that decision; ``False`` at a bot's seat,
+    ``None`` where the record does not say."""
+
+    @property
+    def by_person(self) -> bool:
+        """The record says a person took this decision unaided: a person's seat, not played by a
+        stand-in bot, not right after a hint (``False`` where the record does not say all three)."""
+        return self.player == "person" and self.stand_in is False and self.hinted is False
 
 
 class RecordConversionError(NotationError):
@@ -159,7 +181,9 @@ def as_arrays(items: Iterable[Transition]) -> dict[str, npt.NDArray[Any]]:
     """The transitions as one array per field, stacked in order (for ``numpy.savez`` and data
     loaders): ``observation`` (float32, one row each), ``action_mask`` (int8), ``token``, ``seat``,
     ``hand``, ``action_index`` (int64), ``reward`` (float32), ``rewards`` (float32, one row each),
-    ``terminated`` and ``truncated`` (bool). ``action`` is left out (it is no number)."""
+    ``terminated`` and ``truncated`` (bool), ``player`` (int8: 1 a person's seat, 0 a bot's), ``stand_in``
+    and ``hinted`` (int8: 1 yes, 0 no; -1 for each where the record does not say) and ``by_person``
+    (bool, :attr:`Transition.by_person`). ``action`` is left out (it is no number)."""
     rows = list(items)
     if not rows:
         raise ValueError("no transitions to stack")
@@ -178,7 +202,32 @@ def as_arrays(items: Iterable[Transition]) -> dict[str, npt.NDArray[Any]]:
         "rewards": np.array([t.rewards for t in rows], dtype=np.float32),
         "terminated": column("terminated", np.bool_),
         "truncated": column("truncated", np.bool_),
+        "player": np.array([_person(t.player) for t in rows], dtype=np.int8),
+        "stand_in": np.array([_known(t.stand_in) for t in rows], dtype=np.int8),
+        "hinted": np.array([_known(t.hinted) for t in rows], dtype=np.int8),
+        "by_person": np.array([t.by_person for t in rows], dtype=np.bool_),
     }
+
+
+def _person(player: SeatKind | None) -> int:
+    return -1 if player is None else int(player == "person")
+
+
+def _known(flag: bool | None) -> int:
+    """1, 0, or -1 where the record does not say."""
+    return -1 if flag is None else int(flag)
+
+
+Marks: TypeAlias = tuple[SeatKind | None, bool | None, bool | None]
+"""What a record's ``seats`` say of an action: its seat's kind, stand-in, hinted (:class:`Transition`)."""
+
+
+def _marked_seats(record: Record) -> dict[int, int]:
+    """Each action number the record's ``seats`` mark (``stand_in``, ``hinted``): the seat marking it."""
+    marked: dict[int, int] = {}
+    for number, seat in enumerate(record.seats or ()):
+        marked.update(dict.fromkeys((*(seat.stand_in or ()), *(seat.hinted or ())), number))
+    return marked
 
 
 def _round(game: Round | Match) -> Round:
@@ -265,6 +314,8 @@ class _Conversion:
         """Record table meld number: the environment's number of the same meld, where they differ."""
         self.melds = 0
         """Table melds of the hand when :attr:`numbers` was made."""
+        self.marked = _marked_seats(record)
+        """Record action number: the seat whose ``stand_in`` or ``hinted`` list names it."""
         if game.scope == "match":
             game.play_from(record.start())
         else:
@@ -276,6 +327,7 @@ class _Conversion:
         for number, action in enumerate(self.record.actions, start=1):
             rnd = _round(played)
             decision = isinstance(played, Match) and bool(played.pending_buyback)
+            marks = self._marks(number, action, played.to_move)
             try:
                 played.apply(action)
             except RummyError as exc:
@@ -283,7 +335,7 @@ class _Conversion:
             if not (decision and by_hand):
                 steps = self._decisions(number, action, rnd, decision)
                 for step in steps:
-                    yield from self._spell(number, action, step)
+                    yield from self._spell(number, action, step, marks)
                 self._follow(number, action, rnd)
             now = _round(played)
             if now is not rnd:  # the next hand is dealt
@@ -304,7 +356,24 @@ class _Conversion:
             return [renumbered(step, self.numbers) if self.numbers else step for step in split_swap(action)]
         return [renumbered(action, self.numbers) if self.numbers else action]
 
-    def _spell(self, number: int, action: Action, step: Action) -> Iterator[Transition]:
+    def _marks(self, number: int, action: Action, mover: int) -> Marks:
+        """What the record's ``seats`` say of action ``number``, played by seat ``mover``: its seat's
+        kind, whether a stand-in played it and whether it followed a hint.
+
+        Raises:
+            RecordConversionError: the record marks the action as another seat's.
+        """
+        seats = self.record.seats
+        if seats is None:
+            return None, None, None
+        marker = self.marked.get(number)
+        if marker is not None and marker != mover:
+            why = f"record field 'seats' marks it as seat {marker}'s; seat {mover} played it"
+            self._fail(number, action, why)
+        seat = seats[mover]
+        return (seat.kind, *seat.marks(number))
+
+    def _spell(self, number: int, action: Action, step: Action, marks: Marks) -> Iterator[Transition]:
         game = self.game
         tokens = enc.spelling(game.composer, step)
         if tokens is None:
@@ -324,7 +393,7 @@ class _Conversion:
             rewards = paid if type(paid) is tuple else tuple(paid)
             yield Transition(
                 hand, number, seat, observation, mask, token, rewards[seat], rewards,
-                game.is_over, game.truncated, applied,
+                game.is_over, game.truncated, applied, *marks,
             )  # fmt: skip
 
     def _follow(self, number: int, action: Action, rnd: Round) -> None:

@@ -44,6 +44,13 @@ agent is often selected several times in a row.
   (:func:`~rummykit.envs.observation.feature_bounds`: proved from the rules, not measured; ``inf``
   only where the rules bound nothing, such as the hands of a match that ends on a score).
 * ``seed`` through ``reset(seed=…)``: the same seed deals the same cards to the same dealer.
+* ``reset(options={"record": record})`` starts the episode on a game record's first deal
+  (:class:`~rummykit.record.Record`, or its JSON data): its rules and seats (refused unless they are
+  the environment's), dealer, deck, a version-2 record's deals and reshuffles, and in
+  ``scope="match"`` the match from the position it started at, so that a policy plays the deals
+  people played. Stepping the record's own tokens there gives what
+  :func:`rummykit.envs.records.transitions` yields; play that leaves them deals on
+  (:meth:`TokenGame.play_record <rummykit.envs.game.TokenGame.play_record>`).
 
 :func:`parallel_env` gives the same game in PettingZoo's Parallel API: every step each live agent
 submits a token and the token of the agent to move is used; a masked-out token there is ignored
@@ -78,6 +85,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 from rummykit.actions import Action
 from rummykit.envs import encoding as enc
 from rummykit.envs.game import RewardKind, Scope, TokenGame
+from rummykit.record import Record
 from rummykit.rules import Rules
 
 ENV_NAME = "rummy_v0"
@@ -166,6 +174,32 @@ def render_game(game: TokenGame, render_mode: str | None) -> str | None:
     return None
 
 
+RESET_OPTIONS: Final = ("record",)
+"""The keys ``reset(options=…)`` takes (:func:`record_option`)."""
+
+
+def record_option(options: dict[str, Any] | None) -> Record | None:
+    """The record ``reset(options={"record": record})`` starts from (a :class:`~rummykit.record.Record`
+    or its :meth:`~rummykit.record.Record.to_dict` data), ``None`` without one: the episode is the
+    record's first deal (:meth:`TokenGame.play_record <rummykit.envs.game.TokenGame.play_record>`).
+
+    Other keys are ignored, as Gymnasium and PettingZoo environments ignore options they do not take
+    (PettingZoo's API test passes some): spell ``record`` right.
+
+    Raises:
+        TypeError: a ``record`` that is neither a record nor its data.
+        NotationError: record data that is not a record.
+    """
+    if not options:
+        return None
+    record = options.get("record")
+    if record is None or isinstance(record, Record):
+        return record
+    if isinstance(record, dict):
+        return Record.from_dict(record)
+    raise TypeError(f"reset option 'record' takes a rummykit.Record or its data, not {type(record).__name__}")
+
+
 class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[misc]  # PettingZoo's name
     """The AEC environment without wrappers; see the module docstring."""
 
@@ -216,7 +250,13 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
         return self.game.rules
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self.game.reset(seed)
+        """Start an episode: a new deal (``seed`` reseeds the deal stream), or with
+        ``options={"record": record}`` the record's first deal (:func:`record_option`)."""
+        record = record_option(options)
+        if record is None:
+            self.game.reset(seed)
+        else:
+            self.game.play_record(record, seed)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

@@ -10,9 +10,11 @@ The agent spells its actions token by token exactly as in :mod:`rummykit.envs.ru
 encoding, same observation vector, as a flat ``Box``); the other seats are played by bots
 (``opponents``: a bot spec such as ``"random"``, ``"greedy"``, ``"search:easy"``, or one spec per
 other seat) that see only their own views. The agent's seat is drawn for every episode unless
-``seat`` fixes it. The mask is in ``info["action_mask"]`` and :meth:`RummyEnv.action_masks` (for
-sb3-contrib's MaskablePPO); once the episode has ended, however it ended (the hand over, a
-masked-out token, a truncation), and before the first ``reset``, both are all zeros. A masked-out
+``seat`` fixes it; ``reset(options={"record": record})`` deals the episode from a game record's
+first deal, as :mod:`rummykit.envs.rummy_v0` does. The mask is in ``info["action_mask"]`` and
+:meth:`RummyEnv.action_masks` (for sb3-contrib's MaskablePPO); once the episode has ended, however
+it ended (the hand over, a masked-out token, a truncation), and before the first ``reset``, both are
+all zeros. A masked-out
 token ends the episode (``terminated``) with ``illegal_reward`` and ``info["illegal"] = True``. The
 episode is truncated when the hand passes the guard against endless hands (:mod:`rummykit.guard`:
 10,000 engine actions without a draw from the stock, or 1,000,000 in one hand; real hands stay far
@@ -59,7 +61,7 @@ from rummykit.bots import Bot, check_seat, make_bot, match_action
 from rummykit.bots.base import new_game
 from rummykit.envs import encoding as enc
 from rummykit.envs.game import RewardKind, Scope, TokenGame
-from rummykit.envs.rummy_v0 import RENDER_MODES, check_render_mode, render_game
+from rummykit.envs.rummy_v0 import RENDER_MODES, check_render_mode, record_option, render_game
 from rummykit.rules import Rules
 
 
@@ -177,7 +179,12 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        """Start an episode: a new deal (dealt again while the bots would finish it before the agent's
+        first move), or with ``options={"record": record}`` the record's first deal
+        (:func:`~rummykit.envs.rummy_v0.record_option`; refused, ``ValueError``, where the bots would
+        finish it before the agent's first move)."""
         super().reset(seed=seed)
+        record = record_option(options)
         self._ended = ""
         if self._next_bots is not None:
             self.bots, self._next_bots = self._next_bots, None
@@ -186,7 +193,11 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
         while True:  # a deal the bots finish before the agent's first move is dealt again
             for bot in self.bots:  # an episode cut short leaves nothing in a bot's memory
                 new_game(bot)
-            self.game.reset(int(rng.integers(2**32)))
+            deal_seed = int(rng.integers(2**32))
+            if record is None:
+                self.game.reset(deal_seed)
+            else:
+                self.game.play_record(record)
             self._bot_rng = random.Random(int(rng.integers(2**32)))
             self.seat = int(rng.integers(players)) if self.fixed_seat is None else self.fixed_seat
             others = [s for s in range(players) if s != self.seat]
@@ -199,6 +210,9 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
                 if self.render_mode == "human":
                     self.render()
                 return self.game.observe(self.seat), info
+            if record is not None:
+                self._ended = _NOT_STARTED
+                raise ValueError(f"the bots end this record's first deal before seat {self.seat} moves")
 
     def _play_bots(self) -> float:
         """Let the bots move until the agent is to move or the game is over; the agent's rewards."""

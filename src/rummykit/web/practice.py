@@ -128,10 +128,20 @@ def effective_actions(records: Sequence[str]) -> list[str]:
     Raises:
         ValueError: a malformed undo record, or one keeping more moves than there were.
     """
-    moves: list[str] = []
-    for record in records:
+    return [records[i] for i in in_force(records)]
+
+
+def in_force(records: Sequence[str]) -> list[int]:
+    """The indices of the stored ``records`` (moves and undos) that are the moves in force, in order
+    (:func:`effective_actions`).
+
+    Raises:
+        ValueError: a malformed undo record, or one keeping more moves than there were.
+    """
+    moves: list[int] = []
+    for i, record in enumerate(records):
         if not is_undo(record):
-            moves.append(record)
+            moves.append(i)
             continue
         found = _UNDO_RECORD.fullmatch(record)
         if found is None or int(found.group(1)) > len(moves):

@@ -174,8 +174,13 @@ actions_table: Final = Table(
     Column("seat", Integer, nullable=False),
     Column("action", Text, nullable=False),
     Column("created_at", DateTime, nullable=False),
+    Column("played_by", String(8), nullable=True),  # PLAYED_BY; NULL: an undo, or stored before it was kept
 )
 """One row per applied action, keyed by ``(code, idx)``: the key refuses a second action ``idx``."""
+
+PLAYED_BY: Final = ("person", "hinted", "bot", "stand_in")
+"""Who made a stored move (``rk_actions.played_by``): a person, a person right after a hint for that
+move, a bot's seat, or a bot standing in for a person (away too long, or gone from the table)."""
 
 processes_table: Final = Table(
     "rk_processes",
@@ -260,6 +265,8 @@ class StoredAction:
     seat: int
     action: str
     status: str | None = None
+    played_by: str | None = None
+    """Who made the move (:data:`PLAYED_BY`); ``None`` for an undo."""
 
 
 _APPEND: Final = insert(actions_table)
@@ -433,7 +440,14 @@ class Store:
             connection.execute(
                 _APPEND,
                 [
-                    {"code": a.code, "idx": a.idx, "seat": a.seat, "action": a.action, "created_at": minute}
+                    {
+                        "code": a.code,
+                        "idx": a.idx,
+                        "seat": a.seat,
+                        "action": a.action,
+                        "created_at": minute,
+                        "played_by": a.played_by,
+                    }
                     for a in actions
                 ],
             )
@@ -658,6 +672,14 @@ class Store:
         with self.engine.connect() as connection:
             row = connection.execute(_LOBBY.where(tables_table.c.code == code)).mappings().first()
         return None if row is None else dict(row)
+
+    def played_by(self, code: str) -> list[tuple[str, int, str | None]]:
+        """Every stored record of one table in order (moves and undos), each with its seat and who
+        made it (:data:`PLAYED_BY`; ``None`` for an undo or a move stored before it was kept)."""
+        columns = actions_table.c
+        query = select(columns.action, columns.seat, columns.played_by).where(columns.code == code)
+        with self.engine.connect() as connection:
+            return [(row[0], row[1], row[2]) for row in connection.execute(query.order_by(columns.idx))]
 
     def actions(self, code: str, start: int = 0) -> list[str]:
         """The stored actions of one table in order, from number ``start``."""

@@ -50,13 +50,14 @@ connection (:mod:`rummykit.web.clients`), seats, tokens and the lobby entry
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hmac
 import json
 import logging
 import math
 import random
 import secrets
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import asdict
 from typing import Any, Final, Literal, Protocol, TypeVar
 
@@ -69,6 +70,7 @@ from rummykit.errors import IllegalActionError, NotationError, RummyError
 from rummykit.explain.language import number_de
 from rummykit.match import Match
 from rummykit.record import Record
+from rummykit.record_seats import RecordSeat, bot_seat
 from rummykit.revisions import RULES_REVISION
 from rummykit.rules import Rules
 from rummykit.views import Phase
@@ -237,6 +239,52 @@ def needs_held_seat(token: str) -> Callable[[StoredTable], None]:
     return check
 
 
+def record_seats(
+    seats: Sequence[Seat], stored: Sequence[tuple[str, int, str | None]] | None, actions: int
+) -> tuple[RecordSeat, ...] | None:
+    """The game record's ``seats`` (:mod:`rummykit.record_seats`) of a table that has ended: a seat
+    is a person's when a person sat down to play it (a bot holding it for a person who left keeps it
+    a person's), else the bot's kind and level; never a name. From the ``stored`` records in order
+    (action, seat, :data:`~rummykit.web.store.PLAYED_BY`; the moves in force after practice undos),
+    a person's seat lists the moves a bot made for them (``stand_in``) and those they made right
+    after a hint (``hinted``), both left out where a move of theirs was stored before the server
+    kept who made it. ``None`` while a seat is open (a table closed before its start) or without
+    the stored records."""
+    if any(s.kind == "open" for s in seats):
+        return None
+    people = [s.kind == "human" or s.held_for is not None for s in seats]
+    moves = _moves_in_force(stored, actions)
+    out: list[RecordSeat] = []
+    for number, seat in enumerate(seats):
+        if not people[number]:
+            spec = seat.bot if seat.bot is None or seat.level is None else f"{seat.bot}:{seat.level}"
+            out.append(bot_seat(spec))
+            continue
+        mine = [(n, by) for n, (mover, by) in enumerate(moves or (), start=1) if mover == number]
+        if moves is None or any(by is None for _, by in mine):
+            out.append(RecordSeat("person"))
+            continue
+        stand_in = [n for n, by in mine if by not in ("person", "hinted")]
+        out.append(RecordSeat.person(stand_in, [n for n, by in mine if by == "hinted"]))
+    return tuple(out)
+
+
+def _moves_in_force(
+    stored: Sequence[tuple[str, int, str | None]] | None, actions: int
+) -> list[tuple[int, str | None]] | None:
+    """The seat and author of every move in force (practice undos applied), ``None`` where they are
+    not the match's ``actions`` moves (not stored, or a table that does not load)."""
+    if stored is None:
+        return None
+    try:
+        kept = practice.in_force([action for action, _, _ in stored])
+    except ValueError:
+        return None
+    if len(kept) != actions:
+        return None
+    return [(stored[i][1], stored[i][2]) for i in kept]
+
+
 def record_not_yet(stored: StoredTable) -> None:
     """A check for :meth:`TableManager.find <rummykit.web.manager.TableManager.find>` before a
     record: a stored open table's record is refused (:meth:`Table.record`) without replaying it."""
@@ -369,6 +417,8 @@ class Table:
         self._hint_thinking: tuple[int, asyncio.Task[Decision]] | None = None
         """The hint decision being made, and the version it is for."""
         """(version, the hinted move, its words, the bot that found it)."""
+        self._hint_shown: int | None = None
+        """The version a hint was last sent at: the move made at that version followed it."""
         self._log: protocol.LogCache = {}
         """Log entries already worded (:func:`rummykit.web.protocol.log_json`)."""
         self._log_written: dict[int, tuple[dict[str, Any], str]] = {}
@@ -410,18 +460,23 @@ class Table:
         """This table's match before its first move."""
         return new_table_match(self.rules, self.players, self.seed, self.secret, self.dealer)
 
-    def record(self) -> Record:
+    def record(self, stored: Sequence[tuple[str, int, str | None]] | None = None) -> Record:
         """The game record of the table's match (``GET /api/tables/{code}/record``): its rules, every
         deal, every reshuffle and every move, for ``rummykit replay`` (:meth:`Record.from_match`). It
         holds every hidden card, so it is handed out only once the table has ended (the match over,
-        or the table closed or expired): nobody plays that match any more. It names no player.
+        or the table closed or expired): nobody plays that match any more. It names no player; with
+        the ``stored`` records of the table (:meth:`Store.played_by
+        <rummykit.web.store.Store.played_by>`) it says which seats were people's and which of their
+        moves a stand-in bot made or followed a hint (:func:`record_seats`).
 
         Raises:
             LobbyError: 409 ``match_not_over`` while the table waits or plays.
         """
         if self.status in ("waiting", "playing"):
             raise refusal(409, "match_not_over", _not_over(self.code), code=self.code)
-        return Record.from_match(self.match)
+        record = Record.from_match(self.match)
+        seats = record_seats(self.seats, stored, len(record.actions))
+        return record if seats is None else dataclasses.replace(record, seats=seats)
 
     async def record_json(self) -> bytes:
         """:meth:`record` as the JSON the server hands out, made once (an ended match does not
@@ -435,7 +490,12 @@ class Table:
             if self.status in OPEN:
                 self.record()  # its refusal
             if self._record_json is None or self._record_json[0] != self.version:
-                text = await asyncio.to_thread(lambda: json.dumps(self.record().to_dict()).encode("utf-8"))
+                stored = await self.manager.db(self.manager.store.played_by, self.code)
+
+                def made() -> bytes:
+                    return json.dumps(self.record(stored).to_dict()).encode("utf-8")
+
+                text = await asyncio.to_thread(made)
                 self._record_json = (self.version, text)
             return self._record_json[1]
 
@@ -921,7 +981,7 @@ class Table:
                 client.send(error_json("illegal", str(exc), self.version, texts=self._texts(exc)))
                 return
             try:
-                await self._commit(seat, action)
+                await self._commit(seat, action, "hinted" if self._hint_shown == self.version else "person")
             except IntegrityError:
                 # Another server process stored a move at this version first.
                 await self._catch_up()
@@ -993,12 +1053,13 @@ class Table:
             return error_json("not_your_turn", f"it is seat {to_move + 1}'s turn", self.version)
         return None
 
-    async def _commit(self, seat: int, action: Action) -> None:
-        """Store a checked action, then apply and broadcast it (the caller holds the lock).
+    async def _commit(self, seat: int, action: Action, played_by: str) -> None:
+        """Store a checked action with who made it (:data:`~rummykit.web.store.PLAYED_BY`), then
+        apply and broadcast it (the caller holds the lock).
 
         The write joins the manager's next group commit; the move is applied and broadcast only
         once that transaction has committed."""
-        await self._store(StoredAction(self.code, self.version, seat, str(action)))
+        await self._store(StoredAction(self.code, self.version, seat, str(action), played_by=played_by))
         self.records += 1
         ended = practice.ends_hand(self.match, action)
         self._rest.pop(seat, None)
@@ -1175,6 +1236,7 @@ class Table:
             if self._hint is None or self._hint[0] != self.version:
                 return
             _, text, texts, name = self._hint
+            self._hint_shown = self.version
             client.send({"type": "hint", "action": text, "texts": texts, "bot": name,
                          "version": self.version})  # fmt: skip
 
@@ -1316,8 +1378,9 @@ class Table:
                 if not fallback:
                     self._bots[bot_key] = thought  # the bot keeps what it learned, once its move stands
                 fallback = False
+                held = info.kind == "bot" and info.held_for is None
                 try:
-                    await self._commit(seat, action)
+                    await self._commit(seat, action, "bot" if held else "stand_in")
                 except IntegrityError:
                     await self._catch_up()  # another process stored this move first
                 except Exception:
