@@ -91,7 +91,7 @@ def test_a_connection_made_after_the_rematch_opened_is_told_where_it_is(client: 
     with web.connect(client, code, guest["token"]) as ben:
         web.receive_state(ben)
         ben.send_json({"type": "ping"})
-        assert web.next_of(ben, "pong") == {"type": "pong"}  # no rematch yet: nothing said
+        assert web.next_of(ben, "pong")["type"] == "pong"  # no rematch yet: nothing said
     web.table_of(client, code).status = "over"  # the match's end, as the server marks it
     new = client.post(f"/api/tables/{code}/rematch", json={"token": host["token"]}).json()
     for token in (guest["token"], None):

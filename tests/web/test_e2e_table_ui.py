@@ -108,6 +108,13 @@ def test_host_starts_join_by_link_asks_a_name_leave_and_take_back(pages: Pages, 
     # The turn timer shows for the person to move, on both pages.
     host.wait_for_function("document.querySelector('#turn-timer').innerText.includes(' s left')")
     assert "noch" in guest.inner_text("#turn-timer")
+    # A state that arrives late (a phone that slept) shows its clock until the page, visible again,
+    # asks the server (ping) and sets the clock by the pong: here a state saying 5 s were left.
+    seconds = "() => Number(document.querySelector('#turn-timer').innerText.match(/(\\d+) s/)[1])"
+    guest.evaluate("onState({ ...S.state, turn_left: 5 }); renderTimer()")
+    assert guest.evaluate(seconds) <= 5
+    guest.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    guest.wait_for_function(f"({seconds})() > 60")
 
     # Chat: text stays text; a muted player's lines are hidden for the one who muted.
     guest.fill("#chat-input", "<i>Hallo</i> Anna")
@@ -348,6 +355,47 @@ def test_keyboard_only_german_hand_and_accessibility(pages: Pages, shots: Path) 
     page.wait_for_function("c => S.code !== c && S.state && S.state.table.status === 'playing'", arg=old_code)
     assert page.evaluate("S.state.table.rules") == old_rules
     assert page.locator("#overlay").is_hidden() and page.locator("#game:not(.hidden)").count() == 1
+
+
+def touch_swipe(page: Any, start: tuple[float, float], end: tuple[float, float], steps: int = 8) -> None:
+    """A finger's swipe from ``start`` to ``end`` (Chromium's touch events, as a phone sends them)."""
+    cdp = page.context.new_cdp_session(page)
+    (x0, y0), (x1, y1) = start, end
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+    for k in range(1, steps + 1):
+        point = {"x": x0 + (x1 - x0) * k / steps, "y": y0 + (y1 - y0) * k / steps}
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+        page.wait_for_timeout(16)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def test_a_swipe_to_scroll_that_starts_on_a_card_moves_no_card(pages: Pages) -> None:
+    """On a phone a swipe up or down that began on a card of the hand dragged the card (the hand took
+    every touch gesture), and lifting the finger over the discard pile discarded it: a player who
+    scrolled up to see the table lost their turn with a card they did not choose. A vertical swipe
+    scrolls the page now; a sideways one still drags (the test above)."""
+    page = pages.open(PHONE, "en-GB", has_touch=True, is_mobile=True)
+    pages.lobby(page)
+    create(page, preset="german")
+    page.wait_for_selector("#game:not(.hidden)")
+    while not wait_turn_or_end(page, "#round-over"):
+        page.tap("#btn-overlay")
+        page.locator("#overlay").wait_for(state="hidden")
+    page.wait_for_function("S.state.legal.includes('draw')")
+    page.tap("#stock")
+    page.wait_for_function("S.state.view.phase !== 'draw' && document.body.dataset.myTurn === '1'")
+    version = page.evaluate("S.state.version")
+    before: list[str] = page.evaluate("shownHand()")
+    card = page.locator("#hand .card").nth(2)
+    card.scroll_into_view_if_needed()
+    box, pile = card.bounding_box(), page.locator("#discard").bounding_box()
+    start = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    # Straight up to the height of the discard pile (on screen or not), and lifted there.
+    touch_swipe(page, start, (start[0], max(5.0, pile["y"] + pile["height"] / 2)))
+    page.wait_for_timeout(800)  # a discard would have been sent and answered by now
+    assert page.evaluate("S.state.version") == version
+    assert page.evaluate("shownHand()") == before
+    assert page.evaluate("document.querySelectorAll('#hand .card.dragging').length") == 0
 
 
 def test_phone_header_sorting_and_touch_drag_kept_across_reloads(pages: Pages, shots: Path) -> None:

@@ -26,6 +26,19 @@ def client(tmp_path: Path, web: Any) -> Iterator[TestClient]:
         yield made
 
 
+def test_a_pong_says_what_is_left_of_the_turn_now(client: TestClient, web: Any) -> None:
+    """A phone that slept gets the states sent meanwhile late, each with the clock as it was when it
+    was sent; woken, its page asks with a ping, and the pong says the version and what is left now."""
+    grant = web.create(client, seats=2, bots=[{"kind": "greedy"}], seed=5)
+    with web.connect(client, grant["code"], grant["token"]) as ws:
+        first = web.receive_state(ws, until=lambda s: bool(s["legal"]))
+        time.sleep(1.0)  # the clock starts within a tick (0.5 s); the bot takes the seat at 2 s
+        ws.send_json({"type": "ping"})
+        pong = web.next_of(ws, "pong")
+        assert pong["version"] == first["version"]
+        assert pong["turn_left"] is not None and pong["turn_left"] < first["turn_left"] - 0.2
+
+
 def test_reconnecting_does_not_start_the_turn_clock_again(client: TestClient, web: Any) -> None:
     grant = web.create(client, seats=2, bots=[{"kind": "greedy"}], seed=5)
     code = grant["code"]

@@ -32,7 +32,7 @@ def my_turn(state: dict[str, Any]) -> bool:
 def expect_nothing_pending(ws: Any) -> None:
     """Nothing was queued for this connection: a ping is answered straight away."""
     ws.send_json({"type": "ping"})
-    assert ws.receive_json() == {"type": "pong"}
+    assert ws.receive_json()["type"] == "pong"
 
 
 @pytest.fixture
@@ -182,7 +182,7 @@ def test_message_limits_and_bad_messages(client: TestClient, bot_table: dict[str
             assert "y" * 41 not in answer["message"] and "\n" not in answer["message"]
             assert "\x1b" not in answer["message"]
         ws.send_bytes(b'{"type": "ping"}')
-        assert ws.receive_json() == {"type": "pong"}
+        assert ws.receive_json()["type"] == "pong"
         assert table_of(client, code).version == state["version"]
 
 

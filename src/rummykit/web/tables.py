@@ -879,7 +879,8 @@ class Table:
         elif isinstance(message, EvaluateMessage):
             client.send(self.evaluate(client, message))
         elif isinstance(message, PingMessage):
-            client.send({"type": "pong"})
+            # With the turn clock as it stands: a page woken from sleep corrects its clock with it.
+            client.send({"type": "pong", "version": self.version, "turn_left": self._turn_left()})
         elif isinstance(message, BackMessage):
             await self.back(client)
         elif isinstance(message, protocol.UndoMessage):

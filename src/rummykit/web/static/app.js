@@ -388,6 +388,12 @@ function onMessage(msg) {
       if (S.rematchAsked) { S.rematchAsked = false; $("#overlay").classList.add("hidden"); }
       flash(localText(msg, msg.message));
       break;
+    case "pong":  // asked when the page woke: the clock as the server has it now
+      if (S.state && msg.version === S.state.version) {
+        if (typeof msg.turn_left === "number") setTimerLeft(msg.turn_left);
+        renderTimer();
+      }
+      break;
     case "notice":  // about the server, not a move: shown until the table's next state
       S.notice = msg.version; flash(localText(msg, msg.message));
       break;
@@ -476,6 +482,7 @@ function announceRebuild(previous, state) {
 function onState(state) {
   const previous = S.state;
   S.state = state;
+  S.timerFor = null;  // every state says what is left of the turn (one that arrives late is corrected next)
   if (!previous) S.saidHand = state.match.hands_dealt;  // the hand the table opened at is on the screen
   if (S.notice !== null && state.version > S.notice) { S.notice = null; clearError($("#game-error")); }
   if (S.jokerAsked !== null && state.version !== S.jokerAsked) { S.jokerAsked = null; closeDialog("#joker-dialog"); }
@@ -484,6 +491,11 @@ function onState(state) {
     S.changed = noteChanges(previous, state);
     S.animate = true;  // the next render animates what changed; later renders (a click) do not
     if (previous && state.version > previous.version) playSound(state.legal.length && !previous.legal.length ? "turn" : "move");
+    // In another tab or app the title says that it is your turn (back here, it is the page's again).
+    if (document.hidden && state.legal.length && !(previous && previous.legal.length)) {
+      S.baseTitle = S.baseTitle || document.title;
+      document.title = `▶ ${t("your_turn")} · ${S.baseTitle}`;
+    }
     if (previous && state.version > previous.version) announceDraw(previous, state);
     if (previous && state.version > previous.version) announceRebuild(previous, state);
   }
@@ -1661,7 +1673,10 @@ function focusCard() {
 }
 
 // Dragging with pointer events (mouse, pen and touch alike): onto the discard pile, a table meld, the
-// meld tray, or to another place in the hand.
+// meld tray, or to another place in the hand. A finger that starts upwards or downwards scrolls the
+// page (the hand's cards allow vertical panning, style.css): the browser then cancels the pointer, and
+// a cancelled drag puts the card back; a swipe meant to scroll never discards or lays a card. A drag
+// by touch starts sideways (and may then go anywhere).
 function startDrag(ev, el, index) {
   if (ev.button !== undefined && ev.button > 0) return;
   const x0 = ev.clientX, y0 = ev.clientY;
@@ -1676,13 +1691,23 @@ function startDrag(ev, el, index) {
     el.classList.add("dragging");
     el.style.transform = `translate(${dx}px, ${dy}px)`;
   };
-  const up = (e) => {
+  const stop = () => {
     el.removeEventListener("pointermove", move);
     el.removeEventListener("pointerup", up);
-    el.removeEventListener("pointercancel", up);
+    el.removeEventListener("pointercancel", cancel);
     S.dragging = false;
     const pending = S.renderPending;
     S.renderPending = false;
+    return pending;
+  };
+  const cancel = () => {  // the browser took the gesture (a scroll): the card goes back, nothing is sent
+    const pending = stop();
+    el.style.transform = "";
+    el.classList.remove("dragging");
+    if (pending) render();
+  };
+  const up = (e) => {
+    const pending = stop();
     if (!moving) { if (pending) render(); return; }
     S.dragged = true;
     setTimeout(() => { S.dragged = false; }, 0);
@@ -1702,7 +1727,7 @@ function startDrag(ev, el, index) {
   };
   el.addEventListener("pointermove", move);
   el.addEventListener("pointerup", up);
-  el.addEventListener("pointercancel", up);
+  el.addEventListener("pointercancel", cancel);
 }
 
 // Where in the hand a card dropped at (x, y) goes: before the first card whose middle is right of x
@@ -2028,14 +2053,25 @@ function renderTimer() {
   const resting = (st.rest || []).includes(who);
   if (!seat || seat.kind !== "human" || seat.away || !seat.connected || resting) { el.textContent = ""; S.timerFor = null; return; }
   if (S.timerFor !== st.version) {  // the server says what is left: a page opened mid-turn counts that
-    const left = typeof st.turn_left === "number" ? st.turn_left : st.table.turn_seconds;
-    S.timerFor = st.version;
-    S.timerStart = Date.now() - (st.table.turn_seconds - left) * 1000;
+    setTimerLeft(typeof st.turn_left === "number" ? st.turn_left : st.table.turn_seconds);
   }
   const left = Math.max(0, Math.ceil(st.table.turn_seconds - (Date.now() - S.timerStart) / 1000));
   el.textContent = t("timer", { name: seatName(who), s: left });
   el.classList.toggle("urgent", left <= 15);
 }
+
+function setTimerLeft(left) {
+  S.timerFor = S.state.version;
+  S.timerStart = Date.now() - (S.state.table.turn_seconds - left) * 1000;
+}
+
+// A phone that slept (the screen off, the page frozen) gets the states sent meanwhile late, each with
+// the clock as it was when it was sent: woken, the page asks what is left now (the pong says it).
+document.addEventListener("visibilitychange", () => {
+  if (document.hidden) return;
+  if (S.ws && S.ws.readyState === WebSocket.OPEN) send({ type: "ping" });
+  document.title = S.baseTitle || document.title;
+});
 
 // The Moves panel: every move of the current hand in order, the newest in view (the state's few until
 // the whole list has arrived).
