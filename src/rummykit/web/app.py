@@ -58,6 +58,7 @@ from rummykit.bots import BOT_KIND_LINES, BOT_KIND_NAMES, BOT_LEVELS, LEVEL_LINE
 from rummykit.rules import PRESET_NAMES, Rules
 from rummykit.web import organiser, protocol
 from rummykit.web.clients import Client
+from rummykit.web.compression import CompressedFiles
 from rummykit.web.headers import SecurityHeaders
 from rummykit.web.houserules import advanced_examples, house_rules
 from rummykit.web.limits import (
@@ -219,6 +220,7 @@ def create_app(
     app.router.redirect_slashes = False
     app.state.settings = config
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(CompressedFiles)  # innermost: after the rate and the body limit
     app.add_middleware(BodyLimit, limit=config.max_body_bytes)
     app.add_middleware(HttpRate, limiter=RateLimiter(config.http_per_second, config.http_burst))
     app.add_middleware(SecurityHeaders)
