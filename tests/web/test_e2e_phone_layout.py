@@ -136,6 +136,8 @@ def test_the_tables_buttons_are_finger_sized_on_a_phone(
     page = open_page(PHONE, locale, has_touch=True, timeout_ms=20000)
     sit_down(page, "german", 3, seed=5)
     draw(page, web)
+    # The possible moves come in a message of their own after the state (later on a loaded machine).
+    page.wait_for_function("[...document.querySelectorAll('#moves button')].some((b) => b.offsetParent)")
     sizes = page.evaluate(
         """(selectors) => selectors.flatMap((sel) => [...document.querySelectorAll(sel)]
             .filter((b) => b.offsetParent !== null)
