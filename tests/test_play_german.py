@@ -18,9 +18,9 @@ from rummykit.cli.play import Player, PlaySession
 
 runner = CliRunner()
 ENGLISH_UI = (
-    "Your turn", "Legal moves", "illegal", "not a move", "draws from", "discards", "Round 1 over",
+    "Your turn", "Legal moves", "illegal", "not a move", "draws from", "discards", "Hand 1 over",
     "Match over", "Game saved", "Stock ", "Discard ", "player", "cards left", "hint:",
-    "short forms", "Press Enter", "Your hand", "dealer", "round 1", "bots:", "no moves", "melds |",
+    "short forms", "Press Enter", "Your hand", "dealer", "hand 1", "round 1", "bots:", "no moves", "melds |",
     "deadwood", "Pot:", "the match",
 )  # fmt: skip
 """Words of the English screens that must not appear in a German game."""

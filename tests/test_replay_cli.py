@@ -83,18 +83,18 @@ def test_all_hands_and_round_end(tmp_path: Path) -> None:
     assert "view: all hands" in out
     for title in ("Your hand", "Bot 2's hand", "Bot 3's hand"):
         assert f"{title} (" in out
-    assert "Round 1 over: " in out
+    assert "Hand 1 over: " in out
 
 
 def test_round_navigation_and_seat_switch(tmp_path: Path) -> None:
     m = played_match("german", seed=4)
     assert len(m.rounds) >= 2
     path = save_match(tmp_path, m)
-    code, out = replay(str(path), lines=["round 2", "seat 2", "round 9", "go 3", "bogus"])
+    code, out = replay(str(path), lines=["hand 2", "seat 2", "round 9", "go 3", "bogus"])
     assert code == 0
-    assert "round 2 of 3" in out
+    assert "hand 2 of 3" in out
     assert "view: Bot 2" in out and "Bot 2's hand" in out
-    assert "✗ there are 3 rounds in this record" in out
+    assert "✗ there are 3 hands in this record" in out
     assert "action 3 of" in out
     assert "✗ unknown command 'bogus'" in out
 
@@ -109,11 +109,11 @@ def test_round_record(tmp_path: Path) -> None:
     rk.Record.from_round(rnd).dump(path)
     code, out = replay(str(path), "--seat", "2", "--at", "2", lines=["end"])
     assert code == 0
-    assert "Viennese Rummy (Wiener Rummy) · round 1 · dealer Player 1 · replay" in out
+    assert "Viennese Rummy (Wiener Rummy) · hand 1 · dealer Player 1 · replay" in out
     assert "action 2 of" in out and "view: Player 2" in out
-    assert "Round 1 over: " in out and "melds | deadwood" in out
+    assert "Hand 1 over: " in out and "melds | deadwood" in out
     code, out = replay(str(path), lines=["round 2", "q"])
-    assert code == 0 and "✗ there is 1 round in this record" in out
+    assert code == 0 and "✗ there is 1 hand in this record" in out
 
 
 def test_bad_record_file(tmp_path: Path) -> None:
@@ -189,7 +189,7 @@ def test_a_card_laid_face_down_is_named_only_with_every_hand_shown(tmp_path: Pat
 
 REPLAY_ENGLISH = (
     "action ", "view:", "replay", "Your hand", "hand (", "cards left", "Stock ", "Discard ", "round 1",
-    "discards", "draws", "takes", "unknown command", "all hands", "Points",
+    "hand 1", "discards", "draws", "takes", "unknown command", "all hands", "Points",
 )  # fmt: skip
 """Words of the English replay screens that must not appear with ``--lang de``."""
 
@@ -226,7 +226,7 @@ def test_replay_takes_german_command_words_in_every_language(tmp_path: Path) -> 
 
     assert len(REPLAY_HELP) <= 80 and len(REPLAY_HELP_DE) <= 80
     commands = REPLAY_HELP_DE.split(" · ")
-    assert not {"go N", "round N", "start", "end", "seat N", "all"} & set(commands), commands
+    assert not {"go N", "hand N", "round N", "start", "end", "seat N", "all"} & set(commands), commands
     m = played_match("german(match_end=single_hand)")
     path = save_match(tmp_path, m)
     total = len(m.actions)
@@ -383,7 +383,7 @@ def test_every_hand_of_six_seats_fits_the_screen(tmp_path: Path, rules: str, see
     assert max(screen.count("\n") for screen in screens) <= 23
     assert all("Player 6" in screen for screen in screens)
     end = screens[-1]
-    assert "Round 1 over" in end and "cards  opened" not in end  # the result lists the hands
+    assert "Hand 1 over" in end and "cards  opened" not in end  # the result lists the hands
 
 
 def test_a_partial_run_names_the_games_it_holds(tmp_path: Path) -> None:
@@ -415,4 +415,4 @@ def test_a_web_table_s_record_of_several_deals_and_reshuffles_is_stepped_through
     path.write_text(rk.Record.from_match(m).dumps(), encoding="utf-8")
     code, out = replay(str(path), lines=["end", "round 2", "end"])
     assert code == 0 and "error" not in out, out[-400:]
-    assert f"action {len(m.actions)} of {len(m.actions)}" in out and "round 2 of 2" in out
+    assert f"action {len(m.actions)} of {len(m.actions)}" in out and "hand 2 of 2" in out

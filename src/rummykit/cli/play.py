@@ -504,7 +504,7 @@ class PlaySession:
             return
         self.wait_for_enter(
             self.t(
-                "Press Enter for the next round (or type quit) > ",
+                "Press Enter for the next hand (or type quit) > ",
                 "Enter für das nächste Spiel (oder „ende“) > ",
             )
         )
@@ -1225,7 +1225,7 @@ def resumed_session(
         save_path=saved.path if save else None,
         notices=[
             Lang(lang)(
-                f"resumed {shown(saved.path.name)}: round {len(m.rounds)} · seed {m.seed}",
+                f"resumed {shown(saved.path.name)}: hand {len(m.rounds)} · seed {m.seed}",
                 f"fortgesetzt: {shown(saved.path.name)}, Spiel {len(m.rounds)} · Startwert {m.seed}",
             ),
             rules_notice(lang),

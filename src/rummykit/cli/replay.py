@@ -1,9 +1,10 @@
-"""``rummykit replay FILE``: step through a saved round or match, forwards and backwards.
+"""``rummykit replay FILE``: step through a saved hand or match, forwards and backwards.
 
 The record (``rk.Record``, as ``rummykit play`` saves it) is replayed action by action. The screen
 shows the table from one seat's view (``--seat N``, only that hand) or with every hand (``--all``).
 Commands: Enter or ``n`` next, ``b`` back, ``+N``/``-N`` several steps, ``go N`` to the position
-after action N, ``round N`` to the deal of round N, ``start``, ``end``, ``seat N``, ``all``, ``q``;
+after action N, ``hand N`` to the deal of hand N (``round N`` too), ``start``, ``end``, ``seat N``,
+``all``, ``q``;
 the German words work too, in every language (:data:`REPLAY_HELP_DE`: ``zurück``, ``zu N``,
 ``spiel N``, ``anfang``, ``ende``, ``platz N``, ``alle``, ``beenden``, ``hilfe``).
 At the end of input the command ends. ``--lang de`` (or a German locale, as for ``rummykit play``)
@@ -42,7 +43,7 @@ from rummykit.round import Round
 from rummykit.selfplay import INDEX_FILE, RUN_FILE, batch_games, game_line, game_seats, nth_record_line
 from rummykit.state import RoundState
 
-REPLAY_HELP = "Enter next · b back · +N/-N · go N · round N · start · end · seat N · all · q"
+REPLAY_HELP = "Enter next · b back · +N/-N · go N · hand N · start · end · seat N · all · q"
 REPLAY_HELP_DE = "Enter vor · zurück · +N/-N · zu N · spiel N · anfang · ende · platz N · alle · q"
 REPLAY_PROMPT = "replay> "
 REPLAY_PROMPT_DE = "Wiedergabe> "
@@ -384,14 +385,14 @@ class ReplaySession:
                 self.go(self.position + int(verb))
             elif verb in ("go", "zu", "gehe") and len(args) == 1 and args[0].isdigit():
                 self.go(int(args[0]))
-            elif verb in ("round", "spiel") and len(args) == 1 and args[0].isdigit():
+            elif verb in ("hand", "round", "spiel") and len(args) == 1 and args[0].isdigit():
                 n = int(args[0])
                 if not 1 <= n <= len(self.round_starts):
                     rounds = len(self.round_starts)
                     return self.t(
-                        "✗ there is 1 round in this record"
+                        "✗ there is 1 hand in this record"
                         if rounds == 1
-                        else f"✗ there are {rounds} rounds in this record",
+                        else f"✗ there are {rounds} hands in this record",
                         f"✗ diese Aufzeichnung hat {rounds} {'Spiel' if rounds == 1 else 'Spiele'}",
                     )
                 self.go(self.round_starts[n - 1])
@@ -476,7 +477,7 @@ def replay_command(
         ),
     ] = None,
 ) -> None:
-    """Step through a saved round or match, forwards and backwards, from one seat's view or all."""
+    """Step through a saved hand or match, forwards and backwards, from one seat's view or all."""
     lang = play_language(lang_option)
     t = Lang(lang)
     letters = card_letters(letters, lang)

@@ -58,7 +58,7 @@ class SavedGame:
         return self.match.is_over
 
     def summary(self, lang: str = "en") -> str:
-        """One line for the start screen: game, round, players, when it was saved."""
+        """One line for the start screen: game, hand, players, when it was saved."""
         from rummykit.cli.screen import game_title
 
         m = self.match
@@ -71,7 +71,7 @@ class SavedGame:
         who = " and ".join(people)
         who += " against bots" if len(people) < len(self.names) else " (hot-seat)"
         when = printable(self.saved.replace("T", " ")[:16]) if self.saved else "unknown time"
-        return f"{game_title(m.rules)}, round {len(m.rounds)}, {who}, saved {when}"
+        return f"{game_title(m.rules)}, hand {len(m.rounds)}, {who}, saved {when}"
 
 
 def load_saved(path: Path) -> SavedGame:
@@ -95,7 +95,7 @@ def load_saved(path: Path) -> SavedGame:
         raise NotationError(f"{file} is not a saved game: {exc}") from None
     record = Record.from_dict(data)
     if record.kind != "match":
-        raise NotationError(f"{file} holds a single round; only games saved by 'rummykit play' resume")
+        raise NotationError(f"{file} holds a single hand; only games saved by 'rummykit play' resume")
     if record.deals is not None:  # its deals end where the record ends: no hand after them is dealt
         raise NotationError(f"{file} is a web table's record; 'rummykit replay' shows it, it does not resume")
     meta = data.get("meta")

@@ -69,7 +69,7 @@ GERMAN_NOUNS: Final[dict[str, tuple[str, str]]] = {
     "bot": ("Bot", "Bots"),
     "chip": ("Chip", "Chips"),
     "point": ("Punkt", "Punkte"),
-    "round": ("Spiel", "Spiele"),
+    "hand": ("Spiel", "Spiele"),
 }
 """German singular and plural of the nouns :func:`count` is used with."""
 
@@ -320,17 +320,17 @@ def minus_cell(score: Scoreboard, seat: int, lang: str = "en") -> str:
 
 
 def round_text(score: Scoreboard, lang: str = "en") -> str:
-    """The header's round: ``round 2 of 3``, ``round 4``; where only a scored hand counts and this is
-    not the first deal, the hands dealt again: ``round 3 (rounds 1–2 not scored)``."""
+    """The header's hand: ``hand 2 of 3``, ``hand 4``; where only a scored hand counts and this is
+    not the first deal, the hands dealt again: ``hand 3 (hands 1–2 not scored)``."""
     t = Lang(lang)
     n = score.round_number
     if score.dealt_again and n > 1:
-        before = t("round 1", "Spiel 1") if n == 2 else t(f"rounds 1–{n - 1}", f"Spiele 1–{n - 1}")
+        before = t("hand 1", "Spiel 1") if n == 2 else t(f"hands 1–{n - 1}", f"Spiele 1–{n - 1}")
         counted = t("not scored", "zählte nicht" if n == 2 else "zählten nicht")
-        return t(f"round {n} ({before} {counted})", f"Spiel {n} ({before} {counted})")
+        return t(f"hand {n} ({before} {counted})", f"Spiel {n} ({before} {counted})")
     if score.rounds_planned:
-        return t(f"round {n} of {score.rounds_planned}", f"Spiel {n} von {score.rounds_planned}")
-    return t(f"round {n}", f"Spiel {n}")
+        return t(f"hand {n} of {score.rounds_planned}", f"Spiel {n} von {score.rounds_planned}")
+    return t(f"hand {n}", f"Spiel {n}")
 
 
 HEADER_WIDTH: Final = BOARD_WIDTH - 2
@@ -781,7 +781,7 @@ def result_table(
     best = undercut_by(result, view.rules)
     best = result.winner if best is None else best
     title = Text(
-        t(f"Round {score.round_number} over: {ended}", f"Spiel {score.round_number} vorbei: {ended}"),
+        t(f"Hand {score.round_number} over: {ended}", f"Spiel {score.round_number} vorbei: {ended}"),
         style="bold",
     )
     knock = view.rules.is_knock_game
