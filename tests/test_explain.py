@@ -365,3 +365,21 @@ def test_rules_options_on_a_narrow_terminal_lists_every_option_name_whole() -> N
     names.append("robbed_joker_counts_toward_hand")
     for name in names:
         assert f"{name} — " in shown.getvalue()  # whole, where the table showed "dealer_sits_out_a…"
+
+
+@pytest.mark.parametrize("rotation", get_args(rk.rules.DealRotation))
+@pytest.mark.parametrize("preset", ["german", "german_dskv", "basic", "viennese"])
+def test_the_length_of_a_match_says_who_deals_as_the_deal_rotation_has_it(rotation: str, preset: str) -> None:
+    """A club player's audit: with ``deal_rotation = winner_deals`` the page still said that everyone
+    deals once ("jeder gibt einmal"), which only a deal passed round the table makes true."""
+    rules = rk.Rules.preset(preset).replace(deal_rotation=rotation, match_end="fixed_hands", num_hands=None)
+    pages = {lang: explain(rules, lang) for lang in LANGUAGES}
+    passed_round = rotation != "winner_deals"
+    assert ("everyone deals once" in pages["en"]) == passed_round
+    assert ("jeder gibt einmal" in pages["de"]) == passed_round
+    if not passed_round:
+        assert "the winner of a hand deals the next, so not everyone deals" in pages["en"]
+        assert "wer ein Spiel gewinnt, gibt das nächste; so gibt nicht unbedingt jeder" in pages["de"]
+    # A match of a number of hands set (not one per player) says nothing of who deals them.
+    fixed = rules.replace(num_hands=5)
+    assert "deals once" not in explain(fixed, "en") and "gibt einmal" not in explain(fixed, "de")

@@ -142,7 +142,7 @@ def test_a_file_name_with_escapes_is_written_out_when_resuming(data_dir: Path) -
     path.rename(strange)
     code, out = play("--resume", str(strange), lines=["quit"])
     assert code == 0 and "\x1b" not in out
-    assert "resumed 'x\\x1b]52;c;bHMK\\x1b\\\\.json': round 1" in out
+    assert "resumed 'x\\x1b]52;c;bHMK\\x1b\\\\.json': hand 1" in out
     result = runner.invoke(app, ["play", "--resume", str(data_dir / f"gone{OSC52}.json")])
     assert result.exit_code == 2 and "\x1b" not in result.output
     assert "cannot resume 'gone\\x1b]52;c;bHMK\\x1b\\\\.json'" in result.output

@@ -88,7 +88,7 @@ def test_the_result_says_you_have_gin() -> None:
     table = screen.result_table(view, ["You", "Bot 2"], screen.Scoreboard(), ascii_only=True)
     console = Console(width=100, record=True, file=io.StringIO())
     console.print(table)
-    assert "Round 1 over: You have gin" in console.export_text()
+    assert "Hand 1 over: You have gin" in console.export_text()
 
 
 def test_the_gin_line_says_your_melds() -> None:
@@ -123,18 +123,18 @@ def test_the_header_never_reads_round_2_of_1() -> None:
     score = screen.match_scoreboard(m)
     view = m.round.view(0)
     header = screen.header_text(board(view, ("You", "Bot 2"), "en", score))
-    assert "of 1" not in header and "round 2 (round 1 not scored)" in header
+    assert "of 1" not in header and "hand 2 (hand 1 not scored)" in header
     german = screen.header_text(board(view, ("Du", "Bot 2"), "de", score))
     assert "Spiel 2 (Spiel 1 zählte nicht)" in german
     third = screen.Scoreboard(round_number=3, rounds_planned=1, dealt_again=True)
     assert screen.header_text(board(view, ("You", "Bot 2"), "en", third)).count(
-        "round 3 (rounds 1–2 not scored)"
+        "hand 3 (hands 1–2 not scored)"
     )
     assert "Spiel 3 (Spiele 1–2 zählten nicht)" in screen.header_text(
         board(view, ("Du", "Bot 2"), "de", third)
     )
     first = rk.Match.new(GIN, 2, seed=1)
-    assert "round 1 of 1" in screen.header_text(board(first.round.view(0), ("You", "Bot 2"), "en",
+    assert "hand 1 of 1" in screen.header_text(board(first.round.view(0), ("You", "Bot 2"), "en",
                                                       screen.match_scoreboard(first)))  # fmt: skip
 
 

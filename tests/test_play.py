@@ -50,7 +50,7 @@ def test_full_round_with_help_illegal_move_and_hint(data_dir: Path) -> None:
     )  # fmt: skip
     assert code == 0
     # The first screen: header, players with card counts, piles, the hand with positions.
-    assert "German Rummy (Rommé), changed rules · round 1 of 1 · dealer Bot 3" in out
+    assert "German Rummy (Rommé), changed rules · hand 1 of 1 · dealer Bot 3" in out
     assert "▶  You            13  –" in out
     assert "Stock 70  Discard 6♣  No melds on the table" in out
     assert " 3♣  4♣  7♣ 10♦  Q♦  K♦  A♥  8♥  9♥  A♠  4♠  J♠  Q♠" in out
@@ -64,7 +64,7 @@ def test_full_round_with_help_illegal_move_and_hint(data_dir: Path) -> None:
     assert re.search(r"You draw \S+ from the stock", out) and "You discard" in out  # the drawn card, named
     assert "Bot 2 draws from the stock" in out or "Bot 2 takes" in out
     # The round reaches its score table and the match its winner.
-    assert "Round 1 over: " in out
+    assert "Hand 1 over: " in out
     assert "player   cards left" in out or "player  cards left" in out
     assert "Match over: " in out
     # The game was saved as a record that replays to the finished match.
@@ -79,15 +79,15 @@ def test_viennese_showdown_shows_arrangements_chips_and_pot(data_dir: Path) -> N
         "--rules", "viennese", "--players", "3", "--seed", "24", "--bots", "greedy", lines=["auto"] * 60,
     )  # fmt: skip
     assert code == 0
-    assert "Viennese Rummy (Wiener Rummy) · round 1 · dealer Bot 3 · pot 15" in out
+    assert "Viennese Rummy (Wiener Rummy) · hand 1 · dealer Bot 3 · pot 15" in out
     assert "score  chips" in out  # signed as in the browser (issue #19)
     assert "Your hand (10 cards, by suit) · deadwood 58" in out
     # After the draw the hand's eleven cards show their deadwood, said to be before the discard.
     assert re.search(r"Your hand \(11 cards, by suit\) · deadwood \d+ before the discard", out)
-    assert "Round 1 over: Bot 2 called Rummy" in out
+    assert "Hand 1 over: Bot 2 called Rummy" in out
     assert "[J♣ J♦ J♥ J♠] [A♦ 2♦ 3♦] [2♥ JK(=3♥) 4♥] = 0" in out
     assert "melds | deadwood" in out and "Pot: 15 chips" in out
-    assert "Press Enter for the next round" in out
+    assert "Press Enter for the next hand" in out
 
 
 def test_end_of_input_stops_cleanly_and_saves(data_dir: Path) -> None:
@@ -337,7 +337,7 @@ def test_resume_continues_the_saved_game(data_dir: Path) -> None:
 
     code, out = play("--resume", str(path), lines=["d", "quit"])
     assert code == 0
-    assert f"resumed {path.name}: round 1 · seed 3" in out
+    assert f"resumed {path.name}: hand 1 · seed 3" in out
     match = before.replay()
     hand = screen.sorted_hand(match.round.view(0).hand, "suit")
     assert " ".join(screen.card_face(c) for c in hand) in re.sub(r" +", " ", out)
@@ -354,7 +354,7 @@ def test_most_recent_unfinished_game_is_offered(data_dir: Path) -> None:
     (path,) = saved_games(data_dir)
     assert latest_unfinished(data_dir / "games") is not None
     _, out = play(lines=["", "quit"], draw=True)  # Enter accepts
-    assert "Unfinished game: German Rummy (Rommé), round 1, You against bots, saved " in out
+    assert "Unfinished game: German Rummy (Rommé), hand 1, You against bots, saved " in out
     assert f"resumed {path.name}" in out
     # "n" starts a new game, dealt at random: a bot may end its first hand before the person moves
     # (the Enter then starts the next one), else the empty line is a typed nothing; either way "d" moves.
@@ -373,7 +373,7 @@ def test_only_an_unfinished_game_of_the_kind_asked_for_is_offered(data_dir: Path
         _, out = play(*fresh, lines=["quit"])  # only a new game has a seed, bots, names or a dealer
         assert "Unfinished game" not in out, fresh
     _, out = play("--rules", "german", "--players", "3", lines=["", "quit"], draw=True)
-    assert "Unfinished game: German Rummy (Rommé), round 1" in out and "resumed " in out
+    assert "Unfinished game: German Rummy (Rommé), hand 1" in out and "resumed " in out
 
 
 def test_finished_games_are_not_offered_and_bad_files_are_refused(data_dir: Path, tmp_path: Path) -> None:
@@ -428,6 +428,20 @@ def test_a_long_input_line_is_not_echoed_back(data_dir: Path) -> None:
     assert all(len(line) <= 200 for line in out.splitlines())
 
 
+def test_the_english_terminal_says_hand_where_the_docs_and_the_web_do(data_dir: Path) -> None:
+    """A club player's audit: the English terminal said "round 2 of 3", "Round 1 over" and "Press Enter
+    for the next round" where the docs and the web page say "hand" (German: Spiel, Partie)."""
+    first_hand = ["auto"] * 80 + ["", "quit"]
+    _, out = play("--seed", "3", "--bots", "greedy", "--set", "num_hands=2", lines=first_hand)
+    assert "hand 1 of 2" in out and "Hand 1 over: " in out and "hand 2 of 2" in out
+    assert "Press Enter for the next hand (or type quit)" in out
+    (path,) = saved_games(data_dir)
+    _, resumed = play("--resume", str(path), lines=["auto"] * 80)
+    assert f"resumed {path.name}: hand 2 · seed 3" in resumed
+    assert "Hand 2 over: " in resumed and "Match over: " in resumed
+    assert "round" not in out.lower() and "round" not in resumed.lower()
+
+
 def test_scores_are_signed_as_in_the_browser(data_dir: Path) -> None:
     _, out = play(
         "--seed", "3", "--bots", "greedy", "--set", "match_end=single_hand", lines=["auto"] * 400
@@ -478,7 +492,7 @@ def test_the_hands_last_moves_stay_visible_above_the_score_table() -> None:
     ]
     PlaySession(match, players, console, scripted(["auto"] * 60 + ["quit"])).run()
     text = out.getvalue()
-    before_result = text.split("Round 1 over: ")[0]
+    before_result = text.split("Hand 1 over: ")[0]
     last_screen = before_result.split("\x1b[2J")[-1]  # what stays on screen once the table is shown
     assert "Bot 2 calls Rummy, laying " in last_screen
 
@@ -736,7 +750,7 @@ def test_gin_plays_heads_up_without_players_given(data_dir: Path) -> None:
         "--rules", "gin", "--bots", "greedy", "--seed", "2", "--no-save", lines=["quit"], draw=True
     )  # fmt: skip
     assert code == 0 and "error" not in out
-    assert "Gin Rummy · round 1 of 1" in out and "1 bot: Greedy · seed 2" in out
+    assert "Gin Rummy · hand 1 of 1" in out and "1 bot: Greedy · seed 2" in out
     code, out = play("--bots", "greedy", "--seed", "2", "--no-save", lines=["quit"], draw=True)
     assert code == 0 and "2 bots: Greedy · seed 2" in out
 
@@ -911,17 +925,17 @@ def test_a_bare_joker_exchange_in_german_rules_says_to_add_the_meld() -> None:
 
 
 def test_text_typed_at_the_next_round_prompt_is_not_taken_for_enter(data_dir: Path) -> None:
-    """A move typed ahead at "Press Enter for the next round" is said to be ignored, and the next
+    """A move typed ahead at "Press Enter for the next hand" is said to be ignored, and the next
     round starts only on a bare Enter."""
     _, out = play("--rules", "viennese", "--seed", "24", "--bots", "greedy", lines=["auto"] * 60)
-    assert "Round 1 over: Bot 2 called Rummy" in out
+    assert "Hand 1 over: Bot 2 called Rummy" in out
     assert "'auto' ignored: only Enter goes on here (or type quit)" in out
-    assert "round 2" not in out
+    assert "hand 2" not in out
     _, out = play(
         "--rules", "viennese", "--seed", "24", "--bots", "greedy", lines=[*["auto"] * 8, "", "quit"]
     )
     assert "Unfinished game" not in out  # a seed asks for a new game
-    assert "Press Enter for the next round (or type quit) > Viennese Rummy (Wiener Rummy) · round 2" in out
+    assert "Press Enter for the next hand (or type quit) > Viennese Rummy (Wiener Rummy) · hand 2" in out
 
 
 def test_text_typed_at_the_hand_over_is_not_taken_for_enter() -> None:
@@ -1010,7 +1024,7 @@ def test_a_rubbers_hand_result_says_who_got_the_knock_money(data_dir: Path) -> N
     from rummykit.bots import make_bot
 
     _, out = play("--rules", "viennese", "--seed", "24", "--bots", "greedy", lines=["auto"] * 60)
-    assert "Round 1 over: Bot 2 called Rummy" in out
+    assert "Hand 1 over: Bot 2 called Rummy" in out
     assert "Knock money: Bot 2 gets 2 chips (1 from each other player)" in out
     _, out = play(
         "--rules", "viennese", "--seed", "24", "--bots", "greedy", "--lang", "de", lines=["auto"] * 60
@@ -1058,7 +1072,7 @@ def test_a_crowded_table_keeps_the_board_within_24_lines() -> None:
     session.show(0, session.status(0))
     screen_lines = buffer.getvalue().split(CLEAR_ALL)[-1].rstrip("\n").split("\n")
     assert len(screen_lines) + 1 <= 24  # and the prompt
-    assert screen_lines[0].endswith("German Rummy (Rommé) · round 4 of 6 · dealer Bot 4")
+    assert screen_lines[0].endswith("German Rummy (Rommé) · hand 4 of 6 · dealer Bot 4")
     assert any(line.startswith("1 ") and " 8 " in line and " 15 " in line for line in screen_lines)
 
 
@@ -1087,7 +1101,7 @@ def test_a_crowded_table_with_a_long_run_keeps_the_board_within_24_lines() -> No
     session.show(0, session.status(0))
     screen_lines = buffer.getvalue().split(CLEAR_ALL)[-1].rstrip("\n").split("\n")
     assert len(screen_lines) + 1 <= 24  # and the prompt
-    assert screen_lines[0].endswith("German Rummy (Rommé) · round 4 of 6 · dealer Bot 4")
+    assert screen_lines[0].endswith("German Rummy (Rommé) · hand 4 of 6 · dealer Bot 4")
     (at,) = [i for i, line in enumerate(screen_lines) if line.startswith("5 2♥ 3♥ 4♥ 5♥ 6♥ 7♥ 8♥ ")]
     assert screen_lines[at + 1].startswith("  9♥ 10♥ ") and screen_lines[at + 2].startswith("6 ")
 

@@ -4,6 +4,7 @@ status line, the table and the score sheet, at 80×24 (issue #19, item 6)."""
 from __future__ import annotations
 
 import io
+import json
 import re
 from pathlib import Path
 
@@ -18,9 +19,9 @@ from rummykit.cli.play import Player, PlaySession
 
 runner = CliRunner()
 ENGLISH_UI = (
-    "Your turn", "Legal moves", "illegal", "not a move", "draws from", "discards", "Round 1 over",
+    "Your turn", "Legal moves", "illegal", "not a move", "draws from", "discards", "Hand 1 over",
     "Match over", "Game saved", "Stock ", "Discard ", "player", "cards left", "hint:",
-    "short forms", "Press Enter", "Your hand", "dealer", "round 1", "bots:", "no moves", "melds |",
+    "short forms", "Press Enter", "Your hand", "dealer", "hand 1", "round 1", "bots:", "no moves", "melds |",
     "deadwood", "Pot:", "the match",
 )  # fmt: skip
 """Words of the English screens that must not appear in a German game."""
@@ -235,3 +236,30 @@ def test_german_cards_carry_german_letters_and_both_are_typed(data_dir: Path) ->
     assert german.replace("B", "J").count("✗") == international.count("✗")  # the same moves read alike
     refused = runner.invoke(app, ["play", "--lang", "de", "--letters", "fr"])
     assert refused.exit_code == 2 and "--letters: keine Kartenbuchstaben 'fr'" in refused.output
+
+
+def resume(path: Path, lines: list[str]) -> str:
+    """``rummykit play --resume PATH --lang de``."""
+    args = ["play", "--fast", "--resume", str(path), "--lang", "de"]
+    result = runner.invoke(app, args, input="".join(f"{line}\n" for line in lines))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.output
+
+
+def test_a_game_begun_in_english_goes_on_in_german_with_du(data_dir: Path) -> None:
+    """The default name ``You`` a save keeps is the game's, not one a person typed: resumed with
+    ``--lang de`` it is ``Du`` (and ``Deine Hand``), and the save still says that nobody typed it. A
+    name typed with ``--names`` stays as it is."""
+    play("--seed", "3", "--lang", "en", lines=["auto", "quit"])
+    (path,) = sorted((data_dir / "games").glob("*.json"))
+    out = resume(path, lines=["auto", "quit"])
+    assert "Deine Hand" in out and "You" not in out
+    meta = json.loads(path.read_text(encoding="utf-8"))["meta"]
+    assert meta["names"] == ["Du", "Bot 2", "Bot 3"] and meta["typed"] == [False, False, False]
+    path.unlink()
+    play("--seed", "3", "--lang", "en", "--names", "Anna", lines=["auto", "quit"])
+    (path,) = sorted((data_dir / "games").glob("*.json"))
+    out = resume(path, lines=["quit"])
+    assert "Hand von Anna" in out
+    meta = json.loads(path.read_text(encoding="utf-8"))["meta"]
+    assert meta["names"][0] == "Anna" and meta["typed"] == [True, False, False]

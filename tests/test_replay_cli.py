@@ -83,18 +83,18 @@ def test_all_hands_and_round_end(tmp_path: Path) -> None:
     assert "view: all hands" in out
     for title in ("Your hand", "Bot 2's hand", "Bot 3's hand"):
         assert f"{title} (" in out
-    assert "Round 1 over: " in out
+    assert "Hand 1 over: " in out
 
 
 def test_round_navigation_and_seat_switch(tmp_path: Path) -> None:
     m = played_match("german", seed=4)
     assert len(m.rounds) >= 2
     path = save_match(tmp_path, m)
-    code, out = replay(str(path), lines=["round 2", "seat 2", "round 9", "go 3", "bogus"])
+    code, out = replay(str(path), lines=["hand 2", "seat 2", "round 9", "go 3", "bogus"])
     assert code == 0
-    assert "round 2 of 3" in out
+    assert "hand 2 of 3" in out
     assert "view: Bot 2" in out and "Bot 2's hand" in out
-    assert "✗ there are 3 rounds in this record" in out
+    assert "✗ there are 3 hands in this record" in out
     assert "action 3 of" in out
     assert "✗ unknown command 'bogus'" in out
 
@@ -109,11 +109,11 @@ def test_round_record(tmp_path: Path) -> None:
     rk.Record.from_round(rnd).dump(path)
     code, out = replay(str(path), "--seat", "2", "--at", "2", lines=["end"])
     assert code == 0
-    assert "Viennese Rummy (Wiener Rummy) · round 1 · dealer Player 1 · replay" in out
+    assert "Viennese Rummy (Wiener Rummy) · hand 1 · dealer Player 1 · replay" in out
     assert "action 2 of" in out and "view: Player 2" in out
-    assert "Round 1 over: " in out and "melds | deadwood" in out
+    assert "Hand 1 over: " in out and "melds | deadwood" in out
     code, out = replay(str(path), lines=["round 2", "q"])
-    assert code == 0 and "✗ there is 1 round in this record" in out
+    assert code == 0 and "✗ there is 1 hand in this record" in out
 
 
 def test_bad_record_file(tmp_path: Path) -> None:
@@ -189,7 +189,7 @@ def test_a_card_laid_face_down_is_named_only_with_every_hand_shown(tmp_path: Pat
 
 REPLAY_ENGLISH = (
     "action ", "view:", "replay", "Your hand", "hand (", "cards left", "Stock ", "Discard ", "round 1",
-    "discards", "draws", "takes", "unknown command", "all hands", "Points",
+    "hand 1", "discards", "draws", "takes", "unknown command", "all hands", "Points",
 )  # fmt: skip
 """Words of the English replay screens that must not appear with ``--lang de``."""
 
@@ -204,9 +204,10 @@ def test_replay_in_german_with_lang_and_by_the_locale(
     assert code == 0
     screens = out.split("Wiedergabe> ")  # the German prompt
     assert len(screens) == 7 and "replay> " not in out
-    assert f"Zug 0 von {total} · Sicht: You" in screens[0]
+    # The save's default name is the game's, so it is said in German (a typed name would stay).
+    assert f"Zug 0 von {total} · Sicht: Du" in screens[0] and "You" not in out
     assert "Wiedergabe" in screens[0] and "Enter vor · zurück" in screens[0]
-    assert "1. You: zieht vom Stoß" in screens[1]
+    assert "1. Du ziehst vom Stoß" in screens[1]
     assert "✗ unbekannter Befehl 'xyz'" in out
     assert f"Zug {total} von {total}" in screens[4] and "Sicht: alle Hände" in screens[5]
     found = [w for w in REPLAY_ENGLISH if w in out]
@@ -226,7 +227,7 @@ def test_replay_takes_german_command_words_in_every_language(tmp_path: Path) -> 
 
     assert len(REPLAY_HELP) <= 80 and len(REPLAY_HELP_DE) <= 80
     commands = REPLAY_HELP_DE.split(" · ")
-    assert not {"go N", "round N", "start", "end", "seat N", "all"} & set(commands), commands
+    assert not {"go N", "hand N", "round N", "start", "end", "seat N", "all"} & set(commands), commands
     m = played_match("german(match_end=single_hand)")
     path = save_match(tmp_path, m)
     total = len(m.actions)
@@ -383,7 +384,7 @@ def test_every_hand_of_six_seats_fits_the_screen(tmp_path: Path, rules: str, see
     assert max(screen.count("\n") for screen in screens) <= 23
     assert all("Player 6" in screen for screen in screens)
     end = screens[-1]
-    assert "Round 1 over" in end and "cards  opened" not in end  # the result lists the hands
+    assert "Hand 1 over" in end and "cards  opened" not in end  # the result lists the hands
 
 
 def test_a_partial_run_names_the_games_it_holds(tmp_path: Path) -> None:
@@ -415,4 +416,101 @@ def test_a_web_table_s_record_of_several_deals_and_reshuffles_is_stepped_through
     path.write_text(rk.Record.from_match(m).dumps(), encoding="utf-8")
     code, out = replay(str(path), lines=["end", "round 2", "end"])
     assert code == 0 and "error" not in out, out[-400:]
-    assert f"action {len(m.actions)} of {len(m.actions)}" in out and "round 2 of 2" in out
+    assert f"action {len(m.actions)} of {len(m.actions)}" in out and "hand 2 of 2" in out
+
+
+# A club player's audit: a replay ends as the live game did, and speaks the default names in its language
+def _played_and_saved(data_dir: Path, *args: str) -> tuple[Path, str]:
+    """A match played through ``rummykit play`` with ``auto`` to its end; its save and the output."""
+    result = runner.invoke(
+        app,
+        ["play", "--fast", "--dealer", "3", "--seed", "0", "--bots", "greedy", *args],
+        input=("auto\n" * 120 + "\n") * 15,  # Enter between hands
+    )
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    path = max((data_dir / "games").glob("*.json"), key=lambda p: p.stat().st_mtime_ns)
+    return path, result.output
+
+
+def _last_line_starting(out: str, start: str) -> str:
+    """The last line beginning with ``start``, to its closing parenthesis (wrapped lines joined)."""
+    text = start + " " + " ".join(out.split(start)[-1].split())
+    return text[: text.index(")") + 1]
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_replay_of_a_finished_match_ends_with_the_match_over_line(data_dir: Path, lang: str) -> None:
+    """The replay of a finished match stopped at the last hand's score table; the live game went on to
+    say who won the match (``Partie beendet: … gewinnt``). Now the replay's last position says it too,
+    word for word, and no other position does."""
+    rules = "german(hand_scoring=winner_gets_sum,match_end=penalty_limit,penalty_limit=100)"
+    path, live = _played_and_saved(data_dir, "--rules", rules, "--lang", lang)
+    over = "Match over:" if lang == "en" else "Partie beendet:"
+    assert over in live
+    said = _last_line_starting(live, over)
+    assert ("minus points" if lang == "en" else "Minuspunkte") in said
+    total = len(rk.Record.load(path).actions)
+    code, out = replay(str(path), "--lang", lang, lines=["end", f"go {total - 1}", "end", "q"])
+    assert code == 0
+    screens = out.split("replay> " if lang == "en" else "Wiedergabe> ")
+    assert over not in screens[0] and over not in screens[2]
+    for end in (screens[1], screens[3]):
+        assert _last_line_starting(end, over) == said
+        assert end.index("over: " if lang == "en" else "vorbei: ") < end.index(over)  # below the scores
+        assert max(len(line) for line in end.splitlines()) <= 80
+        assert len(end.rstrip("\n").splitlines()) <= 23
+
+
+def test_a_replay_of_a_match_not_ended_or_of_one_hand_has_no_match_over_line(tmp_path: Path) -> None:
+    m = played_match("german(match_end=single_hand)")
+    path = save_match(tmp_path, m)
+    _, whole = replay(str(path), lines=["end", "q"])
+    assert "Match over: " in whole
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["actions"] = data["actions"][:-1]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    _, cut = replay(str(path), lines=["end", "q"])
+    assert "Match over" not in cut
+    rnd = rk.Round.new(rk.Rules.preset("german"), 3, seed=2)
+    rng, bot = random.Random(2), make_bot("greedy")
+    while not rnd.is_over:
+        rnd.apply(bot.choose(rnd.view(rnd.to_move), rnd.legal_actions(), rng))
+    single = tmp_path / "hand.json"
+    single.write_text(json.dumps(rk.Record.from_round(rnd).to_dict()), encoding="utf-8")
+    _, hand = replay(str(single), lines=["end", "q"])
+    assert "Hand 1 over: " in hand and "Match over" not in hand
+
+
+def test_a_default_name_is_replayed_in_the_chosen_language_a_typed_one_as_typed(data_dir: Path) -> None:
+    """A game saved in English and replayed with ``--lang de`` read "Hand von You"; the game's default
+    names are now said in the replay's language, in both directions, and a name a person typed (even
+    one that reads like a default) is kept."""
+    path, _ = _played_and_saved(data_dir, "--set", "match_end=single_hand", "--lang", "en")
+    meta = json.loads(path.read_text(encoding="utf-8"))["meta"]
+    assert meta["names"] == ["You", "Bot 2", "Bot 3"] and meta["typed"] == [False, False, False]
+    _, german = replay(str(path), "--lang", "de", lines=["q"])
+    assert "Deine Hand" in german and "Sicht: Du" in german and "You" not in german
+    path, _ = _played_and_saved(data_dir, "--set", "match_end=single_hand", "--lang", "de", "--new")
+    _, english = replay(str(path), "--lang", "en", lines=["q"])
+    assert "Your hand" in english and "view: You" in english and "Du" not in english
+    # Typed names, one of them "You": kept as typed. A save of an older rummykit (no meta.typed): the
+    # names that are defaults are given in the replay's language, the others kept.
+    m = played_match("german(match_end=single_hand)")
+    data = rk.Record.from_match(m).to_dict()
+    folder = data_dir / "older"
+    folder.mkdir()
+    cases: list[tuple[list[bool] | None, tuple[str, ...]]] = [
+        ([True, True, False], ("You", "Anna", "Bot 3")),
+        (None, ("Du", "Spieler 2", "Bot 3")),
+    ]
+    for typed, expected in cases:
+        names = ["You", "Anna" if typed else "Player 2", "Bot 3"]
+        data["meta"] = {"names": names} | ({"typed": typed} if typed else {})
+        saved = folder / f"{typed is not None}.json"
+        saved.write_text(json.dumps(data), encoding="utf-8")
+        _, out = replay(str(saved), "--lang", "de", "--all", lines=["q"])
+        lines = out.splitlines()
+        at = next(i for i, line in enumerate(lines) if "Karten  ausgelegt" in line)
+        rows = lines[at + 1 : at + 4]
+        assert [row.removeprefix("▶").split()[0] for row in rows] == [n.split()[0] for n in expected], rows
+        assert all(name in row for name, row in zip(expected, rows, strict=True)), rows

@@ -2,8 +2,8 @@
 
 Match ends (RULES.md §3.15, §4.8, §5.2, §5.3, D25):
 
-* ``fixed_hands``: ``num_hands`` hands (default one per player, everybody deals once); the lowest
-  minus total wins, ties share the win.
+* ``fixed_hands``: ``num_hands`` hands (default one per player: everybody deals once, unless the
+  winner of a hand deals the next); the lowest minus total wins, ties share the win.
 * ``penalty_limit``: ends after the hand in which somebody reaches ``penalty_limit`` minus points.
 * ``elimination_last_survivor``: players whose total reaches ``elimination_threshold`` (101) are out;
   the last player in wins (Scala 40; the Viennese rubber).

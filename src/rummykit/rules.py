@@ -314,7 +314,8 @@ class Rules:
     # Match --------------------------------------------------------------------------------------
     match_end: MatchEnd = "fixed_hands"
     num_hands: int | None = field(default=None, metadata=_range(1, 100))
-    """Hands in a ``fixed_hands`` match; ``None`` = one per player (every player deals once, D25)."""
+    """Hands in a ``fixed_hands`` match; ``None`` = one per player (every player deals once, D25, unless
+    ``deal_rotation = winner_deals``)."""
     penalty_limit: int = field(default=500, metadata=_range(50, 2000))
     """``match_end = penalty_limit``: the match ends when someone reaches this many minus points."""
     target_score: int = field(default=100, metadata=_range(10, 1000))

@@ -370,6 +370,69 @@ def test_the_viennese_sheet_names_its_elimination_limit(open_page: Any, shots: P
     assert page.locator("#scores tr.limit").count() == 0
 
 
+@pytest.mark.parametrize("locale", ["en-US", "de-DE"])
+def test_a_match_to_a_limit_of_minus_points_shows_them_against_the_limit(
+    open_page: Any, shots: Path, locale: str
+) -> None:
+    """A club player's audit: with winner_gets_sum the match ended on minus points (218, 127, 81 at a
+    limit of 200) while the sheet showed only the scores (-185, 1, 184). The sheet and the match-end
+    dialog now show the minus points and what is left of the limit."""
+    page = open_page(DESKTOP, locale)
+    page.goto(page.base + "/")
+    page.wait_for_selector("#preset option[value=german]", state="attached")
+    page.evaluate(
+        """async () => {
+            const grant = await api("/api/tables", { name: "Anna", preset: "german", seats: 3, seed: 0,
+                bots: [{ kind: "random" }, { kind: "random" }], overrides: {
+                    hand_scoring: "winner_gets_sum", match_end: "penalty_limit", penalty_limit: 200 } });
+            saveGrant(grant);
+            await openTable(grant.code);
+        }"""
+    )
+    page.wait_for_selector("#game:not(.hidden)")
+    page.wait_for_function("S.state && S.presets")
+    en = locale == "en-US"
+    heading = "Minus points (limit 200)" if en else "Minuspunkte (Grenze 200)"
+    page.wait_for_selector("#scores tr.limit.minus")
+    assert page.inner_text("#scores tr.minus td >> nth=0") == heading
+    page.wait_for_function("turnOf(S.state)")  # the bots wait for us: no state comes to redraw the sheet
+    rows = page.evaluate(
+        """() => {
+            S.state.match.totals = [218, 127, 81];
+            S.state.match.scores = [-185, 1, 184];
+            renderScores();
+            return [...document.querySelectorAll("#scores tr.limit")].map(
+                (r) => [...r.querySelectorAll("td")].map((d) => d.textContent));
+        }"""
+    )
+    assert rows == [
+        [heading, "218", "127", "81"],
+        ["Left to 200" if en else "Bis 200 noch", "reached" if en else "erreicht", "73", "119"],
+    ]
+    total = page.evaluate(
+        """() => [...document.querySelectorAll("#scores tr.total td")].map((d) => d.textContent)"""
+    )
+    assert total[1:] == ["-185", "1", "184"]
+    page.screenshot(path=str(shots / f"penalty-limit-sheet-{locale}.png"))
+    # The match-end dialog says the same below the totals.
+    page.evaluate(
+        """() => {
+            S.state.match.is_over = true;
+            S.state.match.winners = [2];
+            showMatchOver(S.state);
+        }"""
+    )
+    final = page.evaluate(
+        """() => [...document.querySelectorAll("#overlay table.final-scores tr.limit")].map(
+            (r) => [...r.querySelectorAll("td")].map((d) => d.textContent))"""
+    )
+    assert final == rows
+    page.screenshot(path=str(shots / f"penalty-limit-match-over-{locale}.png"))
+    # A sheet of a match to another end has no such rows.
+    sit_down(page, "german", seats=2)
+    assert page.locator("#scores tr.minus").count() == 0
+
+
 def test_leaving_a_practice_table_says_it_ends_and_closes_it(open_page: Any) -> None:
     """The only person leaving a table of bots was told a bot would keep their seat for them, and the
     table played on for nobody, counting against their open tables; now the dialog says the game

@@ -220,6 +220,9 @@ class Player:
     name: str
     bot: Bot | None = None
     label: str = "human"
+    typed: bool = True
+    """Whether a person gave the name (``--names``), not the game (``You``, ``Player 2``, ``Bot 3``):
+    a default name is shown in the language of whoever reads the save (a replay, a resumed game)."""
 
 
 @contextlib.contextmanager
@@ -369,7 +372,8 @@ class PlaySession:
         seats = self.marks.seats(labels, self.movers())
         record = dataclasses.replace(Record.from_match(self.match), seats=seats)
         data: dict[str, Any] = record.to_dict()
-        data["meta"] = save_meta(self.names, labels, self.practice, self.match.is_over)
+        typed = [p.typed for p in self.players]
+        data["meta"] = save_meta(self.names, labels, self.practice, self.match.is_over, typed)
         try:
             write_save(self.save_path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
         except OSError as exc:
@@ -516,7 +520,7 @@ class PlaySession:
             return
         self.wait_for_enter(
             self.t(
-                "Press Enter for the next round (or type quit) > ",
+                "Press Enter for the next hand (or type quit) > ",
                 "Enter für das nächste Spiel (oder „ende“) > ",
             )
         )
@@ -970,9 +974,9 @@ def play_command(
     seats: list[Player] = []
     for s in range(humans):
         default = t("You", "Du") if humans == 1 else t(f"Player {s + 1}", f"Spieler {s + 1}")
-        seats.append(Player(people[s] if s < len(people) else default))
+        seats.append(Player(people[s], typed=True) if s < len(people) else Player(default, typed=False))
     for i, (kind, bot) in enumerate(zip(kinds, bot_list, strict=True)):
-        seats.append(Player(f"Bot {humans + i + 1}", bot, kind))
+        seats.append(Player(f"Bot {humans + i + 1}", bot, kind, typed=False))
     try:
         match = Match.new(rules, players, seed=seed, dealer=None if dealer is None else dealer - 1)
     except RummyError as exc:
@@ -1219,14 +1223,16 @@ def resumed_session(
     """
     seats: list[Player] = []
     m = saved.match
-    for name, label in zip(saved.names, saved.players, strict=True):
+    typed = saved.typed or (True,) * len(saved.names)
+    # A default name in the language played now: a game begun in English goes on in German with "Du".
+    for name, label, given in zip(saved.names_in(lang), saved.players, typed, strict=True):
         if label == HUMAN:
-            seats.append(Player(name))
+            seats.append(Player(name, typed=given))
             continue
         try:
             bot = make_bot(label)
             check_seat(bot, m.rules, m.players)  # a save may seat OpenSpiel's gin bot at a German table
-            seats.append(Player(name, bot, label))
+            seats.append(Player(name, bot, label, typed=given))
         except RummyError as exc:  # an unknown bot, the policy bot without a working file, a refusal
             said = localize_error(exc, lang)
             raise _fail(
@@ -1247,7 +1253,7 @@ def resumed_session(
         save_path=saved.path if save else None,
         notices=[
             Lang(lang)(
-                f"resumed {shown(saved.path.name)}: round {len(m.rounds)} · seed {m.seed}",
+                f"resumed {shown(saved.path.name)}: hand {len(m.rounds)} · seed {m.seed}",
                 f"fortgesetzt: {shown(saved.path.name)}, Spiel {len(m.rounds)} · Startwert {m.seed}",
             ),
             rules_notice(lang),

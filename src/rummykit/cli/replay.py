@@ -1,9 +1,10 @@
-"""``rummykit replay FILE``: step through a saved round or match, forwards and backwards.
+"""``rummykit replay FILE``: step through a saved hand or match, forwards and backwards.
 
 The record (``rk.Record``, as ``rummykit play`` saves it) is replayed action by action. The screen
 shows the table from one seat's view (``--seat N``, only that hand) or with every hand (``--all``).
 Commands: Enter or ``n`` next, ``b`` back, ``+N``/``-N`` several steps, ``go N`` to the position
-after action N, ``round N`` to the deal of round N, ``start``, ``end``, ``seat N``, ``all``, ``q``;
+after action N, ``hand N`` to the deal of hand N (``round N`` too), ``start``, ``end``, ``seat N``,
+``all``, ``q``;
 the German words work too, in every language (:data:`REPLAY_HELP_DE`: ``zurück``, ``zu N``,
 ``spiel N``, ``anfang``, ``ende``, ``platz N``, ``alle``, ``beenden``, ``hilfe``).
 At the end of input the command ends. ``--lang de`` (or a German locale, as for ``rummykit play``)
@@ -32,7 +33,7 @@ from rummykit.actions import CallRummy, Discard, Knock, KnockDeclare, Pass, Take
 from rummykit.cli import screen
 from rummykit.cli.action_text import describe
 from rummykit.cli.play import LettersOption, card_letters, play_language
-from rummykit.cli.saves import MAX_SAVE_BYTES, printable
+from rummykit.cli.saves import MAX_SAVE_BYTES, names_in, printable, typed_names
 from rummykit.errors import NotationError, RummyError
 from rummykit.explain.language import Lang
 from rummykit.i18n import localize_error, message_letters
@@ -42,7 +43,7 @@ from rummykit.round import Round
 from rummykit.selfplay import INDEX_FILE, RUN_FILE, batch_games, game_line, game_seats, nth_record_line
 from rummykit.state import RoundState
 
-REPLAY_HELP = "Enter next · b back · +N/-N · go N · round N · start · end · seat N · all · q"
+REPLAY_HELP = "Enter next · b back · +N/-N · go N · hand N · start · end · seat N · all · q"
 REPLAY_HELP_DE = "Enter vor · zurück · +N/-N · zu N · spiel N · anfang · ende · platz N · alle · q"
 REPLAY_PROMPT = "replay> "
 REPLAY_PROMPT_DE = "Wiedergabe> "
@@ -51,8 +52,11 @@ SNAPSHOT_EVERY: Final = 64
 position between two is replayed forward from the one before it (at most this many actions)."""
 
 
-def load_record(path: Path, game: int | None = None) -> tuple[Record, tuple[str, ...] | None]:
-    """The record in ``path`` and the player names saved with it (``meta.names``), if any.
+def load_record(
+    path: Path, game: int | None = None, lang: str = "en"
+) -> tuple[Record, tuple[str, ...] | None]:
+    """The record in ``path`` and the player names saved with it (``meta.names``), if any: a name the
+    game gave (``You``, ``Player 2``; not one a person typed, ``meta.typed``) in ``lang``.
 
     ``path`` is a record file (JSON), or a self-play run folder (:mod:`rummykit.selfplay`) or one of
     its batch files (JSONL, a record per line), from which ``game`` picks one: the game's number in
@@ -93,7 +97,7 @@ def load_record(path: Path, game: int | None = None) -> tuple[Record, tuple[str,
     if isinstance(meta, dict):
         raw = meta.get("names")
         if isinstance(raw, list) and len(raw) == record.players and all(isinstance(n, str) for n in raw):
-            names = tuple(raw)
+            names = names_in(raw, typed_names(raw, meta.get("typed")), lang)
     if names is None and run is not None and game is not None:
         names = bot_names(game_seats(run, game), record.players)
     return record, names
@@ -233,6 +237,8 @@ class ReplaySession:
             if not plain or i % SNAPSHOT_EVERY == 0:
                 self.frames[i] = Frame(self._round(game).state(), score, rnd.state() if ended else None)
                 self.kept.append(i)
+        self.winners: tuple[int, ...] = game.winners if isinstance(game, Match) else ()
+        """Who won the match the record plays to its end (empty for a hand, or a match not ended)."""
         self.position = 0
 
     def _empty(self) -> Round | Match:
@@ -321,6 +327,12 @@ class ReplaySession:
         if cell_len(screen.header_text(board)) > min(self.console.size.width, screen.HEADER_WIDTH):
             # The header would wrap: the word "replay" moves to the start of the status line.
             board = dataclasses.replace(board, subtitle="", status=Text(board.subtitle + " · ") + status)
+        # The end of the match: the line the live game ended with, who won and the match's figures.
+        over: list[RenderableType] = (
+            [screen.winners_text(self.winners, self.names, score, self.lang)]
+            if self.winners and self.position == self.total
+            else []
+        )
         if self.position and frame.ended is not None:
             # The end of a hand: its result lists every hand and score, below the table it left.
             ended = Round.from_state(frame.ended)
@@ -328,10 +340,12 @@ class ReplaySession:
             result = screen.result_table(
                 ended.view(viewer), self.names, end_score, self.ascii_only, self.lang
             )
-            below = len(self.console.render_lines(result, self.console.options.update(height=None)))
+            options = self.console.options.update(height=None)
+            parts: list[RenderableType] = [result, *over]
+            below = sum(len(self.console.render_lines(part, options)) for part in parts)
             table = dataclasses.replace(board, result_below=below, status="")
-            return [screen.render_board(table), result, board.status]
-        return [screen.render_board(board)]
+            return [screen.render_board(table), result, *over, board.status]
+        return [screen.render_board(board), *over]
 
     def _given_position(self) -> str:
         """The line at the start of a match record that began from a given position (a resumed
@@ -384,14 +398,14 @@ class ReplaySession:
                 self.go(self.position + int(verb))
             elif verb in ("go", "zu", "gehe") and len(args) == 1 and args[0].isdigit():
                 self.go(int(args[0]))
-            elif verb in ("round", "spiel") and len(args) == 1 and args[0].isdigit():
+            elif verb in ("hand", "round", "spiel") and len(args) == 1 and args[0].isdigit():
                 n = int(args[0])
                 if not 1 <= n <= len(self.round_starts):
                     rounds = len(self.round_starts)
                     return self.t(
-                        "✗ there is 1 round in this record"
+                        "✗ there is 1 hand in this record"
                         if rounds == 1
-                        else f"✗ there are {rounds} rounds in this record",
+                        else f"✗ there are {rounds} hands in this record",
                         f"✗ diese Aufzeichnung hat {rounds} {'Spiel' if rounds == 1 else 'Spiele'}",
                     )
                 self.go(self.round_starts[n - 1])
@@ -476,7 +490,7 @@ def replay_command(
         ),
     ] = None,
 ) -> None:
-    """Step through a saved round or match, forwards and backwards, from one seat's view or all."""
+    """Step through a saved hand or match, forwards and backwards, from one seat's view or all."""
     lang = play_language(lang_option)
     t = Lang(lang)
     letters = card_letters(letters, lang)
@@ -485,7 +499,7 @@ def replay_command(
     if game is not None and game < 0:
         _fail(t(f"--game must be 0 or more, not {game}", f"--game: 0 oder mehr, nicht {game}"))
     try:
-        record, names = load_record(file, game)
+        record, names = load_record(file, game, lang)
     except RummyError as exc:
         _fail(localize_error(exc, lang), letters)
     if not 1 <= seat <= record.players:

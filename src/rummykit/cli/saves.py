@@ -1,11 +1,12 @@
 """Saved terminal games: load one to resume it, and find the most recent unfinished one.
 
 ``rummykit play`` saves a match record (:class:`~rummykit.record.Record`) with a ``meta`` object:
-the seat names, who plays each seat (``human`` or a bot kind such as ``search:medium``) and whether
-``undo`` is allowed. A saved game can be resumed only when that meta object is present and valid:
-the record's own ``seats`` (which seats were people, which of their moves ``auto`` played or
-followed a ``hint``: :class:`PersonMarks`) names no bot kind a resumed game could seat again for
-certain, nor the names.
+the seat names (and which of them a person typed: the others are the game's default names, shown again
+in the language of the screen that reads the save), who plays each seat (``human`` or a bot kind such
+as ``search:medium``) and whether ``undo`` is allowed. A saved game can be resumed only when that meta
+object is present and valid: the record's own ``seats`` (which seats were people, which of their moves
+``auto`` played or followed a ``hint``: :class:`PersonMarks`) names no bot kind a resumed game could
+seat again for certain, nor the names.
 
 Saves are local files but are still read as untrusted input (a stranger may hand one over, or a
 whole folder): a file larger than :data:`MAX_SAVE_BYTES` or with malformed fields is refused with a
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from rummykit.errors import NotationError, RummyError
+from rummykit.explain.language import Lang
 from rummykit.match import Match
 from rummykit.record import Record, read_json
 from rummykit.record_seats import RecordSeat, seats_of_labels
@@ -92,17 +94,23 @@ class SavedGame:
     English and German."""
     marks: PersonMarks = field(default_factory=PersonMarks)
     """The people's actions the save marks as ``auto``'s or hinted (its record's ``seats``)."""
+    typed: tuple[bool, ...] = ()
+    """Per seat, whether a person typed its name (:func:`typed_names`); empty: every name was."""
+
+    def names_in(self, lang: str) -> tuple[str, ...]:
+        """The seats' names, a default name (``You``, ``Player 2``) in ``lang`` (:func:`names_in`)."""
+        return names_in(self.names, self.typed or (True,) * len(self.names), lang)
 
     @property
     def is_finished(self) -> bool:
         return self.match.is_over
 
     def summary(self, lang: str = "en") -> str:
-        """One line for the start screen: game, round, players, when it was saved."""
+        """One line for the start screen: game, hand, players, when it was saved."""
         from rummykit.cli.screen import game_title
 
         m = self.match
-        people = [n for n, p in zip(self.names, self.players, strict=True) if p == HUMAN]
+        people = [n for n, p in zip(self.names_in(lang), self.players, strict=True) if p == HUMAN]
         if lang == "de":
             who = " und ".join(people)
             who += " gegen Bots" if len(people) < len(self.names) else " (am selben Gerät)"
@@ -111,7 +119,7 @@ class SavedGame:
         who = " and ".join(people)
         who += " against bots" if len(people) < len(self.names) else " (hot-seat)"
         when = printable(self.saved.replace("T", " ")[:16]) if self.saved else "unknown time"
-        return f"{game_title(m.rules)}, round {len(m.rounds)}, {who}, saved {when}"
+        return f"{game_title(m.rules)}, hand {len(m.rounds)}, {who}, saved {when}"
 
 
 def load_saved(path: Path) -> SavedGame:
@@ -135,7 +143,7 @@ def load_saved(path: Path) -> SavedGame:
         raise NotationError(f"{file} is not a saved game: {exc}") from None
     record = Record.from_dict(data)
     if record.kind != "match":
-        raise NotationError(f"{file} holds a single round; only games saved by 'rummykit play' resume")
+        raise NotationError(f"{file} holds a single hand; only games saved by 'rummykit play' resume")
     if record.deals is not None:  # its deals end where the record ends: no hand after them is dealt
         raise NotationError(f"{file} is a web table's record; 'rummykit replay' shows it, it does not resume")
     meta = data.get("meta")
@@ -153,15 +161,47 @@ def load_saved(path: Path) -> SavedGame:
     practice = meta.get("practice", False)
     saved = meta.get("saved", "")
     match = record.replay()
+    kept = tuple(person_name(x) or f"Player {i + 1}" for i, x in enumerate(names))
     return SavedGame(
         path,
         match,
-        tuple(person_name(x) or f"Player {i + 1}" for i, x in enumerate(names)),
+        kept,
         tuple(players),
         practice is True,
         saved_time(saved),
         tuple(zip(record.older_notes("en"), record.older_notes("de"), strict=True)),
         PersonMarks.of_saved(record.seats),
+        typed_names(kept, meta.get("typed")),
+    )
+
+
+def default_name(name: str, seat: int, lang: str = "en") -> str | None:
+    """``name`` in ``lang`` where it is a name the terminal game gives a seat nobody named (``You`` or
+    ``Du`` for the one person at the terminal, ``Player 2`` or ``Spieler 2`` for one of several,
+    ``Bot 3``, the same in both), else ``None``."""
+    t = Lang(lang)
+    number = seat + 1
+    if name in ("You", "Du"):
+        return t("You", "Du")
+    if name in (f"Player {number}", f"Spieler {number}"):
+        return t(f"Player {number}", f"Spieler {number}")
+    return name if name == f"Bot {number}" else None
+
+
+def typed_names(names: Sequence[str], typed: object) -> tuple[bool, ...]:
+    """Per seat, whether a person typed its name: as a save's ``meta.typed`` says, or, in a save
+    without it (an older rummykit's), whether the name is other than a default one
+    (:func:`default_name`)."""
+    if isinstance(typed, list) and len(typed) == len(names) and all(isinstance(x, bool) for x in typed):
+        return tuple(typed)
+    return tuple(default_name(name, seat) is None for seat, name in enumerate(names))
+
+
+def names_in(names: Sequence[str], typed: Sequence[bool], lang: str) -> tuple[str, ...]:
+    """The seats' names as a screen in ``lang`` shows them: a name a person typed as it is, a default
+    one in ``lang`` (a game saved in English and replayed in German: ``Du``, not ``You``)."""
+    return tuple(
+        name if typed[seat] else default_name(name, seat, lang) or name for seat, name in enumerate(names)
     )
 
 
@@ -262,11 +302,15 @@ def write_save(path: Path, text: str) -> None:
         raise
 
 
-def save_meta(names: tuple[str, ...], players: list[str], practice: bool, over: bool) -> dict[str, Any]:
-    """The ``meta`` object written beside a record: who plays each seat, whether the game is over,
-    and when it was saved."""
+def save_meta(
+    names: tuple[str, ...], players: list[str], practice: bool, over: bool, typed: Sequence[bool] = ()
+) -> dict[str, Any]:
+    """The ``meta`` object written beside a record: who plays each seat, which names a person typed
+    (``typed``; the others are the game's default names), whether the game is over, and when it was
+    saved."""
     return {
         "names": list(names),
+        "typed": list(typed or (True,) * len(names)),
         "players": players,
         "practice": practice,
         "over": over,

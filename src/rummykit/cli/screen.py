@@ -69,7 +69,7 @@ GERMAN_NOUNS: Final[dict[str, tuple[str, str]]] = {
     "bot": ("Bot", "Bots"),
     "chip": ("Chip", "Chips"),
     "point": ("Punkt", "Punkte"),
-    "round": ("Spiel", "Spiele"),
+    "hand": ("Spiel", "Spiele"),
 }
 """German singular and plural of the nouns :func:`count` is used with."""
 
@@ -232,6 +232,11 @@ class Scoreboard:
     """Gin to a target score: the end-of-game bonuses each seat got (in ``totals``), once paid."""
     pot_won: int | None = None
     """A rubber that ended: the chips its pot held for the winners."""
+    minus: tuple[int, ...] | None = None
+    """A match to a limit of minus points (``match_end = penalty_limit``): each seat's minus points,
+    which end the match, whatever the scores in ``totals`` (plus points less minus points) say."""
+    limit: int | None = None
+    """The limit of minus points that ends such a match (``penalty_limit``)."""
 
 
 @dataclass(slots=True)
@@ -268,6 +273,9 @@ def match_scoreboard(match: Match) -> Scoreboard:
     label = "score"
     if rules.match_end == "target_score":
         totals, label = tuple(match.gains), "points won"
+    minus = limit = None
+    if rules.match_end == "penalty_limit":
+        minus, limit = match.totals, rules.penalty_limit
     planned = None
     if rules.match_end == "fixed_hands":
         planned = rules.num_hands or match.players
@@ -284,21 +292,45 @@ def match_scoreboard(match: Match) -> Scoreboard:
         dealt_again=rules.match_end == "single_hand",
         bonuses=tuple(match.bonuses) if any(match.bonuses) else None,
         pot_won=match.pot_won if match.is_rubber and match.is_over else None,
+        minus=minus,
+        limit=limit,
     )
 
 
+MINUS_NAME_WIDTH: Final = 30
+"""The widest a name is shown in the players table beside the column of minus points, so that the
+table stays within :data:`BOARD_WIDTH` (a longer name ends in ``…``)."""
+
+
+def minus_heading(score: Scoreboard, lang: str = "en") -> str:
+    """The heading of the column of minus points in a match to a limit: ``minus of 200``."""
+    return Lang(lang)(f"minus of {score.limit}", f"Minus von {score.limit}")
+
+
+def minus_cell(score: Scoreboard, seat: int, lang: str = "en") -> str:
+    """A seat's minus points against the limit and what is left of it (``127, 73 left``), or that it
+    reached the limit (``218 reached``), in a match to a limit of minus points."""
+    assert score.minus is not None and score.limit is not None
+    t = Lang(lang)
+    points = score.minus[seat]
+    left = score.limit - points
+    if left <= 0:
+        return t(f"{points} reached", f"{points} erreicht")
+    return t(f"{points}, {left} left", f"{points}, noch {left}")
+
+
 def round_text(score: Scoreboard, lang: str = "en") -> str:
-    """The header's round: ``round 2 of 3``, ``round 4``; where only a scored hand counts and this is
-    not the first deal, the hands dealt again: ``round 3 (rounds 1–2 not scored)``."""
+    """The header's hand: ``hand 2 of 3``, ``hand 4``; where only a scored hand counts and this is
+    not the first deal, the hands dealt again: ``hand 3 (hands 1–2 not scored)``."""
     t = Lang(lang)
     n = score.round_number
     if score.dealt_again and n > 1:
-        before = t("round 1", "Spiel 1") if n == 2 else t(f"rounds 1–{n - 1}", f"Spiele 1–{n - 1}")
+        before = t("hand 1", "Spiel 1") if n == 2 else t(f"hands 1–{n - 1}", f"Spiele 1–{n - 1}")
         counted = t("not scored", "zählte nicht" if n == 2 else "zählten nicht")
-        return t(f"round {n} ({before} {counted})", f"Spiel {n} ({before} {counted})")
+        return t(f"hand {n} ({before} {counted})", f"Spiel {n} ({before} {counted})")
     if score.rounds_planned:
-        return t(f"round {n} of {score.rounds_planned}", f"Spiel {n} von {score.rounds_planned}")
-    return t(f"round {n}", f"Spiel {n}")
+        return t(f"hand {n} of {score.rounds_planned}", f"Spiel {n} von {score.rounds_planned}")
+    return t(f"hand {n}", f"Spiel {n}")
 
 
 HEADER_WIDTH: Final = BOARD_WIDTH - 2
@@ -358,11 +390,15 @@ def players_table(board: Board) -> Table:
     knock = v.rules.is_knock_game
     table = Table(box=None, pad_edge=False, padding=(0, 1), show_edge=False, header_style="dim")
     table.add_column("", width=1)
-    table.add_column(t("player", "Spieler"), no_wrap=True, min_width=10)
+    # The column of minus points (a match to a limit) takes its room from a long name, not the scores.
+    widest = MINUS_NAME_WIDTH if s.minus is not None else None
+    table.add_column(t("player", "Spieler"), no_wrap=True, min_width=10, max_width=widest)
     table.add_column(t("cards", "Karten"), justify="right")
     table.add_column(t("state", "Status") if knock else t("opened", "ausgelegt"), no_wrap=True)
     if s.totals is not None:
         table.add_column(t(s.total_label, "Punkte"), justify="right")
+    if s.minus is not None:
+        table.add_column(minus_heading(s, board.lang), justify="right", no_wrap=True)
     if s.chips is not None:
         table.add_column(t("chips", "Chips"), justify="right")
     for seat, name in enumerate(board.names):
@@ -385,6 +421,8 @@ def players_table(board: Board) -> Table:
         ]
         if s.totals is not None:
             row.append(str(s.totals[seat]))
+        if s.minus is not None:
+            row.append(minus_cell(s, seat, board.lang))
         if s.chips is not None:
             row.append(str(s.chips[seat]))
         table.add_row(*row)
@@ -743,12 +781,13 @@ def result_table(
     best = undercut_by(result, view.rules)
     best = result.winner if best is None else best
     title = Text(
-        t(f"Round {score.round_number} over: {ended}", f"Spiel {score.round_number} vorbei: {ended}"),
+        t(f"Hand {score.round_number} over: {ended}", f"Spiel {score.round_number} vorbei: {ended}"),
         style="bold",
     )
     knock = view.rules.is_knock_game
     table = Table(box=None, pad_edge=False, padding=(0, 1), header_style="dim")
-    table.add_column(t("player", "Spieler"), no_wrap=True)
+    widest = MINUS_NAME_WIDTH if score.minus is not None else None  # as in the players table
+    table.add_column(t("player", "Spieler"), no_wrap=True, max_width=widest)
     table.add_column(
         t("melds | deadwood", "Figuren | Restpunkte") if knock else t("cards left", "Karten übrig"),
         overflow="fold",
@@ -756,6 +795,8 @@ def result_table(
     table.add_column(t("hand", "Spiel"), justify="right")
     if score.totals is not None:
         table.add_column(t(score.total_label, "Punkte"), justify="right")
+    if score.minus is not None:
+        table.add_column(minus_heading(score, lang), justify="right", no_wrap=True)
     if score.chips is not None:
         table.add_column(t("chips", "Chips"), justify="right")
     for seat, name in enumerate(names):
@@ -786,7 +827,7 @@ def result_table(
             points = result.points[seat] if result.scored else 0
             mark = " ★" if best == seat and result.scored else ""
             cells = [
-                Text(name + mark, style="bold" if mark else ""),
+                _name_marked(name, mark, widest),
                 TotalKept(shown) if total else shown,
                 str(points),
             ]
@@ -795,6 +836,8 @@ def result_table(
                 str(score.totals[seat])
                 + (t(" out", " ausgeschieden") if score.eliminated and score.eliminated[seat] else "")
             )
+        if score.minus is not None:
+            cells.append(minus_cell(score, seat, lang))
         if score.chips is not None:
             cells.append(str(score.chips[seat]))
         table.add_row(*cells)
@@ -808,6 +851,18 @@ def result_table(
     if score.pot:
         parts.append(Text(t(f"Pot: {score.pot} chips", f"Pott: {score.pot} Chips"), style="yellow"))
     return Group(*parts)
+
+
+def _name_marked(name: str, mark: str, widest: int | None) -> Text:
+    """A name in the result table with the winner's mark after it, a name cut to leave the mark room
+    where the column is at most ``widest`` wide."""
+    shown = Text(name)
+    if widest is not None and shown.cell_len + len(mark) > widest:
+        shown.truncate(widest - len(mark) - 1)
+        shown.append("…")
+    shown.append(mark)
+    shown.stylize("bold" if mark else "")
+    return shown
 
 
 def gin_arithmetic(result: RoundResult, rules: Rules, names: Sequence[str], lang: str = "en") -> str | None:
@@ -877,6 +932,10 @@ def winners_text(winners: Sequence[int], names: Sequence[str], score: Scoreboard
     chips = ", ".join(f"{names[s]} {c}" for s, c in enumerate(score.chips or ()))
     scores = ", ".join(f"{names[s]} {total}" for s, total in enumerate(score.totals or ()))
     bonuses = ", ".join(f"{names[s]} {b}" for s, b in enumerate(score.bonuses or ()))
+    # A match to a limit of minus points ends on them, not on the scores: the limit is said, and the
+    # minus points by name where the scores do not say them (plus points count in them too).
+    minus = ", ".join(f"{names[s]} {p}" for s, p in enumerate(score.minus or ()))
+    said = score.minus is not None and score.totals == tuple(-p for p in score.minus)
     if lang == "de":
         verb = "gewinnst" if who == "Du" else ("gewinnt" if len(winners) == 1 else "gewinnen")
         text = Text(f"Partie beendet: {who} {verb}", style="bold green")
@@ -885,7 +944,9 @@ def winners_text(winners: Sequence[int], names: Sequence[str], score: Scoreboard
             pot = f" von {score.pot_won} Chips" if score.pot_won else ""
             text.append(f" und {gets} den Pott{pot} (Chips: {chips})")
         if score.totals is not None:
-            text.append(f" (Punkte: {scores})", style="")
+            limit = f"; Minuspunkte: {minus}, Grenze {score.limit}" if minus else ""
+            limit = f"; Grenze: {score.limit} Minuspunkte" if said else limit
+            text.append(f" (Punkte: {scores}{limit})", style="")
         if score.bonuses is not None:
             text.append(f"; darin Boni: {bonuses}", style="")
         return text
@@ -895,7 +956,9 @@ def winners_text(winners: Sequence[int], names: Sequence[str], score: Scoreboard
         pot = f" of {score.pot_won} chips" if score.pot_won else ""
         text.append(f" and the pot{pot} (chips {chips})")
     if score.totals is not None:
-        text.append(f" (scores {scores})", style="")
+        limit = f"; minus points {minus}, limit {score.limit}" if minus else ""
+        limit = f"; limit {score.limit} minus points" if said else limit
+        text.append(f" (scores {scores}{limit})", style="")
     if score.bonuses is not None:
         text.append(f"; bonuses included: {bonuses}", style="")
     return text

@@ -180,6 +180,14 @@ def match_end_text(rules: Rules, t: Lang) -> str:
             return t("A match has one hand", "Eine Partie hat ein Spiel")
         if rules.num_hands:
             return t(f"A match has {rules.num_hands} hands", f"Eine Partie hat {rules.num_hands} Spiele")
+        if rules.deal_rotation == "winner_deals":
+            # The winner of a hand deals the next: a player may deal several hands, another none.
+            return t(
+                "A match has one hand per player (the winner of a hand deals the next, so not everyone "
+                "deals)",
+                "Eine Partie hat so viele Spiele wie Spieler (wer ein Spiel gewinnt, gibt das nächste; "
+                "so gibt nicht unbedingt jeder)",
+            )
         return t(
             "A match has one hand per player (everyone deals once)",
             "Eine Partie hat so viele Spiele wie Spieler (jeder gibt einmal)",

@@ -1156,7 +1156,7 @@ ERRORS: Final[tuple[Entry, ...]] = (
     ("notation", "{file} is not a saved game: {detail}", "{file} ist keine gespeicherte Partie: {detail}"),
     (
         "notation",
-        "{file} holds a single round; only games saved by 'rummykit play' resume",
+        "{file} holds a single hand; only games saved by 'rummykit play' resume",
         "{file} enthält nur ein einzelnes Spiel, keine Partie; fortsetzen lässt sich nur eine Partie, "
         "die „rummykit play“ gespeichert hat",
     ),

@@ -100,6 +100,7 @@ const I18N = {
     tray_short_lay: "Your composed melds cannot be laid: {sum} points do not reach the opening's {min}. Add to them or clear them.",
     more_moves: "more ({n})…", fewer_moves: "fewer", out_at: "Points to {n}", near_limit: "close to the limit", is_out: "out", bought_back: "Bought back", bought_back_title: "{name} bought back for {chips} chips: {from} → {to}",
     to_target: "to {n}", still_needed: "To {n}: still",
+    minus_points: "Minus points (limit {n})", minus_left: "Left to {n}", limit_reached: "reached", minus_title: "{name}: {points} minus points, {left} left to the limit of {n}",
     gin_sum: "{name} scores {terms} = {n}", bonus_gin: "gin", bonus_big_gin: "big gin", bonus_undercut: "undercut", take_out: "take the {card} back into your hand", rummy_possible: "Rummy possible", seats_now: "Now {seats} seats, {bots} of them bots", seats_now_1: "Now {seats} seats, 1 of them a bot", group_n: "group {n}", enough_to_open: "enough to open", not_scored: "not scored", rebuilt: "new stock {count}", n_of_m: "{n} of {m}", stock_shuffled: "The discard pile is shuffled into a new stock ({count})", stock_turned: "The discard pile is turned over as a new stock ({count})", picked_n: "number {n} of your selection", you_hold: "you hold {n} cards", sr_melds: "melds", sr_left: "left in hand", spade_upcard: "spade upcard", gin_doubled: "spade upcard: the hand counts double",
   },
   de: {
@@ -202,6 +203,7 @@ const I18N = {
     tray_short_lay: "Deine Figuren lassen sich nicht auslegen: {sum} Punkte reichen nicht für die Erstmeldung mit {min}. Ergänze sie oder setze sie zurück.",
     more_moves: "mehr ({n})…", fewer_moves: "weniger", out_at: "Punkte bis {n}", near_limit: "nah an der Grenze", is_out: "raus", bought_back: "Zurückgekauft", bought_back_title: "{name} hat sich für {chips} Chips zurückgekauft: {from} → {to}",
     to_target: "bis {n}", still_needed: "Bis {n} fehlen",
+    minus_points: "Minuspunkte (Grenze {n})", minus_left: "Bis {n} noch", limit_reached: "erreicht", minus_title: "{name}: {points} Minuspunkte, bis zur Grenze von {n} noch {left}",
     gin_sum: "{name} bekommt {terms} = {n}", bonus_gin: "Gin", bonus_big_gin: "großes Gin", bonus_undercut: "Unterbieten", take_out: "{card} zurück auf die Hand nehmen", rummy_possible: "Rummy möglich", seats_now: "Jetzt {seats} Plätze, davon {bots} Bots", seats_now_1: "Jetzt {seats} Plätze, davon 1 Bot", group_n: "Gruppe {n}", enough_to_open: "reicht zum Auslegen", not_scored: "keine Wertung", rebuilt: "neuer Stoß {count}", n_of_m: "{n} von {m}", stock_shuffled: "Die Ablage wird zum neuen Stoß gemischt ({count})", stock_turned: "Die Ablage wird umgedreht und ist der neue Stoß ({count})", picked_n: "Nummer {n} deiner Auswahl", you_hold: "du hast {n} Karten", sr_melds: "Figuren", sr_left: "noch auf der Hand", spade_upcard: "Pik aufgedeckt", gin_doubled: "Pik aufgedeckt: das Spiel zählt doppelt",
   },
 };
@@ -854,6 +856,32 @@ function tableRules(st) {
   const preset = S.presets && S.presets.presets[st.table.preset];
   // Before the presets come (a reload), the house rules alone: a game to 100 names its match end there.
   return { ...(preset || {}), ...tableOptions(st.table.rules) };
+}
+
+// The limit of minus points that ends a match played to one (match_end = penalty_limit; 500 unless
+// changed), read from the table's rules as eliminationLimit reads its limit; null for other match ends.
+function penaltyLimit(st) {
+  const o = tableRules(st);
+  const limit = Number(o.penalty_limit ?? 500);  // the rules' default where the presets did not come yet
+  return o.match_end === "penalty_limit" && Number.isFinite(limit) ? limit : null;
+}
+
+// A match to a limit of minus points ends on them, which the scores do not show where a hand's winner
+// gains points (winner_gets_sum): two rows, each seat's minus points (match.totals) and what is left
+// before the limit ("reached" once it is); a seat within a quarter of it is marked as near the limit.
+function penaltyRows(st) {
+  const limit = penaltyLimit(st);
+  if (limit === null) return "";
+  const totals = st.match.totals;
+  const title = (p, i) => escapeHtml(t("minus_title", { name: seatName(i), points: p, left: Math.max(0, limit - p), n: limit }));
+  let html = `<tr class="limit minus"><td>${escapeHtml(t("minus_points", { n: limit }))}</td>`
+    + totals.map((p, i) => `<td title="${title(p, i)}">${p}</td>`).join("") + "</tr>";
+  html += `<tr class="limit"><td>${escapeHtml(t("minus_left", { n: limit }))}</td>` + totals.map((p) => {
+    if (p >= limit) return `<td class="near">${t("limit_reached")}</td>`;
+    const near = p >= limit * 0.75;
+    return `<td class="${near ? "near" : ""}"${near ? ` title="${escapeHtml(t("near_limit"))}"` : ""}>${limit - p}${near ? " ⚠" : ""}</td>`;
+  }).join("") + "</tr>";
+  return html;
 }
 
 // The target of a match played to a score (gin's game to 100): the points won add up (a lost hand
@@ -1977,6 +2005,7 @@ function renderScores() {
     html += `<tr class="limit"><td>${escapeHtml(t("still_needed", { n: target }))}</td>`
       + totals.map((p) => `<td>${Math.max(0, target - p)}</td>`).join("") + "</tr>";
   }
+  html += penaltyRows(st);
   // A rubber played to elimination (Viennese): the points each player may still take before the limit
   // puts them out ("out" once it has); a player within a quarter of it is marked.
   const limit = eliminationLimit(st);
@@ -2268,7 +2297,8 @@ function showMatchOver(state) {
   const totals = matchTotals(state);
   html += `<table class="scores final-scores"><tr><th></th>${totals.map((_, i) => `<th>${escapeHtml(seatName(i))}</th>`).join("")}</tr>`;
   html += bonusRow(m);
-  html += `<tr class="total"><td>${t("total")}</td>${totals.map((p) => `<td>${p}</td>`).join("")}</tr></table>`;
+  html += `<tr class="total"><td>${t("total")}</td>${totals.map((p) => `<td>${p}</td>`).join("")}</tr>`;
+  html += `${penaltyRows(state)}</table>`;
   // The bonuses came after the game was won (they change the margin, never the winner), so a winner
   // may end with the smaller total: said, not left to look like a mistake.
   const target = targetScore(state);
