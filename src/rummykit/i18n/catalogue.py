@@ -1362,6 +1362,10 @@ FRAGMENTS: Final[tuple[tuple[str, str], ...]] = (
     ),
     ("a knock game puts no cards on the table", "in einem Klopfspiel kommen keine Karten auf den Tisch"),
     (
+        "only a melding game's match uses it (knock games and gin keep their own match ends)",
+        "nur die Partie eines Spiels mit Auslegen nutzt sie (Klopfspiele und Gin enden nach eigenen Regeln)",
+    ),
+    (
         "only a knock-game rubber (match_end = elimination_last_survivor) uses it",
         "nur eine Partie eines Klopfspiels (match_end = elimination_last_survivor) nutzt sie",
     ),
