@@ -1186,6 +1186,13 @@ ERRORS: Final[tuple[Entry, ...]] = (
     # Replaying a record or a self-play run (rummykit replay).
     (
         "notation",
+        "this is the record of a single hand, not of a match: a score sheet needs a match record "
+        "('rummykit replay' shows the hand)",
+        "das ist die Aufzeichnung eines einzelnen Spiels, keiner Partie: ein Spielzettel braucht "
+        "die Aufzeichnung einer Partie („rummykit replay“ zeigt das Spiel)",
+    ),
+    (
+        "notation",
         "--game picks a game of a self-play run; {quoted} is one record",
         "--game wählt ein Spiel aus einem Selbstspiel-Lauf; {quoted} ist eine einzelne Aufzeichnung",
     ),
