@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 import rummykit as rk
 from rummykit.actions import Discard, Draw
+from rummykit.cli import app
 from rummykit.cli.screen import match_scoreboard, round_text
 from rummykit.envs.game import match_figures
 from rummykit.match import MOST_REDEALS_IN_A_ROW, Match, MatchPosition
@@ -260,3 +263,24 @@ def test_the_options_apply_to_a_melding_games_series_only() -> None:
         with pytest.raises(rk.RulesError, match=f"{option}: does not apply"):
             rk.Rules.parse(text)
     assert rk.Rules.parse("german(match_end=penalty_limit, match_tiebreak=most_hands_won)")
+
+
+def test_the_replay_says_a_hand_is_dealt_again_and_numbers_it_in_the_series(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "100")
+    monkeypatch.setenv("LINES", "30")
+    rules = rk.Rules.parse(f"german({PASSIVE}, unscored_hand=redeal)")
+    m = play_passively(Match.new(rules, 2, seed=1, dealer=0))
+    path = tmp_path / "redeal.json"
+    rk.Record.from_match(m).dump(path)
+    again = rk.Record.load(path).start()
+    first = 0  # the actions up to the one that ends the first deal
+    while len(again.rounds) == 1:
+        again.apply(m.actions[first])
+        first += 1
+    result = CliRunner().invoke(app, ["replay", str(path), "--at", str(first)], input="q\n")
+    assert result.exit_code == 0, result.output
+    assert "Round 1 over: " in result.output and "the same dealer deals" in result.output
+    result = CliRunner().invoke(app, ["replay", str(path), "--at", str(first + 1)], input="q\n")
+    assert "round 1 of 2 (dealt again)" in result.output

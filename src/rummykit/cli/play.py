@@ -490,7 +490,8 @@ class PlaySession:
         if self.match.round is not rnd:  # the next hand is dealt: this one's number, as it was shown
             hand = len(self.match.rounds) - 1
             number, again = self.match.hand_in_series(hand), self.match.times_dealt_again(hand)
-            score = dataclasses.replace(score, round_number=number, redealt=again)
+            redeal = hand in self.match.redealt
+            score = dataclasses.replace(score, round_number=number, redealt=again, deals_again=redeal)
         self.save()
         if self.console.is_terminal:
             # The clear would hide the hand's last moves (such as the discards after a knock): repeat them.

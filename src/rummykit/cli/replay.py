@@ -332,7 +332,8 @@ class ReplaySession:
             ended = Round.from_state(frame.ended)
             hand = self.round_of[self.position - 1]
             number, again = self.series.get(hand, (hand, 0))
-            end_score = dataclasses.replace(score, round_number=number, redealt=again)
+            redeal = self.series.get(hand + 1, (0, 0))[1] > again  # the next deal is this hand again
+            end_score = dataclasses.replace(score, round_number=number, redealt=again, deals_again=redeal)
             result = screen.result_table(
                 ended.view(viewer), self.names, end_score, self.ascii_only, self.lang
             )

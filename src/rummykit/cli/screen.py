@@ -231,6 +231,8 @@ class Scoreboard:
     redealt: int = 0
     """``unscored_hand = redeal``: how many times in a row this round was dealt again after ending
     unscored (it keeps its ``round_number``)."""
+    deals_again: bool = False
+    """The round that just ended unscored does not count: its dealer deals it again."""
     bonuses: tuple[int, ...] | None = None
     """Gin to a target score: the end-of-game bonuses each seat got (in ``totals``), once paid."""
     pot_won: int | None = None
@@ -748,6 +750,11 @@ def result_table(
     assert result is not None
     gin = view.rules.is_gin
     ended = termination_text(result, names, lang, view.rules)
+    if score.deals_again:
+        ended += t(
+            "; it does not count, the same dealer deals again",
+            "; es zählt nicht, derselbe Geber gibt neu",
+        )
     best = undercut_by(result, view.rules)
     best = result.winner if best is None else best
     title = Text(
