@@ -102,7 +102,8 @@ MOST_POSITION_FIGURE: Final = 10**9
 class MatchPosition:
     """A match state to start from (for puzzles, tests and resumed series): per-seat totals (minus or
     bad points), plus points, chips, buy-backs used and eliminations, the pot, and the hands each seat
-    has won (``hands_won``: gin's ``box_bonus`` and ``shutout_doubles`` count them; ``None``: none)."""
+    has won (``hands_won``: gin's ``box_bonus`` and ``shutout_doubles`` count them, and
+    ``match_tiebreak = most_hands_won``; ``None``: none)."""
 
     totals: tuple[int, ...]
     gains: tuple[int, ...] | None = None
