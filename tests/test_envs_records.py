@@ -266,7 +266,7 @@ def figures_of(match: Match | None, players: int) -> MatchFigures:
     if match is None:
         return MatchFigures.none(players)
     pending = bool(match.pending_buyback)
-    return MatchFigures(match.totals, match.chips, match.pot, match.hands_dealt, pending, True)
+    return MatchFigures(match.totals, match.chips, match.pot, match.hands_counted, pending, True)
 
 
 def replayed_in_environment(record: Record, made: list[Transition], scope: str, reward: str) -> None:

@@ -24,7 +24,14 @@ player in play with ``buyback_window[0] < total < buyback_window[1]`` who has bo
 does not exceed it (D8; no offer if there is none); (6) next deal. The ante ``pot_ante`` is paid once
 per rubber (``ante_frequency = per_rubber``, D11) or before every hand (``per_hand``).
 
-A hand that ends unscored (stock exhausted) counts as dealt for ``fixed_hands`` but scores nothing.
+A hand that ends unscored (the stock exhausted, or the takes in a row at their bound) scores
+nothing. In a melding game's ``fixed_hands`` series it counts as one of the ``num_hands`` hands under
+``unscored_hand = counts``; under ``redeal`` the same dealer deals again and it does not count, up to
+:data:`MOST_REDEALS_IN_A_ROW` times in a row (:attr:`Match.redealt` lists those hands).
+
+Where several share the best total at the end of a melding game's series or penalty limit,
+``match_tiebreak`` picks among them (``share``: they share the win; ``most_hands_won``;
+``best_last_hand``); those still equal share it.
 
 >>> import rummykit as rk
 >>> m = rk.Match.new(rk.Rules.preset("viennese"), players=3, seed=1)
@@ -76,6 +83,17 @@ ALL_ELIMINATED_TIEBREAKS: Final[Mapping[str, Callable[[Mapping[int, int]], tuple
 """``all_eliminated_tiebreak``: the winners among seats eliminated together (their totals)."""
 
 
+MOST_REDEALS_IN_A_ROW: Final = 3
+"""``unscored_hand = redeal``: the most hands in a row that one dealer deals again. When the hand after
+them ends unscored as well, it counts as that dealer's hand of the series and the deal passes on.
+
+Why a bound, and why 3: every hand ends (``max_stock_rebuilds`` and ``max_takes_in_a_row``), but
+players who never go out (bots that only draw and discard, a table that plays on for fun) could end
+every hand unscored, and a series that redeals for ever would never end. At a human table an unscored
+hand needs the stock rebuilt three times over, so a second one in a row is already rare and a fourth
+practically unknown: the bound changes no real table's series, while a series of ``n`` hands is dealt
+at most ``4 n`` times (the environments' episodes and the arena's matches stay bounded)."""
+
 MOST_POSITION_FIGURE: Final = 10**9
 """The largest total, chip count or pot a match position may give: far beyond any real match."""
 
@@ -84,7 +102,8 @@ MOST_POSITION_FIGURE: Final = 10**9
 class MatchPosition:
     """A match state to start from (for puzzles, tests and resumed series): per-seat totals (minus or
     bad points), plus points, chips, buy-backs used and eliminations, the pot, and the hands each seat
-    has won (``hands_won``: gin's ``box_bonus`` and ``shutout_doubles`` count them; ``None``: none)."""
+    has won (``hands_won``: gin's ``box_bonus`` and ``shutout_doubles`` count them, and
+    ``match_tiebreak = most_hands_won``; ``None``: none)."""
 
     totals: tuple[int, ...]
     gains: tuple[int, ...] | None = None
@@ -196,8 +215,13 @@ class Match:
     winners: tuple[int, ...]
     hands_dealt: int
     hands_won: list[int]
-    """Per seat, the scored hands whose points for it were above 0 (a gin knocker who scored, a
-    defender who undercut), with those of a starting position."""
+    """Per seat, the scored hands it won, with those of a starting position: in a melding game the
+    hands it went out in; elsewhere the hands whose points for it were above 0 (a gin knocker who
+    scored, a defender who undercut)."""
+    redealt: list[int]
+    """The numbers (from 1, as :attr:`rounds` counts them) of the hands that ended unscored and were
+    dealt again by the same dealer without counting towards ``num_hands`` (``unscored_hand =
+    redeal``); empty otherwise."""
     bonuses: list[int]
     """Per seat, the points a gin game to a target score added when it ended (``box_bonus``,
     ``game_bonus``, ``shutout_doubles``; already in ``gains``); zeros until then and elsewhere."""
@@ -277,6 +301,7 @@ class Match:
         m.winners = ()
         m.hands_dealt = 0
         m.hands_won = [0] * players
+        m.redealt = []
         m.bonuses = [0] * players
         m.position = position
         if position is not None:
@@ -391,7 +416,33 @@ class Match:
         fixed_hands``: ``num_hands``, by default one per player), else ``None``."""
         if self.rules.match_end != "fixed_hands":
             return None
-        return max(0, (self.rules.num_hands or self.players) - self.hands_dealt)
+        return max(0, (self.rules.num_hands or self.players) - self.hands_counted)
+
+    @property
+    def hands_counted(self) -> int:
+        """The hands that count towards the series, the current one included (:attr:`hands_dealt`
+        less the hands dealt again, :attr:`redealt`): the current hand's number in the series."""
+        return self.hands_dealt - len(self.redealt)
+
+    @property
+    def redeals_in_a_row(self) -> int:
+        """How many times in a row the current hand's dealer has dealt it again (0: a first deal)."""
+        return self.times_dealt_again(len(self.rounds))
+
+    def times_dealt_again(self, hand: int) -> int:
+        """How many hands in a row right before the match's hand number ``hand`` (from 1, as
+        :attr:`rounds` counts) were dealt again by its dealer (:attr:`redealt`): 0 for a first deal."""
+        dealt_again = set(self.redealt)
+        k = 0
+        while hand - 1 - k in dealt_again:
+            k += 1
+        return k
+
+    def hand_in_series(self, hand: int) -> int:
+        """The number within the match of its hand number ``hand`` (from 1, as :attr:`rounds` counts;
+        a starting position's hands not included): the hands dealt again before it are not counted,
+        so a hand dealt again and the deal that replaced it share their number."""
+        return hand - sum(1 for r in self.redealt if r < hand)
 
     @property
     def active_seats(self) -> tuple[int, ...]:
@@ -520,7 +571,10 @@ class Match:
             for s in range(self.players):
                 self.penalties[s] += result.penalties[s]
                 self.gains[s] += result.gains[s]
-                self.hands_won[s] += 1 if result.points[s] > 0 else 0
+                won = s == result.winner if rules.family == "melding" else result.points[s] > 0
+                self.hands_won[s] += 1 if won else 0
+        elif self._deals_again():
+            self.redealt.append(len(self.rounds))
         if self._check_end(result):
             return
         if self.is_rubber:
@@ -528,6 +582,14 @@ class Match:
             self.pending_buyback = [s for s in order if self.no_buyback_offer(s) is None]
         if not self.pending_buyback:
             self._next_deal(result)
+
+    def _deals_again(self) -> bool:
+        """Whether the hand that just ended unscored is dealt again by the same dealer instead of
+        counting (``unscored_hand = redeal``, at most :data:`MOST_REDEALS_IN_A_ROW` times in a row)."""
+        rules = self.rules
+        if rules.unscored_hand != "redeal" or rules.not_applicable("unscored_hand") is not None:
+            return False
+        return self.redeals_in_a_row < MOST_REDEALS_IN_A_ROW
 
     def _check_end(self, result: RoundResult) -> bool:
         """Eliminations and the match-end test; sets ``winners`` and pays the pot when it ends."""
@@ -576,9 +638,27 @@ class Match:
             self.gains[s] += bonus
 
     def _lowest(self) -> tuple[int, ...]:
-        """Seats with the best cumulative score (fewest minus points); ties share the win."""
+        """Seats with the best cumulative score (fewest minus points); ties are broken by
+        ``match_tiebreak`` where it applies, and share the win otherwise."""
         best = max(self.scores)
-        return tuple(s for s in range(self.players) if self.scores[s] == best)
+        return self._tiebreak(tuple(s for s in range(self.players) if self.scores[s] == best))
+
+    def _tiebreak(self, tied: tuple[int, ...]) -> tuple[int, ...]:
+        """The seats of ``tied`` that ``match_tiebreak`` keeps: ``most_hands_won`` those with the most
+        hands won (:attr:`hands_won`), ``best_last_hand`` those with the best points in the last scored
+        hand of the match (all of them when no hand of the match was scored); ``share`` all."""
+        rules = self.rules
+        if len(tied) < 2 or rules.match_tiebreak == "share" or rules.not_applicable("match_tiebreak"):
+            return tied
+        if rules.match_tiebreak == "most_hands_won":
+            key: Sequence[int] = self.hands_won
+        else:
+            last = next((r.result for r in reversed(self.rounds) if r.result and r.result.scored), None)
+            if last is None:
+                return tied
+            key = last.points
+        best = max(key[s] for s in tied)
+        return tuple(s for s in tied if key[s] == best)
 
     def _end(self, winners: Sequence[int]) -> bool:
         self.winners = tuple(winners)
@@ -646,6 +726,9 @@ class Match:
         return event
 
     def _next_deal(self, result: RoundResult) -> None:
+        if self.redealt and self.redealt[-1] == len(self.rounds):
+            self._deal()  # dealt again by the same dealer (unscored_hand = redeal)
+            return
         rotation = self.rules.deal_rotation
         active = self.active_seats
         winner = result.winner

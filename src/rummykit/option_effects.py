@@ -339,6 +339,37 @@ def situations(rules: Rules) -> list[Situation]:
             Situation(f"a hand of {low} players where everybody takes every discard", low, 13, hoard=True)
         )
     out += _positions(rules)
+    out += _ties(rules)
+    return out
+
+
+def _ties(rules: Rules) -> list[Situation]:
+    """The last hand of a melding game's fixed series that ends with equal best totals
+    (``match_tiebreak``): each arranged hand is played once under ``rules`` from totals of 0, then
+    again from totals that its minus points even out (each seat starts with the largest of them less
+    its own), so that every seat ends level and only the tie-break can pick a winner."""
+    if rules.is_knock_game or rules.match_end != "fixed_hands":
+        return []
+    out: list[Situation] = []
+    for s in _arranged(rules):
+        series = rules.num_hands or s.players
+        last = MatchPosition(totals=(0,) * s.players, hands_dealt=series - 1)
+        first = Situation(s.label, s.players, s.seed, dealer=s.dealer, deck=s.deck, position=last)
+        trace = _trace(rules, first)
+        if isinstance(trace, str):
+            continue
+        m = _start(rules, first)
+        for step in trace:
+            if step.action is None:
+                break
+            m.apply(step.action)
+        result = m.rounds[0].result
+        if result is None or not result.scored:
+            continue
+        most = max(result.penalties)
+        level = MatchPosition(totals=tuple(most - p for p in result.penalties), hands_dealt=series - 1)
+        label = s.label.replace("a hand of", "the last hand of a series of", 1) + ", ending level"
+        out.append(Situation(label, s.players, s.seed, dealer=s.dealer, deck=s.deck, position=level))
     return out
 
 

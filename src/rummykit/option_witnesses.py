@@ -52,6 +52,8 @@ WITNESSES: dict[str, dict[str, str]] = {
         'layoff_requires_opened=false': 'a hand of 2 players (seed 0)',
         'match_end=penalty_limit': 'a match of 2 players from the seat draw (seed 1)',
         'match_end=single_hand': 'a hand of 2 players (seed 0)',
+        'match_tiebreak=best_last_hand': 'the last hand of a series of 2 players where the first player can go out at once, ending level',
+        'match_tiebreak=most_hands_won': 'the last hand of a series of 2 players where the first player can go out at once, ending level',
         'max_adjacent_jokers=1': 'judging the melds and lay-offs of the worked examples',
         'max_adjacent_jokers=3': 'judging the melds and lay-offs of the worked examples',
         'max_adjacent_jokers=4': 'judging the melds and lay-offs of the worked examples',
@@ -110,6 +112,7 @@ WITNESSES: dict[str, dict[str, str]] = {
         'stock_exhaustion=end_hand_no_score': 'a hand of 2 players that plays the stock out',
         'stock_exhaustion=turn_over_all_if_declined': 'a hand of 2 players that plays the stock out',
         'stock_exhaustion=turn_over_keep_top': 'a hand of 2 players that plays the stock out',
+        'unscored_hand=redeal': 'a hand of 2 players that plays the stock out',
     },
     'german_dskv': {
         'ace_high_in_runs=false': 'judging the melds and lay-offs of the worked examples',
@@ -151,6 +154,8 @@ WITNESSES: dict[str, dict[str, str]] = {
         'layoff_requires_opened=false': 'a hand of 3 players (seed 0)',
         'match_end=penalty_limit': 'a match of 3 players (seed 3)',
         'match_end=single_hand': 'a hand of 3 players (seed 0)',
+        'match_tiebreak=best_last_hand': 'the last hand of a series of 3 players where the first player can go out at once, ending level',
+        'match_tiebreak=most_hands_won': 'the last hand of a series of 3 players where the first player can go out at once, ending level',
         'max_adjacent_jokers=1': 'judging the melds and lay-offs of the worked examples',
         'max_adjacent_jokers=3': 'judging the melds and lay-offs of the worked examples',
         'max_adjacent_jokers=4': 'judging the melds and lay-offs of the worked examples',
@@ -205,6 +210,7 @@ WITNESSES: dict[str, dict[str, str]] = {
         'stock_exhaustion=end_hand_no_score': 'a hand of 3 players that plays the stock out',
         'stock_exhaustion=turn_over_all_if_declined': 'a hand of 3 players that plays the stock out',
         'stock_exhaustion=turn_over_keep_top': 'a hand of 3 players that plays the stock out',
+        'unscored_hand=redeal': 'a hand of 3 players that plays the stock out',
     },
     'viennese': {
         'ace_high_in_runs=false': 'judging the melds and lay-offs of the worked examples',

@@ -83,6 +83,8 @@ LayoffRunChain = Literal["two_per_end", "unlimited"]
 AnteFrequency = Literal["per_rubber", "per_hand"]
 BuybackTarget = Literal["second_worst_not_above_buyer"]
 AllEliminatedTiebreak = Literal["lowest_total_wins"]
+UnscoredHand = Literal["counts", "redeal"]
+MatchTiebreak = Literal["share", "most_hands_won", "best_last_hand"]
 
 FamilyName = Literal["melding", "knock", "gin"]
 """The families of turn logic (``Rules.family``)."""
@@ -177,7 +179,9 @@ class MatchRules:
 
     match_end: MatchEnd
     num_hands: int | None
+    unscored_hand: UnscoredHand
     penalty_limit: int
+    match_tiebreak: MatchTiebreak
     target_score: int
     box_bonus: int
     game_bonus: int
@@ -316,8 +320,22 @@ class Rules:
     num_hands: int | None = field(default=None, metadata=_range(1, 100))
     """Hands in a ``fixed_hands`` match; ``None`` = one per player (every player deals once, D25, unless
     ``deal_rotation = winner_deals``)."""
+    unscored_hand: UnscoredHand = "counts"
+    """A melding game's fixed series (``match_end = fixed_hands``): what a hand that ends without a
+    score (the stock ran out past ``max_stock_rebuilds``, or ``max_takes_in_a_row``) does to the
+    series. ``counts``: it is one of the ``num_hands`` hands, and the deal passes on (RULES.md §3.15
+    is silent; the engine's reading so far). ``redeal``: the same dealer deals again (under DSkV the
+    same seat sits out) and the hand does not count, as clubs play it; after
+    :data:`~rummykit.match.MOST_REDEALS_IN_A_ROW` hands in a row dealt again, the next unscored one
+    counts, so that a series still ends."""
     penalty_limit: int = field(default=500, metadata=_range(50, 2000))
     """``match_end = penalty_limit``: the match ends when someone reaches this many minus points."""
+    match_tiebreak: MatchTiebreak = "share"
+    """A melding game that ends after its series or at its penalty limit: who wins when several
+    share the best total. ``share``: they share the win (RULES.md §3.15). ``most_hands_won``: the one
+    of them who went out in the most hands of the match (a starting position's ``hands_won``
+    included). ``best_last_hand``: the one of them who scored best in the match's last
+    scored hand (fewest minus points, or most plus points). Those still equal share the win."""
     target_score: int = field(default=100, metadata=_range(10, 1000))
     """``match_end = target_score``: the match ends when someone's plus score reaches this."""
     box_bonus: int = field(default=0, metadata=_range(0, 100))
@@ -719,6 +737,12 @@ def _melding_only(rules: Rules) -> str | None:
     return "a knock game puts no cards on the table" if rules.is_knock_game else None
 
 
+def _melding_match(rules: Rules) -> str | None:
+    if rules.is_knock_game:
+        return "only a melding game's match uses it (knock games and gin keep their own match ends)"
+    return None
+
+
 def _rubber_only(rules: Rules) -> str | None:
     if rules.is_knock_game and rules.match_end == "elimination_last_survivor":
         return None
@@ -990,7 +1014,9 @@ _APPLIES: Final[Mapping[str, Callable[[Rules], str | None]]] = {
         ("buyback_window", "buyback_cost"), _both(_rubber_only, _nonzero("buyback_limit", "nobody buys back"))
     ),
     "num_hands": _match_end_is("fixed_hands"),
+    "unscored_hand": _both(_melding_match, _match_end_is("fixed_hands")),
     "penalty_limit": _match_end_is("penalty_limit"),
+    "match_tiebreak": _both(_melding_match, _match_end_is("fixed_hands", "penalty_limit")),
     "target_score": _match_end_is("target_score"),
     "elimination_threshold": _match_end_is("elimination_last_survivor"),
     "reentry": _match_end_is("elimination_last_survivor"),

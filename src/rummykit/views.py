@@ -220,6 +220,8 @@ class MatchPublic(Protocol):
     @property
     def hands_dealt(self) -> int: ...
     @property
+    def hands_counted(self) -> int: ...
+    @property
     def pending_buyback(self) -> Sequence[int]: ...
 
 
@@ -249,6 +251,9 @@ class MatchView:
     hands_left: int | None = None
     hands_dealt: int = 0
     """Hands dealt so far, the current one included."""
+    hands_counted: int = 0
+    """The hands of :attr:`hands_dealt` that count towards the series (those dealt again under
+    ``unscored_hand = redeal`` do not): the current hand's number in the series."""
     buyback_pending: bool = False
     """A buy-back decision is open (the seat to decide is the first still to answer)."""
 
@@ -271,5 +276,6 @@ class MatchView:
             scores=match.scores,
             hands_left=match.hands_left,
             hands_dealt=match.hands_dealt,
+            hands_counted=match.hands_counted,
             buyback_pending=bool(match.pending_buyback),
         )

@@ -114,7 +114,8 @@ def test_a_control_that_another_setting_makes_moot_says_so() -> None:
     and a rubber's chips, by the match's end."""
     bonuses = ("box_bonus", "game_bonus", "shutout_doubles")
     chips = ("pot_ante", "knock_money", "buyback_cost")
-    by_match_end = ("num_hands", "penalty_limit", "target_score", *bonuses, *chips)
+    series = ("num_hands", "unscored_hand", "penalty_limit", "match_tiebreak", "target_score")
+    by_match_end = (*series, *bonuses, *chips)
     unused = {
         (preset, c["option"]): c["unused_when"]
         for preset, cs in house_rules().items()

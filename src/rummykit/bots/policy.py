@@ -269,7 +269,7 @@ class PolicyBot:
                 totals=mv.totals,
                 chips=mv.chips,
                 pot=mv.pot,
-                hands_dealt=mv.hands_dealt,
+                hands_dealt=mv.hands_counted,
                 buyback_pending=mv.buyback_pending,
                 is_match=True,
             )

@@ -308,9 +308,11 @@ from rummykit.cli.play import play_command  # noqa: E402  (play imports this mod
 from rummykit.cli.replay import replay_command  # noqa: E402
 from rummykit.cli.selfplay import selfplay_command  # noqa: E402
 from rummykit.cli.serve import serve_command  # noqa: E402  (imports the web extra only when run)
+from rummykit.cli.sheet import sheet_command  # noqa: E402
 
 app.command("play")(play_command)
 app.command("replay")(replay_command)
+app.command("sheet")(sheet_command)
 app.command("arena")(arena_command)
 app.command("selfplay")(selfplay_command)
 app.command("serve")(serve_command)

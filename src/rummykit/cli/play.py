@@ -503,8 +503,11 @@ class PlaySession:
     def round_over(self, rnd: Round) -> None:
         view = rnd.view(rnd.to_move)
         score = self.scoreboard()
-        if self.match.round is not rnd:
-            score = dataclasses.replace(score, round_number=score.round_number - 1)
+        if self.match.round is not rnd:  # the next hand is dealt: this one's number, as it was shown
+            hand = len(self.match.rounds) - 1
+            number, again = self.match.hand_in_series(hand), self.match.times_dealt_again(hand)
+            redeal = hand in self.match.redealt
+            score = dataclasses.replace(score, round_number=number, redealt=again, deals_again=redeal)
         self.save()
         if self.console.is_terminal:
             # The clear would hide the hand's last moves (such as the discards after a knock): repeat them.
@@ -1253,8 +1256,9 @@ def resumed_session(
         save_path=saved.path if save else None,
         notices=[
             Lang(lang)(
-                f"resumed {shown(saved.path.name)}: hand {len(m.rounds)} · seed {m.seed}",
-                f"fortgesetzt: {shown(saved.path.name)}, Spiel {len(m.rounds)} · Startwert {m.seed}",
+                f"resumed {shown(saved.path.name)}: hand {m.hand_in_series(len(m.rounds))} · seed {m.seed}",
+                f"fortgesetzt: {shown(saved.path.name)}, Spiel {m.hand_in_series(len(m.rounds))} · "
+                f"Startwert {m.seed}",
             ),
             rules_notice(lang),
             *_older_notice(saved, lang),

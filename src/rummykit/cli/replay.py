@@ -240,6 +240,12 @@ class ReplaySession:
         self.winners: tuple[int, ...] = game.winners if isinstance(game, Match) else ()
         """Who won the match the record plays to its end (empty for a hand, or a match not ended)."""
         self.position = 0
+        self.series: dict[int, tuple[int, int]] = {}
+        """A match's hands by number (as :attr:`round_of` counts them): their number in the series and
+        the times they were dealt again before (``unscored_hand = redeal``)."""
+        if isinstance(game, Match):
+            hands = range(1, len(game.rounds) + 1)
+            self.series = {h: (game.hand_in_series(h), game.times_dealt_again(h)) for h in hands}
 
     def _empty(self) -> Round | Match:
         game: Round | Match = self.record.start()
@@ -336,7 +342,10 @@ class ReplaySession:
         if self.position and frame.ended is not None:
             # The end of a hand: its result lists every hand and score, below the table it left.
             ended = Round.from_state(frame.ended)
-            end_score = dataclasses.replace(score, round_number=self.round_of[self.position - 1])
+            hand = self.round_of[self.position - 1]
+            number, again = self.series.get(hand, (hand, 0))
+            redeal = self.series.get(hand + 1, (0, 0))[1] > again  # the next deal is this hand again
+            end_score = dataclasses.replace(score, round_number=number, redealt=again, deals_again=redeal)
             result = screen.result_table(
                 ended.view(viewer), self.names, end_score, self.ascii_only, self.lang
             )

@@ -110,16 +110,17 @@ class SavedGame:
         from rummykit.cli.screen import game_title
 
         m = self.match
+        hand = m.hand_in_series(len(m.rounds))  # a hand dealt again keeps its number
         people = [n for n, p in zip(self.names_in(lang), self.players, strict=True) if p == HUMAN]
         if lang == "de":
             who = " und ".join(people)
             who += " gegen Bots" if len(people) < len(self.names) else " (am selben Gerät)"
             when = printable(self.saved.replace("T", " ")[:16]) if self.saved else "unbekannt"
-            return f"{game_title(m.rules, lang)}, Spiel {len(m.rounds)}, {who}, gespeichert {when}"
+            return f"{game_title(m.rules, lang)}, Spiel {hand}, {who}, gespeichert {when}"
         who = " and ".join(people)
         who += " against bots" if len(people) < len(self.names) else " (hot-seat)"
         when = printable(self.saved.replace("T", " ")[:16]) if self.saved else "unknown time"
-        return f"{game_title(m.rules)}, hand {len(m.rounds)}, {who}, saved {when}"
+        return f"{game_title(m.rules)}, hand {hand}, {who}, saved {when}"
 
 
 def load_saved(path: Path) -> SavedGame:

@@ -228,6 +228,11 @@ class Scoreboard:
     dealt_again: bool = False
     """Only a scored hand counts (``match_end = single_hand``): a hand that ended unscored was dealt
     again, so every round before ``round_number`` went unscored."""
+    redealt: int = 0
+    """``unscored_hand = redeal``: how many times in a row this round was dealt again after ending
+    unscored (it keeps its ``round_number``)."""
+    deals_again: bool = False
+    """The round that just ended unscored does not count: its dealer deals it again."""
     bonuses: tuple[int, ...] | None = None
     """Gin to a target score: the end-of-game bonuses each seat got (in ``totals``), once paid."""
     pot_won: int | None = None
@@ -286,7 +291,8 @@ def match_scoreboard(match: Match) -> Scoreboard:
         chips=match.chips if match.is_rubber else None,
         pot=match.pot if match.is_rubber else None,
         eliminated=tuple(s not in match.active_seats for s in range(match.players)),
-        round_number=len(match.rounds),
+        round_number=match.hand_in_series(len(match.rounds)),
+        redealt=match.redeals_in_a_row,
         rounds_planned=planned,
         total_label=label,
         dealt_again=rules.match_end == "single_hand",
@@ -328,9 +334,13 @@ def round_text(score: Scoreboard, lang: str = "en") -> str:
         before = t("hand 1", "Spiel 1") if n == 2 else t(f"hands 1–{n - 1}", f"Spiele 1–{n - 1}")
         counted = t("not scored", "zählte nicht" if n == 2 else "zählten nicht")
         return t(f"hand {n} ({before} {counted})", f"Spiel {n} ({before} {counted})")
+    again = ""
+    if score.redealt:
+        times = f" {score.redealt}×" if score.redealt > 1 else ""
+        again = t(f" (dealt again{times})", f" (neu gegeben{times})")
     if score.rounds_planned:
-        return t(f"hand {n} of {score.rounds_planned}", f"Spiel {n} von {score.rounds_planned}")
-    return t(f"hand {n}", f"Spiel {n}")
+        return t(f"hand {n} of {score.rounds_planned}", f"Spiel {n} von {score.rounds_planned}") + again
+    return t(f"hand {n}", f"Spiel {n}") + again
 
 
 HEADER_WIDTH: Final = BOARD_WIDTH - 2
@@ -778,6 +788,11 @@ def result_table(
     assert result is not None
     gin = view.rules.is_gin
     ended = termination_text(result, names, lang, view.rules)
+    if score.deals_again:
+        ended += t(
+            "; it does not count, the same dealer deals again",
+            "; es zählt nicht, derselbe Geber gibt neu",
+        )
     best = undercut_by(result, view.rules)
     best = result.winner if best is None else best
     title = Text(

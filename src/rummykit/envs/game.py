@@ -190,7 +190,7 @@ def match_figures(match: Match) -> MatchFigures:
         totals=match.totals,
         chips=match.chips,
         pot=match.pot,
-        hands_dealt=match.hands_dealt,
+        hands_dealt=match.hands_counted,  # the series' hands: one dealt again does not count
         buyback_pending=bool(match.pending_buyback),
         is_match=True,
     )

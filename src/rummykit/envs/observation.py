@@ -557,6 +557,8 @@ class MatchFigures:
     chips: tuple[int, ...]
     pot: int = 0
     hands_dealt: int = 0
+    """The hands of the match that count (``Match.hands_counted``: under ``unscored_hand = redeal``
+    a hand dealt again does not), so that a fixed series stays within ``num_hands``."""
     buyback_pending: bool = False
     is_match: bool = False
 

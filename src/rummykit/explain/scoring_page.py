@@ -9,6 +9,7 @@ from rummykit.cards import parse_cards
 from rummykit.explain.document import Block, Bullets, Heading, Paragraph
 from rummykit.explain.language import Lang, times_de
 from rummykit.explain.terms import hand_out_name
+from rummykit.match import MOST_REDEALS_IN_A_ROW
 from rummykit.rules import Rules
 
 PENALTY_EXAMPLE: Final = "AS JK 7D KC"
@@ -226,13 +227,55 @@ def match_winner_text(rules: Rules, t: Lang) -> str:
         rules.hand_scoring,
         t("The fewest minus points in total win", "Die wenigsten Minuspunkte gewinnen"),
     )
-    return best + t("; equal totals share the win.", "; bei Gleichstand teilen sich die Besten den Sieg.")
+    return best + "; " + tie_text(rules, t)
+
+
+def tie_text(rules: Rules, t: Lang) -> str:
+    """What equal best totals at the end of a match do (``match_tiebreak``), as a sentence's end."""
+    tiebreak = rules.match_tiebreak if rules.not_applicable("match_tiebreak") is None else "share"
+    if tiebreak == "most_hands_won":
+        return t(
+            "with equal totals, whoever of them went out in the most hands wins, and those still equal "
+            "share the win.",
+            "bei Gleichstand gewinnt von ihnen, wer in den meisten Spielen ausgemacht hat; wer dann noch "
+            "gleich steht, teilt sich den Sieg.",
+        )
+    if tiebreak == "best_last_hand":
+        return t(
+            "with equal totals, whoever of them scored best in the last scored hand wins, and those still "
+            "equal share the win.",
+            "bei Gleichstand gewinnt von ihnen, wer im letzten gewerteten Spiel am besten abschnitt; wer "
+            "dann noch gleich steht, teilt sich den Sieg.",
+        )
+    return t("equal totals share the win.", "bei Gleichstand teilen sich die Besten den Sieg.")
+
+
+def unscored_hand_text(rules: Rules, t: Lang) -> str:
+    """What a hand that ends without a score does to a fixed series (``unscored_hand``); ``""`` where
+    the option does not apply."""
+    if rules.not_applicable("unscored_hand") is not None:
+        return ""
+    if rules.unscored_hand == "redeal":
+        return t(
+            "A hand that ends without a score does not count: the same dealer deals again. After "
+            f"{MOST_REDEALS_IN_A_ROW} such hands in a row the next one counts even without a score, so "
+            "the match always ends.",
+            "Ein Spiel, das ohne Wertung endet, zählt nicht: derselbe Geber gibt neu. Nach "
+            f"{MOST_REDEALS_IN_A_ROW} solchen Spielen hintereinander zählt das nächste auch ohne Wertung, "
+            "damit die Partie immer endet.",
+        )
+    return t(
+        "A hand that ends without a score still counts as one of the hands; the deal passes on.",
+        "Ein Spiel, das ohne Wertung endet, zählt trotzdem als eines der Spiele; der Nächste gibt.",
+    )
 
 
 def match(rules: Rules, t: Lang) -> list[Block]:
     items = [match_end_text(rules, t) + "."]
     if rules.match_end in ("fixed_hands", "penalty_limit", "single_hand"):
         items.append(match_winner_text(rules, t))
+    if unscored_hand_text(rules, t):
+        items.append(unscored_hand_text(rules, t))
     elif rules.match_end == "target_score":
         items.append(t("Equal totals share the win.", "Bei Gleichstand teilen sich die Besten den Sieg."))
     elif rules.match_end == "elimination_last_survivor" and not rules.is_knock_game:

@@ -101,6 +101,8 @@ OPTION_LABELS: Final[dict[str, tuple[str, str]]] = {
     "hand_scoring": ("scoring", "Wertung"),
     "match_end": ("end of the match", "Ende der Partie"),
     "num_hands": ("hands in the match", "Spiele in der Partie"),
+    "unscored_hand": ("a hand that ends without a score", "ein Spiel, das ohne Wertung endet"),
+    "match_tiebreak": ("equal totals at the end", "Gleichstand am Ende"),
     "penalty_limit": ("match ends at (minus points)", "Partie endet bei (Minuspunkten)"),
     "target_score": ("match ends at (plus points)", "Partie endet bei (Pluspunkten)"),
     "box_bonus": ("bonus per hand won, at the end (points)", "Bonus je gewonnenem Spiel am Ende (Punkte)"),
@@ -248,6 +250,14 @@ VALUE_WORDS: Final[dict[str, tuple[str, str]]] = {
     "openspiel": ("as OpenSpiel counts", "wie OpenSpiel zählt"),
     "best_discard": ("after the best discard", "nach dem besten Abwurf"),
     "two_per_end": ("two cards per run end, at most", "höchstens zwei Karten je Ende einer Folge"),
+    "counts": ("counts as one of the hands", "zählt als eines der Spiele"),
+    "redeal": ("the same dealer deals again", "derselbe Geber gibt neu"),
+    "share": ("share the win", "teilen sich den Sieg"),
+    "most_hands_won": ("the most hands won wins", "wer die meisten Spiele gewann, gewinnt"),
+    "best_last_hand": (
+        "the best score in the last scored hand wins",
+        "wer im letzten gewerteten Spiel am besten abschnitt, gewinnt",
+    ),
 }
 """Option values in words, by value (a value some options share is worded per option below)."""
 

@@ -1186,6 +1186,13 @@ ERRORS: Final[tuple[Entry, ...]] = (
     # Replaying a record or a self-play run (rummykit replay).
     (
         "notation",
+        "this is the record of a single hand, not of a match: a score sheet needs a match record "
+        "('rummykit replay' shows the hand)",
+        "das ist die Aufzeichnung eines einzelnen Spiels, keiner Partie: ein Spielzettel braucht "
+        "die Aufzeichnung einer Partie („rummykit replay“ zeigt das Spiel)",
+    ),
+    (
+        "notation",
         "--game picks a game of a self-play run; {quoted} is one record",
         "--game wählt ein Spiel aus einem Selbstspiel-Lauf; {quoted} ist eine einzelne Aufzeichnung",
     ),
@@ -1361,6 +1368,10 @@ FRAGMENTS: Final[tuple[tuple[str, str], ...]] = (
         "nur Klopfspiele nutzen sie (knock_threshold ist none)",
     ),
     ("a knock game puts no cards on the table", "in einem Klopfspiel kommen keine Karten auf den Tisch"),
+    (
+        "only a melding game's match uses it (knock games and gin keep their own match ends)",
+        "nur die Partie eines Spiels mit Auslegen nutzt sie (Klopfspiele und Gin enden nach eigenen Regeln)",
+    ),
     (
         "only a knock-game rubber (match_end = elimination_last_survivor) uses it",
         "nur eine Partie eines Klopfspiels (match_end = elimination_last_survivor) nutzt sie",

@@ -551,7 +551,10 @@ def match_json(match: Match) -> dict[str, Any]:
     ``gains`` (per hand and in all) are the plus points a match to a target score adds up;
     ``bonuses`` what gin's end-of-game bonuses added to them (``Match.bonuses``: zeros until it ends).
     A rubber's ``buybacks`` list every buy-back made (after which hand, who, the total before and
-    after, the chips paid) and ``buyback_offer`` the open offer (who, its price, the total it sets)."""
+    after, the chips paid) and ``buyback_offer`` the open offer (who, its price, the total it sets).
+    ``hand_number`` is the current hand's number in the series and ``dealt_again`` how often in a row
+    it was dealt again (``unscored_hand = redeal``: a hand dealt again does not count, and each of
+    ``hands`` says whether it was; ``hands_dealt`` counts every deal)."""
     hands = []
     for number, rnd in enumerate(match.rounds, start=1):
         if rnd.result is not None:
@@ -563,10 +566,13 @@ def match_json(match: Match) -> dict[str, Any]:
                     "termination": str(rnd.result.termination),
                     "winner": rnd.result.winner,
                     "active_seats": list(rnd.active_seats),
+                    "dealt_again": number in match.redealt,
                 }
             )
     return {
         "hands_dealt": match.hands_dealt,
+        "hand_number": match.hand_in_series(len(match.rounds)),
+        "dealt_again": match.redeals_in_a_row,
         "hands": hands,
         "totals": list(match.totals),
         "gains": list(match.gains),

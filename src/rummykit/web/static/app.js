@@ -55,6 +55,7 @@ const I18N = {
     wait_host: "Waiting for the host to start.", full_start: "Every seat is taken: start when you are ready.",
     start_now: "Start", hand_of: "Hand {n} of {m}", hand_n: "Hand {n}",
     hand_again_1: "Hand {n} (hand 1 not scored)", hand_again: "Hand {n} (hands 1–{k} not scored)", dealer: "Dealer",
+    redealt: " (dealt again)", redealt_k: " (dealt again {k}×)",
     last_move: "Last move", last_moves: "Last moves", meanwhile: "Meanwhile", sort_suit: "Sort by suit", sort_rank: "Sort by rank", sort_melds: "Sort by melds",
     sound_on: "Sounds on", sound_off: "Sounds off", keys: "Keyboard", keys_title: "Keyboard shortcuts",
     letters_intl: "Show jacks and queens as J and Q", letters_german: "Show jacks and queens as B and D",
@@ -158,6 +159,7 @@ const I18N = {
     wait_host: "Warten, bis der Gastgeber startet.", full_start: "Alle Plätze sind besetzt: starte, wenn ihr bereit seid.",
     start_now: "Starten", hand_of: "Spiel {n} von {m}", hand_n: "Spiel {n}",
     hand_again_1: "Spiel {n} (Spiel 1 zählte nicht)", hand_again: "Spiel {n} (Spiele 1–{k} zählten nicht)", dealer: "Geber",
+    redealt: " (neu gegeben)", redealt_k: " (neu gegeben {k}×)",
     last_move: "Letzter Zug", last_moves: "Letzte Züge", meanwhile: "Inzwischen", sort_suit: "Nach Farbe sortieren", sort_rank: "Nach Wert sortieren", sort_melds: "Nach Figuren sortieren",
     sound_on: "Töne an", sound_off: "Töne aus", keys: "Tastatur", keys_title: "Tastenkürzel",
     letters_intl: "Buben und Damen als J und Q zeigen", letters_german: "Buben und Damen als B und D zeigen",
@@ -1026,10 +1028,13 @@ function renderWaiting() {
 
 // "Hand 2 of 3 · Dealer: Anna" above the table, and the last move (highlighted on the table too).
 function renderRoundInfo() {
-  const st = S.state, v = st.view, n = st.match.hands_dealt, m = plannedHands(st);
+  const st = S.state, v = st.view, m = plannedHands(st);
+  // unscored_hand = redeal: a hand dealt again keeps its number in the series (hand_number).
+  const n = st.match.hand_number || st.match.hands_dealt, k = st.match.dealt_again || 0;
+  const redealt = k ? t(k === 1 ? "redealt" : "redealt_k", { k }) : "";
   // One scored hand (single_hand): a hand that ended unscored is dealt again, so hand 2 is not "of 1".
   const again = m === 1 && n > 1 ? t(n === 2 ? "hand_again_1" : "hand_again", { n, k: n - 1 }) : null;
-  const hand = again || (m ? t("hand_of", { n: Math.min(n, m), m }) : t("hand_n", { n }));
+  const hand = (again || (m ? t("hand_of", { n: Math.min(n, m), m }) : t("hand_n", { n }))) + redealt;
   const target = targetScore(st);
   const to = target === null ? "" : ` · ${t("to_target", { n: target })}`;
   $("#round-info").textContent = `${hand}${to} · ${t("dealer")}: ${seatName(v.dealer)}`;

@@ -1,0 +1,317 @@
+"""A match's score sheet: per hand the dealer, who ended it, each seat's points and the multiplier,
+the running totals, and the winners; built from a finished (or stopped) :class:`~rummykit.match.Match`,
+usually a record's replay (``rummykit sheet RECORD.json``).
+
+Points and totals are signed as the terminal and the web page show them (``Match.scores``: plus
+points less minus or bad points, higher is better), so a German hand lost with 23 minus points reads
+``-23``. Every deal is a row, a hand dealt again under ``unscored_hand = redeal`` too (``counted`` is
+false and it shares its ``number`` with the deal that replaced it); a buy-back of a knock-game rubber
+changes the totals after its hand, and gin's end-of-game bonuses are added after the last hand, each
+listed apart. The totals after the last row are the match's.
+
+>>> import rummykit as rk
+>>> m = rk.Match.new(rk.Rules.preset("gin"), 2, seed=3)
+>>> while not m.is_over:
+...     _ = m.apply(m.legal_actions()[0])
+>>> sheet = ScoreSheet.of(m)
+>>> sheet.totals == m.scores and sheet.winners == m.winners
+True
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from typing import Any
+
+from rummykit.match import Match, MatchEvent
+from rummykit.views import RoundResult, Termination
+
+
+@dataclass(frozen=True, slots=True)
+class SheetHand:
+    """One deal of the match and the totals after it."""
+
+    deal: int
+    """The deal's number in the match, from 1 (every deal counts here)."""
+    number: int
+    """The hand's number in the match's series (a hand dealt again shares it with the next deal)."""
+    dealer: int
+    termination: str
+    """Why the hand ended (:class:`~rummykit.views.Termination`'s value); ``""`` while it runs."""
+    winner: int | None
+    """Who went out, called Rummy or knocked; ``None`` for a hand not scored (or not over)."""
+    points: tuple[int | None, ...]
+    """Per seat, the hand's points (``None``: the seat was not dealt in)."""
+    multiplier: int
+    """Hand-Rommé, Rummy or Oklahoma factor applied (1: none)."""
+    scored: bool
+    counted: bool
+    """False for a hand dealt again by the same dealer (``unscored_hand = redeal``)."""
+    totals: tuple[int, ...]
+    """Per seat, the match score after the hand."""
+
+
+@dataclass(frozen=True, slots=True)
+class SheetBuyBack:
+    """A buy-back after hand ``deal``: ``seat`` paid ``chips`` and its bad points went ``before`` to
+    ``after``."""
+
+    deal: int
+    seat: int
+    before: int
+    after: int
+    chips: int
+    totals: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreSheet:
+    """The sheet of a match (:meth:`of`)."""
+
+    rules: str
+    players: int
+    start: tuple[int, ...]
+    """The scores the match started from (a record's position; zeros for a fresh match)."""
+    hands: tuple[SheetHand, ...]
+    buybacks: tuple[SheetBuyBack, ...]
+    bonuses: tuple[int, ...]
+    """Gin's end-of-game bonuses per seat, added after the last hand (zeros elsewhere)."""
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+    """Empty while the match is not over."""
+    chips: tuple[int, ...] | None
+    """A knock-game rubber's chips per seat at the end (``None`` for other matches)."""
+
+    @classmethod
+    def of(cls, match: Match) -> ScoreSheet:
+        n = match.players
+        position = match.position
+        start = (0,) * n
+        if position is not None:
+            gains = position.gains or (0,) * n
+            start = tuple(g - t for g, t in zip(gains, position.totals, strict=True))
+        running = list(start)
+        after: dict[int, list[MatchEvent]] = {}
+        for event in match.history:
+            if isinstance(event, MatchEvent) and event.new_total is not None and event.hand is not None:
+                after.setdefault(event.hand, []).append(event)
+        hands: list[SheetHand] = []
+        buybacks: list[SheetBuyBack] = []
+        redealt = set(match.redealt)
+        for deal, rnd in enumerate(match.rounds, start=1):
+            result: RoundResult | None = rnd.result
+            scored = result is not None and result.scored
+            if result is not None and scored:
+                running = [t + p for t, p in zip(running, result.points, strict=True)]
+            active = set(rnd.active_seats)
+            hands.append(
+                SheetHand(
+                    deal=deal,
+                    number=match.hand_in_series(deal),
+                    dealer=rnd.dealer,
+                    termination="" if result is None else str(result.termination),
+                    winner=None if result is None or not scored else result.winner,
+                    points=tuple(
+                        None if s not in active else (result.points[s] if result is not None else 0)
+                        for s in range(n)
+                    ),
+                    multiplier=1 if result is None else result.multiplier,
+                    scored=scored,
+                    counted=deal not in redealt,
+                    totals=tuple(running),
+                )
+            )
+            for event in after.get(deal, ()):
+                assert event.old_total is not None and event.new_total is not None
+                running[event.seat] += event.old_total - event.new_total
+                buybacks.append(
+                    SheetBuyBack(
+                        deal, event.seat, event.old_total, event.new_total, event.chips, tuple(running)
+                    )
+                )
+        bonuses = tuple(match.bonuses)
+        running = [t + b for t, b in zip(running, bonuses, strict=True)]
+        return cls(
+            rules=str(match.rules),
+            players=n,
+            start=start,
+            hands=tuple(hands),
+            buybacks=tuple(buybacks),
+            bonuses=bonuses,
+            totals=tuple(running),
+            winners=match.winners,
+            chips=match.chips if match.is_rubber else None,
+        )
+
+    def to_dict(self, names: tuple[str, ...] | None = None) -> dict[str, Any]:
+        """The sheet as JSON-ready data (``names``: the seats' names, by seat)."""
+        return {
+            "rules": self.rules,
+            "players": self.players,
+            "names": list(names) if names is not None else None,
+            "start": list(self.start),
+            "hands": [
+                {
+                    "deal": h.deal,
+                    "hand": h.number,
+                    "dealer": h.dealer,
+                    "termination": h.termination,
+                    "scored": h.scored,
+                    "counted": h.counted,
+                    "winner": h.winner,
+                    "points": list(h.points),
+                    "multiplier": h.multiplier,
+                    "totals": list(h.totals),
+                }
+                for h in self.hands
+            ],
+            "buybacks": [
+                {"after_deal": b.deal, "seat": b.seat, "from": b.before, "to": b.after, "chips": b.chips}
+                for b in self.buybacks
+            ],
+            "bonuses": list(self.bonuses),
+            "totals": list(self.totals),
+            "winners": list(self.winners),
+            "chips": None if self.chips is None else list(self.chips),
+        }
+
+
+def _words(lang: str) -> dict[str, str]:
+    de = lang == "de"
+    return {
+        "hand": "Spiel" if de else "Hand",
+        "dealer": "Geber" if de else "Dealer",
+        "ended": "Ende" if de else "Ended",
+        "x": "×",
+        "start": "Anfang" if de else "Start",
+        "bonus": "Bonus am Ende" if de else "End bonuses",
+        "winner": "Sieger" if de else "Winner",
+        "winners": "Sieger (geteilt)" if de else "Winners (shared)",
+        "running": "Die Partie läuft noch" if de else "The match is not over",
+        "chips": "Chips",
+        "points": "Punkte" if de else "points",
+        "total": "Stand" if de else "total",
+    }
+
+
+TERMINATION_WORDS = {
+    Termination.WENT_OUT.value: ("{who} went out", "{who} macht aus"),
+    Termination.RUMMY.value: ("{who}: Rummy", "{who}: Rummy"),
+    Termination.KNOCK.value: ("{who} knocked", "{who} klopft"),
+    Termination.STOCK_EXHAUSTED.value: ("stock out, not scored", "Stoß leer, keine Wertung"),
+    Termination.WALL.value: ("wall, not scored", "Mauer, keine Wertung"),
+    Termination.DRAWN.value: ("dead hand, not scored", "totes Spiel, keine Wertung"),
+    "": ("under way", "läuft"),
+}
+"""How the text sheet says why a hand ended (English, German)."""
+
+
+def ended_text(hand: SheetHand, names: tuple[str, ...], lang: str = "en") -> str:
+    """Why ``hand`` ended, in words: ``Anna went out``, ``stock out, not scored, dealt again``."""
+    en, de = TERMINATION_WORDS.get(hand.termination, (hand.termination, hand.termination))
+    who = names[hand.winner] if hand.winner is not None else ""
+    text = (de if lang == "de" else en).format(who=who)
+    if not hand.counted:
+        text += ", neu gegeben" if lang == "de" else ", dealt again"
+    return text
+
+
+def sheet_text(sheet: ScoreSheet, names: tuple[str, ...], lang: str = "en") -> str:
+    """The sheet as an aligned plain-text table: one row per deal (the hand's points, then the
+    totals after it), the buy-backs and end bonuses in between, and the winners."""
+    w = _words(lang)
+    n = sheet.players
+    header = [w["hand"], w["dealer"], w["ended"], *names, w["x"], *names]
+    rows: list[list[str]] = [header]
+    group = ["", "", "", *([w["points"]] + [""] * (n - 1)), "", *([w["total"]] + [""] * (n - 1))]
+    rows.insert(0, group)
+    if any(sheet.start):
+        rows.append([w["start"], "", "", *[""] * n, "", *map(str, sheet.start)])
+    for hand in sheet.hands:
+        rows.append(
+            [
+                str(hand.number),
+                names[hand.dealer],
+                ended_text(hand, names, lang),
+                *("–" if p is None else str(p) for p in hand.points),
+                f"×{hand.multiplier}" if hand.multiplier > 1 else "",
+                *map(str, hand.totals),
+            ]
+        )
+        for b in (b for b in sheet.buybacks if b.deal == hand.deal):
+            said = (
+                f"{names[b.seat]} kauft zurück: {b.before} → {b.after} ({b.chips} Chips)"
+                if lang == "de"
+                else f"{names[b.seat]} buys back: {b.before} → {b.after} ({b.chips} chips)"
+            )
+            rows.append(["", "", said, *[""] * n, "", *map(str, b.totals)])
+    if any(sheet.bonuses):
+        rows.append([w["bonus"], "", "", *map(str, sheet.bonuses), "", *map(str, sheet.totals)])
+    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
+    numeric = set(range(3, 3 + n)) | set(range(4 + n, 4 + 2 * n))
+    lines = []
+    for r in rows:
+        cells = [c.rjust(widths[i]) if i in numeric else c.ljust(widths[i]) for i, c in enumerate(r)]
+        lines.append("  ".join(cells).rstrip())
+    if sheet.winners:
+        key = "winner" if len(sheet.winners) == 1 else "winners"
+        lines.append("")
+        lines.append(f"{w[key]}: " + ", ".join(names[s] for s in sheet.winners))
+    else:
+        lines.append("")
+        lines.append(w["running"])
+    if sheet.chips is not None:
+        lines.append(f"{w['chips']}: " + ", ".join(f"{names[s]} {c}" for s, c in enumerate(sheet.chips)))
+    return "\n".join(lines) + "\n"
+
+
+def sheet_csv(sheet: ScoreSheet, names: tuple[str, ...]) -> str:
+    """The sheet as CSV: a header, then one row per deal, buy-back, end bonus and the result
+    (``row`` says which); points and totals one column per seat, named after the seat."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    n = sheet.players
+    writer.writerow(
+        [
+            "row",
+            "deal",
+            "hand",
+            "dealer",
+            "termination",
+            "scored",
+            "counted",
+            "winner",
+            "multiplier",
+            *(f"points {name}" for name in names),
+            *(f"total {name}" for name in names),
+        ]
+    )
+    blank = [""] * n
+    if any(sheet.start):
+        writer.writerow(["start", "", "", "", "", "", "", "", "", *blank, *sheet.start])
+    for hand in sheet.hands:
+        writer.writerow(
+            [
+                "hand",
+                hand.deal,
+                hand.number,
+                names[hand.dealer],
+                hand.termination,
+                str(hand.scored).lower(),
+                str(hand.counted).lower(),
+                "" if hand.winner is None else names[hand.winner],
+                hand.multiplier,
+                *("" if p is None else p for p in hand.points),
+                *hand.totals,
+            ]
+        )
+        for b in (b for b in sheet.buybacks if b.deal == hand.deal):
+            points = [b.before - b.after if s == b.seat else "" for s in range(n)]
+            writer.writerow(["buyback", b.deal, "", "", "", "", "", names[b.seat], "", *points, *b.totals])
+    if any(sheet.bonuses):
+        writer.writerow(["bonus", "", "", "", "", "", "", "", "", *sheet.bonuses, *sheet.totals])
+    winners = " ".join(names[s] for s in sheet.winners)
+    writer.writerow(["result", "", "", "", "", "", "", winners, "", *blank, *sheet.totals])
+    return out.getvalue()

@@ -1,0 +1,205 @@
+"""``rummykit sheet``: a match record's score sheet (:mod:`rummykit.sheet`) from every kind of record
+(terminal save, web download, self-play run) and every family, and its refusals."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import rummykit as rk
+from rummykit.actions import Discard, Draw
+from rummykit.cli import app
+from rummykit.match import Match, MatchPosition
+from rummykit.sheet import ScoreSheet
+from rummykit.testing import arrange_deck
+
+NAMES = ["Anna", "Ben", "Cleo"]
+
+
+def random_match(rules: rk.Rules, players: int, seed: int, passive_deals: tuple[int, ...] = ()) -> Match:
+    """A match played by random moves; in the deals numbered in ``passive_deals`` everybody only draws
+    and discards (so that the stock runs out)."""
+    m = Match.new(rules, players, seed=seed)
+    rng = random.Random(seed)
+    while not m.is_over:
+        legal = m.legal_actions()
+        if len(m.rounds) in passive_deals and not m.round.is_over:
+            discards = [a for a in legal if isinstance(a, Discard)]
+            m.apply(Draw() if Draw() in legal else rng.choice(discards or legal))
+        else:
+            m.apply(rng.choice(legal))
+    return m
+
+
+def write(path: Path, m: Match, names: list[str] | None = None, **meta: Any) -> Path:
+    data = rk.Record.from_match(m).to_dict()
+    if names is not None:
+        data["meta"] = {"names": names, **meta}
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def run(*args: str) -> Any:
+    return CliRunner().invoke(app, ["sheet", *args])
+
+
+def german_with_redeals() -> Match:
+    rules = rk.Rules.parse("german(max_stock_rebuilds=0, unscored_hand=redeal)")
+    m = random_match(rules, 3, seed=4, passive_deals=(1,))
+    assert m.redealt and m.is_over
+    return m
+
+
+def test_the_sheet_of_a_terminal_save_lists_every_deal_totals_and_winner(tmp_path: Path) -> None:
+    m = german_with_redeals()
+    path = write(tmp_path / "save.json", m, NAMES, players=["human", "greedy", "random"])
+    result = run(str(path))
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[1].split()[:3] == ["Hand", "Dealer", "Ended"] and "Anna" in lines[1]
+    rows = [line for line in lines[2:] if line and line[0].isdigit()]
+    assert len(rows) == len(m.rounds)
+    assert "stock out, not scored, dealt again" in rows[0]
+    assert rows[0].split()[0] == rows[1].split()[0] == "1"  # a hand dealt again keeps its number
+    assert rows[-1].split()[-3:] == [str(t) for t in m.scores]
+    winner = ", ".join(NAMES[s] for s in m.winners)
+    assert lines[-1] == f"Winner: {winner}" if len(m.winners) == 1 else f"Winners (shared): {winner}"
+    german = run(str(path), "--lang", "de")
+    assert german.exit_code == 0 and "Geber" in german.output and "neu gegeben" in german.output
+
+
+def test_csv_and_json_carry_the_same_figures(tmp_path: Path) -> None:
+    m = german_with_redeals()
+    path = write(tmp_path / "save.json", m, NAMES)
+    rows = list(csv.DictReader(io.StringIO(run(str(path), "--format", "csv").output)))
+    hands = [r for r in rows if r["row"] == "hand"]
+    assert len(hands) == len(m.rounds)
+    assert [r["counted"] == "false" for r in hands] == [d in m.redealt for d in range(1, len(m.rounds) + 1)]
+    assert [int(hands[-1][f"total {n}"]) for n in NAMES] == list(m.scores)
+    assert rows[-1]["row"] == "result"
+    data = json.loads(run(str(path), "--format", "json").output)
+    assert data["names"] == NAMES and data["totals"] == list(m.scores) and data["winners"] == list(m.winners)
+    assert [h["dealer"] for h in data["hands"]] == [r.dealer for r in m.rounds]
+    for hand, rnd in zip(data["hands"], m.rounds, strict=True):
+        assert rnd.result is not None and hand["points"] == list(rnd.result.points)
+    running = [0, 0, 0]
+    for hand in data["hands"]:
+        running = [t + p for t, p in zip(running, hand["points"], strict=True)]
+        assert hand["totals"] == running
+
+
+def test_a_hand_romme_shows_its_multiplier() -> None:
+    rules = rk.Rules.preset("german")
+    deck = arrange_deck(
+        rules,
+        2,
+        ["JK AS KS QS 8C 7D 4H 9D 6C JS 2S 6H 8H", "10H JH QH KH AH 5C 5D 5S 8S 9S 10S 2D 3D"],
+        upcard="2C",
+        stock="4D",
+    )
+    m = Match.new(rules, 2, seed=1, dealer=0, deck=deck, position=MatchPosition(totals=(0, 0), hands_dealt=1))
+    m.apply("draw")
+    m.apply("open 10H JH QH KH AH | 5C 5D 5S | 8S 9S 10S | 2D 3D 4D")
+    sheet = ScoreSheet.of(m)
+    assert sheet.hands[0].multiplier == 2 and sheet.hands[0].winner == 1
+    from rummykit.sheet import sheet_text
+
+    text = sheet_text(sheet, ("Anna", "Ben"))
+    assert "Ben went out" in text and "×2" in text and text.endswith("Winner: Ben\n")
+
+
+@pytest.mark.parametrize(
+    ("rules", "players"),
+    [
+        ("german", 3),
+        ("german_dskv", 4),
+        ("german(match_end=penalty_limit, penalty_limit=100)", 2),
+        ("scala40", 3),
+        ("basic", 2),
+        ("viennese", 3),
+        ("romme_ohne_auslegen", 2),
+        ("gin(match_end=target_score, box_bonus=25, game_bonus=100)", 2),
+    ],
+)
+def test_every_family_s_sheet_adds_up_to_the_match(rules: str, players: int) -> None:
+    m = random_match(rk.Rules.parse(rules), players, seed=2)
+    sheet = ScoreSheet.of(m)
+    assert sheet.totals == m.scores and sheet.winners == m.winners
+    assert len(sheet.hands) == len(m.rounds)
+    last = sheet.hands[-1].totals
+    after = sheet.buybacks[-1].totals if sheet.buybacks and sheet.buybacks[-1].deal == len(m.rounds) else last
+    assert tuple(t + b for t, b in zip(after, sheet.bonuses, strict=True)) == m.scores
+    if m.is_rubber:
+        assert sheet.chips == m.chips
+
+
+def test_a_rubber_s_buy_back_is_listed_between_the_hands(tmp_path: Path) -> None:
+    for seed in range(20):
+        m = random_match(rk.Rules.preset("viennese"), 3, seed=seed)
+        if any(m.buybacks):
+            break
+    else:
+        pytest.fail("no random rubber bought back")
+    sheet = ScoreSheet.of(m)
+    assert len(sheet.buybacks) == sum(m.buybacks)
+    output = run(str(write(tmp_path / "vie.json", m))).output
+    assert "buys back" in output and "Chips:" in output
+
+
+def test_a_web_table_s_downloaded_record(tmp_path: Path) -> None:
+    from rummykit.web.matches import new_table_match
+
+    rules = rk.Rules.parse("german(unscored_hand=redeal, max_stock_rebuilds=0)")
+    m = new_table_match(rules, 2, None, bytes(range(32)), None)
+    rng = random.Random(1)
+    while not m.is_over:
+        m.apply(rng.choice(m.legal_actions()))
+    path = write(tmp_path / "web.json", m, ["Anna", "Bot"], players=["human", "greedy"])
+    assert json.loads(path.read_text())["version"] == 2
+    data = json.loads(run(str(path), "--format", "json").output)
+    assert data["totals"] == list(m.scores) and len(data["hands"]) == len(m.rounds)
+
+
+def test_a_game_of_a_selfplay_run(tmp_path: Path) -> None:
+    from rummykit.selfplay import SelfPlayConfig, run_selfplay
+
+    out = tmp_path / "run"
+    config = SelfPlayConfig("gin", ("greedy", "random"), games=2, seed=3, mode="matches", batch=2)
+    run_selfplay(config, out, workers=1)
+    result = run(str(out), "--game", "1")
+    assert result.exit_code == 0, result.output
+    assert "greedy" in result.output and "random" in result.output
+    refused = run(str(out))
+    assert refused.exit_code == 2 and "--game" in refused.output
+    hands = tmp_path / "hands"
+    run_selfplay(SelfPlayConfig("gin", ("greedy", "random"), games=1, seed=3), hands, workers=1)
+    one = run(str(hands), "--game", "0")
+    assert one.exit_code == 2 and "a single hand, not of a match" in one.output
+
+
+def test_what_is_not_a_match_record_is_refused(tmp_path: Path) -> None:
+    rnd = rk.Round.new(rk.Rules.preset("german"), 2, seed=1)
+    one = tmp_path / "round.json"
+    rk.Record.from_round(rnd).dump(one)
+    refused = run(str(one))
+    assert refused.exit_code == 2
+    assert "is the record of a single hand, not of a match" in refused.output
+    assert "Aufzeichnung eines einzelnen Spiels" in run(str(one), "--lang", "de").output
+    junk = tmp_path / "junk.json"
+    junk.write_text("{not json", encoding="utf-8")
+    assert run(str(junk)).exit_code == 2 and "must be JSON" in run(str(junk)).output
+    other = tmp_path / "other.json"
+    other.write_text('{"hello": 1}', encoding="utf-8")
+    assert run(str(other)).exit_code == 2
+    missing = run(str(tmp_path / "missing.json"))
+    assert missing.exit_code == 2 and "cannot read record" in missing.output
+    match_file = write(tmp_path / "m.json", german_with_redeals())
+    bad = run(str(match_file), "--format", "xml")
+    assert bad.exit_code == 2 and "--format must be text, csv or json" in bad.output
