@@ -69,7 +69,8 @@ def test_a_network_that_spent_its_misses_is_refused_every_lookup_by_code(
         assert answer.json()["code"] == "too_many_misses"
         assert int(answer.headers["Retry-After"]) > 0
         assert "Netz" in answer.json()["texts"]["de"]
-    with same.websocket_connect(f"/ws/{code}") as ws:
+    with same.websocket_connect(f"/ws/{code}") as ws:  # a watcher: refused once it says hello
+        ws.send_json({"type": "hello", "token": None})
         refused = ws.receive_json()
         assert refused["type"] == "error" and refused["code"] == "too_many_misses"
         assert refused["retry_after"] > 0
@@ -116,3 +117,49 @@ def test_the_setting_is_offered_and_checked(web: Any) -> None:
     with pytest.raises(ValueError, match="missed_codes_burst"):
         ServerSettings(missed_codes_burst=0)
     assert ServerSettings().missed_codes_per_hour == 120.0 and ServerSettings().missed_codes_burst == 60
+
+
+def test_people_seated_at_a_table_get_through_a_network_whose_misses_are_spent(
+    clients: dict[str, TestClient], web: Any
+) -> None:
+    """One stranger on a shared address (a school's, a carrier's) spent the network's misses and so
+    locked every person of that network out of their own tables: a reconnecting player was refused,
+    and so were leave and the other requests with a seat's token. A seat's token still gets through;
+    a made-up one, or none, is refused as any lookup is."""
+    first, same, other = clients["first"], clients["same_network"], clients["other_network"]
+    grant = web.create(first, preset="gin", seats=2, name="Anna")
+    code = grant["code"]
+    assert other.post(f"/api/tables/{code}/join", json={"name": "Ben"}).status_code == 200
+    wrong = unused_code(code)
+    for _ in range(MISSES):
+        assert same.get(f"/api/tables/{wrong}").status_code == 404
+    assert first.get(f"/api/tables/{code}").json()["code"] == "too_many_misses"
+    with web.connect(first, code, grant["token"]) as ws:  # Anna reconnects
+        assert web.receive_state(ws)["you"] == 0
+    with same.websocket_connect(f"/ws/{code}") as ws:  # a watcher, or a made-up token: refused alike
+        ws.send_json({"type": "hello", "token": "x" * 30})
+        assert ws.receive_json()["code"] == "too_many_misses"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4429
+    started = first.post(f"/api/tables/{code}/start", json={"token": grant["token"]})
+    assert started.status_code == 200, started.text
+    made_up = first.post(f"/api/tables/{code}/leave", json={"token": "y" * 30})
+    assert made_up.status_code == 429 and made_up.json()["code"] == "too_many_misses"
+    left = first.post(f"/api/tables/{code}/leave", json={"token": grant["token"]})  # a bot holds it
+    assert left.status_code == 200, left.text
+    retaken = first.post(f"/api/tables/{code}/retake", json={"token": grant["token"]})
+    assert retaken.status_code == 200, retaken.text
+
+
+def test_lookups_sent_at_once_cannot_all_pass_on_the_last_miss(clients: dict[str, TestClient]) -> None:
+    """A miss was spent only after the lookup's database read, so that requests sent together all
+    passed the check while one miss was left: a /24 sending bursts got thousands of guesses instead
+    of one. Each lookup spends its miss before any work now (and gets it back when it finds a table)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    first = clients["first"]
+    codes = [f"ZZZZ{a}{b}" for a in "2345" for b in "6789"]  # 16 codes that name no table
+    with ThreadPoolExecutor(max_workers=16) as pool:
+        answers = list(pool.map(lambda c: first.get(f"/api/tables/{c}").status_code, codes))
+    assert answers.count(404) == MISSES and answers.count(429) == len(codes) - MISSES

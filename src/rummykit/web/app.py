@@ -59,6 +59,7 @@ from rummykit.rules import PRESET_NAMES, Rules
 from rummykit.web import organiser, protocol
 from rummykit.web.clients import Client
 from rummykit.web.compression import CompressedFiles
+from rummykit.web.guesses import too_many_misses
 from rummykit.web.headers import SecurityHeaders
 from rummykit.web.houserules import advanced_examples, house_rules
 from rummykit.web.limits import (
@@ -383,28 +384,29 @@ def create_app(
     @app.post("/api/tables/{code}/start")
     async def start_table(request: Request, code: str, body: TokenBody) -> dict[str, Any]:
         await limit(request, requests, "requests")
-        table = await manager_of(request).find(code, needs_status("waiting"), address_of(request))
+        table = await manager_of(request).find(code, needs_status("waiting"), address_of(request), body.token)
         await table.start(body.token)
         return table.lobby_json()
 
     @app.post("/api/tables/{code}/remove")
     async def remove_person(request: Request, code: str, body: RemoveSeat) -> dict[str, Any]:
         await limit(request, requests, "requests")
-        table = await manager_of(request).find(code, needs_status("waiting"), address_of(request))
+        table = await manager_of(request).find(code, needs_status("waiting"), address_of(request), body.token)
         await table.remove(body.token, body.seat, body.name)
         return table.lobby_json()
 
     @app.post("/api/tables/{code}/leave")
     async def leave_table(request: Request, code: str, body: TokenBody) -> dict[str, Any]:
         await limit(request, requests, "requests")
-        table = await manager_of(request).find(code, needs_seat(body.token), address_of(request))
+        table = await manager_of(request).find(code, needs_seat(body.token), address_of(request), body.token)
         await table.leave(body.token)
         return table.lobby_json()
 
     @app.post("/api/tables/{code}/retake")
     async def retake_seat(request: Request, code: str, body: TokenBody) -> SeatGrant:
         await limit(request, requests, "requests")
-        table = await manager_of(request).find(code, needs_held_seat(body.token), address_of(request))
+        held = needs_held_seat(body.token)
+        table = await manager_of(request).find(code, held, address_of(request), body.token)
         seat = await retake(table, body.token)
         return grant(table, seat, body.token)
 
@@ -459,6 +461,30 @@ def create_app(
             if relayed is None:
                 await manager.close_connection(address)
 
+    async def _serve_seated(websocket: WebSocket, manager: TableManager, code: str, address: str) -> None:
+        """A connection from a network whose misses are spent (:mod:`rummykit.web.guesses`): served
+        only when its hello shows the token of a seat at the table, and only by the process that
+        plays the table; anyone else is refused as if the table did not matter (``too_many_misses``,
+        4429), so the refusal says nothing about the table."""
+        await websocket.accept()
+        hello = await _read_hello(websocket)
+        if hello is False:
+            return
+        try:
+            if not hello.token:
+                raise too_many_misses(manager.misses_wait(address))
+            table = await manager.find(code, address=address, token=hello.token)
+            digest = hash_token(hello.token)
+            if not table.owned or table.seat_for_digest(digest) is None:
+                raise too_many_misses(manager.misses_wait(address))
+        except LobbyError as exc:
+            error = error_json(exc.error, exc.message, texts=exc.texts)
+            await websocket.send_json({**error, "retry_after": round(exc.retry_after or 0.0, 3)})
+            await websocket.close(code=WS_CLOSE_LIMIT)
+            return
+        rate = RateLimiter(config.messages_per_second, config.messages_burst)
+        await _play(websocket, table, digest, rate, address)
+
     async def _serve(
         websocket: WebSocket, manager: TableManager, code: str, address: str, relayed: bool
     ) -> None:
@@ -466,13 +492,8 @@ def create_app(
         an owner that cannot be reached is waited for until its lease runs out."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + LEASE_SECONDS + RENEW_SECONDS
-        try:
-            manager.guessing(address)  # before the route: with PostgreSQL a route is a transaction
-        except LobbyError as exc:
-            await websocket.accept()
-            error = error_json(exc.error, exc.message, texts=exc.texts)
-            await websocket.send_json({**error, "retry_after": round(exc.retry_after or 0.0, 3)})
-            await websocket.close(code=WS_CLOSE_LIMIT)
+        if manager.misses_wait(address) > 0:  # before the route: with PostgreSQL a route is a transaction
+            await _serve_seated(websocket, manager, code, address)
             return
         while True:
             route = await manager.route(code)
@@ -616,6 +637,21 @@ async def _hello(websocket: WebSocket, table: Table) -> str | Literal[False] | N
     """Read the first message: the digest of a token that holds a seat, ``None`` to watch, ``False``
     (closed) if bad. Which seat it holds is decided under the table's lock (:meth:`Table.connect`):
     a leave or a join may come first."""
+    hello = await _read_hello(websocket)
+    if hello is False:
+        return False
+    if not hello.token:
+        return None
+    digest = hash_token(hello.token)
+    if table.seat_for_digest(digest) is None:
+        await websocket.close(code=WS_CLOSE_BAD_TOKEN, reason="unknown seat token")
+        return False
+    return digest
+
+
+async def _read_hello(websocket: WebSocket) -> protocol.HelloMessage | Literal[False]:
+    """The first message, a hello; ``False`` (the connection closed) if it is anything else or does
+    not come in time."""
     try:
         raw = await asyncio.wait_for(websocket.receive_text(), timeout=HELLO_SECONDS)
         if len(raw) > protocol.MAX_MESSAGE_BYTES:
@@ -627,13 +663,7 @@ async def _hello(websocket: WebSocket, table: Table) -> str | Literal[False] | N
                 code=WS_CLOSE_BAD_HELLO, reason='the first message must be {"type": "hello"}'
             )
         return False
-    if not hello.token:
-        return None
-    digest = hash_token(hello.token)
-    if table.seat_for_digest(digest) is None:
-        await websocket.close(code=WS_CLOSE_BAD_TOKEN, reason="unknown seat token")
-        return False
-    return digest
+    return hello
 
 
 async def _play(

@@ -129,11 +129,11 @@ class ServerSettings:
     missed_codes_burst: int = 60
     """Table codes that name no table which one wider network (an IPv6 /48, an IPv4 /24) may look up:
     rate and burst. A code is six characters of 32 (about a billion codes), so a stranger who guesses
-    finds one table of a thousand open ones in a million guesses; the lobby's request rate alone
-    would let one network make those in a day. A network whose misses are spent is refused every
-    lookup by code (429 ``too_many_misses``) until the next miss is allowed: two a minute by default,
-    after a burst that lets a class behind one address mistype codes together. Counted per server
-    process."""
+    finds one table of a thousand open ones in a million guesses: the lobby's request rate alone would
+    let one network make those in a day, the default misses (two a minute) in about a year. A network
+    whose misses are spent is refused every lookup by code (429 ``too_many_misses``) until the next
+    miss is allowed, except a request showing a seat's token (:mod:`rummykit.web.guesses`); the burst
+    lets a class behind one address mistype codes together. Counted per server process."""
     http_per_second: float = 60.0
     http_burst: int = 240
     """Every HTTP request (pages, scripts, lobby lists, rules pages …) per client address (0: no

@@ -43,6 +43,7 @@ from rummykit.web.address_key import claim_key
 from rummykit.web.coordination import Listener, Notice
 from rummykit.web.dealing import new_secret, seal
 from rummykit.web.failures import log_failure
+from rummykit.web.guesses import Lookup
 from rummykit.web.limits import RateLimiter, ServerSettings
 from rummykit.web.lobby import (
     WEB_BOT_KINDS,
@@ -173,7 +174,8 @@ class TableManager:
         """The same per wider network of the client who asks."""
         misses = self.settings.missed_codes_per_hour / 3600.0, self.settings.missed_codes_burst
         self._misses = RateLimiter(*misses)
-        """Lookups of codes that named no table, per wider network of the client (:meth:`guessing`)."""
+        """Lookups of codes that named no table, per wider network of the client
+        (:mod:`rummykit.web.guesses`)."""
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-db")
         self._creating = asyncio.Lock()
         """Held from the count of open tables that admits a new table until the table is counted."""
@@ -346,6 +348,28 @@ class TableManager:
         return hmac.new(self._address_key, b"rummykit-relay:" + stored.encode(), hashlib.sha256).hexdigest()
 
     async def find(
+        self,
+        code: str,
+        check: Callable[[StoredTable], None] | None = None,
+        address: str | None = None,
+        token: str | None = None,
+    ) -> Table:
+        """The table ``code`` for a request from ``address`` (the client's; ``None``: the server's
+        own), within the misses of its network (:mod:`rummykit.web.guesses`: a request showing a seat's
+        ``token`` gets through a network whose misses are spent); :meth:`_find` finds it.
+
+        Raises:
+            LobbyError: 429 ``too_many_misses``, and the refusals of :meth:`_find`.
+        """
+        lookup = Lookup(self._misses, address if self._key(code) else None, token)  # no code: no guess
+        try:
+            table = await self._find(code, check, address)
+        except LobbyError as exc:
+            raise lookup.failed(exc) from None
+        lookup.found(table)
+        return table
+
+    async def _find(
         self, code: str, check: Callable[[StoredTable], None] | None = None, address: str | None = None
     ) -> Table:
         """The table ``code``; with a shared database, one another process made is loaded from it.
@@ -358,8 +382,7 @@ class TableManager:
         a replay of a long match costs a second of the event loop, which a stranger's request with a
         made-up token, or for a table not in the state it needs, does not get to spend. An ended
         table no longer in memory is rebuilt within the budgets of :meth:`_archived`, the share of
-        ``address`` (the client's) included, and within its network's misses (:meth:`guessing`)."""
-        self.guessing(address)
+        ``address`` (the client's) included."""
         key = self._key(code)
         if key is not None and key in self._unrestored:  # found unplayable: not replayed (nor logged) again
             raise self._missing(code, key)
@@ -389,7 +412,7 @@ class TableManager:
         if table is None and key is not None:
             table = await self._archived(key, address)
         if table is None:
-            raise self._missing(code, key, address)
+            raise self._missing(code, key)
         return table
 
     def _unrestorable(self, key: str, exc: Exception) -> LobbyError:
@@ -404,29 +427,14 @@ class TableManager:
             del self._unrestored[next(iter(self._unrestored))]
         return self._missing(key, key)
 
-    def guessing(self, address: str | None) -> None:
-        """Refuse a lookup by code from ``address`` (a client's) whose wider network has spent its
-        misses (:attr:`~rummykit.web.limits.ServerSettings.missed_codes_per_hour`): whoever tries
-        codes until one names a table is slowed to the rate of misses, and a class that mistyped a
-        few codes is not. ``None`` (a lookup of the server's own) is never refused.
+    def misses_wait(self, address: str) -> float:
+        """Seconds until the wider network of ``address`` may miss again (0: it may now), spending
+        nothing (:mod:`rummykit.web.guesses`)."""
+        return self._misses.wait(fair_network(address))
 
-        Raises:
-            LobbyError: 429 ``too_many_misses``.
-        """
-        if address is None:
-            return
-        wait = self._misses.wait(fair_network(address))
-        if wait > 0:
-            seconds = str(math.ceil(wait))
-            why = f"too many codes from your network named no table; look up another in {seconds} s"
-            raise refusal(429, "too_many_misses", why, retry_after=wait, seconds=seconds)
-
-    def _missing(self, code: str, key: str | None, address: str | None = None) -> LobbyError:
+    def _missing(self, code: str, key: str | None) -> LobbyError:
         """The refusal for table ``code`` that is not here: 404, or 409 for a table this process could
-        not restore (stored by another version), which says so rather than seem deleted. A code that
-        could name a table and names none spends one of ``address``'s misses (:meth:`guessing`)."""
-        if key is not None and address is not None and key not in self._unrestored:
-            self._misses.take(fair_network(address))
+        not restore (stored by another version), which says so rather than seem deleted."""
         if key is not None and key in self._unrestored:
             changes = self._unrestored[key]
             why = "".join(f" ({c.date}: {c.text})" for c in changes)
@@ -501,10 +509,18 @@ class TableManager:
         Raises:
             LobbyError: 404 without such a table; 409 when another live process of this server
                 plays it (a websocket to the table reaches that process: the page asks there); the
-                refusals of :func:`~rummykit.web.rematch.refuse_rematch`; 429 from :meth:`guessing`
-                for ``address``, the client's.
+                refusals of :func:`~rummykit.web.rematch.refuse_rematch`; 429 ``too_many_misses`` for
+                ``address``, the client's, as :meth:`find` says.
         """
-        self.guessing(address)
+        lookup = Lookup(self._misses, address if self._key(code) else None, token)
+        try:
+            table = await self._rematch_source(code, token)
+        except LobbyError as exc:
+            raise lookup.failed(exc) from None
+        lookup.found(table)
+        return table
+
+    async def _rematch_source(self, code: str, token: str) -> Table:
         key = self._key(code)
         table = self.tables.get(key) if key is not None else None
         if table is not None and table.owned:
@@ -519,7 +535,7 @@ class TableManager:
                 raise refusal(409, "rematch_elsewhere", why, code=key)
         row = await self.db(self.store.lobby_row, key) if key is not None else None
         if row is None:
-            raise self._missing(code, key, address)
+            raise self._missing(code, key)
         from rummykit.web.rematch import refuse_rematch
 
         seats = json.loads(row["seats"])
@@ -529,9 +545,17 @@ class TableManager:
         raise AssertionError("a table not held here has no rematch")  # refuse_rematch raised
 
     async def lobby(self, code: str, address: str | None = None) -> dict[str, Any]:
-        """The lobby of one table (``GET /api/tables/{code}``), without loading it here; ``address``
-        (the client's) is refused by :meth:`guessing`."""
-        self.guessing(address)
+        """The lobby of one table (``GET /api/tables/{code}``), without loading it here, within the
+        misses of the network of ``address`` (the client's; :mod:`rummykit.web.guesses`)."""
+        lookup = Lookup(self._misses, address if self._key(code) else None)
+        try:
+            entry = await self._lobby(code)
+        except LobbyError as exc:
+            raise lookup.failed(exc) from None
+        lookup.found()
+        return entry
+
+    async def _lobby(self, code: str) -> dict[str, Any]:
         key = self._key(code)
         table = self.tables.get(key) if key is not None else None
         if table is not None:
@@ -543,12 +567,20 @@ class TableManager:
                 lobby = _stored_lobby(row, self.settings)
                 if lobby is not None:
                     return lobby
-        raise self._missing(code, key, address)
+        raise self._missing(code, key)
 
     async def rules_of(self, code: str, address: str | None = None) -> tuple[str, Rules]:
-        """A table's code and rules (its rules page), without loading it into this process;
-        ``address`` (the client's) is refused by :meth:`guessing`."""
-        self.guessing(address)
+        """A table's code and rules (its rules page), without loading it into this process, within
+        the misses of the network of ``address`` (the client's; :mod:`rummykit.web.guesses`)."""
+        lookup = Lookup(self._misses, address if self._key(code) else None)
+        try:
+            found = await self._rules_of(code)
+        except LobbyError as exc:
+            raise lookup.failed(exc) from None
+        lookup.found()
+        return found
+
+    async def _rules_of(self, code: str) -> tuple[str, Rules]:
         key = self._key(code)
         table = self.tables.get(key) if key is not None else None
         if table is not None:
@@ -556,7 +588,7 @@ class TableManager:
         if key is not None:  # another process's table, or one that ended and left memory
             row = await self.db(self.store.lobby_row, key)
             if row is None:
-                raise self._missing(code, key, address)
+                raise self._missing(code, key)
             if self.store.shared or row["status"] not in OPEN_STATUSES:
                 with contextlib.suppress(RummyError):  # rules this version refuses: no page (logged at load)
                     return key, stored_rules(row["rules"], row["rules_revision"])

@@ -1,0 +1,97 @@
+"""Guessing table codes: a table found by its link alone is as private as its code is hard to guess.
+
+A code is six characters of 32 (about a billion codes). Each wider network (an IPv4 /24, an IPv6 /48:
+:func:`~rummykit.web.thinking.fair_network`) may look up only so many codes that name no table
+(:attr:`~rummykit.web.limits.ServerSettings.missed_codes_per_hour`, after a burst). A lookup spends one
+of the network's misses before any work, so that requests sent at once cannot all pass on the last
+one, and gets it back when the code names a table. A network whose misses are spent is refused every
+lookup by code (429 ``too_many_misses``), whether the code names a table or not (the refusal says
+nothing about the table), except a request that shows a token of a seat at the table (a player
+coming back, leaving, taking a seat back): one stranger on a school's or a carrier's shared address
+cannot lock the people already seated out of their tables.
+"""
+
+from __future__ import annotations
+
+import math
+
+from rummykit.web.limits import RateLimiter
+from rummykit.web.lobby import LobbyError, hash_token
+from rummykit.web.tables import Table, refusal
+from rummykit.web.thinking import fair_network
+
+
+def too_many_misses(wait: float) -> LobbyError:
+    """The refusal of a lookup by code from a network whose misses are spent, ``wait`` seconds before
+    its next miss is allowed."""
+    seconds = str(math.ceil(wait))
+    why = f"too many codes from your network named no table; look up another in {seconds} s"
+    return refusal(429, "too_many_misses", why, retry_after=wait, seconds=seconds)
+
+
+def is_miss(exc: LobbyError) -> bool:
+    """Whether a lookup's refusal says that the code names no table."""
+    return exc.status == 404 and exc.error == "no_table"
+
+
+def proves(table: Table, token: str) -> bool:
+    """Whether ``token`` holds a seat of ``table``, or is the token of a person whose seat a bot holds
+    for them (who may take it back)."""
+    if table.seat_for_token(token) is not None:
+        return True
+    digest = hash_token(token)
+    return any(seat.held_for == digest for seat in table.seats)
+
+
+class Lookup:
+    """One lookup by code from ``address`` (``None``: the server's own, never counted), with the
+    ``token`` the request shows, if any.
+
+    Made before the lookup: it spends one of the network's misses, or, when they are spent, refuses
+    a request without a token at once (:func:`too_many_misses`). Then :meth:`found` or :meth:`failed`
+    says how the lookup ended: a table found gives the miss back; a request that had no miss left is
+    granted only when its token proves a seat at the table found, and refused the same way whatever
+    else happened.
+    """
+
+    def __init__(self, misses: RateLimiter, address: str | None, token: str | None = None) -> None:
+        self._misses = misses
+        self._network = None if address is None else fair_network(address)
+        self._token = token
+        self._spent = False
+        self._wait = 0.0
+        if self._network is None:
+            return
+        wait = misses.take(self._network)
+        if wait <= 0:
+            self._spent = True
+        elif token is None:
+            raise too_many_misses(wait)
+        else:
+            self._wait = wait
+
+    @property
+    def needs_proof(self) -> bool:
+        """Whether the network had no miss left, so that only a seat's token lets the request on."""
+        return self._wait > 0
+
+    def found(self, table: Table | None = None) -> None:
+        """The code named a table (``table``, where the request goes on with it): the miss is given
+        back; a request that needed proof and shows none for ``table`` is refused.
+
+        Raises:
+            LobbyError: 429 ``too_many_misses``.
+        """
+        if self._spent:
+            self._misses.refund(self._network)
+            self._spent = False
+        if self.needs_proof and (table is None or self._token is None or not proves(table, self._token)):
+            raise too_many_misses(self._wait)
+
+    def failed(self, exc: LobbyError) -> LobbyError:
+        """The refusal to give for a lookup refused with ``exc``: ``exc`` itself, the miss kept only
+        when the code named no table; for a request that needed proof, :func:`too_many_misses`."""
+        if self._spent and not is_miss(exc):
+            self._misses.refund(self._network)
+            self._spent = False
+        return too_many_misses(self._wait) if self.needs_proof else exc
