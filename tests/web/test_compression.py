@@ -28,7 +28,8 @@ def test_the_page_files_are_gzipped_for_a_browser_that_asks(client: TestClient, 
     plain, plain_body = raw_get(client, path, PLAIN)
     packed, packed_body = raw_get(client, path, GZIP)
     assert plain.status_code == packed.status_code == 200
-    assert "content-encoding" not in plain.headers
+    assert "content-encoding" not in plain.headers and "Accept-Encoding" in plain.headers["vary"]
+    assert "accept-ranges" not in packed.headers
     assert packed.headers["content-encoding"] == "gzip" and "Accept-Encoding" in packed.headers["vary"]
     assert gzip.decompress(packed_body) == plain_body
     assert int(packed.headers["content-length"]) == len(packed_body) < len(plain_body) / 2
@@ -77,6 +78,8 @@ def test_each_body_is_compressed_once(client: TestClient, monkeypatch: pytest.Mo
         ("br, gzip;q=0.8", True),
         ("*", True),
         ("gzip;q=0", False),
+        ("*;q=0, gzip", True),
+        ("gzip;q=0, *", False),
         ("identity", False),
         ("", False),
     ],

@@ -56,11 +56,15 @@ def test_the_organiser_makes_a_table_without_a_seat_and_pupils_join_it(organised
     bots = [{"kind": "greedy", "level": "easy"}]
     entry = make(organised, preset="german", seats=4, bots=bots, overrides={"opening_min_points": 24})
     code = entry["code"]
-    assert entry["organised"] is True and entry["status"] == "waiting" and entry["listed"] is True
+    assert entry["organised"] is True and entry["status"] == "waiting"
+    assert entry["listed"] is False  # by the code on the board only: strangers in the lobby do not see it
+    assert code not in {t["code"] for t in organised.get("/api/tables").json()["tables"]}
     assert [s["kind"] for s in entry["seats"]] == ["open", "open", "open", "bot"]
     assert entry["preset"] == "german" and "24" in entry["rules"]
-    # Nobody holds a seat for the organiser: the pupils take seat 1 onwards, from the lobby or the code.
-    assert code in {t["code"] for t in organised.get("/api/tables").json()["tables"]}
+    listed = make(organised, preset="german", seats=2, listed=True)  # unless the organiser lists it
+    assert listed["listed"] is True
+    assert listed["code"] in {t["code"] for t in organised.get("/api/tables").json()["tables"]}
+    # Nobody holds a seat for the organiser: the pupils take seat 1 onwards, from the link or the code.
     assert organised.get(f"/api/tables/{code}").json()["organised"] is True
     assert [join(organised, code, name)["seat"] for name in ("Ada", "Ben")] == [0, 1]
     listing = {e["code"]: e for e in organised.get("/api/organiser/tables", headers=BEARER).json()["tables"]}

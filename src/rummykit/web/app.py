@@ -536,15 +536,16 @@ async def _organiser_manager(request: Request) -> TableManager:
 
 
 Organiser = Annotated[TableManager, Depends(_organiser_manager)]
-"""The table manager of an organiser's request: the key is checked first, before any body is read."""
+"""The table manager of an organiser's request: the key is checked before the request does anything
+(the framework parses a JSON body first, so a body that is not JSON is refused with 422 before it)."""
 
 
 def _organiser_routes(app: FastAPI, key: str, limit: Callable[[Request], Awaitable[None]]) -> None:
     """The organiser's requests (:mod:`rummykit.web.organiser`): every table of this process, closing
     one, and the organiser's own tables: making one, starting one or all, taking a seat back. Each
-    shows the key, checked before a body is read; a wrong key costs the address's request budget like
-    any lookup, and so does every request of the organiser's (a table made too: the organiser is
-    known by the key, not by an address, and ``max_organiser_tables`` bounds the tables)."""
+    shows the key, checked before the request does anything; a wrong key costs the address's request
+    budget like any lookup, and so does every request of the organiser's (a table made too: the
+    organiser is known by the key, not by an address, and ``max_organiser_tables`` bounds them)."""
 
     async def authorised(request: Request) -> None:
         await limit(request)

@@ -37,13 +37,17 @@ def covered(path: str) -> bool:
 
 
 def accepts_gzip(headers: Headers) -> bool:
-    """Whether the request's ``Accept-Encoding`` names gzip (not refused with ``q=0``)."""
+    """Whether the request's ``Accept-Encoding`` accepts gzip: named with a weight above 0, or, when
+    gzip is not named, ``*`` so."""
+    weights: dict[str, float] = {}
     for part in headers.get("accept-encoding", "").split(","):
         name, _, params = part.strip().partition(";")
-        if name.strip().lower() in ("gzip", "*"):
-            q = params.strip().lower().removeprefix("q=")
-            return not (params and q.replace(".", "", 1).isdigit() and float(q) == 0)
-    return False
+        q = params.strip().lower().removeprefix("q=") if params else "1"
+        try:
+            weights[name.strip().lower()] = float(q)
+        except ValueError:
+            continue
+    return weights.get("gzip", weights.get("*", 0.0)) > 0
 
 
 class CompressedFiles:
@@ -62,9 +66,12 @@ class CompressedFiles:
             return
         request = Headers(scope=scope)
         if not accepts_gzip(request):
-            await self.app(scope, receive, send)
+            await self.app(scope, receive, self._varied(send))
             return
         scope = dict(scope)
+        # The whole body is needed here: no server extension may send the file past this middleware.
+        extensions = scope.get("extensions") or {}
+        scope["extensions"] = {k: v for k, v in extensions.items() if k != "http.response.pathsend"}
         scope["headers"] = [
             (name, value.replace(b'-gzip"', b'"') if name == b"if-none-match" else value)
             for name, value in scope["headers"]
@@ -93,8 +100,24 @@ class CompressedFiles:
                 body = self._compressed(scope["path"], body)
                 headers["content-encoding"] = "gzip"
                 headers["content-length"] = str(len(body))
+                if "accept-ranges" in headers:  # ranges of the file, not of its gzip
+                    del headers["accept-ranges"]
         await send({**start, "headers": headers.raw})
         await send({"type": "http.response.body", "body": body})
+
+    @staticmethod
+    def _varied(send: Send) -> Send:
+        """``send`` with ``Vary: Accept-Encoding`` added to the answer: a cache in front then keeps
+        the plain answer apart from the gzipped one."""
+
+        async def varied(message: Message) -> None:
+            if message["type"] == "http.response.start" and message["status"] in (200, 304):
+                headers = MutableHeaders(raw=list(message["headers"]))
+                headers.add_vary_header("Accept-Encoding")
+                message = {**message, "headers": headers.raw}
+            await send(message)
+
+        return varied
 
     def _compressed(self, path: str, body: bytes) -> bytes:
         key = hashlib.blake2b(path.encode() + b"\0" + body, digest_size=16).digest()

@@ -130,7 +130,8 @@ costs 0.1–0.3 ms)."""
 ORGANISER_SEEN_SECONDS: Final = 60.0
 """How long after the organiser's page last asked for its list the organiser counts as watching
 their waiting tables (:meth:`TableManager.organiser_watching`): a page shown asks every five
-seconds; a minute passes over a slow network or a tab in the background for a while."""
+seconds, one behind another tab (slides shown to the class) every thirty; a minute passes over a
+slow network too."""
 
 NETWORK_PREFIX: Final = "network:"
 """The key under which a wider network's websocket connections are counted (beside its addresses')."""
@@ -1007,7 +1008,9 @@ class TableManager:
                 )  # fmt: skip
                 table.fair = network
                 # A practice table (every other seat a bot) is found by its link alone unless asked.
-                table.listed = spec.listed if spec.listed is not None else len(spec.bots) < spec.seats - 1
+                # An organiser's table too: pupils join by the code on the board, strangers do not see it.
+                practice = len(spec.bots) >= spec.seats - 1
+                table.listed = spec.listed if spec.listed is not None else not (practice or organised)
                 table.organised = organised
                 table.stored_secret, table.sealed = stored, secret is not stored
                 token = None if organised else table._new_token(0)

@@ -2562,6 +2562,7 @@ function mutesKept(kind, key) {
 // the browser never sends; it is kept for this tab only and sent in a header, never in an address.
 const ORGANISER_KEY = "rummykit:organiser";
 const ORGANISE_EVERY_MS = 5000;
+const ORGANISE_HIDDEN_MS = 30000;  // how often a page behind another tab asks
 const ORGANISE_MOST_AT_ONCE = 20;  // tables one press of the organiser's create button makes
 
 function openOrganiser() {
@@ -2576,11 +2577,18 @@ function openOrganiser() {
   $("#btn-create").dataset.i18n = "organise_create";
   document.querySelector("#create-form input[name=name]").closest("label").classList.add("hidden");
   $("#create-form input[name=bots]").value = "0";  // a class's tables are for people; bots where asked
+  $("#unlisted").checked = true;  // pupils join by the code on the board; strangers do not see them
   $("#organise-count").classList.remove("hidden");
   applyLanguage();
   showScreen("organise");
   loadOrganiser();
-  if (!S.organiseTimer) S.organiseTimer = setInterval(() => { if (!document.hidden) loadOrganiser(); }, ORGANISE_EVERY_MS);
+  // Every five seconds in view, every half minute behind another tab (slides shown to the class): the
+  // server keeps the organiser's waiting tables while the page asks now and then.
+  if (!S.organiseTimer) {
+    S.organiseTimer = setInterval(() => {
+      if (!document.hidden || Date.now() - (S.organisedAt || 0) >= ORGANISE_HIDDEN_MS) loadOrganiser();
+    }, ORGANISE_EVERY_MS);
+  }
 }
 
 async function organiserApi(path, post = false, body = undefined) {
@@ -2598,6 +2606,7 @@ async function organiserApi(path, post = false, body = undefined) {
 }
 
 async function loadOrganiser() {
+  S.organisedAt = Date.now();
   try {
     await loadPresets();  // the games' names
     S.organised = (await organiserApi("/api/organiser/tables")).tables;
@@ -2611,6 +2620,7 @@ async function loadOrganiser() {
 async function createOrganised(form) {
   const body = createBody(form);
   delete body.name;
+  body.listed = !form.elements.unlisted.checked;  // an organiser's table is by link only unless listed
   const count = Math.max(1, Math.min(Number(form.elements.count.value) || 1, ORGANISE_MOST_AT_ONCE));
   $("#btn-create").disabled = true;
   try {
