@@ -156,3 +156,14 @@ def test_record_seats_of_stand_ins_held_seats_and_moves_stored_before_authors_we
     assert record_seats(seats, older, 7) == (rk.RecordSeat("person"), made[1], made[2])
     assert record_seats(seats, stored, 8) == (rk.RecordSeat("person"), rk.RecordSeat("person"), made[2])
     assert record_seats([Seat("human", "Anna"), Seat("open")], [], 0) is None
+    # Hints for everyone at a table of two people: which moves followed a hint is not told (the
+    # record goes to whoever has the code); which a bot made for a person away is.
+    private = record_seats(seats, stored, 7, [True, True, False])
+    assert private == (
+        rk.RecordSeat.person(stand_in=[7], hinted=None),
+        rk.RecordSeat.person(stand_in=[3, 4], hinted=None),
+        made[2],
+    )
+    alone = [Seat("human", "Anna"), Seat("bot", "Bot 2", "greedy", "medium")]
+    mine = [("draw", 0, "hinted"), ("discard 5C", 0, "person")]
+    assert record_seats(alone, mine, 2, [True, False])[0] == rk.RecordSeat.person(stand_in=[], hinted=[1])

@@ -240,7 +240,10 @@ def needs_held_seat(token: str) -> Callable[[StoredTable], None]:
 
 
 def record_seats(
-    seats: Sequence[Seat], stored: Sequence[tuple[str, int, str | None]] | None, actions: int
+    seats: Sequence[Seat],
+    stored: Sequence[tuple[str, int, str | None]] | None,
+    actions: int,
+    hints: Sequence[bool] = (),
 ) -> tuple[RecordSeat, ...] | None:
     """The game record's ``seats`` (:mod:`rummykit.record_seats`) of a table that has ended: a seat
     is a person's when a person sat down to play it (a bot holding it for a person who left keeps it
@@ -249,7 +252,13 @@ def record_seats(
     a person's seat lists the moves a bot made for them (``stand_in``) and those they made right
     after a hint (``hinted``), both left out where a move of theirs was stored before the server
     kept who made it. ``None`` while a seat is open (a table closed before its start) or without
-    the stored records."""
+    the stored records.
+
+    Which moves followed a hint is a person's own business where other people sat at the table: a
+    record is handed to whoever has the table's code, and its public entry names the seats. So a
+    seat that could ask for hints (``hints``, per seat) at a table of several people has its
+    ``hinted`` left out (not known); a person alone with bots, or at a table without hints, has it.
+    Which moves a bot made for a person is no secret: everybody at the table saw them away."""
     if any(s.kind == "open" for s in seats):
         return None
     people = [s.kind == "human" or s.held_for is not None for s in seats]
@@ -265,7 +274,9 @@ def record_seats(
             out.append(RecordSeat("person"))
             continue
         stand_in = [n for n, by in mine if by not in ("person", "hinted")]
-        out.append(RecordSeat.person(stand_in, [n for n, by in mine if by == "hinted"]))
+        withheld = number < len(hints) and hints[number] and sum(people) > 1
+        hinted = None if withheld else [n for n, by in mine if by == "hinted"]
+        out.append(RecordSeat.person(stand_in, hinted))
     return tuple(out)
 
 
@@ -475,7 +486,8 @@ class Table:
         if self.status in ("waiting", "playing"):
             raise refusal(409, "match_not_over", _not_over(self.code), code=self.code)
         record = Record.from_match(self.match)
-        seats = record_seats(self.seats, stored, len(record.actions))
+        hints = [self.hints_for(seat) for seat in range(len(self.seats))]
+        seats = record_seats(self.seats, stored, len(record.actions), hints)
         return record if seats is None else dataclasses.replace(record, seats=seats)
 
     async def record_json(self) -> bytes:
