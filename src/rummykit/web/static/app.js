@@ -78,6 +78,8 @@ const I18N = {
     wait_organiser: "The organiser starts this table.", rematch_organiser: "The organiser makes the next tables.",
     imprint: "Imprint", privacy: "Privacy", one_watching: "1 watching", n_watching: "{n} watching", record_link: "Download the game record", record_note: "every deal and move, to replay with rummykit replay",
     chat: "Chat", chat_send: "Send", chat_placeholder: "Say something…", chat_placeholder_watched: "Say something… watchers read along", mute: "Mute {name}", unmute: "Unmute {name}",
+    chat_unread: "{n} unread", chat_unread_1: "1 unread", chat_said: "Chat, {name}: {text}", online: "online",
+    loading_table: "Opening table {code}…", scores_full_names: "Full names",
     timer: "{name}: {s} s left",
     undo: "Undo", practice: "Practice", k_undo: "take back your last move (practice tables)",
     hand_moves: "Moves of hand {n}", no_moves_yet: "No moves yet in this hand.",
@@ -182,6 +184,8 @@ const I18N = {
     wait_organiser: "Diesen Tisch startet die Spielleitung.", rematch_organiser: "Die nächsten Tische eröffnet die Spielleitung.",
     imprint: "Impressum", privacy: "Datenschutz", one_watching: "1 Zuschauer", n_watching: "{n} Zuschauer", record_link: "Spielprotokoll herunterladen", record_note: "alle Karten und Züge, zum Nachspielen mit rummykit replay",
     chat: "Chat", chat_send: "Senden", chat_placeholder: "Schreib etwas…", chat_placeholder_watched: "Schreib etwas… Zuschauer lesen mit", mute: "{name} stummschalten", unmute: "Stummschaltung für {name} aufheben",
+    chat_unread: "{n} ungelesen", chat_unread_1: "1 ungelesen", chat_said: "Chat, {name}: {text}", online: "verbunden",
+    loading_table: "Tisch {code} wird geöffnet…", scores_full_names: "Ganze Namen",
     timer: "{name}: noch {s} s",
     undo: "Zurücknehmen", practice: "Übung", k_undo: "letzten Zug zurücknehmen (Übungstisch)",
     hand_moves: "Züge in Spiel {n}", no_moves_yet: "In diesem Spiel noch keine Züge.",
@@ -245,6 +249,8 @@ function applyLanguage() {
   if (S.tables) renderTableList();
   if (S.myTables) renderMyTables();
   if (S.rulesPath && !$("#rules-dialog").classList.contains("hidden")) showRules(S.rulesPath);
+  if (S.code && !$("#loading").classList.contains("hidden")) $("#loading-text").textContent = t("loading_table", { code: S.code });
+  renderChatJump();
   if (S.state) render();
 }
 
@@ -325,7 +331,7 @@ async function openTable(code, { watch = false, ask = false } = {}) {
 
 function connect() {
   if (S.ws) { S.ws.onclose = null; S.ws.close(); }
-  S.chat = [];
+  S.chat = []; S.chatUnread = 0; renderChatJump();
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   // The seat token goes in the first message, never in the URL (access logs and proxies keep URLs).
   const ws = new WebSocket(`${proto}//${location.host}/ws/${S.code}`);
@@ -379,8 +385,9 @@ function onMessage(msg) {
       // the token holds nothing, so it is forgotten.
       if (msg.seat === null && S.seat !== null && S.token && S.state && S.state.table.status === "waiting") { forgetTable(S.code); S.token = null; }
       S.seat = msg.seat; S.retry = 0; S.limited = 0;
+      S.chatReplay = true;  // the recent chat lines come before the state: counted, not said again
       break;
-    case "state": onState(msg); break;
+    case "state": S.chatReplay = false; onState(msg); break;
     case "error":
       if (msg.code === "table_unreadable") { S.unreadable = msg; break; }  // the close (4409) that follows says it
       if (msg.code === "unchanged") break;  // a repeated back or ready: the page has this state already
@@ -556,7 +563,7 @@ function showScreen(name) {
   // new screen is drawn, the focus goes there (see render) rather than drop to the page's body.
   const from = document.activeElement, screen = from && from.closest ? from.closest(".screen") : null;
   S.focusScreen = !!screen && screen.id !== name && !screen.classList.contains("hidden");
-  for (const id of ["lobby", "waiting", "game", "organise"]) $("#" + id).classList.toggle("hidden", id !== name);
+  for (const id of ["loading", "lobby", "waiting", "game", "organise"]) $("#" + id).classList.toggle("hidden", id !== name);
   if (name === "lobby" || name === "organise") document.body.dataset.watching = "0";  // a table's zoom ends there
   $("#btn-rules").classList.toggle("hidden", name === "lobby" || !S.code);
   $("#btn-keys").classList.toggle("hidden", name !== "game");
@@ -567,6 +574,7 @@ function errorBox() {
   if (!$("#lobby").classList.contains("hidden")) return S.lobbyForm === "create" ? $("#create-error") : $("#join-error");
   if (!$("#waiting").classList.contains("hidden")) return $("#wait-error");
   if (!$("#organise").classList.contains("hidden")) return $("#organise-error");
+  if (!$("#loading").classList.contains("hidden")) return $("#loading-error");
   return $("#game-error");
 }
 
@@ -1075,8 +1083,10 @@ function renderOpponents() {
     div.className = "opponent" + (v.to_move === i && v.phase !== "over" ? " to-move" : "");
     div.dataset.seat = i;
     div.setAttribute("role", "listitem");  // the opponents are a list (index.html): one item each
-    const status = seat.kind === "bot" ? t("bot") : seat.away ? t("away") : seat.connected ? "●" : "○";
-    const said = seat.kind === "bot" ? t("bot") : seat.away ? t("away") : seat.connected ? "" : t("offline");
+    // A person's dot says in words whether the page is connected (a dot alone explained nothing, and a
+    // phone has no tooltip).
+    const status = seat.kind === "bot" ? t("bot") : seat.away ? t("away") : `${seat.connected ? "●" : "○"} ${t(seat.connected ? "online" : "offline")}`;
+    const said = seat.kind === "bot" ? t("bot") : seat.away ? t("away") : t(seat.connected ? "online" : "offline");
     const revealed = v.revealed[i];
     // A seat sitting the hand out (the DSkV dealer at four) holds no cards: it says so, not "0 cards".
     const out = sitsOut(v, i);
@@ -2038,8 +2048,54 @@ function muted() {
 }
 
 function onChat(msg) {
+  const fresh = !(S.chat || []).some((l) => l.n === msg.n);
   S.chat = (S.chat || []).filter((l) => l.n !== msg.n).concat([msg]).slice(-30);
   renderChat();
+  // Another's line not seen yet: counted on the Chat button beside the turn's line (on a phone the chat
+  // is the page's last block, and a line came without a sign), and said once to a screen reader (the
+  // whole log was a live region, redrawn with every line).
+  if (!fresh || msg.seat === S.seat || muted().has(msg.seat) || msg.n <= chatSeen()) return;
+  if (!S.chatReplay) announce(t("chat_said", { name: nameOf(msg.name, msg.seat), text: msg.text }));
+  S.chatUnread = (S.chatUnread || 0) + 1;
+  markChatSeen();
+}
+
+// The number of the last chat line this tab has shown in view (kept for the tab: a reload does not
+// count the same lines again).
+const chatSeenKey = () => `rummykit:chatseen:${S.code}`;
+function chatSeen() { return Number(sessionStorage.getItem(chatSeenKey()) || 0); }
+
+// Whether the chat's lines are on the screen: its box open and its log (or its field) in the viewport.
+function chatInView() {
+  if ($("#game").classList.contains("hidden") || !$("#chat-box").open || document.hidden) return false;
+  const el = $("#chat-log").offsetHeight ? $("#chat-log") : $("#chat-box");
+  const r = el.getBoundingClientRect();
+  return r.height > 0 && r.bottom > 0 && r.top < innerHeight - 20;
+}
+
+// Lines in view are seen: the count goes, and the last line's number is kept.
+function markChatSeen() {
+  if (S.chatUnread && chatInView()) {
+    S.chatUnread = 0;
+    const last = (S.chat || []).reduce((n, l) => Math.max(n, l.n), 0);
+    try { sessionStorage.setItem(chatSeenKey(), String(Math.max(last, chatSeen()))); } catch { /* not kept */ }
+  }
+  renderChatJump();
+}
+
+function renderChatJump() {
+  const b = $("#chat-jump"), n = S.chatUnread || 0;
+  b.classList.toggle("hidden", !n);
+  $("#chat-count").textContent = n ? String(n) : "";
+  b.setAttribute("aria-label", `${t("chat")}: ${n === 1 ? t("chat_unread_1") : t("chat_unread", { n })}`);
+}
+
+// The Chat button: to the chat (opened), its lines in view; the keyboard goes to its log.
+function jumpToChat() {
+  $("#chat-box").open = true;
+  $("#chat-box").scrollIntoView({ block: "end", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
+  $("#chat-log").focus({ preventScroll: true });
+  setTimeout(markChatSeen, 50);
 }
 
 function renderChat() {
@@ -3192,6 +3248,12 @@ function setup() {
   $("#btn-group").addEventListener("click", groupSelection);
   $("#btn-play").addEventListener("click", playMelds);
   $("#btn-clear").addEventListener("click", clearComposition);
+  $("#chat-jump").addEventListener("click", jumpToChat);
+  let seenQueued = false;  // at most one look per frame while the page scrolls
+  const lookAtChat = () => { if (seenQueued || !S.chatUnread) return; seenQueued = true; requestAnimationFrame(() => { seenQueued = false; markChatSeen(); }); };
+  for (const ev of ["scroll", "resize"]) addEventListener(ev, lookAtChat, { passive: true });
+  $("#chat-box").addEventListener("toggle", lookAtChat);
+  document.addEventListener("visibilitychange", lookAtChat);
   $("#chat-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const text = $("#chat-input").value.trim();
@@ -3216,7 +3278,11 @@ function setup() {
   }
   // ?table=CODE&watch=1 watches even where this browser holds a seat there: a stream's second window
   // (or a browser source sharing the player's storage) shows no hand.
-  if (code) openTable(code, params.get("watch") === "1" ? { watch: true } : { ask: true });
+  if (code) {
+    // Until the table is looked up, a neutral page in the page's language (not the lobby's create form).
+    $("#loading-text").textContent = t("loading_table", { code: code.toUpperCase() });
+    openTable(code, params.get("watch") === "1" ? { watch: true } : { ask: true });
+  }
   else { showScreen("lobby"); loadLobby(); }
 }
 
