@@ -253,11 +253,8 @@ VALUE_WORDS: Final[dict[str, tuple[str, str]]] = {
     "counts": ("counts as one of the hands", "zählt als eines der Spiele"),
     "redeal": ("the same dealer deals again", "derselbe Geber gibt neu"),
     "share": ("share the win", "teilen sich den Sieg"),
-    "most_hands_won": ("the most hands won wins", "wer die meisten Spiele gewann, gewinnt"),
-    "best_last_hand": (
-        "the best score in the last scored hand wins",
-        "wer im letzten gewerteten Spiel am besten abschnitt, gewinnt",
-    ),
+    "most_hands_won": ("most hands won wins", "meiste gewonnene Spiele"),
+    "best_last_hand": ("best last hand wins", "bestes letztes Spiel"),
 }
 """Option values in words, by value (a value some options share is worded per option below)."""
 
