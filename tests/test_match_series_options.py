@@ -284,3 +284,70 @@ def test_the_replay_says_a_hand_is_dealt_again_and_numbers_it_in_the_series(
     assert "Hand 1 over: " in result.output and "the same dealer deals" in result.output
     result = CliRunner().invoke(app, ["replay", str(path), "--at", str(first + 1)], input="q\n")
     assert "hand 1 of 2 (dealt again)" in result.output
+
+
+# best_last_hand at a DSkV table of four, where the dealer sits each hand out -------------------------
+
+LOSER2 = "2H 3H 4S 6S 7S 9H 7C 9C JC QC KC 3S 7H"
+
+
+class _TwoDeals:
+    """Hand 1 (seat 3 deals and sits out): seats 0 and 1 draw and discard, seat 2 goes out. Hand 2
+    (seat 0 deals and sits out): seat 1 goes out at once."""
+
+    def __init__(self, rules: rk.Rules) -> None:
+        self.decks = {
+            1: arrange_deck(
+                rules, 4, [LOSER, LOSER2, GOES_OUT, None], dealer=3, upcard="2C", stock="KD QD 4D"
+            ),
+            2: arrange_deck(rules, 4, [None, GOES_OUT, LOSER, LOSER2], dealer=0, upcard="2C", stock="4D"),
+        }
+
+    def deck(self, rules: rk.Rules, hand: int) -> Sequence[rk.Card]:
+        return self.decks[hand]
+
+    def reshuffle_rng(self, hand: int) -> random.Random | None:
+        return None
+
+
+def _dskv_last_two_hands(totals: tuple[int, int, int, int]) -> Match:
+    rules = rk.Rules.parse("german_dskv(match_tiebreak=best_last_hand)")
+    position = MatchPosition(totals=totals, hands_dealt=2)
+    m = Match.new(rules, 4, seed=7, dealer=3, position=position, dealing=_TwoDeals(rules))
+    for action in ("draw", "discard KD", "draw", "discard QD", "draw", GOES_OUT_MELDS):
+        m.apply(action)
+    assert [r.active_seats for r in m.rounds] == [(0, 1, 2), (1, 2, 3)]
+    m.apply("draw")
+    m.apply(GOES_OUT_MELDS)
+    assert m.is_over
+    return m
+
+
+def test_best_last_hand_skips_a_hand_a_tied_seat_sat_out() -> None:
+    """Seats 0 and 2 end level; seat 0 dealt the last hand and sat it out (no points there, like a
+    winner's 0): the hand before, which both played and seat 2 won, decides."""
+    zero = _dskv_last_two_hands((0, 1000, 0, 1000))
+    first, last = (r.result for r in zero.rounds)
+    assert first is not None and last is not None
+    lost_first, lost_last = first.penalties[0], last.penalties[2]
+    assert lost_first > 0 and lost_last > 0 and last.points[0] == 0
+    m = _dskv_last_two_hands((lost_last, 1000, lost_first, 1000))
+    assert m.totals[0] == m.totals[2] == lost_first + lost_last < min(m.totals[1], m.totals[3])
+    assert m.winners == (2,)
+
+
+def test_best_last_hand_shares_the_win_without_a_hand_all_tied_seats_played() -> None:
+    """Seat 0 sits the only hand of the match out and ends level with seat 2, who lost it."""
+    rules = rk.Rules.parse("german_dskv(match_tiebreak=best_last_hand)")
+    deck = arrange_deck(rules, 4, [None, GOES_OUT, LOSER, LOSER2], dealer=0, upcard="2C", stock="4D")
+    lost = Match.new(rules, 4, seed=7, dealer=0, deck=deck, position=MatchPosition((0,) * 4, hands_dealt=3))
+    lost.apply("draw")
+    lost.apply(GOES_OUT_MELDS)
+    assert lost.rounds[0].result is not None
+    penalty = lost.rounds[0].result.penalties[2]
+    position = MatchPosition(totals=(penalty, 1000, 0, 1000), hands_dealt=3)
+    m = Match.new(rules, 4, seed=7, dealer=0, deck=deck, position=position)
+    m.apply("draw")
+    m.apply(GOES_OUT_MELDS)
+    assert m.is_over and m.totals[0] == m.totals[2] == penalty
+    assert m.winners == (0, 2)

@@ -31,7 +31,7 @@ nothing. In a melding game's ``fixed_hands`` series it counts as one of the ``nu
 
 Where several share the best total at the end of a melding game's series or penalty limit,
 ``match_tiebreak`` picks among them (``share``: they share the win; ``most_hands_won``;
-``best_last_hand``); those still equal share it.
+``best_last_hand``: the last scored hand that all of them were dealt in); those still equal share it.
 
 >>> import rummykit as rk
 >>> m = rk.Match.new(rk.Rules.preset("viennese"), players=3, seed=1)
@@ -646,14 +646,23 @@ class Match:
     def _tiebreak(self, tied: tuple[int, ...]) -> tuple[int, ...]:
         """The seats of ``tied`` that ``match_tiebreak`` keeps: ``most_hands_won`` those with the most
         hands won (:attr:`hands_won`), ``best_last_hand`` those with the best points in the last scored
-        hand of the match (all of them when no hand of the match was scored); ``share`` all."""
+        hand of the match that all of them were dealt in (a seat that sat a hand out, as the DSkV's
+        dealer at four, has no points in it to compare; all of them when there is no such hand);
+        ``share`` all."""
         rules = self.rules
         if len(tied) < 2 or rules.match_tiebreak == "share" or rules.not_applicable("match_tiebreak"):
             return tied
         if rules.match_tiebreak == "most_hands_won":
             key: Sequence[int] = self.hands_won
         else:
-            last = next((r.result for r in reversed(self.rounds) if r.result and r.result.scored), None)
+            last = next(
+                (
+                    r.result
+                    for r in reversed(self.rounds)
+                    if r.result and r.result.scored and set(tied) <= set(r.active_seats)
+                ),
+                None,
+            )
             if last is None:
                 return tied
             key = last.points

@@ -255,8 +255,8 @@ VALUE_WORDS: Final[dict[str, tuple[str, str]]] = {
     "share": ("share the win", "teilen sich den Sieg"),
     "most_hands_won": ("the most hands won wins", "wer die meisten Spiele gewann, gewinnt"),
     "best_last_hand": (
-        "the best score in the last scored hand wins",
-        "wer im letzten gewerteten Spiel am besten abschnitt, gewinnt",
+        "the best score in the last scored hand they all played wins",
+        "wer im letzten gewerteten Spiel aller Gleichstehenden am besten abschnitt, gewinnt",
     ),
 }
 """Option values in words, by value (a value some options share is worded per option below)."""
