@@ -410,6 +410,11 @@ def test_broken_records_are_explained_in_german_with_their_details() -> None:
     assert _de_record({**_record_data(), "position": {"totals": [0, 0, 0]}}) == (
         "Stellung: totals braucht einen Eintrag je Platz (2), nicht 3"
     )
+    won = {"totals": [0, 0], "hands_dealt": 1, "hands_won": [1000, 0]}
+    assert _de_record({**_record_data(), "position": won}) == (
+        "Stellung: hands_won ergibt zusammen 1000, mehr als hands_dealt (1): Ein Spiel hat höchstens "
+        "einen Gewinner"
+    )
     with pytest.raises(NotationError) as info:
         rk.Record.load("/nonexistent/partie.json")
     text = localize_error(info.value, "de")

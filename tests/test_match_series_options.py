@@ -229,7 +229,7 @@ def test_equal_totals_at_the_end_of_a_series(
     tiebreak: str, hands_won: tuple[int, int], winners: tuple[int, ...]
 ) -> None:
     lost = _minus_points()
-    rules = rk.Rules.parse(f"german(match_tiebreak={tiebreak})")
+    rules = rk.Rules.parse(f"german(match_tiebreak={tiebreak}, num_hands=3)")  # 2 hands before
     m = _last_hand(rules, (0, lost), hands_won)
     assert m.is_over and m.totals == (lost, lost)
     assert m.winners == winners
@@ -245,6 +245,20 @@ def test_equal_totals_at_the_penalty_limit(tiebreak: str, winners: tuple[int, ..
     )
     m = _last_hand(rules, (limit - lost, limit))
     assert m.is_over and m.totals == (limit, limit) and m.winners == winners
+
+
+def test_a_position_cannot_have_more_hands_won_than_hands_dealt() -> None:
+    """The hands won decide most_hands_won: a stranger's record must not claim more than were dealt."""
+    rules = rk.Rules.parse("german(match_tiebreak=most_hands_won)")
+    impossible = MatchPosition(totals=(0, 0), hands_dealt=1, hands_won=(1000, 0))
+    with pytest.raises(rk.RulesError, match=r"hands_won adds up to 1000, more than hands_dealt \(1\)"):
+        Match.new(rules, 2, seed=1, position=impossible)
+    with pytest.raises(rk.RulesError, match="hands_won adds up to 2,"):
+        Match.new(rules, 2, seed=1, position=MatchPosition((0, 0), hands_dealt=1, hands_won=(1, 1)))
+    assert Match.new(rules, 2, seed=1, position=MatchPosition((0, 0), hands_dealt=1, hands_won=(1, 0)))
+    # Gin's positions give the hands won for its bonuses; a game to a target score counts no hands.
+    gin = rk.Rules.parse("gin(match_end=target_score, box_bonus=25)")
+    assert Match.new(gin, 2, seed=1, position=MatchPosition((0, 0), gains=(20, 0), hands_won=(2, 0)))
 
 
 def test_a_tiebreak_without_a_scored_hand_leaves_the_win_shared() -> None:

@@ -103,7 +103,8 @@ class MatchPosition:
     """A match state to start from (for puzzles, tests and resumed series): per-seat totals (minus or
     bad points), plus points, chips, buy-backs used and eliminations, the pot, and the hands each seat
     has won (``hands_won``: gin's ``box_bonus`` and ``shutout_doubles`` count them, and
-    ``match_tiebreak = most_hands_won``; ``None``: none)."""
+    ``match_tiebreak = most_hands_won``; ``None``: none). In a melding game a hand has one winner
+    at most, so ``hands_won`` adds up to no more than ``hands_dealt``."""
 
     totals: tuple[int, ...]
     gains: tuple[int, ...] | None = None
@@ -370,6 +371,15 @@ class Match:
         self.hands_won = list(position.hands_won or (0,) * n)
         if len(self.active_seats) < 2:
             raise RulesError("position: at least two players must still be in the match")
+        won = sum(self.hands_won)
+        if self.rules.family == "melding" and won > self.hands_dealt:
+            # A melding hand has at most one winner, the seat that went out, and most_hands_won
+            # counts these. Gin's positions give the hands won for its bonuses without hands_dealt
+            # (a game to a target score counts no hands), so they are left as they are.
+            raise RulesError(
+                f"position: hands_won adds up to {won}, more than hands_dealt ({self.hands_dealt}): "
+                "a hand has one winner at most"
+            )
         if self.rules.box_bonus or self.rules.shutout_doubles:
             for seat in range(n):
                 if self.gains[seat] > 0 and not self.hands_won[seat]:

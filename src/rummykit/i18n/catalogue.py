@@ -1348,6 +1348,13 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "Stellung: {seat} hat Pluspunkte, aber kein Spiel gewonnen: hands_won angeben, das box_bonus "
         "und shutout_doubles zählen",
     ),
+    (
+        "rules",
+        "position: hands_won adds up to {count}, more than hands_dealt ({number}): a hand has one winner "
+        "at most",
+        "Stellung: hands_won ergibt zusammen {count}, mehr als hands_dealt ({number}): Ein Spiel hat "
+        "höchstens einen Gewinner",
+    ),
     # Rule combinations the engine refuses (rules.py's validation raises "option: why"; the German
     # names the option by its label): the whys, by the templates below.
     *(("rules", REFUSED + en, REFUSED_DE + de) for en, de in REFUSALS),
