@@ -117,26 +117,33 @@ def read_seat(data: Any, number: int, actions: int) -> RecordSeat:
         NotationError: not an object, an unknown kind, a bot text that is not short printable text,
             action lists at a bot's seat, or malformed action lists.
     """
-    where = f"record field 'seats' (seat {number})"
+    # The messages name the seat and the field in full (no shared prefix built beforehand), so that
+    # each has its German entry in rummykit.i18n.catalogue.
     if not isinstance(data, dict):
-        raise NotationError(f"{where} must be an object such as {{\"kind\": \"person\"}}")
+        raise NotationError(
+            f"record field 'seats' (seat {number}) must be an object with a 'kind', 'person' or 'bot'"
+        )
     kind = data.get("kind")
     if kind not in SEAT_KINDS:
-        raise NotationError(f"{where}: 'kind' must be 'person' or 'bot', not {quoted(kind)}")
+        raise NotationError(
+            f"record field 'seats' (seat {number}): 'kind' must be 'person' or 'bot', not {quoted(kind)}"
+        )
     bot = data.get("bot")
     if bot is not None and (kind != "bot" or not _short_text(bot)):
         raise NotationError(
-            f"{where}: 'bot' belongs to a bot's seat and is printable text of at most {MAX_BOT_TEXT} "
-            "characters"
+            f"record field 'seats' (seat {number}): 'bot' belongs to a bot's seat and is printable text "
+            f"of at most {MAX_BOT_TEXT} characters"
         )
     if kind == "bot":
         if data.get("stand_in") is not None or data.get("hinted") is not None:
-            raise NotationError(f"{where}: 'stand_in' and 'hinted' belong to a person's seat")
+            raise NotationError(
+                f"record field 'seats' (seat {number}): 'stand_in' and 'hinted' belong to a person's seat"
+            )
         return RecordSeat("bot", bot=bot)
     return RecordSeat(
         "person",
-        stand_in=_numbers(data.get("stand_in"), f"{where} 'stand_in'", actions),
-        hinted=_numbers(data.get("hinted"), f"{where} 'hinted'", actions),
+        stand_in=_numbers(data.get("stand_in"), number, "'stand_in'", actions),
+        hinted=_numbers(data.get("hinted"), number, "'hinted'", actions),
     )
 
 
@@ -144,18 +151,22 @@ def _short_text(value: object) -> bool:
     return isinstance(value, str) and 0 < len(value) <= MAX_BOT_TEXT and value.isprintable()
 
 
-def _numbers(value: Any, where: str, actions: int) -> tuple[int, ...] | None:
-    """A list of action numbers, strictly ascending, each between 1 and ``actions`` (so it is never
-    longer than the record's actions)."""
+def _numbers(value: Any, number: int, field: str, actions: int) -> tuple[int, ...] | None:
+    """Seat ``number``'s list ``field`` (quoted): action numbers, strictly ascending, each between 1
+    and ``actions`` (so it is never longer than the record's actions)."""
     if value is None:
         return None
     if not isinstance(value, list) or len(value) > actions:
-        raise NotationError(f"{where} must be a list of action numbers (from 1, ascending)")
+        raise NotationError(
+            f"record field 'seats' (seat {number}) {field} must be a list of action numbers "
+            "(from 1, ascending)"
+        )
     last = 0
     for item in value:
         if isinstance(item, bool) or not isinstance(item, int) or not last < item <= actions:
             raise NotationError(
-                f"{where} must list action numbers from 1 to {actions} in ascending order, not {quoted(item)}"
+                f"record field 'seats' (seat {number}) {field} must list action numbers from 1 to "
+                f"{actions} in ascending order, not {quoted(item)}"
             )
         last = item
     return tuple(value)
