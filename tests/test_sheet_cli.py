@@ -70,7 +70,7 @@ def test_the_sheet_of_a_terminal_save_lists_every_deal_totals_and_winner(tmp_pat
     assert rows[0].split()[0] == rows[1].split()[0] == "1"  # a hand dealt again keeps its number
     assert rows[-1].split()[-3:] == [str(t) for t in m.scores]
     winner = ", ".join(NAMES[s] for s in m.winners)
-    assert lines[-1] == f"Winner: {winner}" if len(m.winners) == 1 else f"Winners (shared): {winner}"
+    assert lines[-1] == (f"Winner: {winner}" if len(m.winners) == 1 else f"Winners (shared): {winner}")
     german = run(str(path), "--lang", "de")
     assert german.exit_code == 0 and "Geber" in german.output and "neu gegeben" in german.output
 
@@ -93,6 +93,17 @@ def test_csv_and_json_carry_the_same_figures(tmp_path: Path) -> None:
     for hand in data["hands"]:
         running = [t + p for t, p in zip(running, hand["points"], strict=True)]
         assert hand["totals"] == running
+
+
+def test_a_german_sheet_of_an_english_save_says_the_games_names_in_german(tmp_path: Path) -> None:
+    m = german_with_redeals()
+    path = write(tmp_path / "save.json", m, ["You", "Bot 2", "Bot 3"], typed=[False, False, False])
+    german = run(str(path), "--lang", "de")
+    assert german.exit_code == 0, german.output
+    header = german.output.splitlines()[1]
+    assert "Du" in header.split() and "You" not in german.output
+    data = json.loads(run(str(path), "--format", "json", "--lang", "de").output)
+    assert data["names"][0] == "Du"
 
 
 def test_a_hand_romme_shows_its_multiplier() -> None:
