@@ -23,7 +23,7 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from rummykit.match import Match, MatchEvent
 from rummykit.views import RoundResult, Termination
@@ -267,13 +267,31 @@ def sheet_text(sheet: ScoreSheet, names: tuple[str, ...], lang: str = "en") -> s
     return "\n".join(lines) + "\n"
 
 
+FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r")
+"""What makes a spreadsheet read a CSV cell as a formula (OWASP's CSV injection)."""
+
+
+def csv_cell(value: object) -> object:
+    """``value`` safe for a spreadsheet: a text cell that starts like a formula (a name from a
+    stranger's record such as ``=HYPERLINK(…)``) gets a leading ``'``, so it stays text; numbers,
+    negative ones included, stay numbers."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def sheet_csv(sheet: ScoreSheet, names: tuple[str, ...]) -> str:
     """The sheet as CSV: a header, then one row per deal, buy-back, end bonus and the result
-    (``row`` says which); points and totals one column per seat, named after the seat."""
+    (``row`` says which); points and totals one column per seat, named after the seat. A text cell
+    that would start a formula is escaped (:func:`csv_cell`)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
+
+    def write(row: list[object]) -> None:
+        writer.writerow([csv_cell(cell) for cell in row])
+
     n = sheet.players
-    writer.writerow(
+    write(
         [
             "row",
             "deal",
@@ -290,9 +308,9 @@ def sheet_csv(sheet: ScoreSheet, names: tuple[str, ...]) -> str:
     )
     blank = [""] * n
     if any(sheet.start):
-        writer.writerow(["start", "", "", "", "", "", "", "", "", *blank, *sheet.start])
+        write(["start", "", "", "", "", "", "", "", "", *blank, *sheet.start])
     for hand in sheet.hands:
-        writer.writerow(
+        write(
             [
                 "hand",
                 hand.deal,
@@ -309,9 +327,9 @@ def sheet_csv(sheet: ScoreSheet, names: tuple[str, ...]) -> str:
         )
         for b in (b for b in sheet.buybacks if b.deal == hand.deal):
             points = [b.before - b.after if s == b.seat else "" for s in range(n)]
-            writer.writerow(["buyback", b.deal, "", "", "", "", "", names[b.seat], "", *points, *b.totals])
+            write(["buyback", b.deal, "", "", "", "", "", names[b.seat], "", *points, *b.totals])
     if any(sheet.bonuses):
-        writer.writerow(["bonus", "", "", "", "", "", "", "", "", *sheet.bonuses, *sheet.totals])
+        write(["bonus", "", "", "", "", "", "", "", "", *sheet.bonuses, *sheet.totals])
     winners = " ".join(names[s] for s in sheet.winners)
-    writer.writerow(["result", "", "", "", "", "", "", winners, "", *blank, *sheet.totals])
+    write(["result", "", "", "", "", "", "", winners, "", *blank, *sheet.totals])
     return out.getvalue()
