@@ -197,7 +197,7 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
             if record is None:
                 self.game.reset(deal_seed)
             else:
-                self.game.play_record(record)
+                self.game.play_record(record, deal_seed)
             self._bot_rng = random.Random(int(rng.integers(2**32)))
             self.seat = int(rng.integers(players)) if self.fixed_seat is None else self.fixed_seat
             others = [s for s in range(players) if s != self.seat]
