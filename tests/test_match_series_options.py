@@ -365,3 +365,24 @@ def test_best_last_hand_shares_the_win_without_a_hand_all_tied_seats_played() ->
     m.apply(GOES_OUT_MELDS)
     assert m.is_over and m.totals[0] == m.totals[2] == penalty
     assert m.winners == (0, 2)
+
+
+def test_the_replays_hand_command_counts_hands_as_the_header_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``hand N`` goes to the first deal of hand N of the series (a hand dealt again and the deal
+    that replaced it share their number), and a number beyond says how many hands the header counts."""
+    monkeypatch.setenv("COLUMNS", "100")
+    monkeypatch.setenv("LINES", "30")
+    rules = rk.Rules.parse(f"german({PASSIVE}, unscored_hand=redeal)")
+    m = play_passively(Match.new(rules, 2, seed=1, dealer=0))
+    assert [m.hand_in_series(d) for d in range(1, len(m.rounds) + 1)] == [1, 1, 1, 1, 2, 2, 2, 2]
+    path = tmp_path / "redeal.json"
+    rk.Record.from_match(m).dump(path)
+    result = CliRunner().invoke(app, ["replay", str(path)], input="hand 2\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "hand 2 of 2" in result.output and "(dealt again" not in result.output
+    result = CliRunner().invoke(app, ["replay", str(path)], input="hand 3\nq\n")
+    assert "✗ there are 2 hands in this record" in result.output
+    german = CliRunner().invoke(app, ["replay", str(path), "--lang", "de"], input="spiel 3\nq\n")
+    assert "✗ diese Aufzeichnung hat 2 Spiele" in german.output
