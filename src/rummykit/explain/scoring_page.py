@@ -276,9 +276,10 @@ def match(rules: Rules, t: Lang) -> list[Block]:
     items = [match_end_text(rules, t) + "."]
     if rules.match_end in ("fixed_hands", "penalty_limit", "single_hand"):
         items.append(match_winner_text(rules, t))
-    if unscored_hand_text(rules, t):
-        items.append(unscored_hand_text(rules, t))
-    elif rules.match_end == "target_score":
+    unscored = unscored_hand_text(rules, t)
+    if unscored:
+        items.append(unscored)
+    if rules.match_end == "target_score":
         items.append(t("Equal totals share the win.", "Bei Gleichstand teilen sich die Besten den Sieg."))
     elif rules.match_end == "elimination_last_survivor" and not rules.is_knock_game:
         items.append(
