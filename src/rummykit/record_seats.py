@@ -22,6 +22,7 @@ that ignores it replays the same game, so it needs no new record version.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
@@ -33,6 +34,9 @@ SEAT_KINDS: Final = ("person", "bot")
 MAX_BOT_TEXT: Final = 120
 """The longest bot description a record's seat may hold, in characters (a bot kind and level such as
 ``search:medium``, or a policy bot's file name)."""
+POLICY_KIND: Final = "policy"
+"""The bot kind that plays a trained network's file (``policy:FILE``, :data:`rummykit.bots.POLICY_KIND`)."""
+_FOLDERS: Final = re.compile(r"[/\\]")
 HUMAN_LABEL: Final = "human"
 """What the terminal game's ``meta.players`` writes for a person's seat (a bot's kind otherwise)."""
 
@@ -185,7 +189,13 @@ def _seat_of_label(label: str) -> RecordSeat:
 
 def bot_seat(spec: str | None) -> RecordSeat:
     """A bot's seat described by its ``spec`` (``"greedy:medium"``), left undescribed where there is
-    none or it is no short printable text (a policy file's long path)."""
+    none or it is no short printable text. A policy bot's file is named without its folders
+    (``policy:/home/alice/runs/a.npz`` is ``policy:a.npz``): a record is handed to strangers, and a
+    local path can hold a user name."""
+    if spec is not None:
+        kind, colon, rest = spec.partition(":")
+        if colon and kind.strip().lower() == POLICY_KIND:
+            spec = POLICY_KIND + ":" + _FOLDERS.split(rest.strip())[-1]
     return RecordSeat.of_bot(spec if _short_text(spec) else None)
 
 
