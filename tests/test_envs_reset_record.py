@@ -18,6 +18,7 @@ from rummykit.bots import make_bot
 from rummykit.envs import rummy_v0
 from rummykit.envs.records import transitions
 from rummykit.record import Record, RecordedShuffles
+from rummykit.testing import arrange_deck
 from rummykit.web.matches import new_table_match
 
 
@@ -197,3 +198,25 @@ def test_free_play_reshuffles_follow_the_episodes_seed() -> None:
     assert len(set(stocks.values())) == 3
     started = [_first_rebuilt_stock(record.start(free_play=True, free_seed=s)) for s in (5, 5, 6)]
     assert started[0] == started[1] != started[2]
+
+
+def test_the_gymnasium_agent_takes_a_seat_that_moves_in_the_records_deal() -> None:
+    """The forehand (seat 1, a greedy bot unless the agent sits there) can go out at once: an agent
+    drawn to seat 0 would never move, so it takes the next seat that does, the same for a seed; a
+    fixed seat that never moves is refused."""
+    import gymnasium
+
+    import rummykit.envs  # noqa: F401 (registers the environments)
+
+    rules = rk.Rules.preset("german")
+    hands = ["JK AS KS QS 8C 7D 4H 9D 6C JS 2S 6H 8H", "10H JH QH KH AH 5C 5D 5S 8S 9S 10S 2D 3D"]
+    deck = arrange_deck(rules, 2, hands, dealer=0, upcard="2C", stock="4D")
+    record = Record.from_round(rk.Round.new(rules, 2, deck=deck, seed=1, dealer=0))
+    env = gymnasium.make("rummykit/Rummy-v0", rules="german", opponents="greedy")
+    for seed in range(8):
+        _, info = env.reset(seed=seed, options={"record": record})
+        again = env.reset(seed=seed, options={"record": record})[1]
+        assert again["seat"] == info["seat"] == 1
+    fixed = gymnasium.make("rummykit/Rummy-v0", rules="german", opponents="greedy", seat=0)
+    with pytest.raises(ValueError, match="before seat 0 moves: start it with another seat"):
+        fixed.reset(seed=0, options={"record": record})
