@@ -386,3 +386,28 @@ def test_the_replays_hand_command_counts_hands_as_the_header_does(
     assert "✗ there are 2 hands in this record" in result.output
     german = CliRunner().invoke(app, ["replay", str(path), "--lang", "de"], input="spiel 3\nq\n")
     assert "✗ diese Aufzeichnung hat 2 Spiele" in german.output
+
+
+def test_a_tie_broken_says_why_on_the_terminal_and_the_sheet() -> None:
+    from rummykit.cli.screen import winners_text
+    from rummykit.sheet import ScoreSheet, sheet_text
+
+    lost = _minus_points()
+    names = ("Anna", "Ben")
+    rules = rk.Rules.parse("german(match_tiebreak=most_hands_won, num_hands=3)")
+    broken = _last_hand(rules, (0, lost), (2, 0))
+    assert broken.winners == (0,) and broken.tiebreak == "most_hands_won"
+    board = match_scoreboard(broken)
+    assert "Anna wins the match (scores Anna" in winners_text(broken.winners, names, board).plain
+    assert winners_text(broken.winners, names, board).plain.endswith("; tie broken: most hands won")
+    german = winners_text(broken.winners, names, board, "de").plain
+    assert german.endswith("; Gleichstand entschieden: die meisten gewonnenen Spiele")
+    sheet = ScoreSheet.of(broken)
+    assert sheet.to_dict()["tiebreak"] == match_json(broken)["tiebreak"] == "most_hands_won"  # the web page
+    assert sheet_text(sheet, names).endswith("Winner: Anna (tie broken: most hands won)\n")
+    assert "(Gleichstand entschieden: die meisten gewonnenen Spiele)" in sheet_text(sheet, names, "de")
+    last = _last_hand(rk.Rules.parse("german(match_tiebreak=best_last_hand, num_hands=3)"), (0, lost))
+    assert last.winners == (1,) and last.tiebreak == "best_last_hand"
+    shared = _last_hand(rk.Rules.parse("german(num_hands=3)"), (0, lost))
+    assert shared.winners == (0, 1) and shared.tiebreak is None and match_json(shared)["tiebreak"] is None
+    assert "tie broken" not in winners_text(shared.winners, names, match_scoreboard(shared)).plain

@@ -223,6 +223,10 @@ class Match:
     """The numbers (from 1, as :attr:`rounds` counts them) of the hands that ended unscored and were
     dealt again by the same dealer without counting towards ``num_hands`` (``unscored_hand =
     redeal``); empty otherwise."""
+    tiebreak: str | None = None  # a class default: a match pickled before it existed reads None
+    """The ``match_tiebreak`` rule (``most_hands_won``, ``best_last_hand``) that picked the winners
+    among seats level on the best total, when it left out some of them; ``None`` otherwise (no tie,
+    a shared win, a match under way)."""
     bonuses: list[int]
     """Per seat, the points a gin game to a target score added when it ended (``box_bonus``,
     ``game_bonus``, ``shutout_doubles``; already in ``gains``); zeros until then and elsewhere."""
@@ -304,6 +308,7 @@ class Match:
         m.hands_won = [0] * players
         m.redealt = []
         m.bonuses = [0] * players
+        m.tiebreak = None
         m.position = position
         if position is not None:
             m._load_position(position)
@@ -677,7 +682,10 @@ class Match:
                 return tied
             key = last.points
         best = max(key[s] for s in tied)
-        return tuple(s for s in tied if key[s] == best)
+        kept = tuple(s for s in tied if key[s] == best)
+        if len(kept) < len(tied):
+            self.tiebreak = rules.match_tiebreak
+        return kept
 
     def _end(self, winners: Sequence[int]) -> bool:
         self.winners = tuple(winners)

@@ -25,6 +25,7 @@ import io
 from dataclasses import dataclass
 from typing import Any, Final
 
+from rummykit.explain.terms import tiebreak_reason
 from rummykit.match import Match, MatchEvent
 from rummykit.views import RoundResult, Termination
 
@@ -83,6 +84,9 @@ class ScoreSheet:
     """Empty while the match is not over."""
     chips: tuple[int, ...] | None
     """A knock-game rubber's chips per seat at the end (``None`` for other matches)."""
+    tiebreak: str | None = None
+    """The ``match_tiebreak`` rule that picked the winners among seats level on the best total
+    (:attr:`Match.tiebreak <rummykit.match.Match.tiebreak>`); ``None`` otherwise."""
 
     @classmethod
     def of(cls, match: Match) -> ScoreSheet:
@@ -143,6 +147,7 @@ class ScoreSheet:
             totals=tuple(running),
             winners=match.winners,
             chips=match.chips if match.is_rubber else None,
+            tiebreak=match.tiebreak,
         )
 
     def to_dict(self, names: tuple[str, ...] | None = None) -> dict[str, Any]:
@@ -174,6 +179,7 @@ class ScoreSheet:
             "bonuses": list(self.bonuses),
             "totals": list(self.totals),
             "winners": list(self.winners),
+            "tiebreak": self.tiebreak,
             "chips": None if self.chips is None else list(self.chips),
         }
 
@@ -259,6 +265,9 @@ def sheet_text(sheet: ScoreSheet, names: tuple[str, ...], lang: str = "en") -> s
         key = "winner" if len(sheet.winners) == 1 else "winners"
         lines.append("")
         lines.append(f"{w[key]}: " + ", ".join(names[s] for s in sheet.winners))
+        if sheet.tiebreak is not None:
+            said = "Gleichstand entschieden" if lang == "de" else "tie broken"
+            lines[-1] += f" ({said}: {tiebreak_reason(sheet.tiebreak, lang)})"
     else:
         lines.append("")
         lines.append(w["running"])
@@ -331,5 +340,5 @@ def sheet_csv(sheet: ScoreSheet, names: tuple[str, ...]) -> str:
     if any(sheet.bonuses):
         write(["bonus", "", "", "", "", "", "", "", "", *sheet.bonuses, *sheet.totals])
     winners = " ".join(names[s] for s in sheet.winners)
-    write(["result", "", "", "", "", "", "", winners, "", *blank, *sheet.totals])
+    write(["result", "", "", "", sheet.tiebreak or "", "", "", winners, "", *blank, *sheet.totals])
     return out.getvalue()
