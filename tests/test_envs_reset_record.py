@@ -18,6 +18,7 @@ from rummykit.bots import make_bot
 from rummykit.envs import rummy_v0
 from rummykit.envs.records import transitions
 from rummykit.record import Record, RecordedShuffles
+from rummykit.testing import arrange_deck
 from rummykit.web.matches import new_table_match
 
 
@@ -163,3 +164,59 @@ def test_the_gymnasium_environment_starts_from_a_record_too() -> None:
     assert np.array_equal(obs, first.observation) and np.array_equal(info["action_mask"], first.action_mask)
     with pytest.raises(ValueError, match="not this environment's"):
         gymnasium.make("rummykit/Rummy-v0", rules="gin", opponents="greedy").reset(options={"record": record})
+
+
+def _first_rebuilt_stock(match: rk.Match) -> tuple[rk.Card, ...]:
+    """Draw and discard (nobody melds) until the stock is rebuilt from the discard pile; its order."""
+    rng = random.Random(0)
+    rnd = match.round
+    while rnd.stock_rebuilds == 0:
+        legal = match.legal_actions()
+        draw = [a for a in legal if str(a) == "draw"]
+        match.apply(draw[0] if draw else rng.choice([a for a in legal if str(a).startswith("discard")]))
+    return tuple(rnd.stock)
+
+
+def test_free_play_reshuffles_follow_the_episodes_seed() -> None:
+    """A reshuffle the record does not hold is shuffled from the reset's seed and the hand: another
+    seed, another stock (nothing a learner could learn from the discard pile across episodes), the
+    same seed, the same stock."""
+    rules = rk.Rules.parse("german(match_end=fixed_hands,num_hands=2)")
+    stopped = new_table_match(rules, 2, None, bytes(32), None)  # closed before any reshuffle
+    stopped.apply(stopped.legal_actions()[0])
+    record = Record.loads(Record.from_match(stopped).dumps())
+    assert record.deals is not None and not any(record.reshuffles or ())
+
+    def stock(seed: int) -> tuple[rk.Card, ...]:
+        env = rummy_v0.raw_env(rules=rules, players=2, scope="match")
+        env.reset(seed=seed, options={"record": record})
+        assert env.game.match is not None
+        return _first_rebuilt_stock(env.game.match)
+
+    stocks = {seed: stock(seed) for seed in (1, 2, 3)}
+    assert stock(1) == stocks[1]
+    assert len(set(stocks.values())) == 3
+    started = [_first_rebuilt_stock(record.start(free_play=True, free_seed=s)) for s in (5, 5, 6)]
+    assert started[0] == started[1] != started[2]
+
+
+def test_the_gymnasium_agent_takes_a_seat_that_moves_in_the_records_deal() -> None:
+    """The forehand (seat 1, a greedy bot unless the agent sits there) can go out at once: an agent
+    drawn to seat 0 would never move, so it takes the next seat that does, the same for a seed; a
+    fixed seat that never moves is refused."""
+    import gymnasium
+
+    import rummykit.envs  # noqa: F401 (registers the environments)
+
+    rules = rk.Rules.preset("german")
+    hands = ["JK AS KS QS 8C 7D 4H 9D 6C JS 2S 6H 8H", "10H JH QH KH AH 5C 5D 5S 8S 9S 10S 2D 3D"]
+    deck = arrange_deck(rules, 2, hands, dealer=0, upcard="2C", stock="4D")
+    record = Record.from_round(rk.Round.new(rules, 2, deck=deck, seed=1, dealer=0))
+    env = gymnasium.make("rummykit/Rummy-v0", rules="german", opponents="greedy")
+    for seed in range(8):
+        _, info = env.reset(seed=seed, options={"record": record})
+        again = env.reset(seed=seed, options={"record": record})[1]
+        assert again["seat"] == info["seat"] == 1
+    fixed = gymnasium.make("rummykit/Rummy-v0", rules="german", opponents="greedy", seat=0)
+    with pytest.raises(ValueError, match="before seat 0 moves: start it with another seat"):
+        fixed.reset(seed=0, options={"record": record})

@@ -50,6 +50,7 @@ FILE_SOURCES = [
     SRC / "selfplay.py",
     SRC / "cli" / "saves.py",
     SRC / "cli" / "replay.py",
+    SRC / "record_seats.py",
 ]
 """Where the notation errors of files come from (records, saved games, self-play runs): a person
 reads them too (``rummykit replay``, ``rummykit play --resume``)."""
@@ -410,12 +411,54 @@ def test_broken_records_are_explained_in_german_with_their_details() -> None:
     assert _de_record({**_record_data(), "position": {"totals": [0, 0, 0]}}) == (
         "Stellung: totals braucht einen Eintrag je Platz (2), nicht 3"
     )
+    won = {"totals": [0, 0], "hands_dealt": 1, "hands_won": [1000, 0]}
+    assert _de_record({**_record_data(), "position": won}) == (
+        "Stellung: hands_won ergibt zusammen 1000, mehr als hands_dealt (1): Ein Spiel hat höchstens "
+        "einen Gewinner"
+    )
     with pytest.raises(NotationError) as info:
         rk.Record.load("/nonexistent/partie.json")
     text = localize_error(info.value, "de")
     assert text.startswith("Die Aufzeichnung '/nonexistent/partie.json' ist nicht lesbar: ")
     # English keeps the engine's own text.
     assert localize_error(info.value, "en") == str(info.value)
+
+
+@pytest.mark.parametrize(
+    "seats",
+    [
+        "nobody",
+        [{"kind": "person"}],
+        ["person", {"kind": "bot"}],
+        [{"kind": "robot"}, {"kind": "bot"}],
+        [{"kind": "person", "bot": "greedy"}, {"kind": "bot"}],
+        [{"kind": "bot", "stand_in": [1]}, {"kind": "bot"}],
+        [{"kind": "person", "stand_in": "1"}, {"kind": "bot"}],
+        [{"kind": "person", "stand_in": [99]}, {"kind": "bot"}],
+        [{"kind": "person", "hinted": [0]}, {"kind": "bot"}],
+        [{"kind": "person", "stand_in": [1]}, {"kind": "person", "hinted": [1]}],
+    ],
+)
+def test_a_records_broken_seats_are_explained_in_german(seats: object) -> None:
+    """``rummykit replay|sheet FILE --lang de`` on a record whose ``seats`` are malformed."""
+    data = _record_data()
+    data["actions"] = ["draw", "discard 2C"]  # two action numbers to mark (never replayed)
+    with pytest.raises(NotationError) as info:
+        rk.Record.from_dict({**data, "seats": seats})
+    text = localize_error(info.value, "de")
+    assert text.startswith("Das Feld „seats“ der Aufzeichnung"), text
+    assert not english_words(text), text
+
+
+def test_a_records_bad_stand_in_reads_in_german() -> None:
+    seats = [{"kind": "person", "stand_in": [5]}, {"kind": "bot"}]
+    data = {**_record_data(), "actions": ["draw"], "seats": seats}
+    with pytest.raises(NotationError) as info:
+        rk.Record.from_dict(data)
+    assert localize_error(info.value, "de") == (
+        "Das Feld „seats“ der Aufzeichnung (Platz 0): „stand_in“ muss Zugnummern von 1 bis 1 aufsteigend "
+        "aufzählen, nicht 5"
+    )
 
 
 def test_broken_saved_games_are_explained_in_german_with_the_file_name(tmp_path: Path) -> None:

@@ -229,7 +229,7 @@ def test_equal_totals_at_the_end_of_a_series(
     tiebreak: str, hands_won: tuple[int, int], winners: tuple[int, ...]
 ) -> None:
     lost = _minus_points()
-    rules = rk.Rules.parse(f"german(match_tiebreak={tiebreak})")
+    rules = rk.Rules.parse(f"german(match_tiebreak={tiebreak}, num_hands=3)")  # 2 hands before
     m = _last_hand(rules, (0, lost), hands_won)
     assert m.is_over and m.totals == (lost, lost)
     assert m.winners == winners
@@ -245,6 +245,20 @@ def test_equal_totals_at_the_penalty_limit(tiebreak: str, winners: tuple[int, ..
     )
     m = _last_hand(rules, (limit - lost, limit))
     assert m.is_over and m.totals == (limit, limit) and m.winners == winners
+
+
+def test_a_position_cannot_have_more_hands_won_than_hands_dealt() -> None:
+    """The hands won decide most_hands_won: a stranger's record must not claim more than were dealt."""
+    rules = rk.Rules.parse("german(match_tiebreak=most_hands_won)")
+    impossible = MatchPosition(totals=(0, 0), hands_dealt=1, hands_won=(1000, 0))
+    with pytest.raises(rk.RulesError, match=r"hands_won adds up to 1000, more than hands_dealt \(1\)"):
+        Match.new(rules, 2, seed=1, position=impossible)
+    with pytest.raises(rk.RulesError, match="hands_won adds up to 2,"):
+        Match.new(rules, 2, seed=1, position=MatchPosition((0, 0), hands_dealt=1, hands_won=(1, 1)))
+    assert Match.new(rules, 2, seed=1, position=MatchPosition((0, 0), hands_dealt=1, hands_won=(1, 0)))
+    # Gin's positions give the hands won for its bonuses; a game to a target score counts no hands.
+    gin = rk.Rules.parse("gin(match_end=target_score, box_bonus=25)")
+    assert Match.new(gin, 2, seed=1, position=MatchPosition((0, 0), gains=(20, 0), hands_won=(2, 0)))
 
 
 def test_a_tiebreak_without_a_scored_hand_leaves_the_win_shared() -> None:
@@ -284,3 +298,116 @@ def test_the_replay_says_a_hand_is_dealt_again_and_numbers_it_in_the_series(
     assert "Hand 1 over: " in result.output and "the same dealer deals" in result.output
     result = CliRunner().invoke(app, ["replay", str(path), "--at", str(first + 1)], input="q\n")
     assert "hand 1 of 2 (dealt again)" in result.output
+
+
+# best_last_hand at a DSkV table of four, where the dealer sits each hand out -------------------------
+
+LOSER2 = "2H 3H 4S 6S 7S 9H 7C 9C JC QC KC 3S 7H"
+
+
+class _TwoDeals:
+    """Hand 1 (seat 3 deals and sits out): seats 0 and 1 draw and discard, seat 2 goes out. Hand 2
+    (seat 0 deals and sits out): seat 1 goes out at once."""
+
+    def __init__(self, rules: rk.Rules) -> None:
+        self.decks = {
+            1: arrange_deck(
+                rules, 4, [LOSER, LOSER2, GOES_OUT, None], dealer=3, upcard="2C", stock="KD QD 4D"
+            ),
+            2: arrange_deck(rules, 4, [None, GOES_OUT, LOSER, LOSER2], dealer=0, upcard="2C", stock="4D"),
+        }
+
+    def deck(self, rules: rk.Rules, hand: int) -> Sequence[rk.Card]:
+        return self.decks[hand]
+
+    def reshuffle_rng(self, hand: int) -> random.Random | None:
+        return None
+
+
+def _dskv_last_two_hands(totals: tuple[int, int, int, int]) -> Match:
+    rules = rk.Rules.parse("german_dskv(match_tiebreak=best_last_hand)")
+    position = MatchPosition(totals=totals, hands_dealt=2)
+    m = Match.new(rules, 4, seed=7, dealer=3, position=position, dealing=_TwoDeals(rules))
+    for action in ("draw", "discard KD", "draw", "discard QD", "draw", GOES_OUT_MELDS):
+        m.apply(action)
+    assert [r.active_seats for r in m.rounds] == [(0, 1, 2), (1, 2, 3)]
+    m.apply("draw")
+    m.apply(GOES_OUT_MELDS)
+    assert m.is_over
+    return m
+
+
+def test_best_last_hand_skips_a_hand_a_tied_seat_sat_out() -> None:
+    """Seats 0 and 2 end level; seat 0 dealt the last hand and sat it out (no points there, like a
+    winner's 0): the hand before, which both played and seat 2 won, decides."""
+    zero = _dskv_last_two_hands((0, 1000, 0, 1000))
+    first, last = (r.result for r in zero.rounds)
+    assert first is not None and last is not None
+    lost_first, lost_last = first.penalties[0], last.penalties[2]
+    assert lost_first > 0 and lost_last > 0 and last.points[0] == 0
+    m = _dskv_last_two_hands((lost_last, 1000, lost_first, 1000))
+    assert m.totals[0] == m.totals[2] == lost_first + lost_last < min(m.totals[1], m.totals[3])
+    assert m.winners == (2,)
+
+
+def test_best_last_hand_shares_the_win_without_a_hand_all_tied_seats_played() -> None:
+    """Seat 0 sits the only hand of the match out and ends level with seat 2, who lost it."""
+    rules = rk.Rules.parse("german_dskv(match_tiebreak=best_last_hand)")
+    deck = arrange_deck(rules, 4, [None, GOES_OUT, LOSER, LOSER2], dealer=0, upcard="2C", stock="4D")
+    lost = Match.new(rules, 4, seed=7, dealer=0, deck=deck, position=MatchPosition((0,) * 4, hands_dealt=3))
+    lost.apply("draw")
+    lost.apply(GOES_OUT_MELDS)
+    assert lost.rounds[0].result is not None
+    penalty = lost.rounds[0].result.penalties[2]
+    position = MatchPosition(totals=(penalty, 1000, 0, 1000), hands_dealt=3)
+    m = Match.new(rules, 4, seed=7, dealer=0, deck=deck, position=position)
+    m.apply("draw")
+    m.apply(GOES_OUT_MELDS)
+    assert m.is_over and m.totals[0] == m.totals[2] == penalty
+    assert m.winners == (0, 2)
+
+
+def test_the_replays_hand_command_counts_hands_as_the_header_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``hand N`` goes to the first deal of hand N of the series (a hand dealt again and the deal
+    that replaced it share their number), and a number beyond says how many hands the header counts."""
+    monkeypatch.setenv("COLUMNS", "100")
+    monkeypatch.setenv("LINES", "30")
+    rules = rk.Rules.parse(f"german({PASSIVE}, unscored_hand=redeal)")
+    m = play_passively(Match.new(rules, 2, seed=1, dealer=0))
+    assert [m.hand_in_series(d) for d in range(1, len(m.rounds) + 1)] == [1, 1, 1, 1, 2, 2, 2, 2]
+    path = tmp_path / "redeal.json"
+    rk.Record.from_match(m).dump(path)
+    result = CliRunner().invoke(app, ["replay", str(path)], input="hand 2\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "hand 2 of 2" in result.output and "(dealt again" not in result.output
+    result = CliRunner().invoke(app, ["replay", str(path)], input="hand 3\nq\n")
+    assert "✗ there are 2 hands in this record" in result.output
+    german = CliRunner().invoke(app, ["replay", str(path), "--lang", "de"], input="spiel 3\nq\n")
+    assert "✗ diese Aufzeichnung hat 2 Spiele" in german.output
+
+
+def test_a_tie_broken_says_why_on_the_terminal_and_the_sheet() -> None:
+    from rummykit.cli.screen import winners_text
+    from rummykit.sheet import ScoreSheet, sheet_text
+
+    lost = _minus_points()
+    names = ("Anna", "Ben")
+    rules = rk.Rules.parse("german(match_tiebreak=most_hands_won, num_hands=3)")
+    broken = _last_hand(rules, (0, lost), (2, 0))
+    assert broken.winners == (0,) and broken.tiebreak == "most_hands_won"
+    board = match_scoreboard(broken)
+    assert "Anna wins the match (scores Anna" in winners_text(broken.winners, names, board).plain
+    assert winners_text(broken.winners, names, board).plain.endswith("; tie broken: most hands won")
+    german = winners_text(broken.winners, names, board, "de").plain
+    assert german.endswith("; Gleichstand entschieden: die meisten gewonnenen Spiele")
+    sheet = ScoreSheet.of(broken)
+    assert sheet.to_dict()["tiebreak"] == match_json(broken)["tiebreak"] == "most_hands_won"  # the web page
+    assert sheet_text(sheet, names).endswith("Winner: Anna (tie broken: most hands won)\n")
+    assert "(Gleichstand entschieden: die meisten gewonnenen Spiele)" in sheet_text(sheet, names, "de")
+    last = _last_hand(rk.Rules.parse("german(match_tiebreak=best_last_hand, num_hands=3)"), (0, lost))
+    assert last.winners == (1,) and last.tiebreak == "best_last_hand"
+    shared = _last_hand(rk.Rules.parse("german(num_hands=3)"), (0, lost))
+    assert shared.winners == (0, 1) and shared.tiebreak is None and match_json(shared)["tiebreak"] is None
+    assert "tie broken" not in winners_text(shared.winners, names, match_scoreboard(shared)).plain

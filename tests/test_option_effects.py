@@ -83,6 +83,8 @@ SWITCHED_ON = [
     ("german(match_end=elimination_last_survivor, elimination_threshold=101)", "elimination_threshold"),
     ("viennese(match_end=fixed_hands)", "num_hands"),
     ("gin(oklahoma=true)", "oklahoma_spade_doubles"),
+    ("german(match_end=penalty_limit)", "match_tiebreak"),  # ties at the penalty limit, not a series
+    ("german_dskv(match_end=penalty_limit)", "match_tiebreak"),
 ]
 
 

@@ -103,3 +103,14 @@ def test_an_old_terminal_save_s_meta_gives_the_seats_kinds() -> None:
 def test_seats_are_json_of_plain_values() -> None:
     record = rk.Record.from_dict(_with_seats([{"kind": "person", "stand_in": [1, 3]}, {"kind": "bot"}]))
     assert json.loads(record.dumps())["seats"][0]["stand_in"] == [1, 3]
+
+
+def test_a_policy_bots_seat_names_its_file_without_the_folders() -> None:
+    """A record is handed to strangers: a local path (with a user name in it) stays home."""
+    from rummykit.record_seats import bot_seat, bot_seats
+
+    assert bot_seat("policy:/home/alice/runs/x.npz").bot == "policy:x.npz"
+    assert bot_seat("policy:C:\\Users\\alice\\x.npz").bot == "policy:x.npz"
+    assert bot_seat(" Policy : runs/a.npz").bot == "policy:a.npz"
+    assert bot_seats(["policy:hard", "search:medium"])[0].bot == "policy:hard"
+    assert bot_seats(["policy:hard", "search:medium"])[1].bot == "search:medium"

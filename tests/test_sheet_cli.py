@@ -70,7 +70,7 @@ def test_the_sheet_of_a_terminal_save_lists_every_deal_totals_and_winner(tmp_pat
     assert rows[0].split()[0] == rows[1].split()[0] == "1"  # a hand dealt again keeps its number
     assert rows[-1].split()[-3:] == [str(t) for t in m.scores]
     winner = ", ".join(NAMES[s] for s in m.winners)
-    assert lines[-1] == f"Winner: {winner}" if len(m.winners) == 1 else f"Winners (shared): {winner}"
+    assert lines[-1] == (f"Winner: {winner}" if len(m.winners) == 1 else f"Winners (shared): {winner}")
     german = run(str(path), "--lang", "de")
     assert german.exit_code == 0 and "Geber" in german.output and "neu gegeben" in german.output
 
@@ -93,6 +93,42 @@ def test_csv_and_json_carry_the_same_figures(tmp_path: Path) -> None:
     for hand in data["hands"]:
         running = [t + p for t, p in zip(running, hand["points"], strict=True)]
         assert hand["totals"] == running
+
+
+def test_a_german_sheet_of_an_english_save_says_the_games_names_in_german(tmp_path: Path) -> None:
+    m = german_with_redeals()
+    path = write(tmp_path / "save.json", m, ["You", "Bot 2", "Bot 3"], typed=[False, False, False])
+    german = run(str(path), "--lang", "de")
+    assert german.exit_code == 0, german.output
+    header = german.output.splitlines()[1]
+    assert "Du" in header.split() and "You" not in german.output
+    data = json.loads(run(str(path), "--format", "json", "--lang", "de").output)
+    assert data["names"][0] == "Du"
+
+
+def test_csv_keeps_a_strangers_names_from_becoming_formulas(tmp_path: Path) -> None:
+    """OWASP's CSV injection: a text cell starting with = + - @, a tab or a carriage return gets a
+    leading ', so a spreadsheet shows it as text; numbers (minus points too) stay numbers."""
+    m = german_with_redeals()
+    evil = ['=HYPERLINK("http://x")', "@SUM(A1)", "-2+3"]
+    path = write(tmp_path / "save.json", m, evil)
+    rows = list(csv.reader(io.StringIO(run(str(path), "--format", "csv").output)))
+    cells = [cell for row in rows for cell in row]
+    assert not [c for c in cells if c[:1] in ("=", "+", "@", "\t", "\r")]
+    assert "'=HYPERLINK(\"http://x\")" in cells and "'@SUM(A1)" in cells and "'-2+3" in cells
+    hands = [row for row in rows if row[0] == "hand"]
+    assert {row[3] for row in hands} <= {f"'{name}" for name in evil}  # the dealer column
+    numbers = [int(c) for row in hands for c in row[9:] if c]
+    assert any(x < 0 for x in numbers)  # minus points are still numbers, not text
+    assert [int(c) for c in hands[-1][-3:]] == list(m.scores)
+
+
+def test_csv_cell_escapes_text_only() -> None:
+    from rummykit.sheet import csv_cell
+
+    assert csv_cell(-30) == -30 and csv_cell(0) == 0
+    assert csv_cell("-30") == "'-30" and csv_cell("\tx") == "'\tx" and csv_cell("\rx") == "'\rx"
+    assert csv_cell("+1") == "'+1" and csv_cell("Anna") == "Anna" and csv_cell("") == ""
 
 
 def test_a_hand_romme_shows_its_multiplier() -> None:

@@ -31,7 +31,7 @@ nothing. In a melding game's ``fixed_hands`` series it counts as one of the ``nu
 
 Where several share the best total at the end of a melding game's series or penalty limit,
 ``match_tiebreak`` picks among them (``share``: they share the win; ``most_hands_won``;
-``best_last_hand``); those still equal share it.
+``best_last_hand``: the last scored hand that all of them were dealt in); those still equal share it.
 
 >>> import rummykit as rk
 >>> m = rk.Match.new(rk.Rules.preset("viennese"), players=3, seed=1)
@@ -103,7 +103,8 @@ class MatchPosition:
     """A match state to start from (for puzzles, tests and resumed series): per-seat totals (minus or
     bad points), plus points, chips, buy-backs used and eliminations, the pot, and the hands each seat
     has won (``hands_won``: gin's ``box_bonus`` and ``shutout_doubles`` count them, and
-    ``match_tiebreak = most_hands_won``; ``None``: none)."""
+    ``match_tiebreak = most_hands_won``; ``None``: none). In a melding game a hand has one winner
+    at most, so ``hands_won`` adds up to no more than ``hands_dealt``."""
 
     totals: tuple[int, ...]
     gains: tuple[int, ...] | None = None
@@ -222,6 +223,10 @@ class Match:
     """The numbers (from 1, as :attr:`rounds` counts them) of the hands that ended unscored and were
     dealt again by the same dealer without counting towards ``num_hands`` (``unscored_hand =
     redeal``); empty otherwise."""
+    tiebreak: str | None = None  # a class default: a match pickled before it existed reads None
+    """The ``match_tiebreak`` rule (``most_hands_won``, ``best_last_hand``) that picked the winners
+    among seats level on the best total, when it left out some of them; ``None`` otherwise (no tie,
+    a shared win, a match under way)."""
     bonuses: list[int]
     """Per seat, the points a gin game to a target score added when it ended (``box_bonus``,
     ``game_bonus``, ``shutout_doubles``; already in ``gains``); zeros until then and elsewhere."""
@@ -303,6 +308,7 @@ class Match:
         m.hands_won = [0] * players
         m.redealt = []
         m.bonuses = [0] * players
+        m.tiebreak = None
         m.position = position
         if position is not None:
             m._load_position(position)
@@ -370,6 +376,15 @@ class Match:
         self.hands_won = list(position.hands_won or (0,) * n)
         if len(self.active_seats) < 2:
             raise RulesError("position: at least two players must still be in the match")
+        won = sum(self.hands_won)
+        if self.rules.family == "melding" and won > self.hands_dealt:
+            # A melding hand has at most one winner, the seat that went out, and most_hands_won
+            # counts these. Gin's positions give the hands won for its bonuses without hands_dealt
+            # (a game to a target score counts no hands), so they are left as they are.
+            raise RulesError(
+                f"position: hands_won adds up to {won}, more than hands_dealt ({self.hands_dealt}): "
+                "a hand has one winner at most"
+            )
         if self.rules.box_bonus or self.rules.shutout_doubles:
             for seat in range(n):
                 if self.gains[seat] > 0 and not self.hands_won[seat]:
@@ -646,19 +661,31 @@ class Match:
     def _tiebreak(self, tied: tuple[int, ...]) -> tuple[int, ...]:
         """The seats of ``tied`` that ``match_tiebreak`` keeps: ``most_hands_won`` those with the most
         hands won (:attr:`hands_won`), ``best_last_hand`` those with the best points in the last scored
-        hand of the match (all of them when no hand of the match was scored); ``share`` all."""
+        hand of the match that all of them were dealt in (a seat that sat a hand out, as the DSkV's
+        dealer at four, has no points in it to compare; all of them when there is no such hand);
+        ``share`` all."""
         rules = self.rules
         if len(tied) < 2 or rules.match_tiebreak == "share" or rules.not_applicable("match_tiebreak"):
             return tied
         if rules.match_tiebreak == "most_hands_won":
             key: Sequence[int] = self.hands_won
         else:
-            last = next((r.result for r in reversed(self.rounds) if r.result and r.result.scored), None)
+            last = next(
+                (
+                    r.result
+                    for r in reversed(self.rounds)
+                    if r.result and r.result.scored and set(tied) <= set(r.active_seats)
+                ),
+                None,
+            )
             if last is None:
                 return tied
             key = last.points
         best = max(key[s] for s in tied)
-        return tuple(s for s in tied if key[s] == best)
+        kept = tuple(s for s in tied if key[s] == best)
+        if len(kept) < len(tied):
+            self.tiebreak = rules.match_tiebreak
+        return kept
 
     def _end(self, winners: Sequence[int]) -> bool:
         self.winners = tuple(winners)

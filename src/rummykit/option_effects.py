@@ -344,15 +344,18 @@ def situations(rules: Rules) -> list[Situation]:
 
 
 def _ties(rules: Rules) -> list[Situation]:
-    """The last hand of a melding game's fixed series that ends with equal best totals
-    (``match_tiebreak``): each arranged hand is played once under ``rules`` from totals of 0, then
-    again from totals that its minus points even out (each seat starts with the largest of them less
-    its own), so that every seat ends level and only the tie-break can pick a winner."""
-    if rules.is_knock_game or rules.match_end != "fixed_hands":
+    """The last hand of a melding game's fixed series, or of its match to the penalty limit, that ends
+    with equal best totals (``match_tiebreak``): each arranged hand is played once under ``rules``
+    from totals of 0, then again from totals that its minus points even out (each seat starts with
+    the largest of them less its own; at a penalty limit, with the limit, or that largest if it is
+    more, less its own, so that every seat reaches the limit), so that every seat ends level and only
+    the tie-break can pick a winner."""
+    end = rules.match_end
+    if rules.is_knock_game or end not in ("fixed_hands", "penalty_limit"):
         return []
     out: list[Situation] = []
     for s in _arranged(rules):
-        series = rules.num_hands or s.players
+        series = (rules.num_hands or s.players) if end == "fixed_hands" else 1
         last = MatchPosition(totals=(0,) * s.players, hands_dealt=series - 1)
         first = Situation(s.label, s.players, s.seed, dealer=s.dealer, deck=s.deck, position=last)
         trace = _trace(rules, first)
@@ -367,8 +370,13 @@ def _ties(rules: Rules) -> list[Situation]:
         if result is None or not result.scored:
             continue
         most = max(result.penalties)
+        if end == "penalty_limit":
+            most = max(most, rules.penalty_limit)
+            label = s.label.replace("a hand of", "the last hand of a match to the penalty limit of", 1)
+        else:
+            label = s.label.replace("a hand of", "the last hand of a series of", 1)
+        label += ", ending level"
         level = MatchPosition(totals=tuple(most - p for p in result.penalties), hands_dealt=series - 1)
-        label = s.label.replace("a hand of", "the last hand of a series of", 1) + ", ending level"
         out.append(Situation(label, s.players, s.seed, dealer=s.dealer, deck=s.deck, position=level))
     return out
 

@@ -203,7 +203,7 @@ class Record:
         self._check_all_used(game)
         return game
 
-    def start(self, free_play: bool = False) -> Any:
+    def start(self, free_play: bool = False, free_seed: int | None = None) -> Any:
         """The round or match of the record before its first action (its first deal, and for a
         match the seat draw): where a replay begins, and what a viewer shows first. Unlike
         :meth:`replay` with no actions, it does not ask that the record's deals and reshuffles be
@@ -212,8 +212,11 @@ class Record:
         ``free_play``: the game may leave the record's actions (a policy evaluated on the record's
         deals). A version-2 record's game then deals the hands beyond its ``deals`` from its seed,
         and a reshuffle the record does not hold, or whose discard pile holds other cards than the
-        record's, is shuffled by a generator of the hand's number (the record's reshuffles are not
-        used after that in the hand), where a replay stops with an error.
+        record's, is shuffled by a generator of ``free_seed`` and the hand's number (the record's
+        reshuffles are not used after that in the hand), where a replay stops with an error. Give a
+        ``free_seed`` per episode (an environment's reset seed): without one the generator is the
+        hand's number alone, the same stocks for every record and episode, which a learner could
+        learn from the discard pile.
 
         Raises:
             NotationError: a round record without its deck, or malformed deals.
@@ -231,10 +234,14 @@ class Record:
                 in_play=self.in_play,
             )
             if self.reshuffles is not None:
-                game.use_reshuffle_rng(RecordedShuffles(self.reshuffles[0], 1, free_play))
+                game.use_reshuffle_rng(RecordedShuffles(self.reshuffles[0], 1, free_play, free_seed))
         else:
             # The seed deals a version 1 record's hands after its deck; a version 2 record holds them.
-            dealing = None if self.deals is None else RecordedDealing(self.deals, self.reshuffles, free_play)
+            dealing = (
+                None
+                if self.deals is None
+                else RecordedDealing(self.deals, self.reshuffles, free_play, free_seed)
+            )
             game = Match.new(
                 self.rules,
                 self.players,
@@ -615,16 +622,24 @@ class RecordedShuffles(random.Random):
     Copies (the engine copies its generator before it draws) go on from where the copy was made.
 
     ``free_play`` (:meth:`Record.start`): a reshuffle beyond the recorded ones, or of a pile that is
-    not the recorded stock's cards, is shuffled by this generator (seeded by the hand's number)
-    instead of refused, and the recorded stocks are not used after it.
+    not the recorded stock's cards, is shuffled by this generator (seeded by ``free_seed`` and the
+    hand's number, by the hand's number alone without a ``free_seed``) instead of refused, and the
+    recorded stocks are not used after it.
     """
 
-    def __init__(self, stocks: tuple[tuple[Card, ...], ...], hand: int, free_play: bool = False) -> None:
-        super().__init__(hand)
+    def __init__(
+        self,
+        stocks: tuple[tuple[Card, ...], ...],
+        hand: int,
+        free_play: bool = False,
+        free_seed: int | None = None,
+    ) -> None:
+        super().__init__(hand if free_seed is None else f"rummykit free play {free_seed} {hand}")
         self._stocks = stocks
         self._hand = hand
         self._next = 0
         self._free = free_play
+        self._free_seed = free_seed
 
     def shuffle(self, x: Any) -> None:
         """Replace the pile ``x`` by the next recorded stock.
@@ -652,7 +667,7 @@ class RecordedShuffles(random.Random):
         self._next += 1
 
     def __copy__(self) -> RecordedShuffles:
-        twin = RecordedShuffles(self._stocks, self._hand, self._free)
+        twin = RecordedShuffles(self._stocks, self._hand, self._free, self._free_seed)
         twin._next = self._next
         twin.setstate(self.getstate())
         return twin
@@ -661,13 +676,19 @@ class RecordedShuffles(random.Random):
         return self.__copy__()
 
     def __reduce__(self) -> tuple[Any, ...]:  # random.Random's would call the class without arguments
-        return (_recorded_shuffles, (self._stocks, self._hand, self._next, self._free, self.getstate()))
+        state = (self._stocks, self._hand, self._next, self._free, self.getstate(), self._free_seed)
+        return (_recorded_shuffles, state)
 
 
 def _recorded_shuffles(
-    stocks: tuple[tuple[Card, ...], ...], hand: int, made: int, free_play: bool = False, state: Any = None
+    stocks: tuple[tuple[Card, ...], ...],
+    hand: int,
+    made: int,
+    free_play: bool = False,
+    state: Any = None,
+    free_seed: int | None = None,
 ) -> RecordedShuffles:
-    shuffles = RecordedShuffles(stocks, hand, free_play)
+    shuffles = RecordedShuffles(stocks, hand, free_play, free_seed)
     shuffles._next = made
     if state is not None:
         shuffles.setstate(state)
@@ -681,12 +702,13 @@ class RecordedDealing:
     is dealt the record's ``n``-th deck order and reshuffles into its ``n``-th list of stocks
     (:class:`RecordedShuffles`; none when the record holds no reshuffles for it). ``free_play``
     (:meth:`Record.start`): a hand beyond the record's deals is dealt from the match's seed, and the
-    reshuffles play on where the game leaves the record's.
+    reshuffles play on where the game leaves the record's, shuffled from ``free_seed`` and the hand.
     """
 
     deals: tuple[tuple[Card, ...], ...]
     reshuffles: tuple[tuple[tuple[Card, ...], ...], ...] | None = None
     free_play: bool = False
+    free_seed: int | None = None
 
     def deck(self, rules: Rules, hand: int) -> tuple[Card, ...] | None:
         """The record's deal of hand ``hand`` (``None`` beyond them in free play: the seed deals).
@@ -704,7 +726,7 @@ class RecordedDealing:
     def reshuffle_rng(self, hand: int) -> RecordedShuffles:
         reshuffles = self.reshuffles
         stocks = reshuffles[hand - 1] if reshuffles is not None and hand <= len(reshuffles) else ()
-        return RecordedShuffles(stocks, hand, self.free_play)
+        return RecordedShuffles(stocks, hand, self.free_play, self.free_seed)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> RecordedDealing:
         return self  # immutable: a copy of the match shares it

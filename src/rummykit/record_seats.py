@@ -22,6 +22,7 @@ that ignores it replays the same game, so it needs no new record version.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
@@ -33,6 +34,9 @@ SEAT_KINDS: Final = ("person", "bot")
 MAX_BOT_TEXT: Final = 120
 """The longest bot description a record's seat may hold, in characters (a bot kind and level such as
 ``search:medium``, or a policy bot's file name)."""
+POLICY_KIND: Final = "policy"
+"""The bot kind that plays a trained network's file (``policy:FILE``, :data:`rummykit.bots.POLICY_KIND`)."""
+_FOLDERS: Final = re.compile(r"[/\\]")
 HUMAN_LABEL: Final = "human"
 """What the terminal game's ``meta.players`` writes for a person's seat (a bot's kind otherwise)."""
 
@@ -117,26 +121,33 @@ def read_seat(data: Any, number: int, actions: int) -> RecordSeat:
         NotationError: not an object, an unknown kind, a bot text that is not short printable text,
             action lists at a bot's seat, or malformed action lists.
     """
-    where = f"record field 'seats' (seat {number})"
+    # The messages name the seat and the field in full (no shared prefix built beforehand), so that
+    # each has its German entry in rummykit.i18n.catalogue.
     if not isinstance(data, dict):
-        raise NotationError(f"{where} must be an object such as {{\"kind\": \"person\"}}")
+        raise NotationError(
+            f"record field 'seats' (seat {number}) must be an object with a 'kind', 'person' or 'bot'"
+        )
     kind = data.get("kind")
     if kind not in SEAT_KINDS:
-        raise NotationError(f"{where}: 'kind' must be 'person' or 'bot', not {quoted(kind)}")
+        raise NotationError(
+            f"record field 'seats' (seat {number}): 'kind' must be 'person' or 'bot', not {quoted(kind)}"
+        )
     bot = data.get("bot")
     if bot is not None and (kind != "bot" or not _short_text(bot)):
         raise NotationError(
-            f"{where}: 'bot' belongs to a bot's seat and is printable text of at most {MAX_BOT_TEXT} "
-            "characters"
+            f"record field 'seats' (seat {number}): 'bot' belongs to a bot's seat and is printable text "
+            f"of at most {MAX_BOT_TEXT} characters"
         )
     if kind == "bot":
         if data.get("stand_in") is not None or data.get("hinted") is not None:
-            raise NotationError(f"{where}: 'stand_in' and 'hinted' belong to a person's seat")
+            raise NotationError(
+                f"record field 'seats' (seat {number}): 'stand_in' and 'hinted' belong to a person's seat"
+            )
         return RecordSeat("bot", bot=bot)
     return RecordSeat(
         "person",
-        stand_in=_numbers(data.get("stand_in"), f"{where} 'stand_in'", actions),
-        hinted=_numbers(data.get("hinted"), f"{where} 'hinted'", actions),
+        stand_in=_numbers(data.get("stand_in"), number, "'stand_in'", actions),
+        hinted=_numbers(data.get("hinted"), number, "'hinted'", actions),
     )
 
 
@@ -144,18 +155,22 @@ def _short_text(value: object) -> bool:
     return isinstance(value, str) and 0 < len(value) <= MAX_BOT_TEXT and value.isprintable()
 
 
-def _numbers(value: Any, where: str, actions: int) -> tuple[int, ...] | None:
-    """A list of action numbers, strictly ascending, each between 1 and ``actions`` (so it is never
-    longer than the record's actions)."""
+def _numbers(value: Any, number: int, field: str, actions: int) -> tuple[int, ...] | None:
+    """Seat ``number``'s list ``field`` (quoted): action numbers, strictly ascending, each between 1
+    and ``actions`` (so it is never longer than the record's actions)."""
     if value is None:
         return None
     if not isinstance(value, list) or len(value) > actions:
-        raise NotationError(f"{where} must be a list of action numbers (from 1, ascending)")
+        raise NotationError(
+            f"record field 'seats' (seat {number}) {field} must be a list of action numbers "
+            "(from 1, ascending)"
+        )
     last = 0
     for item in value:
         if isinstance(item, bool) or not isinstance(item, int) or not last < item <= actions:
             raise NotationError(
-                f"{where} must list action numbers from 1 to {actions} in ascending order, not {quoted(item)}"
+                f"record field 'seats' (seat {number}) {field} must list action numbers from 1 to "
+                f"{actions} in ascending order, not {quoted(item)}"
             )
         last = item
     return tuple(value)
@@ -174,7 +189,13 @@ def _seat_of_label(label: str) -> RecordSeat:
 
 def bot_seat(spec: str | None) -> RecordSeat:
     """A bot's seat described by its ``spec`` (``"greedy:medium"``), left undescribed where there is
-    none or it is no short printable text (a policy file's long path)."""
+    none or it is no short printable text. A policy bot's file is named without its folders
+    (``policy:/home/alice/runs/a.npz`` is ``policy:a.npz``): a record is handed to strangers, and a
+    local path can hold a user name."""
+    if spec is not None:
+        kind, colon, rest = spec.partition(":")
+        if colon and kind.strip().lower() == POLICY_KIND:
+            spec = POLICY_KIND + ":" + _FOLDERS.split(rest.strip())[-1]
     return RecordSeat.of_bot(spec if _short_text(spec) else None)
 
 

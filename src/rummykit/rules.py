@@ -335,7 +335,9 @@ class Rules:
     share the best total. ``share``: they share the win (RULES.md §3.15). ``most_hands_won``: the one
     of them who went out in the most hands of the match (a starting position's ``hands_won``
     included). ``best_last_hand``: the one of them who scored best in the match's last
-    scored hand (fewest minus points, or most plus points). Those still equal share the win."""
+    scored hand that all of them were dealt in (fewest minus points, or most plus points): a seat
+    that sat a hand out (the DSkV's dealer at four) scored nothing there to compare, so that hand
+    does not decide, and with no such hand they share the win. Those still equal share the win."""
     target_score: int = field(default=100, metadata=_range(10, 1000))
     """``match_end = target_score``: the match ends when someone's plus score reaches this."""
     box_bonus: int = field(default=0, metadata=_range(0, 100))

@@ -23,8 +23,9 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
+from rummykit.explain.terms import tiebreak_reason
 from rummykit.match import Match, MatchEvent
 from rummykit.views import RoundResult, Termination
 
@@ -83,6 +84,9 @@ class ScoreSheet:
     """Empty while the match is not over."""
     chips: tuple[int, ...] | None
     """A knock-game rubber's chips per seat at the end (``None`` for other matches)."""
+    tiebreak: str | None = None
+    """The ``match_tiebreak`` rule that picked the winners among seats level on the best total
+    (:attr:`Match.tiebreak <rummykit.match.Match.tiebreak>`); ``None`` otherwise."""
 
     @classmethod
     def of(cls, match: Match) -> ScoreSheet:
@@ -143,6 +147,7 @@ class ScoreSheet:
             totals=tuple(running),
             winners=match.winners,
             chips=match.chips if match.is_rubber else None,
+            tiebreak=match.tiebreak,
         )
 
     def to_dict(self, names: tuple[str, ...] | None = None) -> dict[str, Any]:
@@ -174,6 +179,7 @@ class ScoreSheet:
             "bonuses": list(self.bonuses),
             "totals": list(self.totals),
             "winners": list(self.winners),
+            "tiebreak": self.tiebreak,
             "chips": None if self.chips is None else list(self.chips),
         }
 
@@ -259,6 +265,9 @@ def sheet_text(sheet: ScoreSheet, names: tuple[str, ...], lang: str = "en") -> s
         key = "winner" if len(sheet.winners) == 1 else "winners"
         lines.append("")
         lines.append(f"{w[key]}: " + ", ".join(names[s] for s in sheet.winners))
+        if sheet.tiebreak is not None:
+            said = "Gleichstand entschieden" if lang == "de" else "tie broken"
+            lines[-1] += f" ({said}: {tiebreak_reason(sheet.tiebreak, lang)})"
     else:
         lines.append("")
         lines.append(w["running"])
@@ -267,13 +276,31 @@ def sheet_text(sheet: ScoreSheet, names: tuple[str, ...], lang: str = "en") -> s
     return "\n".join(lines) + "\n"
 
 
+FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r")
+"""What makes a spreadsheet read a CSV cell as a formula (OWASP's CSV injection)."""
+
+
+def csv_cell(value: object) -> object:
+    """``value`` safe for a spreadsheet: a text cell that starts like a formula (a name from a
+    stranger's record such as ``=HYPERLINK(…)``) gets a leading ``'``, so it stays text; numbers,
+    negative ones included, stay numbers."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def sheet_csv(sheet: ScoreSheet, names: tuple[str, ...]) -> str:
     """The sheet as CSV: a header, then one row per deal, buy-back, end bonus and the result
-    (``row`` says which); points and totals one column per seat, named after the seat."""
+    (``row`` says which); points and totals one column per seat, named after the seat. A text cell
+    that would start a formula is escaped (:func:`csv_cell`)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
+
+    def write(row: list[object]) -> None:
+        writer.writerow([csv_cell(cell) for cell in row])
+
     n = sheet.players
-    writer.writerow(
+    write(
         [
             "row",
             "deal",
@@ -290,9 +317,9 @@ def sheet_csv(sheet: ScoreSheet, names: tuple[str, ...]) -> str:
     )
     blank = [""] * n
     if any(sheet.start):
-        writer.writerow(["start", "", "", "", "", "", "", "", "", *blank, *sheet.start])
+        write(["start", "", "", "", "", "", "", "", "", *blank, *sheet.start])
     for hand in sheet.hands:
-        writer.writerow(
+        write(
             [
                 "hand",
                 hand.deal,
@@ -309,9 +336,9 @@ def sheet_csv(sheet: ScoreSheet, names: tuple[str, ...]) -> str:
         )
         for b in (b for b in sheet.buybacks if b.deal == hand.deal):
             points = [b.before - b.after if s == b.seat else "" for s in range(n)]
-            writer.writerow(["buyback", b.deal, "", "", "", "", "", names[b.seat], "", *points, *b.totals])
+            write(["buyback", b.deal, "", "", "", "", "", names[b.seat], "", *points, *b.totals])
     if any(sheet.bonuses):
-        writer.writerow(["bonus", "", "", "", "", "", "", "", "", *sheet.bonuses, *sheet.totals])
+        write(["bonus", "", "", "", "", "", "", "", "", *sheet.bonuses, *sheet.totals])
     winners = " ".join(names[s] for s in sheet.winners)
-    writer.writerow(["result", "", "", "", "", "", "", winners, "", *blank, *sheet.totals])
+    write(["result", "", "", "", sheet.tiebreak or "", "", "", winners, "", *blank, *sheet.totals])
     return out.getvalue()

@@ -3,8 +3,9 @@
 The record (``rk.Record``, as ``rummykit play`` saves it) is replayed action by action. The screen
 shows the table from one seat's view (``--seat N``, only that hand) or with every hand (``--all``).
 Commands: Enter or ``n`` next, ``b`` back, ``+N``/``-N`` several steps, ``go N`` to the position
-after action N, ``hand N`` to the deal of hand N (``round N`` too), ``start``, ``end``, ``seat N``,
-``all``, ``q``;
+after action N, ``hand N`` to the first deal of hand N of the series as the header numbers it (a
+hand dealt again shares its number with the deal that replaced it; ``round N`` too), ``start``,
+``end``, ``seat N``, ``all``, ``q``;
 the German words work too, in every language (:data:`REPLAY_HELP_DE`: ``zurück``, ``zu N``,
 ``spiel N``, ``anfang``, ``ende``, ``platz N``, ``alle``, ``beenden``, ``hilfe``).
 At the end of input the command ends. ``--lang de`` (or a German locale, as for ``rummykit play``)
@@ -408,16 +409,19 @@ class ReplaySession:
             elif verb in ("go", "zu", "gehe") and len(args) == 1 and args[0].isdigit():
                 self.go(int(args[0]))
             elif verb in ("hand", "round", "spiel") and len(args) == 1 and args[0].isdigit():
+                # N is the hand's number in the series, as the header counts (a hand dealt again and
+                # the deal that replaced it share it): the first deal of that number.
                 n = int(args[0])
-                if not 1 <= n <= len(self.round_starts):
-                    rounds = len(self.round_starts)
+                numbers = [self.series.get(d, (d, 0))[0] for d in range(1, len(self.round_starts) + 1)]
+                if n not in numbers:
+                    hands = numbers[-1]
                     return self.t(
                         "✗ there is 1 hand in this record"
-                        if rounds == 1
-                        else f"✗ there are {rounds} hands in this record",
-                        f"✗ diese Aufzeichnung hat {rounds} {'Spiel' if rounds == 1 else 'Spiele'}",
+                        if hands == 1
+                        else f"✗ there are {hands} hands in this record",
+                        f"✗ diese Aufzeichnung hat {hands} {'Spiel' if hands == 1 else 'Spiele'}",
                     )
-                self.go(self.round_starts[n - 1])
+                self.go(self.round_starts[numbers.index(n)])
             elif verb in ("start", "anfang"):
                 self.go(0)
             elif verb in ("end", "ende"):

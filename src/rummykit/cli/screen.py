@@ -35,7 +35,7 @@ from rich.text import Text
 from rummykit.cards import JOKER_CODE, RANKS, SUITS, Card, sort_key_by_rank, sort_key_by_suit
 from rummykit.cli.gin_line import gin_line
 from rummykit.explain.language import Lang
-from rummykit.explain.terms import hand_out_name
+from rummykit.explain.terms import hand_out_name, tiebreak_reason
 from rummykit.gin import knocked_big_gin, knocked_gin, undercut_by
 from rummykit.i18n.cards import ascii_faces, face_letters
 from rummykit.match import Match
@@ -241,6 +241,9 @@ class Scoreboard:
     """A match to a limit of minus points (``match_end = penalty_limit``): each seat's minus points,
     which end the match, whatever the scores in ``totals`` (plus points less minus points) say."""
     limit: int | None = None
+    tiebreak: str | None = None
+    """The ``match_tiebreak`` rule that picked the winner among seats level on the best total
+    (:attr:`Match.tiebreak <rummykit.match.Match.tiebreak>`)."""
     """The limit of minus points that ends such a match (``penalty_limit``)."""
 
 
@@ -298,6 +301,7 @@ def match_scoreboard(match: Match) -> Scoreboard:
         dealt_again=rules.match_end == "single_hand",
         bonuses=tuple(match.bonuses) if any(match.bonuses) else None,
         pot_won=match.pot_won if match.is_rubber and match.is_over else None,
+        tiebreak=match.tiebreak,
         minus=minus,
         limit=limit,
     )
@@ -962,6 +966,8 @@ def winners_text(winners: Sequence[int], names: Sequence[str], score: Scoreboard
             limit = f"; Minuspunkte: {minus}, Grenze {score.limit}" if minus else ""
             limit = f"; Grenze: {score.limit} Minuspunkte" if said else limit
             text.append(f" (Punkte: {scores}{limit})", style="")
+        if score.tiebreak is not None:
+            text.append(f"; Gleichstand entschieden: {tiebreak_reason(score.tiebreak, lang)}", style="")
         if score.bonuses is not None:
             text.append(f"; darin Boni: {bonuses}", style="")
         return text
@@ -974,6 +980,8 @@ def winners_text(winners: Sequence[int], names: Sequence[str], score: Scoreboard
         limit = f"; minus points {minus}, limit {score.limit}" if minus else ""
         limit = f"; limit {score.limit} minus points" if said else limit
         text.append(f" (scores {scores}{limit})", style="")
+    if score.tiebreak is not None:
+        text.append(f"; tie broken: {tiebreak_reason(score.tiebreak, lang)}", style="")
     if score.bonuses is not None:
         text.append(f"; bonuses included: {bonuses}", style="")
     return text

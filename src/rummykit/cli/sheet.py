@@ -68,7 +68,7 @@ def sheet_command(
     if game is not None and game < 0:
         _fail(t(f"--game must be 0 or more, not {game}", f"--game: 0 oder mehr, nicht {game}"))
     try:
-        record, given = load_record(file, game)
+        record, given = load_record(file, game, lang)
         if record.kind != "match":
             raise NotationError(
                 "this is the record of a single hand, not of a match: a score sheet needs a match "

@@ -374,8 +374,9 @@ class TokenGame:
         the position it started from (its seat draw and figures). In ``scope="hand"`` the episode is
         its first hand (a match record's too). Play may leave the record's actions (a policy
         evaluated on the deals people played): the game deals on as :meth:`Record.start
-        <rummykit.record.Record.start>` does in free play. ``seed`` reseeds the deal stream of the
-        later :meth:`reset` calls, as :meth:`reset` does.
+        <rummykit.record.Record.start>` does in free play, its reshuffles beyond the record's drawn
+        from the deal stream (so they differ from episode to episode, and the same ``seed`` repeats
+        them). ``seed`` reseeds the deal stream, as :meth:`reset` does.
 
         Raises:
             ValueError: the record's rules or seat count are not this game's, or a round record in
@@ -396,7 +397,7 @@ class TokenGame:
             raise ValueError("a round record holds one hand and no match: start it in scope='hand'")
         if seed is not None:
             self._rng = random.Random(seed)
-        game = record.start(free_play=True)
+        game = record.start(free_play=True, free_seed=self._rng.randrange(2**32))
         self.play_from(game.round.copy() if self.scope == "hand" and isinstance(game, Match) else game)
 
     @property

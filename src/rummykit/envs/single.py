@@ -181,8 +181,10 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
         """Start an episode: a new deal (dealt again while the bots would finish it before the agent's
         first move), or with ``options={"record": record}`` the record's first deal
-        (:func:`~rummykit.envs.rummy_v0.record_option`; refused, ``ValueError``, where the bots would
-        finish it before the agent's first move)."""
+        (:func:`~rummykit.envs.rummy_v0.record_option`). Where the bots would finish the record's deal
+        before the agent's drawn seat moves (the forehand going out at once), the agent takes the
+        next seat clockwise that does move, the same for the same seed; with a fixed ``seat`` that
+        never moves the reset is refused, ``ValueError``."""
         super().reset(seed=seed)
         record = record_option(options)
         self._ended = ""
@@ -197,22 +199,36 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
             if record is None:
                 self.game.reset(deal_seed)
             else:
-                self.game.play_record(record)
-            self._bot_rng = random.Random(int(rng.integers(2**32)))
+                self.game.play_record(record, deal_seed)
+            bot_seed = int(rng.integers(2**32))
+            self._bot_rng = random.Random(bot_seed)
             self.seat = int(rng.integers(players)) if self.fixed_seat is None else self.fixed_seat
-            others = [s for s in range(players) if s != self.seat]
-            self._bot_for = dict(zip(others, self.bots, strict=True))
-            before = self._play_bots()
-            if not self.game.is_over and not self.game.truncated:
-                self._unpaid = before
-                info = self._info()
-                info["reward_before_first_move"] = before
-                if self.render_mode == "human":
-                    self.render()
-                return self.game.observe(self.seat), info
-            if record is not None:
-                self._ended = _NOT_STARTED
-                raise ValueError(f"the bots end this record's first deal before seat {self.seat} moves")
+            drawn = self.seat
+            while True:
+                others = [s for s in range(players) if s != self.seat]
+                self._bot_for = dict(zip(others, self.bots, strict=True))
+                before = self._play_bots()
+                if not self.game.is_over and not self.game.truncated:
+                    self._unpaid = before
+                    info = self._info()
+                    info["reward_before_first_move"] = before
+                    if self.render_mode == "human":
+                        self.render()
+                    return self.game.observe(self.seat), info
+                if record is None:
+                    break  # dealt again
+                self.seat = (self.seat + 1) % players
+                if self.fixed_seat is not None or self.seat == drawn:
+                    self._ended = _NOT_STARTED
+                    raise ValueError(
+                        f"the bots end this record's first deal before seat {drawn} moves: "
+                        "start it with another seat"
+                    )
+                # The record's deal again, the same bots' moves, the next seat for the agent.
+                for bot in self.bots:
+                    new_game(bot)
+                self.game.play_record(record, deal_seed)
+                self._bot_rng = random.Random(bot_seed)
 
     def _play_bots(self) -> float:
         """Let the bots move until the agent is to move or the game is over; the agent's rewards."""

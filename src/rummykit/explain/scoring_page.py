@@ -242,10 +242,12 @@ def tie_text(rules: Rules, t: Lang) -> str:
         )
     if tiebreak == "best_last_hand":
         return t(
-            "with equal totals, whoever of them scored best in the last scored hand wins, and those still "
-            "equal share the win.",
-            "bei Gleichstand gewinnt von ihnen, wer im letzten gewerteten Spiel am besten abschnitt; wer "
-            "dann noch gleich steht, teilt sich den Sieg.",
+            "with equal totals, whoever of them scored best in the last scored hand that all of them "
+            "were dealt in wins (a hand one of them sat out does not decide); those still equal share the "
+            "win, and so do all of them without such a hand.",
+            "bei Gleichstand gewinnt von ihnen, wer im letzten gewerteten Spiel, in dem sie alle "
+            "mitspielten, am besten abschnitt (ein Spiel, in dem einer von ihnen aussetzte, entscheidet "
+            "nicht); wer dann noch gleich steht, teilt sich den Sieg, ebenso ohne ein solches Spiel.",
         )
     return t("equal totals share the win.", "bei Gleichstand teilen sich die Besten den Sieg.")
 
@@ -274,9 +276,10 @@ def match(rules: Rules, t: Lang) -> list[Block]:
     items = [match_end_text(rules, t) + "."]
     if rules.match_end in ("fixed_hands", "penalty_limit", "single_hand"):
         items.append(match_winner_text(rules, t))
-    if unscored_hand_text(rules, t):
-        items.append(unscored_hand_text(rules, t))
-    elif rules.match_end == "target_score":
+    unscored = unscored_hand_text(rules, t)
+    if unscored:
+        items.append(unscored)
+    if rules.match_end == "target_score":
         items.append(t("Equal totals share the win.", "Bei Gleichstand teilen sich die Besten den Sieg."))
     elif rules.match_end == "elimination_last_survivor" and not rules.is_knock_game:
         items.append(

@@ -554,3 +554,19 @@ def hand_size_text(rules: Rules, t: Lang) -> str:
         else:
             parts.append(t(f"{size} with {players}", f"{size} bei {players}"))
     return ", ".join(parts)
+
+
+TIEBREAK_REASONS: Final = {
+    "most_hands_won": ("most hands won", "die meisten gewonnenen Spiele"),
+    "best_last_hand": (
+        "best score in the last hand all of them played",
+        "bestes Ergebnis im letzten Spiel, in dem alle mitspielten",
+    ),
+}
+"""Why ``match_tiebreak`` picked a winner among seats level on the best total (English, German)."""
+
+
+def tiebreak_reason(tiebreak: str, lang: str = "en") -> str:
+    """The reason a tie-break gives for its winner: ``most hands won``."""
+    en, de = TIEBREAK_REASONS.get(tiebreak, (tiebreak, tiebreak))
+    return de if lang == "de" else en

@@ -1068,6 +1068,58 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "record field 'position' must be an object",
         "Das Feld „position“ der Aufzeichnung muss ein Objekt sein",
     ),
+    # Who played each seat (record_seats.py).
+    (
+        "notation",
+        "record field 'seats' must be a list of {count} seats, one per seat",
+        "Das Feld „seats“ der Aufzeichnung muss eine Liste von {count} Plätzen sein, einer je Platz",
+    ),
+    (
+        "notation",
+        "record field 'seats': seat {number} marks an action that another list marks already (an action "
+        "is one seat's, and a stand-in's or hinted, not both)",
+        "Das Feld „seats“ der Aufzeichnung: Platz {number} kennzeichnet einen Zug, den schon eine andere "
+        "Liste kennzeichnet (ein Zug gehört zu einem Platz und ist vertreten oder nach einem Tipp "
+        "gespielt, nicht beides)",
+    ),
+    (
+        "notation",
+        "record field 'seats' (seat {number}) must be an object with a 'kind', 'person' or 'bot'",
+        "Das Feld „seats“ der Aufzeichnung (Platz {number}) muss ein Objekt mit einer Art („kind“) "
+        "sein, „person“ oder „bot“",
+    ),
+    (
+        "notation",
+        "record field 'seats' (seat {number}): 'kind' must be 'person' or 'bot', not {quoted}",
+        "Das Feld „seats“ der Aufzeichnung (Platz {number}): Die Art („kind“) muss „person“ oder "
+        "„bot“ sein, nicht {quoted}",
+    ),
+    (
+        "notation",
+        "record field 'seats' (seat {number}): 'bot' belongs to a bot's seat and is printable text of at "
+        "most {count} characters",
+        "Das Feld „seats“ der Aufzeichnung (Platz {number}): „bot“ gehört zum Platz eines Bots und ist "
+        "druckbarer Text aus höchstens {count} Zeichen",
+    ),
+    (
+        "notation",
+        "record field 'seats' (seat {number}): 'stand_in' and 'hinted' belong to a person's seat",
+        "Das Feld „seats“ der Aufzeichnung (Platz {number}): „stand_in“ und „hinted“ gehören zum Platz "
+        "eines Menschen",
+    ),
+    (
+        "notation",
+        "record field 'seats' (seat {number}) {field} must be a list of action numbers (from 1, ascending)",
+        "Das Feld „seats“ der Aufzeichnung (Platz {number}): {field} muss eine Liste von Zugnummern sein "
+        "(ab 1, aufsteigend)",
+    ),
+    (
+        "notation",
+        "record field 'seats' (seat {number}) {field} must list action numbers from 1 to {count} in "
+        "ascending order, not {quoted}",
+        "Das Feld „seats“ der Aufzeichnung (Platz {number}): {field} muss Zugnummern von 1 bis {count} "
+        "aufsteigend aufzählen, nicht {quoted}",
+    ),
     (
         "notation",
         "record position field {field} must be a list of int",
@@ -1347,6 +1399,13 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "shutout_doubles count",
         "Stellung: {seat} hat Pluspunkte, aber kein Spiel gewonnen: hands_won angeben, das box_bonus "
         "und shutout_doubles zählen",
+    ),
+    (
+        "rules",
+        "position: hands_won adds up to {count}, more than hands_dealt ({number}): a hand has one winner "
+        "at most",
+        "Stellung: hands_won ergibt zusammen {count}, mehr als hands_dealt ({number}): Ein Spiel hat "
+        "höchstens einen Gewinner",
     ),
     # Rule combinations the engine refuses (rules.py's validation raises "option: why"; the German
     # names the option by its label): the whys, by the templates below.

@@ -584,6 +584,7 @@ def match_json(match: Match) -> dict[str, Any]:
         "is_rubber": match.is_rubber,
         "eliminated": list(match.eliminated),
         "winners": list(match.winners),
+        "tiebreak": match.tiebreak,
         "is_over": match.is_over,
         "to_move": None if match.is_over else match.to_move,
         "buyback_pending": list(match.pending_buyback),
