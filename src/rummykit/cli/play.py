@@ -1030,6 +1030,16 @@ LettersOption = Annotated[
 ]
 """``--letters`` of ``play`` and ``replay`` (read with :func:`card_letters`)."""
 
+LangOption = Annotated[
+    str | None,
+    typer.Option(
+        "--lang",
+        help="Language: en or de (German). Default: the locale (LC_ALL, LC_MESSAGES, LANG).",
+        show_default=False,
+    ),
+]
+"""``--lang`` of ``replay`` and ``sheet`` (read with :func:`play_language`)."""
+
 
 def card_letters(option: str | None, lang: str) -> str:
     """The rank letters of ``--letters`` (``de`` or ``en``), else the language's default.

@@ -33,7 +33,7 @@ from rich.text import Text
 from rummykit.actions import CallRummy, Discard, Knock, KnockDeclare, Pass, TakeDiscard
 from rummykit.cli import screen
 from rummykit.cli.action_text import describe
-from rummykit.cli.play import LettersOption, card_letters, play_language
+from rummykit.cli.play import LangOption, LettersOption, card_letters, play_language
 from rummykit.cli.saves import MAX_SAVE_BYTES, names_in, printable, typed_names
 from rummykit.errors import NotationError, RummyError
 from rummykit.explain.language import Lang
@@ -494,14 +494,7 @@ def replay_command(
     ] = None,
     ascii_only: Annotated[bool, typer.Option("--ascii", help="Suit letters instead of symbols.")] = False,
     letters: LettersOption = None,
-    lang_option: Annotated[
-        str | None,
-        typer.Option(
-            "--lang",
-            help="Language: en or de (German). Default: the locale (LC_ALL, LC_MESSAGES, LANG).",
-            show_default=False,
-        ),
-    ] = None,
+    lang_option: LangOption = None,
 ) -> None:
     """Step through a saved hand or match, forwards and backwards, from one seat's view or all."""
     lang = play_language(lang_option)

@@ -15,7 +15,7 @@ from typing import Annotated
 import typer
 
 from rummykit.cli.checks import fail as _fail
-from rummykit.cli.play import play_language
+from rummykit.cli.play import LangOption, play_language
 from rummykit.cli.replay import load_record
 from rummykit.cli.saves import printable
 from rummykit.errors import NotationError, RummyError
@@ -45,14 +45,7 @@ def sheet_command(
             show_default=False,
         ),
     ] = None,
-    lang_option: Annotated[
-        str | None,
-        typer.Option(
-            "--lang",
-            help="Language: en or de (German). Default: the locale (LC_ALL, LC_MESSAGES, LANG).",
-            show_default=False,
-        ),
-    ] = None,
+    lang_option: LangOption = None,
 ) -> None:
     """Print a match record's score sheet: per hand the dealer, who ended it, each player's points and
     any multiplier, the running totals, and the winners."""

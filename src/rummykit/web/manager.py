@@ -22,7 +22,7 @@ import os
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, replace
@@ -362,13 +362,21 @@ class TableManager:
         Raises:
             LobbyError: 429 ``too_many_misses``, and the refusals of :meth:`_find`.
         """
-        lookup = Lookup(self._misses, address if self._key(code) else None, token)  # no code: no guess
+        return await self._looked_up(code, address, token, lambda: self._find(code, check, address))
+
+    async def _looked_up(
+        self, code: str, address: str | None, token: str | None, work: Callable[[], Awaitable[T]]
+    ) -> T:
+        """What ``work`` finds for a lookup of ``code`` from ``address`` (showing ``token``, if any),
+        within the misses of the address's network (:class:`~rummykit.web.guesses.Lookup`). A text
+        that is no code at all (wrong length, letters codes never use) names nothing: no guess."""
+        lookup = Lookup(self._misses, address if self._key(code) else None, token)
         try:
-            table = await self._find(code, check, address)
+            found = await work()
         except LobbyError as exc:
             raise lookup.failed(exc) from None
-        lookup.found(table)
-        return table
+        lookup.found(found if isinstance(found, Table) else None)
+        return found
 
     async def _find(
         self, code: str, check: Callable[[StoredTable], None] | None = None, address: str | None = None
@@ -513,13 +521,7 @@ class TableManager:
                 refusals of :func:`~rummykit.web.rematch.refuse_rematch`; 429 ``too_many_misses`` for
                 ``address``, the client's, as :meth:`find` says.
         """
-        lookup = Lookup(self._misses, address if self._key(code) else None, token)
-        try:
-            table = await self._rematch_source(code, token)
-        except LobbyError as exc:
-            raise lookup.failed(exc) from None
-        lookup.found(table)
-        return table
+        return await self._looked_up(code, address, token, lambda: self._rematch_source(code, token))
 
     async def _rematch_source(self, code: str, token: str) -> Table:
         key = self._key(code)
@@ -548,13 +550,7 @@ class TableManager:
     async def lobby(self, code: str, address: str | None = None) -> dict[str, Any]:
         """The lobby of one table (``GET /api/tables/{code}``), without loading it here, within the
         misses of the network of ``address`` (the client's; :mod:`rummykit.web.guesses`)."""
-        lookup = Lookup(self._misses, address if self._key(code) else None)
-        try:
-            entry = await self._lobby(code)
-        except LobbyError as exc:
-            raise lookup.failed(exc) from None
-        lookup.found()
-        return entry
+        return await self._looked_up(code, address, None, lambda: self._lobby(code))
 
     async def _lobby(self, code: str) -> dict[str, Any]:
         key = self._key(code)
@@ -573,13 +569,7 @@ class TableManager:
     async def rules_of(self, code: str, address: str | None = None) -> tuple[str, Rules]:
         """A table's code and rules (its rules page), without loading it into this process, within
         the misses of the network of ``address`` (the client's; :mod:`rummykit.web.guesses`)."""
-        lookup = Lookup(self._misses, address if self._key(code) else None)
-        try:
-            found = await self._rules_of(code)
-        except LobbyError as exc:
-            raise lookup.failed(exc) from None
-        lookup.found()
-        return found
+        return await self._looked_up(code, address, None, lambda: self._rules_of(code))
 
     async def _rules_of(self, code: str) -> tuple[str, Rules]:
         key = self._key(code)
