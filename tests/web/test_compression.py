@@ -1,4 +1,4 @@
-"""The page's public files go gzipped to browsers that ask (a phone on 3G waited seconds for 170 KB of
+"""The page's public files go gzipped to browsers that ask (a phone on 3G waited seconds for 185 KB of
 script); answers that could hold a token or a card never do."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The page's own files, compressed for browsers that ask for it.
 
-The page is a script of some 170 KB, a style sheet and the list of games with their options (about
-40 KB of JSON); gzip makes them a quarter of that, which a phone on a slow connection feels (seconds
+The page is a script of some 185 KB, a style sheet and the list of games with their options (about
+40 KB of JSON); gzip makes them a third of that or less, which a phone on a slow connection feels (seconds
 before the page shows on 3G). Only these public answers are compressed: never a response that could
 hold a seat's token, a card or a stranger's text next to a secret, so that the sizes of compressed
 answers tell an onlooker nothing (the BREACH attack measures such sizes).
