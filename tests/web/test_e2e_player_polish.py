@@ -178,6 +178,32 @@ def test_the_hands_result_shows_its_final_table_in_a_melding_game(open_page: Any
     assert shown == [[4], [3, 3]]
 
 
+@pytest.mark.parametrize(("locale", "words"), [("en-US", "does not count"), ("de-DE", "zählt nicht")])
+def test_a_hand_dealt_again_says_so_in_its_result(open_page: Any, locale: str, words: str) -> None:
+    """With ``unscored_hand = redeal`` the result of a hand that ended unscored said nothing of what
+    comes next: it says that the hand does not count and the same dealer deals again."""
+    page = open_page(DESKTOP, locale)
+    sit_down(page, "german", seats=2)
+    said = page.evaluate(
+        """() => {
+            const round = {result: {termination: "stock_exhausted", winner: null, scored: false,
+                                    points: [0, 0], hand_values: [0, 0], multiplier: 1,
+                                    arrangements: [null, null], penalties: [0, 0], gains: [0, 0]},
+                           in_play: [0, 1], active_seats: [0, 1], revealed: [[], []], melds: []};
+            const hand = {hand: 1, points: [0, 0], termination: "stock_exhausted", winner: null,
+                          active_seats: [0, 1]};
+            const texts = [];
+            for (const again of [true, false]) {
+                const match = {...S.state.match, is_over: false, hands: [{...hand, dealt_again: again}]};
+                showRoundOver({...S.state, match, last_round: round});
+                texts.push(document.querySelector("#overlay").innerText);
+            }
+            return texts;
+        }"""
+    )
+    assert words in said[0] and words not in said[1]
+
+
 def test_a_real_hands_end_shows_the_melds_left_on_the_table(open_page: Any, web: Any, shots: Path) -> None:
     """Played through with the hints at a practice table until the first result: the dialog holds the
     final table's melds (the server's last round lists them), every one of them."""

@@ -55,7 +55,7 @@ const I18N = {
     wait_host: "Waiting for the host to start.", full_start: "Every seat is taken: start when you are ready.",
     start_now: "Start", hand_of: "Hand {n} of {m}", hand_n: "Hand {n}",
     hand_again_1: "Hand {n} (hand 1 not scored)", hand_again: "Hand {n} (hands 1–{k} not scored)", dealer: "Dealer",
-    redealt: " (dealt again)", redealt_k: " (dealt again {k}×)",
+    redealt: " (dealt again)", redealt_k: " (dealt again {k}×)", redeal_note: "This hand does not count: the same dealer deals again.",
     last_move: "Last move", last_moves: "Last moves", meanwhile: "Meanwhile", sort_suit: "Sort by suit", sort_rank: "Sort by rank", sort_melds: "Sort by melds",
     sound_on: "Sounds on", sound_off: "Sounds off", keys: "Keyboard", keys_title: "Keyboard shortcuts",
     letters_intl: "Show jacks and queens as J and Q", letters_german: "Show jacks and queens as B and D",
@@ -161,7 +161,7 @@ const I18N = {
     wait_host: "Warten, bis der Gastgeber startet.", full_start: "Alle Plätze sind besetzt: starte, wenn ihr bereit seid.",
     start_now: "Starten", hand_of: "Spiel {n} von {m}", hand_n: "Spiel {n}",
     hand_again_1: "Spiel {n} (Spiel 1 zählte nicht)", hand_again: "Spiel {n} (Spiele 1–{k} zählten nicht)", dealer: "Geber",
-    redealt: " (neu gegeben)", redealt_k: " (neu gegeben {k}×)",
+    redealt: " (neu gegeben)", redealt_k: " (neu gegeben {k}×)", redeal_note: "Dieses Spiel zählt nicht: derselbe Geber gibt neu.",
     last_move: "Letzter Zug", last_moves: "Letzte Züge", meanwhile: "Inzwischen", sort_suit: "Nach Farbe sortieren", sort_rank: "Nach Wert sortieren", sort_melds: "Nach Figuren sortieren",
     sound_on: "Töne an", sound_off: "Töne aus", keys: "Tastatur", keys_title: "Tastenkürzel",
     letters_intl: "Buben und Damen als J und Q zeigen", letters_german: "Buben und Damen als B und D zeigen",
@@ -2319,7 +2319,10 @@ function showRoundOver(state) {
   // A hand that ended unscored (the stock ran out, a dead hand) had no showdown.
   const scored = state.last_round && state.last_round.result && state.last_round.result.scored;
   const title = state.table.knock_game && scored ? t("showdown") : t("round_over");
-  const html = `<h2 id="round-over">${title}</h2>${resultHtml(state.last_round)}${lastMovesHtml(state)}`;
+  // unscored_hand = redeal: the hand that just ended unscored is dealt again by the same dealer.
+  const hands = state.match.hands || [], last = hands[hands.length - 1];
+  const again = last && last.dealt_again ? `<p class="redeal-note">${t("redeal_note")}</p>` : "";
+  const html = `<h2 id="round-over">${title}</h2>${again}${resultHtml(state.last_round)}${lastMovesHtml(state)}`;
   clearTimeout(S.resultTimer);
   if (S.seat === null) {
     // A watcher has no turn to wait for, and nobody may be at the screen to close the result (a stream):
