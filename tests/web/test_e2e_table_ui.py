@@ -357,11 +357,16 @@ def test_keyboard_only_german_hand_and_accessibility(pages: Pages, shots: Path) 
     assert page.locator("#overlay").is_hidden() and page.locator("#game:not(.hidden)").count() == 1
 
 
-def touch_swipe(page: Any, start: tuple[float, float], end: tuple[float, float], steps: int = 8) -> None:
-    """A finger's swipe from ``start`` to ``end`` (Chromium's touch events, as a phone sends them)."""
+def touch_swipe(
+    page: Any, start: tuple[float, float], end: tuple[float, float], steps: int = 8, hold_ms: int = 0
+) -> None:
+    """A finger's swipe from ``start`` to ``end`` (Chromium's touch events, as a phone sends them),
+    after holding still for ``hold_ms``."""
     cdp = page.context.new_cdp_session(page)
     (x0, y0), (x1, y1) = start, end
     cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+    if hold_ms:
+        page.wait_for_timeout(hold_ms)
     for k in range(1, steps + 1):
         point = {"x": x0 + (x1 - x0) * k / steps, "y": y0 + (y1 - y0) * k / steps}
         cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
@@ -396,6 +401,17 @@ def test_a_swipe_to_scroll_that_starts_on_a_card_moves_no_card(pages: Pages) -> 
     assert page.evaluate("S.state.version") == version
     assert page.evaluate("shownHand()") == before
     assert page.evaluate("document.querySelectorAll('#hand .card.dragging').length") == 0
+    # A finger that holds the card still for a moment lifts it: then it goes where the finger goes,
+    # up onto the discard pile too.
+    page.evaluate("document.querySelector('#discard').scrollIntoView({block: 'start'})")
+    card = page.locator("#hand .card").nth(2)
+    box, pile = card.bounding_box(), page.locator("#discard").bounding_box()
+    start = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    end = (pile["x"] + pile["width"] / 2, pile["y"] + pile["height"] / 2)
+    assert 0 < end[1] < start[1] < PHONE["height"], (start, end)  # both on the screen
+    touch_swipe(page, start, end, hold_ms=600)
+    page.wait_for_function("v => S.state.version > v", arg=version)
+    assert len(page.evaluate("shownHand()")) == len(before) - 1
 
 
 def test_phone_header_sorting_and_touch_drag_kept_across_reloads(pages: Pages, shots: Path) -> None:

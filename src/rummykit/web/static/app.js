@@ -1649,6 +1649,9 @@ function renderHand() {
     el.tabIndex = i === S.focus ? 0 : -1;
     el.addEventListener("click", () => { if (!S.dragged) { S.focus = i; toggleSelect(i); } });
     el.addEventListener("pointerdown", (ev) => startDrag(ev, el, i));
+    // A card held by a finger (startDrag) is dragged, not the page scrolled, whichever way it moves.
+    el.addEventListener("touchmove", (ev) => { if (S.dragLifted) ev.preventDefault(); }, { passive: false });
+    el.addEventListener("contextmenu", (ev) => { if (S.dragging) ev.preventDefault(); });
     el.addEventListener("focus", () => { S.focus = i; });
     box.appendChild(el);
   });
@@ -1719,14 +1722,22 @@ function focusCard() {
 // meld tray, or to another place in the hand. A finger that starts upwards or downwards scrolls the
 // page (the hand's cards allow vertical panning, style.css): the browser then cancels the pointer, and
 // a cancelled drag puts the card back; a swipe meant to scroll never discards or lays a card. A drag
-// by touch starts sideways (and may then go anywhere).
+// by touch starts sideways, or anywhere once the finger has held the card for a moment (it lifts).
+const LIFT_MS = 350;
 function startDrag(ev, el, index) {
   if (ev.button !== undefined && ev.button > 0) return;
   const x0 = ev.clientX, y0 = ev.clientY;
   let moving = false;
   S.dragged = false;
   S.dragging = true;  // while the pointer is down the hand keeps its elements (see render)
+  S.dragLifted = false;
   el.setPointerCapture && el.setPointerCapture(ev.pointerId);
+  const lift = ev.pointerType === "touch" ? setTimeout(() => {
+    if (moving) return;
+    S.dragLifted = true;  // held still: the finger now moves the card, not the page
+    el.classList.add("lifted");
+    if (navigator.vibrate) navigator.vibrate(10);
+  }, LIFT_MS) : null;
   const move = (e) => {
     const dx = e.clientX - x0, dy = e.clientY - y0;
     if (!moving && Math.hypot(dx, dy) < 8) return;
@@ -1735,6 +1746,9 @@ function startDrag(ev, el, index) {
     el.style.transform = `translate(${dx}px, ${dy}px)`;
   };
   const stop = () => {
+    clearTimeout(lift);
+    S.dragLifted = false;
+    el.classList.remove("lifted");
     el.removeEventListener("pointermove", move);
     el.removeEventListener("pointerup", up);
     el.removeEventListener("pointercancel", cancel);
