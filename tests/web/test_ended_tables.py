@@ -220,6 +220,30 @@ def test_rebuilt_tables_are_bounded_by_their_moves_too(
     assert sorted(manager.tables) == [codes[0]]  # alone, however large
 
 
+def test_a_rebuilt_table_someone_watches_is_kept_before_one_nobody_watches(
+    client: TestClient, web: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Room for a rebuilt table is made from the tables nobody watches first: a stranger looking up
+    long ended tables one after the other made the server forget (and cut off) the one a streamer
+    was showing."""
+    from rummykit.web import manager as manager_module
+
+    monkeypatch.setattr(manager_module, "ARCHIVED_IN_MEMORY", 2)
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    codes = [g["code"] for g in ended_gin_tables(client, web, (4, 5, 6))]
+    for code in codes:
+        if (table := manager.tables.pop(code, None)) is not None:
+            table.cancel()
+    with web.connect(client, codes[0]) as watcher:  # rebuilt, and watched while the others come
+        assert web.receive_state(watcher)["match"]["is_over"]
+        for code in codes[1:]:
+            with web.connect(client, code) as other:
+                assert web.receive_state(other)["match"]["is_over"]
+        assert codes[0] in manager.tables and codes[1] not in manager.tables  # the unwatched one went
+        watcher.send_json({"type": "ping"})
+        assert web.next_of(watcher, "pong")["type"] == "pong"  # still connected
+
+
 def test_stored_rules_this_version_refuses_are_not_served(client: TestClient, web: Any) -> None:
     """A table stored before its combination of options was refused (here: hands too small to open)
     made its lobby and rules page answer 500; they answer as for a table that is not there, and once

@@ -499,8 +499,11 @@ class TableManager:
     def _make_room_for_archived(self, records: int) -> None:
         """Forget the ended tables rebuilt for lookups that were looked up least recently (first in
         :attr:`tables`: a lookup moves its table to the end) until one more of ``records`` records
-        fits within :data:`ARCHIVED_IN_MEMORY` tables and :data:`ARCHIVED_RECORDS_IN_MEMORY` records."""
+        fits within :data:`ARCHIVED_IN_MEMORY` tables and :data:`ARCHIVED_RECORDS_IN_MEMORY` records.
+        Tables nobody watches go first: a stranger who looks up long ended tables one after the other
+        makes the server replay them, but does not cut off the people watching another one."""
         archived = [t for t in self.tables.values() if t.archived]
+        archived.sort(key=lambda t: bool(t.clients))  # stable: unwatched first, each in lookup order
         held = sum(t.version for t in archived)
         most = ARCHIVED_RECORDS_IN_MEMORY
         while archived and (len(archived) >= ARCHIVED_IN_MEMORY or held + records > most):
