@@ -357,6 +357,23 @@ def test_keyboard_only_german_hand_and_accessibility(pages: Pages, shots: Path) 
     assert page.locator("#overlay").is_hidden() and page.locator("#game:not(.hidden)").count() == 1
 
 
+def test_a_table_opened_from_the_lobby_starts_at_its_top_on_a_phone(pages: Pages) -> None:
+    """The lobby's form is long on a phone; a table made from its foot opened scrolled down as far
+    (the opponents and the last move off the screen)."""
+    page = pages.open({"width": 393, "height": 600}, "en-GB", has_touch=True, is_mobile=True)
+    pages.lobby(page)
+    page.select_option("#preset", "german")
+    page.fill("#create-form input[name=name]", "Anna")
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # down to the form's button
+    scrolled = page.evaluate("window.scrollY")
+    assert scrolled > 100
+    page.tap("#btn-create")
+    page.wait_for_selector("#game:not(.hidden)")
+    page.wait_for_function("S.state !== null && S.state.view !== null")
+    assert page.evaluate("document.documentElement.scrollHeight") > 650  # it could stay scrolled down
+    assert page.evaluate("window.scrollY") == 0
+
+
 def touch_swipe(
     page: Any, start: tuple[float, float], end: tuple[float, float], steps: int = 8, hold_ms: int = 0
 ) -> None:

@@ -563,7 +563,9 @@ function showScreen(name) {
   // new screen is drawn, the focus goes there (see render) rather than drop to the page's body.
   const from = document.activeElement, screen = from && from.closest ? from.closest(".screen") : null;
   S.focusScreen = !!screen && screen.id !== name && !screen.classList.contains("hidden");
+  const shown = ["loading", "lobby", "waiting", "game", "organise"].find((id) => !$("#" + id).classList.contains("hidden"));
   for (const id of ["loading", "lobby", "waiting", "game", "organise"]) $("#" + id).classList.toggle("hidden", id !== name);
+  if (shown !== name) window.scrollTo(0, 0);  // a new screen starts at its top (the lobby's long form was scrolled)
   if (name === "lobby" || name === "organise") document.body.dataset.watching = "0";  // a table's zoom ends there
   $("#btn-rules").classList.toggle("hidden", name === "lobby" || !S.code);
   $("#btn-keys").classList.toggle("hidden", name !== "game");
