@@ -557,6 +557,22 @@ def test_house_rule_menus_and_fields_fit_a_phone(pages: Pages) -> None:
         page.close()
 
 
+def test_read_the_rules_in_the_lobby_shows_the_house_rules_picked(pages: Pages) -> None:
+    """The lobby's "Read the rules" showed the preset's page whatever house rules were picked."""
+    page = pages.open({"width": 1280, "height": 800}, "de-DE")
+    pages.lobby(page)
+    page.select_option("#preset", "german")
+    page.click("#btn-preset-rules")
+    page.wait_for_selector("#rules-dialog:not(.hidden)")
+    plain = page.inner_text("#rules-body")
+    page.click("#btn-rules-close")
+    page.select_option("#house-rules [data-option=unscored_hand]", "redeal")
+    page.click("#btn-preset-rules")
+    page.wait_for_function("b => document.querySelector('#rules-body').innerText !== b", arg=plain)
+    assert "derselbe Geber gibt neu" in page.inner_text("#rules-body")
+    assert "derselbe Geber gibt neu" not in plain
+
+
 def test_gin_knock_limit_is_greyed_out_under_oklahoma(pages: Pages) -> None:
     """With Oklahoma the first upcard sets the knock limit, so the lobby greys the limit out and does
     not send it: the table is made, with Oklahoma, instead of the server refusing the pair."""

@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 from rummykit.explain import explain_html, preset_line
 from rummykit.rules import PRESET_NAMES, Rules
 from rummykit.web.app import create_app
+from rummykit.web.rulebook import rules_page
 
 
 def test_a_table_shows_its_own_house_rules(client: TestClient, web: Any) -> None:
@@ -32,6 +33,27 @@ def test_preset_pages_and_names_for_the_lobby(client: TestClient) -> None:
     for name in ("german", "viennese"):
         data = client.get(f"/api/presets/{name}/rules", params={"lang": "de"}).json()
         assert data["preset"] == name and data["html"] == explain_html(Rules.preset(name), "de")
+
+
+def test_the_create_forms_house_rules_are_explained_before_the_table_exists(client: TestClient) -> None:
+    """The lobby's "Read the rules" showed the preset's page whatever house rules were picked: a
+    player choosing a redeal or a tie-break read "ties are shared" until the table was made. The
+    page of the preset with the form's house rules is the one the table will have."""
+    overrides = {"unscored_hand": "redeal", "match_tiebreak": "most_hands_won"}
+    answer = client.post("/api/presets/german/rules", params={"lang": "de"}, json={"overrides": overrides})
+    assert answer.status_code == 200, answer.text
+    rules = Rules.preset("german").replace(unscored_hand="redeal", match_tiebreak="most_hands_won")
+    assert answer.json() == {"preset": "german", **rules_page(rules, "de")}
+    assert answer.json()["html"] != explain_html(Rules.preset("german"), "de")
+    plain = client.post("/api/presets/german/rules", json={}).json()  # no house rules: the preset's page
+    assert plain["html"] == explain_html(Rules.preset("german"), "en")
+    refused = client.post("/api/presets/german/rules", json={"overrides": {"unscored_hand": "maybe"}})
+    assert refused.status_code == 400 and refused.json()["code"] == "rules"
+    assert "texts" in refused.json() and refused.json()["texts"]["de"]
+    endless = client.post("/api/presets/german/rules", json={"overrides": {"max_stock_rebuilds": None}})
+    assert endless.status_code == 400 and endless.json()["code"] == "unlimited_rebuilds"
+    assert client.post("/api/presets/nope/rules", json={}).json()["code"] == "no_such_preset"
+    assert client.post("/api/presets/german/rules", json=[]).json()["code"] == "body_not_object"
 
 
 def test_unknown_tables_presets_and_languages_are_refused_without_echo(client: TestClient, web: Any) -> None:

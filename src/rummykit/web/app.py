@@ -11,6 +11,7 @@
 ``POST /api/tables``                   create a table (:class:`~rummykit.web.protocol.CreateTable`);
                                        answers the host's seat and token
 ``GET /api/presets/{name}/rules``      a preset's rules page (``?lang=en`` or ``de``): escaped HTML
+``POST /api/presets/{name}/rules``     the same with house rules (:class:`~rummykit.web.protocol.HouseRules`)
 ``GET /api/tables/{code}``             the lobby of one table
 ``GET /api/tables/{code}/rules``       the rules page of one table, house rules included
 ``POST /api/tables/{code}/join``       take the next open seat; answers seat and token
@@ -55,6 +56,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from rummykit.bots import BOT_KIND_LINES, BOT_KIND_NAMES, BOT_LEVELS, LEVEL_LINES, LEVELED_KINDS
+from rummykit.errors import RulesError
 from rummykit.rules import PRESET_NAMES, Rules
 from rummykit.web import organiser, protocol
 from rummykit.web.clients import Client
@@ -78,6 +80,7 @@ from rummykit.web.manager import TableManager
 from rummykit.web.owners import LEASE_SECONDS, RENEW_SECONDS
 from rummykit.web.protocol import (
     CreateTable,
+    HouseRules,
     JoinTable,
     OrganiserRemove,
     RemoveSeat,
@@ -92,7 +95,14 @@ from rummykit.web.rulebook import PageLang, preset_lines, preset_rules, rules_pa
 from rummykit.web.seats import retake
 from rummykit.web.store import Store, default_database_url
 from rummykit.web.tables import Table, joinable, needs_held_seat, needs_seat, needs_status, record_not_yet
-from rummykit.web.texts import bot_kind_texts, bot_name_texts, level_texts, messages_json, server_error_texts
+from rummykit.web.texts import (
+    bot_kind_texts,
+    bot_name_texts,
+    engine_error_texts,
+    level_texts,
+    messages_json,
+    server_error_texts,
+)
 
 STATIC: Final = Path(__file__).parent / "static"
 HEALTH_CACHE_SECONDS: Final = 1.0
@@ -340,6 +350,25 @@ def create_app(
             message = f"no such preset; presets: {presets}"
             texts = server_error_texts("no_such_preset", message, presets=presets)
             raise LobbyError(404, message, texts=texts, error="no_such_preset")
+        return {"preset": name, **rules_page(rules, lang)}
+
+    @app.post("/api/presets/{name}/rules")
+    async def house_rules_page(
+        request: Request, name: str, body: HouseRules, lang: PageLang = "en"
+    ) -> dict[str, Any]:
+        """The rules page of a table not made yet: the preset with the create form's house rules, as
+        the table's own page will show them (refused as the create request would refuse them)."""
+        await limit(request, requests, "requests")
+        if preset_rules(name) is None:
+            presets = ", ".join(PRESET_NAMES)
+            message = f"no such preset; presets: {presets}"
+            texts = server_error_texts("no_such_preset", message, presets=presets)
+            raise LobbyError(404, message, texts=texts, error="no_such_preset")
+        try:
+            rules = Rules.from_mapping({"preset": name, **body.overrides})
+        except RulesError as exc:
+            raise LobbyError(400, str(exc), texts=engine_error_texts(exc), error="rules") from None
+        TableManager.check_server_rules(rules)
         return {"preset": name, **rules_page(rules, lang)}
 
     @app.get("/api/tables")

@@ -232,12 +232,34 @@ class BotSpec(_Strict):
     level: BotLevel | None = None
 
 
+Overrides = Annotated[dict[Annotated[str, Field(max_length=48)], OptionValue], Field(max_length=40)]
+"""House rules: option values over a preset's (at most 40, each named in at most 48 characters)."""
+
+
+def _no_preset(overrides: dict[str, OptionValue]) -> dict[str, OptionValue]:
+    if "preset" in overrides:
+        raise ValueError("the preset is chosen by 'preset', not among the overrides")
+    return overrides
+
+
+class HouseRules(_Strict):
+    """House rules over a preset, for the rules page of a table not made yet
+    (``POST /api/presets/{name}/rules``): what the create form's choices mean before they are played."""
+
+    overrides: Overrides = {}
+
+    @field_validator("overrides")
+    @classmethod
+    def _no_preset(cls, overrides: dict[str, OptionValue]) -> dict[str, OptionValue]:
+        return _no_preset(overrides)
+
+
 class CreateTable(_Strict):
     """A new table: rules (preset plus option overrides), seats, bots; the creator takes seat 0 (a table
     the organiser makes has no creator's seat: :mod:`rummykit.web.organiser`)."""
 
     preset: Annotated[str, Field(max_length=40)] = "german"
-    overrides: Annotated[dict[Annotated[str, Field(max_length=48)], OptionValue], Field(max_length=40)] = {}
+    overrides: Overrides = {}
     seats: Annotated[int, Field(ge=2, le=8)] = 2
     bots: Annotated[list[BotSpec], Field(max_length=7)] = []
     """Bots for the last seats; the seats between the creator and the bots are open for people."""
@@ -256,9 +278,7 @@ class CreateTable(_Strict):
     @field_validator("overrides")
     @classmethod
     def _no_preset(cls, overrides: dict[str, OptionValue]) -> dict[str, OptionValue]:
-        if "preset" in overrides:
-            raise ValueError("the preset is chosen by 'preset', not among the overrides")
-        return overrides
+        return _no_preset(overrides)
 
 
 class JoinTable(_Strict):

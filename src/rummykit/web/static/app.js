@@ -248,7 +248,7 @@ function applyLanguage() {
   if (S.presets) renderPresets();
   if (S.tables) renderTableList();
   if (S.myTables) renderMyTables();
-  if (S.rulesPath && !$("#rules-dialog").classList.contains("hidden")) showRules(S.rulesPath);
+  if (S.rulesPath && !$("#rules-dialog").classList.contains("hidden")) showRules(S.rulesPath, S.rulesBody);
   if (S.code && !$("#loading").classList.contains("hidden")) $("#loading-text").textContent = t("loading_table", { code: S.code });
   renderChatJump();
   if (S.state) render();
@@ -623,10 +623,12 @@ function tableUnreadable(code) {
 }
 
 // The rules page (escaped HTML written by the server from the option values) in a dialog.
-async function showRules(path) {
+// ``body``: the create form's house rules, shown over the preset's before the table exists.
+async function showRules(path, body = undefined) {
   S.rulesPath = path;
+  S.rulesBody = body;
   try {
-    const data = await api(`${path}?lang=${S.lang}`);
+    const data = await api(`${path}?lang=${S.lang}`, body);
     $("#rules-heading").textContent = data.code ? `${t("rules")} · ${data.code}` : t("rules");
     $("#rules-body").innerHTML = data.html;  // escaped by rummykit.explain; nothing else goes in unescaped
     if ($("#rules-dialog").classList.contains("hidden")) S.rulesReturn = document.activeElement;  // back there after
@@ -3232,7 +3234,13 @@ function setup() {
   document.querySelector('select[name="bot_level"]').addEventListener("change", renderLevelLine);
   $("#bot-kind").addEventListener("change", renderLevelLine);
   $("#create-form input[name=seats]").addEventListener("change", renderSeatRange);
-  $("#btn-preset-rules").addEventListener("click", () => showRules(`/api/presets/${encodeURIComponent($("#preset").value)}/rules`));
+  $("#btn-preset-rules").addEventListener("click", () => {
+    // The house rules chosen so far are on the page too (what they mean, before the table is made).
+    let overrides = {};
+    try { overrides = createBody($("#create-form")).overrides; } catch { overrides = {}; }
+    const path = `/api/presets/${encodeURIComponent($("#preset").value)}/rules`;
+    showRules(path, Object.keys(overrides).length ? { overrides } : undefined);
+  });
   $("#btn-rules").addEventListener("click", () => { if (S.code) showRules(`/api/tables/${encodeURIComponent(S.code)}/rules`); });
   $("#btn-rules-close").addEventListener("click", closeRules);
   $("#rules-dialog").addEventListener("click", (ev) => { if (ev.target.id === "rules-dialog") closeRules(); });
