@@ -453,6 +453,11 @@ class Match:
             k += 1
         return k
 
+    @property
+    def hand_number(self) -> int:
+        """The current hand's number in the match (:meth:`hand_in_series` of the last deal)."""
+        return self.hand_in_series(len(self.rounds))
+
     def hand_in_series(self, hand: int) -> int:
         """The number within the match of its hand number ``hand`` (from 1, as :attr:`rounds` counts;
         a starting position's hands not included): the hands dealt again before it are not counted,

@@ -1266,8 +1266,8 @@ def resumed_session(
         save_path=saved.path if save else None,
         notices=[
             Lang(lang)(
-                f"resumed {shown(saved.path.name)}: hand {m.hand_in_series(len(m.rounds))} · seed {m.seed}",
-                f"fortgesetzt: {shown(saved.path.name)}, Spiel {m.hand_in_series(len(m.rounds))} · "
+                f"resumed {shown(saved.path.name)}: hand {m.hand_number} · seed {m.seed}",
+                f"fortgesetzt: {shown(saved.path.name)}, Spiel {m.hand_number} · "
                 f"Startwert {m.seed}",
             ),
             rules_notice(lang),

@@ -110,7 +110,7 @@ class SavedGame:
         from rummykit.cli.screen import game_title
 
         m = self.match
-        hand = m.hand_in_series(len(m.rounds))  # a hand dealt again keeps its number
+        hand = m.hand_number  # a hand dealt again keeps its number
         people = [n for n, p in zip(self.names_in(lang), self.players, strict=True) if p == HUMAN]
         if lang == "de":
             who = " und ".join(people)

@@ -294,7 +294,7 @@ def match_scoreboard(match: Match) -> Scoreboard:
         chips=match.chips if match.is_rubber else None,
         pot=match.pot if match.is_rubber else None,
         eliminated=tuple(s not in match.active_seats for s in range(match.players)),
-        round_number=match.hand_in_series(len(match.rounds)),
+        round_number=match.hand_number,
         redealt=match.redeals_in_a_row,
         rounds_planned=planned,
         total_label=label,

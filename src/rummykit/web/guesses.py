@@ -16,7 +16,8 @@ from __future__ import annotations
 import math
 
 from rummykit.web.limits import RateLimiter
-from rummykit.web.lobby import LobbyError, hash_token
+from rummykit.web.lobby import LobbyError
+from rummykit.web.seats import held_seat
 from rummykit.web.tables import Table, refusal
 from rummykit.web.thinking import fair_network
 
@@ -36,11 +37,8 @@ def is_miss(exc: LobbyError) -> bool:
 
 def proves(table: Table, token: str) -> bool:
     """Whether ``token`` holds a seat of ``table``, or is the token of a person whose seat a bot holds
-    for them (who may take it back)."""
-    if table.seat_for_token(token) is not None:
-        return True
-    digest = hash_token(token)
-    return any(seat.held_for == digest for seat in table.seats)
+    for them (who may take it back: :func:`~rummykit.web.seats.held_seat`)."""
+    return table.seat_for_token(token) is not None or held_seat(table, token) is not None
 
 
 class Lookup:

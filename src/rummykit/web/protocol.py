@@ -591,7 +591,7 @@ def match_json(match: Match) -> dict[str, Any]:
             )
     return {
         "hands_dealt": match.hands_dealt,
-        "hand_number": match.hand_in_series(len(match.rounds)),
+        "hand_number": match.hand_number,
         "dealt_again": match.redeals_in_a_row,
         "hands": hands,
         "totals": list(match.totals),
