@@ -568,7 +568,10 @@ def test_read_the_rules_in_the_lobby_shows_the_house_rules_picked(pages: Pages) 
     page.click("#btn-rules-close")
     page.select_option("#house-rules [data-option=unscored_hand]", "redeal")
     page.click("#btn-preset-rules")
-    page.wait_for_function("b => document.querySelector('#rules-body').innerText !== b", arg=plain)
+    # The closed dialog's text reads empty, so the new page is waited for by what it must say.
+    page.wait_for_selector("#rules-dialog:not(.hidden)")
+    said = "derselbe Geber gibt neu"
+    page.wait_for_function("s => document.querySelector('#rules-body').innerText.includes(s)", arg=said)
     assert "derselbe Geber gibt neu" in page.inner_text("#rules-body")
     assert "derselbe Geber gibt neu" not in plain
 
