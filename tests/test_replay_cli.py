@@ -514,3 +514,32 @@ def test_a_default_name_is_replayed_in_the_chosen_language_a_typed_one_as_typed(
         rows = lines[at + 1 : at + 4]
         assert [row.removeprefix("▶").split()[0] for row in rows] == [n.split()[0] for n in expected], rows
         assert all(name in row for name, row in zip(expected, rows, strict=True)), rows
+
+
+def test_a_record_s_seats_name_its_bots_and_mark_a_person_s_stand_in_and_hinted_moves(tmp_path: Path) -> None:
+    m = played_match("german(match_end=single_hand)")
+    replayed = rk.Match.new(m.rules, 3, seed=m.seed, dealer=2)
+    movers = []
+    for action in m.actions:
+        movers.append(replayed.to_move)
+        replayed.apply(action)
+    mine = [n for n, seat in enumerate(movers, start=1) if seat == 0]
+    data = rk.Record.from_match(m).to_dict()
+    data["seats"] = [
+        {"kind": "person", "stand_in": [mine[0]], "hinted": [mine[1]]},
+        {"kind": "bot", "bot": "greedy:medium"},
+        {"kind": "bot"},
+    ]
+    path = tmp_path / "web.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, out = replay(str(path), "--all", lines=[f"go {mine[0]}", f"go {mine[1]}", f"go {mine[2]}", "q"])
+    assert code == 0
+    screens = out.split("replay> ")
+    assert "greedy:medium" in screens[0] and "Bot 3" in screens[0] and "Player 1" in screens[0]
+    assert f"{mine[0]}. Player 1 " in screens[1] and "(a stand-in bot)" in screens[1]
+    assert f"{mine[1]}. Player 1 " in screens[2] and "(after a hint)" in screens[2]
+    assert f"{mine[2]}. Player 1 " in screens[3]
+    assert "(a stand-in bot)" not in screens[3] and "(after a hint)" not in screens[3]
+    code, out = replay(str(path), "--all", "--lang", "de", lines=[f"zu {mine[0]}", f"zu {mine[1]}", "q"])
+    screens = out.split("Wiedergabe> ")
+    assert "(Bot als Vertretung)" in screens[1] and "(nach einem Tipp)" in screens[2]

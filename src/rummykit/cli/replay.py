@@ -15,6 +15,10 @@ A record may come from anyone: one of more than :data:`~rummykit.cli.saves.MAX_S
 largest saved game ``play --resume`` reads) is refused, and the replay keeps the table only every
 :data:`SNAPSHOT_EVERY` actions (and at each round's start and end), replaying forward from there,
 so its memory does not grow with one table per action.
+
+A record that says who played each seat (``seats``) names a bot's seat by its bot where the file
+carries no names, and marks each move a bot made for a person (a stand-in) or a person made right
+after a hint.
 """
 
 from __future__ import annotations
@@ -117,6 +121,26 @@ def bot_names(seats: tuple[str, ...] | None, players: int) -> tuple[str, ...] | 
     return tuple(f"{s} {i + 1}" if seats.count(s) > 1 else s for i, s in enumerate(seats))
 
 
+def seat_names(record: Record) -> tuple[str, ...]:
+    """Names for a record that carries none (a web download, a self-play record read alone), from its
+    ``seats``: a bot's seat by its bot (``greedy:medium``, numbered where two seats share one) or
+    ``Bot N`` where the record does not say which; ``""`` (the replay's ``Player N``) for a person's
+    seat and for every seat of a record without ``seats``."""
+    if record.seats is None:
+        return ("",) * record.players
+    bots = tuple(s.bot or "" for s in record.seats)
+    return tuple(
+        ""
+        if seat.kind != "bot"
+        else f"Bot {i + 1}"
+        if seat.bot is None
+        else f"{seat.bot} {i + 1}"
+        if bots.count(seat.bot) > 1
+        else seat.bot
+        for i, seat in enumerate(record.seats)
+    )
+
+
 def _run_game(folder: Path, game: int | None) -> str:
     if not (folder / RUN_FILE).is_file():
         raise NotationError(
@@ -189,7 +213,7 @@ class ReplaySession:
         default = self.t("Player", "Spieler")
         # Names come from the file: without control characters, so that they cannot send terminal
         # escapes, and at most 40 characters, as 'rummykit play --resume' shows them.
-        given = tuple(names) if names else ("",) * record.players
+        given = tuple(names) if names else seat_names(record)
         self.names = tuple(printable(n)[:40] or f"{default} {s + 1}" for s, n in enumerate(given))
         self.help = self.t(REPLAY_HELP, REPLAY_HELP_DE)
         self.console = console
@@ -376,7 +400,14 @@ class ReplaySession:
         seat = self.seat_of[index]
         action = self.record.actions[index]
         before = self._before_view(index, seat)
-        return describe(action, self.names[seat], before, self.ascii_only, self.lang)
+        text = describe(action, self.names[seat], before, self.ascii_only, self.lang)
+        if self.record.seats is not None:
+            stand_in, hinted = self.record.seats[seat].marks(index + 1)
+            if stand_in:
+                text.append(self.t(" (a stand-in bot)", " (Bot als Vertretung)"), "dim")
+            elif hinted:
+                text.append(self.t(" (after a hint)", " (nach einem Tipp)"), "dim")
+        return text
 
     def _before_view(self, index: int, seat: int) -> Any:
         # The top of the discard pile before a 'take'; the phase of a gin pass or knock (what it
