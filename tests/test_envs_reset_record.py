@@ -100,25 +100,32 @@ def test_a_match_with_a_seat_draw_and_a_position_starts_where_it_started() -> No
 
 
 def test_play_that_leaves_the_record_deals_on() -> None:
-    """Random tokens from a dealt record's deal: hands beyond its deals come from its seed, and a
-    reshuffle of other cards than the record's is shuffled, not refused."""
+    """Random tokens from a dealt record's deal: hands beyond its deals are shuffled from the reset's
+    seed (another seed, another deal; not the record's seed 0, the same for every server record), and
+    a reshuffle of other cards than the record's is shuffled, not refused."""
     rules = rk.Rules.parse("german(match_end=fixed_hands,num_hands=3)")
     stopped = new_table_match(rules, 2, None, bytes(32), None)  # a table closed early in hand 1
     for _ in range(6):
         stopped.apply(random.Random(2).choice(stopped.legal_actions()))
     record = Record.loads(Record.from_match(stopped).dumps())
     assert record.deals is not None and len(record.deals) == 1
-    env = rummy_v0.raw_env(rules=rules, players=2, scope="match")
-    env.reset(options={"record": record})
-    rng = np.random.default_rng(1)
-    for agent in env.agent_iter(100_000):
-        _, _, terminated, truncated, _ = env.last()
-        if terminated or truncated:
-            break
-        env.step(int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
-    match = env.game.match
-    assert match is not None and match.is_over and match.hands_dealt == 3
-    assert match.rounds[0].deck == record.deals[0]
+
+    def played(seed: int) -> rk.Match:
+        env = rummy_v0.raw_env(rules=rules, players=2, scope="match")
+        env.reset(seed=seed, options={"record": record})
+        rng = np.random.default_rng(1)
+        for agent in env.agent_iter(100_000):
+            _, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                break
+            env.step(int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
+        match = env.game.match
+        assert match is not None and match.is_over and match.hands_dealt == 3
+        assert match.rounds[0].deck == record.deals[0]
+        return match
+
+    first, other, again = (played(seed).rounds[1].deck for seed in (1, 2, 1))
+    assert first != other and first == again
     shuffles = RecordedShuffles((tuple(rk.parse_cards("2C 3C")),), 1, free_play=True)
     pile = list(rk.parse_cards("4D 5D 6D"))
     shuffles.shuffle(pile)  # not the recorded stock's cards: shuffled

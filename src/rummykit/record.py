@@ -210,13 +210,13 @@ class Record:
         used (:meth:`_check_all_used`): the actions that use them have not been applied yet.
 
         ``free_play``: the game may leave the record's actions (a policy evaluated on the record's
-        deals). A version-2 record's game then deals the hands beyond its ``deals`` from its seed,
-        and a reshuffle the record does not hold, or whose discard pile holds other cards than the
-        record's, is shuffled by a generator of ``free_seed`` and the hand's number (the record's
-        reshuffles are not used after that in the hand), where a replay stops with an error. Give a
-        ``free_seed`` per episode (an environment's reset seed): without one the generator is the
-        hand's number alone, the same stocks for every record and episode, which a learner could
-        learn from the discard pile.
+        deals). A version-2 record's game then deals the hands beyond its ``deals``, and a reshuffle
+        the record does not hold, or whose discard pile holds other cards than the record's, with a
+        generator of ``free_seed`` and the hand's number (the record's reshuffles are not used after
+        that in the hand), where a replay stops with an error. Give a ``free_seed`` per episode (an
+        environment's reset seed): without one the later hands come from the record's seed and the
+        reshuffles from the hand's number alone, the same for every episode, which a learner could
+        learn.
 
         Raises:
             NotationError: a round record without its deck, or malformed deals.
@@ -701,8 +701,10 @@ class RecordedDealing:
     :attr:`~Record.reshuffles` (a web table's match that was dealt from a secret): hand number ``n``
     is dealt the record's ``n``-th deck order and reshuffles into its ``n``-th list of stocks
     (:class:`RecordedShuffles`; none when the record holds no reshuffles for it). ``free_play``
-    (:meth:`Record.start`): a hand beyond the record's deals is dealt from the match's seed, and the
-    reshuffles play on where the game leaves the record's, shuffled from ``free_seed`` and the hand.
+    (:meth:`Record.start`): a hand beyond the record's deals is dealt by a generator of ``free_seed``
+    and the hand's number (by the match's seed without a ``free_seed``, the same hands for every
+    episode), and the reshuffles play on where the game leaves the record's, shuffled from
+    ``free_seed`` and the hand.
     """
 
     deals: tuple[tuple[Card, ...], ...]
@@ -711,14 +713,19 @@ class RecordedDealing:
     free_seed: int | None = None
 
     def deck(self, rules: Rules, hand: int) -> tuple[Card, ...] | None:
-        """The record's deal of hand ``hand`` (``None`` beyond them in free play: the seed deals).
+        """The record's deal of hand ``hand``; beyond them in free play a deck shuffled from
+        ``free_seed`` and ``hand`` (``None`` without a ``free_seed``: the match's seed deals).
 
         Raises:
             NotationError: the record holds fewer deals (and play is not free).
         """
         held = len(self.deals)
         if hand > held and self.free_play:
-            return None
+            if self.free_seed is None:
+                return None
+            deck = list(build_deck(rules.num_decks, rules.jokers_total))
+            random.Random(f"rummykit free play deal {self.free_seed} {hand}").shuffle(deck)
+            return tuple(deck)
         if hand > held:
             raise NotationError(f"the match deals hand {hand}, but the record holds only {held} deals")
         return self.deals[hand - 1]
