@@ -164,3 +164,40 @@ def test_the_hand_before_the_last_is_weighed_by_the_lead_it_leaves() -> None:
     assert three.hands_left == 1 and Stakes.of(three, lead_equity=True) is None  # heads-up only
     last = Stakes.of(_view(GERMAN, (10, 40), hands_dealt=1), lead_equity=True)
     assert last is not None and last.last_hand and not last.one_left
+
+
+def _tied_view(rules: str, totals: tuple[int, ...], hands_won: tuple[int, ...], seat: int = 0) -> MatchView:
+    parsed = rk.Rules.parse(rules)
+    position = MatchPosition(totals=totals, hands_dealt=len(totals) - 1, hands_won=hands_won)
+    view = MatchView.of(rk.Match.new(parsed, len(totals), seed=1, dealer=0, position=position), seat)
+    assert view.hands_left == 0 and view.hands_won == hands_won
+    return view
+
+
+def test_equal_finals_of_the_last_hand_are_broken_as_the_match_breaks_them() -> None:
+    # Level at the end: shared under 'share', the seat with more hands won under most_hands_won (the
+    # hand's winner counting one more), the better hand under best_last_hand.
+    shared = Stakes.of(_tied_view("german", (10, 40), (1, 0)))
+    assert shared is not None and shared.tiebreak == "share"
+    assert shared.hand_term({0: -30.0, 1: 0.0}) == MATCH_BONUS / 2
+    most = Stakes.of(_tied_view("german(match_tiebreak=most_hands_won)", (10, 40), (1, 0)))
+    assert most is not None
+    assert most.hand_term({0: -30.0, 1: 0.0}) == MATCH_BONUS / 2  # seat 1 goes out: one hand each
+    assert most.hand_term({0: -5.0, 1: -35.0}) == MATCH_BONUS  # nobody out: seat 0's hand decides
+    behind = Stakes.of(_tied_view("german(match_tiebreak=most_hands_won)", (10, 40), (0, 0)))
+    assert behind is not None and behind.hand_term({0: -30.0, 1: 0.0}) == 0.0
+    last = Stakes.of(_tied_view("german(match_tiebreak=best_last_hand)", (10, 40), (1, 0)))
+    assert last is not None
+    assert last.hand_term({0: -30.0, 1: 0.0}) == 0.0  # level, but seat 1 won this hand
+    ahead = Stakes.of(_tied_view("german(match_tiebreak=best_last_hand)", (40, 10), (0, 0)))
+    assert ahead is not None and ahead.hand_term({0: 0.0, 1: -30.0}) == MATCH_BONUS
+
+
+def test_a_seat_sitting_the_last_hand_out_keeps_its_score_in_the_stakes() -> None:
+    stakes = Stakes.of(_tied_view("german", (10, 40, 5), (0, 0, 0)))
+    assert stakes is not None
+    # Seat 2 is not dealt in (its score stands at -5): seat 0 at -35 beats seat 1, not seat 2.
+    assert stakes.hand_term({0: -25.0, 1: 0.0}) == 0.0
+    assert stakes.hand_term({0: 0.0, 1: -20.0}) == 0.0  # -10 against -5
+    leader = Stakes.of(_tied_view("german", (10, 40, 5), (0, 0, 0), seat=2))
+    assert leader is not None and leader.hand_term({0: -25.0, 1: 0.0}) == MATCH_BONUS

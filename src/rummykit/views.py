@@ -222,6 +222,8 @@ class MatchPublic(Protocol):
     @property
     def hands_counted(self) -> int: ...
     @property
+    def hands_won(self) -> Sequence[int]: ...
+    @property
     def pending_buyback(self) -> Sequence[int]: ...
 
 
@@ -256,6 +258,8 @@ class MatchView:
     ``unscored_hand = redeal`` do not): the current hand's number in the series."""
     buyback_pending: bool = False
     """A buy-back decision is open (the seat to decide is the first still to answer)."""
+    hands_won: tuple[int, ...] = ()
+    """Hands each seat has won (the score sheet's; ``match_tiebreak = most_hands_won`` reads it)."""
 
     @classmethod
     def of(cls, match: MatchPublic, seat: int) -> MatchView:
@@ -278,4 +282,5 @@ class MatchView:
             hands_dealt=match.hands_dealt,
             hands_counted=match.hands_counted,
             buyback_pending=bool(match.pending_buyback),
+            hands_won=tuple(match.hands_won),
         )

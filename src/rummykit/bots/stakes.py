@@ -8,7 +8,11 @@ decides otherwise, and a player reads the score sheet before a knock:
   leads by 30 need not win the hand, only lose it by less than 30; a seat behind by 30 must go out
   while the others still hold more than 30. :meth:`Stakes.hand_term` adds :data:`MATCH_BONUS` (shared
   on a tie) to a play-out that leaves the seat with the best final score, so the search plays for the
-  match and the hand's points only break what the match leaves equal.
+  match and the hand's points only break what the match leaves equal. Equal finals are broken as
+  ``match_tiebreak`` breaks them: by the hands won, the hand's winner (the seat a play-out has go
+  out) counting one more, or by the hand's own points (``best_last_hand``, where every tied seat
+  plays the hand; one sitting it out, as the DSkV's dealer, would be compared on an earlier hand the
+  play-out does not know, and those ties are taken as shared).
 * **A rubber to elimination** (``match_end = elimination_last_survivor``, RULES.md §4.8: a seat
   whose cumulative bad points reach the threshold is out, the last one in wins, and when the last
   ones all cross in the same hand the lowest total wins, D19): :meth:`Stakes.showdown_term` adds
@@ -76,6 +80,10 @@ class Stakes:
     one_left: bool = False
     """A heads-up German series with one hand after this one: :meth:`hand_term` values the lead the
     hand leaves by :func:`lead_equity`."""
+    tiebreak: str = "share"
+    """The rules' ``match_tiebreak``: how the last hand's equal finals are broken."""
+    hands_won: tuple[int, ...] = ()
+    """Hands each seat has won before this one (``most_hands_won``)."""
 
     @classmethod
     def of(cls, mv: MatchView, lead_equity: bool = False) -> Stakes | None:
@@ -100,23 +108,44 @@ class Stakes:
         if not (rubber or last_hand or one_left) or not mv.scores:
             return None
         threshold = mv.threshold if rubber else None
-        return cls(mv.seat, last_hand, mv.scores, mv.totals, threshold, others, one_left)
+        tiebreak = "share" if rules.not_applicable("match_tiebreak") else rules.match_tiebreak
+        return cls(
+            mv.seat, last_hand, mv.scores, mv.totals, threshold, others, one_left, tiebreak, mv.hands_won
+        )
 
     def hand_term(self, points: Mapping[int, float]) -> float:
         """The last hand of a series: :data:`MATCH_BONUS` shared among the seats whose final score
-        (their score so far plus ``points``, the hand's points per seat as a play-out scores them) is
-        the best, if this seat is one of them; with one hand left after this one, :data:`MATCH_BONUS`
-        times the :func:`lead_equity` of the lead it leaves; 0 in any other hand."""
-        finals = {s: self.scores[s] + p for s, p in points.items()}
+        (their score so far plus ``points``, the hand's points per seat as a play-out scores them; a
+        seat sitting the hand out keeps its score) is the best and that :attr:`tiebreak` keeps, if
+        this seat is one of them; with one hand left after this one, :data:`MATCH_BONUS` times the
+        :func:`lead_equity` of the lead it leaves; 0 in any other hand."""
         if self.one_left:
+            finals = {s: self.scores[s] + p for s, p in points.items()}
             lead = finals[self.seat] - max(v for s, v in finals.items() if s != self.seat)
             return MATCH_BONUS * lead_equity(lead)
         if not self.last_hand:
             return 0.0
+        finals = {s: v + points.get(s, 0.0) for s, v in enumerate(self.scores)}
         best = max(finals.values())
-        if finals.get(self.seat, best - 1) != best:
-            return 0.0
-        return MATCH_BONUS / sum(1 for v in finals.values() if v == best)
+        winners = self._tie_broken([s for s, v in finals.items() if v == best], points)
+        return MATCH_BONUS / len(winners) if self.seat in winners else 0.0
+
+    def _tie_broken(self, tied: list[int], points: Mapping[int, float]) -> list[int]:
+        """The seats of ``tied`` that :attr:`tiebreak` keeps once the hand scores ``points``."""
+        if len(tied) < 2 or self.tiebreak == "share":
+            return tied
+        key: dict[int, float]
+        if self.tiebreak == "most_hands_won":
+            if len(self.hands_won) != len(self.scores):
+                return tied
+            out = went_out(points)
+            key = {s: self.hands_won[s] + (s == out) for s in tied}
+        elif all(s in points for s in tied):  # best_last_hand: this hand, where all of them play it
+            key = {s: points[s] for s in tied}
+        else:
+            return tied
+        best = max(key.values())
+        return [s for s in tied if key[s] == best]
 
     def showdown_term(self, own: float, left: Sequence[float]) -> float:
         """A rubber's showdown with ``own`` bad points for this seat and ``left`` for each of
@@ -151,6 +180,17 @@ class Stakes:
         return _capped(rules, max(0, cap))
 
 
+def went_out(points: Mapping[int, float]) -> int | None:
+    """The seat a melding play-out's ``points`` have go out: the one seat with the most points, when
+    it lost none (it scores 0 or collects, the others pay); ``None`` for a hand nobody finished
+    (every seat's estimate is a loss) or a tie."""
+    if not points:
+        return None
+    best = max(points.values())
+    leaders = [s for s, p in points.items() if p == best]
+    return leaders[0] if len(leaders) == 1 and best >= 0 else None
+
+
 @functools.lru_cache(maxsize=64)
 def _capped(rules: Rules, threshold: int) -> Rules:
     """``rules`` with ``knock_threshold`` lowered to ``threshold`` (cached: the solver's caches are
@@ -161,4 +201,4 @@ def _capped(rules: Rules, threshold: int) -> Rules:
     return rules.replace(knock_threshold=threshold)
 
 
-__all__ = ["HAND_LOSS_SHARES", "MATCH_BONUS", "Stakes", "lead_equity"]
+__all__ = ["HAND_LOSS_SHARES", "MATCH_BONUS", "Stakes", "lead_equity", "went_out"]
