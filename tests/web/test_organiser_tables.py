@@ -140,7 +140,7 @@ def test_start_all_starts_the_waiting_tables_someone_sits_at(organised: TestClie
     host = web.create(organised, preset="german", seats=2, name="Hanna")
     answer = organiser_post(organised, "/api/organiser/start")
     assert answer.status_code == 200, answer.text
-    assert answer.json() == {"started": sorted([first, second]), "waiting": [empty]}
+    assert answer.json() == {"started": [first, second], "waiting": [empty]}  # in the order made
     statuses = {c: web.table_of(organised, c).status for c in (first, second, empty, host["code"])}
     assert statuses == {first: "playing", second: "playing", empty: "waiting", host["code"]: "waiting"}
     nobody = organiser_post(organised, f"/api/organiser/tables/{empty}/start")
@@ -151,6 +151,14 @@ def test_start_all_starts_the_waiting_tables_someone_sits_at(organised: TestClie
                        (f"/api/organiser/tables/{host['code']}/remove", {"seat": 0})):  # fmt: skip
         refused = organiser_post(organised, path, body)
         assert refused.status_code == 409 and refused.json()["code"] == "has_host"
+
+
+def test_the_organiser_s_list_keeps_the_tables_in_the_order_they_were_made(organised: TestClient) -> None:
+    made = [make(organised, preset="german", seats=2)["code"] for _ in range(7)]
+    join(organised, made[3], "Ada")
+    assert organiser_post(organised, f"/api/organiser/tables/{made[3]}/start").status_code == 200
+    listed = organised.get("/api/organiser/tables", headers=BEARER).json()["tables"]
+    assert [entry["code"] for entry in listed] == made  # a class's batch stays together, not by code
 
 
 @pytest.mark.parametrize("headers", [{}, {"Authorization": "Bearer wrong"}, {"Authorization": KEY}])

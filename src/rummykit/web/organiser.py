@@ -106,18 +106,20 @@ def organiser_entry(table: Table) -> dict[str, Any]:
 
 def entries(tables: Iterable[Table]) -> list[dict[str, Any]]:
     """The organiser's list: the open tables first, then those that ended and are still held (for
-    ``--finished-table-seconds``), each group by code; at most :data:`MOST_LISTED`."""
-    ordered = sorted(tables, key=lambda t: (t.status not in OPEN, t.code))
+    ``--finished-table-seconds``), each group in the order the tables were made (a batch of tables
+    for a class stays together); at most :data:`MOST_LISTED`."""
+    ordered = sorted(tables, key=lambda t: (t.status not in OPEN, t.made))
     return [organiser_entry(t) for t in ordered[:MOST_LISTED]]
 
 
 async def start_all(tables: Iterable[Table]) -> dict[str, list[str]]:
     """Start every waiting table the organiser made at which a person sits (bots take the open
     seats): ``{"started": [code, …], "waiting": [code, …]}``, the second the organiser's waiting
-    tables left as they were (nobody sits there yet, or it changed meanwhile), each by code."""
+    tables left as they were (nobody sits there yet, or it changed meanwhile), each in the order the
+    tables were made."""
     started: list[str] = []
     waiting: list[str] = []
-    for table in sorted(tables, key=lambda t: t.code):
+    for table in sorted(tables, key=lambda t: t.made):
         if not table.organised or table.status != "waiting":
             continue
         try:

@@ -52,6 +52,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import hmac
+import itertools
 import json
 import logging
 import math
@@ -111,6 +112,8 @@ from rummykit.web.protocol import (
 from rummykit.web.store import Guard, LobbyConflict, Store, StoredAction, StoredTable
 from rummykit.web.texts import STATUS_DE, action_texts, engine_error_texts, server_error_texts
 from rummykit.web.thinking import Decision, decide, fair_network, snapshot, table_key
+
+_TABLES_MADE: Final = itertools.count()
 
 __all__ = [  # what this module defines, and what it defined before it was split (imported from here)
     "CLIENT_QUEUE",
@@ -394,6 +397,9 @@ class Table:
         self.organised = False
         """Whether the organiser made the table (:mod:`rummykit.web.organiser`; stored): it has no host,
         the organiser starts it and removes people from it."""
+        self.made = next(_TABLES_MADE)
+        """The order this process made or rebuilt the table in (the database's open tables are
+        rebuilt in the order they were created): the organiser's list keeps a batch together."""
         self.owned = True
         """Whether this process plays the table; a copy made for one lobby request to a table
         another process owns is not (no bots, no clocks: the owner hears of the change)."""
