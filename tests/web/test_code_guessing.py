@@ -3,6 +3,7 @@ so a wider network may look up only a few codes that name no table (``missed_cod
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,10 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from rummykit.web.app import create_app
+from rummykit.web.limits import ServerSettings
+from rummykit.web.manager import CODE_ALPHABET
+from rummykit.web.tables import LobbyError
+from tests.web.test_caps_together import managers
 
 MISSES = 5
 """The burst of misses of these tests' servers (their rate refills none while a test runs)."""
@@ -163,3 +168,30 @@ def test_lookups_sent_at_once_cannot_all_pass_on_the_last_miss(clients: dict[str
     with ThreadPoolExecutor(max_workers=16) as pool:
         answers = list(pool.map(lambda c: first.get(f"/api/tables/{c}").status_code, codes))
     assert answers.count(404) == MISSES and answers.count(429) == len(codes) - MISSES
+
+
+async def _misses_in_two_processes(url: str, lookups: int) -> list[str]:
+    """``lookups`` lookups of codes naming no table from one network, alternating between two server
+    processes that share the database: each lookup's refusal code."""
+    settings = ServerSettings(missed_codes_per_hour=0.001, missed_codes_burst=MISSES)
+    made = await managers(url, settings, 2)
+    try:
+        codes = []
+        for i in range(lookups):
+            try:
+                await made[i % 2].find(f"ZZZZ{CODE_ALPHABET[i]}2", address=f"198.51.100.{i + 1}")
+            except LobbyError as exc:
+                codes.append(exc.error)
+        return codes
+    finally:
+        for manager in made:
+            await manager.close()
+
+
+def test_processes_sharing_a_database_count_a_network_s_misses_together(postgres_url: str, web: Any) -> None:
+    # Each process alone would allow MISSES; together they allow MISSES, and each one more at most
+    # before it learns that the others spent them.
+    codes = asyncio.run(_misses_in_two_processes(web.fresh_database(postgres_url, "misses_shared"), 16))
+    missed = codes.count("no_table")
+    assert MISSES <= missed <= MISSES + 2
+    assert codes == ["no_table"] * missed + ["too_many_misses"] * (len(codes) - missed)

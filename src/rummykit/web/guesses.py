@@ -9,6 +9,12 @@ lookup by code (429 ``too_many_misses``), whether the code names a table or not 
 nothing about the table), except a request that shows a token of a seat at the table (a player
 coming back, leaving, taking a seat back): one stranger on a school's or a carrier's shared address
 cannot lock the people already seated out of their tables.
+
+Server processes that share a database count a network's misses together: each miss is counted
+in the network's bucket there as well (``rk_rates``), and a process that finds it spent spends its
+own (:meth:`~rummykit.web.manager.TableManager.take`'s buckets, by miss only: a lookup that finds a
+table costs the database nothing). So ``--workers 4`` allows a network the same misses as one
+process, and one more per process at most before each learns of it.
 """
 
 from __future__ import annotations
@@ -57,6 +63,7 @@ class Lookup:
         self._network = None if address is None else fair_network(address)
         self._token = token
         self._spent = False
+        self._ended = False
         self._wait = 0.0
         if self._network is None:
             return
@@ -67,6 +74,11 @@ class Lookup:
             raise too_many_misses(wait)
         else:
             self._wait = wait
+
+    @property
+    def missed(self) -> bool:
+        """Whether the lookup ended and kept the miss it spent (the code named no table)."""
+        return self._spent and self._ended
 
     @property
     def needs_proof(self) -> bool:
@@ -92,4 +104,5 @@ class Lookup:
         if self._spent and not is_miss(exc):
             self._misses.refund(self._network)
             self._spent = False
+        self._ended = True
         return too_many_misses(self._wait) if self.needs_proof else exc

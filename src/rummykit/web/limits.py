@@ -297,6 +297,15 @@ class RateLimiter:
             tokens, stamp = self._buckets[key]
             self._buckets[key] = (min(float(self.burst), tokens + 1.0), stamp)
 
+    def hold(self, key: object, wait: float) -> None:
+        """Leave ``key`` no token for the next ``wait`` seconds (another process's bucket of the
+        same rate says so: :meth:`rummykit.web.manager.TableManager.take`), keeping any longer wait
+        it has."""
+        if wait <= 0 or self.wait(key) >= wait:
+            return
+        tokens = 0.0 if self.rate <= 0 or math.isinf(wait) else max(0.0, 1.0 - wait * self.rate)
+        self._buckets[key] = (tokens, self.clock())
+
     def _forget_full(self, now: float) -> None:
         for key, (tokens, stamp) in list(self._buckets.items()):
             if tokens + (now - stamp) * self.rate >= self.burst:

@@ -134,6 +134,8 @@ seconds, one behind another tab (slides shown to the class) every thirty; a minu
 slow network too."""
 
 NETWORK_PREFIX: Final = "network:"
+MISSES_KIND: Final = "misses"
+"""The ``rk_rates`` bucket of a network's misses of codes (:meth:`TableManager._shared_miss`)."""
 """The key under which a wider network's websocket connections are counted (beside its addresses')."""
 
 class TableManager:
@@ -374,9 +376,25 @@ class TableManager:
         try:
             found = await work()
         except LobbyError as exc:
-            raise lookup.failed(exc) from None
+            refusal = lookup.failed(exc)
+            if lookup.missed and address is not None:
+                await self._shared_miss(address)
+            raise refusal from None
         lookup.found(found if isinstance(found, Table) else None)
         return found
+
+    async def _shared_miss(self, address: str) -> None:
+        """With a shared database, count a miss of the wider network of ``address`` in its bucket
+        there too, and when that one is spent (the misses of every process together) spend this
+        process's as well: each process lets a network miss once more at most before it learns of it.
+        Only misses cost the database a transaction, and a network has few before it is refused."""
+        if self.cluster is None:
+            return
+        network = fair_network(address)
+        rate, burst = self._misses.rate, self._misses.burst
+        digest = self.digest(NETWORK_PREFIX + network)
+        wait = await self.db(self.cluster.take, MISSES_KIND, digest, rate, burst)
+        self._misses.hold(network, wait)
 
     async def _find(
         self, code: str, check: Callable[[StoredTable], None] | None = None, address: str | None = None
