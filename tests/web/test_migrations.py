@@ -13,9 +13,12 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, inspect, text
 
+from rummykit.record_seats import RecordSeat
 from rummykit.web import migrations
 from rummykit.web.app import create_app
+from rummykit.web.lobby import Seat
 from rummykit.web.store import Store, metadata
+from rummykit.web.tables import record_seats
 
 pytest.importorskip("alembic", reason="the web extra (alembic) is not installed")
 
@@ -70,6 +73,19 @@ def check_upgraded(url: str, code: str, token: str, before: dict[str, Any], web:
             assert after["version"] == before["version"] and after["view"] == before["view"]
             ws.send_json({"type": "act", "action": after["legal"][0], "version": after["version"]})
             web.receive_state(ws, until=lambda s: s["version"] > after["version"])
+        # Who made each move (0010): not known for the moves stored before, so the record's seats
+        # will say only their kinds; the move made after the upgrade is the person's.
+        store = Store(url)
+        try:
+            played = store.played_by(code)
+        finally:
+            store.close()
+        authors, stored = [by for _, _, by in played], before["version"]
+        assert authors[: stored + 1] == [None] * stored + ["person"] and set(authors[stored + 1 :]) <= {"bot"}
+        assert record_seats([Seat("human", "P"), Seat("bot", "Bot 2", "random")], played, len(played)) == (
+            RecordSeat("person"),
+            RecordSeat("bot", "random"),
+        )
 
 
 def test_sqlite_database_of_the_previous_release_is_upgraded(tmp_path: Path, web: Any) -> None:
