@@ -41,7 +41,7 @@ const I18N = {
     seeded: "seeded: every hand can be known", expired: "expired",
     seeded_join: "This table has a fixed seed: whoever created it can know every hand, yours included.",
     replaced: "A bot plays for you (you did not move in time)", back: "I'm back",
-    rules_link: "Rules", read_rules: "Read the rules", close: "Close", dismiss: "Dismiss", no_table: "There is no table {code}.",
+    rules_link: "Rules", read_rules: "Read the rules", close: "Close", dismiss: "Dismiss", no_table: "There is no table {code}.", retry_at: "(Possible again from {time}.)",
     hints_everyone: "Hints for every player (otherwise only when you play against bots)",
     unlisted: "Only by its link (not in the list of tables; a game against bots alone never is)", hints_all: "hints for everyone",
     house_rules: "House rules", advanced: "Advanced: any option (option=value, one per line)",
@@ -147,7 +147,7 @@ const I18N = {
     seeded: "fester Startwert: jedes Blatt kann bekannt sein", expired: "abgelaufen",
     seeded_join: "Dieser Tisch hat einen festen Startwert (Seed): wer ihn eröffnet hat, kann jedes Blatt kennen, auch deines.",
     replaced: "Ein Bot spielt für dich (du hast nicht rechtzeitig gezogen)", back: "Ich bin zurück",
-    rules_link: "Regeln", read_rules: "Regeln lesen", close: "Schließen", dismiss: "Schließen", no_table: "Es gibt keinen Tisch {code}.",
+    rules_link: "Regeln", read_rules: "Regeln lesen", close: "Schließen", dismiss: "Schließen", no_table: "Es gibt keinen Tisch {code}.", retry_at: "(Ab {time} wieder möglich.)",
     hints_everyone: "Tipps für alle Spieler (sonst nur, wenn du gegen Bots spielst)",
     unlisted: "Nur über den Link (nicht in der Liste der Tische; ein Spiel nur gegen Bots nie)", hints_all: "Tipps für alle",
     house_rules: "Hausregeln", advanced: "Erweitert: jede Option (option=wert, eine pro Zeile)",
@@ -240,6 +240,7 @@ function applyLanguage() {
   Cards.setLetters(S.lang === "de" && !S.intlLetters ? "de" : "en");
   Cards.setLanguage(S.lang);  // and name a face-down card in German
   renderLettersButton();
+  $("#btn-lang").classList.remove("hidden");  // hidden until the script knows the page's language
   $("#btn-lang").textContent = S.lang === "de" ? "EN" : "DE";
   $("#btn-lang").setAttribute("aria-label", S.lang === "de" ? "English" : "Deutsch");
   renderSoundButton();
@@ -261,13 +262,23 @@ function applyLanguage() {
 // in the page's rank letters.
 const inLang = (texts, fallback) => Cards.faces((texts && texts[S.lang]) || fallback);
 
+// A refusal that says how long to wait (Retry-After) also says when, as a time of day: a text that
+// counted the seconds down would be read out again every second, and "1800 s" is hard to picture.
+function retryNote(res) {
+  const seconds = Number(res.headers.get("Retry-After"));
+  if (!(seconds > 0)) return "";
+  const when = new Date(Date.now() + seconds * 1000);
+  const parts = seconds < 120 ? { hour: "2-digit", minute: "2-digit", second: "2-digit" } : { hour: "2-digit", minute: "2-digit" };
+  return " " + t("retry_at", { time: when.toLocaleTimeString(S.lang === "de" ? "de-DE" : "en-GB", parts) });
+}
+
 async function api(path, body) {
   const opts = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
   const res = await fetch(path, opts);
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
     const detail = typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail || res.status);
-    const err = new Error(inLang(data.texts, detail));
+    const err = new Error(inLang(data.texts, detail) + retryNote(res));
     err.status = res.status;
     err.code = data.code;
     throw err;
