@@ -71,3 +71,32 @@ def test_a_message_that_changes_nothing_is_answered_with_the_state_once_a_versio
             assert [e["code"] for e in errors] == ["unchanged"] * unchanged
             assert "nichts" in errors[0]["texts"]["de"]
         assert web.table_of(client, code).version == version
+
+
+def test_the_hand_s_log_and_the_moves_are_sent_once_a_version_to_a_connection(
+    client: TestClient, web: Any
+) -> None:
+    """A hand's log can be hundreds of kilobytes: a connection asking for it again and again at one
+    version turned twenty bytes into that much each time. It is sent once per version and connection;
+    asked again, the answer is ``unchanged`` (another connection, or the next version, gets it)."""
+    host = web.create(client, preset="german", seats=2, bots=[{"kind": "greedy"}])
+    code = host["code"]
+    with web.connect(client, code, host["token"]) as player, web.connect(client, code) as watcher:
+        first = web.receive_state(player, until=lambda s: bool(s["legal"]))
+        version = first["version"]
+        web.receive_state(watcher, until=lambda s: s["version"] == version)
+        for ws, kinds in ((player, ("hand_log", "moves")), (watcher, ("hand_log",))):
+            for kind in kinds:
+                for sent in (kind, kind, "ping"):
+                    ws.send_json({"type": sent})
+                answers = []
+                while (answer := ws.receive_json())["type"] != "pong":
+                    answers.append(answer)
+                assert [(a["type"], a.get("code")) for a in answers if a["type"] != "state"] == [
+                    (kind, None),
+                    ("error", "unchanged"),
+                ]
+        player.send_json({"type": "act", "action": first["legal"][0], "version": version})
+        web.receive_state(player, until=lambda s: s["version"] > version)
+        player.send_json({"type": "hand_log"})
+        assert web.next_of(player, "hand_log")["version"] > version

@@ -47,9 +47,10 @@ class Client:
         """How many :data:`_STATE_SLOT` wait in the queue (all but the last are skipped)."""
         self._slot_last = False
         """Whether the last message queued is a :data:`_STATE_SLOT` (a newer state replaces it)."""
-        self.answered_at: int | None = None
-        """The table version at which this connection was last sent the state as the answer to a
-        message that changed nothing (``back``, ``ready``: ``Table._answer``)."""
+        self.answered: dict[str, int] = {}
+        """The table version at which this connection was last sent each answer that is sent once per
+        version (``Table.answer_once``): the state for a message that changed nothing (``back``,
+        ``ready``), the hand's log, the list of moves."""
         self.token_digest: str | None = None
         """The digest of the seat token this connection showed in its hello (``None``: it watches):
         its seat is the one that token holds when it connects (:meth:`Table.connect`), and it is kept

@@ -660,12 +660,20 @@ class Table:
         the server a quarter of a millisecond or more to write, and a hundred connections of one
         network sending ``back`` at the message rate would otherwise keep a core busy writing states
         nobody needs (any change is sent to every connection anyway)."""
-        if client.answered_at == self.version:
-            text = "nothing changed since the state you were sent"
+        if self.answer_once(client, "state"):
+            client.send(self.state_text(client.seat, self._shared_texts()))
+
+    def answer_once(self, client: Client, kind: str) -> bool:
+        """Whether ``client`` is to be sent the answer ``kind`` (``state``, ``hand_log``, ``moves``):
+        once per table version; asked again, it is sent the small error ``unchanged`` instead. A hand's
+        log can be hundreds of kilobytes, and a connection asking for it at the message rate would
+        otherwise turn twenty bytes into that much, every time."""
+        if client.answered.get(kind) == self.version:
+            text = "nothing changed since the answer you were sent"
             client.send(error_json("unchanged", text, self.version))
-            return
-        client.answered_at = self.version
-        client.send(self.state_text(client.seat, self._shared_texts()))
+            return False
+        client.answered[kind] = self.version
+        return True
 
     def _breaks_ended(self, seats: Collection[int]) -> None:
         """Tell whom it concerns that the break of ``seats`` ended: everyone when the person to move
@@ -908,7 +916,8 @@ class Table:
         elif isinstance(message, protocol.RematchMessage):
             await self.ask_rematch(client)
         elif isinstance(message, protocol.HandLogMessage):
-            client.send(handlog.hand_log_text(self.match, self.version, protocol.seat_draw_json))
+            if self.answer_once(client, "hand_log"):
+                client.send(handlog.hand_log_text(self.match, self.version, protocol.seat_draw_json))
         elif isinstance(message, ChatMessage):
             name = self.seats[client.seat].name if client.seat is not None else ""
             line = self.chat.say(client.seat, name, message.text)
@@ -1209,6 +1218,8 @@ class Table:
         list (:data:`HIDDEN_WITHOUT_HINTS`)."""
         if not self._to_move(client):
             client.send(error_json("no_moves", "moves are listed for the player to move", self.version))
+            return
+        if not self.answer_once(client, "moves"):
             return
         actions, texts = self.moves()
         if not self.hints_for(client.seat) and self.rules.family == "melding":

@@ -28,7 +28,7 @@ from rummykit.views import Phase
 
 SERVER_ERRORS_DE: Final[dict[str, str]] = {
     "spectator": "Zuschauer können nicht spielen",
-    "unchanged": "Seit dem letzten Stand, den du bekommen hast, hat sich nichts geändert",
+    "unchanged": "Seit der letzten Antwort, die du bekommen hast, hat sich nichts geändert",
     "spectator_chat": "Zuschauer können nicht chatten",
     "too_many_cards": "Die gebildeten Figuren haben {cards} Karten, mehr als die {held} deiner Hand",
     "unknown_bot": "Unbekannter Bot {kind}; Bots: {kinds}",

@@ -401,7 +401,7 @@ function onMessage(msg) {
     case "state": S.chatReplay = false; onState(msg); break;
     case "error":
       if (msg.code === "table_unreadable") { S.unreadable = msg; break; }  // the close (4409) that follows says it
-      if (msg.code === "unchanged") break;  // a repeated back or ready: the page has this state already
+      if (msg.code === "unchanged") break;  // a repeated back, ready, hand_log or moves: the page has the answer already
       if (["too_many_connections", "too_many_attempts", "too_many_misses"].includes(msg.code)) { S.limitedBy = msg; break; }  // and its close (4429)
       if (msg.code === "removed") { forgetTable(S.code); S.token = null; }  // the host freed our seat: we watch
       // Why the table ended, said again in the lobby the ended table goes back to (the state may come first).
