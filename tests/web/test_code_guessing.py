@@ -157,6 +157,36 @@ def test_people_seated_at_a_table_get_through_a_network_whose_misses_are_spent(
     assert retaken.status_code == 200, retaken.text
 
 
+def test_a_made_up_token_from_a_spent_network_costs_the_same_for_every_code(
+    app: Any, clients: dict[str, TestClient], web: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With its misses spent, a network's requests that showed a made-up token were looked up in full
+    before being refused: a code that named no table cost a database read, an ended one was rebuilt
+    into memory (and counted by /api/health), an open one cost a dictionary lookup, so the time of
+    the refusal and the health count told a guesser which codes named tables, at the request rate.
+    Now the token is checked first against the tables in memory, and nothing else is done."""
+    first, same = clients["first"], clients["same_network"]
+    code = web.create(first, preset="gin", seats=2, name="Anna")["code"]
+    for _ in range(MISSES):
+        assert same.get(f"/api/tables/{unused_code(code)}").status_code == 404
+    manager = app.state.manager
+    looked: list[str] = []
+    for name in ("_find", "_archived"):
+        original = getattr(manager, name)
+
+        async def counting(*args: Any, _original: Any = original, _name: str = name, **kwargs: Any) -> Any:
+            looked.append(_name)
+            return await _original(*args, **kwargs)
+
+        monkeypatch.setattr(manager, name, counting)
+    before = first.get("/api/health").json()["tables"]
+    for probe in (code, unused_code(code), "ZZZZ22"):
+        for path in ("start", "leave", "retake"):
+            answer = same.post(f"/api/tables/{probe}/{path}", json={"token": "x" * 30})
+            assert answer.status_code == 429 and answer.json()["code"] == "too_many_misses"
+    assert looked == [] and first.get("/api/health").json()["tables"] == before
+
+
 def test_lookups_sent_at_once_cannot_all_pass_on_the_last_miss(clients: dict[str, TestClient]) -> None:
     """A miss was spent only after the lookup's database read, so that requests sent together all
     passed the check while one miss was left: a /24 sending bursts got thousands of guesses instead

@@ -303,8 +303,10 @@ def create_app(
         # The database answers too: a server whose database hangs or is away is not healthy, though
         # its process answers (a monitor restarting it, or a balancer sending people elsewhere).
         # The answer is kept a second, so that asking often costs the database one query a second.
+        # Open tables only: an ended table rebuilt for a lookup is not counted, so the count does not
+        # tell which code a lookup found.
         manager = manager_of(request)
-        tables = len(manager.tables)
+        tables = len(manager.open_tables())
         now = asyncio.get_running_loop().time()
         checked, answering = health_seen
         if now - checked >= HEALTH_CACHE_SECONDS:

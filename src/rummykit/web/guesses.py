@@ -15,6 +15,12 @@ in the network's bucket there as well (``rk_rates``), and a process that finds i
 own (:meth:`~rummykit.web.manager.TableManager.take`'s buckets, by miss only: a lookup that finds a
 table costs the database nothing). So ``--workers 4`` allows a network the same misses as one
 process, and one more per process at most before each learns of it.
+
+A request that needs its token to get through is checked against the tables this process holds in
+memory before anything else is done for it (:meth:`Lookup.prove_first`): the proof costs the same
+for a code that names a table and one that does not. A seated player's table that another process
+plays, or one that has ended and left memory, is therefore refused to such a network until a miss
+is allowed again.
 """
 
 from __future__ import annotations
@@ -84,6 +90,19 @@ class Lookup:
     def needs_proof(self) -> bool:
         """Whether the network had no miss left, so that only a seat's token lets the request on."""
         return self._wait > 0
+
+    def prove_first(self, table: Table | None) -> None:
+        """Before any work, for a request that needs proof: refuse it unless its token holds a seat
+        of ``table``, the table this process holds in memory under the code (``None``: none). A
+        request from a network out of misses then costs the same whether its code names a table or
+        not (no database, no rebuilt ended table), so neither the time of the refusal nor the
+        server's table count tells a guesser anything.
+
+        Raises:
+            LobbyError: 429 ``too_many_misses``.
+        """
+        if self.needs_proof and (table is None or self._token is None or not proves(table, self._token)):
+            raise too_many_misses(self._wait)
 
     def found(self, table: Table | None = None) -> None:
         """The code named a table (``table``, where the request goes on with it): the miss is given

@@ -372,7 +372,11 @@ class TableManager:
         """What ``work`` finds for a lookup of ``code`` from ``address`` (showing ``token``, if any),
         within the misses of the address's network (:class:`~rummykit.web.guesses.Lookup`). A text
         that is no code at all (wrong length, letters codes never use) names nothing: no guess."""
-        lookup = Lookup(self._misses, address if self._key(code) else None, token)
+        key = self._key(code)
+        lookup = Lookup(self._misses, address if key else None, token)
+        if lookup.needs_proof:
+            held = self.tables.get(key) if key is not None else None
+            lookup.prove_first(held if held is not None and held.owned and not held.archived else None)
         try:
             found = await work()
         except LobbyError as exc:
