@@ -132,7 +132,7 @@ def test_people_seated_at_a_table_get_through_a_network_whose_misses_are_spent(
     and so were leave and the other requests with a seat's token. A seat's token still gets through;
     a made-up one, or none, is refused as any lookup is."""
     first, same, other = clients["first"], clients["same_network"], clients["other_network"]
-    grant = web.create(first, preset="gin", seats=2, name="Anna")
+    grant = web.create(first, preset="gin", seats=2, name="Anna", listed=False)
     code = grant["code"]
     assert other.post(f"/api/tables/{code}/join", json={"name": "Ben"}).status_code == 200
     wrong = unused_code(code)
@@ -166,7 +166,7 @@ def test_a_made_up_token_from_a_spent_network_costs_the_same_for_every_code(
     the refusal and the health count told a guesser which codes named tables, at the request rate.
     Now the token is checked first against the tables in memory, and nothing else is done."""
     first, same = clients["first"], clients["same_network"]
-    code = web.create(first, preset="gin", seats=2, name="Anna")["code"]
+    code = web.create(first, preset="gin", seats=2, name="Anna", listed=False)["code"]
     for _ in range(MISSES):
         assert same.get(f"/api/tables/{unused_code(code)}").status_code == 404
     manager = app.state.manager
@@ -185,6 +185,28 @@ def test_a_made_up_token_from_a_spent_network_costs_the_same_for_every_code(
             answer = same.post(f"/api/tables/{probe}/{path}", json={"token": "x" * 30})
             assert answer.status_code == 429 and answer.json()["code"] == "too_many_misses"
     assert looked == [] and first.get("/api/health").json()["tables"] == before
+
+
+def test_a_spent_network_still_finds_the_tables_the_lobby_lists(
+    clients: dict[str, TestClient], web: Any
+) -> None:
+    """One stranger spending a school's misses locked everybody behind that address out of the
+    lobby's own tables (join, the rules, watching). A listed table's code is public: it is looked up
+    as ever; a table found by its link alone stays refused, as a free code is."""
+    first, same, other = clients["first"], clients["same_network"], clients["other_network"]
+    listed = web.create(other, preset="german", seats=3, name="Anna")["code"]
+    hidden = unlisted_table(other)
+    for _ in range(MISSES):
+        assert same.get(f"/api/tables/{unused_code(listed)}").status_code == 404
+    joined = first.post(f"/api/tables/{listed}/join", json={"name": "Ben"})
+    assert joined.status_code == 200, joined.text
+    assert first.get(f"/api/tables/{listed}").status_code == 200
+    with first.websocket_connect(f"/ws/{listed}") as ws:
+        ws.send_json({"type": "hello"})
+        assert ws.receive_json()["type"] in ("welcome", "state")
+    for code in (hidden, unused_code(listed)):
+        refused = first.post(f"/api/tables/{code}/join", json={"name": "Ben"})
+        assert refused.status_code == 429 and refused.json()["code"] == "too_many_misses"
 
 
 def test_lookups_sent_at_once_cannot_all_pass_on_the_last_miss(clients: dict[str, TestClient]) -> None:

@@ -494,19 +494,18 @@ def create_app(
 
     async def _serve_seated(websocket: WebSocket, manager: TableManager, code: str, address: str) -> None:
         """A connection from a network whose misses are spent (:mod:`rummykit.web.guesses`): served
-        only when its hello shows the token of a seat at the table, and only by the process that
-        plays the table; anyone else is refused as if the table did not matter (``too_many_misses``,
-        4429), so the refusal says nothing about the table."""
+        only by the process that plays the table, when its hello shows the token of a seat at the
+        table or the lobby lists the table (a watcher, whose code is public); anyone else is refused
+        as if the table did not matter (``too_many_misses``, 4429), so the refusal says nothing about
+        the table."""
         await websocket.accept()
         hello = await _read_hello(websocket)
         if hello is False:
             return
         try:
-            if not hello.token:
-                raise too_many_misses(manager.misses_wait(address))
-            table = await manager.find(code, address=address, token=hello.token)
-            digest = hash_token(hello.token)
-            if not table.owned or table.seat_for_digest(digest) is None:
+            table = await manager.find(code, address=address, token=hello.token or None)
+            digest = hash_token(hello.token) if hello.token else None
+            if not table.owned or (digest is not None and table.seat_for_digest(digest) is None):
                 raise too_many_misses(manager.misses_wait(address))
         except LobbyError as exc:
             error = error_json(exc.error, exc.message, texts=exc.texts)

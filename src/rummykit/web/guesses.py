@@ -7,8 +7,12 @@ of the network's misses before any work, so that requests sent at once cannot al
 one, and gets it back when the code names a table. A network whose misses are spent is refused every
 lookup by code (429 ``too_many_misses``), whether the code names a table or not (the refusal says
 nothing about the table), except a request that shows a token of a seat at the table (a player
-coming back, leaving, taking a seat back): one stranger on a school's or a carrier's shared address
-cannot lock the people already seated out of their tables.
+coming back, leaving, taking a seat back), and a lookup of a table the lobby lists (its code is
+public): one stranger on a school's or a carrier's shared address cannot lock the people already
+seated out of their tables, nor the others out of the lobby's tables. Tables found by their link
+alone (an organiser's class tables unless listed) stay refused to that network until a miss is
+allowed again: telling them apart from free codes is what the budget is for, so a school whose
+pupils share an address lists its tables, or raises ``--missed-codes-per-hour`` on its own server.
 
 Server processes that share a database count a network's misses together: each miss is counted
 in the network's bucket there as well (``rk_rates``), and a process that finds it spent spends its
@@ -30,7 +34,7 @@ import math
 from rummykit.web.limits import RateLimiter
 from rummykit.web.lobby import LobbyError
 from rummykit.web.seats import held_seat
-from rummykit.web.tables import Table, refusal
+from rummykit.web.tables import OPEN, Table, refusal
 from rummykit.web.thinking import fair_network
 
 
@@ -57,11 +61,12 @@ class Lookup:
     """One lookup by code from ``address`` (``None``: the server's own, never counted), with the
     ``token`` the request shows, if any.
 
-    Made before the lookup: it spends one of the network's misses, or, when they are spent, refuses
-    a request without a token at once (:func:`too_many_misses`). Then :meth:`found` or :meth:`failed`
-    says how the lookup ended: a table found gives the miss back; a request that had no miss left is
-    granted only when its token proves a seat at the table found, and refused the same way whatever
-    else happened.
+    Made before the lookup: it spends one of the network's misses. When they are spent the request
+    needs proof (:attr:`needs_proof`), and :meth:`prove_first` decides on it before any work, from
+    the table in memory: a listed open table is looked up, a seat's token gets through, anything else
+    is refused (:func:`too_many_misses`). Then :meth:`found` or :meth:`failed` says how the lookup
+    ended: a table found gives the miss back; a request that needed proof is refused the same way
+    whatever else happened, unless it was proved.
     """
 
     def __init__(self, misses: RateLimiter, address: str | None, token: str | None = None) -> None:
@@ -70,14 +75,13 @@ class Lookup:
         self._token = token
         self._spent = False
         self._ended = False
+        self._public = False
         self._wait = 0.0
         if self._network is None:
             return
         wait = misses.take(self._network)
         if wait <= 0:
             self._spent = True
-        elif token is None:
-            raise too_many_misses(wait)
         else:
             self._wait = wait
 
@@ -101,6 +105,9 @@ class Lookup:
         Raises:
             LobbyError: 429 ``too_many_misses``.
         """
+        if table is not None and table.listed and table.status in OPEN:
+            self._public = True  # the lobby lists it: finding it tells nobody anything
+            return
         if self.needs_proof and (table is None or self._token is None or not proves(table, self._token)):
             raise too_many_misses(self._wait)
 
@@ -114,6 +121,8 @@ class Lookup:
         if self._spent:
             self._misses.refund(self._network)
             self._spent = False
+        if self._public:
+            return
         if self.needs_proof and (table is None or self._token is None or not proves(table, self._token)):
             raise too_many_misses(self._wait)
 
@@ -124,4 +133,4 @@ class Lookup:
             self._misses.refund(self._network)
             self._spent = False
         self._ended = True
-        return too_many_misses(self._wait) if self.needs_proof else exc
+        return too_many_misses(self._wait) if self.needs_proof and not self._public else exc

@@ -374,7 +374,7 @@ class TableManager:
         that is no code at all (wrong length, letters codes never use) names nothing: no guess."""
         key = self._key(code)
         lookup = Lookup(self._misses, address if key else None, token)
-        if lookup.needs_proof:
+        if lookup.needs_proof:  # in memory alone: the same work whether the code names a table or not
             held = self.tables.get(key) if key is not None else None
             lookup.prove_first(held if held is not None and held.owned and not held.archived else None)
         try:
