@@ -154,6 +154,13 @@ def test_bad_requests(client: TestClient, web: Any) -> None:
         headers={"Content-Type": "application/json"},
     )
     assert huge.status_code == 413
+    # Bodies the framework cannot decode at all are said as any body that is not JSON is.
+    json_type = {"Content-Type": "application/json"}
+    for body in (b"{", b'{"name": "\xff\xfe"}', b"[" * 5000 + b"]" * 5000):
+        answer = client.post("/api/tables", content=body, headers=json_type)
+        assert answer.status_code == 422 and answer.json()["code"] == "body_not_json", answer.text
+        assert "JSON" in answer.json()["texts"]["de"]
+    assert client.get("/api/nothing/here").json() == {"detail": "Not Found"}  # other errors as before
 
 
 def test_overrides_and_seed_are_kept(client: TestClient, web: Any) -> None:

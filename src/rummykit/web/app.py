@@ -48,11 +48,13 @@ from pathlib import Path
 from typing import Annotated, Any, Final, Literal
 
 from fastapi import Depends, FastAPI, Request, WebSocket
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from rummykit.bots import BOT_KIND_LINES, BOT_KIND_NAMES, BOT_LEVELS, LEVEL_LINES, LEVELED_KINDS
@@ -151,6 +153,10 @@ def name_problem(errors: list[Any]) -> tuple[str, str] | None:
     if not errors or tuple(errors[0].get("loc", ())) != ("body", "name"):
         return None
     return NAME_PROBLEMS.get(errors[0].get("type", ""))
+
+
+BODY_PARSE_ERROR: Final = "There was an error parsing the body"
+"""FastAPI's detail of the 400 it raises for a body it cannot decode at all (before validation)."""
 
 
 def body_problem(errors: list[Any]) -> str | None:
@@ -253,6 +259,17 @@ def create_app(
         texts = server_error_texts("storage_down", message)
         body = {"detail": message, "code": "storage_down", "texts": texts}
         return JSONResponse(body, 503, headers={"Retry-After": str(STORAGE_RETRY_SECONDS)})
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        # A body FastAPI cannot even decode (bytes that are not UTF-8, JSON nested deeper than the
+        # parser goes) is refused before validation, with a bare 400: said as any body that is not
+        # JSON is. Every other HTTP error keeps the framework's answer.
+        if exc.status_code == 400 and exc.detail == BODY_PARSE_ERROR:
+            detail = BODY_PROBLEMS["body_not_json"]
+            texts = server_error_texts("body_not_json", detail)
+            return JSONResponse({"detail": detail, "code": "body_not_json", "texts": texts}, 422)
+        return await http_exception_handler(request, exc)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
