@@ -146,6 +146,9 @@ def test_bad_requests(client: TestClient, web: Any) -> None:
     assert client.post("/api/tables", json={"seats": 7}).status_code == 400  # german: 2 to 6 players
     assert client.post("/api/tables", json={"seats": 2, "bots": [{"kind": "oracle"}]}).status_code == 400
     assert client.post("/api/tables", json={"surprise": True}).status_code == 422
+    twice = client.post("/api/tables", json={"seats": 2, "bots": [{"kind": "greedy:hard", "level": "easy"}]})
+    assert twice.status_code == 400 and twice.json()["code"] == "bad_bot"
+    assert "policy" not in twice.text and "openspiel" not in twice.text  # only what the web offers
     assert client.get("/api/tables/NOPE99").status_code == 404
     assert client.post("/api/tables/NOPE99/join", json={}).status_code == 404
     huge = client.post(

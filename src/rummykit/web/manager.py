@@ -1006,9 +1006,11 @@ class TableManager:
                 raise LobbyError(400, message, texts=texts, error="unknown_bot")
             try:
                 make_bot(kind, b.level)
-            except RummyError as exc:  # the kind is a web bot's: its level is not a level
+            except RummyError:  # the kind is a web bot's: its level is not a level, or given twice
                 levels = ", ".join(BOT_LEVELS)
-                raise refusal(400, "bad_bot", str(exc), kind=quoted(kind), levels=levels) from None
+                at = f" at level {quoted(b.level)}" if b.level else ""
+                message = f"no bot {quoted(kind)}{at}; levels: {levels}"
+                raise refusal(400, "bad_bot", message, kind=quoted(kind), levels=levels) from None
             seats.append(Seat("bot", f"Bot {i + 1}", kind, b.level))
         takeover = spec.takeover_seconds if spec.takeover_seconds is not None else self.takeover_seconds
         guard = self._capacity_guard(digest, network)
