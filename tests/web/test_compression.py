@@ -47,6 +47,14 @@ def test_a_revalidation_of_the_gzipped_script_is_answered_not_modified(client: T
     assert plain.headers["etag"] != tag
 
 
+def test_a_range_and_a_head_of_a_page_file_say_that_the_answer_varies(client: TestClient) -> None:
+    ranged, body = raw_get(client, "/static/app.js", {**GZIP, "Range": "bytes=0-10"})
+    assert ranged.status_code == 206 and len(body) == 11 and "content-encoding" not in ranged.headers
+    assert "Accept-Encoding" in ranged.headers["vary"]
+    head = client.head("/static/app.js", headers=GZIP)
+    assert head.status_code == 200 and "Accept-Encoding" in head.headers["vary"]
+
+
 def test_answers_that_may_hold_a_secret_are_never_compressed(client: TestClient, web: Any) -> None:
     grant = client.post("/api/tables", json={"preset": "german", "seats": 2, "name": "A" * 30}, headers=GZIP)
     assert grant.status_code == 201 and "content-encoding" not in grant.headers  # holds the seat's token

@@ -27,6 +27,8 @@ SMALLEST: Final = 1024
 """Bodies shorter than this go as they are (compressing them saves less than its headers cost)."""
 KEPT: Final = 32
 """Compressed bodies kept (the page's files and the two lists, in two languages, with room to spare)."""
+VARIED: Final = (200, 206, 304)
+"""Answers that say ``Vary: Accept-Encoding`` (a file, a range of it, not modified)."""
 LEVEL: Final = 9
 """gzip's level: the best compression, paid once per body."""
 
@@ -61,11 +63,13 @@ class CompressedFiles:
         self._kept: OrderedDict[bytes, bytes] = OrderedDict()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] != "GET" or not covered(scope["path"]):
+        if scope["type"] != "http" or scope["method"] not in ("GET", "HEAD") or not covered(scope["path"]):
             await self.app(scope, receive, send)
             return
         request = Headers(scope=scope)
-        if not accepts_gzip(request):
+        # A HEAD, and a GET without gzip, go as they are, saying that the answer varies: a cache in
+        # front must not hand either to a browser that asks otherwise.
+        if scope["method"] == "HEAD" or not accepts_gzip(request):
             await self.app(scope, receive, self._varied(send))
             return
         scope = dict(scope)
@@ -91,7 +95,7 @@ class CompressedFiles:
         body = b"".join(parts)
         headers = MutableHeaders(raw=list(start["headers"]))
         status = start["status"]
-        if status in (200, 304) and "content-encoding" not in headers:
+        if status in VARIED and "content-encoding" not in headers:
             headers.add_vary_header("Accept-Encoding")
             etag = headers.get("etag")
             if etag is not None and etag.endswith('"'):
@@ -111,7 +115,7 @@ class CompressedFiles:
         the plain answer apart from the gzipped one."""
 
         async def varied(message: Message) -> None:
-            if message["type"] == "http.response.start" and message["status"] in (200, 304):
+            if message["type"] == "http.response.start" and message["status"] in VARIED:
                 headers = MutableHeaders(raw=list(message["headers"]))
                 headers.add_vary_header("Accept-Encoding")
                 message = {**message, "headers": headers.raw}
