@@ -271,7 +271,11 @@ def serve_command(
         bool,
         typer.Option(
             "--ws-compression/--no-ws-compression",
-            help="Compress websocket messages (permessage-deflate); off by default: states are small.",
+            help=(
+                "Compress websocket messages (permessage-deflate); off by default: states are small, "
+                "and a connection's compression keeps its hand next to other players' chat, whose "
+                "sizes an eavesdropper who also chats could measure."
+            ),
             rich_help_panel=SWITCHES,
         ),
     ] = False,
