@@ -2,8 +2,11 @@
 
 The page is built by :func:`rummykit.explain.explain_html` from the option values, so a house-rule
 table shows its own values. Every text in it is escaped there; the browser inserts the fragment as
-it is and nothing else. Pages are cached per rule set and language (a bounded cache: there are few
-presets, and the house rules of open tables are bounded by the table limits).
+it is and nothing else. Pages are cached per rule set and language in a cache of
+:data:`PAGE_CACHE_SIZE` pages, the least recently asked for dropped first: the presets' pages and the
+open tables' stay, while anyone may ask for the page of house rules they only consider (``POST
+/api/presets/{name}/rules``), so a stranger can make the cache build pages again (a few milliseconds
+each, at the lobby's request rate) but never grow it.
 """
 
 from __future__ import annotations
