@@ -3,10 +3,10 @@
 The page is built by :func:`rummykit.explain.explain_html` from the option values, so a house-rule
 table shows its own values. Every text in it is escaped there; the browser inserts the fragment as
 it is and nothing else. Pages are cached per rule set and language in a cache of
-:data:`PAGE_CACHE_SIZE` pages, the least recently asked for dropped first: the presets' pages and the
-open tables' stay, while anyone may ask for the page of house rules they only consider (``POST
-/api/presets/{name}/rules``), so a stranger can make the cache build pages again (a few milliseconds
-each, at the lobby's request rate) but never grow it.
+:data:`PAGE_CACHE_SIZE` pages, the least recently asked for dropped first. Anyone may ask for the page
+of house rules they only consider (``POST /api/presets/{name}/rules``), so a stranger asking for many
+can make the cache build the presets' pages again (a few milliseconds each, at the lobby's request
+rate), but never grow it.
 """
 
 from __future__ import annotations
