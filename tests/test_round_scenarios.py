@@ -625,6 +625,29 @@ def test_the_copy_of_the_taken_discard_is_barred_and_the_message_says_why() -> N
     assert "your other" not in str(rejected(single, "discard 2D", DiscardError, "may_discard_taken_discard"))
 
 
+def test_a_copy_of_a_taken_discard_that_had_to_be_laid_is_the_player_s_own() -> None:
+    """Scala 40 lays the taken discard at once (``discard_pickup_requires_meld``): once it is on the
+    table the copy of its face still in hand is the player's own and may be discarded (D15 bars only
+    the card taken). It was barred as the copies of an unlaid taken card are."""
+    rnd = deal(SCALA, ["9C 2H 5S", "3D 4D 5D KS KH KC 9C 9D 9H 10H"], upcard="7S", stock="JD 4S QD")
+    play(rnd, "draw", "open 3D 4D 5D | KS KH KC", "discard JD", "draw", "discard 9C", "take")
+    assert "discard 9C" not in offered(rnd)  # first the taken card goes to the table
+    play(rnd, "meld 9C 9D 9H")
+    assert rnd.hands[1].count(Card.parse("9C")) == 1 and "discard 9C" in offered(rnd)
+    rnd.apply("discard 9C")
+    assert rnd.view(0).top_discard == Card.parse("9C")
+
+
+def test_an_unopened_player_is_told_to_keep_a_card_that_fits_the_table_until_opening() -> None:
+    """A card that fits a table meld may not be discarded (§5.2); the refusal told a player who had
+    not opened to lay it off from the next turn, which they cannot before opening."""
+    rnd = deal(SCALA, ["4D 9C 2H", "5D 6D 7D KS KH KC 10H 2S 3S"], upcard="7S", stock="9H JS 3C 4C")
+    play(rnd, "draw", "open 5D 6D 7D | KS KH KC", "discard 9H", "draw")
+    refused = rejected(rnd, "discard 4D", DiscardError, "discard_playable_card_allowed")
+    assert "keep it to lay off once you have opened" in str(refused) and "next turn" not in str(refused)
+    assert "sobald du ausgelegt hast" in localize_error(refused, "de")
+
+
 def test_no_play_may_leave_only_the_taken_discard() -> None:
     """D15 without exception: forehand takes the upcard 9D and could lay all 13 other cards. Laying
     them would leave only the taken card, which may not be discarded: the opening is refused (and not

@@ -79,6 +79,25 @@ def barred_taken(rnd: RoundState) -> Card | None:
     return rnd.taken_discard
 
 
+def discard_barred_taken(rnd: RoundState, seat: int) -> Card | None:
+    """The card taken from the discard pile this turn that ``seat`` may not discard (RULES.md D15,
+    ``may_discard_taken_discard`` off), or ``None``.
+
+    ``None`` too where the take obliged the player to lay that card (:func:`must_lay_taken`: Scala
+    40's ``discard_pickup_requires_meld``, or a player who had not opened under
+    ``opened_or_opening_with_it``): the turn cannot end with a discard before it is laid, so at the
+    discard it is on the table, and a copy of its face still in hand is the player's own. Elsewhere
+    two copies cannot be told apart, and both are barred."""
+    rules = rnd.rules
+    if rules.may_discard_taken_discard or rnd.taken_discard is None:
+        return None
+    opened_with_it = rnd.opened_turn[seat] == rnd.turn  # had not opened when it took the card
+    laid = rules.discard_pickup_requires_meld or (
+        rules.discard_pickup_requires_opened == "opened_or_opening_with_it" and opened_with_it
+    )
+    return None if laid and rnd.must_lay is None else rnd.taken_discard
+
+
 def require_discardable_left(
     rnd: RoundState, hand: Hand, action: Action, error: type[IllegalActionError]
 ) -> None:

@@ -39,6 +39,7 @@ from rummykit.melding_conditions import (
     PHASE_PLAY,
     barred_taken,
     can_place,
+    discard_barred_taken,
     exchange_problem,
     hand_romme_now,
     may_lay_off,
@@ -389,7 +390,7 @@ class MeldingPlanner:
         hand = rnd.hands[seat]
         distinct = list(dict.fromkeys(hand.cards()))  # in code order
         closing = len(hand) == 1
-        taken = rnd.taken_discard if not rules.may_discard_taken_discard else None
+        taken = discard_barred_taken(rnd, seat)
         jokers_barred = rules.joker_discard_allowed == "only_when_closing" and not closing
         playable_barred = not rules.discard_playable_card_allowed and not closing
         if not jokers_barred and not playable_barred:
@@ -438,7 +439,6 @@ class MeldingPlanner:
         return False
 
     def _plan_discard(self, rnd: RoundState, action: Discard) -> Plan:
-        rules = rnd.rules
         seat = rnd.to_move
         card = action.card
         hand = _hand_after(rnd, seat, (card,), action)
@@ -448,7 +448,7 @@ class MeldingPlanner:
                 "discard_pickup_requires_meld",
             )
         if card not in self.discardable(rnd, seat):
-            if card == rnd.taken_discard and not rules.may_discard_taken_discard:
+            if card == discard_barred_taken(rnd, seat):
                 raise taken_discard_error(action, card, rnd.hands[seat].count(card))
             if card == JOKER_CODE:
                 raise DiscardError(
@@ -459,7 +459,14 @@ class MeldingPlanner:
             if not may_lay_off(rnd, seat):
                 # RULES.md §5.2 bars a card that could be laid off on a table meld, whoever may lay it
                 # off now: in the turn of the opening (no lay-offs yet) the card stays in hand for the
-                # next turn. Where every card is barred the bars lift (discardable), so no turn is stuck.
+                # next turn, and a player who has not opened keeps it until they have. Where every
+                # card is barred the bars lift (discardable), so no turn is stuck.
+                if rnd.opened_turn[seat] is None:
+                    raise DiscardError(
+                        f"{action}: {card} fits a meld on the table, so it may not be discarded; "
+                        "keep it to lay off once you have opened (discard_playable_card_allowed is off)",
+                        "discard_playable_card_allowed",
+                    )
                 raise DiscardError(
                     f"{action}: {card} fits a meld on the table, so it may not be discarded; "
                     "lay it off from your next turn (discard_playable_card_allowed is off)",

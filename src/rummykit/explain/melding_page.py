@@ -71,9 +71,29 @@ def melding_turn(rules: Rules, t: Lang) -> list[Block]:
         )
     )
     rules_discard: list[str] = [discard_allowed(rules, t)]
-    if not rules.may_discard_taken_discard:
+    barred = not rules.may_discard_taken_discard
+    if barred and rules.discard_pickup_requires_meld:
+        # The taken card is on the table before any discard: a copy of its face in hand is one's own.
+        if rules.num_decks > 1:
+            rules_discard.append(
+                t(
+                    "The card taken from the discard pile is on the table by then, so an equal card left "
+                    "in your hand (two packs) is yours to discard.",
+                    "Die von der Ablage genommene Karte liegt dann schon auf dem Tisch; eine gleiche Karte "
+                    "(zwei Kartenspiele), die noch in der Hand ist, darf man abwerfen.",
+                )
+            )
+    elif barred:
+        bar = taken_discard_bar(rules, t)
+        if rules.num_decks > 1 and rules.discard_pickup_requires_opened == "opened_or_opening_with_it":
+            bar += t(
+                " (but once you have opened with it, it is on the table, and an equal card in your hand is "
+                "yours to discard)",
+                " (wer aber mit ihr ausgelegt hat, hat sie auf dem Tisch; eine gleiche Karte in der Hand "
+                "darf dann abgeworfen werden)",
+            )
         rules_discard.append(
-            taken_discard_bar(rules, t)
+            bar
             + t(
                 ". This holds for your last card too: keep another card to discard (or lay that one too).",
                 ". Das gilt auch für die letzte Karte: man behält eine andere Karte zum Abwerfen (oder legt "

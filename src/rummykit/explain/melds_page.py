@@ -111,6 +111,16 @@ def melds(rules: Rules, t: Lang) -> list[Block]:
                 "Die längste Folge geht von Ass zu Ass: A 2 … K A (14 Karten, mit zwei Assen).",
             )
         )
+    elif rules.ace_low_in_runs and rules.ace_high_in_runs and longest_fits:
+        # Said where players of a game with the 14-card run would assume it (German Rummy has it).
+        items.append(
+            t(
+                "A run holds one ace at most, at one end: the longest run has 13 cards (A 2 … K or "
+                "2 … K A), and A 2 … K A is no meld.",
+                "Eine Folge hat höchstens ein Ass, an einem Ende: Die längste Folge hat 13 Karten (A 2 … K "
+                "oder 2 … K A); A 2 … K A ist keine Figur.",
+            )
+        )
     jokers = [
         t(
             "A joker (JK) stands for any card. In a run its place decides which card; at an open end "

@@ -388,6 +388,13 @@ ERRORS: Final[tuple[Entry, ...]] = (
     ),
     (
         "discard_playable_card_allowed",
+        "{action}: {card} fits a meld on the table, so it may not be discarded; "
+        "keep it to lay off once you have opened (discard_playable_card_allowed is off)",
+        "{action}: {card} passt an eine Figur auf dem Tisch und darf darum nicht abgeworfen werden; "
+        "behalte die Karte, um sie anzulegen, sobald du ausgelegt hast",
+    ),
+    (
+        "discard_playable_card_allowed",
         "{action}: {card} could be laid off on the table, so it may not be discarded "
         "(discard_playable_card_allowed is off)",
         "{action}: {card} könnte angelegt werden und darf darum nicht abgeworfen werden",
@@ -1743,6 +1750,11 @@ PEOPLE_EN: Final[dict[str, str]] = {
     "lay it off from your next turn (discard_playable_card_allowed is off)": (
         "{action}: {card} fits a meld on the table, so it may not be discarded; "
         "lay it off from your next turn"
+    ),
+    "{action}: {card} fits a meld on the table, so it may not be discarded; "
+    "keep it to lay off once you have opened (discard_playable_card_allowed is off)": (
+        "{action}: {card} fits a meld on the table, so it may not be discarded; "
+        "keep it to lay off once you have opened"
     ),
     "{action}: {card} could be laid off on the table, so it may not be discarded "
     "(discard_playable_card_allowed is off)": (
