@@ -463,6 +463,9 @@ let announcing = [];
 function say(el, text) {
   if (el.dataset.said === text) return;
   el.dataset.said = text;
+  // Behind an open dialog the page is inert and a screen reader hears nothing of it: marked, to be
+  // said once the dialog closes (sayUnheard).
+  if (el.closest("[inert]")) el.dataset.unheard = "1"; else delete el.dataset.unheard;
   const words = Cards.spoken(text);
   if (words === text) { el.textContent = text; return; }
   const shown = document.createElement("span"), heard = document.createElement("span");
@@ -3081,6 +3084,21 @@ function openDialogs() { return [...document.querySelectorAll(".overlay:not(.hid
 function syncModal() {
   const open = openDialogs().length > 0;
   for (const el of [$("header.topbar"), $("#main")]) el.inert = open;
+  if (!open) sayUnheard();
+}
+
+// The lines written while a dialog was open (the next hand's "Your turn" and the bots' moves arrive
+// behind a hand's result) were not heard, and say() does not write the same text again: they are
+// taken out and put back a moment later, which a screen reader hears as new.
+function sayUnheard() {
+  for (const el of document.querySelectorAll("[data-unheard]")) {
+    if (el.closest("[inert]")) continue;
+    delete el.dataset.unheard;
+    const parts = [...el.childNodes], said = el.dataset.said;
+    el.replaceChildren();
+    // Unless a newer line was written meanwhile (which is heard by itself).
+    setTimeout(() => { if (el.dataset.said === said && !el.childNodes.length) el.append(...parts); }, 100);
+  }
 }
 
 // Tab and Shift+Tab go round the open dialog's controls (the topmost, the last in the page).

@@ -1,0 +1,73 @@
+"""What a screen reader hears at the table, and the keys, as a player without a mouse meets them: the
+lines written behind a dialog, each move said once, cards in words in the lists, and the shortcuts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.web.pages import Pages, seeded_table
+
+DESKTOP = {"width": 1280, "height": 800}
+SERVER_ARGS = ("--max-tables-per-address", "50", "--creations-per-second", "50")
+"""The module opens more tables from one address than a public server allows (5 open ones)."""
+
+RECORD_HEARD = """(ids) => {
+    window.heard = [];
+    // What a live region says: its text without the parts hidden from a screen reader, and only
+    // while the page is not inert behind a dialog.
+    const spoken = (el) => {
+        const copy = el.cloneNode(true);
+        copy.querySelectorAll("[aria-hidden=true]").forEach((e) => e.remove());
+        return copy.textContent;
+    };
+    for (const id of ids) {
+        const el = document.querySelector(id);
+        new MutationObserver(() => {
+            const text = spoken(el);
+            if (text && !el.closest("[inert]")) window.heard.push(text);
+        }).observe(el, { childList: true, characterData: true, subtree: true });
+    }
+}"""
+"""Every text the table's live regions take while a screen reader can hear them (``window.heard``)."""
+
+BOT_MOVES = """(moves) => {
+    // Moves of the bot (seat 1) added to the state as the server sends them, one state each.
+    const hand = S.state.match.hands_dealt;
+    for (const [k, text] of moves.entries()) {
+        const index = Math.max(-1, ...S.state.log.map((e) => e.index)) + 1;
+        S.state.log.push({ index, seat: 1, action: text, texts: { en: text, de: text }, hand });
+        if (k === moves.length - 1) {  // after the bot's last move it is the player's turn again
+            S.state.legal = ["draw", "take"]; S.state.match.to_move = 0;
+        } else {
+            S.state.legal = []; S.state.compose = []; S.state.match.to_move = 1;
+        }
+        S.state.version += 1;
+        render();
+    }
+}"""
+"""Bot moves played into the page's state (``S.ws.send`` stubbed: nothing reaches the server)."""
+
+
+def seated(pages: Pages, seed: int = 48, locale: str = "en-US") -> Any:
+    page = pages.open(DESKTOP, locale)
+    seeded_table(page, pages.base, "german", seed)
+    page.wait_for_function("document.body.dataset.myTurn === '1'")
+    page.evaluate("S.ws.send = () => {}")
+    return page
+
+
+def test_the_turn_and_the_moves_behind_a_hands_result_are_said_when_it_closes(pages: Pages) -> None:
+    """The next hand's state arrives while the result is open: its "Your turn" and the bots' moves were
+    written in the inert page, not heard, and not written again after Continue."""
+    page = seated(pages)
+    page.evaluate(RECORD_HEARD, ["#status", "#last-move"])
+    page.evaluate("showRoundOver({ ...S.state, last_round: { result: null } })")
+    page.evaluate("S.state.legal = []; S.state.match.to_move = 1; render()")
+    page.evaluate(BOT_MOVES, ["draws from the stock", "discards 5♠"])
+    page.wait_for_timeout(200)
+    assert page.evaluate("window.heard") == []  # behind the dialog
+    page.keyboard.press("Enter")  # Continue
+    page.wait_for_timeout(400)
+    heard = page.evaluate("window.heard")
+    assert any(h.startswith("Your turn: draw") for h in heard), heard
+    assert any("Bot 2: discards 5 of spades" in h for h in heard), heard
