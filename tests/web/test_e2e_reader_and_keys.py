@@ -30,7 +30,7 @@ RECORD_HEARD = """(ids) => {
 }"""
 """Every text the table's live regions take while a screen reader can hear them (``window.heard``)."""
 
-BOT_MOVES = """(moves) => {
+BOT_MOVES = """async (moves) => {
     // Moves of the bot (seat 1) added to the state as the server sends them, one state each.
     const hand = S.state.match.hands_dealt;
     for (const [k, text] of moves.entries()) {
@@ -43,6 +43,7 @@ BOT_MOVES = """(moves) => {
         }
         S.state.version += 1;
         render();
+        await new Promise((done) => setTimeout(done, 50));
     }
 }"""
 """Bot moves played into the page's state (``S.ws.send`` stubbed: nothing reaches the server)."""
@@ -71,3 +72,20 @@ def test_the_turn_and_the_moves_behind_a_hands_result_are_said_when_it_closes(pa
     heard = page.evaluate("window.heard")
     assert any(h.startswith("Your turn: draw") for h in heard), heard
     assert any("Bot 2: discards 5 of spades" in h for h in heard), heard
+
+
+def test_each_move_of_the_others_is_said_once(pages: Pages) -> None:
+    """Each bot move was said as it came ("Last move: Bot 2: draws …"), then again in the line of
+    everything since the player's own move ("Meanwhile: …"): that line is shown, and says only the
+    move not said yet."""
+    page = seated(pages)
+    page.evaluate(RECORD_HEARD, ["#last-move"])
+    page.evaluate(BOT_MOVES, ["draws from the stock", "lays off 6♠", "discards 5♠"])
+    page.wait_for_timeout(100)
+    assert page.evaluate("window.heard") == [
+        "Last move: Bot 2: draws from the stock",
+        "Last move: Bot 2: lays off 6 of spades",
+        "Last move: Bot 2: discards 5 of spades",
+    ]
+    shown = page.inner_text("#last-move .shown")
+    assert shown == "Meanwhile: Bot 2: draws from the stock · Bot 2: lays off 6♠ · Bot 2: discards 5♠"

@@ -460,18 +460,19 @@ let announcing = [];
 // Text of a region a screen reader reads out (a live region, an error, the hint): shown as written, said
 // with its cards in words (Cards.spoken: the symbols were read "Q black spade suit JK vertical line").
 // The same text is not written again: a live region was re-read on every key and every bot move.
-function say(el, text) {
+// heard: what a screen reader is to hear of it, where that is less than what is shown.
+function say(el, text, heard) {
   if (el.dataset.said === text) return;
   el.dataset.said = text;
   // Behind an open dialog the page is inert and a screen reader hears nothing of it: marked, to be
   // said once the dialog closes (sayUnheard).
   if (el.closest("[inert]")) el.dataset.unheard = "1"; else delete el.dataset.unheard;
-  const words = Cards.spoken(text);
-  if (words === text) { el.textContent = text; return; }
-  const shown = document.createElement("span"), heard = document.createElement("span");
+  const words = Cards.spoken(heard === undefined ? text : heard);
+  if (heard === undefined && words === text) { el.textContent = text; return; }
+  const shown = document.createElement("span"), spoken = document.createElement("span");
   shown.setAttribute("aria-hidden", "true"); shown.className = "shown"; shown.textContent = text;
-  heard.className = "sr-only"; heard.textContent = words;
-  el.replaceChildren(shown, heard);
+  spoken.className = "sr-only"; spoken.textContent = words;
+  el.replaceChildren(shown, spoken);
 }
 
 function announce(text) {
@@ -1075,9 +1076,24 @@ function renderRoundInfo() {
     const since = moves.slice(Math.max(k, moves.length - MEANWHILE_MOVES));
     if (since.length > 1) text = `${t("meanwhile")}: ${since.map(logLine).join(" · ")}`;
   }
-  say($("#last-move"), text);
+  const box = $("#last-move");
+  say(box, text, unheardMoves(moves, box));
 }
 const MEANWHILE_MOVES = 6;  // the most moves of the others the line above the table repeats
+
+// What the line above the table says to a screen reader: only the moves it has not said yet. The
+// "Meanwhile" line repeats moves that were each said as they came, so every move was heard twice.
+// Behind a dialog nothing is heard (the page is inert): those moves stay unsaid until it closes.
+function unheardMoves(moves, box) {
+  const last = moves[moves.length - 1];
+  if (!last) return "";
+  const said = S.heardMove && S.heardMove.code === S.code ? S.heardMove.index : last.index - 1;
+  // After an undo the log is shorter than what was said: nothing new.
+  const fresh = moves.filter((e) => e.index > said).slice(-MEANWHILE_MOVES);
+  if (!box.closest("[inert]")) S.heardMove = { code: S.code, index: last.index };
+  if (fresh.length <= 1) return fresh.length ? `${t("last_move")}: ${logLine(fresh[0])}` : "";
+  return `${t("meanwhile")}: ${fresh.map(logLine).join(" · ")}`;
+}
 
 function logLine(e) {
   return `${seatName(e.seat)}: ${localText(e, e.action)}`;
