@@ -89,3 +89,26 @@ def test_each_move_of_the_others_is_said_once(pages: Pages) -> None:
     ]
     shown = page.inner_text("#last-move .shown")
     assert shown == "Meanwhile: Bot 2: draws from the stock · Bot 2: lays off 6♠ · Bot 2: discards 5♠"
+
+
+HEARD_LIST = """(sel) => [...document.querySelectorAll(sel)].map((li) => {
+    const copy = li.cloneNode(true);
+    copy.querySelectorAll("[aria-hidden=true]").forEach((e) => e.remove());
+    return copy.textContent;
+})"""
+"""What a screen reader reads of each item of a list."""
+
+
+def test_the_moves_panel_and_the_results_last_moves_say_cards_in_words(pages: Pages) -> None:
+    """The Moves panel and a hand's "Last moves" were read with the symbols ("10 black club suit JK");
+    they say the cards in words, as the live lines do, and show them as before."""
+    page = seated(pages, locale="de-DE")
+    page.evaluate(BOT_MOVES, ["wirft 10♣ ab", "legt aus: 10♣ 10♦ JK"])
+    page.evaluate("$('#log-box').open = true; S.handMoves = null; renderLog()")
+    heard = page.evaluate(HEARD_LIST, "#log li")
+    assert heard[-2:] == ["Bot 2: wirft Kreuz-10 ab", "Bot 2: legt aus: Kreuz-10, Karo-10, Joker"]
+    assert page.locator("#log li").last.locator("[aria-hidden=true]").inner_text() == "Bot 2: legt aus: 10♣ 10♦ JK"
+    page.evaluate("showRoundOver({ ...S.state, last_round: { result: null } })")
+    heard = page.evaluate(HEARD_LIST, "#overlay .last-moves li")
+    assert heard[-2:] == ["Bot 2: wirft Kreuz-10 ab", "Bot 2: legt aus: Kreuz-10, Karo-10, Joker"]
+    assert "10♣ 10♦ JK" in page.inner_text("#overlay .last-moves")

@@ -467,12 +467,25 @@ function say(el, text, heard) {
   // Behind an open dialog the page is inert and a screen reader hears nothing of it: marked, to be
   // said once the dialog closes (sayUnheard).
   if (el.closest("[inert]")) el.dataset.unheard = "1"; else delete el.dataset.unheard;
+  writeSpoken(el, text, heard);
+}
+
+// A text with cards written into an element: shown with the suit symbols (hidden from a screen reader),
+// heard in words (or heard as given). A text without cards is written as it is.
+function writeSpoken(el, text, heard) {
   const words = Cards.spoken(heard === undefined ? text : heard);
   if (heard === undefined && words === text) { el.textContent = text; return; }
   const shown = document.createElement("span"), spoken = document.createElement("span");
   shown.setAttribute("aria-hidden", "true"); shown.className = "shown"; shown.textContent = text;
   spoken.className = "sr-only"; spoken.textContent = words;
   el.replaceChildren(shown, spoken);
+}
+
+// The same as HTML, for the dialogs drawn from a string.
+function spokenHtml(text) {
+  const words = Cards.spoken(text);
+  if (words === text) return escapeHtml(text);
+  return `<span aria-hidden="true">${escapeHtml(text)}</span><span class="sr-only">${escapeHtml(words)}</span>`;
 }
 
 function announce(text) {
@@ -2221,7 +2234,7 @@ function renderLog() {
   ol.innerHTML = "";
   for (const e of entries) {
     const li = document.createElement("li");
-    li.textContent = logLine(e);
+    writeSpoken(li, logLine(e));  // its cards in words for a screen reader, as the live lines say them
     ol.appendChild(li);
   }
   ol.scrollTop = ol.scrollHeight;
@@ -2358,7 +2371,7 @@ function lastMovesHtml(state) {
   const most = state.table.family === "gin" ? 11 : 8;
   if (from < 0 || log.length - from > most) from = log.length;
   from = Math.max(0, Math.min(from, log.length - 3));
-  const items = log.slice(from).map((e) => `<li>${escapeHtml(logLine(e))}</li>`).join("");
+  const items = log.slice(from).map((e) => `<li>${spokenHtml(logLine(e))}</li>`).join("");
   return items ? `<h3>${t("last_moves")}</h3><ol class="last-moves">${items}</ol>` : "";
 }
 
