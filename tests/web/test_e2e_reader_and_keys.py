@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.web.pages import Pages, seeded_table
+from tests.web.pages import Pages, open_lobby, seeded_table
 
 DESKTOP = {"width": 1280, "height": 800}
 SERVER_ARGS = ("--max-tables-per-address", "50", "--creations-per-second", "50")
@@ -112,3 +112,24 @@ def test_the_moves_panel_and_the_results_last_moves_say_cards_in_words(pages: Pa
     heard = page.evaluate(HEARD_LIST, "#overlay .last-moves li")
     assert heard[-2:] == ["Bot 2: wirft Kreuz-10 ab", "Bot 2: legt aus: Kreuz-10, Karo-10, Joker"]
     assert "10♣ 10♦ JK" in page.inner_text("#overlay .last-moves")
+
+
+def test_passing_a_game_in_the_menu_keeps_the_seats_the_player_set(pages: Pages) -> None:
+    """Arrowing through the game menu passes DSkV (three seats at least), which set three seats and two
+    bots; the games after it kept them. Each game starts from what the player set, where it allows it."""
+    page = pages.open(DESKTOP, "en-US")
+    open_lobby(page, pages.base)
+    form = "['seats', 'bots'].map((n) => $('#create-form').elements[n].value)"
+    page.select_option("#preset", "german")
+    assert page.evaluate(form) == ["2", "1"]
+    page.select_option("#preset", "german_dskv")
+    assert page.evaluate(form) == ["3", "2"]
+    for game in ("viennese", "german"):
+        page.select_option("#preset", game)
+        assert page.evaluate(form) == ["2", "1"], game
+    page.fill("#create-form input[name=seats]", "4")
+    page.fill("#create-form input[name=bots]", "2")
+    page.select_option("#preset", "gin")
+    assert page.evaluate(form) == ["2", "1"]
+    page.select_option("#preset", "german_dskv")
+    assert page.evaluate(form) == ["4", "2"]

@@ -708,7 +708,12 @@ function renderSeatRange(typed) {  // typed: the seats field's change event (not
   if (!rules) return;
   seats.min = rules.min_players;
   seats.max = rules.max_players;
-  const value = Number(seats.value) || rules.min_players, hadBots = bots.value;
+  const hadSeats = seats.value, hadBots = bots.value;
+  // A game chosen starts from the seats and bots the player set, not from what the game before moved
+  // them to: arrowing through the menu past DSkV (three seats at least) kept its three seats and two bots.
+  S.seatChoice = S.seatChoice || { seats: hadSeats, bots: hadBots };
+  if (!typed) { seats.value = S.seatChoice.seats; bots.value = S.seatChoice.bots; }
+  const value = Number(seats.value) || rules.min_players;
   const filled = Number(bots.value) === value - 1;
   seats.value = Math.min(Math.max(value, rules.min_players), rules.max_players);
   // A count the game does not allow is changed where the player can see it, and said why.
@@ -717,10 +722,17 @@ function renderSeatRange(typed) {  // typed: the seats field's change event (not
   }
   bots.max = Number(seats.value) - 1;
   if ((filled && Number(seats.value) !== value) || Number(bots.value) > Number(bots.max)) bots.value = bots.max;
+  if (typed) rememberSeats();
   // A game chosen that moved the seats or the bots: said, as a screen reader user would not see it.
-  if (!typed && (Number(seats.value) !== value || bots.value !== hadBots)) {
+  if (!typed && (seats.value !== hadSeats || bots.value !== hadBots)) {
     announce(t(bots.value === "1" ? "seats_now_1" : "seats_now", { seats: seats.value, bots: bots.value }));
   }
+}
+
+// The seats and bots as the player set them (see renderSeatRange).
+function rememberSeats() {
+  const form = $("#create-form");
+  S.seatChoice = { seats: form.elements.seats.value, bots: form.elements.bots.value };
 }
 
 // A bot kind by the name people use, in the page's language ("Greedy" / "Gierig"); its id otherwise.
@@ -3292,6 +3304,7 @@ function setup() {
   document.querySelector('select[name="bot_level"]').addEventListener("change", renderLevelLine);
   $("#bot-kind").addEventListener("change", renderLevelLine);
   $("#create-form input[name=seats]").addEventListener("change", renderSeatRange);
+  for (const name of ["seats", "bots"]) $(`#create-form input[name=${name}]`).addEventListener("input", rememberSeats);
   $("#btn-preset-rules").addEventListener("click", () => {
     // The house rules chosen so far are on the page too (what they mean, before the table is made).
     let overrides = {};
