@@ -133,3 +133,23 @@ def test_passing_a_game_in_the_menu_keeps_the_seats_the_player_set(pages: Pages)
     assert page.evaluate(form) == ["2", "1"]
     page.select_option("#preset", "german_dskv")
     assert page.evaluate(form) == ["4", "2"]
+
+
+def test_arrow_keys_scroll_the_moves_and_the_scores_panels(pages: Pages) -> None:
+    """The Moves and Scores panels take the focus so that they can be scrolled by keyboard; up and down
+    there jumped into the hand instead."""
+    page = seated(pages)
+    page.evaluate(BOT_MOVES, [f"draws from the stock ({k})" for k in range(40)])
+    page.evaluate("$('#log-box').open = true; S.handMoves = null; renderLog()")
+    page.focus("#log")
+    bottom = page.evaluate("$('#log').scrollTop")
+    assert bottom > 0
+    page.keyboard.press("ArrowUp")
+    page.wait_for_function("b => $('#log').scrollTop < b", arg=bottom)
+    assert page.evaluate("document.activeElement.id") == "log"
+    page.focus("#scores")
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.id") == "scores"
+    page.focus("#btn-sort-suit")  # elsewhere at the table the arrows still go to the hand
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("!!document.activeElement.closest('#hand')")

@@ -3218,10 +3218,13 @@ function onKey(ev) {
   };
   if (actions[key]) { ev.preventDefault(); actions[key](); return; }
   if (/^[1-9]$/.test(key) && S.state.view.melds.length >= Number(key)) { ev.preventDefault(); layOffOn(Number(key)); return; }
-  if (key === "ArrowDown" || key === "ArrowUp") {
-    if (!onCard && n) { ev.preventDefault(); focusCard(); }
+  // Up and down go to the hand, except on a panel they scroll (the moves, the scores, the chat).
+  if ((key === "ArrowDown" || key === "ArrowUp") && !onCard && n && !ev.target.closest(SCROLLED_PANELS)) {
+    ev.preventDefault();
+    focusCard();
   }
 }
+const SCROLLED_PANELS = "#log, #scores, #chat-log";
 
 // The shortcuts of the game at the table: melds and lay-offs where cards go on the table (lay-offs in gin
 // too, after a knock), knock in the knock games, Rummy only in Viennese.
