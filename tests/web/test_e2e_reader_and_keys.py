@@ -153,3 +153,33 @@ def test_arrow_keys_scroll_the_moves_and_the_scores_panels(pages: Pages) -> None
     page.focus("#btn-sort-suit")  # elsewhere at the table the arrows still go to the hand
     page.keyboard.press("ArrowDown")
     assert page.evaluate("!!document.activeElement.closest('#hand')")
+
+
+SPY = "() => { window.sent = []; S.ws.send = (m) => window.sent.push(JSON.parse(m).action); }"
+"""Moves the page sends, kept in ``window.sent`` (nothing reaches the server)."""
+
+
+def test_letter_shortcuts_take_shift_and_can_be_turned_off(pages: Pages) -> None:
+    """Shift+D (or D with Caps Lock) did nothing; Ctrl+D is the browser's. The single-key shortcuts can
+    be turned off in the keyboard help (WCAG 2.1.4), and stay off in this browser."""
+    page = seated(pages, locale="de-DE")
+    page.evaluate(SPY)
+    page.keyboard.press("Control+d")
+    page.keyboard.press("Shift+D")
+    assert page.evaluate("window.sent") == ["draw"]
+    page.keyboard.press("?")
+    page.wait_for_selector("#keys-dialog:not(.hidden)")
+    assert "Spracheingabe" in page.inner_text("#keys-dialog")
+    page.get_by_label("Einzeltasten-Kürzel").uncheck()
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#keys-dialog", state="hidden")
+    page.keyboard.press("d")
+    page.keyboard.press("?")
+    assert page.locator("#keys-dialog").is_hidden() and page.evaluate("window.sent") == ["draw"]
+    page.reload()
+    page.wait_for_function("S.state && S.state.view")
+    page.evaluate(SPY)
+    page.keyboard.press("d")
+    page.click("#btn-keys")
+    assert not page.get_by_label("Einzeltasten-Kürzel").is_checked()
+    assert page.evaluate("window.sent") == []

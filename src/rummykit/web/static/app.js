@@ -66,6 +66,8 @@ const I18N = {
     k_layoff: "lay the selected card off on meld N", k_knock: "knock with the selected card",
     k_rummy: "call Rummy with the selected card", k_hint: "ask for a hint", k_play_hint: "play the hint",
     k_sort_suit: "sort by suit", k_sort_rank: "sort by rank", k_help: "this help", k_escape: "close a dialog",
+    keys_single: "Single-key shortcuts (the letters and digits above)",
+    keys_single_note: "The letters and digits work wherever the focus is at the table, except in a text field, with or without Shift. If they get in the way (speech input, a screen reader's own keys), turn them off here: the arrow keys, Space and Enter still work in your hand, and every move has a button.",
     rematch: "Rematch (same seats and rules)", rematch_wait: "The host can start a rematch: you keep your seat.",
     organise_title: "Every table of this server", organise_note: "Updated every five seconds. A table you make starts when you press its Start (bots take the seats still open); Watch opens a table in a new tab; Close ends it for everybody at it.",
     organise_game: "Game", organise_status: "Status", organise_players: "Players and totals", organise_actions: "Actions",
@@ -172,6 +174,8 @@ const I18N = {
     k_layoff: "gewählte Karte an Figur N anlegen", k_knock: "mit der gewählten Karte klopfen",
     k_rummy: "mit der gewählten Karte Rummy rufen", k_hint: "um einen Tipp bitten", k_play_hint: "den Tipp ausführen",
     k_sort_suit: "nach Farbe sortieren", k_sort_rank: "nach Wert sortieren", k_help: "diese Hilfe", k_escape: "Dialog schließen",
+    keys_single: "Einzeltasten-Kürzel (die Buchstaben und Ziffern oben)",
+    keys_single_note: "Die Buchstaben und Ziffern wirken überall am Tisch außer in einem Textfeld, mit oder ohne Umschalttaste. Stören sie (Spracheingabe, die Tasten eines Screenreaders), schalte sie hier aus: Pfeiltasten, Leertaste und Enter wirken weiter in deiner Hand, und jeder Zug hat einen Knopf.",
     rematch: "Revanche (gleiche Plätze und Regeln)", rematch_wait: "Der Gastgeber kann eine Revanche starten: du behältst deinen Platz.",
     organise_title: "Alle Tische dieses Servers", organise_note: "Alle fünf Sekunden neu. Ein Tisch, den du eröffnest, beginnt, wenn du „Starten“ drückst (Bots nehmen die freien Plätze); „Zuschauen“ öffnet einen Tisch in einem neuen Tab; „Schließen“ beendet ihn für alle daran.",
     organise_game: "Spiel", organise_status: "Stand", organise_players: "Spieler und Punkte", organise_actions: "Aktionen",
@@ -227,6 +231,7 @@ const S = {
   order: [],          // the hand's order as the player arranged it (card texts), kept per table and seat
   focus: 0,           // the hand card with the keyboard focus (roving tabindex)
   sound: localStorage.getItem("rummykit:sound") === "on",
+  singleKeys: localStorage.getItem("rummykit:single-keys") !== "off",  // the letter shortcuts (see onKey)
   intlLetters: localStorage.getItem("rummykit:letters") === "en",  // a German page with J and Q
   changed: { melds: new Set(), discard: false, hand: new Set() },  // what the last move changed
 };
@@ -3189,7 +3194,8 @@ function onKey(ev) {
   if (typing || openDialogs().length || !S.state || $("#game").classList.contains("hidden")) return;
   const onCard = ev.target.closest && ev.target.closest("#hand .card");
   const n = shownHand().length;
-  const key = ev.key;
+  // A letter with Shift or Caps Lock is the same shortcut ("D" draws as "d" does).
+  const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
   if (onCard && (key === "ArrowLeft" || key === "ArrowRight" || key === "Home" || key === "End")) {
     ev.preventDefault();
     const to = key === "Home" ? 0 : key === "End" ? n - 1 : S.focus + (key === "ArrowLeft" ? -1 : 1);
@@ -3199,6 +3205,19 @@ function onKey(ev) {
     return;
   }
   if (onCard && (key === " " || key === "Enter")) { ev.preventDefault(); toggleSelect(S.focus); return; }
+  // Keys of one character act wherever the focus is: a player may turn them off (WCAG 2.1.4, speech
+  // input typed moves by chance); the hand's keys and the buttons remain.
+  if (S.singleKeys) singleKey(ev, key);
+  // Up and down go to the hand, except on a panel they scroll (the moves, the scores, the chat).
+  if ((key === "ArrowDown" || key === "ArrowUp") && !onCard && n && !ev.target.closest(SCROLLED_PANELS)) {
+    ev.preventDefault();
+    focusCard();
+  }
+}
+const SCROLLED_PANELS = "#log, #scores, #chat-log";
+
+// The shortcuts of one key (see the help).
+function singleKey(ev, key) {
   const L = legal();
   const actions = {
     d: () => L.includes("draw") && act("draw"),
@@ -3217,14 +3236,8 @@ function onKey(ev) {
     "?": () => openKeys(),
   };
   if (actions[key]) { ev.preventDefault(); actions[key](); return; }
-  if (/^[1-9]$/.test(key) && S.state.view.melds.length >= Number(key)) { ev.preventDefault(); layOffOn(Number(key)); return; }
-  // Up and down go to the hand, except on a panel they scroll (the moves, the scores, the chat).
-  if ((key === "ArrowDown" || key === "ArrowUp") && !onCard && n && !ev.target.closest(SCROLLED_PANELS)) {
-    ev.preventDefault();
-    focusCard();
-  }
+  if (/^[1-9]$/.test(key) && S.state.view.melds.length >= Number(key)) { ev.preventDefault(); layOffOn(Number(key)); }
 }
-const SCROLLED_PANELS = "#log, #scores, #chat-log";
 
 // The shortcuts of the game at the table: melds and lay-offs where cards go on the table (lay-offs in gin
 // too, after a knock), knock in the knock games, Rummy only in Viennese.
@@ -3233,7 +3246,13 @@ function openKeys() {
   for (const row of document.querySelectorAll("#keys-dialog tr[data-families]")) {
     row.classList.toggle("hidden", !!family && !row.dataset.families.split(" ").includes(family));
   }
+  $("#single-keys").checked = S.singleKeys;
   openDialog("#keys-dialog", () => $("#btn-keys-close").focus());
+}
+
+function setSingleKeys() {
+  S.singleKeys = $("#single-keys").checked;
+  if (S.singleKeys) localStorage.removeItem("rummykit:single-keys"); else localStorage.setItem("rummykit:single-keys", "off");
 }
 
 function clearComposition() { S.groups = []; S.selected = []; S.evaluation = null; render(); }
@@ -3336,6 +3355,7 @@ function setup() {
   $("#btn-name-watch").addEventListener("click", () => { closeDialog("#name-dialog"); openTable(S.askCode, { watch: true }); });
   $("#btn-keys").addEventListener("click", () => openKeys());
   $("#btn-keys-close").addEventListener("click", () => closeDialog("#keys-dialog"));
+  $("#single-keys").addEventListener("change", setSingleKeys);
   $("#btn-sort-suit").addEventListener("click", () => sortHand("suit"));
   $("#btn-sort-rank").addEventListener("click", () => sortHand("rank"));
   $("#btn-sort-melds").addEventListener("click", () => sortHand("melds"));
