@@ -1416,13 +1416,16 @@ function renderStatus() {
   if (S.seat !== null && !st.match.is_over && v.phase !== "over" && sitsOut(v, S.seat)) text = `${t("you_sit_out")} · ${text}`;
   const away = S.seat !== null && st.table.seats[S.seat].away && st.table.status === "playing";
   const held = S.seat === null && S.heldToken && st.table.status === "playing" && st.table.seats.some((s) => s.held);
-  // Until the full list of moves has come, the line names what the rules permit (to meld, to lay off …),
-  // a moment later what the hand allows: the region is busy meanwhile, so a screen reader says it once,
-  // as it ends (and at the latest after a second, should the list not come).
-  const pending = myTurn() && (st.compose || []).length > 0 && !(S.moves && S.moves.version === st.version);
-  el.setAttribute("aria-busy", pending ? "true" : "false");
-  clearTimeout(S.statusBusy);
-  if (pending) S.statusBusy = setTimeout(() => el.setAttribute("aria-busy", "false"), 1000);
+  // Until the full list of moves has come, the line would name what the rules permit (to meld, to lay
+  // off …), a moment later what the hand allows, and a screen reader said both (not every one heeds
+  // aria-busy): the line is written once the list is here, at the latest after a second.
+  const pending = myTurn() && (st.compose || []).length > 0 && !(S.moves && S.moves.version === st.version)
+    && S.statusWaited !== st.version;
+  clearTimeout(S.statusWait);
+  if (pending && !away && !held) {
+    S.statusWait = setTimeout(() => { S.statusWaited = st.version; renderStatus(); }, 1000);
+    return;
+  }
   if (!away && !held) { say(el, text); return; }
   el.dataset.said = "";  // a line with a button: written each time
   if (away) {
