@@ -183,3 +183,18 @@ def test_letter_shortcuts_take_shift_and_can_be_turned_off(pages: Pages) -> None
     page.click("#btn-keys")
     assert not page.get_by_label("Einzeltasten-Kürzel").is_checked()
     assert page.evaluate("window.sent") == []
+
+
+def test_an_enter_at_the_match_end_does_not_leave_it(pages: Pages) -> None:
+    """At the match's end the keyboard was on "New table": the Enter that closes every hand's result
+    left the page. It starts at the heading; Tab goes on through the dialog."""
+    page = seated(pages)
+    page.evaluate(
+        """() => showMatchOver({ ...S.state, match: { ...S.state.match, winners: [0] },
+                                 view: { ...S.state.view, result: null }, last_round: null })"""
+    )
+    assert page.evaluate("document.activeElement.id") == "match-over"
+    page.keyboard.press("Enter")
+    assert page.locator("#overlay").is_visible() and page.url.endswith(page.evaluate("location.search"))
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('#overlay .overlay-box') !== null")

@@ -2459,6 +2459,11 @@ function showMatchOver(state) {
   showOverlay(html, t("new_table"), () => { location.href = "/"; });
   const b = $("#btn-rematch");
   if (b) b.addEventListener("click", requestRematch);
+  // The keyboard starts at the heading, not on "New table": an Enter pressed out of habit (as after
+  // each hand's Continue) left the match's result unread. Tab goes on to the choices.
+  const heading = $("#match-over");
+  heading.tabIndex = -1;
+  heading.focus({ preventScroll: true });
 }
 
 // The host's rematch: a new table with the same seats and rules. Asked over the websocket, which
