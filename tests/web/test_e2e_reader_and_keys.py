@@ -198,3 +198,11 @@ def test_an_enter_at_the_match_end_does_not_leave_it(pages: Pages) -> None:
     assert page.locator("#overlay").is_visible() and page.url.endswith(page.evaluate("location.search"))
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.closest('#overlay .overlay-box') !== null")
+
+
+def test_the_unread_chat_button_is_a_finger_high_on_a_touch_screen(pages: Pages) -> None:
+    """The unread-chat button kept its own 32 px height over the 44 px every touch target has."""
+    page = pages.open({"width": 1024, "height": 768}, "en-US", has_touch=True)
+    seeded_table(page, pages.base, "german", 48)
+    page.evaluate("S.chatUnread = 2; renderChatJump()")
+    assert page.locator("#chat-jump").bounding_box()["height"] >= 44
