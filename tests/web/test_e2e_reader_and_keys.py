@@ -206,3 +206,12 @@ def test_the_unread_chat_button_is_a_finger_high_on_a_touch_screen(pages: Pages)
     seeded_table(page, pages.base, "german", 48)
     page.evaluate("S.chatUnread = 2; renderChatJump()")
     assert page.locator("#chat-jump").bounding_box()["height"] >= 44
+
+
+def test_escape_in_the_chat_field_goes_back_to_the_hand(pages: Pages) -> None:
+    """Escape in the chat's text field did nothing: the keyboard had to Tab back to the table."""
+    page = seated(pages)
+    page.evaluate("$('#chat-box').open = true")
+    page.focus("#chat-input")
+    page.keyboard.press("Escape")
+    assert page.evaluate("!!document.activeElement.closest('#hand')")

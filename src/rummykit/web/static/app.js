@@ -3191,6 +3191,8 @@ function focusTable() {
 function onKey(ev) {
   if (ev.key === "Escape") {
     if (S.rulesPath) { closeRules(); return; }
+    // Out of the chat's text field back to the table (the hand), where the keys of the game work.
+    if (ev.target.id === "chat-input") { focusTable(); return; }
     const dialogs = openDialogs();
     for (const d of dialogs) if (d.id !== "overlay") closeDialog("#" + d.id);
     // A hand's result closes as its button does (Continue); the match's end waits for a choice.
