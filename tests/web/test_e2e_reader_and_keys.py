@@ -215,3 +215,34 @@ def test_escape_in_the_chat_field_goes_back_to_the_hand(pages: Pages) -> None:
     page.focus("#chat-input")
     page.keyboard.press("Escape")
     assert page.evaluate("!!document.activeElement.closest('#hand')")
+
+
+def test_the_focused_card_is_in_view_when_the_turn_starts(pages: Pages) -> None:
+    """On a 1024×768 touch screen the line of the others' moves grew at the start of a turn and pushed
+    the focused card of the hand partly off the screen."""
+    page = pages.open({"width": 1024, "height": 768}, "en-US", has_touch=True)
+    seeded_table(page, pages.base, "german", 48)
+    page.wait_for_function("document.body.dataset.myTurn === '1'")
+    page.evaluate("S.ws.send = () => {}")
+    page.locator("#hand .card").first.focus()
+    page.evaluate("onState({ ...S.state, version: S.state.version + 1, legal: [], compose: [] })")
+    # The card just above the screen's lower edge, as a player who scrolled to the hand had it.
+    page.evaluate(
+        """() => {
+            const card = document.activeElement.getBoundingClientRect();
+            scrollBy(0, card.bottom - innerHeight + 4);
+        }"""
+    )
+    turn = """() => {
+        const log = S.state.log.slice(), hand = S.state.match.hands_dealt;
+        const last = Math.max(-1, ...log.map((e) => e.index));
+        for (let k = 1; k <= 6; k++) {
+            const text = `lays off ${k}♠ on a long row of melds that takes a line of its own on a tablet`;
+            log.push({ index: last + k, seat: 1, action: text, texts: { en: text, de: text }, hand });
+        }
+        onState({ ...S.state, version: S.state.version + 1, legal: ["draw", "take"], log });
+    }"""
+    page.evaluate(turn)
+    box = page.evaluate("(() => { const r = document.activeElement.getBoundingClientRect(); return [r.top, r.bottom, innerHeight]; })()")
+    assert page.evaluate("!!document.activeElement.closest('#hand')")
+    assert 0 <= box[0] and box[1] <= box[2], box

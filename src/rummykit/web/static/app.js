@@ -586,6 +586,14 @@ function onState(state) {
   // (the page was opened anew), there is nothing to wait for.
   if ((state.rest || []).includes(S.seat) && $("#overlay").classList.contains("hidden")) send({ type: "ready" });
   render();
+  if (previous && turnOf(state) && !turnOf(previous)) showFocusedCard();
+}
+
+// At the start of a turn the lines above the table (the others' moves meanwhile) may have grown and
+// pushed the hand down: the card with the keyboard focus is brought back into view, as little as needed.
+function showFocusedCard() {
+  const el = document.activeElement;
+  if (el && el.closest && el.closest("#hand .card")) el.scrollIntoView({ block: "nearest" });
 }
 
 // ---------------------------------------------------------------------------------------------
