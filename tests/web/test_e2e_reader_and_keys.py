@@ -246,3 +246,24 @@ def test_the_focused_card_is_in_view_when_the_turn_starts(pages: Pages) -> None:
     box = page.evaluate("(() => { const r = document.activeElement.getBoundingClientRect(); return [r.top, r.bottom, innerHeight]; })()")
     assert page.evaluate("!!document.activeElement.closest('#hand')")
     assert 0 <= box[0] and box[1] <= box[2], box
+
+
+def test_the_keyboard_help_lists_up_and_down_and_m_sorts_by_melds(pages: Pages) -> None:
+    """The help left out the up and down keys, and "Sort by melds" (the knock games and gin) had no key:
+    M sorts by melds where that button is."""
+    page = pages.open(DESKTOP, "de-DE")
+    seeded_table(page, pages.base, "viennese", 1)
+    page.wait_for_function("!$('#btn-sort-melds').classList.contains('hidden')")
+    page.evaluate("() => { window.sorted = []; const sort = sortHand; sortHand = (by) => { window.sorted.push(by); sort(by); }; }")
+    page.keyboard.press("m")
+    assert page.evaluate("window.sorted") == ["melds"]
+    page.keyboard.press("?")
+    help_text = page.inner_text("#keys-dialog")
+    assert "↑ ↓\tzur Hand gehen (in den Feldern Züge, Punkte und Chat: sie blättern)" in help_text
+    assert "M\tnach Figuren sortieren" in help_text
+    seeded_table(page, pages.base, "german", 48)  # no sorting by melds: neither the key nor its line
+    page.evaluate("() => { window.sorted = []; const sort = sortHand; sortHand = (by) => { window.sorted.push(by); sort(by); }; }")
+    page.keyboard.press("m")
+    page.keyboard.press("?")
+    assert "nach Figuren sortieren" not in page.inner_text("#keys-dialog")
+    assert page.evaluate("window.sorted") == []

@@ -65,7 +65,8 @@ const I18N = {
     k_group: "new meld from the selected cards", k_lay: "lay the melds", k_clear: "clear the selection",
     k_layoff: "lay the selected card off on meld N", k_knock: "knock with the selected card",
     k_rummy: "call Rummy with the selected card", k_hint: "ask for a hint", k_play_hint: "play the hint",
-    k_sort_suit: "sort by suit", k_sort_rank: "sort by rank", k_help: "this help", k_escape: "close a dialog",
+    k_sort_suit: "sort by suit", k_sort_rank: "sort by rank", k_sort_melds: "sort by melds",
+    k_updown: "go to your hand (on the Moves, Scores and Chat panels: scroll them)", k_help: "this help", k_escape: "close a dialog",
     keys_single: "Single-key shortcuts (the letters and digits above)",
     keys_single_note: "The letters and digits work wherever the focus is at the table, except in a text field, with or without Shift. If they get in the way (speech input, a screen reader's own keys), turn them off here: the arrow keys, Space and Enter still work in your hand, and every move has a button.",
     rematch: "Rematch (same seats and rules)", rematch_wait: "The host can start a rematch: you keep your seat.",
@@ -173,7 +174,8 @@ const I18N = {
     k_group: "neue Figur aus den gewählten Karten", k_lay: "Figuren auslegen", k_clear: "Auswahl zurücksetzen",
     k_layoff: "gewählte Karte an Figur N anlegen", k_knock: "mit der gewählten Karte klopfen",
     k_rummy: "mit der gewählten Karte Rummy rufen", k_hint: "um einen Tipp bitten", k_play_hint: "den Tipp ausführen",
-    k_sort_suit: "nach Farbe sortieren", k_sort_rank: "nach Wert sortieren", k_help: "diese Hilfe", k_escape: "Dialog schließen",
+    k_sort_suit: "nach Farbe sortieren", k_sort_rank: "nach Wert sortieren", k_sort_melds: "nach Figuren sortieren",
+    k_updown: "zur Hand gehen (in den Feldern Züge, Punkte und Chat: sie blättern)", k_help: "diese Hilfe", k_escape: "Dialog schließen",
     keys_single: "Einzeltasten-Kürzel (die Buchstaben und Ziffern oben)",
     keys_single_note: "Die Buchstaben und Ziffern wirken überall am Tisch außer in einem Textfeld, mit oder ohne Umschalttaste. Stören sie (Spracheingabe, die Tasten eines Screenreaders), schalte sie hier aus: Pfeiltasten, Leertaste und Enter wirken weiter in deiner Hand, und jeder Zug hat einen Knopf.",
     rematch: "Revanche (gleiche Plätze und Regeln)", rematch_wait: "Der Gastgeber kann eine Revanche starten: du behältst deinen Platz.",
@@ -3251,6 +3253,7 @@ function singleKey(ev, key) {
     u: () => undo(),
     s: () => sortHand("suit"),
     n: () => sortHand("rank"),
+    m: () => !$("#btn-sort-melds").classList.contains("hidden") && sortHand("melds"),  // where the button is
     "?": () => openKeys(),
   };
   if (actions[key]) { ev.preventDefault(); actions[key](); return; }
