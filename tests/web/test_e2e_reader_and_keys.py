@@ -107,7 +107,8 @@ def test_the_moves_panel_and_the_results_last_moves_say_cards_in_words(pages: Pa
     page.evaluate("$('#log-box').open = true; S.handMoves = null; renderLog()")
     heard = page.evaluate(HEARD_LIST, "#log li")
     assert heard[-2:] == ["Bot 2: wirft Kreuz-10 ab", "Bot 2: legt aus: Kreuz-10, Karo-10, Joker"]
-    assert page.locator("#log li").last.locator("[aria-hidden=true]").inner_text() == "Bot 2: legt aus: 10♣ 10♦ JK"
+    shown = page.locator("#log li").last.locator("[aria-hidden=true]").inner_text()
+    assert shown == "Bot 2: legt aus: 10♣ 10♦ JK"
     page.evaluate("showRoundOver({ ...S.state, last_round: { result: null } })")
     heard = page.evaluate(HEARD_LIST, "#overlay .last-moves li")
     assert heard[-2:] == ["Bot 2: wirft Kreuz-10 ab", "Bot 2: legt aus: Kreuz-10, Karo-10, Joker"]
@@ -243,9 +244,19 @@ def test_the_focused_card_is_in_view_when_the_turn_starts(pages: Pages) -> None:
         onState({ ...S.state, version: S.state.version + 1, legal: ["draw", "take"], log });
     }"""
     page.evaluate(turn)
-    box = page.evaluate("(() => { const r = document.activeElement.getBoundingClientRect(); return [r.top, r.bottom, innerHeight]; })()")
+    box = page.evaluate(
+        "(r => [r.top, r.bottom, innerHeight])(document.activeElement.getBoundingClientRect())"
+    )
     assert page.evaluate("!!document.activeElement.closest('#hand')")
-    assert 0 <= box[0] and box[1] <= box[2], box
+    assert box[0] >= 0 and box[1] <= box[2], box
+
+
+SORT_SPY = """() => {
+    window.sorted = [];
+    const sort = sortHand;
+    sortHand = (by) => { window.sorted.push(by); sort(by); };
+}"""
+"""The sortings asked for, kept in ``window.sorted``."""
 
 
 def test_the_keyboard_help_lists_up_and_down_and_m_sorts_by_melds(pages: Pages) -> None:
@@ -254,7 +265,7 @@ def test_the_keyboard_help_lists_up_and_down_and_m_sorts_by_melds(pages: Pages) 
     page = pages.open(DESKTOP, "de-DE")
     seeded_table(page, pages.base, "viennese", 1)
     page.wait_for_function("!$('#btn-sort-melds').classList.contains('hidden')")
-    page.evaluate("() => { window.sorted = []; const sort = sortHand; sortHand = (by) => { window.sorted.push(by); sort(by); }; }")
+    page.evaluate(SORT_SPY)
     page.keyboard.press("m")
     assert page.evaluate("window.sorted") == ["melds"]
     page.keyboard.press("?")
@@ -262,7 +273,7 @@ def test_the_keyboard_help_lists_up_and_down_and_m_sorts_by_melds(pages: Pages) 
     assert "↑ ↓\tzur Hand gehen (in den Feldern Züge, Punkte und Chat: sie blättern)" in help_text
     assert "M\tnach Figuren sortieren" in help_text
     seeded_table(page, pages.base, "german", 48)  # no sorting by melds: neither the key nor its line
-    page.evaluate("() => { window.sorted = []; const sort = sortHand; sortHand = (by) => { window.sorted.push(by); sort(by); }; }")
+    page.evaluate(SORT_SPY)
     page.keyboard.press("m")
     page.keyboard.press("?")
     assert "nach Figuren sortieren" not in page.inner_text("#keys-dialog")
