@@ -135,17 +135,22 @@ def test_result_dialogs_are_named_by_their_heading(pages: Pages) -> None:
 
 
 def test_modal_dialogs_keep_tab_and_shift_tab_inside(pages: Pages, evidence: Path) -> None:
-    """In the keys dialog ("Schließen") and the result dialog ("Weiter") Tab and Shift+Tab go round
-    the dialog's own controls; the page behind is inert while it is open, and usable again after."""
+    """In the keys dialog (its shortcuts checkbox and "Schließen") and the result dialog ("Weiter") Tab
+    and Shift+Tab go round the dialog's own controls; the page behind is inert while it is open, and
+    usable again after."""
     page = pages.open(DESKTOP, "de-DE")
     seeded_table(page, pages.base, seed=1)
     page.locator("#hand .card[tabindex='0']").focus()
     page.keyboard.press("?")
     page.wait_for_selector("#keys-dialog:not(.hidden)")
     assert focused(page) == "keys-dialog btn-keys-close"
+    # Its controls: the single-key shortcuts' checkbox and "Schließen".
+    controls = {"keys-dialog single-keys", "keys-dialog btn-keys-close"}
+    seen = set()
     for key in ("Tab", "Tab", "Shift+Tab", "Shift+Tab", "Tab"):
         page.keyboard.press(key)
-        assert focused(page) == "keys-dialog btn-keys-close", key
+        seen.add(focused(page))
+    assert seen == controls
     assert page.evaluate("document.querySelector('#main').inert")
     page.screenshot(path=str(evidence / "keys-dialog-de.png"))
     page.keyboard.press("Escape")
@@ -159,7 +164,7 @@ def test_modal_dialogs_keep_tab_and_shift_tab_inside(pages: Pages, evidence: Pat
         """() => showMatchOver({ ...S.state, match: { ...S.state.match, winners: [0] },
                                  view: { ...S.state.view, result: null }, last_round: null })"""
     )
-    assert focused(page) == "overlay btn-overlay"
+    assert focused(page) == "overlay match-over"  # its heading: an Enter does not leave the match
     seen = set()
     for _ in range(6):
         page.keyboard.press("Tab")
