@@ -109,7 +109,7 @@ def test_gin_line_knock_card_upcard_passes_and_the_knockers_melds(page: Any, sho
     keys = page.eval_on_selector_all(
         "#keys-dialog tr:not(.hidden) th kbd:first-child", "ks => ks.map(k => k.innerText)"
     )
-    assert keys == ["←", "Space", "Shift", "D", "T", "1", "X", "K", "C", "H", "U", "S", "?", "Esc"]
+    assert keys == ["←", "Space", "Shift", "↑", "D", "T", "1", "X", "K", "C", "H", "U", "S", "M", "?", "Esc"]
     page.keyboard.press("Escape")
 
     page.click("#btn-lang")
@@ -308,7 +308,9 @@ def test_a_seeded_gin_hand_is_played_to_its_result_by_the_controls_alone(page: A
     # The turn line said what was legal: gin has no Rummy call (it once offered one at every discard).
     assert not any("Rummy" in line for line in lines), lines
     assert any(line.endswith(": discard or knock") for line in lines), lines
-    assert page.evaluate("document.activeElement.id") == "btn-overlay"  # Enter goes on
+    # A hand's result: Enter goes on; the match's end starts at its heading (an Enter does not leave it).
+    ended = "match-over" if page.locator("#overlay #match-over").count() else "btn-overlay"
+    assert page.evaluate("document.activeElement.id") == ended
     recap = page.locator("#overlay .last-moves li").all_inner_texts()
     assert any("knock" in line for line in recap), recap  # the recap starts at the knock
 

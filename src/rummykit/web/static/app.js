@@ -65,7 +65,10 @@ const I18N = {
     k_group: "new meld from the selected cards", k_lay: "lay the melds", k_clear: "clear the selection",
     k_layoff: "lay the selected card off on meld N", k_knock: "knock with the selected card",
     k_rummy: "call Rummy with the selected card", k_hint: "ask for a hint", k_play_hint: "play the hint",
-    k_sort_suit: "sort by suit", k_sort_rank: "sort by rank", k_help: "this help", k_escape: "close a dialog",
+    k_sort_suit: "sort by suit", k_sort_rank: "sort by rank", k_sort_melds: "sort by melds",
+    k_updown: "go to your hand (on the Moves, Scores and Chat panels: scroll them)", k_help: "this help", k_escape: "close a dialog",
+    keys_single: "Single-key shortcuts (the letters and digits above)",
+    keys_single_note: "The letters and digits work wherever the focus is at the table, except in a text field, with or without Shift. If they get in the way (speech input, a screen reader's own keys), turn them off here: the arrow keys, Space and Enter still work in your hand, and every move has a button.",
     rematch: "Rematch (same seats and rules)", rematch_wait: "The host can start a rematch: you keep your seat.",
     organise_title: "Every table of this server", organise_note: "Updated every five seconds. A table you make starts when you press its Start (bots take the seats still open); Watch opens a table in a new tab; Close ends it for everybody at it.",
     organise_game: "Game", organise_status: "Status", organise_players: "Players and totals", organise_actions: "Actions",
@@ -171,7 +174,10 @@ const I18N = {
     k_group: "neue Figur aus den gewählten Karten", k_lay: "Figuren auslegen", k_clear: "Auswahl zurücksetzen",
     k_layoff: "gewählte Karte an Figur N anlegen", k_knock: "mit der gewählten Karte klopfen",
     k_rummy: "mit der gewählten Karte Rummy rufen", k_hint: "um einen Tipp bitten", k_play_hint: "den Tipp ausführen",
-    k_sort_suit: "nach Farbe sortieren", k_sort_rank: "nach Wert sortieren", k_help: "diese Hilfe", k_escape: "Dialog schließen",
+    k_sort_suit: "nach Farbe sortieren", k_sort_rank: "nach Wert sortieren", k_sort_melds: "nach Figuren sortieren",
+    k_updown: "zur Hand gehen (in den Feldern Züge, Punkte und Chat: sie blättern)", k_help: "diese Hilfe", k_escape: "Dialog schließen",
+    keys_single: "Einzeltasten-Kürzel (die Buchstaben und Ziffern oben)",
+    keys_single_note: "Die Buchstaben und Ziffern wirken überall am Tisch außer in einem Textfeld, mit oder ohne Umschalttaste. Stören sie (Spracheingabe, die Tasten eines Screenreaders), schalte sie hier aus: Pfeiltasten, Leertaste und Enter wirken weiter in deiner Hand, und jeder Zug hat einen Knopf.",
     rematch: "Revanche (gleiche Plätze und Regeln)", rematch_wait: "Der Gastgeber kann eine Revanche starten: du behältst deinen Platz.",
     organise_title: "Alle Tische dieses Servers", organise_note: "Alle fünf Sekunden neu. Ein Tisch, den du eröffnest, beginnt, wenn du „Starten“ drückst (Bots nehmen die freien Plätze); „Zuschauen“ öffnet einen Tisch in einem neuen Tab; „Schließen“ beendet ihn für alle daran.",
     organise_game: "Spiel", organise_status: "Stand", organise_players: "Spieler und Punkte", organise_actions: "Aktionen",
@@ -227,6 +233,7 @@ const S = {
   order: [],          // the hand's order as the player arranged it (card texts), kept per table and seat
   focus: 0,           // the hand card with the keyboard focus (roving tabindex)
   sound: localStorage.getItem("rummykit:sound") === "on",
+  singleKeys: localStorage.getItem("rummykit:single-keys") !== "off",  // the letter shortcuts (see onKey)
   intlLetters: localStorage.getItem("rummykit:letters") === "en",  // a German page with J and Q
   changed: { melds: new Set(), discard: false, hand: new Set() },  // what the last move changed
 };
@@ -460,15 +467,32 @@ let announcing = [];
 // Text of a region a screen reader reads out (a live region, an error, the hint): shown as written, said
 // with its cards in words (Cards.spoken: the symbols were read "Q black spade suit JK vertical line").
 // The same text is not written again: a live region was re-read on every key and every bot move.
-function say(el, text) {
+// heard: what a screen reader is to hear of it, where that is less than what is shown.
+function say(el, text, heard) {
   if (el.dataset.said === text) return;
   el.dataset.said = text;
-  const words = Cards.spoken(text);
-  if (words === text) { el.textContent = text; return; }
-  const shown = document.createElement("span"), heard = document.createElement("span");
+  // Behind an open dialog the page is inert and a screen reader hears nothing of it: marked, to be
+  // said once the dialog closes (sayUnheard).
+  if (el.closest("[inert]")) el.dataset.unheard = "1"; else delete el.dataset.unheard;
+  writeSpoken(el, text, heard);
+}
+
+// A text with cards written into an element: shown with the suit symbols (hidden from a screen reader),
+// heard in words (or heard as given). A text without cards is written as it is.
+function writeSpoken(el, text, heard) {
+  const words = Cards.spoken(heard === undefined ? text : heard);
+  if (heard === undefined && words === text) { el.textContent = text; return; }
+  const shown = document.createElement("span"), spoken = document.createElement("span");
   shown.setAttribute("aria-hidden", "true"); shown.className = "shown"; shown.textContent = text;
-  heard.className = "sr-only"; heard.textContent = words;
-  el.replaceChildren(shown, heard);
+  spoken.className = "sr-only"; spoken.textContent = words;
+  el.replaceChildren(shown, spoken);
+}
+
+// The same as HTML, for the dialogs drawn from a string.
+function spokenHtml(text) {
+  const words = Cards.spoken(text);
+  if (words === text) return escapeHtml(text);
+  return `<span aria-hidden="true">${escapeHtml(text)}</span><span class="sr-only">${escapeHtml(words)}</span>`;
 }
 
 function announce(text) {
@@ -564,6 +588,14 @@ function onState(state) {
   // (the page was opened anew), there is nothing to wait for.
   if ((state.rest || []).includes(S.seat) && $("#overlay").classList.contains("hidden")) send({ type: "ready" });
   render();
+  if (previous && turnOf(state) && !turnOf(previous)) showFocusedCard();
+}
+
+// At the start of a turn the lines above the table (the others' moves meanwhile) may have grown and
+// pushed the hand down: the card with the keyboard focus is brought back into view, as little as needed.
+function showFocusedCard() {
+  const el = document.activeElement;
+  if (el && el.closest && el.closest("#hand .card")) el.scrollIntoView({ block: "nearest" });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -691,7 +723,12 @@ function renderSeatRange(typed) {  // typed: the seats field's change event (not
   if (!rules) return;
   seats.min = rules.min_players;
   seats.max = rules.max_players;
-  const value = Number(seats.value) || rules.min_players, hadBots = bots.value;
+  const hadSeats = seats.value, hadBots = bots.value;
+  // A game chosen starts from the seats and bots the player set, not from what the game before moved
+  // them to: arrowing through the menu past DSkV (three seats at least) kept its three seats and two bots.
+  S.seatChoice = S.seatChoice || { seats: hadSeats, bots: hadBots };
+  if (!typed) { seats.value = S.seatChoice.seats; bots.value = S.seatChoice.bots; }
+  const value = Number(seats.value) || rules.min_players;
   const filled = Number(bots.value) === value - 1;
   seats.value = Math.min(Math.max(value, rules.min_players), rules.max_players);
   // A count the game does not allow is changed where the player can see it, and said why.
@@ -700,10 +737,17 @@ function renderSeatRange(typed) {  // typed: the seats field's change event (not
   }
   bots.max = Number(seats.value) - 1;
   if ((filled && Number(seats.value) !== value) || Number(bots.value) > Number(bots.max)) bots.value = bots.max;
+  if (typed) rememberSeats();
   // A game chosen that moved the seats or the bots: said, as a screen reader user would not see it.
-  if (!typed && (Number(seats.value) !== value || bots.value !== hadBots)) {
+  if (!typed && (seats.value !== hadSeats || bots.value !== hadBots)) {
     announce(t(bots.value === "1" ? "seats_now_1" : "seats_now", { seats: seats.value, bots: bots.value }));
   }
+}
+
+// The seats and bots as the player set them (see renderSeatRange).
+function rememberSeats() {
+  const form = $("#create-form");
+  S.seatChoice = { seats: form.elements.seats.value, bots: form.elements.bots.value };
 }
 
 // A bot kind by the name people use, in the page's language ("Greedy" / "Gierig"); its id otherwise.
@@ -1072,9 +1116,24 @@ function renderRoundInfo() {
     const since = moves.slice(Math.max(k, moves.length - MEANWHILE_MOVES));
     if (since.length > 1) text = `${t("meanwhile")}: ${since.map(logLine).join(" · ")}`;
   }
-  say($("#last-move"), text);
+  const box = $("#last-move");
+  say(box, text, unheardMoves(moves, box));
 }
 const MEANWHILE_MOVES = 6;  // the most moves of the others the line above the table repeats
+
+// What the line above the table says to a screen reader: only the moves it has not said yet. The
+// "Meanwhile" line repeats moves that were each said as they came, so every move was heard twice.
+// Behind a dialog nothing is heard (the page is inert): those moves stay unsaid until it closes.
+function unheardMoves(moves, box) {
+  const last = moves[moves.length - 1];
+  if (!last) return "";
+  const said = S.heardMove && S.heardMove.code === S.code ? S.heardMove.index : last.index - 1;
+  // After an undo the log is shorter than what was said: nothing new.
+  const fresh = moves.filter((e) => e.index > said).slice(-MEANWHILE_MOVES);
+  if (!box.closest("[inert]")) S.heardMove = { code: S.code, index: last.index };
+  if (fresh.length <= 1) return fresh.length ? `${t("last_move")}: ${logLine(fresh[0])}` : "";
+  return `${t("meanwhile")}: ${fresh.map(logLine).join(" · ")}`;
+}
 
 function logLine(e) {
   return `${seatName(e.seat)}: ${localText(e, e.action)}`;
@@ -1367,13 +1426,16 @@ function renderStatus() {
   if (S.seat !== null && !st.match.is_over && v.phase !== "over" && sitsOut(v, S.seat)) text = `${t("you_sit_out")} · ${text}`;
   const away = S.seat !== null && st.table.seats[S.seat].away && st.table.status === "playing";
   const held = S.seat === null && S.heldToken && st.table.status === "playing" && st.table.seats.some((s) => s.held);
-  // Until the full list of moves has come, the line names what the rules permit (to meld, to lay off …),
-  // a moment later what the hand allows: the region is busy meanwhile, so a screen reader says it once,
-  // as it ends (and at the latest after a second, should the list not come).
-  const pending = myTurn() && (st.compose || []).length > 0 && !(S.moves && S.moves.version === st.version);
-  el.setAttribute("aria-busy", pending ? "true" : "false");
-  clearTimeout(S.statusBusy);
-  if (pending) S.statusBusy = setTimeout(() => el.setAttribute("aria-busy", "false"), 1000);
+  // Until the full list of moves has come, the line would name what the rules permit (to meld, to lay
+  // off …), a moment later what the hand allows, and a screen reader said both (not every one heeds
+  // aria-busy): the line is written once the list is here, at the latest after a second.
+  const pending = myTurn() && (st.compose || []).length > 0 && !(S.moves && S.moves.version === st.version)
+    && S.statusWaited !== st.version;
+  clearTimeout(S.statusWait);
+  if (pending && !away && !held) {
+    S.statusWait = setTimeout(() => { S.statusWaited = st.version; renderStatus(); }, 1000);
+    return;
+  }
   if (!away && !held) { say(el, text); return; }
   el.dataset.said = "";  // a line with a button: written each time
   if (away) {
@@ -2202,7 +2264,7 @@ function renderLog() {
   ol.innerHTML = "";
   for (const e of entries) {
     const li = document.createElement("li");
-    li.textContent = logLine(e);
+    writeSpoken(li, logLine(e));  // its cards in words for a screen reader, as the live lines say them
     ol.appendChild(li);
   }
   ol.scrollTop = ol.scrollHeight;
@@ -2339,7 +2401,7 @@ function lastMovesHtml(state) {
   const most = state.table.family === "gin" ? 11 : 8;
   if (from < 0 || log.length - from > most) from = log.length;
   from = Math.max(0, Math.min(from, log.length - 3));
-  const items = log.slice(from).map((e) => `<li>${escapeHtml(logLine(e))}</li>`).join("");
+  const items = log.slice(from).map((e) => `<li>${spokenHtml(logLine(e))}</li>`).join("");
   return items ? `<h3>${t("last_moves")}</h3><ol class="last-moves">${items}</ol>` : "";
 }
 
@@ -2407,6 +2469,11 @@ function showMatchOver(state) {
   showOverlay(html, t("new_table"), () => { location.href = "/"; });
   const b = $("#btn-rematch");
   if (b) b.addEventListener("click", requestRematch);
+  // The keyboard starts at the heading, not on "New table": an Enter pressed out of habit (as after
+  // each hand's Continue) left the match's result unread. Tab goes on to the choices.
+  const heading = $("#match-over");
+  heading.tabIndex = -1;
+  heading.focus({ preventScroll: true });
 }
 
 // The host's rematch: a new table with the same seats and rules. Asked over the websocket, which
@@ -3081,6 +3148,21 @@ function openDialogs() { return [...document.querySelectorAll(".overlay:not(.hid
 function syncModal() {
   const open = openDialogs().length > 0;
   for (const el of [$("header.topbar"), $("#main")]) el.inert = open;
+  if (!open) sayUnheard();
+}
+
+// The lines written while a dialog was open (the next hand's "Your turn" and the bots' moves arrive
+// behind a hand's result) were not heard, and say() does not write the same text again: they are
+// taken out and put back a moment later, which a screen reader hears as new.
+function sayUnheard() {
+  for (const el of document.querySelectorAll("[data-unheard]")) {
+    if (el.closest("[inert]")) continue;
+    delete el.dataset.unheard;
+    const parts = [...el.childNodes], said = el.dataset.said;
+    el.replaceChildren();
+    // Unless a newer line was written meanwhile (which is heard by itself).
+    setTimeout(() => { if (el.dataset.said === said && !el.childNodes.length) el.append(...parts); }, 100);
+  }
 }
 
 // Tab and Shift+Tab go round the open dialog's controls (the topmost, the last in the page).
@@ -3119,6 +3201,8 @@ function focusTable() {
 function onKey(ev) {
   if (ev.key === "Escape") {
     if (S.rulesPath) { closeRules(); return; }
+    // Out of the chat's text field back to the table (the hand), where the keys of the game work.
+    if (ev.target.id === "chat-input") { focusTable(); return; }
     const dialogs = openDialogs();
     for (const d of dialogs) if (d.id !== "overlay") closeDialog("#" + d.id);
     // A hand's result closes as its button does (Continue); the match's end waits for a choice.
@@ -3130,7 +3214,8 @@ function onKey(ev) {
   if (typing || openDialogs().length || !S.state || $("#game").classList.contains("hidden")) return;
   const onCard = ev.target.closest && ev.target.closest("#hand .card");
   const n = shownHand().length;
-  const key = ev.key;
+  // A letter with Shift or Caps Lock is the same shortcut ("D" draws as "d" does).
+  const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
   if (onCard && (key === "ArrowLeft" || key === "ArrowRight" || key === "Home" || key === "End")) {
     ev.preventDefault();
     const to = key === "Home" ? 0 : key === "End" ? n - 1 : S.focus + (key === "ArrowLeft" ? -1 : 1);
@@ -3140,6 +3225,19 @@ function onKey(ev) {
     return;
   }
   if (onCard && (key === " " || key === "Enter")) { ev.preventDefault(); toggleSelect(S.focus); return; }
+  // Keys of one character act wherever the focus is: a player may turn them off (WCAG 2.1.4, speech
+  // input typed moves by chance); the hand's keys and the buttons remain.
+  if (S.singleKeys) singleKey(ev, key);
+  // Up and down go to the hand, except on a panel they scroll (the moves, the scores, the chat).
+  if ((key === "ArrowDown" || key === "ArrowUp") && !onCard && n && !ev.target.closest(SCROLLED_PANELS)) {
+    ev.preventDefault();
+    focusCard();
+  }
+}
+const SCROLLED_PANELS = "#log, #scores, #chat-log";
+
+// The shortcuts of one key (see the help).
+function singleKey(ev, key) {
   const L = legal();
   const actions = {
     d: () => L.includes("draw") && act("draw"),
@@ -3155,13 +3253,11 @@ function onKey(ev) {
     u: () => undo(),
     s: () => sortHand("suit"),
     n: () => sortHand("rank"),
+    m: () => !$("#btn-sort-melds").classList.contains("hidden") && sortHand("melds"),  // where the button is
     "?": () => openKeys(),
   };
   if (actions[key]) { ev.preventDefault(); actions[key](); return; }
-  if (/^[1-9]$/.test(key) && S.state.view.melds.length >= Number(key)) { ev.preventDefault(); layOffOn(Number(key)); return; }
-  if (key === "ArrowDown" || key === "ArrowUp") {
-    if (!onCard && n) { ev.preventDefault(); focusCard(); }
-  }
+  if (/^[1-9]$/.test(key) && S.state.view.melds.length >= Number(key)) { ev.preventDefault(); layOffOn(Number(key)); }
 }
 
 // The shortcuts of the game at the table: melds and lay-offs where cards go on the table (lay-offs in gin
@@ -3171,7 +3267,13 @@ function openKeys() {
   for (const row of document.querySelectorAll("#keys-dialog tr[data-families]")) {
     row.classList.toggle("hidden", !!family && !row.dataset.families.split(" ").includes(family));
   }
+  $("#single-keys").checked = S.singleKeys;
   openDialog("#keys-dialog", () => $("#btn-keys-close").focus());
+}
+
+function setSingleKeys() {
+  S.singleKeys = $("#single-keys").checked;
+  if (S.singleKeys) localStorage.removeItem("rummykit:single-keys"); else localStorage.setItem("rummykit:single-keys", "off");
 }
 
 function clearComposition() { S.groups = []; S.selected = []; S.evaluation = null; render(); }
@@ -3245,6 +3347,7 @@ function setup() {
   document.querySelector('select[name="bot_level"]').addEventListener("change", renderLevelLine);
   $("#bot-kind").addEventListener("change", renderLevelLine);
   $("#create-form input[name=seats]").addEventListener("change", renderSeatRange);
+  for (const name of ["seats", "bots"]) $(`#create-form input[name=${name}]`).addEventListener("input", rememberSeats);
   $("#btn-preset-rules").addEventListener("click", () => {
     // The house rules chosen so far are on the page too (what they mean, before the table is made).
     let overrides = {};
@@ -3273,6 +3376,7 @@ function setup() {
   $("#btn-name-watch").addEventListener("click", () => { closeDialog("#name-dialog"); openTable(S.askCode, { watch: true }); });
   $("#btn-keys").addEventListener("click", () => openKeys());
   $("#btn-keys-close").addEventListener("click", () => closeDialog("#keys-dialog"));
+  $("#single-keys").addEventListener("change", setSingleKeys);
   $("#btn-sort-suit").addEventListener("click", () => sortHand("suit"));
   $("#btn-sort-rank").addEventListener("click", () => sortHand("rank"));
   $("#btn-sort-melds").addEventListener("click", () => sortHand("melds"));
