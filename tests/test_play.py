@@ -773,6 +773,22 @@ def test_the_log_words_gins_own_moves_by_phase() -> None:
     assert layoff == "You lay KS off on the knocker's melds"
 
 
+def test_the_log_says_what_an_opening_counts_toward_the_minimum() -> None:
+    """Every player checks an opponent's 40: the log gives an opening's points (the card taken this
+    turn left out where it does not count), and no points for a meld after the opening or where the
+    game has no minimum."""
+    from rummykit.cli.action_text import describe
+
+    view = rk.Round.new(rk.Rules.preset("scala40"), 2, seed=1).view(0)  # the words, not the hand
+    opening = rk.Action.parse("open JC QC KC | JD QD KD")
+    assert describe(opening, "Bot 2", view).plain.endswith("opens J♣ Q♣ K♣ | J♦ Q♦ K♦ (60 points)")
+    assert describe(opening, "Bot 2", view, lang="de").plain.endswith("(60 Punkte)")
+    meld = describe(rk.Action.parse("meld 2S 3S 4S"), "You", view).plain
+    assert "points" not in meld
+    basic = rk.Round.new(rk.Rules.preset("basic"), 2, seed=1).view(0)
+    assert "points" not in describe(rk.Action.parse("open 2S 3S 4S"), "You", basic).plain
+
+
 def test_a_gin_hands_end_says_gin_undercut_and_a_dead_hand() -> None:
     """The knocker is the result's winner even when undercut (scoring below zero): the line names the
     undercut and the star goes to the defender; a knock without deadwood is gin; a hand that reached
