@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from rummykit import permissions, solver
-from rummykit.actions import Action
+from rummykit.actions import Action, Open
 from rummykit.cards import Card, Hand
 from rummykit.errors import IllegalActionError, IllegalMeldError
 from rummykit.melds import Meld, position_value, rank_value
@@ -68,6 +68,20 @@ def require_card_left(hand: Hand, rules: Rules, action: Action, error: type[Ille
             f"{action}: you must keep a card to discard (going_out_requires_discard)",
             "going_out_requires_discard",
         )
+
+
+def opening_points(action: Action, rules: Rules, taken: Card | None) -> int | None:
+    """What ``action``, an opening, counts toward ``opening_min_points`` (:func:`opening_value`;
+    ``taken``: the card taken from the discard pile that turn), for the move lists: every player
+    checks an opponent's 40. ``None`` for any other move, a game without a minimum, or melds the
+    rules refuse."""
+    if not isinstance(action, Open) or not rules.opening_min_points:
+        return None
+    try:
+        melds = [Meld.from_cards(m, rules) for m in action.melds]
+    except IllegalMeldError:
+        return None
+    return opening_value(melds, rules, taken)
 
 
 def barred_taken(rnd: RoundState) -> Card | None:

@@ -75,3 +75,24 @@ def test_the_log_names_a_card_taken_from_the_discard_pile_not_a_drawn_one(preset
         assert texts["de"] == f"nimmt {card_name(card, 'de')} von der Ablage"
     draws = [e["texts"] for e in entries.values() if e["action"] == "draw"]
     assert draws and all(t == {"en": "draws from the stock", "de": "zieht vom Stoß"} for t in draws)
+
+
+@pytest.mark.parametrize(("counts", "points"), [("true", 59), ("false", 49)])
+def test_an_opening_s_entry_says_what_it_counts_toward_the_minimum(counts: str, points: int) -> None:
+    """Everybody checks an opponent's 40: the move list gives the opening's points, the queen taken
+    from the discard pile that turn left out where the house rules do not count it."""
+    from rummykit.arrange import arrange_deck
+    from rummykit.web.handlog import log_entry
+
+    rules = Rules.parse(f"german(opening_counts_taken_discard={counts})")
+    dealer = "2D 5D 8S 3H 6C 9H 4S 7D 10S KD 3S 6D 9S"
+    forehand = "QS QD 9C 10C JC 2H 5S 8D 3C 6H 4D 7S AS"
+    deck = arrange_deck(rules, 2, [dealer, forehand], dealer=0, upcard="QH")
+    match = Match.new(rules, 2, deck=deck, dealer=0)
+    for action in ("take", "open QH QS QD | 9C 10C JC"):
+        match.apply(action)
+    entry = log_entry(len(match.history) - 1, match.history[-1], match, False, 1)
+    assert entry["texts"]["en"].endswith(f"({points} points)")
+    assert entry["texts"]["de"].endswith(f"({points} Punkte)")
+    taken = log_entry(len(match.history) - 2, match.history[-2], match, False, 1)
+    assert "points" not in taken["texts"]["en"]

@@ -31,26 +31,11 @@ from rummykit.actions import (
 )
 from rummykit.cli import screen
 from rummykit.disclosure import face_down_card
-from rummykit.errors import IllegalMeldError
 from rummykit.i18n import describe_action
 from rummykit.i18n.cards import card_object
 from rummykit.i18n.moves import second_person_de
-from rummykit.melding_conditions import opening_value
-from rummykit.melds import Meld
+from rummykit.melding_conditions import opening_points
 from rummykit.views import Phase, PlayerView
-
-
-def opening_points(action: Action, before: PlayerView | None) -> int | None:
-    """What an opening counts toward the game's minimum (:func:`~rummykit.melding_conditions.opening_value`,
-    the card taken this turn left out where it does not count), for the log: every player checks an
-    opponent's 40; ``None`` for any other move, a game without a minimum, or melds the engine refused."""
-    if not isinstance(action, Open) or before is None or not before.rules.opening_min_points:
-        return None
-    try:
-        melds = [Meld.from_cards(m, before.rules) for m in action.melds]
-    except IllegalMeldError:
-        return None
-    return opening_value(melds, before.rules, before.taken_discard)
 
 
 def describe(
@@ -89,7 +74,7 @@ def describe(
                 phase=phase,
                 layoffs_done=layoffs_done,
             )
-        points = opening_points(action, before)
+        points = opening_points(action, before.rules, before.taken_discard) if before is not None else None
         if points is not None:
             said += f" ({points} Punkte)"
         if name == "Du":  # the person at the keyboard is spoken to: "Du nimmst Herz-8 von der Ablage"
@@ -121,7 +106,7 @@ def describe(
     elif isinstance(action, (Open, MeldAction)):
         text.append(f"{verb('open') if isinstance(action, Open) else verb('meld')} ")
         text.append_text(Text(" | ").join(cards(m) for m in action.melds))
-        points = opening_points(action, before)
+        points = opening_points(action, before.rules, before.taken_discard) if before is not None else None
         if points is not None:
             text.append(f" ({points} points)")
     elif isinstance(action, LayOff):

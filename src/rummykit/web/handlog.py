@@ -19,9 +19,11 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-from rummykit.actions import Knock, KnockDeclare, Pass, TakeDiscard
+from rummykit.actions import Knock, KnockDeclare, Open, Pass, TakeDiscard
+from rummykit.cards import Card
 from rummykit.disclosure import event_goes_out, public_action_text
 from rummykit.match import Match, MatchEvent
+from rummykit.melding_conditions import opening_points
 from rummykit.round import Event, Round
 from rummykit.views import Phase
 from rummykit.web.texts import move_texts
@@ -110,6 +112,17 @@ def defender_layoffs_done(rnd: Round, event: Event) -> bool:
     return False
 
 
+def turn_taken(rnd: Round, event: Event) -> Card | None:
+    """The card ``event``'s player took from the discard pile earlier in the same turn, if any."""
+    history = rnd.history
+    i = event.index - 1
+    while 0 <= i < len(history) and history[i].turn == event.turn:
+        if isinstance(history[i].action, TakeDiscard):
+            return history[i].card
+        i -= 1
+    return None
+
+
 def log_entry(
     index: int, event: Event | MatchEvent, match: Match, goes_out: bool, hand: int
 ) -> dict[str, Any]:
@@ -129,6 +142,11 @@ def log_entry(
     texts = move_texts(
         action, match.rules, goes_out=goes_out, taken=taken, phase=phase, layoffs_done=layoffs_done
     )
+    if in_match and isinstance(event, Event) and isinstance(action, Open):
+        points = opening_points(action, match.rules, turn_taken(match.rounds[hand - 1], event))
+        if points is not None:  # what it counts toward the minimum: everybody checks an opponent's 40
+            worth = {"en": f"{points} points", "de": f"{points} Punkte"}
+            texts = {lang: f"{text} ({worth[lang]})" for lang, text in texts.items()}
     if isinstance(event, MatchEvent) and event.new_total is not None:  # a buy-back: what it paid and set
         assert event.old_total is not None
         moved = f"{-event.old_total} → {-event.new_total}"  # as scores: the sheet's sign
