@@ -27,7 +27,7 @@ VIENNESE = Rules.preset("viennese")
 VARIANTS = [
     *(Rules.preset(name) for name in PRESET_NAMES),
     GIN_LIKE_RULES,
-    VIENNESE.replace(joker_limit="min_two_naturals", max_adjacent_jokers=None),
+    VIENNESE.replace(jokers_total=4, joker_limit="min_two_naturals", max_adjacent_jokers=None),
     VIENNESE.replace(joker_limit="max_one_joker_per_meld"),
     VIENNESE.replace(ace_low_in_runs=False, allow_ace_both_ends=False),
     VIENNESE.replace(set_distinct_suits=False, set_size_max=5),

@@ -277,7 +277,7 @@ CHANGED_SETS = [
     Rules.preset("german").replace(opening_min_points=30, joker_robbing=True),
     Rules.preset("viennese").replace(knock_comparison="le", buyback_window=(80, 101)),
     Rules.preset("german").replace(max_stock_rebuilds=None, max_adjacent_jokers=None),
-    Rules.preset("basic").replace(ace_high_in_runs=True, max_adjacent_jokers=2),
+    Rules.preset("basic").replace(ace_high_in_runs=True, max_adjacent_jokers=1),
     Rules.preset("german_dskv").replace(dealer_sits_out_at_table_of=None),
     Rules.preset("scala40").replace(start_mode="dealer_extra_card", elimination_threshold=201),
     Rules.preset("romme_ohne_auslegen").replace(deadwood_joker=20, knock_threshold=8),

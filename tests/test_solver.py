@@ -255,7 +255,7 @@ RULE_VARIANTS = [
     GERMAN,
     GIN,
     Rules.preset("scala40"),
-    VIENNESE.replace(joker_limit="min_two_naturals", max_adjacent_jokers=None),
+    VIENNESE.replace(jokers_total=4, joker_limit="min_two_naturals", max_adjacent_jokers=None),
     VIENNESE.replace(joker_limit="at_least_one_natural"),
     VIENNESE.replace(joker_limit="at_least_one_natural", max_adjacent_jokers=1),
     VIENNESE.replace(joker_limit="max_one_joker_per_meld"),

@@ -31,7 +31,7 @@ VIENNESE = Rules.preset("viennese")
 VARIANTS = [
     *(Rules.preset(name) for name in PRESET_NAMES),
     GIN_LIKE_RULES,
-    VIENNESE.replace(joker_limit="min_two_naturals", max_adjacent_jokers=None),
+    VIENNESE.replace(jokers_total=4, joker_limit="min_two_naturals", max_adjacent_jokers=None),
     VIENNESE.replace(joker_limit="at_least_one_natural"),
     VIENNESE.replace(joker_limit="at_least_one_natural", max_adjacent_jokers=1),
     VIENNESE.replace(joker_limit="max_one_joker_per_meld"),

@@ -191,6 +191,13 @@ EQUIVALENT_VALUES: Final[tuple[tuple[str, object, Callable[[Rules], bool], str],
         )
         for limit in (2, 3, 4, 5, 6, None)
     ),
+    (
+        "may_discard_taken_discard",
+        True,
+        lambda r: r.discard_pickup_requires_meld and not r.is_knock_game and not r.may_discard_taken_discard,
+        "with discard_pickup_requires_meld the taken discard is on the table before any discard, so "
+        "there is no taken card left to discard, and a copy of it in hand is the player's own",
+    ),
 )
 """Values that play exactly like the current one under some rules: option, value, when, why."""
 

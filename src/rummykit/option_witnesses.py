@@ -489,7 +489,6 @@ WITNESSES: dict[str, dict[str, str]] = {
         'max_stock_rebuilds=8': 'a hand of 2 players that plays the stock out',
         'max_stock_rebuilds=9': 'a hand of 2 players that plays the stock out',
         'max_stock_rebuilds=unlimited': 'a hand of 2 players that plays the stock out',
-        'may_discard_taken_discard=true': 'a match of 2 players (seed 3)',
         'min_players=3': 'a hand of 2 players (seed 0)',
         'min_players=4': 'a hand of 2 players (seed 0)',
         'min_players=5': 'a hand of 2 players (seed 0)',
