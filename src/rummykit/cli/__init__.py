@@ -54,7 +54,10 @@ _flags_show_no_value()
 
 app = typer.Typer(
     name="rummykit",
-    help="Rules engine for German Rummy (Rommé), Viennese Rummy (Wiener Rummy) and Gin Rummy.",
+    help=(
+        "Rules engine for German Rummy (Rommé), Viennese Rummy (Wiener Rummy) and Gin Rummy, with "
+        "Rommé ohne Auslegen, Scala 40 and Basic Rummy."
+    ),
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,

@@ -266,7 +266,9 @@ def example_set(rules: Rules, rank: str = "4") -> str:
 
 def opening(rules: Rules, t: Lang) -> list[Block]:
     minimum = rules.opening_min_points or 0
-    head = Heading(2, t("Opening (laying out, auslegen)", "Auslegen (Erstmeldung)"))
+    # The English heading gives the word the game's own players use for the first melds.
+    native = {"scala40": "apertura"}.get(rules.name, "auslegen" if rules.name.startswith("german") else "")
+    head = Heading(2, t(f"Opening (laying out{', ' + native if native else ''})", "Auslegen (Erstmeldung)"))
     if minimum == 0:
         return [
             head,
