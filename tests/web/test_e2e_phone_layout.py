@@ -332,3 +332,24 @@ def test_a_long_result_keeps_its_continue_button_in_view(open_page: Any, viewpor
     assert found["reached"], found
     page.tap("#btn-overlay")
     page.wait_for_selector("#overlay", state="hidden")
+
+
+def test_a_german_hand_after_the_draw_keeps_to_one_row_on_a_390_px_phone(open_page: Any, web: Any) -> None:
+    """14 cards on a 390 px phone (an iPhone's width): the 14th wrapped onto a row of its own while
+    30 px of each card showed. 24 px show now (the card's corner, and the smallest finger target WCAG's
+    level AA allows), and a narrower phone wraps the row without scrolling sideways."""
+    for width, rows in ((390, 1), (360, 2)):
+        page = open_page({"width": width, "height": 844}, "de-DE", has_touch=True, timeout_ms=20000)
+        sit_down(page, "german", 3, seed=5)
+        draw(page, web)
+        hand = page.evaluate(
+            """() => {
+                const boxes = [...document.querySelectorAll("#hand .card")];
+                const cards = boxes.map((c) => c.getBoundingClientRect());
+                const steps = cards.slice(1).map((r, i) => r.left - cards[i].left).filter((d) => d > 0);
+                return { n: cards.length, rows: new Set(cards.map((r) => Math.round(r.top))).size,
+                         shown: Math.min(...steps), wide: document.documentElement.scrollWidth };
+            }"""
+        )
+        assert hand["n"] == 14 and hand["rows"] == rows, (width, hand)
+        assert hand["shown"] >= 24 and hand["wide"] <= width, (width, hand)
