@@ -278,3 +278,31 @@ def test_the_keyboard_help_lists_up_and_down_and_m_sorts_by_melds(pages: Pages) 
     page.keyboard.press("?")
     assert "nach Figuren sortieren" not in page.inner_text("#keys-dialog")
     assert page.evaluate("window.sorted") == []
+
+
+def test_the_waiting_room_says_who_sits_down_and_who_leaves(pages: Pages) -> None:
+    """Before the start a screen reader heard nobody come or go, only the start once the last seat
+    was taken: the host waited without knowing who had joined."""
+    from tests.web.pages import RECORD_ANNOUNCEMENTS
+
+    host = pages.open(DESKTOP)
+    open_lobby(host, pages.base)
+    code = host.evaluate(
+        """async () => {
+            const grant = await api("/api/tables", { name: "Anna", preset: "german", seats: 3 });
+            saveGrant(grant);
+            await openTable(grant.code);
+            return grant.code;
+        }"""
+    )
+    host.wait_for_selector("#waiting:not(.hidden)")
+    host.evaluate(RECORD_ANNOUNCEMENTS)
+    guest = pages.open(DESKTOP)
+    open_lobby(guest, pages.base)
+    token = guest.evaluate(
+        "async (code) => (await api(`/api/tables/${code}/join`, { name: 'Ben' })).token", code
+    )
+    host.wait_for_function("window.said.some((s) => s.includes('Ben sat down (2 of 3 seats taken)'))")
+    guest.evaluate("async ([code, token]) => api(`/api/tables/${code}/leave`, { token })", [code, token])
+    host.wait_for_function("window.said.some((s) => s.includes('Ben left the seat (1 of 3 seats taken)'))")
+    assert not any("Anna" in said for said in host.evaluate("window.said"))  # not the host's own seat

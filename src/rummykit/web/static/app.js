@@ -15,6 +15,7 @@ const I18N = {
     draw_phase: "draw from the stock or take the discard", play_phase: "meld, lay off, then discard",
     discard_phase: "discard, knock or call Rummy", spectating: "Watching", opening: "Opening",
     after_knock: "last turn after the knock", remove_person: "Remove", remove_person_named: "Remove {name} from the table",
+    seat_taken: "{name} sat down ({k} of {n} seats taken)", seat_freed: "{name} left the seat ({k} of {n} seats taken)",
     do_draw: "draw from the stock", do_take: "take the discard", do_meld: "meld", do_layoff: "lay off",
     do_swap: "swap a joker", do_discard: "discard", do_knock: "knock", do_rummy: "call Rummy",
     do_buyback: "buy back", do_buyback_for: "buy back for {chips} chips (your score goes from {from} to {to})", do_decline: "decline", or: "or", then: "then",
@@ -122,6 +123,7 @@ const I18N = {
     draw_phase: "vom Stoß ziehen oder von der Ablage nehmen", play_phase: "auslegen, anlegen, dann abwerfen",
     discard_phase: "abwerfen, klopfen oder Rummy rufen", spectating: "Zuschauer", opening: "Erstmeldung",
     after_knock: "letzter Zug nach dem Klopfen", remove_person: "Entfernen", remove_person_named: "{name} vom Tisch nehmen",
+    seat_taken: "{name} hat sich gesetzt ({k} von {n} Plätzen besetzt)", seat_freed: "{name} hat den Platz verlassen ({k} von {n} Plätzen besetzt)",
     do_draw: "vom Stoß ziehen", do_take: "von der Ablage nehmen", do_meld: "auslegen", do_layoff: "anlegen",
     do_swap: "einen Joker tauschen", do_discard: "abwerfen", do_knock: "klopfen", do_rummy: "Rummy rufen",
     do_buyback: "dich zurückkaufen", do_buyback_for: "dich für {chips} Chips zurückkaufen (dein Stand steigt von {from} auf {to})", do_decline: "ablehnen", or: "oder", then: "dann",
@@ -1063,8 +1065,23 @@ function refocusScreen() {
   if (!usable(document.activeElement) && !openDialogs().length) focusTable();
 }
 
+// Who sat down or left while the table waits: said, as a person in the room would see it (only the
+// last seat filled was heard before, as the table's start).
+function announceSeats(st) {
+  const names = st.table.seats.map((s, i) => (s.kind === "open" ? null : seatName(i)));
+  const before = S.waitingSeats && S.waitingSeats.code === st.table.code ? S.waitingSeats.names : null;
+  S.waitingSeats = { code: st.table.code, names };
+  if (!before) return;
+  const k = names.filter((x) => x !== null).length, n = names.length;
+  names.forEach((name, i) => {
+    if (before[i] !== null && name !== before[i] && i !== S.seat) announce(t("seat_freed", { name: before[i], k, n }));
+    if (name !== null && name !== before[i] && i !== S.seat) announce(t("seat_taken", { name, k, n }));
+  });
+}
+
 function renderWaiting() {
   const st = S.state;
+  announceSeats(st);
   $("#wait-code").textContent = st.table.code;
   $("#share-link").value = `${location.origin}/?table=${st.table.code}`;
   const ol = $("#wait-seats");
