@@ -306,3 +306,15 @@ def test_the_waiting_room_says_who_sits_down_and_who_leaves(pages: Pages) -> Non
     guest.evaluate("async ([code, token]) => api(`/api/tables/${code}/leave`, { token })", [code, token])
     host.wait_for_function("window.said.some((s) => s.includes('Ben left the seat (1 of 3 seats taken)'))")
     assert not any("Anna" in said for said in host.evaluate("window.said"))  # not the host's own seat
+
+
+def test_the_table_has_headings_and_a_side_landmark_to_jump_between(pages: Pages) -> None:
+    """A screen reader's user jumps by headings and landmarks; the table screen had neither besides the
+    page's banner and main, so the hand, the table and the scores were found by reading everything."""
+    page = pages.open(DESKTOP, "de-DE")
+    seeded_table(page, pages.base, "german", 5, seats=2, bot="random")
+    shown = "[...document.querySelectorAll('#game h2')].filter((h) => !h.closest('.hidden'))"
+    headings = page.evaluate(shown + ".map((h) => h.textContent)")
+    assert headings == ["Der Tisch", "Deine Hand", "Punkte, Züge und Chat"]
+    tree = page.locator("#game").aria_snapshot()
+    assert 'heading "Deine Hand"' in tree and 'complementary "Punkte, Züge und Chat"' in tree
