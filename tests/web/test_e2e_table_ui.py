@@ -621,10 +621,13 @@ def test_the_dskv_dealer_sits_out_at_the_table_in_the_result_and_on_the_score_sh
         renderScores();
         const row = document.querySelectorAll("#scores tbody tr:first-child td");
         const cells = [...row].map((c) => c.innerText);
-        return { seats: [...box.querySelectorAll(".showdown-seat")].map((e) => e.innerText.trim()), cells };
+        const items = box.querySelectorAll(".showdown[role=list] > .showdown-seat[role=listitem]").length;
+        const seats = [...box.querySelectorAll(".showdown-seat")].map((e) => e.innerText.trim());
+        return { seats, cells, items };
     }"""
     result = page.evaluate(shown)
     assert result["seats"][0] == "Anna (you): 0 points" and result["seats"][3] == "Bot 4: sits out this hand"
+    assert result["items"] == 4  # a list a screen reader counts and steps through by seat
     assert result["cells"] == ["1", "0", "-10", "-11", "–"]
     page.click("#btn-lang")
     assert dealer.inner_text() == "setzt dieses Spiel aus · Geber"

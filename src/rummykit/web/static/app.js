@@ -2326,11 +2326,11 @@ function resultHtml(round) {
   const factor = r.multiplier > 1 && !gin ? ` (${t(S.state.table.knock_game ? "rummy" : "hand_rummy")} ×${r.multiplier})` : "";
   let html = `<p class="result-head">${head}${escapeHtml(factor)}</p>`;
   if (gin && r.scored && r.winner !== null) html += `<p class="gin-sum">${escapeHtml(ginSum(r))}</p>`;
-  html += '<div class="showdown">';
+  html += '<div class="showdown" role="list">';  // a screen reader says how many seats, and steps by seat
   for (let i = 0; i < n; i++) {
     if (!round.in_play.includes(i)) continue;
     if (sitsOut(round, i)) {  // no result of its own: neither 0 points nor the winner's empty hand
-      html += `<div class="showdown-seat out"><div class="sd-name">${escapeHtml(seatName(i))}: <i>${t("sits_out")}</i></div></div>`;
+      html += `<div class="showdown-seat out" role="listitem"><div class="sd-name">${escapeHtml(seatName(i))}: <i>${t("sits_out")}</i></div></div>`;
       continue;
     }
     const arr = r.arrangements && r.arrangements[i];
@@ -2340,7 +2340,7 @@ function resultHtml(round) {
     const moved = chips && chips[i] ? `${chips[i] > 0 ? "+" : ""}${chips[i]}, ` : "";
     const chipText = held === null ? "" : ` · <span class="sd-chips">${t("chips")}: ${moved}${t("now")} ${held}</span>`;
     const points = r.scored ? `<b>${r.points[i]}</b> ${t(Math.abs(r.points[i]) === 1 ? "point" : "points")}` : t("not_scored");
-    html += `<div class="showdown-seat${best === i ? " win" : ""}"><div class="sd-name">${escapeHtml(seatName(i))}: ${points}${dw}${chipText}</div><div class="sd-cards">`;
+    html += `<div class="showdown-seat${best === i ? " win" : ""}" role="listitem"><div class="sd-name">${escapeHtml(seatName(i))}: ${points}${dw}${chipText}</div><div class="sd-cards">`;
     // Each player's melds, then the rest: Viennese arrangements; in gin the melds laid (the
     // knocker's with the cards laid off on them) and the deadwood.
     // The other games: the hand's final table, each meld under the player who laid it (cards laid off
