@@ -636,6 +636,25 @@ def test_a_copy_of_a_taken_discard_that_had_to_be_laid_is_the_player_s_own() -> 
     assert rnd.hands[1].count(Card.parse("9C")) == 1 and "discard 9C" in offered(rnd)
     rnd.apply("discard 9C")
     assert rnd.view(0).top_discard == Card.parse("9C")
+    # A play may leave that copy as the last card: the player goes out by discarding it.
+    out = deal(SCALA, ["9C 2H 5S", "2D 3D 4D 5D 6D 7D KS KH KC 9C 9D 9H 8D"], upcard="7S", stock="JD 4S QD")
+    play(out, "draw", "open 2D 3D 4D 5D 6D 7D | KS KH KC", "discard JD", "draw", "discard 9C", "take")
+    play(out, "meld 9C 9D 9H")
+    assert offered(out) == {"discard 9C", "layoff 8D on 1"}
+    play(out, "layoff 8D on 1", "discard 9C")
+    assert out.result is not None and out.result.winner == 1
+
+
+def test_the_bar_on_a_taken_card_as_the_bots_model_it() -> None:
+    """The bots' inference and play-outs read the bar through ``taken_stays_barred``: an opponent in
+    Scala 40 discarding a copy of a card it took and laid is no impossible move to them."""
+    from rummykit.melding_conditions import taken_stays_barred
+
+    assert taken_stays_barred(GERMAN, False) and taken_stays_barred(GERMAN, True)
+    assert not taken_stays_barred(SCALA, False) and not taken_stays_barred(SCALA, True)
+    house = GERMAN.replace(discard_pickup_requires_opened="opened_or_opening_with_it")
+    assert taken_stays_barred(house, False) and not taken_stays_barred(house, True)
+    assert not taken_stays_barred(GERMAN.replace(may_discard_taken_discard=True), False)
 
 
 def test_an_unopened_player_is_told_to_keep_a_card_that_fits_the_table_until_opening() -> None:

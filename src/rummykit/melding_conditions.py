@@ -87,10 +87,26 @@ def opening_points(action: Action, rules: Rules, taken: Card | None) -> int | No
 def barred_taken(rnd: RoundState) -> Card | None:
     """The card taken from the discard pile this turn while it may not be discarded
     (``may_discard_taken_discard`` off) and need not be laid: a play must not leave it as the only
-    card in hand, since the turn could then end neither by a discard nor by going out."""
-    if rnd.rules.may_discard_taken_discard or rnd.must_lay is not None:
+    card in hand, since the turn could then end neither by a discard nor by going out. Where it had
+    to be laid and was (:func:`discard_barred_taken`), a copy left in hand is the player's own:
+    nothing is barred."""
+    if rnd.must_lay is not None:
         return None
-    return rnd.taken_discard
+    return discard_barred_taken(rnd, rnd.to_move)
+
+
+def taken_stays_barred(rules: Rules, opened_this_turn: bool) -> bool:
+    """Whether a card taken from the discard pile stays barred from the turn's discard, its copies in
+    hand with it (:func:`discard_barred_taken`), for a player who did or did not open this turn: not
+    where it may be discarded, nor where the take obliged the player to lay it (Scala 40's
+    ``discard_pickup_requires_meld``; ``opened_or_opening_with_it`` for a player who opened with
+    it), since it is on the table by the discard. The bots' models of the bar read it too."""
+    if rules.may_discard_taken_discard:
+        return False
+    return not (
+        rules.discard_pickup_requires_meld
+        or (rules.discard_pickup_requires_opened == "opened_or_opening_with_it" and opened_this_turn)
+    )
 
 
 def discard_barred_taken(rnd: RoundState, seat: int) -> Card | None:
@@ -102,14 +118,11 @@ def discard_barred_taken(rnd: RoundState, seat: int) -> Card | None:
     ``opened_or_opening_with_it``): the turn cannot end with a discard before it is laid, so at the
     discard it is on the table, and a copy of its face still in hand is the player's own. Elsewhere
     two copies cannot be told apart, and both are barred."""
-    rules = rnd.rules
-    if rules.may_discard_taken_discard or rnd.taken_discard is None:
+    if rnd.taken_discard is None or rnd.rules.may_discard_taken_discard:
         return None
     opened_with_it = rnd.opened_turn[seat] == rnd.turn  # had not opened when it took the card
-    laid = rules.discard_pickup_requires_meld or (
-        rules.discard_pickup_requires_opened == "opened_or_opening_with_it" and opened_with_it
-    )
-    return None if laid and rnd.must_lay is None else rnd.taken_discard
+    laid = not taken_stays_barred(rnd.rules, opened_with_it) and rnd.must_lay is None
+    return None if laid else rnd.taken_discard
 
 
 def require_discardable_left(

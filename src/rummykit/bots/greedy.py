@@ -51,6 +51,7 @@ from rummykit.actions import (
 from rummykit.bots.gin_play import gin_action
 from rummykit.cards import JOKER_CODE, NUM_RANKS, Card
 from rummykit.knocking import knock_allowed
+from rummykit.melding_conditions import taken_stays_barred
 from rummykit.melds import Meld
 from rummykit.permissions import may_lay_off
 from rummykit.round import Round
@@ -333,7 +334,7 @@ def quick_discard(s: Situation) -> Action:
     anything else may go), else the greedy discard."""
     rules = s.rules
     hand = list(s.hand)
-    barred = s.taken if not rules.may_discard_taken_discard else None
+    barred = s.taken if taken_stays_barred(rules, opened_this_turn=False) else None
     shed = cheapest_shed(rules, hand, barred)
     if shed is not None:
         return Discard(Card(shed))

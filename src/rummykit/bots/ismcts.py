@@ -107,6 +107,7 @@ from rummykit.bots.tactics import (
 )
 from rummykit.cards import Card
 from rummykit.determinize import unseen_cards
+from rummykit.melding_conditions import taken_stays_barred
 from rummykit.rules import Rules
 from rummykit.views import Phase, PlayerView
 
@@ -535,7 +536,8 @@ class IsmctsBot:
         unseen = [int(c) for c in unseen_cards(view)]
         me = view.seat
         taken = view.taken_discard
-        barred = None if rules.may_discard_taken_discard or taken is None else int(taken)
+        opened_now = bool(view.opened_turn) and view.opened_turn[me] == view.turn
+        barred = None if taken is None or not taken_stays_barred(rules, opened_now) else int(taken)
         turns = self.budget.horizon * len(view.active_seats)
         totals = [0.0, 0.0]
         for _ in range(self.budget.determinizations):

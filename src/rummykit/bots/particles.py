@@ -76,6 +76,7 @@ from rummykit.bots.inference import (
 from rummykit.cards import JOKER_CODE, build_deck
 from rummykit.determinize import unseen_cards
 from rummykit.knocking import knock_allowed
+from rummykit.melding_conditions import taken_stays_barred
 from rummykit.views import Phase, PlayerView
 
 PARTICLES: Final = 400
@@ -396,7 +397,7 @@ class ParticleFilter:
         if self.tracked:
             for turn in turns:
                 at = opened_turn[turn.seat] if opened_turn else None
-                took = turn.took and not self.rules.may_discard_taken_discard
+                took = turn.took and taken_stays_barred(self.rules, at is not None and at == turn.number)
                 self.turns.append((turn, turn.top if took else None, at is not None and at < turn.number))
         for i, hands in enumerate(self.hands):
             story = self.stories[i]
@@ -484,7 +485,7 @@ class ParticleFilter:
                 if story is not None:
                     story.records.append([card, index, None, 0])
         hand.extend(freed)
-        barred = top if turn.took and not self.rules.may_discard_taken_discard else None
+        barred = top if turn.took and taken_stays_barred(self.rules, opens_now) else None
         possible = self._possible(hand)
         if not possible:
             logw += IMPOSSIBLE

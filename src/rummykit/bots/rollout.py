@@ -39,6 +39,7 @@ from rummykit.bots.tactics import can_go_out
 from rummykit.cards import JOKER_CODE, Card, Hand
 from rummykit.determinize import round_of
 from rummykit.knocking import knock_allowed
+from rummykit.melding_conditions import taken_stays_barred
 from rummykit.melds import Meld
 from rummykit.round import Round
 from rummykit.rules import Rules
@@ -274,7 +275,7 @@ class TablePlay:
         take = self.meld_take(seat) if take is None else take
         if take and self.pile:
             card = self.pile.pop()
-            barred = None if rules.may_discard_taken_discard else card
+            barred = card if taken_stays_barred(rules, opened_this_turn=False) else None
         elif self.stock[seat]:
             card = self.stock[seat].pop()
             barred = None
