@@ -51,6 +51,9 @@ def test_a_range_and_a_head_of_a_page_file_say_that_the_answer_varies(client: Te
     ranged, body = raw_get(client, "/static/app.js", {**GZIP, "Range": "bytes=0-10"})
     assert ranged.status_code == 206 and len(body) == 11 and "content-encoding" not in ranged.headers
     assert "Accept-Encoding" in ranged.headers["vary"]
+    packed, _ = raw_get(client, "/static/app.js", GZIP)
+    plain, _ = raw_get(client, "/static/app.js", PLAIN)
+    assert ranged.headers["etag"] == plain.headers["etag"] != packed.headers["etag"]  # the plain file's bytes
     head = client.head("/static/app.js", headers=GZIP)
     assert head.status_code == 200 and "Accept-Encoding" in head.headers["vary"]
 

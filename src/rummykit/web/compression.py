@@ -98,7 +98,8 @@ class CompressedFiles:
         if status in VARIED and "content-encoding" not in headers:
             headers.add_vary_header("Accept-Encoding")
             etag = headers.get("etag")
-            if etag is not None and etag.endswith('"'):
+            # A range (206) is of the plain file and keeps its tag: the gzipped body's tag is another.
+            if etag is not None and etag.endswith('"') and status != 206:
                 headers["etag"] = etag[:-1] + '-gzip"'
             if status == 200 and len(body) >= SMALLEST:
                 body = self._compressed(scope["path"], body)
