@@ -901,7 +901,11 @@ class Table:
         elif isinstance(message, HintMessage):
             await self.hint(client)
         elif isinstance(message, MovesMessage):
-            self.send_moves(client)
+            # Under the lock, as the moves are: between a move's version and its state going out (the
+            # end of a match is stored in that gap), an answer at the new version reached a page that
+            # still held the old one, which dropped it and was told 'unchanged' when it asked again.
+            async with self.lock:
+                self.send_moves(client)
         elif isinstance(message, EvaluateMessage):
             client.send(self.evaluate(client, message))
         elif isinstance(message, PingMessage):
@@ -916,8 +920,9 @@ class Table:
         elif isinstance(message, protocol.RematchMessage):
             await self.ask_rematch(client)
         elif isinstance(message, protocol.HandLogMessage):
-            if self.answer_once(client, "hand_log"):
-                client.send(handlog.hand_log_text(self.match, self.version, protocol.seat_draw_json))
+            async with self.lock:  # as moves above
+                if self.answer_once(client, "hand_log"):
+                    client.send(handlog.hand_log_text(self.match, self.version, protocol.seat_draw_json))
         elif isinstance(message, ChatMessage):
             name = self.seats[client.seat].name if client.seat is not None else ""
             line = self.chat.say(client.seat, name, message.text)
