@@ -61,7 +61,7 @@ def test_the_turn_and_the_moves_behind_a_hands_result_are_said_when_it_closes(pa
     """The next hand's state arrives while the result is open: its "Your turn" and the bots' moves were
     written in the inert page, not heard, and not written again after Continue."""
     page = seated(pages)
-    page.evaluate(RECORD_HEARD, ["#status", "#last-move"])
+    page.evaluate(RECORD_HEARD, ["#status", "#last-move-said"])
     page.evaluate("showRoundOver({ ...S.state, last_round: { result: null } })")
     page.evaluate("S.state.legal = []; S.state.match.to_move = 1; render()")
     page.evaluate(BOT_MOVES, ["draws from the stock", "discards 5♠"])
@@ -79,7 +79,7 @@ def test_each_move_of_the_others_is_said_once(pages: Pages) -> None:
     everything since the player's own move ("Meanwhile: …"): that line is shown, and says only the
     move not said yet."""
     page = seated(pages)
-    page.evaluate(RECORD_HEARD, ["#last-move"])
+    page.evaluate(RECORD_HEARD, ["#last-move-said"])
     page.evaluate(BOT_MOVES, ["draws from the stock", "lays off 6♠", "discards 5♠"])
     page.wait_for_timeout(100)
     assert page.evaluate("window.heard") == [
@@ -89,6 +89,10 @@ def test_each_move_of_the_others_is_said_once(pages: Pages) -> None:
     ]
     shown = page.inner_text("#last-move .shown")
     assert shown == "Meanwhile: Bot 2: draws from the stock · Bot 2: lays off 6♠ · Bot 2: discards 5♠"
+    # The line itself stays readable whole, in words (only the live region beside it is brief).
+    assert page.evaluate(HEARD_LIST, "#last-move") == [
+        "Meanwhile: Bot 2: draws from the stock · Bot 2: lays off 6 of spades · Bot 2: discards 5 of spades"
+    ]
 
 
 HEARD_LIST = """(sel) => [...document.querySelectorAll(sel)].map((li) => {

@@ -1133,8 +1133,11 @@ function renderRoundInfo() {
     const since = moves.slice(Math.max(k, moves.length - MEANWHILE_MOVES));
     if (since.length > 1) text = `${t("meanwhile")}: ${since.map(logLine).join(" · ")}`;
   }
+  // The line is read whole, in words, wherever a screen reader reaches it; the live region beside it
+  // says only the moves not said before (each move once, not again in the "Meanwhile" line).
   const box = $("#last-move");
-  say(box, text, unheardMoves(moves, box));
+  if (box.dataset.line !== text) { box.dataset.line = text; writeSpoken(box, text); }
+  say($("#last-move-said"), unheardMoves(moves, box));
 }
 const MEANWHILE_MOVES = 6;  // the most moves of the others the line above the table repeats
 
