@@ -209,6 +209,25 @@ def test_a_spent_network_still_finds_the_tables_the_lobby_lists(
         assert refused.status_code == 429 and refused.json()["code"] == "too_many_misses"
 
 
+def test_a_listed_table_the_lobby_does_not_show_is_not_public(
+    clients: dict[str, TestClient], web: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lobby shows the newest tables only: an older listed table is found by its code alone, so a
+    network out of misses is refused it as any code (else it could find such tables at the request
+    rate)."""
+    from rummykit.web import manager as manager_module
+
+    monkeypatch.setattr(manager_module, "LOBBY_SIZE", 1)
+    first, same, other = clients["first"], clients["same_network"], clients["other_network"]
+    older = web.create(other, preset="german", seats=3, name="Anna")["code"]
+    newer = web.create(other, preset="german", seats=3, name="Ben")["code"]
+    assert [t["code"] for t in other.get("/api/tables").json()["tables"]] == [newer]
+    for _ in range(MISSES):
+        assert same.get(f"/api/tables/{unused_code(older)}").status_code == 404
+    assert first.get(f"/api/tables/{newer}").status_code == 200
+    assert first.get(f"/api/tables/{older}").json()["code"] == "too_many_misses"
+
+
 def test_lookups_sent_at_once_cannot_all_pass_on_the_last_miss(clients: dict[str, TestClient]) -> None:
     """A miss was spent only after the lookup's database read, so that requests sent together all
     passed the check while one miss was left: a /24 sending bursts got thousands of guesses instead

@@ -392,7 +392,7 @@ def create_app(
 
     @app.get("/api/tables")
     async def list_tables(request: Request) -> dict[str, Any]:
-        return {"tables": await manager_of(request).lobbies(50)}
+        return {"tables": await manager_of(request).lobbies()}
 
     def grant(table: Table, seat: int, token: str) -> SeatGrant:
         return SeatGrant(code=table.code, seat=seat, token=token, url=f"/?table={table.code}")

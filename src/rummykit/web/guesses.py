@@ -34,7 +34,7 @@ import math
 from rummykit.web.limits import RateLimiter
 from rummykit.web.lobby import LobbyError
 from rummykit.web.seats import held_seat
-from rummykit.web.tables import OPEN, Table, refusal
+from rummykit.web.tables import Table, hash_token, refusal
 from rummykit.web.thinking import fair_network
 
 
@@ -95,20 +95,28 @@ class Lookup:
         """Whether the network had no miss left, so that only a seat's token lets the request on."""
         return self._wait > 0
 
-    def prove_first(self, table: Table | None) -> None:
-        """Before any work, for a request that needs proof: refuse it unless its token holds a seat
+    def prove_first(self, table: Table | None, shown: bool = False) -> None:
+        """Before any work, for a request that needs proof: let it on when the lobby lists the code
+        (``shown``: finding it tells nobody anything), else refuse it unless its token holds a seat
         of ``table``, the table this process holds in memory under the code (``None``: none). A
         request from a network out of misses then costs the same whether its code names a table or
-        not (no database, no rebuilt ended table), so neither the time of the refusal nor the
-        server's table count tells a guesser anything.
+        not (no database, no rebuilt ended table; a token is hashed either way), so neither the
+        time of the refusal nor the server's table count tells a guesser anything.
 
         Raises:
             LobbyError: 429 ``too_many_misses``.
         """
-        if table is not None and table.listed and table.status in OPEN:
-            self._public = True  # the lobby lists it: finding it tells nobody anything
+        if shown:
+            self._public = True
             return
-        if self.needs_proof and (table is None or self._token is None or not proves(table, self._token)):
+        if not self.needs_proof:
+            return
+        if table is None:
+            if self._token:  # hashed as a proof hashes it: the same work whether a table is held
+                hash_token(self._token)
+                hash_token(self._token)
+            raise too_many_misses(self._wait)
+        if self._token is None or not proves(table, self._token):
             raise too_many_misses(self._wait)
 
     def found(self, table: Table | None = None) -> None:

@@ -87,6 +87,8 @@ STALE_RATE_SECONDS: Final = 3600.0
 CODE_ATTEMPTS: Final = 8
 """Codes a creation draws before it gives up: one stored table in 32**6 (about a billion) collides."""
 LOBBY_LIST_SECONDS: Final = 1.0
+LOBBY_SIZE: Final = 50
+"""The most tables the lobby lists (the newest)."""
 """How long a process reuses the lobby list it read from a shared database."""
 ARCHIVED_IN_MEMORY: Final = 64
 """Ended tables rebuilt from the database for a lookup (:meth:`TableManager.find`) that one process
@@ -376,7 +378,8 @@ class TableManager:
         lookup = Lookup(self._misses, address if key else None, token)
         if lookup.needs_proof:  # in memory alone: the same work whether the code names a table or not
             held = self.tables.get(key) if key is not None else None
-            lookup.prove_first(held if held is not None and held.owned and not held.archived else None)
+            shown = key is not None and key in self.shown_codes()
+            lookup.prove_first(held if held is not None and held.owned and not held.archived else None, shown)
         try:
             found = await work()
         except LobbyError as exc:
@@ -610,9 +613,10 @@ class TableManager:
                     return key, stored_rules(row["rules"], row["rules_revision"])
         raise no_table(code)
 
-    async def lobbies(self, limit: int = 50) -> list[dict[str, Any]]:
-        """The lobby list: the newest ``limit`` open tables, oldest first; with a shared database
-        every process's tables (the database is the list)."""
+    async def lobbies(self) -> list[dict[str, Any]]:
+        """The lobby list: the newest :data:`LOBBY_SIZE` open tables, oldest first; with a shared
+        database every process's tables (the database is the list)."""
+        limit = LOBBY_SIZE
         if not self.store.shared:
             return [t.lobby_json() for t in self.listed_tables()[-limit:]]
         now = asyncio.get_running_loop().time()
@@ -630,6 +634,15 @@ class TableManager:
             elif (lobby := _stored_lobby(row, self.settings)) is not None:
                 listed.append(lobby)
         return listed
+
+    def shown_codes(self) -> set[str]:
+        """The codes the lobby lists now (:meth:`lobbies`, as its last read of a shared database saw
+        them): public, so a lookup of one tells nobody anything (:meth:`Lookup.prove_first
+        <rummykit.web.guesses.Lookup.prove_first>`). A listed table beyond the newest
+        :data:`LOBBY_SIZE` is not among them: nobody can see it without its code."""
+        if not self.store.shared:
+            return {t.code for t in self.listed_tables()[-LOBBY_SIZE:]}
+        return {row["code"] for row in self._lobby_rows[1]} if self._lobby_rows is not None else set()
 
     # Per-address bounds (every process together, with a shared database) --------------------------
     async def take(self, limiter: RateLimiter, kind: str, address: str) -> float:
