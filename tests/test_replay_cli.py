@@ -543,3 +543,13 @@ def test_a_record_s_seats_name_its_bots_and_mark_a_person_s_stand_in_and_hinted_
     code, out = replay(str(path), "--all", "--lang", "de", lines=[f"zu {mine[0]}", f"zu {mine[1]}", "q"])
     screens = out.split("Wiedergabe> ")
     assert "(Bot als Vertretung)" in screens[1] and "(nach einem Tipp)" in screens[2]
+
+
+def test_the_replay_says_what_an_opening_counts(tmp_path: Path) -> None:
+    m = played_match("german(match_end=single_hand)")
+    path = save_match(tmp_path, m)
+    at = next(i for i, a in enumerate(m.actions, start=1) if isinstance(a, rk.actions.Open))
+    code, out = replay(str(path), "--all", lines=[f"go {at}", "q"])
+    assert code == 0
+    line = next(x for x in out.split("replay> ")[1].splitlines() if x.strip().startswith(f"{at}. "))
+    assert " opens " in line and line.rstrip().endswith("points)"), line

@@ -34,7 +34,7 @@ from rich.cells import cell_len
 from rich.console import Console, RenderableType
 from rich.text import Text
 
-from rummykit.actions import CallRummy, Discard, Knock, KnockDeclare, Pass, TakeDiscard
+from rummykit.actions import CallRummy, Discard, Knock, KnockDeclare, Open, Pass, TakeDiscard
 from rummykit.cli import screen
 from rummykit.cli.action_text import describe
 from rummykit.cli.play import LangOption, LettersOption, card_letters, play_language
@@ -411,11 +411,12 @@ class ReplaySession:
 
     def _before_view(self, index: int, seat: int) -> Any:
         # The top of the discard pile before a 'take'; the phase of a gin pass or knock (what it
-        # passes on); and, seen from another seat, what the mover held, so that a card laid face down
-        # is not named (with every hand shown, it is).
+        # passes on); the card taken before an opening (what the opening counts); and, seen from
+        # another seat, what the mover held, so that a card laid face down is not named (with every
+        # hand shown, it is).
         action = self.record.actions[index]
         hidden_from_viewer = self.seat not in (None, seat) and isinstance(action, (Knock, CallRummy, Discard))
-        if not isinstance(action, (TakeDiscard, Pass, KnockDeclare)) and not hidden_from_viewer:
+        if not isinstance(action, (TakeDiscard, Pass, KnockDeclare, Open)) and not hidden_from_viewer:
             return None
         return Round.from_state(self.frame(index).state).view(seat)
 
