@@ -165,7 +165,10 @@ def test_a_made_up_token_from_a_spent_network_costs_the_same_for_every_code(
     into memory (and counted by /api/health), an open one cost a dictionary lookup, so the time of
     the refusal and the health count told a guesser which codes named tables, at the request rate.
     Now the token is checked first against the tables in memory, and nothing else is done."""
+    from tests.web.test_ended_tables import ended_gin_tables
+
     first, same = clients["first"], clients["same_network"]
+    ended = ended_gin_tables(first, web, (4,))[0]["code"]  # ended, and gone from memory
     code = web.create(first, preset="gin", seats=2, name="Anna", listed=False)["code"]
     for _ in range(MISSES):
         assert same.get(f"/api/tables/{unused_code(code)}").status_code == 404
@@ -180,11 +183,12 @@ def test_a_made_up_token_from_a_spent_network_costs_the_same_for_every_code(
 
         monkeypatch.setattr(manager, name, counting)
     before = first.get("/api/health").json()["tables"]
-    for probe in (code, unused_code(code), "ZZZZ22"):
+    for probe in (code, ended, unused_code(code), "ZZZZ22"):
         for path in ("start", "leave", "retake"):
             answer = same.post(f"/api/tables/{probe}/{path}", json={"token": "x" * 30})
             assert answer.status_code == 429 and answer.json()["code"] == "too_many_misses"
     assert looked == [] and first.get("/api/health").json()["tables"] == before
+    assert ended not in manager.tables  # not rebuilt for a request that was to be refused
 
 
 def test_a_spent_network_still_finds_the_tables_the_lobby_lists(
