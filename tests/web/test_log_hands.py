@@ -96,3 +96,26 @@ def test_an_opening_s_entry_says_what_it_counts_toward_the_minimum(counts: str, 
     assert entry["texts"]["de"].endswith(f"({points} Punkte)")
     taken = log_entry(len(match.history) - 2, match.history[-2], match, False, 1)
     assert "points" not in taken["texts"]["en"]
+
+
+@pytest.mark.parametrize(("preset", "seed"), [("german", 3), ("viennese", 5), ("gin", 7)])
+def test_the_hand_s_log_built_move_by_move_is_the_log_built_whole(preset: str, seed: int) -> None:
+    """The ``hand_log`` answer is built on from the last version's (a long hand cost a full build
+    per move): at every version of a match of several hands it is the whole log, built from scratch."""
+    import json
+
+    from rummykit.bots import make_bot
+    from rummykit.web.handlog import hand_log_json, hand_log_text
+    from rummykit.web.protocol import seat_draw_json
+
+    match = Match.new(Rules.preset(preset), 2, seed=seed)
+    bot, rng = make_bot("greedy"), random.Random(seed)
+    version = 0
+    while not match.is_over and len(match.rounds) <= 3:
+        built = json.loads(hand_log_text(match, version, seat_draw_json))
+        whole = hand_log_json(match, seat_draw_json)
+        assert built == {"type": "hand_log", "version": version, **whole}, version
+        legal, view = match.legal_actions(), match.round.view(match.to_move)
+        match.apply(rng.choice(legal) if rng.random() < 0.3 else bot.choose(view, legal, rng))
+        version += 1
+    assert version > 60
