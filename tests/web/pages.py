@@ -54,6 +54,23 @@ def seeded_table(
     page.wait_for_function("S.state && S.state.view !== null")
 
 
+def waiting_table(page: Any, base: str, preset: str = "german", seats: int = 3, name: str = "Anna") -> str:
+    """Make a table of ``preset`` with ``seats`` open seats from the lobby on ``page`` and wait in its
+    waiting room as its host (``name``); the table's code."""
+    open_lobby(page, base)
+    code: str = page.evaluate(
+        """async ([preset, seats, name]) => {
+            const grant = await api("/api/tables", { name, preset, seats });
+            saveGrant(grant);
+            await openTable(grant.code);
+            return grant.code;
+        }""",
+        [preset, seats, name],
+    )
+    page.wait_for_selector("#waiting:not(.hidden)")
+    return code
+
+
 RECORD_ANNOUNCEMENTS = """() => {
     window.said = [];
     new MutationObserver(() => {

@@ -287,19 +287,10 @@ def test_the_keyboard_help_lists_up_and_down_and_m_sorts_by_melds(pages: Pages) 
 def test_the_waiting_room_says_who_sits_down_and_who_leaves(pages: Pages) -> None:
     """Before the start a screen reader heard nobody come or go, only the start once the last seat
     was taken: the host waited without knowing who had joined."""
-    from tests.web.pages import RECORD_ANNOUNCEMENTS
+    from tests.web.pages import RECORD_ANNOUNCEMENTS, waiting_table
 
     host = pages.open(DESKTOP)
-    open_lobby(host, pages.base)
-    code = host.evaluate(
-        """async () => {
-            const grant = await api("/api/tables", { name: "Anna", preset: "german", seats: 3 });
-            saveGrant(grant);
-            await openTable(grant.code);
-            return grant.code;
-        }"""
-    )
-    host.wait_for_selector("#waiting:not(.hidden)")
+    code = waiting_table(host, pages.base)
     host.evaluate(RECORD_ANNOUNCEMENTS)
     guest = pages.open(DESKTOP)
     open_lobby(guest, pages.base)

@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 import rummykit as rk
-from tests.web.pages import Pages, seeded_table
+from tests.web.pages import Pages, seeded_table, waiting_table
 from tests.web.test_ended_tables import play_out
 
 pytest.importorskip("playwright")
@@ -130,16 +130,7 @@ def test_the_browser_forgets_what_tables_left_behind(pages: Pages) -> None:
 
 def test_the_host_removes_a_stranger_from_the_waiting_table(pages: Pages) -> None:
     host = pages.open()
-    pages.lobby(host)
-    code = host.evaluate(
-        """async () => {
-            const grant = await api("/api/tables", { name: "Anna", preset: "german", seats: 3 });
-            saveGrant(grant);
-            await openTable(grant.code);
-            return grant.code;
-        }"""
-    )
-    host.wait_for_selector("#waiting:not(.hidden)")
+    code = waiting_table(host, pages.base)
     with httpx.Client(base_url=pages.base) as http:
         assert http.post(f"/api/tables/{code}/join", json={"name": "Mallory"}).json()["seat"] == 1
     remove = host.get_by_role("button", name="Remove Mallory from the table")
