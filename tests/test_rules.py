@@ -520,3 +520,15 @@ def test_every_accepted_option_value_round_trips_through_a_toml_rules_file(tmp_p
     assert tried > 500
     result = CliRunner().invoke(app, ["rules", "viennese", "--set", "pot_ante=3", "--toml"])
     assert result.output == 'preset = "viennese"\npot_ante = 3\n'
+
+
+def test_a_table_beyond_the_games_deal_table_says_what_is_dealt_there() -> None:
+    """Basic Rummy deals 10/7/6 cards by the table (§5.3) up to six players; at seven the refusal said
+    only "cannot deal 10 cards to 7 players", and nobody could see where the 10 came from."""
+    from rummykit.i18n import localize_error
+
+    with pytest.raises(RulesError) as refused:
+        Rules.parse("basic(max_players=7)")
+    assert "stops at 6 players, and beyond it hand_size 10 is dealt" in str(refused.value)
+    assert "die Kartentabelle von basic endet bei 6 Spielern" in localize_error(refused.value, "de")
+    assert Rules.parse("basic(max_players=7,hand_size=6)").hand_size_for(7) == 6

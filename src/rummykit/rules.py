@@ -1190,8 +1190,18 @@ def _validate(rules: Rules) -> None:
         active = rules.active_players(players)
         needed = active * rules.hand_size_for(active) + 2
         if needed > deck:
+            option = "hand_size_rule" if rules.hand_size_rule == "by_player_count" else "hand_size"
+            table = rules.hand_size_table if rules.hand_size_rule == "by_player_count" else {}
+            if table and active not in table:  # where the number dealt comes from
+                fail(
+                    option,
+                    f"a deck of {deck} cards cannot deal {rules.hand_size_for(active)} cards to {active} "
+                    f"players and leave a stock (the deal table of {rules.name} stops at {max(table)} "
+                    f"players, and beyond it hand_size {rules.hand_size} is dealt: lower max_players or "
+                    "hand_size)",
+                )
             fail(
-                "hand_size_rule" if rules.hand_size_rule == "by_player_count" else "hand_size",
+                option,
                 f"a deck of {deck} cards cannot deal {rules.hand_size_for(active)} "
                 f"cards to {active} players and leave a stock",
             )

@@ -109,6 +109,14 @@ REFUSALS: Final[tuple[tuple[str, str], ...]] = (
         "{count} Karten reichen nicht, um {players} Spielern je {number} Karten "
         "zu geben und einen Stoß zu lassen",
     ),
+    (
+        "a deck of {count} cards cannot deal {number} cards to {players} players and leave a stock "
+        "(the deal table of {name} stops at {most} players, and beyond it hand_size {size} is dealt: "
+        "lower max_players or hand_size)",
+        "{count} Karten reichen nicht, um {players} Spielern je {number} Karten zu geben und einen "
+        "Stoß zu lassen (die Kartentabelle von {name} endet bei {most} Spielern, darüber werden "
+        "hand_size {size} Karten gegeben: max_players oder hand_size senken)",
+    ),
     ("gin is a game for exactly two players", "Gin spielen genau zwei Personen"),
     ("gin is played with one pack and no jokers", "Gin wird mit einem Kartenspiel ohne Joker gespielt"),
     ("gin runs take the ace low only", "in Gin ist das Ass in Folgen nur unten"),
