@@ -121,8 +121,9 @@ def discard_barred_taken(rnd: RoundState, seat: int) -> Card | None:
     if rnd.taken_discard is None or rnd.rules.may_discard_taken_discard:
         return None
     opened_with_it = rnd.opened_turn[seat] == rnd.turn  # had not opened when it took the card
-    laid = not taken_stays_barred(rnd.rules, opened_with_it) and rnd.must_lay is None
-    return None if laid else rnd.taken_discard
+    if rnd.must_lay is None and not taken_stays_barred(rnd.rules, opened_with_it):
+        return None  # laid as it had to be: a copy in hand is the player's own
+    return rnd.taken_discard
 
 
 def require_discardable_left(

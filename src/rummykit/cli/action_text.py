@@ -61,6 +61,8 @@ def describe(
             return Text(f"{name}: ", style="cyan").append(said)
         drew = Text(f"{name} ", style="cyan").append("draw " if name == "You" else "draws ")
         return drew.append_text(screen.cards_text([drawn], ascii_only)).append(" from the stock")
+    # An opening says what it counts toward the minimum (every player checks an opponent's 40).
+    points = opening_points(action, before.rules, before.taken_discard) if before is not None else None
     if lang == "de":
         if before is None:
             said = describe_action(action, "de")
@@ -74,7 +76,6 @@ def describe(
                 phase=phase,
                 layoffs_done=layoffs_done,
             )
-        points = opening_points(action, before.rules, before.taken_discard) if before is not None else None
         if points is not None:
             said += f" ({points} Punkte)"
         if name == "Du":  # the person at the keyboard is spoken to: "Du nimmst Herz-8 von der Ablage"
@@ -106,7 +107,6 @@ def describe(
     elif isinstance(action, (Open, MeldAction)):
         text.append(f"{verb('open') if isinstance(action, Open) else verb('meld')} ")
         text.append_text(Text(" | ").join(cards(m) for m in action.melds))
-        points = opening_points(action, before.rules, before.taken_discard) if before is not None else None
         if points is not None:
             text.append(f" ({points} points)")
     elif isinstance(action, LayOff):

@@ -74,8 +74,8 @@ class Lookup:
         self._network = None if address is None else fair_network(address)
         self._token = token
         self._spent = False
-        self._ended = False
-        self._public = False
+        self._cleared = False
+        """Let on by :meth:`prove_first` (a code the lobby shows, or a seat's token proved)."""
         self._wait = 0.0
         if self._network is None:
             return
@@ -87,8 +87,8 @@ class Lookup:
 
     @property
     def missed(self) -> bool:
-        """Whether the lookup ended and kept the miss it spent (the code named no table)."""
-        return self._spent and self._ended
+        """After :meth:`failed`: whether the lookup kept the miss it spent (the code named no table)."""
+        return self._spent
 
     @property
     def needs_proof(self) -> bool:
@@ -107,7 +107,7 @@ class Lookup:
             LobbyError: 429 ``too_many_misses``.
         """
         if shown:
-            self._public = True
+            self._cleared = True
             return
         if not self.needs_proof:
             return
@@ -118,6 +118,7 @@ class Lookup:
             raise too_many_misses(self._wait)
         if self._token is None or not proves(table, self._token):
             raise too_many_misses(self._wait)
+        self._cleared = True
 
     def found(self, table: Table | None = None) -> None:
         """The code named a table (``table``, where the request goes on with it): the miss is given
@@ -129,9 +130,7 @@ class Lookup:
         if self._spent:
             self._misses.refund(self._network)
             self._spent = False
-        if self._public:
-            return
-        if self.needs_proof and (table is None or self._token is None or not proves(table, self._token)):
+        if self.needs_proof and not self._cleared:
             raise too_many_misses(self._wait)
 
     def failed(self, exc: LobbyError) -> LobbyError:
@@ -140,5 +139,4 @@ class Lookup:
         if self._spent and not is_miss(exc):
             self._misses.refund(self._network)
             self._spent = False
-        self._ended = True
-        return too_many_misses(self._wait) if self.needs_proof and not self._public else exc
+        return too_many_misses(self._wait) if self.needs_proof and not self._cleared else exc

@@ -87,9 +87,9 @@ STALE_RATE_SECONDS: Final = 3600.0
 CODE_ATTEMPTS: Final = 8
 """Codes a creation draws before it gives up: one stored table in 32**6 (about a billion) collides."""
 LOBBY_LIST_SECONDS: Final = 1.0
+"""How long a process reuses the lobby list it read from a shared database."""
 LOBBY_SIZE: Final = 50
 """The most tables the lobby lists (the newest)."""
-"""How long a process reuses the lobby list it read from a shared database."""
 ARCHIVED_IN_MEMORY: Final = 64
 """Ended tables rebuilt from the database for a lookup (:meth:`TableManager.find`) that one process
 keeps in memory at once; each is about a finished match's state."""
@@ -136,9 +136,9 @@ seconds, one behind another tab (slides shown to the class) every thirty; a minu
 slow network too."""
 
 NETWORK_PREFIX: Final = "network:"
+"""The key under which a wider network's websocket connections are counted (beside its addresses')."""
 MISSES_KIND: Final = "misses"
 """The ``rk_rates`` bucket of a network's misses of codes (:meth:`TableManager._shared_miss`)."""
-"""The key under which a wider network's websocket connections are counted (beside its addresses')."""
 
 class TableManager:
     """All tables of a server, their storage, the bounds of :class:`ServerSettings` and the clocks.

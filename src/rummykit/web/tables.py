@@ -114,6 +114,7 @@ from rummykit.web.texts import STATUS_DE, action_texts, engine_error_texts, serv
 from rummykit.web.thinking import Decision, decide, fair_network, snapshot, table_key
 
 _TABLES_MADE: Final = itertools.count()
+"""Numbers the tables in the order this process makes or rebuilds them (:attr:`Table.made`)."""
 
 __all__ = [  # what this module defines, and what it defined before it was split (imported from here)
     "CLIENT_QUEUE",
