@@ -383,3 +383,51 @@ def test_the_length_of_a_match_says_who_deals_as_the_deal_rotation_has_it(rotati
     # A match of a number of hands set (not one per player) says nothing of who deals them.
     fixed = rules.replace(num_hands=5)
     assert "deals once" not in explain(fixed, "en") and "gibt einmal" not in explain(fixed, "de")
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "en", "de", "gone"),
+    [
+        (
+            "buyback_limit",
+            0,
+            "There is no **buy-back**",
+            "Es gibt keinen **Rückkauf**",
+            ("0 times per rubber", "keinmal"),
+        ),
+        (
+            "knock_money",
+            0,
+            "There is no **knock money**",
+            "Es gibt kein **Klopfgeld**",
+            ("gets 0 chips", "0 Chips von jedem"),
+        ),
+        ("pot_ante", 0, "Nobody pays an ante", "Niemand zahlt einen Einsatz", ("pays 0 chips", "0 Chips in")),
+        (
+            "buyback_cost",
+            0,
+            "buy back free of charge",
+            "kostenlos zurückkaufen",
+            ("pay 0 chips", "für 0 Chips"),
+        ),
+    ],
+)
+def test_a_rubber_without_ante_knock_money_or_buy_back_says_so(
+    option: str, value: int, en: str, de: str, gone: tuple[str, str]
+) -> None:
+    """RULES.md §4.8 (the rubber of Rommé ohne Auslegen and Viennese Rummy): a house rule that switches
+    a chip rule off is said as such; the page read "you may pay 5 chips (0 times per rubber at most)"
+    for a rubber without buy-backs, and "gets 0 chips" as knock money."""
+    rules = rk.Rules.preset("romme_ohne_auslegen").replace(**{option: value})
+    english, german = explain(rules, "en"), explain(rules, "de")
+    assert en in english and de in german
+    assert gone[0] not in english and gone[1] not in german
+
+
+def test_a_rubber_without_any_chips_has_no_pot_to_win() -> None:
+    """No ante and no buy-back price: nothing is ever paid in, so the last player wins the rubber,
+    not a pot."""
+    rules = rk.Rules.preset("romme_ohne_auslegen").replace(pot_ante=0, buyback_limit=0)
+    english, german = explain(rules, "en"), explain(rules, "de")
+    assert "The last player left wins;" in english and "takes the pot" not in english
+    assert "Wer übrig bleibt, gewinnt;" in german and "bekommt den Pott" not in german

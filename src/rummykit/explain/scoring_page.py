@@ -288,61 +288,101 @@ def match(rules: Rules, t: Lang) -> list[Block]:
                 "Wer ein Spiel gewinnt, schreibt nichts an; so bleibt immer ein Spieler übrig.",
             )
         )
-    rubber = rules.is_knock_game and rules.match_end == "elimination_last_survivor"
-    if rubber:
-        low, high = rules.buyback_window
-        chips_en = t.plural(rules.knock_money, "1 chip", f"{rules.knock_money} chips")
-        chips_de = t.plural(rules.knock_money, "1 Chip", f"{rules.knock_money} Chips")
-        times_en = t.plural(rules.buyback_limit, "once", f"{rules.buyback_limit} times")
-        ante = (
-            t(
-                f"Everybody pays {rules.pot_ante} chips into the pot once per rubber.",
-                f"Jeder zahlt einmal pro Partie {rules.pot_ante} Chips in den Pott.",
-            )
-            if rules.ante_frequency == "per_rubber"
-            else t(
-                f"Everybody pays {rules.pot_ante} chips into the pot before every hand.",
-                f"Jeder zahlt vor jedem Spiel {rules.pot_ante} Chips in den Pott.",
-            )
-        )
-        items = [
-            t(
-                "A **rubber** is played until one player is left.",
-                "Eine **Partie** wird gespielt, bis nur einer übrig ist.",
-            ),
-            ante,
-            t(
-                f"**Knock money**: after each hand the knocker or Rummy caller gets {chips_en} from every "
-                "other player in the hand, also from a player that hand puts out.",
-                f"**Klopfgeld**: nach jedem Spiel bekommt, wer geklopft oder Rummy gerufen hat, {chips_de} "
-                "von jedem anderen Spieler dieses Spiels, auch von einem, der in diesem Spiel ausscheidet.",
-            ),
-            t(
-                f"Bad points add up; at {rules.elimination_threshold} or more you are out. The deal passes "
-                "on clockwise and skips the players who are out.",
-                f"Die Restpunkte werden addiert; ab {rules.elimination_threshold} ist man raus. Das Geben "
-                "geht im Uhrzeigersinn weiter und überspringt, wer raus ist.",
-            ),
-            t(
-                f"**Buy-back**: right after a hand, with a total above {low} and below {high}, you may pay "
-                f"{rules.buyback_cost} chips ({times_en} per rubber at most) to go down to the highest total "
-                "of the other players "
-                "still in that is not above yours (the second-worst total). When that would not lower yours "
-                "(another player has the same total), no buy-back is offered.",
-                f"**Rückkauf**: direkt nach einem Spiel darf man sich für {rules.buyback_cost} Chips "
-                f"zurückkaufen, wenn der Stand über {low} und unter {high} liegt (höchstens "
-                f"{times_de(rules.buyback_limit)} pro Partie), und wird auf den "
-                "höchsten Stand der übrigen Spieler gesetzt, der nicht über dem eigenen liegt "
-                "(den zweitschlechtesten). Würde das den Stand nicht senken (ein anderer hat denselben "
-                "Stand), gibt es kein Angebot.",
-            ),
-            t(
-                "The last player left takes the pot; if the last players are out together, the lowest total "
-                "wins "
-                "and equal totals share the pot.",
-                "Wer übrig bleibt, bekommt den Pott; scheiden die letzten gemeinsam aus, gewinnt der "
-                "niedrigste Stand, "
-                "bei Gleichstand wird geteilt.",
-            ),
-        ]
+    if rules.is_knock_game and rules.match_end == "elimination_last_survivor":
+        items = rubber_items(rules, t)
     return [Heading(2, t("The match", "Die Partie")), Bullets(tuple(items))]
+
+
+def rubber_items(rules: Rules, t: Lang) -> list[str]:
+    """The rubber of a knock game (RULES.md §4.8, D8, D11, D19), each rule worded for its value: a
+    rubber whose ante, knock money or buy-backs are switched off (0) says so instead of naming 0
+    chips or buy-backs "0 times at most", and without any chips paid in there is no pot to win."""
+    pot_filled = rules.pot_ante > 0 or (rules.buyback_limit > 0 and rules.buyback_cost > 0)
+    last = (
+        t(
+            "The last player left takes the pot; if the last players are out together, the lowest total "
+            "wins and equal totals share the pot.",
+            "Wer übrig bleibt, bekommt den Pott; scheiden die letzten gemeinsam aus, gewinnt der "
+            "niedrigste Stand, bei Gleichstand wird geteilt.",
+        )
+        if pot_filled
+        else t(
+            "The last player left wins; if the last players are out together, the lowest total wins and "
+            "equal totals share the win.",
+            "Wer übrig bleibt, gewinnt; scheiden die letzten gemeinsam aus, gewinnt der niedrigste Stand, "
+            "bei Gleichstand teilen sich die Besten den Sieg.",
+        )
+    )
+    return [
+        t(
+            "A **rubber** is played until one player is left.",
+            "Eine **Partie** wird gespielt, bis nur einer übrig ist.",
+        ),
+        _ante_text(rules, t),
+        _knock_money_text(rules, t),
+        t(
+            f"Bad points add up; at {rules.elimination_threshold} or more you are out. The deal passes "
+            "on clockwise and skips the players who are out.",
+            f"Die Restpunkte werden addiert; ab {rules.elimination_threshold} ist man raus. Das Geben "
+            "geht im Uhrzeigersinn weiter und überspringt, wer raus ist.",
+        ),
+        _buyback_text(rules, t),
+        last,
+    ]
+
+
+def _ante_text(rules: Rules, t: Lang) -> str:
+    """``pot_ante`` paid ``ante_frequency`` (D11); none at 0."""
+    if rules.pot_ante == 0:
+        return t("Nobody pays an ante into the pot.", "Niemand zahlt einen Einsatz in den Pott.")
+    if rules.ante_frequency == "per_rubber":
+        return t(
+            f"Everybody pays {rules.pot_ante} chips into the pot once per rubber.",
+            f"Jeder zahlt einmal pro Partie {rules.pot_ante} Chips in den Pott.",
+        )
+    return t(
+        f"Everybody pays {rules.pot_ante} chips into the pot before every hand.",
+        f"Jeder zahlt vor jedem Spiel {rules.pot_ante} Chips in den Pott.",
+    )
+
+
+def _knock_money_text(rules: Rules, t: Lang) -> str:
+    """``knock_money`` from every other player in the hand to the knocker or Rummy caller; none at 0."""
+    if rules.knock_money == 0:
+        return t(
+            "There is no **knock money**: the knocker or Rummy caller gets no chips from the others.",
+            "Es gibt kein **Klopfgeld**: wer klopft oder Rummy ruft, bekommt keine Chips von den anderen.",
+        )
+    chips_en = t.plural(rules.knock_money, "1 chip", f"{rules.knock_money} chips")
+    chips_de = t.plural(rules.knock_money, "1 Chip", f"{rules.knock_money} Chips")
+    return t(
+        f"**Knock money**: after each hand the knocker or Rummy caller gets {chips_en} from every "
+        "other player in the hand, also from a player that hand puts out.",
+        f"**Klopfgeld**: nach jedem Spiel bekommt, wer geklopft oder Rummy gerufen hat, {chips_de} "
+        "von jedem anderen Spieler dieses Spiels, auch von einem, der in diesem Spiel ausscheidet.",
+    )
+
+
+def _buyback_text(rules: Rules, t: Lang) -> str:
+    """The buy-back (``buyback_window``, ``buyback_cost``, ``buyback_limit``, target D8); none when
+    ``buyback_limit`` is 0, free when ``buyback_cost`` is 0."""
+    if rules.buyback_limit == 0:
+        return t(
+            "There is no **buy-back**: whoever reaches the limit is out.",
+            "Es gibt keinen **Rückkauf**: wer die Grenze erreicht, ist raus.",
+        )
+    low, high = rules.buyback_window
+    times_en = t.plural(rules.buyback_limit, "once", f"{rules.buyback_limit} times")
+    pay_en = f"pay {rules.buyback_cost} chips" if rules.buyback_cost else "buy back free of charge"
+    pay_de = f"für {rules.buyback_cost} Chips" if rules.buyback_cost else "kostenlos"
+    return t(
+        f"**Buy-back**: right after a hand, with a total above {low} and below {high}, you may {pay_en} "
+        f"({times_en} per rubber at most) to go down to the highest total of the other players still in "
+        "that is not above yours (the second-worst total). When that would not lower yours (another "
+        "player has the same total), no buy-back is offered.",
+        f"**Rückkauf**: direkt nach einem Spiel darf man sich {pay_de} zurückkaufen, wenn der Stand über "
+        f"{low} und unter {high} liegt (höchstens {times_de(rules.buyback_limit)} pro Partie), und wird "
+        "auf den höchsten Stand der übrigen Spieler gesetzt, der nicht über dem eigenen liegt (den "
+        "zweitschlechtesten). Würde das den Stand nicht senken (ein anderer hat denselben Stand), gibt es "
+        "kein Angebot.",
+    )
