@@ -431,3 +431,18 @@ def test_a_rubber_without_any_chips_has_no_pot_to_win() -> None:
     english, german = explain(rules, "en"), explain(rules, "de")
     assert "The last player left wins;" in english and "takes the pot" not in english
     assert "Wer übrig bleibt, gewinnt;" in german and "bekommt den Pott" not in german
+
+
+def test_a_house_rules_page_does_not_open_with_the_named_games_figures() -> None:
+    """A Rommé ohne Auslegen table knocking below 5 (or dealing 10 cards) read "13 cards … knock below
+    10" at the top of its page, above its own figures: the preset's line names figures, so a house rule
+    that changes one of them leaves the line out; other house rules keep it."""
+    line = "German Rummy without laying out: 13 cards, melds stay in your hand, knock below 10."
+    roa = rk.Rules.preset("romme_ohne_auslegen")
+    assert line in explain(roa, "en")
+    for change in ({"knock_threshold": 5}, {"hand_size": 10}, {"knock_comparison": "le"}):
+        page = explain(roa.replace(**change), "en")
+        assert line not in page and "knock below 10" not in page, change
+    assert "13 Karten, die Figuren bleiben" not in explain(roa.replace(knock_threshold=5), "de")
+    assert line in explain(roa.replace(pot_ante=3), "en")
+    assert "open with 40" not in explain(rk.Rules.preset("scala40").replace(opening_min_points=51), "en")

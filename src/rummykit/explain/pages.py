@@ -72,6 +72,20 @@ SUMMARIES: Final[dict[str, tuple[str, str]]] = {
 }
 """One line per preset for indexes and lobbies."""
 
+SUMMARY_OPTIONS: Final[dict[str, frozenset[str]]] = {
+    "german_dskv": frozenset(
+        ("min_players", "max_players", "dealer_sits_out_at_table_of", "penalty_joker")
+    ),
+    "romme_ohne_auslegen": frozenset(("hand_size", "hand_size_rule", "knock_threshold", "knock_comparison")),
+    "scala40": frozenset(
+        ("opening_min_points", "discard_pickup_requires_meld", "match_end", "elimination_threshold")
+    ),
+    "basic": frozenset(("num_decks", "opening_min_points", "hand_scoring")),
+    "gin": frozenset(("hand_size", "layoff_after_knock", "undercut_bonus")),
+}
+"""The options whose values a preset's line in :data:`SUMMARIES` names ("13 cards", "knock below
+10", "open with 40" …)."""
+
 
 def title(rules: Rules, t: Lang) -> str:
     en, de = TITLES.get(rules.name, (rules.name, rules.name))
@@ -79,7 +93,12 @@ def title(rules: Rules, t: Lang) -> str:
 
 
 def summary(rules: Rules, t: Lang) -> str:
+    """The preset's line (:data:`SUMMARIES`), or ``""`` for house rules that change a value it names
+    (:data:`SUMMARY_OPTIONS`): a page with its own figures never opens with the named game's ones
+    (a table knocking below 5 read "knock below 10" at the top of its page)."""
     en, de = SUMMARIES.get(rules.name, ("", ""))
+    if SUMMARY_OPTIONS.get(rules.name, frozenset()) & set(rules.changes()):
+        return ""
     return t(en, de)
 
 
