@@ -257,6 +257,10 @@ def test_each_game_words_its_glossary_as_it_plays() -> None:
     assert "must reach the opening minimum" in scala["opening"]
     roa = _glossary(explain(rk.Rules.preset("romme_ohne_auslegen"), "en"))
     assert "melds stay in hand" in roa["meld"]
+    # A game without laying out has no "auslegen" among its words (gin's knocker lays melds down).
+    for preset in ("romme_ohne_auslegen", "viennese"):
+        assert "| meld | Figur |" in explain(rk.Rules.preset(preset), "en")
+    assert "| meld | Figur, auslegen |" in explain(rk.Rules.preset("german"), "en")
     german = _glossary(explain(rk.Rules.preset("german"), "en"))
     assert german["meld"] == "a set or a run; to meld is to put melds on the table"
     # A game whose multiplier is 1 has nothing to explain under the name.

@@ -422,13 +422,21 @@ def _glossary_meaning(term: str, rules: Rules, t: Lang) -> str | None:
     return None
 
 
+def _glossary_german(term: str, german: str, rules: Rules) -> str:
+    """A glossary term's German words as this game uses them: a knock game without table melds (Wiener
+    Rommé, Rommé ohne Auslegen) has Figuren but never "auslegen" (gin's knocker does lay them down)."""
+    if term == "meld" and rules.is_knock_game and not rules.is_gin:
+        return "Figur"
+    return german
+
+
 def glossary(rules: Rules, t: Lang) -> list[Block]:
     """The words of the game, each meaning as this game has it (Hand-Rommé under the game's own name,
     and only where it multiplies)."""
     rows = tuple(
         (
             hand_out_name(rules, Lang("en")) if en == "Hand-Rommé" else en,
-            hand_out_name(rules, Lang("de")) if en == "Hand-Rommé" else de,
+            hand_out_name(rules, Lang("de")) if en == "Hand-Rommé" else _glossary_german(en, de, rules),
             _glossary_meaning(en, rules, t) or t(mean_en, mean_de),
         )
         for en, de, mean_en, mean_de, family in GLOSSARY
