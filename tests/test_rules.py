@@ -532,3 +532,24 @@ def test_a_table_beyond_the_games_deal_table_says_what_is_dealt_there() -> None:
     assert "stops at 6 players, and beyond it hand_size 10 is dealt" in str(refused.value)
     assert "die Kartentabelle von basic endet bei 6 Spielern" in localize_error(refused.value, "de")
     assert Rules.parse("basic(max_players=7,hand_size=6)").hand_size_for(7) == 6
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "pointer"),
+    [
+        ("penalty_joker", 20, "deadwood_joker sets the joker"),
+        ("penalty_ace", 10, "deadwood_ace sets the ace"),
+        ("penalty_court", 5, "J, Q and K left in hand as 10 deadwood"),
+        ("hand_romme_multiplier", 2, "rummy_multiplier"),
+        ("going_out_requires_discard", False, "a Rummy call lays its last card away"),
+    ],
+)
+def test_a_melding_games_scoring_option_on_a_knock_game_points_to_the_knock_games_own(
+    option: str, value: object, pointer: str
+) -> None:
+    """RULES.md §2.2, §4.4, §4.7, D20: a club player setting the German joker value on Rommé ohne
+    Auslegen (penalty_joker=20) was told "a knock game puts no cards on the table"; the refusal names
+    the option that does it there (deadwood_joker), and says why the others cannot matter."""
+    with pytest.raises(RulesError) as refused:
+        Rules.preset("romme_ohne_auslegen").replace(**{option: value})
+    assert pointer in str(refused.value) and "puts no cards on the table" not in str(refused.value)

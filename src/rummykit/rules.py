@@ -739,6 +739,40 @@ def _melding_only(rules: Rules) -> str | None:
     return "a knock game puts no cards on the table" if rules.is_knock_game else None
 
 
+def _penalty_ace(rules: Rules) -> str | None:
+    """A knock game counts the ace left in hand as deadwood (RULES.md §2.2: ``deadwood_ace``)."""
+    if rules.is_knock_game:
+        return "a knock game counts the cards left as deadwood: deadwood_ace sets the ace"
+    return None
+
+
+def _penalty_joker(rules: Rules) -> str | None:
+    """A knock game counts the joker left in hand as deadwood (§2.2, D20: ``deadwood_joker``)."""
+    if rules.is_knock_game:
+        return "a knock game counts the cards left as deadwood: deadwood_joker sets the joker"
+    return None
+
+
+def _penalty_court(rules: Rules) -> str | None:
+    """A knock game counts J, Q and K left in hand as 10 deadwood (§2.2)."""
+    return "a knock game counts J, Q and K left in hand as 10 deadwood" if rules.is_knock_game else None
+
+
+def _hand_romme(rules: Rules) -> str | None:
+    """A knock game multiplies the others' bad points after a Rummy call by ``rummy_multiplier`` (§4.7)."""
+    return "a knock game multiplies after a Rummy call by rummy_multiplier" if rules.is_knock_game else None
+
+
+def _going_out_discard(rules: Rules) -> str | None:
+    """A knock game's Rummy call always puts its last card away (§4.4, §5.1: face down under
+    ``final_discard_face_down``), and a knock is a discard."""
+    if rules.is_knock_game:
+        return (
+            "a knock game always ends with a discard: a knock discards, a Rummy call lays its last card away"
+        )
+    return None
+
+
 def _melding_match(rules: Rules) -> str | None:
     if rules.is_knock_game:
         return "only a melding game's match uses it (knock games and gin keep their own match ends)"
@@ -964,16 +998,15 @@ _APPLIES: Final[Mapping[str, Callable[[Rules], str | None]]] = {
             "discard_pickup_requires_meld",
             "discard_pickup_requires_opened",
             "discard_playable_card_allowed",
-            "going_out_requires_discard",
-            "hand_romme_multiplier",
-            "penalty_ace",
-            "penalty_court",
         ),
         _melding_only,
     ),
-    **dict.fromkeys(
-        ("joker_exchange", "joker_discard_allowed", "penalty_joker"), _both(_melding_only, _with_jokers)
-    ),
+    "going_out_requires_discard": _going_out_discard,
+    "hand_romme_multiplier": _hand_romme,
+    "penalty_ace": _penalty_ace,
+    "penalty_court": _penalty_court,
+    "penalty_joker": _both(_penalty_joker, _with_jokers),
+    **dict.fromkeys(("joker_exchange", "joker_discard_allowed"), _both(_melding_only, _with_jokers)),
     **dict.fromkeys(
         (
             "joker_exchange_requires_opened",

@@ -1443,6 +1443,27 @@ FRAGMENTS: Final[tuple[tuple[str, str], ...]] = (
     ),
     ("a knock game puts no cards on the table", "in einem Klopfspiel kommen keine Karten auf den Tisch"),
     (
+        "a knock game counts the cards left as deadwood: deadwood_ace sets the ace",
+        "ein Klopfspiel zählt die übrigen Karten als Restpunkte: deadwood_ace bestimmt das Ass",
+    ),
+    (
+        "a knock game counts the cards left as deadwood: deadwood_joker sets the joker",
+        "ein Klopfspiel zählt die übrigen Karten als Restpunkte: deadwood_joker bestimmt den Joker",
+    ),
+    (
+        "a knock game counts J, Q and K left in hand as 10 deadwood",
+        "ein Klopfspiel zählt B, D und K auf der Hand als 10 Restpunkte",
+    ),
+    (
+        "a knock game multiplies after a Rummy call by rummy_multiplier",
+        "ein Klopfspiel vervielfacht nach einem Rummy mit rummy_multiplier",
+    ),
+    (
+        "a knock game always ends with a discard: a knock discards, a Rummy call lays its last card away",
+        "ein Klopfspiel endet immer mit einem Abwurf: wer klopft, wirft ab, wer Rummy ruft, legt die "
+        "letzte Karte weg",
+    ),
+    (
         "only a melding game's match uses it (knock games and gin keep their own match ends)",
         "nur die Partie eines Spiels mit Auslegen nutzt sie (Klopfspiele und Gin enden nach eigenen Regeln)",
     ),
