@@ -83,7 +83,7 @@ def bot_label(spec: str) -> str:
     """How a ``kind:level`` bot is named to players: with its level only where the level changes its
     play (``search:hard``, but ``greedy``, not ``greedy:medium``)."""
     kind, _, level = spec.partition(":")
-    shown = kind in LEVELED_KINDS or kind not in _BUILT_IN_KINDS  # only its author knows otherwise
+    shown = kind in LEVELED_KINDS or kind not in BUILTIN_KINDS  # only its author knows otherwise
     return spec if level and shown else kind
 
 
@@ -275,9 +275,8 @@ register_bot("openspiel-simple", _openspiel_simple)
 _BUILTIN.update(_FACTORIES)
 BUILTIN_KINDS: Final = frozenset(_BUILTIN)
 """The kinds rummykit brings; an installed package's bot of the same name is not played, and the
-command line says so before a game that names it (:func:`shadow_notices`)."""
-_BUILT_IN_KINDS: Final = frozenset(_FACTORIES)
-"""The kinds this package registers; of them only :data:`LEVELED_KINDS` play by their level."""
+command line says so before a game that names it (:func:`shadow_notices`); of them only
+:data:`LEVELED_KINDS` play by their level."""
 
 
 __all__ = [
