@@ -2099,9 +2099,10 @@ function renderScores() {
   // Three seats and more: a wider side panel (five and six: wider still), so every column shows.
   $("#game").classList.toggle("many-seats", n >= 3);
   $("#game").classList.toggle("most-seats", n >= 5);
+  document.documentElement.style.setProperty("--seats", n);  // a name's share of a phone's sheet (style.css)
   let html = `<table class="scores"><thead><tr><th>${t("hand")}</th>`;
   // Your own column says "you" (the full name is its title): a long name cut to "Anna (…" said nothing.
-  for (let i = 0; i < n; i++) html += `<th title="${escapeHtml(seatName(i))}"${i === S.seat ? ' class="own"' : ""}>${escapeHtml(i === S.seat ? t("you") : seatName(i))}</th>`;
+  for (let i = 0; i < n; i++) html += `<th title="${escapeHtml(seatName(i))}"${i === S.seat ? ' class="own"' : ""}>${i === S.seat ? escapeHtml(t("you")) : nameWords(seatName(i))}</th>`;
   html += "</tr></thead><tbody>";
   // A match to a target score adds up the points won: each hand shows what its winner won.
   const target = targetScore(st), won = target !== null;
@@ -2300,6 +2301,13 @@ function escapeHtml(s) {
   return String(s).replace(/[&<>"]/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[ch]);
 }
 
+// A name in a score sheet's column, word by word: a narrow sheet wraps it between its words, and a word
+// wider than the column is cut with an ellipsis (style.css), never broken inside (the whole name is
+// the cell's title and its text, which a screen reader reads).
+function nameWords(name) {
+  return String(name).trim().split(/\s+/).map((w) => `<span class="name-word">${escapeHtml(w)}</span>`).join(" ");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Round end, Viennese showdown, match end
 
@@ -2472,7 +2480,7 @@ function showMatchOver(state) {
   html += last ? resultHtml(last) + lastMovesHtml(state) : "";
   // The match's totals, labelled like the score sheet's last row.
   const totals = matchTotals(state);
-  html += `<table class="scores final-scores"><tr><th></th>${totals.map((_, i) => `<th>${escapeHtml(seatName(i))}</th>`).join("")}</tr>`;
+  html += `<table class="scores final-scores"><tr><th></th>${totals.map((_, i) => `<th title="${escapeHtml(seatName(i))}">${nameWords(seatName(i))}</th>`).join("")}</tr>`;
   html += bonusRow(m);
   html += `<tr class="total"><td>${t("total")}</td>${totals.map((p) => `<td>${p}</td>`).join("")}</tr>`;
   html += `${penaltyRows(state)}</table>`;
