@@ -94,3 +94,41 @@ def test_the_organiser_makes_tables_and_a_pupil_joins_by_the_link(
     phone.wait_for_selector("#organise-tables .join-box")
     phone.screenshot(path=str(tmp_path / "organiser-390.png"), full_page=True)
     print(f"screenshots: {tmp_path}")
+
+
+def test_the_organiser_labels_the_tables_and_the_pupils_see_them(pages: Pages, module_server: Any) -> None:
+    """The class is told "Rot 1" and "Rot 2", not two codes: the organiser gives the tables a label
+    (numbered when several are made at once), shown above each code on the organiser's list, in the
+    waiting room and in the table's header, as text (markup typed into it is shown, not run)."""
+    organiser = pages.open(locale="de-DE")
+    organiser.goto(organiser_address(module_server))
+    organiser.wait_for_selector("#organise #create-form #preset option[value=gin]", state="attached")
+    assert organiser.inner_text("#organise-label span") == "Bezeichnung (am Tisch zu sehen)"
+    assert organiser.get_attribute("#create-form input[name=label]", "placeholder") == "Gruppe A"
+    organiser.select_option("#preset", "gin")
+    organiser.fill("#create-form input[name=bots]", "0")
+    organiser.fill("#create-form input[name=count]", "2")
+    organiser.fill("#create-form input[name=label]", "<i>Rot</i>")
+    organiser.click("#btn-create")
+    labels = "[...document.querySelectorAll('#organise-tables .table-label')].map((e) => e.textContent)"
+    organiser.wait_for_function(f"{labels}.filter((l) => l.startsWith('<i>Rot</i>')).length === 2")
+    assert organiser.evaluate(labels)[-2:] == ["<i>Rot</i> 1", "<i>Rot</i> 2"]
+    assert organiser.locator("#organise-tables i").count() == 0  # shown as text, never as markup
+    box = organiser.locator("#organise-tables .join-box", has_text="<i>Rot</i> 2")
+    code = box.locator(".big-code").inner_text()
+
+    pupil = pages.open(viewport={"width": 360, "height": 640}, locale="de-DE", has_touch=True)
+    pupil.goto(f"{pages.base}/?table={code}")
+    pupil.fill("#join-name", "Ada")
+    pupil.click("#btn-name-join")
+    pupil.wait_for_selector("#waiting:not(.hidden)")
+    assert pupil.inner_text("#waiting h2") == f"Warten auf Mitspieler · {code} · <i>Rot</i> 2"
+    row = organiser.locator("#organise-tables tbody tr", has_text="Ada")
+    row.wait_for()
+    row.locator("button", has_text="Starten").click()
+    pupil.wait_for_selector("#game:not(.hidden)")
+    pupil.wait_for_function("S.state.table.status === 'playing'")
+    assert pupil.inner_text("#table-info").startswith(f"<i>Rot</i> 2 · {code} · ")
+    assert pupil.locator("#table-info i").count() == 0
+    wide = pupil.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+    assert wide[0] <= wide[1], wide

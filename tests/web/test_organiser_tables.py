@@ -240,3 +240,52 @@ def test_an_organiser_s_waiting_table_lasts_while_the_page_is_open(tmp_path: Pat
         while web.table_of(client, code).status == "waiting" and time.monotonic() < deadline:
             time.sleep(0.1)
         assert web.table_of(client, code).status == "expired"
+
+
+def test_the_organiser_labels_a_table_and_everybody_at_it_sees_the_label(sqlite_url: str, web: Any) -> None:
+    """A teacher tells a class "Group A" and "Group B", not two codes: the organiser's label is in the
+    table's entry (the organiser's list, the lobby's lookup, every state message), kept over a
+    restart, without its surrounding spaces; no label is ''."""
+    with TestClient(organiser_app(sqlite_url, web)) as client:
+        entry = make(client, preset="gin", seats=2, label="  Gruppe A – Fenster  ")
+        code = entry["code"]
+        assert entry["label"] == "Gruppe A – Fenster"
+        assert make(client, preset="gin", seats=2)["label"] == ""
+        tables = client.get("/api/organiser/tables", headers=BEARER).json()["tables"]
+        listed = {e["code"]: e["label"] for e in tables}
+        assert listed[code] == "Gruppe A – Fenster"
+        ada = join(client, code, "Ada")
+        with web.connect(client, code, ada["token"]) as ws:
+            assert web.receive_state(ws)["table"]["label"] == "Gruppe A – Fenster"
+    with TestClient(organiser_app(sqlite_url, web)) as client:
+        assert client.get(f"/api/tables/{code}").json()["label"] == "Gruppe A – Fenster"
+
+
+@pytest.mark.parametrize(
+    ("label", "code", "german"),
+    [
+        ("G" * 25, "label_too_long", "höchstens 24 Zeichen"),
+        ("Gruppe\tA", "label_not_printable", "nur sichtbare Zeichen"),
+        ("Gruppe\nA", "label_not_printable", "nur sichtbare Zeichen"),
+        ("Gruppe \u202eA", "label_not_printable", "nur sichtbare Zeichen"),  # a right-to-left override
+    ],
+)
+def test_a_label_too_long_or_with_an_invisible_character_is_refused(
+    organised: TestClient, label: str, code: str, german: str
+) -> None:
+    refused = organised.post("/api/organiser/tables", json={"preset": "gin", "label": label}, headers=BEARER)
+    assert refused.status_code == 422, refused.text
+    body = refused.json()
+    assert body["code"] == code and german in body["texts"]["de"], body
+    assert organised.get("/api/organiser/tables", headers=BEARER).json()["tables"] == []
+    assert make(organised, preset="gin", label="G" * 24)["label"] == "G" * 24  # the longest there is
+
+
+def test_only_the_organiser_labels_a_table(organised: TestClient) -> None:
+    """A label in the public lobby would be anybody's words beside a code: a player's own table has none."""
+    refused = organised.post("/api/tables", json={"name": "Pia", "preset": "gin", "label": "Gratis Chips!"})
+    assert refused.status_code == 400 and refused.json()["code"] == "label_organiser_only"
+    assert "Spielleitung" in refused.json()["texts"]["de"]
+    made = organised.post("/api/tables", json={"name": "Pia", "preset": "gin", "label": " "})
+    assert made.status_code == 201  # spaces are no label
+    assert organised.get(f"/api/tables/{made.json()['code']}").json()["label"] == ""

@@ -15,7 +15,10 @@ The organiser also makes tables for others without sitting at them: the create r
 lobby (:class:`~rummykit.web.protocol.CreateTable`: game, house rules, seats, bots at the last seats,
 listed or not, hints), checked as any, but no seat is taken (``name`` is not used). The page shows
 each such table's code and link, large, to write on the board; the pupils join by the link, the
-code or the lobby as at any table. Such a table (``organised``) has no host:
+code or the lobby as at any table. The organiser may give it a label ("Group A",
+:attr:`~rummykit.web.protocol.CreateTable.label`: printable, at most 24 characters), which its entry
+carries to the organiser's list, the waiting room and the table's header; a player's own table has
+none (a label in the public lobby would be anybody's words). Such a table (``organised``) has no host:
 
 * The organiser starts it, one table or every waiting one at once (:func:`start_all`); bots take
   the seats still open, as at a host's start. It does not start by itself when its last seat is

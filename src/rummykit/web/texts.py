@@ -153,6 +153,12 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
         "Der Name darf nur sichtbare Zeichen enthalten (keinen Tabulator, Zeilenumbruch oder andere "
         "unsichtbare Zeichen)"
     ),
+    "label_too_long": "Die Bezeichnung des Tisches darf höchstens {limit} Zeichen lang sein",
+    "label_not_printable": (
+        "Die Bezeichnung des Tisches darf nur sichtbare Zeichen enthalten (keinen Tabulator, Zeilenumbruch "
+        "oder andere unsichtbare Zeichen)"
+    ),
+    "label_organiser_only": "Eine Bezeichnung bekommt ein Tisch nur von der Seite der Spielleitung",
     "body_not_object": "Der Inhalt der Anfrage muss ein JSON-Objekt sein",
     "body_not_json": "Der Inhalt der Anfrage ist kein gültiges JSON",
     "body_too_large": "Der Inhalt einer Anfrage darf höchstens {limit} Bytes groß sein",

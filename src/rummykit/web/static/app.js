@@ -76,6 +76,8 @@ const I18N = {
     organise_empty: "No table yet: the tables you make above, and those your players make, appear here.", organise_close: "Close",
     organise_close_confirm: "Close table {code} for everybody at it? Its match ends unfinished.", organise_unlisted: "by link only", organise_won: "won",
     organise_make_title: "Tables for your players", organise_count: "How many tables", organise_create: "Create tables",
+    organise_label: "Label (shown at the table)", organise_label_example: "Group A",
+    organise_label_note: "Several tables: each gets a number after the label (Group 1, Group 2 …).",
     organise_made: "{n} tables made.", organise_made_1: "The table is made.", organise_start: "Start", organise_start_all: "Start all waiting tables",
     organise_started: "Started: {n}. Still waiting for players: {m}.", organise_nobody: "Nobody sits here yet.",
     organise_copy: "Copy link", organise_copied: "The link of table {code} is copied.", organise_link: "Link of table {code}",
@@ -186,6 +188,8 @@ const I18N = {
     organise_empty: "Noch kein Tisch: die Tische, die du oben eröffnest, und die deiner Spieler erscheinen hier.", organise_close: "Schließen",
     organise_close_confirm: "Tisch {code} für alle daran schließen? Die Partie endet unfertig.", organise_unlisted: "nur über den Link", organise_won: "gewonnen",
     organise_make_title: "Tische für deine Spieler", organise_count: "Wie viele Tische", organise_create: "Tische eröffnen",
+    organise_label: "Bezeichnung (am Tisch zu sehen)", organise_label_example: "Gruppe A",
+    organise_label_note: "Mehrere Tische: jeder bekommt eine Nummer hinter der Bezeichnung (Gruppe 1, Gruppe 2 …).",
     organise_made: "{n} Tische eröffnet.", organise_made_1: "Der Tisch ist eröffnet.", organise_start: "Starten", organise_start_all: "Alle wartenden Tische starten",
     organise_started: "Gestartet: {n}. Warten noch auf Spieler: {m}.", organise_nobody: "Hier sitzt noch niemand.",
     organise_copy: "Link kopieren", organise_copied: "Der Link von Tisch {code} ist kopiert.", organise_link: "Link von Tisch {code}",
@@ -255,6 +259,7 @@ function applyLanguage() {
   renderSoundButton();
   document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
   document.querySelectorAll("[data-i18n-label]").forEach((el) => { el.setAttribute("aria-label", t(el.dataset.i18nLabel)); });
+  document.querySelectorAll("[data-i18n-placeholder]").forEach((el) => { el.placeholder = t(el.dataset.i18nPlaceholder); });
   if (S.presets) renderPresets();
   if (S.tables) renderTableList();
   if (S.myTables) renderMyTables();
@@ -1019,7 +1024,8 @@ function render() {
   // The players see that they are watched (the count comes with the next move after a watcher arrives).
   const n = st.table.spectators || 0;
   const watched = n ? ` · ${t(n === 1 ? "one_watching" : "n_watching", { n })}` : "";
-  $("#table-info").textContent = `${st.table.code} · ${presetName(st.table.preset)}${house}${practice} · ${t(st.table.status)}${seeded}${watched}`;
+  const label = st.table.label ? `${st.table.label} · ` : "";  // the organiser's name for the table first
+  $("#table-info").textContent = `${label}${st.table.code} · ${presetName(st.table.preset)}${house}${practice} · ${t(st.table.status)}${seeded}${watched}`;
   $("#table-info").title = st.table.rules;
   document.body.dataset.seeded = st.table.seeded ? "1" : "0";
   if (st.table.status === "waiting") { renderWaiting(); showScreen("waiting"); refocusScreen(); return; }
@@ -1083,6 +1089,7 @@ function renderWaiting() {
   const st = S.state;
   announceSeats(st);
   $("#wait-code").textContent = st.table.code;
+  $("#wait-label").textContent = st.table.label ? ` · ${st.table.label}` : "";  // the organiser's name for it
   $("#share-link").value = `${location.origin}/?table=${st.table.code}`;
   const ol = $("#wait-seats");
   ol.innerHTML = "";
@@ -2764,6 +2771,8 @@ function openOrganiser() {
   $("#create-form input[name=bots]").value = "0";  // a class's tables are for people; bots where asked
   $("#unlisted").checked = true;  // pupils join by the code on the board; strangers do not see them
   $("#organise-count").classList.remove("hidden");
+  $("#organise-label").classList.remove("hidden");
+  $("#organise-label-note").classList.remove("hidden");
   applyLanguage();
   showScreen("organise");
   loadOrganiser();
@@ -2807,9 +2816,12 @@ async function createOrganised(form) {
   delete body.name;
   body.listed = !form.elements.unlisted.checked;  // an organiser's table is by link only unless listed
   const count = Math.max(1, Math.min(Number(form.elements.count.value) || 1, ORGANISE_MOST_AT_ONCE));
+  // Each table's label: as typed for one table, numbered for several ("Group 1", "Group 2"); none if empty.
+  const label = form.elements.label.value.trim();
+  const labelOf = (i) => (label && count > 1 ? `${label} ${i + 1}` : label);
   $("#btn-create").disabled = true;
   try {
-    for (let i = 0; i < count; i++) await organiserApi("/api/organiser/tables", true, body);
+    for (let i = 0; i < count; i++) await organiserApi("/api/organiser/tables", true, { ...body, label: labelOf(i) });
     clearError($("#create-error"));
     localStorage.setItem("rummykit:preset", body.preset);
     announce(t(count === 1 ? "organise_made_1" : "organise_made", { n: count }));
@@ -2844,9 +2856,15 @@ async function removeOrganised(code, seat, name) {
 }
 
 // An organiser's table's code, large, and its link with a copy button: what the class is told.
-function joinBox(code) {
+function joinBox(code, label) {
   const box = document.createElement("div");
   box.className = "join-box";
+  if (label) {  // the organiser's name for the table, above its code (text: never read as markup)
+    const name = document.createElement("div");
+    name.className = "table-label";
+    name.textContent = label;
+    box.appendChild(name);
+  }
   const big = document.createElement("div");
   big.className = "big-code";
   big.textContent = code;
@@ -2879,7 +2897,7 @@ function renderOrganiser() {
     const cell = (text) => { const td = document.createElement("td"); td.textContent = text; tr.appendChild(td); return td; };
     const codeCell = cell(e.organised ? "" : e.code);
     codeCell.className = "code";
-    if (e.organised) codeCell.appendChild(joinBox(e.code));
+    if (e.organised) codeCell.appendChild(joinBox(e.code, e.label));
     cell(presetName(e.preset) + (e.listed ? "" : ` · ${t("organise_unlisted")}`));
     const hand = e.match.hands_dealt ? ` · ${t("hand_n", { n: e.match.hands_dealt })}` : "";
     const watched = e.spectators ? ` · ${t(e.spectators === 1 ? "one_watching" : "n_watching", { n: e.spectators })}` : "";
