@@ -289,3 +289,43 @@ def test_only_the_organiser_labels_a_table(organised: TestClient) -> None:
     made = organised.post("/api/tables", json={"name": "Pia", "preset": "gin", "label": " "})
     assert made.status_code == 201  # spaces are no label
     assert organised.get(f"/api/tables/{made.json()['code']}").json()["label"] == ""
+
+
+def test_the_organiser_opens_the_rematch_of_every_finished_table(organised: TestClient, web: Any) -> None:
+    """A class plays on after its first match: one press opens the rematch of every finished table
+    of the organiser's (none of one still waiting or playing), with the same game, bots and label;
+    a pupil still at the old table is moved to their seat and a full table starts, a pupil who left
+    finds the seat open and the table waiting for the organiser. Each table has one rematch."""
+    gin = {"preset": "gin", "seats": 2, "seed": 4, "bots": [{"kind": "random"}]}
+    first, second = (make(organised, **gin, label=f"Gruppe {x}")["code"] for x in "AB")
+    playing = make(organised, **gin, label="Gruppe C")["code"]
+    ada, ben = join(organised, first, "Ada"), join(organised, second, "Ben")
+    join(organised, playing, "Cem")
+    assert organiser_post(organised, "/api/organiser/start").json()["started"] == [first, second, playing]
+    with web.connect(organised, second, ben["token"]) as ws:
+        assert finish_gin_hand(ws, web)["match"]["is_over"]  # Ben closes the page afterwards
+    with web.connect(organised, first, ada["token"]) as ws:
+        assert finish_gin_hand(ws, web)["match"]["is_over"]
+        answer = organiser_post(organised, "/api/organiser/rematch")
+        assert answer.status_code == 200, answer.text
+        rematches = answer.json()["rematches"]
+        assert [r["from"] for r in rematches] == [first, second]  # not Cem's table, still playing
+        moved = web.next_of(ws, "rematch")
+    new_first, new_second = (r["code"] for r in rematches)
+    assert moved["code"] == new_first and moved["seat"] == 0
+    with web.connect(organised, new_first, moved["token"]) as ws:
+        state = web.receive_state(ws)
+        assert state["you"] == 0 and state["table"]["status"] == "playing"  # full: it starts at once
+        assert state["table"]["label"] == "Gruppe A" and state["table"]["organised"] is True
+        assert [s["kind"] for s in state["table"]["seats"]] == ["human", "bot"]
+    waiting = organised.get(f"/api/tables/{new_second}").json()
+    assert waiting["status"] == "waiting" and waiting["label"] == "Gruppe B"
+    assert [s["kind"] for s in waiting["seats"]] == ["open", "bot"]  # Ben was gone: his seat is open
+    listed = organiser_post(organised, "/api/organiser/rematch").json()
+    assert listed == {"rematches": []}  # one rematch each
+    tables = {e["code"]: e for e in organised.get("/api/organiser/tables", headers=BEARER).json()["tables"]}
+    assert tables[first]["rematch"] == new_first and tables[second]["rematch"] == new_second
+    assert tables[playing]["rematch"] is None
+    # A pupil at the old table still cannot open one (no host there).
+    refused = organised.post(f"/api/tables/{first}/rematch", json={"token": ada["token"]})
+    assert refused.status_code == 403 and refused.json()["code"] == "organised_rematch"

@@ -643,6 +643,10 @@ def _organiser_routes(app: FastAPI, key: str, limit: Callable[[Request], Awaitab
     async def organiser_start_all(manager: Organiser) -> dict[str, Any]:
         return await organiser.start_all(manager.tables.values())
 
+    @app.post("/api/organiser/rematch")
+    async def organiser_rematch_all(manager: Organiser) -> dict[str, Any]:
+        return await organiser.rematch_all(list(manager.tables.values()))
+
     @app.post("/api/organiser/tables/{code}/remove")
     async def organiser_remove(
         code: str, body: OrganiserRemove, manager: Organiser

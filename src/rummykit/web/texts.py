@@ -128,7 +128,7 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
     "hat keinen Gastgeber)",
     "organiser_removes": "Nur die Spielleitung nimmt jemanden von diesem Tisch (ein Tisch von der Seite der "
     "Spielleitung hat keinen Gastgeber)",
-    "organised_rematch": "Tisch {code} hat die Spielleitung eröffnet; sie eröffnet auch die nächsten Tische",
+    "organised_rematch": "Tisch {code} hat die Spielleitung eröffnet; sie eröffnet auch seine Revanche",
     "removed_by_organiser": "Die Spielleitung hat diesen Platz wieder freigegeben: du schaust jetzt zu",
     "has_host": "Tisch {code} hat einen Gastgeber, der ihn startet und Leute von ihm nimmt",
     "nobody_seated": "An Tisch {code} sitzt noch niemand",

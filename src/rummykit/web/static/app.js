@@ -77,11 +77,13 @@ const I18N = {
     organise_close_confirm: "Close table {code} for everybody at it? Its match ends unfinished.", organise_unlisted: "by link only", organise_won: "won",
     organise_make_title: "Tables for your players", organise_count: "How many tables", organise_create: "Create tables",
     organise_label: "Label (shown at the table)", organise_label_example: "Group A",
+    organise_rematch_all: "Rematch at every finished table", organise_rematched: "Rematches opened: {n}.",
+    organise_rematch_at: "rematch at {code}",
     organise_label_note: "Several tables: each gets a number after the label (Group 1, Group 2 …).",
     organise_made: "{n} tables made.", organise_made_1: "The table is made.", organise_start: "Start", organise_start_all: "Start all waiting tables",
     organise_started: "Started: {n}. Still waiting for players: {m}.", organise_nobody: "Nobody sits here yet.",
     organise_copy: "Copy link", organise_copied: "The link of table {code} is copied.", organise_link: "Link of table {code}",
-    wait_organiser: "The organiser starts this table.", rematch_organiser: "The organiser makes the next tables.",
+    wait_organiser: "The organiser starts this table.", rematch_organiser: "The organiser opens the rematch (you keep your seat) or makes the next tables.",
     imprint: "Imprint", privacy: "Privacy", one_watching: "1 watching", n_watching: "{n} watching", record_link: "Download the game record", record_note: "every deal and move, to replay with rummykit replay",
     chat: "Chat", chat_send: "Send", chat_placeholder: "Say something…", chat_placeholder_watched: "Say something… watchers read along", mute: "Mute {name}", unmute: "Unmute {name}",
     chat_unread: "{n} unread", chat_unread_1: "1 unread", chat_said: "Chat, {name}: {text}", online: "online",
@@ -189,11 +191,13 @@ const I18N = {
     organise_close_confirm: "Tisch {code} für alle daran schließen? Die Partie endet unfertig.", organise_unlisted: "nur über den Link", organise_won: "gewonnen",
     organise_make_title: "Tische für deine Spieler", organise_count: "Wie viele Tische", organise_create: "Tische eröffnen",
     organise_label: "Bezeichnung (am Tisch zu sehen)", organise_label_example: "Gruppe A",
+    organise_rematch_all: "Revanche an jedem beendeten Tisch", organise_rematched: "Revanchen eröffnet: {n}.",
+    organise_rematch_at: "Revanche an {code}",
     organise_label_note: "Mehrere Tische: jeder bekommt eine Nummer hinter der Bezeichnung (Gruppe 1, Gruppe 2 …).",
     organise_made: "{n} Tische eröffnet.", organise_made_1: "Der Tisch ist eröffnet.", organise_start: "Starten", organise_start_all: "Alle wartenden Tische starten",
     organise_started: "Gestartet: {n}. Warten noch auf Spieler: {m}.", organise_nobody: "Hier sitzt noch niemand.",
     organise_copy: "Link kopieren", organise_copied: "Der Link von Tisch {code} ist kopiert.", organise_link: "Link von Tisch {code}",
-    wait_organiser: "Diesen Tisch startet die Spielleitung.", rematch_organiser: "Die nächsten Tische eröffnet die Spielleitung.",
+    wait_organiser: "Diesen Tisch startet die Spielleitung.", rematch_organiser: "Die Revanche (du behältst deinen Platz) oder die nächsten Tische eröffnet die Spielleitung.",
     imprint: "Impressum", privacy: "Datenschutz", one_watching: "1 Zuschauer", n_watching: "{n} Zuschauer", record_link: "Spielprotokoll herunterladen", record_note: "alle Karten und Züge, zum Nachspielen mit rummykit replay",
     chat: "Chat", chat_send: "Senden", chat_placeholder: "Schreib etwas…", chat_placeholder_watched: "Schreib etwas… Zuschauer lesen mit", mute: "{name} stummschalten", unmute: "Stummschaltung für {name} aufheben",
     chat_unread: "{n} ungelesen", chat_unread_1: "1 ungelesen", chat_said: "Chat, {name}: {text}", online: "verbunden",
@@ -2838,6 +2842,16 @@ async function startOrganised(code) {
   } catch (err) { showError(err.message, $("#organise-error")); }
 }
 
+// The rematch of every finished table of the organiser's that has none yet: the same game, seats and
+// label; the players there now are moved to their seats, and a full table starts at once.
+async function rematchAllOrganised() {
+  try {
+    const done = await organiserApi("/api/organiser/rematch", true);
+    $("#organise-started").textContent = t("organise_rematched", { n: done.rematches.length });
+    await loadOrganiser();
+  } catch (err) { showError(err.message, $("#organise-error")); await loadOrganiser(); }
+}
+
 async function startAllOrganised() {
   try {
     const done = await organiserApi("/api/organiser/start", true);
@@ -2890,6 +2904,7 @@ function renderOrganiser() {
   $("#organise-empty").classList.toggle("hidden", rows.length > 0);
   $("#organise-tables").classList.toggle("hidden", rows.length === 0);
   $("#btn-start-all").classList.toggle("hidden", !rows.some((e) => e.organised && e.status === "waiting"));
+  $("#btn-rematch-all").classList.toggle("hidden", !rows.some((e) => e.organised && e.status === "over" && !e.rematch));
   body.textContent = "";
   for (const e of rows) {
     const tr = document.createElement("tr");
@@ -2901,7 +2916,8 @@ function renderOrganiser() {
     cell(presetName(e.preset) + (e.listed ? "" : ` · ${t("organise_unlisted")}`));
     const hand = e.match.hands_dealt ? ` · ${t("hand_n", { n: e.match.hands_dealt })}` : "";
     const watched = e.spectators ? ` · ${t(e.spectators === 1 ? "one_watching" : "n_watching", { n: e.spectators })}` : "";
-    cell(t(e.status) + (e.status === "playing" ? hand : "") + watched);
+    const next = e.rematch ? ` · ${t("organise_rematch_at", { code: e.rematch })}` : "";  // where its players went
+    cell(t(e.status) + (e.status === "playing" ? hand : "") + watched + next);
     // Each seat with the total its match is decided by (as the score sheet's "Total" row).
     const totals = e.status === "waiting" ? null : matchTotals({ table: e, match: e.match });
     const players = cell("");
@@ -3373,6 +3389,7 @@ function setup() {
   });
   $("#create-form").addEventListener("submit", (ev) => { ev.preventDefault(); createTable(ev.target); });
   $("#btn-start-all").addEventListener("click", startAllOrganised);
+  $("#btn-rematch-all").addEventListener("click", rematchAllOrganised);
   $("#join-form").addEventListener("submit", (ev) => { ev.preventDefault(); startJoin(ev.target.elements.code.value.trim()); });
   $("#btn-watch").addEventListener("click", () => { const c = $("#join-form").elements.code.value.trim(); if (c) openTable(c, { watch: true }); });
   $("#btn-start").addEventListener("click", async () => {
