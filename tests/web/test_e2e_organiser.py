@@ -3,8 +3,11 @@ shows every table, its key leaves the address bar, and closing a table tells its
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
+
+import pytest
 
 from tests.web.pages import Pages, seeded_table
 
@@ -94,3 +97,86 @@ def test_the_organiser_makes_tables_and_a_pupil_joins_by_the_link(
     phone.wait_for_selector("#organise-tables .join-box")
     phone.screenshot(path=str(tmp_path / "organiser-390.png"), full_page=True)
     print(f"screenshots: {tmp_path}")
+
+
+def test_the_organiser_labels_the_tables_and_the_pupils_see_them(pages: Pages, module_server: Any) -> None:
+    """The class is told "Rot 1" and "Rot 2", not two codes: the organiser gives the tables a label
+    (numbered when several are made at once), shown above each code on the organiser's list, in the
+    waiting room and in the table's header, as text (markup typed into it is shown, not run)."""
+    organiser = pages.open(locale="de-DE")
+    organiser.goto(organiser_address(module_server))
+    organiser.wait_for_selector("#organise #create-form #preset option[value=gin]", state="attached")
+    assert organiser.inner_text("#organise-label span") == "Bezeichnung (am Tisch zu sehen)"
+    assert organiser.get_attribute("#create-form input[name=label]", "placeholder") == "Gruppe A"
+    organiser.select_option("#preset", "gin")
+    organiser.fill("#create-form input[name=bots]", "0")
+    organiser.fill("#create-form input[name=count]", "2")
+    organiser.fill("#create-form input[name=label]", "<i>Rot</i>")
+    organiser.click("#btn-create")
+    labels = "[...document.querySelectorAll('#organise-tables .table-label')].map((e) => e.textContent)"
+    organiser.wait_for_function(f"{labels}.filter((l) => l.startsWith('<i>Rot</i>')).length === 2")
+    assert organiser.evaluate(labels)[-2:] == ["<i>Rot</i> 1", "<i>Rot</i> 2"]
+    assert organiser.locator("#organise-tables i").count() == 0  # shown as text, never as markup
+    box = organiser.locator("#organise-tables .join-box", has_text="<i>Rot</i> 2")
+    code = box.locator(".big-code").inner_text()
+
+    pupil = pages.open(viewport={"width": 360, "height": 640}, locale="de-DE", has_touch=True)
+    pupil.goto(f"{pages.base}/?table={code}")
+    pupil.fill("#join-name", "Ada")
+    pupil.click("#btn-name-join")
+    pupil.wait_for_selector("#waiting:not(.hidden)")
+    assert pupil.inner_text("#waiting h2") == f"Warten auf Mitspieler · {code} · <i>Rot</i> 2"
+    row = organiser.locator("#organise-tables tbody tr", has_text="Ada")
+    row.wait_for()
+    row.locator("button", has_text="Starten").click()
+    pupil.wait_for_selector("#game:not(.hidden)")
+    pupil.wait_for_function("S.state.table.status === 'playing'")
+    assert pupil.inner_text("#table-info").startswith(f"<i>Rot</i> 2 · {code} · ")
+    assert pupil.locator("#table-info i").count() == 0
+    wide = pupil.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+    assert wide[0] <= wide[1], wide
+
+
+def test_the_organiser_opens_the_rematch_and_the_pupil_is_moved_there(
+    pages: Pages, module_server: Any, web: Any
+) -> None:
+    """After the class's matches the organiser presses one button: the pupil's page goes to their seat
+    at the rematch (the same label), which starts at once, and the organiser's list says where."""
+    organiser = pages.open(locale="de-DE")
+    organiser.goto(organiser_address(module_server))
+    organiser.wait_for_selector("#organise #create-form #preset option[value=gin]", state="attached")
+    key = organiser.evaluate("sessionStorage.getItem('rummykit:organiser')")
+    spec = {"preset": "gin", "seats": 2, "seed": 4, "bots": [{"kind": "random"}], "label": "Tisch am Fenster"}
+    made = organiser.request.post(
+        f"{pages.base}/api/organiser/tables", data=spec, headers={"Authorization": f"Bearer {key}"}
+    )
+    code = made.json()["code"]
+    pupil = pages.open(locale="de-DE")
+    pupil.goto(f"{pages.base}/?table={code}")
+    pupil.fill("#join-name", "Ada")
+    pupil.click("#btn-name-join")
+    pupil.wait_for_selector("#waiting:not(.hidden)")
+    row = organiser.locator("#organise-tables tbody tr", has_text="Ada")
+    row.locator("button", has_text="Starten").click()
+    pupil.wait_for_function("S.state && S.state.table.status === 'playing' && S.state.view !== null")
+    rng = random.Random(3)
+    for _ in range(400):  # the gin hand (a match of one) played out: a knock as soon as one is legal
+        pupil.wait_for_function("S.state.match.is_over || S.state.legal.length > 0")
+        if pupil.evaluate("S.state.match.is_over"):
+            break
+        legal: list[str] = pupil.evaluate("S.state.legal")
+        knocks = [a for a in legal if a.startswith("knock")]
+        web.act_and_wait(pupil, knocks[0] if knocks else rng.choice(legal))
+    else:
+        pytest.fail("the gin hand did not end")
+    pupil.wait_for_selector("#overlay:not(.hidden) #match-over")
+    assert "Revanche (du behältst deinen Platz)" in pupil.inner_text("#overlay")
+    organiser.wait_for_selector("#btn-rematch-all:not(.hidden)", timeout=15000)
+    organiser.click("#btn-rematch-all")
+    organiser.wait_for_function("$('#organise-started').textContent === 'Revanchen eröffnet: 1.'")
+    pupil.wait_for_function(f"S.code && S.code !== '{code}' && S.state && S.state.table.status === 'playing'")
+    new = pupil.evaluate("S.code")
+    assert pupil.evaluate("S.seat") == 0
+    assert pupil.inner_text("#table-info").startswith(f"Tisch am Fenster · {new} · ")
+    organiser.locator("#organise-tables tbody tr", has_text=f"Revanche an {new}").wait_for()
+    assert organiser.locator("#btn-rematch-all").is_hidden()  # one rematch per table

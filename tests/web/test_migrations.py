@@ -67,6 +67,9 @@ def check_upgraded(url: str, code: str, token: str, before: dict[str, Any], web:
             query = text("SELECT organised FROM rk_tables WHERE code = :c")
             organised = connection.execute(query, {"c": code})
             assert not organised.scalar()
+            # And no label: only the organiser's page names a table (0011).
+            label = connection.execute(text("SELECT label FROM rk_tables WHERE code = :c"), {"c": code})
+            assert label.scalar() == ""
         engine.dispose()
         with web.connect(client, code, token) as ws:
             after = web.receive_state(ws)

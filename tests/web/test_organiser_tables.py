@@ -240,3 +240,92 @@ def test_an_organiser_s_waiting_table_lasts_while_the_page_is_open(tmp_path: Pat
         while web.table_of(client, code).status == "waiting" and time.monotonic() < deadline:
             time.sleep(0.1)
         assert web.table_of(client, code).status == "expired"
+
+
+def test_the_organiser_labels_a_table_and_everybody_at_it_sees_the_label(sqlite_url: str, web: Any) -> None:
+    """A teacher tells a class "Group A" and "Group B", not two codes: the organiser's label is in the
+    table's entry (the organiser's list, the lobby's lookup, every state message), kept over a
+    restart, without its surrounding spaces; no label is ''."""
+    with TestClient(organiser_app(sqlite_url, web)) as client:
+        entry = make(client, preset="gin", seats=2, label="  Gruppe A – Fenster  ")
+        code = entry["code"]
+        assert entry["label"] == "Gruppe A – Fenster"
+        assert make(client, preset="gin", seats=2)["label"] == ""
+        tables = client.get("/api/organiser/tables", headers=BEARER).json()["tables"]
+        listed = {e["code"]: e["label"] for e in tables}
+        assert listed[code] == "Gruppe A – Fenster"
+        ada = join(client, code, "Ada")
+        with web.connect(client, code, ada["token"]) as ws:
+            assert web.receive_state(ws)["table"]["label"] == "Gruppe A – Fenster"
+    with TestClient(organiser_app(sqlite_url, web)) as client:
+        assert client.get(f"/api/tables/{code}").json()["label"] == "Gruppe A – Fenster"
+
+
+@pytest.mark.parametrize(
+    ("label", "code", "german"),
+    [
+        ("G" * 25, "label_too_long", "höchstens 24 Zeichen"),
+        ("Gruppe\tA", "label_not_printable", "nur sichtbare Zeichen"),
+        ("Gruppe\nA", "label_not_printable", "nur sichtbare Zeichen"),
+        ("Gruppe \u202eA", "label_not_printable", "nur sichtbare Zeichen"),  # a right-to-left override
+    ],
+)
+def test_a_label_too_long_or_with_an_invisible_character_is_refused(
+    organised: TestClient, label: str, code: str, german: str
+) -> None:
+    refused = organised.post("/api/organiser/tables", json={"preset": "gin", "label": label}, headers=BEARER)
+    assert refused.status_code == 422, refused.text
+    body = refused.json()
+    assert body["code"] == code and german in body["texts"]["de"], body
+    assert organised.get("/api/organiser/tables", headers=BEARER).json()["tables"] == []
+    assert make(organised, preset="gin", label="G" * 24)["label"] == "G" * 24  # the longest there is
+
+
+def test_only_the_organiser_labels_a_table(organised: TestClient) -> None:
+    """A label in the public lobby would be anybody's words beside a code: a player's own table has none."""
+    refused = organised.post("/api/tables", json={"name": "Pia", "preset": "gin", "label": "Gratis Chips!"})
+    assert refused.status_code == 400 and refused.json()["code"] == "label_organiser_only"
+    assert "Spielleitung" in refused.json()["texts"]["de"]
+    made = organised.post("/api/tables", json={"name": "Pia", "preset": "gin", "label": " "})
+    assert made.status_code == 201  # spaces are no label
+    assert organised.get(f"/api/tables/{made.json()['code']}").json()["label"] == ""
+
+
+def test_the_organiser_opens_the_rematch_of_every_finished_table(organised: TestClient, web: Any) -> None:
+    """A class plays on after its first match: one press opens the rematch of every finished table
+    of the organiser's (none of one still waiting or playing), with the same game, bots and label;
+    a pupil still at the old table is moved to their seat and a full table starts, a pupil who left
+    finds the seat open and the table waiting for the organiser. Each table has one rematch."""
+    gin = {"preset": "gin", "seats": 2, "seed": 4, "bots": [{"kind": "random"}]}
+    first, second = (make(organised, **gin, label=f"Gruppe {x}")["code"] for x in "AB")
+    playing = make(organised, **gin, label="Gruppe C")["code"]
+    ada, ben = join(organised, first, "Ada"), join(organised, second, "Ben")
+    join(organised, playing, "Cem")
+    assert organiser_post(organised, "/api/organiser/start").json()["started"] == [first, second, playing]
+    with web.connect(organised, second, ben["token"]) as ws:
+        assert finish_gin_hand(ws, web)["match"]["is_over"]  # Ben closes the page afterwards
+    with web.connect(organised, first, ada["token"]) as ws:
+        assert finish_gin_hand(ws, web)["match"]["is_over"]
+        answer = organiser_post(organised, "/api/organiser/rematch")
+        assert answer.status_code == 200, answer.text
+        rematches = answer.json()["rematches"]
+        assert [r["from"] for r in rematches] == [first, second]  # not Cem's table, still playing
+        moved = web.next_of(ws, "rematch")
+    new_first, new_second = (r["code"] for r in rematches)
+    assert moved["code"] == new_first and moved["seat"] == 0
+    with web.connect(organised, new_first, moved["token"]) as ws:
+        state = web.receive_state(ws)
+        assert state["you"] == 0 and state["table"]["status"] == "playing"  # full: it starts at once
+        assert state["table"]["label"] == "Gruppe A" and state["table"]["organised"] is True
+        assert [s["kind"] for s in state["table"]["seats"]] == ["human", "bot"]
+    waiting = organised.get(f"/api/tables/{new_second}").json()
+    assert waiting["status"] == "waiting" and waiting["label"] == "Gruppe B"
+    assert [s["kind"] for s in waiting["seats"]] == ["open", "bot"]  # Ben was gone: his seat is open
+    listed = organiser_post(organised, "/api/organiser/rematch").json()
+    assert listed == {"rematches": []}  # one rematch each
+    tables = {e["code"]: e for e in organised.get("/api/organiser/tables", headers=BEARER).json()["tables"]}
+    assert tables[first]["rematch"] == new_first and tables[second]["rematch"] == new_second
+    assert tables[playing]["rematch"] is None
+    # A pupil at the old table still cannot open one (no host there).
+    refused = organised.post(f"/api/tables/{first}/rematch", json={"token": ada["token"]})
+    assert refused.status_code == 403 and refused.json()["code"] == "organised_rematch"

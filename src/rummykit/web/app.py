@@ -146,13 +146,30 @@ NAME_PROBLEMS: Final = {
 """A player's name a person typed and the page sent as it was, by pydantic's error type: the code
 and the English text (German: ``SERVER_ERRORS_DE``); any other field's problem is a client's and
 answered in English (:func:`validation_detail`)."""
+LABEL_PROBLEMS: Final = {
+    "string_too_long": ("label_too_long", f"label: at most {protocol.LABEL_CHARACTERS} characters"),
+    "value_error": (
+        "label_not_printable",
+        "label: printable text only (no tab, line break or other invisible character)",
+    ),
+}
+"""The same for a table's label the organiser typed (:attr:`~rummykit.web.protocol.CreateTable.label`)."""
+TYPED: Final = {
+    "name": (NAME_PROBLEMS, protocol.NAME_CHARACTERS),
+    "label": (LABEL_PROBLEMS, protocol.LABEL_CHARACTERS),
+}
+"""The fields a person types, their problems and their longest length."""
 
 
-def name_problem(errors: list[Any]) -> tuple[str, str] | None:
-    """The code and text of :data:`NAME_PROBLEMS` when the first validation error is the name's."""
-    if not errors or tuple(errors[0].get("loc", ())) != ("body", "name"):
+def name_problem(errors: list[Any]) -> tuple[str, str, int] | None:
+    """The code and text of :data:`NAME_PROBLEMS` (or :data:`LABEL_PROBLEMS`) when the first validation
+    error is the name's (or the label's), and the field's longest length."""
+    loc = tuple(errors[0].get("loc", ())) if errors else ()
+    if len(loc) != 2 or loc[0] != "body" or loc[1] not in TYPED:
         return None
-    return NAME_PROBLEMS.get(errors[0].get("type", ""))
+    problems, limit = TYPED[loc[1]]
+    found = problems.get(errors[0].get("type", ""))
+    return None if found is None else (*found, limit)
 
 
 BODY_PARSE_ERROR: Final = "There was an error parsing the body"
@@ -278,8 +295,8 @@ def create_app(
         errors = list(exc.errors())
         named = name_problem(errors)
         if named is not None:  # what a person typed: said in their language
-            code, detail = named
-            texts = server_error_texts(code, detail, limit=str(protocol.NAME_CHARACTERS))
+            code, detail, most = named
+            texts = server_error_texts(code, detail, limit=str(most))
             return JSONResponse({"detail": detail, "code": code, "texts": texts}, 422)
         problem = body_problem(errors)
         if problem is None:
@@ -625,6 +642,10 @@ def _organiser_routes(app: FastAPI, key: str, limit: Callable[[Request], Awaitab
     @app.post("/api/organiser/start")
     async def organiser_start_all(manager: Organiser) -> dict[str, Any]:
         return await organiser.start_all(manager.tables.values())
+
+    @app.post("/api/organiser/rematch")
+    async def organiser_rematch_all(manager: Organiser) -> dict[str, Any]:
+        return await organiser.rematch_all(list(manager.tables.values()))
 
     @app.post("/api/organiser/tables/{code}/remove")
     async def organiser_remove(

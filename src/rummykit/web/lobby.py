@@ -113,9 +113,11 @@ def lobby_entry(
     hints: str,
     listed: bool = True,
     organised: bool = False,
+    label: str = "",
 ) -> dict[str, Any]:
     """A table as the lobby shows it (``GET /api/tables``, the ``table`` of a state message);
-    ``organised``: the organiser made it and starts it (no seat is a host's)."""
+    ``organised``: the organiser made it and starts it (no seat is a host's); ``label``: the name the
+    organiser gave it (empty: none)."""
     return {
         "code": code,
         "status": status,
@@ -134,6 +136,7 @@ def lobby_entry(
         "hints": hints,
         "listed": listed,
         "organised": organised,
+        "label": label,
     }
 
 
@@ -185,5 +188,5 @@ def stored_lobby_json(row: dict[str, Any], turn_seconds: float) -> dict[str, Any
     return lobby_entry(  # the rules text as it reads now (an older row's text may mean other rules now)
         row["code"], row["status"], rules, str(rules), row["takeover_seconds"], turn_seconds,
         row["secret"] is None, seats, 0, row["hints"], bool(row.get("listed", True)),
-        bool(row.get("organised", False)),
+        bool(row.get("organised", False)), str(row.get("label") or ""),
     )  # fmt: skip

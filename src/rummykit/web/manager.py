@@ -807,7 +807,7 @@ class TableManager:
         table.records = len(stored.actions)
         table.fair = stored.fair
         table.listed = stored.listed
-        table.organised = stored.organised
+        table.organised, table.label = stored.organised, stored.label
         table.stored_secret, table.sealed = stored.secret, stored.sealed
         table.rules_revision, table.stored_rules_text = stored.rules_revision, stored.rules
         table.end_unsaved = unsaved  # the row still says "playing": the clock writes the end
@@ -988,6 +988,9 @@ class TableManager:
         digest = None if address is None else self.digest(address)
         network = None if address is None else self.digest(fair_network(address))
         await self._check_capacity(digest, network, organised)
+        if spec.label.strip() and not organised:
+            message = "label: only the organiser's page gives a table a label"
+            raise refusal(400, "label_organiser_only", message)
         if spec.seed is not None and not self.settings.allow_seeded:
             message = "this server does not offer seeded tables (no 'seed')"
             raise refusal(400, "no_seeded_tables", message)
@@ -1041,7 +1044,7 @@ class TableManager:
                 # An organiser's table too: pupils join by the code on the board, strangers do not see it.
                 practice = len(spec.bots) >= spec.seats - 1
                 table.listed = spec.listed if spec.listed is not None else not (practice or organised)
-                table.organised = organised
+                table.organised, table.label = organised, spec.label.strip()
                 table.stored_secret, table.sealed = stored, secret is not stored
                 token = None if organised else table._new_token(0)
                 try:

@@ -15,7 +15,10 @@ The organiser also makes tables for others without sitting at them: the create r
 lobby (:class:`~rummykit.web.protocol.CreateTable`: game, house rules, seats, bots at the last seats,
 listed or not, hints), checked as any, but no seat is taken (``name`` is not used). The page shows
 each such table's code and link, large, to write on the board; the pupils join by the link, the
-code or the lobby as at any table. Such a table (``organised``) has no host:
+code or the lobby as at any table. The organiser may give it a label ("Group A",
+:attr:`~rummykit.web.protocol.CreateTable.label`: printable, at most 24 characters), which its entry
+carries to the organiser's list, the waiting room and the table's header; a player's own table has
+none (a label in the public lobby would be anybody's words). Such a table (``organised``) has no host:
 
 * The organiser starts it, one table or every waiting one at once (:func:`start_all`); bots take
   the seats still open, as at a host's start. It does not start by itself when its last seat is
@@ -24,8 +27,10 @@ code or the lobby as at any table. Such a table (``organised``) has no host:
   nobody sits at yet is not started (bots would play for nobody).
 * The organiser removes a person from a waiting seat (seat 1 too); the person watches and is told.
 * Seat 1 is a player's like any other: a person leaving it before the start frees it, and the
-  table stays; nobody at the table can start it, remove anybody or open a rematch (the organiser
-  makes the next tables).
+  table stays; nobody at the table can start it, remove anybody or open a rematch.
+* The organiser opens the rematch of every finished table at once (:func:`rematch_all`): the same
+  game, seats, bots and label, each player still at the old table moved to their seat, and a full
+  table started at once (the class was playing a moment ago); each table has one rematch.
 * While the organiser's page is open, such a waiting table does not expire for want of people
   present (the tables are made before the class comes; ``--idle-table-seconds`` counts from when
   the page was last open).
@@ -53,6 +58,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Final
 
 from rummykit.web.lobby import LobbyError
+from rummykit.web.rematch import opened, rematch_organised
 from rummykit.web.tables import OPEN
 from rummykit.web.texts import server_error_texts
 
@@ -101,6 +107,7 @@ def organiser_entry(table: Table) -> dict[str, Any]:
             "is_over": match.is_over,
             "to_move": None if match.is_over or table.status != "playing" else match.to_move,
         },
+        "rematch": opened(table),
     }
 
 
@@ -129,3 +136,21 @@ async def start_all(tables: Iterable[Table]) -> dict[str, list[str]]:
         else:
             started.append(table.code)
     return {"started": started, "waiting": waiting}
+
+
+async def rematch_all(tables: Iterable[Table]) -> dict[str, list[dict[str, str]]]:
+    """Open the rematch of every finished table the organiser made that has none yet, in the order
+    the tables were made (:func:`~rummykit.web.rematch.rematch_organised`: the same game, seats, bots
+    and label; the players connected now are moved to their seats there, and a full table starts):
+    ``{"rematches": [{"from": code, "code": new code}, …]}``. A refusal (the organiser's tables are
+    at their limit) stops there; the rematches opened before it stay, listed with their tables.
+
+    Raises:
+        LobbyError: the new table's refusal (``too_many_organiser_tables``, ``server_full`` …).
+    """
+    made: list[dict[str, str]] = []
+    for table in sorted(tables, key=lambda t: t.made):  # a list: making tables changes the server's
+        if table.organised and table.status == "over" and not table.archived and table.rematch is None:
+            new = await rematch_organised(table)
+            made.append({"from": table.code, "code": new.code})
+    return {"rematches": made}

@@ -111,6 +111,12 @@ NAME_CHARACTERS: Final = 32
 Name = Annotated[str, Field(max_length=NAME_CHARACTERS), AfterValidator(_printable)]
 """A player's name as sent by a client. Empty: the person gave none; it is stored empty, and pages
 and the server's texts name them by seat in each reader's language ("Player 2", "Spieler 2")."""
+LABEL_CHARACTERS: Final = 24
+"""The longest label the organiser gives a table ("Group A", "Tisch am Fenster"): it is shown beside the
+table's code on the organiser's list, in the waiting room and in the table's header on a phone."""
+Label = Annotated[str, Field(max_length=LABEL_CHARACTERS), AfterValidator(_printable)]
+"""A table's label as the organiser typed it: printable text (no tab, line break or other invisible
+character, as a name); surrounding spaces are dropped. Empty: no label."""
 
 
 # Client messages --------------------------------------------------------------------------------
@@ -274,6 +280,9 @@ class CreateTable(_Strict):
     """Whether the lobby lists the table (anyone may then join its open seats or watch it); not listed,
     it is found by its link or code alone. Default: listed, except a practice table (every other seat a
     bot), where nobody is to be found and a person practising is not watched by strangers."""
+    label: Label = ""
+    """The organiser's name for a table it makes ("Group A"), shown to everybody at it; a player's own
+    table has none (``label_organiser_only``: a label in the public lobby would be anybody's words)."""
 
     @field_validator("overrides")
     @classmethod

@@ -11,6 +11,12 @@ match starts at once (one click); otherwise it waits, like any table, for the ho
 A bot that held a left seat stays a bot. The deal is new and secret (a seeded table's rematch is
 not seeded).
 
+At a table the organiser made (:mod:`rummykit.web.organiser`) nobody at it is a host: the organiser
+opens the rematch, of every finished such table at once (:func:`rematch_organised`). Every seat is
+then handled as the host's others above (seat 1 too), the label is kept, and a table whose seats
+are all taken starts at once (its players were there a moment ago); one with a seat open waits for
+the organiser's Start.
+
 A finished table has one rematch: asking again (a double click, a second tab) answers with the same
 new table and the host's same token, not another table. The page asks over the table's websocket
 (``{"type": "rematch"}``), which reaches the process that plays the table; ``POST
@@ -32,7 +38,7 @@ if TYPE_CHECKING:
     from rummykit.web.clients import Client
     from rummykit.web.tables import Table
 
-__all__ = ["offer", "refuse_rematch", "rematch"]
+__all__ = ["offer", "opened", "refuse_rematch", "rematch", "rematch_organised"]
 
 Opened = tuple["Table", int, str]
 """The rematch's table, the host's seat there (0) and the host's token."""
@@ -72,7 +78,7 @@ async def rematch(table: Table, seat: int | None, address: str | None) -> Opened
             too many open tables …), after which the host may ask again.
     """
     if table.organised:  # no seat is a host's: the organiser makes the class's next tables
-        why = f"table {table.code} was made by the organiser, who makes the next tables"
+        why = f"table {table.code} was made by the organiser, who opens its rematch"
         raise refusal(403, "organised_rematch", why, code=table.code)
     refuse_rematch(table.code, seat == 0, table.status, table.archived)
     if table.rematch is None:
@@ -86,6 +92,38 @@ async def rematch(table: Table, seat: int | None, address: str | None) -> Opened
         raise
 
 
+async def rematch_organised(table: Table) -> Table:
+    """Open the rematch of the finished ``table`` the organiser made, or answer with the one already
+    opened (the organiser's key was checked by the caller).
+
+    Raises:
+        LobbyError: 409 ``has_host`` at a table a person made (its host opens the rematch), 409
+            ``no_rematch`` unless the match is over, ``rematch_too_late`` when it left the server's
+            memory, or the new table's own refusal (``too_many_organiser_tables`` …).
+    """
+    if not table.organised:
+        why = f"table {table.code} has a host, who starts it and removes people from it"
+        raise refusal(409, "has_host", why, code=table.code)
+    refuse_rematch(table.code, True, table.status, table.archived)
+    if table.rematch is None:
+        table.rematch = asyncio.get_running_loop().create_task(_open(table, None))
+    opening = table.rematch
+    try:
+        return (await asyncio.shield(opening))[0]
+    except Exception:
+        if table.rematch is opening:
+            table.rematch = None
+        raise
+
+
+def opened(table: Table) -> str | None:
+    """The code of the rematch opened for ``table``, if one was (and not refused)."""
+    opening = table.rematch
+    if opening is None or not opening.done() or opening.cancelled() or opening.exception() is not None:
+        return None
+    return opening.result()[0].code
+
+
 async def _open(table: Table, address: str | None) -> Opened:
     spec = CreateTable(
         preset=table.rules.name,
@@ -96,18 +134,23 @@ async def _open(table: Table, address: str | None) -> Opened:
         hints=table.hints,
         # Listed as the table was, unless it is now a practice table (every other seat a bot: those
         # who left are played by bots), which nobody finds in the lobby.
-        listed=table.listed and any(old.kind != "bot" for old in table.seats[1:]),
+        listed=table.listed and (table.organised or any(old.kind != "bot" for old in table.seats[1:])),
+        label=table.label,
     )
-    new, seat, new_token = await table.manager.create(spec, address)
-    grants: dict[int, str] = {0: new_token}
+    if table.organised:  # no host: every seat is a player's, the first too
+        new, first, grants = await table.manager.create_organised(spec), 0, {}
+    else:
+        new, _, new_token = await table.manager.create(spec, address)
+        first, grants = 1, {0: new_token}
     async with new.lock:
-        for i, old in enumerate(table.seats[1:], start=1):
+        for i, old in enumerate(table.seats[first:], start=first):
             if old.kind == "bot":
                 new.seats[i] = Seat("bot", old.name, old.bot, old.level)
             elif old.kind == "human" and table.connected(i):
                 new.seats[i] = Seat("human", old.name)
                 grants[i] = new._new_token(i)
-        if all(s.kind != "open" for s in new.seats):
+        # Full, and somebody there to play (bots alone would play for nobody): it starts at once.
+        if all(s.kind != "open" for s in new.seats) and grants:
             await new._begin()
         else:
             await new._save_lobby()
@@ -119,7 +162,7 @@ async def _open(table: Table, address: str | None) -> Opened:
         if client.seat is not None and client.seat in grants:
             message.update(seat=client.seat, token=grants[client.seat])
         client.send(message)
-    return new, seat, new_token
+    return new, 0, grants.get(0, "")
 
 
 async def offer(table: Table, client: Client) -> None:

@@ -162,6 +162,9 @@ tables_table: Final = Table(
     # Whether the organiser made it from the organiser's page (rummykit.web.organiser): no seat is a
     # host's, the organiser starts it and removes people from it; tables made before it had a host.
     Column("organised", Boolean, nullable=False, server_default=false()),
+    # The organiser's name for it ("Group A"), '' for none: at most LABEL_CHARACTERS (24) characters
+    # (rummykit.web.protocol), with room for a longer limit without a migration.
+    Column("label", String(64), nullable=False, server_default=""),
     Index("ix_rk_tables_status", "status"),
 )
 """One row per table (the current schema; :mod:`rummykit.web.migrations` builds it)."""
@@ -249,6 +252,8 @@ class StoredTable:
     """Whether the lobby lists the table (:attr:`rummykit.web.protocol.CreateTable.listed`)."""
     organised: bool = False
     """Whether the organiser made the table (:mod:`rummykit.web.organiser`): it has no host."""
+    label: str = ""
+    """The organiser's name for the table (:attr:`rummykit.web.protocol.CreateTable.label`), '' for none."""
     rules_revision: int = RULES_REVISION
     """The rules revision ``rules`` was written under (:mod:`rummykit.revisions`): a table is replayed
     with the meaning its text had then (:func:`rummykit.revisions.read_rules`). 0 for a table stored
@@ -344,6 +349,7 @@ class Store:
                     rules_revision=table.rules_revision,
                     listed=table.listed,
                     organised=table.organised,
+                    label=table.label,
                 )
             )
 
@@ -658,6 +664,7 @@ class Store:
             rules_revision=row["rules_revision"],
             listed=bool(row["listed"]),
             organised=bool(row["organised"]),
+            label=row["label"],
         )
 
     def lobbies(self, limit: int) -> list[dict[str, Any]]:
@@ -698,6 +705,7 @@ _LOBBY: Final = select(
     tables_table.c.rules_revision,
     tables_table.c.listed,
     tables_table.c.organised,
+    tables_table.c.label,
 )
 
 

@@ -346,6 +346,8 @@ class TableHost(Protocol):
 
     async def create(self, spec: CreateTable, address: str | None = None) -> tuple[Table, int, str]: ...
 
+    async def create_organised(self, spec: CreateTable) -> Table: ...
+
     async def check_seats(self, digest: str, network: str, joining: Table) -> None: ...
     def seats_guard(self, digest: str, network: str, joining: Table) -> Guard | None: ...
 
@@ -398,6 +400,9 @@ class Table:
         self.organised = False
         """Whether the organiser made the table (:mod:`rummykit.web.organiser`; stored): it has no host,
         the organiser starts it and removes people from it."""
+        self.label = ""
+        """The organiser's name for the table ("Group A"; :attr:`~rummykit.web.protocol.CreateTable.label`;
+        stored), empty for none."""
         self.made = next(_TABLES_MADE)
         """The order this process made or rebuilt the table in (the database's open tables are
         rebuilt in the order they were created): the organiser's list keeps a batch together."""
@@ -582,6 +587,7 @@ class Table:
             self.hints,
             self.listed,
             self.organised,
+            self.label,
         )
 
     def _shared_texts(self) -> tuple[str, str, str]:
@@ -763,6 +769,7 @@ class Table:
             rules_revision=self.rules_revision,
             listed=self.listed,
             organised=self.organised,
+            label=self.label,
         )
 
     async def _save_lobby(self, guard: Guard | None = None) -> None:

@@ -128,7 +128,7 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
     "hat keinen Gastgeber)",
     "organiser_removes": "Nur die Spielleitung nimmt jemanden von diesem Tisch (ein Tisch von der Seite der "
     "Spielleitung hat keinen Gastgeber)",
-    "organised_rematch": "Tisch {code} hat die Spielleitung eröffnet; sie eröffnet auch die nächsten Tische",
+    "organised_rematch": "Tisch {code} hat die Spielleitung eröffnet; sie eröffnet auch seine Revanche",
     "removed_by_organiser": "Die Spielleitung hat diesen Platz wieder freigegeben: du schaust jetzt zu",
     "has_host": "Tisch {code} hat einen Gastgeber, der ihn startet und Leute von ihm nimmt",
     "nobody_seated": "An Tisch {code} sitzt noch niemand",
@@ -153,6 +153,12 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
         "Der Name darf nur sichtbare Zeichen enthalten (keinen Tabulator, Zeilenumbruch oder andere "
         "unsichtbare Zeichen)"
     ),
+    "label_too_long": "Die Bezeichnung des Tisches darf höchstens {limit} Zeichen lang sein",
+    "label_not_printable": (
+        "Die Bezeichnung des Tisches darf nur sichtbare Zeichen enthalten (keinen Tabulator, Zeilenumbruch "
+        "oder andere unsichtbare Zeichen)"
+    ),
+    "label_organiser_only": "Eine Bezeichnung bekommt ein Tisch nur von der Seite der Spielleitung",
     "body_not_object": "Der Inhalt der Anfrage muss ein JSON-Objekt sein",
     "body_not_json": "Der Inhalt der Anfrage ist kein gültiges JSON",
     "body_too_large": "Der Inhalt einer Anfrage darf höchstens {limit} Bytes groß sein",

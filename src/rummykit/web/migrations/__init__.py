@@ -12,7 +12,9 @@ several server processes share (owners and leases, connections and rate buckets 
 tables made before it), ``0008`` ``rk_tables.listed`` (whether the lobby lists it; tables made before
 it were all listed), ``0009`` ``rk_tables.organised`` (the organiser made it and holds no seat at it;
 tables made before it all had a host), ``0010`` ``rk_actions.played_by`` (who made a move: a person,
-a person right after a hint, a bot's seat or a stand-in bot; none for moves stored before it).
+a person right after a hint, a bot's seat or a stand-in bot; none for moves stored before it),
+``0011`` ``rk_tables.label`` (the organiser's name for a table it made; '' for none and for tables
+made before it).
 
 A database made before migrations (tables but no ``alembic_version``) is recognised and stamped at
 ``0001`` first; an even older one without the ``secret`` column gets it (its tables are seeded
@@ -28,7 +30,7 @@ from typing import Final
 
 from sqlalchemy import Connection, Engine, inspect, text
 
-HEAD: Final = "0010"
+HEAD: Final = "0011"
 BASELINE: Final = "0001"
 """The revision of a database that ``create_all`` made before migrations existed."""
 MIGRATION_LOCK: Final = 0x726B6D67  # "rkmg": the advisory lock key of schema upgrades

@@ -76,10 +76,14 @@ const I18N = {
     organise_empty: "No table yet: the tables you make above, and those your players make, appear here.", organise_close: "Close",
     organise_close_confirm: "Close table {code} for everybody at it? Its match ends unfinished.", organise_unlisted: "by link only", organise_won: "won",
     organise_make_title: "Tables for your players", organise_count: "How many tables", organise_create: "Create tables",
+    organise_label: "Label (shown at the table)", organise_label_example: "Group A",
+    organise_rematch_all: "Rematch at every finished table", organise_rematched: "Rematches opened: {n}.",
+    organise_rematch_at: "rematch at {code}",
+    organise_label_note: "Several tables: each gets a number after the label (Group 1, Group 2 …).",
     organise_made: "{n} tables made.", organise_made_1: "The table is made.", organise_start: "Start", organise_start_all: "Start all waiting tables",
     organise_started: "Started: {n}. Still waiting for players: {m}.", organise_nobody: "Nobody sits here yet.",
     organise_copy: "Copy link", organise_copied: "The link of table {code} is copied.", organise_link: "Link of table {code}",
-    wait_organiser: "The organiser starts this table.", rematch_organiser: "The organiser makes the next tables.",
+    wait_organiser: "The organiser starts this table.", rematch_organiser: "The organiser opens the rematch (you keep your seat) or makes the next tables.",
     imprint: "Imprint", privacy: "Privacy", one_watching: "1 watching", n_watching: "{n} watching", record_link: "Download the game record", record_note: "every deal and move, to replay with rummykit replay",
     chat: "Chat", chat_send: "Send", chat_placeholder: "Say something…", chat_placeholder_watched: "Say something… watchers read along", mute: "Mute {name}", unmute: "Unmute {name}",
     chat_unread: "{n} unread", chat_unread_1: "1 unread", chat_said: "Chat, {name}: {text}", online: "online",
@@ -186,10 +190,14 @@ const I18N = {
     organise_empty: "Noch kein Tisch: die Tische, die du oben eröffnest, und die deiner Spieler erscheinen hier.", organise_close: "Schließen",
     organise_close_confirm: "Tisch {code} für alle daran schließen? Die Partie endet unfertig.", organise_unlisted: "nur über den Link", organise_won: "gewonnen",
     organise_make_title: "Tische für deine Spieler", organise_count: "Wie viele Tische", organise_create: "Tische eröffnen",
+    organise_label: "Bezeichnung (am Tisch zu sehen)", organise_label_example: "Gruppe A",
+    organise_rematch_all: "Revanche an jedem beendeten Tisch", organise_rematched: "Revanchen eröffnet: {n}.",
+    organise_rematch_at: "Revanche an {code}",
+    organise_label_note: "Mehrere Tische: jeder bekommt eine Nummer hinter der Bezeichnung (Gruppe 1, Gruppe 2 …).",
     organise_made: "{n} Tische eröffnet.", organise_made_1: "Der Tisch ist eröffnet.", organise_start: "Starten", organise_start_all: "Alle wartenden Tische starten",
     organise_started: "Gestartet: {n}. Warten noch auf Spieler: {m}.", organise_nobody: "Hier sitzt noch niemand.",
     organise_copy: "Link kopieren", organise_copied: "Der Link von Tisch {code} ist kopiert.", organise_link: "Link von Tisch {code}",
-    wait_organiser: "Diesen Tisch startet die Spielleitung.", rematch_organiser: "Die nächsten Tische eröffnet die Spielleitung.",
+    wait_organiser: "Diesen Tisch startet die Spielleitung.", rematch_organiser: "Die Revanche (du behältst deinen Platz) oder die nächsten Tische eröffnet die Spielleitung.",
     imprint: "Impressum", privacy: "Datenschutz", one_watching: "1 Zuschauer", n_watching: "{n} Zuschauer", record_link: "Spielprotokoll herunterladen", record_note: "alle Karten und Züge, zum Nachspielen mit rummykit replay",
     chat: "Chat", chat_send: "Senden", chat_placeholder: "Schreib etwas…", chat_placeholder_watched: "Schreib etwas… Zuschauer lesen mit", mute: "{name} stummschalten", unmute: "Stummschaltung für {name} aufheben",
     chat_unread: "{n} ungelesen", chat_unread_1: "1 ungelesen", chat_said: "Chat, {name}: {text}", online: "verbunden",
@@ -255,6 +263,7 @@ function applyLanguage() {
   renderSoundButton();
   document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
   document.querySelectorAll("[data-i18n-label]").forEach((el) => { el.setAttribute("aria-label", t(el.dataset.i18nLabel)); });
+  document.querySelectorAll("[data-i18n-placeholder]").forEach((el) => { el.placeholder = t(el.dataset.i18nPlaceholder); });
   if (S.presets) renderPresets();
   if (S.tables) renderTableList();
   if (S.myTables) renderMyTables();
@@ -1019,7 +1028,8 @@ function render() {
   // The players see that they are watched (the count comes with the next move after a watcher arrives).
   const n = st.table.spectators || 0;
   const watched = n ? ` · ${t(n === 1 ? "one_watching" : "n_watching", { n })}` : "";
-  $("#table-info").textContent = `${st.table.code} · ${presetName(st.table.preset)}${house}${practice} · ${t(st.table.status)}${seeded}${watched}`;
+  const label = st.table.label ? `${st.table.label} · ` : "";  // the organiser's name for the table first
+  $("#table-info").textContent = `${label}${st.table.code} · ${presetName(st.table.preset)}${house}${practice} · ${t(st.table.status)}${seeded}${watched}`;
   $("#table-info").title = st.table.rules;
   document.body.dataset.seeded = st.table.seeded ? "1" : "0";
   if (st.table.status === "waiting") { renderWaiting(); showScreen("waiting"); refocusScreen(); return; }
@@ -1083,6 +1093,7 @@ function renderWaiting() {
   const st = S.state;
   announceSeats(st);
   $("#wait-code").textContent = st.table.code;
+  $("#wait-label").textContent = st.table.label ? ` · ${st.table.label}` : "";  // the organiser's name for it
   $("#share-link").value = `${location.origin}/?table=${st.table.code}`;
   const ol = $("#wait-seats");
   ol.innerHTML = "";
@@ -2099,9 +2110,10 @@ function renderScores() {
   // Three seats and more: a wider side panel (five and six: wider still), so every column shows.
   $("#game").classList.toggle("many-seats", n >= 3);
   $("#game").classList.toggle("most-seats", n >= 5);
+  document.documentElement.style.setProperty("--seats", n);  // a name's share of a phone's sheet (style.css)
   let html = `<table class="scores"><thead><tr><th>${t("hand")}</th>`;
   // Your own column says "you" (the full name is its title): a long name cut to "Anna (…" said nothing.
-  for (let i = 0; i < n; i++) html += `<th title="${escapeHtml(seatName(i))}"${i === S.seat ? ' class="own"' : ""}>${escapeHtml(i === S.seat ? t("you") : seatName(i))}</th>`;
+  for (let i = 0; i < n; i++) html += `<th title="${escapeHtml(seatName(i))}"${i === S.seat ? ' class="own"' : ""}>${i === S.seat ? escapeHtml(t("you")) : nameWords(seatName(i))}</th>`;
   html += "</tr></thead><tbody>";
   // A match to a target score adds up the points won: each hand shows what its winner won.
   const target = targetScore(st), won = target !== null;
@@ -2300,6 +2312,13 @@ function escapeHtml(s) {
   return String(s).replace(/[&<>"]/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[ch]);
 }
 
+// A name in a score sheet's column, word by word: a narrow sheet wraps it between its words, and a word
+// wider than the column is cut with an ellipsis (style.css), never broken inside (the whole name is
+// the cell's title and its text, which a screen reader reads).
+function nameWords(name) {
+  return String(name).trim().split(/\s+/).map((w) => `<span class="name-word">${escapeHtml(w)}</span>`).join(" ");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Round end, Viennese showdown, match end
 
@@ -2472,7 +2491,7 @@ function showMatchOver(state) {
   html += last ? resultHtml(last) + lastMovesHtml(state) : "";
   // The match's totals, labelled like the score sheet's last row.
   const totals = matchTotals(state);
-  html += `<table class="scores final-scores"><tr><th></th>${totals.map((_, i) => `<th>${escapeHtml(seatName(i))}</th>`).join("")}</tr>`;
+  html += `<table class="scores final-scores"><tr><th></th>${totals.map((_, i) => `<th title="${escapeHtml(seatName(i))}">${nameWords(seatName(i))}</th>`).join("")}</tr>`;
   html += bonusRow(m);
   html += `<tr class="total"><td>${t("total")}</td>${totals.map((p) => `<td>${p}</td>`).join("")}</tr>`;
   html += `${penaltyRows(state)}</table>`;
@@ -2756,6 +2775,8 @@ function openOrganiser() {
   $("#create-form input[name=bots]").value = "0";  // a class's tables are for people; bots where asked
   $("#unlisted").checked = true;  // pupils join by the code on the board; strangers do not see them
   $("#organise-count").classList.remove("hidden");
+  $("#organise-label").classList.remove("hidden");
+  $("#organise-label-note").classList.remove("hidden");
   applyLanguage();
   showScreen("organise");
   loadOrganiser();
@@ -2799,9 +2820,12 @@ async function createOrganised(form) {
   delete body.name;
   body.listed = !form.elements.unlisted.checked;  // an organiser's table is by link only unless listed
   const count = Math.max(1, Math.min(Number(form.elements.count.value) || 1, ORGANISE_MOST_AT_ONCE));
+  // Each table's label: as typed for one table, numbered for several ("Group 1", "Group 2"); none if empty.
+  const label = form.elements.label.value.trim();
+  const labelOf = (i) => (label && count > 1 ? `${label} ${i + 1}` : label);
   $("#btn-create").disabled = true;
   try {
-    for (let i = 0; i < count; i++) await organiserApi("/api/organiser/tables", true, body);
+    for (let i = 0; i < count; i++) await organiserApi("/api/organiser/tables", true, { ...body, label: labelOf(i) });
     clearError($("#create-error"));
     localStorage.setItem("rummykit:preset", body.preset);
     announce(t(count === 1 ? "organise_made_1" : "organise_made", { n: count }));
@@ -2816,6 +2840,16 @@ async function startOrganised(code) {
     await organiserApi(`/api/organiser/tables/${encodeURIComponent(code)}/start`, true);
     await loadOrganiser();
   } catch (err) { showError(err.message, $("#organise-error")); }
+}
+
+// The rematch of every finished table of the organiser's that has none yet: the same game, seats and
+// label; the players there now are moved to their seats, and a full table starts at once.
+async function rematchAllOrganised() {
+  try {
+    const done = await organiserApi("/api/organiser/rematch", true);
+    $("#organise-started").textContent = t("organise_rematched", { n: done.rematches.length });
+    await loadOrganiser();
+  } catch (err) { showError(err.message, $("#organise-error")); await loadOrganiser(); }
 }
 
 async function startAllOrganised() {
@@ -2836,9 +2870,15 @@ async function removeOrganised(code, seat, name) {
 }
 
 // An organiser's table's code, large, and its link with a copy button: what the class is told.
-function joinBox(code) {
+function joinBox(code, label) {
   const box = document.createElement("div");
   box.className = "join-box";
+  if (label) {  // the organiser's name for the table, above its code (text: never read as markup)
+    const name = document.createElement("div");
+    name.className = "table-label";
+    name.textContent = label;
+    box.appendChild(name);
+  }
   const big = document.createElement("div");
   big.className = "big-code";
   big.textContent = code;
@@ -2864,6 +2904,7 @@ function renderOrganiser() {
   $("#organise-empty").classList.toggle("hidden", rows.length > 0);
   $("#organise-tables").classList.toggle("hidden", rows.length === 0);
   $("#btn-start-all").classList.toggle("hidden", !rows.some((e) => e.organised && e.status === "waiting"));
+  $("#btn-rematch-all").classList.toggle("hidden", !rows.some((e) => e.organised && e.status === "over" && !e.rematch));
   body.textContent = "";
   for (const e of rows) {
     const tr = document.createElement("tr");
@@ -2871,11 +2912,12 @@ function renderOrganiser() {
     const cell = (text) => { const td = document.createElement("td"); td.textContent = text; tr.appendChild(td); return td; };
     const codeCell = cell(e.organised ? "" : e.code);
     codeCell.className = "code";
-    if (e.organised) codeCell.appendChild(joinBox(e.code));
+    if (e.organised) codeCell.appendChild(joinBox(e.code, e.label));
     cell(presetName(e.preset) + (e.listed ? "" : ` · ${t("organise_unlisted")}`));
     const hand = e.match.hands_dealt ? ` · ${t("hand_n", { n: e.match.hands_dealt })}` : "";
     const watched = e.spectators ? ` · ${t(e.spectators === 1 ? "one_watching" : "n_watching", { n: e.spectators })}` : "";
-    cell(t(e.status) + (e.status === "playing" ? hand : "") + watched);
+    const next = e.rematch ? ` · ${t("organise_rematch_at", { code: e.rematch })}` : "";  // where its players went
+    cell(t(e.status) + (e.status === "playing" ? hand : "") + watched + next);
     // Each seat with the total its match is decided by (as the score sheet's "Total" row).
     const totals = e.status === "waiting" ? null : matchTotals({ table: e, match: e.match });
     const players = cell("");
@@ -3347,6 +3389,7 @@ function setup() {
   });
   $("#create-form").addEventListener("submit", (ev) => { ev.preventDefault(); createTable(ev.target); });
   $("#btn-start-all").addEventListener("click", startAllOrganised);
+  $("#btn-rematch-all").addEventListener("click", rematchAllOrganised);
   $("#join-form").addEventListener("submit", (ev) => { ev.preventDefault(); startJoin(ev.target.elements.code.value.trim()); });
   $("#btn-watch").addEventListener("click", () => { const c = $("#join-form").elements.code.value.trim(); if (c) openTable(c, { watch: true }); });
   $("#btn-start").addEventListener("click", async () => {

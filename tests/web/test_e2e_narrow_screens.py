@@ -1,0 +1,227 @@
+"""In Chromium, measured on the page: the Tab key goes the way the eye does at the table (a phone held
+upright or sideways, a laptop), every control a finger taps on a 360×640 phone is at least 44×44 px
+(WCAG 2.5.5), and players' names in a narrow score sheet wrap between words, never inside one.
+
+``RUMMYKIT_SCREENSHOTS=DIR`` keeps the screenshots.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.pages import Pages, open_lobby, seeded_table, waiting_table
+
+SERVER_ARGS = (
+    "--max-tables-per-address", "50", "--creations-per-second", "50", "--max-seats-per-address", "50"
+)  # fmt: skip
+"""The module opens more tables from one address than a public server allows (5 open ones), and seats
+people at them from the same address."""
+PORTRAIT, LANDSCAPE = {"width": 390, "height": 844}, {"width": 844, "height": 390}
+LAPTOP = {"width": 1280, "height": 800}
+SMALL = {"width": 360, "height": 640}
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = Path(os.environ.get("RUMMYKIT_SCREENSHOTS") or tmp_path_factory.mktemp("shots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def drawn(page: Any, web: Any) -> None:
+    """Draw from the stock at our first turn and wait for the possible moves (a message of their own)."""
+    web.first_turn(page, "draw")
+    web.act_and_wait(page, "draw")
+    page.wait_for_function("document.body.dataset.myTurn === '1'")
+    page.wait_for_function("[...document.querySelectorAll('#moves button')].some((b) => b.offsetParent)")
+    page.evaluate("window.scrollTo(0, 0)")
+
+
+def tab_stops(page: Any, most: int = 40) -> list[dict[str, Any]]:
+    """The table's controls in the order the Tab key reaches them (from the table's start to the chat's
+    field), each with its box on the page and which part of the table it is."""
+    page.evaluate(
+        """() => { const start = document.createElement("span"); start.id = "tab-start"; start.tabIndex = -1;
+                   document.querySelector("#game").prepend(start); start.focus(); }"""
+    )
+    stops: list[dict[str, Any]] = []
+    for _ in range(most):
+        page.keyboard.press("Tab")
+        stop = page.evaluate(
+            """() => {
+                const e = document.activeElement, r = e.getBoundingClientRect();
+                const part = e.closest("#hand") ? "hand" : e.closest("#hand-tools") ? "tools"
+                    : e.closest(".actions") ? "actions" : e.closest("#moves") ? "moves"
+                    : e.closest(".table-view") ? "table" : e.closest(".side") ? "side" : "other";
+                return { id: e.id || e.textContent.trim().slice(0, 24), part, left: r.left + scrollX,
+                         top: r.top + scrollY, height: r.height };
+            }"""
+        )
+        stops.append(stop)
+        if stop["id"] == "chat-input":
+            break
+    return stops
+
+
+@pytest.mark.parametrize("viewport", [PORTRAIT, LANDSCAPE, LAPTOP], ids=("portrait", "landscape", "laptop"))
+def test_tab_goes_through_the_turn_as_the_eye_does(
+    pages: Pages, web: Any, shots: Path, viewport: dict[str, int]
+) -> None:
+    """A phone held upright showed the sort buttons and the hand above the move buttons, held sideways
+    the hand above them, but Tab reached the move buttons and the possible moves first and the hand
+    last, below the fold of what it had passed. On every screen now the page's order is the screen's:
+    sort buttons, hand, move buttons, possible moves, each control below or to the right of the one
+    before (the table's own column on a phone held sideways first, the side panel last), and the
+    headings and live regions a screen reader uses are where they were."""
+    page = pages.open(viewport, "en-US", has_touch=viewport["width"] < 1000)
+    seeded_table(page, pages.base, "german", 5, seats=3)
+    drawn(page, web)
+    page.screenshot(path=str(shots / f"tab-order-{viewport['width']}x{viewport['height']}.png"))
+    stops = tab_stops(page)
+    parts = [s["part"] for s in stops]
+    assert stops[-1]["id"] == "chat-input", stops
+    # Each part once, in one block, in this order.
+    blocks = [p for i, p in enumerate(parts) if i == 0 or parts[i - 1] != p]
+    assert blocks == ["table", "tools", "hand", "actions", "moves", "side"], blocks
+    # And on the screen: each stop of the turn's column below the one before, or beside it to the right.
+    turn = [s for s in stops if s["part"] in ("tools", "hand", "actions", "moves")]
+    for before, after in itertools.pairwise(turn):
+        same_row = abs(after["top"] - before["top"]) < min(before["height"], after["height"]) / 2
+        below = after["top"] >= before["top"] + before["height"] / 2
+        assert (same_row and after["left"] > before["left"]) or below, f"Tab goes from {before} up to {after}"
+    # The structure a screen reader walks is unchanged: the hand's heading just before its sort buttons
+    # and hand, the table's heading and the live lines.
+    assert page.evaluate("$('#hand-tools').previousElementSibling.textContent") == "Your hand"
+    assert page.evaluate("$('#hand-tools').nextElementSibling.id") == "hand"
+    assert page.locator(".table-view h2.sr-only").inner_text() == "The table"
+    assert page.get_attribute("#last-move-said", "role") == "status"
+    assert page.get_attribute("#status", "role") == "status"
+    assert page.get_attribute(".side", "role") == "complementary"
+
+
+SMALL_TARGETS = """() => {
+    const controls = "button, a[href], input, select, textarea, summary, [role=button], [tabindex='0']";
+    // A scrolled panel is focused to scroll it by keys, not tapped; a card of the hand shows 24 px (the
+    // hand keeps to one row: test_e2e_phone_layout); a link inside a sentence is exempt (WCAG 2.5.5).
+    const inline = (e) => e.matches("a") && e.parentElement.matches("p, li, td")
+        && e.parentElement.textContent.trim() !== e.textContent.trim();
+    const exempt = (e) => e.matches("#scores, #log, #chat-log, #hand .card") || inline(e);
+    const inert = (e) => e.closest(".sr-only, .hidden, [inert]")
+        || getComputedStyle(e).visibility === "hidden";
+    return [...document.querySelectorAll(controls)].filter((e) => !inert(e) && !exempt(e)).map((e) => {
+        // A checkbox is tapped with its words: its label is the target.
+        const target = e.matches("input[type=checkbox]") && e.closest("label") ? e.closest("label") : e;
+        const r = target.getBoundingClientRect();
+        const words = (e.textContent || e.name || "").trim().slice(0, 30);
+        return { what: `${e.tagName.toLowerCase()}#${e.id} ${words}`,
+                 width: Math.round(r.width * 10) / 10, height: Math.round(r.height * 10) / 10 };
+    }).filter((t) => t.width > 0 && (t.width < 44 || t.height < 44));
+}"""
+WIDE = "[document.documentElement.scrollWidth, innerWidth]"
+MATCH_OVER = (
+    "(w) => showMatchOver({ ...S.state, match: { ...S.state.match, winners: [w] }, last_round: null })"
+)
+"""The match's end shown with the table's seats and totals (seat ``w`` the winner)."""
+
+
+def small_targets(page: Any, screen: str, shots: Path) -> list[tuple[str, dict[str, Any]]]:
+    page.screenshot(path=str(shots / f"targets-360x640-{screen}.png"))
+    wide = page.evaluate(WIDE)
+    assert wide[0] <= wide[1], f"{screen}: the page scrolls sideways {wide}"
+    return [(screen, t) for t in page.evaluate(SMALL_TARGETS)]
+
+
+def test_every_control_a_finger_taps_on_a_small_phone_is_44_px(pages: Pages, web: Any, shots: Path) -> None:
+    """At 360×640 the top bar's buttons, the move buttons, the sort buttons and the possible moves were
+    40 px high (kept lower so that a short phone's hand and buttons fitted, which they did not anyway)
+    and the checkboxes' labels 24 px: every control of the lobby, the waiting room, the table in the
+    middle of a turn, its score sheet, a hand's result, the match's end and the rules is at least 44×44
+    px now, and no screen is wider than the phone."""
+    found: list[tuple[str, dict[str, Any]]] = []
+    page = pages.open(SMALL, "de-DE", has_touch=True)
+    open_lobby(page, pages.base)
+    page.wait_for_selector("#house-rules label.check")
+    found += small_targets(page, "lobby", shots)
+    waiting_table(page, pages.base, "german", seats=3)
+    found += small_targets(page, "waiting", shots)
+
+    page = pages.open(SMALL, "de-DE", has_touch=True)
+    seeded_table(page, pages.base, "german", 5, seats=3)
+    drawn(page, web)
+    found += small_targets(page, "table", shots)
+    page.locator("#scores").scroll_into_view_if_needed()
+    found += small_targets(page, "scores", shots)
+    page.evaluate("showRoundOver({ ...S.state, last_round: { result: null } })")
+    page.wait_for_selector("#overlay:not(.hidden) #round-over")
+    found += small_targets(page, "result", shots)
+    page.click("#btn-overlay")
+    page.evaluate(MATCH_OVER, 0)
+    page.wait_for_selector("#overlay:not(.hidden) #match-over")
+    found += small_targets(page, "match-over", shots)
+    page.evaluate("closeDialog('#overlay')")  # its button leaves for the lobby
+    page.click("#btn-rules")
+    page.wait_for_selector("#rules-dialog:not(.hidden) #rules-body h1")
+    found += small_targets(page, "rules", shots)
+    assert not found, "controls under 44×44 px:\n" + "\n".join(f"{s}: {t}" for s, t in found)
+
+
+NAMES = ("Donaudampfschifffahrtskapitän", "Anna-Lena von Hohenzollern", "Kim")
+BROKEN_WORDS = """(sel) => {
+    // Every word of every name in the headers of ``sel``: on one line (a word broken inside has boxes
+    // on two), and the whole name kept as the cell's text or title.
+    const broken = [];
+    const heads = [...document.querySelectorAll(sel)].filter((th) => th.title || th.textContent.trim());
+    for (const th of heads) {
+        const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (const m of node.data.matchAll(/\\S+/g)) {
+                const range = document.createRange();
+                range.setStart(node, m.index);
+                range.setEnd(node, m.index + m[0].length);
+                const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+                if (tops.size > 1) broken.push(m[0]);
+            }
+        }
+    }
+    return { broken, names: heads.map((th) => th.title || th.textContent.trim()) };
+}"""
+
+
+def test_long_names_in_a_narrow_score_sheet_are_not_broken_inside_a_word(pages: Pages, shots: Path) -> None:
+    """At 360 px the score sheet and the match's final sheet broke "Donaudampfschifffahrtskapitän" into
+    "Donaudampfs / chifffahrtskap / itän" and "Hohenzollern" into "Hohe / nzolle / rn": a name wraps
+    between its words now, a word too long for its column ends in an ellipsis, the whole name is the
+    header's title, and neither sheet nor page is wider than the phone."""
+    page = pages.open(SMALL, "de-DE", has_touch=True)
+    code = waiting_table(page, pages.base, "german", seats=4, name="Oma Inge")
+    for name in NAMES:
+        joined = page.request.post(f"{pages.base}/api/tables/{code}/join", data={"name": name})
+        assert joined.ok, joined.text()
+    page.wait_for_function("document.querySelector('#wait-seats').innerText.includes('Kim')")
+    page.click("#btn-start")
+    page.wait_for_selector("#game:not(.hidden)")
+    page.wait_for_function("document.querySelectorAll('#scores th').length === 5")
+    page.locator("#scores").scroll_into_view_if_needed()
+    page.screenshot(path=str(shots / "names-360-score-sheet.png"))
+    sheet = page.evaluate(BROKEN_WORDS, "#scores th")
+    assert sheet["broken"] == [], sheet
+    assert set(NAMES) <= set(sheet["names"]), sheet
+    assert page.evaluate("[$('#scores').scrollWidth, $('#scores').clientWidth]")[0] <= 333
+    wide = page.evaluate(WIDE)
+    assert wide[0] <= wide[1], wide
+
+    page.evaluate(MATCH_OVER, 1)
+    page.wait_for_selector("#overlay:not(.hidden) #match-over")
+    page.screenshot(path=str(shots / "names-360-match-over.png"))
+    final = page.evaluate(BROKEN_WORDS, "#overlay .final-scores th")
+    assert final["broken"] == [], final
+    assert set(NAMES) <= set(final["names"]), final
+    winner = page.evaluate(BROKEN_WORDS, "#overlay .winners b")
+    assert winner["broken"] == [], winner
+    box = page.evaluate("[$('#overlay .overlay-box').scrollWidth, $('#overlay .overlay-box').clientWidth]")
+    assert box[0] <= box[1], f"the result scrolls sideways: {box}"
