@@ -118,14 +118,23 @@ RENDER_MODES: Final = ("ansi", "human")
 """The render modes of the environments (``metadata["render_modes"]``)."""
 
 
+class RenderModeError(ValueError, TypeError):
+    """A render mode the environments do not offer (such as ``"rgb_array"``).
+
+    A ``ValueError``, and a ``TypeError`` too: stable-baselines3's ``make_vec_env`` makes a registered
+    environment with ``render_mode="rgb_array"`` unless told another mode, and makes it again without
+    one when that raises ``TypeError`` (what an environment without the argument raises), so
+    ``make_vec_env("rummykit/Rummy-v0", …)`` works as it does for other environments."""
+
+
 def check_render_mode(render_mode: str | None) -> None:
     """Refuse a render mode the environments do not offer.
 
     Raises:
-        ValueError: ``render_mode`` is neither ``None`` nor one of :data:`RENDER_MODES`.
+        RenderModeError: ``render_mode`` is neither ``None`` nor one of :data:`RENDER_MODES`.
     """
     if render_mode is not None and render_mode not in RENDER_MODES:
-        raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
+        raise RenderModeError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
 
 
 def observation_space(low: npt.NDArray[np.float32], high: npt.NDArray[np.float32]) -> spaces.Dict:
