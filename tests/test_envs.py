@@ -49,8 +49,10 @@ def test_parallel_api() -> None:
     parallel_api_test(rummy_v0.parallel_env(rules="german", players=3), num_cycles=300)
 
 
-def test_match_scope_viennese_rubber_rewards_are_chips() -> None:
-    env = rummy_v0.env(rules="viennese", players=3, scope="match")
+@pytest.mark.parametrize("rules", ["viennese", "romme_ohne_auslegen"])
+def test_match_scope_rubber_rewards_are_chips(rules: str) -> None:
+    """Both knock games play a rubber to elimination: the match rewards are chips, not bad points."""
+    env = rummy_v0.env(rules=rules, players=3, scope="match")
     env.reset(seed=4)
     rng = random.Random(4)
     totals = dict.fromkeys(env.possible_agents, 0.0)

@@ -20,9 +20,10 @@ agent is often selected several times in a row.
 * **Observations**: ``{"observation": float32 vector, "action_mask": int8 vector}``, see
   :mod:`rummykit.envs.observation` (layout, version history). The mask is all zeros for agents that
   are not to move.
-* **Rewards**: per hand (``scope="hand"``, the default) or over a match (``scope="match"``, Viennese
-  rubbers with chips), points, win/loss or zero-sum points (``reward="score"|"win"|"margin"``;
-  ``"score"`` is not zero-sum outside gin, and lets stalling pay: see :mod:`rummykit.envs.game`).
+* **Rewards**: per hand (``scope="hand"``, the default) or over a match (``scope="match"``; the
+  rubbers of Viennese and Rommé ohne Auslegen with chips), points, win/loss or zero-sum points
+  (``reward="score"|"win"|"margin"``; ``"score"`` is not zero-sum outside gin, and lets stalling
+  pay: see :mod:`rummykit.envs.game`).
 * **Results**: the step that ends the hand (match) by the rules puts its outcome, for each agent's
   seat, in ``infos[agent]["result"]`` (:meth:`TokenGame.result_info
   <rummykit.envs.game.TokenGame.result_info>`: points per seat, ``own_points``, ``winner``,

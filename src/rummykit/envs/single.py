@@ -31,10 +31,10 @@ The step that ends the hand (in match scope the match) by the rules carries its 
 ``info["result"]`` for the agent's seat (:meth:`TokenGame.result_info
 <rummykit.envs.game.TokenGame.result_info>`: points per seat, ``own_points``, ``winner``,
 ``winners``, ``won``, ``termination``, ``scored``; in match scope ``match`` with the match scores, and
-chips in a Viennese rubber): under auto-reset (Gymnasium's vector environments, stable-baselines3's
-``VecEnv``) the game has already dealt the next hand when a trainer looks, so this is where win
-rates, unscored hands and points are read. An episode ended by a masked-out token or a truncation
-has no result (``info["illegal"]``, ``info["truncation"]``).
+chips in a rubber, Viennese or Rommé ohne Auslegen): under auto-reset (Gymnasium's vector
+environments, stable-baselines3's ``VecEnv``) the game has already dealt the next hand when a
+trainer looks, so this is where win rates, unscored hands and points are read. An episode ended by
+a masked-out token or a truncation has no result (``info["illegal"]``, ``info["truncation"]``).
 
 :meth:`RummyEnv.set_opponents` replaces the opponents from the next ``reset`` (a league of past
 policies, a harder bot), also through ``VecEnv.env_method("set_opponents", …)``.
