@@ -1,7 +1,9 @@
-"""Train MaskablePPO (sb3-contrib) on heads-up Viennese Rummy against the random bot.
+"""Train MaskablePPO (sb3-contrib) on heads-up Viennese Rummy (or ``--rules``, ``--players``) against
+the random bot.
 
     pip install -e '.[train]'
     python examples/train_maskable_ppo.py --cpu-minutes 30 --out runs/viennese
+    python examples/train_maskable_ppo.py --rules scala40 --players 3 --cpu-minutes 30
 
 The agent plays ``rummykit/Rummy-v0`` (its seat drawn every hand) with the solver's derived features
 (:mod:`rummykit.envs.observation`) and the win/loss reward, plus a potential-based shaping term on
@@ -53,7 +55,7 @@ class DeadwoodShaping(gymnasium.Wrapper[Any, Any, Any, Any]):
         base = self.env.unwrapped
         assert isinstance(base, RummyEnv)
         view = base.game.view(base.seat)
-        if len(view.hand) != view.rules.hand_size:
+        if len(view.hand) != view.rules.hand_size_for(len(view.hand_sizes)):
             return None
         return -solver.min_deadwood(view.hand, view.rules) / 100.0
 
@@ -79,9 +81,9 @@ class DeadwoodShaping(gymnasium.Wrapper[Any, Any, Any, Any]):
         return base.action_masks()
 
 
-def make_env(seed: int, shaping: float) -> gymnasium.Env[Any, Any]:
+def make_env(seed: int, shaping: float, rules: str = "viennese", players: int = 2) -> gymnasium.Env[Any, Any]:
     env: gymnasium.Env[Any, Any] = RummyEnv(
-        rules="viennese", players=2, opponents="random", reward="win", derived_features=True
+        rules=rules, players=players, opponents="random", reward="win", derived_features=True
     )
     if shaping:
         env = DeadwoodShaping(env, shaping)
@@ -90,11 +92,17 @@ def make_env(seed: int, shaping: float) -> gymnasium.Env[Any, Any]:
 
 
 def evaluate(
-    model: Any, hands: int, seed: int, opponents: str = "random", max_steps: int = 400
+    model: Any,
+    hands: int,
+    seed: int,
+    opponents: str = "random",
+    max_steps: int = 400,
+    rules: str = "viennese",
+    players: int = 2,
 ) -> dict[str, float]:
     """Hands won (best points of a scored hand), lost and unscored by the deterministic policy; a
     hand the agent has not finished after ``max_steps`` tokens counts as unscored."""
-    env = RummyEnv(rules="viennese", players=2, opponents=opponents, reward="win", derived_features=True)
+    env = RummyEnv(rules=rules, players=players, opponents=opponents, reward="win", derived_features=True)
     won = lost = unscored = 0
     for i in range(hands):
         obs, _ = env.reset(seed=seed + i)
@@ -119,7 +127,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cpu-minutes", type=float, default=30.0)
     parser.add_argument("--wall-minutes", type=float, default=None, help="also stop after this wall time")
-    parser.add_argument("--out", type=Path, default=Path("runs/viennese"))
+    parser.add_argument("--rules", default="viennese", help="a preset or rules text, e.g. scala40, basic")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--out", type=Path, default=None, help="default: runs/<rules>")
     parser.add_argument("--envs", type=int, default=8)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--shaping", type=float, default=1.0)
@@ -128,6 +138,8 @@ def main() -> None:
     parser.add_argument("--final-hands", type=int, default=300)
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args()
+    table = {"rules": args.rules, "players": args.players}
+    out: Path = args.out or Path("runs") / args.rules
 
     import torch
     from sb3_contrib import MaskablePPO
@@ -136,10 +148,12 @@ def main() -> None:
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     torch.set_num_threads(args.threads)
-    args.out.mkdir(parents=True, exist_ok=True)
+    out.mkdir(parents=True, exist_ok=True)
     start_wall = time.time()
     start_cpu = cpu_seconds()
-    vec = DummyVecEnv([lambda i=i: make_env(args.seed * 1000 + i, args.shaping) for i in range(args.envs)])
+    vec = DummyVecEnv(
+        [lambda i=i: make_env(args.seed * 1000 + i, args.shaping, **table) for i in range(args.envs)]
+    )
     model = MaskablePPO(
         "MlpPolicy",
         vec,
@@ -156,7 +170,7 @@ def main() -> None:
         verbose=0,
     )
     model.set_logger(Logger(folder=None, output_formats=[]))  # the curve below is the log, no SB3 folder
-    curve_path = args.out / "curve.csv"
+    curve_path = out / "curve.csv"
     rows: list[dict[str, float]] = []
 
     eval_cpu = [0.0]
@@ -174,7 +188,7 @@ def main() -> None:
                 self.next_eval = steps + args.eval_every
                 cpu = training_cpu()
                 before = cpu_seconds()
-                score = evaluate(self.model, args.eval_hands, seed=10_000_000)
+                score = evaluate(self.model, args.eval_hands, seed=10_000_000, **table)
                 eval_cpu[0] += cpu_seconds() - before
                 wall_minutes = (time.time() - start_wall) / 60
                 row = {"steps": steps, "cpu_minutes": cpu / 60, "wall_minutes": wall_minutes}
@@ -191,23 +205,23 @@ def main() -> None:
     model.learn(total_timesteps=10**9, callback=Budget())
     cpu = training_cpu()
     wall = time.time() - start_wall
-    model.save(args.out / "policy.zip")
-    export_policy(model, args.out / "policy.npz", rules="viennese", players=2, derived_features=True)
+    model.save(out / "policy.zip")
+    export_policy(model, out / "policy.npz", rules=args.rules, players=args.players, derived_features=True)
     final = {
         "steps": model.num_timesteps,
         "cpu_minutes": cpu / 60,
         "eval_cpu_minutes": eval_cpu[0] / 60,
         "wall_minutes": wall / 60,
-        "against_random": evaluate(model, args.final_hands, seed=20_000_000),
-        "against_greedy": evaluate(model, args.final_hands, seed=30_000_000, opponents="greedy"),
+        "against_random": evaluate(model, args.final_hands, seed=20_000_000, **table),
+        "against_greedy": evaluate(model, args.final_hands, seed=30_000_000, opponents="greedy", **table),
         "load_average": os.getloadavg(),
     }
-    (args.out / "final.json").write_text(json.dumps(final, indent=2))
+    (out / "final.json").write_text(json.dumps(final, indent=2))
     print(json.dumps(final), flush=True)
-    plot(rows, args.out / "curve.png")
+    plot(rows, out / "curve.png", f"{args.rules}, {args.players} players")
 
 
-def plot(rows: list[dict[str, float]], path: Path) -> None:
+def plot(rows: list[dict[str, float]], path: Path, table: str = "viennese, 2 players") -> None:
     """The evaluation curve: hands won against random over CPU minutes."""
     try:
         import matplotlib
@@ -224,7 +238,7 @@ def plot(rows: list[dict[str, float]], path: Path) -> None:
     ax.set_xlabel("CPU minutes (2-core machine)")
     ax.set_ylabel("% of hands against random")
     ax.set_ylim(0, 100)
-    ax.set_title("MaskablePPO, heads-up Viennese")
+    ax.set_title(f"MaskablePPO, {table}")
     ax.legend(loc="center right")
     fig.tight_layout()
     fig.savefig(path, dpi=100)

@@ -49,8 +49,10 @@ def test_parallel_api() -> None:
     parallel_api_test(rummy_v0.parallel_env(rules="german", players=3), num_cycles=300)
 
 
-def test_match_scope_viennese_rubber_rewards_are_chips() -> None:
-    env = rummy_v0.env(rules="viennese", players=3, scope="match")
+@pytest.mark.parametrize("rules", ["viennese", "romme_ohne_auslegen"])
+def test_match_scope_rubber_rewards_are_chips(rules: str) -> None:
+    """Both knock games play a rubber to elimination: the match rewards are chips, not bad points."""
+    env = rummy_v0.env(rules=rules, players=3, scope="match")
     env.reset(seed=4)
     rng = random.Random(4)
     totals = dict.fromkeys(env.possible_agents, 0.0)
@@ -546,7 +548,8 @@ def test_max_cycles_in_the_middle_of_an_action_says_why() -> None:
     par = rummy_v0.parallel_env(rules="german", players=2, max_cycles=1)
     par.reset(seed=1)
     (mover,) = [a for a in par.agents if par.aec.agent_selection == a]
-    *_, truncations, infos = par.step({mover: -1})  # a masked-out token at the limit
+    masked_out = int(np.flatnonzero(par.aec.observe(mover)["action_mask"] == 0)[0])
+    *_, truncations, infos = par.step({mover: masked_out})  # a masked-out token at the limit
     assert all(truncations.values()) and infos[mover]["truncation"] == "max_cycles (1 steps) reached"
 
 
@@ -801,3 +804,35 @@ def test_opponents_may_be_bot_objects_and_their_errors_name_them() -> None:
         for _ in range(50):
             failing.step(int(np.flatnonzero(failing.action_masks())[0]))
     assert "the opponent bot 'failing' at seat 0" in caught.value.__notes__
+
+
+@pytest.mark.parametrize("action", [3.7, 3.0, 200, -1, enc.NUM_TOKENS, True, "draw", np.float32(0.0)])
+def test_an_action_that_is_no_token_is_refused_by_every_environment(action: object) -> None:
+    """A float is never rounded to a token (3.7 would play ``MELD`` where that is allowed) and an
+    integer outside ``Discrete(107)`` is no masked-out token: each environment raises ``ValueError``
+    and nothing changes."""
+    gym_env = RummyEnv(rules="scala40", players=3, opponents="random")
+    gym_env.reset(seed=1)
+    aec = rummy_v0.env(rules="scala40", players=3)
+    aec.reset(seed=1)
+    par = rummy_v0.parallel_env(rules="scala40", players=3)
+    par.reset(seed=1)
+    before = gym_env.game.round.live_state().copy()
+    with pytest.raises(ValueError, match="must be a token 0-106"):
+        gym_env.step(action)  # type: ignore[arg-type]
+    assert gym_env.game.round.live_state() == before and gym_env.action_masks().any()
+    with pytest.raises(ValueError, match="must be a token 0-106"):
+        aec.step(action)  # type: ignore[arg-type]
+    assert not any(aec.terminations.values())
+    with pytest.raises(ValueError, match="must be a token 0-106"):
+        par.step(dict.fromkeys(par.agents, action))  # type: ignore[arg-type]
+
+
+def test_integer_arrays_of_one_entry_are_tokens() -> None:
+    env = RummyEnv(rules="basic", players=2, opponents="random")
+    _, info = env.reset(seed=2)
+    token = int(np.flatnonzero(info["action_mask"])[0])
+    for action in (np.array(token), np.array([token]), np.int64(token)):
+        env.reset(seed=2)
+        _, _, terminated, _, step_info = env.step(action)  # type: ignore[arg-type]
+        assert not step_info.get("illegal") and not terminated

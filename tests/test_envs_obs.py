@@ -365,3 +365,24 @@ def test_only_oklahoma_spade_doubles_gains_the_doubled_entry() -> None:
     assert derived.size == 2800 + ob.DERIVED_FEATURES
     with pytest.raises(ValueError, match="doubled block without the gin block"):
         ob.Layout.of(2, doubled=True)
+
+
+def test_the_readme_table_gives_each_presets_observation_length() -> None:
+    """The README's table of presets for learners states the vector length per seat count
+    (``98·S + n``) and the derived block's growth; both are what the environments hand out."""
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| ((?:`\w+`(?:, )?)+) \| [^|]+ \| 98·S \+ (\d+)", readme, re.MULTILINE)
+    named = {name for names, _ in rows for name in re.findall(r"`(\w+)`", names)}
+    assert named == set(rk.PRESET_NAMES) - {"gin"}
+    for names, extra in rows:
+        for name in re.findall(r"`(\w+)`", names):
+            rules = rk.Rules.preset(name)
+            for seats in range(rules.min_players, rules.max_players + 1):
+                assert TokenGame(rules, seats).obs_size == 98 * seats + int(extra), (name, seats)
+    assert "| `gin` | 2 | 2,799 " in readme and TokenGame("gin", 2).obs_size == 2799
+    grown = re.search(r"The lengths grow by (\d+) with `derived_features=True`", readme)
+    assert grown is not None
+    assert TokenGame("scala40", 3, derived_features=True).obs_size == 98 * 3 + 2488 + int(grown.group(1))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -334,3 +335,19 @@ def test_two_policy_files_play_one_arena_run(trained: tuple[object, Path], tmp_p
     assert make_bot(f" Policy : {other} ").fingerprint == make_bot("policy", path=str(path)).fingerprint  # type: ignore[attr-defined]
     with pytest.raises(rk.RummyError, match=r"named twice"):
         make_bot(f"policy:{path}", path=str(path))
+
+
+def test_stable_baselines_make_vec_env_makes_the_registered_environment() -> None:
+    """``make_vec_env`` asks for ``render_mode="rgb_array"`` and retries without it on ``TypeError``:
+    the refusal of that mode must be one, or the usual way to vectorise the environment fails."""
+    from stable_baselines3.common.env_util import make_vec_env
+
+    import rummykit.envs
+
+    with warnings.catch_warnings():  # Gymnasium warns of the rgb_array asked for before the retry
+        warnings.simplefilter("ignore")
+        vec = make_vec_env(rummykit.envs.GYM_ID, n_envs=2, env_kwargs={"rules": "basic", "players": 3})
+    obs = vec.reset()
+    assert obs.shape == (2, *vec.observation_space.shape)
+    assert vec.env_method("action_masks")[0].any()
+    vec.close()

@@ -10,8 +10,9 @@ Rewards (``reward=``):
   (``RoundResult.points``: minus points or bad points as negative numbers, plus points where the
   winner collects; 0 for an unscored hand). ``scope="match"``: after every hand (and buy-back
   decision) the change of the seat's match score, so the rewards add up to ``Match.scores``; in a
-  Viennese rubber the change of its chips instead (antes, knock money, buy-backs and the pot; the
-  first hand's reward includes the ante paid at the start), adding up to ``Match.chips``.
+  rubber (``Match.is_rubber``: Viennese and Rommé ohne Auslegen) the change of its chips instead
+  (antes, knock money, buy-backs and the pot; the first hand's reward includes the ante paid at the
+  start), adding up to ``Match.chips``.
 * ``"win"``: zero-sum win/loss at the end of the hand (or match): the winners share +1, the others
   share -1; an unscored hand gives 0. A hand is won by the seats dealt in with the best points (a
   dealer who sits the hand out, ``dealer_sits_out_at_table_of``, gets 0), a match by
@@ -19,7 +20,7 @@ Rewards (``reward=``):
 * ``"margin"``: zero-sum points. ``scope="hand"``: at the end of the hand each seat dealt in gets its
   points minus the mean of the other dealt-in seats' points (a dealer who sits the hand out gets 0
   and is left out of the mean); an unscored hand gives 0. ``scope="match"``: at the same moments as
-  ``"score"``, the change of the seat's match score (chips in a Viennese rubber) minus the mean of
+  ``"score"``, the change of the seat's match score (chips in a rubber) minus the mean of
   the other seats' changes, over every seat of the match; the rewards add up to the seat's
   ``Match.scores`` (``Match.chips``) minus the mean of the other seats'. The rewards of every step
   sum to 0 over the seats.
@@ -574,7 +575,8 @@ class TokenGame:
 
         In ``scope="match"`` also ``match``: ``winners`` (``Match.winners``) and ``won``, ``scores``
         (``Match.scores``) and ``own_score``, ``totals`` (``Match.totals``), ``hands_dealt``; in a
-        Viennese rubber (``Match.is_rubber``) ``chips`` (``Match.chips``) and ``own_chips`` as well.
+        rubber (``Match.is_rubber``: Viennese, Rommé ohne Auslegen) ``chips`` (``Match.chips``) and
+        ``own_chips`` as well.
         Under ``reward="score"`` an episode's rewards add up to ``own_points`` (hand), ``own_score``
         (match) or ``own_chips`` (rubber)."""
         if not self._over:

@@ -20,9 +20,10 @@ agent is often selected several times in a row.
 * **Observations**: ``{"observation": float32 vector, "action_mask": int8 vector}``, see
   :mod:`rummykit.envs.observation` (layout, version history). The mask is all zeros for agents that
   are not to move.
-* **Rewards**: per hand (``scope="hand"``, the default) or over a match (``scope="match"``, Viennese
-  rubbers with chips), points, win/loss or zero-sum points (``reward="score"|"win"|"margin"``;
-  ``"score"`` is not zero-sum outside gin, and lets stalling pay: see :mod:`rummykit.envs.game`).
+* **Rewards**: per hand (``scope="hand"``, the default) or over a match (``scope="match"``; the
+  rubbers of Viennese and Rommé ohne Auslegen with chips), points, win/loss or zero-sum points
+  (``reward="score"|"win"|"margin"``; ``"score"`` is not zero-sum outside gin, and lets stalling
+  pay: see :mod:`rummykit.envs.game`).
 * **Results**: the step that ends the hand (match) by the rules puts its outcome, for each agent's
   seat, in ``infos[agent]["result"]`` (:meth:`TokenGame.result_info
   <rummykit.envs.game.TokenGame.result_info>`: points per seat, ``own_points``, ``winner``,
@@ -54,7 +55,8 @@ agent is often selected several times in a row.
 
 :func:`parallel_env` gives the same game in PettingZoo's Parallel API: every step each live agent
 submits a token and the token of the agent to move is used; a masked-out token there is ignored
-(the agent is still to move) and costs ``illegal_reward``.
+(the agent is still to move) and costs ``illegal_reward``, as does none; an action that is no token
+0-106 at all (a float, an integer out of range) raises ``ValueError``, as in :func:`env`.
 
 Version history (the name ``rummy_v0`` is kept; the changes only add to what v0 offered):
 
@@ -118,14 +120,23 @@ RENDER_MODES: Final = ("ansi", "human")
 """The render modes of the environments (``metadata["render_modes"]``)."""
 
 
+class RenderModeError(ValueError, TypeError):
+    """A render mode the environments do not offer (such as ``"rgb_array"``).
+
+    A ``ValueError``, and a ``TypeError`` too: stable-baselines3's ``make_vec_env`` makes a registered
+    environment with ``render_mode="rgb_array"`` unless told another mode, and makes it again without
+    one when that raises ``TypeError`` (what an environment without the argument raises), so
+    ``make_vec_env("rummykit/Rummy-v0", …)`` works as it does for other environments."""
+
+
 def check_render_mode(render_mode: str | None) -> None:
     """Refuse a render mode the environments do not offer.
 
     Raises:
-        ValueError: ``render_mode`` is neither ``None`` nor one of :data:`RENDER_MODES`.
+        RenderModeError: ``render_mode`` is neither ``None`` nor one of :data:`RENDER_MODES`.
     """
     if render_mode is not None and render_mode not in RENDER_MODES:
-        raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
+        raise RenderModeError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
 
 
 def observation_space(low: npt.NDArray[np.float32], high: npt.NDArray[np.float32]) -> spaces.Dict:
@@ -172,6 +183,22 @@ def render_game(game: TokenGame, render_mode: str | None) -> str | None:
     out.write(text)
     out.flush()
     return None
+
+
+def token_of(action: object, who: str) -> int:
+    """``action`` as a token of ``Discrete(107)``: an integer (Python or numpy, or an integer array of
+    one entry, as a policy's ``predict()`` returns for one observation) from 0 to 106.
+
+    Raises:
+        ValueError: anything else (a float, an out-of-range integer, ``None``), naming ``who`` moves:
+            the environments never round an action or read it as some other token.
+    """
+    value = action
+    if isinstance(value, np.ndarray) and value.size == 1 and value.dtype.kind in "iu":
+        value = value.item()
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and 0 <= value < enc.NUM_TOKENS:
+        return int(value)
+    raise ValueError(f"{who} is to move: its action must be a token 0-{enc.NUM_TOKENS - 1}, not {action!r}")
 
 
 RESET_OPTIONS: Final = ("record",)
@@ -386,13 +413,7 @@ class classic_env(raw_env):  # PettingZoo's lower-case name for environment clas
         if self.terminations[agent] or self.truncations[agent]:
             super().step(action)
             return
-        if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
-            action = action.item()  # what a policy's predict() returns for one observation
-        if not (isinstance(action, (int, np.integer)) and 0 <= action < enc.NUM_TOKENS):
-            raise ValueError(
-                f"{agent} is to move: its action must be a token 0-{enc.NUM_TOKENS - 1}, not {action!r}"
-            )
-        token = int(action)
+        token = token_of(action, agent)
         if self.game.composer.is_allowed(token):
             self._step_token(agent, token)
             if self._human:
@@ -477,7 +498,9 @@ class parallel_env(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):  # type:
         rewards = dict.fromkeys(self.agents, 0.0)
         infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         token = actions.get(mover)
-        if token is None or not aec.game.composer.is_allowed(int(token)):
+        if token is not None:
+            token = token_of(token, mover)
+        if token is None or not aec.game.composer.is_allowed(token):
             rewards[mover] = self.illegal_reward
             infos[mover]["illegal"] = True
             aec._steps += 1

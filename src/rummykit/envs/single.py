@@ -15,7 +15,8 @@ first deal, as :mod:`rummykit.envs.rummy_v0` does. The mask is in ``info["action
 :meth:`RummyEnv.action_masks` (for sb3-contrib's MaskablePPO); once the episode has ended, however
 it ended (the hand over, a masked-out token, a truncation), and before the first ``reset``, both are
 all zeros. A masked-out
-token ends the episode (``terminated``) with ``illegal_reward`` and ``info["illegal"] = True``. The
+token ends the episode (``terminated``) with ``illegal_reward`` and ``info["illegal"] = True``; an
+action that is no token 0-106 at all (a float, an integer out of range) raises ``ValueError``. The
 episode is truncated when the hand passes the guard against endless hands (:mod:`rummykit.guard`:
 10,000 engine actions without a draw from the stock, or 1,000,000 in one hand; real hands stay far
 below), whether the agent or the bots keep it going, and should the engine offer no action before
@@ -31,10 +32,10 @@ The step that ends the hand (in match scope the match) by the rules carries its 
 ``info["result"]`` for the agent's seat (:meth:`TokenGame.result_info
 <rummykit.envs.game.TokenGame.result_info>`: points per seat, ``own_points``, ``winner``,
 ``winners``, ``won``, ``termination``, ``scored``; in match scope ``match`` with the match scores, and
-chips in a Viennese rubber): under auto-reset (Gymnasium's vector environments, stable-baselines3's
-``VecEnv``) the game has already dealt the next hand when a trainer looks, so this is where win
-rates, unscored hands and points are read. An episode ended by a masked-out token or a truncation
-has no result (``info["illegal"]``, ``info["truncation"]``).
+chips in a rubber, Viennese or Rommé ohne Auslegen): under auto-reset (Gymnasium's vector
+environments, stable-baselines3's ``VecEnv``) the game has already dealt the next hand when a
+trainer looks, so this is where win rates, unscored hands and points are read. An episode ended by
+a masked-out token or a truncation has no result (``info["illegal"]``, ``info["truncation"]``).
 
 :meth:`RummyEnv.set_opponents` replaces the opponents from the next ``reset`` (a league of past
 policies, a harder bot), also through ``VecEnv.env_method("set_opponents", …)``.
@@ -61,7 +62,7 @@ from rummykit.bots import Bot, check_seat, make_bot, match_action
 from rummykit.bots.base import new_game
 from rummykit.envs import encoding as enc
 from rummykit.envs.game import RewardKind, Scope, TokenGame
-from rummykit.envs.rummy_v0 import RENDER_MODES, check_render_mode, record_option, render_game
+from rummykit.envs.rummy_v0 import RENDER_MODES, check_render_mode, record_option, render_game, token_of
 from rummykit.rules import Rules
 
 
@@ -256,11 +257,11 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
 
     def _step(self, action: int) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]:
         game = self.game
-        token = int(action)
         if self._ended is _NOT_STARTED:
             raise RuntimeError("no episode has started: call reset() before step()")
         if game.is_over or self._ended:
             raise RuntimeError(f"the episode is over{self._ended}: call reset()")
+        token = token_of(action, f"seat {self.seat}")
         if not game.composer.is_allowed(token):
             self._ended = f" (ended by the masked-out token {token})"
             info = self._info()
