@@ -57,6 +57,12 @@ def draw(page: Any, web: Any) -> None:
     web.first_turn(page, "draw")
     web.act_and_wait(page, "draw")
     page.wait_for_function("document.body.dataset.myTurn === '1'")
+    # The drawn card flies in (a transform of 0.28 s): boxes measured before it lands are the moving
+    # card's, higher and smaller than where it lies (a third row, on a loaded machine).
+    landed = (
+        "document.getAnimations().every((a) => a.animationName !== 'card-in' || a.playState !== 'running')"
+    )
+    page.wait_for_function(landed)
 
 
 LAYOUT = """(buttons) => {
