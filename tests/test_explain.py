@@ -450,3 +450,15 @@ def test_a_house_rules_page_does_not_open_with_the_named_games_figures() -> None
     assert "13 Karten, die Figuren bleiben" not in explain(roa.replace(knock_threshold=5), "de")
     assert line in explain(roa.replace(pot_ante=3), "en")
     assert "open with 40" not in explain(rk.Rules.preset("scala40").replace(opening_min_points=51), "en")
+
+
+@pytest.mark.parametrize("game", ["romme_ohne_auslegen", "viennese"])
+def test_a_knock_games_match_of_fixed_hands_is_won_on_bad_points(game: str) -> None:
+    """A knock game writes its deadwood down as bad points (Restpunkte): its match of a fixed number of
+    hands is won by the fewest bad points, not "the fewest minus points" of the melding games."""
+    rules = rk.Rules.preset(game).replace(match_end="fixed_hands")
+    english, german = explain(rules, "en"), explain(rules, "de")
+    assert "The fewest bad points in total win" in english and "minus points" not in english
+    assert "Die wenigsten Restpunkte gewinnen" in german and "Minuspunkte" not in german
+    melding = explain(rk.Rules.preset("german").replace(match_end="fixed_hands"), "en")
+    assert "The fewest minus points in total win" in melding

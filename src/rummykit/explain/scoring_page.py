@@ -193,16 +193,16 @@ def match_end_text(rules: Rules, t: Lang) -> str:
             "A match has one hand per player (everyone deals once)",
             "Eine Partie hat so viele Spiele wie Spieler (jeder gibt einmal)",
         )
+    kind, kind_de = _penalty_words(rules)
     if rules.match_end == "penalty_limit":
         return t(
-            f"The match ends when someone reaches {rules.penalty_limit} minus points",
-            f"Die Partie endet, wenn jemand {rules.penalty_limit} Minuspunkte erreicht",
+            f"The match ends when someone reaches {rules.penalty_limit} {kind} points",
+            f"Die Partie endet, wenn jemand {rules.penalty_limit} {kind_de} erreicht",
         )
     if rules.match_end == "elimination_last_survivor":
-        kind, kind_de = ("bad", "Restpunkten") if rules.is_knock_game else ("minus", "Minuspunkten")
         return t(
             f"Out at {rules.elimination_threshold} {kind} points; the last player left wins",
-            f"Raus bei {rules.elimination_threshold} {kind_de}; wer übrig bleibt, gewinnt",
+            f"Raus bei {rules.elimination_threshold} {kind_de}n; wer übrig bleibt, gewinnt",
         )
     if rules.match_end == "target_score":
         return t(
@@ -212,11 +212,18 @@ def match_end_text(rules: Rules, t: Lang) -> str:
     return t("A single hand", "Ein einzelnes Spiel")
 
 
+def _penalty_words(rules: Rules) -> tuple[str, str]:
+    """What a hand's loss is called: a knock game's deadwood is written down as **bad points**
+    (Restpunkte), a melding game's cards left in hand as **minus points** (Minuspunkte)."""
+    return ("bad", "Restpunkte") if rules.is_knock_game else ("minus", "Minuspunkte")
+
+
 def match_winner_text(rules: Rules, t: Lang) -> str:
     """Who wins a match that ends after a number of hands or at a limit (``""`` for the others, whose
     end already names the winner)."""
     if rules.match_end not in ("fixed_hands", "penalty_limit", "single_hand"):
         return ""
+    kind, kind_de = _penalty_words(rules)
     best = {
         "winner_collects": t("The most plus points in total win", "Die meisten Pluspunkte gewinnen"),
         "winner_gets_sum": t(
@@ -225,7 +232,7 @@ def match_winner_text(rules: Rules, t: Lang) -> str:
         ),
     }.get(
         rules.hand_scoring,
-        t("The fewest minus points in total win", "Die wenigsten Minuspunkte gewinnen"),
+        t(f"The fewest {kind} points in total win", f"Die wenigsten {kind_de} gewinnen"),
     )
     return best + "; " + tie_text(rules, t)
 
