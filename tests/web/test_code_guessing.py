@@ -323,3 +323,38 @@ def test_a_spent_network_watches_a_listed_table_with_a_shared_database(postgres_
             assert ws.receive_json()["type"] == "welcome"
         refused = first.get(f"/api/tables/{unused_code(listed)}")
         assert refused.status_code == 429 and refused.json()["code"] == "too_many_misses"
+
+
+async def _steady_misses(url: str, processes: int, seconds: float) -> int:
+    """Misses answered to one network guessing without pause for ``seconds`` after its burst (of one),
+    its lookups spread over ``processes`` processes sharing the database (two a second allowed)."""
+    import time
+
+    settings = ServerSettings(missed_codes_per_hour=7200, missed_codes_burst=1)
+    made = await managers(url, settings, processes)
+    try:
+        answered, i = 0, 0
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            code = "ZZ" + "".join(CODE_ALPHABET[(i >> (5 * k)) % 32] for k in range(4))
+            try:
+                await made[i % processes].find(code, address=f"198.51.100.{i % 200 + 1}")
+            except LobbyError as exc:
+                answered += exc.error == "no_table"
+            i += 1
+            await asyncio.sleep(0.01)
+        return answered
+    finally:
+        for manager in made:
+            await manager.close()
+
+
+def test_processes_sharing_a_database_allow_a_guessing_network_one_process_s_rate(
+    postgres_url: str, web: Any
+) -> None:
+    """A process learned that the shared budget was spent only from its own next miss, and then held
+    its bucket until the shared one refilled: as every process's did, so that each let one miss
+    through per refill (three processes, three times the rate). A miss is counted in the shared
+    bucket whether or not a token was left there, so the misses beyond it delay the next ones."""
+    answered = asyncio.run(_steady_misses(web.fresh_database(postgres_url, "misses_steady"), 3, 6.0))
+    assert answered <= 1 + 2 * 6 + 4, answered  # the burst, two a second, each process's first lesson

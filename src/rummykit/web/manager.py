@@ -392,15 +392,17 @@ class TableManager:
 
     async def _shared_miss(self, address: str) -> None:
         """With a shared database, count a miss of the wider network of ``address`` in its bucket
-        there too, and when that one is spent (the misses of every process together) spend this
-        process's as well: each process lets a network miss once more at most before it learns of it.
-        Only misses cost the database a transaction, and a network has few before it is refused."""
+        there too, and while that one holds no token (the misses of every process together) leave
+        this process's none either: each process lets a network miss once more at most before it
+        learns of it, and that miss is counted there all the same (the bucket owes it), so that it
+        delays the next ones: the processes together allow one process's rate. Only misses cost the
+        database a transaction, and a network has few before it is refused."""
         if self.cluster is None:
             return
         network = fair_network(address)
         rate, burst = self._misses.rate, self._misses.burst
         digest = self.digest(NETWORK_PREFIX + network)
-        wait = await self.db(self.cluster.take, MISSES_KIND, digest, rate, burst)
+        wait = await self.db(self.cluster.count, MISSES_KIND, digest, rate, burst)
         self._misses.hold(network, wait)
 
     async def _find(
