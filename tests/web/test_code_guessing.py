@@ -270,3 +270,91 @@ def test_processes_sharing_a_database_count_a_network_s_misses_together(postgres
     missed = codes.count("no_table")
     assert MISSES <= missed <= MISSES + 2
     assert codes == ["no_table"] * missed + ["too_many_misses"] * (len(codes) - missed)
+
+
+async def _listed_lookup_from_a_spent_network(url: str) -> str:
+    """A listed table made in one of two processes sharing the database, looked up in the other by a
+    network whose misses that process has counted spent: the lookup's refusal code, or ``found``."""
+    from rummykit.web.protocol import CreateTable
+
+    settings = ServerSettings(missed_codes_per_hour=0.001, missed_codes_burst=MISSES)
+    maker, other = await managers(url, settings, 2)
+    try:
+        table, _, _ = await maker.create(CreateTable(preset="german", seats=3, name="Anna"), "203.0.113.9")
+        for i in range(MISSES):
+            with pytest.raises(LobbyError):
+                await other.find(f"ZZZZ{CODE_ALPHABET[i]}2", address="198.51.100.1")
+        try:
+            await other.lobby(table.code, address="198.51.100.2")
+        except LobbyError as exc:
+            return exc.error
+        return "found"
+    finally:
+        for manager in (maker, other):
+            await manager.close()
+
+
+def test_a_process_sharing_the_database_shows_the_lobby_s_tables_to_a_spent_network(
+    postgres_url: str, web: Any
+) -> None:
+    """With a shared database, a process knew the lobby's codes only from the last time it was asked
+    for the lobby list, and never learned of newer tables by itself: a process nobody had asked
+    refused a network out of misses every listed table, as it refuses free codes. It reads the list
+    (at most once a second) when such a lookup needs it."""
+    url = web.fresh_database(postgres_url, "misses_shown")
+    assert asyncio.run(_listed_lookup_from_a_spent_network(url)) == "found"
+
+
+def test_a_spent_network_watches_a_listed_table_with_a_shared_database(postgres_url: str, web: Any) -> None:
+    """A watcher of a listed table from a network out of misses was served only by a process already
+    playing the table, and never claimed it: with a shared database it was refused the lobby's tables
+    nobody had connected to yet (and those another process plays). The code is public: it takes the
+    usual way, claimed or relayed to its owner."""
+    url = web.fresh_database(postgres_url, "misses_watch")
+    settings = web.settings(bot_delay=0, missed_codes_per_hour=0.001, missed_codes_burst=MISSES)
+    with TestClient(create_app(url, settings=settings), client=("198.51.100.7", 5000)) as first:
+        other = TestClient(first.app, client=("203.0.113.9", 5000))
+        listed = web.create(other, preset="german", seats=3, name="Anna")["code"]
+        for _ in range(MISSES):
+            assert first.get(f"/api/tables/{unused_code(listed)}").status_code == 404
+        assert [t["code"] for t in first.get("/api/tables").json()["tables"]] == [listed]
+        with first.websocket_connect(f"/ws/{listed}") as ws:
+            ws.send_json({"type": "hello", "token": None})
+            assert ws.receive_json()["type"] == "welcome"
+        refused = first.get(f"/api/tables/{unused_code(listed)}")
+        assert refused.status_code == 429 and refused.json()["code"] == "too_many_misses"
+
+
+async def _steady_misses(url: str, processes: int, seconds: float) -> int:
+    """Misses answered to one network guessing without pause for ``seconds`` after its burst (of one),
+    its lookups spread over ``processes`` processes sharing the database (two a second allowed)."""
+    import time
+
+    settings = ServerSettings(missed_codes_per_hour=7200, missed_codes_burst=1)
+    made = await managers(url, settings, processes)
+    try:
+        answered, i = 0, 0
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            code = "ZZ" + "".join(CODE_ALPHABET[(i >> (5 * k)) % 32] for k in range(4))
+            try:
+                await made[i % processes].find(code, address=f"198.51.100.{i % 200 + 1}")
+            except LobbyError as exc:
+                answered += exc.error == "no_table"
+            i += 1
+            await asyncio.sleep(0.01)
+        return answered
+    finally:
+        for manager in made:
+            await manager.close()
+
+
+def test_processes_sharing_a_database_allow_a_guessing_network_one_process_s_rate(
+    postgres_url: str, web: Any
+) -> None:
+    """A process learned that the shared budget was spent only from its own next miss, and then held
+    its bucket until the shared one refilled: as every process's did, so that each let one miss
+    through per refill (three processes, three times the rate). A miss is counted in the shared
+    bucket whether or not a token was left there, so the misses beyond it delay the next ones."""
+    answered = asyncio.run(_steady_misses(web.fresh_database(postgres_url, "misses_steady"), 3, 6.0))
+    assert answered <= 1 + 2 * 6 + 4, answered  # the burst, two a second, each process's first lesson

@@ -119,3 +119,39 @@ def test_the_hand_s_log_built_move_by_move_is_the_log_built_whole(preset: str, s
         match.apply(rng.choice(legal) if rng.random() < 0.3 else bot.choose(view, legal, rng))
         version += 1
     assert version > 60
+
+
+def test_the_hand_s_log_kept_between_versions_costs_about_its_text() -> None:
+    """The log built on from the last version's kept, besides its answer, a string per entry: a long
+    hand's log took about two and a half times its text in memory at every table a watcher asked at.
+    The entries to build on are read from the answer's own text."""
+    import gc
+    import tracemalloc
+
+    from rummykit.web.handlog import hand_log_text
+    from rummykit.web.protocol import seat_draw_json
+
+    match = Match.new(Rules.from_mapping({"preset": "german", "max_stock_rebuilds": 10}), 2, seed=7)
+    rng = random.Random(1)
+
+    def step() -> None:  # draws and discards only: a long hand
+        legal = match.legal_actions()
+        plain = [a for a in legal if str(a).split(" ", 1)[0] in ("draw", "discard")]
+        match.apply(rng.choice(plain or legal))
+
+    for _ in range(600):
+        step()
+    assert len(match.rounds) == 1
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        hand_log_text(match, 1, seat_draw_json)  # built whole
+        step()
+        text = hand_log_text(match, 2, seat_draw_json)  # built on
+        gc.collect()
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert len(match.rounds) == 1 and text.count('"index"') > 600
+    assert kept < 1.4 * len(text), (kept, len(text))

@@ -527,11 +527,11 @@ def create_app(
                 await manager.close_connection(address)
 
     async def _serve_seated(websocket: WebSocket, manager: TableManager, code: str, address: str) -> None:
-        """A connection from a network whose misses are spent (:mod:`rummykit.web.guesses`): served
-        only by the process that plays the table, when its hello shows the token of a seat at the
-        table or the lobby lists the table (a watcher, whose code is public); anyone else is refused
-        as if the table did not matter (``too_many_misses``, 4429), so the refusal says nothing about
-        the table."""
+        """A connection from a network whose misses are spent (:mod:`rummykit.web.guesses`) to a
+        table the lobby does not list (a listed one is served as from any network: :func:`_serve`):
+        served only by the process that plays the table, when its hello shows the token of a seat at
+        the table; anyone else is refused as if the table did not matter (``too_many_misses``, 4429),
+        so the refusal says nothing about the table."""
         await websocket.accept()
         hello = await _read_hello(websocket)
         if hello is False:
@@ -556,7 +556,9 @@ def create_app(
         an owner that cannot be reached is waited for until its lease runs out."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + LEASE_SECONDS + RENEW_SECONDS
-        if manager.misses_wait(address) > 0:  # before the route: with PostgreSQL a route is a transaction
+        # Before the route (with PostgreSQL a route is a transaction): a network out of misses takes the
+        # usual way to a table the lobby lists only (its code is public: it is claimed or relayed).
+        if manager.misses_wait(address) > 0 and not await manager.shows(code):
             await _serve_seated(websocket, manager, code, address)
             return
         while True:

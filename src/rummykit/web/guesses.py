@@ -15,10 +15,12 @@ allowed again: telling them apart from free codes is what the budget is for, so 
 pupils share an address lists its tables, or raises ``--missed-codes-per-hour`` on its own server.
 
 Server processes that share a database count a network's misses together: each miss is counted
-in the network's bucket there as well (``rk_rates``), and a process that finds it spent spends its
-own (:meth:`~rummykit.web.manager.TableManager.take`'s buckets, by miss only: a lookup that finds a
-table costs the database nothing). So ``--workers 4`` allows a network the same misses as one
-process, and one more per process at most before each learns of it.
+in the network's bucket there as well (``rk_rates``), and a process that finds it spent holds its
+own until that one refills (:meth:`~rummykit.web.manager.TableManager.take`'s buckets, by miss only:
+a lookup that finds a table costs the database nothing). A miss a process let through before it
+learned is counted there all the same (the bucket owes it) and delays the next ones, so
+``--workers 4`` allows a network the same misses as one process, after a burst of one more per
+process at most.
 
 A request that needs its token to get through is checked against the tables this process holds in
 memory before anything else is done for it (:meth:`Lookup.prove_first`): the proof costs the same

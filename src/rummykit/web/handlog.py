@@ -207,8 +207,10 @@ class _Built:
     """How many of the hand's events the entries cover."""
     last: Event | None
     """The hand's last event then: a practice undo replaces it, and the log is built again."""
-    settled: list[str]
-    """Every entry's JSON but the last event's (whose text changes when it ends the hand)."""
+    settled: slice
+    """Where ``text`` holds every entry's JSON but the last event's (whose text changes when it ends
+    the hand), comma-separated: kept as the answer's own characters, not as a string per entry (a long
+    hand's log would be held about twice and a half over)."""
 
 
 _cache: weakref.WeakKeyDictionary[Match, _Built] = weakref.WeakKeyDictionary()
@@ -235,9 +237,9 @@ def hand_log_text(match: Match, version: int, seat_draw: SeatDraw) -> str:
         and events[cached.events - 1] is cached.last
     )
     if cached is not None and grown:
-        start, settled = cached.events - 1, list(cached.settled)
+        start, kept = cached.events - 1, [cached.text[cached.settled]]
     else:
-        start, settled = 0, [_dumps(e) for e in seat_draw(match)] if number == 1 else []
+        start, kept = 0, [_dumps(e) for e in seat_draw(match)] if number == 1 else []
     fresh = events[start:]
     last = events[-1] if events else None
     out = last is not None and rnd.result is not None and event_goes_out(rnd, last)
@@ -245,8 +247,9 @@ def hand_log_text(match: Match, version: int, seat_draw: SeatDraw) -> str:
         _dumps(log_entry(index, event, match, out and event is last, number))
         for index, event in zip(_positions(match.history, fresh), fresh, strict=True)
     ]
-    settled += parts[:-1]
-    entries = ",".join([*settled, *parts[-1:]])
-    text = f'{{"type":"hand_log","version":{version},"hand":{number},"entries":[{entries}]}}'
-    _cache[match] = _Built(version, text, number, len(events), last, settled)
+    settled = ",".join([k for k in kept if k] + parts[:-1])
+    head = f'{{"type":"hand_log","version":{version},"hand":{number},"entries":['
+    text = head + ",".join([e for e in (settled, *parts[-1:]) if e]) + "]}"
+    where = slice(len(head), len(head) + len(settled))
+    _cache[match] = _Built(version, text, number, len(events), last, where)
     return text

@@ -300,10 +300,10 @@ class RateLimiter:
     def hold(self, key: object, wait: float) -> None:
         """Leave ``key`` no token for the next ``wait`` seconds (another process's bucket of the
         same rate says so: :meth:`rummykit.web.manager.TableManager.take`), keeping any longer wait
-        it has."""
+        it has. A wait longer than one token's refill leaves the bucket owing tokens."""
         if wait <= 0 or self.wait(key) >= wait:
             return
-        tokens = 0.0 if self.rate <= 0 or math.isinf(wait) else max(0.0, 1.0 - wait * self.rate)
+        tokens = 0.0 if self.rate <= 0 or math.isinf(wait) else 1.0 - wait * self.rate
         self._buckets[key] = (tokens, self.clock())
 
     def _forget_full(self, now: float) -> None:

@@ -378,7 +378,7 @@ class TableManager:
         lookup = Lookup(self._misses, address if key else None, token)
         if lookup.needs_proof:  # in memory alone: the same work whether the code names a table or not
             held = self.tables.get(key) if key is not None else None
-            shown = key is not None and key in self.shown_codes()
+            shown = key is not None and key in await self.shown_codes()
             lookup.prove_first(held if held is not None and held.owned and not held.archived else None, shown)
         try:
             found = await work()
@@ -392,15 +392,17 @@ class TableManager:
 
     async def _shared_miss(self, address: str) -> None:
         """With a shared database, count a miss of the wider network of ``address`` in its bucket
-        there too, and when that one is spent (the misses of every process together) spend this
-        process's as well: each process lets a network miss once more at most before it learns of it.
-        Only misses cost the database a transaction, and a network has few before it is refused."""
+        there too, and while that one holds no token (the misses of every process together) leave
+        this process's none either: each process lets a network miss once more at most before it
+        learns of it, and that miss is counted there all the same (the bucket owes it), so that it
+        delays the next ones: the processes together allow one process's rate. Only misses cost the
+        database a transaction, and a network has few before it is refused."""
         if self.cluster is None:
             return
         network = fair_network(address)
         rate, burst = self._misses.rate, self._misses.burst
         digest = self.digest(NETWORK_PREFIX + network)
-        wait = await self.db(self.cluster.take, MISSES_KIND, digest, rate, burst)
+        wait = await self.db(self.cluster.count, MISSES_KIND, digest, rate, burst)
         self._misses.hold(network, wait)
 
     async def _find(
@@ -616,16 +618,10 @@ class TableManager:
     async def lobbies(self) -> list[dict[str, Any]]:
         """The lobby list: the newest :data:`LOBBY_SIZE` open tables, oldest first; with a shared
         database every process's tables (the database is the list)."""
-        limit = LOBBY_SIZE
         if not self.store.shared:
-            return [t.lobby_json() for t in self.listed_tables()[-limit:]]
-        now = asyncio.get_running_loop().time()
-        if self._lobby_rows is None or now - self._lobby_rows[0] >= LOBBY_LIST_SECONDS:
-            # Read at most once a second however often strangers ask (the list is public).
-            self._lobby_rows = (now, await self.db(self.store.lobbies, limit))
-        rows = self._lobby_rows[1]
+            return [t.lobby_json() for t in self.listed_tables()[-LOBBY_SIZE:]]
         listed = []
-        for row in reversed(rows):
+        for row in reversed(await self._lobby_list()):
             if row["code"] in self._unrestored:  # stored, but this version cannot play it
                 continue
             table = self.tables.get(row["code"])
@@ -635,14 +631,28 @@ class TableManager:
                 listed.append(lobby)
         return listed
 
-    def shown_codes(self) -> set[str]:
-        """The codes the lobby lists now (:meth:`lobbies`, as its last read of a shared database saw
-        them): public, so a lookup of one tells nobody anything (:meth:`Lookup.prove_first
+    async def _lobby_list(self) -> list[dict[str, Any]]:
+        """A shared database's lobby rows, newest first: read at most once a second however often
+        strangers ask (the list is public), by whichever request needs them first."""
+        now = asyncio.get_running_loop().time()
+        if self._lobby_rows is None or now - self._lobby_rows[0] >= LOBBY_LIST_SECONDS:
+            self._lobby_rows = (now, await self.db(self.store.lobbies, LOBBY_SIZE))
+        return self._lobby_rows[1]
+
+    async def shown_codes(self) -> set[str]:
+        """The codes the lobby lists now (:meth:`lobbies`; with a shared database as read at most a
+        second ago, whether or not anybody asked this process for the list): public, so a lookup of
+        one tells nobody anything (:meth:`Lookup.prove_first
         <rummykit.web.guesses.Lookup.prove_first>`). A listed table beyond the newest
         :data:`LOBBY_SIZE` is not among them: nobody can see it without its code."""
         if not self.store.shared:
             return {t.code for t in self.listed_tables()[-LOBBY_SIZE:]}
-        return {row["code"] for row in self._lobby_rows[1]} if self._lobby_rows is not None else set()
+        return {row["code"] for row in await self._lobby_list() if row["code"] not in self._unrestored}
+
+    async def shows(self, code: str) -> bool:
+        """Whether the lobby lists table ``code`` now (:meth:`shown_codes`)."""
+        key = self._key(code)
+        return key is not None and key in await self.shown_codes()
 
     # Per-address bounds (every process together, with a shared database) --------------------------
     async def take(self, limiter: RateLimiter, kind: str, address: str) -> float:

@@ -231,6 +231,16 @@ class Cluster:
     def take(self, kind: str, digest: str, rate: float, burst: int) -> float:
         """Spend one token of the bucket ``kind`` of ``digest``: ``0.0`` if granted, else the
         seconds until one is available (the bucket of :class:`~rummykit.web.limits.RateLimiter`)."""
+        return self._spend(kind, digest, rate, burst, owed=False)
+
+    def count(self, kind: str, digest: str, rate: float, burst: int) -> float:
+        """Count one event that has happened (a process let it through on its own bucket) in the
+        bucket ``kind`` of ``digest``: a token is spent whether or not one was left, the bucket owing
+        it, so that events beyond the rate delay the next ones. Returns the seconds until the bucket
+        holds a token again (``0.0``: it does now)."""
+        return self._spend(kind, digest, rate, burst, owed=True)
+
+    def _spend(self, kind: str, digest: str, rate: float, burst: int, owed: bool) -> float:
         now = time.time()
         key = {"k": kind, "a": digest}
         with self.engine.begin() as c:
@@ -246,7 +256,11 @@ class Cluster:
             ).one()
             tokens = min(float(burst), tokens + max(0.0, now - stamp) * rate)
             wait = 0.0
-            if tokens >= 1.0:
+            if owed:
+                tokens -= 1.0
+                if tokens < 1.0:
+                    wait = float("inf") if rate <= 0 else (1.0 - tokens) / rate
+            elif tokens >= 1.0:
                 tokens -= 1.0
             else:
                 wait = float("inf") if rate <= 0 else (1.0 - tokens) / rate
