@@ -103,7 +103,8 @@ def upgrade_a_database_at_0006(url: str, web: Any) -> None:
     migrations.upgrade(engine, "0006")
     table = stored_table("RVACEA", OLD_ACE, 0)
     values = asdict(table)
-    del values["actions"], values["rules_revision"], values["listed"], values["organised"]  # 0006's row
+    for later in ("actions", "rules_revision", "listed", "organised", "label"):  # not in 0006's row
+        del values[later]
     values.update(secret=SECRET.hex(), seats=json.dumps(table.seats), seed=0, version=len(table.actions))
     values.update(created_at=now(), updated_at=now())
     with engine.begin() as connection:
