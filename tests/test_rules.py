@@ -553,3 +553,26 @@ def test_a_melding_games_scoring_option_on_a_knock_game_points_to_the_knock_game
     with pytest.raises(RulesError) as refused:
         Rules.preset("romme_ohne_auslegen").replace(**{option: value})
     assert pointer in str(refused.value) and "puts no cards on the table" not in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "reason", "not_said"),
+    [
+        ("penalty_joker", 30, "gin has no jokers", "deadwood_joker"),
+        ("hand_romme_multiplier", 2, "gin has no Rummy call", "rummy_multiplier"),
+        ("going_out_requires_discard", False, "big gin", "Rummy call"),
+    ],
+)
+def test_a_melding_games_scoring_option_on_gin_names_gin_s_own_reason(
+    option: str, value: object, reason: str, not_said: str
+) -> None:
+    """Gin is a knock game too, but refuses deadwood_joker (no jokers) and rummy_multiplier (no Rummy
+    call), and a big gin ends its hand without a discard: the knock games' pointer sent a gin player to
+    an option gin refuses as well, or told them of a Rummy call gin does not have."""
+    with pytest.raises(RulesError) as refused:
+        Rules.preset("gin").replace(**{option: value})
+    assert reason in str(refused.value) and not_said not in str(refused.value), str(refused.value)
+    from rummykit.i18n import localize_error
+
+    german = localize_error(refused.value, "de")
+    assert "Gin" in german and reason not in german, german  # said in German too

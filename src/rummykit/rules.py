@@ -759,13 +759,19 @@ def _penalty_court(rules: Rules) -> str | None:
 
 
 def _hand_romme(rules: Rules) -> str | None:
-    """A knock game multiplies the others' bad points after a Rummy call by ``rummy_multiplier`` (§4.7)."""
+    """A knock game multiplies the others' bad points after a Rummy call by ``rummy_multiplier`` (§4.7);
+    gin has no Rummy call (and refuses ``rummy_multiplier``): going gin scores ``gin_bonus``."""
+    if rules.is_gin:
+        return "gin has no Rummy call: going gin scores gin_bonus"
     return "a knock game multiplies after a Rummy call by rummy_multiplier" if rules.is_knock_game else None
 
 
 def _going_out_discard(rules: Rules) -> str | None:
     """A knock game's Rummy call always puts its last card away (§4.4, §5.1: face down under
-    ``final_discard_face_down``), and a knock is a discard."""
+    ``final_discard_face_down``), and a knock is a discard; gin's knock discards, but a big gin
+    (``big_gin_bonus``) lays all eleven cards without one."""
+    if rules.is_gin:
+        return "gin ends with a knock, which discards, or a big gin of all eleven cards (big_gin_bonus)"
     if rules.is_knock_game:
         return (
             "a knock game always ends with a discard: a knock discards, a Rummy call lays its last card away"
@@ -1005,7 +1011,7 @@ _APPLIES: Final[Mapping[str, Callable[[Rules], str | None]]] = {
     "hand_romme_multiplier": _hand_romme,
     "penalty_ace": _penalty_ace,
     "penalty_court": _penalty_court,
-    "penalty_joker": _both(_penalty_joker, _with_jokers),
+    "penalty_joker": _not_gin("gin has no jokers", _both(_penalty_joker, _with_jokers)),
     **dict.fromkeys(("joker_exchange", "joker_discard_allowed"), _both(_melding_only, _with_jokers)),
     **dict.fromkeys(
         (

@@ -1459,6 +1459,14 @@ FRAGMENTS: Final[tuple[tuple[str, str], ...]] = (
         "ein Klopfspiel vervielfacht nach einem Rummy mit rummy_multiplier",
     ),
     (
+        "gin has no Rummy call: going gin scores gin_bonus",
+        "Gin kennt kein Rummy: wer Gin macht, bekommt gin_bonus",
+    ),
+    (
+        "gin ends with a knock, which discards, or a big gin of all eleven cards (big_gin_bonus)",
+        "Gin endet mit einem Klopfen, das abwirft, oder einem Big Gin aus allen elf Karten (big_gin_bonus)",
+    ),
+    (
         "a knock game always ends with a discard: a knock discards, a Rummy call lays its last card away",
         "ein Klopfspiel endet immer mit einem Abwurf: wer klopft, wirft ab, wer Rummy ruft, legt die "
         "letzte Karte weg",
