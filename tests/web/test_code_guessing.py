@@ -358,3 +358,30 @@ def test_processes_sharing_a_database_allow_a_guessing_network_one_process_s_rat
     bucket whether or not a token was left there, so the misses beyond it delay the next ones."""
     answered = asyncio.run(_steady_misses(web.fresh_database(postgres_url, "misses_steady"), 3, 6.0))
     assert answered <= 1 + 2 * 6 + 4, answered  # the burst, two a second, each process's first lesson
+
+
+async def _lobby_reads_at_once(url: str, asks: int) -> int:
+    """How many times one process reads a shared database's lobby list when ``asks`` requests that
+    need it (lookups from networks out of misses, the lobby list) arrive at once."""
+    [manager] = await managers(url, ServerSettings(), 1)
+    reads = 0
+    read = manager.store.lobbies
+
+    def counted(limit: int) -> list[dict[str, Any]]:
+        nonlocal reads
+        reads += 1
+        return read(limit)
+
+    manager.store.lobbies = counted  # type: ignore[method-assign]
+    try:
+        shown = await asyncio.gather(*(manager.shown_codes() for _ in range(asks)), manager.lobbies())
+        assert all(s == shown[0] for s in shown[:-1])
+        return reads
+    finally:
+        await manager.close()
+
+
+def test_requests_arriving_together_read_the_shared_lobby_list_once(postgres_url: str, web: Any) -> None:
+    """The list is read at most once a second however often strangers ask: requests arriving while it
+    was being read each read it again, one database trip apiece on the thread that stores every move."""
+    assert asyncio.run(_lobby_reads_at_once(web.fresh_database(postgres_url, "lobby_once"), 20)) == 1

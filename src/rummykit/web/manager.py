@@ -168,6 +168,8 @@ class TableManager:
         self._connections: dict[str, int] = {}
         self._leases: asyncio.Task[None] | None = None
         self._lobby_rows: tuple[float, list[dict[str, Any]]] | None = None
+        self._lobby_read: asyncio.Future[list[dict[str, Any]]] | None = None
+        """The read of the lobby's rows under way (:meth:`_lobby_list`), which requests meanwhile share."""
         rate, burst = self.settings.messages_per_second, self.settings.messages_burst
         self.evaluations = RateLimiter(EVALUATION_SHARE * rate, EVALUATION_SHARE * burst)
         """Composed melds judged per client address (:meth:`~rummykit.web.tables.Table.evaluate`),
@@ -633,11 +635,23 @@ class TableManager:
 
     async def _lobby_list(self) -> list[dict[str, Any]]:
         """A shared database's lobby rows, newest first: read at most once a second however often
-        strangers ask (the list is public), by whichever request needs them first."""
-        now = asyncio.get_running_loop().time()
-        if self._lobby_rows is None or now - self._lobby_rows[0] >= LOBBY_LIST_SECONDS:
-            self._lobby_rows = (now, await self.db(self.store.lobbies, LOBBY_SIZE))
-        return self._lobby_rows[1]
+        strangers ask (the list is public), by whichever request needs them first; requests that
+        arrive while it is read wait for that read (each would cost a trip on the database thread,
+        where every move is stored)."""
+        loop = asyncio.get_running_loop()
+        if self._lobby_rows is not None and loop.time() - self._lobby_rows[0] < LOBBY_LIST_SECONDS:
+            return self._lobby_rows[1]
+        if self._lobby_read is None:
+            self._lobby_read = asyncio.ensure_future(self._read_lobby(loop.time()))
+        return await asyncio.shield(self._lobby_read)  # a request given up does not stop the others'
+
+    async def _read_lobby(self, now: float) -> list[dict[str, Any]]:
+        try:
+            rows = await self.db(self.store.lobbies, LOBBY_SIZE)
+            self._lobby_rows = (now, rows)
+            return rows
+        finally:
+            self._lobby_read = None
 
     async def shown_codes(self) -> set[str]:
         """The codes the lobby lists now (:meth:`lobbies`; with a shared database as read at most a
