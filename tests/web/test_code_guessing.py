@@ -385,3 +385,41 @@ def test_requests_arriving_together_read_the_shared_lobby_list_once(postgres_url
     """The list is read at most once a second however often strangers ask: requests arriving while it
     was being read each read it again, one database trip apiece on the thread that stores every move."""
     assert asyncio.run(_lobby_reads_at_once(web.fresh_database(postgres_url, "lobby_once"), 20)) == 1
+
+
+async def _token_proved_while_the_lobby_is_read(url: str) -> str:
+    """A seat's token shown by a network out of misses, for a table this process takes into memory
+    while the lookup waits for the lobby's list (with a shared database, a read on the database
+    thread): ``found``, or the refusal's code."""
+    from rummykit.web.protocol import CreateTable
+
+    settings = ServerSettings(missed_codes_per_hour=0.001, missed_codes_burst=MISSES)
+    [manager] = await managers(url, settings, 1)
+    try:
+        table, _, token = await manager.create(CreateTable(preset="gin", seats=2, name="Anna", listed=False))
+        held = manager.tables.pop(table.code)  # another process's table, so far
+        for i in range(MISSES):
+            with pytest.raises(LobbyError):
+                await manager.find(f"ZZZZ{CODE_ALPHABET[i]}2", address="198.51.100.1")
+        read = manager.shown_codes
+
+        async def reading() -> set[str]:
+            manager.tables[held.code] = held  # claimed meanwhile (a watcher's connection, say)
+            await asyncio.sleep(0)
+            return await read()
+
+        manager.shown_codes = reading  # type: ignore[method-assign]
+        try:
+            await manager.find(table.code, address="198.51.100.1", token=token)
+        except LobbyError as exc:
+            return exc.error
+        return "found"
+    finally:
+        await manager.close()
+
+
+def test_a_seat_s_token_is_checked_against_the_tables_held_after_the_lobby_s_read(tmp_path: Path) -> None:
+    """The table a token is proved against was taken from memory before the lookup waited for the
+    lobby's list: a table claimed meanwhile was missing, and its player refused as a guesser."""
+    url = f"sqlite:///{tmp_path / 'proof.db'}"
+    assert asyncio.run(_token_proved_while_the_lobby_is_read(url)) == "found"

@@ -23,7 +23,8 @@ learned is counted there all the same (the bucket owes it) and delays the next o
 process at most.
 
 A request that needs its token to get through is checked against the tables this process holds in
-memory before anything else is done for it (:meth:`Lookup.prove_first`): the proof costs the same
+memory before anything else is done for it (:meth:`Lookup.prove_first`; with a shared database the
+lobby's list is read first, at most once a second and whatever the code): the proof costs the same
 for a code that names a table and one that does not. A seated player's table that another process
 plays, or one that has ended and left memory, is therefore refused to such a network until a miss
 is allowed again.

@@ -378,9 +378,11 @@ class TableManager:
         that is no code at all (wrong length, letters codes never use) names nothing: no guess."""
         key = self._key(code)
         lookup = Lookup(self._misses, address if key else None, token)
-        if lookup.needs_proof:  # in memory alone: the same work whether the code names a table or not
-            held = self.tables.get(key) if key is not None else None
+        if lookup.needs_proof:  # the same work whether the code names a table or not
+            # The lobby's list first (a shared database's is read at most once a second, for any code),
+            # then the table held in memory now: a table claimed meanwhile proves its token.
             shown = key is not None and key in await self.shown_codes()
+            held = self.tables.get(key) if key is not None else None
             lookup.prove_first(held if held is not None and held.owned and not held.archived else None, shown)
         try:
             found = await work()
