@@ -386,3 +386,16 @@ def test_the_readme_table_gives_each_presets_observation_length() -> None:
     grown = re.search(r"The lengths grow by (\d+) with `derived_features=True`", readme)
     assert grown is not None
     assert TokenGame("scala40", 3, derived_features=True).obs_size == 98 * 3 + 2488 + int(grown.group(1))
+    # The heads-up figures it gives, without the derived block and with it (gin with it too).
+    heads_up = re.search(r"Heads-up, ([^.]+?) hand out ([\d,]+) entries, Scala 40 ([\d,]+)\.", readme)
+    derived = re.search(r"`derived_features=True` \(([\d,]+), ([\d,]+); gin ([\d,]+)\)", readme)
+    assert heads_up is not None and derived is not None
+    figure = [int(f.replace(",", "")) for f in (*heads_up.groups()[1:], *derived.groups())]
+    names = {"German": "german", "Viennese": "viennese", "Rommé ohne Auslegen": "romme_ohne_auslegen"}
+    for name in re.split(r", | and ", heads_up.group(1)):
+        preset = names.get(name, name.lower())
+        assert TokenGame(preset, 2).obs_size == figure[0], name
+        assert TokenGame(preset, 2, derived_features=True).obs_size == figure[2], name
+    assert TokenGame("scala40", 2).obs_size == figure[1]
+    assert TokenGame("scala40", 2, derived_features=True).obs_size == figure[3]
+    assert TokenGame("gin", 2, derived_features=True).obs_size == figure[4]
