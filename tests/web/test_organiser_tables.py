@@ -173,6 +173,7 @@ def test_without_the_key_no_table_is_made_started_or_emptied(
         organised.post("/api/organiser/tables", headers=headers),
         organised.post(f"/api/organiser/tables/{code}/start", headers=headers),
         organised.post("/api/organiser/start", headers=headers),
+        organised.post("/api/organiser/rematch", headers=headers),
         organised.post(f"/api/organiser/tables/{code}/remove", json={"seat": 0}, headers=headers),
     ):
         assert answer.status_code == 403, answer.text
@@ -329,3 +330,26 @@ def test_the_organiser_opens_the_rematch_of_every_finished_table(organised: Test
     # A pupil at the old table still cannot open one (no host there).
     refused = organised.post(f"/api/tables/{first}/rematch", json={"token": ada["token"]})
     assert refused.status_code == 403 and refused.json()["code"] == "organised_rematch"
+
+
+def test_a_rematch_refused_by_the_organiser_s_limit_stops_there_and_is_opened_later(
+    tmp_path: Path, web: Any
+) -> None:
+    """The rematches opened before the refusal stay (listed with their tables); the table refused has
+    none, and the next press, once a table is closed, opens it."""
+    with TestClient(organiser_app(f"sqlite:///{tmp_path / 'o.db'}", web, max_organiser_tables=2)) as client:
+        gin = {"preset": "gin", "seats": 2, "seed": 4, "bots": [{"kind": "random"}]}
+        codes = [make(client, **gin)["code"] for _ in range(2)]
+        grants = [join(client, code, f"Pupil {i}") for i, code in enumerate(codes)]
+        assert organiser_post(client, "/api/organiser/start").json()["started"] == codes
+        for code, grant in zip(codes, grants, strict=True):
+            with web.connect(client, code, grant["token"]) as ws:
+                assert finish_gin_hand(ws, web)["match"]["is_over"]
+        waiting = make(client, **gin)["code"]
+        refused = organiser_post(client, "/api/organiser/rematch")
+        assert refused.status_code == 429 and refused.json()["code"] == "too_many_organiser_tables"
+        tables = {e["code"]: e for e in client.get("/api/organiser/tables", headers=BEARER).json()["tables"]}
+        assert tables[codes[0]]["rematch"] is not None and tables[codes[1]]["rematch"] is None
+        assert organiser_post(client, f"/api/organiser/tables/{waiting}/close").status_code == 200
+        again = organiser_post(client, "/api/organiser/rematch").json()["rematches"]
+        assert [r["from"] for r in again] == [codes[1]]
