@@ -298,9 +298,10 @@ class RateLimiter:
             self._buckets[key] = (min(float(self.burst), tokens + 1.0), stamp)
 
     def hold(self, key: object, wait: float) -> None:
-        """Leave ``key`` no token for the next ``wait`` seconds (another process's bucket of the
-        same rate says so: :meth:`rummykit.web.manager.TableManager.take`), keeping any longer wait
-        it has. A wait longer than one token's refill leaves the bucket owing tokens."""
+        """Leave ``key`` no token for the next ``wait`` seconds (the bucket of the same rate that
+        processes sharing a database keep says so: :meth:`rummykit.web.manager.TableManager._shared_miss`),
+        keeping any longer wait it has. A wait longer than one token's refill leaves the bucket owing
+        tokens."""
         if wait <= 0 or self.wait(key) >= wait:
             return
         tokens = 0.0 if self.rate <= 0 or math.isinf(wait) else 1.0 - wait * self.rate

@@ -41,7 +41,8 @@ if TYPE_CHECKING:
 __all__ = ["offer", "opened", "refuse_rematch", "rematch", "rematch_organised"]
 
 Opened = tuple["Table", int, str]
-"""The rematch's table, the host's seat there (0) and the host's token."""
+"""The rematch's table, the host's seat there (0) and the host's token (``""`` at a table the
+organiser made, where seat 0 is a player's like any other: :func:`rematch_organised`)."""
 
 
 def refuse_rematch(code: str, host: bool, status: str, archived: bool) -> None:
