@@ -415,6 +415,23 @@ def act_and_wait(page: Any, action: str) -> None:
         pytest.fail(f"{action!r} at version {version} made no new state in 10 s; the page shows {shown!r}")
 
 
+def landed(page: Any) -> None:
+    """Wait until a card drawn into the hand has landed: it flies in (a transform of 0.28 s), and boxes
+    measured meanwhile are the moving card's, higher and smaller than where it lies (on a loaded
+    machine a measured hand had a third row)."""
+    page.wait_for_function(
+        "document.getAnimations().every((a) => a.animationName !== 'card-in' || a.playState !== 'running')"
+    )
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder the browser tests' screenshots go to: ``RUMMYKIT_SCREENSHOTS``, or a temporary one."""
+    folder = Path(os.environ.get("RUMMYKIT_SCREENSHOTS") or tmp_path_factory.mktemp("shots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
 def clients(tmp_path: Path, prefix: str = "db", middleware: Any = None) -> Iterator[Any]:
     """Yield a maker of test clients, each of a fresh app on a database of its own with the given
     settings (others as :func:`test_settings`), with ``middleware`` added (test_security's names the
@@ -466,6 +483,7 @@ def web() -> Any:
         hinted_action=hinted_action,
         first_turn=first_turn,
         act_and_wait=act_and_wait,
+        landed=landed,
         ADDRESS_KEY_FILE=ADDRESS_KEY_FILE,
         clients=clients,
         fresh_database=fresh_database,

@@ -8,7 +8,6 @@ until a knock. Desktop is 1280×800, phone 390×844. ``RUMMYKIT_SCREENSHOTS=DIR`
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 from typing import Any, Final
@@ -21,13 +20,6 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 NAME = "<b>Ann&Bo</b>"
 """Markup in the player's name must come out as text."""
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = Path(os.environ.get("RUMMYKIT_SCREENSHOTS") or tmp_path_factory.mktemp("shots"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 @pytest.fixture

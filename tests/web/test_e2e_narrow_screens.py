@@ -8,7 +8,6 @@ upright or sideways, a laptop), every control a finger taps on a 360×640 phone 
 from __future__ import annotations
 
 import itertools
-import os
 from pathlib import Path
 from typing import Any
 
@@ -26,19 +25,13 @@ LAPTOP = {"width": 1280, "height": 800}
 SMALL = {"width": 360, "height": 640}
 
 
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = Path(os.environ.get("RUMMYKIT_SCREENSHOTS") or tmp_path_factory.mktemp("shots"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
 def drawn(page: Any, web: Any) -> None:
     """Draw from the stock at our first turn and wait for the possible moves (a message of their own)."""
     web.first_turn(page, "draw")
     web.act_and_wait(page, "draw")
     page.wait_for_function("document.body.dataset.myTurn === '1'")
     page.wait_for_function("[...document.querySelectorAll('#moves button')].some((b) => b.offsetParent)")
+    web.landed(page)
     page.evaluate("window.scrollTo(0, 0)")
 
 

@@ -8,7 +8,6 @@ cards and more table melds), Viennese and Gin (the knock games' buttons).
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -18,13 +17,6 @@ SMALL_PHONE = {"width": 360, "height": 740}
 SERVER_ARGS = ("--max-tables-per-address", "50", "--creations-per-second", "50")
 """The module opens more tables from one address than a public server allows (5 open ones)."""
 TURN_BUTTONS = ("#btn-discard", "#btn-knock", "#btn-rummy")
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = Path(os.environ.get("RUMMYKIT_SCREENSHOTS") or tmp_path_factory.mktemp("shots"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def sit_down(page: Any, preset: str, seats: int, seed: int) -> None:
@@ -57,12 +49,7 @@ def draw(page: Any, web: Any) -> None:
     web.first_turn(page, "draw")
     web.act_and_wait(page, "draw")
     page.wait_for_function("document.body.dataset.myTurn === '1'")
-    # The drawn card flies in (a transform of 0.28 s): boxes measured before it lands are the moving
-    # card's, higher and smaller than where it lies (a third row, on a loaded machine).
-    landed = (
-        "document.getAnimations().every((a) => a.animationName !== 'card-in' || a.playState !== 'running')"
-    )
-    page.wait_for_function(landed)
+    web.landed(page)
 
 
 LAYOUT = """(buttons) => {

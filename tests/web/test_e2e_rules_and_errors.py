@@ -10,7 +10,6 @@ for with the mouse or a key (a greyed but "explainable" control): the server's r
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -61,13 +60,6 @@ def page(request: pytest.FixtureRequest, browser: Any, module_server: Any) -> It
     yield page
     context.close()
     assert not page.errors, page.errors
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = Path(os.environ.get("RUMMYKIT_SCREENSHOTS") or tmp_path_factory.mktemp("shots"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def in_view(page: Any, selector: str) -> bool:

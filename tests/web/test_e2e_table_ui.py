@@ -10,7 +10,6 @@ One browser and one server serve the module; each test opens its own contexts. D
 from __future__ import annotations
 
 import itertools
-import os
 import time
 from pathlib import Path
 from typing import Any
@@ -33,13 +32,6 @@ SERVER_ARGS = ("--max-tables-per-address", "50", "--creations-per-second", "50")
 
 def card_points(face: str) -> int:
     return 30 if face == "JK" else POINTS.get(face[:-1], 0) or int(face[:-1])
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = Path(os.environ.get("RUMMYKIT_SCREENSHOTS") or tmp_path_factory.mktemp("shots"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def create(page: Any, *, seats: int = 2, bots: int = 1, preset: str = "german", name: str = "Anna",
