@@ -1,0 +1,144 @@
+"""In Chromium: the page on a network that drops, stalls and comes back.
+
+The table's websocket goes through Playwright's websocket routing (:class:`Network`), which plays
+the network: a connection that goes silent both ways without a close (a phone that changed network,
+a train in a tunnel), new connections that reach no server, and answers that come late. The page's
+link timings (``LINK``) are shortened so that a dead link is found in a second and a half.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from tests.web.pages import Pages, seeded_table
+
+LOST = "(document.querySelector('#link-state') || {}).innerText?.startsWith(t('connection_lost'))"
+
+
+class Network:
+    """The page's table sockets: ``cut_off`` silences the open ones for good and lets new ones reach no
+    server (nothing answers their hello) until ``restore``; ``hold`` keeps what the server says from
+    the page until ``release``. ``acts`` are the moves that reached the server."""
+
+    def __init__(self, page: Any) -> None:
+        self.down = False
+        self.held: list[tuple[Any, str]] | None = None
+        self.dead: list[dict[str, bool]] = []
+        self.acts: list[dict[str, Any]] = []
+        page.route_web_socket(re.compile(r".*/ws/.*"), self._route)
+
+    def _route(self, ws: Any) -> None:
+        if self.down:
+            ws.on_message(lambda message: None)  # open, but nothing behind it answers
+            return
+        server = ws.connect_to_server()
+        link = {"dead": False}
+        self.dead.append(link)
+
+        def up(message: str) -> None:
+            if link["dead"]:
+                return
+            if json.loads(message).get("type") == "act":
+                self.acts.append(json.loads(message))
+            server.send(message)
+
+        def down(message: str) -> None:
+            if link["dead"]:
+                return
+            if self.held is not None:
+                self.held.append((ws, message))
+            else:
+                ws.send(message)
+
+        ws.on_message(up)
+        server.on_message(down)
+
+    def cut_off(self) -> None:
+        self.down = True
+        for link in self.dead:
+            link["dead"] = True
+
+    def restore(self) -> None:
+        self.down = False
+
+    def hold(self) -> None:
+        self.held = []
+
+    def release(self) -> None:
+        held, self.held = self.held or [], None
+        for ws, message in held:
+            ws.send(message)
+
+
+def at_the_draw(pages: Pages, locale: str = "en-US") -> tuple[Any, Network, int]:
+    """A seeded German table against a bot, routed through a :class:`Network`, at the page's draw."""
+    page = pages.open(locale=locale)
+    network = Network(page)
+    seeded_table(page, pages.base, "german", seed=7)
+    page.evaluate("typeof LINK === 'object' && (LINK.answer = 1500)")
+    page.wait_for_function("S.state.legal.includes('draw')")
+    return page, network, page.evaluate("S.state.version")
+
+
+def test_a_dead_link_is_found_and_the_move_lost_in_it_is_played_once(pages: Pages) -> None:
+    """The draw goes into a connection the network dropped without a word: the page notices that
+    nothing answers, says it is reconnecting, and on the new connection sends the draw again, which
+    the server plays once. The page used to wait on the dead socket, showing 'your turn', for good."""
+    page, network, version = at_the_draw(pages)
+    cards = page.evaluate("S.state.view.hand.length")
+    network.cut_off()
+    page.click("#stock")
+    page.wait_for_function(LOST)
+    network.restore()
+    page.wait_for_function("v => S.state.version === v + 1", arg=version)
+    assert page.evaluate("S.state.view.hand.length") == cards + 1
+    assert [a["action"] for a in network.acts if a["version"] == version] == ["draw"]
+    page.wait_for_selector("#link-state", state="hidden")
+    assert page.locator("#game-error").is_hidden()
+
+
+def test_a_move_made_while_not_connected_waits_and_is_said_to_wait(pages: Pages) -> None:
+    """Not connected (in German): the line says so and that the draw clicked meanwhile is sent once the
+    connection is back; then it is played once."""
+    page, network, version = at_the_draw(pages, locale="de-DE")
+    network.cut_off()
+    page.evaluate("send({ type: 'ping' })")  # unanswered: the link is found dead
+    page.wait_for_function(LOST)
+    assert page.inner_text("#link-state") == "Verbindung verloren, verbinde neu…"
+    page.click("#stock")
+    assert page.inner_text("#link-state") == (
+        "Verbindung verloren, verbinde neu… – dein Zug wird gesendet, sobald die Verbindung wieder steht"
+    )
+    network.restore()
+    page.wait_for_function("v => S.state.version === v + 1", arg=version)
+    assert [a["action"] for a in network.acts if a["version"] == version] == ["draw"]
+    page.wait_for_selector("#link-state", state="hidden")
+
+
+def test_a_double_click_on_a_slow_link_sends_the_move_once(pages: Pages) -> None:
+    """The answer is slow: a double click on the stock sends one draw, the line says the move is on its
+    way, and no refusal follows (the second copy was refused as stale, in the server's words)."""
+    page, network, version = at_the_draw(pages)
+    network.hold()
+    page.dblclick("#stock")
+    page.wait_for_timeout(300)
+    assert [a["action"] for a in network.acts if a["version"] == version] == ["draw"]
+    page.wait_for_function("(document.querySelector('#link-state') || {}).innerText === t('move_sending')")
+    network.release()
+    page.wait_for_function("v => S.state.version === v + 1", arg=version)
+    assert [a["action"] for a in network.acts if a["version"] == version] == ["draw"]
+    page.wait_for_selector("#link-state", state="hidden")
+    assert page.locator("#game-error").is_hidden()
+
+
+def test_a_stale_refusal_is_said_in_the_pages_words(pages: Pages) -> None:
+    """A move that reaches the server after the table moved on (a second tab played meanwhile) is
+    refused; the page says so plainly, not 'your move was made against version 3; the table is at 4'."""
+    page, _network, _version = at_the_draw(pages)
+    page.evaluate("send({ type: 'act', action: 'draw', version: S.state.version - 1 })")
+    page.wait_for_selector("#game-error", state="visible")
+    assert page.inner_text("#game-error .error-text") == (
+        "The table changed before your move arrived; it was not played."
+    )
