@@ -8,11 +8,16 @@ link timings (``LINK``) are shortened so that a dead link is found in a second a
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import httpx
+
 from tests.web.pages import Pages, seeded_table
+from tests.web.test_ended_tables import play_out
 
 LOST = "(document.querySelector('#link-state') || {}).innerText?.startsWith(t('connection_lost'))"
 
@@ -142,3 +147,27 @@ def test_a_stale_refusal_is_said_in_the_pages_words(pages: Pages) -> None:
     assert page.inner_text("#game-error .error-text") == (
         "The table changed before your move arrived; it was not played."
     )
+
+
+def test_the_host_s_rematch_asked_on_a_dead_link_is_asked_again(pages: Pages) -> None:
+    """The host presses Rematch while the link is dead: once connected again the page asks again (the
+    server answers with the one rematch and the host's seat there) and goes to the new table. The
+    button used to stay disabled, the rematch never asked."""
+    with httpx.Client(base_url=pages.base) as http:
+        one_hand = {"match_end": "single_hand"}
+        spec = {"preset": "gin", "seats": 2, "bots": [{"kind": "greedy"}], "overrides": one_hand}
+        grant = http.post("/api/tables", json=spec).json()
+    with ThreadPoolExecutor(1) as pool:  # the browser's driver runs an event loop in this thread
+        pool.submit(asyncio.run, play_out(pages.base, grant["code"], grant["token"])).result(timeout=120)
+    page = pages.open()
+    network = Network(page)
+    pages.lobby(page)
+    page.evaluate("(g) => { saveGrant(g); return openTable(g.code); }", grant)
+    page.wait_for_selector("#btn-rematch")
+    page.evaluate("typeof LINK === 'object' && (LINK.answer = 1500)")
+    network.cut_off()
+    page.click("#btn-rematch")
+    page.wait_for_function(LOST)
+    network.restore()
+    moved = "code => S.code !== code && S.seat === 0 && S.state && S.state.table.code === S.code"
+    page.wait_for_function(moved, arg=grant["code"])

@@ -495,6 +495,8 @@ function onMessage(msg) {
       if (msg.seat === null && S.seat !== null && S.token && S.state && S.state.table.status === "waiting") { forgetTable(S.code); S.token = null; }
       S.seat = msg.seat; S.retry = 0; S.limited = 0;
       S.linkDown = false; S.linkFresh = true; renderLink();
+      S.back = !!(S.state && S.state.table.code === S.code);  // a connection made again, not the first
+      if (S.rematchAsked) send({ type: "rematch" });  // asked on a link that died: the same table, the same seat
       S.chatReplay = true;  // the recent chat lines come before the state: counted, not said again
       break;
     case "state": S.chatReplay = false; settleOutbox(msg); onState(msg); break;
@@ -2604,6 +2606,10 @@ function requestRematch() {
 function onRematch(msg) {
   // Told on opening a finished table whose rematch is open: shown, not followed (the old table may
   // be opened for its final scores); a seat left open there is joined by the code.
+  if (msg.code === S.code) return;  // on the way there already (asked again, and told on connecting)
+  // Our seat there given while our link was dead (the message lost): taken now, as it would have been.
+  if (msg.offer && msg.token && S.back) { goToRematch({ code: msg.code, token: msg.token, seat: msg.seat }); return; }
+  if (msg.offer && msg.token) saveGrant({ code: msg.code, token: msg.token, seat: msg.seat });
   if (msg.offer) { flash(t("rematch_offer", { code: msg.code })); return; }
   if (msg.token) goToRematch({ code: msg.code, token: msg.token, seat: msg.seat });
   else if (S.seat === null) goToRematch({ code: msg.code });
