@@ -149,6 +149,23 @@ def test_a_stale_refusal_is_said_in_the_pages_words(pages: Pages) -> None:
     )
 
 
+def test_a_chat_line_written_while_not_connected_stays_in_its_box(pages: Pages) -> None:
+    """Enter while not connected used to empty the box and send nothing: the line stays, and goes
+    once the connection is back."""
+    page, network, _version = at_the_draw(pages)
+    network.cut_off()
+    page.evaluate("send({ type: 'ping' })")  # unanswered: the link is found dead
+    page.wait_for_function(LOST)
+    page.fill("#chat-input", "bin im Zug")
+    page.press("#chat-input", "Enter")
+    assert page.input_value("#chat-input") == "bin im Zug"
+    network.restore()
+    page.wait_for_selector("#link-state", state="hidden")
+    page.press("#chat-input", "Enter")
+    page.wait_for_function("document.querySelector('#chat-log').innerText.includes('bin im Zug')")
+    assert page.input_value("#chat-input") == ""
+
+
 def test_the_host_s_rematch_asked_on_a_dead_link_is_asked_again(pages: Pages) -> None:
     """The host presses Rematch while the link is dead: once connected again the page asks again (the
     server answers with the one rematch and the host's seat there) and goes to the new table. The

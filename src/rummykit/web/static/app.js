@@ -3521,7 +3521,7 @@ function setup() {
   $("#chat-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const text = $("#chat-input").value.trim();
-    if (text) send({ type: "chat", text });
+    if (text && !send({ type: "chat", text })) return;  // not connected: the line stays, to be sent again
     $("#chat-input").value = "";
   });
   setInterval(renderTimer, 1000);
