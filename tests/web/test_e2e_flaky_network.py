@@ -19,6 +19,8 @@ import httpx
 from tests.web.pages import Pages, seeded_table
 from tests.web.test_ended_tables import play_out
 
+SERVER_ARGS = ("--max-tables-per-address", "50", "--creations-per-second", "50")
+"""The module opens more tables from one address than a public server allows (5 open ones)."""
 LOST = "(document.querySelector('#link-state') || {}).innerText?.startsWith(t('connection_lost'))"
 
 
