@@ -107,11 +107,12 @@ def test_a_dead_link_is_found_and_the_move_lost_in_it_is_played_once(pages: Page
 
 
 def test_a_move_made_while_not_connected_waits_and_is_said_to_wait(pages: Pages) -> None:
-    """Not connected (in German): the line says so and that the draw clicked meanwhile is sent once the
-    connection is back; then it is played once."""
+    """The phone was locked and its link died meanwhile: unlocked, the page checks the link and finds it
+    dead (in German): the line says so and that the draw clicked meanwhile is sent once the connection
+    is back; then it is played once."""
     page, network, version = at_the_draw(pages, locale="de-DE")
     network.cut_off()
-    page.evaluate("send({ type: 'ping' })")  # unanswered: the link is found dead
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # unlocked: the link is checked
     page.wait_for_function(LOST)
     assert page.inner_text("#link-state") == "Verbindung verloren, verbinde neu…"
     page.click("#stock")

@@ -437,7 +437,7 @@ function checkLink() {
   const now = Date.now(), slept = now - (S.linkTick || now) > 3 * LINK.tick;
   S.linkTick = now;
   if (!S.code || !S.ws || S.ws.readyState !== WebSocket.OPEN) return;
-  if (slept) { S.asked = null; S.heard = now; }
+  if (slept) { S.heard = now; if (S.asked !== null) S.asked = now; }  // a question asked stays asked
   if (S.asked !== null && now - S.asked > LINK.answer) { linkDead(); return; }
   if (S.asked === null && now - S.heard > LINK.quiet) send({ type: "ping" });
 }
