@@ -125,6 +125,21 @@ def test_a_move_made_while_not_connected_waits_and_is_said_to_wait(pages: Pages)
     page.wait_for_selector("#link-state", state="hidden")
 
 
+def test_the_network_coming_back_reconnects_at_once(pages: Pages) -> None:
+    """Without a network for a while, the page tries again only every 10 s at last; the browser's
+    'online' event makes it try at once."""
+    page, network, _version = at_the_draw(pages)
+    network.cut_off()
+    page.evaluate("send({ type: 'ping' })")
+    page.wait_for_function(LOST)
+    page.evaluate("S.retry = 6")  # as after many failed tries: the next wait is 10 s
+    page.wait_for_function("S.reconnect && S.retry === 7")
+    network.restore()
+    page.context.set_offline(True)
+    page.context.set_offline(False)
+    page.wait_for_selector("#link-state", state="hidden", timeout=4000)
+
+
 def test_a_double_click_on_a_slow_link_sends_the_move_once(pages: Pages) -> None:
     """The answer is slow: a double click on the stock sends one draw, the line says the move is on its
     way, and no refusal follows (the second copy was refused as stale, in the server's words)."""
