@@ -3,7 +3,7 @@
 The table's websocket goes through Playwright's websocket routing (:class:`Network`), which plays
 the network: a connection that goes silent both ways without a close (a phone that changed network,
 a train in a tunnel), new connections that reach no server, and answers that come late. The page's
-link timings (``LINK``) are shortened so that a dead link is found in a second and a half.
+link timings (``LINK``) are shortened so that a dead link is found in three seconds.
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ def at_the_draw(pages: Pages, locale: str = "en-US") -> tuple[Any, Network, int]
     page = pages.open(locale=locale)
     network = Network(page)
     seeded_table(page, pages.base, "german", seed=7)
-    page.evaluate("typeof LINK === 'object' && (LINK.answer = 1500)")
+    page.evaluate("typeof LINK === 'object' && (LINK.answer = 3000)")
     page.wait_for_function("S.state.legal.includes('draw')")
     return page, network, page.evaluate("S.state.version")
 
@@ -199,7 +199,7 @@ def test_the_host_s_rematch_asked_on_a_dead_link_is_asked_again(pages: Pages) ->
     pages.lobby(page)
     page.evaluate("(g) => { saveGrant(g); return openTable(g.code); }", grant)
     page.wait_for_selector("#btn-rematch")
-    page.evaluate("typeof LINK === 'object' && (LINK.answer = 1500)")
+    page.evaluate("typeof LINK === 'object' && (LINK.answer = 3000)")
     network.cut_off()
     page.click("#btn-rematch")
     page.wait_for_function(LOST)
