@@ -98,6 +98,7 @@ def test_a_dead_link_is_found_and_the_move_lost_in_it_is_played_once(pages: Page
     network.cut_off()
     page.click("#stock")
     page.wait_for_function(LOST)
+    assert page.inner_text("#link-state").endswith(" – your move is sent once the connection is back")
     network.restore()
     page.wait_for_function("v => S.state.version === v + 1", arg=version)
     assert page.evaluate("S.state.view.hand.length") == cards + 1

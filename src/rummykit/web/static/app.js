@@ -454,7 +454,7 @@ function renderLink() {
   const el = $("#link-state"), box = S.outbox;
   if (!el) return;
   let text = "";
-  if (S.code && S.linkDown) text = t("connection_lost") + (box && !box.sent ? ` – ${t("move_queued")}` : "");
+  if (S.code && S.linkDown) text = t("connection_lost") + (box ? ` – ${t("move_queued")}` : "");  // sent or not
   else if (S.code && box && box.sent && Date.now() - box.at >= LINK.sending) text = t("move_sending");
   if (el.textContent !== text) el.textContent = text;
   el.classList.toggle("hidden", !text);
