@@ -126,6 +126,21 @@ def test_a_move_made_while_not_connected_waits_and_is_said_to_wait(pages: Pages)
     page.wait_for_selector("#link-state", state="hidden")
 
 
+def test_a_move_never_sent_is_said_not_played_when_the_table_moved_on(pages: Pages) -> None:
+    """A draw clicked while not connected, and the first state of the next connection is a later one
+    (a bot played the turn meanwhile, say): the page says the move was not played, not nothing."""
+    page, network, _version = at_the_draw(pages)
+    network.cut_off()
+    page.evaluate("send({ type: 'ping' })")
+    page.wait_for_function(LOST)
+    page.click("#stock")
+    page.evaluate("onMessage({ type: 'welcome', seat: S.seat, code: S.code })")  # as the next connection
+    page.evaluate("onMessage({ ...S.state, type: 'state', version: S.state.version + 2 })")
+    assert page.inner_text("#game-error .error-text") == (
+        "Your move was not played: the table changed while you were not connected."
+    )
+
+
 def test_the_network_coming_back_reconnects_at_once(pages: Pages) -> None:
     """Without a network for a while, the page tries again only every 10 s at last; the browser's
     'online' event makes it try at once."""
