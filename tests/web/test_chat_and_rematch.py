@@ -102,6 +102,26 @@ def test_a_connection_made_after_the_rematch_opened_is_told_where_it_is(client: 
     assert joined["seat"] == 1
 
 
+def test_a_seat_whose_rematch_message_was_lost_is_told_its_seat_again(client: TestClient, web: Any) -> None:
+    """Ben's connection was open when the host asked, so his seat at the rematch was given to it, but
+    the message went down a link the network had dropped. His next connection to the finished table
+    is told that seat and token again; a watcher's is told the code alone."""
+    host = web.create(client, seats=2, name="Anna")
+    code = host["code"]
+    guest = client.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
+    client.post(f"/api/tables/{code}/start", json={"token": host["token"]})
+    with web.connect(client, code, guest["token"]) as ben:
+        web.receive_state(ben)
+        web.table_of(client, code).status = "over"  # the match's end, as the server marks it
+        new = client.post(f"/api/tables/{code}/rematch", json={"token": host["token"]}).json()
+        lost = web.next_of(ben, "rematch")
+    with web.connect(client, code, guest["token"]) as ben:
+        told = web.next_of(ben, "rematch")
+    assert told == {"type": "rematch", "code": new["code"], "offer": True, "seat": 1, "token": lost["token"]}
+    with web.connect(client, code) as watcher:
+        assert web.next_of(watcher, "rematch") == {"type": "rematch", "code": new["code"], "offer": True}
+
+
 def until_pong(ws: Any) -> list[dict[str, Any]]:
     """The messages a connection gets before the answer to a ping sent now."""
     ws.send_json({"type": "ping"})

@@ -143,6 +143,7 @@ async def _open(table: Table, address: str | None) -> Opened:
     else:
         new, _, new_token = await table.manager.create(spec, address)
         first, grants = 1, {0: new_token}
+    table.rematch_grants = grants
     async with new.lock:
         for i, old in enumerate(table.seats[first:], start=first):
             if old.kind == "bot":
@@ -170,7 +171,9 @@ async def offer(table: Table, client: Client) -> None:
     """Tell a connection made to a finished table after its rematch was opened where the rematch is:
     ``{"type": "rematch", "code": …, "offer": true}``, for information only. It is not moved there
     nor given a seat (someone reopening the old link may only want the final scores); a seat left
-    open for a person who was away is joined by the code, as any seat is. Nothing while no rematch
+    open for a person who was away is joined by the code, as any seat is. A seat that was given its
+    seat there (connected when the host asked) is told that seat and token again: its connection may
+    have been dead without anybody knowing, and the message with them lost. Nothing while no rematch
     was opened, and nothing to a watcher where the rematch is not listed (a practice table, or one
     found by its link alone)."""
     opening = table.rematch
@@ -179,4 +182,7 @@ async def offer(table: Table, client: Client) -> None:
     new = opening.result()[0]
     if client.seat is None and not new.listed:
         return
-    client.send({"type": "rematch", "code": new.code, "offer": True})
+    message: dict[str, Any] = {"type": "rematch", "code": new.code, "offer": True}
+    if client.seat is not None and client.seat in table.rematch_grants:
+        message.update(seat=client.seat, token=table.rematch_grants[client.seat])
+    client.send(message)

@@ -414,6 +414,9 @@ class Table:
         memory (:meth:`~rummykit.web.manager.TableManager.find`): shown as it ended, no rematch."""
         self.rematch: asyncio.Task[tuple[Table, int, str]] | None = None
         """The opening of this finished table's one rematch (:mod:`rummykit.web.rematch`)."""
+        self.rematch_grants: dict[int, str] = {}
+        """The seats given a seat at the rematch, and their tokens there: told again to the seat's
+        connections made later (:func:`~rummykit.web.rematch.offer`)."""
         self.dealer = dealer
         self.seats = seats
         self.status: Status = status

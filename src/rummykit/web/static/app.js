@@ -32,6 +32,9 @@ const I18N = {
     takes_dead: "a dead hand after {n} takes in a row — not scored",
     play_hint: "Play it", moves: "Possible moves", chips: "Chips", pot: "Pot", waiting: "waiting",
     playing: "playing", over: "over", closed: "closed", connection_lost: "Connection lost, reconnecting…", retry_in: "trying again in {s} s",
+    move_sending: "Sending your move…", move_queued: "your move waits for the connection",
+    move_not_sent: "Your move was not played: the table changed while you were not connected.",
+    move_overtaken: "The table changed before your move arrived; it was not played.",
     select_one: "Select one card", select_cards: "Select cards first", need: "need",
     swap_offer: "{card} cannot be laid off on meld {n}, but it can take the place of its joker: choose a swap under Possible moves.",
     tray_bad: "Your composed melds cannot be laid: not every group is a meld. Complete them or clear them before you discard.",
@@ -145,6 +148,9 @@ const I18N = {
     new_table: "Neuer Tisch", play_hint: "Ausführen", moves: "Mögliche Züge", chips: "Chips", pot: "Pott",
     waiting: "wartet", playing: "läuft", over: "beendet", closed: "geschlossen",
     connection_lost: "Verbindung verloren, verbinde neu…", retry_in: "neuer Versuch in {s} s", select_one: "Eine Karte wählen",
+    move_sending: "Dein Zug wird gesendet…", move_queued: "dein Zug wartet auf die Verbindung",
+    move_not_sent: "Dein Zug wurde nicht gespielt: der Tisch hat sich geändert, während du nicht verbunden warst.",
+    move_overtaken: "Der Tisch hat sich geändert, bevor dein Zug ankam; er wurde nicht gespielt.",
     select_cards: "Erst Karten wählen", need: "nötig",
     swap_offer: "{card} lässt sich nicht an Figur {n} anlegen, kann aber den Joker dort ersetzen: wähle unter „Mögliche Züge“ einen Tausch.",
     tray_bad: "Deine Figuren lassen sich nicht auslegen: nicht jede Gruppe ist eine gültige Figur. Ergänze sie oder setze sie zurück, bevor du abwirfst.",
@@ -233,6 +239,7 @@ const I18N = {
 const S = {
   lang: (localStorage.getItem("rummykit:lang") || navigator.language || "en").startsWith("de") ? "de" : "en",
   code: null, token: null, seat: null, ws: null, state: null, retry: 0,
+  outbox: null, asked: null, heard: 0, linkDown: false, linkFresh: false, lastResent: null,  // see checkLink
   selected: [],     // indices into the shown hand, in click order
   groups: [],       // melds being composed: arrays of card texts
   evaluation: null, hint: null, notice: null, jokerAsked: null, passAsked: null, layQueue: null, bigGinAt: null, movesOpen: null, seenHands: null, overlayFor: null, presets: null,
@@ -325,13 +332,16 @@ function saveGroups() {
 }
 
 // Whether the table exists: a websocket to an unknown table fails without telling why, so ask first.
+// Not answered in time (a request on a connection the network dropped hangs): taken to exist.
 async function tableExists(code) {
-  try { return (await fetch(`/api/tables/${encodeURIComponent(code)}`)).status !== 404; } catch { return true; }
+  const signal = AbortSignal.timeout(5000);
+  try { return (await fetch(`/api/tables/${encodeURIComponent(code)}`, { signal })).status !== 404; } catch { return true; }
 }
 
 async function openTable(code, { watch = false, ask = false } = {}) {
   S.code = code.toUpperCase();
   S.endedWhy = null;
+  S.outbox = null; S.linkDown = false; S.lastResent = null;  // a move chosen at another table stays there
   if (!(await tableExists(S.code))) { tableGone(S.code); return; }
   const saved = JSON.parse(localStorage.getItem("rummykit:" + S.code) || "null");
   // A seat we left during play: watch, with the token kept to take the seat back.
@@ -359,7 +369,7 @@ async function openTable(code, { watch = false, ask = false } = {}) {
 }
 
 function connect() {
-  if (S.ws) { S.ws.onclose = null; S.ws.close(); }
+  if (S.ws) { S.ws.onclose = null; S.ws.onmessage = null; S.ws.close(); }
   S.chat = []; S.chatUnread = 0; renderChatJump();
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   // The seat token goes in the first message, never in the URL (access logs and proxies keep URLs).
@@ -367,45 +377,124 @@ function connect() {
   S.ws = ws;
   // The backoff starts again once the server has admitted the connection (its welcome), not when the
   // socket opens: the server opens a refused connection to say why before it closes it.
-  ws.onopen = () => { clearError($("#game-error")); ws.send(JSON.stringify({ type: "hello", token: S.token })); };
-  ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
-  ws.onclose = (ev) => {
-    if (ev.code === 4404) { tableGone(S.code); return; }
-    if (ev.code === 4409) { tableUnreadable(S.code); return; }
-    if (ev.code === 4403) { localStorage.removeItem("rummykit:" + S.code); S.token = null; }
-    const status = S.state && S.state.table.status;
-    if (status === "expired" || status === "closed") { showScreen("lobby"); loadLobby(); return; }
-    if (ev.code === 4429) {
-      // Refused for the connections or attempts of this address (a school or office shares one): said,
-      // and tried again slowly (5, 10, 20, 40, 80 s), so that refused tabs do not spend the requests
-      // of everybody behind the address (each try is a lookup and a connection).
-      S.limited = Math.min((S.limited || 0) + 1, 5);
-      const why = S.limitedBy;
-      const wait = Math.max((why && why.retry_after) || 0, 5 * 2 ** (S.limited - 1));
-      S.limitedBy = null;
-      flash(`${why ? localText(why, why.message) : t("connection_lost")} · ${t("retry_in", { s: Math.ceil(wait) })}`);
-      setTimeout(() => { if (S.code) connect(); }, wait * 1000);
-      return;
-    }
-    flash(t("connection_lost"), true);
-    S.retry = Math.min(S.retry + 1, 7);  // 0.3, 0.6, 1.2 … 10 s
-    setTimeout(async () => {
-      if (!S.code) return;
-      if (await tableExists(S.code)) connect(); else tableGone(S.code);
-    }, Math.min(10000, 300 * 2 ** (S.retry - 1)));
-  };
+  ws.onopen = () => { clearError($("#game-error")); S.heard = Date.now(); S.asked = null; send({ type: "hello", token: S.token }); };
+  ws.onmessage = (ev) => { S.heard = Date.now(); S.asked = null; onMessage(JSON.parse(ev.data)); };
+  ws.onclose = (ev) => onLinkClosed(ev);
 }
+
+function onLinkClosed(ev) {
+  S.linkDown = true; S.asked = null; renderLink();
+  if (ev.code === 4404) { tableGone(S.code); return; }
+  if (ev.code === 4409) { tableUnreadable(S.code); return; }
+  if (ev.code === 4403) { localStorage.removeItem("rummykit:" + S.code); S.token = null; }
+  const status = S.state && S.state.table.status;
+  if (status === "expired" || status === "closed") { showScreen("lobby"); loadLobby(); return; }
+  if (ev.code === 4429) {
+    // Refused for the connections or attempts of this address (a school or office shares one): said,
+    // and tried again slowly (5, 10, 20, 40, 80 s), so that refused tabs do not spend the requests
+    // of everybody behind the address (each try is a lookup and a connection).
+    S.limited = Math.min((S.limited || 0) + 1, 5);
+    const why = S.limitedBy;
+    const wait = Math.max((why && why.retry_after) || 0, 5 * 2 ** (S.limited - 1));
+    S.limitedBy = null;
+    flash(`${why ? localText(why, why.message) : t("connection_lost")} · ${t("retry_in", { s: Math.ceil(wait) })}`);
+    setTimeout(() => { if (S.code) connect(); }, wait * 1000);
+    return;
+  }
+  S.retry = Math.min(S.retry + 1, 7);  // 0.3, 0.6, 1.2 … 10 s
+  clearTimeout(S.reconnect);
+  S.reconnect = setTimeout(reconnect, Math.min(10000, 300 * 2 ** (S.retry - 1)));
+}
+
+async function reconnect() {
+  S.reconnect = null;
+  if (!S.code) return;
+  if (await tableExists(S.code)) connect(); else tableGone(S.code);
+}
+
+// Messages the server always answers: one of them unanswered for LINK.answer ms means a dead link.
+const ANSWERED = new Set(["hello", "act", "ping", "chat", "moves", "back", "ready", "rematch"]);
 
 function send(msg) {
-  if (S.ws && S.ws.readyState === WebSocket.OPEN) S.ws.send(JSON.stringify(msg));
+  if (!S.ws || S.ws.readyState !== WebSocket.OPEN) return false;
+  S.ws.send(JSON.stringify(msg));
+  if (ANSWERED.has(msg.type) && S.asked === null) S.asked = Date.now();
+  return true;
 }
 
+// A move is sent once: a second click before its answer sends nothing. Made while the connection is
+// down, it waits (S.outbox) and goes on the next connection if the table is still where it was chosen.
 function act(action) {
   if (!S.state) return;
+  const version = S.state.version;
+  if (S.outbox && S.outbox.version === version) return;
   S.hint = null;
   clearError($("#game-error"));
-  send({ type: "act", action, version: S.state.version });
+  S.outbox = { action, version, sent: false, at: Date.now() };
+  S.outbox.sent = send({ type: "act", action, version });
+  renderLink();
+  setTimeout(renderLink, LINK.sending);
 }
+
+// The connection as the network has it. A socket the browser still holds open may be dead (a phone
+// that changed network, a train in a tunnel): nothing comes through and nothing says so. A quiet link is
+// pinged; a message the server always answers that is not answered in time drops the socket, and the
+// page connects again as after a close. A page that slept (frozen, throttled) starts counting afresh.
+const LINK = { quiet: 20000, answer: 10000, sending: 700, tick: 1000 };
+
+function checkLink() {
+  const now = Date.now(), slept = now - (S.linkTick || now) > 3 * LINK.tick;
+  S.linkTick = now;
+  if (!S.code || !S.ws || S.ws.readyState !== WebSocket.OPEN) return;
+  if (slept) { S.heard = now; if (S.asked !== null) S.asked = now; }  // a question asked stays asked
+  if (S.asked !== null && now - S.asked > LINK.answer) { linkDead(); return; }
+  if (S.asked === null && now - S.heard > LINK.quiet) send({ type: "ping" });
+}
+
+function linkDead() {
+  const ws = S.ws;
+  ws.onopen = null; ws.onmessage = null; ws.onclose = null;
+  ws.close();
+  onLinkClosed({ code: 1006 });
+}
+
+// The line that says the page is not connected, or that a move is on its way.
+function renderLink() {
+  const el = $("#link-state"), box = S.outbox;
+  if (!el) return;
+  let text = "";
+  if (S.code && S.linkDown) text = t("connection_lost") + (box ? ` – ${t("move_queued")}` : "");  // sent or not
+  else if (S.code && box && box.sent && Date.now() - box.at >= LINK.sending) text = t("move_sending");
+  if (el.textContent !== text) el.textContent = text;
+  el.classList.toggle("hidden", !text);
+}
+
+// A state settles the move on its way when its version differs. The first state on a new connection
+// sends it again when the table is still at the move's version: the server plays it at most once (a
+// second copy names a version that is gone). A move never sent whose table moved on is said lost.
+function settleOutbox(state) {
+  const box = S.outbox, fresh = S.linkFresh;
+  S.linkFresh = false;
+  if (!box) return;
+  if (state.version === box.version) {
+    if (fresh && state.you === S.seat && S.seat !== null) {
+      box.sent = send({ type: "act", action: box.action, version: box.version });
+      box.at = Date.now(); S.lastResent = box.version;
+    }
+    return;
+  }
+  S.outbox = null;
+  if (!box.sent) flash(t("move_not_sent"));
+  renderLink();
+}
+
+setInterval(checkLink, LINK.tick);
+// The browser knows the network came back: the link is checked, or made again, at once.
+window.addEventListener("online", () => {
+  if (!S.code) return;
+  if (S.ws && S.ws.readyState === WebSocket.OPEN) send({ type: "ping" });
+  else if (S.reconnect) { clearTimeout(S.reconnect); reconnect(); }
+});
 
 function onMessage(msg) {
   switch (msg.type) {
@@ -414,9 +503,12 @@ function onMessage(msg) {
       // the token holds nothing, so it is forgotten.
       if (msg.seat === null && S.seat !== null && S.token && S.state && S.state.table.status === "waiting") { forgetTable(S.code); S.token = null; }
       S.seat = msg.seat; S.retry = 0; S.limited = 0;
+      S.linkDown = false; S.linkFresh = true; renderLink();
+      S.back = !!(S.state && S.state.table.code === S.code);  // a connection made again, not the first
+      if (S.rematchAsked) send({ type: "rematch" });  // asked on a link that died: the same table, the same seat
       S.chatReplay = true;  // the recent chat lines come before the state: counted, not said again
       break;
-    case "state": S.chatReplay = false; onState(msg); break;
+    case "state": S.chatReplay = false; settleOutbox(msg); onState(msg); break;
     case "error":
       if (msg.code === "table_unreadable") { S.unreadable = msg; break; }  // the close (4409) that follows says it
       if (msg.code === "unchanged") break;  // a repeated back, ready, hand_log or moves: the page has the answer already
@@ -424,7 +516,11 @@ function onMessage(msg) {
       if (msg.code === "removed") { forgetTable(S.code); S.token = null; }  // the host freed our seat: we watch
       // Why the table ended, said again in the lobby the ended table goes back to (the state may come first).
       if (msg.code === "closed_by_organiser" || msg.code === "move_limit") S.endedWhy = localText(msg, msg.message);
-      S.discardAfter = null; S.layQueue = null; S.bigGinAt = null;
+      S.discardAfter = null; S.layQueue = null; S.bigGinAt = null; S.outbox = null; renderLink();
+      if (msg.code === "stale") {  // said in the page's words; a re-sent copy of a move already played: nothing to say
+        if (S.lastResent !== null && S.state && S.state.version > S.lastResent) { S.lastResent = null; break; }
+        flash(t("move_overtaken")); break;
+      }
       if (S.rematchAsked) { S.rematchAsked = false; $("#overlay").classList.add("hidden"); }
       flash(localText(msg, msg.message));
       break;
@@ -2529,6 +2625,10 @@ function requestRematch() {
 function onRematch(msg) {
   // Told on opening a finished table whose rematch is open: shown, not followed (the old table may
   // be opened for its final scores); a seat left open there is joined by the code.
+  if (msg.code === S.code) return;  // on the way there already (asked again, and told on connecting)
+  // Our seat there given while our link was dead (the message lost): taken now, as it would have been.
+  if (msg.offer && msg.token && S.back) { goToRematch({ code: msg.code, token: msg.token, seat: msg.seat }); return; }
+  if (msg.offer && msg.token) saveGrant({ code: msg.code, token: msg.token, seat: msg.seat });
   if (msg.offer) { flash(t("rematch_offer", { code: msg.code })); return; }
   if (msg.token) goToRematch({ code: msg.code, token: msg.token, seat: msg.seat });
   else if (S.seat === null) goToRematch({ code: msg.code });
@@ -3464,7 +3564,7 @@ function setup() {
   $("#chat-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const text = $("#chat-input").value.trim();
-    if (text) send({ type: "chat", text });
+    if (text && !send({ type: "chat", text })) return;  // not connected: the line stays, to be sent again
     $("#chat-input").value = "";
   });
   setInterval(renderTimer, 1000);
