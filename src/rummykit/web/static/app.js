@@ -1155,16 +1155,26 @@ const MEANWHILE_MOVES = 6;  // the most moves of the others the line above the t
 // What the line above the table says to a screen reader: only the moves it has not said yet. The
 // "Meanwhile" line repeats moves that were each said as they came, so every move was heard twice.
 // Behind a dialog nothing is heard (the page is inert): those moves stay unsaid until it closes.
+// A line replaced within HEARD_MS was not heard (a screen reader reads the region's last text): two
+// states close together (a bot's draw and discard, the list of moves after a move) lost the first
+// move, or emptied the line before it was read; its moves are said again with the newer ones.
+// One move is said without "Last move:" (every bot move began so): the name says whose it is.
 function unheardMoves(moves, box) {
   const last = moves[moves.length - 1];
   if (!last) return "";
-  const said = S.heardMove && S.heardMove.code === S.code ? S.heardMove.index : last.index - 1;
-  // After an undo the log is shorter than what was said: nothing new.
-  const fresh = moves.filter((e) => e.index > said).slice(-MEANWHILE_MOVES);
-  if (!box.closest("[inert]")) S.heardMove = { code: S.code, index: last.index };
-  if (fresh.length <= 1) return fresh.length ? `${t("last_move")}: ${logLine(fresh[0])}` : "";
+  const h = S.heardMove && S.heardMove.code === S.code ? S.heardMove : null;
+  const recent = h && performance.now() - h.at < HEARD_MS;
+  const said = h ? (recent ? h.from : h.index) : last.index - 1;
+  // After an undo the log is shorter than what was said: nothing new. The moves of a hand that ended
+  // behind its result were read in the result ("Last moves"): after it, only the new hand's.
+  const fresh = moves.filter((e) => e.index > said && e.hand === last.hand).slice(-MEANWHILE_MOVES);
+  if (!box.closest("[inert]") && (!h || h.index !== last.index)) {
+    S.heardMove = { code: S.code, index: last.index, from: said, at: performance.now() };
+  }
+  if (fresh.length <= 1) return fresh.length ? logLine(fresh[0]) : "";
   return `${t("meanwhile")}: ${fresh.map(logLine).join(" · ")}`;
 }
+const HEARD_MS = 150;  // a live region's text replaced sooner than this is taken as not heard
 
 function logLine(e) {
   return `${seatName(e.seat)}: ${localText(e, e.action)}`;
@@ -3222,8 +3232,9 @@ function sayUnheard() {
     delete el.dataset.unheard;
     const parts = [...el.childNodes], said = el.dataset.said;
     el.replaceChildren();
-    // Unless a newer line was written meanwhile (which is heard by itself).
-    setTimeout(() => { if (el.dataset.said === said && !el.childNodes.length) el.append(...parts); }, 100);
+    // Unless a newer line was written meanwhile (which is heard by itself). After what the closing
+    // announces (the new hand, said 100 ms on): "Hand 2 · Dealer: …" came after the new hand's moves.
+    setTimeout(() => { if (el.dataset.said === said && !el.childNodes.length) el.append(...parts); }, 200);
   }
 }
 
