@@ -63,6 +63,48 @@ def test_a_move_replaced_at_once_is_said_with_the_next(pages: Pages) -> None:
     assert page.inner_text("#last-move-said") == "Anna (you): draws from the stock"
 
 
+def test_the_others_turns_are_not_said_in_the_turn_line(pages: Pages) -> None:
+    """The turn's line said "Bot 2 to move" before each of the bot's moves, which say whose they are;
+    a player hears the line when it concerns them. Chromium takes aria-live="off" on the line's
+    role=status for what it is: no live region."""
+    page = seated(pages)
+    page.evaluate(RECORD_SPOKEN, ["#status", "#last-move-said"])
+    page.evaluate("window.botGap = 300")
+    page.evaluate(BOT_MOVES, ["draws from the stock", "discards 5♠"])
+    page.wait_for_timeout(400)
+    assert spoken(page) == [
+        ["#last-move-said", "Bot 2: draws from the stock"],
+        ["#last-move-said", "Bot 2: discards 5 of spades"],
+        ["#status", "Your turn: draw from the stock or take the discard"],
+    ]
+    page.evaluate(
+        "S.state.legal = []; S.state.compose = []; S.state.match.to_move = 1; S.state.version++; render()"
+    )
+    assert page.inner_text("#status") == "Bot 2 to move"
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.getDocument")
+    node = cdp.send("DOM.querySelector", {"nodeId": 1, "selector": "#status"})["nodeId"]
+    ax = cdp.send("Accessibility.getPartialAXTree", {"nodeId": node, "fetchRelatives": False})["nodes"][0]
+    live = {p["name"]: p["value"]["value"] for p in ax.get("properties", [])}.get("live", "off")
+    assert live == "off", ax
+
+
+def test_the_line_of_a_player_a_bot_stands_in_for_is_said_once(pages: Pages) -> None:
+    """While a bot played for the player, the line "A bot plays for you … I'm back" was written anew
+    with every state: said with each of the bot's moves, and its button under the keyboard replaced."""
+    page = seated(pages)
+    page.evaluate(RECORD_SPOKEN, ["#status"])
+    page.evaluate("S.state.table.seats[0].away = true; S.state.version += 1; render()")
+    page.focus("#back")
+    page.evaluate("window.back = document.activeElement")
+    page.evaluate("window.botGap = 200")
+    page.evaluate(BOT_MOVES, ["draws from the stock", "discards 5♠"])
+    page.evaluate("S.state.version += 1; render()")
+    said = [text for _, text in spoken(page)]
+    assert said == ["A bot plays for you (you did not move in time) I'm back"], said
+    assert page.evaluate("document.activeElement === window.back")
+
+
 def test_a_new_hand_is_said_before_its_moves_when_the_result_closes(pages: Pages) -> None:
     """The next hand is dealt and played behind the last hand's result: after Continue its moves and
     "Your turn" were said first, "Hand 2 · Dealer: …" after them, and the moves said began with the

@@ -1477,8 +1477,13 @@ function renderStatus() {
     S.statusWait = setTimeout(() => { S.statusWaited = st.version; renderStatus(); }, 1000);
     return;
   }
-  if (!away && !held) { say(el, text); return; }
-  el.dataset.said = "";  // a line with a button: written each time
+  if (!away && !held) { el.setAttribute("aria-live", statusHeard(st) ? "polite" : "off"); say(el, text); return; }
+  el.setAttribute("aria-live", "polite");
+  // A line with a button, written when it changes: written with every move, it was said with every
+  // move the bot made for the player, and the button under the keyboard was replaced each time.
+  const line = away ? "away" : "held";
+  if (el.dataset.said === `${line}:${S.lang}` && el.querySelector("button")) return;
+  el.dataset.said = `${line}:${S.lang}`;
   if (away) {
     el.textContent = t("replaced") + " ";
     const b = document.createElement("button");
@@ -1493,6 +1498,16 @@ function renderStatus() {
     b.addEventListener("click", retakeSeat);
     el.appendChild(b);
   }
+}
+
+// Whether the turn's line is said as it changes: to a player, when it concerns them (their turn and
+// its steps, sitting out, the match's end). Whose turn it is otherwise is in the move said just before
+// ("Bot 3: discards …"): said as well, it came before each of the others' moves, and a watcher heard
+// each step of every turn twice; the speech fell seconds behind the game (the line is still read where
+// the reader reaches it).
+function statusHeard(st) {
+  if (st.match.is_over) return true;
+  return S.seat !== null && (myTurn() || sitsOut(st.view, S.seat));
 }
 
 // What the player to move may do, said from the moves offered now rather than from the phase: no
