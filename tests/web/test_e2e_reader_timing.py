@@ -105,6 +105,26 @@ def test_the_line_of_a_player_a_bot_stands_in_for_is_said_once(pages: Pages) -> 
     assert page.evaluate("document.activeElement === window.back")
 
 
+def test_the_turn_clock_is_said_as_it_runs_low(pages: Pages) -> None:
+    """The turn clock was shown only (aria-live off): a blind player's turn ran out unheard. At 30 s
+    left (a turn of a minute) it is said politely, at 10 s at once, each once; in the page's language."""
+    page = seated(pages, locale="de-DE")
+    page.evaluate(RECORD_SPOKEN, ["#announce", "#announce-now"])
+    clock = """(left) => {
+        S.state.table.turn_seconds = 60; S.state.turn_left = left; S.state.version += 1; render();
+    }"""
+    page.evaluate(clock, 31.5)
+    page.wait_for_function("window.spoken.length >= 1", timeout=5000)
+    page.evaluate(clock, 10.5)
+    page.wait_for_function("window.spoken.length >= 2", timeout=5000)
+    page.wait_for_timeout(1200)  # the clock's next second says nothing more
+    assert spoken(page) == [
+        ["#announce", "Noch 30 Sekunden für deinen Zug, dann spielt ein Bot für dich"],
+        ["#announce-now", "Noch 10 Sekunden für deinen Zug, dann spielt ein Bot für dich"],
+    ]
+    assert page.get_attribute("#announce-now", "role") == "alert"
+
+
 def test_a_new_hand_is_said_before_its_moves_when_the_result_closes(pages: Pages) -> None:
     """The next hand is dealt and played behind the last hand's result: after Continue its moves and
     "Your turn" were said first, "Hand 2 · Dealer: …" after them, and the moves said began with the

@@ -88,7 +88,7 @@ const I18N = {
     chat: "Chat", chat_send: "Send", chat_placeholder: "Say something…", chat_placeholder_watched: "Say something… watchers read along", mute: "Mute {name}", unmute: "Unmute {name}",
     chat_unread: "{n} unread", chat_unread_1: "1 unread", chat_said: "Chat, {name}: {text}", online: "online",
     loading_table: "Opening table {code}…", scores_full_names: "Full names",
-    timer: "{name}: {s} s left",
+    timer: "{name}: {s} s left", clock_warning: "{s} seconds left for your move, then a bot plays for you",
     undo: "Undo", practice: "Practice", k_undo: "take back your last move (practice tables)",
     hand_moves: "Moves of hand {n}", no_moves_yet: "No moves yet in this hand.",
     gin_knock: "Knock at {n} or less", gin_only: "Gin only (no knock with deadwood)", gin_oklahoma: "(Oklahoma: the first upcard's value)", gin_passes_1: "one pass on the first upcard", gin_passes_2: "both passed on the first upcard", gin_melds: "{name}'s melds:", gin_own_melds: "Your melds:",
@@ -202,7 +202,7 @@ const I18N = {
     chat: "Chat", chat_send: "Senden", chat_placeholder: "Schreib etwas…", chat_placeholder_watched: "Schreib etwas… Zuschauer lesen mit", mute: "{name} stummschalten", unmute: "Stummschaltung für {name} aufheben",
     chat_unread: "{n} ungelesen", chat_unread_1: "1 ungelesen", chat_said: "Chat, {name}: {text}", online: "verbunden",
     loading_table: "Tisch {code} wird geöffnet…", scores_full_names: "Ganze Namen",
-    timer: "{name}: noch {s} s",
+    timer: "{name}: noch {s} s", clock_warning: "Noch {s} Sekunden für deinen Zug, dann spielt ein Bot für dich",
     undo: "Zurücknehmen", practice: "Übung", k_undo: "letzten Zug zurücknehmen (Übungstisch)",
     hand_moves: "Züge in Spiel {n}", no_moves_yet: "In diesem Spiel noch keine Züge.",
     gin_knock: "Klopfen bis {n}", gin_only: "Nur Gin (kein Klopfen mit Restpunkten)", gin_oklahoma: "(Oklahoma: der Wert der ersten offenen Karte)", gin_passes_1: "einmal bei der ersten offenen Karte gepasst", gin_passes_2: "beide haben bei der ersten offenen Karte gepasst", gin_melds: "Figuren von {name}:", gin_own_melds: "Deine Figuren:",
@@ -2285,17 +2285,41 @@ function renderChat() {
 // The turn timer of the person to move (the server replaces who does not move in time by a bot).
 function renderTimer() {
   const st = S.state, el = $("#turn-timer");
-  if (!st || !st.view || st.table.status !== "playing" || st.match.is_over || !st.table.turn_seconds) { el.textContent = ""; return; }
+  if (!st || !st.view || st.table.status !== "playing" || st.match.is_over || !st.table.turn_seconds) { el.textContent = ""; S.clockLeft = null; return; }
   const who = st.match.to_move, seat = st.table.seats[who];
   // No clock for a bot, a person away, or one in the break after a hand (it starts when it ends).
   const resting = (st.rest || []).includes(who);
-  if (!seat || seat.kind !== "human" || seat.away || !seat.connected || resting) { el.textContent = ""; S.timerFor = null; return; }
+  if (!seat || seat.kind !== "human" || seat.away || !seat.connected || resting) { el.textContent = ""; S.timerFor = null; S.clockLeft = null; return; }
   if (S.timerFor !== st.version) {  // the server says what is left: a page opened mid-turn counts that
     setTimerLeft(typeof st.turn_left === "number" ? st.turn_left : st.table.turn_seconds);
   }
   const left = Math.max(0, Math.ceil(st.table.turn_seconds - (Date.now() - S.timerStart) / 1000));
   el.textContent = t("timer", { name: seatName(who), s: left });
   el.classList.toggle("urgent", left <= 15);
+  warnClock(st, who, left);
+}
+
+// Your own clock running low, said (the clock is shown only, aria-live off: read every second it said
+// nothing, and the turn ran out unheard until "A bot plays for you"): at 30 seconds where a turn has a
+// minute or more, and at 10, the last at once, past what is still queued to be said.
+// Each as the clock passes it (a page opened with less left says the nearest once).
+function warnClock(st, who, left) {
+  if (S.seat === null || who !== S.seat) { S.clockLeft = null; return; }
+  const before = S.clockLeft ?? null;
+  S.clockLeft = left;
+  const due = CLOCK_WARNINGS.filter((w) => left <= w && (before === null || before > w) && st.table.turn_seconds >= 2 * w);
+  if (!due.length) return;
+  const w = Math.min(...due);
+  const text = t("clock_warning", { s: left });
+  if (w === Math.min(...CLOCK_WARNINGS)) announceNow(text); else announce(text);
+}
+const CLOCK_WARNINGS = [30, 10];
+
+// Said at once (the assertive #announce-now): what cannot wait behind the moves still being read.
+function announceNow(text) {
+  const el = $("#announce-now");
+  el.textContent = "";
+  setTimeout(() => { el.textContent = text; }, 50);
 }
 
 function setTimerLeft(left) {
