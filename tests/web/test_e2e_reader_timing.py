@@ -125,6 +125,25 @@ def test_the_turn_clock_is_said_as_it_runs_low(pages: Pages) -> None:
     assert page.get_attribute("#announce-now", "role") == "alert"
 
 
+def test_the_focused_card_stays_while_its_marks_change(pages: Pages) -> None:
+    """A hint, the list of moves (playable cards) or a card picked redrew the whole hand: the focused
+    card's element was replaced, and a screen reader read it again and broke off what it was saying,
+    two or three times a turn. The cards are marked where they are."""
+    page = seated(pages)
+    page.focus("#hand .card[data-index='2']")
+    page.evaluate("""() => {
+        window.focusMoves = 0;
+        document.addEventListener("focusin", () => { window.focusMoves += 1; });
+        window.card = document.activeElement;
+    }""")
+    page.evaluate("S.hint = 'discard ' + S.state.view.hand[0]; render()")
+    assert page.locator("#hand .card.hinted").count() >= 1
+    page.keyboard.press("Space")  # the focused card picked
+    assert page.get_attribute("#hand .card[data-index='2']", "aria-selected") == "true"
+    page.evaluate("S.hint = null; render()")
+    assert page.evaluate("[document.activeElement === window.card, window.focusMoves]") == [True, 0]
+
+
 def test_a_new_hand_is_said_before_its_moves_when_the_result_closes(pages: Pages) -> None:
     """The next hand is dealt and played behind the last hand's result: after Continue its moves and
     "Your turn" were said first, "Hand 2 · Dealer: …" after them, and the moves said began with the

@@ -1763,23 +1763,22 @@ function renderHand() {
     [...box.children].forEach((el, i) => { el.tabIndex = i === S.focus ? 0 : -1; });  // the roving focus only
     return;
   }
+  // The same cards in the same places (a card picked, a hint, the list of moves marking playable cards):
+  // marked where they are. Drawn anew, the focused card's element was replaced and a screen reader read
+  // it again and broke off what it was saying ("You draw …", "Your turn: discard") two or three times
+  // a turn.
+  const cards = JSON.stringify([hand, S.lang, S.intlLetters]);
+  if (box.dataset.cards === cards && box.childElementCount === hand.length && !fresh.size) {
+    box.dataset.key = key;
+    [...box.children].forEach((el, i) => markCard(el, hand[i], i, playable, fresh));
+    return;
+  }
   const hadFocus = box.contains(document.activeElement);
-  box.dataset.key = key;
+  box.dataset.key = key; box.dataset.cards = cards;
   box.innerHTML = "";
   hand.forEach((c, i) => {
     const el = Cards.element(c);
-    const selected = S.selected.includes(i);
-    if (selected) { el.classList.add("selected"); el.dataset.order = S.selected.indexOf(i) + 1; }
-    // Its name said as such: the order number drawn on a selected card was read as part of it ("queen
-    // of spades 1").
-    el.setAttribute("aria-label", selected ? `${Cards.name(c)}, ${t("picked_n", { n: el.dataset.order })}` : Cards.name(c));
-    if (playable.has(c)) el.classList.add("playable");
-    if (fresh.has(c)) { el.classList.add("fresh"); fresh.delete(c); }
-    if (S.hint && new RegExp(`(^|\\s)${c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(\\s|$)`).test(S.hint)) el.classList.add("hinted");
-    el.dataset.index = i;
-    el.setAttribute("role", "option");
-    el.setAttribute("aria-selected", selected ? "true" : "false");
-    el.tabIndex = i === S.focus ? 0 : -1;
+    markCard(el, c, i, playable, fresh);
     el.addEventListener("click", () => { if (!S.dragged) { S.focus = i; toggleSelect(i); } });
     el.addEventListener("pointerdown", (ev) => startDrag(ev, el, i));
     // A card held by a finger (startDrag) is dragged, not the page scrolled, whichever way it moves.
@@ -1789,6 +1788,24 @@ function renderHand() {
     box.appendChild(el);
   });
   if (hadFocus) focusCard();
+}
+
+// A hand card's marks: picked (with its number), playable, just drawn, hinted, the roving focus.
+function markCard(el, c, i, playable, fresh) {
+  const selected = S.selected.includes(i);
+  el.classList.toggle("selected", selected);
+  if (selected) el.dataset.order = S.selected.indexOf(i) + 1; else delete el.dataset.order;
+  // Its name said as such: the order number drawn on a selected card was read as part of it ("queen
+  // of spades 1").
+  el.setAttribute("aria-label", selected ? `${Cards.name(c)}, ${t("picked_n", { n: el.dataset.order })}` : Cards.name(c));
+  el.classList.toggle("playable", playable.has(c));
+  el.classList.toggle("fresh", fresh.has(c));
+  fresh.delete(c);
+  el.classList.toggle("hinted", !!S.hint && new RegExp(`(^|\\s)${c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(\\s|$)`).test(S.hint));
+  el.dataset.index = i;
+  el.setAttribute("role", "option");
+  el.setAttribute("aria-selected", selected ? "true" : "false");
+  el.tabIndex = i === S.focus ? 0 : -1;
 }
 
 // The hand in the order the player arranged: saved card texts first (as far as still held), then
