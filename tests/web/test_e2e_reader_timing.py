@@ -162,3 +162,18 @@ def test_a_new_hand_is_said_before_its_moves_when_the_result_closes(pages: Pages
     assert [region for region, _ in said] == ["#announce", "#last-move-said", "#status"], said
     assert said[0][1].startswith("Hand 2 · Dealer: Bot 2"), said
     assert said[1][1] == "Meanwhile: Bot 2: draws from the stock · Bot 2: discards 7 of hearts", said
+
+
+def test_the_ended_hands_last_move_is_not_said_in_the_next(pages: Pages) -> None:
+    """A hand the player goes out in ends behind its result; the next one begins with the player's
+    turn: after Continue its last move ("Anna: goes out …") was said after "Hand 2 · Dealer: …"."""
+    page = seated(pages)
+    page.evaluate(BOT_MOVES, ["draws from the stock"])
+    page.evaluate(RECORD_SPOKEN, ["#announce", "#last-move-said"])
+    page.evaluate("showRoundOver({ ...S.state, last_round: { result: null } })")
+    page.evaluate(BOT_MOVES, ["goes out"])
+    page.evaluate("S.state.match.hands_dealt = 2; S.state.version += 1; render()")
+    page.keyboard.press("Enter")  # Continue
+    page.wait_for_timeout(500)
+    said = spoken(page)
+    assert [region for region, _ in said] == ["#announce"], said

@@ -1166,8 +1166,10 @@ function unheardMoves(moves, box) {
   const recent = h && performance.now() - h.at < HEARD_MS;
   const said = h ? (recent ? h.from : h.index) : last.index - 1;
   // After an undo the log is shorter than what was said: nothing new. The moves of a hand that ended
-  // behind its result were read in the result ("Last moves"): after it, only the new hand's.
-  const fresh = moves.filter((e) => e.index > said && e.hand === last.hand).slice(-MEANWHILE_MOVES);
+  // behind its result were read in the result ("Last moves"): after it, only the new hand's (none
+  // where the player begins it: its last move was said after "Hand 2").
+  const hand = S.state.match.hands_dealt;
+  const fresh = moves.filter((e) => e.index > said && (e.hand === undefined || e.hand === hand)).slice(-MEANWHILE_MOVES);
   if (!box.closest("[inert]") && (!h || h.index !== last.index)) {
     S.heardMove = { code: S.code, index: last.index, from: said, at: performance.now() };
   }
