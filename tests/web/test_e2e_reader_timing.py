@@ -177,3 +177,20 @@ def test_the_ended_hands_last_move_is_not_said_in_the_next(pages: Pages) -> None
     page.wait_for_timeout(500)
     said = spoken(page)
     assert [region for region, _ in said] == ["#announce"], said
+
+
+def test_the_players_own_draw_is_said_once_with_its_card(pages: Pages) -> None:
+    """A draw from the stock was said twice each turn: "Anna (you): draws from the stock", then "You
+    draw the 2 of clubs". The second says it (the line above the table still shows the first)."""
+    page = seated(pages)
+    page.evaluate(RECORD_SPOKEN, ["#announce", "#last-move-said"])
+    page.evaluate("""() => {
+        const st = structuredClone(S.state), index = Math.max(-1, ...st.log.map((e) => e.index)) + 1;
+        const texts = { en: "draws from the stock", de: "zieht vom Stoß" };
+        st.log.push({ index, seat: 0, action: "draw", texts, hand: st.match.hands_dealt });
+        st.view.hand.push("2C"); st.version += 1; st.legal = ["discard 2C"]; st.compose = [];
+        onState(st);
+    }""")
+    page.wait_for_timeout(400)
+    assert spoken(page) == [["#announce", "You draw the 2 of clubs"]]
+    assert page.inner_text("#last-move") == "Last move: Anna (you): draws from the stock"

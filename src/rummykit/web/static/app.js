@@ -1168,8 +1168,12 @@ function unheardMoves(moves, box) {
   // After an undo the log is shorter than what was said: nothing new. The moves of a hand that ended
   // behind its result were read in the result ("Last moves"): after it, only the new hand's (none
   // where the player begins it: its last move was said after "Hand 2").
+  // The player's own draw from the stock is said with its card ("You draw …", announceDraw): said here
+  // too, each turn began with two lines for one draw.
   const hand = S.state.match.hands_dealt;
-  const fresh = moves.filter((e) => e.index > said && (e.hand === undefined || e.hand === hand)).slice(-MEANWHILE_MOVES);
+  const ownDraw = (e) => e.seat === S.seat && e.action === "draw";
+  const fresh = moves.filter((e) => e.index > said && (e.hand === undefined || e.hand === hand) && !ownDraw(e))
+    .slice(-MEANWHILE_MOVES);
   if (!box.closest("[inert]") && (!h || h.index !== last.index)) {
     S.heardMove = { code: S.code, index: last.index, from: said, at: performance.now() };
   }
