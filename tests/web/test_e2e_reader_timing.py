@@ -194,3 +194,18 @@ def test_the_players_own_draw_is_said_once_with_its_card(pages: Pages) -> None:
     page.wait_for_timeout(400)
     assert spoken(page) == [["#announce", "You draw the 2 of clubs"]]
     assert page.inner_text("#last-move") == "Last move: Anna (you): draws from the stock"
+
+
+def test_the_matchs_end_takes_the_focus_once(pages: Pages) -> None:
+    """The match's end focused "New table", then at once its heading: a screen reader began "New table,
+    button" and was cut off. The heading alone takes the focus."""
+    page = seated(pages)
+    page.evaluate("""() => {
+        window.focused = [];
+        document.addEventListener("focusin", (ev) => window.focused.push(ev.target.id || "?"));
+        showMatchOver({ ...S.state, match: { ...S.state.match, winners: [0] },
+                        view: { ...S.state.view, result: null }, last_round: null });
+    }""")
+    assert page.evaluate("window.focused") == ["match-over"]
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('#overlay') !== null")

@@ -2473,7 +2473,7 @@ function ginSum(r) {
   return t("gin_sum", { name: seatName(scorer), terms, n: r.points[scorer] });
 }
 
-function showOverlay(html, button, onClick) {
+function showOverlay(html, button, onClick, first) {
   $("#overlay-body").innerHTML = html;
   // The dialog is named by its heading ("Spiel beendet", "Partie beendet"), in the page's language.
   const heading = $("#overlay-body h2");
@@ -2497,8 +2497,11 @@ function showOverlay(html, button, onClick) {
   $("#overlay").classList.remove("hidden");
   syncModal();
   // Focused without scrolling: a dialog taller than the screen starts at its heading (the match's
-  // end, with the last hand and the totals, scrolled to its button and hid "Match over").
-  b.focus({ preventScroll: true });
+  // end, with the last hand and the totals, scrolled to its button and hid "Match over"). Or what the
+  // dialog starts at (first, a selector): focused after the button, it cut off "New table, button".
+  const start = first ? $(first) : b;
+  if (first) start.tabIndex = -1;
+  start.focus({ preventScroll: true });
   $("#overlay .overlay-box").scrollTop = 0;
 }
 
@@ -2577,14 +2580,11 @@ function showMatchOver(state) {
   if (state.table.organised) { if (S.seat !== null) html += `<p class="rematch-note">${t("rematch_organiser")}</p>`; }
   else if (S.seat === 0) html += `<p><button type="button" id="btn-rematch">${t("rematch")}</button></p>`;
   else if (S.seat !== null) html += `<p class="rematch-note">${t("rematch_wait")}</p>`;
-  showOverlay(html, t("new_table"), () => { location.href = "/"; });
-  const b = $("#btn-rematch");
-  if (b) b.addEventListener("click", requestRematch);
   // The keyboard starts at the heading, not on "New table": an Enter pressed out of habit (as after
   // each hand's Continue) left the match's result unread. Tab goes on to the choices.
-  const heading = $("#match-over");
-  heading.tabIndex = -1;
-  heading.focus({ preventScroll: true });
+  showOverlay(html, t("new_table"), () => { location.href = "/"; }, "#match-over");
+  const b = $("#btn-rematch");
+  if (b) b.addEventListener("click", requestRematch);
 }
 
 // The host's rematch: a new table with the same seats and rules. Asked over the websocket, which
