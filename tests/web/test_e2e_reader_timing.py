@@ -209,3 +209,18 @@ def test_the_matchs_end_takes_the_focus_once(pages: Pages) -> None:
     assert page.evaluate("window.focused") == ["match-over"]
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.closest('#overlay') !== null")
+
+
+def test_the_focused_card_keeps_the_focus_when_a_card_comes_before_it(pages: Pages) -> None:
+    """A card drawn into the hand before the focused one moved it along: the focus stayed at its place
+    and a screen reader named the neighbour, as if the focus had moved. It stays on the card."""
+    page = seated(pages)
+    page.focus("#hand .card[data-index='2']")
+    card = page.evaluate("document.activeElement.dataset.card")
+    page.evaluate("""() => {
+        const st = structuredClone(S.state);
+        st.view.hand.unshift("2C"); st.version += 1; st.legal = ["discard 2C"]; st.compose = [];
+        onState(st);
+    }""")
+    assert page.evaluate("document.activeElement.dataset.card") == card
+    assert page.evaluate("document.activeElement.dataset.index") != "2"

@@ -1759,7 +1759,7 @@ function renderHand() {
     if (/^(discard|knock|rummy|take|draw)\b/.test(a)) continue;
     for (const m of a.matchAll(/\b(10|[2-9AJQK])[CDHS]\b|\bJK\b/g)) playable.add(m[0]);
   }
-  S.focus = Math.max(0, Math.min(S.focus, hand.length - 1));
+  S.focus = followFocus(box, hand);
   const fresh = new Set(S.animate ? S.changed.hand : []);
   // Drawn anew only when something in it changed: a screen reader reads the focused card again each
   // time its element is replaced (three times per bot's turn), and a redraw dropped the keyboard focus
@@ -1794,6 +1794,17 @@ function renderHand() {
     box.appendChild(el);
   });
   if (hadFocus) focusCard();
+}
+
+// The place of the focused card in the hand drawn anew: the card itself where it is still held (a card
+// drawn before it moved it along, and the focus landed on its neighbour: a screen reader named another
+// card as if the focus had moved), else the same place (the card was discarded or laid).
+function followFocus(box, hand) {
+  const at = Math.max(0, Math.min(S.focus, hand.length - 1));
+  const el = document.activeElement, card = el && box.contains(el) ? el.dataset.card : null;
+  if (!card || hand[at] === card || !hand.includes(card)) return at;
+  const places = hand.map((c, i) => (c === card ? i : -1)).filter((i) => i >= 0);
+  return places.reduce((best, i) => (Math.abs(i - S.focus) < Math.abs(best - S.focus) ? i : best));
 }
 
 // A hand card's marks: picked (with its number), playable, just drawn, hinted, the roving focus.
