@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.web.pages import Pages
+from tests.web.pages import Pages, seeded_table
 from tests.web.test_e2e_reader_and_keys import BOT_MOVES, seated
 
 SERVER_ARGS = ("--max-tables-per-address", "50", "--creations-per-second", "50")
@@ -224,3 +224,22 @@ def test_the_focused_card_keeps_the_focus_when_a_card_comes_before_it(pages: Pag
     }""")
     assert page.evaluate("document.activeElement.dataset.card") == card
     assert page.evaluate("document.activeElement.dataset.index") != "2"
+
+
+def test_sitting_a_hand_out_is_said_once(pages: Pages) -> None:
+    """The dealer at a table of four sits the hand out (DSkV): "You sit out this hand · Bot 2 to move"
+    was said with every turn of the others, the whole hand long."""
+    page = pages.open()
+    seeded_table(page, pages.base, "german", 48, seats=3)
+    page.evaluate("S.ws.send = () => {}")
+    page.evaluate(RECORD_SPOKEN, ["#status"])
+    turn = """(seat) => {
+        S.state.view.in_play = [0, 1, 2]; S.state.view.active_seats = [1, 2];
+        S.state.legal = []; S.state.compose = []; S.state.match.to_move = seat;
+        S.state.version += 1; render();
+    }"""
+    for seat in (1, 2, 1):
+        page.evaluate(turn, seat)
+        page.wait_for_timeout(100)
+    said = [text for _, text in spoken(page)]
+    assert said == ["You sit out this hand (the dealer sits out at a table of four) · Bot 2 to move"], said

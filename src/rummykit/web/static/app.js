@@ -1483,7 +1483,12 @@ function renderStatus() {
     S.statusWait = setTimeout(() => { S.statusWaited = st.version; renderStatus(); }, 1000);
     return;
   }
-  if (!away && !held) { el.setAttribute("aria-live", statusHeard(st) ? "polite" : "off"); say(el, text); return; }
+  if (!away && !held) {
+    // Set as the text changes (not when it is written again): a screen reader reads the change later.
+    if (el.dataset.said !== text) el.setAttribute("aria-live", statusHeard(st) ? "polite" : "off");
+    say(el, text);
+    return;
+  }
   el.setAttribute("aria-live", "polite");
   // A line with a button, written when it changes: written with every move, it was said with every
   // move the bot made for the player, and the button under the keyboard was replaced each time.
@@ -1513,7 +1518,13 @@ function renderStatus() {
 // the reader reaches it).
 function statusHeard(st) {
   if (st.match.is_over) return true;
-  return S.seat !== null && (myTurn() || sitsOut(st.view, S.seat));
+  if (S.seat !== null && !myTurn() && sitsOut(st.view, S.seat)) {
+    // Sitting the hand out is said once a hand, not with each turn of the others.
+    const first = S.sitOutSaid !== st.match.hands_dealt;
+    S.sitOutSaid = st.match.hands_dealt;
+    return first;
+  }
+  return S.seat !== null && myTurn();
 }
 
 // What the player to move may do, said from the moves offered now rather than from the phase: no
