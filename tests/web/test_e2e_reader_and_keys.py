@@ -43,10 +43,11 @@ BOT_MOVES = """async (moves) => {
         }
         S.state.version += 1;
         render();
-        await new Promise((done) => setTimeout(done, 50));
+        await new Promise((done) => setTimeout(done, window.botGap || 50));
     }
 }"""
-"""Bot moves played into the page's state (``S.ws.send`` stubbed: nothing reaches the server)."""
+"""Bot moves played into the page's state (``S.ws.send`` stubbed: nothing reaches the server), 50 ms
+apart (``window.botGap``: other gaps)."""
 
 
 def seated(pages: Pages, seed: int = 48, locale: str = "en-US") -> Any:
@@ -77,15 +78,17 @@ def test_the_turn_and_the_moves_behind_a_hands_result_are_said_when_it_closes(pa
 def test_each_move_of_the_others_is_said_once(pages: Pages) -> None:
     """Each bot move was said as it came ("Last move: Bot 2: draws …"), then again in the line of
     everything since the player's own move ("Meanwhile: …"): that line is shown, and says only the
-    move not said yet."""
+    move not said yet (a bot moves at most every fraction of a second: 0.3 s here), without "Last
+    move:" before each (the name says whose move it is)."""
     page = seated(pages)
     page.evaluate(RECORD_HEARD, ["#last-move-said"])
+    page.evaluate("window.botGap = 300")
     page.evaluate(BOT_MOVES, ["draws from the stock", "lays off 6♠", "discards 5♠"])
     page.wait_for_timeout(100)
     assert page.evaluate("window.heard") == [
-        "Last move: Bot 2: draws from the stock",
-        "Last move: Bot 2: lays off 6 of spades",
-        "Last move: Bot 2: discards 5 of spades",
+        "Bot 2: draws from the stock",
+        "Bot 2: lays off 6 of spades",
+        "Bot 2: discards 5 of spades",
     ]
     shown = page.inner_text("#last-move .shown")
     assert shown == "Meanwhile: Bot 2: draws from the stock · Bot 2: lays off 6♠ · Bot 2: discards 5♠"

@@ -91,7 +91,7 @@ const I18N = {
     chat: "Chat", chat_send: "Send", chat_placeholder: "Say something…", chat_placeholder_watched: "Say something… watchers read along", mute: "Mute {name}", unmute: "Unmute {name}",
     chat_unread: "{n} unread", chat_unread_1: "1 unread", chat_said: "Chat, {name}: {text}", online: "online",
     loading_table: "Opening table {code}…", scores_full_names: "Full names",
-    timer: "{name}: {s} s left",
+    timer: "{name}: {s} s left", clock_warning: "{s} seconds left for your move, then a bot plays for you",
     undo: "Undo", practice: "Practice", k_undo: "take back your last move (practice tables)",
     hand_moves: "Moves of hand {n}", no_moves_yet: "No moves yet in this hand.",
     gin_knock: "Knock at {n} or less", gin_only: "Gin only (no knock with deadwood)", gin_oklahoma: "(Oklahoma: the first upcard's value)", gin_passes_1: "one pass on the first upcard", gin_passes_2: "both passed on the first upcard", gin_melds: "{name}'s melds:", gin_own_melds: "Your melds:",
@@ -208,7 +208,7 @@ const I18N = {
     chat: "Chat", chat_send: "Senden", chat_placeholder: "Schreib etwas…", chat_placeholder_watched: "Schreib etwas… Zuschauer lesen mit", mute: "{name} stummschalten", unmute: "Stummschaltung für {name} aufheben",
     chat_unread: "{n} ungelesen", chat_unread_1: "1 ungelesen", chat_said: "Chat, {name}: {text}", online: "verbunden",
     loading_table: "Tisch {code} wird geöffnet…", scores_full_names: "Ganze Namen",
-    timer: "{name}: noch {s} s",
+    timer: "{name}: noch {s} s", clock_warning: "Noch {s} Sekunden für deinen Zug, dann spielt ein Bot für dich",
     undo: "Zurücknehmen", practice: "Übung", k_undo: "letzten Zug zurücknehmen (Übungstisch)",
     hand_moves: "Züge in Spiel {n}", no_moves_yet: "In diesem Spiel noch keine Züge.",
     gin_knock: "Klopfen bis {n}", gin_only: "Nur Gin (kein Klopfen mit Restpunkten)", gin_oklahoma: "(Oklahoma: der Wert der ersten offenen Karte)", gin_passes_1: "einmal bei der ersten offenen Karte gepasst", gin_passes_2: "beide haben bei der ersten offenen Karte gepasst", gin_melds: "Figuren von {name}:", gin_own_melds: "Deine Figuren:",
@@ -1251,16 +1251,32 @@ const MEANWHILE_MOVES = 6;  // the most moves of the others the line above the t
 // What the line above the table says to a screen reader: only the moves it has not said yet. The
 // "Meanwhile" line repeats moves that were each said as they came, so every move was heard twice.
 // Behind a dialog nothing is heard (the page is inert): those moves stay unsaid until it closes.
+// A line replaced within HEARD_MS was not heard (a screen reader reads the region's last text): two
+// states close together (a bot's draw and discard, the list of moves after a move) lost the first
+// move, or emptied the line before it was read; its moves are said again with the newer ones.
+// One move is said without "Last move:" (every bot move began so): the name says whose it is.
 function unheardMoves(moves, box) {
   const last = moves[moves.length - 1];
   if (!last) return "";
-  const said = S.heardMove && S.heardMove.code === S.code ? S.heardMove.index : last.index - 1;
-  // After an undo the log is shorter than what was said: nothing new.
-  const fresh = moves.filter((e) => e.index > said).slice(-MEANWHILE_MOVES);
-  if (!box.closest("[inert]")) S.heardMove = { code: S.code, index: last.index };
-  if (fresh.length <= 1) return fresh.length ? `${t("last_move")}: ${logLine(fresh[0])}` : "";
+  const h = S.heardMove && S.heardMove.code === S.code ? S.heardMove : null;
+  const recent = h && performance.now() - h.at < HEARD_MS;
+  const said = h ? (recent ? h.from : h.index) : last.index - 1;
+  // After an undo the log is shorter than what was said: nothing new. The moves of a hand that ended
+  // behind its result were read in the result ("Last moves"): after it, only the new hand's (none
+  // where the player begins it: its last move was said after "Hand 2").
+  // The player's own draw from the stock is said with its card ("You draw …", announceDraw): said here
+  // too, each turn began with two lines for one draw.
+  const hand = S.state.match.hands_dealt;
+  const ownDraw = (e) => e.seat === S.seat && e.action === "draw";
+  const fresh = moves.filter((e) => e.index > said && (e.hand === undefined || e.hand === hand) && !ownDraw(e))
+    .slice(-MEANWHILE_MOVES);
+  if (!box.closest("[inert]") && (!h || h.index !== last.index)) {
+    S.heardMove = { code: S.code, index: last.index, from: said, at: performance.now() };
+  }
+  if (fresh.length <= 1) return fresh.length ? logLine(fresh[0]) : "";
   return `${t("meanwhile")}: ${fresh.map(logLine).join(" · ")}`;
 }
+const HEARD_MS = 150;  // a live region's text replaced sooner than this is taken as not heard
 
 function logLine(e) {
   return `${seatName(e.seat)}: ${localText(e, e.action)}`;
@@ -1563,8 +1579,18 @@ function renderStatus() {
     S.statusWait = setTimeout(() => { S.statusWaited = st.version; renderStatus(); }, 1000);
     return;
   }
-  if (!away && !held) { say(el, text); return; }
-  el.dataset.said = "";  // a line with a button: written each time
+  if (!away && !held) {
+    // Set as the text changes (not when it is written again): a screen reader reads the change later.
+    if (el.dataset.said !== text) el.setAttribute("aria-live", statusHeard(st) ? "polite" : "off");
+    say(el, text);
+    return;
+  }
+  el.setAttribute("aria-live", "polite");
+  // A line with a button, written when it changes: written with every move, it was said with every
+  // move the bot made for the player, and the button under the keyboard was replaced each time.
+  const line = away ? "away" : "held";
+  if (el.dataset.said === `${line}:${S.lang}` && el.querySelector("button")) return;
+  el.dataset.said = `${line}:${S.lang}`;
   if (away) {
     el.textContent = t("replaced") + " ";
     const b = document.createElement("button");
@@ -1579,6 +1605,22 @@ function renderStatus() {
     b.addEventListener("click", retakeSeat);
     el.appendChild(b);
   }
+}
+
+// Whether the turn's line is said as it changes: to a player, when it concerns them (their turn and
+// its steps, sitting out, the match's end). Whose turn it is otherwise is in the move said just before
+// ("Bot 3: discards …"): said as well, it came before each of the others' moves, and a watcher heard
+// each step of every turn twice; the speech fell seconds behind the game (the line is still read where
+// the reader reaches it).
+function statusHeard(st) {
+  if (st.match.is_over) return true;
+  if (S.seat !== null && !myTurn() && sitsOut(st.view, S.seat)) {
+    // Sitting the hand out is said once a hand, not with each turn of the others.
+    const first = S.sitOutSaid !== st.match.hands_dealt;
+    S.sitOutSaid = st.match.hands_dealt;
+    return first;
+  }
+  return S.seat !== null && myTurn();
 }
 
 // What the player to move may do, said from the moves offered now rather than from the phase: no
@@ -1824,7 +1866,7 @@ function renderHand() {
     if (/^(discard|knock|rummy|take|draw)\b/.test(a)) continue;
     for (const m of a.matchAll(/\b(10|[2-9AJQK])[CDHS]\b|\bJK\b/g)) playable.add(m[0]);
   }
-  S.focus = Math.max(0, Math.min(S.focus, hand.length - 1));
+  S.focus = followFocus(box, hand);
   const fresh = new Set(S.animate ? S.changed.hand : []);
   // Drawn anew only when something in it changed: a screen reader reads the focused card again each
   // time its element is replaced (three times per bot's turn), and a redraw dropped the keyboard focus
@@ -1834,23 +1876,22 @@ function renderHand() {
     [...box.children].forEach((el, i) => { el.tabIndex = i === S.focus ? 0 : -1; });  // the roving focus only
     return;
   }
+  // The same cards in the same places (a card picked, a hint, the list of moves marking playable cards):
+  // marked where they are. Drawn anew, the focused card's element was replaced and a screen reader read
+  // it again and broke off what it was saying ("You draw …", "Your turn: discard") two or three times
+  // a turn.
+  const cards = JSON.stringify([hand, S.lang, S.intlLetters]);
+  if (box.dataset.cards === cards && box.childElementCount === hand.length && !fresh.size) {
+    box.dataset.key = key;
+    [...box.children].forEach((el, i) => markCard(el, hand[i], i, playable, fresh));
+    return;
+  }
   const hadFocus = box.contains(document.activeElement);
-  box.dataset.key = key;
+  box.dataset.key = key; box.dataset.cards = cards;
   box.innerHTML = "";
   hand.forEach((c, i) => {
     const el = Cards.element(c);
-    const selected = S.selected.includes(i);
-    if (selected) { el.classList.add("selected"); el.dataset.order = S.selected.indexOf(i) + 1; }
-    // Its name said as such: the order number drawn on a selected card was read as part of it ("queen
-    // of spades 1").
-    el.setAttribute("aria-label", selected ? `${Cards.name(c)}, ${t("picked_n", { n: el.dataset.order })}` : Cards.name(c));
-    if (playable.has(c)) el.classList.add("playable");
-    if (fresh.has(c)) { el.classList.add("fresh"); fresh.delete(c); }
-    if (S.hint && new RegExp(`(^|\\s)${c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(\\s|$)`).test(S.hint)) el.classList.add("hinted");
-    el.dataset.index = i;
-    el.setAttribute("role", "option");
-    el.setAttribute("aria-selected", selected ? "true" : "false");
-    el.tabIndex = i === S.focus ? 0 : -1;
+    markCard(el, c, i, playable, fresh);
     el.addEventListener("click", () => { if (!S.dragged) { S.focus = i; toggleSelect(i); } });
     el.addEventListener("pointerdown", (ev) => startDrag(ev, el, i));
     // A card held by a finger (startDrag) is dragged, not the page scrolled, whichever way it moves.
@@ -1860,6 +1901,35 @@ function renderHand() {
     box.appendChild(el);
   });
   if (hadFocus) focusCard();
+}
+
+// The place of the focused card in the hand drawn anew: the card itself where it is still held (a card
+// drawn before it moved it along, and the focus landed on its neighbour: a screen reader named another
+// card as if the focus had moved), else the same place (the card was discarded or laid).
+function followFocus(box, hand) {
+  const at = Math.max(0, Math.min(S.focus, hand.length - 1));
+  const el = document.activeElement, card = el && box.contains(el) ? el.dataset.card : null;
+  if (!card || hand[at] === card || !hand.includes(card)) return at;
+  const places = hand.map((c, i) => (c === card ? i : -1)).filter((i) => i >= 0);
+  return places.reduce((best, i) => (Math.abs(i - S.focus) < Math.abs(best - S.focus) ? i : best));
+}
+
+// A hand card's marks: picked (with its number), playable, just drawn, hinted, the roving focus.
+function markCard(el, c, i, playable, fresh) {
+  const selected = S.selected.includes(i);
+  el.classList.toggle("selected", selected);
+  if (selected) el.dataset.order = S.selected.indexOf(i) + 1; else delete el.dataset.order;
+  // Its name said as such: the order number drawn on a selected card was read as part of it ("queen
+  // of spades 1").
+  el.setAttribute("aria-label", selected ? `${Cards.name(c)}, ${t("picked_n", { n: el.dataset.order })}` : Cards.name(c));
+  el.classList.toggle("playable", playable.has(c));
+  el.classList.toggle("fresh", fresh.has(c));
+  fresh.delete(c);
+  el.classList.toggle("hinted", !!S.hint && new RegExp(`(^|\\s)${c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(\\s|$)`).test(S.hint));
+  el.dataset.index = i;
+  el.setAttribute("role", "option");
+  el.setAttribute("aria-selected", selected ? "true" : "false");
+  el.tabIndex = i === S.focus ? 0 : -1;
 }
 
 // The hand in the order the player arranged: saved card texts first (as far as still held), then
@@ -2356,17 +2426,41 @@ function renderChat() {
 // The turn timer of the person to move (the server replaces who does not move in time by a bot).
 function renderTimer() {
   const st = S.state, el = $("#turn-timer");
-  if (!st || !st.view || st.table.status !== "playing" || st.match.is_over || !st.table.turn_seconds) { el.textContent = ""; return; }
+  if (!st || !st.view || st.table.status !== "playing" || st.match.is_over || !st.table.turn_seconds) { el.textContent = ""; S.clockLeft = null; return; }
   const who = st.match.to_move, seat = st.table.seats[who];
   // No clock for a bot, a person away, or one in the break after a hand (it starts when it ends).
   const resting = (st.rest || []).includes(who);
-  if (!seat || seat.kind !== "human" || seat.away || !seat.connected || resting) { el.textContent = ""; S.timerFor = null; return; }
+  if (!seat || seat.kind !== "human" || seat.away || !seat.connected || resting) { el.textContent = ""; S.timerFor = null; S.clockLeft = null; return; }
   if (S.timerFor !== st.version) {  // the server says what is left: a page opened mid-turn counts that
     setTimerLeft(typeof st.turn_left === "number" ? st.turn_left : st.table.turn_seconds);
   }
   const left = Math.max(0, Math.ceil(st.table.turn_seconds - (Date.now() - S.timerStart) / 1000));
   el.textContent = t("timer", { name: seatName(who), s: left });
   el.classList.toggle("urgent", left <= 15);
+  warnClock(st, who, left);
+}
+
+// Your own clock running low, said (the clock is shown only, aria-live off: read every second it said
+// nothing, and the turn ran out unheard until "A bot plays for you"): at 30 seconds where a turn has a
+// minute or more, and at 10, the last at once, past what is still queued to be said.
+// Each as the clock passes it (a page opened with less left says the nearest once).
+function warnClock(st, who, left) {
+  if (S.seat === null || who !== S.seat) { S.clockLeft = null; return; }
+  const before = S.clockLeft ?? null;
+  S.clockLeft = left;
+  const due = CLOCK_WARNINGS.filter((w) => left <= w && (before === null || before > w) && st.table.turn_seconds >= 2 * w);
+  if (!due.length) return;
+  const w = Math.min(...due);
+  const text = t("clock_warning", { s: left });
+  if (w === Math.min(...CLOCK_WARNINGS)) announceNow(text); else announce(text);
+}
+const CLOCK_WARNINGS = [30, 10];
+
+// Said at once (the assertive #announce-now): what cannot wait behind the moves still being read.
+function announceNow(text) {
+  const el = $("#announce-now");
+  el.textContent = "";
+  setTimeout(() => { el.textContent = text; }, 50);
 }
 
 function setTimerLeft(left) {
@@ -2497,7 +2591,7 @@ function ginSum(r) {
   return t("gin_sum", { name: seatName(scorer), terms, n: r.points[scorer] });
 }
 
-function showOverlay(html, button, onClick) {
+function showOverlay(html, button, onClick, first) {
   $("#overlay-body").innerHTML = html;
   // The dialog is named by its heading ("Spiel beendet", "Partie beendet"), in the page's language.
   const heading = $("#overlay-body h2");
@@ -2521,8 +2615,11 @@ function showOverlay(html, button, onClick) {
   $("#overlay").classList.remove("hidden");
   syncModal();
   // Focused without scrolling: a dialog taller than the screen starts at its heading (the match's
-  // end, with the last hand and the totals, scrolled to its button and hid "Match over").
-  b.focus({ preventScroll: true });
+  // end, with the last hand and the totals, scrolled to its button and hid "Match over"). Or what the
+  // dialog starts at (first, a selector): focused after the button, it cut off "New table, button".
+  const start = first ? $(first) : b;
+  if (first) start.tabIndex = -1;
+  start.focus({ preventScroll: true });
   $("#overlay .overlay-box").scrollTop = 0;
 }
 
@@ -2601,14 +2698,11 @@ function showMatchOver(state) {
   if (state.table.organised) { if (S.seat !== null) html += `<p class="rematch-note">${t("rematch_organiser")}</p>`; }
   else if (S.seat === 0) html += `<p><button type="button" id="btn-rematch">${t("rematch")}</button></p>`;
   else if (S.seat !== null) html += `<p class="rematch-note">${t("rematch_wait")}</p>`;
-  showOverlay(html, t("new_table"), () => { location.href = "/"; });
-  const b = $("#btn-rematch");
-  if (b) b.addEventListener("click", requestRematch);
   // The keyboard starts at the heading, not on "New table": an Enter pressed out of habit (as after
   // each hand's Continue) left the match's result unread. Tab goes on to the choices.
-  const heading = $("#match-over");
-  heading.tabIndex = -1;
-  heading.focus({ preventScroll: true });
+  showOverlay(html, t("new_table"), () => { location.href = "/"; }, "#match-over");
+  const b = $("#btn-rematch");
+  if (b) b.addEventListener("click", requestRematch);
 }
 
 // The host's rematch: a new table with the same seats and rules. Asked over the websocket, which
@@ -3322,8 +3416,9 @@ function sayUnheard() {
     delete el.dataset.unheard;
     const parts = [...el.childNodes], said = el.dataset.said;
     el.replaceChildren();
-    // Unless a newer line was written meanwhile (which is heard by itself).
-    setTimeout(() => { if (el.dataset.said === said && !el.childNodes.length) el.append(...parts); }, 100);
+    // Unless a newer line was written meanwhile (which is heard by itself). After what the closing
+    // announces (the new hand, said 100 ms on): "Hand 2 · Dealer: …" came after the new hand's moves.
+    setTimeout(() => { if (el.dataset.said === said && !el.childNodes.length) el.append(...parts); }, 200);
   }
 }
 

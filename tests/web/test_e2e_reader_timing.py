@@ -1,0 +1,245 @@
+"""What a screen reader hears at the table as things happen one after another: moves close together, the
+others' turns, a player a bot stands in for, the turn clock running low, a new hand behind a result, and
+the focus on the hand while the marks on its cards change."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.web.pages import Pages, seeded_table
+from tests.web.test_e2e_reader_and_keys import BOT_MOVES, seated
+
+SERVER_ARGS = ("--max-tables-per-address", "50", "--creations-per-second", "50")
+
+RECORD_SPOKEN = """(ids) => {
+    window.spoken = [];
+    // A live region's text, as a screen reader gets it: without the parts hidden from it, not while
+    // the page is inert behind a dialog, not while the region is aria-live="off".
+    const text = (el) => {
+        const copy = el.cloneNode(true);
+        copy.querySelectorAll("[aria-hidden=true]").forEach((e) => e.remove());
+        return copy.textContent;
+    };
+    // One observer for all: its records come in the order the regions changed.
+    const observer = new MutationObserver((records) => {
+        for (const record of records) {
+            const id = ids.find((i) => document.querySelector(i).contains(record.target));
+            const el = document.querySelector(id), said = text(el);
+            const last = window.spoken[window.spoken.length - 1];
+            if (!said || el.closest("[inert]") || el.getAttribute("aria-live") === "off") continue;
+            if (!last || last[0] !== id || last[1] !== said) window.spoken.push([id, said]);
+        }
+    });
+    const what = { childList: true, characterData: true, subtree: true };
+    for (const id of ids) observer.observe(document.querySelector(id), what);
+}"""
+"""Every text the named live regions give a screen reader, in order, with the region (``window.spoken``)."""
+
+
+def spoken(page: Any) -> list[list[str]]:
+    said: list[list[str]] = page.evaluate("window.spoken")
+    return said
+
+
+def test_a_move_replaced_at_once_is_said_with_the_next(pages: Pages) -> None:
+    """A screen reader reads a live region's last text: a bot's draw and discard 20 ms apart lost the
+    draw, and the list of moves arriving just after a move emptied the line before it was read."""
+    page = seated(pages)
+    page.evaluate("window.botGap = 20")
+    page.evaluate(BOT_MOVES, ["draws from the stock", "discards 5♠"])
+    page.wait_for_timeout(50)
+    line = page.inner_text("#last-move-said")
+    assert "Bot 2: draws from the stock" in line and "Bot 2: discards 5 of spades" in line, line
+    page.wait_for_timeout(300)
+    page.evaluate("window.botGap = 300")
+    page.evaluate("""async () => {
+        const index = Math.max(...S.state.log.map((e) => e.index)) + 1;
+        const hand = S.state.match.hands_dealt;
+        S.state.log.push({ index, seat: 0, action: "draws from the stock", texts: null, hand });
+        S.state.version += 1; render();
+        await new Promise((done) => setTimeout(done, 20));
+        render();  // the list of moves, a hint, the evaluation: drawn again at once
+    }""")
+    assert page.inner_text("#last-move-said") == "Anna (you): draws from the stock"
+
+
+def test_the_others_turns_are_not_said_in_the_turn_line(pages: Pages) -> None:
+    """The turn's line said "Bot 2 to move" before each of the bot's moves, which say whose they are;
+    a player hears the line when it concerns them. Chromium takes aria-live="off" on the line's
+    role=status for what it is: no live region."""
+    page = seated(pages)
+    page.evaluate(RECORD_SPOKEN, ["#status", "#last-move-said"])
+    page.evaluate("window.botGap = 300")
+    page.evaluate(BOT_MOVES, ["draws from the stock", "discards 5♠"])
+    page.wait_for_timeout(400)
+    assert spoken(page) == [
+        ["#last-move-said", "Bot 2: draws from the stock"],
+        ["#last-move-said", "Bot 2: discards 5 of spades"],
+        ["#status", "Your turn: draw from the stock or take the discard"],
+    ]
+    page.evaluate(
+        "S.state.legal = []; S.state.compose = []; S.state.match.to_move = 1; S.state.version++; render()"
+    )
+    assert page.inner_text("#status") == "Bot 2 to move"
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.getDocument")
+    node = cdp.send("DOM.querySelector", {"nodeId": 1, "selector": "#status"})["nodeId"]
+    ax = cdp.send("Accessibility.getPartialAXTree", {"nodeId": node, "fetchRelatives": False})["nodes"][0]
+    live = {p["name"]: p["value"]["value"] for p in ax.get("properties", [])}.get("live", "off")
+    assert live == "off", ax
+
+
+def test_the_line_of_a_player_a_bot_stands_in_for_is_said_once(pages: Pages) -> None:
+    """While a bot played for the player, the line "A bot plays for you … I'm back" was written anew
+    with every state: said with each of the bot's moves, and its button under the keyboard replaced."""
+    page = seated(pages)
+    page.evaluate(RECORD_SPOKEN, ["#status"])
+    page.evaluate("S.state.table.seats[0].away = true; S.state.version += 1; render()")
+    page.focus("#back")
+    page.evaluate("window.back = document.activeElement")
+    page.evaluate("window.botGap = 200")
+    page.evaluate(BOT_MOVES, ["draws from the stock", "discards 5♠"])
+    page.evaluate("S.state.version += 1; render()")
+    said = [text for _, text in spoken(page)]
+    assert said == ["A bot plays for you (you did not move in time) I'm back"], said
+    assert page.evaluate("document.activeElement === window.back")
+
+
+def test_the_turn_clock_is_said_as_it_runs_low(pages: Pages) -> None:
+    """The turn clock was shown only (aria-live off): a blind player's turn ran out unheard. At 30 s
+    left (a turn of a minute) it is said politely, at 10 s at once, each once; in the page's language."""
+    page = seated(pages, locale="de-DE")
+    page.evaluate(RECORD_SPOKEN, ["#announce", "#announce-now"])
+    clock = """(left) => {
+        S.state.table.turn_seconds = 60; S.state.turn_left = left; S.state.version += 1; render();
+    }"""
+    page.evaluate(clock, 31.5)
+    page.wait_for_function("window.spoken.length >= 1", timeout=5000)
+    page.evaluate(clock, 10.5)
+    page.wait_for_function("window.spoken.length >= 2", timeout=5000)
+    page.wait_for_timeout(1200)  # the clock's next second says nothing more
+    assert spoken(page) == [
+        ["#announce", "Noch 30 Sekunden für deinen Zug, dann spielt ein Bot für dich"],
+        ["#announce-now", "Noch 10 Sekunden für deinen Zug, dann spielt ein Bot für dich"],
+    ]
+    assert page.get_attribute("#announce-now", "role") == "alert"
+
+
+def test_the_focused_card_stays_while_its_marks_change(pages: Pages) -> None:
+    """A hint, the list of moves (playable cards) or a card picked redrew the whole hand: the focused
+    card's element was replaced, and a screen reader read it again and broke off what it was saying,
+    two or three times a turn. The cards are marked where they are."""
+    page = seated(pages)
+    page.focus("#hand .card[data-index='2']")
+    page.evaluate("""() => {
+        window.focusMoves = 0;
+        document.addEventListener("focusin", () => { window.focusMoves += 1; });
+        window.card = document.activeElement;
+    }""")
+    page.evaluate("S.hint = 'discard ' + S.state.view.hand[0]; render()")
+    assert page.locator("#hand .card.hinted").count() >= 1
+    page.keyboard.press("Space")  # the focused card picked
+    assert page.get_attribute("#hand .card[data-index='2']", "aria-selected") == "true"
+    page.evaluate("S.hint = null; render()")
+    assert page.evaluate("[document.activeElement === window.card, window.focusMoves]") == [True, 0]
+
+
+def test_a_new_hand_is_said_before_its_moves_when_the_result_closes(pages: Pages) -> None:
+    """The next hand is dealt and played behind the last hand's result: after Continue its moves and
+    "Your turn" were said first, "Hand 2 · Dealer: …" after them, and the moves said began with the
+    ended hand's last ones (read in the result already)."""
+    page = seated(pages)
+    page.evaluate(BOT_MOVES, ["draws from the stock"])  # heard before the hand ends
+    page.evaluate(RECORD_SPOKEN, ["#announce", "#last-move-said", "#status"])
+    page.evaluate("showRoundOver({ ...S.state, last_round: { result: null } })")
+    page.evaluate("S.state.legal = []; S.state.match.to_move = 1; render()")
+    page.evaluate(BOT_MOVES, ["discards 5♠"])  # the first hand's last move
+    page.evaluate("S.state.match.hands_dealt = 2; S.state.view.dealer = 1")
+    page.evaluate(BOT_MOVES, ["draws from the stock", "discards 7♥"])
+    page.keyboard.press("Enter")  # Continue
+    page.wait_for_timeout(500)
+    said = spoken(page)
+    assert [region for region, _ in said] == ["#announce", "#last-move-said", "#status"], said
+    assert said[0][1].startswith("Hand 2 · Dealer: Bot 2"), said
+    assert said[1][1] == "Meanwhile: Bot 2: draws from the stock · Bot 2: discards 7 of hearts", said
+
+
+def test_the_ended_hands_last_move_is_not_said_in_the_next(pages: Pages) -> None:
+    """A hand the player goes out in ends behind its result; the next one begins with the player's
+    turn: after Continue its last move ("Anna: goes out …") was said after "Hand 2 · Dealer: …"."""
+    page = seated(pages)
+    page.evaluate(BOT_MOVES, ["draws from the stock"])
+    page.evaluate(RECORD_SPOKEN, ["#announce", "#last-move-said"])
+    page.evaluate("showRoundOver({ ...S.state, last_round: { result: null } })")
+    page.evaluate(BOT_MOVES, ["goes out"])
+    page.evaluate("S.state.match.hands_dealt = 2; S.state.version += 1; render()")
+    page.keyboard.press("Enter")  # Continue
+    page.wait_for_timeout(500)
+    said = spoken(page)
+    assert [region for region, _ in said] == ["#announce"], said
+
+
+def test_the_players_own_draw_is_said_once_with_its_card(pages: Pages) -> None:
+    """A draw from the stock was said twice each turn: "Anna (you): draws from the stock", then "You
+    draw the 2 of clubs". The second says it (the line above the table still shows the first)."""
+    page = seated(pages)
+    page.evaluate(RECORD_SPOKEN, ["#announce", "#last-move-said"])
+    page.evaluate("""() => {
+        const st = structuredClone(S.state), index = Math.max(-1, ...st.log.map((e) => e.index)) + 1;
+        const texts = { en: "draws from the stock", de: "zieht vom Stoß" };
+        st.log.push({ index, seat: 0, action: "draw", texts, hand: st.match.hands_dealt });
+        st.view.hand.push("2C"); st.version += 1; st.legal = ["discard 2C"]; st.compose = [];
+        onState(st);
+    }""")
+    page.wait_for_timeout(400)
+    assert spoken(page) == [["#announce", "You draw the 2 of clubs"]]
+    assert page.inner_text("#last-move") == "Last move: Anna (you): draws from the stock"
+
+
+def test_the_matchs_end_takes_the_focus_once(pages: Pages) -> None:
+    """The match's end focused "New table", then at once its heading: a screen reader began "New table,
+    button" and was cut off. The heading alone takes the focus."""
+    page = seated(pages)
+    page.evaluate("""() => {
+        window.focused = [];
+        document.addEventListener("focusin", (ev) => window.focused.push(ev.target.id || "?"));
+        showMatchOver({ ...S.state, match: { ...S.state.match, winners: [0] },
+                        view: { ...S.state.view, result: null }, last_round: null });
+    }""")
+    assert page.evaluate("window.focused") == ["match-over"]
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('#overlay') !== null")
+
+
+def test_the_focused_card_keeps_the_focus_when_a_card_comes_before_it(pages: Pages) -> None:
+    """A card drawn into the hand before the focused one moved it along: the focus stayed at its place
+    and a screen reader named the neighbour, as if the focus had moved. It stays on the card."""
+    page = seated(pages)
+    page.focus("#hand .card[data-index='2']")
+    card = page.evaluate("document.activeElement.dataset.card")
+    page.evaluate("""() => {
+        const st = structuredClone(S.state);
+        st.view.hand.unshift("2C"); st.version += 1; st.legal = ["discard 2C"]; st.compose = [];
+        onState(st);
+    }""")
+    assert page.evaluate("document.activeElement.dataset.card") == card
+    assert page.evaluate("document.activeElement.dataset.index") != "2"
+
+
+def test_sitting_a_hand_out_is_said_once(pages: Pages) -> None:
+    """The dealer at a table of four sits the hand out (DSkV): "You sit out this hand · Bot 2 to move"
+    was said with every turn of the others, the whole hand long."""
+    page = pages.open()
+    seeded_table(page, pages.base, "german", 48, seats=3)
+    page.evaluate("S.ws.send = () => {}")
+    page.evaluate(RECORD_SPOKEN, ["#status"])
+    turn = """(seat) => {
+        S.state.view.in_play = [0, 1, 2]; S.state.view.active_seats = [1, 2];
+        S.state.legal = []; S.state.compose = []; S.state.match.to_move = seat;
+        S.state.version += 1; render();
+    }"""
+    for seat in (1, 2, 1):
+        page.evaluate(turn, seat)
+        page.wait_for_timeout(100)
+    said = [text for _, text in spoken(page)]
+    assert said == ["You sit out this hand (the dealer sits out at a table of four) · Bot 2 to move"], said
