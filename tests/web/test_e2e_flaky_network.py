@@ -109,8 +109,8 @@ def test_a_dead_link_is_found_and_the_move_lost_in_it_is_played_once(pages: Page
 
 def test_a_move_made_while_not_connected_waits_and_is_said_to_wait(pages: Pages) -> None:
     """The phone was locked and its link died meanwhile: unlocked, the page checks the link and finds it
-    dead (in German): the line says so and that the draw clicked meanwhile waits for the connection;
-    once connected it is played once."""
+    dead (in German): the line says so and that the draw clicked meanwhile waits for the connection,
+    in English once the page is switched to English; once connected it is played once."""
     page, network, version = at_the_draw(pages, locale="de-DE")
     network.cut_off()
     page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # unlocked: the link is checked
@@ -120,6 +120,9 @@ def test_a_move_made_while_not_connected_waits_and_is_said_to_wait(pages: Pages)
     assert page.inner_text("#link-state") == (
         "Verbindung verloren, verbinde neu… – dein Zug wartet auf die Verbindung"
     )
+    page.click("#btn-lang")  # the line follows the page's language at once, not at the next connection
+    english = "Connection lost, reconnecting… – your move waits for the connection"
+    assert page.inner_text("#link-state") == english
     network.restore()
     page.wait_for_function("v => S.state.version === v + 1", arg=version)
     assert [a["action"] for a in network.acts if a["version"] == version] == ["draw"]

@@ -277,6 +277,7 @@ function applyLanguage() {
   if (S.rulesPath && !$("#rules-dialog").classList.contains("hidden")) showRules(S.rulesPath, S.rulesBody);
   if (S.code && !$("#loading").classList.contains("hidden")) $("#loading-text").textContent = t("loading_table", { code: S.code });
   renderChatJump();
+  renderLink();  // "Connection lost …" in the new language at once, not at the next connection's event
   if (S.state) render();
 }
 
