@@ -243,3 +243,21 @@ def test_sitting_a_hand_out_is_said_once(pages: Pages) -> None:
         page.wait_for_timeout(100)
     said = [text for _, text in spoken(page)]
     assert said == ["You sit out this hand (the dealer sits out at a table of four) · Bot 2 to move"], said
+
+
+def test_another_person_a_bot_stands_in_for_is_said_and_their_return(pages: Pages) -> None:
+    """Another person taken over by a bot (away, or out of time) showed only a mark in their box: a
+    screen reader heard nothing of it, nor of their coming back. Both are said once, in the page's
+    language, and a state that changes nothing about it says nothing."""
+    page = seated(pages, locale="de-DE")
+    page.evaluate(RECORD_SPOKEN, ["#announce"])
+    page.evaluate("S.state.table.seats[1] = { ...S.state.table.seats[1], kind: 'human', name: 'Ben' }")
+    page.evaluate("render()")
+    for away in ("true", "true", "false"):
+        page.evaluate(f"S.state.table.seats[1].away = {away}; S.state.version += 1; render()")
+        page.wait_for_timeout(250)  # the announcements of one moment are said together, 100 ms on
+    said = [text for _, text in spoken(page)]
+    assert said == [
+        "Ben ist nicht da: ein Bot spielt an diesem Platz",
+        "Ben ist zurück und spielt wieder",
+    ], said

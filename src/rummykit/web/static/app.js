@@ -45,6 +45,7 @@ const I18N = {
     seeded: "seeded: every hand can be known", expired: "expired",
     seeded_join: "This table has a fixed seed: whoever created it can know every hand, yours included.",
     replaced: "A bot plays for you (you did not move in time)", back: "I'm back",
+    other_away: "{name} is away: a bot plays for them", other_back: "{name} is back and plays again",
     rules_link: "Rules", read_rules: "Read the rules", close: "Close", dismiss: "Dismiss", no_table: "There is no table {code}.", retry_at: "(Possible again from {time}.)",
     hints_everyone: "Hints for every player (otherwise only when you play against bots)",
     unlisted: "Only by its link (not in the list of tables; a game against bots alone never is)", hints_all: "hints for everyone",
@@ -162,6 +163,7 @@ const I18N = {
     seeded: "fester Startwert: jedes Blatt kann bekannt sein", expired: "abgelaufen",
     seeded_join: "Dieser Tisch hat einen festen Startwert (Seed): wer ihn eröffnet hat, kann jedes Blatt kennen, auch deines.",
     replaced: "Ein Bot spielt für dich (du hast nicht rechtzeitig gezogen)", back: "Ich bin zurück",
+    other_away: "{name} ist nicht da: ein Bot spielt an diesem Platz", other_back: "{name} ist zurück und spielt wieder",
     rules_link: "Regeln", read_rules: "Regeln lesen", close: "Schließen", dismiss: "Schließen", no_table: "Es gibt keinen Tisch {code}.", retry_at: "(Ab {time} wieder möglich.)",
     hints_everyone: "Tipps für alle Spieler (sonst nur, wenn du gegen Bots spielst)",
     unlisted: "Nur über den Link (nicht in der Liste der Tische; ein Spiel nur gegen Bots nie)", hints_all: "Tipps für alle",
@@ -1134,6 +1136,7 @@ function render() {
     showScreen("lobby"); S.lobbyForm = "join"; flash(S.endedWhy || t(st.table.status)); loadLobby(); return;
   }
   showScreen("game");
+  announceAway(st);
   saveGroups();
   renderRoundInfo();
   renderOpponents();
@@ -1183,6 +1186,20 @@ function announceSeats(st) {
   names.forEach((name, i) => {
     if (before[i] !== null && name !== before[i] && i !== S.seat) announce(t("seat_freed", { name: before[i], k, n }));
     if (name !== null && name !== before[i] && i !== S.seat) announce(t("seat_taken", { name, k, n }));
+  });
+}
+
+// Another person a bot stands in for (away too long, or out of time), and their coming back: said to
+// the table as it happens, as the player's own takeover is ("A bot plays for you"); seen only as a mark
+// in their box before, a screen reader heard nothing of it.
+function announceAway(st) {
+  const away = st.table.seats.map((s) => s.kind === "human" && !!s.away);
+  const before = S.awaySeats && S.awaySeats.code === st.table.code ? S.awaySeats.away : null;
+  S.awaySeats = { code: st.table.code, away };
+  if (!before || st.match.is_over) return;
+  away.forEach((now, i) => {
+    if (i === S.seat || now === before[i] || st.table.seats[i].kind !== "human") return;
+    announce(t(now ? "other_away" : "other_back", { name: seatName(i) }));
   });
 }
 
