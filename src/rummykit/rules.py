@@ -739,44 +739,14 @@ def _melding_only(rules: Rules) -> str | None:
     return "a knock game puts no cards on the table" if rules.is_knock_game else None
 
 
-def _penalty_ace(rules: Rules) -> str | None:
-    """A knock game counts the ace left in hand as deadwood (RULES.md §2.2: ``deadwood_ace``)."""
-    if rules.is_knock_game:
-        return "a knock game counts the cards left as deadwood: deadwood_ace sets the ace"
-    return None
+def _in_knock_games(reason: str) -> Callable[[Rules], str | None]:
+    """An applicability test for a melding game's option that a knock game has no use for: ``reason``
+    names what the knock game does instead (its own option, or why it cannot matter)."""
 
+    def check(rules: Rules) -> str | None:
+        return reason if rules.is_knock_game else None
 
-def _penalty_joker(rules: Rules) -> str | None:
-    """A knock game counts the joker left in hand as deadwood (§2.2, D20: ``deadwood_joker``)."""
-    if rules.is_knock_game:
-        return "a knock game counts the cards left as deadwood: deadwood_joker sets the joker"
-    return None
-
-
-def _penalty_court(rules: Rules) -> str | None:
-    """A knock game counts J, Q and K left in hand as 10 deadwood (§2.2)."""
-    return "a knock game counts J, Q and K left in hand as 10 deadwood" if rules.is_knock_game else None
-
-
-def _hand_romme(rules: Rules) -> str | None:
-    """A knock game multiplies the others' bad points after a Rummy call by ``rummy_multiplier`` (§4.7);
-    gin has no Rummy call (and refuses ``rummy_multiplier``): going gin scores ``gin_bonus``."""
-    if rules.is_gin:
-        return "gin has no Rummy call: going gin scores gin_bonus"
-    return "a knock game multiplies after a Rummy call by rummy_multiplier" if rules.is_knock_game else None
-
-
-def _going_out_discard(rules: Rules) -> str | None:
-    """A knock game's Rummy call always puts its last card away (§4.4, §5.1: face down under
-    ``final_discard_face_down``), and a knock is a discard; gin's knock discards, but a big gin
-    (``big_gin_bonus``) lays all eleven cards without one."""
-    if rules.is_gin:
-        return "gin ends with a knock, which discards, or a big gin of all eleven cards (big_gin_bonus)"
-    if rules.is_knock_game:
-        return (
-            "a knock game always ends with a discard: a knock discards, a Rummy call lays its last card away"
-        )
-    return None
+    return check
 
 
 def _melding_match(rules: Rules) -> str | None:
@@ -1007,11 +977,33 @@ _APPLIES: Final[Mapping[str, Callable[[Rules], str | None]]] = {
         ),
         _melding_only,
     ),
-    "going_out_requires_discard": _going_out_discard,
-    "hand_romme_multiplier": _hand_romme,
-    "penalty_ace": _penalty_ace,
-    "penalty_court": _penalty_court,
-    "penalty_joker": _not_gin("gin has no jokers", _both(_penalty_joker, _with_jokers)),
+    # A knock game's Rummy call always puts its last card away (RULES.md §4.4, §5.1: face down under
+    # final_discard_face_down), and a knock is a discard; gin's knock discards, but a big gin lays all
+    # eleven cards without one.
+    "going_out_requires_discard": _not_gin(
+        "gin ends with a knock, which discards, or a big gin of all eleven cards (big_gin_bonus)",
+        _in_knock_games(
+            "a knock game always ends with a discard: a knock discards, a Rummy call lays its last card away"
+        ),
+    ),
+    # A knock game multiplies the others' bad points after a Rummy call by rummy_multiplier (§4.7); gin
+    # has no Rummy call (and refuses rummy_multiplier): going gin scores gin_bonus.
+    "hand_romme_multiplier": _not_gin(
+        "gin has no Rummy call: going gin scores gin_bonus",
+        _in_knock_games("a knock game multiplies after a Rummy call by rummy_multiplier"),
+    ),
+    # A knock game counts the cards left in hand as deadwood (§2.2, D20), by its own values.
+    "penalty_ace": _in_knock_games(
+        "a knock game counts the cards left as deadwood: deadwood_ace sets the ace"
+    ),
+    "penalty_court": _in_knock_games("a knock game counts J, Q and K left in hand as 10 deadwood"),
+    "penalty_joker": _not_gin(
+        "gin has no jokers",
+        _both(
+            _in_knock_games("a knock game counts the cards left as deadwood: deadwood_joker sets the joker"),
+            _with_jokers,
+        ),
+    ),
     **dict.fromkeys(("joker_exchange", "joker_discard_allowed"), _both(_melding_only, _with_jokers)),
     **dict.fromkeys(
         (
