@@ -82,15 +82,7 @@ async def rematch(table: Table, seat: int | None, address: str | None) -> Opened
         why = f"table {table.code} was made by the organiser, who opens its rematch"
         raise refusal(403, "organised_rematch", why, code=table.code)
     refuse_rematch(table.code, seat == 0, table.status, table.archived)
-    if table.rematch is None:
-        table.rematch = asyncio.get_running_loop().create_task(_open(table, address))
-    opening = table.rematch
-    try:
-        return await asyncio.shield(opening)
-    except Exception:
-        if table.rematch is opening:
-            table.rematch = None  # refused (too many tables …) or failed: the host may ask again
-        raise
+    return await _once(table, address)
 
 
 async def rematch_organised(table: Table) -> Table:
@@ -106,11 +98,18 @@ async def rematch_organised(table: Table) -> Table:
         why = f"table {table.code} has a host, who starts it and removes people from it"
         raise refusal(409, "has_host", why, code=table.code)
     refuse_rematch(table.code, True, table.status, table.archived)
+    return (await _once(table, None))[0]
+
+
+async def _once(table: Table, address: str | None) -> Opened:
+    """The finished ``table``'s one rematch: opened by the first to ask, the same for everybody after
+    (a double click, a second tab, the organiser pressing twice); forgotten when it was refused (too
+    many tables …) or failed, so that it may be asked again."""
     if table.rematch is None:
-        table.rematch = asyncio.get_running_loop().create_task(_open(table, None))
+        table.rematch = asyncio.get_running_loop().create_task(_open(table, address))
     opening = table.rematch
     try:
-        return (await asyncio.shield(opening))[0]
+        return await asyncio.shield(opening)
     except Exception:
         if table.rematch is opening:
             table.rematch = None
