@@ -292,6 +292,16 @@ def test_only_the_organiser_labels_a_table(organised: TestClient) -> None:
     assert organised.get(f"/api/tables/{made.json()['code']}").json()["label"] == ""
 
 
+def test_a_label_at_a_player_s_table_is_refused_however_full_the_server_is(tmp_path: Path, web: Any) -> None:
+    """An invalid request is refused as invalid: the answer does not depend on the server's load (a full
+    server answered 429 ``server_full`` to it, and 400 once a table had closed)."""
+    with TestClient(organiser_app(f"sqlite:///{tmp_path / 'o.db'}", web, max_tables=1)) as client:
+        web.create(client, preset="gin", name="Hanna")
+        assert client.post("/api/tables", json={"preset": "gin"}).json()["code"] == "server_full"
+        refused = client.post("/api/tables", json={"name": "Pia", "preset": "gin", "label": "Gratis Chips!"})
+        assert refused.status_code == 400 and refused.json()["code"] == "label_organiser_only", refused.text
+
+
 def test_the_organiser_opens_the_rematch_of_every_finished_table(organised: TestClient, web: Any) -> None:
     """A class plays on after its first match: one press opens the rematch of every finished table
     of the organiser's (none of one still waiting or playing), with the same game, bots and label;

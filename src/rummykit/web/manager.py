@@ -1011,15 +1011,17 @@ class TableManager:
     async def _create(
         self, spec: CreateTable, address: str | None, organised: bool
     ) -> tuple[Table, str | None]:
-        digest = None if address is None else self.digest(address)
-        network = None if address is None else self.digest(fair_network(address))
-        await self._check_capacity(digest, network, organised)
+        # What the request asks that no server grants is refused first: a refusal of an invalid
+        # request does not depend on how full the server is (a full one answered 429 to it).
         if spec.label.strip() and not organised:
             message = "label: only the organiser's page gives a table a label"
             raise refusal(400, "label_organiser_only", message)
         if spec.seed is not None and not self.settings.allow_seeded:
             message = "this server does not offer seeded tables (no 'seed')"
             raise refusal(400, "no_seeded_tables", message)
+        digest = None if address is None else self.digest(address)
+        network = None if address is None else self.digest(fair_network(address))
+        await self._check_capacity(digest, network, organised)
         stored = None if spec.seed is not None else new_secret()
         secret = self._dealing_secret(stored, self._address_key is not None)
         try:
