@@ -58,6 +58,44 @@ def test_a_range_and_a_head_of_a_page_file_say_that_the_answer_varies(client: Te
     assert head.status_code == 200 and "Accept-Encoding" in head.headers["vary"]
 
 
+@pytest.mark.parametrize("path", ["/", "/static/app.js"])
+def test_a_head_says_what_the_get_sends(client: TestClient, path: str) -> None:
+    """A HEAD is the GET without its body (a cache or a monitor trusts its headers): from a browser that
+    accepts gzip, the gzipped answer's encoding, length and tag, not the plain file's."""
+    for asked in (GZIP, PLAIN):
+        got, body = raw_get(client, path, asked)
+        with client.stream("HEAD", path, headers=asked) as head:
+            assert b"".join(head.iter_raw()) == b""
+        assert head.status_code == got.status_code == 200
+        for header in ("content-encoding", "content-length", "etag", "vary"):
+            assert head.headers.get(header) == got.headers.get(header), (header, asked)
+        assert int(head.headers["content-length"]) == len(body)
+
+
+def test_the_plain_and_the_gzipped_tags_do_not_revalidate_each_other(client: TestClient) -> None:
+    """Two representations, two tags: the plain file's tag does not make a gzipped answer 304 (the
+    browser would keep the plain body under a gzip answer's headers), nor the other way round."""
+    plain, _ = raw_get(client, "/static/app.js", PLAIN)
+    packed, _ = raw_get(client, "/static/app.js", GZIP)
+    plain_tag, packed_tag = plain.headers["etag"], packed.headers["etag"]
+    for asked, tag, status in (
+        (GZIP, plain_tag, 200),
+        (GZIP, f"W/{plain_tag}", 200),
+        (PLAIN, packed_tag, 200),
+        (GZIP, f'"x", {packed_tag}', 304),
+        (GZIP, f"W/{packed_tag}", 304),
+        (PLAIN, plain_tag, 304),
+        (GZIP, "*", 304),
+    ):
+        again, body = raw_get(client, "/static/app.js", {**asked, "If-None-Match": tag})
+        assert again.status_code == status, (asked, tag)
+        if status == 200:
+            assert (again.headers.get("content-encoding") == "gzip") == (asked is GZIP) and body
+    # A tag that names no gzipped answer is not dropped: a date beside it does not decide either.
+    dated = {**GZIP, "If-None-Match": plain_tag, "If-Modified-Since": plain.headers["last-modified"]}
+    assert raw_get(client, "/static/app.js", dated)[0].status_code == 200
+
+
 def test_answers_that_may_hold_a_secret_are_never_compressed(client: TestClient, web: Any) -> None:
     grant = client.post("/api/tables", json={"preset": "german", "seats": 2, "name": "A" * 30}, headers=GZIP)
     assert grant.status_code == 201 and "content-encoding" not in grant.headers  # holds the seat's token

@@ -31,6 +31,33 @@ VARIED: Final = (200, 206, 304)
 """Answers that say ``Vary: Accept-Encoding`` (a file, a range of it, not modified)."""
 LEVEL: Final = 9
 """gzip's level: the best compression, paid once per body."""
+GZIP_TAG: Final = b'-gzip"'
+"""How the ``ETag`` of a gzipped answer ends (the plain file's tag, marked)."""
+NO_TAG: Final = b'"-"'
+"""An entity tag that no answer has: what an ``If-None-Match`` naming none of the gzipped answer's
+tags is made, so that it matches nothing (rather than being dropped, which would let an
+``If-Modified-Since`` beside it decide)."""
+
+
+def answers_head(path: str) -> bool:
+    """Whether the application itself answers ``HEAD`` at ``path`` (the page and its files; the two
+    lists are ``GET`` only)."""
+    return path == "/" or path.startswith(COMPRESSED_PREFIX)
+
+
+def gzip_validators(value: bytes) -> bytes:
+    """A gzip request's ``If-None-Match`` as the plain file's validators, which the application
+    compares: a tag of the gzipped answer (ending ``-gzip"``) becomes the plain file's tag, ``*``
+    stays, and any other tag is left out: it names the plain answer, another representation, whose
+    tag must not revalidate the gzipped one (the browser would keep a body it cannot use as sent)."""
+    kept = []
+    for part in value.split(b","):
+        tag = part.strip()
+        if tag == b"*":
+            kept.append(tag)
+        elif tag.endswith(GZIP_TAG):
+            kept.append(tag[: -len(GZIP_TAG)] + b'"')
+    return b", ".join(kept) or NO_TAG
 
 
 def covered(path: str) -> bool:
@@ -55,8 +82,9 @@ def accepts_gzip(headers: Headers) -> bool:
 class CompressedFiles:
     """ASGI middleware: a ``GET`` of one of the page's public files (:func:`covered`) from a browser
     that accepts gzip gets the body gzipped (``Content-Encoding: gzip``, ``Vary: Accept-Encoding``, its
-    ``ETag`` marked ``-gzip``, a revalidation with that tag answered 304 as the file's own would be).
-    Everything else passes untouched."""
+    ``ETag`` marked ``-gzip``, a revalidation with that tag answered 304 as the file's own would be, and
+    one with the plain file's tag not: :func:`gzip_validators`). A ``HEAD`` from such a browser gets the
+    headers that ``GET`` would (:func:`answers_head`). Everything else passes untouched."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -67,17 +95,21 @@ class CompressedFiles:
             await self.app(scope, receive, send)
             return
         request = Headers(scope=scope)
-        # A HEAD, and a GET without gzip, go as they are, saying that the answer varies: a cache in
-        # front must not hand either to a browser that asks otherwise.
-        if scope["method"] == "HEAD" or not accepts_gzip(request):
+        head = scope["method"] == "HEAD"
+        # A request without gzip, and a HEAD the application refuses, go as they are, saying that the
+        # answer varies: a cache in front must not hand either to a browser that asks otherwise.
+        if not accepts_gzip(request) or (head and not answers_head(scope["path"])):
             await self.app(scope, receive, self._varied(send))
             return
         scope = dict(scope)
+        # A HEAD is answered as the GET is, without its body: the same encoding, length and tag (a
+        # HEAD that said the plain file's told a cache or a monitor of another answer than GET gives).
+        scope["method"] = "GET"
         # The whole body is needed here: no server extension may send the file past this middleware.
         extensions = scope.get("extensions") or {}
         scope["extensions"] = {k: v for k, v in extensions.items() if k != "http.response.pathsend"}
         scope["headers"] = [
-            (name, value.replace(b'-gzip"', b'"') if name == b"if-none-match" else value)
+            (name, gzip_validators(value) if name == b"if-none-match" else value)
             for name, value in scope["headers"]
         ]
         start: Message | None = None
@@ -108,7 +140,7 @@ class CompressedFiles:
                 if "accept-ranges" in headers:  # ranges of the file, not of its gzip
                     del headers["accept-ranges"]
         await send({**start, "headers": headers.raw})
-        await send({"type": "http.response.body", "body": body})
+        await send({"type": "http.response.body", "body": b"" if head else body})
 
     @staticmethod
     def _varied(send: Send) -> Send:
