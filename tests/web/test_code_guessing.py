@@ -4,6 +4,7 @@ so a wider network may look up only a few codes that name no table (``missed_cod
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -385,6 +386,80 @@ def test_requests_arriving_together_read_the_shared_lobby_list_once(postgres_url
     """The list is read at most once a second however often strangers ask: requests arriving while it
     was being read each read it again, one database trip apiece on the thread that stores every move."""
     assert asyncio.run(_lobby_reads_at_once(web.fresh_database(postgres_url, "lobby_once"), 20)) == 1
+
+
+async def _lobby_reads_while_asked(
+    url: str, read_seconds: float, ask_seconds: float
+) -> list[tuple[float, float]]:
+    """When one process's reads of a shared database's lobby list began and ended, each taking
+    ``read_seconds``, while requests ask for it without pause for ``ask_seconds``."""
+    import time
+
+    [manager] = await managers(url, ServerSettings(), 1)
+    reads: list[tuple[float, float]] = []
+    read = manager.store.lobbies
+
+    def slow(limit: int) -> list[dict[str, Any]]:
+        began = time.monotonic()
+        time.sleep(read_seconds)  # a loaded database
+        rows = read(limit)
+        reads.append((began, time.monotonic()))
+        return rows
+
+    manager.store.lobbies = slow  # type: ignore[method-assign]
+    try:
+        deadline = time.monotonic() + ask_seconds
+        while time.monotonic() < deadline:
+            await asyncio.gather(manager.lobbies(), manager.shown_codes())
+            await asyncio.sleep(0.01)
+        return reads
+    finally:
+        await manager.close()
+
+
+def test_a_slow_lobby_read_is_not_followed_by_the_next_at_once(
+    postgres_url: str, web: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rows were kept from when their read began: a read slower than the interval was out of date
+    when it ended, and a stranger asking for the list kept the one database thread (where every move is
+    stored) reading it back to back. Now each read is followed by the interval without one."""
+    from rummykit.web import manager as manager_module
+
+    monkeypatch.setattr(manager_module, "LOBBY_LIST_SECONDS", 0.4)
+    url = web.fresh_database(postgres_url, "lobby_slow")
+    reads = asyncio.run(_lobby_reads_while_asked(url, 0.5, 2.5))
+    gaps = [after[0] - before[1] for before, after in itertools.pairwise(reads)]
+    assert len(reads) >= 2 and min(gaps) >= 0.35, gaps
+
+
+async def _shown_with_refused_rules(url: str) -> tuple[bool, bool, bool]:
+    """Whether another process shows a listed table whose stored rules this version refuses (a newer
+    rummykit's row): in its lobby list, among the lobby's codes; and the same for a readable one."""
+    from sqlalchemy import update
+
+    from rummykit.web.protocol import CreateTable
+    from rummykit.web.store import tables_table
+
+    maker, other = await managers(url, ServerSettings(), 2)
+    try:
+        spec = CreateTable(preset="gin", seats=2, name="Anna")
+        (refused, _, _), (kept, _, _) = await maker.create(spec), await maker.create(spec)
+        with other.store.engine.begin() as connection:
+            newer = update(tables_table).where(tables_table.c.code == refused.code)
+            connection.execute(newer.values(rules_revision=10**6))
+        listed = {entry["code"] for entry in await other.lobbies()}
+        shown = await other.shown_codes()
+        return refused.code in listed, refused.code in shown, kept.code in listed and kept.code in shown
+    finally:
+        for manager in (maker, other):
+            await manager.close()
+
+
+def test_a_table_the_lobby_leaves_out_is_not_among_its_shown_codes(postgres_url: str, web: Any) -> None:
+    """A listed row whose stored rules this version refuses is not in the lobby's list: its code was
+    still counted as shown (public), so a lookup of it spent no miss of a guessing network."""
+    url = web.fresh_database(postgres_url, "lobby_refused_rules")
+    assert asyncio.run(_shown_with_refused_rules(url)) == (False, False, True)
 
 
 async def _token_proved_while_the_lobby_is_read(url: str) -> str:

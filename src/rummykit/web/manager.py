@@ -636,21 +636,25 @@ class TableManager:
         return listed
 
     async def _lobby_list(self) -> list[dict[str, Any]]:
-        """A shared database's lobby rows, newest first: read at most once a second however often
-        strangers ask (the list is public), by whichever request needs them first; requests that
-        arrive while it is read wait for that read (each would cost a trip on the database thread,
-        where every move is stored)."""
+        """A shared database's lobby rows, newest first: read at most once a second (counted from
+        the end of the last read: :meth:`_read_lobby`) however often strangers ask (the list is
+        public), by whichever request needs them first; requests that arrive while it is read wait
+        for that read (each would cost a trip on the database thread, where every move is stored)."""
         loop = asyncio.get_running_loop()
         if self._lobby_rows is not None and loop.time() - self._lobby_rows[0] < LOBBY_LIST_SECONDS:
             return self._lobby_rows[1]
         if self._lobby_read is None:
-            self._lobby_read = asyncio.ensure_future(self._read_lobby(loop.time()))
+            self._lobby_read = asyncio.ensure_future(self._read_lobby())
         return await asyncio.shield(self._lobby_read)  # a request given up does not stop the others'
 
-    async def _read_lobby(self, now: float) -> list[dict[str, Any]]:
+    async def _read_lobby(self) -> list[dict[str, Any]]:
+        """Read the lobby's rows, kept from when the read ended: a read slower than
+        :data:`LOBBY_LIST_SECONDS` (a loaded database) kept from when it began was out of date at
+        once, and the next request read again, so that a stranger asking for the list kept the
+        database thread reading it back to back."""
         try:
             rows = await self.db(self.store.lobbies, LOBBY_SIZE)
-            self._lobby_rows = (now, rows)
+            self._lobby_rows = (asyncio.get_running_loop().time(), rows)
             return rows
         finally:
             self._lobby_read = None
@@ -660,10 +664,25 @@ class TableManager:
         second ago, whether or not anybody asked this process for the list): public, so a lookup of
         one tells nobody anything (:meth:`Lookup.prove_first
         <rummykit.web.guesses.Lookup.prove_first>`). A listed table beyond the newest
-        :data:`LOBBY_SIZE` is not among them: nobody can see it without its code."""
+        :data:`LOBBY_SIZE` is not among them: nobody can see it without its code; nor is a stored one
+        that :meth:`lobbies` leaves out (this version cannot play it, or refuses its stored rules)."""
         if not self.store.shared:
             return {t.code for t in self.listed_tables()[-LOBBY_SIZE:]}
-        return {row["code"] for row in await self._lobby_list() if row["code"] not in self._unrestored}
+        return {row["code"] for row in await self._lobby_list() if self._shown_row(row)}
+
+    def _shown_row(self, row: dict[str, Any]) -> bool:
+        """Whether :meth:`lobbies` shows the stored lobby ``row``: not a table this process could not
+        replay, nor one whose stored rules this version refuses (unless this process plays it)."""
+        if row["code"] in self._unrestored:
+            return False
+        table = self.tables.get(row["code"])
+        if table is not None and table.owned:
+            return True
+        try:
+            stored_rules(row["rules"], row["rules_revision"])
+        except RummyError:
+            return False
+        return True
 
     async def shows(self, code: str) -> bool:
         """Whether the lobby lists table ``code`` now (:meth:`shown_codes`)."""
