@@ -269,6 +269,9 @@ def test_the_organiser_labels_a_table_and_everybody_at_it_sees_the_label(sqlite_
         ("Gruppe\tA", "label_not_printable", "nur sichtbare Zeichen"),
         ("Gruppe\nA", "label_not_printable", "nur sichtbare Zeichen"),
         ("Gruppe \u202eA", "label_not_printable", "nur sichtbare Zeichen"),  # a right-to-left override
+        ("Gruppe \u200bA", "label_not_printable", "nur sichtbare Zeichen"),  # a zero-width space
+        ("\u3164\u3164", "label_not_printable", "nur sichtbare Zeichen"),  # Hangul fillers: looks empty
+        ("A" + "\u0489" * 5, "label_not_printable", "nur sichtbare Zeichen"),  # marks piled on one letter
     ],
 )
 def test_a_label_too_long_or_with_an_invisible_character_is_refused(

@@ -387,6 +387,11 @@ def test_6_bad_numbers_and_text_are_422_with_a_clear_message(
     [
         ({"name": "Anna\t"}, "name_not_printable", "keinen Tabulator, Zeilenumbruch oder andere"),
         ({"name": "A" * 33}, "name_too_long", "höchstens 32 Zeichen"),
+        # Marks piled on one letter cover the names around it; fillers show nothing (or look like a name).
+        ({"name": "Z" + "\u0300\u0301\u0302\u0303\u0316"}, "name_not_printable", "unsichtbare"),
+        ({"name": "\u3164"}, "name_not_printable", "unsichtbare"),
+        ({"name": "Anna\u115f"}, "name_not_printable", "unsichtbare"),
+        ({"name": "Ann\u034fa"}, "name_not_printable", "unsichtbare"),
     ],
 )
 def test_6_a_name_a_person_typed_is_refused_in_their_language(
@@ -401,6 +406,17 @@ def test_6_a_name_a_person_typed_is_refused_in_their_language(
         assert answer.status_code == 422, answer.text
         got = answer.json()
         assert got["code"] == code and got["detail"].startswith("name: ") and de in got["texts"]["de"]
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["Nguye\u0302\u0303n", "Tiếng Việt", "\u0f56\u0f66\u0f92\u0fb2\u0f74\u0f56\u0f66", "❤\ufe0f Ana", "👍🏽"],
+)
+def test_6_names_in_any_script_are_taken(client: TestClient, name: str) -> None:
+    """A letter's marks (two on a Vietnamese vowel written apart, a Tibetan stack of three), an emoji's
+    variation selector and skin tone are text, not a pile of marks nor an invisible character."""
+    made = client.post("/api/tables", json={"name": name, "seats": 3})
+    assert made.status_code == 201, made.text
 
 
 # 7. Face-down cards stay out of the log --------------------------------------------------------------

@@ -60,6 +60,7 @@ of its language.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, field_validator
@@ -96,13 +97,28 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, strict=True)
 
 
+MOST_MARKS: Final = 4
+"""The most combining marks one character of a name or label carries: what any script writes (a
+Vietnamese vowel has two, a Tibetan stack three or four). More pile up over the lines around the
+name (a stranger's name of 31 marks on one letter covered the other players' names)."""
+INVISIBLE: Final = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u3164\uffa0")
+"""Characters Python counts as printable that show nothing (Unicode's default-ignorable letters and
+marks: the Hangul fillers, the combining grapheme joiner, Khmer's inherent vowels, Mongolian's
+variation selectors): a name of them alone looked empty, and beside a name looked like that name."""
+
+
 def _printable(text: str) -> str:
-    """Names are printable text: no lone surrogate (not UTF-8), no control character."""
+    """Names are printable text: no lone surrogate (not UTF-8), no control character, nothing that shows
+    nothing (:data:`INVISIBLE`), at most :data:`MOST_MARKS` combining marks on one character."""
+    marks = 0
     for ch in text:
         if 0xD800 <= ord(ch) <= 0xDFFF:
             raise ValueError("must be valid Unicode text (a lone surrogate is not)")
-        if not ch.isprintable():
+        if not ch.isprintable() or ch in INVISIBLE:
             raise ValueError("must not contain control characters")
+        marks = marks + 1 if unicodedata.category(ch) in ("Mn", "Me") else 0
+        if marks > MOST_MARKS:
+            raise ValueError(f"at most {MOST_MARKS} combining marks on one character")
     return text
 
 
