@@ -327,6 +327,9 @@ def test_the_organiser_opens_the_rematch_of_every_finished_table(organised: Test
         moved = web.next_of(ws, "rematch")
     new_first, new_second = (r["code"] for r in rematches)
     assert moved["code"] == new_first and moved["seat"] == 0
+    # The rematch kept for whoever asks again carries no host's token: seat 1's is Ada's alone.
+    kept = web.table_of(organised, first).rematch.result()
+    assert kept[0].code == new_first and kept[2] == "" and moved["token"] not in kept
     with web.connect(organised, new_first, moved["token"]) as ws:
         state = web.receive_state(ws)
         assert state["you"] == 0 and state["table"]["status"] == "playing"  # full: it starts at once

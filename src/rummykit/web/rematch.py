@@ -163,7 +163,9 @@ async def _open(table: Table, address: str | None) -> Opened:
         if client.seat is not None and client.seat in grants:
             message.update(seat=client.seat, token=grants[client.seat])
         client.send(message)
-    return new, 0, grants.get(0, "")
+    # The host's token, for whoever shows the host's seat later (_once answers everybody after with
+    # it); at a table the organiser made seat 0 is a pupil's, whose token goes to that seat alone.
+    return new, 0, "" if table.organised else grants.get(0, "")
 
 
 async def offer(table: Table, client: Client) -> None:
