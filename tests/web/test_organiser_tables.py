@@ -5,6 +5,7 @@ They count against the server's caps and the organiser's own, not against the ad
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from rummykit.web import organiser
 from rummykit.web.app import create_app
 from rummykit.web.organiser import new_key
 from tests.web.test_ended_tables import finish_gin_hand
@@ -346,6 +348,29 @@ def test_the_organiser_opens_the_rematch_of_every_finished_table(organised: Test
     # A pupil at the old table still cannot open one (no host there).
     refused = organised.post(f"/api/tables/{first}/rematch", json={"token": ada["token"]})
     assert refused.status_code == 403 and refused.json()["code"] == "organised_rematch"
+
+
+def test_two_presses_at_once_open_each_rematch_once(organised: TestClient, web: Any) -> None:
+    """A double click on "Rematch all": the second press found the tables the first was opening and
+    skipped them, so each answered part of the list (and the page said fewer rematches); now both
+    list every one, and each table still has one rematch."""
+    gin = {"preset": "gin", "seats": 2, "seed": 4, "bots": [{"kind": "random"}]}
+    codes = [make(organised, **gin)["code"] for _ in range(3)]
+    grants = [join(organised, code, f"Pupil {i}") for i, code in enumerate(codes)]
+    assert organiser_post(organised, "/api/organiser/start").json()["started"] == codes
+    for code, grant in zip(codes, grants, strict=True):
+        with web.connect(organised, code, grant["token"]) as ws:
+            assert finish_gin_hand(ws, web)["match"]["is_over"]
+    tables = [web.table_of(organised, code) for code in codes]
+
+    async def both() -> list[dict[str, list[dict[str, str]]]]:
+        return list(await asyncio.gather(organiser.rematch_all(tables), organiser.rematch_all(tables)))
+
+    first, second = organised.portal.call(both)
+    assert [r["from"] for r in first["rematches"]] == codes
+    assert first == second
+    assert len({r["code"] for r in first["rematches"]}) == 3
+    assert organiser_post(organised, "/api/organiser/rematch").json() == {"rematches": []}
 
 
 def test_a_rematch_refused_by_the_organiser_s_limit_stops_there_and_is_opened_later(

@@ -142,7 +142,8 @@ async def rematch_all(tables: Iterable[Table]) -> dict[str, list[dict[str, str]]
     """Open the rematch of every finished table the organiser made that has none yet, in the order
     the tables were made (:func:`~rummykit.web.rematch.rematch_organised`: the same game, seats, bots
     and label; the players connected now are moved to their seats there, and a full table starts):
-    ``{"rematches": [{"from": code, "code": new code}, …]}``. A refusal (the organiser's tables are
+    ``{"rematches": [{"from": code, "code": new code}, …]}`` (those another press is opening too:
+    each opens once). A refusal (the organiser's tables are
     at their limit) stops there; the rematches opened before it stay, listed with their tables.
 
     Raises:
@@ -150,7 +151,10 @@ async def rematch_all(tables: Iterable[Table]) -> dict[str, list[dict[str, str]]
     """
     made: list[dict[str, str]] = []
     for table in sorted(tables, key=lambda t: t.made):  # a list: making tables changes the server's
-        if table.organised and table.status == "over" and not table.archived and table.rematch is None:
+        # One being opened by a press just before (a double click) is waited for and listed here too:
+        # each press answered only the tables it opened itself, and the page said fewer rematches.
+        opening = table.rematch is None or not table.rematch.done()
+        if table.organised and table.status == "over" and not table.archived and opening:
             new = await rematch_organised(table)
             made.append({"from": table.code, "code": new.code})
     return {"rematches": made}
