@@ -12,6 +12,8 @@ import pytest
 from tests.web.pages import Pages, seeded_table
 
 SERVER_ARGS = ("--organiser",)
+ISOLATE, END = "\u2068", "\u2069"
+"""A label is set among the page's words isolated (first strong isolate … pop directional isolate)."""
 
 
 def organiser_address(module_server: Any) -> str:
@@ -125,13 +127,13 @@ def test_the_organiser_labels_the_tables_and_the_pupils_see_them(pages: Pages, m
     pupil.fill("#join-name", "Ada")
     pupil.click("#btn-name-join")
     pupil.wait_for_selector("#waiting:not(.hidden)")
-    assert pupil.inner_text("#waiting h2") == f"Warten auf Mitspieler · {code} · <i>Rot</i> 2"
+    assert pupil.inner_text("#waiting h2") == f"Warten auf Mitspieler · {code} · {ISOLATE}<i>Rot</i> 2{END}"
     row = organiser.locator("#organise-tables tbody tr", has_text="Ada")
     row.wait_for()
     row.locator("button", has_text="Starten").click()
     pupil.wait_for_selector("#game:not(.hidden)")
     pupil.wait_for_function("S.state.table.status === 'playing'")
-    assert pupil.inner_text("#table-info").startswith(f"<i>Rot</i> 2 · {code} · ")
+    assert pupil.inner_text("#table-info").startswith(f"{ISOLATE}<i>Rot</i> 2{END} · {code} · ")
     assert pupil.locator("#table-info i").count() == 0
     wide = pupil.evaluate("[document.documentElement.scrollWidth, innerWidth]")
     assert wide[0] <= wide[1], wide
@@ -177,6 +179,48 @@ def test_the_organiser_opens_the_rematch_and_the_pupil_is_moved_there(
     pupil.wait_for_function(f"S.code && S.code !== '{code}' && S.state && S.state.table.status === 'playing'")
     new = pupil.evaluate("S.code")
     assert pupil.evaluate("S.seat") == 0
-    assert pupil.inner_text("#table-info").startswith(f"Tisch am Fenster · {new} · ")
+    assert pupil.inner_text("#table-info").startswith(f"{ISOLATE}Tisch am Fenster{END} · {new} · ")
     organiser.locator("#organise-tables tbody tr", has_text=f"Revanche an {new}").wait_for()
     assert organiser.locator("#btn-rematch-all").is_hidden()  # one rematch per table
+
+
+# The x of each character of the code in the header, in the order of the text.
+CODE_XS = """(code) => {
+  const node = document.querySelector('#table-info').firstChild, at = node.textContent.indexOf(code);
+  return [...code].map((_, i) => {
+    const range = document.createRange();
+    range.setStart(node, at + i); range.setEnd(node, at + i + 1);
+    return range.getBoundingClientRect().x;
+  });
+}"""
+
+
+def test_a_right_to_left_label_leaves_the_code_after_it_as_it_is(pages: Pages, module_server: Any) -> None:
+    """A Hebrew label ending in a number carried the digits of the code after it into its own direction:
+    "קבוצה 1 · 3HY4KJ" showed as "3 · 1 קבוצה HY4KJ", and a pupil read the code wrong. The label is
+    isolated: the code's characters stand left to right, after the label."""
+    headers = {"Authorization": f"Bearer {organiser_address(module_server).split('#organise=')[1]}"}
+    pupil = pages.open()
+    code = ""
+    for _ in range(40):  # a code that begins with a digit (the digit went over to the label's side)
+        made = pupil.request.post(f"{pages.base}/api/organiser/tables", headers=headers,
+                                  data={"preset": "gin", "seats": 2, "label": "קבוצה 1"})  # fmt: skip
+        assert made.status == 201, made.text()
+        code = made.json()["code"]
+        if code[0].isdigit():
+            break
+    assert code[0].isdigit(), code
+    pupil.goto(f"{pages.base}/?table={code}")
+    pupil.fill("#join-name", "Ada")
+    pupil.click("#btn-name-join")
+    pupil.wait_for_selector("#waiting:not(.hidden)")
+    assert pupil.request.post(f"{pages.base}/api/organiser/tables/{code}/start", headers=headers).ok
+    pupil.wait_for_function("S.state && S.state.table.status === 'playing'")
+    xs = pupil.evaluate(CODE_XS, code)
+    label_right = pupil.evaluate(
+        """() => {
+        const node = document.querySelector('#table-info').firstChild, range = document.createRange();
+        range.setStart(node, 0); range.setEnd(node, node.textContent.indexOf('·'));
+        return range.getBoundingClientRect().right; }"""
+    )
+    assert xs == sorted(xs) and xs[0] > label_right, (xs, label_right)

@@ -551,6 +551,12 @@ function onMessage(msg) {
   }
 }
 
+// Words typed by a person, set among the page's: isolated (FSI … PDI), so that a right-to-left label
+// does not carry the table's code after it along ("קבוצה 1 · 3HY4KJ" showed as "3 · 1 קבוצה HY4KJ").
+function isolated(text) {
+  return `\u2068${text}\u2069`;
+}
+
 // A server text in the page's language when the server sends both ({"texts": {"en": …, "de": …}}).
 function localText(item, fallback) {
   return Cards.faces((item && item.texts && item.texts[S.lang]) || fallback);
@@ -1127,7 +1133,7 @@ function render() {
   // The players see that they are watched (the count comes with the next move after a watcher arrives).
   const n = st.table.spectators || 0;
   const watched = n ? ` · ${t(n === 1 ? "one_watching" : "n_watching", { n })}` : "";
-  const label = st.table.label ? `${st.table.label} · ` : "";  // the organiser's name for the table first
+  const label = st.table.label ? `${isolated(st.table.label)} · ` : "";  // the organiser's name for the table first
   $("#table-info").textContent = `${label}${st.table.code} · ${presetName(st.table.preset)}${house}${practice} · ${t(st.table.status)}${seeded}${watched}`;
   $("#table-info").title = st.table.rules;
   document.body.dataset.seeded = st.table.seeded ? "1" : "0";
@@ -1207,7 +1213,7 @@ function renderWaiting() {
   const st = S.state;
   announceSeats(st);
   $("#wait-code").textContent = st.table.code;
-  $("#wait-label").textContent = st.table.label ? ` · ${st.table.label}` : "";  // the organiser's name for it
+  $("#wait-label").textContent = st.table.label ? ` · ${isolated(st.table.label)}` : "";  // the organiser's name for it
   $("#share-link").value = `${location.origin}/?table=${st.table.code}`;
   const ol = $("#wait-seats");
   ol.innerHTML = "";
