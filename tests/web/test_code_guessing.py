@@ -455,11 +455,45 @@ async def _shown_with_refused_rules(url: str) -> tuple[bool, bool, bool]:
             await manager.close()
 
 
+async def _lobby_warnings(url: str, asks: int) -> int:
+    """The warnings one process logs about a listed row whose stored rules it refuses while the lobby
+    list is asked for ``asks`` times within one read of it."""
+    import logging
+
+    from sqlalchemy import update
+
+    from rummykit.web.protocol import CreateTable
+    from rummykit.web.store import tables_table
+
+    maker, other = await managers(url, ServerSettings(), 2)
+    warned: list[logging.LogRecord] = []
+    handler = logging.Handler()
+    handler.emit = warned.append  # type: ignore[method-assign]
+    logging.getLogger("rummykit.web").addHandler(handler)
+    try:
+        refused, _, _ = await maker.create(CreateTable(preset="gin", seats=2, name="Anna"))
+        with other.store.engine.begin() as connection:
+            newer = update(tables_table).where(tables_table.c.code == refused.code)
+            connection.execute(newer.values(rules_revision=10**6))
+        for _ in range(asks):
+            assert refused.code not in {entry["code"] for entry in await other.lobbies()}
+        return sum("stored rules are refused" in record.getMessage() for record in warned)
+    finally:
+        for manager in (maker, other):
+            await manager.close()
+
+
 def test_a_table_the_lobby_leaves_out_is_not_among_its_shown_codes(postgres_url: str, web: Any) -> None:
     """A listed row whose stored rules this version refuses is not in the lobby's list: its code was
     still counted as shown (public), so a lookup of it spent no miss of a guessing network."""
     url = web.fresh_database(postgres_url, "lobby_refused_rules")
     assert asyncio.run(_shown_with_refused_rules(url)) == (False, False, True)
+
+
+def test_the_lobby_list_is_made_once_per_read(postgres_url: str, web: Any) -> None:
+    """The list is public and asked for without a request budget: each ask made every stored entry
+    again (2 ms for a full lobby) and logged a refused row again (a log line per request)."""
+    assert asyncio.run(_lobby_warnings(web.fresh_database(postgres_url, "lobby_made_once"), 20)) == 1
 
 
 async def _token_proved_while_the_lobby_is_read(url: str) -> str:

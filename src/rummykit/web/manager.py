@@ -169,6 +169,8 @@ class TableManager:
         self._leases: asyncio.Task[None] | None = None
         self._lobby_rows: tuple[float, list[dict[str, Any]]] | None = None
         self._lobby_read: asyncio.Future[list[dict[str, Any]]] | None = None
+        self._stored_entries: tuple[list[dict[str, Any]], dict[str, dict[str, Any] | None]] | None = None
+        """The lobby entries made of the rows last read (:meth:`_stored_entry`), by code."""
         """The read of the lobby's rows under way (:meth:`_lobby_list`), which requests meanwhile share."""
         rate, burst = self.settings.messages_per_second, self.settings.messages_burst
         self.evaluations = RateLimiter(EVALUATION_SHARE * rate, EVALUATION_SHARE * burst)
@@ -625,15 +627,28 @@ class TableManager:
         if not self.store.shared:
             return [t.lobby_json() for t in self.listed_tables()[-LOBBY_SIZE:]]
         listed = []
-        for row in reversed(await self._lobby_list()):
+        rows = await self._lobby_list()
+        for row in reversed(rows):
             if row["code"] in self._unrestored:  # stored, but this version cannot play it
                 continue
             table = self.tables.get(row["code"])
             if table is not None and table.owned:
                 listed.append(table.lobby_json())
-            elif (lobby := _stored_lobby(row, self.settings)) is not None:
+            elif (lobby := self._stored_entry(rows, row)) is not None:
                 listed.append(lobby)
         return listed
+
+    def _stored_entry(self, rows: list[dict[str, Any]], row: dict[str, Any]) -> dict[str, Any] | None:
+        """The lobby entry of ``row``, one of the lobby's ``rows`` as last read (:func:`_stored_lobby`),
+        made once per read: the list is public and asked for without a request budget, and each ask
+        built every stored entry again (2 ms for a full lobby) and logged a refused row's rules again."""
+        kept = self._stored_entries
+        if kept is None or kept[0] is not rows:
+            kept = self._stored_entries = (rows, {})
+        code = row["code"]
+        if code not in kept[1]:
+            kept[1][code] = _stored_lobby(row, self.settings)
+        return kept[1][code]
 
     async def _lobby_list(self) -> list[dict[str, Any]]:
         """A shared database's lobby rows, newest first: read at most once a second (counted from
