@@ -45,7 +45,8 @@ def _hidden_dealt_again(rnd: rk.Round, seat: int, rng: random.Random) -> rk.Roun
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_a_view_shows_nothing_of_the_hidden_cards(preset: str) -> None:
     """Until a hand is shown (a knock, the end), every seat's view is the same whatever the hidden
-    cards are, in every field, in its ``repr`` and in its pickle."""
+    cards are, in every field, in its ``repr`` and in its pickle, and so are the actions offered to
+    the seat to move."""
     rules = rk.Rules.preset(preset)
     rng = random.Random(preset)
     compared = 0
@@ -56,9 +57,12 @@ def test_a_view_shows_nothing_of_the_hidden_cards(preset: str) -> None:
                 if rnd.is_over or rnd.view(0).knocker is not None:
                     break
                 for seat in range(players):
-                    view, other = rnd.view(seat), _hidden_dealt_again(rnd, seat, rng).view(seat)
+                    dealt_again = _hidden_dealt_again(rnd, seat, rng)
+                    view, other = rnd.view(seat), dealt_again.view(seat)
                     assert view == other and repr(view) == repr(other), (preset, players, game, seat)
                     assert pickle.dumps(view) == pickle.dumps(other)
+                    if seat == rnd.to_move:  # what a bot is offered tells nothing hidden either
+                        assert rnd.legal_actions() == dealt_again.legal_actions()
                     compared += 1
                 rnd.apply(rng.choice(rnd.legal_actions()))
     assert compared > 100
