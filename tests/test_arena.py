@@ -454,9 +454,10 @@ def _missing(view: Any) -> str:
 
 
 @pytest.mark.parametrize("workers", [1, 2])
-def test_a_bot_that_plays_an_illegal_move_is_named_whatever_the_workers(workers: int) -> None:
+def test_a_bot_that_plays_an_illegal_move_is_named_whatever_the_workers(workers: int, tmp_path: Path) -> None:
     """The engine's error reaches the caller as it is (errors pickle out of worker processes, where
-    they used to break the pool), with a note naming the bot, its seat and the game."""
+    they used to break the pool), with a note naming the bot, its seat and the game; the command line
+    says that the bot's move was refused."""
     register_bot("cheat", lambda level: _Cheat())
     try:
         with pytest.raises(CardNotInHandError, match="you do not hold") as info:
@@ -468,6 +469,12 @@ def test_a_bot_that_plays_an_illegal_move_is_named_whatever_the_workers(workers:
         )
         assert result.exit_code == 2 and "Traceback" not in result.stderr
         assert "you do not hold" in result.stderr and "bot 'cheat' at seat" in result.stderr
+        # the engine's refusal alone read like a fault of rummykit's: it is named as the bot's move
+        assert result.stderr.startswith("error: a bot's move was refused: discard "), result.stderr
+        played = ["selfplay", "--rules", "viennese", "--bots", "cheat,random", "--games", "2", "-q"]
+        result = CliRunner().invoke(app, [*played, "-w", str(workers), "--out", str(tmp_path / "run")])
+        assert result.exit_code == 2 and "bot 'cheat' at seat" in result.stderr
+        assert result.stderr.startswith("error: a bot's move was refused: discard "), result.stderr
     finally:
         del _FACTORIES["cheat"]
 

@@ -5,13 +5,23 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import rummykit as rk
 from rummykit import Card, parse_cards, solver
 from rummykit.actions import BuyBack, Decline, Discard, Draw, TakeDiscard
-from rummykit.bots import Budget, GreedyBot, MatchView, RandomBot, SearchBot, make_bot, match_action
+from rummykit.bots import (
+    Budget,
+    GreedyBot,
+    MatchView,
+    RandomBot,
+    SearchBot,
+    UnknownBotError,
+    make_bot,
+    match_action,
+)
 from rummykit.bots.greedy import Situation, best_discard, buyback_pays, discard_scores, policy_action
 from rummykit.determinize import sample_round
 from rummykit.i18n.localize import localize_note
@@ -482,6 +492,51 @@ def test_an_installed_bot_named_like_a_built_in_one_is_named_before_the_game(
         "ist ein Bot von rummykit; das Paket muss ihn unter einem anderen Namen anbieten"
     )
     assert localize_note(said, "de") == german
+
+
+class _NoLevel:
+    """A bot class whose constructor takes no level: what an author naturally registers first."""
+
+    name = "nolevel"
+
+    def choose(self, view: Any, legal: Any, rng: Any) -> Any:
+        return legal[0]
+
+
+@pytest.mark.parametrize("factory", [_NoLevel, lambda: _NoLevel(), "not callable"])
+def test_a_factory_that_cannot_take_a_level_is_refused_when_registered(factory: Any) -> None:
+    """A factory is called as ``factory(level)``; one that takes no level (a bot class, ``lambda:
+    MyBot()``) was registered without a word and failed in the middle of an arena run with a bare
+    ``TypeError`` naming no bot."""
+    from rummykit.bots import _FACTORIES, register_bot
+
+    with pytest.raises(TypeError, match="the factory of the bot 'nolevel' "):
+        register_bot("nolevel", factory)
+    assert "nolevel" not in _FACTORIES
+    register_bot("nolevel", lambda level=None, **options: _NoLevel())
+    try:
+        assert isinstance(make_bot("nolevel:hard"), _NoLevel)
+    finally:
+        del _FACTORIES["nolevel"]
+
+
+def test_an_installed_bot_class_without_a_level_is_one_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An entry point naming a bot class whose constructor takes nothing stopped ``rummykit arena``
+    with a traceback; now ``make_bot`` says which package's bot and what its factory must take."""
+    from rummykit.bots import _FACTORIES
+
+    _install_plugin(tmp_path)
+    entry = tmp_path / "firstlegal_bot-1.0.dist-info" / "entry_points.txt"
+    entry.write_text("[rummykit.bots]\nfirstlegal = firstlegal_bot:FirstLegal\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        wanted = r"^bot 'firstlegal' of 'firstlegal_bot:FirstLegal': .*called as factory\(level, "
+        with pytest.raises(UnknownBotError, match=wanted):
+            make_bot("firstlegal")
+    finally:
+        _FACTORIES.pop("firstlegal", None)
 
 
 def test_a_built_in_kind_is_replaced_only_on_purpose() -> None:

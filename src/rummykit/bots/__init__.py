@@ -97,6 +97,9 @@ def register_bot(kind: str, factory: Callable[..., Bot], *, replace: bool = Fals
     Raises:
         ValueError: an empty kind, one with ``:`` or ``,`` (they separate a kind from its level, and
             bots in a list), or a built-in kind without ``replace=True``.
+        TypeError: ``factory`` is not callable, or cannot be called with a level (a bot class whose
+            constructor takes no arguments, ``lambda: MyBot()``): said now rather than in the middle
+            of a run.
     """
     name = kind.strip().lower()
     if not name or ":" in name or "," in name:
@@ -106,7 +109,27 @@ def register_bot(kind: str, factory: Callable[..., Bot], *, replace: bool = Fals
             f"{quoted(name)} is a built-in bot; give yours another name (or pass replace=True to "
             "stand in for it in every game of this process)"
         )
+    _check_factory(name, factory)
     _FACTORIES[name] = factory
+
+
+def _check_factory(kind: str, factory: object) -> None:
+    """Raise :class:`TypeError` unless ``factory`` can be called as ``factory(level)`` (a factory
+    whose parameters cannot be read is trusted)."""
+    if not callable(factory):
+        raise TypeError(f"the factory of the bot {quoted(kind)} is not callable: {factory!r}")
+    try:
+        signature = inspect.signature(factory)
+    except (TypeError, ValueError):
+        return
+    try:
+        signature.bind(None)
+    except TypeError:
+        raise TypeError(
+            f"the factory of the bot {quoted(kind)} is called as factory(level, **options) (level None, "
+            f"'easy', 'medium' or 'hard'), but it takes {signature}; give it a level parameter, e.g. "
+            "lambda level=None, **options: MyBot()"
+        ) from None
 
 
 PLUGIN_GROUP: Final = "rummykit.bots"
@@ -241,9 +264,10 @@ def _plugin_factory(kind: str) -> Callable[..., Bot] | None:
         factory = ep.load()
     except Exception as exc:  # a plug-in's import error is the plug-in's, told in one line
         raise UnknownBotError(f"bot {quoted(kind)} of {quoted(ep.value)} does not load: {exc}") from None
-    if not callable(factory):
-        raise UnknownBotError(f"bot {quoted(kind)}: {quoted(ep.value)} is not a factory")
-    register_bot(kind, factory)
+    try:
+        register_bot(kind, factory)
+    except TypeError as exc:  # not callable, or without a level parameter
+        raise UnknownBotError(f"bot {quoted(kind)} of {quoted(ep.value)}: {exc}") from None
     return factory  # type: ignore[no-any-return]
 
 

@@ -37,7 +37,7 @@ from rummykit.bots import canonical_spec, seat_notices
 from rummykit.cli.checks import fail as _fail
 from rummykit.cli.checks import writable_file
 from rummykit.cluster import BACKENDS, Backend
-from rummykit.errors import RummyError
+from rummykit.errors import IllegalActionError, RummyError
 from rummykit.rules import Rules
 
 BACKEND_OPTION: Final = typer.Option(
@@ -48,6 +48,12 @@ RAY_ADDRESS_OPTION: Final = typer.Option(
     "--ray-address",
     help="Existing Ray cluster (HOST:PORT, auto, ray://HOST:PORT); default: RAY_ADDRESS, "
     "else a local Ray instance.",
+)
+
+
+BOTS_HELP: Final = (
+    "Comma-separated bots: random, greedy, search, search:hard …, and the kinds installed packages offer "
+    "(the rummykit.bots entry points; rummykit info lists them)."
 )
 
 
@@ -63,9 +69,20 @@ def run_failed(exc: Exception, resume: str = "") -> NoReturn:
     raise exc
 
 
+def stopped(exc: Exception) -> NoReturn:
+    """End a run that a bot which cannot be made, or a bot's move the engine refused, stopped: in
+    ``error:`` lines, the refusal named as the bot's move (the note names the bot, seat and game;
+    the engine's message alone read like a fault of rummykit's)."""
+    notes = list(getattr(exc, "__notes__", ()))
+    message = str(exc)
+    if isinstance(exc, IllegalActionError) and any(note.startswith("bot ") for note in notes):
+        message = f"a bot's move was refused: {message}"
+    _fail("\n  ".join([message, *notes]))
+
+
 def arena_command(
     bots: Annotated[
-        str, typer.Option("--bots", "-b", help="Comma-separated bots: random, greedy, search, search:hard …")
+        str, typer.Option("--bots", "-b", help=BOTS_HELP)
     ] = "greedy,random",
     rules_text: Annotated[
         str, typer.Option("--rules", "-r", help="Preset, alias or rules text form.")
@@ -156,7 +173,7 @@ def arena_command(
                 batch=batch,
             )
     except (ArenaError, RummyError) as exc:  # RummyError: a bot that cannot be made, or an illegal move
-        _fail("\n  ".join([str(exc), *getattr(exc, "__notes__", ())]))  # the note names bot, seat and game
+        stopped(exc)
     except KeyboardInterrupt:
         interrupted(
             f"interrupted after {played[0]} of {played[1] or '?'} games: an arena run keeps its games in "

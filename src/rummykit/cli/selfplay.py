@@ -27,9 +27,9 @@ from rummykit.cli.arena import (
     interrupted,
     pick_backend,
     run_failed,
+    stopped,
     terminate_as_interrupt,
 )
-from rummykit.cli.checks import fail as _fail
 from rummykit.errors import RummyError
 from rummykit.rules import Rules
 from rummykit.selfplay import SelfPlayConfig, SelfPlayError, run_selfplay
@@ -96,7 +96,7 @@ def selfplay_command(
                 config, out, workers=workers, backend=chosen, ray_address=ray_address, progress=progress
             )
     except (SelfPlayError, RummyError) as exc:  # RummyError: a bot that cannot be made, or an illegal move
-        _fail("\n  ".join([str(exc), *getattr(exc, "__notes__", ())]))  # the note names bot, seat and game
+        stopped(exc)  # the note names bot, seat and game
     except KeyboardInterrupt:
         interrupted(
             f"interrupted: {written[0]} of {written[1]} games written to {out}; run the same command "

@@ -4,7 +4,9 @@ Everything here is a pure function of a multiset of cards and a :class:`~rummyki
 round state is read or kept. The rules in force decide which melds exist (RULES.md §2.3):
 ``joker_limit``, ``max_adjacent_jokers``, ``ace_low_in_runs``, ``ace_high_in_runs``,
 ``allow_ace_both_ends``, ``set_size_min``/``set_size_max`` and ``set_distinct_suits``
-(:data:`~rummykit.solver.tables.MELD_OPTIONS`).
+(:data:`~rummykit.solver.tables.MELD_OPTIONS`). Deadwood is counted in ``rules.deadwood_value`` in
+every game, the melding games too (ace 11, joker 20), whose hands left are scored by
+``rules.penalty_value`` instead (Basic Rummy: ace 1, joker 15).
 
 The package (speed matters: bots and learning agents call these functions in hot loops):
 
