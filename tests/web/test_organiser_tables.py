@@ -295,8 +295,8 @@ def test_only_the_organiser_labels_a_table(organised: TestClient) -> None:
 def test_the_organiser_opens_the_rematch_of_every_finished_table(organised: TestClient, web: Any) -> None:
     """A class plays on after its first match: one press opens the rematch of every finished table
     of the organiser's (none of one still waiting or playing), with the same game, bots and label;
-    a pupil still at the old table is moved to their seat and a full table starts, a pupil who left
-    finds the seat open and the table waiting for the organiser. Each table has one rematch."""
+    a pupil still at the old table is moved to their seat and a full table starts, a pupil who closed
+    the page keeps their seat and the table waits for the organiser. Each table has one rematch."""
     gin = {"preset": "gin", "seats": 2, "seed": 4, "bots": [{"kind": "random"}]}
     first, second = (make(organised, **gin, label=f"Gruppe {x}")["code"] for x in "AB")
     playing = make(organised, **gin, label="Gruppe C")["code"]
@@ -321,7 +321,7 @@ def test_the_organiser_opens_the_rematch_of_every_finished_table(organised: Test
         assert [s["kind"] for s in state["table"]["seats"]] == ["human", "bot"]
     waiting = organised.get(f"/api/tables/{new_second}").json()
     assert waiting["status"] == "waiting" and waiting["label"] == "Gruppe B"
-    assert [s["kind"] for s in waiting["seats"]] == ["open", "bot"]  # Ben was gone: his seat is open
+    assert [(s["kind"], s["name"]) for s in waiting["seats"]] == [("human", "Ben"), ("bot", "Bot 2")]
     listed = organiser_post(organised, "/api/organiser/rematch").json()
     assert listed == {"rematches": []}  # one rematch each
     tables = {e["code"]: e for e in organised.get("/api/organiser/tables", headers=BEARER).json()["tables"]}
@@ -330,6 +330,36 @@ def test_the_organiser_opens_the_rematch_of_every_finished_table(organised: Test
     # A pupil at the old table still cannot open one (no host there).
     refused = organised.post(f"/api/tables/{first}/rematch", json={"token": ada["token"]})
     assert refused.status_code == 403 and refused.json()["code"] == "organised_rematch"
+
+
+def test_a_pupil_away_at_the_organiser_s_rematch_is_given_their_seat_on_coming_back(
+    organised: TestClient, web: Any
+) -> None:
+    """A tablet that slept through the organiser's press: its pupil's seat at the rematch is kept
+    under their name (not open for anybody), the table waits for them, and reconnecting to the old
+    table tells them the seat and its token, which plays it."""
+    gin = {"preset": "gin", "seats": 2, "seed": 4, "bots": [{"kind": "random"}]}
+    code = make(organised, **gin)["code"]
+    ben = join(organised, code, "Ben")
+    assert organiser_post(organised, "/api/organiser/start").json()["started"] == [code]
+    with web.connect(organised, code, ben["token"]) as ws:
+        assert finish_gin_hand(ws, web)["match"]["is_over"]  # then the tablet sleeps
+    new = organiser_post(organised, "/api/organiser/rematch").json()["rematches"][0]["code"]
+    kept = organised.get(f"/api/tables/{new}").json()
+    assert kept["status"] == "waiting"  # not started with its only person away
+    assert [(s["kind"], s["name"], s["connected"]) for s in kept["seats"]] == [
+        ("human", "Ben", False),
+        ("bot", "Bot 2", False),
+    ]
+    refused = organised.post(f"/api/tables/{new}/join", json={"name": "Stranger"})
+    assert refused.status_code == 409 and refused.json()["code"] == "no_free_seat"  # the seat is Ben's
+    with web.connect(organised, code, ben["token"]) as ws:  # Ben opens the old table again
+        told = web.next_of(ws, "rematch")
+    assert told["code"] == new and told["offer"] is True and told["seat"] == 0
+    with web.connect(organised, new, told["token"]) as ws:
+        assert web.receive_state(ws)["you"] == 0
+        started = organiser_post(organised, f"/api/organiser/tables/{new}/start")
+        assert started.status_code == 200 and started.json()["status"] == "playing"
 
 
 def test_a_rematch_refused_by_the_organiser_s_limit_stops_there_and_is_opened_later(

@@ -2738,8 +2738,10 @@ function onRematch(msg) {
   // Told on opening a finished table whose rematch is open: shown, not followed (the old table may
   // be opened for its final scores); a seat left open there is joined by the code.
   if (msg.code === S.code) return;  // on the way there already (asked again, and told on connecting)
-  // Our seat there given while our link was dead (the message lost): taken now, as it would have been.
-  if (msg.offer && msg.token && S.back) { goToRematch({ code: msg.code, token: msg.token, seat: msg.seat }); return; }
+  // Our seat there given while our link was dead (the message lost), or kept for us by the organiser
+  // while we were away (the class plays on): taken now, as it would have been.
+  const organised = !!(S.state && S.state.table.organised);
+  if (msg.offer && msg.token && (S.back || organised)) { goToRematch({ code: msg.code, token: msg.token, seat: msg.seat }); return; }
   if (msg.offer && msg.token) saveGrant({ code: msg.code, token: msg.token, seat: msg.seat });
   if (msg.offer) { flash(t("rematch_offer", { code: msg.code })); return; }
   if (msg.token) goToRematch({ code: msg.code, token: msg.token, seat: msg.seat });
