@@ -282,6 +282,43 @@ def test_a_label_too_long_or_with_an_invisible_character_is_refused(
     assert make(organised, preset="gin", label="G" * 24)["label"] == "G" * 24  # the longest there is
 
 
+def test_the_organiser_changes_or_clears_a_table_s_label_and_only_the_organiser(
+    sqlite_url: str, web: Any
+) -> None:
+    """A teacher who typed the wrong group renames the table: checked as at its making, stored (a
+    restart keeps it), and seen at once by everybody at it and in the lobby. No pupil at it, nor
+    anybody without the key, can; a player's own table gets none; a closed table is not renamed."""
+    with TestClient(organiser_app(sqlite_url, web)) as client:
+        code = make(client, preset="gin", seats=2, label="Gruppe A", listed=True)["code"]
+        ada = join(client, code, "Ada")
+        path = f"/api/organiser/tables/{code}/label"
+        with web.connect(client, code, ada["token"]) as ws:
+            web.receive_state(ws)
+            renamed = organiser_post(client, path, {"label": "  Gruppe B  "})
+            assert renamed.status_code == 200 and renamed.json()["label"] == "Gruppe B"
+            assert web.receive_state(ws)["table"]["label"] == "Gruppe B"
+        lobby = {t["code"]: t for t in client.get("/api/tables").json()["tables"]}
+        assert lobby[code]["label"] == "Gruppe B"
+        for label, error in (("G" * 25, "label_too_long"), ("B\u200bB", "label_not_printable")):
+            refused = organiser_post(client, path, {"label": label})
+            assert refused.status_code == 422 and refused.json()["code"] == error, refused.text
+        for headers in ({}, {"Authorization": f"Bearer {ada['token']}"}):  # a pupil, a stranger
+            refused = client.post(path, json={"label": "Gratis Chips!"}, headers=headers)
+            assert refused.status_code == 403 and refused.json()["code"] == "not_organiser"
+        own = web.create(client, preset="gin", name="Pia")["code"]
+        refused = organiser_post(client, f"/api/organiser/tables/{own}/label", {"label": "Pia's"})
+        assert refused.status_code == 409 and refused.json()["code"] == "has_host"
+        assert client.get(f"/api/tables/{own}").json()["label"] == ""
+        assert client.get(f"/api/tables/{code}").json()["label"] == "Gruppe B"
+    with TestClient(organiser_app(sqlite_url, web)) as client:
+        assert client.get(f"/api/tables/{code}").json()["label"] == "Gruppe B"  # stored
+        cleared = organiser_post(client, f"/api/organiser/tables/{code}/label", {"label": ""})
+        assert cleared.status_code == 200 and cleared.json()["label"] == ""
+        assert organiser_post(client, f"/api/organiser/tables/{code}/close").status_code == 200
+        refused = organiser_post(client, f"/api/organiser/tables/{code}/label", {"label": "Gruppe C"})
+        assert refused.status_code == 409 and refused.json()["code"] == "table_status"
+
+
 def test_only_the_organiser_labels_a_table(organised: TestClient) -> None:
     """A label in the public lobby would be anybody's words beside a code: a player's own table has none."""
     refused = organised.post("/api/tables", json={"name": "Pia", "preset": "gin", "label": "Gratis Chips!"})

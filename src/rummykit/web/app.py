@@ -84,6 +84,7 @@ from rummykit.web.protocol import (
     CreateTable,
     HouseRules,
     JoinTable,
+    OrganiserLabel,
     OrganiserRemove,
     RemoveSeat,
     SeatGrant,
@@ -648,6 +649,12 @@ def _organiser_routes(app: FastAPI, key: str, limit: Callable[[Request], Awaitab
     @app.post("/api/organiser/rematch")
     async def organiser_rematch_all(manager: Organiser) -> dict[str, Any]:
         return await organiser.rematch_all(list(manager.tables.values()))
+
+    @app.post("/api/organiser/tables/{code}/label")
+    async def organiser_label(code: str, body: OrganiserLabel, manager: Organiser) -> dict[str, Any]:
+        table = await manager.find(code)
+        await table.relabel(body.label)
+        return organiser.organiser_entry(table)
 
     @app.post("/api/organiser/tables/{code}/remove")
     async def organiser_remove(

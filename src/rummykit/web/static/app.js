@@ -86,6 +86,9 @@ const I18N = {
     organise_label_note: "Several tables: each gets a number after the label (Group 1, Group 2 …).",
     organise_made: "{n} tables made.", organise_made_1: "The table is made.", organise_start: "Start", organise_start_all: "Start all waiting tables",
     organise_started: "Started: {n}. Still waiting for players: {m}.", organise_nobody: "Nobody sits here yet.",
+    organise_relabel: "Rename", organise_relabel_named: "Change the label of table {code}",
+    organise_relabel_prompt: "Label of table {code}, shown at the table (at most 24 characters; empty: none):",
+    organise_relabeled: "Table {code} is now labelled {label}.", organise_unlabeled: "Table {code} has no label now.",
     organise_copy: "Copy link", organise_copied: "The link of table {code} is copied.", organise_link: "Link of table {code}",
     wait_organiser: "The organiser starts this table.", rematch_organiser: "The organiser opens the rematch (you keep your seat) or makes the next tables.",
     imprint: "Imprint", privacy: "Privacy", one_watching: "1 watching", n_watching: "{n} watching", record_link: "Download the game record", record_note: "every deal and move, to replay with rummykit replay",
@@ -204,6 +207,9 @@ const I18N = {
     organise_label_note: "Mehrere Tische: jeder bekommt eine Nummer hinter der Bezeichnung (Gruppe 1, Gruppe 2 …).",
     organise_made: "{n} Tische eröffnet.", organise_made_1: "Der Tisch ist eröffnet.", organise_start: "Starten", organise_start_all: "Alle wartenden Tische starten",
     organise_started: "Gestartet: {n}. Warten noch auf Spieler: {m}.", organise_nobody: "Hier sitzt noch niemand.",
+    organise_relabel: "Umbenennen", organise_relabel_named: "Bezeichnung von Tisch {code} ändern",
+    organise_relabel_prompt: "Bezeichnung von Tisch {code}, am Tisch zu sehen (höchstens 24 Zeichen; leer: keine):",
+    organise_relabeled: "Tisch {code} heißt jetzt {label}.", organise_unlabeled: "Tisch {code} hat jetzt keine Bezeichnung.",
     organise_copy: "Link kopieren", organise_copied: "Der Link von Tisch {code} ist kopiert.", organise_link: "Link von Tisch {code}",
     wait_organiser: "Diesen Tisch startet die Spielleitung.", rematch_organiser: "Die Revanche (du behältst deinen Platz) oder die nächsten Tische eröffnet die Spielleitung.",
     imprint: "Impressum", privacy: "Datenschutz", one_watching: "1 Zuschauer", n_watching: "{n} Zuschauer", record_link: "Spielprotokoll herunterladen", record_note: "alle Karten und Züge, zum Nachspielen mit rummykit replay",
@@ -3173,6 +3179,14 @@ function renderOrganiser() {
       start.addEventListener("click", () => startOrganised(e.code));
       actions.appendChild(start);
     }
+    if (e.organised && ["waiting", "playing", "over"].includes(e.status)) {
+      const rename = document.createElement("button");
+      rename.type = "button"; rename.className = "ghost";
+      rename.textContent = t("organise_relabel");
+      rename.setAttribute("aria-label", t("organise_relabel_named", { code: e.code }));
+      rename.addEventListener("click", () => relabelOrganised(e.code, e.label));
+      actions.appendChild(rename);
+    }
     if (["waiting", "playing"].includes(e.status)) {
       const close = document.createElement("button");
       close.type = "button"; close.className = "ghost";
@@ -3182,6 +3196,19 @@ function renderOrganiser() {
     }
     body.appendChild(tr);
   }
+}
+
+// The organiser names one of their tables anew ("Group B"), or clears its label: the same check as
+// at its making, by the server (a refusal is said in the page's language).
+async function relabelOrganised(code, label) {
+  const typed = window.prompt(t("organise_relabel_prompt", { code }), label || "");
+  if (typed === null) return;
+  try {
+    const entry = await organiserApi(`/api/organiser/tables/${encodeURIComponent(code)}/label`, true, { label: typed });
+    clearError($("#organise-error"));
+    announce(entry.label ? t("organise_relabeled", { code, label: entry.label }) : t("organise_unlabeled", { code }));
+    await loadOrganiser();
+  } catch (err) { showError(err.message, $("#organise-error")); }
 }
 
 async function closeOrganised(code) {
