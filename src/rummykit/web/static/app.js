@@ -306,8 +306,12 @@ function retryNote(res) {
   return " " + t("retry_at", { time: when.toLocaleTimeString(S.lang === "de" ? "de-DE" : "en-GB", parts) });
 }
 
-async function api(path, body) {
-  const opts = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+// A seat's token shown on a GET of its own table (never in the URL): where a stranger spent the
+// network's lookups of codes, only this lets the player look up their table.
+const seatHeaders = (token) => (token ? { Authorization: `Bearer ${token}` } : {});
+
+async function api(path, body, token = null) {
+  const opts = body === undefined ? { headers: seatHeaders(token) } : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
   const res = await fetch(path, opts);
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
@@ -787,7 +791,8 @@ async function showRules(path, body = undefined) {
   S.rulesPath = path;
   S.rulesBody = body;
   try {
-    const data = await api(`${path}?lang=${S.lang}`, body);
+    const own = body === undefined && S.code && path.startsWith(`/api/tables/${encodeURIComponent(S.code)}/`);
+    const data = await api(`${path}?lang=${S.lang}`, body, own ? S.token || S.heldToken : null);
     $("#rules-heading").textContent = data.code ? `${t("rules")} · ${data.code}` : t("rules");
     $("#rules-body").innerHTML = data.html;  // escaped by rummykit.explain; nothing else goes in unescaped
     if ($("#rules-dialog").classList.contains("hidden")) S.rulesReturn = document.activeElement;  // back there after
@@ -2727,6 +2732,31 @@ function showMatchOver(state) {
   showOverlay(html, t("new_table"), () => { location.href = "/"; }, "#match-over");
   const b = $("#btn-rematch");
   if (b) b.addEventListener("click", requestRematch);
+  $("#overlay .record-link a").addEventListener("click", downloadRecord);
+}
+
+// The record is fetched with the seat's token where there is one (a network whose lookups of codes
+// a stranger spent still gets its own table's), then saved as the link would have saved it.
+async function downloadRecord(event) {
+  const token = S.token || S.heldToken;
+  if (!token) return;  // a watcher: the link itself
+  event.preventDefault();
+  const link = event.currentTarget;
+  try {
+    const res = await fetch(link.getAttribute("href"), { headers: seatHeaders(token) });
+    if (!res.ok) {
+      const data = await res.json().catch(() => ({}));
+      flash(inLang(data.texts, typeof data.detail === "string" ? data.detail : String(res.status)) + retryNote(res));
+      return;
+    }
+    const saved = document.createElement("a");
+    saved.href = URL.createObjectURL(await res.blob());
+    saved.download = link.getAttribute("download");
+    document.body.appendChild(saved);
+    saved.click();
+    saved.remove();
+    setTimeout(() => URL.revokeObjectURL(saved.href), 1000);
+  } catch { flash(t("connection_lost")); }
 }
 
 // The host's rematch: a new table with the same seats and rules. Asked over the websocket, which
@@ -3227,7 +3257,7 @@ async function loadMyTables() {
   for (const g of myGrants()) {
     // Gone: the seat is forgotten. A table this server cannot play (409) keeps it: another process of a
     // rolling upgrade, or the release it came from, may play it.
-    const lobby = await api(`/api/tables/${g.code}`).catch((err) => (err.status === 404 ? null : undefined));
+    const lobby = await api(`/api/tables/${g.code}`, undefined, g.token).catch((err) => (err.status === 404 ? null : undefined));
     if (lobby === undefined) continue;  // not answered now (a limit, the network): ask again next time
     // A finished table keeps its grant (its rematch is offered to the seats); a closed or expired one,
     // or one the server no longer knows, is forgotten.
