@@ -158,6 +158,37 @@ def test_people_seated_at_a_table_get_through_a_network_whose_misses_are_spent(
     assert retaken.status_code == 200, retaken.text
 
 
+def test_a_spent_network_reaches_its_own_table_s_entry_rules_and_record_with_the_seat_s_token(
+    clients: dict[str, TestClient], web: Any
+) -> None:
+    """A player whose network a stranger had spent could play, but not look up their own table: its
+    entry ("Your tables"), its rules page and, once it ended and left memory, its record were refused
+    as any code. A ``GET`` showing the seat's token (``Authorization: Bearer``) gets through; none, a
+    made-up one or another table's is refused alike."""
+    from tests.web.test_ended_tables import ended_gin_tables
+
+    first, same = clients["first"], clients["same_network"]
+    waiting = web.create(first, preset="gin", seats=2, name="Anna", listed=False)
+    ended = ended_gin_tables(first, web, (4,))[0]  # ended, and gone from memory
+    for _ in range(MISSES):
+        assert same.get(f"/api/tables/{unused_code(waiting['code'])}").status_code == 404
+    cases = ((waiting, ended, ("", "/rules")), (ended, waiting, ("", "/rules", "/record")))
+    for grant, other, paths in cases:
+        for path in paths:
+            url = f"/api/tables/{grant['code']}{path}"
+            for refused in (
+                first.get(url),
+                first.get(url, headers={"Authorization": "Bearer " + "x" * 30}),
+                first.get(url, headers={"Authorization": f"Bearer {other['token']}"}),
+                first.get(url, headers={"Authorization": grant["token"]}),  # not a bearer
+            ):
+                assert refused.status_code == 429 and refused.json()["code"] == "too_many_misses", url
+            own = same.get(url, headers={"Authorization": f"Bearer {grant['token']}"})
+            assert own.status_code == 200, (url, own.text)
+    bearer = {"Authorization": f"Bearer {ended['token']}"}
+    assert first.get(f"/api/tables/{ended['code']}/record", headers=bearer).json()["actions"]
+
+
 def test_a_made_up_token_from_a_spent_network_costs_the_same_for_every_code(
     app: Any, clients: dict[str, TestClient], web: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -532,3 +563,50 @@ def test_a_seat_s_token_is_checked_against_the_tables_held_after_the_lobby_s_rea
     lobby's list: a table claimed meanwhile was missing, and its player refused as a guesser."""
     url = f"sqlite:///{tmp_path / 'proof.db'}"
     assert asyncio.run(_token_proved_while_the_lobby_is_read(url)) == "found"
+
+
+def test_a_spent_network_plays_its_own_table_that_another_process_plays(
+    postgres_url: str, server_factory: Any
+) -> None:
+    """With several processes, a seated player from a network out of misses was served only by the
+    process that plays their table: reaching another one (a balancer's choice, a restart), they were
+    refused as a guesser. The seat's token, checked against the stored seats, relays them to the
+    table's process; the table's entry is theirs too. A made-up token is still refused."""
+    import json
+
+    import httpx
+    from websockets.sync.client import connect
+
+    from tests.web.conftest import fresh_database
+
+    url = fresh_database(postgres_url, "misses_elsewhere")
+    fast = ("--missed-codes-per-hour", "0.001", "--requests-per-second", "1000", "--http-per-second", "0")
+    owner, other = server_factory(url, extra=fast), server_factory(url, extra=fast)
+    spec = {"preset": "gin", "seats": 2, "name": "Anna", "listed": False}
+    grant = httpx.post(owner.url + "/api/tables", json=spec).json()
+    code, token = grant["code"], grant["token"]
+
+    def hello(base: str, shown: str) -> tuple[Any, dict[str, Any]]:
+        ws = connect(base.replace("http://", "ws://") + f"/ws/{code}", open_timeout=10)
+        ws.send(json.dumps({"type": "hello", "token": shown}))
+        return ws, json.loads(ws.recv(timeout=10))
+
+    played, first = hello(owner.url, token)  # the owner plays the table now
+    assert first == {"type": "welcome", "seat": 0, "code": code}
+    misses = 0
+    while httpx.get(other.url + f"/api/tables/{unused_code(code)}").status_code == 404:
+        misses += 1
+        assert misses <= 200
+    bearer = {"Authorization": f"Bearer {token}"}
+    assert httpx.get(other.url + f"/api/tables/{code}").json()["code"] == "too_many_misses"
+    assert httpx.get(other.url + f"/api/tables/{code}", headers=bearer).json()["code"] == code
+    stranger, refused = hello(other.url, "x" * 30)
+    assert refused["code"] == "too_many_misses"
+    stranger.close()
+    relayed, welcome = hello(other.url, token)  # a second tab of Anna's, reaching the other process
+    assert welcome == {"type": "welcome", "seat": 0, "code": code}, welcome
+    while (message := json.loads(relayed.recv(timeout=10)))["type"] != "state":
+        pass
+    assert message["you"] == 0 and message["table"]["code"] == code
+    relayed.close()
+    played.close()

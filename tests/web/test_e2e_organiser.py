@@ -224,3 +224,89 @@ def test_a_right_to_left_label_leaves_the_code_after_it_as_it_is(pages: Pages, m
         return range.getBoundingClientRect().right; }"""
     )
     assert xs == sorted(xs) and xs[0] > label_right, (xs, label_right)
+
+
+def test_the_organiser_renames_a_table_from_the_keyboard_and_the_pupil_sees_it(
+    pages: Pages, module_server: Any
+) -> None:
+    """A wrong group typed at the making is put right from the list: the table's Rename button (named
+    for a screen reader with the table's code) asks for the new label, which the waiting pupil's page
+    shows at once; a refused label is said in the page's language and changes nothing."""
+    organiser = pages.open(locale="de-DE")
+    organiser.goto(organiser_address(module_server))
+    organiser.wait_for_selector("#organise #create-form #preset option[value=gin]", state="attached")
+    key = organiser.evaluate("sessionStorage.getItem('rummykit:organiser')")
+    spec = {"preset": "gin", "seats": 2, "label": "Gruppe A"}
+    made = organiser.request.post(
+        f"{pages.base}/api/organiser/tables", data=spec, headers={"Authorization": f"Bearer {key}"}
+    )
+    code = made.json()["code"]
+    pupil = pages.open(locale="de-DE")
+    pupil.goto(f"{pages.base}/?table={code}")
+    pupil.fill("#join-name", "Ada")
+    pupil.click("#btn-name-join")
+    pupil.wait_for_selector("#waiting:not(.hidden)")
+    assert pupil.inner_text("#waiting h2").endswith(f" · {ISOLATE}Gruppe A{END}")
+    rename = organiser.get_by_role("button", name=f"Bezeichnung von Tisch {code} ändern")
+    rename.wait_for()
+    asked: list[str] = []
+
+    def answer(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.accept("Gruppe B")
+
+    organiser.once("dialog", answer)
+    rename.focus()
+    organiser.keyboard.press("Enter")
+    pupil.wait_for_function("document.querySelector('#waiting h2').textContent.endsWith(' · \u2068Gruppe B\u2069')")
+    assert asked and asked[0].startswith(f"Bezeichnung von Tisch {code}")
+    box = organiser.locator("#organise-tables .join-box", has_text=code)
+    organiser.wait_for_function(
+        f"[...document.querySelectorAll('.join-box')].some((b) => b.textContent.startsWith('Gruppe B{code}'))"
+    )
+    assert "Gruppe B" in box.inner_text()
+    organiser.once("dialog", lambda dialog: dialog.accept("G" * 25))
+    organiser.get_by_role("button", name=f"Bezeichnung von Tisch {code} ändern").click()
+    organiser.wait_for_selector("#organise-error:not(.hidden)")
+    assert "höchstens 24 Zeichen" in organiser.inner_text("#organise-error")
+    assert pupil.inner_text("#waiting h2").endswith(f" · {ISOLATE}Gruppe B{END}")
+
+
+def test_a_pupil_away_at_the_rematch_is_taken_to_their_seat_on_coming_back(
+    pages: Pages, module_server: Any, web: Any
+) -> None:
+    """A pupil who closed the page after the match, before the organiser opened the rematch, opens the
+    old table's link again: the page goes to their seat kept at the rematch."""
+    organiser = pages.open(locale="de-DE")
+    organiser.goto(organiser_address(module_server))
+    organiser.wait_for_selector("#organise #create-form #preset option[value=gin]", state="attached")
+    key = organiser.evaluate("sessionStorage.getItem('rummykit:organiser')")
+    bearer = {"Authorization": f"Bearer {key}"}
+    spec = {"preset": "gin", "seats": 2, "seed": 4, "bots": [{"kind": "random"}]}
+    made = organiser.request.post(f"{pages.base}/api/organiser/tables", data=spec, headers=bearer)
+    code = made.json()["code"]
+    pupil = pages.open(locale="de-DE")
+    pupil.goto(f"{pages.base}/?table={code}")
+    pupil.fill("#join-name", "Ada")
+    pupil.click("#btn-name-join")
+    pupil.wait_for_selector("#waiting:not(.hidden)")
+    organiser.request.post(f"{pages.base}/api/organiser/tables/{code}/start", headers=bearer)
+    pupil.wait_for_function("S.state && S.state.table.status === 'playing' && S.state.view !== null")
+    rng = random.Random(3)
+    for _ in range(400):
+        pupil.wait_for_function("S.state.match.is_over || S.state.legal.length > 0")
+        if pupil.evaluate("S.state.match.is_over"):
+            break
+        legal: list[str] = pupil.evaluate("S.state.legal")
+        knocks = [a for a in legal if a.startswith("knock")]
+        web.act_and_wait(pupil, knocks[0] if knocks else rng.choice(legal))
+    else:
+        pytest.fail("the gin hand did not end")
+    context = pupil.context
+    pupil.close()  # the tablet is put away
+    rematches = organiser.request.post(f"{pages.base}/api/organiser/rematch", headers=bearer)
+    new = rematches.json()["rematches"][0]["code"]
+    back = context.new_page()
+    back.goto(f"{pages.base}/?table={code}")
+    back.wait_for_function(f"S.code === '{new}' && S.seat === 0 && S.state && S.state.table.code === '{new}'")
+    assert back.evaluate("S.state.table.seats[0].name") == "Ada"

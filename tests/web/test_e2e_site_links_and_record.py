@@ -53,8 +53,11 @@ def test_a_finished_table_s_record_is_downloaded_from_its_end_screen(
     page.wait_for_selector("#match-over")
     link = page.locator(".record-link a")
     assert link.inner_text() == "Download the game record"
+    shown: list[str | None] = []  # the seat's token goes along (a network out of lookups gets it too)
+    page.on("request", lambda r: shown.append(r.headers.get("authorization")) if "/record" in r.url else None)
     with page.expect_download() as download:
         link.click()
+    assert shown == [f"Bearer {grant['token']}"]
     assert download.value.suggested_filename == f"rummykit-{grant['code']}.json"
     data = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
     match = rk.Record.from_dict(data).replay_match()

@@ -155,3 +155,35 @@ def test_the_hand_s_log_kept_between_versions_costs_about_its_text() -> None:
         tracemalloc.stop()
     assert len(match.rounds) == 1 and text.count('"index"') > 600
     assert kept < 1.4 * len(text), (kept, len(text))
+
+
+def test_six_tables_with_long_hands_each_build_on_their_own_kept_log(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each table's match keeps its own hand's log (none pushes another's out): with six long hands
+    asked for in turn, every new version of each costs the entries of its new move, not the hand's."""
+    import copy
+
+    from rummykit.web import handlog
+    from rummykit.web.protocol import seat_draw_json
+
+    rules = Rules.from_mapping({"preset": "german", "max_stock_rebuilds": None})
+    rng = random.Random(1)
+
+    def step(match: Match) -> None:  # draws and discards only: a long hand
+        legal = match.legal_actions()
+        match.apply(rng.choice([a for a in legal if str(a).split(" ", 1)[0] in ("draw", "discard")]))
+
+    first = Match.new(rules, 2, seed=7)
+    for _ in range(1500):
+        step(first)
+    tables = [copy.deepcopy(first) for _ in range(6)]
+    for match in tables:
+        handlog.hand_log_text(match, len(match.actions), seat_draw_json)
+    built: list[int] = []
+    entry = handlog.log_entry
+    monkeypatch.setattr(handlog, "log_entry", lambda *a: built.append(1) or entry(*a))
+    for _ in range(5):
+        for match in tables:
+            step(match)
+            text = handlog.hand_log_text(match, len(match.actions), seat_draw_json)
+            assert text.count('"index"') == len(match.rounds[0].history) + 2  # the seat draw's two too
+    assert len(built) <= 2 * 5 * 6, len(built)  # the last move's entry again, and the new one's

@@ -287,6 +287,43 @@ def test_a_label_too_long_or_with_an_invisible_character_is_refused(
     assert make(organised, preset="gin", label="G" * 24)["label"] == "G" * 24  # the longest there is
 
 
+def test_the_organiser_changes_or_clears_a_table_s_label_and_only_the_organiser(
+    sqlite_url: str, web: Any
+) -> None:
+    """A teacher who typed the wrong group renames the table: checked as at its making, stored (a
+    restart keeps it), and seen at once by everybody at it and in the lobby. No pupil at it, nor
+    anybody without the key, can; a player's own table gets none; a closed table is not renamed."""
+    with TestClient(organiser_app(sqlite_url, web)) as client:
+        code = make(client, preset="gin", seats=2, label="Gruppe A", listed=True)["code"]
+        ada = join(client, code, "Ada")
+        path = f"/api/organiser/tables/{code}/label"
+        with web.connect(client, code, ada["token"]) as ws:
+            web.receive_state(ws)
+            renamed = organiser_post(client, path, {"label": "  Gruppe B  "})
+            assert renamed.status_code == 200 and renamed.json()["label"] == "Gruppe B"
+            assert web.receive_state(ws)["table"]["label"] == "Gruppe B"
+        lobby = {t["code"]: t for t in client.get("/api/tables").json()["tables"]}
+        assert lobby[code]["label"] == "Gruppe B"
+        for label, error in (("G" * 25, "label_too_long"), ("B\u200bB", "label_not_printable")):
+            refused = organiser_post(client, path, {"label": label})
+            assert refused.status_code == 422 and refused.json()["code"] == error, refused.text
+        for headers in ({}, {"Authorization": f"Bearer {ada['token']}"}):  # a pupil, a stranger
+            refused = client.post(path, json={"label": "Gratis Chips!"}, headers=headers)
+            assert refused.status_code == 403 and refused.json()["code"] == "not_organiser"
+        own = web.create(client, preset="gin", name="Pia")["code"]
+        refused = organiser_post(client, f"/api/organiser/tables/{own}/label", {"label": "Pia's"})
+        assert refused.status_code == 409 and refused.json()["code"] == "has_host"
+        assert client.get(f"/api/tables/{own}").json()["label"] == ""
+        assert client.get(f"/api/tables/{code}").json()["label"] == "Gruppe B"
+    with TestClient(organiser_app(sqlite_url, web)) as client:
+        assert client.get(f"/api/tables/{code}").json()["label"] == "Gruppe B"  # stored
+        cleared = organiser_post(client, f"/api/organiser/tables/{code}/label", {"label": ""})
+        assert cleared.status_code == 200 and cleared.json()["label"] == ""
+        assert organiser_post(client, f"/api/organiser/tables/{code}/close").status_code == 200
+        refused = organiser_post(client, f"/api/organiser/tables/{code}/label", {"label": "Gruppe C"})
+        assert refused.status_code == 409 and refused.json()["code"] == "table_status"
+
+
 def test_only_the_organiser_labels_a_table(organised: TestClient) -> None:
     """A label in the public lobby would be anybody's words beside a code: a player's own table has none."""
     refused = organised.post("/api/tables", json={"name": "Pia", "preset": "gin", "label": "Gratis Chips!"})
@@ -310,8 +347,8 @@ def test_a_label_at_a_player_s_table_is_refused_however_full_the_server_is(tmp_p
 def test_the_organiser_opens_the_rematch_of_every_finished_table(organised: TestClient, web: Any) -> None:
     """A class plays on after its first match: one press opens the rematch of every finished table
     of the organiser's (none of one still waiting or playing), with the same game, bots and label;
-    a pupil still at the old table is moved to their seat and a full table starts, a pupil who left
-    finds the seat open and the table waiting for the organiser. Each table has one rematch."""
+    a pupil still at the old table is moved to their seat and a full table starts, a pupil who closed
+    the page keeps their seat and the table waits for the organiser. Each table has one rematch."""
     gin = {"preset": "gin", "seats": 2, "seed": 4, "bots": [{"kind": "random"}]}
     first, second = (make(organised, **gin, label=f"Gruppe {x}")["code"] for x in "AB")
     playing = make(organised, **gin, label="Gruppe C")["code"]
@@ -339,7 +376,7 @@ def test_the_organiser_opens_the_rematch_of_every_finished_table(organised: Test
         assert [s["kind"] for s in state["table"]["seats"]] == ["human", "bot"]
     waiting = organised.get(f"/api/tables/{new_second}").json()
     assert waiting["status"] == "waiting" and waiting["label"] == "Gruppe B"
-    assert [s["kind"] for s in waiting["seats"]] == ["open", "bot"]  # Ben was gone: his seat is open
+    assert [(s["kind"], s["name"]) for s in waiting["seats"]] == [("human", "Ben"), ("bot", "Bot 2")]
     listed = organiser_post(organised, "/api/organiser/rematch").json()
     assert listed == {"rematches": []}  # one rematch each
     tables = {e["code"]: e for e in organised.get("/api/organiser/tables", headers=BEARER).json()["tables"]}
@@ -371,6 +408,36 @@ def test_two_presses_at_once_open_each_rematch_once(organised: TestClient, web: 
     assert first == second
     assert len({r["code"] for r in first["rematches"]}) == 3
     assert organiser_post(organised, "/api/organiser/rematch").json() == {"rematches": []}
+
+
+def test_a_pupil_away_at_the_organiser_s_rematch_is_given_their_seat_on_coming_back(
+    organised: TestClient, web: Any
+) -> None:
+    """A tablet that slept through the organiser's press: its pupil's seat at the rematch is kept
+    under their name (not open for anybody), the table waits for them, and reconnecting to the old
+    table tells them the seat and its token, which plays it."""
+    gin = {"preset": "gin", "seats": 2, "seed": 4, "bots": [{"kind": "random"}]}
+    code = make(organised, **gin)["code"]
+    ben = join(organised, code, "Ben")
+    assert organiser_post(organised, "/api/organiser/start").json()["started"] == [code]
+    with web.connect(organised, code, ben["token"]) as ws:
+        assert finish_gin_hand(ws, web)["match"]["is_over"]  # then the tablet sleeps
+    new = organiser_post(organised, "/api/organiser/rematch").json()["rematches"][0]["code"]
+    kept = organised.get(f"/api/tables/{new}").json()
+    assert kept["status"] == "waiting"  # not started with its only person away
+    assert [(s["kind"], s["name"], s["connected"]) for s in kept["seats"]] == [
+        ("human", "Ben", False),
+        ("bot", "Bot 2", False),
+    ]
+    refused = organised.post(f"/api/tables/{new}/join", json={"name": "Stranger"})
+    assert refused.status_code == 409 and refused.json()["code"] == "no_free_seat"  # the seat is Ben's
+    with web.connect(organised, code, ben["token"]) as ws:  # Ben opens the old table again
+        told = web.next_of(ws, "rematch")
+    assert told["code"] == new and told["offer"] is True and told["seat"] == 0
+    with web.connect(organised, new, told["token"]) as ws:
+        assert web.receive_state(ws)["you"] == 0
+        started = organiser_post(organised, f"/api/organiser/tables/{new}/start")
+        assert started.status_code == 200 and started.json()["status"] == "playing"
 
 
 def test_a_rematch_refused_by_the_organiser_s_limit_stops_there_and_is_opened_later(

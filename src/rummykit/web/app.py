@@ -41,6 +41,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -84,6 +85,7 @@ from rummykit.web.protocol import (
     CreateTable,
     HouseRules,
     JoinTable,
+    OrganiserLabel,
     OrganiserRemove,
     RemoveSeat,
     SeatGrant,
@@ -122,6 +124,8 @@ WS_CLOSE_BAD_HELLO: Final = 4400
 WS_CLOSE_LIMIT: Final = 4429
 RELAY_RETRY_SECONDS: Final = 0.5
 """How often a connection for a table whose owner cannot be reached asks again who owns it."""
+SEAT_TOKEN_CHARACTERS: Final = 100
+"""The longest seat's token taken from a header (:func:`seat_token`), as a request body takes it."""
 HELLO_SECONDS: Final = 10.0
 """How long a new connection may take to send its ``hello``."""
 
@@ -423,18 +427,19 @@ def create_app(
     @app.get("/api/tables/{code}")
     async def get_table(request: Request, code: str) -> dict[str, Any]:
         await limit(request, requests, "requests")  # a lookup by code (and, shared, a database read)
-        return await manager_of(request).lobby(code, address_of(request))
+        return await manager_of(request).lobby(code, address_of(request), seat_token(request))
 
     @app.get("/api/tables/{code}/rules")
     async def table_rules_page(request: Request, code: str, lang: PageLang = "en") -> dict[str, Any]:
         await limit(request, requests, "requests")
-        found, rules = await manager_of(request).rules_of(code, address_of(request))
+        found, rules = await manager_of(request).rules_of(code, address_of(request), seat_token(request))
         return {"code": found, **rules_page(rules, lang)}
 
     @app.get("/api/tables/{code}/record")
     async def table_record(request: Request, code: str) -> Response:
         await limit(request, requests, "requests")
-        table = await manager_of(request).find(code, record_not_yet, address_of(request))
+        address, token = address_of(request), seat_token(request)
+        table = await manager_of(request).find(code, record_not_yet, address, token)
         disposition = f'attachment; filename="rummykit-{table.code}.json"'
         headers = {"Content-Disposition": disposition}
         return Response(await table.record_json(), media_type="application/json", headers=headers)
@@ -539,13 +544,45 @@ def create_app(
         try:
             table = await manager.find(code, address=address, token=hello.token or None)
             digest = hash_token(hello.token) if hello.token else None
-            if not table.owned or (digest is not None and table.seat_for_digest(digest) is None):
+            if digest is None or (table.owned and table.seat_for_digest(digest) is None):
                 raise too_many_misses(manager.misses_wait(address))
+            if not table.owned:  # another process plays it (the token proved a seat stored there)
+                await _relay_seated(websocket, manager, code, address, hello)
+                return
         except LobbyError as exc:
             error = error_json(exc.error, exc.message, texts=exc.texts)
             await websocket.send_json({**error, "retry_after": round(exc.retry_after or 0.0, 3)})
             await websocket.close(code=WS_CLOSE_LIMIT)
             return
+        rate = RateLimiter(config.messages_per_second, config.messages_burst)
+        await _play(websocket, table, digest, rate, address)
+
+    async def _relay_seated(
+        websocket: WebSocket, manager: TableManager, code: str, address: str, hello: protocol.HelloMessage
+    ) -> None:
+        """A seat's connection from a network whose misses are spent, to a table another process
+        plays: relayed there with its hello (read here already), as :func:`_serve` relays any; a
+        table without a live owner is claimed and played here.
+
+        Raises:
+            LobbyError: the table's refusal when it is claimed here (as :func:`_serve_seated`'s)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + LEASE_SECONDS + RENEW_SECONDS
+        first = json.dumps({"type": "hello", "token": hello.token})
+        while True:
+            route = await manager.route(code)
+            if route is None or route.mine or route.owner is None:
+                break
+            if await relay(websocket, route, code, address, first):
+                return
+            if loop.time() > deadline:
+                await websocket.close(code=CLOSE_RESTART)
+                return
+            await asyncio.sleep(RELAY_RETRY_SECONDS)
+        table = await manager.find(code, address=address, token=hello.token)
+        digest = hash_token(hello.token or "")
+        if not table.owned or table.seat_for_digest(digest) is None:
+            raise too_many_misses(manager.misses_wait(address))
         rate = RateLimiter(config.messages_per_second, config.messages_burst)
         await _play(websocket, table, digest, rate, address)
 
@@ -606,6 +643,15 @@ Organiser = Annotated[TableManager, Depends(_organiser_manager)]
 (the framework parses a JSON body first, so a body that is not JSON is refused with 422 before it)."""
 
 
+def seat_token(request: Request) -> str | None:
+    """The seat's token a ``GET`` of a table's own pages shows as ``Authorization: Bearer TOKEN`` (never
+    in the URL): it lets a player through where their network's misses are spent
+    (:mod:`rummykit.web.guesses`), and is used for nothing else."""
+    scheme, _, shown = request.headers.get("authorization", "").partition(" ")
+    token = shown.strip()
+    return token if scheme.lower() == "bearer" and 0 < len(token) <= SEAT_TOKEN_CHARACTERS else None
+
+
 def _organiser_routes(app: FastAPI, key: str, limit: Callable[[Request], Awaitable[None]]) -> None:
     """The organiser's requests (:mod:`rummykit.web.organiser`): every table of this process, closing
     one, and the organiser's own tables: making one, starting one or all, taking a seat back. Each
@@ -648,6 +694,12 @@ def _organiser_routes(app: FastAPI, key: str, limit: Callable[[Request], Awaitab
     @app.post("/api/organiser/rematch")
     async def organiser_rematch_all(manager: Organiser) -> dict[str, Any]:
         return await organiser.rematch_all(list(manager.tables.values()))
+
+    @app.post("/api/organiser/tables/{code}/label")
+    async def organiser_label(code: str, body: OrganiserLabel, manager: Organiser) -> dict[str, Any]:
+        table = await manager.find(code)
+        await table.relabel(body.label)
+        return organiser.organiser_entry(table)
 
     @app.post("/api/organiser/tables/{code}/remove")
     async def organiser_remove(

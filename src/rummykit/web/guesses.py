@@ -22,17 +22,21 @@ learned is counted there all the same (the bucket owes it) and delays the next o
 ``--workers 4`` allows a network the same misses as one process, after a burst of one more per
 process at most.
 
-A request that needs its token to get through is checked against the tables this process holds in
-memory before anything else is done for it (:meth:`Lookup.prove_first`; with a shared database the
-lobby's list is read first, at most once a second and whatever the code): the proof costs the same
-for a code that names a table and one that does not. A seated player's table that another process
-plays, or one that has ended and left memory, is therefore refused to such a network until a miss
-is allowed again.
+A request that needs its token to get through is checked before anything else is done for it
+(:meth:`Lookup.prove_first`; with a shared database the lobby's list is read first, at most once a
+second and whatever the code): against the table this process holds in memory, else against the
+seats stored for the code, which are read for every such request that shows a token (one row by
+its key, found or not), so that the proof costs the same for a code that names a table and one that
+does not. A player's own table is thus reached by its token also where another process plays it
+(its websocket is relayed there after the hello) or after it ended and left memory (its entry, its
+rules and its record: ``GET`` requests show the token as ``Authorization: Bearer TOKEN``).
 """
 
 from __future__ import annotations
 
+import hmac
 import math
+from typing import Any
 
 from rummykit.web.limits import RateLimiter
 from rummykit.web.lobby import LobbyError
@@ -58,6 +62,17 @@ def proves(table: Table, token: str) -> bool:
     """Whether ``token`` holds a seat of ``table``, or is the token of a person whose seat a bot holds
     for them (who may take it back: :func:`~rummykit.web.seats.held_seat`)."""
     return table.seat_for_token(token) is not None or held_seat(table, token) is not None
+
+
+def proves_stored(seats: list[dict[str, Any]], token: str) -> bool:
+    """:func:`proves` against a table's seats as stored (``[]``: no table), every seat compared."""
+    digest = hash_token(token)
+    found = False
+    for seat in seats:
+        for stored in (seat.get("token_hash"), seat.get("held_for") if seat.get("kind") == "bot" else None):
+            if isinstance(stored, str) and hmac.compare_digest(stored, digest):
+                found = True
+    return found
 
 
 class Lookup:
@@ -98,13 +113,17 @@ class Lookup:
         """Whether the network had no miss left, so that only a seat's token lets the request on."""
         return self._wait > 0
 
-    def prove_first(self, table: Table | None, shown: bool = False) -> None:
+    def prove_first(
+        self, table: Table | None, shown: bool = False, stored: list[dict[str, Any]] | None = None
+    ) -> None:
         """Before any work, for a request that needs proof: let it on when the lobby lists the code
         (``shown``: finding it tells nobody anything), else refuse it unless its token holds a seat
-        of ``table``, the table this process holds in memory under the code (``None``: none). A
-        request from a network out of misses then costs the same whether its code names a table or
-        not (no database, no rebuilt ended table; a token is hashed either way), so neither the
-        time of the refusal nor the server's table count tells a guesser anything.
+        of ``table``, the table this process holds in memory under the code (``None``: none), or
+        else of the seats ``stored`` for the code (read for every request that shows a token,
+        ``[]`` where there is no table). A request from a network out of misses then costs the same
+        whether its code names a table or not (one read of one row, no rebuilt ended table; a token
+        is hashed either way), so neither the time of the refusal nor the server's table count
+        tells a guesser anything.
 
         Raises:
             LobbyError: 429 ``too_many_misses``.
@@ -114,12 +133,14 @@ class Lookup:
             return
         if not self.needs_proof:
             return
-        if table is None:
-            if self._token:  # hashed as a proof hashes it: the same work whether a table is held
-                hash_token(self._token)
-                hash_token(self._token)
+        if not self._token:
             raise too_many_misses(self._wait)
-        if self._token is None or not proves(table, self._token):
+        if table is not None:
+            proved = proves(table, self._token)
+        else:
+            hash_token(self._token)  # hashed twice, as a proof in memory hashes it
+            proved = proves_stored(stored or [], self._token)
+        if not proved:
             raise too_many_misses(self._wait)
         self._cleared = True
 

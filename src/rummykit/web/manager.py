@@ -384,8 +384,10 @@ class TableManager:
             # The lobby's list first (a shared database's is read at most once a second, for any code),
             # then the table held in memory now: a table claimed meanwhile proves its token.
             shown = key is not None and key in await self.shown_codes()
+            stored = await self._stored_seats(key) if token and key is not None and not shown else None
             held = self.tables.get(key) if key is not None else None
-            lookup.prove_first(held if held is not None and held.owned and not held.archived else None, shown)
+            in_memory = held if held is not None and held.owned and not held.archived else None
+            lookup.prove_first(in_memory, shown, stored)
         try:
             found = await work()
         except LobbyError as exc:
@@ -395,6 +397,16 @@ class TableManager:
             raise refusal from None
         lookup.found(found if isinstance(found, Table) else None)
         return found
+
+    async def _stored_seats(self, key: str) -> list[dict[str, Any]]:
+        """The seats stored for table ``key`` (``[]``: none, or unreadable), read for a token's
+        proof (:meth:`~rummykit.web.guesses.Lookup.prove_first`) whether or not it is held here."""
+        found = await self.db(self.store.lobby, key)
+        try:
+            seats = json.loads(found[1]) if found is not None else []
+        except ValueError:
+            return []
+        return [s for s in seats if isinstance(s, dict)] if isinstance(seats, list) else []
 
     async def _shared_miss(self, address: str) -> None:
         """With a shared database, count a miss of the wider network of ``address`` in its bucket
@@ -583,10 +595,11 @@ class TableManager:
         refuse_rematch(key or code, host, str(row["status"]), archived=True)
         raise AssertionError("a table not held here has no rematch")  # refuse_rematch raised
 
-    async def lobby(self, code: str, address: str | None = None) -> dict[str, Any]:
+    async def lobby(self, code: str, address: str | None = None, token: str | None = None) -> dict[str, Any]:
         """The lobby of one table (``GET /api/tables/{code}``), without loading it here, within the
-        misses of the network of ``address`` (the client's; :mod:`rummykit.web.guesses`)."""
-        return await self._looked_up(code, address, None, lambda: self._lobby(code))
+        misses of the network of ``address`` (the client's; :mod:`rummykit.web.guesses`: a seat's
+        ``token`` gets through a network whose misses are spent)."""
+        return await self._looked_up(code, address, token, lambda: self._lobby(code))
 
     async def _lobby(self, code: str) -> dict[str, Any]:
         key = self._key(code)
@@ -602,10 +615,13 @@ class TableManager:
                     return lobby
         raise self._missing(code, key)
 
-    async def rules_of(self, code: str, address: str | None = None) -> tuple[str, Rules]:
+    async def rules_of(
+        self, code: str, address: str | None = None, token: str | None = None
+    ) -> tuple[str, Rules]:
         """A table's code and rules (its rules page), without loading it into this process, within
-        the misses of the network of ``address`` (the client's; :mod:`rummykit.web.guesses`)."""
-        return await self._looked_up(code, address, None, lambda: self._rules_of(code))
+        the misses of the network of ``address`` (the client's; :mod:`rummykit.web.guesses`, as
+        :meth:`lobby`)."""
+        return await self._looked_up(code, address, token, lambda: self._rules_of(code))
 
     async def _rules_of(self, code: str) -> tuple[str, Rules]:
         key = self._key(code)

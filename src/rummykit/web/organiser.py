@@ -29,8 +29,9 @@ none (a label in the public lobby would be anybody's words). Such a table (``org
 * Seat 1 is a player's like any other: a person leaving it before the start frees it, and the
   table stays; nobody at the table can start it, remove anybody or open a rematch.
 * The organiser opens the rematch of every finished table at once (:func:`rematch_all`): the same
-  game, seats, bots and label, each player still at the old table moved to their seat, and a full
-  table started at once (the class was playing a moment ago); each table has one rematch.
+  game, seats, bots and label, each player still at the old table moved to their seat, a player
+  away then given theirs when they come back to the old table, and a table full of the people there
+  started at once (the class was playing a moment ago); each table has one rematch.
 * While the organiser's page is open, such a waiting table does not expire for want of people
   present (the tables are made before the class comes; ``--idle-table-seconds`` counts from when
   the page was last open).
@@ -141,10 +142,11 @@ async def start_all(tables: Iterable[Table]) -> dict[str, list[str]]:
 async def rematch_all(tables: Iterable[Table]) -> dict[str, list[dict[str, str]]]:
     """Open the rematch of every finished table the organiser made that has none yet, in the order
     the tables were made (:func:`~rummykit.web.rematch.rematch_organised`: the same game, seats, bots
-    and label; the players connected now are moved to their seats there, and a full table starts):
+    and label; the players connected now are moved to their seats there, those away keep theirs
+    for when they come back, and a table full of people present starts):
     ``{"rematches": [{"from": code, "code": new code}, …]}`` (those another press is opening too:
-    each opens once). A refusal (the organiser's tables are
-    at their limit) stops there; the rematches opened before it stay, listed with their tables.
+    each opens once). A refusal (the organiser's tables are at their limit) stops there; the
+    rematches opened before it stay, listed with their tables.
 
     Raises:
         LobbyError: the new table's refusal (``too_many_organiser_tables``, ``server_full`` …).

@@ -331,6 +331,13 @@ class OrganiserRemove(_Strict):
     """The name the organiser saw on the seat: refused (``lobby_changed``) when another sits there now."""
 
 
+class OrganiserLabel(_Strict):
+    """The organiser changes the label of a table they made, or clears it with ``""``
+    (``POST /api/organiser/tables/{code}/label``): checked as at the table's making."""
+
+    label: Label
+
+
 class SeatGrant(BaseModel):
     """What a player receives on creating or joining: the seat and its secret token."""
 

@@ -39,10 +39,14 @@ def relayed_address(websocket: WebSocket, key: str | None) -> str | None:
     return websocket.headers.get(ADDRESS_HEADER, "unknown")[:64]
 
 
-async def relay(websocket: WebSocket, route: Route, code: str, address: str) -> bool:
-    """Pass ``websocket`` (not yet accepted) through to the owner of table ``code``.
+async def relay(
+    websocket: WebSocket, route: Route, code: str, address: str, hello: str | None = None
+) -> bool:
+    """Pass ``websocket`` (not yet accepted) through to the owner of table ``code``; or one accepted
+    already whose ``hello`` was read (a network out of misses: :mod:`rummykit.web.guesses`), which
+    is sent on first.
 
-    Returns ``False``, having read nothing from the client, when the owner cannot be reached."""
+    Returns ``False``, having read nothing (more) from the client, when the owner cannot be reached."""
     from websockets.asyncio.client import connect
     from websockets.exceptions import InvalidHandshake, InvalidURI
 
@@ -58,7 +62,10 @@ async def relay(websocket: WebSocket, route: Route, code: str, address: str) -> 
     except (OSError, TimeoutError, InvalidHandshake, InvalidURI):
         return False
     try:
-        await websocket.accept()
+        if hello is None:
+            await websocket.accept()
+        else:
+            await upstream.send(hello)
     except Exception:
         await upstream.close()  # the client went away meanwhile
         raise

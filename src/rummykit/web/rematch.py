@@ -13,9 +13,13 @@ not seeded).
 
 At a table the organiser made (:mod:`rummykit.web.organiser`) nobody at it is a host: the organiser
 opens the rematch, of every finished such table at once (:func:`rematch_organised`). Every seat is
-then handled as the host's others above (seat 1 too), the label is kept, and a table whose seats
-are all taken starts at once (its players were there a moment ago); one with a seat open waits for
-the organiser's Start.
+then handled as the host's others above (seat 1 too), except that a pupil not connected at that
+moment keeps their seat too: it is theirs at the new table (a token made for it), which the old
+table tells them when they connect to it again (:func:`offer`), so that a pupil whose tablet slept
+through the organiser's press plays on with the class. The organiser sees the seat taken by a
+person not connected and may free it (a pupil who went home). The label is kept, and a table whose
+seats are all taken by people connected then (and bots) starts at once (its players were there a
+moment ago); one with a seat open, or kept for a pupil who is away, waits for the organiser's Start.
 
 A finished table has one rematch: asking again (a double click, a second tab) answers with the same
 new table and the host's same token, not another table. The page asks over the table's websocket
@@ -144,14 +148,17 @@ async def _open(table: Table, address: str | None) -> Opened:
         first, grants = 1, {0: new_token}
     table.rematch_grants = grants
     async with new.lock:
+        away = False  # a pupil's seat kept for them at a table the organiser made
         for i, old in enumerate(table.seats[first:], start=first):
             if old.kind == "bot":
                 new.seats[i] = Seat("bot", old.name, old.bot, old.level)
-            elif old.kind == "human" and table.connected(i):
+            elif old.kind == "human" and (table.connected(i) or table.organised):
                 new.seats[i] = Seat("human", old.name)
                 grants[i] = new._new_token(i)
-        # Full, and somebody there to play (bots alone would play for nobody): it starts at once.
-        if all(s.kind != "open" for s in new.seats) and grants:
+                away = away or not table.connected(i)
+        # Full, nobody's seat kept for them in their absence, and somebody there to play (bots alone
+        # would play for nobody): it starts at once. Else it waits for the host's or organiser's start.
+        if all(s.kind != "open" for s in new.seats) and grants and not away:
             await new._begin()
         else:
             await new._save_lobby()
@@ -173,8 +180,9 @@ async def offer(table: Table, client: Client) -> None:
     ``{"type": "rematch", "code": …, "offer": true}``, for information only. It is not moved there
     nor given a seat (someone reopening the old link may only want the final scores); a seat left
     open for a person who was away is joined by the code, as any seat is. A seat that was given its
-    seat there (connected when the host asked) is told that seat and token again: its connection may
-    have been dead without anybody knowing, and the message with them lost. Nothing while no rematch
+    seat there (connected when the host asked, or any person's at a table the organiser made) is told
+    that seat and token: its connection may have been dead without anybody knowing, and the message
+    with them lost, or the pupil was away when the organiser opened it. Nothing while no rematch
     was opened, and nothing to a watcher where the rematch is not listed (a practice table, or one
     found by its link alone)."""
     opening = table.rematch

@@ -387,6 +387,13 @@ class Store:
             self._notify(connection, "l", [(code, None)])
         return written
 
+    def set_label(self, code: str, label: str) -> None:
+        """Write a table's label (:attr:`StoredTable.label`)."""
+        with self.engine.begin() as connection:
+            query = update(tables_table).where(tables_table.c.code == code)
+            if connection.execute(query.values(label=label, updated_at=_now())).rowcount == 0:
+                raise KeyError(code)
+
     def lobby(self, code: str) -> tuple[str, str] | None:
         """A table's status and seats text, ``None`` if there is no such table."""
         query = select(tables_table.c.status, tables_table.c.seats).where(tables_table.c.code == code)

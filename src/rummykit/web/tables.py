@@ -1625,6 +1625,24 @@ class Table:
                 raise refusal(409, "nobody_seated", message, code=self.code)
             await self._fill_and_begin()
 
+    async def relabel(self, label: str) -> None:
+        """The organiser names a table they made anew (``""``: no label), while it is open or its
+        finished match is still shown; everybody at it sees the new label with the next state.
+
+        Raises:
+            LobbyError: 409 ``has_host`` at a table a person made (it has no label); 409
+                ``table_status`` once it was closed or expired; the database's error (the label
+                then stays as it was).
+        """
+        async with self.lock:
+            self._require_organised()
+            if self.status not in OPEN and self.status != "over":
+                message = f"table {self.code} is {self.status}"
+                raise refusal(409, "table_status", message, code=self.code, status=self.status)
+            await self.manager.db(self.manager.store.set_label, self.code, label.strip())
+            self.label = label.strip()
+            self.broadcast()
+
     def _require_organised(self) -> None:
         if not self.organised:
             message = f"table {self.code} has a host, who starts it and removes people from it"

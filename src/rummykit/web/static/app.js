@@ -86,6 +86,9 @@ const I18N = {
     organise_label_note: "Several tables: each gets a number after the label (Group 1, Group 2 …).",
     organise_made: "{n} tables made.", organise_made_1: "The table is made.", organise_start: "Start", organise_start_all: "Start all waiting tables",
     organise_started: "Started: {n}. Still waiting for players: {m}.", organise_nobody: "Nobody sits here yet.",
+    organise_relabel: "Rename", organise_relabel_named: "Change the label of table {code}",
+    organise_relabel_prompt: "Label of table {code}, shown at the table (at most 24 characters; empty: none):",
+    organise_relabeled: "Table {code} is now labelled {label}.", organise_unlabeled: "Table {code} has no label now.",
     organise_copy: "Copy link", organise_copied: "The link of table {code} is copied.", organise_link: "Link of table {code}",
     wait_organiser: "The organiser starts this table.", rematch_organiser: "The organiser opens the rematch (you keep your seat) or makes the next tables.",
     imprint: "Imprint", privacy: "Privacy", one_watching: "1 watching", n_watching: "{n} watching", record_link: "Download the game record", record_note: "every deal and move, to replay with rummykit replay",
@@ -204,6 +207,9 @@ const I18N = {
     organise_label_note: "Mehrere Tische: jeder bekommt eine Nummer hinter der Bezeichnung (Gruppe 1, Gruppe 2 …).",
     organise_made: "{n} Tische eröffnet.", organise_made_1: "Der Tisch ist eröffnet.", organise_start: "Starten", organise_start_all: "Alle wartenden Tische starten",
     organise_started: "Gestartet: {n}. Warten noch auf Spieler: {m}.", organise_nobody: "Hier sitzt noch niemand.",
+    organise_relabel: "Umbenennen", organise_relabel_named: "Bezeichnung von Tisch {code} ändern",
+    organise_relabel_prompt: "Bezeichnung von Tisch {code}, am Tisch zu sehen (höchstens 24 Zeichen; leer: keine):",
+    organise_relabeled: "Tisch {code} heißt jetzt {label}.", organise_unlabeled: "Tisch {code} hat jetzt keine Bezeichnung.",
     organise_copy: "Link kopieren", organise_copied: "Der Link von Tisch {code} ist kopiert.", organise_link: "Link von Tisch {code}",
     wait_organiser: "Diesen Tisch startet die Spielleitung.", rematch_organiser: "Die Revanche (du behältst deinen Platz) oder die nächsten Tische eröffnet die Spielleitung.",
     imprint: "Impressum", privacy: "Datenschutz", one_watching: "1 Zuschauer", n_watching: "{n} Zuschauer", record_link: "Spielprotokoll herunterladen", record_note: "alle Karten und Züge, zum Nachspielen mit rummykit replay",
@@ -300,8 +306,12 @@ function retryNote(res) {
   return " " + t("retry_at", { time: when.toLocaleTimeString(S.lang === "de" ? "de-DE" : "en-GB", parts) });
 }
 
-async function api(path, body) {
-  const opts = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+// A seat's token shown on a GET of its own table (never in the URL): where a stranger spent the
+// network's lookups of codes, only this lets the player look up their table.
+const seatHeaders = (token) => (token ? { Authorization: `Bearer ${token}` } : {});
+
+async function api(path, body, token = null) {
+  const opts = body === undefined ? { headers: seatHeaders(token) } : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
   const res = await fetch(path, opts);
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
@@ -787,7 +797,8 @@ async function showRules(path, body = undefined) {
   S.rulesPath = path;
   S.rulesBody = body;
   try {
-    const data = await api(`${path}?lang=${S.lang}`, body);
+    const own = body === undefined && S.code && path.startsWith(`/api/tables/${encodeURIComponent(S.code)}/`);
+    const data = await api(`${path}?lang=${S.lang}`, body, own ? S.token || S.heldToken : null);
     $("#rules-heading").textContent = data.code ? `${t("rules")} · ${data.code}` : t("rules");
     $("#rules-body").innerHTML = data.html;  // escaped by rummykit.explain; nothing else goes in unescaped
     if ($("#rules-dialog").classList.contains("hidden")) S.rulesReturn = document.activeElement;  // back there after
@@ -2727,6 +2738,31 @@ function showMatchOver(state) {
   showOverlay(html, t("new_table"), () => { location.href = "/"; }, "#match-over");
   const b = $("#btn-rematch");
   if (b) b.addEventListener("click", requestRematch);
+  $("#overlay .record-link a").addEventListener("click", downloadRecord);
+}
+
+// The record is fetched with the seat's token where there is one (a network whose lookups of codes
+// a stranger spent still gets its own table's), then saved as the link would have saved it.
+async function downloadRecord(event) {
+  const token = S.token || S.heldToken;
+  if (!token) return;  // a watcher: the link itself
+  event.preventDefault();
+  const link = event.currentTarget;
+  try {
+    const res = await fetch(link.getAttribute("href"), { headers: seatHeaders(token) });
+    if (!res.ok) {
+      const data = await res.json().catch(() => ({}));
+      flash(inLang(data.texts, typeof data.detail === "string" ? data.detail : String(res.status)) + retryNote(res));
+      return;
+    }
+    const saved = document.createElement("a");
+    saved.href = URL.createObjectURL(await res.blob());
+    saved.download = link.getAttribute("download");
+    document.body.appendChild(saved);
+    saved.click();
+    saved.remove();
+    setTimeout(() => URL.revokeObjectURL(saved.href), 1000);
+  } catch { flash(t("connection_lost")); }
 }
 
 // The host's rematch: a new table with the same seats and rules. Asked over the websocket, which
@@ -2744,8 +2780,10 @@ function onRematch(msg) {
   // Told on opening a finished table whose rematch is open: shown, not followed (the old table may
   // be opened for its final scores); a seat left open there is joined by the code.
   if (msg.code === S.code) return;  // on the way there already (asked again, and told on connecting)
-  // Our seat there given while our link was dead (the message lost): taken now, as it would have been.
-  if (msg.offer && msg.token && S.back) { goToRematch({ code: msg.code, token: msg.token, seat: msg.seat }); return; }
+  // Our seat there given while our link was dead (the message lost), or kept for us by the organiser
+  // while we were away (the class plays on): taken now, as it would have been.
+  const organised = !!(S.state && S.state.table.organised);
+  if (msg.offer && msg.token && (S.back || organised)) { goToRematch({ code: msg.code, token: msg.token, seat: msg.seat }); return; }
   if (msg.offer && msg.token) saveGrant({ code: msg.code, token: msg.token, seat: msg.seat });
   if (msg.offer) { flash(t("rematch_offer", { code: msg.code })); return; }
   if (msg.token) goToRematch({ code: msg.code, token: msg.token, seat: msg.seat });
@@ -3177,6 +3215,14 @@ function renderOrganiser() {
       start.addEventListener("click", () => startOrganised(e.code));
       actions.appendChild(start);
     }
+    if (e.organised && ["waiting", "playing", "over"].includes(e.status)) {
+      const rename = document.createElement("button");
+      rename.type = "button"; rename.className = "ghost";
+      rename.textContent = t("organise_relabel");
+      rename.setAttribute("aria-label", t("organise_relabel_named", { code: e.code }));
+      rename.addEventListener("click", () => relabelOrganised(e.code, e.label));
+      actions.appendChild(rename);
+    }
     if (["waiting", "playing"].includes(e.status)) {
       const close = document.createElement("button");
       close.type = "button"; close.className = "ghost";
@@ -3186,6 +3232,19 @@ function renderOrganiser() {
     }
     body.appendChild(tr);
   }
+}
+
+// The organiser names one of their tables anew ("Group B"), or clears its label: the same check as
+// at its making, by the server (a refusal is said in the page's language).
+async function relabelOrganised(code, label) {
+  const typed = window.prompt(t("organise_relabel_prompt", { code }), label || "");
+  if (typed === null) return;
+  try {
+    const entry = await organiserApi(`/api/organiser/tables/${encodeURIComponent(code)}/label`, true, { label: typed });
+    clearError($("#organise-error"));
+    announce(entry.label ? t("organise_relabeled", { code, label: entry.label }) : t("organise_unlabeled", { code }));
+    await loadOrganiser();
+  } catch (err) { showError(err.message, $("#organise-error")); }
 }
 
 async function closeOrganised(code) {
@@ -3204,7 +3263,7 @@ async function loadMyTables() {
   for (const g of myGrants()) {
     // Gone: the seat is forgotten. A table this server cannot play (409) keeps it: another process of a
     // rolling upgrade, or the release it came from, may play it.
-    const lobby = await api(`/api/tables/${g.code}`).catch((err) => (err.status === 404 ? null : undefined));
+    const lobby = await api(`/api/tables/${g.code}`, undefined, g.token).catch((err) => (err.status === 404 ? null : undefined));
     if (lobby === undefined) continue;  // not answered now (a limit, the network): ask again next time
     // A finished table keeps its grant (its rematch is offered to the seats); a closed or expired one,
     // or one the server no longer knows, is forgotten.
