@@ -258,7 +258,8 @@ def test_the_organiser_renames_a_table_from_the_keyboard_and_the_pupil_sees_it(
     organiser.once("dialog", answer)
     rename.focus()
     organiser.keyboard.press("Enter")
-    pupil.wait_for_function("document.querySelector('#waiting h2').textContent.endsWith(' · \u2068Gruppe B\u2069')")
+    renamed = f"document.querySelector('#waiting h2').textContent.endsWith(' · {ISOLATE}Gruppe B{END}')"
+    pupil.wait_for_function(renamed)
     assert asked and asked[0].startswith(f"Bezeichnung von Tisch {code}")
     box = organiser.locator("#organise-tables .join-box", has_text=code)
     organiser.wait_for_function(
