@@ -131,7 +131,8 @@ def test_an_ended_table_is_looked_up_after_it_left_memory(client: TestClient, we
         assert late["code"] == "rematch_too_late"
         assert (
             late["texts"]["de"]
-            == f"Tisch {code} ist zu lange vorbei für eine Revanche; eröffne einen neuen Tisch"
+            == f"Tisch {code} steht für keine Revanche mehr bereit (er ist länger vorbei, oder der Server "
+            "wurde seitdem neu gestartet); eröffne einen neuen Tisch"
         )
     assert manager.tables[code].archived
     assert client.get("/api/tables").json()["tables"] == []  # an ended table is never listed

@@ -63,7 +63,10 @@ def refuse_rematch(code: str, host: bool, status: str, archived: bool) -> None:
         why = f"table {code} is {status}; a rematch follows a finished match"
         raise refusal(409, "no_rematch", why, code=code, status=status)
     if archived:
-        why = f"table {code} ended too long ago for a rematch; open a new table"
+        why = (
+            f"table {code} is no longer held for a rematch (it ended a while ago, or the server "
+            "restarted since); open a new table"
+        )
         raise refusal(409, "rematch_too_late", why, code=code)
 
 

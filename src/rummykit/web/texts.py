@@ -98,7 +98,10 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
         "den nächsten bitte in {seconds} s"
     ),
     "rematch_failed": "Die Revanche ließ sich nicht eröffnen; bitte noch einmal",
-    "rematch_too_late": "Tisch {code} ist zu lange vorbei für eine Revanche; eröffne einen neuen Tisch",
+    "rematch_too_late": (
+        "Tisch {code} steht für keine Revanche mehr bereit (er ist länger vorbei, oder der Server wurde "
+        "seitdem neu gestartet); eröffne einen neuen Tisch"
+    ),
     "rematch_elsewhere": (
         "Tisch {code} wird von einem anderen Prozess dieses Servers gespielt; "
         "bitte die Revanche über die Verbindung des Tisches"
