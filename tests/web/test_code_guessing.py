@@ -610,3 +610,62 @@ def test_a_spent_network_plays_its_own_table_that_another_process_plays(
     assert message["you"] == 0 and message["table"]["code"] == code
     relayed.close()
     played.close()
+
+
+async def _stored_elsewhere(url: str) -> tuple[str, str]:
+    """A waiting table (code, seat 0's token) that a live process other than the test's plays."""
+    from sqlalchemy import update
+
+    from rummykit.web.owners import Cluster
+    from rummykit.web.protocol import CreateTable
+    from rummykit.web.store import tables_table
+
+    [maker] = await managers(url, ServerSettings(), 1)
+    try:
+        table, _, token = await maker.create(CreateTable(preset="gin", seats=2, name="Anna", listed=False))
+    finally:
+        await maker.close()
+    Cluster(maker.store.engine, "elsewhere", "127.0.0.1:9", "key").register()
+    with maker.store.engine.begin() as connection:
+        owned = update(tables_table).where(tables_table.c.code == table.code)
+        connection.execute(owned.values(owner="elsewhere"))
+    return table.code, token
+
+
+def test_a_spent_network_s_seat_is_relayed_without_the_match_replayed_on_the_way(
+    postgres_url: str, web: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A seat's connection from a network out of misses to a process that does not play its table was
+    relayed only after this process had replayed the whole match (a second of its event loop for a
+    long one) to learn that another plays it: a player could have it done at the connection rate by
+    reconnecting. The token is proved against the stored seats, and the connection relayed."""
+    import json
+
+    from rummykit.web import app as app_module
+
+    url = web.fresh_database(postgres_url, "misses_no_replay")
+    code, token = asyncio.run(_stored_elsewhere(url))
+    settings = web.settings(bot_delay=0, missed_codes_per_hour=0.001, missed_codes_burst=MISSES)
+    app = create_app(url, settings=settings)
+    relayed: list[str | None] = []
+
+    async def relay(websocket: Any, route: Any, code: str, address: str, hello: str | None = None) -> bool:
+        relayed.append(hello)
+        await websocket.close()
+        return True
+
+    monkeypatch.setattr(app_module, "relay", relay)
+    with TestClient(app, client=("198.51.100.7", 5000)) as client:
+        manager = app.state.manager
+        rebuilt: list[str] = []
+        rebuild = manager._rebuild
+        counted = lambda stored: rebuilt.append(stored.code) or rebuild(stored)  # noqa: E731
+        monkeypatch.setattr(manager, "_rebuild", counted)
+        for _ in range(MISSES):
+            assert client.get(f"/api/tables/{unused_code(code)}").status_code == 404
+        with client.websocket_connect(f"/ws/{code}") as ws:
+            ws.send_json({"type": "hello", "token": token})
+            with pytest.raises(WebSocketDisconnect):
+                ws.receive_json()
+    assert relayed == [json.dumps({"type": "hello", "token": token})]
+    assert rebuilt == []

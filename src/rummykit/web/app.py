@@ -531,24 +531,31 @@ def create_app(
             if relayed is None:
                 await manager.close_connection(address)
 
-    async def _serve_seated(websocket: WebSocket, manager: TableManager, code: str, address: str) -> None:
+    async def _serve_seated(
+        websocket: WebSocket, manager: TableManager, code: str, address: str, relayed: bool
+    ) -> None:
         """A connection from a network whose misses are spent (:mod:`rummykit.web.guesses`) to a
         table the lobby does not list (a listed one is served as from any network: :func:`_serve`):
-        served only by the process that plays the table, when its hello shows the token of a seat at
-        the table; anyone else is refused as if the table did not matter (``too_many_misses``, 4429),
-        so the refusal says nothing about the table."""
+        served only when its hello shows the token of a seat at the table, by the process that plays
+        the table, where it is relayed with that hello (:func:`_relayed`) as :func:`_serve` relays any;
+        anyone else is refused as if the table did not matter (``too_many_misses``, 4429), so the
+        refusal says nothing about the table. The token is proved before anything is loaded
+        (:meth:`TableManager.prove_seat`): another process's match is not replayed here on the way."""
         await websocket.accept()
         hello = await _read_hello(websocket)
         if hello is False:
             return
         try:
-            table = await manager.find(code, address=address, token=hello.token or None)
-            digest = hash_token(hello.token) if hello.token else None
-            if digest is None or (table.owned and table.seat_for_digest(digest) is None):
+            if not hello.token:
                 raise too_many_misses(manager.misses_wait(address))
-            if not table.owned:  # another process plays it (the token proved a seat stored there)
-                await _relay_seated(websocket, manager, code, address, hello)
+            await manager.prove_seat(code, address, hello.token)
+            first = json.dumps({"type": "hello", "token": hello.token})
+            if await _relayed(websocket, manager, code, address, relayed, first):
                 return
+            table = await manager.find(code, address=address, token=hello.token)
+            digest = hash_token(hello.token)
+            if not table.owned or table.seat_for_digest(digest) is None:
+                raise too_many_misses(manager.misses_wait(address))
         except LobbyError as exc:
             error = error_json(exc.error, exc.message, texts=exc.texts)
             await websocket.send_json({**error, "retry_after": round(exc.retry_after or 0.0, 3)})
@@ -557,60 +564,47 @@ def create_app(
         rate = RateLimiter(config.messages_per_second, config.messages_burst)
         await _play(websocket, table, digest, rate, address)
 
-    async def _relay_seated(
-        websocket: WebSocket, manager: TableManager, code: str, address: str, hello: protocol.HelloMessage
-    ) -> None:
-        """A seat's connection from a network whose misses are spent, to a table another process
-        plays: relayed there with its hello (read here already), as :func:`_serve` relays any; a
-        table without a live owner is claimed and played here.
-
-        Raises:
-            LobbyError: the table's refusal when it is claimed here (as :func:`_serve_seated`'s)."""
+    async def _relayed(
+        websocket: WebSocket,
+        manager: TableManager,
+        code: str,
+        address: str,
+        relayed: bool,
+        hello: str | None = None,
+    ) -> bool:
+        """Relay ``websocket`` to the process that plays table ``code`` (with its ``hello``, when it
+        was read here already), an owner that cannot be reached waited for until its lease runs out:
+        whether the connection was relayed (or closed, for the page to reconnect); ``False`` where this
+        process plays the table (a table without a live owner is claimed now) or there is none. A
+        connection relayed here already is not relayed again (no chains of relays)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + LEASE_SECONDS + RENEW_SECONDS
-        first = json.dumps({"type": "hello", "token": hello.token})
         while True:
             route = await manager.route(code)
             if route is None or route.mine or route.owner is None:
-                break
-            if await relay(websocket, route, code, address, first):
-                return
+                return False
+            if relayed:  # ownership moved on meanwhile: the page reconnects
+                await websocket.close(code=CLOSE_RESTART)
+                return True
+            if await relay(websocket, route, code, address, hello):
+                return True
             if loop.time() > deadline:
                 await websocket.close(code=CLOSE_RESTART)
-                return
+                return True
             await asyncio.sleep(RELAY_RETRY_SECONDS)
-        table = await manager.find(code, address=address, token=hello.token)
-        digest = hash_token(hello.token or "")
-        if not table.owned or table.seat_for_digest(digest) is None:
-            raise too_many_misses(manager.misses_wait(address))
-        rate = RateLimiter(config.messages_per_second, config.messages_burst)
-        await _play(websocket, table, digest, rate, address)
 
     async def _serve(
         websocket: WebSocket, manager: TableManager, code: str, address: str, relayed: bool
     ) -> None:
         """Play here if this process owns the table (or takes it over), else relay to its owner;
         an owner that cannot be reached is waited for until its lease runs out."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + LEASE_SECONDS + RENEW_SECONDS
         # Before the route (with PostgreSQL a route is a transaction): a network out of misses takes the
         # usual way to a table the lobby lists only (its code is public: it is claimed or relayed).
         if manager.misses_wait(address) > 0 and not await manager.shows(code):
-            await _serve_seated(websocket, manager, code, address)
+            await _serve_seated(websocket, manager, code, address, relayed)
             return
-        while True:
-            route = await manager.route(code)
-            if route is None or route.mine or route.owner is None:
-                break
-            if relayed:  # ownership moved on meanwhile: no chains of relays, the page reconnects
-                await websocket.close(code=CLOSE_RESTART)
-                return
-            if await relay(websocket, route, code, address):
-                return
-            if loop.time() > deadline:
-                await websocket.close(code=CLOSE_RESTART)
-                return
-            await asyncio.sleep(RELAY_RETRY_SECONDS)
+        if await _relayed(websocket, manager, code, address, relayed):
+            return
         try:
             table = await manager.find(code, address=address)
         except LobbyError as exc:

@@ -372,6 +372,21 @@ class TableManager:
         """
         return await self._looked_up(code, address, token, lambda: self._find(code, check, address))
 
+    async def prove_seat(self, code: str, address: str | None, token: str) -> None:
+        """Let a connection from ``address`` that shows a seat's ``token`` on towards table ``code``, as
+        :meth:`find` would, from the token's proof alone (:meth:`~rummykit.web.guesses.Lookup.prove_first`):
+        nothing is loaded, so that a seat's connection to a table another process plays is relayed
+        there without its match being replayed here first.
+
+        Raises:
+            LobbyError: 429 ``too_many_misses``.
+        """
+
+        async def nothing() -> None:
+            return None
+
+        await self._looked_up(code, address, token, nothing)
+
     async def _looked_up(
         self, code: str, address: str | None, token: str | None, work: Callable[[], Awaitable[T]]
     ) -> T:
