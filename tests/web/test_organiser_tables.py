@@ -440,6 +440,27 @@ def test_a_pupil_away_at_the_organiser_s_rematch_is_given_their_seat_on_coming_b
         assert started.status_code == 200 and started.json()["status"] == "playing"
 
 
+def test_a_kept_seat_the_organiser_freed_is_not_offered_on_coming_back(
+    organised: TestClient, web: Any
+) -> None:
+    """The organiser frees the seat kept for a pupil who went home, and another takes it: the pupil
+    reopening the old table was still told that seat with its dead token, and their page went there
+    to be refused. They are told where the rematch is, with no seat."""
+    gin = {"preset": "gin", "seats": 2, "seed": 4, "bots": [{"kind": "random"}]}
+    code = make(organised, **gin)["code"]
+    ben = join(organised, code, "Ben")
+    assert organiser_post(organised, "/api/organiser/start").json()["started"] == [code]
+    with web.connect(organised, code, ben["token"]) as ws:
+        assert finish_gin_hand(ws, web)["match"]["is_over"]
+    new = organiser_post(organised, "/api/organiser/rematch").json()["rematches"][0]["code"]
+    freed = organiser_post(organised, f"/api/organiser/tables/{new}/remove", {"seat": 0, "name": "Ben"})
+    assert freed.status_code == 200, freed.text
+    assert join(organised, new, "Cem")["seat"] == 0
+    with web.connect(organised, code, ben["token"]) as ws:
+        told = web.next_of(ws, "rematch")
+    assert told == {"type": "rematch", "code": new, "offer": True}
+
+
 def test_a_rematch_refused_by_the_organiser_s_limit_stops_there_and_is_opened_later(
     tmp_path: Path, web: Any
 ) -> None:

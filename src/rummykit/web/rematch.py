@@ -184,8 +184,9 @@ async def offer(table: Table, client: Client) -> None:
     nor given a seat (someone reopening the old link may only want the final scores); a seat left
     open for a person who was away is joined by the code, as any seat is. A seat that was given its
     seat there (connected when the host asked, or any person's at a table the organiser made) is told
-    that seat and token: its connection may have been dead without anybody knowing, and the message
-    with them lost, or the pupil was away when the organiser opened it. Nothing while no rematch
+    that seat and token while it holds it (the host or the organiser may have freed it since): its
+    connection may have been dead without anybody knowing, and the message with them lost, or the
+    pupil was away when the organiser opened it. Nothing while no rematch
     was opened, and nothing to a watcher where the rematch is not listed (a practice table, or one
     found by its link alone)."""
     opening = table.rematch
@@ -195,6 +196,7 @@ async def offer(table: Table, client: Client) -> None:
     if client.seat is None and not new.listed:
         return
     message: dict[str, Any] = {"type": "rematch", "code": new.code, "offer": True}
-    if client.seat is not None and client.seat in table.rematch_grants:
-        message.update(seat=client.seat, token=table.rematch_grants[client.seat])
+    token = table.rematch_grants.get(client.seat) if client.seat is not None else None
+    if token is not None and new.seat_for_token(token) == client.seat:  # not freed there since
+        message.update(seat=client.seat, token=token)
     client.send(message)
