@@ -169,9 +169,9 @@ class TableManager:
         self._leases: asyncio.Task[None] | None = None
         self._lobby_rows: tuple[float, list[dict[str, Any]]] | None = None
         self._lobby_read: asyncio.Future[list[dict[str, Any]]] | None = None
+        """The read of the lobby's rows under way (:meth:`_lobby_list`), which requests meanwhile share."""
         self._stored_entries: tuple[list[dict[str, Any]], dict[str, dict[str, Any] | None]] | None = None
         """The lobby entries made of the rows last read (:meth:`_stored_entry`), by code."""
-        """The read of the lobby's rows under way (:meth:`_lobby_list`), which requests meanwhile share."""
         rate, burst = self.settings.messages_per_second, self.settings.messages_burst
         self.evaluations = RateLimiter(EVALUATION_SHARE * rate, EVALUATION_SHARE * burst)
         """Composed melds judged per client address (:meth:`~rummykit.web.tables.Table.evaluate`),
