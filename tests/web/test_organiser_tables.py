@@ -440,6 +440,25 @@ def test_a_pupil_away_at_the_organiser_s_rematch_is_given_their_seat_on_coming_b
         assert started.status_code == 200 and started.json()["status"] == "playing"
 
 
+def test_a_pupil_who_left_the_finished_table_gets_no_seat_kept_at_the_rematch(
+    organised: TestClient, web: Any
+) -> None:
+    """A pupil who left the finished table (their token holds nothing there) was kept a seat at the
+    rematch all the same, which nobody could ever be given: the table waited for nobody. The seat is
+    open, as for a person who left during the match."""
+    gin = {"preset": "gin", "seats": 2, "seed": 4, "bots": [{"kind": "random"}]}
+    code = make(organised, **gin)["code"]
+    ben = join(organised, code, "Ben")
+    assert organiser_post(organised, "/api/organiser/start").json()["started"] == [code]
+    with web.connect(organised, code, ben["token"]) as ws:
+        assert finish_gin_hand(ws, web)["match"]["is_over"]
+    left = organised.post(f"/api/tables/{code}/leave", json={"token": ben["token"]})
+    assert left.status_code == 200, left.text
+    new = organiser_post(organised, "/api/organiser/rematch").json()["rematches"][0]["code"]
+    seats = organised.get(f"/api/tables/{new}").json()["seats"]
+    assert [s["kind"] for s in seats] == ["open", "bot"]
+
+
 def test_a_kept_seat_the_organiser_freed_is_not_offered_on_coming_back(
     organised: TestClient, web: Any
 ) -> None:

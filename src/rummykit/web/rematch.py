@@ -14,8 +14,9 @@ not seeded).
 At a table the organiser made (:mod:`rummykit.web.organiser`) nobody at it is a host: the organiser
 opens the rematch, of every finished such table at once (:func:`rematch_organised`). Every seat is
 then handled as the host's others above (seat 1 too), except that a pupil not connected at that
-moment keeps their seat too: it is theirs at the new table (a token made for it), which the old
-table tells them when they connect to it again (:func:`offer`), so that a pupil whose tablet slept
+moment keeps their seat too (unless they left the finished table: their token holds nothing
+there): it is theirs at the new table (a token made for it), which the old table tells them when
+they connect to it again (:func:`offer`), so that a pupil whose tablet slept
 through the organiser's press plays on with the class. The organiser sees the seat taken by a
 person not connected and may free it (a pupil who went home). The label is kept, and a table whose
 seats are all taken by people connected then (and bots) starts at once (its players were there a
@@ -155,7 +156,7 @@ async def _open(table: Table, address: str | None) -> Opened:
         for i, old in enumerate(table.seats[first:], start=first):
             if old.kind == "bot":
                 new.seats[i] = Seat("bot", old.name, old.bot, old.level)
-            elif old.kind == "human" and (table.connected(i) or table.organised):
+            elif old.kind == "human" and (table.connected(i) or (table.organised and old.token_hash)):
                 new.seats[i] = Seat("human", old.name)
                 grants[i] = new._new_token(i)
                 away = away or not table.connected(i)
