@@ -392,6 +392,10 @@ def test_6_bad_numbers_and_text_are_422_with_a_clear_message(
         ({"name": "\u3164"}, "name_not_printable", "unsichtbare"),
         ({"name": "Anna\u115f"}, "name_not_printable", "unsichtbare"),
         ({"name": "Ann\u034fa"}, "name_not_printable", "unsichtbare"),
+        # A variation selector or a mark with nothing under it, the blank braille pattern: they show nothing.
+        ({"name": "\ufe0f"}, "name_not_printable", "unsichtbare"),
+        ({"name": " \u0301\u0301"}, "name_not_printable", "unsichtbare"),
+        ({"name": "\u2800"}, "name_not_printable", "unsichtbare"),
     ],
 )
 def test_6_a_name_a_person_typed_is_refused_in_their_language(

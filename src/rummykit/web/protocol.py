@@ -101,15 +101,21 @@ MOST_MARKS: Final = 4
 """The most combining marks one character of a name or label carries: what any script writes (a
 Vietnamese vowel has two, a Tibetan stack three or four). More pile up over the lines around the
 name (a stranger's name of 31 marks on one letter covered the other players' names)."""
-INVISIBLE: Final = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u3164\uffa0")
+INVISIBLE: Final = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u2800\u3164\uffa0")
 """Characters Python counts as printable that show nothing (Unicode's default-ignorable letters and
 marks: the Hangul fillers, the combining grapheme joiner, Khmer's inherent vowels, Mongolian's
-variation selectors): a name of them alone looked empty, and beside a name looked like that name."""
+variation selectors; and the blank braille pattern): a name of them alone looked empty, and beside a
+name looked like that name. The variation selectors of other scripts stay (an emoji's ``U+FE0F``),
+but a mark needs a character to sit on: a text's first (after spaces) is no mark."""
 
 
 def _printable(text: str) -> str:
     """Names are printable text: no lone surrogate (not UTF-8), no control character, nothing that shows
-    nothing (:data:`INVISIBLE`), at most :data:`MOST_MARKS` combining marks on one character."""
+    nothing (:data:`INVISIBLE`, a combining mark with no character under it), at most
+    :data:`MOST_MARKS` combining marks on one character."""
+    first = text.lstrip()[:1]
+    if first and unicodedata.category(first) in ("Mn", "Me"):  # alone it shows nothing, or a dotted circle
+        raise ValueError("must not begin with a combining mark")
     marks = 0
     for ch in text:
         if 0xD800 <= ord(ch) <= 0xDFFF:
