@@ -54,6 +54,22 @@ def organiser_post(client: TestClient, path: str, body: Any = None) -> Any:
     return client.post(path, json=body, headers=BEARER)
 
 
+GIN = {"preset": "gin", "seats": 2, "seed": 4, "bots": [{"kind": "random"}]}
+"""A table the organiser makes for one pupil: a gin hand against a random bot, short to play out."""
+
+
+def finished(client: TestClient, web: Any, *names: str) -> list[tuple[str, dict[str, Any]]]:
+    """One table of :data:`GIN` per pupil of ``names`` (the organiser's only ones), each started and its
+    hand played out by its pupil, whose connection is then closed: (code, the pupil's grant) each."""
+    codes = [make(client, **GIN)["code"] for _ in names]
+    grants = [join(client, code, name) for code, name in zip(codes, names, strict=True)]
+    assert organiser_post(client, "/api/organiser/start").json()["started"] == codes
+    for code, grant in zip(codes, grants, strict=True):
+        with web.connect(client, code, grant["token"]) as ws:
+            assert finish_gin_hand(ws, web)["match"]["is_over"]
+    return list(zip(codes, grants, strict=True))
+
+
 def test_the_organiser_makes_a_table_without_a_seat_and_pupils_join_it(organised: TestClient) -> None:
     bots = [{"kind": "greedy", "level": "easy"}]
     entry = make(organised, preset="german", seats=4, bots=bots, overrides={"opening_min_points": 24})
@@ -391,13 +407,7 @@ def test_two_presses_at_once_open_each_rematch_once(organised: TestClient, web: 
     """A double click on "Rematch all": the second press found the tables the first was opening and
     skipped them, so each answered part of the list (and the page said fewer rematches); now both
     list every one, and each table still has one rematch."""
-    gin = {"preset": "gin", "seats": 2, "seed": 4, "bots": [{"kind": "random"}]}
-    codes = [make(organised, **gin)["code"] for _ in range(3)]
-    grants = [join(organised, code, f"Pupil {i}") for i, code in enumerate(codes)]
-    assert organiser_post(organised, "/api/organiser/start").json()["started"] == codes
-    for code, grant in zip(codes, grants, strict=True):
-        with web.connect(organised, code, grant["token"]) as ws:
-            assert finish_gin_hand(ws, web)["match"]["is_over"]
+    codes = [code for code, _ in finished(organised, web, "Pupil 0", "Pupil 1", "Pupil 2")]
     tables = [web.table_of(organised, code) for code in codes]
 
     async def both() -> list[dict[str, list[dict[str, str]]]]:
@@ -416,12 +426,7 @@ def test_a_pupil_away_at_the_organiser_s_rematch_is_given_their_seat_on_coming_b
     """A tablet that slept through the organiser's press: its pupil's seat at the rematch is kept
     under their name (not open for anybody), the table waits for them, and reconnecting to the old
     table tells them the seat and its token, which plays it."""
-    gin = {"preset": "gin", "seats": 2, "seed": 4, "bots": [{"kind": "random"}]}
-    code = make(organised, **gin)["code"]
-    ben = join(organised, code, "Ben")
-    assert organiser_post(organised, "/api/organiser/start").json()["started"] == [code]
-    with web.connect(organised, code, ben["token"]) as ws:
-        assert finish_gin_hand(ws, web)["match"]["is_over"]  # then the tablet sleeps
+    [(code, ben)] = finished(organised, web, "Ben")  # then the tablet sleeps
     new = organiser_post(organised, "/api/organiser/rematch").json()["rematches"][0]["code"]
     kept = organised.get(f"/api/tables/{new}").json()
     assert kept["status"] == "waiting"  # not started with its only person away
@@ -446,12 +451,7 @@ def test_a_pupil_who_left_the_finished_table_gets_no_seat_kept_at_the_rematch(
     """A pupil who left the finished table (their token holds nothing there) was kept a seat at the
     rematch all the same, which nobody could ever be given: the table waited for nobody. The seat is
     open, as for a person who left during the match."""
-    gin = {"preset": "gin", "seats": 2, "seed": 4, "bots": [{"kind": "random"}]}
-    code = make(organised, **gin)["code"]
-    ben = join(organised, code, "Ben")
-    assert organiser_post(organised, "/api/organiser/start").json()["started"] == [code]
-    with web.connect(organised, code, ben["token"]) as ws:
-        assert finish_gin_hand(ws, web)["match"]["is_over"]
+    [(code, ben)] = finished(organised, web, "Ben")
     left = organised.post(f"/api/tables/{code}/leave", json={"token": ben["token"]})
     assert left.status_code == 200, left.text
     new = organiser_post(organised, "/api/organiser/rematch").json()["rematches"][0]["code"]
@@ -465,12 +465,7 @@ def test_a_kept_seat_the_organiser_freed_is_not_offered_on_coming_back(
     """The organiser frees the seat kept for a pupil who went home, and another takes it: the pupil
     reopening the old table was still told that seat with its dead token, and their page went there
     to be refused. They are told where the rematch is, with no seat."""
-    gin = {"preset": "gin", "seats": 2, "seed": 4, "bots": [{"kind": "random"}]}
-    code = make(organised, **gin)["code"]
-    ben = join(organised, code, "Ben")
-    assert organiser_post(organised, "/api/organiser/start").json()["started"] == [code]
-    with web.connect(organised, code, ben["token"]) as ws:
-        assert finish_gin_hand(ws, web)["match"]["is_over"]
+    [(code, ben)] = finished(organised, web, "Ben")
     new = organiser_post(organised, "/api/organiser/rematch").json()["rematches"][0]["code"]
     freed = organiser_post(organised, f"/api/organiser/tables/{new}/remove", {"seat": 0, "name": "Ben"})
     assert freed.status_code == 200, freed.text
@@ -486,14 +481,8 @@ def test_a_rematch_refused_by_the_organiser_s_limit_stops_there_and_is_opened_la
     """The rematches opened before the refusal stay (listed with their tables); the table refused has
     none, and the next press, once a table is closed, opens it."""
     with TestClient(organiser_app(f"sqlite:///{tmp_path / 'o.db'}", web, max_organiser_tables=2)) as client:
-        gin = {"preset": "gin", "seats": 2, "seed": 4, "bots": [{"kind": "random"}]}
-        codes = [make(client, **gin)["code"] for _ in range(2)]
-        grants = [join(client, code, f"Pupil {i}") for i, code in enumerate(codes)]
-        assert organiser_post(client, "/api/organiser/start").json()["started"] == codes
-        for code, grant in zip(codes, grants, strict=True):
-            with web.connect(client, code, grant["token"]) as ws:
-                assert finish_gin_hand(ws, web)["match"]["is_over"]
-        waiting = make(client, **gin)["code"]
+        codes = [code for code, _ in finished(client, web, "Pupil 0", "Pupil 1")]
+        waiting = make(client, **GIN)["code"]
         refused = organiser_post(client, "/api/organiser/rematch")
         assert refused.status_code == 429 and refused.json()["code"] == "too_many_organiser_tables"
         tables = {e["code"]: e for e in client.get("/api/organiser/tables", headers=BEARER).json()["tables"]}
