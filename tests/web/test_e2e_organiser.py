@@ -23,6 +23,41 @@ def organiser_address(module_server: Any) -> str:
     return found.group(1)
 
 
+def organiser_page(pages: Pages, module_server: Any) -> tuple[Any, dict[str, str]]:
+    """The organiser's page in German, loaded, and the headers that show its key."""
+    organiser = pages.open(locale="de-DE")
+    organiser.goto(organiser_address(module_server))
+    organiser.wait_for_selector("#organise #create-form #preset option[value=gin]", state="attached")
+    key = organiser.evaluate("sessionStorage.getItem('rummykit:organiser')")
+    return organiser, {"Authorization": f"Bearer {key}"}
+
+
+def organised_table(organiser: Any, pages: Pages, headers: dict[str, str], **spec: Any) -> tuple[str, Any]:
+    """A table the organiser makes (``spec``) and the page of the pupil Ada, seated there and waiting."""
+    made = organiser.request.post(f"{pages.base}/api/organiser/tables", data=spec, headers=headers)
+    code: str = made.json()["code"]
+    pupil = pages.open(locale="de-DE")
+    pupil.goto(f"{pages.base}/?table={code}")
+    pupil.fill("#join-name", "Ada")
+    pupil.click("#btn-name-join")
+    pupil.wait_for_selector("#waiting:not(.hidden)")
+    return code, pupil
+
+
+def play_out_gin(pupil: Any, web: Any) -> None:
+    """The pupil plays the started gin hand (a match of one) to its end: a knock as soon as one is legal."""
+    pupil.wait_for_function("S.state && S.state.table.status === 'playing' && S.state.view !== null")
+    rng = random.Random(3)
+    for _ in range(400):
+        pupil.wait_for_function("S.state.match.is_over || S.state.legal.length > 0")
+        if pupil.evaluate("S.state.match.is_over"):
+            return
+        legal: list[str] = pupil.evaluate("S.state.legal")
+        knocks = [a for a in legal if a.startswith("knock")]
+        web.act_and_wait(pupil, knocks[0] if knocks else rng.choice(legal))
+    pytest.fail("the gin hand did not end")
+
+
 def test_the_organiser_sees_a_practice_table_and_closes_it(pages: Pages, module_server: Any) -> None:
     player = pages.open()
     seeded_table(player, pages.base, "german", 5, seats=3, bot="random", name="Pia")
@@ -144,33 +179,12 @@ def test_the_organiser_opens_the_rematch_and_the_pupil_is_moved_there(
 ) -> None:
     """After the class's matches the organiser presses one button: the pupil's page goes to their seat
     at the rematch (the same label), which starts at once, and the organiser's list says where."""
-    organiser = pages.open(locale="de-DE")
-    organiser.goto(organiser_address(module_server))
-    organiser.wait_for_selector("#organise #create-form #preset option[value=gin]", state="attached")
-    key = organiser.evaluate("sessionStorage.getItem('rummykit:organiser')")
+    organiser, bearer = organiser_page(pages, module_server)
     spec = {"preset": "gin", "seats": 2, "seed": 4, "bots": [{"kind": "random"}], "label": "Tisch am Fenster"}
-    made = organiser.request.post(
-        f"{pages.base}/api/organiser/tables", data=spec, headers={"Authorization": f"Bearer {key}"}
-    )
-    code = made.json()["code"]
-    pupil = pages.open(locale="de-DE")
-    pupil.goto(f"{pages.base}/?table={code}")
-    pupil.fill("#join-name", "Ada")
-    pupil.click("#btn-name-join")
-    pupil.wait_for_selector("#waiting:not(.hidden)")
+    code, pupil = organised_table(organiser, pages, bearer, **spec)
     row = organiser.locator("#organise-tables tbody tr", has_text="Ada")
     row.locator("button", has_text="Starten").click()
-    pupil.wait_for_function("S.state && S.state.table.status === 'playing' && S.state.view !== null")
-    rng = random.Random(3)
-    for _ in range(400):  # the gin hand (a match of one) played out: a knock as soon as one is legal
-        pupil.wait_for_function("S.state.match.is_over || S.state.legal.length > 0")
-        if pupil.evaluate("S.state.match.is_over"):
-            break
-        legal: list[str] = pupil.evaluate("S.state.legal")
-        knocks = [a for a in legal if a.startswith("knock")]
-        web.act_and_wait(pupil, knocks[0] if knocks else rng.choice(legal))
-    else:
-        pytest.fail("the gin hand did not end")
+    play_out_gin(pupil, web)
     pupil.wait_for_selector("#overlay:not(.hidden) #match-over")
     assert "Revanche (du behältst deinen Platz)" in pupil.inner_text("#overlay")
     organiser.wait_for_selector("#btn-rematch-all:not(.hidden)", timeout=15000)
@@ -232,20 +246,8 @@ def test_the_organiser_renames_a_table_from_the_keyboard_and_the_pupil_sees_it(
     """A wrong group typed at the making is put right from the list: the table's Rename button (named
     for a screen reader with the table's code) asks for the new label, which the waiting pupil's page
     shows at once; a refused label is said in the page's language and changes nothing."""
-    organiser = pages.open(locale="de-DE")
-    organiser.goto(organiser_address(module_server))
-    organiser.wait_for_selector("#organise #create-form #preset option[value=gin]", state="attached")
-    key = organiser.evaluate("sessionStorage.getItem('rummykit:organiser')")
-    spec = {"preset": "gin", "seats": 2, "label": "Gruppe A"}
-    made = organiser.request.post(
-        f"{pages.base}/api/organiser/tables", data=spec, headers={"Authorization": f"Bearer {key}"}
-    )
-    code = made.json()["code"]
-    pupil = pages.open(locale="de-DE")
-    pupil.goto(f"{pages.base}/?table={code}")
-    pupil.fill("#join-name", "Ada")
-    pupil.click("#btn-name-join")
-    pupil.wait_for_selector("#waiting:not(.hidden)")
+    organiser, bearer = organiser_page(pages, module_server)
+    code, pupil = organised_table(organiser, pages, bearer, preset="gin", seats=2, label="Gruppe A")
     assert pupil.inner_text("#waiting h2").endswith(f" · {ISOLATE}Gruppe A{END}")
     rename = organiser.get_by_role("button", name=f"Bezeichnung von Tisch {code} ändern")
     rename.wait_for()
@@ -278,31 +280,11 @@ def test_a_pupil_away_at_the_rematch_is_taken_to_their_seat_on_coming_back(
 ) -> None:
     """A pupil who closed the page after the match, before the organiser opened the rematch, opens the
     old table's link again: the page goes to their seat kept at the rematch."""
-    organiser = pages.open(locale="de-DE")
-    organiser.goto(organiser_address(module_server))
-    organiser.wait_for_selector("#organise #create-form #preset option[value=gin]", state="attached")
-    key = organiser.evaluate("sessionStorage.getItem('rummykit:organiser')")
-    bearer = {"Authorization": f"Bearer {key}"}
+    organiser, bearer = organiser_page(pages, module_server)
     spec = {"preset": "gin", "seats": 2, "seed": 4, "bots": [{"kind": "random"}]}
-    made = organiser.request.post(f"{pages.base}/api/organiser/tables", data=spec, headers=bearer)
-    code = made.json()["code"]
-    pupil = pages.open(locale="de-DE")
-    pupil.goto(f"{pages.base}/?table={code}")
-    pupil.fill("#join-name", "Ada")
-    pupil.click("#btn-name-join")
-    pupil.wait_for_selector("#waiting:not(.hidden)")
+    code, pupil = organised_table(organiser, pages, bearer, **spec)
     organiser.request.post(f"{pages.base}/api/organiser/tables/{code}/start", headers=bearer)
-    pupil.wait_for_function("S.state && S.state.table.status === 'playing' && S.state.view !== null")
-    rng = random.Random(3)
-    for _ in range(400):
-        pupil.wait_for_function("S.state.match.is_over || S.state.legal.length > 0")
-        if pupil.evaluate("S.state.match.is_over"):
-            break
-        legal: list[str] = pupil.evaluate("S.state.legal")
-        knocks = [a for a in legal if a.startswith("knock")]
-        web.act_and_wait(pupil, knocks[0] if knocks else rng.choice(legal))
-    else:
-        pytest.fail("the gin hand did not end")
+    play_out_gin(pupil, web)
     context = pupil.context
     pupil.close()  # the tablet is put away
     rematches = organiser.request.post(f"{pages.base}/api/organiser/rematch", headers=bearer)
