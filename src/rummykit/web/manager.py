@@ -714,21 +714,17 @@ class TableManager:
         that :meth:`lobbies` leaves out (this version cannot play it, or refuses its stored rules)."""
         if not self.store.shared:
             return {t.code for t in self.listed_tables()[-LOBBY_SIZE:]}
-        return {row["code"] for row in await self._lobby_list() if self._shown_row(row)}
+        rows = await self._lobby_list()
+        return {row["code"] for row in rows if self._shown_row(rows, row)}
 
-    def _shown_row(self, row: dict[str, Any]) -> bool:
-        """Whether :meth:`lobbies` shows the stored lobby ``row``: not a table this process could not
-        replay, nor one whose stored rules this version refuses (unless this process plays it)."""
+    def _shown_row(self, rows: list[dict[str, Any]], row: dict[str, Any]) -> bool:
+        """Whether :meth:`lobbies` shows the stored lobby ``row``, one of ``rows`` as last read: not a
+        table this process could not replay, nor one whose stored rules this version refuses (unless
+        this process plays it), judged by the entry the list makes of it (:meth:`_stored_entry`)."""
         if row["code"] in self._unrestored:
             return False
         table = self.tables.get(row["code"])
-        if table is not None and table.owned:
-            return True
-        try:
-            stored_rules(row["rules"], row["rules_revision"])
-        except RummyError:
-            return False
-        return True
+        return (table is not None and table.owned) or self._stored_entry(rows, row) is not None
 
     async def shows(self, code: str) -> bool:
         """Whether the lobby lists table ``code`` now (:meth:`shown_codes`)."""
