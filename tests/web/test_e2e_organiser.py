@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from typing import Any
 
 import pytest
@@ -56,6 +57,18 @@ def play_out_gin(pupil: Any, web: Any) -> None:
         knocks = [a for a in legal if a.startswith("knock")]
         web.act_and_wait(pupil, knocks[0] if knocks else rng.choice(legal))
     pytest.fail("the gin hand did not end")
+
+
+def put_away(pupil: Any, pages: Pages, code: str) -> Any:
+    """Close the pupil's page (the tablet is put away) once the server knows it gone from table
+    ``code`` (a closed page's connection ends a moment later); the browser context, to come back in."""
+    context = pupil.context
+    pupil.close()
+    for _ in range(100):
+        if not context.request.get(f"{pages.base}/api/tables/{code}").json()["seats"][0]["connected"]:
+            return context
+        time.sleep(0.05)
+    pytest.fail("the server still counts the closed page as connected")
 
 
 def test_the_organiser_sees_a_practice_table_and_closes_it(pages: Pages, module_server: Any) -> None:
@@ -285,11 +298,36 @@ def test_a_pupil_away_at_the_rematch_is_taken_to_their_seat_on_coming_back(
     code, pupil = organised_table(organiser, pages, bearer, **spec)
     organiser.request.post(f"{pages.base}/api/organiser/tables/{code}/start", headers=bearer)
     play_out_gin(pupil, web)
-    context = pupil.context
-    pupil.close()  # the tablet is put away
+    context = put_away(pupil, pages, code)
     rematches = organiser.request.post(f"{pages.base}/api/organiser/rematch", headers=bearer)
     new = rematches.json()["rematches"][0]["code"]
+    assert organiser.request.get(f"{pages.base}/api/tables/{new}").json()["status"] == "waiting"  # for Ada
     back = context.new_page()
     back.goto(f"{pages.base}/?table={code}")
     back.wait_for_function(f"S.code === '{new}' && S.seat === 0 && S.state && S.state.table.code === '{new}'")
     assert back.evaluate("S.state.table.seats[0].name") == "Ada"
+
+
+def test_a_pupil_whose_kept_seat_was_freed_is_told_the_organiser_s_rematch(
+    pages: Pages, module_server: Any, web: Any
+) -> None:
+    """The organiser freed the seat kept for a pupil who was away: reopening the old table, the pupil
+    stays there and is told where the class plays on, as the organiser's (the page said the host
+    had opened it, at a table that has none)."""
+    organiser, bearer = organiser_page(pages, module_server)
+    spec = {"preset": "gin", "seats": 2, "seed": 4, "bots": [{"kind": "random"}]}
+    code, pupil = organised_table(organiser, pages, bearer, **spec)
+    organiser.request.post(f"{pages.base}/api/organiser/tables/{code}/start", headers=bearer)
+    play_out_gin(pupil, web)
+    context = put_away(pupil, pages, code)
+    rematches = organiser.request.post(f"{pages.base}/api/organiser/rematch", headers=bearer)
+    new = rematches.json()["rematches"][0]["code"]
+    freed = organiser.request.post(
+        f"{pages.base}/api/organiser/tables/{new}/remove", data={"seat": 0, "name": "Ada"}, headers=bearer
+    )
+    assert freed.ok, freed.text()
+    back = context.new_page()
+    back.goto(f"{pages.base}/?table={code}")
+    told = f"Die Spielleitung hat eine Revanche an Tisch {new} eröffnet."
+    back.wait_for_function(f"document.body.innerText.includes({told!r})")
+    assert back.evaluate("S.code") == code

@@ -55,7 +55,7 @@ const I18N = {
     leave_last: "You are the last person at this table: leaving ends the game and closes the table.",
     stay: "Stay", held: "A bot holds your seat.", retake: "Take my seat back",
     joker_title: "Discard the joker?", joker_text: "A joker can stand for any card in a meld. Once discarded, the next player may take it.",
-    keep_joker: "Keep it", rematch_offer: "The host opened a rematch at table {code}.",
+    keep_joker: "Keep it", rematch_offer: "The host opened a rematch at table {code}.", rematch_offer_organiser: "The organiser opened a rematch at table {code}.",
     join_title_code: "Join table {code}", join_as: "Join as", name_placeholder: "your name",
     wait_host: "Waiting for the host to start.", full_start: "Every seat is taken: start when you are ready.",
     start_now: "Start", hand_of: "Hand {n} of {m}", hand_n: "Hand {n}",
@@ -176,7 +176,7 @@ const I18N = {
     leave_last: "Du bist die letzte Person an diesem Tisch: Verlassen beendet das Spiel und schließt den Tisch.",
     stay: "Bleiben", held: "Ein Bot spielt für dich auf deinem Platz.", retake: "Platz zurücknehmen",
     joker_title: "Joker abwerfen?", joker_text: "Ein Joker kann in einer Figur jede Karte ersetzen. Wirfst du ihn ab, kann der nächste Spieler ihn nehmen.",
-    keep_joker: "Behalten", rematch_offer: "Der Gastgeber hat eine Revanche an Tisch {code} eröffnet.",
+    keep_joker: "Behalten", rematch_offer: "Der Gastgeber hat eine Revanche an Tisch {code} eröffnet.", rematch_offer_organiser: "Die Spielleitung hat eine Revanche an Tisch {code} eröffnet.",
     join_title_code: "Tisch {code} beitreten", join_as: "Beitreten als", name_placeholder: "dein Name",
     wait_host: "Warten, bis der Gastgeber startet.", full_start: "Alle Plätze sind besetzt: starte, wenn ihr bereit seid.",
     start_now: "Starten", hand_of: "Spiel {n} von {m}", hand_n: "Spiel {n}",
@@ -2785,7 +2785,7 @@ function onRematch(msg) {
   const organised = !!(S.state && S.state.table.organised);
   if (msg.offer && msg.token && (S.back || organised)) { goToRematch({ code: msg.code, token: msg.token, seat: msg.seat }); return; }
   if (msg.offer && msg.token) saveGrant({ code: msg.code, token: msg.token, seat: msg.seat });
-  if (msg.offer) { flash(t("rematch_offer", { code: msg.code })); return; }
+  if (msg.offer) { flash(t(organised ? "rematch_offer_organiser" : "rematch_offer", { code: msg.code })); return; }
   if (msg.token) goToRematch({ code: msg.code, token: msg.token, seat: msg.seat });
   else if (S.seat === null) goToRematch({ code: msg.code });
 }
