@@ -63,6 +63,8 @@ const I18N = {
     redealt: " (dealt again)", redealt_k: " (dealt again {k}×)", redeal_note: "This hand does not count: the same dealer deals again.",
     last_move: "Last move", last_moves: "Last moves", meanwhile: "Meanwhile",
     turn_take: "takes the {card}", turn_laid: "lays out {n} cards", turn_laid_points: "lays out {n} cards ({points} points)", turn_layoff_card: "lays off the {card}", turn_layoff: "lays off {n} cards", turn_swap: "swaps for a joker",
+    stood_in: "A bot played for you while you were not connected: {moves}", stood_in_last: "A bot played {n} turns for you while you were not connected; the last: {moves}", stood_in_n: "A bot made {n} moves for you while you were not connected",
+    chat_queued: "your chat line waits for the connection",
     moves_full: "The moves in full", moves_none: "No moves yet", k_moves: "hear the others' moves since your last one in full", sort_suit: "Sort by suit", sort_rank: "Sort by rank", sort_melds: "Sort by melds",
     sound_on: "Sounds on", sound_off: "Sounds off", keys: "Keyboard", keys_title: "Keyboard shortcuts",
     letters_intl: "Show jacks and queens as J and Q", letters_german: "Show jacks and queens as B and D",
@@ -183,6 +185,8 @@ const I18N = {
     redealt: " (neu gegeben)", redealt_k: " (neu gegeben {k}×)", redeal_note: "Dieses Spiel zählt nicht: derselbe Geber gibt neu.",
     last_move: "Letzter Zug", last_moves: "Letzte Züge", meanwhile: "Inzwischen",
     turn_take: "nimmt {card}", turn_laid: "legt {n} Karten aus", turn_laid_points: "legt {n} Karten aus ({points} Punkte)", turn_layoff_card: "legt {card} an", turn_layoff: "legt {n} Karten an", turn_swap: "tauscht einen Joker ein",
+    stood_in: "Ein Bot hat für dich gespielt, während du nicht verbunden warst: {moves}", stood_in_last: "Ein Bot hat {n} Züge lang für dich gespielt, während du nicht verbunden warst; zuletzt: {moves}", stood_in_n: "Ein Bot hat {n} Züge für dich gemacht, während du nicht verbunden warst",
+    chat_queued: "deine Chat-Zeile wartet auf die Verbindung",
     moves_full: "Die Züge ausführlich", moves_none: "Noch keine Züge", k_moves: "die Züge der anderen seit deinem letzten ausführlich hören", sort_suit: "Nach Farbe sortieren", sort_rank: "Nach Wert sortieren", sort_melds: "Nach Figuren sortieren",
     sound_on: "Töne an", sound_off: "Töne aus", keys: "Tastatur", keys_title: "Tastenkürzel",
     letters_intl: "Buben und Damen als J und Q zeigen", letters_german: "Buben und Damen als B und D zeigen",
@@ -348,7 +352,7 @@ async function tableExists(code) {
 async function openTable(code, { watch = false, ask = false } = {}) {
   S.code = code.toUpperCase();
   S.endedWhy = null;
-  S.outbox = null; S.linkDown = false; S.lastResent = null;  // a move chosen at another table stays there
+  S.outbox = null; S.chatOut = null; S.linkDown = false; S.lastResent = null;  // a move chosen at another table stays there
   if (!(await tableExists(S.code))) { tableGone(S.code); return; }
   const saved = JSON.parse(localStorage.getItem("rummykit:" + S.code) || "null");
   // A seat we left during play: watch, with the token kept to take the seat back.
@@ -471,7 +475,8 @@ function renderLink() {
   const el = $("#link-state"), box = S.outbox;
   if (!el) return;
   let text = "";
-  if (S.code && S.linkDown) text = t("connection_lost") + (box ? ` – ${t("move_queued")}` : "");  // sent or not
+  const waiting = [box ? t("move_queued") : "", S.chatOut ? t("chat_queued") : ""].filter(Boolean);  // sent or not
+  if (S.code && S.linkDown) text = t("connection_lost") + waiting.map((w) => ` – ${w}`).join("");
   else if (S.code && box && box.sent && Date.now() - box.at >= LINK.sending) text = t("move_sending");
   if (el.textContent !== text) el.textContent = text;
   el.classList.toggle("hidden", !text);
@@ -492,9 +497,22 @@ function settleOutbox(state) {
     return;
   }
   S.outbox = null;
-  if (!box.sent) flash(t("move_not_sent"));
   renderLink();
+  return box.sent ? null : t("move_not_sent");
 }
+
+// Back after the link was down long enough for a bot to play the seat (the welcome lists its moves):
+// said once, shown and heard at once, with what it did; the log alone said it before.
+function stoodInText(state) {
+  const indices = S.stoodIn;
+  S.stoodIn = null;
+  if (!indices || !indices.length) return null;
+  const mine = state.log.filter((e) => e.seat === state.you && indices.includes(e.index));
+  if (!mine.length) return t("stood_in_n", { n: indices.length });
+  const runs = turnRuns(mine), moves = runs.slice(-STOOD_IN_TURNS).map((run) => turnLine(run, false).shown).join(" · ");
+  return runs.length > STOOD_IN_TURNS ? t("stood_in_last", { n: runs.length, moves }) : t("stood_in", { moves });
+}
+const STOOD_IN_TURNS = 3;  // the most of the bot's turns for the player said in full
 
 setInterval(checkLink, LINK.tick);
 // The browser knows the network came back: the link is checked, or made again, at once.
@@ -514,12 +532,22 @@ function onMessage(msg) {
       S.linkDown = false; S.linkFresh = true; renderLink();
       S.back = !!(S.state && S.state.table.code === S.code);  // a connection made again, not the first
       if (S.rematchAsked) send({ type: "rematch" });  // asked on a link that died: the same table, the same seat
+      S.stoodIn = msg.seat !== null && Array.isArray(msg.stood_in) ? msg.stood_in : null;
       S.chatReplay = true;  // the recent chat lines come before the state: counted, not said again
       break;
-    case "state": S.chatReplay = false; settleOutbox(msg); onState(msg); break;
+    case "state": {
+      const replayed = S.chatReplay;
+      S.chatReplay = false;
+      const notes = [settleOutbox(msg), stoodInText(msg)].filter(Boolean);
+      if (notes.length) flash(notes.join(" "));
+      if (replayed) resendChat();
+      onState(msg);
+      break;
+    }
     case "error":
       if (msg.code === "table_unreadable") { S.unreadable = msg; break; }  // the close (4409) that follows says it
       if (msg.code === "unchanged") break;  // a repeated back, ready, hand_log or moves: the page has the answer already
+      if (msg.code === "rate_limited" || msg.code === "spectator") { S.chatOut = null; renderLink(); }  // the chat line refused: said below
       if (["too_many_connections", "too_many_attempts", "too_many_misses"].includes(msg.code)) { S.limitedBy = msg; break; }  // and its close (4429)
       if (msg.code === "removed") { forgetTable(S.code); S.token = null; }  // the host freed our seat: we watch
       // Why the table ended, said again in the lobby the ended table goes back to (the state may come first).
@@ -1273,7 +1301,7 @@ function renderRoundInfo() {
   if (S.seat !== null && turnOf(st) && last && last.seat !== S.seat) {
     const since = othersSince(moves).slice(-MEANWHILE_TURNS);
     if (since.length > 1 || (since.length === 1 && since[0].entries.length > 1)) {
-      const lines = since.map(turnLine);
+      const lines = since.map((run) => turnLine(run));
       text = `${t("meanwhile")}: ${lines.map((l) => l.shown).join(" · ")}`;
       heard = `${t("meanwhile")}: ${lines.map((l) => l.heard).join(" · ")}`;
     }
@@ -1313,7 +1341,7 @@ function turnRuns(entries) {
 // lay-offs say how many cards (the table shows which; the Moves panel and W say them in full). A move
 // of another kind keeps its words. With three bots a blind player heard every meld card by card and fell
 // behind the game.
-function turnLine(run) {
+function turnLine(run, named = true) {
   const parts = [];
   const counted = (kind) => {
     const last = parts[parts.length - 1];
@@ -1346,7 +1374,10 @@ function turnLine(run) {
     }
     parts.push({ kind: "words", text: localText(e, e.action) });
   }
-  if (!parts.length) return { shown: run.entries.map(logLine).join(" · "), heard: run.entries.map(logLine).join(" · ") };
+  if (!parts.length) {
+    const line = run.entries.map((e) => (named ? logLine(e) : localText(e, e.action))).join(" · ");
+    return { shown: line, heard: line };
+  }
   const say = (name) => parts.map((p) => {
     if (p.kind === "take") return t("turn_take", { card: name(p.cards[0]) });
     if (p.kind === "laid") return p.points === null ? t("turn_laid", { n: p.cards.length }) : t("turn_laid_points", { n: p.cards.length, points: p.points });
@@ -1354,8 +1385,8 @@ function turnLine(run) {
     if (p.kind === "swap") return t("turn_swap");
     return p.text;
   }).join(", ");
-  const who = seatName(run.seat);
-  return { shown: `${who}: ${say(Cards.label)}`, heard: `${who}: ${say(Cards.objectName)}` };
+  const who = named ? `${seatName(run.seat)}: ` : "";
+  return { shown: `${who}${say(Cards.label)}`, heard: `${who}${say(Cards.objectName)}` };
 }
 
 // What the line above the table says to a screen reader: only the moves it has not said yet. The
@@ -2472,7 +2503,16 @@ function muted() {
   return new Set(Array.isArray(kept) ? kept : kept.seats || []);
 }
 
+// A chat line sent is kept (S.chatOut) until the server sends it back: one sent into a link that had
+// died unnoticed vanished. On the next connection the recent lines come first; one that is not among
+// them is sent again (as a move waiting in S.outbox is), and the line above the table says it waits.
+function resendChat() {
+  if (S.chatOut && !send({ type: "chat", text: S.chatOut })) return;
+  renderLink();
+}
+
 function onChat(msg) {
+  if (msg.seat === S.seat && msg.text === S.chatOut) { S.chatOut = null; renderLink(); }
   const fresh = !(S.chat || []).some((l) => l.n === msg.n);
   S.chat = (S.chat || []).filter((l) => l.n !== msg.n).concat([msg]).slice(-30);
   renderChat();
@@ -3828,6 +3868,7 @@ function setup() {
     ev.preventDefault();
     const text = $("#chat-input").value.trim();
     if (text && !send({ type: "chat", text })) return;  // not connected: the line stays, to be sent again
+    if (text) S.chatOut = text.split(/\s+/).join(" ");  // as the server writes it (see onChat)
     $("#chat-input").value = "";
   });
   setInterval(renderTimer, 1000);
