@@ -225,3 +225,67 @@ def test_the_host_s_rematch_asked_on_a_dead_link_is_asked_again(pages: Pages) ->
     network.restore()
     moved = "code => S.code !== code && S.seat === 0 && S.state && S.state.table.code === S.code"
     page.wait_for_function(moved, arg=grant["code"])
+
+
+def test_a_chat_line_sent_into_a_link_not_yet_found_dead_is_sent_again(pages: Pages) -> None:
+    """Enter in the seconds before the page found the link dead sent the line into it: the box was
+    emptied and the line never arrived. It is kept until the server sends it back: the line above the
+    table says it waits, and the next connection sends it, once."""
+    page, network, _version = at_the_draw(pages)
+    network.cut_off()
+    page.fill("#chat-input", "bin im Tunnel")
+    page.press("#chat-input", "Enter")  # the socket still looks open
+    assert page.input_value("#chat-input") == ""
+    page.wait_for_function(LOST)
+    assert page.inner_text("#link-state").endswith(" – your chat line waits for the connection")
+    network.restore()
+    page.wait_for_function("document.querySelector('#chat-log').innerText.includes('bin im Tunnel')")
+    page.wait_for_selector("#link-state", state="hidden")
+    page.wait_for_timeout(300)
+    assert page.locator("#chat-log li", has_text="bin im Tunnel").count() == 1
+
+
+def test_coming_back_says_what_the_bot_played_for_you(pages: Pages) -> None:
+    """The link was down long enough for a bot to play the seat (a takeover after a second here, while
+    another person plays on): on coming back only the log said so. The page says once, shown and
+    heard, that a bot played for the player and what it did."""
+    page = pages.open(locale="de-DE")
+    network = Network(page)
+    pages.lobby(page)
+    code = page.evaluate(
+        """async () => {
+            const grant = await api("/api/tables", { name: "Anna", preset: "german", seats: 3, seed: 7,
+                                                     bots: [{ kind: "random" }], takeover_seconds: 1 });
+            saveGrant(grant);
+            await openTable(grant.code);
+            return grant.code;
+        }"""
+    )
+    guest = pages.open()
+    pages.lobby(guest)
+    guest.evaluate(
+        """async (code) => {
+            saveGrant(await api(`/api/tables/${code}/join`, { name: "Ben" }));
+            await openTable(code);
+            // Ben plays on by himself: draws, and discards the first card he may.
+            setInterval(() => {
+                const L = S.state ? S.state.legal : [];
+                const discard = L.find((a) => a.startsWith("discard "));
+                if (L.length && !S.outbox) act(L.includes("draw") ? "draw" : discard);
+            }, 200);
+        }""",
+        code,
+    )
+    page.evaluate("async (code) => api(`/api/tables/${code}/start`, { token: S.token })", code)
+    page.wait_for_function("S.state && S.state.legal.includes('draw')")
+    page.evaluate("LINK.answer = 3000")
+    network.cut_off()
+    page.evaluate("send({ type: 'ping' })")  # unanswered: the link is found dead, the socket closed
+    page.wait_for_function(LOST)
+    page.wait_for_timeout(2500)  # the takeover time: a bot plays the seat
+    network.restore()
+    page.wait_for_selector("#game-error", state="visible")
+    text = page.inner_text("#game-error .error-text .shown")
+    assert text.startswith("Ein Bot hat für dich gespielt, während du nicht verbunden warst: "), text
+    assert "wirft" in text, text  # what it did: its discard at least
+    assert page.get_attribute("#game-error", "role") == "alert"

@@ -31,11 +31,13 @@ RECORD_HEARD = """(ids) => {
 """Every text the table's live regions take while a screen reader can hear them (``window.heard``)."""
 
 BOT_MOVES = """async (moves) => {
-    // Moves of the bot (seat 1) added to the state as the server sends them, one state each.
+    // Moves of the bot (seat 1) added to the state as the server sends them, one state each: a text
+    // (its notation too), or [notation, text].
     const hand = S.state.match.hands_dealt;
-    for (const [k, text] of moves.entries()) {
+    for (const [k, move] of moves.entries()) {
+        const [action, text] = Array.isArray(move) ? move : [move, move];
         const index = Math.max(-1, ...S.state.log.map((e) => e.index)) + 1;
-        S.state.log.push({ index, seat: 1, action: text, texts: { en: text, de: text }, hand });
+        S.state.log.push({ index, seat: 1, action, texts: { en: text, de: text }, hand });
         if (k === moves.length - 1) {  // after the bot's last move it is the player's turn again
             S.state.legal = ["draw", "take"]; S.state.match.to_move = 0;
         } else {
@@ -75,27 +77,26 @@ def test_the_turn_and_the_moves_behind_a_hands_result_are_said_when_it_closes(pa
     assert any("Bot 2: discards 5 of spades" in h for h in heard), heard
 
 
-def test_each_move_of_the_others_is_said_once(pages: Pages) -> None:
-    """Each bot move was said as it came ("Last move: Bot 2: draws …"), then again in the line of
-    everything since the player's own move ("Meanwhile: …"): that line is shown, and says only the
-    move not said yet (a bot moves at most every fraction of a second: 0.3 s here), without "Last
-    move:" before each (the name says whose move it is)."""
+def test_each_turn_of_the_others_is_said_once_in_a_line(pages: Pages) -> None:
+    """Each bot move was said as it came ("Bot 2: draws from the stock", "Bot 2: lays off …", "Bot 2:
+    discards …"), and before that again in the line of everything since the player's own move: a
+    turn is said once, when it is over, in one line (the draw from the stock left out, a lay-off
+    without its meld), and the line above the table shows the same, readable whole, in words."""
     page = seated(pages)
     page.evaluate(RECORD_HEARD, ["#last-move-said"])
     page.evaluate("window.botGap = 300")
-    page.evaluate(BOT_MOVES, ["draws from the stock", "lays off 6♠", "discards 5♠"])
+    moves = [
+        ["draw", "draws from the stock"],
+        ["layoff 6S on 1", "lays off 6♠ on meld 1"],
+        ["discard 5S", "discards 5♠"],
+    ]
+    page.evaluate(BOT_MOVES, moves)
     page.wait_for_timeout(100)
-    assert page.evaluate("window.heard") == [
-        "Bot 2: draws from the stock",
-        "Bot 2: lays off 6 of spades",
-        "Bot 2: discards 5 of spades",
-    ]
+    assert page.evaluate("window.heard") == ["Bot 2: lays off the 6 of spades, discards 5 of spades"]
     shown = page.inner_text("#last-move .shown")
-    assert shown == "Meanwhile: Bot 2: draws from the stock · Bot 2: lays off 6♠ · Bot 2: discards 5♠"
-    # The line itself stays readable whole, in words (only the live region beside it is brief).
-    assert page.evaluate(HEARD_LIST, "#last-move") == [
-        "Meanwhile: Bot 2: draws from the stock · Bot 2: lays off 6 of spades · Bot 2: discards 5 of spades"
-    ]
+    assert shown == "Meanwhile: Bot 2: lays off the 6♠, discards 5♠"
+    heard = "Meanwhile: Bot 2: lays off the 6 of spades, discards 5 of spades"
+    assert page.evaluate(HEARD_LIST, "#last-move") == [heard]
 
 
 HEARD_LIST = """(sel) => [...document.querySelectorAll(sel)].map((li) => {

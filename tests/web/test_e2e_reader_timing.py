@@ -49,7 +49,7 @@ def test_a_move_replaced_at_once_is_said_with_the_next(pages: Pages) -> None:
     page.evaluate(BOT_MOVES, ["draws from the stock", "discards 5♠"])
     page.wait_for_timeout(50)
     line = page.inner_text("#last-move-said")
-    assert "Bot 2: draws from the stock" in line and "Bot 2: discards 5 of spades" in line, line
+    assert "Bot 2: draws from the stock, discards 5 of spades" in line, line
     page.wait_for_timeout(300)
     page.evaluate("window.botGap = 300")
     page.evaluate("""async () => {
@@ -73,8 +73,7 @@ def test_the_others_turns_are_not_said_in_the_turn_line(pages: Pages) -> None:
     page.evaluate(BOT_MOVES, ["draws from the stock", "discards 5♠"])
     page.wait_for_timeout(400)
     assert spoken(page) == [
-        ["#last-move-said", "Bot 2: draws from the stock"],
-        ["#last-move-said", "Bot 2: discards 5 of spades"],
+        ["#last-move-said", "Bot 2: draws from the stock, discards 5 of spades"],
         ["#status", "Your turn: draw from the stock or take the discard"],
     ]
     page.evaluate(
@@ -161,7 +160,7 @@ def test_a_new_hand_is_said_before_its_moves_when_the_result_closes(pages: Pages
     said = spoken(page)
     assert [region for region, _ in said] == ["#announce", "#last-move-said", "#status"], said
     assert said[0][1].startswith("Hand 2 · Dealer: Bot 2"), said
-    assert said[1][1] == "Meanwhile: Bot 2: draws from the stock · Bot 2: discards 7 of hearts", said
+    assert said[1][1] == "Bot 2: draws from the stock, discards 7 of hearts", said
 
 
 def test_the_ended_hands_last_move_is_not_said_in_the_next(pages: Pages) -> None:
@@ -261,3 +260,157 @@ def test_another_person_a_bot_stands_in_for_is_said_and_their_return(pages: Page
         "Ben ist nicht da: ein Bot spielt an diesem Platz",
         "Ben ist zurück und spielt wieder",
     ], said
+
+
+OTHERS_MOVE = """async (moves) => {
+    // [seat, notation, text] moves of the others, one state each, 200 ms apart; then it is the
+    // player's turn.
+    const hand = S.state.match.hands_dealt;
+    for (const [k, [seat, action, text]] of moves.entries()) {
+        const index = Math.max(-1, ...S.state.log.map((e) => e.index)) + 1;
+        S.state.log.push({ index, seat, action, texts: { en: text, de: text }, hand });
+        const last = k === moves.length - 1;
+        S.state.legal = last ? ["draw", "take"] : []; S.state.compose = [];
+        S.state.match.to_move = last ? 0 : seat;
+        S.state.version += 1; render();
+        await new Promise((done) => setTimeout(done, 200));
+    }
+}"""
+THREE_BOTS = [
+    [1, "draw", "draws from the stock"],
+    [1, "open 10H JH QH | AS AD AC | 4C 4D 4H", "opens with 10♥ J♥ Q♥ | A♠ A♦ A♣ | 4♣ 4♦ 4♥ (43 points)"],
+    [1, "discard KS", "discards K♠"],
+    [2, "take KS", "takes K♠ from the discard pile"],
+    [2, "layoff 5C on 3", "lays off 5♣ on meld 3"],
+    [2, "layoff KH on 1", "lays off K♥ on meld 1"],
+    [2, "discard 7D", "discards 7♦"],
+    [3, "draw", "draws from the stock"],
+    [3, "discard 9S", "discards 9♠"],
+]
+
+
+def test_three_bots_turns_are_said_a_line_each_and_w_says_them_in_full(pages: Pages) -> None:
+    """Against three fast bots a screen reader heard every move between two of the player's turns,
+    each meld card by card, the draws from the stock too (and the last six moves again): more than
+    the speech keeps up with. Each turn is one line ("Bot 3: takes …, lays off 2 cards, discards …");
+    W says the moves since the player's last one in full."""
+    page = pages.open(locale="en-US")
+    seeded_table(page, pages.base, "german", 48, seats=4, bot="random")
+    page.wait_for_function("document.body.dataset.myTurn === '1'")
+    page.evaluate("S.ws.send = () => {}; S.state.legal = []; S.state.match.to_move = 1; render()")
+    page.evaluate(RECORD_SPOKEN, ["#announce", "#last-move-said", "#status"])
+    page.evaluate(OTHERS_MOVE, THREE_BOTS)
+    page.wait_for_timeout(300)
+    assert [text for region, text in spoken(page) if region != "#status"] == [
+        "Bot 2: lays out 9 cards (43 points), discards king of spades",
+        "Bot 3: takes the king of spades, lays off 2 cards, discards 7 of diamonds",
+        "Bot 4: discards 9 of spades",
+    ], spoken(page)
+    page.keyboard.press("w")
+    page.wait_for_function("window.spoken.some(([region]) => region === '#announce')")
+    full = [text for region, text in spoken(page) if region == "#announce"][-1]
+    assert full.startswith("The moves in full: Bot 2: draws from the stock · Bot 2: opens with 10 of"), full
+    assert full.endswith("Bot 4: draws from the stock · Bot 4: discards 9 of spades"), full
+    page.click("#btn-lang")
+    page.evaluate("window.spoken = []")
+    page.keyboard.press("w")
+    page.wait_for_function("window.spoken.some(([region]) => region === '#announce')")
+    assert spoken(page)[-1][1].startswith("Die Züge ausführlich: Bot 2: draws from the stock"), spoken(page)
+
+
+def test_a_hint_is_said_before_the_move_it_led_to_and_not_after_a_move(pages: Pages) -> None:
+    """A hint asked for and played at once (H, then P) was said after the move's line: it waited to be
+    announced while the move's line was written. A hint that comes after a move made meanwhile is
+    for a turn that is gone: not said."""
+    page = seated(pages)
+    page.evaluate(RECORD_SPOKEN, ["#announce", "#last-move-said"])
+    move = """(action) => {
+        const st = structuredClone(S.state), index = Math.max(-1, ...st.log.map((e) => e.index)) + 1;
+        const texts = { en: "takes 5♠ from the discard pile", de: "nimmt Pik-5 von der Ablage" };
+        st.log.push({ index, seat: 0, action, texts, hand: st.match.hands_dealt });
+        st.version += 1; st.legal = []; st.compose = [];
+        onState(st);
+    }"""
+    texts = "{ en: 'take the 5♠', de: 'Pik-5 nehmen' }"
+    hint = f"{{ type: 'hint', action: 'take', texts: {texts}, version: S.state.version }}"
+    page.evaluate(f"onMessage({hint}); act('take')")
+    page.evaluate(move, "take 5S")
+    page.wait_for_timeout(300)
+    assert spoken(page) == [
+        ["#announce", "Hint: take the 5 of spades"],
+        ["#last-move-said", "Anna (you): takes 5 of spades from the discard pile"],
+    ]
+    page.evaluate("S.state.legal = ['discard 5S']; S.state.version += 1; render(); window.spoken = []")
+    page.evaluate(f"act('discard 5S'); onMessage({hint})")  # asked, but the move went first
+    page.wait_for_timeout(300)
+    assert spoken(page) == [] and page.locator("#hint").is_hidden()
+
+
+def test_the_knock_line_and_the_knock_are_said_once_a_turn(pages: Pages) -> None:
+    """Viennese: the deadwood line was said after the draw and again after the discard (the same
+    number, without "after your best discard"); after another's knock the turn's line said "Bot 2
+    knocked – your last turn" at the draw and again at the discard."""
+    page = seated(pages, locale="de-DE")
+    page.evaluate(RECORD_SPOKEN, ["#knock-line", "#status"])
+    turn = """([legal, after, knocker]) => {
+        S.state.legal = legal; S.state.compose = []; S.state.match.to_move = legal.length ? 0 : 1;
+        S.state.view.phase = after ? "discard" : "draw"; S.state.view.knocker = knocker;
+        S.state.view.knock_line = { deadwood: 18, after_discard: after, threshold: 5, comparison: "lt" };
+        S.state.version += 1; render();
+    }"""
+    page.evaluate(turn, [["discard 5S"], True, None])  # drawn: the deadwood after the best discard
+    page.evaluate(turn, [[], False, None])  # discarded
+    page.evaluate(turn, [["draw", "take"], False, 1])  # Bot 2 knocked: the last turn
+    page.evaluate(turn, [["discard 5S"], True, 1])
+    page.wait_for_timeout(200)
+    assert spoken(page) == [
+        ["#knock-line", "Restpunkte 18 nach dem besten Abwurf · klopfen unter 5"],
+        ["#status", "Du bist dran: abwerfen"],
+        ["#status", "Bot 2 hat geklopft – dein letzter Zug: vom Stoß ziehen oder von der Ablage nehmen"],
+        ["#knock-line", "Restpunkte 18 nach dem besten Abwurf"],
+        ["#status", "Dein letzter Zug: abwerfen"],
+    ], spoken(page)
+    assert page.inner_text("#status .shown") == "Bot 2 hat geklopft – dein letzter Zug: abwerfen"
+
+
+def described(page: Any, selector: str) -> str:
+    """The accessible description Chromium gives the element at ``selector``."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.getDocument")
+    node = cdp.send("DOM.querySelector", {"nodeId": 1, "selector": selector})["nodeId"]
+    ax = cdp.send("Accessibility.getPartialAXTree", {"nodeId": node, "fetchRelatives": False})["nodes"][0]
+    return str(ax.get("description", {}).get("value", ""))
+
+
+def test_the_results_description_names_the_winner_once(pages: Pages) -> None:
+    """The result dialog was described by its lines one after another: "Bot 2 knocked. Bot 2 scores
+    9 − 4 = 5", at the match's end "Winner: Anna (you). Anna (you) went out." Each name is said once."""
+    page = pages.open(locale="en-US")
+    seeded_table(page, pages.base, "gin", 11)
+    page.wait_for_function("S.state.view.gin !== null")
+    page.evaluate("S.ws.send = () => {}")
+    page.evaluate(
+        """() => {
+            const result = { termination: "knock", winner: 1, scored: true, points: [-5, 5],
+                             hand_values: [9, 4], multiplier: 1, arrangements: [null, null],
+                             penalties: [0, 0], gains: [0, 0],
+                             gin: false, undercut_by: null };
+            const round = { result, in_play: [0, 1], revealed: [["4C"], ["9S"]], melds: [] };
+            showRoundOver({ ...S.state, last_round: round });
+        }"""
+    )
+    assert page.inner_text("#overlay .gin-sum") == "Bot 2 scores 9 − 4 = 5"  # shown as it was
+    assert described(page, "#overlay") == "Bot 2 knocked, scores 9 − 4 = 5"
+    page.click("#btn-overlay")
+    page.evaluate(
+        """() => {
+            const result = { termination: "knock", winner: 0, scored: true, points: [5, -5],
+                             hand_values: [4, 9], multiplier: 1, arrangements: [null, null],
+                             penalties: [0, 0], gains: [0, 0],
+                             gin: false, undercut_by: null };
+            const round = { result, in_play: [0, 1], revealed: [["4C"], ["9S"]], melds: [] };
+            showMatchOver({ ...S.state, match: { ...S.state.match, winners: [0] },
+                            view: { ...S.state.view, result: null }, last_round: round });
+        }"""
+    )
+    assert described(page, "#overlay") == "Winner: Anna (you), knocked, scores 9 − 4 = 5"

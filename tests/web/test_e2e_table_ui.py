@@ -295,7 +295,8 @@ def test_keyboard_only_german_hand_and_accessibility(pages: Pages, shots: Path) 
     page.wait_for_selector("#keys-dialog:not(.hidden)")
     assert "vom Stoß ziehen" in page.inner_text("#keys-dialog")
     # German Rummy's shortcuts only: melds and lay-offs, no knock and no Rummy call.
-    german = ["←", "Leertaste", "Umschalt", "↑", "D", "T", "G", "L", "1", "X", "C", "H", "U", "S", "?", "Esc"]
+    german = ["←", "Leertaste", "Umschalt", "↑", "D", "T", "G", "L", "1", "X", "C", "H", "W", "U", "S", "?"]
+    german.append("Esc")
     assert shown_keys(page) == german
     assert not axe_violations(page), axe_violations(page)
     page.keyboard.press("Escape")
@@ -497,7 +498,7 @@ def test_viennese_showdown_shows_the_moves_after_the_knock(pages: Pages, shots: 
     create(page, preset="viennese")
     page.wait_for_selector("#game:not(.hidden)")
     page.keyboard.press("?")  # Viennese shortcuts: knock and Rummy, no melds or lay-offs during play
-    viennese = ["←", "Space", "Shift", "↑", "D", "T", "X", "K", "R", "C", "H", "U", "S", "M", "?", "Esc"]
+    viennese = ["←", "Space", "Shift", "↑", "D", "T", "X", "K", "R", "C", "H", "W", "U", "S", "M", "?", "Esc"]
     assert shown_keys(page) == viennese
     page.keyboard.press("Escape")
     deadline = time.monotonic() + 150

@@ -265,6 +265,37 @@ def test_bot_takes_over_a_disconnected_seat_until_it_returns(quick_takeover: Tes
         )
 
 
+def test_the_welcome_back_lists_the_moves_a_bot_made_for_the_seat(
+    quick_takeover: TestClient, web: Any
+) -> None:
+    """A person whose link was down long enough for a bot to play their seat is told on coming back
+    which moves it made (their log indices), once; the other seat's welcome says nothing of it."""
+    client = quick_takeover
+    host = web.create(client, seats=2, seed=3)
+    code = host["code"]
+    guest = client.post(f"/api/tables/{code}/join", json={"name": "B"}).json()
+    client.post(f"/api/tables/{code}/start", json={"token": host["token"]})
+    table = table_of(client, code)
+    with web.connect(client, code, host["token"]) as present:
+        guest_moves: list[int] = []
+        while len(guest_moves) < 3:  # the guest is not connected: a bot plays for them
+            state = web.receive_state(present, until=lambda s: bool(s["legal"]))
+            guest_moves = [e["index"] for e in state["log"] if e["seat"] == 1 and e["index"] >= 0]
+            present.send_json({"type": "act", "action": state["legal"][0], "version": state["version"]})
+        with client.websocket_connect(f"/ws/{code}") as back:
+            back.send_json({"type": "hello", "token": guest["token"]})
+            welcome = back.receive_json()
+        assert welcome["type"] == "welcome" and welcome["seat"] == 1
+        assert welcome["stood_in"][: len(guest_moves)] == guest_moves, (welcome, guest_moves)
+        assert all(table.match.history[i].seat == 1 for i in welcome["stood_in"])
+        with client.websocket_connect(f"/ws/{code}") as again:  # told once
+            again.send_json({"type": "hello", "token": guest["token"]})
+            assert "stood_in" not in again.receive_json()
+    with client.websocket_connect(f"/ws/{code}") as host_again:
+        host_again.send_json({"type": "hello", "token": host["token"]})
+        assert "stood_in" not in host_again.receive_json()
+
+
 def test_the_seat_draw_opens_the_log(client: TestClient, bot_table: dict[str, Any], web: Any) -> None:
     """The draw for the first dealer comes first in the moves list ("Bot 2: draws A♥ and deals first")."""
     code, token = bot_table["code"], bot_table["token"]

@@ -22,7 +22,8 @@ Tokens never travel in the URL, where access logs and proxies would keep them::
 
 Server to client::
 
-    {"type": "welcome", "seat": 0 | null, "code": "K7QMX2"}
+    {"type": "welcome", "seat": 0 | null, "code": "K7QMX2"}   (after a bot stood in for the seat's
+                              absent person: "stood_in": [41, 43], the log indices of its moves)
     {"type": "state", "version": 17, "you": 0 | null, "table": {...}, "view": {...} | null,
      "legal": ["discard 3H", …], "compose": ["open", "layoff"], "legal_texts": [...], "match": {...},
      "log": [...], "rest": [1]}   (a move's log entry has "hand": its hand's number; "rest": of the

@@ -168,6 +168,8 @@ SLOW_STORAGE_SECONDS: Final = 3.0
 """A move not yet stored after this long has everybody at its table told that it waits for the
 database (:meth:`Table._store`): without a word, a database that takes a statement and does not
 answer looks like a mover who thinks forever. The move is still applied only once it is stored."""
+STOOD_IN_KEPT: Final = 50
+"""The most moves a bot made for an absent person that their next connection is told of (the last)."""
 
 
 BotKey = tuple[Literal["seat", "takeover", "hint"], str, str | None]
@@ -464,6 +466,9 @@ class Table:
         disconnected too)."""
         self._returning: set[int] = set()
         """Seats whose person came back in a turn whose time had run out: back after the bot's move."""
+        self._stood_in: dict[int, list[int]] = {}
+        """Per seat, the log indices of the moves a bot made for its person while no connection held
+        the seat: told to the person's next connection (its ``welcome``), then forgotten."""
         self._rest: dict[int, float] = {}
         """Seats in the break after a hand, with when it ends (loop time): their turn clock rests."""
         self._ended_at: float | None = None if status in OPEN else now
@@ -862,7 +867,11 @@ class Table:
             self.clients.add(client)
             if client.seat is not None and client.seat in self._away:
                 self._come_back(client.seat)
-            client.send({"type": "welcome", "seat": client.seat, "code": self.code})
+            welcome: dict[str, Any] = {"type": "welcome", "seat": client.seat, "code": self.code}
+            stood_in = self._stood_in.pop(client.seat, None) if client.seat is not None else None
+            if stood_in:  # the moves a bot made for them meanwhile: the page says so once
+                welcome["stood_in"] = stood_in[-STOOD_IN_KEPT:]
+            client.send(welcome)
             if client.seat is not None:  # a watcher reads the lines said while it watches, no earlier
                 for line in self.chat.history:
                     if line["n"] > self._chat_from.get(client.seat, 0):  # nor one who joined since
@@ -1105,7 +1114,9 @@ class Table:
         once that transaction has committed."""
         await self._store(StoredAction(self.code, self.version, seat, str(action), played_by=played_by))
         self.records += 1
+        before = len(self.match.history)
         ended = practice.ends_hand(self.match, action)
+        self._note_stand_in(seat, played_by, before)
         self._rest.pop(seat, None)
         for returning in self._returning:  # the turn whose time ran out is over: they play again
             self._away.pop(returning, None)
@@ -1123,6 +1134,16 @@ class Table:
                 why = type(exc).__name__
                 log.warning("table %s: the move is stored, its end not yet (%s)", self.code, why)
         await self.show_record()
+
+    def _note_stand_in(self, seat: int, played_by: str, before: int) -> None:
+        """Keep the log indices of a move a bot made for a person while no connection held the seat
+        (history entries ``before`` on); a move of the person's own forgets those kept."""
+        if played_by != "stand_in":
+            self._stood_in.pop(seat, None)
+        elif not self.connected(seat):
+            history = self.match.history
+            made = [i for i in range(before, len(history)) if history[i].seat == seat]
+            self._stood_in.setdefault(seat, []).extend(made)
 
     async def show_record(self) -> None:
         """After a stored record (a move, a practice undo; the caller holds the lock): every client

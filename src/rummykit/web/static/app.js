@@ -19,7 +19,7 @@ const I18N = {
     do_draw: "draw from the stock", do_take: "take the discard", do_meld: "meld", do_layoff: "lay off",
     do_swap: "swap a joker", do_discard: "discard", do_knock: "knock", do_rummy: "call Rummy",
     do_buyback: "buy back", do_buyback_for: "buy back for {chips} chips (your score goes from {from} to {to})", do_decline: "decline", or: "or", then: "then",
-    knocked_last: "{name} knocked – your last turn",
+    knocked_last: "{name} knocked – your last turn", last_turn: "Your last turn",
     first_upcard_phase: "take the upcard or pass", wall_phase: "the wall: knock or pass",
     knock_phase: "discard, lay your melds one by one, then pass", layoff_phase: "lay off, pass, lay melds, pass",
     total: "Total", bonuses: "Bonuses", bonus_note: "The game went to the first to reach {n}; the bonuses came after it.", hand: "Hand", seat: "Seat", player_n: "Player {n}", open_seat: "open", bot: "bot", away: "away",
@@ -61,7 +61,11 @@ const I18N = {
     start_now: "Start", hand_of: "Hand {n} of {m}", hand_n: "Hand {n}",
     hand_again_1: "Hand {n} (hand 1 not scored)", hand_again: "Hand {n} (hands 1–{k} not scored)", dealer: "Dealer",
     redealt: " (dealt again)", redealt_k: " (dealt again {k}×)", redeal_note: "This hand does not count: the same dealer deals again.",
-    last_move: "Last move", last_moves: "Last moves", meanwhile: "Meanwhile", sort_suit: "Sort by suit", sort_rank: "Sort by rank", sort_melds: "Sort by melds",
+    last_move: "Last move", last_moves: "Last moves", meanwhile: "Meanwhile",
+    turn_take: "takes the {card}", turn_laid: "lays out {n} cards", turn_laid_points: "lays out {n} cards ({points} points)", turn_layoff_card: "lays off the {card}", turn_layoff: "lays off {n} cards", turn_swap: "swaps for a joker",
+    stood_in: "A bot played for you while you were not connected: {moves}", stood_in_last: "A bot played {n} turns for you while you were not connected; the last: {moves}", stood_in_n: "A bot made {n} moves for you while you were not connected",
+    chat_queued: "your chat line waits for the connection",
+    moves_full: "The moves in full", moves_none: "No moves yet", k_moves: "hear the others' moves since your last one in full", sort_suit: "Sort by suit", sort_rank: "Sort by rank", sort_melds: "Sort by melds",
     sound_on: "Sounds on", sound_off: "Sounds off", keys: "Keyboard", keys_title: "Keyboard shortcuts",
     letters_intl: "Show jacks and queens as J and Q", letters_german: "Show jacks and queens as B and D",
     your_hand: "Your hand", unset: "default", table_heading: "The table", side_heading: "Scores, moves and chat",
@@ -138,7 +142,7 @@ const I18N = {
     do_draw: "vom Stoß ziehen", do_take: "von der Ablage nehmen", do_meld: "auslegen", do_layoff: "anlegen",
     do_swap: "einen Joker tauschen", do_discard: "abwerfen", do_knock: "klopfen", do_rummy: "Rummy rufen",
     do_buyback: "dich zurückkaufen", do_buyback_for: "dich für {chips} Chips zurückkaufen (dein Stand steigt von {from} auf {to})", do_decline: "ablehnen", or: "oder", then: "dann",
-    knocked_last: "{name} hat geklopft – dein letzter Zug",
+    knocked_last: "{name} hat geklopft – dein letzter Zug", last_turn: "Dein letzter Zug",
     first_upcard_phase: "offene Karte nehmen oder passen", wall_phase: "an der Mauer: klopfen oder passen",
     knock_phase: "abwerfen, Figuren einzeln auslegen, dann passen", layoff_phase: "anlegen, passen, auslegen, passen",
     total: "Summe", bonuses: "Boni", bonus_note: "Gewonnen hat, wer zuerst {n} erreichte; die Boni kamen danach.", hand: "Spiel", seat: "Platz", player_n: "Spieler {n}", open_seat: "frei", bot: "Bot", away: "abwesend",
@@ -182,7 +186,11 @@ const I18N = {
     start_now: "Starten", hand_of: "Spiel {n} von {m}", hand_n: "Spiel {n}",
     hand_again_1: "Spiel {n} (Spiel 1 zählte nicht)", hand_again: "Spiel {n} (Spiele 1–{k} zählten nicht)", dealer: "Geber",
     redealt: " (neu gegeben)", redealt_k: " (neu gegeben {k}×)", redeal_note: "Dieses Spiel zählt nicht: derselbe Geber gibt neu.",
-    last_move: "Letzter Zug", last_moves: "Letzte Züge", meanwhile: "Inzwischen", sort_suit: "Nach Farbe sortieren", sort_rank: "Nach Wert sortieren", sort_melds: "Nach Figuren sortieren",
+    last_move: "Letzter Zug", last_moves: "Letzte Züge", meanwhile: "Inzwischen",
+    turn_take: "nimmt {card}", turn_laid: "legt {n} Karten aus", turn_laid_points: "legt {n} Karten aus ({points} Punkte)", turn_layoff_card: "legt {card} an", turn_layoff: "legt {n} Karten an", turn_swap: "tauscht einen Joker ein",
+    stood_in: "Ein Bot hat für dich gespielt, während du nicht verbunden warst: {moves}", stood_in_last: "Ein Bot hat {n} Züge lang für dich gespielt, während du nicht verbunden warst; zuletzt: {moves}", stood_in_n: "Ein Bot hat {n} Züge für dich gemacht, während du nicht verbunden warst",
+    chat_queued: "deine Chat-Zeile wartet auf die Verbindung",
+    moves_full: "Die Züge ausführlich", moves_none: "Noch keine Züge", k_moves: "die Züge der anderen seit deinem letzten ausführlich hören", sort_suit: "Nach Farbe sortieren", sort_rank: "Nach Wert sortieren", sort_melds: "Nach Figuren sortieren",
     sound_on: "Töne an", sound_off: "Töne aus", keys: "Tastatur", keys_title: "Tastenkürzel",
     letters_intl: "Buben und Damen als J und Q zeigen", letters_german: "Buben und Damen als B und D zeigen",
     your_hand: "Deine Hand", unset: "Standard", table_heading: "Der Tisch", side_heading: "Punkte, Züge und Chat",
@@ -354,7 +362,7 @@ async function tableExists(code) {
 async function openTable(code, { watch = false, ask = false } = {}) {
   S.code = code.toUpperCase();
   S.endedWhy = null;
-  S.outbox = null; S.linkDown = false; S.lastResent = null;  // a move chosen at another table stays there
+  S.outbox = null; S.chatOut = null; S.linkDown = false; S.lastResent = null;  // a move chosen at another table stays there
   if (!(await tableExists(S.code))) { tableGone(S.code); return; }
   const saved = JSON.parse(localStorage.getItem("rummykit:" + S.code) || "null");
   // A seat we left during play: watch, with the token kept to take the seat back.
@@ -442,6 +450,7 @@ function act(action) {
   const version = S.state.version;
   if (S.outbox && S.outbox.version === version) return;
   S.hint = null;
+  sayAnnounced();
   clearError($("#game-error"));
   S.outbox = { action, version, sent: false, at: Date.now() };
   S.outbox.sent = send({ type: "act", action, version });
@@ -476,7 +485,8 @@ function renderLink() {
   const el = $("#link-state"), box = S.outbox;
   if (!el) return;
   let text = "";
-  if (S.code && S.linkDown) text = t("connection_lost") + (box ? ` – ${t("move_queued")}` : "");  // sent or not
+  const waiting = [box ? t("move_queued") : "", S.chatOut ? t("chat_queued") : ""].filter(Boolean);  // sent or not
+  if (S.code && S.linkDown) text = t("connection_lost") + waiting.map((w) => ` – ${w}`).join("");
   else if (S.code && box && box.sent && Date.now() - box.at >= LINK.sending) text = t("move_sending");
   if (el.textContent !== text) el.textContent = text;
   el.classList.toggle("hidden", !text);
@@ -497,9 +507,22 @@ function settleOutbox(state) {
     return;
   }
   S.outbox = null;
-  if (!box.sent) flash(t("move_not_sent"));
   renderLink();
+  return box.sent ? null : t("move_not_sent");
 }
+
+// Back after the link was down long enough for a bot to play the seat (the welcome lists its moves):
+// said once, shown and heard at once, with what it did; the log alone said it before.
+function stoodInText(state) {
+  const indices = S.stoodIn;
+  S.stoodIn = null;
+  if (!indices || !indices.length) return null;
+  const mine = state.log.filter((e) => e.seat === state.you && indices.includes(e.index));
+  if (!mine.length) return t("stood_in_n", { n: indices.length });
+  const runs = turnRuns(mine), moves = runs.slice(-STOOD_IN_TURNS).map((run) => turnLine(run, false).shown).join(" · ");
+  return runs.length > STOOD_IN_TURNS ? t("stood_in_last", { n: runs.length, moves }) : t("stood_in", { moves });
+}
+const STOOD_IN_TURNS = 3;  // the most of the bot's turns for the player said in full
 
 setInterval(checkLink, LINK.tick);
 // The browser knows the network came back: the link is checked, or made again, at once.
@@ -519,12 +542,22 @@ function onMessage(msg) {
       S.linkDown = false; S.linkFresh = true; renderLink();
       S.back = !!(S.state && S.state.table.code === S.code);  // a connection made again, not the first
       if (S.rematchAsked) send({ type: "rematch" });  // asked on a link that died: the same table, the same seat
+      S.stoodIn = msg.seat !== null && Array.isArray(msg.stood_in) ? msg.stood_in : null;
       S.chatReplay = true;  // the recent chat lines come before the state: counted, not said again
       break;
-    case "state": S.chatReplay = false; settleOutbox(msg); onState(msg); break;
+    case "state": {
+      const replayed = S.chatReplay;
+      S.chatReplay = false;
+      const notes = [settleOutbox(msg), stoodInText(msg)].filter(Boolean);
+      if (notes.length) flash(notes.join(" "));
+      if (replayed) resendChat();
+      onState(msg);
+      break;
+    }
     case "error":
       if (msg.code === "table_unreadable") { S.unreadable = msg; break; }  // the close (4409) that follows says it
       if (msg.code === "unchanged") break;  // a repeated back, ready, hand_log or moves: the page has the answer already
+      if (msg.code === "rate_limited" || msg.code === "spectator") { S.chatOut = null; renderLink(); }  // the chat line refused: said below
       if (["too_many_connections", "too_many_attempts", "too_many_misses"].includes(msg.code)) { S.limitedBy = msg; break; }  // and its close (4429)
       if (msg.code === "removed") { forgetTable(S.code); S.token = null; }  // the host freed our seat: we watch
       // Why the table ended, said again in the lobby the ended table goes back to (the state may come first).
@@ -547,6 +580,8 @@ function onMessage(msg) {
       S.notice = msg.version; flash(localText(msg, msg.message));
       break;
     case "hint":
+      // Asked, then a move made before it came: the move is what is said, not a hint for a turn gone.
+      if (!S.state || msg.version !== S.state.version || (S.outbox && S.outbox.version === msg.version)) break;
       S.hint = msg.action; S.hintTexts = msg.texts || null; renderHint();
       announce(`${t("hint")}: ${inLang(S.hintTexts, "") || S.hint}`);  // the box appears silently
       break;
@@ -627,10 +662,18 @@ function announce(text) {
   const el = $("#announce");
   if (!announcing.length) {
     el.textContent = "";
-    setTimeout(() => { el.textContent = announcing.join(" · "); announcing = []; }, 100);
+    S.announceTimer = setTimeout(sayAnnounced, 100);
   }
   announcing.push(text);
 }
+function sayAnnounced() {
+  clearTimeout(S.announceTimer);
+  if (!announcing.length) return;
+  $("#announce").textContent = announcing.join(" · ");
+  announcing = [];
+}
+// What waits to be announced (sayAnnounced) is said before a move goes and before a state is drawn: a
+// hint asked for and played at once (H, then P) was said after the move's line, as if it came after.
 
 // The card you drew from the stock, said to you alone: the log says only "draws from the stock" (the
 // card is hidden from everybody else), the new card is in your own hand (noteChanges). A take from
@@ -652,6 +695,7 @@ function announceRebuild(previous, state) {
 }
 
 function onState(state) {
+  sayAnnounced();
   const previous = S.state;
   S.state = state;
   S.timerFor = null;  // every state says what is left of the turn (one that arrives late is corrected next)
@@ -1267,21 +1311,100 @@ function renderRoundInfo() {
   const moves = st.log.filter((e) => e.index >= 0);
   const last = moves[moves.length - 1];
   let text = last ? `${t("last_move")}: ${logLine(last)}` : "";
-  // Your turn after others moved: what they did since your last move (the last few), not only the
-  // last of it; bots move every fraction of a second, and one line replaced each time was hard to follow.
+  let heard;
+  // Your turn after others moved: what they did since your last move, a line a turn ("Bot 3: takes
+  // the 7♥, lays out 3 cards, discards the K♠"), not only the last move; bots move every fraction of a
+  // second, and one line replaced each time was hard to follow.
   if (S.seat !== null && turnOf(st) && last && last.seat !== S.seat) {
-    let k = moves.length;
-    while (k > 0 && moves[k - 1].seat !== S.seat) k--;
-    const since = moves.slice(Math.max(k, moves.length - MEANWHILE_MOVES));
-    if (since.length > 1) text = `${t("meanwhile")}: ${since.map(logLine).join(" · ")}`;
+    const since = othersSince(moves).slice(-MEANWHILE_TURNS);
+    if (since.length > 1 || (since.length === 1 && since[0].entries.length > 1)) {
+      const lines = since.map((run) => turnLine(run));
+      text = `${t("meanwhile")}: ${lines.map((l) => l.shown).join(" · ")}`;
+      heard = `${t("meanwhile")}: ${lines.map((l) => l.heard).join(" · ")}`;
+    }
   }
   // The line is read whole, in words, wherever a screen reader reaches it; the live region beside it
   // says only the moves not said before (each move once, not again in the "Meanwhile" line).
   const box = $("#last-move");
-  if (box.dataset.line !== text) { box.dataset.line = text; writeSpoken(box, text); }
-  say($("#last-move-said"), unheardMoves(moves, box));
+  if (box.dataset.line !== text) { box.dataset.line = text; writeSpoken(box, text, heard); }
+  const fresh = unheardMoves(moves, box);
+  say($("#last-move-said"), fresh.shown, fresh.heard === fresh.shown ? undefined : fresh.heard);
 }
-const MEANWHILE_MOVES = 6;  // the most moves of the others the line above the table repeats
+const MEANWHILE_TURNS = 6;  // the most turns of the others the line above the table repeats
+
+// The others' turns since the player's own last move (all moves of the hand for a watcher).
+function othersSince(moves) {
+  let k = moves.length;
+  const hand = S.state.match.hands_dealt;
+  while (k > 0 && moves[k - 1].seat !== S.seat && (moves[k - 1].hand === undefined || moves[k - 1].hand === hand)) k--;
+  return turnRuns(moves.slice(k));
+}
+
+// Moves split into turns: a player's moves in a row, up to the one that ends a turn (a discard, a
+// knock, Rummy).
+const TURN_ENDS = /^(discard|knock|rummy)\b/;
+function turnRuns(entries) {
+  const runs = [];
+  for (const e of entries) {
+    const run = runs[runs.length - 1], end = run && run.entries[run.entries.length - 1];
+    if (run && run.seat === e.seat && end.hand === e.hand && !TURN_ENDS.test(end.action)) run.entries.push(e);
+    else runs.push({ seat: e.seat, entries: [e] });
+  }
+  return runs;
+}
+
+// A turn of another player in few words, shown (cards with symbols) and heard (cards in words): a draw
+// from the stock is left out (a turn takes a card: the stock's unless the discard is named), melds and
+// lay-offs say how many cards (the table shows which; the Moves panel and W say them in full). A move
+// of another kind keeps its words. With three bots a blind player heard every meld card by card and fell
+// behind the game.
+function turnLine(run, named = true) {
+  const parts = [];
+  const counted = (kind) => {
+    const last = parts[parts.length - 1];
+    if (last && last.kind === kind) return last;
+    const part = { kind, cards: [], points: null };
+    parts.push(part);
+    return part;
+  };
+  for (const e of run.entries) {
+    const words = e.action.split(" "), verb = words[0];
+    if (verb === "draw") continue;
+    if (verb === "take" && words.length === 2) { parts.push({ kind: "take", cards: [words[1]] }); continue; }
+    if (verb === "open" || verb === "meld") {
+      const laid = counted("laid");
+      laid.cards.push(...words.slice(1).filter((w) => w !== "|"));
+      const worth = /\((\d+) points\)$/.exec((e.texts && e.texts.en) || "");
+      if (worth) laid.points = (laid.points || 0) + Number(worth[1]);
+      continue;
+    }
+    if (verb === "layoff" && words.length === 4) { counted("layoff").cards.push(words[1]); continue; }
+    if (verb === "swap") {
+      parts.push({ kind: "swap" });
+      const [, ...then] = e.action.split(" then ");
+      for (const step of then) {
+        const w = step.split(" ");
+        if (w[0] === "meld") counted("laid").cards.push(...w.slice(1).filter((x) => x !== "|"));
+        else if (w[0] === "layoff") counted("layoff").cards.push(w[1]);
+      }
+      continue;
+    }
+    parts.push({ kind: "words", text: localText(e, e.action) });
+  }
+  if (!parts.length) {
+    const line = run.entries.map((e) => (named ? logLine(e) : localText(e, e.action))).join(" · ");
+    return { shown: line, heard: line };
+  }
+  const say = (name) => parts.map((p) => {
+    if (p.kind === "take") return t("turn_take", { card: name(p.cards[0]) });
+    if (p.kind === "laid") return p.points === null ? t("turn_laid", { n: p.cards.length }) : t("turn_laid_points", { n: p.cards.length, points: p.points });
+    if (p.kind === "layoff") return p.cards.length === 1 ? t("turn_layoff_card", { card: name(p.cards[0]) }) : t("turn_layoff", { n: p.cards.length });
+    if (p.kind === "swap") return t("turn_swap");
+    return p.text;
+  }).join(", ");
+  const who = named ? `${seatName(run.seat)}: ` : "";
+  return { shown: `${who}${say(Cards.label)}`, heard: `${who}${say(Cards.objectName)}` };
+}
 
 // What the line above the table says to a screen reader: only the moves it has not said yet. The
 // "Meanwhile" line repeats moves that were each said as they came, so every move was heard twice.
@@ -1289,10 +1412,12 @@ const MEANWHILE_MOVES = 6;  // the most moves of the others the line above the t
 // A line replaced within HEARD_MS was not heard (a screen reader reads the region's last text): two
 // states close together (a bot's draw and discard, the list of moves after a move) lost the first
 // move, or emptied the line before it was read; its moves are said again with the newer ones.
-// One move is said without "Last move:" (every bot move began so): the name says whose it is.
+// The player's own moves are said one by one as they are made; another's turn is said once it is over,
+// in one line (turnLine): "Bot 2: draws from the stock", "Bot 2: opens with …", "Bot 2: discards …" were
+// three lines, and three bots' turns between two of the player's outran the speech.
 function unheardMoves(moves, box) {
   const last = moves[moves.length - 1];
-  if (!last) return "";
+  if (!last) return { shown: "" };
   const h = S.heardMove && S.heardMove.code === S.code ? S.heardMove : null;
   const recent = h && performance.now() - h.at < HEARD_MS;
   const said = h ? (recent ? h.from : h.index) : last.index - 1;
@@ -1303,13 +1428,23 @@ function unheardMoves(moves, box) {
   // too, each turn began with two lines for one draw.
   const hand = S.state.match.hands_dealt;
   const ownDraw = (e) => e.seat === S.seat && e.action === "draw";
-  const fresh = moves.filter((e) => e.index > said && (e.hand === undefined || e.hand === hand) && !ownDraw(e))
-    .slice(-MEANWHILE_MOVES);
-  if (!box.closest("[inert]") && (!h || h.index !== last.index)) {
-    S.heardMove = { code: S.code, index: last.index, from: said, at: performance.now() };
+  const runs = turnRuns(moves.filter((e) => e.index > said && (e.hand === undefined || e.hand === hand)));
+  // Another's turn still going on waits for its end: the turn passed on, or it ended with a discard.
+  const open = runs[runs.length - 1];
+  let upTo = last.index;
+  if (open && open.seat !== S.seat && S.state.match.to_move === open.seat && !S.state.match.is_over
+      && S.state.view && S.state.view.phase !== "over" && !TURN_ENDS.test(open.entries[open.entries.length - 1].action)) {
+    runs.pop();
+    upTo = open.entries[0].index - 1;
   }
-  if (fresh.length <= 1) return fresh.length ? logLine(fresh[0]) : "";
-  return `${t("meanwhile")}: ${fresh.map(logLine).join(" · ")}`;
+  if (!box.closest("[inert]") && (!h || h.index !== upTo)) {
+    S.heardMove = { code: S.code, index: upTo, from: said, at: performance.now() };
+  }
+  const lines = runs.slice(-MEANWHILE_TURNS).flatMap((run) => (run.seat === S.seat ? run.entries.filter((e) => !ownDraw(e)).map((e) => {
+    const line = logLine(e);
+    return { shown: line, heard: line };
+  }) : [turnLine(run)]));
+  return { shown: lines.map((l) => l.shown).join(" · "), heard: lines.map((l) => l.heard).join(" · ") };
 }
 const HEARD_MS = 150;  // a live region's text replaced sooner than this is taken as not heard
 
@@ -1489,8 +1624,12 @@ function renderKnockLine() {
   // No deadwood at all: not a knock but Rummy (a knock game's going out), said as such.
   const limit = line.deadwood === 0 && !v.gin && line.after_discard ? t("rummy_possible")
     : t(line.comparison === "le" ? "knock_le" : "knock_lt", { t: line.threshold });
-  // A live region (your deadwood after each draw), said when it changes.
-  say(box, v.knocker === null || v.knocker === undefined ? (v.gin ? dw : `${dw} · ${limit}`) : dw);
+  // A live region (your deadwood after each draw), said when it changes in your turn: rewritten after
+  // the discard (the same deadwood without "after your best discard") or after another's knock (the
+  // limit left out), it was said twice a turn; the move and the turn's line say those already.
+  const text = v.knocker === null || v.knocker === undefined ? (v.gin ? dw : `${dw} · ${limit}`) : dw;
+  if (box.dataset.said !== text) box.setAttribute("aria-live", S.seat !== null && myTurn() && line.after_discard ? "polite" : "off");
+  say(box, text);
 }
 
 function layoffTargets() {
@@ -1617,7 +1756,7 @@ function renderStatus() {
   if (!away && !held) {
     // Set as the text changes (not when it is written again): a screen reader reads the change later.
     if (el.dataset.said !== text) el.setAttribute("aria-live", statusHeard(st) ? "polite" : "off");
-    say(el, text);
+    say(el, text, knockHeard(st, text));
     return;
   }
   el.setAttribute("aria-live", "polite");
@@ -1642,6 +1781,16 @@ function renderStatus() {
   }
 }
 
+// The last turn after another's knock: "Bot 2 knocked – your last turn: …" is said at its first step;
+// its later steps say "Your last turn: discard" (the knock was said with each step, twice a turn).
+function knockHeard(st, text) {
+  const v = st.view;
+  if (S.seat === null || st.match.is_over || !myTurn() || knockedBy(v) === null || S.statusKnock === text) return undefined;
+  const key = `${st.match.hands_dealt}:${v.knocker}`;
+  if (S.knockSaid !== key) { S.knockSaid = key; S.statusKnock = text; return undefined; }
+  return `${t("last_turn")}: ${turnText(st, false)}`;
+}
+
 // Whether the turn's line is said as it changes: to a player, when it concerns them (their turn and
 // its steps, sitting out, the match's end). Whose turn it is otherwise is in the move said just before
 // ("Bot 3: discards …"): said as well, it came before each of the others' moves, and a watcher heard
@@ -1661,7 +1810,7 @@ function statusHeard(st) {
 // What the player to move may do, said from the moves offered now rather than from the phase: no
 // lay-off before opening, no knock or Rummy in the last turn after a knock (RULES.md §4.5), which is
 // named as such. Gin's own phases keep their lines.
-function turnText(st) {
+function turnText(st, knock = true) {
   const v = st.view, L = legal(), compose = st.compose || [];
   // Until the complete list of moves arrives, a kind the rules permit is named; then only the kinds
   // that have a legal move (a hand with no meld is not told to meld).
@@ -1701,7 +1850,7 @@ function turnText(st) {
   else if (!last.length) text = first.map((k) => t(k)).join(", ");
   else text = `${first.map((k) => t(k)).join(", ")}, ${t("then")} ${either(last)}`;
   if (bigGinNow()) text += ` · ${t("big_gin_ready", { n: v.hand.length })}`;
-  return knockedBy(v) === null ? text : `${t("knocked_last", { name: seatName(knockedBy(v)) })}: ${text}`;
+  return knockedBy(v) === null || !knock ? text : `${t("knocked_last", { name: seatName(knockedBy(v)) })}: ${text}`;
 }
 
 // The step of gin's end of hand the player is on: "layoff" (the defender lays off on the knocker's
@@ -2371,7 +2520,16 @@ function muted() {
   return new Set(Array.isArray(kept) ? kept : kept.seats || []);
 }
 
+// A chat line sent is kept (S.chatOut) until the server sends it back: one sent into a link that had
+// died unnoticed vanished. On the next connection the recent lines come first; one that is not among
+// them is sent again (as a move waiting in S.outbox is), and the line above the table says it waits.
+function resendChat() {
+  if (S.chatOut && !send({ type: "chat", text: S.chatOut })) return;
+  renderLink();
+}
+
 function onChat(msg) {
+  if (msg.seat === S.seat && msg.text === S.chatOut) { S.chatOut = null; renderLink(); }
   const fresh = !(S.chat || []).some((l) => l.n === msg.n);
   S.chat = (S.chat || []).filter((l) => l.n !== msg.n).concat([msg]).slice(-30);
   renderChat();
@@ -2632,10 +2790,13 @@ function showOverlay(html, button, onClick, first) {
   const heading = $("#overlay-body h2");
   if (heading) $("#overlay").setAttribute("aria-labelledby", heading.id); else $("#overlay").removeAttribute("aria-labelledby");
   // And described by who won and how the points came about, read as the dialog opens.
-  const lines = [...$("#overlay-body").querySelectorAll(".winners, .pot-won, .result-head, .gin-sum")];
-  lines.forEach((el, k) => { el.id = `overlay-line-${k}`; });
-  if (lines.length) $("#overlay").setAttribute("aria-describedby", lines.map((el) => el.id).join(" "));
-  else $("#overlay").removeAttribute("aria-describedby");
+  const said = describedText([...$("#overlay-body").querySelectorAll(".winners, .pot-won, .result-head, .gin-sum")]);
+  if (said) {
+    const p = document.createElement("p");
+    p.id = "overlay-said"; p.hidden = true; p.textContent = said;
+    $("#overlay-body").appendChild(p);
+    $("#overlay").setAttribute("aria-describedby", p.id);
+  } else $("#overlay").removeAttribute("aria-describedby");
   const b = $("#btn-overlay");
   // The dialog is modal: the keyboard goes to its button (Enter goes on), and back where it was after;
   // where that is gone (the hand was drawn anew meanwhile), to the table (the hand's current card).
@@ -2656,6 +2817,25 @@ function showOverlay(html, button, onClick, first) {
   if (first) start.tabIndex = -1;
   start.focus({ preventScroll: true });
   $("#overlay .overlay-box").scrollTop = 0;
+}
+
+// The result's lines as one description, each name said once: the lines were read one after another,
+// and the winner came two or three times ("Winner: Anna · Anna knocked · Anna scores 22 − 10 = 12"). A
+// line that begins with a name an earlier line said goes on without it ("Winner: Anna, knocked, scores
+// 22 − 10 = 12"); the lines stay as they are on the screen.
+function describedText(lines) {
+  const names = S.state ? S.state.table.seats.map((_, i) => seatName(i)) : [];
+  let text = "";
+  for (const el of lines) {
+    const copy = el.cloneNode(true);
+    copy.querySelectorAll("[aria-hidden=true]").forEach((e) => e.remove());
+    const line = copy.textContent.trim();
+    if (!line) continue;
+    const known = names.filter((n) => line.startsWith(n + " ") && text.includes(n)).sort((a, b) => b.length - a.length)[0];
+    if (known) text += `, ${line.slice(known.length + 1)}`;
+    else text += (text ? ". " : "") + line;
+  }
+  return text;
 }
 
 // The hand's last moves: from the knock (or Rummy) on, else the last three. After a knock the others
@@ -3594,10 +3774,20 @@ function singleKey(ev, key) {
     s: () => sortHand("suit"),
     n: () => sortHand("rank"),
     m: () => !$("#btn-sort-melds").classList.contains("hidden") && sortHand("melds"),  // where the button is
+    w: () => sayMovesInFull(),
     "?": () => openKeys(),
   };
   if (actions[key]) { ev.preventDefault(); actions[key](); return; }
   if (/^[1-9]$/.test(key) && S.state.view.melds.length >= Number(key)) { ev.preventDefault(); layOffOn(Number(key)); }
+}
+
+// W: the others' moves since the player's last one, each in full (said in a line a turn as they came),
+// or the hand's last few where the player has not moved yet; said at once, whatever was said before.
+function sayMovesInFull() {
+  const moves = S.state.log.filter((e) => e.index >= 0 && (e.hand === undefined || e.hand === S.state.match.hands_dealt));
+  let since = othersSince(moves).flatMap((run) => run.entries);
+  if (!since.length) since = moves.slice(-MEANWHILE_TURNS);
+  announce(since.length ? `${t("moves_full")}: ${since.map(logLine).join(" · ")}` : t("moves_none"));
 }
 
 // The shortcuts of the game at the table: melds and lay-offs where cards go on the table (lay-offs in gin
@@ -3743,6 +3933,7 @@ function setup() {
     ev.preventDefault();
     const text = $("#chat-input").value.trim();
     if (text && !send({ type: "chat", text })) return;  // not connected: the line stays, to be sent again
+    if (text) S.chatOut = text.split(/\s+/).join(" ");  // as the server writes it (see onChat)
     $("#chat-input").value = "";
   });
   setInterval(renderTimer, 1000);
