@@ -93,8 +93,9 @@ async def rematch(table: Table, seat: int | None, address: str | None) -> Opened
     Raises:
         LobbyError: 403 ``organised_rematch`` at a table the organiser made (it has no host); 403
             unless ``seat`` is the host's, 409 unless the match is over here (and it was
-            not looked up after it ended), or the new table's own refusal (the host's address has
-            too many open tables …), after which the host may ask again.
+            not looked up after it ended), 409 ``rematch_opened`` when it was opened before the
+            server restarted (:func:`_refuse_reopening`), or the new table's own refusal (the
+            host's address has too many open tables …), after which the host may ask again.
     """
     if table.organised:  # no seat is a host's: the organiser makes the class's next tables
         why = f"table {table.code} was made by the organiser, who opens its rematch"
@@ -111,7 +112,8 @@ async def rematch_organised(table: Table) -> Table:
     Raises:
         LobbyError: 409 ``has_host`` at a table a person made (its host opens the rematch), 409
             ``no_rematch`` unless the match is over, ``rematch_too_late`` when it left the server's
-            memory, or the new table's own refusal (``too_many_organiser_tables`` …).
+            memory, ``rematch_opened`` when it was opened before the server restarted, or the new
+            table's own refusal (``too_many_organiser_tables`` …).
     """
     if not table.organised:
         why = f"table {table.code} has a host, who starts it and removes people from it"
