@@ -1,25 +1,39 @@
 """A finished table after its end: one rematch however often the host asks, its code still looked up
-after it left the server's memory (or the server restarted), and the websocket's close codes as a
-real browser receives them."""
+after it left the server's memory, and the websocket's close codes as a real browser receives them."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import random
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import update
 from starlette.websockets import WebSocketDisconnect
 
 from rummykit.web.lobby import LobbyError
+from rummykit.web.store import tables_table
 
 websockets = pytest.importorskip("websockets")
 from websockets.asyncio.client import connect as ws_connect  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
+
+
+def let_go(client: TestClient, code: str) -> None:
+    """What the clock does ``finished_table_seconds`` after a table ended: it leaves memory, and its
+    stored end is that long ago (within that time a lookup, like a restart, holds it again)."""
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    if (table := manager.tables.pop(code, None)) is not None:
+        table.cancel()
+    held = timedelta(seconds=manager.settings.finished_table_seconds + 1)
+    ended = datetime.now(UTC).replace(tzinfo=None) - held
+    with manager.store.engine.begin() as connection:
+        connection.execute(update(tables_table).where(tables_table.c.code == code).values(updated_at=ended))
 
 
 def choose(legal: list[str], rng: random.Random) -> str:
@@ -111,14 +125,14 @@ def test_only_the_host_asks_over_the_websocket(client: TestClient, web: Any) -> 
 
 def test_an_ended_table_is_looked_up_after_it_left_memory(client: TestClient, web: Any) -> None:
     """README: an ended table stays in the database, "where its code can still be looked up". It
-    answered 404 once the server had let it go from memory (``--finished-table-seconds``, or a
-    restart): its lobby, its rules page and its websocket now show it as it ended, without a rematch."""
+    answered 404 once the server had let it go from memory (``--finished-table-seconds`` after its
+    end): its lobby, its rules page and its websocket now show it as it ended, without a rematch."""
     host = web.create(client, preset="gin", seats=2, name="Anna", seed=4, bots=[{"kind": "random"}])
     code, token = host["code"], host["token"]
     with web.connect(client, code, token) as anna:
         final = finish_gin_hand(anna, web)
     manager = client.app.state.manager  # type: ignore[attr-defined]
-    manager.tables.pop(code).cancel()  # what the clock does after finished_table_seconds
+    let_go(client, code)  # what the clock does after finished_table_seconds
     lobby = client.get(f"/api/tables/{code}")
     assert lobby.status_code == 200 and lobby.json()["status"] == "over"
     assert client.get(f"/api/tables/{code}/rules").status_code == 200
@@ -131,8 +145,8 @@ def test_an_ended_table_is_looked_up_after_it_left_memory(client: TestClient, we
         assert late["code"] == "rematch_too_late"
         assert (
             late["texts"]["de"]
-            == f"Tisch {code} steht für keine Revanche mehr bereit (er ist länger vorbei, oder der Server "
-            "wurde seitdem neu gestartet); eröffne einen neuen Tisch"
+            == f"Tisch {code} steht für keine Revanche mehr bereit (er ist länger vorbei); eröffne einen "
+            "neuen Tisch"
         )
     assert manager.tables[code].archived
     assert client.get("/api/tables").json()["tables"] == []  # an ended table is never listed
@@ -142,13 +156,12 @@ def test_an_ended_table_is_looked_up_after_it_left_memory(client: TestClient, we
 def ended_gin_tables(client: TestClient, web: Any, seeds: tuple[int, ...]) -> list[dict[str, Any]]:
     """Finished gin tables (one per seed), each let go from memory as the clock does after
     ``finished_table_seconds``; their grants."""
-    manager = client.app.state.manager  # type: ignore[attr-defined]
     grants = []
     for seed in seeds:
         host = web.create(client, preset="gin", seats=2, name="Anna", seed=seed, bots=[{"kind": "random"}])
         with web.connect(client, host["code"], host["token"]) as anna:
             finish_gin_hand(anna, web)
-        manager.tables.pop(host["code"]).cancel()
+        let_go(client, host["code"])
         grants.append(host)
     return grants
 
@@ -177,7 +190,7 @@ def test_rebuilding_ended_tables_is_bounded_in_memory_and_in_work(
     assert sorted(manager.tables) == sorted([codes[0], codes[2]])  # codes[1] looked up least recently
     with web.connect(client, codes[1]) as watcher:  # the fourth rebuild: the last of the budget
         assert web.receive_state(watcher)["match"]["is_over"]
-    manager.tables.pop(codes[1]).cancel()
+    let_go(client, codes[1])
     with pytest.raises(WebSocketDisconnect) as busy, web.connect(client, codes[1]) as watcher:
         watcher.receive_json()
     assert busy.value.code == 4429 and len(replays) == 4
@@ -196,8 +209,7 @@ def test_rebuilt_tables_are_bounded_by_their_moves_too(
     manager = client.app.state.manager  # type: ignore[attr-defined]
     codes = [g["code"] for g in ended_gin_tables(client, web, (4, 5, 6))]
     for code in codes:  # gone from memory, as a while after they ended
-        if (table := manager.tables.pop(code, None)) is not None:
-            table.cancel()
+        let_go(client, code)
 
     def look_up(code: str) -> int:
         with web.connect(client, code) as watcher:
@@ -207,7 +219,7 @@ def test_rebuilt_tables_are_bounded_by_their_moves_too(
     moves = [look_up(code) for code in codes]
     assert sorted(manager.tables) == sorted(codes)  # the default bound holds three short matches
     for code in codes:
-        manager.tables.pop(code).cancel()
+        let_go(client, code)
     # Room for the two smaller tables together, not for all three.
     bound = sum(moves) - min(moves)
     monkeypatch.setattr(manager_module, "ARCHIVED_RECORDS_IN_MEMORY", bound)
@@ -233,8 +245,7 @@ def test_a_rebuilt_table_someone_watches_is_kept_before_one_nobody_watches(
     manager = client.app.state.manager  # type: ignore[attr-defined]
     codes = [g["code"] for g in ended_gin_tables(client, web, (4, 5, 6))]
     for code in codes:
-        if (table := manager.tables.pop(code, None)) is not None:
-            table.cancel()
+        let_go(client, code)
     with web.connect(client, codes[0]) as watcher:  # rebuilt, and watched while the others come
         assert web.receive_state(watcher)["match"]["is_over"]
         for code in codes[1:]:
@@ -367,8 +378,7 @@ def test_one_network_spends_only_its_share_of_the_rebuilds(client: TestClient, w
     manager = client.app.state.manager  # type: ignore[attr-defined]
     codes = [g["code"] for g in ended_gin_tables(client, web, (4, 5, 6))]
     for code in codes:  # gone from memory, as a while after they ended
-        if (table := manager.tables.pop(code, None)) is not None:
-            table.cancel()
+        let_go(client, code)
     manager._archive_share = RateLimiter(1e-6, 1)  # one rebuild per network, then none for a long while
     manager._archive_budget = RateLimiter(1e-6, 10)
 
@@ -392,7 +402,7 @@ def test_a_rematch_of_a_table_gone_from_memory_is_refused_without_a_replay(
     with web.connect(client, code, token) as anna:
         finish_gin_hand(anna, web)
     manager = client.app.state.manager  # type: ignore[attr-defined]
-    manager.tables.pop(code).cancel()
+    let_go(client, code)
     replays: list[str] = []
     monkeypatch.setattr(manager, "_replay", lambda stored: replays.append(stored.code))
     stranger = client.post(f"/api/tables/{code}/rematch", json={"token": "made-up"})

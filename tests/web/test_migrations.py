@@ -70,6 +70,9 @@ def check_upgraded(url: str, code: str, token: str, before: dict[str, Any], web:
             # And no label: only the organiser's page names a table (0011).
             label = connection.execute(text("SELECT label FROM rk_tables WHERE code = :c"), {"c": code})
             assert label.scalar() == ""
+            # And no rematch (0012).
+            rematch = connection.execute(text("SELECT rematch FROM rk_tables WHERE code = :c"), {"c": code})
+            assert rematch.scalar() is None
         engine.dispose()
         with web.connect(client, code, token) as ws:
             after = web.receive_state(ws)
@@ -108,3 +111,42 @@ def test_postgres_database_of_the_previous_release_is_upgraded(postgres_url: str
     as_previous_release(url)
     check_upgraded(url, code, token, before, web)
     Store(url).close()  # opening an up-to-date database changes nothing
+
+
+def rematch_column_comes_and_goes(url: str, web: Any) -> None:
+    """0012 stores a finished table's rematch; taken back to 0011 the column goes and the tables stay,
+    and upgraded again the table has none (the rematch's code is not known any more)."""
+    code, _, before = play_moves(url, web, 1)
+    store = Store(url)
+    try:
+        assert store.load(code).rematch is None  # type: ignore[union-attr]
+        assert store.set_rematch(code, "ABCDEF") and not store.set_rematch(code, "GHJKLM")  # one rematch
+        assert store.load(code).rematch == "ABCDEF"  # type: ignore[union-attr]
+    finally:
+        store.close()
+    engine = create_engine(url)
+    try:
+        migrations.downgrade(engine, "0011")
+        assert migrations.current(engine) == "0011"
+        assert "rematch" not in {c["name"] for c in inspect(engine).get_columns("rk_tables")}
+        with engine.connect() as connection:
+            version = connection.execute(text("SELECT version FROM rk_tables WHERE code = :c"), {"c": code})
+            assert version.scalar() == before["version"]
+        migrations.upgrade(engine)
+        assert migrations.current(engine) == migrations.HEAD == "0012"
+    finally:
+        engine.dispose()
+    store = Store(url)
+    try:
+        stored = store.load(code)
+        assert stored is not None and stored.rematch is None and len(stored.actions) == before["version"]
+    finally:
+        store.close()
+
+
+def test_sqlite_rematch_column_comes_and_goes(tmp_path: Path, web: Any) -> None:
+    rematch_column_comes_and_goes(f"sqlite:///{tmp_path / 'rematch.db'}", web)
+
+
+def test_postgres_rematch_column_comes_and_goes(postgres_url: str, web: Any) -> None:
+    rematch_column_comes_and_goes(web.fresh_database(postgres_url, "rk_migrate_rematch"), web)

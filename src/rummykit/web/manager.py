@@ -335,15 +335,16 @@ class TableManager:
 
     async def route(self, code: str, claim: bool = True) -> Route | None:
         """Which process plays table ``code`` (:mod:`rummykit.web.owners`): this one for a table
-        held here or (``claim``: a websocket arrived) a table without a live owner, which becomes
-        this process's now; ``None`` when there is no such table."""
+        held here or (``claim``: a websocket arrived) a table without a live owner, open or finished
+        within ``finished_table_seconds`` (:meth:`_hold_finished`), which becomes this process's now;
+        ``None`` when there is no such table."""
         key = self._key(code)
         if key is None:
             return None
         table = self.tables.get(key)
         if self.cluster is None or (table is not None and table.owned):
             return Route(mine=True)
-        route = await self.db(self.cluster.route, key, claim)
+        route = await self.db(self.cluster.route, key, claim, self._held_since())
         if route is None or route.mine or not route.key:
             return route
         return replace(route, key=self.relay_key(route.key))
@@ -518,9 +519,11 @@ class TableManager:
     async def _archived(self, key: str, address: str | None = None) -> Table | None:
         """An ended table (finished, closed or expired) that is no longer in this process's memory,
         rebuilt from the database as it ended (README: its code can still be looked up while it is
-        kept there); ``None`` when there is no such ended table. It stays in memory as a finished
-        table does (``finished_table_seconds``), at most :data:`ARCHIVED_IN_MEMORY` of them (the
-        least recently looked up go first), and the match is replayed off the event loop, within a
+        kept there); ``None`` when there is no such ended table. A finished table that ended within
+        ``finished_table_seconds`` is held instead, for its rematch (:meth:`_hold_finished`). Any
+        other stays in memory as a finished table does (``finished_table_seconds``), at most
+        :data:`ARCHIVED_IN_MEMORY` of them (the least recently looked up go first), and the match is
+        replayed off the event loop, within a
         budget per process (:data:`ARCHIVE_REBUILDS`) of which the wider network of ``address`` may
         spend a share (:data:`ARCHIVE_SHARE`): a stranger who collected codes from the public lobby
         list can neither make the server replay matches without end nor spend the budget of others.
@@ -531,6 +534,10 @@ class TableManager:
         row = await self.db(self.store.lobby_row, key)
         if row is None or row["status"] in OPEN_STATUSES:
             return None
+        if self._still_held(row["status"], row["updated_at"]):
+            held = await self._hold_finished(key)
+            if held is not None:
+                return held
         network = None if address is None else fair_network(address)
         wait = self._archive_share.take(network) if network is not None else 0.0
         if wait <= 0:
@@ -553,6 +560,52 @@ class TableManager:
         table = self._table_of(stored, replayed)
         table.archived = True
         self._make_room_for_archived(table.version)
+        self.tables[key] = table
+        return table
+
+    def _held_since(self) -> datetime:
+        """The earliest stored end (UTC) of a table that ended and is still held: a finished table is
+        held for ``finished_table_seconds`` after its end, whether or not the server restarted since."""
+        held = timedelta(seconds=self.settings.finished_table_seconds)
+        return datetime.now(UTC).replace(tzinfo=None) - held
+
+    def _still_held(self, status: str, ended: datetime | None) -> bool:
+        """Whether a stored table of ``status`` that last changed at ``ended`` is a finished one still
+        held for its rematch (:meth:`_hold_finished`)."""
+        return status == "over" and ended is not None and ended >= self._held_since()
+
+    def _hold(self, table: Table, stored: StoredTable) -> None:
+        """Count the ended ``table``'s time in memory from its stored end (the row's last change), not
+        from its rebuilding: a restart does not hold it longer than ``finished_table_seconds``."""
+        if table.status in OPEN or stored.updated_at is None:
+            return
+        ago = (datetime.now(UTC).replace(tzinfo=None) - stored.updated_at).total_seconds()
+        table._ended_at = asyncio.get_running_loop().time() - max(0.0, ago)
+
+    async def _hold_finished(self, key: str) -> Table | None:
+        """The finished table ``key``, which ended within ``finished_table_seconds`` but is not in this
+        process's memory (the server restarted since, or with a shared database the process that
+        held it stopped), rebuilt and held here as it would have been held: for its rematch, and
+        until that time from its stored end is over. With a shared database only by the process that
+        claims it (:meth:`route`: one holds it, the others relay to it or show it as it ended);
+        ``None`` when another live process holds it, or the row changed meanwhile. No budget of
+        :meth:`_archived` is spent: each such table is rebuilt once, as an open one is."""
+        if self.cluster is not None:
+            route = await self.route(key)  # claims it while no live process holds it
+            if route is None or not route.mine:
+                return None
+        stored = await self.db(self.store.load, key)
+        if stored is None or not self._still_held(stored.status, stored.updated_at):
+            return None
+        try:
+            replayed = await asyncio.to_thread(self._replay, stored)
+        except (RummyError, ValueError, KeyError) as exc:
+            raise self._unrestorable(key, exc) from None
+        table = self.tables.get(key)
+        if table is not None:  # another request rebuilt it meanwhile
+            return table
+        table = self._table_of(stored, replayed)
+        self._hold(table, stored)
         self.tables[key] = table
         return table
 
@@ -607,6 +660,12 @@ class TableManager:
         seats = json.loads(row["seats"])
         stored = seats[0].get("token_hash") if seats else None
         host = isinstance(stored, str) and hmac.compare_digest(stored, hash_token(token))
+        refuse_rematch(key or code, host, str(row["status"]), archived=False)
+        # Finished within finished_table_seconds (a restart since, or its process stopped): held here.
+        if key is not None and self._still_held(row["status"], row["updated_at"]):
+            held = await self._hold_finished(key)
+            if held is not None:
+                return held
         refuse_rematch(key or code, host, str(row["status"]), archived=True)
         raise AssertionError("a table not held here has no rematch")  # refuse_rematch raised
 
@@ -811,7 +870,8 @@ class TableManager:
 
     async def load(self) -> None:
         """Rebuild every open stored table by replaying its actions; people are away until they
-        reconnect. Then start the clocks.
+        reconnect. Then those that ended in the last ``finished_table_seconds`` (:meth:`_hold`), and
+        start the clocks.
 
         With a shared database (PostgreSQL), tables are instead loaded when a client asks for one
         (:meth:`find`), and changes made by other processes arrive as notices."""
@@ -837,6 +897,16 @@ class TableManager:
                 for i, s in enumerate(table.seats):
                     if s.kind == "human":
                         table._mark_away(i)
+        # The tables that ended within finished_table_seconds, held as they were before the restart
+        # (a finished one for its rematch, the organiser's in its list) for the rest of that time.
+        for stored in await self.db(self.store.load_ended, self._held_since()):
+            try:
+                table = self._rebuild(stored)
+            except (RummyError, ValueError, KeyError) as exc:
+                self._unrestorable(stored.code, exc)
+                continue
+            self._hold(table, stored)
+            self.tables[table.code] = table
         self._clock = asyncio.get_running_loop().create_task(self._run_clock())
 
     def _rebuild(self, stored: StoredTable) -> Table:
@@ -895,6 +965,7 @@ class TableManager:
         table.fair = stored.fair
         table.listed = stored.listed
         table.organised, table.label = stored.organised, stored.label
+        table.rematch_code = stored.rematch
         table.stored_secret, table.sealed = stored.secret, stored.sealed
         table.rules_revision, table.stored_rules_text = stored.rules_revision, stored.rules
         table.end_unsaved = unsaved  # the row still says "playing": the clock writes the end

@@ -42,7 +42,9 @@ the caps of the address or network the page is opened from, which pupils at scho
 to them do not count against the caps on seats held at other people's waiting tables, for the same
 reason: the organiser watches who sits there and takes a seat back). Every request of the page
 spends the address's lobby request budget, and a table kept over a restart keeps its flag (the
-``organised`` column): a new run's key manages it.
+``organised`` column): a new run's key manages it. A table that finished in the last
+``--finished-table-seconds`` before a restart is listed again for the rest of that time (counted from
+its stored end), with its rematch if one was opened (which is not opened again).
 
 The key travels in the address's fragment, which the browser never sends, and from the page only in
 an ``Authorization: Bearer`` header; it is compared in constant time and never logged. Nothing else
@@ -155,7 +157,9 @@ async def rematch_all(tables: Iterable[Table]) -> dict[str, list[dict[str, str]]
     for table in sorted(tables, key=lambda t: t.made):  # a list: making tables changes the server's
         # One being opened by a press just before (a double click) is waited for and listed here too:
         # each press answered only the tables it opened itself, and the page said fewer rematches.
-        opening = table.rematch is None or not table.rematch.done()
+        # One opened before a restart (its code stored, no opening here) is listed with its table.
+        unopened = table.rematch is None and table.rematch_code is None
+        opening = unopened or (table.rematch is not None and not table.rematch.done())
         if table.organised and table.status == "over" and not table.archived and opening:
             new = await rematch_organised(table)
             made.append({"from": table.code, "code": new.code})

@@ -27,6 +27,7 @@ import hmac
 import json
 import time
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Final
 
 from sqlalchemy import Connection, Engine, text
@@ -66,11 +67,13 @@ class Route:
 
 
 _CLAIM: Final = text(
-    "UPDATE rk_tables SET owner = :o WHERE code = :code AND status IN ('waiting', 'playing') "
+    "UPDATE rk_tables SET owner = :o WHERE code = :code "
+    "AND (status IN ('waiting', 'playing') OR (status = 'over' AND updated_at >= :held)) "
     "AND (owner IS NULL OR (owner <> :o AND NOT EXISTS (SELECT 1 FROM rk_processes p "
     f"WHERE p.origin = rk_tables.owner AND p.lease_until > {NOW})))"
 )
-"""Make an open table without a live owner this process's (``:o``)."""
+"""Make an open table without a live owner this process's (``:o``), or a finished one that ended at
+``:held`` or later (held for its rematch: its process stopped within ``finished_table_seconds``)."""
 
 
 class Cluster:
@@ -170,13 +173,14 @@ class Cluster:
                     {"o": self.origin, "c": codes},
                 )
 
-    def route(self, code: str, claim: bool = True) -> Route | None:
+    def route(self, code: str, claim: bool = True, held: datetime | None = None) -> Route | None:
         """Who plays table ``code``; with ``claim``, an open table without a live owner becomes
-        this process's. ``None`` when there is no such table; no owner for an ended table whose
-        process is gone."""
+        this process's, and so does a finished one that ended at ``held`` (UTC) or later. ``None``
+        when there is no such table; no owner for another ended table whose process is gone."""
         with self.engine.begin() as c:
             if claim:
-                c.execute(_CLAIM, {"o": self.origin, "code": code})
+                held = held if held is not None else datetime.max
+                c.execute(_CLAIM, {"o": self.origin, "code": code, "held": held})
             row = c.execute(
                 text(
                     f"SELECT t.owner, p.address, p.key, p.lease_until > {NOW}, t.status FROM rk_tables t "

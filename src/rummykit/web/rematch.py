@@ -28,11 +28,23 @@ new table and the host's same token, not another table. The page asks over the t
 /api/tables/{code}/rematch`` asks the process the request reaches, which with several server
 processes may not hold the table (it then says so). A table looked up after it left the server's
 memory (:meth:`~rummykit.web.manager.TableManager.find`) has no rematch any more.
+
+A restart does not change this while the finished table is held (``finished_table_seconds``, counted
+from its stored end): the restarted server holds it again, and the rematch's code is stored
+(``rk_tables.rematch``) before anybody is told of it, so a rematch opened before the restart is not
+opened again: asking for it is refused (409 ``rematch_opened``, naming it), the organiser's list
+shows it, and a connection to the old table is offered its code (:func:`offer`). The new seats' tokens
+were given only to the connections open then (and those told since); the database keeps only their
+hashes, so after a restart a connection is offered the code alone, without a seat or a token. A
+person whose seat there is still theirs has the token already when their page was told it; a pupil
+away then finds the seat taken under their name, which the organiser frees (``remove``) for them to
+join by the code.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import TYPE_CHECKING, Any
 
 from rummykit.web.lobby import Seat
@@ -44,6 +56,8 @@ if TYPE_CHECKING:
     from rummykit.web.tables import Table
 
 __all__ = ["offer", "opened", "refuse_rematch", "rematch", "rematch_organised"]
+
+log = logging.getLogger("rummykit.web")
 
 Opened = tuple["Table", int, str]
 """The rematch's table, the host's seat there (0) and the host's token (``""`` at a table the
@@ -64,10 +78,7 @@ def refuse_rematch(code: str, host: bool, status: str, archived: bool) -> None:
         why = f"table {code} is {status}; a rematch follows a finished match"
         raise refusal(409, "no_rematch", why, code=code, status=status)
     if archived:
-        why = (
-            f"table {code} is no longer held for a rematch (it ended a while ago, or the server "
-            "restarted since); open a new table"
-        )
+        why = f"table {code} is no longer held for a rematch (it ended a while ago); open a new table"
         raise refusal(409, "rematch_too_late", why, code=code)
 
 
@@ -83,13 +94,15 @@ async def rematch(table: Table, seat: int | None, address: str | None) -> Opened
     Raises:
         LobbyError: 403 ``organised_rematch`` at a table the organiser made (it has no host); 403
             unless ``seat`` is the host's, 409 unless the match is over here (and it was
-            not looked up after it ended), or the new table's own refusal (the host's address has
-            too many open tables …), after which the host may ask again.
+            not looked up after it ended), 409 ``rematch_opened`` when it was opened before the
+            server restarted (:func:`_refuse_reopening`), or the new table's own refusal (the
+            host's address has too many open tables …), after which the host may ask again.
     """
     if table.organised:  # no seat is a host's: the organiser makes the class's next tables
         why = f"table {table.code} was made by the organiser, who opens its rematch"
         raise refusal(403, "organised_rematch", why, code=table.code)
     refuse_rematch(table.code, seat == 0, table.status, table.archived)
+    _refuse_reopening(table)
     return await _once(table, address)
 
 
@@ -100,13 +113,32 @@ async def rematch_organised(table: Table) -> Table:
     Raises:
         LobbyError: 409 ``has_host`` at a table a person made (its host opens the rematch), 409
             ``no_rematch`` unless the match is over, ``rematch_too_late`` when it left the server's
-            memory, or the new table's own refusal (``too_many_organiser_tables`` …).
+            memory, ``rematch_opened`` when it was opened before the server restarted, or the new
+            table's own refusal (``too_many_organiser_tables`` …).
     """
     if not table.organised:
         why = f"table {table.code} has a host, who starts it and removes people from it"
         raise refusal(409, "has_host", why, code=table.code)
     refuse_rematch(table.code, True, table.status, table.archived)
+    _refuse_reopening(table)
     return (await _once(table, None))[0]
+
+
+def _refuse_reopening(table: Table) -> None:
+    """Refuse to open the rematch of ``table`` again when it was opened before the server restarted
+    (its code stored, no opening here): its seats' tokens were given then, and the database keeps
+    only their hashes, so there is no seat grant to answer with; its code is said instead.
+
+    Raises:
+        LobbyError: 409 ``rematch_opened``.
+    """
+    if table.rematch is None and table.rematch_code is not None:
+        why = (
+            f"the rematch of table {table.code} was opened before the server restarted: table "
+            f"{table.rematch_code} (the seats given there keep their tokens; an open seat is joined by "
+            "its code)"
+        )
+        raise refusal(409, "rematch_opened", why, code=table.code, rematch=table.rematch_code)
 
 
 async def _once(table: Table, address: str | None) -> Opened:
@@ -125,11 +157,20 @@ async def _once(table: Table, address: str | None) -> Opened:
 
 
 def opened(table: Table) -> str | None:
-    """The code of the rematch opened for ``table``, if one was (and not refused)."""
+    """The code of the rematch opened for ``table``, if one was (and not refused): opened here, or
+    before the server restarted (its stored code)."""
     opening = table.rematch
-    if opening is None or not opening.done() or opening.cancelled() or opening.exception() is not None:
+    if opening is None:
+        return table.rematch_code
+    if not opening.done() or opening.cancelled() or opening.exception() is not None:
         return None
     return opening.result()[0].code
+
+
+def _listed(table: Table) -> bool:
+    """Whether the rematch of ``table`` is listed: as the table was, unless it is now a practice table
+    (every other seat a bot: those who left are played by bots), which nobody finds in the lobby."""
+    return table.listed and (table.organised or any(old.kind != "bot" for old in table.seats[1:]))
 
 
 async def _open(table: Table, address: str | None) -> Opened:
@@ -140,9 +181,7 @@ async def _open(table: Table, address: str | None) -> Opened:
         name=table.seats[0].name,
         takeover_seconds=table.takeover_seconds,
         hints=table.hints,
-        # Listed as the table was, unless it is now a practice table (every other seat a bot: those
-        # who left are played by bots), which nobody finds in the lobby.
-        listed=table.listed and (table.organised or any(old.kind != "bot" for old in table.seats[1:])),
+        listed=_listed(table),
         label=table.label,
     )
     if table.organised:  # no host: every seat is a player's, the first too
@@ -167,6 +206,10 @@ async def _open(table: Table, address: str | None) -> Opened:
         else:
             await new._save_lobby()
             new.broadcast()
+    # Stored before anybody is told: a restart from here on offers this rematch and opens no other.
+    if not await table.manager.db(table.manager.store.set_rematch, table.code, new.code):
+        log.warning("table %s: a rematch was stored for it already; %s is opened too", table.code, new.code)
+    table.rematch_code = new.code
     for client in list(table.clients):
         if client.seat is None and not new.listed:  # found by its link alone: not by the watchers
             continue
@@ -189,15 +232,14 @@ async def offer(table: Table, client: Client) -> None:
     connection may have been dead without anybody knowing, and the message with them lost, or the
     pupil was away when the organiser opened it. Nothing while no rematch
     was opened, and nothing to a watcher where the rematch is not listed (a practice table, or one
-    found by its link alone)."""
-    opening = table.rematch
-    if opening is None or not opening.done() or opening.cancelled() or opening.exception() is not None:
+    found by its link alone). After a restart (the rematch opened before it) the code alone: the
+    seats' tokens there were not kept."""
+    code = opened(table)
+    if code is None or (client.seat is None and not _listed(table)):
         return
-    new = opening.result()[0]
-    if client.seat is None and not new.listed:
-        return
-    message: dict[str, Any] = {"type": "rematch", "code": new.code, "offer": True}
+    message: dict[str, Any] = {"type": "rematch", "code": code, "offer": True}
     token = table.rematch_grants.get(client.seat) if client.seat is not None else None
-    if token is not None and new.seat_for_token(token) == client.seat:  # not freed there since
-        message.update(seat=client.seat, token=token)
+    new = table.rematch.result()[0] if token is not None and table.rematch is not None else None
+    if new is not None and token is not None and new.seat_for_token(token) == client.seat:
+        message.update(seat=client.seat, token=token)  # given here (none kept over a restart), still its
     client.send(message)

@@ -50,6 +50,7 @@ from sqlalchemy import (
     Table,
     Text,
     bindparam,
+    case,
     create_engine,
     delete,
     event,
@@ -165,6 +166,9 @@ tables_table: Final = Table(
     # The organiser's name for it ("Group A"), '' for none: at most LABEL_CHARACTERS (24) characters
     # (rummykit.web.protocol), with room for a longer limit without a migration.
     Column("label", String(64), nullable=False, server_default=""),
+    # The code of the finished table's one rematch (rummykit.web.rematch), NULL for none: a restart
+    # while the table is held offers it again and opens no second one.
+    Column("rematch", String(16), nullable=True),
     Index("ix_rk_tables_status", "status"),
 )
 """One row per table (the current schema; :mod:`rummykit.web.migrations` builds it)."""
@@ -254,6 +258,11 @@ class StoredTable:
     """Whether the organiser made the table (:mod:`rummykit.web.organiser`): it has no host."""
     label: str = ""
     """The organiser's name for the table (:attr:`rummykit.web.protocol.CreateTable.label`), '' for none."""
+    rematch: str | None = None
+    """The code of the finished table's one rematch (:mod:`rummykit.web.rematch`), ``None`` for none."""
+    updated_at: datetime | None = None
+    """When the row last changed (UTC, as read; ``None`` for a table not read from the database): for a
+    table that ended, when it ended (:meth:`Store.load_ended`)."""
     rules_revision: int = RULES_REVISION
     """The rules revision ``rules`` was written under (:mod:`rummykit.revisions`): a table is replayed
     with the meaning its text had then (:func:`rummykit.revisions.read_rules`). 0 for a table stored
@@ -350,6 +359,7 @@ class Store:
                     listed=table.listed,
                     organised=table.organised,
                     label=table.label,
+                    rematch=table.rematch,
                 )
             )
 
@@ -388,11 +398,23 @@ class Store:
         return written
 
     def set_label(self, code: str, label: str) -> None:
-        """Write a table's label (:attr:`StoredTable.label`)."""
+        """Write a table's label (:attr:`StoredTable.label`). The last change of a table that ended
+        stays its end (:meth:`load_ended` counts from it), so renaming it does not hold it longer."""
+        row = tables_table.c
+        changed = case((row.status.in_(OPEN_STATUSES), _now()), else_=row.updated_at)
         with self.engine.begin() as connection:
-            query = update(tables_table).where(tables_table.c.code == code)
-            if connection.execute(query.values(label=label, updated_at=_now())).rowcount == 0:
+            query = update(tables_table).where(row.code == code)
+            if connection.execute(query.values(label=label, updated_at=changed)).rowcount == 0:
                 raise KeyError(code)
+
+    def set_rematch(self, code: str, rematch: str) -> bool:
+        """Record ``rematch`` as the one rematch of the finished table ``code`` (its last change, its
+        end, stays as it was); whether it was recorded: not when the table has one already (or no
+        row)."""
+        row = tables_table.c
+        query = update(tables_table).where(row.code == code, row.rematch.is_(None)).values(rematch=rematch)
+        with self.engine.begin() as connection:
+            return bool(connection.execute(query).rowcount)
 
     def lobby(self, code: str) -> tuple[str, str] | None:
         """A table's status and seats text, ``None`` if there is no such table."""
@@ -643,6 +665,20 @@ class Store:
             rows = connection.execute(query).mappings().all()
             return [self._stored(connection, row) for row in rows]
 
+    def load_ended(self, since: datetime) -> list[StoredTable]:
+        """Every table that ended (finished, closed or expired) at ``since`` (UTC) or later, with its
+        actions, in the order they were made: a server restarted within ``finished_table_seconds`` of
+        their end holds them again (a finished one for its rematch). A table's last change after its
+        end changes nothing of it that this counts from (:meth:`set_label`, :meth:`set_rematch`)."""
+        query = (
+            select(tables_table)
+            .where(tables_table.c.status.not_in(OPEN_STATUSES), tables_table.c.updated_at >= since)
+            .order_by(tables_table.c.created_at)
+        )
+        with self.engine.connect() as connection:
+            rows = connection.execute(query).mappings().all()
+            return [self._stored(connection, row) for row in rows]
+
     def load(self, code: str) -> StoredTable | None:
         """One table with its actions, whatever its status; ``None`` if there is none."""
         with self.engine.connect() as connection:
@@ -672,6 +708,8 @@ class Store:
             listed=bool(row["listed"]),
             organised=bool(row["organised"]),
             label=row["label"],
+            rematch=row["rematch"],
+            updated_at=row["updated_at"],
         )
 
     def lobbies(self, limit: int) -> list[dict[str, Any]]:
@@ -713,6 +751,7 @@ _LOBBY: Final = select(
     tables_table.c.listed,
     tables_table.c.organised,
     tables_table.c.label,
+    tables_table.c.updated_at,
 )
 
 

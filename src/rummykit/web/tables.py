@@ -413,9 +413,13 @@ class Table:
         another process owns is not (no bots, no clocks: the owner hears of the change)."""
         self.archived = False
         """Whether this is an ended table looked up from the database after it left the server's
-        memory (:meth:`~rummykit.web.manager.TableManager.find`): shown as it ended, no rematch."""
+        memory (:meth:`~rummykit.web.manager.TableManager.find`): shown as it ended, no rematch. A
+        table that ended within ``finished_table_seconds`` before a restart is held again instead."""
         self.rematch: asyncio.Task[tuple[Table, int, str]] | None = None
         """The opening of this finished table's one rematch (:mod:`rummykit.web.rematch`)."""
+        self.rematch_code: str | None = None
+        """The code of that rematch once it is opened, as stored (``rk_tables.rematch``): what a
+        restarted server knows of a rematch opened before the restart."""
         self.rematch_grants: dict[int, str] = {}
         """The seats given a seat at the rematch, and their tokens there: told again to the seat's
         connections made later (:func:`~rummykit.web.rematch.offer`)."""
@@ -778,6 +782,7 @@ class Table:
             listed=self.listed,
             organised=self.organised,
             label=self.label,
+            rematch=self.rematch_code,
         )
 
     async def _save_lobby(self, guard: Guard | None = None) -> None:

@@ -99,8 +99,11 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
     ),
     "rematch_failed": "Die Revanche ließ sich nicht eröffnen; bitte noch einmal",
     "rematch_too_late": (
-        "Tisch {code} steht für keine Revanche mehr bereit (er ist länger vorbei, oder der Server wurde "
-        "seitdem neu gestartet); eröffne einen neuen Tisch"
+        "Tisch {code} steht für keine Revanche mehr bereit (er ist länger vorbei); eröffne einen neuen Tisch"
+    ),
+    "rematch_opened": (
+        "Die Revanche von Tisch {code} wurde vor dem Neustart des Servers eröffnet: Tisch {rematch} (die "
+        "dort vergebenen Plätze behalten ihre Platzschlüssel; einen freien Platz nimmt man mit dem Code)"
     ),
     "rematch_elsewhere": (
         "Tisch {code} wird von einem anderen Prozess dieses Servers gespielt; "

@@ -14,7 +14,8 @@ it were all listed), ``0009`` ``rk_tables.organised`` (the organiser made it and
 tables made before it all had a host), ``0010`` ``rk_actions.played_by`` (who made a move: a person,
 a person right after a hint, a bot's seat or a stand-in bot; none for moves stored before it),
 ``0011`` ``rk_tables.label`` (the organiser's name for a table it made; '' for none and for tables
-made before it).
+made before it), ``0012`` ``rk_tables.rematch`` (the code of a finished table's one rematch, so that a
+restart neither forgets it nor opens a second; none for tables stored before it).
 
 A database made before migrations (tables but no ``alembic_version``) is recognised and stamped at
 ``0001`` first; an even older one without the ``secret`` column gets it (its tables are seeded
@@ -30,7 +31,7 @@ from typing import Final
 
 from sqlalchemy import Connection, Engine, inspect, text
 
-HEAD: Final = "0011"
+HEAD: Final = "0012"
 BASELINE: Final = "0001"
 """The revision of a database that ``create_all`` made before migrations existed."""
 MIGRATION_LOCK: Final = 0x726B6D67  # "rkmg": the advisory lock key of schema upgrades
