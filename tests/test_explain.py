@@ -95,7 +95,14 @@ def test_examples_are_computed_by_the_engine() -> None:
 
 def test_dskv_and_scala_pages_name_their_special_rules() -> None:
     dskv = explain(rk.Rules.preset("german_dskv"), "en")
-    assert "At a table of 4 the dealer sits out the hand, so 3 play." in dskv
+    assert "At a table of 4 the dealer sits out the hand, so 3 play; the dealer scores nothing" in dskv
+    dskv_de = explain(rk.Rules.preset("german_dskv"), "de")
+    assert "es spielen 3. Der Geber schreibt in diesem Spiel keine Punkte." in dskv_de
+    # Going out by melding everything lays no card down: only a discarded last card goes face down.
+    assert "Wirft man die letzte Karte ab, legt man sie verdeckt ab; so oder so ruft man „Rommé!“." in dskv_de
+    assert "Die letzte Karte wird verdeckt abgelegt" not in dskv_de
+    must = explain(rk.Rules.preset("german_dskv").replace(going_out_requires_discard=True), "de")
+    assert "Die letzte Karte wird verdeckt abgelegt und man ruft „Rommé!“." in must
     assert "only be taken if the set then holds four natural cards" in dskv
     scala = explain(rk.Rules.preset("scala40"), "de")
     assert "Von der Ablage darf nur nehmen, wer ausgelegt hat oder in diesem Zug damit auslegt." in scala

@@ -263,3 +263,21 @@ def test_a_game_begun_in_english_goes_on_in_german_with_du(data_dir: Path) -> No
     assert "Hand von Anna" in out
     meta = json.loads(path.read_text(encoding="utf-8"))["meta"]
     assert meta["names"][0] == "Anna" and meta["typed"] == [True, False, False]
+
+
+def test_a_dskv_match_ends_with_its_score_sheet(data_dir: Path) -> None:
+    """A tournament keeps a sheet: at the end of the match the terminal shows, per hand, who dealt,
+    who went out, the points with a Hand-Rommé's ×2, and the running totals, then the winner."""
+    out = play("--lang", "de", "--rules", "german_dskv", "--players", "3", "--seed", "3", "--bots", "greedy",
+               lines=["auto", ""] * 300)  # fmt: skip
+    assert_german(out)
+    sheet = out[out.index("Spiel  Geber  Ende") :]
+    rows = [line.split() for line in sheet.splitlines()[1:4]]
+    assert [row[0] for row in rows] == ["1", "2", "3"]
+    dealers = [" ".join(row[1:3]) if row[1] == "Bot" else row[1] for row in rows]
+    assert dealers == ["Bot 3", "Du", "Bot 2"]  # clockwise from the first dealer: everybody deals once
+    assert "×2" in rows[0]  # the first hand was a Hand-Rommé
+    totals = re.search(r"\(Punkte: Du (-?\d+), Bot 2 (-?\d+), Bot 3 (-?\d+)\)", " ".join(out.split()))
+    assert totals is not None and rows[2][-3:] == list(totals.groups())
+    assert sheet.splitlines()[4].startswith("Partie beendet: ")
+    assert all(len(line) <= 80 for line in out.splitlines() if not line.startswith(str(data_dir)))

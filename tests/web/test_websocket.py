@@ -345,6 +345,24 @@ def test_a_hand_the_dealer_sits_out_lists_only_the_active_seats() -> None:
         match.apply(bot.choose(match.round.view(match.to_move), match.legal_actions(), rng))
     hand = protocol.match_json(match)["hands"][0]
     assert hand["active_seats"] == [0, 1, 2] and hand["points"][3] == 0
+    assert (hand["dealer"], hand["multiplier"]) == (3, 1)
+
+
+def test_the_score_sheet_keeps_each_hands_dealer_and_hand_romme_factor() -> None:
+    """A tournament's sheet says who dealt every hand and marks a Hand-Rommé (×2): the match's state
+    carries both per hand, as ``rummykit sheet`` prints them. Seed 3: seat 2 goes out at once."""
+    from rummykit.bots import GreedyBot
+    from rummykit.match import Match
+    from rummykit.rules import Rules
+
+    match = Match.new(Rules.preset("german_dskv"), 4, seed=3, dealer=3)
+    bot, rng = GreedyBot(), random.Random(3)
+    while match.hands_dealt < 3 and not match.is_over:
+        match.apply(bot.choose(match.round.view(match.to_move), match.legal_actions(), rng))
+    hands = protocol.match_json(match)["hands"]
+    assert [h["dealer"] for h in hands] == [3, 0]  # clockwise: everybody deals once
+    assert hands[0]["multiplier"] == 2 and hands[0]["points"] == [-196, -100, 0, 0]
+    assert hands[1]["multiplier"] == 1
 
 
 def test_a_knock_games_state_says_the_seats_own_deadwood_and_the_knock_limit(

@@ -121,6 +121,7 @@ from rummykit.match import Match, MatchEvent
 from rummykit.record import Record
 from rummykit.round import Event, Round
 from rummykit.rules import Rules
+from rummykit.sheet import ScoreSheet, sheet_text
 from rummykit.views import Phase
 
 BOT_STRENGTH: Final = ("search", "greedy", "random")
@@ -425,6 +426,7 @@ class PlaySession:
                 else:
                     self.human_turn(seat)
             saved = self.save()
+            self.show_sheet()
             self.console.print(
                 screen.winners_text(self.match.winners, self.names, self.scoreboard(), self.lang)
             )
@@ -471,6 +473,20 @@ class PlaySession:
     def resume_command(self) -> str:
         """The command that continues this game, its path quoted where a shell needs it."""
         return f"rummykit play --resume {shown(shlex.quote(str(self.save_path)))}"
+
+    def show_sheet(self) -> None:
+        """At the end of a match of more than one hand, its score sheet as a tournament keeps it: per
+        hand the dealer, who ended it, the points, any Hand-Rommé factor and the running totals
+        (:func:`~rummykit.sheet.sheet_text`, the winner line left to the match's own). A sheet wider
+        than the terminal is not shown, never wrapped into rows nobody can read: ``rummykit sheet``
+        prints it from the saved game."""
+        if len(self.match.rounds) < 2:
+            return
+        text = sheet_text(ScoreSheet.of(self.match), self.names, self.lang)
+        table = text.split("\n\n", 1)[0].splitlines()
+        if max(len(line) for line in table) <= self.console.size.width:
+            for line in table:
+                self.console.print(Text(line), soft_wrap=True)
 
     def print_whole(self, line: str, style: str = "") -> None:
         """``line`` on a line of its own and never broken by the console (a command or a path to copy):

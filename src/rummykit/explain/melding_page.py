@@ -490,10 +490,15 @@ def going_out(rules: Rules, t: Lang) -> list[Block]:
             "Man macht aus, sobald man keine Karte mehr hat: durch Auslegen und Anlegen oder durch Abwerfen "
             "der letzten Karte.",
         )
-    if rules.final_discard_face_down:
+    if rules.final_discard_face_down and rules.going_out_requires_discard:
         how += t(
             ' The last card is placed face down and you call "Rommé!".',
             " Die letzte Karte wird verdeckt abgelegt und man ruft „Rommé!“.",
+        )
+    elif rules.final_discard_face_down:  # going out by melding everything leaves no card to lay down
+        how += t(
+            ' A last card you discard is placed face down; either way you call "Rommé!".',
+            " Wirft man die letzte Karte ab, legt man sie verdeckt ab; so oder so ruft man „Rommé!“.",
         )
     items = [
         how,

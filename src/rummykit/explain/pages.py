@@ -325,8 +325,10 @@ def deal(rules: Rules, t: Lang) -> list[Block]:
         n = rules.dealer_sits_out_at_table_of
         items.append(
             t(
-                f"At a table of {n} the dealer sits out the hand, so {n - 1} play.",
-                f"An einem Tisch mit {n} Spielern setzt der Geber aus; es spielen {n - 1}.",
+                f"At a table of {n} the dealer sits out the hand, so {n - 1} play; the dealer scores "
+                "nothing for that hand.",
+                f"An einem Tisch mit {n} Spielern setzt der Geber aus; es spielen {n - 1}. Der Geber "
+                "schreibt in diesem Spiel keine Punkte.",
             )
         )
     packets = packets_text(rules, t) if rules.deal_packets == "p3334" else t("one at a time", "einzeln")

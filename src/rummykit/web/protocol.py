@@ -606,7 +606,9 @@ def seat_draw_json(match: Match) -> list[dict[str, Any]]:
 
 def match_json(match: Match) -> dict[str, Any]:
     """The match's public state; each finished hand lists its ``active_seats`` (a seat sitting that
-    hand out, the DSkV dealer at a table of four, scored nothing and is no 0-point result).
+    hand out, the DSkV dealer at a table of four, scored nothing and is no 0-point result), its
+    ``dealer`` and its ``multiplier`` (a Hand-Rommé's ×2, 1 for none): what a tournament's score sheet
+    keeps for every hand besides the points (``rummykit sheet`` prints the same).
     ``gains`` (per hand and in all) are the plus points a match to a target score adds up;
     ``bonuses`` what gin's end-of-game bonuses added to them (``Match.bonuses``: zeros until it ends).
     A rubber's ``buybacks`` list every buy-back made (after which hand, who, the total before and
@@ -624,6 +626,8 @@ def match_json(match: Match) -> dict[str, Any]:
                     "gains": list(rnd.result.gains),
                     "termination": str(rnd.result.termination),
                     "winner": rnd.result.winner,
+                    "dealer": rnd.dealer,
+                    "multiplier": rnd.result.multiplier,
                     "active_seats": list(rnd.active_seats),
                     "dealt_again": number in match.redealt,
                 }

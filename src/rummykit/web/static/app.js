@@ -2475,7 +2475,11 @@ function renderScores() {
     // the knocker either way), else the winner.
     const scored = st.table.family === "gin" ? h.points.findIndex((p) => p > 0) : -1;
     const best = scored >= 0 ? scored : h.winner;
-    html += `<tr><td>${h.hand}</td>` + row.map((p, i) => (out(i)
+    // The hand's number, its factor (a Hand-Rommé's ×2) and, in its title, who dealt it: what a
+    // tournament's sheet keeps for every hand (hands of an older server carry neither).
+    const factor = h.multiplier > 1 ? ` ×${h.multiplier}` : "";
+    const dealt = Number.isInteger(h.dealer) ? ` title="${escapeHtml(`${t("dealer")}: ${seatName(h.dealer)}`)}"` : "";
+    html += `<tr><td class="hand-no"${dealt}>${h.hand}${factor}</td>` + row.map((p, i) => (out(i)
       ? `<td class="out" title="${t("sits_out")}">–</td>`
       : `<td class="${best === i ? "win" : ""}">${p}</td>`)).join("") + "</tr>";
     // A rubber's buy-backs after this hand: the buyer's total before and after (the chips in its title).
