@@ -550,14 +550,9 @@ class TableManager:
         stored = await self.db(self.store.load, key)
         if stored is None or stored.status in OPEN_STATUSES:
             return None
-        try:
-            replayed = await asyncio.to_thread(self._replay, stored)
-        except (RummyError, ValueError, KeyError) as exc:
-            raise self._unrestorable(key, exc) from None
-        table = self.tables.get(key)
-        if table is not None:  # another request rebuilt it meanwhile
+        table = await self._rebuilt(key, stored)
+        if table is self.tables.get(key):  # another request rebuilt it meanwhile
             return table
-        table = self._table_of(stored, replayed)
         table.archived = True
         self._make_room_for_archived(table.version)
         self.tables[key] = table
@@ -597,17 +592,26 @@ class TableManager:
         stored = await self.db(self.store.load, key)
         if stored is None or not self._still_held(stored.status, stored.updated_at):
             return None
+        table = await self._rebuilt(key, stored)
+        if table is self.tables.get(key):  # another request rebuilt it meanwhile
+            return table
+        self._hold(table, stored)
+        self.tables[key] = table
+        return table
+
+    async def _rebuilt(self, key: str, stored: StoredTable) -> Table:
+        """The ended table ``key`` replayed from ``stored`` off the event loop, or the one another
+        request put in :attr:`tables` meanwhile (the caller keeps that one as it is).
+
+        Raises:
+            LobbyError: the stored table this version cannot replay (:meth:`_unrestorable`).
+        """
         try:
             replayed = await asyncio.to_thread(self._replay, stored)
         except (RummyError, ValueError, KeyError) as exc:
             raise self._unrestorable(key, exc) from None
-        table = self.tables.get(key)
-        if table is not None:  # another request rebuilt it meanwhile
-            return table
-        table = self._table_of(stored, replayed)
-        self._hold(table, stored)
-        self.tables[key] = table
-        return table
+        held = self.tables.get(key)
+        return held if held is not None else self._table_of(stored, replayed)
 
     def _make_room_for_archived(self, records: int) -> None:
         """Forget the ended tables rebuilt for lookups that were looked up least recently (first in
