@@ -10,13 +10,13 @@ import logging
 import random
 import time
 from dataclasses import asdict
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, insert, inspect, select
+from sqlalchemy import create_engine, insert, inspect, select, update
 from starlette.websockets import WebSocketDisconnect
 
 from rummykit.errors import RulesError
@@ -91,6 +91,18 @@ def stored_column(url: str, code: str, column: str) -> Any:
         engine.dispose()
 
 
+def ended_long_ago(url: str, code: str) -> None:
+    """Table ``code``'s stored end a day ago: a restart does not hold it again (only a table that
+    ended within ``finished_table_seconds`` is held, for its rematch)."""
+    engine = create_engine(url)
+    try:
+        with engine.begin() as connection:
+            query = update(tables_table).where(tables_table.c.code == code)
+            connection.execute(query.values(updated_at=now() - timedelta(days=1)))
+    finally:
+        engine.dispose()
+
+
 def stored_revision(url: str, code: str) -> int:
     return int(stored_column(url, code, "rules_revision"))
 
@@ -103,7 +115,7 @@ def upgrade_a_database_at_0006(url: str, web: Any) -> None:
     migrations.upgrade(engine, "0006")
     table = stored_table("RVACEA", OLD_ACE, 0)
     values = asdict(table)
-    for later in ("actions", "rules_revision", "listed", "organised", "label"):  # not in 0006's row
+    for later in ("actions", "rules_revision", "listed", "organised", "label", "rematch"):  # not at 0006
         del values[later]
     values.update(secret=SECRET.hex(), seats=json.dumps(table.seats), seed=0, version=len(table.actions))
     values.update(created_at=now(), updated_at=now())
@@ -174,6 +186,7 @@ def test_an_older_text_is_replayed_with_the_meaning_it_had(
         "RVNEWR": store_table(url, "RVNEWR", OLD_ACE, RULES_REVISION + 1),  # (d) a newer rummykit's
     }
     store_table(url, "RVENDK", OLD_KNOCK, 0, status="over")  # an ended table: its lobby row is read
+    ended_long_ago(url, "RVENDK")  # (one ended within --finished-table-seconds is held again at start)
     caplog.set_level(logging.INFO, logger="rummykit.web")
     with restarted(url, web) as client:
         tables = client.app.state.manager.tables  # type: ignore[attr-defined]
