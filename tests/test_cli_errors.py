@@ -223,3 +223,22 @@ def test_a_raised_rate_raises_its_burst(tmp_path: Path, monkeypatch: pytest.Monk
     assert result.exit_code == 0, result.output
     (settings,) = started
     assert (settings.requests_burst, settings.creations_burst, settings.messages_burst) == (150, 20, 30)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "said"),
+    [
+        (["--lang", "de", "--players", "x"], {}, "error: --players: keine ganze Zahl"),
+        (["--players", "3x", "--lang=de"], {}, "error: --players: keine ganze Zahl"),
+        (["-p", "x"], {"LANG": "de_DE.UTF-8", "LC_ALL": ""}, "error: --players: keine ganze Zahl"),
+        (["--lang", "en", "--seed", "<script>"], {}, "error: --seed: not a whole number"),
+    ],
+)
+def test_play_refuses_a_number_option_without_a_number_like_its_other_errors(
+    args: list[str], env: dict[str, str], said: str, data_dir: Path
+) -> None:
+    """One ``error:`` line in the player's language, as for too many players, not the command-line
+    library's English ``Error`` box; what was typed is not echoed."""
+    result = runner.invoke(app, ["play", *args], input="", env=env)
+    assert result.exit_code == 2
+    assert result.output == said + "\n"

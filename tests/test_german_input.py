@@ -83,6 +83,10 @@ def test_german_lay_off_and_exchange_words_are_read() -> None:
     for line in ("tauschen 5H gegen 2", "tauschen 5H gegen Figur 2", "tausche 5h GEGEN 2",
                  "tauschen 5H gegen den Joker von Figur 2", "swap 5H on 2"):  # fmt: skip
         assert german(line) == swap, line
+    # As the log words an exchange freeing two jokers, or one of several cards without the table.
+    two = rk.Action.parse("swap 9C 10C on 2")
+    assert german("9♣ 10♣ gegen zwei Joker von Figur 2 tauschen") == two
+    assert german("9♣ 10♣ gegen Joker von Figur 2 tauschen") == two
     full = rk.Action.parse("swap 9C on 2 then meld AH AS JK then layoff JK on 3 low")
     assert german("tauschen 1 gegen 2 dann auslegen 5 6 4 dann anlegen JK an 3 unten") == full
     assert german("tauschen 9C gegen 2 dann auslegen AH AS JK dann anlegen JK 3 unten") == full

@@ -281,3 +281,17 @@ def test_a_dskv_match_ends_with_its_score_sheet(data_dir: Path) -> None:
     assert totals is not None and rows[2][-3:] == list(totals.groups())
     assert sheet.splitlines()[4].startswith("Partie beendet: ")
     assert all(len(line) <= 80 for line in out.splitlines() if not line.startswith(str(data_dir)))
+
+
+def test_a_dskv_sheet_of_four_is_shown_at_80_columns(data_dir: Path) -> None:
+    """Four players' points and totals fit 80 columns once the sheet narrows (short headers, a long
+    name cut with ``…``); the match's own line still names everybody in full."""
+    out = play("--lang", "de", "--rules", "german_dskv", "--players", "4", "--seed", "3", "--bots", "greedy",
+               "--names", "Maximiliane Mustermann", lines=["auto", ""] * 400)  # fmt: skip
+    assert_german(out)
+    sheet = out[out.index("Nr. ") :].splitlines()
+    assert sheet[0].split() == ["Nr.", "Gb.", "Ende", "Maximi…", "Bot", "2", "Bot", "3", "Bot", "4", "×",
+                                "Maximi…", "Bot", "2", "Bot", "3", "Bot", "4"]  # fmt: skip
+    assert [line.split()[0] for line in sheet[1:5]] == ["1", "2", "3", "4"]
+    assert all(len(line) <= 80 for line in sheet[:5])
+    assert sheet[5].startswith("Partie beendet: ") and "Maximiliane Mustermann" in " ".join(out.split())

@@ -19,6 +19,7 @@ import pytest
 
 from rummykit import Action, Card, Phase, Round, Rules, RulesError, Termination, parse_cards, solver
 from rummykit.actions import Open
+from rummykit.cli.action_text import describe
 from rummykit.errors import (
     CardNotInHandError,
     DiscardError,
@@ -30,7 +31,8 @@ from rummykit.errors import (
     OpeningError,
     WrongTurnError,
 )
-from rummykit.i18n import localize_error
+from rummykit.i18n import describe_action, localize_error
+from rummykit.melding_table import jokers_freed
 from rummykit.testing import arrange_deck
 
 GERMAN = Rules.preset("german")
@@ -936,3 +938,68 @@ def test_scala40_a_card_that_fits_a_meld_waits_in_hand_in_the_turn_of_the_openin
         "werden; lege die Karte ab deinem nächsten Zug an"
     )
     rnd.apply("discard 2D")  # any other card goes
+
+
+TWO_JOKER_RUN = "JK 6H JK 8H | KS KD KC"
+TWO_FOR_ONE_MELD = "swap 5H 7H on 1 then meld 8D 9D JK"  # two jokers freed, one laid
+
+
+def exchange_words(rnd: Round, action: str) -> dict[str, str]:
+    """The terminal's log line and the engine's words for ``action`` as seat 0 makes it now."""
+    view = rnd.view(0)
+    move = Action.parse(action)
+    freed = jokers_freed(move, [tm.meld for tm in view.melds], view.rules)
+    return {
+        "log en": describe(move, "Anna", view, lang="en").plain,
+        "log de": describe(move, "Anna", view, lang="de").plain,
+        "en": describe_action(move, "en", freed=freed),
+        "de": describe_action(move, "de", freed=freed),
+    }
+
+
+def test_J6_exchange_words_count_the_jokers_freed() -> None:
+    """One card frees one joker; in DSkV two naturals free one joker of a set of three (one takes its
+    place, the other completes the four); two naturals free the two jokers of a run."""
+    one = exchange_words(table_round(GERMAN, SET_WITH_JOKER, ACTOR_OPENING, "6C 8D 9D"), "swap 6C on 1")
+    assert one == {
+        "log en": "Anna swaps 6♣ for a joker of meld 1",
+        "log de": "Anna: tauscht Kreuz-6 gegen einen Joker von Figur 1",
+        "en": "swaps the 6 of clubs for a joker of meld 1",
+        "de": "tauscht Kreuz-6 gegen einen Joker von Figur 1",
+    }
+    dskv = table_round(DSKV, SET_WITH_JOKER, ACTOR_OPENING, "6C 6D 8D 9D", players=3)
+    assert exchange_words(dskv, "swap 6C 6D on 1") == {
+        "log en": "Anna swaps 6♣ 6♦ for a joker of meld 1",
+        "log de": "Anna: tauscht 6♣ 6♦ gegen einen Joker von Figur 1",
+        "en": "swaps 6♣ 6♦ for a joker of meld 1",
+        "de": "tauscht 6♣ 6♦ gegen einen Joker von Figur 1",
+    }
+    two = table_round(GERMAN, TWO_JOKER_RUN, ACTOR_OPENING, "5H 7H 8D 9D")
+    assert exchange_words(two, "swap 5H 7H on 1") == {
+        "log en": "Anna swaps 5♥ 7♥ for two jokers of meld 1",
+        "log de": "Anna: tauscht 5♥ 7♥ gegen zwei Joker von Figur 1",
+        "en": "swaps 5♥ 7♥ for two jokers of meld 1",
+        "de": "tauscht 5♥ 7♥ gegen zwei Joker von Figur 1",
+    }
+    # Without the table the words do not guess a number.
+    assert describe_action(Action.parse("swap 5H 7H on 1"), "de", form="verb") == (
+        "5♥ 7♥ gegen Joker von Figur 1 tauschen"
+    )
+    assert describe_action(Action.parse("swap 5H 7H on 1"), "en") == "swaps 5♥ 7♥ for jokers of meld 1"
+
+
+def test_J6_a_refusal_speaks_of_two_freed_jokers_in_the_plural() -> None:
+    rnd = table_round(GERMAN, TWO_JOKER_RUN, ACTOR_OPENING, "5H 7H 8D 9D")
+    error = rejected(rnd, TWO_FOR_ONE_MELD, JokerExchangeError, "exchanged_joker_destination")
+    assert "the freed jokers must be laid at once" in str(error)
+    assert "Die frei gewordenen Joker müssen sofort ausgelegt werden" in localize_error(error, "de")
+    rnd = table_round(
+        GERMAN.replace(exchanged_joker_destination="hand"), TWO_JOKER_RUN, ACTOR_OPENING, "5H 7H 8D 9D"
+    )
+    error = rejected(rnd, TWO_FOR_ONE_MELD, JokerExchangeError, "exchanged_joker_destination")
+    assert "the freed jokers go to your hand" in str(error)
+    assert "Die frei gewordenen Joker kommen auf deine Hand; lege sie" in localize_error(error, "de")
+    assert "the freed jokers go to your hand; lay them" in localize_error(error, "en")
+    one = table_round(GERMAN, SET_WITH_JOKER, ACTOR_OPENING, "6C 8D 9D")
+    error = rejected(one, "swap 6C on 1", JokerExchangeError, "exchanged_joker_destination")
+    assert "Der frei gewordene Joker muss sofort" in localize_error(error, "de")

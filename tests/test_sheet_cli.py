@@ -239,3 +239,49 @@ def test_what_is_not_a_match_record_is_refused(tmp_path: Path) -> None:
     match_file = write(tmp_path / "m.json", german_with_redeals())
     bad = run(str(match_file), "--format", "xml")
     assert bad.exit_code == 2 and "--format must be text, csv or json" in bad.output
+
+
+LONG_NAMES = ("Maximiliane Mustermann", "Konstantin von Hohenberg", "Bartholomäus", "Friederike Schulze")
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_four_player_dskv_sheet_fits_80_columns_with_long_names(lang: str) -> None:
+    """At 80 columns the sheet of a 4-player DSkV match narrows: short headers, names cut with ``…``,
+    a hand's end in few words; every number stays, and the winner line names the winner in full."""
+    sheet = ScoreSheet.of(random_match(rk.Rules.preset("german_dskv"), 4, seed=2))
+    from rummykit.sheet import sheet_text
+
+    full = sheet_text(sheet, LONG_NAMES, lang).split("\n\n")[0].splitlines()
+    text = sheet_text(sheet, LONG_NAMES, lang, width=80)
+    table, result = text.split("\n\n")
+    lines = table.splitlines()
+    assert max(map(len, full)) > 80 and max(map(len, lines)) <= 80
+    header = lines[1].split()
+    assert header[:3] == (["Nr.", "Gb.", "Ende"] if lang == "de" else ["#", "Dlr", "Ended"])
+    assert header[3:7] == header[8:] == ["Maxim…", "Konst…", "Barth…", "Fried…"]
+    rows = [line.split() for line in lines[2:]]
+    assert [row[0] for row in rows] == [str(h.number) for h in sheet.hands]
+    assert [int(t) for t in rows[-1][-4:]] == list(sheet.totals)
+    assert [row[1] for row in rows] == [LONG_NAMES[h.dealer][:5] + "…" for h in sheet.hands]
+    went_out = "aus" if lang == "de" else "out"
+    assert rows[0][2:4] == [LONG_NAMES[sheet.hands[0].winner or 0][:5] + "…", went_out]
+    assert result.startswith(("Sieger: ", "Winner: ")) and LONG_NAMES[sheet.winners[0]] in result
+    # A sheet that fits stays as it is.
+    short = ("Anna", "Ben", "Cem", "Dora")
+    assert sheet_text(sheet, short, lang, width=200) == sheet_text(sheet, short, lang)
+
+
+def test_a_narrow_sheet_spans_a_label_over_the_columns_it_leaves_empty() -> None:
+    """The end bonuses' label runs over the hand, dealer and end columns instead of widening the
+    first; a table that cannot fit at all is returned in full."""
+    rules = rk.Rules.parse("gin(match_end=target_score, box_bonus=25, game_bonus=100)")
+    sheet = ScoreSheet.of(random_match(rules, 2, seed=2))
+    assert any(sheet.bonuses)
+    from rummykit.sheet import sheet_text
+
+    lines = sheet_text(sheet, LONG_NAMES[:2], "de", width=70).split("\n\n")[0].splitlines()
+    assert max(map(len, lines)) <= 70
+    bonus = next(line for line in lines if line.startswith("Bonus am Ende"))
+    assert lines[1].startswith(("Nr. Gb.", "Nr.  Gb."))  # the label did not widen the first column
+    assert bonus.split()[3:] == [*map(str, sheet.bonuses), *map(str, sheet.totals)]
+    assert sheet_text(sheet, LONG_NAMES[:2], "de", width=20) == sheet_text(sheet, LONG_NAMES[:2], "de")

@@ -261,7 +261,7 @@ class MeldingPlanner:
         meld, freed = self._exchanged_meld(target, action, rules)
         for _ in range(freed):
             hand.add(JOKER)
-        self._check_destination(rules, action)
+        self._check_destination(rules, action, freed)
         hand, table, new_melds = self._lay_freed_jokers(rnd, hand, meld, freed, action)
         require_card_left(hand, rules, action, JokerExchangeError)
         pending = rnd.must_lay
@@ -329,18 +329,29 @@ class MeldingPlanner:
             )
         return meld, freed
 
-    def _check_destination(self, rules: Rules, action: Swap) -> None:
-        """Where ``exchanged_joker_destination`` lets the freed joker go in the same action."""
+    def _check_destination(self, rules: Rules, action: Swap, freed: int) -> None:
+        """Where ``exchanged_joker_destination`` lets the ``freed`` jokers go in the same action."""
         destination = rules.exchanged_joker_destination
-        if destination == "hand" and (action.melds or action.layoffs):
+        if destination == "hand" and (action.melds or action.layoffs) and freed == 1:
             raise JokerExchangeError(
                 f"{action}: the freed joker goes to your hand (exchanged_joker_destination is hand); "
                 "lay it with a separate action",
                 "exchanged_joker_destination",
             )
-        if destination == "new_meld_same_turn" and action.layoffs:
+        if destination == "hand" and (action.melds or action.layoffs):
+            raise JokerExchangeError(
+                f"{action}: the freed jokers go to your hand (exchanged_joker_destination is hand); "
+                "lay them with a separate action",
+                "exchanged_joker_destination",
+            )
+        if destination == "new_meld_same_turn" and action.layoffs and freed == 1:
             raise JokerExchangeError(
                 f"{action}: the freed joker must go into a new meld (exchanged_joker_destination)",
+                "exchanged_joker_destination",
+            )
+        if destination == "new_meld_same_turn" and action.layoffs:
+            raise JokerExchangeError(
+                f"{action}: the freed jokers must go into new melds (exchanged_joker_destination)",
                 "exchanged_joker_destination",
             )
 
@@ -369,20 +380,39 @@ class MeldingPlanner:
                 raise JokerExchangeError(f"{action}: {exc}", exc.rule) from None
             laid_jokers += layoff.card == JOKER_CODE
         destination = rules.exchanged_joker_destination
-        if destination == "any_meld_same_turn" and laid_jokers < freed:
+        if destination != "hand" and laid_jokers < freed:
+            self._unlaid_jokers(action, destination, freed)
+        return hand, table, len(new_melds)
+
+    @staticmethod
+    def _unlaid_jokers(action: Swap, destination: str, freed: int) -> None:
+        """Refuse an exchange that leaves a freed joker unlaid where it must be laid at once."""
+        layoffs = destination == "any_meld_same_turn"
+        if layoffs and freed == 1:
             raise JokerExchangeError(
                 f"{action}: the freed joker must be laid at once "
                 f"(exchanged_joker_destination is {destination}); add 'then meld … JK' or "
                 "'then layoff JK on N'",
                 "exchanged_joker_destination",
             )
-        if destination != "hand" and laid_jokers < freed:
+        if layoffs:
+            raise JokerExchangeError(
+                f"{action}: the freed jokers must be laid at once "
+                f"(exchanged_joker_destination is {destination}); add 'then meld … JK' or "
+                "'then layoff JK on N'",
+                "exchanged_joker_destination",
+            )
+        if freed == 1:
             raise JokerExchangeError(
                 f"{action}: the freed joker must be laid at once "
                 f"(exchanged_joker_destination is {destination}); add 'then meld … JK'",
                 "exchanged_joker_destination",
             )
-        return hand, table, len(new_melds)
+        raise JokerExchangeError(
+            f"{action}: the freed jokers must be laid at once "
+            f"(exchanged_joker_destination is {destination}); add 'then meld … JK'",
+            "exchanged_joker_destination",
+        )
 
     def discardable(self, rnd: RoundState, seat: int) -> list[Card]:
         """Distinct cards ``seat`` may discard now, bars lifted in order when nothing is left."""

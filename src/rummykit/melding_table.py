@@ -11,6 +11,7 @@ from typing import Final
 from rummykit import solver
 from rummykit.actions import Discard, Draw, LayOff, MeldAction, MeldCards, Swap, TakeDiscard
 from rummykit.cards import JOKER_CODE, NUM_CODES, Card
+from rummykit.errors import IllegalMeldError
 from rummykit.melds import End, Meld
 from rummykit.rules import Rules
 from rummykit.solver import Layoff
@@ -151,3 +152,23 @@ def swap_action(cards: tuple[Card, ...], target: int, meld: MeldCards | None) ->
             _SWAP_ACTIONS.clear()
         action = _SWAP_ACTIONS[key] = Swap(cards, target, () if meld is None else (meld,))
     return action
+
+
+def jokers_freed(action: Swap, melds: Sequence[Meld], rules: Rules) -> int | None:
+    """How many jokers the joker exchange ``action`` frees from its target among the table ``melds``
+    (meld 1 first), read as the engine applies it: each card in turn replaces a joker that stands for
+    it or else is laid off (under ``set_joker_exchange = complete_four_only`` two naturals free one
+    joker of a set of three: one takes its place, the other completes the four). ``None`` when the
+    exchange does not read on this table."""
+    if not 1 <= action.target <= len(melds):
+        return None
+    meld, freed = melds[action.target - 1], 0
+    for card in action.cards:
+        try:
+            meld, freed = meld.with_exchange(card), freed + 1
+        except IllegalMeldError:
+            try:
+                meld = meld.with_layoff(card, rules)
+            except IllegalMeldError:
+                return None
+    return freed or None

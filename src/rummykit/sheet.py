@@ -188,7 +188,9 @@ def _words(lang: str) -> dict[str, str]:
     de = lang == "de"
     return {
         "hand": "Spiel" if de else "Hand",
+        "hand_short": "Nr." if de else "#",
         "dealer": "Geber" if de else "Dealer",
+        "dealer_short": "Gb." if de else "Dlr",
         "ended": "Ende" if de else "Ended",
         "x": "×",
         "start": "Anfang" if de else "Start",
@@ -224,43 +226,26 @@ def ended_text(hand: SheetHand, names: tuple[str, ...], lang: str = "en") -> str
     return text
 
 
-def sheet_text(sheet: ScoreSheet, names: tuple[str, ...], lang: str = "en") -> str:
+def sheet_text(sheet: ScoreSheet, names: tuple[str, ...], lang: str = "en", width: int | None = None) -> str:
     """The sheet as an aligned plain-text table: one row per deal (the hand's points, then the
-    totals after it), the buy-backs and end bonuses in between, and the winners."""
+    totals after it), the buy-backs and end bonuses in between, and the winners.
+
+    With ``width`` (a terminal's columns) a table wider than that is made narrower while it stays
+    readable: short headers (``Nr.``, ``Gb.``), a hand's end in a few words (``Anna aus``), names
+    cut with ``…`` (no shorter than three letters) and one space between columns where two do not
+    fit. A table that cannot fit even so is returned in full (the caller decides where it goes)."""
+    lines = _table(sheet, names, lang)
+    if width is not None and _widest(lines) > width:
+        longest = max(len(name) for name in names)
+        # Two spaces between columns while names keep six characters, then one.
+        tries = [(2, cut) for cut in range(longest, 5, -1)]
+        tries += [(1, cut) for cut in range(longest, SHORTEST_NAME - 1, -1)]
+        for gap, cut in tries:
+            compact = _table(sheet, tuple(_cut(name, cut) for name in names), lang, gap=" " * gap)
+            if _widest(compact) <= width:
+                lines = compact
+                break
     w = _words(lang)
-    n = sheet.players
-    header = [w["hand"], w["dealer"], w["ended"], *names, w["x"], *names]
-    rows: list[list[str]] = [header]
-    group = ["", "", "", *([w["points"]] + [""] * (n - 1)), "", *([w["total"]] + [""] * (n - 1))]
-    rows.insert(0, group)
-    if any(sheet.start):
-        rows.append([w["start"], "", "", *[""] * n, "", *map(str, sheet.start)])
-    for hand in sheet.hands:
-        rows.append(
-            [
-                str(hand.number),
-                names[hand.dealer],
-                ended_text(hand, names, lang),
-                *("–" if p is None else str(p) for p in hand.points),
-                f"×{hand.multiplier}" if hand.multiplier > 1 else "",
-                *map(str, hand.totals),
-            ]
-        )
-        for b in (b for b in sheet.buybacks if b.deal == hand.deal):
-            said = (
-                f"{names[b.seat]} kauft zurück: {b.before} → {b.after} ({b.chips} Chips)"
-                if lang == "de"
-                else f"{names[b.seat]} buys back: {b.before} → {b.after} ({b.chips} chips)"
-            )
-            rows.append(["", "", said, *[""] * n, "", *map(str, b.totals)])
-    if any(sheet.bonuses):
-        rows.append([w["bonus"], "", "", *map(str, sheet.bonuses), "", *map(str, sheet.totals)])
-    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
-    numeric = set(range(3, 3 + n)) | set(range(4 + n, 4 + 2 * n))
-    lines = []
-    for r in rows:
-        cells = [c.rjust(widths[i]) if i in numeric else c.ljust(widths[i]) for i, c in enumerate(r)]
-        lines.append("  ".join(cells).rstrip())
     if sheet.winners:
         key = "winner" if len(sheet.winners) == 1 else "winners"
         lines.append("")
@@ -274,6 +259,99 @@ def sheet_text(sheet: ScoreSheet, names: tuple[str, ...], lang: str = "en") -> s
     if sheet.chips is not None:
         lines.append(f"{w['chips']}: " + ", ".join(f"{names[s]} {c}" for s, c in enumerate(sheet.chips)))
     return "\n".join(lines) + "\n"
+
+
+SHORTEST_NAME: Final = 4
+"""The fewest characters a name is cut to on a narrow sheet: three letters and ``…``."""
+
+
+def _cut(name: str, most: int) -> str:
+    """``name`` in at most ``most`` characters, a cut one ending in ``…``."""
+    return name if len(name) <= most else name[: most - 1].rstrip() + "…"
+
+
+def _widest(lines: list[str]) -> int:
+    return max(len(line) for line in lines)
+
+
+SHORT_TERMINATION_WORDS: Final = {
+    Termination.WENT_OUT.value: ("{who} out", "{who} aus"),
+    Termination.RUMMY.value: ("{who}: Rummy", "{who}: Rummy"),
+    Termination.KNOCK.value: ("{who} knocked", "{who} klopft"),
+    Termination.STOCK_EXHAUSTED.value: ("stock out, unscored", "Stoß leer, ungewertet"),
+    Termination.WALL.value: ("wall, unscored", "Mauer, ungewertet"),
+    Termination.DRAWN.value: ("dead, unscored", "tot, ungewertet"),
+    "": ("under way", "läuft"),
+}
+"""How a narrow text sheet says why a hand ended (English, German)."""
+
+
+def _ended(hand: SheetHand, names: tuple[str, ...], lang: str, compact: bool) -> str:
+    if not compact:
+        return ended_text(hand, names, lang)
+    en, de = SHORT_TERMINATION_WORDS.get(hand.termination, (hand.termination, hand.termination))
+    who = names[hand.winner] if hand.winner is not None else ""
+    text = (de if lang == "de" else en).format(who=who)
+    if not hand.counted:
+        text += ", neu gegeben" if lang == "de" else ", dealt again"
+    return text
+
+
+def _table(sheet: ScoreSheet, names: tuple[str, ...], lang: str, gap: str | None = None) -> list[str]:
+    """The table's lines, two spaces between columns; with ``gap`` compact: short headers and ends,
+    ``gap`` between columns, and a buy-back's or a label's words over the columns it leaves empty."""
+    compact = gap is not None
+    gap = gap or "  "
+    w = _words(lang)
+    n = sheet.players
+    first = [w["hand_short"], w["dealer_short"]] if compact else [w["hand"], w["dealer"]]
+    header = [*first, w["ended"], *names, w["x"], *names]
+    rows: list[list[str]] = [header]
+    group = ["", "", "", *([w["points"]] + [""] * (n - 1)), "", *([w["total"]] + [""] * (n - 1))]
+    rows.insert(0, group)
+    spans: dict[int, tuple[int, int]] = {}  # row → (first, last) column its one text covers (compact)
+    if any(sheet.start):
+        rows.append([w["start"], "", "", *[""] * n, "", *map(str, sheet.start)])
+        if compact:
+            spans[len(rows) - 1] = (0, 2)
+    for hand in sheet.hands:
+        rows.append(
+            [
+                str(hand.number),
+                names[hand.dealer],
+                _ended(hand, names, lang, compact),
+                *("–" if p is None else str(p) for p in hand.points),
+                f"×{hand.multiplier}" if hand.multiplier > 1 else "",
+                *map(str, hand.totals),
+            ]
+        )
+        for b in (b for b in sheet.buybacks if b.deal == hand.deal):
+            said = (
+                f"{names[b.seat]} kauft zurück: {b.before} → {b.after} ({b.chips} Chips)"
+                if lang == "de"
+                else f"{names[b.seat]} buys back: {b.before} → {b.after} ({b.chips} chips)"
+            )
+            rows.append(["", "", said, *[""] * n, "", *map(str, b.totals)])
+            if compact:
+                spans[len(rows) - 1] = (2, 3 + n)
+    if any(sheet.bonuses):
+        rows.append([w["bonus"], "", "", *map(str, sheet.bonuses), "", *map(str, sheet.totals)])
+        if compact:
+            spans[len(rows) - 1] = (0, 2)
+    widths = [max(len(r[i]) for k, r in enumerate(rows) if k not in spans) for i in range(len(header))]
+    for k, (low, high) in spans.items():  # a spanning text wider than its columns widens the last
+        room = sum(widths[low : high + 1]) + len(gap) * (high - low)
+        widths[high] += max(0, len(rows[k][low]) - room)
+    numeric = set(range(3, 3 + n)) | set(range(4 + n, 4 + 2 * n))
+    lines = []
+    for k, r in enumerate(rows):
+        cells = [c.rjust(widths[i]) if i in numeric else c.ljust(widths[i]) for i, c in enumerate(r)]
+        if k in spans:
+            low, high = spans[k]
+            room = sum(widths[low : high + 1]) + len(gap) * (high - low)
+            cells[low : high + 1] = [r[low].ljust(room)]
+        lines.append(gap.join(cells).rstrip())
+    return lines
 
 
 FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r")

@@ -190,6 +190,29 @@ def test_a_hint_names_the_card_it_takes_and_what_a_gin_pass_means() -> None:
     assert action_texts(TakeDiscard()) == {"en": "take the discard", "de": "von der Ablage nehmen"}  # a chip
 
 
+def test_a_joker_exchange_button_counts_the_jokers_it_frees() -> None:
+    """Two naturals free one joker of a set in DSkV (the other completes the four), or two jokers."""
+    from rummykit import Rules
+    from rummykit.actions import Action
+    from rummykit.melds import Meld
+    from rummykit.web.tables import _freed
+    from rummykit.web.texts import action_texts
+
+    dskv, german = Rules.preset("german_dskv"), Rules.preset("german")
+    set_of_three = [Meld.parse("6S 6H JK", dskv)]
+    run = [Meld.parse("JK 6H JK 8H", german)]
+    one = Action.parse("swap 6C 6D on 1")
+    assert action_texts(one, freed=_freed(one, set_of_three, dskv)) == {
+        "en": "swap 6♣ 6♦ for a joker of meld 1",
+        "de": "6♣ 6♦ gegen einen Joker von Figur 1 tauschen",
+    }
+    two = Action.parse("swap 5H 7H on 1")
+    assert action_texts(two, freed=_freed(two, run, german)) == {
+        "en": "swap 5♥ 7♥ for two jokers of meld 1",
+        "de": "5♥ 7♥ gegen zwei Joker von Figur 1 tauschen",
+    }
+
+
 def test_lobby_refusals_come_in_both_languages(tmp_path: Any, web: Any) -> None:
     """A full table, a started one, the table cap and the request rates: every refusal a stranger
     meets in the lobby carries German words, not only the English detail."""

@@ -23,6 +23,7 @@ from rich.console import Console
 from rummykit.bots import plugin_bots, shadowed_plugins
 from rummykit.cli import render
 from rummykit.cli.checks import EXIT_BAD_INPUT as EXIT_BAD_INPUT  # exit status of unreadable input
+from rummykit.cli.checks import ErrorLineCommand
 from rummykit.cli.checks import fail as _fail
 from rummykit.errors import RummyError
 from rummykit.i18n import lang_from_env
@@ -313,7 +314,7 @@ from rummykit.cli.selfplay import selfplay_command  # noqa: E402
 from rummykit.cli.serve import serve_command  # noqa: E402  (imports the web extra only when run)
 from rummykit.cli.sheet import sheet_command  # noqa: E402
 
-app.command("play")(play_command)
+app.command("play", cls=ErrorLineCommand)(play_command)
 app.command("replay")(replay_command)
 app.command("sheet")(sheet_command)
 app.command("arena")(arena_command)

@@ -33,8 +33,9 @@ from rummykit.cli import screen
 from rummykit.disclosure import face_down_card
 from rummykit.i18n import describe_action
 from rummykit.i18n.cards import card_object
-from rummykit.i18n.moves import second_person_de
+from rummykit.i18n.moves import joker_count, second_person_de
 from rummykit.melding_conditions import opening_points
+from rummykit.melding_table import jokers_freed
 from rummykit.views import Phase, PlayerView
 
 
@@ -63,9 +64,15 @@ def describe(
         return drew.append_text(screen.cards_text([drawn], ascii_only)).append(" from the stock")
     # An opening says what it counts toward the minimum (every player checks an opponent's 40).
     points = opening_points(action, before.rules, before.taken_discard) if before is not None else None
+    # How many jokers an exchange frees: two naturals may free one (DSkV) or two.
+    freed = (
+        jokers_freed(action, [tm.meld for tm in before.melds], before.rules)
+        if before is not None and isinstance(action, Swap)
+        else None
+    )
     if lang == "de":
         if before is None:
-            said = describe_action(action, "de")
+            said = describe_action(action, "de", freed=freed)
         else:
             said = describe_action(
                 action,
@@ -75,6 +82,7 @@ def describe(
                 goes_out=len(before.hand) == 1,
                 phase=phase,
                 layoffs_done=layoffs_done,
+                freed=freed,
             )
         if points is not None:
             said += f" ({points} Punkte)"
@@ -116,7 +124,7 @@ def describe(
     elif isinstance(action, Swap):
         text.append(f"{verb('swap')} ")
         text.append_text(cards(action.cards))
-        text.append(f" for a joker of meld {action.target}")
+        text.append(f" for {joker_count(freed, len(action.cards), 'en')} of meld {action.target}")
         if action.melds:
             text.append(" and " + verb("meld") + " ")
             text.append_text(Text(" | ").join(cards(m) for m in action.melds))

@@ -6,11 +6,16 @@ message instead of a traceback after minutes of play or computation.
 
 from __future__ import annotations
 
+import os
 import tempfile
+import typing
 from pathlib import Path
-from typing import Final, NoReturn
+from typing import Any, Final, NoReturn
 
 import typer
+from typer.core import TyperCommand
+
+from rummykit.i18n.language import lang_from_env, normalize_lang
 
 EXIT_BAD_INPUT: Final = 2
 """The exit status of a refused command line."""
@@ -53,3 +58,53 @@ def port_number(port: int, option: str = "--port") -> str | None:
     if not 1 <= port <= 65535:
         return f"{option}: must be between 1 and 65535, got {port}"
     return None
+
+
+NOT_A_NUMBER: Final = {"en": "{option}: not a whole number", "de": "{option}: keine ganze Zahl"}
+"""A number option given something else, as the command's other errors say it."""
+
+
+class ErrorLineCommand(TyperCommand):
+    """A command whose number option given no number is refused like its other errors: one
+    ``error:`` line in the player's language (``--lang``, else the locale), not the command-line
+    library's English ``Error`` box. The value given is not echoed back."""
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: Any = None,
+        **extra: Any,
+    ) -> Any:
+        given = list(args)  # parsing consumes ``args``
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except typer.BadParameter as exc:
+            option = self._number_option(exc)
+            if option is None:
+                raise
+            fail(NOT_A_NUMBER[_lang_of(given)].format(option=option))
+
+    def _number_option(self, exc: typer.BadParameter) -> str | None:
+        """The long name of the option ``exc`` refuses when the command takes a whole number there."""
+        name = getattr(exc.param, "name", None)
+        if self.callback is None or name is None:
+            return None
+        annotation = typing.get_type_hints(self.callback, include_extras=True).get(name)
+        if typing.get_origin(annotation) is typing.Annotated:
+            annotation = typing.get_args(annotation)[0]
+        if annotation is not int and int not in typing.get_args(annotation):
+            return None
+        opts: list[str] = list(getattr(exc.param, "opts", None) or [f"--{name}"])
+        return max(opts, key=len)
+
+
+def _lang_of(args: list[str]) -> str:
+    """The language a command line asks for: its ``--lang`` (the last one), else the locale."""
+    lang: str | None = None
+    for i, arg in enumerate(args):
+        if arg == "--lang" and i + 1 < len(args):
+            lang = normalize_lang(args[i + 1]) or lang
+        elif arg.startswith("--lang="):
+            lang = normalize_lang(arg.removeprefix("--lang=")) or lang
+    return lang or lang_from_env(os.environ)

@@ -118,8 +118,8 @@ PARTICLES: Final = {
     "oben": "high",
 }
 """German words of the notation's keywords: ``anlegen 5H an 2 unten``, ``tauschen 6C gegen 3 dann …``."""
-_AFTER_ON: Final = frozenset({"figur", "den", "einen", "joker", "von", "der"})
-"""Words between ``gegen``/``an`` and a meld's number that say no more than it: ``gegen den Joker von
+_AFTER_ON: Final = frozenset({"figur", "den", "einen", "zwei", "drei", "vier", "joker", "von", "der"})
+"""Words between ``gegen``/``an`` and a meld's number that say no more than it: ``gegen zwei Joker von
 Figur 2``, ``an Figur 2``."""
 _PILES: Final = frozenset({"vom stoß", "vom stoss", "von der ablage"})
 """Where a draw or a take comes from, as the German hint says it (``vom Stoß ziehen``)."""

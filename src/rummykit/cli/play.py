@@ -477,12 +477,13 @@ class PlaySession:
     def show_sheet(self) -> None:
         """At the end of a match of more than one hand, its score sheet as a tournament keeps it: per
         hand the dealer, who ended it, the points, any Hand-Rommé factor and the running totals
-        (:func:`~rummykit.sheet.sheet_text`, the winner line left to the match's own). A sheet wider
-        than the terminal is not shown, never wrapped into rows nobody can read: ``rummykit sheet``
+        (:func:`~rummykit.sheet.sheet_text`, the winner line left to the match's own), narrowed to the
+        terminal's width (short headers, names cut with ``…``). A sheet still wider than the terminal
+        is not shown, never wrapped into rows nobody can read: ``rummykit sheet``
         prints it from the saved game."""
         if len(self.match.rounds) < 2:
             return
-        text = sheet_text(ScoreSheet.of(self.match), self.names, self.lang)
+        text = sheet_text(ScoreSheet.of(self.match), self.names, self.lang, width=self.console.size.width)
         table = text.split("\n\n", 1)[0].splitlines()
         if max(len(line) for line in table) <= self.console.size.width:
             for line in table:

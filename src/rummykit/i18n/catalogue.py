@@ -367,6 +367,30 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "{action}: Der frei gewordene Joker muss sofort ausgelegt oder angelegt werden; hänge „then meld … "
         "JK“ oder „then layoff JK on N“ an",
     ),
+    (
+        "exchanged_joker_destination",
+        "{action}: the freed jokers go to your hand (exchanged_joker_destination is hand); "
+        "lay them with a separate action",
+        "{action}: Die frei gewordenen Joker kommen auf deine Hand; lege sie mit einem eigenen Zug aus",
+    ),
+    (
+        "exchanged_joker_destination",
+        "{action}: the freed jokers must go into new melds (exchanged_joker_destination)",
+        "{action}: Die frei gewordenen Joker müssen in neue Figuren",
+    ),
+    (
+        "exchanged_joker_destination",
+        "{action}: the freed jokers must be laid at once (exchanged_joker_destination is {value}); "
+        "add 'then meld … JK'",
+        "{action}: Die frei gewordenen Joker müssen sofort ausgelegt werden; hänge „then meld … JK“ an",
+    ),
+    (
+        "exchanged_joker_destination",
+        "{action}: the freed jokers must be laid at once (exchanged_joker_destination is {value}); "
+        "add 'then meld … JK' or 'then layoff JK on N'",
+        "{action}: Die frei gewordenen Joker müssen sofort ausgelegt oder angelegt werden; hänge „then "
+        "meld … JK“ oder „then layoff JK on N“ an",
+    ),
     # Discarding -----------------------------------------------------------------------------------
     (
         "may_discard_taken_discard",
@@ -1757,6 +1781,19 @@ PEOPLE_EN: Final[dict[str, str]] = {
     "{action}: the freed joker must be laid at once (exchanged_joker_destination is {value}); "
     "add 'then meld … JK' or 'then layoff JK on N'": (
         "{action}: the freed joker must be laid at once; add 'then meld … JK' or 'then layoff JK on N'"
+    ),
+    "{action}: the freed jokers go to your hand (exchanged_joker_destination is hand); "
+    "lay them with a separate action": (
+        "{action}: the freed jokers go to your hand; lay them with moves of their own"
+    ),
+    "{action}: the freed jokers must go into new melds (exchanged_joker_destination)": (
+        "{action}: the freed jokers must go into new melds"
+    ),
+    "{action}: the freed jokers must be laid at once (exchanged_joker_destination is {value}); "
+    "add 'then meld … JK'": "{action}: the freed jokers must be laid at once; add 'then meld … JK'",
+    "{action}: the freed jokers must be laid at once (exchanged_joker_destination is {value}); "
+    "add 'then meld … JK' or 'then layoff JK on N'": (
+        "{action}: the freed jokers must be laid at once; add 'then meld … JK' or 'then layoff JK on N'"
     ),
     "jokers cannot be exchanged in this game (joker_exchange is off)": (
         "jokers cannot be exchanged in this game"

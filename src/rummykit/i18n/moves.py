@@ -102,6 +102,7 @@ def describe_action(
     phase: Phase | None = None,
     meld_rules: Rules | None = None,
     layoffs_done: bool | None = None,
+    freed: int | None = None,
 ) -> str:
     """``action`` in words without a subject, in ``lang`` (``en`` or ``de``).
 
@@ -114,6 +115,10 @@ def describe_action(
     view's ``gin.layoffs_done`` before the move) tells which of a gin defender's two passes it is:
     the one that ends the lay-offs onto the knocker's melds (``False``), or the one that ends the
     defender's own melds and so the hand (``True``); without it the pass is described for both.
+    ``freed``, the number of jokers a joker exchange frees (:func:`rummykit.melding_table.jokers_freed`
+    on the table before it), is counted in its words: two naturals may free one joker (one takes its
+    place, the other completes a set of four) or two; without it an exchange of several cards does
+    not say how many.
     An action kind without words here is written in its notation.
 
     >>> describe_action(Action.parse("layoff QH on 3"), "de")
@@ -156,7 +161,7 @@ def describe_action(
     if isinstance(action, LayOff):
         return _layoff(action, lang, form)
     if isinstance(action, Swap):
-        return _swap(action, lang, form, meld_rules)
+        return _swap(action, lang, form, meld_rules, freed)
     if isinstance(action, Pass):
         return _pass(lang, form, phase, layoffs_done)
     if isinstance(action, KnockDeclare):
@@ -280,29 +285,44 @@ def _pass(lang: str, form: Form, phase: Phase | None, layoffs_done: bool | None 
     return en_verb if form == "verb" else en_third
 
 
-def _swap(action: Swap, lang: str, form: Form, rules: Rules | None = None) -> str:
+_NUMBERS: Final = {"en": ("a", "two", "three", "four"), "de": ("einen", "zwei", "drei", "vier")}
+
+
+def joker_count(freed: int | None, cards: int, lang: str) -> str:
+    """The jokers a joker exchange takes: ``a joker``/``einen Joker``, ``two jokers``/``zwei Joker``;
+    without the count, one card frees exactly one and several say no number (``jokers``/``Joker``)."""
+    if freed is None and cards == 1:
+        freed = 1
+    if freed is None:
+        return "Joker" if lang == "de" else "jokers"
+    number = _NUMBERS[lang][freed - 1] if 1 <= freed <= len(_NUMBERS[lang]) else str(freed)
+    if lang == "de":
+        return f"{number} Joker"
+    return f"{number} joker" if freed == 1 else f"{number} jokers"
+
+
+def _swap(action: Swap, lang: str, form: Form, rules: Rules | None = None, freed: int | None = None) -> str:
     de = lang == "de"
     naturals = (
         " ".join(card_name(c, lang) for c in action.cards)
         if len(action.cards) == 1
         else cards_glyphs(list(action.cards))
     )
+    jokers = joker_count(freed, len(action.cards), lang)
     if de:
         parts = [
-            f"{naturals} gegen einen Joker von Figur {action.target} tauschen"
+            f"{naturals} gegen {jokers} von Figur {action.target} tauschen"
             if form == "verb"
-            else f"tauscht {naturals} gegen einen Joker von Figur {action.target}"
+            else f"tauscht {naturals} gegen {jokers} von Figur {action.target}"
         ]
         if action.melds:
             melds = _melds(action.melds, rules)
             parts.append(f"{melds} auslegen" if form == "verb" else f"legt aus: {melds}")
         parts += [_layoff(lo, lang, form) for lo in action.layoffs]
         return " und ".join(parts)
-    parts = [
-        f"{'swap' if form == 'verb' else 'swaps'} the {naturals} for a joker of meld {action.target}"
-        if len(action.cards) == 1
-        else f"{'swap' if form == 'verb' else 'swaps'} {naturals} for jokers of meld {action.target}"
-    ]
+    article = "the " if len(action.cards) == 1 else ""
+    swap = "swap" if form == "verb" else "swaps"
+    parts = [f"{swap} {article}{naturals} for {jokers} of meld {action.target}"]
     if action.melds:
         parts.append(f"{'meld' if form == 'verb' else 'melds'} {_melds(action.melds, rules)}")
     parts += [_layoff(lo, lang, form) for lo in action.layoffs]

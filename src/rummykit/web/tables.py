@@ -65,11 +65,13 @@ from typing import Any, Final, Literal, Protocol, TypeVar
 from pydantic import ValidationError
 from sqlalchemy.exc import IntegrityError
 
-from rummykit.actions import Action, KnockDeclare, Pass
+from rummykit.actions import Action, KnockDeclare, Pass, Swap
 from rummykit.bots import Bot, GreedyBot, RandomBot, make_bot
 from rummykit.errors import IllegalActionError, NotationError, RummyError
 from rummykit.explain.language import number_de
 from rummykit.match import Match
+from rummykit.melding_table import jokers_freed
+from rummykit.melds import Meld
 from rummykit.record import Record
 from rummykit.record_seats import RecordSeat, bot_seat
 from rummykit.revisions import RULES_REVISION
@@ -174,6 +176,11 @@ STOOD_IN_KEPT: Final = 50
 
 BotKey = tuple[Literal["seat", "takeover", "hint"], str, str | None]
 """A table's bot: its role (a bot's seat, a person away too long, hints), kind and level."""
+
+
+def _freed(action: Action, table: Sequence[Meld], rules: Rules) -> int | None:
+    """How many jokers a joker exchange frees on ``table`` (its words count them); else ``None``."""
+    return jokers_freed(action, table, rules) if isinstance(action, Swap) else None
 
 
 def refusal(
@@ -750,7 +757,11 @@ class Table:
         words), enumerated on demand once per version."""
         if self._moves is None or self._moves[0] != self.version:
             actions, phase = self.match.legal_actions(), self._phase()
-            texts = [action_texts(a, phase=phase, rules=self.rules) for a in actions]
+            table = [tm.meld for tm in self.match.round.melds] if not self.match.is_over else []
+            texts = [
+                action_texts(a, phase=phase, rules=self.rules, freed=_freed(a, table, self.rules))
+                for a in actions
+            ]
             self._moves = (self.version, [str(a) for a in actions], texts)
         return self._moves[1], self._moves[2]
 
@@ -1302,7 +1313,14 @@ class Table:
                     return  # the table moved on: the client's next state shows it
                 self._bots[bot_key] = thought
                 view = match.round.view(match.to_move)
-                texts = action_texts(action, taken=view.top_discard, phase=view.phase, rules=match.rules)
+                table = [tm.meld for tm in view.melds]
+                texts = action_texts(
+                    action,
+                    taken=view.top_discard,
+                    phase=view.phase,
+                    rules=match.rules,
+                    freed=_freed(action, table, match.rules),
+                )
                 self._hint = (version, str(action), texts, thought.name)
         async with self.lock:
             if self._hint is None or self._hint[0] != self.version:

@@ -225,15 +225,23 @@ def move_texts(
 
 
 def action_texts(
-    action: Action, *, taken: int | None = None, phase: Phase | None = None, rules: Rules | None = None
+    action: Action,
+    *,
+    taken: int | None = None,
+    phase: Phase | None = None,
+    rules: Rules | None = None,
+    freed: int | None = None,
 ) -> dict[str, str]:
     """A move the player may make, as a button says it, in every language (``lay off the queen of
     hearts on meld 3`` / ``Herz-Dame an Figur 3 anlegen``); ``taken`` names the card a ``take`` picks
     up, ``phase`` tells what a gin ``pass`` means (a hint says ``take the 9 of spades from the
     discard pile``, ``pass on the upcard``); with ``rules`` a meld's joker shows the card it stands for
-    (``JK(=2♣) 3♣ 4♣ auslegen``, where another button lays ``3♣ 4♣ JK(=5♣)``)."""
+    (``JK(=2♣) 3♣ 4♣ auslegen``, where another button lays ``3♣ 4♣ JK(=5♣)``); ``freed`` counts the
+    jokers a joker exchange frees (``swap 6♣ 6♦ for a joker of meld 1``)."""
     return in_every_language(
-        lambda lang: describe_action(action, lang, form="verb", taken=taken, phase=phase, meld_rules=rules)
+        lambda lang: describe_action(
+            action, lang, form="verb", taken=taken, phase=phase, meld_rules=rules, freed=freed
+        )
     )
 
 
