@@ -1139,8 +1139,16 @@ const matchTotals = (st) => (targetScore(st) !== null && st.match.gains ? st.mat
 // language (the server stores no name for a person who gave none).
 const nameOf = (name, i) => name || t("player_n", { n: i + 1 });
 
+// A name as the page shows it among its own words: a name with right-to-left letters isolated (as a
+// table's label is), so that it does not take a number next to it into its own direction ("דני 2: 15
+// minutes" showed the 15 left of the name). A name without any stays as given: the server refuses
+// direction marks in names, so it reads left to right as the page does and moves nothing around it
+// (and its texts, heard and matched, carry no invisible marks). What is sent back stays as given.
+const RIGHT_TO_LEFT = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
+const shownName = (name, i) => (name && RIGHT_TO_LEFT.test(name) ? isolated(name) : nameOf(name, i));
+
 function seatName(i) {
-  const name = nameOf(S.state.table.seats[i].name, i);
+  const name = shownName(S.state.table.seats[i].name, i);
   return i === S.seat ? `${name} (${t("you")})` : name;
 }
 
@@ -1279,7 +1287,7 @@ function renderWaiting() {
       // The host frees a seat a stranger (or a pupil at the wrong table) took before the start.
       const b = document.createElement("button");
       b.type = "button"; b.className = "ghost small"; b.textContent = t("remove_person");
-      b.setAttribute("aria-label", t("remove_person_named", { name: seatName(i) }));
+      b.setAttribute("aria-label", t("remove_person_named", { name: nameOf(s.name, i) }));  // heard, not shown: as given
       // With the name shown: a person who took the seat since is not removed in their place.
       b.addEventListener("click", () => api(`/api/tables/${encodeURIComponent(S.code)}/remove`, { token: S.token, seat: i, name: s.name }).catch((err) => showError(err.message)));
       li.append(" ", b);
@@ -2541,7 +2549,7 @@ function onChat(msg) {
   // is the page's last block, and a line came without a sign), and said once to a screen reader (the
   // whole log was a live region, redrawn with every line).
   if (!fresh || msg.seat === S.seat || muted().has(msg.seat) || msg.n <= chatSeen()) return;
-  if (!S.chatReplay) announce(t("chat_said", { name: nameOf(msg.name, msg.seat), text: msg.text }));
+  if (!S.chatReplay) announce(t("chat_said", { name: shownName(msg.name, msg.seat), text: msg.text }));
   S.chatUnread = (S.chatUnread || 0) + 1;
   markChatSeen();
 }
@@ -2591,7 +2599,7 @@ function renderChat() {
     if (hide.has(line.seat)) continue;
     const li = document.createElement("li");
     const who = document.createElement("b");
-    who.textContent = nameOf(line.name, line.seat) + ": ";
+    who.textContent = shownName(line.name, line.seat) + ": ";
     li.append(who, document.createTextNode(line.text));
     ol.appendChild(li);
   }
@@ -2608,7 +2616,7 @@ function renderChat() {
     const b = document.createElement("button");
     b.type = "button"; b.className = "ghost mute"; b.dataset.seat = i;
     const on = hide.has(i);
-    b.textContent = t(on ? "unmute" : "mute", { name: nameOf(seat.name, i) });
+    b.textContent = t(on ? "unmute" : "mute", { name: shownName(seat.name, i) });
     b.setAttribute("aria-pressed", on ? "true" : "false");
     b.addEventListener("click", () => {
       const set = muted();
@@ -2701,9 +2709,13 @@ function escapeHtml(s) {
 
 // A name in a score sheet's column, word by word: a narrow sheet wraps it between its words, and a word
 // wider than the column is cut with an ellipsis (style.css), never broken inside (the whole name is
-// the cell's title and its text, which a screen reader reads).
+// the cell's title and its text, which a screen reader reads). A name isolated (shownName) keeps its
+// words in a <bdi>: its isolates would otherwise be split between two words' boxes.
 function nameWords(name) {
-  return String(name).trim().split(/\s+/).map((w) => `<span class="name-word">${escapeHtml(w)}</span>`).join(" ");
+  const words = (text) => text.trim().split(/\s+/).filter(Boolean)
+    .map((w) => `<span class="name-word">${escapeHtml(w)}</span>`).join(" ");
+  return String(name).split(/\u2068([^\u2069]*)\u2069/).map((part, k) => (k % 2 ? `<bdi>${words(part)}</bdi>` : words(part)))
+    .filter(Boolean).join(" ");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -3365,7 +3377,7 @@ function renderOrganiser() {
       const span = document.createElement("span");
       const won = e.match.winners.includes(i);
       span.className = won ? "winner" : seat.kind === "human" && !seat.connected ? "away" : "";
-      let text = seat.kind === "open" ? t("open_seat") : nameOf(seat.name, i) + (seat.kind === "bot" ? ` (${t("bot")})` : "");
+      let text = seat.kind === "open" ? t("open_seat") : shownName(seat.name, i) + (seat.kind === "bot" ? ` (${t("bot")})` : "");
       if (totals) text += ` ${totals[i]}`;
       if (won) text += ` (${t("organise_won")})`;
       if (seat.kind === "human" && !seat.connected) text += ` (${t("away")})`;
@@ -3376,8 +3388,8 @@ function renderOrganiser() {
         const b = document.createElement("button");
         b.type = "button"; b.className = "ghost small";
         b.textContent = "✕";
-        b.title = t("remove_person_named", { name: nameOf(seat.name, i) });
-        b.setAttribute("aria-label", b.title);
+        b.title = t("remove_person_named", { name: shownName(seat.name, i) });
+        b.setAttribute("aria-label", t("remove_person_named", { name: nameOf(seat.name, i) }));  // heard: as given
         b.addEventListener("click", () => removeOrganised(e.code, i, seat.name));
         players.append(" ", b);
       }
