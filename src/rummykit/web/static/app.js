@@ -1411,7 +1411,7 @@ function turnLine(run, named = true) {
     return p.text;
   }).join(", ");
   const who = named ? `${seatName(run.seat)}: ` : "";
-  return { shown: `${who}${say(Cards.label)}`, heard: `${who}${say(Cards.objectName)}` };
+  return { shown: `${who}${say(Cards.objectLabel)}`, heard: `${who}${say(Cards.objectName)}` };
 }
 
 // What the line above the table says to a screen reader: only the moves it has not said yet. The
