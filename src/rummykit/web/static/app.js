@@ -22,7 +22,7 @@ const I18N = {
     knocked_last: "{name} knocked – your last turn", last_turn: "Your last turn",
     first_upcard_phase: "take the upcard or pass", wall_phase: "the wall: knock or pass",
     knock_phase: "discard, lay your melds one by one, then pass", layoff_phase: "lay off, pass, lay melds, pass",
-    total: "Total", bonuses: "Bonuses", bonus_note: "The game went to the first to reach {n}; the bonuses came after it.", hand: "Hand", seat: "Seat", player_n: "Player {n}", open_seat: "open", bot: "bot", away: "away",
+    total: "Total", running_total: "total", bonuses: "Bonuses", bonus_note: "The game went to the first to reach {n}; the bonuses came after it.", hand: "Hand", seat: "Seat", player_n: "Player {n}", open_seat: "open", bot: "bot", away: "away",
     you: "you", cards: "cards", card: "card", opened: "opened", stock: "Stock", pile: "Discard pile",
     round_over: "Hand over", match_over: "Match over", winner: "Winner", winners: "Winners", tie_most_hands_won: "tie broken: most hands won", tie_best_last_hand: "tie broken: best score in the last hand all of them played", pot_won: "The winner takes the pot: {n} chips", pot_shared: "The winners share the pot: {n} chips",
     points: "points", point: "point", deadwood: "Deadwood", went_out: "went out", rummy_call: "called Rummy",
@@ -145,7 +145,7 @@ const I18N = {
     knocked_last: "{name} hat geklopft – dein letzter Zug", last_turn: "Dein letzter Zug",
     first_upcard_phase: "offene Karte nehmen oder passen", wall_phase: "an der Mauer: klopfen oder passen",
     knock_phase: "abwerfen, Figuren einzeln auslegen, dann passen", layoff_phase: "anlegen, passen, auslegen, passen",
-    total: "Summe", bonuses: "Boni", bonus_note: "Gewonnen hat, wer zuerst {n} erreichte; die Boni kamen danach.", hand: "Spiel", seat: "Platz", player_n: "Spieler {n}", open_seat: "frei", bot: "Bot", away: "abwesend",
+    total: "Summe", running_total: "Stand", bonuses: "Boni", bonus_note: "Gewonnen hat, wer zuerst {n} erreichte; die Boni kamen danach.", hand: "Spiel", seat: "Platz", player_n: "Spieler {n}", open_seat: "frei", bot: "Bot", away: "abwesend",
     you: "du", cards: "Karten", card: "Karte", opened: "ausgelegt", stock: "Stoß", pile: "Ablage",
     round_over: "Spiel beendet", match_over: "Partie beendet", winner: "Gewinner", winners: "Gewinner", tie_most_hands_won: "Gleichstand entschieden: die meisten gewonnenen Spiele", tie_best_last_hand: "Gleichstand entschieden: bestes Ergebnis im letzten Spiel, in dem alle mitspielten", pot_won: "Der Gewinner bekommt den Pott: {n} Chips", pot_shared: "Die Gewinner teilen sich den Pott: {n} Chips",
     points: "Punkte", point: "Punkt", deadwood: "Restpunkte", went_out: "hat ausgemacht", rummy_call: "hat Rummy gerufen",
@@ -2463,19 +2463,44 @@ function bonusRow(m) {
   return `<tr class="bonuses"><td>${t("bonuses")}</td>` + bonuses.map((b) => `<td>${b}</td>`).join("") + "</tr>";
 }
 
+// Each seat's total after each hand of the sheet (the sheet's sign, as its Total row): the hands' points
+// (the points won, in a match to a target score) added up from what the total was before the first
+// hand, a rubber's buy-backs from the next hand on (their own row says the change); the end's bonuses
+// come after the last (the Total row has them).
+function runningTotals(st, won) {
+  const m = st.match, n = st.table.players;
+  const rows = m.hands.map((h) => (won && h.gains ? h.gains : h.points));
+  const bought = (h) => (won ? [] : (m.buybacks || []).filter((b) => b.hand === h.hand));
+  // The start: the totals less everything the sheet adds (zeros, unless the match began from a position).
+  const total = matchTotals(st).map((p, i) => p - ((m.bonuses || [])[i] || 0));
+  m.hands.forEach((h, k) => {
+    rows[k].forEach((p, i) => { total[i] -= p; });
+    for (const b of bought(h)) total[b.seat] -= b.from - b.to;
+  });
+  return m.hands.map((h, k) => {
+    for (let i = 0; i < n; i++) total[i] += rows[k][i];
+    const after = [...total];  // a buy-back's row below the hand shows its change ("-91 → -40")
+    for (const b of bought(h)) total[b.seat] += b.from - b.to;
+    return after;
+  });
+}
+
 function renderScores() {
   const st = S.state, m = st.match, n = st.table.players;
   // Three seats and more: a wider side panel (five and six: wider still), so every column shows.
   $("#game").classList.toggle("many-seats", n >= 3);
   $("#game").classList.toggle("most-seats", n >= 5);
   document.documentElement.style.setProperty("--seats", n);  // a name's share of a phone's sheet (style.css)
-  let html = `<table class="scores"><thead><tr><th>${t("hand")}</th>`;
+  // Under each hand's points the total after it, as a tournament's sheet keeps it (the header says so).
+  let html = `<table class="scores"><thead><tr><th>${t("hand")}<small class="running">${t("running_total")}</small></th>`;
   // Your own column says "you" (the full name is its title): a long name cut to "Anna (…" said nothing.
   for (let i = 0; i < n; i++) html += `<th title="${escapeHtml(seatName(i))}"${i === S.seat ? ' class="own"' : ""}>${i === S.seat ? escapeHtml(t("you")) : nameWords(seatName(i))}</th>`;
   html += "</tr></thead><tbody>";
   // A match to a target score adds up the points won: each hand shows what its winner won.
   const target = targetScore(st), won = target !== null;
-  for (const h of m.hands) {
+  const running = runningTotals(st, won);
+  const after = (i, k) => `<small class="running"><span class="sr-only">${t("running_total")}: </span>${running[k][i]}</small>`;
+  for (const [k, h] of m.hands.entries()) {
     // A seat that sat the hand out scored nothing: a dash, not a 0 like a winner's.
     const out = (i) => h.active_seats && !h.active_seats.includes(i);
     const row = won && h.gains ? h.gains : h.points;
@@ -2488,8 +2513,8 @@ function renderScores() {
     const factor = h.multiplier > 1 ? ` ×${h.multiplier}` : "";
     const dealt = Number.isInteger(h.dealer) ? ` title="${escapeHtml(`${t("dealer")}: ${seatName(h.dealer)}`)}"` : "";
     html += `<tr><td class="hand-no"${dealt}>${h.hand}${factor}</td>` + row.map((p, i) => (out(i)
-      ? `<td class="out" title="${t("sits_out")}">–</td>`
-      : `<td class="${best === i ? "win" : ""}">${p}</td>`)).join("") + "</tr>";
+      ? `<td class="out" title="${t("sits_out")}">–${after(i, k)}</td>`
+      : `<td class="${best === i ? "win" : ""}">${p}${after(i, k)}</td>`)).join("") + "</tr>";
     // A rubber's buy-backs after this hand: the buyer's total before and after (the chips in its title).
     for (const b of (m.buybacks || []).filter((b) => b.hand === h.hand)) {
       // In the sheet's sign (its hands and totals are scores: bad points negative).
