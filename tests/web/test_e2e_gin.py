@@ -380,14 +380,18 @@ def test_a_game_to_100_counts_the_points_won_and_what_each_still_needs(
     won = page.evaluate("S.state.last_round.result.points[0]")
     page.click("#btn-overlay")
     page.wait_for_function("S.state.match.hands.length === 1")
-    rows = page.eval_on_selector_all(
-        "#scores tr", "rs => rs.map(r => [...r.children].map(c => c.innerText.trim()))"
-    )
-    assert rows[1] == ["1", str(won), "0"] and rows[2] == ["Total", str(won), "0"]
+    words = "rs => rs.map(r => [...r.children].map(c => c.innerText.trim().split(/\\s+/).join(' ')))"
+    rows = page.eval_on_selector_all("#scores tr", words)
+    # The hand's points, and under them the total after it; in German "Stand".
+    assert rows[0][0] == "Hand total"
+    assert rows[1] == ["1", f"{won} total: {won}", "0 total: 0"] and rows[2] == ["Total", str(won), "0"]
     assert rows[3] == ["To 100: still", str(100 - won), "100"]
     assert "· to 100 ·" in page.inner_text("#round-info")
     page.click("#btn-lang")
     assert "· bis 100 ·" in page.inner_text("#round-info") and "Bis 100 fehlen" in page.inner_text("#scores")
+    running = page.inner_text("#scores tbody tr:first-child td:nth-child(2) .running")
+    assert running.split() == ["Stand:", str(won)]
+    assert page.inner_text("#scores thead th:first-child").split() == ["Spiel", "Stand"]
     page.click("#btn-lang")
 
 

@@ -144,7 +144,7 @@ def test_the_score_sheet_of_four_shows_every_column_and_says_you(open_page: Any,
     page.screenshot(path=str(shots / "scores-four-desktop.png"))
     assert sheet["scroll"] <= sheet["client"], sheet
     assert not sheet["outside"], sheet
-    assert sheet["heads"] == ["Spiel", "du", "Bot 2", "Bot 3", "Bot 4"]
+    assert sheet["heads"] == ["Spiel\nStand", "du", "Bot 2", "Bot 3", "Bot 4"]  # Stand: totals under hands
     assert sheet["own"] == "Maximilian (du)"
 
 

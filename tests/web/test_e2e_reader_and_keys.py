@@ -99,6 +99,29 @@ def test_each_turn_of_the_others_is_said_once_in_a_line(pages: Pages) -> None:
     assert page.evaluate(HEARD_LIST, "#last-move") == [heard]
 
 
+def test_a_german_turn_line_names_its_cards_as_objects(pages: Pages) -> None:
+    """The line of another's turn said "nimmt Joker" and "legt Joker an", no German: a card taken or
+    laid off is its short form ("legt B♣ an"), a joker "einen Joker", as the server's moves say it;
+    heard, a jack is declined ("legt Kreuz-Buben an")."""
+    page = seated(pages, locale="de-DE")
+    moves = [
+        ["take JK", "nimmt einen Joker von der Ablage"],
+        ["layoff JC on 1", "legt Kreuz-Buben an Figur 1 an"],
+        ["layoff JK on 1", "legt einen Joker an Figur 1 an"],
+        ["discard QH", "wirft Herz-Dame ab"],
+    ]
+    page.evaluate(BOT_MOVES, moves)
+    page.wait_for_timeout(100)
+    shown = page.inner_text("#last-move .shown")
+    assert shown == "Inzwischen: Bot 2: nimmt einen Joker, legt 2 Karten an, wirft Herz-Dame ab", shown
+    page.evaluate(BOT_MOVES, moves[:2] + moves[3:])
+    page.wait_for_timeout(100)
+    shown = page.inner_text("#last-move .shown")
+    assert shown.endswith("Bot 2: nimmt einen Joker, legt B♣ an, wirft Herz-Dame ab"), shown
+    heard = page.evaluate(HEARD_LIST, "#last-move")[0]
+    assert heard.endswith("Bot 2: nimmt einen Joker, legt Kreuz-Buben an, wirft Herz-Dame ab"), heard
+
+
 HEARD_LIST = """(sel) => [...document.querySelectorAll(sel)].map((li) => {
     const copy = li.cloneNode(true);
     copy.querySelectorAll("[aria-hidden=true]").forEach((e) => e.remove());

@@ -140,3 +140,36 @@ def test_the_host_removes_a_stranger_from_the_waiting_table(pages: Pages) -> Non
     remove.click()
     host.wait_for_function("S.state.table.seats[1].kind === 'open'")
     assert host.locator("#wait-seats li").nth(1).inner_text() == "— open —"
+
+
+NAME_AND_NUMBER = """([sel, number]) => {
+    // The x of a chat line's name (its <b>) and of the number written after it.
+    const li = document.querySelector(sel), range = document.createRange();
+    range.selectNodeContents(li.querySelector('b'));
+    const name = range.getBoundingClientRect();
+    const text = li.lastChild, at = text.textContent.indexOf(number);
+    range.setStart(text, at); range.setEnd(text, at + number.length);
+    return [name.left, name.right, range.getBoundingClientRect().left];
+}"""
+
+
+def test_a_right_to_left_name_leaves_a_number_after_it_where_it_was_written(pages: Pages) -> None:
+    """A stranger's Hebrew name ending in a digit took the number written after it into its own
+    direction: "דני 2: 15 minutes" showed the 15 left of the name. A name is isolated where the page
+    puts it among other words; the host's remove still names the person as they gave their name."""
+    host = pages.open()
+    code = waiting_table(host, pages.base)
+    with httpx.Client(base_url=pages.base) as http:
+        assert http.post(f"/api/tables/{code}/join", json={"name": "דני 2"}).json()["seat"] == 1
+        host.wait_for_function("document.querySelectorAll('#wait-seats li button').length === 1")
+        assert host.locator("#wait-seats li").nth(1).inner_text().startswith("\u2068דני 2\u2069")
+        host.click("#wait-seats li button")  # the server frees the seat only for the name it holds
+        host.wait_for_function("S.state.table.seats[1].kind === 'open'")
+        assert http.post(f"/api/tables/{code}/join", json={"name": "דני 2"}).json()["seat"] == 1
+    host.wait_for_function("S.state.table.seats[1].kind === 'human'")
+    host.click("#btn-start")
+    host.wait_for_selector("#game:not(.hidden)")
+    host.evaluate("""() => { $('#chat-box').open = true;
+        S.chat = [{ seat: 1, name: S.state.table.seats[1].name, text: "15 minutes" }]; renderChat(); }""")
+    left, right, number = host.evaluate(NAME_AND_NUMBER, ["#chat-log li", "15"])
+    assert left < right <= number, (left, right, number)  # the name's <b> ends with its ": "

@@ -613,14 +613,17 @@ def test_the_dskv_dealer_sits_out_at_the_table_in_the_result_and_on_the_score_sh
                                  active_seats: [0, 1, 2], dealer: 3, multiplier: 1 },
                                { hand: 2, points: [0, 0, -20, -22], termination: "went_out", winner: 1,
                                  active_seats: [1, 2, 3], dealer: 0, multiplier: 2 }];
+        S.state.match.scores = [0, -10, -31, -22];
         renderScores();
         const row = document.querySelectorAll("#scores tbody tr:first-child td");
-        const cells = [...row].map((c) => c.innerText);
+        const cells = [...row].map((c) => c.firstChild.textContent);  // without the total under it
         const second = document.querySelector("#scores tbody tr:nth-child(2) td");
+        const running = [...document.querySelectorAll("#scores tbody tr:nth-child(2) .running")].map(
+            (e) => e.lastChild.textContent);
         const dealers = [...document.querySelectorAll("#scores tbody td.hand-no")].map((c) => c.title);
         const items = box.querySelectorAll(".showdown[role=list] > .showdown-seat[role=listitem]").length;
         const seats = [...box.querySelectorAll(".showdown-seat")].map((e) => e.innerText.trim());
-        return { seats, cells, items, second: second.innerText, dealers };
+        return { seats, cells, items, second: second.innerText, dealers, running };
     }"""
     result = page.evaluate(shown)
     # The sheet keeps who dealt each hand (the hand's title) and marks a Hand-Rommé's factor.
@@ -628,6 +631,7 @@ def test_the_dskv_dealer_sits_out_at_the_table_in_the_result_and_on_the_score_sh
     assert result["seats"][0] == "Anna (you): 0 points" and result["seats"][3] == "Bot 4: sits out this hand"
     assert result["items"] == 4  # a list a screen reader counts and steps through by seat
     assert result["cells"] == ["1", "0", "-10", "-11", "–"]
+    assert result["running"] == ["0", "-10", "-31", "-22"]  # a seat sitting a hand out keeps its total
     page.click("#btn-lang")
     assert dealer.inner_text() == "setzt dieses Spiel aus · Geber"
     assert page.evaluate(shown)["seats"][3] == "Bot 4: setzt dieses Spiel aus"

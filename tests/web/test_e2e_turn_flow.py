@@ -170,16 +170,24 @@ def test_a_rubbers_score_sheet_shows_its_buy_backs_the_players_out_and_the_pot_w
             m.totals = [110, 50, 0]; m.scores = [-110, -50, 0]; m.eliminated = [true, false, false];
             m.is_rubber = true; m.chips = [-6, -11, -6]; m.pot = 23;
             renderScores();
-            const cells = (r) => [...r.children].map((c) => c.innerText.trim());
-            const rows = [...document.querySelectorAll("#scores tr")].map(cells);
+            // Each cell's own text, and apart the total after the hand under a hand's points.
+            const own = (c) => (c.firstChild ? c.firstChild.textContent.trim() : "");
+            const rows = [...document.querySelectorAll("#scores tr")].map((r) => [...r.children].map(own));
+            const running = [...document.querySelectorAll("#scores tbody tr")].map(
+                (r) => [...r.querySelectorAll(".running")].map((e) => e.innerText.split(/\\s+/).join(" ")));
             const title = document.querySelector("#scores tr.buyback td[title]").title;
-            return { rows, title };
+            return { rows, running, title };
         }"""
     )
     rows = sheet["rows"]
     assert rows[1] == ["1", "-40", "-91", "0"]
     assert rows[2] == ["Bought back", "", "-91 → -40", ""]  # in the sheet's sign, as its hands and totals
     assert rows[3] == ["2", "-70", "-10", "0"]
+    # Under each hand's points the total after it (a buy-back's counted from its hand on): they add
+    # up to the Total row.
+    assert sheet["running"][0] == ["total: -40", "total: -91", "total: 0"]
+    assert sheet["running"][2] == ["total: -110", "total: -50", "total: 0"]
+    assert rows[4] == ["Total", "-110", "-50", "0"]
     assert rows[5] == ["Points to 101", "out", "51", "101"]
     assert "bought back for 5 chips: -91 → -40" in sheet["title"]
     won = page.evaluate(

@@ -22,7 +22,7 @@ const I18N = {
     knocked_last: "{name} knocked – your last turn", last_turn: "Your last turn",
     first_upcard_phase: "take the upcard or pass", wall_phase: "the wall: knock or pass",
     knock_phase: "discard, lay your melds one by one, then pass", layoff_phase: "lay off, pass, lay melds, pass",
-    total: "Total", bonuses: "Bonuses", bonus_note: "The game went to the first to reach {n}; the bonuses came after it.", hand: "Hand", seat: "Seat", player_n: "Player {n}", open_seat: "open", bot: "bot", away: "away",
+    total: "Total", running_total: "total", bonuses: "Bonuses", bonus_note: "The game went to the first to reach {n}; the bonuses came after it.", hand: "Hand", seat: "Seat", player_n: "Player {n}", open_seat: "open", bot: "bot", away: "away",
     you: "you", cards: "cards", card: "card", opened: "opened", stock: "Stock", pile: "Discard pile",
     round_over: "Hand over", match_over: "Match over", winner: "Winner", winners: "Winners", tie_most_hands_won: "tie broken: most hands won", tie_best_last_hand: "tie broken: best score in the last hand all of them played", pot_won: "The winner takes the pot: {n} chips", pot_shared: "The winners share the pot: {n} chips",
     points: "points", point: "point", deadwood: "Deadwood", went_out: "went out", rummy_call: "called Rummy",
@@ -145,7 +145,7 @@ const I18N = {
     knocked_last: "{name} hat geklopft – dein letzter Zug", last_turn: "Dein letzter Zug",
     first_upcard_phase: "offene Karte nehmen oder passen", wall_phase: "an der Mauer: klopfen oder passen",
     knock_phase: "abwerfen, Figuren einzeln auslegen, dann passen", layoff_phase: "anlegen, passen, auslegen, passen",
-    total: "Summe", bonuses: "Boni", bonus_note: "Gewonnen hat, wer zuerst {n} erreichte; die Boni kamen danach.", hand: "Spiel", seat: "Platz", player_n: "Spieler {n}", open_seat: "frei", bot: "Bot", away: "abwesend",
+    total: "Summe", running_total: "Stand", bonuses: "Boni", bonus_note: "Gewonnen hat, wer zuerst {n} erreichte; die Boni kamen danach.", hand: "Spiel", seat: "Platz", player_n: "Spieler {n}", open_seat: "frei", bot: "Bot", away: "abwesend",
     you: "du", cards: "Karten", card: "Karte", opened: "ausgelegt", stock: "Stoß", pile: "Ablage",
     round_over: "Spiel beendet", match_over: "Partie beendet", winner: "Gewinner", winners: "Gewinner", tie_most_hands_won: "Gleichstand entschieden: die meisten gewonnenen Spiele", tie_best_last_hand: "Gleichstand entschieden: bestes Ergebnis im letzten Spiel, in dem alle mitspielten", pot_won: "Der Gewinner bekommt den Pott: {n} Chips", pot_shared: "Die Gewinner teilen sich den Pott: {n} Chips",
     points: "Punkte", point: "Punkt", deadwood: "Restpunkte", went_out: "hat ausgemacht", rummy_call: "hat Rummy gerufen",
@@ -1139,8 +1139,16 @@ const matchTotals = (st) => (targetScore(st) !== null && st.match.gains ? st.mat
 // language (the server stores no name for a person who gave none).
 const nameOf = (name, i) => name || t("player_n", { n: i + 1 });
 
+// A name as the page shows it among its own words: a name with right-to-left letters isolated (as a
+// table's label is), so that it does not take a number next to it into its own direction ("דני 2: 15
+// minutes" showed the 15 left of the name). A name without any stays as given: the server refuses
+// direction marks in names, so it reads left to right as the page does and moves nothing around it
+// (and its texts, heard and matched, carry no invisible marks). What is sent back stays as given.
+const RIGHT_TO_LEFT = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
+const shownName = (name, i) => (name && RIGHT_TO_LEFT.test(name) ? isolated(name) : nameOf(name, i));
+
 function seatName(i) {
-  const name = nameOf(S.state.table.seats[i].name, i);
+  const name = shownName(S.state.table.seats[i].name, i);
   return i === S.seat ? `${name} (${t("you")})` : name;
 }
 
@@ -1279,7 +1287,7 @@ function renderWaiting() {
       // The host frees a seat a stranger (or a pupil at the wrong table) took before the start.
       const b = document.createElement("button");
       b.type = "button"; b.className = "ghost small"; b.textContent = t("remove_person");
-      b.setAttribute("aria-label", t("remove_person_named", { name: seatName(i) }));
+      b.setAttribute("aria-label", t("remove_person_named", { name: nameOf(s.name, i) }));  // heard, not shown: as given
       // With the name shown: a person who took the seat since is not removed in their place.
       b.addEventListener("click", () => api(`/api/tables/${encodeURIComponent(S.code)}/remove`, { token: S.token, seat: i, name: s.name }).catch((err) => showError(err.message)));
       li.append(" ", b);
@@ -1403,7 +1411,7 @@ function turnLine(run, named = true) {
     return p.text;
   }).join(", ");
   const who = named ? `${seatName(run.seat)}: ` : "";
-  return { shown: `${who}${say(Cards.label)}`, heard: `${who}${say(Cards.objectName)}` };
+  return { shown: `${who}${say(Cards.objectLabel)}`, heard: `${who}${say(Cards.objectName)}` };
 }
 
 // What the line above the table says to a screen reader: only the moves it has not said yet. The
@@ -2455,19 +2463,44 @@ function bonusRow(m) {
   return `<tr class="bonuses"><td>${t("bonuses")}</td>` + bonuses.map((b) => `<td>${b}</td>`).join("") + "</tr>";
 }
 
+// Each seat's total after each hand of the sheet (the sheet's sign, as its Total row): the hands' points
+// (the points won, in a match to a target score) added up from what the total was before the first
+// hand, a rubber's buy-backs from the next hand on (their own row says the change); the end's bonuses
+// come after the last (the Total row has them).
+function runningTotals(st, won) {
+  const m = st.match, n = st.table.players;
+  const rows = m.hands.map((h) => (won && h.gains ? h.gains : h.points));
+  const bought = (h) => (won ? [] : (m.buybacks || []).filter((b) => b.hand === h.hand));
+  // The start: the totals less everything the sheet adds (zeros, unless the match began from a position).
+  const total = matchTotals(st).map((p, i) => p - ((m.bonuses || [])[i] || 0));
+  m.hands.forEach((h, k) => {
+    rows[k].forEach((p, i) => { total[i] -= p; });
+    for (const b of bought(h)) total[b.seat] -= b.from - b.to;
+  });
+  return m.hands.map((h, k) => {
+    for (let i = 0; i < n; i++) total[i] += rows[k][i];
+    const after = [...total];  // a buy-back's row below the hand shows its change ("-91 → -40")
+    for (const b of bought(h)) total[b.seat] += b.from - b.to;
+    return after;
+  });
+}
+
 function renderScores() {
   const st = S.state, m = st.match, n = st.table.players;
   // Three seats and more: a wider side panel (five and six: wider still), so every column shows.
   $("#game").classList.toggle("many-seats", n >= 3);
   $("#game").classList.toggle("most-seats", n >= 5);
   document.documentElement.style.setProperty("--seats", n);  // a name's share of a phone's sheet (style.css)
-  let html = `<table class="scores"><thead><tr><th>${t("hand")}</th>`;
+  // Under each hand's points the total after it, as a tournament's sheet keeps it (the header says so).
+  let html = `<table class="scores"><thead><tr><th>${t("hand")}<small class="running">${t("running_total")}</small></th>`;
   // Your own column says "you" (the full name is its title): a long name cut to "Anna (…" said nothing.
   for (let i = 0; i < n; i++) html += `<th title="${escapeHtml(seatName(i))}"${i === S.seat ? ' class="own"' : ""}>${i === S.seat ? escapeHtml(t("you")) : nameWords(seatName(i))}</th>`;
   html += "</tr></thead><tbody>";
   // A match to a target score adds up the points won: each hand shows what its winner won.
   const target = targetScore(st), won = target !== null;
-  for (const h of m.hands) {
+  const running = runningTotals(st, won);
+  const after = (i, k) => `<small class="running"><span class="sr-only">${t("running_total")}: </span>${running[k][i]}</small>`;
+  for (const [k, h] of m.hands.entries()) {
     // A seat that sat the hand out scored nothing: a dash, not a 0 like a winner's.
     const out = (i) => h.active_seats && !h.active_seats.includes(i);
     const row = won && h.gains ? h.gains : h.points;
@@ -2480,8 +2513,8 @@ function renderScores() {
     const factor = h.multiplier > 1 ? ` ×${h.multiplier}` : "";
     const dealt = Number.isInteger(h.dealer) ? ` title="${escapeHtml(`${t("dealer")}: ${seatName(h.dealer)}`)}"` : "";
     html += `<tr><td class="hand-no"${dealt}>${h.hand}${factor}</td>` + row.map((p, i) => (out(i)
-      ? `<td class="out" title="${t("sits_out")}">–</td>`
-      : `<td class="${best === i ? "win" : ""}">${p}</td>`)).join("") + "</tr>";
+      ? `<td class="out" title="${t("sits_out")}">–${after(i, k)}</td>`
+      : `<td class="${best === i ? "win" : ""}">${p}${after(i, k)}</td>`)).join("") + "</tr>";
     // A rubber's buy-backs after this hand: the buyer's total before and after (the chips in its title).
     for (const b of (m.buybacks || []).filter((b) => b.hand === h.hand)) {
       // In the sheet's sign (its hands and totals are scores: bad points negative).
@@ -2541,7 +2574,7 @@ function onChat(msg) {
   // is the page's last block, and a line came without a sign), and said once to a screen reader (the
   // whole log was a live region, redrawn with every line).
   if (!fresh || msg.seat === S.seat || muted().has(msg.seat) || msg.n <= chatSeen()) return;
-  if (!S.chatReplay) announce(t("chat_said", { name: nameOf(msg.name, msg.seat), text: msg.text }));
+  if (!S.chatReplay) announce(t("chat_said", { name: shownName(msg.name, msg.seat), text: msg.text }));
   S.chatUnread = (S.chatUnread || 0) + 1;
   markChatSeen();
 }
@@ -2591,7 +2624,7 @@ function renderChat() {
     if (hide.has(line.seat)) continue;
     const li = document.createElement("li");
     const who = document.createElement("b");
-    who.textContent = nameOf(line.name, line.seat) + ": ";
+    who.textContent = shownName(line.name, line.seat) + ": ";
     li.append(who, document.createTextNode(line.text));
     ol.appendChild(li);
   }
@@ -2608,7 +2641,7 @@ function renderChat() {
     const b = document.createElement("button");
     b.type = "button"; b.className = "ghost mute"; b.dataset.seat = i;
     const on = hide.has(i);
-    b.textContent = t(on ? "unmute" : "mute", { name: nameOf(seat.name, i) });
+    b.textContent = t(on ? "unmute" : "mute", { name: shownName(seat.name, i) });
     b.setAttribute("aria-pressed", on ? "true" : "false");
     b.addEventListener("click", () => {
       const set = muted();
@@ -2701,9 +2734,13 @@ function escapeHtml(s) {
 
 // A name in a score sheet's column, word by word: a narrow sheet wraps it between its words, and a word
 // wider than the column is cut with an ellipsis (style.css), never broken inside (the whole name is
-// the cell's title and its text, which a screen reader reads).
+// the cell's title and its text, which a screen reader reads). A name isolated (shownName) keeps its
+// words in a <bdi>: its isolates would otherwise be split between two words' boxes.
 function nameWords(name) {
-  return String(name).trim().split(/\s+/).map((w) => `<span class="name-word">${escapeHtml(w)}</span>`).join(" ");
+  const words = (text) => text.trim().split(/\s+/).filter(Boolean)
+    .map((w) => `<span class="name-word">${escapeHtml(w)}</span>`).join(" ");
+  return String(name).split(/\u2068([^\u2069]*)\u2069/).map((part, k) => (k % 2 ? `<bdi>${words(part)}</bdi>` : words(part)))
+    .filter(Boolean).join(" ");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -3365,7 +3402,7 @@ function renderOrganiser() {
       const span = document.createElement("span");
       const won = e.match.winners.includes(i);
       span.className = won ? "winner" : seat.kind === "human" && !seat.connected ? "away" : "";
-      let text = seat.kind === "open" ? t("open_seat") : nameOf(seat.name, i) + (seat.kind === "bot" ? ` (${t("bot")})` : "");
+      let text = seat.kind === "open" ? t("open_seat") : shownName(seat.name, i) + (seat.kind === "bot" ? ` (${t("bot")})` : "");
       if (totals) text += ` ${totals[i]}`;
       if (won) text += ` (${t("organise_won")})`;
       if (seat.kind === "human" && !seat.connected) text += ` (${t("away")})`;
@@ -3376,8 +3413,8 @@ function renderOrganiser() {
         const b = document.createElement("button");
         b.type = "button"; b.className = "ghost small";
         b.textContent = "✕";
-        b.title = t("remove_person_named", { name: nameOf(seat.name, i) });
-        b.setAttribute("aria-label", b.title);
+        b.title = t("remove_person_named", { name: shownName(seat.name, i) });
+        b.setAttribute("aria-label", t("remove_person_named", { name: nameOf(seat.name, i) }));  // heard: as given
         b.addEventListener("click", () => removeOrganised(e.code, i, seat.name));
         players.append(" ", b);
       }

@@ -98,6 +98,12 @@ const Cards = (() => {
     return c.rank === "J" ? `${SUIT_WORDS.de[c.suit]}-Buben` : name(text);
   }
 
+  // A card as the object of a move, as players read it ("nimmt B♣"): its label, but a German joker
+  // with its article ("nimmt einen Joker", as objectName says it; "nimmt Joker" was no German).
+  function objectLabel(text) {
+    return language === "de" && text === "JK" ? "einen Joker" : label(text);
+  }
+
   // A rank in words with its indefinite article, for a set's joker that stands for the rank in a
   // missing suit: "a queen", "an ace", "an 8" / "eine Dame", "einen König", "ein Ass", "eine 7".
   function rankWithArticle(rank) {
@@ -152,5 +158,5 @@ const Cards = (() => {
     return el;
   }
 
-  return { parse, points, label, name, objectName, rankWithArticle, faces, spoken, setLetters, setLanguage, svg, back, element, RANK_ORDER, SUITS };
+  return { parse, points, label, objectLabel, name, objectName, rankWithArticle, faces, spoken, setLetters, setLanguage, svg, back, element, RANK_ORDER, SUITS };
 })();
