@@ -874,8 +874,8 @@ class TableManager:
 
     async def load(self) -> None:
         """Rebuild every open stored table by replaying its actions; people are away until they
-        reconnect. Then those that ended in the last ``finished_table_seconds`` (:meth:`_hold`), and
-        start the clocks.
+        reconnect. Then the finished ones that ended in the last ``finished_table_seconds``
+        (:meth:`_hold`), and start the clocks.
 
         With a shared database (PostgreSQL), tables are instead loaded when a client asks for one
         (:meth:`find`), and changes made by other processes arrive as notices."""
@@ -901,8 +901,9 @@ class TableManager:
                 for i, s in enumerate(table.seats):
                     if s.kind == "human":
                         table._mark_away(i)
-        # The tables that ended within finished_table_seconds, held as they were before the restart
-        # (a finished one for its rematch, the organiser's in its list) for the rest of that time.
+        # The matches that finished within finished_table_seconds, held as they were before the restart
+        # (for their rematch, the organiser's in its list) for the rest of that time; a closed or
+        # expired table is only looked up, as any ended table is (a restart does not load them).
         for stored in await self.db(self.store.load_ended, self._held_since()):
             try:
                 table = self._rebuild(stored)

@@ -666,13 +666,14 @@ class Store:
             return [self._stored(connection, row) for row in rows]
 
     def load_ended(self, since: datetime) -> list[StoredTable]:
-        """Every table that ended (finished, closed or expired) at ``since`` (UTC) or later, with its
-        actions, in the order they were made: a server restarted within ``finished_table_seconds`` of
-        their end holds them again (a finished one for its rematch). A table's last change after its
-        end changes nothing of it that this counts from (:meth:`set_label`, :meth:`set_rematch`)."""
+        """Every finished table (``over``: not closed or expired, which have no rematch and nothing to
+        come back to) that ended at ``since`` (UTC) or later, with its actions, in the order they were
+        made: a server restarted within ``finished_table_seconds`` of their end holds them again, for
+        their rematch. A table's last change after its end changes nothing of it that this counts from
+        (:meth:`set_label`, :meth:`set_rematch`)."""
         query = (
             select(tables_table)
-            .where(tables_table.c.status.not_in(OPEN_STATUSES), tables_table.c.updated_at >= since)
+            .where(tables_table.c.status == "over", tables_table.c.updated_at >= since)
             .order_by(tables_table.c.created_at)
         )
         with self.engine.connect() as connection:
