@@ -421,7 +421,7 @@ class Table:
         self.archived = False
         """Whether this is an ended table looked up from the database after it left the server's
         memory (:meth:`~rummykit.web.manager.TableManager.find`): shown as it ended, no rematch. A
-        table that ended within ``finished_table_seconds`` before a restart is held again instead."""
+        finished match that ended within ``finished_table_seconds`` before a restart is held again instead."""
         self.rematch: asyncio.Task[tuple[Table, int, str]] | None = None
         """The opening of this finished table's one rematch (:mod:`rummykit.web.rematch`)."""
         self.rematch_code: str | None = None
