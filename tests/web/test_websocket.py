@@ -296,6 +296,33 @@ def test_the_welcome_back_lists_the_moves_a_bot_made_for_the_seat(
         assert "stood_in" not in host_again.receive_json()
 
 
+def test_the_moves_a_bot_made_for_an_absent_seat_are_kept_only_the_last(
+    quick_takeover: TestClient, web: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The list told on coming back was cut when sent, while the table kept every index of an absence
+    as long as the match lasted: what a person away holds in memory is bounded too."""
+    from rummykit.web import tables
+
+    monkeypatch.setattr(tables, "STOOD_IN_KEPT", 2)
+    client = quick_takeover
+    host = web.create(client, seats=2, seed=3)
+    code = host["code"]
+    guest = client.post(f"/api/tables/{code}/join", json={"name": "B"}).json()
+    client.post(f"/api/tables/{code}/start", json={"token": host["token"]})
+    table = table_of(client, code)
+    with web.connect(client, code, host["token"]) as present:
+        guest_moves: list[int] = []
+        while len(guest_moves) < 4:  # the guest is not connected: a bot plays for them
+            state = web.receive_state(present, until=lambda s: bool(s["legal"]))
+            guest_moves = [e["index"] for e in state["log"] if e["seat"] == 1 and e["index"] >= 0]
+            present.send_json({"type": "act", "action": state["legal"][0], "version": state["version"]})
+        assert len(table._stood_in[1]) == 2
+        with client.websocket_connect(f"/ws/{code}") as back:
+            back.send_json({"type": "hello", "token": guest["token"]})
+            welcome = back.receive_json()
+        assert len(welcome["stood_in"]) == 2 and welcome["stood_in"][0] > guest_moves[0]
+
+
 def test_the_seat_draw_opens_the_log(client: TestClient, bot_table: dict[str, Any], web: Any) -> None:
     """The draw for the first dealer comes first in the moves list ("Bot 2: draws A♥ and deals first")."""
     code, token = bot_table["code"], bot_table["token"]
