@@ -31,7 +31,8 @@ memory (:meth:`~rummykit.web.manager.TableManager.find`) has no rematch any more
 
 A restart does not change this while the finished table is held (``finished_table_seconds``, counted
 from its stored end): the restarted server holds it again, and the rematch's code is stored
-(``rk_tables.rematch``) before anybody is told of it, so a rematch opened before the restart is not
+(``rk_tables.rematch``) before anybody is told of it (a database that fails that write is logged; the
+rematch stays open and the one of this run), so a rematch opened before the restart is not
 opened again: asking for it is refused (409 ``rematch_opened``, naming it), the organiser's list
 shows it, and a connection to the old table is offered its code (:func:`offer`). The new seats' tokens
 were given only to the connections open then (and those told since); the database keeps only their
