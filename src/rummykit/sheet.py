@@ -216,9 +216,13 @@ TERMINATION_WORDS = {
 """How the text sheet says why a hand ended (English, German)."""
 
 
-def ended_text(hand: SheetHand, names: tuple[str, ...], lang: str = "en") -> str:
-    """Why ``hand`` ended, in words: ``Anna went out``, ``stock out, not scored, dealt again``."""
-    en, de = TERMINATION_WORDS.get(hand.termination, (hand.termination, hand.termination))
+def ended_text(
+    hand: SheetHand, names: tuple[str, ...], lang: str = "en", words: dict[str, tuple[str, str]] | None = None
+) -> str:
+    """Why ``hand`` ended, in words: ``Anna went out``, ``stock out, not scored, dealt again``
+    (``words``: another table of them, :data:`SHORT_TERMINATION_WORDS` on a narrow sheet)."""
+    said = TERMINATION_WORDS if words is None else words
+    en, de = said.get(hand.termination, (hand.termination, hand.termination))
     who = names[hand.winner] if hand.winner is not None else ""
     text = (de if lang == "de" else en).format(who=who)
     if not hand.counted:
@@ -274,7 +278,7 @@ def _widest(lines: list[str]) -> int:
     return max(len(line) for line in lines)
 
 
-SHORT_TERMINATION_WORDS: Final = {
+SHORT_TERMINATION_WORDS: Final[dict[str, tuple[str, str]]] = {
     Termination.WENT_OUT.value: ("{who} out", "{who} aus"),
     Termination.RUMMY.value: ("{who}: Rummy", "{who}: Rummy"),
     Termination.KNOCK.value: ("{who} knocked", "{who} klopft"),
@@ -284,17 +288,6 @@ SHORT_TERMINATION_WORDS: Final = {
     "": ("under way", "läuft"),
 }
 """How a narrow text sheet says why a hand ended (English, German)."""
-
-
-def _ended(hand: SheetHand, names: tuple[str, ...], lang: str, compact: bool) -> str:
-    if not compact:
-        return ended_text(hand, names, lang)
-    en, de = SHORT_TERMINATION_WORDS.get(hand.termination, (hand.termination, hand.termination))
-    who = names[hand.winner] if hand.winner is not None else ""
-    text = (de if lang == "de" else en).format(who=who)
-    if not hand.counted:
-        text += ", neu gegeben" if lang == "de" else ", dealt again"
-    return text
 
 
 def _table(sheet: ScoreSheet, names: tuple[str, ...], lang: str, gap: str | None = None) -> list[str]:
@@ -319,7 +312,7 @@ def _table(sheet: ScoreSheet, names: tuple[str, ...], lang: str, gap: str | None
             [
                 str(hand.number),
                 names[hand.dealer],
-                _ended(hand, names, lang, compact),
+                ended_text(hand, names, lang, SHORT_TERMINATION_WORDS if compact else None),
                 *("–" if p is None else str(p) for p in hand.points),
                 f"×{hand.multiplier}" if hand.multiplier > 1 else "",
                 *map(str, hand.totals),

@@ -176,3 +176,52 @@ def test_with_several_processes_one_holds_a_finished_table_after_its_process_sto
     assert again.status_code == 409 and again.json()["code"] == "rematch_opened"
     offer = asyncio.run(asyncio.wait_for(told(third.url, code, token), 30))
     assert offer == {"type": "rematch", "code": opened.json()["code"], "offer": True}
+
+
+def test_a_burst_of_lookups_of_a_finished_table_not_held_replays_it_once(sqlite_url: str, web: Any) -> None:
+    """A finished table not in memory (its process stopped) is held by the first lookup without the
+    budget of ended tables: every request of a burst arriving while it was replayed replayed the
+    match once more, a stranger's requests for one code a replay each."""
+    with TestClient(app(sqlite_url, web)) as client:
+        code = finished(client, web)["code"]
+    with TestClient(app(sqlite_url, web)) as client:
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        manager.tables.pop(code)  # as where another process held it and stopped
+        replays: list[str] = []
+        replay = manager._replay
+
+        def counted(stored: Any) -> Any:
+            replays.append(stored.code)
+            return replay(stored)
+
+        manager._replay = counted
+
+        async def burst() -> list[Any]:
+            return list(await asyncio.gather(*(manager._archived(code, "203.0.113.7") for _ in range(6))))
+
+        found = client.portal.call(burst)  # type: ignore[union-attr]
+        assert replays == [code]
+        assert all(table is manager.tables[code] for table in found) and not found[0].archived
+
+
+def test_a_rematch_whose_code_the_database_fails_to_store_stays_the_one_rematch(
+    sqlite_url: str, web: Any
+) -> None:
+    """Storing the rematch's code failed after its table was opened: the opening failed with it, and
+    the host's next ask opened a second table for the same people, the first left waiting unseen."""
+    from sqlalchemy.exc import OperationalError
+
+    with TestClient(app(sqlite_url, web)) as client:
+        host = finished(client, web)
+        code, token = host["code"], host["token"]
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+
+        def down(*_: Any) -> bool:
+            raise OperationalError("UPDATE rk_tables", {}, Exception("database is locked"))
+
+        manager.store.set_rematch = down
+        first = client.post(f"/api/tables/{code}/rematch", json={"token": token})
+        again = client.post(f"/api/tables/{code}/rematch", json={"token": token})
+        assert first.status_code == again.status_code == 201, (first.text, again.text)
+        assert first.json() == again.json()
+        assert [t.code for t in manager.open_tables()] == [first.json()["code"]]

@@ -265,35 +265,66 @@ def test_bot_takes_over_a_disconnected_seat_until_it_returns(quick_takeover: Tes
         )
 
 
+def started_with_a_guest(client: TestClient, web: Any) -> tuple[str, str, str]:
+    """A two-seat table started with its host and a guest, B: its code, the host's and B's tokens."""
+    host = web.create(client, seats=2, seed=3)
+    code = host["code"]
+    guest = client.post(f"/api/tables/{code}/join", json={"name": "B"}).json()
+    client.post(f"/api/tables/{code}/start", json={"token": host["token"]})
+    return code, host["token"], guest["token"]
+
+
+def play_while_guest_away(present: Any, web: Any, moves: int) -> list[int]:
+    """The host at ``present`` plays on until a bot made ``moves`` moves for the absent guest (seat
+    1): the guest's log indices seen by then."""
+    guest_moves: list[int] = []
+    while len(guest_moves) < moves:
+        state = web.receive_state(present, until=lambda s: bool(s["legal"]))
+        guest_moves = [e["index"] for e in state["log"] if e["seat"] == 1 and e["index"] >= 0]
+        present.send_json({"type": "act", "action": state["legal"][0], "version": state["version"]})
+    return guest_moves
+
+
+def welcome_of(client: TestClient, code: str, token: str) -> dict[str, Any]:
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        ws.send_json({"type": "hello", "token": token})
+        return dict(ws.receive_json())
+
+
 def test_the_welcome_back_lists_the_moves_a_bot_made_for_the_seat(
     quick_takeover: TestClient, web: Any
 ) -> None:
     """A person whose link was down long enough for a bot to play their seat is told on coming back
     which moves it made (their log indices), once; the other seat's welcome says nothing of it."""
     client = quick_takeover
-    host = web.create(client, seats=2, seed=3)
-    code = host["code"]
-    guest = client.post(f"/api/tables/{code}/join", json={"name": "B"}).json()
-    client.post(f"/api/tables/{code}/start", json={"token": host["token"]})
+    code, host, guest = started_with_a_guest(client, web)
     table = table_of(client, code)
-    with web.connect(client, code, host["token"]) as present:
-        guest_moves: list[int] = []
-        while len(guest_moves) < 3:  # the guest is not connected: a bot plays for them
-            state = web.receive_state(present, until=lambda s: bool(s["legal"]))
-            guest_moves = [e["index"] for e in state["log"] if e["seat"] == 1 and e["index"] >= 0]
-            present.send_json({"type": "act", "action": state["legal"][0], "version": state["version"]})
-        with client.websocket_connect(f"/ws/{code}") as back:
-            back.send_json({"type": "hello", "token": guest["token"]})
-            welcome = back.receive_json()
+    with web.connect(client, code, host) as present:
+        guest_moves = play_while_guest_away(present, web, 3)
+        welcome = welcome_of(client, code, guest)
         assert welcome["type"] == "welcome" and welcome["seat"] == 1
         assert welcome["stood_in"][: len(guest_moves)] == guest_moves, (welcome, guest_moves)
         assert all(table.match.history[i].seat == 1 for i in welcome["stood_in"])
-        with client.websocket_connect(f"/ws/{code}") as again:  # told once
-            again.send_json({"type": "hello", "token": guest["token"]})
-            assert "stood_in" not in again.receive_json()
-    with client.websocket_connect(f"/ws/{code}") as host_again:
-        host_again.send_json({"type": "hello", "token": host["token"]})
-        assert "stood_in" not in host_again.receive_json()
+        assert "stood_in" not in welcome_of(client, code, guest)  # told once
+    assert "stood_in" not in welcome_of(client, code, host)
+
+
+def test_the_moves_a_bot_made_for_an_absent_seat_are_kept_only_the_last(
+    quick_takeover: TestClient, web: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The list told on coming back was cut when sent, while the table kept every index of an absence
+    as long as the match lasted: what a person away holds in memory is bounded too."""
+    from rummykit.web import tables
+
+    monkeypatch.setattr(tables, "STOOD_IN_KEPT", 2)
+    client = quick_takeover
+    code, host, guest = started_with_a_guest(client, web)
+    table = table_of(client, code)
+    with web.connect(client, code, host) as present:
+        guest_moves = play_while_guest_away(present, web, 4)
+        assert len(table._stood_in[1]) == 2
+        welcome = welcome_of(client, code, guest)
+        assert len(welcome["stood_in"]) == 2 and welcome["stood_in"][0] > guest_moves[0]
 
 
 def test_the_seat_draw_opens_the_log(client: TestClient, bot_table: dict[str, Any], web: Any) -> None:

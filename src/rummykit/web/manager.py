@@ -195,6 +195,9 @@ class TableManager:
         self._fair: FairThinkers | None = None
         self._listener: Listener | None = None
         self._refreshing: set[asyncio.Task[None]] = set()
+        self._replaying: dict[str, asyncio.Future[tuple[Rules, bytes | None, Match, set[int] | None]]] = {}
+        """The replays of ended tables under way (:meth:`_rebuilt`), by code, which the requests for
+        the same table meanwhile share: a burst of lookups of one code replays its match once."""
         self._unrestored: dict[str, tuple[RuleChange, ...]] = {}
         """Tables whose rows this process could not replay (newest last, at most
         :data:`UNRESTORED_KEPT`), with the rule changes since their revision that refuse one of their
@@ -601,16 +604,26 @@ class TableManager:
 
     async def _rebuilt(self, key: str, stored: StoredTable) -> Table:
         """The ended table ``key`` replayed from ``stored`` off the event loop, or the one another
-        request put in :attr:`tables` meanwhile (the caller keeps that one as it is).
+        request put in :attr:`tables` meanwhile (the caller keeps that one as it is). Requests for it
+        while it is replayed wait for that replay (:attr:`_replaying`): a stranger's burst of lookups
+        of one code costs one replay, also where no budget counts them (:meth:`_hold_finished`).
 
         Raises:
             LobbyError: the stored table this version cannot replay (:meth:`_unrestorable`).
         """
+        held = self.tables.get(key)
+        if held is not None:  # rebuilt by a request answered while this one read the database
+            return held
+        replaying = self._replaying.get(key)
+        if replaying is None:  # the first request replays it; those meanwhile wait for that replay
+            replaying = asyncio.ensure_future(asyncio.to_thread(self._replay, stored))
+            self._replaying[key] = replaying
+            replaying.add_done_callback(lambda _: self._replaying.pop(key, None))
         try:
-            replayed = await asyncio.to_thread(self._replay, stored)
+            replayed = await asyncio.shield(replaying)
         except (RummyError, ValueError, KeyError) as exc:
             raise self._unrestorable(key, exc) from None
-        held = self.tables.get(key)
+        held = self.tables.get(key)  # the first to wake put its table there: the callers keep it
         return held if held is not None else self._table_of(stored, replayed)
 
     def _make_room_for_archived(self, records: int) -> None:

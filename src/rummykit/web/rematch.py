@@ -31,7 +31,8 @@ memory (:meth:`~rummykit.web.manager.TableManager.find`) has no rematch any more
 
 A restart does not change this while the finished table is held (``finished_table_seconds``, counted
 from its stored end): the restarted server holds it again, and the rematch's code is stored
-(``rk_tables.rematch``) before anybody is told of it, so a rematch opened before the restart is not
+(``rk_tables.rematch``) before anybody is told of it (a database that fails that write is logged; the
+rematch stays open and the one of this run), so a rematch opened before the restart is not
 opened again: asking for it is refused (409 ``rematch_opened``, naming it), the organiser's list
 shows it, and a connection to the old table is offered its code (:func:`offer`). The new seats' tokens
 were given only to the connections open then (and those told since); the database keeps only their
@@ -47,6 +48,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
+from rummykit.web.failures import log_failure
 from rummykit.web.lobby import Seat
 from rummykit.web.protocol import CreateTable
 from rummykit.web.tables import refusal
@@ -206,9 +208,7 @@ async def _open(table: Table, address: str | None) -> Opened:
         else:
             await new._save_lobby()
             new.broadcast()
-    # Stored before anybody is told: a restart from here on offers this rematch and opens no other.
-    if not await table.manager.db(table.manager.store.set_rematch, table.code, new.code):
-        log.warning("table %s: a rematch was stored for it already; %s is opened too", table.code, new.code)
+    await _store_rematch(table, new.code)
     table.rematch_code = new.code
     for client in list(table.clients):
         if client.seat is None and not new.listed:  # found by its link alone: not by the watchers
@@ -220,6 +220,20 @@ async def _open(table: Table, address: str | None) -> Opened:
     # The host's token, for whoever shows the host's seat later (_once answers everybody after with
     # it); at a table the organiser made seat 0 is a pupil's, whose token goes to that seat alone.
     return new, 0, "" if table.organised else grants.get(0, "")
+
+
+async def _store_rematch(table: Table, code: str) -> None:
+    """Store ``code`` as the rematch of ``table`` before anybody is told of it: a restart from then on
+    offers it and opens no other. The rematch is open already (its seats given, perhaps started): a
+    database that fails this write is logged, not the rematch undone, which would have the host's
+    next ask open a second table for the same people while the first waits for them unseen."""
+    try:
+        stored = await table.manager.db(table.manager.store.set_rematch, table.code, code)
+    except Exception:
+        log_failure(log, "table %s: its rematch %s is not stored (a restart forgets it)", table.code, code)
+        return
+    if not stored:
+        log.warning("table %s: a rematch was stored for it already; %s is opened too", table.code, code)
 
 
 async def offer(table: Table, client: Client) -> None:

@@ -886,7 +886,7 @@ class Table:
             welcome: dict[str, Any] = {"type": "welcome", "seat": client.seat, "code": self.code}
             stood_in = self._stood_in.pop(client.seat, None) if client.seat is not None else None
             if stood_in:  # the moves a bot made for them meanwhile: the page says so once
-                welcome["stood_in"] = stood_in[-STOOD_IN_KEPT:]
+                welcome["stood_in"] = stood_in
             client.send(welcome)
             if client.seat is not None:  # a watcher reads the lines said while it watches, no earlier
                 for line in self.chat.history:
@@ -1153,13 +1153,16 @@ class Table:
 
     def _note_stand_in(self, seat: int, played_by: str, before: int) -> None:
         """Keep the log indices of a move a bot made for a person while no connection held the seat
-        (history entries ``before`` on); a move of the person's own forgets those kept."""
+        (history entries ``before`` on; the last :data:`STOOD_IN_KEPT`); a move of the person's own
+        forgets those kept."""
         if played_by != "stand_in":
             self._stood_in.pop(seat, None)
         elif not self.connected(seat):
             history = self.match.history
             made = [i for i in range(before, len(history)) if history[i].seat == seat]
-            self._stood_in.setdefault(seat, []).extend(made)
+            kept = self._stood_in.setdefault(seat, [])
+            kept.extend(made)
+            del kept[:-STOOD_IN_KEPT]  # the last ones only: a long absence holds no growing list
 
     async def show_record(self) -> None:
         """After a stored record (a move, a practice undo; the caller holds the lock): every client
