@@ -288,11 +288,12 @@ def test_the_organiser_renames_a_table_from_the_keyboard_and_the_pupil_sees_it(
     assert pupil.inner_text("#waiting h2").endswith(f" · {ISOLATE}Gruppe B{END}")
 
 
-def test_a_pupil_away_at_the_rematch_is_taken_to_their_seat_on_coming_back(
+def rematch_with_the_pupil_away(
     pages: Pages, module_server: Any, web: Any
-) -> None:
-    """A pupil who closed the page after the match, before the organiser opened the rematch, opens the
-    old table's link again: the page goes to their seat kept at the rematch."""
+) -> tuple[Any, dict[str, str], str, str, Any]:
+    """A pupil (Ada) plays a gin table the organiser made to its end and puts the tablet away; then
+    the organiser opens the rematch: the organiser's page, its key's header, the old and the new
+    table's codes, and the pupil's browser context (to open the old link again)."""
     organiser, bearer = organiser_page(pages, module_server)
     spec = {"preset": "gin", "seats": 2, "seed": 4, "bots": [{"kind": "random"}]}
     code, pupil = organised_table(organiser, pages, bearer, **spec)
@@ -300,7 +301,15 @@ def test_a_pupil_away_at_the_rematch_is_taken_to_their_seat_on_coming_back(
     play_out_gin(pupil, web)
     context = put_away(pupil, pages, code)
     rematches = organiser.request.post(f"{pages.base}/api/organiser/rematch", headers=bearer)
-    new = rematches.json()["rematches"][0]["code"]
+    return organiser, bearer, code, rematches.json()["rematches"][0]["code"], context
+
+
+def test_a_pupil_away_at_the_rematch_is_taken_to_their_seat_on_coming_back(
+    pages: Pages, module_server: Any, web: Any
+) -> None:
+    """A pupil who closed the page after the match, before the organiser opened the rematch, opens the
+    old table's link again: the page goes to their seat kept at the rematch."""
+    organiser, _, code, new, context = rematch_with_the_pupil_away(pages, module_server, web)
     assert organiser.request.get(f"{pages.base}/api/tables/{new}").json()["status"] == "waiting"  # for Ada
     back = context.new_page()
     back.goto(f"{pages.base}/?table={code}")
@@ -314,14 +323,7 @@ def test_a_pupil_whose_kept_seat_was_freed_is_told_the_organiser_s_rematch(
     """The organiser freed the seat kept for a pupil who was away: reopening the old table, the pupil
     stays there and is told where the class plays on, as the organiser's (the page said the host
     had opened it, at a table that has none)."""
-    organiser, bearer = organiser_page(pages, module_server)
-    spec = {"preset": "gin", "seats": 2, "seed": 4, "bots": [{"kind": "random"}]}
-    code, pupil = organised_table(organiser, pages, bearer, **spec)
-    organiser.request.post(f"{pages.base}/api/organiser/tables/{code}/start", headers=bearer)
-    play_out_gin(pupil, web)
-    context = put_away(pupil, pages, code)
-    rematches = organiser.request.post(f"{pages.base}/api/organiser/rematch", headers=bearer)
-    new = rematches.json()["rematches"][0]["code"]
+    organiser, bearer, code, new, context = rematch_with_the_pupil_away(pages, module_server, web)
     freed = organiser.request.post(
         f"{pages.base}/api/organiser/tables/{new}/remove", data={"seat": 0, "name": "Ada"}, headers=bearer
     )
