@@ -178,6 +178,30 @@ def test_with_several_processes_one_holds_a_finished_table_after_its_process_sto
     assert offer == {"type": "rematch", "code": opened.json()["code"], "offer": True}
 
 
+def test_a_process_that_showed_a_finished_table_as_it_ended_holds_it_once_its_holder_stopped(
+    postgres_url: str, server_factory: Any, web: Any
+) -> None:
+    """Somebody fetched the finished table's record from a second process while the first held it:
+    the second kept that copy as it ended, and after the first stopped it refused the host's Rematch
+    (``rematch_too_late``) well within the finished table's time, never claiming the table. The copy
+    is held now, as a table not in memory is."""
+    url = web.fresh_database(postgres_url, "rk_rematch_shown")
+    first, second = (server_factory(url) for _ in range(2))
+    body = {"preset": "gin", "seats": 2, "name": "Anna", "seed": 4, "bots": [{"kind": "random"}]}
+    grant = httpx.post(first.url + "/api/tables", json=body).json()
+    code, token = grant["code"], grant["token"]
+    asyncio.run(asyncio.wait_for(play_out(first.url, code, token), 60))
+    shown = httpx.get(second.url + f"/api/tables/{code}/record")  # a copy as it ended, at the second
+    assert shown.status_code == 200, shown.text
+    elsewhere = httpx.post(second.url + f"/api/tables/{code}/rematch", json={"token": token})
+    assert elsewhere.status_code == 409 and elsewhere.json()["code"] == "rematch_elsewhere"
+    first.stop()
+    opened = httpx.post(second.url + f"/api/tables/{code}/rematch", json={"token": token})
+    assert opened.status_code == 201, opened.text
+    again = httpx.post(second.url + f"/api/tables/{code}/rematch", json={"token": token})
+    assert again.status_code == 201 and again.json()["code"] == opened.json()["code"]
+
+
 def test_a_burst_of_lookups_of_a_finished_table_not_held_replays_it_once(sqlite_url: str, web: Any) -> None:
     """A finished table not in memory (its process stopped) is held by the first lookup without the
     budget of ended tables: every request of a burst arriving while it was replayed replayed the

@@ -345,8 +345,10 @@ class TableManager:
         if key is None:
             return None
         table = self.tables.get(key)
-        if self.cluster is None or (table is not None and table.owned):
+        if self.cluster is None or (table is not None and table.owned and not table.archived):
             return Route(mine=True)
+        # A copy shown as it ended is no claim: the process holding the table is asked first (a
+        # watcher is relayed to it), and once none does, a finished one in its window is claimed.
         route = await self.db(self.cluster.route, key, claim, self._held_since())
         if route is None or route.mine or not route.key:
             return route
@@ -460,6 +462,8 @@ class TableManager:
         if key is not None and key in self._unrestored:  # found unplayable: not replayed (nor logged) again
             raise self._missing(code, key)
         table = self.tables.get(key) if key is not None else None
+        if table is not None and table.archived and self._may_hold(table):
+            table = await self._hold_finished(table.code) or table
         if table is not None and table.archived:
             self.tables[table.code] = self.tables.pop(table.code)  # looked up again: kept longest
         if table is None and key is not None and self.store.shared:
@@ -572,6 +576,13 @@ class TableManager:
         held for its rematch (:meth:`_hold_finished`)."""
         return status == "over" and ended is not None and ended >= self._held_since()
 
+    def _may_hold(self, table: Table) -> bool:
+        """Whether ``table``, a copy shown as it ended (:meth:`_archived`), may be held here for its
+        rematch instead (:meth:`_hold_finished`): with a shared database only, where it was shown here
+        while another process held it, and only a finished one within ``finished_table_seconds``
+        of its stored end."""
+        return self.cluster is not None and self._still_held(table.status, table.stored_end)
+
     def _hold(self, table: Table, stored: StoredTable) -> None:
         """Count the ended ``table``'s time in memory from its stored end (the row's last change), not
         from its rebuilding: a restart does not hold it longer than ``finished_table_seconds``."""
@@ -595,6 +606,11 @@ class TableManager:
         stored = await self.db(self.store.load, key)
         if stored is None or not self._still_held(stored.status, stored.updated_at):
             return None
+        shown = self.tables.get(key)
+        if shown is not None and shown.archived:  # shown here as it ended while another process held it
+            shown.archived, shown.rematch_code = False, stored.rematch  # its connections stay with it
+            self._hold(shown, stored)
+            return shown
         table = await self._rebuilt(key, stored)
         if table is self.tables.get(key):  # another request rebuilt it meanwhile
             return table
@@ -659,7 +675,7 @@ class TableManager:
     async def _rematch_source(self, code: str, token: str) -> Table:
         key = self._key(code)
         table = self.tables.get(key) if key is not None else None
-        if table is not None and table.owned:
+        if table is not None and table.owned and not table.archived:
             return table
         if key is not None and self.cluster is not None:
             route = await self.route(key, claim=False)
@@ -983,7 +999,7 @@ class TableManager:
         table.fair = stored.fair
         table.listed = stored.listed
         table.organised, table.label = stored.organised, stored.label
-        table.rematch_code = stored.rematch
+        table.rematch_code, table.stored_end = stored.rematch, stored.updated_at
         table.stored_secret, table.sealed = stored.secret, stored.sealed
         table.rules_revision, table.stored_rules_text = stored.rules_revision, stored.rules
         table.end_unsaved = unsaved  # the row still says "playing": the clock writes the end

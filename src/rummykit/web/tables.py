@@ -60,6 +60,7 @@ import random
 import secrets
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import asdict
+from datetime import datetime
 from typing import Any, Final, Literal, Protocol, TypeVar
 
 from pydantic import ValidationError
@@ -427,6 +428,9 @@ class Table:
         self.rematch_code: str | None = None
         """The code of that rematch once it is opened, as stored (``rk_tables.rematch``): what a
         restarted server knows of a rematch opened before the restart."""
+        self.stored_end: datetime | None = None
+        """The row's last change as read when the table was rebuilt (UTC, no zone): for an ended
+        table, its end, from which ``finished_table_seconds`` counts (a restart or a lookup)."""
         self.rematch_grants: dict[int, str] = {}
         """The seats given a seat at the rematch, and their tokens there: told again to the seat's
         connections made later (:func:`~rummykit.web.rematch.offer`)."""
