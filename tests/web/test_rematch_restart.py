@@ -151,6 +151,15 @@ async def told(base: str, code: str, token: str) -> dict[str, Any]:
                 return dict(msg)
 
 
+def finished_at(base: str) -> tuple[str, str]:
+    """A heads-up gin table Anna made at the server process at ``base`` and played to its end: its
+    code and her token."""
+    body = {"preset": "gin", "seats": 2, "name": "Anna", "seed": 4, "bots": [{"kind": "random"}]}
+    grant = httpx.post(base + "/api/tables", json=body).json()
+    asyncio.run(asyncio.wait_for(play_out(base, grant["code"], grant["token"]), 60))
+    return grant["code"], grant["token"]
+
+
 def test_with_several_processes_one_holds_a_finished_table_after_its_process_stopped(
     postgres_url: str, server_factory: Any, web: Any
 ) -> None:
@@ -161,10 +170,7 @@ def test_with_several_processes_one_holds_a_finished_table_after_its_process_sto
     opened again after that process stopped too."""
     url = web.fresh_database(postgres_url, "rk_rematch_restart")
     first, second = (server_factory(url) for _ in range(2))
-    body = {"preset": "gin", "seats": 2, "name": "Anna", "seed": 4, "bots": [{"kind": "random"}]}
-    grant = httpx.post(first.url + "/api/tables", json=body).json()
-    code, token = grant["code"], grant["token"]
-    asyncio.run(asyncio.wait_for(play_out(first.url, code, token), 60))
+    code, token = finished_at(first.url)
     first.stop()
     opened = httpx.post(second.url + f"/api/tables/{code}/rematch", json={"token": token})
     assert opened.status_code == 201, opened.text
@@ -187,10 +193,7 @@ def test_a_process_that_showed_a_finished_table_as_it_ended_holds_it_once_its_ho
     is held now, as a table not in memory is."""
     url = web.fresh_database(postgres_url, "rk_rematch_shown")
     first, second = (server_factory(url) for _ in range(2))
-    body = {"preset": "gin", "seats": 2, "name": "Anna", "seed": 4, "bots": [{"kind": "random"}]}
-    grant = httpx.post(first.url + "/api/tables", json=body).json()
-    code, token = grant["code"], grant["token"]
-    asyncio.run(asyncio.wait_for(play_out(first.url, code, token), 60))
+    code, token = finished_at(first.url)
     shown = httpx.get(second.url + f"/api/tables/{code}/record")  # a copy as it ended, at the second
     assert shown.status_code == 200, shown.text
     elsewhere = httpx.post(second.url + f"/api/tables/{code}/rematch", json={"token": token})
