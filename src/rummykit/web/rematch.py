@@ -104,7 +104,6 @@ async def rematch(table: Table, seat: int | None, address: str | None) -> Opened
         why = f"table {table.code} was made by the organiser, who opens its rematch"
         raise refusal(403, "organised_rematch", why, code=table.code)
     refuse_rematch(table.code, seat == 0, table.status, table.archived)
-    _refuse_reopening(table)
     return await _once(table, address)
 
 
@@ -122,7 +121,6 @@ async def rematch_organised(table: Table) -> Table:
         why = f"table {table.code} has a host, who starts it and removes people from it"
         raise refusal(409, "has_host", why, code=table.code)
     refuse_rematch(table.code, True, table.status, table.archived)
-    _refuse_reopening(table)
     return (await _once(table, None))[0]
 
 
@@ -146,7 +144,9 @@ def _refuse_reopening(table: Table) -> None:
 async def _once(table: Table, address: str | None) -> Opened:
     """The finished ``table``'s one rematch: opened by the first to ask, the same for everybody after
     (a double click, a second tab, the organiser pressing twice); forgotten when it was refused (too
-    many tables …) or failed, so that it may be asked again."""
+    many tables …) or failed, so that it may be asked again; refused when it was opened before the
+    server restarted (:func:`_refuse_reopening`)."""
+    _refuse_reopening(table)
     if table.rematch is None:
         table.rematch = asyncio.get_running_loop().create_task(_open(table, address))
     opening = table.rematch
@@ -161,12 +161,7 @@ async def _once(table: Table, address: str | None) -> Opened:
 def opened(table: Table) -> str | None:
     """The code of the rematch opened for ``table``, if one was (and not refused): opened here, or
     before the server restarted (its stored code)."""
-    opening = table.rematch
-    if opening is None:
-        return table.rematch_code
-    if not opening.done() or opening.cancelled() or opening.exception() is not None:
-        return None
-    return opening.result()[0].code
+    return table.rematch_code  # set as the opening's last step (:func:`_open`), or read as stored
 
 
 def _listed(table: Table) -> bool:
