@@ -583,12 +583,12 @@ class TableManager:
         of its stored end."""
         return self.cluster is not None and self._still_held(table.status, table.stored_end)
 
-    def _hold(self, table: Table, stored: StoredTable) -> None:
-        """Count the ended ``table``'s time in memory from its stored end (the row's last change), not
+    def _hold(self, table: Table) -> None:
+        """Count the ended ``table``'s time in memory from its stored end (:attr:`Table.stored_end`), not
         from its rebuilding: a restart does not hold it longer than ``finished_table_seconds``."""
-        if table.status in OPEN or stored.updated_at is None:
+        if table.status in OPEN or table.stored_end is None:
             return
-        ago = (datetime.now(UTC).replace(tzinfo=None) - stored.updated_at).total_seconds()
+        ago = (datetime.now(UTC).replace(tzinfo=None) - table.stored_end).total_seconds()
         table._ended_at = asyncio.get_running_loop().time() - max(0.0, ago)
 
     async def _hold_finished(self, key: str) -> Table | None:
@@ -608,13 +608,14 @@ class TableManager:
             return None
         shown = self.tables.get(key)
         if shown is not None and shown.archived:  # shown here as it ended while another process held it
-            shown.archived, shown.rematch_code = False, stored.rematch  # its connections stay with it
-            self._hold(shown, stored)
+            shown.archived = False  # its connections stay with it
+            shown.rematch_code, shown.stored_end = stored.rematch, stored.updated_at
+            self._hold(shown)
             return shown
         table = await self._rebuilt(key, stored)
         if table is self.tables.get(key):  # another request rebuilt it meanwhile
             return table
-        self._hold(table, stored)
+        self._hold(table)
         self.tables[key] = table
         return table
 
@@ -939,7 +940,7 @@ class TableManager:
             except (RummyError, ValueError, KeyError) as exc:
                 self._unrestorable(stored.code, exc)
                 continue
-            self._hold(table, stored)
+            self._hold(table)
             self.tables[table.code] = table
         self._clock = asyncio.get_running_loop().create_task(self._run_clock())
 
