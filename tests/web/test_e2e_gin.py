@@ -381,8 +381,12 @@ def test_a_game_to_100_counts_the_points_won_and_what_each_still_needs(
     won = page.evaluate("S.state.last_round.result.points[0]")
     page.click("#btn-overlay")
     page.wait_for_function("S.state.match.hands.length === 1")
-    words = "rs => rs.map(r => [...r.children].map(c => c.innerText.trim().split(/\\s+/).join(' ')))"
-    rows = page.eval_on_selector_all("#scores tr", words)
+    # Read in one evaluation: the sheet is drawn again when the next hand's state comes, and a row taken
+    # before that and read after it is no longer laid out (its innerText runs "Hand" and "total" together).
+    rows = page.evaluate(
+        "() => [...document.querySelectorAll('#scores tr')]"
+        ".map(r => [...r.children].map(c => c.innerText.trim().split(/\\s+/).join(' ')))"
+    )
     # The hand's points, and under them the total after it; in German "Stand".
     assert rows[0][0] == "Hand total"
     assert rows[1] == ["1", f"{won} total: {won}", "0 total: 0"] and rows[2] == ["Total", str(won), "0"]
