@@ -350,8 +350,10 @@ def _ante_text(rules: Rules, t: Lang) -> str:
             f"Jeder zahlt einmal pro Partie {rules.pot_ante} Chips in den Pott.",
         )
     return t(
-        f"Everybody pays {rules.pot_ante} chips into the pot before every hand.",
-        f"Jeder zahlt vor jedem Spiel {rules.pot_ante} Chips in den Pott.",
+        f"Everybody still in pays {rules.pot_ante} chips into the pot before every hand (a player who "
+        "is out pays nothing more).",
+        f"Wer noch dabei ist, zahlt vor jedem Spiel {rules.pot_ante} Chips in den Pott (wer raus ist, "
+        "zahlt nichts mehr).",
     )
 
 
