@@ -435,6 +435,17 @@ def test_a_rubber_without_ante_knock_money_or_buy_back_says_so(
     assert gone[0] not in english and gone[1] not in german
 
 
+def test_a_per_hand_ante_is_paid_by_those_still_in_and_a_split_pot_s_odd_chip_is_placed() -> None:
+    """RULES.md §4.8: players out of the rubber pay nothing further, so an ante before every hand is
+    paid by those still in (the page said "Everybody"); and the page says where a shared pot's odd chip
+    goes (Match._end's decision)."""
+    rules = rk.Rules.preset("viennese").replace(ante_frequency="per_hand")
+    english, german = explain(rules, "en"), explain(rules, "de")
+    assert "Everybody still in pays 5 chips into the pot before every hand (a player who is out" in english
+    assert "Wer noch dabei ist, zahlt vor jedem Spiel 5 Chips in den Pott (wer raus ist" in german
+    assert "starting from the dealer's left" in english and "vom Platz links vom Geber an" in german
+
+
 def test_a_rubber_without_any_chips_has_no_pot_to_win() -> None:
     """No ante and no buy-back price: nothing is ever paid in, so the last player wins the rubber,
     not a pot."""

@@ -363,6 +363,26 @@ def test_R8_tie_splits_the_pot() -> None:
     assert m.pot == 0
 
 
+def test_a_shared_pot_s_odd_chip_goes_to_the_first_winner_from_the_dealer_s_left() -> None:
+    """D19 splits the pot; RULES.md does not say where a chip that does not divide goes. It goes to
+    the winners in turn order from the dealer's left (here seat 1), not to the lowest seat number."""
+    m = rubber(
+        [KNOCK4, DW[12]],
+        seats=3,
+        dealer=0,
+        extra="KH",
+        totals=(97, 89, 120),
+        chips=(-5, -6, -10),
+        pot=21,
+        eliminated=(False, False, True),
+    )
+    m.apply("knock KH")
+    finish_extra_turns(m)
+    assert m.is_over and set(m.winners) == {0, 1} and m.pot_won == 21
+    assert m.chips == (-5 + 1 + 10, -6 - 1 + 11, -10)
+    assert sum(m.chips) == 0
+
+
 def test_R9_no_buyback_offer_with_a_tie_at_the_top() -> None:
     """R9: A 95, B 95, C 23 after the hand. The highest other total not above 95 is 95, so a buy-back
     would cost 5 chips and lower nothing: neither A nor B is offered one (D8 as amended: no offer that

@@ -23,10 +23,16 @@ from rummykit.testing import arrange_deck
 NAMES = ["Anna", "Ben", "Cleo"]
 
 
-def random_match(rules: rk.Rules, players: int, seed: int, passive_deals: tuple[int, ...] = ()) -> Match:
-    """A match played by random moves; in the deals numbered in ``passive_deals`` everybody only draws
-    and discards (so that the stock runs out)."""
-    m = Match.new(rules, players, seed=seed)
+def random_match(
+    rules: rk.Rules,
+    players: int,
+    seed: int,
+    passive_deals: tuple[int, ...] = (),
+    position: MatchPosition | None = None,
+) -> Match:
+    """A match played by random moves (from ``position`` when given); in the deals numbered in
+    ``passive_deals`` everybody only draws and discards (so that the stock runs out)."""
+    m = Match.new(rules, players, seed=seed, position=position)
     rng = random.Random(seed)
     while not m.is_over:
         legal = m.legal_actions()
@@ -187,6 +193,31 @@ def test_a_rubber_s_buy_back_is_listed_between_the_hands(tmp_path: Path) -> None
     assert len(sheet.buybacks) == sum(m.buybacks)
     output = run(str(write(tmp_path / "vie.json", m))).output
     assert "buys back" in output and "Chips:" in output
+
+
+def test_a_rubber_s_csv_gives_the_buy_backs_price_and_everybody_s_chips_at_the_end(tmp_path: Path) -> None:
+    """The scorekeeper settles the chips from the sheet: a buy-back's row says what its buyer paid and
+    the result row every seat's chips, as the text sheet's last line; other games get no chip columns."""
+    rules = rk.Rules.parse("viennese(buyback_cost=7)")
+    for seed in range(40):
+        m = random_match(rules, 3, seed=seed, position=MatchPosition(totals=(70, 80, 90)))
+        if any(m.buybacks):
+            break
+    else:
+        pytest.fail("no random rubber bought back")
+    output = run(str(write(tmp_path / "vie.json", m, NAMES)), "--format", "csv").output
+    rows = list(csv.DictReader(io.StringIO(output)))
+    bought = [r for r in rows if r["row"] == "buyback"]
+    assert len(bought) == sum(m.buybacks)
+    for row in bought:
+        paid = ["-7" if name == row["winner"] else "" for name in NAMES]
+        assert [row[f"chips {name}"] for name in NAMES] == paid
+    assert rows[-1]["row"] == "result"
+    assert [int(rows[-1][f"chips {name}"]) for name in NAMES] == list(m.chips)
+    assert all(r[f"chips {name}"] == "" for r in rows[:-1] if r["row"] != "buyback" for name in NAMES)
+    german = german_with_redeals()
+    header = run(str(write(tmp_path / "ger.json", german, NAMES)), "--format", "csv").output.splitlines()[0]
+    assert "chips" not in header
 
 
 def test_a_web_table_s_downloaded_record(tmp_path: Path) -> None:

@@ -21,7 +21,8 @@ in the hand to the knocker or Rummy caller; (2) bad points added; (3) everybody 
 lowest total takes it (ties split, D19); (5) buy-back offers clockwise from the dealer's left to each
 player in play with ``buyback_window[0] < total < buyback_window[1]`` who has bought back fewer than
 ``buyback_limit`` times: paying ``buyback_cost`` chips sets the total to the highest other total that
-does not exceed it (D8; no offer if there is none); (6) next deal. The ante ``pot_ante`` is paid once
+does not exceed it (D8; no offer if there is none); (6) next deal. A shared pot's odd chips go to the
+winners first from the dealer's left (:meth:`Match._end`). The ante ``pot_ante`` is paid once
 per rubber (``ante_frequency = per_rubber``, D11) or before every hand (``per_hand``).
 
 A hand that ends unscored (the stock exhausted, or the takes in a row at their bound) scores
@@ -693,12 +694,20 @@ class Match:
         return kept
 
     def _end(self, winners: Sequence[int]) -> bool:
+        """End the match with ``winners``, who take the pot.
+
+        A shared pot (D19: the last players out together with equal totals) that does not divide
+        evenly: RULES.md does not say where the odd chips go. Decision: one each to the winners in
+        turn order from the left of the last hand's dealer, as a table deals, so that no seat number
+        is favoured (the first seat would otherwise take every odd chip)."""
         self.winners = tuple(winners)
         self.pot_won = self.pot
         if self.pot:
             share, remainder = divmod(self.pot, len(self.winners))
-            for i, s in enumerate(self.winners):
-                self.chips_list[s] += share + (1 if i < remainder else 0)
+            dealer = self.round.dealer
+            first = sorted(self.winners, key=lambda s: (s - dealer - 1) % self.players)[:remainder]
+            for s in self.winners:
+                self.chips_list[s] += share + (1 if s in first else 0)
             self.pot = 0
         return True
 

@@ -362,8 +362,11 @@ def csv_cell(value: object) -> object:
 
 def sheet_csv(sheet: ScoreSheet, names: tuple[str, ...]) -> str:
     """The sheet as CSV: a header, then one row per deal, buy-back, end bonus and the result
-    (``row`` says which); points and totals one column per seat, named after the seat. A text cell
-    that would start a formula is escaped (:func:`csv_cell`)."""
+    (``row`` says which); points and totals one column per seat, named after the seat. A rubber's
+    sheet has a chips column per seat as well: a buy-back's row gives the chips its buyer paid (as the
+    change to their chips, ``-5``) and the result row every seat's chips at the end (antes, knock money,
+    buy-backs and the pot won; :attr:`Match.chips <rummykit.match.Match.chips>`), as the text sheet's
+    last line does. A text cell that would start a formula is escaped (:func:`csv_cell`)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
 
@@ -384,11 +387,13 @@ def sheet_csv(sheet: ScoreSheet, names: tuple[str, ...]) -> str:
             "multiplier",
             *(f"points {name}" for name in names),
             *(f"total {name}" for name in names),
+            *(f"chips {name}" for name in names if sheet.chips is not None),
         ]
     )
     blank = [""] * n
+    no_chips = blank if sheet.chips is not None else []
     if any(sheet.start):
-        write(["start", "", "", "", "", "", "", "", "", *blank, *sheet.start])
+        write(["start", "", "", "", "", "", "", "", "", *blank, *sheet.start, *no_chips])
     for hand in sheet.hands:
         write(
             [
@@ -403,13 +408,16 @@ def sheet_csv(sheet: ScoreSheet, names: tuple[str, ...]) -> str:
                 hand.multiplier,
                 *("" if p is None else p for p in hand.points),
                 *hand.totals,
+                *no_chips,
             ]
         )
         for b in (b for b in sheet.buybacks if b.deal == hand.deal):
             points = [b.before - b.after if s == b.seat else "" for s in range(n)]
-            write(["buyback", b.deal, "", "", "", "", "", names[b.seat], "", *points, *b.totals])
+            paid = [-b.chips if s == b.seat else "" for s in range(n)]
+            write(["buyback", b.deal, "", "", "", "", "", names[b.seat], "", *points, *b.totals, *paid])
     if any(sheet.bonuses):
-        write(["bonus", "", "", "", "", "", "", "", "", *sheet.bonuses, *sheet.totals])
+        write(["bonus", "", "", "", "", "", "", "", "", *sheet.bonuses, *sheet.totals, *no_chips])
     winners = " ".join(names[s] for s in sheet.winners)
-    write(["result", "", "", "", sheet.tiebreak or "", "", "", winners, "", *blank, *sheet.totals])
+    chips = list(sheet.chips) if sheet.chips is not None else []
+    write(["result", "", "", "", sheet.tiebreak or "", "", "", winners, "", *blank, *sheet.totals, *chips])
     return out.getvalue()

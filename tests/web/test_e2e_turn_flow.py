@@ -176,7 +176,8 @@ def test_a_rubbers_score_sheet_shows_its_buy_backs_the_players_out_and_the_pot_w
             const running = [...document.querySelectorAll("#scores tbody tr")].map(
                 (r) => [...r.querySelectorAll(".running")].map((e) => e.innerText.split(/\\s+/).join(" ")));
             const title = document.querySelector("#scores tr.buyback td[title]").title;
-            return { rows, running, title };
+            const price = document.querySelector("#scores tr.buyback td[title]").innerText;
+            return { rows, running, title, price };
         }"""
     )
     rows = sheet["rows"]
@@ -190,6 +191,9 @@ def test_a_rubbers_score_sheet_shows_its_buy_backs_the_players_out_and_the_pot_w
     assert rows[4] == ["Total", "-110", "-50", "0"]
     assert rows[5] == ["Points to 101", "out", "51", "101"]
     assert "bought back for 5 chips: -91 → -40" in sheet["title"]
+    # The price is in view under the change, not only in the title (no touch screen or printout shows a
+    # title, and the scorekeeper settles the chips from the sheet).
+    assert sheet["price"].split("\n") == ["-91 → -40", "5 chips paid"]
     won = page.evaluate(
         """() => {
             const m = S.state.match;

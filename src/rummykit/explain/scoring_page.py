@@ -308,9 +308,11 @@ def rubber_items(rules: Rules, t: Lang) -> list[str]:
     last = (
         t(
             "The last player left takes the pot; if the last players are out together, the lowest total "
-            "wins and equal totals share the pot.",
+            "wins and equal totals share the pot (chips that do not divide evenly go one each to those "
+            "sharing, starting from the dealer's left).",
             "Wer übrig bleibt, bekommt den Pott; scheiden die letzten gemeinsam aus, gewinnt der "
-            "niedrigste Stand, bei Gleichstand wird geteilt.",
+            "niedrigste Stand, bei Gleichstand wird geteilt (Chips, die sich nicht teilen lassen, "
+            "bekommen die Teilenden einzeln, vom Platz links vom Geber an).",
         )
         if pot_filled
         else t(
@@ -348,8 +350,10 @@ def _ante_text(rules: Rules, t: Lang) -> str:
             f"Jeder zahlt einmal pro Partie {rules.pot_ante} Chips in den Pott.",
         )
     return t(
-        f"Everybody pays {rules.pot_ante} chips into the pot before every hand.",
-        f"Jeder zahlt vor jedem Spiel {rules.pot_ante} Chips in den Pott.",
+        f"Everybody still in pays {rules.pot_ante} chips into the pot before every hand (a player who "
+        "is out pays nothing more).",
+        f"Wer noch dabei ist, zahlt vor jedem Spiel {rules.pot_ante} Chips in den Pott (wer raus ist, "
+        "zahlt nichts mehr).",
     )
 
 

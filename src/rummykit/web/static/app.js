@@ -120,7 +120,7 @@ const I18N = {
     pass_anyway: "Pass anyway", back_to_table: "Back",
     tray_bad_lay: "Your composed melds cannot be laid: not every group is a meld. Complete them or clear them.",
     tray_short_lay: "Your composed melds cannot be laid: {sum} points do not reach the opening's {min}. Add to them or clear them.",
-    more_moves: "more ({n})…", fewer_moves: "fewer", out_at: "Points to {n}", near_limit: "close to the limit", is_out: "out", bought_back: "Bought back", bought_back_title: "{name} bought back for {chips} chips: {from} → {to}",
+    more_moves: "more ({n})…", fewer_moves: "fewer", out_at: "Points to {n}", near_limit: "close to the limit", is_out: "out", bought_back: "Bought back", bought_back_title: "{name} bought back for {chips} chips: {from} → {to}", bought_back_chips: "{chips} chips paid",
     to_target: "to {n}", still_needed: "To {n}: still",
     minus_points: "Minus points (limit {n})", minus_left: "Left to {n}", limit_reached: "reached", minus_title: "{name}: {points} minus points, {left} left to the limit of {n}",
     gin_sum: "{name} scores {terms} = {n}", bonus_gin: "gin", bonus_big_gin: "big gin", bonus_undercut: "undercut", take_out: "take the {card} back into your hand", rummy_possible: "Rummy possible", seats_now: "Now {seats} seats, {bots} of them bots", seats_now_1: "Now {seats} seats, 1 of them a bot", group_n: "group {n}", enough_to_open: "enough to open", not_scored: "not scored", rebuilt: "new stock {count}", n_of_m: "{n} of {m}", stock_shuffled: "The discard pile is shuffled into a new stock ({count})", stock_turned: "The discard pile is turned over as a new stock ({count})", picked_n: "number {n} of your selection", you_hold: "you hold {n} cards", sr_melds: "melds", sr_left: "left in hand", spade_upcard: "spade upcard", gin_doubled: "spade upcard: the hand counts double",
@@ -245,7 +245,7 @@ const I18N = {
     pass_anyway: "Trotzdem passen", back_to_table: "Zurück",
     tray_bad_lay: "Deine Figuren lassen sich nicht auslegen: nicht jede Gruppe ist eine gültige Figur. Ergänze sie oder setze sie zurück.",
     tray_short_lay: "Deine Figuren lassen sich nicht auslegen: {sum} Punkte reichen nicht für die Erstmeldung mit {min}. Ergänze sie oder setze sie zurück.",
-    more_moves: "mehr ({n})…", fewer_moves: "weniger", out_at: "Punkte bis {n}", near_limit: "nah an der Grenze", is_out: "raus", bought_back: "Zurückgekauft", bought_back_title: "{name} hat sich für {chips} Chips zurückgekauft: {from} → {to}",
+    more_moves: "mehr ({n})…", fewer_moves: "weniger", out_at: "Punkte bis {n}", near_limit: "nah an der Grenze", is_out: "raus", bought_back: "Zurückgekauft", bought_back_title: "{name} hat sich für {chips} Chips zurückgekauft: {from} → {to}", bought_back_chips: "{chips} Chips gezahlt",
     to_target: "bis {n}", still_needed: "Bis {n} fehlen",
     minus_points: "Minuspunkte (Grenze {n})", minus_left: "Bis {n} noch", limit_reached: "erreicht", minus_title: "{name}: {points} Minuspunkte, bis zur Grenze von {n} noch {left}",
     gin_sum: "{name} bekommt {terms} = {n}", bonus_gin: "Gin", bonus_big_gin: "großes Gin", bonus_undercut: "Unterbieten", take_out: "{card} zurück auf die Hand nehmen", rummy_possible: "Rummy möglich", seats_now: "Jetzt {seats} Plätze, davon {bots} Bots", seats_now_1: "Jetzt {seats} Plätze, davon 1 Bot", group_n: "Gruppe {n}", enough_to_open: "reicht zum Auslegen", not_scored: "keine Wertung", rebuilt: "neuer Stoß {count}", n_of_m: "{n} von {m}", stock_shuffled: "Die Ablage wird zum neuen Stoß gemischt ({count})", stock_turned: "Die Ablage wird umgedreht und ist der neue Stoß ({count})", picked_n: "Nummer {n} deiner Auswahl", you_hold: "du hast {n} Karten", sr_melds: "Figuren", sr_left: "noch auf der Hand", spade_upcard: "Pik aufgedeckt", gin_doubled: "Pik aufgedeckt: das Spiel zählt doppelt",
@@ -2515,12 +2515,15 @@ function renderScores() {
     html += `<tr><td class="hand-no"${dealt}>${h.hand}${factor}</td>` + row.map((p, i) => (out(i)
       ? `<td class="out" title="${t("sits_out")}">–${after(i, k)}</td>`
       : `<td class="${best === i ? "win" : ""}">${p}${after(i, k)}</td>`)).join("") + "</tr>";
-    // A rubber's buy-backs after this hand: the buyer's total before and after (the chips in its title).
+    // A rubber's buy-backs after this hand: the buyer's total before and after, and under it the chips
+    // paid, in view (a title alone is read by no touch screen and no printout: the price is the
+    // scorekeeper's to settle).
     for (const b of (m.buybacks || []).filter((b) => b.hand === h.hand)) {
       // In the sheet's sign (its hands and totals are scores: bad points negative).
       const title = t("bought_back_title", { name: seatName(b.seat), chips: b.chips, from: -b.from, to: -b.to });
+      const paid = `<small class="price">${escapeHtml(t("bought_back_chips", { chips: b.chips }))}</small>`;
       html += `<tr class="buyback"><td>${t("bought_back")}</td>` + Array.from({ length: n }, (_, i) => (i === b.seat
-        ? `<td title="${escapeHtml(title)}">${-b.from} → ${-b.to}</td>` : "<td></td>")).join("") + "</tr>";
+        ? `<td title="${escapeHtml(title)}">${-b.from} → ${-b.to}${paid}</td>` : "<td></td>")).join("") + "</tr>";
     }
   }
   const totals = matchTotals(st);
