@@ -62,7 +62,7 @@ const I18N = {
     hand_again_1: "Hand {n} (hand 1 not scored)", hand_again: "Hand {n} (hands 1–{k} not scored)", dealer: "Dealer",
     redealt: " (dealt again)", redealt_k: " (dealt again {k}×)", redeal_note: "This hand does not count: the same dealer deals again.",
     last_move: "Last move", last_moves: "Last moves", meanwhile: "Meanwhile",
-    turn_take: "takes the {card}", turn_laid: "lays out {n} cards", turn_laid_points: "lays out {n} cards ({points} points)", turn_layoff_card: "lays off the {card}", turn_layoff: "lays off {n} cards", turn_swap: "swaps for a joker",
+    turn_take: "takes the {card}", turn_laid: "lays out {n} cards", turn_laid_points: "lays out {n} cards ({points} points)", turn_layoff_card: "lays off the {card}", turn_layoff: "lays off {n} cards", turn_swap: "swaps {cards} for {jokers} of meld {n}", turn_swap_card: "swaps the {cards} for {jokers} of meld {n}", swap_jokers: "jokers", swap_jokers_1: "a joker", swap_jokers_2: "two jokers", swap_jokers_3: "three jokers", swap_jokers_4: "four jokers",
     stood_in: "A bot played for you while you were not connected: {moves}", stood_in_last: "A bot played {n} turns for you while you were not connected; the last: {moves}", stood_in_n: "A bot made {n} moves for you while you were not connected",
     chat_queued: "your chat line waits for the connection",
     moves_full: "The moves in full", moves_none: "No moves yet", k_moves: "hear the others' moves since your last one in full", sort_suit: "Sort by suit", sort_rank: "Sort by rank", sort_melds: "Sort by melds",
@@ -187,7 +187,7 @@ const I18N = {
     hand_again_1: "Spiel {n} (Spiel 1 zählte nicht)", hand_again: "Spiel {n} (Spiele 1–{k} zählten nicht)", dealer: "Geber",
     redealt: " (neu gegeben)", redealt_k: " (neu gegeben {k}×)", redeal_note: "Dieses Spiel zählt nicht: derselbe Geber gibt neu.",
     last_move: "Letzter Zug", last_moves: "Letzte Züge", meanwhile: "Inzwischen",
-    turn_take: "nimmt {card}", turn_laid: "legt {n} Karten aus", turn_laid_points: "legt {n} Karten aus ({points} Punkte)", turn_layoff_card: "legt {card} an", turn_layoff: "legt {n} Karten an", turn_swap: "tauscht einen Joker ein",
+    turn_take: "nimmt {card}", turn_laid: "legt {n} Karten aus", turn_laid_points: "legt {n} Karten aus ({points} Punkte)", turn_layoff_card: "legt {card} an", turn_layoff: "legt {n} Karten an", turn_swap: "tauscht {cards} gegen {jokers} von Figur {n}", turn_swap_card: "tauscht {cards} gegen {jokers} von Figur {n}", swap_jokers: "Joker", swap_jokers_1: "einen Joker", swap_jokers_2: "zwei Joker", swap_jokers_3: "drei Joker", swap_jokers_4: "vier Joker",
     stood_in: "Ein Bot hat für dich gespielt, während du nicht verbunden warst: {moves}", stood_in_last: "Ein Bot hat {n} Züge lang für dich gespielt, während du nicht verbunden warst; zuletzt: {moves}", stood_in_n: "Ein Bot hat {n} Züge für dich gemacht, während du nicht verbunden warst",
     chat_queued: "deine Chat-Zeile wartet auf die Verbindung",
     moves_full: "Die Züge ausführlich", moves_none: "Noch keine Züge", k_moves: "die Züge der anderen seit deinem letzten ausführlich hören", sort_suit: "Nach Farbe sortieren", sort_rank: "Nach Wert sortieren", sort_melds: "Nach Figuren sortieren",
@@ -1388,8 +1388,13 @@ function turnLine(run, named = true) {
     }
     if (verb === "layoff" && words.length === 4) { counted("layoff").cards.push(words[1]); continue; }
     if (verb === "swap") {
-      parts.push({ kind: "swap" });
-      const [, ...then] = e.action.split(" then ");
+      // "swap 5H 7H on 1 then …": the cards put in, the meld, and the jokers they took (the entry's
+      // "freed"; one card takes one joker).
+      const [head, ...then] = e.action.split(" then ");
+      const said = head.split(" "), on = said.indexOf("on");
+      const cards = said.slice(1, on);
+      const freed = e.freed || (cards.length === 1 ? 1 : null);
+      parts.push({ kind: "swap", cards, target: said[on + 1], freed });
       for (const step of then) {
         const w = step.split(" ");
         if (w[0] === "meld") counted("laid").cards.push(...w.slice(1).filter((x) => x !== "|"));
@@ -1403,15 +1408,19 @@ function turnLine(run, named = true) {
     const line = run.entries.map((e) => (named ? logLine(e) : localText(e, e.action))).join(" · ");
     return { shown: line, heard: line };
   }
-  const say = (name) => parts.map((p) => {
+  const say = (name, sep) => parts.map((p) => {
     if (p.kind === "take") return t("turn_take", { card: name(p.cards[0]) });
     if (p.kind === "laid") return p.points === null ? t("turn_laid", { n: p.cards.length }) : t("turn_laid_points", { n: p.cards.length, points: p.points });
     if (p.kind === "layoff") return p.cards.length === 1 ? t("turn_layoff_card", { card: name(p.cards[0]) }) : t("turn_layoff", { n: p.cards.length });
-    if (p.kind === "swap") return t("turn_swap");
+    if (p.kind === "swap") {
+      const jokers = t(p.freed >= 1 && p.freed <= 4 ? `swap_jokers_${p.freed}` : "swap_jokers");
+      const key = p.cards.length === 1 ? "turn_swap_card" : "turn_swap";
+      return t(key, { cards: p.cards.map(name).join(sep), jokers, n: p.target });
+    }
     return p.text;
   }).join(", ");
   const who = named ? `${seatName(run.seat)}: ` : "";
-  return { shown: `${who}${say(Cards.objectLabel)}`, heard: `${who}${say(Cards.objectName)}` };
+  return { shown: `${who}${say(Cards.objectLabel, " ")}`, heard: `${who}${say(Cards.objectName, ", ")}` };
 }
 
 // What the line above the table says to a screen reader: only the moves it has not said yet. The
