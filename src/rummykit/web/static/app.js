@@ -24,7 +24,7 @@ const I18N = {
     knock_phase: "discard, lay your melds one by one, then pass", layoff_phase: "lay off, pass, lay melds, pass",
     total: "Total", running_total: "total", bonuses: "Bonuses", bonus_note: "The game went to the first to reach {n}; the bonuses came after it.", hand: "Hand", seat: "Seat", player_n: "Player {n}", open_seat: "open", bot: "bot", away: "away",
     you: "you", cards: "cards", card: "card", opened: "opened", stock: "Stock", pile: "Discard pile",
-    round_over: "Hand over", match_over: "Match over", winner: "Winner", winners: "Winners", tie_most_hands_won: "tie broken: most hands won", tie_best_last_hand: "tie broken: best score in the last hand all of them played", pot_won: "The winner takes the pot: {n} chips", pot_shared: "The winners share the pot: {n} chips",
+    round_over: "Hand over", match_over: "Match over", final_sheet: "Score sheet: all {n} hands", final_sheet_one: "Score sheet: the 1 hand", winner: "Winner", winners: "Winners", tie_most_hands_won: "tie broken: most hands won", tie_best_last_hand: "tie broken: best score in the last hand all of them played", pot_won: "The winner takes the pot: {n} chips", pot_shared: "The winners share the pot: {n} chips",
     points: "points", point: "point", deadwood: "Deadwood", went_out: "went out", rummy_call: "called Rummy",
     knock_call: "knocked", stock_exhausted: "stock exhausted — not scored", new_table: "New table",
     gin_call: "has gin", undercut_by: "{name} undercut", wall_dead: "the stock reached the wall — not scored",
@@ -147,7 +147,7 @@ const I18N = {
     knock_phase: "abwerfen, Figuren einzeln auslegen, dann passen", layoff_phase: "anlegen, passen, auslegen, passen",
     total: "Summe", running_total: "Stand", bonuses: "Boni", bonus_note: "Gewonnen hat, wer zuerst {n} erreichte; die Boni kamen danach.", hand: "Spiel", seat: "Platz", player_n: "Spieler {n}", open_seat: "frei", bot: "Bot", away: "abwesend",
     you: "du", cards: "Karten", card: "Karte", opened: "ausgelegt", stock: "Stoß", pile: "Ablage",
-    round_over: "Spiel beendet", match_over: "Partie beendet", winner: "Gewinner", winners: "Gewinner", tie_most_hands_won: "Gleichstand entschieden: die meisten gewonnenen Spiele", tie_best_last_hand: "Gleichstand entschieden: bestes Ergebnis im letzten Spiel, in dem alle mitspielten", pot_won: "Der Gewinner bekommt den Pott: {n} Chips", pot_shared: "Die Gewinner teilen sich den Pott: {n} Chips",
+    round_over: "Spiel beendet", match_over: "Partie beendet", final_sheet: "Punkteliste: alle {n} Spiele", final_sheet_one: "Punkteliste: das eine Spiel", winner: "Gewinner", winners: "Gewinner", tie_most_hands_won: "Gleichstand entschieden: die meisten gewonnenen Spiele", tie_best_last_hand: "Gleichstand entschieden: bestes Ergebnis im letzten Spiel, in dem alle mitspielten", pot_won: "Der Gewinner bekommt den Pott: {n} Chips", pot_shared: "Die Gewinner teilen sich den Pott: {n} Chips",
     points: "Punkte", point: "Punkt", deadwood: "Restpunkte", went_out: "hat ausgemacht", rummy_call: "hat Rummy gerufen",
     knock_call: "hat geklopft", stock_exhausted: "Stoß aufgebraucht – keine Wertung",
     gin_call: "hat Gin", undercut_by: "{name} unterbietet", wall_dead: "der Stoß hat die Mauer erreicht – keine Wertung",
@@ -2495,11 +2495,19 @@ function runningTotals(st, won) {
 }
 
 function renderScores() {
-  const st = S.state, m = st.match, n = st.table.players;
+  const st = S.state, n = st.table.players;
   // Three seats and more: a wider side panel (five and six: wider still), so every column shows.
   $("#game").classList.toggle("many-seats", n >= 3);
   $("#game").classList.toggle("most-seats", n >= 5);
   document.documentElement.style.setProperty("--seats", n);  // a name's share of a phone's sheet (style.css)
+  $("#scores").innerHTML = sheetHtml(st);
+}
+
+// The score sheet: every hand's points with the total after it, the buy-backs, the bonuses, the totals
+// and what is left to a limit or a target. At the match's end (winners, the seats that won) the
+// winners' totals are marked, for the eye and in words.
+function sheetHtml(st, winners = null) {
+  const m = st.match, n = st.table.players;
   // Under each hand's points the total after it, as a tournament's sheet keeps it (the header says so).
   let html = `<table class="scores"><thead><tr><th>${t("hand")}<small class="running">${t("running_total")}</small></th>`;
   // Your own column says "you" (the full name is its title): a long name cut to "Anna (…" said nothing.
@@ -2534,7 +2542,9 @@ function renderScores() {
   }
   const totals = matchTotals(st);
   html += bonusRow(m);
-  html += `<tr class="total"><td>${t("total")}</td>` + totals.map((p) => `<td>${p}</td>`).join("") + "</tr>";
+  const winner = (i) => (winners && winners.includes(i) ? ` class="win"` : "");
+  const said = (i) => (winners && winners.includes(i) ? `<span class="sr-only"> (${t("winner")})</span>` : "");
+  html += `<tr class="total"><td>${t("total")}</td>` + totals.map((p, i) => `<td${winner(i)}>${p}${said(i)}</td>`).join("") + "</tr>";
   if (won) {
     html += `<tr class="limit"><td>${escapeHtml(t("still_needed", { n: target }))}</td>`
       + totals.map((p) => `<td>${Math.max(0, target - p)}</td>`).join("") + "</tr>";
@@ -2554,7 +2564,7 @@ function renderScores() {
     html += `<tr><td>${t("chips")}</td>` + m.chips.map((p) => `<td>${p}</td>`).join("") + "</tr>";
     html += `<tr><td>${t("pot")}</td><td colspan="${n}">${m.pot}</td></tr>`;
   }
-  $("#scores").innerHTML = html + "</tbody></table>";
+  return html + "</tbody></table>";
 }
 
 // Chat: lines go in as text; a muted seat's lines are hidden for this page only.
@@ -2957,6 +2967,14 @@ function showMatchOver(state) {
   // may end with the smaller total: said, not left to look like a mistake.
   const target = targetScore(state);
   if ((m.bonuses || []).some((b) => b) && target !== null) html += `<p class="bonus-note">${escapeHtml(t("bonus_note", { n: target }))}</p>`;
+  // The whole score sheet, every hand to the winner's total, one step away (a disclosure the keyboard
+  // reaches and a screen reader says, "collapsed"): the totals alone left the match's course to memory.
+  const played = (m.hands || []).length;
+  if (played) {
+    const label = t(played === 1 ? "final_sheet_one" : "final_sheet", { n: played });
+    html += `<details class="final-sheet"><summary>${escapeHtml(label)}</summary>`
+      + `<div class="final-sheet-body" role="region" tabindex="0" aria-label="${escapeHtml(label)}">${sheetHtml(state, m.winners)}</div></details>`;
+  }
   // The match's record (every deal and move) is handed out now that nobody plays it any more.
   const code = encodeURIComponent(S.code);
   html += `<p class="record-link"><a href="/api/tables/${code}/record" download="rummykit-${code}.json">${t("record_link")}</a> <span class="note">(${t("record_note")})</span></p>`;
