@@ -467,3 +467,41 @@ def test_another_s_joker_exchange_says_the_cards_the_jokers_and_the_meld(pages: 
     assert [text for _, text in spoken(page)] == [
         "Bot 4: tauscht Karo-5, Karo-7 gegen zwei Joker von Figur 3, legt 4 Karten aus, wirft Pik-2 ab",
     ], spoken(page)
+
+
+STOOD_IN_STATE = """(endsHand) => {
+    // Back after a bot played the seat's discard; with endsHand that move ended the hand.
+    const st = structuredClone(S.state), hand = st.match.hands_dealt;
+    const index = Math.max(-1, ...st.log.map((e) => e.index)) + 1;
+    const texts = { en: "discards 5♠", de: "wirft Pik-5 ab" };
+    st.log.push({ index, seat: S.seat, action: "discard 5S", texts, hand });
+    st.version += 1;
+    if (endsHand) {
+        st.match.hands = [...st.match.hands, { hand, points: st.match.scores.map(() => 0), winner: 1 }];
+        st.last_round = { result: null };
+    }
+    onMessage({ type: "welcome", seat: S.seat, code: S.code, stood_in: [index] });
+    onMessage(st);
+}"""
+STOOD_IN = "A bot played for you while you were not connected: discards 5♠"
+
+
+def test_what_a_bot_played_for_you_is_said_in_the_hand_s_result_not_behind_it(pages: Pages) -> None:
+    """Back after a bot finished the hand for the player, the note of what it played was flashed in
+    the page just before the hand's result opened over it: hidden behind the dialog, and the page
+    went inert before a screen reader read it. It is said in the dialog, with its description."""
+    page = seated(pages)
+    page.evaluate(STOOD_IN_STATE, True)
+    page.wait_for_selector("#overlay:not(.hidden) #round-over")
+    shown = page.locator("#overlay .stood-in-note [aria-hidden=true]")
+    assert shown.inner_text() == STOOD_IN
+    described = page.evaluate("$('#' + $('#overlay').getAttribute('aria-describedby')).textContent")
+    heard = "A bot played for you while you were not connected: discards 5 of spades"
+    assert described.startswith(heard), described
+    assert page.locator("#game-error").is_hidden() or STOOD_IN not in page.inner_text("#game-error")
+    page.keyboard.press("Enter")  # Continue
+    page.wait_for_selector("#overlay", state="hidden")
+    # Without a result to open, it is flashed on the page as before.
+    page.evaluate(STOOD_IN_STATE, False)
+    page.wait_for_selector("#game-error:not(.hidden)")
+    assert STOOD_IN in page.inner_text("#game-error")

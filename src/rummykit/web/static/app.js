@@ -548,10 +548,16 @@ function onMessage(msg) {
     case "state": {
       const replayed = S.chatReplay;
       S.chatReplay = false;
-      const notes = [settleOutbox(msg), stoodInText(msg)].filter(Boolean);
-      if (notes.length) flash(notes.join(" "));
+      const unsent = settleOutbox(msg);
+      // What a bot played for the player while away: where the state opens a hand's result (the bot
+      // finished the hand), said in that dialog (showOverlay); flashed behind it, it was neither seen
+      // nor heard. Otherwise flashed, after the state is drawn.
+      S.stoodInNote = stoodInText(msg);
       if (replayed) resendChat();
       onState(msg);
+      const notes = [unsent, S.stoodInNote].filter(Boolean);
+      S.stoodInNote = null;
+      if (notes.length) flash(notes.join(" "));
       break;
     }
     case "error":
@@ -2845,12 +2851,17 @@ function ginSum(r) {
 }
 
 function showOverlay(html, button, onClick, first) {
+  // A note of what a bot played for the player (S.stoodInNote), waiting to be said: said here, under
+  // the heading and with the dialog's description, rather than behind the dialog.
+  const note = S.stoodInNote;
+  S.stoodInNote = null;
+  if (note) html = html.replace("</h2>", `</h2><p class="stood-in-note">${spokenHtml(note)}</p>`);
   $("#overlay-body").innerHTML = html;
   // The dialog is named by its heading ("Spiel beendet", "Partie beendet"), in the page's language.
   const heading = $("#overlay-body h2");
   if (heading) $("#overlay").setAttribute("aria-labelledby", heading.id); else $("#overlay").removeAttribute("aria-labelledby");
   // And described by who won and how the points came about, read as the dialog opens.
-  const said = describedText([...$("#overlay-body").querySelectorAll(".winners, .pot-won, .result-head, .gin-sum")]);
+  const said = describedText([...$("#overlay-body").querySelectorAll(".stood-in-note, .winners, .pot-won, .result-head, .gin-sum")]);
   if (said) {
     const p = document.createElement("p");
     p.id = "overlay-said"; p.hidden = true; p.textContent = said;
