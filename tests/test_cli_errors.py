@@ -277,3 +277,19 @@ def test_an_english_usage_error_keeps_the_library_s_message() -> None:
     result = runner.invoke(app, ["play", "--some-unknown-option"], input="", env={"LANG": "C", "LC_ALL": ""})
     assert result.exit_code == 2
     assert "No such option: --some-unknown-option" in result.output
+
+
+@pytest.mark.parametrize(
+    ("bots", "said"),
+    [
+        ("nope", "error: unbekannter Bot 'nope'; verfügbare Bots: random, greedy"),
+        ("greedy:zzz", "error: unbekannte Stärke 'zzz'; Stärken: easy, medium, hard"),
+        (" , ", "error: --bots ist leer; Bots: random, greedy"),
+    ],
+)
+def test_an_unknown_bot_is_refused_in_german(bots: str, said: str, data_dir: Path) -> None:
+    """A German player's unknown bot was refused with "Das ist nicht erlaubt" alone: not which bot,
+    nor which there are."""
+    result = runner.invoke(app, ["play", "--lang", "de", "--bots", bots], input="")
+    assert result.exit_code == 2
+    assert result.output.startswith(said), result.output
