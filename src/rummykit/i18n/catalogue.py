@@ -1447,7 +1447,11 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "höchstens einen Gewinner",
     ),
     # Bots asked for by name (the terminal's --bots, the API's bot kinds).
-    ("*", "unknown bot {quoted}; available bots: {known}", "unbekannter Bot {quoted}; verfügbare Bots: {known}"),
+    (
+        "*",
+        "unknown bot {quoted}; available bots: {known}",
+        "unbekannter Bot {quoted}; verfügbare Bots: {known}",
+    ),
     ("*", "unknown bot {quoted}; bots: {known}", "unbekannter Bot {quoted}; Bots: {known}"),
     ("*", "unknown bot level {quoted}; levels: {known}", "unbekannte Stärke {quoted}; Stärken: {known}"),
     ("*", "--bots is empty; bots: {known}", "--bots ist leer; Bots: {known}"),
