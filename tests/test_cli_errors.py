@@ -242,3 +242,54 @@ def test_play_refuses_a_number_option_without_a_number_like_its_other_errors(
     result = runner.invoke(app, ["play", *args], input="", env=env)
     assert result.exit_code == 2
     assert result.output == said + "\n"
+
+
+GERMAN_LOCALE = {"LANG": "de_DE.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""}
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "said"),
+    [
+        (["play", "--lang", "de", "--some-unknown-option"], {}, "error: unbekannte Option --some-unknown"),
+        (["play", "--some-unknown-option"], GERMAN_LOCALE, "error: unbekannte Option --some-unknown-option"),
+        (["play", "--lang=de", "--sed", "3"], {}, "error: unbekannte Option --sed (meintest du --seed oder"),
+        (["play", "--lang", "de", "--seed"], {}, "error: --seed braucht einen Wert"),
+        (["play", "--lang", "de", "--fast=3"], {}, "error: --fast nimmt keinen Wert"),
+        (["play", "--lang", "de", "extra"], {}, "error: zu viel auf der Befehlszeile: extra"),
+        (["meld"], GERMAN_LOCALE, "error: es fehlt das Argument CARDS"),
+        (["spiel"], GERMAN_LOCALE, "error: unbekannter Befehl spiel"),
+    ],
+)
+def test_a_usage_error_follows_the_player_s_language(args: list[str], env: dict[str, str], said: str) -> None:
+    """A German player's unknown option (or missing value, word too many, unknown command) met the
+    command-line library's English ``Error`` box; it is said in German, in lines that fit 80
+    columns, with the exit of every refused command line."""
+    result = runner.invoke(app, args, input="", env={"COLUMNS": "80", **env})
+    assert result.exit_code == 2
+    lines = result.output.splitlines()
+    assert lines[0].startswith(said), result.output
+    assert "Error" not in result.output and "No such" not in result.output
+    assert all(len(line) <= 80 for line in lines)
+    assert lines[1:] == [f"Hilfe: rummykit {args[0] if args[0] != 'spiel' else ''}".rstrip() + " --help"]
+
+
+def test_an_english_usage_error_keeps_the_library_s_message() -> None:
+    result = runner.invoke(app, ["play", "--some-unknown-option"], input="", env={"LANG": "C", "LC_ALL": ""})
+    assert result.exit_code == 2
+    assert "No such option: --some-unknown-option" in result.output
+
+
+@pytest.mark.parametrize(
+    ("bots", "said"),
+    [
+        ("nope", "error: unbekannter Bot 'nope'; verfügbare Bots: random, greedy"),
+        ("greedy:zzz", "error: unbekannte Stärke 'zzz'; Stärken: easy, medium, hard"),
+        (" , ", "error: --bots ist leer; Bots: random, greedy"),
+    ],
+)
+def test_an_unknown_bot_is_refused_in_german(bots: str, said: str, data_dir: Path) -> None:
+    """A German player's unknown bot was refused with "Das ist nicht erlaubt" alone: not which bot,
+    nor which there are."""
+    result = runner.invoke(app, ["play", "--lang", "de", "--bots", bots], input="")
+    assert result.exit_code == 2
+    assert result.output.startswith(said), result.output

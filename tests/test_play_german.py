@@ -295,3 +295,46 @@ def test_a_dskv_sheet_of_four_is_shown_at_80_columns(data_dir: Path) -> None:
     assert [line.split()[0] for line in sheet[1:5]] == ["1", "2", "3", "4"]
     assert all(len(line) <= 80 for line in sheet[:5])
     assert sheet[5].startswith("Partie beendet: ") and "Maximiliane Mustermann" in " ".join(out.split())
+
+
+def _two_joker_exchange() -> tuple[rk.Match, PlaySession]:
+    """A German hand where Du (the dealer) is to exchange 5♥ 7♥ for both jokers of Bot 2's run."""
+    from rummykit.arrange import arrange_deck
+
+    rules = rk.Rules.preset("german")
+    dealer = "QC QD QS 10H 10D 10S 5H 7H 8D 9D 2C 6C 4H"
+    forehand = "JK 6H JK 8H KS KD KC 3C 7C JC 4D QD 2S"
+    deck = arrange_deck(rules, 2, [dealer, forehand], dealer=0, upcard="7S", stock="8S JH 4S 9C")
+    match = rk.Match.new(rules, 2, deck=deck, dealer=0)
+    seats = [Player("Du"), Player("Bot 2", make_bot("random"), "random")]
+    console = Console(file=io.StringIO())
+    session = PlaySession(match, seats, console, lambda prompt: "", practice=True, lang="de")
+    for action in (
+        "draw", "open JK 6H JK 8H | KS KD KC", "discard 8S",
+        "draw", "open QC QD QS | 10H 10D 10S", "discard JH",
+        "draw", "discard 4S",
+        "draw",
+    ):  # fmt: skip
+        session.apply(match.to_move, rk.Action.parse(action))
+    return match, session
+
+
+def test_a_joker_exchange_s_hint_and_undo_count_the_jokers() -> None:
+    """The German hint and undo said "5♥ 7♥ gegen Joker von Figur 1 tauschen": not how many. Both
+    jokers of the run go; the words say so, as the log's do."""
+    from rummykit.cli.hints import Hint
+
+    match, session = _two_joker_exchange()
+    swap = rk.Action.parse("swap 5H 7H on 1 then meld 8D 9D JK JK")
+    view = match.round.view(0)
+    hint = Hint((swap, rk.Action.parse("discard 2C")), "")
+    table = [tm.meld for tm in view.melds]
+    assert hint.text("de", table=table, rules=view.rules) == (
+        "5♥ 7♥ gegen zwei Joker von Figur 1 tauschen und 8♦ 9♦ JK JK auslegen → Kreuz-2 abwerfen"
+    )
+    session.apply(0, swap)
+    assert session.meta(0, "undo") is None
+    assert session.log[-1].plain == (
+        "zurückgenommen: 5♥ 7♥ gegen zwei Joker von Figur 1 tauschen und 8♦ 9♦ JK JK auslegen"
+    )
+    assert str(session.match.round.melds[0].meld) == "JK(=5H) 6H JK(=7H) 8H"  # the exchange taken back

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import pytest
 
 from rummykit import Action, Card, Phase, Round, Rules, RulesError, Termination, parse_cards, solver
-from rummykit.actions import Open
+from rummykit.actions import Discard, Draw, Open, TakeDiscard
 from rummykit.cli.action_text import describe
 from rummykit.errors import (
     CardNotInHandError,
@@ -1003,3 +1003,23 @@ def test_J6_a_refusal_speaks_of_two_freed_jokers_in_the_plural() -> None:
     one = table_round(GERMAN, SET_WITH_JOKER, ACTOR_OPENING, "6C 8D 9D")
     error = rejected(one, "swap 6C on 1", JokerExchangeError, "exchanged_joker_destination")
     assert "Der frei gewordene Joker muss sofort" in localize_error(error, "de")
+
+
+@pytest.mark.parametrize(("preset", "seed"), [("german", 4), ("german", 11), ("basic", 2)])
+def test_melds_before_gives_the_table_as_it_lay_before_each_action(preset: str, seed: int) -> None:
+    """A log reads an earlier joker exchange on the table as it was then (how many jokers it took)."""
+    import random
+
+    rnd = Round.new(Rules.preset(preset), 3, seed=seed)
+    rng = random.Random(seed)
+    tables = []
+    while not rnd.is_over and len(tables) < 200:
+        tables.append(rnd.melds)
+        legal = rnd.legal_actions()
+        laying = [a for a in legal if not isinstance(a, (Draw, TakeDiscard, Discard))]
+        rnd.apply(rng.choice(laying or legal))
+    tables.append(rnd.melds)
+    assert len(tables) > 20 and any(tables)  # melds were laid
+    assert [rnd.melds_before(i) for i in range(len(rnd.history) + 1)] == tables
+    with pytest.raises(IndexError):
+        rnd.melds_before(len(rnd.history) + 1)

@@ -345,6 +345,31 @@ class Round:
             self.apply(old.action)
         return event
 
+    def melds_before(self, index: int) -> list[TableMeld]:
+        """The table melds (meld 1 first) as they lay before the action of ``history[index]``
+        (``index == len(history)``: as they lie now), for a reader of an earlier move: a log names
+        the jokers a joker exchange took from the meld as it was then
+        (:func:`rummykit.melding_table.jokers_freed`). Replayed on a copy from the undo checkpoint
+        before it (as :meth:`undo` does); the round is untouched.
+
+        Raises:
+            IndexError: ``index`` is not a position in the history (or before the first action this
+                round can replay).
+        """
+        history = self._history
+        if index == len(history):
+            return self._state.melds[:]
+        if not 0 <= index < len(history):
+            raise IndexError(f"no action {index} in a history of {len(history)}")
+        checkpoint = next((c for c in reversed(self._undo) if c[0] <= index), None)
+        if checkpoint is None:
+            raise IndexError(f"action {index} is before the round's first checkpoint")
+        at, saved = checkpoint
+        probe = Round._own(saved.snapshot())
+        for old in history[at:index]:
+            probe.apply(old.action)
+        return probe._state.melds[:]
+
     def _plan(self, action: Action) -> Plan:
         if self._state.phase is _PHASE_OVER:
             raise IllegalActionError(f"{action}: the hand is over", "hand_over")

@@ -218,3 +218,65 @@ def test_long_names_in_a_narrow_score_sheet_are_not_broken_inside_a_word(pages: 
     assert winner["broken"] == [], winner
     box = page.evaluate("[$('#overlay .overlay-box').scrollWidth, $('#overlay .overlay-box').clientWidth]")
     assert box[0] <= box[1], f"the result scrolls sideways: {box}"
+
+
+THREE_HANDS_OVER = """() => {
+    // Three hands played, Bot 2 (seat 1) won the match.
+    const m = S.state.match;
+    m.hands = [
+        { hand: 1, points: [-20, 35, -15], winner: 1, dealer: 0 },
+        { hand: 2, points: [40, -25, -15], winner: 0, dealer: 1 },
+        { hand: 3, points: [-30, 60, -30], winner: 1, dealer: 2 },
+    ];
+    m.scores = [-10, 70, -60];
+    m.totals = [10, -70, 60];
+    showMatchOver({ ...S.state, match: { ...m, is_over: true, winners: [1] }, last_round: null });
+}"""
+
+
+@pytest.mark.parametrize(("screen", "locale"), [(SMALL | {"height": 740}, "de-DE"), (LAPTOP, "en-US")])
+def test_the_match_s_end_opens_the_whole_score_sheet(
+    pages: Pages, shots: Path, screen: dict[str, int], locale: str
+) -> None:
+    """The match-over dialog gave each player's total only: the hands that made them were gone with
+    the table. Below the totals the whole sheet is one step away (a disclosure the keyboard reaches
+    and a screen reader says), every hand with the total after it, the winner's total marked; on a
+    360-px phone it fits the dialog."""
+    en = locale == "en-US"
+    page = pages.open(screen, locale)
+    seeded_table(page, pages.base, "german", 5, seats=3)
+    page.wait_for_selector("#game:not(.hidden)")
+    page.evaluate(THREE_HANDS_OVER)
+    page.wait_for_selector("#overlay:not(.hidden) #match-over")
+    summary = page.locator("#overlay .final-sheet summary")
+    assert summary.inner_text() == ("Score sheet: all 3 hands" if en else "Punkteliste: alle 3 Spiele")
+    assert not page.locator("#overlay .final-sheet-body table").is_visible()
+    for _ in range(12):  # from the heading the keyboard reaches the sheet before the dialog's button
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.tagName") == "SUMMARY":
+            break
+    assert page.evaluate("document.activeElement.closest('.final-sheet') !== null")
+    page.keyboard.press("Enter")
+    sheet = page.locator("#overlay .final-sheet-body table")
+    assert sheet.is_visible()
+    rows = page.evaluate(
+        """() => [...document.querySelectorAll("#overlay .final-sheet-body tbody tr")].map(
+            (r) => [...r.querySelectorAll("td")].map((d) => d.textContent))"""
+    )
+    total = "Total" if en else "Summe"
+    running = "total: " if en else "Stand: "
+    assert rows[:3] == [
+        ["1", f"-20{running}-20", f"35{running}35", f"-15{running}-15"],
+        ["2", f"40{running}20", f"-25{running}10", f"-15{running}-30"],
+        ["3", f"-30{running}-10", f"60{running}70", f"-30{running}-60"],
+    ], rows
+    winner = "Winner" if en else "Gewinner"
+    assert rows[3] == [total, "-10", f"70 ({winner})", "-60"], rows
+    assert page.locator("#overlay .final-sheet-body tr.total td.win").count() == 1
+    label = page.get_attribute("#overlay .final-sheet-body", "aria-label")
+    assert label == summary.inner_text()
+    page.screenshot(path=str(shots / f"match-over-sheet-{screen['width']}x{screen['height']}-{locale}.png"))
+    box = page.evaluate("[$('#overlay .overlay-box').scrollWidth, $('#overlay .overlay-box').clientWidth]")
+    assert box[0] <= box[1], f"the dialog scrolls sideways: {box}"
+    body = page.evaluate("(b => [b.scrollWidth, b.clientWidth])($('#overlay .final-sheet-body'))")
+    assert body[0] <= body[1], f"the sheet is wider than the dialog: {body}"

@@ -414,3 +414,94 @@ def test_the_results_description_names_the_winner_once(pages: Pages) -> None:
         }"""
     )
     assert described(page, "#overlay") == "Winner: Anna (you), knocked, scores 9 − 4 = 5"
+
+
+SWAP_MOVES = """async (moves) => {
+    // [seat, notation, English, German, freed] moves of the others, one state each; then it is the
+    // player's turn.
+    const hand = S.state.match.hands_dealt;
+    for (const [k, [seat, action, en, de, freed]] of moves.entries()) {
+        const index = Math.max(-1, ...S.state.log.map((e) => e.index)) + 1;
+        const entry = { index, seat, action, texts: { en, de }, hand };
+        if (freed) entry.freed = freed;
+        S.state.log.push(entry);
+        const last = k === moves.length - 1;
+        S.state.legal = last ? ["draw", "take"] : []; S.state.compose = [];
+        S.state.match.to_move = last ? 0 : seat;
+        S.state.version += 1; render();
+        await new Promise((done) => setTimeout(done, 200));
+    }
+}"""
+
+
+def test_another_s_joker_exchange_says_the_cards_the_jokers_and_the_meld(pages: Pages) -> None:
+    """The line of another's turn said "swaps for a joker" for every exchange: not which cards went
+    in, on which meld, nor that two naturals took two jokers. It names them, in both languages."""
+    page = pages.open(locale="en-US")
+    seeded_table(page, pages.base, "german", 48, seats=4, bot="random")
+    page.wait_for_function("document.body.dataset.myTurn === '1'")
+    page.evaluate("S.ws.send = () => {}; S.state.legal = []; S.state.match.to_move = 1; render()")
+    page.evaluate(RECORD_SPOKEN, ["#last-move-said"])
+    page.evaluate(SWAP_MOVES, [
+        [1, "draw", "draws from the stock", "zieht vom Stoß", None],
+        [1, "swap 5H 7H on 1 then meld 8D 9D JK JK", "", "", 2],
+        [1, "discard KS", "discards K♠", "wirft Pik-König ab", None],
+        [2, "draw", "draws from the stock", "zieht vom Stoß", None],
+        [2, "swap 6C on 2 then meld 8S 9S JK", "", "", None],
+        [2, "discard 9S", "discards 9♠", "wirft Pik-9 ab", None],
+    ])
+    page.wait_for_timeout(300)
+    assert [text for _, text in spoken(page)] == [
+        "Bot 2: swaps 5 of hearts, 7 of hearts for two jokers of meld 1, lays out 4 cards,"
+        " discards king of spades",
+        "Bot 3: swaps the 6 of clubs for a joker of meld 2, lays out 3 cards, discards 9 of spades",
+    ], spoken(page)
+    page.click("#btn-lang")
+    page.evaluate("window.spoken = []; S.heardMove = null")
+    page.evaluate(SWAP_MOVES, [
+        [3, "draw", "draws from the stock", "zieht vom Stoß", None],
+        [3, "swap 5D 7D on 3 then meld 8C 9C JK JK", "", "", 2],
+        [3, "discard 2S", "discards 2♠", "wirft Pik-2 ab", None],
+    ])
+    page.wait_for_timeout(300)
+    assert [text for _, text in spoken(page)] == [
+        "Bot 4: tauscht Karo-5, Karo-7 gegen zwei Joker von Figur 3, legt 4 Karten aus, wirft Pik-2 ab",
+    ], spoken(page)
+
+
+STOOD_IN_STATE = """(endsHand) => {
+    // Back after a bot played the seat's discard; with endsHand that move ended the hand.
+    const st = structuredClone(S.state), hand = st.match.hands_dealt;
+    const index = Math.max(-1, ...st.log.map((e) => e.index)) + 1;
+    const texts = { en: "discards 5♠", de: "wirft Pik-5 ab" };
+    st.log.push({ index, seat: S.seat, action: "discard 5S", texts, hand });
+    st.version += 1;
+    if (endsHand) {
+        st.match.hands = [...st.match.hands, { hand, points: st.match.scores.map(() => 0), winner: 1 }];
+        st.last_round = { result: null };
+    }
+    onMessage({ type: "welcome", seat: S.seat, code: S.code, stood_in: [index] });
+    onMessage(st);
+}"""
+STOOD_IN = "A bot played for you while you were not connected: discards 5♠"
+
+
+def test_what_a_bot_played_for_you_is_said_in_the_hand_s_result_not_behind_it(pages: Pages) -> None:
+    """Back after a bot finished the hand for the player, the note of what it played was flashed in
+    the page just before the hand's result opened over it: hidden behind the dialog, and the page
+    went inert before a screen reader read it. It is said in the dialog, with its description."""
+    page = seated(pages)
+    page.evaluate(STOOD_IN_STATE, True)
+    page.wait_for_selector("#overlay:not(.hidden) #round-over")
+    shown = page.locator("#overlay .stood-in-note [aria-hidden=true]")
+    assert shown.inner_text() == STOOD_IN
+    described = page.evaluate("$('#' + $('#overlay').getAttribute('aria-describedby')).textContent")
+    heard = "A bot played for you while you were not connected: discards 5 of spades"
+    assert described.startswith(heard), described
+    assert page.locator("#game-error").is_hidden() or STOOD_IN not in page.inner_text("#game-error")
+    page.keyboard.press("Enter")  # Continue
+    page.wait_for_selector("#overlay", state="hidden")
+    # Without a result to open, it is flashed on the page as before.
+    page.evaluate(STOOD_IN_STATE, False)
+    page.wait_for_selector("#game-error:not(.hidden)")
+    assert STOOD_IN in page.inner_text("#game-error")

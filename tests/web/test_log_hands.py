@@ -187,3 +187,32 @@ def test_six_tables_with_long_hands_each_build_on_their_own_kept_log(monkeypatch
             text = handlog.hand_log_text(match, len(match.actions), seat_draw_json)
             assert text.count('"index"') == len(match.rounds[0].history) + 2  # the seat draw's two too
     assert len(built) <= 2 * 5 * 6, len(built)  # the last move's entry again, and the new one's
+
+
+def test_a_joker_exchange_s_entry_counts_the_jokers_it_took() -> None:
+    """The move list said "swaps 5♥ 7♥ for jokers of meld 1": not how many. Two naturals took both
+    jokers of the run; the entry says so in every language and carries the count for the page."""
+    from rummykit.arrange import arrange_deck
+    from rummykit.web.handlog import hand_log_json, log_entry
+    from rummykit.web.protocol import seat_draw_json
+
+    rules = Rules.preset("german")
+    dealer = "QC QD QS 10H 10D 10S 5H 7H 8D 9D 2C 6C 4H"
+    forehand = "JK 6H JK 8H KS KD KC 3C 7C JC 4D QD 2S"
+    deck = arrange_deck(rules, 2, [dealer, forehand], dealer=0, upcard="7S", stock="8S JH 4S 9C")
+    match = Match.new(rules, 2, deck=deck, dealer=0)
+    for action in (
+        "draw", "open JK 6H JK 8H | KS KD KC", "discard 8S",
+        "draw", "open QC QD QS | 10H 10D 10S", "discard JH",
+        "draw", "discard 4S",
+        "draw", "swap 5H 7H on 1 then meld 8D 9D JK JK", "discard 2C",
+    ):  # fmt: skip
+        match.apply(action)
+    index = len(match.history) - 2
+    entry = log_entry(index, match.history[index], match, False, 1)
+    assert entry["texts"] == {
+        "en": "swaps 5♥ 7♥ for two jokers of meld 1 and melds 8♦ 9♦ JK JK",
+        "de": "tauscht 5♥ 7♥ gegen zwei Joker von Figur 1 und legt aus: 8♦ 9♦ JK JK",
+    }
+    assert entry["freed"] == 2
+    assert [e for e in hand_log_json(match, seat_draw_json)["entries"] if "freed" in e] == [entry]

@@ -23,7 +23,7 @@ from rich.console import Console
 from rummykit.bots import plugin_bots, shadowed_plugins
 from rummykit.cli import render
 from rummykit.cli.checks import EXIT_BAD_INPUT as EXIT_BAD_INPUT  # exit status of unreadable input
-from rummykit.cli.checks import ErrorLineCommand
+from rummykit.cli.checks import ErrorLineCommand, ErrorLineGroup
 from rummykit.cli.checks import fail as _fail
 from rummykit.errors import RummyError
 from rummykit.i18n import lang_from_env
@@ -55,6 +55,7 @@ _flags_show_no_value()
 
 app = typer.Typer(
     name="rummykit",
+    cls=ErrorLineGroup,
     help=(
         "Rules engine for German Rummy (Rommé), Viennese Rummy (Wiener Rummy) and Gin Rummy, with "
         "Rommé ohne Auslegen, Scala 40 and Basic Rummy."

@@ -6,14 +6,16 @@ message instead of a traceback after minutes of play or computation.
 
 from __future__ import annotations
 
+import importlib
 import os
+import re
 import tempfile
 import typing
 from pathlib import Path
 from typing import Any, Final, NoReturn
 
 import typer
-from typer.core import TyperCommand
+from typer.core import TyperCommand, TyperGroup
 
 from rummykit.i18n.language import lang_from_env, normalize_lang
 
@@ -108,3 +110,113 @@ def _lang_of(args: list[str]) -> str:
         elif arg.startswith("--lang="):
             lang = normalize_lang(arg.removeprefix("--lang=")) or lang
     return lang or lang_from_env(os.environ)
+
+
+_CLICK: Final = typer.BadParameter.__module__.rpartition(".")[0]
+"""The command-line library typer parses with: ``click``, or the copy recent typer releases carry
+(``typer._click``), whose exceptions are its own."""
+_EXCEPTIONS: Final[Any] = importlib.import_module(f"{_CLICK}.exceptions")
+UsageError: Final[type[Exception]] = _EXCEPTIONS.UsageError
+"""The library's refusal of a command line (an unknown option, a missing value, …)."""
+
+_ARGS: Final = "rummykit.args"
+"""Where a context keeps the command line it was made from (its language, for a usage error)."""
+_OPTION_USAGE: Final = (
+    (re.compile(r"^Option '(?P<name>[^']+)' requires an argument\.$"), "{name} braucht einen Wert"),
+    (re.compile(r"^Option '(?P<name>[^']+)' requires (?P<n>\d+) arguments\.$"), "{name} braucht {n} Werte"),
+    (re.compile(r"^Option '(?P<name>[^']+)' does not take a value\.$"), "{name} nimmt keinen Wert"),
+)
+_EXTRA: Final = re.compile(r"^Got unexpected extra argument(?:s|\(s\))? \((?P<args>.*)\)$")
+_COMMAND: Final = re.compile(r"^No such command '(?P<name>[^']+)'\.")
+
+
+def _param_name(param: Any) -> str:
+    """An option by its long name (``--seed``), an argument by its name (``CARDS``)."""
+    opts = [o for o in getattr(param, "opts", None) or [] if o.startswith("-")]
+    if opts:
+        return str(max(opts, key=len))
+    return str(getattr(param, "name", "") or "").upper()
+
+
+def german_usage_error(exc: Any) -> str:
+    """A command-line library's refusal of a command line in German, as one line: an unknown option
+    or command with the close ones it knows, an option without its value or with one it takes
+    none, a word too many, a value out of its choices; another one says the line was not
+    understood, with the library's words."""
+    if isinstance(exc, _EXCEPTIONS.NoSuchOption):
+        said = f"unbekannte Option {exc.option_name}"
+        if exc.possibilities:
+            said += f" (meintest du {' oder '.join(exc.possibilities)}?)"
+        return said
+    message = exc.format_message()
+    unknown_command = getattr(_EXCEPTIONS, "NoSuchCommand", None)
+    if unknown_command is not None and isinstance(exc, unknown_command):
+        said = f"unbekannter Befehl {exc.command_name}"
+        if exc.possibilities:
+            said += f" (meintest du {' oder '.join(exc.possibilities)}?)"
+        return said
+    found = _COMMAND.match(message)
+    if found:
+        return f"unbekannter Befehl {found.group('name')}"
+    if isinstance(exc, _EXCEPTIONS.MissingParameter):
+        name = _param_name(exc.param)
+        return f"{name} fehlt" if name.startswith("-") else f"es fehlt das Argument {name}"
+    if isinstance(exc, _EXCEPTIONS.BadParameter):
+        hint = _param_name(exc.param)
+        said = f"ungültiger Wert für {hint}" if hint else "ungültiger Wert"
+        choices = getattr(getattr(exc.param, "type", None), "choices", None)
+        if choices:
+            said += " (erlaubt: " + ", ".join(str(getattr(c, "value", c)) for c in choices) + ")"
+        return said
+    for pattern, german in _OPTION_USAGE:
+        found = pattern.match(message)
+        if found:
+            return german.format(**found.groupdict())
+    found = _EXTRA.match(message)
+    if found:
+        return f"zu viel auf der Befehlszeile: {found.group('args')}"
+    return f"Befehlszeile nicht verstanden ({message})"
+
+
+def usage_error(exc: Any, args: list[str], command: str | None = None) -> NoReturn:
+    """A usage error of the command line ``args`` in the player's language (``--lang``, else the
+    locale): in German one ``error:`` line and, where the command is known, a line naming its help,
+    with the exit of every refused command line (2); in English the command-line library's own
+    message (raised again). ``command``: the command's path where the error does not know it."""
+    if _lang_of(args) != "de":
+        raise exc
+    command = exc.ctx.command_path if exc.ctx is not None else command
+    if command is None:
+        fail(german_usage_error(exc))
+    typer.echo(f"error: {german_usage_error(exc)}", err=True)
+    typer.echo(f"Hilfe: {command} --help", err=True)  # a line of its own: each fits 80 columns
+    raise typer.Exit(EXIT_BAD_INPUT)
+
+
+class ErrorLineGroup(TyperGroup):
+    """The command group whose usage errors (an unknown option or command, an option without its
+    value, a word too many) follow the player's language (:func:`usage_error`): a German player
+    saw the command-line library's English ``Error`` box."""
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: Any = None,
+        **extra: Any,
+    ) -> Any:
+        given = list(args)  # parsing consumes ``args``
+        try:
+            ctx = super().make_context(info_name, args, parent, **extra)
+        except UsageError as exc:
+            usage_error(exc, given)
+        ctx.meta[_ARGS] = given
+        return ctx
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except UsageError as exc:
+            sub = ctx.invoked_subcommand  # set before the command's own line is parsed
+            path = f"{ctx.command_path} {sub}" if sub else ctx.command_path
+            usage_error(exc, ctx.meta.get(_ARGS, []), path)

@@ -26,6 +26,7 @@ from rummykit.actions import (
     MeldAction,
     Open,
     Pass,
+    Swap,
     TakeDiscard,
 )
 from rummykit.bots.gin_play import best_knock_deadwood, gin_action, prefers_big_gin
@@ -33,6 +34,8 @@ from rummykit.cards import JOKER_CODE, Card, Hand, format_cards
 from rummykit.errors import RummyError
 from rummykit.explain.language import Lang
 from rummykit.i18n.moves import describe_action
+from rummykit.melding_table import jokers_freed
+from rummykit.melds import Meld
 from rummykit.round import Round
 from rummykit.rules import Rules
 from rummykit.views import Phase, PlayerView
@@ -51,16 +54,30 @@ class Hint:
         taken: int | None = None,
         phase: Phase | None = None,
         layoffs_done: bool | None = None,
+        table: Sequence[Meld] | None = None,
+        rules: Rules | None = None,
     ) -> str:
         """The steps and the reason in one line: in English the steps in notation (what the player
         would type), in German in words (``Kreuz-Ass abwerfen``); ``taken`` names the card a ``take``
         picks up, ``phase`` (the phase of the first step) tells what a gin ``pass`` means, and
-        ``layoffs_done`` which of the gin defender's two passes it is."""
+        ``layoffs_done`` which of the gin defender's two passes it is. With the ``table`` melds the
+        first step is made on (and the ``rules``) a joker exchange says how many jokers it takes
+        (``5♥ 7♥ gegen zwei Joker von Figur 1 tauschen``), read on that table while the steps before
+        it leave the table as it is (a draw or a take)."""
         if lang == "de":
-            steps = " → ".join(
-                describe_action(a, "de", form="verb", taken=taken, phase=phase, layoffs_done=layoffs_done)
-                for a in self.actions
-            )
+            said = []
+            for a in self.actions:
+                freed = None
+                if isinstance(a, Swap) and table is not None and rules is not None:
+                    freed = jokers_freed(a, table, rules)
+                if not isinstance(a, (Draw, TakeDiscard)):
+                    table = None  # the table may have changed: no count read on it after this step
+                said.append(
+                    describe_action(
+                        a, "de", form="verb", taken=taken, phase=phase, layoffs_done=layoffs_done, freed=freed
+                    )
+                )
+            steps = " → ".join(said)
         else:
             steps = " → ".join(str(a) for a in self.actions)
         return f"{steps}  ({self.reason})" if self.reason else steps

@@ -118,6 +118,7 @@ from rummykit.i18n import (
 from rummykit.i18n.levels import bot_name
 from rummykit.i18n.localize import localize_note, localize_reason
 from rummykit.match import Match, MatchEvent
+from rummykit.melding_table import swap_freed
 from rummykit.record import Record
 from rummykit.round import Event, Round
 from rummykit.rules import Rules
@@ -736,7 +737,8 @@ class PlaySession:
             legal = m.legal_actions()
             suggestion = hint(view, legal, m.round if not m.pending_buyback else None, self.lang)
             done = view.gin.layoffs_done if view.gin is not None else None
-            text = suggestion.text(self.lang, view.top_discard, view.phase, done)
+            table = [tm.meld for tm in view.melds]
+            text = suggestion.text(self.lang, view.top_discard, view.phase, done, table, view.rules)
             line = screen.faces_in(text, self.ascii_only)
             self.hint_at = len(m.actions)
             return Text.assemble((t("hint: ", "Tipp: "), "bold green"), line)
@@ -795,12 +797,28 @@ class PlaySession:
         self.hint_at = None
         self.highlight = ()
         if self.lang == "de":  # in words, as the German log says moves
-            words = [describe_action(a, "de", form="verb", rules=m.rules) for a in undone]
+            events = [e for e in m.history if isinstance(e, (Event, MatchEvent))][keep:]
+            words = [
+                describe_action(a, "de", form="verb", rules=m.rules, freed=_undone_freed(m, e))
+                for a, e in zip(undone, events, strict=True)
+            ]
         else:
             words = [str(a) for a in undone]
         self.add_log(Text(t("undone: ", "zurückgenommen: ") + "; ".join(words), style="yellow"))
         self.shown_seat = self.match.to_move
         return None
+
+
+def _undone_freed(match: Match, event: Event | MatchEvent) -> int | None:
+    """How many jokers the joker exchange of ``event`` took (read on the table as it lay before it),
+    for the words of an undo: ``Kreuz-5 Kreuz-7 gegen zwei Joker von Figur 1 tauschen``."""
+    if not isinstance(event, Event):
+        return None
+    for rnd in match.rounds:
+        history = rnd.history
+        if event.index < len(history) and history[event.index] is event:
+            return swap_freed(rnd, event)
+    return None
 
 
 # The command ----------------------------------------------------------------------------------------

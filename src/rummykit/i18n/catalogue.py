@@ -1446,6 +1446,15 @@ ERRORS: Final[tuple[Entry, ...]] = (
         "Stellung: hands_won ergibt zusammen {count}, mehr als hands_dealt ({number}): Ein Spiel hat "
         "höchstens einen Gewinner",
     ),
+    # Bots asked for by name (the terminal's --bots, the API's bot kinds).
+    (
+        "*",
+        "unknown bot {quoted}; available bots: {known}",
+        "unbekannter Bot {quoted}; verfügbare Bots: {known}",
+    ),
+    ("*", "unknown bot {quoted}; bots: {known}", "unbekannter Bot {quoted}; Bots: {known}"),
+    ("*", "unknown bot level {quoted}; levels: {known}", "unbekannte Stärke {quoted}; Stärken: {known}"),
+    ("*", "--bots is empty; bots: {known}", "--bots ist leer; Bots: {known}"),
     # Rule combinations the engine refuses (rules.py's validation raises "option: why"; the German
     # names the option by its label): the whys, by the templates below.
     *(("rules", REFUSED + en, REFUSED_DE + de) for en, de in REFUSALS),

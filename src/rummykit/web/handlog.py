@@ -20,11 +20,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rummykit.actions import Knock, KnockDeclare, Open, Pass, TakeDiscard
+from rummykit.actions import Knock, KnockDeclare, Open, Pass, Swap, TakeDiscard
 from rummykit.cards import Card
 from rummykit.disclosure import event_goes_out, public_action_text
 from rummykit.match import Match, MatchEvent
 from rummykit.melding_conditions import opening_points
+from rummykit.melding_table import swap_freed
 from rummykit.round import Event, Round
 from rummykit.views import Phase
 from rummykit.web.texts import move_texts
@@ -130,7 +131,8 @@ def log_entry(
     """One logged move as everybody may read it: ``index`` in the match's history, the seat, the
     public text (a card that ``goes_out`` face down is not named) in notation and in words (a card
     taken from the discard pile is named, ``take KD``: it lay face up; a gin ``pass`` says what it
-    passes on)."""
+    passes on; a joker exchange says how many jokers it took, ``swaps 6♣ 6♦ for two jokers of meld
+    1``, and carries that count as ``freed``)."""
     action = event.action
     taken = event.card if isinstance(event, Event) and isinstance(action, TakeDiscard) else None
     phase = None
@@ -140,8 +142,17 @@ def log_entry(
         phase = gin_move_phase(match.rounds[hand - 1], event)
         if phase is Phase.LAYOFF:
             layoffs_done = defender_layoffs_done(match.rounds[hand - 1], event)
+    freed = None
+    if in_match and isinstance(event, Event) and isinstance(action, Swap):
+        freed = swap_freed(match.rounds[hand - 1], event)
     texts = move_texts(
-        action, match.rules, goes_out=goes_out, taken=taken, phase=phase, layoffs_done=layoffs_done
+        action,
+        match.rules,
+        goes_out=goes_out,
+        taken=taken,
+        phase=phase,
+        layoffs_done=layoffs_done,
+        freed=freed,
     )
     if in_match and isinstance(event, Event) and isinstance(action, Open):
         points = opening_points(action, match.rules, turn_taken(match.rounds[hand - 1], event))
@@ -153,13 +164,16 @@ def log_entry(
         moved = f"{-event.old_total} → {-event.new_total}"  # as scores: the sheet's sign
         paid = {"en": f"{moved} for {event.chips} chips", "de": f"{moved} für {event.chips} Chips"}
         texts = {lang: f"{text}: {paid[lang]}" for lang, text in texts.items()}
-    return {
+    entry = {
         "index": index,
         "seat": event.seat,
         "action": public_action_text(action, match.rules, goes_out=goes_out, taken=taken),
         "texts": texts,
         "hand": hand,
     }
+    if freed is not None:
+        entry["freed"] = freed
+    return entry
 
 
 SeatDraw = Callable[[Match], list[dict[str, Any]]]

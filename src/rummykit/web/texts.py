@@ -212,14 +212,23 @@ def move_texts(
     taken: int | None = None,
     phase: Phase | None = None,
     layoffs_done: bool | None = None,
+    freed: int | None = None,
 ) -> dict[str, str]:
     """A logged move without its subject in every language; a card that goes face down is not named
     (``lays off the queen of hearts on meld 3`` / ``legt Herz-Dame an Figur 3 an``), a card taken
     from the discard pile (``taken``, face up for everybody) is (``takes the 7 of hearts from the
-    discard pile``); ``layoffs_done`` tells which of a gin defender's two passes it is."""
+    discard pile``); ``layoffs_done`` tells which of a gin defender's two passes it is; ``freed``
+    counts the jokers a joker exchange took (``swaps 6♣ 6♦ for two jokers of meld 1``)."""
     return in_every_language(
         lambda lang: describe_action(
-            action, lang, rules=rules, goes_out=goes_out, taken=taken, phase=phase, layoffs_done=layoffs_done
+            action,
+            lang,
+            rules=rules,
+            goes_out=goes_out,
+            taken=taken,
+            phase=phase,
+            layoffs_done=layoffs_done,
+            freed=freed,
         )
     )
 

@@ -24,7 +24,7 @@ const I18N = {
     knock_phase: "discard, lay your melds one by one, then pass", layoff_phase: "lay off, pass, lay melds, pass",
     total: "Total", running_total: "total", bonuses: "Bonuses", bonus_note: "The game went to the first to reach {n}; the bonuses came after it.", hand: "Hand", seat: "Seat", player_n: "Player {n}", open_seat: "open", bot: "bot", away: "away",
     you: "you", cards: "cards", card: "card", opened: "opened", stock: "Stock", pile: "Discard pile",
-    round_over: "Hand over", match_over: "Match over", winner: "Winner", winners: "Winners", tie_most_hands_won: "tie broken: most hands won", tie_best_last_hand: "tie broken: best score in the last hand all of them played", pot_won: "The winner takes the pot: {n} chips", pot_shared: "The winners share the pot: {n} chips",
+    round_over: "Hand over", match_over: "Match over", final_sheet: "Score sheet: all {n} hands", final_sheet_one: "Score sheet: the 1 hand", winner: "Winner", winners: "Winners", tie_most_hands_won: "tie broken: most hands won", tie_best_last_hand: "tie broken: best score in the last hand all of them played", pot_won: "The winner takes the pot: {n} chips", pot_shared: "The winners share the pot: {n} chips",
     points: "points", point: "point", deadwood: "Deadwood", went_out: "went out", rummy_call: "called Rummy",
     knock_call: "knocked", stock_exhausted: "stock exhausted — not scored", new_table: "New table",
     gin_call: "has gin", undercut_by: "{name} undercut", wall_dead: "the stock reached the wall — not scored",
@@ -62,7 +62,7 @@ const I18N = {
     hand_again_1: "Hand {n} (hand 1 not scored)", hand_again: "Hand {n} (hands 1–{k} not scored)", dealer: "Dealer",
     redealt: " (dealt again)", redealt_k: " (dealt again {k}×)", redeal_note: "This hand does not count: the same dealer deals again.",
     last_move: "Last move", last_moves: "Last moves", meanwhile: "Meanwhile",
-    turn_take: "takes the {card}", turn_laid: "lays out {n} cards", turn_laid_points: "lays out {n} cards ({points} points)", turn_layoff_card: "lays off the {card}", turn_layoff: "lays off {n} cards", turn_swap: "swaps for a joker",
+    turn_take: "takes the {card}", turn_laid: "lays out {n} cards", turn_laid_points: "lays out {n} cards ({points} points)", turn_layoff_card: "lays off the {card}", turn_layoff: "lays off {n} cards", turn_swap: "swaps {cards} for {jokers} of meld {n}", turn_swap_card: "swaps the {cards} for {jokers} of meld {n}", swap_jokers: "jokers", swap_jokers_1: "a joker", swap_jokers_2: "two jokers", swap_jokers_3: "three jokers", swap_jokers_4: "four jokers",
     stood_in: "A bot played for you while you were not connected: {moves}", stood_in_last: "A bot played {n} turns for you while you were not connected; the last: {moves}", stood_in_n: "A bot made {n} moves for you while you were not connected",
     chat_queued: "your chat line waits for the connection",
     moves_full: "The moves in full", moves_none: "No moves yet", k_moves: "hear the others' moves since your last one in full", sort_suit: "Sort by suit", sort_rank: "Sort by rank", sort_melds: "Sort by melds",
@@ -147,7 +147,7 @@ const I18N = {
     knock_phase: "abwerfen, Figuren einzeln auslegen, dann passen", layoff_phase: "anlegen, passen, auslegen, passen",
     total: "Summe", running_total: "Stand", bonuses: "Boni", bonus_note: "Gewonnen hat, wer zuerst {n} erreichte; die Boni kamen danach.", hand: "Spiel", seat: "Platz", player_n: "Spieler {n}", open_seat: "frei", bot: "Bot", away: "abwesend",
     you: "du", cards: "Karten", card: "Karte", opened: "ausgelegt", stock: "Stoß", pile: "Ablage",
-    round_over: "Spiel beendet", match_over: "Partie beendet", winner: "Gewinner", winners: "Gewinner", tie_most_hands_won: "Gleichstand entschieden: die meisten gewonnenen Spiele", tie_best_last_hand: "Gleichstand entschieden: bestes Ergebnis im letzten Spiel, in dem alle mitspielten", pot_won: "Der Gewinner bekommt den Pott: {n} Chips", pot_shared: "Die Gewinner teilen sich den Pott: {n} Chips",
+    round_over: "Spiel beendet", match_over: "Partie beendet", final_sheet: "Punkteliste: alle {n} Spiele", final_sheet_one: "Punkteliste: das eine Spiel", winner: "Gewinner", winners: "Gewinner", tie_most_hands_won: "Gleichstand entschieden: die meisten gewonnenen Spiele", tie_best_last_hand: "Gleichstand entschieden: bestes Ergebnis im letzten Spiel, in dem alle mitspielten", pot_won: "Der Gewinner bekommt den Pott: {n} Chips", pot_shared: "Die Gewinner teilen sich den Pott: {n} Chips",
     points: "Punkte", point: "Punkt", deadwood: "Restpunkte", went_out: "hat ausgemacht", rummy_call: "hat Rummy gerufen",
     knock_call: "hat geklopft", stock_exhausted: "Stoß aufgebraucht – keine Wertung",
     gin_call: "hat Gin", undercut_by: "{name} unterbietet", wall_dead: "der Stoß hat die Mauer erreicht – keine Wertung",
@@ -187,7 +187,7 @@ const I18N = {
     hand_again_1: "Spiel {n} (Spiel 1 zählte nicht)", hand_again: "Spiel {n} (Spiele 1–{k} zählten nicht)", dealer: "Geber",
     redealt: " (neu gegeben)", redealt_k: " (neu gegeben {k}×)", redeal_note: "Dieses Spiel zählt nicht: derselbe Geber gibt neu.",
     last_move: "Letzter Zug", last_moves: "Letzte Züge", meanwhile: "Inzwischen",
-    turn_take: "nimmt {card}", turn_laid: "legt {n} Karten aus", turn_laid_points: "legt {n} Karten aus ({points} Punkte)", turn_layoff_card: "legt {card} an", turn_layoff: "legt {n} Karten an", turn_swap: "tauscht einen Joker ein",
+    turn_take: "nimmt {card}", turn_laid: "legt {n} Karten aus", turn_laid_points: "legt {n} Karten aus ({points} Punkte)", turn_layoff_card: "legt {card} an", turn_layoff: "legt {n} Karten an", turn_swap: "tauscht {cards} gegen {jokers} von Figur {n}", turn_swap_card: "tauscht {cards} gegen {jokers} von Figur {n}", swap_jokers: "Joker", swap_jokers_1: "einen Joker", swap_jokers_2: "zwei Joker", swap_jokers_3: "drei Joker", swap_jokers_4: "vier Joker",
     stood_in: "Ein Bot hat für dich gespielt, während du nicht verbunden warst: {moves}", stood_in_last: "Ein Bot hat {n} Züge lang für dich gespielt, während du nicht verbunden warst; zuletzt: {moves}", stood_in_n: "Ein Bot hat {n} Züge für dich gemacht, während du nicht verbunden warst",
     chat_queued: "deine Chat-Zeile wartet auf die Verbindung",
     moves_full: "Die Züge ausführlich", moves_none: "Noch keine Züge", k_moves: "die Züge der anderen seit deinem letzten ausführlich hören", sort_suit: "Nach Farbe sortieren", sort_rank: "Nach Wert sortieren", sort_melds: "Nach Figuren sortieren",
@@ -548,10 +548,16 @@ function onMessage(msg) {
     case "state": {
       const replayed = S.chatReplay;
       S.chatReplay = false;
-      const notes = [settleOutbox(msg), stoodInText(msg)].filter(Boolean);
-      if (notes.length) flash(notes.join(" "));
+      const unsent = settleOutbox(msg);
+      // What a bot played for the player while away: where the state opens a hand's result (the bot
+      // finished the hand), said in that dialog (showOverlay); flashed behind it, it was neither seen
+      // nor heard. Otherwise flashed, after the state is drawn.
+      S.stoodInNote = stoodInText(msg);
       if (replayed) resendChat();
       onState(msg);
+      const notes = [unsent, S.stoodInNote].filter(Boolean);
+      S.stoodInNote = null;
+      if (notes.length) flash(notes.join(" "));
       break;
     }
     case "error":
@@ -1388,8 +1394,13 @@ function turnLine(run, named = true) {
     }
     if (verb === "layoff" && words.length === 4) { counted("layoff").cards.push(words[1]); continue; }
     if (verb === "swap") {
-      parts.push({ kind: "swap" });
-      const [, ...then] = e.action.split(" then ");
+      // "swap 5H 7H on 1 then …": the cards put in, the meld, and the jokers they took (the entry's
+      // "freed"; one card takes one joker).
+      const [head, ...then] = e.action.split(" then ");
+      const said = head.split(" "), on = said.indexOf("on");
+      const cards = said.slice(1, on);
+      const freed = e.freed || (cards.length === 1 ? 1 : null);
+      parts.push({ kind: "swap", cards, target: said[on + 1], freed });
       for (const step of then) {
         const w = step.split(" ");
         if (w[0] === "meld") counted("laid").cards.push(...w.slice(1).filter((x) => x !== "|"));
@@ -1403,15 +1414,19 @@ function turnLine(run, named = true) {
     const line = run.entries.map((e) => (named ? logLine(e) : localText(e, e.action))).join(" · ");
     return { shown: line, heard: line };
   }
-  const say = (name) => parts.map((p) => {
+  const say = (name, sep) => parts.map((p) => {
     if (p.kind === "take") return t("turn_take", { card: name(p.cards[0]) });
     if (p.kind === "laid") return p.points === null ? t("turn_laid", { n: p.cards.length }) : t("turn_laid_points", { n: p.cards.length, points: p.points });
     if (p.kind === "layoff") return p.cards.length === 1 ? t("turn_layoff_card", { card: name(p.cards[0]) }) : t("turn_layoff", { n: p.cards.length });
-    if (p.kind === "swap") return t("turn_swap");
+    if (p.kind === "swap") {
+      const jokers = t(p.freed >= 1 && p.freed <= 4 ? `swap_jokers_${p.freed}` : "swap_jokers");
+      const key = p.cards.length === 1 ? "turn_swap_card" : "turn_swap";
+      return t(key, { cards: p.cards.map(name).join(sep), jokers, n: p.target });
+    }
     return p.text;
   }).join(", ");
   const who = named ? `${seatName(run.seat)}: ` : "";
-  return { shown: `${who}${say(Cards.objectLabel)}`, heard: `${who}${say(Cards.objectName)}` };
+  return { shown: `${who}${say(Cards.objectLabel, " ")}`, heard: `${who}${say(Cards.objectName, ", ")}` };
 }
 
 // What the line above the table says to a screen reader: only the moves it has not said yet. The
@@ -2486,11 +2501,19 @@ function runningTotals(st, won) {
 }
 
 function renderScores() {
-  const st = S.state, m = st.match, n = st.table.players;
+  const st = S.state, n = st.table.players;
   // Three seats and more: a wider side panel (five and six: wider still), so every column shows.
   $("#game").classList.toggle("many-seats", n >= 3);
   $("#game").classList.toggle("most-seats", n >= 5);
   document.documentElement.style.setProperty("--seats", n);  // a name's share of a phone's sheet (style.css)
+  $("#scores").innerHTML = sheetHtml(st);
+}
+
+// The score sheet: every hand's points with the total after it, the buy-backs, the bonuses, the totals
+// and what is left to a limit or a target. At the match's end (winners, the seats that won) the
+// winners' totals are marked, for the eye and in words.
+function sheetHtml(st, winners = null) {
+  const m = st.match, n = st.table.players;
   // Under each hand's points the total after it, as a tournament's sheet keeps it (the header says so).
   let html = `<table class="scores"><thead><tr><th>${t("hand")}<small class="running">${t("running_total")}</small></th>`;
   // Your own column says "you" (the full name is its title): a long name cut to "Anna (…" said nothing.
@@ -2528,7 +2551,9 @@ function renderScores() {
   }
   const totals = matchTotals(st);
   html += bonusRow(m);
-  html += `<tr class="total"><td>${t("total")}</td>` + totals.map((p) => `<td>${p}</td>`).join("") + "</tr>";
+  const winner = (i) => (winners && winners.includes(i) ? ` class="win"` : "");
+  const said = (i) => (winners && winners.includes(i) ? `<span class="sr-only"> (${t("winner")})</span>` : "");
+  html += `<tr class="total"><td>${t("total")}</td>` + totals.map((p, i) => `<td${winner(i)}>${p}${said(i)}</td>`).join("") + "</tr>";
   if (won) {
     html += `<tr class="limit"><td>${escapeHtml(t("still_needed", { n: target }))}</td>`
       + totals.map((p) => `<td>${Math.max(0, target - p)}</td>`).join("") + "</tr>";
@@ -2548,7 +2573,7 @@ function renderScores() {
     html += `<tr><td>${t("chips")}</td>` + m.chips.map((p) => `<td>${p}</td>`).join("") + "</tr>";
     html += `<tr><td>${t("pot")}</td><td colspan="${n}">${m.pot}</td></tr>`;
   }
-  $("#scores").innerHTML = html + "</tbody></table>";
+  return html + "</tbody></table>";
 }
 
 // Chat: lines go in as text; a muted seat's lines are hidden for this page only.
@@ -2829,12 +2854,17 @@ function ginSum(r) {
 }
 
 function showOverlay(html, button, onClick, first) {
+  // A note of what a bot played for the player (S.stoodInNote), waiting to be said: said here, under
+  // the heading and with the dialog's description, rather than behind the dialog.
+  const note = S.stoodInNote;
+  S.stoodInNote = null;
+  if (note) html = html.replace("</h2>", `</h2><p class="stood-in-note">${spokenHtml(note)}</p>`);
   $("#overlay-body").innerHTML = html;
   // The dialog is named by its heading ("Spiel beendet", "Partie beendet"), in the page's language.
   const heading = $("#overlay-body h2");
   if (heading) $("#overlay").setAttribute("aria-labelledby", heading.id); else $("#overlay").removeAttribute("aria-labelledby");
   // And described by who won and how the points came about, read as the dialog opens.
-  const said = describedText([...$("#overlay-body").querySelectorAll(".winners, .pot-won, .result-head, .gin-sum")]);
+  const said = describedText([...$("#overlay-body").querySelectorAll(".stood-in-note, .winners, .pot-won, .result-head, .gin-sum")]);
   if (said) {
     const p = document.createElement("p");
     p.id = "overlay-said"; p.hidden = true; p.textContent = said;
@@ -2951,6 +2981,14 @@ function showMatchOver(state) {
   // may end with the smaller total: said, not left to look like a mistake.
   const target = targetScore(state);
   if ((m.bonuses || []).some((b) => b) && target !== null) html += `<p class="bonus-note">${escapeHtml(t("bonus_note", { n: target }))}</p>`;
+  // The whole score sheet, every hand to the winner's total, one step away (a disclosure the keyboard
+  // reaches and a screen reader says, "collapsed"): the totals alone left the match's course to memory.
+  const played = (m.hands || []).length;
+  if (played) {
+    const label = t(played === 1 ? "final_sheet_one" : "final_sheet", { n: played });
+    html += `<details class="final-sheet"><summary>${escapeHtml(label)}</summary>`
+      + `<div class="final-sheet-body" role="region" tabindex="0" aria-label="${escapeHtml(label)}">${sheetHtml(state, m.winners)}</div></details>`;
+  }
   // The match's record (every deal and move) is handed out now that nobody plays it any more.
   const code = encodeURIComponent(S.code);
   html += `<p class="record-link"><a href="/api/tables/${code}/record" download="rummykit-${code}.json">${t("record_link")}</a> <span class="note">(${t("record_note")})</span></p>`;
