@@ -148,3 +148,98 @@ def test_a_waiting_move_then_refused_is_told_to_everybody_who_was_told_it_waits(
             assert told["texts"]["de"].startswith("Der Zug konnte nicht gespeichert werden")
             assert web.next_of(ws, "error")["code"] == "storage"
             store.append_actions = original  # type: ignore[method-assign]
+
+
+def test_a_group_behind_a_held_lock_is_refused_after_one_wait_on_postgres(
+    postgres_url: str, web: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A lock timeout is no single move's fault: the group is refused as a whole after one wait,
+    not tried again move by move, each waiting as long (a group of n moves held every table of the
+    process, and its lease, for n + 1 lock timeouts, where the player was promised one)."""
+    import asyncio
+
+    from sqlalchemy.exc import OperationalError
+
+    from rummykit.web.limits import ServerSettings
+    from rummykit.web.manager import TableManager
+    from rummykit.web.store import StoredAction, StoredTable
+
+    url = web.fresh_database(postgres_url, "rk_group_lock")
+    monkeypatch.setattr(store_module, "LOCK_TIMEOUT_MS", 300)
+    store = Store(url)
+    codes = ["GRPAAA", "GRPBBB", "GRPCCC"]
+    for code in codes:
+        store.create(StoredTable(code, "german", 2, 1, None, 0, "playing", [], 60.0, []))
+    calls: list[int] = []
+    original = store.append_actions
+
+    def counted(actions: Any) -> None:
+        calls.append(len(actions))
+        original(actions)
+
+    store.append_actions = counted  # type: ignore[method-assign]
+    operator = create_engine(url)
+
+    async def main() -> list[Any]:
+        manager = TableManager(store, ServerSettings())
+        try:
+            return await asyncio.gather(
+                *(manager.append(StoredAction(code, 0, 0, "draw")) for code in codes), return_exceptions=True
+            )
+        finally:
+            await manager.close()
+
+    try:
+        with operator.connect() as holder:
+            holder.execute(text("LOCK TABLE rk_actions IN EXCLUSIVE MODE"))
+            results = asyncio.run(main())
+            holder.rollback()
+        assert all(isinstance(r, OperationalError) for r in results)
+        assert calls == [3]  # one attempt, one wait for the lock
+        assert all(store.actions(code) == [] for code in codes)
+    finally:
+        operator.dispose()
+        store.close()
+
+
+def test_a_group_after_a_lost_connection_is_stored_on_a_new_one_on_postgres(
+    postgres_url: str, web: Any
+) -> None:
+    """The connection kept for the moves is gone (the database restarted, or ended it): the group is
+    tried once more on a new connection, and stored."""
+    import asyncio
+
+    from rummykit.web.limits import ServerSettings
+    from rummykit.web.manager import TableManager
+    from rummykit.web.store import StoredAction, StoredTable
+
+    url = web.fresh_database(postgres_url, "rk_group_lost")
+    store = Store(url)
+    codes = ["LOSTAA", "LOSTBB"]
+    for code in codes:
+        store.create(StoredTable(code, "german", 2, 1, None, 0, "playing", [], 60.0, []))
+    store.append_actions([StoredAction(codes[0], 0, 0, "draw")])  # opens the kept connection
+    assert store._writer is not None
+    writer = store._writer.exec_driver_sql("SELECT pg_backend_pid()").scalar()
+    store._writer.rollback()
+    operator = create_engine(url)
+
+    async def main() -> list[Any]:
+        manager = TableManager(store, ServerSettings())
+        try:
+            return await asyncio.gather(
+                manager.append(StoredAction(codes[0], 1, 0, "discard 3H")),
+                manager.append(StoredAction(codes[1], 0, 0, "draw")),
+                return_exceptions=True,
+            )
+        finally:
+            await manager.close()
+
+    try:
+        with operator.connect() as c:
+            assert c.execute(text("SELECT pg_terminate_backend(:p)"), {"p": writer}).scalar()
+        assert asyncio.run(main()) == [None, None]
+        assert store.actions(codes[0]) == ["draw", "discard 3H"] and store.actions(codes[1]) == ["draw"]
+    finally:
+        operator.dispose()
+        store.close()

@@ -31,7 +31,7 @@ from functools import partial
 from typing import Any, Final, Literal, TypeVar
 
 from sqlalchemy import Connection
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from rummykit.bots import BOT_LEVELS, Bot, make_bot
 from rummykit.errors import RulesError, RummyError, quoted
@@ -230,8 +230,8 @@ class TableManager:
         """Store one action in the next group commit; returns once that transaction committed.
 
         Moves arriving during one event-loop tick, on any tables, share one transaction (and one
-        trip to the database thread); a failing group is retried action by action, so one refused
-        action (a version already taken) fails alone."""
+        trip to the database thread); a group refused for an action number already taken is retried
+        action by action, so that action fails alone (:meth:`_append_group` for other errors)."""
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pending.append((record, future))
         if self._writer is None or self._writer.done():
@@ -243,8 +243,8 @@ class TableManager:
             await asyncio.sleep(0)  # the rest of this tick's moves join the group
             group, self._pending = self._pending, []
             try:
-                await self.db(self.store.append_actions, [record for record, _ in group])
-            except Exception:
+                await self._append_group([record for record, _ in group])
+            except IntegrityError:
                 for record, future in group:
                     try:
                         await self.db(self.store.append_actions, [record])
@@ -254,10 +254,28 @@ class TableManager:
                     else:
                         if not future.done():
                             future.set_result(None)
+            except Exception as exc:
+                for _, future in group:
+                    if not future.done():
+                        future.set_exception(exc)
             else:
                 for _, future in group:
                     if not future.done():
                         future.set_result(None)
+
+    async def _append_group(self, records: list[StoredAction]) -> None:
+        """Store one group. Only an :class:`IntegrityError` (an action number taken) is one action's
+        fault, which :meth:`_write_groups` then finds action by action; any other error (a lock or
+        statement timeout, a full disk) refuses the whole group at once: tried again action by
+        action, each would wait as long again (a group of n moves held every table of the process,
+        and its lease renewal behind them on the database thread, for n + 1 lock timeouts). A
+        connection lost since the last group (a restarted database) is tried once more, on a new one."""
+        try:
+            await self.db(self.store.append_actions, records)
+        except DBAPIError as exc:
+            if not exc.connection_invalidated:
+                raise
+            await self.db(self.store.append_actions, records)
 
     async def think(self, key: str, bot: Bot, match: bytes, rng: random.Random) -> Decision:
         """A bot's decision on a snapshot of a match (:func:`~rummykit.web.thinking.snapshot`), made
