@@ -243,3 +243,40 @@ def test_a_group_after_a_lost_connection_is_stored_on_a_new_one_on_postgres(
     finally:
         operator.dispose()
         store.close()
+
+
+def test_lookups_do_not_queue_before_the_moves_on_postgres(postgres_url: str, web: Any) -> None:
+    """A lookup by code (its shared rate bucket, its row) and the lobby list run beside the moves'
+    database thread: with that thread busy (a group commit waiting), they are answered, so strangers'
+    lookups cannot queue before every table's moves."""
+    import asyncio
+    import threading
+
+    from rummykit.web.limits import RateLimiter, ServerSettings
+    from rummykit.web.manager import TableManager
+    from rummykit.web.protocol import CreateTable
+
+    url = web.fresh_database(postgres_url, "rk_lookups_beside")
+    held = threading.Event()
+
+    async def main() -> tuple[dict[str, Any], float, int]:
+        manager = TableManager(Store(url), ServerSettings())
+        await manager.load()
+        try:
+            table, _seat, _token = await manager.create(CreateTable(preset="gin", seats=2), "192.0.2.1")
+            code = table.code
+            manager.unload(table)  # another process's table, as this one sees it: its row is read
+            busy = asyncio.ensure_future(manager.db(held.wait, 30))  # the moves' thread, held
+            try:
+                lobby = await asyncio.wait_for(manager.lobby(code, "192.0.2.7"), 10)
+                wait = await asyncio.wait_for(manager.take(RateLimiter(10, 30), "requests", "192.0.2.7"), 10)
+                listed = await asyncio.wait_for(manager.lobbies(), 10)
+            finally:
+                held.set()
+                await busy
+            return lobby, wait, len(listed)
+        finally:
+            await manager.close()
+
+    lobby, wait, listed = asyncio.run(main())
+    assert lobby["status"] == "waiting" and wait == 0.0 and listed == 1
