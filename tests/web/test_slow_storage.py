@@ -280,3 +280,51 @@ def test_lookups_do_not_queue_before_the_moves_on_postgres(postgres_url: str, we
 
     lobby, wait, listed = asyncio.run(main())
     assert lobby["status"] == "waiting" and wait == 0.0 and listed == 1
+
+
+def test_the_lease_is_renewed_while_the_moves_wait_on_postgres(
+    postgres_url: str, web: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A group commit waiting for a lock holds the moves' database thread up to the lock timeout, as
+    long as a lease lasts: the lease is renewed beside it, so the other processes do not take the
+    tables of a process that is alive."""
+    import asyncio
+    import threading
+
+    from rummykit.web import manager as manager_module
+    from rummykit.web import owners
+    from rummykit.web.limits import ServerSettings
+    from rummykit.web.manager import TableManager
+
+    monkeypatch.setattr(owners, "LEASE_SECONDS", 1.0)
+    monkeypatch.setattr(manager_module, "RENEW_SECONDS", 0.2)
+    url = web.fresh_database(postgres_url, "rk_lease_beside")
+    held = threading.Event()
+    reader = create_engine(url)
+
+    def alive() -> bool:
+        with reader.connect() as c:
+            live = "SELECT bool_and(lease_until > timezone('UTC', now())) FROM rk_processes"
+            return bool(c.execute(text(live)).scalar())
+
+    async def main() -> list[bool]:
+        manager = TableManager(Store(url), ServerSettings())
+        await manager.load()
+        seen = []
+        try:
+            busy = asyncio.ensure_future(manager.db(held.wait, 30))  # the moves' thread, held
+            try:
+                for _ in range(4):
+                    await asyncio.sleep(0.5)
+                    seen.append(await asyncio.to_thread(alive))
+            finally:
+                held.set()
+                await busy
+        finally:
+            await manager.close()
+        return seen
+
+    try:
+        assert asyncio.run(main()) == [True] * 4
+    finally:
+        reader.dispose()
