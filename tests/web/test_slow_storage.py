@@ -148,3 +148,183 @@ def test_a_waiting_move_then_refused_is_told_to_everybody_who_was_told_it_waits(
             assert told["texts"]["de"].startswith("Der Zug konnte nicht gespeichert werden")
             assert web.next_of(ws, "error")["code"] == "storage"
             store.append_actions = original  # type: ignore[method-assign]
+
+
+def test_a_group_behind_a_held_lock_is_refused_after_one_wait_on_postgres(
+    postgres_url: str, web: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A lock timeout is no single move's fault: the group is refused as a whole after one wait,
+    not tried again move by move, each waiting as long (a group of n moves held every table of the
+    process, and its lease, for n + 1 lock timeouts, where the player was promised one)."""
+    import asyncio
+
+    from sqlalchemy.exc import OperationalError
+
+    from rummykit.web.limits import ServerSettings
+    from rummykit.web.manager import TableManager
+    from rummykit.web.store import StoredAction, StoredTable
+
+    url = web.fresh_database(postgres_url, "rk_group_lock")
+    monkeypatch.setattr(store_module, "LOCK_TIMEOUT_MS", 300)
+    store = Store(url)
+    codes = ["GRPAAA", "GRPBBB", "GRPCCC"]
+    for code in codes:
+        store.create(StoredTable(code, "german", 2, 1, None, 0, "playing", [], 60.0, []))
+    calls: list[int] = []
+    original = store.append_actions
+
+    def counted(actions: Any) -> None:
+        calls.append(len(actions))
+        original(actions)
+
+    store.append_actions = counted  # type: ignore[method-assign]
+    operator = create_engine(url)
+
+    async def main() -> list[Any]:
+        manager = TableManager(store, ServerSettings())
+        try:
+            return await asyncio.gather(
+                *(manager.append(StoredAction(code, 0, 0, "draw")) for code in codes), return_exceptions=True
+            )
+        finally:
+            await manager.close()
+
+    try:
+        with operator.connect() as holder:
+            holder.execute(text("LOCK TABLE rk_actions IN EXCLUSIVE MODE"))
+            results = asyncio.run(main())
+            holder.rollback()
+        assert all(isinstance(r, OperationalError) for r in results)
+        assert calls == [3]  # one attempt, one wait for the lock
+        assert all(store.actions(code) == [] for code in codes)
+    finally:
+        operator.dispose()
+        store.close()
+
+
+def test_a_group_after_a_lost_connection_is_stored_on_a_new_one_on_postgres(
+    postgres_url: str, web: Any
+) -> None:
+    """The connection kept for the moves is gone (the database restarted, or ended it): the group is
+    tried once more on a new connection, and stored."""
+    import asyncio
+
+    from rummykit.web.limits import ServerSettings
+    from rummykit.web.manager import TableManager
+    from rummykit.web.store import StoredAction, StoredTable
+
+    url = web.fresh_database(postgres_url, "rk_group_lost")
+    store = Store(url)
+    codes = ["LOSTAA", "LOSTBB"]
+    for code in codes:
+        store.create(StoredTable(code, "german", 2, 1, None, 0, "playing", [], 60.0, []))
+    store.append_actions([StoredAction(codes[0], 0, 0, "draw")])  # opens the kept connection
+    assert store._writer is not None
+    writer = store._writer.exec_driver_sql("SELECT pg_backend_pid()").scalar()
+    store._writer.rollback()
+    operator = create_engine(url)
+
+    async def main() -> list[Any]:
+        manager = TableManager(store, ServerSettings())
+        try:
+            return await asyncio.gather(
+                manager.append(StoredAction(codes[0], 1, 0, "discard 3H")),
+                manager.append(StoredAction(codes[1], 0, 0, "draw")),
+                return_exceptions=True,
+            )
+        finally:
+            await manager.close()
+
+    try:
+        with operator.connect() as c:
+            assert c.execute(text("SELECT pg_terminate_backend(:p)"), {"p": writer}).scalar()
+        assert asyncio.run(main()) == [None, None]
+        assert store.actions(codes[0]) == ["draw", "discard 3H"] and store.actions(codes[1]) == ["draw"]
+    finally:
+        operator.dispose()
+        store.close()
+
+
+def test_lookups_do_not_queue_before_the_moves_on_postgres(postgres_url: str, web: Any) -> None:
+    """A lookup by code (its shared rate bucket, its row) and the lobby list run beside the moves'
+    database thread: with that thread busy (a group commit waiting), they are answered, so strangers'
+    lookups cannot queue before every table's moves."""
+    import asyncio
+    import threading
+
+    from rummykit.web.limits import RateLimiter, ServerSettings
+    from rummykit.web.manager import TableManager
+    from rummykit.web.protocol import CreateTable
+
+    url = web.fresh_database(postgres_url, "rk_lookups_beside")
+    held = threading.Event()
+
+    async def main() -> tuple[dict[str, Any], float, int]:
+        manager = TableManager(Store(url), ServerSettings())
+        await manager.load()
+        try:
+            table, _seat, _token = await manager.create(CreateTable(preset="gin", seats=2), "192.0.2.1")
+            code = table.code
+            manager.unload(table)  # another process's table, as this one sees it: its row is read
+            busy = asyncio.ensure_future(manager.db(held.wait, 30))  # the moves' thread, held
+            try:
+                lobby = await asyncio.wait_for(manager.lobby(code, "192.0.2.7"), 10)
+                wait = await asyncio.wait_for(manager.take(RateLimiter(10, 30), "requests", "192.0.2.7"), 10)
+                listed = await asyncio.wait_for(manager.lobbies(), 10)
+            finally:
+                held.set()
+                await busy
+            return lobby, wait, len(listed)
+        finally:
+            await manager.close()
+
+    lobby, wait, listed = asyncio.run(main())
+    assert lobby["status"] == "waiting" and wait == 0.0 and listed == 1
+
+
+def test_the_lease_is_renewed_while_the_moves_wait_on_postgres(
+    postgres_url: str, web: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A group commit waiting for a lock holds the moves' database thread up to the lock timeout, as
+    long as a lease lasts: the lease is renewed beside it, so the other processes do not take the
+    tables of a process that is alive."""
+    import asyncio
+    import threading
+
+    from rummykit.web import manager as manager_module
+    from rummykit.web import owners
+    from rummykit.web.limits import ServerSettings
+    from rummykit.web.manager import TableManager
+
+    monkeypatch.setattr(owners, "LEASE_SECONDS", 1.0)
+    monkeypatch.setattr(manager_module, "RENEW_SECONDS", 0.2)
+    url = web.fresh_database(postgres_url, "rk_lease_beside")
+    held = threading.Event()
+    reader = create_engine(url)
+
+    def alive() -> bool:
+        with reader.connect() as c:
+            live = "SELECT bool_and(lease_until > timezone('UTC', now())) FROM rk_processes"
+            return bool(c.execute(text(live)).scalar())
+
+    async def main() -> list[bool]:
+        manager = TableManager(Store(url), ServerSettings())
+        await manager.load()
+        seen = []
+        try:
+            busy = asyncio.ensure_future(manager.db(held.wait, 30))  # the moves' thread, held
+            try:
+                for _ in range(4):
+                    await asyncio.sleep(0.5)
+                    seen.append(await asyncio.to_thread(alive))
+            finally:
+                held.set()
+                await busy
+        finally:
+            await manager.close()
+        return seen
+
+    try:
+        assert asyncio.run(main()) == [True] * 4
+    finally:
+        reader.dispose()

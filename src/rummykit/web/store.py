@@ -112,7 +112,7 @@ instead of hanging every table behind it. Each new connection then sets its sess
 ``options`` is refused by some): the database cancels a statement that waits
 :data:`LOCK_TIMEOUT_MS` for a lock (an operator's ``LOCK TABLE`` or ``ALTER TABLE``, a stuck
 session holding a row) or runs :data:`STATEMENT_TIMEOUT_MS`: its transaction is rolled back, so the
-move is refused as unstored and nothing changed (all writes of the server run on one thread, so one
+move is refused as unstored and nothing changed (the moves and the lobby's writes run on one thread, so one
 waiting statement would otherwise hold every table's moves). Migrations lift both
 (:func:`rummykit.web.migrations.upgrade`). A database whose process is frozen answers nothing,
 not even that cancel: its moves wait, and the tables are told so
