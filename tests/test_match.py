@@ -385,8 +385,9 @@ def test_a_shared_pot_s_odd_chip_goes_to_the_first_winner_from_the_dealer_s_left
 
 def test_R9_no_buyback_offer_with_a_tie_at_the_top() -> None:
     """R9: A 95, B 95, C 23 after the hand. The highest other total not above 95 is 95, so a buy-back
-    would cost 5 chips and lower nothing: neither A nor B is offered one (D8 as amended: no offer that
-    does not lower the total), and the next hand is dealt at once."""
+    would cost 5 chips and lower nothing. The rules reference calls A eligible and expects a rational
+    player to decline; this engine does not offer what can only cost chips (the rules pages say so),
+    which ends the same: neither A nor B is offered one, and the next hand is dealt at once."""
     m = rubber(
         [DW[5], B3, KNOCK3],
         dealer=2,
