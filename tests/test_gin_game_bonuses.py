@@ -108,10 +108,26 @@ def test_an_undercut_is_a_hand_won_by_the_defender() -> None:
     assert match.gains == [0, 2 * (39 + 50)] and match.bonuses == [0, 39 + 100]
 
 
+def test_the_bonuses_are_itemised_as_score_sheets_list_them() -> None:
+    """Box bonus per hand won, the game bonus and what the shutout's doubling added, per seat; their
+    sum is the seat's bonus. Zeros while the game runs."""
+    match = last_hand(gains=(20, 15), hands_won=(2, 1), box_bonus=25, game_bonus=100)
+    assert match.bonus_parts() == (rk.BonusParts(3, 75, 100, 0), rk.BonusParts(1, 25, 0, 0))
+    shutout = last_hand(gains=(20, 0), hands_won=(2, 0), box_bonus=25, game_bonus=100, shutout_doubles=True)
+    assert shutout.bonus_parts() == (rk.BonusParts(3, 75, 100, 20 + 57 + 75 + 100), rk.BonusParts(0, 0, 0, 0))
+    assert [sum((p.box, p.game, p.shutout)) for p in shutout.bonus_parts()] == shutout.bonuses
+    running = rk.Match.new(rules(box_bonus=25), 2, seed=3)
+    assert running.bonus_parts() == (rk.BonusParts(0, 0, 0, 0),) * 2
+
+
 def test_match_json_sends_the_bonuses() -> None:
     match = last_hand(gains=(20, 15), hands_won=(2, 1), box_bonus=25)
     sent = match_json(match)
     assert sent["bonuses"] == [75, 25] and sent["gains"] == [152, 40]
+    assert sent["bonus_parts"] == [
+        {"hands_won": 3, "box": 75, "game": 0, "shutout": 0},
+        {"hands_won": 1, "box": 25, "game": 0, "shutout": 0},
+    ]
     fresh = rk.Match.new(rules(box_bonus=25), 2, seed=3)
     assert match_json(fresh)["bonuses"] == [0, 0]
 

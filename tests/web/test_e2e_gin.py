@@ -396,6 +396,35 @@ def test_a_game_to_100_counts_the_points_won_and_what_each_still_needs(
     page.click("#btn-lang")
 
 
+def test_the_end_of_a_game_itemises_its_bonuses_and_says_the_margin(page: Any, shots: Path, web: Any) -> None:
+    """A game to 10 that the first hand's big gin wins with a shutout: the final table lists the box
+    bonus, the game bonus and the shutout's doubling row by row (not one "Bonuses" sum), and says by
+    how much the winner won, in English and German."""
+    bonuses = {"box_bonus": 25, "game_bonus": 100, "shutout_doubles": True}
+    lay_a_big_gin(page, web, shots, match_end="target_score", target_score=10, **bonuses)
+    assert page.locator("#overlay #match-over").count() == 1
+    won = page.evaluate("S.state.last_round.result.points[0]")
+    before_doubling = won + 25 + 100
+    words = "rs => rs.map(r => [...r.children].map(c => c.innerText.trim()))"
+    rows = page.eval_on_selector_all("#overlay .final-scores tr", words)
+    assert rows[1:] == [
+        ["Box bonus (25 a hand won)", "25", "0"],
+        ["Game bonus", "100", "0"],
+        ["Shutout: doubled", str(before_doubling), "0"],
+        ["Total", str(2 * before_doubling), "0"],
+    ]
+    assert f"Ann (you) wins the game by {2 * before_doubling} points." in page.inner_text("#overlay")
+    page.screenshot(path=str(shots / "gin-game-over-bonuses.png"))
+    # In German (the dialog is modal: the language is set as the button does, and the end shown again).
+    page.evaluate("() => { S.lang = 'de'; applyLanguage(); showMatchOver(S.state); }")
+    rows = page.eval_on_selector_all("#overlay .final-scores tr", words)
+    german = ["Box-Bonus (25 je gewonnenes Spiel)", "Partiebonus", "Zu null gewonnen: verdoppelt"]
+    assert [r[0] for r in rows[1:4]] == german
+    margin = f"Ann (du) gewinnt die Partie mit {2 * before_doubling} Punkten Vorsprung."
+    assert margin in page.inner_text("#overlay")
+    page.evaluate("() => { S.lang = 'en'; applyLanguage(); }")
+
+
 def test_straight_gin_and_oklahoma_are_said_in_the_gin_line(page: Any) -> None:
     """Knock card 0 reads "Gin only" (not "Knock at 0 or less"); under Oklahoma the line says where its
     knock card comes from (one table, its rules and knock card set in the page)."""
