@@ -307,3 +307,24 @@ def test_a_gin_game_to_a_target_lists_the_points_won_as_gin_score_sheets_do() ->
     assert tuple(t + b for t, b in zip(sheet.hands[-1].totals, sheet.bonuses, strict=True)) == tuple(m.gains)
     table = sheet_text(sheet, ("Anna", "Ben")).split("\n\n")[0]
     assert "-" not in table  # no minus anywhere on the sheet
+
+
+def test_the_text_sheet_itemises_gin_s_end_bonuses_above_their_sum() -> None:
+    """Box bonus (per hand won), game bonus and a shutout's doubling each on a row of their own, then
+    the sum with the final totals, as gin score sheets settle a game; German too."""
+    rules = rk.Rules.parse("gin(match_end=target_score, box_bonus=25, game_bonus=100, shutout_doubles=true)")
+    m = random_match(rules, 2, seed=4)
+    parts = m.bonus_parts()
+    assert parts[1].shutout and parts[0] == rk.BonusParts(0, 0, 0, 0)
+    sheet = ScoreSheet.of(m)
+    lines = sheet_text(sheet, ("Anna", "Ben")).split("\n\n")[0].splitlines()
+    box, game, shutout, total = lines[-4:]
+    assert box.split() == ["Box", "bonus", "(25", "a", "hand)", "0", str(parts[1].box)]
+    assert game.split() == ["Game", "bonus", "0", "100"]
+    assert shutout.split() == ["Shutout:", "doubled", "0", str(parts[1].shutout)]
+    assert total.split() == ["End", "bonuses", *map(str, m.bonuses), *map(str, m.gains)]
+    assert parts[1].box + parts[1].game + parts[1].shutout == m.bonuses[1]
+    german = sheet_text(sheet, ("Anna", "Ben"), "de").split("\n\n")[0].splitlines()[-4:]
+    assert [line.split("  ")[0] for line in german] == [
+        "Box-Bonus (25 je Spiel)", "Partiebonus", "Zu null: verdoppelt", "Bonus am Ende"
+    ]  # fmt: skip

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from rummykit.explain.terms import tiebreak_reason
-from rummykit.match import Match, MatchEvent
+from rummykit.match import BonusParts, Match, MatchEvent
 from rummykit.views import RoundResult, Termination
 
 
@@ -90,6 +90,9 @@ class ScoreSheet:
     tiebreak: str | None = None
     """The ``match_tiebreak`` rule that picked the winners among seats level on the best total
     (:attr:`Match.tiebreak <rummykit.match.Match.tiebreak>`); ``None`` otherwise."""
+    bonus_parts: tuple[BonusParts, ...] = ()
+    """Gin's end-of-game bonuses per seat itemised (:meth:`Match.bonus_parts`): the text sheet lists
+    the box bonus, the game bonus and the shutout's doubling on rows of their own above their sum."""
 
     @classmethod
     def of(cls, match: Match) -> ScoreSheet:
@@ -153,6 +156,7 @@ class ScoreSheet:
             winners=match.winners,
             chips=match.chips if match.is_rubber else None,
             tiebreak=match.tiebreak,
+            bonus_parts=match.bonus_parts() if any(bonuses) else (),
         )
 
     def to_dict(self, names: tuple[str, ...] | None = None) -> dict[str, Any]:
@@ -200,6 +204,9 @@ def _words(lang: str) -> dict[str, str]:
         "x": "×",
         "start": "Anfang" if de else "Start",
         "bonus": "Bonus am Ende" if de else "End bonuses",
+        "box": "Box-Bonus ({n} je Spiel)" if de else "Box bonus ({n} a hand)",
+        "game": "Partiebonus" if de else "Game bonus",
+        "shutout": "Zu null: verdoppelt" if de else "Shutout: doubled",
         "winner": "Sieger" if de else "Winner",
         "winners": "Sieger (geteilt)" if de else "Winners (shared)",
         "running": "Die Partie läuft noch" if de else "The match is not over",
@@ -333,6 +340,15 @@ def _table(sheet: ScoreSheet, names: tuple[str, ...], lang: str, gap: str | None
             if compact:
                 spans[len(rows) - 1] = (2, 3 + n)
     if any(sheet.bonuses):
+        # Gin score sheets itemise the end: box bonus (per hand won), game bonus, a shutout's doubling.
+        won = next((p for p in sheet.bonus_parts if p.box and p.hands_won), None)
+        each = won.box // won.hands_won if won is not None else 0
+        for kind, label in (("box", w["box"].format(n=each)), ("game", w["game"]), ("shutout", w["shutout"])):
+            values = [getattr(p, kind) for p in sheet.bonus_parts]
+            if any(values):
+                rows.append([label, "", "", *map(str, values), "", *[""] * n])
+                if compact:
+                    spans[len(rows) - 1] = (0, 2)
         rows.append([w["bonus"], "", "", *map(str, sheet.bonuses), "", *map(str, sheet.totals)])
         if compact:
             spans[len(rows) - 1] = (0, 2)
