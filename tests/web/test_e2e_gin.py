@@ -154,6 +154,24 @@ def test_gin_line_knock_card_upcard_passes_and_the_knockers_melds(page: Any, sho
     # A screen reader hears the cards laid off in words ("9 of spades"), not "9♠".
     assert page.get_attribute("#gin-line .gin-layoffs", "aria-label") == "9 of spades"
     assert "Meld 1" in text
+    # What the knocker kept out of its melds (face up) is counted for the defender: an undercut in
+    # reach or not, without adding up; a gin says that nothing may be laid off.
+    kept = """k => {
+        const v = S.state.view;
+        v.revealed = [null, null];
+        v.revealed[v.knocker] = k;
+        renderGinLine();
+    }"""
+    page.evaluate(kept, ["4D", "AS", "5S"])
+    assert gin_text(page).endswith("<i>Bo</i> knocked with 10")
+    page.evaluate(kept, ["KD"])
+    assert gin_text(page).endswith("<i>Bo</i> knocked with 10")
+    page.evaluate(kept, [])
+    assert gin_text(page).endswith("<i>Bo</i> has gin: nothing may be laid off")
+    page.evaluate("() => { S.lang = 'de'; applyLanguage(); }")
+    page.evaluate(kept, ["AS", "2S"])
+    assert gin_text(page).endswith("<i>Bo</i> klopfte mit 3")
+    page.evaluate("() => { S.lang = 'en'; applyLanguage(); }")
 
     # The defender lays a card off onto the knocker's melds as a whole ("layoff 9S", the engine finds
     # the meld): every table meld takes the drop or the number key, and the move sent names no meld

@@ -103,7 +103,7 @@ const I18N = {
     undo: "Undo", practice: "Practice", k_undo: "take back your last move (practice tables)",
     hand_moves: "Moves of hand {n}", no_moves_yet: "No moves yet in this hand.",
     gin_knock: "Knock at {n} or less", gin_only: "Gin only (no knock with deadwood)", gin_oklahoma: "(Oklahoma: the first upcard's value)", gin_passes_1: "one pass on the first upcard", gin_passes_2: "both passed on the first upcard", gin_melds: "{name}'s melds:", gin_own_melds: "Your melds:",
-    gin_layoffs: "laid off:", gin_none: "none yet",
+    gin_layoffs: "laid off:", gin_none: "none yet", gin_knocked_with: "{name} knocked with {n}", gin_knocked_gin: "{name} has gin: nothing may be laid off",
     knock_deadwood: "Deadwood {n}", knock_deadwood_after: "Deadwood {n} after your best discard",
     knock_lt: "knock below {t}", knock_le: "knock at {t} or less",
     sits_out: "sits out this hand", you_sit_out: "You sit out this hand (the dealer sits out at a table of four)",
@@ -228,7 +228,7 @@ const I18N = {
     undo: "Zurücknehmen", practice: "Übung", k_undo: "letzten Zug zurücknehmen (Übungstisch)",
     hand_moves: "Züge in Spiel {n}", no_moves_yet: "In diesem Spiel noch keine Züge.",
     gin_knock: "Klopfen bis {n}", gin_only: "Nur Gin (kein Klopfen mit Restpunkten)", gin_oklahoma: "(Oklahoma: der Wert der ersten offenen Karte)", gin_passes_1: "einmal bei der ersten offenen Karte gepasst", gin_passes_2: "beide haben bei der ersten offenen Karte gepasst", gin_melds: "Figuren von {name}:", gin_own_melds: "Deine Figuren:",
-    gin_layoffs: "angelegt:", gin_none: "noch keine",
+    gin_layoffs: "angelegt:", gin_none: "noch keine", gin_knocked_with: "{name} klopfte mit {n}", gin_knocked_gin: "{name} hat Gin: nichts darf angelegt werden",
     knock_deadwood: "Restpunkte {n}", knock_deadwood_after: "Restpunkte {n} nach dem besten Abwurf",
     knock_lt: "klopfen unter {t}", knock_le: "klopfen bis {t}",
     sits_out: "setzt dieses Spiel aus", you_sit_out: "Du setzt dieses Spiel aus (am Vierertisch setzt der Geber aus)",
@@ -1605,6 +1605,20 @@ function fillGinLine(v, gin, part) {
     laid.setAttribute("role", "group");
     laid.setAttribute("aria-label", gin.layoffs.map(Cards.name).join(", "));  // in words, as the table's melds
   }
+  // The defender is told what the knocker knocked with, as the terminal says it ("Bo knocked: 7♦ = 7"):
+  // whether an undercut is in reach, without adding up the knocker's face-up cards.
+  const kept = v.phase === "layoff" && v.knocker !== S.seat ? (v.revealed || [])[v.knocker] : null;
+  if (kept) {
+    const name = seatName(v.knocker), n = kept.reduce((sum, c) => sum + ginValue(c, o), 0);
+    part(n ? t("gin_knocked_with", { name, n }) : t("gin_knocked_gin", { name }), "gin-knocked");
+  }
+}
+
+// A card's deadwood value in gin: ace as the rules count it (1), courts and tens 10, else its pips.
+function ginValue(card, rules) {
+  const c = Cards.parse(card);
+  if (c.rank === "A") return Number(rules.deadwood_ace ?? 1);
+  return ["J", "Q", "K", "10"].includes(c.rank) ? 10 : Number(c.rank);
 }
 
 // In the draw phase a take the rules refuse (Scala 40: the card must open or go into a meld at once)
