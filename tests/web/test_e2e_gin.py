@@ -397,6 +397,9 @@ def test_a_game_to_100_counts_the_points_won_and_what_each_still_needs(
     lay_a_big_gin(page, web, shots, match_end="target_score", target_score=100)
     assert page.locator("#overlay #round-over").count() == 1  # 70 points: the game goes on
     won = page.evaluate("S.state.last_round.result.points[0]")
+    # The hand's result gives each the points won, as the sheet adds them: the loser 0, not a minus.
+    seats = page.locator("#overlay .showdown .sd-name").all_inner_texts()
+    assert [s.split(" · ")[0] for s in seats] == [f"Ann (you): {won} points", "Bot 2: 0 points"]
     page.click("#btn-overlay")
     page.wait_for_function("S.state.match.hands.length === 1")
     words = "rs => rs.map(r => [...r.children].map(c => c.innerText.trim().split(/\\s+/).join(' ')))"

@@ -2822,7 +2822,10 @@ function resultHtml(round) {
     const held = S.state.match.is_rubber ? S.state.match.chips[i] : null;
     const moved = chips && chips[i] ? `${chips[i] > 0 ? "+" : ""}${chips[i]}, ` : "";
     const chipText = held === null ? "" : ` · <span class="sd-chips">${t("chips")}: ${moved}${t("now")} ${held}</span>`;
-    const points = r.scored ? `<b>${r.points[i]}</b> ${t(Math.abs(r.points[i]) === 1 ? "point" : "points")}` : t("not_scored");
+    // A game to a target score adds up the points won (a lost hand takes none away): each seat's share
+    // of those, as its score sheet shows it (gin's loser 0, not the knocker's points with a minus).
+    const p = targetScore(S.state) !== null && r.gains ? r.gains[i] : r.points[i];
+    const points = r.scored ? `<b>${p}</b> ${t(Math.abs(p) === 1 ? "point" : "points")}` : t("not_scored");
     html += `<div class="showdown-seat${best === i ? " win" : ""}" role="listitem"><div class="sd-name">${escapeHtml(seatName(i))}: ${points}${dw}${chipText}</div><div class="sd-cards">`;
     // Each player's melds, then the rest: Viennese arrangements; in gin the melds laid (the
     // knocker's with the cards laid off on them) and the deadwood.
