@@ -267,3 +267,27 @@ def test_the_terminal_shows_the_points_won_and_the_bonuses_paid() -> None:
     assert german.endswith("(Punkte: Ann 252, Bob 40); darin Boni: Ann 175, Bob 25")
     plain = match_scoreboard(last_hand())
     assert plain.bonuses is None and plain.totals == (57, 0)
+
+
+def test_the_terminal_s_hand_result_gives_each_the_points_won() -> None:
+    """After a hand of a game to a target score the terminal's hand column shows the points won, as
+    the points-won column adds them: the loser 0, not the knocker's points with a minus; a single
+    hand keeps the zero-sum points (OpenSpiel's returns)."""
+    from rich.console import Console
+
+    from rummykit.cli.screen import match_scoreboard, result_table
+
+    def rows(match: rk.Match) -> list[list[str]]:
+        console = Console(width=100, record=True, color_system=None)
+        view = match.rounds[-1].view(0)
+        console.print(result_table(view, ["Ann", "Bob"], match_scoreboard(match)))
+        lines = console.export_text().splitlines()
+        return [line.split() for line in lines if line.startswith(("Ann", "Bob")) and " scores " not in line]
+
+    game = last_hand(gains=(20, 15), hands_won=(2, 1))
+    assert [r[-2:] for r in rows(game)] == [["57", "77"], ["0", "15"]]
+    deck = arrange_deck(GIN, 2, KNOCKER_GIN[0], dealer=1, upcard="KD")
+    single = rk.Match.new(GIN, 2, seed=1, dealer=1, deck=deck)
+    for move in (*KNOCKER_GIN[1], *KNOCKER_GIN[2]):
+        single.apply(move)
+    assert [r[-2:] for r in rows(single)] == [["57", "57"], ["-57", "-57"]]
