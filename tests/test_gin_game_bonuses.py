@@ -108,10 +108,26 @@ def test_an_undercut_is_a_hand_won_by_the_defender() -> None:
     assert match.gains == [0, 2 * (39 + 50)] and match.bonuses == [0, 39 + 100]
 
 
+def test_the_bonuses_are_itemised_as_score_sheets_list_them() -> None:
+    """Box bonus per hand won, the game bonus and what the shutout's doubling added, per seat; their
+    sum is the seat's bonus. Zeros while the game runs."""
+    match = last_hand(gains=(20, 15), hands_won=(2, 1), box_bonus=25, game_bonus=100)
+    assert match.bonus_parts() == (rk.BonusParts(3, 75, 100, 0), rk.BonusParts(1, 25, 0, 0))
+    shutout = last_hand(gains=(20, 0), hands_won=(2, 0), box_bonus=25, game_bonus=100, shutout_doubles=True)
+    assert shutout.bonus_parts() == (rk.BonusParts(3, 75, 100, 20 + 57 + 75 + 100), rk.BonusParts(0, 0, 0, 0))
+    assert [sum((p.box, p.game, p.shutout)) for p in shutout.bonus_parts()] == shutout.bonuses
+    running = rk.Match.new(rules(box_bonus=25), 2, seed=3)
+    assert running.bonus_parts() == (rk.BonusParts(0, 0, 0, 0),) * 2
+
+
 def test_match_json_sends_the_bonuses() -> None:
     match = last_hand(gains=(20, 15), hands_won=(2, 1), box_bonus=25)
     sent = match_json(match)
     assert sent["bonuses"] == [75, 25] and sent["gains"] == [152, 40]
+    assert sent["bonus_parts"] == [
+        {"hands_won": 3, "box": 75, "game": 0, "shutout": 0},
+        {"hands_won": 1, "box": 25, "game": 0, "shutout": 0},
+    ]
     fresh = rk.Match.new(rules(box_bonus=25), 2, seed=3)
     assert match_json(fresh)["bonuses"] == [0, 0]
 
@@ -251,3 +267,27 @@ def test_the_terminal_shows_the_points_won_and_the_bonuses_paid() -> None:
     assert german.endswith("(Punkte: Ann 252, Bob 40); darin Boni: Ann 175, Bob 25")
     plain = match_scoreboard(last_hand())
     assert plain.bonuses is None and plain.totals == (57, 0)
+
+
+def test_the_terminal_s_hand_result_gives_each_the_points_won() -> None:
+    """After a hand of a game to a target score the terminal's hand column shows the points won, as
+    the points-won column adds them: the loser 0, not the knocker's points with a minus; a single
+    hand keeps the zero-sum points (OpenSpiel's returns)."""
+    from rich.console import Console
+
+    from rummykit.cli.screen import match_scoreboard, result_table
+
+    def rows(match: rk.Match) -> list[list[str]]:
+        console = Console(width=100, record=True, color_system=None)
+        view = match.rounds[-1].view(0)
+        console.print(result_table(view, ["Ann", "Bob"], match_scoreboard(match)))
+        lines = console.export_text().splitlines()
+        return [line.split() for line in lines if line.startswith(("Ann", "Bob")) and " scores " not in line]
+
+    game = last_hand(gains=(20, 15), hands_won=(2, 1))
+    assert [r[-2:] for r in rows(game)] == [["57", "77"], ["0", "15"]]
+    deck = arrange_deck(GIN, 2, KNOCKER_GIN[0], dealer=1, upcard="KD")
+    single = rk.Match.new(GIN, 2, seed=1, dealer=1, deck=deck)
+    for move in (*KNOCKER_GIN[1], *KNOCKER_GIN[2]):
+        single.apply(move)
+    assert [r[-2:] for r in rows(single)] == [["57", "57"], ["-57", "-57"]]

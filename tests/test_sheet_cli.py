@@ -17,7 +17,7 @@ import rummykit as rk
 from rummykit.actions import Discard, Draw
 from rummykit.cli import app
 from rummykit.match import Match, MatchPosition
-from rummykit.sheet import ScoreSheet
+from rummykit.sheet import ScoreSheet, sheet_text
 from rummykit.testing import arrange_deck
 
 NAMES = ["Anna", "Ben", "Cleo"]
@@ -173,11 +173,12 @@ def test_a_hand_romme_shows_its_multiplier() -> None:
 def test_every_family_s_sheet_adds_up_to_the_match(rules: str, players: int) -> None:
     m = random_match(rk.Rules.parse(rules), players, seed=2)
     sheet = ScoreSheet.of(m)
-    assert sheet.totals == m.scores and sheet.winners == m.winners
+    decided_by = tuple(m.gains) if m.rules.match_end == "target_score" else m.scores
+    assert sheet.totals == decided_by and sheet.winners == m.winners
     assert len(sheet.hands) == len(m.rounds)
     last = sheet.hands[-1].totals
     after = sheet.buybacks[-1].totals if sheet.buybacks and sheet.buybacks[-1].deal == len(m.rounds) else last
-    assert tuple(t + b for t, b in zip(after, sheet.bonuses, strict=True)) == m.scores
+    assert tuple(t + b for t, b in zip(after, sheet.bonuses, strict=True)) == decided_by
     if m.is_rubber:
         assert sheet.chips == m.chips
 
@@ -316,3 +317,45 @@ def test_a_narrow_sheet_spans_a_label_over_the_columns_it_leaves_empty() -> None
     assert lines[1].startswith(("Nr. Gb.", "Nr.  Gb."))  # the label did not widen the first column
     assert bonus.split()[3:] == [*map(str, sheet.bonuses), *map(str, sheet.totals)]
     assert sheet_text(sheet, LONG_NAMES[:2], "de", width=20) == sheet_text(sheet, LONG_NAMES[:2], "de")
+
+
+def test_a_gin_game_to_a_target_lists_the_points_won_as_gin_score_sheets_do() -> None:
+    """A lost gin hand takes nothing away in a game to 100: the loser's column reads 0 for it (not the
+    knocker's points with a minus), the totals are the points won that the game is decided by, the
+    same as the terminal's and the page's ``points won``; the end bonuses add up to the match's."""
+    rules = rk.Rules.parse("gin(match_end=target_score, box_bonus=25, game_bonus=100)")
+    for seed in range(40):
+        m = random_match(rules, 2, seed=seed)
+        if m.scores != tuple(m.gains) and all(m.hands_won):
+            break
+    else:
+        pytest.fail("no random gin game where both players won a hand")
+    sheet = ScoreSheet.of(m)
+    scored = [r.result for r in m.rounds if r.result is not None and r.result.scored]
+    assert [h.points for h in sheet.hands if h.scored] == [r.gains for r in scored]
+    assert all(min(h.points) == 0 for h in sheet.hands if h.scored)  # type: ignore[type-var]
+    assert sheet.totals == tuple(m.gains) and min(sheet.totals) >= 0
+    assert tuple(t + b for t, b in zip(sheet.hands[-1].totals, sheet.bonuses, strict=True)) == tuple(m.gains)
+    table = sheet_text(sheet, ("Anna", "Ben")).split("\n\n")[0]
+    assert "-" not in table  # no minus anywhere on the sheet
+
+
+def test_the_text_sheet_itemises_gin_s_end_bonuses_above_their_sum() -> None:
+    """Box bonus (per hand won), game bonus and a shutout's doubling each on a row of their own, then
+    the sum with the final totals, as gin score sheets settle a game; German too."""
+    rules = rk.Rules.parse("gin(match_end=target_score, box_bonus=25, game_bonus=100, shutout_doubles=true)")
+    m = random_match(rules, 2, seed=4)
+    parts = m.bonus_parts()
+    assert parts[1].shutout and parts[0] == rk.BonusParts(0, 0, 0, 0)
+    sheet = ScoreSheet.of(m)
+    lines = sheet_text(sheet, ("Anna", "Ben")).split("\n\n")[0].splitlines()
+    box, game, shutout, total = lines[-4:]
+    assert box.split() == ["Box", "bonus", "(25", "a", "hand)", "0", str(parts[1].box)]
+    assert game.split() == ["Game", "bonus", "0", "100"]
+    assert shutout.split() == ["Shutout:", "doubled", "0", str(parts[1].shutout)]
+    assert total.split() == ["End", "bonuses", *map(str, m.bonuses), *map(str, m.gains)]
+    assert parts[1].box + parts[1].game + parts[1].shutout == m.bonuses[1]
+    german = sheet_text(sheet, ("Anna", "Ben"), "de").split("\n\n")[0].splitlines()[-4:]
+    assert [line.split("  ")[0] for line in german] == [
+        "Box-Bonus (25 je Spiel)", "Partiebonus", "Zu null: verdoppelt", "Bonus am Ende"
+    ]  # fmt: skip

@@ -15,7 +15,7 @@ from rummykit.errors import (
     RulesError,
     RummyError,
 )
-from rummykit.match import Match, MatchEvent, MatchPosition
+from rummykit.match import BonusParts, Match, MatchEvent, MatchPosition
 from rummykit.melds import Meld, MeldKind
 from rummykit.record import Record, ReplayError
 from rummykit.record_seats import RecordSeat
@@ -29,6 +29,7 @@ __all__ = [
     "JOKER",
     "PRESET_NAMES",
     "Action",
+    "BonusParts",
     "Card",
     "Event",
     "Hand",

@@ -100,6 +100,18 @@ MOST_POSITION_FIGURE: Final = 10**9
 
 
 @dataclass(frozen=True, slots=True)
+class BonusParts:
+    """One seat's end-of-game bonus in a gin game to a target score, itemised
+    (:meth:`Match.bonus_parts`): ``box`` for its ``hands_won`` (``box_bonus`` each), ``game``
+    (``game_bonus``, the winner's) and ``shutout``, what doubling the winner's total added."""
+
+    hands_won: int
+    box: int
+    game: int
+    shutout: int
+
+
+@dataclass(frozen=True, slots=True)
 class MatchPosition:
     """A match state to start from (for puzzles, tests and resumed series): per-seat totals (minus or
     bad points), plus points, chips, buy-backs used and eliminations, the pot, and the hands each seat
@@ -657,6 +669,22 @@ class Match:
                     bonus += self.gains[s] + bonus
             self.bonuses[s] = bonus
             self.gains[s] += bonus
+
+    def bonus_parts(self) -> tuple[BonusParts, ...]:
+        """Per seat, what its end-of-game bonus (:attr:`bonuses`) is made of, as gin score sheets
+        itemise it: the box bonus for the hands won, the game bonus, and what the shutout's doubling
+        added (the total before it, box and game bonuses included, once more). Zeros while the game
+        runs and in every other match."""
+        rules = self.rules
+        parts = []
+        for s in range(self.players):
+            if not self.bonuses[s]:
+                parts.append(BonusParts(self.hands_won[s], 0, 0, 0))
+                continue
+            box = rules.box_bonus * self.hands_won[s]
+            game = rules.game_bonus if s in self.winners else 0
+            parts.append(BonusParts(self.hands_won[s], box, game, self.bonuses[s] - box - game))
+        return tuple(parts)
 
     def _lowest(self) -> tuple[int, ...]:
         """Seats with the best cumulative score (fewest minus points); ties are broken by

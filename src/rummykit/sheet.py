@@ -4,10 +4,13 @@ usually a record's replay (``rummykit sheet RECORD.json``).
 
 Points and totals are signed as the terminal and the web page show them (``Match.scores``: plus
 points less minus or bad points, higher is better), so a German hand lost with 23 minus points reads
-``-23``. Every deal is a row, a hand dealt again under ``unscored_hand = redeal`` too (``counted`` is
-false and it shares its ``number`` with the deal that replaced it); a buy-back of a knock-game rubber
-changes the totals after its hand, and gin's end-of-game bonuses are added after the last hand, each
-listed apart. The totals after the last row are the match's.
+``-23``. A match to a target score (gin's game to 100) is decided by the points won, which a lost
+hand does not take away (``Match.gains``): its sheet lists those, as the score sheets of gin do, so a
+gin hand lost by 23 reads ``0`` for the loser, not ``-23``. Every deal is a row, a hand dealt again
+under ``unscored_hand = redeal`` too (``counted`` is false and it shares its ``number`` with the deal
+that replaced it); a buy-back of a knock-game rubber changes the totals after its hand, and gin's
+end-of-game bonuses are added after the last hand, each listed apart. The totals after the last row
+are the match's.
 
 >>> import rummykit as rk
 >>> m = rk.Match.new(rk.Rules.preset("gin"), 2, seed=3)
@@ -26,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from rummykit.explain.terms import tiebreak_reason
-from rummykit.match import Match, MatchEvent
+from rummykit.match import BonusParts, Match, MatchEvent
 from rummykit.views import RoundResult, Termination
 
 
@@ -51,7 +54,7 @@ class SheetHand:
     counted: bool
     """False for a hand dealt again by the same dealer (``unscored_hand = redeal``)."""
     totals: tuple[int, ...]
-    """Per seat, the match score after the hand."""
+    """Per seat, the match score after the hand (the points won, in a match to a target score)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,15 +90,19 @@ class ScoreSheet:
     tiebreak: str | None = None
     """The ``match_tiebreak`` rule that picked the winners among seats level on the best total
     (:attr:`Match.tiebreak <rummykit.match.Match.tiebreak>`); ``None`` otherwise."""
+    bonus_parts: tuple[BonusParts, ...] = ()
+    """Gin's end-of-game bonuses per seat itemised (:meth:`Match.bonus_parts`): the text sheet lists
+    the box bonus, the game bonus and the shutout's doubling on rows of their own above their sum."""
 
     @classmethod
     def of(cls, match: Match) -> ScoreSheet:
         n = match.players
         position = match.position
+        won = match.rules.match_end == "target_score"  # the points won decide: list those
         start = (0,) * n
         if position is not None:
             gains = position.gains or (0,) * n
-            start = tuple(g - t for g, t in zip(gains, position.totals, strict=True))
+            start = gains if won else tuple(g - t for g, t in zip(gains, position.totals, strict=True))
         running = list(start)
         after: dict[int, list[MatchEvent]] = {}
         for event in match.history:
@@ -107,8 +114,9 @@ class ScoreSheet:
         for deal, rnd in enumerate(match.rounds, start=1):
             result: RoundResult | None = rnd.result
             scored = result is not None and result.scored
-            if result is not None and scored:
-                running = [t + p for t, p in zip(running, result.points, strict=True)]
+            hand_points = (result.gains if won else result.points) if result is not None else None
+            if hand_points is not None and scored:
+                running = [t + p for t, p in zip(running, hand_points, strict=True)]
             active = set(rnd.active_seats)
             hands.append(
                 SheetHand(
@@ -118,7 +126,7 @@ class ScoreSheet:
                     termination="" if result is None else str(result.termination),
                     winner=None if result is None or not scored else result.winner,
                     points=tuple(
-                        None if s not in active else (result.points[s] if result is not None else 0)
+                        None if s not in active else (hand_points[s] if hand_points is not None else 0)
                         for s in range(n)
                     ),
                     multiplier=1 if result is None else result.multiplier,
@@ -148,6 +156,7 @@ class ScoreSheet:
             winners=match.winners,
             chips=match.chips if match.is_rubber else None,
             tiebreak=match.tiebreak,
+            bonus_parts=match.bonus_parts() if any(bonuses) else (),
         )
 
     def to_dict(self, names: tuple[str, ...] | None = None) -> dict[str, Any]:
@@ -195,6 +204,9 @@ def _words(lang: str) -> dict[str, str]:
         "x": "×",
         "start": "Anfang" if de else "Start",
         "bonus": "Bonus am Ende" if de else "End bonuses",
+        "box": "Box-Bonus ({n} je Spiel)" if de else "Box bonus ({n} a hand)",
+        "game": "Partiebonus" if de else "Game bonus",
+        "shutout": "Zu null: verdoppelt" if de else "Shutout: doubled",
         "winner": "Sieger" if de else "Winner",
         "winners": "Sieger (geteilt)" if de else "Winners (shared)",
         "running": "Die Partie läuft noch" if de else "The match is not over",
@@ -328,6 +340,15 @@ def _table(sheet: ScoreSheet, names: tuple[str, ...], lang: str, gap: str | None
             if compact:
                 spans[len(rows) - 1] = (2, 3 + n)
     if any(sheet.bonuses):
+        # Gin score sheets itemise the end: box bonus (per hand won), game bonus, a shutout's doubling.
+        won = next((p for p in sheet.bonus_parts if p.box and p.hands_won), None)
+        each = won.box // won.hands_won if won is not None else 0
+        for kind, label in (("box", w["box"].format(n=each)), ("game", w["game"]), ("shutout", w["shutout"])):
+            values = [getattr(p, kind) for p in sheet.bonus_parts]
+            if any(values):
+                rows.append([label, "", "", *map(str, values), "", *[""] * n])
+                if compact:
+                    spans[len(rows) - 1] = (0, 2)
         rows.append([w["bonus"], "", "", *map(str, sheet.bonuses), "", *map(str, sheet.totals)])
         if compact:
             spans[len(rows) - 1] = (0, 2)

@@ -154,6 +154,24 @@ def test_gin_line_knock_card_upcard_passes_and_the_knockers_melds(page: Any, sho
     # A screen reader hears the cards laid off in words ("9 of spades"), not "9♠".
     assert page.get_attribute("#gin-line .gin-layoffs", "aria-label") == "9 of spades"
     assert "Meld 1" in text
+    # What the knocker kept out of its melds (face up) is counted for the defender: an undercut in
+    # reach or not, without adding up; a gin says that nothing may be laid off.
+    kept = """k => {
+        const v = S.state.view;
+        v.revealed = [null, null];
+        v.revealed[v.knocker] = k;
+        renderGinLine();
+    }"""
+    page.evaluate(kept, ["4D", "AS", "5S"])
+    assert gin_text(page).endswith("<i>Bo</i> knocked with 10")
+    page.evaluate(kept, ["KD"])
+    assert gin_text(page).endswith("<i>Bo</i> knocked with 10")
+    page.evaluate(kept, [])
+    assert gin_text(page).endswith("<i>Bo</i> has gin: nothing may be laid off")
+    page.evaluate("() => { S.lang = 'de'; applyLanguage(); }")
+    page.evaluate(kept, ["AS", "2S"])
+    assert gin_text(page).endswith("<i>Bo</i> klopfte mit 3")
+    page.evaluate("() => { S.lang = 'en'; applyLanguage(); }")
 
     # The defender lays a card off onto the knocker's melds as a whole ("layoff 9S", the engine finds
     # the meld): every table meld takes the drop or the number key, and the move sent names no meld
@@ -379,6 +397,9 @@ def test_a_game_to_100_counts_the_points_won_and_what_each_still_needs(
     lay_a_big_gin(page, web, shots, match_end="target_score", target_score=100)
     assert page.locator("#overlay #round-over").count() == 1  # 70 points: the game goes on
     won = page.evaluate("S.state.last_round.result.points[0]")
+    # The hand's result gives each the points won, as the sheet adds them: the loser 0, not a minus.
+    seats = page.locator("#overlay .showdown .sd-name").all_inner_texts()
+    assert [s.split(" · ")[0] for s in seats] == [f"Ann (you): {won} points", "Bot 2: 0 points"]
     page.click("#btn-overlay")
     page.wait_for_function("S.state.match.hands.length === 1")
     # Read in one evaluation: the sheet is drawn again when the next hand's state comes, and a row taken
@@ -398,6 +419,35 @@ def test_a_game_to_100_counts_the_points_won_and_what_each_still_needs(
     assert running.split() == ["Stand:", str(won)]
     assert page.inner_text("#scores thead th:first-child").split() == ["Spiel", "Stand"]
     page.click("#btn-lang")
+
+
+def test_the_end_of_a_game_itemises_its_bonuses_and_says_the_margin(page: Any, shots: Path, web: Any) -> None:
+    """A game to 10 that the first hand's big gin wins with a shutout: the final table lists the box
+    bonus, the game bonus and the shutout's doubling row by row (not one "Bonuses" sum), and says by
+    how much the winner won, in English and German."""
+    bonuses = {"box_bonus": 25, "game_bonus": 100, "shutout_doubles": True}
+    lay_a_big_gin(page, web, shots, match_end="target_score", target_score=10, **bonuses)
+    assert page.locator("#overlay #match-over").count() == 1
+    won = page.evaluate("S.state.last_round.result.points[0]")
+    before_doubling = won + 25 + 100
+    words = "rs => rs.map(r => [...r.children].map(c => c.innerText.trim()))"
+    rows = page.eval_on_selector_all("#overlay .final-scores tr", words)
+    assert rows[1:] == [
+        ["Box bonus (25 a hand won)", "25", "0"],
+        ["Game bonus", "100", "0"],
+        ["Shutout: doubled", str(before_doubling), "0"],
+        ["Total", str(2 * before_doubling), "0"],
+    ]
+    assert f"Ann (you) wins the game by {2 * before_doubling} points." in page.inner_text("#overlay")
+    page.screenshot(path=str(shots / "gin-game-over-bonuses.png"))
+    # In German (the dialog is modal: the language is set as the button does, and the end shown again).
+    page.evaluate("() => { S.lang = 'de'; applyLanguage(); showMatchOver(S.state); }")
+    rows = page.eval_on_selector_all("#overlay .final-scores tr", words)
+    german = ["Box-Bonus (25 je gewonnenes Spiel)", "Partiebonus", "Zu null gewonnen: verdoppelt"]
+    assert [r[0] for r in rows[1:4]] == german
+    margin = f"Ann (du) gewinnt die Partie mit {2 * before_doubling} Punkten Vorsprung."
+    assert margin in page.inner_text("#overlay")
+    page.evaluate("() => { S.lang = 'en'; applyLanguage(); }")
 
 
 def test_straight_gin_and_oklahoma_are_said_in_the_gin_line(page: Any) -> None:

@@ -843,7 +843,10 @@ def result_table(
                     # A melding game: the cards left and what they count (before a Hand-Rommé factor).
                     shown.append(f" = {result.hand_values[seat]}", style="bold")
                     total = True
-            points = result.points[seat] if result.scored else 0
+            # A game to a target score adds up the points won (a lost hand takes none away): gin's
+            # loser shows 0 for the hand, as its column of points won does, not the knocker's with a minus.
+            won = view.rules.match_end == "target_score"
+            points = (result.gains if won else result.points)[seat] if result.scored else 0
             mark = " ★" if best == seat and result.scored else ""
             cells = [
                 _name_marked(name, mark, widest),

@@ -610,7 +610,8 @@ def match_json(match: Match) -> dict[str, Any]:
     ``dealer`` and its ``multiplier`` (a Hand-Rommé's ×2, 1 for none): what a tournament's score sheet
     keeps for every hand besides the points (``rummykit sheet`` prints the same).
     ``gains`` (per hand and in all) are the plus points a match to a target score adds up;
-    ``bonuses`` what gin's end-of-game bonuses added to them (``Match.bonuses``: zeros until it ends).
+    ``bonuses`` what gin's end-of-game bonuses added to them (``Match.bonuses``: zeros until it ends),
+    ``bonus_parts`` each seat's itemised (``Match.bonus_parts``: box, game and shutout).
     A rubber's ``buybacks`` list every buy-back made (after which hand, who, the total before and
     after, the chips paid) and ``buyback_offer`` the open offer (who, its price, the total it sets).
     ``hand_number`` is the current hand's number in the series and ``dealt_again`` how often in a row
@@ -640,6 +641,10 @@ def match_json(match: Match) -> dict[str, Any]:
         "totals": list(match.totals),
         "gains": list(match.gains),
         "bonuses": list(match.bonuses),
+        "bonus_parts": [
+            {"hands_won": b.hands_won, "box": b.box, "game": b.game, "shutout": b.shutout}
+            for b in match.bonus_parts()
+        ],
         "scores": list(match.scores),
         "chips": list(match.chips),
         "pot": match.pot,

@@ -22,7 +22,7 @@ const I18N = {
     knocked_last: "{name} knocked – your last turn", last_turn: "Your last turn",
     first_upcard_phase: "take the upcard or pass", wall_phase: "the wall: knock or pass",
     knock_phase: "discard, lay your melds one by one, then pass", layoff_phase: "lay off, pass, lay melds, pass",
-    total: "Total", running_total: "total", bonuses: "Bonuses", bonus_note: "The game went to the first to reach {n}; the bonuses came after it.", hand: "Hand", seat: "Seat", player_n: "Player {n}", open_seat: "open", bot: "bot", away: "away",
+    total: "Total", running_total: "total", bonuses: "Bonuses", bonus_note: "The game went to the first to reach {n}; the bonuses came after it.", bonus_box: "Box bonus ({n} a hand won)", bonus_box_title: "{name}: {hands} hands won × {n}", bonus_game: "Game bonus", bonus_shutout: "Shutout: doubled", game_margin: "{name} wins the game by {n} points.", hand: "Hand", seat: "Seat", player_n: "Player {n}", open_seat: "open", bot: "bot", away: "away",
     you: "you", cards: "cards", card: "card", opened: "opened", stock: "Stock", pile: "Discard pile",
     round_over: "Hand over", match_over: "Match over", final_sheet: "Score sheet: all {n} hands", final_sheet_one: "Score sheet: the 1 hand", winner: "Winner", winners: "Winners", tie_most_hands_won: "tie broken: most hands won", tie_best_last_hand: "tie broken: best score in the last hand all of them played", pot_won: "The winner takes the pot: {n} chips", pot_shared: "The winners share the pot: {n} chips",
     points: "points", point: "point", deadwood: "Deadwood", went_out: "went out", rummy_call: "called Rummy",
@@ -103,7 +103,7 @@ const I18N = {
     undo: "Undo", practice: "Practice", k_undo: "take back your last move (practice tables)",
     hand_moves: "Moves of hand {n}", no_moves_yet: "No moves yet in this hand.",
     gin_knock: "Knock at {n} or less", gin_only: "Gin only (no knock with deadwood)", gin_oklahoma: "(Oklahoma: the first upcard's value)", gin_passes_1: "one pass on the first upcard", gin_passes_2: "both passed on the first upcard", gin_melds: "{name}'s melds:", gin_own_melds: "Your melds:",
-    gin_layoffs: "laid off:", gin_none: "none yet",
+    gin_layoffs: "laid off:", gin_none: "none yet", gin_knocked_with: "{name} knocked with {n}", gin_knocked_gin: "{name} has gin: nothing may be laid off",
     knock_deadwood: "Deadwood {n}", knock_deadwood_after: "Deadwood {n} after your best discard",
     knock_lt: "knock below {t}", knock_le: "knock at {t} or less",
     sits_out: "sits out this hand", you_sit_out: "You sit out this hand (the dealer sits out at a table of four)",
@@ -145,7 +145,7 @@ const I18N = {
     knocked_last: "{name} hat geklopft – dein letzter Zug", last_turn: "Dein letzter Zug",
     first_upcard_phase: "offene Karte nehmen oder passen", wall_phase: "an der Mauer: klopfen oder passen",
     knock_phase: "abwerfen, Figuren einzeln auslegen, dann passen", layoff_phase: "anlegen, passen, auslegen, passen",
-    total: "Summe", running_total: "Stand", bonuses: "Boni", bonus_note: "Gewonnen hat, wer zuerst {n} erreichte; die Boni kamen danach.", hand: "Spiel", seat: "Platz", player_n: "Spieler {n}", open_seat: "frei", bot: "Bot", away: "abwesend",
+    total: "Summe", running_total: "Stand", bonuses: "Boni", bonus_note: "Gewonnen hat, wer zuerst {n} erreichte; die Boni kamen danach.", bonus_box: "Box-Bonus ({n} je gewonnenes Spiel)", bonus_box_title: "{name}: {hands} gewonnene Spiele × {n}", bonus_game: "Partiebonus", bonus_shutout: "Zu null gewonnen: verdoppelt", game_margin: "{name} gewinnt die Partie mit {n} Punkten Vorsprung.", hand: "Spiel", seat: "Platz", player_n: "Spieler {n}", open_seat: "frei", bot: "Bot", away: "abwesend",
     you: "du", cards: "Karten", card: "Karte", opened: "ausgelegt", stock: "Stoß", pile: "Ablage",
     round_over: "Spiel beendet", match_over: "Partie beendet", final_sheet: "Punkteliste: alle {n} Spiele", final_sheet_one: "Punkteliste: das eine Spiel", winner: "Gewinner", winners: "Gewinner", tie_most_hands_won: "Gleichstand entschieden: die meisten gewonnenen Spiele", tie_best_last_hand: "Gleichstand entschieden: bestes Ergebnis im letzten Spiel, in dem alle mitspielten", pot_won: "Der Gewinner bekommt den Pott: {n} Chips", pot_shared: "Die Gewinner teilen sich den Pott: {n} Chips",
     points: "Punkte", point: "Punkt", deadwood: "Restpunkte", went_out: "hat ausgemacht", rummy_call: "hat Rummy gerufen",
@@ -228,7 +228,7 @@ const I18N = {
     undo: "Zurücknehmen", practice: "Übung", k_undo: "letzten Zug zurücknehmen (Übungstisch)",
     hand_moves: "Züge in Spiel {n}", no_moves_yet: "In diesem Spiel noch keine Züge.",
     gin_knock: "Klopfen bis {n}", gin_only: "Nur Gin (kein Klopfen mit Restpunkten)", gin_oklahoma: "(Oklahoma: der Wert der ersten offenen Karte)", gin_passes_1: "einmal bei der ersten offenen Karte gepasst", gin_passes_2: "beide haben bei der ersten offenen Karte gepasst", gin_melds: "Figuren von {name}:", gin_own_melds: "Deine Figuren:",
-    gin_layoffs: "angelegt:", gin_none: "noch keine",
+    gin_layoffs: "angelegt:", gin_none: "noch keine", gin_knocked_with: "{name} klopfte mit {n}", gin_knocked_gin: "{name} hat Gin: nichts darf angelegt werden",
     knock_deadwood: "Restpunkte {n}", knock_deadwood_after: "Restpunkte {n} nach dem besten Abwurf",
     knock_lt: "klopfen unter {t}", knock_le: "klopfen bis {t}",
     sits_out: "setzt dieses Spiel aus", you_sit_out: "Du setzt dieses Spiel aus (am Vierertisch setzt der Geber aus)",
@@ -1620,6 +1620,20 @@ function fillGinLine(v, gin, part) {
     laid.setAttribute("role", "group");
     laid.setAttribute("aria-label", gin.layoffs.map(Cards.name).join(", "));  // in words, as the table's melds
   }
+  // The defender is told what the knocker knocked with, as the terminal says it ("Bo knocked: 7♦ = 7"):
+  // whether an undercut is in reach, without adding up the knocker's face-up cards.
+  const kept = v.phase === "layoff" && v.knocker !== S.seat ? (v.revealed || [])[v.knocker] : null;
+  if (kept) {
+    const name = seatName(v.knocker), n = kept.reduce((sum, c) => sum + ginValue(c, o), 0);
+    part(n ? t("gin_knocked_with", { name, n }) : t("gin_knocked_gin", { name }), "gin-knocked");
+  }
+}
+
+// A card's deadwood value in gin: ace as the rules count it (1), courts and tens 10, else its pips.
+function ginValue(card, rules) {
+  const c = Cards.parse(card);
+  if (c.rank === "A") return Number(rules.deadwood_ace ?? 1);
+  return ["J", "Q", "K", "10"].includes(c.rank) ? 10 : Number(c.rank);
 }
 
 // In the draw phase a take the rules refuse (Scala 40: the card must open or go into a meld at once)
@@ -2472,10 +2486,33 @@ function renderHint() {
 
 // Gin to a target score: what the end-of-game bonuses (box, game, shutout) added to each player's
 // points when the match ended, a row before the total; none while every bonus is 0.
+// Gin's end-of-game bonuses, itemised as gin score sheets do: the box bonus for the hands each player
+// won, the winner's game bonus, and what a shutout's doubling added; one row each that paid anything.
+// One "Bonuses" row where the server sent the sum alone.
 function bonusRow(m) {
   const bonuses = m.bonuses || [];
   if (!bonuses.some((b) => b)) return "";
-  return `<tr class="bonuses"><td>${t("bonuses")}</td>` + bonuses.map((b) => `<td>${b}</td>`).join("") + "</tr>";
+  const parts = m.bonus_parts;
+  if (!parts || parts.length !== bonuses.length) {
+    return `<tr class="bonuses"><td>${t("bonuses")}</td>` + bonuses.map((b) => `<td>${b}</td>`).join("") + "</tr>";
+  }
+  const won = parts.find((p) => p.hands_won > 0 && p.box > 0);
+  const each = won ? won.box / won.hands_won : 0;
+  const row = (kind, label, cell) => (parts.some((p) => p[kind])
+    ? `<tr class="bonuses bonus-${kind}"><td>${escapeHtml(label)}</td>${parts.map(cell).join("")}</tr>` : "");
+  return row("box", t("bonus_box", { n: each }), (p, i) => `<td title="${escapeHtml(t("bonus_box_title", { name: seatName(i), hands: p.hands_won, n: each }))}">${p.box}</td>`)
+    + row("game", t("bonus_game"), (p) => `<td>${p.game}</td>`)
+    + row("shutout", t("bonus_shutout"), (p) => `<td>${p.shutout}</td>`);
+}
+
+// How far the winner of a game to a target score finished ahead of the next best total (the bonuses
+// in), as gin players settle a game; "" for a shared win and for other matches.
+function marginLine(state) {
+  const m = state.match, totals = matchTotals(state);
+  if (targetScore(state) === null || m.winners.length !== 1 || totals.length < 2) return "";
+  const w = m.winners[0];
+  const next = Math.max(...totals.filter((_, i) => i !== w));
+  return `<p class="game-margin">${escapeHtml(t("game_margin", { name: seatName(w), n: totals[w] - next }))}</p>`;
 }
 
 // Each seat's total after each hand of the sheet (the sheet's sign, as its Total row): the hands' points
@@ -2813,7 +2850,10 @@ function resultHtml(round) {
     const held = S.state.match.is_rubber ? S.state.match.chips[i] : null;
     const moved = chips && chips[i] ? `${chips[i] > 0 ? "+" : ""}${chips[i]}, ` : "";
     const chipText = held === null ? "" : ` · <span class="sd-chips">${t("chips")}: ${moved}${t("now")} ${held}</span>`;
-    const points = r.scored ? `<b>${r.points[i]}</b> ${t(Math.abs(r.points[i]) === 1 ? "point" : "points")}` : t("not_scored");
+    // A game to a target score adds up the points won (a lost hand takes none away): each seat's share
+    // of those, as its score sheet shows it (gin's loser 0, not the knocker's points with a minus).
+    const p = targetScore(S.state) !== null && r.gains ? r.gains[i] : r.points[i];
+    const points = r.scored ? `<b>${p}</b> ${t(Math.abs(p) === 1 ? "point" : "points")}` : t("not_scored");
     html += `<div class="showdown-seat${best === i ? " win" : ""}" role="listitem"><div class="sd-name">${escapeHtml(seatName(i))}: ${points}${dw}${chipText}</div><div class="sd-cards">`;
     // Each player's melds, then the rest: Viennese arrangements; in gin the melds laid (the
     // knocker's with the cards laid off on them) and the deadwood.
@@ -2976,7 +3016,7 @@ function showMatchOver(state) {
   html += `<table class="scores final-scores"><tr><th></th>${totals.map((_, i) => `<th title="${escapeHtml(seatName(i))}">${nameWords(seatName(i))}</th>`).join("")}</tr>`;
   html += bonusRow(m);
   html += `<tr class="total"><td>${t("total")}</td>${totals.map((p) => `<td>${p}</td>`).join("")}</tr>`;
-  html += `${penaltyRows(state)}</table>`;
+  html += `${penaltyRows(state)}</table>${marginLine(state)}`;
   // The bonuses came after the game was won (they change the margin, never the winner), so a winner
   // may end with the smaller total: said, not left to look like a mistake.
   const target = targetScore(state);
