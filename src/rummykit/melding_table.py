@@ -6,7 +6,7 @@ the immutable action objects they offer, each made once and shared by every lega
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from rummykit import solver
 from rummykit.actions import Discard, Draw, LayOff, MeldAction, MeldCards, Swap, TakeDiscard
@@ -17,10 +17,6 @@ from rummykit.rules import Rules
 from rummykit.solver import Layoff
 from rummykit.state import RoundState
 from rummykit.views import TableMeld
-
-if TYPE_CHECKING:
-    from rummykit.events import Event
-    from rummykit.round import Round
 
 _ALL_CARDS: Final = tuple(Card(code) for code in range(NUM_CODES))
 DISCARD_ACTIONS: Final = tuple(Discard(card) for card in _ALL_CARDS)
@@ -177,16 +173,3 @@ def jokers_freed(action: Swap, melds: Sequence[Meld], rules: Rules) -> int | Non
                 return None
     return freed or None
 
-
-def swap_freed(rnd: Round, event: Event) -> int | None:
-    """How many jokers the joker exchange recorded as ``event`` of ``rnd`` took from its meld, read on
-    the table as it lay before it (:meth:`Round.melds_before`, :func:`jokers_freed`), for the words of
-    a past move (a log, an undo): two naturals may take one joker or two. ``None`` where it cannot be
-    read (not an exchange, or before what the round can replay)."""
-    if not isinstance(event.action, Swap):
-        return None
-    try:
-        table = rnd.melds_before(event.index)
-    except IndexError:
-        return None
-    return jokers_freed(event.action, [tm.meld for tm in table], rnd.rules)

@@ -40,7 +40,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from rummykit.actions import Action, Draw, TakeDiscard, canonical_action, passes
+from rummykit.actions import Action, Draw, Swap, TakeDiscard, canonical_action, passes
 from rummykit.cards import JOKER_CODE, Card, Hand, build_deck, parse_cards
 from rummykit.errors import IllegalActionError, RulesError, quoted
 from rummykit.events import Event as Event
@@ -48,6 +48,7 @@ from rummykit.events import record
 from rummykit.families import family_for
 from rummykit.family import Plan
 from rummykit.gin import GIN_PHASES, start_gin
+from rummykit.melding_table import jokers_freed
 from rummykit.melds import Meld
 from rummykit.rules import PACKETS, Rules, check_rules
 from rummykit.state import RoundState, whole_placements
@@ -369,6 +370,20 @@ class Round:
         for old in history[at:index]:
             probe.apply(old.action)
         return probe._state.melds[:]
+
+    def jokers_freed(self, event: Event) -> int | None:
+        """How many jokers the joker exchange recorded as ``event`` took from its meld, read on the
+        table as it lay before it (:meth:`melds_before`,
+        :func:`rummykit.melding_table.jokers_freed`), for the words of a past move (a log, an undo):
+        two naturals may take one joker or two. ``None`` where it cannot be read (not an exchange, or
+        before what the round can replay)."""
+        if not isinstance(event.action, Swap):
+            return None
+        try:
+            table = self.melds_before(event.index)
+        except IndexError:
+            return None
+        return jokers_freed(event.action, [tm.meld for tm in table], self.rules)
 
     def _plan(self, action: Action) -> Plan:
         if self._state.phase is _PHASE_OVER:

@@ -118,7 +118,6 @@ from rummykit.i18n import (
 from rummykit.i18n.levels import bot_name
 from rummykit.i18n.localize import localize_note, localize_reason
 from rummykit.match import Match, MatchEvent
-from rummykit.melding_table import swap_freed
 from rummykit.record import Record
 from rummykit.round import Event, Round
 from rummykit.rules import Rules
@@ -817,7 +816,7 @@ def _undone_freed(match: Match, event: Event | MatchEvent) -> int | None:
     for rnd in match.rounds:
         history = rnd.history
         if event.index < len(history) and history[event.index] is event:
-            return swap_freed(rnd, event)
+            return rnd.jokers_freed(event)
     return None
 
 

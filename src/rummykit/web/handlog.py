@@ -25,7 +25,6 @@ from rummykit.cards import Card
 from rummykit.disclosure import event_goes_out, public_action_text
 from rummykit.match import Match, MatchEvent
 from rummykit.melding_conditions import opening_points
-from rummykit.melding_table import swap_freed
 from rummykit.round import Event, Round
 from rummykit.views import Phase
 from rummykit.web.texts import move_texts
@@ -144,7 +143,7 @@ def log_entry(
             layoffs_done = defender_layoffs_done(match.rounds[hand - 1], event)
     freed = None
     if in_match and isinstance(event, Event) and isinstance(action, Swap):
-        freed = swap_freed(match.rounds[hand - 1], event)
+        freed = match.rounds[hand - 1].jokers_freed(event)
     texts = move_texts(
         action,
         match.rules,
