@@ -328,3 +328,46 @@ def test_the_lease_is_renewed_while_the_moves_wait_on_postgres(
         assert asyncio.run(main()) == [True] * 4
     finally:
         reader.dispose()
+
+
+def test_a_renewal_under_way_when_the_process_stops_does_not_bring_its_lease_back_on_postgres(
+    postgres_url: str, web: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lease is renewed on the second database thread and given up on the moves' one when the
+    process stops: a renewal already under way finishes before the lease is given up, or it would
+    write the process's row back after the release deleted it (a stopped process alive to the others
+    for a lease)."""
+    import asyncio
+
+    from rummykit.web import manager as manager_module
+    from rummykit.web.limits import ServerSettings
+    from rummykit.web.manager import TableManager
+
+    monkeypatch.setattr(manager_module, "RENEW_SECONDS", 0.05)
+    url = web.fresh_database(postgres_url, "rk_renew_at_close")
+    renewing = threading.Event()
+    reader = create_engine(url)
+
+    async def main() -> str:
+        manager = TableManager(Store(url), ServerSettings())
+        await manager.load()
+        assert manager.cluster is not None
+        renew = manager.cluster.renew
+
+        def slow_renew(idle: float) -> set[str]:
+            renewing.set()
+            time.sleep(0.5)  # the release is committed meanwhile
+            return renew(idle)
+
+        manager.cluster.renew = slow_renew  # type: ignore[method-assign]
+        await asyncio.to_thread(renewing.wait, 10)
+        await manager.close()
+        return manager.store.origin
+
+    try:
+        origin = asyncio.run(main())
+        with reader.connect() as c:
+            rows = c.execute(text("SELECT count(*) FROM rk_processes WHERE origin = :o"), {"o": origin})
+            assert rows.scalar() == 0
+    finally:
+        reader.dispose()

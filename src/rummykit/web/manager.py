@@ -1396,11 +1396,20 @@ class TableManager:
         for table in self.tables.values():
             table.cancel()
         if self.cluster is not None:
+            # A renewal under way on the other thread (its task is cancelled, not its transaction)
+            # ends first: committed after the release, it would write the process's row back, the
+            # stopped process alive to the others for a lease.
+            with contextlib.suppress(Exception):
+                await self.side_db(_nothing)
             with contextlib.suppress(Exception):
                 await self.db(self.cluster.release, None)  # the others may take the tables at once
         await asyncio.get_running_loop().run_in_executor(None, partial(self._db.shutdown, wait=True))
         await asyncio.get_running_loop().run_in_executor(None, partial(self._side.shutdown, wait=True))
         self.store.close()
+
+
+def _nothing() -> None:
+    """A call that only waits its turn on a database thread: what was queued there before has ended."""
 
 
 def _stored_lobby(row: dict[str, Any], settings: ServerSettings) -> dict[str, Any] | None:
