@@ -328,3 +328,94 @@ def test_the_lease_is_renewed_while_the_moves_wait_on_postgres(
         assert asyncio.run(main()) == [True] * 4
     finally:
         reader.dispose()
+
+
+def test_a_renewal_under_way_when_the_process_stops_does_not_bring_its_lease_back_on_postgres(
+    postgres_url: str, web: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lease is renewed on the second database thread and given up on the moves' one when the
+    process stops: a renewal already under way finishes before the lease is given up, or it would
+    write the process's row back after the release deleted it (a stopped process alive to the others
+    for a lease)."""
+    import asyncio
+
+    from rummykit.web import manager as manager_module
+    from rummykit.web.limits import ServerSettings
+    from rummykit.web.manager import TableManager
+
+    monkeypatch.setattr(manager_module, "RENEW_SECONDS", 0.05)
+    url = web.fresh_database(postgres_url, "rk_renew_at_close")
+    renewing = threading.Event()
+    reader = create_engine(url)
+
+    async def main() -> str:
+        manager = TableManager(Store(url), ServerSettings())
+        await manager.load()
+        assert manager.cluster is not None
+        renew = manager.cluster.renew
+
+        def slow_renew(idle: float) -> set[str]:
+            renewing.set()
+            time.sleep(0.5)  # the release is committed meanwhile
+            return renew(idle)
+
+        manager.cluster.renew = slow_renew  # type: ignore[method-assign]
+        await asyncio.to_thread(renewing.wait, 10)
+        await manager.close()
+        return manager.store.origin
+
+    try:
+        origin = asyncio.run(main())
+        time.sleep(1.0)  # a renewal left running would have committed by now
+        with reader.connect() as c:
+            rows = c.execute(text("SELECT count(*) FROM rk_processes WHERE origin = :o"), {"o": origin})
+            assert rows.scalar() == 0
+    finally:
+        reader.dispose()
+
+
+def test_the_lease_is_renewed_while_the_lookups_queue_on_postgres(
+    postgres_url: str, web: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Lookups are as many as strangers' requests: however long their queue on their database
+    thread (here that thread held), the lease is renewed beside it, so a flood of lookups does not
+    make the other processes take the tables of a live process."""
+    import asyncio
+
+    from rummykit.web import manager as manager_module
+    from rummykit.web import owners
+    from rummykit.web.limits import ServerSettings
+    from rummykit.web.manager import TableManager
+
+    monkeypatch.setattr(owners, "LEASE_SECONDS", 1.0)
+    monkeypatch.setattr(manager_module, "RENEW_SECONDS", 0.2)
+    url = web.fresh_database(postgres_url, "rk_lease_beside_lookups")
+    held = threading.Event()
+    reader = create_engine(url)
+
+    def alive() -> bool:
+        with reader.connect() as c:
+            live = "SELECT bool_and(lease_until > timezone('UTC', now())) FROM rk_processes"
+            return bool(c.execute(text(live)).scalar())
+
+    async def main() -> list[bool]:
+        manager = TableManager(Store(url), ServerSettings())
+        await manager.load()
+        seen = []
+        try:
+            busy = asyncio.ensure_future(manager.side_db(held.wait, 30))  # the lookups' thread, held
+            try:
+                for _ in range(4):
+                    await asyncio.sleep(0.5)
+                    seen.append(await asyncio.to_thread(alive))
+            finally:
+                held.set()
+                await busy
+        finally:
+            await manager.close()
+        return seen
+
+    try:
+        assert asyncio.run(main()) == [True] * 4
+    finally:
+        reader.dispose()

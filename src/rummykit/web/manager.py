@@ -2,9 +2,9 @@
 the group commit of moves.
 
 A :class:`TableManager` holds every :class:`~rummykit.web.tables.Table` this process serves, the
-database thread (storage calls run there, in order; with a shared database, lookups' reads, rate
-buckets and the lease on a second one: :meth:`TableManager.side_db`) and the process pool where bots
-think. With a shared database (PostgreSQL) it also leases tables among the processes
+database thread (storage calls run there, in order; with a shared database, lookups' reads and rate
+buckets on a second one, :meth:`TableManager.side_db`, and the lease's renewal on a third) and the
+process pool where bots think. With a shared database (PostgreSQL) it also leases tables among the processes
 (:mod:`rummykit.web.owners`) and listens for their notices (:mod:`rummykit.web.coordination`).
 Table codes are six characters of an alphabet without look-alike letters and digits, drawn with
 :mod:`secrets`.
@@ -189,8 +189,13 @@ class TableManager:
         (:mod:`rummykit.web.guesses`)."""
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-db")
         self._side = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-db-side")
-        """With a shared database, the thread of the lookups' reads, the shared rate buckets and the
-        lease (:meth:`side_db`), so that they do not queue before the moves' commits, nor behind them."""
+        """With a shared database, the thread of the lookups' reads and the shared rate buckets
+        (:meth:`side_db`), so that they do not queue before the moves' commits, nor behind them."""
+        self._lease_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-db-lease")
+        """With a shared database, the thread of the lease's renewal alone (:meth:`_run_leases`): it
+        waits neither behind a group commit held by a lock nor behind strangers' lookups, however many
+        are queued (each as long as the lease lasts would make the other processes take the tables of
+        a live process)."""
         self._creating = asyncio.Lock()
         """Held from the count of open tables that admits a new table until the table is counted."""
         self._clock: asyncio.Task[None] | None = None
@@ -232,14 +237,13 @@ class TableManager:
         return await asyncio.get_running_loop().run_in_executor(self._db, partial(fn, *args))
 
     async def side_db(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run a storage call that reads, or spends a shared rate bucket, for a lobby request, or
-        renews the lease: with a shared database on a thread of its own. Lookups are as many as
-        strangers' requests and each is a trip to the database (its rate bucket, its row); the lease
-        must not wait behind a group commit held by a lock (up to the lock timeout, as long as the
-        lease lasts), or the other processes take the tables of a live process. On the moves' thread, 130
+        """Run a storage call that reads, or spends a shared rate bucket, for a lobby request: with a
+        shared database on a thread of its own (the lease has a third: :attr:`_lease_thread`).
+        Lookups are as many as strangers' requests and each is a trip to the database (its rate
+        bucket, its row). On the moves' thread, 130
         lookups a second cut a process's moves from about 350 to 84 a second (p50 12 to 58 ms), every
         group commit waiting behind the lookups queued before it. Nothing here needs their
-        order: a bucket or a renewal is its own transaction, and a read sees what was committed."""
+        order: a bucket is its own transaction, and a read sees what was committed."""
         if not self.store.shared:
             return await self.db(fn, *args)
         return await asyncio.get_running_loop().run_in_executor(self._side, partial(fn, *args))
@@ -916,7 +920,8 @@ class TableManager:
             await asyncio.sleep(RENEW_SECONDS)
             started = loop.time()
             try:
-                owned = await self.side_db(self.cluster.renew, self.settings.idle_table_seconds)
+                renew = partial(self.cluster.renew, self.settings.idle_table_seconds)
+                owned = await loop.run_in_executor(self._lease_thread, renew)
             except Exception:
                 log_failure(log, "the lease could not be renewed")
                 continue
@@ -1396,10 +1401,17 @@ class TableManager:
         for table in self.tables.values():
             table.cancel()
         if self.cluster is not None:
+            # A renewal under way on its thread (its task is cancelled, not its transaction) ends
+            # first: committed after the release, it would write the process's row back, the
+            # stopped process alive to the others for a lease.
+            await asyncio.get_running_loop().run_in_executor(
+                None, partial(self._lease_thread.shutdown, wait=True)
+            )
             with contextlib.suppress(Exception):
                 await self.db(self.cluster.release, None)  # the others may take the tables at once
         await asyncio.get_running_loop().run_in_executor(None, partial(self._db.shutdown, wait=True))
         await asyncio.get_running_loop().run_in_executor(None, partial(self._side.shutdown, wait=True))
+        self._lease_thread.shutdown(wait=False)  # idle already with a shared database
         self.store.close()
 
 
