@@ -419,3 +419,39 @@ def test_the_lease_is_renewed_while_the_lookups_queue_on_postgres(
         assert asyncio.run(main()) == [True] * 4
     finally:
         reader.dispose()
+
+
+def test_a_shared_bucket_swept_between_two_statements_is_made_again_on_postgres(
+    postgres_url: str, web: Any
+) -> None:
+    """The lease's sweep deletes buckets idle for an hour, on a thread of its own: a sweep that comes
+    between the statements of a spend (here before its second one) finds the spend's bucket locked,
+    and the request answered, instead of a request failing on a bucket that is no longer there. (The
+    sweep here skips a locked bucket where the real one waits for it: it runs inside the spend.)"""
+    from sqlalchemy import event
+
+    from rummykit.web.owners import Cluster
+
+    store = Store(web.fresh_database(postgres_url, "rk_bucket_swept"))
+    sweeper = store.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+    cluster = Cluster(store.engine, store.origin, "", "key")
+    statements: list[str] = []
+    swept: list[int] = []
+    sweep_sql = text("DELETE FROM rk_rates WHERE ctid IN (SELECT ctid FROM rk_rates FOR UPDATE SKIP LOCKED)")
+
+    def sweep(conn: Any, cursor: Any, statement: str, *_: Any) -> None:
+        if "rk_rates" in statement and conn is not sweeper:
+            statements.append(statement)
+            if len(statements) == 2:
+                swept.append(sweeper.execute(sweep_sql).rowcount)
+
+    try:
+        assert cluster.take("requests", "net", 1.0, 1) == 0.0  # made full (1), spent
+        event.listen(store.engine, "before_cursor_execute", sweep)
+        assert cluster.take("requests", "net", 1.0, 1) > 0  # empty: about a second to wait
+        event.remove(store.engine, "before_cursor_execute", sweep)
+        assert swept == [0] and len(statements) >= 2  # the sweep came, and found the bucket held
+        assert cluster.take("requests", "net", 1.0, 1) > 0  # the spend was kept: still empty
+    finally:
+        sweeper.close()
+        store.close()

@@ -248,15 +248,16 @@ class Cluster:
         now = time.time()
         key = {"k": kind, "a": digest}
         with self.engine.begin() as c:
-            c.execute(
+            # One statement makes the bucket (full) or locks the one there and reads it: a bucket that
+            # the lease's sweep of idle ones deletes between a make and a separate read cannot be
+            # missed (PostgreSQL tries the insert again when the row it conflicted with is gone).
+            tokens, stamp = c.execute(
                 text(
                     "INSERT INTO rk_rates (kind, address, tokens, stamp) VALUES (:k, :a, :b, :t) "
-                    "ON CONFLICT (kind, address) DO NOTHING"
+                    "ON CONFLICT (kind, address) DO UPDATE SET kind = rk_rates.kind "
+                    "RETURNING tokens, stamp"
                 ),
                 {**key, "b": float(burst), "t": now},
-            )
-            tokens, stamp = c.execute(
-                text("SELECT tokens, stamp FROM rk_rates WHERE kind = :k AND address = :a FOR UPDATE"), key
             ).one()
             tokens = min(float(burst), tokens + max(0.0, now - stamp) * rate)
             wait = 0.0
