@@ -186,6 +186,10 @@ class ScoreSheet:
                 for b in self.buybacks
             ],
             "bonuses": list(self.bonuses),
+            "bonus_parts": [
+                {"hands_won": p.hands_won, "box": p.box, "game": p.game, "shutout": p.shutout}
+                for p in self.bonus_parts
+            ],
             "totals": list(self.totals),
             "winners": list(self.winners),
             "tiebreak": self.tiebreak,
