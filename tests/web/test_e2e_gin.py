@@ -170,7 +170,7 @@ def test_gin_line_knock_card_upcard_passes_and_the_knockers_melds(page: Any, sho
     assert gin_text(page).endswith("<i>Bo</i> has gin: nothing may be laid off")
     page.evaluate("() => { S.lang = 'de'; applyLanguage(); }")
     page.evaluate(kept, ["AS", "2S"])
-    assert gin_text(page).endswith("<i>Bo</i> klopfte mit 3")
+    assert gin_text(page).endswith("<i>Bo</i> hat mit 3 geklopft")
     page.evaluate("() => { S.lang = 'en'; applyLanguage(); }")
 
     # The defender lays a card off onto the knocker's melds as a whole ("layoff 9S", the engine finds

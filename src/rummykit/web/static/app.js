@@ -228,7 +228,7 @@ const I18N = {
     undo: "Zurücknehmen", practice: "Übung", k_undo: "letzten Zug zurücknehmen (Übungstisch)",
     hand_moves: "Züge in Spiel {n}", no_moves_yet: "In diesem Spiel noch keine Züge.",
     gin_knock: "Klopfen bis {n}", gin_only: "Nur Gin (kein Klopfen mit Restpunkten)", gin_oklahoma: "(Oklahoma: der Wert der ersten offenen Karte)", gin_passes_1: "einmal bei der ersten offenen Karte gepasst", gin_passes_2: "beide haben bei der ersten offenen Karte gepasst", gin_melds: "Figuren von {name}:", gin_own_melds: "Deine Figuren:",
-    gin_layoffs: "angelegt:", gin_none: "noch keine", gin_knocked_with: "{name} klopfte mit {n}", gin_knocked_gin: "{name} hat Gin: nichts darf angelegt werden",
+    gin_layoffs: "angelegt:", gin_none: "noch keine", gin_knocked_with: "{name} hat mit {n} geklopft", gin_knocked_gin: "{name} hat Gin: nichts darf angelegt werden",
     knock_deadwood: "Restpunkte {n}", knock_deadwood_after: "Restpunkte {n} nach dem besten Abwurf",
     knock_lt: "klopfen unter {t}", knock_le: "klopfen bis {t}",
     sits_out: "setzt dieses Spiel aus", you_sit_out: "Du setzt dieses Spiel aus (am Vierertisch setzt der Geber aus)",
