@@ -350,12 +350,23 @@ def test_the_text_sheet_itemises_gin_s_end_bonuses_above_their_sum() -> None:
     sheet = ScoreSheet.of(m)
     lines = sheet_text(sheet, ("Anna", "Ben")).split("\n\n")[0].splitlines()
     box, game, shutout, total = lines[-4:]
-    assert box.split() == ["Box", "bonus", "(25", "a", "hand)", "0", str(parts[1].box)]
+    assert box.split() == ["Box", "bonus", "(25", "a", "hand", "won)", "0", str(parts[1].box)]
     assert game.split() == ["Game", "bonus", "0", "100"]
     assert shutout.split() == ["Shutout:", "doubled", "0", str(parts[1].shutout)]
     assert total.split() == ["End", "bonuses", *map(str, m.bonuses), *map(str, m.gains)]
     assert parts[1].box + parts[1].game + parts[1].shutout == m.bonuses[1]
+    # The JSON sheet itemises them too (`rummykit sheet --format json`); none paid, none listed.
+    data = sheet.to_dict(("Anna", "Ben"))
+    assert data["bonus_parts"][1] == {
+        "hands_won": parts[1].hands_won, "box": parts[1].box, "game": 100, "shutout": parts[1].shutout
+    }  # fmt: skip
+    assert data["bonus_parts"][0] == {"hands_won": 0, "box": 0, "game": 0, "shutout": 0}
+    plain = random_match(rk.Rules.parse("gin(match_end=target_score)"), 2, seed=4)
+    assert ScoreSheet.of(plain).to_dict()["bonus_parts"] == []
     german = sheet_text(sheet, ("Anna", "Ben"), "de").split("\n\n")[0].splitlines()[-4:]
     assert [line.split("  ")[0] for line in german] == [
-        "Box-Bonus (25 je Spiel)", "Partiebonus", "Zu null: verdoppelt", "Bonus am Ende"
+        "Box-Bonus (25 je gewonnenes Spiel)", "Partiebonus", "Zu null gewonnen: verdoppelt", "Bonus am Ende"
     ]  # fmt: skip
+    # The labels lie over the hand, dealer and end columns: the hand numbers' column keeps its width.
+    header = sheet_text(sheet, ("Anna", "Ben"), "de").splitlines()[1]
+    assert header.startswith("Spiel  Geber  Ende"), header

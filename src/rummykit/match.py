@@ -673,8 +673,8 @@ class Match:
     def bonus_parts(self) -> tuple[BonusParts, ...]:
         """Per seat, what its end-of-game bonus (:attr:`bonuses`) is made of, as gin score sheets
         itemise it: the box bonus for the hands won, the game bonus, and what the shutout's doubling
-        added (the total before it, box and game bonuses included, once more). Zeros while the game
-        runs and in every other match."""
+        added (the total before it, box and game bonuses included, once more). The three are zeros
+        while the game runs and in every other match; ``hands_won`` counts all the same."""
         rules = self.rules
         parts = []
         for s in range(self.players):

@@ -186,6 +186,10 @@ class ScoreSheet:
                 for b in self.buybacks
             ],
             "bonuses": list(self.bonuses),
+            "bonus_parts": [
+                {"hands_won": p.hands_won, "box": p.box, "game": p.game, "shutout": p.shutout}
+                for p in self.bonus_parts
+            ],
             "totals": list(self.totals),
             "winners": list(self.winners),
             "tiebreak": self.tiebreak,
@@ -204,9 +208,9 @@ def _words(lang: str) -> dict[str, str]:
         "x": "×",
         "start": "Anfang" if de else "Start",
         "bonus": "Bonus am Ende" if de else "End bonuses",
-        "box": "Box-Bonus ({n} je Spiel)" if de else "Box bonus ({n} a hand)",
+        "box": "Box-Bonus ({n} je gewonnenes Spiel)" if de else "Box bonus ({n} a hand won)",
         "game": "Partiebonus" if de else "Game bonus",
-        "shutout": "Zu null: verdoppelt" if de else "Shutout: doubled",
+        "shutout": "Zu null gewonnen: verdoppelt" if de else "Shutout: doubled",
         "winner": "Sieger" if de else "Winner",
         "winners": "Sieger (geteilt)" if de else "Winners (shared)",
         "running": "Die Partie läuft noch" if de else "The match is not over",
@@ -347,11 +351,9 @@ def _table(sheet: ScoreSheet, names: tuple[str, ...], lang: str, gap: str | None
             values = [getattr(p, kind) for p in sheet.bonus_parts]
             if any(values):
                 rows.append([label, "", "", *map(str, values), "", *[""] * n])
-                if compact:
-                    spans[len(rows) - 1] = (0, 2)
+                spans[len(rows) - 1] = (0, 2)  # over the hand, dealer and end: a label that long
         rows.append([w["bonus"], "", "", *map(str, sheet.bonuses), "", *map(str, sheet.totals)])
-        if compact:
-            spans[len(rows) - 1] = (0, 2)
+        spans[len(rows) - 1] = (0, 2)  # would otherwise widen the hand numbers' column
     widths = [max(len(r[i]) for k, r in enumerate(rows) if k not in spans) for i in range(len(header))]
     for k, (low, high) in spans.items():  # a spanning text wider than its columns widens the last
         room = sum(widths[low : high + 1]) + len(gap) * (high - low)

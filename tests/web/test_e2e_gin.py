@@ -170,7 +170,7 @@ def test_gin_line_knock_card_upcard_passes_and_the_knockers_melds(page: Any, sho
     assert gin_text(page).endswith("<i>Bo</i> has gin: nothing may be laid off")
     page.evaluate("() => { S.lang = 'de'; applyLanguage(); }")
     page.evaluate(kept, ["AS", "2S"])
-    assert gin_text(page).endswith("<i>Bo</i> klopfte mit 3")
+    assert gin_text(page).endswith("<i>Bo</i> hat mit 3 geklopft")
     page.evaluate("() => { S.lang = 'en'; applyLanguage(); }")
 
     # The defender lays a card off onto the knocker's melds as a whole ("layoff 9S", the engine finds
@@ -447,7 +447,16 @@ def test_the_end_of_a_game_itemises_its_bonuses_and_says_the_margin(page: Any, s
     assert [r[0] for r in rows[1:4]] == german
     margin = f"Ann (du) gewinnt die Partie mit {2 * before_doubling} Punkten Vorsprung."
     assert margin in page.inner_text("#overlay")
+    title = page.get_attribute("#overlay .final-scores tr.bonus-box td:nth-child(2)", "title")
+    assert title == "Ann (du): 1 gewonnenes Spiel × 25"
+    # The bonuses came after the win: a winner who ends level or behind (the loser's box bonuses) is
+    # given no margin, and a margin of one point is said in the singular.
+    said = "g => marginLine({...S.state, match: {...S.state.match, gains: g}})"
+    assert page.evaluate(said, [82, 225]) == "" and page.evaluate(said, [100, 100]) == ""
+    assert "mit 1 Punkt Vorsprung." in page.evaluate(said, [101, 100])
     page.evaluate("() => { S.lang = 'en'; applyLanguage(); }")
+    assert "wins the game by 1 point." in page.evaluate(said, [101, 100])
+    assert "by 2 points." in page.evaluate(said, [102, 100])
 
 
 def test_straight_gin_and_oklahoma_are_said_in_the_gin_line(page: Any) -> None:

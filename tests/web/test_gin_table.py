@@ -134,3 +134,28 @@ def test_the_deadwood_line_leaves_out_a_taken_card_that_may_not_go_back() -> Non
     line = knock_line_json(rnd.view(0))
     assert line is not None and (line["deadwood"], line["after_discard"]) == (10, True)
     assert rk.actions.KnockDeclare() not in rnd.legal_actions()  # the line agrees with the knock refused
+
+
+def test_the_defender_sees_the_cards_the_knocker_kept_out_of_its_melds() -> None:
+    """The page's gin line counts what the knocker knocked with from the view's ``revealed``: in the
+    lay-off phase the defender's view holds the knocker's cards left out of its melds (what the
+    showdown counts), a gin none."""
+    import rummykit as rk
+    from rummykit.testing import arrange_deck
+    from rummykit.web.protocol import view_json
+
+    gin = rk.Rules.preset("gin")
+    hands = ["AH 2H 3H 5C 5D 5S 9C 10C JC 4D", "2C 3C 4C 6D 7D 8D 6H 7H 8H 5H"]
+    knock = ("take", "knock", "discard KD", "meld AH 2H 3H", "meld 5C 5D 5S", "meld 9C 10C JC", "pass")
+    match = rk.Match.new(gin, 2, seed=1, dealer=1, deck=arrange_deck(gin, 2, hands, dealer=1, upcard="KD"))
+    for move in knock:
+        match.apply(move)
+    sent = view_json(match.round.view(1), own=True)
+    assert sent["phase"] == "layoff" and sent["knocker"] == 0
+    assert sent["revealed"] == [["4D"], None]
+    gin_hands = ["AH 2H 3H 5C 5D 5S 9C 10C JC QC", "2C 3C 4C 6D 7D 8D 6H 7H 9S KS"]
+    deck = arrange_deck(gin, 2, gin_hands, dealer=1, upcard="KD")
+    match = rk.Match.new(gin, 2, seed=1, dealer=1, deck=deck)
+    for move in (*knock[:5], "meld 9C 10C JC QC", "pass"):
+        match.apply(move)
+    assert view_json(match.round.view(1), own=True)["revealed"] == [[], None]

@@ -22,7 +22,7 @@ const I18N = {
     knocked_last: "{name} knocked – your last turn", last_turn: "Your last turn",
     first_upcard_phase: "take the upcard or pass", wall_phase: "the wall: knock or pass",
     knock_phase: "discard, lay your melds one by one, then pass", layoff_phase: "lay off, pass, lay melds, pass",
-    total: "Total", running_total: "total", bonuses: "Bonuses", bonus_note: "The game went to the first to reach {n}; the bonuses came after it.", bonus_box: "Box bonus ({n} a hand won)", bonus_box_title: "{name}: {hands} hands won × {n}", bonus_game: "Game bonus", bonus_shutout: "Shutout: doubled", game_margin: "{name} wins the game by {n} points.", hand: "Hand", seat: "Seat", player_n: "Player {n}", open_seat: "open", bot: "bot", away: "away",
+    total: "Total", running_total: "total", bonuses: "Bonuses", bonus_note: "The game went to the first to reach {n}; the bonuses came after it.", bonus_box: "Box bonus ({n} a hand won)", bonus_box_title: "{name}: {hands} hands won × {n}", bonus_box_title_one: "{name}: 1 hand won × {n}", bonus_game: "Game bonus", bonus_shutout: "Shutout: doubled", game_margin: "{name} wins the game by {n} points.", game_margin_one: "{name} wins the game by 1 point.", hand: "Hand", seat: "Seat", player_n: "Player {n}", open_seat: "open", bot: "bot", away: "away",
     you: "you", cards: "cards", card: "card", opened: "opened", stock: "Stock", pile: "Discard pile",
     round_over: "Hand over", match_over: "Match over", final_sheet: "Score sheet: all {n} hands", final_sheet_one: "Score sheet: the 1 hand", winner: "Winner", winners: "Winners", tie_most_hands_won: "tie broken: most hands won", tie_best_last_hand: "tie broken: best score in the last hand all of them played", pot_won: "The winner takes the pot: {n} chips", pot_shared: "The winners share the pot: {n} chips",
     points: "points", point: "point", deadwood: "Deadwood", went_out: "went out", rummy_call: "called Rummy",
@@ -145,7 +145,7 @@ const I18N = {
     knocked_last: "{name} hat geklopft – dein letzter Zug", last_turn: "Dein letzter Zug",
     first_upcard_phase: "offene Karte nehmen oder passen", wall_phase: "an der Mauer: klopfen oder passen",
     knock_phase: "abwerfen, Figuren einzeln auslegen, dann passen", layoff_phase: "anlegen, passen, auslegen, passen",
-    total: "Summe", running_total: "Stand", bonuses: "Boni", bonus_note: "Gewonnen hat, wer zuerst {n} erreichte; die Boni kamen danach.", bonus_box: "Box-Bonus ({n} je gewonnenes Spiel)", bonus_box_title: "{name}: {hands} gewonnene Spiele × {n}", bonus_game: "Partiebonus", bonus_shutout: "Zu null gewonnen: verdoppelt", game_margin: "{name} gewinnt die Partie mit {n} Punkten Vorsprung.", hand: "Spiel", seat: "Platz", player_n: "Spieler {n}", open_seat: "frei", bot: "Bot", away: "abwesend",
+    total: "Summe", running_total: "Stand", bonuses: "Boni", bonus_note: "Gewonnen hat, wer zuerst {n} erreichte; die Boni kamen danach.", bonus_box: "Box-Bonus ({n} je gewonnenes Spiel)", bonus_box_title: "{name}: {hands} gewonnene Spiele × {n}", bonus_box_title_one: "{name}: 1 gewonnenes Spiel × {n}", bonus_game: "Partiebonus", bonus_shutout: "Zu null gewonnen: verdoppelt", game_margin: "{name} gewinnt die Partie mit {n} Punkten Vorsprung.", game_margin_one: "{name} gewinnt die Partie mit 1 Punkt Vorsprung.", hand: "Spiel", seat: "Platz", player_n: "Spieler {n}", open_seat: "frei", bot: "Bot", away: "abwesend",
     you: "du", cards: "Karten", card: "Karte", opened: "ausgelegt", stock: "Stoß", pile: "Ablage",
     round_over: "Spiel beendet", match_over: "Partie beendet", final_sheet: "Punkteliste: alle {n} Spiele", final_sheet_one: "Punkteliste: das eine Spiel", winner: "Gewinner", winners: "Gewinner", tie_most_hands_won: "Gleichstand entschieden: die meisten gewonnenen Spiele", tie_best_last_hand: "Gleichstand entschieden: bestes Ergebnis im letzten Spiel, in dem alle mitspielten", pot_won: "Der Gewinner bekommt den Pott: {n} Chips", pot_shared: "Die Gewinner teilen sich den Pott: {n} Chips",
     points: "Punkte", point: "Punkt", deadwood: "Restpunkte", went_out: "hat ausgemacht", rummy_call: "hat Rummy gerufen",
@@ -228,7 +228,7 @@ const I18N = {
     undo: "Zurücknehmen", practice: "Übung", k_undo: "letzten Zug zurücknehmen (Übungstisch)",
     hand_moves: "Züge in Spiel {n}", no_moves_yet: "In diesem Spiel noch keine Züge.",
     gin_knock: "Klopfen bis {n}", gin_only: "Nur Gin (kein Klopfen mit Restpunkten)", gin_oklahoma: "(Oklahoma: der Wert der ersten offenen Karte)", gin_passes_1: "einmal bei der ersten offenen Karte gepasst", gin_passes_2: "beide haben bei der ersten offenen Karte gepasst", gin_melds: "Figuren von {name}:", gin_own_melds: "Deine Figuren:",
-    gin_layoffs: "angelegt:", gin_none: "noch keine", gin_knocked_with: "{name} klopfte mit {n}", gin_knocked_gin: "{name} hat Gin: nichts darf angelegt werden",
+    gin_layoffs: "angelegt:", gin_none: "noch keine", gin_knocked_with: "{name} hat mit {n} geklopft", gin_knocked_gin: "{name} hat Gin: nichts darf angelegt werden",
     knock_deadwood: "Restpunkte {n}", knock_deadwood_after: "Restpunkte {n} nach dem besten Abwurf",
     knock_lt: "klopfen unter {t}", knock_le: "klopfen bis {t}",
     sits_out: "setzt dieses Spiel aus", you_sit_out: "Du setzt dieses Spiel aus (am Vierertisch setzt der Geber aus)",
@@ -2484,8 +2484,6 @@ function renderHint() {
   renderHand();
 }
 
-// Gin to a target score: what the end-of-game bonuses (box, game, shutout) added to each player's
-// points when the match ended, a row before the total; none while every bonus is 0.
 // Gin's end-of-game bonuses, itemised as gin score sheets do: the box bonus for the hands each player
 // won, the winner's game bonus, and what a shutout's doubling added; one row each that paid anything.
 // One "Bonuses" row where the server sent the sum alone.
@@ -2500,19 +2498,22 @@ function bonusRow(m) {
   const each = won ? won.box / won.hands_won : 0;
   const row = (kind, label, cell) => (parts.some((p) => p[kind])
     ? `<tr class="bonuses bonus-${kind}"><td>${escapeHtml(label)}</td>${parts.map(cell).join("")}</tr>` : "");
-  return row("box", t("bonus_box", { n: each }), (p, i) => `<td title="${escapeHtml(t("bonus_box_title", { name: seatName(i), hands: p.hands_won, n: each }))}">${p.box}</td>`)
+  return row("box", t("bonus_box", { n: each }), (p, i) => `<td title="${escapeHtml(t(p.hands_won === 1 ? "bonus_box_title_one" : "bonus_box_title", { name: seatName(i), hands: p.hands_won, n: each }))}">${p.box}</td>`)
     + row("game", t("bonus_game"), (p) => `<td>${p.game}</td>`)
     + row("shutout", t("bonus_shutout"), (p) => `<td>${p.shutout}</td>`);
 }
 
 // How far the winner of a game to a target score finished ahead of the next best total (the bonuses
-// in), as gin players settle a game; "" for a shared win and for other matches.
+// in), as gin players settle a game; "" for a shared win and for other matches. The bonuses came after
+// the win, so the winner may end level or behind (a loser's box bonuses): no margin is said then, the
+// note on the bonuses tells why; nor after a tie broken by match_tiebreak.
 function marginLine(state) {
   const m = state.match, totals = matchTotals(state);
   if (targetScore(state) === null || m.winners.length !== 1 || totals.length < 2) return "";
   const w = m.winners[0];
-  const next = Math.max(...totals.filter((_, i) => i !== w));
-  return `<p class="game-margin">${escapeHtml(t("game_margin", { name: seatName(w), n: totals[w] - next }))}</p>`;
+  const n = totals[w] - Math.max(...totals.filter((_, i) => i !== w));
+  if (n <= 0) return "";
+  return `<p class="game-margin">${escapeHtml(t(n === 1 ? "game_margin_one" : "game_margin", { name: seatName(w), n }))}</p>`;
 }
 
 // Each seat's total after each hand of the sheet (the sheet's sign, as its Total row): the hands' points
