@@ -293,3 +293,13 @@ def test_an_unknown_bot_is_refused_in_german(bots: str, said: str, data_dir: Pat
     result = runner.invoke(app, ["play", "--lang", "de", "--bots", bots], input="")
     assert result.exit_code == 2
     assert result.output.startswith(said), result.output
+
+
+@pytest.mark.parametrize("env", [GERMAN_LOCALE, {"LANG": "C", "LC_ALL": ""}])
+def test_the_bare_command_shows_its_help_and_no_error_in_either_language(env: dict[str, str]) -> None:
+    """``rummykit`` alone shows the help (the library's exit status 2); in German it was followed by
+    "error: Befehlszeile nicht verstanden ()" and a line pointing at the help just shown."""
+    result = runner.invoke(app, [], input="", env={"COLUMNS": "80", **env})
+    assert result.exit_code == 2
+    assert "Usage:" in result.output and "play" in result.output
+    assert "error:" not in result.output and "Hilfe:" not in result.output

@@ -118,6 +118,11 @@ _CLICK: Final = typer.BadParameter.__module__.rpartition(".")[0]
 _EXCEPTIONS: Final[Any] = importlib.import_module(f"{_CLICK}.exceptions")
 UsageError: Final[type[Exception]] = _EXCEPTIONS.UsageError
 """The library's refusal of a command line (an unknown option, a missing value, …)."""
+_HELP_INSTEAD: Final[tuple[type[Exception], ...]] = tuple(
+    getattr(_EXCEPTIONS, name) for name in ("NoArgsIsHelpError",) if hasattr(_EXCEPTIONS, name)
+)
+"""The library's usage error that is no refusal: a command given nothing shows its help (and
+says no more); it keeps its own handling in every language."""
 
 _ARGS: Final = "rummykit.args"
 """Where a context keeps the command line it was made from (its language, for a usage error)."""
@@ -182,8 +187,9 @@ def usage_error(exc: Any, args: list[str], command: str | None = None) -> NoRetu
     """A usage error of the command line ``args`` in the player's language (``--lang``, else the
     locale): in German one ``error:`` line and, where the command is known, a line naming its help,
     with the exit of every refused command line (2); in English the command-line library's own
-    message (raised again). ``command``: the command's path where the error does not know it."""
-    if _lang_of(args) != "de":
+    message (raised again), as is, in every language, the help a command given nothing shows.
+    ``command``: the command's path where the error does not know it."""
+    if _lang_of(args) != "de" or isinstance(exc, _HELP_INSTEAD):
         raise exc
     command = exc.ctx.command_path if exc.ctx is not None else command
     if command is None:
