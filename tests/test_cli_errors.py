@@ -232,6 +232,8 @@ def test_a_raised_rate_raises_its_burst(tmp_path: Path, monkeypatch: pytest.Monk
         (["--players", "3x", "--lang=de"], {}, "error: --players: keine ganze Zahl"),
         (["-p", "x"], {"LANG": "de_DE.UTF-8", "LC_ALL": ""}, "error: --players: keine ganze Zahl"),
         (["--lang", "en", "--seed", "<script>"], {}, "error: --seed: not a whole number"),
+        (["--lang", "de", "--delay", "abc"], {}, "error: --delay: keine Zahl"),
+        (["--delay", "x", "--lang", "en"], {}, "error: --delay: not a number"),
     ],
 )
 def test_play_refuses_a_number_option_without_a_number_like_its_other_errors(

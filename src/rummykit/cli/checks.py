@@ -64,12 +64,14 @@ def port_number(port: int, option: str = "--port") -> str | None:
 
 NOT_A_NUMBER: Final = {"en": "{option}: not a whole number", "de": "{option}: keine ganze Zahl"}
 """A number option given something else, as the command's other errors say it."""
+NOT_A_DECIMAL: Final = {"en": "{option}: not a number", "de": "{option}: keine Zahl"}
+"""A decimal option (``--delay 0.5``) given something else."""
 
 
 class ErrorLineCommand(TyperCommand):
-    """A command whose number option given no number is refused like its other errors: one
-    ``error:`` line in the player's language (``--lang``, else the locale), not the command-line
-    library's English ``Error`` box. The value given is not echoed back."""
+    """A command whose number option (a whole number or a decimal) given no number is refused like
+    its other errors: one ``error:`` line in the player's language (``--lang``, else the locale), not
+    the command-line library's English ``Error`` box. The value given is not echoed back."""
 
     def make_context(
         self,
@@ -82,23 +84,27 @@ class ErrorLineCommand(TyperCommand):
         try:
             return super().make_context(info_name, args, parent, **extra)
         except typer.BadParameter as exc:
-            option = self._number_option(exc)
-            if option is None:
+            refused = self._number_option(exc)
+            if refused is None:
                 raise
-            fail(NOT_A_NUMBER[_lang_of(given)].format(option=option))
+            option, said = refused
+            fail(said[_lang_of(given)].format(option=option))
 
-    def _number_option(self, exc: typer.BadParameter) -> str | None:
-        """The long name of the option ``exc`` refuses when the command takes a whole number there."""
+    def _number_option(self, exc: typer.BadParameter) -> tuple[str, dict[str, str]] | None:
+        """The long name of the option ``exc`` refuses and the words for it when the command takes a
+        whole number (:data:`NOT_A_NUMBER`) or a decimal (:data:`NOT_A_DECIMAL`) there."""
         name = getattr(exc.param, "name", None)
         if self.callback is None or name is None:
             return None
         annotation = typing.get_type_hints(self.callback, include_extras=True).get(name)
         if typing.get_origin(annotation) is typing.Annotated:
             annotation = typing.get_args(annotation)[0]
-        if annotation is not int and int not in typing.get_args(annotation):
+        kinds = (annotation, *typing.get_args(annotation))
+        said = NOT_A_NUMBER if int in kinds else NOT_A_DECIMAL if float in kinds else None
+        if said is None:
             return None
         opts: list[str] = list(getattr(exc.param, "opts", None) or [f"--{name}"])
-        return max(opts, key=len)
+        return max(opts, key=len), said
 
 
 def _lang_of(args: list[str]) -> str:
