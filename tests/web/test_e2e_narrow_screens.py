@@ -280,3 +280,27 @@ def test_the_match_s_end_opens_the_whole_score_sheet(
     assert box[0] <= box[1], f"the dialog scrolls sideways: {box}"
     body = page.evaluate("(b => [b.scrollWidth, b.clientWidth])($('#overlay .final-sheet-body'))")
     assert body[0] <= body[1], f"the sheet is wider than the dialog: {body}"
+
+
+def test_the_match_s_end_counts_a_hand_dealt_again_once(pages: Pages) -> None:
+    """Under unscored_hand = redeal a hand that did not count shares its number with its new deal: the
+    disclosure said "all 4 hands" over a sheet whose rows went up to hand 3."""
+    page = pages.open(LAPTOP, "en-US")
+    seeded_table(page, pages.base, "german", 5, seats=3)
+    page.wait_for_selector("#game:not(.hidden)")
+    page.evaluate(
+        """() => {
+            const m = S.state.match;
+            m.hands = [
+                { hand: 1, points: [-20, 35, -15], winner: 1, dealer: 0 },
+                { hand: 2, points: [0, 0, 0], winner: null, dealer: 1, dealt_again: true },
+                { hand: 2, points: [40, -25, -15], winner: 0, dealer: 1 },
+                { hand: 3, points: [-30, 60, -30], winner: 1, dealer: 2 },
+            ];
+            m.scores = [-10, 70, -60];
+            m.totals = [10, -70, 60];
+            showMatchOver({ ...S.state, match: { ...m, is_over: true, winners: [1] }, last_round: null });
+        }"""
+    )
+    page.wait_for_selector("#overlay:not(.hidden) #match-over")
+    assert page.locator("#overlay .final-sheet summary").inner_text() == "Score sheet: all 3 hands"

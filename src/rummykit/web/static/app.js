@@ -2983,7 +2983,9 @@ function showMatchOver(state) {
   if ((m.bonuses || []).some((b) => b) && target !== null) html += `<p class="bonus-note">${escapeHtml(t("bonus_note", { n: target }))}</p>`;
   // The whole score sheet, every hand to the winner's total, one step away (a disclosure the keyboard
   // reaches and a screen reader says, "collapsed"): the totals alone left the match's course to memory.
-  const played = (m.hands || []).length;
+  // Counted by their numbers: a hand dealt again (unscored_hand = redeal) shares its number with the
+  // deal that replaced it, and the sheet's rows go up to the last number.
+  const played = new Set((m.hands || []).map((h) => h.hand)).size;
   if (played) {
     const label = t(played === 1 ? "final_sheet_one" : "final_sheet", { n: played });
     html += `<details class="final-sheet"><summary>${escapeHtml(label)}</summary>`
