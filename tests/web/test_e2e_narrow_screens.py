@@ -304,3 +304,12 @@ def test_the_match_s_end_counts_a_hand_dealt_again_once(pages: Pages) -> None:
     )
     page.wait_for_selector("#overlay:not(.hidden) #match-over")
     assert page.locator("#overlay .final-sheet summary").inner_text() == "Score sheet: all 3 hands"
+    # A match of one hand says it in words ("the 1 hand" read like a misprint).
+    page.evaluate(
+        """() => {
+            const m = S.state.match;
+            m.hands = [{ hand: 1, points: [-20, 35, -15], winner: 1, dealer: 0 }];
+            showMatchOver({ ...S.state, match: { ...m, is_over: true, winners: [1] }, last_round: null });
+        }"""
+    )
+    assert page.locator("#overlay .final-sheet summary").inner_text() == "Score sheet: the one hand"
