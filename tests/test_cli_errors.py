@@ -260,6 +260,7 @@ GERMAN_LOCALE = {"LANG": "de_DE.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""}
         (["play", "--lang", "de", "extra"], {}, "error: zu viel auf der Befehlszeile: extra"),
         (["meld"], GERMAN_LOCALE, "error: es fehlt das Argument CARDS"),
         (["spiel"], GERMAN_LOCALE, "error: unbekannter Befehl spiel"),
+        (["plya"], GERMAN_LOCALE, "error: unbekannter Befehl plya (meintest du play oder replay?)"),
     ],
 )
 def test_a_usage_error_follows_the_player_s_language(args: list[str], env: dict[str, str], said: str) -> None:
@@ -272,7 +273,8 @@ def test_a_usage_error_follows_the_player_s_language(args: list[str], env: dict[
     assert lines[0].startswith(said), result.output
     assert "Error" not in result.output and "No such" not in result.output
     assert all(len(line) <= 80 for line in lines)
-    assert lines[1:] == [f"Hilfe: rummykit {args[0] if args[0] != 'spiel' else ''}".rstrip() + " --help"]
+    command = args[0] if args[0] not in ("spiel", "plya") else ""
+    assert lines[1:] == [f"Hilfe: rummykit {command}".rstrip() + " --help"]
 
 
 def test_an_english_usage_error_keeps_the_library_s_message() -> None:

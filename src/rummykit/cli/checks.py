@@ -138,7 +138,7 @@ _OPTION_USAGE: Final = (
     (re.compile(r"^Option '(?P<name>[^']+)' does not take a value\.$"), "{name} nimmt keinen Wert"),
 )
 _EXTRA: Final = re.compile(r"^Got unexpected extra argument(?:s|\(s\))? \((?P<args>.*)\)$")
-_COMMAND: Final = re.compile(r"^No such command '(?P<name>[^']+)'\.")
+_COMMAND: Final = re.compile(r"^No such command '(?P<name>[^']+)'\.(?: Did you mean (?P<close>.+)\?)?")
 
 
 def _param_name(param: Any) -> str:
@@ -168,7 +168,11 @@ def german_usage_error(exc: Any) -> str:
         return said
     found = _COMMAND.match(message)
     if found:
-        return f"unbekannter Befehl {found.group('name')}"
+        said = f"unbekannter Befehl {found.group('name')}"
+        close = re.findall(r"'([^']+)'", found.group("close") or "")
+        if close:
+            said += f" (meintest du {' oder '.join(close)}?)"
+        return said
     if isinstance(exc, _EXCEPTIONS.MissingParameter):
         name = _param_name(exc.param)
         return f"{name} fehlt" if name.startswith("-") else f"es fehlt das Argument {name}"
