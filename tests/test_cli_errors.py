@@ -256,7 +256,7 @@ GERMAN_LOCALE = {"LANG": "de_DE.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""}
         (["play", "--some-unknown-option"], GERMAN_LOCALE, "error: unbekannte Option --some-unknown-option"),
         (["play", "--lang=de", "--sed", "3"], {}, "error: unbekannte Option --sed (meintest du --seed oder"),
         (["play", "--lang", "de", "--seed"], {}, "error: --seed braucht einen Wert"),
-        (["play", "--lang", "de", "--fast=3"], {}, "error: --fast nimmt keinen Wert"),
+        (["play", "--lang", "de", "--fast=3"], {}, "error: --fast erwartet keinen Wert"),
         (["play", "--lang", "de", "extra"], {}, "error: zu viel auf der Befehlszeile: extra"),
         (["meld"], GERMAN_LOCALE, "error: es fehlt das Argument CARDS"),
         (["spiel"], GERMAN_LOCALE, "error: unbekannter Befehl spiel"),

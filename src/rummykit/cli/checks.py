@@ -135,7 +135,7 @@ _ARGS: Final = "rummykit.args"
 _OPTION_USAGE: Final = (
     (re.compile(r"^Option '(?P<name>[^']+)' requires an argument\.$"), "{name} braucht einen Wert"),
     (re.compile(r"^Option '(?P<name>[^']+)' requires (?P<n>\d+) arguments\.$"), "{name} braucht {n} Werte"),
-    (re.compile(r"^Option '(?P<name>[^']+)' does not take a value\.$"), "{name} nimmt keinen Wert"),
+    (re.compile(r"^Option '(?P<name>[^']+)' does not take a value\.$"), "{name} erwartet keinen Wert"),
 )
 _EXTRA: Final = re.compile(r"^Got unexpected extra argument(?:s|\(s\))? \((?P<args>.*)\)$")
 _COMMAND: Final = re.compile(r"^No such command '(?P<name>[^']+)'\.(?: Did you mean (?P<close>.+)\?)?")
