@@ -232,6 +232,8 @@ def test_a_raised_rate_raises_its_burst(tmp_path: Path, monkeypatch: pytest.Monk
         (["--players", "3x", "--lang=de"], {}, "error: --players: keine ganze Zahl"),
         (["-p", "x"], {"LANG": "de_DE.UTF-8", "LC_ALL": ""}, "error: --players: keine ganze Zahl"),
         (["--lang", "en", "--seed", "<script>"], {}, "error: --seed: not a whole number"),
+        (["--lang", "de", "--delay", "abc"], {}, "error: --delay: keine Zahl"),
+        (["--delay", "x", "--lang", "en"], {}, "error: --delay: not a number"),
     ],
 )
 def test_play_refuses_a_number_option_without_a_number_like_its_other_errors(
@@ -254,10 +256,11 @@ GERMAN_LOCALE = {"LANG": "de_DE.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""}
         (["play", "--some-unknown-option"], GERMAN_LOCALE, "error: unbekannte Option --some-unknown-option"),
         (["play", "--lang=de", "--sed", "3"], {}, "error: unbekannte Option --sed (meintest du --seed oder"),
         (["play", "--lang", "de", "--seed"], {}, "error: --seed braucht einen Wert"),
-        (["play", "--lang", "de", "--fast=3"], {}, "error: --fast nimmt keinen Wert"),
+        (["play", "--lang", "de", "--fast=3"], {}, "error: --fast erwartet keinen Wert"),
         (["play", "--lang", "de", "extra"], {}, "error: zu viel auf der Befehlszeile: extra"),
         (["meld"], GERMAN_LOCALE, "error: es fehlt das Argument CARDS"),
         (["spiel"], GERMAN_LOCALE, "error: unbekannter Befehl spiel"),
+        (["plya"], GERMAN_LOCALE, "error: unbekannter Befehl plya (meintest du play oder replay?)"),
     ],
 )
 def test_a_usage_error_follows_the_player_s_language(args: list[str], env: dict[str, str], said: str) -> None:
@@ -270,7 +273,8 @@ def test_a_usage_error_follows_the_player_s_language(args: list[str], env: dict[
     assert lines[0].startswith(said), result.output
     assert "Error" not in result.output and "No such" not in result.output
     assert all(len(line) <= 80 for line in lines)
-    assert lines[1:] == [f"Hilfe: rummykit {args[0] if args[0] != 'spiel' else ''}".rstrip() + " --help"]
+    command = args[0] if args[0] not in ("spiel", "plya") else ""
+    assert lines[1:] == [f"Hilfe: rummykit {command}".rstrip() + " --help"]
 
 
 def test_an_english_usage_error_keeps_the_library_s_message() -> None:
@@ -293,3 +297,13 @@ def test_an_unknown_bot_is_refused_in_german(bots: str, said: str, data_dir: Pat
     result = runner.invoke(app, ["play", "--lang", "de", "--bots", bots], input="")
     assert result.exit_code == 2
     assert result.output.startswith(said), result.output
+
+
+@pytest.mark.parametrize("env", [GERMAN_LOCALE, {"LANG": "C", "LC_ALL": ""}])
+def test_the_bare_command_shows_its_help_and_no_error_in_either_language(env: dict[str, str]) -> None:
+    """``rummykit`` alone shows the help (the library's exit status 2); in German it was followed by
+    "error: Befehlszeile nicht verstanden ()" and a line pointing at the help just shown."""
+    result = runner.invoke(app, [], input="", env={"COLUMNS": "80", **env})
+    assert result.exit_code == 2
+    assert "Usage:" in result.output and "play" in result.output
+    assert "error:" not in result.output and "Hilfe:" not in result.output

@@ -220,10 +220,10 @@ def test_long_names_in_a_narrow_score_sheet_are_not_broken_inside_a_word(pages: 
     assert box[0] <= box[1], f"the result scrolls sideways: {box}"
 
 
-THREE_HANDS_OVER = """() => {
-    // Three hands played, Bot 2 (seat 1) won the match.
+MATCH_OVER = """(hands) => {
+    // The hands played (three by default), Bot 2 (seat 1) won the match.
     const m = S.state.match;
-    m.hands = [
+    m.hands = hands || [
         { hand: 1, points: [-20, 35, -15], winner: 1, dealer: 0 },
         { hand: 2, points: [40, -25, -15], winner: 0, dealer: 1 },
         { hand: 3, points: [-30, 60, -30], winner: 1, dealer: 2 },
@@ -246,7 +246,7 @@ def test_the_match_s_end_opens_the_whole_score_sheet(
     page = pages.open(screen, locale)
     seeded_table(page, pages.base, "german", 5, seats=3)
     page.wait_for_selector("#game:not(.hidden)")
-    page.evaluate(THREE_HANDS_OVER)
+    page.evaluate(MATCH_OVER)
     page.wait_for_selector("#overlay:not(.hidden) #match-over")
     summary = page.locator("#overlay .final-sheet summary")
     assert summary.inner_text() == ("Score sheet: all 3 hands" if en else "Punkteliste: alle 3 Spiele")
@@ -280,3 +280,21 @@ def test_the_match_s_end_opens_the_whole_score_sheet(
     assert box[0] <= box[1], f"the dialog scrolls sideways: {box}"
     body = page.evaluate("(b => [b.scrollWidth, b.clientWidth])($('#overlay .final-sheet-body'))")
     assert body[0] <= body[1], f"the sheet is wider than the dialog: {body}"
+
+
+def test_the_match_s_end_counts_a_hand_dealt_again_once(pages: Pages) -> None:
+    """Under unscored_hand = redeal a hand that did not count shares its number with its new deal: the
+    disclosure said "all 4 hands" over a sheet whose rows went up to hand 3."""
+    page = pages.open(LAPTOP, "en-US")
+    seeded_table(page, pages.base, "german", 5, seats=3)
+    page.wait_for_selector("#game:not(.hidden)")
+    first = {"hand": 1, "points": [-20, 35, -15], "winner": 1, "dealer": 0}
+    redealt = {"hand": 2, "points": [0, 0, 0], "winner": None, "dealer": 1, "dealt_again": True}
+    second = {"hand": 2, "points": [40, -25, -15], "winner": 0, "dealer": 1}
+    third = {"hand": 3, "points": [-30, 60, -30], "winner": 1, "dealer": 2}
+    page.evaluate(MATCH_OVER, [first, redealt, second, third])
+    page.wait_for_selector("#overlay:not(.hidden) #match-over")
+    assert page.locator("#overlay .final-sheet summary").inner_text() == "Score sheet: all 3 hands"
+    # A match of one hand says it in words ("the 1 hand" read like a misprint).
+    page.evaluate(MATCH_OVER, [first])
+    assert page.locator("#overlay .final-sheet summary").inner_text() == "Score sheet: the one hand"

@@ -263,12 +263,15 @@ def test_another_person_a_bot_stands_in_for_is_said_and_their_return(pages: Page
 
 
 OTHERS_MOVE = """async (moves) => {
-    // [seat, notation, text] moves of the others, one state each, 200 ms apart; then it is the
-    // player's turn.
+    // [seat, notation, text, German text, freed] moves of the others (the German text the English
+    // one unless given; freed: the jokers an exchange took), one state each, 200 ms apart; then it is
+    // the player's turn.
     const hand = S.state.match.hands_dealt;
-    for (const [k, [seat, action, text]] of moves.entries()) {
+    for (const [k, [seat, action, text, de, freed]] of moves.entries()) {
         const index = Math.max(-1, ...S.state.log.map((e) => e.index)) + 1;
-        S.state.log.push({ index, seat, action, texts: { en: text, de: text }, hand });
+        const entry = { index, seat, action, texts: { en: text, de: de === undefined ? text : de }, hand };
+        if (freed) entry.freed = freed;
+        S.state.log.push(entry);
         const last = k === moves.length - 1;
         S.state.legal = last ? ["draw", "take"] : []; S.state.compose = [];
         S.state.match.to_move = last ? 0 : seat;
@@ -416,24 +419,6 @@ def test_the_results_description_names_the_winner_once(pages: Pages) -> None:
     assert described(page, "#overlay") == "Winner: Anna (you), knocked, scores 9 − 4 = 5"
 
 
-SWAP_MOVES = """async (moves) => {
-    // [seat, notation, English, German, freed] moves of the others, one state each; then it is the
-    // player's turn.
-    const hand = S.state.match.hands_dealt;
-    for (const [k, [seat, action, en, de, freed]] of moves.entries()) {
-        const index = Math.max(-1, ...S.state.log.map((e) => e.index)) + 1;
-        const entry = { index, seat, action, texts: { en, de }, hand };
-        if (freed) entry.freed = freed;
-        S.state.log.push(entry);
-        const last = k === moves.length - 1;
-        S.state.legal = last ? ["draw", "take"] : []; S.state.compose = [];
-        S.state.match.to_move = last ? 0 : seat;
-        S.state.version += 1; render();
-        await new Promise((done) => setTimeout(done, 200));
-    }
-}"""
-
-
 def test_another_s_joker_exchange_says_the_cards_the_jokers_and_the_meld(pages: Pages) -> None:
     """The line of another's turn said "swaps for a joker" for every exchange: not which cards went
     in, on which meld, nor that two naturals took two jokers. It names them, in both languages."""
@@ -442,7 +427,7 @@ def test_another_s_joker_exchange_says_the_cards_the_jokers_and_the_meld(pages: 
     page.wait_for_function("document.body.dataset.myTurn === '1'")
     page.evaluate("S.ws.send = () => {}; S.state.legal = []; S.state.match.to_move = 1; render()")
     page.evaluate(RECORD_SPOKEN, ["#last-move-said"])
-    page.evaluate(SWAP_MOVES, [
+    page.evaluate(OTHERS_MOVE, [
         [1, "draw", "draws from the stock", "zieht vom Stoß", None],
         [1, "swap 5H 7H on 1 then meld 8D 9D JK JK", "", "", 2],
         [1, "discard KS", "discards K♠", "wirft Pik-König ab", None],
@@ -458,7 +443,7 @@ def test_another_s_joker_exchange_says_the_cards_the_jokers_and_the_meld(pages: 
     ], spoken(page)
     page.click("#btn-lang")
     page.evaluate("window.spoken = []; S.heardMove = null")
-    page.evaluate(SWAP_MOVES, [
+    page.evaluate(OTHERS_MOVE, [
         [3, "draw", "draws from the stock", "zieht vom Stoß", None],
         [3, "swap 5D 7D on 3 then meld 8C 9C JK JK", "", "", 2],
         [3, "discard 2S", "discards 2♠", "wirft Pik-2 ab", None],

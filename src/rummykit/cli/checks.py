@@ -64,12 +64,14 @@ def port_number(port: int, option: str = "--port") -> str | None:
 
 NOT_A_NUMBER: Final = {"en": "{option}: not a whole number", "de": "{option}: keine ganze Zahl"}
 """A number option given something else, as the command's other errors say it."""
+NOT_A_DECIMAL: Final = {"en": "{option}: not a number", "de": "{option}: keine Zahl"}
+"""A decimal option (``--delay 0.5``) given something else."""
 
 
 class ErrorLineCommand(TyperCommand):
-    """A command whose number option given no number is refused like its other errors: one
-    ``error:`` line in the player's language (``--lang``, else the locale), not the command-line
-    library's English ``Error`` box. The value given is not echoed back."""
+    """A command whose number option (a whole number or a decimal) given no number is refused like
+    its other errors: one ``error:`` line in the player's language (``--lang``, else the locale), not
+    the command-line library's English ``Error`` box. The value given is not echoed back."""
 
     def make_context(
         self,
@@ -82,23 +84,27 @@ class ErrorLineCommand(TyperCommand):
         try:
             return super().make_context(info_name, args, parent, **extra)
         except typer.BadParameter as exc:
-            option = self._number_option(exc)
-            if option is None:
+            refused = self._number_option(exc)
+            if refused is None:
                 raise
-            fail(NOT_A_NUMBER[_lang_of(given)].format(option=option))
+            option, said = refused
+            fail(said[_lang_of(given)].format(option=option))
 
-    def _number_option(self, exc: typer.BadParameter) -> str | None:
-        """The long name of the option ``exc`` refuses when the command takes a whole number there."""
+    def _number_option(self, exc: typer.BadParameter) -> tuple[str, dict[str, str]] | None:
+        """The long name of the option ``exc`` refuses and the words for it when the command takes a
+        whole number (:data:`NOT_A_NUMBER`) or a decimal (:data:`NOT_A_DECIMAL`) there."""
         name = getattr(exc.param, "name", None)
         if self.callback is None or name is None:
             return None
         annotation = typing.get_type_hints(self.callback, include_extras=True).get(name)
         if typing.get_origin(annotation) is typing.Annotated:
             annotation = typing.get_args(annotation)[0]
-        if annotation is not int and int not in typing.get_args(annotation):
+        kinds = (annotation, *typing.get_args(annotation))
+        said = NOT_A_NUMBER if int in kinds else NOT_A_DECIMAL if float in kinds else None
+        if said is None:
             return None
         opts: list[str] = list(getattr(exc.param, "opts", None) or [f"--{name}"])
-        return max(opts, key=len)
+        return max(opts, key=len), said
 
 
 def _lang_of(args: list[str]) -> str:
@@ -118,16 +124,21 @@ _CLICK: Final = typer.BadParameter.__module__.rpartition(".")[0]
 _EXCEPTIONS: Final[Any] = importlib.import_module(f"{_CLICK}.exceptions")
 UsageError: Final[type[Exception]] = _EXCEPTIONS.UsageError
 """The library's refusal of a command line (an unknown option, a missing value, …)."""
+_HELP_INSTEAD: Final[tuple[type[Exception], ...]] = tuple(
+    getattr(_EXCEPTIONS, name) for name in ("NoArgsIsHelpError",) if hasattr(_EXCEPTIONS, name)
+)
+"""The library's usage error that is no refusal: a command given nothing shows its help (and
+says no more); it keeps its own handling in every language."""
 
 _ARGS: Final = "rummykit.args"
 """Where a context keeps the command line it was made from (its language, for a usage error)."""
 _OPTION_USAGE: Final = (
     (re.compile(r"^Option '(?P<name>[^']+)' requires an argument\.$"), "{name} braucht einen Wert"),
     (re.compile(r"^Option '(?P<name>[^']+)' requires (?P<n>\d+) arguments\.$"), "{name} braucht {n} Werte"),
-    (re.compile(r"^Option '(?P<name>[^']+)' does not take a value\.$"), "{name} nimmt keinen Wert"),
+    (re.compile(r"^Option '(?P<name>[^']+)' does not take a value\.$"), "{name} erwartet keinen Wert"),
 )
 _EXTRA: Final = re.compile(r"^Got unexpected extra argument(?:s|\(s\))? \((?P<args>.*)\)$")
-_COMMAND: Final = re.compile(r"^No such command '(?P<name>[^']+)'\.")
+_COMMAND: Final = re.compile(r"^No such command '(?P<name>[^']+)'\.(?: Did you mean (?P<close>.+)\?)?")
 
 
 def _param_name(param: Any) -> str:
@@ -157,7 +168,11 @@ def german_usage_error(exc: Any) -> str:
         return said
     found = _COMMAND.match(message)
     if found:
-        return f"unbekannter Befehl {found.group('name')}"
+        said = f"unbekannter Befehl {found.group('name')}"
+        close = re.findall(r"'([^']+)'", found.group("close") or "")
+        if close:
+            said += f" (meintest du {' oder '.join(close)}?)"
+        return said
     if isinstance(exc, _EXCEPTIONS.MissingParameter):
         name = _param_name(exc.param)
         return f"{name} fehlt" if name.startswith("-") else f"es fehlt das Argument {name}"
@@ -182,8 +197,9 @@ def usage_error(exc: Any, args: list[str], command: str | None = None) -> NoRetu
     """A usage error of the command line ``args`` in the player's language (``--lang``, else the
     locale): in German one ``error:`` line and, where the command is known, a line naming its help,
     with the exit of every refused command line (2); in English the command-line library's own
-    message (raised again). ``command``: the command's path where the error does not know it."""
-    if _lang_of(args) != "de":
+    message (raised again), as is, in every language, the help a command given nothing shows.
+    ``command``: the command's path where the error does not know it."""
+    if _lang_of(args) != "de" or isinstance(exc, _HELP_INSTEAD):
         raise exc
     command = exc.ctx.command_path if exc.ctx is not None else command
     if command is None:

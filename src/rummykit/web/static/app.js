@@ -24,7 +24,7 @@ const I18N = {
     knock_phase: "discard, lay your melds one by one, then pass", layoff_phase: "lay off, pass, lay melds, pass",
     total: "Total", running_total: "total", bonuses: "Bonuses", bonus_note: "The game went to the first to reach {n}; the bonuses came after it.", bonus_box: "Box bonus ({n} a hand won)", bonus_box_title: "{name}: {hands} hands won × {n}", bonus_box_title_one: "{name}: 1 hand won × {n}", bonus_game: "Game bonus", bonus_shutout: "Shutout: doubled", game_margin: "{name} wins the game by {n} points.", game_margin_one: "{name} wins the game by 1 point.", hand: "Hand", seat: "Seat", player_n: "Player {n}", open_seat: "open", bot: "bot", away: "away",
     you: "you", cards: "cards", card: "card", opened: "opened", stock: "Stock", pile: "Discard pile",
-    round_over: "Hand over", match_over: "Match over", final_sheet: "Score sheet: all {n} hands", final_sheet_one: "Score sheet: the 1 hand", winner: "Winner", winners: "Winners", tie_most_hands_won: "tie broken: most hands won", tie_best_last_hand: "tie broken: best score in the last hand all of them played", pot_won: "The winner takes the pot: {n} chips", pot_shared: "The winners share the pot: {n} chips",
+    round_over: "Hand over", match_over: "Match over", final_sheet: "Score sheet: all {n} hands", final_sheet_one: "Score sheet: the one hand", winner: "Winner", winners: "Winners", tie_most_hands_won: "tie broken: most hands won", tie_best_last_hand: "tie broken: best score in the last hand all of them played", pot_won: "The winner takes the pot: {n} chips", pot_shared: "The winners share the pot: {n} chips",
     points: "points", point: "point", deadwood: "Deadwood", went_out: "went out", rummy_call: "called Rummy",
     knock_call: "knocked", stock_exhausted: "stock exhausted — not scored", new_table: "New table",
     gin_call: "has gin", undercut_by: "{name} undercut", wall_dead: "the stock reached the wall — not scored",
@@ -3024,7 +3024,9 @@ function showMatchOver(state) {
   if ((m.bonuses || []).some((b) => b) && target !== null) html += `<p class="bonus-note">${escapeHtml(t("bonus_note", { n: target }))}</p>`;
   // The whole score sheet, every hand to the winner's total, one step away (a disclosure the keyboard
   // reaches and a screen reader says, "collapsed"): the totals alone left the match's course to memory.
-  const played = (m.hands || []).length;
+  // Counted by their numbers: a hand dealt again (unscored_hand = redeal) shares its number with the
+  // deal that replaced it, and the sheet's rows go up to the last number.
+  const played = new Set((m.hands || []).map((h) => h.hand)).size;
   if (played) {
     const label = t(played === 1 ? "final_sheet_one" : "final_sheet", { n: played });
     html += `<details class="final-sheet"><summary>${escapeHtml(label)}</summary>`
