@@ -282,14 +282,13 @@ def test_lookups_do_not_queue_before_the_moves_on_postgres(postgres_url: str, we
     assert lobby["status"] == "waiting" and wait == 0.0 and listed == 1
 
 
-def test_the_lease_is_renewed_while_the_moves_wait_on_postgres(
-    postgres_url: str, web: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A group commit waiting for a lock holds the moves' database thread up to the lock timeout, as
-    long as a lease lasts: the lease is renewed beside it, so the other processes do not take the
-    tables of a process that is alive."""
+def lease_seen_while_held(
+    postgres_url: str, web: Any, monkeypatch: pytest.MonkeyPatch, name: str, thread: str
+) -> list[bool]:
+    """Whether the process's lease was live, read every half second four times from another
+    connection, while its database ``thread`` (``db``: the moves'; ``side_db``: the lookups') is held
+    (a 1 s lease renewed every 0.2 s)."""
     import asyncio
-    import threading
 
     from rummykit.web import manager as manager_module
     from rummykit.web import owners
@@ -298,7 +297,7 @@ def test_the_lease_is_renewed_while_the_moves_wait_on_postgres(
 
     monkeypatch.setattr(owners, "LEASE_SECONDS", 1.0)
     monkeypatch.setattr(manager_module, "RENEW_SECONDS", 0.2)
-    url = web.fresh_database(postgres_url, "rk_lease_beside")
+    url = web.fresh_database(postgres_url, name)
     held = threading.Event()
     reader = create_engine(url)
 
@@ -312,7 +311,7 @@ def test_the_lease_is_renewed_while_the_moves_wait_on_postgres(
         await manager.load()
         seen = []
         try:
-            busy = asyncio.ensure_future(manager.db(held.wait, 30))  # the moves' thread, held
+            busy = asyncio.ensure_future(getattr(manager, thread)(held.wait, 30))
             try:
                 for _ in range(4):
                     await asyncio.sleep(0.5)
@@ -325,9 +324,18 @@ def test_the_lease_is_renewed_while_the_moves_wait_on_postgres(
         return seen
 
     try:
-        assert asyncio.run(main()) == [True] * 4
+        return asyncio.run(main())
     finally:
         reader.dispose()
+
+
+def test_the_lease_is_renewed_while_the_moves_wait_on_postgres(
+    postgres_url: str, web: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A group commit waiting for a lock holds the moves' database thread up to the lock timeout, as
+    long as a lease lasts: the lease is renewed beside it, so the other processes do not take the
+    tables of a process that is alive."""
+    assert lease_seen_while_held(postgres_url, web, monkeypatch, "rk_lease_beside", "db") == [True] * 4
 
 
 def test_a_renewal_under_way_when_the_process_stops_does_not_bring_its_lease_back_on_postgres(
@@ -380,45 +388,8 @@ def test_the_lease_is_renewed_while_the_lookups_queue_on_postgres(
     """Lookups are as many as strangers' requests: however long their queue on their database
     thread (here that thread held), the lease is renewed beside it, so a flood of lookups does not
     make the other processes take the tables of a live process."""
-    import asyncio
-
-    from rummykit.web import manager as manager_module
-    from rummykit.web import owners
-    from rummykit.web.limits import ServerSettings
-    from rummykit.web.manager import TableManager
-
-    monkeypatch.setattr(owners, "LEASE_SECONDS", 1.0)
-    monkeypatch.setattr(manager_module, "RENEW_SECONDS", 0.2)
-    url = web.fresh_database(postgres_url, "rk_lease_beside_lookups")
-    held = threading.Event()
-    reader = create_engine(url)
-
-    def alive() -> bool:
-        with reader.connect() as c:
-            live = "SELECT bool_and(lease_until > timezone('UTC', now())) FROM rk_processes"
-            return bool(c.execute(text(live)).scalar())
-
-    async def main() -> list[bool]:
-        manager = TableManager(Store(url), ServerSettings())
-        await manager.load()
-        seen = []
-        try:
-            busy = asyncio.ensure_future(manager.side_db(held.wait, 30))  # the lookups' thread, held
-            try:
-                for _ in range(4):
-                    await asyncio.sleep(0.5)
-                    seen.append(await asyncio.to_thread(alive))
-            finally:
-                held.set()
-                await busy
-        finally:
-            await manager.close()
-        return seen
-
-    try:
-        assert asyncio.run(main()) == [True] * 4
-    finally:
-        reader.dispose()
+    seen = lease_seen_while_held(postgres_url, web, monkeypatch, "rk_lease_beside_lookups", "side_db")
+    assert seen == [True] * 4
 
 
 def test_a_shared_bucket_swept_between_two_statements_is_made_again_on_postgres(
