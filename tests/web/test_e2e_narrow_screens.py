@@ -153,8 +153,8 @@ def test_every_control_a_finger_taps_on_a_small_phone_is_44_px(pages: Pages, web
     page.wait_for_selector("#overlay:not(.hidden) #round-over")
     found += small_targets(page, "result", shots)
     page.click("#btn-overlay")
-    page.evaluate(MATCH_OVER, 0)
-    page.wait_for_selector("#overlay:not(.hidden) #match-over")
+    page.evaluate(MATCH_OVER_SHEET)  # the match's end with its hands: the sheet's disclosure too
+    page.wait_for_selector("#overlay:not(.hidden) .final-sheet summary")
     found += small_targets(page, "match-over", shots)
     page.evaluate("closeDialog('#overlay')")  # its button leaves for the lobby
     page.click("#btn-rules")
@@ -220,7 +220,7 @@ def test_long_names_in_a_narrow_score_sheet_are_not_broken_inside_a_word(pages: 
     assert box[0] <= box[1], f"the result scrolls sideways: {box}"
 
 
-MATCH_OVER = """(hands) => {
+MATCH_OVER_SHEET = """(hands) => {
     // The hands played (three by default), Bot 2 (seat 1) won the match.
     const m = S.state.match;
     m.hands = hands || [
@@ -246,7 +246,7 @@ def test_the_match_s_end_opens_the_whole_score_sheet(
     page = pages.open(screen, locale)
     seeded_table(page, pages.base, "german", 5, seats=3)
     page.wait_for_selector("#game:not(.hidden)")
-    page.evaluate(MATCH_OVER)
+    page.evaluate(MATCH_OVER_SHEET)
     page.wait_for_selector("#overlay:not(.hidden) #match-over")
     summary = page.locator("#overlay .final-sheet summary")
     assert summary.inner_text() == ("Score sheet: all 3 hands" if en else "Punkteliste: alle 3 Spiele")
@@ -292,9 +292,9 @@ def test_the_match_s_end_counts_a_hand_dealt_again_once(pages: Pages) -> None:
     redealt = {"hand": 2, "points": [0, 0, 0], "winner": None, "dealer": 1, "dealt_again": True}
     second = {"hand": 2, "points": [40, -25, -15], "winner": 0, "dealer": 1}
     third = {"hand": 3, "points": [-30, 60, -30], "winner": 1, "dealer": 2}
-    page.evaluate(MATCH_OVER, [first, redealt, second, third])
+    page.evaluate(MATCH_OVER_SHEET, [first, redealt, second, third])
     page.wait_for_selector("#overlay:not(.hidden) #match-over")
     assert page.locator("#overlay .final-sheet summary").inner_text() == "Score sheet: all 3 hands"
     # A match of one hand says it in words ("the 1 hand" read like a misprint).
-    page.evaluate(MATCH_OVER, [first])
+    page.evaluate(MATCH_OVER_SHEET, [first])
     assert page.locator("#overlay .final-sheet summary").inner_text() == "Score sheet: the one hand"
