@@ -343,20 +343,27 @@ def test_R8_both_last_players_out_lower_total_wins() -> None:
     assert m.legal_actions() == []
 
 
-def test_R8_tie_splits_the_pot() -> None:
-    """D19: the last players cross 101 together with equal totals: they split the pot."""
+def both_out_at_101(chips: tuple[int, int, int], pot: int) -> rk.Match:
+    """The rubber of R8 played out: seat 0 (97) knocks with 4 and seat 1 (89) holds 12, seat 2 out
+    already; both cross 101 together with equal totals (dealer seat 0)."""
     m = rubber(
         [KNOCK4, DW[12]],
         seats=3,
         dealer=0,
         extra="KH",
         totals=(97, 89, 120),
-        chips=(-5, -5, -10),
-        pot=20,
+        chips=chips,
+        pot=pot,
         eliminated=(False, False, True),
     )
     m.apply("knock KH")
     finish_extra_turns(m)
+    return m
+
+
+def test_R8_tie_splits_the_pot() -> None:
+    """D19: the last players cross 101 together with equal totals: they split the pot."""
+    m = both_out_at_101(chips=(-5, -5, -10), pot=20)
     assert m.totals == (101, 101, 120)
     assert m.is_over and set(m.winners) == {0, 1} and m.winner is None
     assert m.chips == (-5 + 1 + 10, -5 - 1 + 10, -10)
@@ -366,18 +373,7 @@ def test_R8_tie_splits_the_pot() -> None:
 def test_a_shared_pot_s_odd_chip_goes_to_the_first_winner_from_the_dealer_s_left() -> None:
     """D19 splits the pot; RULES.md does not say where a chip that does not divide goes. It goes to
     the winners in turn order from the dealer's left (here seat 1), not to the lowest seat number."""
-    m = rubber(
-        [KNOCK4, DW[12]],
-        seats=3,
-        dealer=0,
-        extra="KH",
-        totals=(97, 89, 120),
-        chips=(-5, -6, -10),
-        pot=21,
-        eliminated=(False, False, True),
-    )
-    m.apply("knock KH")
-    finish_extra_turns(m)
+    m = both_out_at_101(chips=(-5, -6, -10), pot=21)
     assert m.is_over and set(m.winners) == {0, 1} and m.pot_won == 21
     assert m.chips == (-5 + 1 + 10, -6 - 1 + 11, -10)
     assert sum(m.chips) == 0
