@@ -379,6 +379,29 @@ def test_a_shared_pot_s_odd_chip_goes_to_the_first_winner_from_the_dealer_s_left
     assert sum(m.chips) == 0
 
 
+def test_the_chips_a_rubber_moved_are_said_hand_by_hand_and_add_up() -> None:
+    """What each hand moved (knock money: R2, one chip from every other player dealt in), the ante
+    paid once, and the pot's shares (the odd chip to the first winner from the dealer's left) add up
+    to the chips at the end: the figures a score sheet settles the chips from."""
+    m = both_out_at_101(chips=(-5, -6, -10), pot=21)
+    assert m.start_chips() == (-5, -6, -10)  # a position's chips
+    assert m.knock_money(1) == (1, -1, 0)  # seat 2 was out: not dealt in, pays nothing
+    assert m.ante(1) == (0, 0, 0)  # the ante is paid once per rubber, not per hand
+    assert m.hand_chips(1) == (1, -1, 0)
+    assert m.pot_won == 21 and m.pot_shares() == (10, 11, 0)
+    summed = [a + b + c for a, b, c in zip(m.start_chips(), m.hand_chips(1), m.pot_shares(), strict=True)]
+    assert tuple(summed) == m.chips
+    # A fresh rubber: its ante before the first hand; while it runs nobody took a pot.
+    fresh = rk.Match.new(rk.Rules.preset("viennese"), 3, seed=1)
+    assert fresh.start_chips() == (-5, -5, -5) and fresh.pot_shares() == (0, 0, 0)
+    per_hand = rk.Match.new(rk.Rules.parse("viennese(ante_frequency=per_hand)"), 3, seed=1)
+    assert per_hand.start_chips() == (0, 0, 0) and per_hand.ante(1) == (-5, -5, -5)
+    assert per_hand.knock_money(1) == (0, 0, 0)  # the hand is not over
+    # No chips outside a rubber.
+    gin = rk.Match.new(rk.Rules.preset("gin"), 2, seed=1)
+    assert gin.start_chips() == (0, 0) and gin.ante(1) == (0, 0) and gin.knock_money(1) == (0, 0)
+
+
 def test_R9_no_buyback_offer_with_a_tie_at_the_top() -> None:
     """R9: A 95, B 95, C 23 after the hand. The highest other total not above 95 is 95, so a buy-back
     would cost 5 chips and lower nothing. The rules reference calls A eligible and expects a rational

@@ -22,7 +22,7 @@ lowest total takes it (ties split, D19); (5) buy-back offers clockwise from the 
 player in play with ``buyback_window[0] < total < buyback_window[1]`` who has bought back fewer than
 ``buyback_limit`` times: paying ``buyback_cost`` chips sets the total to the highest other total that
 does not exceed it (D8; no offer if there is none); (6) next deal. A shared pot's odd chips go to the
-winners first from the dealer's left (:meth:`Match._end`). The ante ``pot_ante`` is paid once
+winners first from the dealer's left (:meth:`Match.pot_shares`). The ante ``pot_ante`` is paid once
 per rubber (``ante_frequency = per_rubber``, D11) or before every hand (``per_hand``).
 
 A hand that ends unscored (the stock exhausted, or the takes in a row at their bound) scores
@@ -596,11 +596,8 @@ class Match:
         rules = self.rules
         rnd = self.round
         if result.scored and result.winner is not None:
-            if self.is_rubber and rules.knock_money:
-                payers = [s for s in rnd.active if s != result.winner]
-                for s in payers:
-                    self.chips_list[s] -= rules.knock_money
-                self.chips_list[result.winner] += rules.knock_money * len(payers)
+            for s, paid in enumerate(self.knock_money(len(self.rounds))):
+                self.chips_list[s] += paid
             for s in range(self.players):
                 self.penalties[s] += result.penalties[s]
                 self.gains[s] += result.gains[s]
@@ -722,22 +719,67 @@ class Match:
         return kept
 
     def _end(self, winners: Sequence[int]) -> bool:
-        """End the match with ``winners``, who take the pot.
+        """End the match with ``winners``, who take the pot (:meth:`pot_shares`)."""
+        self.winners = tuple(winners)
+        self.pot_won = self.pot
+        for s, share in enumerate(self.pot_shares()):
+            self.chips_list[s] += share
+        self.pot = 0
+        return True
+
+    def pot_shares(self) -> tuple[int, ...]:
+        """Per seat, the chips it took from the pot when the match ended (:attr:`pot_won` split among
+        the winners); zeros while the match runs and in every match without a pot.
 
         A shared pot (D19: the last players out together with equal totals) that does not divide
         evenly: RULES.md does not say where the odd chips go. Decision: one each to the winners in
         turn order from the left of the last hand's dealer, as a table deals, so that no seat number
         is favoured (the first seat would otherwise take every odd chip)."""
-        self.winners = tuple(winners)
-        self.pot_won = self.pot
-        if self.pot:
-            share, remainder = divmod(self.pot, len(self.winners))
+        shares = [0] * self.players
+        if self.pot_won and self.winners:
+            share, remainder = divmod(self.pot_won, len(self.winners))
             dealer = self.round.dealer
             first = sorted(self.winners, key=lambda s: (s - dealer - 1) % self.players)[:remainder]
             for s in self.winners:
-                self.chips_list[s] += share + (1 if s in first else 0)
-            self.pot = 0
-        return True
+                shares[s] = share + (1 if s in first else 0)
+        return tuple(shares)
+
+    def start_chips(self) -> tuple[int, ...]:
+        """Per seat, the chips before the first hand: a position's, or in a fresh rubber the ante
+        paid once (``ante_frequency = per_rubber``); zeros otherwise. With every hand's
+        :meth:`hand_chips`, the buy-backs' price and :meth:`pot_shares` they add up to :attr:`chips`."""
+        if self.position is not None:
+            return tuple(self.position.chips or (0,) * self.players)
+        if self.is_rubber and self.rules.ante_frequency == "per_rubber":
+            return (-self.rules.pot_ante,) * self.players
+        return (0,) * self.players
+
+    def ante(self, deal: int) -> tuple[int, ...]:
+        """Per seat, the chips paid into the pot before hand ``deal`` (from 1, as :attr:`rounds`
+        counts): ``pot_ante`` from every seat dealt in under ``ante_frequency = per_hand``, else zeros."""
+        rnd = self.rounds[deal - 1]
+        each = self.rules.pot_ante if self.is_rubber and self.rules.ante_frequency == "per_hand" else 0
+        return tuple(-each if s in rnd.in_play else 0 for s in range(self.players))
+
+    def knock_money(self, deal: int) -> tuple[int, ...]:
+        """Per seat, the knock money of hand ``deal`` (from 1) in a rubber (RULES.md §4.8): the knocker
+        or Rummy caller gets ``knock_money`` chips from every other player in the hand (paid as the
+        hand is settled); zeros for a hand not scored or not over, and outside a rubber."""
+        rnd = self.rounds[deal - 1]
+        result = rnd.result
+        paid = [0] * self.players
+        each = self.rules.knock_money if self.is_rubber else 0
+        if each and result is not None and result.scored and result.winner is not None:
+            payers = [s for s in rnd.active if s != result.winner]
+            for s in payers:
+                paid[s] -= each
+            paid[result.winner] += each * len(payers)
+        return tuple(paid)
+
+    def hand_chips(self, deal: int) -> tuple[int, ...]:
+        """Per seat, the chips hand ``deal`` (from 1) moved: its :meth:`ante` and its
+        :meth:`knock_money` (the pot taken at the end is apart, :meth:`pot_shares`)."""
+        return tuple(a + k for a, k in zip(self.ante(deal), self.knock_money(deal), strict=True))
 
     def buyback_target(self, seat: int) -> int | None:
         """The total a buy-back by ``seat`` would set (``buyback_target``, D8); ``None`` when it would
