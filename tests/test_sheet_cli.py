@@ -215,10 +215,124 @@ def test_a_rubber_s_csv_gives_the_buy_backs_price_and_everybody_s_chips_at_the_e
         assert [row[f"chips {name}"] for name in NAMES] == paid
     assert rows[-1]["row"] == "result"
     assert [int(rows[-1][f"chips {name}"]) for name in NAMES] == list(m.chips)
-    assert all(r[f"chips {name}"] == "" for r in rows[:-1] if r["row"] != "buyback" for name in NAMES)
+    # Each hand's row the chips it moved (its knock money), a seat not dealt in none; the start row
+    # the position's totals, and no chips (it gave none).
+    hands = [r for r in rows if r["row"] == "hand"]
+    for deal, row in enumerate(hands, start=1):
+        dealt = m.rounds[deal - 1].active_seats
+        moved = [str(c) if s in dealt else "" for s, c in enumerate(m.hand_chips(deal))]
+        assert [row[f"chips {name}"] for name in NAMES] == moved
+    assert [rows[0][f"{kind} {name}"] for kind in ("total", "chips") for name in NAMES] == [
+        "-70", "-80", "-90", "0", "0", "0"
+    ]  # fmt: skip
+    assert {r["row"] for r in rows} == {"start", "hand", "buyback", "result"}
     german = german_with_redeals()
     header = run(str(write(tmp_path / "ger.json", german, NAMES)), "--format", "csv").output.splitlines()[0]
     assert "chips" not in header
+
+
+@pytest.mark.parametrize(
+    ("rules", "ante"),
+    [
+        ("viennese", "per_rubber"),
+        ("viennese(ante_frequency=per_hand, knock_money=2, pot_ante=3)", "per_hand"),
+    ],
+)
+def test_a_rubber_s_sheet_settles_its_chips_hand_by_hand(tmp_path: Path, rules: str, ante: str) -> None:
+    """A scorekeeper settles a rubber's chips from its sheet: the ante, each hand's knock money (and
+    its ante when one is paid every hand), the buy-backs and the pot the winner took add up to the
+    chips at the end, in the text, CSV and JSON sheets alike."""
+    m = random_match(rk.Rules.parse(rules), 3, seed=5)
+    assert m.is_over and m.pot_won
+    r = m.rules
+    sheet = ScoreSheet.of(m)
+    for h in sheet.hands:
+        rnd = m.rounds[h.deal - 1]
+        assert rnd.result is not None and h.chips is not None
+        paid = [-r.pot_ante if ante == "per_hand" and s in rnd.in_play else 0 for s in range(3)]
+        if rnd.result.scored:
+            dealt = rnd.active_seats
+            for s in dealt:
+                paid[s] += r.knock_money * (len(dealt) - 1) if s == h.winner else -r.knock_money
+        assert h.chips == tuple(paid)
+    assert sheet.start_chips == ((-r.pot_ante,) * 3 if ante == "per_rubber" else (0, 0, 0))
+    assert sheet.pot_shares == tuple(m.pot_won if s in m.winners else 0 for s in range(3))
+    total = list(sheet.start_chips)
+    for h in sheet.hands:
+        total = [t + c for t, c in zip(total, h.chips or (), strict=True)]
+    for b in sheet.buybacks:
+        total[b.seat] -= b.chips
+    assert tuple(t + p for t, p in zip(total, sheet.pot_shares, strict=True)) == m.chips == sheet.chips
+    # Text: a third group of columns, each hand's chips signed; the pot under its winner.
+    lines = sheet_text(sheet, tuple(NAMES)).splitlines()
+    assert lines[0].split() == ["points", "total", "chips"]
+    rows = [line for line in lines if line[:1].isdigit()]
+    for h, line in zip(sheet.hands, rows, strict=True):
+        shown = [
+            ("–" if p is None else f"{c:+d}" if c else "0")
+            for p, c in zip(h.points, h.chips or (), strict=True)
+        ]
+        assert line.split()[-3:] == shown
+    pot = next(line for line in lines if line.startswith("Pot:"))
+    winner = m.winners[0]
+    assert pot.split()[:3] == ["Pot:", str(m.pot_won), "chips"] and pot.split()[-1] == f"+{m.pot_won}"
+    end = lines[1].rindex(NAMES[winner]) + len(NAMES[winner])  # the winner's chips column ends there
+    assert pot[:end].endswith(f" +{m.pot_won}")
+    assert any(line.startswith("Start") for line in lines) == (ante == "per_rubber")
+    assert "Pott: " in sheet_text(sheet, tuple(NAMES), "de")
+    # CSV: the chips columns of the start, hand and buy-back rows and the pot's shares add up to the
+    # result row's chips.
+    output = run(str(write(tmp_path / "vie.json", m, NAMES)), "--format", "csv").output
+    table = list(csv.DictReader(io.StringIO(output)))
+    changes = [0, 0, 0]
+    for row in table[:-1]:
+        for s, name in enumerate(NAMES):
+            changes[s] += int(row[f"chips {name}"] or 0)
+    result = [int(table[-1][f"chips {name}"]) for name in NAMES]
+    assert [c + p for c, p in zip(changes, sheet.pot_shares, strict=True)] == result == list(m.chips)
+    # JSON: the same figures.
+    data = json.loads(run(str(write(tmp_path / "vie.json", m, NAMES)), "--format", "json").output)
+    assert [h["chips"] for h in data["hands"]] == [list(h.chips or ()) for h in sheet.hands]
+    assert data["start_chips"] == list(sheet.start_chips or ())
+    assert (data["pot_won"], data["pot_shares"]) == (m.pot_won, list(m.pot_shares()))
+
+
+def test_a_shared_pot_is_on_the_sheet_as_it_split() -> None:
+    """D19: two players out together with equal totals share the pot; its odd chip goes to the first
+    of them from the dealer's left. The sheet says what the pot held and each share."""
+    from tests.test_match import both_out_at_101
+
+    m = both_out_at_101(chips=(-5, -6, -10), pot=21)
+    sheet = ScoreSheet.of(m)
+    assert sheet.pot_won == 21 and sheet.pot_shares == (10, 11, 0)
+    lines = sheet_text(sheet, tuple(NAMES)).splitlines()
+    pot = next(line for line in lines if line.startswith("Pot:"))
+    assert pot.split() == ["Pot:", "21", "chips", "+10", "+11"]
+    assert lines[-1] == "Chips: Anna 6, Ben 4, Cleo -10"
+    assert sheet.to_dict()["pot_shares"] == [10, 11, 0]
+    # The position's chips are the start row's; the hand's knock money follows.
+    start = next(line for line in lines if line.startswith("Start"))
+    assert start.split()[-3:] == ["-5", "-6", "-10"]
+    hand = next(line for line in lines if line.startswith("1 "))
+    assert hand.split()[-3:] == ["+1", "-1", "–"]
+
+
+def test_a_rubber_of_four_fits_80_columns_without_its_chips_columns() -> None:
+    """The chips columns go before the sheet would not fit a terminal (which then shows no sheet):
+    a rubber of four fits 80 columns as it did before they came, the pot and the chips at the end
+    said below the table; where there is room they stay."""
+    m = random_match(rk.Rules.preset("viennese"), 4, seed=3)
+    assert m.is_over and m.pot_won
+    sheet = ScoreSheet.of(m)
+    names = ("You", "Bot 2", "Bot 3", "Bot 4")
+    narrow = sheet_text(sheet, names, width=80).splitlines()
+    assert max(map(len, narrow)) <= 80
+    assert narrow[0].split() == ["points", "total"]
+    winner = names[m.winners[0]]
+    assert f"Pot: {m.pot_won} chips ({winner} +{m.pot_won})" in narrow
+    assert narrow[-1] == "Chips: " + ", ".join(f"{n} {c}" for n, c in zip(names, m.chips, strict=True))
+    wide = sheet_text(sheet, names, width=200).splitlines()
+    assert wide[0].split() == ["points", "total", "chips"] and wide == sheet_text(sheet, names).splitlines()
 
 
 def test_a_web_table_s_downloaded_record(tmp_path: Path) -> None:

@@ -12,6 +12,12 @@ that replaced it); a buy-back of a knock-game rubber changes the totals after it
 end-of-game bonuses are added after the last hand, each listed apart. The totals after the last row
 are the match's.
 
+A rubber's sheet keeps its chips as a scorekeeper settles them (RULES.md §4.8): the chips at the
+start (the ante paid once per rubber, or a position's), what each hand moved (its ante under
+``ante_frequency = per_hand`` and its knock money), each buy-back's price, and the pot the winners
+took at the end, split as :meth:`Match.pot_shares <rummykit.match.Match.pot_shares>` splits it. These
+add up to the chips at the end.
+
 >>> import rummykit as rk
 >>> m = rk.Match.new(rk.Rules.preset("gin"), 2, seed=3)
 >>> while not m.is_over:
@@ -55,6 +61,10 @@ class SheetHand:
     """False for a hand dealt again by the same dealer (``unscored_hand = redeal``)."""
     totals: tuple[int, ...]
     """Per seat, the match score after the hand (the points won, in a match to a target score)."""
+    chips: tuple[int, ...] | None = None
+    """A rubber's chips the hand moved per seat (:meth:`Match.hand_chips
+    <rummykit.match.Match.hand_chips>`: its ante under ``ante_frequency = per_hand`` and its knock
+    money); ``None`` in other matches."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +103,14 @@ class ScoreSheet:
     bonus_parts: tuple[BonusParts, ...] = ()
     """Gin's end-of-game bonuses per seat itemised (:meth:`Match.bonus_parts`): the text sheet lists
     the box bonus, the game bonus and the shutout's doubling on rows of their own above their sum."""
+    start_chips: tuple[int, ...] | None = None
+    """A rubber's chips per seat before the first hand (:meth:`Match.start_chips`: the ante paid once
+    per rubber, or a position's chips); ``None`` for other matches."""
+    pot_won: int = 0
+    """The chips a rubber's pot held when its winners took it (0 while it runs and elsewhere)."""
+    pot_shares: tuple[int, ...] = ()
+    """Per seat, the chips it took from the pot (:meth:`Match.pot_shares`); empty while the rubber
+    runs and elsewhere."""
 
     @classmethod
     def of(cls, match: Match) -> ScoreSheet:
@@ -111,6 +129,7 @@ class ScoreSheet:
         hands: list[SheetHand] = []
         buybacks: list[SheetBuyBack] = []
         redealt = set(match.redealt)
+        rubber = match.is_rubber
         for deal, rnd in enumerate(match.rounds, start=1):
             result: RoundResult | None = rnd.result
             scored = result is not None and result.scored
@@ -133,6 +152,7 @@ class ScoreSheet:
                     scored=scored,
                     counted=deal not in redealt,
                     totals=tuple(running),
+                    chips=match.hand_chips(deal) if rubber else None,
                 )
             )
             for event in after.get(deal, ()):
@@ -154,9 +174,12 @@ class ScoreSheet:
             bonuses=bonuses,
             totals=tuple(running),
             winners=match.winners,
-            chips=match.chips if match.is_rubber else None,
+            chips=match.chips if rubber else None,
             tiebreak=match.tiebreak,
             bonus_parts=match.bonus_parts() if any(bonuses) else (),
+            start_chips=match.start_chips() if rubber else None,
+            pot_won=match.pot_won if rubber else 0,
+            pot_shares=match.pot_shares() if rubber and match.pot_won else (),
         )
 
     def to_dict(self, names: tuple[str, ...] | None = None) -> dict[str, Any]:
@@ -178,6 +201,7 @@ class ScoreSheet:
                     "points": list(h.points),
                     "multiplier": h.multiplier,
                     "totals": list(h.totals),
+                    "chips": None if h.chips is None else list(h.chips),
                 }
                 for h in self.hands
             ],
@@ -194,6 +218,9 @@ class ScoreSheet:
             "winners": list(self.winners),
             "tiebreak": self.tiebreak,
             "chips": None if self.chips is None else list(self.chips),
+            "start_chips": None if self.start_chips is None else list(self.start_chips),
+            "pot_won": self.pot_won,
+            "pot_shares": list(self.pot_shares),
         }
 
 
@@ -215,6 +242,8 @@ def _words(lang: str) -> dict[str, str]:
         "winners": "Sieger (geteilt)" if de else "Winners (shared)",
         "running": "Die Partie läuft noch" if de else "The match is not over",
         "chips": "Chips",
+        "chips_moved": "Chips" if de else "chips",
+        "pot": "Pott: {n} Chips" if de else "Pot: {n} chips",
         "points": "Punkte" if de else "points",
         "total": "Stand" if de else "total",
     }
@@ -250,20 +279,28 @@ def sheet_text(sheet: ScoreSheet, names: tuple[str, ...], lang: str = "en", widt
     """The sheet as an aligned plain-text table: one row per deal (the hand's points, then the
     totals after it), the buy-backs and end bonuses in between, and the winners.
 
+    A rubber's table has a third group of columns, the chips each row moved, and a row for the pot
+    its winners took (each one's share); the chips at the end follow the winners.
+
     With ``width`` (a terminal's columns) a table wider than that is made narrower while it stays
     readable: short headers (``Nr.``, ``Gb.``), a hand's end in a few words (``Anna aus``), names
     cut with ``…`` (no shorter than three letters) and one space between columns where two do not
-    fit. A table that cannot fit even so is returned in full (the caller decides where it goes)."""
+    fit; a rubber's chips columns go last (the pot is then said below the table, and the chips at
+    the end still are). A table that cannot fit even so is returned in full (the caller decides
+    where it goes)."""
     lines = _table(sheet, names, lang)
+    chips_shown = sheet.start_chips is not None
     if width is not None and _widest(lines) > width:
         longest = max(len(name) for name in names)
         # Two spaces between columns while names keep six characters, then one.
         tries = [(2, cut) for cut in range(longest, 5, -1)]
         tries += [(1, cut) for cut in range(longest, SHORTEST_NAME - 1, -1)]
-        for gap, cut in tries:
-            compact = _table(sheet, tuple(_cut(name, cut) for name in names), lang, gap=" " * gap)
+        # A rubber's chips columns stay while the table fits with them, then go.
+        for chips, (gap, cut) in [(c, t) for c in dict.fromkeys((chips_shown, False)) for t in tries]:
+            cut_names = tuple(_cut(name, cut) for name in names)
+            compact = _table(sheet, cut_names, lang, gap=" " * gap, chips=chips)
             if _widest(compact) <= width:
-                lines = compact
+                lines, chips_shown = compact, chips
                 break
     w = _words(lang)
     if sheet.winners:
@@ -276,9 +313,17 @@ def sheet_text(sheet: ScoreSheet, names: tuple[str, ...], lang: str = "en", widt
     else:
         lines.append("")
         lines.append(w["running"])
+    if sheet.pot_won and sheet.pot_shares and not chips_shown:
+        shares = ", ".join(f"{names[s]} +{c}" for s, c in enumerate(sheet.pot_shares) if c)
+        lines.append(f"{w['pot'].format(n=sheet.pot_won)} ({shares})")
     if sheet.chips is not None:
         lines.append(f"{w['chips']}: " + ", ".join(f"{names[s]} {c}" for s, c in enumerate(sheet.chips)))
     return "\n".join(lines) + "\n"
+
+
+def _moved(chips: tuple[int, ...]) -> list[str]:
+    """Chips that changed hands, signed: ``+2`` won, ``-1`` paid, ``0`` none."""
+    return [f"{c:+d}" if c else "0" for c in chips]
 
 
 SHORTEST_NAME: Final = 4
@@ -306,21 +351,30 @@ SHORT_TERMINATION_WORDS: Final[dict[str, tuple[str, str]]] = {
 """How a narrow text sheet says why a hand ended (English, German)."""
 
 
-def _table(sheet: ScoreSheet, names: tuple[str, ...], lang: str, gap: str | None = None) -> list[str]:
+def _table(
+    sheet: ScoreSheet, names: tuple[str, ...], lang: str, gap: str | None = None, chips: bool = True
+) -> list[str]:
     """The table's lines, two spaces between columns; with ``gap`` compact: short headers and ends,
-    ``gap`` between columns, and a buy-back's or a label's words over the columns it leaves empty."""
+    ``gap`` between columns, and a buy-back's or a label's words over the columns it leaves empty.
+    ``chips``: a rubber's chips columns and its pot row (left out where they do not fit)."""
     compact = gap is not None
     gap = gap or "  "
     w = _words(lang)
     n = sheet.players
     first = [w["hand_short"], w["dealer_short"]] if compact else [w["hand"], w["dealer"]]
-    header = [*first, w["ended"], *names, w["x"], *names]
+    # A rubber's chips: a third group of columns, what each row moved (the end's chips follow the table).
+    rubber = chips and sheet.start_chips is not None
+    chips_names = names if rubber else ()
+    header = [*first, w["ended"], *names, w["x"], *names, *chips_names]
     rows: list[list[str]] = [header]
     group = ["", "", "", *([w["points"]] + [""] * (n - 1)), "", *([w["total"]] + [""] * (n - 1))]
+    group += [w["chips_moved"], *[""] * (n - 1)] if rubber else []
     rows.insert(0, group)
+    no_chips = [""] * len(chips_names)
     spans: dict[int, tuple[int, int]] = {}  # row → (first, last) column its one text covers (compact)
-    if any(sheet.start):
-        rows.append([w["start"], "", "", *[""] * n, "", *map(str, sheet.start)])
+    if any(sheet.start) or (rubber and any(sheet.start_chips or ())):
+        start_chips = _moved(sheet.start_chips) if rubber and sheet.start_chips is not None else []
+        rows.append([w["start"], "", "", *[""] * n, "", *map(str, sheet.start), *start_chips])
         if compact:
             spans[len(rows) - 1] = (0, 2)
     for hand in sheet.hands:
@@ -332,6 +386,11 @@ def _table(sheet: ScoreSheet, names: tuple[str, ...], lang: str, gap: str | None
                 *("–" if p is None else str(p) for p in hand.points),
                 f"×{hand.multiplier}" if hand.multiplier > 1 else "",
                 *map(str, hand.totals),
+                *(
+                    ("–" if p is None else c for p, c in zip(hand.points, _moved(hand.chips), strict=True))
+                    if rubber and hand.chips is not None
+                    else no_chips
+                ),
             ]
         )
         for b in (b for b in sheet.buybacks if b.deal == hand.deal):
@@ -340,7 +399,8 @@ def _table(sheet: ScoreSheet, names: tuple[str, ...], lang: str, gap: str | None
                 if lang == "de"
                 else f"{names[b.seat]} buys back: {b.before} → {b.after} ({b.chips} chips)"
             )
-            rows.append(["", "", said, *[""] * n, "", *map(str, b.totals)])
+            paid = [_moved((-b.chips,))[0] if s == b.seat else "" for s in range(n)] if rubber else []
+            rows.append(["", "", said, *[""] * n, "", *map(str, b.totals), *paid])
             if compact:
                 spans[len(rows) - 1] = (2, 3 + n)
     if any(sheet.bonuses):
@@ -354,11 +414,16 @@ def _table(sheet: ScoreSheet, names: tuple[str, ...], lang: str, gap: str | None
                 spans[len(rows) - 1] = (0, 2)  # over the hand, dealer and end: a label that long
         rows.append([w["bonus"], "", "", *map(str, sheet.bonuses), "", *map(str, sheet.totals)])
         spans[len(rows) - 1] = (0, 2)  # would otherwise widen the hand numbers' column
+    if rubber and sheet.pot_won and sheet.pot_shares:
+        # The pot the winners took, each one's share in the chips columns (a shared pot as it split).
+        shares = [_moved((c,))[0] if c else "" for c in sheet.pot_shares]
+        rows.append([w["pot"].format(n=sheet.pot_won), "", "", *[""] * n, "", *[""] * n, *shares])
+        spans[len(rows) - 1] = (0, 2)
     widths = [max(len(r[i]) for k, r in enumerate(rows) if k not in spans) for i in range(len(header))]
     for k, (low, high) in spans.items():  # a spanning text wider than its columns widens the last
         room = sum(widths[low : high + 1]) + len(gap) * (high - low)
         widths[high] += max(0, len(rows[k][low]) - room)
-    numeric = set(range(3, 3 + n)) | set(range(4 + n, 4 + 2 * n))
+    numeric = set(range(3, 3 + n)) | set(range(4 + n, 4 + 2 * n + len(chips_names)))
     lines = []
     for k, r in enumerate(rows):
         cells = [c.rjust(widths[i]) if i in numeric else c.ljust(widths[i]) for i, c in enumerate(r)]
@@ -386,10 +451,18 @@ def csv_cell(value: object) -> object:
 def sheet_csv(sheet: ScoreSheet, names: tuple[str, ...]) -> str:
     """The sheet as CSV: a header, then one row per deal, buy-back, end bonus and the result
     (``row`` says which); points and totals one column per seat, named after the seat. A rubber's
-    sheet has a chips column per seat as well: a buy-back's row gives the chips its buyer paid (as the
-    change to their chips, ``-5``) and the result row every seat's chips at the end (antes, knock money,
-    buy-backs and the pot won; :attr:`Match.chips <rummykit.match.Match.chips>`), as the text sheet's
-    last line does. A text cell that would start a formula is escaped (:func:`csv_cell`)."""
+    sheet has a chips column per seat as well, each row the change it made: the ``start`` row the
+    chips before the first hand (the ante paid once per rubber, or a position's), a hand's row the
+    chips it moved (its ante under ``ante_frequency = per_hand`` and its knock money; empty for a
+    seat not dealt in), a buy-back's row the chips its buyer paid (``-5``); the result row has every
+    seat's chips at the end (:attr:`Match.chips <rummykit.match.Match.chips>`), as the text sheet's
+    last line does, which are those changes and the seat's share of the pot
+    (:attr:`ScoreSheet.pot_shares`).
+
+    The kinds of row are a closed set that readers may rely on: ``start``, ``hand``, ``buyback``,
+    ``bonus`` and ``result``. So gin's end bonuses stay one ``bonus`` row (their sum per seat): the
+    parts (box, game, shutout) are in the text and JSON sheets, where a reader meets no new kind.
+    A text cell that would start a formula is escaped (:func:`csv_cell`)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
 
@@ -415,9 +488,15 @@ def sheet_csv(sheet: ScoreSheet, names: tuple[str, ...]) -> str:
     )
     blank = [""] * n
     no_chips = blank if sheet.chips is not None else []
-    if any(sheet.start):
-        write(["start", "", "", "", "", "", "", "", "", *blank, *sheet.start, *no_chips])
+    start_chips = list(sheet.start_chips) if sheet.start_chips is not None else no_chips
+    if any(sheet.start) or any(sheet.start_chips or ()):
+        write(["start", "", "", "", "", "", "", "", "", *blank, *sheet.start, *start_chips])
     for hand in sheet.hands:
+        moved = (
+            ["" if p is None else c for p, c in zip(hand.points, hand.chips, strict=True)]
+            if hand.chips is not None
+            else no_chips
+        )
         write(
             [
                 "hand",
@@ -431,7 +510,7 @@ def sheet_csv(sheet: ScoreSheet, names: tuple[str, ...]) -> str:
                 hand.multiplier,
                 *("" if p is None else p for p in hand.points),
                 *hand.totals,
-                *no_chips,
+                *moved,
             ]
         )
         for b in (b for b in sheet.buybacks if b.deal == hand.deal):
