@@ -39,8 +39,19 @@ def test_the_pot_the_winners_take_is_kept(rubber_at_a_buyback: Callable[[], rk.M
     while not match.is_over:
         match.apply(match_action(bot, match, rng))
     assert match.pot == 0 and match.pot_won > 0
-    assert match_json(match)["pot_won"] == match.pot_won
+    shown = match_json(match)
+    assert shown["pot_won"] == match.pot_won
     assert sum(match.chips) == 0  # the pot went to the winners, every chip accounted for
+    # What the page's score sheet shows: each winner's share, each hand's chips (its knock money).
+    assert shown["pot_shares"] == [match.pot_won if s in match.winners else 0 for s in range(3)]
+    hands = shown["hands"]
+    assert [h["knock_money"] for h in hands] == [list(match.knock_money(d)) for d in range(1, 1 + len(hands))]
+    assert all(h["chips"] == h["knock_money"] for h in hands)  # the ante was paid once, before
+    assert shown["start_chips"] == [-5, -5, -5]
+    for s, start in enumerate(shown["start_chips"]):
+        moved = sum(h["chips"][s] for h in hands)
+        bought = sum(b["chips"] for b in shown["buybacks"] if b["seat"] == s)
+        assert start + moved - bought + shown["pot_shares"][s] == shown["chips"][s]
     names = ["You", "Bot 2", "Bot 3"]
     said = winners_text(match.winners, names, match_scoreboard(match), "en").plain
     assert f"and the pot of {match.pot_won} chips (chips " in said

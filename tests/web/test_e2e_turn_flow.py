@@ -205,6 +205,59 @@ def test_a_rubbers_score_sheet_shows_its_buy_backs_the_players_out_and_the_pot_w
     assert won == "The winner takes the pot: 23 chips"
 
 
+def test_a_rubbers_score_sheet_shows_each_hands_chips_and_who_took_the_pot(pages: Pages) -> None:
+    """Under each hand the chips it moved (the knock money) in view; once the rubber is over the Pot row
+    says what the pot held and each winner's share (it read 0: the pot had been paid out), a shared
+    pot as it split. A hand's result counts the chips of that hand, not the next hand's ante."""
+    page = pages.open()
+    seeded_table(page, pages.base, "viennese", seed=11, seats=3)
+    sheet = page.evaluate(
+        """() => {
+            const m = S.state.match;
+            m.hands = [{ hand: 1, points: [-40, -9, 0], gains: [0, 0, 0], termination: "knock", winner: 2,
+                         active_seats: [0, 1, 2], chips: [-1, -1, 2], knock_money: [-1, -1, 2] },
+                       { hand: 2, points: [-70, 0, -2], gains: [0, 0, 0], termination: "rummy", winner: 1,
+                         active_seats: [1, 2], chips: [0, 1, -1], knock_money: [0, 1, -1] }];
+            m.buybacks = [];
+            m.totals = [110, 9, 2]; m.scores = [-110, -9, -2]; m.eliminated = [true, false, false];
+            m.is_rubber = true; m.chips = [-6, -5, -4]; m.pot = 15; m.is_over = false;
+            renderScores();
+            const chipsOf = (c) => (c.querySelector(".chips-moved") || {}).innerText || "";
+            const moved = () => [...document.querySelectorAll("#scores tbody tr")].slice(0, 2).map(
+                (r) => [...r.children].slice(1).map(chipsOf));
+            const potRow = () => [...document.querySelector("#scores tr.pot").children].map(
+                (c) => c.innerText);
+            const running = potRow();
+            m.is_over = true; m.winners = [1]; m.pot_won = 15; m.pot = 0; m.chips = [-6, 10, -4];
+            m.pot_shares = [0, 15, 0];
+            renderScores();
+            const won = potRow();
+            const title = document.querySelector("#scores tr.pot td.win").title;
+            m.winners = [1, 2]; m.pot_won = 15; m.pot_shares = [0, 8, 7];
+            renderScores();
+            const shared = potRow();
+            // A hand's result: the chips of that hand (a per-hand ante of the next one is no part of it).
+            const before = { ...m, chips: [-6, -5, -4], is_over: false };
+            const after = { ...m, is_over: false, chips: [-11, -9, -10],
+                            hands: [...m.hands, { hand: 3, knock_money: [-1, 2, -1], chips: [-6, -3, -6] }] };
+            const result = handChipsMoved(after, before);
+            const last = handChipsMoved({ ...after, is_over: true, pot_shares: [0, 20, 0] }, before);
+            return { moved: moved(), running, won, title, shared, result, last };
+        }"""
+    )
+    assert sheet["moved"] == [["-1 chip", "-1 chip", "+2 chips"], ["", "+1 chip", "-1 chip"]]
+    assert sheet["running"] == ["Pot", "15"]
+    assert sheet["won"] == ["Pot: 15 chips", "", "+15", ""]  # not "0": the pot went to the winner
+    assert sheet["title"] == f"{sheet_name(page, 1)} takes 15 of the pot"
+    assert sheet["shared"] == ["Pot shared: 15 chips", "", "+8", "+7"]
+    assert sheet["result"] == [-1, 2, -1]
+    assert sheet["last"] == [-1, 22, -1]
+
+
+def sheet_name(page: Any, seat: int) -> str:
+    return str(page.evaluate(f"seatName({seat})"))
+
+
 def test_the_turn_timer_waits_for_the_result_to_be_closed(pages: Pages) -> None:
     """In the break after a hand the timer of a person whose clock rests is not shown; closing the
     hand's result tells the server (``ready``)."""

@@ -613,13 +613,23 @@ def match_json(match: Match) -> dict[str, Any]:
     ``bonuses`` what gin's end-of-game bonuses added to them (``Match.bonuses``: zeros until it ends),
     ``bonus_parts`` each seat's itemised (``Match.bonus_parts``: box, game and shutout).
     A rubber's ``buybacks`` list every buy-back made (after which hand, who, the total before and
-    after, the chips paid) and ``buyback_offer`` the open offer (who, its price, the total it sets).
+    after, the chips paid) and ``buyback_offer`` the open offer (who, its price, the total it sets);
+    each of its hands the ``chips`` it moved per seat (``Match.hand_chips``: its ante under
+    ``ante_frequency = per_hand`` and its knock money) and its ``knock_money`` alone; ``start_chips``
+    the chips before the first hand, and ``pot_shares`` what each seat took from the pot at the end
+    (``Match.pot_shares``: a shared pot as it split).
     ``hand_number`` is the current hand's number in the series and ``dealt_again`` how often in a row
     it was dealt again (``unscored_hand = redeal``: a hand dealt again does not count, and each of
     ``hands`` says whether it was; ``hands_dealt`` counts every deal)."""
     hands = []
+    rubber = match.is_rubber
     for number, rnd in enumerate(match.rounds, start=1):
         if rnd.result is not None:
+            chips = (
+                {"chips": list(match.hand_chips(number)), "knock_money": list(match.knock_money(number))}
+                if rubber
+                else {}
+            )
             hands.append(
                 {
                     "hand": number,
@@ -631,6 +641,7 @@ def match_json(match: Match) -> dict[str, Any]:
                     "multiplier": rnd.result.multiplier,
                     "active_seats": list(rnd.active_seats),
                     "dealt_again": number in match.redealt,
+                    **chips,
                 }
             )
     return {
@@ -649,6 +660,8 @@ def match_json(match: Match) -> dict[str, Any]:
         "chips": list(match.chips),
         "pot": match.pot,
         "pot_won": match.pot_won,
+        "pot_shares": list(match.pot_shares()),
+        "start_chips": list(match.start_chips()),
         "is_rubber": match.is_rubber,
         "eliminated": list(match.eliminated),
         "winners": list(match.winners),

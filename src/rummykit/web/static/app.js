@@ -120,7 +120,7 @@ const I18N = {
     pass_anyway: "Pass anyway", back_to_table: "Back",
     tray_bad_lay: "Your composed melds cannot be laid: not every group is a meld. Complete them or clear them.",
     tray_short_lay: "Your composed melds cannot be laid: {sum} points do not reach the opening's {min}. Add to them or clear them.",
-    more_moves: "more ({n})…", fewer_moves: "fewer", out_at: "Points to {n}", near_limit: "close to the limit", is_out: "out", bought_back: "Bought back", bought_back_title: "{name} bought back for {chips} chips: {from} → {to}", bought_back_chips: "{chips} chips paid",
+    more_moves: "more ({n})…", fewer_moves: "fewer", out_at: "Points to {n}", near_limit: "close to the limit", is_out: "out", bought_back: "Bought back", bought_back_title: "{name} bought back for {chips} chips: {from} → {to}", bought_back_chips: "{chips} chips paid", hand_chips: "{n} chips", hand_chips_one: "{n} chip", pot_taken: "Pot: {n} chips", pot_taken_shared: "Pot shared: {n} chips", pot_share_title: "{name} takes {n} of the pot",
     to_target: "to {n}", still_needed: "To {n}: still",
     minus_points: "Minus points (limit {n})", minus_left: "Left to {n}", limit_reached: "reached", minus_title: "{name}: {points} minus points, {left} left to the limit of {n}",
     gin_sum: "{name} scores {terms} = {n}", bonus_gin: "gin", bonus_big_gin: "big gin", bonus_undercut: "undercut", take_out: "take the {card} back into your hand", rummy_possible: "Rummy possible", seats_now: "Now {seats} seats, {bots} of them bots", seats_now_1: "Now {seats} seats, 1 of them a bot", group_n: "group {n}", enough_to_open: "enough to open", not_scored: "not scored", rebuilt: "new stock {count}", n_of_m: "{n} of {m}", stock_shuffled: "The discard pile is shuffled into a new stock ({count})", stock_turned: "The discard pile is turned over as a new stock ({count})", picked_n: "number {n} of your selection", you_hold: "you hold {n} cards", sr_melds: "melds", sr_left: "left in hand", spade_upcard: "spade upcard", gin_doubled: "spade upcard: the hand counts double",
@@ -245,7 +245,7 @@ const I18N = {
     pass_anyway: "Trotzdem passen", back_to_table: "Zurück",
     tray_bad_lay: "Deine Figuren lassen sich nicht auslegen: nicht jede Gruppe ist eine gültige Figur. Ergänze sie oder setze sie zurück.",
     tray_short_lay: "Deine Figuren lassen sich nicht auslegen: {sum} Punkte reichen nicht für die Erstmeldung mit {min}. Ergänze sie oder setze sie zurück.",
-    more_moves: "mehr ({n})…", fewer_moves: "weniger", out_at: "Punkte bis {n}", near_limit: "nah an der Grenze", is_out: "raus", bought_back: "Zurückgekauft", bought_back_title: "{name} hat sich für {chips} Chips zurückgekauft: {from} → {to}", bought_back_chips: "{chips} Chips gezahlt",
+    more_moves: "mehr ({n})…", fewer_moves: "weniger", out_at: "Punkte bis {n}", near_limit: "nah an der Grenze", is_out: "raus", bought_back: "Zurückgekauft", bought_back_title: "{name} hat sich für {chips} Chips zurückgekauft: {from} → {to}", bought_back_chips: "{chips} Chips gezahlt", hand_chips: "{n} Chips", hand_chips_one: "{n} Chip", pot_taken: "Pott: {n} Chips", pot_taken_shared: "Pott geteilt: {n} Chips", pot_share_title: "{name} bekommt {n} aus dem Pott",
     to_target: "bis {n}", still_needed: "Bis {n} fehlen",
     minus_points: "Minuspunkte (Grenze {n})", minus_left: "Bis {n} noch", limit_reached: "erreicht", minus_title: "{name}: {points} Minuspunkte, bis zur Grenze von {n} noch {left}",
     gin_sum: "{name} bekommt {terms} = {n}", bonus_gin: "Gin", bonus_big_gin: "großes Gin", bonus_undercut: "Unterbieten", take_out: "{card} zurück auf die Hand nehmen", rummy_possible: "Rummy möglich", seats_now: "Jetzt {seats} Plätze, davon {bots} Bots", seats_now_1: "Jetzt {seats} Plätze, davon 1 Bot", group_n: "Gruppe {n}", enough_to_open: "reicht zum Auslegen", not_scored: "keine Wertung", rebuilt: "neuer Stoß {count}", n_of_m: "{n} von {m}", stock_shuffled: "Die Ablage wird zum neuen Stoß gemischt ({count})", stock_turned: "Die Ablage wird umgedreht und ist der neue Stoß ({count})", picked_n: "Nummer {n} deiner Auswahl", you_hold: "du hast {n} Karten", sr_melds: "Figuren", sr_left: "noch auf der Hand", spade_upcard: "Pik aufgedeckt", gin_doubled: "Pik aufgedeckt: das Spiel zählt doppelt",
@@ -757,7 +757,7 @@ function onState(state) {
   }
   // A rubber's chips (knock money, the pot) that moved at the hand's end, when the page saw them before.
   const moved = previous && previous.match.is_rubber && hands > (previous.match.hands || []).length;
-  if (moved) S.chipsMoved = state.match.chips.map((c, i) => c - previous.match.chips[i]);
+  if (moved) S.chipsMoved = handChipsMoved(state.match, previous.match);
   if (hands > S.seenHands && state.last_round) { S.seenHands = hands; showRoundOver(state); }
   if (state.match.is_over && S.overlayFor !== "match") showMatchOver(state);
   // In the break after a hand our turn clock rests until we close the result: with no result shown
@@ -2561,6 +2561,11 @@ function sheetHtml(st, winners = null) {
   const target = targetScore(st), won = target !== null;
   const running = runningTotals(st, won);
   const after = (i, k) => `<small class="running"><span class="sr-only">${t("running_total")}: </span>${running[k][i]}</small>`;
+  // A rubber's chips each hand moved (its knock money, and its ante where one is paid every hand), in
+  // view under the total as a scorekeeper settles them; nothing where no chip changed hands.
+  const signed = (c) => (c > 0 ? `+${c}` : `${c}`);
+  const moved = (h, i) => (m.is_rubber && h.chips && h.chips[i]
+    ? `<small class="chips-moved">${escapeHtml(t(Math.abs(h.chips[i]) === 1 ? "hand_chips_one" : "hand_chips", { n: signed(h.chips[i]) }))}</small>` : "");
   for (const [k, h] of m.hands.entries()) {
     // A seat that sat the hand out scored nothing: a dash, not a 0 like a winner's.
     const out = (i) => h.active_seats && !h.active_seats.includes(i);
@@ -2575,7 +2580,7 @@ function sheetHtml(st, winners = null) {
     const dealt = Number.isInteger(h.dealer) ? ` title="${escapeHtml(`${t("dealer")}: ${seatName(h.dealer)}`)}"` : "";
     html += `<tr><td class="hand-no"${dealt}>${h.hand}${factor}</td>` + row.map((p, i) => (out(i)
       ? `<td class="out" title="${t("sits_out")}">–${after(i, k)}</td>`
-      : `<td class="${best === i ? "win" : ""}">${p}${after(i, k)}</td>`)).join("") + "</tr>";
+      : `<td class="${best === i ? "win" : ""}">${p}${after(i, k)}${moved(h, i)}</td>`)).join("") + "</tr>";
     // A rubber's buy-backs after this hand: the buyer's total before and after, and under it the chips
     // paid, in view (a title alone is read by no touch screen and no printout: the price is the
     // scorekeeper's to settle).
@@ -2609,9 +2614,22 @@ function sheetHtml(st, winners = null) {
   }
   if (m.is_rubber) {
     html += `<tr><td>${t("chips")}</td>` + m.chips.map((p) => `<td>${p}</td>`).join("") + "</tr>";
-    html += `<tr><td>${t("pot")}</td><td colspan="${n}">${m.pot}</td></tr>`;
+    html += potRow(m, n);
   }
   return html + "</tbody></table>";
+}
+
+// A rubber's pot: what it holds while the rubber runs; once a winner took it (it holds 0 then), what it
+// held and each winner's share of it, a shared pot as it split (its odd chips to the winners first from
+// the last dealer's left, as the server says: pot_shares).
+function potRow(m, n) {
+  const shares = m.pot_shares || [];
+  if (!m.is_over || !m.pot_won) return `<tr class="pot"><td>${t("pot")}</td><td colspan="${n}">${m.pot}</td></tr>`;
+  const shared = m.winners.length > 1;
+  const label = t(shared ? "pot_taken_shared" : "pot_taken", { n: m.pot_won });
+  if (shares.length !== n) return `<tr class="pot"><td>${escapeHtml(label)}</td><td colspan="${n}">${m.winners.map((w) => escapeHtml(seatName(w))).join(", ")}</td></tr>`;
+  return `<tr class="pot"><td>${escapeHtml(label)}</td>` + shares.map((c, i) => (c
+    ? `<td class="win" title="${escapeHtml(t("pot_share_title", { name: seatName(i), n: c }))}">+${c}</td>` : "<td></td>")).join("") + "</tr>";
 }
 
 // Chat: lines go in as text; a muted seat's lines are hidden for this page only.
@@ -2813,6 +2831,17 @@ function nameWords(name) {
 // Round end, Viennese showdown, match end
 
 const smallCards = (cards) => cards.map((c) => `<span class="card small">${Cards.svg(c)}</span>`).join("");
+
+// A rubber's chips that moved with the hand just ended, per seat: its knock money (the server's, for
+// the hand), and at the rubber's end each winner's share of the pot. The difference of the chips
+// before and after, where the server does not say it, also held the next hand's ante (a per-hand
+// ante is paid as that hand is dealt, right after this one ended).
+function handChipsMoved(m, before) {
+  const last = m.hands[m.hands.length - 1];
+  if (!last || !last.knock_money) return m.chips.map((c, i) => c - before.chips[i]);
+  const pot = m.is_over && m.pot_shares ? m.pot_shares : [];
+  return last.knock_money.map((c, i) => c + (pot[i] || 0));
+}
 
 function resultHtml(round) {
   const chips = S.state.match.is_rubber ? S.chipsMoved || null : null;
