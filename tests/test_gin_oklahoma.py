@@ -155,3 +155,32 @@ def test_openspiels_bot_plays_a_table_that_doubles() -> None:
     while rnd.result is None:
         rnd.apply(bot.choose(rnd.view(rnd.to_move), rnd.legal_actions(), rng))
     assert rnd.view(0).gin is not None and rnd.view(0).gin.doubled
+
+
+def test_a_doubled_hand_counts_once_for_the_box_bonus_on_the_sheet_and_the_rules_page() -> None:
+    """Rule books differ on whether a spade upcard doubles the box (line) bonus too; here it pays for
+    hands won, not points: a doubled gin scores 58 and counts one hand for the box. The sheet shows
+    the hand's ×2 and the box as 25 a hand won; the rules page says the box is not doubled."""
+    from rummykit.sheet import ScoreSheet, sheet_text
+
+    rules = SPADES.replace(match_end="target_score", box_bonus=25)
+    deck = arrange_deck(rules, 2, [GIN_HAND, DEALER], dealer=1, upcard="5S", stock="AC")
+    position = rk.MatchPosition(totals=(0, 0), gains=(50, 0), hands_won=(1, 0))
+    m = rk.Match.new(rules, 2, seed=1, dealer=1, deck=deck, position=position)
+    for move in ("take", "knock 4D"):
+        m.apply(move)
+    while not m.is_over:
+        legal = m.legal_actions()
+        melds = [a for a in legal if str(a).startswith("meld")]
+        m.apply(melds[0] if melds else legal[0])
+    assert m.rounds[0].result is not None and m.rounds[0].result.multiplier == 2
+    assert m.gains == [50 + 58 + 2 * 25, 0] and m.bonus_parts()[0].box == 2 * 25
+    lines = sheet_text(ScoreSheet.of(m), ("Anna", "Ben")).splitlines()
+    hand = next(line for line in lines if line.startswith("1 "))
+    assert hand.split()[-5:] == ["58", "0", "×2", "108", "0"]
+    box = next(line for line in lines if line.startswith("Box bonus"))
+    assert box.split() == ["Box", "bonus", "(25", "a", "hand", "won)", "50", "0"]
+    en, de = explain(rules), explain(rules, lang="de")
+    assert "The box bonus at the end is not: a doubled hand won still counts one hand (25 points)." in en
+    assert "Der Box-Bonus am Ende nicht: Ein gewonnenes doppeltes Spiel zählt als ein Spiel" in de
+    assert "box bonus at the end is not" not in explain(SPADES)  # no box played, nothing to say

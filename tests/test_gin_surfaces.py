@@ -208,3 +208,48 @@ def test_the_result_shows_how_a_gin_hand_scored() -> None:
         german.apply(german.legal_actions()[0])
     assert german.result is not None
     assert screen.gin_arithmetic(german.result, german.rules, ["A", "B"]) is None
+
+
+@pytest.mark.parametrize(
+    ("ace", "said", "points"),
+    [
+        (0, "Ann scores 4 − 0 + 25 (gin) = 29", (29, -29)),  # an ace worth nothing left over: gin
+        (1, "Ann scores 4 − 1 = 3", (3, -3)),
+        (10, "Bot 2 scores 10 − 4 + 25 (undercut) = 31", (-31, 31)),
+    ],
+)
+def test_the_ace_s_deadwood_value_is_what_every_display_counts(
+    ace: int, said: str, points: tuple[int, int]
+) -> None:
+    """``deadwood_ace``: a knock that leaves the A♠ counts it at the ace's value wherever the hand is
+    shown (the terminal's table and sum, the page's result, the score sheet), as the score counts it;
+    worth 0, it leaves no deadwood, which is gin (the rules page says so)."""
+    from rummykit.sheet import ScoreSheet
+    from rummykit.testing import arrange_deck
+    from rummykit.web.protocol import result_json
+
+    rules = GIN.replace(deadwood_ace=ace)
+    hands = ["2H 3H 4H 5C 5D 5S 9C 10C JC AS", "2C 3C 4C 6D 7D 8D 6H 7H 8H 4S"]
+    deck = arrange_deck(rules, 2, hands, dealer=1, upcard="KD")
+    m = rk.Match.new(rules, 2, seed=1, dealer=1, deck=deck)
+    m.apply("take")
+    m.apply("knock KD")
+    while not m.is_over:
+        legal = m.legal_actions()
+        melds = [a for a in legal if str(a).startswith("meld")]
+        m.apply(melds[0] if melds else legal[0])
+    rnd = m.rounds[0]
+    result = rnd.result
+    assert result is not None
+    assert result.hand_values == (ace, 4) and result.points == points
+    assert screen.gin_arithmetic(result, rules, ["Ann", "Bot 2"]) == said
+    console = Console(width=100, record=True, file=io.StringIO())
+    console.print(screen.result_table(rnd.view(0), ["Ann", "Bot 2"], screen.Scoreboard(), ascii_only=True))
+    shown = console.export_text()
+    assert f"| AS = {ace}" in shown
+    assert ("Ann has gin" in shown) is (ace == 0)
+    sent = result_json(result, rules)
+    assert sent["hand_values"] == [ace, 4] and sent["gin"] is (ace == 0)  # type: ignore[index]
+    assert ScoreSheet.of(m).hands[0].points == points
+    page = explain(rules)
+    assert ("a knock with only aces left over has no deadwood and is **gin**" in page) is (ace == 0)

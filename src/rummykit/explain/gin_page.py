@@ -435,6 +435,15 @@ def knocking(rules: Rules, t: Lang) -> list[Block]:
             "auslegt, zählt als Restpunkte. Ganz ohne Rest hat man **Gin**.",
         ),
     ]
+    if rules.deadwood_ace == 0:
+        items.append(
+            t(
+                "An ace counts 0 here: aces left over add nothing, so a knock with only aces left over "
+                "has no deadwood and is **gin** (the gin bonus, and no laying off).",
+                "Ein Ass zählt hier 0: Übrige Asse zählen nichts, wer nur mit Assen übrig klopft, hat "
+                "keinen Rest und damit **Gin** (der Gin-Bonus, und kein Anlegen).",
+            )
+        )
     if rules.big_gin_bonus is not None:
         n = rules.hand_size + 1
         items.append(
@@ -538,6 +547,14 @@ def scoring(rules: Rules, t: Lang) -> list[Block]:
                 "Boni eingeschlossen, verdoppeln sich.",
             )
         )
+        if rules.box_bonus and rules.not_applicable("box_bonus") is None:
+            # Rule books differ here; the engine pays the box for hands won, not for points.
+            items[-1] += t(
+                f" The box bonus at the end is not: a doubled hand won still counts one hand "
+                f"({rules.box_bonus} points).",
+                f" Der Box-Bonus am Ende nicht: Ein gewonnenes doppeltes Spiel zählt als ein Spiel "
+                f"({rules.box_bonus} Punkte).",
+            )
     if rules.big_gin_bonus is None:
         n = rules.hand_size + 1
         items.append(
