@@ -461,6 +461,8 @@ def test_discarding_a_joker_asks_first_and_keeping_it_changes_nothing(pages: Pag
     seeded_table(page, pages.base, "german", seed=1)
     draw(page)
     version = page.evaluate("S.state.version")
+    jokers = "S.state.view.hand.filter(card => card === 'JK').length"
+    held = page.evaluate(jokers)
     page.locator("#hand .card[data-card='JK']").first.click()
     page.click("#btn-discard")
     page.wait_for_selector("#joker-dialog:not(.hidden)")
@@ -474,7 +476,8 @@ def test_discarding_a_joker_asks_first_and_keeping_it_changes_nothing(pages: Pag
     page.wait_for_selector("#joker-dialog:not(.hidden)")
     page.click("#btn-joker-discard")
     page.wait_for_function("v => S.state.version > v", arg=version)
-    assert page.evaluate("S.state.view.discard_pile.at(-1)") == "JK"
+    # The bots may have moved on since (the pile's top is then theirs): the hand holds one joker fewer.
+    assert page.evaluate(jokers) == held - 1
 
 
 def test_the_joker_question_is_answered_by_keyboard(pages: Pages) -> None:
