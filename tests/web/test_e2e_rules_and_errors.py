@@ -62,15 +62,21 @@ def page(request: pytest.FixtureRequest, browser: Any, module_server: Any) -> It
     assert not page.errors, page.errors
 
 
+IN_VIEW = (
+    "e => { const r = e.getBoundingClientRect(); return !e.closest('.hidden') && r.height > 0"
+    " && r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth; }"
+)
+
+
 def in_view(page: Any, selector: str) -> bool:
     """Whether the element is shown and wholly inside the viewport (where the user looks)."""
-    return bool(
-        page.eval_on_selector(
-            selector,
-            "e => { const r = e.getBoundingClientRect(); return !e.closest('.hidden') && r.height > 0"
-            " && r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth; }",
-        )
-    )
+    return bool(page.eval_on_selector(selector, IN_VIEW))
+
+
+def wait_in_view(page: Any, selector: str) -> None:
+    """Wait (at most 2 s, else fail) until the element is in view once the page has drawn what it was
+    loading."""
+    page.wait_for_function(f"s => ({IN_VIEW})(document.querySelector(s))", arg=selector, timeout=2000)
 
 
 def test_lobby_errors_stay_visible_until_dismissed_or_corrected(page: Any, shots: Path) -> None:
@@ -78,7 +84,7 @@ def test_lobby_errors_stay_visible_until_dismissed_or_corrected(page: Any, shots
     page.goto(page.base + "/?table=NOPE42")  # a shared link to a table that does not exist
     join_error.wait_for(state="visible")
     assert join_error.inner_text().startswith(NO_TABLE[page.lang].format("NOPE42"))
-    assert in_view(page, "#join-error")
+    wait_in_view(page, "#join-error")  # the lobby may still be filling in above it
     assert page.locator("#lobby:not(.hidden)").count() == 1 and "table=" not in page.url
     page.fill("#join-form input[name=code]", "ZZ99")  # correcting the input clears the error
     assert join_error.is_hidden()

@@ -3300,13 +3300,19 @@ async function loadLobby() {
   if (name && !name.value) name.value = localStorage.getItem("rummykit:name") || "";
   try {
     await loadPresets();
+    keepLobbyErrorInView();
     S.tables = (await api("/api/tables")).tables;
     renderTableList();
     await loadMyTables();
-    // The lobby grew above an error shown meanwhile: keep the error where the user looks.
-    const shown = document.querySelector("#lobby .error-box:not(.hidden)");
-    if (shown) shown.scrollIntoView({ block: "center" });
+    keepLobbyErrorInView();
   } catch (err) { S.lobbyForm = "join"; showError(err.message); }
+}
+
+// The lobby grows above an error shown before its parts arrived (on a phone the create form stands
+// above the join panel): the error is brought back where the user looks as soon as each part is drawn.
+function keepLobbyErrorInView() {
+  const shown = document.querySelector("#lobby .error-box:not(.hidden)");
+  if (shown) shown.scrollIntoView({ block: "center" });
 }
 
 // The seats this browser holds (grants kept in localStorage by saveGrant), in the storage's order.
