@@ -335,6 +335,45 @@ def test_a_rubber_of_four_fits_80_columns_without_its_chips_columns() -> None:
     assert wide[0].split() == ["points", "total", "chips"] and wide == sheet_text(sheet, names).splitlines()
 
 
+def test_a_dealer_who_sits_out_pays_the_hand_s_ante_on_the_sheet(tmp_path: Path) -> None:
+    """At a table of four where the dealer sits the hand out, the dealer is still in the rubber and pays
+    a per-hand ante: the sheet shows it in the dealer's chips (not a dash, not an empty cell), so that
+    the CSV's and the text's chips columns add up to the chips at the end."""
+    rules = rk.Rules.parse("viennese(dealer_sits_out_at_table_of=4, ante_frequency=per_hand, pot_ante=2)")
+    m = random_match(rules, 4, seed=2)
+    assert m.is_over
+    names = [*NAMES, "Dora"]
+    sheet = ScoreSheet.of(m)
+    first = sheet.hands[0]
+    assert first.points[first.dealer] is None and first.chips is not None
+    assert first.chips[first.dealer] == -2
+    rows = [line for line in sheet_text(sheet, tuple(names)).splitlines() if line[:1].isdigit()]
+    assert rows[0].split()[-4:][first.dealer] == "-2"
+    output = run(str(write(tmp_path / "four.json", m, names)), "--format", "csv").output
+    table = list(csv.DictReader(io.StringIO(output)))
+    assert table[0]["row"] == "hand" and table[0][f"chips {names[first.dealer]}"] == "-2"
+    changes = [0] * 4
+    for row in table[:-1]:
+        for s, name in enumerate(names):
+            changes[s] += int(row[f"chips {name}"] or 0)
+    result = [int(table[-1][f"chips {name}"]) for name in names]
+    assert [c + p for c, p in zip(changes, m.pot_shares(), strict=True)] == result == list(m.chips)
+
+
+def test_a_rubber_with_short_names_narrows_to_80_columns() -> None:
+    """Names of three letters or fewer are not cut, but the sheet still narrows (short headers, a
+    buy-back's words over the empty columns): a rubber of two whose full sheet is wider than 80
+    columns fits, its chips columns kept."""
+    m = random_match(rk.Rules.preset("viennese"), 2, seed=5)
+    sheet = ScoreSheet.of(m)
+    names = ("Jo", "Al")
+    assert sheet.buybacks and max(map(len, sheet_text(sheet, names).splitlines())) > 80
+    narrow = sheet_text(sheet, names, width=80).splitlines()
+    assert max(map(len, narrow)) <= 80
+    assert narrow[0].split() == ["points", "total", "chips"]
+    assert narrow[1].split()[:2] == ["#", "Dlr"]
+
+
 def test_a_web_table_s_downloaded_record(tmp_path: Path) -> None:
     from rummykit.web.matches import new_table_match
 

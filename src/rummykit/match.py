@@ -596,7 +596,7 @@ class Match:
         rules = self.rules
         rnd = self.round
         if result.scored and result.winner is not None:
-            for s, paid in enumerate(self.knock_money(len(self.rounds))):
+            for s, paid in enumerate(self._knock_money_of(rnd)):
                 self.chips_list[s] += paid
             for s in range(self.players):
                 self.penalties[s] += result.penalties[s]
@@ -765,7 +765,11 @@ class Match:
         """Per seat, the knock money of hand ``deal`` (from 1) in a rubber (RULES.md §4.8): the knocker
         or Rummy caller gets ``knock_money`` chips from every other player in the hand (paid as the
         hand is settled); zeros for a hand not scored or not over, and outside a rubber."""
-        rnd = self.rounds[deal - 1]
+        return self._knock_money_of(self.rounds[deal - 1])
+
+    def _knock_money_of(self, rnd: Round) -> tuple[int, ...]:
+        """:meth:`knock_money` of the hand ``rnd`` (the hand being settled need not be in ``rounds``:
+        a bot's snapshot of the match keeps only the hand in play)."""
         result = rnd.result
         paid = [0] * self.players
         each = self.rules.knock_money if self.is_rubber else 0

@@ -293,8 +293,9 @@ def sheet_text(sheet: ScoreSheet, names: tuple[str, ...], lang: str = "en", widt
     if width is not None and _widest(lines) > width:
         longest = max(len(name) for name in names)
         # Two spaces between columns while names keep six characters, then one.
-        tries = [(2, cut) for cut in range(longest, 5, -1)]
-        tries += [(1, cut) for cut in range(longest, SHORTEST_NAME - 1, -1)]
+        # Names no longer than the cut are tried uncut: short headers and ends narrow the table too.
+        tries = [(2, cut) for cut in range(longest, min(longest - 1, 5), -1)]
+        tries += [(1, cut) for cut in range(longest, min(longest - 1, SHORTEST_NAME - 1), -1)]
         # A rubber's chips columns stay while the table fits with them, then go.
         for chips, (gap, cut) in [(c, t) for c in dict.fromkeys((chips_shown, False)) for t in tries]:
             cut_names = tuple(_cut(name, cut) for name in names)
@@ -324,6 +325,16 @@ def sheet_text(sheet: ScoreSheet, names: tuple[str, ...], lang: str = "en", widt
 def _moved(chips: tuple[int, ...]) -> list[str]:
     """Chips that changed hands, signed: ``+2`` won, ``-1`` paid, ``0`` none."""
     return [f"{c:+d}" if c else "0" for c in chips]
+
+
+def _hand_chips(hand: SheetHand) -> list[str]:
+    """A hand's chips columns: what it moved per seat, signed (:func:`_moved`); ``–`` for a seat not
+    dealt in that paid nothing. A dealer who sits the hand out (``dealer_sits_out_at_table_of``) is
+    still in the rubber and pays a per-hand ante, which is shown: the columns add up."""
+    if hand.chips is None:
+        return [""] * len(hand.points)
+    shown = zip(hand.points, hand.chips, _moved(hand.chips), strict=True)
+    return ["–" if p is None and not c else m for p, c, m in shown]
 
 
 SHORTEST_NAME: Final = 4
@@ -386,11 +397,7 @@ def _table(
                 *("–" if p is None else str(p) for p in hand.points),
                 f"×{hand.multiplier}" if hand.multiplier > 1 else "",
                 *map(str, hand.totals),
-                *(
-                    ("–" if p is None else c for p, c in zip(hand.points, _moved(hand.chips), strict=True))
-                    if rubber and hand.chips is not None
-                    else no_chips
-                ),
+                *(_hand_chips(hand) if rubber else no_chips),
             ]
         )
         for b in (b for b in sheet.buybacks if b.deal == hand.deal):
@@ -454,7 +461,8 @@ def sheet_csv(sheet: ScoreSheet, names: tuple[str, ...]) -> str:
     sheet has a chips column per seat as well, each row the change it made: the ``start`` row the
     chips before the first hand (the ante paid once per rubber, or a position's), a hand's row the
     chips it moved (its ante under ``ante_frequency = per_hand`` and its knock money; empty for a
-    seat not dealt in), a buy-back's row the chips its buyer paid (``-5``); the result row has every
+    seat not dealt in that paid nothing, a dealer sitting the hand out pays a per-hand ante all the
+    same), a buy-back's row the chips its buyer paid (``-5``); the result row has every
     seat's chips at the end (:attr:`Match.chips <rummykit.match.Match.chips>`), as the text sheet's
     last line does, which are those changes and the seat's share of the pot
     (:attr:`ScoreSheet.pot_shares`).
@@ -493,7 +501,7 @@ def sheet_csv(sheet: ScoreSheet, names: tuple[str, ...]) -> str:
         write(["start", "", "", "", "", "", "", "", "", *blank, *sheet.start, *start_chips])
     for hand in sheet.hands:
         moved = (
-            ["" if p is None else c for p, c in zip(hand.points, hand.chips, strict=True)]
+            ["" if p is None and not c else c for p, c in zip(hand.points, hand.chips, strict=True)]
             if hand.chips is not None
             else no_chips
         )

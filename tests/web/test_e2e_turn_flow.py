@@ -254,6 +254,45 @@ def test_a_rubbers_score_sheet_shows_each_hands_chips_and_who_took_the_pot(pages
     assert sheet["last"] == [-1, 22, -1]
 
 
+def test_a_dealer_sitting_out_shows_the_ante_paid_and_an_older_server_s_state_draws(pages: Pages) -> None:
+    """A dealer who sits the hand out at a table of four still pays a per-hand ante: its cell shows the
+    dash and the chips paid. A state from a server that sends no hands' chips and no pot_shares (before
+    they came) still draws its sheet: the Pot row then names the winners, and a hand's chips are the
+    difference of the chips before and after."""
+    page = pages.open()
+    seeded_table(page, pages.base, "viennese", seed=11, seats=3)
+    sheet = page.evaluate(
+        """() => {
+            const m = S.state.match;
+            m.hands = [{ hand: 1, points: [0, -9, -7], gains: [0, 0, 0], termination: "knock", winner: 0,
+                         active_seats: [0, 1, 2], chips: [1, -3, -3], knock_money: [2, -1, -1] },
+                       { hand: 2, points: [null, -4, 0], gains: [0, 0, 0], termination: "knock", winner: 2,
+                         active_seats: [1, 2], chips: [-2, -3, -1], knock_money: [0, -1, 1] }];
+            m.buybacks = []; m.totals = [0, 13, 7]; m.scores = [0, -13, -7];
+            m.eliminated = [false, false, false]; m.is_rubber = true; m.is_over = false;
+            m.chips = [-1, -6, -4]; m.pot = 11;
+            renderScores();
+            const row = [...document.querySelectorAll("#scores tbody tr")][1];
+            const out = row.children[1];
+            const paid = (out.querySelector(".chips-moved") || {}).innerText || "";
+            const dealer = { cls: out.className, moved: paid };
+            // An older server: no chips on its hands, no pot_shares.
+            for (const h of m.hands) { delete h.chips; delete h.knock_money; }
+            delete m.pot_shares;
+            m.is_over = true; m.winners = [2]; m.pot_won = 11; m.pot = 0; m.chips = [-1, -6, 7];
+            renderScores();
+            const pot = [...document.querySelector("#scores tr.pot").children].map((c) => c.innerText);
+            const moved = document.querySelectorAll("#scores .chips-moved").length;
+            const diff = handChipsMoved(m, { ...m, chips: [-1, -5, -5] });
+            return { dealer, pot, moved, diff };
+        }"""
+    )
+    assert sheet["dealer"] == {"cls": "out", "moved": "-2 chips"}
+    assert sheet["pot"] == ["Pot: 11 chips", sheet_name(page, 2)]
+    assert sheet["moved"] == 0
+    assert sheet["diff"] == [0, -1, 12]
+
+
 def sheet_name(page: Any, seat: int) -> str:
     return str(page.evaluate(f"seatName({seat})"))
 

@@ -378,7 +378,8 @@ def test_a_decisions_copy_holds_the_hand_not_the_match_behind_it() -> None:
     """A bot decides on the current hand and the match's standing: the snapshot leaves the finished
     hands out, so its size and cost stay the same however long the match (it grew to 1.2 MB and
     60 ms on the event loop per decision of a 100-hand match), and every decision, a buy-back's
-    included, is the one the whole match gives."""
+    included, is the one the whole match gives; a move played on the copy settles a hand as the
+    table does (its knock money read from the hand in play, not the finished hands left out)."""
     import pickle
 
     from rummykit.bots import match_action
@@ -400,8 +401,11 @@ def test_a_decisions_copy_holds_the_hand_not_the_match_behind_it() -> None:
         assert decide(bots[seat], copy, random.Random(moves))[0] == whole
         buybacks += bool(match.pending_buyback)
         sizes.setdefault(len(match.rounds), len(copy))
-        assert not pickle.loads(copy).rounds and match.rounds == hands  # the table keeps its own
+        trimmed = pickle.loads(copy)
+        assert not trimmed.rounds and match.rounds == hands  # the table keeps its own
         match.apply(whole)
+        trimmed.apply(whole)  # a hand settled on the copy pays its knock money as the table's does
+        assert (trimmed.chips, trimmed.pot, trimmed.penalties) == (match.chips, match.pot, match.penalties)
         moves += 1
     assert len(sizes) >= 6 and buybacks > 0
     first, last = sizes[min(sizes)], sizes[max(sizes)]

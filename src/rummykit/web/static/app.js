@@ -2562,7 +2562,8 @@ function sheetHtml(st, winners = null) {
   const running = runningTotals(st, won);
   const after = (i, k) => `<small class="running"><span class="sr-only">${t("running_total")}: </span>${running[k][i]}</small>`;
   // A rubber's chips each hand moved (its knock money, and its ante where one is paid every hand), in
-  // view under the total as a scorekeeper settles them; nothing where no chip changed hands.
+  // view under the total as a scorekeeper settles them; nothing where no chip changed hands. A dealer
+  // who sits the hand out still pays a per-hand ante: its cell says so under the dash.
   const signed = (c) => (c > 0 ? `+${c}` : `${c}`);
   const moved = (h, i) => (m.is_rubber && h.chips && h.chips[i]
     ? `<small class="chips-moved">${escapeHtml(t(Math.abs(h.chips[i]) === 1 ? "hand_chips_one" : "hand_chips", { n: signed(h.chips[i]) }))}</small>` : "");
@@ -2579,7 +2580,7 @@ function sheetHtml(st, winners = null) {
     const factor = h.multiplier > 1 ? ` ×${h.multiplier}` : "";
     const dealt = Number.isInteger(h.dealer) ? ` title="${escapeHtml(`${t("dealer")}: ${seatName(h.dealer)}`)}"` : "";
     html += `<tr><td class="hand-no"${dealt}>${h.hand}${factor}</td>` + row.map((p, i) => (out(i)
-      ? `<td class="out" title="${t("sits_out")}">–${after(i, k)}</td>`
+      ? `<td class="out" title="${t("sits_out")}">–${after(i, k)}${moved(h, i)}</td>`
       : `<td class="${best === i ? "win" : ""}">${p}${after(i, k)}${moved(h, i)}</td>`)).join("") + "</tr>";
     // A rubber's buy-backs after this hand: the buyer's total before and after, and under it the chips
     // paid, in view (a title alone is read by no touch screen and no printout: the price is the
