@@ -8,8 +8,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
+from starlette.websockets import WebSocketDisconnect
 
 from rummykit.web.app import create_app
+from rummykit.web.lobby import hash_token
 from rummykit.web.store import Store
 from tests.web.test_group_commit import erase_in_batches
 
@@ -107,6 +109,35 @@ def test_a_lobby_request_for_another_process_s_table_replays_it_only_when_it_can
         # The seat's own token is granted: the table is replayed for it.
         assert other.post(f"/api/tables/{code}/leave", json={"token": grant["token"]}).status_code == 200
         assert replays == [code]
+
+
+def test_a_seat_taken_through_another_process_is_known_before_its_notice_comes(
+    fresh_database: str, web: Any
+) -> None:
+    """A person joins through one process and their page connects to the one that plays the table at
+    once: the lobby notice of the join may not have come yet (it did not under load, and the seat's
+    own token was refused with 4403 "unknown seat token"). The owner reads the lobby row again before
+    it refuses a token; a made-up token is still refused."""
+    settings = web.settings(bot_delay=0, takeover_seconds=60)
+    owner_app, other_app = (create_app(fresh_database, settings=settings) for _ in range(2))
+    with TestClient(owner_app) as owner, TestClient(other_app) as other:
+        host = web.create(owner, preset="german", seats=3, name="Anna")
+        code = host["code"]
+        with web.connect(owner, code, host["token"]) as anna:
+            web.receive_state(anna)
+            table = owner.app.state.manager.tables[code]  # type: ignore[attr-defined]
+
+            async def late() -> None:  # the notice of the join is on its way
+                return None
+
+            table.refresh = late
+            ben = other.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
+            assert table.seat_for_digest(hash_token(ben["token"])) is None
+            with web.connect(owner, code, ben["token"]) as ben_ws:
+                assert web.next_of(ben_ws, "welcome")["seat"] == 1
+            with web.connect(owner, code, "made-up") as stranger, pytest.raises(WebSocketDisconnect) as no:
+                stranger.receive_json()
+            assert no.value.code == 4403
 
 
 def test_a_person_who_joins_through_another_process_reads_only_the_chat_since(

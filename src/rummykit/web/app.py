@@ -554,7 +554,7 @@ def create_app(
                 return
             table = await manager.find(code, address=address, token=hello.token)
             digest = hash_token(hello.token)
-            if not table.owned or table.seat_for_digest(digest) is None:
+            if not table.owned or not await table.holds_seat(digest):
                 raise too_many_misses(manager.misses_wait(address))
         except LobbyError as exc:
             error = error_json(exc.error, exc.message, texts=exc.texts)
@@ -760,7 +760,7 @@ async def _hello(websocket: WebSocket, table: Table) -> str | Literal[False] | N
     if not hello.token:
         return None
     digest = hash_token(hello.token)
-    if table.seat_for_digest(digest) is None:
+    if not await table.holds_seat(digest):
         await websocket.close(code=WS_CLOSE_BAD_TOKEN, reason="unknown seat token")
         return False
     return digest

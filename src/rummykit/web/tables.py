@@ -344,6 +344,8 @@ class TableHost(Protocol):
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T: ...
 
+    async def side_db(self, fn: Callable[..., T], *args: Any) -> T: ...
+
     async def append(self, record: StoredAction) -> None: ...
 
     async def think(self, key: str, bot: Bot, match: bytes, rng: random.Random) -> Decision: ...
@@ -873,6 +875,30 @@ class Table:
         async with self.lock:
             await self._reload_lobby()
         self.kick()
+
+    async def holds_seat(self, digest: str) -> bool:
+        """Whether a token of ``digest`` holds a seat here. With a shared database a seat taken through
+        another process a moment ago counts too: its lobby notice may not have come yet (a person
+        joins through one process and their page connects to the one that plays the table), so an
+        unknown token has the table's lobby row read on the lookups' thread (one row by its key, as a
+        lookup of the code costs) before it is refused; only a token that row holds has the lobby
+        taken in, read again under the table's lock as a notice would have it (a row read before a
+        newer notice was taken in must not undo it)."""
+        if self.seat_for_digest(digest) is not None:
+            return True
+        if not self.manager.store.shared:
+            return False
+        found = await self.manager.side_db(self.manager.store.lobby, self.code)
+        if found is None or not any(
+            s.get("token_hash") is not None and hmac.compare_digest(s["token_hash"], digest)
+            for s in json.loads(found[1])
+        ):
+            return False
+        async with self.lock:
+            if self.seat_for_digest(digest) is None:
+                await self._reload_lobby()
+        self.kick()
+        return self.seat_for_digest(digest) is not None
 
     def seat_taken_elsewhere(self, seat: int) -> None:
         """A person took ``seat`` on another process: it is no longer away here."""
