@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rummykit.rules import Rules
 from tests.web.pages import Pages, seeded_table
 
 SERVER_ARGS = ("--max-tables-per-address", "50", "--creations-per-second", "50")
@@ -255,3 +256,34 @@ def test_a_picked_card_brings_its_meld_into_the_phone_s_meld_box(pages: Pages) -
     )
     assert shown["scrolls"] and shown["before"] == 0 and shown["after"] > 0
     assert shown["inView"] and shown["legal"]
+
+
+def test_the_lobby_offers_the_rule_that_a_taken_discard_is_laid(pages: Pages) -> None:
+    """The house rule of many Rommé rooms, that the discard may be taken only to lay it in the same turn,
+    is a control of the lobby (it was reachable only as ``option=value`` text); off by default, as the
+    preset plays. At a table that plays it, the card taken is marked as one to lay."""
+    page = pages.open(locale="de-DE")
+    pages.lobby(page)
+    rule = page.get_by_label("von der Ablage genommene Karte muss ausgelegt werden")
+    assert not rule.is_checked()
+    rule.check()
+    page.fill("#create-form input[name=name]", "Anna")
+    page.click("#btn-create")
+    page.wait_for_function("S.state !== null && S.state.view !== null")
+    code = page.evaluate("S.code")
+    rules = page.request.get(f"{pages.base}/api/tables/{code}").json()["rules"]
+    assert Rules.parse(rules) == Rules.preset("german").replace(discard_pickup_requires_meld=True)
+    # The mark, on a state as a take under this rule leaves it (the engine names the card to lay).
+    page.wait_for_function("S.state.legal.includes('draw')")
+    page.evaluate("S.ws.send = () => {}")
+    marked = page.evaluate(
+        """() => {
+            const card = S.state.view.hand[0];
+            onState({ ...S.state, version: S.state.version + 1, legal: [`discard ${S.state.view.hand[1]}`],
+                      view: { ...S.state.view, phase: 'play', taken_discard: card, must_lay: card } });
+            const el = document.querySelector('#hand .card.taken');
+            return { card, marked: el && el.dataset.card, line: document.querySelector('#status').innerText };
+        }"""
+    )
+    assert marked["marked"] == marked["card"]
+    assert "von der Ablage: muss in diesem Zug ausgelegt werden" in marked["line"]
