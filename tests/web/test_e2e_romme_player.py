@@ -287,3 +287,52 @@ def test_the_lobby_offers_the_rule_that_a_taken_discard_is_laid(pages: Pages) ->
     )
     assert marked["marked"] == marked["card"]
     assert "von der Ablage: muss in diesem Zug ausgelegt werden" in marked["line"]
+
+
+def test_a_card_that_fits_a_set_with_a_joker_offers_the_exchange_too(pages: Pages) -> None:
+    """5♥ put on the set 5♠ 5♣ joker both lies off there and can take the joker's place. A click on the
+    set laid it off unasked, and a joker in a set could never be exchanged from the page: now the click
+    offers both, the lay-off first, and the card put on the joker itself offers the exchanges. A meld
+    without such a choice still takes the card at once."""
+    page = pages.open(locale="de-DE")
+    seeded_table(page, pages.base, "german", seed=2, seats=3)
+    draw(page)
+    shown = page.evaluate(
+        """() => {
+            const sent = [];
+            S.ws.send = (m) => sent.push(JSON.parse(m).action);
+            S.state.view.hand = ["5H", "2H", "4H", "9C"];
+            S.state.view.melds = [
+                { owner: 1, kind: 'set', cards: ['5S', '5C', 'JK'], text: '5S 5C JK' },
+                { owner: 2, kind: 'run', cards: ['6C', '7C', '8C'], text: '6C 7C 8C' }];
+            const swap = "swap 5H on 1 then meld 2H JK 4H";
+            S.moves = { version: S.state.version, actions: ["layoff 5H on 1", swap, "layoff 9C on 2"] };
+            render();
+            const chips = () => [...document.querySelectorAll('#moves .move-chip.suggested')]
+                .map((b) => b.dataset.action);
+            const said = () => document.querySelector('#game-error .error-text').innerText.split('\\n')[0];
+            S.selected = [shownHand().indexOf('5H')];
+            render();
+            document.querySelector('#melds .meld[data-meld="1"] .card[data-card="5S"]').click();
+            const onMeld = { sent: sent.slice(), chips: chips(), said: said() };
+            S.selected = [shownHand().indexOf('5H')];
+            render();
+            document.querySelector('#melds .meld[data-meld="1"] .card[data-card="JK"]').click();
+            const onJoker = { sent: sent.slice(), chips: chips(), said: said() };
+            S.selected = [shownHand().indexOf('9C')];
+            render();
+            document.querySelector('#melds .meld[data-meld="2"]').click();
+            return { onMeld, onJoker, plain: sent.slice() };
+        }"""
+    )
+    assert shown["onMeld"] == {
+        "sent": [],
+        "chips": ["layoff 5H on 1", "swap 5H on 1 then meld 2H JK 4H"],
+        "said": "5♥ lässt sich an Figur 1 anlegen oder den Joker dort ersetzen: wähle unter „Mögliche Züge“.",
+    }
+    assert shown["onJoker"] == {
+        "sent": [],
+        "chips": ["swap 5H on 1 then meld 2H JK 4H"],
+        "said": "5♥ kann den Joker von Figur 1 ersetzen: wähle unter „Mögliche Züge“ einen Tausch.",
+    }
+    assert shown["plain"] == ["layoff 9C on 2"]

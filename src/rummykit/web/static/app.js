@@ -37,6 +37,8 @@ const I18N = {
     move_overtaken: "The table changed before your move arrived; it was not played.",
     select_one: "Select one card", select_cards: "Select cards first", need: "need",
     swap_offer: "{card} cannot be laid off on meld {n}, but it can take the place of its joker: choose a swap under Possible moves.",
+    swap_pick: "{card} can take the place of the joker of meld {n}: choose a swap under Possible moves.",
+    layoff_or_swap: "{card} can be laid off on meld {n} or take the place of its joker: choose under Possible moves.",
     tray_bad: "Your composed melds cannot be laid: not every group is a meld. Complete them or clear them before you discard.",
     seats_range: "{game} is played by {min} to {max} players: the table now has {seats} seats.",
     tray_short: "Your composed melds cannot be laid: {sum} points do not reach the opening's {min}. Add to them or clear them before you discard.",
@@ -161,6 +163,8 @@ const I18N = {
     move_overtaken: "Der Tisch hat sich geändert, bevor dein Zug ankam; er wurde nicht gespielt.",
     select_cards: "Erst Karten wählen", need: "nötig",
     swap_offer: "{card} lässt sich nicht an Figur {n} anlegen, kann aber den Joker dort ersetzen: wähle unter „Mögliche Züge“ einen Tausch.",
+    swap_pick: "{card} kann den Joker von Figur {n} ersetzen: wähle unter „Mögliche Züge“ einen Tausch.",
+    layoff_or_swap: "{card} lässt sich an Figur {n} anlegen oder den Joker dort ersetzen: wähle unter „Mögliche Züge“.",
     tray_bad: "Deine Figuren lassen sich nicht auslegen: nicht jede Gruppe ist eine gültige Figur. Ergänze sie oder setze sie zurück, bevor du abwirfst.",
     seats_range: "{game} spielen {min} bis {max} Personen: der Tisch hat jetzt {seats} Plätze.",
     tray_short: "Deine Figuren lassen sich nicht auslegen: {sum} Punkte reichen nicht für die Erstmeldung mit {min}. Ergänze sie oder setze sie zurück, bevor du abwirfst.", buyback: "Zurückkaufen", decline: "Ablehnen",
@@ -1759,7 +1763,7 @@ function renderMelds() {
       if (S.changed.melds.has(k) && S.animate) el.classList.add("fresh");
       div.appendChild(el);
     });
-    div.addEventListener("click", () => layOffOn(n));
+    div.addEventListener("click", (ev) => layOffOn(n, onJokerCard(ev.target)));
     box.appendChild(div);
   });
   if (keep) { const again = box.querySelector(`.meld[data-meld="${keep}"]`); if (again) again.focus(); }
@@ -2383,7 +2387,7 @@ function startDrag(ev, el, index) {
       else if (pending) render();
       return;
     }
-    dropOn(target, index);
+    dropOn(target, index, under);
     if (pending) render();
   };
   el.addEventListener("pointermove", move);
@@ -3334,30 +3338,44 @@ function knockSelected() {
   discardSelected("knock");
 }
 
-function layOffOn(n) {
+// The selected card put on table meld n (a click, a drop, Enter or its digit); `onJoker`: put on a joker
+// of that meld itself (a click or drop on the joker's card).
+function layOffOn(n, onJoker = false) {
   const cards = selectedCards();
   if (cards.length !== 1) { flash(t("select_one"), true); return; }
   // Gin lays a card off onto the knocker's melds as a whole ("layoff 5H"): the engine finds the meld.
   if (legal().includes(`layoff ${cards[0]}`)) { act(`layoff ${cards[0]}`); return; }
   const layoff = layoffFor(cards[0], n);
-  // The card a joker of that meld stands for: it does not lie off there, but it may take the joker's
-  // place (with the joker melded at once); the swaps are offered first among the possible moves.
+  // The card a joker of that meld stands for may take the joker's place (with the joker melded at once);
+  // the swaps are offered first among the possible moves. Where the card also lies off there (a set of
+  // three with a joker takes a fourth suit), a click chose the lay-off unasked and the joker stayed on
+  // the table: no exchange out of a set could be made. Put on the joker, the card offers the swaps;
+  // put on the meld, the lay-off and the swaps, the player choosing.
   const swaps = legal().filter((a) => a.startsWith(`swap ${cards[0]} on ${n} `));
-  if (!layoff && swaps.length) {
+  if (swaps.length && (!layoff || onJoker)) {
     S.suggested = { version: S.state.version, actions: swaps };
     renderMoves();
-    flash(t("swap_offer", { card: Cards.label(cards[0]), n }));
+    flash(t(layoff ? "swap_pick" : "swap_offer", { card: Cards.label(cards[0]), n }));
+    return;
+  }
+  if (swaps.length) {
+    S.suggested = { version: S.state.version, actions: [layoff, ...swaps] };
+    renderMoves();
+    flash(t("layoff_or_swap", { card: Cards.label(cards[0]), n }));
     return;
   }
   act(layoff || `layoff ${cards[0]} on ${n}`);
 }
 
-function dropOn(target, index) {
+// Whether an element under a click or a drop is a joker's card of a table meld.
+const onJokerCard = (el) => { const card = el && el.closest ? el.closest(".meld .card") : null; return !!card && card.dataset.card === "JK"; };
+
+function dropOn(target, index, under = null) {
   const hand = shownHand();
   const card = hand[index];
   if (card === undefined) return;
   if (target.dataset.drop === "discard") { discardCard(card); return; }
-  if (target.dataset.drop === "meld") { S.selected = [index]; layOffOn(Number(target.dataset.meld)); return; }
+  if (target.dataset.drop === "meld") { S.selected = [index]; layOffOn(Number(target.dataset.meld), onJokerCard(under)); return; }
   // Onto a group of the tray: into that group. Onto the tray beside the groups: into the last group while
   // it is still short of a meld (fewer than three cards), else a new group begins (as a card put down
   // apart on the table); a fourth card for a group of three is dropped on that group.
