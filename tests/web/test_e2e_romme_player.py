@@ -204,7 +204,7 @@ def test_the_tray_names_a_hand_romme(pages: Pages) -> None:
     page.wait_for_function(
         "document.querySelectorAll('#groups .group.ok').length === 4 && document.querySelector('#hand-out')"
     )
-    line = "Erstmeldung: 109 / 40 · Hand-Rommé: in einem Zug aus, zählt ×2"
+    line = "Erstmeldung: 109 / 40 · Hand-Rommé möglich (zählt ×2)"
     assert page.inner_text("#opening-total") == line
 
 
