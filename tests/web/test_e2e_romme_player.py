@@ -14,23 +14,12 @@ from __future__ import annotations
 from typing import Any
 
 from rummykit.rules import Rules
-from tests.web.pages import Pages, seeded_table
+from tests.web.pages import Pages, draw, pick, seeded_table
 
 SERVER_ARGS = ("--max-tables-per-address", "50", "--creations-per-second", "50")
 """The module opens more tables from one address than a public server allows (5 open ones)."""
 
 PHONE = {"width": 390, "height": 844}
-
-
-def draw(page: Any) -> None:
-    page.wait_for_function("S.state.legal.includes('draw')")
-    page.click("#stock")
-    page.wait_for_function("S.state.legal.some(a => a.startsWith('discard'))")
-
-
-def pick(page: Any, cards: list[str]) -> None:
-    for face in cards:
-        page.locator(f"#hand .card[data-card='{face}']:not(.selected)").first.click()
 
 
 def tray(page: Any) -> dict[str, Any]:

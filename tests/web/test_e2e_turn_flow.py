@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.web.pages import RECORD_ANNOUNCEMENTS, Pages, seeded_table
+from tests.web.pages import RECORD_ANNOUNCEMENTS, Pages, draw, pick, seeded_table
 
 OPENING = [["3C", "3H", "3S"], ["6D", "7D", "8D"], ["9D", "9H", "9S"]]
 SERVER_ARGS = (
@@ -21,15 +21,8 @@ alone with bots (the server's default runs none there), whose timer some tests r
 """The module opens more tables from one address than a public server allows (5 open ones)."""
 
 
-def draw(page: Any) -> None:
-    page.wait_for_function("S.state.legal.includes('draw')")
-    page.click("#stock")
-    page.wait_for_function("S.state.legal.some(a => a.startsWith('discard'))")
-
-
 def compose(page: Any, cards: list[str]) -> None:
-    for face in cards:
-        page.locator(f"#hand .card[data-card='{face}']:not(.selected)").first.click()
+    pick(page, cards)
     page.click("#btn-group")
 
 
