@@ -121,11 +121,25 @@ def test_cards_picked_stay_picked_while_others_move(pages: Pages) -> None:
     assert kept["after"] == []
 
 
+def box(page: Any, selector: str) -> Any:
+    """The bounding box of the first element at ``selector``, measured again if a redraw (another message
+    of the server) replaced the element while it was measured."""
+    for _ in range(20):
+        found = page.locator(selector).first.bounding_box()
+        if found is not None:
+            return found
+        page.wait_for_timeout(50)
+    raise AssertionError(f"{selector} not on the page")
+
+
 def drag(page: Any, source: str, target: str, right: bool = False) -> None:
     """Drag the element at ``source`` onto ``target`` (its middle, or near its right edge) with the mouse,
-    in steps (a drag starts past 8 px)."""
-    start = page.locator(source).first.bounding_box()
-    end = page.locator(target).first.bounding_box()
+    in steps (a drag starts past 8 px), once the tray's groups are judged (the judgement draws the tray
+    anew: a group measured before it is replaced)."""
+    page.wait_for_function(
+        "![...document.querySelectorAll('#groups .group-value')].some((v) => v.textContent === '…')"
+    )
+    start, end = box(page, source), box(page, target)
     x = end["x"] + end["width"] - 16 if right else end["x"] + end["width"] / 2
     page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
     page.mouse.down()
