@@ -71,6 +71,19 @@ def waiting_table(page: Any, base: str, preset: str = "german", seats: int = 3, 
     return code
 
 
+def draw(page: Any) -> None:
+    """Draw from the stock by a click once the page's seat may, and wait until it may discard."""
+    page.wait_for_function("S.state.legal.includes('draw')")
+    page.click("#stock")
+    page.wait_for_function("S.state.legal.some(a => a.startsWith('discard'))")
+
+
+def pick(page: Any, cards: list[str]) -> None:
+    """Click the hand's ``cards`` (faces; a second copy of a face is the next card not yet picked)."""
+    for face in cards:
+        page.locator(f"#hand .card[data-card='{face}']:not(.selected)").first.click()
+
+
 RECORD_ANNOUNCEMENTS = """() => {
     window.said = [];
     new MutationObserver(() => {

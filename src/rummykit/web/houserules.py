@@ -24,6 +24,7 @@ HOUSE_RULES: Final = (
     "opening_min_points",
     "start_mode",
     "joker_exchange",
+    "discard_pickup_requires_meld",
     "hand_romme_multiplier",
     "knock_threshold",
     "knock_card",

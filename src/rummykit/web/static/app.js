@@ -37,6 +37,8 @@ const I18N = {
     move_overtaken: "The table changed before your move arrived; it was not played.",
     select_one: "Select one card", select_cards: "Select cards first", need: "need",
     swap_offer: "{card} cannot be laid off on meld {n}, but it can take the place of its joker: choose a swap under Possible moves.",
+    swap_pick: "{card} can take the place of the joker of meld {n}: choose a swap under Possible moves.",
+    layoff_or_swap: "{card} can be laid off on meld {n} or take the place of its joker: choose under Possible moves.",
     tray_bad: "Your composed melds cannot be laid: not every group is a meld. Complete them or clear them before you discard.",
     seats_range: "{game} is played by {min} to {max} players: the table now has {seats} seats.",
     tray_short: "Your composed melds cannot be laid: {sum} points do not reach the opening's {min}. Add to them or clear them before you discard.",
@@ -99,7 +101,7 @@ const I18N = {
     chat: "Chat", chat_send: "Send", chat_placeholder: "Say something…", chat_placeholder_watched: "Say something… watchers read along", mute: "Mute {name}", unmute: "Unmute {name}",
     chat_unread: "{n} unread", chat_unread_1: "1 unread", chat_said: "Chat, {name}: {text}", online: "online",
     loading_table: "Opening table {code}…", scores_full_names: "Full names",
-    timer: "{name}: {s} s left", clock_warning: "{s} seconds left for your move, then a bot plays for you",
+    timer: "{name}: {s} s left", timer_own: "{s} s left, then a bot plays for you", clock_warning: "{s} seconds left for your move, then a bot plays for you",
     undo: "Undo", practice: "Practice", k_undo: "take back your last move (practice tables)",
     hand_moves: "Moves of hand {n}", no_moves_yet: "No moves yet in this hand.",
     gin_knock: "Knock at {n} or less", gin_only: "Gin only (no knock with deadwood)", gin_oklahoma: "(Oklahoma: the first upcard's value)", gin_passes_1: "one pass on the first upcard", gin_passes_2: "both passed on the first upcard", gin_melds: "{name}'s melds:", gin_own_melds: "Your melds:",
@@ -123,7 +125,7 @@ const I18N = {
     more_moves: "more ({n})…", fewer_moves: "fewer", out_at: "Points to {n}", near_limit: "close to the limit", is_out: "out", bought_back: "Bought back", bought_back_title: "{name} bought back for {chips} chips: {from} → {to}", bought_back_chips: "{chips} chips paid", hand_chips: "{n} chips", hand_chips_one: "{n} chip", pot_taken: "Pot: {n} chips", pot_taken_shared: "Pot shared: {n} chips", pot_share_title: "{name} takes {n} of the pot",
     to_target: "to {n}", still_needed: "To {n}: still",
     minus_points: "Minus points (limit {n})", minus_left: "Left to {n}", limit_reached: "reached", minus_title: "{name}: {points} minus points, {left} left to the limit of {n}",
-    gin_sum: "{name} scores {terms} = {n}", bonus_gin: "gin", bonus_big_gin: "big gin", bonus_undercut: "undercut", take_out: "take the {card} back into your hand", rummy_possible: "Rummy possible", seats_now: "Now {seats} seats, {bots} of them bots", seats_now_1: "Now {seats} seats, 1 of them a bot", group_n: "group {n}", enough_to_open: "enough to open", not_scored: "not scored", rebuilt: "new stock {count}", n_of_m: "{n} of {m}", stock_shuffled: "The discard pile is shuffled into a new stock ({count})", stock_turned: "The discard pile is turned over as a new stock ({count})", picked_n: "number {n} of your selection", you_hold: "you hold {n} cards", sr_melds: "melds", sr_left: "left in hand", spade_upcard: "spade upcard", gin_doubled: "spade upcard: the hand counts double",
+    gin_sum: "{name} scores {terms} = {n}", bonus_gin: "gin", bonus_big_gin: "big gin", bonus_undercut: "undercut", take_out: "take the {card} back into your hand", rummy_possible: "Rummy possible", seats_now: "Now {seats} seats, {bots} of them bots", seats_now_1: "Now {seats} seats, 1 of them a bot", group_n: "group {n}", enough_to_open: "enough to open", not_scored: "not scored", rebuilt: "new stock {count}", n_of_m: "{n} of {m}", stock_shuffled: "The discard pile is shuffled into a new stock ({count})", stock_turned: "The discard pile is turned over as a new stock ({count})", picked_n: "number {n} of your selection", picked_group: "picked", taken_keep: "from the discard pile: not to be discarded this turn", taken_lay: "from the discard pile: to be laid this turn", hand_out_now: "hand rummy possible (counts ×{n})", you_hold: "you hold {n} cards", sr_melds: "melds", sr_left: "left in hand", spade_upcard: "spade upcard", gin_doubled: "spade upcard: the hand counts double",
   },
   de: {
     create_title: "Neuer Tisch", your_name: "Dein Name", rules: "Regeln", seats: "Plätze", bots: "Bots",
@@ -161,6 +163,8 @@ const I18N = {
     move_overtaken: "Der Tisch hat sich geändert, bevor dein Zug ankam; er wurde nicht gespielt.",
     select_cards: "Erst Karten wählen", need: "nötig",
     swap_offer: "{card} lässt sich nicht an Figur {n} anlegen, kann aber den Joker dort ersetzen: wähle unter „Mögliche Züge“ einen Tausch.",
+    swap_pick: "{card} kann den Joker von Figur {n} ersetzen: wähle unter „Mögliche Züge“ einen Tausch.",
+    layoff_or_swap: "{card} lässt sich an Figur {n} anlegen oder den Joker dort ersetzen: wähle unter „Mögliche Züge“.",
     tray_bad: "Deine Figuren lassen sich nicht auslegen: nicht jede Gruppe ist eine gültige Figur. Ergänze sie oder setze sie zurück, bevor du abwirfst.",
     seats_range: "{game} spielen {min} bis {max} Personen: der Tisch hat jetzt {seats} Plätze.",
     tray_short: "Deine Figuren lassen sich nicht auslegen: {sum} Punkte reichen nicht für die Erstmeldung mit {min}. Ergänze sie oder setze sie zurück, bevor du abwirfst.", buyback: "Zurückkaufen", decline: "Ablehnen",
@@ -224,7 +228,7 @@ const I18N = {
     chat: "Chat", chat_send: "Senden", chat_placeholder: "Schreib etwas…", chat_placeholder_watched: "Schreib etwas… Zuschauer lesen mit", mute: "{name} stummschalten", unmute: "Stummschaltung für {name} aufheben",
     chat_unread: "{n} ungelesen", chat_unread_1: "1 ungelesen", chat_said: "Chat, {name}: {text}", online: "verbunden",
     loading_table: "Tisch {code} wird geöffnet…", scores_full_names: "Ganze Namen",
-    timer: "{name}: noch {s} s", clock_warning: "Noch {s} Sekunden für deinen Zug, dann spielt ein Bot für dich",
+    timer: "{name}: noch {s} s", timer_own: "Noch {s} s, dann spielt ein Bot für dich", clock_warning: "Noch {s} Sekunden für deinen Zug, dann spielt ein Bot für dich",
     undo: "Zurücknehmen", practice: "Übung", k_undo: "letzten Zug zurücknehmen (Übungstisch)",
     hand_moves: "Züge in Spiel {n}", no_moves_yet: "In diesem Spiel noch keine Züge.",
     gin_knock: "Klopfen bis {n}", gin_only: "Nur Gin (kein Klopfen mit Restpunkten)", gin_oklahoma: "(Oklahoma: der Wert der ersten offenen Karte)", gin_passes_1: "einmal bei der ersten offenen Karte gepasst", gin_passes_2: "beide haben bei der ersten offenen Karte gepasst", gin_melds: "Figuren von {name}:", gin_own_melds: "Deine Figuren:",
@@ -248,7 +252,7 @@ const I18N = {
     more_moves: "mehr ({n})…", fewer_moves: "weniger", out_at: "Punkte bis {n}", near_limit: "nah an der Grenze", is_out: "raus", bought_back: "Zurückgekauft", bought_back_title: "{name} hat sich für {chips} Chips zurückgekauft: {from} → {to}", bought_back_chips: "{chips} Chips gezahlt", hand_chips: "{n} Chips", hand_chips_one: "{n} Chip", pot_taken: "Pott: {n} Chips", pot_taken_shared: "Pott geteilt: {n} Chips", pot_share_title: "{name} bekommt {n} aus dem Pott",
     to_target: "bis {n}", still_needed: "Bis {n} fehlen",
     minus_points: "Minuspunkte (Grenze {n})", minus_left: "Bis {n} noch", limit_reached: "erreicht", minus_title: "{name}: {points} Minuspunkte, bis zur Grenze von {n} noch {left}",
-    gin_sum: "{name} bekommt {terms} = {n}", bonus_gin: "Gin", bonus_big_gin: "großes Gin", bonus_undercut: "Unterbieten", take_out: "{card} zurück auf die Hand nehmen", rummy_possible: "Rummy möglich", seats_now: "Jetzt {seats} Plätze, davon {bots} Bots", seats_now_1: "Jetzt {seats} Plätze, davon 1 Bot", group_n: "Gruppe {n}", enough_to_open: "reicht zum Auslegen", not_scored: "keine Wertung", rebuilt: "neuer Stoß {count}", n_of_m: "{n} von {m}", stock_shuffled: "Die Ablage wird zum neuen Stoß gemischt ({count})", stock_turned: "Die Ablage wird umgedreht und ist der neue Stoß ({count})", picked_n: "Nummer {n} deiner Auswahl", you_hold: "du hast {n} Karten", sr_melds: "Figuren", sr_left: "noch auf der Hand", spade_upcard: "Pik aufgedeckt", gin_doubled: "Pik aufgedeckt: das Spiel zählt doppelt",
+    gin_sum: "{name} bekommt {terms} = {n}", bonus_gin: "Gin", bonus_big_gin: "großes Gin", bonus_undercut: "Unterbieten", take_out: "{card} zurück auf die Hand nehmen", rummy_possible: "Rummy möglich", seats_now: "Jetzt {seats} Plätze, davon {bots} Bots", seats_now_1: "Jetzt {seats} Plätze, davon 1 Bot", group_n: "Gruppe {n}", enough_to_open: "reicht zum Auslegen", not_scored: "keine Wertung", rebuilt: "neuer Stoß {count}", n_of_m: "{n} von {m}", stock_shuffled: "Die Ablage wird zum neuen Stoß gemischt ({count})", stock_turned: "Die Ablage wird umgedreht und ist der neue Stoß ({count})", picked_n: "Nummer {n} deiner Auswahl", picked_group: "Auswahl", taken_keep: "von der Ablage: darf in diesem Zug nicht abgeworfen werden", taken_lay: "von der Ablage: muss in diesem Zug ausgelegt werden", hand_out_now: "Hand-Rommé möglich (zählt ×{n})", you_hold: "du hast {n} Karten", sr_melds: "Figuren", sr_left: "noch auf der Hand", spade_upcard: "Pik aufgedeckt", gin_doubled: "Pik aufgedeckt: das Spiel zählt doppelt",
   },
 };
 
@@ -703,6 +707,7 @@ function announceRebuild(previous, state) {
 function onState(state) {
   sayAnnounced();
   const previous = S.state;
+  const picked = previous && previous.view ? selectedCards() : [];  // the cards, not their places
   S.state = state;
   S.timerFor = null;  // every state says what is left of the turn (one that arrives late is corrected next)
   if (!previous) S.saidHand = state.match.hands_dealt;  // the hand the table opened at is on the screen
@@ -737,6 +742,11 @@ function onState(state) {
       const pool = countCards(state.view.hand);
       S.groups = S.groups.filter((g) => g.every((c) => (pool[c] = (pool[c] || 0) - 1) >= 0));
     } else S.groups = [];
+    // The cards picked stay picked while they are held (another's move, your own draw): cards picked in
+    // the others' turns were let go at each of their moves. A turn of yours that ended, or a new hand,
+    // lets them go.
+    const sameHand = previous && previous.match.hands_dealt === state.match.hands_dealt && previous.you === state.you;
+    if (sameHand && !turnEnded) S.selected = pickAgain(picked);
     S.hint = null;
     evaluate();
   }
@@ -1753,10 +1763,27 @@ function renderMelds() {
       if (S.changed.melds.has(k) && S.animate) el.classList.add("fresh");
       div.appendChild(el);
     });
-    div.addEventListener("click", () => layOffOn(n));
+    div.addEventListener("click", (ev) => layOffOn(n, onJokerCard(ev.target)));
     box.appendChild(div);
   });
   if (keep) { const again = box.querySelector(`.meld[data-meld="${keep}"]`); if (again) again.focus(); }
+  showLayoffTarget(box, targets);
+}
+
+// On a phone the table's melds scroll in a box of their own: a card picked that can be laid off only on
+// melds scrolled out of that box brings the first of them into view, once per card picked (the box is
+// not scrolled back at every redraw while the player looks at other melds).
+function showLayoffTarget(box, targets) {
+  const pick = targets.size ? `${S.state.version}:${S.selected.join(",")}` : null;
+  if (pick === S.layoffShown) return;
+  S.layoffShown = pick;
+  if (!pick || box.scrollHeight <= box.clientHeight) return;
+  const view = box.getBoundingClientRect();
+  const melds = [...targets.keys()].map((n) => box.querySelector(`.meld[data-meld="${n}"]`)).filter(Boolean);
+  const seen = (el) => { const r = el.getBoundingClientRect(); return r.top >= view.top - 1 && r.bottom <= view.bottom + 1; };
+  if (!melds.length || melds.some(seen)) return;
+  const first = melds[0].getBoundingClientRect();
+  box.scrollTop += first.top - view.top - 4;
 }
 
 // What the person to move is doing, for a watcher (whose line named only who moves): the turn's step
@@ -1777,6 +1804,9 @@ function renderStatus() {
   else if (S.seat === null) text = `${t("spectating")} · ${t("turn_of", { name: seatName(st.match.to_move) })}${watchedStep(v)}`;
   else if (myTurn()) text = knockedBy(v) !== null ? turnText(st) : `${t("your_turn")}: ${turnText(st)}`;
   else text = t("turn_of", { name: seatName(st.match.to_move) });
+  // The card taken from the pile that the rules keep in the hand, said where the turn's steps are.
+  const kept = S.seat !== null && !st.match.is_over ? keptCard() : null;
+  if (kept) text += ` · ${Cards.label(kept.card)} ${t(kept.lay ? "taken_lay" : "taken_keep")}`;
   if (S.seat !== null && !st.match.is_over && v.phase !== "over" && sitsOut(v, S.seat)) text = `${t("you_sit_out")} · ${text}`;
   const away = S.seat !== null && st.table.seats[S.seat].away && st.table.status === "playing";
   const held = S.seat === null && S.heldToken && st.table.status === "playing" && st.table.seats.some((s) => s.held);
@@ -1985,17 +2015,59 @@ function layNextMeld(state) {
 // Who knocked in a Viennese hand (not gin, whose knock has phases of its own), if somebody else did.
 const knockedBy = (v) => (!v.gin && v.phase !== "over" && v.knocker !== null && v.knocker !== undefined && v.knocker !== S.seat ? v.knocker : null);
 
-function evaluate() {
-  if (S.groups.length === 0) { S.evaluation = null; renderTray(); return; }
-  send({ type: "evaluate", melds: S.groups });
+// Three or more cards picked in the hand of a melding game are a meld in the making: judged with the
+// tray's groups, shown after them with their value and counted in the opening's total, and laid with
+// them by "Lay melds" (as the sites lay the cards picked), before they are made a group of their own.
+function pendingGroup() {
+  const st = S.state;
+  if (!st || !st.view || !st.view.hand || st.table.knock_game || S.seat === null || S.selected.length < 3) return null;
+  return selectedCards();
 }
 
-// The server's judgement of the groups as they are now, or null: an answer to groups that have changed
-// since (a card added while it was on its way, or an evaluation the server refused) judges others.
+// What is judged: the tray's groups, and the picked cards after them.
+function composition() {
+  const pending = pendingGroup();
+  return pending ? S.groups.concat([pending]) : S.groups;
+}
+
+function evaluate() {
+  clearTimeout(S.evaluateSoon);
+  const melds = composition();
+  if (melds.length === 0) { S.evaluation = null; renderTray(); return; }
+  send({ type: "evaluate", melds });
+}
+
+// A card picked or let go: the picked cards are judged a moment later (a player picking five cards
+// quickly asks once, not at each card), when they make a meld in the making (pendingGroup).
+function evaluateSelection() {
+  clearTimeout(S.evaluateSoon);
+  if (pendingGroup()) S.evaluateSoon = setTimeout(evaluate, 150);
+}
+
+// The server's judgement of the groups as they are now (and of the cards picked, pendingGroup), or
+// null: an answer to groups that have changed since (a card added while it was on its way, or an
+// evaluation the server refused) judges others. An answer that judged cards picked since let go still
+// judges the groups before them; the total is theirs alone.
 function currentEvaluation() {
-  const ev = S.evaluation;
-  if (!ev || ev.melds.length !== S.groups.length) return null;
-  return ev.melds.every((m, i) => m.cards.join(" ") === S.groups[i].join(" ")) ? ev : null;
+  const ev = S.evaluation, want = composition();
+  if (!ev || ev.melds.length < want.length) return null;
+  if (!want.every((g, i) => ev.melds[i].cards.join(" ") === g.join(" "))) return null;
+  if (ev.melds.length === want.length) return ev;
+  const melds = ev.melds.slice(0, want.length);
+  return { ...ev, melds, total: melds.reduce((sum, m) => sum + m.value, 0) };
+}
+
+// A group of the tray (or the cards picked) drawn: its cards, its value or ✗, said as a group of named
+// cards with its value or why it is no meld (the reason was a tooltip only).
+function trayGroup(g, info, name) {
+  const div = document.createElement("div");
+  div.className = "group" + (info ? (info.legal ? " ok" : " bad") : "");
+  const why = info && info.error ? inLang(info.error_texts, info.error) : "";
+  div.title = why;
+  div.setAttribute("role", "group");
+  const worth = info ? (info.legal ? ` = ${info.value}` : ` — ${Cards.spoken(why)}`) : "";
+  div.setAttribute("aria-label", `${name}: ${g.map(Cards.name).join(", ")}${worth}`);
+  return div;
 }
 
 function renderTray() {
@@ -2009,16 +2081,15 @@ function renderTray() {
   const at = card ? [[...box.children].indexOf(card.parentElement), [...card.parentElement.querySelectorAll(".card")].indexOf(card)] : null;
   box.innerHTML = "";
   const ev = currentEvaluation();
+  const why = [];  // each group that is no meld, and why: shown under the tray (a tooltip is no help on a phone)
+  const reason = (info) => (info && !info.legal && info.error ? inLang(info.error_texts, info.error) : "");
   S.groups.forEach((g, i) => {
-    const div = document.createElement("div");
     const info = ev ? ev.melds[i] : null;
-    div.className = "group" + (info ? (info.legal ? " ok" : " bad") : "");
-    const why = info && info.error ? inLang(info.error_texts, info.error) : "";
-    div.title = why;
-    // Said as a group of named cards with its value or why it is no meld (the reason was a tooltip only).
-    div.setAttribute("role", "group");
-    const worth = info ? (info.legal ? ` = ${info.value}` : ` — ${Cards.spoken(why)}`) : "";
-    div.setAttribute("aria-label", `${t("group_n", { n: i + 1 })}: ${g.map(Cards.name).join(", ")}${worth}`);
+    const div = trayGroup(g, info, t("group_n", { n: i + 1 }));
+    // A card dragged from the hand onto a group goes into it (dropOn).
+    div.dataset.drop = "group";
+    div.dataset.group = i;
+    if (reason(info)) why.push(`${t("group_n", { n: i + 1 })}: ${reason(info)}`);
     g.forEach((c, j) => {
       const el = Cards.element(c, { small: true });
       const takeOut = () => { g.splice(j, 1); if (!g.length) S.groups.splice(i, 1); evaluate(); render(); };
@@ -2041,29 +2112,52 @@ function renderTray() {
     div.insertAdjacentHTML("beforeend", `<span class="group-value">${info ? (info.legal ? info.value : "✗") : "…"}</span>`);
     box.appendChild(div);
   });
+  // The cards picked in the hand (three or more): a meld in the making, framed apart; they stay in the
+  // hand (a click there lets one go), so they are pictures here, not buttons.
+  const pending = pendingGroup();
+  if (pending) {
+    const info = ev ? ev.melds[S.groups.length] : null;
+    const div = trayGroup(pending, info, t("picked_group"));
+    div.classList.add("pending");
+    div.insertAdjacentHTML("beforeend", `<span class="group-label" aria-hidden="true">${escapeHtml(t("picked_group"))}</span>`);
+    for (const c of pending) div.appendChild(Cards.element(c, { small: true }));
+    div.insertAdjacentHTML("beforeend", `<span class="group-value">${info ? (info.legal ? info.value : "✗") : "…"}</span>`);
+    if (reason(info)) why.push(`${t("picked_group")}: ${reason(info)}`);
+    box.appendChild(div);
+  }
   if (at) {
     const cards = box.children[at[0]] ? box.children[at[0]].querySelectorAll(".card") : [];
     if (cards.length) cards[Math.min(at[1], cards.length - 1)].focus(); else focusTable();
   }
-  const total = $("#opening-total");
+  const total = $("#opening-total"), whyBox = $("#tray-why");
   const v = S.state.view;
-  if (!S.groups.length) { total.textContent = ""; S.traySaid = ""; $("#tray").classList.add("empty"); return; }
+  whyBox.textContent = why.join("\n");
+  whyBox.classList.toggle("hidden", !why.length);
+  if (!S.groups.length && !pending) { total.textContent = ""; S.traySaid = ""; $("#tray").classList.add("empty"); return; }
   $("#tray").classList.remove("empty");
   const opened = S.seat !== null && v.opened[S.seat];
   const sum = ev ? ev.total : 0;
   const min = S.state.table.opening_min;
   // Before opening: the total against the opening minimum; without a minimum (Basic Rummy) just the total.
+  // Enough (green) only when every group is a meld: a group that is none stops the opening however much
+  // the others are worth.
   if (!opened && !S.state.table.knock_game && min > 0) {
     total.innerHTML = `${t("opening")}: <b id="opening-sum">${sum}</b> / ${min}`;
-    total.classList.toggle("enough", sum >= min);
+    total.classList.toggle("enough", sum >= min && !!ev && ev.melds.every((m) => m.legal));
   } else {
     total.innerHTML = `${t("total")}: <b id="opening-sum">${sum}</b>`;
     total.classList.remove("enough");
   }
+  // Before opening, melds that leave at most one card in the hand go out in this turn: a Hand-Rommé,
+  // which counts the others' points double (the factor named as the table plays it).
+  const factor = Number(tableRules(S.state).hand_romme_multiplier);
+  const handOut = !opened && factor > 1 && !!ev && ev.melds.every((m) => m.legal)
+    && shownHand().length - (pending ? pending.length : 0) <= 1;
+  if (handOut) total.insertAdjacentHTML("beforeend", ` <span id="hand-out" class="hand-out">· ${escapeHtml(t("hand_out_now", { n: factor }))}</span>`);
   // The total is said when the server's evaluation changes it ("Erstmeldung: 33 / 40"), not at every render,
   // with whether it is enough to open and why a group is no meld.
   const enough = total.classList.contains("enough") ? ` · ${t("enough_to_open")}` : "";
-  const bad = ev ? ev.melds.filter((m) => !m.legal && m.error).map((m) => Cards.spoken(inLang(m.error_texts, m.error))) : [];
+  const bad = ev ? composition().map((_, i) => ev.melds[i]).filter((m) => !m.legal && m.error).map((m) => Cards.spoken(inLang(m.error_texts, m.error))) : [];
   const said = `${total.textContent}${enough}${bad.length ? " · " + bad.join(" · ") : ""}`;
   if (ev && said !== S.traySaid) { S.traySaid = said; announce(said); }
 }
@@ -2092,7 +2186,7 @@ function renderHand() {
   // Drawn anew only when something in it changed: a screen reader reads the focused card again each
   // time its element is replaced (three times per bot's turn), and a redraw dropped the keyboard focus
   // to the page (after a hint). The focus stays on the hand when it was there.
-  const key = JSON.stringify([hand, S.selected, [...playable].sort(), [...fresh], S.hint, S.lang, S.intlLetters]);
+  const key = JSON.stringify([hand, S.selected, [...playable].sort(), [...fresh], S.hint, S.lang, S.intlLetters, keptCard()]);
   if (box.dataset.key === key && box.childElementCount === hand.length) {
     [...box.children].forEach((el, i) => { el.tabIndex = i === S.focus ? 0 : -1; });  // the roving focus only
     return;
@@ -2142,7 +2236,14 @@ function markCard(el, c, i, playable, fresh) {
   if (selected) el.dataset.order = S.selected.indexOf(i) + 1; else delete el.dataset.order;
   // Its name said as such: the order number drawn on a selected card was read as part of it ("queen
   // of spades 1").
-  el.setAttribute("aria-label", selected ? `${Cards.name(c)}, ${t("picked_n", { n: el.dataset.order })}` : Cards.name(c));
+  // The card taken from the discard pile, while the rules hold it in the hand (keptCard): marked, and
+  // said why.
+  const kept = keptCard();
+  const taken = !!kept && kept.card === c;
+  el.classList.toggle("taken", taken);
+  const why = taken ? `, ${t(kept.lay ? "taken_lay" : "taken_keep")}` : "";
+  el.title = taken ? `${Cards.label(c)} ${t(kept.lay ? "taken_lay" : "taken_keep")}` : Cards.label(c);
+  el.setAttribute("aria-label", (selected ? `${Cards.name(c)}, ${t("picked_n", { n: el.dataset.order })}` : Cards.name(c)) + why);
   el.classList.toggle("playable", playable.has(c));
   el.classList.toggle("fresh", fresh.has(c));
   fresh.delete(c);
@@ -2151,6 +2252,18 @@ function markCard(el, c, i, playable, fresh) {
   el.setAttribute("role", "option");
   el.setAttribute("aria-selected", selected ? "true" : "false");
   el.tabIndex = i === S.focus ? 0 : -1;
+}
+
+// The card just taken from the discard pile that the rules hold in your hand this turn, or null: one
+// that must go on the table before the turn ends (lay: discard_pickup_requires_meld), or one that may
+// not be discarded, which the discards offered leave out (nor its twin of the other pack).
+function keptCard() {
+  const st = S.state, v = st && st.view;
+  if (!v || !v.hand || S.seat === null || !myTurn() || !["play", "discard"].includes(v.phase)) return null;
+  if (v.must_lay) return { card: v.must_lay, lay: true };
+  const card = v.taken_discard, L = legal();
+  if (!card || !v.hand.includes(card) || L.includes(`discard ${card}`)) return null;
+  return L.some((a) => a.startsWith("discard ")) ? { card, lay: false } : null;
 }
 
 // The hand in the order the player arranged: saved card texts first (as far as still held), then
@@ -2274,7 +2387,7 @@ function startDrag(ev, el, index) {
       else if (pending) render();
       return;
     }
-    dropOn(target, index);
+    dropOn(target, index, under);
     if (pending) render();
   };
   el.addEventListener("pointermove", move);
@@ -2318,7 +2431,7 @@ function renderActions() {
     || (S.state.compose || []).some((k) => k === "open" || k === "meld");
   const playing = S.seat !== null && S.state.table.status === "playing";
   show("#btn-group", playing && !knock, sel >= 1);
-  show("#btn-play", playing && !knock && S.groups.length > 0, canMeld && meldsReady());
+  show("#btn-play", playing && !knock && (S.groups.length > 0 || !!pendingGroup()), canMeld && meldsReady());
   show("#btn-clear", playing && (S.groups.length > 0 || sel > 0));
   show("#btn-discard", playing, !!one && L.includes("discard " + one), explain);
   // Gin's knock is a move of its own ("knock", then the discard and the melds); with a card selected
@@ -2750,7 +2863,9 @@ function renderTimer() {
     setTimerLeft(typeof st.turn_left === "number" ? st.turn_left : st.table.turn_seconds);
   }
   const left = Math.max(0, Math.ceil(st.table.turn_seconds - (Date.now() - S.timerStart) / 1000));
-  el.textContent = t("timer", { name: seatName(who), s: left });
+  // Your own clock near its end says what comes then, as the spoken warning does (a bot plays for you).
+  const own = S.seat !== null && who === S.seat && left <= 15;
+  el.textContent = own ? t("timer_own", { s: left }) : t("timer", { name: seatName(who), s: left });
   el.classList.toggle("urgent", left <= 15);
   warnClock(st, who, left);
 }
@@ -3141,11 +3256,23 @@ function toggleSelect(i) {
   const k = S.selected.indexOf(i);
   if (k >= 0) S.selected.splice(k, 1); else S.selected.push(i);
   render();
+  evaluateSelection();
 }
 
 function selectedCards() {
   const hand = shownHand();
   return S.selected.map((i) => hand[i]);
+}
+
+// The places in the hand shown now of `cards` (picked before the hand changed), in the order they were
+// picked; a card no longer held is left out (two copies of a card: each place is taken once).
+function pickAgain(cards) {
+  const hand = shownHand(), taken = new Set(), out = [];
+  for (const c of cards) {
+    const i = hand.findIndex((h, k) => h === c && !taken.has(k));
+    if (i >= 0) { taken.add(i); out.push(i); }
+  }
+  return out;
 }
 
 function groupSelection() {
@@ -3241,33 +3368,51 @@ function knockSelected() {
   discardSelected("knock");
 }
 
-function layOffOn(n) {
+// The selected card put on table meld n (a click, a drop, Enter or its digit); `onJoker`: put on a joker
+// of that meld itself (a click or drop on the joker's card).
+function layOffOn(n, onJoker = false) {
   const cards = selectedCards();
   if (cards.length !== 1) { flash(t("select_one"), true); return; }
   // Gin lays a card off onto the knocker's melds as a whole ("layoff 5H"): the engine finds the meld.
   if (legal().includes(`layoff ${cards[0]}`)) { act(`layoff ${cards[0]}`); return; }
   const layoff = layoffFor(cards[0], n);
-  // The card a joker of that meld stands for: it does not lie off there, but it may take the joker's
-  // place (with the joker melded at once); the swaps are offered first among the possible moves.
+  // The card a joker of that meld stands for may take the joker's place (with the joker melded at once);
+  // the swaps are offered first among the possible moves. Where the card also lies off there (a set of
+  // three with a joker takes a fourth suit), a click chose the lay-off unasked and the joker stayed on
+  // the table: no exchange out of a set could be made. Put on the joker, the card offers the swaps;
+  // put on the meld, the lay-off and the swaps, the player choosing.
   const swaps = legal().filter((a) => a.startsWith(`swap ${cards[0]} on ${n} `));
-  if (!layoff && swaps.length) {
+  if (swaps.length && (!layoff || onJoker)) {
     S.suggested = { version: S.state.version, actions: swaps };
     renderMoves();
-    flash(t("swap_offer", { card: Cards.label(cards[0]), n }));
+    flash(t(layoff ? "swap_pick" : "swap_offer", { card: Cards.label(cards[0]), n }));
+    return;
+  }
+  if (swaps.length) {
+    S.suggested = { version: S.state.version, actions: [layoff, ...swaps] };
+    renderMoves();
+    flash(t("layoff_or_swap", { card: Cards.label(cards[0]), n }));
     return;
   }
   act(layoff || `layoff ${cards[0]} on ${n}`);
 }
 
-function dropOn(target, index) {
+// Whether an element under a click or a drop is a joker's card of a table meld.
+const onJokerCard = (el) => { const card = el && el.closest ? el.closest(".meld .card") : null; return !!card && card.dataset.card === "JK"; };
+
+function dropOn(target, index, under = null) {
   const hand = shownHand();
   const card = hand[index];
   if (card === undefined) return;
   if (target.dataset.drop === "discard") { discardCard(card); return; }
-  if (target.dataset.drop === "meld") { S.selected = [index]; layOffOn(Number(target.dataset.meld)); return; }
-  if (target.dataset.drop === "tray") {
-    if (!S.groups.length) S.groups.push([]);
-    S.groups[S.groups.length - 1].push(card);
+  if (target.dataset.drop === "meld") { S.selected = [index]; layOffOn(Number(target.dataset.meld), onJokerCard(under)); return; }
+  // Onto a group of the tray: into that group. Onto the tray beside the groups: into the last group while
+  // it is still short of a meld (fewer than three cards), else a new group begins (as a card put down
+  // apart on the table); a fourth card for a group of three is dropped on that group.
+  if (target.dataset.drop === "group" || target.dataset.drop === "tray") {
+    const last = S.groups[S.groups.length - 1];
+    const into = target.dataset.drop === "group" ? S.groups[Number(target.dataset.group)] : last && last.length < 3 ? last : null;
+    if (into) into.push(card); else S.groups.push([card]);
     S.selected = [];
     evaluate();
     render();
