@@ -52,11 +52,15 @@ PURE_SUITES := tests/test_solver.py tests/test_solver_options.py tests/test_solv
 	tests/test_race.py tests/test_gin_duel.py tests/test_bots.py tests/test_tactics.py tests/test_rollout.py \
 	tests/test_envs_obs.py tests/test_envs_native.py tests/test_inference.py tests/test_particles.py \
 	tests/test_gin_particles.py tests/test_knock_duel.py tests/test_calibrated.py tests/test_envs_records.py
+# The tests run in parallel, one worker per core (at most 4), a whole file per worker at a time (its
+# browser and server are set up once); TEST_WORKERS=0 runs them in this process.
+TEST_WORKERS ?= auto
+PARALLEL := -n $(TEST_WORKERS) --maxprocesses 4 --dist loadfile
 test: native
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy --strict $(CORE)
-	RUMMYKIT_REQUIRE_NATIVE=$(NATIVE_REQUIRED) $(BIN)/python -m pytest src tests README.md
-	RUMMYKIT_PURE=1 $(BIN)/python -m pytest $(PURE_SUITES)
+	RUMMYKIT_REQUIRE_NATIVE=$(NATIVE_REQUIRED) $(BIN)/python -m pytest $(PARALLEL) src tests README.md
+	RUMMYKIT_PURE=1 $(BIN)/python -m pytest $(PARALLEL) $(PURE_SUITES)
 
 # Differential tests of the compiled solver and env encoder built with AddressSanitizer and UBSan (a copy
 # in build/asan).
