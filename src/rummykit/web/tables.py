@@ -344,6 +344,8 @@ class TableHost(Protocol):
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T: ...
 
+    async def side_db(self, fn: Callable[..., T], *args: Any) -> T: ...
+
     async def append(self, record: StoredAction) -> None: ...
 
     async def think(self, key: str, bot: Bot, match: bytes, rng: random.Random) -> Decision: ...
@@ -537,7 +539,7 @@ class Table:
             if self.status in OPEN:
                 self.record()  # its refusal
             if self._record_json is None or self._record_json[0] != self.version:
-                stored = await self.manager.db(self.manager.store.played_by, self.code)
+                stored = await self.manager.side_db(self.manager.store.played_by, self.code)
 
                 def made() -> bytes:
                     return json.dumps(self.record(stored).to_dict()).encode("utf-8")
@@ -829,8 +831,10 @@ class Table:
 
     # Other server processes (a shared database) ---------------------------------------------------
     async def _reload_lobby(self) -> None:
-        """Read status and seats from the database (the caller holds the lock)."""
-        found = await self.manager.db(self.manager.store.lobby, self.code)
+        """Read status and seats from the database (the caller holds the lock), on the lookups'
+        thread: a stranger's join through another process has every process holding the table
+        read it."""
+        found = await self.manager.side_db(self.manager.store.lobby, self.code)
         if found is None or found == self._lobby_seen:
             return
         self._lobby_seen = found
