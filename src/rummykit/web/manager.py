@@ -170,6 +170,8 @@ class TableManager:
         ``settings.max_connections``."""
         self._connections: dict[str, int] = {}
         self._leases: asyncio.Task[None] | None = None
+        self._lease_renewed = -math.inf
+        """When the last renewal of the lease that succeeded began (loop time; :meth:`lease_age`)."""
         self._lobby_rows: tuple[float, list[dict[str, Any]]] | None = None
         self._lobby_read: asyncio.Future[list[dict[str, Any]]] | None = None
         """The read of the lobby's rows under way (:meth:`_lobby_list`), which requests meanwhile share."""
@@ -930,10 +932,22 @@ class TableManager:
             except Exception:
                 log_failure(log, "the lease could not be renewed")
                 continue
+            self._lease_renewed = started
             for table in list(self.tables.values()):
                 if table.status in OPEN and table.code not in owned and table.loaded_at < started:
                     log.warning("table %s is played by another process now", table.code)
                     self.unload(table)
+
+    def lease_age(self, now: float) -> float | None:
+        """Seconds (loop time ``now``) since the last renewal of this process's lease that succeeded
+        began (``math.inf`` once the renewals stopped); ``None`` without a shared database. A lease
+        lasts :data:`~rummykit.web.owners.LEASE_SECONDS` from its renewal: an age near that means the
+        lease's thread is stuck or the database refuses it, and other processes take the tables soon."""
+        if self.cluster is None:
+            return None
+        if self._leases is None or self._leases.done():
+            return math.inf
+        return now - self._lease_renewed
 
     def get(self, code: str) -> Table:
         table = self.tables.get(code.strip().upper())
@@ -961,6 +975,7 @@ class TableManager:
             key = secrets.token_hex(24)
             self.cluster = Cluster(self.store.engine, self.store.origin, self.relay_address, key)
             await self.db(self.cluster.register)
+            self._lease_renewed = loop.time()
             self._listener = Listener(self.store.engine, self.store.origin, self.on_notice, self.on_resync)
             await asyncio.to_thread(self._listener.start, loop)
             self._clock = loop.create_task(self._run_clock())
