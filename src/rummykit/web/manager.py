@@ -95,13 +95,14 @@ LOBBY_SIZE: Final = 50
 """The most tables the lobby lists (the newest)."""
 ARCHIVED_IN_MEMORY: Final = 64
 """Ended tables rebuilt from the database for a lookup (:meth:`TableManager.find`) that one process
-keeps in memory at once; each is about a finished match's state."""
+keeps in memory at once; each holds its match until the clock settles it, within a second
+(:mod:`rummykit.web.settled`: then a few KB and its moves' notation)."""
 ARCHIVED_RECORDS_IN_MEMORY: Final = 100_000
 """The records (moves) those tables may hold together: a match keeps its history, about 640 bytes a
-move, so a table of ``max_table_actions`` (20,000) holds some 13 MB, and 64 of them would be most of
-a small server's memory. 100,000 records are about 64 MB: five of the longest tables, or every one
-of 64 ordinary matches (a few hundred moves each). A rebuilt table larger than this alone is still
-kept, alone."""
+move, so a table of ``max_table_actions`` (20,000) holds some 13 MB until it is settled, and 64 of
+them rebuilt at once would be most of a small server's memory. 100,000 records are about 64 MB: five
+of the longest tables, or every one of 64 ordinary matches (a few hundred moves each). A rebuilt
+table larger than this alone is still kept, alone."""
 ARCHIVE_REBUILDS: Final = (0.5, 10)
 """Rebuilds of ended tables a process makes (per second, burst): each replays a whole match, and the
 codes of ended tables are known to whoever read the public lobby list while they waited."""
