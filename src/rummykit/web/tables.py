@@ -450,7 +450,6 @@ class Table:
         """The match (:attr:`match`), ``None`` while the table is settled."""
         self._hand_log: str | None = None
         """A settled table's last hand's log, once asked for (:meth:`_hand_log_text`)."""
-        self.match = match
         self.records = len(match.actions)
         """Records stored for this table: moves and undos (:mod:`rummykit.web.practice`)."""
         self.clients: set[Client] = set()
