@@ -23,15 +23,7 @@ from websockets.sync.client import connect  # noqa: E402
 
 from rummykit.cli.serve import server_config  # noqa: E402
 from rummykit.web.app import create_app  # noqa: E402
-
-
-class Lines(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__()
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(record.getMessage())
+from tests.web.test_log_limit import Lines  # noqa: E402
 
 
 def test_a_handshake_waiting_when_the_server_stops_is_refused_as_a_restart(tmp_path: Path, web: Any) -> None:
