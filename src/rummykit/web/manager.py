@@ -193,8 +193,9 @@ class TableManager:
         (:mod:`rummykit.web.guesses`)."""
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-db")
         self._side = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-db-side")
-        """With a shared database, the thread of the lookups' reads and the shared rate buckets
-        (:meth:`side_db`), so that they do not queue before the moves' commits, nor behind them."""
+        """With a shared database, the thread of what strangers' requests and connections cause
+        (lookups, shared rate buckets, connection counts, claims: :meth:`side_db`), so that it does
+        not queue before the moves' commits, nor behind them."""
         self._lease_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-db-lease")
         """With a shared database, the thread of the lease's renewal alone (:meth:`_run_leases`): it
         waits neither behind a group commit held by a lock nor behind strangers' lookups, however many
