@@ -282,6 +282,50 @@ def test_lookups_do_not_queue_before_the_moves_on_postgres(postgres_url: str, we
     assert lobby["status"] == "waiting" and wait == 0.0 and listed == 1
 
 
+def test_lookups_of_another_process_table_do_not_queue_before_the_moves_on_postgres(
+    postgres_url: str, web: Any
+) -> None:
+    """A stranger's lookup of a table another process plays (who plays it, its stored match), a
+    websocket's claim and its connection's count, and the counts a creation or a join checks first
+    are made beside the moves' database thread: with that thread held (a group commit waiting for a
+    lock), they are answered, so strangers cannot queue work before every table's moves."""
+    import asyncio
+    import threading
+
+    from rummykit.web.limits import ServerSettings
+    from rummykit.web.manager import TableManager
+    from rummykit.web.protocol import CreateTable
+
+    url = web.fresh_database(postgres_url, "rk_lookups_elsewhere")
+    held = threading.Event()
+    stranger = "198.51.100.7"
+
+    async def main() -> tuple[Any, ...]:
+        owner, here = TableManager(Store(url), ServerSettings()), TableManager(Store(url), ServerSettings())
+        await owner.load()
+        await here.load()
+        try:
+            table, _seat, _token = await owner.create(CreateTable(preset="gin", seats=2), "192.0.2.1")
+            assert (await owner.route(table.code)).mine  # its first websocket reached the owner
+            busy = asyncio.ensure_future(here.db(held.wait, 30))  # the moves' thread, held
+            try:
+                found = await asyncio.wait_for(here.find(table.code, address=stranger), 5)
+                route = await asyncio.wait_for(here.route(table.code), 5)  # a websocket: relayed
+                counted = await asyncio.wait_for(here.open_connection(stranger), 5)
+                await asyncio.wait_for(here.close_connection(stranger), 5)
+                await asyncio.wait_for(here.check_seats(here.digest(stranger), "network", found), 5)
+                await asyncio.wait_for(here._check_capacity(here.digest(stranger), "network"), 5)
+            finally:
+                held.set()
+                await busy
+            return found.owned, found.code in here.tables, route.mine, route.owner is not None, counted
+        finally:
+            await here.close()
+            await owner.close()
+
+    assert asyncio.run(main()) == (False, False, False, True, None)
+
+
 def lease_seen_while_held(
     postgres_url: str, web: Any, monkeypatch: pytest.MonkeyPatch, name: str, thread: str
 ) -> list[bool]:

@@ -451,19 +451,36 @@ def run_server(
         organiser_key=organiser_key,
     )
     settle_garbage_collector()
-    config = uvicorn.Config(
-        app,
-        ws_max_size=WS_MAX_BYTES,
-        ws_per_message_deflate=ws_compression,
-        log_level="error" if log_level == "error" else "warning",  # uvicorn's info is an access log
-        proxy_headers=bool(proxies),
-        forwarded_allow_ips=proxies or None,
-    )
+    config = server_config(app, ws_compression, proxies, log_level)
     from rummykit.web.runtime import exit_on_sigterm, limit_invalid_request_lines
 
     limit_invalid_request_lines()  # after uvicorn.Config, which configures uvicorn's loggers
     exit_on_sigterm()
     uvicorn.Server(config).run(sockets=sockets)
+
+
+def server_config(
+    app: Any, ws_compression: bool, proxies: str = "127.0.0.1", log_level: str = "info", **options: Any
+) -> Any:
+    """uvicorn's settings of a server process of ``app`` (:func:`run_server`): websocket messages up
+    to :data:`WS_MAX_BYTES`, compressed with ``ws_compression``, a handshake not answered when the
+    process stops refused as a restart (:mod:`rummykit.web.stopping`), the client address taken from
+    ``X-Forwarded-For`` of ``proxies`` only, and uvicorn's own lines from warnings on (from errors
+    with ``log_level`` ``error``); ``options`` are more of ``uvicorn.Config``'s."""
+    import uvicorn
+
+    from rummykit.web.stopping import StoppingWebSockets
+
+    return uvicorn.Config(
+        app,
+        ws=StoppingWebSockets,
+        ws_max_size=WS_MAX_BYTES,
+        ws_per_message_deflate=ws_compression,
+        log_level="error" if log_level == "error" else "warning",  # uvicorn's info is an access log
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=proxies or None,
+        **options,
+    )
 
 
 def run_worker(supervisor: int, *args: Any) -> None:

@@ -2,8 +2,9 @@
 
 =====================================  ==============================================================
 ``GET /``                              the card-table page (``static/index.html``); ``HEAD`` too
-``GET /api/health``                    ``{"ok": true, "tables": n}``, 503 when the database does not
-                                       answer; ``HEAD`` too, for monitors
+``GET /api/health``                    ``{"ok": true, "tables": n}``, 503 when a database thread of the
+                                       process does not answer (:mod:`~rummykit.web.health`);
+                                       ``HEAD`` too, for monitors
 ``GET /api/presets``                   presets with their options, names, house-rule controls,
                                        bot kinds (their names and lines in both languages) and levels
 ``GET /api/messages``                  table labels (phases, showdown, scores) in English and German
@@ -66,6 +67,7 @@ from rummykit.web.clients import Client
 from rummykit.web.compression import CompressedFiles
 from rummykit.web.guesses import too_many_misses
 from rummykit.web.headers import SecurityHeaders
+from rummykit.web.health import HealthCheck
 from rummykit.web.houserules import advanced_examples, house_rules
 from rummykit.web.limits import (
     MAX_BODY_BYTES,
@@ -109,10 +111,6 @@ from rummykit.web.texts import (
 )
 
 STATIC: Final = Path(__file__).parent / "static"
-HEALTH_CACHE_SECONDS: Final = 1.0
-"""How long the health check's answer about the database is kept."""
-HEALTH_DATABASE_SECONDS: Final = 5.0
-"""How long the health check waits for the database's answer."""
 STORAGE_RETRY_SECONDS: Final = 5
 """``Retry-After`` of a request the database could not take (503)."""
 log = logging.getLogger("rummykit.web")
@@ -333,29 +331,18 @@ def create_app(
     async def index() -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
-    health_seen: list[Any] = [float("-inf"), True]
-    """When the database last answered the health check (loop time), and whether it did."""
+    health_check = HealthCheck()
 
     @app.api_route("/api/health", methods=["GET", "HEAD"])
     async def health(request: Request) -> Any:
-        # The database answers too: a server whose database hangs or is away is not healthy, though
-        # its process answers (a monitor restarting it, or a balancer sending people elsewhere).
-        # The answer is kept a second, so that asking often costs the database one query a second.
-        # Open tables only: an ended table rebuilt for a lookup is not counted, so the count does not
-        # tell which code a lookup found.
+        # Each database thread answers too (rummykit.web.health): a server whose database hangs or
+        # is away, or whose lookups or lease are stuck, is not healthy though its process answers
+        # (a monitor restarting it, or a balancer sending people elsewhere). Open tables only: an
+        # ended table rebuilt for a lookup is not counted, so the count does not tell which code a
+        # lookup found.
         manager = manager_of(request)
         tables = len(manager.open_tables())
-        now = asyncio.get_running_loop().time()
-        checked, answering = health_seen
-        if now - checked >= HEALTH_CACHE_SECONDS:
-            try:
-                await asyncio.wait_for(manager.db(manager.store.ping), HEALTH_DATABASE_SECONDS)
-                answering = True
-            except (TimeoutError, SQLAlchemyError, OSError) as exc:
-                log.warning("health: the database does not answer (%s)", type(exc).__name__)
-                answering = False
-            health_seen[:] = [asyncio.get_running_loop().time(), answering]
-        if not answering:
+        if not await health_check.healthy(manager):
             return JSONResponse({"ok": False, "tables": tables, "database": "not answering"}, 503)
         return {"ok": True, "tables": tables}
 

@@ -2,9 +2,10 @@
 the group commit of moves.
 
 A :class:`TableManager` holds every :class:`~rummykit.web.tables.Table` this process serves, the
-database thread (storage calls run there, in order; with a shared database, lookups' reads and rate
-buckets on a second one, :meth:`TableManager.side_db`, and the lease's renewal on a third) and the
-process pool where bots think. With a shared database (PostgreSQL) it also leases tables among the processes
+database thread (storage calls run there, in order; with a shared database, what strangers' requests
+and connections cause, lookups, rate buckets, connection counts and claims, on a second one,
+:meth:`TableManager.side_db`, and the lease's renewal on a third) and the process pool where bots
+think. With a shared database (PostgreSQL) it also leases tables among the processes
 (:mod:`rummykit.web.owners`) and listens for their notices (:mod:`rummykit.web.coordination`).
 Table codes are six characters of an alphabet without look-alike letters and digits, drawn with
 :mod:`secrets`.
@@ -94,13 +95,14 @@ LOBBY_SIZE: Final = 50
 """The most tables the lobby lists (the newest)."""
 ARCHIVED_IN_MEMORY: Final = 64
 """Ended tables rebuilt from the database for a lookup (:meth:`TableManager.find`) that one process
-keeps in memory at once; each is about a finished match's state."""
+keeps in memory at once; each holds its match until the clock settles it, within a second
+(:mod:`rummykit.web.settled`: then a few KB and its moves' notation)."""
 ARCHIVED_RECORDS_IN_MEMORY: Final = 100_000
 """The records (moves) those tables may hold together: a match keeps its history, about 640 bytes a
-move, so a table of ``max_table_actions`` (20,000) holds some 13 MB, and 64 of them would be most of
-a small server's memory. 100,000 records are about 64 MB: five of the longest tables, or every one
-of 64 ordinary matches (a few hundred moves each). A rebuilt table larger than this alone is still
-kept, alone."""
+move, so a table of ``max_table_actions`` (20,000) holds some 13 MB until it is settled, and 64 of
+them rebuilt at once would be most of a small server's memory. 100,000 records are about 64 MB: five
+of the longest tables, or every one of 64 ordinary matches (a few hundred moves each). A rebuilt
+table larger than this alone is still kept, alone."""
 ARCHIVE_REBUILDS: Final = (0.5, 10)
 """Rebuilds of ended tables a process makes (per second, burst): each replays a whole match, and the
 codes of ended tables are known to whoever read the public lobby list while they waited."""
@@ -169,6 +171,8 @@ class TableManager:
         ``settings.max_connections``."""
         self._connections: dict[str, int] = {}
         self._leases: asyncio.Task[None] | None = None
+        self._lease_renewed = -math.inf
+        """When the last renewal of the lease that succeeded began (loop time; :meth:`lease_age`)."""
         self._lobby_rows: tuple[float, list[dict[str, Any]]] | None = None
         self._lobby_read: asyncio.Future[list[dict[str, Any]]] | None = None
         """The read of the lobby's rows under way (:meth:`_lobby_list`), which requests meanwhile share."""
@@ -189,8 +193,9 @@ class TableManager:
         (:mod:`rummykit.web.guesses`)."""
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-db")
         self._side = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-db-side")
-        """With a shared database, the thread of the lookups' reads and the shared rate buckets
-        (:meth:`side_db`), so that they do not queue before the moves' commits, nor behind them."""
+        """With a shared database, the thread of what strangers' requests and connections cause
+        (lookups, shared rate buckets, connection counts, claims: :meth:`side_db`), so that it does
+        not queue before the moves' commits, nor behind them."""
         self._lease_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-db-lease")
         """With a shared database, the thread of the lease's renewal alone (:meth:`_run_leases`): it
         waits neither behind a group commit held by a lock nor behind strangers' lookups, however many
@@ -237,13 +242,17 @@ class TableManager:
         return await asyncio.get_running_loop().run_in_executor(self._db, partial(fn, *args))
 
     async def side_db(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run a storage call that reads, or spends a shared rate bucket, for a lobby request: with a
-        shared database on a thread of its own (the lease has a third: :attr:`_lease_thread`).
-        Lookups are as many as strangers' requests and each is a trip to the database (its rate
-        bucket, its row). On the moves' thread, 130
+        """Run a storage call that a stranger's request or connection can cause: with a shared
+        database on a thread of its own (the lease has a third: :attr:`_lease_thread`). That is
+        every read for a lookup (a table's row, its stored match, the counts a creation or a join
+        checks first), the shared rate buckets, the websocket connections' counts, and who plays a
+        table (:meth:`route`, whose claim a websocket makes, and the release of a table let go:
+        one thread keeps them in order). Lookups are as many as strangers' requests and each is a
+        trip to the database. On the moves' thread, 130
         lookups a second cut a process's moves from about 350 to 84 a second (p50 12 to 58 ms), every
-        group commit waiting behind the lookups queued before it. Nothing here needs their
-        order: a bucket is its own transaction, and a read sees what was committed."""
+        group commit waiting behind the lookups queued before it. Nothing here needs the moves'
+        order: a bucket, a count or a claim is its own transaction, and a read sees what was
+        committed (a change of this process's own was awaited before)."""
         if not self.store.shared:
             return await self.db(fn, *args)
         return await asyncio.get_running_loop().run_in_executor(self._side, partial(fn, *args))
@@ -367,7 +376,7 @@ class TableManager:
         if self.tables.get(table.code) is table:
             del self.tables[table.code]
         if self.cluster is not None:
-            task = asyncio.get_running_loop().create_task(self.db(self.cluster.release, [table.code]))
+            task = asyncio.get_running_loop().create_task(self.side_db(self.cluster.release, [table.code]))
             self._refreshing.add(task)
             task.add_done_callback(self._refreshing.discard)
 
@@ -389,7 +398,7 @@ class TableManager:
             return Route(mine=True)
         # A copy shown as it ended is no claim: the process holding the table is asked first (a
         # watcher is relayed to it), and once none does, a finished one in its window is claimed.
-        route = await self.db(self.cluster.route, key, claim, self._held_since())
+        route = await self.side_db(self.cluster.route, key, claim, self._held_since())
         if route is None or route.mine or not route.key:
             return route
         return replace(route, key=self.relay_key(route.key))
@@ -462,7 +471,7 @@ class TableManager:
     async def _stored_seats(self, key: str) -> list[dict[str, Any]]:
         """The seats stored for table ``key`` (``[]``: none, or unreadable), read for a token's
         proof (:meth:`~rummykit.web.guesses.Lookup.prove_first`) whether or not it is held here."""
-        found = await self.db(self.store.lobby, key)
+        found = await self.side_db(self.store.lobby, key)
         try:
             seats = json.loads(found[1]) if found is not None else []
         except ValueError:
@@ -508,7 +517,7 @@ class TableManager:
             self.tables[table.code] = self.tables.pop(table.code)  # looked up again: kept longest
         if table is None and key is not None and self.store.shared:
             route = await self.route(key, claim=False)  # the websocket path has claimed it
-            stored = await self.db(self.store.load, key) if route is not None else None
+            stored = await self.side_db(self.store.load, key) if route is not None else None
             if route is not None and stored is not None and stored.status in OPEN_STATUSES:
                 table = self.tables.get(key)
                 if table is None and check is not None:
@@ -594,7 +603,7 @@ class TableManager:
         if wait > 0:
             why = f"too many ended tables looked up just now; try again in {math.ceil(wait)} s"
             raise refusal(429, "archive_busy", why, retry_after=wait, seconds=str(math.ceil(wait)))
-        stored = await self.db(self.store.load, key)
+        stored = await self.side_db(self.store.load, key)
         if stored is None or stored.status in OPEN_STATUSES:
             return None
         table = await self._rebuilt(key, stored)
@@ -643,7 +652,7 @@ class TableManager:
             route = await self.route(key)  # claims it while no live process holds it
             if route is None or not route.mine:
                 return None
-        stored = await self.db(self.store.load, key)
+        stored = await self.side_db(self.store.load, key)
         if stored is None or not self._still_held(stored.status, stored.updated_at):
             return None
         shown = self.tables.get(key)
@@ -898,7 +907,7 @@ class TableManager:
 
     async def _count_connection(self, key: str, most: int) -> bool:
         if self.cluster is not None:
-            return await self.db(self.cluster.open_connection, self.digest(key), most)
+            return await self.side_db(self.cluster.open_connection, self.digest(key), most)
         if self._connections.get(key, 0) >= most:
             return False
         self._connections[key] = self._connections.get(key, 0) + 1
@@ -906,7 +915,7 @@ class TableManager:
 
     async def _uncount_connection(self, key: str) -> None:
         if self.cluster is not None:
-            await self.db(self.cluster.close_connection, self.digest(key))
+            await self.side_db(self.cluster.close_connection, self.digest(key))
             return
         self._connections[key] -= 1
         if self._connections[key] <= 0:
@@ -925,10 +934,22 @@ class TableManager:
             except Exception:
                 log_failure(log, "the lease could not be renewed")
                 continue
+            self._lease_renewed = started
             for table in list(self.tables.values()):
                 if table.status in OPEN and table.code not in owned and table.loaded_at < started:
                     log.warning("table %s is played by another process now", table.code)
                     self.unload(table)
+
+    def lease_age(self, now: float) -> float | None:
+        """Seconds (loop time ``now``) since the last renewal of this process's lease that succeeded
+        began (``math.inf`` once the renewals stopped); ``None`` without a shared database. A lease
+        lasts :data:`~rummykit.web.owners.LEASE_SECONDS` from its renewal: an age near that means the
+        lease's thread is stuck or the database refuses it, and other processes take the tables soon."""
+        if self.cluster is None:
+            return None
+        if self._leases is None or self._leases.done():
+            return math.inf
+        return now - self._lease_renewed
 
     def get(self, code: str) -> Table:
         table = self.tables.get(code.strip().upper())
@@ -956,6 +977,7 @@ class TableManager:
             key = secrets.token_hex(24)
             self.cluster = Cluster(self.store.engine, self.store.origin, self.relay_address, key)
             await self.db(self.cluster.register)
+            self._lease_renewed = loop.time()
             self._listener = Listener(self.store.engine, self.store.origin, self.on_notice, self.on_resync)
             await asyncio.to_thread(self._listener.start, loop)
             self._clock = loop.create_task(self._run_clock())
@@ -1072,7 +1094,7 @@ class TableManager:
         A first look, before the table is built; the count that admits it is made again where it
         is stored (:meth:`create`), so that requests arriving together cannot each pass."""
         if self.cluster is not None:
-            counts = await self.db(self.cluster.open_tables, digest, network)
+            counts = await self.side_db(self.cluster.open_tables, digest, network)
         else:
             open_tables = self.open_tables()
             counts = (
@@ -1136,7 +1158,7 @@ class TableManager:
         if joining.address == digest or joining.organised:
             return
         if self.cluster is not None:
-            counts = await self.db(self.cluster.seats_held, digest, network)
+            counts = await self.side_db(self.cluster.seats_held, digest, network)
         else:
             joined = [
                 s
@@ -1400,18 +1422,20 @@ class TableManager:
             await asyncio.to_thread(self._listener.stop)
         for table in self.tables.values():
             table.cancel()
+        loop = asyncio.get_running_loop()
         if self.cluster is not None:
             # A renewal under way on its thread (its task is cancelled, not its transaction) ends
             # first: committed after the release, it would write the process's row back, the
-            # stopped process alive to the others for a lease.
-            await asyncio.get_running_loop().run_in_executor(
-                None, partial(self._lease_thread.shutdown, wait=True)
-            )
+            # stopped process alive to the others for a lease. So do a claim or a connection's
+            # count on the lookups' thread: committed after it, it would hold a table or count a
+            # connection for a process that is gone.
+            await loop.run_in_executor(None, partial(self._lease_thread.shutdown, wait=True))
+            await loop.run_in_executor(None, partial(self._side.shutdown, wait=True))
             with contextlib.suppress(Exception):
                 await self.db(self.cluster.release, None)  # the others may take the tables at once
-        await asyncio.get_running_loop().run_in_executor(None, partial(self._db.shutdown, wait=True))
-        await asyncio.get_running_loop().run_in_executor(None, partial(self._side.shutdown, wait=True))
-        self._lease_thread.shutdown(wait=False)  # idle already with a shared database
+        await loop.run_in_executor(None, partial(self._db.shutdown, wait=True))
+        self._side.shutdown(wait=False)  # idle already (unused without a shared database)
+        self._lease_thread.shutdown(wait=False)
         self.store.close()
 
 

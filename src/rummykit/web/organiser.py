@@ -98,20 +98,7 @@ def organiser_entry(table: Table) -> dict[str, Any]:
     """What the organiser's page shows of ``table``: its lobby entry (seats with their names and
     connections, watchers, status) and the match's figures (hands dealt, totals, points won, net
     scores, winners), in the state message's shapes so the page adds them up as a player's does."""
-    match = table.match
-    return {
-        **table.lobby_json(),
-        "match": {
-            "hands_dealt": match.hands_dealt,
-            "totals": list(match.totals),
-            "gains": list(match.gains),
-            "scores": list(match.scores),
-            "winners": list(match.winners),
-            "is_over": match.is_over,
-            "to_move": None if match.is_over or table.status != "playing" else match.to_move,
-        },
-        "rematch": opened(table),
-    }
+    return {**table.lobby_json(), "match": table.match_figures(), "rematch": opened(table)}
 
 
 def entries(tables: Iterable[Table]) -> list[dict[str, Any]]:

@@ -34,7 +34,8 @@ leaves the lobby (a person replaced for not moving keeps the bots playing that l
 organiser's waiting table does not expire while the organiser's page is open); a table that stores
 ``max_table_actions`` moves before its match ends expires too (a match need not end: people who only
 draw and discard are present and moving);
-finished tables leave the server's memory after ``finished_table_seconds``.
+finished tables leave the server's memory after ``finished_table_seconds``, keeping meanwhile, once
+their end is stored, only what they still show (:meth:`Table.settle`, :mod:`rummykit.web.settled`).
 
 Randomness: a table deals from its secret (:mod:`rummykit.web.dealing`) and its bots draw from a
 :class:`~rummykit.web.dealing.SecretRandom` keyed by the secret and labelled with the state version,
@@ -112,6 +113,7 @@ from rummykit.web.protocol import (
     error_json,
     notice_json,
 )
+from rummykit.web.settled import Settled, figures
 from rummykit.web.store import Guard, LobbyConflict, Store, StoredAction, StoredTable
 from rummykit.web.texts import STATUS_DE, action_texts, engine_error_texts, server_error_texts
 from rummykit.web.thinking import Decision, decide, fair_network, snapshot, table_key
@@ -442,7 +444,12 @@ class Table:
         self.takeover_seconds = takeover_seconds
         self.hints = hints
         """Who may ask for hints (:data:`rummykit.web.protocol.HintsPolicy`; rules of the table, fixed)."""
-        self.match = match
+        self._settled: Settled | None = None
+        """What an ended table keeps of its match once its end is stored (:meth:`settle`)."""
+        self._match: Match | None = match
+        """The match (:attr:`match`), ``None`` while the table is settled."""
+        self._hand_log: str | None = None
+        """A settled table's last hand's log, once asked for (:meth:`_hand_log_text`)."""
         self.records = len(match.actions)
         """Records stored for this table: moves and undos (:mod:`rummykit.web.practice`)."""
         self.clients: set[Client] = set()
@@ -504,25 +511,105 @@ class Table:
         """The state version: the number of records stored (moves, and undos at practice tables)."""
         return self.records
 
+    @property
+    def match(self) -> Match:
+        """The table's match. A settled table (:meth:`settle`) answers what it is asked without its
+        match; anything else that reads it has it replayed here, on the event loop, and held again
+        until the clock settles the table once more."""
+        if self._match is None:
+            log.debug("table %s: its settled match is replayed", self.code)
+            self._match = self._replayed()
+        return self._match
+
+    @match.setter
+    def match(self, match: Match) -> None:
+        self._match = match
+        self._settled = None
+
     def fresh_match(self) -> Match:
         """This table's match before its first move."""
         return new_table_match(self.rules, self.players, self.seed, self.secret, self.dealer)
 
-    def record(self, stored: Sequence[tuple[str, int, str | None]] | None = None) -> Record:
+    def _replayed(self) -> Match:
+        """A settled table's match, replayed from its moves (no table state is touched: a thread may
+        call this)."""
+        assert self._settled is not None
+        return practice.replay(self.fresh_match, self._settled.moves_in_force())
+
+    def _readable_match(self) -> Match:
+        """The match to read off the event loop (a record, a hand's log): a settled table's is
+        replayed for that reader and not kept."""
+        match = self._match
+        return match if match is not None else self._replayed()
+
+    def settle(self) -> bool:
+        """Keep of an ended table whose end is stored only what it still shows (:class:`Settled`,
+        written as the states its connections were sent), and drop its match and caches; whether
+        that was done now. Not while a request holds the table (it may be reading the match): the
+        clock tries again a second later."""
+        if self.status in OPEN or self.end_unsaved or self.lock.locked():
+            return False
+        match = self._match
+        if match is None:
+            return False
+        seats = list(range(self.players))
+        views = [_dumps(protocol.view_json(match.round.view(seat), own=True)) for seat in seats]
+        views.append(_dumps(protocol.view_json(match.round.view(0), own=False)))
+        last_rounds = [self._last_round_text(seat) for seat in [*seats, None]]
+        last_rounds = [view if text == view else text for text, view in zip(last_rounds, views, strict=True)]
+        self._settled = Settled(
+            moves="\n".join(str(action) for action in match.actions),
+            match=_dumps(protocol.match_json(match)),
+            log=self._log_text(),
+            views=tuple(views),
+            last_rounds=tuple(last_rounds),
+            is_over=match.is_over,
+            to_move=None if match.is_over else match.to_move,
+            hand_sizes=tuple(len(match.round.hands[seat]) for seat in seats),
+            figures=figures(match, playing=False),
+        )
+        self._match = None
+        self._log, self._log_written, self._last_round = {}, {}, (-1, {})
+        self._allowed = self._moves = self._hint = self._hint_thinking = None
+        self._bots.clear()
+        if self._driver is not None and self._driver.done():
+            self._driver = None
+        return True
+
+    def match_figures(self) -> dict[str, Any]:
+        """The match's figures in the organiser's list (:func:`rummykit.web.settled.figures`)."""
+        if self._settled is not None:
+            return dict(self._settled.figures)
+        return figures(self.match, self.status == "playing")
+
+    def _over(self) -> bool:
+        """Whether the match is over."""
+        return self._settled.is_over if self._settled is not None else self.match.is_over
+
+    def _seat_to_move(self) -> int | None:
+        """The seat to move, ``None`` once the match is over."""
+        if self._settled is not None:
+            return self._settled.to_move
+        return None if self.match.is_over else self.match.to_move
+
+    def record(
+        self, stored: Sequence[tuple[str, int, str | None]] | None = None, match: Match | None = None
+    ) -> Record:
         """The game record of the table's match (``GET /api/tables/{code}/record``): its rules, every
         deal, every reshuffle and every move, for ``rummykit replay`` (:meth:`Record.from_match`). It
         holds every hidden card, so it is handed out only once the table has ended (the match over,
         or the table closed or expired): nobody plays that match any more. It names no player; with
         the ``stored`` records of the table (:meth:`Store.played_by
         <rummykit.web.store.Store.played_by>`) it says which seats were people's and which of their
-        moves a stand-in bot made or followed a hint (:func:`record_seats`).
+        moves a stand-in bot made or followed a hint (:func:`record_seats`). ``match``: the table's
+        match as read for it (:meth:`_readable_match`), else :attr:`match`.
 
         Raises:
             LobbyError: 409 ``match_not_over`` while the table waits or plays.
         """
         if self.status in ("waiting", "playing"):
             raise refusal(409, "match_not_over", _not_over(self.code), code=self.code)
-        record = Record.from_match(self.match)
+        record = Record.from_match(self.match if match is None else match)
         hints = [self.hints_for(seat) for seat in range(len(self.seats))]
         seats = record_seats(self.seats, stored, len(record.actions), hints)
         return record if seats is None else dataclasses.replace(record, seats=seats)
@@ -539,10 +626,10 @@ class Table:
             if self.status in OPEN:
                 self.record()  # its refusal
             if self._record_json is None or self._record_json[0] != self.version:
-                stored = await self.manager.db(self.manager.store.played_by, self.code)
+                stored = await self.manager.side_db(self.manager.store.played_by, self.code)
 
                 def made() -> bytes:
-                    return json.dumps(self.record(stored).to_dict()).encode("utf-8")
+                    return json.dumps(self.record(stored, self._readable_match()).to_dict()).encode("utf-8")
 
                 text = await asyncio.to_thread(made)
                 self._record_json = (self.version, text)
@@ -617,8 +704,9 @@ class Table:
 
     def _shared_texts(self) -> tuple[str, str, str]:
         """The parts of a state message that every connection gets: table, match, log (JSON)."""
-        m = self.match
-        return _dumps(self.lobby_json()), _dumps(protocol.match_json(m)), self._log_text()
+        if self._settled is not None:
+            return _dumps(self.lobby_json()), self._settled.match, self._settled.log
+        return _dumps(self.lobby_json()), _dumps(protocol.match_json(self.match)), self._log_text()
 
     def _log_text(self) -> str:
         """The log as JSON text, each entry written once (an entry stays the same object while it is
@@ -659,22 +747,28 @@ class Table:
 
     def state_text(self, seat: int | None, shared: tuple[str, str, str] | None = None) -> str:
         """The state message for ``seat`` (``None``: a spectator) as JSON text."""
-        m = self.match
-        view: dict[str, Any] | None = None
         options = Allowed()
-        if self.status != "waiting":
-            if seat is not None:
-                view = protocol.view_json(m.round.view(seat), own=True)
-                if self.status == "playing" and not m.is_over and m.to_move == seat:
-                    options = self.allowed()
-            else:
-                view = protocol.view_json(m.round.view(0), own=False)
+        settled = self._settled
+        if settled is not None:  # an ended table: as it ended (no moves, no clock)
+            shown = self.players if seat is None else seat
+            view, last_round = settled.views[shown], settled.last_rounds[shown]
+        else:
+            m = self.match
+            seen: dict[str, Any] | None = None
+            if self.status != "waiting":
+                if seat is not None:
+                    seen = protocol.view_json(m.round.view(seat), own=True)
+                    if self.status == "playing" and not m.is_over and m.to_move == seat:
+                        options = self.allowed()
+                else:
+                    seen = protocol.view_json(m.round.view(0), own=False)
+            view, last_round = _dumps(seen), self._last_round_text(seat)
         table, match, log_entries = shared or self._shared_texts()
         return (
             f'{{"type":"state","version":{self.version},"you":{_dumps(seat)},"table":{table},'
-            f'"view":{_dumps(view)},"legal":{_dumps(options.legal)},"compose":{_dumps(options.compose)},'
+            f'"view":{view},"legal":{_dumps(options.legal)},"compose":{_dumps(options.compose)},'
             f'"legal_texts":{_dumps(options.texts)},'
-            f'"match":{match},"log":{log_entries},"last_round":{self._last_round_text(seat)},'
+            f'"match":{match},"log":{log_entries},"last_round":{last_round},'
             f'"rest":{_dumps(self._rest_seen_by(seat))},"turn_left":{_dumps(self._turn_left())}}}'
         )
 
@@ -682,7 +776,7 @@ class Table:
         """The seats on a break that ``seat`` is told of: its own (its page closes the result) and
         the person to move (whose clock the pages show resting). When the others close their
         result is theirs alone."""
-        to_move = None if self.match.is_over else self.match.to_move
+        to_move = self._seat_to_move()
         return sorted(s for s in self._rest if s in (seat, to_move))
 
     def _answer(self, client: Client) -> None:
@@ -710,7 +804,8 @@ class Table:
     def _breaks_ended(self, seats: Collection[int]) -> None:
         """Tell whom it concerns that the break of ``seats`` ended: everyone when the person to move
         is among them (their clock runs now), else only those seats' own pages."""
-        if not self.match.is_over and self.match.to_move in seats:
+        to_move = self._seat_to_move()
+        if to_move is not None and to_move in seats:
             self.broadcast()
             return
         shared = None
@@ -831,8 +926,10 @@ class Table:
 
     # Other server processes (a shared database) ---------------------------------------------------
     async def _reload_lobby(self) -> None:
-        """Read status and seats from the database (the caller holds the lock)."""
-        found = await self.manager.db(self.manager.store.lobby, self.code)
+        """Read status and seats from the database (the caller holds the lock), on the lookups'
+        thread: a stranger's join through another process has every process holding the table
+        read it."""
+        found = await self.manager.side_db(self.manager.store.lobby, self.code)
         if found is None or found == self._lobby_seen:
             return
         self._lobby_seen = found
@@ -846,7 +943,7 @@ class Table:
                 if old.held_for != new.token_hash:  # joined (not retaken) through another process:
                     self._chat_from[i] = self.chat.said  # the chat before stays unread
                 self.rebind(i)  # retaken through another process
-        self.status = "over" if status == "playing" and self.match.is_over else status  # type: ignore[assignment]
+        self.status = "over" if status == "playing" and self._over() else status  # type: ignore[assignment]
         if self.status == "playing":  # started or a seat retaken elsewhere: people not here are away
             for i, s in enumerate(self.seats):
                 if s.kind == "human" and not self.connected(i) and i not in self._away:
@@ -988,7 +1085,7 @@ class Table:
         elif isinstance(message, protocol.HandLogMessage):
             async with self.lock:  # as moves above
                 if self.answer_once(client, "hand_log"):
-                    client.send(handlog.hand_log_text(self.match, self.version, protocol.seat_draw_json))
+                    client.send(await self._hand_log_text())
         elif isinstance(message, ChatMessage):
             name = self.seats[client.seat].name if client.seat is not None else ""
             line = self.chat.say(client.seat, name, message.text)
@@ -997,6 +1094,20 @@ class Table:
                     other.send(line)
             else:
                 client.send({**line, "version": self.version})
+
+    async def _hand_log_text(self) -> str:
+        """The current hand's log (:func:`~rummykit.web.handlog.hand_log_text`); a settled table's is
+        made once, from its match replayed off the event loop (the caller holds the lock)."""
+        if self._settled is None:
+            return handlog.hand_log_text(self.match, self.version, protocol.seat_draw_json)
+        if self._hand_log is None:
+            version = self.version
+
+            def made() -> str:
+                return handlog.hand_log_text(self._readable_match(), version, protocol.seat_draw_json)
+
+            self._hand_log = await asyncio.to_thread(made)
+        return self._hand_log
 
     async def ask_rematch(self, client: Client) -> None:
         """The host asks for the rematch over the socket: every connected seat (the host's too) is
@@ -1250,7 +1361,7 @@ class Table:
             return
         self._end_tried = now
         async with self.lock:
-            if not self.match.is_over or self.status != "over":
+            if not self._over() or self.status != "over":
                 self.end_unsaved = False
                 return
             try:
@@ -1385,7 +1496,11 @@ class Table:
         if seat is None:
             return error_json("spectator", "spectators cannot play", self.version)
         cards = sum(len(group) for group in message.melds)
-        held = len(self.match.round.hands[seat])
+        held = (
+            self._settled.hand_sizes[seat]
+            if self._settled is not None
+            else len(self.match.round.hands[seat])
+        )
         if cards > held:
             text = f"the melds composed hold {cards} cards, more than the {held} of your hand"
             texts = server_error_texts("too_many_cards", text, cards=str(cards), held=str(held))
@@ -1524,6 +1639,7 @@ class Table:
         settings = self.manager.settings
         await self.store_end(now)
         if self.status not in OPEN:
+            self.settle()  # its end is stored (or is tried again first): it keeps what it shows
             return
         if self.at_action_limit():  # a write that failed, or a table loaded so (a restart)
             if now - self._end_tried >= END_RETRY_SECONDS:
