@@ -339,3 +339,44 @@ def test_a_card_that_fits_a_set_with_a_joker_offers_the_exchange_too(pages: Page
         "said": "5♥ kann den Joker von Figur 1 ersetzen: wähle unter „Mögliche Züge“ einen Tausch.",
     }
     assert shown["plain"] == ["layoff 9C on 2"]
+
+
+def test_a_picked_card_laid_off_does_not_leave_its_twin_picked(pages: Pages) -> None:
+    """Two packs hold two copies of a face (here three jokers). A picked joker laid off on a meld left the
+    hand, and the cards picked were picked again by face: the other joker came up picked in its place,
+    and the next card picked made two (the discard that followed was refused with "select one card")."""
+    page = pages.open(locale="de-DE")
+    seeded_table(page, pages.base, "german", seed=2, seats=3)
+    draw(page)
+    pick(page, ["AC", "AD", "AS"])
+    page.click("#btn-group")
+    pick(page, ["3C", "4C", "JK"])
+    page.wait_for_function("document.querySelectorAll('#groups .group.ok').length === 2")
+    page.click("#btn-play")
+    page.wait_for_function("S.state.view.opened[0] && S.state.view.melds.length === 2")
+    pick(page, ["QD"])
+    page.click("#btn-discard")
+    draw(page)
+    page.wait_for_function(
+        "S.moves && S.moves.version === S.state.version && legal().includes('layoff JK on 1')"
+    )
+    pick(page, ["JK"])
+    version = page.evaluate("S.state.version")
+    page.click("#melds .meld[data-meld='1']")
+    page.wait_for_function("v => S.state.version > v", arg=version)
+    shown = page.evaluate(
+        """() => ({ jokers: S.state.view.hand.filter((c) => c === 'JK').length, picked: selectedCards(),
+                    marked: document.querySelectorAll('#hand .card.selected').length })"""
+    )
+    assert shown == {"jokers": 1, "picked": [], "marked": 0}
+    # Picked again by face where the hand did not lose that face: a twin drawn meanwhile changes nothing.
+    kept = page.evaluate(
+        """() => {
+            S.ws.send = () => {};
+            S.selected = [shownHand().indexOf('JK'), shownHand().indexOf('5H')];
+            const hand = S.state.view.hand.concat(['5H']);
+            onState({ ...S.state, version: S.state.version + 1, view: { ...S.state.view, hand } });
+            return selectedCards();
+        }"""
+    )
+    assert kept == ["JK", "5H"]

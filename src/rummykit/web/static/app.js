@@ -746,7 +746,7 @@ function onState(state) {
     // the others' turns were let go at each of their moves. A turn of yours that ended, or a new hand,
     // lets them go.
     const sameHand = previous && previous.match.hands_dealt === state.match.hands_dealt && previous.you === state.you;
-    if (sameHand && !turnEnded) S.selected = pickAgain(picked);
+    if (sameHand && !turnEnded) S.selected = pickAgain(picked, handLost(previous.view, state.view));
     S.hint = null;
     evaluate();
   }
@@ -3265,14 +3265,25 @@ function selectedCards() {
 }
 
 // The places in the hand shown now of `cards` (picked before the hand changed), in the order they were
-// picked; a card no longer held is left out (two copies of a card: each place is taken once).
-function pickAgain(cards) {
-  const hand = shownHand(), taken = new Set(), out = [];
+// picked; a card no longer held is left out (two copies of a card: each place is taken once). `lost`:
+// how many copies of each card left the hand meantime, taken from the cards picked first. A picked card
+// laid off (a click on a meld, its digit) leaves the selection though its twin of the other pack is
+// still held: the twin was picked in its place, and the next card picked made two (a discard refused).
+function pickAgain(cards, lost = {}) {
+  const hand = shownHand(), taken = new Set(), out = [], gone = { ...lost };
   for (const c of cards) {
+    if (gone[c] > 0) { gone[c] -= 1; continue; }
     const i = hand.findIndex((h, k) => h === c && !taken.has(k));
     if (i >= 0) { taken.add(i); out.push(i); }
   }
   return out;
+}
+
+// How many copies of each card the hand of view `before` held that the hand of view `after` does not.
+function handLost(before, after) {
+  const lost = countCards((before && before.hand) || []);
+  for (const c of (after && after.hand) || []) if (lost[c]) lost[c] -= 1;
+  return lost;
 }
 
 function groupSelection() {
