@@ -380,3 +380,28 @@ def test_a_picked_card_laid_off_does_not_leave_its_twin_picked(pages: Pages) -> 
         }"""
     )
     assert kept == ["JK", "5H"]
+
+
+def test_a_picked_card_dragged_to_the_pile_is_discarded_after_the_tray_s_melds(pages: Pages) -> None:
+    """Melds in the tray are laid before a discard, with the cards picked as a meld in the making. A card
+    dragged to the pile from among three picked was judged with them: the three, no meld, stopped the
+    discard ("not every group is a meld"); a card that made a meld with them was laid with it and never
+    discarded. The dragged card leaves the cards picked: the tray's melds go down, then the card."""
+    page = pages.open(locale="de-DE")
+    seeded_table(page, pages.base, "german", seed=2, seats=3)
+    draw(page)
+    for meld in (["AC", "AD", "AS"], ["3C", "4C", "JK"]):
+        pick(page, meld)
+        page.click("#btn-group")
+    page.wait_for_function("document.querySelectorAll('#groups .group.ok').length === 2")
+    pick(page, ["5H", "JH", "QD"])
+    page.wait_for_function("document.querySelector('#groups .group.pending.bad')")
+    drag(page, "#hand .card[data-card='QD']", "#discard")
+    page.wait_for_function("document.body.dataset.myTurn === '0'")
+    shown = page.evaluate(
+        "({ melds: S.state.view.melds.map((m) => m.text),"
+        "   error: document.querySelector('#game-error').innerText })"
+    )
+    assert shown["melds"] == ["AC AD AS", "3C 4C JK(=5C)"]
+    assert "Gruppe" not in shown["error"]
+    assert any(e.get("action") == "discard QD" for e in page.evaluate("S.state.log"))

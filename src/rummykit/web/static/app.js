@@ -3415,7 +3415,10 @@ function dropOn(target, index, under = null) {
   const hand = shownHand();
   const card = hand[index];
   if (card === undefined) return;
-  if (target.dataset.drop === "discard") { discardCard(card); return; }
+  // A card dragged to the pile leaves the cards picked: they are laid with the tray's melds before the
+  // discard (a meld in the making, pendingGroup), and that card would go into the meld it was thrown
+  // from, or stop the discard as a group that is no meld.
+  if (target.dataset.drop === "discard") { S.selected = S.selected.filter((i) => i !== index); discardCard(card); return; }
   if (target.dataset.drop === "meld") { S.selected = [index]; layOffOn(Number(target.dataset.meld), onJokerCard(under)); return; }
   // Onto a group of the tray: into that group. Onto the tray beside the groups: into the last group while
   // it is still short of a meld (fewer than three cards), else a new group begins (as a card put down
