@@ -405,3 +405,35 @@ def test_a_picked_card_dragged_to_the_pile_is_discarded_after_the_tray_s_melds(p
     assert shown["melds"] == ["AC AD AS", "3C 4C JK(=5C)"]
     assert "Gruppe" not in shown["error"]
     assert any(e.get("action") == "discard QD" for e in page.evaluate("S.state.log"))
+
+
+def test_no_hand_romme_is_named_below_the_minimum_or_before_the_draw(pages: Pages) -> None:
+    """A Hand-Rommé must reach the opening minimum too (as German plays it), and the card still to be
+    drawn stays in the hand: the tray named a Hand-Rommé for four runs worth 33 of the 40, and before the
+    draw for melds that would leave the drawn card and one more. (The hand is set in the page.)"""
+    page = pages.open(locale="de-DE")
+    seeded_table(page, pages.base, "german", seed=2, seats=3)
+    draw(page)
+    low = ["AC", "2C", "3C", "2D", "3D", "4D", "2H", "3H", "4H", "2S", "3S", "4S", "KD"]
+    melds = [low[0:3], low[3:6], low[6:9], low[9:12]]
+
+    def compose(hand: list[str], state: str = "S.state") -> dict[str, Any]:
+        page.evaluate(
+            f"(hand) => {{ S.state = {state}; S.state.view.hand = hand; S.groups = []; S.selected = [];"
+            " render(); }",
+            hand,
+        )
+        for meld in melds:
+            pick(page, meld)
+            page.click("#btn-group")
+        page.wait_for_function("document.querySelectorAll('#groups .group.ok').length === 4")
+        named = page.locator("#hand-out").count()
+        return {"total": page.inner_text("#opening-total").split(" · ")[0], "named": named}
+
+    assert compose(low) == {"total": "Erstmeldung: 33 / 40", "named": 0}
+    # Kings for the twos of spades, and a card in hand besides: named after the draw only.
+    melds[3] = ["KC", "KH", "KS"]
+    high = [*low[:9], "KC", "KH", "KS", "5D"]
+    assert compose(high) == {"total": "Erstmeldung: 54 / 40", "named": 1}
+    before = "{ ...S.state, legal: ['draw', 'take'], compose: [], view: { ...S.state.view, phase: 'draw' } }"
+    assert compose(high, before) == {"total": "Erstmeldung: 54 / 40", "named": 0}

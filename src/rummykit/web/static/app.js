@@ -2149,10 +2149,15 @@ function renderTray() {
     total.classList.remove("enough");
   }
   // Before opening, melds that leave at most one card in the hand go out in this turn: a Hand-Rommé,
-  // which counts the others' points double (the factor named as the table plays it).
-  const factor = Number(tableRules(S.state).hand_romme_multiplier);
-  const handOut = !opened && factor > 1 && !!ev && ev.melds.every((m) => m.legal)
-    && shownHand().length - (pending ? pending.length : 0) <= 1;
+  // which counts the others' points double (the factor named as the table plays it). Not said where the
+  // melds fall short of the opening minimum that a Hand-Rommé must reach too (as the presets play it:
+  // hand_romme_requires_opening_min), nor before the draw, whose card is still to be laid or discarded.
+  const rules = tableRules(S.state);
+  const factor = Number(rules.hand_romme_multiplier);
+  const reaches = !min || sum >= min || String(rules.hand_romme_requires_opening_min).toLowerCase() === "false";
+  const drawn = myTurn() && ["play", "discard"].includes(v.phase) ? 0 : 1;
+  const handOut = !opened && factor > 1 && !!ev && ev.melds.every((m) => m.legal) && reaches
+    && shownHand().length - (pending ? pending.length : 0) + drawn <= 1;
   if (handOut) total.insertAdjacentHTML("beforeend", ` <span id="hand-out" class="hand-out">· ${escapeHtml(t("hand_out_now", { n: factor }))}</span>`);
   // The total is said when the server's evaluation changes it ("Erstmeldung: 33 / 40"), not at every render,
   // with whether it is enough to open and why a group is no meld.
