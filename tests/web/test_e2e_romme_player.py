@@ -437,3 +437,28 @@ def test_no_hand_romme_is_named_below_the_minimum_or_before_the_draw(pages: Page
     assert compose(high) == {"total": "Erstmeldung: 54 / 40", "named": 1}
     before = "{ ...S.state, legal: ['draw', 'take'], compose: [], view: { ...S.state.view, phase: 'draw' } }"
     assert compose(high, before) == {"total": "Erstmeldung: 54 / 40", "named": 0}
+
+
+def test_one_copy_of_a_taken_card_to_lay_is_marked(pages: Pages) -> None:
+    """Under the rule that a taken discard is laid in the same turn, one card is to be laid: where its twin
+    of the other pack is held too, both were marked as cards to lay (and a copy composed in the tray, which
+    the lay-down takes, left the one in the hand marked). One copy is marked, none while one is composed."""
+    page = pages.open(locale="de-DE")
+    seeded_table(page, pages.base, "german", seed=2, seats=3)
+    page.wait_for_function("S.state.legal.includes('draw')")
+    page.evaluate("S.ws.send = () => {}")
+    marked = page.evaluate(
+        """() => {
+            const hand = S.state.view.hand.concat(['JK']);  // four jokers: the taken one and three more
+            onState({ ...S.state, version: S.state.version + 1, legal: ['discard AC'], compose: [],
+                      view: { ...S.state.view, hand, phase: 'play', taken_discard: 'JK', must_lay: 'JK' } });
+            const taken = () => [...document.querySelectorAll('#hand .card.taken')]
+                .map((c) => c.dataset.card);
+            const one = taken();
+            S.groups = [['JK', '3C', '4C']];
+            render();
+            return { one, composed: taken(), line: document.querySelector('#status').innerText };
+        }"""
+    )
+    assert marked["one"] == ["JK"] and marked["composed"] == []
+    assert "Joker von der Ablage: muss in diesem Zug ausgelegt werden" in marked["line"]

@@ -2244,7 +2244,7 @@ function markCard(el, c, i, playable, fresh) {
   // The card taken from the discard pile, while the rules hold it in the hand (keptCard): marked, and
   // said why.
   const kept = keptCard();
-  const taken = !!kept && kept.card === c;
+  const taken = !!kept && kept.card === c && (kept.at === undefined || kept.at === i);
   el.classList.toggle("taken", taken);
   const why = taken ? `, ${t(kept.lay ? "taken_lay" : "taken_keep")}` : "";
   el.title = taken ? `${Cards.label(c)} ${t(kept.lay ? "taken_lay" : "taken_keep")}` : Cards.label(c);
@@ -2260,12 +2260,18 @@ function markCard(el, c, i, playable, fresh) {
 }
 
 // The card just taken from the discard pile that the rules hold in your hand this turn, or null: one
-// that must go on the table before the turn ends (lay: discard_pickup_requires_meld), or one that may
-// not be discarded, which the discards offered leave out (nor its twin of the other pack).
+// that must go on the table before the turn ends (lay: discard_pickup_requires_meld; `at`: the place in
+// the hand shown of the copy marked), or one that may not be discarded, which the discards offered
+// leave out (nor its twin of the other pack).
 function keptCard() {
   const st = S.state, v = st && st.view;
   if (!v || !v.hand || S.seat === null || !myTurn() || !["play", "discard"].includes(v.phase)) return null;
-  if (v.must_lay) return { card: v.must_lay, lay: true };
+  // One card is to be laid: a twin of the other pack held besides is the player's own once one is down,
+  // so one copy is marked (none while a copy lies composed in the tray, which the lay-down takes).
+  if (v.must_lay) {
+    const composed = S.groups.some((g) => g.includes(v.must_lay));
+    return { card: v.must_lay, lay: true, at: composed ? -1 : shownHand().indexOf(v.must_lay) };
+  }
   const card = v.taken_discard, L = legal();
   if (!card || !v.hand.includes(card) || L.includes(`discard ${card}`)) return null;
   return L.some((a) => a.startsWith("discard ")) ? { card, lay: false } : null;
