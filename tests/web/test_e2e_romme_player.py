@@ -339,3 +339,126 @@ def test_a_card_that_fits_a_set_with_a_joker_offers_the_exchange_too(pages: Page
         "said": "5♥ kann den Joker von Figur 1 ersetzen: wähle unter „Mögliche Züge“ einen Tausch.",
     }
     assert shown["plain"] == ["layoff 9C on 2"]
+
+
+def test_a_picked_card_laid_off_does_not_leave_its_twin_picked(pages: Pages) -> None:
+    """Two packs hold two copies of a face (here three jokers). A picked joker laid off on a meld left the
+    hand, and the cards picked were picked again by face: the other joker came up picked in its place,
+    and the next card picked made two (the discard that followed was refused with "select one card")."""
+    page = pages.open(locale="de-DE")
+    seeded_table(page, pages.base, "german", seed=2, seats=3)
+    draw(page)
+    pick(page, ["AC", "AD", "AS"])
+    page.click("#btn-group")
+    pick(page, ["3C", "4C", "JK"])
+    page.wait_for_function("document.querySelectorAll('#groups .group.ok').length === 2")
+    page.click("#btn-play")
+    page.wait_for_function("S.state.view.opened[0] && S.state.view.melds.length === 2")
+    pick(page, ["QD"])
+    page.click("#btn-discard")
+    draw(page)
+    page.wait_for_function(
+        "S.moves && S.moves.version === S.state.version && legal().includes('layoff JK on 1')"
+    )
+    pick(page, ["JK"])
+    version = page.evaluate("S.state.version")
+    page.click("#melds .meld[data-meld='1']")
+    page.wait_for_function("v => S.state.version > v", arg=version)
+    shown = page.evaluate(
+        """() => ({ jokers: S.state.view.hand.filter((c) => c === 'JK').length, picked: selectedCards(),
+                    marked: document.querySelectorAll('#hand .card.selected').length })"""
+    )
+    assert shown == {"jokers": 1, "picked": [], "marked": 0}
+    # Picked again by face where the hand did not lose that face: a twin drawn meanwhile changes nothing.
+    kept = page.evaluate(
+        """() => {
+            S.ws.send = () => {};
+            S.selected = [shownHand().indexOf('JK'), shownHand().indexOf('5H')];
+            const hand = S.state.view.hand.concat(['5H']);
+            onState({ ...S.state, version: S.state.version + 1, view: { ...S.state.view, hand } });
+            return selectedCards();
+        }"""
+    )
+    assert kept == ["JK", "5H"]
+
+
+def test_a_picked_card_dragged_to_the_pile_is_discarded_after_the_tray_s_melds(pages: Pages) -> None:
+    """Melds in the tray are laid before a discard, with the cards picked as a meld in the making. A card
+    dragged to the pile from among three picked was judged with them: the three, no meld, stopped the
+    discard ("not every group is a meld"); a card that made a meld with them was laid with it and never
+    discarded. The dragged card leaves the cards picked: the tray's melds go down, then the card."""
+    page = pages.open(locale="de-DE")
+    seeded_table(page, pages.base, "german", seed=2, seats=3)
+    draw(page)
+    for meld in (["AC", "AD", "AS"], ["3C", "4C", "JK"]):
+        pick(page, meld)
+        page.click("#btn-group")
+    page.wait_for_function("document.querySelectorAll('#groups .group.ok').length === 2")
+    pick(page, ["5H", "JH", "QD"])
+    page.wait_for_function("document.querySelector('#groups .group.pending.bad')")
+    drag(page, "#hand .card[data-card='QD']", "#discard")
+    page.wait_for_function("document.body.dataset.myTurn === '0'")
+    shown = page.evaluate(
+        "({ melds: S.state.view.melds.map((m) => m.text),"
+        "   error: document.querySelector('#game-error').innerText })"
+    )
+    assert shown["melds"] == ["AC AD AS", "3C 4C JK(=5C)"]
+    assert "Gruppe" not in shown["error"]
+    assert any(e.get("action") == "discard QD" for e in page.evaluate("S.state.log"))
+
+
+def test_no_hand_romme_is_named_below_the_minimum_or_before_the_draw(pages: Pages) -> None:
+    """A Hand-Rommé must reach the opening minimum too (as German plays it), and the card still to be
+    drawn stays in the hand: the tray named a Hand-Rommé for four runs worth 33 of the 40, and before the
+    draw for melds that would leave the drawn card and one more. (The hand is set in the page.)"""
+    page = pages.open(locale="de-DE")
+    seeded_table(page, pages.base, "german", seed=2, seats=3)
+    draw(page)
+    low = ["AC", "2C", "3C", "2D", "3D", "4D", "2H", "3H", "4H", "2S", "3S", "4S", "KD"]
+    melds = [low[0:3], low[3:6], low[6:9], low[9:12]]
+
+    def compose(hand: list[str], state: str = "S.state") -> dict[str, Any]:
+        page.evaluate(
+            f"(hand) => {{ S.state = {state}; S.state.view.hand = hand; S.groups = []; S.selected = [];"
+            " render(); }",
+            hand,
+        )
+        for meld in melds:
+            pick(page, meld)
+            page.click("#btn-group")
+        page.wait_for_function("document.querySelectorAll('#groups .group.ok').length === 4")
+        named = page.locator("#hand-out").count()
+        return {"total": page.inner_text("#opening-total").split(" · ")[0], "named": named}
+
+    assert compose(low) == {"total": "Erstmeldung: 33 / 40", "named": 0}
+    # Kings for the twos of spades, and a card in hand besides: named after the draw only.
+    melds[3] = ["KC", "KH", "KS"]
+    high = [*low[:9], "KC", "KH", "KS", "5D"]
+    assert compose(high) == {"total": "Erstmeldung: 54 / 40", "named": 1}
+    before = "{ ...S.state, legal: ['draw', 'take'], compose: [], view: { ...S.state.view, phase: 'draw' } }"
+    assert compose(high, before) == {"total": "Erstmeldung: 54 / 40", "named": 0}
+
+
+def test_one_copy_of_a_taken_card_to_lay_is_marked(pages: Pages) -> None:
+    """Under the rule that a taken discard is laid in the same turn, one card is to be laid: where its twin
+    of the other pack is held too, both were marked as cards to lay (and a copy composed in the tray, which
+    the lay-down takes, left the one in the hand marked). One copy is marked, none while one is composed."""
+    page = pages.open(locale="de-DE")
+    seeded_table(page, pages.base, "german", seed=2, seats=3)
+    page.wait_for_function("S.state.legal.includes('draw')")
+    page.evaluate("S.ws.send = () => {}")
+    marked = page.evaluate(
+        """() => {
+            const hand = S.state.view.hand.concat(['JK']);  // four jokers: the taken one and three more
+            onState({ ...S.state, version: S.state.version + 1, legal: ['discard AC'], compose: [],
+                      view: { ...S.state.view, hand, phase: 'play', taken_discard: 'JK', must_lay: 'JK' } });
+            const taken = () => [...document.querySelectorAll('#hand .card.taken')]
+                .map((c) => c.dataset.card);
+            const one = taken();
+            S.groups = [['JK', '3C', '4C']];
+            render();
+            return { one, composed: taken(), line: document.querySelector('#status').innerText };
+        }"""
+    )
+    assert marked["one"] == ["JK"] and marked["composed"] == []
+    assert "Joker von der Ablage: muss in diesem Zug ausgelegt werden" in marked["line"]

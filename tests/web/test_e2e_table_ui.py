@@ -326,6 +326,11 @@ def test_keyboard_only_german_hand_and_accessibility(pages: Pages, shots: Path) 
             walk_to(page, page.evaluate("f => shownHand().indexOf(f)", card))
             page.keyboard.press("Space")
             page.keyboard.press(meld)
+            # A card that can also take the place of that meld's joker (a set's) is not laid off unasked:
+            # the lay-off and the exchanges are offered among the possible moves, the lay-off first.
+            if page.evaluate("!!S.suggested && S.suggested.version === S.state.version"):
+                page.locator("#moves .move-chip.suggested[data-action^='layoff ']").first.focus()
+                page.keyboard.press("Enter")
         else:
             faces = [a.split()[1] for a in legal if a.startswith("discard ")]
             walk_to(page, page.evaluate("f => shownHand().indexOf(f)", max(faces, key=card_points)))

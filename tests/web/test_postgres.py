@@ -117,7 +117,8 @@ def test_a_seat_taken_through_another_process_is_known_before_its_notice_comes(
     """A person joins through one process and their page connects to the one that plays the table at
     once: the lobby notice of the join may not have come yet (it did not under load, and the seat's
     own token was refused with 4403 "unknown seat token"). The owner reads the lobby row again before
-    it refuses a token; a made-up token is still refused."""
+    it refuses a token; a made-up token is still refused, and so is the token of a seat taken and left
+    through the other process, neither notice come (the row is read again under the table's lock)."""
     settings = web.settings(bot_delay=0, takeover_seconds=60)
     owner_app, other_app = (create_app(fresh_database, settings=settings) for _ in range(2))
     with TestClient(owner_app) as owner, TestClient(other_app) as other:
@@ -127,7 +128,7 @@ def test_a_seat_taken_through_another_process_is_known_before_its_notice_comes(
             web.receive_state(anna)
             table = owner.app.state.manager.tables[code]  # type: ignore[attr-defined]
 
-            async def late() -> None:  # the notice of the join is on its way
+            async def late() -> None:  # the notices of the joins and the leave are on their way
                 return None
 
             table.refresh = late
@@ -138,6 +139,12 @@ def test_a_seat_taken_through_another_process_is_known_before_its_notice_comes(
             with web.connect(owner, code, "made-up") as stranger, pytest.raises(WebSocketDisconnect) as no:
                 stranger.receive_json()
             assert no.value.code == 4403
+            cleo = other.post(f"/api/tables/{code}/join", json={"name": "Cleo"}).json()
+            assert other.post(f"/api/tables/{code}/leave", json={"token": cleo["token"]}).status_code == 200
+            with web.connect(owner, code, cleo["token"]) as gone, pytest.raises(WebSocketDisconnect) as left:
+                gone.receive_json()
+            assert left.value.code == 4403
+            assert [s.kind for s in table.seats] == ["human", "human", "open"]
 
 
 def test_a_person_who_joins_through_another_process_reads_only_the_chat_since(

@@ -746,7 +746,7 @@ function onState(state) {
     // the others' turns were let go at each of their moves. A turn of yours that ended, or a new hand,
     // lets them go.
     const sameHand = previous && previous.match.hands_dealt === state.match.hands_dealt && previous.you === state.you;
-    if (sameHand && !turnEnded) S.selected = pickAgain(picked);
+    if (sameHand && !turnEnded) S.selected = pickAgain(picked, handLost(previous.view, state.view));
     S.hint = null;
     evaluate();
   }
@@ -2149,10 +2149,15 @@ function renderTray() {
     total.classList.remove("enough");
   }
   // Before opening, melds that leave at most one card in the hand go out in this turn: a Hand-Rommé,
-  // which counts the others' points double (the factor named as the table plays it).
-  const factor = Number(tableRules(S.state).hand_romme_multiplier);
-  const handOut = !opened && factor > 1 && !!ev && ev.melds.every((m) => m.legal)
-    && shownHand().length - (pending ? pending.length : 0) <= 1;
+  // which counts the others' points double (the factor named as the table plays it). Not said where the
+  // melds fall short of the opening minimum that a Hand-Rommé must reach too (as the presets play it:
+  // hand_romme_requires_opening_min), nor before the draw, whose card is still to be laid or discarded.
+  const rules = tableRules(S.state);
+  const factor = Number(rules.hand_romme_multiplier);
+  const reaches = !min || sum >= min || String(rules.hand_romme_requires_opening_min).toLowerCase() === "false";
+  const drawn = myTurn() && ["play", "discard"].includes(v.phase) ? 0 : 1;
+  const handOut = !opened && factor > 1 && !!ev && ev.melds.every((m) => m.legal) && reaches
+    && shownHand().length - (pending ? pending.length : 0) + drawn <= 1;
   if (handOut) total.insertAdjacentHTML("beforeend", ` <span id="hand-out" class="hand-out">· ${escapeHtml(t("hand_out_now", { n: factor }))}</span>`);
   // The total is said when the server's evaluation changes it ("Erstmeldung: 33 / 40"), not at every render,
   // with whether it is enough to open and why a group is no meld.
@@ -2239,7 +2244,7 @@ function markCard(el, c, i, playable, fresh) {
   // The card taken from the discard pile, while the rules hold it in the hand (keptCard): marked, and
   // said why.
   const kept = keptCard();
-  const taken = !!kept && kept.card === c;
+  const taken = !!kept && kept.card === c && (kept.at === undefined || kept.at === i);
   el.classList.toggle("taken", taken);
   const why = taken ? `, ${t(kept.lay ? "taken_lay" : "taken_keep")}` : "";
   el.title = taken ? `${Cards.label(c)} ${t(kept.lay ? "taken_lay" : "taken_keep")}` : Cards.label(c);
@@ -2255,12 +2260,18 @@ function markCard(el, c, i, playable, fresh) {
 }
 
 // The card just taken from the discard pile that the rules hold in your hand this turn, or null: one
-// that must go on the table before the turn ends (lay: discard_pickup_requires_meld), or one that may
-// not be discarded, which the discards offered leave out (nor its twin of the other pack).
+// that must go on the table before the turn ends (lay: discard_pickup_requires_meld; `at`: the place in
+// the hand shown of the copy marked), or one that may not be discarded, which the discards offered
+// leave out (nor its twin of the other pack).
 function keptCard() {
   const st = S.state, v = st && st.view;
   if (!v || !v.hand || S.seat === null || !myTurn() || !["play", "discard"].includes(v.phase)) return null;
-  if (v.must_lay) return { card: v.must_lay, lay: true };
+  // One card is to be laid: a twin of the other pack held besides is the player's own once one is down,
+  // so one copy is marked (none while a copy lies composed in the tray, which the lay-down takes).
+  if (v.must_lay) {
+    const composed = S.groups.some((g) => g.includes(v.must_lay));
+    return { card: v.must_lay, lay: true, at: composed ? -1 : shownHand().indexOf(v.must_lay) };
+  }
   const card = v.taken_discard, L = legal();
   if (!card || !v.hand.includes(card) || L.includes(`discard ${card}`)) return null;
   return L.some((a) => a.startsWith("discard ")) ? { card, lay: false } : null;
@@ -3265,14 +3276,25 @@ function selectedCards() {
 }
 
 // The places in the hand shown now of `cards` (picked before the hand changed), in the order they were
-// picked; a card no longer held is left out (two copies of a card: each place is taken once).
-function pickAgain(cards) {
-  const hand = shownHand(), taken = new Set(), out = [];
+// picked; a card no longer held is left out (two copies of a card: each place is taken once). `lost`:
+// how many copies of each card left the hand meantime, taken from the cards picked first. A picked card
+// laid off (a click on a meld, its digit) leaves the selection though its twin of the other pack is
+// still held: the twin was picked in its place, and the next card picked made two (a discard refused).
+function pickAgain(cards, lost = {}) {
+  const hand = shownHand(), taken = new Set(), out = [], gone = { ...lost };
   for (const c of cards) {
+    if (gone[c] > 0) { gone[c] -= 1; continue; }
     const i = hand.findIndex((h, k) => h === c && !taken.has(k));
     if (i >= 0) { taken.add(i); out.push(i); }
   }
   return out;
+}
+
+// How many copies of each card the hand of view `before` held that the hand of view `after` does not.
+function handLost(before, after) {
+  const lost = countCards((before && before.hand) || []);
+  for (const c of (after && after.hand) || []) if (lost[c]) lost[c] -= 1;
+  return lost;
 }
 
 function groupSelection() {
@@ -3404,7 +3426,10 @@ function dropOn(target, index, under = null) {
   const hand = shownHand();
   const card = hand[index];
   if (card === undefined) return;
-  if (target.dataset.drop === "discard") { discardCard(card); return; }
+  // A card dragged to the pile leaves the cards picked: they are laid with the tray's melds before the
+  // discard (a meld in the making, pendingGroup), and that card would go into the meld it was thrown
+  // from, or stop the discard as a group that is no meld.
+  if (target.dataset.drop === "discard") { S.selected = S.selected.filter((i) => i !== index); discardCard(card); return; }
   if (target.dataset.drop === "meld") { S.selected = [index]; layOffOn(Number(target.dataset.meld), onJokerCard(under)); return; }
   // Onto a group of the tray: into that group. Onto the tray beside the groups: into the last group while
   // it is still short of a meld (fewer than three cards), else a new group begins (as a card put down
