@@ -1,6 +1,6 @@
 """``/api/health`` with a shared database: each of the process's database threads is checked (the
 moves', the lookups', the lease's), so that a load balancer takes out a process whose lookups or
-lease are stuck, with the same terse answer as for a database that does not answer."""
+lease are stuck (not merely busy), with the same terse answer as for a database that does not answer."""
 
 from __future__ import annotations
 
@@ -80,3 +80,32 @@ def test_a_lookups_thread_that_is_gone_makes_the_process_unhealthy_on_postgres(s
     shared.app.state.manager._side.shutdown(wait=False)  # type: ignore[attr-defined]
     answer = shared.get("/api/health")
     assert answer.status_code == 503 and answer.json() == NOT_ANSWERING
+
+
+@pytest.mark.parametrize("thread", ["_side", "_db"])
+def test_a_busy_database_thread_keeps_the_process_healthy_on_postgres(
+    shared: TestClient, thread: str
+) -> None:
+    """A thread whose queue is longer than a check waits, yet moves (strangers flooding lookups, each
+    answered), is busy, not stuck: the load balancer keeps the process, or anybody could have a
+    process taken out by sending requests; once one of its calls is held as long, it is unhealthy."""
+    executor = getattr(shared.app.state.manager, thread)  # type: ignore[attr-defined]
+    assert shared.get("/api/health").status_code == 200
+    for _ in range(60):  # 3 s of work, each call answered within 0.05 s
+        executor.submit(time.sleep, 0.05)
+    time.sleep(0.8)  # the queue is longer than the 0.5 s a check waits
+    started = time.monotonic()
+    answer = shared.get("/api/health")
+    assert time.monotonic() - started >= 0.4  # the round trip waited behind the queue
+    assert answer.status_code == 200 and answer.json() == {"ok": True, "tables": 0}
+    assert shared.head("/api/health").status_code == 200
+    release = held_while(shared, thread, 0.8)  # then one call waits (a lock): nothing moves
+    try:
+        deadline = time.monotonic() + 10
+        while shared.get("/api/health").status_code != 503:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        assert shared.get("/api/health").json() == NOT_ANSWERING
+    finally:
+        release()
+    assert healthy_again(shared)

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import gc
 import json
+import random
 import time
 import types
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
+from rummykit.bots import make_bot
 from rummykit.match import Match
 from rummykit.round import Round
 from rummykit.web import handlog, organiser, protocol
@@ -86,3 +89,54 @@ def test_a_finished_table_keeps_what_it_shows_and_not_its_match(client: TestClie
         assert web.next_of(anna, "rematch")["seat"] == 0
     assert table._match is None and engine_objects(table) == []  # the record and the log replayed it aside
     assert table.match.actions and table.version == len(table.match.actions)  # read anyway: replayed
+
+
+ENDS = [
+    ("german", 3, "over"),
+    ("german_dskv", 4, "over"),
+    ("viennese", 4, "over"),
+    ("romme_ohne_auslegen", 2, "over"),
+    ("scala40", 3, "over"),
+    ("basic", 2, "over"),
+    ("gin", 2, "over"),
+    ("viennese", 3, "closed"),
+    ("gin", 2, "expired"),
+]
+"""Presets, seats and how the table ended (over: the match played out; closed, expired: before)."""
+
+
+@pytest.mark.parametrize(("preset", "seats", "status"), ENDS)
+def test_every_preset_shows_the_same_end_once_settled(
+    client: TestClient, web: Any, preset: str, seats: int, status: str
+) -> None:
+    """Each seat, the spectators, the hand log, the record and the organiser's figures are the same
+    before and after a table is settled, for a seeded match of every preset played out by bots
+    (Viennese rubbers buying back whenever they may), or ended in its second hand."""
+    bots = [{"kind": "random"}] * (seats - 1)
+    table = web.table_of(client, web.create(client, preset=preset, seats=seats, seed=5, bots=bots)["code"])
+    portal = client.portal  # type: ignore[attr-defined]
+
+    async def shown(settle: bool) -> dict[str, Any]:
+        async with table.lock:
+            if not settle:
+                match, bot, rng = table.fresh_match(), make_bot("greedy"), random.Random(5)
+                while not match.is_over and not (status != "over" and match.hands_dealt >= 2):
+                    legal = match.legal_actions()
+                    buys = [a for a in legal if str(a) == "buyback"]
+                    match.apply(buys[0] if buys else bot.choose(match.round.view(match.to_move), legal, rng))
+                table.match, table.records, table.status = match, len(match.actions), status
+                table.end_unsaved = False
+            return {
+                "states": [json.loads(table.state_text(seat)) for seat in (*range(seats), None)],
+                "hand_log": await table._hand_log_text(),
+                "record": table.record(None, table._readable_match()).to_dict(),
+                "figures": organiser.organiser_entry(table)["match"],
+            }
+
+    before = portal.call(shown, False)
+    assert portal.call(table.settle) and table._match is None
+    assert portal.call(shown, True) == before
+    assert table._match is None  # replayed aside, not kept
+    after = [json.loads(table.state_text(seat)) for seat in (*range(seats), None)]
+    assert [state["view"]["seat"] for state in after] == [*range(seats), None]  # each its own hand
+    assert after[-1]["view"]["hand"] is None and after[-1]["view"]["knock_line"] is None  # spectators

@@ -82,3 +82,17 @@ def test_a_handshake_waiting_when_the_server_stops_is_refused_as_a_restart(tmp_p
         logging.getLogger("uvicorn.error").removeHandler(lines)
     assert not running.is_alive()
     assert not [line for line in lines.lines if "Exception" in line or "500" in line], lines.lines
+
+
+def test_a_changed_uvicorn_protocol_falls_back_to_uvicorns_shutdown(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The refusal reads uvicorn's internals: a protocol without them (a later uvicorn) is shut down
+    as uvicorn does, so that the server goes on closing its other connections."""
+    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+    from rummykit.web.stopping import StoppingWebSockets
+
+    shut: list[object] = []
+    monkeypatch.setattr(WebSocketsSansIOProtocol, "shutdown", lambda self: shut.append(self))
+    protocol = object.__new__(StoppingWebSockets)  # none of the attributes the refusal reads
+    protocol.shutdown()
+    assert shut == [protocol] and not protocol.refused

@@ -5,9 +5,12 @@ A process has one database thread with SQLite and three with a shared PostgreSQL
 (:class:`~rummykit.web.manager.TableManager`): the moves' (group commits, lobby writes), the
 lookups' (what strangers' requests and connections cause:
 :meth:`~rummykit.web.manager.TableManager.side_db`) and the lease's. The first two are each asked
-for one round trip to the database, together, and given :data:`ANSWER_SECONDS`: a thread held by a
-statement that waits (a lock, a database that froze), or behind a queue that long, or gone (its
-executor shut down) does not answer in time. The lease's thread is judged by its work, without
+for one round trip to the database, together, and given :data:`ANSWER_SECONDS`. A thread that does
+not answer in time is stuck only if it has not finished any other call in that time either (a
+statement that waits on a lock, a database that froze): one that is merely busy, its queue long but
+moving, is healthy, or anybody sending enough requests to queue lookups for the wait would have the
+load balancer take the process out. A thread that is gone (its executor shut down) or whose database
+answers with an error is unhealthy at once. The lease's thread is judged by its work, without
 adding any: the lease is renewed every :data:`~rummykit.web.owners.RENEW_SECONDS`, and one not
 renewed for :data:`LEASE_LATE_SECONDS` (a renewal that waited as long as the others are given, or
 renewals that fail, or stopped) belongs to a process whose tables the others take soon.
@@ -22,7 +25,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Final
 
 from rummykit.web.manager import TableManager
@@ -72,9 +76,11 @@ class HealthCheck:
 async def problems(manager: TableManager) -> list[str]:
     """What keeps ``manager``'s process from playing its tables, for the log (empty: nothing)."""
     store = manager.store
-    threads = [_answers("the moves' database thread", manager.db(store.ping))]
+    moves = partial(manager.idle_for, False)
+    threads = [_answers("the moves' database thread", manager.db(store.ping), moves)]
     if store.shared:
-        threads.append(_answers("the lookups' database thread", manager.side_db(store.ping)))
+        lookups = partial(manager.idle_for, True)
+        threads.append(_answers("the lookups' database thread", manager.side_db(store.ping), lookups))
     found = [problem for problem in await asyncio.gather(*threads) if problem is not None]
     age = manager.lease_age(asyncio.get_running_loop().time())
     if age is not None and age >= LEASE_LATE_SECONDS:
@@ -83,10 +89,16 @@ async def problems(manager: TableManager) -> list[str]:
     return found
 
 
-async def _answers(thread: str, ping: Awaitable[None]) -> str | None:
-    """``None`` when the round trip ``ping`` through ``thread`` is answered in time, else why not."""
+async def _answers(thread: str, ping: Awaitable[None], idle_for: Callable[[], float]) -> str | None:
+    """``None`` when the round trip ``ping`` through ``thread`` is answered in time, or when the
+    thread, busy, finished other work within that time (``idle_for``: seconds since it last did);
+    else why not."""
     try:
         await asyncio.wait_for(ping, ANSWER_SECONDS)
-    except Exception as exc:  # a timeout, the database's error, an executor shut down: not answering
+    except TimeoutError:
+        if idle_for() < ANSWER_SECONDS:
+            return None  # busy: its queue is longer than the wait, yet it moves
+        return f"{thread} does not answer (stuck for {ANSWER_SECONDS:.0f} s)"
+    except Exception as exc:  # the database's error, an executor shut down: not answering
         return f"{thread} does not answer ({type(exc).__name__})"
     return None

@@ -44,6 +44,7 @@ from rummykit.rules import Rules, option_range
 from rummykit.web import practice
 from rummykit.web.address_key import claim_key
 from rummykit.web.coordination import Listener, Notice
+from rummykit.web.dbthread import DatabaseThread
 from rummykit.web.dealing import new_secret, seal
 from rummykit.web.failures import log_failure
 from rummykit.web.guesses import Lookup
@@ -191,8 +192,8 @@ class TableManager:
         self._misses = RateLimiter(*misses)
         """Lookups of codes that named no table, per wider network of the client
         (:mod:`rummykit.web.guesses`)."""
-        self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-db")
-        self._side = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-db-side")
+        self._db = DatabaseThread("rummykit-db")
+        self._side = DatabaseThread("rummykit-db-side")
         """With a shared database, the thread of what strangers' requests and connections cause
         (lookups, shared rate buckets, connection counts, claims: :meth:`side_db`), so that it does
         not queue before the moves' commits, nor behind them."""
@@ -939,6 +940,11 @@ class TableManager:
                 if table.status in OPEN and table.code not in owned and table.loaded_at < started:
                     log.warning("table %s is played by another process now", table.code)
                     self.unload(table)
+
+    def idle_for(self, lookups: bool) -> float:
+        """Seconds since the moves' database thread (``lookups``: the lookups' thread,
+        :meth:`side_db`) last finished a storage call that returned (``inf`` before any)."""
+        return (self._side if lookups else self._db).idle_for()
 
     def lease_age(self, now: float) -> float | None:
         """Seconds (loop time ``now``) since the last renewal of this process's lease that succeeded

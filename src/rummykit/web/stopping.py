@@ -20,6 +20,7 @@ error. The application's own work for that handshake ends at its next send (the 
 
 from __future__ import annotations
 
+import logging
 from http import HTTPStatus
 from typing import Any, Final
 
@@ -29,6 +30,7 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 REFUSAL: Final = "the server is restarting; connect again\n"
 """The body of the refusal (no page shows it: a browser does not read a refused handshake)."""
 RETRY_AFTER_SECONDS: Final = 1
+log = logging.getLogger("rummykit.web")
 
 
 class StoppingWebSockets(WebSocketsSansIOProtocol):
@@ -39,13 +41,24 @@ class StoppingWebSockets(WebSocketsSansIOProtocol):
     """Whether this connection's handshake was refused as the server stopped."""
 
     def shutdown(self) -> None:
-        if self.handshake_complete or self.initial_response is not None or self.close_sent:
+        """Refuse a handshake not answered yet; anything else as uvicorn does. The refusal reads
+        uvicorn's and websockets' internals: should a later version lack them, the connection is
+        shut down as uvicorn does (a 500) rather than the error stopping the server's shutdown of
+        the connections after it."""
+        try:
+            waiting = not (self.handshake_complete or self.initial_response is not None or self.close_sent)
+            if waiting:
+                response = self.conn.reject(HTTPStatus.SERVICE_UNAVAILABLE, REFUSAL)
+                response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+                self.conn.send_response(response)
+                data = b"".join(self.conn.data_to_send())
+        except (AttributeError, TypeError):
+            log.warning("a websocket handshake is not refused as a restart: uvicorn's protocol changed")
+            waiting = False
+        if not waiting:
             super().shutdown()  # accepted: closed with 1012; or answered already
             return
-        response = self.conn.reject(HTTPStatus.SERVICE_UNAVAILABLE, REFUSAL)
-        response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
-        self.conn.send_response(response)
-        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.transport.write(data)
         self.refused = True
         self.transport.close()
 
