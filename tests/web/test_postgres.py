@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -111,6 +112,22 @@ def test_a_lobby_request_for_another_process_s_table_replays_it_only_when_it_can
         assert replays == [code]
 
 
+@contextlib.contextmanager
+def anna_at_a_table_of_two_processes(
+    fresh_database: str, web: Any
+) -> Iterator[tuple[TestClient, TestClient, str, Any]]:
+    """Two server processes on one database; Anna made a German table of three on the first (its
+    owner) and is connected there: the owner's and the other's clients, the code, Anna's socket."""
+    settings = web.settings(bot_delay=0, takeover_seconds=60)
+    owner_app, other_app = (create_app(fresh_database, settings=settings) for _ in range(2))
+    with TestClient(owner_app) as owner, TestClient(other_app) as other:
+        host = web.create(owner, preset="german", seats=3, name="Anna")
+        code = host["code"]
+        with web.connect(owner, code, host["token"]) as anna:
+            web.receive_state(anna)
+            yield owner, other, code, anna
+
+
 def test_a_seat_taken_through_another_process_is_known_before_its_notice_comes(
     fresh_database: str, web: Any
 ) -> None:
@@ -119,51 +136,39 @@ def test_a_seat_taken_through_another_process_is_known_before_its_notice_comes(
     own token was refused with 4403 "unknown seat token"). The owner reads the lobby row again before
     it refuses a token; a made-up token is still refused, and so is the token of a seat taken and left
     through the other process, neither notice come (the row is read again under the table's lock)."""
-    settings = web.settings(bot_delay=0, takeover_seconds=60)
-    owner_app, other_app = (create_app(fresh_database, settings=settings) for _ in range(2))
-    with TestClient(owner_app) as owner, TestClient(other_app) as other:
-        host = web.create(owner, preset="german", seats=3, name="Anna")
-        code = host["code"]
-        with web.connect(owner, code, host["token"]) as anna:
-            web.receive_state(anna)
-            table = owner.app.state.manager.tables[code]  # type: ignore[attr-defined]
+    with anna_at_a_table_of_two_processes(fresh_database, web) as (owner, other, code, _anna):
+        table = owner.app.state.manager.tables[code]  # type: ignore[attr-defined]
 
-            async def late() -> None:  # the notices of the joins and the leave are on their way
-                return None
+        async def late() -> None:  # the notices of the joins and the leave are on their way
+            return None
 
-            table.refresh = late
-            ben = other.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
-            assert table.seat_for_digest(hash_token(ben["token"])) is None
-            with web.connect(owner, code, ben["token"]) as ben_ws:
-                assert web.next_of(ben_ws, "welcome")["seat"] == 1
-            with web.connect(owner, code, "made-up") as stranger, pytest.raises(WebSocketDisconnect) as no:
-                stranger.receive_json()
-            assert no.value.code == 4403
-            cleo = other.post(f"/api/tables/{code}/join", json={"name": "Cleo"}).json()
-            assert other.post(f"/api/tables/{code}/leave", json={"token": cleo["token"]}).status_code == 200
-            with web.connect(owner, code, cleo["token"]) as gone, pytest.raises(WebSocketDisconnect) as left:
-                gone.receive_json()
-            assert left.value.code == 4403
-            assert [s.kind for s in table.seats] == ["human", "human", "open"]
+        table.refresh = late
+        ben = other.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
+        assert table.seat_for_digest(hash_token(ben["token"])) is None
+        with web.connect(owner, code, ben["token"]) as ben_ws:
+            assert web.next_of(ben_ws, "welcome")["seat"] == 1
+        with web.connect(owner, code, "made-up") as stranger, pytest.raises(WebSocketDisconnect) as no:
+            stranger.receive_json()
+        assert no.value.code == 4403
+        cleo = other.post(f"/api/tables/{code}/join", json={"name": "Cleo"}).json()
+        assert other.post(f"/api/tables/{code}/leave", json={"token": cleo["token"]}).status_code == 200
+        with web.connect(owner, code, cleo["token"]) as gone, pytest.raises(WebSocketDisconnect) as left:
+            gone.receive_json()
+        assert left.value.code == 4403
+        assert [s.kind for s in table.seats] == ["human", "human", "open"]
 
 
 def test_a_person_who_joins_through_another_process_reads_only_the_chat_since(
     fresh_database: str, web: Any
 ) -> None:
-    settings = web.settings(bot_delay=0, takeover_seconds=60)
-    owner_app, other_app = (create_app(fresh_database, settings=settings) for _ in range(2))
-    with TestClient(owner_app) as owner, TestClient(other_app) as other:
-        host = web.create(owner, preset="german", seats=3, name="Anna")
-        code = host["code"]
-        with web.connect(owner, code, host["token"]) as anna:
-            web.receive_state(anna)
-            anna.send_json({"type": "chat", "text": "before Ben came"})
-            web.next_of(anna, "chat")
-            ben = other.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
-            with web.connect(owner, code, ben["token"]) as ben_ws:
-                ben_ws.send_json({"type": "ping"})
-                seen = []
-                while (msg := ben_ws.receive_json())["type"] != "pong":
-                    seen.append(msg)
-                assert any(m["type"] == "welcome" and m["seat"] == 1 for m in seen)
-                assert [m for m in seen if m["type"] == "chat"] == []
+    with anna_at_a_table_of_two_processes(fresh_database, web) as (owner, other, code, anna):
+        anna.send_json({"type": "chat", "text": "before Ben came"})
+        web.next_of(anna, "chat")
+        ben = other.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
+        with web.connect(owner, code, ben["token"]) as ben_ws:
+            ben_ws.send_json({"type": "ping"})
+            seen = []
+            while (msg := ben_ws.receive_json())["type"] != "pong":
+                seen.append(msg)
+            assert any(m["type"] == "welcome" and m["seat"] == 1 for m in seen)
+            assert [m for m in seen if m["type"] == "chat"] == []
