@@ -14,8 +14,11 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 import rummykit as rk
+from rummykit.cards import Card
+from rummykit.rules import Rules
 from rummykit.seating import card_text
 from rummykit.web import protocol
+from rummykit.web.answers import _judged, opening_total
 from rummykit.web.app import create_app
 from rummykit.web.tables import Table
 
@@ -158,6 +161,28 @@ def test_hint_and_evaluate(client: TestClient, bot_table: dict[str, Any], web: A
         assert second["legal"] and second["value"] == 30
         assert not third["legal"] and third["error"]
         assert ev["total"] == 48
+
+
+def test_the_composed_total_counts_as_an_opening_counts_under_the_table_s_rules(
+    client: TestClient, web: Any
+) -> None:
+    """The total said for the composed groups is what the opening counts: under ``opening_scope =
+    single_meld`` the best meld's value (the page said a sum of 48 was enough where one meld of 40
+    is needed), and under ``opening_counts_taken_discard = false`` without the discard taken."""
+    host = web.create(
+        client, preset="german", seats=2, bots=[{"kind": "random"}], seed=11,
+        overrides={"opening_scope": "single_meld"},
+    )  # fmt: skip
+    with web.connect(client, host["code"], host["token"]) as ws:
+        web.receive_state(ws, until=my_turn)
+        ws.send_json({"type": "evaluate", "melds": [["6H", "JK", "5H"], ["QS", "QD", "QC"], ["2C", "9D"]]})
+        assert ws.receive_json()["total"] == 30
+    rules = Rules.preset("german").replace(opening_counts_taken_discard=False)
+    groups = [("QS", "QD", "QC"), ("5H", "6H", "7H")]
+    entries = [_judged(g, rules) for g in groups]
+    assert opening_total(groups, entries, rules, None) == 48
+    assert opening_total(groups, entries, rules, Card.parse("QD")) == 38
+    assert opening_total(groups, entries, Rules.preset("german"), Card.parse("QD")) == 48
 
 
 def test_message_limits_and_bad_messages(client: TestClient, bot_table: dict[str, Any], web: Any) -> None:

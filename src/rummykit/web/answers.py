@@ -7,13 +7,15 @@ repeat.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from typing import Any, Final
 
 from pydantic import ValidationError
 
 from rummykit.actions import Action
-from rummykit.cards import not_a_card
+from rummykit.cards import Card, not_a_card
 from rummykit.errors import IllegalMeldError, NotationError
+from rummykit.melding_conditions import opening_value
 from rummykit.melds import arrange_meld
 from rummykit.rules import Rules
 from rummykit.web.limits import MESSAGE_CHARACTERS, shown
@@ -52,6 +54,21 @@ def simple_texts(action: Action) -> dict[str, str]:
             _SIMPLE_TEXTS.clear()
         found = _SIMPLE_TEXTS[key] = action_texts(action)
     return found
+
+
+def opening_total(
+    groups: Sequence[tuple[str, ...]], entries: Sequence[dict[str, Any]], rules: Rules, taken: Card | None
+) -> int:
+    """What the composed ``groups`` (judged as ``entries``) count toward ``opening_min_points`` as the
+    engine counts an opening (:func:`~rummykit.melding_conditions.opening_value`): the melds'
+    values summed, or under ``opening_scope = single_meld`` the best one's, and under
+    ``opening_counts_taken_discard = false`` without the value of ``taken``, the discard taken this
+    turn. A group that is no meld counts nothing."""
+    values = [entry["value"] for entry in entries if entry["legal"]]
+    if rules.opening_scope != "single_meld" and (taken is None or rules.opening_counts_taken_discard):
+        return sum(values)
+    melds = [arrange_meld(g, rules) for g, entry in zip(groups, entries, strict=True) if entry["legal"]]
+    return opening_value(melds, rules, taken)
 
 
 @functools.lru_cache(maxsize=1024)

@@ -80,7 +80,7 @@ from rummykit.revisions import RULES_REVISION
 from rummykit.rules import Rules
 from rummykit.views import Phase
 from rummykit.web import handlog, practice, protocol
-from rummykit.web.answers import SIMPLE_TEXTS_KEPT, _judged, bad_message_text, simple_texts
+from rummykit.web.answers import SIMPLE_TEXTS_KEPT, _judged, bad_message_text, opening_total, simple_texts
 from rummykit.web.chat import ChatMessage, ChatRoom
 from rummykit.web.clients import CLIENT_QUEUE, Client, _dumps
 from rummykit.web.dealing import SecretRandom, derive_key, seeded_key
@@ -1509,11 +1509,15 @@ class Table:
         if wait > 0:
             error = error_json("rate_limited", "too many messages; slow down", self.version)
             return {**error, "retry_after": round(wait, 3)}
-        melds = [_judged(tuple(group), self.rules) for group in message.melds]
+        groups = [tuple(group) for group in message.melds]
+        melds = [_judged(group, self.rules) for group in groups]
+        taken = None
+        if self._settled is None and self.match.round.to_move == seat:
+            taken = self.match.round.taken_discard  # taken this turn: may not count toward the opening
         return {
             "type": "evaluation",
             "melds": melds,
-            "total": sum(entry["value"] for entry in melds),
+            "total": opening_total(groups, melds, self.rules, taken),
             "opening_min": self.rules.opening_min_points,
         }
 
