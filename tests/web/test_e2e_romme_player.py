@@ -341,6 +341,33 @@ def test_a_card_that_fits_a_set_with_a_joker_offers_the_exchange_too(pages: Page
     assert shown["plain"] == ["layoff 9C on 2"]
 
 
+def test_the_choice_offered_by_a_key_takes_the_focus(pages: Pages) -> None:
+    """The meld's digit (or Enter on the meld) that offers the lay-off and the exchange moves the focus
+    to the first move offered, so a keyboard's player chooses with Enter or Tab at once (the focus
+    stayed on the hand, the moves a long way of Tabs off); a click leaves the focus where it was."""
+    page = pages.open(locale="de-DE")
+    seeded_table(page, pages.base, "german", seed=2, seats=3)
+    draw(page)
+    page.evaluate(
+        """() => {
+            S.ws.send = () => {};
+            S.state.view.hand = ["5H", "2H", "4H", "9C"];
+            S.state.view.melds = [{ owner: 1, kind: 'set', cards: ['5S', '5C', 'JK'], text: '5S 5C JK' }];
+            const swap = "swap 5H on 1 then meld 2H JK 4H";
+            S.moves = { version: S.state.version, actions: ["layoff 5H on 1", swap] };
+            S.selected = [shownHand().indexOf('5H')];
+            render();
+            document.querySelector('#melds .meld[data-meld="1"] .card[data-card="5S"]').click();
+        }"""
+    )
+    focused = "(e => e.classList.contains('move-chip') ? e.dataset.action : null)(document.activeElement)"
+    assert page.evaluate(focused) is None
+    page.evaluate("S.selected = [shownHand().indexOf('5H')]; render()")
+    page.locator("#hand .card[data-card='5H']").focus()
+    page.keyboard.press("1")
+    assert page.evaluate(focused) == "layoff 5H on 1"
+
+
 def test_a_picked_card_laid_off_does_not_leave_its_twin_picked(pages: Pages) -> None:
     """Two packs hold two copies of a face (here three jokers). A picked joker laid off on a meld left the
     hand, and the cards picked were picked again by face: the other joker came up picked in its place,

@@ -1744,7 +1744,7 @@ function renderMelds() {
     div.setAttribute("aria-label", label);
     div.addEventListener("keydown", (ev) => {
       if (ev.ctrlKey || ev.metaKey || ev.altKey || openDialogs().length) return;
-      if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ev.stopPropagation(); layOffOn(n); }
+      if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ev.stopPropagation(); layOffOn(n, false, true); }
     });
     div.innerHTML = `<span class="meld-no" aria-hidden="true">${n}</span>`;
     // "JK(=6H)" in the meld's text says what a joker stands for: shown under the joker. A set's joker
@@ -3391,8 +3391,9 @@ function knockSelected() {
 }
 
 // The selected card put on table meld n (a click, a drop, Enter or its digit); `onJoker`: put on a joker
-// of that meld itself (a click or drop on the joker's card).
-function layOffOn(n, onJoker = false) {
+// of that meld itself (a click or drop on the joker's card); `byKey`: Enter or the digit, after which
+// the moves offered to choose from take the focus (the keyboard's player is not left on the hand).
+function layOffOn(n, onJoker = false, byKey = false) {
   const cards = selectedCards();
   if (cards.length !== 1) { flash(t("select_one"), true); return; }
   // Gin lays a card off onto the knocker's melds as a whole ("layoff 5H"): the engine finds the meld.
@@ -3408,15 +3409,23 @@ function layOffOn(n, onJoker = false) {
     S.suggested = { version: S.state.version, actions: swaps };
     renderMoves();
     flash(t(layoff ? "swap_pick" : "swap_offer", { card: Cards.label(cards[0]), n }));
+    if (byKey) focusSuggested();
     return;
   }
   if (swaps.length) {
     S.suggested = { version: S.state.version, actions: [layoff, ...swaps] };
     renderMoves();
     flash(t("layoff_or_swap", { card: Cards.label(cards[0]), n }));
+    if (byKey) focusSuggested();
     return;
   }
   act(layoff || `layoff ${cards[0]} on ${n}`);
+}
+
+// The first of the moves just offered to choose from takes the focus.
+function focusSuggested() {
+  const first = document.querySelector("#moves .move-chip.suggested");
+  if (first) first.focus();
 }
 
 // Whether an element under a click or a drop is a joker's card of a table meld.
@@ -4109,7 +4118,7 @@ function singleKey(ev, key) {
     "?": () => openKeys(),
   };
   if (actions[key]) { ev.preventDefault(); actions[key](); return; }
-  if (/^[1-9]$/.test(key) && S.state.view.melds.length >= Number(key)) { ev.preventDefault(); layOffOn(Number(key)); }
+  if (/^[1-9]$/.test(key) && S.state.view.melds.length >= Number(key)) { ev.preventDefault(); layOffOn(Number(key), false, true); }
 }
 
 // W: the others' moves since the player's last one, each in full (said in a line a turn as they came),
