@@ -282,7 +282,13 @@ def test_a_shared_link_shows_no_lobby_while_the_table_is_looked_up(open_page: An
     page.route(f"**/api/tables/{code}", lambda route: held.setdefault("lookup", route))
     page.goto(f"{page.base}/?table={code}", wait_until="commit")
     page.wait_for_selector("#loading")
-    page.wait_for_function("() => true")
+    # A browser paints nothing before the stylesheet in the head has loaded, and until then no class
+    # hides anything: the page is looked at as it is first painted.
+    page.wait_for_function("(document.querySelector('link[rel=stylesheet]').sheet?.cssRules.length ?? 0) > 0")
+    for _ in range(100):  # the held request reaches the handler while the test waits on the page
+        if "script" in held:
+            break
+        page.wait_for_timeout(50)
     assert "script" in held
     assert page.locator("#lobby").is_hidden() and page.locator("#create-form").is_hidden()
     assert page.locator("#loading").is_visible()
