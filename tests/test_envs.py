@@ -256,6 +256,47 @@ def test_illegal_token_raw_env_raises_and_env_terminates() -> None:
     assert wrapped.rewards[mover] == wrapped.game.default_illegal_reward == worst_hand_points(VIENNESE) - 1
 
 
+def test_raw_env_refuses_what_is_no_token_and_names_the_tokens_allowed() -> None:
+    """``raw_env`` never rounds an action to a token (1.5 was stepped as token 1), and its refusal of
+    a masked-out token names the agent and what it may play; nothing changes either way."""
+    raw = rummy_v0.raw_env(rules="gin", players=2)
+    raw.reset(seed=1)
+    mover = raw.agent_selection
+    assert [enc.token_name(t) for t in np.flatnonzero(raw.observe(mover)["action_mask"])] == ["take", "pass"]
+    before = raw.observe(mover)["observation"]
+    for action in (1.5, np.float32(1.0), enc.NUM_TOKENS, -1):
+        with pytest.raises(ValueError, match=f"{mover} is to move: its action must be a token"):
+            raw.step(action)  # type: ignore[arg-type]
+    refusal = rf"{mover} is to move: token 0 \(draw\) is masked out; allowed: take, pass"
+    with pytest.raises(ValueError, match=refusal):
+        raw.step(enc.DRAW)
+    assert raw.agent_selection == mover and np.array_equal(raw.observe(mover)["observation"], before)
+    assert not any(raw.terminations.values())
+
+
+def test_an_illegal_token_is_named_in_the_offenders_final_info() -> None:
+    """``env()``: the offender's final ``info`` says ``illegal`` (as Gymnasium's and the Parallel API's
+    do), and no agent's info keeps the ``action`` of an earlier step."""
+    import warnings
+
+    env = rummy_v0.env(rules="german", players=3)
+    env.reset(seed=2)
+    for _ in range(5):
+        env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
+    offender = env.agent_selection
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PettingZoo warns on the illegal move
+        env.step(int(np.flatnonzero(env.last()[0]["action_mask"] == 0)[0]))
+    finals = {}
+    for agent in env.agent_iter():
+        _, reward, termination, _, info = env.last()
+        assert termination
+        finals[agent] = (reward, info)
+        env.step(None)
+    assert finals[offender] == (env.illegal_reward, {"illegal": True})
+    assert all(info == {} and reward == 0.0 for a, (reward, info) in finals.items() if a != offender)
+
+
 def _wrapped_reference(**kwargs: Any) -> Any:
     """``raw_env`` inside PettingZoo's classic wrappers: what ``env()`` returned before it built them in."""
     from pettingzoo.utils import wrappers
@@ -277,6 +318,7 @@ def test_classic_env_plays_exactly_like_the_wrapped_raw_env(rules: str, players:
         for e in (ours, ref):
             e.reset(seed=episode)
         illegal_at = rng.randrange(5, 200) if episode % 2 else None
+        offender: str | None = None
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # PettingZoo warns on the illegal move
             for step, (a, b) in enumerate(zip(ours.agent_iter(), ref.agent_iter(), strict=True)):
@@ -284,11 +326,16 @@ def test_classic_env_plays_exactly_like_the_wrapped_raw_env(rules: str, players:
                 got, want = ours.last(), ref.last()
                 assert np.array_equal(got[0]["observation"], want[0]["observation"])
                 assert np.array_equal(got[0]["action_mask"], want[0]["action_mask"])
-                assert got[1:] == want[1:]
+                if offender is None:
+                    assert got[1:] == want[1:]
+                else:  # the wrappers left the last action's infos; ours name the illegal token
+                    assert got[1:4] == want[1:4]
+                    assert got[4] == ({"illegal": True} if a == offender else {})
                 if got[2] or got[3]:
                     token = None
                 elif step == illegal_at:
                     token = int(np.flatnonzero(got[0]["action_mask"] == 0)[0])
+                    offender = a
                 else:
                     token = int(rng.choice(np.flatnonzero(got[0]["action_mask"])))
                 ours.step(token)

@@ -14,9 +14,10 @@ agent is often selected several times in a row.
 
 * **Actions**: ``Discrete(107)`` tokens, see :mod:`rummykit.envs.encoding` (table, mask exactness,
   version history); gin (two players) is spelled with the same tokens plus ``PASS``. ``raw_env``
-  raises ``ValueError`` on a masked-out token; ``env`` follows the classic convention (an illegal
-  token ends the game, the offender gets ``illegal_reward``) with the checks of PettingZoo's classic
-  wrappers built in (:class:`classic_env`).
+  raises ``ValueError`` on a masked-out token, and on an action that is no token 0-106 (a float, an
+  integer out of range: never rounded to a token), nothing changed; ``env`` follows the classic
+  convention (an illegal token ends the game, the offender gets ``illegal_reward``) with the checks of
+  PettingZoo's classic wrappers built in (:class:`classic_env`).
 * **Observations**: ``{"observation": float32 vector, "action_mask": int8 vector}``, see
   :mod:`rummykit.envs.observation` (layout, version history). The mask is all zeros for agents that
   are not to move.
@@ -201,6 +202,16 @@ def token_of(action: object, who: str) -> int:
     raise ValueError(f"{who} is to move: its action must be a token 0-{enc.NUM_TOKENS - 1}, not {action!r}")
 
 
+def masked_out_message(game: TokenGame, who: str, token: int) -> str:
+    """Why ``raw_env`` refuses ``token`` of the seat to move (``who``): the token, what was spelled of
+    the action so far and the tokens the mask allows now, by name."""
+    spelled = " ".join(enc.token_name(t) for t in game.composer.tokens)
+    allowed = ", ".join(enc.token_name(t) for t in game.composer.allowed())
+    after = f" after {spelled}" if spelled else ""
+    name = enc.token_name(token)
+    return f"{who} is to move: token {token} ({name}) is masked out{after}; allowed: {allowed}"
+
+
 RESET_OPTIONS: Final = ("record",)
 """The keys ``reset(options=…)`` takes (:func:`record_option`)."""
 
@@ -310,7 +321,10 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
             return
         if action is None:
             raise ValueError(f"{agent} is to move and must give a token, not None")
-        self._step_token(agent, int(action))
+        token = token_of(action, agent)
+        if not self.game.composer.is_allowed(token):
+            raise ValueError(masked_out_message(self.game, agent, token))
+        self._step_token(agent, token)
         if self._human:
             self.render()
 
@@ -378,7 +392,9 @@ class classic_env(raw_env):  # PettingZoo's lower-case name for environment clas
     attribute instead of a lookup forwarded through three wrappers, which cost about 40 % of a step.
 
     * A masked-out token ends the game: the offender receives ``illegal_reward``, everybody else 0,
-      and every agent is terminated and truncated (as ``TerminateIllegalWrapper`` does).
+      and every agent is terminated and truncated (as ``TerminateIllegalWrapper`` does). The
+      offender's final ``info`` says ``"illegal": True`` (as the Gymnasium and Parallel environments
+      say it); the others' are empty (no ``action`` of an earlier step is left in them).
     * A token outside ``Discrete(107)``, or ``None`` for a live agent, raises ``ValueError`` (the
       wrapper asserted; an assertion would vanish under ``python -O``).
     * ``step``, ``observe``, ``render`` and ``agent_iter`` before ``reset`` raise an error; reading
@@ -425,6 +441,8 @@ class classic_env(raw_env):  # PettingZoo's lower-case name for environment clas
         self.truncations = dict.fromkeys(self.agents, True)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self.rewards[agent] = self.illegal_reward
+        self.infos = {a: {} for a in self.agents}
+        self.infos[agent]["illegal"] = True
         self._accumulate_rewards()
         self._deads_step_first()
         if self._human:
