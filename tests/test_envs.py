@@ -137,32 +137,73 @@ def test_gymnasium_match_rewards_include_hands_the_bots_finish_before_the_first_
     assert terminated and total == float(env.game.match.chips[5])
 
 
-def test_a_match_scope_policy_bot_reads_what_the_environment_showed(tmp_path: Any) -> None:
-    """A policy exported with ``scope="match"`` is shown the match figures (totals, chips, pot, hands
-    dealt, an open buy-back) before each decision, as the environment showed them in training: in a
-    Viennese rubber of three (the others played by greedy), the bot chooses exactly what the same network
-    chooses token by token on the environment's own observations (which differ from a hand-scope
-    bot's zeros from the second hand on)."""
+def match_policy_file(path: Any, rules: str, players: int, observation: int) -> Any:
+    """A policy file of random weights for a match-scope table of ``rules`` (observation version
+    ``observation``)."""
     import json
 
-    from rummykit.bots import match_action
-    from rummykit.bots.policy import PolicyBot
-    from rummykit.envs.observation import OBSERVATION_VERSION, Layout
+    from rummykit.envs.observation import Layout, has_take_bound
 
-    layout = Layout.for_rules(rk.Rules.preset("viennese"), 3, derived=False)
+    layout = Layout.for_rules(rk.Rules.preset(rules), players, derived=False)
     weights = np.random.default_rng(5)
     w0 = weights.normal(size=(layout.size, 24)).astype(np.float32)
     w1 = weights.normal(size=(24, enc.NUM_TOKENS)).astype(np.float32)
     meta = {
-        "layers": 2, "rules": "viennese", "players": 3, "derived_features": False, "scope": "match",
-        "gin": False, "take_bound": True, "doubled": False, "encoding": enc.ENCODING_VERSION,
-        "observation": OBSERVATION_VERSION,
+        "layers": 2, "rules": rules, "players": players, "derived_features": False, "scope": "match",
+        "gin": False, "take_bound": has_take_bound(rk.Rules.preset(rules)), "doubled": False,
+        "encoding": enc.ENCODING_VERSION, "observation": observation,
     }  # fmt: skip
-    path = tmp_path / "match.npz"
     np.savez(path, meta=np.array(json.dumps(meta)), w0=w0, b0=np.zeros(24, np.float32), w1=w1,
              b1=np.zeros(enc.NUM_TOKENS, np.float32))  # fmt: skip
-    bot = PolicyBot(path)
-    game = TokenGame("viennese", 3, scope="match")
+    return path
+
+
+def test_a_winner_collects_match_shows_each_seats_plus_points(tmp_path: Any) -> None:
+    """Basic pays plus points only and its match goes to 100 of them: the match totals of a match
+    scope observation are those plus points, each seat's from the observer's left (observation v4;
+    v3 showed the minus points that scoring never pays, zeros), within the observation space. A
+    policy bot of observation v3 is still shown the zeros it was trained on."""
+    from rummykit.bots import match_action
+    from rummykit.bots.policy import PolicyBot
+    from rummykit.envs.observation import OBSERVATION_VERSION, SEAT_FEATURES
+    from rummykit.views import MatchView
+
+    game = TokenGame("basic", 3, scope="match")
+    game.reset(seed=4)
+    rng = random.Random(4)
+    greedy = make_bot("greedy")
+    match = game.match
+    assert match is not None
+    while not any(match.gains) and not game.is_over:
+        game.apply(match_action(greedy, match, rng))
+    assert any(match.gains) and not any(match.totals)
+    low, high = game.observation_bounds()
+    for seat in range(3):
+        obs = game.observe(seat)
+        entries = [obs[game.layout.per_seat + SEAT_FEATURES * k + 6] for k in range(3)]
+        assert entries == [np.float32(match.gains[(seat + k) % 3] / 100) for k in range(3)]
+        assert np.all(low <= obs) and np.all(obs <= high)
+    figures = {}
+    for version in (3, OBSERVATION_VERSION):
+        bot = PolicyBot(match_policy_file(tmp_path / f"v{version}.npz", "basic", 3, version))
+        bot.follow_match(MatchView.of(match, 0))
+        figures[version] = bot._figures.totals if bot._figures else None
+    assert figures == {3: (0, 0, 0), OBSERVATION_VERSION: tuple(match.gains)}
+
+
+@pytest.mark.parametrize("rules", ["viennese", "basic"])
+def test_a_match_scope_policy_bot_reads_what_the_environment_showed(tmp_path: Any, rules: str) -> None:
+    """A policy exported with ``scope="match"`` is shown the match figures (totals, chips, pot, hands
+    dealt, an open buy-back) before each decision, as the environment showed them in training: in a
+    Viennese rubber of three and a basic match to 100 plus points (the others played by greedy), the
+    bot chooses exactly what the same network chooses token by token on the environment's own
+    observations (which differ from a hand-scope bot's zeros from the second hand on)."""
+    from rummykit.bots import match_action
+    from rummykit.bots.policy import PolicyBot
+    from rummykit.envs.observation import OBSERVATION_VERSION
+
+    bot = PolicyBot(match_policy_file(tmp_path / "match.npz", rules, 3, OBSERVATION_VERSION))
+    game = TokenGame(rules, 3, scope="match")
     game.reset(seed=21)
     rng = random.Random(0)
     greedy = make_bot("greedy")  # seats 1 and 2, so that hands end and the figures move

@@ -55,7 +55,7 @@ def test_an_exported_oklahoma_policy_names_the_doubled_entry(tmp_path: Path) -> 
     export_policy(model, path, rules=rules, players=2, derived_features=False)
     with np.load(path, allow_pickle=False) as data:
         meta = json.loads(str(data["meta"]))
-    assert meta["doubled"] and meta["gin"] and not meta["take_bound"] and meta["observation"] == 3
+    assert meta["doubled"] and meta["gin"] and not meta["take_bound"] and meta["observation"] == 4
     bot = make_bot("policy", path=str(path))
     assert isinstance(bot, PolicyBot) and bot.doubled
     assert bot.layout.size == env.observation_space.shape[0] == observation_size(2, gin=True, doubled=True)
@@ -196,7 +196,7 @@ def test_policy_files_of_encoding_v0_still_play(trained: tuple[object, Path], tm
     with np.load(path, allow_pickle=False) as data:
         arrays = {k: data[k] for k in data.files}
     meta = json.loads(str(arrays.pop("meta")))
-    assert meta["observation"] == OBSERVATION_VERSION == 3 and meta["take_bound"] and not meta["doubled"]
+    assert meta["observation"] == OBSERVATION_VERSION == 4 and meta["take_bound"] and not meta["doubled"]
     take = Layout.for_rules(rk.Rules.preset("viennese"), 2, derived=True).take_block
     arrays["w0"][take] = 0.0  # the v3 policy ignores the take bound entry
     blind = tmp_path / "blind.npz"

@@ -44,6 +44,7 @@ from rummykit.envs.observation import (
     encode_view,
     has_doubled,
     has_take_bound,
+    match_totals,
 )
 from rummykit.errors import RummyError, quoted
 from rummykit.rules import Rules
@@ -52,10 +53,12 @@ from rummykit.views import MatchView, PlayerView
 POLICY_ENV_VAR: Final = "RUMMYKIT_POLICY"
 READABLE_ENCODINGS: Final = (0, enc.ENCODING_VERSION)
 """Encoding v1 only added gin's ``PASS`` after v0's tokens, so v0 files play every other rule set."""
-READABLE_OBSERVATIONS: Final = (0, 1, 2, OBSERVATION_VERSION)
+READABLE_OBSERVATIONS: Final = (0, 1, 2, 3, OBSERVATION_VERSION)
 """Observation v1 only added the gin block (outside gin the vectors are v0's), v2 the take bound
 block, v3 the doubled block: a policy of an earlier version is given the vector without the blocks
-added after it (what it was trained on)."""
+added after it (what it was trained on). v4 changed only the match totals of a ``winner_collects``
+match (:func:`~rummykit.envs.observation.match_totals`): a match-scope policy of an earlier version is
+shown the minus points there, as it was trained."""
 
 
 MAX_POLICY_BYTES: Final = 64 * 2**20
@@ -223,19 +226,22 @@ class PolicyBot:
         self.players = players
         self.derived = bool(meta["derived_features"])
         self.gin = bool(meta.get("gin", False))
-        self.reads_take_bound = observation in (2, OBSERVATION_VERSION)
+        self.reads_take_bound = observation >= 2
         """Observation v2 on: the rules must have the take bound block exactly when the policy was
         trained with it (a v0 or v1 policy reads vectors without it under any rules)."""
         self.take_bound = self.reads_take_bound and bool(meta.get("take_bound", False))
         if self.gin and self.take_bound:
             raise PolicyFileError(f"{path}: the file says gin and the take bound, which no rule set has")
-        self.reads_doubled = observation == OBSERVATION_VERSION
+        self.reads_doubled = observation >= 3
         """Observation v3: the rules must have the doubled block exactly when the policy was trained
         with it (a v0, v1 or v2 policy reads vectors without it under any rules)."""
         self.doubled = self.reads_doubled and bool(meta.get("doubled", False))
         if self.doubled and not self.gin:
             raise PolicyFileError(f"{path}: the file says doubled without gin, which no rule set has")
         self.layout = Layout.of(self.players, self.derived, self.gin, self.take_bound, self.doubled)
+        self.reads_plus_points = observation >= 4
+        """Observation v4: the match totals of a ``winner_collects`` match are its plus points
+        (:func:`~rummykit.envs.observation.match_totals`); earlier policies read the minus points."""
         self.scope = str(meta.get("scope", "hand"))
         """``match``: trained on whole matches, whose public figures (totals, chips, pot, hands
         dealt, an open buy-back) are part of the observation; files without it were hand-scope."""
@@ -265,8 +271,12 @@ class PolicyBot:
         """The match figures of the next decision, as the match-scope environment shows them (a
         hand-scope policy was trained without them and keeps reading zeros)."""
         if self.scope == "match":
+            totals = mv.totals
+            if self.reads_plus_points:
+                gains = tuple(score + total for score, total in zip(mv.scores, totals, strict=True))
+                totals = match_totals(mv.rules, totals, gains)
             self._figures = MatchFigures(
-                totals=mv.totals,
+                totals=totals,
                 chips=mv.chips,
                 pot=mv.pot,
                 hands_dealt=mv.hands_counted,

@@ -49,7 +49,7 @@ import numpy.typing as npt
 from rummykit.actions import Action, BuyBack, Decline
 from rummykit.cards import build_deck
 from rummykit.envs import encoding as enc
-from rummykit.envs.observation import Layout, MatchFigures, observation_bounds, state_encoder
+from rummykit.envs.observation import Layout, MatchFigures, match_totals, observation_bounds, state_encoder
 from rummykit.errors import RummyError
 from rummykit.guard import HandWatch
 from rummykit.match import Match
@@ -185,10 +185,11 @@ def hand_winners(result: RoundResult, seats: Sequence[int]) -> list[int]:
 
 
 def match_figures(match: Match) -> MatchFigures:
-    """The figures of ``match`` that the observations of ``scope="match"`` show: totals, chips, pot,
-    hands dealt and whether a buy-back decision is open."""
+    """The figures of ``match`` that the observations of ``scope="match"`` show: totals
+    (:func:`~rummykit.envs.observation.match_totals`: minus or bad points, plus points where the hand
+    scoring pays no minus points), chips, pot, hands dealt and whether a buy-back decision is open."""
     return MatchFigures(
-        totals=match.totals,
+        totals=match_totals(match.rules, match.totals, match.gains),
         chips=match.chips,
         pot=match.pot,
         hands_dealt=match.hands_counted,  # the series' hands: one dealt again does not count

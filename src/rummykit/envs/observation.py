@@ -1,4 +1,4 @@
-"""The observation encoding of the rummykit environments (version 3): one flat ``float32`` vector
+"""The observation encoding of the rummykit environments (version 4): one flat ``float32`` vector
 per seat, built from that seat's :class:`~rummykit.views.PlayerView` only (so it holds nothing the
 seat cannot see), the public match figures and the seat's own unfinished action.
 
@@ -25,7 +25,8 @@ taken / must lay       2·C             the discard taken this turn; the taken d
                                        still be laid this turn (one-hot)
 per seat               8·S             hand size / 20, opened, in this hand, knocker, extra turn
                                        pending, this hand's points / 100, match total / 100 (minus
-                                       points or bad points), chips / 100
+                                       points or bad points; plus points under
+                                       ``winner_collects``, :func:`match_totals`), chips / 100
 global                 12+S            phase (draw, play, discard, over), own turn, buy-back
                                        offer pending, stock size / deck size, stock rebuilds,
                                        turn / 100, pot / 100, hands dealt / 10, match scope; the
@@ -59,6 +60,15 @@ The doubled block is present only where ``oklahoma_spade_doubles`` is on, which 
 gin under ``oklahoma`` alone (:func:`has_doubled`). It keeps what the first upcard said once that
 card is taken or buried: the stakes of the whole hand. It sits right after the gin block, where no
 take bound block is (gin has none): at index ``98·S + 2603``, 2799 at gin's table of two.
+
+In ``scope="match"`` the per-seat and global blocks show the public match figures: the match
+totals (:func:`match_totals`), a rubber's chips (antes, knock money, buy-backs and the pot as they
+changed hands) and its pot, the hands dealt and whether a buy-back offer is open; a seat eliminated
+from a rubber is one not in the hand. Public figures the vector leaves out: how many buy-backs each
+seat has used (so whether another seat may still buy back; the mask says whether the seat to decide
+may), the hands each seat has won (gin's ``box_bonus`` at the end of a game to a target, and
+``match_tiebreak = most_hands_won``), the dealer, and under ``winner_gets_sum`` at a table of more
+than two the seats' plus points. A bot reads them from :class:`~rummykit.views.MatchView`.
 
 The phase entries of the global block are all zero in gin's own phases (the gin block names them).
 The knocker's melds are table melds like any other (owned by the knocker, lay-offs included), and
@@ -95,7 +105,13 @@ extension ``rummykit.envs._native`` was built, :func:`state_encoder` gives its t
 
 Version history:
 
-* **v3** (this layout): the doubled block, where ``oklahoma_spade_doubles`` is on: one entry more, at
+* **v4** (this layout): in ``scope="match"`` under ``hand_scoring = winner_collects`` (the basic
+  preset) the per-seat match total holds the plus points the match is decided on
+  (:func:`match_totals`); v3 showed the minus points, which that scoring never pays (always 0), so
+  a basic match's score was not in the vector. Every other vector, and every hand-scope vector, is
+  the v3 vector entry for entry (:class:`~rummykit.bots.policy.PolicyBot` gives a v3 or earlier
+  policy the zeros it was trained on).
+* **v3**: the doubled block, where ``oklahoma_spade_doubles`` is on: one entry more, at
   index ``98·S + 2603`` (after the gin block, before the derived block, which moves up by one). The
   vectors of every other rule set are the v2 vectors, entry for entry; under the option a vector is
   the v2 vector with that entry inserted (:class:`~rummykit.bots.policy.PolicyBot` gives a v0, v1 or
@@ -131,7 +147,7 @@ from rummykit.rules import Rules
 from rummykit.state import RoundState
 from rummykit.views import GinInfo, Phase, PlayerView, TableMeld
 
-OBSERVATION_VERSION: Final = 3
+OBSERVATION_VERSION: Final = 4
 C: Final = NUM_CODES
 M: Final = enc.MAX_TABLE_MELDS
 SEAT_FEATURES: Final = 8
@@ -353,7 +369,8 @@ def takes_bound(rules: Rules, seats: int) -> float:
 
 
 def match_total_bound(rules: Rules, players: int) -> int:
-    """The largest match total (minus or bad points, ``Match.totals``) a seat can reach under
+    """The largest match total (:func:`match_totals`: minus or bad points, ``Match.totals``; plus
+    points under ``winner_collects``) a seat can reach under
     ``rules`` at a table of ``players``, ``P`` being one hand's largest minus points
     (:func:`hand_points_range`): ``fixed_hands`` ``num_hands`` (one per player by default) hands of
     ``P``; ``single_hand`` one scored hand; ``penalty_limit`` and ``elimination_last_survivor`` the
@@ -362,7 +379,9 @@ def match_total_bound(rules: Rules, players: int) -> int:
     ``winner_gets_sum`` and gin's difference, where the minus points of a hand are the plus points it
     pays, and ``winner_collects``, which pays no minus points (``tests/test_envs_space.py`` holds
     that), and before the last hand every seat's plus points are below the target, so
-    ``players * (target_score - 1)`` plus one hand."""
+    ``players * (target_score - 1)`` plus one hand. Under ``winner_collects`` the totals are plus
+    points: at most ``target_score - 1`` and one hand (``P``, the most one hand pays too), one hand
+    per hand of a fixed series, one hand in ``single_hand``: within the same bounds."""
     most = -hand_points_range(rules)[0]
     end = rules.match_end
     if end == "fixed_hands":
@@ -374,6 +393,28 @@ def match_total_bound(rules: Rules, players: int) -> int:
     if end == "target_score":
         return players * (rules.target_score - 1) + most
     return most  # single_hand
+
+
+def match_totals(rules: Rules, totals: Sequence[int], gains: Sequence[int]) -> tuple[int, ...]:
+    """The per-seat ``match total`` entries of a match-scope observation (observation v4): the seats'
+    minus or bad points (``totals``, ``Match.totals``), except under ``hand_scoring =
+    winner_collects`` (the basic preset), which pays no minus points, so that those entries would
+    always be 0: there the seats' plus points (``gains``, ``Match.gains``), the score its match is
+    decided on (the first to ``target_score``, the most points after a fixed series).
+
+    Observation v3 showed the minus points there too (zeros); :class:`~rummykit.bots.policy.PolicyBot`
+    gives a policy trained on v3 or earlier what it was trained on.
+
+    Under ``winner_gets_sum`` (no preset) the entries stay the minus points: a seat's plus points are
+    the minus points the others paid in the hands it won, which at a table of two is the other seat's
+    total, and at a larger table are not in the vector.
+
+    >>> match_totals(Rules.preset("basic"), (0, 0, 0), (27, 0, 64))
+    (27, 0, 64)
+    >>> match_totals(Rules.preset("german"), (56, 0), (0, 0))
+    (56, 0)
+    """
+    return tuple(gains) if rules.hand_scoring == "winner_collects" else tuple(totals)
 
 
 def feature_bounds(

@@ -61,6 +61,10 @@ submits a token and the token of the agent to move is used; a masked-out token t
 
 Version history (the name ``rummy_v0`` is kept; the changes only add to what v0 offered):
 
+* observation v4: in ``scope="match"`` under ``hand_scoring = winner_collects`` (the basic preset)
+  each seat's match total is its plus points, the score the match is decided on
+  (:func:`~rummykit.envs.observation.match_totals`); v3 showed the minus points, which that scoring
+  never pays (always 0). Every other observation is v3's.
 * observation v3: where ``oklahoma_spade_doubles`` is on (gin under ``oklahoma``) the observation
   has one entry more, 1 when the hand scores double (``observation_space`` one longer); every other
   rule set's observations are v2's.
