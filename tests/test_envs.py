@@ -317,7 +317,8 @@ def test_raw_env_refuses_what_is_no_token_and_names_the_tokens_allowed() -> None
 
 def test_an_illegal_token_is_named_in_the_offenders_final_info() -> None:
     """``env()``: the offender's final ``info`` says ``illegal`` (as Gymnasium's and the Parallel API's
-    do), and no agent's info keeps the ``action`` of an earlier step."""
+    do), no agent's info keeps the ``action`` of an earlier step, and every final mask is all zeros
+    (the offender's showed the tokens it had been allowed)."""
     import warnings
 
     env = rummy_v0.env(rules="german", players=3)
@@ -330,12 +331,39 @@ def test_an_illegal_token_is_named_in_the_offenders_final_info() -> None:
         env.step(int(np.flatnonzero(env.last()[0]["action_mask"] == 0)[0]))
     finals = {}
     for agent in env.agent_iter():
-        _, reward, termination, _, info = env.last()
-        assert termination
+        obs, reward, termination, _, info = env.last()
+        assert termination and not obs["action_mask"].any()  # the offender's mask too
         finals[agent] = (reward, info)
         env.step(None)
     assert finals[offender] == (env.illegal_reward, {"illegal": True})
     assert all(info == {} and reward == 0.0 for a, (reward, info) in finals.items() if a != offender)
+
+
+@pytest.mark.parametrize("rules,players", [("gin", 2), ("viennese", 2), ("german", 4)])
+def test_a_truncated_episode_allows_no_token(rules: str, players: int) -> None:
+    """After ``max_cycles`` every agent is truncated and may only step ``None``: each final mask is
+    all zeros in the AEC and the Parallel API (the agent to move was shown the tokens it had been
+    allowed), and a Parallel step once every agent is done says so instead of a ``KeyError``."""
+    aec = rummy_v0.env(rules=rules, players=players, max_cycles=7)
+    aec.reset(seed=3)
+    for agent in aec.agent_iter():
+        obs, _, termination, truncation, _ = aec.last()
+        if termination or truncation:
+            assert truncation and not obs["action_mask"].any(), agent
+            aec.step(None)
+            continue
+        aec.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    par = rummy_v0.parallel_env(rules=rules, players=players, max_cycles=7)
+    observations, _ = par.reset(seed=3)
+    truncations = {}
+    while par.agents:
+        mover = par.aec.agent_selection
+        observations, _, _, truncations, _ = par.step(
+            {a: int(np.flatnonzero(o["action_mask"])[0]) for a, o in observations.items() if a == mover}
+        )
+    assert all(truncations.values()) and not any(o["action_mask"].any() for o in observations.values())
+    with pytest.raises(RuntimeError, match="every agent is done"):
+        par.step({mover: 0})
 
 
 def _wrapped_reference(**kwargs: Any) -> Any:
@@ -366,10 +394,11 @@ def test_classic_env_plays_exactly_like_the_wrapped_raw_env(rules: str, players:
                 assert a == b
                 got, want = ours.last(), ref.last()
                 assert np.array_equal(got[0]["observation"], want[0]["observation"])
-                assert np.array_equal(got[0]["action_mask"], want[0]["action_mask"])
                 if offender is None:
+                    assert np.array_equal(got[0]["action_mask"], want[0]["action_mask"])
                     assert got[1:] == want[1:]
-                else:  # the wrappers left the last action's infos; ours name the illegal token
+                else:  # the wrappers left the mover's mask and the last action's infos
+                    assert not got[0]["action_mask"].any()
                     assert got[1:4] == want[1:4]
                     assert got[4] == ({"illegal": True} if a == offender else {})
                 if got[2] or got[3]:

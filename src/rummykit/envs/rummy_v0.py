@@ -57,7 +57,8 @@ agent is often selected several times in a row.
 :func:`parallel_env` gives the same game in PettingZoo's Parallel API: every step each live agent
 submits a token and the token of the agent to move is used; a masked-out token there is ignored
 (the agent is still to move) and costs ``illegal_reward``, as does none; an action that is no token
-0-106 at all (a float, an integer out of range) raises ``ValueError``, as in :func:`env`.
+0-106 at all (a float, an integer out of range) raises ``ValueError``, as in :func:`env`; a step once
+every agent is done (or before ``reset``) raises ``RuntimeError``.
 
 Version history (the name ``rummy_v0`` is kept; the changes only add to what v0 offered):
 
@@ -120,6 +121,9 @@ def action_text(action: Action) -> str:
     _TEXTS[key] = (action, text)
     return text
 
+
+_NO_TOKENS: Final = np.zeros(enc.NUM_TOKENS, dtype=np.int8)
+"""The mask of an agent that may not act (copied for each observation)."""
 
 RENDER_MODES: Final = ("ansi", "human")
 """The render modes of the environments (``metadata["render_modes"]``)."""
@@ -280,6 +284,9 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self._steps = 0
         self._rewarded = False
+        self._cut = False
+        """The episode was cut short (truncated, or ended by an illegal token): no agent may act, so
+        every mask is all zeros."""
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -308,15 +315,25 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
         self.agent_selection = self.possible_agents[self.game.to_move]
         self._steps = 0
         self._rewarded = False
+        self._cut = False
         if self.game.truncated:
-            self.truncations = dict.fromkeys(self.agents, True)
+            self._cut_short()
         if self._human:
             self.render()
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
+        """``agent``'s observation and mask; the mask is all zeros unless ``agent`` is to move, and
+        once the episode has ended, however it ended (the hand or match over, a truncation, an
+        illegal token): a done agent may only step ``None``."""
         seat = self._seats[agent]
         game = self.game
-        return {"observation": game.observe(seat), "action_mask": game.mask_of(seat)}
+        mask = _NO_TOKENS.copy() if self._cut else game.mask_of(seat)
+        return {"observation": game.observe(seat), "action_mask": mask}
+
+    def _cut_short(self) -> None:
+        """Truncate every agent: the episode ends before the hand (match) does."""
+        self.truncations = dict.fromkeys(self.agents, True)
+        self._cut = True
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -344,7 +361,7 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
                 self.rewards = dict.fromkeys(self.rewards, 0.0)
                 self._rewarded = False
             if self.max_cycles is not None and self._steps >= self.max_cycles:
-                self.truncations = dict.fromkeys(self.agents, True)
+                self._cut_short()
                 self.infos = {a: {"truncation": self._max_cycles_reached()} for a in self.agents}
                 self._next_agent(agent)
             return
@@ -361,7 +378,7 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
             for a in self.agents:
                 infos[a]["result"] = game.result_info(self._seats[a])
         elif game.truncated or (self.max_cycles is not None and self._steps >= self.max_cycles):
-            self.truncations = dict.fromkeys(self.agents, True)
+            self._cut_short()
             why = game.truncation or self._max_cycles_reached()
             for a in self.agents:
                 infos[a]["truncation"] = why
@@ -421,7 +438,8 @@ class classic_env(raw_env):  # PettingZoo's lower-case name for environment clas
             EnvLogger.error_observe_before_reset()
         seat = self._seats[agent]  # raw_env.observe written out: the AEC loop calls it on every step
         game = self.game
-        return {"observation": game.observe(seat), "action_mask": game.mask_of(seat)}
+        mask = _NO_TOKENS.copy() if self._cut else game.mask_of(seat)
+        return {"observation": game.observe(seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         if not self._has_reset:
@@ -442,7 +460,7 @@ class classic_env(raw_env):  # PettingZoo's lower-case name for environment clas
         EnvLogger.warn_on_illegal_move()
         self._cumulative_rewards[agent] = 0.0
         self.terminations = dict.fromkeys(self.agents, True)
-        self.truncations = dict.fromkeys(self.agents, True)
+        self._cut_short()
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self.rewards[agent] = self.illegal_reward
         self.infos = {a: {} for a in self.agents}
@@ -516,6 +534,8 @@ class parallel_env(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):  # type:
         aec = self.aec
         if not hasattr(aec, "agent_selection"):
             raise RuntimeError("no episode has started: call reset() before step()")
+        if not self.agents:
+            raise RuntimeError("the episode is over (every agent is done): call reset() before step()")
         mover = aec.agent_selection
         rewards = dict.fromkeys(self.agents, 0.0)
         infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
@@ -527,7 +547,7 @@ class parallel_env(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):  # type:
             infos[mover]["illegal"] = True
             aec._steps += 1
             if aec.max_cycles is not None and aec._steps >= aec.max_cycles:
-                aec.truncations = dict.fromkeys(aec.agents, True)
+                aec._cut_short()
                 for a in self.agents:
                     infos[a]["truncation"] = aec._max_cycles_reached()
             if aec._human:  # aec.step (a legal token) prints the board itself
