@@ -531,6 +531,32 @@ def test_ansi_render_shows_the_board_of_the_seat_to_move() -> None:
     assert plain.render() is None
 
 
+@pytest.mark.parametrize(("rules", "players", "scope"), [("gin", 2, "hand"), ("german", 3, "match")])
+def test_ansi_render_after_the_end_says_how_it_ended(rules: str, players: int, scope: str) -> None:
+    """Once the hand (match) is over the board names no seat to move (it said the seat after the last
+    mover was): it says how the hand ended and shows the score table, every hand as scored."""
+    import re
+
+    env = rummy_v0.env(rules=rules, players=players, scope=scope, render_mode="ansi")
+    env.reset(seed=4)
+    rng = random.Random(4)
+    for _ in env.agent_iter():
+        obs, _, termination, truncation, _ = env.last()
+        env.step(None if termination or truncation else _token(obs, rng))
+    game = env.unwrapped.game
+    assert game.is_over
+    text = re.sub(r"\x1b\[[0-9;]*m", "", env.render())
+    over = "the match is over: " if scope == "match" else "the hand is over: "
+    assert "to move" not in text and over in text
+    for seat in range(players):  # every hand is shown in the score table
+        assert f"player_{seat}" in text
+    from rummykit.cli.screen import termination_text
+
+    names = [f"player_{s}" for s in range(players)]
+    assert over + termination_text(game.round.result, names, rules=game.rules) in text
+    assert re.search(r"Hand \d+ over", text)  # the score table's title
+
+
 def _token(obs: dict[str, Any], rng: random.Random) -> int:
     return int(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
 

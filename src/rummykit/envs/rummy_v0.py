@@ -38,7 +38,8 @@ agent is often selected several times in a row.
   and when the engine offers no action before the end (``TokenGame.stuck``, an engine defect).
   ``infos[agent]["truncation"]`` then says which.
 * ``render_mode="ansi"``: the terminal game's board (``rich`` needed, part of the ``rl`` extra) from
-  the seat to move, with the action spelled so far, drawn when ``render()`` is called (a step draws
+  the seat to move, with the action spelled so far (once the hand or match is over: how it ended and
+  the score table, every hand shown), drawn when ``render()`` is called (a step draws
   nothing, so training with the mode set costs nothing). ``render_mode="human"``: the same board
   printed to ``sys.stdout`` after ``reset`` and after every step (PettingZoo's classic convention:
   a step of an agent already done prints nothing), and by ``render()``, which returns ``None``.
@@ -160,22 +161,38 @@ def observation_space(low: npt.NDArray[np.float32], high: npt.NDArray[np.float32
 
 
 def render_ansi(game: TokenGame) -> str:
-    """The terminal game's board seen from the seat to move, as text with ANSI colours."""
+    """The terminal game's board seen from the seat to move, as text with ANSI colours; once the hand
+    (match) is over, how it ended and the terminal game's score table (every hand, as scored) instead
+    of a seat to move."""
     from rich.console import Console
     from rich.text import Text
 
-    from rummykit.cli.screen import Board, Scoreboard, match_scoreboard, render_board
+    from rummykit.cli.screen import (
+        Board,
+        Scoreboard,
+        match_scoreboard,
+        render_board,
+        result_table,
+        termination_text,
+    )
 
     seat = game.to_move
     view = game.view(seat)
     score = match_scoreboard(game.match) if game.match is not None else Scoreboard()
     names = tuple(_agent(s) for s in range(game.players))
     spelled = " ".join(enc.token_name(t) for t in game.composer.tokens)
-    status = Text(f"{names[seat]} to move" + (f": {spelled} …" if spelled else ""))
+    result = view.result if game.is_over else None
+    if result is None:
+        status = Text(f"{names[seat]} to move" + (f": {spelled} …" if spelled else ""))
+    else:
+        over = "the match is over" if game.match is not None else "the hand is over"
+        status = Text(f"{over}: {termination_text(result, names, rules=game.rules)}")
     board = Board(view=view, names=names, score=score, hands={seat: view.hand}, status=status, height=40)
     buffer = io.StringIO()
     console = Console(file=buffer, force_terminal=True, color_system="standard", width=100)
     console.print(render_board(board))
+    if result is not None:
+        console.print(result_table(view, names, score))
     return buffer.getvalue()
 
 

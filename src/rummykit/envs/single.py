@@ -41,7 +41,8 @@ a masked-out token or a truncation has no result (``info["illegal"]``, ``info["t
 policies, a harder bot), also through ``VecEnv.env_method("set_opponents", …)``.
 
 ``render_mode="ansi"``: ``render()`` returns the terminal game's board from the seat to move (the
-agent's, while the episode runs) as text; ``render_mode="human"``: the same board printed to
+agent's, while the episode runs; once the hand or match is over, how it ended and the score table)
+as text; ``render_mode="human"``: the same board printed to
 ``sys.stdout`` at the end of every ``reset`` and ``step`` (Gymnasium's convention), and by
 ``render()``, which returns ``None``. The ``observation_space`` is a ``Box`` whose bounds hold every
 observation (:func:`~rummykit.envs.observation.feature_bounds`).
