@@ -366,6 +366,23 @@ def test_a_truncated_episode_allows_no_token(rules: str, players: int) -> None:
         par.step({mover: 0})
 
 
+def test_parallel_actions_keyed_by_no_agent_are_refused() -> None:
+    """Actions keyed by seat numbers (or a misspelt name) left the mover without a token: every step
+    cost it ``illegal_reward`` and nothing moved, silently. They are refused, and nothing changes."""
+    env = rummy_v0.parallel_env(rules="viennese", players=2)
+    observations, _ = env.reset(seed=1)
+    mover = env.aec.agent_selection
+    token = int(np.flatnonzero(observations[mover]["action_mask"])[0])
+    before = observations[mover]["observation"]
+    for key in (int(mover[-1]), "player_2", "Player_0"):
+        with pytest.raises(ValueError, match=rf"keyed by agent \(player_0, player_1\), not {key!r}"):
+            env.step({key: token})  # type: ignore[dict-item]
+    assert env.aec.agent_selection == mover and env.agents == ["player_0", "player_1"]
+    assert np.array_equal(env.aec.observe(mover)["observation"], before)
+    _, rewards, _, _, infos = env.step({mover: token})
+    assert not any(rewards.values()) and "illegal" not in infos[mover]
+
+
 def _wrapped_reference(**kwargs: Any) -> Any:
     """``raw_env`` inside PettingZoo's classic wrappers: what ``env()`` returned before it built them in."""
     from pettingzoo.utils import wrappers

@@ -58,8 +58,10 @@ agent is often selected several times in a row.
 :func:`parallel_env` gives the same game in PettingZoo's Parallel API: every step each live agent
 submits a token and the token of the agent to move is used; a masked-out token there is ignored
 (the agent is still to move) and costs ``illegal_reward``, as does none; an action that is no token
-0-106 at all (a float, an integer out of range) raises ``ValueError``, as in :func:`env`; a step once
-every agent is done (or before ``reset``) raises ``RuntimeError``.
+0-106 at all (a float, an integer out of range) raises ``ValueError``, as in :func:`env`, and so does
+a key of ``actions`` that names no agent (a seat number instead of ``"player_0"``: the mover's token
+would be missing at every step); a step once every agent is done (or before ``reset``) raises
+``RuntimeError``.
 
 Version history (the name ``rummy_v0`` is kept; the changes only add to what v0 offered):
 
@@ -553,6 +555,11 @@ class parallel_env(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):  # type:
             raise RuntimeError("no episode has started: call reset() before step()")
         if not self.agents:
             raise RuntimeError("the episode is over (every agent is done): call reset() before step()")
+        unknown = [key for key in actions if key not in aec._seats]
+        if unknown:
+            raise ValueError(
+                f"actions are keyed by agent ({', '.join(self.possible_agents)}), not {unknown[0]!r}"
+            )
         mover = aec.agent_selection
         rewards = dict.fromkeys(self.agents, 0.0)
         infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
