@@ -2058,15 +2058,19 @@ function currentEvaluation() {
 }
 
 // A group of the tray (or the cards picked) drawn: its cards, its value or ✗, said as a group of named
-// cards with its value or why it is no meld (the reason was a tooltip only).
+// cards with its value or why it is no meld (the reason was a tooltip only). The reason names the cards
+// first ("3♣ 4♣: a meld needs …"), which the group's name has just said: said once.
 function trayGroup(g, info, name) {
   const div = document.createElement("div");
   div.className = "group" + (info ? (info.legal ? " ok" : " bad") : "");
   const why = info && info.error ? inLang(info.error_texts, info.error) : "";
   div.title = why;
   div.setAttribute("role", "group");
-  const worth = info ? (info.legal ? ` = ${info.value}` : ` — ${Cards.spoken(why)}`) : "";
-  div.setAttribute("aria-label", `${name}: ${g.map(Cards.name).join(", ")}${worth}`);
+  const cards = g.map(Cards.name).join(", ");
+  const spoken = Cards.spoken(why);
+  const reason = spoken.startsWith(`${cards}: `) ? spoken.slice(cards.length + 2) : spoken;
+  const worth = info ? (info.legal ? ` = ${info.value}` : ` — ${reason}`) : "";
+  div.setAttribute("aria-label", `${name}: ${cards}${worth}`);
   return div;
 }
 
@@ -3357,13 +3361,14 @@ function discardJoker() {
   if (S.state && S.state.version === asked && legal().includes("discard JK")) discardCard("JK", true);
 }
 
-// L lays the tray's melds; where they cannot be laid yet (a group that is no meld, an opening below
-// the minimum) it says why instead of doing nothing.
+// L lays the tray's melds and the cards picked (a meld in the making, pendingGroup); where they cannot
+// be laid yet (a group that is no meld, an opening below the minimum) it says why instead of doing
+// nothing, the cards picked alone too.
 function layKey() {
   const b = $("#btn-play");
   if (b.classList.contains("hidden")) return;
   if (!b.disabled) { playMelds(); return; }
-  if (S.groups.length && myTurn()) flash(trayRefusal("lay"));
+  if ((S.groups.length || pendingGroup()) && myTurn()) flash(trayRefusal("lay"));
 }
 
 // Why the composed melds cannot be laid: a group that is no meld, or an opening below the minimum;
