@@ -1,5 +1,7 @@
 """In Chromium: a Rommé player on the keyboard alone, with a screen reader. L says why the cards picked
-cannot be laid, and a group that is no meld names its cards once.
+cannot be laid; the cards picked go into a group of the tray by its "+" (the keyboard's way to drop
+them there); a group that is no meld names its cards once; and the tray card under the keyboard stays
+the same element while the others move (a screen reader said it again at each move).
 
 Seed 2 of German at three seats deals seat 0 (the page's) ``AC 3C 4C AD 3D 5D QD 5H JH AS JK JK JK``.
 """
@@ -46,6 +48,41 @@ def test_l_says_why_the_cards_picked_alone_cannot_be_laid(pages: Pages) -> None:
     )
 
 
+def test_the_cards_picked_go_into_a_tray_group_by_its_plus(pages: Pages) -> None:
+    """A card dragged onto a group of the tray goes into it; the keyboard had no way to do so (only to
+    take the group apart). While cards are picked, each group has a "+" that puts them into it, named
+    with the cards and the group; the keyboard goes back to the hand."""
+    page = pages.open(locale="de-DE")
+    seeded_table(page, pages.base, "german", seed=2, seats=3)
+    draw(page)
+    pick_by_keys(page, ["AC", "AD", "AS"])
+    page.keyboard.press("g")
+    pick_by_keys(page, ["3C", "4C"])
+    page.keyboard.press("g")
+    assert page.locator("#groups .group-add").count() == 0  # nothing picked: no "+"
+    pick_by_keys(page, ["JK"])
+    names = page.evaluate(
+        "[...document.querySelectorAll('#groups .group-add')].map((b) => b.getAttribute('aria-label'))"
+    )
+    assert names == ["Joker zu Gruppe 1 hinzufügen", "Joker zu Gruppe 2 hinzufügen"]
+    page.locator("#groups .group:nth-child(2) .group-add").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.querySelectorAll('#groups .group.ok').length === 2")
+    shown = page.evaluate(
+        """() => ({ groups: S.groups, picked: S.selected.length,
+                    inHand: !!document.activeElement.closest('#hand .card'),
+                    plus: document.querySelectorAll('#groups .group-add').length,
+                    total: document.querySelector('#opening-total').innerText })"""
+    )
+    assert shown == {
+        "groups": [["AC", "AD", "AS"], ["3C", "4C", "JK"]],
+        "picked": 0,
+        "inHand": True,
+        "plus": 0,
+        "total": "Erstmeldung: 45 / 40",
+    }
+
+
 def test_a_group_that_is_no_meld_names_its_cards_once(pages: Pages) -> None:
     """The reason a group is no meld begins with its cards, which the group's name has just said: a
     screen reader heard "Gruppe 1: Kreuz-3, Kreuz-4 — Kreuz-3, Kreuz-4: Eine Figur …"."""
@@ -57,3 +94,33 @@ def test_a_group_that_is_no_meld_names_its_cards_once(pages: Pages) -> None:
     page.wait_for_function("document.querySelector('#groups .group.bad')")
     label = page.get_attribute("#groups .group", "aria-label")
     assert label == "Gruppe 1: Kreuz-3, Kreuz-4 — Eine Figur braucht mindestens 3 Karten"
+
+
+ANOTHERS_MOVE = """(selector) => {
+    window.was = document.querySelector(selector);
+    window.was.focus();
+    window.focusins = 0;
+    document.addEventListener('focusin', () => { window.focusins += 1; });
+    window.judged = S.evaluation;
+    onState({ ...S.state, version: S.state.version + 1 });  // another's move: nothing of yours changed
+}"""
+"""The element at a selector focused, and a state of another's move that leaves the page's seat as it was;
+``window.focusins`` counts the focus events after it."""
+
+KEPT = "() => ({ same: window.was === document.activeElement, focusins: window.focusins })"
+"""Whether the element focused before the state still has the focus, and how often the focus moved."""
+
+
+def test_the_tray_card_under_the_keyboard_stays_while_others_move(pages: Pages) -> None:
+    """The tray was drawn anew at every state and again at its evaluation: the tray card with the
+    keyboard focus was replaced and focused again, and a screen reader said "Kreuz-Ass zurück auf die
+    Hand nehmen" twice at each of the others' moves. A tray that did not change keeps its elements."""
+    page = pages.open(locale="de-DE")
+    seeded_table(page, pages.base, "german", seed=2, seats=3)
+    draw(page)
+    pick_by_keys(page, ["AC", "AD", "AS"])
+    page.keyboard.press("g")
+    page.wait_for_function("document.querySelector('#groups .group.ok')")
+    page.evaluate(ANOTHERS_MOVE, "#groups .group .card")
+    page.wait_for_function("S.evaluation !== window.judged")  # the tray judged again after the state, drawn
+    assert page.evaluate(KEPT) == {"same": True, "focusins": 0}

@@ -125,7 +125,7 @@ const I18N = {
     more_moves: "more ({n})…", fewer_moves: "fewer", out_at: "Points to {n}", near_limit: "close to the limit", is_out: "out", bought_back: "Bought back", bought_back_title: "{name} bought back for {chips} chips: {from} → {to}", bought_back_chips: "{chips} chips paid", hand_chips: "{n} chips", hand_chips_one: "{n} chip", pot_taken: "Pot: {n} chips", pot_taken_shared: "Pot shared: {n} chips", pot_share_title: "{name} takes {n} of the pot",
     to_target: "to {n}", still_needed: "To {n}: still",
     minus_points: "Minus points (limit {n})", minus_left: "Left to {n}", limit_reached: "reached", minus_title: "{name}: {points} minus points, {left} left to the limit of {n}",
-    gin_sum: "{name} scores {terms} = {n}", bonus_gin: "gin", bonus_big_gin: "big gin", bonus_undercut: "undercut", take_out: "take the {card} back into your hand", rummy_possible: "Rummy possible", seats_now: "Now {seats} seats, {bots} of them bots", seats_now_1: "Now {seats} seats, 1 of them a bot", group_n: "group {n}", enough_to_open: "enough to open", not_scored: "not scored", rebuilt: "new stock {count}", n_of_m: "{n} of {m}", stock_shuffled: "The discard pile is shuffled into a new stock ({count})", stock_turned: "The discard pile is turned over as a new stock ({count})", picked_n: "number {n} of your selection", picked_group: "picked", taken_keep: "from the discard pile: not to be discarded this turn", taken_lay: "from the discard pile: to be laid this turn", hand_out_now: "hand rummy possible (counts ×{n})", you_hold: "you hold {n} cards", sr_melds: "melds", sr_left: "left in hand", spade_upcard: "spade upcard", gin_doubled: "spade upcard: the hand counts double",
+    gin_sum: "{name} scores {terms} = {n}", bonus_gin: "gin", bonus_big_gin: "big gin", bonus_undercut: "undercut", take_out: "take the {card} back into your hand", add_to_group: "Add {cards} to group {n}", rummy_possible: "Rummy possible", seats_now: "Now {seats} seats, {bots} of them bots", seats_now_1: "Now {seats} seats, 1 of them a bot", group_n: "group {n}", enough_to_open: "enough to open", not_scored: "not scored", rebuilt: "new stock {count}", n_of_m: "{n} of {m}", stock_shuffled: "The discard pile is shuffled into a new stock ({count})", stock_turned: "The discard pile is turned over as a new stock ({count})", picked_n: "number {n} of your selection", picked_group: "picked", taken_keep: "from the discard pile: not to be discarded this turn", taken_lay: "from the discard pile: to be laid this turn", hand_out_now: "hand rummy possible (counts ×{n})", you_hold: "you hold {n} cards", sr_melds: "melds", sr_left: "left in hand", spade_upcard: "spade upcard", gin_doubled: "spade upcard: the hand counts double",
   },
   de: {
     create_title: "Neuer Tisch", your_name: "Dein Name", rules: "Regeln", seats: "Plätze", bots: "Bots",
@@ -252,7 +252,7 @@ const I18N = {
     more_moves: "mehr ({n})…", fewer_moves: "weniger", out_at: "Punkte bis {n}", near_limit: "nah an der Grenze", is_out: "raus", bought_back: "Zurückgekauft", bought_back_title: "{name} hat sich für {chips} Chips zurückgekauft: {from} → {to}", bought_back_chips: "{chips} Chips gezahlt", hand_chips: "{n} Chips", hand_chips_one: "{n} Chip", pot_taken: "Pott: {n} Chips", pot_taken_shared: "Pott geteilt: {n} Chips", pot_share_title: "{name} bekommt {n} aus dem Pott",
     to_target: "bis {n}", still_needed: "Bis {n} fehlen",
     minus_points: "Minuspunkte (Grenze {n})", minus_left: "Bis {n} noch", limit_reached: "erreicht", minus_title: "{name}: {points} Minuspunkte, bis zur Grenze von {n} noch {left}",
-    gin_sum: "{name} bekommt {terms} = {n}", bonus_gin: "Gin", bonus_big_gin: "großes Gin", bonus_undercut: "Unterbieten", take_out: "{card} zurück auf die Hand nehmen", rummy_possible: "Rummy möglich", seats_now: "Jetzt {seats} Plätze, davon {bots} Bots", seats_now_1: "Jetzt {seats} Plätze, davon 1 Bot", group_n: "Gruppe {n}", enough_to_open: "reicht zum Auslegen", not_scored: "keine Wertung", rebuilt: "neuer Stoß {count}", n_of_m: "{n} von {m}", stock_shuffled: "Die Ablage wird zum neuen Stoß gemischt ({count})", stock_turned: "Die Ablage wird umgedreht und ist der neue Stoß ({count})", picked_n: "Nummer {n} deiner Auswahl", picked_group: "Auswahl", taken_keep: "von der Ablage: darf in diesem Zug nicht abgeworfen werden", taken_lay: "von der Ablage: muss in diesem Zug ausgelegt werden", hand_out_now: "Hand-Rommé möglich (zählt ×{n})", you_hold: "du hast {n} Karten", sr_melds: "Figuren", sr_left: "noch auf der Hand", spade_upcard: "Pik aufgedeckt", gin_doubled: "Pik aufgedeckt: das Spiel zählt doppelt",
+    gin_sum: "{name} bekommt {terms} = {n}", bonus_gin: "Gin", bonus_big_gin: "großes Gin", bonus_undercut: "Unterbieten", take_out: "{card} zurück auf die Hand nehmen", add_to_group: "{cards} zu Gruppe {n} hinzufügen", rummy_possible: "Rummy möglich", seats_now: "Jetzt {seats} Plätze, davon {bots} Bots", seats_now_1: "Jetzt {seats} Plätze, davon 1 Bot", group_n: "Gruppe {n}", enough_to_open: "reicht zum Auslegen", not_scored: "keine Wertung", rebuilt: "neuer Stoß {count}", n_of_m: "{n} von {m}", stock_shuffled: "Die Ablage wird zum neuen Stoß gemischt ({count})", stock_turned: "Die Ablage wird umgedreht und ist der neue Stoß ({count})", picked_n: "Nummer {n} deiner Auswahl", picked_group: "Auswahl", taken_keep: "von der Ablage: darf in diesem Zug nicht abgeworfen werden", taken_lay: "von der Ablage: muss in diesem Zug ausgelegt werden", hand_out_now: "Hand-Rommé möglich (zählt ×{n})", you_hold: "du hast {n} Karten", sr_melds: "Figuren", sr_left: "noch auf der Hand", spade_upcard: "Pik aufgedeckt", gin_doubled: "Pik aufgedeckt: das Spiel zählt doppelt",
   },
 };
 
@@ -2074,29 +2074,25 @@ function trayGroup(g, info, name) {
   return div;
 }
 
-function renderTray() {
-  if (!S.state || !S.state.view) return;
-  // Knock games meld only at the showdown; a spectator composes nothing.
-  $("#tray").classList.toggle("hidden", S.state.table.knock_game || S.seat === null);
-  const box = $("#groups");
-  // The keyboard on a tray card stays at its place when the tray is drawn anew (the evaluation comes).
+// The tray's groups and the cards picked (a meld in the making), drawn (renderTray). A card of a group
+// is a button that takes it back into the hand; while cards are picked in the hand, each group has a
+// button that puts them into it, as a card dragged onto the group goes into it (dropOn): the keyboard's
+// way, and a tap's on a phone.
+function drawGroups(box, ev, pending, picked) {
+  // The keyboard on a tray card stays at its place when the tray is drawn anew.
   const active = document.activeElement;
-  const card = active && active.closest ? active.closest("#groups .group .card") : null;
-  const at = card ? [[...box.children].indexOf(card.parentElement), [...card.parentElement.querySelectorAll(".card")].indexOf(card)] : null;
+  const card = active && active.closest ? active.closest("#groups .group .card, #groups .group-add") : null;
+  const at = card ? [[...box.children].indexOf(card.closest(".group")), [...card.closest(".group").querySelectorAll(".card")].indexOf(card)] : null;
   box.innerHTML = "";
-  const ev = currentEvaluation();
-  const why = [];  // each group that is no meld, and why: shown under the tray (a tooltip is no help on a phone)
-  const reason = (info) => (info && !info.legal && info.error ? inLang(info.error_texts, info.error) : "");
   S.groups.forEach((g, i) => {
     const info = ev ? ev.melds[i] : null;
     const div = trayGroup(g, info, t("group_n", { n: i + 1 }));
     // A card dragged from the hand onto a group goes into it (dropOn).
     div.dataset.drop = "group";
     div.dataset.group = i;
-    if (reason(info)) why.push(`${t("group_n", { n: i + 1 })}: ${reason(info)}`);
     g.forEach((c, j) => {
       const el = Cards.element(c, { small: true });
-      const takeOut = () => { g.splice(j, 1); if (!g.length) S.groups.splice(i, 1); evaluate(); render(); };
+      const takeOut = () => { const group = S.groups[i]; group.splice(j, 1); if (!group.length) S.groups.splice(i, 1); evaluate(); render(); };
       el.addEventListener("click", takeOut);
       // The keyboard too (it could only clear the whole tray): Enter or Space takes the card back into
       // the hand, and the keyboard goes on from the group, else the hand.
@@ -2106,7 +2102,7 @@ function renderTray() {
       el.addEventListener("keydown", (ev) => {
         if (ev.key !== "Enter" && ev.key !== " ") return;
         ev.preventDefault(); ev.stopPropagation();
-        const stays = g.length > 1;
+        const stays = S.groups[i].length > 1;
         takeOut();
         const left = stays ? $(`#groups .group:nth-child(${i + 1}) .card`) : null;
         if (left) left.focus(); else focusTable();
@@ -2114,11 +2110,21 @@ function renderTray() {
       div.appendChild(el);
     });
     div.insertAdjacentHTML("beforeend", `<span class="group-value">${info ? (info.legal ? info.value : "✗") : "…"}</span>`);
+    if (picked.length) {
+      const add = document.createElement("button");
+      add.type = "button";
+      add.className = "ghost group-add";
+      add.textContent = "+";
+      const label = t("add_to_group", { cards: picked.map(Cards.name).join(", "), n: i + 1 });
+      add.setAttribute("aria-label", label);
+      add.title = Cards.spoken(label);
+      add.addEventListener("click", () => addToGroup(i));
+      div.appendChild(add);
+    }
     box.appendChild(div);
   });
   // The cards picked in the hand (three or more): a meld in the making, framed apart; they stay in the
   // hand (a click there lets one go), so they are pictures here, not buttons.
-  const pending = pendingGroup();
   if (pending) {
     const info = ev ? ev.melds[S.groups.length] : null;
     const div = trayGroup(pending, info, t("picked_group"));
@@ -2126,12 +2132,49 @@ function renderTray() {
     div.insertAdjacentHTML("beforeend", `<span class="group-label" aria-hidden="true">${escapeHtml(t("picked_group"))}</span>`);
     for (const c of pending) div.appendChild(Cards.element(c, { small: true }));
     div.insertAdjacentHTML("beforeend", `<span class="group-value">${info ? (info.legal ? info.value : "✗") : "…"}</span>`);
-    if (reason(info)) why.push(`${t("picked_group")}: ${reason(info)}`);
     box.appendChild(div);
   }
   if (at) {
-    const cards = box.children[at[0]] ? box.children[at[0]].querySelectorAll(".card") : [];
-    if (cards.length) cards[Math.min(at[1], cards.length - 1)].focus(); else focusTable();
+    const group = box.children[at[0]];
+    const cards = group ? group.querySelectorAll(".card") : [];
+    const again = at[1] < 0 ? group && group.querySelector(".group-add") : cards[Math.min(at[1], cards.length - 1)];
+    if (again) again.focus(); else focusTable();
+  }
+}
+
+// The cards picked in the hand put into tray group i (its "+"); the keyboard goes back to the hand,
+// where the next cards are picked.
+function addToGroup(i) {
+  const cards = selectedCards();
+  if (!cards.length || !S.groups[i]) return;
+  const fromKeys = !!document.activeElement && document.activeElement.classList.contains("group-add");
+  S.groups[i].push(...cards);
+  S.selected = [];
+  evaluate();
+  render();
+  if (fromKeys) focusTable();
+}
+
+function renderTray() {
+  if (!S.state || !S.state.view) return;
+  // Knock games meld only at the showdown; a spectator composes nothing.
+  $("#tray").classList.toggle("hidden", S.state.table.knock_game || S.seat === null);
+  const box = $("#groups");
+  const ev = currentEvaluation();
+  const pending = pendingGroup();
+  const why = [];  // each group that is no meld, and why: shown under the tray (a tooltip is no help on a phone)
+  const reason = (info) => (info && !info.legal && info.error ? inLang(info.error_texts, info.error) : "");
+  S.groups.forEach((g, i) => { if (ev && reason(ev.melds[i])) why.push(`${t("group_n", { n: i + 1 })}: ${reason(ev.melds[i])}`); });
+  if (pending && ev && reason(ev.melds[S.groups.length])) why.push(`${t("picked_group")}: ${reason(ev.melds[S.groups.length])}`);
+  // The groups are drawn anew only when what they show changed: drawn at every state (and again at its
+  // evaluation), the tray card under the keyboard was replaced and a screen reader said it again, twice
+  // for each of the others' moves.
+  const picked = S.seat !== null && S.state.view.hand ? selectedCards() : [];
+  const judged = ev ? composition().map((_, i) => [ev.melds[i].legal, ev.melds[i].value, reason(ev.melds[i])]) : null;
+  const key = JSON.stringify([S.groups, pending, judged, picked, S.lang, S.intlLetters]);
+  if (box.dataset.key !== key) {
+    box.dataset.key = key;
+    drawGroups(box, ev, pending, picked);
   }
   const total = $("#opening-total"), whyBox = $("#tray-why");
   const v = S.state.view;
