@@ -1,7 +1,7 @@
 """In Chromium: a Rommé player on the keyboard alone, with a screen reader. L says why the cards picked
 cannot be laid; the cards picked go into a group of the tray by its "+" (the keyboard's way to drop
-them there); a group that is no meld names its cards once; and the tray card under the keyboard stays
-the same element while the others move (a screen reader said it again at each move).
+them there); a group that is no meld names its cards once; and the tray card or table meld under the
+keyboard stays the same element while the others move (a screen reader said it again at each move).
 
 Seed 2 of German at three seats deals seat 0 (the page's) ``AC 3C 4C AD 3D 5D QD 5H JH AS JK JK JK``.
 """
@@ -123,4 +123,21 @@ def test_the_tray_card_under_the_keyboard_stays_while_others_move(pages: Pages) 
     page.wait_for_function("document.querySelector('#groups .group.ok')")
     page.evaluate(ANOTHERS_MOVE, "#groups .group .card")
     page.wait_for_function("S.evaluation !== window.judged")  # the tray judged again after the state, drawn
+    assert page.evaluate(KEPT) == {"same": True, "focusins": 0}
+
+
+def test_the_meld_under_the_keyboard_stays_while_others_move(pages: Pages) -> None:
+    """The table's melds were drawn anew at every state: the meld with the keyboard focus was replaced
+    and focused again, and a screen reader said it again at each of the others' moves. A meld that did
+    not change keeps its element."""
+    page = pages.open(locale="de-DE")
+    seeded_table(page, pages.base, "german", seed=2, seats=3)
+    draw(page)
+    pick_by_keys(page, ["AC", "AD", "AS"])
+    page.keyboard.press("g")
+    pick_by_keys(page, ["3C", "4C", "JK"])
+    page.wait_for_function("document.querySelectorAll('#groups .group.ok').length === 2")
+    page.keyboard.press("l")
+    page.wait_for_function("S.state.view.opened[0] && S.state.view.melds.length === 2")
+    page.evaluate(ANOTHERS_MOVE, "#melds .meld[data-meld='2']")
     assert page.evaluate(KEPT) == {"same": True, "focusins": 0}

@@ -1723,19 +1723,30 @@ function meldLabel(m, n) {
 
 function renderMelds() {
   const v = S.state.view, box = $("#melds");
-  // The melds are drawn anew on every state: a meld that had the keyboard keeps it.
+  // A meld is drawn anew only when it changed (a card laid off on it, the page's language): drawn anew
+  // at every state, the meld under the keyboard was replaced and a screen reader said it again at each
+  // of the others' moves. A meld that changed under the keyboard keeps it (and is said anew).
   const focused = document.activeElement && document.activeElement.closest ? document.activeElement.closest("#melds .meld") : null;
   const keep = focused ? focused.dataset.meld : null;
-  box.innerHTML = "";
   const targets = layoffTargets();
+  while (box.children.length > v.melds.length) box.lastElementChild.remove();
   v.melds.forEach((m, k) => {
     const n = k + 1;
+    // Whose meld it is, in the name a screen reader says (it was only in the tooltip, read after it).
+    const label = `${meldLabel(m, n)} (${seatName(m.owner)})`;
+    const fresh = S.changed.melds.has(k) && S.animate;
+    const key = JSON.stringify([m.text, m.cards, label, S.lang, S.intlLetters]);
+    const was = box.children[k];
+    if (was && was.dataset.key === key && !fresh) {
+      was.classList.toggle("legal", targets.has(n));
+      was.classList.toggle("last", S.changed.melds.has(k));
+      return;
+    }
     const div = document.createElement("div");
     div.className = "meld" + (targets.has(n) ? " legal" : "") + (S.changed.melds.has(k) ? " last" : "");
     div.dataset.meld = n;
+    div.dataset.key = key;
     div.dataset.drop = "meld";
-    // Whose meld it is, in the name a screen reader says (it was only in the tooltip, read after it).
-    const label = `${meldLabel(m, n)} (${seatName(m.owner)})`;
     div.title = label;
     // A button for the keyboard as for the mouse: Tab reaches every meld (the digit keys only 1 to 9),
     // and Enter or Space lays the selected card off on it.
@@ -1764,9 +1775,10 @@ function renderMelds() {
       div.appendChild(el);
     });
     div.addEventListener("click", (ev) => layOffOn(n, onJokerCard(ev.target)));
-    box.appendChild(div);
+    if (was) was.replaceWith(div); else box.appendChild(div);
   });
-  if (keep) { const again = box.querySelector(`.meld[data-meld="${keep}"]`); if (again) again.focus(); }
+  const again = keep ? box.querySelector(`.meld[data-meld="${keep}"]`) : null;
+  if (again && again !== document.activeElement) again.focus();
   showLayoffTarget(box, targets);
 }
 
