@@ -1,7 +1,8 @@
 """In Chromium: a Rommé player on the keyboard alone, with a screen reader. L says why the cards picked
-cannot be laid; the cards picked go into a group of the tray by its "+" (the keyboard's way to drop
-them there); a group that is no meld names its cards once; and the tray card or table meld under the
-keyboard stays the same element while the others move (a screen reader said it again at each move).
+cannot be laid; G says the group it made; the cards picked go into a group of the tray by its "+" (the
+keyboard's way to drop them there); a group that is no meld names its cards once; and the tray card or
+table meld under the keyboard stays the same element while the others move (a screen reader said it
+again at each move).
 
 Seed 2 of German at three seats deals seat 0 (the page's) ``AC 3C 4C AD 3D 5D QD 5H JH AS JK JK JK``.
 """
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.web.pages import Pages, draw, seeded_table
+from tests.web.pages import RECORD_ANNOUNCEMENTS, Pages, draw, seeded_table
 
 SERVER_ARGS = ("--max-tables-per-address", "50", "--creations-per-second", "50")
 """The module opens more tables from one address than a public server allows (5 open ones)."""
@@ -48,6 +49,23 @@ def test_l_says_why_the_cards_picked_alone_cannot_be_laid(pages: Pages) -> None:
     )
 
 
+def test_g_says_the_group_it_made(pages: Pages) -> None:
+    """G took the cards picked out of the hand into the tray, and a screen reader heard only the card
+    the keyboard landed on: the total said after a change was the same (three aces picked counted 33
+    already). The group made is said, with its cards."""
+    page = pages.open(locale="de-DE")
+    seeded_table(page, pages.base, "german", seed=2, seats=3)
+    draw(page)
+    pick_by_keys(page, ["AC", "AD", "AS"])
+    page.wait_for_function("document.querySelector('#groups .group.pending.ok')")
+    page.wait_for_timeout(300)  # the total said
+    page.evaluate(RECORD_ANNOUNCEMENTS)
+    page.keyboard.press("g")
+    page.wait_for_function("document.querySelector('#groups .group.ok:not(.pending)')")
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.said") == ["Gruppe 1: Kreuz-Ass, Karo-Ass, Pik-Ass"]
+
+
 def test_the_cards_picked_go_into_a_tray_group_by_its_plus(pages: Pages) -> None:
     """A card dragged onto a group of the tray goes into it; the keyboard had no way to do so (only to
     take the group apart). While cards are picked, each group has a "+" that puts them into it, named
@@ -66,8 +84,12 @@ def test_the_cards_picked_go_into_a_tray_group_by_its_plus(pages: Pages) -> None
     )
     assert names == ["Joker zu Gruppe 1 hinzufügen", "Joker zu Gruppe 2 hinzufügen"]
     page.locator("#groups .group:nth-child(2) .group-add").focus()
+    page.evaluate(RECORD_ANNOUNCEMENTS)
     page.keyboard.press("Enter")
     page.wait_for_function("document.querySelectorAll('#groups .group.ok').length === 2")
+    page.wait_for_function("window.said.join(' · ').includes('Erstmeldung')")
+    said = " · ".join(page.evaluate("window.said"))
+    assert said == "Gruppe 2: Kreuz-3, Kreuz-4, Joker · Erstmeldung: 45 / 40 · reicht zum Auslegen"
     shown = page.evaluate(
         """() => ({ groups: S.groups, picked: S.selected.length,
                     inHand: !!document.activeElement.closest('#hand .card'),

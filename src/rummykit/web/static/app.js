@@ -2165,6 +2165,7 @@ function addToGroup(i) {
   evaluate();
   render();
   if (fromKeys) focusTable();
+  sayGroup(i);
 }
 
 function renderTray() {
@@ -3356,17 +3357,26 @@ function handLost(before, after) {
   return lost;
 }
 
-function groupSelection() {
+// The cards picked made a group of the tray (G, "New meld"), said; `laying`: made by "Lay melds", which
+// lays it at once (its move is said).
+function groupSelection(laying = false) {
   const cards = selectedCards();
   if (!cards.length) { flash(t("select_cards"), true); return; }
   S.groups.push(cards);
   S.selected = [];
   evaluate();
   render();
+  if (!laying) sayGroup(S.groups.length - 1);
+}
+
+// A group of the tray made or grown, said (the cards left the hand under the keyboard, and the total
+// said after it may not change: three aces picked were worth 33 before they were a group too).
+function sayGroup(i) {
+  announce(`${t("group_n", { n: i + 1 })}: ${S.groups[i].map(Cards.name).join(", ")}`);
 }
 
 function playMelds() {
-  if (S.selected.length >= 3) groupSelection();
+  if (S.selected.length >= 3) groupSelection(true);
   if (!S.groups.length) { flash(t("select_cards"), true); return; }
   const current = currentEvaluation();
   const ev = current ? current.melds : null;
@@ -4320,7 +4330,7 @@ function setup() {
   for (const pile of ["#stock", "#discard"]) {
     $(pile).addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); $(pile).click(); } });
   }
-  $("#btn-group").addEventListener("click", groupSelection);
+  $("#btn-group").addEventListener("click", () => groupSelection());
   $("#btn-play").addEventListener("click", playMelds);
   $("#btn-clear").addEventListener("click", clearComposition);
   $("#chat-jump").addEventListener("click", jumpToChat);
