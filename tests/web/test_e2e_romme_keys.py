@@ -2,7 +2,7 @@
 cannot be laid; G says the group it made; the cards picked go into a group of the tray by its "+" (the
 keyboard's way to drop them there); a group that is no meld names its cards once; and the tray card or
 table meld under the keyboard stays the same element while the others move (a screen reader said it
-again at each move).
+again at each move); the card taken from the pile says once why it stays.
 
 Seed 2 of German at three seats deals seat 0 (the page's) ``AC 3C 4C AD 3D 5D QD 5H JH AS JK JK JK``.
 """
@@ -163,3 +163,42 @@ def test_the_meld_under_the_keyboard_stays_while_others_move(pages: Pages) -> No
     page.wait_for_function("S.state.view.opened[0] && S.state.view.melds.length === 2")
     page.evaluate(ANOTHERS_MOVE, "#melds .meld[data-meld='2']")
     assert page.evaluate(KEPT) == {"same": True, "focusins": 0}
+
+
+def focused_node(page: Any) -> dict[str, str]:
+    """The name and description Chromium's accessibility tree gives the element with the focus (what a
+    screen reader says of it: the description after the name)."""
+    session = page.context.new_cdp_session(page)
+    try:
+        nodes = session.send("Accessibility.getFullAXTree")["nodes"]
+    finally:
+        session.detach()
+
+    def has_focus(node: dict[str, Any]) -> bool:
+        return any(p["name"] == "focused" and p["value"]["value"] for p in node.get("properties", []))
+
+    # The document has the focus too.
+    focused = [n for n in nodes if has_focus(n) and n["role"]["value"] != "RootWebArea"]
+    assert len(focused) == 1, focused
+    node = focused[0]
+    return {key: node.get(key, {}).get("value", "") for key in ("name", "description")}
+
+
+def test_the_card_taken_from_the_pile_says_why_once(pages: Pages) -> None:
+    """The card taken from the discard pile that may not be discarded says so in its name; its tooltip,
+    which a screen reader says after the name, said it again ("Herz-Ass, von der Ablage: darf … — A♥ von
+    der Ablage: darf …"). The tooltip names the card, as every card's does. (Seed 1 with greedy bots
+    lets seat 0 take the ace of hearts at its first turn.)"""
+    page = pages.open(locale="de-DE")
+    seeded_table(page, pages.base, "german", seed=1, seats=3, bot="greedy")
+    page.wait_for_function("S.state.legal.includes('take')")
+    page.keyboard.press("t")
+    page.wait_for_function("document.querySelector('#hand .card.taken[data-card=AH]')")
+    page.keyboard.press("ArrowDown")
+    to = page.evaluate("shownHand().indexOf('AH')")
+    for _ in range(to - page.evaluate("S.focus")):
+        page.keyboard.press("ArrowRight")
+    assert focused_node(page) == {
+        "name": "Herz-Ass, von der Ablage: darf in diesem Zug nicht abgeworfen werden",
+        "description": "A♥",
+    }

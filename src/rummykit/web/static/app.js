@@ -2302,12 +2302,13 @@ function markCard(el, c, i, playable, fresh) {
   // Its name said as such: the order number drawn on a selected card was read as part of it ("queen
   // of spades 1").
   // The card taken from the discard pile, while the rules hold it in the hand (keptCard): marked, and
-  // said why.
+  // said why in its name. Its tooltip names the card as every card's does: a screen reader says the
+  // tooltip after the name (its description), and the reason in it too was said twice.
   const kept = keptCard();
   const taken = !!kept && kept.card === c && (kept.at === undefined || kept.at === i);
   el.classList.toggle("taken", taken);
   const why = taken ? `, ${t(kept.lay ? "taken_lay" : "taken_keep")}` : "";
-  el.title = taken ? `${Cards.label(c)} ${t(kept.lay ? "taken_lay" : "taken_keep")}` : Cards.label(c);
+  el.title = Cards.label(c);
   el.setAttribute("aria-label", (selected ? `${Cards.name(c)}, ${t("picked_n", { n: el.dataset.order })}` : Cards.name(c)) + why);
   el.classList.toggle("playable", playable.has(c));
   el.classList.toggle("fresh", fresh.has(c));
