@@ -2071,12 +2071,12 @@ function currentEvaluation() {
 
 // A group of the tray (or the cards picked) drawn: its cards, its value or ✗, said as a group of named
 // cards with its value or why it is no meld (the reason was a tooltip only). The reason names the cards
-// first ("3♣ 4♣: a meld needs …"), which the group's name has just said: said once.
+// first ("3♣ 4♣: a meld needs …"), which the group's name has just said: said once. No tooltip: the
+// reason is written under the tray (renderTray), and a screen reader said the tooltip after the name.
 function trayGroup(g, info, name) {
   const div = document.createElement("div");
   div.className = "group" + (info ? (info.legal ? " ok" : " bad") : "");
   const why = info && info.error ? inLang(info.error_texts, info.error) : "";
-  div.title = why;
   div.setAttribute("role", "group");
   const cards = g.map(Cards.name).join(", ");
   const spoken = Cards.spoken(why);
