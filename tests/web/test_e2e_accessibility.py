@@ -271,23 +271,24 @@ def test_hints_and_the_opening_total_are_said_once(pages: Pages, web: Any) -> No
     web.act_and_wait(page, "draw")
     page.wait_for_function("window.said.some((s) => s.startsWith('Du ziehst '))")
     page.evaluate("window.said = []")
-    # One card in the tray: its total against the opening minimum is said once the server evaluated it.
+    # One card in the tray: the group made is said, and its total against the opening minimum once the
+    # server evaluated it (the two in one line or two, as they come).
     page.locator("#hand .card").first.click()
     page.keyboard.press("g")
-    page.wait_for_function("window.said.some((s) => s.startsWith('Erstmeldung: '))")
+    page.wait_for_function("window.said.join(' · ').includes('Erstmeldung: ')")
     total = page.inner_text("#opening-total")
     assert total.startswith("Erstmeldung: ") and total.endswith(" / 40")
     page.evaluate("render(); render(); renderTray()")
     page.wait_for_timeout(400)
-    said = page.evaluate("window.said")
-    assert len(said) == 1 and said[0].startswith(f"{total} · ")  # with why one card is no meld
+    said = " · ".join(page.evaluate("window.said"))
+    assert said.startswith("Gruppe 1: ") and f" · {total} · " in said  # with why one card is no meld
+    assert said.count("Erstmeldung") == 1
     group = page.get_attribute("#groups .group", "aria-label")
     assert group.startswith("Gruppe 1: ") and " — " in group  # its cards in words, and the same reason
     page.keyboard.press("c")  # cleared: the next tray is said again
     page.locator("#hand .card").first.click()
     page.keyboard.press("g")
-    page.wait_for_function("window.said.length === 2")
-    assert page.evaluate("window.said[1]").startswith("Erstmeldung: ")
+    page.wait_for_function("window.said.join(' · ').split('Erstmeldung: ').length === 3")
 
 
 def test_opponents_read_as_one_line_without_their_card_backs(pages: Pages, evidence: Path) -> None:

@@ -344,7 +344,9 @@ def test_a_card_that_fits_a_set_with_a_joker_offers_the_exchange_too(pages: Page
 def test_the_choice_offered_by_a_key_takes_the_focus(pages: Pages) -> None:
     """The meld's digit (or Enter on the meld) that offers the lay-off and the exchange moves the focus
     to the first move offered, so a keyboard's player chooses with Enter or Tab at once (the focus
-    stayed on the hand, the moves a long way of Tabs off); a click leaves the focus where it was."""
+    stayed on the hand, the moves a long way of Tabs off); a click leaves the focus where it was. The
+    move with the focus is ringed apart, white: the accent ring every move offered wears hid the focus
+    ring, and the focused move looked as the other."""
     page = pages.open(locale="de-DE")
     seeded_table(page, pages.base, "german", seed=2, seats=3)
     draw(page)
@@ -366,6 +368,16 @@ def test_the_choice_offered_by_a_key_takes_the_focus(pages: Pages) -> None:
     page.locator("#hand .card[data-card='5H']").focus()
     page.keyboard.press("1")
     assert page.evaluate(focused) == "layoff 5H on 1"
+    rings = page.evaluate(
+        """() => [...document.querySelectorAll('#moves .move-chip.suggested')].map((b) => {
+            const s = getComputedStyle(b);
+            return { focused: b === document.activeElement, ring: `${s.outlineWidth} ${s.outlineColor}` };
+        })"""
+    )
+    assert rings == [
+        {"focused": True, "ring": "3px rgb(255, 255, 255)"},
+        {"focused": False, "ring": "2px rgb(242, 193, 78)"},
+    ]
 
 
 def test_a_picked_card_laid_off_does_not_leave_its_twin_picked(pages: Pages) -> None:

@@ -125,7 +125,7 @@ const I18N = {
     more_moves: "more ({n})…", fewer_moves: "fewer", out_at: "Points to {n}", near_limit: "close to the limit", is_out: "out", bought_back: "Bought back", bought_back_title: "{name} bought back for {chips} chips: {from} → {to}", bought_back_chips: "{chips} chips paid", hand_chips: "{n} chips", hand_chips_one: "{n} chip", pot_taken: "Pot: {n} chips", pot_taken_shared: "Pot shared: {n} chips", pot_share_title: "{name} takes {n} of the pot",
     to_target: "to {n}", still_needed: "To {n}: still",
     minus_points: "Minus points (limit {n})", minus_left: "Left to {n}", limit_reached: "reached", minus_title: "{name}: {points} minus points, {left} left to the limit of {n}",
-    gin_sum: "{name} scores {terms} = {n}", bonus_gin: "gin", bonus_big_gin: "big gin", bonus_undercut: "undercut", take_out: "take the {card} back into your hand", rummy_possible: "Rummy possible", seats_now: "Now {seats} seats, {bots} of them bots", seats_now_1: "Now {seats} seats, 1 of them a bot", group_n: "group {n}", enough_to_open: "enough to open", not_scored: "not scored", rebuilt: "new stock {count}", n_of_m: "{n} of {m}", stock_shuffled: "The discard pile is shuffled into a new stock ({count})", stock_turned: "The discard pile is turned over as a new stock ({count})", picked_n: "number {n} of your selection", picked_group: "picked", taken_keep: "from the discard pile: not to be discarded this turn", taken_lay: "from the discard pile: to be laid this turn", hand_out_now: "hand rummy possible (counts ×{n})", you_hold: "you hold {n} cards", sr_melds: "melds", sr_left: "left in hand", spade_upcard: "spade upcard", gin_doubled: "spade upcard: the hand counts double",
+    gin_sum: "{name} scores {terms} = {n}", bonus_gin: "gin", bonus_big_gin: "big gin", bonus_undercut: "undercut", take_out: "take the {card} back into your hand", add_to_group: "Add {cards} to group {n}", rummy_possible: "Rummy possible", seats_now: "Now {seats} seats, {bots} of them bots", seats_now_1: "Now {seats} seats, 1 of them a bot", group_n: "group {n}", enough_to_open: "enough to open", not_scored: "not scored", rebuilt: "new stock {count}", n_of_m: "{n} of {m}", stock_shuffled: "The discard pile is shuffled into a new stock ({count})", stock_turned: "The discard pile is turned over as a new stock ({count})", picked_n: "number {n} of your selection", picked_group: "picked", taken_keep: "from the discard pile: not to be discarded this turn", taken_lay: "from the discard pile: to be laid this turn", hand_out_now: "hand rummy possible (counts ×{n})", you_hold: "you hold {n} cards", sr_melds: "melds", sr_left: "left in hand", spade_upcard: "spade upcard", gin_doubled: "spade upcard: the hand counts double",
   },
   de: {
     create_title: "Neuer Tisch", your_name: "Dein Name", rules: "Regeln", seats: "Plätze", bots: "Bots",
@@ -252,7 +252,7 @@ const I18N = {
     more_moves: "mehr ({n})…", fewer_moves: "weniger", out_at: "Punkte bis {n}", near_limit: "nah an der Grenze", is_out: "raus", bought_back: "Zurückgekauft", bought_back_title: "{name} hat sich für {chips} Chips zurückgekauft: {from} → {to}", bought_back_chips: "{chips} Chips gezahlt", hand_chips: "{n} Chips", hand_chips_one: "{n} Chip", pot_taken: "Pott: {n} Chips", pot_taken_shared: "Pott geteilt: {n} Chips", pot_share_title: "{name} bekommt {n} aus dem Pott",
     to_target: "bis {n}", still_needed: "Bis {n} fehlen",
     minus_points: "Minuspunkte (Grenze {n})", minus_left: "Bis {n} noch", limit_reached: "erreicht", minus_title: "{name}: {points} Minuspunkte, bis zur Grenze von {n} noch {left}",
-    gin_sum: "{name} bekommt {terms} = {n}", bonus_gin: "Gin", bonus_big_gin: "großes Gin", bonus_undercut: "Unterbieten", take_out: "{card} zurück auf die Hand nehmen", rummy_possible: "Rummy möglich", seats_now: "Jetzt {seats} Plätze, davon {bots} Bots", seats_now_1: "Jetzt {seats} Plätze, davon 1 Bot", group_n: "Gruppe {n}", enough_to_open: "reicht zum Auslegen", not_scored: "keine Wertung", rebuilt: "neuer Stoß {count}", n_of_m: "{n} von {m}", stock_shuffled: "Die Ablage wird zum neuen Stoß gemischt ({count})", stock_turned: "Die Ablage wird umgedreht und ist der neue Stoß ({count})", picked_n: "Nummer {n} deiner Auswahl", picked_group: "Auswahl", taken_keep: "von der Ablage: darf in diesem Zug nicht abgeworfen werden", taken_lay: "von der Ablage: muss in diesem Zug ausgelegt werden", hand_out_now: "Hand-Rommé möglich (zählt ×{n})", you_hold: "du hast {n} Karten", sr_melds: "Figuren", sr_left: "noch auf der Hand", spade_upcard: "Pik aufgedeckt", gin_doubled: "Pik aufgedeckt: das Spiel zählt doppelt",
+    gin_sum: "{name} bekommt {terms} = {n}", bonus_gin: "Gin", bonus_big_gin: "großes Gin", bonus_undercut: "Unterbieten", take_out: "{card} zurück auf die Hand nehmen", add_to_group: "{cards} zu Gruppe {n} hinzufügen", rummy_possible: "Rummy möglich", seats_now: "Jetzt {seats} Plätze, davon {bots} Bots", seats_now_1: "Jetzt {seats} Plätze, davon 1 Bot", group_n: "Gruppe {n}", enough_to_open: "reicht zum Auslegen", not_scored: "keine Wertung", rebuilt: "neuer Stoß {count}", n_of_m: "{n} von {m}", stock_shuffled: "Die Ablage wird zum neuen Stoß gemischt ({count})", stock_turned: "Die Ablage wird umgedreht und ist der neue Stoß ({count})", picked_n: "Nummer {n} deiner Auswahl", picked_group: "Auswahl", taken_keep: "von der Ablage: darf in diesem Zug nicht abgeworfen werden", taken_lay: "von der Ablage: muss in diesem Zug ausgelegt werden", hand_out_now: "Hand-Rommé möglich (zählt ×{n})", you_hold: "du hast {n} Karten", sr_melds: "Figuren", sr_left: "noch auf der Hand", spade_upcard: "Pik aufgedeckt", gin_doubled: "Pik aufgedeckt: das Spiel zählt doppelt",
   },
 };
 
@@ -1723,19 +1723,30 @@ function meldLabel(m, n) {
 
 function renderMelds() {
   const v = S.state.view, box = $("#melds");
-  // The melds are drawn anew on every state: a meld that had the keyboard keeps it.
+  // A meld is drawn anew only when it changed (a card laid off on it, the page's language): drawn anew
+  // at every state, the meld under the keyboard was replaced and a screen reader said it again at each
+  // of the others' moves. A meld that changed under the keyboard keeps it (and is said anew).
   const focused = document.activeElement && document.activeElement.closest ? document.activeElement.closest("#melds .meld") : null;
   const keep = focused ? focused.dataset.meld : null;
-  box.innerHTML = "";
   const targets = layoffTargets();
+  while (box.children.length > v.melds.length) box.lastElementChild.remove();
   v.melds.forEach((m, k) => {
     const n = k + 1;
+    // Whose meld it is, in the name a screen reader says (it was only in the tooltip, read after it).
+    const label = `${meldLabel(m, n)} (${seatName(m.owner)})`;
+    const fresh = S.changed.melds.has(k) && S.animate;
+    const key = JSON.stringify([m.text, m.cards, label, S.lang, S.intlLetters]);
+    const was = box.children[k];
+    if (was && was.dataset.key === key && !fresh) {
+      was.classList.toggle("legal", targets.has(n));
+      was.classList.toggle("last", S.changed.melds.has(k));
+      return;
+    }
     const div = document.createElement("div");
     div.className = "meld" + (targets.has(n) ? " legal" : "") + (S.changed.melds.has(k) ? " last" : "");
     div.dataset.meld = n;
+    div.dataset.key = key;
     div.dataset.drop = "meld";
-    // Whose meld it is, in the name a screen reader says (it was only in the tooltip, read after it).
-    const label = `${meldLabel(m, n)} (${seatName(m.owner)})`;
     div.title = label;
     // A button for the keyboard as for the mouse: Tab reaches every meld (the digit keys only 1 to 9),
     // and Enter or Space lays the selected card off on it.
@@ -1764,9 +1775,10 @@ function renderMelds() {
       div.appendChild(el);
     });
     div.addEventListener("click", (ev) => layOffOn(n, onJokerCard(ev.target)));
-    box.appendChild(div);
+    if (was) was.replaceWith(div); else box.appendChild(div);
   });
-  if (keep) { const again = box.querySelector(`.meld[data-meld="${keep}"]`); if (again) again.focus(); }
+  const again = keep ? box.querySelector(`.meld[data-meld="${keep}"]`) : null;
+  if (again && again !== document.activeElement) again.focus();
   showLayoffTarget(box, targets);
 }
 
@@ -2058,41 +2070,41 @@ function currentEvaluation() {
 }
 
 // A group of the tray (or the cards picked) drawn: its cards, its value or ✗, said as a group of named
-// cards with its value or why it is no meld (the reason was a tooltip only).
+// cards with its value or why it is no meld (the reason was a tooltip only). The reason names the cards
+// first ("3♣ 4♣: a meld needs …"), which the group's name has just said: said once. No tooltip: the
+// reason is written under the tray (renderTray), and a screen reader said the tooltip after the name.
 function trayGroup(g, info, name) {
   const div = document.createElement("div");
   div.className = "group" + (info ? (info.legal ? " ok" : " bad") : "");
   const why = info && info.error ? inLang(info.error_texts, info.error) : "";
-  div.title = why;
   div.setAttribute("role", "group");
-  const worth = info ? (info.legal ? ` = ${info.value}` : ` — ${Cards.spoken(why)}`) : "";
-  div.setAttribute("aria-label", `${name}: ${g.map(Cards.name).join(", ")}${worth}`);
+  const cards = g.map(Cards.name).join(", ");
+  const spoken = Cards.spoken(why);
+  const reason = spoken.startsWith(`${cards}: `) ? spoken.slice(cards.length + 2) : spoken;
+  const worth = info ? (info.legal ? ` = ${info.value}` : ` — ${reason}`) : "";
+  div.setAttribute("aria-label", `${name}: ${cards}${worth}`);
   return div;
 }
 
-function renderTray() {
-  if (!S.state || !S.state.view) return;
-  // Knock games meld only at the showdown; a spectator composes nothing.
-  $("#tray").classList.toggle("hidden", S.state.table.knock_game || S.seat === null);
-  const box = $("#groups");
-  // The keyboard on a tray card stays at its place when the tray is drawn anew (the evaluation comes).
+// The tray's groups and the cards picked (a meld in the making), drawn (renderTray). A card of a group
+// is a button that takes it back into the hand; while cards are picked in the hand, each group has a
+// button that puts them into it, as a card dragged onto the group goes into it (dropOn): the keyboard's
+// way, and a tap's on a phone.
+function drawGroups(box, ev, pending, picked) {
+  // The keyboard on a tray card stays at its place when the tray is drawn anew.
   const active = document.activeElement;
-  const card = active && active.closest ? active.closest("#groups .group .card") : null;
-  const at = card ? [[...box.children].indexOf(card.parentElement), [...card.parentElement.querySelectorAll(".card")].indexOf(card)] : null;
+  const card = active && active.closest ? active.closest("#groups .group .card, #groups .group-add") : null;
+  const at = card ? [[...box.children].indexOf(card.closest(".group")), [...card.closest(".group").querySelectorAll(".card")].indexOf(card)] : null;
   box.innerHTML = "";
-  const ev = currentEvaluation();
-  const why = [];  // each group that is no meld, and why: shown under the tray (a tooltip is no help on a phone)
-  const reason = (info) => (info && !info.legal && info.error ? inLang(info.error_texts, info.error) : "");
   S.groups.forEach((g, i) => {
     const info = ev ? ev.melds[i] : null;
     const div = trayGroup(g, info, t("group_n", { n: i + 1 }));
     // A card dragged from the hand onto a group goes into it (dropOn).
     div.dataset.drop = "group";
     div.dataset.group = i;
-    if (reason(info)) why.push(`${t("group_n", { n: i + 1 })}: ${reason(info)}`);
     g.forEach((c, j) => {
       const el = Cards.element(c, { small: true });
-      const takeOut = () => { g.splice(j, 1); if (!g.length) S.groups.splice(i, 1); evaluate(); render(); };
+      const takeOut = () => { const group = S.groups[i]; group.splice(j, 1); if (!group.length) S.groups.splice(i, 1); evaluate(); render(); };
       el.addEventListener("click", takeOut);
       // The keyboard too (it could only clear the whole tray): Enter or Space takes the card back into
       // the hand, and the keyboard goes on from the group, else the hand.
@@ -2102,7 +2114,7 @@ function renderTray() {
       el.addEventListener("keydown", (ev) => {
         if (ev.key !== "Enter" && ev.key !== " ") return;
         ev.preventDefault(); ev.stopPropagation();
-        const stays = g.length > 1;
+        const stays = S.groups[i].length > 1;
         takeOut();
         const left = stays ? $(`#groups .group:nth-child(${i + 1}) .card`) : null;
         if (left) left.focus(); else focusTable();
@@ -2110,11 +2122,21 @@ function renderTray() {
       div.appendChild(el);
     });
     div.insertAdjacentHTML("beforeend", `<span class="group-value">${info ? (info.legal ? info.value : "✗") : "…"}</span>`);
+    if (picked.length) {
+      const add = document.createElement("button");
+      add.type = "button";
+      add.className = "ghost group-add";
+      add.textContent = "+";
+      const label = t("add_to_group", { cards: picked.map(Cards.name).join(", "), n: i + 1 });
+      add.setAttribute("aria-label", label);
+      add.title = Cards.spoken(label);
+      add.addEventListener("click", () => addToGroup(i));
+      div.appendChild(add);
+    }
     box.appendChild(div);
   });
   // The cards picked in the hand (three or more): a meld in the making, framed apart; they stay in the
   // hand (a click there lets one go), so they are pictures here, not buttons.
-  const pending = pendingGroup();
   if (pending) {
     const info = ev ? ev.melds[S.groups.length] : null;
     const div = trayGroup(pending, info, t("picked_group"));
@@ -2122,12 +2144,50 @@ function renderTray() {
     div.insertAdjacentHTML("beforeend", `<span class="group-label" aria-hidden="true">${escapeHtml(t("picked_group"))}</span>`);
     for (const c of pending) div.appendChild(Cards.element(c, { small: true }));
     div.insertAdjacentHTML("beforeend", `<span class="group-value">${info ? (info.legal ? info.value : "✗") : "…"}</span>`);
-    if (reason(info)) why.push(`${t("picked_group")}: ${reason(info)}`);
     box.appendChild(div);
   }
   if (at) {
-    const cards = box.children[at[0]] ? box.children[at[0]].querySelectorAll(".card") : [];
-    if (cards.length) cards[Math.min(at[1], cards.length - 1)].focus(); else focusTable();
+    const group = box.children[at[0]];
+    const cards = group ? group.querySelectorAll(".card") : [];
+    const again = at[1] < 0 ? group && group.querySelector(".group-add") : cards[Math.min(at[1], cards.length - 1)];
+    if (again) again.focus(); else focusTable();
+  }
+}
+
+// The cards picked in the hand put into tray group i (its "+"); the keyboard goes back to the hand,
+// where the next cards are picked.
+function addToGroup(i) {
+  const cards = selectedCards();
+  if (!cards.length || !S.groups[i]) return;
+  const fromKeys = !!document.activeElement && document.activeElement.classList.contains("group-add");
+  S.groups[i].push(...cards);
+  S.selected = [];
+  evaluate();
+  render();
+  if (fromKeys) focusTable();
+  sayGroup(i);
+}
+
+function renderTray() {
+  if (!S.state || !S.state.view) return;
+  // Knock games meld only at the showdown; a spectator composes nothing.
+  $("#tray").classList.toggle("hidden", S.state.table.knock_game || S.seat === null);
+  const box = $("#groups");
+  const ev = currentEvaluation();
+  const pending = pendingGroup();
+  const why = [];  // each group that is no meld, and why: shown under the tray (a tooltip is no help on a phone)
+  const reason = (info) => (info && !info.legal && info.error ? inLang(info.error_texts, info.error) : "");
+  S.groups.forEach((g, i) => { if (ev && reason(ev.melds[i])) why.push(`${t("group_n", { n: i + 1 })}: ${reason(ev.melds[i])}`); });
+  if (pending && ev && reason(ev.melds[S.groups.length])) why.push(`${t("picked_group")}: ${reason(ev.melds[S.groups.length])}`);
+  // The groups are drawn anew only when what they show changed: drawn at every state (and again at its
+  // evaluation), the tray card under the keyboard was replaced and a screen reader said it again, twice
+  // for each of the others' moves.
+  const picked = S.seat !== null && S.state.view.hand ? selectedCards() : [];
+  const judged = ev ? composition().map((_, i) => [ev.melds[i].legal, ev.melds[i].value, reason(ev.melds[i])]) : null;
+  const key = JSON.stringify([S.groups, pending, judged, picked, S.lang, S.intlLetters]);
+  if (box.dataset.key !== key) {
+    box.dataset.key = key;
+    drawGroups(box, ev, pending, picked);
   }
   const total = $("#opening-total"), whyBox = $("#tray-why");
   const v = S.state.view;
@@ -2242,12 +2302,13 @@ function markCard(el, c, i, playable, fresh) {
   // Its name said as such: the order number drawn on a selected card was read as part of it ("queen
   // of spades 1").
   // The card taken from the discard pile, while the rules hold it in the hand (keptCard): marked, and
-  // said why.
+  // said why in its name. Its tooltip names the card as every card's does: a screen reader says the
+  // tooltip after the name (its description), and the reason in it too was said twice.
   const kept = keptCard();
   const taken = !!kept && kept.card === c && (kept.at === undefined || kept.at === i);
   el.classList.toggle("taken", taken);
   const why = taken ? `, ${t(kept.lay ? "taken_lay" : "taken_keep")}` : "";
-  el.title = taken ? `${Cards.label(c)} ${t(kept.lay ? "taken_lay" : "taken_keep")}` : Cards.label(c);
+  el.title = Cards.label(c);
   el.setAttribute("aria-label", (selected ? `${Cards.name(c)}, ${t("picked_n", { n: el.dataset.order })}` : Cards.name(c)) + why);
   el.classList.toggle("playable", playable.has(c));
   el.classList.toggle("fresh", fresh.has(c));
@@ -3297,17 +3358,26 @@ function handLost(before, after) {
   return lost;
 }
 
-function groupSelection() {
+// The cards picked made a group of the tray (G, "New meld"), said; `laying`: made by "Lay melds", which
+// lays it at once (its move is said).
+function groupSelection(laying = false) {
   const cards = selectedCards();
   if (!cards.length) { flash(t("select_cards"), true); return; }
   S.groups.push(cards);
   S.selected = [];
   evaluate();
   render();
+  if (!laying) sayGroup(S.groups.length - 1);
+}
+
+// A group of the tray made or grown, said (the cards left the hand under the keyboard, and the total
+// said after it may not change: three aces picked were worth 33 before they were a group too).
+function sayGroup(i) {
+  announce(`${t("group_n", { n: i + 1 })}: ${S.groups[i].map(Cards.name).join(", ")}`);
 }
 
 function playMelds() {
-  if (S.selected.length >= 3) groupSelection();
+  if (S.selected.length >= 3) groupSelection(true);
   if (!S.groups.length) { flash(t("select_cards"), true); return; }
   const current = currentEvaluation();
   const ev = current ? current.melds : null;
@@ -3357,13 +3427,14 @@ function discardJoker() {
   if (S.state && S.state.version === asked && legal().includes("discard JK")) discardCard("JK", true);
 }
 
-// L lays the tray's melds; where they cannot be laid yet (a group that is no meld, an opening below
-// the minimum) it says why instead of doing nothing.
+// L lays the tray's melds and the cards picked (a meld in the making, pendingGroup); where they cannot
+// be laid yet (a group that is no meld, an opening below the minimum) it says why instead of doing
+// nothing, the cards picked alone too.
 function layKey() {
   const b = $("#btn-play");
   if (b.classList.contains("hidden")) return;
   if (!b.disabled) { playMelds(); return; }
-  if (S.groups.length && myTurn()) flash(trayRefusal("lay"));
+  if ((S.groups.length || pendingGroup()) && myTurn()) flash(trayRefusal("lay"));
 }
 
 // Why the composed melds cannot be laid: a group that is no meld, or an opening below the minimum;
@@ -4260,7 +4331,7 @@ function setup() {
   for (const pile of ["#stock", "#discard"]) {
     $(pile).addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); $(pile).click(); } });
   }
-  $("#btn-group").addEventListener("click", groupSelection);
+  $("#btn-group").addEventListener("click", () => groupSelection());
   $("#btn-play").addEventListener("click", playMelds);
   $("#btn-clear").addEventListener("click", clearComposition);
   $("#chat-jump").addEventListener("click", jumpToChat);
