@@ -158,6 +158,47 @@ def test_a_seat_taken_through_another_process_is_known_before_its_notice_comes(
         assert [s.kind for s in table.seats] == ["human", "human", "open"]
 
 
+def test_a_made_up_token_at_a_started_table_costs_no_database_trip(fresh_database: str, web: Any) -> None:
+    """A table being played, or watched at its end, gives no new token a seat: a stranger's made-up
+    token is refused from memory (its lobby row was read on the lookups' thread for every one, so
+    connections to the lobby's playing tables queued work there). The person a bot holds a seat for
+    is still let in at once after a retake through another process."""
+    settings = web.settings(bot_delay=30, takeover_seconds=60)
+    owner_app, other_app = (create_app(fresh_database, settings=settings) for _ in range(2))
+    with TestClient(owner_app) as owner, TestClient(other_app) as other:
+        host = web.create(owner, preset="german", seats=3, name="Anna", bots=[{"kind": "random"}])
+        code = host["code"]
+        ben = owner.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
+        assert owner.post(f"/api/tables/{code}/start", json={"token": host["token"]}).status_code == 200
+        manager = owner.app.state.manager  # type: ignore[attr-defined]
+        reads: list[str] = []
+        side_db = manager.side_db
+
+        async def counted(fn: Any, *args: Any) -> Any:
+            reads.append(fn.__name__)
+            return await side_db(fn, *args)
+
+        with web.connect(owner, code, host["token"]) as anna:  # this process plays the table now
+            web.receive_state(anna)
+            table = manager.tables[code]
+            assert table.status == "playing"
+            manager.side_db = counted
+            for _ in range(3):
+                with web.connect(owner, code, "made-up") as ws, pytest.raises(WebSocketDisconnect) as no:
+                    ws.receive_json()
+                assert no.value.code == 4403
+            assert "lobby" not in reads
+            assert owner.post(f"/api/tables/{code}/leave", json={"token": ben["token"]}).status_code == 200
+
+            async def late() -> None:  # the notice of the retake is on its way
+                return None
+
+            table.refresh = late
+            assert other.post(f"/api/tables/{code}/retake", json={"token": ben["token"]}).status_code == 200
+            with web.connect(owner, code, ben["token"]) as ben_ws:
+                assert web.next_of(ben_ws, "welcome")["seat"] == 1
+
+
 def test_a_person_who_joins_through_another_process_reads_only_the_chat_since(
     fresh_database: str, web: Any
 ) -> None:
