@@ -112,3 +112,33 @@ def test_a_network_refusal_spends_nothing_of_the_address() -> None:
     now[0] = 0.25  # the network refills a token in 0.25 s (four addresses' rate): the address has one
     assert rate.take("2001:db8:1:2::/64") == 0.0
     assert rate.take("2001:db8:1:1::/64") > 0 and not rate.network_refused("2001:db8:1:1::/64")
+
+
+def test_meld_judgements_of_many_addresses_of_one_network_share_its_budget(clients: Any, web: Any) -> None:
+    """Each /64 of a /48 may hold a seat at a table of its own and judge composed melds there (work
+    a message costs the event loop beyond its reading): the /48 judges four addresses' worth."""
+    burst = 2
+    client = clients(messages_per_second=SLOW, messages_burst=burst)
+    per_address = 3 * burst  # EVALUATION_SHARE connections' worth
+    outcomes = []
+    for address in one_48(NETWORK_SHARE + 1):
+        mine = client(address)
+        grant = web.create(mine, preset="german", seats=2, name="Anna", bots=[{"kind": "random"}])
+        for _ in range(per_address // burst):  # connections of one address, each within its own rate
+            with web.connect(mine, grant["code"], grant["token"]) as ws:
+                web.receive_state(ws)
+                for _ in range(burst):
+                    ws.send_json({"type": "evaluate", "melds": [["5H", "6H", "7H"]]})
+                    outcomes.append(_answer(ws))
+    assert outcomes == ["evaluation"] * (NETWORK_SHARE * per_address) + ["rate_limited"] * per_address
+
+
+def _answer(ws: Any) -> str:
+    """The type of the answer to an ``evaluate`` (an error's code)."""
+    for _ in range(50):
+        message = ws.receive_json()
+        if message["type"] == "evaluation":
+            return "evaluation"
+        if message["type"] == "error":
+            return str(message["code"])
+    raise AssertionError("no answer")

@@ -48,7 +48,7 @@ from rummykit.web.dbthread import DatabaseThread
 from rummykit.web.dealing import new_secret, seal
 from rummykit.web.failures import log_failure
 from rummykit.web.guesses import Lookup
-from rummykit.web.limits import RateLimiter, ServerSettings
+from rummykit.web.limits import NetworkRate, RateLimiter, ServerSettings
 from rummykit.web.lobby import (
     WEB_BOT_KINDS,
     LobbyError,
@@ -180,10 +180,13 @@ class TableManager:
         self._stored_entries: tuple[list[dict[str, Any]], dict[str, dict[str, Any] | None]] | None = None
         """The lobby entries made of the rows last read (:meth:`_stored_entry`), by code."""
         rate, burst = self.settings.messages_per_second, self.settings.messages_burst
-        self.evaluations = RateLimiter(EVALUATION_SHARE * rate, EVALUATION_SHARE * burst)
+        self.evaluations: RateLimiter = NetworkRate(EVALUATION_SHARE * rate, EVALUATION_SHARE * burst)
         """Composed melds judged per client address (:meth:`~rummykit.web.tables.Table.evaluate`),
         in this process: one budget for all of an address's connections, :data:`EVALUATION_SHARE`
-        times one connection's message rate (people behind one address compose at once)."""
+        times one connection's message rate (people behind one address compose at once), and four
+        addresses' worth for its wider network (:class:`~rummykit.web.limits.NetworkRate`: a /48
+        holding seats from dozens of its /64s at its own tables would otherwise judge that many times
+        over on the event loop every table shares)."""
         self._archive_budget = RateLimiter(*ARCHIVE_REBUILDS)
         """Rebuilds of ended tables for lookups (:meth:`_archived`), whoever asks."""
         self._archive_share = RateLimiter(*ARCHIVE_SHARE)
