@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,6 +13,7 @@ from sqlalchemy import create_engine, text
 from starlette.websockets import WebSocketDisconnect
 
 from rummykit.web.app import create_app
+from rummykit.web.limits import RateLimiter
 from rummykit.web.lobby import hash_token
 from rummykit.web.store import Store
 from tests.web.test_group_commit import erase_in_batches
@@ -89,13 +91,13 @@ def test_a_lobby_request_for_another_process_s_table_replays_it_only_when_it_can
         code = grant["code"]
         manager = other.app.state.manager  # type: ignore[attr-defined]
         replays: list[str] = []
-        rebuild = manager._rebuild
+        replay = manager._replay
 
         def counted(stored: Any) -> Any:
             replays.append(stored.code)
-            return rebuild(stored)
+            return replay(stored)
 
-        manager._rebuild = counted
+        manager._replay = counted
         left = other.post(f"/api/tables/{code}/leave", json={"token": "made-up"})
         assert left.status_code == 403 and left.json()["code"] == "unknown_token"
         record = other.get(f"/api/tables/{code}/record")
@@ -110,6 +112,49 @@ def test_a_lobby_request_for_another_process_s_table_replays_it_only_when_it_can
         # The seat's own token is granted: the table is replayed for it.
         assert other.post(f"/api/tables/{code}/leave", json={"token": grant["token"]}).status_code == 200
         assert replays == [code]
+
+
+def test_a_seat_left_and_retaken_through_another_process_is_replayed_aside_within_a_budget(
+    fresh_database: str, web: Any
+) -> None:
+    """A person seated at a table (of their own: anybody can make one) leaves and takes the seat back
+    through a process that does not play it, again and again: that process replays the match for
+    each request, a quarter of a second for a long one, on its event loop every table there shares.
+    The replay runs aside, within the rebuilds' budget (``replay_busy`` beyond it)."""
+    settings = web.settings(bot_delay=0, takeover_seconds=60)
+    owner_app, other_app = (create_app(fresh_database, settings=settings) for _ in range(2))
+    with TestClient(owner_app) as owner, TestClient(other_app) as other:
+        host = web.create(owner, preset="german", seats=3, name="Anna", bots=[{"kind": "random"}])
+        code = host["code"]
+        ben = owner.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
+        assert owner.post(f"/api/tables/{code}/start", json={"token": host["token"]}).status_code == 200
+        with web.connect(owner, code, host["token"]) as anna:  # the owner plays it
+            state = web.receive_state(anna)
+            if state["match"]["to_move"] != 2:  # a person moves first (else the bot's move is stored)
+                with web.connect(owner, code, ben["token"]) as ben_ws:
+                    mover = anna if state["match"]["to_move"] == 0 else ben_ws
+                    state = web.receive_state(mover, until=lambda s: bool(s["legal"]))
+                    mover.send_json({"type": "act", "action": state["legal"][0], "version": 0})
+            web.receive_state(anna, until=lambda s: s["version"] > 0)
+            manager = other.app.state.manager  # type: ignore[attr-defined]
+            loop_thread = other.portal.call(threading.get_ident)  # type: ignore[attr-defined]
+            on_loop: list[bool] = []
+            replay = manager._replay
+
+            def counted(stored: Any) -> Any:
+                on_loop.append(threading.get_ident() == loop_thread)
+                return replay(stored)
+
+            manager._replay = counted
+            manager._archive_share = RateLimiter(0.001, 3)  # the network's share: three replays
+            answers = [
+                other.post(f"/api/tables/{code}/{path}", json={"token": ben["token"]})
+                for path in ("leave", "retake", "leave", "retake")
+            ]
+            assert [a.status_code for a in answers] == [200, 200, 200, 429]
+            refused = answers[-1].json()
+            assert refused["code"] == "replay_busy" and "Prozesse" in refused["texts"]["de"]
+            assert on_loop == [False] * 3
 
 
 @contextlib.contextmanager
@@ -207,8 +252,6 @@ def test_an_ended_table_s_moves_are_read_only_for_a_rebuild_the_budget_grants(
     a stranger asking for the record of collected codes spent that for every request the rebuilds'
     budget refused (``archive_busy``). The row says that it ended; its moves are read once, for a
     rebuild granted."""
-    from rummykit.web.limits import RateLimiter
-
     with TestClient(create_app(fresh_database, settings=web.settings(bot_delay=0))) as client:
         code = web.create(client, preset="gin", seats=2, name="Anna")["code"]
         engine = create_engine(fresh_database)

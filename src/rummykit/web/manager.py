@@ -530,24 +530,68 @@ class TableManager:
                 table = self.tables.get(key)
                 if table is None and check is not None:
                     check(stored)
-                if table is None:
+                if table is None and not route.mine:
+                    table = await self._copy(key, stored, address)
+                elif table is None:
                     try:
                         table = self._rebuild(stored)
                     except (RummyError, ValueError, KeyError) as exc:
                         raise self._unrestorable(key, exc) from None
-                    if route.mine:
-                        self.tables[key] = table
-                        if table.status == "playing":
-                            for i, s in enumerate(table.seats):
-                                if s.kind == "human":
-                                    table._mark_away(i)
-                    else:
-                        table.owned = False
+                    self.tables[key] = table
+                    if table.status == "playing":
+                        for i, s in enumerate(table.seats):
+                            if s.kind == "human":
+                                table._mark_away(i)
         if table is None and key is not None:
             table = await self._archived(key, address)
         if table is None:
             raise self._missing(code, key)
         return table
+
+    async def _copy(self, key: str, stored: StoredTable, address: str | None) -> Table:
+        """A copy of the open table ``key`` that another process plays, made from ``stored`` for one
+        lobby request from ``address`` (a leave, a retake, a join …) and not kept; the table held
+        here instead if one was taken in meanwhile. A table with moves is replayed off the event loop
+        and within the rebuilds' budgets of :meth:`_archived` (:meth:`_rebuild_wait`): a replay of a
+        long match costs a quarter of a second (19,000 moves), and a person seated at a table of
+        their own, leaving and taking the seat back through a process that does not play it, would
+        otherwise have that process replay it on its event loop for every request.
+
+        Raises:
+            LobbyError: 429 ``replay_busy`` when the budget is spent; the stored table this version
+                cannot replay (:meth:`_unrestorable`).
+        """
+        wait = self._rebuild_wait(address) if stored.actions else 0.0
+        if wait > 0:
+            seconds = str(math.ceil(wait))
+            why = (
+                "too many tables played by the server's other processes were looked up here just now; try "
+                f"again in {seconds} s"
+            )
+            raise refusal(429, "replay_busy", why, retry_after=wait, seconds=seconds)
+        try:
+            replayed = await asyncio.to_thread(self._replay, stored)
+        except (RummyError, ValueError, KeyError) as exc:
+            raise self._unrestorable(key, exc) from None
+        held = self.tables.get(key)
+        if held is not None:  # claimed here meanwhile: the request goes to the table played here
+            return held
+        table = self._table_of(stored, replayed)
+        table.owned = False
+        return table
+
+    def _rebuild_wait(self, address: str | None) -> float:
+        """Spend one rebuild of a stored match for a request from ``address`` (the client's;
+        ``None``: the server's own): one of its wider network's share (:data:`ARCHIVE_SHARE`) and one
+        of the process's (:data:`ARCHIVE_REBUILDS`); ``0.0`` if granted, else the seconds to wait
+        (nothing is spent then)."""
+        network = None if address is None else fair_network(address)
+        wait = self._archive_share.take(network) if network is not None else 0.0
+        if wait <= 0:
+            wait = self._archive_budget.take(None)
+            if wait > 0 and network is not None:  # refused for everybody: the network's share is kept
+                self._archive_share.refund(network)
+        return wait
 
     def _unrestorable(self, key: str, exc: Exception) -> LobbyError:
         """Log that the stored table ``key`` cannot be replayed (its rules text, or a move, is refused
@@ -602,12 +646,7 @@ class TableManager:
             held = await self._hold_finished(key)
             if held is not None:
                 return held
-        network = None if address is None else fair_network(address)
-        wait = self._archive_share.take(network) if network is not None else 0.0
-        if wait <= 0:
-            wait = self._archive_budget.take(None)
-            if wait > 0 and network is not None:  # refused for everybody: the network's share is kept
-                self._archive_share.refund(network)
+        wait = self._rebuild_wait(address)
         if wait > 0:
             why = f"too many ended tables looked up just now; try again in {math.ceil(wait)} s"
             raise refusal(429, "archive_busy", why, retry_after=wait, seconds=str(math.ceil(wait)))

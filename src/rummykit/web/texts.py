@@ -99,6 +99,10 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
     "match_not_over": "Tisch {code} ist noch nicht beendet: sein Spielprotokoll zeigt alle verdeckten Karten "
     "und wird erst nach dem Ende der Partie herausgegeben",
     "archive_busy": "Gerade wurden zu viele beendete Tische nachgeschlagen; in {seconds} s noch einmal",
+    "replay_busy": (
+        "Gerade wurden hier zu viele Tische nachgeschlagen, die andere Prozesse des Servers spielen; "
+        "in {seconds} s noch einmal"
+    ),
     "too_many_misses": (
         "Aus deinem Netz wurden zu viele Codes genannt, zu denen es keinen Tisch gibt; "
         "den nächsten bitte in {seconds} s"
