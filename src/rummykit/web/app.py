@@ -241,9 +241,9 @@ def create_app(
     attempts = NetworkRate(config.requests_per_second, attempt_burst, network_attempt_burst)
     """Websocket connection attempts per address and per wider network, in this process: the lobby
     request rates, with room in the bursts to fill the connection caps at once. Spent before any
-    database work (with PostgreSQL an attempt costs up to five trips on the lookups' thread: the
-    counts of the address and its network, who plays the table, a made-up token's seat, the
-    uncounts)."""
+    database work (with PostgreSQL an attempt costs four or five trips on the lookups' thread: the
+    counts of the address and its network, a made-up token's seat at a waiting table, the uncounts;
+    eight for a code that names no table, which the misses bound)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
