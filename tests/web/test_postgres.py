@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,6 +13,7 @@ from sqlalchemy import create_engine, text
 from starlette.websockets import WebSocketDisconnect
 
 from rummykit.web.app import create_app
+from rummykit.web.limits import RateLimiter
 from rummykit.web.lobby import hash_token
 from rummykit.web.store import Store
 from tests.web.test_group_commit import erase_in_batches
@@ -89,13 +91,13 @@ def test_a_lobby_request_for_another_process_s_table_replays_it_only_when_it_can
         code = grant["code"]
         manager = other.app.state.manager  # type: ignore[attr-defined]
         replays: list[str] = []
-        rebuild = manager._rebuild
+        replay = manager._replay
 
         def counted(stored: Any) -> Any:
             replays.append(stored.code)
-            return rebuild(stored)
+            return replay(stored)
 
-        manager._rebuild = counted
+        manager._replay = counted
         left = other.post(f"/api/tables/{code}/leave", json={"token": "made-up"})
         assert left.status_code == 403 and left.json()["code"] == "unknown_token"
         record = other.get(f"/api/tables/{code}/record")
@@ -110,6 +112,72 @@ def test_a_lobby_request_for_another_process_s_table_replays_it_only_when_it_can
         # The seat's own token is granted: the table is replayed for it.
         assert other.post(f"/api/tables/{code}/leave", json={"token": grant["token"]}).status_code == 200
         assert replays == [code]
+
+
+@contextlib.contextmanager
+def started_on_two_processes(url: str, web: Any, bot_delay: float) -> Iterator[tuple[Any, ...]]:
+    """Two server processes on ``url``, the first holding a started German table of Anna (the host),
+    Ben and a bot: ``(owner, other, code, host's grant, Ben's grant)``."""
+    settings = web.settings(bot_delay=bot_delay, takeover_seconds=60)
+    owner_app, other_app = (create_app(url, settings=settings) for _ in range(2))
+    with TestClient(owner_app) as owner, TestClient(other_app) as other:
+        host = web.create(owner, preset="german", seats=3, name="Anna", bots=[{"kind": "random"}])
+        code = host["code"]
+        ben = owner.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
+        assert owner.post(f"/api/tables/{code}/start", json={"token": host["token"]}).status_code == 200
+        yield owner, other, code, host, ben
+
+
+def side_trips(manager: Any) -> list[str]:
+    """The names of the storage calls ``manager`` makes on its lookups' thread from now on."""
+    made: list[str] = []
+    side_db = manager.side_db
+
+    async def counted(fn: Any, *args: Any) -> Any:
+        made.append(fn.__name__)
+        return await side_db(fn, *args)
+
+    manager.side_db = counted
+    return made
+
+
+def test_a_seat_left_and_retaken_through_another_process_is_replayed_aside_within_a_budget(
+    fresh_database: str, web: Any
+) -> None:
+    """A person seated at a table (of their own: anybody can make one) leaves and takes the seat back
+    through a process that does not play it, again and again: that process replays the match for
+    each request, a quarter of a second for a long one, on its event loop every table there shares.
+    The replay runs aside, within the rebuilds' budget (``replay_busy`` beyond it)."""
+    with (
+        started_on_two_processes(fresh_database, web, 0) as (owner, other, code, host, ben),
+        web.connect(owner, code, host["token"]) as anna,  # the owner plays it
+    ):
+        state = web.receive_state(anna)
+        if state["match"]["to_move"] != 2:  # a person moves first (else the bot's move is stored)
+            with web.connect(owner, code, ben["token"]) as ben_ws:
+                mover = anna if state["match"]["to_move"] == 0 else ben_ws
+                state = web.receive_state(mover, until=lambda s: bool(s["legal"]))
+                mover.send_json({"type": "act", "action": state["legal"][0], "version": 0})
+        web.receive_state(anna, until=lambda s: s["version"] > 0)
+        manager = other.app.state.manager  # type: ignore[attr-defined]
+        loop_thread = other.portal.call(threading.get_ident)  # type: ignore[attr-defined]
+        on_loop: list[bool] = []
+        replay = manager._replay
+
+        def counted(stored: Any) -> Any:
+            on_loop.append(threading.get_ident() == loop_thread)
+            return replay(stored)
+
+        manager._replay = counted
+        manager._archive_share = RateLimiter(0.001, 3)  # the network's share: three replays
+        answers = [
+            other.post(f"/api/tables/{code}/{path}", json={"token": ben["token"]})
+            for path in ("leave", "retake", "leave", "retake")
+        ]
+        assert [a.status_code for a in answers] == [200, 200, 200, 429]
+        refused = answers[-1].json()
+        assert refused["code"] == "replay_busy" and "Prozesse" in refused["texts"]["de"]
+        assert on_loop == [False] * 3
 
 
 @contextlib.contextmanager
@@ -156,6 +224,63 @@ def test_a_seat_taken_through_another_process_is_known_before_its_notice_comes(
             gone.receive_json()
         assert left.value.code == 4403
         assert [s.kind for s in table.seats] == ["human", "human", "open"]
+
+
+def test_a_made_up_token_at_a_started_table_costs_no_database_trip(fresh_database: str, web: Any) -> None:
+    """A table being played, or watched at its end, gives no new token a seat: a stranger's made-up
+    token is refused from memory (its lobby row was read on the lookups' thread for every one, so
+    connections to the lobby's playing tables queued work there). The person a bot holds a seat for
+    is still let in at once after a retake through another process."""
+    with started_on_two_processes(fresh_database, web, 30) as (owner, other, code, host, ben):
+        manager = owner.app.state.manager  # type: ignore[attr-defined]
+        with web.connect(owner, code, host["token"]) as anna:  # this process plays the table now
+            web.receive_state(anna)
+            table = manager.tables[code]
+            assert table.status == "playing"
+            reads = side_trips(manager)
+            for _ in range(3):
+                with web.connect(owner, code, "made-up") as ws, pytest.raises(WebSocketDisconnect) as no:
+                    ws.receive_json()
+                assert no.value.code == 4403
+            assert "lobby" not in reads
+            assert owner.post(f"/api/tables/{code}/leave", json={"token": ben["token"]}).status_code == 200
+
+            async def late() -> None:  # the notice of the retake is on its way
+                return None
+
+            table.refresh = late
+            assert other.post(f"/api/tables/{code}/retake", json={"token": ben["token"]}).status_code == 200
+            with web.connect(owner, code, ben["token"]) as ben_ws:
+                assert web.next_of(ben_ws, "welcome")["seat"] == 1
+
+
+def test_an_ended_table_s_moves_are_read_only_for_a_rebuild_the_budget_grants(
+    fresh_database: str, web: Any
+) -> None:
+    """A lookup of an ended table that is not in memory read all its moves (50 ms for 20,000 of them
+    on the lookups' thread) before it learned that the table had ended, and again for the rebuild:
+    a stranger asking for the record of collected codes spent that for every request the rebuilds'
+    budget refused (``archive_busy``). The row says that it ended; its moves are read once, for a
+    rebuild granted."""
+    with TestClient(create_app(fresh_database, settings=web.settings(bot_delay=0))) as client:
+        code = web.create(client, preset="gin", seats=2, name="Anna")["code"]
+        engine = create_engine(fresh_database)
+        with engine.begin() as c:
+            ended = "UPDATE rk_tables SET status = 'closed', updated_at = now() - interval '1 day'"
+            c.execute(text(ended + " WHERE code = :c"), {"c": code})
+        engine.dispose()
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        assert code not in manager.tables
+        reads = side_trips(manager)
+        manager._archive_budget = RateLimiter(0.001, 1)
+        manager._archive_budget.take(None)  # spent by others' lookups
+        for _ in range(3):
+            refused = client.get(f"/api/tables/{code}/record")
+            assert refused.status_code == 429 and refused.json()["code"] == "archive_busy"
+        assert "load" not in reads
+        manager._archive_budget = RateLimiter(1.0, 1)
+        assert client.get(f"/api/tables/{code}/record").status_code == 200
+        assert reads.count("load") == 1
 
 
 def test_a_person_who_joins_through_another_process_reads_only_the_chat_since(

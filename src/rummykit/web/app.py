@@ -33,7 +33,9 @@ are capped per address (429), websocket connection attempts per address are
 rate limited at the lobby request rate before any database work (``too_many_attempts``, close 4429),
 websocket connections per address are capped and websocket messages per connection are rate limited
 (``rate_limited`` errors). Every per-address bound counts by
-:func:`~rummykit.web.limits.network_key` (an IPv6 client by its /64). Validation errors
+:func:`~rummykit.web.limits.network_key` (an IPv6 client by its /64), and every per-address rate binds
+the address's wider network too, at four addresses' worth (:class:`~rummykit.web.limits.NetworkRate`).
+Validation errors
 name the field and the problem, never echo what was sent.
 """
 
@@ -72,8 +74,10 @@ from rummykit.web.houserules import advanced_examples, house_rules
 from rummykit.web.limits import (
     MAX_BODY_BYTES,
     MESSAGE_CHARACTERS,
+    NETWORK_SHARE,
     BodyLimit,
     HttpRate,
+    NetworkRate,
     RateLimiter,
     ServerSettings,
     network_key,
@@ -230,13 +234,16 @@ def create_app(
         settings = dataclasses.replace(settings or ServerSettings(), **options)
     config = settings or ServerSettings()
     site_links = {k: v for k, v in (("imprint", config.imprint_url), ("privacy", config.privacy_url)) if v}
-    creations = RateLimiter(config.creations_per_second, config.creations_burst)
-    requests = RateLimiter(config.requests_per_second, config.requests_burst)
+    creations = NetworkRate(config.creations_per_second, config.creations_burst)
+    requests = NetworkRate(config.requests_per_second, config.requests_burst)
     attempt_burst = config.requests_burst + config.max_connections_per_address
-    attempts = RateLimiter(config.requests_per_second, attempt_burst)
-    """Websocket connection attempts per address, in this process: the lobby request rate, with room
-    in the burst to fill the address's connection cap at once. Spent before any database work (with
-    PostgreSQL an attempt costs up to three transactions: count, route, uncount)."""
+    network_attempt_burst = NETWORK_SHARE * config.requests_burst + config.max_connections_per_network
+    attempts = NetworkRate(config.requests_per_second, attempt_burst, network_attempt_burst)
+    """Websocket connection attempts per address and per wider network, in this process: the lobby
+    request rates, with room in the bursts to fill the connection caps at once. Spent before any
+    database work (with PostgreSQL an attempt costs four or five trips on the lookups' thread: the
+    counts of the address and its network, a made-up token's seat at a waiting table, the uncounts;
+    eight for a code that names no table, which the misses bound)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -258,7 +265,7 @@ def create_app(
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(CompressedFiles)  # innermost: after the rate and the body limit
     app.add_middleware(BodyLimit, limit=config.max_body_bytes)
-    app.add_middleware(HttpRate, limiter=RateLimiter(config.http_per_second, config.http_burst))
+    app.add_middleware(HttpRate, limiter=NetworkRate(config.http_per_second, config.http_burst))
     app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(LobbyError)
@@ -311,15 +318,20 @@ def create_app(
         """The key the client's per-address limits count by (:func:`network_key`: an IPv6 /64)."""
         return network_key(request.client.host) if request.client is not None else "unknown"
 
-    async def limit(request: Request, limiter: RateLimiter, what: str) -> None:
-        wait = await manager_of(request).take(limiter, what.split()[-1], address_of(request))
+    async def limit(request: Request, limiter: NetworkRate, what: str) -> None:
+        address = address_of(request)
+        wait = await manager_of(request).take(limiter, what.split()[-1], address)
         if wait > 0:
             seconds = retry_after(wait)
-            message = (
-                f"too many {what} from your network (a school or office shares one address); try again "
-                f"in {seconds} s"
-            )
-            texts = server_error_texts("rate", message, seconds=seconds)
+            if limiter.network_refused(address):
+                message = f"too many {what} from the wider network yours belongs to; try again in {seconds} s"
+                texts = server_error_texts("network_rate", message, seconds=seconds)
+            else:
+                message = (
+                    f"too many {what} from your network (a school or office shares one address); try "
+                    f"again in {seconds} s"
+                )
+                texts = server_error_texts("rate", message, seconds=seconds)
             raise LobbyError(429, message, wait, texts=texts, error="rate_limited")
 
     def manager_of(request: Request | WebSocket) -> TableManager:
@@ -494,7 +506,13 @@ def create_app(
         wait = 0.0 if relayed is not None else attempts.take(address)  # a relay was counted where it came in
         if wait > 0:
             await websocket.accept()
-            error = error_json("too_many_attempts", "too many connection attempts from your network; wait")
+            if attempts.network_refused(address):
+                why = "too many connection attempts from the wider network yours belongs to; wait"
+                texts = server_error_texts("network_attempts", why)
+            else:
+                why = "too many connection attempts from your network; wait"
+                texts = server_error_texts("too_many_attempts", why)
+            error = error_json("too_many_attempts", why, texts=texts)
             await websocket.send_json({**error, "retry_after": round(wait, 3)})
             await websocket.close(code=WS_CLOSE_LIMIT)
             return

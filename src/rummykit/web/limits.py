@@ -20,6 +20,7 @@ from typing import Any, Final
 
 from rummykit.explain.language import number_de
 from rummykit.web.texts import server_error_texts
+from rummykit.web.thinking import fair_network
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -406,12 +407,68 @@ async def send_json(
     await _send(send, status, b"application/json", json.dumps(body).encode(), headers)
 
 
+NETWORK_SHARE: Final = 4
+"""How many addresses' worth of a per-address rate one wider network (an IPv4 /24, an IPv6 /48:
+:func:`~rummykit.web.thinking.fair_network`) may spend together (:class:`NetworkRate`): as many as
+``max_connections_per_network`` holds connections of ``max_connections_per_address`` (128 and 32)."""
+
+
+class NetworkRate(RateLimiter):
+    """A rate per client address (:func:`network_key`: an IPv6 /64) and, at :data:`NETWORK_SHARE`
+    times it, per wider network of the address (``network_burst``: its burst, :data:`NETWORK_SHARE`
+    times the address's unless given), both in this process's memory; a take is granted only where
+    both have a token, and neither is spent when either refuses.
+
+    Decision: what a request or a connection attempt makes the server do with a shared database
+    (PostgreSQL: a rate bucket, a connection's count and uncount, who plays the table, the table's
+    row, the counts a creation checks first) runs on the one lookups' thread of each process, which
+    answers about a thousand such trips a second. Counted by /64 alone, one home connection with a
+    /56 (256 of them) or a /48 (65,536) could ask for 256 or 65,536 addresses' worth of those and
+    queue real players' joins and connections behind its own for seconds; the wider network caps
+    it at four addresses' worth, as the connection caps do. The address's own bound is unchanged, so
+    a school behind one address is refused no sooner than before."""
+
+    def __init__(
+        self,
+        rate: float,
+        burst: int,
+        network_burst: int | None = None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        super().__init__(rate, burst, clock=clock)
+        shared = NETWORK_SHARE * burst if network_burst is None else network_burst
+        self.network = RateLimiter(NETWORK_SHARE * rate, shared, clock=clock)
+        """The buckets of the wider networks."""
+
+    def take(self, key: object) -> float:
+        """Spend one token of address ``key`` and one of its wider network; ``0.0`` if both were
+        granted, else the seconds until the one that refused has one (nothing is spent then)."""
+        wait = super().take(key)
+        if wait > 0:
+            return wait
+        wait = self.network.take(fair_network(str(key)))
+        if wait > 0:
+            super().refund(key)
+        return wait
+
+    def refund(self, key: object) -> None:
+        super().refund(key)
+        self.network.refund(fair_network(str(key)))
+
+    def network_refused(self, key: object) -> bool:
+        """After :meth:`take` refused ``key``: whether its wider network's bucket did (the address
+        had a token of its own)."""
+        return super().wait(key) <= 0
+
+
 class HttpRate:
     """ASGI middleware: at most ``limiter``'s rate of HTTP requests per client network
-    (:func:`network_key`) in this process; beyond it ``429`` with ``Retry-After`` before the request
-    is read or routed. One client can then not flood the event loop every table shares with cheap
-    requests (the lobby list, the scripts) that no other limit counts. Websockets have their own
-    limits (connection attempts, messages per connection)."""
+    (:func:`network_key`), and per wider network where it is a :class:`NetworkRate`, in this
+    process; beyond it ``429`` with ``Retry-After`` before the request is read or routed. One client
+    can then not flood the event loop every table shares with cheap requests (the lobby list, the
+    scripts) that no other limit counts. Websockets have their own limits (connection attempts,
+    messages per connection)."""
 
     def __init__(self, app: ASGIApp, limiter: RateLimiter) -> None:
         self.app = app

@@ -48,7 +48,7 @@ from rummykit.web.dbthread import DatabaseThread
 from rummykit.web.dealing import new_secret, seal
 from rummykit.web.failures import log_failure
 from rummykit.web.guesses import Lookup
-from rummykit.web.limits import RateLimiter, ServerSettings
+from rummykit.web.limits import NetworkRate, RateLimiter, ServerSettings
 from rummykit.web.lobby import (
     WEB_BOT_KINDS,
     LobbyError,
@@ -180,10 +180,13 @@ class TableManager:
         self._stored_entries: tuple[list[dict[str, Any]], dict[str, dict[str, Any] | None]] | None = None
         """The lobby entries made of the rows last read (:meth:`_stored_entry`), by code."""
         rate, burst = self.settings.messages_per_second, self.settings.messages_burst
-        self.evaluations = RateLimiter(EVALUATION_SHARE * rate, EVALUATION_SHARE * burst)
+        self.evaluations: RateLimiter = NetworkRate(EVALUATION_SHARE * rate, EVALUATION_SHARE * burst)
         """Composed melds judged per client address (:meth:`~rummykit.web.tables.Table.evaluate`),
         in this process: one budget for all of an address's connections, :data:`EVALUATION_SHARE`
-        times one connection's message rate (people behind one address compose at once)."""
+        times one connection's message rate (people behind one address compose at once), and four
+        addresses' worth for its wider network (:class:`~rummykit.web.limits.NetworkRate`: a /48
+        holding seats from dozens of its /64s at its own tables would otherwise judge that many times
+        over on the event loop every table shares)."""
         self._archive_budget = RateLimiter(*ARCHIVE_REBUILDS)
         """Rebuilds of ended tables for lookups (:meth:`_archived`), whoever asks."""
         self._archive_share = RateLimiter(*ARCHIVE_SHARE)
@@ -518,29 +521,77 @@ class TableManager:
             self.tables[table.code] = self.tables.pop(table.code)  # looked up again: kept longest
         if table is None and key is not None and self.store.shared:
             route = await self.route(key, claim=False)  # the websocket path has claimed it
-            stored = await self.side_db(self.store.load, key) if route is not None else None
+            # An ended table's moves are not read here: its row (the route's) says it ended, and it is
+            # rebuilt within the budgets of _archived, which read them only when a rebuild is granted
+            # (a table of 20,000 moves takes 50 ms of the lookups' thread to read).
+            opened = route is not None and (route.status is None or route.status in OPEN_STATUSES)
+            stored = await self.side_db(self.store.load, key) if opened else None
             if route is not None and stored is not None and stored.status in OPEN_STATUSES:
                 table = self.tables.get(key)
                 if table is None and check is not None:
                     check(stored)
-                if table is None:
+                if table is None and not route.mine:
+                    table = await self._copy(key, stored, address)
+                elif table is None:
                     try:
                         table = self._rebuild(stored)
                     except (RummyError, ValueError, KeyError) as exc:
                         raise self._unrestorable(key, exc) from None
-                    if route.mine:
-                        self.tables[key] = table
-                        if table.status == "playing":
-                            for i, s in enumerate(table.seats):
-                                if s.kind == "human":
-                                    table._mark_away(i)
-                    else:
-                        table.owned = False
+                    self.tables[key] = table
+                    if table.status == "playing":
+                        for i, s in enumerate(table.seats):
+                            if s.kind == "human":
+                                table._mark_away(i)
         if table is None and key is not None:
             table = await self._archived(key, address)
         if table is None:
             raise self._missing(code, key)
         return table
+
+    async def _copy(self, key: str, stored: StoredTable, address: str | None) -> Table:
+        """A copy of the open table ``key`` that another process plays, made from ``stored`` for one
+        lobby request from ``address`` (a leave, a retake, a join …) and not kept; the table held
+        here instead if one was taken in meanwhile. A table with moves is replayed off the event loop
+        and within the rebuilds' budgets of :meth:`_archived` (:meth:`_rebuild_wait`): a replay of a
+        long match costs a quarter of a second (19,000 moves), and a person seated at a table of
+        their own, leaving and taking the seat back through a process that does not play it, would
+        otherwise have that process replay it on its event loop for every request.
+
+        Raises:
+            LobbyError: 429 ``replay_busy`` when the budget is spent; the stored table this version
+                cannot replay (:meth:`_unrestorable`).
+        """
+        wait = self._rebuild_wait(address) if stored.actions else 0.0
+        if wait > 0:
+            seconds = str(math.ceil(wait))
+            why = (
+                "too many tables played by the server's other processes were looked up here just now; try "
+                f"again in {seconds} s"
+            )
+            raise refusal(429, "replay_busy", why, retry_after=wait, seconds=seconds)
+        try:
+            replayed = await asyncio.to_thread(self._replay, stored)
+        except (RummyError, ValueError, KeyError) as exc:
+            raise self._unrestorable(key, exc) from None
+        held = self.tables.get(key)
+        if held is not None:  # claimed here meanwhile: the request goes to the table played here
+            return held
+        table = self._table_of(stored, replayed)
+        table.owned = False
+        return table
+
+    def _rebuild_wait(self, address: str | None) -> float:
+        """Spend one rebuild of a stored match for a request from ``address`` (the client's;
+        ``None``: the server's own): one of its wider network's share (:data:`ARCHIVE_SHARE`) and one
+        of the process's (:data:`ARCHIVE_REBUILDS`); ``0.0`` if granted, else the seconds to wait
+        (nothing is spent then)."""
+        network = None if address is None else fair_network(address)
+        wait = self._archive_share.take(network) if network is not None else 0.0
+        if wait <= 0:
+            wait = self._archive_budget.take(None)
+            if wait > 0 and network is not None:  # refused for everybody: the network's share is kept
+                self._archive_share.refund(network)
+        return wait
 
     def _unrestorable(self, key: str, exc: Exception) -> LobbyError:
         """Log that the stored table ``key`` cannot be replayed (its rules text, or a move, is refused
@@ -595,12 +646,7 @@ class TableManager:
             held = await self._hold_finished(key)
             if held is not None:
                 return held
-        network = None if address is None else fair_network(address)
-        wait = self._archive_share.take(network) if network is not None else 0.0
-        if wait <= 0:
-            wait = self._archive_budget.take(None)
-            if wait > 0 and network is not None:  # refused for everybody: the network's share is kept
-                self._archive_share.refund(network)
+        wait = self._rebuild_wait(address)
         if wait > 0:
             why = f"too many ended tables looked up just now; try again in {math.ceil(wait)} s"
             raise refusal(429, "archive_busy", why, retry_after=wait, seconds=str(math.ceil(wait)))

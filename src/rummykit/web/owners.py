@@ -64,6 +64,8 @@ class Route:
     address: str = ""
     key: str = ""
     alive: bool = False
+    status: str | None = None
+    """The table's status as the route read it (``None``: not read, a table held here)."""
 
 
 _CLAIM: Final = text(
@@ -192,10 +194,12 @@ class Cluster:
             return None
         owner, address, key, alive, status = row
         if status not in ("waiting", "playing") and not alive and owner != self.origin:
-            return Route(mine=False)  # ended, its process gone: any process shows it as it ended
+            return Route(mine=False, status=status)  # ended, its process gone: any process shows it
         if owner is None or owner == self.origin:
-            return Route(mine=owner == self.origin, owner=owner)
-        return Route(mine=False, owner=owner, address=address or "", key=key or "", alive=bool(alive))
+            return Route(mine=owner == self.origin, owner=owner, status=status)
+        return Route(
+            mine=False, owner=owner, address=address or "", key=key or "", alive=bool(alive), status=status
+        )
 
     # Per-address bounds -------------------------------------------------------------------------
     def open_connection(self, digest: str, limit: int) -> bool:

@@ -977,13 +977,14 @@ class Table:
         """Whether a token of ``digest`` holds a seat here. With a shared database a seat taken through
         another process a moment ago counts too: its lobby notice may not have come yet (a person
         joins through one process and their page connects to the one that plays the table), so an
-        unknown token has the table's lobby row read on the lookups' thread (one row by its key, as a
-        lookup of the code costs) before it is refused; only a token that row holds has the lobby
-        taken in, read again under the table's lock as a notice would have it (a row read before a
-        newer notice was taken in must not undo it)."""
+        unknown token that could hold such a seat (:meth:`_may_be_given`) has the table's lobby row
+        read on the lookups' thread (one row by its key, as a lookup of the code costs) before it is
+        refused; only a token that row holds has the lobby taken in, read again under the table's
+        lock as a notice would have it (a row read before a newer notice was taken in must not undo
+        it)."""
         if self.seat_for_digest(digest) is not None:
             return True
-        if not self.manager.store.shared:
+        if not self.manager.store.shared or not self._may_be_given(digest):
             return False
         found = await self.manager.side_db(self.manager.store.lobby, self.code)
         if found is None or not any(
@@ -996,6 +997,20 @@ class Table:
                 await self._reload_lobby()
         self.kick()
         return self.seat_for_digest(digest) is not None
+
+    def _may_be_given(self, digest: str) -> bool:
+        """Whether another process may have given a token of ``digest`` a seat here that this one does
+        not know of yet: only while the table waits (a join; the organiser's or host's removal frees
+        a seat for the next) or to the person a bot holds a seat for (a retake keeps its token). A
+        started or ended table gives no new token a seat, so a made-up token at a table being played
+        or watched at its end is refused without a trip to the database: a stranger's connections
+        to the lobby's tables cost the lookups' thread nothing for it."""
+        if self.status == "waiting":
+            return True
+        return any(
+            s.kind == "bot" and s.held_for is not None and hmac.compare_digest(s.held_for, digest)
+            for s in self.seats
+        )
 
     def seat_taken_elsewhere(self, seat: int) -> None:
         """A person took ``seat`` on another process: it is no longer away here."""

@@ -62,6 +62,9 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
     "server_connections": "Der Server hält gerade so viele Verbindungen, wie er kann; die Seite versucht "
     "es gleich noch einmal",
     "too_many_attempts": "Zu viele Verbindungsversuche; bitte etwas warten",
+    "network_attempts": (
+        "Zu viele Verbindungsversuche aus dem größeren Netz, zu dem deines gehört; bitte etwas warten"
+    ),
     "too_many_seats": (
         "Dein Netz hält schon {seats_de} an wartenden Tischen anderer, die Grenze (eine Schule oder ein "
         "Büro teilt sich eine Adresse); verlass einen oder warte, bis ein Tisch beginnt"
@@ -82,6 +85,9 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
     ),
     "rate": "Zu viele Anfragen aus deinem Netz (eine Schule oder ein Büro teilt sich eine Adresse); in "
     "{seconds} s noch einmal",
+    "network_rate": (
+        "Zu viele Anfragen aus dem größeren Netz, zu dem deines gehört; in {seconds} s noch einmal"
+    ),
     "no_code": "Es fand sich kein freier Tischcode; bitte noch einmal",
     "no_free_seat": "An Tisch {code} ist kein Platz mehr frei",
     "table_status": "Tisch {code} ist {status_de}",
@@ -93,6 +99,10 @@ SERVER_ERRORS_DE: Final[dict[str, str]] = {
     "match_not_over": "Tisch {code} ist noch nicht beendet: sein Spielprotokoll zeigt alle verdeckten Karten "
     "und wird erst nach dem Ende der Partie herausgegeben",
     "archive_busy": "Gerade wurden zu viele beendete Tische nachgeschlagen; in {seconds} s noch einmal",
+    "replay_busy": (
+        "Gerade wurden hier zu viele Tische nachgeschlagen, die andere Prozesse des Servers spielen; "
+        "in {seconds} s noch einmal"
+    ),
     "too_many_misses": (
         "Aus deinem Netz wurden zu viele Codes genannt, zu denen es keinen Tisch gibt; "
         "den nächsten bitte in {seconds} s"
