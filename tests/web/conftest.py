@@ -6,6 +6,7 @@ they fail instead, because ``.ci/run`` installs both.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import re
@@ -139,7 +140,9 @@ START_SECONDS = 60
 """How long a test server may take to answer its health check (a loaded two-core machine has taken
 more than 30 s to start two at once)."""
 ADDRESS_KEY_FILE = Path(tempfile.mkdtemp(prefix="rummykit-key-")) / "address.key"
-"""The address key of every server process of the session (made by the first), not the user's."""
+"""The address key of every server process of the session (made by the first), not the user's; its
+folder goes when the session's process ends."""
+atexit.register(shutil.rmtree, ADDRESS_KEY_FILE.parent, ignore_errors=True)
 
 
 class Server:
