@@ -297,3 +297,24 @@ def test_a_person_who_joins_through_another_process_reads_only_the_chat_since(
                 seen.append(msg)
             assert any(m["type"] == "welcome" and m["seat"] == 1 for m in seen)
             assert [m for m in seen if m["type"] == "chat"] == []
+
+
+def test_an_address_over_the_rate_of_every_process_together_is_told_it_was_its_address(
+    fresh_database: str, web: Any
+) -> None:
+    """The database's bucket counts an address's lobby requests on every process; only a process's own
+    buckets count its wider network. A school behind one address whose requests the load balancer
+    spread over two processes is refused by the database's bucket, and told that its address (a school
+    or office shares one) went over the rate, not its wider network."""
+    settings = web.settings(bot_delay=0, requests_per_second=0.001, requests_burst=2)
+    first_app, second_app = (create_app(fresh_database, settings=settings) for _ in range(2))
+    with (
+        TestClient(first_app, client=("198.51.100.7", 5000)) as first,
+        TestClient(second_app, client=("198.51.100.7", 5000)) as second,
+    ):
+        code = web.create(first, preset="gin", seats=2, name="Anna")["code"]
+        assert [first.get(f"/api/tables/{code}").status_code for _ in range(2)] == [200, 200]  # the burst
+        refused = second.get(f"/api/tables/{code}")  # the second process's own buckets have tokens
+        assert refused.status_code == 429 and refused.json()["code"] == "rate_limited"
+        assert "a school or office" in refused.json()["detail"] and "wider" not in refused.json()["detail"]
+        assert "größeren Netz" not in refused.json()["texts"]["de"]

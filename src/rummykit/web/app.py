@@ -320,10 +320,15 @@ def create_app(
 
     async def limit(request: Request, limiter: NetworkRate, what: str) -> None:
         address = address_of(request)
-        wait = await manager_of(request).take(limiter, what.split()[-1], address)
+        wait = limiter.take(address)
+        # Only this process's buckets know whether the wider network refused; the database's bucket
+        # (every process's requests together) counts the address alone.
+        wider = wait > 0 and limiter.network_refused(address)
+        if wait <= 0:
+            wait = await manager_of(request).take_shared(limiter, what.split()[-1], address)
         if wait > 0:
             seconds = retry_after(wait)
-            if limiter.network_refused(address):
+            if wider:
                 message = f"too many {what} from the wider network yours belongs to; try again in {seconds} s"
                 texts = server_error_texts("network_rate", message, seconds=seconds)
             else:

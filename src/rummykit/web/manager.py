@@ -927,8 +927,14 @@ class TableManager:
         With a shared database the bucket there decides, behind this process's own bucket of the
         same rate: a stranger over the rate is refused without costing the database a transaction."""
         wait = limiter.take(address)
-        if self.cluster is None or wait > 0:
-            return wait
+        return wait if wait > 0 else await self.take_shared(limiter, kind, address)
+
+    async def take_shared(self, limiter: RateLimiter, kind: str, address: str) -> float:
+        """With a shared database, spend one token of ``address``'s bucket ``kind`` there (the
+        requests of every process together, at ``limiter``'s rate): ``0.0`` if granted (always without
+        one), else seconds to wait. Asked only once this process's own bucket granted the request."""
+        if self.cluster is None:
+            return 0.0
         digest = self.digest(address)
         return await self.side_db(self.cluster.take, kind, digest, limiter.rate, limiter.burst)
 
