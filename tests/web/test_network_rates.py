@@ -34,7 +34,15 @@ def clients(tmp_path: Path, web: Any) -> Iterator[Any]:
         first = TestClient(app, client=("203.0.113.9", 5000))
         first.__enter__()
         made.append(first)
-        return lambda address: first if address is None else TestClient(app, client=(address, 5000))
+
+        def at(address: str | None) -> TestClient:
+            if address is None:
+                return first
+            other = TestClient(app, client=(address, 5000))
+            other.portal = first.portal  # the app's event loop, where its tables' locks and tasks live
+            return other
+
+        return at
 
     yield make
     for client in made:
@@ -101,6 +109,20 @@ def test_http_requests_of_many_addresses_of_one_network_share_its_rate(clients: 
     addresses = one_48(NETWORK_SHARE + 2)
     statuses = [client(a).get("/api/messages").status_code for a in addresses for _ in range(2)]
     assert statuses == [200] * (NETWORK_SHARE * 2) + [429] * 4
+
+
+def test_an_http_refusal_by_the_wider_network_says_so(clients: Any) -> None:
+    """The refusal names the bound that refused, as the lobby's does: the network's, not the address's
+    (each of these addresses had requests of its own left)."""
+    client = clients(http_per_second=SLOW, http_burst=2)
+    addresses = one_48(NETWORK_SHARE + 1)
+    answers = [client(a).get("/api/messages") for a in addresses for _ in range(2)]
+    refused = answers[-1].json()
+    assert refused["code"] == "rate_limited" and "wider network" in refused["detail"]
+    assert "größeren Netz" in refused["texts"]["de"]
+    school = client("198.51.100.7")
+    own = [school.get("/api/messages") for _ in range(3)][-1].json()
+    assert "wider" not in own["detail"] and "größeren" not in own["texts"]["de"]
 
 
 def test_a_network_refusal_spends_nothing_of_the_address() -> None:

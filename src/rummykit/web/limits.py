@@ -477,16 +477,23 @@ class HttpRate:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and self.limiter.rate > 0:  # 0: no limit
             client = scope.get("client")
-            wait = self.limiter.take(network_key(client[0]) if client else "unknown")
+            key = network_key(client[0]) if client else "unknown"
+            wait = self.limiter.take(key)
             if wait > 0:
                 seconds = retry_after(wait)
-                message = f"too many requests from your network; try again in {seconds} s"
                 headers = dict(scope.get("headers") or [])
                 if b"text/html" in headers.get(b"accept", b""):  # a browser opening the page: a page
                     headers_out = [(b"retry-after", seconds.encode()), (b"cache-control", b"no-store")]
                     await send_html(send, 429, busy_page(seconds), headers_out)
                     return
-                texts = server_error_texts("rate", message, seconds=seconds)
+                if isinstance(self.limiter, NetworkRate) and self.limiter.network_refused(key):
+                    message = (
+                        f"too many requests from the wider network yours belongs to; try again in {seconds} s"
+                    )
+                    texts = server_error_texts("network_rate", message, seconds=seconds)
+                else:
+                    message = f"too many requests from your network; try again in {seconds} s"
+                    texts = server_error_texts("rate", message, seconds=seconds)
                 body = {"detail": message, "code": "rate_limited", "texts": texts}
                 await send_json(send, 429, body, [(b"retry-after", seconds.encode())])
                 return
