@@ -147,7 +147,8 @@ def test_a_seat_left_and_retaken_through_another_process_is_replayed_aside_withi
     """A person seated at a table (of their own: anybody can make one) leaves and takes the seat back
     through a process that does not play it, again and again: that process replays the match for
     each request, a quarter of a second for a long one, on its event loop every table there shares.
-    The replay runs aside, within the rebuilds' budget (``replay_busy`` beyond it)."""
+    The replay runs aside, within the network's share of the rebuilds (``replay_busy`` beyond it);
+    the process's budget, which strangers looking up ended tables can spend, is not asked."""
     with (
         started_on_two_processes(fresh_database, web, 0) as (owner, other, code, host, ben),
         web.connect(owner, code, host["token"]) as anna,  # the owner plays it
@@ -170,6 +171,8 @@ def test_a_seat_left_and_retaken_through_another_process_is_replayed_aside_withi
 
         manager._replay = counted
         manager._archive_share = RateLimiter(0.001, 3)  # the network's share: three replays
+        manager._archive_budget = RateLimiter(0.001, 1)
+        assert manager._archive_budget.take(None) == 0  # strangers' lookups spent the process's
         answers = [
             other.post(f"/api/tables/{code}/{path}", json={"token": ben["token"]})
             for path in ("leave", "retake", "leave", "retake")

@@ -531,7 +531,7 @@ class TableManager:
                 if table is None and check is not None:
                     check(stored)
                 if table is None and not route.mine:
-                    table = await self._copy(key, stored, address)
+                    table = await self._copy(key, stored, address, seated=check is not None)
                 elif table is None:
                     try:
                         table = self._rebuild(stored)
@@ -548,20 +548,30 @@ class TableManager:
             raise self._missing(code, key)
         return table
 
-    async def _copy(self, key: str, stored: StoredTable, address: str | None) -> Table:
+    async def _copy(self, key: str, stored: StoredTable, address: str | None, *, seated: bool) -> Table:
         """A copy of the open table ``key`` that another process plays, made from ``stored`` for one
         lobby request from ``address`` (a leave, a retake, a join …) and not kept; the table held
         here instead if one was taken in meanwhile. A table with moves is replayed off the event loop
-        and within the rebuilds' budgets of :meth:`_archived` (:meth:`_rebuild_wait`): a replay of a
-        long match costs a quarter of a second (19,000 moves), and a person seated at a table of
-        their own, leaving and taking the seat back through a process that does not play it, would
-        otherwise have that process replay it on its event loop for every request.
+        and within a budget: a replay of a long match costs a quarter of a second (19,000 moves), and
+        a person seated at a table of their own, leaving and taking the seat back through a process
+        that does not play it, would otherwise have that process replay it for every request.
+
+        Decision: a request whose check (``seated``: a leave's or a retake's, which only a seat's
+        token passes) found the seat spends only its wider network's share of the rebuilds
+        (:data:`ARCHIVE_SHARE`), not the process's (:data:`ARCHIVE_REBUILDS`), which strangers looking
+        up the public codes of ended tables from a few networks could keep empty and so refuse every
+        player's leave through this process; anything else (a watcher's connection to a table whose
+        owner is not reached) spends both, as a rebuild of an ended table does (:meth:`_rebuild_wait`).
 
         Raises:
             LobbyError: 429 ``replay_busy`` when the budget is spent; the stored table this version
                 cannot replay (:meth:`_unrestorable`).
         """
-        wait = self._rebuild_wait(address) if stored.actions else 0.0
+        wait = 0.0
+        if stored.actions and seated and address is not None:
+            wait = self._archive_share.take(fair_network(address))
+        elif stored.actions:
+            wait = self._rebuild_wait(address)
         if wait > 0:
             seconds = str(math.ceil(wait))
             why = (
