@@ -366,6 +366,37 @@ def test_a_truncated_episode_allows_no_token(rules: str, players: int) -> None:
         par.step({mover: 0})
 
 
+def test_a_gin_match_of_unscored_hands_is_truncated_by_the_guard(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The gin preset's match is one scored hand, so policies that never knock see every hand reach the
+    wall and dealt again: the hand guard truncates the episode after ``MAX_UNSCORED_HANDS`` (lowered
+    here from 100) unscored hands in a row, ``info["truncation"]`` says so, every final mask is all
+    zeros, and the README's account of how episodes end names that limit."""
+    from pathlib import Path
+
+    from rummykit import guard
+
+    assert f"once {guard.MAX_UNSCORED_HANDS} hands in a row have ended without a score" in " ".join(
+        (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8").split()
+    )
+    monkeypatch.setattr(guard, "MAX_UNSCORED_HANDS", 3)
+    env = rummy_v0.env(rules="gin", players=2, scope="match")
+    env.reset(seed=5)
+    rng = random.Random(5)
+    finals = {}
+    for agent in env.agent_iter():
+        obs, _, termination, truncation, info = env.last()
+        if termination or truncation:
+            finals[agent] = (termination, truncation, info.get("truncation"), bool(obs["action_mask"].any()))
+            env.step(None)
+            continue
+        allowed = [t for t in np.flatnonzero(obs["action_mask"]).tolist() if t != enc.KNOCK]
+        env.step(next((t for t in (enc.DRAW, enc.PASS) if t in allowed), rng.choice(allowed)))
+    match = env.unwrapped.game.match
+    assert match is not None and not match.is_over and match.hands_dealt == 4
+    why = "3 hands in a row ended without a score (a guard against endless hands)"
+    assert finals == {a: (False, True, why, False) for a in env.possible_agents}
+
+
 def test_parallel_actions_keyed_by_no_agent_are_refused() -> None:
     """Actions keyed by seat numbers (or a misspelt name) left the mover without a token: every step
     cost it ``illegal_reward`` and nothing moved, silently. They are refused, and nothing changes."""
