@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import io
 import random
 import types
 from typing import Any
@@ -596,13 +597,53 @@ def test_ansi_render_after_the_end_says_how_it_ended(rules: str, players: int, s
     text = re.sub(r"\x1b\[[0-9;]*m", "", env.render())
     over = "the match is over: " if scope == "match" else "the hand is over: "
     assert "to move" not in text and over in text
-    for seat in range(players):  # every hand is shown in the score table
-        assert f"player_{seat}" in text
-    from rummykit.cli.screen import termination_text
+    from rich.console import Console
+
+    from rummykit.cli.screen import Scoreboard, card_text, match_scoreboard, result_table, termination_text
 
     names = [f"player_{s}" for s in range(players)]
     assert over + termination_text(game.round.result, names, rules=game.rules) in text
-    assert re.search(r"Hand \d+ over", text)  # the score table's title
+    table = io.StringIO()  # the terminal game's score table: every seat's cards, as scored
+    score = match_scoreboard(game.match) if game.match is not None else Scoreboard()
+    Console(file=table, width=100).print(result_table(game.view(game.to_move), names, score))
+    assert re.match(r"Hand \d+ over", table.getvalue()) and table.getvalue() in text
+    for seat in range(players):  # the cards of a seat the board does not show
+        assert all(card_text(card).plain in table.getvalue() for card in game.view(seat).hand)
+
+
+def test_ansi_render_after_an_episode_cut_short_says_why() -> None:
+    """An episode cut short (``max_cycles``, an illegal token in ``env()`` or the Gymnasium
+    environment) leaves the hand unfinished: the board names no seat to move (it named the one that
+    could no longer act) but says why the episode ended."""
+    import re
+    import warnings
+
+    def plain(text: str | None) -> str:
+        assert text is not None
+        return re.sub(r"\x1b\[[0-9;]*m", "", text)
+
+    cut = rummy_v0.env(rules="viennese", players=2, max_cycles=3, render_mode="ansi")
+    cut.reset(seed=2)
+    rng = random.Random(2)
+    while not any(cut.truncations.values()):
+        cut.step(_token(cut.last()[0], rng))
+    text = plain(cut.render())
+    assert "to move" not in text and "the episode was cut short: max_cycles (3 steps) reached" in text
+
+    illegal = rummy_v0.env(rules="viennese", players=2, render_mode="ansi")
+    illegal.reset(seed=2)
+    offender = illegal.agent_selection
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PettingZoo warns on the illegal move
+        illegal.step(enc.KNOCK)  # no knock in the draw phase
+    text = plain(illegal.render())
+    assert "to move" not in text and f"cut short: {offender} played the masked-out token 7 (knock)" in text
+
+    single = RummyEnv(rules="viennese", players=2, render_mode="ansi")
+    single.reset(seed=2)
+    single.step(enc.KNOCK)
+    text = plain(single.render())
+    assert "to move" not in text and "cut short: ended by the masked-out token 7" in text
 
 
 def _token(obs: dict[str, Any], rng: random.Random) -> int:
@@ -630,7 +671,8 @@ def test_human_render_prints_the_board_on_reset_and_every_step(capsys: pytest.Ca
     assert human.render() is None
     assert capsys.readouterr().out == ansi.render()
     human.step(enc.KNOCK)  # masked out: the game ends, the board is printed once more
-    assert capsys.readouterr().out.count("to move") == 1
+    printed = capsys.readouterr().out
+    assert printed.count("the episode was cut short: player_0 played the masked-out token 7") == 1
     human.step(None)  # a done agent's step: nothing
     assert capsys.readouterr().out == ""
 
