@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import io
 import random
 import types
 from typing import Any
@@ -366,6 +367,37 @@ def test_a_truncated_episode_allows_no_token(rules: str, players: int) -> None:
         par.step({mover: 0})
 
 
+def test_a_gin_match_of_unscored_hands_is_truncated_by_the_guard(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The gin preset's match is one scored hand, so policies that never knock see every hand reach the
+    wall and dealt again: the hand guard truncates the episode after ``MAX_UNSCORED_HANDS`` (lowered
+    here from 100) unscored hands in a row, ``info["truncation"]`` says so, every final mask is all
+    zeros, and the README's account of how episodes end names that limit."""
+    from pathlib import Path
+
+    from rummykit import guard
+
+    assert f"once {guard.MAX_UNSCORED_HANDS} hands in a row have ended without a score" in " ".join(
+        (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8").split()
+    )
+    monkeypatch.setattr(guard, "MAX_UNSCORED_HANDS", 3)
+    env = rummy_v0.env(rules="gin", players=2, scope="match")
+    env.reset(seed=5)
+    rng = random.Random(5)
+    finals = {}
+    for agent in env.agent_iter():
+        obs, _, termination, truncation, info = env.last()
+        if termination or truncation:
+            finals[agent] = (termination, truncation, info.get("truncation"), bool(obs["action_mask"].any()))
+            env.step(None)
+            continue
+        allowed = [t for t in np.flatnonzero(obs["action_mask"]).tolist() if t != enc.KNOCK]
+        env.step(next((t for t in (enc.DRAW, enc.PASS) if t in allowed), rng.choice(allowed)))
+    match = env.unwrapped.game.match
+    assert match is not None and not match.is_over and match.hands_dealt == 4
+    why = "3 hands in a row ended without a score (a guard against endless hands)"
+    assert finals == {a: (False, True, why, False) for a in env.possible_agents}
+
+
 def test_parallel_actions_keyed_by_no_agent_are_refused() -> None:
     """Actions keyed by seat numbers (or a misspelt name) left the mover without a token: every step
     cost it ``illegal_reward`` and nothing moved, silently. They are refused, and nothing changes."""
@@ -565,13 +597,53 @@ def test_ansi_render_after_the_end_says_how_it_ended(rules: str, players: int, s
     text = re.sub(r"\x1b\[[0-9;]*m", "", env.render())
     over = "the match is over: " if scope == "match" else "the hand is over: "
     assert "to move" not in text and over in text
-    for seat in range(players):  # every hand is shown in the score table
-        assert f"player_{seat}" in text
-    from rummykit.cli.screen import termination_text
+    from rich.console import Console
+
+    from rummykit.cli.screen import Scoreboard, card_text, match_scoreboard, result_table, termination_text
 
     names = [f"player_{s}" for s in range(players)]
     assert over + termination_text(game.round.result, names, rules=game.rules) in text
-    assert re.search(r"Hand \d+ over", text)  # the score table's title
+    table = io.StringIO()  # the terminal game's score table: every seat's cards, as scored
+    score = match_scoreboard(game.match) if game.match is not None else Scoreboard()
+    Console(file=table, width=100).print(result_table(game.view(game.to_move), names, score))
+    assert re.match(r"Hand \d+ over", table.getvalue()) and table.getvalue() in text
+    for seat in range(players):  # the cards of a seat the board does not show
+        assert all(card_text(card).plain in table.getvalue() for card in game.view(seat).hand)
+
+
+def test_ansi_render_after_an_episode_cut_short_says_why() -> None:
+    """An episode cut short (``max_cycles``, an illegal token in ``env()`` or the Gymnasium
+    environment) leaves the hand unfinished: the board names no seat to move (it named the one that
+    could no longer act) but says why the episode ended."""
+    import re
+    import warnings
+
+    def plain(text: str | None) -> str:
+        assert text is not None
+        return re.sub(r"\x1b\[[0-9;]*m", "", text)
+
+    cut = rummy_v0.env(rules="viennese", players=2, max_cycles=3, render_mode="ansi")
+    cut.reset(seed=2)
+    rng = random.Random(2)
+    while not any(cut.truncations.values()):
+        cut.step(_token(cut.last()[0], rng))
+    text = plain(cut.render())
+    assert "to move" not in text and "the episode was cut short: max_cycles (3 steps) reached" in text
+
+    illegal = rummy_v0.env(rules="viennese", players=2, render_mode="ansi")
+    illegal.reset(seed=2)
+    offender = illegal.agent_selection
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PettingZoo warns on the illegal move
+        illegal.step(enc.KNOCK)  # no knock in the draw phase
+    text = plain(illegal.render())
+    assert "to move" not in text and f"cut short: {offender} played the masked-out token 7 (knock)" in text
+
+    single = RummyEnv(rules="viennese", players=2, render_mode="ansi")
+    single.reset(seed=2)
+    single.step(enc.KNOCK)
+    text = plain(single.render())
+    assert "to move" not in text and "cut short: ended by the masked-out token 7" in text
 
 
 def _token(obs: dict[str, Any], rng: random.Random) -> int:
@@ -599,7 +671,8 @@ def test_human_render_prints_the_board_on_reset_and_every_step(capsys: pytest.Ca
     assert human.render() is None
     assert capsys.readouterr().out == ansi.render()
     human.step(enc.KNOCK)  # masked out: the game ends, the board is printed once more
-    assert capsys.readouterr().out.count("to move") == 1
+    printed = capsys.readouterr().out
+    assert printed.count("the episode was cut short: player_0 played the masked-out token 7") == 1
     human.step(None)  # a done agent's step: nothing
     assert capsys.readouterr().out == ""
 

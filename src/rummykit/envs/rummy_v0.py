@@ -39,10 +39,11 @@ agent is often selected several times in a row.
   ``infos[agent]["truncation"]`` then says which.
 * ``render_mode="ansi"``: the terminal game's board (``rich`` needed, part of the ``rl`` extra) from
   the seat to move, with the action spelled so far (once the hand or match is over: how it ended and
-  the score table, every hand shown), drawn when ``render()`` is called (a step draws
-  nothing, so training with the mode set costs nothing). ``render_mode="human"``: the same board
-  printed to ``sys.stdout`` after ``reset`` and after every step (PettingZoo's classic convention:
-  a step of an agent already done prints nothing), and by ``render()``, which returns ``None``.
+  the score table, every hand shown; once the episode was cut short: why), drawn when ``render()``
+  is called (a step draws nothing, so training with the mode set costs nothing).
+  ``render_mode="human"``: the same board printed to ``sys.stdout`` after ``reset`` and after every
+  step (PettingZoo's classic convention: a step of an agent already done prints nothing), and by
+  ``render()``, which returns ``None``.
 * ``observation_space``: a ``Box`` whose bounds hold every observation the environment hands out
   (:func:`~rummykit.envs.observation.feature_bounds`: proved from the rules, not measured; ``inf``
   only where the rules bound nothing, such as the hands of a match that ends on a score).
@@ -162,10 +163,10 @@ def observation_space(low: npt.NDArray[np.float32], high: npt.NDArray[np.float32
     )
 
 
-def render_ansi(game: TokenGame) -> str:
+def render_ansi(game: TokenGame, cut: str | None = None) -> str:
     """The terminal game's board seen from the seat to move, as text with ANSI colours; once the hand
     (match) is over, how it ended and the terminal game's score table (every hand, as scored) instead
-    of a seat to move."""
+    of a seat to move; once the episode was cut short before that (``cut``: why), that instead."""
     from rich.console import Console
     from rich.text import Text
 
@@ -184,7 +185,9 @@ def render_ansi(game: TokenGame) -> str:
     names = tuple(_agent(s) for s in range(game.players))
     spelled = " ".join(enc.token_name(t) for t in game.composer.tokens)
     result = view.result if game.is_over else None
-    if result is None:
+    if result is None and cut is not None:
+        status = Text(f"the episode was cut short: {cut}")
+    elif result is None:
         status = Text(f"{names[seat]} to move" + (f": {spelled} …" if spelled else ""))
     else:
         over = "the match is over" if game.match is not None else "the hand is over"
@@ -198,13 +201,14 @@ def render_ansi(game: TokenGame) -> str:
     return buffer.getvalue()
 
 
-def render_game(game: TokenGame, render_mode: str | None) -> str | None:
+def render_game(game: TokenGame, render_mode: str | None, cut: str | None = None) -> str | None:
     """What ``render()`` gives in ``render_mode``: ``None`` without one; in ``"ansi"`` the board as text
-    (:func:`render_ansi`); in ``"human"`` ``None``, the same text printed to ``sys.stdout`` (looked up
-    at each call, so that a caller may capture or redirect it)."""
+    (:func:`render_ansi`, ``cut`` why the episode was cut short, if it was); in ``"human"`` ``None``,
+    the same text printed to ``sys.stdout`` (looked up at each call, so that a caller may capture or
+    redirect it)."""
     if render_mode is None:
         return None
-    text = render_ansi(game)
+    text = render_ansi(game, cut)
     if render_mode != "human":
         return text
     out = sys.stdout
@@ -303,9 +307,9 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self._steps = 0
         self._rewarded = False
-        self._cut = False
-        """The episode was cut short (truncated, or ended by an illegal token): no agent may act, so
-        every mask is all zeros."""
+        self._cut: str | None = None
+        """Why the episode was cut short (truncated, or ended by an illegal token), if it was: no agent
+        may act, so every mask is all zeros, and the board says so."""
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -334,9 +338,9 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
         self.agent_selection = self.possible_agents[self.game.to_move]
         self._steps = 0
         self._rewarded = False
-        self._cut = False
+        self._cut = None
         if self.game.truncated:
-            self._cut_short()
+            self._cut_short(self.game.truncation or "truncated")
         if self._human:
             self.render()
 
@@ -349,10 +353,10 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
         mask = _NO_TOKENS.copy() if self._cut else game.mask_of(seat)
         return {"observation": game.observe(seat), "action_mask": mask}
 
-    def _cut_short(self) -> None:
-        """Truncate every agent: the episode ends before the hand (match) does."""
+    def _cut_short(self, why: str) -> None:
+        """Truncate every agent: the episode ends before the hand (match) does, for ``why``."""
         self.truncations = dict.fromkeys(self.agents, True)
-        self._cut = True
+        self._cut = why
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -380,8 +384,8 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
                 self.rewards = dict.fromkeys(self.rewards, 0.0)
                 self._rewarded = False
             if self.max_cycles is not None and self._steps >= self.max_cycles:
-                self._cut_short()
-                self.infos = {a: {"truncation": self._max_cycles_reached()} for a in self.agents}
+                self._cut_short(self._max_cycles_reached())
+                self.infos = {a: {"truncation": self._cut} for a in self.agents}
                 self._next_agent(agent)
             return
         if rewards is not game.no_rewards or self._rewarded:  # else every reward is 0 already
@@ -397,8 +401,8 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
             for a in self.agents:
                 infos[a]["result"] = game.result_info(self._seats[a])
         elif game.truncated or (self.max_cycles is not None and self._steps >= self.max_cycles):
-            self._cut_short()
             why = game.truncation or self._max_cycles_reached()
+            self._cut_short(why)
             for a in self.agents:
                 infos[a]["truncation"] = why
         if game.is_over or any(self.truncations.values()):
@@ -417,7 +421,7 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # type: ignore[mi
 
     def render(self) -> str | None:
         """The board in ``"ansi"``; printed, and ``None``, in ``"human"``; ``None`` without a mode."""
-        return render_game(self.game, self.render_mode)
+        return render_game(self.game, self.render_mode, self._cut)
 
     def close(self) -> None:
         pass
@@ -479,7 +483,7 @@ class classic_env(raw_env):  # PettingZoo's lower-case name for environment clas
         EnvLogger.warn_on_illegal_move()
         self._cumulative_rewards[agent] = 0.0
         self.terminations = dict.fromkeys(self.agents, True)
-        self._cut_short()
+        self._cut_short(f"{agent} played the masked-out token {token} ({enc.token_name(token)})")
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self.rewards[agent] = self.illegal_reward
         self.infos = {a: {} for a in self.agents}
@@ -571,9 +575,10 @@ class parallel_env(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):  # type:
             infos[mover]["illegal"] = True
             aec._steps += 1
             if aec.max_cycles is not None and aec._steps >= aec.max_cycles:
-                aec._cut_short()
+                why = aec._max_cycles_reached()
+                aec._cut_short(why)
                 for a in self.agents:
-                    infos[a]["truncation"] = aec._max_cycles_reached()
+                    infos[a]["truncation"] = why
             if aec._human:  # aec.step (a legal token) prints the board itself
                 aec.render()
         else:

@@ -41,8 +41,8 @@ a masked-out token or a truncation has no result (``info["illegal"]``, ``info["t
 policies, a harder bot), also through ``VecEnv.env_method("set_opponents", …)``.
 
 ``render_mode="ansi"``: ``render()`` returns the terminal game's board from the seat to move (the
-agent's, while the episode runs; once the hand or match is over, how it ended and the score table)
-as text; ``render_mode="human"``: the same board printed to
+agent's, while the episode runs; once the hand or match is over, how it ended and the score table;
+once the episode was cut short, why) as text; ``render_mode="human"``: the same board printed to
 ``sys.stdout`` at the end of every ``reset`` and ``step`` (Gymnasium's convention), and by
 ``render()``, which returns ``None``. The ``observation_space`` is a ``Box`` whose bounds hold every
 observation (:func:`~rummykit.envs.observation.feature_bounds`).
@@ -283,4 +283,6 @@ class RummyEnv(gymnasium.Env[npt.NDArray[np.float32], int]):
 
     def render(self) -> str | None:
         """The board in ``"ansi"``; printed, and ``None``, in ``"human"``; ``None`` without a mode."""
-        return render_game(self.game, self.render_mode)
+        ended = self._ended
+        cut = ended[2:-1] if ended and ended is not _NOT_STARTED else None  # " (why)"
+        return render_game(self.game, self.render_mode, cut)
