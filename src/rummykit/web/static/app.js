@@ -617,12 +617,13 @@ function localText(item, fallback) {
   return Cards.faces((item && item.texts && item.texts[S.lang]) || fallback);
 }
 
-// What changed since the previous state: new table melds or lay-offs, a new discard, new hand cards.
+// What changed since the previous state: new table melds, lay-offs and jokers exchanged (a meld's cards
+// other, its length the same: it was not marked as the last move), a new discard, new hand cards.
 function noteChanges(previous, state) {
   const changed = { melds: new Set(), discard: false, hand: new Set() };
   const pv = previous && previous.view, v = state.view;
   if (pv && v && previous.match.hands.length === state.match.hands.length) {
-    v.melds.forEach((m, k) => { if (!pv.melds[k] || pv.melds[k].cards.length !== m.cards.length) changed.melds.add(k); });
+    v.melds.forEach((m, k) => { if (!pv.melds[k] || pv.melds[k].cards.join(" ") !== m.cards.join(" ")) changed.melds.add(k); });
     changed.discard = v.discard_pile.length > pv.discard_pile.length;
     if (v.hand && pv.hand) {
       const before = countCards(pv.hand);
