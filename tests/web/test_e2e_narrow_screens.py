@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.pages import Pages, open_lobby, seeded_table, waiting_table
+from tests.web.pages import Pages, draw, open_lobby, seeded_table, waiting_table
 
 SERVER_ARGS = (
     "--max-tables-per-address", "50", "--creations-per-second", "50", "--max-seats-per-address", "50"
@@ -161,6 +161,35 @@ def test_every_control_a_finger_taps_on_a_small_phone_is_44_px(pages: Pages, web
     page.wait_for_selector("#rules-dialog:not(.hidden) #rules-body h1")
     found += small_targets(page, "rules", shots)
     assert not found, "controls under 44×44 px:\n" + "\n".join(f"{s}: {t}" for s, t in found)
+
+
+def test_a_tray_group_s_plus_is_44_px_on_a_small_phone(pages: Pages) -> None:
+    """While cards are picked each group of the tray has a "+" that puts them into it: on a finger's
+    phone it was 44 px wide but 24 px high (its own height outweighed the buttons' 44 px). Two groups
+    with their "+" at 360×640 keep to the phone's width."""
+    page = pages.open(SMALL, "en-US", has_touch=True)
+    seeded_table(page, pages.base, "german", 2, seats=3)
+    draw(page)
+    for faces in (["AC", "AD", "AS"], ["3C", "4C"]):
+        for face in faces:
+            page.locator(f"#hand .card[data-card='{face}']").first.tap()
+        page.locator("#btn-group").tap()
+    page.locator("#hand .card[data-card='JK']").first.tap()
+    page.wait_for_selector("#groups .group:nth-child(2) .group-add")
+    shown = page.evaluate(
+        """() => [...document.querySelectorAll('#groups .group-add')].map((b) => {
+            const r = b.getBoundingClientRect();
+            const name = b.getAttribute('aria-label');
+            return { name, width: r.width, height: r.height, inside: r.right <= innerWidth };
+        })"""
+    )
+    assert shown == [
+        {"name": f"Add joker to group {n}", "width": 44, "height": 44, "inside": True} for n in (1, 2)
+    ]
+    wide = page.evaluate(WIDE)
+    assert wide[0] <= wide[1]
+    page.locator("#groups .group:nth-child(2) .group-add").tap()
+    page.wait_for_function("S.groups.length === 2 && S.groups[1].length === 3")
 
 
 NAMES = ("Donaudampfschifffahrtskapitän", "Anna-Lena von Hohenzollern", "Kim")

@@ -86,6 +86,24 @@ def test_g_says_the_group_it_made(pages: Pages) -> None:
     assert page.evaluate("window.said") == ["Gruppe 1: Kreuz-Ass, Karo-Ass, Pik-Ass"]
 
 
+def test_g_on_cards_that_are_no_meld_says_their_cards_once(pages: Pages) -> None:
+    """G says the group it made with its cards, and the tray's total comes after it with why a group is
+    no meld: that reason named the cards again ("Gruppe 1: Kreuz-3, Kreuz-4 · Erstmeldung: 0 / 40 ·
+    Kreuz-3, Kreuz-4: Eine Figur …"). It names the group."""
+    page = pages.open(locale="de-DE")
+    seeded_table(page, pages.base, "german", seed=2, seats=3)
+    draw(page)
+    page.wait_for_function("document.querySelector('#announce').textContent.startsWith('Du ziehst ')")
+    pick_by_keys(page, ["3C", "4C"])
+    page.evaluate(RECORD_ANNOUNCEMENTS)
+    page.keyboard.press("g")
+    page.wait_for_function("window.said.join(' · ').includes('Erstmeldung')")
+    page.wait_for_timeout(300)
+    assert " · ".join(page.evaluate("window.said")) == (
+        "Gruppe 1: Kreuz-3, Kreuz-4 · Erstmeldung: 0 / 40 · Gruppe 1: Eine Figur braucht mindestens 3 Karten"
+    )
+
+
 def test_the_cards_picked_go_into_a_tray_group_by_its_plus(pages: Pages) -> None:
     """A card dragged onto a group of the tray goes into it; the keyboard had no way to do so (only to
     take the group apart). While cards are picked, each group has a "+" that puts them into it, named

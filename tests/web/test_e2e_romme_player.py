@@ -501,3 +501,27 @@ def test_one_copy_of_a_taken_card_to_lay_is_marked(pages: Pages) -> None:
     )
     assert marked["one"] == ["JK"] and marked["composed"] == []
     assert "Joker von der Ablage: muss in diesem Zug ausgelegt werden" in marked["line"]
+
+
+def test_a_joker_exchanged_out_of_a_meld_marks_it_as_the_last_move(pages: Pages) -> None:
+    """A meld that changed with the last move is ringed (as a lay-off's meld is): a joker exchanged out
+    of a set leaves it as long as it was, and the meld with its new card was not marked."""
+    page = pages.open(locale="de-DE")
+    seeded_table(page, pages.base, "german", seed=2, seats=3)
+    draw(page)
+    marked = page.evaluate(
+        """() => {
+            const moved = (melds) => onState({ ...S.state, version: S.state.version + 1,
+                                               view: { ...S.state.view, melds } });
+            const set = { owner: 1, kind: 'set', cards: ['5S', '5C', 'JK'], text: '5S 5C JK', value: 15 };
+            const run = { owner: 2, kind: 'run', cards: ['6C', '7C', '8C'], text: '6C 7C 8C', value: 21 };
+            moved([set, run]);
+            moved([{ ...set, cards: ['5S', '5C', '5H'], text: '5S 5C 5H' }, run]);
+            return [...document.querySelectorAll('#melds .meld')]
+                .map((m) => [m.getAttribute('aria-label'), m.classList.contains('last')]);
+        }"""
+    )
+    assert marked == [
+        ["Figur 1: Pik-5, Kreuz-5, Herz-5 (Bot 2)", True],
+        ["Figur 2: Kreuz-6, Kreuz-7, Kreuz-8 (Bot 3)", False],
+    ]

@@ -617,12 +617,13 @@ function localText(item, fallback) {
   return Cards.faces((item && item.texts && item.texts[S.lang]) || fallback);
 }
 
-// What changed since the previous state: new table melds or lay-offs, a new discard, new hand cards.
+// What changed since the previous state: new table melds, lay-offs and jokers exchanged (a meld's cards
+// other, its length the same: it was not marked as the last move), a new discard, new hand cards.
 function noteChanges(previous, state) {
   const changed = { melds: new Set(), discard: false, hand: new Set() };
   const pv = previous && previous.view, v = state.view;
   if (pv && v && previous.match.hands.length === state.match.hands.length) {
-    v.melds.forEach((m, k) => { if (!pv.melds[k] || pv.melds[k].cards.length !== m.cards.length) changed.melds.add(k); });
+    v.melds.forEach((m, k) => { if (!pv.melds[k] || pv.melds[k].cards.join(" ") !== m.cards.join(" ")) changed.melds.add(k); });
     changed.discard = v.discard_pile.length > pv.discard_pile.length;
     if (v.hand && pv.hand) {
       const before = countCards(pv.hand);
@@ -2076,14 +2077,18 @@ function currentEvaluation() {
 function trayGroup(g, info, name) {
   const div = document.createElement("div");
   div.className = "group" + (info ? (info.legal ? " ok" : " bad") : "");
-  const why = info && info.error ? inLang(info.error_texts, info.error) : "";
   div.setAttribute("role", "group");
-  const cards = g.map(Cards.name).join(", ");
-  const spoken = Cards.spoken(why);
-  const reason = spoken.startsWith(`${cards}: `) ? spoken.slice(cards.length + 2) : spoken;
-  const worth = info ? (info.legal ? ` = ${info.value}` : ` — ${reason}`) : "";
-  div.setAttribute("aria-label", `${name}: ${cards}${worth}`);
+  const worth = info ? (info.legal ? ` = ${info.value}` : ` — ${groupReason(g, info)}`) : "";
+  div.setAttribute("aria-label", `${name}: ${g.map(Cards.name).join(", ")}${worth}`);
   return div;
+}
+
+// Why group g is no meld (the server's judgement `info`), in words, without the cards it begins with
+// ("3♣ 4♣: a meld needs …"): said where the group is named, its cards said once.
+function groupReason(g, info) {
+  const cards = g.map(Cards.name).join(", ");
+  const spoken = Cards.spoken(info && info.error ? inLang(info.error_texts, info.error) : "");
+  return spoken.startsWith(`${cards}: `) ? spoken.slice(cards.length + 2) : spoken;
 }
 
 // The tray's groups and the cards picked (a meld in the making), drawn (renderTray). A card of a group
@@ -2222,7 +2227,11 @@ function renderTray() {
   // The total is said when the server's evaluation changes it ("Erstmeldung: 33 / 40"), not at every render,
   // with whether it is enough to open and why a group is no meld.
   const enough = total.classList.contains("enough") ? ` · ${t("enough_to_open")}` : "";
-  const bad = ev ? composition().map((_, i) => ev.melds[i]).filter((m) => !m.legal && m.error).map((m) => Cards.spoken(inLang(m.error_texts, m.error))) : [];
+  // Each group that is no meld by its name, as the tray's words and its own name say it: its cards said
+  // once ("Group 1: 3 of clubs, 4 of clubs" said by G a moment before; the reason named them again).
+  const named = (i) => t(i < S.groups.length ? "group_n" : "picked_group", { n: i + 1 });
+  const bad = ev ? composition().map((g, i) => [g, i, ev.melds[i]]).filter(([, , m]) => !m.legal && m.error)
+    .map(([g, i, m]) => `${named(i)}: ${groupReason(g, m)}`) : [];
   const said = `${total.textContent}${enough}${bad.length ? " · " + bad.join(" · ") : ""}`;
   if (ev && said !== S.traySaid) { S.traySaid = said; announce(said); }
 }
