@@ -269,7 +269,8 @@ def test_lookups_do_not_queue_before_the_moves_on_postgres(postgres_url: str, we
             busy = asyncio.ensure_future(manager.db(held.wait, 30))  # the moves' thread, held
             try:
                 lobby = await asyncio.wait_for(manager.lobby(code, "192.0.2.7"), 10)
-                wait = await asyncio.wait_for(manager.take(RateLimiter(10, 30), "requests", "192.0.2.7"), 10)
+                rate = RateLimiter(10, 30)
+                wait = await asyncio.wait_for(manager.take_shared(rate, "requests", "192.0.2.7"), 10)
                 listed = await asyncio.wait_for(manager.lobbies(), 10)
             finally:
                 held.set()

@@ -16,7 +16,7 @@ pupils share an address lists its tables, or raises ``--missed-codes-per-hour`` 
 
 Server processes that share a database count a network's misses together: each miss is counted
 in the network's bucket there as well (``rk_rates``), and a process that finds it spent holds its
-own until that one refills (:meth:`~rummykit.web.manager.TableManager.take`'s buckets, by miss only:
+own until that one refills (:meth:`~rummykit.web.manager.TableManager.take_shared`'s buckets, by miss only:
 a lookup that finds a table costs the database nothing). A miss a process let through before it
 learned is counted there all the same (the bucket owes it) and delays the next ones, so
 ``--workers 4`` allows a network the same misses as one process, after a burst of one more per

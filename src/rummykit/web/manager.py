@@ -931,18 +931,11 @@ class TableManager:
         return key is not None and key in await self.shown_codes()
 
     # Per-address bounds (every process together, with a shared database) --------------------------
-    async def take(self, limiter: RateLimiter, kind: str, address: str) -> float:
-        """Spend one token of ``address``'s bucket ``kind``: ``0.0`` if granted, else seconds to wait.
-
-        With a shared database the bucket there decides, behind this process's own bucket of the
-        same rate: a stranger over the rate is refused without costing the database a transaction."""
-        wait = limiter.take(address)
-        return wait if wait > 0 else await self.take_shared(limiter, kind, address)
-
     async def take_shared(self, limiter: RateLimiter, kind: str, address: str) -> float:
         """With a shared database, spend one token of ``address``'s bucket ``kind`` there (the
         requests of every process together, at ``limiter``'s rate): ``0.0`` if granted (always without
-        one), else seconds to wait. Asked only once this process's own bucket granted the request."""
+        one), else seconds to wait. Asked only once this process's own bucket granted the request, so
+        a stranger over the rate is refused without costing the database a transaction."""
         if self.cluster is None:
             return 0.0
         digest = self.digest(address)
